@@ -1,0 +1,1 @@
+"""The dialects hswc defines: `hsg` (the operator) and `ascend` (the AscendC model)."""

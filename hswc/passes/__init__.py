@@ -1,0 +1,1 @@
+"""hswc's passes, one per file, named as on the command line."""

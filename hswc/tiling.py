@@ -1,0 +1,191 @@
+"""The host tiling of HardSwishGrad: CANN's formula, written once.
+
+`tiling_formula` is the only copy of the formula. It is written against a small arithmetic
+interface, so the same lines compute numbers (`IntArith`: compile-time folding, tests, the
+interpreter's cross-checks) and build IR (`hswc.passes.tiling_ir.IRArith`: the host tiling
+function that the interpreter runs and the printer turns into `TilingFunc` C++).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+V = TypeVar("V")
+B = TypeVar("B")
+
+
+@dataclass(frozen=True)
+class UbPlan:
+    """How the kernel spends UB: what the tiling divides the UB by.
+
+    The reference kernel reserves 1024 bytes for the compare masks and budgets 48 bytes per
+    element (queues, f32 copies, slope, four constant buffers), aligned to 64 elements.
+    """
+
+    bytes_per_element: int = 48
+    ub_reserve: int = 1024
+    align_elements: int = 64
+
+
+REFERENCE_PLAN = UbPlan()
+
+TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2}
+"""schMode of the kernel entry: HARDSWISHGRAD_TPL_SCH_MODE_FP16 / FP32 / BF16."""
+
+TILING_FIELDS = ("totalNum", "blockFactor", "ubFactor")
+"""HardSwishGradTilingData, in order: what the kernel reads."""
+
+
+class TilingArith(Protocol[V, B]):
+    """What the formula needs: index arithmetic, comparisons, selects and failing checks."""
+
+    def const(self, value: int) -> V: ...
+    def sub(self, a: V, b: V) -> V: ...
+    def mul(self, a: V, b: V) -> V: ...
+    def floor_div(self, a: V, b: V) -> V: ...
+    def ceil_div(self, a: V, b: V) -> V: ...
+    def max(self, a: V, b: V) -> V: ...
+    def min(self, a: V, b: V) -> V: ...
+    def eq(self, a: V, b: V) -> B: ...
+    def gt(self, a: V, b: V) -> B: ...
+    def or_(self, a: B, b: B) -> B: ...
+    def select(self, cond: B, a: V, b: V) -> V: ...
+    def check(self, ok: B, message: str) -> None: ...
+    def name(self, value: V, hint: str) -> V: ...
+
+
+@dataclass(frozen=True)
+class Tiling(Generic[V]):
+    """HardSwishGradTilingData plus what the host sets on the launch."""
+
+    total_num: V
+    block_factor: V
+    ub_factor: V
+    used_core_num: V
+    """SetBlockDim."""
+    tiling_key: V
+    """SetTilingKey."""
+
+    def as_tuple(self) -> tuple[V, V, V, V, V]:
+        return (self.total_num, self.block_factor, self.ub_factor, self.used_core_num,
+                self.tiling_key)
+
+    def as_json(self) -> dict[str, V]:
+        return {"totalNum": self.total_num, "blockFactor": self.block_factor,
+                "ubFactor": self.ub_factor, "usedCoreNum": self.used_core_num,
+                "tilingKey": self.tiling_key}
+
+
+RESULT_NAMES = ("total_num", "block_factor", "ub_factor", "used_core_num", "tiling_key")
+
+
+def tiling_formula(
+    a: TilingArith[V, B], total_num: V, core_num: V, ub_size: V, dtype: str,
+    plan: UbPlan = REFERENCE_PLAN,
+) -> Tiling[V]:
+    """HardSwishGradTilingFunc: split `total_num` elements over the cores, then into UB passes.
+
+    Fails (a.check) as the reference does: no cores, no UB, no UB left after the mask reserve,
+    or a UB too small for one aligned pass. An empty tensor runs one core that does nothing.
+    """
+    zero, one = a.const(0), a.const(1)
+    a.check(a.gt(core_num, zero), "coreNum is 0")
+    a.check(a.gt(ub_size, zero), "ubSize is 0")
+    empty = a.eq(total_num, zero)
+    block_factor = a.name(a.ceil_div(total_num, a.max(core_num, one)), "block_factor")
+    used_core_num = a.select(empty, one, a.ceil_div(total_num, a.max(block_factor, one)))
+    available = a.name(a.sub(ub_size, a.const(plan.ub_reserve)), "available_ub_size")
+    a.check(a.or_(empty, a.gt(available, zero)), "available UB size is invalid")
+    align = a.const(plan.align_elements)
+    raw = a.name(a.floor_div(a.max(available, zero), a.const(plan.bytes_per_element)),
+                 "ub_factor_raw")
+    ub_factor = a.select(empty, zero, a.mul(a.floor_div(raw, align), align))
+    a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
+    return Tiling(total_num, block_factor, ub_factor, used_core_num,
+                  a.const(TILING_KEYS[dtype]))
+
+
+class TilingError(ValueError):
+    """The host tiling refused the launch (the reference returns ge::GRAPH_FAILED)."""
+
+
+class IntArith:
+    """The formula on Python ints: folding and checks at compile time or before a run."""
+
+    def const(self, value: int) -> int:
+        return value
+
+    def sub(self, a: int, b: int) -> int:
+        return a - b
+
+    def mul(self, a: int, b: int) -> int:
+        return a * b
+
+    def floor_div(self, a: int, b: int) -> int:
+        return a // b
+
+    def ceil_div(self, a: int, b: int) -> int:
+        return -(-a // b)
+
+    def max(self, a: int, b: int) -> int:
+        return a if a > b else b
+
+    def min(self, a: int, b: int) -> int:
+        return a if a < b else b
+
+    def eq(self, a: int, b: int) -> bool:
+        return a == b
+
+    def gt(self, a: int, b: int) -> bool:
+        return a > b
+
+    def or_(self, a: bool, b: bool) -> bool:
+        return a or b
+
+    def select(self, cond: bool, a: int, b: int) -> int:
+        return a if cond else b
+
+    def name(self, value: int, hint: str) -> int:
+        return value
+
+    def check(self, ok: bool, message: str) -> None:
+        if not ok:
+            raise TilingError(f"HardSwishGrad tiling failed: {message}")
+
+
+def compute_tiling(
+    total_num: int, core_num: int, ub_size: int, dtype: str, plan: UbPlan = REFERENCE_PLAN
+) -> Tiling[int]:
+    """The tiling as numbers; TilingError where the reference fails."""
+    return tiling_formula(IntArith(), total_num, core_num, ub_size, dtype, plan)
+
+
+def block_slice(a: TilingArith[V, B], total_num: V, block_factor: V, block_idx: V) -> tuple[V, V]:
+    """The kernel's Init: (blockOffset, blockLength) of core `block_idx`; only the last is short."""
+    offset = a.mul(block_factor, block_idx)
+    length = a.max(a.min(block_factor, a.sub(total_num, offset)), a.const(0))
+    return offset, length
+
+
+def chunk_extent(a: TilingArith[V, B], block_length: V, ub_factor: V, index: V) -> tuple[V, V]:
+    """The kernel's Process: (offset in the slice, element count) of UB pass `index`."""
+    offset = a.mul(index, ub_factor)
+    return offset, a.min(ub_factor, a.sub(block_length, offset))
+
+
+@dataclass(frozen=True)
+class CoreSlice:
+    """What core `block_idx` owns, as the kernel computes it from the tiling."""
+
+    offset: int
+    length: int
+    loop_count: int
+
+
+def core_slice(tiling: Tiling[int], block_idx: int) -> CoreSlice:
+    """blockOffset, blockLength and loopCount of one core, by the kernel's own formulas."""
+    a = IntArith()
+    offset, length = block_slice(a, tiling.total_num, tiling.block_factor, block_idx)
+    loops = a.ceil_div(length, tiling.ub_factor) if length > 0 and tiling.ub_factor > 0 else 0
+    return CoreSlice(offset, length, loops)

@@ -1,0 +1,122 @@
+"""hswc-opt: xdsl-opt with hswc's dialects, passes and --lower-to-ascend, and located errors.
+
+    hswc-opt [FILE|-] [-p PIPELINE] [--lower-to-ascend] [-t mlir|ascendc] [-o OUT]
+             [--split-input-file] [--verify-diagnostics] [--print-between-passes]
+
+Errors (unparsable text, unknown ops, verifier failures, ops a pass cannot lower, unknown
+passes or malformed pass options, unreadable files) print one diagnostic, with file:line:col
+where there is one, and exit 1. With --verify-diagnostics the diagnostic goes to stdout and
+the exit code is 0, for FileCheck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from hswc.diagnostics import LocatingParser, verify_located
+from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+
+
+class HswcOptMain(xDSLOptMain):
+    """The opt driver, with only what hswc needs registered."""
+
+    def register_all_dialects(self) -> None:
+        for name, factory in DIALECTS.items():
+            self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        for name, factory in PASSES.items():
+            self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        from hswc.targets import TARGETS
+
+        self.available_targets.update(TARGETS)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--lower-to-ascend",
+            action="store_true",
+            help="run " + ",".join(LOWER_TO_ASCEND) + " (before any -p passes)",
+        )
+
+    def setup_pipeline(self) -> None:
+        spec = self.args.passes
+        if self.args.lower_to_ascend:
+            spec = ",".join([*LOWER_TO_ASCEND, *([spec] if spec else [])])
+
+        def between(previous: ModulePass | None, module: ModuleOp,
+                    following: ModulePass | None) -> None:
+            verify_located(module)
+            if previous and following and self.args.print_between_passes:
+                print(f"// -----// IR after {previous.name} //----- //")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n")
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, between)
+
+    def run(self) -> None:
+        chunks, _ = self.prepare_input()
+        output = self.prepare_output()
+        self.failed = False
+        try:
+            for index, (chunk, line_offset) in enumerate(chunks):
+                if index > 0:
+                    output.write("// -----\n")
+                text = chunk.read().decode("utf-8", errors="replace")
+                chunk.close()
+                self._run_chunk(text, line_offset, output)
+                output.flush()
+        finally:
+            if output is not sys.stdout:
+                output.close()
+
+    def _run_chunk(self, text: str, line_offset: int, output: IO[str]) -> None:
+        try:
+            parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
+            module = parser.parse_module()
+            verify_located(module)
+            self.apply_passes(module)
+            output.write(self.output_resulting_program(module))
+        except (ParseError, DiagnosticException) as error:
+            message = str(error).rstrip()
+            if "error:" not in message.split("\n", 1)[0]:
+                message = f"hswc-opt: error: {message}"
+            if self.args.verify_diagnostics or self.args.parsing_diagnostics:
+                print(message)
+            else:
+                print(message, file=sys.stderr)
+                self.failed = True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of hswc-opt; returns the exit code."""
+    try:
+        tool = HswcOptMain(description="hswc modular optimizer driver", args=argv)
+        tool.run()
+    except OSError as error:
+        name = getattr(error, "filename", None) or "input"
+        print(f"hswc-opt: error: cannot read or write '{name}': {error.strerror}",
+              file=sys.stderr)
+        return 1
+    except ArgSpecParseError as error:
+        print(f"hswc-opt: error: malformed pass pipeline: {error}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, DiagnosticException) as error:
+        print(f"hswc-opt: error: {error}", file=sys.stderr)
+        return 1
+    return 1 if tool.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
