@@ -1,0 +1,183 @@
+"""Bit-exact golden models of HardSwishGrad, and a bitwise comparison helper.
+
+`hard_swish_grad_cann` is the CANN ops-nn AscendC kernel (SPEC.md section 2): every step in
+f32 with round-to-nearest-even, the slope taken as `x * 0.333333343f` (not `x / 3`), the two
+range selects applied in the kernel's order, then one RNE rounding back to the input dtype.
+`hard_swish_grad_torch` is current PyTorch `hardswish_backward` (SPEC.md "Other semantics").
+
+This module depends on numpy and ml_dtypes only, never on the rest of `hswc`: it is the
+independent side of every interpreter-vs-reference test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+SUPPORTED_DTYPES: tuple[np.dtype, ...] = (
+    np.dtype(np.float16),
+    np.dtype(np.float32),
+    np.dtype(ml_dtypes.bfloat16),
+)
+
+# The kernel's Muls scalar, 0.333333343f; spelt by its bits so nothing rounds it on the way.
+ONE_THIRD_F32 = np.uint32(0x3EAAAAAB).view(np.float32)
+
+_F32 = np.float32
+_HALF, _ONE, _THREE, _ZERO = _F32(0.5), _F32(1.0), _F32(3.0), _F32(0.0)
+
+
+def _operands(grad: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """grad and x as arrays, checked like the operator contract: same dtype and shape."""
+    grad, x = np.asarray(grad), np.asarray(x)
+    if grad.dtype != x.dtype:
+        raise ValueError(f"grad and x differ in dtype: {grad.dtype} vs {x.dtype}")
+    if grad.dtype not in SUPPORTED_DTYPES:
+        raise ValueError(f"unsupported dtype {grad.dtype} (supported: float16, float32, bfloat16)")
+    if grad.shape != x.shape:
+        raise ValueError(f"grad and x differ in shape: {grad.shape} vs {x.shape}")
+    return grad, x
+
+
+def hard_swish_grad_cann(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The CANN kernel's result, bit for bit (SPEC.md section 2), in grad's dtype and shape."""
+    grad, x = _operands(grad, x)
+    # inf*0, inf-inf and f16 overflow are part of the semantics, not accidents: no warnings.
+    with np.errstate(all="ignore"):
+        xf = x.astype(_F32)  # exact widening for f16 / bf16
+        gf = grad.astype(_F32)
+        s = xf * ONE_THIRD_F32  # Muls: an f32 product, rounded RNE
+        s = s + _HALF  # Adds
+        s = np.where(xf > -_THREE, s, _ZERO)  # Compare GT + Select (NaN compares false)
+        s = np.where(xf < _THREE, s, _ONE)  # Compare LT + Select, applied second
+        yf = gf * s  # Mul: x <= -3 gives grad*0, so -0.0 or NaN, never a constant
+        return np.asarray(yf.astype(grad.dtype))  # RNE back to the input dtype
+
+
+def hard_swish_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Current PyTorch hardswish_backward: +0.0 at x <= -3, grad*(x/3 + 0.5), grad at x >= 3.
+
+    Reduced dtypes compute in f32 (PyTorch's opmath type) with a true division by 3.
+    """
+    grad, x = _operands(grad, x)
+    with np.errstate(all="ignore"):
+        xf = x.astype(_F32)
+        gf = grad.astype(_F32)
+        linear = gf * (xf / _THREE + _HALF)
+        yf = np.where(xf <= -_THREE, _ZERO, np.where(xf < _THREE, linear, gf))
+        return np.asarray(yf.astype(grad.dtype))
+
+
+REFERENCES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "cann": hard_swish_grad_cann,
+    "torch": hard_swish_grad_torch,
+}
+
+
+# region bitwise comparison
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The outcome of a bit-for-bit comparison of two same-shaped float arrays."""
+
+    dtype: str
+    size: int
+    mismatches: int
+    first_index: tuple[int, ...] | None
+    """Index (into the shape) of the first differing element, in C order; None if all agree."""
+    first_actual_bits: int | None
+    first_expected_bits: int | None
+    max_abs_error: float
+    """Over differing elements; a NaN against a number counts as inf; 0.0 if none differ."""
+    max_ulp_error: int
+    """Largest difference of the ordered integer representations (+0 and -0 both map to 0,
+    so a sign-of-zero mismatch counts as 0 ulp); NaN-against-number pairs are left out."""
+
+    @property
+    def equal(self) -> bool:
+        return self.mismatches == 0
+
+    def summary(self) -> str:
+        """A short human-readable report."""
+        if self.equal:
+            return f"bit-exact: all {self.size} {self.dtype} elements match"
+        width = 2 * np.dtype(_DTYPES_BY_NAME[self.dtype]).itemsize
+        act, exp = self.first_actual_bits, self.first_expected_bits
+        assert act is not None and exp is not None
+        return "\n".join(
+            [
+                f"MISMATCH: {self.mismatches} of {self.size} {self.dtype} elements differ",
+                f"first difference at index {self.first_index}: "
+                f"actual 0x{act:0{width}x} ({_value_of(act, self.dtype)!r}), "
+                f"expected 0x{exp:0{width}x} ({_value_of(exp, self.dtype)!r})",
+                f"max abs error {self.max_abs_error:.9g}, max ulp error {self.max_ulp_error}",
+            ]
+        )
+
+
+_DTYPES_BY_NAME = {str(d): d for d in SUPPORTED_DTYPES}
+_UINT_OF_SIZE = {2: np.uint16, 4: np.uint32}
+
+
+def _value_of(bits: int, dtype_name: str) -> float:
+    dtype = _DTYPES_BY_NAME[dtype_name]
+    return float(np.array(bits, dtype=_UINT_OF_SIZE[dtype.itemsize]).view(dtype))
+
+
+def _ordered(bits: np.ndarray, nbits: int) -> np.ndarray:
+    """Sign-magnitude float bits -> integers in the same order as the values (+0 == -0 == 0)."""
+    b = bits.astype(np.int64)
+    sign = np.int64(1) << (nbits - 1)
+    return np.where(b & sign, -(b & (sign - 1)), b)
+
+
+def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
+    """Compare bit patterns; NaN equals NaN whatever the payload, -0.0 differs from +0.0."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        raise ValueError(f"shapes differ: actual {actual.shape} vs expected {expected.shape}")
+    if actual.dtype != expected.dtype:
+        raise ValueError(f"dtypes differ: actual {actual.dtype} vs expected {expected.dtype}")
+    if actual.dtype not in SUPPORTED_DTYPES:
+        raise ValueError(f"unsupported dtype {actual.dtype}")
+    uint = _UINT_OF_SIZE[actual.dtype.itemsize]
+    abits, ebits = actual.view(uint), expected.view(uint)
+    anan, enan = np.isnan(actual), np.isnan(expected)
+    differ = (abits != ebits) & ~(anan & enan)
+    count = int(np.count_nonzero(differ))
+    first: tuple[int, ...] | None = None
+    fa: int | None = None
+    fe: int | None = None
+    max_abs, max_ulp = 0.0, 0
+    if count:
+        flat = int(np.argmax(differ.ravel()))
+        first = tuple(int(i) for i in np.unravel_index(flat, actual.shape))
+        fa, fe = int(abits.ravel()[flat]), int(ebits.ravel()[flat])
+        a64 = actual[differ].astype(np.float64)
+        e64 = expected[differ].astype(np.float64)
+        one_nan = anan[differ] != enan[differ]
+        with np.errstate(invalid="ignore"):
+            abs_err = np.where(one_nan, np.inf, np.abs(a64 - e64))
+        # inf - inf with equal signs cannot differ bitwise, so NaN here is impossible.
+        max_abs = float(np.max(abs_err))
+        nbits = 8 * actual.dtype.itemsize
+        ulp = np.abs(_ordered(abits[differ], nbits) - _ordered(ebits[differ], nbits))
+        ulp = ulp[~one_nan]
+        max_ulp = int(ulp.max()) if ulp.size else 0
+    return Comparison(
+        dtype=str(actual.dtype),
+        size=int(actual.size),
+        mismatches=count,
+        first_index=first,
+        first_actual_bits=fa,
+        first_expected_bits=fe,
+        max_abs_error=max_abs,
+        max_ulp_error=max_ulp,
+    )
+
+
+# endregion
