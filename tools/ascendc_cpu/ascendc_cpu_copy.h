@@ -1,0 +1,286 @@
+// ascendc_cpu_copy.h - DataCopy / DataCopyPad between GM and UB.
+//
+// Part of the AscendC CPU model (see README.md). Parameter structs have the
+// field names, types and constructors of the device headers
+// (kernel_struct_data_copy.h).
+#ifndef ASCENDC_CPU_COPY_H
+#define ASCENDC_CPU_COPY_H
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "ascendc_cpu_tensor.h"
+
+namespace AscendC {
+
+/// blockCount blocks of blockLen each. Units: DataCopyPad -> blockLen in
+/// bytes, GM stride in bytes, UB stride in 32-byte blocks; DataCopy -> all
+/// in 32-byte blocks. Strides are gaps between the end of one block and the
+/// start of the next. NOTE: blockLen is uint16_t as on the device.
+struct DataCopyParams {
+    DataCopyParams() {}
+    DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint16_t dstStrideIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn)
+    {}
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstStride = 0;
+};
+
+/// Like DataCopyParams with a 32-bit blockLen (used with DataCopyPadExtParams).
+struct DataCopyExtParams {
+    DataCopyExtParams() {}
+    DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
+        const uint32_t dstStrideIn, const uint32_t rsvIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn)
+    {}
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+};
+
+/// GM->UB padding. isPad=false: the tail of each block's last 32-byte UB
+/// block (past the data) is filled with the first element of that 32-byte
+/// block. isPad=true: leftPadding elements before and rightPadding elements
+/// after the data, and the rest of the last 32-byte block, are filled with
+/// paddingValue, whose low sizeof(T) bytes are taken as T's bit pattern.
+struct DataCopyPadParams {
+    DataCopyPadParams() {}
+    DataCopyPadParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+        const uint64_t padValue)
+        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue)
+    {}
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+};
+
+/// As DataCopyPadParams with a typed padding value.
+template <typename T>
+struct DataCopyPadExtParams {
+    DataCopyPadExtParams() : paddingValue(T(0)) {}
+    DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue, T padValue)
+        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue)
+    {}
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue;
+};
+
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+/// GM -> UB with padding (shared by both DataCopyPad parameter forms).
+/// Rules: blockCount >= 1; blockLen % sizeof(T) == 0 (0 = no-op); each
+/// padding <= 32 bytes and only with isPad=true; the UB footprint
+/// (every block rounded up to 32 bytes, plus dst gaps) must fit in dst.
+template <typename T>
+inline void CopyPadIn(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src, uint32_t blockCount,
+    uint32_t blockLen, uint64_t srcGapBytes, uint64_t dstGapBlocks, bool isPad, uint32_t left, uint32_t right,
+    const uint8_t* padBits)
+{
+    const char* api = "DataCopyPad";
+    const uint32_t es = sizeof(T);
+    if (blockCount == 0) {
+        Fail(api, "blockCount must be >= 1");
+    }
+    if (blockLen % es != 0) {
+        Fail(api, Msg("blockLen ", blockLen, " bytes is not a multiple of the element size ", es));
+    }
+    if (blockLen == 0) {
+        return;
+    }
+    if (!isPad && (left != 0 || right != 0)) {
+        Fail(api, "leftPadding/rightPadding need isPad = true");
+    }
+    if (left * es > kUbBlockBytes || right * es > kUbBlockBytes) {
+        Fail(api, Msg("leftPadding ", left, " / rightPadding ", right, " elements exceed 32 bytes"));
+    }
+    const uint64_t blockUb = RoundUp(static_cast<uint64_t>(left) * es + blockLen + static_cast<uint64_t>(right) * es,
+        kUbBlockBytes);
+    const uint64_t ubBytes = blockUb * blockCount + dstGapBlocks * kUbBlockBytes * (blockCount - 1);
+    CheckUb(api, "dst", dst.cpu_, ubBytes, Access::kCopyIn);
+
+    const uint64_t elemsPerBlock = blockLen / es;
+    const uint64_t gmStrideElems = (blockLen + srcGapBytes) / es;
+    if (srcGapBytes % es != 0) {
+        Fail(api, Msg("GM stride ", srcGapBytes, " bytes is not a multiple of the element size ", es));
+    }
+    uint8_t* ub = dst.cpu_.ptr;
+    for (uint32_t b = 0; b < blockCount; ++b) {
+        const T* g = src.Checked(api, b * gmStrideElems, elemsPerBlock, false, nullptr);
+        uint8_t* p = ub;
+        for (uint32_t i = 0; i < left; ++i, p += es) {
+            std::memcpy(p, padBits, es);
+        }
+        std::memcpy(p, static_cast<const void*>(g), blockLen);
+        p += blockLen;
+        uint8_t* end = ub + blockUb;
+        if (isPad) {
+            for (; p < end; p += es) {
+                std::memcpy(p, padBits, es);
+            }
+        } else if (p < end) {
+            const uint8_t* first = ub + (static_cast<uint64_t>(p - ub) / kUbBlockBytes) * kUbBlockBytes;
+            for (; p < end; p += es) {
+                std::memcpy(p, first, es);
+            }
+        }
+        ub += blockUb + dstGapBlocks * kUbBlockBytes;
+    }
+}
+
+/// UB -> GM, exactly blockLen bytes per block; UB blocks start 32-byte
+/// aligned (each block occupies blockLen rounded up to 32, plus the UB gap).
+template <typename T>
+inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t blockCount,
+    uint32_t blockLen, uint64_t srcGapBlocks, uint64_t dstGapBytes)
+{
+    const char* api = "DataCopyPad";
+    const uint32_t es = sizeof(T);
+    if (blockCount == 0) {
+        Fail(api, "blockCount must be >= 1");
+    }
+    if (blockLen % es != 0 || dstGapBytes % es != 0) {
+        Fail(api, Msg("blockLen ", blockLen, " / GM stride ", dstGapBytes,
+            " bytes is not a multiple of the element size ", es));
+    }
+    if (blockLen == 0) {
+        return;
+    }
+    const uint64_t blockUb = RoundUp(blockLen, kUbBlockBytes);
+    const uint64_t ubBytes = blockUb * (blockCount - 1) + srcGapBlocks * kUbBlockBytes * (blockCount - 1) + blockLen;
+    CheckUb(api, "src", src.cpu_, ubBytes, Access::kCopyOut);
+    const uint8_t* ub = src.cpu_.ptr;
+    for (uint32_t b = 0; b < blockCount; ++b) {
+        T* g = dst.Checked(api, b * ((blockLen + dstGapBytes) / es), blockLen / es, true, ub);
+        std::memcpy(static_cast<void*>(g), ub, blockLen);
+        ub += blockUb + srcGapBlocks * kUbBlockBytes;
+    }
+}
+
+/// Aligned copy in 32-byte blocks; `toUb` selects the direction.
+template <typename T>
+inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::GlobalTensor<T>& gmT, uint32_t blockCount,
+    uint32_t blockLenBlocks, uint32_t srcGapBlocks, uint32_t dstGapBlocks, bool toUb)
+{
+    const char* api = "DataCopy";
+    const uint32_t es = sizeof(T);
+    if (blockCount == 0 || blockLenBlocks == 0) {
+        return;
+    }
+    if (kUbBlockBytes % es != 0) {
+        Fail(api, Msg("element size ", es, " does not divide the 32-byte block"));
+    }
+    const uint64_t len = static_cast<uint64_t>(blockLenBlocks) * kUbBlockBytes;
+    const uint64_t ubGap = static_cast<uint64_t>(toUb ? dstGapBlocks : srcGapBlocks) * kUbBlockBytes;
+    const uint64_t gmGap = static_cast<uint64_t>(toUb ? srcGapBlocks : dstGapBlocks) * kUbBlockBytes;
+    CheckUb(api, toUb ? "dst" : "src", ubT.cpu_, len * blockCount + ubGap * (blockCount - 1),
+        toUb ? Access::kCopyIn : Access::kCopyOut);
+    uint8_t* ub = ubT.cpu_.ptr;
+    for (uint32_t b = 0; b < blockCount; ++b) {
+        const uint64_t gmElem = b * ((len + gmGap) / es);
+        if (toUb) {
+            const T* g = gmT.Checked(api, gmElem, len / es, false, nullptr);
+            std::memcpy(ub, static_cast<const void*>(g), len);
+        } else {
+            T* g = gmT.Checked(api, gmElem, len / es, true, ub);
+            std::memcpy(static_cast<void*>(g), ub, len);
+        }
+        ub += len + ubGap;
+    }
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
+/// GM -> UB, `count` elements; count * sizeof(T) must be a multiple of 32
+/// bytes (violation otherwise), the UB address 32-byte aligned.
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count)
+{
+    if ((static_cast<uint64_t>(count) * sizeof(T)) % ascendc_cpu::kUbBlockBytes != 0) {
+        ascendc_cpu::Fail("DataCopy", ascendc_cpu::Msg("count ", count, " x ", sizeof(T),
+            " bytes is not a multiple of 32 bytes (use DataCopyPad)"));
+    }
+    ascendc_cpu::CopyBlocks(dst, src, 1, static_cast<uint32_t>(count * sizeof(T) / ascendc_cpu::kUbBlockBytes), 0, 0,
+        true);
+}
+
+/// UB -> GM, `count` elements; same 32-byte rule.
+template <typename T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
+{
+    if ((static_cast<uint64_t>(count) * sizeof(T)) % ascendc_cpu::kUbBlockBytes != 0) {
+        ascendc_cpu::Fail("DataCopy", ascendc_cpu::Msg("count ", count, " x ", sizeof(T),
+            " bytes is not a multiple of 32 bytes (use DataCopyPad)"));
+    }
+    ascendc_cpu::CopyBlocks(src, dst, 1, static_cast<uint32_t>(count * sizeof(T) / ascendc_cpu::kUbBlockBytes), 0, 0,
+        false);
+}
+
+/// GM -> UB with DataCopyParams in 32-byte block units (length and gaps).
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params)
+{
+    ascendc_cpu::CopyBlocks(dst, src, params.blockCount, params.blockLen, params.srcStride, params.dstStride, true);
+}
+
+/// UB -> GM with DataCopyParams in 32-byte block units (length and gaps).
+template <typename T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params)
+{
+    ascendc_cpu::CopyBlocks(src, dst, params.blockCount, params.blockLen, params.srcStride, params.dstStride, false);
+}
+
+/// GM -> UB, blockLen in bytes (need not be 32-byte aligned); the UB tail of
+/// every block is padded up to 32 bytes (see DataCopyPadParams).
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
+    const DataCopyPadParams& padParams)
+{
+    uint8_t bits[sizeof(uint64_t)];
+    std::memcpy(bits, &padParams.paddingValue, sizeof bits);  // little-endian host: low bytes first
+    ascendc_cpu::CopyPadIn(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+        dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+}
+
+/// UB -> GM, exactly blockLen bytes per block.
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams)
+{
+    ascendc_cpu::CopyPadOut(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+        dataCopyParams.dstStride);
+}
+
+/// GM -> UB, DataCopyExtParams form (32-bit blockLen, typed padding value).
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+    const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams)
+{
+    uint8_t bits[sizeof(T)];
+    std::memcpy(bits, static_cast<const void*>(&padParams.paddingValue), sizeof(T));
+    ascendc_cpu::CopyPadIn(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+        dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+}
+
+/// UB -> GM, DataCopyExtParams form.
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+    const DataCopyExtParams& dataCopyParams)
+{
+    ascendc_cpu::CopyPadOut(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+        dataCopyParams.dstStride);
+}
+
+}  // namespace AscendC
+
+#endif  // ASCENDC_CPU_COPY_H

@@ -1,0 +1,295 @@
+// ascendc_cpu_float.h - bit-exact binary16 / bfloat16 types and rounding.
+//
+// Part of the AscendC CPU model (see README.md). Plain C++17, no compiler
+// half-precision extensions.
+//
+// Everything here is exact integer arithmetic on bit patterns:
+//   * RoundDoubleTo(v, fmt, mode) rounds any double to a binary format with
+//     `mantBits` stored mantissa bits and `expBits` exponent bits (f16, bf16,
+//     f32) with one of the six AscendC rounding behaviours, handling signed
+//     zero, subnormals, overflow and NaN.
+//   * Decoding f16 / bf16 to float is exact.
+// Arithmetic on f16/f32 in the vector model (ascendc_cpu_vector.h) is done
+// as one exact-or-innocuous double operation followed by exactly one call of
+// RoundDoubleTo, so every result is the correctly rounded IEEE result
+// (53 >= 2*24+2, so double rounding is innocuous for a single +,-,*).
+#ifndef ASCENDC_CPU_FLOAT_H
+#define ASCENDC_CPU_FLOAT_H
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace ascendc_cpu {
+
+/// The rounding behaviours of AscendC's RoundMode (CAST_NONE maps to kRint
+/// where it is legal; see Cast in ascendc_cpu_vector.h).
+enum class Rounding {
+    kRint,   ///< to nearest, ties to even (IEEE default)
+    kFloor,  ///< toward -infinity
+    kCeil,   ///< toward +infinity
+    kRound,  ///< to nearest, ties away from zero
+    kTrunc,  ///< toward zero
+    kOdd,    ///< round to odd ("Von Neumann"): truncate, then set LSB if inexact
+};
+
+/// A binary floating-point format: 1 sign bit, expBits, mantBits (stored).
+struct FloatFormat {
+    int mantBits;
+    int expBits;
+};
+constexpr FloatFormat kF16{10, 5};
+constexpr FloatFormat kBF16{7, 8};
+constexpr FloatFormat kF32{23, 8};
+
+inline uint64_t DoubleBits(double v)
+{
+    uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+inline int HighestBit(uint64_t v)  // v != 0
+{
+    int p = 63;
+    while (((v >> p) & 1u) == 0) {
+        --p;
+    }
+    return p;
+}
+
+/// Rounds `v` to `fmt` with rounding `mode`; returns the bit pattern in the
+/// low (1 + expBits + mantBits) bits.
+///   * NaN -> quiet NaN, sign and top payload bits kept.
+///   * +-inf -> +-inf; +-0 -> +-0.
+///   * Overflow: kRint/kRound -> inf; kTrunc/kOdd -> max finite;
+///     kFloor -> +max / -inf; kCeil -> +inf / -max (IEEE directed rounding).
+///   * Subnormal results are produced (no flush to zero).
+inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
+{
+    const int mantBits = fmt.mantBits;
+    const int expBits = fmt.expBits;
+    const int bias = (1 << (expBits - 1)) - 1;
+    const uint32_t expAll = (1u << expBits) - 1u;
+    const uint32_t mantMask = (1u << mantBits) - 1u;
+
+    const uint64_t b = DoubleBits(v);
+    const bool neg = (b >> 63) != 0;
+    const uint32_t sign = neg ? (1u << (mantBits + expBits)) : 0u;
+    const int e = static_cast<int>((b >> 52) & 0x7FFu);
+    const uint64_t m = b & ((uint64_t{1} << 52) - 1u);
+
+    if (e == 0x7FF) {
+        if (m == 0) {
+            return sign | (expAll << mantBits);  // infinity
+        }
+        const uint32_t payload = static_cast<uint32_t>(m >> (52 - mantBits));
+        return sign | (expAll << mantBits) | payload | (1u << (mantBits - 1));  // quiet NaN
+    }
+    if (e == 0 && m == 0) {
+        return sign;  // signed zero
+    }
+
+    // |v| = sig * 2^exp2, floor(log2|v|) = lg.
+    uint64_t sig;
+    int exp2;
+    int lg;
+    if (e == 0) {
+        sig = m;
+        exp2 = -1074;
+        lg = HighestBit(m) - 1074;
+    } else {
+        sig = m | (uint64_t{1} << 52);
+        exp2 = e - 1075;
+        lg = e - 1023;
+    }
+
+    const int emin = 1 - bias;
+    const int emax = bias;
+    int te = lg < emin ? emin : lg;          // exponent of the result's binade
+    const int shift = exp2 - (te - mantBits);  // r = |v| / quantum = sig * 2^shift
+
+    uint64_t r;
+    bool inexact = false;
+    int vsHalf = -1;  // remainder compared with half a quantum: -1 below, 0 equal, 1 above
+    if (shift >= 0) {
+        r = sig << shift;  // exact; r < 2^(mantBits+1)
+    } else {
+        const int k = -shift;
+        if (k > 60) {
+            r = 0;  // sig < 2^53 <= 2^(k-1): nonzero remainder below half
+            inexact = true;
+        } else {
+            r = sig >> k;
+            const uint64_t rem = sig & ((uint64_t{1} << k) - 1u);
+            const uint64_t half = uint64_t{1} << (k - 1);
+            inexact = rem != 0;
+            vsHalf = rem < half ? -1 : (rem == half ? 0 : 1);
+        }
+    }
+
+    bool increment = false;
+    switch (mode) {
+        case Rounding::kRint:
+            increment = inexact && (vsHalf > 0 || (vsHalf == 0 && (r & 1u) != 0));
+            break;
+        case Rounding::kRound:
+            increment = inexact && vsHalf >= 0;
+            break;
+        case Rounding::kTrunc:
+            break;
+        case Rounding::kFloor:
+            increment = inexact && neg;
+            break;
+        case Rounding::kCeil:
+            increment = inexact && !neg;
+            break;
+        case Rounding::kOdd:
+            if (inexact) {
+                r |= 1u;
+            }
+            break;
+    }
+    if (increment) {
+        ++r;
+    }
+    if (r == (uint64_t{1} << (mantBits + 1))) {
+        r >>= 1;
+        ++te;
+    }
+
+    if (te > emax) {
+        bool toInf = false;
+        switch (mode) {
+            case Rounding::kRint:
+            case Rounding::kRound:
+                toInf = true;
+                break;
+            case Rounding::kTrunc:
+            case Rounding::kOdd:
+                toInf = false;
+                break;
+            case Rounding::kFloor:
+                toInf = neg;
+                break;
+            case Rounding::kCeil:
+                toInf = !neg;
+                break;
+        }
+        if (toInf) {
+            return sign | (expAll << mantBits);
+        }
+        return sign | ((expAll - 1u) << mantBits) | mantMask;  // largest finite
+    }
+
+    const uint32_t mant = static_cast<uint32_t>(r) & mantMask;
+    const uint32_t expField = (r >> mantBits) != 0 ? static_cast<uint32_t>(te + bias) : 0u;  // subnormal
+    return sign | (expField << mantBits) | mant;
+}
+
+/// Exact binary16 -> float.
+inline float F16BitsToFloat(uint16_t h)
+{
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const uint32_t exp = (h >> 10) & 0x1Fu;
+    const uint32_t mant = h & 0x3FFu;
+    uint32_t bits;
+    if (exp == 0x1F) {
+        bits = sign | 0x7F800000u | (mant << 13);
+    } else if (exp != 0) {
+        bits = sign | ((exp - 15u + 127u) << 23) | (mant << 13);
+    } else if (mant == 0) {
+        bits = sign;
+    } else {
+        // subnormal: mant * 2^-24, normalise
+        int p = HighestBit(mant);  // 0..9
+        const uint32_t fexp = static_cast<uint32_t>(p - 24 + 127);
+        const uint32_t fmant = (mant << (23 - p)) & 0x7FFFFFu;
+        bits = sign | (fexp << 23) | fmant;
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/// Exact bfloat16 -> float.
+inline float BF16BitsToFloat(uint16_t h)
+{
+    const uint32_t bits = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+inline float F32FromBits(uint32_t bits)
+{
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+inline uint32_t F32Bits(float f)
+{
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/// Correctly rounded (RNE) double -> float, bit-exact and independent of
+/// the host's floating-point environment.
+inline float RoundToF32(double v)
+{
+    return F32FromBits(RoundDoubleTo(v, kF32, Rounding::kRint));
+}
+
+}  // namespace ascendc_cpu
+
+/// IEEE binary16, modelled as a 2-byte trivially copyable struct.
+/// Implicit conversions: from any arithmetic type (round to nearest even,
+/// via an exact widening to double) and to float (exact).
+struct half {
+    half() = default;
+    template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>
+    half(U v)  // NOLINT(google-explicit-constructor): mirrors the device type
+        : bits_(static_cast<uint16_t>(ascendc_cpu::RoundDoubleTo(static_cast<double>(v), ascendc_cpu::kF16,
+              ascendc_cpu::Rounding::kRint)))
+    {}
+    operator float() const { return ascendc_cpu::F16BitsToFloat(bits_); }  // NOLINT
+    static half FromBits(uint16_t bits)
+    {
+        half h;
+        h.bits_ = bits;
+        return h;
+    }
+    uint16_t ToBits() const { return bits_; }
+
+private:
+    uint16_t bits_;
+};
+
+/// bfloat16 (1-8-7), modelled like `half`.
+struct bfloat16_t {
+    bfloat16_t() = default;
+    template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>
+    bfloat16_t(U v)  // NOLINT(google-explicit-constructor)
+        : bits_(static_cast<uint16_t>(ascendc_cpu::RoundDoubleTo(static_cast<double>(v), ascendc_cpu::kBF16,
+              ascendc_cpu::Rounding::kRint)))
+    {}
+    operator float() const { return ascendc_cpu::BF16BitsToFloat(bits_); }  // NOLINT
+    static bfloat16_t FromBits(uint16_t bits)
+    {
+        bfloat16_t h;
+        h.bits_ = bits;
+        return h;
+    }
+    uint16_t ToBits() const { return bits_; }
+
+private:
+    uint16_t bits_;
+};
+
+static_assert(sizeof(half) == 2 && std::is_trivially_copyable<half>::value, "half must be a 2-byte POD");
+static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable<bfloat16_t>::value,
+    "bfloat16_t must be a 2-byte POD");
+
+#endif  // ASCENDC_CPU_FLOAT_H

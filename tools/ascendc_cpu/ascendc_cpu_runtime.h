@@ -1,0 +1,271 @@
+// ascendc_cpu_runtime.h - per-core state of the AscendC CPU model.
+//
+// Holds what the device would hold for one AI vector core while a kernel
+// runs: block index / block count, the Unified Buffer (UB) arena, the list of
+// UB buffers handed out by TPipe::InitBuffer, and the GM regions the harness
+// registered (for bounds and write-coverage checks). Cores run one after the
+// other on the host thread; BeginBlock() resets the per-core part.
+//
+// Rule violations: Fail() prints ONE line
+//     ascendc_cpu: <API>: <rule> [block <idx>]
+// to stderr and terminates the process with exit status 3 (std::_Exit, so no
+// destructors or leak checkers run and the status is always 3).
+#ifndef ASCENDC_CPU_RUNTIME_H
+#define ASCENDC_CPU_RUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ascendc_cpu {
+
+constexpr int kViolationExitCode = 3;
+constexpr uint32_t kUbBlockBytes = 32;     // UB data block
+constexpr uint32_t kRepeatBytes = 256;     // one vector instruction repeat
+constexpr uint32_t kDefaultUbBytes = 196608;  // ascend910b / ascend910_93 AIV core
+
+struct Runtime;
+inline Runtime& Rt();
+
+namespace detail {
+inline void AppendAll(std::ostringstream&) {}
+template <typename A, typename... Rest>
+inline void AppendAll(std::ostringstream& os, const A& a, const Rest&... rest)
+{
+    os << a;
+    AppendAll(os, rest...);
+}
+}  // namespace detail
+
+/// Builds a message from streamable pieces.
+template <typename... Args>
+inline std::string Msg(const Args&... args)
+{
+    std::ostringstream os;
+    detail::AppendAll(os, args...);
+    return os.str();
+}
+
+[[noreturn]] inline void Fail(const char* api, const std::string& rule);
+
+inline uint64_t RoundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+/// Lifecycle of one UB buffer of a TQue (TBuf buffers stay kInUse).
+enum class BufState { kFree, kAllocated, kEnqueued, kDequeued };
+
+/// One UB buffer handed out by TPipe::InitBuffer (a TQue slot or a TBuf).
+/// Besides the queue state it records which pipes touched the buffer since
+/// the last synchronisation point, to flag missing EnQue/DeQue pairs:
+///   copyInPending   MTE2 (GM->UB) wrote it, V/MTE3 must not touch it yet
+///   vecPending      V read or wrote it, MTE2 must not overwrite it yet
+///   vecWritePending V wrote it, MTE3 must not read it yet
+///   copyOutPending  MTE3 (UB->GM) reads it, V/MTE2 must not overwrite it yet
+/// DeQue and AllocTensor of the buffer, and PipeBarrier<PIPE_ALL>(), are
+/// synchronisation points that clear the flags.
+struct BufferRecord {
+    const char* kind = "";   // "TQue" or "TBuf"
+    const char* position = "";
+    uint32_t offset = 0;     // byte offset in the UB arena
+    uint32_t length = 0;     // bytes (multiple of 32)
+    bool isQueueSlot = false;
+    BufState state = BufState::kFree;
+    uint64_t generation = 0;  // bumped by every AllocTensor
+    bool copyInPending = false;
+    bool vecPending = false;
+    bool vecWritePending = false;
+    bool copyOutPending = false;
+
+    void ClearSync()
+    {
+        copyInPending = vecPending = vecWritePending = copyOutPending = false;
+    }
+};
+
+/// A GM allocation registered by the harness.
+struct GmRegion {
+    const uint8_t* base = nullptr;
+    size_t bytes = 0;
+    std::string name;
+    bool writable = false;
+    std::vector<uint16_t> writer;  // per byte: 0 = never written, else blockIdx + 1
+};
+
+struct Runtime {
+    // Launch state.
+    int64_t blockIdx = 0;
+    int64_t blockNum = 1;
+    bool inBlock = false;
+
+    // UB arena (capacity = platform UB size).
+    uint32_t ubBytes = kDefaultUbBytes;
+    uint8_t fillByte = 0xA5;
+    std::unique_ptr<uint8_t[]> arenaStorage;
+    uint8_t* arena = nullptr;  // 32-byte aligned
+    uint32_t ubUsed = 0;       // bytes handed out by the live TPipe
+    uint32_t ubPeak = 0;       // max ubUsed during the current block
+    std::string ubLayout;      // human-readable list of buffers, for messages
+    int livePipes = 0;
+    std::vector<BufferRecord*> records;
+
+    // GM regions and tiling size registered by the harness.
+    std::vector<GmRegion> gm;
+    size_t tilingBytes = SIZE_MAX;
+};
+
+inline Runtime& Rt()
+{
+    static Runtime rt;
+    return rt;
+}
+
+[[noreturn]] inline void Fail(const char* api, const std::string& rule)
+{
+    std::fflush(stdout);
+    const Runtime& rt = Rt();
+    if (rt.inBlock) {
+        std::fprintf(stderr, "ascendc_cpu: %s: %s [block %lld]\n", api, rule.c_str(),
+            static_cast<long long>(rt.blockIdx));
+    } else {
+        std::fprintf(stderr, "ascendc_cpu: %s: %s\n", api, rule.c_str());
+    }
+    std::fflush(stderr);
+    std::_Exit(kViolationExitCode);
+}
+
+/// (Re)allocates the UB arena. `ubBytes` must be a positive multiple of 32.
+inline void Configure(uint32_t ubBytes, uint8_t fillByte = 0xA5)
+{
+    Runtime& rt = Rt();
+    if (ubBytes == 0 || ubBytes % kUbBlockBytes != 0) {
+        Fail("Configure", Msg("UB size ", ubBytes, " must be a positive multiple of 32"));
+    }
+    rt.ubBytes = ubBytes;
+    rt.fillByte = fillByte;
+    rt.arenaStorage.reset(new uint8_t[static_cast<size_t>(ubBytes) + 64]);
+    const uintptr_t raw = reinterpret_cast<uintptr_t>(rt.arenaStorage.get());
+    rt.arena = rt.arenaStorage.get() + (RoundUp(raw, 64) - raw);
+    std::memset(rt.arena, fillByte, ubBytes);
+}
+
+inline uint8_t* Arena()
+{
+    Runtime& rt = Rt();
+    if (rt.arena == nullptr) {
+        Configure(kDefaultUbBytes);
+    }
+    return rt.arena;
+}
+
+/// Starts core `idx` of a launch with `num` cores: fills the UB with the
+/// garbage byte (so stale lanes are visible) and forgets all UB buffers.
+inline void BeginBlock(int64_t idx, int64_t num)
+{
+    Runtime& rt = Rt();
+    Arena();
+    std::memset(rt.arena, rt.fillByte, rt.ubBytes);
+    rt.blockIdx = idx;
+    rt.blockNum = num;
+    rt.inBlock = true;
+    rt.ubUsed = 0;
+    rt.ubPeak = 0;
+    rt.ubLayout.clear();
+    rt.livePipes = 0;
+    rt.records.clear();
+}
+
+/// Ends the current core; a TPipe still alive here is a violation.
+inline void EndBlock()
+{
+    Runtime& rt = Rt();
+    if (rt.livePipes != 0) {
+        Fail("TPipe", "a TPipe outlived the kernel call");
+    }
+    rt.inBlock = false;
+}
+
+/// Registers a GM allocation. Every GM access made through GlobalTensor must
+/// then lie inside one registered region; writes to read-only regions fail.
+inline void RegisterGm(const void* base, size_t bytes, const std::string& name, bool writable)
+{
+    if (base == nullptr || bytes == 0) {
+        return;
+    }
+    GmRegion r;
+    r.base = static_cast<const uint8_t*>(base);
+    r.bytes = bytes;
+    r.name = name;
+    r.writable = writable;
+    if (writable) {
+        r.writer.assign(bytes, 0);
+    }
+    Rt().gm.push_back(std::move(r));
+}
+
+inline void ClearGm() { Rt().gm.clear(); }
+
+inline const GmRegion* FindGm(const std::string& name)
+{
+    for (const GmRegion& r : Rt().gm) {
+        if (r.name == name) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+/// Size in bytes of the tiling buffer the harness passes (checked by
+/// GET_TILING_DATA_WITH_STRUCT).
+inline void SetTilingBytes(size_t bytes) { Rt().tilingBytes = bytes; }
+
+/// Checks a GM access of `bytes` bytes at `p` against the registered regions.
+/// For writes, `src` holds the new bytes (used to detect two cores writing
+/// different values to the same byte).
+inline void CheckGm(const char* api, const void* p, size_t bytes, bool write, const void* src)
+{
+    Runtime& rt = Rt();
+    if (bytes == 0 || rt.gm.empty()) {
+        return;
+    }
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    for (GmRegion& r : rt.gm) {
+        const uintptr_t lo = reinterpret_cast<uintptr_t>(r.base);
+        const uintptr_t at = reinterpret_cast<uintptr_t>(q);
+        if (at < lo || at - lo >= r.bytes) {
+            continue;
+        }
+        const size_t off = at - lo;
+        if (bytes > r.bytes - off) {
+            Fail(api, Msg(write ? "write" : "read", " of ", bytes, " bytes at byte ", off, " of GM tensor '",
+                r.name, "' runs past its end (", r.bytes, " bytes)"));
+        }
+        if (write) {
+            if (!r.writable) {
+                Fail(api, Msg("write to read-only GM tensor '", r.name, "' at byte ", off));
+            }
+            const uint16_t me = static_cast<uint16_t>(rt.blockIdx + 1);
+            const uint8_t* s = static_cast<const uint8_t*>(src);
+            for (size_t i = 0; i < bytes; ++i) {
+                const uint16_t w = r.writer[off + i];
+                if (w != 0 && w != me && q[i] != s[i]) {
+                    Fail(api, Msg("byte ", off + i, " of GM tensor '", r.name, "' was written by block ", w - 1,
+                        " and is overwritten with a different value"));
+                }
+                r.writer[off + i] = me;
+            }
+        }
+        return;
+    }
+    Fail(api, Msg(write ? "write" : "read", " of ", bytes, " bytes at GM address ", p,
+        " outside every GM tensor of the launch"));
+}
+
+}  // namespace ascendc_cpu
+
+#endif  // ASCENDC_CPU_RUNTIME_H
