@@ -1,0 +1,13 @@
+"""The interpreter: every IR level of hswc executed on numpy values (hswc-run's engine).
+
+Layout (one InterpreterFunctions class per dialect, as xDSL's own interpreters):
+- values.py        per-core values of cores running in lock-step (`Varying`, `Rows`);
+- walker.py        xDSL's Interpreter with a lean region walk; execute.py builds it;
+- arith_functions.py, scf_functions.py, func_functions.py   host and index code;
+- hsg_functions.py, launch.py   the hsg ops and hsg.launch (a batch of cores at a time);
+- ascend_functions.py, ascend_vector_functions.py, ascend_copy_functions.py   AscendC calls,
+  on_cores.py runs one call on the active cores; ascendc_api.py has their numpy semantics;
+- batch.py, core_state.py, tensors.py   the modelled core: UB arena, TPipe/TQue bookkeeping;
+- trace.py         per-call events for profilers; binding.py   user arrays -> arguments.
+The Python API is hswc.runner; the command line is hswc-run (hswc.tools.hswc_run).
+"""

@@ -1,0 +1,110 @@
+"""DataCopy and DataCopyPad between GM and the UB arenas of a batch of cores.
+
+Each core's GM side is a GlobalTensor window: the elements a copy reads or writes must lie in
+the window SetGlobalBuffer gave it (and in the GM tensor), checked per core before ascendc_api
+moves the data for all cores of a part at once (a strided view when the cores' offsets form an
+arithmetic progression, as base + blockIdx * blockFactor does). The UB side must be a live
+tensor in the position the direction needs: VECIN for GM -> UB, VECOUT for UB -> GM.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+
+from hswc.dialects import ascend
+from hswc.interpreter import ascendc_api as api
+from hswc.interpreter.batch import CoreBatch
+from hswc.interpreter.core_state import KernelState
+from hswc.interpreter.machine import Machine
+from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
+from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
+from hswc.interpreter.values import Rows
+
+
+def _window_check(batch: CoreBatch, rows: Rows, gm: GlobalTensor, n: int, what: str) -> Any:
+    """The GM element offset of each core of `rows`, after checking [pos, pos + n) is inside
+    its SetGlobalBuffer window and inside the GM tensor."""
+    pos, base, length = (rows.take(v) if isinstance(v, np.ndarray) else v
+                         for v in (gm.pos, gm.base, gm.length))
+    outside = (np.asarray(pos) < np.asarray(base)) | (np.asarray(pos) + n
+                                                       > np.asarray(base) + np.asarray(length))
+    outside = outside | (np.asarray(pos) < 0) | (np.asarray(pos) + n > gm.gm.size)
+    if np.any(outside):
+        i = int(np.argmax(np.broadcast_to(outside, (rows.size,))))
+        p, b, ln = (int(np.broadcast_to(v, (rows.size,))[i]) for v in (pos, base, length))
+        core = batch.core_ids(rows)[i]
+        raise RuleError(
+            f"GM {what} outside the GlobalTensor on core {core}: elements [{p}, {p + n}) of a "
+            f"{gm.gm.size}-element tensor, but SetGlobalBuffer covers [{b}, {b + ln})"
+        )
+    return pos
+
+
+@register_impls
+class AscendCopyFunctions(InterpreterFunctions):
+    """DataCopy and DataCopyPad, both directions."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+
+    @impl(ascend.DataCopyPadOp)
+    def run_data_copy_pad(self, interpreter: Interpreter, op: ascend.DataCopyPadOp,
+                          args: PythonValues) -> PythonValues:
+        dst, src, block_len = args
+        pad = op.pad_value.value.data if op.pad_value is not None else None
+
+        def to_ub(ub: np.ndarray, gm: GlobalTensor, pos: Any, nbytes: int) -> None:
+            api.data_copy_pad_gm_to_ub(ub, gm.gm, pos, nbytes, pad is not None,
+                                       pad if pad is not None else 0)
+
+        def to_gm(ub: np.ndarray, gm: GlobalTensor, pos: Any, nbytes: int) -> None:
+            api.data_copy_pad_ub_to_gm(gm.gm, pos, ub, nbytes)
+
+        self._copy(op, dst, src, block_len, True, to_ub, to_gm)
+        return ()
+
+    @impl(ascend.DataCopyOp)
+    def run_data_copy(self, interpreter: Interpreter, op: ascend.DataCopyOp,
+                      args: PythonValues) -> PythonValues:
+        dst, src, count = args
+
+        def to_ub(ub: np.ndarray, gm: GlobalTensor, pos: Any, n: int) -> None:
+            api.data_copy_gm_to_ub(ub, gm.gm, pos, n)
+
+        def to_gm(ub: np.ndarray, gm: GlobalTensor, pos: Any, n: int) -> None:
+            api.data_copy_ub_to_gm(gm.gm, pos, ub, n)
+
+        self._copy(op, dst, src, count, False, to_ub, to_gm)
+        return ()
+
+    def _copy(self, op: ascend.DataCopyOp | ascend.DataCopyPadOp, dst: Any, src: Any,
+              amount: Any, in_bytes: bool, to_ub: Any, to_gm: Any) -> None:
+        inbound = isinstance(op.src.type, ascend.GlobalTensorType)  # the verifier checked the pair
+        api_name = type(op).__name__.removesuffix("Op")
+
+        def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
+            local, amount, gm = values
+            if not isinstance(gm, GlobalTensor):
+                raise RuleError(f"{api_name} needs a GlobalTensor on its GM side, got {gm!r}")
+            tensor: LocalTensor = require_tensor(local, api_name)
+            st.check_live(tensor, api_name)
+            want = ascend.TPosition.VECIN if inbound else ascend.TPosition.VECOUT
+            if tensor.position != want:
+                raise RuleError(f"a copy {'from' if inbound else 'to'} GM needs a "
+                                f"{want.value.upper()} tensor, got {tensor.position.value.upper()}")
+            amount_ = require_count(amount, "the copy length")
+            item = tensor.dtype.itemsize
+            n = amount_ // item if in_bytes else amount_
+            pos = _window_check(batch, rows, gm, n, "read" if inbound else "write")
+            ub = batch.ub_rows(rows)
+            (to_ub if inbound else to_gm)(ub_view(ub, tensor), gm, pos, amount_)
+            batch.write_back(rows, ub)
+            self.machine.emit(op, rows, n, n * item)
+
+        # A GlobalTensor that differs between cores as a whole (not just in its offsets, which
+        # stay per-core arrays inside it) splits the cores like any other operand.
+        operands = (dst, amount, src) if inbound else (src, amount, dst)
+        on_cores(self.machine, op, operands, False, body)

@@ -1,0 +1,102 @@
+"""Turning user arrays into a function's tensor arguments, and reading .npy files safely.
+
+A function argument of type `tensor<4x?xbf16>` takes an array of rank 2 whose first dimension
+is 4 (dynamic dimensions take any size, an unranked tensor any shape), of dtype bf16: an
+ml_dtypes.bfloat16 array, or the bit patterns numpy writes it as (`'<V2'`) or a uint16 array.
+Arrays are made C-contiguous and native-endian (aclnn's Contiguous does the first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, UnrankedTensorType
+from xdsl.ir import Attribute
+
+from hswc.interpreter.dtypes import BF16, numpy_dtype
+from hswc.interpreter.errors import InputError
+
+
+def bind_inputs(types: Sequence[Attribute], arrays: Sequence[Any],
+                names: Sequence[str] | None = None) -> list[np.ndarray]:
+    """The arrays as the function's arguments, checked against `types` in order."""
+    if len(arrays) != len(types):
+        raise InputError(f"the function takes {len(types)} input(s), {len(arrays)} given")
+    bound: list[np.ndarray] = []
+    for i, (t, array) in enumerate(zip(types, arrays, strict=True)):
+        label = f"input {i + 1}" + (f" ({names[i]})" if names and names[i] else "")
+        bound.append(_bind(label, t, array))
+    return bound
+
+
+def _bind(label: str, t: Attribute, array: Any) -> np.ndarray:
+    if not isinstance(t, TensorType | UnrankedTensorType):
+        raise InputError(f"{label}: the argument has type {t}; only tensor arguments can be bound")
+    if isinstance(array, np.generic):
+        array = np.asarray(array)  # a numpy scalar is a rank-0 array
+    if not isinstance(array, np.ndarray):
+        raise InputError(f"{label}: expected a numpy array, got {type(array).__name__}")
+    try:
+        want = numpy_dtype(t.get_element_type())
+    except ValueError as error:
+        raise InputError(f"{label}: {error}") from None
+    value = _as_dtype(label, t, array, want)
+    if isinstance(t, TensorType):
+        shape = t.get_shape()
+        fits = len(shape) == value.ndim and all(
+            d == DYNAMIC_INDEX or d == s for d, s in zip(shape, value.shape, strict=True))
+        if not fits:
+            raise InputError(f"{label}: expected shape {_shape_text(shape)} ({t}), got an array "
+                             f"of shape {value.shape}")
+    # C order, as aclnn's Contiguous makes it (np.ascontiguousarray would make rank 0 rank 1).
+    return value if value.flags.c_contiguous else value.copy(order="C")
+
+
+def _as_dtype(label: str, t: TensorType[Attribute] | UnrankedTensorType[Attribute],
+              array: np.ndarray, want: np.dtype) -> np.ndarray:
+    dtype = array.dtype
+    if dtype == want:
+        return array
+    if want == BF16 and dtype.itemsize == 2 and (dtype.kind == "V" or dtype.kind == "u"):
+        # np.save writes bfloat16 as 2-byte void; either that or uint16 carries the bit pattern.
+        # Void carries the bytes as numpy wrote them (little-endian); uint16 may be either.
+        bits = array.copy(order="C").view("<u2") if dtype.kind == "V" else array
+        return bits.astype("=u2").view(BF16)
+    if dtype.kind == "f" and dtype.byteorder in "<>" and dtype.newbyteorder("=") == want:
+        return array.astype(want)
+    raise InputError(f"{label}: expected element type {t.get_element_type()} ({want}) for {t}, "
+                     f"got an array of dtype {dtype}")
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "(" + ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + ")"
+
+
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def load_npy(path: str | Path) -> np.ndarray:
+    """An array from a .npy file; InputError for anything else (pickles are never loaded)."""
+    try:
+        with open(path, "rb") as stream:
+            magic = stream.read(len(_NPY_MAGIC))
+            stream.seek(0)
+            value = np.load(stream, allow_pickle=False) if magic == _NPY_MAGIC else None
+    except OSError as error:
+        raise InputError(f"cannot read '{path}': {error.strerror or error}") from None
+    except (ValueError, EOFError) as error:
+        raise InputError(f"'{path}' is not a readable .npy file: {_first_line(error)}") from None
+    if value is None:
+        kind = "an .npz archive" if magic.startswith(b"PK") else "not a .npy file"
+        raise InputError(f"'{path}' is {kind}: a .npy file starts with \\x93NUMPY")
+    if not isinstance(value, np.ndarray) or value.dtype.hasobject or value.dtype.names:
+        raise InputError(f"'{path}' does not hold an array of plain numbers")
+    return value
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]

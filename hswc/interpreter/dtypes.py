@@ -1,0 +1,28 @@
+"""numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
+from xdsl.ir import Attribute
+
+F16 = np.dtype(np.float16)
+F32 = np.dtype(np.float32)
+BF16 = np.dtype(ml_dtypes.bfloat16)
+U8 = np.dtype(np.uint8)
+
+NAMES = {F16: "f16", F32: "f32", BF16: "bf16"}
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    """The numpy dtype holding values of element type `t`; ValueError for others."""
+    if isinstance(t, Float16Type):
+        return F16
+    if isinstance(t, Float32Type):
+        return F32
+    if isinstance(t, BFloat16Type):
+        return BF16
+    if isinstance(t, IntegerType) and t.width.data == 8:
+        return U8
+    raise ValueError(f"the interpreter has no dtype for element type {t}")

@@ -1,0 +1,341 @@
+"""hswc-run and its Python API (hswc.runner): the contract of ARCHITECTURE.md "Contracts".
+
+Results are checked against hswc.reference; every bad input must end in one message on stderr
+and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from hswc.reference import compare_bitwise, hard_swish_grad_cann, hard_swish_grad_torch
+from hswc.runner import CompileError, InputError, compile_text
+from hswc.tools.hswc_run import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "hard_swish_grad.mlir"
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def module(tensor_type: str, name: str = "hsg") -> str:
+    return (f"func.func @{name}(%grad: {tensor_type}, %x: {tensor_type}) -> {tensor_type} {{\n"
+            f"  %y = hsg.hard_swish_grad %grad, %x : {tensor_type}\n"
+            f"  func.return %y : {tensor_type}\n}}\n")
+
+
+def inputs(shape: tuple[int, ...], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(7)
+    grad = rng.standard_normal(shape).astype(np.float32).astype(dtype)
+    x = rng.uniform(-4.5, 4.5, shape).astype(np.float32).astype(dtype)
+    flat = x.reshape(-1)  # a view: these land in x
+    flat[:4] = np.array([-3.0, 3.0, np.nan, -np.inf]).astype(dtype)[: flat.size]
+    return grad, x
+
+
+def write(tmp_path: Path, text: str, name: str = "m.mlir") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def save(tmp_path: Path, name: str, array: np.ndarray) -> str:
+    path = tmp_path / name
+    np.save(path, array)
+    return str(path)
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# region results
+
+
+@pytest.mark.parametrize("dt", ["f16", "bf16", "f32"])
+def test_writes_the_reference_result_and_checks_it(
+        dt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dtype = {"f16": np.dtype(np.float16), "bf16": BF16, "f32": np.dtype(np.float32)}[dt]
+    grad, x = inputs((4, 999), dtype)
+    path = write(tmp_path, module(f"tensor<4x?x{dt}>"))
+    out = tmp_path / "y.npy"
+    code, stdout, err = run_cli([str(path), "--input", save(tmp_path, "g.npy", grad), "--input",
+                                 save(tmp_path, "x.npy", x), "--output", str(out), "--check",
+                                 "cann"], capsys)
+    assert (code, err) == (0, "")
+    assert stdout == f"--check cann: bit-exact: all 3996 {dtype} elements match\n"
+    y = np.load(out)
+    if dt == "bf16":  # np.save writes bfloat16 as 2-byte void: read it back as ml_dtypes does
+        assert y.dtype == np.dtype("V2")
+        y = y.view(BF16)
+    assert y.dtype == dtype and y.shape == (4, 999)
+    assert compare_bitwise(y, hard_swish_grad_cann(grad, x)).equal
+
+
+def test_check_torch_reports_the_differences(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    grad, x = inputs((1000,), np.dtype(np.float32))
+    expected = compare_bitwise(hard_swish_grad_cann(grad, x), hard_swish_grad_torch(grad, x))
+    assert not expected.equal
+    path = write(tmp_path, module("tensor<?xf32>"))
+    code, stdout, _ = run_cli([str(path), "--input", save(tmp_path, "g.npy", grad), "--input",
+                               save(tmp_path, "x.npy", x), "--check", "torch"], capsys)
+    assert code == 1
+    assert stdout.startswith(f"--check torch: MISMATCH: {expected.mismatches} of 1000 float32")
+    assert f"first difference at index {expected.first_index}" in stdout
+    assert "max abs error" in stdout and "max ulp error" in stdout
+
+
+def test_tiling_json_follows_the_platform(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    grad, x = inputs((7, 3), np.dtype(np.float32))
+    path = write(tmp_path, module("tensor<?x?xf32>"))
+    args = [str(path), "--input", save(tmp_path, "g.npy", grad), "--input",
+            save(tmp_path, "x.npy", x), "--tiling-json", str(tmp_path / "t.json")]
+    assert run_cli([*args, "--core-num", "64", "--ub-size", "262144"], capsys)[0] == 0
+    # SPEC section 4: the ops-nn tiling unit test's figures.
+    assert json.loads((tmp_path / "t.json").read_text()) == {
+        "totalNum": 21, "blockFactor": 1, "ubFactor": 5440, "usedCoreNum": 21, "tilingKey": 1}
+    assert run_cli([*args, "--soc", "ascend910_93"], capsys)[0] == 0
+    assert json.loads((tmp_path / "t.json").read_text())["ubFactor"] == 4032
+
+
+@pytest.mark.parametrize("level", ["hsg", "tiled", "blocked", "ascend"])
+def test_every_level_gives_the_same_file(level: str, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    grad, x = inputs((4, 300), np.dtype(np.float16))
+    args = [str(EXAMPLE), "--input", save(tmp_path, "g.npy", grad), "--input",
+            save(tmp_path, "x.npy", x), "--output", str(tmp_path / "y.npy"), "--core-num", "3",
+            "--ub-size", "8192", "--level", level, "--tiling-json", str(tmp_path / "t.json")]
+    assert run_cli(args, capsys)[0] == 0
+    assert compare_bitwise(np.load(tmp_path / "y.npy"), hard_swish_grad_cann(grad, x)).equal
+    assert json.loads((tmp_path / "t.json").read_text()) == {
+        "totalNum": 1200, "blockFactor": 400, "ubFactor": 128, "usedCoreNum": 3, "tilingKey": 0}
+
+
+def test_lowered_input_runs_as_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lowered = subprocess.run(["hswc-opt", "--lower-to-ascend", str(EXAMPLE)], check=True,
+                             capture_output=True, text=True).stdout
+    path = write(tmp_path, lowered, "lowered.mlir")
+    grad, x = inputs((4, 77), np.dtype(np.float16))
+    code, stdout, _ = run_cli([str(path), "--input", save(tmp_path, "g.npy", grad), "--input",
+                               save(tmp_path, "x.npy", x), "--check", "cann"], capsys)
+    assert code == 0 and "bit-exact" in stdout
+
+
+def test_bf16_bit_patterns_as_uint16(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    grad, x = inputs((50,), BF16)
+    path = write(tmp_path, module("tensor<50xbf16>"))
+    code, stdout, _ = run_cli([str(path), "--input", save(tmp_path, "g.npy", grad.view(np.uint16)),
+                               "--input", save(tmp_path, "x.npy", x.view(np.uint16)),
+                               "--check", "cann"], capsys)
+    assert code == 0 and "bit-exact" in stdout
+
+
+def test_several_launches_give_a_tiling_list_and_the_hsg_level_check(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = ("func.func @twice(%g: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {\n"
+            "  %a = hsg.hard_swish_grad %g, %x : tensor<?xf16>\n"
+            "  %b = hsg.hard_swish_grad %a, %x : tensor<?xf16>\n"
+            "  func.return %b : tensor<?xf16>\n}\n")
+    grad, x = inputs((100,), np.dtype(np.float16))
+    code, stdout, _ = run_cli([str(write(tmp_path, text)), "--input", save(tmp_path, "g.npy", grad),
+                               "--input", save(tmp_path, "x.npy", x), "--output",
+                               str(tmp_path / "y.npy"), "--check", "cann", "--tiling-json",
+                               str(tmp_path / "t.json")], capsys)
+    assert code == 0, stdout
+    once = hard_swish_grad_cann(grad, x)
+    assert compare_bitwise(np.load(tmp_path / "y.npy"), hard_swish_grad_cann(once, x)).equal
+    assert [t["totalNum"] for t in json.loads((tmp_path / "t.json").read_text())] == [100, 100]
+
+
+# endregion
+# region the Python API
+
+
+def test_api_compiles_once_and_runs_many_times() -> None:
+    kernel = compile_text(module("tensor<*xf16>"), core_num=5, ub_size=8192)
+    for shape in [(0,), (), (3, 17), (1000,)]:
+        grad, x = inputs(shape, np.dtype(np.float16))
+        assert compare_bitwise(kernel(grad, x), hard_swish_grad_cann(grad, x)).equal
+    assert kernel.tiling((3, 17)) == {"totalNum": 51, "blockFactor": 11, "ubFactor": 128,
+                                      "usedCoreNum": 5, "tilingKey": 0}
+
+
+@pytest.mark.parametrize("view", ["strided", "transposed", "fortran", "negative step"])
+def test_api_takes_non_contiguous_arrays(view: str) -> None:
+    kernel = compile_text(module("tensor<?x?xf32>"), core_num=4, ub_size=8192)
+    grad, x = inputs((60, 40), np.dtype(np.float32))
+    make = {
+        "strided": lambda a: a[::2, 1::3],
+        "transposed": lambda a: a.T,
+        "fortran": np.asfortranarray,
+        "negative step": lambda a: a[::-1, ::-2],
+    }[view]
+    g, v = make(grad), make(x)
+    assert not (g.flags.c_contiguous and v.flags.c_contiguous) or view == "fortran"
+    assert compare_bitwise(kernel(g, v), hard_swish_grad_cann(g.copy(), v.copy())).equal
+
+
+def test_api_writes_into_a_strided_out() -> None:
+    kernel = compile_text(module("tensor<?x?xf16>"), core_num=3, ub_size=8192)
+    grad, x = inputs((30, 20), np.dtype(np.float16))
+    buffer = np.zeros((30, 40), np.float16)
+    assert kernel(grad, x, out=buffer[:, ::2]) is not None
+    assert compare_bitwise(buffer[:, ::2], hard_swish_grad_cann(grad, x)).equal
+    assert not buffer[:, 1::2].any()
+    with pytest.raises(InputError, match="out must be one float16 array of shape"):
+        kernel(grad, x, out=buffer)
+
+
+def test_api_errors() -> None:
+    kernel = compile_text(module("tensor<4x?xf16>"))
+    with pytest.raises(InputError, match=r"input 1 \(grad\): expected shape \(4, \?\)"):
+        kernel(np.zeros((3, 5), np.float16), np.zeros((3, 5), np.float16))
+    with pytest.raises(InputError, match=r"input 2 \(x\): expected element type f16"):
+        kernel(np.zeros((4, 5), np.float16), np.zeros((4, 5), np.float32))
+    with pytest.raises(CompileError, match=r"x\.mlir:1:\d+"):
+        compile_text("func.func @f(", name="x.mlir")
+
+
+# endregion
+# region errors: one message, exit 1
+
+
+def _bad_npy_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    good = np.zeros((4, 10), np.float16)
+    full = tmp_path / "full.npy"
+    np.save(full, good)
+    data = full.read_bytes()
+    (tmp_path / "truncated.npy").write_bytes(data[: len(data) - 7])
+    (tmp_path / "header.npy").write_bytes(data[:20])
+    (tmp_path / "text.npy").write_text("not numpy at all")
+    np.save(tmp_path / "pickled.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    np.savez(tmp_path / "archive.npz", a=good)
+    return {
+        "truncated": ("truncated.npy", "is not a readable .npy file"),
+        "truncated header": ("header.npy", "is not a readable .npy file"),
+        "not npy": ("text.npy", "is not a .npy file"),
+        "pickled": ("pickled.npy", "Object arrays cannot be loaded when allow_pickle=False"),
+        "npz": ("archive.npz", "is an .npz archive"),
+        "missing": ("missing.npy", "cannot read '"),
+        "directory": (".", "cannot read '"),
+    }
+
+
+def test_unreadable_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = save(tmp_path, "x.npy", np.zeros((4, 10), np.float16))
+    for case, (name, message) in _bad_npy_files(tmp_path).items():
+        code, _, err = run_cli([str(EXAMPLE), "--input", str(tmp_path / name), "--input",
+                                  other], capsys)
+        assert code == 1, case
+        assert err.startswith("hswc-run: error: ") and message in err, (case, err)
+        assert err.count("\n") == 1 and "Traceback" not in err, (case, err)
+
+
+MISMATCHES = {
+    "dtype": (np.zeros((4, 10), np.float32), "expected element type f16 (float16) for "
+              "tensor<4x?xf16>, got an array of dtype float32"),
+    "static dim": (np.zeros((5, 10), np.float16), "expected shape (4, ?) (tensor<4x?xf16>), got "
+                   "an array of shape (5, 10)"),
+    "rank": (np.zeros(40, np.float16), "expected shape (4, ?) (tensor<4x?xf16>), got an array "
+             "of shape (40,)"),
+}
+
+
+@pytest.mark.parametrize("case", MISMATCHES)
+def test_inputs_that_do_not_fit(case: str, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    array, message = MISMATCHES[case]
+    code, _, err = run_cli([str(EXAMPLE), "--input", save(tmp_path, "g.npy", array), "--input",
+                            save(tmp_path, "x.npy", np.zeros((4, 10), np.float16))], capsys)
+    assert code == 1
+    assert err == f"hswc-run: error: input 1 (grad): {message}\n"
+
+
+def test_dynamic_dims_that_differ_at_run_time(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli([str(EXAMPLE), "--input",
+                            save(tmp_path, "g.npy", np.zeros((4, 10), np.float16)), "--input",
+                            save(tmp_path, "x.npy", np.zeros((4, 11), np.float16))], capsys)
+    assert code == 1
+    assert err.startswith(f"{EXAMPLE}:4:3: error: 'hsg.launch' grad and x differ in shape at "
+                          "run time: (4, 10) vs (4, 11)")
+
+
+IR_ERRORS = {
+    "syntax": ("func.func @f(%a: tensor<4xf16>) {\n  %y = \n}\n", ":3:1"),
+    "unknown op": ("func.func @f(%a: tensor<4xf16>) {\n  \"foo.bar\"() : () -> ()\n"
+                   "  func.return\n}\n", "foo.bar"),
+    "verifier": ("func.func @f(%a: tensor<4xf16>, %b: tensor<4xf32>) -> tensor<4xf16> {\n"
+                 "  %y = \"hsg.hard_swish_grad\"(%a, %b) : (tensor<4xf16>, tensor<4xf32>) -> "
+                 "tensor<4xf16>\n  func.return %y : tensor<4xf16>\n}\n",
+                 "m.mlir:2:3: error: 'hsg.hard_swish_grad' x has type tensor<4xf32>"),
+    "no function": ("builtin.module {}\n", "exactly one function to run, found none"),
+    "two functions": (module("tensor<4xf16>", "a") + module("tensor<4xf16>", "b"),
+                      "found @a, @b; name one with --function"),
+}
+
+
+@pytest.mark.parametrize("case", IR_ERRORS)
+def test_malformed_ir(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, message = IR_ERRORS[case]
+    code, _, err = run_cli([str(write(tmp_path, text)), "--input",
+                            save(tmp_path, "a.npy", np.zeros(4, np.float16))], capsys)
+    assert code == 1
+    assert message in err and "Traceback" not in err, err
+
+
+def test_command_line_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = save(tmp_path, "g.npy", np.zeros((4, 3), np.float16))
+    cases = {
+        "input count": ([str(EXAMPLE), "--input", g], "the function takes 2 input(s), 1 given"),
+        "too many outputs": ([str(EXAMPLE), "--input", g, "--input", g, "--output",
+                              str(tmp_path / "a.npy"), "--output", str(tmp_path / "b.npy")],
+                             "2 --output files given but the function returns 1 result(s)"),
+        "unwritable output": ([str(EXAMPLE), "--input", g, "--input", g, "--output",
+                               str(tmp_path / "no" / "y.npy")], "cannot write '"),
+        "missing module": ([str(tmp_path / "none.mlir")], "cannot read '"),
+        "tiling refused": ([str(EXAMPLE), "--input", g, "--input", g, "--ub-size", "2000"],
+                           "'cf.assert' assertion failed: ubFactor is invalid"),
+        "no such function": ([str(EXAMPLE), "--function", "nope"], "no function @nope to run"),
+        "unknown SoC": ([str(EXAMPLE), "--soc", "ascend310p"],
+                        "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
+        "negative cores": ([str(EXAMPLE), "--core-num", "-2"], "must not be negative, got -2"),
+    }
+    for case, (argv, message) in cases.items():
+        code, _, err = run_cli(argv, capsys)
+        assert code == 1, case
+        assert message in err and "Traceback" not in err, (case, err)
+
+
+def test_kernel_fault_names_the_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A module folded for a 196608-byte UB run on 16 KiB: refused at the InitBuffer."""
+    passes = "hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub,convert-hsg-to-ascend"
+    source = write(tmp_path, module("tensor<9000xf32>"))
+    text = subprocess.run(["hswc-opt", "-p", passes, str(source)],
+                          check=True, capture_output=True, text=True).stdout
+    g = save(tmp_path, "g.npy", np.zeros(9000, np.float32))
+    code, _, err = run_cli([str(write(tmp_path, text, "low.mlir")), "--input", g, "--input", g,
+                            "--ub-size", "16384"], capsys)
+    assert code == 1
+    assert "error: 'ascend.init_buffer' UB overflow" in err and err.count("\n") == 1
+
+
+def test_console_script_prints_no_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npy"
+    bad.write_bytes(b"\x93NUMPY\x01\x00garbage")
+    done = subprocess.run(["hswc-run", str(EXAMPLE), "--input", str(bad), "--input", str(bad)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.startswith("hswc-run: error: ") and "Traceback" not in done.stderr
+
+
+# endregion
