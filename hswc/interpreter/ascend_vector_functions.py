@@ -18,7 +18,6 @@ from hswc.dialects import ascend
 from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
-from hswc.interpreter.fast_cast import cast
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
 from hswc.interpreter.values import Rows
@@ -107,4 +106,4 @@ class AscendVectorFunctions(InterpreterFunctions):
     def run_cast(self, interpreter: Interpreter, op: ascend.CastOp,
                  args: PythonValues) -> PythonValues:
         mode = op.round_mode.data.value.removeprefix("cast_")
-        return self._vector(op, args, lambda v, n: cast(v[0], v[1], mode, n))
+        return self._vector(op, args, lambda v, n: api.cast(v[0], v[1], mode, n))

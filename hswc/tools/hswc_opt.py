@@ -19,11 +19,21 @@ from typing import IO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+
+
+def lowering_specs(specs: list[ArgSpec]) -> list[ArgSpec]:
+    """--lower-to-ascend: its stages in order, taking a stage's options from -p where -p names it
+    (`-p 'hsg-tile-on-cores{soc=ascend910b}' --lower-to-ascend` folds the tiling); the other
+    -p passes run after."""
+    given = {spec.name: spec for spec in specs}
+    stages = [given.get(name, ArgSpec(name, {})) for name in LOWER_TO_ASCEND]
+    return stages + [spec for spec in specs if spec.name not in LOWER_TO_ASCEND]
 
 
 class HswcOptMain(xDSLOptMain):
@@ -47,13 +57,14 @@ class HswcOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--lower-to-ascend",
             action="store_true",
-            help="run " + ",".join(LOWER_TO_ASCEND) + " (before any -p passes)",
+            help="run " + ",".join(LOWER_TO_ASCEND) + "; a stage named in -p takes its options "
+            "from there, other -p passes run after",
         )
 
     def setup_pipeline(self) -> None:
-        spec = self.args.passes
+        specs = list(parse_pipeline(self.args.passes))
         if self.args.lower_to_ascend:
-            spec = ",".join([*LOWER_TO_ASCEND, *([spec] if spec else [])])
+            specs = lowering_specs(specs)
 
         def between(previous: ModulePass | None, module: ModuleOp,
                     following: ModulePass | None) -> None:
@@ -63,7 +74,12 @@ class HswcOptMain(xDSLOptMain):
                 Printer(stream=sys.stdout).print_op(module)
                 print("\n")
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, between)
+        unknown = [spec.name for spec in specs if spec.name not in self.available_passes]
+        if unknown:
+            raise ValueError(f"unknown pass '{unknown[0]}' (known: "
+                             f"{', '.join(self.available_passes)})")
+        passes = tuple(self.available_passes[spec.name]().from_pass_spec(spec) for spec in specs)
+        self.pipeline = PassPipeline(passes, between)
 
     def run(self) -> None:
         chunks, _ = self.prepare_input()
