@@ -1,0 +1,203 @@
+"""Statements for the `ascend` ops: a table for the vector instructions, a function for the rest.
+
+Each rule spells one AscendC call exactly as the IR gives it: the operands, the scalar in its
+dtype, the enum value of the mode, the count. Nothing is chosen here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import FloatAttr
+from xdsl.ir import Operation
+
+from hswc.backend.context import CppContext, fallback_name
+from hswc.backend.cpp_types import cpp_type, element_cpp, enum_cpp, scalar_cpp
+from hswc.backend.expressions import ADDITIVE, POSTFIX, UNARY, Expr, ExprRule
+from hswc.dialects import ascend
+from hswc.dialects.ascend import GlobalTensorType, LocalTensorType
+
+Rule = Callable[[CppContext, Operation], None]
+Arg = Callable[[CppContext, Operation], str]
+
+
+# region the vector instructions: one table
+
+
+def operand(name: str) -> Arg:
+    return lambda ctx, op: ctx.text(getattr(op, name))
+
+
+def scalar(name: str) -> Arg:
+    def spell(ctx: CppContext, op: Operation) -> str:
+        attr = getattr(op, name)
+        assert isinstance(attr, FloatAttr)
+        return scalar_cpp(op, attr)
+
+    return spell
+
+
+def enum(enum_name: str, prop: str) -> Arg:
+    return lambda ctx, op: enum_cpp(enum_name, getattr(op, prop).data)
+
+
+def tensor_or_scalar(tensor: str, value: str) -> Arg:
+    """Select's second source: a tensor, or (VSEL_TENSOR_SCALAR_MODE) a scalar."""
+    return lambda ctx, op: (
+        ctx.text(getattr(op, tensor)) if getattr(op, tensor) is not None else scalar(value)(ctx, op)
+    )
+
+
+VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
+    ascend.MulsOp: ("Muls", (operand("dst"), operand("src"), scalar("scalar"), operand("count"))),
+    ascend.AddsOp: ("Adds", (operand("dst"), operand("src"), scalar("scalar"), operand("count"))),
+    ascend.MulOp: ("Mul", (operand("dst"), operand("src0"), operand("src1"), operand("count"))),
+    ascend.DuplicateOp: ("Duplicate", (operand("dst"), scalar("scalar"), operand("count"))),
+    ascend.CompareOp: ("Compare", (operand("dst"), operand("src0"), operand("src1"),
+                                   enum("CMPMODE", "mode"), operand("count"))),
+    ascend.CompareScalarOp: ("CompareScalar", (operand("dst"), operand("src0"), scalar("scalar"),
+                                               enum("CMPMODE", "mode"), operand("count"))),
+    ascend.SelectOp: ("Select", (operand("dst"), operand("mask"), operand("src0"),
+                                 tensor_or_scalar("src1", "scalar"), enum("SELMODE", "mode"),
+                                 operand("count"))),
+    ascend.CastOp: ("Cast", (operand("dst"), operand("src"), enum("RoundMode", "round_mode"),
+                             operand("count"))),
+}
+"""AscendC::<api>(args...) for every vector instruction of the dialect."""
+
+
+def _vector_call(ctx: CppContext, op: Operation) -> None:
+    api, args = VECTOR_CALLS[type(op)]  # type: ignore[index]
+    ctx.writer.call(f"AscendC::{api}", [arg(ctx, op) for arg in args])
+
+
+# endregion
+# region everything else: one function per op
+
+
+def _element(t: object) -> str:
+    assert isinstance(t, LocalTensorType | GlobalTensorType)
+    return element_cpp(t.element_type)
+
+
+def _get_block_idx(ctx: CppContext, op: Operation) -> None:
+    ctx.define(op.results[0], "AscendC::GetBlockIdx()")
+
+
+def _get_block_num(ctx: CppContext, op: Operation) -> None:
+    ctx.define(op.results[0], "AscendC::GetBlockNum()")
+
+
+def _set_global_buffer(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.SetGlobalBufferOp)
+    pointer = f"(__gm__ {_element(op.result.type)}*){ctx.expr(op.gm).at(UNARY)}"
+    offset = ctx.expr(op.offset)
+    if offset.text != "0":
+        pointer = f"{pointer} + {offset.at(ADDITIVE + 1)}"
+    if op.result not in ctx.members:
+        name = ctx.scope.declare(op.result, fallback_name(op.result))
+        ctx.writer.line(f"{cpp_type(op.result.type)} {name};")
+    ctx.writer.call(f"{ctx.text(op.result)}.SetGlobalBuffer", [pointer, ctx.text(op.length)])
+
+
+def global_at(ctx: CppContext, op: Operation) -> Expr:
+    assert isinstance(op, ascend.GlobalAtOp)
+    return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
+
+
+def _declaration(ctx: CppContext, op: Operation) -> None:
+    """TPipe / TQue / TBuf: class members, declared with the class; no statement."""
+
+
+def _init_buffer(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.InitBufferOp)
+    num = [] if op.num is None else [str(op.num.value.data)]
+    ctx.writer.call(f"{ctx.text(op.pipe)}.InitBuffer",
+                    [ctx.text(op.buffer), *num, ctx.text(op.length)])
+
+
+def _alloc_tensor(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.AllocTensorOp)
+    ctx.define(op.result, f"{ctx.text(op.que)}.AllocTensor<{_element(op.result.type)}>()")
+
+
+def _enque(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.EnQueOp)
+    ctx.writer.line(f"{ctx.text(op.que)}.EnQue({ctx.text(op.tensor)});")
+
+
+def _deque(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.DeQueOp)
+    ctx.define(op.result, f"{ctx.text(op.que)}.DeQue<{_element(op.result.type)}>()")
+
+
+def _free_tensor(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.FreeTensorOp)
+    ctx.writer.line(f"{ctx.text(op.que)}.FreeTensor({ctx.text(op.tensor)});")
+
+
+def _tbuf_get(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.TBufGetOp)
+    ctx.define(op.result, f"{ctx.text(op.buf)}.Get<{_element(op.result.type)}>()")
+
+
+def _reinterpret_cast(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.ReinterpretCastOp)
+    source = ctx.expr(op.src).at(POSTFIX)
+    ctx.define(op.result, f"{source}.ReinterpretCast<{_element(op.result.type)}>()")
+
+
+def _pipe_barrier(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.PipeBarrierOp)
+    ctx.writer.line(f"AscendC::PipeBarrier<{op.pipe.data.value.upper()}>();")
+
+
+def _data_copy(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.DataCopyOp)
+    ctx.writer.call("AscendC::DataCopy", [ctx.text(op.dst), ctx.text(op.src), ctx.text(op.count)])
+
+
+def _data_copy_pad(ctx: CppContext, op: Operation) -> None:
+    """One block of block_len bytes; GM -> UB pads with the first element (isPad false) or, when
+    the IR gives a pad value, with that value in the tensor's dtype."""
+    assert isinstance(op, ascend.DataCopyPadOp)
+    length = ctx.text(op.block_len)
+    args = [ctx.text(op.dst), ctx.text(op.src)]
+    if isinstance(op.dst.type, GlobalTensorType):
+        args.append(f"AscendC::DataCopyParams(1, {length}, 0, 0)")
+    elif op.pad_value is None:
+        args += [f"AscendC::DataCopyParams(1, {length}, 0, 0)",
+                 "AscendC::DataCopyPadParams(false, 0, 0, 0)"]
+    else:
+        pad = scalar_cpp(op, op.pad_value)
+        args += [f"AscendC::DataCopyExtParams(1, {length}, 0, 0, 0)",
+                 f"AscendC::DataCopyPadExtParams<{_element(op.dst.type)}>(true, 0, 0, {pad})"]
+    ctx.writer.call("AscendC::DataCopyPad", args)
+
+
+RULES: dict[type[Operation], Rule] = {
+    **dict.fromkeys(VECTOR_CALLS, _vector_call),
+    ascend.GetBlockIdxOp: _get_block_idx,
+    ascend.GetBlockNumOp: _get_block_num,
+    ascend.SetGlobalBufferOp: _set_global_buffer,
+    ascend.TPipeOp: _declaration,
+    ascend.TQueOp: _declaration,
+    ascend.TBufOp: _declaration,
+    ascend.InitBufferOp: _init_buffer,
+    ascend.AllocTensorOp: _alloc_tensor,
+    ascend.EnQueOp: _enque,
+    ascend.DeQueOp: _deque,
+    ascend.FreeTensorOp: _free_tensor,
+    ascend.TBufGetOp: _tbuf_get,
+    ascend.ReinterpretCastOp: _reinterpret_cast,
+    ascend.PipeBarrierOp: _pipe_barrier,
+    ascend.DataCopyOp: _data_copy,
+    ascend.DataCopyPadOp: _data_copy_pad,
+}
+"""The statement of every ascend op except GlobalAt, which is an expression."""
+
+EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: global_at}
+VIEWS: tuple[type[Operation], ...] = (ascend.GlobalAtOp,)
+"""Addressing printed where it is used, `xGm[chunkOffset]`, even when the IR names it."""
+
+# endregion

@@ -1,0 +1,107 @@
+"""How IR types, enum properties and scalar attributes are spelled in AscendC C++."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    Signedness,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.str_enum import StrEnum
+
+from hswc.diagnostics import OpError
+from hswc.dialects.ascend import (
+    GlobalTensorType,
+    LocalTensorType,
+    TBufType,
+    TPipeType,
+    TQueType,
+)
+
+ELEMENT_TYPES: dict[type[Attribute], str] = {
+    Float16Type: "half",
+    BFloat16Type: "bfloat16_t",
+    Float32Type: "float",
+}
+"""AscendC's names of the floating-point element types."""
+
+_NUMPY_TYPES: dict[type[Attribute], type] = {
+    Float16Type: np.float16,
+    BFloat16Type: ml_dtypes.bfloat16,
+    Float32Type: np.float32,
+}
+
+
+class UnprintableType(ValueError):
+    """A type the printer has no C++ spelling for."""
+
+
+def element_cpp(t: Attribute) -> str:
+    """half, bfloat16_t, float, uint8_t, int32_t, ..."""
+    for kind, name in ELEMENT_TYPES.items():
+        if isinstance(t, kind):
+            return name
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return "bool"
+        if width in (8, 16, 32, 64):
+            unsigned = t.signedness.data == Signedness.UNSIGNED
+            return f"{'u' if unsigned else ''}int{width}_t"
+    if isinstance(t, IndexType):
+        return "int64_t"
+    raise UnprintableType(f"no C++ element type for {t}")
+
+
+def position_cpp(position: StrEnum) -> str:
+    return f"AscendC::TPosition::{position.value.upper()}"
+
+
+def enum_cpp(enum_name: str, value: StrEnum) -> str:
+    """`AscendC::CMPMODE::GT`, `AscendC::RoundMode::CAST_RINT`, ..."""
+    return f"AscendC::{enum_name}::{value.value.upper()}"
+
+
+def cpp_type(t: Attribute) -> str:
+    """The C++ type of a value of IR type `t`."""
+    if isinstance(t, GlobalTensorType):
+        return f"AscendC::GlobalTensor<{element_cpp(t.element_type)}>"
+    if isinstance(t, LocalTensorType):
+        return f"AscendC::LocalTensor<{element_cpp(t.element_type)}>"
+    if isinstance(t, TPipeType):
+        return "AscendC::TPipe"
+    if isinstance(t, TQueType):
+        return f"AscendC::TQue<{position_cpp(t.position.data)}, {t.depth.data}>"
+    if isinstance(t, TBufType):
+        return f"AscendC::TBuf<{position_cpp(t.position.data)}>"
+    if isinstance(t, MemRefType):
+        return "GM_ADDR"
+    return element_cpp(t)
+
+
+def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
+    """The scalar operand of Muls / Adds / Duplicate / CompareScalar / Select, in its type.
+
+    A float attribute means its value rounded to its type (as MLIR's APFloat does); that value
+    is written as the shortest float literal that reads back to it, and converted to half or
+    bfloat16_t exactly (every half and bfloat16_t value is a float).
+    """
+    kind = type(scalar.type)
+    numpy_type = _NUMPY_TYPES.get(kind)
+    if numpy_type is None:
+        raise OpError(op, f"has a scalar of type {scalar.type}, which has no C++ rule")
+    value = np.float32(numpy_type(scalar.value.data))
+    if not np.isfinite(value):
+        raise OpError(op, f"has the scalar {value}, which has no C++ literal rule")
+    literal = f"{value!s}f"
+    if kind is Float32Type:
+        return literal
+    return f"static_cast<{ELEMENT_TYPES[kind]}>({literal})"

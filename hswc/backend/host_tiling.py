@@ -1,0 +1,102 @@
+"""The host tiling functions (`hsg.tiling`) as plain C++: the body of ops-nn's TilingFunc.
+
+Each `@hard_swish_grad_tiling_<dt>(totalNum, coreNum, ubSize)` becomes
+`bool ComputeHardSwishGradTiling<Dt>(totalNum, coreNum, ubSize, tilingData, blockDim, tilingKey,
+error)`: its arith ops become int64_t expressions, each `cf.assert` an early `return false` with
+the assert's message (TilingFunc turns that into OP_LOGE and ge::GRAPH_FAILED), and its results
+fill the tiling struct, the block dim and the tiling key. No CANN header is needed, so the same
+code the package ships compiles on any host and can be checked against `hswc.tiling`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from xdsl.dialects import cf, func
+from xdsl.ir import Operation
+
+from hswc.backend.context import CppContext, fallback_name, inlined_ops
+from hswc.backend.expressions import EXPRESSIONS, UNARY, helper_definitions
+from hswc.backend.kernels import Kernel
+from hswc.backend.names import Scope
+from hswc.backend.operator import (
+    TILING_NAMESPACE,
+    TILING_STRUCT,
+    TILING_STRUCT_FIELDS,
+    tiling_function,
+)
+from hswc.diagnostics import OpError
+
+OUTPUTS = ("tilingData", "blockDim", "tilingKey", "error")
+QUALIFIERS = "inline"
+
+
+def tiling_parameters(scalars: list[str]) -> list[str]:
+    """(totalNum, coreNum, ubSize) in, then where the results go."""
+    return [*(f"int64_t {p}" for p in scalars), f"{TILING_STRUCT}* tilingData",
+            "int64_t* blockDim", "int64_t* tilingKey", "const char** error"]
+
+
+class TilingPrinter:
+    """Prints one host tiling function."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+        fn = kernel.tiling
+        self.ctx = CppContext(Scope(reserved=OUTPUTS), inlined_ops(fn.body.walk()))
+
+    def lines(self) -> list[str]:
+        fn, ctx = self.kernel.tiling, self.ctx
+        params = [ctx.scope.declare(arg, fallback_name(arg)) for arg in fn.body.block.args]
+        if len(params) != 3:
+            raise OpError(fn, "is a host tiling function without the arguments "
+                          "(totalNum, coreNum, ubSize)")
+        ctx.writer.line(f"// @{fn.sym_name.data}: the tiling of the {self.kernel.dtype} kernel.")
+        name = tiling_function(self.kernel.dtype)
+        signature = ctx.writer.wrap(f"{QUALIFIERS} bool {name}", tiling_parameters(params))
+        with ctx.descend(signature, brace_on_own_line=True):
+            if not any(isinstance(op, cf.AssertOp) for op in fn.body.walk()):
+                ctx.writer.line("(void)error;  // this tiling cannot fail")
+            for op in fn.body.block.ops:
+                self.op(op)
+        return ctx.writer.lines
+
+    def op(self, op: Operation) -> None:
+        ctx = self.ctx
+        expression = EXPRESSIONS.get(type(op))
+        if expression is not None:
+            if op not in ctx.inlined and op.results[0].uses:
+                ctx.define(op.results[0], expression(ctx, op).text)
+        elif isinstance(op, cf.AssertOp):
+            with ctx.descend(f"if (!{ctx.expr(op.arg).at(UNARY)})"):
+                ctx.writer.line(f"*error = {json.dumps(op.msg.data)};")
+                ctx.writer.line("return false;")
+        elif isinstance(op, func.ReturnOp):
+            self._return(op)
+        else:
+            raise OpError(op, "has no host tiling printing rule")
+
+    def _return(self, op: func.ReturnOp) -> None:
+        ctx = self.ctx
+        values = [ctx.text(v) for v in op.arguments]
+        expected = len(TILING_STRUCT_FIELDS) + 2
+        if len(values) != expected:
+            raise OpError(op, f"returns {len(values)} values; a host tiling returns {expected}")
+        for field, value in zip(TILING_STRUCT_FIELDS, values, strict=False):
+            ctx.writer.line(f"tilingData->{field} = {value};")
+        ctx.writer.line(f"*blockDim = {values[-2]};")
+        ctx.writer.line(f"*tilingKey = {values[-1]};")
+        ctx.writer.line("return true;")
+
+
+def tiling_compute_lines(kernels: list[Kernel]) -> list[str]:
+    """The generated tiling functions, with the arith helpers they call, in one namespace."""
+    bodies: list[str] = []
+    helpers: set[str] = set()
+    for kernel in kernels:
+        printer = TilingPrinter(kernel)
+        bodies += ["", *printer.lines()]
+        helpers |= printer.ctx.helpers
+    lines = [f"namespace {TILING_NAMESPACE} {{", ""]
+    lines += helper_definitions(helpers, QUALIFIERS)
+    return [*lines, *bodies[1:], "", f"}}  // namespace {TILING_NAMESPACE}"]

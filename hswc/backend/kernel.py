@@ -1,0 +1,232 @@
+"""One kernel function as an AscendC class: Init, Process, the pipeline stages, the members.
+
+`KernelLayout` says which method prints each op; this module writes the methods, sending
+every op to its rule (arith expressions, `ascend` calls, scf control flow) and refusing, with
+an error naming the op, any op without one.
+
+Each kernel function becomes an explicit specialisation `HardSwishGrad<half|float|bfloat16_t>`
+of one class template, so the entry reads as ops-nn's does (`HardSwishGrad<T> op;`), while
+each class is a plain transcription of its own function. One template body with
+`if constexpr (std::is_same_v<T, float>)` branches would instead need the printer to merge the
+per-dtype functions and decide which of their differences depend on T: the f32 kernel has no
+f32 copies and reinterprets where the others cast, and kernel variants differ more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+
+from hswc.backend import ascend_ops
+from hswc.backend.context import CppContext, fallback_name
+from hswc.backend.cpp_types import cpp_type, element_cpp
+from hswc.backend.expressions import EXPRESSIONS
+from hswc.backend.kernels import Kernel, no_rule
+from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
+from hswc.backend.names import Scope, lower_camel
+from hswc.backend.operator import OP_TYPE, TILING_STRUCT, TILING_STRUCT_FIELDS
+from hswc.diagnostics import OpError
+
+KERNEL_EXPRESSIONS = {**EXPRESSIONS, **ascend_ops.EXPRESSIONS}
+TILING_PARAM = "tilingData"
+QUALIFIERS = "__aicore__ inline"
+
+
+class KernelPrinter:
+    """Prints one kernel function as the explicit specialisation `HardSwishGrad<T>`."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+        self.layout: KernelLayout = kernel_layout(kernel.func, KERNEL_EXPRESSIONS,
+                                                  ascend_ops.VIEWS)
+        class_scope = Scope(reserved=(OP_TYPE, TILING_PARAM, *self.layout.methods))
+        for value in self.layout.members:
+            class_scope.declare(value, fallback_name(value))
+        self.ctx = CppContext(class_scope, self.layout.inlined, frozenset(self.layout.members),
+                              expressions=KERNEL_EXPRESSIONS)
+
+    @property
+    def helpers(self) -> set[str]:
+        """The arith helpers the printed class calls (known once `lines` ran)."""
+        return self.ctx.helpers
+
+    def lines(self) -> list[str]:
+        w = self.ctx.writer
+        element = element_cpp(self.kernel.element_type)
+        w.line(f"// @{self.kernel.func.sym_name.data}: the {self.kernel.dtype} kernel, "
+               f"tiling key {self.kernel.tiling_key}.")
+        w.line("template <>")
+        with w.descend(f"class {OP_TYPE}<{element}>", close="};"):
+            w.label("public:")
+            w.line(f"{QUALIFIERS} {OP_TYPE}() {{}}")
+            w.blank()
+            self._init()
+            w.blank()
+            self._process()
+            w.blank()
+            w.label("private:")
+            for stage in self.layout.stages:
+                self._stage(stage.name, stage.params, stage.ops)
+                w.blank()
+            self._members()
+        return w.lines
+
+    # region methods
+
+    @contextmanager
+    def _method(self, name: str, params: Callable[[], list[str]] = list) -> Iterator[None]:
+        """A method: its own scope below the class scope, where `params` declares its
+        parameters; braces on lines of their own."""
+        ctx = self.ctx
+        outer = ctx.scope
+        ctx.scope = outer.child()
+        try:
+            signature = ctx.writer.wrap(f"{QUALIFIERS} void {name}", params())
+            with ctx.writer.descend(signature, brace_on_own_line=True):
+                yield
+        finally:
+            ctx.scope = outer
+
+    def _init(self) -> None:
+        ctx = self.ctx
+        args = self.kernel.func.body.block.args
+        split = len(args) - len(TILING_STRUCT_FIELDS)
+        gm_args, tiling_args = args[:split], args[split:]
+        copies: list[tuple[SSAValue, str]] = []
+
+        def params() -> list[str]:
+            names = []
+            for arg in gm_args:
+                if not arg.uses:  # unnamed, or -Wunused-parameter would object
+                    names.append(f"/* {lower_camel(arg.name_hint or '') or 'addr'} */")
+                elif arg in ctx.members:  # kept past Init: the parameter is copied into it
+                    names.append(ctx.scope.fresh(lower_camel(arg.name_hint or "") or "addr"))
+                    copies.append((arg, names[-1]))
+                else:
+                    names.append(ctx.scope.declare(arg, fallback_name(arg)))
+            return [*(f"GM_ADDR {n}" for n in names), f"const {TILING_STRUCT}* {TILING_PARAM}"]
+
+        with self._method(INIT, params):
+            for arg, name in copies:
+                ctx.writer.line(f"{ctx.text(arg)} = {name};")
+            for arg, field in zip(tiling_args, TILING_STRUCT_FIELDS, strict=True):
+                if arg.uses:
+                    ctx.define(arg, f"{TILING_PARAM}->{field}")
+            self._init_block(self.kernel.func.body.block, 0)
+
+    def _init_block(self, block: Block, depth: int) -> None:
+        path = self.layout.path
+        target = path[depth] if depth < len(path) else None
+        for op in block.ops:
+            if op is target:
+                if op in self.layout.init_guards:
+                    assert isinstance(op, scf.IfOp)
+                    with self.ctx.descend(f"if ({self.ctx.text(op.cond)})"):
+                        self._init_block(op.true_region.block, depth + 1)
+                return
+            self.op(op)
+
+    def _process(self) -> None:
+        with self._method(PROCESS):
+            if self.layout.path:
+                self._process_block(self.kernel.func.body.block, 0)
+
+    def _process_block(self, block: Block, depth: int) -> None:
+        target = self.layout.path[depth]
+        after = False
+        for op in block.ops:
+            if op is target:
+                after = True
+                if isinstance(op, scf.IfOp):
+                    with self.ctx.descend(f"if ({self.ctx.text(op.cond)})"):
+                        self._process_block(op.true_region.block, depth + 1)
+                else:
+                    assert isinstance(op, scf.ForOp)
+                    self._for(op, self._chunk_body)
+            elif after:
+                self.op(op)
+
+    def _chunk_body(self, loop: scf.ForOp) -> None:
+        self.ops(self.layout.preamble)
+        for stage in self.layout.stages:
+            self.ctx.writer.call(stage.name, [self.ctx.text(p) for p in stage.params])
+
+    def _stage(self, name: str, params: list[SSAValue], ops: list[Operation]) -> None:
+        def declare() -> list[str]:
+            return [f"{cpp_type(p.type)} {self.ctx.scope.declare(p, fallback_name(p))}"
+                    for p in params]
+
+        with self._method(name, declare):
+            self.ops(ops)
+
+    def _members(self) -> None:
+        for value in self.layout.members:
+            t = value.type
+            init = ""
+            if isinstance(t, IndexType | IntegerType):
+                init = " = false" if isinstance(t, IntegerType) and t.width.data == 1 else " = 0"
+            elif isinstance(t, MemRefType):
+                init = " = nullptr"
+            self.ctx.writer.line(f"{cpp_type(t)} {self.ctx.text(value)}{init};")
+
+    # endregion
+    # region ops
+
+    def ops(self, ops: Iterable[Operation]) -> None:
+        for op in ops:
+            self.op(op)
+
+    def op(self, op: Operation) -> None:
+        """Print one op through its rule; an op without a rule is an error naming it."""
+        expression = KERNEL_EXPRESSIONS.get(type(op))
+        if expression is not None:
+            if op not in self.ctx.inlined and op.results[0].uses:
+                self.ctx.define(op.results[0], expression(self.ctx, op).text)
+            return
+        if isinstance(op, scf.IfOp):
+            self._if(op)
+        elif isinstance(op, scf.ForOp):
+            self._for(op, lambda loop: self.ops(loop.body.block.ops))
+        elif isinstance(op, scf.YieldOp | func.ReturnOp):
+            if op.operands:
+                raise OpError(op, "returns values, which the AscendC printer has no rule for")
+        else:
+            rule = ascend_ops.RULES.get(type(op))
+            if rule is None:
+                raise no_rule(op)
+            rule(self.ctx, op)
+
+    def _if(self, op: scf.IfOp) -> None:
+        if op.results:
+            raise OpError(op, "yields values, which the AscendC printer has no rule for")
+        with self.ctx.descend(f"if ({self.ctx.text(op.cond)})"):
+            self.ops(op.true_region.block.ops)
+        if any(not isinstance(o, scf.YieldOp) for o in op.false_region.walk()):
+            self.ctx.writer.lines.pop()  # the `}` closing the then-branch
+            with self.ctx.descend("} else"):
+                self.ops(op.false_region.block.ops)
+
+    def _for(self, loop: scf.ForOp, body: Callable[[scf.ForOp], None]) -> None:
+        if loop.iter_args or loop.results:
+            raise OpError(loop, "carries values across iterations, which the AscendC printer "
+                          "has no rule for")
+        ctx = self.ctx
+        lower, upper = ctx.text(loop.lb), ctx.text(loop.ub)
+        outer = ctx.scope
+        ctx.scope = outer.child()
+        try:
+            index = loop.body.block.args[0]
+            name = ctx.scope.declare(index, "i")
+            step = ctx.text(loop.step)
+            step = f"++{name}" if step == "1" else f"{name} += {step}"
+            header = f"for ({cpp_type(index.type)} {name} = {lower}; {name} < {upper}; {step})"
+            with ctx.writer.descend(header):
+                body(loop)
+        finally:
+            ctx.scope = outer
+
+    # endregion

@@ -1,0 +1,89 @@
+"""C++ names for SSA values: lowerCamelCase from the IR's name hints, unique per scope.
+
+A `Scope` is one C++ scope (the class, a method, a `{ }` block): it maps values to the names
+declared in it and refuses a name that an enclosing scope, a C++ keyword or an identifier the
+printer itself writes already owns, by adding a number (`xLocal`, `xLocal1`, ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.ir import SSAValue
+
+CPP_KEYWORDS = frozenset(
+    """
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t
+    char32_t char8_t class compl concept const const_cast consteval constexpr constinit continue
+    co_await co_return co_yield decltype default delete do double dynamic_cast else enum
+    explicit export extern false float for friend goto if inline int long mutable namespace new
+    noexcept not not_eq nullptr operator or or_eq private protected public register
+    reinterpret_cast requires return short signed sizeof static static_assert static_cast struct
+    switch template this thread_local throw true try typedef typeid typename union unsigned using
+    virtual void volatile wchar_t while xor xor_eq
+    """.split()
+)
+
+RESERVED = frozenset(
+    """
+    AscendC GM_ADDR half bfloat16_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t
+    uint64_t main op std
+    """.split()
+)
+"""Identifiers of the AscendC API and of the code around the printed values."""
+
+_XDSL_SUFFIX = re.compile(r"_\d+$")
+_WORD = re.compile(r"[0-9A-Za-z]+")
+
+
+def lower_camel(hint: str) -> str:
+    """`x_fp32_buf` -> `xFp32Buf`; the `_1` xDSL appends to repeated hints is dropped."""
+    words = _WORD.findall(_XDSL_SUFFIX.sub("", hint))
+    if not words:
+        return ""
+    name = words[0][0].lower() + words[0][1:] + "".join(w[0].upper() + w[1:] for w in words[1:])
+    return "v" + name if name[0].isdigit() else name
+
+
+class Scope:
+    """The names one C++ scope declares, and its enclosing scope."""
+
+    def __init__(self, parent: Scope | None = None, reserved: tuple[str, ...] = ()):
+        self.parent = parent
+        self.names: dict[SSAValue, str] = {}
+        self.taken: set[str] = set(reserved)
+
+    def child(self) -> Scope:
+        return Scope(self)
+
+    def lookup(self, value: SSAValue) -> str | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if value in scope.names:
+                return scope.names[value]
+            scope = scope.parent
+        return None
+
+    def is_taken(self, name: str) -> bool:
+        if name in CPP_KEYWORDS or name in RESERVED:
+            return True
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.taken:
+                return True
+            scope = scope.parent
+        return False
+
+    def fresh(self, base: str) -> str:
+        """A name not yet taken here or in an enclosing scope, from `base`, and take it."""
+        name, n = base, 1
+        while self.is_taken(name):
+            name, n = f"{base}{n}", n + 1
+        self.taken.add(name)
+        return name
+
+    def declare(self, value: SSAValue, fallback: str) -> str:
+        """Name `value` in this scope from its hint, or from `fallback` when it has none."""
+        name = self.fresh(lower_camel(value.name_hint or "") or fallback)
+        self.names[value] = name
+        return name

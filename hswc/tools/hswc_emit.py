@@ -1,0 +1,80 @@
+"""hswc-emit: write the ops-nn operator package of HardSwishGrad from an MLIR module.
+
+    hswc-emit in.mlir -o DIR [--soc ascend910b --soc ascend910_93]
+
+The input may be the operator (`hsg.hard_swish_grad`), which is lowered first with the
+--lower-to-ascend pipeline, or an already lowered module. `--soc` names the SoCs the op
+definition registers (default: every SoC hswc knows). Errors (unreadable file, invalid IR, an
+op the printer has no rule for) print one message and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from hswc.diagnostics import LocatingParser, verify_located
+from hswc.dialects import hsg
+from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+from hswc.platform import PLATFORMS
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="hswc-emit", description="Write the ops-nn operator package of HardSwishGrad.")
+    parser.add_argument("input", help="MLIR file ('-' for stdin)")
+    parser.add_argument("-o", "--output", required=True, type=Path,
+                        help="directory to write the package into")
+    parser.add_argument("--soc", action="append", choices=sorted(PLATFORMS),
+                        help="SoC to register in the op definition (repeatable; default: all)")
+    return parser.parse_args(argv)
+
+
+def load(text: str, name: str) -> ModuleOp:
+    """Parse and verify; lower to the ascend dialect when the operator is still there."""
+    ctx = Context()
+    for dialect, factory in DIALECTS.items():
+        ctx.register_dialect(dialect, factory)
+    module = LocatingParser(ctx, text, name).parse_module()
+    verify_located(module)
+    if any(isinstance(op, hsg.HardSwishGradOp) for op in module.walk()):
+        for pass_name in LOWER_TO_ASCEND:
+            PASSES[pass_name]()().apply(ctx, module)
+            verify_located(module)
+    return module
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of hswc-emit; returns the exit code."""
+    args = _arguments(argv)
+    name = "<stdin>" if args.input == "-" else args.input
+    try:
+        text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text("utf-8")
+        from hswc.backend.package import write_package
+
+        written = write_package(load(text, name), args.output,
+                                args.soc or tuple(PLATFORMS))
+    except OSError as error:
+        where = error.filename or name
+        print(f"hswc-emit: error: cannot read or write '{where}': {error.strerror}",
+              file=sys.stderr)
+        return 1
+    except (ParseError, DiagnosticException) as error:
+        message = str(error).rstrip()
+        if "error:" not in message.split("\n", 1)[0]:
+            message = f"hswc-emit: error: {message}"
+        print(message, file=sys.stderr)
+        return 1
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

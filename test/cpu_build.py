@@ -1,0 +1,134 @@
+"""Build emitted AscendC kernels against the CPU model in tools/ascendc_cpu, and run them.
+
+`build()` compiles kernel sources into the harness (tools/ascendc_cpu/harness.cpp) with g++,
+several at once; `run_kernel()` runs one on numpy arrays the way the host would launch it: the
+tiling from `hswc.tiling.compute_tiling`, one harness block per used core, raw little-endian
+tensor files in and out. Used by test_cpu_build.py and test_emit_package.py.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import PassPipeline
+
+from hswc.diagnostics import LocatingParser, verify_located
+from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+from hswc.tiling import REFERENCE_PLAN, UbPlan, compute_tiling
+
+REPO = Path(__file__).resolve().parents[1]
+MODEL = REPO / "tools" / "ascendc_cpu"
+HARNESS = MODEL / "harness.cpp"
+STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
+"""The warning flags every emitted kernel must compile cleanly with."""
+SANITIZE = ("-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all")
+DTYPES: Mapping[str, type] = {"f16": np.float16, "f32": np.float32, "bf16": ml_dtypes.bfloat16}
+BITS = {"f16": np.uint16, "f32": np.uint32, "bf16": np.uint16}
+
+
+def operator_module(dtypes: Sequence[str], rank: int = 1) -> str:
+    """MLIR with one hsg.hard_swish_grad per dtype, on tensors of `rank` dynamic dimensions."""
+    functions = []
+    for dt in dtypes:
+        t = f"tensor<{'?x' * rank}{dt}>"
+        functions.append(f"func.func @hsg_{dt}(%grad: {t}, %x: {t}) -> {t} {{\n"
+                         f"  %y = hsg.hard_swish_grad %grad, %x : {t}\n"
+                         f"  func.return %y : {t}\n}}\n")
+    return "".join(functions)
+
+
+def compiler() -> str:
+    """g++, or a skip saying there is none; on CI (CI=true) a missing compiler is a failure."""
+    found = shutil.which("g++")
+    if found is None:
+        message = "no C++ compiler (g++ not on PATH): the CPU build of emitted kernels is untested"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}, and CI must run it")
+        pytest.skip(message)
+    return found
+
+
+@dataclass(frozen=True)
+class Build:
+    """One executable to build: the harness with `source` compiled in."""
+
+    source: Path
+    output: Path
+    flags: Sequence[str] = ()
+    include: Sequence[Path] = ()
+
+
+def build(builds: Sequence[Build], syntax_only: Sequence[Build] = ()) -> None:
+    """Compile all builds at once (g++ processes in parallel); fail with the compiler's output."""
+    cxx = compiler()
+    running = []
+    for job, check_only in [*((b, False) for b in builds), *((b, True) for b in syntax_only)]:
+        command = [cxx, *STRICT, *job.flags, *(f"-I{p}" for p in job.include), f"-I{MODEL}",
+                   f'-DHSWC_KERNEL_SOURCE="{job.source}"', str(HARNESS)]
+        command += ["-fsyntax-only"] if check_only else ["-o", str(job.output)]
+        running.append((job, subprocess.Popen(command, stdout=subprocess.PIPE,
+                                              stderr=subprocess.STDOUT, text=True)))
+    failures = []
+    for job, process in running:
+        output, _ = process.communicate()
+        if process.returncode != 0:
+            failures.append(f"{job.source} {' '.join(job.flags)}:\n{output}")
+    if failures:
+        pytest.fail("emitted kernel does not compile cleanly:\n" + "\n".join(failures))
+
+
+def dtype_name(array: np.ndarray) -> str:
+    return next(name for name, t in DTYPES.items() if array.dtype == np.dtype(t))
+
+
+DEFAULT_PIPELINE = ",".join(LOWER_TO_ASCEND)
+
+
+def lower(text: str, pipeline: str = DEFAULT_PIPELINE) -> ModuleOp:
+    """Parse MLIR text and run a pass pipeline on it (by default --lower-to-ascend; "" runs
+    none)."""
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    module = LocatingParser(ctx, text, "<test>").parse_module()
+    PassPipeline.parse_spec(PASSES, pipeline).apply(ctx, module)
+    verify_located(module)
+    return module
+
+
+def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int, ub_size: int,
+               workdir: Path, plan: UbPlan = REFERENCE_PLAN) -> np.ndarray:
+    """y of the kernel run on every core the host tiling (for the kernel's UB `plan`) uses;
+    AssertionError on a violation."""
+    dtype = dtype_name(grad)
+    tiling = compute_tiling(grad.size, core_num, ub_size, dtype, plan)
+    workdir.mkdir(parents=True, exist_ok=True)
+    files = [workdir / name for name in ("grad.bin", "x.bin", "y.bin")]
+    np.ascontiguousarray(grad).tofile(files[0])
+    np.ascontiguousarray(x).tofile(files[1])
+    command = [
+        str(executable), "--tiling-key", str(tiling.tiling_key),
+        "--block-dim", str(tiling.used_core_num), "--ub-size", str(ub_size),
+        "--tiling", f"{tiling.total_num},{tiling.block_factor},{tiling.ub_factor}",
+        *map(str, files),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and not done.stderr, (
+        f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
+    )
+    return np.fromfile(files[2], dtype=grad.dtype).reshape(grad.shape)
+
+
+def bits(array: np.ndarray) -> np.ndarray:
+    """The bit patterns, so that comparisons are exact (NaN payloads and -0.0 included)."""
+    return np.ascontiguousarray(array).view(BITS[dtype_name(array)])

@@ -1,0 +1,116 @@
+// RUN: hswc-opt %s -t ascendc | filecheck %s
+
+// Every op of the ascend dialect in one kernel, as kernel variants may combine them (double
+// buffering, CompareScalar, Select with a scalar, DataCopy, GetBlockNum, PIPE_ALL, a padded
+// copy): each prints by its rule. test_cpu_build.py checks that this module uses every op of the
+// dialect and that its C++ compiles warning-free against the CPU model of AscendC.
+
+func.func @hard_swish_grad_tiling_f16(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
+  %tiling_key = arith.constant 0 : index
+  func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
+}
+func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
+  %block_idx = ascend.get_block_idx
+  %block_num = ascend.get_block_num
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %offset = arith.muli %block_idx, %block_factor : index
+  %x_gm = ascend.set_global_buffer %x[%offset], %block_factor : memref<?xf16> -> !ascend.global_tensor<f16>
+  %y_gm = ascend.set_global_buffer %y[%offset], %block_factor : memref<?xf16> -> !ascend.global_tensor<f16>
+  %pipe = ascend.tpipe
+  %in_queue = ascend.tque : !ascend.tque<vecin, 2>
+  %out_queue = ascend.tque : !ascend.tque<vecout, 2>
+  %f32_buf = ascend.tbuf : !ascend.tbuf<veccalc>
+  %mask_buf = ascend.tbuf : !ascend.tbuf<veccalc>
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %half_bytes = arith.muli %ub_factor, %c2 : index
+  %float_bytes = arith.muli %ub_factor, %c4 : index
+  ascend.init_buffer %pipe, %in_queue, num 2 : i32, %half_bytes : !ascend.tque<vecin, 2>
+  ascend.init_buffer %pipe, %out_queue, num 2 : i32, %half_bytes : !ascend.tque<vecout, 2>
+  ascend.init_buffer %pipe, %f32_buf, %float_bytes : !ascend.tbuf<veccalc>
+  ascend.init_buffer %pipe, %mask_buf, %float_bytes : !ascend.tbuf<veccalc>
+  %loops = arith.ceildivsi %block_factor, %ub_factor : index
+  scf.for %i = %c0 to %loops step %c1 {
+    %chunk = arith.muli %i, %ub_factor : index
+    %bytes = arith.muli %ub_factor, %c2 : index
+    %x_local = ascend.alloc_tensor %in_queue : !ascend.tque<vecin, 2> -> !ascend.local_tensor<f16, vecin>
+    %x_at = ascend.global_at %x_gm[%chunk] : !ascend.global_tensor<f16>
+    ascend.data_copy %x_local, %x_at, %ub_factor : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
+    ascend.data_copy_pad %x_local, %x_at, %bytes pad 0.000000e+00 : f16 : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
+    ascend.data_copy_pad %x_local, %x_at, %bytes : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
+    ascend.enque %in_queue, %x_local : !ascend.tque<vecin, 2>, !ascend.local_tensor<f16, vecin>
+    %x_in = ascend.deque %in_queue : !ascend.tque<vecin, 2> -> !ascend.local_tensor<f16, vecin>
+    %y_local = ascend.alloc_tensor %out_queue : !ascend.tque<vecout, 2> -> !ascend.local_tensor<f16, vecout>
+    %wide = ascend.tbuf_get %f32_buf : !ascend.tbuf<veccalc> -> !ascend.local_tensor<f32, veccalc>
+    %mask = ascend.tbuf_get %mask_buf : !ascend.tbuf<veccalc> -> !ascend.local_tensor<ui8, veccalc>
+    %same = ascend.reinterpret_cast %x_in : !ascend.local_tensor<f16, vecin> -> !ascend.local_tensor<f16, vecin>
+    ascend.cast %wide, %same, cast_none, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f16, vecin>
+    ascend.pipe_barrier pipe_v
+    ascend.duplicate %y_local, 1.000000e+00 : f16, %ub_factor : !ascend.local_tensor<f16, vecout>
+    ascend.muls %wide, %wide, 3.000000e+00 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.adds %wide, %wide, 5.000000e-01 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.mul %wide, %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.compare %mask, %wide, %wide, ge, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.compare_scalar %mask, %wide, 3.000000e+00 : f32, ne, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.select %wide, %mask, %wide, %wide, vsel_tensor_tensor_mode, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.select %wide, %mask, %wide, 1.000000e+00 : f32, vsel_tensor_scalar_mode, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.cast %y_local, %wide, cast_rint, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f32, veccalc>
+    ascend.enque %out_queue, %y_local : !ascend.tque<vecout, 2>, !ascend.local_tensor<f16, vecout>
+    ascend.free_tensor %in_queue, %x_in : !ascend.tque<vecin, 2>, !ascend.local_tensor<f16, vecin>
+    %y_out = ascend.deque %out_queue : !ascend.tque<vecout, 2> -> !ascend.local_tensor<f16, vecout>
+    %y_at = ascend.global_at %y_gm[%chunk] : !ascend.global_tensor<f16>
+    ascend.data_copy %y_at, %y_out, %ub_factor : !ascend.global_tensor<f16>, !ascend.local_tensor<f16, vecout>
+    ascend.data_copy_pad %y_at, %y_out, %bytes : !ascend.global_tensor<f16>, !ascend.local_tensor<f16, vecout>
+    ascend.free_tensor %out_queue, %y_out : !ascend.tque<vecout, 2>, !ascend.local_tensor<f16, vecout>
+  }
+  %idle = arith.cmpi eq, %block_num, %c0 : index
+  scf.if %idle {
+    ascend.pipe_barrier pipe_all
+  } else {
+    ascend.pipe_barrier pipe_v
+  }
+  func.return
+}
+
+// CHECK-LABEL: class HardSwishGrad<half> {
+// CHECK:               int64_t blockIdx = AscendC::GetBlockIdx();
+// CHECK-NEXT:          blockNum = AscendC::GetBlockNum();
+// CHECK:           __aicore__ inline void Process()
+// CHECK-NEXT:      {
+// CHECK-NEXT:          for (int64_t i = 0; i < loops; ++i) {
+// CHECK-NEXT:              int64_t chunk = i * ubFactor;
+// CHECK-NEXT:              int64_t bytes = ubFactor * 2;
+// CHECK-NEXT:              CopyIn(chunk, bytes);
+// CHECK-NEXT:              Compute();
+// CHECK-NEXT:              CopyOut(chunk, bytes);
+// CHECK-NEXT:          }
+// CHECK-NEXT:          bool idle = blockNum == 0;
+// CHECK-NEXT:          if (idle) {
+// CHECK-NEXT:              AscendC::PipeBarrier<PIPE_ALL>();
+// CHECK-NEXT:          } else {
+// CHECK-NEXT:              AscendC::PipeBarrier<PIPE_V>();
+// CHECK-NEXT:          }
+// CHECK-NEXT:      }
+// CHECK:           __aicore__ inline void CopyIn(int64_t chunk, int64_t bytes)
+// CHECK-NEXT:      {
+// CHECK-NEXT:          AscendC::LocalTensor<half> xLocal = inQueue.AllocTensor<half>();
+// CHECK-NEXT:          AscendC::GlobalTensor<half> xAt = xGm[chunk];
+// CHECK-NEXT:          AscendC::DataCopy(xLocal, xAt, ubFactor);
+// CHECK:           __aicore__ inline void Compute()
+// CHECK:               AscendC::LocalTensor<half> same = xIn.ReinterpretCast<half>();
+// CHECK:               AscendC::Duplicate(yLocal, static_cast<half>(1.0f), ubFactor);
+// CHECK-NEXT:          AscendC::Muls(wide, wide, 3.0f, ubFactor);
+// CHECK-NEXT:          AscendC::Adds(wide, wide, 0.5f, ubFactor);
+// CHECK-NEXT:          AscendC::Mul(wide, wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Compare(mask, wide, wide, AscendC::CMPMODE::GE, ubFactor);
+// CHECK-NEXT:          AscendC::CompareScalar(mask, wide, 3.0f, AscendC::CMPMODE::NE, ubFactor);
+// CHECK:               AscendC::Cast(yLocal, wide, AscendC::RoundMode::CAST_RINT, ubFactor);
+// CHECK:           __aicore__ inline void CopyOut(int64_t chunk, int64_t bytes)
+// CHECK-NEXT:      {
+// CHECK-NEXT:          AscendC::LocalTensor<half> yOut = outQueue.DeQue<half>();
+// CHECK-NEXT:          AscendC::GlobalTensor<half> yAt = yGm[chunk];
+// CHECK-NEXT:          AscendC::DataCopy(yAt, yOut, ubFactor);
+// CHECK-NEXT:          AscendC::DataCopyPad(yAt, yOut, AscendC::DataCopyParams(1, bytes, 0, 0));
+// CHECK-NEXT:          outQueue.FreeTensor(yOut);
+// CHECK-NEXT:      }
