@@ -23,6 +23,9 @@ from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, u
 from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows
 
+BLOCK_LEN_MAX = 0xFFFF
+"""DataCopyPad's DataCopyParams.blockLen is 16 bits: one block moves at most this many bytes."""
+
 
 def _window_check(batch: CoreBatch, rows: Rows, gm: GlobalTensor, n: int, what: str) -> Any:
     """The GM element offset of each core of `rows`, after checking [pos, pos + n) is inside
@@ -96,6 +99,9 @@ class AscendCopyFunctions(InterpreterFunctions):
                 raise RuleError(f"a copy {'from' if inbound else 'to'} GM needs a "
                                 f"{want.value.upper()} tensor, got {tensor.position.value.upper()}")
             amount_ = require_count(amount, "the copy length")
+            if in_bytes and amount_ > BLOCK_LEN_MAX:
+                raise RuleError(f"DataCopyParams.blockLen is a uint16_t: {amount_} bytes do not "
+                                f"fit (at most {BLOCK_LEN_MAX}); the copy would be truncated")
             item = tensor.dtype.itemsize
             n = amount_ // item if in_bytes else amount_
             pos = _window_check(batch, rows, gm, n, "read" if inbound else "write")
