@@ -6,7 +6,7 @@ spells a core count or a UB size of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 UB_BLOCK_BYTES = 32
 """The unified buffer's block: UB addresses and DataCopy lengths are multiples of it."""
@@ -16,6 +16,56 @@ VECTOR_REPEAT_BYTES = 256
 
 SELECT_TMP_BYTES = 8 * 1024
 """UB that Select's tensor-scalar and tensor-tensor modes need as temporary space."""
+
+MAX_REPEAT_TIMES = 255
+"""A vector instruction's repeatTimes is a uint8: at most 255 repeats per issued instruction."""
+
+
+@dataclass(frozen=True)
+class CostFigures:
+    """The timing figures of the cost model (hswc.cost_model), kept with the platform facts.
+
+    Each field says whether it is documented (and where) or an assumption of this project.
+    Every figure is a parameter: `dataclasses.replace(figures, hbm_bytes_per_s=...)`.
+    """
+
+    clock_hz: float = 1.8e9
+    """Documented: Atlas A2 (910B) runs its AI Cores at 1.8 GHz (CANN ops-nn,
+    docs/zh/develop/cross_platform_migration_guide.md, generation comparison table)."""
+    hbm_bytes_per_s: float = 1.6e12
+    """Documented: Atlas A2 memory bandwidth 1.6 TB/s (the same ops-nn table), shared by every
+    active core. A parameter: `replace(figures, hbm_bytes_per_s=...)`."""
+    repeat_bytes: int = VECTOR_REPEAT_BYTES
+    """Documented (AscendC API docs): one vector repeat processes 256 bytes (8 blocks of 32)."""
+    max_repeats_per_instruction: int = MAX_REPEAT_TIMES
+    """Documented (AscendC API docs): repeatTimes is in [0, 255]."""
+    cycles_per_repeat: float = 1.0
+    """Assumption: one 256-byte repeat per cycle for every op the kernel uses (Cast, Compare,
+    Select and the arithmetic alike). Consistent with the A2 vector peak derived from CANN's
+    platform config, 128 f16 lanes x 2 x 48 cores x 1.8 GHz = 22.1 TFLOPS (ops-nn issue 6033)."""
+    vector_issue_cycles: int = 16
+    """Assumption: fixed cycles per issued vector instruction (scalar set-up of the mask and
+    repeat parameters, pipeline start)."""
+    pipe_barrier_cycles: int = 16
+    """Assumption: a PipeBarrier<PIPE_V> drains the vector pipeline, this many cycles."""
+    core_gm_bytes_per_s: float = 128e9
+    """Assumption: one core's GM port (its MTE2 and MTE3 together) moves at most this many
+    bytes per second; Huawei's Hot Chips 2019 Ascend 910 talk gives up to 128 GB/s per core."""
+    dma_setup_cycles: int = 32
+    """Assumption, calibrated on a documented behaviour: each DataCopy(Pad) occupies its MTE
+    pipe this long before data moves. AscendC's best practices say transfers of 16 KB or more
+    reach close to the best bandwidth; with this figure a 16 KB copy at the per-core rate
+    reaches 88% of it, a 2 KB copy 47%."""
+
+    def cycles(self, seconds: float) -> float:
+        return seconds * self.clock_hz
+
+    def seconds(self, cycles: float) -> float:
+        return cycles / self.clock_hz
+
+
+COST_FIGURES = CostFigures()
+"""The figures of an Atlas A2 (910B) core; A3 (910_93) is assumed to match per core."""
 
 
 @dataclass(frozen=True)
@@ -28,14 +78,15 @@ class Platform:
     ub_size: int
     """Unified buffer bytes per AIV core: GetCoreMemSize(UB)."""
     supports_bf16: bool = True
+    cost: CostFigures = field(default=COST_FIGURES, compare=False, repr=False)
+    """Timing figures for the cost model (not part of what the tiling sees)."""
 
     def with_overrides(self, core_num: int | None = None, ub_size: int | None = None) -> Platform:
         """The same SoC with the core count or UB size replaced (None keeps the SoC's)."""
-        return Platform(
-            self.name,
-            self.core_num if core_num is None else core_num,
-            self.ub_size if ub_size is None else ub_size,
-            self.supports_bf16,
+        return replace(
+            self,
+            core_num=self.core_num if core_num is None else core_num,
+            ub_size=self.ub_size if ub_size is None else ub_size,
         )
 
 

@@ -11,6 +11,15 @@ Output (SPEC.md section 5), all in the `ascend` dialect:
   ReinterpretCast; Compare GT -3 / LT 3; Muls 0.333333343f; Adds 0.5f; Select with 0, then 1;
   Mul by grad; Cast back, CAST_NONE for f16 and CAST_RINT for bf16; EnQue y; FreeTensor) and
   CopyOut (DeQue, DataCopyPad UB -> GM, FreeTensor). Vector steps over roundup(cur, 64) lanes.
+
+The kernel-variant options (hswc.passes.kernel_variant_options, shared with hsg-tile-on-cores)
+change that structure, never its bits: `double-buffer` gives the queues depth 2;
+`scalar-compare` uses CompareScalar and Select(VSEL_TENSOR_SCALAR_MODE) with the scalars
+-3, 3, 0, 1, so no constant buffers and no Duplicate; `in-place` computes the slope in x's f32
+copy (f16/bf16) or x's queue buffer (f32) and the product in grad's f32 copy (f16/bf16) or
+straight into y (f32), so no slope buffer; `early-free` frees each input right after its last
+read. The buffers come from hswc.tiling.kernel_buffers, the list the UB plan is derived from; a
+kernel tiled for another plan (its `hsg.ub_plan`) is refused.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import Float32Type, FloatAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -35,6 +44,7 @@ from hswc.dialects.ascend import (
     CastOp,
     CmpMode,
     CompareOp,
+    CompareScalarOp,
     DataCopyPadOp,
     DeQueOp,
     DuplicateOp,
@@ -58,19 +68,29 @@ from hswc.dialects.ascend import (
     element_size,
 )
 from hswc.passes.index_arith import IRArith
-from hswc.platform import VECTOR_REPEAT_BYTES
+from hswc.passes.kernel_variant_options import (
+    KernelVariantOptions,
+    describe_plan,
+    recorded_plan,
+)
+from hswc.tiling import (
+    COMPUTE_ALIGN,
+    F32_BYTES,
+    BufferSize,
+    KernelVariant,
+    kernel_buffers,
+    mask_length,
+    ub_plan,
+)
 
 F32 = Float32Type()
-F32_BYTES = 4
-COMPUTE_ALIGN = VECTOR_REPEAT_BYTES // F32_BYTES
-"""Vector steps run over whole 256-byte repeats of f32: roundup(cur, 64) lanes."""
-MASK_MIN_BYTES = VECTOR_REPEAT_BYTES
 SLOPE = struct.unpack("<f", struct.pack("<I", 0x3EAAAAAB))[0]
 """0.333333343f: the kernel multiplies by this instead of dividing by 3."""
-QUEUE_DEPTH = 1
-"""BUFFER_NUM of the reference kernel: no double buffering."""
+CONSTANTS = (("lower", -3.0), ("upper", 3.0), ("zero", 0.0), ("one", 1.0))
+"""The reference's constant buffers (filled by Duplicate); scalar-compare uses the scalars."""
 
 CAST_BACK = {"f16": RoundMode.CAST_NONE, "bf16": RoundMode.CAST_RINT}
+LENGTH_NAMES: dict[BufferSize, str] = {"tensor": "tensor_bytes", "float": "float_bytes"}
 
 
 def f32(value: float) -> FloatAttr:
@@ -82,6 +102,7 @@ class KernelState:
     """What Init sets up and every loop iteration uses."""
 
     element_type: Attribute
+    variant: KernelVariant
     gm_x: SSAValue
     gm_grad: SSAValue
     gm_y: SSAValue
@@ -101,6 +122,7 @@ class KernelEmitter:
     def __init__(self, point: InsertPoint):
         self.builder = Builder(point)
         self.a = IRArith(point)
+        self.freed: list[SSAValue] = []
 
     def op(self, op: Operation, name: str | None = None) -> SSAValue | None:
         self.builder.insert(op)
@@ -120,56 +142,78 @@ class KernelEmitter:
 
     # region Init
 
-    def init(self, chunk: hsg.HardSwishGradChunkOp) -> KernelState:
+    def init(self, chunk: hsg.HardSwishGradChunkOp, variant: KernelVariant) -> KernelState:
         grad_type = chunk.grad.type
         assert isinstance(grad_type, MemRefType)
         elem = grad_type.get_element_type()
+        dtype = hsg.element_type_name(elem)
         offset, length, ub_factor = chunk.slice_offset, chunk.slice_size, chunk.ub_factor
         gm = {
             name: self.value(SetGlobalBufferOp(value, offset, length), f"{name}_gm")
             for name, value in (("x", chunk.x), ("grad", chunk.grad), ("y", chunk.y))
         }
         pipe = self.value(TPipeOp(), "pipe")
-        que_x = self.value(TQueOp(TPosition.VECIN, QUEUE_DEPTH), "input_queue_x")
-        que_grad = self.value(TQueOp(TPosition.VECIN, QUEUE_DEPTH), "input_queue_grad")
-        que_y = self.value(TQueOp(TPosition.VECOUT, QUEUE_DEPTH), "output_queue_y")
-        names = ["slope", "lower", "upper", "zero", "one", "greater_mask", "less_mask"]
-        if not isinstance(elem, Float32Type):
-            names = ["x_fp32", "grad_fp32", *names]
-        bufs = {name: self.value(TBufOp(TPosition.VECCALC), f"{name}_buf") for name in names}
+        specs = kernel_buffers(dtype, variant)
+        handles: dict[str, SSAValue] = {}
+        for spec in specs:
+            if spec.is_queue:
+                que = TQueOp(TPosition(spec.position), spec.num)
+                handles[spec.name] = self.value(que, spec.name)
+        for spec in specs:
+            if not spec.is_queue:
+                handles[spec.name] = self.value(TBufOp(TPosition.VECCALC), f"{spec.name}_buf")
 
+        # The linear lengths first, the mask length just before the masks (the reference order).
         a = self.a
-        tensor_bytes = a.name(a.mul(ub_factor, a.const(element_size(elem))), "tensor_bytes")
-        float_bytes = a.name(a.mul(ub_factor, a.const(F32_BYTES)), "float_bytes")
-        for que in (que_x, que_grad, que_y):
-            self.op(InitBufferOp(pipe, que, tensor_bytes, num=QUEUE_DEPTH))
-        for name in names[:-2]:
-            self.op(InitBufferOp(pipe, bufs[name], float_bytes))
-        roundup = a.mul(a.ceil_div(a.ceil_div(ub_factor, a.const(8)),
-                                   a.const(MASK_MIN_BYTES)), a.const(MASK_MIN_BYTES))
-        mask_bytes = a.name(a.max(roundup, a.const(MASK_MIN_BYTES)), "mask_bytes")
-        for name in names[-2:]:
-            self.op(InitBufferOp(pipe, bufs[name], mask_bytes))
-        for name, value in (("lower", -3.0), ("upper", 3.0), ("zero", 0.0), ("one", 1.0)):
-            local = self.value(TBufGetOp(bufs[name], F32), f"{name}_local")
-            self.op(DuplicateOp(local, f32(value), ub_factor))
-        self.barrier()
-        return KernelState(elem, gm["x"], gm["grad"], gm["y"], que_x, que_grad, que_y, bufs)
+        sizes = {spec.size for spec in specs}
+        lengths: dict[BufferSize, SSAValue] = {}
+        linear: tuple[tuple[BufferSize, int], ...] = (("tensor", element_size(elem)),
+                                                      ("float", F32_BYTES))
+        for size, per_element in linear:
+            if size in sizes:
+                lengths[size] = a.name(a.mul(ub_factor, a.const(per_element)), LENGTH_NAMES[size])
+        for spec in specs:
+            if spec.size == "mask" and "mask" not in lengths:
+                lengths["mask"] = mask_length(a, ub_factor)
+            num = spec.num if spec.is_queue else None
+            self.op(InitBufferOp(pipe, handles[spec.name], lengths[spec.size], num=num))
+        if not variant.scalar_compare:
+            for name, value in CONSTANTS:
+                local = self.value(TBufGetOp(handles[name], F32), f"{name}_local")
+                self.op(DuplicateOp(local, f32(value), ub_factor))
+            self.barrier()
+        return KernelState(elem, variant, gm["x"], gm["grad"], gm["y"], handles["input_queue_x"],
+                           handles["input_queue_grad"], handles["output_queue_y"], handles)
 
     # endregion
     # region Process
 
     def copy_in(self, k: KernelState, chunk_offset: SSAValue, copy_bytes: SSAValue) -> None:
         x_local = self.value(AllocTensorOp(k.que_x, k.element_type), "x_local")
-        grad_local = self.value(AllocTensorOp(k.que_grad, k.element_type), "grad_local")
-        x_at = self.value(GlobalAtOp(k.gm_x, chunk_offset), "x_gm_at")
-        self.op(DataCopyPadOp(x_local, x_at, copy_bytes))
-        grad_at = self.value(GlobalAtOp(k.gm_grad, chunk_offset), "grad_gm_at")
-        self.op(DataCopyPadOp(grad_local, grad_at, copy_bytes))
-        self.op(EnQueOp(k.que_x, x_local))
+        if k.variant.x_first:  # hand x to compute before grad is copied
+            self.copy_one(x_local, k.gm_x, "x", chunk_offset, copy_bytes)
+            self.op(EnQueOp(k.que_x, x_local))
+            grad_local = self.value(AllocTensorOp(k.que_grad, k.element_type), "grad_local")
+            self.copy_one(grad_local, k.gm_grad, "grad", chunk_offset, copy_bytes)
+        else:
+            grad_local = self.value(AllocTensorOp(k.que_grad, k.element_type), "grad_local")
+            self.copy_one(x_local, k.gm_x, "x", chunk_offset, copy_bytes)
+            self.copy_one(grad_local, k.gm_grad, "grad", chunk_offset, copy_bytes)
+            self.op(EnQueOp(k.que_x, x_local))
         self.op(EnQueOp(k.que_grad, grad_local))
 
+    def copy_one(self, local: SSAValue, gm: SSAValue, name: str, chunk_offset: SSAValue,
+                 copy_bytes: SSAValue) -> None:
+        """DataCopyPad of one input's chunk from GM into its queue's tensor."""
+        at = self.value(GlobalAtOp(gm, chunk_offset), f"{name}_gm_at")
+        self.op(DataCopyPadOp(local, at, copy_bytes))
+
     def compute(self, k: KernelState, current_num: SSAValue) -> None:
+        """The reference order: both inputs, then the slope, then the product."""
+        if k.variant.x_first:
+            self.compute_x_first(k, current_num)
+            return
+        self.freed = []
         x_local = self.value(DeQueOp(k.que_x, k.element_type), "x_local")
         grad_local = self.value(DeQueOp(k.que_grad, k.element_type), "grad_local")
         y_local = self.value(AllocTensorOp(k.que_y, k.element_type), "y_local")
@@ -181,36 +225,104 @@ class KernelEmitter:
             grad_fp32 = self.value(TBufGetOp(k.bufs["grad_fp32"], F32), "grad_fp32")
             self.op(CastOp(x_fp32, x_local, RoundMode.CAST_NONE, current_num))
             self.op(CastOp(grad_fp32, grad_local, RoundMode.CAST_NONE, current_num))
+            if k.variant.early_free:  # the f32 copies hold all the compute needs from here on
+                self.free(k.que_x, x_local)
+                self.free(k.que_grad, grad_local)
             self.barrier()
+        slope, n = self.slope(k, x_local, x_fp32, current_num)
+        self.barrier()
+        self.product(k, y_local, grad_fp32, slope, n, current_num)
+        self.op(EnQueOp(k.que_y, y_local))
+        self.free(k.que_x, x_local)
+        self.free(k.que_grad, grad_local)
+
+    def compute_x_first(self, k: KernelState, current_num: SSAValue) -> None:
+        """x-first: the slope from x while grad is still being copied, then grad and y."""
+        self.freed = []
+        x_local = self.value(DeQueOp(k.que_x, k.element_type), "x_local")
+        if k.is_f32:
+            x_fp32 = self.value(ReinterpretCastOp(x_local, F32), "x_fp32")
+        else:
+            x_fp32 = self.value(TBufGetOp(k.bufs["x_fp32"], F32), "x_fp32")
+            self.op(CastOp(x_fp32, x_local, RoundMode.CAST_NONE, current_num))
+            if k.variant.early_free:
+                self.free(k.que_x, x_local)
+            self.barrier()
+        slope, n = self.slope(k, x_local, x_fp32, current_num)
+        # grad's cast does not depend on the selects: it shares the barrier before the Mul.
+        grad_local = self.value(DeQueOp(k.que_grad, k.element_type), "grad_local")
+        if k.is_f32:
+            grad_fp32 = self.value(ReinterpretCastOp(grad_local, F32), "grad_fp32")
+        else:
+            grad_fp32 = self.value(TBufGetOp(k.bufs["grad_fp32"], F32), "grad_fp32")
+            self.op(CastOp(grad_fp32, grad_local, RoundMode.CAST_NONE, current_num))
+            if k.variant.early_free:
+                self.free(k.que_grad, grad_local)
+        self.barrier()
+        # y is taken only now, so the slope never waits for the previous chunk's copy-out.
+        y_local = self.value(AllocTensorOp(k.que_y, k.element_type), "y_local")
+        self.product(k, y_local, grad_fp32, slope, n, current_num)
+        self.op(EnQueOp(k.que_y, y_local))
+        self.free(k.que_x, x_local)
+        self.free(k.que_grad, grad_local)
+
+    def slope(self, k: KernelState, x_local: SSAValue, x_fp32: SSAValue,
+              current_num: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """Compare, Muls, Adds and the two Selects; (the slope tensor, compute_num)."""
+        v = k.variant
+        # The slope lives in its own buffer, or (in-place) in x's f32 copy / x's queue buffer:
+        # the compares read x before the Muls overwrites it, with a barrier in between.
         t = {name: self.value(TBufGetOp(k.bufs[name], F32), f"{name}_local")
-             for name in ("slope", "lower", "upper", "zero", "one")}
+             for name in ("slope", *(c for c, _ in CONSTANTS)) if name in k.bufs}
+        slope = t.get("slope", x_fp32)
         greater = self.value(TBufGetOp(k.bufs["greater_mask"], MASK_ELEMENT_TYPE), "greater_mask")
         less = self.value(TBufGetOp(k.bufs["less_mask"], MASK_ELEMENT_TYPE), "less_mask")
         a = self.a
         align = a.const(COMPUTE_ALIGN)
         n = a.name(a.mul(a.ceil_div(current_num, align), align), "compute_num")
-        slope = t["slope"]
-        self.op(CompareOp(greater, x_fp32, t["lower"], CmpMode.GT, n))
-        self.op(CompareOp(less, x_fp32, t["upper"], CmpMode.LT, n))
+        if v.scalar_compare:
+            self.op(CompareScalarOp(greater, x_fp32, f32(-3.0), CmpMode.GT, n))
+            self.op(CompareScalarOp(less, x_fp32, f32(3.0), CmpMode.LT, n))
+        else:
+            self.op(CompareOp(greater, x_fp32, t["lower"], CmpMode.GT, n))
+            self.op(CompareOp(less, x_fp32, t["upper"], CmpMode.LT, n))
         self.barrier()
         self.op(MulsOp(slope, x_fp32, f32(SLOPE), n))
+        if v.early_free and k.is_f32 and not v.in_place:  # Muls was x's last read
+            self.free(k.que_x, x_local)
         self.op(AddsOp(slope, slope, f32(0.5), n))
         self.barrier()
-        self.op(SelectOp(slope, greater, slope, t["zero"], SelMode.VSEL_TENSOR_TENSOR_MODE, n))
+        self.select(slope, greater, t.get("zero"), 0.0, n)
         self.barrier()
-        self.op(SelectOp(slope, less, slope, t["one"], SelMode.VSEL_TENSOR_TENSOR_MODE, n))
-        self.barrier()
+        self.select(slope, less, t.get("one"), 1.0, n)
+        return slope, n
+
+    def product(self, k: KernelState, y_local: SSAValue, grad_fp32: SSAValue, slope: SSAValue,
+                n: SSAValue, current_num: SSAValue) -> None:
+        """y = grad * slope: straight into y (f32), or in f32 and cast back (f16, bf16)."""
         if k.is_f32:
             y_fp32 = self.value(ReinterpretCastOp(y_local, F32), "y_fp32")
             self.op(MulOp(y_fp32, grad_fp32, slope, n))
+            return
+        product = grad_fp32 if k.variant.in_place else slope
+        self.op(MulOp(product, grad_fp32, slope, n))
+        self.barrier()
+        mode = CAST_BACK[hsg.element_type_name(k.element_type)]
+        self.op(CastOp(y_local, product, mode, current_num))
+
+    def free(self, que: SSAValue, tensor: SSAValue) -> None:
+        """FreeTensor, once: a tensor freed early is not freed again at the end."""
+        if tensor not in self.freed:
+            self.freed.append(tensor)
+            self.op(FreeTensorOp(que, tensor))
+
+    def select(self, slope: SSAValue, mask: SSAValue, other: SSAValue | None, value: float,
+               n: SSAValue) -> None:
+        """slope = mask ? slope : value, from a constant buffer or (scalar-compare) a scalar."""
+        if other is None:
+            self.op(SelectOp(slope, mask, slope, f32(value), SelMode.VSEL_TENSOR_SCALAR_MODE, n))
         else:
-            self.op(MulOp(slope, grad_fp32, slope, n))
-            self.barrier()
-            mode = CAST_BACK[hsg.element_type_name(k.element_type)]
-            self.op(CastOp(y_local, slope, mode, current_num))
-        self.op(EnQueOp(k.que_y, y_local))
-        self.op(FreeTensorOp(k.que_x, x_local))
-        self.op(FreeTensorOp(k.que_grad, grad_local))
+            self.op(SelectOp(slope, mask, slope, other, SelMode.VSEL_TENSOR_TENSOR_MODE, n))
 
     def copy_out(self, k: KernelState, chunk_offset: SSAValue, copy_bytes: SSAValue) -> None:
         y_local = self.value(DeQueOp(k.que_y, k.element_type), "y_local")
@@ -227,7 +339,29 @@ def _defined_outside(value: SSAValue, loop: Operation) -> bool:
     return op is None or not loop.is_ancestor(op)
 
 
-def convert_chunk(chunk: hsg.HardSwishGradChunkOp) -> None:
+def _check_plan(chunk: hsg.HardSwishGradChunkOp, variant: KernelVariant, pass_name: str) -> None:
+    """The kernel must have been tiled for this variant's UB plan (hsg-tile-on-cores' options)."""
+    kernel = chunk.parent_op()
+    while kernel is not None and not isinstance(kernel, func.FuncOp):
+        kernel = kernel.parent_op()
+    if kernel is None or not hsg.is_kernel(kernel):
+        return  # a hand-written chunk: no tiling to agree with
+    grad_type = chunk.grad.type
+    assert isinstance(grad_type, MemRefType)
+    wanted = ub_plan(hsg.element_type_name(grad_type.get_element_type()), variant)
+    tiled = recorded_plan(kernel)
+    if tiled is None:
+        raise OpError(kernel, "has a malformed hsg.ub_plan attribute")
+    if tiled != wanted:
+        raise OpError(
+            chunk,
+            f"was tiled for a UB plan of {describe_plan(tiled)}, but {pass_name} "
+            f"({variant.describe()}) allocates for {describe_plan(wanted)}: give "
+            "hsg-tile-on-cores the same variant options",
+        )
+
+
+def convert_chunk(chunk: hsg.HardSwishGradChunkOp, variant: KernelVariant) -> None:
     """Replace one chunk op: Init before its loop, CopyIn/Compute/CopyOut in its place."""
     loop = chunk.parent_op()
     if not isinstance(loop, scf.ForOp):
@@ -238,7 +372,7 @@ def convert_chunk(chunk: hsg.HardSwishGradChunkOp) -> None:
                                  "set-up can precede it")
     before_loop = loop.prev_op
     setup = KernelEmitter(InsertPoint.before(loop))
-    state = setup.init(chunk)
+    state = setup.init(chunk, variant)
     copy_location(chunk, ops_between(before_loop, loop))
 
     before_chunk = chunk.prev_op
@@ -253,14 +387,19 @@ def convert_chunk(chunk: hsg.HardSwishGradChunkOp) -> None:
 
 
 @dataclass(frozen=True)
-class ConvertHsgToAscendPass(ModulePass):
-    """hsg.hard_swish_grad_chunk -> the reference kernel in AscendC calls (module docstring)."""
+class ConvertHsgToAscendPass(KernelVariantOptions, ModulePass):
+    """hsg.hard_swish_grad_chunk -> the reference kernel, or a variant, in AscendC calls
+    (module docstring)."""
 
     name = "convert-hsg-to-ascend"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for chunk in [o for o in op.walk() if isinstance(o, hsg.HardSwishGradChunkOp)]:
-            convert_chunk(chunk)
+        variant = self.kernel_variant(self.name)
+        chunks = [o for o in op.walk() if isinstance(o, hsg.HardSwishGradChunkOp)]
+        for chunk in chunks:
+            _check_plan(chunk, variant, self.name)
+        for chunk in chunks:
+            convert_chunk(chunk, variant)
         for leftover in op.walk():
             if isinstance(leftover, hsg.HardSwishGradOp | hsg.HardSwishGradSliceOp):
                 raise OpError(leftover, "must be tiled and blocked before convert-hsg-to-ascend "

@@ -9,6 +9,10 @@ the host tiling function, `hsg.launch`), and per element type two new functions:
   marked `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.hard_swish_grad_slice`.
 With a static shape and a named platform (`soc`, or `core-num` and `ub-size`), the tiling is
 computed here and the launch gets constants; a tiling the reference would refuse is an error.
+The kernel-variant options (hswc.passes.kernel_variant_options; the same as
+convert-hsg-to-ascend's) choose the UB plan the tiling divides by: the reference's 48 bytes
+per element by default, the variant's own buffers otherwise (then recorded on the kernel
+function as `hsg.ub_plan`).
 """
 
 from __future__ import annotations
@@ -34,14 +38,22 @@ from xdsl.utils.exceptions import PassFailedException
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.passes.index_arith import IRArith
+from hswc.passes.kernel_variant_options import (
+    UB_PLAN_ATTR,
+    KernelVariantOptions,
+    plan_attribute,
+)
 from hswc.platform import Platform, get_platform
 from hswc.tiling import (
+    REFERENCE_PLAN,
     RESULT_NAMES,
     TILING_FIELDS,
     TilingError,
+    UbPlan,
     block_slice,
     compute_tiling,
     tiling_formula,
+    ub_plan,
 )
 
 
@@ -53,14 +65,14 @@ def kernel_function_name(dtype: str) -> str:
     return f"hard_swish_grad_kernel_{dtype}"
 
 
-def _build_tiling_function(dtype: str) -> func.FuncOp:
+def _build_tiling_function(dtype: str, plan: UbPlan) -> func.FuncOp:
     """The host TilingFunc as IR: (totalNum, coreNum, ubSize) -> the tiling."""
     index = IndexType()
     block = Block(arg_types=[index] * 3)
     for arg, name in zip(block.args, ("total_num", "core_num", "ub_size"), strict=True):
         arg.name_hint = name
     a = IRArith(InsertPoint.at_end(block))
-    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype)
+    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plan)
     results = tiling.as_tuple()
     for value, name in zip(results, RESULT_NAMES, strict=True):
         if value.name_hint is None:
@@ -104,7 +116,7 @@ def _static_num_elements(t: Attribute) -> int | None:
 
 
 @dataclass(frozen=True)
-class HsgTileOnCoresPass(ModulePass):
+class HsgTileOnCoresPass(KernelVariantOptions, ModulePass):
     """Host tiling + per-core kernel for every hsg.hard_swish_grad (see the module docstring)."""
 
     name = "hsg-tile-on-cores"
@@ -135,6 +147,7 @@ class HsgTileOnCoresPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         core_num, ub_size = self.platform()
+        self.kernel_variant(self.name)  # an unknown preset fails before any rewrite
         for hsg_op in [o for o in op.walk() if isinstance(o, hsg.HardSwishGradOp)]:
             self._tile(op, hsg_op, core_num, ub_size)
 
@@ -146,7 +159,8 @@ class HsgTileOnCoresPass(ModulePass):
         assert isinstance(grad_type, TensorType | hsg.UnrankedTensorType)
         element_type = grad_type.get_element_type()
         dtype = hsg.element_type_name(element_type)
-        self._ensure_functions(module, op, dtype, element_type)
+        plan = ub_plan(dtype, self.kernel_variant(self.name))
+        self._ensure_functions(module, op, dtype, element_type, plan)
 
         before = op.prev_op
         builder = Builder(InsertPoint.before(op))
@@ -154,7 +168,7 @@ class HsgTileOnCoresPass(ModulePass):
         total = _static_num_elements(grad_type)
         if total is not None and core_num is not None and ub_size is not None:
             try:
-                tiling = compute_tiling(total, core_num, ub_size, dtype)
+                tiling = compute_tiling(total, core_num, ub_size, dtype, plan)
             except TilingError as error:
                 raise OpError(op, f"cannot be tiled for core-num={core_num} ub-size={ub_size}: "
                               f"{error}") from None
@@ -184,16 +198,18 @@ class HsgTileOnCoresPass(ModulePass):
 
     @staticmethod
     def _ensure_functions(module: ModuleOp, op: hsg.HardSwishGradOp, dtype: str,
-                          element_type: Attribute) -> None:
+                          element_type: Attribute, plan: UbPlan) -> None:
         existing = {
             o.sym_name.data for o in module.body.block.ops if isinstance(o, func.FuncOp)
         }
         for name, build in (
-            (tiling_function_name(dtype), lambda: _build_tiling_function(dtype)),
+            (tiling_function_name(dtype), lambda: _build_tiling_function(dtype, plan)),
             (kernel_function_name(dtype), lambda: _build_kernel_function(dtype, element_type)),
         ):
             if name not in existing:
                 function = build()
+                if plan != REFERENCE_PLAN:
+                    function.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
                 copy_location(op, [function])
                 module.body.block.add_op(function)
 

@@ -1,0 +1,178 @@
+"""hswc.cost_model.profile: model one launch of a lowered HardSwishGrad kernel.
+
+    report = profile(module, shape=(4, 1 << 20), dtype="f16", platform="ascend910b")
+    print(report.summary()); report.write_trace("/tmp/hsg.json")
+
+The module may be high level (`hsg.hard_swish_grad`; it is lowered here with the given kernel
+variant) or lowered (`--lower-to-ascend`, any variant options). The tiling comes from the
+module's host tiling function run on (elements, cores, UB bytes), so it is whatever that IR
+computes; a kernel function handed in alone is tiled with hswc.tiling and its recorded UB plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+
+from hswc.cost_model.report import Report
+from hswc.cost_model.schedule import CoreClass, simulate
+from hswc.cost_model.stream import (
+    CoreProgram,
+    CostModelError,
+    core_program,
+    evaluate_function,
+)
+from hswc.dialects import ascend, hsg
+from hswc.passes.kernel_variant_options import recorded_plan
+from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
+from hswc.tiling import VARIANT_FLAGS, VARIANTS, KernelVariant, Tiling, compute_tiling, core_slice
+
+DTYPE_NAMES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32",
+               "bfloat16": "bf16", "f16": "f16", "f32": "f32", "bf16": "bf16"}
+
+
+def _dtype_name(dtype: object) -> str:
+    name = getattr(dtype, "name", None) or str(dtype)
+    if name not in DTYPE_NAMES:
+        raise ValueError(f"unsupported dtype {dtype!r} (f16, bf16, f32)")
+    return DTYPE_NAMES[name]
+
+
+def _variant(variant: KernelVariant | str | None) -> KernelVariant | None:
+    if isinstance(variant, str):
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant '{variant}' (known: {', '.join(VARIANTS)})")
+        return VARIANTS[variant]
+    return variant
+
+
+def lower(module: ModuleOp, variant: KernelVariant | None = None) -> ModuleOp:
+    """A lowered clone of a high-level module: the three passes with the variant's options."""
+    from hswc.passes.convert_hsg_to_ascend import ConvertHsgToAscendPass
+    from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
+    from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
+    from hswc.pipeline import DIALECTS
+
+    v = variant or KernelVariant()
+    flags = {name: getattr(v, name) for name in VARIANT_FLAGS}
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    lowered = module.clone()
+    HsgTileOnCoresPass(**flags).apply(ctx, lowered)
+    HsgBlockIntoUbPass().apply(ctx, lowered)
+    ConvertHsgToAscendPass(**flags).apply(ctx, lowered)
+    return lowered
+
+
+def _kernel_dtype(kernel: func.FuncOp) -> str:
+    first = kernel.function_type.inputs.data[0]
+    assert isinstance(first, MemRefType)
+    return hsg.element_type_name(first.get_element_type())
+
+
+def _find_kernel(module: ModuleOp, dtype: str | None) -> func.FuncOp:
+    kernels = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)
+               and hsg.is_kernel(op)]
+    if dtype is not None:
+        kernels = [k for k in kernels if _kernel_dtype(k) == dtype]
+    if len(kernels) != 1:
+        what = f"{dtype} " if dtype else ""
+        found = "no" if not kernels else f"{len(kernels)}"
+        raise ValueError(f"the module has {found} {what}HardSwishGrad kernel functions; the cost "
+                         "model needs exactly one (name the dtype)")
+    return kernels[0]
+
+
+def _describe(kernel: func.FuncOp) -> str:
+    """What the IR says about the kernel's structure (when no variant was named)."""
+    depth = {op.result.type.depth.data for op in kernel.walk() if isinstance(op, ascend.TQueOp)
+             and isinstance(op.result.type, ascend.TQueType)}
+    scalar = any(isinstance(op, ascend.CompareScalarOp) for op in kernel.walk())
+    tbufs = sum(isinstance(op, ascend.TBufOp) for op in kernel.walk())
+    depths = "/".join(str(d) for d in sorted(depth)) or "?"
+    return (f"TQue depth {depths}, {'CompareScalar' if scalar else 'Compare'}, "
+            f"{tbufs} TBufs")
+
+
+def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int,
+            platform: Platform, figures: CostFigures) -> Tiling[int]:
+    name = kernel.sym_name.data.replace("kernel", "tiling")
+    tiling_fn = None
+    if module is not None:
+        tiling_fn = next((op for op in module.body.block.ops if isinstance(op, func.FuncOp)
+                          and op.sym_name.data == name), None)
+    if tiling_fn is None:
+        plan = recorded_plan(kernel)
+        if plan is None:
+            raise CostModelError(kernel, "has a malformed hsg.ub_plan attribute")
+        return compute_tiling(total, platform.core_num, platform.ub_size, dtype, plan)
+    values = evaluate_function(tiling_fn, [total, platform.core_num, platform.ub_size], figures)
+    if len(values) != 5:
+        raise CostModelError(tiling_fn, "must return the 5 tiling values")
+    return Tiling(*values)
+
+
+def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
+                  ) -> list[CoreClass]:
+    """Cores grouped by the length of their slice; each group's stream is read from the IR for
+    its first core and checked equal for its last."""
+    groups: dict[int, list[int]] = {}
+    for b in range(tiling.used_core_num):
+        groups.setdefault(core_slice(tiling, b).length, []).append(b)
+    values = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
+    classes = []
+    for cores in groups.values():
+        program: CoreProgram = core_program(kernel, cores[0], tiling.used_core_num, values,
+                                            figures)
+        if len(cores) > 1:
+            last = core_program(kernel, cores[-1], tiling.used_core_num, values, figures)
+            if last.signature() != program.signature():
+                # Not expected for these kernels; model every core on its own then.
+                classes += [CoreClass(core_program(kernel, b, tiling.used_core_num, values,
+                                                   figures), [b]) for b in cores]
+                continue
+        classes.append(CoreClass(program, cores))
+    return classes
+
+
+def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int],
+            dtype: object = None, platform: str | Platform = DEFAULT_SOC, *,
+            variant: KernelVariant | str | None = None,
+            figures: CostFigures | None = None) -> Report:
+    """Model one launch of the kernel on `shape` (an element count or a tensor shape).
+
+    `platform` is a SoC name or a Platform (its core count and UB size feed the tiling);
+    `figures` overrides the platform's cost figures; `variant` chooses the kernel structure
+    when the module is still high level (otherwise it must be what the IR was lowered with,
+    and only labels the report).
+    """
+    plat = get_platform(platform) if isinstance(platform, str) else platform
+    figs = figures if figures is not None else plat.cost
+    total = shape if isinstance(shape, int) else prod(shape)
+    if total < 0:
+        raise ValueError(f"a shape has no negative element count, got {shape!r}")
+    dt = None if dtype is None else _dtype_name(dtype)
+    kernel_variant = _variant(variant)
+
+    module: ModuleOp | None
+    if isinstance(module_or_kernel, ModuleOp):
+        module = module_or_kernel
+        if any(isinstance(op, hsg.HardSwishGradOp) for op in module.walk()):
+            module = lower(module, kernel_variant)
+        kernel = _find_kernel(module, dt)
+    else:
+        module, kernel = None, module_or_kernel
+        if not hsg.is_kernel(kernel):
+            raise ValueError(f"@{kernel.sym_name.data} is not a HardSwishGrad kernel function")
+    dt = _kernel_dtype(kernel)
+    label = kernel_variant.describe() if kernel_variant is not None else _describe(kernel)
+
+    tiling = _tiling(module, kernel, dt, total, plat, figs)
+    classes = _core_classes(kernel, tiling, figs) if total > 0 else []
+    schedules = simulate(classes, figs)
+    return Report(dt, total, plat, figs, tiling, label, schedules)

@@ -1,0 +1,180 @@
+"""Run every core's pipe streams against the platform's figures: an event-driven list scheduler.
+
+Each core has three in-order pipes (MTE2, V, MTE3). A pipe starts its next item as soon as it
+is free: a Signal marks its token done at that moment, a Wait holds the pipe until the token is
+done, vector work takes its cycles, and a DMA takes `dma_setup_cycles` and then moves its bytes.
+Bandwidth is shared: all DMAs moving data at one moment split the HBM bandwidth max-min fairly
+(water-filling), each also held to its core's GM port (`core_gm_bytes_per_s`, split between the
+core's MTE2 and MTE3 when both move data). Rates are recomputed at every event.
+
+Cores whose streams are equal run as one class with a multiplicity: they start together and
+share bandwidth symmetrically, so they keep in step and one simulation stands for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hswc.cost_model.stream import VECTOR, CoreProgram, Signal, Wait, Work
+from hswc.platform import CostFigures
+
+_EPS_BYTES = 1e-6
+
+
+class ScheduleError(RuntimeError):
+    """The streams wait on each other for ever (a deadlock)."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """When one piece of work ran; for a DMA, `data_start` is when its bytes began to move."""
+
+    work: Work
+    start: float
+    end: float
+    data_start: float
+
+
+@dataclass
+class CoreClass:
+    """Cores (physical indices) that run the same program."""
+
+    program: CoreProgram
+    cores: list[int]
+
+
+@dataclass
+class ClassSchedule:
+    cores: list[int]
+    program: CoreProgram
+    intervals: list[Interval] = field(default_factory=list)
+
+    @property
+    def finish(self) -> float:
+        return max((i.end for i in self.intervals), default=0.0)
+
+
+@dataclass
+class _Pipe:
+    cls: int
+    items: list[Signal | Wait | Work]
+    index: int = 0
+    phase: str | None = None
+    """None (between items), 'fixed' (vector work), 'setup' or 'transfer' (a DMA)."""
+    end: float = 0.0
+    remaining: float = 0.0
+    rate: float = 0.0
+    start: float = 0.0
+    data_start: float = 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.phase is None and self.index >= len(self.items)
+
+
+def _water_fill(pipes: list[_Pipe], weight: list[int], per_core: list[float],
+                total: float) -> None:
+    """Max-min fair rates: each transfer capped by its core's share, all by `total`."""
+    order = sorted(range(len(pipes)), key=lambda i: per_core[i])
+    left, weights = total, sum(weight)
+    for position, i in enumerate(order):
+        level = left / weights if weights else 0.0
+        if per_core[i] <= level:
+            pipes[i].rate = per_core[i]
+            left -= per_core[i] * weight[i]
+            weights -= weight[i]
+        else:
+            for j in order[position:]:
+                pipes[j].rate = level
+            return
+
+
+class _Simulation:
+    def __init__(self, classes: list[CoreClass], figures: CostFigures):
+        self.figures = figures
+        self.classes = classes
+        self.pipes = [_Pipe(c, items) for c, cls in enumerate(classes)
+                      for items in cls.program.pipes.values()]
+        self.tokens: set[tuple[int, int]] = set()
+        self.schedules = [ClassSchedule(cls.cores, cls.program) for cls in classes]
+        self.now = 0.0
+
+    def start_ready(self) -> None:
+        """Let every idle pipe run its signals and satisfied waits and start its next work."""
+        progress = True
+        while progress:
+            progress = False
+            for p in self.pipes:
+                while p.phase is None and p.index < len(p.items):
+                    item = p.items[p.index]
+                    if isinstance(item, Signal):
+                        self.tokens.add((p.cls, item.token))
+                    elif isinstance(item, Wait):
+                        if (p.cls, item.token) not in self.tokens:
+                            break
+                    else:
+                        self.start_work(p, item)
+                        progress = True
+                        break
+                    p.index += 1
+                    progress = True
+
+    def start_work(self, p: _Pipe, work: Work) -> None:
+        p.start = self.now
+        p.end = self.now + self.figures.seconds(work.cycles)
+        if work.pipe == VECTOR:
+            p.phase = "fixed"
+        else:
+            p.phase, p.remaining = "setup", float(work.bytes)
+
+    def set_rates(self) -> list[_Pipe]:
+        moving = [p for p in self.pipes if p.phase == "transfer"]
+        per_class: dict[int, int] = {}
+        for p in moving:
+            per_class[p.cls] = per_class.get(p.cls, 0) + 1
+        weight = [len(self.classes[p.cls].cores) for p in moving]
+        cap = [self.figures.core_gm_bytes_per_s / per_class[p.cls] for p in moving]
+        _water_fill(moving, weight, cap, self.figures.hbm_bytes_per_s)
+        return moving
+
+    def finish_work(self, p: _Pipe) -> None:
+        work = p.items[p.index]
+        assert isinstance(work, Work)
+        data_start = p.data_start if work.pipe != VECTOR else p.start
+        self.schedules[p.cls].intervals.append(Interval(work, p.start, self.now, data_start))
+        p.phase = None
+        p.index += 1
+
+    def run(self) -> list[ClassSchedule]:
+        while True:
+            self.start_ready()
+            moving = self.set_rates()
+            ends = [p.end for p in self.pipes if p.phase in ("fixed", "setup")]
+            ends += [self.now + p.remaining / p.rate for p in moving if p.rate > 0]
+            if not ends:
+                if all(p.done for p in self.pipes):
+                    return self.schedules
+                stuck = sorted({self.classes[p.cls].cores[0] for p in self.pipes if not p.done})
+                raise ScheduleError(f"the pipes of core(s) {stuck} wait on each other for ever")
+            step = min(ends) - self.now
+            self.now = min(ends)
+            for p in moving:
+                p.remaining = max(0.0, p.remaining - p.rate * step)
+            self.advance()
+
+    def advance(self) -> None:
+        tolerance = 1e-12 * max(1.0, self.now)
+        for p in self.pipes:
+            if p.phase == "fixed" and p.end <= self.now + tolerance:
+                self.finish_work(p)
+            elif p.phase == "setup" and p.end <= self.now + tolerance:
+                p.phase, p.data_start = "transfer", self.now
+                if p.remaining <= _EPS_BYTES:
+                    self.finish_work(p)
+            elif p.phase == "transfer" and p.remaining <= _EPS_BYTES:
+                self.finish_work(p)
+
+
+def simulate(classes: list[CoreClass], figures: CostFigures) -> list[ClassSchedule]:
+    """When every piece of work of every core class runs (see the module docstring)."""
+    return _Simulation(classes, figures).run()

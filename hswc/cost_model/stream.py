@@ -1,0 +1,409 @@
+"""A core's instruction stream, read from the kernel's IR: what each pipe does, in order.
+
+`core_program` walks the kernel function for one block index, evaluating its index arithmetic
+(`arith`) and control flow (`scf.if`, `scf.for`) with numbers, and turns every `ascend` op into
+work on one of three pipes or into a synchronisation between them:
+
+- DataCopy / DataCopyPad GM -> UB: work on MTE2 (bytes over GM); UB -> GM: work on MTE3.
+- Vector instructions (Cast, Compare, CompareScalar, Muls, Adds, Mul, Select, Duplicate): work on
+  V of `repeats = ceil(count * sizeof(T) / 256)` repeats (T the widest operand element), issued
+  as ceil(repeats / 255) instructions. PipeBarrier<PIPE_V>: a drain on V.
+- TQue operations, as AscendC implements them with hardware events: for a VECIN queue MTE2
+  produces and V consumes, for a VECOUT queue V produces and MTE3 consumes. EnQue is a signal
+  on the producer after what it issued so far, DeQue a wait on the consumer; FreeTensor is a
+  signal on the consumer, and the next AllocTensor of that buffer (queues hand out their `depth`
+  buffers in turn) a wait on the producer. So depth 1 serialises a core's chunks and depth 2
+  lets copy-in of chunk i+1 run while chunk i computes.
+
+Nothing here is timed: `hswc.cost_model.schedule` runs the streams against the platform.
+An op the model has no rule for is an error naming it, never skipped.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, cf, func, scf
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+
+from hswc.diagnostics import OpError
+from hswc.dialects import ascend
+from hswc.platform import UB_BLOCK_BYTES, CostFigures
+
+MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
+PIPES = (MTE2, VECTOR, MTE3)
+"""The three pipes of a vector core that the model times."""
+
+
+class CostModelError(OpError):
+    """The kernel cannot be modelled: an op without a rule, or a queue that would deadlock."""
+
+
+@dataclass
+class Work:
+    """An instruction occupying a pipe: vector cycles, or a DMA of `bytes` over GM."""
+
+    pipe: str
+    label: str
+    chunk: int
+    """The chunk loop's iteration, -1 outside it (Init)."""
+    cycles: float = 0.0
+    """V: issue + repeats; MTE: the DMA set-up before data moves."""
+    bytes: int = 0
+    repeats: int = 0
+    instructions: int = 0
+
+
+@dataclass(frozen=True)
+class Signal:
+    token: int
+
+
+@dataclass(frozen=True)
+class Wait:
+    token: int
+
+
+Item = Work | Signal | Wait
+
+
+@dataclass
+class CoreProgram:
+    """One core's pipes, each an in-order list of work and synchronisation."""
+
+    pipes: dict[str, list[Item]] = field(default_factory=lambda: {p: [] for p in PIPES})
+    ub_bytes: int = 0
+    """Every InitBuffer's length, rounded up to 32 bytes, times its buffer count."""
+    chunks: int = 0
+
+    def work(self) -> list[Work]:
+        return [item for items in self.pipes.values() for item in items
+                if isinstance(item, Work)]
+
+    def signature(self) -> tuple[object, ...]:
+        """Equal signatures time identically (used to simulate identical cores once)."""
+        return tuple(
+            (pipe, tuple((type(i).__name__, getattr(i, "token", None), getattr(i, "cycles", 0),
+                          getattr(i, "bytes", 0)) for i in items))
+            for pipe, items in self.pipes.items()
+        )
+
+
+# region run-time objects of the walk
+
+
+@dataclass
+class _Gm:
+    name: str
+
+
+@dataclass
+class _Slot:
+    index: int
+    release: int | None = None
+    """The token FreeTensor signalled for this buffer's previous tensor."""
+
+
+@dataclass
+class _Queue:
+    position: ascend.TPosition
+    depth: int
+    free: deque[_Slot]
+    ready: deque[tuple[_Tensor, int]] = field(default_factory=deque)
+
+    @property
+    def producer(self) -> str:
+        return MTE2 if self.position == ascend.TPosition.VECIN else VECTOR
+
+    @property
+    def consumer(self) -> str:
+        return VECTOR if self.position == ascend.TPosition.VECIN else MTE3
+
+
+@dataclass
+class _Tensor:
+    queue: _Queue | None
+    slot: _Slot | None
+
+
+# endregion
+
+_INT_OPS: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.FloorDivSIOp: lambda a, b: a // b,
+    arith.CeilDivSIOp: lambda a, b: -(-a // b),
+    arith.DivSIOp: lambda a, b: int(a / b),
+    arith.RemSIOp: lambda a, b: a - b * int(a / b),
+    arith.MinSIOp: min,
+    arith.MaxSIOp: max,
+    arith.AndIOp: lambda a, b: a & b,
+    arith.OrIOp: lambda a, b: a | b,
+}
+_PREDICATES: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
+    "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b,
+    "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b,
+}
+
+
+def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
+    """(repeats, instructions) of one vector API call over `count` elements."""
+    operands = [o for o in op.operands if isinstance(o.type, ascend.LocalTensorType)]
+    if isinstance(op, ascend.CompareOp | ascend.CompareScalarOp):
+        operands = [op.src0]  # the mask is the output; the compared dtype sets the lanes
+    elif isinstance(op, ascend.SelectOp):
+        operands = [op.dst]
+    widest = 0
+    for value in operands:
+        assert isinstance(value.type, ascend.LocalTensorType)
+        widest = max(widest, ascend.element_size(value.type.element_type))
+    repeats = -(-count * widest // figures.repeat_bytes)
+    return repeats, -(-repeats // figures.max_repeats_per_instruction)
+
+
+class KernelWalker:
+    """Runs the kernel's control flow for one core and records its pipes' streams."""
+
+    def __init__(self, kernel: func.FuncOp, block_idx: int, block_num: int,
+                 args: dict[SSAValue, object], figures: CostFigures):
+        self.kernel = kernel
+        self.block_idx = block_idx
+        self.block_num = block_num
+        self.env: dict[SSAValue, object] = dict(args)
+        self.figures = figures
+        self.program = CoreProgram()
+        self.chunk = -1
+        self.returned: list[int] = []
+        self._tokens = 0
+
+    # region helpers
+
+    def int(self, value: SSAValue) -> int:
+        v = self.env.get(value)
+        if not isinstance(v, int):
+            owner = value.owner
+            op = owner if isinstance(owner, Operation) else owner.parent_op()
+            raise CostModelError(op or self.kernel, "uses a value the cost model cannot evaluate")
+        return v
+
+    def emit(self, pipe: str, item: Item) -> None:
+        self.program.pipes[pipe].append(item)
+
+    def token(self) -> int:
+        self._tokens += 1
+        return self._tokens
+
+    def tensor(self, op: Operation, value: SSAValue) -> _Tensor:
+        t = self.env.get(value)
+        if not isinstance(t, _Tensor):
+            raise CostModelError(op, "uses a LocalTensor the cost model did not see created")
+        return t
+
+    def queue(self, op: Operation, value: SSAValue) -> _Queue:
+        q = self.env.get(value)
+        if not isinstance(q, _Queue):
+            raise CostModelError(op, "uses a TQue the cost model did not see declared")
+        return q
+
+    # endregion
+    # region control flow
+
+    def run(self) -> CoreProgram:
+        self.block(self.kernel.body.block)
+        return self.program
+
+    def block(self, block: Block) -> list[int] | None:
+        """Run a block; the yielded values when it ends in scf.yield."""
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp):
+                return [self.int(v) for v in op.operands]
+            if isinstance(op, func.ReturnOp):
+                self.returned = [self.int(v) for v in op.operands]
+                return None
+            self.step(op)
+        return None
+
+    def step(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            self.env[op.result] = op.value.value.data
+        elif type(op) in _INT_OPS:
+            fold = _INT_OPS[type(op)]
+            self.env[op.results[0]] = fold(self.int(op.operands[0]), self.int(op.operands[1]))
+        elif isinstance(op, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            self.env[op.result] = int(_PREDICATES[predicate](self.int(op.lhs), self.int(op.rhs)))
+        elif isinstance(op, arith.SelectOp):
+            chosen = op.lhs if self.int(op.cond) else op.rhs
+            self.env[op.result] = self.int(chosen)
+        elif isinstance(op, cf.AssertOp):
+            if not self.int(op.arg):
+                raise CostModelError(op, f"fails for this launch: {op.msg.data}")
+        elif isinstance(op, scf.IfOp):
+            region = op.true_region if self.int(op.cond) else op.false_region
+            results = self.block(region.block) if region.blocks else []
+            for result, value in zip(op.results, results or [], strict=False):
+                self.env[result] = value
+        elif isinstance(op, scf.ForOp):
+            self.loop(op)
+        else:
+            self.ascend_op(op)
+
+    def loop(self, op: scf.ForOp) -> None:
+        lb, ub, step = self.int(op.lb), self.int(op.ub), self.int(op.step)
+        body = op.body.block
+        carried = [self.int(v) for v in op.iter_args]
+        outer = self.chunk
+        for iteration, i in enumerate(range(lb, ub, step)):
+            self.chunk = iteration
+            self.env[body.args[0]] = i
+            for arg, value in zip(body.args[1:], carried, strict=True):
+                self.env[arg] = value
+            carried = self.block(body) or []
+        self.program.chunks = max(self.program.chunks, -(-(ub - lb) // step) if ub > lb else 0)
+        self.chunk = outer
+        for result, value in zip(op.results, carried, strict=False):
+            self.env[result] = value
+
+    # endregion
+    # region ascend ops
+
+    def ascend_op(self, op: Operation) -> None:
+        if isinstance(op, ascend.VectorOp):
+            self.vector(op)
+        elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
+            self.copy(op)
+        elif isinstance(op, ascend.AllocTensorOp):
+            q = self.queue(op, op.que)
+            if not q.free:
+                raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
+                                         "the kernel would wait for ever")
+            slot = q.free.popleft()
+            if slot.release is not None:
+                self.emit(q.producer, Wait(slot.release))
+            self.env[op.result] = _Tensor(q, slot)
+        elif isinstance(op, ascend.EnQueOp):
+            q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+            token = self.token()
+            self.emit(q.producer, Signal(token))
+            q.ready.append((t, token))
+        elif isinstance(op, ascend.DeQueOp):
+            q = self.queue(op, op.que)
+            if not q.ready:
+                raise CostModelError(op, "takes from an empty queue: the kernel would wait for "
+                                         "ever")
+            t, token = q.ready.popleft()
+            self.emit(q.consumer, Wait(token))
+            self.env[op.result] = t
+        elif isinstance(op, ascend.FreeTensorOp):
+            q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+            token = self.token()
+            self.emit(q.consumer, Signal(token))
+            assert t.slot is not None
+            t.slot.release = token
+            q.free.append(t.slot)
+        elif isinstance(op, ascend.PipeBarrierOp):
+            self.barrier(op)
+        else:
+            self.declaration(op)
+
+    def declaration(self, op: Operation) -> None:
+        """Ops that set things up or name views: no pipe time."""
+        if isinstance(op, ascend.GetBlockIdxOp):
+            self.env[op.result] = self.block_idx
+        elif isinstance(op, ascend.GetBlockNumOp):
+            self.env[op.result] = self.block_num
+        elif isinstance(op, ascend.SetGlobalBufferOp):
+            hint = op.result.name_hint or "gm"
+            self.env[op.result] = _Gm(hint.removesuffix("_gm"))
+        elif isinstance(op, ascend.GlobalAtOp):
+            self.env[op.result] = self.env.get(op.tensor)
+        elif isinstance(op, ascend.TQueOp):
+            t = op.result.type
+            assert isinstance(t, ascend.TQueType)
+            depth = t.depth.data
+            self.env[op.result] = _Queue(t.position.data, depth,
+                                         deque(_Slot(i) for i in range(depth)))
+        elif isinstance(op, ascend.TPipeOp | ascend.TBufOp):
+            self.env[op.result] = op.result.type
+        elif isinstance(op, ascend.InitBufferOp):
+            num = op.num.value.data if op.num is not None else 1
+            length = -(-self.int(op.length) // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+            self.program.ub_bytes += num * length
+        elif isinstance(op, ascend.TBufGetOp):
+            self.env[op.result] = _Tensor(None, None)
+        elif isinstance(op, ascend.ReinterpretCastOp):
+            self.env[op.result] = self.tensor(op, op.src)
+        else:
+            raise CostModelError(op, "has no rule in the cost model")
+
+    def vector(self, op: ascend.VectorOp) -> None:
+        count = self.int(op.count)
+        repeats, instructions = vector_repeats(op, count, self.figures)
+        f = self.figures
+        cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
+        label = op.name.removeprefix("ascend.")
+        self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
+
+    def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
+        if isinstance(op, ascend.DataCopyPadOp):
+            nbytes = self.int(op.block_len)
+        else:
+            local = op.dst.type if isinstance(op.dst.type, ascend.LocalTensorType) else op.src.type
+            assert isinstance(local, ascend.LocalTensorType)
+            size = ascend.element_size(local.element_type)
+            nbytes = self.int(op.count) * size // UB_BLOCK_BYTES * UB_BLOCK_BYTES
+        into_ub = isinstance(op.dst.type, ascend.LocalTensorType)
+        gm = self.env.get(op.src if into_ub else op.dst)
+        name = gm.name if isinstance(gm, _Gm) else "gm"
+        pipe, label = (MTE2, f"copy-in {name}") if into_ub else (MTE3, f"copy-out {name}")
+        if nbytes > 0:
+            self.emit(pipe, Work(pipe, label, self.chunk, self.figures.dma_setup_cycles, nbytes))
+
+    def barrier(self, op: ascend.PipeBarrierOp) -> None:
+        which = op.pipe.data
+        if which == ascend.Pipe.PIPE_V:
+            self.emit(VECTOR, Work(VECTOR, "pipe_barrier", self.chunk,
+                                   self.figures.pipe_barrier_cycles))
+        elif which == ascend.Pipe.PIPE_ALL:
+            # Every pipe waits until every pipe has finished what it was given.
+            tokens = {pipe: self.token() for pipe in PIPES}
+            for pipe in PIPES:
+                self.emit(pipe, Signal(tokens[pipe]))
+            for pipe in PIPES:
+                for other in PIPES:
+                    if other != pipe:
+                        self.emit(pipe, Wait(tokens[other]))
+        # PIPE_MTE2 / PIPE_MTE3 / PIPE_S: those pipes run in order already; nothing to add.
+
+    # endregion
+
+
+def core_program(kernel: func.FuncOp, block_idx: int, block_num: int, tiling: tuple[int, ...],
+                 figures: CostFigures) -> CoreProgram:
+    """The streams of core `block_idx` for a launch with the given tiling values.
+
+    The kernel's GM arguments (grad, x, y) carry no numbers; its index arguments get
+    `tiling` (totalNum, blockFactor, ubFactor) in order.
+    """
+    index_args = [a for a in kernel.body.block.args if not isinstance(a.type, MemRefType)]
+    if len(index_args) != len(tiling):
+        raise CostModelError(kernel, f"takes {len(index_args)} index arguments; the tiling has "
+                                     f"{len(tiling)} values")
+    args: dict[SSAValue, object] = dict(zip(index_args, tiling, strict=True))
+    return KernelWalker(kernel, block_idx, block_num, args, figures).run()
+
+
+def evaluate_function(fn: func.FuncOp, args: list[int], figures: CostFigures) -> list[int]:
+    """Run an index-only function (the host tiling) with numbers; its results.
+
+    A failing cf.assert (the tiling refusing the launch) is a CostModelError with its message.
+    """
+    params: dict[SSAValue, object] = dict(zip(fn.body.block.args, args, strict=True))
+    walker = KernelWalker(fn, 0, 1, params, figures)
+    walker.run()
+    return walker.returned
