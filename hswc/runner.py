@@ -166,6 +166,12 @@ class Kernel:
                              f"returns {len(self.result_types)} results")
         return (REFERENCES[model](*args),)
 
+    def profile(self, shape: int | Sequence[int]) -> Any:
+        """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
+        from hswc.cost_model import profile
+
+        return profile(self.module, shape, platform=self.platform)
+
     def tiling(self, shape: Sequence[int], dtype: str | None = None) -> dict[str, int]:
         """The host tiling for a tensor of `shape` (dtype: 'f16', 'bf16' or 'f32', default the
         first input's), by the module's tiling function, or hswc.tiling at the hsg level."""

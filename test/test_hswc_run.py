@@ -339,3 +339,25 @@ def test_console_script_prints_no_traceback(tmp_path: Path) -> None:
 
 
 # endregion
+
+
+# region profile
+
+
+def test_profile_prints_the_model_and_writes_a_trace(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    grad, x = inputs((4, 5000), np.dtype(np.float16))
+    trace = tmp_path / "trace.json"
+    code, out, err = run_cli([str(EXAMPLE), "--input", save(tmp_path, "g.npy", grad),
+                              "--input", save(tmp_path, "x.npy", x), "--core-num", "4",
+                              "--profile", str(trace)], capsys)
+    assert code == 0, err
+    # 20000 elements on 4 cores: blockFactor 5000, two chunks of ubFactor 4032 per core.
+    assert "blockFactor 5000, ubFactor 4032, 4 cores used" in out
+    assert "of the HBM roofline" in out and "binding:" in out
+    events = json.loads(trace.read_text())["traceEvents"]
+    spans = [e for e in events if e.get("ph") == "X"]
+    assert {e["pid"] for e in spans} == {0, 1, 2, 3}
+    # one track per pipe per core: copy-in, vector and copy-out
+    assert {(e["pid"], e["tid"]) for e in spans} >= {(c, t) for c in range(4) for t in (1, 2, 3)}
+

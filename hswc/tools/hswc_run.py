@@ -3,7 +3,7 @@
     hswc-run FILE.mlir --input grad.npy --input x.npy --output y.npy
              [--soc ascend910b] [--core-num N] [--ub-size BYTES]
              [--check cann|torch] [--tiling-json PATH] [--level hsg|tiled|blocked|ascend]
-             [--function NAME]
+             [--function NAME] [--profile [TRACE.json]]
 
 Inputs bind to the function's arguments in order; results are written in order to the
 --output files (as many as given, at most one per result). hsg-level input is lowered first,
@@ -14,6 +14,9 @@ level under the named golden model, prints a summary and exits 1 on any mismatch
 "usedCoreNum", "tilingKey"}; a function that launches several kernels gets a list of those, in
 launch order. Every error (unreadable file, an input that does not fit, malformed IR, a kernel
 breaking a hardware rule) is one message on stderr and exit code 1.
+--profile models the launch on the SoC (hswc.cost_model): time per pipe, achieved fraction of
+the HBM roofline, the binding pipe and per-core imbalance; with a path it also writes a
+Perfetto/Chrome trace there (open it at ui.perfetto.dev).
 """
 
 from __future__ import annotations
@@ -53,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="lower hsg-level input this far before running (default ascend)")
     p.add_argument("--function", metavar="NAME",
                    help="the function to run (default: the module's only non-kernel function)")
+    p.add_argument("--profile", nargs="?", const="", metavar="TRACE.json",
+                   help="model the launch on the SoC (hswc.cost_model): print time per pipe, "
+                   "roofline fraction and binding pipe; with a path, also write a "
+                   "Perfetto/Chrome trace there")
     return p
 
 
@@ -99,6 +106,23 @@ def _check(kernel: object, inputs: Sequence[np.ndarray], outputs: Sequence[np.nd
     return ok
 
 
+def _profile(kernel: object, inputs: Sequence[np.ndarray], trace: str) -> None:
+    from hswc.cost_model import CostModelError
+    from hswc.runner import Kernel, RunnerError
+
+    assert isinstance(kernel, Kernel)
+    try:  # run() has bound the inputs to the function: inputs[0] is grad
+        report = kernel.profile(inputs[0].shape)
+    except (CostModelError, ValueError) as error:
+        raise RunnerError(f"--profile: {error}") from None
+    print(report.summary())
+    if trace:
+        try:
+            report.write_trace(trace)
+        except OSError as error:
+            raise RunnerError(f"cannot write '{trace}': {error.strerror or error}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from hswc.interpreter.binding import load_npy
     from hswc.runner import compile_file
@@ -110,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     _write_outputs(args.output, result.outputs)
     if args.tiling_json:
         _write_tiling(args.tiling_json, result.tilings)
+    if args.profile is not None:
+        _profile(kernel, inputs, args.profile)
     if args.check and not _check(kernel, inputs, result.outputs, args.check):
         return 1
     return 0
