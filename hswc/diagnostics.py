@@ -7,13 +7,18 @@ xDSL keeps no source positions on parsed ops; `LocatingParser` records one on ea
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+_UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
 
 class LocatingParser(Parser):
@@ -25,13 +30,39 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError as error:
+            raise self._at_op_name(error, span) from None
+        except VerifyException as error:
+            # A type or attribute whose own verifier fails while the op is being read.
+            raise ParseError(span, str(error)) from None
         if isinstance(op.location, UnknownLoc):
             where = span.get_location()
             op.location = FileLineColLoc(
                 StringAttr(where.file), IntAttr(where.line + self._line_offset), IntAttr(where.col)
             )
         return op
+
+
+    @staticmethod
+    def _at_op_name(error: ParseError, op_start: Span[str]) -> ParseError:
+        """An unknown op is reported at its name, not at the token after it."""
+        match = _UNREGISTERED.search(error.msg)
+        text = op_start.input.content
+        if match is None or not isinstance(text, str):
+            return error
+        at = text.find(match.group(1), op_start.start)
+        if at < 0 or at > error.span.start:
+            return error
+        return ParseError(Span(at, at + len(match.group(1)), op_start.input), error.msg)
+
+
+def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
+    """`file:line:col: error: message`, then the source line with carets under the span."""
+    span = dataclasses.replace(error.span, line_offset=line_offset)
+    context = span.print_with_context().rstrip("\n").splitlines()[1:]
+    return "\n".join([f"{span.get_location()}: error: {error.msg}", *context])
 
 
 def location_of(op: Operation) -> str | None:
@@ -73,9 +104,9 @@ def verify_located(module: ModuleOp) -> None:
 
 
 def _strip_op_name(op: Operation, message: str) -> str:
-    """Verifier messages start with the op name; OpError prints it already."""
-    first_line = message.splitlines()[0] if message else message
-    return first_line.removeprefix(f"{op.name}: ")
+    """One line, without the op name that verifier messages start with (OpError prints it)."""
+    one_line = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    return one_line.removeprefix(f"{op.name}: ")
 
 
 def copy_location(source: Operation, ops: Iterable[Operation]) -> None:

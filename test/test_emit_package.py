@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import DTYPES, REPO, Build, bits, build, compiler, operator_module, run_kernel
+from cpu_build import DTYPES, Build, bits, build, compiler, operator_module, run_kernel
 
 from hswc.backend.package import package_files
 from hswc.reference import hard_swish_grad_cann

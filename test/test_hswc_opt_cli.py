@@ -96,8 +96,6 @@ def test_stdin_input(capsys: Capsys,
     assert "hsg.launch @hard_swish_grad_kernel_f16" in out
 
 
-@pytest.mark.xfail(strict=True, reason="BUG hswc_opt.py: `-` is opened as a file named '-' "
-                   "instead of meaning stdin, though the usage line says [FILE|-]")
 def test_dash_means_stdin(capsys: Capsys,
                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(VALID.encode())))
@@ -171,9 +169,6 @@ def test_unknown_generic_op(capsys: Capsys, write: Writer) -> None:
     assert "Operation hsg.frobnicate is not registered" in err
 
 
-@pytest.mark.xfail(strict=True, reason="ROUGH EDGE (xDSL parser, not fixed by LocatingParser): "
-                   "an unknown op in custom form is reported at the next token (line 3), "
-                   "not where its name is (line 2)")
 def test_unknown_custom_op_location(capsys: Capsys, write: Writer) -> None:
     path = write("func.func @f() {\n  hsg.frobnicate\n  func.return\n}\n")
     err = assert_one_diagnostic(*run(capsys, path), where=path, line=2)
@@ -186,9 +181,6 @@ def test_verifier_failure(capsys: Capsys, write: Writer) -> None:
     assert f"{path}:2:3: error: 'hsg.hard_swish_grad' grad has element type f64" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG diagnostics.py _strip_op_name keeps only the first "
-                   "line of an IRDL constraint failure, so the message ends in 'does not verify:' "
-                   "without saying what was wrong (memref<8xf16> is not a tensor)")
 def test_constraint_failure_says_why(capsys: Capsys, write: Writer) -> None:
     path = write('func.func @f(%a: memref<8xf16>) {\n'
                  '  %y = "hsg.hard_swish_grad"(%a, %a) : (memref<8xf16>, memref<8xf16>) '
@@ -197,9 +189,6 @@ def test_constraint_failure_says_why(capsys: Capsys, write: Writer) -> None:
     assert "memref<8xf16>" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a VerifyException raised while parsing (a declarative "
-                   "format's type constraint, a type's verify()) reaches hswc-opt without a "
-                   "position: 'hswc-opt: error: Unexpected attribute memref<4xf16>'")
 @pytest.mark.parametrize("text", [
     "func.func @f(%a: memref<4xf16>) {\n  %n = hsg.num_elements %a : memref<4xf16>\n"
     "  func.return\n}\n",
@@ -211,17 +200,11 @@ def test_parse_time_verify_error_has_position(capsys: Capsys, write: Writer,
     assert_one_diagnostic(*run(capsys, path), where=path, line=2)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG hswc_opt.py _run_chunk: parse errors in a later "
-                   "--split-input-file chunk report the line within the chunk (xdsl-opt adds "
-                   "the chunk's line offset to ParseError spans; hswc-opt does not)")
 def test_split_input_file_parse_error_line(capsys: Capsys, write: Writer) -> None:
     path = write(f"{VALID}// -----\nfunc.func @g( {{\n}}\n")
     assert_one_diagnostic(*run(capsys, path, "--split-input-file"), where=path, line=6)
 
 
-@pytest.mark.xfail(strict=True, reason="ROUGH EDGE: an input of only comments, or an empty chunk "
-                   "after a trailing `// -----`, fails with 'Could not parse entire input!' "
-                   "(mlir-opt reads it as an empty module)")
 def test_trailing_split_marker(capsys: Capsys, write: Writer) -> None:
     code, _, err = run(capsys, write(f"{VALID}// -----\n"), "--split-input-file")
     assert (code, err) == (0, "")
@@ -237,9 +220,6 @@ def test_tiling_failure_at_compile_time(capsys: Capsys, write: Writer) -> None:
     assert "ubFactor is invalid" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG index_arith.py IRArith._binary folds a division by a "
-                   "constant 0 and crashes (ZeroDivisionError traceback) in hsg-block-into-ub "
-                   "when ub_factor is the constant 0 (the empty-tensor tiling's ubFactor)")
 def test_constant_zero_ub_factor_does_not_crash(capsys: Capsys,
                                                 write) -> None:
     path = write(

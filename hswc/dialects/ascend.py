@@ -26,7 +26,14 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -100,27 +107,27 @@ class Pipe(StrEnum):
 
 
 @irdl_attr_definition
-class TPositionAttr(EnumAttribute[TPosition]):
+class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
     name = "ascend.tposition"
 
 
 @irdl_attr_definition
-class CmpModeAttr(EnumAttribute[CmpMode]):
+class CmpModeAttr(EnumAttribute[CmpMode], SpacedOpaqueSyntaxAttribute):
     name = "ascend.cmpmode"
 
 
 @irdl_attr_definition
-class SelModeAttr(EnumAttribute[SelMode]):
+class SelModeAttr(EnumAttribute[SelMode], SpacedOpaqueSyntaxAttribute):
     name = "ascend.selmode"
 
 
 @irdl_attr_definition
-class RoundModeAttr(EnumAttribute[RoundMode]):
+class RoundModeAttr(EnumAttribute[RoundMode], SpacedOpaqueSyntaxAttribute):
     name = "ascend.round_mode"
 
 
 @irdl_attr_definition
-class PipeAttr(EnumAttribute[Pipe]):
+class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
     name = "ascend.pipe"
 
 
@@ -703,8 +710,10 @@ class DataCopyPadOp(IRDLOperation):
 
     def verify_(self) -> None:
         direction = _copy_direction(self, self.dst.type, self.src.type)
-        if self.pad_value is not None and direction != "in":
-            raise VerifyException(f"{self.name}: only a GM -> UB copy pads")
+        if self.pad_value is not None:
+            if direction != "in":
+                raise VerifyException(f"{self.name}: only a GM -> UB copy pads")
+            _require_scalar(self, self.pad_value, "dst")
 
 
 # endregion

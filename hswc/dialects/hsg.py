@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     UnrankedTensorType,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -33,6 +35,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 MAX_RANK = 8
@@ -224,6 +227,27 @@ class LaunchOp(IRDLOperation):
         for name, t in zip(names, types, strict=True):
             verify_operator_tensor(f"{self.name}: {name}", t)
         _verify_same_types(self, names, types)
+        self._verify_kernel()
+
+    def _verify_kernel(self) -> None:
+        """The symbol is a kernel taking (grad, x, y: memref<?xT>, then one index per value)."""
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        if kernel is None:
+            raise VerifyException(f"{self.name}: no function {self.kernel} to launch")
+        if not is_kernel(kernel) or not isinstance(kernel, FuncOp):
+            raise VerifyException(
+                f"{self.name}: {self.kernel} is not a kernel (a func.func marked {KERNEL_ATTR})"
+            )
+        grad_type = self.grad.type
+        assert isinstance(grad_type, TensorType | UnrankedTensorType)
+        gm = MemRefType(grad_type.get_element_type(), [DYNAMIC_INDEX])
+        expected = (gm, gm, gm, *(IndexType() for _ in self.tiling))
+        if tuple(kernel.function_type.inputs) != expected:
+            want = ", ".join(str(t) for t in expected)
+            raise VerifyException(
+                f"{self.name}: {self.kernel} must take ({want}) to be launched with "
+                f"{len(self.tiling)} tiling values, but takes {kernel.function_type.inputs}"
+            )
 
 
 def _verify_gm_buffers(op: IRDLOperation, grad: SSAValue, x: SSAValue, y: SSAValue) -> None:

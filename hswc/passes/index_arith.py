@@ -42,7 +42,10 @@ class IRArith:
                 op: type[arith.SignlessIntegerBinaryOperation]) -> SSAValue:
         ca, cb = constant_index(a), constant_index(b)
         if ca is not None and cb is not None:
-            return self.const(fold(ca, cb))
+            try:
+                return self.const(fold(ca, cb))
+            except ZeroDivisionError:
+                pass  # not foldable; guarded at run time (e.g. the empty tensor's ubFactor 0)
         return self._insert(op(a, b))
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:

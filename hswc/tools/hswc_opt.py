@@ -23,8 +23,13 @@ from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from hswc.diagnostics import LocatingParser, verify_located
+from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+
+
+def _has_code(text: str) -> bool:
+    """False for a chunk of only blank and comment lines (an empty module, as in mlir-opt)."""
+    return any(line.strip() and not line.strip().startswith("//") for line in text.splitlines())
 
 
 def lowering_specs(specs: list[ArgSpec]) -> list[ArgSpec]:
@@ -78,8 +83,14 @@ class HswcOptMain(xDSLOptMain):
         if unknown:
             raise ValueError(f"unknown pass '{unknown[0]}' (known: "
                              f"{', '.join(self.available_passes)})")
-        passes = tuple(self.available_passes[spec.name]().from_pass_spec(spec) for spec in specs)
+        passes = tuple(self._make_pass(spec) for spec in specs)
         self.pipeline = PassPipeline(passes, between)
+
+    def _make_pass(self, spec: ArgSpec) -> ModulePass:
+        try:
+            return self.available_passes[spec.name]().from_pass_spec(spec)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"bad options for pass '{spec.name}': {error}") from None
 
     def run(self) -> None:
         chunks, _ = self.prepare_input()
@@ -97,15 +108,21 @@ class HswcOptMain(xDSLOptMain):
             if output is not sys.stdout:
                 output.close()
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file == "-":  # mlir-opt's spelling of stdin
+            self.args.input_file = None
+        return super().get_input_stream()
+
     def _run_chunk(self, text: str, line_offset: int, output: IO[str]) -> None:
         try:
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
-            module = parser.parse_module()
+            module = parser.parse_module() if _has_code(text) else ModuleOp([])
             verify_located(module)
             self.apply_passes(module)
             output.write(self.output_resulting_program(module))
         except (ParseError, DiagnosticException) as error:
-            message = str(error).rstrip()
+            message = (format_parse_error(error, line_offset) if isinstance(error, ParseError)
+                       else str(error).rstrip())
             if "error:" not in message.split("\n", 1)[0]:
                 message = f"hswc-opt: error: {message}"
             if self.args.verify_diagnostics or self.args.parsing_diagnostics:

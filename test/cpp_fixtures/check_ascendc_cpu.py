@@ -21,6 +21,7 @@ Prints "N passed, M failed" and exits non-zero on any failure.
 
 Usage: python3 test/cpp_fixtures/check_ascendc_cpu.py [--build-dir DIR] [--quick] [--no-sanitize]
 """
+
 import argparse
 import math
 import os
@@ -39,8 +40,13 @@ MODEL = ROOT / "tools" / "ascendc_cpu"
 FIXTURES = ROOT / "test" / "cpp_fixtures"
 CXX = os.environ.get("CXX", "g++")
 BASE_FLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", str(MODEL)]
-SAN_FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
-             "-fno-sanitize-recover=all"]
+SAN_FLAGS = [
+    "-O1",
+    "-g",
+    "-fno-omit-frame-pointer",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+]
 
 DTYPES = {0: np.float16, 1: np.float32, 2: ml_dtypes.bfloat16}
 UINT = {0: np.uint16, 1: np.uint32, 2: np.uint16}
@@ -67,7 +73,14 @@ def build(out_dir, sanitize):
     selftest = out_dir / f"selftest{suffix}"
     kernel = FIXTURES / "hard_swish_grad_fixture.cpp"
     cmds = [
-        [CXX, *flags, f'-DHSWC_KERNEL_SOURCE="{kernel}"', str(MODEL / "harness.cpp"), "-o", str(harness)],
+        [
+            CXX,
+            *flags,
+            f'-DHSWC_KERNEL_SOURCE="{kernel}"',
+            str(MODEL / "harness.cpp"),
+            "-o",
+            str(harness),
+        ],
         [CXX, *flags, str(FIXTURES / "ascendc_cpu_selftest.cpp"), "-o", str(selftest)],
     ]
     for cmd in cmds:
@@ -78,6 +91,7 @@ def build(out_dir, sanitize):
 
 
 # ----------------------------------------------------------------- references
+
 
 def spec_expected(key, grad, x):
     """docs/SPEC.md section 2, every step in float32 with RNE."""
@@ -106,7 +120,7 @@ FORMATS = {"f16": (10, 5, np.float16, np.uint16), "bf16": (7, 8, ml_dtypes.bfloa
 
 
 def bits_to_fraction(fmt, b):
-    mant, expbits, dt, ut = FORMATS[fmt]
+    _mant, _expbits, dt, ut = FORMATS[fmt]
     v = float(np.array([b], dtype=ut).view(dt)[0])
     if math.isinf(v):
         return None
@@ -130,7 +144,7 @@ def next_down(fmt, b):
     return b - 1 if not b & sign else b + 1
 
 
-def reference_cast(fmt, f32bits, mode):
+def reference_cast(fmt, f32bits, mode):  # noqa: C901 (one branch per round mode)
     """Rounds f32 value to fmt by choosing between its two neighbours."""
     mant, expbits, dt, ut = FORMATS[fmt]
     sign = 1 << (mant + expbits)
@@ -190,7 +204,9 @@ def reference_cast(fmt, f32bits, mode):
 def cast_inputs(rng, count):
     vals = [rng.integers(0, 2**32, size=count, dtype=np.uint64).astype(np.uint32)]
     # f16 range: uniform exponents incl. subnormals and overflow, plus exact ties
-    f = (rng.uniform(1, 2, size=count) * 2.0 ** rng.integers(-28, 18, size=count)).astype(np.float32)
+    f = (rng.uniform(1, 2, size=count) * 2.0 ** rng.integers(-28, 18, size=count)).astype(
+        np.float32
+    )
     f *= rng.choice([-1, 1], size=count).astype(np.float32)
     vals.append(f.view(np.uint32))
     hb = rng.integers(0, 0x7BFF, size=count // 2).astype(np.uint16)
@@ -202,9 +218,30 @@ def cast_inputs(rng, count):
     vals.append((b32 & 0xFFFF0000) | 0x8000)  # bf16 ties
     vals.append((b32 & 0xFFFF0000) | 0x8001)
     vals.append((b32 & 0xFFFF0000) | 0x7FFF)
-    special = [0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F7FFFFF, 0xFF7FFFFF,
-               0x00000001, 0x80000001, 0x477FE000, 0x477FEFFF, 0x477FF000, 0x477FF001, 0x33000000,
-               0x33000001, 0xB3000000, 0x32FFFFFF, 0x387FC000, 0x38800000, 0x7F7F8000, 0x7F7FFFFF]
+    special = [
+        0,
+        0x80000000,
+        0x7F800000,
+        0xFF800000,
+        0x7FC00000,
+        0xFFC00001,
+        0x7F7FFFFF,
+        0xFF7FFFFF,
+        0x00000001,
+        0x80000001,
+        0x477FE000,
+        0x477FEFFF,
+        0x477FF000,
+        0x477FF001,
+        0x33000000,
+        0x33000001,
+        0xB3000000,
+        0x32FFFFFF,
+        0x387FC000,
+        0x38800000,
+        0x7F7F8000,
+        0x7F7FFFFF,
+    ]
     vals.append(np.array(special, dtype=np.uint32))
     return np.concatenate(vals)
 
@@ -212,13 +249,17 @@ def cast_inputs(rng, count):
 def check_casts(res, selftest, tmp, rng, count):
     inp = cast_inputs(rng, count)
     (tmp / "cast_in.bin").write_bytes(inp.tobytes())
-    r = subprocess.run([str(selftest), "--cast-table", str(tmp / "cast_in.bin"), str(tmp / "cast_out.bin")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [str(selftest), "--cast-table", str(tmp / "cast_in.bin"), str(tmp / "cast_out.bin")],
+        capture_output=True,
+        text=True,
+    )
     if not res.check(r.returncode == 0, f"cast table run: {r.stderr}"):
         return
     out = np.fromfile(tmp / "cast_out.bin", dtype=np.uint16).reshape(-1, 12)
-    cols = [("f16", m) for m in ("NONE", "RINT", "FLOOR", "CEIL", "ROUND", "TRUNC", "ODD")] + \
-           [("bf16", m) for m in ("RINT", "FLOOR", "CEIL", "ROUND", "TRUNC")]
+    cols = [("f16", m) for m in ("NONE", "RINT", "FLOOR", "CEIL", "ROUND", "TRUNC", "ODD")] + [
+        ("bf16", m) for m in ("RINT", "FLOOR", "CEIL", "ROUND", "TRUNC")
+    ]
     bad = {c: 0 for c in cols}
     first = {}
     for i, b in enumerate(inp.tolist()):
@@ -228,19 +269,32 @@ def check_casts(res, selftest, tmp, rng, count):
             mant, expbits, _, _ = FORMATS[fmt]
             if want == "nan":
                 expmask = ((1 << expbits) - 1) << mant
-                ok = (got & expmask) == expmask and (got & ((1 << mant) - 1)) != 0 and \
-                    (got >> (mant + expbits)) == (b >> 31) and (got >> (mant - 1)) & 1 == 1
+                ok = (
+                    (got & expmask) == expmask
+                    and (got & ((1 << mant) - 1)) != 0
+                    and (got >> (mant + expbits)) == (b >> 31)
+                    and (got >> (mant - 1)) & 1 == 1
+                )
             else:
                 ok = got == want
             if not ok:
                 bad[(fmt, mode)] += 1
-                first.setdefault((fmt, mode), (hex(b), hex(got), want if want == "nan" else hex(want)))
+                first.setdefault(
+                    (fmt, mode), (hex(b), hex(got), want if want == "nan" else hex(want))
+                )
     for c in cols:
-        res.check(bad[c] == 0, f"Cast f32->{c[0]} {c[1]}: {bad[c]} of {len(inp)} wrong, first {first.get(c)}")
+        res.check(
+            bad[c] == 0,
+            f"Cast f32->{c[0]} {c[1]}: {bad[c]} of {len(inp)} wrong, first {first.get(c)}",
+        )
     # RNE against numpy / ml_dtypes directly (independent of reference_cast)
     f = inp.view(np.float32)
     with np.errstate(all="ignore"):
-        for fmt, col, dt in (("f16", 1, np.float16), ("f16", 0, np.float16), ("bf16", 7, ml_dtypes.bfloat16)):
+        for fmt, col, dt in (
+            ("f16", 1, np.float16),
+            ("f16", 0, np.float16),
+            ("bf16", 7, ml_dtypes.bfloat16),
+        ):
             want = f.astype(dt)
             got = out[:, col].copy().view(dt)
             idx = same_bits(0 if fmt == "f16" else 2, got, want)
@@ -248,7 +302,9 @@ def check_casts(res, selftest, tmp, rng, count):
 
 
 def check_widen(res, selftest, tmp):
-    r = subprocess.run([str(selftest), "--widen-table", str(tmp / "widen.bin")], capture_output=True, text=True)
+    r = subprocess.run(
+        [str(selftest), "--widen-table", str(tmp / "widen.bin")], capture_output=True, text=True
+    )
     if not res.check(r.returncode == 0, f"widen table run: {r.stderr}"):
         return
     got = np.fromfile(tmp / "widen.bin", dtype=np.uint32).reshape(2, 65536)
@@ -264,8 +320,23 @@ def arith_operands(rng, dt, n):
         a = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, size=n)).astype(dt)
         b = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, size=n)).astype(dt)
     fin = np.finfo(dt)
-    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, float(fin.max), -float(fin.max),
-                        float(fin.smallest_subnormal), float(fin.tiny), 1.0, -1.0, 3.0], dtype=dt)
+    special = np.array(
+        [
+            0.0,
+            -0.0,
+            np.inf,
+            -np.inf,
+            np.nan,
+            float(fin.max),
+            -float(fin.max),
+            float(fin.smallest_subnormal),
+            float(fin.tiny),
+            1.0,
+            -1.0,
+            3.0,
+        ],
+        dtype=dt,
+    )
     a[: len(special)] = special
     b[: len(special)] = special[::-1]
     b[0] = dt(0.333333343)
@@ -277,20 +348,31 @@ def check_arith(res, selftest, tmp, rng, n):
         a, b = arith_operands(rng, dt, n)
         (tmp / "a.bin").write_bytes(a.tobytes())
         (tmp / "b.bin").write_bytes(b.tobytes())
-        r = subprocess.run([str(selftest), "--arith", name, str(tmp / "a.bin"), str(tmp / "b.bin"),
-                            str(tmp / "ab.bin")], capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                str(selftest),
+                "--arith",
+                name,
+                str(tmp / "a.bin"),
+                str(tmp / "b.bin"),
+                str(tmp / "ab.bin"),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if not res.check(r.returncode == 0, f"arith {name} run: {r.stderr}"):
             continue
         got = np.fromfile(tmp / "ab.bin", dtype=dt).reshape(5, n)
         with np.errstate(all="ignore"):
             wants = [a * b, a + b, a - b, a * b[0], a + b[0]]
         key = 0 if name == "f16" else 1
-        for op, g, w in zip(("Mul", "Add", "Sub", "Muls", "Adds"), got, wants):
+        for op, g, w in zip(("Mul", "Add", "Sub", "Muls", "Adds"), got, wants, strict=False):
             idx = same_bits(key, g, w.astype(dt))
             res.check(len(idx) == 0, f"{op} {name}: {len(idx)} differ, first at {idx[:3]}")
 
 
 # ----------------------------------------------------------------- fixture runs
+
 
 def tiling(total, core_num, ub_size):
     """docs/SPEC.md section 4."""
@@ -308,9 +390,42 @@ def make_inputs(rng, key, n):
     x = rng.uniform(-5.0, 5.0, size=n)
     grad = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, size=n)
     f16max = 65504.0 if key == 0 else 1e30
-    xs = [-3.0, 3.0, np.nan, np.inf, -np.inf, -0.0, 0.0, 2.9999, -2.9999, 3.0001, -3.0001, 2.5, -1.5,
-          1e-30, -1e-30, 0.5]
-    gs = [-1.0, np.inf, 7.0, np.nan, 2.0, -np.inf, 5.0, 1.0, -1.0, 3.0, 0.0, f16max, -0.0, 1.0, -2.0, np.nan]
+    xs = [
+        -3.0,
+        3.0,
+        np.nan,
+        np.inf,
+        -np.inf,
+        -0.0,
+        0.0,
+        2.9999,
+        -2.9999,
+        3.0001,
+        -3.0001,
+        2.5,
+        -1.5,
+        1e-30,
+        -1e-30,
+        0.5,
+    ]
+    gs = [
+        -1.0,
+        np.inf,
+        7.0,
+        np.nan,
+        2.0,
+        -np.inf,
+        5.0,
+        1.0,
+        -1.0,
+        3.0,
+        0.0,
+        f16max,
+        -0.0,
+        1.0,
+        -2.0,
+        np.nan,
+    ]
     k = min(n, len(xs))
     pos = rng.permutation(n)[:k]
     x[pos] = xs[:k]
@@ -338,17 +453,34 @@ def check_fixture(res, harness, tmp, rng, quick, label):
                     fills = ["0xA5", "0x00", "0xFF"] if (n == 4033 and cores == 7) else ["0xA5"]
                     for fill in fills:
                         block_dim, t = tiling(n, cores, ub)
-                        args = ["--tiling-key", str(key), "--block-dim", str(block_dim), "--ub-size", str(ub),
-                                "--tiling", ",".join(map(str, t)), "--ub-fill", fill,
-                                "grad.bin", "x.bin", "y.bin"]
+                        args = [
+                            "--tiling-key",
+                            str(key),
+                            "--block-dim",
+                            str(block_dim),
+                            "--ub-size",
+                            str(ub),
+                            "--tiling",
+                            ",".join(map(str, t)),
+                            "--ub-fill",
+                            fill,
+                            "grad.bin",
+                            "x.bin",
+                            "y.bin",
+                        ]
                         r = run_harness(harness, args, tmp)
                         what = f"{label} key={key} n={n} ub={ub} cores={cores} fill={fill}"
-                        if not res.check(r.returncode == 0, f"{what}: exit {r.returncode}: {r.stderr.strip()}"):
+                        if not res.check(
+                            r.returncode == 0, f"{what}: exit {r.returncode}: {r.stderr.strip()}"
+                        ):
                             continue
                         got = np.frombuffer((tmp / "y.bin").read_bytes(), dtype=DTYPES[key])
                         idx = same_bits(key, got, want)
-                        res.check(len(idx) == 0, f"{what}: {len(idx)} elements differ, first at {idx[:5]}: "
-                                  f"got {got[idx[:3]]} want {want[idx[:3]]}")
+                        res.check(
+                            len(idx) == 0,
+                            f"{what}: {len(idx)} elements differ, first at {idx[:5]}: "
+                            f"got {got[idx[:3]]} want {want[idx[:3]]}",
+                        )
 
 
 def check_section7(res, harness, tmp):
@@ -356,9 +488,26 @@ def check_section7(res, harness, tmp):
     g = np.array([1, 2, 3, -4, 5, -6, 7, 8, -9], dtype=np.float32)
     (tmp / "grad.bin").write_bytes(g.tobytes())
     (tmp / "x.bin").write_bytes(x.tobytes())
-    r = run_harness(harness, ["--tiling-key", "1", "--block-dim", "1", "--ub-size", "196608",
-                              "--tiling", "9,9,4032", "grad.bin", "x.bin", "y.bin"], tmp)
-    got = np.frombuffer((tmp / "y.bin").read_bytes(), dtype=np.float32) if r.returncode == 0 else None
+    r = run_harness(
+        harness,
+        [
+            "--tiling-key",
+            "1",
+            "--block-dim",
+            "1",
+            "--ub-size",
+            "196608",
+            "--tiling",
+            "9,9,4032",
+            "grad.bin",
+            "x.bin",
+            "y.bin",
+        ],
+        tmp,
+    )
+    got = (
+        np.frombuffer((tmp / "y.bin").read_bytes(), dtype=np.float32) if r.returncode == 0 else None
+    )
     want = np.array([0, 0, -0.50000006, -0.6666666, 2.5, -5, 8.166667, 8, -9], dtype=np.float32)
     res.check(got is not None and np.array_equal(got, want), f"SPEC section 7 example: {got}")
 
@@ -370,38 +519,114 @@ def check_harness_errors(res, harness, tmp):
     (tmp / "odd.bin").write_bytes(b"\0" * 7)
     base = ["--tiling-key", "1", "--ub-size", "8192"]
     cases = [
-        ("missing file", base + ["--block-dim", "1", "--tiling", "100,100,128", "nope.bin", "g100.bin", "y.bin"],
-         2, "run_kernel:"),
-        ("size mismatch", base + ["--block-dim", "1", "--tiling", "100,100,128", "g100.bin", "g99.bin", "y.bin"],
-         2, "run_kernel:"),
-        ("odd size", ["--tiling-key", "0", "--ub-size", "8192", "--block-dim", "1", "--tiling", "3,3,128",
-                      "odd.bin", "odd.bin", "y.bin"], 2, "run_kernel:"),
-        ("tiling mismatch", base + ["--block-dim", "1", "--tiling", "99,99,128", "g100.bin", "g100.bin", "y.bin"],
-         2, "run_kernel:"),
-        ("bad key", ["--tiling-key", "3", "--ub-size", "8192", "--block-dim", "1", "--tiling", "100,100,128",
-                     "g100.bin", "g100.bin", "y.bin"], 2, "run_kernel:"),
-        ("missing option", ["--tiling-key", "1", "g100.bin", "g100.bin", "y.bin"], 2, "run_kernel:"),
+        (
+            "missing file",
+            [*base, "--block-dim", "1", "--tiling", "100,100,128", "nope.bin", "g100.bin", "y.bin"],
+            2,
+            "run_kernel:",
+        ),
+        (
+            "size mismatch",
+            [*base, "--block-dim", "1", "--tiling", "100,100,128", "g100.bin", "g99.bin", "y.bin"],
+            2,
+            "run_kernel:",
+        ),
+        (
+            "odd size",
+            [
+                "--tiling-key",
+                "0",
+                "--ub-size",
+                "8192",
+                "--block-dim",
+                "1",
+                "--tiling",
+                "3,3,128",
+                "odd.bin",
+                "odd.bin",
+                "y.bin",
+            ],
+            2,
+            "run_kernel:",
+        ),
+        (
+            "tiling mismatch",
+            [*base, "--block-dim", "1", "--tiling", "99,99,128", "g100.bin", "g100.bin", "y.bin"],
+            2,
+            "run_kernel:",
+        ),
+        (
+            "bad key",
+            [
+                "--tiling-key",
+                "3",
+                "--ub-size",
+                "8192",
+                "--block-dim",
+                "1",
+                "--tiling",
+                "100,100,128",
+                "g100.bin",
+                "g100.bin",
+                "y.bin",
+            ],
+            2,
+            "run_kernel:",
+        ),
+        (
+            "missing option",
+            ["--tiling-key", "1", "g100.bin", "g100.bin", "y.bin"],
+            2,
+            "run_kernel:",
+        ),
         # Too few cores for the tiling: the last 50 elements of y are never written.
-        ("unwritten y", base + ["--block-dim", "5", "--tiling", "100,10,128", "g100.bin", "g100.bin", "y.bin"],
-         3, "ascendc_cpu: harness:"),
+        (
+            "unwritten y",
+            [*base, "--block-dim", "5", "--tiling", "100,10,128", "g100.bin", "g100.bin", "y.bin"],
+            3,
+            "ascendc_cpu: harness:",
+        ),
         # ubFactor too big for an 8 KiB UB.
-        ("ub overflow", base + ["--block-dim", "1", "--tiling", "100,100,6400", "g100.bin", "g100.bin", "y.bin"],
-         3, "ascendc_cpu: TPipe::InitBuffer: UB overflow"),
+        (
+            "ub overflow",
+            [
+                *base,
+                "--block-dim",
+                "1",
+                "--tiling",
+                "100,100,6400",
+                "g100.bin",
+                "g100.bin",
+                "y.bin",
+            ],
+            3,
+            "ascendc_cpu: TPipe::InitBuffer: UB overflow",
+        ),
         # ubFactor not a multiple of 64: the vector ops run past the UB buffers.
-        ("ubfactor unaligned", base + ["--block-dim", "1", "--tiling", "100,100,100", "g100.bin", "g100.bin",
-                                       "y.bin"], 3, "ascendc_cpu: "),
+        (
+            "ubfactor unaligned",
+            [*base, "--block-dim", "1", "--tiling", "100,100,100", "g100.bin", "g100.bin", "y.bin"],
+            3,
+            "ascendc_cpu: ",
+        ),
     ]
     for what, args, code, prefix in cases:
         r = run_harness(harness, args, tmp)
         lines = r.stderr.strip().splitlines()
-        res.check(r.returncode == code and lines and lines[0].startswith(prefix),
-                  f"harness {what}: exit {r.returncode}, stderr {r.stderr.strip()!r}")
+        res.check(
+            r.returncode == code and lines and lines[0].startswith(prefix),
+            f"harness {what}: exit {r.returncode}, stderr {r.stderr.strip()!r}",
+        )
 
 
 def check_selftest(res, selftest, label):
     r = subprocess.run([str(selftest)], capture_output=True, text=True)
-    res.check(r.returncode == 0 and ", 0 failed" in r.stdout, f"{label} selftest: {r.stdout}{r.stderr}")
-    listing = subprocess.run([str(selftest), "--list-violations"], capture_output=True, text=True).stdout
+    res.check(
+        r.returncode == 0 and ", 0 failed" in r.stdout, f"{label} selftest: {r.stdout}{r.stderr}"
+    )
+    listing = subprocess.run(
+        [str(selftest), "--list-violations"], capture_output=True, text=True
+    ).stdout
     cases = [line.split("\t") for line in listing.strip().splitlines()]
     res.check(len(cases) >= 20, f"{label}: violation cases listed: {len(cases)}")
     for name, api in cases:
@@ -412,9 +637,13 @@ def check_selftest(res, selftest, label):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--build-dir", type=Path)
-    ap.add_argument("--quick", action="store_true", help="fewer fixture configurations and cast values")
+    ap.add_argument(
+        "--quick", action="store_true", help="fewer fixture configurations and cast values"
+    )
     ap.add_argument("--no-sanitize", action="store_true", help="skip the ASan/UBSan build")
     args = ap.parse_args()
     res = Results()

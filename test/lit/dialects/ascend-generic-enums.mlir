@@ -1,7 +1,4 @@
-// Known bug: the enum attributes of the ascend dialect (CmpMode, SelMode, RoundMode, Pipe) print in
-// the generic form as `#ascend.pipepipe_v` (name and value run together, no brackets), which does
-// not parse back. Remove the XFAIL when they print as e.g. `#ascend<pipe pipe_v>`.
-// XFAIL: *
+// The ascend enum attributes round-trip through the generic form as `#ascend<pipe pipe_v>`.
 // RUN: hswc-opt %s --print-op-generic | hswc-opt | filecheck %s
 
 // Ops with enum properties through the generic form: Compare, CompareScalar, Select, Cast, PipeBarrier.

@@ -1,7 +1,4 @@
-// Known bug: DataCopyPad's pad value is not checked against the tensor's dtype (every other
-// scalar of the dialect is, "scalar dtype equal to the tensor's"). Remove the XFAIL once
-// DataCopyPadOp.verify_ applies the same rule as _require_scalar.
-// XFAIL: *
+// DataCopyPad's pad value must have the tensor's dtype, like every scalar of the dialect.
 // RUN: hswc-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // An f32 pad value for an f16 copy.

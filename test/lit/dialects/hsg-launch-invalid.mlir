@@ -1,8 +1,4 @@
-// Known gaps: hsg.launch verifies its tensors but not what it launches. A launch of a kernel
-// that does not exist, or with other than the three tiling values (totalNum, blockFactor,
-// ubFactor) the kernel takes, verifies and only fails later (interpreter, printer). Remove the
-// XFAIL once LaunchOp checks both (e.g. SymbolUserOpInterface + a tiling count of 3).
-// XFAIL: *
+// hsg.launch must name a kernel function and pass it the three tiling values.
 // RUN: hswc-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // A launch of a symbol that names no function.
@@ -15,9 +11,29 @@ func.func @no_kernel(%g: tensor<4xf16>, %n: index) -> tensor<4xf16> {
 // -----
 
 // A launch with one tiling value instead of three.
-func.func private @hard_swish_grad_kernel_f16(memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index)
+func.func private @hard_swish_grad_kernel_f16(memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index) attributes {hsg.kernel}
 func.func @one_tiling_value(%g: tensor<4xf16>, %n: index) -> tensor<4xf16> {
   // CHECK: hsg-launch-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' {{.*}}tiling
   %y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%g, %g) tiling(%n) : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
+  func.return %y : tensor<4xf16>
+}
+
+// -----
+
+// A launch of a function that is not marked hsg.kernel.
+func.func private @helper(memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index)
+func.func @not_a_kernel(%g: tensor<4xf16>, %n: index) -> tensor<4xf16> {
+  // CHECK: hsg-launch-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' @helper is not a kernel (a func.func marked hsg.kernel)
+  %y = hsg.launch @helper blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
+  func.return %y : tensor<4xf16>
+}
+
+// -----
+
+// A launch of an f32 kernel with f16 tensors.
+func.func private @k32(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index, index) attributes {hsg.kernel}
+func.func @wrong_dtype(%g: tensor<4xf16>, %n: index) -> tensor<4xf16> {
+  // CHECK: hsg-launch-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' @k32 must take (memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index) to be launched with 3 tiling values
+  %y = hsg.launch @k32 blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
   func.return %y : tensor<4xf16>
 }

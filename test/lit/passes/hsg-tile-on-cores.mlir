@@ -413,7 +413,7 @@ func.func @two_dtypes(%a: tensor<8xf32>, %b: tensor<8xbf16>) -> (tensor<8xf32>, 
 // -----
 
 // Already tiled IR (a launch and no hsg.hard_swish_grad) is left as it is: the pass is idempotent.
-func.func private @k(memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index)
+func.func private @k(memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index) attributes {hsg.kernel}
 func.func @already_tiled(%g: tensor<8xf16>, %n: index) -> tensor<8xf16> {
   %y = hsg.launch @k blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>
   func.return %y : tensor<8xf16>
