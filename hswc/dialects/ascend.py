@@ -51,6 +51,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from hswc.dialects.query import IndexQueryOp
 from hswc.platform import VECTOR_REPEAT_BYTES
 
 # region enums
@@ -322,33 +323,23 @@ def constant_index(value: SSAValue) -> int | None:
 
 
 @irdl_op_definition
-class GetBlockIdxOp(IRDLOperation):
+class GetBlockIdxOp(IndexQueryOp):
     """AscendC::GetBlockIdx(): this core's index in the launch, in [0, blockDim).
 
     Example: `%b = ascend.get_block_idx`
     """
 
     name = "ascend.get_block_idx"
-    result = result_def(IndexType)
-    assembly_format = "attr-dict"
-
-    def __init__(self):
-        super().__init__(result_types=[IndexType()])
 
 
 @irdl_op_definition
-class GetBlockNumOp(IRDLOperation):
+class GetBlockNumOp(IndexQueryOp):
     """AscendC::GetBlockNum(): the launch's blockDim.
 
     Example: `%n = ascend.get_block_num`
     """
 
     name = "ascend.get_block_num"
-    result = result_def(IndexType)
-    assembly_format = "attr-dict"
-
-    def __init__(self):
-        super().__init__(result_types=[IndexType()])
 
 
 @irdl_op_definition
@@ -482,86 +473,75 @@ class InitBufferOp(IRDLOperation):
             raise VerifyException(f"{self.name}: a TBuf takes no `num`, only a length")
 
 
+class _QueueTakeOp(IRDLOperation):
+    """A LocalTensor taken from a queue (AllocTensor, DeQue): it has the queue's position."""
+
+    que = operand_def(TQueType)
+    result = result_def(LocalTensorType)
+    assembly_format = "$que attr-dict `:` type($que) `->` type($result)"
+
+    def __init__(self, que: SSAValue, element_type: Attribute):
+        assert isinstance(que.type, TQueType)
+        super().__init__(
+            operands=[que], result_types=[LocalTensorType(element_type, que.type.position.data)]
+        )
+
+    def verify_(self) -> None:
+        _verify_queue_tensor(self.name, self.que.type, self.result.type)
+
+
+class _QueueGiveOp(IRDLOperation):
+    """A LocalTensor handed to a queue (EnQue, FreeTensor): it has the queue's position."""
+
+    que = operand_def(TQueType)
+    tensor = operand_def(LocalTensorType)
+    assembly_format = "$que `,` $tensor attr-dict `:` type($que) `,` type($tensor)"
+
+    def __init__(self, que: SSAValue, tensor: SSAValue):
+        super().__init__(operands=[que, tensor])
+
+    def verify_(self) -> None:
+        _verify_queue_tensor(self.name, self.que.type, self.tensor.type)
+
+
 @irdl_op_definition
-class AllocTensorOp(IRDLOperation):
+class AllocTensorOp(_QueueTakeOp):
     """TQue::AllocTensor<T>(): take a free buffer of the queue as a LocalTensor.
 
     Example: `%t = ascend.alloc_tensor %q : !ascend.tque<vecin, 1> -> !ascend.local_tensor<f16, vecin>`
     """
 
     name = "ascend.alloc_tensor"
-    que = operand_def(TQueType)
-    result = result_def(LocalTensorType)
-    assembly_format = "$que attr-dict `:` type($que) `->` type($result)"
-
-    def __init__(self, que: SSAValue, element_type: Attribute):
-        assert isinstance(que.type, TQueType)
-        super().__init__(
-            operands=[que], result_types=[LocalTensorType(element_type, que.type.position.data)]
-        )
-
-    def verify_(self) -> None:
-        _verify_queue_tensor(self.name, self.que.type, self.result.type)
 
 
 @irdl_op_definition
-class EnQueOp(IRDLOperation):
+class EnQueOp(_QueueGiveOp):
     """TQue::EnQue(tensor): hand a filled tensor to the next pipeline stage.
 
     Example: `ascend.enque %q, %t : !ascend.tque<vecin, 1>, !ascend.local_tensor<f16, vecin>`
     """
 
     name = "ascend.enque"
-    que = operand_def(TQueType)
-    tensor = operand_def(LocalTensorType)
-    assembly_format = "$que `,` $tensor attr-dict `:` type($que) `,` type($tensor)"
-
-    def __init__(self, que: SSAValue, tensor: SSAValue):
-        super().__init__(operands=[que, tensor])
-
-    def verify_(self) -> None:
-        _verify_queue_tensor(self.name, self.que.type, self.tensor.type)
 
 
 @irdl_op_definition
-class DeQueOp(IRDLOperation):
+class DeQueOp(_QueueTakeOp):
     """TQue::DeQue<T>(): wait for and take the oldest tensor in the queue.
 
     Example: `%t = ascend.deque %q : !ascend.tque<vecin, 1> -> !ascend.local_tensor<f16, vecin>`
     """
 
     name = "ascend.deque"
-    que = operand_def(TQueType)
-    result = result_def(LocalTensorType)
-    assembly_format = "$que attr-dict `:` type($que) `->` type($result)"
-
-    def __init__(self, que: SSAValue, element_type: Attribute):
-        assert isinstance(que.type, TQueType)
-        super().__init__(
-            operands=[que], result_types=[LocalTensorType(element_type, que.type.position.data)]
-        )
-
-    def verify_(self) -> None:
-        _verify_queue_tensor(self.name, self.que.type, self.result.type)
 
 
 @irdl_op_definition
-class FreeTensorOp(IRDLOperation):
+class FreeTensorOp(_QueueGiveOp):
     """TQue::FreeTensor(tensor): give the buffer back to the queue.
 
     Example: `ascend.free_tensor %q, %t : !ascend.tque<vecin, 1>, !ascend.local_tensor<f16, vecin>`
     """
 
     name = "ascend.free_tensor"
-    que = operand_def(TQueType)
-    tensor = operand_def(LocalTensorType)
-    assembly_format = "$que `,` $tensor attr-dict `:` type($que) `,` type($tensor)"
-
-    def __init__(self, que: SSAValue, tensor: SSAValue):
-        super().__init__(operands=[que, tensor])
-
-    def verify_(self) -> None:
-        _verify_queue_tensor(self.name, self.que.type, self.tensor.type)
 
 
 def _verify_queue_tensor(name: str, que: Attribute, tensor: Attribute) -> None:

@@ -38,6 +38,8 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.query import IndexQueryOp
+
 MAX_RANK = 8
 """MAX_SUPPORT_DIMS_NUMS of the aclnn layer."""
 
@@ -152,33 +154,23 @@ class NumElementsOp(IRDLOperation):
 
 
 @irdl_op_definition
-class GetCoreNumAivOp(IRDLOperation):
+class GetCoreNumAivOp(IndexQueryOp):
     """PlatformAscendC::GetCoreNumAiv(): the vector cores of the SoC the tiling runs for.
 
     Example: `%cores = hsg.get_core_num_aiv`
     """
 
     name = "hsg.get_core_num_aiv"
-    result = result_def(IndexType)
-    assembly_format = "attr-dict"
-
-    def __init__(self):
-        super().__init__(result_types=[IndexType()])
 
 
 @irdl_op_definition
-class GetUbSizeOp(IRDLOperation):
+class GetUbSizeOp(IndexQueryOp):
     """PlatformAscendC::GetCoreMemSize(CoreMemType::UB, ubSize): UB bytes per vector core.
 
     Example: `%ub = hsg.get_ub_size`
     """
 
     name = "hsg.get_ub_size"
-    result = result_def(IndexType)
-    assembly_format = "attr-dict"
-
-    def __init__(self):
-        super().__init__(result_types=[IndexType()])
 
 
 @irdl_op_definition
