@@ -249,9 +249,6 @@ def test_malformed_pass_option(capsys: Capsys, write: Writer) -> None:
     assert "abc" in err
 
 
-@pytest.mark.xfail(strict=True, reason="ROUGH EDGE: a pass option of the wrong type is reported as "
-                   "\"Incompatible types: given ('abc',), expected int | None\", naming neither "
-                   "the option (core-num) nor the pass")
 def test_malformed_pass_option_names_the_option(capsys: Capsys,
                                                 write) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), "-p",

@@ -19,26 +19,18 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IndexType,
-    IntAttr,
     IntegerAttr,
-    IntegerType,
     MemRefType,
-    Signedness,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     Dialect,
-    ParametrizedAttribute,
-    SpacedOpaqueSyntaxAttribute,
     SSAValue,
-    TypeAttribute,
 )
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
     base,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -46,236 +38,32 @@ from xdsl.irdl import (
     prop_def,
     result_def,
 )
-from xdsl.parser import AttrParser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
+from hswc.dialects.ascend_types import (
+    HALF_FLOAT,
+    MASK_ELEMENT_TYPE,
+    CmpMode,
+    CmpModeAttr,
+    GlobalTensorType,
+    LocalTensorType,
+    Pipe,
+    PipeAttr,
+    RoundMode,
+    RoundModeAttr,
+    SelMode,
+    SelModeAttr,
+    TBufType,
+    TPipeType,
+    TPosition,
+    TPositionAttr,
+    TQueType,
+    element_size,
+)
 from hswc.dialects.query import IndexQueryOp
 from hswc.platform import VECTOR_REPEAT_BYTES
 
-# region enums
-
-
-class TPosition(StrEnum):
-    """AscendC::TPosition: where a buffer lives."""
-
-    GM = "gm"
-    VECIN = "vecin"
-    VECOUT = "vecout"
-    VECCALC = "veccalc"
-
-
-class CmpMode(StrEnum):
-    """AscendC::CMPMODE: src0 <op> src1."""
-
-    LT = "lt"
-    GT = "gt"
-    GE = "ge"
-    EQ = "eq"
-    NE = "ne"
-    LE = "le"
-
-
-class SelMode(StrEnum):
-    """AscendC::SELMODE: how Select reads its mask and second source."""
-
-    VSEL_CMPMASK_SPR = "vsel_cmpmask_spr"
-    VSEL_TENSOR_SCALAR_MODE = "vsel_tensor_scalar_mode"
-    VSEL_TENSOR_TENSOR_MODE = "vsel_tensor_tensor_mode"
-
-
-class RoundMode(StrEnum):
-    """AscendC::RoundMode of Cast."""
-
-    CAST_NONE = "cast_none"
-    CAST_RINT = "cast_rint"
-    CAST_FLOOR = "cast_floor"
-    CAST_CEIL = "cast_ceil"
-    CAST_ROUND = "cast_round"
-    CAST_TRUNC = "cast_trunc"
-    CAST_ODD = "cast_odd"
-
-
-class Pipe(StrEnum):
-    """AscendC pipe_t: the pipeline a PipeBarrier waits on."""
-
-    PIPE_S = "pipe_s"
-    PIPE_V = "pipe_v"
-    PIPE_MTE2 = "pipe_mte2"
-    PIPE_MTE3 = "pipe_mte3"
-    PIPE_ALL = "pipe_all"
-
-
-@irdl_attr_definition
-class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
-    name = "ascend.tposition"
-
-
-@irdl_attr_definition
-class CmpModeAttr(EnumAttribute[CmpMode], SpacedOpaqueSyntaxAttribute):
-    name = "ascend.cmpmode"
-
-
-@irdl_attr_definition
-class SelModeAttr(EnumAttribute[SelMode], SpacedOpaqueSyntaxAttribute):
-    name = "ascend.selmode"
-
-
-@irdl_attr_definition
-class RoundModeAttr(EnumAttribute[RoundMode], SpacedOpaqueSyntaxAttribute):
-    name = "ascend.round_mode"
-
-
-@irdl_attr_definition
-class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
-    name = "ascend.pipe"
-
-
-UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
-QUEUE_POSITIONS = (TPosition.VECIN, TPosition.VECOUT)
-
-# endregion
-# region types
-
-
-def _parse_position(parser: AttrParser, allowed: Sequence[TPosition]) -> TPositionAttr:
-    word = parser.parse_keyword_in([p.value for p in allowed], " as a TPosition")
-    return TPositionAttr(TPosition(word))
-
-
-@irdl_attr_definition
-class TPipeType(ParametrizedAttribute, TypeAttribute):
-    """AscendC::TPipe: owns the UB and hands out buffers with InitBuffer."""
-
-    name = "ascend.tpipe"
-
-
-@irdl_attr_definition
-class TQueType(ParametrizedAttribute, TypeAttribute):
-    """AscendC::TQue<TPosition, depth>: a queue of UB buffers between pipeline stages.
-
-    `!ascend.tque<vecin, 1>`
-    """
-
-    name = "ascend.tque"
-    position: TPositionAttr
-    depth: IntAttr
-
-    def __init__(self, position: TPosition, depth: int):
-        super().__init__(TPositionAttr(position), IntAttr(depth))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[TPositionAttr, IntAttr]:
-        with parser.in_angle_brackets():
-            position = _parse_position(parser, QUEUE_POSITIONS)
-            parser.parse_punctuation(",")
-            depth = parser.parse_integer(allow_boolean=False, allow_negative=False)
-        return position, IntAttr(depth)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.position.data.value}, {self.depth.data}>")
-
-    def verify(self) -> None:
-        if self.depth.data < 1:
-            raise VerifyException(f"TQue depth must be at least 1, got {self.depth.data}")
-
-
-@irdl_attr_definition
-class TBufType(ParametrizedAttribute, TypeAttribute):
-    """AscendC::TBuf<TPosition>: a UB buffer outside any queue (scratch, constants, masks).
-
-    `!ascend.tbuf<veccalc>`
-    """
-
-    name = "ascend.tbuf"
-    position: TPositionAttr
-
-    def __init__(self, position: TPosition = TPosition.VECCALC):
-        super().__init__(TPositionAttr(position))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[TPositionAttr]:
-        with parser.in_angle_brackets():
-            position = _parse_position(parser, UB_POSITIONS)
-        return (position,)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.position.data.value}>")
-
-
-@irdl_attr_definition
-class GlobalTensorType(ParametrizedAttribute, TypeAttribute):
-    """AscendC::GlobalTensor<T>: a typed window on global memory.
-
-    `!ascend.global_tensor<f16>`
-    """
-
-    name = "ascend.global_tensor"
-    element_type: Attribute
-
-    def __init__(self, element_type: Attribute):
-        super().__init__(element_type)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
-        with parser.in_angle_brackets():
-            element_type = parser.parse_type()
-        return (element_type,)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.element_type)
-
-
-@irdl_attr_definition
-class LocalTensorType(ParametrizedAttribute, TypeAttribute):
-    """AscendC::LocalTensor<T> in a buffer of the given TPosition; masks are LocalTensor<ui8>.
-
-    `!ascend.local_tensor<f32, veccalc>`
-    """
-
-    name = "ascend.local_tensor"
-    element_type: Attribute
-    position: TPositionAttr
-
-    def __init__(self, element_type: Attribute, position: TPosition):
-        super().__init__(element_type, TPositionAttr(position))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, TPositionAttr]:
-        with parser.in_angle_brackets():
-            element_type = parser.parse_type()
-            parser.parse_punctuation(",")
-            position = _parse_position(parser, UB_POSITIONS)
-        return element_type, position
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.element_type)
-            printer.print_string(f", {self.position.data.value}")
-
-    @property
-    def pos(self) -> TPosition:
-        return self.position.data
-
-
-MASK_ELEMENT_TYPE = IntegerType(8, Signedness.UNSIGNED)
-"""Compare writes, and Select reads, masks as LocalTensor<uint8_t>."""
-
-HALF_FLOAT = (Float16Type, Float32Type)
-
-
-def element_size(t: Attribute) -> int:
-    """sizeof(T) in bytes for the element types the kernel uses."""
-    if isinstance(t, Float32Type):
-        return 4
-    if isinstance(t, Float16Type | BFloat16Type):
-        return 2
-    if isinstance(t, IntegerType):
-        return max(1, t.width.data // 8)
-    raise ValueError(f"no element size for {t}")
-
+# region ops helpers
 
 def _local(op: IRDLOperation, name: str) -> LocalTensorType:
     t = getattr(op, name).type

@@ -27,6 +27,14 @@ from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 
 
+def _accepts(pass_type: type[ModulePass], spec: ArgSpec) -> bool:
+    try:
+        pass_type.from_pass_spec(spec)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 def _has_code(text: str) -> bool:
     """False for a chunk of only blank and comment lines (an empty module, as in mlir-opt)."""
     return any(line.strip() and not line.strip().startswith("//") for line in text.splitlines())
@@ -87,10 +95,17 @@ class HswcOptMain(xDSLOptMain):
         self.pipeline = PassPipeline(passes, between)
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
+        pass_type = self.available_passes[spec.name]()
         try:
-            return self.available_passes[spec.name]().from_pass_spec(spec)
+            return pass_type.from_pass_spec(spec)
         except (ValueError, TypeError) as error:
-            raise ValueError(f"bad options for pass '{spec.name}': {error}") from None
+            # xDSL's message names the value, not the option: find the option that fails alone.
+            culprit = next((key for key, value in spec.parameters.items()
+                            if not _accepts(pass_type, ArgSpec(spec.name, {key: value}))), None)
+            where = f"pass '{spec.name}'"
+            if culprit:
+                where = f"option '{culprit}' of {where}"
+            raise ValueError(f"bad {where}: {error}") from None
 
     def run(self) -> None:
         chunks, _ = self.prepare_input()
