@@ -12,6 +12,7 @@ the exit code is 0, for FileCheck.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO
@@ -152,6 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         tool = HswcOptMain(description="hswc modular optimizer driver", args=argv)
         tool.run()
+    except BrokenPipeError:
+        # The reader of our output went away (`hswc-opt ... | head`): nothing left to say.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as error:
         name = getattr(error, "filename", None) or "input"
         print(f"hswc-opt: error: cannot read or write '{name}': {error.strerror}",
