@@ -32,21 +32,14 @@ from cpu_build import (
     run_kernel,
 )
 
+from hswc import runner
+from hswc.backend.cpp_types import float_literal
 from hswc.backend.source import kernel_source
 from hswc.dialects.ascend import Ascend
 from hswc.reference import hard_swish_grad_cann
+from hswc.tiling import VARIANTS, ub_plan
 
-try:  # the kernel variants are issue 5's work: tested here once they exist
-    from hswc.tiling import VARIANTS, ub_plan
-
-    FAST = VARIANTS.get("fast")
-except ImportError:
-    FAST = None
-
-try:
-    import hswc.runner as runner
-except ImportError:  # the interpreter's Python API is another issue's work
-    runner = None
+FAST = VARIANTS["fast"]
 
 SHAPES = [(0,), (1,), (63,), (64,), (65,), (4031,), (4032,), (4033,), (100003,), (3, 5, 7),
           (4, 1031)]
@@ -71,17 +64,16 @@ def emit(dtypes: tuple[str, ...], directory: Path, pipeline: str | None = None) 
 
 @pytest.fixture(scope="session")
 def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The three-dtype kernel built plainly and with sanitizers; each one-dtype kernel is
-    compiled (syntax and warnings) too."""
+    """The three-dtype kernel built plainly, with sanitizers and as the fast variant; each
+    one-dtype kernel is compiled (syntax and warnings) too."""
     directory = tmp_path_factory.mktemp("cpu_build")
     source = emit(tuple(DTYPES), directory)
     builds = {
         "plain": Build(source, directory / "run_kernel"),
         "sanitized": Build(source, directory / "run_kernel_sanitized", SANITIZE),
     }
-    if FAST is not None:
-        fast = emit(tuple(DTYPES), directory, FAST_PIPELINE)
-        builds["fast"] = Build(fast, directory / "run_kernel_fast")
+    fast = emit(tuple(DTYPES), directory, FAST_PIPELINE)
+    builds["fast"] = Build(fast, directory / "run_kernel_fast")
     singles = [Build(emit((dt,), directory), directory / "unused") for dt in DTYPES]
     build(list(builds.values()), syntax_only=singles)
     return {name: b.output for name, b in builds.items()}
@@ -118,9 +110,8 @@ def inputs(dtype: str, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def interpreter(dtype: str, rank: int, core_num: int, ub_size: int):  # -> runner.Kernel
-    """hswc-run's compiled kernel (a hswc.runner.Kernel) for this dtype, rank and platform."""
-    assert runner is not None
+def interpreter(dtype: str, rank: int, core_num: int, ub_size: int) -> runner.Kernel:
+    """hswc-run's compiled kernel for this dtype, rank and platform."""
     return runner.compile_text(operator_module((dtype,), rank), core_num=core_num,
                                ub_size=ub_size)
 
@@ -136,8 +127,6 @@ def test_cpu_build_matches_reference_and_interpreter(
     y = run_kernel(executables["plain"], grad, x, core_num, ub_size, tmp_path)
     expected = hard_swish_grad_cann(grad, x)
     np.testing.assert_array_equal(bits(y), bits(expected), err_msg="CPU build vs reference")
-    if runner is None:
-        pytest.skip("hswc.runner (hswc-run's Python API) is missing: no interpreter comparison")
     interpreted = interpreter(dtype, len(shape), core_num, ub_size)(grad, x)
     np.testing.assert_array_equal(bits(y), bits(np.asarray(interpreted)),
                                   err_msg="CPU build vs hswc-run")
@@ -165,8 +154,6 @@ def test_fast_variant_cpu_build_is_exact(
 ) -> None:
     """The fast kernel variant (double-buffered queues, CompareScalar, Select with scalars, in
     place, early frees, x first) prints with the same printer and keeps the reference's bits."""
-    if FAST is None:
-        pytest.skip("hswc.tiling has no kernel variants yet (issue 5)")
     grad, x = inputs(dtype, shape)
     y = run_kernel(executables["fast"], grad, x, core_num, ub_size, tmp_path,
                    ub_plan(dtype, FAST))
@@ -195,3 +182,15 @@ def test_every_ascend_op_prints_and_compiles(tmp_path: Path) -> None:
     source = tmp_path / "every_op.cpp"
     source.write_text(kernel_source(module))
     build([], syntax_only=[Build(source, tmp_path / "unused")])
+
+
+def test_float_literals_read_back_exactly() -> None:
+    """Every finite float's literal reads back to its bits; short values stay short."""
+    rng = np.random.default_rng(11)
+    values = rng.integers(0, 1 << 32, 20000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    for value in values[np.isfinite(values)]:
+        literal = float_literal(value)
+        assert literal.endswith("f") and ("." in literal or "e" in literal), literal
+        assert np.float32(float(literal[:-1])).view(np.uint32) == value.view(np.uint32), literal
+    assert [float_literal(np.float32(v)) for v in (1 / 3, -3.0, 0.5, 1e-5, 16777215.0)] == [
+        "0.333333343f", "-3.0f", "0.5f", "1e-05f", "16777215.0f"]

@@ -1,4 +1,4 @@
-"""Statements for the `ascend` ops: a table for the vector instructions, a function for the rest.
+"""Statements for the `ascend` ops: a table per uniform family, a function for every other op.
 
 Each rule spells one AscendC call exactly as the IR gives it: the operands, the scalar in its
 dtype, the enum value of the mode, the count. Nothing is chosen here.
@@ -72,7 +72,7 @@ def _vector_call(ctx: CppContext, op: Operation) -> None:
 
 
 # endregion
-# region everything else: one function per op
+# region everything else: small tables for the queries and the queue calls, a function per op
 
 
 def _element(t: object) -> str:
@@ -80,12 +80,14 @@ def _element(t: object) -> str:
     return element_cpp(t.element_type)
 
 
-def _get_block_idx(ctx: CppContext, op: Operation) -> None:
-    ctx.define(op.results[0], "AscendC::GetBlockIdx()")
+CORE_QUERIES: dict[type[Operation], str] = {
+    ascend.GetBlockIdxOp: "AscendC::GetBlockIdx()",
+    ascend.GetBlockNumOp: "AscendC::GetBlockNum()",
+}
 
 
-def _get_block_num(ctx: CppContext, op: Operation) -> None:
-    ctx.define(op.results[0], "AscendC::GetBlockNum()")
+def _core_query(ctx: CppContext, op: Operation) -> None:
+    ctx.define(op.results[0], CORE_QUERIES[type(op)])
 
 
 def _set_global_buffer(ctx: CppContext, op: Operation) -> None:
@@ -116,29 +118,30 @@ def _init_buffer(ctx: CppContext, op: Operation) -> None:
                     [ctx.text(op.buffer), *num, ctx.text(op.length)])
 
 
-def _alloc_tensor(ctx: CppContext, op: Operation) -> None:
-    assert isinstance(op, ascend.AllocTensorOp)
-    ctx.define(op.result, f"{ctx.text(op.que)}.AllocTensor<{_element(op.result.type)}>()")
+TENSOR_GETTERS: dict[type[Operation], tuple[str, str]] = {
+    ascend.AllocTensorOp: ("que", "AllocTensor"),
+    ascend.DeQueOp: ("que", "DeQue"),
+    ascend.TBufGetOp: ("buf", "Get"),
+}
+"""`T tensor = <object>.<Method><T>();`: the ops that hand out a local tensor."""
+
+TENSOR_RETURNS: dict[type[Operation], str] = {
+    ascend.EnQueOp: "EnQue",
+    ascend.FreeTensorOp: "FreeTensor",
+}
+"""`<que>.<Method>(tensor);`: the ops that give a local tensor back to its queue."""
 
 
-def _enque(ctx: CppContext, op: Operation) -> None:
-    assert isinstance(op, ascend.EnQueOp)
-    ctx.writer.line(f"{ctx.text(op.que)}.EnQue({ctx.text(op.tensor)});")
+def _tensor_getter(ctx: CppContext, op: Operation) -> None:
+    owner, method = TENSOR_GETTERS[type(op)]
+    result = op.results[0]
+    call = f"{ctx.text(getattr(op, owner))}.{method}<{_element(result.type)}>()"
+    ctx.define(result, call)
 
 
-def _deque(ctx: CppContext, op: Operation) -> None:
-    assert isinstance(op, ascend.DeQueOp)
-    ctx.define(op.result, f"{ctx.text(op.que)}.DeQue<{_element(op.result.type)}>()")
-
-
-def _free_tensor(ctx: CppContext, op: Operation) -> None:
-    assert isinstance(op, ascend.FreeTensorOp)
-    ctx.writer.line(f"{ctx.text(op.que)}.FreeTensor({ctx.text(op.tensor)});")
-
-
-def _tbuf_get(ctx: CppContext, op: Operation) -> None:
-    assert isinstance(op, ascend.TBufGetOp)
-    ctx.define(op.result, f"{ctx.text(op.buf)}.Get<{_element(op.result.type)}>()")
+def _tensor_return(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.EnQueOp | ascend.FreeTensorOp)
+    ctx.writer.line(f"{ctx.text(op.que)}.{TENSOR_RETURNS[type(op)]}({ctx.text(op.tensor)});")
 
 
 def _reinterpret_cast(ctx: CppContext, op: Operation) -> None:
@@ -177,18 +180,14 @@ def _data_copy_pad(ctx: CppContext, op: Operation) -> None:
 
 RULES: dict[type[Operation], Rule] = {
     **dict.fromkeys(VECTOR_CALLS, _vector_call),
-    ascend.GetBlockIdxOp: _get_block_idx,
-    ascend.GetBlockNumOp: _get_block_num,
+    **dict.fromkeys(CORE_QUERIES, _core_query),
     ascend.SetGlobalBufferOp: _set_global_buffer,
     ascend.TPipeOp: _declaration,
     ascend.TQueOp: _declaration,
     ascend.TBufOp: _declaration,
     ascend.InitBufferOp: _init_buffer,
-    ascend.AllocTensorOp: _alloc_tensor,
-    ascend.EnQueOp: _enque,
-    ascend.DeQueOp: _deque,
-    ascend.FreeTensorOp: _free_tensor,
-    ascend.TBufGetOp: _tbuf_get,
+    **dict.fromkeys(TENSOR_GETTERS, _tensor_getter),
+    **dict.fromkeys(TENSOR_RETURNS, _tensor_return),
     ascend.ReinterpretCastOp: _reinterpret_cast,
     ascend.PipeBarrierOp: _pipe_barrier,
     ascend.DataCopyOp: _data_copy,

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from hswc.backend.cpp_types import cpp_type
-from hswc.backend.expressions import EXPRESSIONS, PRIMARY, Expr, ExprRule
+from hswc.backend.expressions import EXPRESSIONS, PRIMARY, Expr, ExprRule, helper_definitions
 from hswc.backend.names import Scope
 from hswc.backend.writer import CppWriter
 from hswc.diagnostics import OpError
@@ -103,13 +104,40 @@ class CppContext:
             self.writer.line(f"{cpp_type(value.type)} {name} = {init};")
 
     @contextmanager
-    def descend(self, header: str | Sequence[str], brace_on_own_line: bool = False
-                ) -> Iterator[None]:
-        """A `{ }` scope: indented one more level, its names invisible after it closes."""
+    def inner_scope(self) -> Iterator[None]:
+        """A C++ scope for names: what is declared inside is invisible after it."""
         outer = self.scope
         self.scope = outer.child()
         try:
-            with self.writer.descend(header, brace_on_own_line):
-                yield
+            yield
         finally:
             self.scope = outer
+
+    @contextmanager
+    def descend(self, header: str | Sequence[str], brace_on_own_line: bool = False
+                ) -> Iterator[None]:
+        """A `{ }` scope: indented one more level, its names invisible after it closes."""
+        with self.inner_scope(), self.writer.descend(header, brace_on_own_line):
+            yield
+
+
+class Printer(Protocol):
+    """A printer of one function or class: its context, and its lines (printed on demand)."""
+
+    ctx: CppContext
+
+    def lines(self) -> list[str]: ...
+
+
+def namespace_lines(namespace: str, qualifiers: str, printers: Iterable[Printer],
+                    head: Sequence[str] = ()) -> list[str]:
+    """`namespace <name> { ... }`: the arith helpers the printers call, defined once, then
+    `head`, then what each printer prints, a blank line before each."""
+    bodies: list[str] = []
+    helpers: set[str] = set()
+    for printer in printers:
+        bodies += ["", *printer.lines()]
+        helpers |= printer.ctx.helpers  # known only once the printer has run
+    content = [*head, *bodies] if head else bodies[1:]
+    return [f"namespace {namespace} {{", "", *helper_definitions(helpers, qualifiers), *content,
+            "", f"}}  // namespace {namespace}"]

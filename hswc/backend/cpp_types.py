@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -43,6 +46,19 @@ _NUMPY_TYPES: dict[type[Attribute], type] = {
 class UnprintableType(ValueError):
     """A type the printer has no C++ spelling for."""
 
+    def __init__(self, t: Attribute):
+        self.type = t
+        super().__init__(f"the type {t} has no C++ spelling")
+
+
+@contextmanager
+def spelling(op: Operation) -> Iterator[None]:
+    """While `op` is printed: a type without C++ spelling is an error naming `op`."""
+    try:
+        yield
+    except UnprintableType as error:
+        raise OpError(op, f"uses the type {error.type}, which has no C++ spelling") from None
+
 
 def element_cpp(t: Attribute) -> str:
     """half, bfloat16_t, float, uint8_t, int32_t, ..."""
@@ -58,7 +74,7 @@ def element_cpp(t: Attribute) -> str:
             return f"{'u' if unsigned else ''}int{width}_t"
     if isinstance(t, IndexType):
         return "int64_t"
-    raise UnprintableType(f"no C++ element type for {t}")
+    raise UnprintableType(t)
 
 
 def position_cpp(position: StrEnum) -> str:
@@ -91,8 +107,8 @@ def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
     """The scalar operand of Muls / Adds / Duplicate / CompareScalar / Select, in its type.
 
     A float attribute means its value rounded to its type (as MLIR's APFloat does); that value
-    is written as the shortest float literal that reads back to it, and converted to half or
-    bfloat16_t exactly (every half and bfloat16_t value is a float).
+    is written as a float literal that reads back to it (`float_literal`), and converted to half
+    or bfloat16_t exactly (every half and bfloat16_t value is a float).
     """
     kind = type(scalar.type)
     numpy_type = _NUMPY_TYPES.get(kind)
@@ -101,7 +117,24 @@ def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
     value = np.float32(numpy_type(scalar.value.data))
     if not np.isfinite(value):
         raise OpError(op, f"has the scalar {value}, which has no C++ literal rule")
-    literal = f"{value!s}f"
+    literal = float_literal(value)
     if kind is Float32Type:
         return literal
     return f"static_cast<{ELEMENT_TYPES[kind]}>({literal})"
+
+
+SHORT_DIGITS = 6
+"""Significant digits up to which the shortest spelling of a float is used (MLIR's rule too)."""
+
+
+def float_literal(value: np.float32) -> str:
+    """A C++ float literal that reads back to `value`: the shortest spelling when it has at most
+    6 significant digits (`0.5f`, `-3.0f`, `1e-05f`), else all 9 digits of a float, as MLIR
+    prints the same f32 and as ops-nn writes such constants (`0.333333343f`, not `0.33333334f`).
+    """
+    shortest = str(value)  # numpy: the shortest round-trip spelling, with `.0` or an exponent
+    mantissa = shortest.split("e")[0].lstrip("-").replace(".", "")
+    if len(mantissa.strip("0")) <= SHORT_DIGITS:
+        return f"{shortest}f"
+    full = f"{float(value):.9g}"
+    return f"{full}f" if "." in full or "e" in full else f"{full}.0f"

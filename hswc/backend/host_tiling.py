@@ -15,8 +15,9 @@ import json
 from xdsl.dialects import cf, func
 from xdsl.ir import Operation
 
-from hswc.backend.context import CppContext, fallback_name, inlined_ops
-from hswc.backend.expressions import EXPRESSIONS, UNARY, helper_definitions
+from hswc.backend.context import CppContext, fallback_name, inlined_ops, namespace_lines
+from hswc.backend.cpp_types import spelling
+from hswc.backend.expressions import EXPRESSIONS, UNARY
 from hswc.backend.kernels import Kernel
 from hswc.backend.names import Scope
 from hswc.backend.operator import (
@@ -62,6 +63,12 @@ class TilingPrinter:
         return ctx.writer.lines
 
     def op(self, op: Operation) -> None:
+        """Print one op; an op without a rule, or of a type without C++ spelling, is an error
+        naming it."""
+        with spelling(op):
+            self._print(op)
+
+    def _print(self, op: Operation) -> None:
         ctx = self.ctx
         expression = EXPRESSIONS.get(type(op))
         if expression is not None:
@@ -91,12 +98,4 @@ class TilingPrinter:
 
 def tiling_compute_lines(kernels: list[Kernel]) -> list[str]:
     """The generated tiling functions, with the arith helpers they call, in one namespace."""
-    bodies: list[str] = []
-    helpers: set[str] = set()
-    for kernel in kernels:
-        printer = TilingPrinter(kernel)
-        bodies += ["", *printer.lines()]
-        helpers |= printer.ctx.helpers
-    lines = [f"namespace {TILING_NAMESPACE} {{", ""]
-    lines += helper_definitions(helpers, QUALIFIERS)
-    return [*lines, *bodies[1:], "", f"}}  // namespace {TILING_NAMESPACE}"]
+    return namespace_lines(TILING_NAMESPACE, QUALIFIERS, map(TilingPrinter, kernels))

@@ -23,7 +23,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.backend import ascend_ops
 from hswc.backend.context import CppContext, fallback_name
-from hswc.backend.cpp_types import cpp_type, element_cpp
+from hswc.backend.cpp_types import cpp_type, element_cpp, spelling
 from hswc.backend.expressions import EXPRESSIONS
 from hswc.backend.kernels import Kernel, no_rule
 from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
@@ -48,11 +48,6 @@ class KernelPrinter:
             class_scope.declare(value, fallback_name(value))
         self.ctx = CppContext(class_scope, self.layout.inlined, frozenset(self.layout.members),
                               expressions=KERNEL_EXPRESSIONS)
-
-    @property
-    def helpers(self) -> set[str]:
-        """The arith helpers the printed class calls (known once `lines` ran)."""
-        return self.ctx.helpers
 
     def lines(self) -> list[str]:
         w = self.ctx.writer
@@ -82,14 +77,10 @@ class KernelPrinter:
         """A method: its own scope below the class scope, where `params` declares its
         parameters; braces on lines of their own."""
         ctx = self.ctx
-        outer = ctx.scope
-        ctx.scope = outer.child()
-        try:
+        with ctx.inner_scope():
             signature = ctx.writer.wrap(f"{QUALIFIERS} void {name}", params())
             with ctx.writer.descend(signature, brace_on_own_line=True):
                 yield
-        finally:
-            ctx.scope = outer
 
     def _init(self) -> None:
         ctx = self.ctx
@@ -181,7 +172,12 @@ class KernelPrinter:
             self.op(op)
 
     def op(self, op: Operation) -> None:
-        """Print one op through its rule; an op without a rule is an error naming it."""
+        """Print one op through its rule; an op without a rule, or of a type without C++
+        spelling, is an error naming it."""
+        with spelling(op):
+            self._print(op)
+
+    def _print(self, op: Operation) -> None:
         expression = KERNEL_EXPRESSIONS.get(type(op))
         if expression is not None:
             if op not in self.ctx.inlined and op.results[0].uses:
@@ -216,9 +212,7 @@ class KernelPrinter:
                           "has no rule for")
         ctx = self.ctx
         lower, upper = ctx.text(loop.lb), ctx.text(loop.ub)
-        outer = ctx.scope
-        ctx.scope = outer.child()
-        try:
+        with ctx.inner_scope():  # the index is declared in the for statement's own scope
             index = loop.body.block.args[0]
             name = ctx.scope.declare(index, "i")
             step = ctx.text(loop.step)
@@ -226,7 +220,5 @@ class KernelPrinter:
             header = f"for ({cpp_type(index.type)} {name} = {lower}; {name} < {upper}; {step})"
             with ctx.writer.descend(header):
                 body(loop)
-        finally:
-            ctx.scope = outer
 
     # endregion

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 
+from hswc.backend.context import namespace_lines
 from hswc.backend.cpp_types import element_cpp
-from hswc.backend.expressions import helper_definitions
 from hswc.backend.kernel import QUALIFIERS, KernelPrinter
 from hswc.backend.kernels import Kernel, collect_kernels
 from hswc.backend.operator import (
@@ -39,16 +39,8 @@ def tiling_key_lines(kernels: list[Kernel]) -> list[str]:
 
 def kernel_namespace_lines(kernels: list[Kernel]) -> list[str]:
     """The arith helpers the kernels need and one class specialisation per kernel."""
-    classes: list[str] = []
-    helpers: set[str] = set()
-    for kernel in kernels:
-        printer = KernelPrinter(kernel)
-        classes += ["", *printer.lines()]
-        helpers |= printer.helpers
-    lines = [f"namespace {KERNEL_NAMESPACE} {{", ""]
-    lines += helper_definitions(helpers, QUALIFIERS)
-    lines += ["template <typename T>", f"class {OP_TYPE};", *classes, ""]
-    return [*lines, f"}}  // namespace {KERNEL_NAMESPACE}"]
+    head = ["template <typename T>", f"class {OP_TYPE};"]
+    return namespace_lines(KERNEL_NAMESPACE, QUALIFIERS, map(KernelPrinter, kernels), head)
 
 
 def entry_lines(kernels: list[Kernel]) -> list[str]:

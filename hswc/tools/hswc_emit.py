@@ -54,12 +54,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of hswc-emit; returns the exit code."""
     args = _arguments(argv)
     name = "<stdin>" if args.input == "-" else args.input
+    from hswc.backend.cpp_types import UnprintableType
+    from hswc.backend.package import write_package
+
     try:
         text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text("utf-8")
-        from hswc.backend.package import write_package
-
         written = write_package(load(text, name), args.output,
                                 args.soc or tuple(PLATFORMS))
+    except UnicodeDecodeError as error:
+        print(f"hswc-emit: error: '{name}' is not UTF-8 text (byte {error.start})",
+              file=sys.stderr)
+        return 1
     except OSError as error:
         where = error.filename or name
         print(f"hswc-emit: error: cannot read or write '{where}': {error.strerror}",
@@ -70,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "error:" not in message.split("\n", 1)[0]:
             message = f"hswc-emit: error: {message}"
         print(message, file=sys.stderr)
+        return 1
+    except UnprintableType as error:  # met outside every op's rule (inside one, the op is named)
+        print(f"hswc-emit: error: {error}", file=sys.stderr)
         return 1
     for path in written:
         print(path)

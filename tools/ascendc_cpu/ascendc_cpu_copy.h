@@ -198,6 +198,19 @@ inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::Global
     }
 }
 
+/// The 32-byte blocks that `count` elements of T fill, for DataCopy by count;
+/// a count that leaves a partial block is a violation (DataCopyPad copies those).
+template <typename T>
+inline uint32_t WholeBlocks(const uint32_t count)
+{
+    const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+    if (bytes % kUbBlockBytes != 0) {
+        Fail("DataCopy",
+            Msg("count ", count, " x ", sizeof(T), " bytes is not a multiple of 32 bytes (use DataCopyPad)"));
+    }
+    return static_cast<uint32_t>(bytes / kUbBlockBytes);
+}
+
 }  // namespace ascendc_cpu
 
 namespace AscendC {
@@ -207,24 +220,14 @@ namespace AscendC {
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count)
 {
-    if ((static_cast<uint64_t>(count) * sizeof(T)) % ascendc_cpu::kUbBlockBytes != 0) {
-        ascendc_cpu::Fail("DataCopy", ascendc_cpu::Msg("count ", count, " x ", sizeof(T),
-            " bytes is not a multiple of 32 bytes (use DataCopyPad)"));
-    }
-    ascendc_cpu::CopyBlocks(dst, src, 1, static_cast<uint32_t>(count * sizeof(T) / ascendc_cpu::kUbBlockBytes), 0, 0,
-        true);
+    ascendc_cpu::CopyBlocks(dst, src, 1, ascendc_cpu::WholeBlocks<T>(count), 0, 0, true);
 }
 
 /// UB -> GM, `count` elements; same 32-byte rule.
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
 {
-    if ((static_cast<uint64_t>(count) * sizeof(T)) % ascendc_cpu::kUbBlockBytes != 0) {
-        ascendc_cpu::Fail("DataCopy", ascendc_cpu::Msg("count ", count, " x ", sizeof(T),
-            " bytes is not a multiple of 32 bytes (use DataCopyPad)"));
-    }
-    ascendc_cpu::CopyBlocks(src, dst, 1, static_cast<uint32_t>(count * sizeof(T) / ascendc_cpu::kUbBlockBytes), 0, 0,
-        false);
+    ascendc_cpu::CopyBlocks(src, dst, 1, ascendc_cpu::WholeBlocks<T>(count), 0, 0, false);
 }
 
 /// GM -> UB with DataCopyParams in 32-byte block units (length and gaps).

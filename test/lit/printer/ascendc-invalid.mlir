@@ -91,6 +91,24 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
 
 // -----
 
+// A value of a type C++ has no spelling for (i128) is an error naming the op that uses it.
+func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
+  %tiling_key = arith.constant 1 : index
+  func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
+}
+func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
+  %buf = ascend.tbuf : !ascend.tbuf<veccalc>
+  %t = ascend.tbuf_get %buf : !ascend.tbuf<veccalc> -> !ascend.local_tensor<f32, veccalc>
+  // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:3: error: 'arith.index_cast' uses the type i128, which has no C++ spelling
+  %wide = arith.index_cast %ub_factor : index to i128
+  %twice = arith.addi %wide, %wide : i128
+  %count = arith.index_cast %twice : i128 to index
+  ascend.duplicate %t, 1.0 : f32, %count : !ascend.local_tensor<f32, veccalc>
+  func.return
+}
+
+// -----
+
 // Two kernels under one tiling key could not both be dispatched.
 func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
   %tiling_key = arith.constant 1 : index

@@ -1,8 +1,9 @@
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend -t ascendc | filecheck %s
 
 // The reference kernel's slope: Compare against constant tensors (GT -3, LT 3) over computeNum
-// = roundup(currentNum, 64) lanes, Muls by 0.333333343f (spelled as the shortest float literal
-// of the same value), Adds 0.5f, then Select in tensor-tensor mode with 0, then with 1.
+// = roundup(currentNum, 64) lanes, Muls by 0.333333343f (all 9 digits, as the IR and ops-nn
+// spell it; short values keep their short spelling), Adds 0.5f, then Select in tensor-tensor
+// mode with 0, then with 1.
 func.func @hsg(%grad: tensor<?xf32>, %x: tensor<?xf32>) -> tensor<?xf32> {
   %y = hsg.hard_swish_grad %grad, %x : tensor<?xf32>
   func.return %y : tensor<?xf32>
@@ -14,7 +15,7 @@ func.func @hsg(%grad: tensor<?xf32>, %x: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:          AscendC::Compare(greaterMask, xFp32, lowerLocal, AscendC::CMPMODE::GT, computeNum);
 // CHECK-NEXT:          AscendC::Compare(lessMask, xFp32, upperLocal, AscendC::CMPMODE::LT, computeNum);
 // CHECK-NEXT:          AscendC::PipeBarrier<PIPE_V>();
-// CHECK-NEXT:          AscendC::Muls(slopeLocal, xFp32, 0.33333334f, computeNum);
+// CHECK-NEXT:          AscendC::Muls(slopeLocal, xFp32, 0.333333343f, computeNum);
 // CHECK-NEXT:          AscendC::Adds(slopeLocal, slopeLocal, 0.5f, computeNum);
 // CHECK-NEXT:          AscendC::PipeBarrier<PIPE_V>();
 // CHECK-NEXT:          AscendC::Select(slopeLocal, greaterMask, slopeLocal, zeroLocal,
