@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from hswc.interpreter import ascendc_api as api
+from hswc.interpreter.ascendc_cast import FORMATS, round_to
 from hswc.interpreter.dtypes import BF16, F16, F32
 
 
@@ -30,7 +31,7 @@ def test_astype_path_equals_the_bit_level_rounding(dst: np.dtype, mode: str) -> 
     src = f32_patterns().view(F32).reshape(1, -1)
     fast = np.zeros(src.shape, dst)
     api.cast(fast, src, mode, src.shape[1])
-    slow = api._round_to(src, api._FORMATS[dst], "rint")
+    slow = round_to(src, FORMATS[dst], "rint")
     np.testing.assert_array_equal(fast.view(np.uint16), slow.astype(dst).view(np.uint16))
 
 

@@ -17,18 +17,14 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
+import hswc.runner as runner
 from hswc.cost_model import CostModelError, Report, lower, profile
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR, Signal, Wait, core_program
 from hswc.dialects import hsg
+from hswc.interpreter.trace import Trace
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
 from hswc.tiling import FAST_VARIANT, REFERENCE_VARIANT, KernelVariant, compute_tiling, ub_plan
-
-try:
-    import hswc.runner as runner
-    from hswc.interpreter.trace import Trace
-except ImportError:  # the interpreter's Python API is another issue's work
-    runner = None
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, cycles_per_repeat=1.0,
                      vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
@@ -353,6 +349,28 @@ def test_a_queue_that_would_deadlock_is_an_error() -> None:
         profile(kernel_of(m), 100)
 
 
+def test_a_division_by_zero_is_an_error() -> None:
+    m = _parse(KERNEL_HEAD + "  %z = arith.constant 0 : index\n"
+               "  %d = arith.ceildivsi %t, %z : index\n  func.return\n}\n")
+    with pytest.raises(CostModelError, match=r"'arith\.ceildivsi' divides by zero"):
+        core_program(kernel_of(m), 0, 1, (100, 100, 100), COST_FIGURES)
+
+
+def test_index_arithmetic_is_the_interpreters() -> None:
+    """divsi/remsi truncate exactly (no float rounding at 2^60) and unsigned compares work:
+    a wrong value fails the assert, which the walk reports."""
+    m = _parse(KERNEL_HEAD + (
+        "  %big = arith.constant 1152921504606846977 : index\n"  # 2^60 + 1
+        "  %m3 = arith.constant -3 : index\n  %c2 = arith.constant 2 : index\n"
+        "  %c1 = arith.constant 1 : index\n  %q = arith.divsi %big, %c1 : index\n"
+        "  %ok1 = arith.cmpi eq, %q, %big : index\n  cf.assert %ok1, \"divsi\"\n"
+        "  %r = arith.remsi %m3, %c2 : index\n  %m1 = arith.constant -1 : index\n"
+        "  %ok2 = arith.cmpi eq, %r, %m1 : index\n  cf.assert %ok2, \"remsi\"\n"
+        "  %ok3 = arith.cmpi ugt, %m1, %c2 : index\n  cf.assert %ok3, \"ugt\"\n"
+        "  func.return\n}\n"))
+    core_program(kernel_of(m), 0, 1, (100, 100, 100), COST_FIGURES)
+
+
 def test_a_refused_tiling_is_an_error() -> None:
     with pytest.raises(CostModelError, match="fails for this launch: ubFactor is invalid"):
         profile(lowered("f16", FAST_VARIANT), 1000, platform=platform(4, 9000))
@@ -367,8 +385,6 @@ def test_a_refused_tiling_is_an_error() -> None:
 def test_stream_matches_what_the_interpreter_executes(dtype: str, variant: KernelVariant) -> None:
     """Every AscendC call the interpreter runs, per op and core, is in the model's streams, and
     the GM bytes agree: the IR walk and the interpreter execute the same kernel."""
-    if runner is None:
-        pytest.skip("hswc.runner (hswc-run's Python API) is missing: no cross-check")
     m = lowered(dtype, variant)
     n = 10007
     kernel = runner.compile_module(m, core_num=5, ub_size=16384)

@@ -361,3 +361,13 @@ def test_profile_prints_the_model_and_writes_a_trace(
     # one track per pipe per core: copy-in, vector and copy-out
     assert {(e["pid"], e["tid"]) for e in spans} >= {(c, t) for c in range(4) for t in (1, 2, 3)}
 
+
+def test_profile_of_a_function_without_inputs_is_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write(tmp_path, "func.func @f() {\n  func.return\n}\n")
+    code, _, err = run_cli([str(source), "--profile"], capsys)
+    assert code == 1
+    assert err == "hswc-run: error: --profile: the function takes no input to take the shape from\n"
+
+
+# endregion

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hswc.cost_model.schedule import ClassSchedule
 from hswc.cost_model.stream import MTE2, MTE3, PIPES, VECTOR
-from hswc.cost_model.trace import write_trace
+from hswc.cost_model.trace import chunk_name, write_trace
 from hswc.platform import CostFigures, Platform
 from hswc.tiling import Tiling
 
@@ -226,9 +226,8 @@ class Report:
             for i, r in enumerate(shown):
                 if len(rows) > chunk_rows and i == len(shown) - 1:
                     lines.append("    ...")
-                name = "init" if r.chunk < 0 else f"#{r.chunk}"
-                lines.append(f"    {name:>6}  {r.mte2 * us:8.3f} {r.vector * us:8.3f} "
-                             f"{r.mte3 * us:8.3f}")
+                lines.append(f"    {chunk_name(r.chunk):>6}  {r.mte2 * us:8.3f} "
+                             f"{r.vector * us:8.3f} {r.mte3 * us:8.3f}")
         lines.append("figures: " + "; ".join(
             f"{f.name} {getattr(self.figures, f.name):g} [{FIGURE_STATUS.get(f.name, '?')}]"
             for f in fields(self.figures)))

@@ -22,7 +22,6 @@ An op the model has no rule for is an error naming it, never skipped.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, cf, func, scf
@@ -31,6 +30,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
+from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES
 from hswc.platform import UB_BLOCK_BYTES, CostFigures
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
@@ -131,24 +131,8 @@ class _Tensor:
 
 # endregion
 
-_INT_OPS: dict[type[Operation], Callable[[int, int], int]] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.FloorDivSIOp: lambda a, b: a // b,
-    arith.CeilDivSIOp: lambda a, b: -(-a // b),
-    arith.DivSIOp: lambda a, b: int(a / b),
-    arith.RemSIOp: lambda a, b: a - b * int(a / b),
-    arith.MinSIOp: min,
-    arith.MaxSIOp: max,
-    arith.AndIOp: lambda a, b: a & b,
-    arith.OrIOp: lambda a, b: a | b,
-}
-_PREDICATES: dict[str, Callable[[int, int], bool]] = {
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
-    "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b,
-    "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b,
-}
+_INT_OPS = {**BINARY, **DIVISIONS}
+"""arith's integer ops, with the interpreter's semantics (hswc.interpreter.integer_ops)."""
 
 
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
@@ -232,11 +216,13 @@ class KernelWalker:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             self.env[op.result] = op.value.value.data
         elif type(op) in _INT_OPS:
-            fold = _INT_OPS[type(op)]
-            self.env[op.results[0]] = fold(self.int(op.operands[0]), self.int(op.operands[1]))
+            a, b = self.int(op.operands[0]), self.int(op.operands[1])
+            if b == 0 and type(op) in DIVISIONS:
+                raise CostModelError(op, "divides by zero")
+            self.env[op.results[0]] = _INT_OPS[type(op)](a, b)
         elif isinstance(op, arith.CmpiOp):
-            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-            self.env[op.result] = int(_PREDICATES[predicate](self.int(op.lhs), self.int(op.rhs)))
+            compare = PREDICATES[op.predicate.value.data]
+            self.env[op.result] = int(compare(self.int(op.lhs), self.int(op.rhs)))
         elif isinstance(op, arith.SelectOp):
             chosen = op.lhs if self.int(op.cond) else op.rhs
             self.env[op.result] = self.int(chosen)

@@ -21,7 +21,8 @@ TRACK_NAMES = {MTE2: "MTE2 (GM -> UB)", VECTOR: "V (vector)", MTE3: "MTE3 (UB ->
 _US = 1e6
 
 
-def _chunk_name(chunk: int) -> str:
+def chunk_name(chunk: int) -> str:
+    """How traces and reports name a chunk: #i, or init for the set-up before the loop."""
     return "init" if chunk < 0 else f"#{chunk}"
 
 
@@ -36,7 +37,7 @@ def _vector_events(intervals: list[Interval]) -> list[dict[str, Any]]:
         ops = Counter(i.work.label for i in group)
         chunk = group[0].work.chunk
         events.append({
-            "name": f"compute {_chunk_name(chunk)}" if chunk >= 0 else "init",
+            "name": f"compute {chunk_name(chunk)}" if chunk >= 0 else "init",
             "ts": group[0].start * _US,
             "dur": (group[-1].end - group[0].start) * _US,
             "args": {
@@ -60,7 +61,7 @@ def _vector_events(intervals: list[Interval]) -> list[dict[str, Any]]:
 def _copy_event(interval: Interval) -> dict[str, Any]:
     work = interval.work
     return {
-        "name": f"{work.label} {_chunk_name(work.chunk)}",
+        "name": f"{work.label} {chunk_name(work.chunk)}",
         "ts": interval.start * _US,
         "dur": (interval.end - interval.start) * _US,
         "args": {

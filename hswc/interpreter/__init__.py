@@ -1,12 +1,15 @@
 """The interpreter: every IR level of hswc executed on numpy values (hswc-run's engine).
 
-Layout (one InterpreterFunctions class per dialect, as xDSL's own interpreters):
+Layout (one InterpreterFunctions class per dialect, as xDSL's own interpreters; their base
+MachineFunctions in machine.py gives each the run's Machine):
 - values.py        per-core values of cores running in lock-step (`Varying`, `Rows`);
 - walker.py        xDSL's Interpreter with a lean region walk; execute.py builds it;
-- arith_functions.py, scf_functions.py, func_functions.py   host and index code;
+- arith_functions.py, scf_functions.py, func_functions.py   host and index code
+  (integer_ops.py: arith's integer semantics, shared with hswc.cost_model);
 - hsg_functions.py, launch.py   the hsg ops and hsg.launch (a batch of cores at a time);
 - ascend_functions.py, ascend_vector_functions.py, ascend_copy_functions.py   AscendC calls,
-  on_cores.py runs one call on the active cores; ascendc_api.py has their numpy semantics;
+  on_cores.py runs one call on the active cores; ascendc_api.py has their numpy semantics
+  (ascendc_vector.py, ascendc_cast.py, ascendc_copy.py, ascendc_checks.py behind it);
 - batch.py, core_state.py, tensors.py   the modelled core: UB arena, TPipe/TQue bookkeeping;
 - trace.py         per-call events for profilers; binding.py   user arrays -> arguments.
 The Python API is hswc.runner; the command line is hswc-run (hswc.tools.hswc_run).

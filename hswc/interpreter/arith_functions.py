@@ -8,91 +8,17 @@ undefined behaviour). Results are not wrapped to 64 bits: the tiling's values ar
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
 from hswc.diagnostics import OpError
-from hswc.interpreter.machine import Machine
-from hswc.interpreter.values import Rows, Varying, merge, uniform_on
-
-Binary = Callable[[Any, Any], Any]
-_U64 = 1 << 64
-
-
-def _raw(v: Any) -> Any:
-    return v.values if isinstance(v, Varying) else v
-
-
-def _unsigned(v: Any) -> Any:
-    if isinstance(v, np.ndarray):
-        return v.astype(np.uint64)
-    return v % _U64
-
-
-def _min(a: Any, b: Any) -> Any:
-    return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else min(a, b)
-
-
-def _max(a: Any, b: Any) -> Any:
-    return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else max(a, b)
-
-
-def _trunc_div(a: Any, b: Any) -> Any:
-    """Signed division rounding toward zero (arith.divsi), not Python's floor."""
-    q = abs(a) // abs(b)
-    negative = (a < 0) ^ (b < 0)
-    if isinstance(q, np.ndarray):
-        return np.where(negative, -q, q)
-    return -q if negative else q
-
-
-def _trunc_rem(a: Any, b: Any) -> Any:
-    return a - _trunc_div(a, b) * b
-
-
-BINARY: dict[type[arith.SignlessIntegerBinaryOperation], Binary] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.MaxSIOp: _max,
-    arith.MinSIOp: _min,
-    arith.MaxUIOp: lambda a, b: _max(_unsigned(a), _unsigned(b)),
-    arith.MinUIOp: lambda a, b: _min(_unsigned(a), _unsigned(b)),
-    arith.AndIOp: lambda a, b: a & b,
-    arith.OrIOp: lambda a, b: a | b,
-    arith.XOrIOp: lambda a, b: a ^ b,
-    arith.ShLIOp: lambda a, b: a << b,
-    arith.ShRSIOp: lambda a, b: a >> b,
-}
-
-DIVISIONS: dict[type[arith.SignlessIntegerBinaryOperation], Binary] = {
-    arith.FloorDivSIOp: lambda a, b: a // b,
-    arith.CeilDivSIOp: lambda a, b: -(-a // b),
-    arith.DivSIOp: _trunc_div,
-    arith.RemSIOp: _trunc_rem,
-    arith.DivUIOp: lambda a, b: _unsigned(a) // _unsigned(b),
-    arith.RemUIOp: lambda a, b: _unsigned(a) % _unsigned(b),
-    arith.CeilDivUIOp: lambda a, b: -(-_unsigned(a) // _unsigned(b)),
-}
-
-PREDICATES: tuple[Binary, ...] = (
-    lambda a, b: a == b,
-    lambda a, b: a != b,
-    lambda a, b: a < b,
-    lambda a, b: a <= b,
-    lambda a, b: a > b,
-    lambda a, b: a >= b,
-    lambda a, b: _unsigned(a) < _unsigned(b),
-    lambda a, b: _unsigned(a) <= _unsigned(b),
-    lambda a, b: _unsigned(a) > _unsigned(b),
-    lambda a, b: _unsigned(a) >= _unsigned(b),
-)
-"""arith.cmpi predicates by number: eq ne slt sle sgt sge ult ule ugt uge."""
+from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES, Binary
+from hswc.interpreter.machine import Machine, MachineFunctions
+from hswc.interpreter.values import Rows, Varying, merge, on_rows, raw, uniform_on
 
 
 def _apply(fn: Binary, a: Any, b: Any, rows: Rows | None) -> Any:
@@ -101,7 +27,7 @@ def _apply(fn: Binary, a: Any, b: Any, rows: Rows | None) -> Any:
     loop body's counts plain ints when only a core's total length differs."""
     if not isinstance(a, Varying) and not isinstance(b, Varying):
         return fn(a, b)
-    result = np.asarray(fn(_raw(a), _raw(b)))
+    result = np.asarray(fn(raw(a), raw(b)))
     if result.dtype == np.uint64:
         result = result.astype(np.int64)
     same, value = uniform_on(rows, Varying(result))
@@ -121,11 +47,11 @@ def _constant(op: arith.ConstantOp) -> int | bool | float:
     raise OpError(op, f"has a constant the interpreter does not model: {value}")
 
 
-class ArithFunctions(InterpreterFunctions):
+class ArithFunctions(MachineFunctions):
     """The arith ops of host tiling and kernel index arithmetic."""
 
     def __init__(self, machine: Machine):
-        self.machine = machine
+        super().__init__(machine)
         self._constants: dict[arith.ConstantOp, int | bool | float] = {}
 
     @impl(arith.ConstantOp)
@@ -168,9 +94,7 @@ class ArithFunctions(InterpreterFunctions):
                b: Any) -> Any:
         """a <op> b after checking the divisor on every active core."""
         if isinstance(b, Varying):
-            rows = self.machine.rows
-            divisors = rows.take(b.values) if rows is not None else b.values
-            if (divisors == 0).any():
+            if (on_rows(self.machine.rows, b.values) == 0).any():
                 raise OpError(op, "divides by zero")
             b = Varying(np.where(b.values == 0, 1, b.values))
         elif b == 0:

@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
 from hswc.dialects import ascend
 from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
-from hswc.interpreter.machine import Machine
+from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
 from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows
@@ -47,11 +47,8 @@ def _window_check(batch: CoreBatch, rows: Rows, gm: GlobalTensor, n: int, what: 
 
 
 @register_impls
-class AscendCopyFunctions(InterpreterFunctions):
+class AscendCopyFunctions(MachineFunctions):
     """DataCopy and DataCopyPad, both directions."""
-
-    def __init__(self, machine: Machine):
-        self.machine = machine
 
     @impl(ascend.DataCopyPadOp)
     def run_data_copy_pad(self, interpreter: Interpreter, op: ascend.DataCopyPadOp,

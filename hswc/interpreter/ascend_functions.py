@@ -10,22 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from hswc.dialects import ascend
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.dtypes import numpy_dtype
-from hswc.interpreter.machine import Machine
+from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.on_cores import on_cores, require_count, require_tensor
 from hswc.interpreter.tensors import GlobalTensor, Handle, RuleError
-from hswc.interpreter.values import Rows, Varying
-
-
-def _raw(value: Any) -> Any:
-    """A per-core index as GlobalTensor keeps it: an int or one int64 entry per row."""
-    return value.values if isinstance(value, Varying) else value
+from hswc.interpreter.values import Rows, Varying, raw
 
 
 def _result_dtype(op: Operation) -> np.dtype:
@@ -36,11 +31,11 @@ def _result_dtype(op: Operation) -> np.dtype:
 
 
 @register_impls
-class AscendFunctions(InterpreterFunctions):
+class AscendFunctions(MachineFunctions):
     """GetBlockIdx, GlobalTensor set-up, and the TPipe / TQue / TBuf calls."""
 
     def __init__(self, machine: Machine):
-        self.machine = machine
+        super().__init__(machine)
         self._dtypes: dict[Operation, np.dtype] = {}
 
     def _dtype(self, op: Operation) -> np.dtype:
@@ -71,13 +66,13 @@ class AscendFunctions(InterpreterFunctions):
                               args: PythonValues) -> PythonValues:
         gm, offset, length = args
         self.machine.kernel(op)
-        return (GlobalTensor(gm, _raw(offset), _raw(length), _raw(offset)),)
+        return (GlobalTensor(gm, raw(offset), raw(length), raw(offset)),)
 
     @impl(ascend.GlobalAtOp)
     def run_global_at(self, interpreter: Interpreter, op: ascend.GlobalAtOp,
                       args: PythonValues) -> PythonValues:
         tensor, offset = args
-        return (tensor.at(_raw(offset)),)
+        return (tensor.at(raw(offset)),)
 
     @impl(ascend.TPipeOp)
     def run_tpipe(self, interpreter: Interpreter, op: ascend.TPipeOp,

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
 from hswc.dialects import ascend
 from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
-from hswc.interpreter.machine import Machine
+from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
 from hswc.interpreter.values import Rows
 
@@ -32,11 +32,8 @@ Call = Callable[[list[np.ndarray], int], None]
 
 
 @register_impls
-class AscendVectorFunctions(InterpreterFunctions):
+class AscendVectorFunctions(MachineFunctions):
     """Muls, Adds, Mul, Duplicate, Compare, CompareScalar, Select and Cast."""
-
-    def __init__(self, machine: Machine):
-        self.machine = machine
 
     def _vector(self, op: ascend.VectorOp, args: PythonValues, call: Call) -> PythonValues:
         """call(views of the tensor operands, count) on every part of the active cores."""

@@ -6,7 +6,6 @@ import numpy as np
 from xdsl.dialects import cf, func
 from xdsl.interpreter import (
     Interpreter,
-    InterpreterFunctions,
     PythonValues,
     ReturnedValues,
     TerminatorValue,
@@ -18,16 +17,13 @@ from xdsl.interpreter import (
 from xdsl.traits import SymbolTable
 
 from hswc.diagnostics import OpError
-from hswc.interpreter.machine import Machine
-from hswc.interpreter.values import Varying
+from hswc.interpreter.machine import MachineFunctions
+from hswc.interpreter.values import Varying, on_rows
 
 
 @register_impls
-class FuncFunctions(InterpreterFunctions):
+class FuncFunctions(MachineFunctions):
     """Functions and calls; a call of a body-less declaration is an error."""
-
-    def __init__(self, machine: Machine):
-        self.machine = machine
 
     @impl_callable(func.FuncOp)
     def call_func(self, interpreter: Interpreter, op: func.FuncOp,
@@ -51,20 +47,15 @@ class FuncFunctions(InterpreterFunctions):
 
 
 @register_impls
-class CfFunctions(InterpreterFunctions):
+class CfFunctions(MachineFunctions):
     """cf.assert: the reference's failure checks (the host tiling's GRAPH_FAILED returns)."""
-
-    def __init__(self, machine: Machine):
-        self.machine = machine
 
     @impl(cf.AssertOp)
     def run_assert(self, interpreter: Interpreter, op: cf.AssertOp,
                    args: PythonValues) -> PythonValues:
         (ok,) = args
         if isinstance(ok, Varying):
-            rows = self.machine.rows
-            held = rows.take(ok.values) if rows is not None else ok.values
-            failed = not bool(np.all(held))
+            failed = not bool(np.all(on_rows(self.machine.rows, ok.values)))
         else:
             failed = not ok
         if failed:

@@ -9,23 +9,20 @@ exactly the elements the op names. The ascend level is where the interpreter mod
 from __future__ import annotations
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.launch import check_operands, run_launch
-from hswc.interpreter.machine import Machine
+from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
 from hswc.tiling import TilingError, compute_tiling
 
 
 @register_impls
-class HsgFunctions(InterpreterFunctions):
+class HsgFunctions(MachineFunctions):
     """hsg at every level: the operator, host queries, hsg.launch, slices and chunks."""
-
-    def __init__(self, machine: Machine):
-        self.machine = machine
 
     @impl(hsg.HardSwishGradOp)
     def run_hard_swish_grad(self, interpreter: Interpreter, op: hsg.HardSwishGradOp,

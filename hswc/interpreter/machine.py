@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
+from xdsl.interpreter import InterpreterFunctions
 from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
@@ -71,3 +72,9 @@ class Machine:
             cores = tuple(self.batch.core_ids(rows))
             self.on_event(OpEvent(op, cores, int(elements), int(nbytes)))
 
+
+class MachineFunctions(InterpreterFunctions):
+    """The base of hswc's impl classes (one per dialect): each sees the run's `Machine`."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine

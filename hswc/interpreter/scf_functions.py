@@ -16,7 +16,6 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.interpreter import (
     Interpreter,
-    InterpreterFunctions,
     PythonValues,
     ReturnedValues,
     TerminatorValue,
@@ -26,16 +25,13 @@ from xdsl.interpreter import (
 )
 
 from hswc.diagnostics import OpError
-from hswc.interpreter.machine import Machine
+from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import Rows, Varying, merge, per_row, uniform_on
 
 
 @register_impls
-class ScfFunctions(InterpreterFunctions):
+class ScfFunctions(MachineFunctions):
     """Structured control flow, uniform or diverging across the cores of a batch."""
-
-    def __init__(self, machine: Machine):
-        self.machine = machine
 
     @impl(scf.IfOp)
     def run_if(self, interpreter: Interpreter, op: scf.IfOp, args: PythonValues) -> PythonValues:

@@ -75,7 +75,7 @@ def uniform_on(rows: Rows | None, value: Any) -> tuple[bool, Any]:
     """(True, v) if `value` is v on every one of `rows`, else (False, None)."""
     if not isinstance(value, Varying):
         return True, value
-    taken = rows.take(value.values) if rows is not None else value.values
+    taken = on_rows(rows, value.values)
     if taken.size == 0:
         return True, None
     first = taken[0]
@@ -165,8 +165,11 @@ def gather(parts: Sequence[tuple[Rows, Any]], n: int) -> Any:
     return Varying(out)
 
 
-def row_values(rows: Rows, value: Any) -> Any:
-    """A numeric value restricted to `rows`: an int, or an int64 array with one entry per row."""
-    if isinstance(value, Varying):
-        return rows.take(value.values)
-    return value
+def raw(value: Any) -> Any:
+    """A value as numpy computes on it: a Varying's per-row array, anything else as it is."""
+    return value.values if isinstance(value, Varying) else value
+
+
+def on_rows(rows: Rows | None, values: np.ndarray) -> np.ndarray:
+    """The entries of a per-row array that `rows` hold (all of them outside a kernel)."""
+    return rows.take(values) if rows is not None else values

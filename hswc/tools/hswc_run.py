@@ -108,12 +108,15 @@ def _check(kernel: object, inputs: Sequence[np.ndarray], outputs: Sequence[np.nd
 
 def _profile(kernel: object, inputs: Sequence[np.ndarray], trace: str) -> None:
     from hswc.cost_model import CostModelError
+    from hswc.cost_model.schedule import ScheduleError
     from hswc.runner import Kernel, RunnerError
 
     assert isinstance(kernel, Kernel)
-    try:  # run() has bound the inputs to the function: inputs[0] is grad
+    if not inputs:
+        raise RunnerError("--profile: the function takes no input to take the shape from")
+    try:  # run() has checked the inputs against the function: inputs[0] is grad
         report = kernel.profile(inputs[0].shape)
-    except (CostModelError, ValueError) as error:
+    except (CostModelError, ScheduleError, ValueError) as error:
         raise RunnerError(f"--profile: {error}") from None
     print(report.summary())
     if trace:

@@ -1,0 +1,205 @@
+"""Compare, CompareScalar, Select, Muls, Adds, Mul and Duplicate over numpy views.
+
+Compare packs its mask little-endian (element i -> bit i%8 of byte i/8) and computes whole
+256-byte repeats only; NaN makes LT/GT/GE/EQ/LE false and NE true (IEEE: NE is the negation of
+EQ). Arithmetic rounds once to the destination's dtype (RNE), as the vector unit does.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+
+from hswc.interpreter.ascendc_cast import FORMATS, round_to, scalar_operand
+from hswc.interpreter.ascendc_checks import (
+    ApiError,
+    Scalar,
+    check_count,
+    check_operand,
+    float_dtype,
+    store,
+)
+from hswc.interpreter.dtypes import F32, U8
+from hswc.platform import VECTOR_REPEAT_BYTES
+
+# region Compare and Select
+
+_COMPARES: Final = {
+    "lt": np.less,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "le": np.less_equal,
+}
+
+
+def _compare_into(
+    api: str, dst_mask_u8: np.ndarray, src0: np.ndarray, src1: np.ndarray, mode: str, count: int
+) -> None:
+    op = _COMPARES.get(mode)
+    if op is None:
+        raise ApiError(f"{api}: unknown mode {mode!r} (known: {', '.join(_COMPARES)})")
+    check_operand(api, "dst mask", dst_mask_u8, U8)
+    dtype = float_dtype(api, src0)
+    check_count(api, count, src0=src0)
+    if count * dtype.itemsize % VECTOR_REPEAT_BYTES:
+        raise ApiError(
+            f"{api}: count {count} x {dtype.itemsize} bytes = {count * dtype.itemsize} bytes is "
+            f"not a multiple of {VECTOR_REPEAT_BYTES}: only whole repeats are computed"
+        )
+    nbytes = count // 8
+    if dst_mask_u8.shape[-1] < nbytes:
+        raise ApiError(
+            f"{api}: dst mask holds {dst_mask_u8.shape[-1]} bytes, {count} elements need {nbytes}"
+        )
+    if count == 0:
+        return
+    with np.errstate(invalid="ignore"):
+        bits = op(src0[..., :count], src1)
+    store(api, dst_mask_u8, np.packbits(bits, axis=-1, bitorder="little"))
+
+
+def compare(
+    dst_mask_u8: np.ndarray, src0: np.ndarray, src1: np.ndarray, mode: str, count: int
+) -> None:
+    """Compare(dst, src0, src1, CMPMODE, count): bit i of the mask = src0[i] <mode> src1[i].
+
+    Bits are packed little-endian (element i -> bit i%8 of byte i/8); count * sizeof(T) must be
+    a multiple of 256 bytes.
+    """
+    check_operand("Compare", "src0", src0)
+    check_operand("Compare", "src1", src1, src0.dtype)
+    check_count("Compare", count, src1=src1)
+    _compare_into("Compare", dst_mask_u8, src0, src1[..., :count], mode, count)
+
+
+def compare_scalar(
+    dst_mask_u8: np.ndarray, src0: np.ndarray, scalar: Scalar, mode: str, count: int
+) -> None:
+    """CompareScalar: Compare with a scalar (of src0's dtype) as src1."""
+    check_operand("CompareScalar", "src0", src0)
+    scalar_t = scalar_operand(scalar, float_dtype("CompareScalar", src0))
+    _compare_into("CompareScalar", dst_mask_u8, src0, scalar_t, mode, count)
+
+
+SELECT_MODES: Final = ("cmpmask_spr", "tensor_scalar", "tensor_tensor")
+
+
+def _select_bits(mask_u8: np.ndarray, mode: str, count: int, itemsize: int) -> np.ndarray:
+    """The mask bit deciding each of the first `count` elements, as booleans."""
+    if mode == "cmpmask_spr":
+        # VSEL_CMPMASK_SPR: one repeat's worth of bits (256 bytes of T) reused for every repeat.
+        per_repeat = VECTOR_REPEAT_BYTES // itemsize
+        used = min(per_repeat, count)
+    else:
+        used = count
+    need = -(-used // 8)
+    if mask_u8.shape[-1] < need:
+        raise ApiError(f"Select: mask holds {mask_u8.shape[-1]} bytes, {used} bits need {need}")
+    bits = np.unpackbits(mask_u8[..., :need], axis=-1, count=used, bitorder="little")
+    if used < count:
+        bits = np.tile(bits, -(-count // used))[..., :count]
+    return bits.astype(bool)
+
+
+def _select_src1(api: str, src1_or_scalar: np.ndarray | Scalar, mode: str, dtype: np.dtype,
+                 count: int) -> np.ndarray:
+    """Select's src1 as the values to take: the scalar, or the tensor's first `count`."""
+    if mode == "tensor_scalar":
+        if isinstance(src1_or_scalar, np.ndarray) and src1_or_scalar.ndim:
+            raise ApiError(f"{api}: mode tensor_scalar takes a scalar src1, got a tensor")
+        return scalar_operand(src1_or_scalar, dtype)
+    if not isinstance(src1_or_scalar, np.ndarray):
+        raise ApiError(f"{api}: mode {mode} takes a tensor src1, got {src1_or_scalar!r}")
+    check_operand(api, "src1", src1_or_scalar, dtype)
+    check_count(api, count, src1=src1_or_scalar)
+    return src1_or_scalar[..., :count]
+
+
+def select(
+    dst: np.ndarray,
+    mask_u8: np.ndarray,
+    src0: np.ndarray,
+    src1_or_scalar: np.ndarray | Scalar,
+    mode: str,
+    count: int,
+) -> None:
+    """Select(dst, mask, src0, src1, SELMODE, count): bit 1 -> src0[i], bit 0 -> src1[i].
+
+    Modes: "cmpmask_spr" (0), "tensor_scalar" (1, src1 a scalar), "tensor_tensor" (2).
+    Any count; dst may be src0 itself (the result is formed before it is stored).
+    """
+    api = "Select"
+    if mode not in SELECT_MODES:
+        raise ApiError(f"{api}: unknown mode {mode!r} (known: {', '.join(SELECT_MODES)})")
+    check_operand(api, "dst", dst)
+    dtype = float_dtype(api, dst)
+    check_operand(api, "mask", mask_u8, U8)
+    check_operand(api, "src0", src0, dtype)
+    check_count(api, count, dst=dst, src0=src0)
+    src1 = _select_src1(api, src1_or_scalar, mode, dtype, count)
+    if count == 0:
+        return
+    bits = _select_bits(mask_u8, mode, count, dtype.itemsize)
+    store(api, dst, np.where(bits, src0[..., :count], src1))
+
+
+# endregion
+# region elementwise arithmetic
+
+
+def _elementwise(api: str, dst: np.ndarray, a: np.ndarray, b: np.ndarray, op: np.ufunc) -> None:
+    """dst[..., :len] = op(a, b), computed exactly enough to round once to dst's dtype."""
+    with np.errstate(all="ignore"):
+        if dst.dtype == F32:
+            result = op(a, b)  # native f32 arithmetic: IEEE RNE
+        else:
+            # In f64 a product of two f16/bf16 values is exact, and a sum rounded to f64 first
+            # still rounds correctly to 11/8 bits (53 >= 2p + 2), so this is one RNE rounding.
+            wide = op(a.astype(np.float64), b.astype(np.float64))
+            result = round_to(np.asarray(wide), FORMATS[dst.dtype], "rint")
+    store(api, dst, np.asarray(result))
+
+
+def _unary_checks(api: str, dst: np.ndarray, src: np.ndarray, count: int) -> np.dtype:
+    check_operand(api, "dst", dst)
+    dtype = float_dtype(api, dst)
+    check_operand(api, "src", src, dtype)
+    check_count(api, count, dst=dst, src=src)
+    return dtype
+
+
+def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Muls(dst, src, scalar, count): dst[i] = src[i] * scalar, scalar of the tensor's dtype."""
+    dtype = _unary_checks("Muls", dst, src, count)
+    if count:
+        _elementwise("Muls", dst, src[..., :count], scalar_operand(scalar, dtype), np.multiply)
+
+
+def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Adds(dst, src, scalar, count): dst[i] = src[i] + scalar, scalar of the tensor's dtype."""
+    dtype = _unary_checks("Adds", dst, src, count)
+    if count:
+        _elementwise("Adds", dst, src[..., :count], scalar_operand(scalar, dtype), np.add)
+
+
+def mul(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Mul(dst, src0, src1, count): dst[i] = src0[i] * src1[i]."""
+    dtype = _unary_checks("Mul", dst, src0, count)
+    check_operand("Mul", "src1", src1, dtype)
+    check_count("Mul", count, src1=src1)
+    if count:
+        _elementwise("Mul", dst, src0[..., :count], src1[..., :count], np.multiply)
+
+
+def duplicate(dst: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Duplicate(dst, scalar, count): the first count elements of dst become scalar."""
+    check_operand("Duplicate", "dst", dst)
+    dtype = float_dtype("Duplicate", dst)
+    check_count("Duplicate", count, dst=dst)
+    dst[..., :count] = scalar_operand(scalar, dtype)
+
+
+# endregion
