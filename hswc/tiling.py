@@ -2,13 +2,14 @@
 
 `tiling_formula` is the only copy of the formula. It is written against a small arithmetic
 interface, so the same lines compute numbers (`IntArith`: compile-time folding, tests, the
-interpreter's cross-checks) and build IR (`hswc.passes.tiling_ir.IRArith`: the host tiling
-function that the interpreter runs and the printer turns into `TilingFunc` C++).
+interpreter's cross-checks) and build IR (`hswc.passes.index_arith.IRArith`: the host tiling
+function that the interpreter runs and the printer turns into `TilingFunc` C++, and the kernel's
+slice and buffer arithmetic).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Generic, Literal, Protocol, TypeVar
 
 from hswc.platform import SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
@@ -79,7 +80,8 @@ class KernelVariant:
         return " ".join(on) if on else "reference"
 
 
-VARIANT_FLAGS = ("double_buffer", "scalar_compare", "in_place", "early_free", "x_first")
+VARIANT_FLAGS = tuple(flag.name for flag in fields(KernelVariant))
+"""The flags, in declaration order (also the pass options' order, with `-` for `_`)."""
 REFERENCE_VARIANT = KernelVariant()
 FAST_VARIANT = KernelVariant(double_buffer=True, scalar_compare=True, in_place=True,
                              early_free=True, x_first=True)

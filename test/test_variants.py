@@ -24,6 +24,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
+from hswc import runner
+from hswc.backend.source import kernel_source
 from hswc.cost_model import lower
 from hswc.cost_model.stream import core_program
 from hswc.dialects import ascend, hsg
@@ -44,11 +46,6 @@ from hswc.tiling import (
     ub_plan,
 )
 from hswc.tools.hswc_opt import main as hswc_opt
-
-try:
-    import hswc.runner as runner
-except ImportError:  # the interpreter's Python API is another issue's work
-    runner = None
 
 DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32}
 BITS = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32}
@@ -275,8 +272,6 @@ def test_every_variant_is_bit_exact_in_the_interpreter(dtype: str,
                                                         variant: KernelVariant) -> None:
     """3 cores (the last one shorter) and a 16 KB UB: several chunks per core, a short last
     chunk, so stale lanes of earlier chunks sit past `cur` in every buffer."""
-    if runner is None:
-        pytest.skip("hswc.runner (hswc-run's Python API) is missing: variants not interpreted")
     kernel = runner.compile_module(lowered(dtype, variant), core_num=3, ub_size=16384)
     for n in (1, 65, 9001):
         grad, x = inputs(dtype, n)
@@ -291,8 +286,6 @@ def test_every_variant_is_bit_exact_in_the_interpreter(dtype: str,
 @pytest.mark.parametrize("dtype", ["f16", "bf16"])
 def test_fast_variant_is_exact_for_every_x(dtype: str) -> None:
     """All 65536 bit patterns of x (each with a random grad, specials included) on 48 cores."""
-    if runner is None:
-        pytest.skip("hswc.runner (hswc-run's Python API) is missing: variants not interpreted")
     x = np.arange(1 << 16, dtype=np.uint16).view(DTYPES[dtype])
     grad, _ = inputs(dtype, 1 << 16)
     kernel = runner.compile_module(lowered(dtype, FAST_VARIANT), soc="ascend910b")
@@ -310,12 +303,11 @@ def _cpu_build_helpers():
 @pytest.fixture(scope="module")
 def fast_cpu_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fast variant's emitted C++ for the three dtypes, built against tools/ascendc_cpu."""
-    backend = pytest.importorskip("hswc.backend.source")
     cpu_build = _cpu_build_helpers()
     text = "".join(module_text(dt).replace("@hsg(", f"@hsg_{dt}(") for dt in DTYPES)
     directory = tmp_path_factory.mktemp("variants_cpu_build")
     source = directory / "fast.cpp"
-    source.write_text(backend.kernel_source(lower(parse(text), FAST_VARIANT)))
+    source.write_text(kernel_source(lower(parse(text), FAST_VARIANT)))
     build = cpu_build.Build(source, directory / "fast_kernel")
     cpu_build.build([build])
     return build.output

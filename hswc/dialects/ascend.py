@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    I32,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -21,6 +22,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    i32,
 )
 from xdsl.ir import (
     Attribute,
@@ -38,6 +40,8 @@ from xdsl.irdl import (
     prop_def,
     result_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.ascend_types import (
@@ -233,14 +237,14 @@ class InitBufferOp(IRDLOperation):
     queue's depth. A TBuf gets one buffer of `length` bytes and takes no `num`.
 
     Example: `ascend.init_buffer %pipe, %q, num 1, %bytes : !ascend.tque<vecin, 1>`
+    (`num` is an i32; the typed spelling `num 1 : i32` is read too).
     """
 
     name = "ascend.init_buffer"
     pipe = operand_def(TPipeType)
     buffer = operand_def(TQueType | TBufType)
-    num = opt_prop_def(IntegerAttr)
+    num = opt_prop_def(IntegerAttr[I32])
     length = operand_def(IndexType)
-    assembly_format = "$pipe `,` $buffer `,` (`num` $num^ `,`)? $length attr-dict `:` type($buffer)"
 
     def __init__(self, pipe: SSAValue, buffer: SSAValue, length: SSAValue, num: int | None = None):
         props = {} if num is None else {"num": IntegerAttr(num, 32)}
@@ -259,6 +263,42 @@ class InitBufferOp(IRDLOperation):
                 )
         elif self.num is not None:
             raise VerifyException(f"{self.name}: a TBuf takes no `num`, only a length")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InitBufferOp:
+        pipe = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        buffer = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        num: int | None = None
+        if parser.parse_optional_keyword("num") is not None:
+            num = parser.parse_integer(allow_boolean=False)
+            if parser.parse_optional_punctuation(":") is not None:
+                type_pos = parser.pos
+                if parser.parse_type() != i32:
+                    parser.raise_error("`num` is an i32", type_pos, parser.pos)
+            parser.parse_punctuation(",")
+        length = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        buffer_type = parser.parse_type()
+        pipe_v, buffer_v, length_v = parser.resolve_operands(
+            [pipe, buffer, length], [TPipeType(), buffer_type, IndexType()], parser.pos
+        )
+        op = cls(pipe_v, buffer_v, length_v, num)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.pipe, self.buffer), printer.print_operand)
+        printer.print_string(", ")
+        if self.num is not None:
+            printer.print_string(f"num {self.num.value.data}, ")
+        printer.print_operand(self.length)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.buffer.type)
 
 
 class _QueueTakeOp(IRDLOperation):

@@ -193,7 +193,7 @@ class LaunchOp(IRDLOperation):
     tiling = var_operand_def(IndexType)
     y = result_def(TensorType | UnrankedTensorType)
     assembly_format = (
-        "$kernel `blocks` $block_dim `(` $grad `,` $x `)` `tiling` `(` $tiling `)` attr-dict "
+        "$kernel `blocks` $block_dim ` ` `(` $grad `,` $x `)` `tiling` `(` $tiling `)` attr-dict "
         "`:` type($grad) `,` type($x) `->` type($y)"
     )
 

@@ -75,10 +75,10 @@ from hswc.passes.kernel_variant_options import (
 )
 from hswc.tiling import (
     COMPUTE_ALIGN,
-    F32_BYTES,
     BufferSize,
     KernelVariant,
     kernel_buffers,
+    linear_bytes,
     mask_length,
     ub_plan,
 )
@@ -106,14 +106,24 @@ class KernelState:
     gm_x: SSAValue
     gm_grad: SSAValue
     gm_y: SSAValue
-    que_x: SSAValue
-    que_grad: SSAValue
-    que_y: SSAValue
     bufs: dict[str, SSAValue]
+    """Every TQue and TBuf of Init, by its hswc.tiling.BufferSpec name."""
 
     @property
     def is_f32(self) -> bool:
         return isinstance(self.element_type, Float32Type)
+
+    @property
+    def que_x(self) -> SSAValue:
+        return self.bufs["input_queue_x"]
+
+    @property
+    def que_grad(self) -> SSAValue:
+        return self.bufs["input_queue_grad"]
+
+    @property
+    def que_y(self) -> SSAValue:
+        return self.bufs["output_queue_y"]
 
 
 class KernelEmitter:
@@ -167,11 +177,10 @@ class KernelEmitter:
         a = self.a
         sizes = {spec.size for spec in specs}
         lengths: dict[BufferSize, SSAValue] = {}
-        linear: tuple[tuple[BufferSize, int], ...] = (("tensor", element_size(elem)),
-                                                      ("float", F32_BYTES))
-        for size, per_element in linear:
+        for size in LENGTH_NAMES:
             if size in sizes:
-                lengths[size] = a.name(a.mul(ub_factor, a.const(per_element)), LENGTH_NAMES[size])
+                per_element = a.const(linear_bytes(size, dtype))
+                lengths[size] = a.name(a.mul(ub_factor, per_element), LENGTH_NAMES[size])
         for spec in specs:
             if spec.size == "mask" and "mask" not in lengths:
                 lengths["mask"] = mask_length(a, ub_factor)
@@ -182,8 +191,7 @@ class KernelEmitter:
                 local = self.value(TBufGetOp(handles[name], F32), f"{name}_local")
                 self.op(DuplicateOp(local, f32(value), ub_factor))
             self.barrier()
-        return KernelState(elem, variant, gm["x"], gm["grad"], gm["y"], handles["input_queue_x"],
-                           handles["input_queue_grad"], handles["output_queue_y"], handles)
+        return KernelState(elem, variant, gm["x"], gm["grad"], gm["y"], handles)
 
     # endregion
     # region Process
@@ -210,57 +218,56 @@ class KernelEmitter:
 
     def compute(self, k: KernelState, current_num: SSAValue) -> None:
         """The reference order: both inputs, then the slope, then the product."""
+        self.freed = []
         if k.variant.x_first:
             self.compute_x_first(k, current_num)
             return
-        self.freed = []
         x_local = self.value(DeQueOp(k.que_x, k.element_type), "x_local")
         grad_local = self.value(DeQueOp(k.que_grad, k.element_type), "grad_local")
         y_local = self.value(AllocTensorOp(k.que_y, k.element_type), "y_local")
-        if k.is_f32:
-            x_fp32 = self.value(ReinterpretCastOp(x_local, F32), "x_fp32")
-            grad_fp32 = self.value(ReinterpretCastOp(grad_local, F32), "grad_fp32")
-        else:
-            x_fp32 = self.value(TBufGetOp(k.bufs["x_fp32"], F32), "x_fp32")
-            grad_fp32 = self.value(TBufGetOp(k.bufs["grad_fp32"], F32), "grad_fp32")
-            self.op(CastOp(x_fp32, x_local, RoundMode.CAST_NONE, current_num))
-            self.op(CastOp(grad_fp32, grad_local, RoundMode.CAST_NONE, current_num))
-            if k.variant.early_free:  # the f32 copies hold all the compute needs from here on
-                self.free(k.que_x, x_local)
-                self.free(k.que_grad, grad_local)
+        x_fp32, grad_fp32 = self.as_f32(k, (("x", k.que_x, x_local),
+                                            ("grad", k.que_grad, grad_local)), current_num)
+        if not k.is_f32:
             self.barrier()
         slope, n = self.slope(k, x_local, x_fp32, current_num)
         self.barrier()
-        self.product(k, y_local, grad_fp32, slope, n, current_num)
-        self.op(EnQueOp(k.que_y, y_local))
-        self.free(k.que_x, x_local)
-        self.free(k.que_grad, grad_local)
+        self.finish(k, (x_local, grad_local, y_local), grad_fp32, slope, n, current_num)
 
     def compute_x_first(self, k: KernelState, current_num: SSAValue) -> None:
         """x-first: the slope from x while grad is still being copied, then grad and y."""
-        self.freed = []
         x_local = self.value(DeQueOp(k.que_x, k.element_type), "x_local")
-        if k.is_f32:
-            x_fp32 = self.value(ReinterpretCastOp(x_local, F32), "x_fp32")
-        else:
-            x_fp32 = self.value(TBufGetOp(k.bufs["x_fp32"], F32), "x_fp32")
-            self.op(CastOp(x_fp32, x_local, RoundMode.CAST_NONE, current_num))
-            if k.variant.early_free:
-                self.free(k.que_x, x_local)
+        (x_fp32,) = self.as_f32(k, (("x", k.que_x, x_local),), current_num)
+        if not k.is_f32:
             self.barrier()
         slope, n = self.slope(k, x_local, x_fp32, current_num)
         # grad's cast does not depend on the selects: it shares the barrier before the Mul.
         grad_local = self.value(DeQueOp(k.que_grad, k.element_type), "grad_local")
-        if k.is_f32:
-            grad_fp32 = self.value(ReinterpretCastOp(grad_local, F32), "grad_fp32")
-        else:
-            grad_fp32 = self.value(TBufGetOp(k.bufs["grad_fp32"], F32), "grad_fp32")
-            self.op(CastOp(grad_fp32, grad_local, RoundMode.CAST_NONE, current_num))
-            if k.variant.early_free:
-                self.free(k.que_grad, grad_local)
+        (grad_fp32,) = self.as_f32(k, (("grad", k.que_grad, grad_local),), current_num)
         self.barrier()
         # y is taken only now, so the slope never waits for the previous chunk's copy-out.
         y_local = self.value(AllocTensorOp(k.que_y, k.element_type), "y_local")
+        self.finish(k, (x_local, grad_local, y_local), grad_fp32, slope, n, current_num)
+
+    def as_f32(self, k: KernelState, inputs: tuple[tuple[str, SSAValue, SSAValue], ...],
+               current_num: SSAValue) -> list[SSAValue]:
+        """Each (name, queue, tensor) input as f32: its ReinterpretCast (f32), or its TBuf's
+        tensor Cast from it (f16/bf16; every Get before the Casts, as the reference does)."""
+        if k.is_f32:
+            return [self.value(ReinterpretCastOp(local, F32), f"{name}_fp32")
+                    for name, _, local in inputs]
+        copies = [self.value(TBufGetOp(k.bufs[f"{name}_fp32"], F32), f"{name}_fp32")
+                  for name, _, _ in inputs]
+        for copy, (_, _, local) in zip(copies, inputs, strict=True):
+            self.op(CastOp(copy, local, RoundMode.CAST_NONE, current_num))
+        if k.variant.early_free:  # the f32 copies hold all the compute needs from here on
+            for _, que, local in inputs:
+                self.free(que, local)
+        return copies
+
+    def finish(self, k: KernelState, tensors: tuple[SSAValue, SSAValue, SSAValue],
+               grad_fp32: SSAValue, slope: SSAValue, n: SSAValue, current_num: SSAValue) -> None:
+        """The product into y (x_local, grad_local, y_local), y's EnQue and the inputs' frees."""
+        x_local, grad_local, y_local = tensors
         self.product(k, y_local, grad_fp32, slope, n, current_num)
         self.op(EnQueOp(k.que_y, y_local))
         self.free(k.que_x, x_local)

@@ -48,6 +48,7 @@ from hswc.tiling import (
     REFERENCE_PLAN,
     RESULT_NAMES,
     TILING_FIELDS,
+    KernelVariant,
     TilingError,
     UbPlan,
     block_slice,
@@ -147,19 +148,19 @@ class HsgTileOnCoresPass(KernelVariantOptions, ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         core_num, ub_size = self.platform()
-        self.kernel_variant(self.name)  # an unknown preset fails before any rewrite
+        variant = self.kernel_variant(self.name)  # an unknown preset fails before any rewrite
         for hsg_op in [o for o in op.walk() if isinstance(o, hsg.HardSwishGradOp)]:
-            self._tile(op, hsg_op, core_num, ub_size)
+            self._tile(op, hsg_op, variant, core_num, ub_size)
 
-    def _tile(self, module: ModuleOp, op: hsg.HardSwishGradOp, core_num: int | None,
-              ub_size: int | None) -> None:
+    def _tile(self, module: ModuleOp, op: hsg.HardSwishGradOp, variant: KernelVariant,
+              core_num: int | None, ub_size: int | None) -> None:
         if not isinstance(op.parent_op(), func.FuncOp):
             raise OpError(op, "must be inside a func.func to be tiled: the launch is host code")
         grad_type = op.grad.type
         assert isinstance(grad_type, TensorType | hsg.UnrankedTensorType)
         element_type = grad_type.get_element_type()
         dtype = hsg.element_type_name(element_type)
-        plan = ub_plan(dtype, self.kernel_variant(self.name))
+        plan = ub_plan(dtype, variant)
         self._ensure_functions(module, op, dtype, element_type, plan)
 
         before = op.prev_op
@@ -175,11 +176,12 @@ class HsgTileOnCoresPass(KernelVariantOptions, ModulePass):
             values = [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
                                                           strict=True)]
         else:
-            n = (a.const(total) if total is not None
+            # Named constants: never an earlier constant that the name hints below would rename.
+            n = (a.const(total, "total_num") if total is not None
                  else builder.insert(hsg.NumElementsOp(op.grad)).result)
-            cores = (a.const(core_num) if core_num is not None
+            cores = (a.const(core_num, "core_num") if core_num is not None
                      else builder.insert(hsg.GetCoreNumAivOp()).result)
-            ub = (a.const(ub_size) if ub_size is not None
+            ub = (a.const(ub_size, "ub_size") if ub_size is not None
                   else builder.insert(hsg.GetUbSizeOp()).result)
             n.name_hint, cores.name_hint, ub.name_hint = "total_num", "core_num", "ub_size"
             call = builder.insert(

@@ -35,8 +35,25 @@ class IRArith:
         return result
 
     def const(self, value: int, name: str | None = None) -> SSAValue:
-        hint = name if name is not None else (f"c{value}" if value >= 0 else f"c_neg{-value}")
-        return self._insert(arith.ConstantOp(IntegerAttr(value, IndexType())), hint)
+        """An index constant; an unnamed one reuses the same constant built earlier in the block."""
+        if name is None:
+            name = f"c{value}" if value >= 0 else f"c_neg{-value}"
+            existing = self._earlier_constant(value, name)
+            if existing is not None:
+                return existing
+        return self._insert(arith.ConstantOp(IntegerAttr(value, IndexType())), name)
+
+    def _earlier_constant(self, value: int, name: str) -> SSAValue | None:
+        """An unnamed index constant `value` before the insertion point in its block (so it
+        dominates what is built here); constants with a meaningful name are left alone."""
+        point = self.builder.insertion_point
+        op = point.insert_before.prev_op if point.insert_before else point.block.last_op
+        while op is not None:
+            if (isinstance(op, arith.ConstantOp) and op.result.type == IndexType()
+                    and constant_index(op.result) == value and op.result.name_hint == name):
+                return op.result
+            op = op.prev_op
+        return None
 
     def _binary(self, a: SSAValue, b: SSAValue, fold: Callable[[int, int], int],
                 op: type[arith.SignlessIntegerBinaryOperation]) -> SSAValue:

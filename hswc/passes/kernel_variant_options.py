@@ -14,14 +14,21 @@ since its buffers would then not be what the tiling made room for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import PassFailedException
 
-from hswc.tiling import REFERENCE_PLAN, VARIANT_FLAGS, VARIANTS, KernelVariant, UbPlan
+from hswc.tiling import (
+    REFERENCE_PLAN,
+    REFERENCE_VARIANT,
+    VARIANT_FLAGS,
+    VARIANTS,
+    KernelVariant,
+    UbPlan,
+)
 
 UB_PLAN_ATTR = "hsg.ub_plan"
 """On a kernel function: the UB plan its tiling used, when it is not the reference's."""
@@ -50,7 +57,7 @@ class KernelVariantOptions:
 
     def kernel_variant(self, pass_name: str) -> KernelVariant:
         """The variant these options select; an unknown preset is a pass failure."""
-        base = KernelVariant()
+        base = REFERENCE_VARIANT
         if self.variant is not None:
             if self.variant not in VARIANTS:
                 known = ", ".join(VARIANTS)
@@ -58,12 +65,8 @@ class KernelVariantOptions:
                     f"{pass_name}: unknown variant '{self.variant}' (known: {known})"
                 )
             base = VARIANTS[self.variant]
-        flags = {name: getattr(base, name) for name in VARIANT_FLAGS}
-        for name in VARIANT_FLAGS:
-            value = getattr(self, name)
-            if value is not None:
-                flags[name] = value
-        return KernelVariant(**flags)
+        given = {name: getattr(self, name) for name in VARIANT_FLAGS}
+        return replace(base, **{name: on for name, on in given.items() if on is not None})
 
 
 def plan_attribute(plan: UbPlan) -> DictionaryAttr:

@@ -12,7 +12,7 @@ func.func @generic(%gm: memref<?xf32>, %off: index, %n: index) {
   %qi = ascend.tque : !ascend.tque<vecin, 2>
   %qo = ascend.tque : !ascend.tque<vecout, 1>
   %buf = ascend.tbuf : !ascend.tbuf<veccalc>
-  ascend.init_buffer %pipe, %qi, num 2 : i32, %n : !ascend.tque<vecin, 2>
+  ascend.init_buffer %pipe, %qi, num 2, %n : !ascend.tque<vecin, 2>
   ascend.init_buffer %pipe, %buf, %n : !ascend.tbuf<veccalc>
   %t = ascend.alloc_tensor %qi : !ascend.tque<vecin, 2> -> !ascend.local_tensor<f32, vecin>
   ascend.data_copy_pad %t, %at, %n pad 0.0 : f32 : !ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>
@@ -38,7 +38,7 @@ func.func @generic(%gm: memref<?xf32>, %off: index, %n: index) {
 // CHECK-NEXT:    %[[QI:.*]] = ascend.tque : !ascend.tque<vecin, 2>
 // CHECK-NEXT:    %[[QO:.*]] = ascend.tque : !ascend.tque<vecout, 1>
 // CHECK-NEXT:    %[[BUF:.*]] = ascend.tbuf : !ascend.tbuf<veccalc>
-// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QI]], num 2 : i32, %[[N]] : !ascend.tque<vecin, 2>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QI]], num 2, %[[N]] : !ascend.tque<vecin, 2>
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[BUF]], %[[N]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    %[[T:.*]] = ascend.alloc_tensor %[[QI]] : !ascend.tque<vecin, 2> -> !ascend.local_tensor<f32, vecin>
 // CHECK-NEXT:    ascend.data_copy_pad %[[T]], %[[AT]], %[[N]] pad 0.000000e+00 : f32 : !ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>

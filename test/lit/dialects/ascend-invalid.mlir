@@ -383,7 +383,16 @@ func.func @set_global_buffer_dtype(%m: memref<?xf16>, %n: index) {
 // InitBuffer of a depth-2 queue with one buffer.
 func.func @init_buffer_num_depth(%p: !ascend.tpipe, %q: !ascend.tque<vecin, 2>, %n: index) {
   // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.init_buffer' num 1 differs from the depth of !ascend.tque<vecin, 2>; InitBuffer must give a queue as many buffers as its depth
-  ascend.init_buffer %p, %q, num 1 : i32, %n : !ascend.tque<vecin, 2>
+  ascend.init_buffer %p, %q, num 1, %n : !ascend.tque<vecin, 2>
+  func.return
+}
+
+// -----
+
+// InitBuffer's num is an i32.
+func.func @init_buffer_num_i64(%p: !ascend.tpipe, %q: !ascend.tque<vecin, 1>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:38: error: `num` is an i32
+  ascend.init_buffer %p, %q, num 1 : i64, %n : !ascend.tque<vecin, 1>
   func.return
 }
 
@@ -401,6 +410,6 @@ func.func @init_buffer_queue_without_num(%p: !ascend.tpipe, %q: !ascend.tque<vec
 // InitBuffer of a TBuf with num.
 func.func @init_buffer_tbuf_with_num(%p: !ascend.tpipe, %b: !ascend.tbuf<veccalc>, %n: index) {
   // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.init_buffer' a TBuf takes no `num`, only a length
-  ascend.init_buffer %p, %b, num 1 : i32, %n : !ascend.tbuf<veccalc>
+  ascend.init_buffer %p, %b, num 1, %n : !ascend.tbuf<veccalc>
   func.return
 }

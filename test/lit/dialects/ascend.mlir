@@ -19,9 +19,11 @@ func.func @structure(%gm: memref<?xf16>, %off: index, %len: index, %bytes: index
   %q1 = ascend.tque : !ascend.tque<vecin, 1>
   %q2 = ascend.tque : !ascend.tque<vecout, 2>
   %buf = ascend.tbuf : !ascend.tbuf<veccalc>
-  ascend.init_buffer %pipe, %q1, num 1 : i32, %bytes : !ascend.tque<vecin, 1>
-  ascend.init_buffer %pipe, %q2, num 2 : i32, %bytes : !ascend.tque<vecout, 2>
+  ascend.init_buffer %pipe, %q1, num 1, %bytes : !ascend.tque<vecin, 1>
+  ascend.init_buffer %pipe, %q2, num 2, %bytes : !ascend.tque<vecout, 2>
   ascend.init_buffer %pipe, %buf, %bytes : !ascend.tbuf<veccalc>
+  // num's typed spelling (an i32) is read too, and prints bare.
+  ascend.init_buffer %pipe, %q2, num 2 : i32, %bytes : !ascend.tque<vecout, 2>
   func.return
 }
 // CHECK-LABEL: func.func @structure(
@@ -34,9 +36,10 @@ func.func @structure(%gm: memref<?xf16>, %off: index, %len: index, %bytes: index
 // CHECK-NEXT:    %[[Q1:.*]] = ascend.tque : !ascend.tque<vecin, 1>
 // CHECK-NEXT:    %[[Q2:.*]] = ascend.tque : !ascend.tque<vecout, 2>
 // CHECK-NEXT:    %[[BUF:.*]] = ascend.tbuf : !ascend.tbuf<veccalc>
-// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[Q1]], num 1 : i32, %[[BYTES]] : !ascend.tque<vecin, 1>
-// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[Q2]], num 2 : i32, %[[BYTES]] : !ascend.tque<vecout, 2>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[Q1]], num 1, %[[BYTES]] : !ascend.tque<vecin, 1>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[Q2]], num 2, %[[BYTES]] : !ascend.tque<vecout, 2>
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[BUF]], %[[BYTES]] : !ascend.tbuf<veccalc>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[Q2]], num 2, %[[BYTES]] : !ascend.tque<vecout, 2>
 // CHECK-NEXT:    func.return
 
 // Queue and buffer traffic: AllocTensor, EnQue, DeQue, FreeTensor, TBuf::Get, ReinterpretCast.

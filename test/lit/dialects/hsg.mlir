@@ -80,7 +80,7 @@ func.func @host(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>, %t: index, %bf: ind
 // CHECK-NEXT:    %{{.*}} = hsg.num_elements %[[X]] {note} : tensor<4x?xf16>
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %{{.*}} = hsg.get_ub_size
-// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[CORES]](%[[G]], %[[X]]) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>
+// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[CORES]] (%[[G]], %[[X]]) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>
 // CHECK-NEXT:    func.return %[[Y]] : tensor<4x?xf16>
 // GENERIC-LABEL: "func.func"() <{sym_name = "host"
 // GENERIC:         "hsg.num_elements"(%{{.*}}) : (tensor<4x?xf16>) -> index

@@ -33,9 +33,9 @@ func.func @hsg_f16(%grad: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {
 // FAST-NEXT:      %[[GF_BUF:.*]] = ascend.tbuf : !ascend.tbuf<veccalc>
 // FAST-NEXT:      %[[GT_BUF:.*]] = ascend.tbuf : !ascend.tbuf<veccalc>
 // FAST-NEXT:      %[[LT_BUF:.*]] = ascend.tbuf : !ascend.tbuf<veccalc>
-// FAST:           ascend.init_buffer %[[PIPE]], %[[QX]], num 2 : i32, %[[TB:.*]] : !ascend.tque<vecin, 2>
-// FAST-NEXT:      ascend.init_buffer %[[PIPE]], %[[QG]], num 2 : i32, %[[TB]] : !ascend.tque<vecin, 2>
-// FAST-NEXT:      ascend.init_buffer %[[PIPE]], %[[QY]], num 2 : i32, %[[TB]] : !ascend.tque<vecout, 2>
+// FAST:           ascend.init_buffer %[[PIPE]], %[[QX]], num 2, %[[TB:.*]] : !ascend.tque<vecin, 2>
+// FAST-NEXT:      ascend.init_buffer %[[PIPE]], %[[QG]], num 2, %[[TB]] : !ascend.tque<vecin, 2>
+// FAST-NEXT:      ascend.init_buffer %[[PIPE]], %[[QY]], num 2, %[[TB]] : !ascend.tque<vecout, 2>
 // FAST-NEXT:      ascend.init_buffer %[[PIPE]], %[[XF_BUF]], %[[FB:.*]] : !ascend.tbuf<veccalc>
 // FAST-NEXT:      ascend.init_buffer %[[PIPE]], %[[GF_BUF]], %[[FB]] : !ascend.tbuf<veccalc>
 // FAST:           ascend.init_buffer %[[PIPE]], %[[LT_BUF]], %{{.*}} : !ascend.tbuf<veccalc>

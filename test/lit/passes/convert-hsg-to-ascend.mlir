@@ -36,9 +36,9 @@ func.func @chunk_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %o
 // CHECK-NEXT:    %[[TBYTES:.*]] = arith.muli %[[UF]], %[[C2]] : index
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[FBYTES:.*]] = arith.muli %[[UF]], %[[C4]] : index
-// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QX]], num 1 : i32, %[[TBYTES]] : !ascend.tque<vecin, 1>
-// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QG]], num 1 : i32, %[[TBYTES]] : !ascend.tque<vecin, 1>
-// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QY]], num 1 : i32, %[[TBYTES]] : !ascend.tque<vecout, 1>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QX]], num 1, %[[TBYTES]] : !ascend.tque<vecin, 1>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QG]], num 1, %[[TBYTES]] : !ascend.tque<vecin, 1>
+// CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[QY]], num 1, %[[TBYTES]] : !ascend.tque<vecout, 1>
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[XF_BUF]], %[[FBYTES]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[GF_BUF]], %[[FBYTES]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[SLOPE_BUF]], %[[FBYTES]] : !ascend.tbuf<veccalc>
@@ -48,12 +48,10 @@ func.func @chunk_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %o
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[ONE_BUF]], %[[FBYTES]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    %[[C8:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[BITS:.*]] = arith.ceildivsi %[[UF]], %[[C8]] : index
-// CHECK-NEXT:    %[[C256A:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    %[[BLOCKS:.*]] = arith.ceildivsi %[[BITS]], %[[C256A]] : index
-// CHECK-NEXT:    %[[C256B:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    %[[ROUNDED:.*]] = arith.muli %[[BLOCKS]], %[[C256B]] : index
-// CHECK-NEXT:    %[[C256C:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    %[[MASK:.*]] = arith.maxsi %[[ROUNDED]], %[[C256C]] : index
+// CHECK-NEXT:    %[[C256:.*]] = arith.constant 256 : index
+// CHECK-NEXT:    %[[BLOCKS:.*]] = arith.ceildivsi %[[BITS]], %[[C256]] : index
+// CHECK-NEXT:    %[[ROUNDED:.*]] = arith.muli %[[BLOCKS]], %[[C256]] : index
+// CHECK-NEXT:    %[[MASK:.*]] = arith.maxsi %[[ROUNDED]], %[[C256]] : index
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[GT_BUF]], %[[MASK]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[LT_BUF]], %[[MASK]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    %[[LO:.*]] = ascend.tbuf_get %[[LO_BUF]] : !ascend.tbuf<veccalc> -> !ascend.local_tensor<f32, veccalc>
@@ -213,14 +211,15 @@ func.func @mask_4032(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %o
   }
   func.return
 }
+// f32: the tensor and float lengths are one folded constant, 4032 * 4 = 16128.
 // CHECK-LABEL: func.func @mask_4032(
-// CHECK:         %[[TB:.*]] = arith.constant 16128 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 4 : index
+// CHECK:         %{{.*}} = arith.constant 4 : index
 // CHECK-NEXT:    %[[FB:.*]] = arith.constant 16128 : index
-// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, num 1 : i32, %[[TB]] : !ascend.tque<vecin, 1>
+// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, num 1, %[[FB]] : !ascend.tque<vecin, 1>
 // CHECK:         ascend.init_buffer %{{.*}}, %{{.*}}, %[[FB]] : !ascend.tbuf<veccalc>
-// CHECK:         %[[ROUNDED:.*]] = arith.constant 512 : index
-// CHECK-NEXT:    %[[MIN:.*]] = arith.constant 256 : index
+// CHECK:         %{{.*}} = arith.constant 504 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 256 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 2 : index
 // CHECK-NEXT:    %[[MASK:.*]] = arith.constant 512 : index
 // CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[MASK]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[MASK]] : !ascend.tbuf<veccalc>
@@ -228,7 +227,8 @@ func.func @mask_4032(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %o
 // -----
 
 // Mask buffers for ubFactor 64: ceil(64 / 8) = 8 bytes round up to the 256-byte minimum
-// (constants fold one by one, so the whole folded trace shows).
+// (constants fold one by one, and a folded constant reuses an equal one built before it in its
+// block: here the float buffers' 256).
 func.func @mask_64(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %off: index, %len: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -242,18 +242,11 @@ func.func @mask_64(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %off
 // CHECK:         %[[TB:.*]] = arith.constant 128 : index
 // CHECK-NEXT:    %{{.*}} = arith.constant 4 : index
 // CHECK-NEXT:    %[[FB:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, num 1 : i32, %[[TB]] : !ascend.tque<vecin, 1>
+// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, num 1, %[[TB]] : !ascend.tque<vecin, 1>
 // CHECK:         ascend.init_buffer %{{.*}}, %{{.*}}, %[[FB]] : !ascend.tbuf<veccalc>
-// CHECK:         %[[C8:.*]] = arith.constant 8 : index
-// CHECK-NEXT:    %[[BITS:.*]] = arith.constant 8 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 256 : index
-// CHECK-NEXT:    %[[BLOCKS:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 256 : index
-// CHECK-NEXT:    %[[ROUNDED:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    %[[MIN:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    %[[MASK:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[MASK]] : !ascend.tbuf<veccalc>
-// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[MASK]] : !ascend.tbuf<veccalc>
+// CHECK:         %{{.*}} = arith.constant 8 : index
+// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[FB]] : !ascend.tbuf<veccalc>
+// CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[FB]] : !ascend.tbuf<veccalc>
 
 // -----
 
@@ -268,8 +261,9 @@ func.func @mask_16448(%g: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>
   func.return
 }
 // CHECK-LABEL: func.func @mask_16448(
-// CHECK:         %[[ROUNDED:.*]] = arith.constant 2304 : index
-// CHECK-NEXT:    %[[MIN:.*]] = arith.constant 256 : index
+// CHECK:         %{{.*}} = arith.constant 2056 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 256 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 9 : index
 // CHECK-NEXT:    %[[MASK:.*]] = arith.constant 2304 : index
 // CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[MASK]] : !ascend.tbuf<veccalc>
 // CHECK-NEXT:    ascend.init_buffer %{{.*}}, %{{.*}}, %[[MASK]] : !ascend.tbuf<veccalc>

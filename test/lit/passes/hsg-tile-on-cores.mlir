@@ -14,7 +14,7 @@ func.func @dynamic_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tensor<4x
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %[[T:.*]], %[[BF:.*]], %[[UF:.*]], %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_f16(%[[N]], %[[CORES]], %[[UB]]) : (index, index, index) -> (index, index, index, index, index)
-// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](%[[G]], %[[X]]) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>
+// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (%[[G]], %[[X]]) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>
 // CHECK-NEXT:    func.return %[[Y]] : tensor<4x?xf16>
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @hard_swish_grad_tiling_f16(
@@ -46,8 +46,7 @@ func.func @dynamic_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tensor<4x
 // CHECK-NEXT:    %[[OK4A:.*]] = arith.cmpi sgt, %[[UBF]], %[[C0]] : index
 // CHECK-NEXT:    %[[OK4:.*]] = arith.ori %[[EMPTY]], %[[OK4A]] : i1
 // CHECK-NEXT:    cf.assert %[[OK4]], "ubFactor is invalid"
-// CHECK-NEXT:    %[[KEY:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    func.return %[[TN]], %[[BLOCK]], %[[UBF]], %[[USEDC]], %[[KEY]] : index, index, index, index, index
+// CHECK-NEXT:    func.return %[[TN]], %[[BLOCK]], %[[UBF]], %[[USEDC]], %[[C0]] : index, index, index, index, index
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @hard_swish_grad_kernel_f16(
 // CHECK-SAME:      %[[KG:.*]]: memref<?xf16>, %[[KX:.*]]: memref<?xf16>, %[[KY:.*]]: memref<?xf16>, %[[KT:.*]]: index, %[[KBF:.*]]: index, %[[KUF:.*]]: index) attributes {hsg.kernel} {
@@ -83,7 +82,7 @@ func.func @static_bf16(%grad: tensor<2x3x4xbf16>, %x: tensor<2x3x4xbf16>) -> ten
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_bf16(%[[N]], %[[CORES]], %[[UB]])
-// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]](
+// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (
 // CHECK-LABEL: func.func @hard_swish_grad_tiling_bf16(
 // CHECK:         cf.assert %{{.*}}, "ubFactor is invalid"
 // CHECK-NEXT:    %[[KEY:.*]] = arith.constant 2 : index
@@ -97,7 +96,7 @@ func.func @static_bf16(%grad: tensor<2x3x4xbf16>, %x: tensor<2x3x4xbf16>) -> ten
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 4032 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 24 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 2 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
 
 // -----
 
@@ -111,8 +110,9 @@ func.func @unranked_f32(%grad: tensor<*xf32>, %x: tensor<*xf32>) -> tensor<*xf32
 // CHECK:         func.call @hard_swish_grad_tiling_f32(%[[N]],
 // CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 {{.*}} : tensor<*xf32>, tensor<*xf32> -> tensor<*xf32>
 // CHECK-LABEL: func.func @hard_swish_grad_tiling_f32(
-// CHECK:         cf.assert %{{.*}}, "ubFactor is invalid"
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:    %[[KEY:.*]] = arith.constant 1 : index
+// CHECK:         cf.assert %{{.*}}, "ubFactor is invalid"
 // CHECK-NEXT:    func.return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KEY]] :
 // CHECK-LABEL: func.func @hard_swish_grad_kernel_f32(
 // CHECK-SAME:      memref<?xf32>
@@ -138,7 +138,7 @@ func.func @scalar_f16(%grad: tensor<f16>, %x: tensor<f16>) -> tensor<f16> {
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 4032 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 1 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 0 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<f16>, tensor<f16> -> tensor<f16>
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<f16>, tensor<f16> -> tensor<f16>
 
 // -----
 
@@ -156,7 +156,7 @@ func.func @empty_bf16(%grad: tensor<0x3xbf16>, %x: tensor<0x3xbf16>) -> tensor<0
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 0 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 1 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 2 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
 // UT-LABEL:  func.func @empty_bf16(
 // UT-NEXT:     %{{.*}} = arith.constant 0 : index
 // UT-NEXT:     %{{.*}} = arith.constant 0 : index
@@ -191,7 +191,7 @@ func.func @ops_nn_unit_test(%grad: tensor<7x3xf32>, %x: tensor<7x3xf32>) -> tens
 // UT-NEXT:     %[[UF:.*]] = arith.constant 5440 : index
 // UT-NEXT:     %[[USED:.*]] = arith.constant 21 : index
 // UT-NEXT:     %{{.*}} = arith.constant 1 : index
-// UT-NEXT:     %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<7x3xf32>, tensor<7x3xf32> -> tensor<7x3xf32>
+// UT-NEXT:     %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<7x3xf32>, tensor<7x3xf32> -> tensor<7x3xf32>
 // SOC-LABEL: func.func @ops_nn_unit_test(
 // SOC-NEXT:    %{{.*}} = arith.constant 21 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 1 : index
@@ -211,7 +211,7 @@ func.func @million_f16(%grad: tensor<1000x1000xf16>, %x: tensor<1000x1000xf16>) 
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 4032 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 48 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 0 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
 // UT-LABEL:  func.func @million_f16(
 // UT-NEXT:     %{{.*}} = arith.constant 1000000 : index
 // UT-NEXT:     %{{.*}} = arith.constant 15625 : index
@@ -230,7 +230,7 @@ func.func @dynamic_bf16(%grad: tensor<?x?xbf16>, %x: tensor<?x?xbf16>) -> tensor
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_bf16(%[[N]], %[[CORES]], %[[UB]])
-// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]](
+// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (
 // SOC-LABEL: func.func @dynamic_bf16(
 // SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<?x?xbf16>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
@@ -249,7 +249,7 @@ func.func @dynamic_f32(%grad: tensor<2x?x8xf32>, %x: tensor<2x?x8xf32>) -> tenso
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_f32(%[[N]], %[[CORES]], %[[UB]])
-// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]](
+// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]] (
 // SOC-LABEL: func.func @dynamic_f32(
 // SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<2x?x8xf32>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
@@ -268,7 +268,7 @@ func.func @unranked_f16(%grad: tensor<*xf16>, %x: tensor<*xf16>) -> tensor<*xf16
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_f16(%[[N]], %[[CORES]], %[[UB]])
-// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](
+// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (
 // SOC-LABEL: func.func @unranked_f16(
 // SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xf16>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
@@ -287,7 +287,7 @@ func.func @unranked_bf16(%grad: tensor<*xbf16>, %x: tensor<*xbf16>) -> tensor<*x
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_bf16(%[[N]], %[[CORES]], %[[UB]])
-// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]](
+// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (
 // SOC-LABEL: func.func @unranked_bf16(
 // SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xbf16>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
@@ -310,7 +310,7 @@ func.func @scalar_bf16(%grad: tensor<bf16>, %x: tensor<bf16>) -> tensor<bf16> {
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 4032 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 1 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 2 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<bf16>, tensor<bf16> -> tensor<bf16>
 
 // -----
 
@@ -328,7 +328,7 @@ func.func @scalar_f32(%grad: tensor<f32>, %x: tensor<f32>) -> tensor<f32> {
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 4032 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 1 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 1 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<f32>, tensor<f32> -> tensor<f32>
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<f32>, tensor<f32> -> tensor<f32>
 
 // -----
 
@@ -346,7 +346,7 @@ func.func @empty_f16(%grad: tensor<3x0xf16>, %x: tensor<3x0xf16>) -> tensor<3x0x
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 0 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 1 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 0 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<3x0xf16>, tensor<3x0xf16> -> tensor<3x0xf16>
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<3x0xf16>, tensor<3x0xf16> -> tensor<3x0xf16>
 
 // -----
 
@@ -364,7 +364,7 @@ func.func @static_f16(%grad: tensor<100x97xf16>, %x: tensor<100x97xf16>) -> tens
 // SOC-NEXT:    %[[UF:.*]] = arith.constant 4032 : index
 // SOC-NEXT:    %[[USED:.*]] = arith.constant 48 : index
 // SOC-NEXT:    %{{.*}} = arith.constant 0 : index
-// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<100x97xf16>, tensor<100x97xf16> -> tensor<100x97xf16>
+// SOC-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<100x97xf16>, tensor<100x97xf16> -> tensor<100x97xf16>
 
 // -----
 
@@ -421,7 +421,7 @@ func.func @already_tiled(%g: tensor<8xf16>, %n: index) -> tensor<8xf16> {
 // CHECK:       func.func private @k(
 // CHECK-LABEL: func.func @already_tiled(
 // CHECK-SAME:      %[[G:.*]]: tensor<8xf16>, %[[N:.*]]: index)
-// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @k blocks %[[N]](%[[G]], %[[G]]) tiling(%[[N]], %[[N]], %[[N]])
+// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @k blocks %[[N]] (%[[G]], %[[G]]) tiling(%[[N]], %[[N]], %[[N]])
 // CHECK-NEXT:    func.return %[[Y]]
 // CHECK-NEXT:  }
 // CHECK-NEXT:  }

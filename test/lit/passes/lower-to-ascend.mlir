@@ -16,7 +16,7 @@ func.func @hard_swish_grad_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> t
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %[[T:.*]], %[[BF:.*]], %[[UF:.*]], %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_f16(%[[N]], %[[CORES]], %[[UB]])
-// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]](%[[G]], %[[X]]) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>
+// CHECK-NEXT:    %[[Y:.*]] = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (%[[G]], %[[X]]) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>
 // CHECK-NEXT:    func.return %[[Y]] : tensor<4x?xf16>
 // CHECK-LABEL: func.func @hard_swish_grad_tiling_f16(
 // CHECK:         cf.assert %{{.*}}, "ubFactor is invalid"
@@ -116,6 +116,6 @@ func.func @hard_swish_grad_f32(%grad: tensor<7x3xf32>, %x: tensor<7x3xf32>) -> t
 // FOLD-NEXT:     %[[UF:.*]] = arith.constant 4032 : index
 // FOLD-NEXT:     %[[USED:.*]] = arith.constant 21 : index
 // FOLD-NEXT:     %{{.*}} = arith.constant 1 : index
-// FOLD-NEXT:     %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]](%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
+// FOLD-NEXT:     %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 blocks %[[USED]] (%{{.*}}, %{{.*}}) tiling(%[[T]], %[[BF]], %[[UF]])
 // FOLD-LABEL:  func.func @hard_swish_grad_kernel_f32(
 // FOLD:          ascend.reinterpret_cast
