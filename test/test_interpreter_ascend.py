@@ -149,7 +149,7 @@ func.func @parity(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) attri
   %y_gm = ascend.set_global_buffer %y[%off], %c128 : memref<?xf32> -> !ascend.global_tensor<f32>
   %pipe = ascend.tpipe
   %q = ascend.tque : !ascend.tque<vecout, 1>
-  ascend.init_buffer %pipe, %q, num 1 : i32, %c512 : !ascend.tque<vecout, 1>
+  ascend.init_buffer %pipe, %q, num 1, %c512 : !ascend.tque<vecout, 1>
   %t = ascend.alloc_tensor %q : !ascend.tque<vecout, 1> -> !ascend.local_tensor<f32, vecout>
   ascend.duplicate %t, 5.000000e+00 : f32, %len : !ascend.local_tensor<f32, vecout>
   ascend.enque %q, %t : !ascend.tque<vecout, 1>, !ascend.local_tensor<f32, vecout>
@@ -197,7 +197,7 @@ func.func @diverged(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>)
   %y_gm = ascend.set_global_buffer %y[%off], %c64 : memref<?xf32> -> !ascend.global_tensor<f32>
   %pipe = ascend.tpipe
   %q = ascend.tque : !ascend.tque<vecout, 2>
-  ascend.init_buffer %pipe, %q, num 2 : i32, %c256 : !ascend.tque<vecout, 2>
+  ascend.init_buffer %pipe, %q, num 2, %c256 : !ascend.tque<vecout, 2>
   %odd = arith.remsi %b, %c2 : index
   %skip = arith.cmpi ne, %odd, %c0 : index
   scf.if %skip {

@@ -87,8 +87,8 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
   %out_queue = ascend.tque : !ascend.tque<vecout, 3>
   %c4 = arith.constant 4 : index
   %bytes = arith.muli %ub_factor, %c4 : index
-  ascend.init_buffer %pipe, %in_queue, num 2 : i32, %bytes : !ascend.tque<vecin, 2>
-  ascend.init_buffer %pipe, %out_queue, num 3 : i32, %bytes : !ascend.tque<vecout, 3>
+  ascend.init_buffer %pipe, %in_queue, num 2, %bytes : !ascend.tque<vecin, 2>
+  ascend.init_buffer %pipe, %out_queue, num 3, %bytes : !ascend.tque<vecout, 3>
   func.return
 }
 

@@ -26,8 +26,8 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
   %c4 = arith.constant 4 : index
   %half_bytes = arith.muli %ub_factor, %c2 : index
   %float_bytes = arith.muli %ub_factor, %c4 : index
-  ascend.init_buffer %pipe, %in_queue, num 2 : i32, %half_bytes : !ascend.tque<vecin, 2>
-  ascend.init_buffer %pipe, %out_queue, num 2 : i32, %half_bytes : !ascend.tque<vecout, 2>
+  ascend.init_buffer %pipe, %in_queue, num 2, %half_bytes : !ascend.tque<vecin, 2>
+  ascend.init_buffer %pipe, %out_queue, num 2, %half_bytes : !ascend.tque<vecout, 2>
   ascend.init_buffer %pipe, %f32_buf, %float_bytes : !ascend.tbuf<veccalc>
   ascend.init_buffer %pipe, %mask_buf, %float_bytes : !ascend.tbuf<veccalc>
   %loops = arith.ceildivsi %block_factor, %ub_factor : index

@@ -14,7 +14,7 @@ func.func @leaky(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) attrib
   %c512 = arith.constant 512 : index
   %pipe = ascend.tpipe
   %in = ascend.tque : !ascend.tque<vecin, 1>
-  ascend.init_buffer %pipe, %in, num 1 : i32, %c512 : !ascend.tque<vecin, 1>
+  ascend.init_buffer %pipe, %in, num 1, %c512 : !ascend.tque<vecin, 1>
   %a = ascend.alloc_tensor %in : !ascend.tque<vecin, 1> -> !ascend.local_tensor<f32, vecin>
   %b = ascend.alloc_tensor %in : !ascend.tque<vecin, 1> -> !ascend.local_tensor<f32, vecin>
   func.return
