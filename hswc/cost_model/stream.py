@@ -215,7 +215,7 @@ class KernelWalker:
     def step(self, op: Operation) -> None:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             self.env[op.result] = op.value.value.data
-        elif type(op) in _INT_OPS:
+        elif isinstance(op, arith.SignlessIntegerBinaryOperation) and type(op) in _INT_OPS:
             a, b = self.int(op.operands[0]), self.int(op.operands[1])
             if b == 0 and type(op) in DIVISIONS:
                 raise CostModelError(op, "divides by zero")
