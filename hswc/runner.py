@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.dialects import hsg
+from hswc.dialects.ascend_types import element_type_name
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
 from hswc.interpreter.execute import call_function
@@ -202,7 +203,7 @@ class Kernel:
     def _dtype_name(self) -> str:
         first = self.input_types[0] if self.input_types else None
         if isinstance(first, TensorType | UnrankedTensorType):
-            return hsg.element_type_name(first.get_element_type())
+            return element_type_name(first.get_element_type())
         raise InputError(f"@{self.function} has no tensor input to take a dtype from")
 
     def _execute(self, module: ModuleOp, args: list[np.ndarray], machine: Machine) -> RunResult:

@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Operation
 from hswc.backend.operator import GM_ARGUMENTS, TILING_STRUCT_FIELDS
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
-from hswc.dialects.ascend import constant_index, dtype_name
+from hswc.dialects.ascend import constant_index, element_type_name
 from hswc.passes.hsg_tile_on_cores import tiling_function_name
 from hswc.tiling import RESULT_NAMES
 
@@ -109,7 +109,7 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
             raise OpError(op, "has no AscendC printing rule at module level")
         if _is(op, hsg.KERNEL_ATTR):
             element = _check_signature(op)
-            dtype = dtype_name(element)
+            dtype = element_type_name(element)
             key, tiling = _tiling_key(module, op, dtype)
             kernels.append(Kernel(op, dtype, element, key, tiling))
         elif not _is(op, hsg.TILING_ATTR):

@@ -27,6 +27,7 @@ from hswc.cost_model.stream import (
     evaluate_function,
 )
 from hswc.dialects import ascend, hsg
+from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.kernel_variant_options import recorded_plan
 from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
 from hswc.tiling import VARIANT_FLAGS, VARIANTS, KernelVariant, Tiling, compute_tiling, core_slice
@@ -72,7 +73,7 @@ def lower(module: ModuleOp, variant: KernelVariant | None = None) -> ModuleOp:
 def _kernel_dtype(kernel: func.FuncOp) -> str:
     first = kernel.function_type.inputs.data[0]
     assert isinstance(first, MemRefType)
-    return hsg.element_type_name(first.get_element_type())
+    return element_type_name(first.get_element_type())
 
 
 def _find_kernel(module: ModuleOp, dtype: str | None) -> func.FuncOp:

@@ -16,8 +16,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     I32,
     BFloat16Type,
-    Float16Type,
-    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -63,6 +61,7 @@ from hswc.dialects.ascend_types import (
     TPositionAttr,
     TQueType,
     element_size,
+    element_type_name,
 )
 from hswc.dialects.query import IndexQueryOp
 from hswc.platform import VECTOR_REPEAT_BYTES
@@ -764,16 +763,6 @@ CAST_RULES: dict[tuple[str, str], tuple[RoundMode, ...]] = {
 """(src, dst) -> the round modes AscendC::Cast accepts for that pair on Atlas A2/A3."""
 
 
-def dtype_name(t: Attribute) -> str:
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    return str(t)
-
-
 @irdl_op_definition
 class CastOp(VectorOp):
     """AscendC::Cast(dst, src, RoundMode, count): convert count elements between dtypes.
@@ -797,8 +786,8 @@ class CastOp(VectorOp):
         )
 
     def verify_(self) -> None:
-        pair = (dtype_name(_local(self, "src").element_type),
-                dtype_name(_local(self, "dst").element_type))
+        pair = (element_type_name(_local(self, "src").element_type),
+                element_type_name(_local(self, "dst").element_type))
         modes = CAST_RULES.get(pair)
         if modes is None:
             raise VerifyException(f"{self.name}: no Cast from {pair[0]} to {pair[1]}")

@@ -25,6 +25,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from hswc.tiling import ELEMENT_BYTES
+
 # region enums
 
 
@@ -237,12 +239,22 @@ MASK_ELEMENT_TYPE = IntegerType(8, Signedness.UNSIGNED)
 HALF_FLOAT = (Float16Type, Float32Type)
 
 
+def element_type_name(t: Attribute) -> str:
+    """f16, bf16 or f32: the spelling used in function names, tables and messages."""
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    return str(t)
+
+
 def element_size(t: Attribute) -> int:
     """sizeof(T) in bytes for the element types the kernel uses."""
-    if isinstance(t, Float32Type):
-        return 4
-    if isinstance(t, Float16Type | BFloat16Type):
-        return 2
     if isinstance(t, IntegerType):
         return max(1, t.width.data // 8)
-    raise ValueError(f"no element size for {t}")
+    try:
+        return ELEMENT_BYTES[element_type_name(t)]
+    except KeyError:
+        raise ValueError(f"no element size for {t}") from None

@@ -53,17 +53,6 @@ TILING_ATTR = "hsg.tiling"
 HsgTensorType = TensorType[Attribute] | UnrankedTensorType[Attribute]
 
 
-def element_type_name(t: Attribute) -> str:
-    """f16, bf16 or f32: the spelling used in function names and messages."""
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    return str(t)
-
-
 def verify_operator_tensor(what: str, t: Attribute) -> None:
     """A tensor hsg.hard_swish_grad accepts: f16/bf16/f32, ranked up to rank 8, or unranked."""
     if not isinstance(t, TensorType | UnrankedTensorType):

@@ -67,6 +67,7 @@ from hswc.dialects.ascend import (
     TQueOp,
     element_size,
 )
+from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.index_arith import IRArith
 from hswc.passes.kernel_variant_options import (
     KernelVariantOptions,
@@ -156,7 +157,7 @@ class KernelEmitter:
         grad_type = chunk.grad.type
         assert isinstance(grad_type, MemRefType)
         elem = grad_type.get_element_type()
-        dtype = hsg.element_type_name(elem)
+        dtype = element_type_name(elem)
         offset, length, ub_factor = chunk.slice_offset, chunk.slice_size, chunk.ub_factor
         gm = {
             name: self.value(SetGlobalBufferOp(value, offset, length), f"{name}_gm")
@@ -314,7 +315,7 @@ class KernelEmitter:
         product = grad_fp32 if k.variant.in_place else slope
         self.op(MulOp(product, grad_fp32, slope, n))
         self.barrier()
-        mode = CAST_BACK[hsg.element_type_name(k.element_type)]
+        mode = CAST_BACK[element_type_name(k.element_type)]
         self.op(CastOp(y_local, product, mode, current_num))
 
     def free(self, que: SSAValue, tensor: SSAValue) -> None:
@@ -355,7 +356,7 @@ def _check_plan(chunk: hsg.HardSwishGradChunkOp, variant: KernelVariant, pass_na
         return  # a hand-written chunk: no tiling to agree with
     grad_type = chunk.grad.type
     assert isinstance(grad_type, MemRefType)
-    wanted = ub_plan(hsg.element_type_name(grad_type.get_element_type()), variant)
+    wanted = ub_plan(element_type_name(grad_type.get_element_type()), variant)
     tiled = recorded_plan(kernel)
     if tiled is None:
         raise OpError(kernel, "has a malformed hsg.ub_plan attribute")

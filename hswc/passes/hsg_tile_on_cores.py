@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
+from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.index_arith import IRArith
 from hswc.passes.kernel_variant_options import (
     UB_PLAN_ATTR,
@@ -159,7 +160,7 @@ class HsgTileOnCoresPass(KernelVariantOptions, ModulePass):
         grad_type = op.grad.type
         assert isinstance(grad_type, TensorType | hsg.UnrankedTensorType)
         element_type = grad_type.get_element_type()
-        dtype = hsg.element_type_name(element_type)
+        dtype = element_type_name(element_type)
         plan = ub_plan(dtype, variant)
         self._ensure_functions(module, op, dtype, element_type, plan)
 
