@@ -348,3 +348,31 @@ def test_xdsl_opt_loads_hswc_through_the_universe(tmp_path: Path) -> None:
 
 
 # endregion
+
+
+# region inherited xdsl-opt flags
+
+
+def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
+    code, out, err = run(capsys, write(VALID), "--lower-to-ascend", "--time-passes")
+    assert code == 0, err
+    assert "ascend.tpipe" in out
+    timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
+    assert timed == ["hsg-tile-on-cores", "hsg-block-into-ub", "convert-hsg-to-ascend"]
+
+
+def test_disable_verify_prints_what_the_verifier_would_refuse(capsys: Capsys,
+                                                              write: Writer) -> None:
+    assert_one_diagnostic(*run(capsys, write(F64)))
+    # A subprocess: xDSL implements --disable-verify by patching Attribute for the process.
+    result = subprocess.run(["hswc-opt", str(write(F64)), "--disable-verify"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "hsg.hard_swish_grad %a, %a : tensor<8xf64>" in result.stdout
+
+
+@pytest.mark.parametrize("flag", [["--shrink"], ["--no-implicit-module"], ["-f", "mlir"]])
+def test_unsupported_xdsl_opt_flags_are_refused(capsys: Capsys, write: Writer,
+                                                flag: list[str]) -> None:
+    err = assert_one_diagnostic(*run(capsys, write(VALID), *flag))
+    assert "is not supported by hswc-opt" in err

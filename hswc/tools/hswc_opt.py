@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from typing import IO
 
@@ -80,13 +81,20 @@ class HswcOptMain(xDSLOptMain):
         if self.args.lower_to_ascend:
             specs = lowering_specs(specs)
 
+        started = time.perf_counter()
+
         def between(previous: ModulePass | None, module: ModuleOp,
                     following: ModulePass | None) -> None:
-            verify_located(module)
+            nonlocal started
+            if previous is not None and self.args.time_passes:
+                print(f"Pass {previous.name} took {time.perf_counter() - started:.6f} seconds",
+                      file=sys.stderr)
+            self._verify(module)
             if previous and following and self.args.print_between_passes:
                 print(f"// -----// IR after {previous.name} //----- //")
                 Printer(stream=sys.stdout).print_op(module)
                 print("\n")
+            started = time.perf_counter()
 
         unknown = [spec.name for spec in specs if spec.name not in self.available_passes]
         if unknown:
@@ -94,6 +102,10 @@ class HswcOptMain(xDSLOptMain):
                              f"{', '.join(self.available_passes)})")
         passes = tuple(self._make_pass(spec) for spec in specs)
         self.pipeline = PassPipeline(passes, between)
+
+    def _verify(self, module: ModuleOp) -> None:
+        if not self.args.disable_verify:
+            verify_located(module)
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
         pass_type = self.available_passes[spec.name]()
@@ -109,6 +121,11 @@ class HswcOptMain(xDSLOptMain):
             raise ValueError(f"bad {where}: {error}") from None
 
     def run(self) -> None:
+        for flag, given in (("-f/--frontend", self.args.frontend),
+                            ("--no-implicit-module", self.args.no_implicit_module),
+                            ("--shrink", self.args.shrink)):
+            if given:  # inherited from xdsl-opt, but hswc-opt parses MLIR itself
+                raise ValueError(f"{flag} is not supported by hswc-opt")
         chunks, _ = self.prepare_input()
         output = self.prepare_output()
         self.failed = False
@@ -133,7 +150,7 @@ class HswcOptMain(xDSLOptMain):
         try:
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
             module = parser.parse_module() if _has_code(text) else ModuleOp([])
-            verify_located(module)
+            self._verify(module)
             self.apply_passes(module)
             output.write(self.output_resulting_program(module))
         except (ParseError, DiagnosticException) as error:
