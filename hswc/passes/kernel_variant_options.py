@@ -14,7 +14,7 @@ since its buffers would then not be what the tiling made room for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
@@ -33,7 +33,7 @@ from hswc.tiling import (
 UB_PLAN_ATTR = "hsg.ub_plan"
 """On a kernel function: the UB plan its tiling used, when it is not the reference's."""
 
-_PLAN_FIELDS = ("bytes_per_element", "ub_reserve", "align_elements")
+_PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
 
 
 @dataclass(frozen=True, kw_only=True)
