@@ -28,9 +28,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from hswc.cost_model import Report, lower, profile
+from hswc.ops.plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import DEFAULT_SOC, PLATFORMS, get_platform
-from hswc.tiling import FAST_VARIANT, REFERENCE_VARIANT, VARIANT_FLAGS, KernelVariant, ub_plan
+from hswc.vectorizer.schedule import FAST, FLAGS, REFERENCE, Schedule
 
 DTYPES = ("f16", "bf16", "f32")
 GOAL_LOG2 = 20
@@ -53,7 +54,7 @@ class Row:
     log2: int
     reference: Report
     best: Report
-    best_variant: KernelVariant
+    best_variant: Schedule
 
     @property
     def speedup(self) -> float:
@@ -71,17 +72,17 @@ def sizes(text: str) -> list[int]:
 
 def measure(soc: str, log2_sizes: list[int], search: bool) -> list[Row]:
     platform = get_platform(soc)
-    candidates = [FAST_VARIANT] if not search else [
-        KernelVariant(*flags) for flags in product((False, True), repeat=len(VARIANT_FLAGS))
+    candidates = [FAST] if not search else [
+        Schedule(*flags) for flags in product((False, True), repeat=len(FLAGS))
     ][1:]
     rows = []
     for dtype in DTYPES:
         high = module(dtype)
-        reference = lower(high, REFERENCE_VARIANT)
+        reference = lower(high, REFERENCE)
         variants = [(v, lower(high, v)) for v in candidates]
         for log2 in log2_sizes:
             n = 1 << log2
-            ref = profile(reference, n, platform=platform, variant=REFERENCE_VARIANT)
+            ref = profile(reference, n, platform=platform, variant=REFERENCE)
             tried = [(profile(m, n, platform=platform, variant=v), v) for v, m in variants]
             best, variant = min(tried, key=lambda t: t[0].total_time)
             rows.append(Row(dtype, log2, ref, best, variant))
@@ -94,9 +95,9 @@ def table(rows: list[Row]) -> str:
             f"{'vec ins/el ref':>14} {'best':>8} | best variant")
     lines = [head, "-" * len(head)]
     for r in rows:
-        ref_plan = ub_plan(r.dtype, REFERENCE_VARIANT).bytes_per_element
-        best_plan = ub_plan(r.dtype, r.best_variant).bytes_per_element
-        name = "fast" if r.best_variant == FAST_VARIANT else r.best_variant.describe()
+        ref_plan = op_ub_plan("hard_swish_grad", r.dtype, REFERENCE).bytes_per_element
+        best_plan = op_ub_plan("hard_swish_grad", r.dtype, r.best_variant).bytes_per_element
+        name = "fast" if r.best_variant == FAST else r.best_variant.describe()
         lines.append(
             f"{r.dtype:<5} {'2^' + str(r.log2):>5} | {r.reference.total_time * 1e6:9.3f} "
             f"{r.best.total_time * 1e6:9.3f} {r.speedup:7.2f} | "
@@ -112,8 +113,8 @@ def goal(rows: list[Row]) -> tuple[bool, str]:
     big = [r for r in rows if r.log2 >= GOAL_LOG2]
     worst = min((r.best.roofline_fraction for r in big), default=float("nan"))
     slowest = min(r.speedup for r in rows)
-    leaner = all(ub_plan(r.dtype, r.best_variant).bytes_per_element
-                 < ub_plan(r.dtype, REFERENCE_VARIANT).bytes_per_element for r in rows)
+    leaner = all(op_ub_plan("hard_swish_grad", r.dtype, r.best_variant).bytes_per_element
+                 < op_ub_plan("hard_swish_grad", r.dtype, REFERENCE).bytes_per_element for r in rows)
     ok = (not big or worst >= GOAL_FRACTION) and slowest > 1.0 and leaner
     worst_text = f"worst {worst:.1%}" if big else "no such size measured"
     text = (f"goal: best variant >= {GOAL_FRACTION:.0%} of the HBM roofline for n >= "

@@ -15,7 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
-PASSES = "hsg-tile-on-cores,hsg-block-into-ub,convert-hsg-to-ascend"
+PASSES = "hsg-decompose,hsg-tile-on-cores,hsg-block-into-ub,convert-hsg-to-ascend"
 
 
 def wall(cmd: list[str]) -> float:

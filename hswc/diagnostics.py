@@ -79,15 +79,17 @@ def location_of(op: Operation) -> str | None:
 class OpError(DiagnosticException):
     """An error about one op: verifier failures, ops a pass cannot lower, hardware rules."""
 
-    def __init__(self, op: Operation, message: str):
+    def __init__(self, op: Operation, message: str, name: str | None = None):
         self.op = op
         self.message = message
+        self.name = name or op.name
+        """The op as the message names it (a generic may be named after the op it came from)."""
         super().__init__(message)
 
     def __str__(self) -> str:
         where = location_of(self.op)
         prefix = f"{where}: " if where else ""
-        return f"{prefix}error: '{self.op.name}' {self.message}"
+        return f"{prefix}error: '{self.name}' {self.message}"
 
 
 def verify_located(module: ModuleOp) -> None:

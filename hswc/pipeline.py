@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, builtin, cf, func, memref, scf, tensor, test
+from xdsl.dialects import arith, builtin, cf, func, linalg, memref, scf, tensor, test
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
@@ -28,12 +28,19 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "cf": lambda: cf.Cf,
     "scf": lambda: scf.Scf,
     "memref": lambda: memref.MemRef,
+    "linalg": lambda: linalg.Linalg,
     "tensor": lambda: tensor.Tensor,
     "test": lambda: test.Test,
     "hsg": _hsg,
     "ascend": _ascend,
 }
 """Every dialect hswc reads or writes, loaded lazily by name."""
+
+
+def _decompose() -> type[ModulePass]:
+    from hswc.passes.hsg_decompose import HsgDecomposePass
+
+    return HsgDecomposePass
 
 
 def _tile() -> type[ModulePass]:
@@ -55,11 +62,14 @@ def _convert() -> type[ModulePass]:
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "hsg-decompose": _decompose,
     "hsg-tile-on-cores": _tile,
     "hsg-block-into-ub": _block,
     "convert-hsg-to-ascend": _convert,
 }
 """hswc's passes by command-line name, in pipeline order."""
 
-LOWER_TO_ASCEND = ("hsg-tile-on-cores", "hsg-block-into-ub", "convert-hsg-to-ascend")
-"""--lower-to-ascend: hsg on tensors -> host tiling + AscendC kernel in the ascend dialect."""
+LOWER_TO_ASCEND = ("hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub",
+                   "convert-hsg-to-ascend")
+"""--lower-to-ascend: named ops or linalg.generic on tensors -> host tiling + AscendC kernel in
+the ascend dialect."""

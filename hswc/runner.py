@@ -42,6 +42,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -52,20 +53,22 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
 from hswc.interpreter.execute import call_function
-from hswc.interpreter.machine import Machine, Model
+from hswc.interpreter.dtypes import NAMES
+from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
-from hswc.reference import REFERENCES, hard_swish_grad_cann
-from hswc.tiling import TilingError, compute_tiling
+from hswc.reference import OP_REFERENCES
 
-LEVELS = ("hsg", "tiled", "blocked", "ascend")
-"""IR levels, highest first: level i is the input after the first i passes of --lower-to-ascend."""
+LEVELS = ("hsg", "linalg", "tiled", "blocked", "ascend")
+"""IR levels, highest first: level i is the input after the first i passes of --lower-to-ascend
+(named ops; their linalg.generic; tiled on cores; blocked into UB chunks; AscendC calls)."""
 
 _LEVEL_OPS: tuple[tuple[type[Operation], str], ...] = (
-    (hsg.HardSwishGradOp, "hsg"),
-    (hsg.HardSwishGradSliceOp, "tiled"),
-    (hsg.HardSwishGradChunkOp, "blocked"),
+    (hsg.NamedOp, "hsg"),
+    (GenericOp, "linalg"),
+    (hsg.ElementwiseSliceOp, "tiled"),
+    (hsg.ElementwiseChunkOp, "blocked"),
 )
 
 
@@ -75,8 +78,9 @@ __all__ = ["LEVELS", "CompileError", "InputError", "Kernel", "KernelError", "Run
 
 def level_of(module: ModuleOp) -> str:
     """The highest level any op of the module is at ('ascend' when no hsg compute op is left)."""
-    present = {type(op) for op in module.walk()}
-    return next((name for op_type, name in _LEVEL_OPS if op_type in present), "ascend")
+    ops = list(module.walk())
+    return next((name for op_type, name in _LEVEL_OPS
+                 if any(isinstance(op, op_type) for op in ops)), "ascend")
 
 
 def _context() -> Context:
@@ -86,13 +90,18 @@ def _context() -> Context:
     return ctx
 
 
-def _passes(level: str, platform: Platform, fold: bool) -> list[ModulePass]:
+def _passes(start: str, level: str, platform: Platform, fold: bool,
+            semantics: str | None) -> list[ModulePass]:
+    """The passes of --lower-to-ascend that take a module at `start` to `level`."""
+    from hswc.passes.hsg_decompose import HsgDecomposePass
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
 
     passes: list[ModulePass] = []
-    for name in LOWER_TO_ASCEND[: LEVELS.index(level)]:
+    for name in LOWER_TO_ASCEND[LEVELS.index(start): LEVELS.index(level)]:
         if name == HsgTileOnCoresPass.name and fold:
             passes.append(HsgTileOnCoresPass(core_num=platform.core_num, ub_size=platform.ub_size))
+        elif name == HsgDecomposePass.name:
+            passes.append(HsgDecomposePass(semantics=semantics))
         else:
             passes.append(PASSES[name]()())
     return passes
@@ -104,14 +113,14 @@ class RunResult:
 
     outputs: tuple[np.ndarray, ...]
     tilings: list[dict[str, int] | None] = field(default_factory=list)
-    """Per hsg.launch (or hsg.hard_swish_grad at the hsg level, None where the tiling fails)."""
+    """Per hsg.launch, in launch order (none above the tiled level)."""
 
 
 class Kernel:
     """A parsed, verified and lowered module, ready to run on numpy arrays."""
 
     def __init__(self, module: ModuleOp, source: ModuleOp, function: str, platform: Platform,
-                 level: str):
+                 level: str, semantics: str | None = None):
         self.module = module
         """The module that runs (lowered to `level`)."""
         self.source = source
@@ -119,6 +128,9 @@ class Kernel:
         self.function = function
         self.platform = platform
         self.level = level
+        self.semantics = semantics
+        """What the named ops were decomposed as (None: each op's default)."""
+        self._tiled_module: ModuleOp | None = None
         fn = self._func(module)
         self.input_types = tuple(fn.function_type.inputs)
         self.result_types = tuple(fn.function_type.outputs)
@@ -144,28 +156,30 @@ class Kernel:
             return out
         return outputs[0] if len(outputs) == 1 else outputs
 
-    def run(self, *inputs: np.ndarray, model: Model = hard_swish_grad_cann,
-            on_event: EventHook | None = None) -> RunResult:
-        """Run on `inputs`; `model` defines hsg.hard_swish_grad, `on_event` sees every
-        AscendC call (hswc.interpreter.trace)."""
+    def run(self, *inputs: np.ndarray, on_event: EventHook | None = None) -> RunResult:
+        """Run on `inputs`; `on_event` sees every AscendC call (hswc.interpreter.trace). Named
+        ops left at the hsg level run their golden model for the compiled semantics."""
         args = bind_inputs(self.input_types, inputs, self.arg_names)
-        return self._execute(self.module, args, Machine(self.platform, model, on_event))
+        return self._execute(self.module, args, Machine(self.platform, self.semantics, on_event))
 
-    def reference(self, *inputs: np.ndarray, model: str = "cann") -> tuple[np.ndarray, ...]:
-        """The expected results: the module as given, at the hsg level, under the named golden
-        model (hswc.reference.REFERENCES), or the model itself for already-lowered input of a
-        (grad, x) -> y function."""
-        if model not in REFERENCES:
-            raise InputError(f"unknown reference model '{model}' (known: {', '.join(REFERENCES)})")
+    def reference(self, *inputs: np.ndarray, model: str | None = None) -> tuple[np.ndarray, ...]:
+        """The expected results: the module as given, run at its own level, with its named ops
+        defined by the golden models of semantics `model` (hswc.reference.OP_REFERENCES; default
+        the compiled semantics). Input that is already lowered below linalg has no independent
+        definition to compare with, except a (grad, x) -> y function, which is compared with
+        HardSwishGrad's model."""
+        model = model or self.semantics
+        known = sorted({s for _, s in OP_REFERENCES})
+        if model is not None and model not in known:
+            raise InputError(f"unknown reference model '{model}' (known: {', '.join(known)})")
         args = bind_inputs(self.input_types, inputs, self.arg_names)
-        if level_of(self.source) == "hsg":
-            machine = Machine(self.platform, REFERENCES[model])
-            return self._execute(self.source, args, machine).outputs
+        if level_of(self.source) in ("hsg", "linalg"):
+            return self._execute(self.source, args, Machine(self.platform, model)).outputs
         if len(args) != 2 or len(self.result_types) != 1:
-            raise InputError("a reference needs the hsg-level module or a (grad, x) -> y "
-                             f"function; @{self.function} takes {len(args)} inputs and "
-                             f"returns {len(self.result_types)} results")
-        return (REFERENCES[model](*args),)
+            raise InputError("a reference needs an hsg- or linalg-level module, or a "
+                             f"(grad, x) -> y function; @{self.function} takes {len(args)} "
+                             f"inputs and returns {len(self.result_types)} results")
+        return (OP_REFERENCES[("hard_swish_grad", model or "cann")](*args),)
 
     def profile(self, shape: int | Sequence[int]) -> Any:
         """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
@@ -175,20 +189,23 @@ class Kernel:
 
     def tiling(self, shape: Sequence[int], dtype: str | None = None) -> dict[str, int]:
         """The host tiling for a tensor of `shape` (dtype: 'f16', 'bf16' or 'f32', default the
-        first input's), by the module's tiling function, or hswc.tiling at the hsg level."""
+        first input's), by the module's tiling function (at the hsg and linalg levels, by the
+        one hsg-tile-on-cores would give it)."""
         dt = dtype or self._dtype_name()
         total = int(np.prod(tuple(shape), dtype=np.int64))
-        name = f"hard_swish_grad_tiling_{dt}"
-        if not any(isinstance(op, func.FuncOp) and op.sym_name.data == name
-                   for op in self.module.ops):
-            try:
-                return compute_tiling(total, self.platform.core_num, self.platform.ub_size,
-                                      dt).as_json()
-            except (TilingError, KeyError) as error:
-                raise KernelError(f"error: {error}") from None
+        module = self._tiled()
+        names = [op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)
+                 and hsg.is_tiling(op) and op.sym_name.data.endswith(f"_tiling_{dt}")]
+        if not names:
+            raise KernelError(f"error: the module has no {dt} host tiling function")
+        if len(names) > 1:
+            raise KernelError(f"error: the module has {len(names)} {dt} tiling functions "
+                              f"({', '.join('@' + n for n in names)}); run one launch and read "
+                              "its tilings from Kernel.run(...).tilings")
+        name = names[0]
         machine = Machine(self.platform)
         args = (total, self.platform.core_num, self.platform.ub_size)
-        values = self._guard(lambda: call_function(self.module, name, args, machine))
+        values = self._guard(lambda: call_function(module, name, args, machine))
         keys = ("totalNum", "blockFactor", "ubFactor", "usedCoreNum", "tilingKey")
         return {k: int(v) for k, v in zip(keys, values, strict=True)}
 
@@ -198,7 +215,8 @@ class Kernel:
         the UB each core has; tiling folded at compile time stays as it was folded)."""
         base = get_platform(soc) if soc is not None else self.platform
         platform = base.with_overrides(core_num, ub_size)
-        return Kernel(self.module, self.source, self.function, platform, self.level)
+        return Kernel(self.module, self.source, self.function, platform, self.level,
+                      self.semantics)
 
     def _dtype_name(self) -> str:
         first = self.input_types[0] if self.input_types else None
@@ -206,9 +224,25 @@ class Kernel:
             return element_type_name(first.get_element_type())
         raise InputError(f"@{self.function} has no tensor input to take a dtype from")
 
+    def _tiled(self) -> ModuleOp:
+        """The module, or above the tiled level a clone lowered to it (for its tilings)."""
+        if LEVELS.index(self.level) >= LEVELS.index("tiled"):
+            return self.module
+        if self._tiled_module is None:
+            self._tiled_module = compile_module(self.source, level="tiled",
+                                                semantics=self.semantics).module
+        return self._tiled_module
+
     def _execute(self, module: ModuleOp, args: list[np.ndarray], machine: Machine) -> RunResult:
         outputs = self._guard(lambda: call_function(module, self.function, args, machine))
-        return RunResult(tuple(np.asarray(o) for o in outputs), machine.tilings)
+        tilings = machine.tilings
+        if module is self.module and LEVELS.index(self.level) < LEVELS.index("tiled") and args:
+            # Nothing launches up here: report the launch the tiled module would make.
+            try:
+                tilings = [self.tiling(args[0].shape, NAMES.get(args[0].dtype))]
+            except (KernelError, CompileError):  # several kernels: only the tiled level knows
+                tilings = [None]
+        return RunResult(tuple(np.asarray(o) for o in outputs), tilings)
 
     @staticmethod
     def _guard(run: Any) -> Any:
@@ -225,8 +259,10 @@ def _message(error: BaseException) -> str:
 
 def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | None = None,
                    ub_size: int | None = None, level: str = "ascend",
-                   function: str | None = None, fold: bool = False) -> Kernel:
-    """Verify a module and lower a copy of it to `level` for the platform."""
+                   function: str | None = None, fold: bool = False,
+                   semantics: str | None = None) -> Kernel:
+    """Verify a module and lower a copy of it to `level` for the platform, decomposing its
+    named ops with `semantics` (default: each op's own; hsg-decompose)."""
     if level not in LEVELS:
         raise CompileError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
     try:
@@ -243,13 +279,14 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     name = _pick_function(module, function)
     lowered = module.clone()
     ctx = _context()
+    start = level_of(module)  # input already below `level` is kept as it is
     try:
-        for p in _passes(level, platform, fold):
+        for p in _passes(start, level, platform, fold, semantics):
             p.apply(ctx, lowered)
             verify_located(lowered)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
-    return Kernel(lowered, module, name, platform, level)
+    return Kernel(lowered, module, name, platform, level, semantics)
 
 
 def _pick_function(module: ModuleOp, function: str | None) -> str:

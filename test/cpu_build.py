@@ -23,8 +23,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from hswc.diagnostics import LocatingParser, verify_located
+from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
-from hswc.tiling import REFERENCE_PLAN, UbPlan, compute_tiling
+from hswc.tiling import UbPlan, compute_tiling
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "tools" / "ascendc_cpu"
@@ -107,7 +108,7 @@ def lower(text: str, pipeline: str = DEFAULT_PIPELINE) -> ModuleOp:
 
 
 def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int, ub_size: int,
-               workdir: Path, plan: UbPlan = REFERENCE_PLAN) -> np.ndarray:
+               workdir: Path, plan: UbPlan = CANN_BUDGET) -> np.ndarray:
     """y of the kernel run on every core the host tiling (for the kernel's UB `plan`) uses;
     AssertionError on a violation."""
     dtype = dtype_name(grad)

@@ -22,9 +22,11 @@ from hswc.cost_model import CostModelError, Report, lower, profile
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR, Signal, Wait, core_program
 from hswc.dialects import hsg
 from hswc.interpreter.trace import Trace
+from hswc.ops.plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
-from hswc.tiling import FAST_VARIANT, REFERENCE_VARIANT, KernelVariant, compute_tiling, ub_plan
+from hswc.tiling import compute_tiling
+from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, cycles_per_repeat=1.0,
                      vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
@@ -42,10 +44,10 @@ def module(dtype: str) -> ModuleOp:
     return Parser(ctx, text).parse_module()
 
 
-_LOWERED: dict[tuple[str, KernelVariant], ModuleOp] = {}
+_LOWERED: dict[tuple[str, Schedule], ModuleOp] = {}
 
 
-def lowered(dtype: str, variant: KernelVariant) -> ModuleOp:
+def lowered(dtype: str, variant: Schedule) -> ModuleOp:
     key = (dtype, variant)
     if key not in _LOWERED:
         _LOWERED[key] = lower(module(dtype), variant)
@@ -65,7 +67,7 @@ def platform(core_num: int, ub_size: int, figures: CostFigures = COST_FIGURES) -
 
 def test_reference_f16_stream_is_read_from_the_ir() -> None:
     """1000 elements, one core, 16 KB UB: ubFactor 320, chunks of 320, 320, 320 and 40."""
-    program = core_program(kernel_of(lowered("f16", REFERENCE_VARIANT)), 0, 1,
+    program = core_program(kernel_of(lowered("f16", REFERENCE)), 0, 1,
                            (1000, 1000, 320), COST_FIGURES)
     work = program.work()
     copies_in = [w.bytes for w in work if w.pipe == MTE2]
@@ -90,12 +92,12 @@ def test_reference_f16_stream_is_read_from_the_ir() -> None:
 def test_queue_events_follow_the_queues() -> None:
     """Depth 1: copy-in i+1 waits for compute i to free the buffers. Depth 2 (fast): the first
     two chunks' copy-ins wait for nothing, the third waits for chunk 0's free."""
-    ref = core_program(kernel_of(lowered("f32", REFERENCE_VARIANT)), 0, 1, (192, 192, 64),
+    ref = core_program(kernel_of(lowered("f32", REFERENCE)), 0, 1, (192, 192, 64),
                        COST_FIGURES)
     kinds = [type(i).__name__ for i in ref.pipes[MTE2]]
     assert kinds == ["Work", "Work", "Signal", "Signal"] + ["Wait", "Wait", "Work", "Work",
                                                              "Signal", "Signal"] * 2
-    fast = core_program(kernel_of(lowered("f32", FAST_VARIANT)), 0, 1, (192, 192, 64),
+    fast = core_program(kernel_of(lowered("f32", FAST)), 0, 1, (192, 192, 64),
                         COST_FIGURES)
     kinds = [type(i).__name__ for i in fast.pipes[MTE2]]
     assert kinds == ["Work", "Signal", "Work", "Signal"] * 2 + ["Wait", "Work", "Signal", "Wait",
@@ -109,7 +111,7 @@ def test_queue_events_follow_the_queues() -> None:
 
 def test_vector_repeats_count_the_widest_operand() -> None:
     """Cast f16 -> f32 of 128 elements is 2 repeats (64 f32 lanes each), not 1."""
-    program = core_program(kernel_of(lowered("f16", FAST_VARIANT)), 0, 1, (128, 128, 128),
+    program = core_program(kernel_of(lowered("f16", FAST)), 0, 1, (128, 128, 128),
                            COST_FIGURES)
     casts = [w for w in program.work() if w.label == "cast"]
     assert [w.repeats for w in casts] == [2, 2, 2]
@@ -119,7 +121,7 @@ def test_vector_repeats_count_the_widest_operand() -> None:
 
 def test_instructions_split_at_255_repeats() -> None:
     """A Duplicate over 16384 f32 elements: 256 repeats, so two issued instructions."""
-    program = core_program(kernel_of(lowered("f32", REFERENCE_VARIANT)), 0, 1,
+    program = core_program(kernel_of(lowered("f32", REFERENCE)), 0, 1,
                            (16384, 16384, 16384), COST_FIGURES)
     duplicate = next(w for w in program.work() if w.label == "duplicate")
     assert (duplicate.repeats, duplicate.instructions) == (256, 2)
@@ -134,7 +136,7 @@ def test_depth_one_schedule_by_hand() -> None:
     """f32 reference, 1 core, ubFactor 64, two chunks of 256-byte copies, 1 byte/ns:
     x0 0-256, grad0 256-512, compute 512-519 (7 repeats); then y0 out and x1 in share the
     port 519-1031, grad1 1031-1287, compute 1287-1294, y1 out 1294-1550."""
-    report = profile(lowered("f32", REFERENCE_VARIANT), 128, platform=platform(1, 4096, SIMPLE))
+    report = profile(lowered("f32", REFERENCE), 128, platform=platform(1, 4096, SIMPLE))
     assert report.tiling.ub_factor == 64
     assert report.total_time == pytest.approx(1550e-9, rel=1e-9)
     spans = {(i.work.label, i.work.chunk): (i.start * 1e9, i.end * 1e9)
@@ -152,7 +154,7 @@ def test_double_buffered_x_first_schedule_by_hand() -> None:
     """f32 fast, same figures: the slope of chunk 0 (6 repeats) runs while grad0 is copied;
     x1 starts as soon as grad0 is in (512) and shares the port with y0's copy-out (513-1025):
     x1 ends 1023, grad1 1023-1280, its product 1280-1281, y1 out 1281-1537."""
-    report = profile(lowered("f32", FAST_VARIANT), 128, platform=platform(1, 10304, SIMPLE))
+    report = profile(lowered("f32", FAST), 128, platform=platform(1, 10304, SIMPLE))
     assert report.tiling.ub_factor == 64
     spans: dict[tuple[str, int], tuple[float, float]] = {}
     for i in report.schedules[0].intervals:  # the first of each (op, chunk)
@@ -168,8 +170,8 @@ def test_double_buffered_x_first_schedule_by_hand() -> None:
 def test_hbm_is_shared_by_the_cores() -> None:
     """Two cores with a 1 byte/ns port each behind a 1 byte/ns HBM: each gets half."""
     figures = replace(SIMPLE, core_gm_bytes_per_s=1e9, hbm_bytes_per_s=1e9)
-    one = profile(lowered("f32", REFERENCE_VARIANT), 64, platform=platform(1, 4096, figures))
-    two = profile(lowered("f32", REFERENCE_VARIANT), 128, platform=platform(2, 4096, figures))
+    one = profile(lowered("f32", REFERENCE), 64, platform=platform(1, 4096, figures))
+    two = profile(lowered("f32", REFERENCE), 128, platform=platform(2, 4096, figures))
     # One chunk per core: 2 copies in, compute (7 ns + 4 ns of Duplicate overlapped), 1 out.
     assert one.total_time == pytest.approx((512 + 7 + 256) * 1e-9)
     assert two.total_time == pytest.approx((1024 + 7 + 512) * 1e-9)
@@ -182,10 +184,10 @@ def test_hbm_is_shared_by_the_cores() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(dtype=st.sampled_from(["f16", "bf16", "f32"]),
-       variant=st.sampled_from([REFERENCE_VARIANT, FAST_VARIANT,
-                                KernelVariant(double_buffer=True), KernelVariant(x_first=True)]),
+       variant=st.sampled_from([REFERENCE, FAST,
+                                Schedule(double_buffer=True), Schedule(x_first=True)]),
        exponent=st.floats(0, 22), core_num=st.integers(1, 48))
-def test_no_schedule_beats_the_roofline_or_the_ports(dtype: str, variant: KernelVariant,
+def test_no_schedule_beats_the_roofline_or_the_ports(dtype: str, variant: Schedule,
                                                      exponent: float, core_num: int) -> None:
     n = int(2**exponent)
     report = profile(lowered(dtype, variant), n, platform=platform(core_num, 196608))
@@ -214,12 +216,12 @@ def _chunk_spans(report: Report, pipe: str) -> dict[int, tuple[float, float]]:
 
 def test_depth_one_serialises_and_depth_two_overlaps() -> None:
     n = 1 << 22
-    ref = profile(lowered("f16", REFERENCE_VARIANT), n)
+    ref = profile(lowered("f16", REFERENCE), n)
     compute = _chunk_spans(ref, VECTOR)
     copy_in = _chunk_spans(ref, MTE2)
     assert len(compute) > 10
     assert all(copy_in[i + 1][0] >= compute[i][1] for i in range(len(compute) - 1))
-    fast = profile(lowered("f16", replace(REFERENCE_VARIANT, double_buffer=True)), n)
+    fast = profile(lowered("f16", replace(REFERENCE, double_buffer=True)), n)
     compute = _chunk_spans(fast, VECTOR)
     copy_in = _chunk_spans(fast, MTE2)
     assert all(copy_in[i + 1][0] < compute[i][1] for i in range(1, len(compute) - 1))
@@ -231,8 +233,8 @@ def test_issue_goal_at_sample_sizes(dtype: str) -> None:
     """The fast variant: within 10% of the HBM roofline from 2^20 elements, faster than the
     reference everywhere, with fewer UB bytes per element (all sizes: the bench)."""
     for exponent in (10, 16, 18, 20, 24):
-        ref = profile(lowered(dtype, REFERENCE_VARIANT), 1 << exponent)
-        fast = profile(lowered(dtype, FAST_VARIANT), 1 << exponent)
+        ref = profile(lowered(dtype, REFERENCE), 1 << exponent)
+        fast = profile(lowered(dtype, FAST), 1 << exponent)
         assert fast.total_time < ref.total_time, exponent
         assert fast.ub_bytes_per_element < ref.ub_bytes_per_element
         if exponent >= 20:
@@ -244,13 +246,13 @@ def test_hbm_bandwidth_is_a_parameter() -> None:
     """Halving the HBM bandwidth doubles a bandwidth-bound launch."""
     slow = get_platform("ascend910b")
     slow = replace(slow, cost=replace(slow.cost, hbm_bytes_per_s=0.8e12))
-    fast = profile(lowered("f32", FAST_VARIANT), 1 << 24)
-    half = profile(lowered("f32", FAST_VARIANT), 1 << 24, platform=slow)
+    fast = profile(lowered("f32", FAST), 1 << 24)
+    half = profile(lowered("f32", FAST), 1 << 24, platform=slow)
     assert half.total_time / fast.total_time == pytest.approx(2.0, rel=0.02)
 
 
 def test_report_summary_and_imbalance() -> None:
-    report = profile(lowered("bf16", FAST_VARIANT), 1000, platform=platform(3, 196608))
+    report = profile(lowered("bf16", FAST), 1000, platform=platform(3, 196608))
     assert [len(s.cores) for s in report.schedules] == [2, 1]  # 334, 334 and 332 elements
     assert report.imbalance > 0
     text = report.summary()
@@ -258,32 +260,32 @@ def test_report_summary_and_imbalance() -> None:
                  "per-core imbalance", "cores 0..1 (2)", "core 2:", "[documented]",
                  "[assumption]"):
         assert part in text, part
-    even = profile(lowered("bf16", FAST_VARIANT), 999, platform=platform(3, 196608))
+    even = profile(lowered("bf16", FAST), 999, platform=platform(3, 196608))
     assert even.imbalance == pytest.approx(0, abs=1e-12) and len(even.schedules) == 1
 
 
 def test_empty_tensor_does_nothing() -> None:
-    report = profile(lowered("f16", FAST_VARIANT), (0, 5))
+    report = profile(lowered("f16", FAST), (0, 5))
     assert report.total_time == 0 and report.gm_bytes == 0
     assert "nothing to do" in report.summary()
 
 
 def test_kernel_alone_uses_its_recorded_plan() -> None:
-    m = lowered("f16", FAST_VARIANT)
+    m = lowered("f16", FAST)
     whole = profile(m, 1 << 20)
     alone = profile(kernel_of(m), 1 << 20)
     assert alone.tiling == whole.tiling
     assert alone.tiling.ub_factor == compute_tiling(1 << 20, 48, 196608, "f16",
-                                                    ub_plan("f16", FAST_VARIANT)).ub_factor
+                                                    op_ub_plan("hard_swish_grad", "f16", FAST)).ub_factor
     assert alone.total_time == pytest.approx(whole.total_time)
 
 
 def test_high_level_module_is_lowered_with_the_variant() -> None:
     direct = profile(module("f32"), 1 << 18, variant="fast")
-    assert direct.variant == FAST_VARIANT.describe()
+    assert direct.variant == FAST.describe()
     assert direct.total_time == pytest.approx(
-        profile(lowered("f32", FAST_VARIANT), 1 << 18).total_time)
-    described = profile(lowered("f32", FAST_VARIANT), 1 << 18)
+        profile(lowered("f32", FAST), 1 << 18).total_time)
+    described = profile(lowered("f32", FAST), 1 << 18)
     assert described.variant == "TQue depth 2, CompareScalar, 2 TBufs"
 
 
@@ -292,7 +294,7 @@ def test_high_level_module_is_lowered_with_the_variant() -> None:
 
 
 def test_trace_has_one_track_per_pipe_per_core(tmp_path: Path) -> None:
-    report = profile(lowered("f16", FAST_VARIANT), 100000, platform=platform(4, 196608))
+    report = profile(lowered("f16", FAST), 100000, platform=platform(4, 196608))
     path = tmp_path / "trace.json"
     report.write_trace(path)
     document = json.loads(path.read_text())
@@ -373,16 +375,16 @@ def test_index_arithmetic_is_the_interpreters() -> None:
 
 def test_a_refused_tiling_is_an_error() -> None:
     with pytest.raises(CostModelError, match="fails for this launch: ubFactor is invalid"):
-        profile(lowered("f16", FAST_VARIANT), 1000, platform=platform(4, 9000))
+        profile(lowered("f16", FAST), 1000, platform=platform(4, 9000))
 
 
 # endregion
 # region against the interpreter
 
 
-@pytest.mark.parametrize("variant", [REFERENCE_VARIANT, FAST_VARIANT], ids=["reference", "fast"])
+@pytest.mark.parametrize("variant", [REFERENCE, FAST], ids=["reference", "fast"])
 @pytest.mark.parametrize("dtype", ["f16", "f32"])
-def test_stream_matches_what_the_interpreter_executes(dtype: str, variant: KernelVariant) -> None:
+def test_stream_matches_what_the_interpreter_executes(dtype: str, variant: Schedule) -> None:
     """Every AscendC call the interpreter runs, per op and core, is in the model's streams, and
     the GM bytes agree: the IR walk and the interpreter execute the same kernel."""
     m = lowered(dtype, variant)

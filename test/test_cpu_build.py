@@ -36,17 +36,16 @@ from hswc import runner
 from hswc.backend.cpp_types import float_literal
 from hswc.backend.source import kernel_source
 from hswc.dialects.ascend import Ascend
+from hswc.ops.plans import op_ub_plan
 from hswc.reference import hard_swish_grad_cann
-from hswc.tiling import VARIANTS, ub_plan
-
-FAST = VARIANTS["fast"]
+from hswc.vectorizer.schedule import FAST
 
 SHAPES = [(0,), (1,), (63,), (64,), (65,), (4031,), (4032,), (4033,), (100003,), (3, 5, 7),
           (4, 1031)]
 PLATFORMS = [(48, 196608), (7, 196608), (1, 8192), (5, 8192)]
 """(AIV cores, UB bytes): 8192 bytes of UB give 128-element chunks, so many loops per core."""
 SANITIZED_SHAPES = [(1,), (65,), (4033,), (3, 5, 7)]
-FAST_PIPELINE = ("hsg-tile-on-cores{variant=fast},hsg-block-into-ub,"
+FAST_PIPELINE = ("hsg-decompose,hsg-tile-on-cores{variant=fast},hsg-block-into-ub,"
                  "convert-hsg-to-ascend{variant=fast}")
 FAST_PLATFORMS = [(48, 196608), (1, 16384), (5, 16384)]
 """The fast variant reserves Select's 8 KB: its smallest UB here is 16 KB (320-element chunks)."""
@@ -156,7 +155,7 @@ def test_fast_variant_cpu_build_is_exact(
     place, early frees, x first) prints with the same printer and keeps the reference's bits."""
     grad, x = inputs(dtype, shape)
     y = run_kernel(executables["fast"], grad, x, core_num, ub_size, tmp_path,
-                   ub_plan(dtype, FAST))
+                   op_ub_plan("hard_swish_grad", dtype, FAST))
     np.testing.assert_array_equal(bits(y), bits(hard_swish_grad_cann(grad, x)))
 
 

@@ -91,7 +91,7 @@ def test_file_to_stdout(capsys: Capsys, write: Writer) -> None:
 def test_stdin_input(capsys: Capsys,
                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(VALID.encode())))
-    code, out, err = run(capsys, "-p", "hsg-tile-on-cores")
+    code, out, err = run(capsys, "-p", "hsg-decompose,hsg-tile-on-cores")
     assert (code, err) == (0, "")
     assert "hsg.launch @hard_swish_grad_kernel_f16" in out
 
@@ -106,7 +106,7 @@ def test_dash_means_stdin(capsys: Capsys,
 
 def test_output_file(capsys: Capsys, write: Writer, tmp_path: Path) -> None:
     target = tmp_path / "out.mlir"
-    code, out, err = run(capsys, write(VALID), "-p", "hsg-tile-on-cores{soc=ascend910b}",
+    code, out, err = run(capsys, write(VALID), "-p", "hsg-decompose,hsg-tile-on-cores{soc=ascend910b}",
                          "-o", target)
     assert (code, out, err) == (0, "", "")
     text = target.read_text()
@@ -118,11 +118,12 @@ def test_print_between_passes(capsys: Capsys, write: Writer) -> None:
     code, out, err = run(capsys, write(VALID), "--lower-to-ascend", "--print-between-passes")
     assert (code, err) == (0, "")
     headers = re.findall(r"IR after ([\w-]+)", out)
-    assert headers == ["hsg-tile-on-cores", "hsg-block-into-ub"]
-    after_tile, after_block, final = _dumps(out)
-    assert "hsg.hard_swish_grad_slice" in after_tile and "scf.for" not in after_tile
-    assert "hsg.hard_swish_grad_chunk" in after_block and "ascend.tpipe" not in after_block
-    assert "ascend.tpipe" in final and "hsg.hard_swish_grad_chunk" not in final
+    assert headers == ["hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub"]
+    after_decompose, after_tile, after_block, final = _dumps(out)
+    assert "linalg.generic" in after_decompose and "hsg.launch" not in after_decompose
+    assert "hsg.elementwise_slice" in after_tile and "scf.for" not in after_tile
+    assert "hsg.elementwise_chunk" in after_block and "ascend.tpipe" not in after_block
+    assert "ascend.tpipe" in final and "hsg.elementwise_chunk" not in final
 
 
 def _dumps(out: str) -> list[str]:
@@ -213,7 +214,7 @@ def test_trailing_split_marker(capsys: Capsys, write: Writer) -> None:
 def test_tiling_failure_at_compile_time(capsys: Capsys, write: Writer) -> None:
     path = write(STATIC_F32)
     err = assert_one_diagnostic(
-        *run(capsys, path, "-p", "hsg-tile-on-cores{core-num=64 ub-size=2048}"),
+        *run(capsys, path, "-p", "hsg-decompose,hsg-tile-on-cores{core-num=64 ub-size=2048}"),
         where=path, line=2,
     )
     assert "'hsg.hard_swish_grad' cannot be tiled for core-num=64 ub-size=2048" in err
@@ -245,19 +246,19 @@ def test_unknown_pass(capsys: Capsys, write: Writer) -> None:
 
 def test_malformed_pass_option(capsys: Capsys, write: Writer) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), "-p",
-                                     "hsg-tile-on-cores{core-num=abc}"))
+                                     "hsg-decompose,hsg-tile-on-cores{core-num=abc}"))
     assert "abc" in err
 
 
 def test_malformed_pass_option_names_the_option(capsys: Capsys,
                                                 write) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), "-p",
-                                     "hsg-tile-on-cores{core-num=abc}"))
+                                     "hsg-decompose,hsg-tile-on-cores{core-num=abc}"))
     assert "core-num" in err or "core_num" in err
 
 
-@pytest.mark.parametrize("spec", ["hsg-tile-on-cores{core-num=48",
-                                  "hsg-tile-on-cores{soc=}"])
+@pytest.mark.parametrize("spec", ["hsg-decompose,hsg-tile-on-cores{core-num=48",
+                                  "hsg-decompose,hsg-tile-on-cores{soc=}"])
 def test_unparsable_pipeline(capsys: Capsys, write: Writer, spec: str) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), "-p", spec))
     assert "malformed pass pipeline" in err
@@ -265,20 +266,20 @@ def test_unparsable_pipeline(capsys: Capsys, write: Writer, spec: str) -> None:
 
 def test_unknown_pass_option(capsys: Capsys, write: Writer) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), "-p",
-                                     "hsg-tile-on-cores{cores=48}"))
+                                     "hsg-decompose,hsg-tile-on-cores{cores=48}"))
     assert "cores" in err
 
 
 @pytest.mark.parametrize(("option", "message"), [
-    ("core-num=0", "core-num must be a positive integer, got 0"),
-    ("core-num=-4", "core-num must be a positive integer, got -4"),
-    ("ub-size=0", "ub-size must be a positive integer, got 0"),
+    ("core-num=0", "core-num must be a positive 64-bit integer, got 0"),
+    ("core-num=-4", "core-num must be a positive 64-bit integer, got -4"),
+    ("ub-size=0", "ub-size must be a positive 64-bit integer, got 0"),
     ("soc=ascend310p", "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
 ])
 def test_out_of_range_pass_option(capsys: Capsys, write: Writer, option: str,
                                   message: str) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), "-p",
-                                     f"hsg-tile-on-cores{{{option}}}"))
+                                     f"hsg-decompose,hsg-tile-on-cores{{{option}}}"))
     assert f"hsg-tile-on-cores: {message}" in err
 
 
@@ -333,7 +334,7 @@ def test_hswc_opt_script_pipeline(write: Writer) -> None:
 def test_xdsl_opt_loads_hswc_through_the_universe(tmp_path: Path) -> None:
     tiled = tmp_path / "tiled.mlir"
     result = subprocess.run(
-        [script("xdsl-opt"), "-p", "hsg-tile-on-cores", str(EXAMPLE), "-o", str(tiled)],
+        [script("xdsl-opt"), "-p", "hsg-decompose,hsg-tile-on-cores", str(EXAMPLE), "-o", str(tiled)],
         capture_output=True, text=True, check=False, timeout=120,
     )
     assert (result.returncode, result.stderr) == (0, "")
@@ -358,7 +359,7 @@ def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
     assert code == 0, err
     assert "ascend.tpipe" in out
     timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
-    assert timed == ["hsg-tile-on-cores", "hsg-block-into-ub", "convert-hsg-to-ascend"]
+    assert timed == ["hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub", "convert-hsg-to-ascend"]
 
 
 def test_disable_verify_prints_what_the_verifier_would_refuse(capsys: Capsys,

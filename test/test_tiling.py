@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.parser import Parser
 
+from hswc.ops.hard_swish_grad import CANN_BUDGET as HSG
 from hswc.pipeline import DIALECTS
 from hswc.platform import PLATFORMS
 from hswc.tiling import (
@@ -53,7 +54,7 @@ def expected_ub_factor(ub_size: int) -> int:
 
 def test_ops_nn_unit_test_figures() -> None:
     # coreNum 64, ubSize 262144, shape {7, 3}: totalNum 21, blockFactor 1, ubFactor 5440, 21 cores.
-    t = compute_tiling(7 * 3, 64, 262144, "f32")
+    t = compute_tiling(7 * 3, 64, 262144, "f32", HSG)
     assert t.as_tuple() == (21, 1, 5440, 21, TILING_KEYS["f32"])
     assert [core_slice(t, b).length for b in range(21)] == [1] * 21
     assert core_slice(t, 21).length == 0
@@ -62,7 +63,7 @@ def test_ops_nn_unit_test_figures() -> None:
 def test_a_million_elements_on_an_a2() -> None:
     a2 = PLATFORMS["ascend910b"]
     assert (a2.core_num, a2.ub_size) == (48, 196608)
-    t = compute_tiling(1_000_000, a2.core_num, a2.ub_size, "f16")
+    t = compute_tiling(1_000_000, a2.core_num, a2.ub_size, "f16", HSG)
     assert t.as_tuple() == (1_000_000, 20834, 4032, 48, TILING_KEYS["f16"])
     slices = [core_slice(t, b) for b in range(48)]
     assert {s.loop_count for s in slices} == {6}
@@ -76,11 +77,11 @@ def test_a_million_elements_on_an_a2() -> None:
 ])
 def test_ub_factor_figures(ub_size: int, ub_factor: int) -> None:
     for dtype in DTYPES:  # the same for every dtype: 48 bytes per element covers the widest
-        assert compute_tiling(1000, 48, ub_size, dtype).ub_factor == ub_factor
+        assert compute_tiling(1000, 48, ub_size, dtype, HSG).ub_factor == ub_factor
 
 
 def test_tiling_keys() -> None:
-    keys = {dtype: compute_tiling(100, 8, 196608, dtype).tiling_key for dtype in DTYPES}
+    keys = {dtype: compute_tiling(100, 8, 196608, dtype, HSG).tiling_key for dtype in DTYPES}
     assert keys == {"f16": 0, "f32": 1, "bf16": 2}
 
 
@@ -95,20 +96,20 @@ def test_tiling_keys() -> None:
     (48, 4095, "ubFactor is invalid"),
 ])
 def test_refused_tilings(core_num: int, ub_size: int, reason: str) -> None:
-    with pytest.raises(TilingError, match=f"HardSwishGrad tiling failed: {reason}$"):
-        compute_tiling(1000, core_num, ub_size, "f16")
+    with pytest.raises(TilingError, match=f"tiling failed: {reason}$"):
+        compute_tiling(1000, core_num, ub_size, "f16", HSG)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_empty_tensor_runs_one_idle_core(dtype: str) -> None:
-    t = compute_tiling(0, 48, 196608, dtype)
+    t = compute_tiling(0, 48, 196608, dtype, HSG)
     assert t.as_tuple() == (0, 0, 0, 1, TILING_KEYS[dtype])
     assert core_slice(t, 0).length == 0
     assert core_slice(t, 0).loop_count == 0
 
 
 def test_one_element_uses_one_core() -> None:
-    t = compute_tiling(1, 48, 196608, "bf16")
+    t = compute_tiling(1, 48, 196608, "bf16", HSG)
     assert t.as_tuple()[:4] == (1, 1, 4032, 1)
     assert core_slice(t, 0).length == 1
     assert core_slice(t, 0).loop_count == 1
@@ -185,7 +186,7 @@ def check_coverage(t: Tiling[int], total: int, core_num: int) -> None:
 )
 def test_every_element_covered_exactly_once(total: int, core_num: int, ub_size: int,
                                             dtype: str) -> None:
-    t = compute_tiling(total, core_num, ub_size, dtype)
+    t = compute_tiling(total, core_num, ub_size, dtype, HSG)
     assert t.total_num == total
     assert t.tiling_key == TILING_KEYS[dtype]
     if total:
@@ -304,7 +305,7 @@ class Evaluator:
         if name == "hsg.launch":
             self.launches.append((args[0], *args[3:]))
             return [None]
-        if name == "hsg.hard_swish_grad_chunk":
+        if name == "hsg.elementwise_chunk":
             self.chunks.append(tuple(args[3:]))
             return []
         raise NotImplementedError(f"the test evaluator has no rule for {name}")
@@ -344,14 +345,14 @@ class Lowered:
 def blocked_module(tmp_path_factory: pytest.TempPathFactory) -> Lowered:
     """Three dynamic-shape operators (f16, bf16, f32) after hsg-tile-on-cores,hsg-block-into-ub."""
     return Lowered(lower(tmp_path_factory.mktemp("ir"), DYNAMIC_SOURCE,
-                         "hsg-tile-on-cores,hsg-block-into-ub"))
+                         "hsg-decompose,hsg-tile-on-cores,hsg-block-into-ub"))
 
 
 def tiling_or_failure(total: int, core_num: int, ub_size: int, dtype: str) -> tuple[int, ...] | str:
     try:
-        return compute_tiling(total, core_num, ub_size, dtype).as_tuple()
+        return compute_tiling(total, core_num, ub_size, dtype, HSG).as_tuple()
     except TilingError as error:
-        return str(error).removeprefix("HardSwishGrad tiling failed: ")
+        return str(error).removeprefix("tiling failed: ")
 
 
 @settings(max_examples=300, deadline=None)
@@ -389,7 +390,7 @@ def test_ir_host_and_kernel_cover_every_element_once(blocked_module: Lowered, ro
     total = 4 * rows  # tensor<4x?xT> with ? = rows
     host = Evaluator(blocked_module.module, core_num=core_num, ub_size=ub_size, num_elements=total)
     host.call(f"op_{dtype}", [None])
-    t = compute_tiling(total, core_num, ub_size, dtype)
+    t = compute_tiling(total, core_num, ub_size, dtype, HSG)
     ((blocks, *tiling),) = host.launches
     assert (blocks, *tiling) == (t.used_core_num, t.total_num, t.block_factor, t.ub_factor)
 
@@ -424,7 +425,7 @@ def test_folded_launch_on_ascend910b(tmp_path: Path, shape: str,
     tensor = f"tensor<{shape + 'x' if shape else ''}f16>"
     text = (f"func.func @f(%a: {tensor}) -> {tensor} {{\n"
             f"  %y = hsg.hard_swish_grad %a, %a : {tensor}\n  func.return %y : {tensor}\n}}")
-    module = lower(tmp_path, text, "hsg-tile-on-cores{soc=ascend910b}")
+    module = lower(tmp_path, text, "hsg-decompose,hsg-tile-on-cores{soc=ascend910b}")
     host = Evaluator(module)
     host.call("f", [None])
     ((blocks, total, block_factor, ub_factor),) = host.launches

@@ -29,35 +29,27 @@ from hswc.backend.source import kernel_source
 from hswc.cost_model import lower
 from hswc.cost_model.stream import core_program
 from hswc.dialects import ascend, hsg
-from hswc.passes.kernel_variant_options import UB_PLAN_ATTR
+from hswc.ops.hard_swish_grad import CANN_BUDGET
+from hswc.ops.plans import op_kernel_plan, op_ub_plan
+from hswc.passes.schedule_options import UB_PLAN_ATTR
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, PLATFORMS, SELECT_TMP_BYTES
 from hswc.reference import hard_swish_grad_cann
-from hswc.tiling import (
-    FAST_VARIANT,
-    REFERENCE_PLAN,
-    REFERENCE_VARIANT,
-    VARIANT_FLAGS,
-    KernelVariant,
-    TilingError,
-    UbPlan,
-    compute_tiling,
-    ub_bytes_used,
-    ub_plan,
-)
+from hswc.tiling import TilingError, UbPlan, compute_tiling
 from hswc.tools.hswc_opt import main as hswc_opt
+from hswc.vectorizer.schedule import FAST, FLAGS, REFERENCE, Schedule
 
 DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32}
 BITS = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32}
-ALL_VARIANTS = [KernelVariant(*flags) for flags in product((False, True),
-                                                          repeat=len(VARIANT_FLAGS))]
+ALL_VARIANTS = [Schedule(*flags) for flags in product((False, True),
+                                                          repeat=len(FLAGS))]
 """Every combination of the five flags."""
-PLAN_VARIANTS = [KernelVariant(d, s, i, True, True) for d, s, i in product((False, True),
+PLAN_VARIANTS = [Schedule(d, s, i, True, True) for d, s, i in product((False, True),
                                                                             repeat=3)]
 """One variant per distinct set of buffers (early-free and x-first allocate nothing)."""
 
 
-def ids(variant: KernelVariant) -> str:
+def ids(variant: Schedule) -> str:
     return variant.describe().replace("=true", "").replace(" ", "+")
 
 
@@ -86,9 +78,9 @@ def opt(text: str, *args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def options(variant: KernelVariant) -> str:
+def options(variant: Schedule) -> str:
     return " ".join(f"{name.replace('_', '-')}={str(getattr(variant, name)).lower()}"
-                    for name in VARIANT_FLAGS)
+                    for name in FLAGS)
 
 
 # region options and plans
@@ -100,70 +92,72 @@ def test_reference_options_spell_the_default(dtype: str) -> None:
     text = module_text(dtype)
     code, default, _ = opt(text, "--lower-to-ascend")
     assert code == 0 and UB_PLAN_ATTR not in default
-    for spelled in ("variant=reference", options(REFERENCE_VARIANT)):
-        pipeline = (f"hsg-tile-on-cores{{{spelled}}},hsg-block-into-ub,"
+    for spelled in ("variant=reference", options(REFERENCE)):
+        pipeline = (f"hsg-decompose,hsg-tile-on-cores{{{spelled}}},hsg-block-into-ub,"
                     f"convert-hsg-to-ascend{{{spelled}}}")
         code, out, err = opt(text, "-p", pipeline)
         assert (code, err) == (0, "") and out == default
 
 
 @pytest.mark.parametrize(("dtype", "variant", "per_element", "reserve"), [
-    ("f16", REFERENCE_VARIANT, 48, 1024),
-    ("f32", REFERENCE_VARIANT, 48, 1024),
+    ("f16", REFERENCE, 48, 1024),
+    ("f32", REFERENCE, 48, 1024),
     # 3 queues x 2 buffers x 2 B + x, grad in f32 (8 B) + 2 masks of 1 bit -> 20.25 -> 21.
-    ("f16", FAST_VARIANT, 21, SELECT_TMP_BYTES + 512),
-    ("bf16", FAST_VARIANT, 21, SELECT_TMP_BYTES + 512),
+    ("f16", FAST, 21, SELECT_TMP_BYTES + 512),
+    ("bf16", FAST, 21, SELECT_TMP_BYTES + 512),
     # 3 queues x 2 x 4 B + masks -> 25; nothing else (in place in the queues).
-    ("f32", FAST_VARIANT, 25, SELECT_TMP_BYTES + 512),
+    ("f32", FAST, 25, SELECT_TMP_BYTES + 512),
     # depth 2 alone: 24 B of queues + slope 4 + four constants 16 + masks -> 45.
-    ("f32", KernelVariant(double_buffer=True), 45, SELECT_TMP_BYTES + 512),
+    ("f32", Schedule(double_buffer=True), 45, SELECT_TMP_BYTES + 512),
     # scalar compares alone (f16): 6 B of queues + 8 B of f32 copies + slope 4 + masks -> 19.
-    ("f16", KernelVariant(scalar_compare=True), 19, SELECT_TMP_BYTES + 512),
+    ("f16", Schedule(scalar_compare=True), 19, SELECT_TMP_BYTES + 512),
     # early free alone allocates what the reference does, but counted exactly: 34.25 -> 35.
-    ("f16", KernelVariant(early_free=True), 35, SELECT_TMP_BYTES + 512),
+    ("f16", Schedule(early_free=True), 35, SELECT_TMP_BYTES + 512),
 ])
-def test_ub_plan_counts_the_buffers(dtype: str, variant: KernelVariant, per_element: int,
+def test_ub_plan_counts_the_buffers(dtype: str, variant: Schedule, per_element: int,
                                     reserve: int) -> None:
-    assert ub_plan(dtype, variant) == UbPlan(per_element, reserve, 64)
+    assert op_ub_plan("hard_swish_grad", dtype, variant) == UbPlan(per_element, reserve, 64)
 
 
 def test_preset_and_flags_combine() -> None:
     """variant=fast with double-buffer=false: the fast kernel with depth-1 queues."""
     text = module_text("f16")
     flags = "variant=fast double-buffer=false"
-    pipeline = f"hsg-tile-on-cores{{{flags}}},hsg-block-into-ub,convert-hsg-to-ascend{{{flags}}}"
+    pipeline = f"hsg-decompose,hsg-tile-on-cores{{{flags}}},hsg-block-into-ub,convert-hsg-to-ascend{{{flags}}}"
     code, out, err = opt(text, "-p", pipeline)
     assert (code, err) == (0, "")
     assert "!ascend.tque<vecin, 1>" in out and "ascend.compare_scalar" in out
     assert "!ascend.tque<vecin, 2>" not in out
-    plan = ub_plan("f16", replace(FAST_VARIANT, double_buffer=False))
+    plan = op_ub_plan("hard_swish_grad", "f16", replace(FAST, double_buffer=False))
     assert f"bytes_per_element = {plan.bytes_per_element} : i64" in out
 
 
 def test_unknown_preset_is_refused() -> None:
-    code, out, err = opt(module_text("f16"), "-p", "hsg-tile-on-cores{variant=faster}")
+    code, out, err = opt(module_text("f16"), "-p", "hsg-decompose,hsg-tile-on-cores{variant=faster}")
     assert code == 1 and out == ""
     assert "hsg-tile-on-cores: unknown variant 'faster' (known: reference, fast)" in err
 
 
 @pytest.mark.parametrize(("tile", "convert", "tiled_for", "wanted"), [
-    ("variant=fast", "", "21 bytes per element", "48 bytes per element"),
-    ("", "variant=fast", "48 bytes per element", "21 bytes per element"),
-    ("double-buffer=true", "double-buffer=true in-place=true", "41 bytes", "37 bytes"),
+    # The reference kernel's own buffers come to 35 bytes per element (48 is its tiling budget).
+    ("variant=fast", "", "a UB plan of 21 bytes per element", "35 bytes per element"),
+    ("", "variant=fast", "its operator's reference budget", "21 bytes per element"),
+    ("double-buffer=true", "double-buffer=true in-place=true", "a UB plan of 41 bytes",
+     "37 bytes"),
 ])
 def test_passes_with_different_plans_are_refused(tile: str, convert: str, tiled_for: str,
                                                   wanted: str) -> None:
     """The tiling made room for one set of buffers and the kernel would allocate another."""
-    pipeline = f"hsg-tile-on-cores{{{tile}}},hsg-block-into-ub,convert-hsg-to-ascend{{{convert}}}"
+    pipeline = f"hsg-decompose,hsg-tile-on-cores{{{tile}}},hsg-block-into-ub,convert-hsg-to-ascend{{{convert}}}"
     code, out, err = opt(module_text("f16"), "-p", pipeline)
     assert code == 1 and out == ""
-    assert "'hsg.hard_swish_grad_chunk' was tiled for a UB plan of " + tiled_for in err
+    assert "'hsg.elementwise_chunk' was tiled for " + tiled_for in err
     assert wanted in err and "give hsg-tile-on-cores the same variant options" in err
 
 
 def test_plans_that_agree_are_accepted() -> None:
     """early-free and x-first allocate nothing: a tiling without them fits the kernel with."""
-    pipeline = ("hsg-tile-on-cores{double-buffer=true},hsg-block-into-ub,"
+    pipeline = ("hsg-decompose,hsg-tile-on-cores{double-buffer=true},hsg-block-into-ub,"
                 "convert-hsg-to-ascend{double-buffer=true early-free=true x-first=true}")
     code, _, err = opt(module_text("bf16"), "-p", pipeline)
     assert (code, err) == (0, "")
@@ -182,17 +176,17 @@ def _init_buffer_bytes(kernel: func.FuncOp, launch: hsg.LaunchOp) -> int:
     return core_program(kernel, 0, blocks, tuple(tiling), COST_FIGURES).ub_bytes
 
 
-@pytest.mark.parametrize("variant", [REFERENCE_VARIANT, *PLAN_VARIANTS], ids=ids)
+@pytest.mark.parametrize("variant", [REFERENCE, *PLAN_VARIANTS], ids=ids)
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("soc", sorted(PLATFORMS))
 def test_ub_plan_fits_every_platform_in_the_ir(soc: str, dtype: str,
-                                               variant: KernelVariant) -> None:
+                                               variant: Schedule) -> None:
     """Lowered for the platform (tiling folded), the kernel's InitBuffers plus Select's 8 KB
     temporary space fit in the UB, and the chunk is a whole number of f32 repeats."""
     platform = PLATFORMS[soc]
     flags = " ".join(f"{n.replace('_', '-')}={str(getattr(variant, n)).lower()}"
-                     for n in VARIANT_FLAGS)
-    pipeline = (f"hsg-tile-on-cores{{soc={soc} {flags}}},hsg-block-into-ub,"
+                     for n in FLAGS)
+    pipeline = (f"hsg-decompose,hsg-tile-on-cores{{soc={soc} {flags}}},hsg-block-into-ub,"
                 f"convert-hsg-to-ascend{{{flags}}}")
     code, out, err = opt(module_text(dtype, "1000000"), "-p", pipeline)
     assert (code, err) == (0, "")
@@ -202,30 +196,30 @@ def test_ub_plan_fits_every_platform_in_the_ir(soc: str, dtype: str,
     ub_factor = ascend.constant_index(launch.tiling[2])
     assert ub_factor is not None and ub_factor > 0 and ub_factor % 64 == 0
     assert ub_factor == compute_tiling(10**6, platform.core_num, platform.ub_size, dtype,
-                                       ub_plan(dtype, variant)).ub_factor
+                                       op_ub_plan("hard_swish_grad", dtype, variant)).ub_factor
     used = _init_buffer_bytes(kernel, launch) + SELECT_TMP_BYTES
     assert used <= platform.ub_size
-    assert used == ub_bytes_used(dtype, variant, ub_factor)
+    assert used == op_kernel_plan("hard_swish_grad", dtype, variant)[0].ub_bytes(ub_factor)
 
 
 @settings(max_examples=300, deadline=None)
 @given(ub_size=st.integers(1024, 1 << 20), dtype=st.sampled_from(list(DTYPES)),
        variant=st.sampled_from(ALL_VARIANTS[1:]))
-def test_derived_plans_fit_any_ub_size(ub_size: int, dtype: str, variant: KernelVariant) -> None:
+def test_derived_plans_fit_any_ub_size(ub_size: int, dtype: str, variant: Schedule) -> None:
     """For every UB size the derived plan either fits or the tiling refuses (nothing fits)."""
-    plan = ub_plan(dtype, variant)
+    plan = op_ub_plan("hard_swish_grad", dtype, variant)
     try:
         tiling = compute_tiling(10**7, 48, ub_size, dtype, plan)
     except TilingError:
         assert ub_size < plan.ub_reserve + 64 * plan.bytes_per_element
         return
     assert tiling.ub_factor % 64 == 0
-    assert ub_bytes_used(dtype, variant, tiling.ub_factor) <= ub_size
+    assert op_kernel_plan("hard_swish_grad", dtype, variant)[0].ub_bytes(tiling.ub_factor) <= ub_size
 
 
 def test_variant_plan_is_leaner_than_the_reference() -> None:
     for dtype in DTYPES:
-        assert ub_plan(dtype, FAST_VARIANT).bytes_per_element < REFERENCE_PLAN.bytes_per_element
+        assert op_ub_plan("hard_swish_grad", dtype, FAST).bytes_per_element < CANN_BUDGET.bytes_per_element
 
 
 # endregion
@@ -262,14 +256,14 @@ def bits(array: np.ndarray, dtype: str) -> np.ndarray:
     return np.ascontiguousarray(array).view(BITS[dtype])
 
 
-def lowered(dtype: str, variant: KernelVariant) -> ModuleOp:
+def lowered(dtype: str, variant: Schedule) -> ModuleOp:
     return lower(parse(module_text(dtype)), variant)
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=ids)
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_every_variant_is_bit_exact_in_the_interpreter(dtype: str,
-                                                        variant: KernelVariant) -> None:
+                                                        variant: Schedule) -> None:
     """3 cores (the last one shorter) and a 16 KB UB: several chunks per core, a short last
     chunk, so stale lanes of earlier chunks sit past `cur` in every buffer."""
     kernel = runner.compile_module(lowered(dtype, variant), core_num=3, ub_size=16384)
@@ -279,7 +273,7 @@ def test_every_variant_is_bit_exact_in_the_interpreter(dtype: str,
         np.testing.assert_array_equal(bits(y, dtype), bits(hard_swish_grad_cann(grad, x), dtype))
     tiling = kernel.tiling((9001,))
     assert tiling["ubFactor"] == compute_tiling(9001, 3, 16384, dtype,
-                                                ub_plan(dtype, variant)).ub_factor
+                                                op_ub_plan("hard_swish_grad", dtype, variant)).ub_factor
     assert -(-tiling["blockFactor"] // tiling["ubFactor"]) >= 3  # really several chunks
 
 
@@ -288,7 +282,7 @@ def test_fast_variant_is_exact_for_every_x(dtype: str) -> None:
     """All 65536 bit patterns of x (each with a random grad, specials included) on 48 cores."""
     x = np.arange(1 << 16, dtype=np.uint16).view(DTYPES[dtype])
     grad, _ = inputs(dtype, 1 << 16)
-    kernel = runner.compile_module(lowered(dtype, FAST_VARIANT), soc="ascend910b")
+    kernel = runner.compile_module(lowered(dtype, FAST), soc="ascend910b")
     y = np.asarray(kernel(grad, x))
     np.testing.assert_array_equal(bits(y, dtype), bits(hard_swish_grad_cann(grad, x), dtype))
 
@@ -307,7 +301,7 @@ def fast_cpu_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     text = "".join(module_text(dt).replace("@hsg(", f"@hsg_{dt}(") for dt in DTYPES)
     directory = tmp_path_factory.mktemp("variants_cpu_build")
     source = directory / "fast.cpp"
-    source.write_text(kernel_source(lower(parse(text), FAST_VARIANT)))
+    source.write_text(kernel_source(lower(parse(text), FAST)))
     build = cpu_build.Build(source, directory / "fast_kernel")
     cpu_build.build([build])
     return build.output
@@ -321,7 +315,7 @@ def test_fast_variant_is_bit_exact_in_the_cpu_build(fast_cpu_build: Path, tmp_pa
     """Launched as the host would: the variant's tiling, one harness block per used core."""
     for n in (1, 4097, 30001):
         grad, x = inputs(dtype, n)
-        t = compute_tiling(n, core_num, ub_size, dtype, ub_plan(dtype, FAST_VARIANT))
+        t = compute_tiling(n, core_num, ub_size, dtype, op_ub_plan("hard_swish_grad", dtype, FAST))
         files = [tmp_path / name for name in ("grad.bin", "x.bin", "y.bin")]
         grad.tofile(files[0])
         x.tofile(files[1])

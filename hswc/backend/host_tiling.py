@@ -1,8 +1,8 @@
 """The host tiling functions (`hsg.tiling`) as plain C++: the body of ops-nn's TilingFunc.
 
-Each `@hard_swish_grad_tiling_<dt>(totalNum, coreNum, ubSize)` becomes
-`bool ComputeHardSwishGradTiling<Dt>(totalNum, coreNum, ubSize, tilingData, blockDim, tilingKey,
-error)`: its arith ops become int64_t expressions, each `cf.assert` an early `return false` with
+Each `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)` becomes
+`bool Compute<Op>Tiling<Dt>(totalNum, coreNum, ubSize, tilingData, blockDim, tilingKey, error)`:
+its arith ops become int64_t expressions, each `cf.assert` an early `return false` with
 the assert's message (TilingFunc turns that into OP_LOGE and ge::GRAPH_FAILED), and its results
 fill the tiling struct, the block dim and the tiling key. No CANN header is needed, so the same
 code the package ships compiles on any host and can be checked against `hswc.tiling`.
@@ -20,21 +20,17 @@ from hswc.backend.cpp_types import spelling
 from hswc.backend.expressions import EXPRESSIONS, UNARY
 from hswc.backend.kernels import Kernel
 from hswc.backend.names import Scope
-from hswc.backend.operator import (
-    TILING_NAMESPACE,
-    TILING_STRUCT,
-    TILING_STRUCT_FIELDS,
-    tiling_function,
-)
+from hswc.backend.operator import Operator
 from hswc.diagnostics import OpError
+from hswc.tiling import TILING_FIELDS
 
 OUTPUTS = ("tilingData", "blockDim", "tilingKey", "error")
 QUALIFIERS = "inline"
 
 
-def tiling_parameters(scalars: list[str]) -> list[str]:
+def tiling_parameters(operator: Operator, scalars: list[str]) -> list[str]:
     """(totalNum, coreNum, ubSize) in, then where the results go."""
-    return [*(f"int64_t {p}" for p in scalars), f"{TILING_STRUCT}* tilingData",
+    return [*(f"int64_t {p}" for p in scalars), f"{operator.tiling_struct}* tilingData",
             "int64_t* blockDim", "int64_t* tilingKey", "const char** error"]
 
 
@@ -53,8 +49,10 @@ class TilingPrinter:
             raise OpError(fn, "is a host tiling function without the arguments "
                           "(totalNum, coreNum, ubSize)")
         ctx.writer.line(f"// @{fn.sym_name.data}: the tiling of the {self.kernel.dtype} kernel.")
-        name = tiling_function(self.kernel.dtype)
-        signature = ctx.writer.wrap(f"{QUALIFIERS} bool {name}", tiling_parameters(params))
+        operator = self.kernel.operator
+        name = operator.tiling_function(self.kernel.dtype)
+        signature = ctx.writer.wrap(f"{QUALIFIERS} bool {name}",
+                                    tiling_parameters(operator, params))
         with ctx.descend(signature, brace_on_own_line=True):
             if not any(isinstance(op, cf.AssertOp) for op in fn.body.walk()):
                 ctx.writer.line("(void)error;  // this tiling cannot fail")
@@ -86,10 +84,10 @@ class TilingPrinter:
     def _return(self, op: func.ReturnOp) -> None:
         ctx = self.ctx
         values = [ctx.text(v) for v in op.arguments]
-        expected = len(TILING_STRUCT_FIELDS) + 2
+        expected = len(TILING_FIELDS) + 2
         if len(values) != expected:
             raise OpError(op, f"returns {len(values)} values; a host tiling returns {expected}")
-        for field, value in zip(TILING_STRUCT_FIELDS, values, strict=False):
+        for field, value in zip(TILING_FIELDS, values, strict=False):
             ctx.writer.line(f"tilingData->{field} = {value};")
         ctx.writer.line(f"*blockDim = {values[-2]};")
         ctx.writer.line(f"*tilingKey = {values[-1]};")
@@ -97,5 +95,7 @@ class TilingPrinter:
 
 
 def tiling_compute_lines(kernels: list[Kernel]) -> list[str]:
-    """The generated tiling functions, with the arith helpers they call, in one namespace."""
-    return namespace_lines(TILING_NAMESPACE, QUALIFIERS, map(TilingPrinter, kernels))
+    """The generated tiling functions of one operator's kernels, with the arith helpers they
+    call, in one namespace."""
+    return namespace_lines(kernels[0].operator.tiling_namespace, QUALIFIERS,
+                           map(TilingPrinter, kernels))

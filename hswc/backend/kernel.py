@@ -4,8 +4,9 @@
 every op to its rule (arith expressions, `ascend` calls, scf control flow) and refusing, with
 an error naming the op, any op without one.
 
-Each kernel function becomes an explicit specialisation `HardSwishGrad<half|float|bfloat16_t>`
-of one class template, so the entry reads as ops-nn's does (`HardSwishGrad<T> op;`), while
+Each kernel function becomes an explicit specialisation `<Op><half|float|bfloat16_t>` (e.g.
+`HardSwishGrad<half>`) of its operator's class template, so the entry reads as ops-nn's does
+(`HardSwishGrad<T> op;`), while
 each class is a plain transcription of its own function. One template body with
 `if constexpr (std::is_same_v<T, float>)` branches would instead need the printer to merge the
 per-dtype functions and decide which of their differences depend on T: the f32 kernel has no
@@ -28,8 +29,8 @@ from hswc.backend.expressions import EXPRESSIONS
 from hswc.backend.kernels import Kernel, no_rule
 from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
 from hswc.backend.names import Scope, lower_camel
-from hswc.backend.operator import OP_TYPE, TILING_STRUCT, TILING_STRUCT_FIELDS
 from hswc.diagnostics import OpError
+from hswc.tiling import TILING_FIELDS
 
 KERNEL_EXPRESSIONS = {**EXPRESSIONS, **ascend_ops.EXPRESSIONS}
 TILING_PARAM = "tilingData"
@@ -37,13 +38,14 @@ QUALIFIERS = "__aicore__ inline"
 
 
 class KernelPrinter:
-    """Prints one kernel function as the explicit specialisation `HardSwishGrad<T>`."""
+    """Prints one kernel function as the explicit specialisation `<Op><T>`."""
 
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
         self.layout: KernelLayout = kernel_layout(kernel.func, KERNEL_EXPRESSIONS,
                                                   ascend_ops.VIEWS)
-        class_scope = Scope(reserved=(OP_TYPE, TILING_PARAM, *self.layout.methods))
+        self.op_type = kernel.operator.op_type
+        class_scope = Scope(reserved=(self.op_type, TILING_PARAM, *self.layout.methods))
         for value in self.layout.members:
             class_scope.declare(value, fallback_name(value))
         self.ctx = CppContext(class_scope, self.layout.inlined, frozenset(self.layout.members),
@@ -55,9 +57,9 @@ class KernelPrinter:
         w.line(f"// @{self.kernel.func.sym_name.data}: the {self.kernel.dtype} kernel, "
                f"tiling key {self.kernel.tiling_key}.")
         w.line("template <>")
-        with w.descend(f"class {OP_TYPE}<{element}>", close="};"):
+        with w.descend(f"class {self.op_type}<{element}>", close="};"):
             w.label("public:")
-            w.line(f"{QUALIFIERS} {OP_TYPE}() {{}}")
+            w.line(f"{QUALIFIERS} {self.op_type}() {{}}")
             w.blank()
             self._init()
             w.blank()
@@ -85,7 +87,7 @@ class KernelPrinter:
     def _init(self) -> None:
         ctx = self.ctx
         args = self.kernel.func.body.block.args
-        split = len(args) - len(TILING_STRUCT_FIELDS)
+        split = len(args) - len(TILING_FIELDS)
         gm_args, tiling_args = args[:split], args[split:]
         copies: list[tuple[SSAValue, str]] = []
 
@@ -99,12 +101,13 @@ class KernelPrinter:
                     copies.append((arg, names[-1]))
                 else:
                     names.append(ctx.scope.declare(arg, fallback_name(arg)))
-            return [*(f"GM_ADDR {n}" for n in names), f"const {TILING_STRUCT}* {TILING_PARAM}"]
+            struct = self.kernel.operator.tiling_struct
+            return [*(f"GM_ADDR {n}" for n in names), f"const {struct}* {TILING_PARAM}"]
 
         with self._method(INIT, params):
             for arg, name in copies:
                 ctx.writer.line(f"{ctx.text(arg)} = {name};")
-            for arg, field in zip(tiling_args, TILING_STRUCT_FIELDS, strict=True):
+            for arg, field in zip(tiling_args, TILING_FIELDS, strict=True):
                 if arg.uses:
                     ctx.define(arg, f"{TILING_PARAM}->{field}")
             self._init_block(self.kernel.func.body.block, 0)

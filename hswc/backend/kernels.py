@@ -1,7 +1,9 @@
-"""What a lowered module holds for the printer: one kernel per dtype, its tiling key, host code.
+"""What a lowered module holds for the printer: per operator, one kernel per dtype, its tiling
+key, and the host code.
 
-The kernel functions (`hsg.kernel`) become AscendC classes; the tiling key of each is the
-constant its host tiling function (`hsg.tiling`, `@hard_swish_grad_tiling_<dt>`) returns last.
+The kernel functions (`hsg.kernel`, `@<op>_kernel_<dt>`) become AscendC classes, one class
+template per operator; the tiling key of each is the constant its host tiling function
+(`hsg.tiling`, `@<op>_tiling_<dt>`) returns last.
 The host function that launches them is the aclnn layer's job and prints nothing, but it may
 hold only host ops: anything else (an unlowered `hsg.hard_swish_grad`, a `test.op`) is refused
 with an error naming the op, as are kernels whose signature is not the launch contract.
@@ -16,15 +18,18 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
-from hswc.backend.operator import GM_ARGUMENTS, TILING_STRUCT_FIELDS
+from hswc.backend.names import CPP_KEYWORDS
+from hswc.backend.operator import Operator
+from hswc.ops.definition import camel
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
-from hswc.passes.hsg_tile_on_cores import tiling_function_name
-from hswc.tiling import RESULT_NAMES
+from hswc.tiling import RESULT_NAMES, TILING_FIELDS
 
 HOST_OPS: tuple[type[Operation], ...] = (
     hsg.NumElementsOp,
+    hsg.FlattenOp,
+    hsg.UnflattenOp,
     hsg.GetCoreNumAivOp,
     hsg.GetUbSizeOp,
     hsg.LaunchOp,
@@ -44,6 +49,7 @@ class Kernel:
     tiling_key: int
     tiling: func.FuncOp
     """Its host tiling function."""
+    operator: Operator
 
 
 def _is(fn: func.FuncOp, attr: str) -> bool:
@@ -64,16 +70,15 @@ def _check_host(fn: func.FuncOp) -> None:
 
 
 def _check_signature(fn: func.FuncOp) -> Attribute:
-    """The element type of a kernel taking (grad, x, y: memref<?xT>, totalNum, blockFactor,
+    """The element type of a kernel taking (inputs..., y: memref<?xT>, totalNum, blockFactor,
     ubFactor: index)."""
     inputs = fn.function_type.inputs.data
-    gm, scalars = inputs[: len(GM_ARGUMENTS)], inputs[len(GM_ARGUMENTS):]
-    expected = (
-        f"({', '.join(GM_ARGUMENTS)}: memref<?xT>, {', '.join(TILING_STRUCT_FIELDS)}: index)"
-    )
+    split = len(inputs) - len(TILING_FIELDS)
+    gm, scalars = inputs[:split], inputs[split:]
+    expected = f"(inputs..., y: memref<?xT>, {', '.join(TILING_FIELDS)}: index)"
     if (
-        len(gm) != len(GM_ARGUMENTS)
-        or len(scalars) != len(TILING_STRUCT_FIELDS)
+        len(gm) < 2
+        or len(scalars) != len(TILING_FIELDS)
         or not all(isinstance(t, MemRefType) for t in gm)
         or not all(isinstance(t, IndexType) for t in scalars)
         or fn.function_type.outputs.data
@@ -86,8 +91,40 @@ def _check_signature(fn: func.FuncOp) -> Attribute:
     return element
 
 
-def _tiling_key(module: ModuleOp, kernel: func.FuncOp, dtype: str) -> tuple[int, func.FuncOp]:
-    name = tiling_function_name(dtype)
+def _stem(fn: func.FuncOp, dtype: str) -> str:
+    """The operator of `@<stem>_kernel_<dtype>`."""
+    name = fn.sym_name.data
+    suffix = f"_kernel_{dtype}"
+    if not name.endswith(suffix) or not name[: -len(suffix)].isidentifier():
+        raise OpError(fn, f"is a {dtype} kernel not named @<operator>{suffix}: the printer names "
+                      "the operator's C++ and package files after <operator>")
+    return name[: -len(suffix)]
+
+
+def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
+    """The GM arguments' names, as C identifiers (in0, in1, ... where they have none)."""
+    args = fn.body.block.args[: len(fn.body.block.args) - len(TILING_FIELDS)]
+    names: list[str] = []
+    for i, arg in enumerate(args):
+        name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
+        if not name or name in CPP_KEYWORDS or name in names or name in ("workspace", "tiling"):
+            name = f"in{i}" if i < len(args) - 1 else "y"
+        names.append(name)
+    return tuple(names)
+
+
+def _operator(stem: str, fn: func.FuncOp) -> Operator:
+    from hswc.ops import OPS
+
+    names = _gm_names(fn)
+    definition = OPS.get(stem)
+    aclnn = definition.aclnn if definition is not None else f"aclnn{camel(stem)}"
+    return Operator(stem, names[:-1], names[-1:], aclnn)
+
+
+def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
+                dtype: str) -> tuple[int, func.FuncOp]:
+    name = f"{stem}_tiling_{dtype}"
     for op in module.ops:
         if isinstance(op, func.FuncOp) and op.sym_name.data == name and _is(op, hsg.TILING_ATTR):
             ret = op.body.block.last_op
@@ -102,7 +139,8 @@ def _tiling_key(module: ModuleOp, kernel: func.FuncOp, dtype: str) -> tuple[int,
 
 
 def collect_kernels(module: ModuleOp) -> list[Kernel]:
-    """The module's kernels ordered by tiling key, after checking everything else in it."""
+    """The module's kernels ordered by operator and tiling key, after checking everything else
+    in it."""
     kernels: list[Kernel] = []
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
@@ -110,16 +148,30 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
         if _is(op, hsg.KERNEL_ATTR):
             element = _check_signature(op)
             dtype = element_type_name(element)
-            key, tiling = _tiling_key(module, op, dtype)
-            kernels.append(Kernel(op, dtype, element, key, tiling))
+            stem = _stem(op, dtype)
+            key, tiling = _tiling_key(module, op, stem, dtype)
+            kernels.append(Kernel(op, dtype, element, key, tiling, _operator(stem, op)))
         elif not _is(op, hsg.TILING_ATTR):
             _check_host(op)
     if not kernels:
         raise OpError(module, "holds no hsg.kernel function: nothing to print as AscendC")
-    kernels.sort(key=lambda k: k.tiling_key)
+    kernels.sort(key=lambda k: (k.operator.stem, k.tiling_key))
     for first, second in pairwise(kernels):
+        if first.operator.stem != second.operator.stem:
+            continue
         if first.tiling_key == second.tiling_key:
             raise OpError(second.func, f"has tiling key {first.tiling_key}, "
                           f"as @{first.func.sym_name.data} has")
+        if first.operator != second.operator:
+            raise OpError(second.func, f"takes GM arguments {second.operator.gm_arguments}, but "
+                          f"@{first.func.sym_name.data} of the same operator takes "
+                          f"{first.operator.gm_arguments}")
     return kernels
 
+
+def by_operator(kernels: list[Kernel]) -> list[tuple[Operator, list[Kernel]]]:
+    """The kernels grouped by operator, in order."""
+    groups: dict[str, tuple[Operator, list[Kernel]]] = {}
+    for kernel in kernels:
+        groups.setdefault(kernel.operator.stem, (kernel.operator, []))[1].append(kernel)
+    return list(groups.values())

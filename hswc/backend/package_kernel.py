@@ -29,8 +29,8 @@ def guarded(name: str, body: list[str], brief: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tiling_data_h() -> str:
-    return guarded(TILING_DATA_H, tiling_struct_lines(),
+def tiling_data_h(kernels: list[Kernel]) -> str:
+    return guarded(TILING_DATA_H, tiling_struct_lines(kernels[0].operator),
                    "The tiling struct: written by the host tiling, read by the kernel.")
 
 
@@ -71,6 +71,6 @@ def op_kernel_files(kernels: list[Kernel]) -> dict[str, str]:
     return {
         f"op_kernel/{KERNEL_CPP}": kernel_cpp(kernels),
         f"op_kernel/{KERNEL_H}": kernel_h(kernels),
-        f"op_kernel/{TILING_DATA_H}": tiling_data_h(),
+        f"op_kernel/{TILING_DATA_H}": tiling_data_h(kernels),
         f"op_kernel/{TILING_KEY_H}": tiling_key_h(kernels),
     }

@@ -1,10 +1,10 @@
-"""hswc.cost_model.profile: model one launch of a lowered HardSwishGrad kernel.
+"""hswc.cost_model.profile: model one launch of a lowered elementwise kernel.
 
     report = profile(module, shape=(4, 1 << 20), dtype="f16", platform="ascend910b")
     print(report.summary()); report.write_trace("/tmp/hsg.json")
 
-The module may be high level (`hsg.hard_swish_grad`; it is lowered here with the given kernel
-variant) or lowered (`--lower-to-ascend`, any variant options). The tiling comes from the
+The module may be high level (named ops or linalg.generic; it is lowered here with the given
+schedule) or lowered (`--lower-to-ascend`, any schedule options). The tiling comes from the
 module's host tiling function run on (elements, cores, UB bytes), so it is whatever that IR
 computes; a kernel function handed in alone is tiled with hswc.tiling and its recorded UB plan.
 """
@@ -28,9 +28,11 @@ from hswc.cost_model.stream import (
 )
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend_types import element_type_name
-from hswc.passes.kernel_variant_options import recorded_plan
+from hswc.ops import budget_of
+from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
 from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
-from hswc.tiling import VARIANT_FLAGS, VARIANTS, KernelVariant, Tiling, compute_tiling, core_slice
+from hswc.tiling import Tiling, compute_tiling, core_slice
+from hswc.vectorizer.schedule import FLAGS, PRESETS, REFERENCE, Schedule
 
 DTYPE_NAMES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32",
                "bfloat16": "bf16", "f16": "f16", "f32": "f32", "bf16": "bf16"}
@@ -43,27 +45,29 @@ def _dtype_name(dtype: object) -> str:
     return DTYPE_NAMES[name]
 
 
-def _variant(variant: KernelVariant | str | None) -> KernelVariant | None:
+def _variant(variant: Schedule | str | None) -> Schedule | None:
     if isinstance(variant, str):
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant '{variant}' (known: {', '.join(VARIANTS)})")
-        return VARIANTS[variant]
+        if variant not in PRESETS:
+            raise ValueError(f"unknown variant '{variant}' (known: {', '.join(PRESETS)})")
+        return PRESETS[variant]
     return variant
 
 
-def lower(module: ModuleOp, variant: KernelVariant | None = None) -> ModuleOp:
-    """A lowered clone of a high-level module: the three passes with the variant's options."""
+def lower(module: ModuleOp, variant: Schedule | None = None) -> ModuleOp:
+    """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options."""
     from hswc.passes.convert_hsg_to_ascend import ConvertHsgToAscendPass
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
+    from hswc.passes.hsg_decompose import HsgDecomposePass
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
     from hswc.pipeline import DIALECTS
 
-    v = variant or KernelVariant()
-    flags = {name: getattr(v, name) for name in VARIANT_FLAGS}
+    v = variant or REFERENCE
+    flags = {name: getattr(v, name) for name in FLAGS}
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
     lowered = module.clone()
+    HsgDecomposePass().apply(ctx, lowered)
     HsgTileOnCoresPass(**flags).apply(ctx, lowered)
     HsgBlockIntoUbPass().apply(ctx, lowered)
     ConvertHsgToAscendPass(**flags).apply(ctx, lowered)
@@ -84,8 +88,8 @@ def _find_kernel(module: ModuleOp, dtype: str | None) -> func.FuncOp:
     if len(kernels) != 1:
         what = f"{dtype} " if dtype else ""
         found = "no" if not kernels else f"{len(kernels)}"
-        raise ValueError(f"the module has {found} {what}HardSwishGrad kernel functions; the cost "
-                         "model needs exactly one (name the dtype)")
+        raise ValueError(f"the module has {found} {what}kernel functions; the cost model needs "
+                         "exactly one (name the dtype)")
     return kernels[0]
 
 
@@ -102,15 +106,22 @@ def _describe(kernel: func.FuncOp) -> str:
 
 def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int,
             platform: Platform, figures: CostFigures) -> Tiling[int]:
-    name = kernel.sym_name.data.replace("kernel", "tiling")
+    stem, _, suffix = kernel.sym_name.data.rpartition("_kernel_")
+    name = f"{stem}_tiling_{suffix}"
     tiling_fn = None
     if module is not None:
         tiling_fn = next((op for op in module.body.block.ops if isinstance(op, func.FuncOp)
                           and op.sym_name.data == name), None)
     if tiling_fn is None:
-        plan = recorded_plan(kernel)
+        try:
+            plan = read_plan(kernel, UB_PLAN_ATTR)
+        except ValueError as error:
+            raise CostModelError(kernel, f"has a malformed {UB_PLAN_ATTR}: {error}") from None
+        if plan is None:  # tiled by its named op's reference budget
+            plan = budget_of(stem)
         if plan is None:
-            raise CostModelError(kernel, "has a malformed hsg.ub_plan attribute")
+            raise CostModelError(kernel, f"has no {UB_PLAN_ATTR} to tile it by without its "
+                                 "host tiling function")
         return compute_tiling(total, platform.core_num, platform.ub_size, dtype, plan)
     values = evaluate_function(tiling_fn, [total, platform.core_num, platform.ub_size], figures)
     if len(values) != 5:
@@ -143,7 +154,7 @@ def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
 
 def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int],
             dtype: object = None, platform: str | Platform = DEFAULT_SOC, *,
-            variant: KernelVariant | str | None = None,
+            variant: Schedule | str | None = None,
             figures: CostFigures | None = None) -> Report:
     """Model one launch of the kernel on `shape` (an element count or a tensor shape).
 
@@ -163,13 +174,14 @@ def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int]
     module: ModuleOp | None
     if isinstance(module_or_kernel, ModuleOp):
         module = module_or_kernel
-        if any(isinstance(op, hsg.HardSwishGradOp) for op in module.walk()):
+        if any(isinstance(op, hsg.NamedOp) or op.name == "linalg.generic"
+               for op in module.walk()):
             module = lower(module, kernel_variant)
         kernel = _find_kernel(module, dt)
     else:
         module, kernel = None, module_or_kernel
         if not hsg.is_kernel(kernel):
-            raise ValueError(f"@{kernel.sym_name.data} is not a HardSwishGrad kernel function")
+            raise ValueError(f"@{kernel.sym_name.data} is not a kernel function (hsg.kernel)")
     dt = _kernel_dtype(kernel)
     label = kernel_variant.describe() if kernel_variant is not None else _describe(kernel)
 

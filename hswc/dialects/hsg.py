@@ -1,15 +1,19 @@
-"""The `hsg` dialect: HardSwishGrad and the host/device structure its tiling creates.
+"""The `hsg` dialect: the named operators, and the host/device structure their tiling creates.
 
-Levels (see docs/IR.md):
-- `hsg.hard_swish_grad` on tensors: the operator;
-- after `hsg-tile-on-cores`: host platform queries, `hsg.num_elements`, `hsg.launch` of a
-  kernel whose body works on its core's slice with `hsg.hard_swish_grad_slice`;
-- after `hsg-block-into-ub`: `hsg.hard_swish_grad_chunk`, one UB-sized chunk of that slice.
+Levels (README "The pipeline"):
+- named operators on tensors (`hsg.hard_swish_grad`, `hsg.hard_swish`), whose semantics
+  `hsg-decompose` writes out as a `linalg.generic` (hswc.ops);
+- after `hsg-tile-on-cores`: host code (`hsg.num_elements`, the platform queries, `hsg.launch` of
+  a kernel) and a kernel whose body works on its core's slice with `hsg.elementwise_slice`;
+- after `hsg-block-into-ub`: `hsg.elementwise_chunk`, one UB-sized chunk of that slice.
+The slice and chunk ops carry the elementwise body (scalar arith ending in `linalg.yield`) of
+the computation they stand for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -18,18 +22,23 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IndexType,
     MemRefType,
+    NoneAttr,
     SymbolRefAttr,
     TensorType,
     UnitAttr,
     UnrankedTensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
+    base,
     irdl_op_definition,
     operand_def,
     prop_def,
+    region_def,
     result_def,
     var_operand_def,
 )
@@ -49,81 +58,144 @@ KERNEL_ATTR = "hsg.kernel"
 """Unit attribute on the device kernel function that `hsg.launch` runs."""
 TILING_ATTR = "hsg.tiling"
 """Unit attribute on the host tiling function."""
+OP_NAME_ATTR = "hsg.op_name"
+"""The operator a kernel (or the linalg.generic it came from) implements, e.g.
+"hard_swish_grad": the stem of its C++ and ops-nn names."""
 
 HsgTensorType = TensorType[Attribute] | UnrankedTensorType[Attribute]
 
 
-def verify_operator_tensor(what: str, t: Attribute) -> None:
-    """A tensor hsg.hard_swish_grad accepts: f16/bf16/f32, ranked up to rank 8, or unranked."""
+def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc") -> None:
+    """A tensor an operator accepts: f16/bf16/f32, dense, ranked up to rank 8, or unranked."""
     if not isinstance(t, TensorType | UnrankedTensorType):
         raise VerifyException(f"{what} must be a tensor, got {t}")
     elem = t.get_element_type()
     if not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
-        raise VerifyException(
-            f"{what} has element type {elem}; HardSwishGrad supports f16, bf16 and f32"
-        )
-    if isinstance(t, TensorType) and t.get_num_dims() > MAX_RANK:
-        raise VerifyException(
-            f"{what} has rank {t.get_num_dims()} ({t}); HardSwishGrad supports rank 0 to {MAX_RANK}"
-        )
+        raise VerifyException(f"{what} has element type {elem}; {title} supports f16, bf16 and f32")
+    if isinstance(t, TensorType):
+        if not isinstance(t.encoding, NoneAttr):
+            raise VerifyException(
+                f"{what} has the encoding {t.encoding} ({t}); {title} takes dense tensors only"
+            )
+        if t.get_num_dims() > MAX_RANK:
+            raise VerifyException(
+                f"{what} has rank {t.get_num_dims()} ({t}); {title} supports rank 0 to {MAX_RANK}"
+            )
 
 
-def _verify_same_types(op: Operation, names: Sequence[str], types: Sequence[Attribute]) -> None:
+def _verify_same_types(op: Operation, names: Sequence[str], types: Sequence[Attribute],
+                       what: str) -> None:
     """Every value has the type of the first one (no broadcasting, no dtype mixing)."""
     for name, t in zip(names[1:], types[1:], strict=True):
         if t != types[0]:
             raise VerifyException(
                 f"{op.name}: {name} has type {t} but {names[0]} has type {types[0]}; "
-                "grad, x and the result must have the same shape and element type"
+                f"{what} must have the same shape and element type"
             )
 
 
-@irdl_op_definition
-class HardSwishGradOp(IRDLOperation):
-    """HardSwishGrad(grad, x) -> y: the backward of HardSwish, elementwise.
+def _together(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
-    y = 0 (as grad*0) for x <= -3, grad * (x/3 + 1/2) for -3 < x < 3, grad for x >= 3, computed
-    bit-exactly as the CANN kernel does (hswc/reference.py). grad, x and y have one type.
 
-    Example: `%y = hsg.hard_swish_grad %grad, %x : tensor<4x?xf16>`
+# region named operators
+
+
+class NamedOp(IRDLOperation):
+    """An operator of the family: tensor inputs of one type, one result of that type (abstract).
+
+    Subclasses name their inputs (`INPUTS`, in operand order) and give the title their
+    messages use. The semantics are the op's decomposition (hswc.ops), not this class.
     """
 
-    name = "hsg.hard_swish_grad"
-    grad = operand_def(TensorType | UnrankedTensorType)
-    x = operand_def(TensorType | UnrankedTensorType)
-    y = result_def(TensorType | UnrankedTensorType)
+    INPUTS: ClassVar[tuple[str, ...]]
+    TITLE: ClassVar[str]
 
-    def __init__(self, grad: SSAValue, x: SSAValue):
-        super().__init__(operands=[grad, x], result_types=[grad.type])
+    inputs = var_operand_def(TensorType | UnrankedTensorType)
+    result = result_def(TensorType | UnrankedTensorType)
+
+    def __init__(self, *inputs: SSAValue):
+        super().__init__(operands=[list(inputs)], result_types=[inputs[0].type])
+
+    def input(self, name: str) -> SSAValue:
+        return self.inputs[self.INPUTS.index(name)]
 
     def verify_(self) -> None:
-        names = ("grad", "x", "result")
-        types = (self.grad.type, self.x.type, self.y.type)
+        if len(self.inputs) != len(self.INPUTS):
+            raise VerifyException(
+                f"{self.name} takes {len(self.INPUTS)} operand(s) ({', '.join(self.INPUTS)}), "
+                f"got {len(self.inputs)}"
+            )
+        names = (*self.INPUTS, "the result")
+        types = (*(v.type for v in self.inputs), self.result.type)
         for name, t in zip(names, types, strict=True):
-            verify_operator_tensor(f"{self.name}: {name}", t)
-        _verify_same_types(self, names, types)
+            verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t, self.TITLE)
+        _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
+                           _together(names))
 
     @classmethod
-    def parse(cls, parser: Parser) -> HardSwishGradOp:
-        grad = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        x = parser.parse_unresolved_operand()
+    def parse(cls, parser: Parser) -> NamedOp:
+        pos = parser.pos
+        operands = [parser.parse_unresolved_operand()]
+        for _ in cls.INPUTS[1:]:
+            parser.parse_punctuation(",", f" between the {len(cls.INPUTS)} operands "
+                                     f"({', '.join(cls.INPUTS)}) of {cls.name}")
+            operands.append(parser.parse_unresolved_operand())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        grad_v, x_v = parser.resolve_operands([grad, x], [t, t], parser.pos)
-        op = cls(grad_v, x_v)
+        op = cls(*parser.resolve_operands(operands, [t] * len(operands), pos))
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_operand(self.grad)
-        printer.print_string(", ")
-        printer.print_operand(self.x)
+        printer.print_list(self.inputs, printer.print_operand)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.y.type)
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class HardSwishGradOp(NamedOp):
+    """HardSwishGrad(grad, x) -> y: the backward of HardSwish, elementwise.
+
+    y = 0 (as grad*0) for x <= -3, grad * (x/3 + 1/2) for -3 < x < 3, grad for x >= 3, bit for
+    bit as the semantics `hsg-decompose` is given (cann, the default: SPEC.md section 2; torch:
+    FAMILY.md). grad, x and y have one type.
+
+    Example: `%y = hsg.hard_swish_grad %grad, %x : tensor<4x?xf16>`
+    """
+
+    name = "hsg.hard_swish_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TITLE: ClassVar[str] = "HardSwishGrad"
+
+    @property
+    def grad(self) -> SSAValue:
+        return self.inputs[0]
+
+    @property
+    def x(self) -> SSAValue:
+        return self.inputs[1]
+
+
+@irdl_op_definition
+class HardSwishOp(NamedOp):
+    """HardSwish(x) -> y = x * min(max(x + 3, 0), 6) / 6, elementwise (FAMILY.md, torch).
+
+    Example: `%y = hsg.hard_swish %x : tensor<?xbf16>`
+    """
+
+    name = "hsg.hard_swish"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "HardSwish"
+
+
+NAMED_OPS: tuple[type[NamedOp], ...] = (HardSwishGradOp, HardSwishOp)
+
+# endregion
+# region host side
 
 
 @irdl_op_definition
@@ -163,55 +235,109 @@ class GetUbSizeOp(IndexQueryOp):
 
 
 @irdl_op_definition
+class FlattenOp(IRDLOperation):
+    """A tensor's elements in C order as a 1-D tensor: aclnn's view of a contiguous tensor.
+
+    `hsg-decompose` flattens unranked operands, which linalg.generic cannot take; the elements
+    and their order are unchanged.
+
+    Example: `%flat = hsg.flatten %x : tensor<*xf16> -> tensor<?xf16>`
+    """
+
+    name = "hsg.flatten"
+    tensor = operand_def(TensorType | UnrankedTensorType)
+    result = result_def(TensorType)
+    assembly_format = "$tensor attr-dict `:` type($tensor) `->` type($result)"
+
+    def __init__(self, tensor: SSAValue):
+        t = tensor.type
+        assert isinstance(t, TensorType | UnrankedTensorType)
+        super().__init__(operands=[tensor],
+                         result_types=[TensorType(t.get_element_type(), [DYNAMIC_INDEX])])
+
+    def verify_(self) -> None:
+        t, r = self.tensor.type, self.result.type
+        assert isinstance(t, TensorType | UnrankedTensorType) and isinstance(r, TensorType)
+        if r.get_num_dims() != 1 or r.get_element_type() != t.get_element_type():
+            raise VerifyException(f"{self.name}: the result must be a 1-D tensor of "
+                                  f"{t.get_element_type()}, got {r}")
+
+
+@irdl_op_definition
+class UnflattenOp(IRDLOperation):
+    """The 1-D tensor `flat` in the shape of `like` (the inverse of hsg.flatten).
+
+    Example: `%y = hsg.unflatten %flat like %x : tensor<?xf16> -> tensor<*xf16>`
+    """
+
+    name = "hsg.unflatten"
+    T: ClassVar = VarConstraint("T", base(TensorType) | base(UnrankedTensorType))
+    flat = operand_def(TensorType)
+    like = operand_def(T)
+    result = result_def(T)
+    assembly_format = "$flat `like` $like attr-dict `:` type($flat) `->` type($result)"
+
+    def __init__(self, flat: SSAValue, like: SSAValue):
+        super().__init__(operands=[flat, like], result_types=[like.type])
+
+    def verify_(self) -> None:
+        f, like = self.flat.type, self.like.type
+        assert isinstance(f, TensorType) and isinstance(like, TensorType | UnrankedTensorType)
+        if self.result.type != like:
+            raise VerifyException(f"{self.name}: the result must have the type of `like`, {like}")
+        if f.get_num_dims() != 1 or f.get_element_type() != like.get_element_type():
+            raise VerifyException(f"{self.name}: flat must be a 1-D tensor of "
+                                  f"{like.get_element_type()}, got {f}")
+
+
+@irdl_op_definition
 class LaunchOp(IRDLOperation):
-    """hard_swish_grad<<<blockDim, nullptr, stream>>>(grad, x, y, workspace, tiling).
+    """op<<<blockDim, nullptr, stream>>>(inputs..., y, workspace, tiling): run a kernel.
 
     Runs the kernel function `kernel` (marked `hsg.kernel`) on `block_dim` vector cores, each
-    with GetBlockIdx() in [0, block_dim). The kernel receives grad, x and a fresh y as flat GM
-    buffers (`memref<?xT>`), then the tiling values in order. The result is y, shaped as grad.
+    with GetBlockIdx() in [0, block_dim). The kernel receives the inputs and a fresh result as
+    flat GM buffers (`memref<?xT>`), then the tiling values in order. The result has the
+    inputs' type.
 
     Example:
-    `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>`
+    `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`
     """
 
     name = "hsg.launch"
     kernel = prop_def(SymbolRefAttr)
     block_dim = operand_def(IndexType)
-    grad = operand_def(TensorType | UnrankedTensorType)
-    x = operand_def(TensorType | UnrankedTensorType)
+    inputs = var_operand_def(TensorType | UnrankedTensorType)
     tiling = var_operand_def(IndexType)
     y = result_def(TensorType | UnrankedTensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "$kernel `blocks` $block_dim ` ` `(` $grad `,` $x `)` `tiling` `(` $tiling `)` attr-dict "
-        "`:` type($grad) `,` type($x) `->` type($y)"
+        "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` attr-dict "
+        "`:` type($inputs) `->` type($y)"
     )
 
-    def __init__(
-        self,
-        kernel: str | SymbolRefAttr,
-        block_dim: SSAValue,
-        grad: SSAValue,
-        x: SSAValue,
-        tiling: Sequence[SSAValue],
-    ):
+    def __init__(self, kernel: str | SymbolRefAttr, block_dim: SSAValue,
+                 inputs: Sequence[SSAValue], tiling: Sequence[SSAValue]):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
         super().__init__(
-            operands=[block_dim, grad, x, tiling],
-            result_types=[grad.type],
+            operands=[block_dim, list(inputs), list(tiling)],
+            result_types=[inputs[0].type],
             properties={"kernel": kernel},
         )
 
     def verify_(self) -> None:
-        names = ("grad", "x", "result")
-        types = (self.grad.type, self.x.type, self.y.type)
+        if not self.inputs:
+            raise VerifyException(f"{self.name}: a kernel takes at least one input tensor")
+        names = [f"input {i + 1}" for i in range(len(self.inputs))] + ["the result"]
+        types = [*(v.type for v in self.inputs), self.y.type]
         for name, t in zip(names, types, strict=True):
-            verify_operator_tensor(f"{self.name}: {name}", t)
-        _verify_same_types(self, names, types)
+            verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
+        _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
+                           "the inputs and the result")
         self._verify_kernel()
 
     def _verify_kernel(self) -> None:
-        """The symbol is a kernel taking (grad, x, y: memref<?xT>, then one index per value)."""
+        """The symbol is a kernel taking (inputs..., y: memref<?xT>, then one index per value)."""
         kernel = SymbolTable.lookup_symbol(self, self.kernel)
         if kernel is None:
             raise VerifyException(f"{self.name}: no function {self.kernel} to launch")
@@ -219,98 +345,138 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"{self.name}: {self.kernel} is not a kernel (a func.func marked {KERNEL_ATTR})"
             )
-        grad_type = self.grad.type
-        assert isinstance(grad_type, TensorType | UnrankedTensorType)
-        gm = MemRefType(grad_type.get_element_type(), [DYNAMIC_INDEX])
-        expected = (gm, gm, gm, *(IndexType() for _ in self.tiling))
+        first = self.inputs[0].type
+        assert isinstance(first, TensorType | UnrankedTensorType)
+        gm = MemRefType(first.get_element_type(), [DYNAMIC_INDEX])
+        expected = (*(gm for _ in range(len(self.inputs) + 1)),
+                    *(IndexType() for _ in self.tiling))
         if tuple(kernel.function_type.inputs) != expected:
             want = ", ".join(str(t) for t in expected)
             raise VerifyException(
                 f"{self.name}: {self.kernel} must take ({want}) to be launched with "
-                f"{len(self.tiling)} tiling values, but takes {kernel.function_type.inputs}"
+                f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values, but takes "
+                f"{kernel.function_type.inputs}"
             )
 
 
-def _verify_gm_buffers(op: IRDLOperation, grad: SSAValue, x: SSAValue, y: SSAValue) -> None:
-    """grad, x, y of the slice and chunk ops are flat GM buffers of one type."""
-    names = ("grad", "x", "y")
-    types = (grad.type, x.type, y.type)
+# endregion
+# region device side: a core's slice and a UB chunk of it
+
+
+def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue]) -> None:
+    """The inputs and the output of the slice and chunk ops are flat GM buffers of one type."""
+    names = [f"input {i + 1}" for i in range(len(buffers) - 1)] + ["output"]
+    types = [b.type for b in buffers]
     for name, t in zip(names, types, strict=True):
         assert isinstance(t, MemRefType)
         if t.get_num_dims() != 1 or not isinstance(t.get_element_type(), SUPPORTED_ELEMENT_TYPES):
             raise VerifyException(
                 f"{op.name}: {name} must be a flat GM buffer memref<?xf16|bf16|f32>, got {t}"
             )
-    _verify_same_types(op, names, types)
+    _verify_same_types(op, names, types, "the inputs and the output")
+
+
+def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue]) -> None:
+    """One block taking an element of each input, ending in linalg.yield of one element."""
+    block = body.block
+    element = inputs[0].type.get_element_type()  # type: ignore[union-attr]
+    arg_types = tuple(a.type for a in block.args)
+    if arg_types != (element,) * len(inputs):
+        raise VerifyException(
+            f"{op.name}: the body must take one {element} per input ({len(inputs)}), takes "
+            f"({', '.join(str(t) for t in arg_types)})"
+        )
+    last = block.last_op
+    if last is None or last.name != "linalg.yield" or len(last.operands) != 1 \
+            or last.operands[0].type != element:
+        raise VerifyException(f"{op.name}: the body must end in linalg.yield of one {element}")
+
+
+def _verify_elementwise(op: IRDLOperation, inputs: Sequence[SSAValue], output: SSAValue,
+                        body: Region) -> None:
+    """The body computed elementwise over a range of GM buffers: inputs, output, body agree."""
+    if not inputs:
+        raise VerifyException(f"{op.name}: at least one input is needed")
+    _verify_gm_buffers(op, [*inputs, output])
+    _verify_body(op, body, inputs)
 
 
 @irdl_op_definition
-class HardSwishGradSliceOp(IRDLOperation):
-    """One core's share of HardSwishGrad: y[offset : offset+size] from grad and x in GM.
+class ElementwiseSliceOp(IRDLOperation):
+    """One core's share of an elementwise computation: output[offset : offset+size].
 
+    Each output element is the body applied to the inputs' elements at the same index.
     `ub_factor` is the tiling's elements-per-UB-pass, which `hsg-block-into-ub` blocks by.
 
     Example:
-    `hsg.hard_swish_grad_slice %grad, %x, %y [%off, %len] ub_factor %uf : memref<?xf16>`
+    `hsg.elementwise_slice ins(%grad, %x : memref<?xf16>, memref<?xf16>) outs(%y : memref<?xf16>) [%off, %len] ub_factor %uf { ... }`
     """
 
-    name = "hsg.hard_swish_grad_slice"
-    grad = operand_def(MemRefType)
-    x = operand_def(MemRefType)
-    y = operand_def(MemRefType)
+    name = "hsg.elementwise_slice"
+    inputs = var_operand_def(MemRefType)
+    output = operand_def(MemRefType)
     offset = operand_def(IndexType)
     size = operand_def(IndexType)
     ub_factor = operand_def(IndexType)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "$grad `,` $x `,` $y `[` $offset `,` $size `]` `ub_factor` $ub_factor attr-dict "
-        "`:` type($grad) `,` type($x) `,` type($y)"
+        "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $output `:` type($output) `)` "
+        "`[` $offset `,` $size `]` `ub_factor` $ub_factor attr-dict-with-keyword $body"
     )
 
-    def __init__(self, grad: SSAValue, x: SSAValue, y: SSAValue, offset: SSAValue,
-                 size: SSAValue, ub_factor: SSAValue):
-        super().__init__(operands=[grad, x, y, offset, size, ub_factor])
+    def __init__(self, inputs: Sequence[SSAValue], output: SSAValue, offset: SSAValue,
+                 size: SSAValue, ub_factor: SSAValue, body: Region):
+        super().__init__(operands=[list(inputs), output, offset, size, ub_factor],
+                         regions=[body])
 
     def verify_(self) -> None:
-        _verify_gm_buffers(self, self.grad, self.x, self.y)
+        _verify_elementwise(self, self.inputs, self.output, self.body)
 
 
 @irdl_op_definition
-class HardSwishGradChunkOp(IRDLOperation):
-    """One UB pass of a core's slice: y[slice_offset + chunk_offset, +chunk_size).
+class ElementwiseChunkOp(IRDLOperation):
+    """One UB pass of a core's slice: output[slice_offset + chunk_offset, +chunk_size).
 
     The slice is [slice_offset, slice_offset + slice_size) (what the core owns, and what its
     GlobalTensors cover); the chunk is at most `ub_factor` elements of it, at `chunk_offset`
     elements from the slice's start. slice_offset, slice_size and ub_factor are defined outside
     the chunk loop, so the UB set-up can be hoisted above it.
 
-    Example: `hsg.hard_swish_grad_chunk %grad, %x, %y slice [%off, %len] chunk [%coff, %cur]
-    ub_factor %uf : memref<?xf16>, memref<?xf16>, memref<?xf16>`
+    Example: `hsg.elementwise_chunk ins(%grad, %x : ...) outs(%y : memref<?xf16>)
+    slice [%off, %len] chunk [%coff, %cur] ub_factor %uf { ... }`
     """
 
-    name = "hsg.hard_swish_grad_chunk"
-    grad = operand_def(MemRefType)
-    x = operand_def(MemRefType)
-    y = operand_def(MemRefType)
+    name = "hsg.elementwise_chunk"
+    inputs = var_operand_def(MemRefType)
+    output = operand_def(MemRefType)
     slice_offset = operand_def(IndexType)
     slice_size = operand_def(IndexType)
     chunk_offset = operand_def(IndexType)
     chunk_size = operand_def(IndexType)
     ub_factor = operand_def(IndexType)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "$grad `,` $x `,` $y `slice` `[` $slice_offset `,` $slice_size `]` "
-        "`chunk` `[` $chunk_offset `,` $chunk_size `]` `ub_factor` $ub_factor attr-dict "
-        "`:` type($grad) `,` type($x) `,` type($y)"
+        "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $output `:` type($output) `)` "
+        "`slice` `[` $slice_offset `,` $slice_size `]` `chunk` `[` $chunk_offset `,` "
+        "$chunk_size `]` `ub_factor` $ub_factor attr-dict-with-keyword $body"
     )
 
-    def __init__(self, grad: SSAValue, x: SSAValue, y: SSAValue, slice_offset: SSAValue,
+    def __init__(self, inputs: Sequence[SSAValue], output: SSAValue, slice_offset: SSAValue,
                  slice_size: SSAValue, chunk_offset: SSAValue, chunk_size: SSAValue,
-                 ub_factor: SSAValue):
+                 ub_factor: SSAValue, body: Region):
         super().__init__(
-            operands=[grad, x, y, slice_offset, slice_size, chunk_offset, chunk_size, ub_factor]
+            operands=[list(inputs), output, slice_offset, slice_size, chunk_offset, chunk_size,
+                      ub_factor],
+            regions=[body],
         )
 
     def verify_(self) -> None:
-        _verify_gm_buffers(self, self.grad, self.x, self.y)
+        _verify_elementwise(self, self.inputs, self.output, self.body)
+
+
+# endregion
 
 
 def is_kernel(op: Operation) -> bool:
@@ -326,13 +492,15 @@ def is_tiling(op: Operation) -> bool:
 Hsg = Dialect(
     "hsg",
     [
-        HardSwishGradOp,
+        *NAMED_OPS,
         NumElementsOp,
         GetCoreNumAivOp,
         GetUbSizeOp,
+        FlattenOp,
+        UnflattenOp,
         LaunchOp,
-        HardSwishGradSliceOp,
-        HardSwishGradChunkOp,
+        ElementwiseSliceOp,
+        ElementwiseChunkOp,
     ],
     [],
 )

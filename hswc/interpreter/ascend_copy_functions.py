@@ -22,6 +22,7 @@ from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
 from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows
+from hswc.platform import UB_BLOCK_BYTES
 
 BLOCK_LEN_MAX = 0xFFFF
 """DataCopyPad's DataCopyParams.blockLen is 16 bits: one block moves at most this many bytes."""
@@ -62,6 +63,7 @@ class AscendCopyFunctions(MachineFunctions):
 
         def to_gm(ub: np.ndarray, gm: GlobalTensor, pos: Any, nbytes: int) -> None:
             api.data_copy_pad_ub_to_gm(gm.gm, pos, ub, nbytes)
+            self.machine.mark_written(gm.gm, pos, nbytes // gm.gm.dtype.itemsize)
 
         self._copy(op, dst, src, block_len, True, to_ub, to_gm)
         return ()
@@ -76,6 +78,9 @@ class AscendCopyFunctions(MachineFunctions):
 
         def to_gm(ub: np.ndarray, gm: GlobalTensor, pos: Any, n: int) -> None:
             api.data_copy_ub_to_gm(gm.gm, pos, ub, n)
+            item = gm.gm.dtype.itemsize  # DataCopy moves whole 32-byte blocks only
+            self.machine.mark_written(gm.gm, pos, n * item // UB_BLOCK_BYTES * UB_BLOCK_BYTES
+                                      // item)
 
         self._copy(op, dst, src, count, False, to_ub, to_gm)
         return ()

@@ -16,6 +16,7 @@ from hswc.interpreter.ascend_functions import AscendFunctions
 from hswc.interpreter.ascend_vector_functions import AscendVectorFunctions
 from hswc.interpreter.func_functions import CfFunctions, FuncFunctions
 from hswc.interpreter.hsg_functions import HsgFunctions
+from hswc.interpreter.linalg_functions import LinalgFunctions, TensorFunctions
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.scf_functions import ScfFunctions
 from hswc.interpreter.walker import Walker
@@ -26,6 +27,8 @@ FUNCTIONS = (
     FuncFunctions,
     CfFunctions,
     HsgFunctions,
+    LinalgFunctions,
+    TensorFunctions,
     AscendFunctions,
     AscendVectorFunctions,
     AscendCopyFunctions,

@@ -1,42 +1,44 @@
-"""The hsg ops: the operator, the platform queries, the launch, and per-core slices/chunks.
+"""The hsg ops: the named operators, the host queries, the launch, and per-core slices/chunks.
 
-hsg.hard_swish_grad is *defined* by the golden model (ARCHITECTURE.md, "IR levels"), so its
-impl, and the impls of the slice and chunk ops that stand for it on one core's GM range, apply
-the machine's model (hswc.reference.hard_swish_grad_cann unless a run asks for another) to
-exactly the elements the op names. The ascend level is where the interpreter models hardware.
+A named op is *defined* by its golden model (ARCHITECTURE.md, "IR levels"): its impl applies
+the machine's model for the run's semantics (hswc.reference.OP_REFERENCES). The slice and chunk
+ops run their elementwise body (hswc.interpreter.body) on exactly the GM elements they name, for
+each active core. The ascend level is where the interpreter models hardware.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
-from hswc.interpreter.dtypes import NAMES
+from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
-from hswc.tiling import TilingError, compute_tiling
 
 
 @register_impls
 class HsgFunctions(MachineFunctions):
-    """hsg at every level: the operator, host queries, hsg.launch, slices and chunks."""
+    """hsg at every level: named ops, host queries, hsg.launch, slices and chunks."""
+
+    def _named(self, interpreter: Interpreter, op: hsg.NamedOp,
+               args: PythonValues) -> PythonValues:
+        check_operands(op, args, op.INPUTS)
+        return (self.machine.model(op)(*args),)
 
     @impl(hsg.HardSwishGradOp)
     def run_hard_swish_grad(self, interpreter: Interpreter, op: hsg.HardSwishGradOp,
                             args: PythonValues) -> PythonValues:
-        grad, x = args
-        check_operands(op, grad, x)
-        platform = self.machine.platform
-        try:
-            tiling = compute_tiling(max(grad.size, 0), platform.core_num, platform.ub_size,
-                                    NAMES[grad.dtype]).as_json()
-        except TilingError:
-            tiling = None  # the hsg level has no tiling to fail; only --tiling-json asks
-        self.machine.tilings.append(tiling)
-        return (self.machine.model(grad, x),)
+        return self._named(interpreter, op, args)
+
+    @impl(hsg.HardSwishOp)
+    def run_hard_swish(self, interpreter: Interpreter, op: hsg.HardSwishOp,
+                       args: PythonValues) -> PythonValues:
+        return self._named(interpreter, op, args)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,
@@ -53,34 +55,52 @@ class HsgFunctions(MachineFunctions):
                         args: PythonValues) -> PythonValues:
         return (self.machine.platform.ub_size,)
 
+    @impl(hsg.FlattenOp)
+    def run_flatten(self, interpreter: Interpreter, op: hsg.FlattenOp,
+                    args: PythonValues) -> PythonValues:
+        return (np.asarray(args[0]).reshape(-1),)
+
+    @impl(hsg.UnflattenOp)
+    def run_unflatten(self, interpreter: Interpreter, op: hsg.UnflattenOp,
+                      args: PythonValues) -> PythonValues:
+        flat, like = (np.asarray(a) for a in args)
+        if flat.size != like.size:
+            raise OpError(op, f"has {flat.size} elements to give the shape {like.shape} of "
+                          f"{like.size} elements")
+        return (flat.reshape(like.shape),)
+
     @impl(hsg.LaunchOp)
     def run_launch(self, interpreter: Interpreter, op: hsg.LaunchOp,
                    args: PythonValues) -> PythonValues:
         return run_launch(self.machine, interpreter, op, args)
 
-    @impl(hsg.HardSwishGradSliceOp)
-    def run_slice(self, interpreter: Interpreter, op: hsg.HardSwishGradSliceOp,
+    @impl(hsg.ElementwiseSliceOp)
+    def run_slice(self, interpreter: Interpreter, op: hsg.ElementwiseSliceOp,
                   args: PythonValues) -> PythonValues:
-        grad, x, y, offset, size, _ub_factor = args
-        self._per_core(op, grad, x, y, offset, size, None)
+        count = len(op.inputs)
+        inputs, (output, offset, size, _ub_factor) = args[:count], args[count:]
+        self._per_core(op, list(inputs), output, offset, size, None)
         return ()
 
-    @impl(hsg.HardSwishGradChunkOp)
-    def run_chunk(self, interpreter: Interpreter, op: hsg.HardSwishGradChunkOp,
+    @impl(hsg.ElementwiseChunkOp)
+    def run_chunk(self, interpreter: Interpreter, op: hsg.ElementwiseChunkOp,
                   args: PythonValues) -> PythonValues:
-        grad, x, y, slice_offset, slice_size, chunk_offset, chunk_size, ub_factor = args
-        self._per_core(op, grad, x, y, slice_offset, slice_size,
+        count = len(op.inputs)
+        inputs, rest = args[:count], args[count:]
+        output, slice_offset, slice_size, chunk_offset, chunk_size, ub_factor = rest
+        self._per_core(op, list(inputs), output, slice_offset, slice_size,
                        (chunk_offset, chunk_size, ub_factor))
         return ()
 
-    def _per_core(self, op: hsg.HardSwishGradSliceOp | hsg.HardSwishGradChunkOp,
-                  grad: np.ndarray, x: np.ndarray, y: np.ndarray, offset: object,
-                  size: object, chunk: tuple[object, object, object] | None) -> None:
-        """y[range] = model(grad[range], x[range]) for each active core's range."""
+    def _per_core(self, op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
+                  inputs: list[np.ndarray], y: np.ndarray, offset: Any, size: Any,
+                  chunk: tuple[Any, Any, Any] | None) -> None:
+        """y[range] = body(inputs[range]) for each active core's range."""
         batch, rows = self.machine.kernel(op)
         n = batch.size
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
+        limit = min(a.size for a in (*inputs, y))
         for r in rows.index.tolist():
             start, length = int(offsets[r]), int(sizes[r])
             core = int(batch.cores[r])
@@ -90,8 +110,9 @@ class HsgFunctions(MachineFunctions):
                     raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
                                   f"slice of {length} elements in passes of {factor}")
                 start, length = start + c_off, c_len
-            if start < 0 or length < 0 or start + length > min(grad.size, x.size, y.size):
+            if start < 0 or length < 0 or start + length > limit:
                 raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
                               f"outside the {y.size}-element tensors")
             end = start + length
-            y[start:end] = self.machine.model(grad[start:end], x[start:end])
+            y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs])
+            self.machine.mark_written(y, start, length)

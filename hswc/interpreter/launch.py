@@ -1,18 +1,21 @@
 """hsg.launch: run a kernel on `blockDim` vector cores, a batch of cores at a time.
 
-The host's tensors become flat GM buffers (their elements in C order), y a
-fresh one filled with a non-zero byte pattern (GM is not zeroed either, so an element no core
-writes shows up). Cores run in batches of at most the platform's core count, as the hardware
-runs a launch with more blocks than cores in waves; the cores of a batch run in lock-step.
+The host's tensors become flat GM buffers (their elements in C order), the output a fresh one
+filled with a non-zero byte pattern (GM is not zeroed either); an output element that no core
+writes is an error naming the launch, as is a launch whose tiling values (folded constants
+included) the host tiling could not have produced. Cores run in batches of at most the
+platform's core count, as the hardware runs a launch with more blocks than cores in waves; the cores of a batch run in lock-step.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
 from hswc.diagnostics import OpError
@@ -26,42 +29,82 @@ FRESH_GM_BYTE = 0x5B
 """What y holds before the kernel writes it: 235.375 in f16, about 6e16 in bf16 and f32."""
 
 
-def check_operands(op: hsg.HardSwishGradOp | hsg.LaunchOp, grad: Any, x: Any) -> None:
-    """grad and x as the operator contract wants them at run time: same dtype and shape."""
-    for name, value in (("grad", grad), ("x", x)):
+def check_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str]) -> None:
+    """The inputs as the operator contract wants them at run time: one dtype and shape."""
+    for name, value in zip(names, inputs, strict=True):
         if not isinstance(value, np.ndarray):
             raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
-    if grad.dtype != x.dtype:
-        raise OpError(op, f"grad and x differ in dtype at run time: {grad.dtype} vs {x.dtype}")
-    if grad.shape != x.shape:
-        raise OpError(op, f"grad and x differ in shape at run time: {grad.shape} vs {x.shape}")
+    first = inputs[0]
+    for name, value in zip(names[1:], inputs[1:], strict=True):
+        if value.dtype != first.dtype:
+            raise OpError(op, f"{names[0]} and {name} differ in dtype at run time: "
+                          f"{first.dtype} vs {value.dtype}")
+        if value.shape != first.shape:
+            raise OpError(op, f"{names[0]} and {name} differ in shape at run time: "
+                          f"{first.shape} vs {value.shape}")
+
+
+MAX_BLOCK_DIM = 65535
+"""AscendC's launch takes at most this many blocks (blockDim is a uint16)."""
 
 
 def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                args: tuple[Any, ...]) -> tuple[np.ndarray]:
-    block_dim, grad, x, *tiling = args
-    check_operands(op, grad, x)
-    if not isinstance(block_dim, int) or block_dim < 0:
-        raise OpError(op, f"has block dim {block_dim!r}; it must be a non-negative index")
+    count = len(op.inputs)
+    block_dim, inputs, tiling = args[0], list(args[1:1 + count]), list(args[1 + count:])
     kernel = SymbolTable.lookup_symbol(interpreter.module, op.kernel)
     if not isinstance(kernel, func.FuncOp):
         raise OpError(op, f"launches {op.kernel}, which is not a func.func in this module")
-    expected = 3 + len(tiling)
+    hints = [a.name_hint for a in kernel.body.block.args[:count]] if kernel.body.blocks else []
+    names = [h or f"input {i + 1}" for i, h in enumerate(hints)] \
+        if len(hints) == count else [f"input {i + 1}" for i in range(count)]
+    check_operands(op, inputs, names)
+    if not isinstance(block_dim, int) or not 0 <= block_dim <= MAX_BLOCK_DIM:
+        raise OpError(op, f"has block dim {block_dim!r}; it must be an index from 0 to "
+                      f"{MAX_BLOCK_DIM} (AscendC's limit)")
+    expected = count + 1 + len(tiling)
     if len(kernel.function_type.inputs) != expected:
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
-    machine.tilings.append(_record(interpreter, op, grad.dtype, block_dim, tiling))
-    grad_gm = grad.reshape(-1)
-    x_gm = x.reshape(-1)
-    y_gm = np.empty_like(grad_gm)
+    record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling)
+    _check_tiling(op, record, inputs[0].size)
+    machine.tilings.append(record)
+    gm_inputs = [a.reshape(-1) for a in inputs]
+    y_gm = np.empty_like(gm_inputs[0])
     y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
+    written = np.zeros(y_gm.size, dtype=bool)
     wave = max(1, machine.platform.core_num)
     for start in range(0, block_dim, wave):
         cores = np.arange(start, min(block_dim, start + wave), dtype=np.int64)
         batch = CoreBatch(cores, block_dim, machine.platform.ub_size)
-        with machine.running(batch):
-            interpreter.call_op(kernel, (grad_gm, x_gm, y_gm, *tiling))
-    return (y_gm.reshape(grad.shape),)
+        with machine.running(batch), machine.writing(y_gm, written):
+            interpreter.call_op(kernel, (*gm_inputs, y_gm, *tiling))
+    if not written.all():
+        first = int(np.argmin(written))
+        missing = int(y_gm.size - np.count_nonzero(written))
+        raise OpError(op, f"leaves {missing} of the {y_gm.size} output elements unwritten by "
+                      f"every core (the first at element {first}): the kernel's result would be "
+                      "whatever GM held")
+    return (y_gm.reshape(inputs[0].shape),)
+
+
+def _check_tiling(op: hsg.LaunchOp, record: dict[str, int], total: int) -> None:
+    """The launch's tiling values obey the tiling's own rules (folded constants included); a
+    hand-written kernel with other tiling values is not checked."""
+    if any(k not in record for k in TILING_FIELDS):
+        return
+    t, bf, uf, used = (record[k] for k in ("totalNum", "blockFactor", "ubFactor",
+                                              "usedCoreNum"))
+    problems = []
+    if t != total:
+        problems.append(f"totalNum {t} is not the inputs' {total} elements")
+    if total and (bf < 1 or uf < 1):
+        problems.append(f"blockFactor {bf} and ubFactor {uf} must be positive")
+    elif total and used * bf < total:
+        problems.append(f"{used} cores of {bf} elements do not cover {total}")
+    if problems:
+        raise OpError(op, "is launched with a tiling the host tiling cannot produce: "
+                      + "; ".join(problems))
 
 
 def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_dim: int,

@@ -1,14 +1,16 @@
 """The state one interpreter run shares between the dialects' impls.
 
 `Machine` holds what the run executes on (the platform: core count and UB size), what the
-`hsg` ops mean (the golden model that defines hsg.hard_swish_grad), where events go, the
-tilings the run launched, and while a kernel runs, its batch of cores and the rows active now.
+named hsg ops mean (the semantics whose golden models define them: each op's default when
+none is named), where events go, the tilings the run launched, and while a kernel runs, its
+batch of cores and the rows active now.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions
@@ -19,24 +21,40 @@ from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.trace import EventHook, OpEvent
 from hswc.interpreter.values import Rows
 from hswc.platform import Platform
-from hswc.reference import hard_swish_grad_cann
 
-Model = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Model = Callable[..., np.ndarray]
 
 
 class Machine:
     """Platform, semantics and run-time context of one interpreter."""
 
-    def __init__(self, platform: Platform, model: Model = hard_swish_grad_cann,
+    def __init__(self, platform: Platform, semantics: str | None = None,
                  on_event: EventHook | None = None):
         self.platform = platform
-        self.model = model
+        self.semantics = semantics
         self.on_event = on_event
         self.tilings: list[dict[str, int] | None] = []
-        """One entry per launch (or hsg.hard_swish_grad run at the hsg level), in order."""
+        """One entry per launch, in order."""
         self.batch: CoreBatch | None = None
         self.rows: Rows | None = None
         self._idents = 0
+        self._outputs: list[tuple[np.ndarray, np.ndarray]] = []
+        """The running launch's output GM buffers and, per element, whether a core wrote it."""
+
+    def model(self, op: Operation) -> Model:
+        """The golden model that defines a named op under this run's semantics."""
+        from hswc.ops import definition_of
+        from hswc.reference import OP_REFERENCES
+
+        definition = definition_of(op.name)
+        semantics = self.semantics or definition.default_semantics
+        if semantics not in definition.semantics:
+            raise OpError(op, f"has no {semantics} semantics (it has: "
+                          f"{', '.join(definition.semantics)})")
+        model = OP_REFERENCES.get((definition.name, semantics))
+        if model is None:
+            raise OpError(op, f"has no {semantics} reference model to run at the hsg level")
+        return model
 
     def new_ident(self) -> int:
         self._idents += 1
@@ -56,6 +74,22 @@ class Machine:
             yield
         finally:
             self.batch, self.rows = previous
+
+    @contextmanager
+    def writing(self, gm: np.ndarray, written: np.ndarray) -> Iterator[None]:
+        """Record, while a launch runs, which elements of its output `gm` the cores write."""
+        self._outputs.append((gm, written))
+        try:
+            yield
+        finally:
+            self._outputs.pop()
+
+    def mark_written(self, gm: np.ndarray, positions: Any, count: int) -> None:
+        """Elements [p, p + count) of `gm` were written, for each p of `positions`."""
+        for out, written in self._outputs:
+            if out is gm:
+                for p in np.atleast_1d(np.asarray(positions)).tolist():
+                    written[max(int(p), 0): max(int(p) + count, 0)] = True
 
     @contextmanager
     def active(self, rows: Rows) -> Iterator[None]:

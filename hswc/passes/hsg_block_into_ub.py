@@ -1,10 +1,10 @@
 """hsg-block-into-ub: walk each core's slice in UB-sized chunks, the last one shorter.
 
-Input: `hsg.hard_swish_grad_slice` (one core's slice, any length; `hsg-tile-on-cores`).
+Input: `hsg.elementwise_slice` (one core's slice, any length; `hsg-tile-on-cores`).
 Output: the kernel's Process loop, guarded as the reference guards it:
     scf.if (blockLength > 0 && ubFactor > 0) {
       scf.for %i = 0 to CeilDiv(blockLength, ubFactor) {
-        hsg.hard_swish_grad_chunk ... slice [offset, blockLength] chunk [i*ubFactor, cur] ...
+        hsg.elementwise_chunk ... slice [offset, blockLength] chunk [i*ubFactor, cur] ... {body}
       }
     }
 where cur = min(ubFactor, blockLength - i*ubFactor) (hswc.tiling.chunk_extent).
@@ -34,10 +34,10 @@ from hswc.tiling import chunk_extent
 
 
 class BlockSliceIntoChunks(RewritePattern):
-    """hsg.hard_swish_grad_slice -> guarded scf.for over hsg.hard_swish_grad_chunk."""
+    """hsg.elementwise_slice -> guarded scf.for over hsg.elementwise_chunk."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: hsg.HardSwishGradSliceOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: hsg.ElementwiseSliceOp, rewriter: PatternRewriter) -> None:
         before = op.prev_op
         guard = IRArith(InsertPoint.before(op))
         zero = guard.const(0)
@@ -55,8 +55,8 @@ class BlockSliceIntoChunks(RewritePattern):
         chunk_offset, chunk_size = chunk_extent(inner, op.size, op.ub_factor, index)
         chunk_offset.name_hint, chunk_size.name_hint = "chunk_offset", "current_num"
         inner.builder.insert(
-            hsg.HardSwishGradChunkOp(op.grad, op.x, op.y, op.offset, op.size, chunk_offset,
-                                     chunk_size, op.ub_factor)
+            hsg.ElementwiseChunkOp(op.inputs, op.output, op.offset, op.size, chunk_offset,
+                                   chunk_size, op.ub_factor, op.body.clone())
         )
         inner.builder.insert(scf.YieldOp())
         outer.builder.insert(scf.ForOp(zero, loop_count, one, [], Region(body)))

@@ -1,18 +1,25 @@
-"""hsg-tile-on-cores: split each hsg.hard_swish_grad over the vector cores, as CANN's tiling does.
+"""hsg-tile-on-cores: split each elementwise linalg.generic over the vector cores, as CANN's
+tiling does.
 
-Input: `hsg.hard_swish_grad` ops inside `func.func`s (any rank, static, dynamic or unranked).
-Output, per op: host code in its function (`hsg.num_elements`, the platform queries, a call of
-the host tiling function, `hsg.launch`), and per element type two new functions:
-- `@hard_swish_grad_tiling_<dt>(totalNum, coreNum, ubSize)` -> (totalNum, blockFactor, ubFactor,
+Input: elementwise `linalg.generic` ops on tensors (hswc.elementwise: what hsg-decompose makes
+of the named ops, or a user's own), anywhere inside a `func.func`.
+Output, per generic: host code in its place (`hsg.num_elements`, the platform queries, a call of
+the host tiling function, `hsg.launch`), and, in the enclosing module, per operator and element
+type two functions:
+- `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)` -> (totalNum, blockFactor, ubFactor,
   usedCoreNum, tilingKey), marked `hsg.tiling`: the formula of hswc.tiling, checks as cf.assert;
-- `@hard_swish_grad_kernel_<dt>(grad, x, y: memref<?xT>, totalNum, blockFactor, ubFactor)`,
-  marked `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.hard_swish_grad_slice`.
-With a static shape and a named platform (`soc`, or `core-num` and `ub-size`), the tiling is
-computed here and the launch gets constants; a tiling the reference would refuse is an error.
-The kernel-variant options (hswc.passes.kernel_variant_options; the same as
-convert-hsg-to-ascend's) choose the UB plan the tiling divides by: the reference's 48 bytes
-per element by default, the variant's own buffers otherwise (then recorded on the kernel
-function as `hsg.ub_plan`).
+- `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
+  `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body.
+`<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name; a name
+taken by a different function gets a number. With a static shape and a named platform (`soc`,
+or `core-num` and `ub-size`), the tiling is computed here and the launch gets constants; a
+tiling the reference would refuse is an error.
+
+The UB plan the tiling divides by is the body's own (hswc.vectorizer.plan, for the schedule the
+options select: the same as convert-hsg-to-ascend's), or, for the reference schedule of a named
+op whose CANN kernel tiles by a fixed budget (`hsg.ub_budget`, e.g. HardSwishGrad's 48 bytes per
+element), that budget; a plan that is not a budget is recorded on both functions as
+`hsg.ub_plan`.
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     ModuleOp,
+    StringAttr,
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Region
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -38,72 +47,81 @@ from xdsl.utils.exceptions import PassFailedException
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend_types import element_type_name
+from hswc.elementwise import Elementwise, elementwise
+from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
-from hswc.passes.kernel_variant_options import (
-    UB_PLAN_ATTR,
-    KernelVariantOptions,
-    plan_attribute,
-)
-from hswc.platform import Platform, get_platform
+from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, plan_attribute, read_plan
+from hswc.ops.definition import camel
+from hswc.platform import get_platform
 from hswc.tiling import (
-    REFERENCE_PLAN,
     RESULT_NAMES,
     TILING_FIELDS,
-    KernelVariant,
     TilingError,
     UbPlan,
     block_slice,
     compute_tiling,
     tiling_formula,
-    ub_plan,
 )
+from hswc.vectorizer.plan import plan_kernel, tiling_plan
+from hswc.vectorizer.schedule import Schedule
+
+INT64_MAX = 2**63 - 1
 
 
-def tiling_function_name(dtype: str) -> str:
-    return f"hard_swish_grad_tiling_{dtype}"
+def tiling_function_name(op_name: str, dtype: str) -> str:
+    return f"{op_name}_tiling_{dtype}"
 
 
-def kernel_function_name(dtype: str) -> str:
-    return f"hard_swish_grad_kernel_{dtype}"
+def kernel_function_name(op_name: str, dtype: str) -> str:
+    return f"{op_name}_kernel_{dtype}"
 
 
-def _build_tiling_function(dtype: str, plan: UbPlan) -> func.FuncOp:
+def _build_tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
     """The host TilingFunc as IR: (totalNum, coreNum, ubSize) -> the tiling."""
     index = IndexType()
     block = Block(arg_types=[index] * 3)
-    for arg, name in zip(block.args, ("total_num", "core_num", "ub_size"), strict=True):
-        arg.name_hint = name
+    for arg, arg_name in zip(block.args, ("total_num", "core_num", "ub_size"), strict=True):
+        arg.name_hint = arg_name
     a = IRArith(InsertPoint.at_end(block))
     tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plan)
     results = tiling.as_tuple()
-    for value, name in zip(results, RESULT_NAMES, strict=True):
+    for value, result_name in zip(results, RESULT_NAMES, strict=True):
         if value.name_hint is None:
-            value.name_hint = name
+            value.name_hint = result_name
     a.builder.insert(func.ReturnOp(*results))
-    fn = func.FuncOp(tiling_function_name(dtype), ((index,) * 3, (index,) * 5), Region(block))
+    fn = func.FuncOp(name, ((index,) * 3, (index,) * 5), Region(block))
     fn.attributes[hsg.TILING_ATTR] = UnitAttr()
     return fn
 
 
-def _build_kernel_function(dtype: str, element_type: Attribute) -> func.FuncOp:
-    """The device kernel: find this core's slice, hand it to hsg.hard_swish_grad_slice."""
-    gm = MemRefType(element_type, [DYNAMIC_INDEX])
+def _slice_body(generic: GenericOp) -> Region:
+    """The generic's body without the output's argument (which it does not read)."""
+    region = generic.body.clone()
+    block = region.block
+    block.erase_arg(block.args[-1])
+    return region
+
+
+def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
+    """The device kernel: find this core's slice, hand it to hsg.elementwise_slice."""
+    gm = MemRefType(ew.element_type, [DYNAMIC_INDEX])
     index = IndexType()
-    block = Block(arg_types=[gm, gm, gm, index, index, index])
-    arg_names = ("grad", "x", "y", "total_num", "block_factor", "ub_factor")
-    for arg, name in zip(block.args, arg_names, strict=True):
-        arg.name_hint = name
-    grad, x, y, total_num, block_factor, ub_factor = block.args
+    count = len(ew.inputs)
+    block = Block(arg_types=[gm] * (count + 1) + [index] * len(TILING_FIELDS))
+    names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor")
+    for arg, arg_name in zip(block.args, names, strict=True):
+        arg.name_hint = arg_name
+    *buffers, total_num, block_factor, ub_factor = block.args
     builder = Builder(InsertPoint.at_end(block))
     block_idx = builder.insert(ascend.GetBlockIdxOp()).result
     block_idx.name_hint = "block_idx"
     a = IRArith(InsertPoint.at_end(block))
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
-    a.builder.insert(hsg.HardSwishGradSliceOp(grad, x, y, offset, length, ub_factor))
+    a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset, length,
+                                            ub_factor, _slice_body(ew.op)))
     a.builder.insert(func.ReturnOp())
-    fn = func.FuncOp(kernel_function_name(dtype), ((gm, gm, gm, index, index, index), ()),
-                     Region(block))
+    fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
     return fn
 
@@ -117,9 +135,52 @@ def _static_num_elements(t: Attribute) -> int | None:
     return None
 
 
+def display_name(op: Operation) -> str:
+    """How messages name a generic: after the named op it was decomposed from, if any."""
+    attr = op.attributes.get(hsg.OP_NAME_ATTR)
+    return f"hsg.{attr.data}" if isinstance(attr, StringAttr) else op.name
+
+
+def _enclosing(op: Operation, kind: type[Operation]) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, kind):
+        parent = parent.parent_op()
+    return parent
+
+
+class _Functions:
+    """The tiling and kernel functions of one module: reused when identical, else renamed."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.existing: dict[str, func.FuncOp] = {}
+        for op in module.body.block.ops:
+            sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+            if sym is not None:
+                self.existing[sym.data] = op  # type: ignore[assignment, union-attr]
+
+    def ensure(self, name: str, fn: func.FuncOp, source: Operation) -> str:
+        """The symbol of a function equal to `fn`: an existing one, or `fn` added under
+        `name` (or `name` with a number, when the name is taken by something else)."""
+        text = str(fn.body)
+        candidate, n = name, 1
+        while candidate in self.existing:
+            found = self.existing[candidate]
+            if isinstance(found, func.FuncOp) and str(found.body) == text \
+                    and found.attributes == fn.attributes:
+                return candidate
+            candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
+                "_tiling_", f"_{n}_tiling_"), n + 1
+        fn.sym_name = StringAttr(candidate)
+        copy_location(source, [fn])
+        self.module.body.block.add_op(fn)
+        self.existing[candidate] = fn
+        return candidate
+
+
 @dataclass(frozen=True)
-class HsgTileOnCoresPass(KernelVariantOptions, ModulePass):
-    """Host tiling + per-core kernel for every hsg.hard_swish_grad (see the module docstring)."""
+class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
+    """Host tiling + per-core kernel for every elementwise generic (module docstring)."""
 
     name = "hsg-tile-on-cores"
 
@@ -129,90 +190,130 @@ class HsgTileOnCoresPass(KernelVariantOptions, ModulePass):
     """Fold GetCoreNumAiv() to this (overrides the SoC's)."""
     ub_size: int | None = None
     """Fold the UB size query to this many bytes (overrides the SoC's)."""
+    kernel_name: str | None = None
+    """The operator name of generics that carry no hsg.op_name (default: their function's)."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""
-        base: Platform | None = None
+        core_num = self.core_num
+        ub_size = self.ub_size
         if self.soc is not None:
             try:
                 base = get_platform(self.soc)
             except ValueError as error:
                 raise PassFailedException(f"{self.name}: {error}") from None
-        for option, value in (("core-num", self.core_num), ("ub-size", self.ub_size)):
-            if value is not None and value < 1:
+            core_num = base.core_num if core_num is None else core_num
+            ub_size = base.ub_size if ub_size is None else ub_size
+        for option, value in (("core-num", core_num), ("ub-size", ub_size)):
+            if value is not None and not 1 <= value <= INT64_MAX:
                 raise PassFailedException(
-                    f"{self.name}: {option} must be a positive integer, got {value}"
+                    f"{self.name}: {option} must be a positive 64-bit integer, got {value}"
                 )
-        core_num = self.core_num if self.core_num is not None else (base and base.core_num)
-        ub_size = self.ub_size if self.ub_size is not None else (base and base.ub_size)
         return core_num, ub_size
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        core_num, ub_size = self.platform()
-        variant = self.kernel_variant(self.name)  # an unknown preset fails before any rewrite
-        for hsg_op in [o for o in op.walk() if isinstance(o, hsg.HardSwishGradOp)]:
-            self._tile(op, hsg_op, variant, core_num, ub_size)
+        platform = self.platform()
+        schedule = self.schedule(self.name)  # an unknown preset fails before any rewrite
+        if self.kernel_name is not None and not self.kernel_name.isidentifier():
+            raise PassFailedException(f"{self.name}: kernel-name must be a C identifier, got "
+                                      f"'{self.kernel_name}'")
+        for named in op.walk():
+            if isinstance(named, hsg.NamedOp):
+                raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
+                              "hsg-decompose first (--lower-to-ascend does)")
+        functions: dict[Operation, _Functions] = {}
+        for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
+            self._tile(generic, schedule, platform, functions)
 
-    def _tile(self, module: ModuleOp, op: hsg.HardSwishGradOp, variant: KernelVariant,
-              core_num: int | None, ub_size: int | None) -> None:
-        if not isinstance(op.parent_op(), func.FuncOp):
-            raise OpError(op, "must be inside a func.func to be tiled: the launch is host code")
-        grad_type = op.grad.type
-        assert isinstance(grad_type, TensorType | hsg.UnrankedTensorType)
-        element_type = grad_type.get_element_type()
-        dtype = element_type_name(element_type)
-        plan = ub_plan(dtype, variant)
-        self._ensure_functions(module, op, dtype, element_type, plan)
+    def _tile(self, op: GenericOp, schedule: Schedule,
+              platform: tuple[int | None, int | None],
+              functions: dict[Operation, _Functions]) -> None:
+        fn = _enclosing(op, func.FuncOp)
+        module = _enclosing(op, ModuleOp)
+        if fn is None or module is None:
+            raise OpError(op, "must be inside a func.func to be tiled: the launch is host code",
+                          display_name(op))
+        try:
+            ew = elementwise(op)
+        except OpError as error:
+            if error.op is op:
+                error.name = display_name(op)
+            raise
+        dtype = element_type_name(ew.element_type)
+        assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
+        op_name = ew.op_name or self.kernel_name or fn.sym_name.data
+        plan, record = self._plan(ew, schedule, dtype)
+        table = functions.setdefault(module, _Functions(module))
+        tiling_fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plan)
+        kernel_fn = _build_kernel_function(kernel_function_name(op_name, dtype), ew)
+        if record:
+            for function in (tiling_fn, kernel_fn):
+                function.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
+        tiling_name = table.ensure(tiling_fn.sym_name.data, tiling_fn, op)
+        kernel_name = table.ensure(kernel_fn.sym_name.data, kernel_fn, op)
 
         before = op.prev_op
+        values = self._host_tiling(op, ew, dtype, plan, platform, tiling_name, camel(op_name))
+        builder = Builder(InsertPoint.before(op))
+        launch = hsg.LaunchOp(kernel_name, values[3], ew.inputs, values[: len(TILING_FIELDS)])
+        builder.insert(launch)
+        launch.y.name_hint = ew.result.name_hint
+        copy_location(op, ops_between(before, op))
+        ew.result.replace_all_uses_with(launch.y)
+        init = op.outputs[0].owner
+        Rewriter.erase_op(op)
+        _erase_if_dead(init)
+
+    def _plan(self, ew: Elementwise, schedule: Schedule, dtype: str) -> tuple[UbPlan, bool]:
+        """The UB plan to tile by, and whether to record it (it is not a named op's budget)."""
+        try:
+            budget = read_plan(ew.op, UB_BUDGET_ATTR)
+            return tiling_plan(plan_kernel(ew.dag, schedule, dtype, ew.output_name()), budget)
+        except ValueError as error:
+            raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
+
+    def _host_tiling(self, op: GenericOp, ew: Elementwise, dtype: str, plan: UbPlan,
+                     platform: tuple[int | None, int | None], tiling_name: str,
+                     title: str) -> list[SSAValue]:
+        """The launch's tiling values: folded constants, or a call of the tiling function."""
+        core_num, ub_size = platform
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
-        total = _static_num_elements(grad_type)
+        first = ew.inputs[0]
+        total = _static_num_elements(first.type)
+        if total is not None and total > INT64_MAX:
+            raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",
+                          display_name(op))
         if total is not None and core_num is not None and ub_size is not None:
             try:
                 tiling = compute_tiling(total, core_num, ub_size, dtype, plan)
             except TilingError as error:
                 raise OpError(op, f"cannot be tiled for core-num={core_num} ub-size={ub_size}: "
-                              f"{error}") from None
-            values = [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
-                                                          strict=True)]
-        else:
-            # Named constants: never an earlier constant that the name hints below would rename.
-            n = (a.const(total, "total_num") if total is not None
-                 else builder.insert(hsg.NumElementsOp(op.grad)).result)
-            cores = (a.const(core_num, "core_num") if core_num is not None
-                     else builder.insert(hsg.GetCoreNumAivOp()).result)
-            ub = (a.const(ub_size, "ub_size") if ub_size is not None
-                  else builder.insert(hsg.GetUbSizeOp()).result)
-            n.name_hint, cores.name_hint, ub.name_hint = "total_num", "core_num", "ub_size"
-            call = builder.insert(
-                func.CallOp(tiling_function_name(dtype), [n, cores, ub], [IndexType()] * 5)
-            )
-            values = list(call.results)
-            for value, name in zip(values, RESULT_NAMES, strict=True):
-                value.name_hint = name
-        launch = hsg.LaunchOp(kernel_function_name(dtype), values[3], op.grad, op.x,
-                              values[: len(TILING_FIELDS)])
-        builder.insert(launch)
-        launch.y.name_hint = op.y.name_hint
-        copy_location(op, ops_between(before, op))
-        op.y.replace_all_uses_with(launch.y)
-        Rewriter.erase_op(op)
+                              f"{title} {error}", display_name(op)) from None
+            return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
+                                                         strict=True)]
+        # Named constants: never an earlier constant that the name hints below would rename.
+        n = (a.const(total, "total_num") if total is not None
+             else builder.insert(hsg.NumElementsOp(first)).result)
+        cores = (a.const(core_num, "core_num") if core_num is not None
+                 else builder.insert(hsg.GetCoreNumAivOp()).result)
+        ub = (a.const(ub_size, "ub_size") if ub_size is not None
+              else builder.insert(hsg.GetUbSizeOp()).result)
+        n.name_hint, cores.name_hint, ub.name_hint = "total_num", "core_num", "ub_size"
+        call = builder.insert(func.CallOp(tiling_name, [n, cores, ub], [IndexType()] * 5))
+        values = list(call.results)
+        for value, name in zip(values, RESULT_NAMES, strict=True):
+            value.name_hint = name
+        return values
 
-    @staticmethod
-    def _ensure_functions(module: ModuleOp, op: hsg.HardSwishGradOp, dtype: str,
-                          element_type: Attribute, plan: UbPlan) -> None:
-        existing = {
-            o.sym_name.data for o in module.body.block.ops if isinstance(o, func.FuncOp)
-        }
-        for name, build in (
-            (tiling_function_name(dtype), lambda: _build_tiling_function(dtype, plan)),
-            (kernel_function_name(dtype), lambda: _build_kernel_function(dtype, element_type)),
-        ):
-            if name not in existing:
-                function = build()
-                if plan != REFERENCE_PLAN:
-                    function.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
-                copy_location(op, [function])
-                module.body.block.add_op(function)
 
+def _erase_if_dead(op: Operation | object) -> None:
+    """Remove the generic's tensor.empty (and its tensor.dim operands) once nothing uses it."""
+    if not isinstance(op, Operation) or any(r.uses for r in op.results) or op.regions:
+        return
+    if op.dialect_name() not in ("tensor", "arith"):
+        return
+    operands = [o.owner for o in op.operands]
+    Rewriter.erase_op(op)
+    for owner in operands:
+        _erase_if_dead(owner)

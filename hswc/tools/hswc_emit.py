@@ -43,7 +43,7 @@ def load(text: str, name: str) -> ModuleOp:
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
     verify_located(module)
-    if any(isinstance(op, hsg.HardSwishGradOp) for op in module.walk()):
+    if any(isinstance(op, hsg.NamedOp) or op.name == "linalg.generic" for op in module.walk()):
         for pass_name in LOWER_TO_ASCEND:
             PASSES[pass_name]()().apply(ctx, module)
             verify_located(module)

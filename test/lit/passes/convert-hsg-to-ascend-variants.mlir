@@ -1,11 +1,11 @@
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | filecheck %s --check-prefix=FAST
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{soc=ascend910b variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | filecheck %s --check-prefix=FOLD
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{scalar-compare=true},hsg-block-into-ub,convert-hsg-to-ascend{scalar-compare=true}' | filecheck %s --check-prefix=SCALAR
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | filecheck %s --check-prefix=FAST
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | filecheck %s --check-prefix=FOLD
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{scalar-compare=true},hsg-block-into-ub,convert-hsg-to-ascend{scalar-compare=true}' | filecheck %s --check-prefix=SCALAR
 // A tiling made for the fast variant's buffers, lowered with the reference's: refused, naming
 // both plans (MISMATCH lines at each operator).
-// RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=MISMATCH
+// RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-decompose,hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=MISMATCH
 // The lowered variants print in a form that parses and verifies again, unchanged.
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | hswc-opt --split-input-file | filecheck %s --check-prefix=FAST
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | hswc-opt --split-input-file | filecheck %s --check-prefix=FAST
 
 // f16, the fast variant: the tiling divides by the variant's 21 bytes per element after an
 // 8704-byte reserve; depth-2 queues, only the f32 copies and the masks as TBufs, no Duplicate;

@@ -1,5 +1,5 @@
-// RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-tile-on-cores{core-num=64 ub-size=2048}' | filecheck %s
-// RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-tile-on-cores{core-num=64 ub-size=1024}' | filecheck %s --check-prefix=NOUB
+// RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-decompose,hsg-tile-on-cores{core-num=64 ub-size=2048}' | filecheck %s
+// RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-decompose,hsg-tile-on-cores{core-num=64 ub-size=1024}' | filecheck %s --check-prefix=NOUB
 
 // A static shape on a UB below 4096 bytes: the folded tiling fails at compile time, as CANN's would.
 func.func @ub_too_small(%grad: tensor<7x3xf32>, %x: tensor<7x3xf32>) -> tensor<7x3xf32> {

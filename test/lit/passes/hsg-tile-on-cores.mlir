@@ -1,6 +1,6 @@
-// RUN: hswc-opt %s --split-input-file -p hsg-tile-on-cores | filecheck %s
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{soc=ascend910b}' | filecheck %s --check-prefix=SOC
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{core-num=64 ub-size=262144}' | filecheck %s --check-prefix=UT
+// RUN: hswc-opt %s --split-input-file -p hsg-decompose,hsg-tile-on-cores | filecheck %s
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b}' | filecheck %s --check-prefix=SOC
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{core-num=64 ub-size=262144}' | filecheck %s --check-prefix=UT
 
 // Dynamic f16 without a platform: host queries, a call of the tiling function, a launch; the
 // tiling function is CANN's formula with its failures as cf.assert; the kernel finds its slice.

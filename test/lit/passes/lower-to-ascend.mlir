@@ -1,7 +1,7 @@
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | filecheck %s
 // The lowered IR prints in a form that parses and verifies again, unchanged.
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | hswc-opt --split-input-file | filecheck %s
-// RUN: hswc-opt %s --split-input-file -p 'hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=FOLD
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=FOLD
 
 // Dynamic f16, the whole pipeline: host tiling call and launch; in the kernel the constants -3, 3,
 // 0, 1 feed Compare GT / Compare LT / Select / Select in the reference's order, between Muls by

@@ -1,8 +1,8 @@
 // Bad command lines: one diagnostic on stderr, a non-zero exit, no Python traceback.
 // (More cases, in-process: test/test_hswc_opt_cli.py.)
 // RUN: not hswc-opt %s -p no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
-// RUN: not hswc-opt %s -p 'hsg-tile-on-cores{core-num=abc}' 2>&1 | filecheck %s --check-prefix=MALFORMED
-// RUN: not hswc-opt %s -p 'hsg-tile-on-cores{soc=ascend310p}' 2>&1 | filecheck %s --check-prefix=SOC
+// RUN: not hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{core-num=abc}' 2>&1 | filecheck %s --check-prefix=MALFORMED
+// RUN: not hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend310p}' 2>&1 | filecheck %s --check-prefix=SOC
 // RUN: not hswc-opt %s.does-not-exist.mlir 2>&1 | filecheck %s --check-prefix=MISSING
 
 // A valid module: every failure above comes from the command line, not from the IR.

@@ -2,7 +2,7 @@
 // RUN: hswc-opt %s | filecheck %s
 // RUN: hswc-opt < %s | filecheck %s
 // RUN: hswc-opt %s -o %t && filecheck %s < %t
-// RUN: hswc-opt %s -p hsg-tile-on-cores -o %t.tiled && filecheck %s --check-prefix=TILED < %t.tiled
+// RUN: hswc-opt %s -p hsg-decompose,hsg-tile-on-cores -o %t.tiled && filecheck %s --check-prefix=TILED < %t.tiled
 
 // One operator, printed back.
 func.func @io(%a: tensor<?xf32>) -> tensor<?xf32> {

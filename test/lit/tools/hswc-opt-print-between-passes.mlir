@@ -1,5 +1,5 @@
 // --print-between-passes prints the IR after each pass that another pass follows.
-// RUN: hswc-opt %s -p 'hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub' --print-between-passes | filecheck %s
+// RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub' --print-between-passes | filecheck %s
 // --lower-to-ascend runs the three passes: two dumps, then the final IR.
 // RUN: hswc-opt %s --lower-to-ascend --print-between-passes | filecheck %s --check-prefix=LOWER
 

@@ -1,0 +1,106 @@
+"""What the scalar arith ops of an elementwise body compute, over numpy arrays, bit for bit.
+
+One function per op, in the op's own element type: f16 as numpy float16, bf16 as
+ml_dtypes.bfloat16, f32 as float32, i1 as bool. numpy and ml_dtypes compute a reduced-precision
++, -, *, / in f32 and round once to the type, which is the correctly rounded result (24 >= 2p + 2
+for p = 11 and 8, so the double rounding is innocuous). maximumf / minimumf follow MLIR: NaN if
+either operand is NaN, and -0 orders below +0. cmpf follows MLIR's ordered / unordered predicates.
+
+The interpreter runs bodies with these (hswc.interpreter.body); the vectorizer folds constant
+operations with them, so a folded constant is the value the unfolded op would compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+import ml_dtypes
+import numpy as np
+
+F16: Final = np.dtype(np.float16)
+F32: Final = np.dtype(np.float32)
+BF16: Final = np.dtype(ml_dtypes.bfloat16)
+I1: Final = np.dtype(np.bool_)
+DTYPES: Final = {"f16": F16, "bf16": BF16, "f32": F32, "i1": I1}
+
+Array = np.ndarray
+
+
+def _maximum(a: Array, b: Array) -> Array:
+    larger = np.maximum(a, b)  # NaN-propagating
+    # Equal operands are either the same value or +0 and -0: take the one without a sign bit.
+    return np.where(a == b, np.where(np.signbit(a), b, a), larger)
+
+
+def _minimum(a: Array, b: Array) -> Array:
+    smaller = np.minimum(a, b)
+    return np.where(a == b, np.where(np.signbit(a), a, b), smaller)
+
+
+def _ordered(a: Array, b: Array) -> Array:
+    return ~np.isnan(a) & ~np.isnan(b)
+
+
+CMPF: Final[dict[str, Callable[[Array, Array], Array]]] = {
+    "false": lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
+    "oeq": np.equal,
+    "ogt": np.greater,
+    "oge": np.greater_equal,
+    "olt": np.less,
+    "ole": np.less_equal,
+    "one": lambda a, b: (a != b) & _ordered(a, b),
+    "ord": _ordered,
+    "ueq": lambda a, b: (a == b) | ~_ordered(a, b),
+    "ugt": lambda a, b: ~(a <= b),
+    "uge": lambda a, b: ~(a < b),
+    "ult": lambda a, b: ~(a >= b),
+    "ule": lambda a, b: ~(a > b),
+    "une": np.not_equal,
+    "uno": lambda a, b: ~_ordered(a, b),
+    "true": lambda a, b: np.ones(np.broadcast(a, b).shape, bool),
+}
+"""arith.cmpf by predicate name; NaN makes every ordered predicate false and every unordered
+one true."""
+
+BINARY: Final[dict[str, Callable[[Array, Array], Array]]] = {
+    "arith.addf": np.add,
+    "arith.subf": np.subtract,
+    "arith.mulf": np.multiply,
+    "arith.divf": np.divide,
+    "arith.maximumf": _maximum,
+    "arith.minimumf": _minimum,
+    "arith.andi": np.logical_and,
+    "arith.ori": np.logical_or,
+    "arith.xori": np.logical_xor,
+}
+"""The binary ops, both operands and the result of one type."""
+
+
+def binary(name: str, a: Array, b: Array) -> Array:
+    with np.errstate(all="ignore"):
+        return np.asarray(BINARY[name](a, b))
+
+
+def cmpf(predicate: str, a: Array, b: Array) -> Array:
+    with np.errstate(invalid="ignore"):
+        return np.asarray(CMPF[predicate](a, b))
+
+
+def negf(a: Array) -> Array:
+    return np.negative(a)
+
+
+def select(cond: Array, a: Array, b: Array) -> Array:
+    return np.where(cond, a, b)
+
+
+def convert(a: Array, dtype: np.dtype) -> Array:
+    """extf (exact) or truncf (round to nearest even) to `dtype`."""
+    with np.errstate(all="ignore"):
+        return np.asarray(a).astype(dtype)
+
+
+def constant(value: float | bool, dtype: np.dtype) -> Array:
+    """A 0-d array of the constant, rounded to its type as the IR's attribute states it."""
+    return np.asarray(value, dtype=np.float64 if dtype != I1 else I1).astype(dtype)

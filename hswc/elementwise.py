@@ -1,0 +1,115 @@
+"""Which linalg.generic ops hswc compiles: elementwise computations on dense tensors.
+
+`elementwise(generic)` checks a generic and describes it, or raises an OpError at it that says
+what is supported: identity indexing maps, every iterator parallel, 1 to 4 inputs and one
+output, all ranked tensors of one shape and of f16, bf16 or f32, an output whose value the body
+does not read, and a body the vectorizer maps (hswc.vectorizer.dag).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import AffineMapAttr, NoneAttr, StringAttr, TensorType
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir.affine import AffineMap
+
+from hswc.diagnostics import OpError
+from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
+from hswc.vectorizer.dag import Dag, body_dag
+
+MAX_INPUTS = 4
+
+
+@dataclass(frozen=True)
+class Elementwise:
+    """A checked elementwise generic."""
+
+    op: GenericOp
+    element_type: Attribute
+    body: Block
+    dag: Dag
+
+    @property
+    def inputs(self) -> tuple[SSAValue, ...]:
+        return tuple(self.op.inputs)
+
+    @property
+    def result(self) -> SSAValue:
+        return self.op.res[0]
+
+    @property
+    def op_name(self) -> str | None:
+        """The named op it was decomposed from (`hsg.op_name`), if any."""
+        attr = self.op.attributes.get(OP_NAME_ATTR)
+        return attr.data if isinstance(attr, StringAttr) else None
+
+    def input_names(self) -> list[str]:
+        """Each input's name: the body argument's, else the operand's, else in<i>."""
+        names = []
+        for i, (arg, operand) in enumerate(zip(self.body.args, self.op.inputs, strict=False)):
+            names.append(arg.name_hint or operand.name_hint or f"in{i}")
+        return names
+
+    def output_name(self) -> str:
+        return self.result.name_hint or "y"
+
+
+def _fail(op: GenericOp, why: str) -> OpError:
+    return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
+                   f"identity indexing maps, parallel iterators, 1 to {MAX_INPUTS} inputs and "
+                   "one output, all tensors of one shape and of f16, bf16 or f32")
+
+
+def _check_structure(op: GenericOp) -> TensorType[Attribute]:
+    operands = [*op.inputs, *op.outputs]
+    if not 1 <= len(op.inputs) <= MAX_INPUTS or len(op.outputs) != 1 or len(op.res) != 1:
+        raise _fail(op, f"it has {len(op.inputs)} input(s), {len(op.outputs)} output(s) and "
+                    f"{len(op.res)} result(s)")
+    types = [v.type for v in operands] + [op.res[0].type]
+    first = types[0]
+    for t in types:
+        if not isinstance(t, TensorType):
+            raise _fail(op, f"it works on {t}, not on a tensor")
+        if not isinstance(t.encoding, NoneAttr):
+            raise _fail(op, f"{t} has an encoding; only dense tensors are supported")
+        if t != first:
+            raise _fail(op, f"it mixes {first} and {t} (no broadcasting, no dtype mixing)")
+    assert isinstance(first, TensorType)
+    if not isinstance(first.get_element_type(), SUPPORTED_ELEMENT_TYPES):
+        raise _fail(op, f"its element type is {first.get_element_type()}")
+    if first.get_num_dims() > MAX_RANK:
+        raise _fail(op, f"its rank is {first.get_num_dims()}, above {MAX_RANK}")
+    _check_iteration(op, first.get_num_dims(), len(operands))
+    return first
+
+
+def _check_iteration(op: GenericOp, rank: int, operands: int) -> None:
+    """Identity maps and parallel iterators: each output element from the inputs' same one."""
+    for attr in op.indexing_maps:
+        assert isinstance(attr, AffineMapAttr)
+        m = attr.data
+        if m != AffineMap.identity(rank):
+            raise _fail(op, f"indexing map {m} is not the identity of rank {rank} (a "
+                        "transpose, broadcast or reduction)")
+    if len(op.indexing_maps) != operands:
+        raise _fail(op, f"it has {len(op.indexing_maps)} indexing maps for {operands} operands")
+    for it in op.iterator_types:
+        if it.data.value != "parallel":
+            raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
+    if len(op.iterator_types) != rank:
+        raise _fail(op, f"it has {len(op.iterator_types)} iterators for rank {rank}")
+
+
+def elementwise(op: GenericOp) -> Elementwise:
+    """The generic, checked (see the module docstring)."""
+    t = _check_structure(op)
+    body = op.body.block
+    if len(body.args) != len(op.inputs) + 1:
+        raise _fail(op, f"its body takes {len(body.args)} arguments for "
+                    f"{len(op.inputs)} input(s) and one output")
+    out = body.args[-1]
+    if out.uses:
+        raise _fail(op, "its body reads the output's current value (an accumulation)")
+    return Elementwise(op, t.get_element_type(), body, body_dag(body, len(op.inputs)))

@@ -1,0 +1,72 @@
+"""An elementwise body run once over whole arrays: each arith op one numpy call, in its dtype.
+
+`run_body(block, inputs)` binds the block's arguments to the inputs' arrays (all of one shape),
+evaluates the scalar ops in order with hswc.arith_semantics, and returns the array
+`linalg.yield` names, in the yielded element type. linalg.generic at the hsg level, and the
+slice and chunk ops at the tiled and blocked levels, all run their bodies through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from hswc import arith_semantics as sem
+from hswc.diagnostics import OpError
+from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
+
+UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
+
+
+def _dtype(op: Operation, t: Attribute) -> np.dtype:
+    name = dtype_of(t)
+    if name is None:
+        raise OpError(op, f"works on {t}, which the interpreter does not model in a body")
+    return sem.DTYPES[name]
+
+
+def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
+    if isinstance(op, arith.ConstantOp):
+        value = op.value
+        dtype = _dtype(op, value.type)
+        if isinstance(value, FloatAttr):
+            return sem.constant(float(value.value.data), dtype)
+        if isinstance(value, IntegerAttr):
+            return sem.constant(bool(value.value.data & 1), dtype)
+    result_type = op.results[0].type if op.results else None
+    if isinstance(op, UNARY_CONVERSIONS):
+        return sem.convert(args[0], _dtype(op, op.result.type))
+    if op.name in sem.BINARY:
+        assert result_type is not None
+        return sem.binary(op.name, args[0], args[1]).astype(_dtype(op, result_type))
+    if isinstance(op, arith.NegfOp):
+        return sem.negf(args[0])
+    if isinstance(op, arith.CmpfOp):
+        return sem.cmpf(CMPF_NAMES[op.predicate.value.data], args[0], args[1])
+    if isinstance(op, arith.SelectOp):
+        return sem.select(*args)
+    raise OpError(op, "is not an operation the interpreter runs in an elementwise body")
+
+
+def run_body(block: Block, inputs: Sequence[np.ndarray]) -> np.ndarray:
+    """The body's result for every element of the inputs at once (module docstring)."""
+    values: dict[SSAValue, np.ndarray] = dict(zip(block.args, inputs, strict=False))
+    last = block.last_op
+    assert last is not None
+    for op in block.ops:
+        if op is last:
+            break
+        args = []
+        for operand in op.operands:
+            if operand not in values:
+                raise OpError(op, "uses a value defined outside the body, which the "
+                              "interpreter cannot run")
+            args.append(values[operand])
+        values[op.results[0]] = _run(op, args)
+    result = values[last.operands[0]]
+    shape = np.broadcast_shapes(*(np.shape(a) for a in inputs)) if inputs else ()
+    return np.broadcast_to(result, shape).astype(_dtype(last, last.operands[0].type), copy=True)

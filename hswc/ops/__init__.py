@@ -1,0 +1,24 @@
+"""The named operators: each one's semantics, written once as an elementwise body."""
+
+from __future__ import annotations
+
+from hswc.ops.definition import OpDefinition
+from hswc.ops.hard_swish import HARD_SWISH
+from hswc.ops.hard_swish_grad import HARD_SWISH_GRAD
+from hswc.tiling import UbPlan
+
+OPS: dict[str, OpDefinition] = {d.name: d for d in (HARD_SWISH_GRAD, HARD_SWISH)}
+"""By stem: `hard_swish_grad` for hsg.hard_swish_grad."""
+
+
+def budget_of(stem: str) -> UbPlan | None:
+    """The one reference budget of operator `stem`'s kernels, if it has exactly one: what a
+    kernel without a recorded `hsg.ub_plan` was tiled by."""
+    definition = OPS.get(stem)
+    budgets = set(definition.budgets.values()) if definition is not None else set()
+    return budgets.pop() if len(budgets) == 1 else None
+
+
+def definition_of(op_name: str) -> OpDefinition:
+    """The definition of `hsg.<stem>` or `<stem>`; KeyError for an unknown op."""
+    return OPS[op_name.removeprefix("hsg.")]

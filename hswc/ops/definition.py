@@ -1,0 +1,48 @@
+"""What hswc knows about a named operator besides its op class: its semantics and its names.
+
+Each `OpDefinition` gives the op's decompositions, one per semantics, each the op's body written
+once (hswc.ops.body); the tiling budget of the hand-written CANN kernel a semantics reproduces,
+where the reference schedule must tile exactly as that kernel does; and the op's aclnn name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.ir import SSAValue
+
+from hswc.dialects.hsg import NamedOp
+from hswc.ops.body import BodyBuilder
+from hswc.tiling import UbPlan
+
+Decomposition = Callable[[BodyBuilder, Sequence[SSAValue]], SSAValue]
+"""Builds the body from the inputs' elements; returns the f32 (compute type) result, which the
+caller rounds to the element type."""
+
+
+def camel(stem: str) -> str:
+    """An operator's type name from its stem: `hard_swish_grad` -> `HardSwishGrad`."""
+    return "".join(word[:1].upper() + word[1:] for word in stem.split("_"))
+
+
+@dataclass(frozen=True)
+class OpDefinition:
+    op: type[NamedOp]
+    semantics: Mapping[str, Decomposition]
+    """Name -> decomposition; the first is the default."""
+    aclnn: str
+    """The aclnn entry point of the operator (ops-nn naming), e.g. aclnnHardswishBackward."""
+    budgets: Mapping[str, UbPlan] = field(default_factory=dict)
+    """Semantics -> the UB budget the ops-nn tiling of that kernel divides by (its
+    BYTES_PER_ELEMENT and reserve), used by the reference schedule instead of the buffers'
+    own bytes; semantics without one are tiled from their buffers."""
+
+    @property
+    def name(self) -> str:
+        """The op's stem, e.g. `hard_swish_grad` for `hsg.hard_swish_grad`."""
+        return self.op.name.removeprefix("hsg.")
+
+    @property
+    def default_semantics(self) -> str:
+        return next(iter(self.semantics))

@@ -1,0 +1,57 @@
+"""hsg.hard_swish_grad: the backward of HardSwish, in three semantics.
+
+- cann: ops-nn's experimental A2/A3 kernel (SPEC.md section 2), step by step in its order:
+  Compare GT -3 and LT 3 on x, Muls 0.333333343f, Adds 0.5, Select with 0 then with 1, Mul by grad.
+- torch: PyTorch's hardswish_backward (FAMILY.md): where(x <= -3, +0, where(x < 3,
+  grad * (x / 3 + 0.5), grad)), with a true division.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.ir import SSAValue
+
+from hswc.dialects.hsg import HardSwishGradOp
+from hswc.ops.body import BodyBuilder, f32_from_bits
+from hswc.ops.definition import OpDefinition
+from hswc.tiling import UbPlan
+
+ONE_THIRD = f32_from_bits(0x3EAAAAAB)
+"""0.333333343f: the CANN kernel multiplies by this instead of dividing by 3."""
+
+CANN_BUDGET = UbPlan(bytes_per_element=48, ub_reserve=1024, align_elements=64)
+"""ops-nn's hard_swish_grad tiling: BYTES_PER_ELEMENT 48 and UB_MASK_RESERVE 1024 (SPEC.md 4)."""
+
+
+def cann(b: BodyBuilder, inputs: Sequence[SSAValue]) -> SSAValue:
+    grad, x = inputs
+    x_fp32 = b.widen(x, "x_fp32")
+    grad_fp32 = b.widen(grad, "grad_fp32")
+    greater = b.cmpf("ogt", x_fp32, b.const(-3.0, "lower"), "greater")
+    less = b.cmpf("olt", x_fp32, b.const(3.0, "upper"), "less")
+    slope = b.mulf(x_fp32, b.const(ONE_THIRD, "one_third"), "slope")
+    slope = b.addf(slope, b.const(0.5, "half"), "slope")
+    slope = b.select(greater, slope, b.const(0.0, "zero"), "slope")
+    slope = b.select(less, slope, b.const(1.0, "one"), "slope")
+    return b.mulf(grad_fp32, slope, "product")
+
+
+def torch(b: BodyBuilder, inputs: Sequence[SSAValue]) -> SSAValue:
+    grad, x = inputs
+    x_fp32 = b.widen(x, "x_fp32")
+    grad_fp32 = b.widen(grad, "grad_fp32")
+    three = b.const(3.0, "three")
+    slope = b.addf(b.divf(x_fp32, three, "third"), b.const(0.5, "half"), "slope")
+    linear = b.mulf(grad_fp32, slope, "linear")
+    middle = b.select(b.cmpf("olt", x_fp32, three, "below"), linear, grad_fp32, "middle")
+    low = b.cmpf("ole", x_fp32, b.const(-3.0, "lower"), "low")
+    return b.select(low, b.const(0.0, "zero"), middle, "result")
+
+
+HARD_SWISH_GRAD = OpDefinition(
+    op=HardSwishGradOp,
+    semantics={"cann": cann, "torch": torch},
+    aclnn="aclnnHardswishBackward",
+    budgets={"cann": CANN_BUDGET},
+)

@@ -1,0 +1,45 @@
+"""The UB plan a named op's kernel is tiled by, for a dtype and a schedule, without lowering
+a module by hand: what hsg-decompose and hsg-tile-on-cores would compute (tests, the CPU build,
+the benches and the package writer ask for it)."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.linalg.ops import GenericOp
+
+from hswc.diagnostics import LocatingParser
+from hswc.elementwise import elementwise
+from hswc.passes.hsg_decompose import UB_BUDGET_ATTR, HsgDecomposePass
+from hswc.passes.schedule_options import read_plan
+from hswc.tiling import UbPlan
+from hswc.vectorizer.plan import KernelPlan, plan_kernel, tiling_plan
+from hswc.vectorizer.schedule import REFERENCE, Schedule
+
+
+def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
+                   semantics: str | None = None) -> tuple[KernelPlan, UbPlan]:
+    """The kernel plan of `hsg.<op_name>` on `dtype`, and the UB plan its tiling divides by."""
+    from hswc.ops import definition_of
+    from hswc.pipeline import DIALECTS
+
+    definition = definition_of(op_name)
+    t = f"tensor<?x{dtype}>"
+    args = ", ".join(f"%{name}: {t}" for name in definition.op.INPUTS)
+    operands = ", ".join(f"%{name}" for name in definition.op.INPUTS)
+    text = (f"func.func @f({args}) -> {t} {{\n  %y = {definition.op.name} {operands} : {t}\n"
+            f"  func.return %y : {t}\n}}\n")
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    module = LocatingParser(ctx, text, f"<{op_name}>").parse_module()
+    HsgDecomposePass(semantics=semantics).apply(ctx, module)
+    generic = next(op for op in module.walk() if isinstance(op, GenericOp))
+    ew = elementwise(generic)
+    kernel = plan_kernel(ew.dag, schedule, dtype, ew.output_name())
+    return kernel, tiling_plan(kernel, read_plan(generic, UB_BUDGET_ATTR))[0]
+
+
+def op_ub_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
+               semantics: str | None = None) -> UbPlan:
+    """The UB plan the tiling of `hsg.<op_name>`'s kernel divides by."""
+    return op_kernel_plan(op_name, dtype, schedule, semantics)[1]

@@ -1,0 +1,122 @@
+"""hsg-decompose: each named operator becomes the linalg.generic of its semantics.
+
+Input: named hsg ops on tensors (`hsg.hard_swish_grad`, `hsg.hard_swish`), any rank, static,
+dynamic or unranked.
+Output, per op: `tensor.empty` of the result's shape (with `tensor.dim` for dynamic dims) and an
+elementwise `linalg.generic` whose body is the op's decomposition for the chosen semantics
+(hswc.ops), marked `hsg.op_name` (and `hsg.ub_budget` where the reference kernel of that
+semantics tiles by a fixed budget). Unranked operands, which linalg.generic cannot take, are
+flattened first (`hsg.flatten`) and the result given their shape back (`hsg.unflatten`).
+`semantics=cann|torch` picks the decomposition; by default each op's own default (cann for
+hard_swish_grad, torch for the others).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnrankedTensorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from hswc.diagnostics import OpError, copy_location, ops_between
+from hswc.dialects import hsg
+from hswc.ops import OPS, OpDefinition, definition_of
+from hswc.ops.body import BodyBuilder
+from hswc.passes.schedule_options import plan_attribute
+
+SEMANTICS_ATTR = "hsg.semantics"
+UB_BUDGET_ATTR = "hsg.ub_budget"
+"""On a generic: the UB budget (hswc.tiling.UbPlan) its reference schedule is tiled by."""
+
+
+def _empty_like(b: Builder, t: TensorType[Attribute], like: SSAValue) -> SSAValue:
+    """tensor.empty of `t`, its dynamic dims read from `like`."""
+    dims = []
+    for i, d in enumerate(t.get_shape()):
+        if d < 0:
+            index = b.insert(arith.ConstantOp(IntegerAttr(i, IndexType()))).result
+            dims.append(b.insert(tensor.DimOp(like, index)).result)
+    empty = b.insert(tensor.EmptyOp(dims, t)).results[0]
+    empty.name_hint = "init"
+    return empty
+
+
+def decompose(op: hsg.NamedOp, definition: OpDefinition, semantics: str) -> SSAValue:
+    """Insert the generic of `op` before it; its result (of op's type)."""
+    b = Builder(InsertPoint.before(op))
+    inputs = list(op.inputs)
+    op_type = op.result.type
+    if isinstance(op_type, UnrankedTensorType):
+        inputs = [b.insert(hsg.FlattenOp(v)).result for v in inputs]
+    t = inputs[0].type
+    assert isinstance(t, TensorType)
+    element = t.get_element_type()
+    init = _empty_like(b, t, inputs[0])
+
+    body = Block(arg_types=[element] * (len(inputs) + 1))
+    for arg, name in zip(body.args, (*op.INPUTS, "out"), strict=True):
+        arg.name_hint = name
+    builder = BodyBuilder(body)
+    value = definition.semantics[semantics](builder, body.args[: len(inputs)])
+    result = builder.narrow(value, element, "result" if value.type != element else None)
+    builder.builder.insert(YieldOp(result))
+
+    rank = t.get_num_dims()
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    generic = GenericOp(inputs, [init], Region(body), [identity] * (len(inputs) + 1),
+                               [IteratorTypeAttr.parallel()] * rank, [t])
+    generic.attributes[hsg.OP_NAME_ATTR] = StringAttr(definition.name)
+    generic.attributes[SEMANTICS_ATTR] = StringAttr(semantics)
+    budget = definition.budgets.get(semantics)
+    if budget is not None:
+        generic.attributes[UB_BUDGET_ATTR] = plan_attribute(budget)
+    b.insert(generic)
+    out = generic.res[0]
+    if isinstance(op_type, UnrankedTensorType):
+        out = b.insert(hsg.UnflattenOp(out, op.inputs[0])).result
+    out.name_hint = op.result.name_hint
+    return out
+
+
+@dataclass(frozen=True)
+class HsgDecomposePass(ModulePass):
+    """Named hsg ops -> their linalg.generic (see the module docstring)."""
+
+    name = "hsg-decompose"
+
+    semantics: str | None = None
+    """cann or torch; by default each op's own default."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        known = sorted({s for d in OPS.values() for s in d.semantics})
+        if self.semantics is not None and self.semantics not in known:
+            raise PassFailedException(
+                f"{self.name}: unknown semantics '{self.semantics}' (known: {', '.join(known)})")
+        for named in [o for o in op.walk() if isinstance(o, hsg.NamedOp)]:
+            definition = definition_of(named.name)
+            semantics = self.semantics or definition.default_semantics
+            if semantics not in definition.semantics:
+                raise OpError(named, f"has no {semantics} semantics (it has: "
+                              f"{', '.join(definition.semantics)})")
+            before = named.prev_op
+            result = decompose(named, definition, semantics)
+            copy_location(named, ops_between(before, named))
+            named.result.replace_all_uses_with(result)
+            Rewriter.erase_op(named)

@@ -1,0 +1,300 @@
+"""An elementwise body as a DAG of scalar operations: what the vectorizer maps to AscendC calls.
+
+`body_dag(block)` reads the body of a linalg.generic (or of the hsg slice / chunk ops that carry
+it): block arguments are the inputs' elements, `linalg.yield` names the result. Each supported
+arith op becomes a `Node` in body order; on the way identical operations are merged, operations
+whose operands are all constants are folded (with hswc.arith_semantics, so bits do not change),
+i1 constants are folded into the selects and logic that use them, and operations the result does
+not depend on are dropped. An op the vectorizer cannot map is an error at that op, naming what
+is supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from hswc import arith_semantics as sem
+from hswc.diagnostics import OpError
+
+CMPF_NAMES = tuple(sem.CMPF)
+"""arith.cmpf's predicates in the order of their integer encoding."""
+SUPPORTED_PREDICATES = ("oeq", "ogt", "oge", "olt", "ole", "one", "ord", "une")
+"""The cmpf predicates the vectorizer maps: the ordered ones, and une (Compare NE)."""
+
+FLOAT_BINARY = {
+    arith.AddfOp: "addf", arith.SubfOp: "subf", arith.MulfOp: "mulf", arith.DivfOp: "divf",
+    arith.MaximumfOp: "maximumf", arith.MinimumfOp: "minimumf",
+}
+LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
+SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
+                 "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
+                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant")
+SUPPORTED_TEXT = ", ".join(SUPPORTED_OPS) + ", ending in linalg.yield"
+
+
+def dtype_of(t: Attribute) -> str | None:
+    """'f16', 'bf16', 'f32' or 'i1' for the scalar types a body may hold, else None."""
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return "i1"
+    return None
+
+
+@dataclass(eq=False)
+class Node:
+    """One value of the body: an input element, a constant, or an operation's result."""
+
+    kind: str
+    """input, const, extf, truncf, addf, subf, mulf, divf, maximumf, minimumf, negf, cmpf,
+    select, andi, ori, xori, not."""
+    dtype: str
+    operands: tuple[Node, ...] = ()
+    value: float | bool | None = None
+    """A constant's value (as its type rounds it)."""
+    predicate: str | None = None
+    index: int | None = None
+    """An input's position among the body's arguments."""
+    name: str | None = None
+    """The IR's name for it (the kernel names buffers after these)."""
+    source: Operation | None = None
+    """The op it came from, for diagnostics."""
+    users: list[Node] = field(default_factory=list)
+
+    @property
+    def is_const(self) -> bool:
+        return self.kind == "const"
+
+    @property
+    def is_mask(self) -> bool:
+        return self.dtype == "i1"
+
+    def key(self) -> tuple[object, ...]:
+        """Equal keys compute equal values (used to merge duplicates)."""
+        if self.is_const:
+            assert self.value is not None
+            bits = np.asarray(self.value, sem.DTYPES[self.dtype]).tobytes()
+            return ("const", self.dtype, bits)
+        return (self.kind, self.dtype, self.predicate, self.index, *map(id, self.operands))
+
+
+@dataclass
+class Dag:
+    inputs: list[Node]
+    """One per body argument, in order (unused ones included)."""
+    nodes: list[Node]
+    """Every constant and operation the result depends on, in body order."""
+    result: Node
+
+    def consumers(self, node: Node) -> list[Node]:
+        return [n for n in self.nodes if node in n.operands]
+
+
+class _Builder:
+    def __init__(self, block: Block):
+        self.block = block
+        self.values: dict[SSAValue, Node] = {}
+        self.merged: dict[tuple[object, ...], Node] = {}
+        self.nodes: list[Node] = []
+
+    def operand(self, op: Operation, value: SSAValue) -> Node:
+        node = self.values.get(value)
+        if node is None:
+            where = "a value defined outside the body" if not isinstance(value, BlockArgument) \
+                else "an argument of another block"
+            raise OpError(op, f"uses {where}; an elementwise body may only use its arguments, "
+                          "constants defined in it and its own results")
+        return node
+
+    def add(self, node: Node, result: SSAValue) -> None:
+        node = self.simplify(node)
+        if node.kind == "input":  # e.g. a select on a constant condition picked an input
+            self.values[result] = node
+            return
+        found = self.merged.get(node.key())
+        if found is None:
+            self.merged[node.key()] = node
+            self.nodes.append(node)
+            found = node
+        if found.name is None:
+            found.name = result.name_hint
+        self.values[result] = found
+
+    # region folding
+
+    def simplify(self, node: Node) -> Node:
+        """Fold operations on constants, and i1 constants into what uses them."""
+        if node.kind in ("input", "const"):
+            return node
+        ops = node.operands
+        if all(o.is_const for o in ops):
+            return self.folded(node)
+        if node.kind == "cmpf" and any(o.is_const and o.value != o.value for o in ops):
+            # A NaN constant decides every predicate, whatever the other operand is.
+            zero = Node("const", ops[0].dtype, value=0.0)
+            return self.folded(Node("cmpf", "i1", tuple(o if o.is_const else zero for o in ops),
+                                    predicate=node.predicate, source=node.source))
+        if node.kind == "select" and ops[0].is_const:
+            return ops[1] if ops[0].value else ops[2]
+        if node.kind in ("andi", "ori", "xori"):
+            return self.simplify_logic(node)
+        return node
+
+    def simplify_logic(self, node: Node) -> Node:
+        a, b = node.operands
+        if a.is_const:
+            a, b = b, a
+        if not b.is_const:
+            return node
+        identity = {"andi": True, "ori": False, "xori": False}[node.kind]
+        if bool(b.value) == identity:
+            return a
+        if node.kind == "xori":
+            return Node("not", "i1", (a,), source=node.source)
+        return b  # andi with false, ori with true
+
+    def folded(self, node: Node) -> Node:
+        value = evaluate(node, [sem.constant(o.value, sem.DTYPES[o.dtype])  # type: ignore[arg-type]
+                                for o in node.operands])
+        scalar = value.item()
+        return Node("const", node.dtype, value=bool(scalar) if node.is_mask else float(scalar),
+                    source=node.source)
+
+    # endregion
+
+
+def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
+    """The node's operation on arrays of its operands (hswc.arith_semantics)."""
+    dtype = sem.DTYPES[node.dtype]
+    kind = node.kind
+    if kind in ("extf", "truncf"):
+        return sem.convert(operands[0], dtype)
+    if kind == "negf":
+        return sem.negf(operands[0])
+    if kind == "not":
+        return np.logical_not(operands[0])
+    if kind == "cmpf":
+        assert node.predicate is not None
+        return sem.cmpf(node.predicate, operands[0], operands[1])
+    if kind == "select":
+        return sem.select(*operands)
+    return sem.binary(f"arith.{kind}", operands[0], operands[1]).astype(dtype)
+
+
+def _scalar_dtype(op: Operation, value: SSAValue) -> str:
+    dtype = dtype_of(value.type)
+    if dtype is None:
+        raise OpError(op, f"works on {value.type}; an elementwise body works on f16, bf16 and "
+                      "f32 scalars and i1 conditions")
+    return dtype
+
+
+def _constant_node(op: arith.ConstantOp, dtype: str) -> Node:
+    if isinstance(op.value, FloatAttr):
+        value: float | bool = float(op.value.value.data)
+    elif isinstance(op.value, IntegerAttr) and dtype == "i1":
+        value = bool(op.value.value.data & 1)
+    else:
+        raise OpError(op, f"is a constant of {op.value.type}; a body's constants are f16, "
+                      "bf16 or f32 numbers or i1 booleans")
+    rounded = sem.constant(value, sem.DTYPES[dtype]).item()
+    return Node("const", dtype, value=bool(rounded) if dtype == "i1" else float(rounded),
+                source=op)
+
+
+def _node_of(b: _Builder, op: Operation) -> Node:
+    """The node for one supported op (operands already built), or a located error."""
+    def ins() -> tuple[Node, ...]:
+        return tuple(b.operand(op, v) for v in op.operands)
+
+    result = op.results[0]
+    dtype = _scalar_dtype(op, result)
+    if isinstance(op, arith.ConstantOp):
+        return _constant_node(op, dtype)
+    if type(op) in FLOAT_BINARY:
+        return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
+    if type(op) in LOGIC:
+        if dtype != "i1":
+            raise OpError(op, f"works on {result.type}; andi, ori and xori are supported on "
+                          "i1 conditions only")
+        return Node(LOGIC[type(op)], dtype, ins(), source=op)  # type: ignore[index]
+    if isinstance(op, arith.NegfOp):
+        return Node("negf", dtype, ins(), source=op)
+    if isinstance(op, arith.ExtFOp | arith.TruncFOp):
+        kind = "extf" if isinstance(op, arith.ExtFOp) else "truncf"
+        if op.attributes or "roundingmode" in op.properties:
+            raise OpError(op, "carries a rounding mode or attributes; only the default "
+                          "round-to-nearest-even conversion is supported")
+        return Node(kind, dtype, ins(), source=op)
+    if isinstance(op, arith.CmpfOp):
+        predicate = CMPF_NAMES[op.predicate.value.data]
+        if predicate not in SUPPORTED_PREDICATES:
+            raise OpError(op, f"has predicate {predicate}; the supported predicates are "
+                          f"{', '.join(SUPPORTED_PREDICATES)}")
+        return Node("cmpf", "i1", ins(), predicate=predicate, source=op)
+    if isinstance(op, arith.SelectOp):
+        return Node("select", dtype, ins(), source=op)
+    raise OpError(op, f"is not an elementwise operation the vectorizer maps; supported: "
+                  f"{SUPPORTED_TEXT}")
+
+
+def body_dag(block: Block, inputs: int | None = None) -> Dag:
+    """The DAG of a body block whose first `inputs` arguments (default: all) are the inputs'
+    elements; later arguments (a linalg.generic's output element) must be unused."""
+    count = len(block.args) if inputs is None else inputs
+    b = _Builder(block)
+    input_nodes = []
+    for i, arg in enumerate(block.args[:count]):
+        node = Node("input", _scalar_dtype(block.parent_op() or block.first_op,  # type: ignore[arg-type]
+                                           arg), index=i, name=arg.name_hint)
+        b.values[arg] = node
+        input_nodes.append(node)
+    terminator = block.last_op
+    if terminator is None or terminator.name != "linalg.yield" or len(terminator.operands) != 1:
+        where = terminator or block.parent_op()
+        assert where is not None
+        raise OpError(where, "must end the body: an elementwise body ends in linalg.yield of "
+                      "one value")
+    for op in block.ops:
+        if op is terminator:
+            break
+        if len(op.results) != 1 or op.regions:
+            raise OpError(op, f"is not an elementwise operation the vectorizer maps; "
+                          f"supported: {SUPPORTED_TEXT}")
+        b.add(_node_of(b, op), op.results[0])
+    result = b.operand(terminator, terminator.operands[0])
+    nodes = _live(b.nodes, result)
+    for node in nodes:
+        for operand in node.operands:
+            operand.users.append(node)
+    return Dag(input_nodes, nodes, result)
+
+
+def _live(nodes: Iterable[Node], result: Node) -> list[Node]:
+    """The nodes `result` depends on, in their original order."""
+    needed: set[int] = set()
+    stack = [result]
+    while stack:
+        node = stack.pop()
+        if id(node) in needed:
+            continue
+        needed.add(id(node))
+        stack.extend(node.operands)
+    return [n for n in nodes if id(n) in needed and n.kind != "input"]

@@ -1,0 +1,394 @@
+"""The kernel of a `KernelPlan` as ascend ops: Init before the chunk loop, CopyIn, Compute and
+CopyOut in it.
+
+Init (the reference kernel's order): a GlobalTensor per input and the output over the core's
+slice, the TPipe, the queues, the TBufs, each InitBuffer with its byte length (the linear
+lengths first, the mask length just before the masks), then the constant buffers filled by
+Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input),
+Compute (the plan's items: DeQue at each arrival, the Casts to f32, the instructions with a
+PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), CopyOut.
+
+Barriers: an instruction joins the step since the last barrier, with none in between, when it
+is an input's Cast (or another call of the step's one instruction) that touches nothing the
+step writes, or when it is a Muls/Adds continuing the step's last Muls/Adds in place (x*a+b);
+otherwise a barrier starts a new step. This is where ops-nn's kernel puts them.
+
+Queue tensors are read by Cast and DataCopy as they are, and by every other instruction through
+a ReinterpretCast to their own type, as the reference's templated code does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerType,
+    Signedness,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from hswc.dialects import ascend
+from hswc.dialects.ascend import MASK_ELEMENT_TYPE
+from hswc.passes.index_arith import IRArith
+from hswc.tiling import ELEMENT_BYTES, mask_length
+from hswc.vectorizer.instructions import Instr, Val
+from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
+
+ELEMENT_TYPES: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(),
+                                       "f32": Float32Type(), "mask": MASK_ELEMENT_TYPE}
+MASK_WORD = IntegerType(16, Signedness.UNSIGNED)
+"""Masks are combined (And, Or, Not) as uint16 words."""
+MASK_WORD_BITS = 16
+VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16"}
+LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_bytes",
+                "bf16": "half_bytes"}
+RAW_ACCESS = ("Cast", "DataCopy")
+"""Instructions that take queue tensors as they are."""
+
+
+@dataclass
+class Handles:
+    """What Init sets up and every chunk uses."""
+
+    gm: dict[Val, SSAValue]
+    """GlobalTensors of the inputs and the output."""
+    objects: dict[Buffer, SSAValue]
+    """Every TQue and TBuf, by buffer."""
+
+
+@dataclass
+class Emitter:
+    """Builds ascend ops at one insertion point."""
+
+    point: InsertPoint
+    builder: Builder = field(init=False)
+    a: IRArith = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.builder = Builder(self.point)
+        self.a = IRArith(self.point)
+
+    def op(self, op: Operation, name: str | None = None) -> SSAValue | None:
+        self.builder.insert(op)
+        if op.results:
+            if name is not None:
+                op.results[0].name_hint = name
+            return op.results[0]
+        return None
+
+    def value(self, op: Operation, name: str) -> SSAValue:
+        result = self.op(op, name)
+        assert result is not None
+        return result
+
+
+# region names
+
+
+def local_name(buffer: Buffer) -> str:
+    """What a TBuf's Get, or a queue's AllocTensor / DeQue, is called."""
+    if buffer.is_queue or (buffer.role != "copy" and buffer.dtype != "mask"):
+        return f"{buffer.name}_local"
+    return mask_name(buffer) if buffer.dtype == "mask" else buffer.name
+
+
+def mask_name(buffer: Buffer) -> str:
+    return buffer.name if buffer.name.endswith("_mask") else f"{buffer.name}_mask"
+
+
+def object_name(buffer: Buffer) -> str:
+    if buffer.is_queue:
+        return f"{buffer.role}_queue_{buffer.name}"
+    return f"{mask_name(buffer) if buffer.dtype == 'mask' else buffer.name}_buf"
+
+
+# endregion
+# region Init
+
+
+def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: SSAValue,
+              offset: SSAValue, length: SSAValue, ub_factor: SSAValue) -> Handles:
+    gm: dict[Val, SSAValue] = {}
+    for val, memref in [*((v, inputs[v.input or 0]) for v in plan.inputs),
+                        (plan.output, output)]:
+        gm[val] = e.value(ascend.SetGlobalBufferOp(memref, offset, length), f"{val.name}_gm")
+    pipe = e.value(ascend.TPipeOp(), "pipe")
+    objects: dict[Buffer, SSAValue] = {}
+    for b in plan.buffers:
+        if b.is_queue:
+            objects[b] = e.value(ascend.TQueOp(ascend.TPosition(b.position), b.depth),
+                                 object_name(b))
+    for b in plan.buffers:
+        if not b.is_queue:
+            objects[b] = e.value(ascend.TBufOp(ascend.TPosition.VECCALC), object_name(b))
+    lengths = _linear_lengths(e, plan, ub_factor)
+    for b in plan.buffers:
+        if b.dtype == "mask" and "mask" not in lengths:
+            lengths["mask"] = mask_length(e.a, ub_factor)
+        key = "tensor" if b.is_queue else "mask" if b.dtype == "mask" else b.dtype
+        num = b.depth if b.is_queue else None
+        e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
+    consts = [b for b in plan.buffers if b.role == "const"]
+    for b in consts:
+        local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
+        assert b.value is not None
+        e.op(ascend.DuplicateOp(local, FloatAttr(b.value, ELEMENT_TYPES[b.dtype]), ub_factor))
+    if consts:
+        e.op(ascend.PipeBarrierOp())
+    return Handles(gm, objects)
+
+
+def _linear_lengths(e: Emitter, plan: KernelPlan, ub_factor: SSAValue) -> dict[str, SSAValue]:
+    """ubFactor * bytes for each size the buffers use: the queues' (T), f32's, f16's."""
+    wanted: dict[str, int] = {}
+    if any(b.is_queue for b in plan.buffers):
+        wanted["tensor"] = ELEMENT_BYTES[plan.dtype]
+    for dtype in ("f32", "f16", "bf16"):
+        if any(not b.is_queue and b.dtype == dtype for b in plan.buffers):
+            wanted[dtype] = ELEMENT_BYTES[dtype]
+    lengths: dict[str, SSAValue] = {}
+    named: dict[str, SSAValue] = {}
+    for key, size in wanted.items():
+        name = LENGTH_NAMES[key]
+        if name not in named:
+            named[name] = e.a.name(e.a.mul(ub_factor, e.a.const(size)), name)
+        lengths[key] = named[name]
+    return lengths
+
+
+# endregion
+# region the chunk: CopyIn, Compute, CopyOut
+
+
+class ChunkEmitter:
+    """One chunk's CopyIn, Compute and CopyOut at the chunk op's place."""
+
+    def __init__(self, e: Emitter, plan: KernelPlan, h: Handles, chunk_offset: SSAValue,
+                 current_num: SSAValue):
+        self.e = e
+        self.plan = plan
+        self.h = h
+        self.chunk_offset = chunk_offset
+        self.current_num = current_num
+        self.tensors: dict[Buffer, SSAValue] = {}
+        """Queue tensors taken (DeQue, AllocTensor) and TBufs got in this chunk."""
+        self.views: dict[Buffer, SSAValue] = {}
+        self.bits: dict[Buffer, SSAValue] = {}
+        self.counts: dict[str, SSAValue] = {"cur": current_num}
+        self.step: list[Instr] = []
+        self.got = False
+        self.freed: list[Val] = []
+
+    def buffer(self, val: Val) -> Buffer:
+        return self.plan.place[val]
+
+    def emit(self) -> None:
+        e, plan = self.e, self.plan
+        size = e.a.const(ELEMENT_BYTES[plan.dtype])
+        copy_bytes = e.a.name(e.a.mul(self.current_num, size), "copy_bytes")
+        self.copy_in(copy_bytes)
+        self.compute()
+        self.copy_out(copy_bytes)
+
+    # region CopyIn and CopyOut
+
+    def copy_in(self, copy_bytes: SSAValue) -> None:
+        e, plan = self.e, self.plan
+        queue = {v: self.h.objects[self.buffer(v)] for v in plan.inputs}
+        element = ELEMENT_TYPES[plan.dtype]
+        if plan.schedule.x_first:  # each input handed to compute as soon as it is copied
+            for v in plan.inputs:
+                local = e.value(ascend.AllocTensorOp(queue[v], element), f"{v.name}_local")
+                self.copy_one(v, local, copy_bytes)
+                e.op(ascend.EnQueOp(queue[v], local))
+            return
+        locals_ = [e.value(ascend.AllocTensorOp(queue[v], element), f"{v.name}_local")
+                   for v in plan.inputs]
+        for v, local in zip(plan.inputs, locals_, strict=True):
+            self.copy_one(v, local, copy_bytes)
+        for v, local in zip(plan.inputs, locals_, strict=True):
+            e.op(ascend.EnQueOp(queue[v], local))
+
+    def copy_one(self, v: Val, local: SSAValue, copy_bytes: SSAValue) -> None:
+        at = self.e.value(ascend.GlobalAtOp(self.h.gm[v], self.chunk_offset), f"{v.name}_gm_at")
+        self.e.op(ascend.DataCopyPadOp(local, at, copy_bytes))
+
+    def copy_out(self, copy_bytes: SSAValue) -> None:
+        e, out = self.e, self.plan.output
+        que = self.h.objects[self.buffer(out)]
+        local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[self.plan.dtype]), f"{out.name}_local")
+        at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset), f"{out.name}_gm_at")
+        e.op(ascend.DataCopyPadOp(at, local, copy_bytes))
+        e.op(ascend.FreeTensorOp(que, local))
+
+    # endregion
+    # region Compute
+
+    def compute(self) -> None:
+        plan = self.plan
+        for at, item in enumerate(plan.items):
+            if isinstance(item, Arrival):
+                self.arrive(item)
+            else:
+                self.instruction(item)
+            for v in plan.frees.get(at, ()):
+                self.free(v)
+        out = self.buffer(plan.output)
+        self.take_output()
+        self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensors[out]))
+        for v in plan.inputs:
+            self.free(v)
+
+    def arrive(self, item: Arrival) -> None:
+        e, plan = self.e, self.plan
+        element = ELEMENT_TYPES[plan.dtype]
+        for v in item.inputs:
+            b = self.buffer(v)
+            self.tensors[b] = e.value(ascend.DeQueOp(self.h.objects[b], element), local_name(b))
+        if not plan.schedule.x_first:
+            self.take_output()
+        for v in item.inputs:
+            if self._viewed(self.buffer(v)):
+                self.view(self.buffer(v))
+        for cast in item.casts:
+            self.get(self.buffer(cast.dst))
+        for cast in item.casts:
+            self.instruction(cast)
+
+    def _viewed(self, b: Buffer) -> bool:
+        return any(i.api not in RAW_ACCESS and any(self.buffer(v) is b for v in (i.dst, *i.srcs))
+                   for i in self.plan.instrs())
+
+    def take_output(self) -> None:
+        out = self.buffer(self.plan.output)
+        if out not in self.tensors:
+            que = self.h.objects[out]
+            self.tensors[out] = self.e.value(
+                ascend.AllocTensorOp(que, ELEMENT_TYPES[self.plan.dtype]), local_name(out))
+
+    def view(self, b: Buffer) -> SSAValue:
+        if b not in self.views:
+            dtype = self.plan.dtype
+            self.views[b] = self.e.value(
+                ascend.ReinterpretCastOp(self.tensors[b], ELEMENT_TYPES[dtype]),
+                f"{b.name}_{VIEW_SUFFIX[dtype]}")
+        return self.views[b]
+
+    def get(self, b: Buffer) -> SSAValue:
+        if b not in self.tensors:
+            self.tensors[b] = self.e.value(
+                ascend.TBufGetOp(self.h.objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
+        return self.tensors[b]
+
+    def count(self, kind: str) -> SSAValue:
+        if kind not in self.counts:
+            a = self.e.a
+            if kind == "compute":
+                align = a.const(self.plan.align)
+                self.counts[kind] = a.name(a.mul(a.ceil_div(self.current_num, align), align),
+                                           "compute_num")
+            else:
+                words = a.ceil_div(self.count("compute"), a.const(MASK_WORD_BITS))
+                self.counts[kind] = a.name(words, "mask_words")
+        return self.counts[kind]
+
+    def operand(self, val: Val, instr: Instr) -> SSAValue:
+        b = self.buffer(val)
+        if b.is_queue:
+            return self.tensors[b] if instr.api in RAW_ACCESS else self.view(b)
+        tensor = self.get(b)
+        if b.dtype == "mask" and instr.count == "words":
+            if b not in self.bits:
+                self.bits[b] = self.e.value(ascend.ReinterpretCastOp(tensor, MASK_WORD),
+                                            f"{mask_name(b)}_bits")
+            return self.bits[b]
+        return tensor
+
+    def instruction(self, instr: Instr) -> None:
+        if self.needs_barrier(instr):
+            self.e.op(ascend.PipeBarrierOp())
+            self.step = []
+        self.step.append(instr)
+        if not instr.conversion and not self.got:
+            self.got = True
+            for b in self.plan.buffers:
+                if not b.is_queue and b.role != "copy":
+                    self.get(b)
+        if instr.count != "cur":
+            self.count(instr.count)
+        if self.buffer(instr.dst).role == "output":
+            self.take_output()
+        dst = self.operand(instr.dst, instr)
+        srcs = [self.operand(v, instr) for v in instr.srcs]
+        op = build(instr, dst, srcs, self.count(instr.count))
+        self.e.op(op)
+
+    def needs_barrier(self, instr: Instr) -> bool:
+        """Whether the instruction must wait for the step since the last barrier."""
+        if not self.step:
+            return False
+        reads = {id(self.buffer(v)) for v in instr.srcs}
+        writes = id(self.buffer(instr.dst))
+        hazard = any(writes == id(self.buffer(s.dst)) or writes in {id(self.buffer(v))
+                                                                   for v in s.srcs}
+                     or id(self.buffer(s.dst)) in reads for s in self.step)
+        if not hazard and (instr.conversion or all(s.api == instr.api for s in self.step)):
+            return False
+        last = self.step[-1]
+        scale_shift = ("Muls", "Adds")
+        return not (instr.api in scale_shift and last.api in scale_shift
+                    and self.buffer(instr.srcs[0]) is self.buffer(last.dst)
+                    is self.buffer(instr.dst))
+
+    def free(self, v: Val) -> None:
+        """FreeTensor of an input, once."""
+        if v not in self.freed:
+            self.freed.append(v)
+            b = self.buffer(v)
+            self.e.op(ascend.FreeTensorOp(self.h.objects[b], self.tensors[b]))
+
+    # endregion
+
+
+# endregion
+# region the instruction table
+
+
+def _scalar(instr: Instr, like: SSAValue) -> FloatAttr:
+    t = like.type
+    assert isinstance(t, ascend.LocalTensorType) and instr.scalar is not None
+    return FloatAttr(instr.scalar, t.element_type)
+
+
+def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue) -> Operation:
+    """The ascend op of one instruction."""
+    api = instr.api
+    if api == "Cast":
+        assert instr.mode is not None
+        return ascend.CastOp(dst, srcs[0], ascend.RoundMode(instr.mode), count)
+    if api in ("Compare", "CompareScalar"):
+        assert instr.mode is not None
+        mode = ascend.CmpMode(instr.mode)
+        if api == "Compare":
+            return ascend.CompareOp(dst, srcs[0], srcs[1], mode, count)
+        return ascend.CompareScalarOp(dst, srcs[0], _scalar(instr, srcs[0]), mode, count)
+    if api == "Select":
+        assert instr.mode is not None
+        other: SSAValue | FloatAttr = srcs[2] if len(srcs) == 3 else _scalar(instr, srcs[1])
+        return ascend.SelectOp(dst, srcs[0], srcs[1], other, ascend.SelMode(instr.mode), count)
+    if api == "Duplicate":
+        return ascend.DuplicateOp(dst, _scalar(instr, dst), count)
+    op_class = getattr(ascend, f"{api}Op")
+    if instr.scalar is not None:
+        return op_class(dst, srcs[0], _scalar(instr, srcs[0]), count)
+    return op_class(dst, *srcs, count)
+
+
+# endregion

@@ -1,0 +1,330 @@
+"""Instruction selection: each node of a body's DAG becomes its AscendC call(s), in body order.
+
+The table `RULES` has one small function per operation kind. Operands are `Val`s, vectors the
+kernel holds in UB (an input, an input's f32 copy, a temporary, a constant buffer, a mask, the
+output); a constant operand becomes the scalar of an instruction's scalar form where AscendC has
+one (Adds, Muls, Maxs, Mins; CompareScalar and Select VSEL_TENSOR_SCALAR_MODE when the schedule
+asks for scalar compares), and otherwise a buffer that Init fills with Duplicate.
+
+Mapping (t: a vector, k: a constant):
+  extf/truncf            Cast (CAST_NONE; CAST_RINT to bf16), over the chunk's `cur` elements
+  addf t,t | t,k         Add | Adds            subf t,t | t,k | k,t   Sub | Adds(-k) | Sub(k)
+  mulf t,t | t,k         Mul | Muls            divf t,t | t,k | k,t   Div (constants in buffers)
+  maximumf / minimumf    Max, Maxs / Min, Mins negf                   Muls -1
+  cmpf oeq ogt oge olt ole une   Compare (or CompareScalar) EQ GT GE LT LE NE
+  cmpf one / ord         LT | GT, EQ(a,a) & EQ(b,b) (And/Or on the masks as uint16)
+  select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
+  andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
+A result that is an input or a constant is copied (DataCopy) or filled (Duplicate) into the
+output. Every other instruction counts `compute_num` (the chunk rounded up to whole 256-byte
+repeats); masks are combined as 16-bit words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from xdsl.ir import Operation
+
+from hswc.diagnostics import OpError
+from hswc.vectorizer.dag import Dag, Node
+from hswc.vectorizer.schedule import Schedule
+
+Role = Literal["input", "copy", "temp", "const", "mask", "output"]
+Count = Literal["cur", "compute", "words"]
+
+ARITHMETIC_DTYPES = ("f16", "f32")
+"""What the A2/A3 vector unit computes on (no bf16 arithmetic, compare or select)."""
+
+SWAPPED = {"oeq": "oeq", "ogt": "olt", "oge": "ole", "olt": "ogt", "ole": "oge", "one": "one",
+           "ord": "ord", "une": "une"}
+"""k <p> t is t <SWAPPED[p]> k."""
+COMPARE_MODES = {"oeq": "eq", "ogt": "gt", "oge": "ge", "olt": "lt", "ole": "le", "une": "ne"}
+"""cmpf predicate -> AscendC CMPMODE (NaN compares false, NE true, as the predicates say)."""
+
+
+@dataclass(eq=False)
+class Val:
+    """A vector value of the kernel, as it lives in one UB buffer."""
+
+    role: Role
+    dtype: str
+    """Element type: f16, bf16, f32, or mask (one bit per element)."""
+    name: str | None = None
+    input: int | None = None
+    """For an input or its copy: the input's position."""
+    value: float | None = None
+    """For a constant buffer: the value Init fills it with."""
+
+
+@dataclass(eq=False)
+class Instr:
+    """One AscendC call: `api(dst, srcs..., scalar, mode, count)`."""
+
+    api: str
+    dst: Val
+    srcs: tuple[Val, ...] = ()
+    scalar: float | None = None
+    mode: str | None = None
+    """CMPMODE, SELMODE or RoundMode, in the ascend dialect's spelling."""
+    count: Count = "compute"
+    source: Operation | None = None
+    in_place: tuple[int, ...] = ()
+    """Positions of the sources whose buffer dst may share (AscendC allows dst == that src)."""
+    conversion: bool = False
+    """The Cast of an input to its f32 copy, placed where the input arrives."""
+
+    def reads(self) -> tuple[Val, ...]:
+        return self.srcs
+
+
+@dataclass
+class Selection:
+    """The calls of one body, and the values they work on."""
+
+    dtype: str
+    """The element type of the inputs and the output."""
+    inputs: list[Val]
+    """One per body argument (None-named unused inputs included)."""
+    output: Val
+    conversions: list[Instr]
+    """The Casts of inputs to their f32 copies."""
+    instrs: list[Instr]
+    """Everything else, in body order."""
+    consts: dict[tuple[object, ...], Val] = field(default_factory=dict)
+
+
+class _Selector:
+    def __init__(self, dag: Dag, schedule: Schedule, dtype: str, output_name: str):
+        self.dag = dag
+        self.schedule = schedule
+        self.dtype = dtype
+        self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index)
+                       for n in dag.inputs]
+        self.output = Val("output", dtype, output_name)
+        self.vals: dict[int, Val] = {id(n): v for n, v in zip(dag.inputs, self.inputs,
+                                                                 strict=True)}
+        self.consts: dict[tuple[object, ...], Val] = {}
+        self.conversions: list[Instr] = []
+        self.instrs: list[Instr] = []
+
+    # region values
+
+    def val(self, node: Node) -> Val:
+        """The vector holding a node: its own, or a constant's buffer."""
+        if node.is_const:
+            key = node.key()
+            found = self.consts.get(key)
+            if found is None:
+                assert isinstance(node.value, float)
+                found = Val("const", node.dtype, node.name or "const", value=node.value)
+                self.consts[key] = found
+            return found
+        return self.vals[id(node)]
+
+    def result(self, node: Node) -> Val:
+        """A new vector for the node's value (the output when the body yields it)."""
+        if node is self.dag.result:
+            val = self.output
+        elif node.is_mask:
+            val = Val("mask", "mask", node.name or "mask")
+        elif node.kind == "extf" and node.operands[0].kind == "input":
+            val = Val("copy", node.dtype,
+                      node.name or f"{self.inputs[node.operands[0].index or 0].name}_fp32",
+                      input=node.operands[0].index)
+        else:
+            val = Val("temp", node.dtype, node.name or "tmp")
+        self.vals[id(node)] = val
+        return val
+
+    def scratch_mask(self, node: Node) -> Val:
+        return Val("mask", "mask", f"{node.name or 'mask'}_part")
+
+    # endregion
+
+    def emit(self, instr: Instr) -> None:
+        (self.conversions if instr.conversion else self.instrs).append(instr)
+
+    def require_arithmetic(self, node: Node, what: str, dtype: str | None = None) -> None:
+        """The node's values (or `dtype`) are something the vector unit computes on."""
+        dtype = dtype or node.dtype
+        assert node.source is not None
+        if dtype == "i1":
+            raise OpError(node.source, f"works on i1 values, which {what} has no form for: "
+                          "select between numbers, combine conditions with andi/ori/xori")
+        if dtype not in ARITHMETIC_DTYPES:
+            raise OpError(node.source, f"computes on {dtype}, but {what} on Atlas A2/A3 takes "
+                          "f16 or f32: widen the operands with arith.extf to f32 first")
+
+    def run(self) -> Selection:
+        for node in self.dag.nodes:
+            if node.is_const:
+                continue
+            RULES[node.kind](self, node)
+        result = self.dag.result
+        if result.kind == "input" or result.is_const:
+            self.copy_to_output(result)
+        return Selection(self.dtype, self.inputs, self.output, self.conversions, self.instrs,
+                         self.consts)
+
+    def copy_to_output(self, node: Node) -> None:
+        if node.is_const:
+            assert isinstance(node.value, float)
+            self.emit(Instr("Duplicate", self.output, scalar=node.value, source=node.source))
+        else:
+            self.emit(Instr("DataCopy", self.output, (self.vals[id(node)],)))
+
+
+Rule = Callable[[_Selector, Node], None]
+
+
+def _cast(s: _Selector, node: Node) -> None:
+    (src,) = node.operands
+    pair = (src.dtype, node.dtype)
+    if pair not in (("f16", "f32"), ("bf16", "f32"), ("f32", "f16"), ("f32", "bf16")):
+        raise OpError(node.source, f"converts {pair[0]} to {pair[1]}; AscendC's Cast "  # type: ignore[arg-type]
+                      "converts between f32 and f16 or bf16")
+    mode = "cast_rint" if node.dtype == "bf16" else "cast_none"
+    dst = s.result(node)
+    s.emit(Instr("Cast", dst, (s.val(src),), mode=mode, count="cur", source=node.source,
+                 conversion=dst.role == "copy"))
+
+
+def _binary(tensor_api: str, scalar_api: str | None) -> Rule:
+    """Add/Mul/Max/Min: t,t -> tensor form; one constant -> the scalar form (commutative)."""
+    def rule(s: _Selector, node: Node) -> None:
+        s.require_arithmetic(node, tensor_api)
+        a, b = node.operands
+        if scalar_api is not None and (a.is_const or b.is_const):
+            t, k = (b, a) if a.is_const else (a, b)
+            s.emit(Instr(scalar_api, s.result(node), (s.val(t),), scalar=k.value,  # type: ignore[arg-type]
+                         source=node.source, in_place=(0,)))
+            return
+        s.emit(Instr(tensor_api, s.result(node), (s.val(a), s.val(b)), source=node.source,
+                     in_place=(0, 1)))
+    return rule
+
+
+def _subf(s: _Selector, node: Node) -> None:
+    s.require_arithmetic(node, "Sub")
+    a, b = node.operands
+    if b.is_const:  # t - k == t + (-k), to the bit
+        assert isinstance(b.value, float)
+        s.emit(Instr("Adds", s.result(node), (s.val(a),), scalar=-b.value, source=node.source,
+                     in_place=(0,)))
+        return
+    s.emit(Instr("Sub", s.result(node), (s.val(a), s.val(b)), source=node.source,
+                 in_place=(0, 1)))
+
+
+def _divf(s: _Selector, node: Node) -> None:
+    s.require_arithmetic(node, "Div")
+    a, b = node.operands
+    s.emit(Instr("Div", s.result(node), (s.val(a), s.val(b)), source=node.source,
+                 in_place=(0, 1)))
+
+
+def _negf(s: _Selector, node: Node) -> None:
+    s.require_arithmetic(node, "Muls")
+    s.emit(Instr("Muls", s.result(node), (s.val(node.operands[0]),), scalar=-1.0,
+                 source=node.source, in_place=(0,)))
+
+
+def _compare(s: _Selector, dst: Val, a: Node, b: Node, predicate: str, source: Node) -> None:
+    """dst = a <predicate> b for a predicate with a CMPMODE; a constant b may be a scalar."""
+    mode = COMPARE_MODES[predicate]
+    if b.is_const and s.schedule.scalar_compare:
+        s.emit(Instr("CompareScalar", dst, (s.val(a),), scalar=b.value,  # type: ignore[arg-type]
+                     mode=mode, source=source.source))
+    else:
+        s.emit(Instr("Compare", dst, (s.val(a), s.val(b)), mode=mode, source=source.source))
+
+
+def _cmpf(s: _Selector, node: Node) -> None:
+    a, b = node.operands
+    s.require_arithmetic(node, "Compare", a.dtype)
+    predicate = node.predicate
+    assert predicate is not None
+    if a.is_const:
+        a, b, predicate = b, a, SWAPPED[predicate]
+    dst = s.result(node)
+    if predicate in COMPARE_MODES:
+        _compare(s, dst, a, b, predicate, node)
+        return
+    part = s.scratch_mask(node)
+    if predicate == "one":  # ordered and unequal: below or above
+        _compare(s, dst, a, b, "olt", node)
+        _compare(s, part, a, b, "ogt", node)
+        s.emit(Instr("Or", dst, (dst, part), count="words", source=node.source, in_place=(0,)))
+        return
+    # ord: neither is NaN (x == x fails only for NaN); a constant other than NaN always is.
+    _compare(s, dst, a, a, "oeq", node)
+    if not b.is_const:
+        _compare(s, part, b, b, "oeq", node)
+        s.emit(Instr("And", dst, (dst, part), count="words", source=node.source, in_place=(0,)))
+
+
+def _select(s: _Selector, node: Node) -> None:
+    s.require_arithmetic(node, "Select")
+    mask, a, b = node.operands
+    dst = s.result(node)
+    if b.is_const and s.schedule.scalar_compare:
+        s.emit(Instr("Select", dst, (s.val(mask), s.val(a)), scalar=b.value,  # type: ignore[arg-type]
+                     mode="vsel_tensor_scalar_mode", source=node.source, in_place=(1,)))
+        return
+    s.emit(Instr("Select", dst, (s.val(mask), s.val(a), s.val(b)),
+                 mode="vsel_tensor_tensor_mode", source=node.source, in_place=(1,)))
+
+
+def _logic(api: str) -> Rule:
+    def rule(s: _Selector, node: Node) -> None:
+        a, b = node.operands
+        s.emit(Instr(api, s.result(node), (s.val(a), s.val(b)), count="words",
+                     source=node.source, in_place=(0, 1)))
+    return rule
+
+
+def _not(s: _Selector, node: Node) -> None:
+    s.emit(Instr("Not", s.result(node), (s.val(node.operands[0]),), count="words",
+                 source=node.source, in_place=(0,)))
+
+
+def _xori(s: _Selector, node: Node) -> None:
+    """a ^ b == (a | b) & ~(a & b)."""
+    a, b = (s.val(n) for n in node.operands)
+    both = s.scratch_mask(node)
+    dst = s.result(node)
+    for instr in (Instr("And", both, (a, b), count="words", in_place=(0, 1)),
+                  Instr("Not", both, (both,), count="words", in_place=(0,)),
+                  Instr("Or", dst, (a, b), count="words", in_place=(0, 1)),
+                  Instr("And", dst, (dst, both), count="words", in_place=(0, 1))):
+        instr.source = node.source
+        s.emit(instr)
+
+
+RULES: dict[str, Rule] = {
+    "extf": _cast,
+    "truncf": _cast,
+    "addf": _binary("Add", "Adds"),
+    "subf": _subf,
+    "mulf": _binary("Mul", "Muls"),
+    "divf": _divf,
+    "maximumf": _binary("Max", "Maxs"),
+    "minimumf": _binary("Min", "Mins"),
+    "negf": _negf,
+    "cmpf": _cmpf,
+    "select": _select,
+    "andi": _logic("And"),
+    "ori": _logic("Or"),
+    "not": _not,
+    "xori": _xori,
+}
+"""Node kind -> its instruction(s)."""
+
+
+def select_instructions(dag: Dag, schedule: Schedule, dtype: str,
+                        output_name: str = "y") -> Selection:
+    """The AscendC calls of a body whose inputs and output are of element type `dtype`."""
+    return _Selector(dag, schedule, dtype, output_name).run()

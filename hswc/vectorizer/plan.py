@@ -1,0 +1,295 @@
+"""The UB plan of a body's kernel: when each input arrives, and which buffer holds each value.
+
+`plan_kernel(dag, schedule, dtype)` selects the instructions (hswc.vectorizer.instructions),
+orders them (every input's arrival first, or, with `x-first`, each input just before the first
+instruction that needs it, with its Casts to f32), then walks them allocating buffers by the
+values' lifetimes:
+- each input has a TQue<VECIN>, the output a TQue<VECOUT> (depth 2 with `double-buffer`);
+- each input's f32 copy has a TBuf of its own; each constant that must be a vector, a TBuf that
+  Init fills; each compare mask, a mask TBuf, reused once the mask it held is dead;
+- a temporary is written in place over an operand that dies at that instruction, when the
+  schedule allows that operand's kind (the reference: temporaries only; `in-place`: also f32
+  copies and input buffers), else into a dead temporary's TBuf, else into a new one.
+`KernelPlan.ub_plan()` is what the host tiling divides the UB by for these buffers
+(hswc.tiling.UbPlan): their bytes per element, plus Select's temporary space and the masks'
+roundup as a reserve, with ubFactor a multiple of the vector instructions' alignment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from hswc.platform import SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, IntArith, UbPlan, mask_length
+from hswc.vectorizer.dag import Dag
+from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
+from hswc.vectorizer.schedule import Schedule
+
+MASK_BITS_PER_BYTE = 8
+
+
+@dataclass(eq=False)
+class Buffer:
+    """One InitBuffer of the kernel's Init: a TQue (inputs, the output) or a TBuf."""
+
+    name: str
+    """The stem of its IR names: `input_queue_<name>`, `<name>_buf`, `<name>_mask_buf`."""
+    role: Role
+    dtype: str
+    """f16, bf16, f32, or mask."""
+    depth: int = 1
+    value: float | None = None
+    """A constant buffer's fill value."""
+
+    @property
+    def is_queue(self) -> bool:
+        return self.role in ("input", "output")
+
+    @property
+    def position(self) -> Literal["vecin", "vecout", "veccalc"]:
+        return {"input": "vecin", "output": "vecout"}.get(self.role, "veccalc")  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, eq=False)
+class Arrival:
+    """Inputs taken from their queues (DeQue) here, then their Casts to f32."""
+
+    inputs: tuple[Val, ...]
+    casts: tuple[Instr, ...]
+
+
+Item = Arrival | Instr
+
+
+@dataclass(eq=False)
+class KernelPlan:
+    selection: Selection
+    schedule: Schedule
+    items: list[Item]
+    """Compute, in order."""
+    inputs: list[Val]
+    """The inputs that are read, in the order they are needed (copy-in and queue order)."""
+    buffers: list[Buffer]
+    """In InitBuffer order: input queues, the output queue, f32 copies, temporaries, constants,
+    masks."""
+    place: dict[Val, Buffer]
+    frees: dict[int, list[Val]] = field(default_factory=dict)
+    """Item position -> the inputs freed right after it (early-free)."""
+    align: int = 64
+    """Elements: vector counts are rounded up to this (whole 256-byte repeats)."""
+
+    @property
+    def dtype(self) -> str:
+        return self.selection.dtype
+
+    @property
+    def output(self) -> Val:
+        return self.selection.output
+
+    def instrs(self) -> list[Instr]:
+        """Every instruction of Compute, in order."""
+        out: list[Instr] = []
+        for item in self.items:
+            out.extend(item.casts if isinstance(item, Arrival) else (item,))
+        return out
+
+    def mask_count(self) -> int:
+        return sum(1 for b in self.buffers if b.dtype == "mask")
+
+    def ub_bytes(self, ub_factor: int) -> int:
+        """UB the kernel claims at this ubFactor: every InitBuffer (rounded up to 32 bytes, times
+        its count) plus Select's temporary space when it selects."""
+        total = SELECT_TMP_BYTES if any(i.api == "Select" for i in self.instrs()) else 0
+        for b in self.buffers:
+            length = mask_length(IntArith(), ub_factor) if b.dtype == "mask" \
+                else ub_factor * ELEMENT_BYTES[b.dtype]
+            total += b.depth * -(-length // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+        return total
+
+    def ub_plan(self) -> UbPlan:
+        """What the tiling divides the UB by for exactly these buffers."""
+        linear = sum(b.depth * ELEMENT_BYTES[b.dtype] for b in self.buffers if b.dtype != "mask")
+        masks = self.mask_count()
+        selects = any(i.api == "Select" for i in self.instrs())
+        return UbPlan(bytes_per_element=linear + -(-masks // MASK_BITS_PER_BYTE),
+                      ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES,
+                      align_elements=self.align)
+
+
+def tiling_plan(kernel: KernelPlan, budget: UbPlan | None) -> tuple[UbPlan, bool]:
+    """What the host tiling divides the UB by for this kernel, and whether that is the kernel's
+    own plan (rather than a named op's budget): the budget, for the reference schedule of an op
+    whose CANN kernel tiles by one; the kernel's buffers otherwise. ValueError for a budget that
+    does not cover the buffers."""
+    own = kernel.ub_plan()
+    if budget is None or not kernel.schedule.is_reference:
+        return own, True
+    if not budget_covers(budget, kernel):
+        raise ValueError(f"its UB budget ({budget}) is smaller than its buffers need ({own})")
+    return budget, False
+
+
+def budget_covers(budget: UbPlan, kernel: KernelPlan) -> bool:
+    """Whether a fixed budget makes room for the kernel's buffers at every ubFactor it yields:
+    as many bytes per element, the masks' roundup in its reserve (like ops-nn's kernels, a budget
+    need not reserve Select's temporary space), and a multiple of the kernel's alignment."""
+    own = kernel.ub_plan()
+    return (budget.bytes_per_element >= own.bytes_per_element
+            and budget.ub_reserve >= kernel.mask_count() * MASK_MIN_BYTES
+            and budget.align_elements % own.align_elements == 0)
+
+
+def _order(sel: Selection, schedule: Schedule) -> tuple[list[Val], list[Item]]:
+    """The inputs in the order instructions first need them, and the compute sequence."""
+    casts: dict[int, list[Instr]] = {}
+    for cast in sel.conversions:
+        assert cast.dst.input is not None
+        casts.setdefault(cast.dst.input, []).append(cast)
+
+    def needs(instr: Instr) -> list[Val]:
+        found: list[Val] = []
+        for src in instr.srcs:
+            if src.input is not None and sel.inputs[src.input] not in found:
+                found.append(sel.inputs[src.input])
+        return found
+
+    order: list[Val] = []
+    for instr in sel.instrs:
+        order += [v for v in needs(instr) if v not in order]
+
+    def arrival(vals: list[Val]) -> Arrival:
+        return Arrival(tuple(vals), tuple(c for v in vals for c in casts.get(v.input or 0, [])))
+
+    if not schedule.x_first:
+        return order, [arrival(order), *sel.instrs]
+    items: list[Item] = []
+    arrived: list[Val] = []
+    for instr in sel.instrs:
+        new = [v for v in needs(instr) if v not in arrived]
+        if new:
+            items.append(arrival(new))
+            arrived += new
+        items.append(instr)
+    return order, items
+
+
+class _Allocator:
+    """Assigns every value a buffer, walking the items in order."""
+
+    def __init__(self, plan: KernelPlan, last_use: dict[Val, int]):
+        self.plan = plan
+        self.last_use = last_use
+        self.holder: dict[Buffer, Val] = {}
+        self.dead: list[Buffer] = []
+        self.names: set[str] = set()
+
+    def new(self, val: Val, role: Role, dtype: str, depth: int = 1) -> Buffer:
+        base = val.name or role
+        name, n = base, 1
+        while name in self.names:
+            name, n = f"{base}{n}", n + 1
+        self.names.add(name)
+        buffer = Buffer(name, role, dtype, depth, val.value)
+        self.plan.buffers.append(buffer)
+        return buffer
+
+    def put(self, val: Val, buffer: Buffer) -> None:
+        self.plan.place[val] = buffer
+        self.holder[buffer] = val
+        if buffer in self.dead:
+            self.dead.remove(buffer)
+
+    def reusable_roles(self) -> tuple[Role, ...]:
+        return ("temp", "copy", "input") if self.plan.schedule.in_place else ("temp",)
+
+    def place(self, instr: Instr, at: int) -> None:
+        for src in instr.srcs:
+            if src not in self.plan.place:  # a constant buffer, on first use
+                assert src.role == "const", src
+                self.put(src, self.new(src, "const", src.dtype))
+        dst = instr.dst
+        if dst not in self.plan.place:
+            self.put(dst, self.choose(instr, at))
+        for src in set(instr.srcs):
+            buffer = self.plan.place[src]
+            if self.last_use.get(src) == at and self.holder.get(buffer) is src \
+                    and buffer.role in ("temp", "copy", "mask"):
+                self.dead.append(buffer)
+
+    def choose(self, instr: Instr, at: int) -> Buffer:
+        dst = instr.dst
+        if dst.role == "output":
+            return self.output
+        if dst.role == "copy":
+            return self.new(dst, "copy", dst.dtype)
+        roles = ("mask",) if dst.role == "mask" else self.reusable_roles()
+        for position in instr.in_place:
+            src = instr.srcs[position]
+            buffer = self.plan.place[src]
+            dtype = src.dtype if buffer.is_queue else buffer.dtype
+            if (self.last_use.get(src) == at and self.holder.get(buffer) is src
+                    and buffer.role in roles and dtype == dst.dtype):
+                return buffer
+        pool = ("mask",) if dst.role == "mask" else ("temp", "copy") \
+            if self.plan.schedule.in_place else ("temp",)
+        for buffer in self.dead:
+            if buffer.role in pool and buffer.dtype == dst.dtype:
+                return buffer
+        return self.new(dst, "mask" if dst.role == "mask" else "temp", dst.dtype)
+
+    output: Buffer
+
+
+def _last_uses(items: list[Item], output: Val) -> dict[Val, int]:
+    last: dict[Val, int] = {}
+    for at, item in enumerate(items):
+        for instr in item.casts if isinstance(item, Arrival) else (item,):
+            for src in instr.srcs:
+                last[src] = at
+    last[output] = len(items)
+    return last
+
+
+def _frees(plan: KernelPlan) -> dict[int, list[Val]]:
+    """early-free: each input's FreeTensor after the last item touching its queue buffer."""
+    if not plan.schedule.early_free:
+        return {}
+    touched: dict[Buffer, int] = {}
+    for at, item in enumerate(plan.items):
+        for instr in item.casts if isinstance(item, Arrival) else (item,):
+            for val in (instr.dst, *instr.srcs):
+                touched[plan.place[val]] = at
+    frees: dict[int, list[Val]] = {}
+    for val in plan.inputs:
+        at = touched.get(plan.place[val])
+        if at is not None and at < len(plan.items) - 1:
+            frees.setdefault(at, []).append(val)
+    return frees
+
+
+def _alignment(plan: KernelPlan) -> int:
+    """Vector counts cover whole 256-byte repeats of the narrowest type computed on."""
+    sizes = [ELEMENT_BYTES[v.dtype] for i in plan.instrs() if i.count == "compute"
+             for v in (i.dst, *i.srcs) if v.dtype != "mask"]
+    return VECTOR_REPEAT_BYTES // min(sizes, default=4)
+
+
+def plan_kernel(dag: Dag, schedule: Schedule, dtype: str, output_name: str = "y") -> KernelPlan:
+    """The kernel's instructions, in order, and its buffers (see the module docstring)."""
+    sel = select_instructions(dag, schedule, dtype, output_name)
+    order, items = _order(sel, schedule)
+    plan = KernelPlan(sel, schedule, items, order, [], {})
+    alloc = _Allocator(plan, _last_uses(items, sel.output))
+    depth = schedule.queue_depth
+    for val in order:
+        alloc.put(val, alloc.new(val, "input", val.dtype, depth))
+    alloc.output = alloc.new(sel.output, "output", sel.output.dtype, depth)
+    for at, item in enumerate(items):
+        for instr in item.casts if isinstance(item, Arrival) else (item,):
+            alloc.place(instr, at)
+    rank = {"input": 0, "output": 1, "copy": 2, "temp": 3, "const": 4, "mask": 5}
+    plan.buffers.sort(key=lambda b: rank[b.role])  # stable: creation order within a role
+    plan.frees = _frees(plan)
+    plan.align = _alignment(plan)
+    return plan
