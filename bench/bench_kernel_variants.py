@@ -21,6 +21,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from functools import partial
 from itertools import product
 
 from xdsl.context import Context
@@ -32,6 +33,9 @@ from hswc.ops.plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import DEFAULT_SOC, PLATFORMS, get_platform
 from hswc.vectorizer.schedule import FAST, FLAGS, REFERENCE, Schedule
+
+hsg_plan = partial(op_ub_plan, "hard_swish_grad")
+"""The UB plan of HardSwishGrad's kernel for a dtype and a schedule."""
 
 DTYPES = ("f16", "bf16", "f32")
 GOAL_LOG2 = 20
@@ -95,8 +99,8 @@ def table(rows: list[Row]) -> str:
             f"{'vec ins/el ref':>14} {'best':>8} | best variant")
     lines = [head, "-" * len(head)]
     for r in rows:
-        ref_plan = op_ub_plan("hard_swish_grad", r.dtype, REFERENCE).bytes_per_element
-        best_plan = op_ub_plan("hard_swish_grad", r.dtype, r.best_variant).bytes_per_element
+        ref_plan = hsg_plan(r.dtype, REFERENCE).bytes_per_element
+        best_plan = hsg_plan(r.dtype, r.best_variant).bytes_per_element
         name = "fast" if r.best_variant == FAST else r.best_variant.describe()
         lines.append(
             f"{r.dtype:<5} {'2^' + str(r.log2):>5} | {r.reference.total_time * 1e6:9.3f} "
@@ -113,8 +117,8 @@ def goal(rows: list[Row]) -> tuple[bool, str]:
     big = [r for r in rows if r.log2 >= GOAL_LOG2]
     worst = min((r.best.roofline_fraction for r in big), default=float("nan"))
     slowest = min(r.speedup for r in rows)
-    leaner = all(op_ub_plan("hard_swish_grad", r.dtype, r.best_variant).bytes_per_element
-                 < op_ub_plan("hard_swish_grad", r.dtype, REFERENCE).bytes_per_element for r in rows)
+    leaner = all(hsg_plan(r.dtype, r.best_variant).bytes_per_element
+                 < hsg_plan(r.dtype, REFERENCE).bytes_per_element for r in rows)
     ok = (not big or worst >= GOAL_FRACTION) and slowest > 1.0 and leaner
     worst_text = f"worst {worst:.1%}" if big else "no such size measured"
     text = (f"goal: best variant >= {GOAL_FRACTION:.0%} of the HBM roofline for n >= "

@@ -53,7 +53,8 @@ class Elementwise:
         return names
 
     def output_name(self) -> str:
-        return self.result.name_hint or "y"
+        """A named op's output is its operator's `y`; a user's generic is named by its result."""
+        return "y" if self.op_name else self.result.name_hint or "y"
 
 
 def _fail(op: GenericOp, why: str) -> OpError:

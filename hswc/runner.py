@@ -51,9 +51,9 @@ from hswc.diagnostics import LocatingParser, verify_located
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.interpreter.binding import bind_inputs
+from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
 from hswc.interpreter.execute import call_function
-from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
@@ -235,7 +235,7 @@ class Kernel:
 
     def _execute(self, module: ModuleOp, args: list[np.ndarray], machine: Machine) -> RunResult:
         outputs = self._guard(lambda: call_function(module, self.function, args, machine))
-        tilings = machine.tilings
+        tilings: list[dict[str, int] | None] = machine.tilings
         if module is self.module and LEVELS.index(self.level) < LEVELS.index("tiled") and args:
             # Nothing launches up here: report the launch the tiled module would make.
             try:

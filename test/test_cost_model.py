@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,9 @@ from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
 from hswc.tiling import compute_tiling
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
+
+hsg_plan = partial(op_ub_plan, "hard_swish_grad")
+"""The UB plan of HardSwishGrad's kernel for a dtype and a schedule."""
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, cycles_per_repeat=1.0,
                      vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
@@ -276,7 +280,7 @@ def test_kernel_alone_uses_its_recorded_plan() -> None:
     alone = profile(kernel_of(m), 1 << 20)
     assert alone.tiling == whole.tiling
     assert alone.tiling.ub_factor == compute_tiling(1 << 20, 48, 196608, "f16",
-                                                    op_ub_plan("hard_swish_grad", "f16", FAST)).ub_factor
+                                                    hsg_plan("f16", FAST)).ub_factor
     assert alone.total_time == pytest.approx(whole.total_time)
 
 

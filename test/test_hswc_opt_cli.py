@@ -106,8 +106,8 @@ def test_dash_means_stdin(capsys: Capsys,
 
 def test_output_file(capsys: Capsys, write: Writer, tmp_path: Path) -> None:
     target = tmp_path / "out.mlir"
-    code, out, err = run(capsys, write(VALID), "-p", "hsg-decompose,hsg-tile-on-cores{soc=ascend910b}",
-                         "-o", target)
+    code, out, err = run(capsys, write(VALID), "-p",
+                         "hsg-decompose,hsg-tile-on-cores{soc=ascend910b}", "-o", target)
     assert (code, out, err) == (0, "", "")
     text = target.read_text()
     assert "hsg.launch @hard_swish_grad_kernel_f16" in text
@@ -334,7 +334,8 @@ def test_hswc_opt_script_pipeline(write: Writer) -> None:
 def test_xdsl_opt_loads_hswc_through_the_universe(tmp_path: Path) -> None:
     tiled = tmp_path / "tiled.mlir"
     result = subprocess.run(
-        [script("xdsl-opt"), "-p", "hsg-decompose,hsg-tile-on-cores", str(EXAMPLE), "-o", str(tiled)],
+        [script("xdsl-opt"), "-p", "hsg-decompose,hsg-tile-on-cores", str(EXAMPLE), "-o",
+         str(tiled)],
         capture_output=True, text=True, check=False, timeout=120,
     )
     assert (result.returncode, result.stderr) == (0, "")
@@ -359,7 +360,8 @@ def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
     assert code == 0, err
     assert "ascend.tpipe" in out
     timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
-    assert timed == ["hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub", "convert-hsg-to-ascend"]
+    assert timed == ["hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub",
+                     "convert-hsg-to-ascend"]
 
 
 def test_disable_verify_prints_what_the_verifier_would_refuse(capsys: Capsys,

@@ -318,7 +318,8 @@ def test_command_line_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_kernel_fault_names_the_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A module folded for a 196608-byte UB run on 16 KiB: refused at the InitBuffer."""
-    passes = "hsg-decompose,hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub,convert-hsg-to-ascend"
+    passes = ("hsg-decompose,hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub,"
+              "convert-hsg-to-ascend")
     source = write(tmp_path, module("tensor<9000xf32>"))
     text = subprocess.run(["hswc-opt", "-p", passes, str(source)],
                           check=True, capture_output=True, text=True).stdout

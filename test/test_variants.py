@@ -11,6 +11,7 @@ import tempfile
 import zlib
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import replace
+from functools import partial
 from itertools import product
 from pathlib import Path
 
@@ -38,6 +39,10 @@ from hswc.reference import hard_swish_grad_cann
 from hswc.tiling import TilingError, UbPlan, compute_tiling
 from hswc.tools.hswc_opt import main as hswc_opt
 from hswc.vectorizer.schedule import FAST, FLAGS, REFERENCE, Schedule
+
+hsg_plan = partial(op_ub_plan, "hard_swish_grad")
+"""The UB plan of HardSwishGrad's kernel for a dtype and a schedule."""
+hsg_kernel_plan = partial(op_kernel_plan, "hard_swish_grad")
 
 DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32}
 BITS = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32}
@@ -116,24 +121,26 @@ def test_reference_options_spell_the_default(dtype: str) -> None:
 ])
 def test_ub_plan_counts_the_buffers(dtype: str, variant: Schedule, per_element: int,
                                     reserve: int) -> None:
-    assert op_ub_plan("hard_swish_grad", dtype, variant) == UbPlan(per_element, reserve, 64)
+    assert hsg_plan(dtype, variant) == UbPlan(per_element, reserve, 64)
 
 
 def test_preset_and_flags_combine() -> None:
     """variant=fast with double-buffer=false: the fast kernel with depth-1 queues."""
     text = module_text("f16")
     flags = "variant=fast double-buffer=false"
-    pipeline = f"hsg-decompose,hsg-tile-on-cores{{{flags}}},hsg-block-into-ub,convert-hsg-to-ascend{{{flags}}}"
+    pipeline = (f"hsg-decompose,hsg-tile-on-cores{{{flags}}},hsg-block-into-ub,"
+                f"convert-hsg-to-ascend{{{flags}}}")
     code, out, err = opt(text, "-p", pipeline)
     assert (code, err) == (0, "")
     assert "!ascend.tque<vecin, 1>" in out and "ascend.compare_scalar" in out
     assert "!ascend.tque<vecin, 2>" not in out
-    plan = op_ub_plan("hard_swish_grad", "f16", replace(FAST, double_buffer=False))
+    plan = hsg_plan("f16", replace(FAST, double_buffer=False))
     assert f"bytes_per_element = {plan.bytes_per_element} : i64" in out
 
 
 def test_unknown_preset_is_refused() -> None:
-    code, out, err = opt(module_text("f16"), "-p", "hsg-decompose,hsg-tile-on-cores{variant=faster}")
+    code, out, err = opt(module_text("f16"), "-p",
+                         "hsg-decompose,hsg-tile-on-cores{variant=faster}")
     assert code == 1 and out == ""
     assert "hsg-tile-on-cores: unknown variant 'faster' (known: reference, fast)" in err
 
@@ -148,7 +155,8 @@ def test_unknown_preset_is_refused() -> None:
 def test_passes_with_different_plans_are_refused(tile: str, convert: str, tiled_for: str,
                                                   wanted: str) -> None:
     """The tiling made room for one set of buffers and the kernel would allocate another."""
-    pipeline = f"hsg-decompose,hsg-tile-on-cores{{{tile}}},hsg-block-into-ub,convert-hsg-to-ascend{{{convert}}}"
+    pipeline = (f"hsg-decompose,hsg-tile-on-cores{{{tile}}},hsg-block-into-ub,"
+                f"convert-hsg-to-ascend{{{convert}}}")
     code, out, err = opt(module_text("f16"), "-p", pipeline)
     assert code == 1 and out == ""
     assert "'hsg.elementwise_chunk' was tiled for " + tiled_for in err
@@ -196,10 +204,10 @@ def test_ub_plan_fits_every_platform_in_the_ir(soc: str, dtype: str,
     ub_factor = ascend.constant_index(launch.tiling[2])
     assert ub_factor is not None and ub_factor > 0 and ub_factor % 64 == 0
     assert ub_factor == compute_tiling(10**6, platform.core_num, platform.ub_size, dtype,
-                                       op_ub_plan("hard_swish_grad", dtype, variant)).ub_factor
+                                       hsg_plan(dtype, variant)).ub_factor
     used = _init_buffer_bytes(kernel, launch) + SELECT_TMP_BYTES
     assert used <= platform.ub_size
-    assert used == op_kernel_plan("hard_swish_grad", dtype, variant)[0].ub_bytes(ub_factor)
+    assert used == hsg_kernel_plan(dtype, variant)[0].ub_bytes(ub_factor)
 
 
 @settings(max_examples=300, deadline=None)
@@ -207,19 +215,19 @@ def test_ub_plan_fits_every_platform_in_the_ir(soc: str, dtype: str,
        variant=st.sampled_from(ALL_VARIANTS[1:]))
 def test_derived_plans_fit_any_ub_size(ub_size: int, dtype: str, variant: Schedule) -> None:
     """For every UB size the derived plan either fits or the tiling refuses (nothing fits)."""
-    plan = op_ub_plan("hard_swish_grad", dtype, variant)
+    plan = hsg_plan(dtype, variant)
     try:
         tiling = compute_tiling(10**7, 48, ub_size, dtype, plan)
     except TilingError:
         assert ub_size < plan.ub_reserve + 64 * plan.bytes_per_element
         return
     assert tiling.ub_factor % 64 == 0
-    assert op_kernel_plan("hard_swish_grad", dtype, variant)[0].ub_bytes(tiling.ub_factor) <= ub_size
+    assert hsg_kernel_plan(dtype, variant)[0].ub_bytes(tiling.ub_factor) <= ub_size
 
 
 def test_variant_plan_is_leaner_than_the_reference() -> None:
     for dtype in DTYPES:
-        assert op_ub_plan("hard_swish_grad", dtype, FAST).bytes_per_element < CANN_BUDGET.bytes_per_element
+        assert hsg_plan(dtype, FAST).bytes_per_element < CANN_BUDGET.bytes_per_element
 
 
 # endregion
@@ -273,7 +281,7 @@ def test_every_variant_is_bit_exact_in_the_interpreter(dtype: str,
         np.testing.assert_array_equal(bits(y, dtype), bits(hard_swish_grad_cann(grad, x), dtype))
     tiling = kernel.tiling((9001,))
     assert tiling["ubFactor"] == compute_tiling(9001, 3, 16384, dtype,
-                                                op_ub_plan("hard_swish_grad", dtype, variant)).ub_factor
+                                                hsg_plan(dtype, variant)).ub_factor
     assert -(-tiling["blockFactor"] // tiling["ubFactor"]) >= 3  # really several chunks
 
 
@@ -315,7 +323,7 @@ def test_fast_variant_is_bit_exact_in_the_cpu_build(fast_cpu_build: Path, tmp_pa
     """Launched as the host would: the variant's tiling, one harness block per used core."""
     for n in (1, 4097, 30001):
         grad, x = inputs(dtype, n)
-        t = compute_tiling(n, core_num, ub_size, dtype, op_ub_plan("hard_swish_grad", dtype, FAST))
+        t = compute_tiling(n, core_num, ub_size, dtype, hsg_plan(dtype, FAST))
         files = [tmp_path / name for name in ("grad.bin", "x.bin", "y.bin")]
         grad.tofile(files[0])
         x.tofile(files[1])

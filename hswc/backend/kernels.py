@@ -20,10 +20,10 @@ from xdsl.ir import Attribute, Operation
 
 from hswc.backend.names import CPP_KEYWORDS
 from hswc.backend.operator import Operator
-from hswc.ops.definition import camel
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
+from hswc.ops.definition import camel
 from hswc.tiling import RESULT_NAMES, TILING_FIELDS
 
 HOST_OPS: tuple[type[Operation], ...] = (

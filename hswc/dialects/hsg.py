@@ -123,7 +123,7 @@ class NamedOp(IRDLOperation):
     def verify_(self) -> None:
         if len(self.inputs) != len(self.INPUTS):
             raise VerifyException(
-                f"{self.name} takes {len(self.INPUTS)} operand(s) ({', '.join(self.INPUTS)}), "
+                f"{self.name}: takes {len(self.INPUTS)} operand(s) ({', '.join(self.INPUTS)}), "
                 f"got {len(self.inputs)}"
             )
         names = (*self.INPUTS, "the result")
@@ -459,7 +459,7 @@ class ElementwiseChunkOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $output `:` type($output) `)` "
-        "`slice` `[` $slice_offset `,` $slice_size `]` `chunk` `[` $chunk_offset `,` "
+        "`slice` ` ` `[` $slice_offset `,` $slice_size `]` `chunk` ` ` `[` $chunk_offset `,` "
         "$chunk_size `]` `ub_factor` $ub_factor attr-dict-with-keyword $body"
     )
 

@@ -4,7 +4,8 @@ The host's tensors become flat GM buffers (their elements in C order), the outpu
 filled with a non-zero byte pattern (GM is not zeroed either); an output element that no core
 writes is an error naming the launch, as is a launch whose tiling values (folded constants
 included) the host tiling could not have produced. Cores run in batches of at most the
-platform's core count, as the hardware runs a launch with more blocks than cores in waves; the cores of a batch run in lock-step.
+platform's core count, as the hardware runs a launch with more blocks than cores in waves; the
+cores of a batch run in lock-step.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import struct
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import AnyFloat, Float32Type, FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -58,6 +58,7 @@ class BodyBuilder:
     def const(self, value: float, name: str | None = None,
               element_type: Attribute | None = None) -> SSAValue:
         t = element_type or self.compute_type
+        assert isinstance(t, AnyFloat)
         return self._add(arith.ConstantOp(FloatAttr(value, t)), name)
 
     def true(self, name: str | None = None) -> SSAValue:

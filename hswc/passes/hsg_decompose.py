@@ -65,6 +65,8 @@ def decompose(op: hsg.NamedOp, definition: OpDefinition, semantics: str) -> SSAV
     op_type = op.result.type
     if isinstance(op_type, UnrankedTensorType):
         inputs = [b.insert(hsg.FlattenOp(v)).result for v in inputs]
+        for flat, name in zip(inputs, op.INPUTS, strict=True):
+            flat.name_hint = f"{name}_flat"
     t = inputs[0].type
     assert isinstance(t, TensorType)
     element = t.get_element_type()

@@ -25,6 +25,7 @@ element), that budget; a plan that is not a budget is recorded on both functions
 from __future__ import annotations
 
 from dataclasses import dataclass
+from io import StringIO
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -41,6 +42,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
@@ -48,10 +50,10 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.elementwise import Elementwise, elementwise
+from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
 from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, plan_attribute, read_plan
-from hswc.ops.definition import camel
 from hswc.platform import get_platform
 from hswc.tiling import (
     RESULT_NAMES,
@@ -148,6 +150,15 @@ def _enclosing(op: Operation, kind: type[Operation]) -> Operation | None:
     return parent
 
 
+def _text(fn: func.FuncOp) -> str:
+    """The function's signature and body as IR text (what makes two functions the same)."""
+    stream = StringIO()
+    printer = Printer(stream=stream)
+    printer.print_attribute(fn.function_type)
+    printer.print_region(fn.body)
+    return stream.getvalue()
+
+
 class _Functions:
     """The tiling and kernel functions of one module: reused when identical, else renamed."""
 
@@ -162,11 +173,11 @@ class _Functions:
     def ensure(self, name: str, fn: func.FuncOp, source: Operation) -> str:
         """The symbol of a function equal to `fn`: an existing one, or `fn` added under
         `name` (or `name` with a number, when the name is taken by something else)."""
-        text = str(fn.body)
+        text = _text(fn)
         candidate, n = name, 1
         while candidate in self.existing:
             found = self.existing[candidate]
-            if isinstance(found, func.FuncOp) and str(found.body) == text \
+            if isinstance(found, func.FuncOp) and _text(found) == text \
                     and found.attributes == fn.attributes:
                 return candidate
             candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
@@ -301,7 +312,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
               else builder.insert(hsg.GetUbSizeOp()).result)
         n.name_hint, cores.name_hint, ub.name_hint = "total_num", "core_num", "ub_size"
         call = builder.insert(func.CallOp(tiling_name, [n, cores, ub], [IndexType()] * 5))
-        values = list(call.results)
+        values: list[SSAValue] = list(call.results)
         for value, name in zip(values, RESULT_NAMES, strict=True):
             value.name_hint = name
         return values

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -139,7 +140,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
     for b in consts:
         local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
         assert b.value is not None
-        e.op(ascend.DuplicateOp(local, FloatAttr(b.value, ELEMENT_TYPES[b.dtype]), ub_factor))
+        e.op(ascend.DuplicateOp(local, float_attr(b.value, ELEMENT_TYPES[b.dtype]), ub_factor))
     if consts:
         e.op(ascend.PipeBarrierOp())
     return Handles(gm, objects)
@@ -361,10 +362,15 @@ class ChunkEmitter:
 # region the instruction table
 
 
+def float_attr(value: float, t: Attribute) -> FloatAttr:
+    assert isinstance(t, AnyFloat)
+    return FloatAttr(value, t)
+
+
 def _scalar(instr: Instr, like: SSAValue) -> FloatAttr:
     t = like.type
     assert isinstance(t, ascend.LocalTensorType) and instr.scalar is not None
-    return FloatAttr(instr.scalar, t.element_type)
+    return float_attr(instr.scalar, t.element_type)
 
 
 def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue) -> Operation:

@@ -110,7 +110,7 @@ func.func @result_f64(%a: tensor<4xf16>) {
 
 // A launch follows the same rules as the operator it replaces.
 func.func @launch_types(%g: tensor<4xf16>, %x: tensor<4xf32>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' x has type tensor<4xf32> but grad has type tensor<4xf16>; grad, x and the result must have the same shape and element type
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' input 2 has type tensor<4xf32> but input 1 has type tensor<4xf16>; the inputs and the result must have the same shape and element type
   %y = hsg.launch @k blocks %n (%g, %x) tiling(%n, %n, %n) : tensor<4xf16>, tensor<4xf32> -> tensor<4xf16>
   func.return
 }
@@ -119,7 +119,7 @@ func.func @launch_types(%g: tensor<4xf16>, %x: tensor<4xf32>, %n: index) {
 
 // A launch of an f64 tensor.
 func.func @launch_f64(%g: tensor<4xf64>, %n: index) {
-  // CHECK: error: 'hsg.launch' grad has element type f64; HardSwishGrad supports f16, bf16 and f32
+  // CHECK: error: 'hsg.launch' input 1 has element type f64; hswc supports f16, bf16 and f32
   %y = hsg.launch @k blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
   func.return
 }
@@ -128,8 +128,11 @@ func.func @launch_f64(%g: tensor<4xf64>, %n: index) {
 
 // A slice works on flat GM buffers only.
 func.func @slice_rank2(%a: memref<4x?xf16>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish_grad_slice' grad must be a flat GM buffer memref<?xf16|bf16|f32>, got memref<4x?xf16>
-  hsg.hard_swish_grad_slice %a, %a, %a [%n, %n] ub_factor %n : memref<4x?xf16>, memref<4x?xf16>, memref<4x?xf16>
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' input 1 must be a flat GM buffer memref<?xf16|bf16|f32>, got memref<4x?xf16>
+  hsg.elementwise_slice ins(%a : memref<4x?xf16>) outs(%a : memref<4x?xf16>) [%n, %n] ub_factor %n {
+  ^bb0(%e: f16):
+    linalg.yield %e : f16
+  }
   func.return
 }
 
@@ -137,16 +140,65 @@ func.func @slice_rank2(%a: memref<4x?xf16>, %n: index) {
 
 // A slice of f64 buffers.
 func.func @slice_f64(%a: memref<?xf64>, %n: index) {
-  // CHECK: error: 'hsg.hard_swish_grad_slice' grad must be a flat GM buffer memref<?xf16|bf16|f32>, got memref<?xf64>
-  hsg.hard_swish_grad_slice %a, %a, %a [%n, %n] ub_factor %n : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  // CHECK: error: 'hsg.elementwise_slice' input 1 must be a flat GM buffer memref<?xf16|bf16|f32>, got memref<?xf64>
+  hsg.elementwise_slice ins(%a : memref<?xf64>) outs(%a : memref<?xf64>) [%n, %n] ub_factor %n {
+  ^bb0(%e: f64):
+    linalg.yield %e : f64
+  }
   func.return
 }
 
 // -----
 
-// A chunk whose y buffer has another dtype than grad's.
+// A chunk whose output buffer has another dtype than its input's.
 func.func @chunk_dtypes(%a: memref<?xf16>, %b: memref<?xf32>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish_grad_chunk' y has type memref<?xf32> but grad has type memref<?xf16>
-  hsg.hard_swish_grad_chunk %a, %a, %b slice [%n, %n] chunk [%n, %n] ub_factor %n : memref<?xf16>, memref<?xf16>, memref<?xf32>
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_chunk' output has type memref<?xf32> but input 1 has type memref<?xf16>; the inputs and the output must have the same shape and element type
+  hsg.elementwise_chunk ins(%a : memref<?xf16>) outs(%b : memref<?xf32>) slice [%n, %n] chunk [%n, %n] ub_factor %n {
+  ^bb0(%e: f16):
+    linalg.yield %e : f16
+  }
+  func.return
+}
+
+// -----
+
+// A body must take one element per input.
+func.func @body_arity(%a: memref<?xf16>, %n: index) {
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' the body must take one f16 per input (2), takes (f16)
+  hsg.elementwise_slice ins(%a, %a : memref<?xf16>, memref<?xf16>) outs(%a : memref<?xf16>) [%n, %n] ub_factor %n {
+  ^bb0(%e: f16):
+    linalg.yield %e : f16
+  }
+  func.return
+}
+
+// -----
+
+// A body must yield one element of the output's type.
+func.func @body_yield(%a: memref<?xf16>, %n: index) {
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' the body must end in linalg.yield of one f16
+  hsg.elementwise_slice ins(%a : memref<?xf16>) outs(%a : memref<?xf16>) [%n, %n] ub_factor %n {
+  ^bb0(%e: f16):
+    %w = arith.extf %e : f16 to f32
+    linalg.yield %w : f32
+  }
+  func.return
+}
+
+// -----
+
+// hsg.hard_swish takes one operand.
+func.func @forward_arity(%a: tensor<4xf16>) {
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish' takes 1 operand(s) (x), got 2
+  %y = "hsg.hard_swish"(%a, %a) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  func.return
+}
+
+// -----
+
+// A tensor with an encoding is not a dense tensor.
+func.func @encoding(%a: tensor<8xf16, "sparse">) {
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish_grad' grad has the encoding "sparse" (tensor<8xf16, "sparse">); HardSwishGrad takes dense tensors only
+  %y = hsg.hard_swish_grad %a, %a : tensor<8xf16, "sparse">
   func.return
 }

@@ -33,7 +33,7 @@ func.func @not_a_kernel(%g: tensor<4xf16>, %n: index) -> tensor<4xf16> {
 // A launch of an f32 kernel with f16 tensors.
 func.func private @k32(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index, index) attributes {hsg.kernel}
 func.func @wrong_dtype(%g: tensor<4xf16>, %n: index) -> tensor<4xf16> {
-  // CHECK: hsg-launch-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' @k32 must take (memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index) to be launched with 3 tiling values
+  // CHECK: hsg-launch-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' @k32 must take (memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index) to be launched with 2 input(s) and 3 tiling values
   %y = hsg.launch @k32 blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
   func.return %y : tensor<4xf16>
 }

@@ -86,7 +86,7 @@ func.func @host(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>, %t: index, %bf: ind
 // GENERIC:         "hsg.num_elements"(%{{.*}}) : (tensor<4x?xf16>) -> index
 // GENERIC:         "hsg.get_core_num_aiv"() : () -> index
 // GENERIC:         "hsg.get_ub_size"() : () -> index
-// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @hard_swish_grad_kernel_f16}> : (index, tensor<4x?xf16>, tensor<4x?xf16>, index, index, index) -> tensor<4x?xf16>
+// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @hard_swish_grad_kernel_f16, operandSegmentSizes = array<i32: 1, 2, 3>}> : (index, tensor<4x?xf16>, tensor<4x?xf16>, index, index, index) -> tensor<4x?xf16>
 
 // The kernel the launch above names.
 func.func @hard_swish_grad_kernel_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %t: index, %bf: index, %uf: index) attributes {hsg.kernel} {
@@ -95,17 +95,53 @@ func.func @hard_swish_grad_kernel_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: 
 // CHECK-LABEL: func.func @hard_swish_grad_kernel_f16(
 // CHECK-SAME:      attributes {hsg.kernel} {
 
-// Device-side ops: one core's slice, and one UB chunk of it, on flat GM buffers.
+// Device-side ops: one core's slice, and one UB chunk of it, on flat GM buffers, each carrying
+// the elementwise body it computes.
 func.func @device(%g: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %off: index, %len: index, %coff: index, %cur: index, %uf: index) {
-  hsg.hard_swish_grad_slice %g, %x, %y [%off, %len] ub_factor %uf : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
-  hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%coff, %cur] ub_factor %uf : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+  hsg.elementwise_slice ins(%g, %x : memref<?xbf16>, memref<?xbf16>) outs(%y : memref<?xbf16>) [%off, %len] ub_factor %uf {
+  ^bb0(%a: bf16, %b: bf16):
+    %w = arith.extf %a : bf16 to f32
+    %r = arith.truncf %w : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  hsg.elementwise_chunk ins(%x : memref<?xbf16>) outs(%y : memref<?xbf16>) slice [%off, %len] chunk [%coff, %cur] ub_factor %uf {
+  ^bb0(%a: bf16):
+    linalg.yield %a : bf16
+  }
   func.return
 }
 // CHECK-LABEL: func.func @device(
 // CHECK-SAME:      %[[G:[^:]*]]: memref<?xbf16>, %[[X:[^:]*]]: memref<?xbf16>, %[[Y:[^:]*]]: memref<?xbf16>, %[[OFF:[^:]*]]: index, %[[LEN:[^:]*]]: index, %[[COFF:[^:]*]]: index, %[[CUR:[^:]*]]: index, %[[UF:[^:]*]]: index) {
-// CHECK-NEXT:    hsg.hard_swish_grad_slice %[[G]], %[[X]], %[[Y]][%[[OFF]], %[[LEN]]] ub_factor %[[UF]] : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
-// CHECK-NEXT:    hsg.hard_swish_grad_chunk %[[G]], %[[X]], %[[Y]] slice[%[[OFF]], %[[LEN]]] chunk[%[[COFF]], %[[CUR]]] ub_factor %[[UF]] : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+// CHECK-NEXT:    hsg.elementwise_slice ins(%[[G]], %[[X]] : memref<?xbf16>, memref<?xbf16>) outs(%[[Y]] : memref<?xbf16>) [%[[OFF]], %[[LEN]]] ub_factor %[[UF]] {
+// CHECK-NEXT:    ^{{.*}}(%[[A:.*]]: bf16, %{{.*}}: bf16):
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[A]] : bf16 to f32
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[W]] : f32 to bf16
+// CHECK-NEXT:      linalg.yield %[[R]] : bf16
+// CHECK-NEXT:    }
+// CHECK-NEXT:    hsg.elementwise_chunk ins(%[[X]] : memref<?xbf16>) outs(%[[Y]] : memref<?xbf16>) slice [%[[OFF]], %[[LEN]]] chunk [%[[COFF]], %[[CUR]]] ub_factor %[[UF]] {
+// CHECK:           linalg.yield
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // GENERIC-LABEL: "func.func"() <{sym_name = "device"
-// GENERIC:         "hsg.hard_swish_grad_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?xbf16>, memref<?xbf16>, memref<?xbf16>, index, index, index) -> ()
-// GENERIC:         "hsg.hard_swish_grad_chunk"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?xbf16>, memref<?xbf16>, memref<?xbf16>, index, index, index, index, index) -> ()
+// GENERIC:         "hsg.elementwise_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 2, 1, 1, 1, 1>}> ({
+// GENERIC:         "hsg.elementwise_chunk"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}> ({
+
+// HardSwish, the forward: one operand.
+func.func @forward(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
+  %y = hsg.hard_swish %x : tensor<?x8xf16>
+  func.return %y : tensor<?x8xf16>
+}
+// CHECK-LABEL: func.func @forward(
+// CHECK-NEXT:    %[[Y:.*]] = hsg.hard_swish %{{.*}} : tensor<?x8xf16>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<?x8xf16>
+
+// The host's view of unranked tensors: flattened, and given their shape back.
+func.func @flat(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %f = hsg.flatten %x : tensor<*xf32> -> tensor<?xf32>
+  %y = hsg.unflatten %f like %x : tensor<?xf32> -> tensor<*xf32>
+  func.return %y : tensor<*xf32>
+}
+// CHECK-LABEL: func.func @flat(
+// CHECK-NEXT:    %[[F:.*]] = hsg.flatten %[[X:.*]] : tensor<*xf32> -> tensor<?xf32>
+// CHECK-NEXT:    %[[Y:.*]] = hsg.unflatten %[[F]] like %[[X]] : tensor<?xf32> -> tensor<*xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<*xf32>

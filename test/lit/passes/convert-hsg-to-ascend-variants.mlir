@@ -2,7 +2,8 @@
 // RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | filecheck %s --check-prefix=FOLD
 // RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{scalar-compare=true},hsg-block-into-ub,convert-hsg-to-ascend{scalar-compare=true}' | filecheck %s --check-prefix=SCALAR
 // A tiling made for the fast variant's buffers, lowered with the reference's: refused, naming
-// both plans (MISMATCH lines at each operator).
+// both plans (MISMATCH lines at each operator; the reference kernel's own buffers, not its
+// tiling budget of 48 bytes per element).
 // RUN: hswc-opt %s --split-input-file --verify-diagnostics -p 'hsg-decompose,hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=MISMATCH
 // The lowered variants print in a form that parses and verifies again, unchanged.
 // RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' | hswc-opt --split-input-file | filecheck %s --check-prefix=FAST
@@ -11,9 +12,10 @@
 // 8704-byte reserve; depth-2 queues, only the f32 copies and the masks as TBufs, no Duplicate;
 // x is copied and enqueued before grad, the slope is computed in x's f32 copy with scalar
 // compares and selects (GT -3 -> 0 first, then LT 3 -> 1), inputs are freed after their casts,
-// y is taken only for the product, which lands in grad's f32 copy.
+// the product lands in grad's f32 copy, and y is taken from its queue only for the Cast that
+// writes it (x-first takes each buffer when it is first needed).
 func.func @hsg_f16(%grad: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {
-  // MISMATCH: convert-hsg-to-ascend-variants.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish_grad_chunk' was tiled for a UB plan of 21 bytes per element, 8704 bytes reserved, ubFactor a multiple of 64, but convert-hsg-to-ascend (reference) allocates for 48 bytes per element, 1024 bytes reserved, ubFactor a multiple of 64: give hsg-tile-on-cores the same variant options
+  // MISMATCH: convert-hsg-to-ascend-variants.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_chunk' was tiled for a UB plan of 21 bytes per element, 8704 bytes reserved, ubFactor a multiple of 64, but convert-hsg-to-ascend (reference) allocates for 35 bytes per element, 8704 bytes reserved, ubFactor a multiple of 64: give hsg-tile-on-cores the same variant options
   %y = hsg.hard_swish_grad %grad, %x : tensor<?xf16>
   func.return %y : tensor<?xf16>
 }
@@ -70,9 +72,9 @@ func.func @hsg_f16(%grad: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {
 // FAST-NEXT:        ascend.cast %[[GF]], %[[G]], cast_none, %[[CUR]] :
 // FAST-NEXT:        ascend.free_tensor %[[QG]], %[[G]] :
 // FAST-NEXT:        ascend.pipe_barrier pipe_v
-// FAST-NEXT:        %[[Y:.*]] = ascend.alloc_tensor %[[QY]]
 // FAST-NEXT:        ascend.mul %[[GF]], %[[GF]], %[[XF]], %[[N]] :
 // FAST-NEXT:        ascend.pipe_barrier pipe_v
+// FAST-NEXT:        %[[Y:.*]] = ascend.alloc_tensor %[[QY]]
 // FAST-NEXT:        ascend.cast %[[Y]], %[[GF]], cast_none, %[[CUR]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f32, veccalc>
 // FAST-NEXT:        ascend.enque %[[QY]], %[[Y]] :
 // FAST-NEXT:        %[[YO:.*]] = ascend.deque %[[QY]]
@@ -86,7 +88,7 @@ func.func @hsg_f16(%grad: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {
 // f32, the fast variant: no TBuf but the masks; the slope is computed in x's queue buffer and
 // the product written straight into y. Folded for ascend910b: ubFactor 7488 (25 bytes/element).
 func.func @hsg_f32(%grad: tensor<1000000xf32>, %x: tensor<1000000xf32>) -> tensor<1000000xf32> {
-  // MISMATCH: convert-hsg-to-ascend-variants.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish_grad_chunk' was tiled for a UB plan of 25 bytes per element
+  // MISMATCH: convert-hsg-to-ascend-variants.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_chunk' was tiled for a UB plan of 25 bytes per element
   %y = hsg.hard_swish_grad %grad, %x : tensor<1000000xf32>
   func.return %y : tensor<1000000xf32>
 }

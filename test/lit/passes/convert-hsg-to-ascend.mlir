@@ -8,7 +8,26 @@ func.func @chunk_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %o
   scf.for %i = %c0 to %n step %c1 {
     %coff = arith.muli %i, %uf : index
     %cur = arith.minsi %uf, %len : index
-    hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%coff, %cur] ub_factor %uf : memref<?xf16>, memref<?xf16>, memref<?xf16>
+    hsg.elementwise_chunk ins(%g, %x : memref<?xf16>, memref<?xf16>) outs(%y : memref<?xf16>) slice [%off, %len] chunk [%coff, %cur] ub_factor %uf {
+    ^bb0(%grad_1: f16, %x_1: f16):
+      %x_fp32 = arith.extf %x_1 : f16 to f32
+      %grad_fp32 = arith.extf %grad_1 : f16 to f32
+      %lower = arith.constant -3.000000e+00 : f32
+      %greater = arith.cmpf ogt, %x_fp32, %lower : f32
+      %upper = arith.constant 3.000000e+00 : f32
+      %less = arith.cmpf olt, %x_fp32, %upper : f32
+      %one_third = arith.constant 0.333333343 : f32
+      %slope = arith.mulf %x_fp32, %one_third : f32
+      %half = arith.constant 5.000000e-01 : f32
+      %slope_1 = arith.addf %slope, %half : f32
+      %zero = arith.constant 0.000000e+00 : f32
+      %slope_2 = arith.select %greater, %slope_1, %zero : f32
+      %one = arith.constant 1.000000e+00 : f32
+      %slope_3 = arith.select %less, %slope_2, %one : f32
+      %product = arith.mulf %grad_fp32, %slope_3 : f32
+      %result = arith.truncf %product : f32 to f16
+      linalg.yield %result : f16
+    }
   }
   func.return
 }
@@ -125,7 +144,26 @@ func.func @chunk_bf16(%g: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%i, %len] ub_factor %uf : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+    hsg.elementwise_chunk ins(%g, %x : memref<?xbf16>, memref<?xbf16>) outs(%y : memref<?xbf16>) slice [%off, %len] chunk [%i, %len] ub_factor %uf {
+    ^bb0(%grad_1: bf16, %x_1: bf16):
+      %x_fp32 = arith.extf %x_1 : bf16 to f32
+      %grad_fp32 = arith.extf %grad_1 : bf16 to f32
+      %lower = arith.constant -3.000000e+00 : f32
+      %greater = arith.cmpf ogt, %x_fp32, %lower : f32
+      %upper = arith.constant 3.000000e+00 : f32
+      %less = arith.cmpf olt, %x_fp32, %upper : f32
+      %one_third = arith.constant 0.333333343 : f32
+      %slope = arith.mulf %x_fp32, %one_third : f32
+      %half = arith.constant 5.000000e-01 : f32
+      %slope_1 = arith.addf %slope, %half : f32
+      %zero = arith.constant 0.000000e+00 : f32
+      %slope_2 = arith.select %greater, %slope_1, %zero : f32
+      %one = arith.constant 1.000000e+00 : f32
+      %slope_3 = arith.select %less, %slope_2, %one : f32
+      %product = arith.mulf %grad_fp32, %slope_3 : f32
+      %result = arith.truncf %product : f32 to bf16
+      linalg.yield %result : bf16
+    }
   }
   func.return
 }
@@ -156,7 +194,23 @@ func.func @chunk_f32(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %o
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%i, %len] ub_factor %uf : memref<?xf32>, memref<?xf32>, memref<?xf32>
+    hsg.elementwise_chunk ins(%g, %x : memref<?xf32>, memref<?xf32>) outs(%y : memref<?xf32>) slice [%off, %len] chunk [%i, %len] ub_factor %uf {
+    ^bb0(%grad_1: f32, %x_1: f32):
+      %lower = arith.constant -3.000000e+00 : f32
+      %greater = arith.cmpf ogt, %x_1, %lower : f32
+      %upper = arith.constant 3.000000e+00 : f32
+      %less = arith.cmpf olt, %x_1, %upper : f32
+      %one_third = arith.constant 0.333333343 : f32
+      %slope = arith.mulf %x_1, %one_third : f32
+      %half = arith.constant 5.000000e-01 : f32
+      %slope_1 = arith.addf %slope, %half : f32
+      %zero = arith.constant 0.000000e+00 : f32
+      %slope_2 = arith.select %greater, %slope_1, %zero : f32
+      %one = arith.constant 1.000000e+00 : f32
+      %slope_3 = arith.select %less, %slope_2, %one : f32
+      %product = arith.mulf %grad_1, %slope_3 : f32
+      linalg.yield %product : f32
+    }
   }
   func.return
 }
@@ -207,7 +261,23 @@ func.func @mask_4032(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %o
   %c1 = arith.constant 1 : index
   %uf = arith.constant 4032 : index
   scf.for %i = %c0 to %n step %c1 {
-    hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%i, %len] ub_factor %uf : memref<?xf32>, memref<?xf32>, memref<?xf32>
+    hsg.elementwise_chunk ins(%g, %x : memref<?xf32>, memref<?xf32>) outs(%y : memref<?xf32>) slice [%off, %len] chunk [%i, %len] ub_factor %uf {
+    ^bb0(%grad_1: f32, %x_1: f32):
+      %lower = arith.constant -3.000000e+00 : f32
+      %greater = arith.cmpf ogt, %x_1, %lower : f32
+      %upper = arith.constant 3.000000e+00 : f32
+      %less = arith.cmpf olt, %x_1, %upper : f32
+      %one_third = arith.constant 0.333333343 : f32
+      %slope = arith.mulf %x_1, %one_third : f32
+      %half = arith.constant 5.000000e-01 : f32
+      %slope_1 = arith.addf %slope, %half : f32
+      %zero = arith.constant 0.000000e+00 : f32
+      %slope_2 = arith.select %greater, %slope_1, %zero : f32
+      %one = arith.constant 1.000000e+00 : f32
+      %slope_3 = arith.select %less, %slope_2, %one : f32
+      %product = arith.mulf %grad_1, %slope_3 : f32
+      linalg.yield %product : f32
+    }
   }
   func.return
 }
@@ -234,7 +304,26 @@ func.func @mask_64(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %off
   %c1 = arith.constant 1 : index
   %uf = arith.constant 64 : index
   scf.for %i = %c0 to %n step %c1 {
-    hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%i, %len] ub_factor %uf : memref<?xf16>, memref<?xf16>, memref<?xf16>
+    hsg.elementwise_chunk ins(%g, %x : memref<?xf16>, memref<?xf16>) outs(%y : memref<?xf16>) slice [%off, %len] chunk [%i, %len] ub_factor %uf {
+    ^bb0(%grad_1: f16, %x_1: f16):
+      %x_fp32 = arith.extf %x_1 : f16 to f32
+      %grad_fp32 = arith.extf %grad_1 : f16 to f32
+      %lower = arith.constant -3.000000e+00 : f32
+      %greater = arith.cmpf ogt, %x_fp32, %lower : f32
+      %upper = arith.constant 3.000000e+00 : f32
+      %less = arith.cmpf olt, %x_fp32, %upper : f32
+      %one_third = arith.constant 0.333333343 : f32
+      %slope = arith.mulf %x_fp32, %one_third : f32
+      %half = arith.constant 5.000000e-01 : f32
+      %slope_1 = arith.addf %slope, %half : f32
+      %zero = arith.constant 0.000000e+00 : f32
+      %slope_2 = arith.select %greater, %slope_1, %zero : f32
+      %one = arith.constant 1.000000e+00 : f32
+      %slope_3 = arith.select %less, %slope_2, %one : f32
+      %product = arith.mulf %grad_fp32, %slope_3 : f32
+      %result = arith.truncf %product : f32 to f16
+      linalg.yield %result : f16
+    }
   }
   func.return
 }
@@ -256,7 +345,26 @@ func.func @mask_16448(%g: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>
   %c1 = arith.constant 1 : index
   %uf = arith.constant 16448 : index
   scf.for %i = %c0 to %n step %c1 {
-    hsg.hard_swish_grad_chunk %g, %x, %y slice [%off, %len] chunk [%i, %len] ub_factor %uf : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+    hsg.elementwise_chunk ins(%g, %x : memref<?xbf16>, memref<?xbf16>) outs(%y : memref<?xbf16>) slice [%off, %len] chunk [%i, %len] ub_factor %uf {
+    ^bb0(%grad_1: bf16, %x_1: bf16):
+      %x_fp32 = arith.extf %x_1 : bf16 to f32
+      %grad_fp32 = arith.extf %grad_1 : bf16 to f32
+      %lower = arith.constant -3.000000e+00 : f32
+      %greater = arith.cmpf ogt, %x_fp32, %lower : f32
+      %upper = arith.constant 3.000000e+00 : f32
+      %less = arith.cmpf olt, %x_fp32, %upper : f32
+      %one_third = arith.constant 0.333333343 : f32
+      %slope = arith.mulf %x_fp32, %one_third : f32
+      %half = arith.constant 5.000000e-01 : f32
+      %slope_1 = arith.addf %slope, %half : f32
+      %zero = arith.constant 0.000000e+00 : f32
+      %slope_2 = arith.select %greater, %slope_1, %zero : f32
+      %one = arith.constant 1.000000e+00 : f32
+      %slope_3 = arith.select %less, %slope_2, %one : f32
+      %product = arith.mulf %grad_fp32, %slope_3 : f32
+      %result = arith.truncf %product : f32 to bf16
+      linalg.yield %result : bf16
+    }
   }
   func.return
 }

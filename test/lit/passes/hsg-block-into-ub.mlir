@@ -1,11 +1,16 @@
 // RUN: hswc-opt %s --split-input-file -p hsg-block-into-ub | filecheck %s
-// Idempotent: a second run finds no slice and changes nothing.
+// Idempotent: a second run finds no slice and changes nothing. Each slice's body travels
+// into its chunk unchanged.
 // RUN: hswc-opt %s --split-input-file -p hsg-block-into-ub,hsg-block-into-ub | filecheck %s
 
 // Dynamic f16 slice: guarded by len > 0 && ubFactor > 0, CeilDiv(len, ubFactor) chunks of
 // min(ubFactor, len - i*ubFactor) elements at i*ubFactor.
 func.func @dynamic_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %off: index, %len: index, %uf: index) {
-  hsg.hard_swish_grad_slice %g, %x, %y [%off, %len] ub_factor %uf : memref<?xf16>, memref<?xf16>, memref<?xf16>
+  hsg.elementwise_slice ins(%g, %x : memref<?xf16>, memref<?xf16>) outs(%y : memref<?xf16>) [%off, %len] ub_factor %uf {
+  ^bb0(%ga: f16, %xa: f16):
+    %s = arith.addf %ga, %xa : f16
+    linalg.yield %s : f16
+  }
   func.return
 }
 // CHECK-LABEL: func.func @dynamic_f16(
@@ -21,7 +26,11 @@ func.func @dynamic_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, 
 // CHECK-NEXT:        %[[COFF:.*]] = arith.muli %[[I]], %[[UF]] : index
 // CHECK-NEXT:        %[[REST:.*]] = arith.subi %[[LEN]], %[[COFF]] : index
 // CHECK-NEXT:        %[[CUR:.*]] = arith.minsi %[[UF]], %[[REST]] : index
-// CHECK-NEXT:        hsg.hard_swish_grad_chunk %[[G]], %[[X]], %[[Y]] slice[%[[OFF]], %[[LEN]]] chunk[%[[COFF]], %[[CUR]]] ub_factor %[[UF]] : memref<?xf16>, memref<?xf16>, memref<?xf16>
+// CHECK-NEXT:        hsg.elementwise_chunk ins(%[[G]], %[[X]] : memref<?xf16>, memref<?xf16>) outs(%[[Y]] : memref<?xf16>) slice [%[[OFF]], %[[LEN]]] chunk [%[[COFF]], %[[CUR]]] ub_factor %[[UF]] {
+// CHECK-NEXT:        ^{{.*}}(%[[GA:.*]]: f16, %[[XA:.*]]: f16):
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[GA]], %[[XA]] : f16
+// CHECK-NEXT:          linalg.yield %[[S]] : f16
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
@@ -33,7 +42,11 @@ func.func @dynamic_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, 
 func.func @static_f32(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %off: index) {
   %len = arith.constant 20834 : index
   %uf = arith.constant 4032 : index
-  hsg.hard_swish_grad_slice %g, %x, %y [%off, %len] ub_factor %uf : memref<?xf32>, memref<?xf32>, memref<?xf32>
+  hsg.elementwise_slice ins(%g, %x : memref<?xf32>, memref<?xf32>) outs(%y : memref<?xf32>) [%off, %len] ub_factor %uf {
+  ^bb0(%ga: f32, %xa: f32):
+    %s = arith.addf %ga, %xa : f32
+    linalg.yield %s : f32
+  }
   func.return
 }
 // CHECK-LABEL: func.func @static_f32(
@@ -41,14 +54,18 @@ func.func @static_f32(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %
 // CHECK-NEXT:      %[[LOOPS:.*]] = arith.constant 6 : index
 // CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[LOOPS]] step %[[C1]] {
-// CHECK:             hsg.hard_swish_grad_chunk {{.*}} : memref<?xf32>, memref<?xf32>, memref<?xf32>
+// CHECK:             hsg.elementwise_chunk ins({{.*}} : memref<?xf32>, memref<?xf32>) outs({{.*}} : memref<?xf32>)
 
 // -----
 
 // bf16 slice of dynamic length with a constant ubFactor of 64: the loop count stays dynamic.
 func.func @dynamic_len_bf16(%g: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %off: index, %len: index) {
   %uf = arith.constant 64 : index
-  hsg.hard_swish_grad_slice %g, %x, %y [%off, %len] ub_factor %uf : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+  hsg.elementwise_slice ins(%g, %x : memref<?xbf16>, memref<?xbf16>) outs(%y : memref<?xbf16>) [%off, %len] ub_factor %uf {
+  ^bb0(%ga: bf16, %xa: bf16):
+    %s = arith.addf %ga, %xa : bf16
+    linalg.yield %s : bf16
+  }
   func.return
 }
 // CHECK-LABEL: func.func @dynamic_len_bf16(
@@ -56,20 +73,28 @@ func.func @dynamic_len_bf16(%g: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?
 // CHECK-NEXT:    %[[UF:.*]] = arith.constant 64 : index
 // CHECK:         scf.if
 // CHECK-NEXT:      %[[LOOPS:.*]] = arith.ceildivsi %[[LEN]], %[[UF]] : index
-// CHECK:             hsg.hard_swish_grad_chunk {{.*}} ub_factor %[[UF]] : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+// CHECK:             hsg.elementwise_chunk ins({{.*}} : memref<?xbf16>, memref<?xbf16>) outs({{.*}} : memref<?xbf16>) {{.*}} ub_factor %[[UF]] {
 
 // -----
 
 // Two slices in one kernel: each gets its own guarded loop.
 func.func @two_slices(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %a: index, %b: index, %uf: index) {
-  hsg.hard_swish_grad_slice %g, %x, %y [%a, %b] ub_factor %uf : memref<?xf16>, memref<?xf16>, memref<?xf16>
-  hsg.hard_swish_grad_slice %g, %x, %y [%b, %a] ub_factor %uf : memref<?xf16>, memref<?xf16>, memref<?xf16>
+  hsg.elementwise_slice ins(%g, %x : memref<?xf16>, memref<?xf16>) outs(%y : memref<?xf16>) [%a, %b] ub_factor %uf {
+  ^bb0(%ga: f16, %xa: f16):
+    %s = arith.addf %ga, %xa : f16
+    linalg.yield %s : f16
+  }
+  hsg.elementwise_slice ins(%g, %x : memref<?xf16>, memref<?xf16>) outs(%y : memref<?xf16>) [%b, %a] ub_factor %uf {
+  ^bb0(%ga: f16, %xa: f16):
+    %s = arith.addf %ga, %xa : f16
+    linalg.yield %s : f16
+  }
   func.return
 }
 // CHECK-LABEL: func.func @two_slices(
 // CHECK-SAME:      %[[A:[^:]*]]: index, %[[B:[^:]*]]: index, %{{.*}}: index) {
 // CHECK:         scf.if
-// CHECK:             hsg.hard_swish_grad_chunk {{.*}} slice[%[[A]], %[[B]]]
+// CHECK:             hsg.elementwise_chunk {{.*}} slice [%[[A]], %[[B]]]
 // CHECK:         scf.if
-// CHECK:             hsg.hard_swish_grad_chunk {{.*}} slice[%[[B]], %[[A]]]
-// CHECK-NOT:   hsg.hard_swish_grad_slice
+// CHECK:             hsg.elementwise_chunk {{.*}} slice [%[[B]], %[[A]]]
+// CHECK-NOT:   hsg.elementwise_slice

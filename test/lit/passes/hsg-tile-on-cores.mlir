@@ -56,7 +56,14 @@ func.func @dynamic_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tensor<4x
 // CHECK-NEXT:    %[[LEN0:.*]] = arith.minsi %[[KBF]], %[[REST]] : index
 // CHECK-NEXT:    %[[KC0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[LEN:.*]] = arith.maxsi %[[LEN0]], %[[KC0]] : index
-// CHECK-NEXT:    hsg.hard_swish_grad_slice %[[KG]], %[[KX]], %[[KY]][%[[OFF]], %[[LEN]]] ub_factor %[[KUF]] : memref<?xf16>, memref<?xf16>, memref<?xf16>
+// CHECK-NEXT:    hsg.elementwise_slice ins(%[[KG]], %[[KX]] : memref<?xf16>, memref<?xf16>) outs(%[[KY]] : memref<?xf16>) [%[[OFF]], %[[LEN]]] ub_factor %[[KUF]] {
+// CHECK-NEXT:    ^{{.*}}(%[[EG:.*]]: f16, %[[EX:.*]]: f16):
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[EX]] : f16 to f32
+// CHECK-NEXT:      %[[GF:.*]] = arith.extf %[[EG]] : f16 to f32
+// CHECK:           %[[P:.*]] = arith.mulf %[[GF]], %{{.*}} : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[P]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[R]] : f16
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 // SOC-LABEL: func.func @dynamic_f16(
@@ -89,7 +96,7 @@ func.func @static_bf16(%grad: tensor<2x3x4xbf16>, %x: tensor<2x3x4xbf16>) -> ten
 // CHECK-NEXT:    func.return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KEY]] :
 // CHECK-LABEL: func.func @hard_swish_grad_kernel_bf16(
 // CHECK-SAME:      memref<?xbf16>, %{{.*}}: memref<?xbf16>, %{{.*}}: memref<?xbf16>,
-// CHECK:         hsg.hard_swish_grad_slice {{.*}} : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
+// CHECK:         hsg.elementwise_slice ins(%{{.*}}, %{{.*}} : memref<?xbf16>, memref<?xbf16>) outs(%{{.*}} : memref<?xbf16>)
 // SOC-LABEL: func.func @static_bf16(
 // SOC-NEXT:    %[[T:.*]] = arith.constant 24 : index
 // SOC-NEXT:    %[[BF:.*]] = arith.constant 1 : index
@@ -100,15 +107,21 @@ func.func @static_bf16(%grad: tensor<2x3x4xbf16>, %x: tensor<2x3x4xbf16>) -> ten
 
 // -----
 
-// Unranked f32: the element count is a run-time query even with a platform.
+// Unranked f32: the element count is a run-time query even with a platform; the kernel gets the
+// operands flattened (hsg-decompose's view of them) and the result takes grad's shape again.
 func.func @unranked_f32(%grad: tensor<*xf32>, %x: tensor<*xf32>) -> tensor<*xf32> {
   %y = hsg.hard_swish_grad %grad, %x : tensor<*xf32>
   func.return %y : tensor<*xf32>
 }
 // CHECK-LABEL: func.func @unranked_f32(
-// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xf32>
+// CHECK-SAME:      %[[G:.*]]: tensor<*xf32>, %[[X:.*]]: tensor<*xf32>) -> tensor<*xf32> {
+// CHECK-NEXT:    %[[FG:.*]] = hsg.flatten %[[G]] : tensor<*xf32> -> tensor<?xf32>
+// CHECK-NEXT:    %[[FX:.*]] = hsg.flatten %[[X]] : tensor<*xf32> -> tensor<?xf32>
+// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %[[FG]] : tensor<?xf32>
 // CHECK:         func.call @hard_swish_grad_tiling_f32(%[[N]],
-// CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f32 {{.*}} : tensor<*xf32>, tensor<*xf32> -> tensor<*xf32>
+// CHECK-NEXT:    %[[YF:.*]] = hsg.launch @hard_swish_grad_kernel_f32 blocks %{{.*}} (%[[FG]], %[[FX]]) {{.*}} : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+// CHECK-NEXT:    %[[Y:.*]] = hsg.unflatten %[[YF]] like %[[G]] : tensor<?xf32> -> tensor<*xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<*xf32>
 // CHECK-LABEL: func.func @hard_swish_grad_tiling_f32(
 // CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:    %[[KEY:.*]] = arith.constant 1 : index
@@ -117,7 +130,7 @@ func.func @unranked_f32(%grad: tensor<*xf32>, %x: tensor<*xf32>) -> tensor<*xf32
 // CHECK-LABEL: func.func @hard_swish_grad_kernel_f32(
 // CHECK-SAME:      memref<?xf32>
 // SOC-LABEL: func.func @unranked_f32(
-// SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xf32>
+// SOC:         %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<?xf32>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
 // SOC-NEXT:    %[[UB:.*]] = arith.constant 196608 : index
 // SOC-NEXT:    %{{.*}} = func.call @hard_swish_grad_tiling_f32(%[[N]], %[[CORES]], %[[UB]])
@@ -264,13 +277,15 @@ func.func @unranked_f16(%grad: tensor<*xf16>, %x: tensor<*xf16>) -> tensor<*xf16
   func.return %y : tensor<*xf16>
 }
 // CHECK-LABEL: func.func @unranked_f16(
-// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xf16>
+// CHECK-NEXT:    %[[FG:.*]] = hsg.flatten %{{.*}} : tensor<*xf16> -> tensor<?xf16>
+// CHECK-NEXT:    %{{.*}} = hsg.flatten %{{.*}} : tensor<*xf16> -> tensor<?xf16>
+// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %[[FG]] : tensor<?xf16>
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_f16(%[[N]], %[[CORES]], %[[UB]])
 // CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_f16 blocks %[[USED]] (
 // SOC-LABEL: func.func @unranked_f16(
-// SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xf16>
+// SOC:         %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<?xf16>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
 // SOC-NEXT:    %[[UB:.*]] = arith.constant 196608 : index
 // SOC-NEXT:    %{{.*}} = func.call @hard_swish_grad_tiling_f16(%[[N]], %[[CORES]], %[[UB]])
@@ -283,13 +298,15 @@ func.func @unranked_bf16(%grad: tensor<*xbf16>, %x: tensor<*xbf16>) -> tensor<*x
   func.return %y : tensor<*xbf16>
 }
 // CHECK-LABEL: func.func @unranked_bf16(
-// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xbf16>
+// CHECK-NEXT:    %[[FG:.*]] = hsg.flatten %{{.*}} : tensor<*xbf16> -> tensor<?xbf16>
+// CHECK-NEXT:    %{{.*}} = hsg.flatten %{{.*}} : tensor<*xbf16> -> tensor<?xbf16>
+// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %[[FG]] : tensor<?xbf16>
 // CHECK-NEXT:    %[[CORES:.*]] = hsg.get_core_num_aiv
 // CHECK-NEXT:    %[[UB:.*]] = hsg.get_ub_size
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %[[USED:.*]], %{{.*}} = func.call @hard_swish_grad_tiling_bf16(%[[N]], %[[CORES]], %[[UB]])
 // CHECK-NEXT:    %{{.*}} = hsg.launch @hard_swish_grad_kernel_bf16 blocks %[[USED]] (
 // SOC-LABEL: func.func @unranked_bf16(
-// SOC-NEXT:    %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<*xbf16>
+// SOC:         %[[N:.*]] = hsg.num_elements %{{.*}} : tensor<?xbf16>
 // SOC-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
 // SOC-NEXT:    %[[UB:.*]] = arith.constant 196608 : index
 // SOC-NEXT:    %{{.*}} = func.call @hard_swish_grad_tiling_bf16(%[[N]], %[[CORES]], %[[UB]])
@@ -412,7 +429,7 @@ func.func @two_dtypes(%a: tensor<8xf32>, %b: tensor<8xbf16>) -> (tensor<8xf32>, 
 
 // -----
 
-// Already tiled IR (a launch and no hsg.hard_swish_grad) is left as it is: the pass is idempotent.
+// Already tiled IR (a launch and no linalg.generic) is left as it is: the pass is idempotent.
 func.func private @k(memref<?xf16>, memref<?xf16>, memref<?xf16>, index, index, index) attributes {hsg.kernel}
 func.func @already_tiled(%g: tensor<8xf16>, %n: index) -> tensor<8xf16> {
   %y = hsg.launch @k blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>

@@ -82,7 +82,9 @@ func.func @hard_swish_grad_bf16(%grad: tensor<*xbf16>, %x: tensor<*xbf16>) -> te
   func.return %y : tensor<*xbf16>
 }
 // CHECK-LABEL: func.func @hard_swish_grad_bf16(
-// CHECK-NEXT:    hsg.num_elements %{{.*}} : tensor<*xbf16>
+// CHECK-NEXT:    %[[FG:.*]] = hsg.flatten %{{.*}} : tensor<*xbf16> -> tensor<?xbf16>
+// CHECK-NEXT:    hsg.flatten %{{.*}} : tensor<*xbf16> -> tensor<?xbf16>
+// CHECK-NEXT:    hsg.num_elements %[[FG]] : tensor<?xbf16>
 // CHECK-LABEL: func.func @hard_swish_grad_kernel_bf16(
 // CHECK:             ascend.cast %{{.*}}, %{{.*}}, cast_none, %{{.*}} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<bf16, vecin>
 // CHECK-NEXT:        ascend.cast %{{.*}}, %{{.*}}, cast_none, %{{.*}} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<bf16, vecin>
@@ -90,7 +92,9 @@ func.func @hard_swish_grad_bf16(%grad: tensor<*xbf16>, %x: tensor<*xbf16>) -> te
 // CHECK-NEXT:        ascend.adds %{{.*}}, %{{.*}}, 5.000000e-01 : f32,
 // CHECK:             ascend.cast %{{.*}}, %{{.*}}, cast_rint, %{{.*}} : !ascend.local_tensor<bf16, vecout>, !ascend.local_tensor<f32, veccalc>
 // FOLD-LABEL:  func.func @hard_swish_grad_bf16(
-// FOLD-NEXT:     hsg.num_elements %{{.*}} : tensor<*xbf16>
+// FOLD-NEXT:     hsg.flatten
+// FOLD-NEXT:     hsg.flatten
+// FOLD-NEXT:     hsg.num_elements %{{.*}} : tensor<?xbf16>
 // FOLD-NEXT:     arith.constant 48 : index
 
 // -----

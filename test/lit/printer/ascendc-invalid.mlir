@@ -51,7 +51,7 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
 // -----
 
 // A kernel that does not take (grad, x, y, totalNum, blockFactor, ubFactor) breaks the launch contract.
-// CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' is a kernel whose arguments are not (grad, x, y: memref<?xT>, totalNum, blockFactor, ubFactor: index) with no results
+// CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' is a kernel whose arguments are not (inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor: index) with no results
 func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %total_num: index) attributes {hsg.kernel} {
   func.return
 }
@@ -109,7 +109,7 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
 
 // -----
 
-// Two kernels under one tiling key could not both be dispatched.
+// Two kernels of one operator under one tiling key could not both be dispatched.
 func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
   %tiling_key = arith.constant 1 : index
   func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
@@ -117,8 +117,24 @@ func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_s
 func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
   func.return
 }
+func.func @hard_swish_grad_tiling_f16(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
+  %tiling_key = arith.constant 1 : index
+  func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
+}
 // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' has tiling key 1, as @hard_swish_grad_kernel_f32 has
-func.func @another_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
+func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
+  func.return
+}
+
+// -----
+
+// A kernel whose name does not say its operator: the C++ names could not be derived.
+func.func @k_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
+  %tiling_key = arith.constant 1 : index
+  func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
+}
+// CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' is a f32 kernel not named @<operator>_kernel_f32: the printer names the operator's C++ and package files after <operator>
+func.func @some_kernel(%grad: memref<?xf32>, %y: memref<?xf32>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
   func.return
 }
 

@@ -1,6 +1,6 @@
 // --print-between-passes prints the IR after each pass that another pass follows.
 // RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub' --print-between-passes | filecheck %s
-// --lower-to-ascend runs the three passes: two dumps, then the final IR.
+// --lower-to-ascend runs the four passes: three dumps, then the final IR.
 // RUN: hswc-opt %s --lower-to-ascend --print-between-passes | filecheck %s --check-prefix=LOWER
 
 // A static f16 operator through tile and block.
@@ -8,23 +8,27 @@ func.func @between(%a: tensor<64xf16>) -> tensor<64xf16> {
   %y = hsg.hard_swish_grad %a, %a : tensor<64xf16>
   func.return %y : tensor<64xf16>
 }
+// CHECK:       IR after hsg-decompose
+// CHECK:         linalg.generic
 // CHECK:       IR after hsg-tile-on-cores
-// CHECK-LABEL: func.func @between(
+// CHECK:       func.func @between(
 // CHECK:         hsg.launch @hard_swish_grad_kernel_f16
-// CHECK-LABEL: func.func @hard_swish_grad_kernel_f16(
-// CHECK:         hsg.hard_swish_grad_slice
-// CHECK-NOT:   hsg.hard_swish_grad_chunk
+// CHECK:       func.func @hard_swish_grad_kernel_f16(
+// CHECK:         hsg.elementwise_slice
+// CHECK-NOT:   hsg.elementwise_chunk
 // CHECK-NOT:   IR after
 // CHECK:       builtin.module {
-// CHECK-LABEL: func.func @between(
-// CHECK-LABEL: func.func @hard_swish_grad_kernel_f16(
-// CHECK-NOT:     hsg.hard_swish_grad_slice
-// CHECK:         hsg.hard_swish_grad_chunk
+// CHECK:       func.func @between(
+// CHECK:       func.func @hard_swish_grad_kernel_f16(
+// CHECK-NOT:     hsg.elementwise_slice
+// CHECK:         hsg.elementwise_chunk
 // CHECK-NOT:   IR after
+// LOWER:       IR after hsg-decompose
+// LOWER:         linalg.generic
 // LOWER:       IR after hsg-tile-on-cores
-// LOWER:         hsg.hard_swish_grad_slice
+// LOWER:         hsg.elementwise_slice
 // LOWER:       IR after hsg-block-into-ub
-// LOWER:         hsg.hard_swish_grad_chunk
+// LOWER:         hsg.elementwise_chunk
 // LOWER-NOT:   IR after
 // LOWER:         ascend.tpipe
-// LOWER-NOT:   hsg.hard_swish_grad_chunk
+// LOWER-NOT:   hsg.elementwise_chunk
