@@ -11,10 +11,15 @@ Every other member of the family (FAMILY.md) has one model, `<op>_torch`: PyTorc
 CPU result, written from FAMILY.md's formula. f16 and bf16 inputs are widened to f32 exactly,
 every step is one IEEE f32 operation in the order the formula is written, and the result is
 rounded once to the input dtype (RNE); f32 inputs are computed directly. Attributes are f32: a
-Python number is taken as the double it denotes and rounded once to f32, never to the input
-dtype. Comparisons with NaN are false; `min` and `max` propagate NaN (IEEE 754-2019 minimum and
-maximum, `np.minimum` / `np.maximum`). What each model returns for NaN x, where torch parity
-does not hold (FAMILY.md), is in its docstring.
+Python number is taken as the double it denotes and rounded once to f32. One exception, found
+by tools/check_family_against_torch.py against torch 2.14.1 itself: the shrink ops' lambd is
+then rounded to the input dtype too, as PyTorch does (FAMILY.md says f32). Comparisons with
+NaN are false; `min` and `max` propagate NaN (IEEE 754-2019 minimum and maximum,
+`np.minimum` / `np.maximum`). What each model returns for NaN x, where torch parity does not
+hold (FAMILY.md), is in its docstring. Attributes PyTorch refuses are refused with a
+ValueError naming the op and the attribute: NaN, +-inf, values beyond the range of the type
+PyTorch converts them to, min_val > max_val, and a negative lambd (which PyTorch refuses for
+softshrink).
 
 `OP_REFERENCES` maps (hsg op name, semantics) to the model: inputs are positional arrays (grad
 then x for a gradient), attributes keyword arguments. `REFERENCES` maps HardSwishGrad's
@@ -208,6 +213,13 @@ REFERENCES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 # region the rest of the family: PyTorch semantics (FAMILY.md)
 
 
+def _relu6_of_x_plus_3(xf: np.ndarray) -> np.ndarray:
+    """`min(max(x + 3, 0), 6)` in f32, three steps; max and min propagate NaN."""
+    t = xf + _THREE
+    t = np.maximum(t, _ZERO)
+    return np.minimum(t, _SIX)
+
+
 def hard_swish_torch(x: np.ndarray) -> np.ndarray:
     """PyTorch hardswish: `(x * min(max(x + 3, 0), 6)) / 6`, a true division by 6.
 
@@ -217,10 +229,7 @@ def hard_swish_torch(x: np.ndarray) -> np.ndarray:
     (x,) = _checked("hard_swish", x=x)
     with np.errstate(all="ignore"):
         xf = _widened(x)
-        t = xf + _THREE
-        t = np.maximum(t, _ZERO)
-        t = np.minimum(t, _SIX)
-        t = xf * t
+        t = xf * _relu6_of_x_plus_3(xf)
         yf = t / _SIX
         return _narrowed(yf, x.dtype)
 
@@ -233,10 +242,7 @@ def hard_sigmoid_torch(x: np.ndarray) -> np.ndarray:
     (x,) = _checked("hard_sigmoid", x=x)
     with np.errstate(all="ignore"):
         xf = _widened(x)
-        t = xf + _THREE
-        t = np.maximum(t, _ZERO)
-        t = np.minimum(t, _SIX)
-        yf = t / _SIX
+        yf = _relu6_of_x_plus_3(xf) / _SIX
         return _narrowed(yf, x.dtype)
 
 
