@@ -1,9 +1,29 @@
-"""Bit-exact golden models of HardSwishGrad, and a bitwise comparison helper.
+"""Bit-exact golden models of the activation family, and a bitwise comparison helper.
 
-`hard_swish_grad_cann` is the CANN ops-nn AscendC kernel (SPEC.md section 2): every step in
-f32 with round-to-nearest-even, the slope taken as `x * 0.333333343f` (not `x / 3`), the two
-range selects applied in the kernel's order, then one RNE rounding back to the input dtype.
-`hard_swish_grad_torch` is current PyTorch `hardswish_backward` (SPEC.md "Other semantics").
+HardSwishGrad has three semantics. `hard_swish_grad_cann` is the CANN ops-nn AscendC kernel of
+Atlas A2/A3 (SPEC.md section 2): every step in f32 with round-to-nearest-even, the slope taken
+as `x * 0.333333343f` (not `x / 3`), the two range selects applied in the kernel's order, then
+one RNE rounding back to the input dtype. `hard_swish_grad_cann_arch35` is ops-nn's production
+Ascend 950 kernel, which selects with GE -3 / LE 3 instead. `hard_swish_grad_torch` is current
+PyTorch `hardswish_backward` (SPEC.md "Other semantics").
+
+Every other member of the family (FAMILY.md) has one model, `<op>_torch`: PyTorch 2.14's eager
+CPU result, written from FAMILY.md's formula. f16 and bf16 inputs are widened to f32 exactly,
+every step is one IEEE f32 operation in the order the formula is written, and the result is
+rounded once to the input dtype (RNE); f32 inputs are computed directly. Attributes are f32: a
+Python number is taken as the double it denotes and rounded once to f32. One exception, found
+by tools/check_family_against_torch.py against torch 2.14.1 itself: the shrink ops' lambd is
+then rounded to the input dtype too, as PyTorch does (FAMILY.md says f32). Comparisons with
+NaN are false; `min` and `max` propagate NaN (IEEE 754-2019 minimum and maximum,
+`np.minimum` / `np.maximum`). What each model returns for NaN x, where torch parity does not
+hold (FAMILY.md), is in its docstring. Attributes PyTorch refuses are refused with a
+ValueError naming the op and the attribute: NaN, +-inf, values beyond the range of the type
+PyTorch converts them to, min_val > max_val, and a negative lambd (which PyTorch refuses for
+softshrink).
+
+`OP_REFERENCES` maps (hsg op name, semantics) to the model: inputs are positional arrays (grad
+then x for a gradient), attributes keyword arguments. `REFERENCES` maps HardSwishGrad's
+semantics names to its models.
 
 This module depends on numpy and ml_dtypes only, never on the rest of `hswc`: it is the
 independent side of every interpreter-vs-reference test.
@@ -11,6 +31,7 @@ independent side of every interpreter-vs-reference test.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,54 +46,165 @@ SUPPORTED_DTYPES: tuple[np.dtype, ...] = (
 
 # The kernel's Muls scalar, 0.333333343f; spelt by its bits so nothing rounds it on the way.
 ONE_THIRD_F32 = np.uint32(0x3EAAAAAB).view(np.float32)
+# PyTorch's hardsigmoid_backward constant 1.0f / 6.0f, the f32 nearest to 1/6.
+ONE_SIXTH_F32 = np.uint32(0x3E2AAAAB).view(np.float32)
 
 _F32 = np.float32
-_HALF, _ONE, _THREE, _ZERO = _F32(0.5), _F32(1.0), _F32(3.0), _F32(0.0)
+_F32_DTYPE = np.dtype(_F32)
+_HALF, _ONE, _THREE, _SIX, _ZERO = _F32(0.5), _F32(1.0), _F32(3.0), _F32(6.0), _F32(0.0)
+
+Attribute = float | int | np.floating | np.integer
+"""An attribute as callers give it: a Python number or a numpy scalar."""
+
+# region operands and attributes
 
 
-def _operands(grad: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """grad and x as arrays, checked like the operator contract: same dtype and shape."""
-    grad, x = np.asarray(grad), np.asarray(x)
-    if grad.dtype != x.dtype:
-        raise ValueError(f"grad and x differ in dtype: {grad.dtype} vs {x.dtype}")
-    if grad.dtype not in SUPPORTED_DTYPES:
-        raise ValueError(f"unsupported dtype {grad.dtype} (supported: float16, float32, bfloat16)")
-    if grad.shape != x.shape:
-        raise ValueError(f"grad and x differ in shape: {grad.shape} vs {x.shape}")
-    return grad, x
+def _checked(op: str, **operands: np.ndarray) -> list[np.ndarray]:
+    """The operands as arrays, checked like the operator contract: one supported dtype, one
+    shape (no broadcasting). Keyword order is the message order."""
+    names = list(operands)
+    arrays = [np.asarray(a) for a in operands.values()]
+    first, dtype, shape = names[0], arrays[0].dtype, arrays[0].shape
+    for name, a in zip(names[1:], arrays[1:], strict=True):
+        if a.dtype != dtype:
+            raise ValueError(f"{op}: {first} and {name} differ in dtype: {dtype} vs {a.dtype}")
+    if dtype not in SUPPORTED_DTYPES:
+        raise ValueError(
+            f"{op}: unsupported dtype {dtype} of {first} (supported: float16, float32, bfloat16)"
+        )
+    for name, a in zip(names[1:], arrays[1:], strict=True):
+        if a.shape != shape:
+            raise ValueError(f"{op}: {first} and {name} differ in shape: {shape} vs {a.shape}")
+    return arrays
+
+
+def _widened(a: np.ndarray) -> np.ndarray:
+    """f16 / bf16 -> f32 is exact; f32 stays f32 (a copy)."""
+    return a.astype(_F32)
+
+
+def _narrowed(yf: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The one rounding of an f32 result to the input dtype: RNE, overflow to +-inf."""
+    return np.asarray(yf.astype(dtype))
+
+
+def _attribute(op: str, name: str, value: Attribute, fits: np.dtype = _F32_DTYPE) -> np.float32:
+    """`value` as the f32 the kernels compute with: the double it denotes, rounded once (RNE).
+
+    Refused, as PyTorch's checked conversion refuses it: a bool or non-number, NaN, +-inf, and a
+    magnitude above the largest finite value of `fits` (f32, or the input dtype for the
+    attributes PyTorch converts to it).
+    """
+    if isinstance(value, bool) or not isinstance(value, float | int | np.floating | np.integer):
+        raise ValueError(f"{op}: attribute {name} must be a real number, got {value!r}")
+    try:
+        as_double = float(value)
+    except OverflowError:
+        as_double = math.inf
+    if not math.isfinite(as_double):
+        raise ValueError(f"{op}: attribute {name} must be finite, got {value!r}")
+    largest = float(ml_dtypes.finfo(fits).max)
+    if abs(as_double) > largest:
+        raise ValueError(f"{op}: attribute {name} = {value!r} is outside the {fits} range "
+                         f"(largest finite {largest:.9g})")
+    return _F32(as_double)
+
+
+def _in_dtype(f: np.float32, dtype: np.dtype) -> np.float32:
+    """An f32 attribute rounded to `dtype` (RNE) and widened back: exact for f32."""
+    return _F32(np.asarray(f).astype(dtype).astype(_F32)[()])
+
+
+def _lambd(op: str, lambd: Attribute, dtype: np.dtype) -> np.float32:
+    """The shrink ops' lambd as PyTorch 2.14 uses it: converted to the input dtype (via f32;
+    refused outside its range) and compared and subtracted in f32. A negative lambd is
+    refused (-0.0 is accepted)."""
+    f = _attribute(op, "lambd", lambd, fits=dtype)
+    if f < 0:
+        raise ValueError(f"{op}: attribute lambd must be >= 0, got {lambd!r}")
+    return _in_dtype(f, dtype)
+
+
+# endregion
+# region HardSwishGrad: cann, cann-arch35, torch
 
 
 def hard_swish_grad_cann(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """The CANN kernel's result, bit for bit (SPEC.md section 2), in grad's dtype and shape."""
-    grad, x = _operands(grad, x)
+    """The CANN kernel's result, bit for bit (SPEC.md section 2), in grad's dtype and shape.
+
+    NaN x: both compares are false, the second select picks 1, so the result is grad.
+    """
+    grad, x = _checked("hard_swish_grad", grad=grad, x=x)
     # inf*0, inf-inf and f16 overflow are part of the semantics, not accidents: no warnings.
     with np.errstate(all="ignore"):
-        xf = x.astype(_F32)  # exact widening for f16 / bf16
-        gf = grad.astype(_F32)
+        xf = _widened(x)
+        gf = _widened(grad)
         s = xf * ONE_THIRD_F32  # Muls: an f32 product, rounded RNE
         s = s + _HALF  # Adds
         s = np.where(xf > -_THREE, s, _ZERO)  # Compare GT + Select (NaN compares false)
         s = np.where(xf < _THREE, s, _ONE)  # Compare LT + Select, applied second
         yf = gf * s  # Mul: x <= -3 gives grad*0, so -0.0 or NaN, never a constant
-        return np.asarray(yf.astype(grad.dtype))  # RNE back to the input dtype
+        return _narrowed(yf, grad.dtype)  # RNE back to the input dtype
+
+
+def hard_swish_grad_cann_arch35(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """ops-nn's production Ascend 950 (arch35) kernel, bit for bit, in grad's dtype and shape.
+
+    Read from ops-nn `activation/hard_swish_grad/op_kernel/arch35/hard_swish_grad.h`,
+    `HardSwishGrad<T, BUFFER_MODE>::Compute`, which has one branch for f16/bf16 (`NEED_CAST`)
+    and one for f32; both do the same arithmetic, in this order:
+
+    1. f16/bf16: `Cast` of x to f32 with `CAST_NONE` (exact); f32 uses x as it is.
+    2. `Muls` by a compile-time constant: `1.0f / 3.0f` in the f16/bf16 branch, `(float)(1.0 /
+       3.0)` in the f32 branch. Both are the f32 nearest to 1/3, 0x3EAAAAAB (= ONE_THIRD_F32,
+       the A2/A3 kernel's constant): a multiply, not a division.
+    3. `Adds` 0.5f.
+    4. `Compares(mask, x, -3.0f, CMPMODE::GE)`, then `Select(..., 0.0f,
+       VSEL_TENSOR_SCALAR_MODE)`: the slope where x >= -3, the scalar +0.0 elsewhere.
+    5. `Compares(mask, x, 3.0f, CMPMODE::LE)`, then `Select(..., 1.0f,
+       VSEL_TENSOR_SCALAR_MODE)`: the slope where x <= 3, the scalar 1.0 elsewhere.
+    6. `Mul` of grad (f16/bf16: cast to f32 with `CAST_NONE` first) by the slope. Below -3 the
+       result is grad * +0.0 (-0.0 for a negative grad, NaN for an infinite or NaN one), not a
+       constant 0.
+    7. f16/bf16: `Cast` back with `CAST_RINT` (RNE; f32 -> f16 overflow gives +-inf, assuming
+       the IEEE Inf/NaN mode of A2/A3); f32: the product is the result.
+
+    So it equals `hard_swish_grad_cann` except at x = +-3 exactly, where GE / LE keep the linear
+    piece: fl(fl(-3 * 0x3EAAAAAB) + 0.5) = -0.5 (3 * 0xAAAAAB * 2^-25 = 1 + 2^-25 rounds to 1)
+    gives -0.5 * grad at x = -3, and 1.5 * grad at x = 3 (PyTorch up to 2.6 did the same).
+    Compares is assumed false for NaN, as on A2/A3 (SPEC.md section 6, an inference).
+
+    NaN x: both compares are false, the selects give 0 then 1, so the result is grad * 1 = grad.
+    """
+    grad, x = _checked("hard_swish_grad", grad=grad, x=x)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)  # step 1
+        gf = _widened(grad)
+        s = xf * ONE_THIRD_F32  # step 2
+        s = s + _HALF  # step 3
+        s = np.where(xf >= -_THREE, s, _ZERO)  # step 4
+        s = np.where(xf <= _THREE, s, _ONE)  # step 5
+        yf = gf * s  # step 6
+        return _narrowed(yf, grad.dtype)  # step 7
 
 
 def hard_swish_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Current PyTorch hardswish_backward: +0.0 at x <= -3, grad*(x/3 + 0.5), grad at x >= 3.
+    """PyTorch hardswish_backward: `where(x <= -3, +0, where(x < 3, grad * (x / 3 + 0.5), grad))`.
 
-    Reduced dtypes compute in f32 (PyTorch's opmath type) with a true division by 3.
+    A true division by 3. NaN x: both compares are false, so the result is grad.
     """
-    grad, x = _operands(grad, x)
+    grad, x = _checked("hard_swish_grad", grad=grad, x=x)
     with np.errstate(all="ignore"):
-        xf = x.astype(_F32)
-        gf = grad.astype(_F32)
+        xf = _widened(x)
+        gf = _widened(grad)
         linear = gf * (xf / _THREE + _HALF)
         yf = np.where(xf <= -_THREE, _ZERO, np.where(xf < _THREE, linear, gf))
-        return np.asarray(yf.astype(grad.dtype))
+        return _narrowed(yf, grad.dtype)
 
 
 REFERENCES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "cann": hard_swish_grad_cann,
+    "cann-arch35": hard_swish_grad_cann_arch35,
     "torch": hard_swish_grad_torch,
 }
 
@@ -83,6 +215,255 @@ OP_REFERENCES: dict[tuple[str, str], Callable[..., np.ndarray]] = {
 """(hsg op name, semantics) -> the golden model of that op under those semantics."""
 
 
+# endregion
+# region the rest of the family: PyTorch semantics (FAMILY.md)
+
+
+def _relu6_of_x_plus_3(xf: np.ndarray) -> np.ndarray:
+    """`min(max(x + 3, 0), 6)` in f32, three steps; max and min propagate NaN."""
+    t = xf + _THREE
+    t = np.maximum(t, _ZERO)
+    return np.minimum(t, _SIX)
+
+
+def hard_swish_torch(x: np.ndarray) -> np.ndarray:
+    """PyTorch hardswish: `(x * min(max(x + 3, 0), 6)) / 6`, a true division by 6.
+
+    x <= -3 gives x * +0 / 6 = -0.0; x = -inf gives -inf * 0 = NaN; x = +inf gives +inf.
+    NaN x: x + 3 is NaN, max and min propagate it, and so does the product: NaN.
+    """
+    (x,) = _checked("hard_swish", x=x)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        t = xf * _relu6_of_x_plus_3(xf)
+        yf = t / _SIX
+        return _narrowed(yf, x.dtype)
+
+
+def hard_sigmoid_torch(x: np.ndarray) -> np.ndarray:
+    """PyTorch hardsigmoid: `min(max(x + 3, 0), 6) / 6`, a true division by 6.
+
+    NaN x: x + 3 is NaN and max and min propagate it: NaN.
+    """
+    (x,) = _checked("hard_sigmoid", x=x)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        yf = _relu6_of_x_plus_3(xf) / _SIX
+        return _narrowed(yf, x.dtype)
+
+
+def hard_sigmoid_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """PyTorch hardsigmoid_backward: `where(x > -3 and x < 3, grad * (1/6), +0)`.
+
+    `1/6` is the f32 constant 0x3E2AAAAB (a multiply, not a division). The bounds are open:
+    x = +-3 gives +0. NaN x: both compares are false, so the result is +0.
+    """
+    grad, x = _checked("hard_sigmoid_grad", grad=grad, x=x)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        gf = _widened(grad)
+        inside = (xf > -_THREE) & (xf < _THREE)
+        yf = np.where(inside, gf * ONE_SIXTH_F32, _ZERO)
+        return _narrowed(yf, grad.dtype)
+
+
+def _hardtanh_bounds(
+    op: str, min_val: Attribute, max_val: Attribute, fits: np.dtype = _F32_DTYPE
+) -> tuple[np.float32, np.float32]:
+    lo = _attribute(op, "min_val", min_val, fits)
+    hi = _attribute(op, "max_val", max_val, fits)
+    if lo > hi:
+        raise ValueError(f"{op}: min_val ({min_val!r}) is greater than max_val ({max_val!r})")
+    return lo, hi
+
+
+def hardtanh_torch(x: np.ndarray, min_val: Attribute, max_val: Attribute) -> np.ndarray:
+    """PyTorch hardtanh: `where(x < min_val, min_val, where(x > max_val, max_val, x))`.
+
+    x itself is returned where it lies in the bounds, so -0.0 stays -0.0; a bound is returned
+    rounded from f32 to the dtype. relu6 is hardtanh(x, 0, 6). Refused: min_val > max_val, and
+    (as PyTorch, which converts the bounds to the input dtype) a bound outside the dtype's
+    range. That conversion does not change the result: rounding is monotone, so for x in the
+    dtype, x < b exactly when x < round(b) or x = round(b) = the returned bound.
+    NaN x: both compares are false, so the result is x (NaN).
+    """
+    (x,) = _checked("hardtanh", x=x)
+    lo, hi = _hardtanh_bounds("hardtanh", min_val, max_val, fits=x.dtype)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        yf = np.where(xf < lo, lo, np.where(xf > hi, hi, xf))
+        return _narrowed(yf, x.dtype)
+
+
+def hardtanh_grad_torch(
+    grad: np.ndarray, x: np.ndarray, min_val: Attribute, max_val: Attribute
+) -> np.ndarray:
+    """PyTorch hardtanh_backward: `where(x <= min_val or x >= max_val, +0, grad)`.
+
+    The bounds are compared in f32 (0.7 is not rounded to f16's 0.70019531), and the bounds
+    themselves give +0. min_val > max_val is refused.
+    NaN x: both compares are false, so the result is grad.
+    """
+    grad, x = _checked("hardtanh_grad", grad=grad, x=x)
+    lo, hi = _hardtanh_bounds("hardtanh_grad", min_val, max_val)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        gf = _widened(grad)
+        outside = (xf <= lo) | (xf >= hi)
+        yf = np.where(outside, _ZERO, gf)
+        return _narrowed(yf, grad.dtype)
+
+
+def leaky_relu_torch(x: np.ndarray, negative_slope: Attribute) -> np.ndarray:
+    """PyTorch leaky_relu: `where(x > 0, x, x * negative_slope)`, the slope in f32.
+
+    x = -0.0 gives -0.0 * negative_slope; x = -inf with slope 0 gives NaN.
+    NaN x: the compare is false, so the result is x * negative_slope (NaN).
+    """
+    (x,) = _checked("leaky_relu", x=x)
+    slope = _attribute("leaky_relu", "negative_slope", negative_slope)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        yf = np.where(xf > _ZERO, xf, xf * slope)
+        return _narrowed(yf, x.dtype)
+
+
+def leaky_relu_grad_torch(grad: np.ndarray, x: np.ndarray, negative_slope: Attribute) -> np.ndarray:
+    """PyTorch leaky_relu_backward: `where(x > 0, grad, grad * negative_slope)`, the slope in
+    f32. x = 0 takes the negative side.
+    NaN x: the compare is false, so the result is grad * negative_slope.
+    """
+    grad, x = _checked("leaky_relu_grad", grad=grad, x=x)
+    slope = _attribute("leaky_relu_grad", "negative_slope", negative_slope)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        gf = _widened(grad)
+        yf = np.where(xf > _ZERO, gf, gf * slope)
+        return _narrowed(yf, grad.dtype)
+
+
+def threshold_torch(x: np.ndarray, threshold: Attribute, value: Attribute) -> np.ndarray:
+    """PyTorch threshold: `where(x <= threshold, value, x)`.
+
+    The compare is in f32; value is rounded from f32 to the dtype, and refused (as PyTorch
+    refuses it) outside the dtype's range. relu is threshold(x, 0, 0).
+    NaN x: the compare is false, so the result is x (NaN).
+    """
+    (x,) = _checked("threshold", x=x)
+    t = _attribute("threshold", "threshold", threshold)
+    v = _attribute("threshold", "value", value, fits=x.dtype)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        yf = np.where(xf <= t, v, xf)
+        return _narrowed(yf, x.dtype)
+
+
+def threshold_grad_torch(grad: np.ndarray, x: np.ndarray, threshold: Attribute) -> np.ndarray:
+    """PyTorch threshold_backward: `where(x <= threshold, +0, grad)`, compared in f32; relu's
+    backward is threshold 0. NaN x: the compare is false, so the result is grad.
+    """
+    grad, x = _checked("threshold_grad", grad=grad, x=x)
+    t = _attribute("threshold_grad", "threshold", threshold)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        gf = _widened(grad)
+        yf = np.where(xf <= t, _ZERO, gf)
+        return _narrowed(yf, grad.dtype)
+
+
+def _inside_closed(xf: np.ndarray, lambd: np.float32) -> np.ndarray:
+    """`x >= -lambd and x <= lambd`: the band the shrink ops zero (NaN is outside)."""
+    return (xf >= -lambd) & (xf <= lambd)
+
+
+def hard_shrink_torch(x: np.ndarray, lambd: Attribute) -> np.ndarray:
+    """PyTorch hardshrink: `where(x >= -lambd and x <= lambd, +0, x)`.
+
+    lambd is first rounded to the input dtype, as PyTorch 2.14 does (FAMILY.md says f32): in
+    f16, lambd = 0.7 becomes 0.70019531, so x = 0.70019531 gives +0. The band is closed: x =
+    +-lambd gives +0. Refused: a negative lambd, and one outside the dtype's range.
+    NaN x: both compares are false, so the result is x (NaN).
+    """
+    (x,) = _checked("hard_shrink", x=x)
+    lam = _lambd("hard_shrink", lambd, x.dtype)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        yf = np.where(_inside_closed(xf, lam), _ZERO, xf)
+        return _narrowed(yf, x.dtype)
+
+
+def _shrink_grad(op: str, grad: np.ndarray, x: np.ndarray, lambd: Attribute) -> np.ndarray:
+    """`where(x >= -lambd and x <= lambd, +0, grad)`, the backward of both shrink ops."""
+    grad, x = _checked(op, grad=grad, x=x)
+    lam = _lambd(op, lambd, x.dtype)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        gf = _widened(grad)
+        yf = np.where(_inside_closed(xf, lam), _ZERO, gf)
+        return _narrowed(yf, grad.dtype)
+
+
+def hard_shrink_grad_torch(grad: np.ndarray, x: np.ndarray, lambd: Attribute) -> np.ndarray:
+    """PyTorch hardshrink_backward: `where(x >= -lambd and x <= lambd, +0, grad)`.
+
+    lambd is first rounded to the input dtype, as in `hard_shrink_torch`. Refused: a negative
+    lambd, and one outside the dtype's range.
+    NaN x: both compares are false, so the result is grad.
+    """
+    return _shrink_grad("hard_shrink_grad", grad, x, lambd)
+
+
+def softshrink_torch(x: np.ndarray, lambd: Attribute) -> np.ndarray:
+    """PyTorch softshrink: `where(x > lambd, x - lambd, where(x < -lambd, x + lambd, +0))`.
+
+    lambd is first rounded to the input dtype, as PyTorch 2.14 does (FAMILY.md says f32): in
+    bf16, 0.7 becomes 0.69921875, so x = 0.703125 gives 0.00390625. Inside the band the result
+    is +0, as in PyTorch's vectorised loop; its scalar loop (the tail of a contiguous tensor,
+    and strided tensors) returns a zero with x's sign instead, so -0.0 for x in [-lambd, -0.0]
+    there. Refused: a negative lambd, and one outside the dtype's range.
+    NaN x: both compares are false, so the result is +0.
+    """
+    (x,) = _checked("softshrink", x=x)
+    lam = _lambd("softshrink", lambd, x.dtype)
+    with np.errstate(all="ignore"):
+        xf = _widened(x)
+        yf = np.where(xf > lam, xf - lam, np.where(xf < -lam, xf + lam, _ZERO))
+        return _narrowed(yf, x.dtype)
+
+
+def softshrink_grad_torch(grad: np.ndarray, x: np.ndarray, lambd: Attribute) -> np.ndarray:
+    """PyTorch softshrink_backward: `where(x >= -lambd and x <= lambd, +0, grad)`, the same as
+    hardshrink_backward (lambd first rounded to the input dtype). Refused: a negative lambd,
+    and one outside the dtype's range.
+    NaN x: both compares are false, so the result is grad.
+    """
+    return _shrink_grad("softshrink_grad", grad, x, lambd)
+
+
+OP_REFERENCES: dict[tuple[str, str], Callable[..., np.ndarray]] = {
+    ("hard_swish", "torch"): hard_swish_torch,
+    ("hard_swish_grad", "torch"): hard_swish_grad_torch,
+    ("hard_swish_grad", "cann"): hard_swish_grad_cann,
+    ("hard_swish_grad", "cann-arch35"): hard_swish_grad_cann_arch35,
+    ("hard_sigmoid", "torch"): hard_sigmoid_torch,
+    ("hard_sigmoid_grad", "torch"): hard_sigmoid_grad_torch,
+    ("hardtanh", "torch"): hardtanh_torch,
+    ("hardtanh_grad", "torch"): hardtanh_grad_torch,
+    ("leaky_relu", "torch"): leaky_relu_torch,
+    ("leaky_relu_grad", "torch"): leaky_relu_grad_torch,
+    ("threshold", "torch"): threshold_torch,
+    ("threshold_grad", "torch"): threshold_grad_torch,
+    ("hard_shrink", "torch"): hard_shrink_torch,
+    ("hard_shrink_grad", "torch"): hard_shrink_grad_torch,
+    ("softshrink", "torch"): softshrink_torch,
+    ("softshrink_grad", "torch"): softshrink_grad_torch,
+}
+"""(hsg op name, semantics) -> the golden model. Inputs are positional arrays (grad, then x,
+for a gradient); attributes are keyword arguments (min_val, max_val, negative_slope,
+threshold, value, lambd)."""
+
+
+# endregion
 # region bitwise comparison
 
 
