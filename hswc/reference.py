@@ -208,12 +208,6 @@ REFERENCES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "torch": hard_swish_grad_torch,
 }
 
-OP_REFERENCES: dict[tuple[str, str], Callable[..., np.ndarray]] = {
-    ("hard_swish_grad", "cann"): hard_swish_grad_cann,
-    ("hard_swish_grad", "torch"): hard_swish_grad_torch,
-}
-"""(hsg op name, semantics) -> the golden model of that op under those semantics."""
-
 
 # endregion
 # region the rest of the family: PyTorch semantics (FAMILY.md)
