@@ -34,7 +34,19 @@ PACKAGE = {
     "op_host/op_api/hard_swish_grad.h",
     "op_host/op_api/hard_swish_grad.cpp",
     "examples/test_aclnn_hard_swish_grad.cpp",
+    "CMakeLists.txt",
+    "README.md",
+    "docs/aclnnHardswishBackward.md",
+    "op_host/CMakeLists.txt",
+    "tests/CMakeLists.txt",
+    "tests/ut/CMakeLists.txt",
+    "tests/ut/op_host/CMakeLists.txt",
+    "tests/ut/op_host/test_hard_swish_grad_tiling.cpp",
+    "tests/ut/op_kernel/CMakeLists.txt",
+    "tests/ut/op_kernel/test_hard_swish_grad.cpp",
 }
+"""Every file of ops-nn's layout (experimental/activation/hard_swish_grad, plus tests/CMakeLists.txt
+as the production operator and the other experimental ones have it)."""
 
 
 def files(*dtypes: str, socs: tuple[str, ...] = ("ascend910b", "ascend910_93")) -> dict[str, str]:
@@ -66,7 +78,9 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_package_holds_every_file(package: Path) -> None:
     written = {str(p.relative_to(package)) for p in package.rglob("*") if p.is_file()}
-    assert written == PACKAGE
+    assert written == PACKAGE | {".hswc-package"}
+    manifest = (package / ".hswc-package").read_text().splitlines()
+    assert manifest[0].startswith("#") and set(manifest[1:]) == PACKAGE
 
 
 def test_package_is_deterministic() -> None:
@@ -144,23 +158,40 @@ def test_aclnn_checks_and_launches(package: Path) -> None:
     text = (package / "op_host/op_api/aclnn_hardswish_backward.cpp").read_text()
     assert_block(text, ["constexpr int64_t MAX_RANK = 8;"])
     assert_block(text, [
-        "CHECK_RET(CheckNotNull3Tensor(gradOutput, self, out), ACLNN_ERR_PARAM_NULLPTR);",
+        "CHECK_RET(CheckNotNull(gradOutput, self, out), ACLNN_ERR_PARAM_NULLPTR);",
         "CHECK_RET(CheckDtypes(gradOutput, self, out), ACLNN_ERR_PARAM_INVALID);",
         "CHECK_RET(CheckShapes(gradOutput, self, out), ACLNN_ERR_PARAM_INVALID);",
     ])
     assert_block(text, ["if (gradOutput->IsEmpty() || self->IsEmpty()) {",
                         "*workspaceSize = 0;"])
+    # The headers ops-nn's own aclnn sources take these helpers from (op_api_def.h was renamed).
+    for header in ("op_api/level2_base.h", "opdev/make_op_executor.h",
+                   "aclnn_kernels/common/op_error_check.h"):
+        assert f'#include "{header}"' in lines(text)
+    assert "op_api/op_api_def.h" not in text
+    assert_block(text, ["OP_CHECK_NULL(gradOutput, return false);",
+                        "OP_CHECK_NULL(self, return false);", "OP_CHECK_NULL(out, return false);"])
+    assert_block(text, ["const auto supported = GetDtypeSupportListV3(DTYPES, "
+                        "DTYPES_WITHOUT_BF16);",
+                        "OP_CHECK_DTYPE_NOT_SUPPORT(gradOutput, supported, return false);",
+                        "OP_CHECK_DTYPE_NOT_SUPPORT(self, supported, return false);",
+                        "OP_CHECK_DTYPE_NOT_MATCH(self, gradOutput->GetDataType(), return false);",
+                        "OP_CHECK_DTYPE_NOT_MATCH(out, gradOutput->GetDataType(), return false);"])
     assert_block(text, [
-        "const aclTensor* gradContiguous = l0op::Contiguous(gradOutput, uniqueExecutor.get());"])
-    assert_block(text, ["const aclTensor* result = l0op::HardSwishGrad(gradContiguous, "
+        "const aclTensor* gradOutputContiguous = l0op::Contiguous(gradOutput, "
+        "uniqueExecutor.get());"])
+    assert_block(text, ["const aclTensor* result = l0op::HardSwishGrad(gradOutputContiguous, "
                         "selfContiguous, uniqueExecutor.get());"])
     assert_block(text, [
         "const aclTensor* copied = l0op::ViewCopy(result, out, uniqueExecutor.get());"])
     header = (package / "op_host/op_api/aclnn_hardswish_backward.h").read_text()
-    assert "ACLNN_API aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor* " \
-           "gradOutput," in lines(header)
-    assert "ACLNN_API aclnnStatus aclnnHardswishBackward(void* workspace, uint64_t " \
-           "workspaceSize," in lines(header)
+    assert_block(header, [
+        "ACLNN_API aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor* gradOutput,",
+        "const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, "
+        "aclOpExecutor** executor);"])
+    assert_block(header, [
+        "ACLNN_API aclnnStatus aclnnHardswishBackward(void* workspace, uint64_t workspaceSize,",
+        "aclOpExecutor* executor, aclrtStream stream);"])
     l0op = (package / "op_host/op_api/hard_swish_grad.cpp").read_text()
     assert_block(l0op, ["ADD_TO_LAUNCHER_LIST_AICORE(HardSwishGrad, OP_INPUT(grad, x), "
                         "OP_OUTPUT(y));"])
@@ -174,9 +205,9 @@ def test_example_checks_the_spec_example_against_the_reference(package: Path) ->
         "using Element = float;",
         "constexpr aclDataType DTYPE = ACL_FLOAT;",
         "const std::vector<int64_t> SHAPE = {9};",
-        "const std::vector<Element> GRAD = {1.0f, 2.0f, 3.0f, -4.0f, 5.0f, -6.0f, 7.0f, 8.0f, "
+        "const std::vector<Element> GRAD_HOST = {1.0f, 2.0f, 3.0f, -4.0f, 5.0f, -6.0f, 7.0f, 8.0f, "
         "-9.0f};",
-        "const std::vector<Element> X = {-4.0f, -3.0f, -2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f, "
+        "const std::vector<Element> X_HOST = {-4.0f, -3.0f, -2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f, "
         "4.0f};",
         # SPEC section 7's hand-derived result.
         "const std::vector<float> EXPECTED = {0.0f, 0.0f, -0.50000006f, -0.6666666f, 2.5f, -5.0f, "
@@ -185,14 +216,15 @@ def test_example_checks_the_spec_example_against_the_reference(package: Path) ->
     ])
     assert_block(text, ["return std::fabs(actual - expected) <= TOLERANCE + TOLERANCE * "
                         "std::fabs(expected);"])
-    assert "aclnnHardswishBackwardGetWorkspaceSize(grad.tensor, x.tensor, y.tensor, " \
-           "&workspaceSize," in text
+    assert_block(text, ["if (!Ok(aclnnHardswishBackwardGetWorkspaceSize(grad.tensor, x.tensor, "
+                        "y.tensor,", '&workspaceSize, &executor), '
+                        '"aclnnHardswishBackwardGetWorkspaceSize")) {'])
 
 
 def test_example_without_f32_uses_bit_patterns() -> None:
     text = files("bf16")["examples/test_aclnn_hard_swish_grad.cpp"]
     assert "constexpr aclDataType DTYPE = ACL_BF16;" in lines(text)
-    assert "const std::vector<Element> X = {0xc080 /* -4.0f */, 0xc040 /* -3.0f */," in text
+    assert "const std::vector<Element> X_HOST = {0xc080 /* -4.0f */, 0xc040 /* -3.0f */," in text
 
 
 def test_hswc_emit_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,7 +94,7 @@ def _checks(kernels: list[Kernel]) -> str:
                for t in others]
     shapes = [f"OP_CHECK_MAX_DIM({t}, MAX_RANK, return false);" for t in ACLNN_INPUTS]
     shapes += [f"OP_CHECK_SHAPE_NOT_EQUAL({t}, {first}, return false);" for t in others]
-    return f"""// The dtypes this package has kernels for; SoCs without bf16 get the list without it.
+    return f"""// The dtypes with a kernel here; SoCs without bf16 get the list without it.
 const std::initializer_list<op::DataType> DTYPES = {{{_dtype_list(kernels, True)}}};
 const std::initializer_list<op::DataType> DTYPES_WITHOUT_BF16 = {{{_dtype_list(kernels, False)}}};
 constexpr int64_t MAX_RANK = {MAX_RANK};

@@ -33,6 +33,7 @@ from hswc.backend.operator import (
 from hswc.backend.package_example import example_arrays
 from hswc.backend.package_kernel import KERNEL_CPP, TILING_DATA_H
 from hswc.backend.source import GENERATED
+from hswc.backend.writer import wrapped
 from hswc.platform import PLATFORMS
 from hswc.tiling import Tiling
 
@@ -225,7 +226,8 @@ def _kernel_test(kernel: Kernel) -> list[str]:
 def kernel_ut(kernels: list[Kernel]) -> str:
     (output,) = OUTPUTS
     first = INPUTS[0]
-    params = ", ".join(f"const std::vector<Bits>& {name}" for name in INPUTS)
+    params = [*(f"const std::vector<Bits>& {name}" for name in INPUTS),
+              f"const {TILING_STRUCT}& tilingData", "uint32_t blockDim"]
     gm = [*INPUTS, output]
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc(bytes));" for name in gm)
@@ -249,7 +251,7 @@ namespace {{
 
 // {KERNEL_ENTRY}<KEY> on blockDim cores with this tiling; {output}'s elements, as bit patterns.
 template <uint32_t KEY, typename Bits>
-std::vector<Bits> Run({params}, const {TILING_STRUCT}& tilingData, uint32_t blockDim)
+{wrapped("std::vector<Bits> Run", params)}
 {{
     const size_t bytes = {first}.size() * sizeof(Bits);
 {allocs}
