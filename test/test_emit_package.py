@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 from cpu_build import DTYPES, Build, bits, build, compiler, operator_module, run_kernel
 
+from hswc.backend.operator import EXAMPLE_INPUTS
 from hswc.backend.package import package_files
 from hswc.reference import hard_swish_grad_cann
+from hswc.runner import KernelError, compile_text
 from hswc.tiling import TilingError, compute_tiling
 from hswc.tools.hswc_emit import load, main
 
@@ -279,26 +281,55 @@ def tiling_cases() -> list[tuple[int, int, int]]:
     return cases
 
 
+def run_tiling_core(package: Path, workdir: Path, dtype: str,
+                    cases: list[tuple[int, int, int]]) -> list[str]:
+    """The package's tiling compute header, built into a driver, on (total, cores, ub) cases."""
+    driver = workdir / "driver.cpp"
+    driver.write_text(TILING_DRIVER)
+    function = f"ComputeHardSwishGradTiling{dtype.capitalize()}"
+    exe = workdir / f"driver_{dtype}"
+    subprocess.run([compiler(), "-std=c++17", "-Wall", "-Wextra", "-Werror",
+                    f"-DFUNCTION={function}", f"-I{package / 'op_host'}", str(driver), "-o",
+                    str(exe)], check=True)
+    stdin = "".join(f"{n} {c} {u}\n" for n, c, u in cases)
+    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()
+
+
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_generated_host_tiling_agrees_with_hswc_tiling(package: Path, tmp_path: Path,
                                                        dtype: str) -> None:
-    cxx = compiler()
-    driver = tmp_path / "driver.cpp"
-    driver.write_text(TILING_DRIVER)
-    function = f"ComputeHardSwishGradTiling{dtype.capitalize()}"
-    exe = tmp_path / "driver"
-    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", f"-DFUNCTION={function}",
-                    f"-I{package / 'op_host'}", str(driver), "-o", str(exe)], check=True)
     cases = tiling_cases()
-    stdin = "".join(f"{n} {c} {u}\n" for n, c, u in cases)
-    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
-    for (n, c, u), line in zip(cases, out.stdout.splitlines(), strict=True):
+    for (n, c, u), line in zip(cases, run_tiling_core(package, tmp_path, dtype, cases),
+                               strict=True):
         try:
             t = compute_tiling(n, c, u, dtype)
         except TilingError as error:
             assert line == f"failed: {str(error).removeprefix('HardSwishGrad tiling failed: ')}"
             continue
         assert line == " ".join(map(str, t.as_tuple())), (n, c, u)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_generated_host_tiling_agrees_with_hswc_run(package: Path, tmp_path: Path,
+                                                    dtype: str) -> None:
+    """hswc-run's tiling (the interpreter running the module's tiling function) on the same
+    inputs as the package's tiling core, refusals included."""
+    rng = np.random.default_rng(11)
+    cases = [(21, 64, 262144), (10**6, 48, 196608), (0, 48, 196608), (5, 7, 4096),
+             (100003, 40, 196352), (21, 64, 2048), (21, 64, 1024)]
+    cases += [(int(rng.integers(0, 10**7)), int(rng.integers(1, 100)),
+               int(rng.integers(1, 1 << 20))) for _ in range(40)]
+    kernel = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}")
+    for (n, c, u), line in zip(cases, run_tiling_core(package, tmp_path, dtype, cases),
+                               strict=True):
+        try:
+            t = kernel.with_platform(core_num=c, ub_size=u).tiling((n,))
+        except KernelError as error:
+            assert line.startswith("failed: ") and line.removeprefix("failed: ") in str(error)
+            continue
+        assert line == " ".join(str(t[k]) for k in ("totalNum", "blockFactor", "ubFactor",
+                                                     "usedCoreNum", "tilingKey")), (n, c, u)
 
 
 def test_package_kernel_runs_on_the_cpu_model(package: Path, tmp_path: Path) -> None:
@@ -312,5 +343,10 @@ def test_package_kernel_runs_on_the_cpu_model(package: Path, tmp_path: Path) -> 
         grad = rng.uniform(-5, 5, 4100).astype(np.float32).astype(t)
         y = run_kernel(exe, grad, x, 3, 196608, tmp_path / dtype)
         np.testing.assert_array_equal(bits(y), bits(hard_swish_grad_cann(grad, x)))
+        # The example's data (SPEC section 7) on 48 cores, against hswc-run.
+        grad, x = (np.array(EXAMPLE_INPUTS[name], dtype=t) for name in ("grad", "x"))
+        y = run_kernel(exe, grad, x, 48, 196608, tmp_path / f"{dtype}_example")
+        expected = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}")(grad, x)
+        np.testing.assert_array_equal(bits(y), bits(np.asarray(expected)))
 
 # endregion

@@ -17,18 +17,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 import pytest
-from cpu_build import MODEL, REPO, compiler, operator_module
+from cpu_build import BITS, DTYPES, MODEL, REPO, compiler, operator_module
 
 from hswc.runner import compile_text
 from hswc.tiling import TilingError, compute_tiling
 from hswc.tools.hswc_emit import main
 
 SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
-NUMPY = {"f16": np.float16, "f32": np.float32, "bf16": ml_dtypes.bfloat16}
-BITS = {"f16": np.uint16, "f32": np.uint32, "bf16": np.uint16}
 GE = {"ge::DT_FLOAT16": "f16", "ge::DT_FLOAT": "f32", "ge::DT_BF16": "bf16"}
 
 
@@ -245,7 +242,7 @@ def array(body: str, name: str, dtype: str) -> np.ndarray:
     values = re.search(rf"const std::vector<uint\d+_t> {name} = \{{(.*?)\}};", body, re.S)
     assert values, name
     bits = [int(b, 16) for b in re.findall(r"0x([0-9a-f]+) /\*", values[1])]
-    return np.array(bits, dtype=BITS[dtype]).view(NUMPY[dtype])
+    return np.array(bits, dtype=BITS[dtype]).view(DTYPES[dtype])
 
 
 def hswc_run(dtype: str, grad: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -265,7 +262,7 @@ def test_kernel_unit_test_expects_what_hswc_run_computes(package: Path) -> None:
         np.testing.assert_array_equal(y.view(BITS[dtype]), expected.view(BITS[dtype]))
         tiling = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}",
                               soc="ascend910b").tiling(grad.shape)
-        assert f"Run<{tiling['tilingKey']}>(grad, x, tiling, {tiling['usedCoreNum']});" in body
+        assert f"LaunchKernel<{tiling['tilingKey']}>(grad, x, tiling, {tiling['usedCoreNum']});" in body
         for field in ("totalNum", "blockFactor", "ubFactor"):
             assert f"tiling.{field} = {tiling[field]};" in body
 

@@ -214,7 +214,7 @@ def _kernel_test(kernel: Kernel) -> list[str]:
     lines += [f"    tiling.{field} = {value};" for field, value in
               zip(TILING_STRUCT_FIELDS, (tiling.total_num, tiling.block_factor,
                                          tiling.ub_factor), strict=True)]
-    lines += [f"    const std::vector<{element}> actual = Run<{tiling.tiling_key}>("
+    lines += [f"    const std::vector<{element}> actual = LaunchKernel<{tiling.tiling_key}>("
               f"{', '.join(INPUTS)}, tiling, {tiling.used_core_num});",
               "    ASSERT_EQ(actual.size(), expected.size());",
               "    for (size_t i = 0; i < actual.size(); ++i) {",
@@ -251,7 +251,7 @@ namespace {{
 
 // {KERNEL_ENTRY}<KEY> on blockDim cores with this tiling; {output}'s elements, as bit patterns.
 template <uint32_t KEY, typename Bits>
-{wrapped("std::vector<Bits> Run", params)}
+{wrapped("std::vector<Bits> LaunchKernel", params)}
 {{
     const size_t bytes = {first}.size() * sizeof(Bits);
 {allocs}

@@ -18,6 +18,16 @@ class Test {
 public:
     virtual ~Test() = default;
     virtual void TestBody() = 0;
+
+protected:
+    virtual void SetUp() {}
+    virtual void TearDown() {}
+
+private:
+    // googletest's own members: a test body calling a helper of one of these names finds the
+    // member first and fails to build, there as here.
+    void Run();
+    bool HasFailure() const;
 };
 
 struct Registered {
