@@ -68,16 +68,6 @@ def assert_block(text: str, expected: list[str]) -> None:
     raise AssertionError("lines not found in order:\n" + "\n".join(want))
 
 
-@pytest.fixture(scope="module")
-def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package of a three-dtype module, written by the hswc-emit command."""
-    directory = tmp_path_factory.mktemp("package")
-    source = directory / "in.mlir"
-    source.write_text(operator_module(("f16", "f32", "bf16")))
-    assert main([str(source), "-o", str(directory / "out")]) == 0
-    return directory / "out"
-
-
 def test_package_holds_every_file(package: Path) -> None:
     written = {str(p.relative_to(package)) for p in package.rglob("*") if p.is_file()}
     assert written == PACKAGE | {".hswc-package"}

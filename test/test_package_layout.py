@@ -23,20 +23,9 @@ from cpu_build import BITS, DTYPES, MODEL, REPO, compiler, operator_module
 
 from hswc.runner import compile_text
 from hswc.tiling import TilingError, compute_tiling
-from hswc.tools.hswc_emit import main
 
 SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
 GE = {"ge::DT_FLOAT16": "f16", "ge::DT_FLOAT": "f32", "ge::DT_BF16": "bf16"}
-
-
-@pytest.fixture(scope="module")
-def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package of a module with a kernel for each dtype, as hswc-emit writes it."""
-    directory = tmp_path_factory.mktemp("layout")
-    source = directory / "in.mlir"
-    source.write_text(operator_module(("f16", "f32", "bf16")))
-    assert main([str(source), "-o", str(directory / "pkg")]) == 0
-    return directory / "pkg"
 
 
 def read(package: Path, relative: str) -> str:
@@ -262,7 +251,8 @@ def test_kernel_unit_test_expects_what_hswc_run_computes(package: Path) -> None:
         np.testing.assert_array_equal(y.view(BITS[dtype]), expected.view(BITS[dtype]))
         tiling = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}",
                               soc="ascend910b").tiling(grad.shape)
-        assert f"LaunchKernel<{tiling['tilingKey']}>(grad, x, tiling, {tiling['usedCoreNum']});" in body
+        key, cores = tiling["tilingKey"], tiling["usedCoreNum"]
+        assert f"LaunchKernel<{key}>(grad, x, tiling, {cores});" in body
         for field in ("totalNum", "blockFactor", "ubFactor"):
             assert f"tiling.{field} = {tiling[field]};" in body
 
