@@ -36,8 +36,6 @@ ACLNN_INPUTS = ("gradOutput", "self")
 """aclnn's names of INPUTS, in the same order (PyTorch's names, as aclnn takes them)."""
 ACLNN_OUTPUTS = ("out",)
 """aclnn's names of OUTPUTS."""
-ATTRIBUTES: tuple[str, ...] = ()
-"""Float attributes passed through aclnn and the tiling struct (none for this op)."""
 
 # endregion
 # region what the docs say
