@@ -78,6 +78,8 @@ class Platform:
     ub_size: int
     """Unified buffer bytes per AIV core: GetCoreMemSize(UB)."""
     supports_bf16: bool = True
+    product: str = ""
+    """The product line it is sold as (what the docs of an operator package list)."""
     cost: CostFigures = field(default=COST_FIGURES, compare=False, repr=False)
     """Timing figures for the cost model (not part of what the tiling sees)."""
 
@@ -92,9 +94,11 @@ class Platform:
 
 PLATFORMS: dict[str, Platform] = {
     # Atlas A2 training series (910B1/B2): 24 AI cores, 48 AIV cores.
-    "ascend910b": Platform("ascend910b", core_num=48, ub_size=196608),
+    "ascend910b": Platform("ascend910b", core_num=48, ub_size=196608,
+                           product="Atlas A2 training series"),
     # Atlas A3 series.
-    "ascend910_93": Platform("ascend910_93", core_num=48, ub_size=196608),
+    "ascend910_93": Platform("ascend910_93", core_num=48, ub_size=196608,
+                             product="Atlas A3 series"),
 }
 
 DEFAULT_SOC = "ascend910b"

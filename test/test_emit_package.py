@@ -15,9 +15,11 @@ import numpy as np
 import pytest
 from cpu_build import DTYPES, Build, bits, build, compiler, operator_module, run_kernel
 
+from hswc.backend.operator import EXAMPLE_INPUTS
 from hswc.backend.package import package_files
 from hswc.ops.hard_swish_grad import CANN_BUDGET as HSG
 from hswc.reference import hard_swish_grad_cann
+from hswc.runner import KernelError, compile_text
 from hswc.tiling import TilingError, compute_tiling
 from hswc.tools.hswc_emit import load, main
 
@@ -35,7 +37,19 @@ PACKAGE = {
     "op_host/op_api/hard_swish_grad.h",
     "op_host/op_api/hard_swish_grad.cpp",
     "examples/test_aclnn_hard_swish_grad.cpp",
+    "CMakeLists.txt",
+    "README.md",
+    "docs/aclnnHardswishBackward.md",
+    "op_host/CMakeLists.txt",
+    "tests/CMakeLists.txt",
+    "tests/ut/CMakeLists.txt",
+    "tests/ut/op_host/CMakeLists.txt",
+    "tests/ut/op_host/test_hard_swish_grad_tiling.cpp",
+    "tests/ut/op_kernel/CMakeLists.txt",
+    "tests/ut/op_kernel/test_hard_swish_grad.cpp",
 }
+"""Every file of ops-nn's layout (experimental/activation/hard_swish_grad, plus tests/CMakeLists.txt
+as the production operator and the other experimental ones have it)."""
 
 
 def files(*dtypes: str, socs: tuple[str, ...] = ("ascend910b", "ascend910_93")) -> dict[str, str]:
@@ -55,19 +69,11 @@ def assert_block(text: str, expected: list[str]) -> None:
     raise AssertionError("lines not found in order:\n" + "\n".join(want))
 
 
-@pytest.fixture(scope="module")
-def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package of a three-dtype module, written by the hswc-emit command."""
-    directory = tmp_path_factory.mktemp("package")
-    source = directory / "in.mlir"
-    source.write_text(operator_module(("f16", "f32", "bf16")))
-    assert main([str(source), "-o", str(directory / "out")]) == 0
-    return directory / "out"
-
-
 def test_package_holds_every_file(package: Path) -> None:
     written = {str(p.relative_to(package)) for p in package.rglob("*") if p.is_file()}
-    assert written == PACKAGE
+    assert written == PACKAGE | {".hswc-package"}
+    manifest = (package / ".hswc-package").read_text().splitlines()
+    assert manifest[0].startswith("#") and set(manifest[1:]) == PACKAGE
 
 
 def test_package_is_deterministic() -> None:
@@ -145,23 +151,40 @@ def test_aclnn_checks_and_launches(package: Path) -> None:
     text = (package / "op_host/op_api/aclnn_hardswish_backward.cpp").read_text()
     assert_block(text, ["constexpr int64_t MAX_RANK = 8;"])
     assert_block(text, [
-        "CHECK_RET(CheckNotNull3Tensor(gradOutput, self, out), ACLNN_ERR_PARAM_NULLPTR);",
+        "CHECK_RET(CheckNotNull(gradOutput, self, out), ACLNN_ERR_PARAM_NULLPTR);",
         "CHECK_RET(CheckDtypes(gradOutput, self, out), ACLNN_ERR_PARAM_INVALID);",
         "CHECK_RET(CheckShapes(gradOutput, self, out), ACLNN_ERR_PARAM_INVALID);",
     ])
     assert_block(text, ["if (gradOutput->IsEmpty() || self->IsEmpty()) {",
                         "*workspaceSize = 0;"])
+    # The headers ops-nn's own aclnn sources take these helpers from (op_api_def.h was renamed).
+    for header in ("op_api/level2_base.h", "opdev/make_op_executor.h",
+                   "aclnn_kernels/common/op_error_check.h"):
+        assert f'#include "{header}"' in lines(text)
+    assert "op_api/op_api_def.h" not in text
+    assert_block(text, ["OP_CHECK_NULL(gradOutput, return false);",
+                        "OP_CHECK_NULL(self, return false);", "OP_CHECK_NULL(out, return false);"])
+    assert_block(text, ["const auto supported = GetDtypeSupportListV3(DTYPES, "
+                        "DTYPES_WITHOUT_BF16);",
+                        "OP_CHECK_DTYPE_NOT_SUPPORT(gradOutput, supported, return false);",
+                        "OP_CHECK_DTYPE_NOT_SUPPORT(self, supported, return false);",
+                        "OP_CHECK_DTYPE_NOT_MATCH(self, gradOutput->GetDataType(), return false);",
+                        "OP_CHECK_DTYPE_NOT_MATCH(out, gradOutput->GetDataType(), return false);"])
     assert_block(text, [
-        "const aclTensor* gradContiguous = l0op::Contiguous(gradOutput, uniqueExecutor.get());"])
-    assert_block(text, ["const aclTensor* result = l0op::HardSwishGrad(gradContiguous, "
+        "const aclTensor* gradOutputContiguous = l0op::Contiguous(gradOutput, "
+        "uniqueExecutor.get());"])
+    assert_block(text, ["const aclTensor* result = l0op::HardSwishGrad(gradOutputContiguous, "
                         "selfContiguous, uniqueExecutor.get());"])
     assert_block(text, [
         "const aclTensor* copied = l0op::ViewCopy(result, out, uniqueExecutor.get());"])
     header = (package / "op_host/op_api/aclnn_hardswish_backward.h").read_text()
-    assert "ACLNN_API aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor* " \
-           "gradOutput," in lines(header)
-    assert "ACLNN_API aclnnStatus aclnnHardswishBackward(void* workspace, uint64_t " \
-           "workspaceSize," in lines(header)
+    assert_block(header, [
+        "ACLNN_API aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor* gradOutput,",
+        "const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, "
+        "aclOpExecutor** executor);"])
+    assert_block(header, [
+        "ACLNN_API aclnnStatus aclnnHardswishBackward(void* workspace, uint64_t workspaceSize,",
+        "aclOpExecutor* executor, aclrtStream stream);"])
     l0op = (package / "op_host/op_api/hard_swish_grad.cpp").read_text()
     assert_block(l0op, ["ADD_TO_LAUNCHER_LIST_AICORE(HardSwishGrad, OP_INPUT(grad, x), "
                         "OP_OUTPUT(y));"])
@@ -175,9 +198,9 @@ def test_example_checks_the_spec_example_against_the_reference(package: Path) ->
         "using Element = float;",
         "constexpr aclDataType DTYPE = ACL_FLOAT;",
         "const std::vector<int64_t> SHAPE = {9};",
-        "const std::vector<Element> GRAD = {1.0f, 2.0f, 3.0f, -4.0f, 5.0f, -6.0f, 7.0f, 8.0f, "
+        "const std::vector<Element> GRAD_HOST = {1.0f, 2.0f, 3.0f, -4.0f, 5.0f, -6.0f, 7.0f, 8.0f, "
         "-9.0f};",
-        "const std::vector<Element> X = {-4.0f, -3.0f, -2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f, "
+        "const std::vector<Element> X_HOST = {-4.0f, -3.0f, -2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f, "
         "4.0f};",
         # SPEC section 7's hand-derived result.
         "const std::vector<float> EXPECTED = {0.0f, 0.0f, -0.50000006f, -0.6666666f, 2.5f, -5.0f, "
@@ -186,14 +209,15 @@ def test_example_checks_the_spec_example_against_the_reference(package: Path) ->
     ])
     assert_block(text, ["return std::fabs(actual - expected) <= TOLERANCE + TOLERANCE * "
                         "std::fabs(expected);"])
-    assert "aclnnHardswishBackwardGetWorkspaceSize(grad.tensor, x.tensor, y.tensor, " \
-           "&workspaceSize," in text
+    assert_block(text, ["if (!Ok(aclnnHardswishBackwardGetWorkspaceSize(grad.tensor, x.tensor, "
+                        "y.tensor,", '&workspaceSize, &executor), '
+                        '"aclnnHardswishBackwardGetWorkspaceSize")) {'])
 
 
 def test_example_without_f32_uses_bit_patterns() -> None:
     text = files("bf16")["examples/test_aclnn_hard_swish_grad.cpp"]
     assert "constexpr aclDataType DTYPE = ACL_BF16;" in lines(text)
-    assert "const std::vector<Element> X = {0xc080 /* -4.0f */, 0xc040 /* -3.0f */," in text
+    assert "const std::vector<Element> X_HOST = {0xc080 /* -4.0f */, 0xc040 /* -3.0f */," in text
 
 
 def test_hswc_emit_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -248,26 +272,55 @@ def tiling_cases() -> list[tuple[int, int, int]]:
     return cases
 
 
+def run_tiling_core(package: Path, workdir: Path, dtype: str,
+                    cases: list[tuple[int, int, int]]) -> list[str]:
+    """The package's tiling compute header, built into a driver, on (total, cores, ub) cases."""
+    driver = workdir / "driver.cpp"
+    driver.write_text(TILING_DRIVER)
+    function = f"ComputeHardSwishGradTiling{dtype.capitalize()}"
+    exe = workdir / f"driver_{dtype}"
+    subprocess.run([compiler(), "-std=c++17", "-Wall", "-Wextra", "-Werror",
+                    f"-DFUNCTION={function}", f"-I{package / 'op_host'}", str(driver), "-o",
+                    str(exe)], check=True)
+    stdin = "".join(f"{n} {c} {u}\n" for n, c, u in cases)
+    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()
+
+
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_generated_host_tiling_agrees_with_hswc_tiling(package: Path, tmp_path: Path,
                                                        dtype: str) -> None:
-    cxx = compiler()
-    driver = tmp_path / "driver.cpp"
-    driver.write_text(TILING_DRIVER)
-    function = f"ComputeHardSwishGradTiling{dtype.capitalize()}"
-    exe = tmp_path / "driver"
-    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", f"-DFUNCTION={function}",
-                    f"-I{package / 'op_host'}", str(driver), "-o", str(exe)], check=True)
     cases = tiling_cases()
-    stdin = "".join(f"{n} {c} {u}\n" for n, c, u in cases)
-    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
-    for (n, c, u), line in zip(cases, out.stdout.splitlines(), strict=True):
+    for (n, c, u), line in zip(cases, run_tiling_core(package, tmp_path, dtype, cases),
+                               strict=True):
         try:
             t = compute_tiling(n, c, u, dtype, HSG)
         except TilingError as error:
             assert line == f"failed: {str(error).removeprefix('tiling failed: ')}"
             continue
         assert line == " ".join(map(str, t.as_tuple())), (n, c, u)
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_generated_host_tiling_agrees_with_hswc_run(package: Path, tmp_path: Path,
+                                                    dtype: str) -> None:
+    """hswc-run's tiling (the interpreter running the module's tiling function) on the same
+    inputs as the package's tiling core, refusals included."""
+    rng = np.random.default_rng(11)
+    cases = [(21, 64, 262144), (10**6, 48, 196608), (0, 48, 196608), (5, 7, 4096),
+             (100003, 40, 196352), (21, 64, 2048), (21, 64, 1024)]
+    cases += [(int(rng.integers(0, 10**7)), int(rng.integers(1, 100)),
+               int(rng.integers(1, 1 << 20))) for _ in range(40)]
+    kernel = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}")
+    for (n, c, u), line in zip(cases, run_tiling_core(package, tmp_path, dtype, cases),
+                               strict=True):
+        try:
+            t = kernel.with_platform(core_num=c, ub_size=u).tiling((n,))
+        except KernelError as error:
+            assert line.startswith("failed: ") and line.removeprefix("failed: ") in str(error)
+            continue
+        assert line == " ".join(str(t[k]) for k in ("totalNum", "blockFactor", "ubFactor",
+                                                     "usedCoreNum", "tilingKey")), (n, c, u)
 
 
 def test_package_kernel_runs_on_the_cpu_model(package: Path, tmp_path: Path) -> None:
@@ -281,5 +334,10 @@ def test_package_kernel_runs_on_the_cpu_model(package: Path, tmp_path: Path) -> 
         grad = rng.uniform(-5, 5, 4100).astype(np.float32).astype(t)
         y = run_kernel(exe, grad, x, 3, 196608, tmp_path / dtype)
         np.testing.assert_array_equal(bits(y), bits(hard_swish_grad_cann(grad, x)))
+        # The example's data (SPEC section 7) on 48 cores, against hswc-run.
+        grad, x = (np.array(EXAMPLE_INPUTS[name], dtype=t) for name in ("grad", "x"))
+        y = run_kernel(exe, grad, x, 48, 196608, tmp_path / f"{dtype}_example")
+        expected = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}")(grad, x)
+        np.testing.assert_array_equal(bits(y), bits(np.asarray(expected)))
 
 # endregion

@@ -7,5 +7,7 @@
 Layout: `kernels` (what the module holds), `layout` (which class method prints which op),
 `kernel` (the class printer), `ascend_ops` / `expressions` (one rule per op), `host_tiling`
 (the hsg.tiling functions as plain C++), `context` / `names` / `writer` / `cpp_types` (naming,
-indentation, spelling), `package_*` (the package's files).
+indentation, spelling), `operator` (every name and description of the op), `package_*` (the
+package's files: kernel, host, op_api, example, build, docs, tests; `package_output` writes them
+all or nothing), `ir_tiling` (the IR's host tiling as numbers, and the UB check).
 """

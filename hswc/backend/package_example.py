@@ -1,26 +1,32 @@
-"""examples/test_aclnn_hard_swish_grad.cpp: the SPEC section 7 example through the aclnn API.
+"""examples/test_aclnn_<entry>.cpp: the operator's example data through the aclnn API.
 
-Shape {9}, x = -4..4, grad = [1, 2, 3, -4, 5, -6, 7, 8, -9], checked against golden values
-that hswc.reference.hard_swish_grad_cann (the bit-exact model of the kernel) computes when the
-package is written, with |a - e| <= 1e-5 + 1e-5 * |e|. The example runs the f32 kernel when the
-package has one, else the kernel of the lowest tiling key.
+The inputs are `operator.EXAMPLE_INPUTS` (for HardSwishGrad the SPEC section 7 example: shape
+{9}, x = -4..4, grad = [1, 2, 3, -4, 5, -6, 7, 8, -9]), checked against golden values that
+`operator.REFERENCE` (the bit-exact model of the kernel) computes when the package is written,
+with |a - e| <= 1e-5 + 1e-5 * |e|. The example runs the f32 kernel when the package has one,
+else the kernel of the lowest tiling key.
 """
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import ACL_DTYPES, ACLNN_API, KERNEL_ENTRY, OP_TYPE
-from hswc.backend.package_op_api import ACLNN_STEM
+from hswc.backend.operator import (
+    ACL_DTYPES,
+    ACLNN_API,
+    ACLNN_STEM,
+    EXAMPLE_INPUTS,
+    INPUTS,
+    KERNEL_ENTRY,
+    OP_TYPE,
+    OUTPUTS,
+    REFERENCE,
+)
 from hswc.backend.source import GENERATED
-from hswc.reference import hard_swish_grad_cann
+from hswc.interpreter.dtypes import numpy_dtype
 
-GRAD = (1, 2, 3, -4, 5, -6, 7, 8, -9)
-X = (-4, -3, -2, -1, 0, 1, 2, 3, 4)
 TOLERANCE = 1e-5
-NUMPY_DTYPES = {"f16": np.float16, "f32": np.float32, "bf16": ml_dtypes.bfloat16}
 
 _TO_FLOAT = {
     "f32": ["float ToFloat(Element value)", "{", "    return value;", "}"],
@@ -50,16 +56,35 @@ def example_kernel(kernels: list[Kernel]) -> Kernel:
     return next((k for k in kernels if k.dtype == "f32"), kernels[0])
 
 
+def example_arrays(kernel: Kernel, data: dict[str, tuple[float, ...]]
+                   ) -> tuple[list[np.ndarray], np.ndarray]:
+    """The inputs of `data` (by input name) in the kernel's dtype, and REFERENCE's result."""
+    inputs = [np.array(data[name], dtype=numpy_dtype(kernel.element_type)) for name in INPUTS]
+    return inputs, REFERENCE(*inputs)
+
+
+def _host_name(name: str) -> str:
+    return f"{name.upper()}_HOST"
+
+
 def example_cpp(kernels: list[Kernel]) -> str:
-    dtype = example_kernel(kernels).dtype
-    np_type = NUMPY_DTYPES[dtype]
-    grad, x = np.array(GRAD, dtype=np_type), np.array(X, dtype=np_type)
-    expected = hard_swish_grad_cann(grad, x).astype(np.float32)
+    kernel = example_kernel(kernels)
+    dtype = kernel.dtype
+    inputs, result = example_arrays(kernel, EXAMPLE_INPUTS)
+    expected = result.astype(np.float32)
     element = "float" if dtype == "f32" else "uint16_t"
     to_float = "\n".join(_TO_FLOAT[dtype])
+    first, (output,) = INPUTS[0], OUTPUTS
+    host_data = "\n".join(f"const std::vector<Element> {_host_name(name)} = "
+                          f"{{{_elements(values, dtype)}}};"
+                          for name, values in zip(INPUTS, inputs, strict=True))
+    tensors = "\n".join(f"    DeviceTensor {name};" for name in INPUTS + OUTPUTS)
+    creates = " || ".join([*(f"!{name}.Create({_host_name(name)})" for name in INPUTS),
+                           f"!{output}.Create(std::vector<Element>({_host_name(first)}.size()))"])
+    arguments = ", ".join(f"{name}.tensor" for name in INPUTS + OUTPUTS)
     return f"""{GENERATED}
-// {ACLNN_API} on the {dtype} kernel: the SPEC section 7 example, checked against goldens of
-// hswc.reference.hard_swish_grad_cann (the bit-exact model of the kernel).
+// {ACLNN_API} on the {dtype} kernel: the operator's example data, checked against goldens of
+// the bit-exact model of the kernel, computed when the package was written.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -73,9 +98,8 @@ namespace {{
 
 using Element = {element};
 constexpr aclDataType DTYPE = {ACL_DTYPES[dtype]};
-const std::vector<int64_t> SHAPE = {{{len(GRAD)}}};
-const std::vector<Element> GRAD = {{{_elements(grad, dtype)}}};
-const std::vector<Element> X = {{{_elements(x, dtype)}}};
+const std::vector<int64_t> SHAPE = {{{len(expected)}}};
+{host_data}
 const std::vector<float> EXPECTED = {{{", ".join(_float(v) for v in expected)}}};
 constexpr float TOLERANCE = {_float(TOLERANCE)};
 
@@ -127,16 +151,14 @@ struct DeviceTensor {{
 
 int Run(aclrtStream stream)
 {{
-    DeviceTensor grad;
-    DeviceTensor x;
-    DeviceTensor y;
-    if (!grad.Create(GRAD) || !x.Create(X) || !y.Create(std::vector<Element>(GRAD.size()))) {{
+{tensors}
+    if ({creates}) {{
         return 1;
     }}
     uint64_t workspaceSize = 0;
     aclOpExecutor* executor = nullptr;
-    if (!Ok({ACLNN_API}GetWorkspaceSize(grad.tensor, x.tensor, y.tensor, &workspaceSize,
-            &executor), "{ACLNN_API}GetWorkspaceSize")) {{
+    if (!Ok({ACLNN_API}GetWorkspaceSize({arguments},
+            &workspaceSize, &executor), "{ACLNN_API}GetWorkspaceSize")) {{
         return 1;
     }}
     void* workspace = nullptr;
@@ -149,9 +171,9 @@ int Run(aclrtStream stream)
     if (workspace != nullptr) {{
         aclrtFree(workspace);
     }}
-    std::vector<Element> actual(GRAD.size());
+    std::vector<Element> actual({_host_name(first)}.size());
     const size_t bytes = actual.size() * sizeof(Element);
-    if (!ran || !Ok(aclrtMemcpy(actual.data(), bytes, y.address, bytes,
+    if (!ran || !Ok(aclrtMemcpy(actual.data(), bytes, {output}.address, bytes,
             ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to the host")) {{
         return 1;
     }}
@@ -159,7 +181,7 @@ int Run(aclrtStream stream)
     for (size_t i = 0; i < actual.size(); ++i) {{
         const float value = ToFloat(actual[i]);
         const bool close = IsClose(value, EXPECTED[i]);
-        std::printf("y[%zu] = %.9g, expected %.9g%s\\n", i, value, EXPECTED[i],
+        std::printf("{output}[%zu] = %.9g, expected %.9g%s\\n", i, value, EXPECTED[i],
             close ? "" : "  MISMATCH");
         mismatches += close ? 0 : 1;
     }}

@@ -42,6 +42,31 @@ def _dispatch(kernels: list[Kernel]) -> list[str]:
     return [*lines, "        default:", "            return nullptr;", "    }", "}"]
 
 
+def _input_checks() -> str:
+    """TilingFunc's checks: every input has the first one's shape (a scalar counts as {1}) and
+    dtype. Sets `shape` and `dataType`."""
+    first = INPUTS[0]
+    lines = []
+    for index, name in enumerate(INPUTS):
+        lines += [f"const gert::StorageShape* {name}Shape = context->GetInputShape({index});",
+                  f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);",
+                  f"const gert::CompileTimeTensorDesc* {name}Desc = "
+                  f"context->GetInputDesc({index});",
+                  f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Desc);"]
+    lines += [f"const gert::Shape shape = NotScalar({first}Shape->GetStorageShape());",
+              f"const ge::DataType dataType = {first}Desc->GetDataType();"]
+    for name in INPUTS[1:]:
+        lines += [
+            f"OP_CHECK_IF(!SameShape(shape, NotScalar({name}Shape->GetStorageShape())),",
+            f'    OP_LOGE(context, "{OP_TYPE}: {first} and {name} differ in shape"), '
+            "return ge::GRAPH_FAILED);",
+            f"OP_CHECK_IF({name}Desc->GetDataType() != dataType,",
+            f'    OP_LOGE(context, "{OP_TYPE}: {first} and {name} differ in dtype"), '
+            "return ge::GRAPH_FAILED);",
+        ]
+    return "\n".join("    " + line for line in lines)
+
+
 def tiling_cpp(kernels: list[Kernel]) -> str:
     text = f"""{GENERATED}
 // TilingFunc of {OP_TYPE}: platform and tensor queries around the generated tiling.
@@ -97,20 +122,7 @@ static ge::graphStatus {OP_TYPE}TilingFunc(gert::TilingContext* context)
     OP_CHECK_NULL_WITH_CONTEXT(context, workspaceSizes);
     workspaceSizes[0] = 0;
 
-    const gert::StorageShape* gradShape = context->GetInputShape(0);
-    const gert::StorageShape* xShape = context->GetInputShape(1);
-    OP_CHECK_NULL_WITH_CONTEXT(context, gradShape);
-    OP_CHECK_NULL_WITH_CONTEXT(context, xShape);
-    const gert::Shape shape = NotScalar(gradShape->GetStorageShape());
-    OP_CHECK_IF(!SameShape(shape, NotScalar(xShape->GetStorageShape())),
-        OP_LOGE(context, "{OP_TYPE}: grad and x differ in shape"), return ge::GRAPH_FAILED);
-    const gert::CompileTimeTensorDesc* gradDesc = context->GetInputDesc(0);
-    const gert::CompileTimeTensorDesc* xDesc = context->GetInputDesc(1);
-    OP_CHECK_NULL_WITH_CONTEXT(context, gradDesc);
-    OP_CHECK_NULL_WITH_CONTEXT(context, xDesc);
-    const ge::DataType dataType = gradDesc->GetDataType();
-    OP_CHECK_IF(xDesc->GetDataType() != dataType,
-        OP_LOGE(context, "{OP_TYPE}: grad and x differ in dtype"), return ge::GRAPH_FAILED);
+{_input_checks()}
     const ComputeTiling computeTiling = TilingFor(dataType);
     OP_CHECK_IF(computeTiling == nullptr,
         OP_LOGE(context, "{OP_TYPE}: no kernel for this dtype"), return ge::GRAPH_FAILED);
@@ -172,8 +184,15 @@ def def_cpp(kernels: list[Kernel], socs: list[str]) -> str:
 
 
 def infershape_cpp() -> str:
+    """Every output gets the first input's shape."""
+    first = INPUTS[0]
+    verb = "gets" if len(OUTPUTS) == 1 else "get"
+    outputs = "\n".join(
+        f"    gert::Shape* {name}Shape = context->GetOutputShape({index});\n"
+        f"    OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);\n"
+        f"    *{name}Shape = *{first}Shape;" for index, name in enumerate(OUTPUTS))
     return f"""{GENERATED}
-// Shape inference of {OP_TYPE}: y has grad's shape.
+// Shape inference of {OP_TYPE}: {" and ".join(OUTPUTS)} {verb} {first}'s shape.
 #include "log/log.h"
 #include "register/op_impl_registry.h"
 
@@ -181,11 +200,9 @@ namespace ops {{
 
 static ge::graphStatus InferShape{OP_TYPE}(gert::InferShapeContext* context)
 {{
-    const gert::Shape* gradShape = context->GetInputShape(0);
-    OP_CHECK_NULL_WITH_CONTEXT(context, gradShape);
-    gert::Shape* yShape = context->GetOutputShape(0);
-    OP_CHECK_NULL_WITH_CONTEXT(context, yShape);
-    *yShape = *gradShape;
+    const gert::Shape* {first}Shape = context->GetInputShape(0);
+    OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);
+{outputs}
     return ge::GRAPH_SUCCESS;
 }}
 

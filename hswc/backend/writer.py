@@ -77,3 +77,10 @@ class CppWriter:
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+def wrapped(callee: str, args: Sequence[str], end: str = "") -> str:
+    """`callee(args)end` at depth 0, wrapped as CppWriter.call wraps it (no trailing newline)."""
+    writer = CppWriter()
+    writer.call(callee, args, end)
+    return "\n".join(writer.lines)
