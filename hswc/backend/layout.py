@@ -126,9 +126,12 @@ def split_stages(body: Iterable[Operation], expressions: Mapping[type[Operation]
 def _stage_kind(ops: list[Operation]) -> str:
     kinds: set[str] = set()
     for op in (nested for top in ops for nested in top.walk()):
-        if isinstance(op, DataCopyOp | DataCopyPadOp):
-            kinds.add("CopyOut" if isinstance(op.dst.type, GlobalTensorType) else "CopyIn")
-        elif isinstance(op, VectorOp):
+        if isinstance(op, DataCopyOp | DataCopyPadOp) and isinstance(op.dst.type, GlobalTensorType):
+            kinds.add("CopyOut")
+        elif isinstance(op, DataCopyOp | DataCopyPadOp) and isinstance(op.src.type,
+                                                                       GlobalTensorType):
+            kinds.add("CopyIn")
+        elif isinstance(op, VectorOp | DataCopyOp):  # DataCopy UB -> UB is compute work
             kinds.add("Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"
 

@@ -1,4 +1,5 @@
-"""DataCopy and DataCopyPad between GM (a 1-D array) and UB tensors (1-D or (cores, n) views).
+"""DataCopy and DataCopyPad between GM (a 1-D array) and UB tensors (1-D or (cores, n) views),
+and DataCopy from one UB tensor to another.
 
 Batched calls take one GM element offset per core: when the offsets form a non-decreasing
 arithmetic progression (base + blockIdx * blockFactor) the cores' GM ranges are one strided view,
@@ -176,3 +177,15 @@ def data_copy_ub_to_gm(gm: np.ndarray, offset: Offset, src: np.ndarray, count: i
     _aligned_count(api, count, g.dtype.itemsize)
     if count:
         _scatter(api, g, offset, ub[..., : int(count)])
+
+
+def data_copy_ub_to_ub(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+    """DataCopy UB -> UB of count elements of one dtype; count * sizeof(T) must be a multiple
+    of 32 bytes (the copy moves whole 32-byte blocks)."""
+    api = "DataCopy(UB->UB)"
+    check_operand(api, "dst", dst)
+    check_operand(api, "src", src, dst.dtype)
+    check_count(api, count, dst=dst, src=src)
+    _aligned_count(api, count, dst.dtype.itemsize)
+    if count:
+        store(api, dst, src[..., : int(count)])
