@@ -16,6 +16,7 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 import pytest
+from exact_rounding import exact_round
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -44,8 +45,6 @@ F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 UINT = {2: np.uint16, 4: np.uint32}
-FORMAT = {F16: (11, -14, 15), F32: (24, -126, 127)}
-"""dtype -> (precision with the hidden bit, emin, emax)."""
 
 Binary = Callable[[np.ndarray, np.ndarray, np.ndarray, int], None]
 
@@ -56,27 +55,6 @@ def from_bits(bits: list[int], dtype: np.dtype) -> np.ndarray:
 
 def bits_of(a: np.ndarray) -> list[int]:
     return [int(b) for b in np.asarray(a).view(UINT[a.dtype.itemsize]).ravel()]
-
-
-def exact_round(q: Fraction, dtype: np.dtype) -> float:
-    """q rounded to nearest, ties to even, in the format of dtype (inf beyond its range)."""
-    precision, emin, emax = FORMAT[dtype]
-    if q == 0:
-        return 0.0
-    sign, q = (-1.0 if q < 0 else 1.0), abs(q)
-    e = q.numerator.bit_length() - q.denominator.bit_length()  # 2^e <= q < 2^(e+2)
-    while Fraction(2) ** e > q:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= q:
-        e += 1
-    quantum = Fraction(2) ** (max(e, emin) - precision + 1)  # subnormals share emin's quantum
-    n, rest = divmod(q, quantum)
-    if rest > quantum / 2 or (rest == quantum / 2 and n % 2 == 1):
-        n += 1
-    value = n * quantum
-    if value >= Fraction(2) ** (emax + 1):
-        return sign * float("inf")
-    return sign * float(value)  # exact: every f16/f32 value is a double
 
 
 def sample(dtype: np.dtype, size: int, seed: int) -> np.ndarray:

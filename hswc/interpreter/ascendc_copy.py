@@ -151,11 +151,12 @@ def data_copy_pad_ub_to_gm(gm: np.ndarray, offset: Offset, src: np.ndarray, nbyt
         _scatter(api, g, offset, ub[..., :n])
 
 
-def _aligned_count(api: str, count: int, item: int) -> None:
+def _aligned_count(api: str, count: int, item: int,
+                   hint: str = "use DataCopyPad for unaligned lengths") -> None:
     if count * item % UB_BLOCK_BYTES:
         raise ApiError(
             f"{api}: count {count} x {item} bytes = {count * item} bytes is not a multiple "
-            f"of {UB_BLOCK_BYTES} bytes (use DataCopyPad for unaligned lengths)"
+            f"of {UB_BLOCK_BYTES} bytes ({hint})"
         )
 
 
@@ -186,6 +187,6 @@ def data_copy_ub_to_ub(dst: np.ndarray, src: np.ndarray, count: int) -> None:
     check_operand(api, "dst", dst)
     check_operand(api, "src", src, dst.dtype)
     check_count(api, count, dst=dst, src=src)
-    _aligned_count(api, count, dst.dtype.itemsize)
+    _aligned_count(api, count, dst.dtype.itemsize, "a UB -> UB copy moves whole 32-byte blocks")
     if count:
         store(api, dst, src[..., : int(count)])
