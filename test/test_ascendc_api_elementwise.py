@@ -131,6 +131,24 @@ def test_ieee_specials_in_f32() -> None:
     assert np.isnan(out[0]) and bits_of(out[1:2]) == [0x80000000]  # -2^-150: a tie -> -0
 
 
+@pytest.mark.parametrize(
+    ("dtype", "nan", "snan", "quieted"),
+    [(F16, 0x7E00, 0x7D01, 0x7F01), (F32, 0x7FC00000, 0x7F800001, 0x7FC00001)],
+    ids=["f16", "f32"],
+)
+def test_arithmetic_propagates_the_nan_operand(dtype: np.dtype, nan: int, snan: int,
+                                                quieted: int) -> None:
+    """A NaN operand comes out quieted, src0's when both are NaN (ascendc_api's decision)."""
+    sign = 1 << (8 * dtype.itemsize - 1)
+    one = bits_of(np.array([1], dtype))[0]
+    a = from_bits([nan, one, nan | sign, snan], dtype)
+    b = from_bits([nan | sign, nan | sign, nan, one], dtype)
+    for call in (add, sub, mul, div):
+        out = np.zeros(4, dtype)
+        call(out, a, b, 4)
+        assert bits_of(out) == [nan, nan | sign, nan | sign, quieted], call.__name__
+
+
 # endregion
 # region Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption)
 
