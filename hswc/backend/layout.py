@@ -126,12 +126,14 @@ def split_stages(body: Iterable[Operation], expressions: Mapping[type[Operation]
 def _stage_kind(ops: list[Operation]) -> str:
     kinds: set[str] = set()
     for op in (nested for top in ops for nested in top.walk()):
-        if isinstance(op, DataCopyOp | DataCopyPadOp) and isinstance(op.dst.type, GlobalTensorType):
-            kinds.add("CopyOut")
-        elif isinstance(op, DataCopyOp | DataCopyPadOp) and isinstance(op.src.type,
-                                                                       GlobalTensorType):
-            kinds.add("CopyIn")
-        elif isinstance(op, VectorOp | DataCopyOp):  # DataCopy UB -> UB is compute work
+        if isinstance(op, DataCopyOp | DataCopyPadOp):
+            if isinstance(op.dst.type, GlobalTensorType):
+                kinds.add("CopyOut")
+            elif isinstance(op.src.type, GlobalTensorType):
+                kinds.add("CopyIn")
+            else:
+                kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
+        elif isinstance(op, VectorOp):
             kinds.add("Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"
 

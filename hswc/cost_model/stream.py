@@ -342,8 +342,8 @@ class KernelWalker:
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
-        if isinstance(op, ascend.DataCopyOp) and isinstance(op.src.type, ascend.LocalTensorType) \
-                and isinstance(op.dst.type, ascend.LocalTensorType):
+        ub_to_ub = all(isinstance(v.type, ascend.LocalTensorType) for v in (op.dst, op.src))
+        if ub_to_ub and isinstance(op, ascend.DataCopyOp):
             self.ub_copy(op)
             return
         if isinstance(op, ascend.DataCopyPadOp):

@@ -60,7 +60,8 @@ def bitwise_dtype(api: str, a: np.ndarray) -> np.dtype:
 def _apply(api: str, rule: DtypeRule, compute: Compute, dst: np.ndarray, count: int,
            sources: dict[str, np.ndarray], scalar: Scalar | None = None) -> None:
     """dst[..., :count] = compute(first source, second source or the scalar), after the checks
-    every call makes: shapes, one dtype the call takes, count within every tensor."""
+    every call makes: shapes, one dtype the call takes, count within every tensor. A call with
+    one source and no scalar gets a zero of the dtype as the second operand (and ignores it)."""
     check_operand(api, "dst", dst)
     dtype = rule(api, dst)
     for name, src in sources.items():
