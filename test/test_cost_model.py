@@ -346,6 +346,40 @@ def test_an_op_without_a_rule_is_an_error() -> None:
         profile(kernel_of(m), 100)
 
 
+F32_T, F16_T, U16_T = (f"!ascend.local_tensor<{t}, veccalc>" for t in ("f32", "f16", "ui16"))
+ELEMENTWISE = KERNEL_HEAD + f"""
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %c4096 = arith.constant 4096 : index
+  %pipe = ascend.tpipe
+  %buf = ascend.tbuf : !ascend.tbuf<veccalc>
+  ascend.init_buffer %pipe, %buf, %c4096 : !ascend.tbuf<veccalc>
+  %f = ascend.tbuf_get %buf : !ascend.tbuf<veccalc> -> {F32_T}
+  %h = ascend.tbuf_get %buf : !ascend.tbuf<veccalc> -> {F16_T}
+  %w = ascend.tbuf_get %buf : !ascend.tbuf<veccalc> -> {U16_T}
+  ascend.div %f, %f, %f, %c128 : {F32_T}, {F32_T}, {F32_T}
+  ascend.maxs %h, %h, 0.0 : f16, %c128 : {F16_T}, {F16_T}
+  ascend.and %w, %w, %w, %c8 : {U16_T}, {U16_T}, {U16_T}
+  ascend.data_copy %f, %f, %c128 : {F32_T}, {F32_T}
+  func.return
+}}
+"""
+
+
+def test_elementwise_calls_and_ub_copies_are_vector_work() -> None:
+    """Div of 128 floats: 2 repeats; Maxs of 128 halves: 1; And of 8 uint16 lanes (a 16-byte
+    mask): 1; DataCopy UB -> UB of 512 bytes: V work of 2 repeats in one instruction, and no
+    DMA on MTE2 / MTE3."""
+    program = core_program(kernel_of(_parse(ELEMENTWISE)), 0, 1, (0, 0, 0), SIMPLE)
+    assert program.pipes[MTE2] == [] and program.pipes[MTE3] == []
+    work = [(w.label, w.repeats, w.instructions, w.cycles) for w in program.work()]
+    assert work == [("div", 2, 1, 2.0), ("maxs", 1, 1, 1.0), ("and", 1, 1, 1.0),
+                    ("data_copy", 2, 1, 2.0)]
+    issued = core_program(kernel_of(_parse(ELEMENTWISE)), 0, 1, (0, 0, 0), COST_FIGURES)
+    copy = issued.work()[-1]
+    assert copy.cycles == COST_FIGURES.vector_issue_cycles + 2 * COST_FIGURES.cycles_per_repeat
+
+
 def test_a_queue_that_would_deadlock_is_an_error() -> None:
     alloc = "ascend.alloc_tensor %q : !ascend.tque<vecin, 1> -> !ascend.local_tensor<f32, vecin>"
     m = _parse(KERNEL_HEAD + (

@@ -48,10 +48,29 @@ def tensor_or_scalar(tensor: str, value: str) -> Arg:
     )
 
 
+TWO_SOURCES: tuple[Arg, ...] = (operand("dst"), operand("src0"), operand("src1"), operand("count"))
+"""(dst, src0, src1, count): Add, Sub, Mul, Div, Max, Min, And, Or."""
+ONE_SOURCE: tuple[Arg, ...] = (operand("dst"), operand("src"), operand("count"))
+"""(dst, src, count): Abs, Relu, Not."""
+WITH_SCALAR: tuple[Arg, ...] = (operand("dst"), operand("src"), scalar("scalar"), operand("count"))
+"""(dst, src, scalar, count): Adds, Muls, Maxs, Mins; the scalar in the tensors' type."""
+
 VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
-    ascend.MulsOp: ("Muls", (operand("dst"), operand("src"), scalar("scalar"), operand("count"))),
-    ascend.AddsOp: ("Adds", (operand("dst"), operand("src"), scalar("scalar"), operand("count"))),
-    ascend.MulOp: ("Mul", (operand("dst"), operand("src0"), operand("src1"), operand("count"))),
+    ascend.AddOp: ("Add", TWO_SOURCES),
+    ascend.SubOp: ("Sub", TWO_SOURCES),
+    ascend.MulOp: ("Mul", TWO_SOURCES),
+    ascend.DivOp: ("Div", TWO_SOURCES),
+    ascend.MaxOp: ("Max", TWO_SOURCES),
+    ascend.MinOp: ("Min", TWO_SOURCES),
+    ascend.AndOp: ("And", TWO_SOURCES),
+    ascend.OrOp: ("Or", TWO_SOURCES),
+    ascend.AbsOp: ("Abs", ONE_SOURCE),
+    ascend.ReluOp: ("Relu", ONE_SOURCE),
+    ascend.NotOp: ("Not", ONE_SOURCE),
+    ascend.AddsOp: ("Adds", WITH_SCALAR),
+    ascend.MulsOp: ("Muls", WITH_SCALAR),
+    ascend.MaxsOp: ("Maxs", WITH_SCALAR),
+    ascend.MinsOp: ("Mins", WITH_SCALAR),
     ascend.DuplicateOp: ("Duplicate", (operand("dst"), scalar("scalar"), operand("count"))),
     ascend.CompareOp: ("Compare", (operand("dst"), operand("src0"), operand("src1"),
                                    enum("CMPMODE", "mode"), operand("count"))),
@@ -156,6 +175,7 @@ def _pipe_barrier(ctx: CppContext, op: Operation) -> None:
 
 
 def _data_copy(ctx: CppContext, op: Operation) -> None:
+    """GM -> UB, UB -> GM and UB -> UB alike: the overload is chosen by the operands' types."""
     assert isinstance(op, ascend.DataCopyOp)
     ctx.writer.call("AscendC::DataCopy", [ctx.text(op.dst), ctx.text(op.src), ctx.text(op.count)])
 

@@ -127,7 +127,12 @@ def _stage_kind(ops: list[Operation]) -> str:
     kinds: set[str] = set()
     for op in (nested for top in ops for nested in top.walk()):
         if isinstance(op, DataCopyOp | DataCopyPadOp):
-            kinds.add("CopyOut" if isinstance(op.dst.type, GlobalTensorType) else "CopyIn")
+            if isinstance(op.dst.type, GlobalTensorType):
+                kinds.add("CopyOut")
+            elif isinstance(op.src.type, GlobalTensorType):
+                kinds.add("CopyIn")
+            else:
+                kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
         elif isinstance(op, VectorOp):
             kinds.add("Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"

@@ -5,9 +5,15 @@
 work on one of three pipes or into a synchronisation between them:
 
 - DataCopy / DataCopyPad GM -> UB: work on MTE2 (bytes over GM); UB -> GM: work on MTE3.
-- Vector instructions (Cast, Compare, CompareScalar, Muls, Adds, Mul, Select, Duplicate): work on
-  V of `repeats = ceil(count * sizeof(T) / 256)` repeats (T the widest operand element), issued
-  as ceil(repeats / 255) instructions. PipeBarrier<PIPE_V>: a drain on V.
+- DataCopy UB -> UB: work on V. Documented by asc-devkit: the A2/A3 implementation
+  (impl/basic_api/dav_c220, DataCopyUB2UBIntf) is wrapped in `#pragma begin_pipe(V)`. Its
+  speed is an assumption: one issued instruction moving one 256-byte repeat per
+  `cycles_per_repeat`, like a vector instruction (one instruction: its block count is 1 and
+  its length, in 32-byte blocks, is not limited to 255 repeats).
+- Vector instructions (every ascend.VectorOp: the arithmetic and bitwise families, Duplicate,
+  Compare, CompareScalar, Select, Cast): work on V of `repeats = ceil(count * sizeof(T) / 256)`
+  repeats (T the widest operand element), issued as ceil(repeats / 255) instructions.
+  PipeBarrier<PIPE_V>: a drain on V.
 - TQue operations, as AscendC implements them with hardware events: for a VECIN queue MTE2
   produces and V consumes, for a VECOUT queue V produces and MTE3 consumes. EnQue is a signal
   on the producer after what it issued so far, DeQue a wait on the consumer; FreeTensor is a
@@ -336,6 +342,10 @@ class KernelWalker:
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
+        ub_to_ub = all(isinstance(v.type, ascend.LocalTensorType) for v in (op.dst, op.src))
+        if ub_to_ub and isinstance(op, ascend.DataCopyOp):
+            self.ub_copy(op)
+            return
         if isinstance(op, ascend.DataCopyPadOp):
             nbytes = self.int(op.block_len)
         else:
@@ -349,6 +359,16 @@ class KernelWalker:
         pipe, label = (MTE2, f"copy-in {name}") if into_ub else (MTE3, f"copy-out {name}")
         if nbytes > 0:
             self.emit(pipe, Work(pipe, label, self.chunk, self.figures.dma_setup_cycles, nbytes))
+
+    def ub_copy(self, op: ascend.DataCopyOp) -> None:
+        """DataCopy UB -> UB: V work of one instruction over the whole 32-byte blocks it moves."""
+        assert isinstance(op.src.type, ascend.LocalTensorType)
+        size = ascend.element_size(op.src.type.element_type)
+        nbytes = self.int(op.count) * size // UB_BLOCK_BYTES * UB_BLOCK_BYTES
+        f = self.figures
+        repeats = -(-nbytes // f.repeat_bytes)
+        cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat
+        self.emit(VECTOR, Work(VECTOR, "data_copy", self.chunk, cycles, 0, repeats, 1))
 
     def barrier(self, op: ascend.PipeBarrierOp) -> None:
         which = op.pipe.data

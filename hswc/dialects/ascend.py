@@ -1,21 +1,22 @@
-"""The `ascend` dialect: AscendC, one op per API call the HardSwishGrad kernel makes.
+"""The `ascend` dialect: AscendC, one op per API call an elementwise kernel makes.
 
 Types model AscendC's objects: TPipe, TQue<position, depth>, TBuf<position>,
 GlobalTensor<T> and LocalTensor<T> (with the TPosition of the buffer it lives in); compare
 masks are LocalTensor<uint8_t>. Verifiers enforce the API's static rules (dtype pairs, round
 modes, mask types, queue positions); the interpreter enforces the run-time ones (alignment,
 capacity, queue state, bounds).
+
+This module holds the kernel structure (block index, GM views, TPipe / TQue / TBuf) and the
+copies, and is the dialect's public face: the types (ascend_types), the vector instructions
+(ascend_vector) and the verifier helpers (ascend_verify) are re-exported from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     I32,
-    BFloat16Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -33,7 +34,6 @@ from xdsl.irdl import (
     base,
     irdl_op_definition,
     operand_def,
-    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -43,6 +43,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.ascend_types import (
+    BITWISE_ELEMENT_TYPES,
     HALF_FLOAT,
     MASK_ELEMENT_TYPE,
     CmpMode,
@@ -63,53 +64,34 @@ from hswc.dialects.ascend_types import (
     element_size,
     element_type_name,
 )
+from hswc.dialects.ascend_vector import (
+    CAST_RULES,
+    VECTOR_OPS,
+    AbsOp,
+    AddOp,
+    AddsOp,
+    AndOp,
+    CastOp,
+    CompareOp,
+    CompareScalarOp,
+    DivOp,
+    DuplicateOp,
+    MaxOp,
+    MaxsOp,
+    MinOp,
+    MinsOp,
+    MulOp,
+    MulsOp,
+    NotOp,
+    OrOp,
+    ReluOp,
+    SelectOp,
+    SubOp,
+    VectorOp,
+)
+from hswc.dialects.ascend_verify import constant_index, local, require_same_element, require_scalar
 from hswc.dialects.query import IndexQueryOp
-from hswc.platform import VECTOR_REPEAT_BYTES
 
-# region ops helpers
-
-def _local(op: IRDLOperation, name: str) -> LocalTensorType:
-    t = getattr(op, name).type
-    assert isinstance(t, LocalTensorType)
-    return t
-
-
-def _require_element(op: IRDLOperation, name: str, allowed: tuple[type[Attribute], ...],
-                     what: str) -> Attribute:
-    elem = _local(op, name).element_type
-    if not isinstance(elem, allowed):
-        raise VerifyException(f"{op.name}: {name} has element type {elem}; {what}")
-    return elem
-
-
-def _require_same_element(op: IRDLOperation, names: Sequence[str]) -> None:
-    first = _local(op, names[0]).element_type
-    for name in names[1:]:
-        elem = _local(op, name).element_type
-        if elem != first:
-            raise VerifyException(
-                f"{op.name}: {name} has element type {elem} but {names[0]} has {first}"
-            )
-
-
-def _require_scalar(op: IRDLOperation, scalar: FloatAttr, tensor: str) -> None:
-    elem = _local(op, tensor).element_type
-    if scalar.type != elem:
-        raise VerifyException(
-            f"{op.name}: the scalar has type {scalar.type} but {tensor} holds {elem}; "
-            "the scalar must have the tensor's dtype"
-        )
-
-
-def constant_index(value: SSAValue) -> int | None:
-    """The value of an index given by arith.constant, else None."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-# endregion
 # region kernel structure
 
 
@@ -423,7 +405,7 @@ class ReinterpretCastOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        if _local(self, "src").position != _local(self, "result").position:
+        if local(self, "src").position != local(self, "result").position:
             raise VerifyException(f"{self.name}: ReinterpretCast keeps the tensor's position")
 
 
@@ -446,8 +428,10 @@ class PipeBarrierOp(IRDLOperation):
 # region copies
 
 
-def _copy_direction(op: IRDLOperation, dst: Attribute, src: Attribute) -> str:
-    """'in' (GM -> UB, into VECIN) or 'out' (UB -> GM, from VECOUT); anything else is refused."""
+def _copy_direction(op: IRDLOperation, dst: Attribute, src: Attribute,
+                    ub_to_ub: bool = False) -> str:
+    """'in' (GM -> UB, into VECIN), 'out' (UB -> GM, from VECOUT) or, where the call has it,
+    'ub' (UB -> UB, any positions); anything else is refused."""
     if isinstance(dst, LocalTensorType) and isinstance(src, GlobalTensorType):
         if dst.pos != TPosition.VECIN:
             raise VerifyException(
@@ -464,6 +448,14 @@ def _copy_direction(op: IRDLOperation, dst: Attribute, src: Attribute) -> str:
         if dst.element_type != src.element_type:
             raise VerifyException(f"{op.name}: {src} and {dst} hold different element types")
         return "out"
+    if ub_to_ub and isinstance(dst, LocalTensorType) and isinstance(src, LocalTensorType):
+        require_same_element(op, ("dst", "src"))
+        return "ub"
+    if ub_to_ub:
+        raise VerifyException(
+            f"{op.name}: copies GM -> UB, UB -> GM or UB -> UB: at least one side must be a "
+            f"LocalTensor, got {dst} <- {src}"
+        )
     raise VerifyException(
         f"{op.name}: copies GM -> UB or UB -> GM: one side must be a GlobalTensor and the other "
         f"a LocalTensor, got {dst} <- {src}"
@@ -472,9 +464,12 @@ def _copy_direction(op: IRDLOperation, dst: Attribute, src: Attribute) -> str:
 
 @irdl_op_definition
 class DataCopyOp(IRDLOperation):
-    """AscendC::DataCopy(dst, src, count): GM <-> UB copy of count elements.
+    """AscendC::DataCopy(dst, src, count): GM -> UB, UB -> GM or UB -> UB copy of count elements.
 
-    count * sizeof(T) must be a multiple of 32 bytes (checked by the interpreter).
+    count * sizeof(T) must be a multiple of 32 bytes (checked by the interpreter). GM -> UB lands
+    in a VECIN tensor, UB -> GM leaves a VECOUT one; UB -> UB copies between LocalTensors of one
+    dtype at any UB positions (the overload with a LocalTensor on both sides; it runs on the
+    vector pipe).
 
     Example: `ascend.data_copy %t, %g, %n : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>`
     """
@@ -489,7 +484,7 @@ class DataCopyOp(IRDLOperation):
         super().__init__(operands=[dst, src, count])
 
     def verify_(self) -> None:
-        _copy_direction(self, self.dst.type, self.src.type)
+        _copy_direction(self, self.dst.type, self.src.type, ub_to_ub=True)
 
 
 @irdl_op_definition
@@ -520,292 +515,10 @@ class DataCopyPadOp(IRDLOperation):
         if self.pad_value is not None:
             if direction != "in":
                 raise VerifyException(f"{self.name}: only a GM -> UB copy pads")
-            _require_scalar(self, self.pad_value, "dst")
+            require_scalar(self, self.pad_value, "dst")
 
 
 # endregion
-# region vector instructions
-
-
-class VectorOp(IRDLOperation):
-    """A vector instruction over `count` elements of UB tensors (abstract)."""
-
-    count = operand_def(IndexType)
-
-
-class _UnaryScalarOp(VectorOp):
-    """dst[i] = src[i] <op> scalar, in the tensors' dtype (Muls, Adds)."""
-
-    dst = operand_def(LocalTensorType)
-    src = operand_def(LocalTensorType)
-    scalar = prop_def(FloatAttr)
-    assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($src)"
-
-    def __init__(self, dst: SSAValue, src: SSAValue, scalar: FloatAttr, count: SSAValue):
-        super().__init__(operands=[dst, src, count], properties={"scalar": scalar})
-
-    def verify_(self) -> None:
-        _require_element(self, "dst", HALF_FLOAT, "this instruction takes half or float")
-        _require_same_element(self, ("dst", "src"))
-        _require_scalar(self, self.scalar, "dst")
-
-
-@irdl_op_definition
-class MulsOp(_UnaryScalarOp):
-    """AscendC::Muls(dst, src, scalar, count): dst = src * scalar, rounded in T.
-
-    Example: `ascend.muls %s, %x, 0.333333343 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
-    """
-
-    name = "ascend.muls"
-
-
-@irdl_op_definition
-class AddsOp(_UnaryScalarOp):
-    """AscendC::Adds(dst, src, scalar, count): dst = src + scalar, rounded in T.
-
-    Example: `ascend.adds %s, %s, 5.000000e-01 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
-    """
-
-    name = "ascend.adds"
-
-
-@irdl_op_definition
-class MulOp(VectorOp):
-    """AscendC::Mul(dst, src0, src1, count): dst = src0 * src1, rounded in T.
-
-    Example: `ascend.mul %y, %g, %s, %n : !ascend.local_tensor<f32, vecout>, ...`
-    """
-
-    name = "ascend.mul"
-    dst = operand_def(LocalTensorType)
-    src0 = operand_def(LocalTensorType)
-    src1 = operand_def(LocalTensorType)
-    assembly_format = (
-        "$dst `,` $src0 `,` $src1 `,` $count attr-dict "
-        "`:` type($dst) `,` type($src0) `,` type($src1)"
-    )
-
-    def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, count: SSAValue):
-        super().__init__(operands=[dst, src0, src1, count])
-
-    def verify_(self) -> None:
-        _require_element(self, "dst", HALF_FLOAT, "Mul takes half or float")
-        _require_same_element(self, ("dst", "src0", "src1"))
-
-
-@irdl_op_definition
-class DuplicateOp(VectorOp):
-    """AscendC::Duplicate(dst, scalar, count): fill count elements with the scalar.
-
-    Example: `ascend.duplicate %t, -3.000000e+00 : f32, %n : !ascend.local_tensor<f32, veccalc>`
-    """
-
-    name = "ascend.duplicate"
-    dst = operand_def(LocalTensorType)
-    scalar = prop_def(FloatAttr)
-    assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst)"
-
-    def __init__(self, dst: SSAValue, scalar: FloatAttr, count: SSAValue):
-        super().__init__(operands=[dst, count], properties={"scalar": scalar})
-
-    def verify_(self) -> None:
-        _require_element(self, "dst", (*HALF_FLOAT, BFloat16Type),
-                         "Duplicate takes half, bfloat16_t or float")
-        _require_scalar(self, self.scalar, "dst")
-
-
-def _verify_compare_count(op: VectorOp, src: str) -> None:
-    """Compare computes whole 256-byte blocks: count * sizeof(T) % 256 == 0 when it is static."""
-    count = constant_index(op.count)
-    size = element_size(_local(op, src).element_type)
-    if count is not None and (count * size) % VECTOR_REPEAT_BYTES:
-        raise VerifyException(
-            f"{op.name}: count {count} of {size}-byte elements is not a whole number of "
-            f"{VECTOR_REPEAT_BYTES}-byte blocks"
-        )
-
-
-def _verify_mask(op: IRDLOperation, name: str) -> None:
-    if _local(op, name).element_type != MASK_ELEMENT_TYPE:
-        raise VerifyException(
-            f"{op.name}: {name} must be a LocalTensor<uint8_t> mask (ui8), got "
-            f"{_local(op, name).element_type}"
-        )
-
-
-@irdl_op_definition
-class CompareOp(VectorOp):
-    """AscendC::Compare(dst, src0, src1, CMPMODE, count): bit mask of src0 <mode> src1.
-
-    Bit i%8 of byte i/8 of dst is 1 where the comparison holds (NaN compares false). Only whole
-    256-byte blocks are computed: count * sizeof(T) must be a multiple of 256.
-
-    Example: `ascend.compare %m, %x, %lo, gt, %n : !ascend.local_tensor<ui8, veccalc>, ...`
-    """
-
-    name = "ascend.compare"
-    dst = operand_def(LocalTensorType)
-    src0 = operand_def(LocalTensorType)
-    src1 = operand_def(LocalTensorType)
-    mode = prop_def(CmpModeAttr)
-    assembly_format = (
-        "$dst `,` $src0 `,` $src1 `,` $mode `,` $count attr-dict "
-        "`:` type($dst) `,` type($src0) `,` type($src1)"
-    )
-
-    def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, mode: CmpMode,
-                 count: SSAValue):
-        super().__init__(operands=[dst, src0, src1, count], properties={"mode": CmpModeAttr(mode)})
-
-    def verify_(self) -> None:
-        _verify_mask(self, "dst")
-        _require_element(self, "src0", HALF_FLOAT, "Compare takes half or float")
-        _require_same_element(self, ("src0", "src1"))
-        _verify_compare_count(self, "src0")
-
-
-@irdl_op_definition
-class CompareScalarOp(VectorOp):
-    """AscendC::CompareScalar(dst, src0, scalar, CMPMODE, count): bit mask of src0 <mode> scalar.
-
-    Example: `ascend.compare_scalar %m, %x, -3.000000e+00 : f32, gt, %n : ...`
-    """
-
-    name = "ascend.compare_scalar"
-    dst = operand_def(LocalTensorType)
-    src0 = operand_def(LocalTensorType)
-    scalar = prop_def(FloatAttr)
-    mode = prop_def(CmpModeAttr)
-    assembly_format = (
-        "$dst `,` $src0 `,` $scalar `,` $mode `,` $count attr-dict `:` type($dst) `,` type($src0)"
-    )
-
-    def __init__(self, dst: SSAValue, src0: SSAValue, scalar: FloatAttr, mode: CmpMode,
-                 count: SSAValue):
-        super().__init__(
-            operands=[dst, src0, count],
-            properties={"scalar": scalar, "mode": CmpModeAttr(mode)},
-        )
-
-    def verify_(self) -> None:
-        _verify_mask(self, "dst")
-        _require_element(self, "src0", HALF_FLOAT, "CompareScalar takes half or float")
-        _require_scalar(self, self.scalar, "src0")
-        _verify_compare_count(self, "src0")
-
-
-@irdl_op_definition
-class SelectOp(VectorOp):
-    """AscendC::Select(dst, mask, src0, src1|scalar, SELMODE, count): mask bit 1 -> src0.
-
-    VSEL_TENSOR_TENSOR_MODE and VSEL_CMPMASK_SPR take a tensor src1; VSEL_TENSOR_SCALAR_MODE
-    takes a scalar of the tensors' dtype instead. dst may be src0.
-
-    Example: `ascend.select %s, %m, %s, %zero, vsel_tensor_tensor_mode, %n : ...`
-    """
-
-    name = "ascend.select"
-    dst = operand_def(LocalTensorType)
-    mask = operand_def(LocalTensorType)
-    src0 = operand_def(LocalTensorType)
-    src1 = opt_operand_def(LocalTensorType)
-    scalar = opt_prop_def(FloatAttr)
-    mode = prop_def(SelModeAttr)
-    assembly_format = (
-        "$dst `,` $mask `,` $src0 `,` ($src1^)? ($scalar^)? `,` $mode `,` $count attr-dict "
-        "`:` type($dst) `,` type($mask) `,` type($src0) (`,` type($src1)^)?"
-    )
-
-    irdl_options = ()
-
-    def __init__(self, dst: SSAValue, mask: SSAValue, src0: SSAValue,
-                 src1: SSAValue | FloatAttr, mode: SelMode, count: SSAValue):
-        props: dict[str, Attribute] = {"mode": SelModeAttr(mode)}
-        if isinstance(src1, FloatAttr):
-            props["scalar"] = src1
-            super().__init__(operands=[dst, mask, src0, [], count], properties=props)
-        else:
-            super().__init__(operands=[dst, mask, src0, [src1], count], properties=props)
-
-    def verify_(self) -> None:
-        _verify_mask(self, "mask")
-        _require_element(self, "dst", HALF_FLOAT, "Select takes half or float")
-        scalar_mode = self.mode.data == SelMode.VSEL_TENSOR_SCALAR_MODE
-        if scalar_mode:
-            if self.scalar is None or self.src1 is not None:
-                raise VerifyException(
-                    f"{self.name}: {self.mode.data.value} takes a scalar as its second source"
-                )
-            _require_scalar(self, self.scalar, "dst")
-            _require_same_element(self, ("dst", "src0"))
-        else:
-            if self.src1 is None or self.scalar is not None:
-                raise VerifyException(
-                    f"{self.name}: {self.mode.data.value} takes a tensor as its second source"
-                )
-            _require_same_element(self, ("dst", "src0", "src1"))
-
-
-CAST_RULES: dict[tuple[str, str], tuple[RoundMode, ...]] = {
-    ("f16", "f32"): (RoundMode.CAST_NONE,),
-    ("bf16", "f32"): (RoundMode.CAST_NONE,),
-    ("f32", "f16"): (
-        RoundMode.CAST_NONE, RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
-        RoundMode.CAST_ROUND, RoundMode.CAST_TRUNC, RoundMode.CAST_ODD,
-    ),
-    # The 910B implementation asserts on CAST_NONE for f32 -> bf16.
-    ("f32", "bf16"): (
-        RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL, RoundMode.CAST_ROUND,
-        RoundMode.CAST_TRUNC,
-    ),
-}
-"""(src, dst) -> the round modes AscendC::Cast accepts for that pair on Atlas A2/A3."""
-
-
-@irdl_op_definition
-class CastOp(VectorOp):
-    """AscendC::Cast(dst, src, RoundMode, count): convert count elements between dtypes.
-
-    Pairs and modes as CAST_RULES lists; f32 -> bf16 with CAST_NONE is refused, as on the 910B.
-
-    Example: `ascend.cast %f, %h, cast_none, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f16, vecin>`
-    """
-
-    name = "ascend.cast"
-    dst = operand_def(LocalTensorType)
-    src = operand_def(LocalTensorType)
-    round_mode = prop_def(RoundModeAttr)
-    assembly_format = (
-        "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
-    )
-
-    def __init__(self, dst: SSAValue, src: SSAValue, round_mode: RoundMode, count: SSAValue):
-        super().__init__(
-            operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)}
-        )
-
-    def verify_(self) -> None:
-        pair = (element_type_name(_local(self, "src").element_type),
-                element_type_name(_local(self, "dst").element_type))
-        modes = CAST_RULES.get(pair)
-        if modes is None:
-            raise VerifyException(f"{self.name}: no Cast from {pair[0]} to {pair[1]}")
-        mode = self.round_mode.data
-        if mode not in modes:
-            allowed = ", ".join(m.value for m in modes)
-            raise VerifyException(
-                f"{self.name}: Cast from {pair[0]} to {pair[1]} does not support {mode.value} "
-                f"(supported: {allowed})"
-            )
-
-
-# endregion
-
-VECTOR_OPS: tuple[type[VectorOp], ...] = (
-    MulsOp, AddsOp, MulOp, DuplicateOp, CompareOp, CompareScalarOp, SelectOp, CastOp,
-)
-
 Ascend = Dialect(
     "ascend",
     [
@@ -842,3 +555,68 @@ Ascend = Dialect(
     ],
 )
 
+
+__all__ = [
+    "BITWISE_ELEMENT_TYPES",
+    "CAST_RULES",
+    "HALF_FLOAT",
+    "MASK_ELEMENT_TYPE",
+    "VECTOR_OPS",
+    "AbsOp",
+    "AddOp",
+    "AddsOp",
+    "AllocTensorOp",
+    "AndOp",
+    "Ascend",
+    "CastOp",
+    "CmpMode",
+    "CmpModeAttr",
+    "CompareOp",
+    "CompareScalarOp",
+    "DataCopyOp",
+    "DataCopyPadOp",
+    "DeQueOp",
+    "DivOp",
+    "DuplicateOp",
+    "EnQueOp",
+    "FreeTensorOp",
+    "GetBlockIdxOp",
+    "GetBlockNumOp",
+    "GlobalAtOp",
+    "GlobalTensorType",
+    "InitBufferOp",
+    "LocalTensorType",
+    "MaxOp",
+    "MaxsOp",
+    "MinOp",
+    "MinsOp",
+    "MulOp",
+    "MulsOp",
+    "NotOp",
+    "OrOp",
+    "Pipe",
+    "PipeAttr",
+    "PipeBarrierOp",
+    "ReinterpretCastOp",
+    "ReluOp",
+    "RoundMode",
+    "RoundModeAttr",
+    "SelMode",
+    "SelModeAttr",
+    "SelectOp",
+    "SetGlobalBufferOp",
+    "SubOp",
+    "TBufGetOp",
+    "TBufOp",
+    "TBufType",
+    "TPipeOp",
+    "TPipeType",
+    "TPosition",
+    "TPositionAttr",
+    "TQueOp",
+    "TQueType",
+    "VectorOp",
+    "constant_index",
+    "element_size",
+    "element_type_name",
+]

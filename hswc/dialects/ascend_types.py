@@ -1,8 +1,9 @@
 """Types and enums of the `ascend` dialect: AscendC's objects and the API's mode enums.
 
 TPipe, TQue<position, depth>, TBuf<position>, GlobalTensor<T> and LocalTensor<T> (with the
-TPosition of the buffer it lives in; compare masks are LocalTensor<uint8_t>), and CMPMODE,
-SELMODE, RoundMode, TPosition and pipe_t as enum attributes.
+TPosition of the buffer it lives in; compare masks are LocalTensor<uint8_t>, combined bitwise
+as LocalTensor<uint16_t>), and CMPMODE, SELMODE, RoundMode, TPosition and pipe_t as enum
+attributes.
 """
 
 from __future__ import annotations
@@ -237,6 +238,9 @@ MASK_ELEMENT_TYPE = IntegerType(8, Signedness.UNSIGNED)
 """Compare writes, and Select reads, masks as LocalTensor<uint8_t>."""
 
 HALF_FLOAT = (Float16Type, Float32Type)
+
+BITWISE_ELEMENT_TYPES = (IntegerType(16, Signedness.UNSIGNED), IntegerType(16))
+"""And, Or and Not work on LocalTensor<uint16_t> (ui16) and LocalTensor<int16_t> (i16)."""
 
 
 def element_type_name(t: Attribute) -> str:

@@ -9,7 +9,8 @@ MachineFunctions in machine.py gives each the run's Machine):
 - hsg_functions.py, launch.py   the hsg ops and hsg.launch (a batch of cores at a time);
 - ascend_functions.py, ascend_vector_functions.py, ascend_copy_functions.py   AscendC calls,
   on_cores.py runs one call on the active cores; ascendc_api.py has their numpy semantics
-  (ascendc_vector.py, ascendc_cast.py, ascendc_copy.py, ascendc_checks.py behind it);
+  (ascendc_arith.py, ascendc_vector.py, ascendc_cast.py, ascendc_copy.py, ascendc_checks.py
+  behind it);
 - batch.py, core_state.py, tensors.py   the modelled core: UB arena, TPipe/TQue bookkeeping;
 - trace.py         per-call events for profilers; binding.py   user arrays -> arguments.
 The Python API is hswc.runner; the command line is hswc-run (hswc.tools.hswc_run).

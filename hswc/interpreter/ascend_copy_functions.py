@@ -1,10 +1,12 @@
-"""DataCopy and DataCopyPad between GM and the UB arenas of a batch of cores.
+"""DataCopy and DataCopyPad between GM and the UB arenas of a batch of cores, and DataCopy
+from one UB tensor to another.
 
 Each core's GM side is a GlobalTensor window: the elements a copy reads or writes must lie in
 the window SetGlobalBuffer gave it (and in the GM tensor), checked per core before ascendc_api
 moves the data for all cores of a part at once (a strided view when the cores' offsets form an
 arithmetic progression, as base + blockIdx * blockFactor does). The UB side must be a live
-tensor in the position the direction needs: VECIN for GM -> UB, VECOUT for UB -> GM.
+tensor in the position the direction needs: VECIN for GM -> UB, VECOUT for UB -> GM. A copy
+UB -> UB takes two live tensors of one dtype at any positions.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.machine import MachineFunctions
-from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
+from hswc.interpreter.on_cores import (
+    on_cores,
+    on_ub_tensors,
+    require_count,
+    require_tensor,
+    ub_view,
+)
 from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows
 from hswc.platform import UB_BLOCK_BYTES
@@ -72,6 +80,12 @@ class AscendCopyFunctions(MachineFunctions):
     def run_data_copy(self, interpreter: Interpreter, op: ascend.DataCopyOp,
                       args: PythonValues) -> PythonValues:
         dst, src, count = args
+        if isinstance(op.dst.type, ascend.LocalTensorType) and isinstance(
+                op.src.type, ascend.LocalTensorType):
+            # UB -> UB works inside the UB like a vector instruction (it runs on the V pipe).
+            on_ub_tensors(self.machine, op, args,
+                          lambda v, n: api.data_copy_ub_to_ub(v[0], v[1], n))
+            return ()
 
         def to_ub(ub: np.ndarray, gm: GlobalTensor, pos: Any, n: int) -> None:
             api.data_copy_gm_to_ub(ub, gm.gm, pos, n)

@@ -9,18 +9,14 @@ Tensors taken from a queue must still be live (not freed).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
 from hswc.dialects import ascend
 from hswc.interpreter import ascendc_api as api
-from hswc.interpreter.batch import CoreBatch
-from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.machine import MachineFunctions
-from hswc.interpreter.on_cores import on_cores, require_count, require_tensor, ub_view
-from hswc.interpreter.values import Rows
+from hswc.interpreter.on_cores import UbCall, on_ub_tensors
 
 SELECT_MODES = {
     ascend.SelMode.VSEL_CMPMASK_SPR: "cmpmask_spr",
@@ -28,47 +24,141 @@ SELECT_MODES = {
     ascend.SelMode.VSEL_TENSOR_TENSOR_MODE: "tensor_tensor",
 }
 
-Call = Callable[[list[np.ndarray], int], None]
+Binary = Callable[[np.ndarray, np.ndarray, np.ndarray, int], None]
+Unary = Callable[[np.ndarray, np.ndarray, int], None]
+WithScalar = Callable[[np.ndarray, np.ndarray, float, int], None]
+
+BINARY_CALLS: dict[type[ascend.VectorOp], Binary] = {
+    ascend.AddOp: api.add,
+    ascend.SubOp: api.sub,
+    ascend.MulOp: api.mul,
+    ascend.DivOp: api.div,
+    ascend.MaxOp: api.max_,
+    ascend.MinOp: api.min_,
+    ascend.AndOp: api.and_,
+    ascend.OrOp: api.or_,
+}
+"""call(dst, src0, src1, count) of each tensor-tensor instruction."""
+
+UNARY_CALLS: dict[type[ascend.VectorOp], Unary] = {
+    ascend.AbsOp: api.abs_,
+    ascend.ReluOp: api.relu,
+    ascend.NotOp: api.not_,
+}
+"""call(dst, src, count) of each one-source instruction."""
+
+ScalarOps = ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp
+SCALAR_CALLS: dict[type[ascend.VectorOp], WithScalar] = {
+    ascend.MulsOp: api.muls,
+    ascend.AddsOp: api.adds,
+    ascend.MaxsOp: api.maxs,
+    ascend.MinsOp: api.mins,
+}
+"""call(dst, src, scalar, count) of each tensor-scalar instruction."""
 
 
 @register_impls
 class AscendVectorFunctions(MachineFunctions):
-    """Muls, Adds, Mul, Duplicate, Compare, CompareScalar, Select and Cast."""
+    """Every vector instruction: the elementwise families, Duplicate, Compare, CompareScalar,
+    Select and Cast."""
 
-    def _vector(self, op: ascend.VectorOp, args: PythonValues, call: Call) -> PythonValues:
+    def _vector(self, op: ascend.VectorOp, args: PythonValues, call: UbCall) -> PythonValues:
         """call(views of the tensor operands, count) on every part of the active cores."""
-        *tensors, count = args
-        api_name = type(op).__name__.removesuffix("Op")  # CastOp -> Cast, as AscendC spells it
-
-        def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
-            *local, n = values
-            for tensor in local:
-                st.check_live(require_tensor(tensor, api_name), api_name)
-            n = require_count(n)
-            ub = batch.ub_rows(rows)
-            call([ub_view(ub, t) for t in local], n)
-            batch.write_back(rows, ub)
-            self.machine.emit(op, rows, n, n * local[0].dtype.itemsize)
-
-        on_cores(self.machine, op, (*tensors, count), False, body)
+        on_ub_tensors(self.machine, op, args, call)
         return ()
 
-    @impl(ascend.MulsOp)
-    def run_muls(self, interpreter: Interpreter, op: ascend.MulsOp,
-                 args: PythonValues) -> PythonValues:
-        scalar = op.scalar.value.data
-        return self._vector(op, args, lambda v, n: api.muls(v[0], v[1], scalar, n))
+    # region the elementwise families: a table per family, one impl per op
 
-    @impl(ascend.AddsOp)
-    def run_adds(self, interpreter: Interpreter, op: ascend.AddsOp,
-                 args: PythonValues) -> PythonValues:
-        scalar = op.scalar.value.data
-        return self._vector(op, args, lambda v, n: api.adds(v[0], v[1], scalar, n))
+    def _binary(self, op: ascend.VectorOp, args: PythonValues) -> PythonValues:
+        call = BINARY_CALLS[type(op)]
+        return self._vector(op, args, lambda v, n: call(v[0], v[1], v[2], n))
+
+    def _unary(self, op: ascend.VectorOp, args: PythonValues) -> PythonValues:
+        call = UNARY_CALLS[type(op)]
+        return self._vector(op, args, lambda v, n: call(v[0], v[1], n))
+
+    def _with_scalar(self, op: ascend.VectorOp, args: PythonValues) -> PythonValues:
+        assert isinstance(op, ScalarOps)
+        call, scalar = SCALAR_CALLS[type(op)], op.scalar.value.data
+        return self._vector(op, args, lambda v, n: call(v[0], v[1], scalar, n))
+
+    @impl(ascend.AddOp)
+    def run_add(self, interpreter: Interpreter, op: ascend.AddOp,
+                args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
+
+    @impl(ascend.SubOp)
+    def run_sub(self, interpreter: Interpreter, op: ascend.SubOp,
+                args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
 
     @impl(ascend.MulOp)
     def run_mul(self, interpreter: Interpreter, op: ascend.MulOp,
                 args: PythonValues) -> PythonValues:
-        return self._vector(op, args, lambda v, n: api.mul(v[0], v[1], v[2], n))
+        return self._binary(op, args)
+
+    @impl(ascend.DivOp)
+    def run_div(self, interpreter: Interpreter, op: ascend.DivOp,
+                args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
+
+    @impl(ascend.MaxOp)
+    def run_max(self, interpreter: Interpreter, op: ascend.MaxOp,
+                args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
+
+    @impl(ascend.MinOp)
+    def run_min(self, interpreter: Interpreter, op: ascend.MinOp,
+                args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
+
+    @impl(ascend.AndOp)
+    def run_and(self, interpreter: Interpreter, op: ascend.AndOp,
+                args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
+
+    @impl(ascend.OrOp)
+    def run_or(self, interpreter: Interpreter, op: ascend.OrOp,
+               args: PythonValues) -> PythonValues:
+        return self._binary(op, args)
+
+    @impl(ascend.AbsOp)
+    def run_abs(self, interpreter: Interpreter, op: ascend.AbsOp,
+                args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.ReluOp)
+    def run_relu(self, interpreter: Interpreter, op: ascend.ReluOp,
+                 args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.NotOp)
+    def run_not(self, interpreter: Interpreter, op: ascend.NotOp,
+                args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.MulsOp)
+    def run_muls(self, interpreter: Interpreter, op: ascend.MulsOp,
+                 args: PythonValues) -> PythonValues:
+        return self._with_scalar(op, args)
+
+    @impl(ascend.AddsOp)
+    def run_adds(self, interpreter: Interpreter, op: ascend.AddsOp,
+                 args: PythonValues) -> PythonValues:
+        return self._with_scalar(op, args)
+
+    @impl(ascend.MaxsOp)
+    def run_maxs(self, interpreter: Interpreter, op: ascend.MaxsOp,
+                 args: PythonValues) -> PythonValues:
+        return self._with_scalar(op, args)
+
+    @impl(ascend.MinsOp)
+    def run_mins(self, interpreter: Interpreter, op: ascend.MinsOp,
+                 args: PythonValues) -> PythonValues:
+        return self._with_scalar(op, args)
+
+    # endregion
+    # region the other calls
 
     @impl(ascend.DuplicateOp)
     def run_duplicate(self, interpreter: Interpreter, op: ascend.DuplicateOp,
@@ -104,3 +194,5 @@ class AscendVectorFunctions(MachineFunctions):
                  args: PythonValues) -> PythonValues:
         mode = op.round_mode.data.value.removeprefix("cast_")
         return self._vector(op, args, lambda v, n: api.cast(v[0], v[1], mode, n))
+
+    # endregion

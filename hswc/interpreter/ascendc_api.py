@@ -9,11 +9,25 @@ Every tensor operand is either 1-D `(n,)` or batched `(B, n)`: B cores executing
 instruction in lock-step. `count` applies to the last axis; elements past it are untouched.
 Nothing loops over elements in Python.
 
-This module is the public face; the calls live in ascendc_vector.py (Compare, Select, Muls,
-Adds, Mul, Duplicate), ascendc_cast.py (Cast and the exact rounding every f16/bf16 result goes
-through) and ascendc_copy.py (DataCopy, DataCopyPad), the shared checks in ascendc_checks.py.
+This module is the public face; the calls live in ascendc_arith.py (Add, Sub, Mul, Div, Max,
+Min, Adds, Muls, Maxs, Mins, Abs, Relu, And, Or, Not, Duplicate), ascendc_vector.py (Compare,
+CompareScalar, Select), ascendc_cast.py (Cast and the exact rounding every f16 / bf16 result
+goes through) and ascendc_copy.py (DataCopy, DataCopyPad), the shared checks in
+ascendc_checks.py.
 
 Interpretation decisions (where SPEC.md leaves room):
+- Max, Min, Maxs, Mins and Relu are IEEE 754-2019 maximum / minimum: NaN if either operand is
+  NaN, else the larger (smaller) value with -0 ordered below +0 (Max(-0, +0) = +0, Min(-0, +0)
+  = -0, Relu(-0) = +0). No public document states this of the hardware: it is an assumption.
+  The NaN returned is the NaN operand's (src0's when both are), with its quiet bit set.
+- Add, Sub, Mul, Div, Adds, Muls: one IEEE round-to-nearest-even rounding in T, subnormals
+  kept (no flush to zero). The vector unit of A2/A3 has no bfloat16 arithmetic: these calls,
+  Max, Min, Abs and Relu refuse bf16 (Duplicate takes it). NaN payloads are not documented for
+  the hardware; here a NaN operand comes out quieted, src0's when both are NaN (IEEE's
+  recommendation, and what the host's arithmetic does), and an invalid operation (inf - inf,
+  0 * inf, 0 / 0) gives the host's default NaN (x86: the negative quiet NaN).
+- Abs clears the sign bit and leaves a NaN's payload alone; And, Or, Not act on the 16-bit
+  patterns (uint16 or int16 lanes; masks are combined as their uint16 view).
 - Compare: NaN makes LT/GT/GE/EQ/LE false and NE true (IEEE: NE is the negation of EQ).
 - Cast f32 -> bf16 rejects ODD as well as NONE: the AscendC documentation lists ODD for
   f32 -> f16 only. Directed modes overflow like IEEE: a mode rounding away from zero (RINT,
@@ -27,6 +41,24 @@ Interpretation decisions (where SPEC.md leaves room):
 
 from __future__ import annotations
 
+from hswc.interpreter.ascendc_arith import (
+    abs_,
+    add,
+    adds,
+    and_,
+    div,
+    duplicate,
+    max_,
+    maxs,
+    min_,
+    mins,
+    mul,
+    muls,
+    not_,
+    or_,
+    relu,
+    sub,
+)
 from hswc.interpreter.ascendc_cast import ROUND_MODES, cast
 from hswc.interpreter.ascendc_checks import ApiError, Offset, Scalar
 from hswc.interpreter.ascendc_copy import (
@@ -34,15 +66,12 @@ from hswc.interpreter.ascendc_copy import (
     data_copy_pad_gm_to_ub,
     data_copy_pad_ub_to_gm,
     data_copy_ub_to_gm,
+    data_copy_ub_to_ub,
 )
 from hswc.interpreter.ascendc_vector import (
     SELECT_MODES,
-    adds,
     compare,
     compare_scalar,
-    duplicate,
-    mul,
-    muls,
     select,
 )
 
@@ -52,7 +81,10 @@ __all__ = [
     "ApiError",
     "Offset",
     "Scalar",
+    "abs_",
+    "add",
     "adds",
+    "and_",
     "cast",
     "compare",
     "compare_scalar",
@@ -60,8 +92,18 @@ __all__ = [
     "data_copy_pad_gm_to_ub",
     "data_copy_pad_ub_to_gm",
     "data_copy_ub_to_gm",
+    "data_copy_ub_to_ub",
+    "div",
     "duplicate",
+    "max_",
+    "maxs",
+    "min_",
+    "mins",
     "mul",
     "muls",
+    "not_",
+    "or_",
+    "relu",
     "select",
+    "sub",
 ]

@@ -1,4 +1,5 @@
-"""DataCopy and DataCopyPad between GM (a 1-D array) and UB tensors (1-D or (cores, n) views).
+"""DataCopy and DataCopyPad between GM (a 1-D array) and UB tensors (1-D or (cores, n) views),
+and DataCopy from one UB tensor to another.
 
 Batched calls take one GM element offset per core: when the offsets form a non-decreasing
 arithmetic progression (base + blockIdx * blockFactor) the cores' GM ranges are one strided view,
@@ -150,11 +151,12 @@ def data_copy_pad_ub_to_gm(gm: np.ndarray, offset: Offset, src: np.ndarray, nbyt
         _scatter(api, g, offset, ub[..., :n])
 
 
-def _aligned_count(api: str, count: int, item: int) -> None:
+def _aligned_count(api: str, count: int, item: int,
+                   hint: str = "use DataCopyPad for unaligned lengths") -> None:
     if count * item % UB_BLOCK_BYTES:
         raise ApiError(
             f"{api}: count {count} x {item} bytes = {count * item} bytes is not a multiple "
-            f"of {UB_BLOCK_BYTES} bytes (use DataCopyPad for unaligned lengths)"
+            f"of {UB_BLOCK_BYTES} bytes ({hint})"
         )
 
 
@@ -176,3 +178,15 @@ def data_copy_ub_to_gm(gm: np.ndarray, offset: Offset, src: np.ndarray, count: i
     _aligned_count(api, count, g.dtype.itemsize)
     if count:
         _scatter(api, g, offset, ub[..., : int(count)])
+
+
+def data_copy_ub_to_ub(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+    """DataCopy UB -> UB of count elements of one dtype; count * sizeof(T) must be a multiple
+    of 32 bytes (the copy moves whole 32-byte blocks)."""
+    api = "DataCopy(UB->UB)"
+    check_operand(api, "dst", dst)
+    check_operand(api, "src", src, dst.dtype)
+    check_count(api, count, dst=dst, src=src)
+    _aligned_count(api, count, dst.dtype.itemsize, "a UB -> UB copy moves whole 32-byte blocks")
+    if count:
+        store(api, dst, src[..., : int(count)])

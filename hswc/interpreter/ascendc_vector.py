@@ -1,8 +1,8 @@
-"""Compare, CompareScalar, Select, Muls, Adds, Mul and Duplicate over numpy views.
+"""Compare, CompareScalar and Select over numpy views.
 
 Compare packs its mask little-endian (element i -> bit i%8 of byte i/8) and computes whole
 256-byte repeats only; NaN makes LT/GT/GE/EQ/LE false and NE true (IEEE: NE is the negation of
-EQ). Arithmetic rounds once to the destination's dtype (RNE), as the vector unit does.
+EQ). Select reads the mask as its mode says. (The elementwise calls are in ascendc_arith.)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Final
 
 import numpy as np
 
-from hswc.interpreter.ascendc_cast import FORMATS, round_to, scalar_operand
+from hswc.interpreter.ascendc_cast import scalar_operand
 from hswc.interpreter.ascendc_checks import (
     ApiError,
     Scalar,
@@ -20,7 +20,7 @@ from hswc.interpreter.ascendc_checks import (
     float_dtype,
     store,
 )
-from hswc.interpreter.dtypes import F32, U8
+from hswc.interpreter.dtypes import U8
 from hswc.platform import VECTOR_REPEAT_BYTES
 
 # region Compare and Select
@@ -144,62 +144,6 @@ def select(
         return
     bits = _select_bits(mask_u8, mode, count, dtype.itemsize)
     store(api, dst, np.where(bits, src0[..., :count], src1))
-
-
-# endregion
-# region elementwise arithmetic
-
-
-def _elementwise(api: str, dst: np.ndarray, a: np.ndarray, b: np.ndarray, op: np.ufunc) -> None:
-    """dst[..., :len] = op(a, b), computed exactly enough to round once to dst's dtype."""
-    with np.errstate(all="ignore"):
-        if dst.dtype == F32:
-            result = op(a, b)  # native f32 arithmetic: IEEE RNE
-        else:
-            # In f64 a product of two f16/bf16 values is exact, and a sum rounded to f64 first
-            # still rounds correctly to 11/8 bits (53 >= 2p + 2), so this is one RNE rounding.
-            wide = op(a.astype(np.float64), b.astype(np.float64))
-            result = round_to(np.asarray(wide), FORMATS[dst.dtype], "rint")
-    store(api, dst, np.asarray(result))
-
-
-def _unary_checks(api: str, dst: np.ndarray, src: np.ndarray, count: int) -> np.dtype:
-    check_operand(api, "dst", dst)
-    dtype = float_dtype(api, dst)
-    check_operand(api, "src", src, dtype)
-    check_count(api, count, dst=dst, src=src)
-    return dtype
-
-
-def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
-    """Muls(dst, src, scalar, count): dst[i] = src[i] * scalar, scalar of the tensor's dtype."""
-    dtype = _unary_checks("Muls", dst, src, count)
-    if count:
-        _elementwise("Muls", dst, src[..., :count], scalar_operand(scalar, dtype), np.multiply)
-
-
-def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
-    """Adds(dst, src, scalar, count): dst[i] = src[i] + scalar, scalar of the tensor's dtype."""
-    dtype = _unary_checks("Adds", dst, src, count)
-    if count:
-        _elementwise("Adds", dst, src[..., :count], scalar_operand(scalar, dtype), np.add)
-
-
-def mul(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
-    """Mul(dst, src0, src1, count): dst[i] = src0[i] * src1[i]."""
-    dtype = _unary_checks("Mul", dst, src0, count)
-    check_operand("Mul", "src1", src1, dtype)
-    check_count("Mul", count, src1=src1)
-    if count:
-        _elementwise("Mul", dst, src0[..., :count], src1[..., :count], np.multiply)
-
-
-def duplicate(dst: np.ndarray, scalar: Scalar, count: int) -> None:
-    """Duplicate(dst, scalar, count): the first count elements of dst become scalar."""
-    check_operand("Duplicate", "dst", dst)
-    dtype = float_dtype("Duplicate", dst)
-    check_count("Duplicate", count, dst=dst)
-    dst[..., :count] = scalar_operand(scalar, dtype)
 
 
 # endregion

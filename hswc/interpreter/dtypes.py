@@ -1,16 +1,19 @@
-"""numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16)."""
+"""numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16; masks uint8; the bitwise
+instructions' ui16 / i16 are uint16 / int16)."""
 
 from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType, Signedness
 from xdsl.ir import Attribute
 
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 U8 = np.dtype(np.uint8)
+U16 = np.dtype(np.uint16)
+I16 = np.dtype(np.int16)
 
 NAMES = {F16: "f16", F32: "f32", BF16: "bf16"}
 
@@ -25,4 +28,6 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return BF16
     if isinstance(t, IntegerType) and t.width.data == 8:
         return U8
+    if isinstance(t, IntegerType) and t.width.data == 16:
+        return U16 if t.signedness.data == Signedness.UNSIGNED else I16
     raise ValueError(f"the interpreter has no dtype for element type {t}")

@@ -25,6 +25,8 @@ from hswc.platform import UB_BLOCK_BYTES
 
 R = TypeVar("R")
 Body = Callable[[CoreBatch, Rows, tuple[Any, ...], KernelState], R]
+UbCall = Callable[[list[np.ndarray], int], None]
+"""An AscendC call on the typed UB views of its LocalTensor operands, over `count` elements."""
 
 
 def on_cores(machine: Machine, op: Operation, operands: Sequence[Any], mutate: bool,
@@ -46,6 +48,27 @@ def on_cores(machine: Machine, op: Operation, operands: Sequence[Any], mutate: b
             except (RuleError, ApiError) as error:
                 raise OpError(op, f"{error} ({_cores(batch, group)})") from None
     return gather(results, batch.size)
+
+
+def on_ub_tensors(machine: Machine, op: Operation, args: Sequence[Any], call: UbCall) -> None:
+    """call(views of the LocalTensor operands, count) on every part of the active cores, for a
+    call working inside the UB (the vector instructions, DataCopy UB -> UB) whose operands are
+    its tensors then its count. Each tensor must be live; the call is reported with its
+    element count and the bytes of its first tensor."""
+    *tensors, count = args
+    api_name = type(op).__name__.removesuffix("Op")  # CastOp -> Cast, as AscendC spells it
+
+    def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
+        *local, n = values
+        for tensor in local:
+            st.check_live(require_tensor(tensor, api_name), api_name)
+        n = require_count(n)
+        ub = batch.ub_rows(rows)
+        call([ub_view(ub, t) for t in local], n)
+        batch.write_back(rows, ub)
+        machine.emit(op, rows, n, n * local[0].dtype.itemsize)
+
+    on_cores(machine, op, (*tensors, count), False, body)
 
 
 def _cores(batch: CoreBatch, rows: Rows) -> str:

@@ -58,3 +58,46 @@ func.func @generic(%gm: memref<?xf32>, %off: index, %n: index) {
 // GENERIC:         "ascend.init_buffer"(%{{.*}}, %{{.*}}, %{{.*}}) <{num = 2 : i32}> : (!ascend.tpipe, !ascend.tque<vecin, 2>, index) -> ()
 // GENERIC:         "ascend.data_copy_pad"(%{{.*}}, %{{.*}}, %{{.*}}) <{pad_value = 0.000000e+00 : f32}> : (!ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>, index) -> ()
 // GENERIC:         "ascend.muls"(%{{.*}}, %{{.*}}, %{{.*}}) <{scalar = 0.333333343 : f32}> : (!ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, vecin>, index) -> ()
+
+// The elementwise families and DataCopy UB -> UB through the generic form: operands in the order
+// dst, sources, count; Maxs/Mins keep their scalar as a property.
+func.func @elementwise(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.local_tensor<f16, vecout>, %m: !ascend.local_tensor<ui8, veccalc>, %n: index) {
+  ascend.add %f, %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.sub %f, %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.div %h, %h, %h, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+  ascend.max %f, %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.min %h, %h, %h, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+  ascend.maxs %f, %f, 0.0 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.mins %h, %h, 6.0 : f16, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+  ascend.abs %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.relu %h, %h, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+  %w = ascend.reinterpret_cast %m : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+  ascend.and %w, %w, %w, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  ascend.or %w, %w, %w, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  ascend.not %w, %w, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  ascend.data_copy %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  func.return
+}
+// CHECK-LABEL: func.func @elementwise(
+// CHECK-SAME:      %[[F:[^:]*]]: !ascend.local_tensor<f32, veccalc>, %[[H:[^:]*]]: !ascend.local_tensor<f16, vecout>, %[[M:[^:]*]]: !ascend.local_tensor<ui8, veccalc>, %[[N:[^:]*]]: index) {
+// CHECK-NEXT:    ascend.add %[[F]], %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.sub %[[F]], %[[F]], %[[F]], %[[N]] :
+// CHECK-NEXT:    ascend.div %[[H]], %[[H]], %[[H]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+// CHECK-NEXT:    ascend.max %[[F]], %[[F]], %[[F]], %[[N]] :
+// CHECK-NEXT:    ascend.min %[[H]], %[[H]], %[[H]], %[[N]] :
+// CHECK-NEXT:    ascend.maxs %[[F]], %[[F]], 0.000000e+00 : f32, %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.mins %[[H]], %[[H]], 6.000000e+00 : f16, %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+// CHECK-NEXT:    ascend.abs %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.relu %[[H]], %[[H]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+// CHECK-NEXT:    %[[W:.*]] = ascend.reinterpret_cast %[[M]] : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    ascend.and %[[W]], %[[W]], %[[W]], %[[N]] : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    ascend.or %[[W]], %[[W]], %[[W]], %[[N]] :
+// CHECK-NEXT:    ascend.not %[[W]], %[[W]], %[[N]] : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    ascend.data_copy %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    func.return
+// GENERIC-LABEL: "func.func"() <{sym_name = "elementwise"
+// GENERIC:         "ascend.add"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, index) -> ()
+// GENERIC:         "ascend.maxs"(%{{.*}}, %{{.*}}, %{{.*}}) <{scalar = 0.000000e+00 : f32}> : (!ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, index) -> ()
+// GENERIC:         "ascend.mins"(%{{.*}}, %{{.*}}, %{{.*}}) <{scalar = 6.000000e+00 : f16}> : (!ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>, index) -> ()
+// GENERIC:         "ascend.not"(%{{.*}}, %{{.*}}, %{{.*}}) : (!ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, index) -> ()
+// GENERIC:         "ascend.data_copy"(%{{.*}}, %{{.*}}, %{{.*}}) : (!ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, index) -> ()

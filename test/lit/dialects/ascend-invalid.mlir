@@ -175,7 +175,7 @@ func.func @select_scalar_dtype(%d: !ascend.local_tensor<f32, veccalc>, %m: !asce
 
 // Muls on bf16: the arithmetic instructions take half or float.
 func.func @muls_bf16(%a: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.muls' dst has element type bf16; this instruction takes half or float
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.muls' dst has element type bf16; Muls takes half or float
   ascend.muls %a, %a, 1.0 : bf16, %n : !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>
   func.return
 }
@@ -337,7 +337,7 @@ func.func @copy_pad_out_of_vecin(%t: !ascend.local_tensor<bf16, vecin>, %g: !asc
 
 // A copy between two GlobalTensors.
 func.func @copy_gm_to_gm(%g: !ascend.global_tensor<f16>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.data_copy' copies GM -> UB or UB -> GM: one side must be a GlobalTensor and the other a LocalTensor, got !ascend.global_tensor<f16> <- !ascend.global_tensor<f16>
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.data_copy' copies GM -> UB, UB -> GM or UB -> UB: at least one side must be a LocalTensor, got !ascend.global_tensor<f16> <- !ascend.global_tensor<f16>
   ascend.data_copy %g, %g, %n : !ascend.global_tensor<f16>, !ascend.global_tensor<f16>
   func.return
 }

@@ -110,6 +110,97 @@ func.func @arith(%h: !ascend.local_tensor<f16, veccalc>, %f: !ascend.local_tenso
 // CHECK-NEXT:    ascend.duplicate %[[B]], 0.000000e+00 : bf16, %[[N]] : !ascend.local_tensor<bf16, veccalc>
 // CHECK-NEXT:    func.return
 
+// The tensor-tensor arithmetic family on float and half: Add, Sub, Mul, Div, Max, Min.
+func.func @binary(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.local_tensor<f16, vecin>, %o: !ascend.local_tensor<f16, vecout>, %n: index) {
+  ascend.add %f, %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.sub %o, %h, %o, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>, !ascend.local_tensor<f16, vecout>
+  ascend.div %f, %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.div %o, %h, %h, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>, !ascend.local_tensor<f16, vecin>
+  ascend.max %f, %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.min %o, %o, %h, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
+  func.return
+}
+// CHECK-LABEL: func.func @binary(
+// CHECK-SAME:      %[[F:[^:]*]]: !ascend.local_tensor<f32, veccalc>, %[[H:[^:]*]]: !ascend.local_tensor<f16, vecin>, %[[O:[^:]*]]: !ascend.local_tensor<f16, vecout>, %[[N:[^:]*]]: index) {
+// CHECK-NEXT:    ascend.add %[[F]], %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.sub %[[O]], %[[H]], %[[O]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>, !ascend.local_tensor<f16, vecout>
+// CHECK-NEXT:    ascend.div %[[F]], %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.div %[[O]], %[[H]], %[[H]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>, !ascend.local_tensor<f16, vecin>
+// CHECK-NEXT:    ascend.max %[[F]], %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.min %[[O]], %[[O]], %[[H]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
+// CHECK-NEXT:    func.return
+
+// Maxs and Mins with a scalar of the tensors' dtype, Abs and Relu, on float and half.
+func.func @scalar_and_unary(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.local_tensor<f16, veccalc>, %n: index) {
+  ascend.maxs %f, %f, 0.0 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.maxs %h, %h, -3.0 : f16, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+  ascend.mins %f, %f, 6.0 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.mins %h, %h, 0.5 : f16, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+  ascend.abs %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.abs %h, %h, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+  ascend.relu %f, %f, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+  ascend.relu %h, %h, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+  func.return
+}
+// CHECK-LABEL: func.func @scalar_and_unary(
+// CHECK-SAME:      %[[F:[^:]*]]: !ascend.local_tensor<f32, veccalc>, %[[H:[^:]*]]: !ascend.local_tensor<f16, veccalc>, %[[N:[^:]*]]: index) {
+// CHECK-NEXT:    ascend.maxs %[[F]], %[[F]], 0.000000e+00 : f32, %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.maxs %[[H]], %[[H]], -3.000000e+00 : f16, %[[N]] : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+// CHECK-NEXT:    ascend.mins %[[F]], %[[F]], 6.000000e+00 : f32, %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.mins %[[H]], %[[H]], 5.000000e-01 : f16, %[[N]] : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+// CHECK-NEXT:    ascend.abs %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.abs %[[H]], %[[H]], %[[N]] : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+// CHECK-NEXT:    ascend.relu %[[F]], %[[F]], %[[N]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:    ascend.relu %[[H]], %[[H]], %[[N]] : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
+// CHECK-NEXT:    func.return
+
+// Compare masks combined bitwise: the ui8 masks seen as ui16 (and i16) by ReinterpretCast, And,
+// Or, Not, and back to ui8 for Select.
+func.func @bitwise(%m1: !ascend.local_tensor<ui8, veccalc>, %m2: !ascend.local_tensor<ui8, veccalc>, %n: index) {
+  %a = ascend.reinterpret_cast %m1 : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+  %b = ascend.reinterpret_cast %m2 : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+  ascend.and %a, %a, %b, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  ascend.or %a, %a, %b, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  ascend.not %b, %a, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  %s = ascend.reinterpret_cast %m1 : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<i16, veccalc>
+  ascend.and %s, %s, %s, %n : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+  ascend.or %s, %s, %s, %n : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+  ascend.not %s, %s, %n : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+  %back = ascend.reinterpret_cast %a : !ascend.local_tensor<ui16, veccalc> -> !ascend.local_tensor<ui8, veccalc>
+  %back_signed = ascend.reinterpret_cast %s : !ascend.local_tensor<i16, veccalc> -> !ascend.local_tensor<ui8, veccalc>
+  func.return
+}
+// CHECK-LABEL: func.func @bitwise(
+// CHECK-SAME:      %[[M1:[^:]*]]: !ascend.local_tensor<ui8, veccalc>, %[[M2:[^:]*]]: !ascend.local_tensor<ui8, veccalc>, %[[N:[^:]*]]: index) {
+// CHECK-NEXT:    %[[A:.*]] = ascend.reinterpret_cast %[[M1]] : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    %[[B:.*]] = ascend.reinterpret_cast %[[M2]] : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    ascend.and %[[A]], %[[A]], %[[B]], %[[N]] : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    ascend.or %[[A]], %[[A]], %[[B]], %[[N]] : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    ascend.not %[[B]], %[[A]], %[[N]] : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    %[[S:.*]] = ascend.reinterpret_cast %[[M1]] : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<i16, veccalc>
+// CHECK-NEXT:    ascend.and %[[S]], %[[S]], %[[S]], %[[N]] : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+// CHECK-NEXT:    ascend.or %[[S]], %[[S]], %[[S]], %[[N]] : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+// CHECK-NEXT:    ascend.not %[[S]], %[[S]], %[[N]] : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+// CHECK-NEXT:    %{{.*}} = ascend.reinterpret_cast %[[A]] : !ascend.local_tensor<ui16, veccalc> -> !ascend.local_tensor<ui8, veccalc>
+// CHECK-NEXT:    %{{.*}} = ascend.reinterpret_cast %[[S]] : !ascend.local_tensor<i16, veccalc> -> !ascend.local_tensor<ui8, veccalc>
+// CHECK-NEXT:    func.return
+
+// DataCopy UB -> UB between LocalTensors of one dtype, at any UB positions.
+func.func @copy_ub_to_ub(%in: !ascend.local_tensor<f16, vecin>, %calc: !ascend.local_tensor<f16, veccalc>, %out: !ascend.local_tensor<f16, vecout>, %m: !ascend.local_tensor<ui16, veccalc>, %n: index) {
+  ascend.data_copy %calc, %in, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, vecin>
+  ascend.data_copy %out, %calc, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, veccalc>
+  ascend.data_copy %out, %in, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
+  ascend.data_copy %m, %m, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+  func.return
+}
+// CHECK-LABEL: func.func @copy_ub_to_ub(
+// CHECK-SAME:      %[[IN:[^:]*]]: !ascend.local_tensor<f16, vecin>, %[[CALC:[^:]*]]: !ascend.local_tensor<f16, veccalc>, %[[OUT:[^:]*]]: !ascend.local_tensor<f16, vecout>, %[[M:[^:]*]]: !ascend.local_tensor<ui16, veccalc>, %[[N:[^:]*]]: index) {
+// CHECK-NEXT:    ascend.data_copy %[[CALC]], %[[IN]], %[[N]] : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, vecin>
+// CHECK-NEXT:    ascend.data_copy %[[OUT]], %[[CALC]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, veccalc>
+// CHECK-NEXT:    ascend.data_copy %[[OUT]], %[[IN]], %[[N]] : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
+// CHECK-NEXT:    ascend.data_copy %[[M]], %[[M]], %[[N]] : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+// CHECK-NEXT:    func.return
+
 // Compare in every CMPMODE and CompareScalar, on float and half, with a static whole-block count.
 func.func @compare(%m: !ascend.local_tensor<ui8, veccalc>, %f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.local_tensor<f16, vecin>, %n: index) {
   %c64 = arith.constant 64 : index

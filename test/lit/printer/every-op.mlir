@@ -1,8 +1,9 @@
 // RUN: hswc-opt %s -t ascendc | filecheck %s
 
 // Every op of the ascend dialect in one kernel, as kernel variants may combine them (double
-// buffering, CompareScalar, Select with a scalar, DataCopy, GetBlockNum, PIPE_ALL, a padded
-// copy): each prints by its rule. test_cpu_build.py checks that this module uses every op of the
+// buffering, CompareScalar, Select with a scalar, DataCopy both ways and UB -> UB, GetBlockNum,
+// PIPE_ALL, a padded copy, the arithmetic and bitwise families on half, float and a mask seen as
+// uint16_t / int16_t): each prints by its rule. test_cpu_build.py checks that this module uses every op of the
 // dialect and that its C++ compiles warning-free against the CPU model of AscendC.
 
 func.func @hard_swish_grad_tiling_f16(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
@@ -51,8 +52,25 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     ascend.muls %wide, %wide, 3.000000e+00 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.adds %wide, %wide, 5.000000e-01 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.mul %wide, %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.add %wide, %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.sub %wide, %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.div %wide, %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.max %wide, %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.min %y_local, %same, %same, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>, !ascend.local_tensor<f16, vecin>
+    ascend.maxs %wide, %wide, 0.000000e+00 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.mins %y_local, %same, 6.000000e+00 : f16, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
+    ascend.abs %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.relu %y_local, %y_local, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
+    ascend.data_copy %y_local, %same, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
     ascend.compare %mask, %wide, %wide, ge, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.compare_scalar %mask, %wide, 3.000000e+00 : f32, ne, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
+    %bits = ascend.reinterpret_cast %mask : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
+    %signed_bits = ascend.reinterpret_cast %mask : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<i16, veccalc>
+    %c16 = arith.constant 16 : index
+    %mask_words = arith.divsi %ub_factor, %c16 : index
+    ascend.and %bits, %bits, %bits, %mask_words : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+    ascend.or %signed_bits, %signed_bits, %signed_bits, %mask_words : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
+    ascend.not %bits, %bits, %mask_words : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
     ascend.select %wide, %mask, %wide, %wide, vsel_tensor_tensor_mode, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.select %wide, %mask, %wide, 1.000000e+00 : f32, vsel_tensor_scalar_mode, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.cast %y_local, %wide, cast_rint, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f32, veccalc>
@@ -103,8 +121,24 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          AscendC::Muls(wide, wide, 3.0f, ubFactor);
 // CHECK-NEXT:          AscendC::Adds(wide, wide, 0.5f, ubFactor);
 // CHECK-NEXT:          AscendC::Mul(wide, wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Add(wide, wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Sub(wide, wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Div(wide, wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Max(wide, wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Min(yLocal, same, same, ubFactor);
+// CHECK-NEXT:          AscendC::Maxs(wide, wide, 0.0f, ubFactor);
+// CHECK-NEXT:          AscendC::Mins(yLocal, same, static_cast<half>(6.0f), ubFactor);
+// CHECK-NEXT:          AscendC::Abs(wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Relu(yLocal, yLocal, ubFactor);
+// CHECK-NEXT:          AscendC::DataCopy(yLocal, same, ubFactor);
 // CHECK-NEXT:          AscendC::Compare(mask, wide, wide, AscendC::CMPMODE::GE, ubFactor);
 // CHECK-NEXT:          AscendC::CompareScalar(mask, wide, 3.0f, AscendC::CMPMODE::NE, ubFactor);
+// CHECK-NEXT:          AscendC::LocalTensor<uint16_t> bits = mask.ReinterpretCast<uint16_t>();
+// CHECK-NEXT:          AscendC::LocalTensor<int16_t> signedBits = mask.ReinterpretCast<int16_t>();
+// CHECK-NEXT:          int64_t maskWords = ubFactor / 16;
+// CHECK-NEXT:          AscendC::And(bits, bits, bits, maskWords);
+// CHECK-NEXT:          AscendC::Or(signedBits, signedBits, signedBits, maskWords);
+// CHECK-NEXT:          AscendC::Not(bits, bits, maskWords);
 // CHECK:               AscendC::Cast(yLocal, wide, AscendC::RoundMode::CAST_RINT, ubFactor);
 // CHECK:           __aicore__ inline void CopyOut(int64_t chunk, int64_t bytes)
 // CHECK-NEXT:      {

@@ -1,0 +1,534 @@
+"""The vector instructions of the `ascend` dialect: one op per AscendC vector API call.
+
+Elementwise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins with a scalar;
+Abs, Relu), bitwise logic on 16-bit lanes (And, Or, Not), Duplicate, Compare / CompareScalar
+into bit masks, Select and Cast. Each works on `count` elements of LocalTensors in the unified
+buffer. Families share an abstract base, so an op is its name, its docstring and its element
+types. The hswc.dialects.ascend module re-exports every op and puts them in the dialect.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import BFloat16Type, FloatAttr, IndexType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from hswc.dialects.ascend_types import (
+    HALF_FLOAT,
+    MASK_ELEMENT_TYPE,
+    CmpMode,
+    CmpModeAttr,
+    LocalTensorType,
+    RoundMode,
+    RoundModeAttr,
+    SelMode,
+    SelModeAttr,
+    element_size,
+    element_type_name,
+)
+from hswc.dialects.ascend_verify import (
+    HALF_OR_FLOAT,
+    INT16,
+    Elements,
+    constant_index,
+    local,
+    require_element,
+    require_same_element,
+    require_scalar,
+)
+from hswc.platform import VECTOR_REPEAT_BYTES
+
+
+class VectorOp(IRDLOperation):
+    """A vector instruction over `count` elements of UB tensors (abstract)."""
+
+    count = operand_def(IndexType)
+
+
+# region elementwise families: dst and its sources hold one dtype
+
+
+class _SameDtypeOp(VectorOp):
+    """An instruction whose dst and tensor sources hold one dtype, one the call takes."""
+
+    ELEMENTS: ClassVar[Elements] = HALF_OR_FLOAT
+    SOURCES: ClassVar[tuple[str, ...]] = ()
+
+    def verify_(self) -> None:
+        require_element(self, "dst", self.ELEMENTS)
+        require_same_element(self, ("dst", *self.SOURCES))
+
+
+class _BinaryOp(_SameDtypeOp):
+    """dst[i] = src0[i] <op> src1[i] for i < count (Add, Sub, Mul, Div, Max, Min, And, Or)."""
+
+    SOURCES: ClassVar[tuple[str, ...]] = ("src0", "src1")
+    dst = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    src1 = operand_def(LocalTensorType)
+    assembly_format = (
+        "$dst `,` $src0 `,` $src1 `,` $count attr-dict "
+        "`:` type($dst) `,` type($src0) `,` type($src1)"
+    )
+
+    def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, count: SSAValue):
+        super().__init__(operands=[dst, src0, src1, count])
+
+
+class _UnaryOp(_SameDtypeOp):
+    """dst[i] = <op> src[i] for i < count (Abs, Relu, Not)."""
+
+    SOURCES: ClassVar[tuple[str, ...]] = ("src",)
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst) `,` type($src)"
+
+    def __init__(self, dst: SSAValue, src: SSAValue, count: SSAValue):
+        super().__init__(operands=[dst, src, count])
+
+
+class _UnaryScalarOp(_SameDtypeOp):
+    """dst[i] = src[i] <op> scalar for i < count, the scalar in the tensors' dtype (Muls, Adds,
+    Maxs, Mins)."""
+
+    SOURCES: ClassVar[tuple[str, ...]] = ("src",)
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    scalar = prop_def(FloatAttr)
+    assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($src)"
+
+    def __init__(self, dst: SSAValue, src: SSAValue, scalar: FloatAttr, count: SSAValue):
+        super().__init__(operands=[dst, src, count], properties={"scalar": scalar})
+
+    def verify_(self) -> None:
+        super().verify_()
+        require_scalar(self, self.scalar, "dst")
+
+
+# endregion
+# region arithmetic: IEEE, one rounding to nearest even in T, subnormals kept
+
+
+@irdl_op_definition
+class AddOp(_BinaryOp):
+    """AscendC::Add(dst, src0, src1, count): dst = src0 + src1, rounded once in T.
+
+    T is half or float (no bfloat16 arithmetic on A2/A3); subnormals are kept, inf and NaN are
+    IEEE's. Any count; elements past it are untouched.
+
+    Example: `ascend.add %d, %a, %b, %n : !ascend.local_tensor<f32, veccalc>, ...`
+    """
+
+    name = "ascend.add"
+
+
+@irdl_op_definition
+class SubOp(_BinaryOp):
+    """AscendC::Sub(dst, src0, src1, count): dst = src0 - src1, rounded once in T.
+
+    T is half or float; IEEE as Add.
+
+    Example: `ascend.sub %d, %a, %b, %n : !ascend.local_tensor<f16, veccalc>, ...`
+    """
+
+    name = "ascend.sub"
+
+
+@irdl_op_definition
+class MulOp(_BinaryOp):
+    """AscendC::Mul(dst, src0, src1, count): dst = src0 * src1, rounded once in T.
+
+    T is half or float; IEEE as Add.
+
+    Example: `ascend.mul %y, %g, %s, %n : !ascend.local_tensor<f32, vecout>, ...`
+    """
+
+    name = "ascend.mul"
+
+
+@irdl_op_definition
+class DivOp(_BinaryOp):
+    """AscendC::Div(dst, src0, src1, count): dst = src0 / src1, correctly rounded in T.
+
+    T is half or float; IEEE as Add (x / 0 is a signed inf, 0 / 0 a NaN).
+
+    Example: `ascend.div %d, %a, %b, %n : !ascend.local_tensor<f32, veccalc>, ...`
+    """
+
+    name = "ascend.div"
+
+
+@irdl_op_definition
+class MaxOp(_BinaryOp):
+    """AscendC::Max(dst, src0, src1, count): dst = IEEE 754-2019 maximum(src0, src1).
+
+    NaN if either operand is NaN, else the larger value with -0 below +0 (Max(-0, +0) = +0).
+    An assumption about the hardware: no public document states how it orders zeros and NaN.
+    T is half or float.
+
+    Example: `ascend.max %d, %a, %b, %n : !ascend.local_tensor<f16, veccalc>, ...`
+    """
+
+    name = "ascend.max"
+
+
+@irdl_op_definition
+class MinOp(_BinaryOp):
+    """AscendC::Min(dst, src0, src1, count): dst = IEEE 754-2019 minimum(src0, src1).
+
+    NaN if either operand is NaN, else the smaller value with -0 below +0 (Min(-0, +0) = -0);
+    an assumption about the hardware, as for Max. T is half or float.
+
+    Example: `ascend.min %d, %a, %b, %n : !ascend.local_tensor<f16, veccalc>, ...`
+    """
+
+    name = "ascend.min"
+
+
+@irdl_op_definition
+class MulsOp(_UnaryScalarOp):
+    """AscendC::Muls(dst, src, scalar, count): dst = src * scalar, rounded once in T.
+
+    T is half or float; the scalar has the tensors' dtype.
+
+    Example: `ascend.muls %s, %x, 0.333333343 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.muls"
+
+
+@irdl_op_definition
+class AddsOp(_UnaryScalarOp):
+    """AscendC::Adds(dst, src, scalar, count): dst = src + scalar, rounded once in T.
+
+    T is half or float; the scalar has the tensors' dtype.
+
+    Example: `ascend.adds %s, %s, 5.000000e-01 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.adds"
+
+
+@irdl_op_definition
+class MaxsOp(_UnaryScalarOp):
+    """AscendC::Maxs(dst, src, scalar, count): dst = maximum(src, scalar), as Max.
+
+    T is half or float; the scalar has the tensors' dtype.
+
+    Example: `ascend.maxs %d, %x, 0.0 : f16, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>`
+    """
+
+    name = "ascend.maxs"
+
+
+@irdl_op_definition
+class MinsOp(_UnaryScalarOp):
+    """AscendC::Mins(dst, src, scalar, count): dst = minimum(src, scalar), as Min.
+
+    T is half or float; the scalar has the tensors' dtype.
+
+    Example: `ascend.mins %d, %x, 6.0 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.mins"
+
+
+@irdl_op_definition
+class AbsOp(_UnaryOp):
+    """AscendC::Abs(dst, src, count): dst = |src|, the sign bit cleared (a NaN stays a NaN).
+
+    T is half or float.
+
+    Example: `ascend.abs %d, %x, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.abs"
+
+
+@irdl_op_definition
+class ReluOp(_UnaryOp):
+    """AscendC::Relu(dst, src, count): dst = maximum(src, +0), as Max: Relu(-0) = +0, NaN stays.
+
+    T is half or float.
+
+    Example: `ascend.relu %d, %x, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>`
+    """
+
+    name = "ascend.relu"
+
+
+# endregion
+# region bitwise logic on 16-bit lanes (compare masks seen as ui16 through ReinterpretCast)
+
+
+@irdl_op_definition
+class AndOp(_BinaryOp):
+    """AscendC::And(dst, src0, src1, count): dst = src0 & src1 on the 16-bit patterns.
+
+    T is uint16_t or int16_t; count is in 16-bit elements (a ui8 mask of 2n bytes is n of them).
+
+    Example: `ascend.and %m, %a, %b, %n : !ascend.local_tensor<ui16, veccalc>, ...`
+    """
+
+    name = "ascend.and"
+    ELEMENTS: ClassVar[Elements] = INT16
+
+
+@irdl_op_definition
+class OrOp(_BinaryOp):
+    """AscendC::Or(dst, src0, src1, count): dst = src0 | src1 on the 16-bit patterns.
+
+    T is uint16_t or int16_t.
+
+    Example: `ascend.or %m, %a, %b, %n : !ascend.local_tensor<ui16, veccalc>, ...`
+    """
+
+    name = "ascend.or"
+    ELEMENTS: ClassVar[Elements] = INT16
+
+
+@irdl_op_definition
+class NotOp(_UnaryOp):
+    """AscendC::Not(dst, src, count): dst = ~src on the 16-bit patterns.
+
+    T is uint16_t or int16_t.
+
+    Example: `ascend.not %m, %a, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>`
+    """
+
+    name = "ascend.not"
+    ELEMENTS: ClassVar[Elements] = INT16
+
+
+# endregion
+# region Duplicate, Compare, Select, Cast
+
+
+@irdl_op_definition
+class DuplicateOp(VectorOp):
+    """AscendC::Duplicate(dst, scalar, count): fill count elements with the scalar.
+
+    Example: `ascend.duplicate %t, -3.000000e+00 : f32, %n : !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.duplicate"
+    dst = operand_def(LocalTensorType)
+    scalar = prop_def(FloatAttr)
+    assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst)"
+
+    ELEMENTS: ClassVar[Elements] = Elements("half, bfloat16_t or float",
+                                            kinds=(*HALF_FLOAT, BFloat16Type))
+
+    def __init__(self, dst: SSAValue, scalar: FloatAttr, count: SSAValue):
+        super().__init__(operands=[dst, count], properties={"scalar": scalar})
+
+    def verify_(self) -> None:
+        require_element(self, "dst", self.ELEMENTS)
+        require_scalar(self, self.scalar, "dst")
+
+
+def _verify_compare_count(op: VectorOp, src: str) -> None:
+    """Compare computes whole 256-byte blocks: count * sizeof(T) % 256 == 0 when it is static."""
+    count = constant_index(op.count)
+    size = element_size(local(op, src).element_type)
+    if count is not None and (count * size) % VECTOR_REPEAT_BYTES:
+        raise VerifyException(
+            f"{op.name}: count {count} of {size}-byte elements is not a whole number of "
+            f"{VECTOR_REPEAT_BYTES}-byte blocks"
+        )
+
+
+def _verify_mask(op: IRDLOperation, name: str) -> None:
+    if local(op, name).element_type != MASK_ELEMENT_TYPE:
+        raise VerifyException(
+            f"{op.name}: {name} must be a LocalTensor<uint8_t> mask (ui8), got "
+            f"{local(op, name).element_type}"
+        )
+
+
+@irdl_op_definition
+class CompareOp(VectorOp):
+    """AscendC::Compare(dst, src0, src1, CMPMODE, count): bit mask of src0 <mode> src1.
+
+    Bit i%8 of byte i/8 of dst is 1 where the comparison holds (NaN compares false). Only whole
+    256-byte blocks are computed: count * sizeof(T) must be a multiple of 256.
+
+    Example: `ascend.compare %m, %x, %lo, gt, %n : !ascend.local_tensor<ui8, veccalc>, ...`
+    """
+
+    name = "ascend.compare"
+    dst = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    src1 = operand_def(LocalTensorType)
+    mode = prop_def(CmpModeAttr)
+    assembly_format = (
+        "$dst `,` $src0 `,` $src1 `,` $mode `,` $count attr-dict "
+        "`:` type($dst) `,` type($src0) `,` type($src1)"
+    )
+
+    def __init__(self, dst: SSAValue, src0: SSAValue, src1: SSAValue, mode: CmpMode,
+                 count: SSAValue):
+        super().__init__(operands=[dst, src0, src1, count], properties={"mode": CmpModeAttr(mode)})
+
+    def verify_(self) -> None:
+        _verify_mask(self, "dst")
+        require_element(self, "src0", HALF_OR_FLOAT)
+        require_same_element(self, ("src0", "src1"))
+        _verify_compare_count(self, "src0")
+
+
+@irdl_op_definition
+class CompareScalarOp(VectorOp):
+    """AscendC::CompareScalar(dst, src0, scalar, CMPMODE, count): bit mask of src0 <mode> scalar.
+
+    Example: `ascend.compare_scalar %m, %x, -3.000000e+00 : f32, gt, %n : ...`
+    """
+
+    name = "ascend.compare_scalar"
+    dst = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    scalar = prop_def(FloatAttr)
+    mode = prop_def(CmpModeAttr)
+    assembly_format = (
+        "$dst `,` $src0 `,` $scalar `,` $mode `,` $count attr-dict `:` type($dst) `,` type($src0)"
+    )
+
+    def __init__(self, dst: SSAValue, src0: SSAValue, scalar: FloatAttr, mode: CmpMode,
+                 count: SSAValue):
+        super().__init__(
+            operands=[dst, src0, count],
+            properties={"scalar": scalar, "mode": CmpModeAttr(mode)},
+        )
+
+    def verify_(self) -> None:
+        _verify_mask(self, "dst")
+        require_element(self, "src0", HALF_OR_FLOAT)
+        require_scalar(self, self.scalar, "src0")
+        _verify_compare_count(self, "src0")
+
+
+@irdl_op_definition
+class SelectOp(VectorOp):
+    """AscendC::Select(dst, mask, src0, src1|scalar, SELMODE, count): mask bit 1 -> src0.
+
+    VSEL_TENSOR_TENSOR_MODE and VSEL_CMPMASK_SPR take a tensor src1; VSEL_TENSOR_SCALAR_MODE
+    takes a scalar of the tensors' dtype instead. dst may be src0.
+
+    Example: `ascend.select %s, %m, %s, %zero, vsel_tensor_tensor_mode, %n : ...`
+    """
+
+    name = "ascend.select"
+    dst = operand_def(LocalTensorType)
+    mask = operand_def(LocalTensorType)
+    src0 = operand_def(LocalTensorType)
+    src1 = opt_operand_def(LocalTensorType)
+    scalar = opt_prop_def(FloatAttr)
+    mode = prop_def(SelModeAttr)
+    assembly_format = (
+        "$dst `,` $mask `,` $src0 `,` ($src1^)? ($scalar^)? `,` $mode `,` $count attr-dict "
+        "`:` type($dst) `,` type($mask) `,` type($src0) (`,` type($src1)^)?"
+    )
+
+    irdl_options = ()
+
+    def __init__(self, dst: SSAValue, mask: SSAValue, src0: SSAValue,
+                 src1: SSAValue | FloatAttr, mode: SelMode, count: SSAValue):
+        props: dict[str, Attribute] = {"mode": SelModeAttr(mode)}
+        if isinstance(src1, FloatAttr):
+            props["scalar"] = src1
+            super().__init__(operands=[dst, mask, src0, [], count], properties=props)
+        else:
+            super().__init__(operands=[dst, mask, src0, [src1], count], properties=props)
+
+    def verify_(self) -> None:
+        _verify_mask(self, "mask")
+        require_element(self, "dst", HALF_OR_FLOAT)
+        scalar_mode = self.mode.data == SelMode.VSEL_TENSOR_SCALAR_MODE
+        if scalar_mode:
+            if self.scalar is None or self.src1 is not None:
+                raise VerifyException(
+                    f"{self.name}: {self.mode.data.value} takes a scalar as its second source"
+                )
+            require_scalar(self, self.scalar, "dst")
+            require_same_element(self, ("dst", "src0"))
+        else:
+            if self.src1 is None or self.scalar is not None:
+                raise VerifyException(
+                    f"{self.name}: {self.mode.data.value} takes a tensor as its second source"
+                )
+            require_same_element(self, ("dst", "src0", "src1"))
+
+
+CAST_RULES: dict[tuple[str, str], tuple[RoundMode, ...]] = {
+    ("f16", "f32"): (RoundMode.CAST_NONE,),
+    ("bf16", "f32"): (RoundMode.CAST_NONE,),
+    ("f32", "f16"): (
+        RoundMode.CAST_NONE, RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
+        RoundMode.CAST_ROUND, RoundMode.CAST_TRUNC, RoundMode.CAST_ODD,
+    ),
+    # The 910B implementation asserts on CAST_NONE for f32 -> bf16.
+    ("f32", "bf16"): (
+        RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL, RoundMode.CAST_ROUND,
+        RoundMode.CAST_TRUNC,
+    ),
+}
+"""(src, dst) -> the round modes AscendC::Cast accepts for that pair on Atlas A2/A3."""
+
+
+@irdl_op_definition
+class CastOp(VectorOp):
+    """AscendC::Cast(dst, src, RoundMode, count): convert count elements between dtypes.
+
+    Pairs and modes as CAST_RULES lists; f32 -> bf16 with CAST_NONE is refused, as on the 910B.
+
+    Example: `ascend.cast %f, %h, cast_none, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f16, vecin>`
+    """
+
+    name = "ascend.cast"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    round_mode = prop_def(RoundModeAttr)
+    assembly_format = (
+        "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
+    )
+
+    def __init__(self, dst: SSAValue, src: SSAValue, round_mode: RoundMode, count: SSAValue):
+        super().__init__(
+            operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)}
+        )
+
+    def verify_(self) -> None:
+        pair = (element_type_name(local(self, "src").element_type),
+                element_type_name(local(self, "dst").element_type))
+        modes = CAST_RULES.get(pair)
+        if modes is None:
+            raise VerifyException(f"{self.name}: no Cast from {pair[0]} to {pair[1]}")
+        mode = self.round_mode.data
+        if mode not in modes:
+            allowed = ", ".join(m.value for m in modes)
+            raise VerifyException(
+                f"{self.name}: Cast from {pair[0]} to {pair[1]} does not support {mode.value} "
+                f"(supported: {allowed})"
+            )
+
+
+# endregion
+
+VECTOR_OPS: tuple[type[VectorOp], ...] = (
+    AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+    AddsOp, MulsOp, MaxsOp, MinsOp,
+    AbsOp, ReluOp,
+    AndOp, OrOp, NotOp,
+    DuplicateOp, CompareOp, CompareScalarOp, SelectOp, CastOp,
+)
+"""Every vector instruction of the dialect."""

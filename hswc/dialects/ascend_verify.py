@@ -1,0 +1,86 @@
+"""The checks the `ascend` ops' verifiers share: element types, one dtype, scalars, constants.
+
+Each check raises a VerifyException whose sentence names the op, the operand and the rule, as
+`'ascend.add' src1 has element type f16 but dst has f32`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from hswc.dialects.ascend_types import BITWISE_ELEMENT_TYPES, HALF_FLOAT, LocalTensorType
+
+
+@dataclass(frozen=True)
+class Elements:
+    """The element types an AscendC call takes, and how a message names them."""
+
+    words: str
+    kinds: tuple[type[Attribute], ...] = ()
+    types: tuple[Attribute, ...] = ()
+
+    def __contains__(self, t: Attribute) -> bool:
+        return isinstance(t, self.kinds) or t in self.types
+
+
+HALF_OR_FLOAT = Elements("half or float", kinds=HALF_FLOAT)
+"""The vector unit's arithmetic dtypes on Atlas A2/A3 (it has no bfloat16 arithmetic)."""
+INT16 = Elements("uint16_t (ui16) or int16_t (i16)", types=BITWISE_ELEMENT_TYPES)
+"""What And, Or and Not take."""
+
+
+def api_name(op: Operation) -> str:
+    """The AscendC call an op models, as AscendC spells it: CompareScalarOp -> CompareScalar."""
+    return type(op).__name__.removesuffix("Op")
+
+
+def local(op: Operation, name: str) -> LocalTensorType:
+    """The LocalTensor type of the operand `name` (the op's constraints guarantee it)."""
+    t = getattr(op, name).type
+    assert isinstance(t, LocalTensorType)
+    return t
+
+
+def require_element(op: Operation, name: str, allowed: Elements) -> Attribute:
+    """The element type of the operand `name`, which must be one the call takes."""
+    elem = local(op, name).element_type
+    if elem not in allowed:
+        raise VerifyException(
+            f"{op.name}: {name} has element type {elem}; {api_name(op)} takes {allowed.words}"
+        )
+    return elem
+
+
+def require_same_element(op: Operation, names: Sequence[str]) -> None:
+    """The operands `names` hold one element type (the first one's)."""
+    first = local(op, names[0]).element_type
+    for name in names[1:]:
+        elem = local(op, name).element_type
+        if elem != first:
+            raise VerifyException(
+                f"{op.name}: {name} has element type {elem} but {names[0]} has {first}"
+            )
+
+
+def require_scalar(op: Operation, scalar: FloatAttr, tensor: str) -> None:
+    """The scalar operand has the dtype of the tensor `tensor`."""
+    elem = local(op, tensor).element_type
+    if scalar.type != elem:
+        raise VerifyException(
+            f"{op.name}: the scalar has type {scalar.type} but {tensor} holds {elem}; "
+            "the scalar must have the tensor's dtype"
+        )
+
+
+def constant_index(value: SSAValue) -> int | None:
+    """The value of an index given by arith.constant, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None

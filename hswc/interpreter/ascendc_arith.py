@@ -1,0 +1,225 @@
+"""Elementwise vector calls over numpy views: arithmetic, maximum / minimum, Abs, Relu, the
+bitwise calls and Duplicate.
+
+- Add, Sub, Mul, Div, Adds, Muls: one IEEE rounding to nearest even in T, subnormals kept, inf
+  and NaN as IEEE. float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
+  computed in f64 and rounded once to half, which is the correctly rounded result: for + - * /
+  a second rounding is innocuous when the wide format has at least 2p + 2 bits (53 >= 24).
+- Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption about the
+  hardware, see ascendc_api): a NaN operand gives a NaN (src0's when both are, its quiet bit
+  set), otherwise the larger / smaller value with -0 ordered below +0. Relu is maximum(x, +0).
+- Abs clears the sign bit; And, Or, Not work on the 16-bit patterns of uint16 / int16 lanes.
+- Duplicate fills with the scalar (half, float or bfloat16). The A2/A3 vector unit has no
+  bfloat16 arithmetic: every other call here refuses it.
+
+count 0 is a no-op, elements past count are untouched, and every tensor must hold count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+import numpy as np
+
+from hswc.interpreter.ascendc_cast import FORMATS, round_to, scalar_operand
+from hswc.interpreter.ascendc_checks import (
+    ApiError,
+    Scalar,
+    check_count,
+    check_operand,
+    float_dtype,
+    store,
+)
+from hswc.interpreter.dtypes import F16, F32, I16, U16
+
+Compute = Callable[[np.ndarray, np.ndarray], np.ndarray]
+DtypeRule = Callable[[str, np.ndarray], np.dtype]
+
+_BITS: Final = {F16: (np.uint16, 0x7FFF, 0x0200), F32: (np.uint32, 0x7FFFFFFF, 0x00400000)}
+"""(unsigned view, magnitude mask, quiet-NaN bit) of each arithmetic dtype."""
+
+# region operand rules
+
+
+def arith_dtype(api: str, a: np.ndarray) -> np.dtype:
+    """The dtype of `a`, which must be one the vector unit does arithmetic in (half, float)."""
+    if a.dtype not in (F16, F32):
+        raise ApiError(f"{api}: unsupported dtype {a.dtype} (float16, float32; the A2/A3 vector "
+                       "unit has no bfloat16 arithmetic)")
+    return a.dtype
+
+
+def bitwise_dtype(api: str, a: np.ndarray) -> np.dtype:
+    """The dtype of `a`, which must be a 16-bit integer (uint16_t / int16_t lanes)."""
+    if a.dtype not in (U16, I16):
+        raise ApiError(f"{api}: unsupported dtype {a.dtype} (uint16, int16)")
+    return a.dtype
+
+
+def _apply(api: str, rule: DtypeRule, compute: Compute, dst: np.ndarray, count: int,
+           sources: dict[str, np.ndarray], scalar: Scalar | None = None) -> None:
+    """dst[..., :count] = compute(first source, second source or the scalar), after the checks
+    every call makes: shapes, one dtype the call takes, count within every tensor. A call with
+    one source and no scalar gets a zero of the dtype as the second operand (and ignores it)."""
+    check_operand(api, "dst", dst)
+    dtype = rule(api, dst)
+    for name, src in sources.items():
+        check_operand(api, name, src, dtype)
+    check_count(api, count, dst=dst, **sources)
+    if count == 0:
+        return
+    first, *rest = (src[..., :count] for src in sources.values())
+    second = rest[0] if rest else scalar_operand(0 if scalar is None else scalar, dtype)
+    with np.errstate(all="ignore"):
+        store(api, dst, np.asarray(compute(first, second)))
+
+
+# endregion
+# region the computations
+
+
+def _rounded(op: np.ufunc) -> Compute:
+    """op(a, b) rounded once to the operands' dtype."""
+
+    def compute(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.dtype == F32:
+            return op(a, b)  # native f32 arithmetic: IEEE RNE
+        wide = op(a.astype(np.float64), b.astype(np.float64))
+        return round_to(np.asarray(wide), FORMATS[a.dtype], "rint")
+
+    return compute
+
+
+def _quieted(x: np.ndarray) -> np.ndarray:
+    """x with the quiet bit set in every NaN lane (a signalling NaN becomes quiet)."""
+    view, _, quiet = _BITS[x.dtype]
+    bits = x.view(view)
+    return np.where(np.isnan(x), bits | view(quiet), bits).view(x.dtype)
+
+
+def _nan_first(a: np.ndarray, b: np.ndarray, result: np.ndarray) -> np.ndarray:
+    """result, except a NaN operand's lanes: a's NaN where a is one, else b's, quieted."""
+    result = np.where(np.isnan(b), b, result)
+    return _quieted(np.where(np.isnan(a), a, result))
+
+
+def ieee_maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IEEE 754-2019 maximum: NaN if either is NaN, else the larger; maximum(-0, +0) = +0."""
+    larger = np.where(a > b, a, b)
+    larger = np.where((a == b) & np.signbit(b), a, larger)  # of two zeros, b's only if b is +0
+    return _nan_first(a, b, larger)
+
+
+def ieee_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IEEE 754-2019 minimum: NaN if either is NaN, else the smaller; minimum(-0, +0) = -0."""
+    smaller = np.where(a < b, a, b)
+    smaller = np.where((a == b) & np.signbit(a), a, smaller)  # of two zeros, a's if a is -0
+    return _nan_first(a, b, smaller)
+
+
+def _abs(a: np.ndarray, _: np.ndarray) -> np.ndarray:
+    view, magnitude, _quiet = _BITS[a.dtype]
+    return (a.view(view) & view(magnitude)).view(a.dtype)
+
+
+def _relu(a: np.ndarray, zero: np.ndarray) -> np.ndarray:
+    return ieee_maximum(a, zero)  # `zero` is the scalar +0 in a's dtype
+
+
+def _not(a: np.ndarray, _: np.ndarray) -> np.ndarray:
+    return np.invert(a)
+
+
+# endregion
+# region tensor-tensor calls
+
+
+def add(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Add(dst, src0, src1, count): dst[i] = src0[i] + src1[i], rounded once."""
+    _apply("Add", arith_dtype, _rounded(np.add), dst, count, {"src0": src0, "src1": src1})
+
+
+def sub(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Sub(dst, src0, src1, count): dst[i] = src0[i] - src1[i], rounded once."""
+    _apply("Sub", arith_dtype, _rounded(np.subtract), dst, count, {"src0": src0, "src1": src1})
+
+
+def mul(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Mul(dst, src0, src1, count): dst[i] = src0[i] * src1[i], rounded once."""
+    _apply("Mul", arith_dtype, _rounded(np.multiply), dst, count, {"src0": src0, "src1": src1})
+
+
+def div(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Div(dst, src0, src1, count): dst[i] = src0[i] / src1[i], correctly rounded."""
+    _apply("Div", arith_dtype, _rounded(np.divide), dst, count, {"src0": src0, "src1": src1})
+
+
+def max_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Max(dst, src0, src1, count): dst[i] = maximum(src0[i], src1[i]) (IEEE 754-2019)."""
+    _apply("Max", arith_dtype, ieee_maximum, dst, count, {"src0": src0, "src1": src1})
+
+
+def min_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Min(dst, src0, src1, count): dst[i] = minimum(src0[i], src1[i]) (IEEE 754-2019)."""
+    _apply("Min", arith_dtype, ieee_minimum, dst, count, {"src0": src0, "src1": src1})
+
+
+def and_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """And(dst, src0, src1, count): dst[i] = src0[i] & src1[i] on 16-bit lanes."""
+    _apply("And", bitwise_dtype, np.bitwise_and, dst, count, {"src0": src0, "src1": src1})
+
+
+def or_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
+    """Or(dst, src0, src1, count): dst[i] = src0[i] | src1[i] on 16-bit lanes."""
+    _apply("Or", bitwise_dtype, np.bitwise_or, dst, count, {"src0": src0, "src1": src1})
+
+
+# endregion
+# region tensor-scalar and unary calls
+
+
+def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Adds(dst, src, scalar, count): dst[i] = src[i] + scalar, scalar of the tensor's dtype."""
+    _apply("Adds", arith_dtype, _rounded(np.add), dst, count, {"src": src}, scalar)
+
+
+def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Muls(dst, src, scalar, count): dst[i] = src[i] * scalar, scalar of the tensor's dtype."""
+    _apply("Muls", arith_dtype, _rounded(np.multiply), dst, count, {"src": src}, scalar)
+
+
+def maxs(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Maxs(dst, src, scalar, count): dst[i] = maximum(src[i], scalar)."""
+    _apply("Maxs", arith_dtype, ieee_maximum, dst, count, {"src": src}, scalar)
+
+
+def mins(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Mins(dst, src, scalar, count): dst[i] = minimum(src[i], scalar)."""
+    _apply("Mins", arith_dtype, ieee_minimum, dst, count, {"src": src}, scalar)
+
+
+def abs_(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+    """Abs(dst, src, count): dst[i] = src[i] with the sign bit cleared."""
+    _apply("Abs", arith_dtype, _abs, dst, count, {"src": src})
+
+
+def relu(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+    """Relu(dst, src, count): dst[i] = maximum(src[i], +0): Relu(-0) = +0, NaN stays NaN."""
+    _apply("Relu", arith_dtype, _relu, dst, count, {"src": src}, 0.0)
+
+
+def not_(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+    """Not(dst, src, count): dst[i] = ~src[i] on 16-bit lanes."""
+    _apply("Not", bitwise_dtype, _not, dst, count, {"src": src})
+
+
+def duplicate(dst: np.ndarray, scalar: Scalar, count: int) -> None:
+    """Duplicate(dst, scalar, count): the first count elements of dst become scalar."""
+    check_operand("Duplicate", "dst", dst)
+    dtype = float_dtype("Duplicate", dst)
+    check_count("Duplicate", count, dst=dst)
+    dst[..., :count] = scalar_operand(scalar, dtype)
+
+
+# endregion
