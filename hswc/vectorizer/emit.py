@@ -19,7 +19,7 @@ a ReinterpretCast to their own type, as the reference's templated code does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
@@ -391,10 +391,22 @@ def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue) ->
         return ascend.SelectOp(dst, srcs[0], srcs[1], other, ascend.SelMode(instr.mode), count)
     if api == "Duplicate":
         return ascend.DuplicateOp(dst, _scalar(instr, dst), count)
-    op_class = getattr(ascend, f"{api}Op")
-    if instr.scalar is not None:
-        return op_class(dst, srcs[0], _scalar(instr, srcs[0]), count)
-    return op_class(dst, *srcs, count)
+    if api in SCALAR_FORMS:
+        return SCALAR_FORMS[api](dst, srcs[0], _scalar(instr, srcs[0]), count)
+    return TENSOR_FORMS[api](dst, *srcs, count)
+
+
+SCALAR_FORMS: dict[str, type[ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp]] = {
+    "Muls": ascend.MulsOp, "Adds": ascend.AddsOp, "Maxs": ascend.MaxsOp, "Mins": ascend.MinsOp,
+}
+"""dst = src <op> scalar."""
+TensorForm = Callable[..., Operation]
+TENSOR_FORMS: dict[str, TensorForm] = {
+    "Add": ascend.AddOp, "Sub": ascend.SubOp, "Mul": ascend.MulOp, "Div": ascend.DivOp,
+    "Max": ascend.MaxOp, "Min": ascend.MinOp, "And": ascend.AndOp, "Or": ascend.OrOp,
+    "Not": ascend.NotOp, "DataCopy": ascend.DataCopyOp,
+}
+"""dst = op(srcs...), over count elements."""
 
 
 # endregion
