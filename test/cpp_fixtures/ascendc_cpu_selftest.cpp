@@ -147,23 +147,24 @@ void TestCompareSelect()
     Compare(m, ah, bh, CMPMODE::GE, 128);
     CHECK(m.GetValue(7) == 0x00 && m.GetValue(8) == 0xFF && m.GetValue(15) == 0xFF);
 
-    // CompareScalar: any count, ceil(count/8) bytes, tail bits 0.
+    // CompareScalar: whole repeats (64 f32), count/8 bytes, bytes past them untouched.
     Fill(a, av);  // the half test above overwrote the buffer
     Duplicate(m.ReinterpretCast<uint32_t>(), 0xFFFFFFFFu, 64);
-    CompareScalar(m, a, 0.0f, CMPMODE::GE, 10);
+    CompareScalar(m, a, 0.0f, CMPMODE::GE, 64);
     {
-        uint32_t want = 0;
-        for (int i = 0; i < 10; ++i) {
-            if (static_cast<double>(av[i]) >= 0.0) {
-                want |= 1u << i;
-            }
+        bool ok = true;
+        for (int i = 0; i < 64; ++i) {
+            const bool bit = ((m.GetValue(i / 8) >> (i % 8)) & 1) != 0;
+            ok = ok && bit == (static_cast<double>(av[i]) >= 0.0);  // NaN at 3: false
         }
-        CHECK(m.GetValue(0) == (want & 0xFF));
-        CHECK(m.GetValue(1) == ((want >> 8) & 0xFF));  // bits 10..15 zero
-        CHECK(m.GetValue(2) == 0xFF);                   // untouched
+        CHECK(ok);
+        CHECK(((m.GetValue(0) >> 3) & 1) == 0);
+        CHECK(m.GetValue(8) == 0xFF);  // untouched
     }
-    CompareScalar(m, a, nan, CMPMODE::EQ, 8);
-    CHECK(m.GetValue(0) == 0);
+    CompareScalar(m, a, nan, CMPMODE::EQ, 64);
+    CHECK(m.GetValue(0) == 0 && m.GetValue(7) == 0);
+    Compares(m, a, nan, CMPMODE::NE, 64);
+    CHECK(m.GetValue(0) == 0xFF && m.GetValue(7) == 0xFF);
 
     // Select TENSOR_TENSOR: bit i -> src0[i] else src1[i]; count need not be aligned.
     LocalTensor<float> d = dBuf.Get<float>();

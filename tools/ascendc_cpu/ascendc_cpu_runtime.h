@@ -99,6 +99,7 @@ struct GmRegion {
 
 struct Runtime {
     // Launch state.
+    uint64_t tilingKey = 0;  // TILING_KEY_IS compares with it
     int64_t blockIdx = 0;
     int64_t blockNum = 1;
     bool inBlock = false;
@@ -112,6 +113,7 @@ struct Runtime {
     uint32_t ubPeak = 0;       // max ubUsed during the current block
     std::string ubLayout;      // human-readable list of buffers, for messages
     int livePipes = 0;
+    void* pipe = nullptr;  // the live AscendC::TPipe (GetTPipePtr)
     std::vector<BufferRecord*> records;
 
     // GM regions and tiling size registered by the harness.
@@ -177,6 +179,7 @@ inline void BeginBlock(int64_t idx, int64_t num)
     rt.ubPeak = 0;
     rt.ubLayout.clear();
     rt.livePipes = 0;
+    rt.pipe = nullptr;
     rt.records.clear();
 }
 
