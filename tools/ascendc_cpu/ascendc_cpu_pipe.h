@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "ascendc_cpu_hb.h"
 #include "ascendc_cpu_runtime.h"
 #include "ascendc_cpu_sync.h"
 #include "ascendc_cpu_tensor.h"
@@ -40,6 +41,16 @@ constexpr QueueRoute RouteOf(AscendC::TPosition src, AscendC::TPosition dst)
     using AscendC::TPosition;
     return QueueRoute{dst == TPosition::GM ? src : dst, src == TPosition::GM || src == TPosition::VECIN,
         dst == TPosition::GM || dst == TPosition::VECOUT};
+}
+
+inline Pipe Producer(const QueueRoute& r)
+{
+    return r.producerIsCopyIn ? Pipe::kMte2 : Pipe::kV;
+}
+
+inline Pipe Consumer(const QueueRoute& r)
+{
+    return r.consumerIsCopyOut ? Pipe::kMte3 : Pipe::kV;
 }
 
 inline const char* RouteName(const QueueRoute& r)
@@ -117,12 +128,8 @@ public:
             cursor_ = (idx + 1) % num_;
             r.state = BufState::kAllocated;
             ++r.generation;
-            // Waiting for the free-buffer event of the previous use (consumer -> producer).
-            if (route_.consumerIsCopyOut) {
-                r.copyOutPending = false;
-            } else {
-                r.vecPending = r.vecWritePending = false;
-            }
+            // The producer waits for the free-buffer event of the previous use.
+            JoinInto(Producer(route_), r.freeClock);
             return MakeTensor<T>(&r, pos_, 0, r.length);
         }
         Fail(api, Msg("all ", num_, " buffers of the ", name_,
@@ -145,7 +152,8 @@ public:
             Fail(api, Msg("queue depth ", depth_, " exceeded (DeQue missing)"));
         }
         r.state = BufState::kEnqueued;
-        fifo_.push_back({&r, userRoute != nullptr ? *userRoute : route_});
+        const QueueRoute route = userRoute != nullptr ? *userRoute : route_;
+        fifo_.push_back({&r, route, Snapshot(Producer(route))});
         return true;
     }
 
@@ -167,11 +175,7 @@ public:
         fifo_.pop_front();
         BufferRecord* r = e.rec;
         r->state = BufState::kDequeued;
-        if (e.route.producerIsCopyIn) {
-            r->copyInPending = false;  // MTE2 -> consumer
-        } else {
-            r->vecPending = r->vecWritePending = false;  // V -> consumer
-        }
+        JoinInto(Consumer(e.route), e.clock);
         return MakeTensor<T>(r, pos_, 0, r->length);
     }
 
@@ -184,6 +188,7 @@ public:
             Fail(api, "tensor is still enqueued");
         }
         r.state = BufState::kFree;
+        r.freeClock = Snapshot(Consumer(route_));  // the free-buffer event: the consumer is done with it
     }
 
     int32_t Count() const { return static_cast<int32_t>(fifo_.size()); }
@@ -223,6 +228,7 @@ private:
     struct Entry {
         BufferRecord* rec;
         QueueRoute route;
+        Clock clock;  // the producer's, at EnQue
     };
     std::deque<Entry> fifo_;
 };

@@ -1,27 +1,27 @@
 // ascendc_cpu_sync.h - PipeBarrier, SetFlag / WaitFlag and their bookkeeping.
 //
-// Part of the AscendC CPU model (see README.md). The sync checker (CheckUb in
-// ascendc_cpu_tensor.h) records per UB buffer which pipe touched it since the
-// last synchronisation point; the calls here are such points.
+// Part of the AscendC CPU model (see README.md). The calls here order pipes
+// for the sync checker (ascendc_cpu_hb.h).
 #ifndef ASCENDC_CPU_SYNC_H
 #define ASCENDC_CPU_SYNC_H
 
-#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "ascendc_cpu_hb.h"
 #include "ascendc_cpu_runtime.h"
 #include "ascendc_cpu_tensor.h"
 
 namespace ascendc_cpu {
 
-/// One SetFlag not yet matched by a WaitFlag: which buffers had the
-/// producer-side hazard when the flag was set.
+/// One SetFlag not yet matched by a WaitFlag: what the signalling pipe had
+/// done when the flag was set.
 struct PendingFlag {
     AscendC::HardEvent event;
     int32_t id;
-    std::vector<BufferRecord*> covered;
+    Clock clock;
 };
 
 inline std::vector<PendingFlag>& Flags()
@@ -40,62 +40,57 @@ inline const char* EventName(AscendC::HardEvent e)
     return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
 }
 
-/// Pointer to one of the hazard flags of BufferRecord.
-using HazardFlag = bool BufferRecord::*;
-
-/// Which hazard flag an event resolves (nullptr: none tracked).
-inline HazardFlag FlagFor(AscendC::HardEvent e)
+/// The tracked pipe a name part ("MTE2", "V", "MTE3", "S") stands for; M,
+/// MTE1 and FIX (the cube side) are not tracked.
+inline Pipe PipeOfName(const std::string& n)
 {
-    using AscendC::HardEvent;
-    switch (e) {
-        case HardEvent::MTE2_V:
-        case HardEvent::MTE2_MTE3:
-            return &BufferRecord::copyInPending;
-        case HardEvent::V_MTE3:
-            return &BufferRecord::vecWritePending;
-        case HardEvent::V_MTE2:
-            return &BufferRecord::vecPending;
-        case HardEvent::MTE3_V:
-        case HardEvent::MTE3_MTE2:
-            return &BufferRecord::copyOutPending;
-        default:
-            return nullptr;
+    if (n == "MTE2") {
+        return Pipe::kMte2;
     }
+    if (n == "V") {
+        return Pipe::kV;
+    }
+    if (n == "MTE3") {
+        return Pipe::kMte3;
+    }
+    return n == "S" ? Pipe::kS : Pipe::kNone;
+}
+
+/// The signalling and the waiting pipe of an event, e.g. MTE2_V -> (MTE2, V).
+inline std::pair<Pipe, Pipe> EventPipes(AscendC::HardEvent e)
+{
+    const std::string name = EventName(e);
+    const size_t sep = name.find('_');
+    if (sep == std::string::npos) {
+        return {Pipe::kNone, Pipe::kNone};
+    }
+    return {PipeOfName(name.substr(0, sep)), PipeOfName(name.substr(sep + 1))};
 }
 
 }  // namespace ascendc_cpu
 
 namespace AscendC {
 
-/// Barrier inside one pipe. PIPE_ALL waits for every pipe: it clears all
-/// pending hazards of the sync checker. The others are no-ops here.
+/// Barrier inside one pipe. PIPE_ALL waits for every pipe: every access
+/// before it is ordered before every access after it. The others are no-ops
+/// (one pipe's instructions already execute in order).
 template <pipe_t pipe>
 inline void PipeBarrier()
 {
     if constexpr (pipe == PIPE_ALL) {
-        for (ascendc_cpu::BufferRecord* r : ascendc_cpu::Rt().records) {
-            r->ClearSync();
-        }
-        ascendc_cpu::Flags().clear();
+        ascendc_cpu::JoinAll();
     }
 }
 
-/// Cross-pipe event: SetFlag<evt>(id) then WaitFlag<evt>(id). A WaitFlag
-/// with no matching earlier SetFlag is a violation (it hangs a device).
-/// For MTE2_V, MTE2_MTE3, V_MTE3, V_MTE2, MTE3_V and MTE3_MTE2 the pair
-/// resolves the hazards that existed when SetFlag was issued.
+/// Cross-pipe event: SetFlag<A_B>(id) then WaitFlag<A_B>(id) orders every
+/// access of pipe A before the SetFlag before every access of pipe B after
+/// the WaitFlag. A WaitFlag with no matching earlier SetFlag is a violation
+/// (it hangs a device).
 template <HardEvent event>
 inline void SetFlag(int32_t eventID)
 {
-    ascendc_cpu::PendingFlag f{event, eventID, {}};
-    if (ascendc_cpu::HazardFlag flag = ascendc_cpu::FlagFor(event)) {
-        for (ascendc_cpu::BufferRecord* r : ascendc_cpu::Rt().records) {
-            if (r->*flag) {
-                f.covered.push_back(r);
-            }
-        }
-    }
-    ascendc_cpu::Flags().push_back(std::move(f));
+    const ascendc_cpu::Pipe from = ascendc_cpu::EventPipes(event).first;
+    ascendc_cpu::Flags().push_back(ascendc_cpu::PendingFlag{event, eventID, ascendc_cpu::Snapshot(from)});
 }
 
 template <HardEvent event>
@@ -106,14 +101,7 @@ inline void WaitFlag(int32_t eventID)
         if (flags[i].event != event || flags[i].id != eventID) {
             continue;
         }
-        if (ascendc_cpu::HazardFlag flag = ascendc_cpu::FlagFor(event)) {
-            const std::vector<ascendc_cpu::BufferRecord*>& live = ascendc_cpu::Rt().records;
-            for (ascendc_cpu::BufferRecord* r : flags[i].covered) {
-                if (std::find(live.begin(), live.end(), r) != live.end()) {
-                    r->*flag = false;
-                }
-            }
-        }
+        ascendc_cpu::JoinInto(ascendc_cpu::EventPipes(event).second, flags[i].clock);
         flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(i));
         return;
     }

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascendc_cpu_hb.h"
 #include "ascendc_cpu_runtime.h"
 
 #ifndef __aicore__
@@ -31,7 +32,7 @@
 
 /// Hardware pipes (global, as on the device). PipeBarrier<PIPE_ALL>() is a
 /// synchronisation point for the sync checker; the other barriers are no-ops
-/// (instructions of one pipe already execute in order here).
+/// (instructions of one pipe already execute in order).
 enum pipe_t : uint8_t {
     PIPE_S = 0,
     PIPE_V,
@@ -177,7 +178,8 @@ inline const char* StateName(BufState s)
 
 /// Checks one UB operand of `api`: non-empty, 32-byte aligned (except scalar
 /// access), at least `bytesNeeded` bytes long, its queue buffer live and not
-/// enqueued, and no unsynchronised cross-pipe hazard (see BufferRecord).
+/// enqueued, and its first `bytesNeeded` bytes accessed without a cross-pipe
+/// race (ascendc_cpu_hb.h).
 inline void CheckUb(const char* api, const char* operand, const UbView& v, uint64_t bytesNeeded, Access access)
 {
     if (v.ptr == nullptr) {
@@ -191,11 +193,8 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
     if (bytesNeeded > v.bytes) {
         Fail(api, Msg(operand, " needs ", bytesNeeded, " bytes but the LocalTensor has ", v.bytes));
     }
-    BufferRecord* r = v.rec;
-    if (r == nullptr) {
-        return;
-    }
-    if (r->isQueueSlot) {
+    const BufferRecord* r = v.rec;
+    if (r != nullptr && r->isQueueSlot) {
         if (r->state == BufState::kFree || r->generation != v.generation) {
             Fail(api, Msg(operand, " is used after FreeTensor"));
         }
@@ -207,44 +206,16 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
         case Access::kScalar:
             break;
         case Access::kCopyIn:
-            if (r->vecPending) {
-                Fail(api, Msg("GM->UB copy into ", operand,
-                    " overwrites a buffer the vector unit used without sync (V->MTE2: FreeTensor+AllocTensor, "
-                    "WaitFlag<V_MTE2> or PipeBarrier<PIPE_ALL>)"));
-            }
-            if (r->copyOutPending) {
-                Fail(api, Msg("GM->UB copy into ", operand,
-                    " overwrites a buffer still being copied to GM without sync (MTE3->MTE2)"));
-            }
-            r->copyInPending = true;
+            HbAccess(api, operand, Pipe::kMte2, off, bytesNeeded, true);
             break;
         case Access::kVecRead:
+            HbAccess(api, operand, Pipe::kV, off, bytesNeeded, false);
+            break;
         case Access::kVecWrite:
-            if (r->copyInPending) {
-                Fail(api, Msg("vector access to ", operand,
-                    " races with its GM->UB copy (MTE2->V: EnQue/DeQue on a VECIN queue, WaitFlag<MTE2_V> or "
-                    "PipeBarrier<PIPE_ALL>)"));
-            }
-            if (access == Access::kVecWrite && r->copyOutPending) {
-                Fail(api, Msg("vector write to ", operand,
-                    " overwrites a buffer still being copied to GM (MTE3->V: FreeTensor+AllocTensor on a VECOUT "
-                    "queue, WaitFlag<MTE3_V> or PipeBarrier<PIPE_ALL>)"));
-            }
-            r->vecPending = true;
-            if (access == Access::kVecWrite) {
-                r->vecWritePending = true;
-            }
+            HbAccess(api, operand, Pipe::kV, off, bytesNeeded, true);
             break;
         case Access::kCopyOut:
-            if (r->vecWritePending) {
-                Fail(api, Msg("UB->GM copy from ", operand,
-                    " reads vector results without sync (V->MTE3: EnQue/DeQue on a VECOUT queue, "
-                    "WaitFlag<V_MTE3> or PipeBarrier<PIPE_ALL>)"));
-            }
-            if (r->copyInPending) {
-                Fail(api, Msg("UB->GM copy from ", operand, " races with its GM->UB copy (MTE2->MTE3)"));
-            }
-            r->copyOutPending = true;
+            HbAccess(api, operand, Pipe::kMte3, off, bytesNeeded, false);
             break;
     }
 }
