@@ -118,7 +118,8 @@ def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int,
     files = {name: workdir / f"{name}.bin" for name in ("grad", "x", "y", "tiling")}
     np.ascontiguousarray(grad).tofile(files["grad"])
     np.ascontiguousarray(x).tofile(files["x"])
-    np.array([tiling.total_num, tiling.block_factor, tiling.ub_factor], "<i8").tofile(files["tiling"])
+    struct = [tiling.total_num, tiling.block_factor, tiling.ub_factor]
+    np.array(struct, "<i8").tofile(files["tiling"])
     command = [
         str(executable), "--tiling-key", str(tiling.tiling_key),
         "--block-dim", str(tiling.used_core_num), "--ub-size", str(ub_size),

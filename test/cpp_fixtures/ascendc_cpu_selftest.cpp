@@ -812,36 +812,21 @@ int ArithTable(const char* aPath, const char* bPath, const char* outPath)
     LocalTensor<T> a = aBuf.Get<T>(), b = bBuf.Get<T>(), d = dBuf.Get<T>();
     std::memcpy(static_cast<void*>(a.GetPhyAddr()), ra.data(), bytes);
     std::memcpy(static_cast<void*>(b.GetPhyAddr()), rb.data(), bytes);
+    const int32_t cnt = static_cast<int32_t>(n);
+    const T s = b.GetValue(0);
+    // The rows of OUT, in order.
+    const std::function<void()> ops[] = {
+        [&] { Mul(d, a, b, cnt); }, [&] { Add(d, a, b, cnt); }, [&] { Sub(d, a, b, cnt); },
+        [&] { Muls(d, a, s, cnt); }, [&] { Adds(d, a, s, cnt); }, [&] { Div(d, a, b, cnt); },
+        [&] { Max(d, a, b, cnt); }, [&] { Min(d, a, b, cnt); }, [&] { Maxs(d, a, s, cnt); },
+        [&] { Mins(d, a, s, cnt); }, [&] { Abs(d, a, cnt); }, [&] { Relu(d, a, cnt); },
+    };
     std::vector<uint8_t> out;
-    auto grab = [&] {
+    for (const std::function<void()>& op : ops) {
+        op();
         const uint8_t* p = reinterpret_cast<const uint8_t*>(d.GetPhyAddr());
         out.insert(out.end(), p, p + bytes);
-    };
-    const int32_t cnt = static_cast<int32_t>(n);
-    Mul(d, a, b, cnt);
-    grab();
-    Add(d, a, b, cnt);
-    grab();
-    Sub(d, a, b, cnt);
-    grab();
-    Muls(d, a, b.GetValue(0), cnt);
-    grab();
-    Adds(d, a, b.GetValue(0), cnt);
-    grab();
-    Div(d, a, b, cnt);
-    grab();
-    Max(d, a, b, cnt);
-    grab();
-    Min(d, a, b, cnt);
-    grab();
-    Maxs(d, a, b.GetValue(0), cnt);
-    grab();
-    Mins(d, a, b.GetValue(0), cnt);
-    grab();
-    Abs(d, a, cnt);
-    grab();
-    Relu(d, a, cnt);
-    grab();
+    }
     WriteAll(outPath, out.data(), out.size());
     return 0;
 }

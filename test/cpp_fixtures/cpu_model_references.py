@@ -118,13 +118,16 @@ def int32_to_f32(v: np.ndarray, mode: str) -> np.ndarray:
     return out
 
 
-def elementwise_expected(a: np.ndarray, b: np.ndarray, c: np.ndarray, lo: float, hi: float,
-                         scale: float) -> tuple[np.ndarray, np.ndarray]:
+def elementwise_expected(
+    a: np.ndarray, b: np.ndarray, c: np.ndarray, lo: float, hi: float, scale: float
+) -> tuple[np.ndarray, np.ndarray]:
     """(clamped, scaled) of elementwise_fixture.cpp, from its header comment."""
     f32 = np.float32
     with np.errstate(all="ignore"):
         af, bf, cf = (v.astype(f32) for v in (a, b, c))
-        q = ieee_minimum(ieee_maximum((af / bf).astype(f32), np.full_like(af, lo)), np.full_like(af, hi))
+        q = ieee_minimum(
+            ieee_maximum((af / bf).astype(f32), np.full_like(af, lo)), np.full_like(af, hi)
+        )
         q = np.where(bf != 0, q, f32(0)).astype(f32)
         if a.dtype == np.float16:
             clamped = round_half_away_to_f16(q)
@@ -145,8 +148,12 @@ def round_half_away_to_f16(x: np.ndarray) -> np.ndarray:
     out = rne.copy()
     for nb in (up, down):
         with np.errstate(all="ignore"):
-            tie = np.isfinite(nb) & np.isfinite(rne) & (
-                np.abs(nb.astype(np.float64) - x) == np.abs(rne.astype(np.float64) - x)) & (nb != rne)
+            tie = (
+                np.isfinite(nb)
+                & np.isfinite(rne)
+                & (np.abs(nb.astype(np.float64) - x) == np.abs(rne.astype(np.float64) - x))
+                & (nb != rne)
+            )
             away = np.abs(nb.astype(np.float64)) > np.abs(rne.astype(np.float64))
         out = np.where(tie & away, nb, out)
     return out

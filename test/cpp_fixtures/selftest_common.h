@@ -53,6 +53,34 @@ void Fill(const AscendC::LocalTensor<T>& t, const std::vector<T>& v)
     }
 }
 
+/// A TPipe with N VECCALC buffers of `bytes` each (declare after the Core).
+template <int N>
+struct Buffers {
+    explicit Buffers(uint32_t bytes)
+    {
+        for (AscendC::TBuf<AscendC::TPosition::VECCALC>& b : buf) {
+            pipe.InitBuffer(b, bytes);
+        }
+    }
+    template <typename T>
+    AscendC::LocalTensor<T> Get(int i)
+    {
+        return buf[i].template Get<T>();
+    }
+
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf[N];
+};
+
+/// Eight floats of GM (static: violation cases end the process inside the kernel).
+inline AscendC::GlobalTensor<float> EightFloats()
+{
+    static std::vector<float> g(8);
+    AscendC::GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g.data(), 8);
+    return gt;
+}
+
 /// A violation case: running it must end the process with exit 3 and one
 /// "ascendc_cpu: <api>: ..." line.
 struct Violation {

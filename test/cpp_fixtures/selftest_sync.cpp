@@ -27,10 +27,8 @@ void TestTransitiveOrder()
     ascendc_cpu::RegisterGm(g.data(), g.size() * 4, "g", true);
     GlobalTensor<float> gt;
     gt.SetGlobalBuffer(g.data(), 8);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> tb;
-    pipe.InitBuffer(tb, 32);
-    LocalTensor<float> t = tb.Get<float>();
+    Buffers<1> ub(32);
+    LocalTensor<float> t = ub.Get<float>(0);
     Duplicate(t, 2.0f, 8);
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
@@ -56,10 +54,8 @@ void TestPingPongHalves()
     std::vector<float> g(16, 4.0f);
     GlobalTensor<float> gt;
     gt.SetGlobalBuffer(g.data(), 16);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> tb;
-    pipe.InitBuffer(tb, 64);
-    LocalTensor<float> ping = tb.Get<float>();
+    Buffers<1> ub(64);
+    LocalTensor<float> ping = ub.Get<float>(0);
     LocalTensor<float> pong = ping[8];
     DataCopy(ping, gt, 8);
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
@@ -145,30 +141,18 @@ void SyncTests()
 void AddSyncViolations(Violations& v)
 {
     v["mte3_mte2_without_v_mte3"] = {"DataCopy", [] {
-        static std::vector<float> g(8);
-        GlobalTensor<float> gt;
-        gt.SetGlobalBuffer(g.data(), 8);
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> tb;
-        pipe.InitBuffer(tb, 32);
-        LocalTensor<float> t = tb.Get<float>();
-        Duplicate(t, 2.0f, 8);
+        Buffers<1> ub(32);
+        Duplicate(ub.Get<float>(0), 2.0f, 8);
         SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
         WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-        DataCopy(t, gt, 8);  // V's write is not ordered before this MTE2 write
+        DataCopy(ub.Get<float>(0), EightFloats(), 8);  // V's write is not ordered before this MTE2 write
     }};
     v["flag_set_before_the_write"] = {"Muls", [] {
-        static std::vector<float> g(8);
-        GlobalTensor<float> gt;
-        gt.SetGlobalBuffer(g.data(), 8);
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> tb;
-        pipe.InitBuffer(tb, 32);
-        LocalTensor<float> t = tb.Get<float>();
+        Buffers<1> ub(32);
         SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-        DataCopy(t, gt, 8);  // issued after the SetFlag: not covered by it
+        DataCopy(ub.Get<float>(0), EightFloats(), 8);  // issued after the SetFlag: not covered by it
         WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-        Muls(t, t, 2.0f, 8);
+        Muls(ub.Get<float>(0), ub.Get<float>(0), 2.0f, 8);
     }};
     v["bind_route_mismatch"] = {"TQue::DeQue", [] {
         TPipe pipe;
@@ -179,12 +163,9 @@ void AddSyncViolations(Violations& v)
         (void)q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
     }};
     v["tbuf_free_foreign"] = {"TBuf::FreeTensor", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a, b;
-        pipe.InitBuffer(a, 32);
-        pipe.InitBuffer(b, 32);
-        LocalTensor<float> t = a.Get<float>();
-        b.FreeTensor(t);
+        Buffers<2> ub(32);
+        LocalTensor<float> t = ub.Get<float>(0);
+        ub.buf[1].FreeTensor(t);
     }};
     v["no_pipe"] = {"GetTPipePtr", [] { (void)GetTPipePtr(); }};
     v["assert_false"] = {"ASSERT", [] { ASSERT(GetBlockNum() == 0 && "block dim can not be zero!"); }};

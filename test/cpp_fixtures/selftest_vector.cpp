@@ -21,12 +21,8 @@ uint16_t H(const LocalTensor<half>& t, uint32_t i) { return t.GetValue(i).ToBits
 void TestDiv()
 {
     Core core;
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> aBuf, bBuf, dBuf;
-    pipe.InitBuffer(aBuf, 256);
-    pipe.InitBuffer(bBuf, 256);
-    pipe.InitBuffer(dBuf, 256);
-    LocalTensor<float> a = aBuf.Get<float>(), b = bBuf.Get<float>(), d = dBuf.Get<float>();
+    Buffers<3> ub(256);
+    LocalTensor<float> a = ub.Get<float>(0), b = ub.Get<float>(1), d = ub.Get<float>(2);
     // 1/3 = 0x3EAAAAAB (RNE: 0.0101... rounds up), 2/3 = 0x3F2AAAAB, 1/0 = inf, -1/0 = -inf,
     // 0/0 = NaN, -0/5 = -0, 2^-149 / 2 = 0 (tie to even) and 3*2^-149 / 2 = 2^-148 (tie to even).
     Fill(a, {1.0f, 2.0f, 1.0f, -1.0f, 0.0f, -0.0f, std::ldexp(1.0f, -149), std::ldexp(3.0f, -149), 7.0f, 1e30f});
@@ -42,7 +38,7 @@ void TestDiv()
     CHECK(d.GetValue(8) == 1.0f && d.GetValue(9) == kInf);  // 1e60 overflows float
     CHECK(d.GetValue(10) == 42.0f);                         // past count: untouched
     // half: 1/3 = 0x3555, 2^-14 / 1024 = 2^-24 (smallest subnormal, 0x0001), 65504 / 0.5 = inf.
-    LocalTensor<half> ah = aBuf.Get<half>(), bh = bBuf.Get<half>(), dh = dBuf.Get<half>();
+    LocalTensor<half> ah = ub.Get<half>(0), bh = ub.Get<half>(1), dh = ub.Get<half>(2);
     Fill(ah, {half(1.0f), half(std::ldexp(1.0f, -14)), half(65504.0f), half(-6.0f)});
     Fill(bh, {half(3.0f), half(1024.0f), half(0.5f), half(4.0f)});
     Div(dh, ah, bh, 4);
@@ -52,12 +48,8 @@ void TestDiv()
 void TestMaxMin()
 {
     Core core;
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> aBuf, bBuf, dBuf;
-    pipe.InitBuffer(aBuf, 256);
-    pipe.InitBuffer(bBuf, 256);
-    pipe.InitBuffer(dBuf, 256);
-    LocalTensor<float> a = aBuf.Get<float>(), b = bBuf.Get<float>(), d = dBuf.Get<float>();
+    Buffers<3> ub(256);
+    LocalTensor<float> a = ub.Get<float>(0), b = ub.Get<float>(1), d = ub.Get<float>(2);
     Fill(a, {-0.0f, 0.0f, kNan, 1.0f, -kInf, 3.0f, std::ldexp(1.0f, -149), -2.0f});
     Fill(b, {0.0f, -0.0f, 1.0f, kNan, 5.0f, 3.0f, 0.0f, -1.0f});
     Max(d, a, b, 8);
@@ -77,19 +69,19 @@ void TestMaxMin()
     Mins(d, a, kNan, 2);
     CHECK(std::isnan(d.GetValue(0)) && std::isnan(d.GetValue(1)));
     // half and the integer types.
-    LocalTensor<half> ah = aBuf.Get<half>(), dh = dBuf.Get<half>();
+    LocalTensor<half> ah = ub.Get<half>(0), dh = ub.Get<half>(2);
     Fill(ah, {half::FromBits(0x8000), half(6.5f), half::FromBits(0x7E00), half(-7.0f)});
     Mins(dh, ah, half(6.0f), 4);
     CHECK(H(dh, 0) == 0x8000 && static_cast<float>(dh.GetValue(1)) == 6.0f && (H(dh, 2) & 0x7C00) == 0x7C00 &&
         static_cast<float>(dh.GetValue(3)) == -7.0f);
-    LocalTensor<int32_t> ai = aBuf.Get<int32_t>(), bi = bBuf.Get<int32_t>(), di = dBuf.Get<int32_t>();
+    LocalTensor<int32_t> ai = ub.Get<int32_t>(0), bi = ub.Get<int32_t>(1), di = ub.Get<int32_t>(2);
     Fill(ai, {-5, 7, std::numeric_limits<int32_t>::min()});
     Fill(bi, {3, -9, 0});
     Max(di, ai, bi, 3);
     CHECK(di.GetValue(0) == 3 && di.GetValue(1) == 7 && di.GetValue(2) == 0);
     Mins(di, ai, int32_t(0), 3);
     CHECK(di.GetValue(0) == -5 && di.GetValue(1) == 0 && di.GetValue(2) == std::numeric_limits<int32_t>::min());
-    LocalTensor<int16_t> as = aBuf.Get<int16_t>(), ds = dBuf.Get<int16_t>();
+    LocalTensor<int16_t> as = ub.Get<int16_t>(0), ds = ub.Get<int16_t>(2);
     Fill(as, {int16_t(-300), int16_t(300)});
     Maxs(ds, as, int16_t(-1), 2);
     CHECK(ds.GetValue(0) == -1 && ds.GetValue(1) == 300);
@@ -98,11 +90,8 @@ void TestMaxMin()
 void TestAbsRelu()
 {
     Core core;
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> aBuf, dBuf;
-    pipe.InitBuffer(aBuf, 256);
-    pipe.InitBuffer(dBuf, 256);
-    LocalTensor<float> a = aBuf.Get<float>(), d = dBuf.Get<float>();
+    Buffers<2> ub(256);
+    LocalTensor<float> a = ub.Get<float>(0), d = ub.Get<float>(1);
     Fill(a, {-0.0f, -kInf, -std::ldexp(1.0f, -149), -2.5f, 3.0f, ascendc_cpu::F32FromBits(0xFFC00001u)});
     Abs(d, a, 6);
     CHECK(Bits(d.GetValue(0)) == 0u && d.GetValue(1) == kInf && Bits(d.GetValue(2)) == 1u);
@@ -110,13 +99,13 @@ void TestAbsRelu()
     Relu(d, a, 6);
     CHECK(Bits(d.GetValue(0)) == 0u && d.GetValue(1) == 0.0f && Bits(d.GetValue(2)) == 0u);
     CHECK(d.GetValue(3) == 0.0f && d.GetValue(4) == 3.0f && std::isnan(d.GetValue(5)));
-    LocalTensor<half> ah = aBuf.Get<half>(), dh = dBuf.Get<half>();
+    LocalTensor<half> ah = ub.Get<half>(0), dh = ub.Get<half>(1);
     Fill(ah, {half::FromBits(0x8000), half::FromBits(0xFC00), half::FromBits(0x8001), half(1.5f)});
     Abs(dh, ah, 4);
     CHECK(H(dh, 0) == 0x0000 && H(dh, 1) == 0x7C00 && H(dh, 2) == 0x0001 && H(dh, 3) == 0x3E00);
     Relu(dh, ah, 4);
     CHECK(H(dh, 0) == 0x0000 && H(dh, 1) == 0x0000 && H(dh, 2) == 0x0000 && H(dh, 3) == 0x3E00);
-    LocalTensor<int32_t> ai = aBuf.Get<int32_t>(), di = dBuf.Get<int32_t>();
+    LocalTensor<int32_t> ai = ub.Get<int32_t>(0), di = ub.Get<int32_t>(1);
     Fill(ai, {-1, 0, 5, std::numeric_limits<int32_t>::min()});
     Relu(di, ai, 4);
     CHECK(di.GetValue(0) == 0 && di.GetValue(1) == 0 && di.GetValue(2) == 5 && di.GetValue(3) == 0);
@@ -125,12 +114,8 @@ void TestAbsRelu()
 void TestBitwise()
 {
     Core core;
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> aBuf, bBuf, dBuf;
-    pipe.InitBuffer(aBuf, 64);
-    pipe.InitBuffer(bBuf, 64);
-    pipe.InitBuffer(dBuf, 64);
-    LocalTensor<uint16_t> a = aBuf.Get<uint16_t>(), b = bBuf.Get<uint16_t>(), d = dBuf.Get<uint16_t>();
+    Buffers<3> ub(64);
+    LocalTensor<uint16_t> a = ub.Get<uint16_t>(0), b = ub.Get<uint16_t>(1), d = ub.Get<uint16_t>(2);
     Fill(a, std::vector<uint16_t>{0xF0F0, 0x1234, 0xFFFF, 0x0000});
     Fill(b, std::vector<uint16_t>{0x0FF0, 0xFF00, 0x8001, 0x0000});
     d.SetValue(3, 0xAAAA);
@@ -140,7 +125,7 @@ void TestBitwise()
     CHECK(d.GetValue(0) == 0xFFF0 && d.GetValue(1) == 0xFF34 && d.GetValue(2) == 0xFFFF);
     Not(d, a, 4);
     CHECK(d.GetValue(0) == 0x0F0F && d.GetValue(1) == 0xEDCB && d.GetValue(2) == 0x0000 && d.GetValue(3) == 0xFFFF);
-    LocalTensor<int16_t> s = aBuf.Get<int16_t>(), t = dBuf.Get<int16_t>();
+    LocalTensor<int16_t> s = ub.Get<int16_t>(0), t = ub.Get<int16_t>(2);
     s.SetValue(0, int16_t(-1));
     Not(t, s, 1);
     CHECK(t.GetValue(0) == 0);
@@ -151,20 +136,16 @@ void TestBitwise()
 void TestIntCompareAndUbCopy()
 {
     Core core;
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> aBuf, mBuf, dBuf;
-    pipe.InitBuffer(aBuf, 512);
-    pipe.InitBuffer(mBuf, 32);
-    pipe.InitBuffer(dBuf, 512);
-    LocalTensor<int32_t> a = aBuf.Get<int32_t>();
-    LocalTensor<uint8_t> m = mBuf.Get<uint8_t>();
+    Buffers<3> ub(512);
+    LocalTensor<int32_t> a = ub.Get<int32_t>(0);
+    LocalTensor<uint8_t> m = ub.Get<uint8_t>(1);
     for (uint32_t i = 0; i < 64; ++i) {
         a.SetValue(i, static_cast<int32_t>(i % 3) + 16777216);  // 2^24 + {0,1,2}: not all exact as float
     }
     CompareScalar(m, a, int32_t(16777217), CMPMODE::EQ, 64);
     CHECK(m.GetValue(0) == 0x92 && m.GetValue(1) == 0x24);  // bits 1, 4, 7, 10, 13, ...: exact int compare
     // UB -> UB DataCopy: count elements, and the block form with gaps.
-    LocalTensor<float> f = aBuf.Get<float>(), g = dBuf.Get<float>();
+    LocalTensor<float> f = ub.Get<float>(0), g = ub.Get<float>(2);
     for (uint32_t i = 0; i < 128; ++i) {
         f.SetValue(i, static_cast<float>(i));
     }
@@ -193,58 +174,33 @@ void VectorTests()
 void AddVectorViolations(Violations& v)
 {
     v["and_uint8"] = {"And", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a;
-        pipe.InitBuffer(a, 64);
-        LocalTensor<uint8_t> m = a.Get<uint8_t>();
-        And(m, m, m, 16);  // the device runs 16 int16_t lanes = 32 bytes
+        Buffers<1> ub(64);
+        And(ub.Get<uint8_t>(0), ub.Get<uint8_t>(0), ub.Get<uint8_t>(0), 16);  // the device: 16 int16_t lanes
     }};
     v["or_int32"] = {"Or", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a;
-        pipe.InitBuffer(a, 64);
-        LocalTensor<int32_t> m = a.Get<int32_t>();
-        Or(m, m, m, 8);
+        Buffers<1> ub(64);
+        Or(ub.Get<int32_t>(0), ub.Get<int32_t>(0), ub.Get<int32_t>(0), 8);
     }};
     v["compare_scalar_partial_repeat"] = {"CompareScalar", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a, m;
-        pipe.InitBuffer(a, 1024);
-        pipe.InitBuffer(m, 256);
-        CompareScalar(m.Get<uint8_t>(), a.Get<float>(), 0.0f, CMPMODE::LT, 72);  // 288 bytes
+        Buffers<2> ub(1024);
+        CompareScalar(ub.Get<uint8_t>(1), ub.Get<float>(0), 0.0f, CMPMODE::LT, 72);  // 288 bytes
     }};
     v["compare_int32_lt"] = {"Compare", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a, m;
-        pipe.InitBuffer(a, 256);
-        pipe.InitBuffer(m, 32);
-        LocalTensor<int32_t> x = a.Get<int32_t>();
-        Compare(m.Get<uint8_t>(), x, x, CMPMODE::LT, 64);
+        Buffers<2> ub(256);
+        Compare(ub.Get<uint8_t>(1), ub.Get<int32_t>(0), ub.Get<int32_t>(0), CMPMODE::LT, 64);
     }};
     v["ub_copy_unaligned"] = {"DataCopy", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a, b;
-        pipe.InitBuffer(a, 64);
-        pipe.InitBuffer(b, 64);
-        DataCopy(b.Get<float>(), a.Get<float>(), 7);
+        Buffers<2> ub(64);
+        DataCopy(ub.Get<float>(1), ub.Get<float>(0), 7);
     }};
     v["ub_copy_of_copy_in"] = {"DataCopy", [] {
-        static std::vector<float> g(8);
-        GlobalTensor<float> gt;
-        gt.SetGlobalBuffer(g.data(), 8);
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a, b;
-        pipe.InitBuffer(a, 32);
-        pipe.InitBuffer(b, 32);
-        DataCopy(a.Get<float>(), gt, 8);
-        DataCopy(b.Get<float>(), a.Get<float>(), 8);  // V reads what MTE2 wrote, without sync
+        Buffers<2> ub(32);
+        DataCopy(ub.Get<float>(0), EightFloats(), 8);
+        DataCopy(ub.Get<float>(1), ub.Get<float>(0), 8);  // V reads what MTE2 wrote, without sync
     }};
     v["div_count_exceeds"] = {"Div", [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> a;
-        pipe.InitBuffer(a, 64);
-        LocalTensor<float> x = a.Get<float>();
-        Div(x, x, x, 17);
+        Buffers<1> ub(64);
+        Div(ub.Get<float>(0), ub.Get<float>(0), ub.Get<float>(0), 17);
     }};
 }
 

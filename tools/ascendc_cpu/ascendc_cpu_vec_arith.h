@@ -51,61 +51,44 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     }
 }
 
-// region binary: dst[i] = src0[i] OP src1[i]
+// region binary and scalar forms, one row per op
 
-/// dst[i] = src0[i] + src1[i], rounded in T (half, float, int16_t, int32_t).
-template <typename T>
-inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Add supports half, float, int16_t, int32_t");
-    ascendc_cpu::Binary("Add", dst, src0, src1, count, [](T a, T b) { return ascendc_cpu::ArithAdd(a, b); });
-}
+#define ASCENDC_CPU_BINARY(Name, kTypeOk, types, lane)                                                    \
+    template <typename T>                                                                                \
+    inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+        const int32_t& count)                                                                            \
+    {                                                                                                    \
+        static_assert(kTypeOk<T>, #Name " supports " types);                                             \
+        ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });         \
+    }
 
-/// dst[i] = src0[i] - src1[i], rounded in T (half, float, int16_t, int32_t).
-template <typename T>
-inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Sub supports half, float, int16_t, int32_t");
-    ascendc_cpu::Binary("Sub", dst, src0, src1, count, [](T a, T b) { return ascendc_cpu::ArithSub(a, b); });
-}
+#define ASCENDC_CPU_SCALAR(Name, lane)                                                                   \
+    template <typename T, bool isSetMask = true>                                                         \
+    inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,          \
+        const int32_t& count)                                                                            \
+    {                                                                                                    \
+        static_assert(ascendc_cpu::kIsArith<T>, #Name " supports half, float, int16_t, int32_t");       \
+        const T s = scalarValue;                                                                         \
+        ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                     \
+    }
 
-/// dst[i] = src0[i] * src1[i], rounded in T (half, float, int16_t, int32_t).
-template <typename T>
-inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Mul supports half, float, int16_t, int32_t");
-    ascendc_cpu::Binary("Mul", dst, src0, src1, count, [](T a, T b) { return ascendc_cpu::ArithMul(a, b); });
-}
+/// dst[i] = src0[i] OP src1[i]: + - * rounded in T (half, float, int16_t,
+/// int32_t), / correctly rounded (half, float), maximum / minimum (IEEE 754-2019).
+ASCENDC_CPU_BINARY(Add, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithAdd)
+ASCENDC_CPU_BINARY(Sub, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithSub)
+ASCENDC_CPU_BINARY(Mul, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMul)
+ASCENDC_CPU_BINARY(Div, ascendc_cpu::kIsFloatLike, "half and float", ascendc_cpu::ArithDiv)
+ASCENDC_CPU_BINARY(Max, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMax)
+ASCENDC_CPU_BINARY(Min, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMin)
 
-/// dst[i] = src0[i] / src1[i], correctly rounded in T (half, float).
-template <typename T>
-inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsFloatLike<T>, "Div supports half and float");
-    ascendc_cpu::Binary("Div", dst, src0, src1, count, [](T a, T b) { return ascendc_cpu::ArithDiv(a, b); });
-}
+/// dst[i] = src[i] OP scalarValue (half, float, int16_t, int32_t), as the binary forms.
+ASCENDC_CPU_SCALAR(Adds, ascendc_cpu::ArithAdd)
+ASCENDC_CPU_SCALAR(Muls, ascendc_cpu::ArithMul)
+ASCENDC_CPU_SCALAR(Maxs, ascendc_cpu::ArithMax)
+ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 
-/// dst[i] = maximum(src0[i], src1[i]) (IEEE 754-2019; half, float, int16_t, int32_t).
-template <typename T>
-inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Max supports half, float, int16_t, int32_t");
-    ascendc_cpu::Binary("Max", dst, src0, src1, count, [](T a, T b) { return ascendc_cpu::ArithMax(a, b); });
-}
-
-/// dst[i] = minimum(src0[i], src1[i]) (IEEE 754-2019; half, float, int16_t, int32_t).
-template <typename T>
-inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Min supports half, float, int16_t, int32_t");
-    ascendc_cpu::Binary("Min", dst, src0, src1, count, [](T a, T b) { return ascendc_cpu::ArithMin(a, b); });
-}
+#undef ASCENDC_CPU_BINARY
+#undef ASCENDC_CPU_SCALAR
 
 /// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t).
 template <typename T>
@@ -123,46 +106,6 @@ inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loca
 {
     ascendc_cpu::CheckBitwiseType<T>("Or");
     ascendc_cpu::Binary("Or", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a | b); });
-}
-
-// endregion
-
-// region scalar forms: dst[i] = src[i] OP scalarValue
-
-/// dst[i] = src[i] + scalarValue, rounded in T (half, float, int16_t, int32_t).
-template <typename T, bool isSetMask = true>
-inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Adds supports half, float, int16_t, int32_t");
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Adds", dst, src, count, [s](T a) { return ascendc_cpu::ArithAdd(a, s); });
-}
-
-/// dst[i] = src[i] * scalarValue, rounded in T (half, float, int16_t, int32_t).
-template <typename T, bool isSetMask = true>
-inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Muls supports half, float, int16_t, int32_t");
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Muls", dst, src, count, [s](T a) { return ascendc_cpu::ArithMul(a, s); });
-}
-
-/// dst[i] = maximum(src[i], scalarValue) (IEEE 754-2019; half, float, int16_t, int32_t).
-template <typename T, bool isSetMask = true>
-inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Maxs supports half, float, int16_t, int32_t");
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Maxs", dst, src, count, [s](T a) { return ascendc_cpu::ArithMax(a, s); });
-}
-
-/// dst[i] = minimum(src[i], scalarValue) (IEEE 754-2019; half, float, int16_t, int32_t).
-template <typename T, bool isSetMask = true>
-inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
-{
-    static_assert(ascendc_cpu::kIsArith<T>, "Mins supports half, float, int16_t, int32_t");
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Mins", dst, src, count, [s](T a) { return ascendc_cpu::ArithMin(a, s); });
 }
 
 // endregion

@@ -201,13 +201,13 @@ inline T ArithDiv(T a, T b)
     return FromDouble<T>(AsDouble(a) / AsDouble(b));
 }
 
-/// IEEE 754-2019 maximum: NaN if either operand is NaN (src0's first), else
-/// the larger, with -0 < +0. Integers: the larger.
-template <typename T>
-inline T ArithMax(T a, T b)
+/// IEEE 754-2019 maximum (kMax) or minimum: NaN if either operand is NaN
+/// (src0's first), else the larger / smaller, with -0 < +0. Integers: plainly.
+template <bool kMax, typename T>
+inline T ArithExtremum(T a, T b)
 {
     if constexpr (std::is_integral<T>::value) {
-        return a < b ? b : a;
+        return (kMax ? a < b : b < a) ? b : a;
     } else {
         if (IsNan(a)) {
             return Quiet(a);
@@ -218,33 +218,22 @@ inline T ArithMax(T a, T b)
         const double x = AsDouble(a);
         const double y = AsDouble(b);
         if (x == y) {
-            return SignBit(a) ? b : a;  // +-0: +0 wins; equal values: either
+            return SignBit(a) == kMax ? b : a;  // +-0: max takes +0, min takes -0
         }
-        return x < y ? b : a;
+        return (kMax ? x < y : y < x) ? b : a;
     }
 }
 
-/// IEEE 754-2019 minimum: NaN if either operand is NaN (src0's first), else
-/// the smaller, with -0 < +0. Integers: the smaller.
+template <typename T>
+inline T ArithMax(T a, T b)
+{
+    return ArithExtremum<true>(a, b);
+}
+
 template <typename T>
 inline T ArithMin(T a, T b)
 {
-    if constexpr (std::is_integral<T>::value) {
-        return b < a ? b : a;
-    } else {
-        if (IsNan(a)) {
-            return Quiet(a);
-        }
-        if (IsNan(b)) {
-            return Quiet(b);
-        }
-        const double x = AsDouble(a);
-        const double y = AsDouble(b);
-        if (x == y) {
-            return SignBit(a) ? a : b;  // +-0: -0 wins
-        }
-        return y < x ? b : a;
-    }
+    return ArithExtremum<false>(a, b);
 }
 
 inline uint32_t CheckCount(const char* api, int64_t count)
