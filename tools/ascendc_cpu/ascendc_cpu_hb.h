@@ -19,7 +19,6 @@
 #ifndef ASCENDC_CPU_HB_H
 #define ASCENDC_CPU_HB_H
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,12 +80,12 @@ inline void JoinInto(Pipe p, const Clock& c)
 /// PipeBarrier<PIPE_ALL>: every pipe waits for every other.
 inline void JoinAll()
 {
-    Runtime& hb = Rt();
+    Runtime& rt = Rt();
     Clock all;
-    for (const Clock& c : hb.pipeClock) {
+    for (const Clock& c : rt.pipeClock) {
         all.Join(c);
     }
-    for (Clock& c : hb.pipeClock) {
+    for (Clock& c : rt.pipeClock) {
         c = all;
     }
 }
@@ -95,15 +94,15 @@ inline void JoinAll()
 /// the arena, read or written. A violation if it races with an earlier access.
 inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
 {
-    Runtime& hb = Rt();
-    if (bytes == 0 || off + bytes > hb.shadow.size()) {
+    Runtime& rt = Rt();
+    if (bytes == 0 || off + bytes > rt.shadow.size()) {
         return;  // outside the arena: CheckUb reports it
     }
     const int me = static_cast<int>(p);
-    Clock& mine = hb.pipeClock[me];
+    Clock& mine = rt.pipeClock[me];
     const uint32_t epoch = ++mine.t[me];
     for (uint64_t b = off; b < off + bytes; ++b) {
-        ShadowByte& s = hb.shadow[b];
+        ShadowByte& s = rt.shadow[b];
         int other = -1;
         bool otherWrote = false;
         if (s.writeEpoch != 0 && s.writer != me && s.writeEpoch > mine.t[s.writer]) {
@@ -118,8 +117,7 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
             }
         }
         if (other >= 0) {
-            const uint64_t base = b;
-            Fail(api, Msg(write ? "write of " : "read of ", operand, " (UB byte ", base, ") races with an earlier ",
+            Fail(api, Msg(write ? "write of " : "read of ", operand, " (UB byte ", b, ") races with an earlier ",
                 otherWrote ? "write" : "read", " by ", PipeName(static_cast<Pipe>(other)), ": ",
                 SyncHint(static_cast<Pipe>(other), p)));
         }

@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "ascendc_cpu_hb.h"
 #include "ascendc_cpu_runtime.h"

@@ -179,7 +179,8 @@ inline uint8_t* Arena()
 }
 
 /// Starts core `idx` of a launch with `num` cores: fills the UB with the
-/// garbage byte (so stale lanes are visible) and forgets all UB buffers.
+/// garbage byte (so stale lanes are visible), forgets all UB buffers and the
+/// sync checker's accesses and orderings.
 inline void BeginBlock(int64_t idx, int64_t num)
 {
     Runtime& rt = Rt();
