@@ -1,9 +1,10 @@
 """Build emitted AscendC kernels against the CPU model in tools/ascendc_cpu, and run them.
 
 `build()` compiles kernel sources into the harness (tools/ascendc_cpu/harness.cpp) with g++,
-several at once; `run_kernel()` runs one on numpy arrays the way the host would launch it: the
-tiling from `hswc.tiling.compute_tiling`, one harness block per used core, raw little-endian
-tensor files in and out. Used by test_cpu_build.py and test_emit_package.py.
+several at once (a Build's `flags` carry the harness's -D options: HSWC_KERNEL_ENTRY,
+HSWC_GM_INPUTS, ...); `run_kernel()` runs one on numpy arrays the way the host would launch it:
+the tiling from `hswc.tiling.compute_tiling` as a tiling file, one harness block per used core,
+raw little-endian tensor files in and out. Used by test_cpu_build.py and test_emit_package.py.
 """
 
 from __future__ import annotations
@@ -110,24 +111,27 @@ def lower(text: str, pipeline: str = DEFAULT_PIPELINE) -> ModuleOp:
 def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int, ub_size: int,
                workdir: Path, plan: UbPlan = CANN_BUDGET) -> np.ndarray:
     """y of the kernel run on every core the host tiling (for the kernel's UB `plan`) uses;
-    AssertionError on a violation."""
+    AssertionError on a violation. The tiling struct {totalNum, blockFactor, ubFactor} goes to
+    the harness as the raw bytes of a file (three little-endian int64)."""
     dtype = dtype_name(grad)
     tiling = compute_tiling(grad.size, core_num, ub_size, dtype, plan)
     workdir.mkdir(parents=True, exist_ok=True)
-    files = [workdir / name for name in ("grad.bin", "x.bin", "y.bin")]
-    np.ascontiguousarray(grad).tofile(files[0])
-    np.ascontiguousarray(x).tofile(files[1])
+    files = {name: workdir / f"{name}.bin" for name in ("grad", "x", "y", "tiling")}
+    np.ascontiguousarray(grad).tofile(files["grad"])
+    np.ascontiguousarray(x).tofile(files["x"])
+    struct = [tiling.total_num, tiling.block_factor, tiling.ub_factor]
+    np.array(struct, "<i8").tofile(files["tiling"])
     command = [
         str(executable), "--tiling-key", str(tiling.tiling_key),
         "--block-dim", str(tiling.used_core_num), "--ub-size", str(ub_size),
-        "--tiling", f"{tiling.total_num},{tiling.block_factor},{tiling.ub_factor}",
-        *map(str, files),
+        "--tiling-file", str(files["tiling"]),
+        "--input", str(files["grad"]), "--input", str(files["x"]), "--output", str(files["y"]),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and not done.stderr, (
         f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
     )
-    return np.fromfile(files[2], dtype=grad.dtype).reshape(grad.shape)
+    return np.fromfile(files["y"], dtype=grad.dtype).reshape(grad.shape)
 
 
 def bits(array: np.ndarray) -> np.ndarray:

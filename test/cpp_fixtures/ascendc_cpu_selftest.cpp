@@ -7,10 +7,17 @@
 //                                              NONE,RINT,FLOOR,CEIL,ROUND,TRUNC,ODD then bf16 with
 //                                              RINT,FLOOR,CEIL,ROUND,TRUNC (through Cast)
 //   ascendc_cpu_selftest --widen-table OUT     all 65536 f16 then all 65536 bf16 patterns -> f32 bits
+//   ascendc_cpu_selftest --int-cast-table IN OUT  f32 values (IN, no NaN) -> per value 10 words: int32
+//                                              with RINT,FLOOR,CEIL,ROUND,TRUNC, then the bits read as
+//                                              int32 -> f32 with the same modes
 //   ascendc_cpu_selftest --arith DT A B OUT    DT = f16|f32; A, B element files of equal length;
-//                                              OUT = Mul, Add, Sub, Muls(A, B[0]), Adds(A, B[0])
+//                                              OUT = Mul, Add, Sub, Muls(A, B[0]), Adds(A, B[0]),
+//                                              Div, Max, Min, Maxs(A, B[0]), Mins(A, B[0]), Abs(A), Relu(A)
 //
-// Build: g++ -std=c++17 -Wall -Wextra -Werror -I tools/ascendc_cpu test/cpp_fixtures/ascendc_cpu_selftest.cpp
+// Build (from the repository root):
+//   g++ -std=c++17 -Wall -Wextra -Werror -I tools/ascendc_cpu test/cpp_fixtures/ascendc_cpu_selftest.cpp
+//       test/cpp_fixtures/selftest_vector.cpp test/cpp_fixtures/selftest_cast.cpp
+//       test/cpp_fixtures/selftest_sync.cpp
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -23,45 +30,16 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "selftest_common.h"
 
 using namespace AscendC;
 
+using selftest::Bits;
+using selftest::Core;
+using selftest::Fill;
+using selftest::Violation;
+
 namespace {
-
-int g_pass = 0;
-int g_fail = 0;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        if (cond) {                                                               \
-            ++g_pass;                                                             \
-        } else {                                                                  \
-            ++g_fail;                                                             \
-            std::fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-/// One core with a fresh UB (declare before the TPipe so it outlives it).
-struct Core {
-    explicit Core(uint32_t ub = 196608)
-    {
-        ascendc_cpu::Configure(ub);
-        ascendc_cpu::ClearGm();
-        ascendc_cpu::SetTilingBytes(SIZE_MAX);
-        ascendc_cpu::BeginBlock(0, 1);
-    }
-    ~Core() { ascendc_cpu::EndBlock(); }
-};
-
-uint32_t Bits(float f) { return ascendc_cpu::F32Bits(f); }
-
-template <typename T>
-void Fill(const LocalTensor<T>& t, const std::vector<T>& v)
-{
-    for (size_t i = 0; i < v.size(); ++i) {
-        t.SetValue(static_cast<uint32_t>(i), v[i]);
-    }
-}
 
 // ---------------------------------------------------------------- semantics
 
@@ -147,23 +125,24 @@ void TestCompareSelect()
     Compare(m, ah, bh, CMPMODE::GE, 128);
     CHECK(m.GetValue(7) == 0x00 && m.GetValue(8) == 0xFF && m.GetValue(15) == 0xFF);
 
-    // CompareScalar: any count, ceil(count/8) bytes, tail bits 0.
+    // CompareScalar: whole repeats (64 f32), count/8 bytes, bytes past them untouched.
     Fill(a, av);  // the half test above overwrote the buffer
     Duplicate(m.ReinterpretCast<uint32_t>(), 0xFFFFFFFFu, 64);
-    CompareScalar(m, a, 0.0f, CMPMODE::GE, 10);
+    CompareScalar(m, a, 0.0f, CMPMODE::GE, 64);
     {
-        uint32_t want = 0;
-        for (int i = 0; i < 10; ++i) {
-            if (static_cast<double>(av[i]) >= 0.0) {
-                want |= 1u << i;
-            }
+        bool ok = true;
+        for (int i = 0; i < 64; ++i) {
+            const bool bit = ((m.GetValue(i / 8) >> (i % 8)) & 1) != 0;
+            ok = ok && bit == (static_cast<double>(av[i]) >= 0.0);  // NaN at 3: false
         }
-        CHECK(m.GetValue(0) == (want & 0xFF));
-        CHECK(m.GetValue(1) == ((want >> 8) & 0xFF));  // bits 10..15 zero
-        CHECK(m.GetValue(2) == 0xFF);                   // untouched
+        CHECK(ok);
+        CHECK(((m.GetValue(0) >> 3) & 1) == 0);
+        CHECK(m.GetValue(8) == 0xFF);  // untouched
     }
-    CompareScalar(m, a, nan, CMPMODE::EQ, 8);
-    CHECK(m.GetValue(0) == 0);
+    CompareScalar(m, a, nan, CMPMODE::EQ, 64);
+    CHECK(m.GetValue(0) == 0 && m.GetValue(7) == 0);
+    Compares(m, a, nan, CMPMODE::NE, 64);
+    CHECK(m.GetValue(0) == 0xFF && m.GetValue(7) == 0xFF);
 
     // Select TENSOR_TENSOR: bit i -> src0[i] else src1[i]; count need not be aligned.
     LocalTensor<float> d = dBuf.Get<float>();
@@ -489,14 +468,12 @@ void TestTiling()
 
 // ---------------------------------------------------------------- violations
 
-struct Violation {
-    const char* api;
-    std::function<void()> run;
-};
-
-std::map<std::string, Violation> Violations()
+selftest::Violations AllViolations()
 {
-    std::map<std::string, Violation> v;
+    selftest::Violations v;
+    selftest::AddVectorViolations(v);
+    selftest::AddCastViolations(v);
+    selftest::AddSyncViolations(v);
     v["ub_overflow"] = {"TPipe::InitBuffer", [] {
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b;
@@ -835,23 +812,54 @@ int ArithTable(const char* aPath, const char* bPath, const char* outPath)
     LocalTensor<T> a = aBuf.Get<T>(), b = bBuf.Get<T>(), d = dBuf.Get<T>();
     std::memcpy(static_cast<void*>(a.GetPhyAddr()), ra.data(), bytes);
     std::memcpy(static_cast<void*>(b.GetPhyAddr()), rb.data(), bytes);
+    const int32_t cnt = static_cast<int32_t>(n);
+    const T s = b.GetValue(0);
+    // The rows of OUT, in order.
+    const std::function<void()> ops[] = {
+        [&] { Mul(d, a, b, cnt); }, [&] { Add(d, a, b, cnt); }, [&] { Sub(d, a, b, cnt); },
+        [&] { Muls(d, a, s, cnt); }, [&] { Adds(d, a, s, cnt); }, [&] { Div(d, a, b, cnt); },
+        [&] { Max(d, a, b, cnt); }, [&] { Min(d, a, b, cnt); }, [&] { Maxs(d, a, s, cnt); },
+        [&] { Mins(d, a, s, cnt); }, [&] { Abs(d, a, cnt); }, [&] { Relu(d, a, cnt); },
+    };
     std::vector<uint8_t> out;
-    auto grab = [&] {
+    for (const std::function<void()>& op : ops) {
+        op();
         const uint8_t* p = reinterpret_cast<const uint8_t*>(d.GetPhyAddr());
         out.insert(out.end(), p, p + bytes);
-    };
-    const int32_t cnt = static_cast<int32_t>(n);
-    Mul(d, a, b, cnt);
-    grab();
-    Add(d, a, b, cnt);
-    grab();
-    Sub(d, a, b, cnt);
-    grab();
-    Muls(d, a, b.GetValue(0), cnt);
-    grab();
-    Adds(d, a, b.GetValue(0), cnt);
-    grab();
+    }
     WriteAll(outPath, out.data(), out.size());
+    return 0;
+}
+
+/// f32 values (IN, no NaN) -> int32 with RINT, FLOOR, CEIL, ROUND, TRUNC; then
+/// the same bits read as int32 -> f32 with those modes (OUT: 10 words per value).
+int IntCastTable(const char* inPath, const char* outPath)
+{
+    std::vector<uint8_t> raw = ReadAll(inPath);
+    const uint32_t n = static_cast<uint32_t>(raw.size() / 4);
+    const RoundMode modes[] = {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+        RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC};
+    Core core(4u << 20);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> src, dst;
+    pipe.InitBuffer(src, n * 4);
+    pipe.InitBuffer(dst, n * 4);
+    std::memcpy(static_cast<void*>(src.Get<float>().GetPhyAddr()), raw.data(), n * 4);
+    std::vector<uint32_t> out(static_cast<size_t>(n) * 10);
+    for (int dir = 0; dir < 2; ++dir) {
+        for (int m = 0; m < 5; ++m) {
+            if (dir == 0) {
+                Cast(dst.Get<int32_t>(), src.Get<float>(), modes[m], n);
+            } else {
+                Cast(dst.Get<float>(), src.Get<int32_t>(), modes[m], n);
+            }
+            const uint32_t* d = reinterpret_cast<const uint32_t*>(dst.Get<uint32_t>().GetPhyAddr());
+            for (uint32_t i = 0; i < n; ++i) {
+                out[static_cast<size_t>(i) * 10 + dir * 5 + m] = d[i];
+            }
+        }
+    }
+    WriteAll(outPath, out.data(), out.size() * 4);
     return 0;
 }
 
@@ -864,8 +872,11 @@ int RunTests()
     TestCopies();
     TestQueuesAndTensors();
     TestTiling();
-    std::printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail == 0 ? 0 : 1;
+    selftest::VectorTests();
+    selftest::CastTests();
+    selftest::SyncTests();
+    std::printf("%d passed, %d failed\n", selftest::g_pass, selftest::g_fail);
+    return selftest::g_fail == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -877,13 +888,13 @@ int main(int argc, char** argv)
         return RunTests();
     }
     if (mode == "--list-violations") {
-        for (const auto& kv : Violations()) {
+        for (const auto& kv : AllViolations()) {
             std::printf("%s\t%s\n", kv.first.c_str(), kv.second.api);
         }
         return 0;
     }
     if (mode == "--violate" && argc == 3) {
-        const auto all = Violations();
+        const auto all = AllViolations();
         const auto it = all.find(argv[2]);
         if (it == all.end()) {
             std::fprintf(stderr, "unknown violation case %s\n", argv[2]);
@@ -899,6 +910,9 @@ int main(int argc, char** argv)
     }
     if (mode == "--widen-table" && argc == 3) {
         return WidenTable(argv[2]);
+    }
+    if (mode == "--int-cast-table" && argc == 4) {
+        return IntCastTable(argv[2], argv[3]);
     }
     if (mode == "--arith" && argc == 6) {
         const std::string dt = argv[2];

@@ -1,4 +1,4 @@
-// ascendc_cpu_copy.h - DataCopy / DataCopyPad between GM and UB.
+// ascendc_cpu_copy.h - DataCopy / DataCopyPad between GM and UB, and UB -> UB.
 //
 // Part of the AscendC CPU model (see README.md). Parameter structs have the
 // field names, types and constructors of the device headers
@@ -198,6 +198,32 @@ inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::Global
     }
 }
 
+/// UB -> UB in 32-byte blocks (blockCount blocks of blockLenBlocks, gaps in
+/// blocks). It runs on the vector pipe, so the sync checker treats it as a
+/// vector read of src and a vector write of dst. All of src is read before
+/// dst is written.
+template <typename T>
+inline void CopyUbBlocks(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t blockCount,
+    uint32_t blockLenBlocks, uint32_t srcGapBlocks, uint32_t dstGapBlocks)
+{
+    const char* api = "DataCopy";
+    if (blockCount == 0 || blockLenBlocks == 0) {
+        return;
+    }
+    const uint64_t len = static_cast<uint64_t>(blockLenBlocks) * kUbBlockBytes;
+    const uint64_t srcGap = static_cast<uint64_t>(srcGapBlocks) * kUbBlockBytes;
+    const uint64_t dstGap = static_cast<uint64_t>(dstGapBlocks) * kUbBlockBytes;
+    CheckUb(api, "src", src.cpu_, len * blockCount + srcGap * (blockCount - 1), Access::kVecRead);
+    CheckUb(api, "dst", dst.cpu_, len * blockCount + dstGap * (blockCount - 1), Access::kVecWrite);
+    std::vector<uint8_t> data(static_cast<size_t>(len * blockCount));
+    for (uint32_t b = 0; b < blockCount; ++b) {
+        std::memcpy(data.data() + b * len, src.cpu_.ptr + b * (len + srcGap), static_cast<size_t>(len));
+    }
+    for (uint32_t b = 0; b < blockCount; ++b) {
+        std::memcpy(dst.cpu_.ptr + b * (len + dstGap), data.data() + b * len, static_cast<size_t>(len));
+    }
+}
+
 /// The 32-byte blocks that `count` elements of T fill, for DataCopy by count;
 /// a count that leaves a partial block is a violation (DataCopyPad copies those).
 template <typename T>
@@ -242,6 +268,22 @@ template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params)
 {
     ascendc_cpu::CopyBlocks(src, dst, params.blockCount, params.blockLen, params.srcStride, params.dstStride, false);
+}
+
+/// UB -> UB, `count` elements (count * sizeof(T) a multiple of 32 bytes), on
+/// the vector pipe.
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
+{
+    ascendc_cpu::CopyUbBlocks(dst, src, 1, ascendc_cpu::WholeBlocks<T>(count), 0, 0);
+}
+
+/// UB -> UB with DataCopyParams in 32-byte block units (length and gaps).
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams)
+{
+    ascendc_cpu::CopyUbBlocks(dst, src, repeatParams.blockCount, repeatParams.blockLen, repeatParams.srcStride,
+        repeatParams.dstStride);
 }
 
 /// GM -> UB, blockLen in bytes (need not be 32-byte aligned); the UB tail of

@@ -7,12 +7,22 @@
 //   * RoundDoubleTo(v, fmt, mode) rounds any double to a binary format with
 //     `mantBits` stored mantissa bits and `expBits` exponent bits (f16, bf16,
 //     f32) with one of the six AscendC rounding behaviours, handling signed
-//     zero, subnormals, overflow and NaN.
+//     zero, subnormals, overflow and NaN; RoundIntegerTo does the same for
+//     any int64 (exactly, also beyond 2^53).
 //   * Decoding f16 / bf16 to float is exact.
-// Arithmetic on f16/f32 in the vector model (ascendc_cpu_vector.h) is done
-// as one exact-or-innocuous double operation followed by exactly one call of
-// RoundDoubleTo, so every result is the correctly rounded IEEE result
-// (53 >= 2*24+2, so double rounding is innocuous for a single +,-,*).
+// Arithmetic on f16/f32 in the vector model (ascendc_cpu_vec_*.h) is one
+// double operation followed by exactly one call of RoundDoubleTo. For f16 the
+// double result of +, -, * is exact; for f32 it may not be, nor is / for
+// either. It is still the correctly rounded result in T: the double result is
+// the correctly rounded (RNE) double of the exact one, and rounding a
+// correctly rounded p'-bit result again to p bits gives the correctly rounded
+// p-bit result for +, -, *, / whenever p' >= 2p + 2 (Figueroa, "When is double
+// rounding innocuous?", 1995): 53 >= 2*24 + 2 for f32 and 53 >= 2*11 + 2 for
+// f16. Results that are subnormal in T are covered too: a subnormal quotient
+// a/b is at least 2^-48 (relatively) away from every midpoint of T's
+// subnormal grid unless it lies on one, far more than double's 2^-53, and a
+// sum or product that is subnormal in T is exact in double. No double result
+// of two f16/f32 operands is subnormal or infinite in double.
 #ifndef ASCENDC_CPU_FLOAT_H
 #define ASCENDC_CPU_FLOAT_H
 
@@ -58,55 +68,25 @@ inline int HighestBit(uint64_t v)  // v != 0
     return p;
 }
 
-/// Rounds `v` to `fmt` with rounding `mode`; returns the bit pattern in the
+/// Rounds the finite nonzero value (-1)^neg * sig * 2^exp2 (any sig > 0 that
+/// fits 64 bits) to `fmt` with rounding `mode`; returns the bit pattern in the
 /// low (1 + expBits + mantBits) bits.
-///   * NaN -> quiet NaN, sign and top payload bits kept.
-///   * +-inf -> +-inf; +-0 -> +-0.
 ///   * Overflow: kRint/kRound -> inf; kTrunc/kOdd -> max finite;
 ///     kFloor -> +max / -inf; kCeil -> +inf / -max (IEEE directed rounding).
 ///   * Subnormal results are produced (no flush to zero).
-inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
+inline uint32_t RoundScaled(bool neg, uint64_t sig, int exp2, FloatFormat fmt, Rounding mode)
 {
     const int mantBits = fmt.mantBits;
     const int expBits = fmt.expBits;
     const int bias = (1 << (expBits - 1)) - 1;
     const uint32_t expAll = (1u << expBits) - 1u;
     const uint32_t mantMask = (1u << mantBits) - 1u;
-
-    const uint64_t b = DoubleBits(v);
-    const bool neg = (b >> 63) != 0;
     const uint32_t sign = neg ? (1u << (mantBits + expBits)) : 0u;
-    const int e = static_cast<int>((b >> 52) & 0x7FFu);
-    const uint64_t m = b & ((uint64_t{1} << 52) - 1u);
 
-    if (e == 0x7FF) {
-        if (m == 0) {
-            return sign | (expAll << mantBits);  // infinity
-        }
-        const uint32_t payload = static_cast<uint32_t>(m >> (52 - mantBits));
-        return sign | (expAll << mantBits) | payload | (1u << (mantBits - 1));  // quiet NaN
-    }
-    if (e == 0 && m == 0) {
-        return sign;  // signed zero
-    }
-
-    // |v| = sig * 2^exp2, floor(log2|v|) = lg.
-    uint64_t sig;
-    int exp2;
-    int lg;
-    if (e == 0) {
-        sig = m;
-        exp2 = -1074;
-        lg = HighestBit(m) - 1074;
-    } else {
-        sig = m | (uint64_t{1} << 52);
-        exp2 = e - 1075;
-        lg = e - 1023;
-    }
-
+    const int lg = HighestBit(sig) + exp2;  // floor(log2 |v|)
     const int emin = 1 - bias;
     const int emax = bias;
-    int te = lg < emin ? emin : lg;          // exponent of the result's binade
+    int te = lg < emin ? emin : lg;            // exponent of the result's binade
     const int shift = exp2 - (te - mantBits);  // r = |v| / quantum = sig * 2^shift
 
     uint64_t r;
@@ -114,18 +94,18 @@ inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
     int vsHalf = -1;  // remainder compared with half a quantum: -1 below, 0 equal, 1 above
     if (shift >= 0) {
         r = sig << shift;  // exact; r < 2^(mantBits+1)
+    } else if (-shift >= 64) {
+        r = 0;  // the whole of sig is the remainder; half a quantum is 2^(-shift-1) >= 2^63
+        inexact = true;
+        const uint64_t top = uint64_t{1} << 63;
+        vsHalf = -shift > 64 || sig < top ? -1 : (sig == top ? 0 : 1);
     } else {
         const int k = -shift;
-        if (k > 60) {
-            r = 0;  // sig < 2^53 <= 2^(k-1): nonzero remainder below half
-            inexact = true;
-        } else {
-            r = sig >> k;
-            const uint64_t rem = sig & ((uint64_t{1} << k) - 1u);
-            const uint64_t half = uint64_t{1} << (k - 1);
-            inexact = rem != 0;
-            vsHalf = rem < half ? -1 : (rem == half ? 0 : 1);
-        }
+        r = sig >> k;
+        const uint64_t rem = sig & ((uint64_t{1} << k) - 1u);
+        const uint64_t half = uint64_t{1} << (k - 1);
+        inexact = rem != 0;
+        vsHalf = rem < half ? -1 : (rem == half ? 0 : 1);
     }
 
     bool increment = false;
@@ -185,6 +165,45 @@ inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
     const uint32_t mant = static_cast<uint32_t>(r) & mantMask;
     const uint32_t expField = (r >> mantBits) != 0 ? static_cast<uint32_t>(te + bias) : 0u;  // subnormal
     return sign | (expField << mantBits) | mant;
+}
+
+/// Rounds `v` to `fmt` with rounding `mode` (see RoundScaled); also:
+///   * NaN -> quiet NaN, sign and top payload bits kept.
+///   * +-inf -> +-inf; +-0 -> +-0.
+inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
+{
+    const int mantBits = fmt.mantBits;
+    const uint32_t expAll = (1u << fmt.expBits) - 1u;
+    const uint64_t b = DoubleBits(v);
+    const bool neg = (b >> 63) != 0;
+    const uint32_t sign = neg ? (1u << (mantBits + fmt.expBits)) : 0u;
+    const int e = static_cast<int>((b >> 52) & 0x7FFu);
+    const uint64_t m = b & ((uint64_t{1} << 52) - 1u);
+    if (e == 0x7FF) {
+        if (m == 0) {
+            return sign | (expAll << mantBits);  // infinity
+        }
+        const uint32_t payload = static_cast<uint32_t>(m >> (52 - mantBits));
+        return sign | (expAll << mantBits) | payload | (1u << (mantBits - 1));  // quiet NaN
+    }
+    if (e == 0 && m == 0) {
+        return sign;  // signed zero
+    }
+    if (e == 0) {
+        return RoundScaled(neg, m, -1074, fmt, mode);  // subnormal double
+    }
+    return RoundScaled(neg, m | (uint64_t{1} << 52), e - 1075, fmt, mode);
+}
+
+/// Rounds any int64 (exactly, even beyond 2^53) to `fmt`; 0 gives +0.
+inline uint32_t RoundIntegerTo(int64_t v, FloatFormat fmt, Rounding mode)
+{
+    if (v == 0) {
+        return 0;
+    }
+    const bool neg = v < 0;
+    const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    return RoundScaled(neg, mag, 0, fmt, mode);
 }
 
 /// Exact binary16 -> float.
@@ -291,5 +310,9 @@ private:
 static_assert(sizeof(half) == 2 && std::is_trivially_copyable<half>::value, "half must be a 2-byte POD");
 static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable<bfloat16_t>::value,
     "bfloat16_t must be a 2-byte POD");
+
+/// Device spellings of the IEEE types.
+using float16_t = half;
+using float32_t = float;
 
 #endif  // ASCENDC_CPU_FLOAT_H

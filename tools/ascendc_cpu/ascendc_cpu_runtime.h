@@ -60,15 +60,34 @@ inline uint64_t RoundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 /// Lifecycle of one UB buffer of a TQue (TBuf buffers stay kInUse).
 enum class BufState { kFree, kAllocated, kEnqueued, kDequeued };
 
+/// The pipes the sync checker tracks (S carries orderings between the others).
+enum class Pipe : uint8_t { kMte2 = 0, kV, kMte3, kS, kNone };
+constexpr int kPipes = 4;
+constexpr int kDataPipes = 3;  // pipes that access UB: MTE2, V, MTE3
+
+/// A vector clock: t[Q] is the epoch of pipe Q's latest access known to be
+/// ordered before the owner's next one (see ascendc_cpu_hb.h).
+struct Clock {
+    uint32_t t[kPipes] = {0, 0, 0, 0};
+
+    void Join(const Clock& o)
+    {
+        for (int q = 0; q < kPipes; ++q) {
+            t[q] = t[q] < o.t[q] ? o.t[q] : t[q];
+        }
+    }
+};
+
+/// The last accesses of one UB byte.
+struct ShadowByte {
+    uint32_t writeEpoch = 0;  // 0: never written on this core
+    uint8_t writer = 0;       // Pipe of the last write
+    uint32_t readEpoch[kDataPipes] = {0, 0, 0};
+};
+
 /// One UB buffer handed out by TPipe::InitBuffer (a TQue slot or a TBuf).
-/// Besides the queue state it records which pipes touched the buffer since
-/// the last synchronisation point, to flag missing EnQue/DeQue pairs:
-///   copyInPending   MTE2 (GM->UB) wrote it, V/MTE3 must not touch it yet
-///   vecPending      V read or wrote it, MTE2 must not overwrite it yet
-///   vecWritePending V wrote it, MTE3 must not read it yet
-///   copyOutPending  MTE3 (UB->GM) reads it, V/MTE2 must not overwrite it yet
-/// DeQue and AllocTensor of the buffer, and PipeBarrier<PIPE_ALL>(), are
-/// synchronisation points that clear the flags.
+/// Cross-pipe ordering is tracked per UB byte (ascendc_cpu_hb.h); a queue
+/// slot keeps the clock of its free-buffer event (FreeTensor -> AllocTensor).
 struct BufferRecord {
     const char* kind = "";   // "TQue" or "TBuf"
     const char* position = "";
@@ -77,15 +96,7 @@ struct BufferRecord {
     bool isQueueSlot = false;
     BufState state = BufState::kFree;
     uint64_t generation = 0;  // bumped by every AllocTensor
-    bool copyInPending = false;
-    bool vecPending = false;
-    bool vecWritePending = false;
-    bool copyOutPending = false;
-
-    void ClearSync()
-    {
-        copyInPending = vecPending = vecWritePending = copyOutPending = false;
-    }
+    Clock freeClock;  // what the freeing pipe had done at FreeTensor
 };
 
 /// A GM allocation registered by the harness.
@@ -99,6 +110,7 @@ struct GmRegion {
 
 struct Runtime {
     // Launch state.
+    uint64_t tilingKey = 0;  // TILING_KEY_IS compares with it
     int64_t blockIdx = 0;
     int64_t blockNum = 1;
     bool inBlock = false;
@@ -112,6 +124,9 @@ struct Runtime {
     uint32_t ubPeak = 0;       // max ubUsed during the current block
     std::string ubLayout;      // human-readable list of buffers, for messages
     int livePipes = 0;
+    Clock pipeClock[kPipes];           // the sync checker's clocks, one per pipe
+    std::vector<ShadowByte> shadow;    // one per UB byte
+    void* pipe = nullptr;  // the live AscendC::TPipe (GetTPipePtr)
     std::vector<BufferRecord*> records;
 
     // GM regions and tiling size registered by the harness.
@@ -164,7 +179,8 @@ inline uint8_t* Arena()
 }
 
 /// Starts core `idx` of a launch with `num` cores: fills the UB with the
-/// garbage byte (so stale lanes are visible) and forgets all UB buffers.
+/// garbage byte (so stale lanes are visible), forgets all UB buffers and the
+/// sync checker's accesses and orderings.
 inline void BeginBlock(int64_t idx, int64_t num)
 {
     Runtime& rt = Rt();
@@ -177,6 +193,11 @@ inline void BeginBlock(int64_t idx, int64_t num)
     rt.ubPeak = 0;
     rt.ubLayout.clear();
     rt.livePipes = 0;
+    for (Clock& c : rt.pipeClock) {
+        c = Clock();
+    }
+    rt.shadow.assign(rt.ubBytes, ShadowByte());
+    rt.pipe = nullptr;
     rt.records.clear();
 }
 

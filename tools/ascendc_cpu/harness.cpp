@@ -1,24 +1,39 @@
-// harness.cpp - runs an emitted HardSwishGrad kernel on every core of a launch.
+// harness.cpp - runs an AscendC kernel entry on every core of a launch.
 //
-// Build (the kernel source is compiled into this translation unit; give
-// HSWC_KERNEL_SOURCE as an absolute path, or relative to this folder or to a
-// -I directory):
-//   g++ -std=c++17 -Wall -Wextra -Werror -I tools/ascendc_cpu
-//       -DHSWC_KERNEL_SOURCE='"/abs/path/kernel.cpp"' tools/ascendc_cpu/harness.cpp -o run_kernel
+// The kernel source is compiled into this translation unit. Compile-time
+// macros (-D...):
+//   HSWC_KERNEL_SOURCE   "path/to/kernel.cpp" (required; resolved like #include "...")
+//   HSWC_KERNEL_ENTRY    the entry's name (default hard_swish_grad):
+//                        ENTRY(GM_ADDR in..., GM_ADDR out..., GM_ADDR workspace, GM_ADDR tiling)
+//   HSWC_GM_INPUTS       GM inputs before the outputs (default 2)
+//   HSWC_GM_OUTPUTS      GM outputs before workspace (default 1)
+//   and how a tiling key selects the code to run, one of:
+//   HSWC_TILING_KEYS     (default) the entry is `template <KeyType K>`; the keys
+//                        to instantiate, comma-separated (default 0,1,2)
+//   HSWC_KERNEL_INSTANCES  any template: a list of HSWC_INSTANCE(key, template-args...),
+//                        e.g. 'HSWC_INSTANCE(0, half, 0) HSWC_INSTANCE(1, float, 1)'
+//   HSWC_KERNEL_UNTEMPLATED  a plain entry run for any key (it dispatches with
+//                        TILING_KEY_IS(k), which compares with --tiling-key)
 //
 // Usage:
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
-//              --tiling TOTAL,BLOCKFACTOR,UBFACTOR [--ub-fill BYTE] [--verbose]
-//              grad.bin x.bin y.bin
-// grad.bin and x.bin are raw little-endian element files (key 0: f16,
-// 1: f32, 2: bf16); y.bin is written. For block idx 0..N-1 the harness
-// refills the UB with the garbage byte (default 0xA5) and calls
-// hard_swish_grad<K>(grad, x, y, workspace = nullptr, tiling) with the three
-// int64 tiling values packed little-endian (24 bytes).
+//              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
+//              [--ub-fill BYTE] [--verbose]
+//              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
+//              [--output-bytes N ...]
+// (or the input files then the output files as positional arguments). For
+// block idx 0..N-1 the harness refills the UB with the garbage byte (default
+// 0xA5) and calls the entry with the GM arrays, workspace = nullptr and the
+// tiling buffer: the raw bytes of FILE, or for --tiling the three values as
+// little-endian int64 (HardSwishGrad's TilingData). Inputs are read-only;
+// each output has --output-bytes bytes (one per output, in order) or, by
+// default, as many as the first input, initially all --ub-fill.
 //
 // Exit status: 0 ok; 2 usage / file errors (message on stderr);
-// 3 kernel rule violation ("ascendc_cpu: <API>: <rule>" on stderr),
-// including any byte of y that no core wrote (y.bin is still written).
+// 3 kernel rule violation ("ascendc_cpu: <API>: <rule>" on stderr; a
+// violation inside the kernel stops the run before any output is written),
+// including output bytes that no core wrote (the outputs are still written).
+#include <array>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdint>
@@ -27,6 +42,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -36,15 +52,106 @@
 #endif
 #include HSWC_KERNEL_SOURCE
 
+#ifndef HSWC_KERNEL_ENTRY
+#define HSWC_KERNEL_ENTRY hard_swish_grad
+#endif
+#ifndef HSWC_GM_INPUTS
+#define HSWC_GM_INPUTS 2
+#endif
+#ifndef HSWC_GM_OUTPUTS
+#define HSWC_GM_OUTPUTS 1
+#endif
+#if defined(HSWC_KERNEL_INSTANCES) && defined(HSWC_KERNEL_UNTEMPLATED)
+#error "define at most one of HSWC_KERNEL_INSTANCES and HSWC_KERNEL_UNTEMPLATED"
+#endif
+#if !defined(HSWC_TILING_KEYS)
+#define HSWC_TILING_KEYS 0, 1, 2
+#endif
+
 namespace hswc_harness {
+
+constexpr size_t kInputs = HSWC_GM_INPUTS;
+constexpr size_t kOutputs = HSWC_GM_OUTPUTS;
+using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
 
 [[noreturn]] void UsageError(const std::string& msg)
 {
     std::fprintf(stderr, "run_kernel: %s\n", msg.c_str());
     std::fprintf(stderr,
-        "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES --tiling TOTAL,BLOCKFACTOR,UBFACTOR "
-        "[--ub-fill BYTE] [--verbose] grad.bin x.bin y.bin\n");
+        "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
+        "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--ub-fill BYTE] [--verbose] "
+        "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
+}
+
+/// Calls `entry` with the GM arrays, workspace = nullptr and the tiling buffer.
+template <typename F, size_t... I>
+void Invoke(F entry, const GmArgs& gm, uint8_t* tiling, std::index_sequence<I...>)
+{
+    entry(gm[I]..., static_cast<uint8_t*>(nullptr), tiling);
+}
+
+template <typename F>
+void Invoke(F entry, const GmArgs& gm, uint8_t* tiling)
+{
+    Invoke(entry, gm, tiling, std::make_index_sequence<kInputs + kOutputs>{});
+}
+
+#if defined(HSWC_KERNEL_INSTANCES)
+#define HSWC_INSTANCE(key, ...) static_cast<uint64_t>(key),
+constexpr uint64_t kKeys[] = {HSWC_KERNEL_INSTANCES};
+#undef HSWC_INSTANCE
+
+/// Runs the instance of key k; false if this build has none.
+bool Launch(uint64_t k, const GmArgs& gm, uint8_t* tiling)
+{
+#define HSWC_INSTANCE(key, ...)                                                             \
+    if (k == static_cast<uint64_t>(key)) {                                                  \
+        Invoke([](auto... args) { HSWC_KERNEL_ENTRY<__VA_ARGS__>(args...); }, gm, tiling); \
+        return true;                                                                        \
+    }
+    HSWC_KERNEL_INSTANCES
+#undef HSWC_INSTANCE
+    return false;
+}
+#elif defined(HSWC_KERNEL_UNTEMPLATED)
+constexpr uint64_t kKeys[] = {0};  // unused: every key runs the one entry
+
+bool Launch(uint64_t, const GmArgs& gm, uint8_t* tiling)
+{
+    Invoke([](auto... args) { HSWC_KERNEL_ENTRY(args...); }, gm, tiling);
+    return true;
+}
+#else
+constexpr uint64_t kKeys[] = {HSWC_TILING_KEYS};
+
+template <uint64_t K>
+bool LaunchKey(const GmArgs& gm, uint8_t* tiling)
+{
+    Invoke([](auto... args) { HSWC_KERNEL_ENTRY<K>(args...); }, gm, tiling);
+    return true;
+}
+
+template <size_t... J>
+bool LaunchKeyed(uint64_t k, const GmArgs& gm, uint8_t* tiling, std::index_sequence<J...>)
+{
+    return ((k == kKeys[J] && LaunchKey<kKeys[J]>(gm, tiling)) || ...);
+}
+
+/// Runs ENTRY<k>; false if k is not one of HSWC_TILING_KEYS.
+bool Launch(uint64_t k, const GmArgs& gm, uint8_t* tiling)
+{
+    return LaunchKeyed(k, gm, tiling, std::make_index_sequence<sizeof(kKeys) / sizeof(kKeys[0])>{});
+}
+#endif
+
+std::string KeyList()
+{
+    std::string s;
+    for (uint64_t k : kKeys) {
+        s += (s.empty() ? "" : ", ") + std::to_string(k);
+    }
+    return s;
 }
 
 bool ParseInt(const std::string& s, int64_t& out)
@@ -68,6 +175,17 @@ int64_t IntArg(const std::string& name, const std::string& s, int64_t lo, int64_
     if (!ParseInt(s, v) || v < lo || v > hi) {
         UsageError(name + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" +
             s + "'");
+    }
+    return v;
+}
+
+uint64_t KeyArg(const std::string& s)
+{
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+    if (s.empty() || s[0] == '-' || errno != 0 || end == nullptr || *end != '\0') {
+        UsageError("--tiling-key expects a non-negative integer, got '" + s + "'");
     }
     return v;
 }
@@ -97,27 +215,46 @@ void WriteFile(const std::string& path, const std::vector<uint8_t>& data)
     }
 }
 
-void Launch(int64_t key, GM_ADDR grad, GM_ADDR x, GM_ADDR y, GM_ADDR tiling)
+/// The three int64 values of --tiling TOTAL,BLOCKFACTOR,UBFACTOR as 24 little-endian bytes.
+std::vector<uint8_t> ShorthandTiling(const std::string& s)
 {
-    switch (key) {
-        case 0: hard_swish_grad<0>(grad, x, y, nullptr, tiling); break;
-        case 1: hard_swish_grad<1>(grad, x, y, nullptr, tiling); break;
-        case 2: hard_swish_grad<2>(grad, x, y, nullptr, tiling); break;
-        default: UsageError("unknown tiling key");
+    int64_t vals[3] = {0, 0, 0};
+    size_t start = 0;
+    for (int k = 0; k < 3; ++k) {
+        const size_t comma = s.find(',', start);
+        const bool last = k == 2;
+        if (last != (comma == std::string::npos)) {
+            UsageError("--tiling expects TOTAL,BLOCKFACTOR,UBFACTOR, got '" + s + "'");
+        }
+        const std::string part = s.substr(start, last ? std::string::npos : comma - start);
+        if (!ParseInt(part, vals[k])) {
+            UsageError("--tiling expects three integers, got '" + s + "'");
+        }
+        start = comma + 1;
     }
+    std::vector<uint8_t> bytes(sizeof vals);
+    std::memcpy(bytes.data(), vals, sizeof vals);  // little-endian host
+    return bytes;
 }
 
-int Main(int argc, char** argv)
-{
-    int64_t key = -1;
+struct Options {
+    bool haveKey = false;
+    uint64_t key = 0;
     int64_t blockDim = -1;
     int64_t ubSize = -1;
     int64_t fill = 0xA5;
-    bool haveTiling = false;
     bool verbose = false;
-    int64_t tilingVals[3] = {0, 0, 0};
-    std::vector<std::string> files;
+    bool haveTiling = false;
+    std::vector<uint8_t> tiling;
+    std::vector<std::string> inputs;
+    std::vector<std::string> outputs;
+    std::vector<int64_t> outputBytes;
+    std::vector<std::string> positional;
+};
 
+Options Parse(int argc, char** argv)
+{
+    Options o;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -126,104 +263,151 @@ int Main(int argc, char** argv)
             }
             return argv[++i];
         };
+        auto setTiling = [&](std::vector<uint8_t> bytes) {
+            if (o.haveTiling) {
+                UsageError("give the tiling once (--tiling-file or --tiling)");
+            }
+            o.tiling = std::move(bytes);
+            o.haveTiling = true;
+        };
         if (a == "--tiling-key") {
-            key = IntArg(a, value(), 0, 2);
+            o.key = KeyArg(value());
+            o.haveKey = true;
         } else if (a == "--block-dim") {
-            blockDim = IntArg(a, value(), 1, 65535);
+            o.blockDim = IntArg(a, value(), 1, 65535);
         } else if (a == "--ub-size") {
-            ubSize = IntArg(a, value(), 32, int64_t{1} << 30);
-            if (ubSize % 32 != 0) {
+            o.ubSize = IntArg(a, value(), 32, int64_t{1} << 30);
+            if (o.ubSize % 32 != 0) {
                 UsageError("--ub-size must be a multiple of 32");
             }
         } else if (a == "--ub-fill") {
-            fill = IntArg(a, value(), 0, 255);
+            o.fill = IntArg(a, value(), 0, 255);
         } else if (a == "--tiling") {
-            std::string s = value();
-            size_t start = 0;
-            for (int k = 0; k < 3; ++k) {
-                const size_t comma = s.find(',', start);
-                const bool last = k == 2;
-                if (last != (comma == std::string::npos)) {
-                    UsageError("--tiling expects TOTAL,BLOCKFACTOR,UBFACTOR, got '" + s + "'");
-                }
-                const std::string part = s.substr(start, last ? std::string::npos : comma - start);
-                if (!ParseInt(part, tilingVals[k])) {
-                    UsageError("--tiling expects three integers, got '" + s + "'");
-                }
-                start = comma + 1;
-            }
-            haveTiling = true;
+            setTiling(ShorthandTiling(value()));
+        } else if (a == "--tiling-file") {
+            setTiling(ReadFile(value()));
+        } else if (a == "--input") {
+            o.inputs.push_back(value());
+        } else if (a == "--output") {
+            o.outputs.push_back(value());
+        } else if (a == "--output-bytes") {
+            o.outputBytes.push_back(IntArg(a, value(), 0, int64_t{1} << 40));
         } else if (a == "--verbose") {
-            verbose = true;
+            o.verbose = true;
         } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
             UsageError("unknown option " + a);
         } else {
-            files.push_back(a);
+            o.positional.push_back(a);
         }
     }
-    if (key < 0 || blockDim < 0 || ubSize < 0 || !haveTiling) {
-        UsageError("--tiling-key, --block-dim, --ub-size and --tiling are required");
+    if (!o.haveKey || o.blockDim < 0 || o.ubSize < 0 || !o.haveTiling) {
+        UsageError("--tiling-key, --block-dim, --ub-size and --tiling-file (or --tiling) are required");
     }
-    if (files.size() != 3) {
-        UsageError("expected three files: grad.bin x.bin y.bin");
+    if (!o.positional.empty()) {
+        if (!o.inputs.empty() || !o.outputs.empty()) {
+            UsageError("give the files either as --input/--output or positionally, not both");
+        }
+        if (o.positional.size() != kInputs + kOutputs) {
+            UsageError("expected " + std::to_string(kInputs) + " input and " + std::to_string(kOutputs) +
+                " output files, got " + std::to_string(o.positional.size()) + " file arguments");
+        }
+        o.inputs.assign(o.positional.begin(), o.positional.begin() + static_cast<std::ptrdiff_t>(kInputs));
+        o.outputs.assign(o.positional.begin() + static_cast<std::ptrdiff_t>(kInputs), o.positional.end());
     }
+    if (o.inputs.size() != kInputs || o.outputs.size() != kOutputs) {
+        UsageError("this kernel takes " + std::to_string(kInputs) + " --input and " + std::to_string(kOutputs) +
+            " --output files (HSWC_GM_INPUTS, HSWC_GM_OUTPUTS), got " + std::to_string(o.inputs.size()) + " and " +
+            std::to_string(o.outputs.size()));
+    }
+    if (!o.outputBytes.empty() && o.outputBytes.size() != kOutputs) {
+        UsageError("give --output-bytes once per output (" + std::to_string(kOutputs) + "), got " +
+            std::to_string(o.outputBytes.size()));
+    }
+    if (o.outputBytes.empty() && kOutputs > 0 && kInputs == 0) {
+        UsageError("a kernel without inputs needs --output-bytes for every output");
+    }
+    return o;
+}
 
-    const size_t elemSize = key == 1 ? 4 : 2;
-    std::vector<uint8_t> grad = ReadFile(files[0]);
-    std::vector<uint8_t> x = ReadFile(files[1]);
-    if (grad.size() != x.size()) {
-        UsageError("grad has " + std::to_string(grad.size()) + " bytes but x has " + std::to_string(x.size()));
-    }
-    if (grad.size() % elemSize != 0) {
-        UsageError("input size " + std::to_string(grad.size()) + " is not a multiple of the element size " +
-            std::to_string(elemSize));
-    }
-    const int64_t elems = static_cast<int64_t>(grad.size() / elemSize);
-    if (tilingVals[0] != elems) {
-        UsageError("tiling totalNum " + std::to_string(tilingVals[0]) + " does not match the " +
-            std::to_string(elems) + " input elements");
-    }
-    std::vector<uint8_t> y(grad.size(), static_cast<uint8_t>(fill));
+/// An output's GM region (index into Rt().gm) and its name in messages.
+struct OutputRegion {
+    size_t region;
+    std::string name;
+};
 
-    std::vector<uint8_t> tiling(sizeof tilingVals);
-    std::memcpy(tiling.data(), tilingVals, sizeof tilingVals);  // little-endian host
+/// One line naming every output with bytes no core wrote, or "".
+std::string Unwritten(const std::vector<OutputRegion>& outputs)
+{
+    std::string report;
+    for (const OutputRegion& o : outputs) {
+        const ascendc_cpu::GmRegion& r = ascendc_cpu::Rt().gm[o.region];
+        size_t missing = 0;
+        size_t first = 0;
+        for (size_t i = 0; i < r.writer.size(); ++i) {
+            if (r.writer[i] == 0) {
+                first = missing == 0 ? i : first;
+                ++missing;
+            }
+        }
+        if (missing != 0) {
+            report += ascendc_cpu::Msg(report.empty() ? "" : "; ", missing, " of ", r.bytes, " bytes of ", o.name,
+                " were never written (first at byte ", first, ")");
+        }
+    }
+    return report;
+}
 
-    ascendc_cpu::Configure(static_cast<uint32_t>(ubSize), static_cast<uint8_t>(fill));
+int Main(int argc, char** argv)
+{
+    Options o = Parse(argc, argv);
+    std::vector<std::vector<uint8_t>> data;
+    for (const std::string& path : o.inputs) {
+        data.push_back(ReadFile(path));
+    }
+    for (size_t i = 0; i < kOutputs; ++i) {
+        const size_t bytes = o.outputBytes.empty() ? data[0].size() : static_cast<size_t>(o.outputBytes[i]);
+        data.emplace_back(bytes, static_cast<uint8_t>(o.fill));
+    }
+    o.tiling.reserve(1);  // a non-null buffer also when the tiling file is empty
+
+    ascendc_cpu::Configure(static_cast<uint32_t>(o.ubSize), static_cast<uint8_t>(o.fill));
     ascendc_cpu::ClearGm();
-    ascendc_cpu::RegisterGm(grad.data(), grad.size(), "grad", false);
-    ascendc_cpu::RegisterGm(x.data(), x.size(), "x", false);
-    ascendc_cpu::RegisterGm(y.data(), y.size(), "y", true);
-    ascendc_cpu::RegisterGm(tiling.data(), tiling.size(), "tiling", false);
-    ascendc_cpu::SetTilingBytes(tiling.size());
+    std::vector<OutputRegion> outputs;
+    GmArgs gm{};
+    for (size_t i = 0; i < kInputs + kOutputs; ++i) {
+        const bool isInput = i < kInputs;
+        const size_t index = isInput ? i : i - kInputs;
+        const std::string name = (isInput ? "input " : "output ") + std::to_string(index) + " (" +
+            (isInput ? o.inputs[index] : o.outputs[index]) + ")";
+        if (!isInput && !data[i].empty()) {
+            outputs.push_back({ascendc_cpu::Rt().gm.size(), name});
+        }
+        ascendc_cpu::RegisterGm(data[i].data(), data[i].size(), name, !isInput);
+        gm[i] = data[i].empty() ? nullptr : data[i].data();
+    }
+    ascendc_cpu::RegisterGm(o.tiling.data(), o.tiling.size(), "tiling", false);
+    ascendc_cpu::SetTilingBytes(o.tiling.size());
+    ascendc_cpu::Rt().tilingKey = o.key;
 
-    for (int64_t b = 0; b < blockDim; ++b) {
-        ascendc_cpu::BeginBlock(b, blockDim);
-        Launch(key, grad.data(), x.data(), y.data(), tiling.data());
-        if (verbose) {
+    for (int64_t b = 0; b < o.blockDim; ++b) {
+        ascendc_cpu::BeginBlock(b, o.blockDim);
+        if (!Launch(o.key, gm, o.tiling.data())) {
+            UsageError("tiling key " + std::to_string(o.key) + " is not instantiated in this build (keys: " +
+                KeyList() + ")");
+        }
+        if (o.verbose) {
             std::fprintf(stderr, "run_kernel: block %" PRId64 ": UB used %u of %u bytes [%s]\n", b,
                 ascendc_cpu::Rt().ubPeak, ascendc_cpu::Rt().ubBytes, ascendc_cpu::Rt().ubLayout.c_str());
         }
         ascendc_cpu::EndBlock();
     }
 
-    WriteFile(files[2], y);
-
-    const ascendc_cpu::GmRegion* yr = ascendc_cpu::FindGm("y");
-    if (yr != nullptr) {
-        size_t missing = 0;
-        size_t first = 0;
-        for (size_t i = 0; i < yr->writer.size(); ++i) {
-            if (yr->writer[i] == 0) {
-                if (missing == 0) {
-                    first = i;
-                }
-                ++missing;
-            }
-        }
-        if (missing != 0) {
-            ascendc_cpu::Fail("harness", ascendc_cpu::Msg(missing, " of ", yr->bytes,
-                " bytes of y were never written (first at byte ", first, ")"));
-        }
+    for (size_t i = 0; i < kOutputs; ++i) {
+        WriteFile(o.outputs[i], data[kInputs + i]);
+    }
+    const std::string report = Unwritten(outputs);
+    if (!report.empty()) {
+        ascendc_cpu::Fail("harness", report);
     }
     return 0;
 }

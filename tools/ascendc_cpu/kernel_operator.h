@@ -1,5 +1,5 @@
-// kernel_operator.h - CPU model of the AscendC kernel API subset used by the
-// hswc HardSwishGrad kernels (see README.md in this folder).
+// kernel_operator.h - CPU model of the AscendC kernel API subset used by
+// hswc's kernels and ops-nn's elementwise kernels (see README.md).
 //
 // Include this instead of the device header and compile with any C++17
 // compiler:  g++ -std=c++17 -I tools/ascendc_cpu ...
@@ -15,7 +15,11 @@
 
 #include "ascendc_cpu_copy.h"
 #include "ascendc_cpu_float.h"
+#include "ascendc_cpu_macros.h"
+#include "ascendc_cpu_pipe.h"
 #include "ascendc_cpu_runtime.h"
+#include "ascendc_cpu_scalar.h"
+#include "ascendc_cpu_sync.h"
 #include "ascendc_cpu_tensor.h"
 #include "ascendc_cpu_vector.h"
 
@@ -28,34 +32,5 @@
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
-
-namespace ascendc_cpu {
-
-/// GET_TILING_DATA_WITH_STRUCT: copies sizeof(T) bytes of the tiling buffer
-/// into `out`. Violation if the buffer is null or shorter than the struct.
-template <typename T>
-inline void LoadTiling(T& out, const uint8_t* tiling)
-{
-    static_assert(std::is_trivially_copyable<T>::value, "tiling struct must be trivially copyable");
-    const char* api = "GET_TILING_DATA_WITH_STRUCT";
-    if (tiling == nullptr) {
-        Fail(api, "tiling pointer is null");
-    }
-    if (sizeof(T) > Rt().tilingBytes) {
-        Fail(api, Msg("tiling struct has ", sizeof(T), " bytes but the tiling buffer only ", Rt().tilingBytes));
-    }
-    std::memcpy(static_cast<void*>(&out), tiling, sizeof(T));
-}
-
-}  // namespace ascendc_cpu
-
-/// Declares the default tiling struct of a kernel: a compile-time check only.
-#define REGISTER_TILING_DEFAULT(tiling_struct) \
-    static_assert(sizeof(tiling_struct) > 0, "REGISTER_TILING_DEFAULT needs a complete type")
-
-/// Declares `tiling_struct tiling_data` and fills it from the GM tiling buffer.
-#define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
-    tiling_struct tiling_data;                                              \
-    ::ascendc_cpu::LoadTiling<tiling_struct>(tiling_data, (tiling_arg))
 
 #endif  // ASCENDC_CPU_KERNEL_OPERATOR_H

@@ -1,0 +1,102 @@
+// selftest_common.h - what the translation units of the CPU-model self-test share.
+//
+// The self-test is ascendc_cpu_selftest.cpp (main, tables, the original tests)
+// plus selftest_vector.cpp, selftest_cast.cpp and selftest_sync.cpp, compiled
+// and linked together (which also checks that the header-only model links
+// across translation units).
+#ifndef HSWC_SELFTEST_COMMON_H
+#define HSWC_SELFTEST_COMMON_H
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+
+namespace selftest {
+
+inline int g_pass = 0;
+inline int g_fail = 0;
+
+#define CHECK(cond)                                                               \
+    do {                                                                          \
+        if (cond) {                                                               \
+            ++::selftest::g_pass;                                                 \
+        } else {                                                                  \
+            ++::selftest::g_fail;                                                 \
+            std::fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                         \
+    } while (0)
+
+/// One core with a fresh UB (declare before the TPipe so it outlives it).
+struct Core {
+    explicit Core(uint32_t ub = 196608)
+    {
+        ascendc_cpu::Configure(ub);
+        ascendc_cpu::ClearGm();
+        ascendc_cpu::SetTilingBytes(SIZE_MAX);
+        ascendc_cpu::BeginBlock(0, 1);
+    }
+    ~Core() { ascendc_cpu::EndBlock(); }
+};
+
+inline uint32_t Bits(float f) { return ascendc_cpu::F32Bits(f); }
+
+template <typename T>
+void Fill(const AscendC::LocalTensor<T>& t, const std::vector<T>& v)
+{
+    for (size_t i = 0; i < v.size(); ++i) {
+        t.SetValue(static_cast<uint32_t>(i), v[i]);
+    }
+}
+
+/// A TPipe with N VECCALC buffers of `bytes` each (declare after the Core).
+template <int N>
+struct Buffers {
+    explicit Buffers(uint32_t bytes)
+    {
+        for (AscendC::TBuf<AscendC::TPosition::VECCALC>& b : buf) {
+            pipe.InitBuffer(b, bytes);
+        }
+    }
+    template <typename T>
+    AscendC::LocalTensor<T> Get(int i)
+    {
+        return buf[i].template Get<T>();
+    }
+
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf[N];
+};
+
+/// Eight floats of GM (static: violation cases end the process inside the kernel).
+inline AscendC::GlobalTensor<float> EightFloats()
+{
+    static std::vector<float> g(8);
+    AscendC::GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g.data(), 8);
+    return gt;
+}
+
+/// A violation case: running it must end the process with exit 3 and one
+/// "ascendc_cpu: <api>: ..." line.
+struct Violation {
+    const char* api;
+    std::function<void()> run;
+};
+using Violations = std::map<std::string, Violation>;
+
+// The other translation units: their semantic tests and violation cases.
+void VectorTests();
+void AddVectorViolations(Violations& v);
+void CastTests();
+void AddCastViolations(Violations& v);
+void SyncTests();
+void AddSyncViolations(Violations& v);
+
+}  // namespace selftest
+
+#endif  // HSWC_SELFTEST_COMMON_H

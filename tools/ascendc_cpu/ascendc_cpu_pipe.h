@@ -1,0 +1,516 @@
+// ascendc_cpu_pipe.h - TPipe, TQueBind / TQue, TBuf: the UB buffers of a core.
+//
+// Part of the AscendC CPU model (see README.md). TPipe::InitBuffer carves
+// buffers out of the core's UB arena (ascendc_cpu_runtime.h); queues hand
+// them out as LocalTensors and carry the EnQue/DeQue synchronisation.
+#ifndef ASCENDC_CPU_PIPE_H
+#define ASCENDC_CPU_PIPE_H
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "ascendc_cpu_hb.h"
+#include "ascendc_cpu_runtime.h"
+#include "ascendc_cpu_sync.h"
+#include "ascendc_cpu_tensor.h"
+
+namespace ascendc_cpu {
+
+/// The pipes a queue synchronises, from its (src, dst) logical positions:
+/// (GM, VECIN) = TQue<VECIN>: MTE2 -> V; (VECOUT, GM) = TQue<VECOUT>: V -> MTE3;
+/// (VECIN, VECOUT) = TQueBind<VECIN, VECOUT>: MTE2 -> MTE3. DeQue resolves
+/// the producer's hazard, AllocTensor (the free-buffer event of the previous
+/// use) the consumer's.
+struct QueueRoute {
+    AscendC::TPosition bufferPos;  // where the buffers live
+    bool producerIsCopyIn;          // else the vector unit produces
+    bool consumerIsCopyOut;         // else the vector unit consumes
+};
+
+constexpr bool IsModelledQueue(AscendC::TPosition src, AscendC::TPosition dst)
+{
+    using AscendC::TPosition;
+    return (src == TPosition::GM && dst == TPosition::VECIN) || (src == TPosition::VECOUT && dst == TPosition::GM) ||
+        (src == TPosition::VECIN && dst == TPosition::VECOUT);
+}
+
+constexpr QueueRoute RouteOf(AscendC::TPosition src, AscendC::TPosition dst)
+{
+    using AscendC::TPosition;
+    return QueueRoute{dst == TPosition::GM ? src : dst, src == TPosition::GM || src == TPosition::VECIN,
+        dst == TPosition::GM || dst == TPosition::VECOUT};
+}
+
+inline Pipe Producer(const QueueRoute& r)
+{
+    return r.producerIsCopyIn ? Pipe::kMte2 : Pipe::kV;
+}
+
+inline Pipe Consumer(const QueueRoute& r)
+{
+    return r.consumerIsCopyOut ? Pipe::kMte3 : Pipe::kV;
+}
+
+inline const char* RouteName(const QueueRoute& r)
+{
+    if (r.producerIsCopyIn) {
+        return r.consumerIsCopyOut ? "MTE2 -> MTE3" : "MTE2 -> V";
+    }
+    return r.consumerIsCopyOut ? "V -> MTE3" : "V -> V";
+}
+
+/// TQue<pos>'s logical source and destination (as the device's GetBufferLogicPos).
+constexpr AscendC::TPosition QueSrc(AscendC::TPosition pos)
+{
+    return pos == AscendC::TPosition::VECIN ? AscendC::TPosition::GM : pos;
+}
+constexpr AscendC::TPosition QueDst(AscendC::TPosition pos)
+{
+    return pos == AscendC::TPosition::VECOUT ? AscendC::TPosition::GM : pos;
+}
+
+/// State of one queue (TQue or TQueBind): `num` UB buffers, a FIFO of at most
+/// `depth` enqueued buffers, round-robin allocation (so num=2 alternates
+/// buffers). `name` spells the queue in messages, e.g. "TQue<VECIN>".
+class QueueCore {
+public:
+    QueueCore(std::string name, QueueRoute route, int32_t depth)
+        : name_(std::move(name)), route_(route), pos_(route.bufferPos), depth_(depth)
+    {}
+    QueueCore(const QueueCore&) = delete;
+    QueueCore& operator=(const QueueCore&) = delete;
+    ~QueueCore()
+    {
+        for (uint32_t i = 0; i < num_; ++i) {
+            Unregister(&slots_[i]);
+        }
+    }
+
+    void Init(uint8_t num, uint32_t len)
+    {
+        const char* api = "TPipe::InitBuffer";
+        if (num_ != 0) {
+            Fail(api, "InitBuffer called twice for the same TQue");
+        }
+        if (num == 0 || len == 0) {
+            Fail(api, Msg("TQue needs num >= 1 and len >= 1 (got num ", static_cast<unsigned>(num), ", len ", len, ")"));
+        }
+        const uint32_t aligned = static_cast<uint32_t>(RoundUp(len, kUbBlockBytes));
+        const uint32_t off = AllocateUb(name_.c_str(), num, aligned);
+        slots_.reset(new BufferRecord[num]);
+        num_ = num;
+        for (uint32_t i = 0; i < num; ++i) {
+            BufferRecord& r = slots_[i];
+            r.kind = "TQue";
+            r.position = PositionName(pos_);
+            r.offset = off + i * aligned;
+            r.length = aligned;
+            r.isQueueSlot = true;
+            Rt().records.push_back(&r);
+        }
+    }
+
+    template <typename T>
+    AscendC::LocalTensor<T> Alloc()
+    {
+        const char* api = "TQue::AllocTensor";
+        if (num_ == 0) {
+            Fail(api, "queue has no buffers (missing TPipe::InitBuffer)");
+        }
+        for (uint32_t i = 0; i < num_; ++i) {
+            const uint32_t idx = (cursor_ + i) % num_;
+            BufferRecord& r = slots_[idx];
+            if (r.state != BufState::kFree) {
+                continue;
+            }
+            cursor_ = (idx + 1) % num_;
+            r.state = BufState::kAllocated;
+            ++r.generation;
+            // The producer waits for the free-buffer event of the previous use.
+            JoinInto(Producer(route_), r.freeClock);
+            return MakeTensor<T>(&r, pos_, 0, r.length);
+        }
+        Fail(api, Msg("all ", num_, " buffers of the ", name_,
+            " are in use (FreeTensor missing, or InitBuffer num too small)"));
+    }
+
+    /// EnQue on the queue's own route; `userRoute` (EnQue<srcUserPos, dstUserPos>) names
+    /// one leg of a TQueBind's way instead, and may re-enqueue a dequeued tensor.
+    template <typename T>
+    bool EnQue(const AscendC::LocalTensor<T>& t, const QueueRoute* userRoute = nullptr)
+    {
+        const char* api = "TQue::EnQue";
+        BufferRecord& r = Own(api, t.cpu_);
+        const bool reEnqueue = userRoute != nullptr && r.state == BufState::kDequeued;
+        if (r.state != BufState::kAllocated && !reEnqueue) {
+            Fail(api, Msg("tensor is ", StateName(r.state), "; only an allocated (not yet enqueued) tensor can be "
+                "enqueued"));
+        }
+        if (static_cast<int32_t>(fifo_.size()) >= depth_) {
+            Fail(api, Msg("queue depth ", depth_, " exceeded (DeQue missing)"));
+        }
+        r.state = BufState::kEnqueued;
+        const QueueRoute route = userRoute != nullptr ? *userRoute : route_;
+        fifo_.push_back({&r, route, Snapshot(Producer(route))});
+        return true;
+    }
+
+    /// DeQue on the queue's own route, or on `userRoute`, which must be the
+    /// route the tensor was enqueued on.
+    template <typename T>
+    AscendC::LocalTensor<T> DeQue(const QueueRoute* userRoute = nullptr)
+    {
+        const char* api = "TQue::DeQue";
+        if (fifo_.empty()) {
+            Fail(api, Msg(name_, " is empty (DeQue without EnQue)"));
+        }
+        const Entry e = fifo_.front();
+        const QueueRoute want = userRoute != nullptr ? *userRoute : route_;
+        if (e.route.producerIsCopyIn != want.producerIsCopyIn || e.route.consumerIsCopyOut != want.consumerIsCopyOut) {
+            Fail(api, Msg("the tensor was enqueued for ", RouteName(e.route), " but is dequeued for ",
+                RouteName(want), " (the event waited for is never set)"));
+        }
+        fifo_.pop_front();
+        BufferRecord* r = e.rec;
+        r->state = BufState::kDequeued;
+        JoinInto(Consumer(e.route), e.clock);
+        return MakeTensor<T>(r, pos_, 0, r->length);
+    }
+
+    template <typename T>
+    void Free(const AscendC::LocalTensor<T>& t)
+    {
+        const char* api = "TQue::FreeTensor";
+        BufferRecord& r = Own(api, t.cpu_);
+        if (r.state == BufState::kEnqueued) {
+            Fail(api, "tensor is still enqueued");
+        }
+        r.state = BufState::kFree;
+        r.freeClock = Snapshot(Consumer(route_));  // the free-buffer event: the consumer is done with it
+    }
+
+    int32_t Count() const { return static_cast<int32_t>(fifo_.size()); }
+    int32_t Depth() const { return depth_; }
+    bool HasIdle() const
+    {
+        for (uint32_t i = 0; i < num_; ++i) {
+            if (slots_[i].state == BufState::kFree) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    BufferRecord& Own(const char* api, const UbView& v)
+    {
+        for (uint32_t i = 0; i < num_; ++i) {
+            if (v.rec == &slots_[i]) {
+                BufferRecord& r = slots_[i];
+                if (r.state == BufState::kFree || r.generation != v.generation) {
+                    Fail(api, "tensor was already freed");
+                }
+                return r;
+            }
+        }
+        Fail(api, "tensor does not belong to this queue");
+    }
+
+    std::string name_;
+    QueueRoute route_;
+    AscendC::TPosition pos_;
+    int32_t depth_;
+    std::unique_ptr<BufferRecord[]> slots_;
+    uint32_t num_ = 0;
+    uint32_t cursor_ = 0;
+    struct Entry {
+        BufferRecord* rec;
+        QueueRoute route;
+        Clock clock;  // the producer's, at EnQue
+    };
+    std::deque<Entry> fifo_;
+};
+
+/// State of one TBuf: one UB buffer, always usable by Get().
+class BufCore {
+public:
+    explicit BufCore(AscendC::TPosition pos) : pos_(pos) {}
+    BufCore(const BufCore&) = delete;
+    BufCore& operator=(const BufCore&) = delete;
+    ~BufCore()
+    {
+        if (rec_) {
+            Unregister(rec_.get());
+        }
+    }
+
+    void Init(uint32_t len)
+    {
+        const char* api = "TPipe::InitBuffer";
+        if (rec_) {
+            Fail(api, "InitBuffer called twice for the same TBuf");
+        }
+        if (len == 0) {
+            Fail(api, "TBuf needs len >= 1");
+        }
+        const uint32_t aligned = static_cast<uint32_t>(RoundUp(len, kUbBlockBytes));
+        const uint32_t off = AllocateUb(Msg("TBuf<", PositionName(pos_), ">").c_str(), 1, aligned);
+        rec_.reset(new BufferRecord());
+        rec_->kind = "TBuf";
+        rec_->position = PositionName(pos_);
+        rec_->offset = off;
+        rec_->length = aligned;
+        rec_->state = BufState::kAllocated;
+        Rt().records.push_back(rec_.get());
+    }
+
+    template <typename T>
+    AscendC::LocalTensor<T> Get(const char* api, uint64_t byteOffset, uint64_t bytes)
+    {
+        if (!rec_) {
+            Fail(api, "TBuf has no buffer (missing TPipe::InitBuffer)");
+        }
+        if (byteOffset % kUbBlockBytes != 0 || byteOffset > rec_->length || bytes > rec_->length - byteOffset) {
+            Fail(api, Msg("range [", byteOffset, ", ", byteOffset + bytes, ") bytes is not a 32-byte aligned part of "
+                "the ", rec_->length, "-byte TBuf"));
+        }
+        return MakeTensor<T>(rec_.get(), pos_, static_cast<uint32_t>(byteOffset), static_cast<uint32_t>(bytes));
+    }
+
+    uint32_t Length() const { return rec_ ? rec_->length : 0; }
+
+    void CheckOwns(const char* api, const UbView& v) const
+    {
+        if (!rec_ || v.rec != rec_.get()) {
+            Fail(api, "tensor does not belong to this TBuf");
+        }
+    }
+
+private:
+    AscendC::TPosition pos_;
+    std::unique_ptr<BufferRecord> rec_;
+};
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
+template <TPosition pos>
+class TBuf;
+
+/// Owns the UB of the core. InitBuffer rounds every length up to 32 bytes
+/// and places buffers back to back from UB offset 0 (32-byte aligned); a
+/// layout that does not fit the platform UB size is a violation (the message
+/// lists every buffer). Only one TPipe may be alive per core.
+class TPipe {
+public:
+    TPipe()
+    {
+        ascendc_cpu::Runtime& rt = ascendc_cpu::Rt();
+        if (rt.livePipes != 0) {
+            ascendc_cpu::Fail("TPipe", "only one TPipe may be alive on a core");
+        }
+        ++rt.livePipes;
+        rt.pipe = this;
+        rt.ubUsed = 0;
+        rt.ubLayout.clear();
+        ascendc_cpu::Flags().clear();
+    }
+    ~TPipe()
+    {
+        ascendc_cpu::Runtime& rt = ascendc_cpu::Rt();
+        --rt.livePipes;
+        if (rt.pipe == this) {
+            rt.pipe = nullptr;
+        }
+    }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    void Init() {}
+    void Destroy() {}
+    void Reset() {}
+
+    /// `num` buffers of `len` bytes (rounded up to 32) for a TQue.
+    template <class T>
+    bool InitBuffer(T& que, uint8_t num, uint32_t len)
+    {
+        static_assert(T::kAscendcCpuIsQueue, "TPipe::InitBuffer(que, num, len) needs a TQue");
+        que.cpu_.Init(num, len);
+        return true;
+    }
+    /// One buffer of `len` bytes (rounded up to 32) for a TBuf.
+    template <TPosition pos>
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len)
+    {
+        buf.cpu_.Init(len);
+        return true;
+    }
+
+    /// Event ids are not a limited resource in the model.
+    template <HardEvent evt>
+    TEventID AllocEventID()
+    {
+        return 0;
+    }
+    template <HardEvent evt>
+    void ReleaseEventID(TEventID)
+    {}
+    template <HardEvent evt>
+    TEventID FetchEventID()
+    {
+        return 0;
+    }
+    TEventID FetchEventID(HardEvent) { return 0; }
+};
+
+/// Queue of UB buffers between logical positions src and dst (the modelled
+/// routes are listed at QueueRoute): data enters at src and leaves at dst,
+/// EnQue/DeQue being the producer -> consumer synchronisation. At most
+/// `depth` tensors can be enqueued.
+///   AllocTensor<T>()  next free buffer (round robin); violation if all
+///                     `num` buffers are allocated, enqueued or dequeued
+///   EnQue(t)          t must be allocated and not yet enqueued
+///   DeQue<T>()        oldest enqueued buffer; violation if none
+///   FreeTensor(t)     t must be allocated or dequeued
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+    static_assert(depth >= 1, "TQue depth must be >= 1");
+    static_assert(ascendc_cpu::IsModelledQueue(src, dst),
+        "ascendc_cpu models the vector queues only: TQue<VECIN>, TQue<VECOUT>, TQueBind<VECIN, VECOUT>");
+
+public:
+    static constexpr bool kAscendcCpuIsQueue = true;
+
+    TQueBind() : TQueBind(ascendc_cpu::Msg("TQueBind<", ascendc_cpu::PositionName(src), ", ",
+        ascendc_cpu::PositionName(dst), ">")) {}
+
+    template <typename T>
+    LocalTensor<T> AllocTensor()
+    {
+        return cpu_.template Alloc<T>();
+    }
+    template <typename T>
+    void AllocTensor(LocalTensor<T>& tensor)
+    {
+        tensor = cpu_.template Alloc<T>();
+    }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>& tensor)
+    {
+        cpu_.Free(tensor);
+    }
+    template <typename T>
+    bool EnQue(const LocalTensor<T>& tensor)
+    {
+        return cpu_.EnQue(tensor);
+    }
+    template <typename T>
+    LocalTensor<T> DeQue()
+    {
+        return cpu_.template DeQue<T>();
+    }
+    template <typename T>
+    void DeQue(LocalTensor<T>& tensor)
+    {
+        tensor = cpu_.template DeQue<T>();
+    }
+    /// One leg of a TQueBind's way, e.g. EnQue<GM, VECIN>(t) after the copy-in,
+    /// DeQue<GM, VECIN>() before compute, EnQue<VECOUT, GM>(t), DeQue<VECOUT, GM>()
+    /// before the copy-out.
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    bool EnQue(const LocalTensor<T>& tensor)
+    {
+        static_assert(ascendc_cpu::IsModelledQueue(srcUserPos, dstUserPos), "unmodelled EnQue positions");
+        constexpr ascendc_cpu::QueueRoute route = ascendc_cpu::RouteOf(srcUserPos, dstUserPos);
+        return cpu_.EnQue(tensor, &route);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    LocalTensor<T> DeQue()
+    {
+        static_assert(ascendc_cpu::IsModelledQueue(srcUserPos, dstUserPos), "unmodelled DeQue positions");
+        constexpr ascendc_cpu::QueueRoute route = ascendc_cpu::RouteOf(srcUserPos, dstUserPos);
+        return cpu_.template DeQue<T>(&route);
+    }
+    bool VacantInQue() { return cpu_.Count() < cpu_.Depth(); }
+    bool HasTensorInQue() { return cpu_.Count() > 0; }
+    int32_t GetTensorCountInQue() { return cpu_.Count(); }
+    bool HasIdleBuffer() { return cpu_.HasIdle(); }
+
+    ascendc_cpu::QueueCore cpu_;  // model internals
+
+protected:
+    explicit TQueBind(std::string name) : cpu_(std::move(name), ascendc_cpu::RouteOf(src, dst), depth) {}
+};
+
+/// The queue of one vector position: TQue<VECIN, d> is TQueBind<GM, VECIN, d>
+/// (GM -> UB data for the vector unit, MTE2 -> V), TQue<VECOUT, d> is
+/// TQueBind<VECOUT, GM, d> (vector results for UB -> GM, V -> MTE3).
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public TQueBind<ascendc_cpu::QueSrc(pos), ascendc_cpu::QueDst(pos), depth, mask> {
+public:
+    TQue() : TQueBind<ascendc_cpu::QueSrc(pos), ascendc_cpu::QueDst(pos), depth, mask>(
+        ascendc_cpu::Msg("TQue<", ascendc_cpu::PositionName(pos), ">")) {}
+};
+
+/// One UB buffer for temporaries (no queue, no sync points of its own).
+///   Get<T>(), AllocTensor<T>()   the whole buffer
+///   Get<T>(len)                  the first `len` elements
+///   GetWithOffset<T>(size, off)  `size` elements from byte offset `off`
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+public:
+    static constexpr bool kAscendcCpuIsQueue = false;
+
+    TBuf() : cpu_(pos) {}
+
+    template <typename T>
+    LocalTensor<T> Get()
+    {
+        return cpu_.template Get<T>("TBuf::Get", 0, cpu_.Length());
+    }
+    template <typename T>
+    LocalTensor<T> Get(uint32_t len)
+    {
+        return cpu_.template Get<T>("TBuf::Get", 0, static_cast<uint64_t>(len) * sizeof(T));
+    }
+    template <typename T>
+    LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset)
+    {
+        return cpu_.template Get<T>("TBuf::GetWithOffset", bufOffset, static_cast<uint64_t>(size) * sizeof(T));
+    }
+    /// As Get<T>(): a TBuf has one buffer and no queue state.
+    template <typename T>
+    LocalTensor<T> AllocTensor()
+    {
+        return cpu_.template Get<T>("TBuf::AllocTensor", 0, cpu_.Length());
+    }
+    /// Nothing to release; the tensor must come from this TBuf.
+    template <typename T>
+    void FreeTensor(LocalTensor<T>& tensor)
+    {
+        cpu_.CheckOwns("TBuf::FreeTensor", tensor.cpu_);
+    }
+
+    ascendc_cpu::BufCore cpu_;  // model internals
+};
+
+/// Index of this core in the launch, in [0, GetBlockNum()).
+inline int64_t GetBlockIdx() { return ascendc_cpu::Rt().blockIdx; }
+/// Number of cores of the launch (the block dim).
+inline int64_t GetBlockNum() { return ascendc_cpu::Rt().blockNum; }
+
+/// The TPipe alive on this core; a violation if there is none.
+inline TPipe* GetTPipePtr()
+{
+    void* pipe = ascendc_cpu::Rt().pipe;
+    if (pipe == nullptr) {
+        ascendc_cpu::Fail("GetTPipePtr", "no TPipe is alive on this core");
+    }
+    return static_cast<TPipe*>(pipe);
+}
+}  // namespace AscendC
+
+#endif  // ASCENDC_CPU_PIPE_H

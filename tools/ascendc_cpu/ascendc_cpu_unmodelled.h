@@ -1,0 +1,65 @@
+// ascendc_cpu_unmodelled.h - AscendC calls the model refuses to guess.
+//
+// Part of the AscendC CPU model (see README.md). The hardware results of these
+// calls are not exactly specified (the vector unit's Exp, Ln, Sqrt, Rsqrt,
+// Reciprocal and the library's transcendental functions are approximations
+// with unpublished error), so a bit-exact model cannot compute them. Every
+// overload exists, so a kernel using one compiles up to the call, and the
+// call itself is a compile error whose text names it:
+//   ascendc_cpu: <Call> is not modelled: its hardware result is not exactly specified
+// (a static_assert on a dependent false, so it fires only where the call is
+// instantiated). Forms covered: Call(args...), Call<T>(args...) and
+// Call<T, isSetMask>(args...).
+#ifndef ASCENDC_CPU_UNMODELLED_H
+#define ASCENDC_CPU_UNMODELLED_H
+
+#include "ascendc_cpu_vec_common.h"
+
+#define ASCENDC_CPU_UNMODELLED(Call)                                                                    \
+    template <typename ascendcCpuT = void, typename... ascendcCpuArgs>                                  \
+    inline void Call(const ascendcCpuArgs&...)                                                          \
+    {                                                                                                   \
+        static_assert(::ascendc_cpu::kFalse<ascendcCpuT, ascendcCpuArgs...>,                            \
+            "ascendc_cpu: " #Call " is not modelled: its hardware result is not exactly specified");    \
+    }                                                                                                   \
+    template <typename ascendcCpuT, bool ascendcCpuFlag, typename... ascendcCpuArgs>                    \
+    inline void Call(const ascendcCpuArgs&...)                                                          \
+    {                                                                                                   \
+        static_assert(::ascendc_cpu::kFalse<ascendcCpuT, ascendcCpuArgs...>,                            \
+            "ascendc_cpu: " #Call " is not modelled: its hardware result is not exactly specified");    \
+    }
+
+namespace AscendC {
+
+// Vector unit approximations (kernel_operator_vec_unary_intf.h and friends).
+ASCENDC_CPU_UNMODELLED(Exp)
+ASCENDC_CPU_UNMODELLED(Ln)
+ASCENDC_CPU_UNMODELLED(Sqrt)
+ASCENDC_CPU_UNMODELLED(Rsqrt)
+ASCENDC_CPU_UNMODELLED(Reciprocal)
+// Library functions built on them (adv_api math).
+ASCENDC_CPU_UNMODELLED(Log)
+ASCENDC_CPU_UNMODELLED(Log2)
+ASCENDC_CPU_UNMODELLED(Log10)
+ASCENDC_CPU_UNMODELLED(Power)
+ASCENDC_CPU_UNMODELLED(Tanh)
+ASCENDC_CPU_UNMODELLED(Sigmoid)
+ASCENDC_CPU_UNMODELLED(Erf)
+ASCENDC_CPU_UNMODELLED(Erfc)
+ASCENDC_CPU_UNMODELLED(Sin)
+ASCENDC_CPU_UNMODELLED(Cos)
+ASCENDC_CPU_UNMODELLED(Tan)
+ASCENDC_CPU_UNMODELLED(Asin)
+ASCENDC_CPU_UNMODELLED(Acos)
+ASCENDC_CPU_UNMODELLED(Atan)
+ASCENDC_CPU_UNMODELLED(Sinh)
+ASCENDC_CPU_UNMODELLED(Cosh)
+ASCENDC_CPU_UNMODELLED(Asinh)
+ASCENDC_CPU_UNMODELLED(Acosh)
+ASCENDC_CPU_UNMODELLED(Atanh)
+
+}  // namespace AscendC
+
+#undef ASCENDC_CPU_UNMODELLED
+
+#endif  // ASCENDC_CPU_UNMODELLED_H

@@ -1,0 +1,150 @@
+// ascendc_cpu_vec_arith.h - elementwise arithmetic, bitwise ops and Duplicate.
+//
+// Part of the AscendC CPU model (see README.md). Level-2 ("count") forms with
+// the signatures of include/basic_api/kernel_operator_vec_{binary,
+// binary_scalar,unary,duplicate}_intf.h and the element types the ascend910b
+// implementation (impl/basic_api/dav_c220) accepts; any other element type
+// fails to compile (bfloat16_t arithmetic does not exist on A2/A3). Lanes
+// follow ascendc_cpu_vec_common.h: one IEEE RNE rounding in T, IEEE 754-2019
+// maximum/minimum, integer lanes wrap around.
+#ifndef ASCENDC_CPU_VEC_ARITH_H
+#define ASCENDC_CPU_VEC_ARITH_H
+
+#include <cstdint>
+#include <type_traits>
+
+#include "ascendc_cpu_vec_common.h"
+
+namespace ascendc_cpu {
+
+/// And/Or take 16-bit lanes. The device compiles other element types too and
+/// runs them as `count` int16_t lanes (so uint8_t covers 2*count bytes and
+/// int32_t half the elements); its debug build rejects all but int16_t /
+/// uint16_t (int32_t / uint32_t with a warning). Here that is a violation.
+template <typename T>
+inline void CheckBitwiseType(const char* api)
+{
+    if constexpr (!kIsOneOf<T, int16_t, uint16_t>) {
+        Fail(api, Msg("element type ", TypeName<T>(), " is not int16_t/uint16_t: the count form runs `count` "
+            "int16_t lanes (2*count bytes); ReinterpretCast<uint16_t>() the operands and count 16-bit lanes"));
+    }
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
+/// dst[i] = scalarValue for i < count.
+template <typename T>
+inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count)
+{
+    static_assert(ascendc_cpu::kIsOneOf<T, half, bfloat16_t, int16_t, uint16_t, int32_t, uint32_t, float>,
+        "Duplicate supports half, bfloat16_t, int16_t, uint16_t, int32_t, uint32_t and float");
+    const char* api = "Duplicate";
+    const uint32_t n = ascendc_cpu::CheckCount(api, count);
+    if (n == 0) {
+        return;
+    }
+    ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(n) * sizeof(T), ascendc_cpu::Access::kVecWrite);
+    for (uint32_t i = 0; i < n; ++i) {
+        ascendc_cpu::Store<T>(dst.cpu_.ptr + i * sizeof(T), scalarValue);
+    }
+}
+
+// region binary and scalar forms, one row per op
+
+#define ASCENDC_CPU_BINARY(Name, kTypeOk, types, lane)                                                    \
+    template <typename T>                                                                                \
+    inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+        const int32_t& count)                                                                            \
+    {                                                                                                    \
+        static_assert(kTypeOk<T>, #Name " supports " types);                                             \
+        ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });         \
+    }
+
+#define ASCENDC_CPU_SCALAR(Name, lane)                                                                   \
+    template <typename T, bool isSetMask = true>                                                         \
+    inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,          \
+        const int32_t& count)                                                                            \
+    {                                                                                                    \
+        static_assert(ascendc_cpu::kIsArith<T>, #Name " supports half, float, int16_t, int32_t");       \
+        const T s = scalarValue;                                                                         \
+        ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                     \
+    }
+
+/// dst[i] = src0[i] OP src1[i]: + - * rounded in T (half, float, int16_t,
+/// int32_t), / correctly rounded (half, float), maximum / minimum (IEEE 754-2019).
+ASCENDC_CPU_BINARY(Add, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithAdd)
+ASCENDC_CPU_BINARY(Sub, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithSub)
+ASCENDC_CPU_BINARY(Mul, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMul)
+ASCENDC_CPU_BINARY(Div, ascendc_cpu::kIsFloatLike, "half and float", ascendc_cpu::ArithDiv)
+ASCENDC_CPU_BINARY(Max, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMax)
+ASCENDC_CPU_BINARY(Min, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMin)
+
+/// dst[i] = src[i] OP scalarValue (half, float, int16_t, int32_t), as the binary forms.
+ASCENDC_CPU_SCALAR(Adds, ascendc_cpu::ArithAdd)
+ASCENDC_CPU_SCALAR(Muls, ascendc_cpu::ArithMul)
+ASCENDC_CPU_SCALAR(Maxs, ascendc_cpu::ArithMax)
+ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
+
+#undef ASCENDC_CPU_BINARY
+#undef ASCENDC_CPU_SCALAR
+
+/// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t).
+template <typename T>
+inline void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+    const int32_t& count)
+{
+    ascendc_cpu::CheckBitwiseType<T>("And");
+    ascendc_cpu::Binary("And", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a & b); });
+}
+
+/// dst[i] = src0[i] | src1[i] on 16-bit lanes (int16_t, uint16_t).
+template <typename T>
+inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+    const int32_t& count)
+{
+    ascendc_cpu::CheckBitwiseType<T>("Or");
+    ascendc_cpu::Binary("Or", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a | b); });
+}
+
+// endregion
+
+// region unary
+
+/// dst[i] = |src[i]|: the sign bit cleared (half, float; NaN stays NaN).
+template <typename T>
+inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
+{
+    static_assert(ascendc_cpu::kIsFloatLike<T>, "Abs supports half and float");
+    ascendc_cpu::Unary("Abs", dst, src, count, [](T a) {
+        if constexpr (std::is_same<T, half>::value) {
+            return half::FromBits(static_cast<uint16_t>(a.ToBits() & 0x7FFFu));
+        } else {
+            return ascendc_cpu::F32FromBits(ascendc_cpu::F32Bits(a) & 0x7FFFFFFFu);
+        }
+    });
+}
+
+/// dst[i] = maximum(src[i], +0) (IEEE 754-2019: Relu(-0) = +0, Relu(NaN) = NaN;
+/// half, float, int32_t).
+template <typename T>
+inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
+{
+    static_assert(ascendc_cpu::kIsOneOf<T, half, float, int32_t>, "Relu supports half, float, int32_t");
+    ascendc_cpu::Unary("Relu", dst, src, count, [](T a) { return ascendc_cpu::ArithMax(a, T(0)); });
+}
+
+/// dst[i] = ~src[i] (int16_t, uint16_t).
+template <typename T>
+inline void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
+{
+    static_assert(ascendc_cpu::kIsOneOf<T, int16_t, uint16_t>, "Not supports int16_t and uint16_t");
+    ascendc_cpu::Unary("Not", dst, src, count, [](T a) { return static_cast<T>(~a); });
+}
+
+// endregion
+
+}  // namespace AscendC
+
+#endif  // ASCENDC_CPU_VEC_ARITH_H

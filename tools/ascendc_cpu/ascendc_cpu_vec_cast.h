@@ -1,0 +1,230 @@
+// ascendc_cpu_vec_cast.h - Cast (precision conversion), level-2 form.
+//
+// Part of the AscendC CPU model (see README.md). The (src, dst, RoundMode)
+// combinations are those of the Atlas A2 table of the Cast documentation
+// (docs/zh/api/.../Cast.md, matching impl/basic_api/dav_c220), with the
+// rounding rules of its precision-conversion page:
+//   * CAST_NONE rounds as CAST_RINT when the conversion loses precision;
+//     CAST_ROUND is nearest with ties away from zero, CAST_ODD round-to-odd.
+//   * Float results are bit-exact incl. subnormals, overflow (to inf or the
+//     largest finite value as IEEE directed rounding prescribes), NaN (quiet,
+//     sign and top payload bits kept) and signed zero.
+//   * Integer results are rounded to an integer by the mode, then saturated
+//     to the destination's range (the documented default overflow mode).
+//     NaN, and a negative value converted to uint8_t, have no documented
+//     result: they are violations.
+// A combination outside the table fails to compile; int32_t -> half (which
+// takes SetDeqScale's scale) is not modelled. A mode outside the table is a
+// run-time violation: the device compiles every mode.
+#ifndef ASCENDC_CPU_VEC_CAST_H
+#define ASCENDC_CPU_VEC_CAST_H
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "ascendc_cpu_vec_common.h"
+
+namespace ascendc_cpu {
+
+/// Bit i set: RoundMode value i is supported.
+constexpr uint32_t kNone = 1u << 0;
+constexpr uint32_t kRintToTrunc = 0x3Eu;  // CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC
+constexpr uint32_t kAllModes = 0x7Fu;
+
+/// The RoundModes Cast supports from U to T on ascend910b (0: unsupported).
+template <typename T, typename U>
+constexpr uint32_t CastModes()
+{
+    using std::is_same;
+    if constexpr (is_same<U, int8_t>::value || is_same<U, uint8_t>::value) {
+        return is_same<T, half>::value ? kNone : 0;
+    } else if constexpr (is_same<U, int16_t>::value) {
+        return is_same<T, half>::value ? (kRintToTrunc | kNone) : (is_same<T, float>::value ? kNone : 0);
+    } else if constexpr (is_same<U, half>::value) {
+        if constexpr (is_same<T, int8_t>::value || is_same<T, uint8_t>::value) {
+            return kRintToTrunc | kNone;
+        } else if constexpr (is_same<T, int16_t>::value || is_same<T, int32_t>::value) {
+            return kRintToTrunc;
+        } else {
+            return is_same<T, float>::value ? kNone : 0;
+        }
+    } else if constexpr (is_same<U, bfloat16_t>::value) {
+        return is_same<T, int32_t>::value ? kRintToTrunc : (is_same<T, float>::value ? kNone : 0);
+    } else if constexpr (is_same<U, int32_t>::value) {
+        if constexpr (is_same<T, int16_t>::value || is_same<T, int64_t>::value) {
+            return kNone;
+        } else {
+            return is_same<T, float>::value ? (kRintToTrunc | kNone) : 0;
+        }
+    } else if constexpr (is_same<U, float>::value) {
+        if constexpr (is_same<T, half>::value) {
+            return kAllModes;
+        } else {
+            return kIsOneOf<T, int16_t, bfloat16_t, int32_t, float, int64_t> ? kRintToTrunc : 0;
+        }
+    } else if constexpr (is_same<U, int64_t>::value) {
+        return is_same<T, int32_t>::value ? kNone : (is_same<T, float>::value ? kRintToTrunc : 0);
+    } else {
+        return 0;
+    }
+}
+
+inline Rounding ToRounding(AscendC::RoundMode m)
+{
+    using AscendC::RoundMode;
+    switch (m) {
+        case RoundMode::CAST_NONE:
+        case RoundMode::CAST_RINT: return Rounding::kRint;
+        case RoundMode::CAST_FLOOR: return Rounding::kFloor;
+        case RoundMode::CAST_CEIL: return Rounding::kCeil;
+        case RoundMode::CAST_ROUND: return Rounding::kRound;
+        case RoundMode::CAST_TRUNC: return Rounding::kTrunc;
+        case RoundMode::CAST_ODD: return Rounding::kOdd;
+    }
+    return Rounding::kRint;
+}
+
+inline const char* RoundModeName(AscendC::RoundMode m)
+{
+    using AscendC::RoundMode;
+    switch (m) {
+        case RoundMode::CAST_NONE: return "CAST_NONE";
+        case RoundMode::CAST_RINT: return "CAST_RINT";
+        case RoundMode::CAST_FLOOR: return "CAST_FLOOR";
+        case RoundMode::CAST_CEIL: return "CAST_CEIL";
+        case RoundMode::CAST_ROUND: return "CAST_ROUND";
+        case RoundMode::CAST_TRUNC: return "CAST_TRUNC";
+        case RoundMode::CAST_ODD: return "CAST_ODD";
+    }
+    return "?";
+}
+
+inline std::string ModeList(uint32_t modes)
+{
+    std::string s;
+    for (uint32_t i = 0; i < 7; ++i) {
+        if ((modes >> i) & 1u) {
+            s += (s.empty() ? "" : ", ") + std::string(RoundModeName(static_cast<AscendC::RoundMode>(i)));
+        }
+    }
+    return s;
+}
+
+/// x rounded to an integral value by `mode` (sign of zero kept), exactly.
+inline double RoundToIntegral(double x, Rounding mode)
+{
+    double r = x;
+    if (std::fabs(x) < 4503599627370496.0) {  // 2^52: beyond it every double is an integer
+        const double lo = std::floor(x);
+        const double frac = x - lo;  // exact: in [0, 1)
+        switch (mode) {
+            case Rounding::kFloor: r = lo; break;
+            case Rounding::kCeil: r = frac > 0 ? lo + 1 : lo; break;
+            case Rounding::kTrunc: r = x < 0 ? (frac > 0 ? lo + 1 : lo) : lo; break;
+            case Rounding::kRound: r = frac > 0.5 || (frac == 0.5 && x > 0) ? lo + 1 : lo; break;
+            case Rounding::kRint:
+            case Rounding::kOdd:  // not offered for integer results (CastModes)
+                r = frac > 0.5 || (frac == 0.5 && std::fmod(lo, 2.0) != 0) ? lo + 1 : lo;
+                break;
+        }
+    }
+    return r == 0 ? std::copysign(0.0, x) : r;
+}
+
+/// One lane of Cast: `v` (a U) converted to T with rounding `r`; `index` names
+/// the element in messages.
+template <typename T, typename U>
+inline T CastLane(const U& v, Rounding r, uint32_t index)
+{
+    const char* api = "Cast";
+    constexpr bool kSrcFloat = kIsOneOf<U, half, bfloat16_t, float>;
+    if constexpr (std::is_same<T, float>::value && kIsOneOf<U, half, bfloat16_t>) {
+        return static_cast<float>(v);  // exact widening, NaN payloads (even signalling) kept as they are
+    } else if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value) {
+        return static_cast<float>(RoundToIntegral(AsDouble(v), r));  // float -> float: to an integral value
+    } else if constexpr (kIsOneOf<T, half, bfloat16_t, float>) {
+        const FloatFormat fmt = std::is_same<T, half>::value ? kF16 : (std::is_same<T, float>::value ? kF32 : kBF16);
+        uint32_t bits = 0;
+        if constexpr (kSrcFloat) {
+            bits = RoundDoubleTo(AsDouble(v), fmt, r);
+        } else {
+            bits = RoundIntegerTo(static_cast<int64_t>(v), fmt, r);
+        }
+        if constexpr (std::is_same<T, float>::value) {
+            return F32FromBits(bits);
+        } else {
+            return T::FromBits(static_cast<uint16_t>(bits));
+        }
+    } else {
+        constexpr int64_t lo = static_cast<int64_t>(std::numeric_limits<T>::min());
+        constexpr int64_t hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+        if constexpr (kSrcFloat) {
+            const double x = AsDouble(v);
+            if (x != x) {
+                Fail(api, Msg(TypeName<U>(), " -> ", TypeName<T>(), " of NaN (element ", index,
+                    "): the hardware result is not exactly specified"));
+            }
+            if (std::is_unsigned<T>::value && x < 0) {
+                Fail(api, Msg(TypeName<U>(), " -> ", TypeName<T>(), " of the negative value ", x, " (element ", index,
+                    "): the hardware result is not exactly specified"));
+            }
+            const double y = RoundToIntegral(x, r);
+            if (y <= static_cast<double>(lo)) {
+                return static_cast<T>(lo);
+            }
+            if (y >= static_cast<double>(hi)) {  // also 2^63 for int64_t, where hi is not a double
+                return static_cast<T>(hi);
+            }
+            return static_cast<T>(static_cast<int64_t>(y));
+        } else {
+            const int64_t x = static_cast<int64_t>(v);
+            return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));
+        }
+    }
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
+/// Precision conversion of `count` elements from U to T (see the header
+/// comment for the supported combinations and rounding). Elements past count
+/// are untouched; dst and src may be the same bytes only if sizeof(T) ==
+/// sizeof(U) (the result is formed before it is stored).
+template <typename T, typename U>
+inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+    const uint32_t count)
+{
+    static_assert(!(std::is_same<T, half>::value && std::is_same<U, int32_t>::value),
+        "ascendc_cpu: Cast int32_t -> half is not modelled: its hardware result depends on SetDeqScale");
+    constexpr uint32_t kModes = ascendc_cpu::CastModes<T, U>();
+    static_assert(kModes != 0 || (std::is_same<T, half>::value && std::is_same<U, int32_t>::value),
+        "ascendc_cpu: this Cast source/destination type pair does not exist on ascend910b");
+    const char* api = "Cast";
+    if (((kModes >> static_cast<uint32_t>(roundMode)) & 1u) == 0) {
+        ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<U>(), " -> ", ascendc_cpu::TypeName<T>(),
+            " does not support ", ascendc_cpu::RoundModeName(roundMode), " on ascend910b (supported: ",
+            ascendc_cpu::ModeList(kModes), ")"));
+    }
+    if (count == 0) {
+        return;
+    }
+    ascendc_cpu::CheckUb(api, "src", src.cpu_, static_cast<uint64_t>(count) * sizeof(U),
+        ascendc_cpu::Access::kVecRead);
+    ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(count) * sizeof(T),
+        ascendc_cpu::Access::kVecWrite);
+    const ascendc_cpu::Rounding r = ascendc_cpu::ToRounding(roundMode);
+    std::vector<T> out(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        out[i] = ascendc_cpu::CastLane<T, U>(ascendc_cpu::Load<U>(src.cpu_.ptr + i * sizeof(U)), r, i);
+    }
+    std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), static_cast<size_t>(count) * sizeof(T));
+}
+
+}  // namespace AscendC
+
+#endif  // ASCENDC_CPU_VEC_CAST_H

@@ -1,0 +1,291 @@
+// ascendc_cpu_vec_common.h - what every vector instruction of the model shares.
+//
+// Part of the AscendC CPU model (see README.md): the mode enums (RoundMode,
+// CMPMODE, SELMODE), element load/store, the operand checks and loops of the
+// level-2 "count" interfaces (Unary, Binary), and the scalar arithmetic of one
+// lane. Every operation built on Unary/Binary:
+//   * checks its operands (ascendc_cpu::CheckUb): 32-byte aligned UB
+//     addresses, enough elements, live and correctly synchronised buffers;
+//   * touches exactly `count` elements (elements past count are untouched);
+//   * reads all inputs before writing the output, so full overlap of dst with
+//     a source (dst == src) is fine.
+// Floating-point lanes are IEEE: one round-to-nearest-even rounding in the
+// tensor's type (see ascendc_cpu_float.h for why one double operation and
+// one rounding is that), subnormals kept, inf and NaN as IEEE 754 says.
+#ifndef ASCENDC_CPU_VEC_COMMON_H
+#define ASCENDC_CPU_VEC_COMMON_H
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "ascendc_cpu_float.h"
+#include "ascendc_cpu_tensor.h"
+
+namespace AscendC {
+
+enum class RoundMode : uint8_t {
+    CAST_NONE = 0,  ///< exact when lossless, else as CAST_RINT (where legal)
+    CAST_RINT,      ///< nearest, ties to even
+    CAST_FLOOR,     ///< toward -inf
+    CAST_CEIL,      ///< toward +inf
+    CAST_ROUND,     ///< nearest, ties away from zero
+    CAST_TRUNC,     ///< toward zero
+    CAST_ODD,       ///< round to odd
+};
+
+/// Compare modes: the result bit is (src0 OP src1).
+enum class CMPMODE : uint8_t {
+    LT = 0,
+    GT,
+    EQ,
+    LE,
+    GE,
+    NE,
+};
+
+enum class SELMODE : uint8_t {
+    VSEL_CMPMASK_SPR = 0,     ///< first 256/sizeof(T) mask bits reused for every 256-byte repeat
+    VSEL_TENSOR_SCALAR_MODE,  ///< src1 is a scalar; mask consumed continuously
+    VSEL_TENSOR_TENSOR_MODE,  ///< src1 is a tensor; mask consumed continuously
+};
+
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+template <typename T>
+inline T Load(const uint8_t* p)
+{
+    T v;
+    std::memcpy(static_cast<void*>(&v), p, sizeof(T));
+    return v;
+}
+
+template <typename T>
+inline void Store(uint8_t* p, const T& v)
+{
+    std::memcpy(p, static_cast<const void*>(&v), sizeof(T));
+}
+
+/// For static_assert(kFalse<T>, ...): false, but only once T is known.
+template <typename... T>
+constexpr bool kFalse = false;
+
+template <typename T, typename... Ts>
+constexpr bool kIsOneOf = (std::is_same<T, Ts>::value || ...);
+
+template <typename T>
+constexpr bool kIsFloatLike = kIsOneOf<T, half, float>;
+
+/// Element types of Add/Sub/Mul/Max/Min and the scalar forms on ascend910b.
+template <typename T>
+constexpr bool kIsArith = kIsOneOf<T, half, float, int16_t, int32_t>;
+
+/// The spelling of an element type in messages.
+template <typename T>
+constexpr const char* TypeName()
+{
+    if constexpr (std::is_same<T, half>::value) {
+        return "half";
+    } else if constexpr (std::is_same<T, bfloat16_t>::value) {
+        return "bfloat16_t";
+    } else if constexpr (std::is_same<T, float>::value) {
+        return "float";
+    } else if constexpr (std::is_same<T, int8_t>::value) {
+        return "int8_t";
+    } else if constexpr (std::is_same<T, uint8_t>::value) {
+        return "uint8_t";
+    } else if constexpr (std::is_same<T, int16_t>::value) {
+        return "int16_t";
+    } else if constexpr (std::is_same<T, uint16_t>::value) {
+        return "uint16_t";
+    } else if constexpr (std::is_same<T, int32_t>::value) {
+        return "int32_t";
+    } else if constexpr (std::is_same<T, uint32_t>::value) {
+        return "uint32_t";
+    } else if constexpr (std::is_same<T, int64_t>::value) {
+        return "int64_t";
+    } else if constexpr (std::is_same<T, uint64_t>::value) {
+        return "uint64_t";
+    } else {
+        return "an unsupported type";
+    }
+}
+
+/// The value of a half/bfloat16_t/float lane, exactly, as a double.
+template <typename T>
+inline double AsDouble(const T& v)
+{
+    return static_cast<double>(static_cast<float>(v));
+}
+
+/// Rounds an exactly (or innocuously, see ascendc_cpu_float.h) computed double to T (RNE).
+template <typename T>
+inline T FromDouble(double v)
+{
+    if constexpr (std::is_same<T, half>::value) {
+        return half::FromBits(static_cast<uint16_t>(RoundDoubleTo(v, kF16, Rounding::kRint)));
+    } else {
+        return RoundToF32(v);
+    }
+}
+
+template <typename T>
+inline bool IsNan(const T& v)
+{
+    const double d = AsDouble(v);
+    return d != d;
+}
+
+/// The lane's NaN made quiet (sign and payload kept): what an arithmetic
+/// instruction returns for a NaN operand.
+template <typename T>
+inline T Quiet(const T& v)
+{
+    if constexpr (std::is_same<T, half>::value) {
+        return half::FromBits(static_cast<uint16_t>(v.ToBits() | 0x0200u));
+    } else {
+        return F32FromBits(F32Bits(v) | 0x00400000u);
+    }
+}
+
+/// Sign bit of a half/float lane (so -0 and NaNs are seen).
+template <typename T>
+inline bool SignBit(const T& v)
+{
+    if constexpr (std::is_same<T, half>::value) {
+        return (v.ToBits() & 0x8000u) != 0;
+    } else {
+        return (F32Bits(v) >> 31) != 0;
+    }
+}
+
+template <typename T>
+inline T ArithAdd(T a, T b)
+{
+    if constexpr (std::is_integral<T>::value) {
+        // wrap-around in 32-bit unsigned arithmetic (no signed overflow)
+        return static_cast<T>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+    } else {
+        return FromDouble<T>(AsDouble(a) + AsDouble(b));
+    }
+}
+
+template <typename T>
+inline T ArithSub(T a, T b)
+{
+    if constexpr (std::is_integral<T>::value) {
+        return static_cast<T>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+    } else {
+        return FromDouble<T>(AsDouble(a) - AsDouble(b));
+    }
+}
+
+template <typename T>
+inline T ArithMul(T a, T b)
+{
+    if constexpr (std::is_integral<T>::value) {
+        return static_cast<T>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+    } else {
+        return FromDouble<T>(AsDouble(a) * AsDouble(b));
+    }
+}
+
+/// a / b correctly rounded in T (half or float): IEEE inf and NaN for
+/// division by zero.
+template <typename T>
+inline T ArithDiv(T a, T b)
+{
+    return FromDouble<T>(AsDouble(a) / AsDouble(b));
+}
+
+/// IEEE 754-2019 maximum (kMax) or minimum: NaN if either operand is NaN
+/// (src0's first), else the larger / smaller, with -0 < +0. Integers: plainly.
+template <bool kMax, typename T>
+inline T ArithExtremum(T a, T b)
+{
+    if constexpr (std::is_integral<T>::value) {
+        return (kMax ? a < b : b < a) ? b : a;
+    } else {
+        if (IsNan(a)) {
+            return Quiet(a);
+        }
+        if (IsNan(b)) {
+            return Quiet(b);
+        }
+        const double x = AsDouble(a);
+        const double y = AsDouble(b);
+        if (x == y) {
+            return SignBit(a) == kMax ? b : a;  // +-0: max takes +0, min takes -0
+        }
+        return (kMax ? x < y : y < x) ? b : a;
+    }
+}
+
+template <typename T>
+inline T ArithMax(T a, T b)
+{
+    return ArithExtremum<true>(a, b);
+}
+
+template <typename T>
+inline T ArithMin(T a, T b)
+{
+    return ArithExtremum<false>(a, b);
+}
+
+inline uint32_t CheckCount(const char* api, int64_t count)
+{
+    if (count < 0) {
+        Fail(api, Msg("count ", count, " is negative"));
+    }
+    if (count > 0xFFFFFFFFll) {
+        Fail(api, Msg("count ", count, " is too large"));
+    }
+    return static_cast<uint32_t>(count);
+}
+
+/// dst[i] = f(src0[i], src1[i]) for i < count.
+template <typename T, typename F>
+inline void Binary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+    const AscendC::LocalTensor<T>& src1, int64_t count, F f)
+{
+    const uint32_t n = CheckCount(api, count);
+    if (n == 0) {
+        return;
+    }
+    const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
+    CheckUb(api, "src0", src0.cpu_, bytes, Access::kVecRead);
+    CheckUb(api, "src1", src1.cpu_, bytes, Access::kVecRead);
+    CheckUb(api, "dst", dst.cpu_, bytes, Access::kVecWrite);
+    std::vector<T> out(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        out[i] = f(Load<T>(src0.cpu_.ptr + i * sizeof(T)), Load<T>(src1.cpu_.ptr + i * sizeof(T)));
+    }
+    std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), bytes);
+}
+
+/// dst[i] = f(src[i]) for i < count.
+template <typename T, typename F>
+inline void Unary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+    int64_t count, F f)
+{
+    const uint32_t n = CheckCount(api, count);
+    if (n == 0) {
+        return;
+    }
+    const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
+    CheckUb(api, "src", src.cpu_, bytes, Access::kVecRead);
+    CheckUb(api, "dst", dst.cpu_, bytes, Access::kVecWrite);
+    std::vector<T> out(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        out[i] = f(Load<T>(src.cpu_.ptr + i * sizeof(T)));
+    }
+    std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), bytes);
+}
+
+}  // namespace ascendc_cpu
+
+#endif  // ASCENDC_CPU_VEC_COMMON_H
