@@ -32,8 +32,10 @@ from hswc.platform import DEFAULT_SOC, PLATFORMS
 
 
 def _parser() -> argparse.ArgumentParser:
-    from hswc.reference import REFERENCES
+    from hswc.reference import OP_REFERENCES
     from hswc.runner import LEVELS
+
+    semantics = sorted({s for _, s in OP_REFERENCES})
 
     p = argparse.ArgumentParser(
         prog="hswc-run", description="Run an hswc module on numpy inputs (.npy files).")
@@ -47,8 +49,12 @@ def _parser() -> argparse.ArgumentParser:
                         f" (default {DEFAULT_SOC})")
     p.add_argument("--core-num", type=int, metavar="N", help="override the SoC's AIV cores")
     p.add_argument("--ub-size", type=int, metavar="BYTES", help="override the SoC's UB bytes")
-    p.add_argument("--check", choices=sorted(REFERENCES),
-                   help="compare the results bit for bit with this golden model")
+    p.add_argument("--semantics", choices=semantics,
+                   help="what the named ops mean (hsg-decompose{semantics=...}; default: each "
+                        "op's own, cann for hard_swish_grad)")
+    p.add_argument("--check", nargs="?", const="", choices=["", *semantics], metavar="SEMANTICS",
+                   help="compare the results bit for bit with the module run at its own level "
+                        "under these semantics' golden models (default: --semantics)")
     p.add_argument("--tiling-json", metavar="PATH",
                    help="write the launch's tiling as JSON (a list, in launch order, when the "
                         "function launches several kernels)")
@@ -91,17 +97,18 @@ def _write_tiling(path: str, tilings: list[dict[str, int] | None]) -> None:
 
 
 def _check(kernel: object, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
-           model: str) -> bool:
+           model: str | None) -> bool:
     from hswc.reference import compare_bitwise
     from hswc.runner import Kernel
 
     assert isinstance(kernel, Kernel)
     expected = kernel.reference(*inputs, model=model)
+    name = model or kernel.semantics or "(each op's default semantics)"
     ok = True
     for i, (actual, want) in enumerate(zip(outputs, expected, strict=True)):
         result = compare_bitwise(actual, want)
         label = f"result {i + 1}: " if len(outputs) > 1 else ""
-        print(f"--check {model}: {label}{result.summary()}")
+        print(f"--check {name}: {label}{result.summary()}")
         ok = ok and result.equal
     return ok
 
@@ -131,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
     from hswc.runner import compile_file
 
     kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
-                          ub_size=args.ub_size, level=args.level, function=args.function)
+                          ub_size=args.ub_size, level=args.level, function=args.function,
+                          semantics=args.semantics)
     inputs = [load_npy(path) for path in args.input]
     result = kernel.run(*inputs)
     _write_outputs(args.output, result.outputs)
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         _write_tiling(args.tiling_json, result.tilings)
     if args.profile is not None:
         _profile(kernel, inputs, args.profile)
-    if args.check and not _check(kernel, inputs, result.outputs, args.check):
+    if args.check is not None and not _check(kernel, inputs, result.outputs, args.check or None):
         return 1
     return 0
 
