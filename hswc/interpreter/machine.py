@@ -2,7 +2,8 @@
 
 `Machine` holds what the run executes on (the platform: core count and UB size), what the
 `hsg` ops mean (the golden model that defines hsg.hard_swish_grad), where events go, the
-tilings the run launched, and while a kernel runs, its batch of cores and the rows active now.
+tilings the run launched, the loop iterations it has taken, and while a kernel runs, its batch
+of cores and the rows active now.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
 from hswc.interpreter.batch import CoreBatch
+from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.trace import EventHook, OpEvent
 from hswc.interpreter.values import Rows
 from hswc.platform import Platform
@@ -28,7 +30,7 @@ class Machine:
     """Platform, semantics and run-time context of one interpreter."""
 
     def __init__(self, platform: Platform, model: Model = hard_swish_grad_cann,
-                 on_event: EventHook | None = None):
+                 on_event: EventHook | None = None, max_steps: int = DEFAULT_MAX_STEPS):
         self.platform = platform
         self.model = model
         self.on_event = on_event
@@ -37,10 +39,20 @@ class Machine:
         self.batch: CoreBatch | None = None
         self.rows: Rows | None = None
         self._idents = 0
+        self.max_steps = max_steps
+        """Loop iterations the run may take (hswc.interpreter.limits)."""
+        self.steps = 0
 
     def new_ident(self) -> int:
         self._idents += 1
         return self._idents
+
+    def step(self, loop: Operation) -> None:
+        """Count one iteration of `loop`; an error naming it past `max_steps`."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise OpError(loop, f"is still iterating after {self.max_steps} loop iterations "
+                          "of this run (--max-steps): a runaway loop, or raise the limit")
 
     def kernel(self, op: Operation) -> tuple[CoreBatch, Rows]:
         """The running batch and its active rows; an error outside a kernel."""
