@@ -38,6 +38,8 @@ class LocatingParser(Parser):
         super().__init__(ctx, text, name)
         self._line_offset = line_offset
         self._lines = LineIndex(text)
+        self._starts: dict[Operation, int] = {}
+        """Where each op's text starts (for errors found after the op was read)."""
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         deep = too_deep(self.lexer.input.content)
@@ -48,6 +50,8 @@ class LocatingParser(Parser):
                       else super().parse_module(allow_implicit_module))
         except RecursionError:
             raise ParseError(self._current_token.span, _TOO_DEEP) from None
+        except ParseError as error:
+            raise self._at_first_undefined_use(error) from None
         if isinstance(module.location, UnknownLoc):  # the implicit module: the file's start
             module.location = self._location(0)
         return module
@@ -63,7 +67,23 @@ class LocatingParser(Parser):
             raise ParseError(span, str(error)) from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.start)
+        self._starts[op] = span.start
         return op
+
+    def _at_first_undefined_use(self, error: ParseError) -> ParseError:
+        """xDSL reports values never defined at the end of the input: point at the first op
+        that uses one instead."""
+        if not self.forward_ssa_references or not error.msg.startswith("values used but"):
+            return error
+        name, values = next(iter(self.forward_ssa_references.items()))
+        users = [use.operation for value in values.values() for use in value.uses]
+        starts = [self._starts[op] for op in users if op in self._starts]
+        if not starts:
+            return error
+        at = min(starts)
+        return ParseError(Span(at, at + 1, self.lexer.input),
+                          f"%{name} is used here but not defined where this op can see it (a "
+                          "value defined in a region is visible only inside that region)")
 
     def _location(self, offset: int) -> FileLineColLoc:
         line, column = self._lines.location(offset)
@@ -125,7 +145,8 @@ def _window(context: list[str]) -> list[str]:
         start = max(0, carets.find("^") - _WIDE // 2)
         if len(source) > _WIDE:
             cut = "..." if start else ""
-            source = cut + source[start: start + _WIDE] + ("..." if start + _WIDE < len(source) else "")
+            more = "..." if start + _WIDE < len(source) else ""
+            source = cut + source[start: start + _WIDE] + more
             carets = " " * len(cut) + carets[start: start + _WIDE]
         shown += [source, carets]
     return shown + context[len(shown):]

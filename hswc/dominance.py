@@ -14,8 +14,8 @@ user through its enclosing ops until it reaches the defining block's region.
 
 from __future__ import annotations
 
-from xdsl.irdl.dominance import DominanceInfo
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.irdl.dominance import DominanceInfo
 
 from hswc.diagnostics import OpError, location_of
 

@@ -328,7 +328,8 @@ def test_hswc_opt_script_pipeline(write: Writer) -> None:
     assert "ascend.tpipe" in result.stdout and "hsg.launch" in result.stdout
 
 
-XDSL_OPT = [sys.executable, "-c", "import sys; from xdsl.tools.xdsl_opt import main; sys.exit(main())"]
+XDSL_OPT = [sys.executable, "-c",
+            "import sys; from xdsl.tools.xdsl_opt import main; sys.exit(main())"]
 """Plain xdsl-opt, run by this interpreter: an `xdsl-opt` script found on PATH may belong to
 another install, whose hswc is another checkout."""
 

@@ -309,7 +309,8 @@ def test_command_line_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "no such function": ([str(EXAMPLE), "--function", "nope"], "no function @nope to run"),
         "unknown SoC": ([str(EXAMPLE), "--soc", "ascend310p"],
                         "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
-        "negative cores": ([str(EXAMPLE), "--core-num", "-2"], "the core count must be between 0 and 1024, got -2"),
+        "negative cores": ([str(EXAMPLE), "--core-num", "-2"],
+                           "the core count must be between 0 and 1024, got -2"),
     }
     for case, (argv, message) in cases.items():
         code, _, err = run_cli(argv, capsys)

@@ -61,10 +61,8 @@ class Walker(Interpreter):
                         raise OpError(op, "uses a value that was never computed") from None
                     try:
                         result = run(functions, self, op, inputs)
-                    except LimitReached as error:
-                        raise OpError(op, f"cannot run: {error}") from None
-                    except MemoryError as error:
-                        raise OpError(op, f"ran out of memory: {error}") from None
+                    except (LimitReached, MemoryError) as error:
+                        raise OpError(op, _cannot_run(error)) from None
                     for value, python_value in zip(op.results, result.values, strict=True):
                         local[value] = python_value
                     jump = result.terminator_value
@@ -77,3 +75,9 @@ class Walker(Interpreter):
         finally:
             self._ctx = outer
             self.depth -= 1
+
+
+def _cannot_run(error: LimitReached | MemoryError) -> str:
+    if isinstance(error, MemoryError):
+        return f"ran out of memory: {error}"
+    return f"cannot run: {error}"

@@ -32,6 +32,13 @@ def diagnostic(tool: str, message: str) -> str:
     return f"{tool}: error: {message}"
 
 
+TOO_DEEP = ("the module is nested too deeply for hswc (Python ran out of stack on it; "
+            "brackets are limited to hswc.source_text.MAX_NESTING, but this construct recursed "
+            "without them)")
+"""The diagnostic when a RecursionError escapes anyway (a sum of thousands of terms in an
+affine map is a deep tree without brackets)."""
+
+
 def report(tool: str, message: str) -> int:
     """Print the diagnostic on stderr; the exit status of a failure (1)."""
     print(diagnostic(tool, message), file=sys.stderr)

@@ -25,7 +25,7 @@ from hswc.dialects import hsg
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.platform import PLATFORMS
 from hswc.source_text import SourceError, decode
-from hswc.tools.cli import exit_status, report
+from hswc.tools.cli import TOO_DEEP, exit_status, report
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -86,6 +86,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", str(error))
     except UnprintableType as error:  # met outside every op's rule (inside one, the op is named)
         return report("hswc-emit", str(error))
+    except RecursionError:
+        return report("hswc-emit", TOO_DEEP)
     for path in written:
         print(path)
     return 0

@@ -34,7 +34,7 @@ from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
 from hswc.output_files import OutputError, write_file
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
 from hswc.source_text import decode
-from hswc.tools.cli import diagnostic, exit_status, report
+from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
 
 _NOT_SUPPORTED = {"frontend": "-f/--frontend", "no_implicit_module": "--no-implicit-module",
                   "shrink": "--shrink"}
@@ -149,9 +149,10 @@ class HswcOptMain(xDSLOptMain):
             self._verify(module)
             self.apply_passes(module)
             return self.output_resulting_program(module)
-        except (ParseError, DiagnosticException) as error:
+        except (ParseError, DiagnosticException, RecursionError) as error:
             message = diagnostic("hswc-opt", format_parse_error(error, line_offset)
-                                 if isinstance(error, ParseError) else str(error))
+                                 if isinstance(error, ParseError) else
+                                 TOO_DEEP if isinstance(error, RecursionError) else str(error))
             if self.args.verify_diagnostics or self.args.parsing_diagnostics:
                 print(message)
             else:

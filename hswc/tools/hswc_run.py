@@ -34,6 +34,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
@@ -41,7 +42,7 @@ import numpy as np
 from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.output_files import Content, OutputError, write_files
 from hswc.platform import DEFAULT_SOC, PLATFORMS
-from hswc.tools.cli import exit_status, report
+from hswc.tools.cli import TOO_DEEP, exit_status, report
 
 if TYPE_CHECKING:
     from hswc.runner import Kernel
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
                           f"{len(kernel.result_types)} result(s)")
     inputs = [load_npy(path) for path in args.input]
     result = kernel.run(*inputs, max_steps=args.max_steps)
-    files: dict[str, Content] = {path: _npy(value)
+    files: dict[str | Path, Content] = {path: _npy(value)
                                  for path, value in zip(args.output, result.outputs,
                                                         strict=False)}
     if args.tiling_json:
@@ -182,6 +183,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-run", str(error))
     except MemoryError as error:
         return report("hswc-run", f"out of memory: {error}")
+    except RecursionError:
+        return report("hswc-run", TOO_DEEP)
     except Exception as error:  # the contract: one line, never a traceback
         return report("hswc-run", f"internal error: {type(error).__name__}: {error}")
 
