@@ -90,6 +90,14 @@ def test_opt_writes_its_own_input_back(capsys: Capsys, tmp_path: Path) -> None:
     assert leftovers(tmp_path) == []
 
 
+def test_opt_output_dash_is_stdout(capsys: Capsys, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "hswc-opt", _valid(tmp_path), "-o", "-")
+    assert (code, err) == (0, "") and "hsg.hard_swish_grad" in out
+    assert not (tmp_path / "-").exists()
+
+
 def test_failing_runs_leave_outputs_untouched(capsys: Capsys, tmp_path: Path,
                                               arrays: tuple[Path, Path, np.ndarray]) -> None:
     grad, x, _ = arrays
@@ -139,16 +147,6 @@ def test_write_file_through_a_link_keeps_the_link(tmp_path: Path) -> None:
     assert link.is_symlink() and target.read_text() == "new"
 
 
-def test_tiling_json_is_written_whole(capsys: Capsys, tmp_path: Path,
-                                               arrays: tuple[Path, Path, np.ndarray]) -> None:
-    grad, x, _ = arrays
-    target = tmp_path / "t.json"
-    code, _, err = run(capsys, "hswc-run", _valid(tmp_path), "--input", grad, "--input", x,
-                       "--tiling-json", target)
-    assert code == 0, err
-    assert json.loads(target.read_text())["totalNum"] == 20
-
-
 # endregion
 # region --output writes exactly the path given
 
@@ -156,12 +154,13 @@ def test_tiling_json_is_written_whole(capsys: Capsys, tmp_path: Path,
 def test_output_is_exactly_the_path_given(capsys: Capsys, tmp_path: Path,
                                           arrays: tuple[Path, Path, np.ndarray]) -> None:
     grad, x, expected = arrays
-    y = tmp_path / "y"
+    y, tiling = tmp_path / "y", tmp_path / "tiling"
     code, _, err = run(capsys, "hswc-run", _valid(tmp_path), "--input", grad, "--input", x,
-                       "--output", y)
+                       "--output", y, "--tiling-json", tiling)
     assert code == 0, err
     assert compare_bitwise(np.load(y), expected).equal
-    assert not (tmp_path / "y.npy").exists()
+    assert json.loads(tiling.read_text())["totalNum"] == 20
+    assert not (tmp_path / "y.npy").exists() and leftovers(tmp_path) == []
 
 
 def test_output_refuses_a_directory_and_an_unwritable_path(

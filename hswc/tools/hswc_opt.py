@@ -72,6 +72,8 @@ class HswcOptMain(xDSLOptMain):
         for action in arg_parser._actions:  # pyright: ignore[reportPrivateUsage]
             if action.dest in _NOT_SUPPORTED:
                 action.help = argparse.SUPPRESS
+            elif action.dest == "output_file":
+                action.help = "write the output there (atomically, and only if the run succeeds)"
         arg_parser.add_argument(
             "--lower-to-ascend",
             action="store_true",
@@ -125,7 +127,7 @@ class HswcOptMain(xDSLOptMain):
         for chunk, _ in chunks:
             chunk.close()
         self.failed = False
-        to_stdout = self.args.output_file is None
+        to_stdout = self.args.output_file in (None, "-")  # `-o -`: stdout, as in mlir-opt
         results: list[str] = []
         for index, (data, line_offset) in enumerate(texts):
             # Each chunk in turn: on stdout its output comes before the next one's diagnostic.
