@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Callable, Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -17,16 +18,43 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
+
+from hswc.source_text import MAX_NESTING, LineIndex, too_deep
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
 
 class LocatingParser(Parser):
-    """The MLIR parser that also stamps each op with where its text starts."""
+    """The MLIR parser that also stamps each op with where its text starts.
+
+    It also reads an input of only blanks and comments as an empty module (as mlir-opt does),
+    refuses nesting deeper than `source_text.MAX_NESTING` before it starts (and, should some
+    construct still recurse too deeply, at the token it reached), and says what it expected
+    where xDSL's message only gives the context.
+    """
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
         self._line_offset = line_offset
+        self._lines = LineIndex(text)
+        self._starts: dict[Operation, int] = {}
+        """Where each op's text starts (for errors found after the op was read)."""
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        deep = too_deep(self.lexer.input.content)
+        if deep is not None:
+            raise ParseError(Span(deep, deep + 1, self.lexer.input), _TOO_DEEP)
+        try:
+            module = (ModuleOp([]) if self._current_token.kind == MLIRTokenKind.EOF
+                      else super().parse_module(allow_implicit_module))
+        except RecursionError:
+            raise ParseError(self._current_token.span, _TOO_DEEP) from None
+        except ParseError as error:
+            raise self._at_first_undefined_use(error) from None
+        if isinstance(module.location, UnknownLoc):  # the implicit module: the file's start
+            module.location = self._location(0)
+        return module
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
@@ -38,12 +66,38 @@ class LocatingParser(Parser):
             # A type or attribute whose own verifier fails while the op is being read.
             raise ParseError(span, str(error)) from None
         if isinstance(op.location, UnknownLoc):
-            where = span.get_location()
-            op.location = FileLineColLoc(
-                StringAttr(where.file), IntAttr(where.line + self._line_offset), IntAttr(where.col)
-            )
+            op.location = self._location(span.start)
+        self._starts[op] = span.start
         return op
 
+    def _at_first_undefined_use(self, error: ParseError) -> ParseError:
+        """xDSL reports values never defined at the end of the input: point at the first op
+        that uses one instead."""
+        if not self.forward_ssa_references or not error.msg.startswith("values used but"):
+            return error
+        name, values = next(iter(self.forward_ssa_references.items()))
+        users = [use.operation for value in values.values() for use in value.uses]
+        starts = [self._starts[op] for op in users if op in self._starts]
+        if not starts:
+            return error
+        at = min(starts)
+        return ParseError(Span(at, at + 1, self.lexer.input),
+                          f"%{name} is used here but not defined where this op can see it (a "
+                          "value defined in a region is visible only inside that region)")
+
+    def _location(self, offset: int) -> FileLineColLoc:
+        line, column = self._lines.location(offset)
+        return FileLineColLoc(StringAttr(self.lexer.input.name),
+                              IntAttr(line + self._line_offset), IntAttr(column))
+
+    def _parse_token(self, expected_kind: MLIRTokenKind, error_msg: str) -> MLIRToken:
+        if error_msg.startswith(" "):  # only a context (" in block definition"): say more
+            found = self._current_token
+            what = ("the end of the input" if found.kind == MLIRTokenKind.EOF
+                    else f"'{found.text}'")
+            expected = _EXPECTED.get(expected_kind, f"'{expected_kind.value}'")
+            error_msg = f"expected {expected}, found {what}"
+        return super()._parse_token(expected_kind, error_msg)
 
     @staticmethod
     def _at_op_name(error: ParseError, op_start: Span[str]) -> ParseError:
@@ -58,11 +112,55 @@ class LocatingParser(Parser):
         return ParseError(Span(at, at + len(match.group(1)), op_start.input), error.msg)
 
 
+_TOO_DEEP = (f"nested too deeply: more than {MAX_NESTING} brackets ( [ {{ < are open here "
+             "(hswc's limit, far above what real modules need)")
+
+_EXPECTED = {
+    # xDSL asks for a block label where a region's block could go on, with only a context.
+    MLIRTokenKind.CARET_IDENT: "an operation, a block label (^name:) or the '}' ending the "
+                               "region",
+}
+"""What a token kind stands for, where xDSL's message gives only the context."""
+
+
 def format_parse_error(error: ParseError, line_offset: int = 0) -> str:
-    """`file:line:col: error: message`, then the source line with carets under the span."""
+    """`file:line:col: error: message`, then the source line with carets under the span.
+    Characters that do not print (a byte order mark, NUL) are named as U+XXXX in the message
+    and shown as '?' in the source line."""
     span = dataclasses.replace(error.span, line_offset=line_offset)
     context = span.print_with_context().rstrip("\n").splitlines()[1:]
-    return "\n".join([f"{span.get_location()}: error: {error.msg}", *context])
+    shown = _window([_printable(line, lambda _: "?") for line in context])
+    message = _printable(error.msg, _code_point)
+    return "\n".join([f"{span.get_location()}: error: {message}", *shown])
+
+
+_WIDE = 160
+"""Source lines longer than this are shown as the part around the carets."""
+
+
+def _window(context: list[str]) -> list[str]:
+    """Each (source line, caret line) pair cut to the part around its first caret."""
+    shown: list[str] = []
+    for source, carets in zip(context[::2], context[1::2], strict=False):
+        start = max(0, carets.find("^") - _WIDE // 2)
+        if len(source) > _WIDE:
+            cut = "..." if start else ""
+            more = "..." if start + _WIDE < len(source) else ""
+            source = cut + source[start: start + _WIDE] + more
+            carets = " " * len(cut) + carets[start: start + _WIDE]
+        shown += [source, carets]
+    return shown + context[len(shown):]
+
+
+def _printable(text: str, show: Callable[[str], str]) -> str:
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\t" else show(c) for c in text)
+
+
+def _code_point(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
 
 
 def location_of(op: Operation) -> str | None:
@@ -93,16 +191,23 @@ class OpError(DiagnosticException):
 
 
 def verify_located(module: ModuleOp) -> None:
-    """module.verify(), but the first failing op is reported with its location."""
-    try:
-        module.verify()
-    except VerifyException as error:
-        for op in module.walk():
-            try:
-                op.verify(verify_nested_ops=False)
-            except VerifyException as inner:
-                raise OpError(op, _strip_op_name(op, str(inner))) from None
-        raise OpError(module, str(error)) from None
+    """module.verify() and SSA dominance (hswc.dominance), which xDSL does not check; the
+    first failing op is reported with its location. Linear in the module's size (symbol
+    lookups are indexed meanwhile: hswc.symbol_index)."""
+    from hswc.dominance import check_dominance
+    from hswc.symbol_index import indexed_symbols
+
+    with indexed_symbols():
+        try:
+            module.verify()
+        except VerifyException as error:
+            for op in module.walk():
+                try:
+                    op.verify(verify_nested_ops=False)
+                except VerifyException as inner:
+                    raise OpError(op, _strip_op_name(op, str(inner))) from None
+            raise OpError(module, str(error)) from None
+        check_dominance(module)
 
 
 def _strip_op_name(op: Operation, message: str) -> str:

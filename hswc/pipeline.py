@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from typing import Any, get_args, get_origin, get_type_hints
 
 from xdsl.dialects import arith, builtin, cf, func, linalg, memref, scf, tensor, test
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec
 
 
 def _hsg() -> Dialect:
@@ -73,3 +76,47 @@ LOWER_TO_ASCEND = ("hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub",
                    "convert-hsg-to-ascend")
 """--lower-to-ascend: named ops or linalg.generic on tensors -> host tiling + AscendC kernel in
 the ascend dialect."""
+
+
+
+def _option(name: str) -> str:
+    """An option as the command line spells it: dashes, not the field's underscores."""
+    return name.replace("_", "-")
+
+
+def _takes(hint: Any) -> str:
+    """What a pass option of this type accepts, in words."""
+    kinds = {int: "an integer", bool: "true or false", str: "a name", float: "a number"}
+    options = [t for t in get_args(hint) if t is not type(None)] or [hint]
+    if get_origin(options[0]) is tuple:
+        return "a list of values"
+    return " or ".join(kinds.get(t, getattr(t, "__name__", str(t))) for t in options)
+
+
+def pass_from_spec(pass_type: type[ModulePass], spec: ArgSpec) -> ModulePass:
+    """The pass a `-p` entry names, its options checked one by one: an unknown option, an
+    option without a value (`{core-num}`) or of the wrong type is a ValueError naming the
+    option as the command line spells it."""
+    hints = get_type_hints(pass_type)
+    fields = {f.name: hints[f.name] for f in dataclasses.fields(pass_type)
+              if f.init and f.name != "name"}
+    known = ", ".join(_option(f) for f in fields)
+    for given, value in spec.normalize_parameter_names().parameters.items():
+        where = f"option '{_option(given)}' of pass '{spec.name}'"
+        if given not in fields:
+            raise ValueError(f"pass '{spec.name}' has no option '{_option(given)}' "
+                             f"(options: {known})")
+        if get_origin(fields[given]) is not tuple and value == ():
+            raise ValueError(f"{where} has no value: write {_option(given)}=<value>, where "
+                             f"the value is {_takes(fields[given])}")
+        try:
+            pass_type.from_pass_spec(ArgSpec(spec.name, {given: value}))
+        except (ValueError, TypeError) as error:
+            shown = ",".join(str(v) for v in value)
+            reason = (f"it takes {_takes(fields[given])}, got '{shown}'"
+                      if str(error).startswith("Incompatible types") else str(error))
+            raise ValueError(f"bad {where}: {reason}") from None
+    try:
+        return pass_type.from_pass_spec(spec)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"bad options of pass '{spec.name}': {error}") from None

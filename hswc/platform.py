@@ -20,6 +20,16 @@ SELECT_TMP_BYTES = 8 * 1024
 MAX_REPEAT_TIMES = 255
 """A vector instruction's repeatTimes is a uint8: at most 255 repeats per issued instruction."""
 
+MAX_CORE_NUM = 1024
+"""The most vector (AIV) cores a platform given by hand (--core-num, core-num=) may have. No
+Ascend SoC has more than 64 (Atlas A2/A3: 48); beyond this a figure is a typo, and the
+interpreter would model that many cores' UB arenas at once."""
+
+MAX_UB_SIZE = 4 * 1024 * 1024
+"""The most unified-buffer bytes per core a platform given by hand may have: 4 MiB, 16 times
+the largest UB of an Ascend core (192 KiB on Atlas A2/A3, 256 KiB on earlier parts). The
+interpreter allocates this much per modelled core, so MAX_CORE_NUM x MAX_UB_SIZE = 4 GiB."""
+
 
 @dataclass(frozen=True)
 class CostFigures:
@@ -84,12 +94,24 @@ class Platform:
     """Timing figures for the cost model (not part of what the tiling sees)."""
 
     def with_overrides(self, core_num: int | None = None, ub_size: int | None = None) -> Platform:
-        """The same SoC with the core count or UB size replaced (None keeps the SoC's)."""
+        """The same SoC with the core count or UB size replaced (None keeps the SoC's); a
+        ValueError for a figure outside [0, MAX_CORE_NUM] or [0, MAX_UB_SIZE]."""
+        for what, value, most in (("core count", core_num, MAX_CORE_NUM),
+                                  ("UB size", ub_size, MAX_UB_SIZE)):
+            check_figure(what, value, most)
         return replace(
             self,
             core_num=self.core_num if core_num is None else core_num,
             ub_size=self.ub_size if ub_size is None else ub_size,
         )
+
+
+def check_figure(what: str, value: int | None, most: int) -> None:
+    """A ValueError unless `value` (None: not given) is in [0, most]. Zero is allowed: the
+    tiling refuses it with its own message, as the CANN tiling does."""
+    if value is not None and not 0 <= value <= most:
+        raise ValueError(f"the {what} must be between 0 and {most}, got {value} (hswc.platform "
+                         "bounds figures given by hand to what an Ascend SoC could have)")
 
 
 PLATFORMS: dict[str, Platform] = {

@@ -462,42 +462,75 @@ threshold, value, lambd)."""
 
 
 @dataclass(frozen=True)
+class Difference:
+    """One kind of mismatch: how many elements differ that way, and the first of them."""
+
+    count: int
+    first_index: tuple[int, ...] | None
+    """Index (into the shape) of the first such element, in C order; None if there is none."""
+    first_actual_bits: int | None
+    first_expected_bits: int | None
+
+
+@dataclass(frozen=True)
 class Comparison:
-    """The outcome of a bit-for-bit comparison of two same-shaped float arrays."""
+    """The outcome of a bit-for-bit comparison of two same-shaped float arrays.
+
+    Differing elements fall in exactly one of three kinds, counted apart: `values` (two
+    numbers, infinities included, that differ in value), `zero_signs` (+0.0 against -0.0) and
+    `nans` (NaN against a number, either way round). Two NaNs are equal whatever their payload.
+    """
 
     dtype: str
     size: int
     mismatches: int
+    """All differing elements: values + zero_signs + nans."""
     first_index: tuple[int, ...] | None
-    """Index (into the shape) of the first differing element, in C order; None if all agree."""
+    """Index of the first differing element of any kind, in C order; None if all agree."""
     first_actual_bits: int | None
     first_expected_bits: int | None
+    values: Difference
+    zero_signs: Difference
+    nans: Difference
     max_abs_error: float
-    """Over differing elements; a NaN against a number counts as inf; 0.0 if none differ."""
+    """Over the `values` mismatches (inf against a finite number: inf); 0.0 if none."""
     max_ulp_error: int
-    """Largest difference of the ordered integer representations (+0 and -0 both map to 0,
-    so a sign-of-zero mismatch counts as 0 ulp); NaN-against-number pairs are left out."""
+    """Over the `values` mismatches: the largest difference of the ordered integer
+    representations (+0 and -0 both map to 0); 0 if none."""
 
     @property
     def equal(self) -> bool:
         return self.mismatches == 0
 
     def summary(self) -> str:
-        """A short human-readable report."""
+        """A short human-readable report: the total, then each kind with its first index."""
         if self.equal:
             return f"bit-exact: all {self.size} {self.dtype} elements match"
+        assert self.first_actual_bits is not None and self.first_expected_bits is not None
+        first = self._pair(self.first_actual_bits, self.first_expected_bits)
+        values = self._kind(self.values)
+        if self.values.count:
+            values += (f"; max abs error {self.max_abs_error:.9g}, "
+                       f"max ulp error {self.max_ulp_error}")
+        return "\n".join([
+            f"MISMATCH: {self.mismatches} of {self.size} {self.dtype} elements differ",
+            f"first difference at index {self.first_index}: {first}",
+            f"  values differ:        {values}",
+            f"  signs of zero differ: {self._kind(self.zero_signs)}",
+            f"  NaN against a number: {self._kind(self.nans)}",
+        ])
+
+    def _kind(self, kind: Difference) -> str:
+        if not kind.count:
+            return "0"
+        assert kind.first_actual_bits is not None and kind.first_expected_bits is not None
+        pair = self._pair(kind.first_actual_bits, kind.first_expected_bits)
+        return f"{kind.count}, first at index {kind.first_index}: {pair}"
+
+    def _pair(self, actual: int, expected: int) -> str:
         width = 2 * np.dtype(_DTYPES_BY_NAME[self.dtype]).itemsize
-        act, exp = self.first_actual_bits, self.first_expected_bits
-        assert act is not None and exp is not None
-        return "\n".join(
-            [
-                f"MISMATCH: {self.mismatches} of {self.size} {self.dtype} elements differ",
-                f"first difference at index {self.first_index}: "
-                f"actual 0x{act:0{width}x} ({_value_of(act, self.dtype)!r}), "
-                f"expected 0x{exp:0{width}x} ({_value_of(exp, self.dtype)!r})",
-                f"max abs error {self.max_abs_error:.9g}, max ulp error {self.max_ulp_error}",
-            ]
-        )
+        return (f"actual 0x{actual:0{width}x} ({_value_of(actual, self.dtype)!r}), "
+                f"expected 0x{expected:0{width}x} ({_value_of(expected, self.dtype)!r})")
 
 
 _DTYPES_BY_NAME = {str(d): d for d in SUPPORTED_DTYPES}
@@ -516,6 +549,16 @@ def _ordered(bits: np.ndarray, nbits: int) -> np.ndarray:
     return np.where(b & sign, -(b & (sign - 1)), b)
 
 
+def _difference(where: np.ndarray, abits: np.ndarray, ebits: np.ndarray) -> Difference:
+    """The count and first element of the mask `where` (over the flattened arrays)."""
+    count = int(np.count_nonzero(where))
+    if not count:
+        return Difference(0, None, None, None)
+    flat = int(np.argmax(where))
+    index = tuple(int(i) for i in np.unravel_index(flat, abits.shape))
+    return Difference(count, index, int(abits.flat[flat]), int(ebits.flat[flat]))
+
+
 def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
     """Compare bit patterns; NaN equals NaN whatever the payload, -0.0 differs from +0.0."""
     actual, expected = np.asarray(actual), np.asarray(expected)
@@ -529,33 +572,29 @@ def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
     abits, ebits = actual.view(uint), expected.view(uint)
     anan, enan = np.isnan(actual), np.isnan(expected)
     differ = (abits != ebits) & ~(anan & enan)
-    count = int(np.count_nonzero(differ))
-    first: tuple[int, ...] | None = None
-    fa: int | None = None
-    fe: int | None = None
+    nans = differ & (anan != enan)
+    zero_signs = differ & (actual == 0) & (expected == 0)
+    values = differ & ~nans & ~zero_signs
     max_abs, max_ulp = 0.0, 0
-    if count:
-        flat = int(np.argmax(differ.ravel()))
-        first = tuple(int(i) for i in np.unravel_index(flat, actual.shape))
-        fa, fe = int(abits.ravel()[flat]), int(ebits.ravel()[flat])
-        a64 = actual[differ].astype(np.float64)
-        e64 = expected[differ].astype(np.float64)
-        one_nan = anan[differ] != enan[differ]
-        with np.errstate(invalid="ignore"):
-            abs_err = np.where(one_nan, np.inf, np.abs(a64 - e64))
-        # inf - inf with equal signs cannot differ bitwise, so NaN here is impossible.
-        max_abs = float(np.max(abs_err))
+    if values.any():
+        a64 = actual[values].astype(np.float64)
+        e64 = expected[values].astype(np.float64)
+        # Two equal infinities cannot differ bitwise, so the difference is never NaN.
+        max_abs = float(np.max(np.abs(a64 - e64)))
         nbits = 8 * actual.dtype.itemsize
-        ulp = np.abs(_ordered(abits[differ], nbits) - _ordered(ebits[differ], nbits))
-        ulp = ulp[~one_nan]
-        max_ulp = int(ulp.max()) if ulp.size else 0
+        ulp = np.abs(_ordered(abits[values], nbits) - _ordered(ebits[values], nbits))
+        max_ulp = int(ulp.max())
+    overall = _difference(differ, abits, ebits)
     return Comparison(
         dtype=str(actual.dtype),
         size=int(actual.size),
-        mismatches=count,
-        first_index=first,
-        first_actual_bits=fa,
-        first_expected_bits=fe,
+        mismatches=overall.count,
+        first_index=overall.first_index,
+        first_actual_bits=overall.first_actual_bits,
+        first_expected_bits=overall.first_expected_bits,
+        values=_difference(values, abits, ebits),
+        zero_signs=_difference(zero_signs, abits, ebits),
+        nans=_difference(nans, abits, ebits),
         max_abs_error=max_abs,
         max_ulp_error=max_ulp,
     )

@@ -11,7 +11,8 @@
     kernel(grad, x, out=buffer[:, ::2])   # or into a strided view, as aclnn's ViewCopy
     kernel.tiling((4, 1000))              # {"totalNum": 4000, "blockFactor": 84, ...}
     result = kernel.run(grad, x)          # outputs, plus the tiling of every launch
-    expected = kernel.reference(grad, x)  # the hsg-level module under hswc.reference's model
+    expected = kernel.reference(grad, x)  # the hsg-level module under hswc.reference's model,
+                                          # shaped as kernel(...) returns it
     kernel.with_platform(core_num=40)     # the same compiled module on 40 cores
 
     from hswc.interpreter.trace import Trace
@@ -47,18 +48,20 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from hswc.diagnostics import LocatingParser, verify_located
+from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
 from hswc.interpreter.execute import call_function
+from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
+from hswc.source_text import SourceError, decode
 
 LEVELS = ("hsg", "linalg", "tiled", "blocked", "ascend")
 """IR levels, highest first: level i is the input after the first i passes of --lower-to-ascend
@@ -145,8 +148,9 @@ class Kernel:
         return fn
 
     def __call__(self, *inputs: np.ndarray, out: np.ndarray | None = None) -> Any:
-        """The function's result (a tuple when it has several). With `out`, a one-result
-        function's result is copied into it, strided views included (aclnn's ViewCopy)."""
+        """The function's result (a tuple when it has several, as `reference`). With `out`, a
+        one-result function's result is copied into it, strided views included (aclnn's
+        ViewCopy)."""
         outputs = self.run(*inputs).outputs
         if out is not None:
             if len(outputs) != 1 or out.shape != outputs[0].shape or out.dtype != outputs[0].dtype:
@@ -154,20 +158,29 @@ class Kernel:
                                  f"{outputs[0].shape}, got {out.dtype} {out.shape}")
             np.copyto(out, outputs[0])
             return out
-        return outputs[0] if len(outputs) == 1 else outputs
+        return _result(outputs)
 
-    def run(self, *inputs: np.ndarray, on_event: EventHook | None = None) -> RunResult:
-        """Run on `inputs`; `on_event` sees every AscendC call (hswc.interpreter.trace). Named
-        ops left at the hsg level run their golden model for the compiled semantics."""
+    def run(self, *inputs: np.ndarray, on_event: EventHook | None = None,
+            max_steps: int = DEFAULT_MAX_STEPS) -> RunResult:
+        """Run on `inputs`; `on_event` sees every AscendC call (hswc.interpreter.trace); more
+        than `max_steps` loop iterations are an error (hswc.interpreter.limits). Named ops left
+        at the hsg level run their golden model for the compiled semantics."""
         args = bind_inputs(self.input_types, inputs, self.arg_names)
-        return self._execute(self.module, args, Machine(self.platform, self.semantics, on_event))
+        machine = Machine(self.platform, self.semantics, on_event, max_steps)
+        return self._execute(self.module, args, machine)
 
-    def reference(self, *inputs: np.ndarray, model: str | None = None) -> tuple[np.ndarray, ...]:
-        """The expected results: the module as given, run at its own level, with its named ops
-        defined by the golden models of semantics `model` (hswc.reference.OP_REFERENCES; default
-        the compiled semantics). Input that is already lowered below linalg has no independent
-        definition to compare with, except a (grad, x) -> y function, which is compared with
-        HardSwishGrad's model."""
+    def reference(self, *inputs: np.ndarray, model: str | None = None) -> Any:
+        """The expected result, shaped as `kernel(...)` returns it (one array, or a tuple for
+        several results); see `reference_outputs`."""
+        return _result(self.reference_outputs(*inputs, model=model))
+
+    def reference_outputs(self, *inputs: np.ndarray, model: str | None = None
+                          ) -> tuple[np.ndarray, ...]:
+        """The expected results, always as a tuple: the module as given, run at its own level,
+        with its named ops defined by the golden models of semantics `model`
+        (hswc.reference.OP_REFERENCES; default the compiled semantics). Input that is already
+        lowered below linalg has no independent definition to compare with, except a (grad, x)
+        -> y function, which is compared with HardSwishGrad's model."""
         model = model or self.semantics
         known = sorted({s for _, s in OP_REFERENCES})
         if model is not None and model not in known:
@@ -252,6 +265,12 @@ class Kernel:
             raise KernelError(_message(error)) from error
 
 
+def _result(outputs: tuple[np.ndarray, ...]) -> Any:
+    """What `kernel(...)` and `kernel.reference(...)` return: the array of a one-result
+    function, else the tuple."""
+    return outputs[0] if len(outputs) == 1 else outputs
+
+
 def _message(error: BaseException) -> str:
     text = str(error).strip()
     return text if "error:" in text.split("\n", 1)[0] else f"error: {text}"
@@ -269,9 +288,6 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
         platform = get_platform(soc).with_overrides(core_num, ub_size)
     except ValueError as error:
         raise CompileError(str(error)) from None
-    for what, value in (("core count", platform.core_num), ("UB size", platform.ub_size)):
-        if value < 0:
-            raise CompileError(f"the {what} must not be negative, got {value}")
     try:
         verify_located(module)
     except DiagnosticException as error:
@@ -309,7 +325,7 @@ def compile_text(text: str, *, name: str = "<input>", **options: Any) -> Kernel:
     try:
         module = LocatingParser(_context(), text, name).parse_module()
     except ParseError as error:
-        raise CompileError(str(error).rstrip()) from None
+        raise CompileError(format_parse_error(error)) from None
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     return compile_module(module, **options)
@@ -318,8 +334,9 @@ def compile_text(text: str, *, name: str = "<input>", **options: Any) -> Kernel:
 def compile_file(path: str | Path, **options: Any) -> Kernel:
     """Read, parse and compile an MLIR file (options as `compile_module`)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise CompileError(f"cannot read '{path}': {reason}") from None
+        text = decode(Path(path).read_bytes(), str(path))
+    except OSError as error:
+        raise CompileError(f"cannot read '{path}': {error.strerror or error}") from None
+    except SourceError as error:
+        raise CompileError(str(error)) from None
     return compile_text(text, name=str(path), **options)

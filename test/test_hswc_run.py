@@ -220,7 +220,8 @@ def _bad_npy_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
     np.save(tmp_path / "pickled.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
     np.savez(tmp_path / "archive.npz", a=good)
     return {
-        "truncated": ("truncated.npy", "is not a readable .npy file"),
+        "truncated": ("truncated.npy", "is damaged: its header declares a float16 array of "
+                      "shape (4, 10) (80 bytes) but 73 bytes of data follow it"),
         "truncated header": ("header.npy", "is not a readable .npy file"),
         "not npy": ("text.npy", "is not a .npy file"),
         "pickled": ("pickled.npy", "Object arrays cannot be loaded when allow_pickle=False"),
@@ -308,7 +309,8 @@ def test_command_line_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "no such function": ([str(EXAMPLE), "--function", "nope"], "no function @nope to run"),
         "unknown SoC": ([str(EXAMPLE), "--soc", "ascend310p"],
                         "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
-        "negative cores": ([str(EXAMPLE), "--core-num", "-2"], "must not be negative, got -2"),
+        "negative cores": ([str(EXAMPLE), "--core-num", "-2"],
+                           "the core count must be between 0 and 1024, got -2"),
     }
     for case, (argv, message) in cases.items():
         code, _, err = run_cli(argv, capsys)

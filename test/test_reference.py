@@ -15,6 +15,7 @@ from hswc.reference import (
     ONE_THIRD_F32,
     REFERENCES,
     Comparison,
+    Difference,
     compare_bitwise,
     hard_swish_grad_cann,
     hard_swish_grad_torch,
@@ -248,16 +249,39 @@ def test_compare_reports_first_index_abs_and_ulp() -> None:
     b[0, 2] = -0.0  # sign of zero: a mismatch of 0 ulp
     a[1, 1] = 1.0
     b[1, 1] = np.nextafter(np.float16(1), np.float16(0))  # 1 ulp below (2 ulp counted from +)
-    a[1, 2] = np.nan  # NaN against a number: inf abs error, left out of ulp
+    a[1, 2] = np.nan  # NaN against a number: counted apart, left out of abs and ulp
     cmp = compare_bitwise(a, b)
     assert isinstance(cmp, Comparison)
     assert cmp.mismatches == 3
     assert cmp.first_index == (0, 2)
     assert (cmp.first_actual_bits, cmp.first_expected_bits) == (0x0000, 0x8000)
-    assert cmp.max_abs_error == np.inf
+    assert cmp.values == Difference(1, (1, 1), 0x3C00, 0x3BFF)
+    assert cmp.zero_signs == Difference(1, (0, 2), 0x0000, 0x8000)
+    assert cmp.nans == Difference(1, (1, 2), 0x7E00, 0x0000)
+    assert cmp.max_abs_error == 2.0**-11  # 1.0 against 1 - 2^-11, the only value mismatch
     assert cmp.max_ulp_error == 1
     text = cmp.summary()
-    assert "3 of 6" in text and "(0, 2)" in text and "0x8000" in text
+    assert "3 of 6" in text and "first difference at index (0, 2)" in text
+    assert "values differ:        1, first at index (1, 1)" in text
+    assert "signs of zero differ: 1, first at index (0, 2)" in text
+    assert "NaN against a number: 1, first at index (1, 2)" in text
+
+
+def test_compare_sign_of_zero_alone_claims_no_ulp_error() -> None:
+    a = np.array([0.0, 1.0, -0.0], np.float32)
+    b = np.array([-0.0, 1.0, -0.0], np.float32)
+    cmp = compare_bitwise(a, b)
+    assert (cmp.mismatches, cmp.zero_signs.count, cmp.values.count, cmp.nans.count) == (1, 1, 0, 0)
+    text = cmp.summary()
+    assert "values differ:        0\n" in text and "ulp" not in text
+
+
+def test_compare_counts_nan_against_number_both_ways() -> None:
+    a = np.array([np.nan, 2.0, np.nan, 5.0], np.float16)
+    b = np.array([1.0, np.nan, np.nan, 5.0], np.float16)
+    cmp = compare_bitwise(a, b)
+    assert cmp.nans.count == 2 and cmp.nans.first_index == (0,)
+    assert cmp.values.count == 0 and cmp.max_abs_error == 0.0
 
 
 def test_compare_ulp_across_zero_and_bf16() -> None:

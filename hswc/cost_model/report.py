@@ -8,7 +8,8 @@ from pathlib import Path
 
 from hswc.cost_model.schedule import ClassSchedule
 from hswc.cost_model.stream import MTE2, MTE3, PIPES, VECTOR
-from hswc.cost_model.trace import chunk_name, write_trace
+from hswc.cost_model.trace import chunk_name, trace_json
+from hswc.output_files import write_file
 from hswc.platform import CostFigures, Platform
 from hswc.tiling import Tiling
 
@@ -233,13 +234,17 @@ class Report:
             for f in fields(self.figures)))
         return "\n".join(lines)
 
-    def write_trace(self, path: str | Path, max_cores: int | None = None) -> None:
-        """Write the schedule as a Perfetto / Chrome JSON trace (hswc.cost_model.trace)."""
+    def trace_json(self, max_cores: int | None = None) -> str:
+        """The schedule as a Perfetto / Chrome JSON trace (hswc.cost_model.trace)."""
         metadata = {
             "dtype": self.dtype, "total_num": self.total_num, "platform": self.platform.name,
             "variant": self.variant, "total_time_us": self.total_time * 1e6,
             "roofline_fraction": self.roofline_fraction, "binding": self.binding,
         }
-        write_trace(path, self.schedules, metadata, max_cores)
+        return trace_json(self.schedules, metadata, max_cores)
+
+    def write_trace(self, path: str | Path, max_cores: int | None = None) -> None:
+        """Write `trace_json` to `path`, atomically (hswc.output_files)."""
+        write_file(path, self.trace_json(max_cores))
 
     # endregion

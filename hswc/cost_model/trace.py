@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from hswc.cost_model.schedule import ClassSchedule, Interval
@@ -102,12 +101,13 @@ def trace_events(schedules: list[ClassSchedule], max_cores: int | None = None
     return events
 
 
-def write_trace(path: str | Path, schedules: list[ClassSchedule], metadata: dict[str, Any],
-                max_cores: int | None = None) -> None:
-    """Write the JSON object format ({"traceEvents": [...], ...}) to `path`."""
+def trace_json(schedules: list[ClassSchedule], metadata: dict[str, Any],
+               max_cores: int | None = None) -> str:
+    """The JSON object format ({"traceEvents": [...], ...}) as text."""
     document = {
         "traceEvents": trace_events(schedules, max_cores),
         "displayTimeUnit": "ns",
         "otherData": metadata,
     }
-    Path(path).write_text(json.dumps(document, separators=(",", ":")))
+    return json.dumps(document, separators=(",", ":"))
+

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hswc.interpreter.core_state import KernelState
+from hswc.interpreter.limits import check_memory
 from hswc.interpreter.values import Rows
 
 GARBAGE = np.frombuffer(bytes((i * 113 + 0x5B) % 256 for i in range(256)), dtype=np.uint8)
@@ -42,9 +43,12 @@ class CoreBatch:
 
     @property
     def arena(self) -> np.ndarray:
-        """B x ub_size bytes, allocated on first use (levels above ascend never touch it)."""
+        """B x ub_size bytes, allocated on first use (levels above ascend never touch it);
+        LimitReached when that is more memory than the machine has available."""
         if self._arena is None:
             stride = -(-max(self.ub_size, 1) // ARENA_ALIGN) * ARENA_ALIGN
+            check_memory(self.size * stride, f"the UB arenas of {self.size} cores x "
+                         f"{self.ub_size} bytes")
             rows = np.empty((self.size, stride), dtype=np.uint8)
             rows.reshape(-1, GARBAGE.size)[:] = GARBAGE
             self._arena = rows[:, : self.ub_size]

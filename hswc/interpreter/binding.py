@@ -8,16 +8,20 @@ Arrays are made C-contiguous and native-endian (aclnn's Contiguous does the firs
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.lib import format as npy_format
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
 
 from hswc.interpreter.dtypes import BF16, numpy_dtype
 from hswc.interpreter.errors import InputError
+from hswc.interpreter.limits import LimitReached, check_memory
 
 
 def bind_inputs(types: Sequence[Attribute], arrays: Sequence[Any],
@@ -79,22 +83,47 @@ _NPY_MAGIC = b"\x93NUMPY"
 
 
 def load_npy(path: str | Path) -> np.ndarray:
-    """An array from a .npy file; InputError for anything else (pickles are never loaded)."""
+    """An array from a .npy file; InputError for anything else (pickles are never loaded), for
+    a header that promises more data than the file holds, and for an array larger than the
+    memory available (both before anything is allocated)."""
     try:
         with open(path, "rb") as stream:
             magic = stream.read(len(_NPY_MAGIC))
             stream.seek(0)
-            value = np.load(stream, allow_pickle=False) if magic == _NPY_MAGIC else None
+            if magic != _NPY_MAGIC:
+                kind = "an .npz archive" if magic.startswith(b"PK") else "not a .npy file"
+                raise InputError(f"'{path}' is {kind}: a .npy file starts with \\x93NUMPY")
+            _check_size(path, stream)
+            value = np.load(stream, allow_pickle=False)
     except OSError as error:
         raise InputError(f"cannot read '{path}': {error.strerror or error}") from None
     except (ValueError, EOFError) as error:
+        if isinstance(error, InputError):
+            raise
         raise InputError(f"'{path}' is not a readable .npy file: {_first_line(error)}") from None
-    if value is None:
-        kind = "an .npz archive" if magic.startswith(b"PK") else "not a .npy file"
-        raise InputError(f"'{path}' is {kind}: a .npy file starts with \\x93NUMPY")
     if not isinstance(value, np.ndarray) or value.dtype.hasobject or value.dtype.names:
         raise InputError(f"'{path}' does not hold an array of plain numbers")
     return value
+
+
+def _check_size(path: str | Path, stream: BinaryIO) -> None:
+    """The header's shape and dtype against the bytes that follow it and the memory free."""
+    version = npy_format.read_magic(stream)
+    read_header = (npy_format.read_array_header_1_0 if version == (1, 0)
+                   else npy_format.read_array_header_2_0)
+    shape, _, dtype = read_header(stream)
+    have = os.fstat(stream.fileno()).st_size - stream.tell()
+    stream.seek(0)
+    if dtype.hasobject:
+        return  # np.load refuses it, allocating nothing (allow_pickle=False)
+    need = math.prod(shape) * dtype.itemsize
+    if need > have:
+        raise InputError(f"'{path}' is damaged: its header declares a {dtype} array of shape "
+                         f"{shape} ({need} bytes) but {have} bytes of data follow it")
+    try:
+        check_memory(need, f"loading '{path}' ({dtype}, shape {shape})")
+    except LimitReached as error:
+        raise InputError(str(error)) from None
 
 
 def _first_line(error: BaseException) -> str:

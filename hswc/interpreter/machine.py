@@ -2,8 +2,8 @@
 
 `Machine` holds what the run executes on (the platform: core count and UB size), what the
 named hsg ops mean (the semantics whose golden models define them: each op's default when
-none is named), where events go, the tilings the run launched, and while a kernel runs, its
-batch of cores and the rows active now.
+none is named), where events go, the tilings the run launched, the loop iterations it has
+taken, and while a kernel runs, its batch of cores and the rows active now.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
 from hswc.interpreter.batch import CoreBatch
+from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.trace import EventHook, OpEvent
 from hswc.interpreter.values import Rows
 from hswc.platform import Platform
@@ -29,7 +30,7 @@ class Machine:
     """Platform, semantics and run-time context of one interpreter."""
 
     def __init__(self, platform: Platform, semantics: str | None = None,
-                 on_event: EventHook | None = None):
+                 on_event: EventHook | None = None, max_steps: int = DEFAULT_MAX_STEPS):
         self.platform = platform
         self.semantics = semantics
         self.on_event = on_event
@@ -40,6 +41,9 @@ class Machine:
         self._idents = 0
         self._outputs: list[tuple[np.ndarray, np.ndarray]] = []
         """The running launch's output GM buffers and, per element, whether a core wrote it."""
+        self.max_steps = max_steps
+        """Loop iterations the run may take (hswc.interpreter.limits)."""
+        self.steps = 0
 
     def model(self, op: Operation) -> Model:
         """The golden model that defines a named op under this run's semantics."""
@@ -59,6 +63,13 @@ class Machine:
     def new_ident(self) -> int:
         self._idents += 1
         return self._idents
+
+    def step(self, loop: Operation) -> None:
+        """Count one iteration of `loop`; an error naming it past `max_steps`."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise OpError(loop, f"is still iterating after {self.max_steps} loop iterations "
+                          "of this run (--max-steps): a runaway loop, or raise the limit")
 
     def kernel(self, op: Operation) -> tuple[CoreBatch, Rows]:
         """The running batch and its active rows; an error outside a kernel."""

@@ -65,6 +65,7 @@ class ScfFunctions(MachineFunctions):
             raise OpError(op, f"has step {stride}; scf.for needs a positive step")
         values = tuple(carried)
         for i in range(low, high, stride):
+            self.machine.step(op)
             values = interpreter.run_ssacfg_region(op.body, (i, *values), "scf.for")
         return values
 
@@ -80,6 +81,7 @@ class ScfFunctions(MachineFunctions):
         uniform_iv = isinstance(first, int) and isinstance(step, int)
         values = carried
         for k in range(int(trips.max())):
+            self.machine.step(op)
             live = Rows(trips > k)
             iv: Any = first + k * step if uniform_iv else Varying(low + k * stride)
             with self.machine.active(live):

@@ -5,7 +5,10 @@
 impl raises it prints the whole module into the exception once per enclosing region. The
 kernel's chunk loop runs tens of ops per chunk for thousands of chunks, so this walk does the
 same thing directly: look the operands up, call the registered impl, bind the results, follow
-the terminator. Errors propagate unchanged (an OpError already names the op and its location).
+the terminator. Errors propagate unchanged (an OpError already names the op and its location),
+except a limit the op's impl reached (hswc.interpreter.limits) or a MemoryError, which become an
+OpError at that op; regions nested deeper than `MAX_RUN_DEPTH` are refused at the op that holds
+the region.
 """
 
 from __future__ import annotations
@@ -17,18 +20,28 @@ from xdsl.ir import Region
 from xdsl.utils.scoped_dict import ScopedDict
 
 from hswc.diagnostics import OpError
+from hswc.interpreter.limits import MAX_RUN_DEPTH, LimitReached
 
 
 class Walker(Interpreter):
     """The interpreter hswc runs modules with (see the module docstring)."""
+
+    depth = 0
+    """Regions entered and not yet left."""
 
     def run_ssacfg_region(self, region: Region, args: PythonValues,
                           name: str = "unknown") -> PythonValues:
         block = region.blocks.first
         if block is None:
             return ()
+        if self.depth >= MAX_RUN_DEPTH:
+            owner = region.parent_op()
+            assert owner is not None
+            raise OpError(owner, f"is nested too deeply at run time: more than {MAX_RUN_DEPTH} "
+                          "function bodies, branches and loop bodies are active")
         outer = self._ctx
         table = self._impls._impl_dict  # pyright: ignore[reportPrivateUsage]
+        self.depth += 1
         try:
             while block is not None:
                 scope: ScopedDict[Any, Any] = ScopedDict(outer, name=name)
@@ -46,7 +59,10 @@ class Walker(Interpreter):
                         inputs = tuple(scope[v] for v in op.operands)
                     except KeyError:
                         raise OpError(op, "uses a value that was never computed") from None
-                    result = run(functions, self, op, inputs)
+                    try:
+                        result = run(functions, self, op, inputs)
+                    except (LimitReached, MemoryError) as error:
+                        raise OpError(op, _cannot_run(error)) from None
                     for value, python_value in zip(op.results, result.values, strict=True):
                         local[value] = python_value
                     jump = result.terminator_value
@@ -58,3 +74,10 @@ class Walker(Interpreter):
             return ()
         finally:
             self._ctx = outer
+            self.depth -= 1
+
+
+def _cannot_run(error: LimitReached | MemoryError) -> str:
+    if isinstance(error, MemoryError):
+        return f"ran out of memory: {error}"
+    return f"cannot run: {error}"

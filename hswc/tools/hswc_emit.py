@@ -7,9 +7,10 @@ The input may be the operator (`hsg.hard_swish_grad`), which is lowered first wi
 definition registers (default: every SoC hswc knows). The package is written all at once (into
 a temporary folder next to DIR, then moved into place), and only after every check passed:
 DIR must be new or empty unless `--force` is given, and then only the files of the package
-(and of an earlier one, listed in DIR/.hswc-package) change. Errors (unreadable file, invalid
-IR, an op the printer has no rule for, a kernel whose UB plan overflows a target SoC, a folder
-that cannot take the package) print one message and exit 1, and write nothing.
+(and of an earlier one, listed in DIR/.hswc-package) change. Errors (unreadable file, text that
+is not UTF-8, invalid IR, an op the printer has no rule for, a kernel whose UB plan overflows a
+target SoC, a folder that cannot take the package, a usage error) print one message and exit
+1, and write nothing.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from hswc.diagnostics import LocatingParser, verify_located
+from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
 from hswc.dialects import hsg
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.platform import PLATFORMS
+from hswc.source_text import SourceError, decode
+from hswc.tools.cli import TOO_DEEP, exit_status, report
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -59,7 +62,16 @@ def load(text: str, name: str) -> ModuleOp:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of hswc-emit; returns the exit code."""
+    """Entry point of hswc-emit; returns the exit code (1 for usage errors too)."""
+    return exit_status(lambda: _main(argv))
+
+
+def _read(path: str, name: str) -> str:
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    return decode(data, name)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     name = "<stdin>" if args.input == "-" else args.input
     from hswc.backend.cpp_types import UnprintableType
@@ -71,30 +83,27 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     try:
-        text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text("utf-8")
+        text = _read(args.input, name)
+    except OSError as error:
+        return report("hswc-emit", f"cannot read '{name}': {error.strerror}")
+    except SourceError as error:
+        return report("hswc-emit", str(error))
+    try:
         written = write_package(load(text, name), Path(args.output),
                                 args.soc or tuple(PLATFORMS), force=args.force)
     except OutputRefused as error:
-        print(f"hswc-emit: error: {error}", file=sys.stderr)
-        return 1
-    except UnicodeDecodeError as error:
-        print(f"hswc-emit: error: '{name}' is not UTF-8 text (byte {error.start})",
-              file=sys.stderr)
-        return 1
+        return report("hswc-emit", str(error))
     except OSError as error:
-        where = error.filename or name
-        print(f"hswc-emit: error: cannot read or write '{where}': {error.strerror}",
-              file=sys.stderr)
-        return 1
-    except (ParseError, DiagnosticException) as error:
-        message = str(error).rstrip()
-        if "error:" not in message.split("\n", 1)[0]:
-            message = f"hswc-emit: error: {message}"
-        print(message, file=sys.stderr)
-        return 1
+        return report("hswc-emit", f"cannot write '{error.filename or args.output}': "
+                      f"{error.strerror}")
+    except ParseError as error:
+        return report("hswc-emit", format_parse_error(error))
+    except DiagnosticException as error:
+        return report("hswc-emit", str(error))
     except UnprintableType as error:  # met outside every op's rule (inside one, the op is named)
-        print(f"hswc-emit: error: {error}", file=sys.stderr)
-        return 1
+        return report("hswc-emit", str(error))
+    except RecursionError:
+        return report("hswc-emit", TOO_DEEP)
     for path in written:
         print(path)
     return 0

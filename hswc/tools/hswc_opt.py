@@ -3,10 +3,15 @@
     hswc-opt [FILE|-] [-p PIPELINE] [--lower-to-ascend] [-t mlir|ascendc] [-o OUT]
              [--split-input-file] [--verify-diagnostics] [--print-between-passes]
 
-Errors (unparsable text, unknown ops, verifier failures, ops a pass cannot lower, unknown
-passes or malformed pass options, unreadable files) print one diagnostic, with file:line:col
-where there is one, and exit 1. With --verify-diagnostics the diagnostic goes to stdout and
-the exit code is 0, for FileCheck.
+Errors (text that is not UTF-8 or does not parse, nesting deeper than hswc's limit, unknown
+ops, verifier failures, uses of a value its definition does not dominate, ops a pass cannot
+lower, unknown passes or malformed pass options, unreadable input, unwritable output) print one
+diagnostic, with file:line:col where there is one, and exit 1 (usage errors too). With
+--verify-diagnostics the diagnostic goes to stdout and the exit code is 0, for FileCheck.
+
+The input is read in full before anything is written, and `-o OUT` is written only when the
+run succeeds, atomically (hswc.output_files): `hswc-opt f.mlir -o f.mlir` works, and a failing
+run leaves OUT as it was.
 """
 
 from __future__ import annotations
@@ -26,20 +31,14 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
-from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+from hswc.output_files import OutputError, write_file
+from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
+from hswc.source_text import decode
+from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
 
-
-def _accepts(pass_type: type[ModulePass], spec: ArgSpec) -> bool:
-    try:
-        pass_type.from_pass_spec(spec)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
-def _has_code(text: str) -> bool:
-    """False for a chunk of only blank and comment lines (an empty module, as in mlir-opt)."""
-    return any(line.strip() and not line.strip().startswith("//") for line in text.splitlines())
+_NOT_SUPPORTED = {"frontend": "-f/--frontend", "no_implicit_module": "--no-implicit-module",
+                  "shrink": "--shrink"}
+"""xdsl-opt flags hswc-opt inherits but does not implement: hidden from --help, refused."""
 
 
 def lowering_specs(specs: list[ArgSpec]) -> list[ArgSpec]:
@@ -69,6 +68,12 @@ class HswcOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.prog = "hswc-opt"
+        for action in arg_parser._actions:  # pyright: ignore[reportPrivateUsage]
+            if action.dest in _NOT_SUPPORTED:
+                action.help = argparse.SUPPRESS
+            elif action.dest == "output_file":
+                action.help = "write the output there (atomically, and only if the run succeeds)"
         arg_parser.add_argument(
             "--lower-to-ascend",
             action="store_true",
@@ -108,65 +113,72 @@ class HswcOptMain(xDSLOptMain):
             verify_located(module)
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
-        pass_type = self.available_passes[spec.name]()
-        try:
-            return pass_type.from_pass_spec(spec)
-        except (ValueError, TypeError) as error:
-            # xDSL's message names the value, not the option: find the option that fails alone.
-            culprit = next((key for key, value in spec.parameters.items()
-                            if not _accepts(pass_type, ArgSpec(spec.name, {key: value}))), None)
-            where = f"pass '{spec.name}'"
-            if culprit:
-                where = f"option '{culprit}' of {where}"
-            raise ValueError(f"bad {where}: {error}") from None
+        return pass_from_spec(self.available_passes[spec.name](), spec)
 
     def run(self) -> None:
-        for flag, given in (("-f/--frontend", self.args.frontend),
-                            ("--no-implicit-module", self.args.no_implicit_module),
-                            ("--shrink", self.args.shrink)):
-            if given:  # inherited from xdsl-opt, but hswc-opt parses MLIR itself
+        for dest, flag in _NOT_SUPPORTED.items():
+            if getattr(self.args, dest):  # inherited from xdsl-opt; hswc-opt parses MLIR itself
                 raise ValueError(f"{flag} is not supported by hswc-opt")
-        chunks, _ = self.prepare_input()
-        output = self.prepare_output()
-        self.failed = False
         try:
-            for index, (chunk, line_offset) in enumerate(chunks):
-                if index > 0:
-                    output.write("// -----\n")
-                text = chunk.read().decode("utf-8", errors="replace")
-                chunk.close()
-                self._run_chunk(text, line_offset, output)
-                output.flush()
-        finally:
-            if output is not sys.stdout:
-                output.close()
+            chunks, _ = self.prepare_input()
+            texts = [(chunk.read(), line_offset) for chunk, line_offset in chunks]
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, error.filename or "<stdin>") from None
+        for chunk, _ in chunks:
+            chunk.close()
+        self.failed = False
+        to_stdout = self.args.output_file in (None, "-")  # `-o -`: stdout, as in mlir-opt
+        results: list[str] = []
+        for index, (data, line_offset) in enumerate(texts):
+            # Each chunk in turn: on stdout its output comes before the next one's diagnostic.
+            results.append(("// -----\n" if index else "") + self._run_chunk(data, line_offset))
+            if to_stdout:
+                _print(results.pop())
+        if not to_stdout and not self.failed:
+            write_file(self.args.output_file, "".join(results))
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         if self.args.input_file == "-":  # mlir-opt's spelling of stdin
             self.args.input_file = None
         return super().get_input_stream()
 
-    def _run_chunk(self, text: str, line_offset: int, output: IO[str]) -> None:
+    def _run_chunk(self, data: bytes, line_offset: int) -> str:
+        """The chunk's output; '' when it fails (its diagnostic is printed)."""
         try:
+            text = decode(data, self.get_input_name(), line_offset)
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
-            module = parser.parse_module() if _has_code(text) else ModuleOp([])
+            module = parser.parse_module()
             self._verify(module)
             self.apply_passes(module)
-            output.write(self.output_resulting_program(module))
-        except (ParseError, DiagnosticException) as error:
-            message = (format_parse_error(error, line_offset) if isinstance(error, ParseError)
-                       else str(error).rstrip())
-            if "error:" not in message.split("\n", 1)[0]:
-                message = f"hswc-opt: error: {message}"
+            return self.output_resulting_program(module)
+        except (ParseError, DiagnosticException, RecursionError) as error:
+            message = diagnostic("hswc-opt", format_parse_error(error, line_offset)
+                                 if isinstance(error, ParseError) else
+                                 TOO_DEEP if isinstance(error, RecursionError) else str(error))
             if self.args.verify_diagnostics or self.args.parsing_diagnostics:
                 print(message)
             else:
                 print(message, file=sys.stderr)
                 self.failed = True
+            return ""
+
+
+def _print(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError("<stdout>", error.strerror or str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of hswc-opt; returns the exit code."""
+    return exit_status(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         tool = HswcOptMain(description="hswc modular optimizer driver", args=argv)
         tool.run()
@@ -174,17 +186,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader of our output went away (`hswc-opt ... | head`): nothing left to say.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OutputError as error:
+        return report("hswc-opt", str(error))
     except OSError as error:
-        name = getattr(error, "filename", None) or "input"
-        print(f"hswc-opt: error: cannot read or write '{name}': {error.strerror}",
-              file=sys.stderr)
-        return 1
+        return report("hswc-opt", f"cannot read '{error.filename}': {error.strerror}")
     except ArgSpecParseError as error:
-        print(f"hswc-opt: error: malformed pass pipeline: {error}", file=sys.stderr)
-        return 1
+        return report("hswc-opt", f"malformed pass pipeline: {error}")
     except (ValueError, TypeError, DiagnosticException) as error:
-        print(f"hswc-opt: error: {error}", file=sys.stderr)
-        return 1
+        return report("hswc-opt", str(error))
     return 1 if tool.failed else 0
 
 

@@ -3,20 +3,29 @@
     hswc-run FILE.mlir --input grad.npy --input x.npy --output y.npy
              [--soc ascend910b] [--core-num N] [--ub-size BYTES]
              [--check cann|torch] [--tiling-json PATH] [--level hsg|tiled|blocked|ascend]
-             [--function NAME] [--profile [TRACE.json]]
+             [--function NAME] [--profile [TRACE.json]] [--max-steps N]
 
 Inputs bind to the function's arguments in order; results are written in order to the
---output files (as many as given, at most one per result). hsg-level input is lowered first,
-to `--level` (default ascend: the AscendC kernel on modelled vector cores); lowered input runs
-as it is. --check compares every result bit for bit with the module as given, run at the hsg
-level under the named golden model, prints a summary and exits 1 on any mismatch.
+--output files (as many as given, at most one per result), each exactly at the path given, as
+.npy. hsg-level input is lowered first, to `--level` (default ascend: the AscendC kernel on
+modelled vector cores); lowered input runs as it is. --check compares every result bit for bit
+with the module as given, run at the hsg level under the named golden model, prints a summary
+and exits 1 on any mismatch (the --output files are still written, to look at).
 --tiling-json writes the tiling of the launch as {"totalNum", "blockFactor", "ubFactor",
 "usedCoreNum", "tilingKey"}; a function that launches several kernels gets a list of those, in
-launch order. Every error (unreadable file, an input that does not fit, malformed IR, a kernel
-breaking a hardware rule) is one message on stderr and exit code 1.
+launch order.
 --profile models the launch on the SoC (hswc.cost_model): time per pipe, achieved fraction of
 the HBM roofline, the binding pipe and per-core imbalance; with a path it also writes a
 Perfetto/Chrome trace there (open it at ui.perfetto.dev).
+With none of --output, --check, --tiling-json and --profile, the run prints one line per result
+(its dtype and shape) and says that nothing was written.
+--max-steps bounds the loop iterations of the run (default 1,000,000; a real kernel takes one
+per UB chunk per batch of cores): a runaway loop ends with a message naming it.
+
+Files are written only after the whole run has succeeded, each atomically
+(hswc.output_files). Every error (unreadable file, an input that does not fit, malformed IR, a
+kernel breaking a hardware rule, an unwritable output, a usage error) is one message on stderr
+and exit code 1.
 """
 
 from __future__ import annotations
@@ -24,11 +33,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
+from hswc.interpreter.limits import DEFAULT_MAX_STEPS
+from hswc.output_files import Content, OutputError, write_files
 from hswc.platform import DEFAULT_SOC, PLATFORMS
+from hswc.tools.cli import TOO_DEEP, exit_status, report
+
+if TYPE_CHECKING:
+    from hswc.runner import Kernel
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--input", action="append", default=[], metavar="NPY",
                    help="an argument of the function, in order (repeat for each)")
     p.add_argument("--output", action="append", default=[], metavar="NPY",
-                   help="where to write a result, in order (repeat for each)")
+                   help="where to write a result, in order (repeat for each); the file is "
+                        "written at exactly this path, as .npy")
     p.add_argument("--soc", default=DEFAULT_SOC,
                    help=f"the SoC whose cores and UB the run models: {', '.join(sorted(PLATFORMS))}"
                         f" (default {DEFAULT_SOC})")
@@ -66,108 +84,118 @@ def _parser() -> argparse.ArgumentParser:
                    help="model the launch on the SoC (hswc.cost_model): print time per pipe, "
                    "roofline fraction and binding pipe; with a path, also write a "
                    "Perfetto/Chrome trace there")
+    p.add_argument("--max-steps", type=_steps, default=DEFAULT_MAX_STEPS, metavar="N",
+                   help="stop a run that takes more than N loop iterations, naming the loop "
+                        f"(default {DEFAULT_MAX_STEPS:,}; a kernel takes one per UB chunk)")
+    p.epilog = ("Without --output, --check, --tiling-json or --profile the results are "
+                "described, not written. Files are written only once the run has succeeded.")
     return p
 
 
-def _write_outputs(paths: Sequence[str], outputs: Sequence[np.ndarray]) -> None:
-    from hswc.runner import RunnerError
-
-    if len(paths) > len(outputs):
-        raise RunnerError(f"{len(paths)} --output files given but the function returns "
-                          f"{len(outputs)} result(s)")
-    for path, value in zip(paths, outputs, strict=False):
-        try:
-            np.save(path, value, allow_pickle=False)
-        except OSError as error:
-            raise RunnerError(f"cannot write '{path}': {error.strerror or error}") from None
+def _steps(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
 
 
-def _write_tiling(path: str, tilings: list[dict[str, int] | None]) -> None:
+def _npy(value: np.ndarray) -> Callable[[BinaryIO], None]:
+    """Writes `value` as .npy to an open file: np.save given a path would add `.npy` to it."""
+    return lambda stream: np.save(stream, value, allow_pickle=False)
+
+
+def _tiling_text(tilings: list[dict[str, int] | None]) -> str:
     from hswc.runner import RunnerError
 
     if any(t is None for t in tilings):
         raise RunnerError("--tiling-json: the platform gives no valid tiling for this input")
-    document = tilings[0] if len(tilings) == 1 else tilings
-    try:
-        with open(path, "w", encoding="utf-8") as stream:
-            json.dump(document, stream, indent=2)
-            stream.write("\n")
-    except OSError as error:
-        raise RunnerError(f"cannot write '{path}': {error.strerror or error}") from None
+    return json.dumps(tilings[0] if len(tilings) == 1 else tilings, indent=2) + "\n"
 
 
-def _check(kernel: object, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
-           model: str | None) -> bool:
+def _check(kernel: Kernel, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
+           model: str | None) -> tuple[list[str], bool]:
+    """The summary lines of --check, and whether every result matched."""
     from hswc.reference import compare_bitwise
-    from hswc.runner import Kernel
 
-    assert isinstance(kernel, Kernel)
-    expected = kernel.reference(*inputs, model=model)
+    expected = kernel.reference_outputs(*inputs, model=model)
     name = model or kernel.semantics or "(each op's default semantics)"
+    lines: list[str] = []
     ok = True
     for i, (actual, want) in enumerate(zip(outputs, expected, strict=True)):
         result = compare_bitwise(actual, want)
         label = f"result {i + 1}: " if len(outputs) > 1 else ""
-        print(f"--check {name}: {label}{result.summary()}")
+        lines.append(f"--check {name}: {label}{result.summary()}")
         ok = ok and result.equal
-    return ok
+    return lines, ok
 
 
-def _profile(kernel: object, inputs: Sequence[np.ndarray], trace: str) -> None:
+def _profile(kernel: Kernel, inputs: Sequence[np.ndarray]) -> Any:
     from hswc.cost_model import CostModelError
     from hswc.cost_model.schedule import ScheduleError
-    from hswc.runner import Kernel, RunnerError
+    from hswc.runner import RunnerError
 
-    assert isinstance(kernel, Kernel)
     if not inputs:
         raise RunnerError("--profile: the function takes no input to take the shape from")
     try:  # run() has checked the inputs against the function: inputs[0] is grad
-        report = kernel.profile(inputs[0].shape)
+        return kernel.profile(inputs[0].shape)
     except (CostModelError, ScheduleError, ValueError) as error:
         raise RunnerError(f"--profile: {error}") from None
-    print(report.summary())
-    if trace:
-        try:
-            report.write_trace(trace)
-        except OSError as error:
-            raise RunnerError(f"cannot write '{trace}': {error.strerror or error}") from None
 
 
 def run(args: argparse.Namespace) -> int:
+    """Compute everything the options ask for, then write the files, then print."""
     from hswc.interpreter.binding import load_npy
-    from hswc.runner import compile_file
+    from hswc.runner import RunnerError, compile_file
 
     kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
                           ub_size=args.ub_size, level=args.level, function=args.function,
                           semantics=args.semantics)
+    if len(args.output) > len(kernel.result_types):
+        raise RunnerError(f"{len(args.output)} --output files given but the function returns "
+                          f"{len(kernel.result_types)} result(s)")
     inputs = [load_npy(path) for path in args.input]
-    result = kernel.run(*inputs)
-    _write_outputs(args.output, result.outputs)
+    result = kernel.run(*inputs, max_steps=args.max_steps)
+    files: dict[str | Path, Content] = {path: _npy(value)
+                                 for path, value in zip(args.output, result.outputs,
+                                                        strict=False)}
     if args.tiling_json:
-        _write_tiling(args.tiling_json, result.tilings)
-    if args.profile is not None:
-        _profile(kernel, inputs, args.profile)
-    if args.check is not None and not _check(kernel, inputs, result.outputs, args.check or None):
-        return 1
-    return 0
+        files[args.tiling_json] = _tiling_text(result.tilings)
+    report = _profile(kernel, inputs) if args.profile is not None else None
+    if report is not None and args.profile:
+        files[args.profile] = report.trace_json()
+    lines, ok = (_check(kernel, inputs, result.outputs, args.check or None)
+                 if args.check is not None else ([], True))
+    write_files(files)
+    if report is not None:
+        lines.insert(0, report.summary())
+    if not (files or lines):
+        lines = [f"hswc-run: result {i + 1} of @{kernel.function}: {v.dtype} array of shape "
+                 f"{v.shape}" for i, v in enumerate(result.outputs)]
+        lines.append("hswc-run: nothing written (give --output FILE.npy to keep a result)")
+    if lines:
+        print("\n".join(lines))
+    return 0 if ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of hswc-run; returns the exit code."""
+    return exit_status(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     from hswc.runner import RunnerError
 
     try:
         return run(args)
-    except RunnerError as error:
-        message = str(error)
-        if "error:" not in message.split("\n", 1)[0]:
-            message = f"hswc-run: error: {message}"
-        print(message, file=sys.stderr)
-        return 1
+    except (RunnerError, OutputError) as error:
+        return report("hswc-run", str(error))
+    except MemoryError as error:
+        return report("hswc-run", f"out of memory: {error}")
+    except RecursionError:
+        return report("hswc-run", TOO_DEEP)
     except Exception as error:  # the contract: one line, never a traceback
-        print(f"hswc-run: internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        return 1
+        return report("hswc-run", f"internal error: {type(error).__name__}: {error}")
 
 
 if __name__ == "__main__":

@@ -14,5 +14,7 @@ func.func @hard_swish_grad(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tenso
 // CANN-EMPTY:
 // TORCH:      --check torch: MISMATCH: {{[0-9]+}} of 3996 float16 elements differ
 // TORCH-NEXT: first difference at index ({{[0-9]+}}, {{[0-9]+}}): actual 0x{{[0-9a-f]+}} ({{.*}}), expected 0x{{[0-9a-f]+}} ({{.*}})
-// TORCH-NEXT: max abs error {{.*}}, max ulp error {{[0-9]+}}
+// TORCH-NEXT:   values differ: {{ +}}{{[0-9]+}}, first at index ({{[0-9]+}}, {{[0-9]+}}): {{.*}}; max abs error {{.*}}, max ulp error {{[0-9]+}}
+// TORCH-NEXT:   signs of zero differ: {{[0-9]+}}
+// TORCH-NEXT:   NaN against a number: 0
 // OUT:        float16 (4, 999)

@@ -18,7 +18,7 @@ func.func @hard_swish_grad(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tenso
 // SHAPE:      hswc-run: error: input 1 (grad): expected shape (4, ?) (tensor<4x?xf16>), got an array of shape (3, 5)
 // PICKLE:     hswc-run: error: '{{.*}}.pickle.npy' is not a readable .npy file: Object arrays cannot be loaded when allow_pickle=False
 // TEXT:       hswc-run: error: '{{.*}}.text.npy' is not a .npy file
-// CUT:        hswc-run: error: '{{.*}}.cut.npy' is not a readable .npy file
+// CUT:        hswc-run: error: '{{.*}}.cut.npy' is damaged: its header declares a float16 array of shape (4, 5) (40 bytes) but 37 bytes of data follow it
 // CUT-NOT:    Traceback
 // COUNT:      hswc-run: error: the function takes 2 input(s), 1 given
 // TILING:     errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'cf.assert' assertion failed: ubFactor is invalid

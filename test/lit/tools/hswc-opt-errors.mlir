@@ -16,5 +16,5 @@ func.func @ok(%a: tensor<8xf16>) -> tensor<8xf16> {
 // MALFORMED-NOT: Traceback
 // SOC:           hswc-opt: error: hsg-tile-on-cores: unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)
 // SOC-NOT:       Traceback
-// MISSING:       hswc-opt: error: cannot read or write '{{.*}}hswc-opt-errors.mlir.does-not-exist.mlir': No such file or directory
+// MISSING:       hswc-opt: error: cannot read '{{.*}}hswc-opt-errors.mlir.does-not-exist.mlir': No such file or directory
 // MISSING-NOT:   Traceback

@@ -1,0 +1,582 @@
+"""Hostile inputs to the three tools (issue 12): each ends in one located diagnostic and exit 1,
+or in a correct result; never a traceback, a damaged output file or a half-written one.
+
+One region per class of the issue. Inputs are written to each test's tmp_path; the tools run
+in-process (under pytest's own stack, so the nesting cases also show the limit leaves room).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.utils.lexer import Span
+
+import hswc.interpreter.limits
+from hswc.diagnostics import LocatingParser
+from hswc.output_files import OutputError, write_file, write_files
+from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE
+from hswc.reference import compare_bitwise, hard_swish_grad_cann
+from hswc.runner import _context, compile_text
+from hswc.source_text import MAX_NESTING, LineIndex
+from hswc.tools import hswc_emit, hswc_opt, hswc_run
+
+Capsys = pytest.CaptureFixture[str]
+Tool = Callable[[Sequence[str] | None], int]
+TOOLS: dict[str, Tool] = {"hswc-opt": hswc_opt.main, "hswc-run": hswc_run.main,
+                          "hswc-emit": hswc_emit.main}
+
+VALID = """\
+func.func @f(%grad: tensor<4x5xf16>, %x: tensor<4x5xf16>) -> tensor<4x5xf16> {
+  %y = hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>
+  func.return %y : tensor<4x5xf16>
+}
+"""
+
+
+def run(capsys: Capsys, tool: str, *argv: str | Path) -> tuple[int, str, str]:
+    code = TOOLS[tool]([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def refused(result: tuple[int, str, str], where: Path | str | None = None) -> str:
+    """Exit 1, one `error:` on stderr, no traceback (located at `where` if given)."""
+    code, out, err = result
+    assert code == 1, f"exit {code}:\n{out}\n{err}"
+    assert "Traceback" not in out + err and "internal error" not in err, err
+    assert err.count("error:") == 1, f"expected one diagnostic:\n{err}"
+    if where is not None:
+        assert re.search(rf"{re.escape(str(where))}:\d+:\d+: error: ", err), err
+    return err
+
+
+def tool_args(tool: str, path: Path, tmp_path: Path) -> list[str | Path]:
+    """Each tool's plainest invocation on `path`."""
+    return [path, "-o", tmp_path / "package"] if tool == "hswc-emit" else [path]
+
+
+@pytest.fixture
+def arrays(tmp_path: Path) -> tuple[Path, Path, np.ndarray]:
+    """grad.npy and x.npy of VALID's type, and the result they give."""
+    rng = np.random.default_rng(12)
+    grad = rng.standard_normal((4, 5)).astype(np.float16)
+    x = rng.uniform(-4, 4, (4, 5)).astype(np.float16)
+    np.save(tmp_path / "grad.npy", grad)
+    np.save(tmp_path / "x.npy", x)
+    return tmp_path / "grad.npy", tmp_path / "x.npy", hard_swish_grad_cann(grad, x)
+
+
+def leftovers(directory: Path) -> list[str]:
+    """Temporary files an output writer left behind."""
+    return [p.name for p in directory.rglob("*.tmp")]
+
+
+# region outputs only after success, atomically
+
+
+def test_opt_writes_its_own_input_back(capsys: Capsys, tmp_path: Path) -> None:
+    source = tmp_path / "f.mlir"
+    source.write_text(VALID)
+    code, out, err = run(capsys, "hswc-opt", source, "-p", "hsg-decompose,hsg-tile-on-cores", "-o",
+                         source)
+    assert (code, out, err) == (0, "", "")
+    assert "hsg.launch @hard_swish_grad_kernel_f16" in source.read_text()
+    assert leftovers(tmp_path) == []
+
+
+def test_opt_output_dash_is_stdout(capsys: Capsys, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "hswc-opt", _valid(tmp_path), "-o", "-")
+    assert (code, err) == (0, "") and "hsg.hard_swish_grad" in out
+    assert not (tmp_path / "-").exists()
+
+
+def test_failing_runs_leave_outputs_untouched(capsys: Capsys, tmp_path: Path,
+                                              arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, _ = arrays
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(VALID.replace("%grad, %x :", "%grad, %y :"))  # a use of itself
+    old = {name: f"old {name}\n" for name in ("out.mlir", "y.npy", "t.json", "trace.json")}
+    for name, text in old.items():
+        (tmp_path / name).write_text(text)
+    refused(run(capsys, "hswc-opt", bad, "-o", tmp_path / "out.mlir"), bad)
+    refused(run(capsys, "hswc-run", bad, "--input", grad, "--input", x, "--output",
+                tmp_path / "y.npy", "--tiling-json", tmp_path / "t.json",
+                "--profile", tmp_path / "trace.json"), bad)
+    # A valid module whose run fails late (--profile of a function without inputs): the
+    # result was computed, but nothing is written.
+    noinput = tmp_path / "noinput.mlir"
+    noinput.write_text("func.func @g() {\n  func.return\n}\n")
+    refused(run(capsys, "hswc-run", noinput, "--tiling-json", tmp_path / "t.json",
+                "--profile", tmp_path / "trace.json"))
+    assert {name: (tmp_path / name).read_text() for name in old} == old
+    assert leftovers(tmp_path) == []
+
+
+def test_write_files_changes_no_target_when_one_cannot_be_written(tmp_path: Path) -> None:
+    first = tmp_path / "first.txt"
+    first.write_text("old")
+    first.chmod(0o640)
+
+    def broken(stream: io.BufferedIOBase) -> None:
+        stream.write(b"half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OutputError, match=r"cannot write '.*second.txt': No space left"):
+        write_files({first: "new", tmp_path / "second.txt": broken})
+    assert first.read_text() == "old" and not (tmp_path / "second.txt").exists()
+    assert leftovers(tmp_path) == []
+    write_files({first: "new", tmp_path / "sub" / "second.txt": "2"}, make_parents=True)
+    assert first.read_text() == "new" and (tmp_path / "sub" / "second.txt").read_text() == "2"
+    assert first.stat().st_mode & 0o777 == 0o640  # the old file's permissions are kept
+
+
+def test_write_file_through_a_link_keeps_the_link(tmp_path: Path) -> None:
+    target = tmp_path / "real.mlir"
+    target.write_text("old")
+    link = tmp_path / "link.mlir"
+    link.symlink_to(target)
+    write_file(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+
+
+# endregion
+# region --output writes exactly the path given
+
+
+def test_output_is_exactly_the_path_given(capsys: Capsys, tmp_path: Path,
+                                          arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, expected = arrays
+    y, tiling = tmp_path / "y", tmp_path / "tiling"
+    code, _, err = run(capsys, "hswc-run", _valid(tmp_path), "--input", grad, "--input", x,
+                       "--output", y, "--tiling-json", tiling)
+    assert code == 0, err
+    assert compare_bitwise(np.load(y), expected).equal
+    assert json.loads(tiling.read_text())["totalNum"] == 20
+    assert not (tmp_path / "y.npy").exists() and leftovers(tmp_path) == []
+
+
+def test_output_refuses_a_directory_and_an_unwritable_path(
+        capsys: Capsys, tmp_path: Path, arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, _ = arrays
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    source = _valid(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    err = refused(run(capsys, "hswc-run", source, "--input", grad, "--input", x,
+                      "--output", folder))
+    assert f"cannot write '{folder}': it is a directory" in err
+    err = refused(run(capsys, "hswc-run", source, "--input", grad, "--input", x,
+                      "--output", "/dev/full"))
+    assert "cannot write '/dev/full': No space left on device" in err
+    assert not Path("/dev/full.npy").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def _valid(tmp_path: Path) -> Path:
+    path = tmp_path / "valid.mlir"
+    path.write_text(VALID)
+    return path
+
+
+# endregion
+# region a run with nothing to write
+
+
+def test_run_without_outputs_describes_the_result(capsys: Capsys, tmp_path: Path,
+                                                  arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, _ = arrays
+    source = _valid(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = run(capsys, "hswc-run", source, "--input", grad, "--input", x)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "hswc-run: result 1 of @f: float16 array of shape (4, 5)",
+        "hswc-run: nothing written (give --output FILE.npy to keep a result)",
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+# endregion
+# region nesting
+
+
+def _nested(construct: str, depth: int) -> str:
+    """`depth` levels of one recursive construct around VALID's function (or a plain one)."""
+    if construct == "modules":
+        return "builtin.module {\n" * depth + VALID + "}\n" * depth
+    if construct == "scf.if":
+        inner = "  %y = hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>\n"
+        return ("func.func @f(%grad: tensor<4x5xf16>, %x: tensor<4x5xf16>) -> tensor<4x5xf16> "
+                "{\n  %c = arith.constant true\n" + "scf.if %c {\n" * depth + inner
+                + "}\n" * depth + "  func.return %grad : tensor<4x5xf16>\n}\n")
+    if construct == "generic":
+        return ('"test.op"() ({\n' * depth + '"test.op"() {a = []} : () -> ()\n'
+                + "}) : () -> ()\n" * depth)
+    if construct == "parentheses":
+        return ("func.func @f() attributes {a = " + "(" * depth + ")" * depth
+                + "} {\n  func.return\n}\n")
+    if construct == "arrays":
+        return ("func.func @f() attributes {a = " + "[" * depth + "]" * depth
+                + "} {\n  func.return\n}\n")
+    assert construct == "tuples"
+    return ("func.func @f(%a: " + "tuple<" * depth + "i32" + ">" * depth
+            + ") {\n  func.return\n}\n")
+
+
+CONSTRUCTS = ["modules", "scf.if", "generic", "parentheses", "arrays", "tuples"]
+
+
+@pytest.mark.parametrize("construct", CONSTRUCTS)
+@pytest.mark.parametrize("tool", TOOLS)
+def test_nesting_beyond_the_limit_is_located(construct: str, tool: str, capsys: Capsys,
+                                             tmp_path: Path) -> None:
+    path = tmp_path / "deep.mlir"
+    path.write_text(_nested(construct, 100_000 if construct == "parentheses" else 3000))
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert f"nested too deeply: more than {MAX_NESTING} brackets" in err
+    assert not (tmp_path / "package").exists()
+
+
+@pytest.mark.parametrize("construct", CONSTRUCTS)
+@pytest.mark.parametrize("tool", TOOLS)
+def test_nesting_at_the_limit_runs_or_is_refused_cleanly(construct: str, tool: str,
+                                                         capsys: Capsys, tmp_path: Path) -> None:
+    """At the deepest nesting allowed every tool still has stack to spare: it finishes, or
+    refuses for a reason of its own (no function to run, nothing to package), with one
+    diagnostic and no RecursionError."""
+    # The levels of each construct that open MAX_NESTING brackets at the deepest point.
+    depth = {"modules": MAX_NESTING - 4, "scf.if": MAX_NESTING - 3,
+             "generic": MAX_NESTING // 2 - 1}.get(construct, MAX_NESTING - 1)
+    path = tmp_path / "deep.mlir"
+    path.write_text(_nested(construct, depth))
+    code, out, err = run(capsys, tool, *tool_args(tool, path, tmp_path))
+    assert "Traceback" not in err and "too deeply" not in err and "internal error" not in err
+    assert code == 0 or err.count("error:") == 1, err
+    if tool == "hswc-opt" and construct in ("scf.if", "arrays", "tuples"):
+        assert code == 0 and out.startswith("builtin.module {"), err
+
+
+def test_deep_affine_expression_is_a_clean_error(capsys: Capsys, tmp_path: Path) -> None:
+    # Unary minus nests without brackets: the parser's own recursion is caught and located.
+    path = tmp_path / "affine.mlir"
+    path.write_text("func.func @f() attributes {m = affine_map<(d0) -> (" + "- " * 5000
+                    + "d0)>} {\n  func.return\n}\n")
+    err = refused(run(capsys, "hswc-opt", path), path)
+    assert "nested too deeply" in err
+
+
+def test_recursive_call_is_refused_at_the_call(capsys: Capsys, tmp_path: Path,
+                                               arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, _, _ = arrays
+    path = tmp_path / "rec.mlir"
+    path.write_text("func.func @f(%a: tensor<4x5xf16>) -> tensor<4x5xf16> {\n"
+                    "  %y = func.call @g(%a) : (tensor<4x5xf16>) -> tensor<4x5xf16>\n"
+                    "  func.return %y : tensor<4x5xf16>\n}\n"
+                    "func.func @g(%a: tensor<4x5xf16>) -> tensor<4x5xf16> {\n"
+                    "  %y = func.call @f(%a) : (tensor<4x5xf16>) -> tensor<4x5xf16>\n"
+                    "  func.return %y : tensor<4x5xf16>\n}\n")
+    err = refused(run(capsys, "hswc-run", path, "--function", "f", "--input", grad), path)
+    assert f"{path}:6:3: error: 'func.call' is a recursive call (@f -> @g -> @f)" in err
+
+
+def _calls(n: int) -> str:
+    """@f0 calls @f1 ... calls @fn, which returns its argument."""
+    t = "tensor<4x5xf16>"
+    funcs = [f"func.func @f{i}(%a: {t}) -> {t} {{\n"
+             f"  %y = func.call @f{i + 1}(%a) : ({t}) -> {t}\n  func.return %y : {t}\n}}\n"
+             for i in range(n)]
+    return "".join(funcs) + f"func.func @f{n}(%a: {t}) -> {t} {{\n  func.return %a : {t}\n}}\n"
+
+
+def test_deep_calls_are_refused_at_run_time(capsys: Capsys, tmp_path: Path,
+                                            arrays: tuple[Path, Path, np.ndarray]) -> None:
+    """A chain of distinct functions (no recursion): as deep as the interpreter's limit it
+    runs; deeper, it is refused at the body that would go past it."""
+    grad, _, _ = arrays
+    limit = hswc.interpreter.limits.MAX_RUN_DEPTH
+    path = tmp_path / "calls.mlir"
+    path.write_text(_calls(limit - 1))
+    out = tmp_path / "y.npy"
+    code, _, err = run(capsys, "hswc-run", path, "--function", "f0", "--input", grad,
+                       "--output", out)
+    assert code == 0, err
+    assert np.array_equal(np.load(out), np.load(grad))
+    path.write_text(_calls(limit + 20))
+    err = refused(run(capsys, "hswc-run", path, "--function", "f0", "--input", grad), path)
+    assert f"error: 'func.func' is nested too deeply at run time: more than {limit}" in err
+
+
+def test_branches_at_the_nesting_limit_run(capsys: Capsys, tmp_path: Path,
+                                          arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, _ = arrays
+    path = tmp_path / "deep.mlir"
+    path.write_text(_nested("scf.if", MAX_NESTING - 3))
+    code, out, err = run(capsys, "hswc-run", path, "--level", "hsg", "--input", grad,
+                         "--input", x)
+    assert (code, err) == (0, "") and "float16 array of shape (4, 5)" in out
+
+
+# endregion
+# region op locations in O(log n)
+
+
+def test_parser_locates_ops_without_counting_from_the_start(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ["func.func @f(%a: i32) -> i32 {"]
+    lines += [f"  %v{i} = arith.addi %a, %a : i32" for i in range(200)]
+    lines += ["  func.return %a : i32", "}"]
+    text = "\n".join(lines) + "\n"
+
+    def counted(self: Span[str]) -> object:
+        raise AssertionError("Span.get_location counts newlines from the start of the file")
+
+    monkeypatch.setattr(Span, "get_location", counted)
+    module = LocatingParser(_context(), text, "big.mlir").parse_module()
+    adds = [op for op in module.walk() if op.name == "arith.addi"]
+    assert [(op.location.line.data, op.location.column.data) for op in adds[::50]] == [  # type: ignore[attr-defined]
+        (2, 3), (52, 3), (102, 3), (152, 3)]
+
+
+def test_line_index_agrees_with_xdsl() -> None:
+    from xdsl.utils.lexer import Input
+
+    text = "ab\n\ncdé\n  x\n"
+    source = Input(text, "t")
+    index = LineIndex(text)
+    for offset in range(len(text)):
+        where = Span(offset, offset, source).get_location()
+        assert index.location(offset) == (where.line, where.col), offset
+
+
+# endregion
+# region runaway loops
+
+
+def test_runaway_loop_is_stopped_and_named(capsys: Capsys, tmp_path: Path,
+                                           arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, _, _ = arrays
+    path = tmp_path / "loop.mlir"
+    path.write_text("func.func @f(%a: tensor<4x5xf16>) -> tensor<4x5xf16> {\n"
+                    "  %lo = arith.constant 0 : index\n"
+                    "  %hi = arith.constant 1000000000000 : index\n"
+                    "  %one = arith.constant 1 : index\n"
+                    "  scf.for %i = %lo to %hi step %one {\n  }\n"
+                    "  func.return %a : tensor<4x5xf16>\n}\n")
+    err = refused(run(capsys, "hswc-run", path, "--input", grad, "--max-steps", "500"), path)
+    assert (f"{path}:5:3: error: 'scf.for' is still iterating after 500 loop iterations of "
+            "this run (--max-steps)") in err
+    refused(run(capsys, "hswc-run", path, "--input", grad, "--max-steps", "0"))
+
+
+def test_real_kernel_runs_under_a_small_step_budget(arrays: tuple[Path, Path, np.ndarray]
+                                                    ) -> None:
+    grad, x, expected = arrays
+    kernel = compile_text(VALID)
+    # 20 elements on 48 cores: one chunk on each of 20 cores, lock-step: one iteration.
+    y = kernel.run(np.load(grad), np.load(x), max_steps=1).outputs[0]
+    assert compare_bitwise(y, expected).equal
+
+
+# endregion
+# region memory
+
+
+@pytest.mark.parametrize(("flag", "value", "most"), [("--ub-size", 10**9, MAX_UB_SIZE),
+                                                     ("--core-num", 10**6, MAX_CORE_NUM)])
+def test_implausible_platform_figures_are_refused(flag: str, value: int, most: int,
+                                                  capsys: Capsys, tmp_path: Path,
+                                                  arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, _ = arrays
+    err = refused(run(capsys, "hswc-run", _valid(tmp_path), "--input", grad, "--input", x,
+                      flag, str(value)))
+    assert f"must be between 0 and {most}, got {value}" in err
+
+
+def test_npy_header_that_lies_is_named(capsys: Capsys, tmp_path: Path,
+                                       arrays: tuple[Path, Path, np.ndarray]) -> None:
+    _, x, _ = arrays
+    liar = tmp_path / "liar.npy"
+    with open(liar, "wb") as stream:
+        np.lib.format.write_array_header_1_0(
+            stream, {"descr": "<f2", "fortran_order": False, "shape": (4, 25_000_000_000)})
+        stream.write(bytes(64))
+    err = refused(run(capsys, "hswc-run", _valid(tmp_path), "--input", liar, "--input", x))
+    assert (f"'{liar}' is damaged: its header declares a float16 array of shape "
+            "(4, 25000000000) (200000000000 bytes) but 64 bytes of data follow it") in err
+
+
+def test_memory_is_estimated_before_allocating(capsys: Capsys, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, _ = arrays
+    monkeypatch.setattr(hswc.interpreter.limits, "available_bytes", lambda: 1 << 20)
+    # 20 cores x 196608 bytes of UB = 3.8 MiB of arenas, more than the 1 MiB "available".
+    err = refused(run(capsys, "hswc-run", _valid(tmp_path), "--input", grad, "--input", x))
+    assert re.search(r"valid.mlir:\d+:\d+: error: 'ascend\.\w+' cannot run: the UB arenas of "
+                     r"20 cores x 196608 bytes needs 3\.8 MiB of memory, and 1\.0 MiB is "
+                     r"available", err), err
+    monkeypatch.setattr(hswc.interpreter.limits, "available_bytes", lambda: 16)
+    err = refused(run(capsys, "hswc-run", _valid(tmp_path), "--input", grad, "--input", x))
+    assert f"loading '{grad}' (float16, shape (4, 5)) needs" in err
+
+
+# endregion
+# region dominance
+
+
+@pytest.mark.parametrize(("case", "body", "line"), [
+    ("own result", "%y = hsg.hard_swish_grad %y, %x : tensor<4x5xf16>", 2),
+    ("used before", "%z = hsg.hard_swish_grad %y, %x : tensor<4x5xf16>\n"
+                    "  %y = hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>", 2),
+])
+@pytest.mark.parametrize("tool", TOOLS)
+def test_uses_their_definition_does_not_dominate_are_refused(
+        tool: str, case: str, body: str, line: int, capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "dom.mlir"
+    path.write_text(VALID.replace("%y = hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>", body))
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert f"{path}:{line}:3: error: 'hsg.hard_swish_grad' operand 0" in err
+    assert "does not dominate this use" in err
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_value_of_an_inner_region_used_after_it_is_located(tool: str, capsys: Capsys,
+                                                           tmp_path: Path) -> None:
+    # xDSL's parser scopes names by region and blames the end of the file: the use is named.
+    path = tmp_path / "scope.mlir"
+    path.write_text(VALID.replace(
+        "%y = hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>",
+        "%c = arith.constant true\n  scf.if %c {\n"
+        "    %w = hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>\n  }\n"
+        "  %y = hsg.hard_swish_grad %w, %x : tensor<4x5xf16>"))
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert f"{path}:6:3: error: %w is used here but not defined where this op can see it" in err
+
+
+# endregion
+# region pass options
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("hsg-tile-on-cores{core-num}", "option 'core-num' of pass 'hsg-tile-on-cores' has no "
+                                    "value: write core-num=<value>, where the value is an "
+                                    "integer"),
+    ("hsg-tile-on-cores{double-buffer}", "option 'double-buffer' of pass 'hsg-tile-on-cores' "
+                                         "has no value"),
+    ("hsg-tile-on-cores{cores=4}", "has no option 'cores' (options: variant, double-buffer, "
+                                   "scalar-compare, in-place, early-free, x-first, soc, "
+                                   "core-num, ub-size, kernel-name)"),
+    ("hsg-tile-on-cores{core-num=4,8}", "bad option 'core-num' of pass 'hsg-tile-on-cores': "
+                                        "it takes an integer, got '4,8'"),
+])
+def test_pass_options_are_checked(spec: str, message: str, capsys: Capsys,
+                                  tmp_path: Path) -> None:
+    err = refused(run(capsys, "hswc-opt", _valid(tmp_path), "-p", spec))
+    assert message in err
+
+
+# endregion
+# region messages
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b"\xef\xbb\xbffunc.func @f() {\n  func.return\n}\n",
+     "1:1: error: Unexpected character: U+FEFF (ZERO WIDTH NO-BREAK SPACE)"),
+    (b"func.func @f() {\x00\n  func.return\n}\n", "1:17: error: Unexpected character: U+0000"),
+    (b"func.func @f() {\n  func.return\n  )\n}\n",
+     "3:3: error: expected an operation, a block label (^name:) or the '}' ending the region, "
+     "found ')'"),
+    (b"func.func @f() {\n  \xff\xfe\n}\n",
+     "2:3: error: the input is not UTF-8 text: byte 0xff (invalid start byte)"),
+])
+@pytest.mark.parametrize("tool", TOOLS)
+def test_parse_errors_say_what_is_wrong(tool: str, text: bytes, message: str, capsys: Capsys,
+                                        tmp_path: Path) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_bytes(text)
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert f"{path}:{message}" in err
+    assert "\ufeff" not in err and "\x00" not in err and "in block definition" not in err
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_empty_file_is_an_empty_module_everywhere(tool: str, capsys: Capsys,
+                                                  tmp_path: Path) -> None:
+    path = tmp_path / "empty.mlir"
+    path.write_text("// nothing but a comment\n")
+    code, out, err = run(capsys, tool, *tool_args(tool, path, tmp_path))
+    assert "Could not parse entire input" not in err
+    if tool == "hswc-opt":
+        assert (code, out.strip(), err) == (0, "builtin.module {\n}", "")
+    else:  # nothing to run, nothing to package: said as such
+        err = refused((code, out, err))
+        assert "found none" in err or "holds no hsg.kernel function" in err
+
+
+def test_stdin_garbage_is_not_echoed(capsys: Capsys, monkeypatch: pytest.MonkeyPatch,
+                                     tmp_path: Path) -> None:
+    for tool, argv in (("hswc-opt", ["-"]), ("hswc-emit", ["-", "-o", str(tmp_path / "p")])):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"abc\n\xff\xfe junk")))
+        err = refused(run(capsys, tool, *argv))
+        assert "1:1" not in err and ":2:1: error: the input is not UTF-8 text: byte 0xff" in err
+        assert "\\udc" not in err and "\ufffd" not in err
+
+
+def test_write_error_names_the_output(capsys: Capsys, tmp_path: Path) -> None:
+    err = refused(run(capsys, "hswc-opt", _valid(tmp_path), "-o", "/dev/full"))
+    assert "hswc-opt: error: cannot write '/dev/full': No space left on device" in err
+
+
+def test_help_lists_no_refused_flag(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "hswc-opt", "--help")
+    assert code == 0 and "--lower-to-ascend" in out
+    assert not re.search(r"--shrink|--no-implicit-module|--frontend|-f FRONTEND", out)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_usage_errors_exit_1(tool: str, capsys: Capsys) -> None:
+    code, _, err = run(capsys, tool, "--no-such-flag")
+    assert code == 1 and err.count("error:") == 1 and f"{tool}: error:" in err
+
+
+# endregion
+# region check summaries
+
+
+def test_check_counts_signs_of_zero_apart(capsys: Capsys, tmp_path: Path) -> None:
+    # x <= -3 with a negative grad: CANN gives grad*0 = -0.0, PyTorch +0.0; nothing else differs.
+    np.save(tmp_path / "g.npy", np.array([[-1.0] * 5] * 4, np.float16))
+    np.save(tmp_path / "x.npy", np.array([[-4.0] * 5] * 4, np.float16))
+    code, out, err = run(capsys, "hswc-run", _valid(tmp_path), "--input", tmp_path / "g.npy",
+                         "--input", tmp_path / "x.npy", "--check", "torch")
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        "--check torch: MISMATCH: 20 of 20 float16 elements differ",
+        "first difference at index (0, 0): actual 0x8000 (-0.0), expected 0x0000 (0.0)",
+        "  values differ:        0",
+        "  signs of zero differ: 20, first at index (0, 0): actual 0x8000 (-0.0), "
+        "expected 0x0000 (0.0)",
+        "  NaN against a number: 0",
+    ]
+
+
+def test_reference_has_the_shape_of_a_call(arrays: tuple[Path, Path, np.ndarray]) -> None:
+    grad, x, expected = arrays
+    kernel = compile_text(VALID)
+    actual = kernel(np.load(grad), np.load(x))
+    reference = kernel.reference(np.load(grad), np.load(x))
+    assert type(actual) is type(reference) is np.ndarray
+    assert compare_bitwise(reference, expected).equal
+
+
+# endregion
+
