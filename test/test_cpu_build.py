@@ -179,9 +179,6 @@ def test_every_ascend_op_is_in_every_op_mlir() -> None:
     assert set(Ascend.operations) <= used
 
 
-"""The one overload every-op.mlir calls whose name the CPU model already has for GM copies."""
-
-
 def test_every_ascend_op_prints_and_compiles(tmp_path: Path) -> None:
     """What the printer makes of every-op.mlir (every ascend op) compiles warning-free against
     the CPU model: kernels that combine the ops differently need no printer change."""
