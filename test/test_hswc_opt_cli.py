@@ -271,9 +271,12 @@ def test_unknown_pass_option(capsys: Capsys, write: Writer) -> None:
 
 
 @pytest.mark.parametrize(("option", "message"), [
-    ("core-num=0", "core-num must be a positive 64-bit integer, got 0"),
-    ("core-num=-4", "core-num must be a positive 64-bit integer, got -4"),
-    ("ub-size=0", "ub-size must be a positive 64-bit integer, got 0"),
+    ("core-num=0", "core-num must be a positive integer of at most 1024 (hswc.platform's bound "
+                   "for an Ascend SoC), got 0"),
+    ("core-num=-4", "core-num must be a positive integer of at most 1024"),
+    ("core-num=1180591620717411303424", "core-num must be a positive integer of at most 1024"),
+    ("ub-size=0", "ub-size must be a positive integer of at most 4194304"),
+    ("ub-size=4194305", "ub-size must be a positive integer of at most 4194304"),
     ("soc=ascend310p", "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
 ])
 def test_out_of_range_pass_option(capsys: Capsys, write: Writer, option: str,

@@ -54,7 +54,7 @@ from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
 from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, plan_attribute, read_plan
-from hswc.platform import get_platform
+from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform
 from hswc.tiling import (
     RESULT_NAMES,
     TILING_FIELDS,
@@ -215,10 +215,12 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 raise PassFailedException(f"{self.name}: {error}") from None
             core_num = base.core_num if core_num is None else core_num
             ub_size = base.ub_size if ub_size is None else ub_size
-        for option, value in (("core-num", core_num), ("ub-size", ub_size)):
-            if value is not None and not 1 <= value <= INT64_MAX:
+        for option, value, most in (("core-num", core_num, MAX_CORE_NUM),
+                                    ("ub-size", ub_size, MAX_UB_SIZE)):
+            if value is not None and not 1 <= value <= most:
                 raise PassFailedException(
-                    f"{self.name}: {option} must be a positive 64-bit integer, got {value}"
+                    f"{self.name}: {option} must be a positive integer of at most {most} "
+                    f"(hswc.platform's bound for an Ascend SoC), got {value}"
                 )
         return core_num, ub_size
 
