@@ -79,7 +79,7 @@ class HsgFunctions(MachineFunctions):
                   args: PythonValues) -> PythonValues:
         count = len(op.inputs)
         inputs, (output, offset, size, _ub_factor) = args[:count], args[count:]
-        self._per_core(op, list(inputs), output, offset, size, None)
+        self._per_core(interpreter, op, list(inputs), output, offset, size, None)
         return ()
 
     @impl(hsg.ElementwiseChunkOp)
@@ -88,11 +88,12 @@ class HsgFunctions(MachineFunctions):
         count = len(op.inputs)
         inputs, rest = args[:count], args[count:]
         output, slice_offset, slice_size, chunk_offset, chunk_size, ub_factor = rest
-        self._per_core(op, list(inputs), output, slice_offset, slice_size,
+        self._per_core(interpreter, op, list(inputs), output, slice_offset, slice_size,
                        (chunk_offset, chunk_size, ub_factor))
         return ()
 
-    def _per_core(self, op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
+    def _per_core(self, interpreter: Interpreter,
+                  op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
                   inputs: list[np.ndarray], y: np.ndarray, offset: Any, size: Any,
                   chunk: tuple[Any, Any, Any] | None) -> None:
         """y[range] = body(inputs[range]) for each active core's range."""
@@ -114,5 +115,7 @@ class HsgFunctions(MachineFunctions):
                 raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
                               f"outside the {y.size}-element tensors")
             end = start + length
-            y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs])
+            y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs],
+                                    lambda v, r=r: per_row(interpreter.get_values((v,))[0],
+                                                           n)[r])
             self.machine.mark_written(y, start, length)
