@@ -96,11 +96,14 @@ def _build_tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
     return fn
 
 
-def _slice_body(generic: GenericOp) -> Region:
-    """The generic's body without the output's argument (which it does not read)."""
-    region = generic.body.clone()
+def _slice_body(ew: Elementwise) -> Region:
+    """The generic's body without the output's argument (which it does not read), its
+    arguments named as the kernel's inputs (the kernel's buffers are named after them)."""
+    region = ew.op.body.clone()
     block = region.block
     block.erase_arg(block.args[-1])
+    for arg, name in zip(block.args, ew.input_names(), strict=True):
+        arg.name_hint = name
     return region
 
 
@@ -121,7 +124,7 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
     a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset, length,
-                                            ub_factor, _slice_body(ew.op)))
+                                            ub_factor, _slice_body(ew)))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
