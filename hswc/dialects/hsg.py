@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloatConstr,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -310,7 +311,7 @@ class LaunchOp(IRDLOperation):
     block_dim = operand_def(IndexType)
     inputs = var_operand_def(TensorType | UnrankedTensorType)
     tiling = var_operand_def(IndexType)
-    scalars = var_operand_def(Float32Type)
+    scalars = var_operand_def(AnyFloatConstr)
     y = result_def(TensorType | UnrankedTensorType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
@@ -339,6 +340,10 @@ class LaunchOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
         _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
                            "the inputs and the result")
+        for i, scalar in enumerate(self.scalars):
+            if not isinstance(scalar.type, Float32Type):
+                raise VerifyException(f"{self.name}: scalar {i + 1} has type {scalar.type}; a "
+                                      "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
 
     def _verify_kernel(self) -> None:
@@ -362,7 +367,7 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"{self.name}: {self.kernel} must take ({want}) to be launched with "
                 f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values{scalars}, "
-                f"but takes {kernel.function_type.inputs}"
+                f"but takes ({', '.join(str(t) for t in kernel.function_type.inputs)})"
             )
 
 
