@@ -71,9 +71,9 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     if len(kernel.function_type.inputs) != expected:
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
-    record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling)
     fields = scalar_fields(kernel_arguments(kernel).scalars)  # none for a declaration
-    record.update({name: float(v) for name, v in zip(fields, scalars, strict=False)})
+    record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling,
+                     dict(zip(fields, scalars, strict=False)))
     _check_tiling(op, record, inputs[0].size)
     machine.tilings.append(record)
     gm_inputs = [a.reshape(-1) for a in inputs]
@@ -115,8 +115,8 @@ def _check_tiling(op: hsg.LaunchOp, record: TilingRecord, total: int) -> None:
 
 
 def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_dim: int,
-            tiling: list[Any]) -> TilingRecord:
-    """The launch's tiling as --tiling-json writes it (the caller adds the scalars).
+            tiling: list[Any], scalars: dict[str, np.float32]) -> TilingRecord:
+    """The launch's tiling as --tiling-json writes it, its scalars (by tiling-struct name) last.
 
     The tiling key is not an operand of the launch: it is the fifth result of the host tiling
     call that computed the launch's values, or, when the tiling was folded to constants, the
@@ -130,4 +130,5 @@ def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_d
         (computed,) = interpreter.get_values((owner.results[4],))
         key = int(computed)
     record["tilingKey"] = key
+    record.update({name: float(value) for name, value in scalars.items()})
     return record
