@@ -34,6 +34,17 @@ def slope_clip_module(negative_slope: float = 0.25, lambd: float = 1.1) -> str:
     return text
 
 
+def per_core_scalar_module() -> str:
+    """slope_clip whose Duplicate takes half(lambd) on core 0 and half(slope) on the others: a
+    scalar that differs between cores, chosen by an arith.select on the block index."""
+    return slope_clip_module().replace(
+        "    %bound = ascend.tbuf_get",
+        "    %is_first = arith.cmpi eq, %block_idx, %c0 : index\n"
+        "    %per_core = arith.select %is_first, %lambd_half, %slope_half : f16\n"
+        "    %bound = ascend.tbuf_get",
+    ).replace("ascend.duplicate %bound, %lambd_half", "ascend.duplicate %bound, %per_core")
+
+
 SCALE_SHIFT_HOST = """
 func.func @scale_shift(%x: tensor<?xf32>) -> tensor<?xf32> {{
   %n = hsg.num_elements %x : tensor<?xf32>

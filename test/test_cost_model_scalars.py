@@ -4,7 +4,7 @@ pipe time."""
 
 from __future__ import annotations
 
-from scalar_kernel import slope_clip_module
+from scalar_kernel import per_core_scalar_module, slope_clip_module
 
 from hswc import runner
 from hswc.cost_model.stream import VECTOR
@@ -40,3 +40,9 @@ def test_the_scalar_code_takes_no_pipe_time() -> None:
     chunk = ["muls", "compare_scalar", "compare", "pipe_barrier", "select", "pipe_barrier",
              "select"]
     assert vector == ["duplicate", *chunk, *chunk]  # Init's Duplicate, then two chunks
+
+
+def test_a_select_between_float_scalars_takes_no_pipe_time() -> None:
+    plain = runner.compile_text(slope_clip_module(), core_num=4).profile(5000)
+    selected = runner.compile_text(per_core_scalar_module(), core_num=4).profile(5000)
+    assert selected.total_time == plain.total_time

@@ -12,7 +12,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from scalar_kernel import slope_clip_module
+from scalar_kernel import per_core_scalar_module, slope_clip_module
 
 from hswc import runner
 from hswc.interpreter.execute import call_function
@@ -96,13 +96,7 @@ def test_tiling_json_records_the_scalars(tmp_path: Path) -> None:
 
 
 def test_a_scalar_that_differs_between_cores_is_refused() -> None:
-    text = slope_clip_module().replace(
-        "    %bound = ascend.tbuf_get",
-        "    %is_first = arith.cmpi eq, %block_idx, %c0 : index\n"
-        "    %per_core = arith.select %is_first, %lambd_half, %slope_half : f16\n"
-        "    %bound = ascend.tbuf_get",
-    ).replace("ascend.duplicate %bound, %lambd_half", "ascend.duplicate %bound, %per_core")
-    kernel = runner.compile_text(text, core_num=2)
+    kernel = runner.compile_text(per_core_scalar_module(), core_num=2)
     message = "'ascend.duplicate' has a scalar that differs between the cores of the launch"
     with pytest.raises(runner.KernelError, match=re.escape(message)):
         kernel(np.zeros(300, np.float16))

@@ -34,7 +34,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, cf, func, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
@@ -161,9 +161,12 @@ def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tup
 
 
 def _float_scalar(op: Operation) -> bool:
-    """An op of the kernel's float scalar code: a float constant, or arith on float scalars."""
+    """An op of the kernel's float scalar code: a float constant, arith on float scalars, or a
+    select between two."""
     if isinstance(op, arith.ConstantOp):
         return isinstance(op.value, FloatAttr)
+    if isinstance(op, arith.SelectOp):
+        return isinstance(op.result.type, AnyFloat)
     return type(op) in FLOAT_OPS
 
 
