@@ -4,7 +4,10 @@ Elementwise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins wit
 Abs, Relu), bitwise logic on 16-bit lanes (And, Or, Not), Duplicate, Compare / CompareScalar
 into bit masks, Select and Cast. Each works on `count` elements of LocalTensors in the unified
 buffer. Families share an abstract base, so an op is its name, its docstring and its element
-types. The hswc.dialects.ascend module re-exports every op and puts them in the dialect.
+types. The calls with a scalar (Muls, Adds, Maxs, Mins, Duplicate, CompareScalar, Select in
+VSEL_TENSOR_SCALAR_MODE) take it as a constant attribute or as a run-time value
+(`ScalarSourceOp`). The hswc.dialects.ascend module re-exports every op and puts them in the
+dialect.
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.ascend_select_syntax import parse_select, print_select
 from hswc.dialects.ascend_types import (
     HALF_FLOAT,
     MASK_ELEMENT_TYPE,
@@ -506,77 +510,19 @@ class SelectOp(ScalarSourceOp):
                 )
             require_same_element(self, ("dst", "src0", "src1"))
 
-    # The syntax is written out: the second source is an operand in both forms (a tensor, or a
-    # scalar value followed by its type), which a declarative format cannot tell apart.
+    # The syntax is written out (hswc.dialects.ascend_select_syntax): the second source is an
+    # operand in both forms, a tensor or a value with its type, which a declarative format
+    # cannot tell apart.
 
     @classmethod
     def parse(cls, parser: Parser) -> SelectOp:
-        pos = parser.pos
-        heads = [parser.parse_unresolved_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            heads.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(",")
-        second = _parse_second_source(parser)
-        parser.parse_punctuation(",")
-        mode = SelModeAttr.parse_parameter(parser)
-        parser.parse_punctuation(",")
-        count = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        tensors = [*heads, *([second] if isinstance(second, UnresolvedOperand) else [])]
-        if len(types) != len(tensors):
-            parser.raise_error(f"{cls.name} expects {len(tensors)} tensor types after `:`, "
-                               f"got {len(types)}", pos, parser.pos)
-        dst, mask, src0, *src1 = parser.resolve_operands(tensors, types, pos)
-        source = src1[0] if src1 else second
-        assert not isinstance(source, UnresolvedOperand)
-        op = cls(dst, mask, src0, source, mode, count)
+        dst, mask, src0, second, mode, count, attrs = parse_select(parser)
+        op = cls(dst, mask, src0, second, mode, count)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.dst, self.mask, self.src0), printer.print_operand)
-        printer.print_string(", ")
-        sources: list[SSAValue | FloatAttr] = [
-            s for s in (self.src1, self.scalar, self.scalar_value) if s is not None]
-        for i, source in enumerate(sources):
-            printer.print_string(" " if i else "")
-            if isinstance(source, FloatAttr):
-                printer.print_attribute(source)
-            else:
-                printer.print_operand(source)
-                if source is self.scalar_value:
-                    printer.print_string(" : ")
-                    printer.print_attribute(source.type)
-        printer.print_string(f", {self.mode.data.value}, ")
-        printer.print_operand(self.count)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        tensors = (self.dst, self.mask, self.src0, *([self.src1] if self.src1 else []))
-        printer.print_list((t.type for t in tensors), printer.print_attribute)
-
-
-def _parse_second_source(parser: Parser) -> UnresolvedOperand | Scalar:
-    """Select's second source: a tensor operand (typed later, with the others), a value with
-    its float type (`%v : f32`), or a float attribute (`0.5 : f32`)."""
-    pos = parser.pos
-    operand = parser.parse_optional_unresolved_operand()
-    if operand is None:
-        scalar = parser.parse_attribute()
-        if not isinstance(scalar, FloatAttr):
-            parser.raise_error(f"ascend.select: the second source must be a tensor, a value "
-                               f"`%v : f32` or a float `0.5 : f32`, got {scalar}", pos, parser.pos)
-        return scalar
-    if parser.parse_optional_punctuation(":") is None:
-        return operand
-    value_type = parser.parse_type()
-    if isinstance(value_type, LocalTensorType):
-        parser.raise_error("ascend.select: a tensor second source takes its type in the type "
-                           "list after `:`, not after the operand", pos, parser.pos)
-    return parser.resolve_operand(operand, value_type)
+        print_select(self, printer)
 
 
 CAST_RULES: dict[tuple[str, str], tuple[RoundMode, ...]] = {
