@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloatConstr,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -571,11 +572,13 @@ class LaunchOp(IRDLOperation):
 
     Runs the kernel function `kernel` (marked `hsg.kernel`) on `block_dim` vector cores, each
     with GetBlockIdx() in [0, block_dim). The kernel receives the inputs and a fresh result as
-    flat GM buffers (`memref<?xT>`), then the tiling values in order. The result has the
-    inputs' type.
+    flat GM buffers (`memref<?xT>`), then the tiling values in order, then the f32 `scalars`
+    (the operator's run-time attributes, float fields of the tiling struct). The result has
+    the inputs' type.
 
     Example:
-    `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`
+    `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`,
+    with scalars `... tiling(%t, %bf, %uf) scalars(%slope : f32) : ...`
     """
 
     name = "hsg.launch"
@@ -583,19 +586,22 @@ class LaunchOp(IRDLOperation):
     block_dim = operand_def(IndexType)
     inputs = var_operand_def(TensorType | UnrankedTensorType)
     tiling = var_operand_def(IndexType)
+    scalars = var_operand_def(AnyFloatConstr)
     y = result_def(TensorType | UnrankedTensorType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` attr-dict "
+        "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` "
+        "(`scalars` `(` $scalars^ `:` type($scalars) `)`)? attr-dict "
         "`:` type($inputs) `->` type($y)"
     )
 
     def __init__(self, kernel: str | SymbolRefAttr, block_dim: SSAValue,
-                 inputs: Sequence[SSAValue], tiling: Sequence[SSAValue]):
+                 inputs: Sequence[SSAValue], tiling: Sequence[SSAValue],
+                 scalars: Sequence[SSAValue] = ()):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
         super().__init__(
-            operands=[block_dim, list(inputs), list(tiling)],
+            operands=[block_dim, list(inputs), list(tiling), list(scalars)],
             result_types=[inputs[0].type],
             properties={"kernel": kernel},
         )
@@ -609,10 +615,15 @@ class LaunchOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
         _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
                            "the inputs and the result")
+        for i, scalar in enumerate(self.scalars):
+            if not isinstance(scalar.type, Float32Type):
+                raise VerifyException(f"{self.name}: scalar {i + 1} has type {scalar.type}; a "
+                                      "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
 
     def _verify_kernel(self) -> None:
-        """The symbol is a kernel taking (inputs..., y: memref<?xT>, then one index per value)."""
+        """The symbol is a kernel taking (inputs..., y: memref<?xT>, one index per tiling value,
+        one f32 per scalar)."""
         kernel = SymbolTable.lookup_symbol(self, self.kernel)
         if kernel is None:
             raise VerifyException(f"{self.name}: no function {self.kernel} to launch")
@@ -624,13 +635,14 @@ class LaunchOp(IRDLOperation):
         assert isinstance(first, TensorType | UnrankedTensorType)
         gm = MemRefType(first.get_element_type(), [DYNAMIC_INDEX])
         expected = (*(gm for _ in range(len(self.inputs) + 1)),
-                    *(IndexType() for _ in self.tiling))
+                    *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
         if tuple(kernel.function_type.inputs) != expected:
             want = ", ".join(str(t) for t in expected)
+            scalars = f" and {len(self.scalars)} f32 scalar(s)" if self.scalars else ""
             raise VerifyException(
                 f"{self.name}: {self.kernel} must take ({want}) to be launched with "
-                f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values, but takes "
-                f"{kernel.function_type.inputs}"
+                f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values{scalars}, "
+                f"but takes ({', '.join(str(t) for t in kernel.function_type.inputs)})"
             )
 
 
