@@ -10,12 +10,13 @@ A producer is fused when the consumer is its only user; with `recompute` (on by 
 producer with several users is fused into each of them when all of them are elementwise
 consumers it can join and its body has at most `max-recompute-ops` operations: each computes it
 again and the producer's kernel goes away. (A producer that must stay for another user is not
-recomputed: its fused consumer would read its inputs again, more HBM traffic than its result.) Fusion never
-changes bits: the fused body is the two bodies' ops, each in its own type, in order (the
-interpreter and the kernel compute each op exactly). It repeats until nothing fuses, so chains
-become one generic. Inputs that fusion makes duplicates are merged, and the fused generic keeps
-no `hsg.op_name`: it is a new operator (its kernel is named after its function, or
-hsg-tile-on-cores' `kernel-name`).
+recomputed: its fused consumer would read its inputs again, more HBM traffic than its result.)
+Fusion never changes bits: the fused body is the two bodies' ops, each in its own type, in
+order (the interpreter and the kernel compute each op exactly). It repeats until nothing fuses,
+so chains become one generic. Inputs that fusion makes duplicates are merged, and the fused
+generic keeps no `hsg.op_name`: it is a new operator (its kernel is named after its function,
+or hsg-tile-on-cores' `kernel-name`). `tensor.dim` of an elementwise result is read from the
+generic's first input instead, so that what sizes a consumer does not keep its producer.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
@@ -69,7 +71,8 @@ def fuse(producer: GenericOp, consumer: GenericOp, position: int) -> GenericOp:
     body.args[-1].name_hint = consumer.body.block.args[-1].name_hint
 
     def inline(generic: GenericOp, mapping: dict[SSAValue, SSAValue]) -> SSAValue:
-        """Clone generic's body ops into `body`; the value its yield yields."""
+        """Clone generic's body ops into `body` (`mapping`: its arguments' values, to which
+        each clone adds its results); the value its yield yields."""
         block = generic.body.block
         for op in block.ops:
             if op is block.last_op:
@@ -77,11 +80,13 @@ def fuse(producer: GenericOp, consumer: GenericOp, position: int) -> GenericOp:
             body.add_op(op.clone(mapping))
         raise AssertionError("a body ends in linalg.yield")
 
-    produced = inline(producer, {a: arg_of[v] for a, v in
-                                 zip(producer.body.block.args, producer.inputs, strict=False)})
-    mapping = {a: (produced if i == position else arg_of[v]) for i, (a, v) in
-               enumerate(zip(consumer.body.block.args, consumer.inputs, strict=False))}
-    result = inline(consumer, mapping)
+    of_producer: dict[SSAValue, SSAValue] = {
+        a: arg_of[v] for a, v in zip(producer.body.block.args, producer.inputs, strict=False)}
+    produced = inline(producer, of_producer)
+    of_consumer: dict[SSAValue, SSAValue] = {
+        a: (produced if i == position else arg_of[v])
+        for i, (a, v) in enumerate(zip(consumer.body.block.args, consumer.inputs, strict=False))}
+    result = inline(consumer, of_consumer)
     terminator = consumer.body.block.last_op
     assert terminator is not None
     body.add_op(terminator.clone({terminator.operands[0]: result}))
@@ -108,8 +113,9 @@ class HsgFuseElementwisePass(ModulePass):
         if self.max_recompute_ops < 0:
             raise PassFailedException(f"{self.name}: max-recompute-ops must not be negative, "
                                       f"got {self.max_recompute_ops}")
+        _size_from_inputs(op)
         while self._fuse_one(op):
-            pass
+            _size_from_inputs(op)
 
     def _fuse_one(self, module: ModuleOp) -> bool:
         """Fuse one producer into one consumer; whether anything fused."""
@@ -142,6 +148,19 @@ class HsgFuseElementwisePass(ModulePass):
         return (self.recompute and _body_ops(producer) <= self.max_recompute_ops
                 and all(isinstance(u, GenericOp) and _is_elementwise(u) and _joins(producer, u)
                         for u in users))
+
+
+def _size_from_inputs(module: ModuleOp) -> None:
+    """`tensor.dim` of an elementwise generic's result reads its first input instead (all its
+    tensors have one shape): what sizes a consumer's output (hsg-decompose's tensor.empty)
+    then no longer keeps the producer alive."""
+    for op in module.walk():
+        if not isinstance(op, tensor.DimOp):
+            continue
+        while isinstance(op.source, OpResult) and _is_elementwise(op.source.op):
+            generic = op.source.op
+            assert isinstance(generic, GenericOp)
+            op.operands[0] = generic.inputs[0]
 
 
 def _joins(producer: GenericOp, consumer: GenericOp) -> bool:
