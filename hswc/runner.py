@@ -121,6 +121,8 @@ class RunResult:
     outputs: tuple[np.ndarray, ...]
     tilings: list[dict[str, int] | None] = field(default_factory=list)
     """Per hsg.launch, in launch order (none above the tiled level)."""
+    kernels: list[str] = field(default_factory=list)
+    """The kernel each launch ran, in launch order (none above the tiled level)."""
 
 
 class Kernel:
@@ -200,6 +202,20 @@ class Kernel:
                              f"inputs and returns {len(self.result_types)} results")
         return (OP_REFERENCES[("hard_swish_grad", model or "cann")](*args),)
 
+    def profile_launches(self, shape: int | Sequence[int], result: RunResult | None = None
+                         ) -> Any:
+        """The cost model's estimate of every launch of the function, each on `shape`; given a
+        run's result (at the tiled level or below), of the launches that run made, each on
+        its own elements (hswc.cost_model.launches.Launches)."""
+        from hswc.cost_model.launches import profile_launches
+
+        runs = None
+        if result is not None and result.kernels:
+            runs = [(name, int(t["totalNum"]) if t else 0)
+                    for name, t in zip(result.kernels, result.tilings, strict=True)]
+        return profile_launches(self.module, shape, platform=self.platform,
+                                function=self.function, runs=runs)
+
     def profile(self, shape: int | Sequence[int]) -> Any:
         """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
         from hswc.cost_model import profile
@@ -261,7 +277,7 @@ class Kernel:
                 tilings = [self.tiling(args[0].shape, NAMES.get(args[0].dtype))]
             except (KernelError, CompileError):  # several kernels: only the tiled level knows
                 tilings = [None]
-        return RunResult(tuple(np.asarray(o) for o in outputs), tilings)
+        return RunResult(tuple(np.asarray(o) for o in outputs), tilings, machine.launched)
 
     @staticmethod
     def _guard(run: Any) -> Any:

@@ -76,6 +76,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                      dict(zip(fields, scalars, strict=False)))
     _check_tiling(op, record, inputs[0].size)
     machine.tilings.append(record)
+    machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]
     y_gm = np.empty_like(gm_inputs[0])
     y_gm.view(np.uint8).fill(FRESH_GM_BYTE)

@@ -39,6 +39,8 @@ class Machine:
         self.on_event = on_event
         self.tilings: list[TilingRecord | None] = []
         """One entry per launch, in order."""
+        self.launched: list[str] = []
+        """The kernel of each launch, in order."""
         self.batch: CoreBatch | None = None
         self.rows: Rows | None = None
         self._idents = 0

@@ -45,7 +45,7 @@ from hswc.platform import DEFAULT_SOC, PLATFORMS
 from hswc.tools.cli import TOO_DEEP, exit_status, report
 
 if TYPE_CHECKING:
-    from hswc.runner import Kernel
+    from hswc.runner import Kernel, RunResult
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,15 +129,16 @@ def _check(kernel: Kernel, inputs: Sequence[np.ndarray], outputs: Sequence[np.nd
     return lines, ok
 
 
-def _profile(kernel: Kernel, inputs: Sequence[np.ndarray]) -> Any:
+def _profile(kernel: Kernel, inputs: Sequence[np.ndarray], result: RunResult) -> Any:
     from hswc.cost_model import CostModelError
     from hswc.cost_model.schedule import ScheduleError
     from hswc.runner import RunnerError
 
     if not inputs:
         raise RunnerError("--profile: the function takes no input to take the shape from")
-    try:  # run() has checked the inputs against the function: inputs[0] is grad
-        return kernel.profile(inputs[0].shape)
+    try:  # run() has checked the inputs against the function
+        launches = kernel.profile_launches(inputs[0].shape, result)
+        return launches.reports[0] if len(launches.reports) == 1 else launches
     except (CostModelError, ScheduleError, ValueError) as error:
         raise RunnerError(f"--profile: {error}") from None
 
@@ -160,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
                                                         strict=False)}
     if args.tiling_json:
         files[args.tiling_json] = _tiling_text(result.tilings)
-    report = _profile(kernel, inputs) if args.profile is not None else None
+    report = _profile(kernel, inputs, result) if args.profile is not None else None
     if report is not None and args.profile:
         files[args.profile] = report.trace_json()
     lines, ok = (_check(kernel, inputs, result.outputs, args.check or None)
