@@ -15,7 +15,8 @@
 // from different pipes, at least one a write, must be ordered by
 // happens-before (transitively: V -> MTE3 -> MTE2 orders V before MTE2), or
 // the later one is a violation (with --keep-going reported once per operand and
-// pair of pipes, and the run goes on). Accesses of one pipe are in program order.
+// pair of pipes, and the run goes on as if the pipes had been synchronised there).
+// Accesses of one pipe are in program order.
 // Scalar GetValue/SetValue accesses are not checked.
 #ifndef ASCENDC_CPU_HB_H
 #define ASCENDC_CPU_HB_H
@@ -119,10 +120,13 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
             }
         }
         if (other >= 0 && !raced) {
-            raced = true;  // one report per access (and with --keep-going, per distinct race)
+            raced = true;
             Defer(api, Msg(write ? "write of " : "read of ", operand, " (UB byte ", b, ") races with an earlier ",
                 otherWrote ? "write" : "read", " by ", PipeName(static_cast<Pipe>(other)), ": ",
                 SyncHint(static_cast<Pipe>(other), p)), Msg(api, "/", operand, "/", other, "/", me));
+            // --keep-going: go on as if the missing synchronisation were there, so that what
+            // follows from this one race is not reported again.
+            mine.Join(rt.pipeClock[other]);
         }
         if (write) {
             s.writeEpoch = epoch;
