@@ -102,10 +102,18 @@ def summarise_errors(output: str) -> list[str]:
 
 
 def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
-    """Compile every spec at once; output path -> g++'s summarised errors, for those that
-    failed."""
-    running = []
+    """Compile every spec at once, each distinct command once (a spec that only differs in its
+    output gets a copy); output path -> g++'s summarised errors, for those that failed."""
+    first: dict[tuple[str, ...], BuildSpec] = {}
+    copies: list[tuple[BuildSpec, BuildSpec]] = []
     for spec in specs:
+        key = tuple(spec.command(cxx)[:-1])
+        if key in first:
+            copies.append((spec, first[key]))
+        else:
+            first[key] = spec
+    running = []
+    for spec in first.values():
         spec.output.parent.mkdir(parents=True, exist_ok=True)
         running.append((spec, subprocess.Popen(spec.command(cxx), stdout=subprocess.PIPE,
                                                stderr=subprocess.STDOUT, text=True,
@@ -115,6 +123,12 @@ def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
         output, _ = process.communicate()
         if process.returncode != 0:
             failed[spec.output] = summarise_errors(output) or output.strip().splitlines()[:20]
+    for spec, built in copies:
+        if built.output in failed:
+            failed[spec.output] = failed[built.output]
+        else:
+            spec.output.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(built.output, spec.output)
     return failed
 
 
