@@ -36,7 +36,7 @@ struct MyTiling {
     __aicore__ inline int64_t Half() const { return totalNum / 2; }
     static constexpr int kMax = 8;
 };
-// template <typename X> __global__ __aicore__ void commented_out(GM_ADDR a, GM_ADDR w, GM_ADDR t) {}
+// template <typename X> __global__ __aicore__ void gone(GM_ADDR a, GM_ADDR w, GM_ADDR t) {}
 template <typename D_T, int BUFFER_MODE = 0>
 __global__ __aicore__ void my_op(GM_ADDR grad, GM_ADDR x, [[maybe_unused]] GM_ADDR y,
                                  GM_ADDR workspace, GM_ADDR tiling)
@@ -97,7 +97,7 @@ def test_scan_says_what_is_missing_or_ambiguous(tmp_path: Path, text: str, entry
 def test_scan_refuses_a_missing_kernel_and_a_missing_struct(tmp_path: Path) -> None:
     with pytest.raises(CheckError, match="does not exist"):
         kernel_source.scan(tmp_path / "nowhere")
-    with pytest.raises(CheckError, match="holds no .cpp file"):
+    with pytest.raises(CheckError, match=r"holds no \.cpp file"):
         kernel_source.scan(tmp_path)
     (tmp_path / "k.cpp").write_text(KERNEL)
     with pytest.raises(CheckError, match="no tiling struct Other"):

@@ -133,6 +133,12 @@ def plan(o: CheckOptions) -> Plan:
     user = load_inputs(o, ref)
     cases, instances = make_cases(o, sources.entry, ref, dtypes_to_check(o, ref, user),
                                   tiling_source(o), platform, user)
+    known = {f.name for f in fields}
+    for case in cases:
+        unknown = sorted(set(case.launch.fields) - known)
+        if unknown:
+            raise CheckError(f"tiling of {case.size} {case.dtype} elements: {struct} has no "
+                             f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
     workdir = Path(o.work_dir) if o.work_dir else Path(tempfile.mkdtemp(prefix="hswc-check-"))
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir)
@@ -166,10 +172,8 @@ def build_plans(plans: Sequence[Plan]) -> None:
 _REFERENCE_LOCK = threading.Lock()
 
 
-def _run_case(p: Plan, index: int, case: Case) -> RunOutcome:
+def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     ref, o = p.reference, p.options
-    where = f"{case.dtype} run of {case.size} elements"
-    tiling = p.layouts[case.dtype].pack(case.launch.fields, p.fields, where)
     values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
                                                    len(ref.input_names), case.size))
     kernel_inputs = [values[i] for i in p.order]
@@ -204,9 +208,12 @@ def _run_case(p: Plan, index: int, case: Case) -> RunOutcome:
 
 def run_plan(p: Plan) -> CheckReport:
     """Run every case (in parallel), compare, and fill in the report."""
+    tilings = [p.layouts[c.dtype].pack(c.launch.fields, p.fields,
+                                       f"tiling of {c.size} {c.dtype} elements") for c in p.cases]
     jobs = p.options.jobs or os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(lambda ic: _run_case(p, *ic), enumerate(p.cases)))
+        outcomes = list(pool.map(lambda k: _run_case(p, k, p.cases[k], tilings[k]),
+                                 range(len(p.cases))))
     p.report.outcomes = outcomes
     return p.report
 

@@ -115,9 +115,9 @@ def _per_dtype(values: Sequence[str]) -> dict[str | None, list[str]]:
 
 
 def _options(args: argparse.Namespace) -> object:
-    from hswc.checker.options import CheckOptions
     from hswc.checker.dtypes import parse_dtypes
     from hswc.checker.errors import CheckError
+    from hswc.checker.options import CheckOptions
 
     attrs = {}
     for item in args.attr:
@@ -157,8 +157,8 @@ def _options(args: argparse.Namespace) -> object:
         jobs=args.jobs, timeout=args.timeout, cxx=args.cxx, work_dir=args.work_dir)
 
 
-def _main() -> int:
-    args = _parser().parse_args()
+def _main(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
     from hswc.checker.check import check
     from hswc.checker.errors import CheckError
 
@@ -170,8 +170,13 @@ def _main() -> int:
     return 0 if result.passed else 1
 
 
+def run(argv: Sequence[str] | None = None) -> int:
+    """The tool's exit status for `argv` (default: the command line)."""
+    return exit_status(lambda: _main(argv))
+
+
 def main() -> None:
-    sys.exit(exit_status(_main))
+    sys.exit(run())
 
 
 if __name__ == "__main__":
