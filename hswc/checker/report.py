@@ -99,6 +99,16 @@ class RunOutcome:
         return f"{head} " + "; ".join(parts)
 
 
+def _detailed(runs: Sequence[RunOutcome]) -> list[RunOutcome]:
+    """The failing runs whose differences a report shows: the first that has as many rows as
+    any run of the dtype (the smallest size that shows the most), DETAILED_RUNS at most."""
+    failing = [o for o in runs if any(o.differences)]
+    if not failing:
+        return []
+    most = max(sum(len(d) for d in o.differences) for o in failing)
+    return [o for o in failing if sum(len(d) for d in o.differences) == most][:DETAILED_RUNS]
+
+
 @dataclass(frozen=True)
 class BuildFailure:
     """A dtype whose build failed: g++'s first errors."""
@@ -149,7 +159,7 @@ class CheckReport:
             runs = [o for o in self.outcomes if o.dtype == dtype]
             out += ["", f"{dtype} ({self.per_dtype.get(dtype, '')}):"]
             out += [o.line(numbers) for o in runs]
-            for o in [o for o in runs if any(o.differences)][:DETAILED_RUNS]:
+            for o in _detailed(runs):
                 out += self._differences(o)
         if rules:
             out += ["", "rules broken:"]
@@ -174,7 +184,8 @@ class CheckReport:
             lines.append(f"  first differences of each kind, {o.dtype} n={o.size}{which}:")
             names = [*self.input_names, "kernel", "reference"]
             width = max(10, *(len(x) for r in rows for x in (*r.inputs, r.actual, r.expected)))
-            lines.append("    " + f"{'index':<10}" + "".join(f"{n:<{width + 2}}" for n in names))
+            lines.append(("    " + f"{'index':<10}"
+                          + "".join(f"{n:<{width + 2}}" for n in names)).rstrip())
             for r in rows:
                 cells = [*r.inputs, r.actual, r.expected]
                 lines.append(("    " + f"{r.index:<10}"
