@@ -133,23 +133,28 @@ def test_a_bad_npy_input_is_refused(capsys: pytest.CaptureFixture[str], tmp_path
 # region builds
 
 
-def test_a_kernel_that_does_not_compile_shows_gxxs_first_errors(tmp_path: Path) -> None:
+def _edited_leaky_relu(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    """A copy of the leaky_relu fixture with `old` replaced by `new`."""
     _needs_gxx()
-    source = tmp_path / "broken.cpp"
-    source.write_text((FIXTURES / "leaky_relu_fixture.cpp").read_text().replace(
-        '#include "elementwise_kernel.h"', f'#include "{FIXTURES}/elementwise_kernel.h"')
-        .replace("op.SetSlope(tilingData.negativeSlope);", "op.SetSlope(tilingData.slope);"))
+    text = (FIXTURES / "leaky_relu_fixture.cpp").read_text()
+    assert old in text
+    source = tmp_path / name
+    source.write_text(text.replace(old, new).replace(
+        '#include "elementwise_kernel.h"', f'#include "{FIXTURES}/elementwise_kernel.h"'))
+    return source
+
+
+def test_a_kernel_that_does_not_compile_shows_gxxs_first_errors(tmp_path: Path) -> None:
+    source = _edited_leaky_relu(tmp_path, "broken.cpp", "op.SetSlope(tilingData.negativeSlope);",
+                                "op.SetSlope(tilingData.slope);")
     done = _run(str(source), *LEAKY[1:], "--dtypes", "f32")
     _refused(done, f"the kernel {source} does not compile against tools/ascendc_cpu (for f32):")
     assert f"{source}:" in done.stderr and "has no member named 'slope'" in done.stderr
 
 
 def test_a_call_the_model_refuses_is_named(tmp_path: Path) -> None:
-    _needs_gxx()
-    source = tmp_path / "exp_kernel.cpp"
-    source.write_text((FIXTURES / "leaky_relu_fixture.cpp").read_text().replace(
-        '#include "elementwise_kernel.h"', f'#include "{FIXTURES}/elementwise_kernel.h"')
-        .replace("Muls(scaled, x, slope_, cur);", "Exp(scaled, x, cur);"))
+    source = _edited_leaky_relu(tmp_path, "exp_kernel.cpp", "Muls(scaled, x, slope_, cur);",
+                                "Exp(scaled, x, cur);")
     _refused(_run(str(source), *LEAKY[1:], "--dtypes", "f32"),
              "the kernel calls Exp, which the CPU model refuses: its hardware result is not "
              "exactly specified")

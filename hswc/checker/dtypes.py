@@ -6,8 +6,9 @@ from collections.abc import Mapping
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type
 from xdsl.ir import Attribute
+
+from hswc.dialects.ascend_types import element_type_name
 
 DTYPES: tuple[str, ...] = ("f16", "bf16", "f32")
 
@@ -23,13 +24,9 @@ CPP: Mapping[str, str] = {"f16": "half", "bf16": "bfloat16_t", "f32": "float"}
 
 
 def dtype_of_element(t: Attribute) -> str | None:
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    return None
+    """'f16', 'bf16' or 'f32' for those element types, else None."""
+    name = element_type_name(t)
+    return name if name in DTYPES else None
 
 
 def bits(array: np.ndarray) -> np.ndarray:
