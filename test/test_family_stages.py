@@ -1,7 +1,8 @@
 """Every named op, decomposed with each of its semantics, agrees at every IR level (hsg,
-linalg, tiled, blocked, ascend) with its reference model (hswc.reference, written from FAMILY.md), bit
-for bit for every non-NaN x: all 65,536 f16 and bf16 patterns of x, and in f32 every edge of the
-op (its thresholds, its attributes, 0) and 64 ulps either side, specials and a random spread.
+linalg, tiled, blocked, ascend) with its reference model (hswc.reference, written from
+FAMILY.md), bit for bit for every non-NaN x: all 65,536 f16 and bf16 patterns of x, and in
+f32 every edge of the op (its thresholds, its attributes, 0) and 64 ulps either side, specials
+and a random spread.
 Attributes: each op's defaults and a set away from them, and random ones (hypothesis)."""
 
 from __future__ import annotations
