@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--semantics", choices=semantics,
                    help="what the named ops mean (hsg-decompose{semantics=...}; default: each "
                         "op's own, cann for hard_swish_grad)")
+    p.add_argument("--no-fuse", action="store_true",
+                   help="lower without hsg-fuse-elementwise: one kernel per op (with --profile, "
+                        "what fusion saves)")
     p.add_argument("--check", nargs="?", const="", choices=["", *semantics], metavar="SEMANTICS",
                    help="compare the results bit for bit with the module run at its own level "
                         "under these semantics' golden models (default: --semantics)")
@@ -151,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
     kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
                           ub_size=args.ub_size, level=args.level, function=args.function,
-                          semantics=args.semantics)
+                          semantics=args.semantics, fuse=not args.no_fuse)
     if len(args.output) > len(kernel.result_types):
         raise RunnerError(f"{len(args.output)} --output files given but the function returns "
                           f"{len(kernel.result_types)} result(s)")
