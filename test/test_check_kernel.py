@@ -1,4 +1,4 @@
-"""hswc-check-kernel on kernels of our own writing (test/cpp_fixtures/checker): three family ops
+"""hswc-check-kernel on kernels of our own writing (examples/check_kernel): three family ops
 in ops-nn's TPipe/TQue style, which it must pass for every dtype and boundary size, and each
 one seeded with a realistic mistake, which it must report with the right rule or the right
 first mismatch. The expected values of a mismatch are worked out from the mistake, apart from
@@ -25,9 +25,9 @@ from hswc.checker.options import CheckOptions
 from hswc.checker.report import CheckReport
 from hswc.reference import OP_REFERENCES
 
-FIXTURES = Path(__file__).resolve().parent / "cpp_fixtures" / "checker"
+FIXTURES = Path(__file__).resolve().parents[1] / "examples" / "check_kernel"
 sys.path.insert(0, str(FIXTURES))
-import fixture_tiling  # noqa: E402  (a helper of cpp_fixtures/checker, not a package)
+import fixture_tiling  # noqa: E402  (a helper of examples/check_kernel, not a package)
 
 CORES, UB = 4, 16384
 BASE = {"core_num": CORES, "ub_size": UB, "jobs": 2}

@@ -15,7 +15,7 @@ import pytest
 
 from hswc.tools import hswc_check_kernel
 
-FIXTURES = Path(__file__).resolve().parent / "cpp_fixtures" / "checker"
+FIXTURES = Path(__file__).resolve().parents[1] / "examples" / "check_kernel"
 TILING = f"{FIXTURES / 'fixture_tiling.py'}:one_input"
 LEAKY = [str(FIXTURES / "leaky_relu_fixture.cpp"), "--op", "hsg.leaky_relu",
          "--attr", "negative_slope=0.2", "--tiling", "negativeSlope=0.2",

@@ -23,7 +23,7 @@ from hswc.checker.tiling_values import (
 )
 from hswc.reference import compare_bitwise
 
-FIXTURES = Path(__file__).resolve().parent / "cpp_fixtures" / "checker"
+FIXTURES = Path(__file__).resolve().parents[1] / "examples" / "check_kernel"
 
 # region kernel sources
 
