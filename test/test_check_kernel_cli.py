@@ -73,6 +73,7 @@ def _needs_gxx() -> None:
     ([*LEAKY, "--dtypes", "f64"], "unknown dtype 'f64'"),
     ([*LEAKY, "--entry", "other"], "no __global__ entry 'other'"),
     ([*LEAKY, "--tiling-struct", "Nope"], "no tiling struct Nope in the kernel's sources"),
+    ([*LEAKY, "--include", "no_tiling_def.h"], "--include no_tiling_def.h: no such file"),
     ([*LEAKY, "--tiling", "ubFactr=128"],
      "LeakyReluFixtureTiling has no field ubFactr (its fields: blockFactor, negativeSlope, "
      "totalNum, ubFactor)"),

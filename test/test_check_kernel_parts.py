@@ -104,6 +104,19 @@ def test_scan_refuses_a_missing_kernel_and_a_missing_struct(tmp_path: Path) -> N
         kernel_source.tiling_fields(kernel_source.scan(tmp_path), "Other")
 
 
+def test_a_struct_in_an_include_header_is_found(tmp_path: Path) -> None:
+    """ops-nn's GET_TILING_DATA kernels get their struct from a UT tiling_def.h (--include)."""
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_kernel" / "k.cpp").write_text(KERNEL)
+    header = tmp_path / "tiling_def.h"
+    header.write_text("struct Other {\n    int64_t elementNum = 0;\n    uint32_t needCoreNum;\n};")
+    sources = kernel_source.scan(tmp_path / "op_kernel")
+    with pytest.raises(CheckError, match="no tiling struct Other"):
+        kernel_source.tiling_fields(sources, "Other")
+    fields = kernel_source.tiling_fields(sources, "Other", (), (header,))
+    assert [f.name for f in fields] == ["elementNum", "needCoreNum"]
+
+
 # endregion
 # region tiling values
 

@@ -86,7 +86,11 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
     for d in include_dirs:
         if not d.is_dir():
             raise CheckError(f"-I {d}: no such directory")
-    return struct, kernel_source.tiling_fields(sources, struct, include_dirs)
+    headers = tuple(Path(f) for f in o.forced_includes)
+    for f in headers:
+        if not f.is_file():
+            raise CheckError(f"--include {f}: no such file")
+    return struct, kernel_source.tiling_fields(sources, struct, include_dirs, headers)
 
 
 def _platform(o: CheckOptions) -> Platform:

@@ -249,11 +249,13 @@ def _declarators(statement: str) -> list[TilingField]:
     return fields
 
 
-def tiling_fields(sources: KernelSources, struct: str,
-                  extra_dirs: tuple[Path, ...] = ()) -> tuple[TilingField, ...]:
-    """The data members of `struct`, from the kernel's files or those of `extra_dirs`."""
+def tiling_fields(sources: KernelSources, struct: str, extra_dirs: tuple[Path, ...] = (),
+                  extra_files: tuple[Path, ...] = ()) -> tuple[TilingField, ...]:
+    """The data members of `struct`, from the kernel's files, those of `extra_dirs` or the
+    headers `extra_files` (g++ -include: an ops-nn UT tiling_def.h)."""
     texts = [sources.text()] + ["\n".join(strip_comments(_read(f)) for f in _source_files(d))
                                 for d in extra_dirs if d.is_dir()]
+    texts += [strip_comments(_read(f)) for f in extra_files]
     for text in texts:
         body = _struct_body(text, struct)
         if body is not None:
@@ -263,7 +265,8 @@ def tiling_fields(sources: KernelSources, struct: str,
                 raise CheckError(f"tiling struct {struct} has no data members the checker "
                                  "can read")
             return tuple(fields)
-    raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory})")
+    raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory}), "
+                     "its -I directories or its --include headers")
 
 
 def _flatten(body: str) -> str:
