@@ -230,10 +230,16 @@ class _Builder:
         return self.convert(self.pick(sources), t)
 
     def operand(self, t: str, *others: int) -> int:
-        """An operand of type t for an op whose other operands are `others`: with `finite`,
-        never one that would make the op fold (an op on constants only could overflow)."""
-        folded = self.folded.issuperset(others)
-        return self.value(t, constant=not (self.finite and folded))
+        """An operand of type t for an op whose other operands are `others`: mostly not one of
+        them (x op x is drawn, but not too often); with `finite`, never one that would make
+        the op fold (an op on constants only could overflow)."""
+        constant = not (self.finite and self.folded.issuperset(others))
+        value = self.value(t, constant)
+        for _ in range(3):
+            if value not in others or chance(self.c, 10):
+                break
+            value = self.value(t, constant)
+        return value
 
     def convert(self, i: int, t: str) -> int:
         """Value i in type t (f16 or f32): extf, truncf, or through f32."""
@@ -264,16 +270,29 @@ class _Builder:
             return self.pick(masks)
         return self.compare()
 
+    def same_operands(self, kinds: Sequence[str]) -> tuple[int, ...] | None:
+        """Sometimes the operands of an earlier op of one of `kinds` (maybe swapped), so that
+        ops differing only in kind, predicate or operand order meet (and must not merge)."""
+        earlier = [op for op in self.ops if op.kind in kinds]
+        if not earlier or not chance(self.c, 30):
+            return None
+        operands = self.c.choice(earlier).operands
+        return operands[::-1] if chance(self.c, 30) else operands
+
     def compare(self) -> int:
-        t = self.c.choice(self.compute)
-        a, b = self.value(t), self.value(t)
-        return self.add(Op("cmpf", "i1", (a, b), predicate=self.c.choice(self.predicates)))
+        pair = self.same_operands(("cmpf",))
+        if pair is None:
+            t = self.c.choice(self.compute)
+            a = self.value(t)
+            pair = (a, self.operand(t, a) if not self.finite else self.value(t))
+        return self.add(Op("cmpf", "i1", pair, predicate=self.c.choice(self.predicates)))
 
     def logic(self) -> int:
         a = self.mask()
+        b = self.mask()
         if chance(self.c, 10):
             b = self.add(Op("const", "i1", bits=self.c.integer(0, 1)))
-        else:
+        elif b == a:
             b = self.mask()
         return self.add(Op(self.c.choice(self.logic_ops), "i1", (a, b)))
 
@@ -289,8 +308,11 @@ class _Builder:
         roll = self.c.integer(0, sum(weights.values()) - 1)
         kind = next(k for k, w in _cumulative(weights) if roll < w)
         if kind == "binary":
-            a = self.value(t)
-            return self.add(Op(self.c.choice(self.binary), t, (a, self.operand(t, a))))
+            pair = self.same_operands(self.binary)
+            if pair is None:
+                a = self.value(t)
+                pair = (a, self.operand(t, a))
+            return self.add(Op(self.c.choice(self.binary), self.ops[pair[0]].type, pair))
         if kind == "negf":
             return self.add(Op("negf", t, (self.operand(t),)))
         if kind == "select":
@@ -304,7 +326,11 @@ class _Builder:
         return self.add(Op("extf", "f32", (rounded,)))
 
     def finish(self, result: int) -> int:
-        """The result, in the body's element type."""
+        """The result, in the body's element type; conditions nothing uses yet (up to two)
+        select it first, so that the logic computed on the way is live."""
+        t = self.ops[result].type
+        for mask in [i for i in self.unused() if self.ops[i].type == "i1"][-2:]:
+            result = self.add(Op("select", t, (mask, result, self.operand(t, mask, result))))
         s = self.ops[result].type
         if s == self.dtype:
             return result
@@ -436,40 +462,58 @@ def _op_text(body: Body, i: int, names: list[str]) -> str:
 INPUT_NAMES = ("a", "b", "c", "d")
 
 
-def to_mlir(body: Body, name: str = "body", elements: Sequence[str] | None = None) -> str:
-    """A func.func @name(inputs) -> result holding the body as one elementwise linalg.generic
-    (the dynamic dims of its init tensor read from the first input); `elements` names the
-    body's arguments (default a_elem, b_elem, ...), which the kernel names its GM inputs by
-    (its output is y: the generic's result has no name)."""
-    t = tensor_type(body)
-    n = body.inputs
-    rank = len(body.shape)
-    dims = ", ".join(f"d{i}" for i in range(rank))
-    identity = f"affine_map<({dims}) -> ({dims})>"
-    iterators = ", ".join('"parallel"' for _ in range(rank))
-    lines = [f"func.func @{name}({', '.join(f'%in{i}: {t}' for i in range(n))}) -> {t} {{"]
+def to_mlir(body: Body | Sequence[Body], name: str = "body",
+            elements: Sequence[str] | None = None) -> str:
+    """A func.func @name(inputs) -> results holding each body as one elementwise
+    linalg.generic (bodies of one dtype, shape and input count; the dynamic dims of the init
+    tensor read from the first input); `elements` names the bodies' arguments (default a_elem,
+    b_elem, ...), which the kernels name their GM inputs by (the output is y: the generic's
+    result has no name)."""
+    bodies = [body] if isinstance(body, Body) else list(body)
+    first = bodies[0]
+    assert all((b.dtype, b.shape, b.dynamic, b.inputs) == (first.dtype, first.shape,
+                                                            first.dynamic, first.inputs)
+               for b in bodies)
+    t = tensor_type(first)
+    n = first.inputs
+    results = ", ".join([t] * len(bodies))
+    lines = [f"func.func @{name}({', '.join(f'%in{i}: {t}' for i in range(n))}) -> "
+             f"{results if len(bodies) == 1 else f'({results})'} {{"]
     sizes = []
-    for i, dyn in enumerate(body.dynamic):
+    for i, dyn in enumerate(first.dynamic):
         if dyn:
             lines.append(f"  %c{i} = arith.constant {i} : index")
             lines.append(f"  %dim{i} = tensor.dim %in0, %c{i} : {t}")
             sizes.append(f"%dim{i}")
     lines.append(f"  %init = tensor.empty({', '.join(sizes)}) : {t}")
-    ins = ", ".join(f"%in{i}" for i in range(n))
-    lines.append(f"  %0 = linalg.generic {{indexing_maps = [{', '.join([identity] * (n + 1))}], "
-                 f"iterator_types = [{iterators}]}} ins({ins} : {', '.join([t] * n)}) "
-                 f"outs(%init : {t}) {{")
-    names = [f"%{e}" for e in elements or [f"{INPUT_NAMES[i]}_elem" for i in range(n)]]
-    args = ", ".join(f"{names[i]}: {body.dtype}" for i in range(n))
-    lines.append(f"  ^bb0({args}, %out: {body.dtype}):")
-    for i in range(n, len(body.ops)):
-        names.append(f"%v{i}")
-        lines.append(f"    %v{i} = {_op_text(body, i, names)}")
-    lines.append(f"    linalg.yield {names[body.result]} : {body.dtype}")
-    lines.append(f"  }} -> {t}")
-    lines.append(f"  func.return %0 : {t}")
+    for k, b in enumerate(bodies):
+        lines += _generic_lines(b, k, elements or [f"{INPUT_NAMES[i]}_elem" for i in range(n)])
+    lines.append(f"  func.return {', '.join(f'%{k}' for k in range(len(bodies)))} : {results}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _generic_lines(body: Body, k: int, elements: Sequence[str]) -> list[str]:
+    """`%k = linalg.generic ...` of the body, on %in0.. and %init (its values %v<k>_<i>)."""
+    t = tensor_type(body)
+    n = body.inputs
+    dims = ", ".join(f"d{i}" for i in range(len(body.shape)))
+    identity = f"affine_map<({dims}) -> ({dims})>"
+    iterators = ", ".join('"parallel"' for _ in body.shape)
+    ins = ", ".join(f"%in{i}" for i in range(n))
+    lines = [f"  %{k} = linalg.generic {{indexing_maps = [{', '.join([identity] * (n + 1))}], "
+             f"iterator_types = [{iterators}]}} ins({ins} : {', '.join([t] * n)}) "
+             f"outs(%init : {t}) {{"]
+    prefix = f"g{k}_" if k else ""
+    names = [f"%{prefix}{e}" for e in elements]
+    args = ", ".join(f"{names[i]}: {body.dtype}" for i in range(n))
+    lines.append(f"  ^bb0({args}, %{prefix}out: {body.dtype}):")
+    for i in range(n, len(body.ops)):
+        names.append(f"%{prefix}v{i}")
+        lines.append(f"    {names[i]} = {_op_text(body, i, names)}")
+    lines.append(f"    linalg.yield {names[body.result]} : {body.dtype}")
+    lines.append(f"  }} -> {t}")
+    return lines
 
 
 # endregion
@@ -505,26 +549,42 @@ def special_values(dtype: str) -> np.ndarray:
     return np.concatenate([both, -both])
 
 
+INPUT_MIX = (("bits", 25), ("ordinary", 10), ("small", 10), ("special", 20), ("zero", 5),
+             ("near", 30))
+"""Percent of the elements drawn from: any bit pattern; a number in [-8, 8); a small integer
+(whose sums and differences are often exactly 0); a special value; +0 or -0; a value near a
+constant of the body, or its negation."""
+
+
 def input_arrays(body: Body, seed: int) -> list[np.ndarray]:
-    """One array per input of the body's shape: every element either any bit pattern, a
-    special value, a value near one of the body's constants (in the inputs' type) or an
-    ordinary number; some elements equal another input's (or its negation)."""
+    """One array per input of the body's shape, its elements drawn as INPUT_MIX says; in
+    inputs after the first, a tenth of the elements equal an earlier input's (or its
+    negation), so that compares see equal operands and sums see exact zeros."""
     rng = np.random.default_rng(seed)
     dtype = body.dtype
     t, uint = NUMPY_TYPES[dtype], UINT_TYPES[dtype]
     n = int(np.prod(body.shape, dtype=np.int64))
     consts = [op.value() for op in body.constants()]
     near = neighbours(consts, dtype) if consts else special_values(dtype)
-    special = special_values(dtype)
+    near = np.concatenate([near, -near])
+    pools = {
+        "bits": lambda: rng.integers(0, 2 ** WIDTH[dtype], n, dtype=np.uint64).astype(uint)
+        .view(t),
+        "ordinary": lambda: rng.uniform(-8, 8, n).astype(np.float32).astype(t),
+        "small": lambda: rng.integers(-4, 5, n).astype(t),
+        "special": lambda: rng.choice(special_values(dtype), n),
+        "zero": lambda: np.where(rng.random(n) < 0.5, 0.0, -0.0).astype(t),
+        "near": lambda: rng.choice(near, n),
+    }
+    names = [name for name, _ in INPUT_MIX]
+    weights = np.array([w for _, w in INPUT_MIX], np.float64) / 100
     arrays = []
     for _ in range(body.inputs):
-        category = rng.integers(0, 10, n)
-        random_bits = rng.integers(0, 2 ** WIDTH[dtype], n, dtype=np.uint64).astype(uint).view(t)
-        ordinary = rng.uniform(-8, 8, n).astype(np.float32).astype(t)
-        values = np.where(category < 3, random_bits, ordinary)
-        values = np.where((category >= 3) & (category < 5), rng.choice(special, n), values)
-        values = np.where(category >= 7, rng.choice(near, n), values)
-        arrays.append(values.astype(t))
+        category = rng.choice(len(names), n, p=weights)
+        values = np.zeros(n, t)
+        for k, name in enumerate(names):
+            values = np.where(category == k, pools[name]().astype(t), values)
+        arrays.append(values)
     for i in range(1, len(arrays)):
         same = rng.random(n) < 0.1
         source = arrays[rng.integers(0, i)]

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from cpu_build import SANITIZE, Build, build
 from elementwise_bodies import (
+    BINARY,
     FLOAT_TYPES,
     KINDS,
     NUMPY_TYPES,
@@ -35,6 +36,7 @@ from elementwise_bodies import (
     cases,
     draw_body,
     input_arrays,
+    special_values,
     to_mlir,
 )
 from elementwise_evaluator import arithmetic, cmpf, convert, evaluate, maximumf, minimumf
@@ -129,7 +131,8 @@ def bits(array: np.ndarray, dtype: str) -> np.ndarray:
 def differences(actual: np.ndarray, expected: np.ndarray, dtype: str) -> np.ndarray:
     """Per element (flattened): whether the bit patterns differ, all NaNs being equal."""
     a, e = np.ascontiguousarray(actual).ravel(), np.ascontiguousarray(expected).ravel()
-    return (bits(a, dtype) != bits(e, dtype)) & ~(np.isnan(a) & np.isnan(e))
+    with np.errstate(invalid="ignore"):  # (signalling NaN patterns)
+        return (bits(a, dtype) != bits(e, dtype)) & ~(np.isnan(a) & np.isnan(e))
 
 
 def pattern(array: np.ndarray, at: int, dtype: str) -> str:
@@ -203,7 +206,7 @@ def check_every_level(body: Body, inputs: Sequence[np.ndarray],
                 assert_bit_exact(got, expected, body.dtype, inputs, where, to_mlir(body))
 
 
-PROPERTY = settings(max_examples=50, deadline=None, derandomize=True, database=None,
+PROPERTY = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 """Reproducible (derandomized, no example database) and within the file's time budget."""
 
@@ -218,6 +221,86 @@ def test_every_level_and_schedule_matches_the_evaluator(
 
 
 
+# region every op on every pair of special values
+
+TABLE_CONSTANTS = (0.0, -0.0, float("nan"))
+"""The scalars of the Maxs / Mins rows (where zeros' signs and NaN decide) and, but NaN (which
+folds a compare), of the CompareScalar rows."""
+
+
+def _row(dtype: str, steps: Sequence[tuple[str, tuple[object, ...]]]) -> Body:
+    """A body in dtype (f16 or f32) on inputs a, b whose ops are `steps`: (kind, operands),
+    an operand being 'a', 'b', a float constant or the position of an earlier step; a cmpf's
+    kind is `cmpf.<predicate>`. The last step is the result."""
+    t = dtype
+    ops = [Op("input", dtype, index=0), Op("input", dtype, index=1)]
+    named = {"a": 0, "b": 1}
+    steps_at: list[int] = []
+    for kind, operands in steps:
+        where = []
+        for operand in operands:
+            if isinstance(operand, str):
+                where.append(named[operand])
+            elif isinstance(operand, int):
+                where.append(steps_at[operand])
+            else:
+                bits = int(np.array(operand, np.float64).astype(np.float32).astype(
+                    NUMPY_TYPES[t]).view(UINT_TYPES[t]))
+                ops.append(Op("const", t, bits=bits))
+                where.append(len(ops) - 1)
+        if kind.startswith("cmpf."):
+            ops.append(Op("cmpf", "i1", tuple(where), predicate=kind.removeprefix("cmpf.")))
+        else:
+            ops.append(Op(kind, t, tuple(where)))
+        steps_at.append(len(ops) - 1)
+    n = len(special_values(dtype)) ** 2
+    return Body(dtype, (n,), (True,), tuple(ops), len(ops) - 1)
+
+
+def table_rows() -> dict[str, list[tuple[str, tuple[object, ...]]]]:
+    """Each binary op and each predicate on (a, b); negf a; maximumf / minimumf and each
+    predicate with a constant second operand; a compare's result as select(cmp, 1, 0)."""
+    rows = {kind: [(kind, ("a", "b"))] for kind in BINARY}
+    rows["negf"] = [("negf", ("a",))]
+    for kind in ("maximumf", "minimumf"):
+        rows.update({f"{kind} {k}": [(kind, ("a", k))] for k in TABLE_CONSTANTS})
+    for predicate in PREDICATES:
+        for other in ("b", *(k for k in TABLE_CONSTANTS if k == k)):
+            rows[f"cmpf {predicate} {other}"] = [(f"cmpf.{predicate}", ("a", other)),
+                                                  ("select", (0, 1.0, 0.0))]
+    return rows
+
+
+@pytest.mark.parametrize("dtype", ["f16", "f32"])
+def test_each_op_on_every_pair_of_special_values(dtype: str) -> None:
+    """Every op, as a tensor-tensor call and with a constant operand, over the cross product
+    of the special values (NaN, +-inf, +-0, subnormals, extremes), on 3 modelled cores with a
+    small UB: at the tiled level (the body's arith semantics) and the ascend level under the
+    reference schedule, and for the compares (CompareScalar, Select with a scalar) under the
+    fast one; equal to the evaluator. (bf16 computes in f32: the f32 rows.)"""
+    specials = special_values(dtype)
+    inputs = [np.repeat(specials, len(specials)), np.tile(specials, len(specials))]
+    rows = {name: _row(dtype, steps) for name, steps in table_rows().items()}
+    compares = {name: body for name, body in rows.items() if name.startswith("cmpf")}
+    for schedule, bodies in ((REFERENCE, rows), (FAST, compares)):
+        names = list(bodies)
+        text = "".join(to_mlir(bodies[name], f"row{i}") for i, name in enumerate(names))
+        modules = stages(text, schedule.options)
+        plans = [read_plan(op, UB_PLAN_ATTR) for op in modules["ascend"].ops
+                 if isinstance(op, func.FuncOp) and hsg.is_kernel(op)]
+        ub = max(small_ub(plan, 2) for plan in plans if plan is not None)
+        for level in ("tiled", "ascend") if schedule is REFERENCE else ("ascend",):
+            first = runner.compile_module(modules[level], level=level, function="row0",
+                                          core_num=3, ub_size=ub)
+            for i, name in enumerate(names):
+                kernel = runner.Kernel(first.module, first.source, f"row{i}", first.platform,
+                                       level)
+                where = f"{name}: {level} level, {schedule.name} schedule, 3 cores, UB {ub}"
+                assert_bit_exact(kernel(*inputs), evaluate(bodies[name], inputs), dtype,
+                                 inputs, where, to_mlir(bodies[name]))
+
+
+# endregion
 # region the CPU build of the emitted kernels
 
 KEYED_DTYPES = ("f16", "f32", "bf16")
@@ -255,9 +338,8 @@ class CpuCase:
 CPU_CASES = (
     CpuCase(1, FAST, 100, sanitize=True),
     CpuCase(2, REFERENCE, 200, sanitize=True),
-    CpuCase(2, Schedule("random", "double-buffer=true in-place=true x-first=true"), 300),
-    CpuCase(3, FAST, 400),
-    CpuCase(4, Schedule("random", "scalar-compare=true early-free=true"), 500),
+    CpuCase(3, Schedule("random", "double-buffer=true in-place=true x-first=true"), 300),
+    CpuCase(4, Schedule("random", "scalar-compare=true early-free=true"), 400),
 )
 """A handful of bodies (three per case): 1 to 4 inputs, the reference, fast and mixed
 schedules."""
