@@ -46,10 +46,12 @@ class Elementwise:
         return attr.data if isinstance(attr, StringAttr) else None
 
     def input_names(self) -> list[str]:
-        """Each input's name: the body argument's, else the operand's, else in<i>."""
+        """Each input's name: a named op's own (its body arguments'); for a user's generic the
+        operand's, else the body argument's, else in<i>."""
         names = []
         for i, (arg, operand) in enumerate(zip(self.body.args, self.op.inputs, strict=False)):
-            names.append(arg.name_hint or operand.name_hint or f"in{i}")
+            first, second = (arg, operand) if self.op_name else (operand, arg)
+            names.append(first.name_hint or second.name_hint or f"in{i}")
         return names
 
     def output_name(self) -> str:

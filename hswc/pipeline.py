@@ -46,6 +46,12 @@ def _decompose() -> type[ModulePass]:
     return HsgDecomposePass
 
 
+def _fuse() -> type[ModulePass]:
+    from hswc.passes.hsg_fuse_elementwise import HsgFuseElementwisePass
+
+    return HsgFuseElementwisePass
+
+
 def _tile() -> type[ModulePass]:
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
 
@@ -66,17 +72,26 @@ def _convert() -> type[ModulePass]:
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "hsg-decompose": _decompose,
+    "hsg-fuse-elementwise": _fuse,
     "hsg-tile-on-cores": _tile,
     "hsg-block-into-ub": _block,
     "convert-hsg-to-ascend": _convert,
 }
 """hswc's passes by command-line name, in pipeline order."""
 
-LOWER_TO_ASCEND = ("hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub",
-                   "convert-hsg-to-ascend")
+LEVEL_PASSES: dict[str, tuple[str, ...]] = {
+    "linalg": ("hsg-decompose", "hsg-fuse-elementwise"),
+    "tiled": ("hsg-tile-on-cores",),
+    "blocked": ("hsg-block-into-ub",),
+    "ascend": ("convert-hsg-to-ascend",),
+}
+"""The passes that take a module from the level before to each IR level (the first is 'hsg':
+named ops; then their linalg.generic, fused; tiled on cores; blocked into UB chunks; AscendC
+calls)."""
+
+LOWER_TO_ASCEND = tuple(name for names in LEVEL_PASSES.values() for name in names)
 """--lower-to-ascend: named ops or linalg.generic on tensors -> host tiling + AscendC kernel in
 the ascend dialect."""
-
 
 
 def _option(name: str) -> str:

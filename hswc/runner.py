@@ -58,14 +58,13 @@ from hswc.interpreter.execute import call_function
 from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
-from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+from hswc.pipeline import DIALECTS, LEVEL_PASSES, PASSES
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
 from hswc.source_text import SourceError, decode
 
-LEVELS = ("hsg", "linalg", "tiled", "blocked", "ascend")
-"""IR levels, highest first: level i is the input after the first i passes of --lower-to-ascend
-(named ops; their linalg.generic; tiled on cores; blocked into UB chunks; AscendC calls)."""
+LEVELS = ("hsg", *LEVEL_PASSES)
+"""IR levels, highest first: named ops, then each level hswc.pipeline.LEVEL_PASSES reaches."""
 
 _LEVEL_OPS: tuple[tuple[type[Operation], str], ...] = (
     (hsg.NamedOp, "hsg"),
@@ -93,20 +92,25 @@ def _context() -> Context:
     return ctx
 
 
-def _passes(start: str, level: str, platform: Platform, fold: bool,
-            semantics: str | None) -> list[ModulePass]:
+def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: str | None,
+            fuse: bool) -> list[ModulePass]:
     """The passes of --lower-to-ascend that take a module at `start` to `level`."""
     from hswc.passes.hsg_decompose import HsgDecomposePass
+    from hswc.passes.hsg_fuse_elementwise import HsgFuseElementwisePass
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
 
     passes: list[ModulePass] = []
-    for name in LOWER_TO_ASCEND[LEVELS.index(start): LEVELS.index(level)]:
-        if name == HsgTileOnCoresPass.name and fold:
-            passes.append(HsgTileOnCoresPass(core_num=platform.core_num, ub_size=platform.ub_size))
-        elif name == HsgDecomposePass.name:
-            passes.append(HsgDecomposePass(semantics=semantics))
-        else:
-            passes.append(PASSES[name]()())
+    for stage in LEVELS[LEVELS.index(start) + 1: LEVELS.index(level) + 1]:
+        for name in LEVEL_PASSES[stage]:
+            if name == HsgTileOnCoresPass.name and fold:
+                passes.append(HsgTileOnCoresPass(core_num=platform.core_num,
+                                                 ub_size=platform.ub_size))
+            elif name == HsgDecomposePass.name:
+                passes.append(HsgDecomposePass(semantics=semantics))
+            elif name == HsgFuseElementwisePass.name and not fuse:
+                continue
+            else:
+                passes.append(PASSES[name]()())
     return passes
 
 
@@ -117,13 +121,15 @@ class RunResult:
     outputs: tuple[np.ndarray, ...]
     tilings: list[dict[str, int] | None] = field(default_factory=list)
     """Per hsg.launch, in launch order (none above the tiled level)."""
+    kernels: list[str] = field(default_factory=list)
+    """The kernel each launch ran, in launch order (none above the tiled level)."""
 
 
 class Kernel:
     """A parsed, verified and lowered module, ready to run on numpy arrays."""
 
     def __init__(self, module: ModuleOp, source: ModuleOp, function: str, platform: Platform,
-                 level: str, semantics: str | None = None):
+                 level: str, semantics: str | None = None, fuse: bool = True):
         self.module = module
         """The module that runs (lowered to `level`)."""
         self.source = source
@@ -133,6 +139,8 @@ class Kernel:
         self.level = level
         self.semantics = semantics
         """What the named ops were decomposed as (None: each op's default)."""
+        self.fuse = fuse
+        """Whether the elementwise generics were fused (hsg-fuse-elementwise)."""
         self._tiled_module: ModuleOp | None = None
         fn = self._func(module)
         self.input_types = tuple(fn.function_type.inputs)
@@ -194,6 +202,20 @@ class Kernel:
                              f"inputs and returns {len(self.result_types)} results")
         return (OP_REFERENCES[("hard_swish_grad", model or "cann")](*args),)
 
+    def profile_launches(self, shape: int | Sequence[int], result: RunResult | None = None
+                         ) -> Any:
+        """The cost model's estimate of every launch of the function, each on `shape`; given a
+        run's result (at the tiled level or below), of the launches that run made, each on
+        its own elements (hswc.cost_model.launches.Launches)."""
+        from hswc.cost_model.launches import profile_launches
+
+        runs = None
+        if result is not None and result.kernels:
+            runs = [(name, int(t["totalNum"]) if t else 0)
+                    for name, t in zip(result.kernels, result.tilings, strict=True)]
+        return profile_launches(self.module, shape, platform=self.platform,
+                                function=self.function, runs=runs)
+
     def profile(self, shape: int | Sequence[int]) -> Any:
         """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
         from hswc.cost_model import profile
@@ -229,7 +251,7 @@ class Kernel:
         base = get_platform(soc) if soc is not None else self.platform
         platform = base.with_overrides(core_num, ub_size)
         return Kernel(self.module, self.source, self.function, platform, self.level,
-                      self.semantics)
+                      self.semantics, self.fuse)
 
     def _dtype_name(self) -> str:
         first = self.input_types[0] if self.input_types else None
@@ -243,7 +265,7 @@ class Kernel:
             return self.module
         if self._tiled_module is None:
             self._tiled_module = compile_module(self.source, level="tiled",
-                                                semantics=self.semantics).module
+                                                semantics=self.semantics, fuse=self.fuse).module
         return self._tiled_module
 
     def _execute(self, module: ModuleOp, args: list[np.ndarray], machine: Machine) -> RunResult:
@@ -255,7 +277,7 @@ class Kernel:
                 tilings = [self.tiling(args[0].shape, NAMES.get(args[0].dtype))]
             except (KernelError, CompileError):  # several kernels: only the tiled level knows
                 tilings = [None]
-        return RunResult(tuple(np.asarray(o) for o in outputs), tilings)
+        return RunResult(tuple(np.asarray(o) for o in outputs), tilings, machine.launched)
 
     @staticmethod
     def _guard(run: Any) -> Any:
@@ -279,9 +301,10 @@ def _message(error: BaseException) -> str:
 def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | None = None,
                    ub_size: int | None = None, level: str = "ascend",
                    function: str | None = None, fold: bool = False,
-                   semantics: str | None = None) -> Kernel:
+                   semantics: str | None = None, fuse: bool = True) -> Kernel:
     """Verify a module and lower a copy of it to `level` for the platform, decomposing its
-    named ops with `semantics` (default: each op's own; hsg-decompose)."""
+    named ops with `semantics` (default: each op's own; hsg-decompose) and, unless `fuse` is
+    false, fusing its elementwise generics (hsg-fuse-elementwise)."""
     if level not in LEVELS:
         raise CompileError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
     try:
@@ -297,12 +320,12 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     ctx = _context()
     start = level_of(module)  # input already below `level` is kept as it is
     try:
-        for p in _passes(start, level, platform, fold, semantics):
+        for p in _passes(start, level, platform, fold, semantics, fuse):
             p.apply(ctx, lowered)
             verify_located(lowered)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
-    return Kernel(lowered, module, name, platform, level, semantics)
+    return Kernel(lowered, module, name, platform, level, semantics, fuse)
 
 
 def _pick_function(module: ModuleOp, function: str | None) -> str:

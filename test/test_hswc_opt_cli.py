@@ -118,9 +118,11 @@ def test_print_between_passes(capsys: Capsys, write: Writer) -> None:
     code, out, err = run(capsys, write(VALID), "--lower-to-ascend", "--print-between-passes")
     assert (code, err) == (0, "")
     headers = re.findall(r"IR after ([\w-]+)", out)
-    assert headers == ["hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub"]
-    after_decompose, after_tile, after_block, final = _dumps(out)
+    assert headers == ["hsg-decompose", "hsg-fuse-elementwise", "hsg-tile-on-cores",
+                       "hsg-block-into-ub"]
+    after_decompose, after_fuse, after_tile, after_block, final = _dumps(out)
     assert "linalg.generic" in after_decompose and "hsg.launch" not in after_decompose
+    assert after_fuse.replace("hsg-fuse-elementwise", "hsg-decompose") == after_decompose
     assert "hsg.elementwise_slice" in after_tile and "scf.for" not in after_tile
     assert "hsg.elementwise_chunk" in after_block and "ascend.tpipe" not in after_block
     assert "ascend.tpipe" in final and "hsg.elementwise_chunk" not in final
@@ -366,8 +368,8 @@ def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
     assert code == 0, err
     assert "ascend.tpipe" in out
     timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
-    assert timed == ["hsg-decompose", "hsg-tile-on-cores", "hsg-block-into-ub",
-                     "convert-hsg-to-ascend"]
+    assert timed == ["hsg-decompose", "hsg-fuse-elementwise", "hsg-tile-on-cores",
+                     "hsg-block-into-ub", "convert-hsg-to-ascend"]
 
 
 def test_disable_verify_prints_what_the_verifier_would_refuse(capsys: Capsys,

@@ -141,17 +141,21 @@ def test_bf16_bit_patterns_as_uint16(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_several_launches_give_a_tiling_list_and_the_hsg_level_check(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = ("func.func @twice(%g: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {\n"
+    # %a is also returned, so it is not fused into %b: two launches.
+    text = ("func.func @twice(%g: tensor<?xf16>, %x: tensor<?xf16>) -> (tensor<?xf16>, "
+            "tensor<?xf16>) {\n"
             "  %a = hsg.hard_swish_grad %g, %x : tensor<?xf16>\n"
             "  %b = hsg.hard_swish_grad %a, %x : tensor<?xf16>\n"
-            "  func.return %b : tensor<?xf16>\n}\n")
+            "  func.return %a, %b : tensor<?xf16>, tensor<?xf16>\n}\n")
     grad, x = inputs((100,), np.dtype(np.float16))
     code, stdout, _ = run_cli([str(write(tmp_path, text)), "--input", save(tmp_path, "g.npy", grad),
                                "--input", save(tmp_path, "x.npy", x), "--output",
-                               str(tmp_path / "y.npy"), "--check", "cann", "--tiling-json",
-                               str(tmp_path / "t.json")], capsys)
+                               str(tmp_path / "a.npy"), "--output", str(tmp_path / "y.npy"),
+                               "--check", "cann", "--tiling-json", str(tmp_path / "t.json")],
+                              capsys)
     assert code == 0, stdout
     once = hard_swish_grad_cann(grad, x)
+    assert compare_bitwise(np.load(tmp_path / "a.npy"), once).equal
     assert compare_bitwise(np.load(tmp_path / "y.npy"), hard_swish_grad_cann(once, x)).equal
     assert [t["totalNum"] for t in json.loads((tmp_path / "t.json").read_text())] == [100, 100]
 
@@ -363,6 +367,47 @@ def test_profile_prints_the_model_and_writes_a_trace(
     assert {e["pid"] for e in spans} == {0, 1, 2, 3}
     # one track per pipe per core: copy-in, vector and copy-out
     assert {(e["pid"], e["tid"]) for e in spans} >= {(c, t) for c in range(4) for t in (1, 2, 3)}
+
+
+def test_profile_of_several_launches_lists_each_and_the_total(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write(tmp_path, (
+        "func.func @two(%g: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {\n"
+        "  %0 = hsg.hard_swish_grad %g, %x : tensor<?xf16>\n"
+        "  %1 = hsg.hard_swish_grad %0, %x : tensor<?xf16>\n"
+        "  func.return %1 : tensor<?xf16>\n}\n"))
+    lowered = tmp_path / "two.ascend.mlir"  # unfused: hsg-fuse-elementwise left out
+    from hswc.tools.hswc_opt import main as opt
+
+    assert opt([str(source), "-p", "hsg-decompose,hsg-tile-on-cores,hsg-block-into-ub,"
+                "convert-hsg-to-ascend", "-o", str(lowered)]) == 0
+    grad, x = inputs((1000,), np.dtype(np.float16))
+    code, out, err = run_cli([str(lowered), "--input", save(tmp_path, "g.npy", grad),
+                              "--input", save(tmp_path, "x.npy", x), "--profile"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "2 launches, one after the other:"
+    assert lines[1].startswith("  1. HardSwishGrad f16, 1000 elements: ")
+    assert lines[2].startswith("  2. HardSwishGrad f16, 1000 elements: ")
+    assert lines[3].startswith("total: ") and "GM traffic 12000 B" in lines[3]
+
+
+def test_no_fuse_launches_one_kernel_per_op_with_the_same_bits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = str(EXAMPLE.parent / "grad_times_scale.mlir")
+    rng = np.random.default_rng(5)
+    files = [save(tmp_path, f"{n}.npy", (rng.standard_normal(3000) * 4).astype(np.float16))
+             for n in ("g", "x", "s")]
+    args = [chain, *(a for f in files for a in ("--input", f)), "--profile"]
+    code, fused, err = run_cli([*args, "--output", str(tmp_path / "fused.npy")], capsys)
+    assert code == 0, err
+    code, unfused, err = run_cli([*args, "--no-fuse", "--output", str(tmp_path / "unfused.npy")],
+                                 capsys)
+    assert code == 0, err
+    assert fused.startswith("GradTimesScale f16, 3000 elements")  # one launch
+    assert unfused.splitlines()[0] == "3 launches, one after the other:"
+    assert np.array_equal(np.load(tmp_path / "fused.npy").view(np.uint16),
+                          np.load(tmp_path / "unfused.npy").view(np.uint16))
 
 
 def test_profile_of_a_function_without_inputs_is_one_message(

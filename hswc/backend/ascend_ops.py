@@ -1,7 +1,8 @@
 """Statements for the `ascend` ops: a table per uniform family, a function for every other op.
 
 Each rule spells one AscendC call exactly as the IR gives it: the operands, the scalar in its
-dtype, the enum value of the mode, the count. Nothing is chosen here.
+dtype (a literal, or the expression of a run-time scalar), the enum value of the mode, the
+count. Nothing is chosen here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from xdsl.ir import Operation
 from hswc.backend.context import CppContext, fallback_name
 from hswc.backend.cpp_types import cpp_type, element_cpp, enum_cpp, scalar_cpp
 from hswc.backend.expressions import ADDITIVE, POSTFIX, UNARY, Expr, ExprRule
+from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend import GlobalTensorType, LocalTensorType
 
@@ -28,23 +30,26 @@ def operand(name: str) -> Arg:
     return lambda ctx, op: ctx.text(getattr(op, name))
 
 
-def scalar(name: str) -> Arg:
-    def spell(ctx: CppContext, op: Operation) -> str:
-        attr = getattr(op, name)
-        assert isinstance(attr, FloatAttr)
-        return scalar_cpp(op, attr)
-
-    return spell
+def scalar(ctx: CppContext, op: Operation) -> str:
+    """The scalar source: the attribute as a literal of its type, or the run-time value's
+    expression (which has the tensors' type, as the verifier requires)."""
+    assert isinstance(op, ascend.ScalarSourceOp)
+    source = op.scalar_source
+    if isinstance(source, FloatAttr):
+        return scalar_cpp(op, source)
+    if source is None:
+        raise OpError(op, "has no scalar to print")
+    return ctx.text(source)
 
 
 def enum(enum_name: str, prop: str) -> Arg:
     return lambda ctx, op: enum_cpp(enum_name, getattr(op, prop).data)
 
 
-def tensor_or_scalar(tensor: str, value: str) -> Arg:
+def tensor_or_scalar(tensor: str) -> Arg:
     """Select's second source: a tensor, or (VSEL_TENSOR_SCALAR_MODE) a scalar."""
     return lambda ctx, op: (
-        ctx.text(getattr(op, tensor)) if getattr(op, tensor) is not None else scalar(value)(ctx, op)
+        ctx.text(getattr(op, tensor)) if getattr(op, tensor) is not None else scalar(ctx, op)
     )
 
 
@@ -52,7 +57,7 @@ TWO_SOURCES: tuple[Arg, ...] = (operand("dst"), operand("src0"), operand("src1")
 """(dst, src0, src1, count): Add, Sub, Mul, Div, Max, Min, And, Or."""
 ONE_SOURCE: tuple[Arg, ...] = (operand("dst"), operand("src"), operand("count"))
 """(dst, src, count): Abs, Relu, Not."""
-WITH_SCALAR: tuple[Arg, ...] = (operand("dst"), operand("src"), scalar("scalar"), operand("count"))
+WITH_SCALAR: tuple[Arg, ...] = (operand("dst"), operand("src"), scalar, operand("count"))
 """(dst, src, scalar, count): Adds, Muls, Maxs, Mins; the scalar in the tensors' type."""
 
 VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
@@ -71,13 +76,13 @@ VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
     ascend.MulsOp: ("Muls", WITH_SCALAR),
     ascend.MaxsOp: ("Maxs", WITH_SCALAR),
     ascend.MinsOp: ("Mins", WITH_SCALAR),
-    ascend.DuplicateOp: ("Duplicate", (operand("dst"), scalar("scalar"), operand("count"))),
+    ascend.DuplicateOp: ("Duplicate", (operand("dst"), scalar, operand("count"))),
     ascend.CompareOp: ("Compare", (operand("dst"), operand("src0"), operand("src1"),
                                    enum("CMPMODE", "mode"), operand("count"))),
-    ascend.CompareScalarOp: ("CompareScalar", (operand("dst"), operand("src0"), scalar("scalar"),
+    ascend.CompareScalarOp: ("CompareScalar", (operand("dst"), operand("src0"), scalar,
                                                enum("CMPMODE", "mode"), operand("count"))),
     ascend.SelectOp: ("Select", (operand("dst"), operand("mask"), operand("src0"),
-                                 tensor_or_scalar("src1", "scalar"), enum("SELMODE", "mode"),
+                                 tensor_or_scalar("src1"), enum("SELMODE", "mode"),
                                  operand("count"))),
     ascend.CastOp: ("Cast", (operand("dst"), operand("src"), enum("RoundMode", "round_mode"),
                              operand("count"))),

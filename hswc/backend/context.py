@@ -53,11 +53,13 @@ def inlined_ops(
 
     Constants always; other expressions when their one result has a single use and no name
     hint, so every value the IR names keeps its name in C++; `views` (addressing like
-    `xGm[offset]`) at their single use even when named.
+    `xGm[offset]`) at their single use even when named. A float product is always a statement
+    of its own: within one expression a compiler may contract `a * b + c` into a fused
+    multiply-add (clang's default -ffp-contract=on), which rounds once instead of twice.
     """
     chosen: set[Operation] = set()
     for op in ops:
-        if type(op) not in expressions:
+        if type(op) not in expressions or isinstance(op, arith.MulfOp):
             continue
         result = op.results[0]
         if isinstance(op, arith.ConstantOp) or (

@@ -3,6 +3,13 @@
 Index arithmetic is int64_t. C++'s `/` truncates, so `arith.ceildivsi` / `floordivsi` and the
 signed min / max are spelled as calls of small helpers (`CeilDiv`, `FloorDiv`, `Max`, `Min`)
 that the printed file defines exactly as arith defines them, for every sign.
+
+Float scalars (a kernel's run-time attributes and what it computes from them) are `float`,
+`half` or `bfloat16_t`: `-a`, `a + b`, ... are IEEE operations, one rounding to nearest even;
+extf / truncf are `static_cast`s (exact, and RNE); maximumf / minimumf, which propagate NaN and
+order -0 below +0, are the helpers `FMaximum` / `FMinimum`. A half or bfloat16_t result is
+spelled `static_cast<half>(...)`, so it has its type whether the operation is native (the
+device) or computed in float (a CPU model), and a vector call taking it deduces its T.
 """
 
 from __future__ import annotations
@@ -12,10 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation
 
-from hswc.backend.cpp_types import element_cpp
+from hswc.backend.cpp_types import element_cpp, scalar_cpp
 from hswc.diagnostics import OpError
 
 if TYPE_CHECKING:
@@ -53,6 +60,9 @@ def _is_bool(t: Attribute) -> bool:
 
 def constant(op: arith.ConstantOp) -> Expr:
     value = op.value
+    if isinstance(value, FloatAttr):
+        text = scalar_cpp(op, value)  # 0.5f, -3.0f or static_cast<half>(0.5f)
+        return Expr(text, PRIMARY if text[0].isdigit() else UNARY if text[0] == "-" else POSTFIX)
     if not isinstance(value, IntegerAttr):
         raise OpError(op, f"has the value {value}, which has no C++ literal rule")
     number = value.value.data
@@ -154,6 +164,58 @@ def _constant(ctx: CppContext, op: Operation) -> Expr:
     return constant(op)
 
 
+# region float scalars
+
+_FLOAT_ARITHMETIC: dict[type[Operation], tuple[str, int]] = {
+    arith.AddfOp: ("+", ADDITIVE),
+    arith.SubfOp: ("-", ADDITIVE),
+    arith.MulfOp: ("*", MULTIPLICATIVE),
+    arith.DivfOp: ("/", MULTIPLICATIVE),
+}
+"""Float ops whose C++ operator is the IEEE operation."""
+
+FLOAT_HELPERS: dict[type[Operation], str] = {
+    arith.MaximumfOp: "FMaximum",
+    arith.MinimumfOp: "FMinimum",
+}
+
+
+def _typed(op: Operation, expr: Expr) -> Expr:
+    """expr as a value of op's result type: a half or bfloat16_t result is cast to it."""
+    t = op.results[0].type
+    if isinstance(t, Float32Type):
+        return expr
+    return Expr(f"static_cast<{element_cpp(t)}>({expr.text})", POSTFIX)
+
+
+def _float_arithmetic(ctx: CppContext, op: Operation) -> Expr:
+    symbol, precedence = _FLOAT_ARITHMETIC[type(op)]
+    lhs, rhs = (ctx.expr(v) for v in op.operands)
+    return _typed(op, Expr(f"{lhs.at(precedence)} {symbol} {rhs.at(precedence + 1)}",
+                           precedence))
+
+
+def _negf(ctx: CppContext, op: Operation) -> Expr:
+    operand = ctx.expr(op.operands[0])
+    return _typed(op, Expr(f"-{operand.at(UNARY + 1)}", UNARY))  # `-(-a)`, never `--a`
+
+
+def _float_helper(ctx: CppContext, op: Operation) -> Expr:
+    name = FLOAT_HELPERS[type(op)]
+    ctx.helpers.add(name)
+    args = ", ".join(ctx.expr(v).text for v in op.operands)
+    return _typed(op, Expr(f"{name}({args})", POSTFIX))
+
+
+def _float_cast(ctx: CppContext, op: Operation) -> Expr:
+    """extf (exact) and truncf (to nearest even): a static_cast to the result type."""
+    result = op.results[0].type
+    return Expr(f"static_cast<{element_cpp(result)}>({ctx.expr(op.operands[0]).text})", POSTFIX)
+
+
+# endregion
+
+
 ExprRule = Callable[["CppContext", Operation], Expr]
 """How one op is written as an expression, given the context naming its operands."""
 
@@ -165,30 +227,47 @@ EXPRESSIONS: dict[type[Operation], ExprRule] = {
     arith.CmpiOp: _cmpi,
     arith.SelectOp: _select,
     arith.IndexCastOp: _index_cast,
+    **dict.fromkeys(_FLOAT_ARITHMETIC, _float_arithmetic),
+    arith.NegfOp: _negf,
+    **dict.fromkeys(FLOAT_HELPERS, _float_helper),
+    arith.ExtFOp: _float_cast,
+    arith.TruncFOp: _float_cast,
 }
 """Every scalar op the printer writes as an expression."""
 
-_HELPER_BODIES = {
+_HELPER_BODIES: dict[str, tuple[str, str, list[str]]] = {
     "CeilDiv": (
-        "arith.ceildivsi: a / b rounded towards +infinity, for any signs",
+        "arith.ceildivsi: a / b rounded towards +infinity, for any signs", "int64_t",
         ["const int64_t q = a / b;", "return (q * b != a && (a < 0) == (b < 0)) ? q + 1 : q;"],
     ),
     "FloorDiv": (
-        "arith.floordivsi: a / b rounded towards -infinity, for any signs",
+        "arith.floordivsi: a / b rounded towards -infinity, for any signs", "int64_t",
         ["const int64_t q = a / b;", "return (q * b != a && (a < 0) != (b < 0)) ? q - 1 : q;"],
     ),
-    "Max": ("arith.maxsi: the larger of a and b", ["return a > b ? a : b;"]),
-    "Min": ("arith.minsi: the smaller of a and b", ["return a < b ? a : b;"]),
+    "Max": ("arith.maxsi: the larger of a and b", "int64_t", ["return a > b ? a : b;"]),
+    "Min": ("arith.minsi: the smaller of a and b", "int64_t", ["return a < b ? a : b;"]),
+    # Of two equal zeros, a + b is +0 unless both are -0, and -(-a - b) is -0 unless both are
+    # +0 (IEEE addition rounding to nearest): maximum and minimum without a sign-bit test.
+    "FMaximum": (
+        "arith.maximumf: the larger of a and b; NaN if either is NaN, and -0 below +0", "float",
+        ["if (a != a || b != b) {", "    return a != a ? a : b;", "}",
+         "if (a == b) {", "    return a == 0.0f ? a + b : a;", "}", "return a > b ? a : b;"],
+    ),
+    "FMinimum": (
+        "arith.minimumf: the smaller of a and b; NaN if either is NaN, and -0 below +0", "float",
+        ["if (a != a || b != b) {", "    return a != a ? a : b;", "}",
+         "if (a == b) {", "    return a == 0.0f ? -(-a - b) : a;", "}", "return a < b ? a : b;"],
+    ),
 }
 
 
 def helper_definitions(names: set[str], qualifiers: str) -> list[str]:
-    """The helpers in `names`, in a fixed order, each `qualifiers int64_t Name(a, b)`."""
+    """The helpers in `names`, in a fixed order, each `qualifiers T Name(T a, T b)`."""
     lines: list[str] = []
-    for name, (doc, body) in _HELPER_BODIES.items():
+    for name, (doc, t, body) in _HELPER_BODIES.items():
         if name not in names:
             continue
-        lines += [f"// {doc}.", f"{qualifiers} int64_t {name}(int64_t a, int64_t b)", "{"]
+        lines += [f"// {doc}.", f"{qualifiers} {t} {name}({t} a, {t} b)", "{"]
         lines += [f"    {line}" for line in body]
         lines += ["}", ""]
     return lines

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import cf
-from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from hswc.backend.kernels import Kernel
 from hswc.cost_model.stream import CostModelError, KernelWalker, evaluate_function
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
+from hswc.kernel_signature import kernel_arguments
 from hswc.platform import COST_FIGURES, UB_BLOCK_BYTES, Platform
 from hswc.tiling import RESULT_NAMES, Tiling
 
@@ -72,7 +72,7 @@ def _defining_ops(kernel: Kernel, values: Sequence[SSAValue]) -> list[Operation]
 def buffer_claims(kernel: Kernel, tiling: Tiling[int]) -> list[BufferClaim]:
     """Every InitBuffer of the kernel with its length for `tiling` (on its first core)."""
     inits = [op for op in kernel.func.walk() if isinstance(op, ascend.InitBufferOp)]
-    index_args = [a for a in kernel.func.body.block.args if not isinstance(a.type, MemRefType)]
+    index_args = kernel_arguments(kernel.func).tiling
     values = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
     walker = KernelWalker(kernel.func, 0, tiling.used_core_num,
                           dict(zip(index_args, values, strict=False)), COST_FIGURES)

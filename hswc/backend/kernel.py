@@ -24,12 +24,13 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.backend import ascend_ops
 from hswc.backend.context import CppContext, fallback_name
-from hswc.backend.cpp_types import cpp_type, element_cpp, spelling
+from hswc.backend.cpp_types import ELEMENT_TYPES, cpp_type, element_cpp, spelling
 from hswc.backend.expressions import EXPRESSIONS
 from hswc.backend.kernels import Kernel, no_rule
 from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
 from hswc.backend.names import Scope, lower_camel
 from hswc.diagnostics import OpError
+from hswc.kernel_signature import kernel_arguments
 from hswc.tiling import TILING_FIELDS
 
 KERNEL_EXPRESSIONS = {**EXPRESSIONS, **ascend_ops.EXPRESSIONS}
@@ -86,9 +87,10 @@ class KernelPrinter:
 
     def _init(self) -> None:
         ctx = self.ctx
-        args = self.kernel.func.body.block.args
-        split = len(args) - len(TILING_FIELDS)
-        gm_args, tiling_args = args[:split], args[split:]
+        args = kernel_arguments(self.kernel.func)
+        gm_args = args.gm
+        fields = zip((*args.tiling, *args.scalars),
+                     (*TILING_FIELDS, *self.kernel.operator.scalar_fields), strict=True)
         copies: list[tuple[SSAValue, str]] = []
 
         def params() -> list[str]:
@@ -107,7 +109,7 @@ class KernelPrinter:
         with self._method(INIT, params):
             for arg, name in copies:
                 ctx.writer.line(f"{ctx.text(arg)} = {name};")
-            for arg, field in zip(tiling_args, TILING_FIELDS, strict=True):
+            for arg, field in fields:
                 if arg.uses:
                     ctx.define(arg, f"{TILING_PARAM}->{field}")
             self._init_block(self.kernel.func.body.block, 0)
@@ -163,6 +165,8 @@ class KernelPrinter:
             init = ""
             if isinstance(t, IndexType | IntegerType):
                 init = " = false" if isinstance(t, IntegerType) and t.width.data == 1 else " = 0"
+            elif type(t) in ELEMENT_TYPES:  # a float scalar: half, bfloat16_t or float
+                init = " = 0"
             elif isinstance(t, MemRefType):
                 init = " = nullptr"
             self.ctx.writer.line(f"{cpp_type(t)} {self.ctx.text(value)}{init};")

@@ -6,7 +6,8 @@ template per operator; the tiling key of each is the constant its host tiling fu
 (`hsg.tiling`, `@<op>_tiling_<dt>`) returns last.
 The host function that launches them is the aclnn layer's job and prints nothing, but it may
 hold only host ops: anything else (an unlowered `hsg.hard_swish_grad`, a `test.op`) is refused
-with an error naming the op, as are kernels whose signature is not the launch contract.
+with an error naming the op, as are kernels whose signature is not the launch contract
+(hswc.kernel_signature: GM buffers, the three tiling indices, f32 scalars).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp
+from xdsl.dialects.builtin import Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from hswc.backend.names import CPP_KEYWORDS
@@ -23,6 +24,7 @@ from hswc.backend.operator import Operator
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
+from hswc.kernel_signature import kernel_arguments, scalar_fields
 from hswc.ops.definition import camel
 from hswc.tiling import RESULT_NAMES, TILING_FIELDS
 
@@ -71,20 +73,18 @@ def _check_host(fn: func.FuncOp) -> None:
 
 def _check_signature(fn: func.FuncOp) -> Attribute:
     """The element type of a kernel taking (inputs..., y: memref<?xT>, totalNum, blockFactor,
-    ubFactor: index)."""
-    inputs = fn.function_type.inputs.data
-    split = len(inputs) - len(TILING_FIELDS)
-    gm, scalars = inputs[:split], inputs[split:]
-    expected = f"(inputs..., y: memref<?xT>, {', '.join(TILING_FIELDS)}: index)"
+    ubFactor: index, scalars...: f32) (hswc.kernel_signature)."""
+    args = kernel_arguments(fn)
+    expected = (f"(inputs..., y: memref<?xT>, {', '.join(TILING_FIELDS)}: index, "
+                "scalars...: f32)")
     if (
-        len(gm) < 2
-        or len(scalars) != len(TILING_FIELDS)
-        or not all(isinstance(t, MemRefType) for t in gm)
-        or not all(isinstance(t, IndexType) for t in scalars)
+        len(args.gm) < 2
+        or len(args.tiling) != len(TILING_FIELDS)
+        or not all(isinstance(a.type, Float32Type) for a in args.scalars)
         or fn.function_type.outputs.data
     ):
         raise OpError(fn, f"is a kernel whose arguments are not {expected} with no results")
-    elements = {t.get_element_type() for t in gm if isinstance(t, MemRefType)}
+    elements = {a.type.get_element_type() for a in args.gm if isinstance(a.type, MemRefType)}
     element = elements.pop()
     if elements or not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES):
         raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32 or bf16 tensors")
@@ -103,7 +103,7 @@ def _stem(fn: func.FuncOp, dtype: str) -> str:
 
 def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
     """The GM arguments' names, as C identifiers (in0, in1, ... where they have none)."""
-    args = fn.body.block.args[: len(fn.body.block.args) - len(TILING_FIELDS)]
+    args = kernel_arguments(fn).gm
     names: list[str] = []
     for i, arg in enumerate(args):
         name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
@@ -119,7 +119,8 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
     names = _gm_names(fn)
     definition = OPS.get(stem)
     aclnn = definition.aclnn if definition is not None else f"aclnn{camel(stem)}"
-    return Operator(stem, names[:-1], names[-1:], aclnn)
+    return Operator(stem, names[:-1], names[-1:], aclnn,
+                    scalar_fields(kernel_arguments(fn).scalars))
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
@@ -162,10 +163,12 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
         if first.tiling_key == second.tiling_key:
             raise OpError(second.func, f"has tiling key {first.tiling_key}, "
                           f"as @{first.func.sym_name.data} has")
-        if first.operator != second.operator:
-            raise OpError(second.func, f"takes GM arguments {second.operator.gm_arguments}, but "
-                          f"@{first.func.sym_name.data} of the same operator takes "
-                          f"{first.operator.gm_arguments}")
+        a, b = first.operator, second.operator
+        for what, mine, theirs in (("GM arguments", b.gm_arguments, a.gm_arguments),
+                                   ("scalars", b.scalar_fields, a.scalar_fields)):
+            if mine != theirs:
+                raise OpError(second.func, f"takes {what} {mine}, but "
+                              f"@{first.func.sym_name.data} of the same operator takes {theirs}")
     return kernels
 
 

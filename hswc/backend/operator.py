@@ -33,6 +33,9 @@ class Operator:
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     aclnn: str
+    scalar_fields: tuple[str, ...] = ()
+    """The float fields of the tiling struct after the int64 ones: the kernel's f32 scalars
+    (hswc.kernel_signature.scalar_fields)."""
 
     @property
     def op_type(self) -> str:

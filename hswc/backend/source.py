@@ -27,9 +27,11 @@ def generated_line(operators: list[Operator]) -> str:
 
 
 def tiling_struct_lines(operator: Operator) -> list[str]:
-    """<Op>TilingData: what the host tiling writes and the kernel reads."""
+    """<Op>TilingData: what the host tiling writes and the kernel reads; the operator's float
+    scalars after the int64 fields."""
     lines = [f"struct {operator.tiling_struct} {{"]
     lines += [f"    int64_t {field} = 0;" for field in TILING_FIELDS]
+    lines += [f"    float {field} = 0;" for field in operator.scalar_fields]
     return [*lines, "};"]
 
 

@@ -11,6 +11,7 @@ computes; a kernel function handed in alone is tiled with hswc.tiling and its re
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from math import prod
 
@@ -29,6 +30,7 @@ from hswc.cost_model.stream import (
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.ops import budget_of
+from hswc.ops.definition import camel
 from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
 from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
 from hswc.tiling import Tiling, compute_tiling, core_slice
@@ -38,14 +40,14 @@ DTYPE_NAMES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32"
                "bfloat16": "bf16", "f16": "f16", "f32": "f32", "bf16": "bf16"}
 
 
-def _dtype_name(dtype: object) -> str:
+def dtype_name(dtype: object) -> str:
     name = getattr(dtype, "name", None) or str(dtype)
     if name not in DTYPE_NAMES:
         raise ValueError(f"unsupported dtype {dtype!r} (f16, bf16, f32)")
     return DTYPE_NAMES[name]
 
 
-def _variant(variant: Schedule | str | None) -> Schedule | None:
+def named_schedule(variant: Schedule | str | None) -> Schedule | None:
     if isinstance(variant, str):
         if variant not in PRESETS:
             raise ValueError(f"unknown variant '{variant}' (known: {', '.join(PRESETS)})")
@@ -55,26 +57,22 @@ def _variant(variant: Schedule | str | None) -> Schedule | None:
 
 def lower(module: ModuleOp, variant: Schedule | None = None) -> ModuleOp:
     """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options."""
-    from hswc.passes.convert_hsg_to_ascend import ConvertHsgToAscendPass
-    from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
-    from hswc.passes.hsg_decompose import HsgDecomposePass
-    from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
-    from hswc.pipeline import DIALECTS
+    from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 
     v = variant or REFERENCE
     flags = {name: getattr(v, name) for name in FLAGS}
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
-    lowered = module.clone()
-    HsgDecomposePass().apply(ctx, lowered)
-    HsgTileOnCoresPass(**flags).apply(ctx, lowered)
-    HsgBlockIntoUbPass().apply(ctx, lowered)
-    ConvertHsgToAscendPass(**flags).apply(ctx, lowered)
-    return lowered
+    result = module.clone()
+    for name in LOWER_TO_ASCEND:
+        pass_type = PASSES[name]()
+        takes = {f.name for f in dataclasses.fields(pass_type)}  # type: ignore[arg-type]
+        pass_type(**{k: v for k, v in flags.items() if k in takes}).apply(ctx, result)
+    return result
 
 
-def _kernel_dtype(kernel: func.FuncOp) -> str:
+def kernel_dtype(kernel: func.FuncOp) -> str:
     first = kernel.function_type.inputs.data[0]
     assert isinstance(first, MemRefType)
     return element_type_name(first.get_element_type())
@@ -84,7 +82,7 @@ def _find_kernel(module: ModuleOp, dtype: str | None) -> func.FuncOp:
     kernels = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)
                and hsg.is_kernel(op)]
     if dtype is not None:
-        kernels = [k for k in kernels if _kernel_dtype(k) == dtype]
+        kernels = [k for k in kernels if kernel_dtype(k) == dtype]
     if len(kernels) != 1:
         what = f"{dtype} " if dtype else ""
         found = "no" if not kernels else f"{len(kernels)}"
@@ -165,27 +163,44 @@ def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int]
     """
     plat = get_platform(platform) if isinstance(platform, str) else platform
     figs = figures if figures is not None else plat.cost
-    total = shape if isinstance(shape, int) else prod(shape)
-    if total < 0:
-        raise ValueError(f"a shape has no negative element count, got {shape!r}")
-    dt = None if dtype is None else _dtype_name(dtype)
-    kernel_variant = _variant(variant)
+    total = element_count(shape)
+    dt = None if dtype is None else dtype_name(dtype)
+    kernel_variant = named_schedule(variant)
 
     module: ModuleOp | None
     if isinstance(module_or_kernel, ModuleOp):
-        module = module_or_kernel
-        if any(isinstance(op, hsg.NamedOp) or op.name == "linalg.generic"
-               for op in module.walk()):
-            module = lower(module, kernel_variant)
+        module = lowered(module_or_kernel, kernel_variant)
         kernel = _find_kernel(module, dt)
     else:
         module, kernel = None, module_or_kernel
         if not hsg.is_kernel(kernel):
             raise ValueError(f"@{kernel.sym_name.data} is not a kernel function (hsg.kernel)")
-    dt = _kernel_dtype(kernel)
-    label = kernel_variant.describe() if kernel_variant is not None else _describe(kernel)
+    return profile_kernel(module, kernel, total, plat, figs, kernel_variant)
 
-    tiling = _tiling(module, kernel, dt, total, plat, figs)
-    classes = _core_classes(kernel, tiling, figs) if total > 0 else []
-    schedules = simulate(classes, figs)
-    return Report(dt, total, plat, figs, tiling, label, schedules)
+
+def element_count(shape: int | Sequence[int]) -> int:
+    """The elements of a launch on `shape` (an element count or a tensor shape)."""
+    total = shape if isinstance(shape, int) else prod(shape)
+    if total < 0:
+        raise ValueError(f"a shape has no negative element count, got {shape!r}")
+    return total
+
+
+def lowered(module: ModuleOp, variant: Schedule | None) -> ModuleOp:
+    """The module, or a lowered clone when it is still high level (named ops, generics)."""
+    if any(isinstance(op, hsg.NamedOp) or op.name == "linalg.generic" for op in module.walk()):
+        return lower(module, variant)
+    return module
+
+
+def profile_kernel(module: ModuleOp | None, kernel: func.FuncOp, total: int, platform: Platform,
+                   figures: CostFigures, variant: Schedule | None = None) -> Report:
+    """One launch of `kernel` (of the lowered `module`, whose host tiling function tiles it;
+    None: tiled by hswc.tiling) on `total` elements."""
+    dt = kernel_dtype(kernel)
+    label = variant.describe() if variant is not None else _describe(kernel)
+    tiling = _tiling(module, kernel, dt, total, platform, figures)
+    classes = _core_classes(kernel, tiling, figures) if total > 0 else []
+    schedules = simulate(classes, figures)
+    stem = kernel.sym_name.data.rpartition("_kernel_")[0] or kernel.sym_name.data
+    return Report(dt, total, platform, figures, tiling, label, schedules, camel(stem))

@@ -58,6 +58,8 @@ class Report:
     tiling: Tiling[int]
     variant: str | None
     schedules: list[ClassSchedule]
+    operator: str = "HardSwishGrad"
+    """The operator the kernel computes (its kernel's name, in CamelCase)."""
 
     # region metrics
 
@@ -186,7 +188,7 @@ class Report:
         us = 1e6
         t = self.tiling
         lines = [
-            f"HardSwishGrad {self.dtype}, {self.total_num} elements on {self.platform.name} "
+            f"{self.operator} {self.dtype}, {self.total_num} elements on {self.platform.name} "
             f"({self.platform.core_num} cores, UB {self.platform.ub_size} B); "
             f"kernel: {self.variant or 'unknown variant'}",
             f"tiling: blockFactor {t.block_factor}, ubFactor {t.ub_factor}, "
@@ -237,7 +239,8 @@ class Report:
     def trace_json(self, max_cores: int | None = None) -> str:
         """The schedule as a Perfetto / Chrome JSON trace (hswc.cost_model.trace)."""
         metadata = {
-            "dtype": self.dtype, "total_num": self.total_num, "platform": self.platform.name,
+            "operator": self.operator, "dtype": self.dtype, "total_num": self.total_num,
+            "platform": self.platform.name,
             "variant": self.variant, "total_time_us": self.total_time * 1e6,
             "roofline_fraction": self.roofline_fraction, "binding": self.binding,
         }

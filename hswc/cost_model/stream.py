@@ -12,7 +12,10 @@ work on one of three pipes or into a synchronisation between them:
   its length, in 32-byte blocks, is not limited to 255 repeats).
 - Vector instructions (every ascend.VectorOp: the arithmetic and bitwise families, Duplicate,
   Compare, CompareScalar, Select, Cast): work on V of `repeats = ceil(count * sizeof(T) / 256)`
-  repeats (T the widest operand element), issued as ceil(repeats / 255) instructions.
+  repeats (T the widest operand element), issued as ceil(repeats / 255) instructions; a scalar
+  source costs the same as an attribute or as a run-time value.
+- Float scalar code (the kernel's f32 scalars, arith on them): the scalar unit, like index
+  arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
   PipeBarrier<PIPE_V>: a drain on V.
 - TQue operations, as AscendC implements them with hardware events: for a VECIN queue MTE2
   produces and V consumes, for a VECOUT queue V produces and MTE3 consumes. EnQue is a signal
@@ -31,11 +34,12 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, cf, func, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
+from hswc.interpreter.float_scalars import FLOAT_OPS
 from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES
 from hswc.platform import UB_BLOCK_BYTES, CostFigures
 
@@ -156,6 +160,16 @@ def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tup
     return repeats, -(-repeats // figures.max_repeats_per_instruction)
 
 
+def _float_scalar(op: Operation) -> bool:
+    """An op of the kernel's float scalar code: a float constant, arith on float scalars, or a
+    select between two."""
+    if isinstance(op, arith.ConstantOp):
+        return isinstance(op.value, FloatAttr)
+    if isinstance(op, arith.SelectOp):
+        return isinstance(op.result.type, AnyFloat)
+    return type(op) in FLOAT_OPS
+
+
 class KernelWalker:
     """Runs the kernel's control flow for one core and records its pipes' streams."""
 
@@ -221,6 +235,8 @@ class KernelWalker:
     def step(self, op: Operation) -> None:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             self.env[op.result] = op.value.value.data
+        elif _float_scalar(op):
+            pass  # the scalar unit: no pipe time, and no number the model needs
         elif isinstance(op, arith.SignlessIntegerBinaryOperation) and type(op) in _INT_OPS:
             a, b = self.int(op.operands[0]), self.int(op.operands[1])
             if b == 0 and type(op) in DIVISIONS:
@@ -394,9 +410,10 @@ def core_program(kernel: func.FuncOp, block_idx: int, block_num: int, tiling: tu
     """The streams of core `block_idx` for a launch with the given tiling values.
 
     The kernel's GM arguments (grad, x, y) carry no numbers; its index arguments get
-    `tiling` (totalNum, blockFactor, ubFactor) in order.
+    `tiling` (totalNum, blockFactor, ubFactor) in order; its f32 scalars are not needed (vector
+    calls take as long whatever their scalar).
     """
-    index_args = [a for a in kernel.body.block.args if not isinstance(a.type, MemRefType)]
+    index_args = [a for a in kernel.body.block.args if isinstance(a.type, IndexType)]
     if len(index_args) != len(tiling):
         raise CostModelError(kernel, f"takes {len(index_args)} index arguments; the tiling has "
                                      f"{len(tiling)} values")

@@ -4,25 +4,33 @@ Elementwise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins wit
 Abs, Relu), bitwise logic on 16-bit lanes (And, Or, Not), Duplicate, Compare / CompareScalar
 into bit masks, Select and Cast. Each works on `count` elements of LocalTensors in the unified
 buffer. Families share an abstract base, so an op is its name, its docstring and its element
-types. The hswc.dialects.ascend module re-exports every op and puts them in the dialect.
+types. The calls with a scalar (Muls, Adds, Maxs, Mins, Duplicate, CompareScalar, Select in
+VSEL_TENSOR_SCALAR_MODE) take it as a constant attribute or as a run-time value
+(`ScalarSourceOp`). The hswc.dialects.ascend module re-exports every op and puts them in the
+dialect.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BFloat16Type, FloatAttr, IndexType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IndexType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
+    base,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
     prop_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.ascend_select_syntax import parse_select, print_select
 from hswc.dialects.ascend_types import (
     HALF_FLOAT,
     MASK_ELEMENT_TYPE,
@@ -42,6 +50,7 @@ from hswc.dialects.ascend_verify import (
     Elements,
     constant_index,
     local,
+    one_scalar,
     require_element,
     require_same_element,
     require_scalar,
@@ -53,6 +62,39 @@ class VectorOp(IRDLOperation):
     """A vector instruction over `count` elements of UB tensors (abstract)."""
 
     count = operand_def(IndexType)
+
+
+Scalar = FloatAttr | SSAValue
+"""A scalar source as the constructors take it: a constant, or a value of the kernel's scalar
+code (a tiling field, or arithmetic on one)."""
+
+SCALAR_FORMAT = "($scalar_value^ `:` type($scalar_value))? ($scalar^)?"
+"""The scalar in the assembly format: `0.5 : f32` (the attribute) or `%slope : f32` (a value)."""
+
+
+class ScalarSourceOp(VectorOp):
+    """A vector instruction with a scalar source (abstract): the FloatAttr property `scalar`,
+    a compile-time constant, or the operand `scalar_value`, a run-time scalar; either has the
+    tensors' dtype. The operand comes after the tensors, before count."""
+
+    scalar = opt_prop_def(FloatAttr)
+    scalar_value = opt_operand_def(base(Float16Type) | base(Float32Type) | base(BFloat16Type))
+
+    @property
+    def scalar_source(self) -> Scalar | None:
+        """The scalar, in whichever form the op has it."""
+        return self.scalar if self.scalar is not None else self.scalar_value
+
+    def verify_scalar(self, tensor: str) -> None:
+        """Exactly one scalar, of the dtype of the tensor operand `tensor`."""
+        require_scalar(self, one_scalar(self, self.scalar, self.scalar_value), tensor)
+
+
+def scalar_parts(scalar: Scalar) -> tuple[list[SSAValue], dict[str, Attribute]]:
+    """(the scalar_value operand group, the properties) of a scalar given to a constructor."""
+    if isinstance(scalar, FloatAttr):
+        return [], {"scalar": scalar}
+    return [scalar], {}
 
 
 # region elementwise families: dst and its sources hold one dtype
@@ -97,22 +139,24 @@ class _UnaryOp(_SameDtypeOp):
         super().__init__(operands=[dst, src, count])
 
 
-class _UnaryScalarOp(_SameDtypeOp):
+class _UnaryScalarOp(_SameDtypeOp, ScalarSourceOp):
     """dst[i] = src[i] <op> scalar for i < count, the scalar in the tensors' dtype (Muls, Adds,
     Maxs, Mins)."""
 
     SOURCES: ClassVar[tuple[str, ...]] = ("src",)
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
-    scalar = prop_def(FloatAttr)
-    assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($src)"
+    assembly_format = (
+        f"$dst `,` $src `,` {SCALAR_FORMAT} `,` $count attr-dict `:` type($dst) `,` type($src)"
+    )
 
-    def __init__(self, dst: SSAValue, src: SSAValue, scalar: FloatAttr, count: SSAValue):
-        super().__init__(operands=[dst, src, count], properties={"scalar": scalar})
+    def __init__(self, dst: SSAValue, src: SSAValue, scalar: Scalar, count: SSAValue):
+        value, props = scalar_parts(scalar)
+        super().__init__(operands=[dst, src, value, count], properties=props)
 
     def verify_(self) -> None:
         super().verify_()
-        require_scalar(self, self.scalar, "dst")
+        self.verify_scalar("dst")
 
 
 # endregion
@@ -315,7 +359,7 @@ class NotOp(_UnaryOp):
 
 
 @irdl_op_definition
-class DuplicateOp(VectorOp):
+class DuplicateOp(ScalarSourceOp):
     """AscendC::Duplicate(dst, scalar, count): fill count elements with the scalar.
 
     Example: `ascend.duplicate %t, -3.000000e+00 : f32, %n : !ascend.local_tensor<f32, veccalc>`
@@ -323,18 +367,18 @@ class DuplicateOp(VectorOp):
 
     name = "ascend.duplicate"
     dst = operand_def(LocalTensorType)
-    scalar = prop_def(FloatAttr)
-    assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst)"
+    assembly_format = f"$dst `,` {SCALAR_FORMAT} `,` $count attr-dict `:` type($dst)"
 
     ELEMENTS: ClassVar[Elements] = Elements("half, bfloat16_t or float",
                                             kinds=(*HALF_FLOAT, BFloat16Type))
 
-    def __init__(self, dst: SSAValue, scalar: FloatAttr, count: SSAValue):
-        super().__init__(operands=[dst, count], properties={"scalar": scalar})
+    def __init__(self, dst: SSAValue, scalar: Scalar, count: SSAValue):
+        value, props = scalar_parts(scalar)
+        super().__init__(operands=[dst, value, count], properties=props)
 
     def verify_(self) -> None:
         require_element(self, "dst", self.ELEMENTS)
-        require_scalar(self, self.scalar, "dst")
+        self.verify_scalar("dst")
 
 
 def _verify_compare_count(op: VectorOp, src: str) -> None:
@@ -388,43 +432,45 @@ class CompareOp(VectorOp):
 
 
 @irdl_op_definition
-class CompareScalarOp(VectorOp):
+class CompareScalarOp(ScalarSourceOp):
     """AscendC::CompareScalar(dst, src0, scalar, CMPMODE, count): bit mask of src0 <mode> scalar.
 
-    Example: `ascend.compare_scalar %m, %x, -3.000000e+00 : f32, gt, %n : ...`
+    Example: `ascend.compare_scalar %m, %x, -3.000000e+00 : f32, gt, %n : ...`, or with a
+    run-time scalar `ascend.compare_scalar %m, %x, %lambd : f32, ge, %n : ...`
     """
 
     name = "ascend.compare_scalar"
     dst = operand_def(LocalTensorType)
     src0 = operand_def(LocalTensorType)
-    scalar = prop_def(FloatAttr)
     mode = prop_def(CmpModeAttr)
     assembly_format = (
-        "$dst `,` $src0 `,` $scalar `,` $mode `,` $count attr-dict `:` type($dst) `,` type($src0)"
+        f"$dst `,` $src0 `,` {SCALAR_FORMAT} `,` $mode `,` $count attr-dict "
+        "`:` type($dst) `,` type($src0)"
     )
 
-    def __init__(self, dst: SSAValue, src0: SSAValue, scalar: FloatAttr, mode: CmpMode,
+    def __init__(self, dst: SSAValue, src0: SSAValue, scalar: Scalar, mode: CmpMode,
                  count: SSAValue):
-        super().__init__(
-            operands=[dst, src0, count],
-            properties={"scalar": scalar, "mode": CmpModeAttr(mode)},
-        )
+        value, props = scalar_parts(scalar)
+        super().__init__(operands=[dst, src0, value, count],
+                         properties={**props, "mode": CmpModeAttr(mode)})
 
     def verify_(self) -> None:
         _verify_mask(self, "dst")
         require_element(self, "src0", HALF_OR_FLOAT)
-        require_scalar(self, self.scalar, "src0")
+        self.verify_scalar("src0")
         _verify_compare_count(self, "src0")
 
 
 @irdl_op_definition
-class SelectOp(VectorOp):
+class SelectOp(ScalarSourceOp):
     """AscendC::Select(dst, mask, src0, src1|scalar, SELMODE, count): mask bit 1 -> src0.
 
     VSEL_TENSOR_TENSOR_MODE and VSEL_CMPMASK_SPR take a tensor src1; VSEL_TENSOR_SCALAR_MODE
-    takes a scalar of the tensors' dtype instead. dst may be src0.
+    takes a scalar of the tensors' dtype instead (the attribute `scalar` or the operand
+    `scalar_value`). dst may be src0.
 
-    Example: `ascend.select %s, %m, %s, %zero, vsel_tensor_tensor_mode, %n : ...`
+    Example: `ascend.select %s, %m, %s, %zero, vsel_tensor_tensor_mode, %n : ...`, or with a
+    run-time scalar `ascend.select %y, %m, %x, %value : f32, vsel_tensor_scalar_mode, %n : ...`
     """
 
     name = "ascend.select"
@@ -432,41 +478,51 @@ class SelectOp(VectorOp):
     mask = operand_def(LocalTensorType)
     src0 = operand_def(LocalTensorType)
     src1 = opt_operand_def(LocalTensorType)
-    scalar = opt_prop_def(FloatAttr)
     mode = prop_def(SelModeAttr)
-    assembly_format = (
-        "$dst `,` $mask `,` $src0 `,` ($src1^)? ($scalar^)? `,` $mode `,` $count attr-dict "
-        "`:` type($dst) `,` type($mask) `,` type($src0) (`,` type($src1)^)?"
-    )
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    irdl_options = ()
-
-    def __init__(self, dst: SSAValue, mask: SSAValue, src0: SSAValue,
-                 src1: SSAValue | FloatAttr, mode: SelMode, count: SSAValue):
-        props: dict[str, Attribute] = {"mode": SelModeAttr(mode)}
-        if isinstance(src1, FloatAttr):
-            props["scalar"] = src1
-            super().__init__(operands=[dst, mask, src0, [], count], properties=props)
+    def __init__(self, dst: SSAValue, mask: SSAValue, src0: SSAValue, src1: Scalar,
+                 mode: SelMode, count: SSAValue):
+        """src1 is the second source: a LocalTensor, or a scalar (a FloatAttr, or a value of
+        a float type)."""
+        if isinstance(src1, SSAValue) and isinstance(src1.type, LocalTensorType):
+            tensor, value, props = [src1], [], {}
         else:
-            super().__init__(operands=[dst, mask, src0, [src1], count], properties=props)
+            tensor, (value, props) = [], scalar_parts(src1)
+        super().__init__(operands=[dst, mask, src0, tensor, value, count],
+                         properties={**props, "mode": SelModeAttr(mode)})
 
     def verify_(self) -> None:
         _verify_mask(self, "mask")
         require_element(self, "dst", HALF_OR_FLOAT)
         scalar_mode = self.mode.data == SelMode.VSEL_TENSOR_SCALAR_MODE
         if scalar_mode:
-            if self.scalar is None or self.src1 is not None:
+            if self.src1 is not None:
                 raise VerifyException(
                     f"{self.name}: {self.mode.data.value} takes a scalar as its second source"
                 )
-            require_scalar(self, self.scalar, "dst")
+            self.verify_scalar("dst")
             require_same_element(self, ("dst", "src0"))
         else:
-            if self.src1 is None or self.scalar is not None:
+            if self.src1 is None or self.scalar_source is not None:
                 raise VerifyException(
                     f"{self.name}: {self.mode.data.value} takes a tensor as its second source"
                 )
             require_same_element(self, ("dst", "src0", "src1"))
+
+    # The syntax is written out (hswc.dialects.ascend_select_syntax): the second source is an
+    # operand in both forms, a tensor or a value with its type, which a declarative format
+    # cannot tell apart.
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectOp:
+        dst, mask, src0, second, mode, count, attrs = parse_select(parser)
+        op = cls(dst, mask, src0, second, mode, count)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_select(self, printer)
 
 
 CAST_RULES: dict[tuple[str, str], tuple[RoundMode, ...]] = {

@@ -68,14 +68,33 @@ def require_same_element(op: Operation, names: Sequence[str]) -> None:
             )
 
 
-def require_scalar(op: Operation, scalar: FloatAttr, tensor: str) -> None:
-    """The scalar operand has the dtype of the tensor `tensor`."""
+def require_scalar(op: Operation, scalar: FloatAttr | SSAValue, tensor: str) -> None:
+    """The scalar operand (an attribute, or a run-time SSA value) has the dtype of the tensor
+    `tensor`."""
     elem = local(op, tensor).element_type
     if scalar.type != elem:
         raise VerifyException(
             f"{op.name}: the scalar has type {scalar.type} but {tensor} holds {elem}; "
             "the scalar must have the tensor's dtype"
         )
+
+
+def one_scalar(op: Operation, attr: FloatAttr | None,
+               value: SSAValue | None) -> FloatAttr | SSAValue:
+    """The scalar of a call that takes it as the property `scalar` or as the operand
+    `scalar_value`: exactly one of the two."""
+    if attr is not None and value is None:
+        return attr
+    if value is not None and attr is None:
+        return value
+    if attr is not None:
+        raise VerifyException(
+            f"{op.name}: takes its scalar once, as the attribute `scalar` or as the operand "
+            "`scalar_value`, not both"
+        )
+    raise VerifyException(
+        f"{op.name}: has no scalar: give the attribute `scalar` or the operand `scalar_value`"
+    )
 
 
 def constant_index(value: SSAValue) -> int | None:

@@ -12,14 +12,18 @@ the computation they stand for.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloatConstr,
     BFloat16Type,
     Float16Type,
     Float32Type,
+    FloatAttr,
     IndexType,
     MemRefType,
     NoneAttr,
@@ -37,6 +41,7 @@ from xdsl.irdl import (
     base,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -101,24 +106,59 @@ def _together(names: Sequence[str]) -> str:
 # region named operators
 
 
-class NamedOp(IRDLOperation):
-    """An operator of the family: tensor inputs of one type, one result of that type (abstract).
+@dataclass(frozen=True)
+class OpAttribute:
+    """A float attribute of a named op: f32, finite, with PyTorch's default (None: required).
 
-    Subclasses name their inputs (`INPUTS`, in operand order) and give the title their
-    messages use. The semantics are the op's decomposition (hswc.ops), not this class.
+    `in_dtype`: PyTorch converts it to the input's dtype, so it must be finite there too."""
+
+    name: str
+    default: float | None = None
+    in_dtype: bool = False
+    non_negative: bool = False
+
+
+F32 = Float32Type()
+
+
+class NamedOp(IRDLOperation):
+    """An operator of the family: tensor inputs of one type, one result of that type, and f32
+    attributes (abstract).
+
+    Subclasses name their inputs (`INPUTS`, in operand order) and attributes (`ATTRIBUTES`,
+    each also an optional property of the same name, set to its default when absent) and give
+    the title their messages use. The semantics are the op's decomposition (hswc.ops).
     """
 
     INPUTS: ClassVar[tuple[str, ...]]
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = ()
     TITLE: ClassVar[str]
 
     inputs = var_operand_def(TensorType | UnrankedTensorType)
     result = result_def(TensorType | UnrankedTensorType)
 
-    def __init__(self, *inputs: SSAValue):
-        super().__init__(operands=[list(inputs)], result_types=[inputs[0].type])
+    def __init__(self, *inputs: SSAValue, **attributes: float | FloatAttr):
+        props: dict[str, Attribute] = {}
+        for spec in self.ATTRIBUTES:
+            value = attributes.pop(spec.name, spec.default)
+            if value is not None:
+                props[spec.name] = value if isinstance(value, FloatAttr) else FloatAttr(value, F32)
+        if attributes:
+            raise TypeError(f"{self.name} has no attribute {', '.join(attributes)}")
+        super().__init__(operands=[list(inputs)], result_types=[inputs[0].type],
+                         properties=props)
 
     def input(self, name: str) -> SSAValue:
         return self.inputs[self.INPUTS.index(name)]
+
+    def attribute_values(self) -> dict[str, float]:
+        """Every attribute's value, by name (after verification: all present)."""
+        values = {}
+        for spec in self.ATTRIBUTES:
+            attr = self.properties.get(spec.name)
+            assert isinstance(attr, FloatAttr)
+            values[spec.name] = float(attr.value.data)
+        return values
 
     def verify_(self) -> None:
         if len(self.inputs) != len(self.INPUTS):
@@ -132,6 +172,12 @@ class NamedOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t, self.TITLE)
         _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
                            _together(names))
+        element = types[0].get_element_type()  # type: ignore[union-attr]
+        values = {spec.name: _verify_attribute(self, spec, element) for spec in self.ATTRIBUTES}
+        self.verify_attributes(values)
+
+    def verify_attributes(self, values: dict[str, float]) -> None:
+        """Constraints between attributes (a VerifyException naming them); none by default."""
 
     @classmethod
     def parse(cls, parser: Parser) -> NamedOp:
@@ -141,19 +187,59 @@ class NamedOp(IRDLOperation):
             parser.parse_punctuation(",", f" between the {len(cls.INPUTS)} operands "
                                      f"({', '.join(cls.INPUTS)}) of {cls.name}")
             operands.append(parser.parse_unresolved_operand())
+        attrs_pos = parser.pos
         attrs = parser.parse_optional_attr_dict()
+        attrs_end = parser.pos
         parser.parse_punctuation(":")
         t = parser.parse_type()
         op = cls(*parser.resolve_operands(operands, [t] * len(operands), pos))
-        op.attributes.update(attrs)
+        known = {spec.name for spec in cls.ATTRIBUTES}
+        for name, value in attrs.items():
+            if name in known:
+                if not isinstance(value, FloatAttr) or not isinstance(value.type, Float32Type):
+                    parser.raise_error(f"{cls.name}: attribute {name} must be an f32 (e.g. "
+                                       f"{name} = 0.5 : f32), got {value}", attrs_pos, attrs_end)
+                op.properties[name] = value
+            elif "." not in name:
+                listed = ", ".join(sorted(known)) or "none"
+                parser.raise_error(f"{cls.name} has no attribute '{name}' (its attributes: "
+                                   f"{listed}); discardable attributes take a dialect prefix",
+                                   attrs_pos, attrs_end)
+            else:
+                op.attributes[name] = value
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.inputs, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
+        printer.print_op_attributes({**self.properties, **self.attributes})
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
+
+
+def _verify_attribute(op: NamedOp, spec: OpAttribute, element: Attribute) -> float:
+    """The attribute's value, after checking it is there, an f32, finite and in range."""
+    attr = op.properties.get(spec.name)
+    where = f"{op.name}: attribute {spec.name}"
+    if attr is None:
+        raise VerifyException(f"{where} is required (an f32, e.g. {{{spec.name} = 1.0 : f32}})")
+    if not isinstance(attr, FloatAttr) or not isinstance(attr.type, Float32Type):
+        raise VerifyException(f"{where} must be an f32 FloatAttr, got {attr}")
+    value = float(attr.value.data)
+    if not math.isfinite(value) or abs(value) > _LARGEST[Float32Type]:
+        raise VerifyException(f"{where} must be a finite f32, got {value}")
+    if spec.in_dtype:
+        largest = _LARGEST.get(type(element))
+        if largest is not None and abs(value) > largest:
+            raise VerifyException(f"{where} = {value} does not fit {element} (largest finite "
+                                  f"{largest:g}), which {op.TITLE} converts it to")
+    if spec.non_negative and value < 0:
+        raise VerifyException(f"{where} must not be negative, got {value}")
+    return value
+
+
+_LARGEST: dict[type[Attribute], float] = {Float16Type: 65504.0, BFloat16Type: 3.3895313892515355e38,
+                                          Float32Type: 3.4028234663852886e38}
 
 
 @irdl_op_definition
@@ -192,7 +278,200 @@ class HardSwishOp(NamedOp):
     TITLE: ClassVar[str] = "HardSwish"
 
 
-NAMED_OPS: tuple[type[NamedOp], ...] = (HardSwishGradOp, HardSwishOp)
+@irdl_op_definition
+class HardSigmoidOp(NamedOp):
+    """HardSigmoid(x) -> y = min(max(x + 3, 0), 6) / 6, elementwise (FAMILY.md, torch).
+
+    Example: `%y = hsg.hard_sigmoid %x : tensor<?xf16>`
+    """
+
+    name = "hsg.hard_sigmoid"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "HardSigmoid"
+
+
+@irdl_op_definition
+class HardSigmoidGradOp(NamedOp):
+    """HardSigmoidGrad(grad, x) -> y = grad * (1/6) for -3 < x < 3, else +0 (FAMILY.md).
+
+    Example: `%y = hsg.hard_sigmoid_grad %grad, %x : tensor<?xf16>`
+    """
+
+    name = "hsg.hard_sigmoid_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TITLE: ClassVar[str] = "HardSigmoidGrad"
+
+
+class _BoundedOp(NamedOp):
+    """min_val <= max_val (hardtanh and its gradient)."""
+
+    def verify_attributes(self, values: dict[str, float]) -> None:
+        if values["min_val"] > values["max_val"]:
+            raise VerifyException(f"{self.name}: min_val ({values['min_val']}) is greater than "
+                                  f"max_val ({values['max_val']})")
+
+
+@irdl_op_definition
+class HardtanhOp(_BoundedOp):
+    """Hardtanh(x; min_val, max_val) -> y = x clamped to [min_val, max_val] (FAMILY.md).
+
+    The bounds are f32 (defaults -1 and 1) and must fit the dtype; -0 stays -0.
+
+    Example: `%y = hsg.hardtanh %x {min_val = 0.0 : f32, max_val = 6.0 : f32} : tensor<8xf32>`
+    """
+
+    name = "hsg.hardtanh"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (
+        OpAttribute("min_val", -1.0, in_dtype=True), OpAttribute("max_val", 1.0, in_dtype=True))
+    TITLE: ClassVar[str] = "Hardtanh"
+    min_val = opt_prop_def(FloatAttr)
+    max_val = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class HardtanhGradOp(_BoundedOp):
+    """HardtanhGrad(grad, x; min_val, max_val) -> y = +0 where x <= min_val or x >= max_val,
+    else grad (FAMILY.md); the bounds are compared in f32 (defaults -1 and 1).
+
+    Example: `%y = hsg.hardtanh_grad %grad, %x {min_val = -1.0 : f32} : tensor<8xf16>`
+    """
+
+    name = "hsg.hardtanh_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (
+        OpAttribute("min_val", -1.0), OpAttribute("max_val", 1.0))
+    TITLE: ClassVar[str] = "HardtanhGrad"
+    min_val = opt_prop_def(FloatAttr)
+    max_val = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class LeakyReluOp(NamedOp):
+    """LeakyRelu(x; negative_slope) -> y = x for x > 0, else x * negative_slope (FAMILY.md).
+
+    Example: `%y = hsg.leaky_relu %x {negative_slope = 0.2 : f32} : tensor<?xbf16>`
+    """
+
+    name = "hsg.leaky_relu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (OpAttribute("negative_slope", 0.01),)
+    TITLE: ClassVar[str] = "LeakyRelu"
+    negative_slope = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class LeakyReluGradOp(NamedOp):
+    """LeakyReluGrad(grad, x; negative_slope) -> y = grad for x > 0, else grad * negative_slope.
+
+    Example: `%y = hsg.leaky_relu_grad %grad, %x : tensor<?xf32>`
+    """
+
+    name = "hsg.leaky_relu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (OpAttribute("negative_slope", 0.01),)
+    TITLE: ClassVar[str] = "LeakyReluGrad"
+    negative_slope = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class ThresholdOp(NamedOp):
+    """Threshold(x; threshold, value) -> y = value for x <= threshold, else x (FAMILY.md).
+
+    Both attributes are required; value must fit the dtype.
+
+    Example: `%y = hsg.threshold %x {threshold = 0.0 : f32, value = 0.0 : f32} : tensor<4xf16>`
+    """
+
+    name = "hsg.threshold"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (
+        OpAttribute("threshold"), OpAttribute("value", in_dtype=True))
+    TITLE: ClassVar[str] = "Threshold"
+    threshold = opt_prop_def(FloatAttr)
+    value = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class ThresholdGradOp(NamedOp):
+    """ThresholdGrad(grad, x; threshold) -> y = +0 for x <= threshold, else grad (relu's
+    backward is threshold 0).
+
+    Example: `%y = hsg.threshold_grad %grad, %x {threshold = 0.0 : f32} : tensor<4xf16>`
+    """
+
+    name = "hsg.threshold_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (OpAttribute("threshold"),)
+    TITLE: ClassVar[str] = "ThresholdGrad"
+    threshold = opt_prop_def(FloatAttr)
+
+
+LAMBD = OpAttribute("lambd", 0.5, in_dtype=True, non_negative=True)
+"""The shrink ops' band half-width: PyTorch rounds it to the input dtype (not FAMILY.md's f32)."""
+
+
+@irdl_op_definition
+class HardShrinkOp(NamedOp):
+    """HardShrink(x; lambd) -> y = +0 for -lambd <= x <= lambd, else x (FAMILY.md).
+
+    Example: `%y = hsg.hard_shrink %x {lambd = 0.5 : f32} : tensor<?xf16>`
+    """
+
+    name = "hsg.hard_shrink"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (LAMBD,)
+    TITLE: ClassVar[str] = "HardShrink"
+    lambd = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class HardShrinkGradOp(NamedOp):
+    """HardShrinkGrad(grad, x; lambd) -> y = +0 for -lambd <= x <= lambd, else grad.
+
+    Example: `%y = hsg.hard_shrink_grad %grad, %x : tensor<?xf16>`
+    """
+
+    name = "hsg.hard_shrink_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (LAMBD,)
+    TITLE: ClassVar[str] = "HardShrinkGrad"
+    lambd = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class SoftshrinkOp(NamedOp):
+    """Softshrink(x; lambd) -> y = x - lambd for x > lambd, x + lambd for x < -lambd, else +0.
+
+    Example: `%y = hsg.softshrink %x {lambd = 0.5 : f32} : tensor<?xf32>`
+    """
+
+    name = "hsg.softshrink"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (LAMBD,)
+    TITLE: ClassVar[str] = "Softshrink"
+    lambd = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class SoftshrinkGradOp(NamedOp):
+    """SoftshrinkGrad(grad, x; lambd) -> y = +0 for -lambd <= x <= lambd, else grad.
+
+    Example: `%y = hsg.softshrink_grad %grad, %x : tensor<?xf32>`
+    """
+
+    name = "hsg.softshrink_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (LAMBD,)
+    TITLE: ClassVar[str] = "SoftshrinkGrad"
+    lambd = opt_prop_def(FloatAttr)
+
+
+NAMED_OPS: tuple[type[NamedOp], ...] = (
+    HardSwishOp, HardSwishGradOp, HardSigmoidOp, HardSigmoidGradOp, HardtanhOp, HardtanhGradOp,
+    LeakyReluOp, LeakyReluGradOp, ThresholdOp, ThresholdGradOp, HardShrinkOp, HardShrinkGradOp,
+    SoftshrinkOp, SoftshrinkGradOp,
+)
 
 # endregion
 # region host side
@@ -296,11 +575,13 @@ class LaunchOp(IRDLOperation):
 
     Runs the kernel function `kernel` (marked `hsg.kernel`) on `block_dim` vector cores, each
     with GetBlockIdx() in [0, block_dim). The kernel receives the inputs and a fresh result as
-    flat GM buffers (`memref<?xT>`), then the tiling values in order. The result has the
-    inputs' type.
+    flat GM buffers (`memref<?xT>`), then the tiling values in order, then the f32 `scalars`
+    (the operator's run-time attributes, float fields of the tiling struct). The result has
+    the inputs' type.
 
     Example:
-    `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`
+    `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`,
+    with scalars `... tiling(%t, %bf, %uf) scalars(%slope : f32) : ...`
     """
 
     name = "hsg.launch"
@@ -308,19 +589,22 @@ class LaunchOp(IRDLOperation):
     block_dim = operand_def(IndexType)
     inputs = var_operand_def(TensorType | UnrankedTensorType)
     tiling = var_operand_def(IndexType)
+    scalars = var_operand_def(AnyFloatConstr)
     y = result_def(TensorType | UnrankedTensorType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` attr-dict "
+        "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` "
+        "(`scalars` `(` $scalars^ `:` type($scalars) `)`)? attr-dict "
         "`:` type($inputs) `->` type($y)"
     )
 
     def __init__(self, kernel: str | SymbolRefAttr, block_dim: SSAValue,
-                 inputs: Sequence[SSAValue], tiling: Sequence[SSAValue]):
+                 inputs: Sequence[SSAValue], tiling: Sequence[SSAValue],
+                 scalars: Sequence[SSAValue] = ()):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
         super().__init__(
-            operands=[block_dim, list(inputs), list(tiling)],
+            operands=[block_dim, list(inputs), list(tiling), list(scalars)],
             result_types=[inputs[0].type],
             properties={"kernel": kernel},
         )
@@ -334,10 +618,15 @@ class LaunchOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
         _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
                            "the inputs and the result")
+        for i, scalar in enumerate(self.scalars):
+            if not isinstance(scalar.type, Float32Type):
+                raise VerifyException(f"{self.name}: scalar {i + 1} has type {scalar.type}; a "
+                                      "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
 
     def _verify_kernel(self) -> None:
-        """The symbol is a kernel taking (inputs..., y: memref<?xT>, then one index per value)."""
+        """The symbol is a kernel taking (inputs..., y: memref<?xT>, one index per tiling value,
+        one f32 per scalar)."""
         kernel = SymbolTable.lookup_symbol(self, self.kernel)
         if kernel is None:
             raise VerifyException(f"{self.name}: no function {self.kernel} to launch")
@@ -349,13 +638,14 @@ class LaunchOp(IRDLOperation):
         assert isinstance(first, TensorType | UnrankedTensorType)
         gm = MemRefType(first.get_element_type(), [DYNAMIC_INDEX])
         expected = (*(gm for _ in range(len(self.inputs) + 1)),
-                    *(IndexType() for _ in self.tiling))
+                    *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
         if tuple(kernel.function_type.inputs) != expected:
             want = ", ".join(str(t) for t in expected)
+            scalars = f" and {len(self.scalars)} f32 scalar(s)" if self.scalars else ""
             raise VerifyException(
                 f"{self.name}: {self.kernel} must take ({want}) to be launched with "
-                f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values, but takes "
-                f"{kernel.function_type.inputs}"
+                f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values{scalars}, "
+                f"but takes ({', '.join(str(t) for t in kernel.function_type.inputs)})"
             )
 
 

@@ -4,6 +4,8 @@ xDSL's own arith impls carry IntegerAttr values and cost tens of microseconds an
 compute on the value model of hswc.interpreter.values. `index` is a signed 64-bit integer,
 i1 a bool. A division by zero on any active core is an error naming the op (in MLIR it is
 undefined behaviour). Results are not wrapped to 64 bits: the tiling's values are far from it.
+Float scalars (a kernel's run-time attributes) are numpy scalars of their type, computed by
+hswc.interpreter.float_scalars.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
+from hswc.interpreter.float_scalars import FLOAT_OPS, float_constant, run_float
 from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES, Binary
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import Rows, Varying, merge, on_rows, raw, uniform_on
@@ -37,13 +41,16 @@ def _apply(fn: Binary, a: Any, b: Any, rows: Rows | None) -> Any:
 _I1 = IntegerType(1)
 
 
-def _constant(op: arith.ConstantOp) -> int | bool | float:
+def _constant(op: arith.ConstantOp) -> int | bool | np.generic:
     value = op.value
     if isinstance(value, IntegerAttr):
         n = value.value.data
         return bool(n & 1) if value.type == _I1 else n
     if isinstance(value, FloatAttr):
-        return float(value.value.data)
+        try:
+            return float_constant(value.value.data, value.type)
+        except ValueError:
+            pass
     raise OpError(op, f"has a constant the interpreter does not model: {value}")
 
 
@@ -52,7 +59,7 @@ class ArithFunctions(MachineFunctions):
 
     def __init__(self, machine: Machine):
         super().__init__(machine)
-        self._constants: dict[arith.ConstantOp, int | bool | float] = {}
+        self._constants: dict[arith.ConstantOp, int | bool | np.generic] = {}
 
     @impl(arith.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp,
@@ -115,8 +122,19 @@ def _binary_impl(op_type: type[arith.SignlessIntegerBinaryOperation], fn: Binary
     return impl(op_type)(run)
 
 
+def _float_impl(op_type: type[Operation]):
+    def run(self: ArithFunctions, interpreter: Interpreter, op: Operation,
+            args: PythonValues) -> PythonValues:
+        return (run_float(op, args),)
+
+    run.__name__ = f"run_{op_type.name.split('.')[-1]}"
+    return impl(op_type)(run)
+
+
 for _op, _fn in BINARY.items():
     setattr(ArithFunctions, f"run_{_op.name.split('.')[-1]}", _binary_impl(_op, _fn, False))
 for _op, _fn in DIVISIONS.items():
     setattr(ArithFunctions, f"run_{_op.name.split('.')[-1]}", _binary_impl(_op, _fn, True))
+for _float_op in FLOAT_OPS:
+    setattr(ArithFunctions, f"run_{_float_op.name.split('.')[-1]}", _float_impl(_float_op))
 register_impls(ArithFunctions)

@@ -3,7 +3,8 @@
 Each call runs once (per part of cores that agree on addresses and count) over the typed views
 of every active core's arena, through ascendc_api, which checks the instruction's rules
 (Compare's whole 256-byte blocks, Cast's pairs and round modes, counts within the tensors).
-Tensors taken from a queue must still be live (not freed).
+Tensors taken from a queue must still be live (not freed). A scalar is the op's attribute or,
+for a run-time scalar, the value of its scalar_value operand.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
+from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.interpreter import ascendc_api as api
+from hswc.interpreter.ascendc_checks import Scalar
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import UbCall, on_ub_tensors
+from hswc.interpreter.values import uniform_on
 
 SELECT_MODES = {
     ascend.SelMode.VSEL_CMPMASK_SPR: "cmpmask_spr",
@@ -26,7 +30,7 @@ SELECT_MODES = {
 
 Binary = Callable[[np.ndarray, np.ndarray, np.ndarray, int], None]
 Unary = Callable[[np.ndarray, np.ndarray, int], None]
-WithScalar = Callable[[np.ndarray, np.ndarray, float, int], None]
+WithScalar = Callable[[np.ndarray, np.ndarray, Scalar, int], None]
 
 BINARY_CALLS: dict[type[ascend.VectorOp], Binary] = {
     ascend.AddOp: api.add,
@@ -67,6 +71,21 @@ class AscendVectorFunctions(MachineFunctions):
         on_ub_tensors(self.machine, op, args, call)
         return ()
 
+    def _scalar(self, op: ascend.ScalarSourceOp,
+                args: PythonValues) -> tuple[Scalar, PythonValues]:
+        """(the op's scalar, its other operands): the attribute's value, or the scalar_value
+        operand's (a numpy scalar of the tensors' dtype), which the call takes as it is. The
+        operand comes just before count; it must be one number on every active core."""
+        if op.scalar is not None:
+            return op.scalar.value.data, args
+        *rest, value, count = args
+        same, scalar = uniform_on(self.machine.rows, value)
+        if not same:
+            raise OpError(op, "has a scalar that differs between the cores of the launch")
+        if isinstance(scalar, bool) or not isinstance(scalar, float | int | np.generic):
+            raise OpError(op, f"has a scalar that is not a number: {scalar!r}")
+        return scalar, (*rest, count)
+
     # region the elementwise families: a table per family, one impl per op
 
     def _binary(self, op: ascend.VectorOp, args: PythonValues) -> PythonValues:
@@ -79,8 +98,8 @@ class AscendVectorFunctions(MachineFunctions):
 
     def _with_scalar(self, op: ascend.VectorOp, args: PythonValues) -> PythonValues:
         assert isinstance(op, ScalarOps)
-        call, scalar = SCALAR_CALLS[type(op)], op.scalar.value.data
-        return self._vector(op, args, lambda v, n: call(v[0], v[1], scalar, n))
+        call, (scalar, tensors) = SCALAR_CALLS[type(op)], self._scalar(op, args)
+        return self._vector(op, tensors, lambda v, n: call(v[0], v[1], scalar, n))
 
     @impl(ascend.AddOp)
     def run_add(self, interpreter: Interpreter, op: ascend.AddOp,
@@ -163,8 +182,8 @@ class AscendVectorFunctions(MachineFunctions):
     @impl(ascend.DuplicateOp)
     def run_duplicate(self, interpreter: Interpreter, op: ascend.DuplicateOp,
                       args: PythonValues) -> PythonValues:
-        scalar = op.scalar.value.data
-        return self._vector(op, args, lambda v, n: api.duplicate(v[0], scalar, n))
+        scalar, tensors = self._scalar(op, args)
+        return self._vector(op, tensors, lambda v, n: api.duplicate(v[0], scalar, n))
 
     @impl(ascend.CompareOp)
     def run_compare(self, interpreter: Interpreter, op: ascend.CompareOp,
@@ -175,18 +194,18 @@ class AscendVectorFunctions(MachineFunctions):
     @impl(ascend.CompareScalarOp)
     def run_compare_scalar(self, interpreter: Interpreter, op: ascend.CompareScalarOp,
                            args: PythonValues) -> PythonValues:
-        mode, scalar = op.mode.data.value, op.scalar.value.data
+        mode, (scalar, tensors) = op.mode.data.value, self._scalar(op, args)
         return self._vector(
-            op, args, lambda v, n: api.compare_scalar(v[0], v[1], scalar, mode, n))
+            op, tensors, lambda v, n: api.compare_scalar(v[0], v[1], scalar, mode, n))
 
     @impl(ascend.SelectOp)
     def run_select(self, interpreter: Interpreter, op: ascend.SelectOp,
                    args: PythonValues) -> PythonValues:
         mode = SELECT_MODES[op.mode.data]
-        if op.scalar is not None and op.src1 is None:
-            scalar = op.scalar.value.data
+        if op.scalar_source is not None and op.src1 is None:
+            scalar, tensors = self._scalar(op, args)
             return self._vector(
-                op, args, lambda v, n: api.select(v[0], v[1], v[2], scalar, mode, n))
+                op, tensors, lambda v, n: api.select(v[0], v[1], v[2], scalar, mode, n))
         return self._vector(op, args, lambda v, n: api.select(v[0], v[1], v[2], v[3], mode, n))
 
     @impl(ascend.CastOp)

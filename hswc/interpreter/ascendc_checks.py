@@ -16,7 +16,7 @@ FLOATS: Final = (F16, F32, BF16)
 
 Offset = int | np.integer | np.ndarray
 """An element offset into GM: one for every core, or a (cores,) vector."""
-Scalar = float | int | np.number
+Scalar = float | int | np.generic
 """A scalar operand; it is rounded once (RNE) to the tensor's dtype."""
 
 

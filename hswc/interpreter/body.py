@@ -8,7 +8,7 @@ slice and chunk ops at the tiled and blocked levels, all run their bodies throug
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
@@ -52,8 +52,20 @@ def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     raise OpError(op, "is not an operation the interpreter runs in an elementwise body")
 
 
-def run_body(block: Block, inputs: Sequence[np.ndarray]) -> np.ndarray:
-    """The body's result for every element of the inputs at once (module docstring)."""
+Outer = Callable[[SSAValue], object]
+"""The value of an SSA value defined outside the body (a scalar the body uses)."""
+
+
+def _scalar(op: Operation, value: SSAValue, got: object) -> np.ndarray:
+    """A scalar from outside the body as a 0-d array of its type."""
+    if not isinstance(got, float | int | np.floating):
+        raise OpError(op, f"uses a value from outside the body that is not a number: {got!r}")
+    return np.asarray(got).astype(_dtype(op, value.type))
+
+
+def run_body(block: Block, inputs: Sequence[np.ndarray], outer: Outer) -> np.ndarray:
+    """The body's result for every element of the inputs at once (module docstring); values
+    from outside the body come from `outer`, as scalars of their type."""
     values: dict[SSAValue, np.ndarray] = dict(zip(block.args, inputs, strict=False))
     last = block.last_op
     assert last is not None
@@ -63,8 +75,7 @@ def run_body(block: Block, inputs: Sequence[np.ndarray]) -> np.ndarray:
         args = []
         for operand in op.operands:
             if operand not in values:
-                raise OpError(op, "uses a value defined outside the body, which the "
-                              "interpreter cannot run")
+                values[operand] = _scalar(op, operand, outer(operand))
             args.append(values[operand])
         values[op.results[0]] = _run(op, args)
     result = values[last.operands[0]]

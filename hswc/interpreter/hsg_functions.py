@@ -8,6 +8,7 @@ each active core. The ascend level is where the interpreter models hardware.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,26 +20,17 @@ from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
+from hswc.ops import OPS
 
 
-@register_impls
 class HsgFunctions(MachineFunctions):
     """hsg at every level: named ops, host queries, hsg.launch, slices and chunks."""
 
-    def _named(self, interpreter: Interpreter, op: hsg.NamedOp,
-               args: PythonValues) -> PythonValues:
+    def run_named(self, interpreter: Interpreter, op: hsg.NamedOp,
+                  args: PythonValues) -> PythonValues:
+        """Any named op: its golden model on the inputs, with the op's attributes."""
         check_operands(op, args, op.INPUTS)
-        return (self.machine.model(op)(*args),)
-
-    @impl(hsg.HardSwishGradOp)
-    def run_hard_swish_grad(self, interpreter: Interpreter, op: hsg.HardSwishGradOp,
-                            args: PythonValues) -> PythonValues:
-        return self._named(interpreter, op, args)
-
-    @impl(hsg.HardSwishOp)
-    def run_hard_swish(self, interpreter: Interpreter, op: hsg.HardSwishOp,
-                       args: PythonValues) -> PythonValues:
-        return self._named(interpreter, op, args)
+        return (self.machine.model(op)(*args, **op.attribute_values()),)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,
@@ -79,7 +71,7 @@ class HsgFunctions(MachineFunctions):
                   args: PythonValues) -> PythonValues:
         count = len(op.inputs)
         inputs, (output, offset, size, _ub_factor) = args[:count], args[count:]
-        self._per_core(op, list(inputs), output, offset, size, None)
+        self._per_core(interpreter, op, list(inputs), output, offset, size, None)
         return ()
 
     @impl(hsg.ElementwiseChunkOp)
@@ -88,11 +80,12 @@ class HsgFunctions(MachineFunctions):
         count = len(op.inputs)
         inputs, rest = args[:count], args[count:]
         output, slice_offset, slice_size, chunk_offset, chunk_size, ub_factor = rest
-        self._per_core(op, list(inputs), output, slice_offset, slice_size,
+        self._per_core(interpreter, op, list(inputs), output, slice_offset, slice_size,
                        (chunk_offset, chunk_size, ub_factor))
         return ()
 
-    def _per_core(self, op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
+    def _per_core(self, interpreter: Interpreter,
+                  op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
                   inputs: list[np.ndarray], y: np.ndarray, offset: Any, size: Any,
                   chunk: tuple[Any, Any, Any] | None) -> None:
         """y[range] = body(inputs[range]) for each active core's range."""
@@ -114,5 +107,21 @@ class HsgFunctions(MachineFunctions):
                 raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
                               f"outside the {y.size}-element tensors")
             end = start + length
-            y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs])
+            y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs],
+                                    lambda v, r=r: per_row(interpreter.get_values((v,))[0],
+                                                           n)[r])
             self.machine.mark_written(y, start, length)
+
+
+def _named_impl(op_type: type[hsg.NamedOp]) -> Callable[..., PythonValues]:
+    @impl(op_type)
+    def run(self: HsgFunctions, interpreter: Interpreter, op: hsg.NamedOp,
+            args: PythonValues) -> PythonValues:
+        return self.run_named(interpreter, op, args)
+
+    return run
+
+
+for _definition in OPS.values():  # one impl per named op, each the same run_named
+    setattr(HsgFunctions, f"run_{_definition.name}", _named_impl(_definition.op))
+register_impls(HsgFunctions)

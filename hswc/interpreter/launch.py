@@ -5,7 +5,9 @@ filled with a non-zero byte pattern (GM is not zeroed either); an output element
 writes is an error naming the launch, as is a launch whose tiling values (folded constants
 included) the host tiling could not have produced. Cores run in batches of at most the
 platform's core count, as the hardware runs a launch with more blocks than cores in waves; the
-cores of a batch run in lock-step.
+cores of a batch run in lock-step. The launch's f32 scalars follow the tiling values into the
+kernel, and its tiling record holds them under their tiling-struct names
+(hswc.kernel_signature.scalar_fields).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.dtypes import NAMES
-from hswc.interpreter.machine import Machine
+from hswc.interpreter.machine import Machine, TilingRecord
+from hswc.kernel_signature import kernel_arguments, scalar_fields
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
 
 FRESH_GM_BYTE = 0x5B
@@ -51,8 +54,9 @@ MAX_BLOCK_DIM = 65535
 
 def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                args: tuple[Any, ...]) -> tuple[np.ndarray]:
-    count = len(op.inputs)
-    block_dim, inputs, tiling = args[0], list(args[1:1 + count]), list(args[1 + count:])
+    count, values = len(op.inputs), 1 + len(op.inputs) + len(op.tiling)
+    block_dim, inputs, tiling = args[0], list(args[1:1 + count]), list(args[1 + count:values])
+    scalars = [np.float32(v) for v in args[values:]]  # f32 operands: the conversion is exact
     kernel = SymbolTable.lookup_symbol(interpreter.module, op.kernel)
     if not isinstance(kernel, func.FuncOp):
         raise OpError(op, f"launches {op.kernel}, which is not a func.func in this module")
@@ -63,13 +67,16 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     if not isinstance(block_dim, int) or not 0 <= block_dim <= MAX_BLOCK_DIM:
         raise OpError(op, f"has block dim {block_dim!r}; it must be an index from 0 to "
                       f"{MAX_BLOCK_DIM} (AscendC's limit)")
-    expected = count + 1 + len(tiling)
+    expected = count + 1 + len(tiling) + len(scalars)
     if len(kernel.function_type.inputs) != expected:
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
-    record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling)
+    fields = scalar_fields(kernel_arguments(kernel).scalars)  # none for a declaration
+    record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling,
+                     dict(zip(fields, scalars, strict=False)))
     _check_tiling(op, record, inputs[0].size)
     machine.tilings.append(record)
+    machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]
     y_gm = np.empty_like(gm_inputs[0])
     y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
@@ -79,7 +86,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         cores = np.arange(start, min(block_dim, start + wave), dtype=np.int64)
         batch = CoreBatch(cores, block_dim, machine.platform.ub_size)
         with machine.running(batch), machine.writing(y_gm, written):
-            interpreter.call_op(kernel, (*gm_inputs, y_gm, *tiling))
+            interpreter.call_op(kernel, (*gm_inputs, y_gm, *tiling, *scalars))
     if not written.all():
         first = int(np.argmin(written))
         missing = int(y_gm.size - np.count_nonzero(written))
@@ -89,7 +96,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     return (y_gm.reshape(inputs[0].shape),)
 
 
-def _check_tiling(op: hsg.LaunchOp, record: dict[str, int], total: int) -> None:
+def _check_tiling(op: hsg.LaunchOp, record: TilingRecord, total: int) -> None:
     """The launch's tiling values obey the tiling's own rules (folded constants included); a
     hand-written kernel with other tiling values is not checked."""
     if any(k not in record for k in TILING_FIELDS):
@@ -109,14 +116,14 @@ def _check_tiling(op: hsg.LaunchOp, record: dict[str, int], total: int) -> None:
 
 
 def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_dim: int,
-            tiling: list[Any]) -> dict[str, int]:
-    """The launch's tiling as --tiling-json writes it.
+            tiling: list[Any], scalars: dict[str, np.float32]) -> TilingRecord:
+    """The launch's tiling as --tiling-json writes it, its scalars (by tiling-struct name) last.
 
     The tiling key is not an operand of the launch: it is the fifth result of the host tiling
     call that computed the launch's values, or, when the tiling was folded to constants, the
     key of the element type (the same table the tiling function returns it from).
     """
-    record = {name: int(v) for name, v in zip(TILING_FIELDS, tiling, strict=False)}
+    record: TilingRecord = {name: int(v) for name, v in zip(TILING_FIELDS, tiling, strict=False)}
     record["usedCoreNum"] = int(block_dim)
     key = TILING_KEYS.get(NAMES.get(dtype, ""), -1)
     owner = op.block_dim.owner
@@ -124,4 +131,5 @@ def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_d
         (computed,) = interpreter.get_values((owner.results[4],))
         key = int(computed)
     record["tilingKey"] = key
+    record.update({name: float(value) for name, value in scalars.items()})
     return record

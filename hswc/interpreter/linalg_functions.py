@@ -29,7 +29,7 @@ class LinalgFunctions(MachineFunctions):
         shapes = {a.shape for a in inputs}
         if len(shapes) > 1:
             raise OpError(op, f"gets inputs of different shapes at run time: {sorted(shapes)}")
-        return (run_body(op.body.block, inputs),)
+        return (run_body(op.body.block, inputs, lambda v: interpreter.get_values((v,))[0]),)
 
     @impl_terminator(YieldOp)
     def run_yield(self, interpreter: Interpreter, op: YieldOp,

@@ -24,6 +24,9 @@ from hswc.interpreter.values import Rows
 from hswc.platform import Platform
 
 Model = Callable[..., np.ndarray]
+TilingRecord = dict[str, Any]
+"""One launch's tiling as --tiling-json writes it: the int fields (totalNum, ..., tilingKey),
+then the launch's f32 scalars as floats under their tiling-struct names."""
 
 
 class Machine:
@@ -34,8 +37,10 @@ class Machine:
         self.platform = platform
         self.semantics = semantics
         self.on_event = on_event
-        self.tilings: list[dict[str, int] | None] = []
+        self.tilings: list[TilingRecord | None] = []
         """One entry per launch, in order."""
+        self.launched: list[str] = []
+        """The kernel of each launch, in order."""
         self.batch: CoreBatch | None = None
         self.rows: Rows | None = None
         self._idents = 0

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from hswc.ops.definition import OpDefinition
+from hswc.ops.hard_sigmoid import HARD_SIGMOID, HARD_SIGMOID_GRAD
 from hswc.ops.hard_swish import HARD_SWISH
 from hswc.ops.hard_swish_grad import HARD_SWISH_GRAD
+from hswc.ops.hardtanh import HARDTANH, HARDTANH_GRAD
+from hswc.ops.leaky_relu import LEAKY_RELU, LEAKY_RELU_GRAD
+from hswc.ops.shrink import HARD_SHRINK, HARD_SHRINK_GRAD, SOFTSHRINK, SOFTSHRINK_GRAD
+from hswc.ops.threshold import THRESHOLD, THRESHOLD_GRAD
 from hswc.tiling import UbPlan
 
-OPS: dict[str, OpDefinition] = {d.name: d for d in (HARD_SWISH_GRAD, HARD_SWISH)}
+OPS: dict[str, OpDefinition] = {d.name: d for d in (
+    HARD_SWISH, HARD_SWISH_GRAD, HARD_SIGMOID, HARD_SIGMOID_GRAD, HARDTANH, HARDTANH_GRAD,
+    LEAKY_RELU, LEAKY_RELU_GRAD, THRESHOLD, THRESHOLD_GRAD, HARD_SHRINK, HARD_SHRINK_GRAD,
+    SOFTSHRINK, SOFTSHRINK_GRAD,
+)}
 """By stem: `hard_swish_grad` for hsg.hard_swish_grad."""
 
 

@@ -16,9 +16,10 @@ from hswc.dialects.hsg import NamedOp
 from hswc.ops.body import BodyBuilder
 from hswc.tiling import UbPlan
 
-Decomposition = Callable[[BodyBuilder, Sequence[SSAValue]], SSAValue]
-"""Builds the body from the inputs' elements; returns the f32 (compute type) result, which the
-caller rounds to the element type."""
+Decomposition = Callable[[BodyBuilder, Sequence[SSAValue], Mapping[str, SSAValue]], SSAValue]
+"""Builds the body from the inputs' elements and the op's attributes (f32 scalars defined
+outside the body: run-time values of the kernel); returns the result in the compute type (f32),
+which the caller rounds to the element type."""
 
 
 def camel(stem: str) -> str:

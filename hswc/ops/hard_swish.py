@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.ir import SSAValue
 
@@ -12,7 +12,7 @@ from hswc.ops.body import BodyBuilder
 from hswc.ops.definition import OpDefinition
 
 
-def torch(b: BodyBuilder, inputs: Sequence[SSAValue]) -> SSAValue:
+def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAValue]) -> SSAValue:
     (x,) = inputs
     x_fp32 = b.widen(x, "x_fp32")
     six = b.const(6.0, "six")

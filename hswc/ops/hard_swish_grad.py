@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.ir import SSAValue
 
@@ -24,7 +24,7 @@ CANN_BUDGET = UbPlan(bytes_per_element=48, ub_reserve=1024, align_elements=64)
 """ops-nn's hard_swish_grad tiling: BYTES_PER_ELEMENT 48 and UB_MASK_RESERVE 1024 (SPEC.md 4)."""
 
 
-def cann(b: BodyBuilder, inputs: Sequence[SSAValue]) -> SSAValue:
+def cann(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAValue]) -> SSAValue:
     grad, x = inputs
     x_fp32 = b.widen(x, "x_fp32")
     grad_fp32 = b.widen(grad, "grad_fp32")
@@ -37,7 +37,7 @@ def cann(b: BodyBuilder, inputs: Sequence[SSAValue]) -> SSAValue:
     return b.mulf(grad_fp32, slope, "product")
 
 
-def torch(b: BodyBuilder, inputs: Sequence[SSAValue]) -> SSAValue:
+def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAValue]) -> SSAValue:
     grad, x = inputs
     x_fp32 = b.widen(x, "x_fp32")
     grad_fp32 = b.widen(grad, "grad_fp32")

@@ -2,10 +2,11 @@
 
 Input: named hsg ops on tensors (`hsg.hard_swish_grad`, `hsg.hard_swish`), any rank, static,
 dynamic or unranked.
-Output, per op: `tensor.empty` of the result's shape (with `tensor.dim` for dynamic dims) and an
-elementwise `linalg.generic` whose body is the op's decomposition for the chosen semantics
-(hswc.ops), marked `hsg.op_name` (and `hsg.ub_budget` where the reference kernel of that
-semantics tiles by a fixed budget). Unranked operands, which linalg.generic cannot take, are
+Output, per op: `tensor.empty` of the result's shape (with `tensor.dim` for dynamic dims), an
+f32 `arith.constant` per attribute (the kernel receives them at run time: the body uses them
+from outside), and an elementwise `linalg.generic` whose body is the op's decomposition for the
+chosen semantics (hswc.ops), marked `hsg.op_name` (and `hsg.ub_budget` where the reference kernel
+of that semantics tiles by a fixed budget). Unranked operands, which linalg.generic cannot take, are
 flattened first (`hsg.flatten`) and the result given their shape back (`hsg.unflatten`).
 `semantics=cann|torch` picks the decomposition; by default each op's own default (cann for
 hard_swish_grad, torch for the others).
@@ -20,6 +21,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    Float32Type,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     ModuleOp,
@@ -41,6 +44,7 @@ from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
 from hswc.passes.schedule_options import plan_attribute
 
+F32 = Float32Type()
 SEMANTICS_ATTR = "hsg.semantics"
 UB_BUDGET_ATTR = "hsg.ub_budget"
 """On a generic: the UB budget (hswc.tiling.UbPlan) its reference schedule is tiled by."""
@@ -71,12 +75,16 @@ def decompose(op: hsg.NamedOp, definition: OpDefinition, semantics: str) -> SSAV
     assert isinstance(t, TensorType)
     element = t.get_element_type()
     init = _empty_like(b, t, inputs[0])
+    attrs: dict[str, SSAValue] = {}
+    for name, value in op.attribute_values().items():  # run-time scalars of the kernel
+        attrs[name] = b.insert(arith.ConstantOp(FloatAttr(value, F32))).result
+        attrs[name].name_hint = name
 
     body = Block(arg_types=[element] * (len(inputs) + 1))
     for arg, name in zip(body.args, (*op.INPUTS, "out"), strict=True):
         arg.name_hint = name
     builder = BodyBuilder(body)
-    value = definition.semantics[semantics](builder, body.args[: len(inputs)])
+    value = definition.semantics[semantics](builder, body.args[: len(inputs)], attrs)
     result = builder.narrow(value, element, "result" if value.type != element else None)
     builder.builder.insert(YieldOp(result))
 

@@ -29,9 +29,10 @@ from io import StringIO
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    Float32Type,
     IndexType,
     MemRefType,
     ModuleOp,
@@ -68,6 +69,7 @@ from hswc.vectorizer.plan import plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import Schedule
 
 INT64_MAX = 2**63 - 1
+F32 = Float32Type()
 
 
 def tiling_function_name(op_name: str, dtype: str) -> str:
@@ -96,36 +98,77 @@ def _build_tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
     return fn
 
 
-def _slice_body(generic: GenericOp) -> Region:
-    """The generic's body without the output's argument (which it does not read)."""
-    region = generic.body.clone()
+def _slice_body(ew: Elementwise, scalars: dict[SSAValue, SSAValue]) -> Region:
+    """The generic's body without the output's argument (which it does not read), its
+    arguments named as the kernel's inputs (the kernel's buffers are named after them), and
+    the scalars it captures replaced by the kernel's (`scalars`: host value -> kernel value)."""
+    region = Region()
+    ew.op.body.clone_into(region, value_mapper=dict(scalars))
     block = region.block
     block.erase_arg(block.args[-1])
+    for arg, name in zip(block.args, ew.input_names(), strict=True):
+        arg.name_hint = name
     return region
 
 
+def _scalar_names(ew: Elementwise) -> list[str]:
+    """The kernel's names of the scalars the body captures: their names on the host, made
+    unique (`scalar<i>` without one)."""
+    names: list[str] = []
+    for i, value in enumerate(ew.dag.scalars):
+        name = value.name_hint or f"scalar{i}"
+        base, n = name, 1
+        while name in names:
+            name, n = f"{base}_{n}", n + 1
+        names.append(name)
+    return names
+
+
 def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
-    """The device kernel: find this core's slice, hand it to hsg.elementwise_slice."""
+    """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
+    the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
+    their own type here (exact: the host widened them)."""
     gm = MemRefType(ew.element_type, [DYNAMIC_INDEX])
     index = IndexType()
     count = len(ew.inputs)
-    block = Block(arg_types=[gm] * (count + 1) + [index] * len(TILING_FIELDS))
-    names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor")
+    scalars = ew.dag.scalars
+    block = Block(arg_types=[gm] * (count + 1) + [index] * len(TILING_FIELDS)
+                  + [F32] * len(scalars))
+    names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor",
+             *_scalar_names(ew))
     for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
-    *buffers, total_num, block_factor, ub_factor = block.args
+    buffers = block.args[: count + 1]
+    total_num, block_factor, ub_factor = block.args[count + 1: count + 1 + len(TILING_FIELDS)]
     builder = Builder(InsertPoint.at_end(block))
+    kernel_scalars: dict[SSAValue, SSAValue] = {}
+    for host, arg in zip(scalars, block.args[count + 1 + len(TILING_FIELDS):], strict=True):
+        value: SSAValue = arg
+        if host.type != F32:
+            value = builder.insert(arith.TruncFOp(arg, host.type)).result
+            value.name_hint = arg.name_hint
+        kernel_scalars[host] = value
     block_idx = builder.insert(ascend.GetBlockIdxOp()).result
     block_idx.name_hint = "block_idx"
     a = IRArith(InsertPoint.at_end(block))
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
     a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset, length,
-                                            ub_factor, _slice_body(ew.op)))
+                                            ub_factor, _slice_body(ew, kernel_scalars)))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
     return fn
+
+
+def _host_scalars(builder: Builder, ew: Elementwise) -> list[SSAValue]:
+    """The launch's scalars: what the body captures, widened to f32 where it is f16 or bf16."""
+    values: list[SSAValue] = []
+    for value in ew.dag.scalars:
+        if value.type != F32:
+            value = builder.insert(arith.ExtFOp(value, F32)).result
+        values.append(value)
+    return values
 
 
 def _static_num_elements(t: Attribute) -> int | None:
@@ -268,7 +311,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         before = op.prev_op
         values = self._host_tiling(op, ew, dtype, plan, platform, tiling_name, camel(op_name))
         builder = Builder(InsertPoint.before(op))
-        launch = hsg.LaunchOp(kernel_name, values[3], ew.inputs, values[: len(TILING_FIELDS)])
+        launch = hsg.LaunchOp(kernel_name, values[3], ew.inputs, values[: len(TILING_FIELDS)],
+                              _host_scalars(builder, ew))
         builder.insert(launch)
         launch.y.name_hint = ew.result.name_hint
         copy_location(op, ops_between(before, op))

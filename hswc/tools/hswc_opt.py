@@ -194,6 +194,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-opt", f"malformed pass pipeline: {error}")
     except (ValueError, TypeError, DiagnosticException) as error:
         return report("hswc-opt", str(error))
+    except RecursionError:
+        return report("hswc-opt", TOO_DEEP)
+    except Exception as error:  # the contract: one line, never a traceback
+        return report("hswc-opt", f"internal error: {type(error).__name__}: {error}")
     return 1 if tool.failed else 0
 
 

@@ -1,12 +1,14 @@
 """An elementwise body as a DAG of scalar operations: what the vectorizer maps to AscendC calls.
 
 `body_dag(block)` reads the body of a linalg.generic (or of the hsg slice / chunk ops that carry
-it): block arguments are the inputs' elements, `linalg.yield` names the result. Each supported
-arith op becomes a `Node` in body order; on the way identical operations are merged, operations
-whose operands are all constants are folded (with hswc.arith_semantics, so bits do not change),
-i1 constants are folded into the selects and logic that use them, and operations the result does
-not depend on are dropped. An op the vectorizer cannot map is an error at that op, naming what
-is supported.
+it): block arguments are the inputs' elements, `linalg.yield` names the result, and float
+scalars defined outside the body (an op's attributes: run-time values of the kernel) are
+`scalar` nodes. Each supported arith op becomes a `Node` in body order; on the way identical
+operations are merged, operations whose operands are all constants are folded (with
+hswc.arith_semantics, so bits do not change), i1 constants are folded into the selects and logic
+that use them, and operations the result does not depend on are dropped. A node computed from
+constants and scalars only is `uniform`: one value for every element, which the kernel computes
+once. An op the vectorizer cannot map is an error at that op, naming what is supported.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc import arith_semantics as sem
 from hswc.diagnostics import OpError
@@ -63,15 +65,15 @@ class Node:
     """One value of the body: an input element, a constant, or an operation's result."""
 
     kind: str
-    """input, const, extf, truncf, addf, subf, mulf, divf, maximumf, minimumf, negf, cmpf,
-    select, andi, ori, xori, not."""
+    """input, const, scalar, extf, truncf, addf, subf, mulf, divf, maximumf, minimumf, negf,
+    cmpf, select, andi, ori, xori, not."""
     dtype: str
     operands: tuple[Node, ...] = ()
     value: float | bool | None = None
     """A constant's value (as its type rounds it)."""
     predicate: str | None = None
     index: int | None = None
-    """An input's position among the body's arguments."""
+    """An input's position among the body's arguments; a scalar's among the captured values."""
     name: str | None = None
     """The IR's name for it (the kernel names buffers after these)."""
     source: Operation | None = None
@@ -81,6 +83,13 @@ class Node:
     @property
     def is_const(self) -> bool:
         return self.kind == "const"
+
+    @property
+    def uniform(self) -> bool:
+        """The same value for every element: a constant, a scalar, or computed from those."""
+        if self.kind in ("const", "scalar"):
+            return True
+        return self.kind != "input" and all(o.uniform for o in self.operands)
 
     @property
     def is_mask(self) -> bool:
@@ -94,7 +103,6 @@ class Node:
             return ("const", self.dtype, bits)
         return (self.kind, self.dtype, self.predicate, self.index, *map(id, self.operands))
 
-
 @dataclass
 class Dag:
     inputs: list[Node]
@@ -102,6 +110,8 @@ class Dag:
     nodes: list[Node]
     """Every constant and operation the result depends on, in body order."""
     result: Node
+    scalars: list[SSAValue] = field(default_factory=list)
+    """The values from outside the body it uses, in order of first use (scalar nodes' index)."""
 
     def consumers(self, node: Node) -> list[Node]:
         return [n for n in self.nodes if node in n.operands]
@@ -113,15 +123,33 @@ class _Builder:
         self.values: dict[SSAValue, Node] = {}
         self.merged: dict[tuple[object, ...], Node] = {}
         self.nodes: list[Node] = []
+        self.scalars: list[SSAValue] = []
 
     def operand(self, op: Operation, value: SSAValue) -> Node:
         node = self.values.get(value)
-        if node is None:
-            where = "a value defined outside the body" if not isinstance(value, BlockArgument) \
-                else "an argument of another block"
-            raise OpError(op, f"uses {where}; an elementwise body may only use its arguments, "
-                          "constants defined in it and its own results")
+        if node is not None:
+            return node
+        if self._inside(value):
+            raise OpError(op, "uses a value of a nested region; an elementwise body may only use "
+                          "its arguments, its own results, and float scalars from outside")
+        dtype = dtype_of(value.type)
+        if dtype is None or dtype == "i1":
+            raise OpError(op, f"uses {value.type} from outside the body; an elementwise body "
+                          "may only use float scalars (f16, bf16, f32) from outside")
+        node = Node("scalar", dtype, index=len(self.scalars), name=value.name_hint, source=op)
+        self.scalars.append(value)
+        self.values[value] = node
         return node
+
+    def _inside(self, value: SSAValue) -> bool:
+        """Whether the value is defined within the body (in a region nested in it)."""
+        owner = value.owner
+        op = owner if isinstance(owner, Operation) else owner.parent_op()
+        while op is not None:
+            if op.parent_block() is self.block:
+                return True
+            op = op.parent_op()
+        return False
 
     def add(self, node: Node, result: SSAValue) -> None:
         node = self.simplify(node)
@@ -141,7 +169,7 @@ class _Builder:
 
     def simplify(self, node: Node) -> Node:
         """Fold operations on constants, and i1 constants into what uses them."""
-        if node.kind in ("input", "const"):
+        if node.kind in ("input", "const", "scalar"):
             return node
         ops = node.operands
         if all(o.is_const for o in ops):
@@ -284,7 +312,7 @@ def body_dag(block: Block, inputs: int | None = None) -> Dag:
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
-    return Dag(input_nodes, nodes, result)
+    return Dag(input_nodes, nodes, result, b.scalars)
 
 
 def _live(nodes: Iterable[Node], result: Node) -> list[Node]:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.builder import Builder
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -35,10 +37,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.passes.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
+from hswc.vectorizer.dag import Node
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
 
@@ -62,6 +66,7 @@ class Handles:
     """GlobalTensors of the inputs and the output."""
     objects: dict[Buffer, SSAValue]
     """Every TQue and TBuf, by buffer."""
+    uniforms: Uniforms
 
 
 @dataclass
@@ -136,14 +141,61 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
         key = "tensor" if b.is_queue else "mask" if b.dtype == "mask" else b.dtype
         num = b.depth if b.is_queue else None
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
+    uniforms = Uniforms(e, plan.selection.scalars)
+    for instr in plan.instrs():
+        if isinstance(instr.scalar, Node):
+            uniforms.value(instr.scalar)
     consts = [b for b in plan.buffers if b.role == "const"]
     for b in consts:
         local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
-        assert b.value is not None
-        e.op(ascend.DuplicateOp(local, float_attr(b.value, ELEMENT_TYPES[b.dtype]), ub_factor))
+        fill: FloatAttr | SSAValue = (uniforms.value(b.uniform) if b.uniform is not None
+                                      else float_attr(b.value or 0.0, ELEMENT_TYPES[b.dtype]))
+        e.op(ascend.DuplicateOp(local, fill, ub_factor))
     if consts:
         e.op(ascend.PipeBarrierOp())
-    return Handles(gm, objects)
+    return Handles(gm, objects, uniforms)
+
+
+class Uniforms:
+    """The kernel's uniform values, computed once in Init with scalar arith (memoised)."""
+
+    SCALAR_BINARY: ClassVar[dict[str, type[arith.FloatingPointLikeBinaryOperation]]] = {
+        "addf": arith.AddfOp, "subf": arith.SubfOp, "mulf": arith.MulfOp, "divf": arith.DivfOp,
+        "maximumf": arith.MaximumfOp, "minimumf": arith.MinimumfOp,
+    }
+
+    def __init__(self, e: Emitter, scalars: Sequence[SSAValue]):
+        self.e = e
+        self.scalars = scalars
+        self.values: dict[int, SSAValue] = {}
+
+    def value(self, node: Node) -> SSAValue:
+        found = self.values.get(id(node))
+        if found is None:
+            found = self.values[id(node)] = self._compute(node)
+        return found
+
+    def _compute(self, node: Node) -> SSAValue:
+        t = ELEMENT_TYPES[node.dtype]
+        if node.kind == "scalar":
+            return self.scalars[node.index or 0]
+        if node.kind == "const":
+            return self.e.value(arith.ConstantOp(float_attr(float(node.value or 0.0), t)),
+                                node.name or "scalar")
+        args = [self.value(o) for o in node.operands]
+        name = node.name or "scalar"
+        if node.kind == "negf":
+            return self.e.value(arith.NegfOp(args[0]), name)
+        if node.kind == "extf":
+            return self.e.value(arith.ExtFOp(args[0], t), name)
+        if node.kind == "truncf":
+            return self.e.value(arith.TruncFOp(args[0], t), name)
+        if node.kind in self.SCALAR_BINARY and node.dtype == "f32":
+            return self.e.value(self.SCALAR_BINARY[node.kind](args[0], args[1]), name)
+        assert node.source is not None
+        raise OpError(node.source, f"computes on scalars only ({node.kind} on {node.dtype}), "
+                      "which the kernel's scalar code does not support: conversions, negation "
+                      "and f32 arithmetic")
 
 
 def _linear_lengths(e: Emitter, plan: KernelPlan, ub_factor: SSAValue) -> dict[str, SSAValue]:
@@ -328,7 +380,11 @@ class ChunkEmitter:
             self.take_output()
         dst = self.operand(instr.dst, instr)
         srcs = [self.operand(v, instr) for v in instr.srcs]
-        op = build(instr, dst, srcs, self.count(instr.count))
+        like = srcs[-1] if srcs else dst  # the scalar has this tensor's dtype
+        scalar = (None if instr.scalar is None
+                  else self.h.uniforms.value(instr.scalar) if isinstance(instr.scalar, Node)
+                  else _scalar_attr(instr.scalar, like))
+        op = build(instr, dst, srcs, self.count(instr.count), scalar)
         self.e.op(op)
 
     def needs_barrier(self, instr: Instr) -> bool:
@@ -367,14 +423,16 @@ def float_attr(value: float, t: Attribute) -> FloatAttr:
     return FloatAttr(value, t)
 
 
-def _scalar(instr: Instr, like: SSAValue) -> FloatAttr:
+def _scalar_attr(value: float, like: SSAValue) -> FloatAttr:
+    """A constant scalar in the dtype of the tensor `like`."""
     t = like.type
-    assert isinstance(t, ascend.LocalTensorType) and instr.scalar is not None
-    return float_attr(instr.scalar, t.element_type)
+    assert isinstance(t, ascend.LocalTensorType)
+    return float_attr(value, t.element_type)
 
 
-def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue) -> Operation:
-    """The ascend op of one instruction."""
+def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue,
+          scalar: FloatAttr | SSAValue | None) -> Operation:
+    """The ascend op of one instruction (`scalar`: its scalar, a constant or a kernel value)."""
     api = instr.api
     if api == "Cast":
         assert instr.mode is not None
@@ -384,15 +442,19 @@ def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue) ->
         mode = ascend.CmpMode(instr.mode)
         if api == "Compare":
             return ascend.CompareOp(dst, srcs[0], srcs[1], mode, count)
-        return ascend.CompareScalarOp(dst, srcs[0], _scalar(instr, srcs[0]), mode, count)
+        assert scalar is not None
+        return ascend.CompareScalarOp(dst, srcs[0], scalar, mode, count)
     if api == "Select":
         assert instr.mode is not None
-        other: SSAValue | FloatAttr = srcs[2] if len(srcs) == 3 else _scalar(instr, srcs[1])
+        other = srcs[2] if len(srcs) == 3 else scalar
+        assert other is not None
         return ascend.SelectOp(dst, srcs[0], srcs[1], other, ascend.SelMode(instr.mode), count)
     if api == "Duplicate":
-        return ascend.DuplicateOp(dst, _scalar(instr, dst), count)
+        assert scalar is not None
+        return ascend.DuplicateOp(dst, scalar, count)
     if api in SCALAR_FORMS:
-        return SCALAR_FORMS[api](dst, srcs[0], _scalar(instr, srcs[0]), count)
+        assert scalar is not None
+        return SCALAR_FORMS[api](dst, srcs[0], scalar, count)
     return TENSOR_FORMS[api](dst, *srcs, count)
 
 

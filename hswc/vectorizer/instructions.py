@@ -15,8 +15,11 @@ Mapping (t: a vector, k: a constant):
   cmpf one / ord         LT | GT, EQ(a,a) & EQ(b,b) (And/Or on the masks as uint16)
   select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
-A result that is an input or a constant is copied (DataCopy) or filled (Duplicate) into the
-output. Every other instruction counts `compute_num` (the chunk rounded up to whole 256-byte
+A uniform operand (a scalar of the kernel, or computed from scalars and constants: see
+hswc.vectorizer.dag) takes a constant's place: the scalar of a scalar form, or a buffer Init
+fills with Duplicate; the kernel computes its value once, before the chunk loop. A result that
+is an input or a uniform value is copied (DataCopy) or filled (Duplicate) into the output.
+Every other instruction counts `compute_num` (the chunk rounded up to whole 256-byte
 repeats); masks are combined as 16-bit words.
 """
 
@@ -26,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from hswc.diagnostics import OpError
 from hswc.vectorizer.dag import Dag, Node
@@ -57,6 +60,12 @@ class Val:
     """For an input or its copy: the input's position."""
     value: float | None = None
     """For a constant buffer: the value Init fills it with."""
+    uniform: Node | None = None
+    """For a buffer of a uniform value that is not a constant: the node giving it."""
+
+
+Scalar = float | Node
+"""An instruction's scalar: a constant, or a uniform node the kernel computes once."""
 
 
 @dataclass(eq=False)
@@ -66,7 +75,7 @@ class Instr:
     api: str
     dst: Val
     srcs: tuple[Val, ...] = ()
-    scalar: float | None = None
+    scalar: Scalar | None = None
     mode: str | None = None
     """CMPMODE, SELMODE or RoundMode, in the ascend dialect's spelling."""
     count: Count = "compute"
@@ -94,6 +103,8 @@ class Selection:
     instrs: list[Instr]
     """Everything else, in body order."""
     consts: dict[tuple[object, ...], Val] = field(default_factory=dict)
+    scalars: list[SSAValue] = field(default_factory=list)
+    """The values the body's scalar nodes stand for (the kernel's scalar arguments)."""
 
 
 class _Selector:
@@ -113,16 +124,29 @@ class _Selector:
     # region values
 
     def val(self, node: Node) -> Val:
-        """The vector holding a node: its own, or a constant's buffer."""
-        if node.is_const:
+        """The vector holding a node: its own, or a buffer filled with a uniform value."""
+        if node.uniform:
+            if node.is_mask:
+                raise OpError(node.source, "is a condition on scalars alone, which has no "  # type: ignore[arg-type]
+                              "vector form: compare a tensor value")
             key = node.key()
             found = self.consts.get(key)
             if found is None:
-                assert isinstance(node.value, float)
-                found = Val("const", node.dtype, node.name or "const", value=node.value)
+                value = node.value if node.is_const else None
+                assert value is None or isinstance(value, float)
+                found = Val("const", node.dtype, node.name or "const", value=value,
+                            uniform=None if node.is_const else node)
                 self.consts[key] = found
             return found
         return self.vals[id(node)]
+
+    @staticmethod
+    def scalar(node: Node) -> Scalar:
+        """A uniform node as an instruction's scalar: its value if it is a constant."""
+        if node.is_const:
+            assert isinstance(node.value, float)
+            return node.value
+        return node
 
     def result(self, node: Node) -> Val:
         """A new vector for the node's value (the output when the body yields it)."""
@@ -160,19 +184,19 @@ class _Selector:
 
     def run(self) -> Selection:
         for node in self.dag.nodes:
-            if node.is_const:
-                continue
+            if node.uniform:
+                continue  # computed once by the kernel, used as a scalar or a filled buffer
             RULES[node.kind](self, node)
         result = self.dag.result
-        if result.kind == "input" or result.is_const:
+        if result.kind == "input" or result.uniform:
             self.copy_to_output(result)
         return Selection(self.dtype, self.inputs, self.output, self.conversions, self.instrs,
-                         self.consts)
+                         self.consts, list(self.dag.scalars))
 
     def copy_to_output(self, node: Node) -> None:
-        if node.is_const:
-            assert isinstance(node.value, float)
-            self.emit(Instr("Duplicate", self.output, scalar=node.value, source=node.source))
+        if node.uniform:
+            self.emit(Instr("Duplicate", self.output, scalar=self.scalar(node),
+                            source=node.source))
         else:
             self.emit(Instr("DataCopy", self.output, (self.vals[id(node)],)))
 
@@ -197,9 +221,9 @@ def _binary(tensor_api: str, scalar_api: str | None) -> Rule:
     def rule(s: _Selector, node: Node) -> None:
         s.require_arithmetic(node, tensor_api)
         a, b = node.operands
-        if scalar_api is not None and (a.is_const or b.is_const):
-            t, k = (b, a) if a.is_const else (a, b)
-            s.emit(Instr(scalar_api, s.result(node), (s.val(t),), scalar=k.value,  # type: ignore[arg-type]
+        if scalar_api is not None and (a.uniform or b.uniform):
+            t, k = (b, a) if a.uniform else (a, b)
+            s.emit(Instr(scalar_api, s.result(node), (s.val(t),), scalar=s.scalar(k),
                          source=node.source, in_place=(0,)))
             return
         s.emit(Instr(tensor_api, s.result(node), (s.val(a), s.val(b)), source=node.source,
@@ -210,9 +234,10 @@ def _binary(tensor_api: str, scalar_api: str | None) -> Rule:
 def _subf(s: _Selector, node: Node) -> None:
     s.require_arithmetic(node, "Sub")
     a, b = node.operands
-    if b.is_const:  # t - k == t + (-k), to the bit
-        assert isinstance(b.value, float)
-        s.emit(Instr("Adds", s.result(node), (s.val(a),), scalar=-b.value, source=node.source,
+    if b.uniform:  # t - k == t + (-k), to the bit
+        negated: Scalar = -b.value if isinstance(b.value, float) and b.is_const \
+            else Node("negf", b.dtype, (b,), name=f"minus_{b.name or 'scalar'}", source=b.source)
+        s.emit(Instr("Adds", s.result(node), (s.val(a),), scalar=negated, source=node.source,
                      in_place=(0,)))
         return
     s.emit(Instr("Sub", s.result(node), (s.val(a), s.val(b)), source=node.source,
@@ -235,9 +260,9 @@ def _negf(s: _Selector, node: Node) -> None:
 def _compare(s: _Selector, dst: Val, a: Node, b: Node, predicate: str, source: Node) -> None:
     """dst = a <predicate> b for a predicate with a CMPMODE; a constant b may be a scalar."""
     mode = COMPARE_MODES[predicate]
-    if b.is_const and s.schedule.scalar_compare:
-        s.emit(Instr("CompareScalar", dst, (s.val(a),), scalar=b.value,  # type: ignore[arg-type]
-                     mode=mode, source=source.source))
+    if b.uniform and s.schedule.scalar_compare:
+        s.emit(Instr("CompareScalar", dst, (s.val(a),), scalar=s.scalar(b), mode=mode,
+                     source=source.source))
     else:
         s.emit(Instr("Compare", dst, (s.val(a), s.val(b)), mode=mode, source=source.source))
 
@@ -247,7 +272,7 @@ def _cmpf(s: _Selector, node: Node) -> None:
     s.require_arithmetic(node, "Compare", a.dtype)
     predicate = node.predicate
     assert predicate is not None
-    if a.is_const:
+    if a.uniform:
         a, b, predicate = b, a, SWAPPED[predicate]
     dst = s.result(node)
     if predicate in COMPARE_MODES:
@@ -261,7 +286,7 @@ def _cmpf(s: _Selector, node: Node) -> None:
         return
     # ord: neither is NaN (x == x fails only for NaN); a constant other than NaN always is.
     _compare(s, dst, a, a, "oeq", node)
-    if not b.is_const:
+    if not b.is_const:  # a scalar may be NaN
         _compare(s, part, b, b, "oeq", node)
         s.emit(Instr("And", dst, (dst, part), count="words", source=node.source, in_place=(0,)))
 
@@ -269,12 +294,13 @@ def _cmpf(s: _Selector, node: Node) -> None:
 def _select(s: _Selector, node: Node) -> None:
     s.require_arithmetic(node, "Select")
     mask, a, b = node.operands
+    mask_val = s.val(mask)
     dst = s.result(node)
-    if b.is_const and s.schedule.scalar_compare:
-        s.emit(Instr("Select", dst, (s.val(mask), s.val(a)), scalar=b.value,  # type: ignore[arg-type]
+    if b.uniform and s.schedule.scalar_compare:
+        s.emit(Instr("Select", dst, (mask_val, s.val(a)), scalar=s.scalar(b),
                      mode="vsel_tensor_scalar_mode", source=node.source, in_place=(1,)))
         return
-    s.emit(Instr("Select", dst, (s.val(mask), s.val(a), s.val(b)),
+    s.emit(Instr("Select", dst, (mask_val, s.val(a), s.val(b)),
                  mode="vsel_tensor_tensor_mode", source=node.source, in_place=(1,)))
 
 

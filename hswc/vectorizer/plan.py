@@ -22,7 +22,7 @@ from typing import Literal
 
 from hswc.platform import SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, IntArith, UbPlan, mask_length
-from hswc.vectorizer.dag import Dag
+from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
 from hswc.vectorizer.schedule import Schedule
 
@@ -41,6 +41,8 @@ class Buffer:
     depth: int = 1
     value: float | None = None
     """A constant buffer's fill value."""
+    uniform: Node | None = None
+    """A buffer filled with a uniform value computed by the kernel (instead of `value`)."""
 
     @property
     def is_queue(self) -> bool:
@@ -190,7 +192,7 @@ class _Allocator:
         while name in self.names:
             name, n = f"{base}{n}", n + 1
         self.names.add(name)
-        buffer = Buffer(name, role, dtype, depth, val.value)
+        buffer = Buffer(name, role, dtype, depth, val.value, val.uniform)
         self.plan.buffers.append(buffer)
         return buffer
 

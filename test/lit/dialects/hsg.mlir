@@ -33,22 +33,23 @@ func.func @ranks_f16(%r0: tensor<f16>, %r1: tensor<7xf16>, %r2: tensor<4x?xf16>,
 // GENERIC:         %{{.*}} = "hsg.hard_swish_grad"(%{{.*}}, %{{.*}}) : (tensor<f16>, tensor<f16>) -> tensor<f16>
 // GENERIC:         %{{.*}} = "hsg.hard_swish_grad"(%{{.*}}, %{{.*}}) : (tensor<1x2x3x4x5x6x7x8xf16>, tensor<1x2x3x4x5x6x7x8xf16>) -> tensor<1x2x3x4x5x6x7x8xf16>
 
-// bf16 with distinct grad and x, unranked, and an attribute dictionary that survives printing.
+// bf16 with distinct grad and x, unranked, and a discardable (dialect-prefixed) attribute that
+// survives printing.
 func.func @bf16(%grad: tensor<8x?xbf16>, %x: tensor<8x?xbf16>, %u: tensor<*xbf16>, %s: tensor<bf16>) -> tensor<8x?xbf16> {
   %y = hsg.hard_swish_grad %grad, %x : tensor<8x?xbf16>
-  %yu = hsg.hard_swish_grad %u, %u {note = "kept"} : tensor<*xbf16>
+  %yu = hsg.hard_swish_grad %u, %u {test.note = "kept"} : tensor<*xbf16>
   %ys = hsg.hard_swish_grad %s, %s : tensor<bf16>
   func.return %y : tensor<8x?xbf16>
 }
 // CHECK-LABEL: func.func @bf16(
 // CHECK-SAME:      %[[G:[^:]*]]: tensor<8x?xbf16>, %[[X:[^:]*]]: tensor<8x?xbf16>, %[[U:[^:]*]]: tensor<*xbf16>, %[[S:[^:]*]]: tensor<bf16>) -> tensor<8x?xbf16> {
 // CHECK-NEXT:    %[[Y:.*]] = hsg.hard_swish_grad %[[G]], %[[X]] : tensor<8x?xbf16>
-// CHECK-NEXT:    %{{.*}} = hsg.hard_swish_grad %[[U]], %[[U]] {note = "kept"} : tensor<*xbf16>
+// CHECK-NEXT:    %{{.*}} = hsg.hard_swish_grad %[[U]], %[[U]] {test.note = "kept"} : tensor<*xbf16>
 // CHECK-NEXT:    %{{.*}} = hsg.hard_swish_grad %[[S]], %[[S]] : tensor<bf16>
 // CHECK-NEXT:    func.return %[[Y]] : tensor<8x?xbf16>
 // GENERIC-LABEL: "func.func"() <{sym_name = "bf16"
 // GENERIC:         "hsg.hard_swish_grad"(%{{.*}}, %{{.*}}) : (tensor<8x?xbf16>, tensor<8x?xbf16>) -> tensor<8x?xbf16>
-// GENERIC:         "hsg.hard_swish_grad"(%{{.*}}, %{{.*}}) {note = "kept"} : (tensor<*xbf16>, tensor<*xbf16>) -> tensor<*xbf16>
+// GENERIC:         "hsg.hard_swish_grad"(%{{.*}}, %{{.*}}) {test.note = "kept"} : (tensor<*xbf16>, tensor<*xbf16>) -> tensor<*xbf16>
 
 // f32: static, fully dynamic rank 8, unranked, and an empty shape.
 func.func @f32(%a: tensor<7x3xf32>, %b: tensor<?x?x?x?x?x?x?x?xf32>, %c: tensor<*xf32>, %d: tensor<0x5xf32>) {
@@ -86,7 +87,7 @@ func.func @host(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>, %t: index, %bf: ind
 // GENERIC:         "hsg.num_elements"(%{{.*}}) : (tensor<4x?xf16>) -> index
 // GENERIC:         "hsg.get_core_num_aiv"() : () -> index
 // GENERIC:         "hsg.get_ub_size"() : () -> index
-// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @hard_swish_grad_kernel_f16, operandSegmentSizes = array<i32: 1, 2, 3>}> : (index, tensor<4x?xf16>, tensor<4x?xf16>, index, index, index) -> tensor<4x?xf16>
+// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @hard_swish_grad_kernel_f16, operandSegmentSizes = array<i32: 1, 2, 3, 0>}> : (index, tensor<4x?xf16>, tensor<4x?xf16>, index, index, index) -> tensor<4x?xf16>
 
 // The kernel the launch above names.
 func.func @hard_swish_grad_kernel_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %t: index, %bf: index, %uf: index) attributes {hsg.kernel} {

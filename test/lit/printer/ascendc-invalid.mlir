@@ -51,7 +51,7 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
 // -----
 
 // A kernel that does not take (grad, x, y, totalNum, blockFactor, ubFactor) breaks the launch contract.
-// CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' is a kernel whose arguments are not (inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor: index) with no results
+// CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' is a kernel whose arguments are not (inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor: index, scalars...: f32) with no results
 func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %total_num: index) attributes {hsg.kernel} {
   func.return
 }

@@ -1,6 +1,6 @@
 // --print-between-passes prints the IR after each pass that another pass follows.
 // RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend910b},hsg-block-into-ub' --print-between-passes | filecheck %s
-// --lower-to-ascend runs the four passes: three dumps, then the final IR.
+// --lower-to-ascend runs the five passes: four dumps, then the final IR.
 // RUN: hswc-opt %s --lower-to-ascend --print-between-passes | filecheck %s --check-prefix=LOWER
 
 // A static f16 operator through tile and block.
@@ -24,6 +24,8 @@ func.func @between(%a: tensor<64xf16>) -> tensor<64xf16> {
 // CHECK:         hsg.elementwise_chunk
 // CHECK-NOT:   IR after
 // LOWER:       IR after hsg-decompose
+// LOWER:         linalg.generic
+// LOWER:       IR after hsg-fuse-elementwise
 // LOWER:         linalg.generic
 // LOWER:       IR after hsg-tile-on-cores
 // LOWER:         hsg.elementwise_slice

@@ -1,0 +1,68 @@
+"""hsg.hard_shrink, hsg.softshrink and their gradients, as PyTorch 2.14 computes them: lambd is
+first rounded to the input dtype (FAMILY.md says f32; PyTorch itself rounds it), then the band
+[-lambd, lambd] is compared and shifted by in f32."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from xdsl.ir import SSAValue
+
+from hswc.dialects.hsg import HardShrinkGradOp, HardShrinkOp, SoftshrinkGradOp, SoftshrinkOp
+from hswc.ops.body import BodyBuilder
+from hswc.ops.definition import OpDefinition
+
+
+def _lambd(b: BodyBuilder, x: SSAValue, attrs: Mapping[str, SSAValue]) -> SSAValue:
+    """lambd as PyTorch uses it: rounded to x's dtype, as f32 (exact for f32)."""
+    return b.widen(b.narrow(attrs["lambd"], x.type, "lambd_in_dtype"), "lambd_rounded")
+
+
+def _inside(b: BodyBuilder, x_fp32: SSAValue, lambd: SSAValue) -> SSAValue:
+    """x >= -lambd and x <= lambd: the band the shrink ops zero (NaN is outside)."""
+    above = b.cmpf("oge", x_fp32, b.negf(lambd, "minus_lambd"), "above")
+    below = b.cmpf("ole", x_fp32, lambd, "below")
+    return b.andi(above, below, "inside")
+
+
+def hard_shrink(b: BodyBuilder, inputs: Sequence[SSAValue],
+                attrs: Mapping[str, SSAValue]) -> SSAValue:
+    """where(x >= -lambd and x <= lambd, +0, x)."""
+    (x,) = inputs
+    x_fp32 = b.widen(x, "x_fp32")
+    inside = _inside(b, x_fp32, _lambd(b, x, attrs))
+    return b.select(inside, b.const(0.0, "zero"), x_fp32, "result")
+
+
+def shrink_grad(b: BodyBuilder, inputs: Sequence[SSAValue],
+                attrs: Mapping[str, SSAValue]) -> SSAValue:
+    """where(x >= -lambd and x <= lambd, +0, grad): both shrink ops' backward."""
+    grad, x = inputs
+    x_fp32 = b.widen(x, "x_fp32")
+    grad_fp32 = b.widen(grad, "grad_fp32")
+    inside = _inside(b, x_fp32, _lambd(b, x, attrs))
+    return b.select(inside, b.const(0.0, "zero"), grad_fp32, "result")
+
+
+def softshrink(b: BodyBuilder, inputs: Sequence[SSAValue],
+               attrs: Mapping[str, SSAValue]) -> SSAValue:
+    """where(x > lambd, x - lambd, where(x < -lambd, x + lambd, +0))."""
+    (x,) = inputs
+    x_fp32 = b.widen(x, "x_fp32")
+    lambd = _lambd(b, x, attrs)
+    shifted_down = b.subf(x_fp32, lambd, "shifted_down")
+    shifted_up = b.addf(x_fp32, lambd, "shifted_up")
+    below = b.cmpf("olt", x_fp32, b.negf(lambd, "minus_lambd"), "below")
+    lower = b.select(below, shifted_up, b.const(0.0, "zero"), "lower")
+    above = b.cmpf("ogt", x_fp32, lambd, "above")
+    return b.select(above, shifted_down, lower, "result")
+
+
+HARD_SHRINK = OpDefinition(op=HardShrinkOp, semantics={"torch": hard_shrink},
+                           aclnn="aclnnHardshrink")
+HARD_SHRINK_GRAD = OpDefinition(op=HardShrinkGradOp, semantics={"torch": shrink_grad},
+                                aclnn="aclnnHardshrinkBackward")
+SOFTSHRINK = OpDefinition(op=SoftshrinkOp, semantics={"torch": softshrink},
+                          aclnn="aclnnSoftshrink")
+SOFTSHRINK_GRAD = OpDefinition(op=SoftshrinkGradOp, semantics={"torch": shrink_grad},
+                               aclnn="aclnnSoftshrinkBackward")

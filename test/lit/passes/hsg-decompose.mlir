@@ -1,0 +1,185 @@
+// RUN: hswc-opt %s --split-input-file -p hsg-decompose | filecheck %s
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose{semantics=torch}' | filecheck %s --check-prefix=TORCH
+// Idempotent: a second run finds no named op and changes nothing.
+// RUN: hswc-opt %s --split-input-file -p hsg-decompose,hsg-decompose | filecheck %s
+
+// HardSwishGrad, cann (the default): the kernel's steps in its order, widened to f32 once,
+// rounded back once; the generic carries its op name, semantics and the CANN tiling budget.
+func.func @hsg_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tensor<4x?xf16> {
+  %y = hsg.hard_swish_grad %grad, %x : tensor<4x?xf16>
+  func.return %y : tensor<4x?xf16>
+}
+// CHECK-LABEL: func.func @hsg_f16(
+// CHECK-SAME:      %[[G:.*]]: tensor<4x?xf16>, %[[X:.*]]: tensor<4x?xf16>) -> tensor<4x?xf16> {
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[D1:.*]] = tensor.dim %[[G]], %[[C1]] : tensor<4x?xf16>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[D1]]) : tensor<4x?xf16>
+// CHECK-NEXT:    %[[Y:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[X]] : tensor<4x?xf16>, tensor<4x?xf16>) outs(%[[INIT]] : tensor<4x?xf16>) attrs =  {hsg.op_name = "hard_swish_grad", hsg.semantics = "cann", hsg.ub_budget = {bytes_per_element = 48 : i64, ub_reserve = 1024 : i64, align_elements = 64 : i64}} {
+// CHECK-NEXT:    ^{{.*}}(%[[EG:.*]]: f16, %[[EX:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[EX]] : f16 to f32
+// CHECK-NEXT:      %[[GF:.*]] = arith.extf %[[EG]] : f16 to f32
+// CHECK-NEXT:      %[[LO:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[XF]], %[[LO]] : f32
+// CHECK-NEXT:      %[[HI:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:      %[[LT:.*]] = arith.cmpf olt, %[[XF]], %[[HI]] : f32
+// CHECK-NEXT:      %[[THIRD:.*]] = arith.constant 0.333333343 : f32
+// CHECK-NEXT:      %[[S0:.*]] = arith.mulf %[[XF]], %[[THIRD]] : f32
+// CHECK-NEXT:      %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:      %[[S1:.*]] = arith.addf %[[S0]], %[[HALF]] : f32
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[S2:.*]] = arith.select %[[GT]], %[[S1]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      %[[S3:.*]] = arith.select %[[LT]], %[[S2]], %[[ONE]] : f32
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[GF]], %[[S3]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[P]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[R]] : f16
+// CHECK-NEXT:    } -> tensor<4x?xf16>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<4x?xf16>
+// The torch semantics: a true division by 3, +0 (not grad*0) at and below -3, no budget.
+// TORCH-LABEL: func.func @hsg_f16(
+// TORCH:         attrs =  {hsg.op_name = "hard_swish_grad", hsg.semantics = "torch"} {
+// TORCH:           %[[XF:.*]] = arith.extf
+// TORCH-NEXT:      %[[GF:.*]] = arith.extf
+// TORCH-NEXT:      %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
+// TORCH-NEXT:      %[[Q:.*]] = arith.divf %[[XF]], %[[THREE]] : f32
+// TORCH-NEXT:      %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// TORCH-NEXT:      %[[S:.*]] = arith.addf %[[Q]], %[[HALF]] : f32
+// TORCH-NEXT:      %[[LIN:.*]] = arith.mulf %[[GF]], %[[S]] : f32
+// TORCH-NEXT:      %[[LT:.*]] = arith.cmpf olt, %[[XF]], %[[THREE]] : f32
+// TORCH-NEXT:      %[[MID:.*]] = arith.select %[[LT]], %[[LIN]], %[[GF]] : f32
+// TORCH-NEXT:      %[[LO:.*]] = arith.constant -3.000000e+00 : f32
+// TORCH-NEXT:      %[[LE:.*]] = arith.cmpf ole, %[[XF]], %[[LO]] : f32
+// TORCH-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// TORCH-NEXT:      %[[R:.*]] = arith.select %[[LE]], %[[ZERO]], %[[MID]] : f32
+// TORCH-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to f16
+// TORCH-NEXT:      linalg.yield %[[N]] : f16
+
+// -----
+
+// f32 computes directly: no extf, no truncf; a static shape needs no tensor.dim.
+func.func @hsg_f32(%grad: tensor<7x3xf32>, %x: tensor<7x3xf32>) -> tensor<7x3xf32> {
+  %y = hsg.hard_swish_grad %grad, %x : tensor<7x3xf32>
+  func.return %y : tensor<7x3xf32>
+}
+// CHECK-LABEL: func.func @hsg_f32(
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty() : tensor<7x3xf32>
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^{{.*}}(%[[EG:.*]]: f32, %[[EX:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[LO:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK-NEXT:      arith.cmpf ogt, %[[EX]], %[[LO]] : f32
+// CHECK-NOT:       arith.extf
+// CHECK:           %[[P:.*]] = arith.mulf %[[EG]], %{{.*}} : f32
+// CHECK-NEXT:      linalg.yield %[[P]] : f32
+
+// -----
+
+// Unranked bf16: linalg.generic takes ranked tensors, so the operands are flattened (their
+// elements in order) and the result is given grad's shape back.
+func.func @hsg_unranked(%grad: tensor<*xbf16>, %x: tensor<*xbf16>) -> tensor<*xbf16> {
+  %y = hsg.hard_swish_grad %grad, %x : tensor<*xbf16>
+  func.return %y : tensor<*xbf16>
+}
+// CHECK-LABEL: func.func @hsg_unranked(
+// CHECK-SAME:      %[[G:.*]]: tensor<*xbf16>, %[[X:.*]]: tensor<*xbf16>) -> tensor<*xbf16> {
+// CHECK-NEXT:    %[[FG:.*]] = hsg.flatten %[[G]] : tensor<*xbf16> -> tensor<?xbf16>
+// CHECK-NEXT:    %[[FX:.*]] = hsg.flatten %[[X]] : tensor<*xbf16> -> tensor<?xbf16>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D0:.*]] = tensor.dim %[[FG]], %[[C0]] : tensor<?xbf16>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[D0]]) : tensor<?xbf16>
+// CHECK-NEXT:    %[[YF:.*]] = linalg.generic {{.*}} ins(%[[FG]], %[[FX]] : tensor<?xbf16>, tensor<?xbf16>) outs(%[[INIT]] : tensor<?xbf16>)
+// CHECK:         } -> tensor<?xbf16>
+// CHECK-NEXT:    %[[Y:.*]] = hsg.unflatten %[[YF]] like %[[G]] : tensor<?xbf16> -> tensor<*xbf16>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<*xbf16>
+
+// -----
+
+// A scalar (rank 0): no dims, no iterators.
+func.func @hsg_scalar(%grad: tensor<f16>, %x: tensor<f16>) -> tensor<f16> {
+  %y = hsg.hard_swish_grad %grad, %x : tensor<f16>
+  func.return %y : tensor<f16>
+}
+// CHECK-LABEL: func.func @hsg_scalar(
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty() : tensor<f16>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+
+// -----
+
+// HardSwish, the forward, has torch semantics only: min(max(x + 3, 0), 6) * x / 6.
+func.func @hard_swish(%x: tensor<?xf16>) -> tensor<?xf16> {
+  %y = hsg.hard_swish %x : tensor<?xf16>
+  func.return %y : tensor<?xf16>
+}
+// CHECK-LABEL: func.func @hard_swish(
+// CHECK:         attrs =  {hsg.op_name = "hard_swish", hsg.semantics = "torch"} {
+// CHECK-NEXT:    ^{{.*}}(%[[E:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:      %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
+// CHECK-NEXT:      %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:      %[[SH:.*]] = arith.addf %[[XF]], %[[THREE]] : f32
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[RELU:.*]] = arith.maximumf %[[SH]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[R6:.*]] = arith.minimumf %[[RELU]], %[[SIX]] : f32
+// CHECK-NEXT:      %[[SC:.*]] = arith.mulf %[[XF]], %[[R6]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.divf %[[SC]], %[[SIX]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[N]] : f16
+
+// -----
+
+// An attribute becomes an f32 constant outside the body: a run-time scalar of the kernel.
+func.func @leaky_relu_grad(%grad: tensor<8xf32>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = hsg.leaky_relu_grad %grad, %x {negative_slope = 0.2 : f32} : tensor<8xf32>
+  func.return %y : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @leaky_relu_grad(
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT:    %[[SLOPE:.*]] = arith.constant 2.000000e-01 : f32
+// CHECK-NEXT:    linalg.generic {{.*}} attrs =  {hsg.op_name = "leaky_relu_grad", hsg.semantics = "torch"} {
+// CHECK-NEXT:    ^{{.*}}(%[[EG:.*]]: f32, %[[EX:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[POS:.*]] = arith.cmpf ogt, %[[EX]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[SC:.*]] = arith.mulf %[[EG]], %[[SLOPE]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[POS]], %[[EG]], %[[SC]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+
+// -----
+
+// Softshrink in f16: lambd is rounded to f16 first (as PyTorch does), in the body, on scalars.
+func.func @softshrink(%x: tensor<?xf16>) -> tensor<?xf16> {
+  %y = hsg.softshrink %x {lambd = 0.7 : f32} : tensor<?xf16>
+  func.return %y : tensor<?xf16>
+}
+// CHECK-LABEL: func.func @softshrink(
+// CHECK:         %[[L:.*]] = arith.constant 7.000000e-01 : f32
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^{{.*}}(%[[E:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:      %[[LH:.*]] = arith.truncf %[[L]] : f32 to f16
+// CHECK-NEXT:      %[[LR:.*]] = arith.extf %[[LH]] : f16 to f32
+// CHECK-NEXT:      %[[DOWN:.*]] = arith.subf %[[XF]], %[[LR]] : f32
+// CHECK-NEXT:      %[[UP:.*]] = arith.addf %[[XF]], %[[LR]] : f32
+// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[LR]] : f32
+// CHECK-NEXT:      %[[BELOW:.*]] = arith.cmpf olt, %[[XF]], %[[NEG]] : f32
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[LOW:.*]] = arith.select %[[BELOW]], %[[UP]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[ABOVE:.*]] = arith.cmpf ogt, %[[XF]], %[[LR]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[ABOVE]], %[[DOWN]], %[[LOW]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[N]] : f16
+
+// -----
+
+// A user's generic is left as it is: only named ops are decomposed.
+func.func @generic(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) {
+  ^bb0(%e: f32, %o: f32):
+    %n = arith.negf %e : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  func.return %y : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @generic(
+// CHECK-NEXT:    %{{.*}} = linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>) {
+// CHECK-NEXT:    ^{{.*}}(%[[E:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[N:.*]] = arith.negf %[[E]] : f32
+// CHECK-NEXT:      linalg.yield %[[N]] : f32
