@@ -1,28 +1,30 @@
-"""The named ops over every f16 and bf16 bit pattern: hsg.hard_swish (torch) and
-hsg.hard_swish_grad (cann and torch), decomposed by hsg-decompose, equal their golden models
+"""The named ops over every f16 and bf16 bit pattern, NaN x included: hsg.hard_swish (torch)
+and hsg.hard_swish_grad (cann and torch), decomposed by hsg-decompose, equal their golden models
 (hswc.reference.OP_REFERENCES, which is independent of the decompositions) bit for bit.
 
 Every one of the 65,536 patterns is an x; for the gradient, each x is paired once with a random
 grad pattern and once with a special grad (NaN, +-inf, +-0, +-1, subnormals, the largest
 finite). They run at the linalg level (the body once over whole arrays) and at the ascend
-level (the AscendC calls on 48 modelled cores with the A2's UB, and on 5 cores with a UB that
-makes every core run many chunks), and as emitted C++ built against the CPU model of AscendC
-with -Wall -Wextra -Werror and again with ASan and UBSan; f32 kernels there run on random bit
-patterns and on the neighbours of the ops' thresholds.
+level on 5 cores with a UB that makes every core run many chunks, and as emitted C++ built
+against the CPU model of AscendC: hard_swish with ASan and UBSan, hard_swish_grad's torch
+kernel with -Wall -Wextra -Werror; f32 kernels there run on random bit patterns and on the
+neighbours of the ops' thresholds. (test_family_stages.py runs every op at every level on one
+platform for non-NaN x, test_cpu_build_family.py builds every op's default kernel with -Werror
+and test_cpu_build.py HardSwishGrad's cann kernel with the sanitizers.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import ml_dtypes
 import numpy as np
 import pytest
-from cpu_build import SANITIZE, Build, build, lower
+from cpu_build import SANITIZE, Build, build, run_recorded
 from elementwise_bodies import NUMPY_TYPES, UINT_TYPES
-from test_elementwise_properties import assert_bit_exact, run_on_cpu
+from test_cpu_build_family import module
+from test_elementwise_properties import assert_bit_exact
 from test_elementwise_properties import small_ub as chunked_ub
 
 from hswc import runner
@@ -35,8 +37,6 @@ DTYPES = {dt: NUMPY_TYPES[dt] for dt in ("f16", "bf16", "f32")}
 EXHAUSTIVE = ("f16", "bf16")
 OPS = (("hard_swish", "torch"), ("hard_swish_grad", "cann"), ("hard_swish_grad", "torch"))
 """(named op, semantics) pairs, each with its golden model in OP_REFERENCES."""
-ROWS = 256
-"""Every pattern as a ?x256 tensor: 256 rows of 256."""
 
 
 def patterns(dtype: str) -> np.ndarray:
@@ -70,11 +70,7 @@ def thresholds(dtype: str, n: int, seed: int) -> np.ndarray:
 def operands(op: str, dtype: str) -> list[tuple[np.ndarray, ...]]:
     """The input sets of one op and dtype: every x (for the gradient, twice: with random and
     with special grads), or, for f32, random and near-threshold x."""
-    if dtype in EXHAUSTIVE:
-        x = patterns(dtype)
-    else:
-        x = thresholds(dtype, 2**16, 7)
-    x = x.reshape(-1, ROWS)
+    x = patterns(dtype) if dtype in EXHAUSTIVE else thresholds(dtype, 2**16, 7)
     if definition_of(op).op.INPUTS == ("x",):
         return [(x,)]
     rng = np.random.default_rng(3)
@@ -82,19 +78,6 @@ def operands(op: str, dtype: str) -> list[tuple[np.ndarray, ...]]:
     random_grad = random_grad.astype(UINT_TYPES[dtype]).view(DTYPES[dtype]).reshape(x.shape)
     special_grad = np.resize(special(dtype), x.size).reshape(x.shape)
     return [(random_grad, x), (special_grad, x)]
-
-
-def module_text(op: str, dtypes: tuple[str, ...], tensor: str = f"?x{ROWS}") -> str:
-    """One function per dtype applying the named op to tensors of shape `tensor`."""
-    inputs = definition_of(op).op.INPUTS
-    functions = []
-    for dt in dtypes:
-        t = f"tensor<{tensor}x{dt}>"
-        args = ", ".join(f"%{name}: {t}" for name in inputs)
-        functions.append(f"func.func @{op}_{dt}({args}) -> {t} {{\n"
-                         f"  %y = hsg.{op} {', '.join(f'%{n}' for n in inputs)} : {t}\n"
-                         f"  func.return %y : {t}\n}}\n")
-    return "".join(functions)
 
 
 def small_ub(op: str, dtype: str, semantics: str) -> int:
@@ -106,8 +89,17 @@ def small_ub(op: str, dtype: str, semantics: str) -> int:
 
 
 @cache
-def compiled(op: str, semantics: str, dtype: str, level: str) -> runner.Kernel:
-    return runner.compile_text(module_text(op, (dtype,)), level=level, semantics=semantics)
+def compiled(op: str, semantics: str, level: str) -> runner.Kernel:
+    """The op's module (a function @<op>_<dt> per dtype; test_cpu_build_family.module)."""
+    return runner.compile_text(module(op), level=level, semantics=semantics,
+                               function=f"{op}_f16")
+
+
+def chunked(kernel: runner.Kernel, op: str, dtype: str, semantics: str) -> runner.Kernel:
+    """The dtype's function on 5 cores, each running many chunks."""
+    return runner.Kernel(kernel.module, kernel.source, f"{op}_{dtype}", kernel.platform,
+                         kernel.level).with_platform(core_num=5,
+                                                     ub_size=small_ub(op, dtype, semantics))
 
 
 @pytest.mark.parametrize("level", ["linalg", "ascend"])
@@ -116,22 +108,22 @@ def compiled(op: str, semantics: str, dtype: str, level: str) -> runner.Kernel:
 def test_every_pattern_matches_the_reference(op: str, semantics: str, dtype: str,
                                              level: str) -> None:
     reference = OP_REFERENCES[(op, semantics)]
-    kernel = compiled(op, semantics, dtype, level)
-    platforms = [kernel] if level == "linalg" else [
-        kernel, kernel.with_platform(core_num=5, ub_size=small_ub(op, dtype, semantics))]
+    kernel = chunked(compiled(op, semantics, level), op, dtype, semantics)
     for inputs in operands(op, dtype):
-        expected = reference(*inputs)
-        for k in platforms:
-            where = f"hsg.{op} {semantics} {dtype}, {level} level, {k.platform.core_num} " \
-                    f"cores, UB {k.platform.ub_size}"
-            assert_bit_exact(k(*inputs), expected, dtype, inputs, where)
+        where = f"hsg.{op} {semantics} {dtype}, {level} level, {kernel.platform.core_num} " \
+                f"cores, UB {kernel.platform.ub_size}"
+        assert_bit_exact(kernel(*inputs), reference(*inputs), dtype, inputs, where)
 
 
 def test_unranked_operands_decompose_and_match() -> None:
     """An unranked tensor<*xbf16> is flattened for the generic and given its shape back."""
     inputs = operands("hard_swish_grad", "bf16")[1]
-    kernel = runner.compile_text(module_text("hard_swish_grad", ("bf16",), "*"),
-                                 semantics="torch")
+    t = "tensor<*xbf16>"
+    kernel = runner.compile_text(
+        f"func.func @f(%grad: {t}, %x: {t}) -> {t} {{\n"
+        f"  %y = hsg.hard_swish_grad %grad, %x : {t}\n  func.return %y : {t}\n}}\n",
+        semantics="torch")
+    inputs = tuple(a.reshape(256, -1) for a in inputs)
     got = kernel(*inputs)
     assert got.shape == inputs[0].shape
     assert_bit_exact(got, OP_REFERENCES[("hard_swish_grad", "torch")](*inputs), "bf16", inputs,
@@ -155,70 +147,44 @@ def test_inputs_are_exhaustive_and_special() -> None:
 # region the CPU build
 
 
-@dataclass(frozen=True)
-class CpuKernel:
-    op: str
-    semantics: str
-    sanitize: bool
-
-    @property
-    def pipeline(self) -> str:
-        return (f"hsg-decompose{{semantics={self.semantics}}},hsg-tile-on-cores,"
-                "hsg-block-into-ub,convert-hsg-to-ascend")
-
-    def flags(self) -> tuple[str, ...]:
-        inputs = len(definition_of(self.op).op.INPUTS)
-        return (f"-DHSWC_KERNEL_ENTRY={self.op}", f"-DHSWC_GM_INPUTS={inputs}")
-
-
-CPU_KERNELS = (CpuKernel("hard_swish", "torch", True), CpuKernel("hard_swish_grad", "torch", False),
-               CpuKernel("hard_swish_grad", "cann", False))
-"""(test_cpu_build.py builds HardSwishGrad's cann kernel with the sanitizers.)"""
-CPU_RUNS = [(k, sanitized) for k in CPU_KERNELS for sanitized in (False, True)[: 1 + k.sanitize]]
-"""Each build: (kernel, whether with ASan and UBSan)."""
+CPU_RUNS = (("hard_swish", "torch", True), ("hard_swish_grad", "torch", False))
+"""(op, semantics, with ASan and UBSan): what the other CPU-build tests do not build."""
 
 
 @pytest.fixture(scope="module")
-def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[CpuKernel, bool], Path]:
-    """Each kernel's translation unit (f16, f32, bf16), built with -Wall -Wextra -Werror, and
-    with ASan and UBSan where asked, in one g++ run."""
+def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
+    """Each kernel's translation unit (f16, f32, bf16), built with -Wall -Wextra -Werror (and
+    the sanitizers where CPU_RUNS asks), in one g++ run."""
     directory = tmp_path_factory.mktemp("named_cpu")
     jobs, out = [], {}
-    for k, sanitized in CPU_RUNS:
-        source = directory / f"{k.op}_{k.semantics}.cpp"
-        if not source.exists():
-            source.write_text(kernel_source(lower(module_text(k.op, tuple(DTYPES)), k.pipeline)))
-        path = directory / f"{source.stem}{'_sanitized' if sanitized else ''}"
-        jobs.append(Build(source, path, (*k.flags(), *(SANITIZE if sanitized else ()))))
-        out[(k, sanitized)] = path
+    for op, semantics, sanitized in CPU_RUNS:
+        source = directory / f"{op}_{semantics}.cpp"
+        source.write_text(kernel_source(compiled(op, semantics, "ascend").module))
+        flags = (f"-DHSWC_KERNEL_ENTRY={op}",
+                 f"-DHSWC_GM_INPUTS={len(definition_of(op).op.INPUTS)}")
+        jobs.append(Build(source, directory / op, (*flags, *(SANITIZE if sanitized else ()))))
+        out[(op, semantics)] = jobs[-1].output
     build(jobs)
     return out
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
-@pytest.mark.parametrize("kernel,sanitized", CPU_RUNS, ids=[
-    f"{k.op}-{k.semantics}{'-sanitized' if s else ''}" for k, s in CPU_RUNS])
+@pytest.mark.parametrize("op,semantics,sanitized", CPU_RUNS,
+                         ids=[f"{o}-{s}{'-sanitized' if z else ''}" for o, s, z in CPU_RUNS])
 def test_cpu_build_matches_the_reference(
-    executables: dict[tuple[CpuKernel, bool], Path], tmp_path: Path, kernel: CpuKernel,
-    dtype: str, sanitized: bool,
+    executables: dict[tuple[str, str], Path], tmp_path: Path, op: str, semantics: str,
+    sanitized: bool, dtype: str,
 ) -> None:
-    """The emitted kernel on the CPU model: every pattern (f16, bf16) or the f32 set, on 48
-    cores with the A2's UB and on 5 cores with a small one (the sanitized build on the
-    small one only)."""
-    reference = OP_REFERENCES[(kernel.op, kernel.semantics)]
-    interpreted = compiled(kernel.op, kernel.semantics, dtype, "ascend")
-    small = interpreted.with_platform(core_num=5,
-                                      ub_size=small_ub(kernel.op, dtype, kernel.semantics))
-    for n, inputs in enumerate(operands(kernel.op, dtype)):
-        expected = reference(*inputs)
-        for k in [small] if sanitized else [interpreted, small]:
-            platform = k.platform
-            tiling = k.tiling(inputs[0].shape, dtype)
-            got = run_on_cpu(executables[(kernel, sanitized)], inputs, tiling, platform.ub_size,
-                             tmp_path / f"{n}_{platform.core_num}")
-            where = f"CPU build of hsg.{kernel.op} {kernel.semantics} {dtype}, " \
-                    f"{platform.core_num} cores, UB {platform.ub_size}"
-            assert_bit_exact(got, expected, dtype, inputs, where)
+    """The emitted kernel on the CPU model: every pattern (f16, bf16) or the f32 set, on 5
+    cores with a small UB, equals the reference model."""
+    reference = OP_REFERENCES[(op, semantics)]
+    kernel = chunked(compiled(op, semantics, "ascend"), op, dtype, semantics)
+    for n, inputs in enumerate(operands(op, dtype)):
+        got = run_recorded(executables[(op, semantics)], kernel.tiling(inputs[0].shape, dtype),
+                           inputs, kernel.platform.ub_size, tmp_path / str(n))
+        where = f"CPU build of hsg.{op} {semantics} {dtype}{' (sanitized)' if sanitized else ''}" \
+                f", {kernel.platform.core_num} cores, UB {kernel.platform.ub_size}"
+        assert_bit_exact(got, reference(*inputs), dtype, inputs, where)
 
 
 # endregion
