@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import ml_dtypes
-import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -28,6 +27,7 @@ from hswc.dialects.ascend import (
     TPipeType,
     TQueType,
 )
+from hswc.float_formats import round_float, shortest_f32
 
 ELEMENT_TYPES: dict[type[Attribute], str] = {
     Float16Type: "half",
@@ -36,10 +36,10 @@ ELEMENT_TYPES: dict[type[Attribute], str] = {
 }
 """AscendC's names of the floating-point element types."""
 
-_NUMPY_TYPES: dict[type[Attribute], type] = {
-    Float16Type: np.float16,
-    BFloat16Type: ml_dtypes.bfloat16,
-    Float32Type: np.float32,
+_FORMAT_NAMES: dict[type[Attribute], str] = {
+    Float16Type: "f16",
+    BFloat16Type: "bf16",
+    Float32Type: "f32",
 }
 
 
@@ -111,11 +111,11 @@ def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
     or bfloat16_t exactly (every half and bfloat16_t value is a float).
     """
     kind = type(scalar.type)
-    numpy_type = _NUMPY_TYPES.get(kind)
-    if numpy_type is None:
+    format_name = _FORMAT_NAMES.get(kind)
+    if format_name is None:
         raise OpError(op, f"has a scalar of type {scalar.type}, which has no C++ rule")
-    value = np.float32(numpy_type(scalar.value.data))
-    if not np.isfinite(value):
+    value = round_float(scalar.value.data, format_name)  # an f16 or bf16 value is an f32 one
+    if not math.isfinite(value):
         raise OpError(op, f"has the scalar {value}, which has no C++ literal rule")
     literal = float_literal(value)
     if kind is Float32Type:
@@ -127,12 +127,12 @@ SHORT_DIGITS = 6
 """Significant digits up to which the shortest spelling of a float is used (MLIR's rule too)."""
 
 
-def float_literal(value: np.float32) -> str:
+def float_literal(value: float) -> str:
     """A C++ float literal that reads back to `value`: the shortest spelling when it has at most
     6 significant digits (`0.5f`, `-3.0f`, `1e-05f`), else all 9 digits of a float, as MLIR
     prints the same f32 and as ops-nn writes such constants (`0.333333343f`, not `0.33333334f`).
     """
-    shortest = str(value)  # numpy: the shortest round-trip spelling, with `.0` or an exponent
+    shortest = shortest_f32(float(value))  # with `.0` or an exponent
     mantissa = shortest.split("e")[0].lstrip("-").replace(".", "")
     if len(mantissa.strip("0")) <= SHORT_DIGITS:
         return f"{shortest}f"
