@@ -3,8 +3,8 @@ bitwise calls and Duplicate.
 
 - Add, Sub, Mul, Div, Adds, Muls: one IEEE rounding to nearest even in T, subnormals kept, inf
   and NaN as IEEE. float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
-  computed in f64 and rounded once to half, which is the correctly rounded result: for + - * /
-  a second rounding is innocuous when the wide format has at least 2p + 2 bits (53 >= 24).
+  computed in f32 and rounded to half, which is the correctly rounded result: for + - * / a
+  second rounding is innocuous when the wide format has at least 2p + 2 bits (24 >= 2 * 11 + 2).
 - Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption about the
   hardware, see ascendc_api): a NaN operand gives a NaN (src0's when both are, its quiet bit
   set), otherwise the larger / smaller value with -0 ordered below +0. Relu is maximum(x, +0).
@@ -22,7 +22,7 @@ from typing import Final
 
 import numpy as np
 
-from hswc.interpreter.ascendc_cast import FORMATS, round_to, scalar_operand
+from hswc.interpreter.ascendc_cast import scalar_operand
 from hswc.interpreter.ascendc_checks import (
     ApiError,
     Scalar,
@@ -85,8 +85,8 @@ def _rounded(op: np.ufunc) -> Compute:
     def compute(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.dtype == F32:
             return op(a, b)  # native f32 arithmetic: IEEE RNE
-        wide = op(a.astype(np.float64), b.astype(np.float64))
-        return round_to(np.asarray(wide), FORMATS[a.dtype], "rint")
+        # half: in f32, then numpy's correctly rounded (RNE) astype; see the module docstring.
+        return op(a.astype(F32), b.astype(F32)).astype(a.dtype)
 
     return compute
 
