@@ -104,18 +104,24 @@ def _nan_first(a: np.ndarray, b: np.ndarray, result: np.ndarray) -> np.ndarray:
     return _quieted(np.where(np.isnan(a), a, result))
 
 
+def _equal_pick(a: np.ndarray, b: np.ndarray, result: np.ndarray,
+                pick: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """result, except where a == b: pick of the two bit patterns. Equal non-NaN values have one
+    bit pattern but for -0 == +0, where & gives -0 only if both are and | if either is."""
+    view = _BITS[a.dtype][0]
+    return np.where(a == b, pick(a.view(view), b.view(view)).view(a.dtype), result)
+
+
 def ieee_maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IEEE 754-2019 maximum: NaN if either is NaN, else the larger; maximum(-0, +0) = +0."""
-    larger = np.where(a > b, a, b)
-    larger = np.where((a == b) & np.signbit(b), a, larger)  # of two zeros, b's only if b is +0
-    return _nan_first(a, b, larger)
+    larger = _equal_pick(a, b, np.maximum(a, b), np.bitwise_and)  # maximum propagates NaNs
+    return _nan_first(a, b, larger) if np.isnan(larger).any() else larger
 
 
 def ieee_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IEEE 754-2019 minimum: NaN if either is NaN, else the smaller; minimum(-0, +0) = -0."""
-    smaller = np.where(a < b, a, b)
-    smaller = np.where((a == b) & np.signbit(a), a, smaller)  # of two zeros, a's if a is -0
-    return _nan_first(a, b, smaller)
+    smaller = _equal_pick(a, b, np.minimum(a, b), np.bitwise_or)  # minimum propagates NaNs
+    return _nan_first(a, b, smaller) if np.isnan(smaller).any() else smaller
 
 
 def _abs(a: np.ndarray, _: np.ndarray) -> np.ndarray:
