@@ -1,13 +1,22 @@
-"""The interpreter at the ascend level next to the numpy reference model, in one run.
+"""The interpreter at the ascend level next to numpy, in one run.
 
-For 2^20, 2^24 and 2^26 f16 elements on the Atlas A2 platform (48 vector cores, 196608-byte
-UB): the time of `kernel(grad, x)` (the AscendC kernel of --lower-to-ascend, every core's UB
-arena, queues and vector calls modelled) and of hswc.reference.hard_swish_grad_cann on the same
-inputs, interleaved so machine noise hits both alike; their ratio (best of N each); and the peak
-memory each allocates (tracemalloc), also as a multiple of the inputs' size. The goal of issue 3
-is a ratio of at most 1.5 at 2^24.
+Two comparisons on the Atlas A2 platform (48 vector cores, 196608-byte UB), each kernel compiled
+once with --lower-to-ascend and run by the interpreter (host tiling, then every core's UB arena,
+queues and AscendC calls modelled, the cores as one batch):
 
-    python bench/bench_interpreter.py [--log2-sizes 20,24,26] [--repeat 3]
+- HardSwishGrad on `tensor<?xDT>` for f16, bf16 and f32 at 2^20, 2^24 and 2^26 elements, against
+  the numpy reference model hswc.reference.hard_swish_grad_cann on the same inputs;
+- a 10-op elementwise body (one linalg.generic over three tensors: mulf, addf, maximumf,
+  minimumf, mulf, subf, divf, addf, mulf, subf) in f16 and f32 at 2^24, against a plain numpy
+  evaluation of the same ten operations.
+
+Each pair is first checked to agree bit for bit, then timed interleaved, so machine noise hits
+both alike. Printed: the best of N CPU seconds (process time; numpy here runs on one thread) and
+wall seconds of each, their ratios, and the peak memory each allocates (tracemalloc) as a
+multiple of the inputs' size. The goal lines (issue 13): HardSwishGrad at 2^24 f16 and the 10-op
+body at 2^24, each at most 1.0x of its numpy counterpart.
+
+    python bench/bench_interpreter.py [--log2-sizes 20,24,26] [--dtypes f16,bf16,f32] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -15,39 +24,89 @@ from __future__ import annotations
 import argparse
 import gc
 import resource
-import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+import ml_dtypes
 import numpy as np
 
 from hswc.reference import compare_bitwise, hard_swish_grad_cann
-from hswc.runner import Kernel, compile_text
+from hswc.runner import compile_text
 
 GOAL_LOG2 = 24
-GOAL_RATIO = 1.5
+GOAL_RATIO = 1.0
+FUSED_LOG2 = 24
+NUMPY_DTYPES = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
+                "f32": np.dtype(np.float32)}
 
-SOURCE = """
-func.func @hard_swish_grad(%grad: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {
-  %y = hsg.hard_swish_grad %grad, %x : tensor<?xf16>
-  func.return %y : tensor<?xf16>
+HSG = """
+func.func @hard_swish_grad(%grad: tensor<?x{t}>, %x: tensor<?x{t}>) -> tensor<?x{t}> {{
+  %y = hsg.hard_swish_grad %grad, %x : tensor<?x{t}>
+  func.return %y : tensor<?x{t}>
+}}
+"""
+
+# The ten operations of the fused body, as (result, op, lhs, rhs); a, b, c are the inputs.
+BODY = (("t0", "mulf", "a", "b"), ("t1", "addf", "t0", "c"), ("t2", "maximumf", "t1", "a"),
+        ("t3", "minimumf", "t2", "b"), ("t4", "mulf", "t3", "c"), ("t5", "subf", "t4", "a"),
+        ("t6", "divf", "t5", "c"), ("t7", "addf", "t6", "b"), ("t8", "mulf", "t7", "t7"),
+        ("t9", "subf", "t8", "c"))
+NUMPY_OPS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "mulf": np.multiply, "addf": np.add, "subf": np.subtract, "divf": np.divide,
+    "maximumf": np.maximum, "minimumf": np.minimum,
 }
+
+
+def fused_source(dtype: str) -> str:
+    t = f"tensor<?x{dtype}>"
+    body = "\n".join(f"    %e{r} = arith.{op} %e{x}, %e{y} : {dtype}" for r, op, x, y in BODY)
+    maps = ", ".join(["affine_map<(i) -> (i)>"] * 4)
+    return f"""
+func.func @body(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : {t}
+  %init = tensor.empty(%n) : {t}
+  %y = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel"]}}
+      ins(%a, %b, %c : {t}, {t}, {t}) outs(%init : {t}) {{
+  ^bb0(%ea: {dtype}, %eb: {dtype}, %ec: {dtype}, %out: {dtype}):
+{body}
+    linalg.yield %e{BODY[-1][0]} : {dtype}
+  }} -> {t}
+  func.return %y : {t}
+}}
 """
 
 
-def inputs(n: int) -> tuple[np.ndarray, np.ndarray]:
+def fused_numpy(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The body's ten operations, one numpy call each, in the inputs' dtype."""
+    values = {"a": a, "b": b, "c": c}
+    for result, op, lhs, rhs in BODY:
+        values[result] = NUMPY_OPS[op](values[lhs], values[rhs])
+    return values[BODY[-1][0]]
+
+
+def hsg_inputs(n: int, dtype: np.dtype) -> tuple[np.ndarray, ...]:
     rng = np.random.default_rng(n)
-    grad = rng.standard_normal(n, dtype=np.float32).astype(np.float16)
-    x = rng.uniform(-6.0, 6.0, n).astype(np.float32).astype(np.float16)
+    grad = rng.standard_normal(n, dtype=np.float32).astype(dtype)
+    x = rng.uniform(-6.0, 6.0, n).astype(np.float32).astype(dtype)
     return grad, x
 
 
-def seconds(run: Callable[[], object]) -> float:
+def fused_inputs(n: int, dtype: np.dtype) -> tuple[np.ndarray, ...]:
+    """a, b anywhere in [-2, 2]; c in [1, 2], so the division stays finite."""
+    rng = np.random.default_rng(n + 1)
+    a, b = (rng.uniform(-2.0, 2.0, n).astype(np.float32).astype(dtype) for _ in range(2))
+    c = rng.uniform(1.0, 2.0, n).astype(np.float32).astype(dtype)
+    return a, b, c
+
+
+def timed(run: Callable[[], object]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one call."""
     gc.collect()
-    start = time.perf_counter()
+    cpu, wall = time.process_time(), time.perf_counter()
     run()
-    return time.perf_counter() - start
+    return time.process_time() - cpu, time.perf_counter() - wall
 
 
 def peak_bytes(run: Callable[[], object]) -> int:
@@ -60,56 +119,102 @@ def peak_bytes(run: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
-def measure(kernel: Kernel, log2: int, repeat: int) -> dict[str, float]:
-    n = 1 << log2
-    grad, x = inputs(n)
-    result = compare_bitwise(kernel(grad, x), hard_swish_grad_cann(grad, x))
+def measure(label: str, ours: Callable[..., np.ndarray], theirs: Callable[..., np.ndarray],
+            inputs: Sequence[np.ndarray], repeat: int) -> dict[str, float]:
+    """ours(*inputs) against theirs(*inputs)."""
+    result = compare_bitwise(ours(*inputs), theirs(*inputs))
     if not result.equal:
-        raise SystemExit(f"2^{log2}: the interpreter disagrees with the reference:\n"
-                         f"{result.summary()}")
-    ref_t: list[float] = []
-    run_t: list[float] = []
+        raise SystemExit(f"{label}: the interpreter disagrees with numpy:\n{result.summary()}")
+    best = {"ours": (float("inf"),) * 2, "theirs": (float("inf"),) * 2}
     for _ in range(repeat):
-        ref_t.append(seconds(lambda: hard_swish_grad_cann(grad, x)))
-        run_t.append(seconds(lambda: kernel(grad, x)))
-    input_bytes = grad.nbytes + x.nbytes
+        for name, run in (("theirs", theirs), ("ours", ours)):
+            cpu, wall = timed(lambda run=run: run(*inputs))
+            best[name] = (min(best[name][0], cpu), min(best[name][1], wall))
+    size = sum(a.nbytes for a in inputs)
     return {
-        "ref": min(ref_t), "run": min(run_t),
-        "ref_median": statistics.median(ref_t), "run_median": statistics.median(run_t),
-        "ref_peak": peak_bytes(lambda: hard_swish_grad_cann(grad, x)) / input_bytes,
-        "run_peak": peak_bytes(lambda: kernel(grad, x)) / input_bytes,
-        "input_mb": input_bytes / 2**20,
+        "theirs_cpu": best["theirs"][0], "ours_cpu": best["ours"][0],
+        "theirs_wall": best["theirs"][1], "ours_wall": best["ours"][1],
+        "cpu_ratio": best["ours"][0] / best["theirs"][0],
+        "wall_ratio": best["ours"][1] / best["theirs"][1],
+        "theirs_peak": peak_bytes(lambda: theirs(*inputs)) / size,
+        "ours_peak": peak_bytes(lambda: ours(*inputs)) / size,
+        "input_mb": size / 2**20,
     }
+
+
+HEADER = (f"{'case':24} {'numpy cpu/wall s':>17} {'interp cpu/wall s':>18} "
+          f"{'ratio cpu/wall':>15} {'numpy peak':>11} {'interp peak':>12} {'inputs MB':>10}")
+
+
+def row(label: str, m: dict[str, float]) -> str:
+    return (f"{label:24} {m['theirs_cpu']:8.3f}/{m['theirs_wall']:<8.3f} "
+            f"{m['ours_cpu']:9.3f}/{m['ours_wall']:<8.3f} "
+            f"{m['cpu_ratio']:7.2f}/{m['wall_ratio']:<6.2f}x {m['theirs_peak']:10.2f}x "
+            f"{m['ours_peak']:11.2f}x {m['input_mb']:10.0f}")
+
+
+def verdict(what: str, m: dict[str, float] | None) -> str:
+    if m is None:
+        return f"goal {what}: not measured in this run"
+    status = "MET" if m["cpu_ratio"] <= GOAL_RATIO and m["wall_ratio"] <= GOAL_RATIO else "NOT MET"
+    return (f"goal {what} <= {GOAL_RATIO}x: {status} (CPU {m['cpu_ratio']:.2f}x, "
+            f"wall {m['wall_ratio']:.2f}x)")
+
+
+def load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def hsg_rows(dtype: str, sizes: Sequence[int], repeat: int
+             ) -> list[tuple[int, dict[str, float]]]:
+    kernel = compile_text(HSG.format(t=dtype), name="bench", soc="ascend910b")
+    rows = []
+    for log2 in sizes:
+        grad, x = hsg_inputs(1 << log2, NUMPY_DTYPES[dtype])
+        label = f"hard_swish_grad 2^{log2} {dtype}"
+        m = measure(label, kernel, hard_swish_grad_cann, (grad, x), repeat)
+        print(row(label, m), flush=True)
+        rows.append((log2, m))
+    return rows
+
+
+def fused_row(dtype: str, repeat: int) -> dict[str, float]:
+    kernel = compile_text(fused_source(dtype), name="bench", soc="ascend910b")
+    a, b, c = fused_inputs(1 << FUSED_LOG2, NUMPY_DTYPES[dtype])
+    label = f"10-op body 2^{FUSED_LOG2} {dtype}"
+    m = measure(label, kernel, fused_numpy, (a, b, c), repeat)
+    print(row(label, m), flush=True)
+    return m
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log2-sizes", default="20,24,26",
                         help="comma-separated log2 of the element counts (default 20,24,26)")
+    parser.add_argument("--dtypes", default="f16,bf16,f32", help="default f16,bf16,f32")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each (best counts)")
+    parser.add_argument("--no-fused", action="store_true", help="skip the 10-op body")
     args = parser.parse_args()
-    kernel = compile_text(SOURCE, name="bench", soc="ascend910b")
-    print(f"platform {kernel.platform.name}: {kernel.platform.core_num} cores, "
-          f"{kernel.platform.ub_size} B UB; f16; best of {args.repeat}")
-    header = (f"{'elements':>9} {'reference s':>12} {'interp s':>9} {'ratio':>6} "
-              f"{'(medians)':>9} {'ref peak':>9} {'run peak':>9} {'inputs MB':>10}")
-    print(header)
-    verdict = None
-    for log2 in (int(s) for s in args.log2_sizes.split(",")):
-        m = measure(kernel, log2, args.repeat)
-        ratio = m["run"] / m["ref"]
-        print(f"{'2^' + str(log2):>9} {m['ref']:12.3f} {m['run']:9.3f} {ratio:6.2f} "
-              f"{m['run_median'] / m['ref_median']:9.2f} {m['ref_peak']:8.2f}x "
-              f"{m['run_peak']:8.2f}x {m['input_mb']:10.0f}")
-        if log2 == GOAL_LOG2:
-            verdict = ratio
+    dtypes = args.dtypes.split(",")
+    sizes = [int(s) for s in args.log2_sizes.split(",")]
+    print(f"ascend910b (48 cores, 196608 B UB); best of {args.repeat}; load {load()}")
+    print(HEADER)
+    goal_hsg = goal_fused = None
+    for dtype in dtypes:
+        for log2, m in hsg_rows(dtype, sizes, args.repeat):
+            if dtype == "f16" and log2 == GOAL_LOG2:
+                goal_hsg = m
+    if not args.no_fused:
+        for dtype in (d for d in dtypes if d != "bf16"):  # bf16 arithmetic needs extf first
+            m = fused_row(dtype, args.repeat)
+            if goal_fused is None or m["cpu_ratio"] > goal_fused["cpu_ratio"]:
+                goal_fused = m
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peaks are tracemalloc's, as multiples of the inputs (grad + x); process max RSS "
-          f"{rss:.0f} MB")
-    if verdict is not None:
-        status = "MET" if verdict <= GOAL_RATIO else "NOT MET"
-        print(f"goal: 2^{GOAL_LOG2} within {GOAL_RATIO}x of the reference: {status} "
-              f"({verdict:.2f}x)")
+    print(f"peaks are tracemalloc's, as multiples of the inputs; process max RSS {rss:.0f} MB; "
+          f"load {load()}")
+    print(verdict(f"hard_swish_grad 2^{GOAL_LOG2} f16", goal_hsg))
+    print(verdict(f"10-op body 2^{FUSED_LOG2} (worst dtype)", goal_fused))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Wall time of `hswc-opt --lower-to-ascend` next to stock `xdsl-opt` on the same file.
 
 Both run as fresh processes, interleaved, so machine noise hits both alike. xdsl-opt runs the
-same three passes through hswc's `xdsl.universe` entry point, and also just parses and prints
+same passes through hswc's `xdsl.universe` entry point, and also just parses and prints
 the file, which is the floor of any xDSL-based tool.
 
     python bench/bench_opt.py [FILE] [--runs N]
@@ -15,7 +15,9 @@ import subprocess
 import time
 from pathlib import Path
 
-PASSES = "hsg-decompose,hsg-tile-on-cores,hsg-block-into-ub,convert-hsg-to-ascend"
+from hswc.pipeline import LOWER_TO_ASCEND
+
+PASSES = ",".join(LOWER_TO_ASCEND)
 
 
 def wall(cmd: list[str]) -> float:

@@ -4,38 +4,31 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any, get_args, get_origin, get_type_hints
 
-from xdsl.dialects import arith, builtin, cf, func, linalg, memref, scf, tensor, test
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec
 
 
-def _hsg() -> Dialect:
-    from hswc.dialects.hsg import Hsg
-
-    return Hsg
-
-
-def _ascend() -> Dialect:
-    from hswc.dialects.ascend import Ascend
-
-    return Ascend
+def _loader(module: str, name: str) -> Callable[[], Dialect]:
+    """The dialect `name` of `module`, imported when a context first needs it."""
+    return lambda: getattr(import_module(module), name)
 
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    "builtin": lambda: builtin.Builtin,
-    "func": lambda: func.Func,
-    "arith": lambda: arith.Arith,
-    "cf": lambda: cf.Cf,
-    "scf": lambda: scf.Scf,
-    "memref": lambda: memref.MemRef,
-    "linalg": lambda: linalg.Linalg,
-    "tensor": lambda: tensor.Tensor,
-    "test": lambda: test.Test,
-    "hsg": _hsg,
-    "ascend": _ascend,
+    "builtin": _loader("xdsl.dialects.builtin", "Builtin"),
+    "func": _loader("xdsl.dialects.func", "Func"),
+    "arith": _loader("xdsl.dialects.arith", "Arith"),
+    "cf": _loader("xdsl.dialects.cf", "Cf"),
+    "scf": _loader("xdsl.dialects.scf", "Scf"),
+    "memref": _loader("xdsl.dialects.memref", "MemRef"),
+    "linalg": _loader("xdsl.dialects.linalg", "Linalg"),
+    "tensor": _loader("xdsl.dialects.tensor", "Tensor"),
+    "test": _loader("xdsl.dialects.test", "Test"),
+    "hsg": _loader("hswc.dialects.hsg", "Hsg"),
+    "ascend": _loader("hswc.dialects.ascend", "Ascend"),
 }
 """Every dialect hswc reads or writes, loaded lazily by name."""
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
-import numpy as np
 from xdsl.utils.exceptions import DiagnosticException
 
 MAX_NESTING = 64
@@ -58,22 +58,22 @@ class LineIndex:
 _NOT_CODE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
 """String literals and comments, whose brackets are not syntax."""
 
-_OPEN = np.frombuffer(b"([{<", dtype=np.uint8)
-_CLOSE = np.frombuffer(b")]}>", dtype=np.uint8)
+_NOT_BRACKET = re.compile(r"[<>](?==)|(?<=-)[<>]")
+"""`->` and the `<=` / `>=` of affine constraints: angle characters that are not brackets."""
+_BRACKET = re.compile(r"[(\[{<)\]}>]")
+_STEP = {"(": 1, "[": 1, "{": 1, "<": 1, ")": -1, "]": -1, "}": -1, ">": -1}
 
 
 def too_deep(text: str, limit: int = MAX_NESTING) -> int | None:
     """The offset of the first bracket that opens level `limit + 1`, or None."""
-    code = _NOT_CODE.sub(lambda m: " " * len(m.group()), text).encode("utf-8")
-    chars = np.frombuffer(code, dtype=np.uint8)  # brackets are ASCII: one byte each
-    after = np.append(chars[1:], np.uint8(0))
-    before = np.insert(chars[:-1], 0, np.uint8(0))
-    # `->` and the `<=` / `>=` of affine constraints are not brackets.
-    angle = (chars == ord("<")) | (chars == ord(">"))
-    not_bracket = angle & ((after == ord("=")) | (before == ord("-")))
-    step = np.isin(chars, _OPEN).astype(np.int32) - np.isin(chars, _CLOSE)
-    step[not_bracket] = 0
-    over = np.flatnonzero(np.cumsum(step, dtype=np.int32) > limit)
-    if not over.size:
+    code = _NOT_CODE.sub(lambda m: " " * len(m.group()), text)
+    code = _NOT_BRACKET.sub(" ", code)
+    # The depth after every bracket, computed by C loops; the slow walk only on the error path.
+    if max(accumulate(map(_STEP.__getitem__, _BRACKET.findall(code))), default=0) <= limit:
         return None
-    return len(code[: int(over[0])].decode("utf-8"))
+    depth = 0
+    for bracket in _BRACKET.finditer(code):
+        depth += _STEP[bracket.group()]
+        if depth > limit:
+            return bracket.start()
+    return None  # not reached: the depth exceeds the limit somewhere

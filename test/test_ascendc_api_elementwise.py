@@ -184,6 +184,28 @@ def test_max_min_nan(dtype: np.dtype, nan: int, snan: int, quieted: int) -> None
         assert bits_of(out) == [nan, quieted, quieted, negative_nan, nan]
 
 
+@pytest.mark.parametrize(
+    ("dtype", "specials"),
+    [(F16, [0x0000, 0x8000, 0x7E00, 0x7C01, 0xFE00, 0x7C00, 0xFC00, 0x0001]),
+     (F32, [0, 1 << 31, 0x7FC00000, 0x7F800001, 0xFFC00000, 0x7F800000, 0xFF800000, 1])],
+    ids=["f16", "f32"],
+)
+def test_in_place_equals_a_separate_dst(dtype: np.dtype, specials: list[int]) -> None:
+    """dst = src0 (the result formed, then stored) and a dst of its own (written directly)
+    give the same bits, signed zeros and NaNs included."""
+    values = sample(dtype, 4000, seed=8)
+    pairs = [(x, y) for x in specials for y in specials]  # every pair of the specials
+    a = np.concatenate([values, from_bits([x for x, _ in pairs], dtype)])
+    b = np.concatenate([np.random.default_rng(7).permutation(values),
+                        from_bits([y for _, y in pairs], dtype)])
+    for call in (add, sub, mul, div, max_, min_):
+        separate = np.zeros_like(a)
+        call(separate, a, b, a.size)
+        in_place = a.copy()
+        call(in_place, in_place, b, a.size)
+        assert bits_of(separate) == bits_of(in_place), call.__name__
+
+
 def test_maxs_mins_with_scalars() -> None:
     x = np.array([-1, 0.5, 7, -0.0, np.nan, 2.0**-24], F16)
     out = np.full(7, 9, F16)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import ml_dtypes
-import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -28,6 +27,7 @@ from hswc.dialects.ascend import (
     TPipeType,
     TQueType,
 )
+from hswc.float_formats import f32_bits, float_bits, round_float, shortest_f32
 
 ELEMENT_TYPES: dict[type[Attribute], str] = {
     Float16Type: "half",
@@ -36,10 +36,10 @@ ELEMENT_TYPES: dict[type[Attribute], str] = {
 }
 """AscendC's names of the floating-point element types."""
 
-_NUMPY_TYPES: dict[type[Attribute], type] = {
-    Float16Type: np.float16,
-    BFloat16Type: ml_dtypes.bfloat16,
-    Float32Type: np.float32,
+_FORMAT_NAMES: dict[type[Attribute], str] = {
+    Float16Type: "f16",
+    BFloat16Type: "bf16",
+    Float32Type: "f32",
 }
 
 
@@ -112,22 +112,24 @@ def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
     exactly (every half and bfloat16_t value is a float).
     """
     kind = type(scalar.type)
-    numpy_type = _NUMPY_TYPES.get(kind)
-    if numpy_type is None:
+    format_name = _FORMAT_NAMES.get(kind)
+    if format_name is None:
         raise OpError(op, f"has a scalar of type {scalar.type}, which has no C++ rule")
-    value = np.float32(numpy_type(scalar.value.data))
-    literal = float_literal(value) if np.isfinite(value) else non_finite_float(value)
+    value = round_float(scalar.value.data, format_name)  # an f16 or bf16 value is an f32 one
+    literal = (float_literal(value) if math.isfinite(value)
+               else non_finite_float(f32_bits(float_bits(scalar.value.data, format_name),
+                                              format_name)))
     if kind is Float32Type:
         return literal
     return f"static_cast<{ELEMENT_TYPES[kind]}>({literal})"
 
 
-def non_finite_float(value: np.float32) -> str:
+def non_finite_float(bits: int) -> str:
     """An infinity or NaN as the float it is, through the compiler's builtins (C++ has no
     literal for them; g++, clang and the clang-based AscendC compiler all have these):
     `__builtin_inff()`, `-__builtin_inff()`, `__builtin_nanf("0x1")` (a quiet NaN, its payload
-    the low 22 bits) or `__builtin_nansf(...)` (a signalling one), negated for a set sign bit."""
-    bits = int(np.array(value, np.float32).view(np.uint32))
+    the low 22 bits) or `__builtin_nansf(...)` (a signalling one), negated for a set sign bit;
+    `bits` are the f32's."""
     sign = "-" if bits >> 31 else ""
     payload = bits & 0x3FFFFF
     if bits & 0x7FFFFF == 0:
@@ -140,12 +142,12 @@ SHORT_DIGITS = 6
 """Significant digits up to which the shortest spelling of a float is used (MLIR's rule too)."""
 
 
-def float_literal(value: np.float32) -> str:
+def float_literal(value: float) -> str:
     """A C++ float literal that reads back to `value`: the shortest spelling when it has at most
     6 significant digits (`0.5f`, `-3.0f`, `1e-05f`), else all 9 digits of a float, as MLIR
     prints the same f32 and as ops-nn writes such constants (`0.333333343f`, not `0.33333334f`).
     """
-    shortest = str(value)  # numpy: the shortest round-trip spelling, with `.0` or an exponent
+    shortest = shortest_f32(float(value))  # with `.0` or an exponent
     mantissa = shortest.split("e")[0].lstrip("-").replace(".", "")
     if len(mantissa.strip("0")) <= SHORT_DIGITS:
         return f"{shortest}f"

@@ -3,8 +3,8 @@ bitwise calls and Duplicate.
 
 - Add, Sub, Mul, Div, Adds, Muls: one IEEE rounding to nearest even in T, subnormals kept, inf
   and NaN as IEEE. float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
-  computed in f64 and rounded once to half, which is the correctly rounded result: for + - * /
-  a second rounding is innocuous when the wide format has at least 2p + 2 bits (53 >= 24).
+  computed in f32 and rounded to half, which is the correctly rounded result: for + - * / a
+  second rounding is innocuous when the wide format has at least 2p + 2 bits (24 >= 2 * 11 + 2).
 - Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption about the
   hardware, see ascendc_api): a NaN operand gives a NaN (src0's when both are, its quiet bit
   set), otherwise the larger / smaller value with -0 ordered below +0. Relu is maximum(x, +0).
@@ -18,11 +18,12 @@ count 0 is a no-op, elements past count are untouched, and every tensor must hol
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 
-from hswc.interpreter.ascendc_cast import FORMATS, round_to, scalar_operand
+from hswc.interpreter.ascendc_cast import scalar_operand
 from hswc.interpreter.ascendc_checks import (
     ApiError,
     Scalar,
@@ -72,6 +73,8 @@ def _apply(api: str, rule: DtypeRule, compute: Compute, dst: np.ndarray, count: 
     first, *rest = (src[..., :count] for src in sources.values())
     second = rest[0] if rest else scalar_operand(0 if scalar is None else scalar, dtype)
     with np.errstate(all="ignore"):
+        if isinstance(compute, _Direct) and compute.into(first, second, dst[..., :count]):
+            return
         store(api, dst, np.asarray(compute(first, second)))
 
 
@@ -79,16 +82,45 @@ def _apply(api: str, rule: DtypeRule, compute: Compute, dst: np.ndarray, count: 
 # region the computations
 
 
-def _rounded(op: np.ufunc) -> Compute:
+class _Direct:
+    """A computation that can also write its result straight into dst's view."""
+
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
+        """Whether the result was written into `out` (else the caller stores it)."""
+        raise NotImplementedError
+
+
+def _same_shape(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
+    """The operands have out's shape (b may be a scalar): the result fills out exactly."""
+    return a.shape == out.shape and b.shape in (out.shape, ())
+
+
+@dataclass(frozen=True)
+class _Rounded(_Direct):
     """op(a, b) rounded once to the operands' dtype."""
 
-    def compute(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if a.dtype == F32:
-            return op(a, b)  # native f32 arithmetic: IEEE RNE
-        wide = op(a.astype(np.float64), b.astype(np.float64))
-        return round_to(np.asarray(wide), FORMATS[a.dtype], "rint")
+    op: np.ufunc
 
-    return compute
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.dtype == F32:
+            return self.op(a, b)  # native f32 arithmetic: IEEE RNE
+        # half: in f32, then numpy's correctly rounded (RNE) astype; see the module docstring.
+        return self.op(a.astype(F32), b.astype(F32)).astype(a.dtype)
+
+    def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
+        """Whether op(a, b) was written straight into `out`, which it is when the operands have
+        out's shape (or b is a scalar): what storing the result would write, without the copy
+        (numpy buffers an operand that overlaps out; assigning f32 to half rounds as astype)."""
+        if not _same_shape(a, b, out):
+            return False
+        if a.dtype == F32:
+            self.op(a, b, out=out)
+        else:
+            out[...] = self.op(a.astype(F32), b.astype(F32))
+        return True
 
 
 def _quieted(x: np.ndarray) -> np.ndarray:
@@ -104,18 +136,46 @@ def _nan_first(a: np.ndarray, b: np.ndarray, result: np.ndarray) -> np.ndarray:
     return _quieted(np.where(np.isnan(a), a, result))
 
 
+@dataclass(frozen=True)
+class _Extremum(_Direct):
+    """IEEE maximum or minimum: numpy's `op`, which propagates NaNs, and where a == b `pick` of
+    the two bit patterns (equal non-NaN values have one pattern, but for -0 == +0: & gives -0
+    only if both are, | if either is); NaN lanes fixed by _nan_first when there is one."""
+
+    op: np.ufunc
+    pick: np.ufunc
+
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        view = _BITS[a.dtype][0]
+        picked = self.pick(a.view(view), b.view(view)).view(a.dtype)
+        result = np.where(a == b, picked, self.op(a, b))
+        return _nan_first(a, b, result) if np.isnan(result).any() else result
+
+    def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
+        # Written in several passes: only into an `out` that no operand overlaps.
+        if (not _same_shape(a, b, out) or np.may_share_memory(out, a)
+                or np.may_share_memory(out, b)):
+            return False
+        view = _BITS[a.dtype][0]
+        self.op(a, b, out=out)
+        self.pick(a.view(view), b.view(view), out=out.view(view), where=a == b)
+        if np.isnan(out).any():
+            out[...] = _nan_first(a, b, out)
+        return True
+
+
+_MAXIMUM: Final = _Extremum(np.maximum, np.bitwise_and)
+_MINIMUM: Final = _Extremum(np.minimum, np.bitwise_or)
+
+
 def ieee_maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IEEE 754-2019 maximum: NaN if either is NaN, else the larger; maximum(-0, +0) = +0."""
-    larger = np.where(a > b, a, b)
-    larger = np.where((a == b) & np.signbit(b), a, larger)  # of two zeros, b's only if b is +0
-    return _nan_first(a, b, larger)
+    return _MAXIMUM(a, b)
 
 
 def ieee_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IEEE 754-2019 minimum: NaN if either is NaN, else the smaller; minimum(-0, +0) = -0."""
-    smaller = np.where(a < b, a, b)
-    smaller = np.where((a == b) & np.signbit(a), a, smaller)  # of two zeros, a's if a is -0
-    return _nan_first(a, b, smaller)
+    return _MINIMUM(a, b)
 
 
 def _abs(a: np.ndarray, _: np.ndarray) -> np.ndarray:
@@ -137,32 +197,32 @@ def _not(a: np.ndarray, _: np.ndarray) -> np.ndarray:
 
 def add(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Add(dst, src0, src1, count): dst[i] = src0[i] + src1[i], rounded once."""
-    _apply("Add", arith_dtype, _rounded(np.add), dst, count, {"src0": src0, "src1": src1})
+    _apply("Add", arith_dtype, _Rounded(np.add), dst, count, {"src0": src0, "src1": src1})
 
 
 def sub(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Sub(dst, src0, src1, count): dst[i] = src0[i] - src1[i], rounded once."""
-    _apply("Sub", arith_dtype, _rounded(np.subtract), dst, count, {"src0": src0, "src1": src1})
+    _apply("Sub", arith_dtype, _Rounded(np.subtract), dst, count, {"src0": src0, "src1": src1})
 
 
 def mul(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Mul(dst, src0, src1, count): dst[i] = src0[i] * src1[i], rounded once."""
-    _apply("Mul", arith_dtype, _rounded(np.multiply), dst, count, {"src0": src0, "src1": src1})
+    _apply("Mul", arith_dtype, _Rounded(np.multiply), dst, count, {"src0": src0, "src1": src1})
 
 
 def div(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Div(dst, src0, src1, count): dst[i] = src0[i] / src1[i], correctly rounded."""
-    _apply("Div", arith_dtype, _rounded(np.divide), dst, count, {"src0": src0, "src1": src1})
+    _apply("Div", arith_dtype, _Rounded(np.divide), dst, count, {"src0": src0, "src1": src1})
 
 
 def max_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Max(dst, src0, src1, count): dst[i] = maximum(src0[i], src1[i]) (IEEE 754-2019)."""
-    _apply("Max", arith_dtype, ieee_maximum, dst, count, {"src0": src0, "src1": src1})
+    _apply("Max", arith_dtype, _MAXIMUM, dst, count, {"src0": src0, "src1": src1})
 
 
 def min_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Min(dst, src0, src1, count): dst[i] = minimum(src0[i], src1[i]) (IEEE 754-2019)."""
-    _apply("Min", arith_dtype, ieee_minimum, dst, count, {"src0": src0, "src1": src1})
+    _apply("Min", arith_dtype, _MINIMUM, dst, count, {"src0": src0, "src1": src1})
 
 
 def and_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
@@ -181,22 +241,22 @@ def or_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None
 
 def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Adds(dst, src, scalar, count): dst[i] = src[i] + scalar, scalar of the tensor's dtype."""
-    _apply("Adds", arith_dtype, _rounded(np.add), dst, count, {"src": src}, scalar)
+    _apply("Adds", arith_dtype, _Rounded(np.add), dst, count, {"src": src}, scalar)
 
 
 def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Muls(dst, src, scalar, count): dst[i] = src[i] * scalar, scalar of the tensor's dtype."""
-    _apply("Muls", arith_dtype, _rounded(np.multiply), dst, count, {"src": src}, scalar)
+    _apply("Muls", arith_dtype, _Rounded(np.multiply), dst, count, {"src": src}, scalar)
 
 
 def maxs(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Maxs(dst, src, scalar, count): dst[i] = maximum(src[i], scalar)."""
-    _apply("Maxs", arith_dtype, ieee_maximum, dst, count, {"src": src}, scalar)
+    _apply("Maxs", arith_dtype, _MAXIMUM, dst, count, {"src": src}, scalar)
 
 
 def mins(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Mins(dst, src, scalar, count): dst[i] = minimum(src[i], scalar)."""
-    _apply("Mins", arith_dtype, ieee_minimum, dst, count, {"src": src}, scalar)
+    _apply("Mins", arith_dtype, _MINIMUM, dst, count, {"src": src}, scalar)
 
 
 def abs_(dst: np.ndarray, src: np.ndarray, count: int) -> None:

@@ -1,8 +1,9 @@
 """Cast, and exact rounding of f32/f64 values to f16 / bf16 under every AscendC RoundMode.
 
-`round_to` is the one exact rounding routine of the AscendC model: Cast's directed modes, the
-scalar operand of Muls/Adds/Duplicate/CompareScalar/Select (`scalar_operand`), and f16/bf16
-arithmetic (hswc.interpreter.ascendc_vector) round through it. Directed modes overflow like
+`round_to` is the one exact rounding routine of the AscendC model under every mode: Cast's
+directed modes and the scalar operand of Muls/Adds/Duplicate/CompareScalar/Select
+(`scalar_operand`) round through it (RNE from f32, as in half arithmetic, is numpy's astype,
+which rounds correctly; hswc.interpreter.ascendc_arith). Directed modes overflow like
 IEEE: a mode rounding away from zero (RINT, ROUND, CEIL above zero, FLOOR below zero) gives
 +-inf, the others the largest finite value. ODD is round-to-odd ("von Neumann" jamming): an
 inexact result gets an odd last bit, so it never overflows to inf and tiny values become the

@@ -16,25 +16,28 @@ run leaves OUT as it was.
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import time
-from collections.abc import Sequence
-from typing import IO
+from hswc.tools.startup import importing
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
-from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
-from xdsl.xdsl_opt_main import xDSLOptMain
+with importing():
+    import argparse
+    import os
+    import sys
+    import time
+    from collections.abc import Sequence
+    from typing import IO
 
-from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
-from hswc.output_files import OutputError, write_file
-from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
-from hswc.source_text import decode
-from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass, PassPipeline
+    from xdsl.printer import Printer
+    from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+    from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
+    from hswc.output_files import OutputError, write_file
+    from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
+    from hswc.source_text import decode
+    from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
 
 _NOT_SUPPORTED = {"frontend": "-f/--frontend", "no_implicit_module": "--no-implicit-module",
                   "shrink": "--shrink"}

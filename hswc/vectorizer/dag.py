@@ -5,18 +5,20 @@ it): block arguments are the inputs' elements, `linalg.yield` names the result, 
 scalars defined outside the body (an op's attributes: run-time values of the kernel) are
 `scalar` nodes. Each supported arith op becomes a `Node` in body order; on the way identical
 operations are merged, operations whose operands are all constants are folded (with
-hswc.arith_semantics, so bits do not change), i1 constants are folded into the selects and logic
-that use them, and operations the result does not depend on are dropped. A node computed from
-constants and scalars only is `uniform`: one value for every element, which the kernel computes
-once. An op the vectorizer cannot map is an error at that op, naming what is supported.
+hswc.arith_semantics, so bits do not change; it brings in numpy, which compiling needs for
+nothing else: constants are rounded and compared with hswc.float_formats), i1 constants are
+folded into the selects and logic that use them, and operations the result does not depend on
+are dropped. A node computed from constants and scalars only is `uniform`: one value for every
+element, which the kernel computes once. An op the vectorizer cannot map is an error at that op,
+naming what is supported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -28,10 +30,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from hswc import arith_semantics as sem
 from hswc.diagnostics import OpError
+from hswc.float_formats import float_bits, round_float
 
-CMPF_NAMES = tuple(sem.CMPF)
+if TYPE_CHECKING:
+    import numpy as np
+
+CMPF_NAMES = tuple(arith.CMPF_COMPARISON_OPERATIONS)
 """arith.cmpf's predicates in the order of their integer encoding."""
 SUPPORTED_PREDICATES = ("oeq", "ogt", "oge", "olt", "ole", "one", "ord", "une")
 """The cmpf predicates the vectorizer maps: the ordered ones, and une (Compare NE)."""
@@ -99,8 +104,9 @@ class Node:
         """Equal keys compute equal values (used to merge duplicates)."""
         if self.is_const:
             assert self.value is not None
-            bits = np.asarray(self.value, sem.DTYPES[self.dtype]).tobytes()
-            return ("const", self.dtype, bits)
+            if self.is_mask:
+                return ("const", self.dtype, bool(self.value))
+            return ("const", self.dtype, float_bits(self.value, self.dtype))
         return (self.kind, self.dtype, self.predicate, self.index, *map(id, self.operands))
 
 @dataclass
@@ -199,6 +205,8 @@ class _Builder:
         return b  # andi with false, ori with true
 
     def folded(self, node: Node) -> Node:
+        from hswc import arith_semantics as sem
+
         value = evaluate(node, [sem.constant(o.value, sem.DTYPES[o.dtype])  # type: ignore[arg-type]
                                 for o in node.operands])
         scalar = value.item()
@@ -210,6 +218,10 @@ class _Builder:
 
 def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
     """The node's operation on arrays of its operands (hswc.arith_semantics)."""
+    import numpy as np
+
+    from hswc import arith_semantics as sem
+
     dtype = sem.DTYPES[node.dtype]
     kind = node.kind
     if kind in ("extf", "truncf"):
@@ -242,9 +254,8 @@ def _constant_node(op: arith.ConstantOp, dtype: str) -> Node:
     else:
         raise OpError(op, f"is a constant of {op.value.type}; a body's constants are f16, "
                       "bf16 or f32 numbers or i1 booleans")
-    rounded = sem.constant(value, sem.DTYPES[dtype]).item()
-    return Node("const", dtype, value=bool(rounded) if dtype == "i1" else float(rounded),
-                source=op)
+    rounded = bool(value) if dtype == "i1" else round_float(value, dtype)
+    return Node("const", dtype, value=rounded, source=op)
 
 
 def _node_of(b: _Builder, op: Operation) -> Node:
