@@ -7,6 +7,7 @@ the package (example, unit tests) and through the tiling struct into the kernel.
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -14,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from cpu_build import DTYPES
+from cpu_build import BITS, DTYPES
 
 from hswc import runner
 from hswc.dialects.hsg import NAMED_OPS
@@ -113,3 +114,18 @@ def sample(stem: str, dtype: str, size: int, seed: int) -> list[np.ndarray]:
             values[len(edges)] = np.nan
         arrays.append(values.astype(t))
     return arrays
+
+
+def unit_test_array(body: str, name: str, dtype: str) -> np.ndarray:
+    """The array `name` of a kernel unit test's body (its elements as hex bits)."""
+    values = re.search(rf"const std::vector<uint\d+_t> {name} = \{{(.*?)\}};", body, re.S)
+    assert values, name
+    raw = [int(b, 16) for b in re.findall(r"0x([0-9a-f]+) /\*", values[1])]
+    return np.array(raw, dtype=BITS[dtype]).view(DTYPES[dtype])
+
+
+def example_floats(text: str, name: str) -> np.ndarray:
+    """The float vector `name` of an aclnn example (its host inputs, EXPECTED)."""
+    found = re.search(rf"const std::vector<\w+> {name} = \{{(.*?)\}};", text)
+    assert found, name
+    return np.array([float(v.rstrip("f")) for v in found[1].split(", ")], np.float32)

@@ -16,8 +16,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import BITS, DTYPES, MODEL, REPO, STRICT, Build, build, compiler
-from family_packages import ATTRIBUTES, INPUTS, STEMS, family_module, hswc_run, run_on_cpu, sample
+from cpu_build import DTYPES, MODEL, REPO, STRICT, Build, build, compiler
+from family_packages import (
+    ATTRIBUTES,
+    INPUTS,
+    STEMS,
+    example_floats,
+    family_module,
+    hswc_run,
+    run_on_cpu,
+    sample,
+    unit_test_array,
+)
 from family_packages import same_bits as same
 
 from hswc.ops import definition_of
@@ -240,13 +250,8 @@ def test_example_calls_the_api_with_the_modules_values(packages: dict[str, Path]
     arguments += ["false"] if "selfIsResult" in params else []
     assert f"if (!Ok({api}GetWorkspaceSize({', '.join([*arguments, 'y.tensor'])}," in text
 
-    def floats(name: str) -> np.ndarray:
-        found = re.search(rf"const std::vector<\w+> {name} = \{{(.*?)\}};", text)
-        assert found, name
-        return np.array([float(v.rstrip("f")) for v in found[1].split(", ")], np.float32)
-
-    inputs = [floats(f"{n.upper()}_HOST") for n in INPUTS[stem]]
-    expected = floats("EXPECTED")
+    inputs = [example_floats(text, f"{n.upper()}_HOST") for n in INPUTS[stem]]
+    expected = example_floats(text, "EXPECTED")
     semantics = "cann" if stem == "hard_swish_grad" else "torch"
     reference = OP_REFERENCES[(stem, semantics)](*inputs, **ATTRIBUTES.get(stem, {}))
     np.testing.assert_array_equal(expected, reference)
@@ -354,13 +359,6 @@ def test_tiling_unit_test_expects_hswc_tiling(packages: dict[str, Path], stem: s
 KERNEL_TEST = re.compile(r"TEST_F\(\w+KernelTest, (\w+)_kernel\)\n\{\n(.*?)\n\}", re.S)
 
 
-def bit_array(body: str, name: str, dtype: str) -> np.ndarray:
-    values = re.search(rf"const std::vector<uint\d+_t> {name} = \{{(.*?)\}};", body, re.S)
-    assert values, name
-    raw = [int(b, 16) for b in re.findall(r"0x([0-9a-f]+) /\*", values[1])]
-    return np.array(raw, dtype=BITS[dtype]).view(DTYPES[dtype])
-
-
 @pytest.mark.parametrize("stem", STEMS)
 def test_kernel_unit_test_expects_what_hswc_run_computes(packages: dict[str, Path],
                                                          stem: str) -> None:
@@ -369,8 +367,8 @@ def test_kernel_unit_test_expects_what_hswc_run_computes(packages: dict[str, Pat
     assert sorted(bodies) == ["bf16", "f16", "f32"]
     semantics = "cann" if stem == "hard_swish_grad" else "torch"
     for dtype, body in bodies.items():
-        inputs = [bit_array(body, name, dtype) for name in INPUTS[stem]]
-        expected = bit_array(body, "expected", dtype)
+        inputs = [unit_test_array(body, name, dtype) for name in INPUTS[stem]]
+        expected = unit_test_array(body, "expected", dtype)
         assert inputs[0].size == 21
         kernel = hswc_run(stem, dtype)
         result = kernel.run(*inputs)
