@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from cpu_build import DTYPES, Build, bits, build, compiler, operator_module, run_kernel
 
-from hswc.backend.operator import EXAMPLE_INPUTS
 from hswc.backend.package import package_files
 from hswc.ops.hard_swish_grad import CANN_BUDGET as HSG
+from hswc.ops.hard_swish_grad import DOCS
 from hswc.reference import hard_swish_grad_cann
 from hswc.runner import KernelError, compile_text
 from hswc.tiling import TilingError, compute_tiling
@@ -335,7 +335,7 @@ def test_package_kernel_runs_on_the_cpu_model(package: Path, tmp_path: Path) -> 
         y = run_kernel(exe, grad, x, 3, 196608, tmp_path / dtype)
         np.testing.assert_array_equal(bits(y), bits(hard_swish_grad_cann(grad, x)))
         # The example's data (SPEC section 7) on 48 cores, against hswc-run.
-        grad, x = (np.array(EXAMPLE_INPUTS[name], dtype=t) for name in ("grad", "x"))
+        grad, x = (np.array(DOCS.example_inputs[name], dtype=t) for name in ("grad", "x"))
         y = run_kernel(exe, grad, x, 48, 196608, tmp_path / f"{dtype}_example")
         expected = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}")(grad, x)
         np.testing.assert_array_equal(bits(y), bits(np.asarray(expected)))

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import BITS, DTYPES, MODEL, REPO, compiler, operator_module
+from cpu_build import BITS, MODEL, REPO, compiler, operator_module
+from family_packages import example_floats, unit_test_array
 
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.runner import compile_text
@@ -228,13 +229,6 @@ def test_tiling_unit_test_has_the_hand_checked_cases(package: Path) -> None:
 KERNEL_TEST = re.compile(r"TEST_F\(HardSwishGradKernelTest, (\w+)_kernel\)\n\{\n(.*?)\n\}", re.S)
 
 
-def array(body: str, name: str, dtype: str) -> np.ndarray:
-    values = re.search(rf"const std::vector<uint\d+_t> {name} = \{{(.*?)\}};", body, re.S)
-    assert values, name
-    bits = [int(b, 16) for b in re.findall(r"0x([0-9a-f]+) /\*", values[1])]
-    return np.array(bits, dtype=BITS[dtype]).view(DTYPES[dtype])
-
-
 def hswc_run(dtype: str, grad: np.ndarray, x: np.ndarray) -> np.ndarray:
     kernel = compile_text(operator_module((dtype,)), function=f"hsg_{dtype}", soc="ascend910b")
     return np.asarray(kernel(grad, x))
@@ -245,8 +239,8 @@ def test_kernel_unit_test_expects_what_hswc_run_computes(package: Path) -> None:
     bodies = dict(KERNEL_TEST.findall(text))
     assert sorted(bodies) == ["bf16", "f16", "f32"]
     for dtype, body in bodies.items():
-        grad, x = array(body, "grad", dtype), array(body, "x", dtype)
-        expected = array(body, "expected", dtype)
+        grad, x = unit_test_array(body, "grad", dtype), unit_test_array(body, "x", dtype)
+        expected = unit_test_array(body, "expected", dtype)
         assert grad.size == 21 and -3 in x.astype(np.float32) and 3 in x.astype(np.float32)
         y = hswc_run(dtype, grad, x)
         np.testing.assert_array_equal(y.view(BITS[dtype]), expected.view(BITS[dtype]))
@@ -289,12 +283,7 @@ def test_example_goldens_are_what_hswc_run_computes(package: Path) -> None:
     """The aclnn example runs the f32 kernel; its EXPECTED values are hswc-run's results."""
     text = read(package, "examples/test_aclnn_hard_swish_grad.cpp")
 
-    def floats(name: str) -> np.ndarray:
-        found = re.search(rf"const std::vector<\w+> {name} = \{{(.*?)\}};", text)
-        assert found, name
-        return np.array([float(v.rstrip("f")) for v in found[1].split(", ")], np.float32)
-
-    grad, x = floats("GRAD_HOST"), floats("X_HOST")
-    np.testing.assert_array_equal(floats("EXPECTED"), hswc_run("f32", grad, x))
+    grad, x = example_floats(text, "GRAD_HOST"), example_floats(text, "X_HOST")
+    np.testing.assert_array_equal(example_floats(text, "EXPECTED"), hswc_run("f32", grad, x))
 
 # endregion

@@ -11,53 +11,172 @@
     tests/       CMakeLists.txt files; ut/op_host/test_<entry>_tiling.cpp,
                  ut/op_kernel/test_<entry>.cpp
 
+A package holds one operator: a named op (its names, docs and data from hswc.ops) or a user's
+generic named by the request (hswc.backend.description). A module with several operators is
+refused unless the request names the host function whose operator to package.
 Everything dtype-dependent (kernels, tiling keys, the dtype lists of the op definition and of
-aclnn, the unit tests) comes from the kernels in the module. Before any text is made, each
-kernel's UB plan is checked against every SoC the op definition registers.
+aclnn, the unit tests) comes from that operator's kernels in the module. Before any text is
+made, each kernel's UB plan is checked against every SoC the op definition registers, and a
+named op's reference model is checked against its lowered kernels on the unit test's data,
+so that no package's golden values disagree with the kernel it ships.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from hswc.backend.description import (
+    Description,
+    PackageRefused,
+    PackageRequest,
+    describe_generic,
+    describe_named,
+    launches,
+)
 from hswc.backend.ir_tiling import check_ub_plan
-from hswc.backend.kernels import collect_kernels
+from hswc.backend.kernels import Kernel, by_operator, collect_kernels
 from hswc.backend.package_build import build_files
 from hswc.backend.package_docs import doc_files
-from hswc.backend.package_example import example_files
+from hswc.backend.package_example import example_arrays, example_files
 from hswc.backend.package_host import op_host_files, socs_for
 from hswc.backend.package_kernel import op_kernel_files
 from hswc.backend.package_op_api import op_api_files
 from hswc.backend.package_output import write_files
-from hswc.backend.package_tests import test_files
+from hswc.backend.package_run import run_kernel
+from hswc.backend.package_tests import UT_PLATFORM, test_files
 from hswc.diagnostics import OpError
 from hswc.platform import PLATFORMS
+from hswc.reference import compare_bitwise
 
 
-def package_files(module: ModuleOp, socs: Sequence[str] = tuple(PLATFORMS)) -> dict[str, str]:
+def _launchers(module: ModuleOp, kernels: list[Kernel]) -> list[str]:
+    """The host functions that launch any of `kernels`."""
+    names = {k.func.sym_name.data for k in kernels}
+    found: list[str] = []
+    for launch in launches(module):
+        fn = launch.parent_op()
+        while fn is not None and fn.name != "func.func":
+            fn = fn.parent_op()
+        symbol = fn.properties.get("sym_name") if fn is not None else None
+        if launch.kernel.root_reference.data in names and symbol is not None:
+            name = getattr(symbol, "data", "")
+            if name not in found:
+                found.append(name)
+    return found
+
+
+def _named(stem: str, request: PackageRequest) -> bool:
+    from hswc.ops import OPS
+
+    return stem in OPS and (request.named is None or stem in request.named)
+
+
+def _shown(module: ModuleOp, stem: str, kernels: list[Kernel], request: PackageRequest) -> str:
+    """An operator as messages name it: its op type, or its kernel, and who launches it."""
+    from hswc.ops import OPS
+
+    what = (f"{OPS[stem].docs.op_type} (hsg.{stem})" if _named(stem, request)
+            else f"a generic operator (@{kernels[0].func.sym_name.data})")
+    by = _launchers(module, kernels)
+    return what + (f", launched by {', '.join('@' + f for f in by)}" if by else "")
+
+
+def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
+    """The kernels of the one operator to package (the one `request.function` launches)."""
+    try:
+        groups = by_operator(collect_kernels(module))
+    except OpError as error:
+        if error.op is not module:
+            raise
+        raise PackageRefused("the module holds no operator to package: no named op (hsg.*), "
+                             "no linalg.generic and no lowered kernel (hsg.kernel)") from None
+    if request.function is not None:
+        hosts = sorted({h for _, ks in groups for h in _launchers(module, ks)})
+        groups = [(op, ks) for op, ks in groups
+                  if request.function in _launchers(module, ks)]
+        if not groups:
+            raise PackageRefused(
+                f"no host function @{request.function} launches a kernel (functions that do: "
+                f"{', '.join('@' + h for h in hosts) or 'none'})")
+    if len(groups) > 1:
+        listed = "; ".join(_shown(module, op.stem, ks, request) for op, ks in groups)
+        hint = ("pick its host function with --function" if request.function is None
+                else f"@{request.function} launches more than one: package a function that "
+                "launches one")
+        raise PackageRefused(f"the module holds {len(groups)} operators ({listed}); a package "
+                             f"holds one: {hint}")
+    return groups[0][1]
+
+
+def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -> Description:
+    """The description of the operator of `kernels`, as a named op or as the request's generic."""
+    from hswc.ops import OPS
+
+    stem = kernels[0].operator.stem
+    if _named(stem, request):
+        if request.name is not None or request.aclnn is not None:
+            docs = OPS[stem].docs
+            raise PackageRefused(
+                f"the operator is hsg.{stem}, packaged with ops-nn's names ({docs.op_type}, "
+                f"{OPS[stem].aclnn}); --name and --aclnn name a generic operator")
+        return describe_named(module, kernels, request)
+    if request.name is None:
+        raise PackageRefused(
+            f"the operator is a generic one (kernel @{kernels[0].func.sym_name.data}), not a "
+            "named op: give its package an op type with --name (e.g. --name GradTimesScale)")
+    return describe_generic(module, kernels, request)
+
+
+def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description) -> None:
+    """OpError unless each kernel computes, on the unit test's data, what the golden model
+    says: a kernel lowered with other semantics than the package's would ship wrong goldens."""
+    for kernel in kernels:
+        inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
+        values = d.attribute_values(kernel)
+        scalars = {a.field: values[a.name] for a in d.attributes}
+        got = run_kernel(module, kernel, inputs, scalars, UT_PLATFORM)
+        comparison = compare_bitwise(got, np.asarray(expected))
+        if not comparison.equal:
+            raise OpError(kernel.func, f"computes {comparison.mismatches} of the "
+                          f"{comparison.size} unit-test elements otherwise than the package's "
+                          f"reference model (first at index {comparison.first_index}): it was "
+                          "lowered with other semantics (give them with --semantics), or it is "
+                          "not this op (package it as a generic with --name)")
+
+
+def package_files(module: ModuleOp, socs: Sequence[str] = tuple(PLATFORMS),
+                  request: PackageRequest | None = None) -> dict[str, str]:
     """Relative path -> text of every file of the package; OpError (naming the op) for a
-    module that cannot be packaged, such as a kernel whose buffers overflow a target's UB."""
-    kernels = collect_kernels(module)
+    module that cannot be packaged, such as a kernel whose buffers overflow a target's UB, and
+    PackageRefused for one that does not say what to package."""
+    request = request or PackageRequest()
+    kernels = operator_kernels(module, request)
     registered = socs_for(kernels, list(socs))
     if not registered:
         raise OpError(module, f"has kernels that none of {', '.join(socs)} can run")
     check_ub_plan(kernels, [PLATFORMS[s] for s in registered])
+    d = describe(module, kernels, request)
+    if not d.generated:
+        check_reference(module, kernels, d)
+    kernels = [replace(k, operator=d.operator) for k in kernels]
     return {
         **op_kernel_files(kernels),
-        **op_host_files(kernels, registered),
-        **op_api_files(kernels),
-        **example_files(kernels),
+        **op_host_files(kernels, d, registered),
+        **op_api_files(kernels, d),
+        **example_files(kernels, d),
         **build_files(kernels),
-        **doc_files(kernels, registered),
-        **test_files(kernels),
+        **doc_files(kernels, d, registered),
+        **test_files(kernels, d),
     }
 
 
 def write_package(module: ModuleOp, directory: Path, socs: Sequence[str] = tuple(PLATFORMS),
-                  force: bool = False) -> list[Path]:
+                  force: bool = False, request: PackageRequest | None = None) -> list[Path]:
     """Write the package under `directory`, all files or none (see `package_output`); the paths
     written, sorted. Nothing is written when the module cannot be packaged."""
-    return write_files(package_files(module, socs), directory, force)
+    return write_files(package_files(module, socs, request), directory, force)

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from hswc.backend.cpp_types import element_cpp
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import GM_ARGUMENTS, KERNEL_ENTRY, OP_TYPE
+from hswc.backend.operator import Operator
 from hswc.backend.package_example import example_kernel
-from hswc.backend.source import GENERATED_NOTE
+from hswc.backend.source import generated_note
 
 UT_SOC = "ascend910B1"
 """The SoC version ops-nn's kernel unit tests build for (an Atlas A2)."""
 
 
-def _cmake(purpose: str, body: list[str]) -> str:
-    return "\n".join([f"# {GENERATED_NOTE}", f"# {purpose}", "", *body]) + "\n"
+def _cmake(operator: Operator, purpose: str, body: list[str]) -> str:
+    return "\n".join([f"# {generated_note([operator])}", f"# {purpose}", "", *body]) + "\n"
 
 
 def _add_subfolders(names: list[str], condition: str | None = None) -> list[str]:
@@ -36,35 +36,36 @@ def _add_subfolders(names: list[str], condition: str | None = None) -> list[str]
     return [f"if({condition})", *("    " + line for line in lines), "endif()"]
 
 
-def root_cmake() -> str:
-    return _cmake(f"The {OP_TYPE} operator: its host sources, and its tests when tests are "
-                  "built.", [*_add_subfolders(["op_host"]),
-                             *_add_subfolders(["tests"], "ENABLE_TEST OR BENCHMARK")])
+def root_cmake(op: Operator) -> str:
+    return _cmake(op, f"The {op.op_type} operator: its host sources, and its tests when tests "
+                  "are built.", [*_add_subfolders(["op_host"]),
+                                 *_add_subfolders(["tests"], "ENABLE_TEST OR BENCHMARK")])
 
 
-def op_host_cmake() -> str:
-    return _cmake(f"Host sources of {OP_TYPE}: tiling, op definition, shape inference, aclnn.", [
-        "add_modules_sources(",
-        "    HOSTNAME ${OPHOST_NAME}",
-        "    MODE PRIVATE",
-        "    DIR ${CMAKE_CURRENT_SOURCE_DIR}",
-        f"    OPTYPE {KERNEL_ENTRY}",
-        "    ACLNNTYPE aclnn_exclude",
-        ")",
-    ])
+def op_host_cmake(op: Operator) -> str:
+    return _cmake(op, f"Host sources of {op.op_type}: tiling, op definition, shape inference, "
+                  "aclnn.", [
+                      "add_modules_sources(",
+                      "    HOSTNAME ${OPHOST_NAME}",
+                      "    MODE PRIVATE",
+                      "    DIR ${CMAKE_CURRENT_SOURCE_DIR}",
+                      f"    OPTYPE {op.kernel_entry}",
+                      "    ACLNNTYPE aclnn_exclude",
+                      ")",
+                  ])
 
 
-def tests_cmake() -> str:
-    return _cmake(f"Tests of {OP_TYPE}.", _add_subfolders(["ut"]))
+def tests_cmake(op: Operator) -> str:
+    return _cmake(op, f"Tests of {op.op_type}.", _add_subfolders(["ut"]))
 
 
-def ut_cmake() -> str:
-    return _cmake(f"Unit tests of {OP_TYPE}: host tiling and kernel.",
+def ut_cmake(op: Operator) -> str:
+    return _cmake(op, f"Unit tests of {op.op_type}: host tiling and kernel.",
                   _add_subfolders(["op_host", "op_kernel"]))
 
 
-def ut_op_host_cmake() -> str:
-    return _cmake(f"The tiling unit test of {OP_TYPE}, in the op-host UT target.", [
+def ut_op_host_cmake(op: Operator) -> str:
+    return _cmake(op, f"The tiling unit test of {op.op_type}, in the op-host UT target.", [
         "if(UT_TEST_ALL OR OP_HOST_UT)",
         "    add_modules_ut_sources(HOSTNAME ${OP_TILING_MODULE_NAME} MODE PRIVATE "
         "DIR ${CMAKE_CURRENT_SOURCE_DIR})",
@@ -75,29 +76,32 @@ def ut_op_host_cmake() -> str:
 def kernel_ut_flags(kernels: list[Kernel]) -> str:
     """-DDTYPE_<NAME>=<type> for every GM argument, in the example kernel's dtype."""
     cpp = element_cpp(example_kernel(kernels).element_type)
-    return " ".join(f"-DDTYPE_{name.upper()}={cpp}" for name in GM_ARGUMENTS)
+    return " ".join(f"-DDTYPE_{name.upper()}={cpp}"
+                    for name in kernels[0].operator.gm_arguments)
 
 
 def ut_op_kernel_cmake(kernels: list[Kernel]) -> str:
-    files = f"{KERNEL_ENTRY}_ut_tiling_files"
-    return _cmake(f"The kernel unit test of {OP_TYPE}, with the tiling sources it links.", [
-        "if((UT_TEST_ALL OR OP_KERNEL_UT) AND NOT UT_DONE)",
-        f"    set({files}",
-        f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{KERNEL_ENTRY}_tiling.cpp",
-        f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{KERNEL_ENTRY}_infershape.cpp",
-        "    )",
-        f'    AddOpTestCase({KERNEL_ENTRY} "{UT_SOC}" "{kernel_ut_flags(kernels)}" '
-        f'"${{{files}}}")',
-        "endif()",
-    ])
+    op = kernels[0].operator
+    entry = op.kernel_entry
+    files = f"{entry}_ut_tiling_files"
+    return _cmake(op, f"The kernel unit test of {op.op_type}, with the tiling sources it links.",
+                  ["if((UT_TEST_ALL OR OP_KERNEL_UT) AND NOT UT_DONE)",
+                   f"    set({files}",
+                   f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{entry}_tiling.cpp",
+                   f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{entry}_infershape.cpp",
+                   "    )",
+                   f'    AddOpTestCase({entry} "{UT_SOC}" "{kernel_ut_flags(kernels)}" '
+                   f'"${{{files}}}")',
+                   "endif()"])
 
 
 def build_files(kernels: list[Kernel]) -> dict[str, str]:
+    op = kernels[0].operator
     return {
-        "CMakeLists.txt": root_cmake(),
-        "op_host/CMakeLists.txt": op_host_cmake(),
-        "tests/CMakeLists.txt": tests_cmake(),
-        "tests/ut/CMakeLists.txt": ut_cmake(),
-        "tests/ut/op_host/CMakeLists.txt": ut_op_host_cmake(),
+        "CMakeLists.txt": root_cmake(op),
+        "op_host/CMakeLists.txt": op_host_cmake(op),
+        "tests/CMakeLists.txt": tests_cmake(op),
+        "tests/ut/CMakeLists.txt": ut_cmake(op),
+        "tests/ut/op_host/CMakeLists.txt": ut_op_host_cmake(op),
         "tests/ut/op_kernel/CMakeLists.txt": ut_op_kernel_cmake(kernels),
     }

@@ -1,41 +1,32 @@
-"""README.md and docs/<ACLNN_API>.md of the ops-nn package: what the op computes, its dtypes and
+"""README.md and docs/<aclnn>.md of the ops-nn package: what the op computes, its dtypes and
 platforms, its constraints, its aclnn API (the two phases, parameters, return codes, an example).
 
-Every name, the formula and the parameter descriptions come from `operator`; the dtypes from the
-kernels in the module; the platforms and the per-SoC tiling from the op definition's SoCs and
-the IR's host tiling (`ir_tiling`), so the docs say what the package does.
+Every name, the formula (a generic's body), the notes and the parameter descriptions come from
+the package's description; the dtypes from the kernels in the module; the platforms and the
+per-SoC tiling from the op definition's SoCs and the IR's host tiling (`ir_tiling`), so the
+docs say what the package does. The README names inputs and attributes as the kernel and the
+op definition do, the aclnn doc as the aclnn API does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
+from hswc.backend.cpp_types import float_literal
+from hswc.backend.description import Attribute, Description
 from hswc.backend.ir_tiling import ir_tiling
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import (
-    ACLNN_API,
-    ACLNN_INPUTS,
-    ACLNN_NAMES,
-    ACLNN_OUTPUTS,
-    DOC_DTYPES,
-    INPUTS,
-    KERNEL_ENTRY,
-    OP_TYPE,
-    OUTPUTS,
-    PARAMETERS,
-    SEMANTICS,
-    formula_lines,
-    summary,
-)
-from hswc.backend.package_example import example_kernel
-from hswc.backend.package_op_api import RUN_PARAMETERS, workspace_parameters
-from hswc.backend.source import GENERATED_NOTE
+from hswc.backend.operator import DOC_DTYPES
+from hswc.backend.package_example import example_kernel, example_path
+from hswc.backend.package_op_api import RUN_PARAMETERS, call_arguments, workspace_parameters
+from hswc.backend.source import generated_note
 from hswc.backend.writer import wrapped
 from hswc.dialects.hsg import MAX_RANK
+from hswc.ops.docs import Formula
 from hswc.platform import PLATFORMS
 
-ACLNN_DOC = f"docs/{ACLNN_API}.md"
-EXAMPLE = f"examples/test_aclnn_{KERNEL_ENTRY}.cpp"
 RETURN_CODES = (
     ("ACLNN_SUCCESS", "0", "success"),
     ("ACLNN_ERR_PARAM_NULLPTR", "161001",
@@ -48,18 +39,35 @@ RETURN_CODES = (
      "making an input contiguous, the launch or the copy into the output failed"),
 )
 """What phase 1 returns, in the order its checks run (opdev/op_errno.h's values)."""
-LAYOUT = (
-    ("op_kernel/", "the AscendC kernel: entry, one class per dtype, tiling struct and keys"),
-    ("op_host/", "host tiling (printed from the IR), op definition, shape inference"),
-    ("op_host/op_api/", f"the aclnn API `{ACLNN_API}` and the l0op launcher"),
-    ("examples/", f"a call of `{ACLNN_API}` checked against golden values"),
-    ("docs/", "the aclnn API reference"),
-    ("tests/ut/", "gtest unit tests of the host tiling (op_host) and the kernel (op_kernel)"),
-)
 
 
-def _note() -> str:
-    return f"<!-- {GENERATED_NOTE} -->"
+def aclnn_doc_path(d: Description) -> str:
+    return f"docs/{d.aclnn}.md"
+
+
+def _layout(d: Description) -> tuple[tuple[str, str], ...]:
+    return (
+        ("op_kernel/", "the AscendC kernel: entry, one class per dtype, tiling struct and keys"),
+        ("op_host/", "host tiling (printed from the IR), op definition, shape inference"),
+        ("op_host/op_api/", f"the aclnn API `{d.aclnn}` and the l0op launcher"),
+        ("examples/", f"a call of `{d.aclnn}` checked against golden values"),
+        ("docs/", "the aclnn API reference"),
+        ("tests/ut/", "gtest unit tests of the host tiling (op_host) and the kernel (op_kernel)"),
+    )
+
+
+def _note(d: Description) -> str:
+    return f"<!-- {generated_note([d.operator])} -->"
+
+
+def formula_lines(formula: Formula, names: Mapping[str, str], output: str) -> list[str]:
+    """The formula as aligned rows `y = value  if condition`, names spelled by `names`; a row
+    without a condition is printed without one."""
+    rows = [(value.format(**names), condition.format(**names)) for condition, value in formula]
+    width = max(len(value) for value, condition in rows if condition) if any(
+        condition for _, condition in rows) else 0
+    return [f"{output} = {value.ljust(width)}  if {condition}" if condition
+            else f"{output} = {value}" for value, condition in rows]
 
 
 def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
@@ -76,8 +84,43 @@ def _products(socs: list[str]) -> list[str]:
                   [(PLATFORMS[s].product, f"`{s}`", "yes") for s in socs])
 
 
-def _formula(names: Mapping[str, str]) -> list[str]:
-    return ["```text", *formula_lines(names), "```"]
+def _formula(d: Description, names: Mapping[str, str]) -> list[str]:
+    """The formula, or a generic's body as the IR holds it."""
+    if not d.formula:
+        return ["```mlir", *d.body, "```"]
+    return ["```text", *formula_lines(d.formula, names, names[d.operator.outputs[0]]), "```"]
+
+
+def _how(d: Description) -> str:
+    """The notes, then what a NaN x gives."""
+    if d.nan_x is None:
+        return d.notes
+    return f"{d.notes} A NaN {d.operator.inputs[-1]} gives {d.nan_x}."
+
+
+def _default(a: Attribute) -> str:
+    if a.default is None:
+        return "required"
+    return f"default {float_literal(np.float32(a.default)).removesuffix('f')}"
+
+
+def _attribute_constraints(d: Description, name: Mapping[str, str], flags: bool) -> list[str]:
+    """One line for each attribute, their order and (`flags`: in the aclnn doc) each flag;
+    `name` spells them."""
+    lines = []
+    for a in d.attributes:
+        rules = ["a finite float32"]
+        if a.non_negative:
+            rules.append("not negative")
+        if a.in_dtype:
+            rules.append("within the range of the input dtype, which it is converted to")
+        lines.append(f"- `{name[a.name]}` is {', '.join(rules)}; {_default(a)}.")
+    lines += [f"- `{name[low]}` must not be greater than `{name[high]}`."
+              for low, high in d.ordered]
+    lines += [f"- `{flag.name}` = true is refused with a negative "
+              f"`{name[flag.non_negative_with]}`, as PyTorch refuses it."
+              for flag in (d.flags if flags else ())]
+    return lines
 
 
 def _tiling_table(kernels: list[Kernel], socs: list[str]) -> list[str]:
@@ -93,8 +136,8 @@ def _tiling_table(kernels: list[Kernel], socs: list[str]) -> list[str]:
     return _table(head, rows)
 
 
-def _constraints(names: Mapping[str, str]) -> list[str]:
-    tensors = [names[n] for n in INPUTS + OUTPUTS]
+def _constraints(d: Description, names: Mapping[str, str], flags: bool = False) -> list[str]:
+    tensors = [names[n] for n in d.operator.gm_arguments]
     listed = ", ".join(f"`{t}`" for t in tensors)
     return [
         f"- {listed} have one dtype, one shape and format ND; there is no broadcasting.",
@@ -103,42 +146,47 @@ def _constraints(names: Mapping[str, str]) -> list[str]:
         "- An empty tensor launches nothing and needs no workspace.",
         "- Non-contiguous tensors are accepted: the inputs are made contiguous first and the "
         "result is copied into the output view.",
+        *_attribute_constraints(d, names, flags),
     ]
 
 
-def readme(kernels: list[Kernel], socs: list[str]) -> str:
-    names = {n: n for n in INPUTS + OUTPUTS}
-    first = INPUTS[0]
-    params = [(f"`{n}`", "input", PARAMETERS[n],
+def readme(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
+    names = d.kernel_names()
+    inputs, (output,) = d.operator.inputs, d.operator.outputs
+    first = inputs[0]
+    example, doc = example_path(d), aclnn_doc_path(d)
+    params = [(f"`{n}`", "input", d.parameters[n],
                _dtypes(kernels) if n == first else f"as `{first}`", "ND")
-              for n in INPUTS]
-    params += [(f"`{n}`", "output", PARAMETERS[n], f"as `{first}`", "ND") for n in OUTPUTS]
+              for n in inputs]
+    params += [(f"`{a.name}`", "attribute", a.description, "FLOAT", "-") for a in d.attributes]
+    params += [(f"`{output}`", "output", d.parameters[output], f"as `{first}`", "ND")]
+    entry = d.operator.kernel_entry
     lines = [
-        _note(), f"# {OP_TYPE}", "",
+        _note(d), f"# {d.op_type}", "",
         "## Supported products", "", *_products(socs), "",
         "## What it computes", "",
-        f"{OP_TYPE} computes {summary(names)}, element by element:", "",
-        *_formula(names), "", SEMANTICS, "",
+        f"{d.op_type} computes {d.summary.format(**names)}, element by element:", "",
+        *_formula(d, names), "", _how(d), "",
         "## Parameters", "",
         *_table(("name", "kind", "description", "dtypes", "format"), params), "",
-        "## Constraints", "", *_constraints(names), "",
+        "## Constraints", "", *_constraints(d, names), "",
         "## Tiling", "",
         "The host tiling splits the elements over the vector cores (`blockFactor` each, the "
         "last core shorter) and each core's share into UB passes of `ubFactor` elements; on "
         "the SoCs of this package:", "", *_tiling_table(kernels, socs), "",
         "## Calling it", "",
         *_table(("way", "example", "description"),
-                [("aclnn", f"[{EXAMPLE.split('/')[-1]}]({EXAMPLE})",
-                  f"calls [{ACLNN_API}]({ACLNN_DOC}) on the "
+                [("aclnn", f"[{example.split('/')[-1]}]({example})",
+                  f"calls [{d.aclnn}]({doc}) on the "
                   f"{DOC_DTYPES[example_kernel(kernels).dtype]} kernel")]), "",
         "In an ops-nn checkout, put this folder under `experimental/<category>/` and run",
         "", "```sh",
-        f"bash build.sh --pkg --experimental --soc={socs[0]} --ops={KERNEL_ENTRY}",
-        f"bash build.sh -u --ophost --experimental --ops={KERNEL_ENTRY}    # tiling unit test",
-        f"bash build.sh -u --opkernel --experimental --ops={KERNEL_ENTRY}  # kernel unit test",
-        f"bash build.sh --run_example {KERNEL_ENTRY} eager                 # the example",
+        f"bash build.sh --pkg --experimental --soc={socs[0]} --ops={entry}",
+        f"bash build.sh -u --ophost --experimental --ops={entry}    # tiling unit test",
+        f"bash build.sh -u --opkernel --experimental --ops={entry}  # kernel unit test",
+        f"bash build.sh --run_example {entry} eager                 # the example",
         "```", "",
-        "## Files", "", *_table(("folder", "holds"), [(f"`{f}`", d) for f, d in LAYOUT]),
+        "## Files", "", *_table(("folder", "holds"), [(f"`{f}`", t) for f, t in _layout(d)]),
     ]
     return "\n".join(lines) + "\n"
 
@@ -147,12 +195,28 @@ def _prototype(name: str, params: list[str]) -> list[str]:
     return ["```cpp", wrapped(f"aclnnStatus {name}", params, ";"), "```"]
 
 
-def aclnn_doc(kernels: list[Kernel], socs: list[str]) -> str:
-    first = ACLNN_INPUTS[0]
-    rows = [(f"`{ACLNN_NAMES[n]}`", "input" if n in INPUTS else "output", PARAMETERS[n],
-             _dtypes(kernels) if ACLNN_NAMES[n] == first else f"as `{first}`", "ND",
-             f"any, rank <= {MAX_RANK}" if ACLNN_NAMES[n] == first else f"as `{first}`")
-            for n in INPUTS + OUTPUTS]
+def _return_codes(d: Description) -> list[tuple[str, str, str]]:
+    codes = list(RETURN_CODES)
+    if d.attributes:
+        code, value, when = codes[2]
+        codes[2] = (code, value, when.replace(", or a rank", ", a rank") +
+                    ", or an attribute the constraints below refuse")
+    return codes
+
+
+def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
+    names = d.aclnn_names()
+    inputs, (output,) = d.operator.inputs, d.operator.outputs
+    first, aclnn = d.aclnn_inputs[0], d.aclnn
+    rows = [(f"`{names[n]}`", "input", d.parameters[n],
+             _dtypes(kernels) if names[n] == first else f"as `{first}`", "ND",
+             f"any, rank <= {MAX_RANK}" if names[n] == first else f"as `{first}`")
+            for n in inputs]
+    rows += [(f"`{a.aclnn}`", "input", a.description, "FLOAT (a host aclScalar)", "-", "-")
+             for a in d.attributes]
+    rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
+    rows += [(f"`{names[output]}`", "output", d.parameters[output], f"as `{first}`", "ND",
+              f"as `{first}`")]
     rows += [("`workspaceSize`", "output", "device workspace the launch needs (0 here)", "-",
               "-", "-"),
              ("`executor`", "output", "the planned launch, for phase 2", "-", "-", "-")]
@@ -161,45 +225,48 @@ def aclnn_doc(kernels: list[Kernel], socs: list[str]) -> str:
                 ("`workspaceSize`", "input", "what phase 1 returned"),
                 ("`executor`", "input", "what phase 1 returned"),
                 ("`stream`", "input", "the ACL stream the launch runs on")]
+    example = example_path(d)
+    golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
     lines = [
-        _note(), f"# {ACLNN_API}", "",
+        _note(d), f"# {aclnn}", "",
         "## Supported products", "", *_products(socs), "",
         "## What it does", "",
-        f"`{ACLNN_API}` computes {summary(ACLNN_NAMES)}, element by element, as the "
-        f"{OP_TYPE} kernel; `{', '.join(ACLNN_OUTPUTS)}` receives the result:", "",
-        *_formula(ACLNN_NAMES), "", SEMANTICS, "",
+        f"`{aclnn}` computes {d.summary.format(**names)}, element by element, as the "
+        f"{d.op_type} kernel; `{names[output]}` receives the result:", "",
+        *_formula(d, names), "", _how(d), "",
         "## Prototypes", "",
         "The API has two phases: the first checks the arguments and plans the launch, the "
         "second runs it.", "",
-        *_prototype(f"{ACLNN_API}GetWorkspaceSize", workspace_parameters()), "",
-        *_prototype(ACLNN_API, RUN_PARAMETERS), "",
-        f"## {ACLNN_API}GetWorkspaceSize parameters", "",
+        *_prototype(f"{aclnn}GetWorkspaceSize", workspace_parameters(d)), "",
+        *_prototype(aclnn, RUN_PARAMETERS), "",
+        f"## {aclnn}GetWorkspaceSize parameters", "",
         *_table(("name", "in/out", "description", "dtypes", "format", "shape"), rows), "",
-        f"## {ACLNN_API} parameters", "",
+        f"## {aclnn} parameters", "",
         *_table(("name", "in/out", "description"), run_rows), "",
         "## Return codes", "",
-        *_table(("code", "value", "when"), [(f"`{c}`", v, w) for c, v, w in RETURN_CODES]),
-        "", f"`{ACLNN_API}` returns what running the plan returns (`ACLNN_SUCCESS` on success).",
+        *_table(("code", "value", "when"),
+                [(f"`{c}`", v, w) for c, v, w in _return_codes(d)]),
+        "", f"`{aclnn}` returns what running the plan returns (`ACLNN_SUCCESS` on success).",
         "",
-        "## Constraints", "", *_constraints(ACLNN_NAMES), "",
+        "## Constraints", "", *_constraints(d, names, flags=True), "",
         "## Example", "",
-        f"[{EXAMPLE.split('/')[-1]}](../{EXAMPLE}) creates the tensors, calls both phases and "
-        "checks the result against golden values of the bit-exact model of the kernel:", "",
+        f"[{example.split('/')[-1]}](../{example}) creates the tensors, calls both phases and "
+        f"checks the result against golden values of {golden}:", "",
         "```cpp",
         "uint64_t workspaceSize = 0;",
         "aclOpExecutor* executor = nullptr;",
-        wrapped(f"aclnnStatus status = {ACLNN_API}GetWorkspaceSize",
-                [*ACLNN_INPUTS, *ACLNN_OUTPUTS, "&workspaceSize", "&executor"], ";"),
+        wrapped(f"aclnnStatus status = {aclnn}GetWorkspaceSize",
+                [*call_arguments(d, flags="false"), "&workspaceSize", "&executor"], ";"),
         "void* workspace = nullptr;",
         "if (status == ACLNN_SUCCESS && workspaceSize > 0) {",
         "    aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);",
         "}",
-        f"status = {ACLNN_API}(workspace, workspaceSize, executor, stream);",
+        f"status = {aclnn}(workspace, workspaceSize, executor, stream);",
         "aclrtSynchronizeStream(stream);",
         "```",
     ]
     return "\n".join(lines) + "\n"
 
 
-def doc_files(kernels: list[Kernel], socs: list[str]) -> dict[str, str]:
-    return {"README.md": readme(kernels, socs), ACLNN_DOC: aclnn_doc(kernels, socs)}
+def doc_files(kernels: list[Kernel], d: Description, socs: list[str]) -> dict[str, str]:
+    return {"README.md": readme(kernels, d, socs), aclnn_doc_path(d): aclnn_doc(kernels, d, socs)}

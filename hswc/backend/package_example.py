@@ -1,29 +1,24 @@
 """examples/test_aclnn_<entry>.cpp: the operator's example data through the aclnn API.
 
-The inputs are `operator.EXAMPLE_INPUTS` (for HardSwishGrad the SPEC section 7 example: shape
-{9}, x = -4..4, grad = [1, 2, 3, -4, 5, -6, 7, 8, -9]), checked against golden values that
-`operator.REFERENCE` (the bit-exact model of the kernel) computes when the package is written,
-with |a - e| <= 1e-5 + 1e-5 * |e|. The example runs the f32 kernel when the package has one,
-else the kernel of the lowest tiling key.
+The inputs are the description's example inputs (for HardSwishGrad the SPEC section 7
+example: shape {9}, x = -4..4, grad = [1, 2, 3, -4, 5, -6, 7, 8, -9]), the attributes the
+values the module gave them, and the result is checked against golden values that the
+description's golden model (a named op's bit-exact reference; hswc-run for a generic) computes
+when the package is written, with |a - e| <= 1e-5 + 1e-5 * |e|. The example runs the f32
+kernel when the package has one, else the kernel of the lowest tiling key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
+from hswc.backend.description import Description
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import (
-    ACL_DTYPES,
-    ACLNN_API,
-    ACLNN_STEM,
-    EXAMPLE_INPUTS,
-    INPUTS,
-    KERNEL_ENTRY,
-    OP_TYPE,
-    OUTPUTS,
-    REFERENCE,
-)
-from hswc.backend.source import GENERATED
+from hswc.backend.operator import ACL_DTYPES
+from hswc.backend.package_kernel import generated
+from hswc.backend.package_op_api import aclnn_h, call_arguments
 from hswc.interpreter.dtypes import numpy_dtype
 
 TOLERANCE = 1e-5
@@ -56,35 +51,71 @@ def example_kernel(kernels: list[Kernel]) -> Kernel:
     return next((k for k in kernels if k.dtype == "f32"), kernels[0])
 
 
-def example_arrays(kernel: Kernel, data: dict[str, tuple[float, ...]]
+def example_arrays(kernel: Kernel, d: Description, data: Mapping[str, tuple[float, ...]]
                    ) -> tuple[list[np.ndarray], np.ndarray]:
-    """The inputs of `data` (by input name) in the kernel's dtype, and REFERENCE's result."""
-    inputs = [np.array(data[name], dtype=numpy_dtype(kernel.element_type)) for name in INPUTS]
-    return inputs, REFERENCE(*inputs)
+    """The inputs of `data` (by input name) in the kernel's dtype, and the golden result."""
+    inputs = [np.array(data[name], dtype=numpy_dtype(kernel.element_type))
+              for name in d.operator.inputs]
+    return inputs, d.golden(kernel, inputs)
 
 
 def _host_name(name: str) -> str:
     return f"{name.upper()}_HOST"
 
 
-def example_cpp(kernels: list[Kernel]) -> str:
+HOST_SCALAR = """
+// One float aclScalar: an attribute's value, destroyed when it goes out of scope.
+struct HostScalar {
+    float value = 0.0f;
+    aclScalar* scalar = nullptr;
+
+    explicit HostScalar(float given) : value(given), scalar(aclCreateScalar(&value, ACL_FLOAT)) {}
+    HostScalar(const HostScalar&) = delete;
+    HostScalar& operator=(const HostScalar&) = delete;
+
+    ~HostScalar()
+    {
+        if (scalar != nullptr) {
+            aclDestroyScalar(scalar);
+        }
+    }
+};
+"""
+"""The example's attributes (only a package with attributes has it)."""
+
+
+def _scalar(name: str) -> str:
+    return f"{name}Scalar"
+
+
+def example_cpp(kernels: list[Kernel], d: Description) -> str:
     kernel = example_kernel(kernels)
     dtype = kernel.dtype
-    inputs, result = example_arrays(kernel, EXAMPLE_INPUTS)
+    inputs, result = example_arrays(kernel, d, d.example_inputs)
     expected = result.astype(np.float32)
     element = "float" if dtype == "f32" else "uint16_t"
     to_float = "\n".join(_TO_FLOAT[dtype])
-    first, (output,) = INPUTS[0], OUTPUTS
+    names, (output,) = d.operator.inputs, d.operator.outputs
+    first, aclnn, op_type = names[0], d.aclnn, d.op_type
     host_data = "\n".join(f"const std::vector<Element> {_host_name(name)} = "
                           f"{{{_elements(values, dtype)}}};"
-                          for name, values in zip(INPUTS, inputs, strict=True))
-    tensors = "\n".join(f"    DeviceTensor {name};" for name in INPUTS + OUTPUTS)
-    creates = " || ".join([*(f"!{name}.Create({_host_name(name)})" for name in INPUTS),
-                           f"!{output}.Create(std::vector<Element>({_host_name(first)}.size()))"])
-    arguments = ", ".join(f"{name}.tensor" for name in INPUTS + OUTPUTS)
-    return f"""{GENERATED}
-// {ACLNN_API} on the {dtype} kernel: the operator's example data, checked against goldens of
-// the bit-exact model of the kernel, computed when the package was written.
+                          for name, values in zip(names, inputs, strict=True))
+    values = d.attribute_values(kernel)
+    tensors = "\n".join([*(f"    DeviceTensor {name};" for name in (*names, output)),
+                         *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
+                           for a in d.attributes)])
+    creates = " || ".join([*(f"!{name}.Create({_host_name(name)})" for name in names),
+                           f"!{output}.Create(std::vector<Element>({_host_name(first)}.size()))",
+                           *(f"{_scalar(a.aclnn)}.scalar == nullptr" for a in d.attributes)])
+    given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
+             d.aclnn_output: f"{output}.tensor",
+             **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in d.attributes}}
+    arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
+    golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
+    host_scalar = HOST_SCALAR if d.attributes else ""
+    return f"""{generated(kernels)}
+// {aclnn} on the {dtype} kernel: the operator's example data, checked against goldens of
+// {golden}, computed when the package was written.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -92,7 +123,7 @@ def example_cpp(kernels: list[Kernel]) -> str:
 #include <vector>
 
 #include "acl/acl.h"
-#include "{ACLNN_STEM}.h"
+#include "{aclnn_h(d)}"
 
 namespace {{
 
@@ -148,7 +179,7 @@ struct DeviceTensor {{
         }}
     }}
 }};
-
+{host_scalar}
 int Run(aclrtStream stream)
 {{
 {tensors}
@@ -157,8 +188,8 @@ int Run(aclrtStream stream)
     }}
     uint64_t workspaceSize = 0;
     aclOpExecutor* executor = nullptr;
-    if (!Ok({ACLNN_API}GetWorkspaceSize({arguments},
-            &workspaceSize, &executor), "{ACLNN_API}GetWorkspaceSize")) {{
+    if (!Ok({aclnn}GetWorkspaceSize({arguments},
+            &workspaceSize, &executor), "{aclnn}GetWorkspaceSize")) {{
         return 1;
     }}
     void* workspace = nullptr;
@@ -166,7 +197,7 @@ int Run(aclrtStream stream)
         !Ok(aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST), "workspace")) {{
         return 1;
     }}
-    const bool ran = Ok({ACLNN_API}(workspace, workspaceSize, executor, stream), "{ACLNN_API}") &&
+    const bool ran = Ok({aclnn}(workspace, workspaceSize, executor, stream), "{aclnn}") &&
         Ok(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
     if (workspace != nullptr) {{
         aclrtFree(workspace);
@@ -185,7 +216,7 @@ int Run(aclrtStream stream)
             close ? "" : "  MISMATCH");
         mismatches += close ? 0 : 1;
     }}
-    std::printf(mismatches == 0 ? "{OP_TYPE} example passed.\\n" : "{OP_TYPE} example FAILED.\\n");
+    std::printf(mismatches == 0 ? "{op_type} example passed.\\n" : "{op_type} example FAILED.\\n");
     return mismatches == 0 ? 0 : 1;
 }}
 
@@ -212,5 +243,9 @@ int main()
 """
 
 
-def example_files(kernels: list[Kernel]) -> dict[str, str]:
-    return {f"examples/test_aclnn_{KERNEL_ENTRY}.cpp": example_cpp(kernels)}
+def example_path(d: Description) -> str:
+    return f"examples/test_aclnn_{d.operator.stem}.cpp"
+
+
+def example_files(kernels: list[Kernel], d: Description) -> dict[str, str]:
+    return {example_path(d): example_cpp(kernels, d)}

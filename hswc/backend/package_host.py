@@ -1,53 +1,57 @@
 """op_host/ of the ops-nn package: host tiling, op definition, shape inference.
 
-The tiling formula is not written here: `hard_swish_grad_tiling_compute.h` is the IR's
-`hsg.tiling` functions printed by `host_tiling`, and `hard_swish_grad_tiling.cpp` only gathers
-what they need from the CANN runtime (platform queries, shapes, dtype) and hands back what they
-computed (tiling struct, block dim, tiling key), or fails with their message.
+The tiling formula is not written here: `<entry>_tiling_compute.h` is the IR's `hsg.tiling`
+functions printed by `host_tiling`, and `<entry>_tiling.cpp` only gathers what they need from
+the CANN runtime (platform queries, shapes, dtype) and hands back what they computed (tiling
+struct, block dim, tiling key), or fails with their message. The operator's attributes are read
+from the op definition's attributes, checked (hswc.backend.package_attributes) and copied into
+the tiling struct's float fields, which the kernel reads.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from hswc.backend.cpp_types import float_literal
+from hswc.backend.description import Attribute, Description
 from hswc.backend.host_tiling import tiling_compute_lines
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import (
-    GE_DTYPES,
-    INPUTS,
-    KERNEL_ENTRY,
-    OP_TYPE,
-    OUTPUTS,
-    TILING_NAMESPACE,
-    TILING_STRUCT,
-    tiling_function,
-)
-from hswc.backend.package_kernel import TILING_DATA_H, TILING_KEY_H, guarded
-from hswc.backend.source import GENERATED
+from hswc.backend.operator import GE_DTYPES, Operator
+from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
+from hswc.backend.package_kernel import generated, guarded, tiling_data_h, tiling_key_h
 from hswc.platform import PLATFORMS
 
-TILING_COMPUTE_H = f"{KERNEL_ENTRY}_tiling_compute.h"
+
+def tiling_compute_h(operator: Operator) -> str:
+    return f"{operator.stem}_tiling_compute.h"
 
 
-def tiling_compute_h(kernels: list[Kernel]) -> str:
-    body = ["#include <cstdint>", "", f'#include "../op_kernel/{TILING_DATA_H}"', "",
+def tiling_compute_text(kernels: list[Kernel]) -> str:
+    operator = kernels[0].operator
+    body = ["#include <cstdint>", "", f'#include "../op_kernel/{tiling_data_h(operator)}"', "",
             *tiling_compute_lines(kernels)]
-    return guarded(TILING_COMPUTE_H, body, "The host tiling of each kernel (SPEC section 4), "
-                   "printed from the IR's hsg.tiling functions; needs no CANN header.")
+    return guarded(kernels, tiling_compute_h(operator), body, "The host tiling of each kernel "
+                   "(SPEC section 4), printed from the IR's hsg.tiling functions; needs no CANN "
+                   "header.")
 
 
 def _dispatch(kernels: list[Kernel]) -> list[str]:
+    operator = kernels[0].operator
     lines = ["ComputeTiling TilingFor(ge::DataType dataType)", "{", "    switch (dataType) {"]
     for k in kernels:
         lines.append(f"        case {GE_DTYPES[k.dtype]}:")
-        lines.append(f"            return {TILING_NAMESPACE}::{tiling_function(k.dtype)};")
+        lines.append(f"            return {operator.tiling_namespace}::"
+                     f"{operator.tiling_function(k.dtype)};")
     return [*lines, "        default:", "            return nullptr;", "    }", "}"]
 
 
-def _input_checks() -> str:
+def _input_checks(operator: Operator) -> str:
     """TilingFunc's checks: every input has the first one's shape (a scalar counts as {1}) and
     dtype. Sets `shape` and `dataType`."""
-    first = INPUTS[0]
+    inputs, op_type = operator.inputs, operator.op_type
+    first = inputs[0]
     lines = []
-    for index, name in enumerate(INPUTS):
+    for index, name in enumerate(inputs):
         lines += [f"const gert::StorageShape* {name}Shape = context->GetInputShape({index});",
                   f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);",
                   f"const gert::CompileTimeTensorDesc* {name}Desc = "
@@ -55,39 +59,77 @@ def _input_checks() -> str:
                   f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Desc);"]
     lines += [f"const gert::Shape shape = NotScalar({first}Shape->GetStorageShape());",
               f"const ge::DataType dataType = {first}Desc->GetDataType();"]
-    for name in INPUTS[1:]:
+    for name in inputs[1:]:
         lines += [
             f"OP_CHECK_IF(!SameShape(shape, NotScalar({name}Shape->GetStorageShape())),",
-            f'    OP_LOGE(context, "{OP_TYPE}: {first} and {name} differ in shape"), '
+            f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in shape"), '
             "return ge::GRAPH_FAILED);",
             f"OP_CHECK_IF({name}Desc->GetDataType() != dataType,",
-            f'    OP_LOGE(context, "{OP_TYPE}: {first} and {name} differ in dtype"), '
+            f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in dtype"), '
             "return ge::GRAPH_FAILED);",
         ]
     return "\n".join("    " + line for line in lines)
 
 
-def tiling_cpp(kernels: list[Kernel]) -> str:
-    text = f"""{GENERATED}
-// TilingFunc of {OP_TYPE}: platform and tensor queries around the generated tiling.
-#include <cstdint>
+def _attribute_pointer(a: Attribute) -> str:
+    return f"{a.field}Attr"
+
+
+def _attribute_reads(d: Description) -> str:
+    """The attributes from the op definition (each a float), then their checks; empty for an
+    op without attributes."""
+    if not d.attributes:
+        return ""
+    lines = ["const gert::RuntimeAttrs* attrs = context->GetAttrs();",
+             "OP_CHECK_NULL_WITH_CONTEXT(context, attrs);"]
+    for index, a in enumerate(d.attributes):
+        lines += [f"const float* {_attribute_pointer(a)} = attrs->GetFloat({index});",
+                  f"OP_CHECK_NULL_WITH_CONTEXT(context, {_attribute_pointer(a)});"]
+    for check in attribute_checks(d, lambda a: f"*{_attribute_pointer(a)}", lambda a: a.name,
+                                  "dataType"):
+        lines += [f"OP_CHECK_IF(!({check.condition}),",
+                  f'    OP_LOGE(context, "{d.op_type}: {check.message}",',
+                  f"        static_cast<double>({check.value})), return ge::GRAPH_FAILED);"]
+    return "\n".join("    " + line for line in lines) + "\n"
+
+
+def _attribute_copies(d: Description) -> str:
+    """The tiling struct's float fields: the attributes, for the kernel."""
+    fields = d.by_field()
+    return "".join(f"    tilingData->{f} = *{_attribute_pointer(fields[f])};\n"
+                   for f in d.operator.scalar_fields)
+
+
+def _largest(kernels: list[Kernel], d: Description) -> str:
+    if not needs_largest(d):
+        return ""
+    return "\n" + "\n".join(largest_finite_lines(kernels, GE_DTYPES, "ge::DataType")) + "\n"
+
+
+def tiling_cpp(kernels: list[Kernel], d: Description) -> str:
+    operator = kernels[0].operator
+    op_type, struct = operator.op_type, operator.tiling_struct
+    cmath = "#include <cmath>\n" if d.attributes else ""
+    text = f"""{generated(kernels)}
+// TilingFunc of {op_type}: platform and tensor queries around the generated tiling.
+{cmath}#include <cstdint>
 
 #include "register/op_def_registry.h"
 #include "op_common/log/log.h"
 #include "tiling/platform/platform_ascendc.h"
-#include "../op_kernel/{TILING_KEY_H}"
-#include "{TILING_COMPUTE_H}"
+#include "../op_kernel/{tiling_key_h(operator)}"
+#include "{tiling_compute_h(operator)}"
 
 namespace optiling {{
 
 namespace {{
 
-using ComputeTiling = bool (*)(int64_t, int64_t, int64_t, {TILING_STRUCT}*, int64_t*, int64_t*,
+using ComputeTiling = bool (*)(int64_t, int64_t, int64_t, {struct}*, int64_t*, int64_t*,
     const char**);
 
 // The generated tiling of the kernel for each dtype the package has a kernel for.
 {chr(10).join(_dispatch(kernels))}
-
+{_largest(kernels, d)}
 // A scalar (rank 0) is treated as shape {{1}}.
 gert::Shape NotScalar(const gert::Shape& shape)
 {{
@@ -109,7 +151,7 @@ bool SameShape(const gert::Shape& a, const gert::Shape& b)
 
 }}  // namespace
 
-static ge::graphStatus {OP_TYPE}TilingFunc(gert::TilingContext* context)
+static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
 {{
     fe::PlatFormInfos* platformInfo = context->GetPlatformInfo();
     OP_CHECK_NULL_WITH_CONTEXT(context, platformInfo);
@@ -122,34 +164,34 @@ static ge::graphStatus {OP_TYPE}TilingFunc(gert::TilingContext* context)
     OP_CHECK_NULL_WITH_CONTEXT(context, workspaceSizes);
     workspaceSizes[0] = 0;
 
-{_input_checks()}
+{_input_checks(operator)}
     const ComputeTiling computeTiling = TilingFor(dataType);
     OP_CHECK_IF(computeTiling == nullptr,
-        OP_LOGE(context, "{OP_TYPE}: no kernel for this dtype"), return ge::GRAPH_FAILED);
-
-    {TILING_STRUCT}* tilingData = context->GetTilingData<{TILING_STRUCT}>();
+        OP_LOGE(context, "{op_type}: no kernel for this dtype"), return ge::GRAPH_FAILED);
+{_attribute_reads(d)}
+    {struct}* tilingData = context->GetTilingData<{struct}>();
     OP_CHECK_NULL_WITH_CONTEXT(context, tilingData);
     int64_t blockDim = 0;
     int64_t tilingKey = 0;
     const char* error = "";
     OP_CHECK_IF(!computeTiling(shape.GetShapeSize(), coreNum,
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
-        OP_LOGE(context, "{OP_TYPE}: tiling failed: %s", error), return ge::GRAPH_FAILED);
-    context->SetBlockDim(static_cast<uint32_t>(blockDim));
+        OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
+{_attribute_copies(d)}    context->SetBlockDim(static_cast<uint32_t>(blockDim));
     context->SetTilingKey(GET_TPL_TILING_KEY(static_cast<uint64_t>(tilingKey)));
     return ge::GRAPH_SUCCESS;
 }}
 
-static ge::graphStatus TilingParseFor{OP_TYPE}([[maybe_unused]] gert::TilingParseContext* context)
+static ge::graphStatus TilingParseFor{op_type}([[maybe_unused]] gert::TilingParseContext* context)
 {{
     return ge::GRAPH_SUCCESS;
 }}
 
-struct {OP_TYPE}CompileInfo {{}};
+struct {op_type}CompileInfo {{}};
 
-IMPL_OP_OPTILING({OP_TYPE})
-    .Tiling({OP_TYPE}TilingFunc)
-    .TilingParse<{OP_TYPE}CompileInfo>(TilingParseFor{OP_TYPE});
+IMPL_OP_OPTILING({op_type})
+    .Tiling({op_type}TilingFunc)
+    .TilingParse<{op_type}CompileInfo>(TilingParseFor{op_type});
 
 }}  // namespace optiling
 """
@@ -162,14 +204,28 @@ def socs_for(kernels: list[Kernel], socs: list[str]) -> list[str]:
     return [s for s in socs if PLATFORMS[s].supports_bf16 or not needs_bf16]
 
 
-def def_cpp(kernels: list[Kernel], socs: list[str]) -> str:
+def _attribute_defs(d: Description) -> list[str]:
+    """One Attr per attribute, a float: optional with its default, or required."""
+    lines = []
+    for a in d.attributes:
+        kind = ("AttrType(REQUIRED).Float()" if a.default is None
+                else f"AttrType(OPTIONAL).Float({float_literal(np.float32(a.default))})")
+        lines.append(f'        this->Attr("{a.name}").{kind};')
+    return lines
+
+
+def def_cpp(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
+    operator = kernels[0].operator
+    op_type = operator.op_type
     dtypes = ", ".join(GE_DTYPES[k.dtype] for k in kernels)
     formats = ", ".join("ge::FORMAT_ND" for _ in kernels)
-    lines = [GENERATED, f"// The {OP_TYPE} operator: inputs, output, dtypes, SoCs.",
+    what = "inputs, output, attributes, dtypes, SoCs" if d.attributes else \
+        "inputs, output, dtypes, SoCs"
+    lines = [generated(kernels), f"// The {op_type} operator: {what}.",
              '#include "register/op_def_registry.h"', "", "namespace ops {", "",
-             f"class {OP_TYPE} : public OpDef {{", "public:",
-             f"    explicit {OP_TYPE}(const char* name) : OpDef(name)", "    {"]
-    for kind, names in (("Input", INPUTS), ("Output", OUTPUTS)):
+             f"class {op_type} : public OpDef {{", "public:",
+             f"    explicit {op_type}(const char* name) : OpDef(name)", "    {"]
+    for kind, names in (("Input", operator.inputs), ("Output", operator.outputs)):
         for name in names:
             lines += [
                 f'        this->{kind}("{name}")',
@@ -178,27 +234,30 @@ def def_cpp(kernels: list[Kernel], socs: list[str]) -> str:
                 f"            .Format({{{formats}}})",
                 f"            .UnknownShapeFormat({{{formats}}});",
             ]
+    lines += _attribute_defs(d)
     lines += [f'        this->AICore().AddConfig("{soc}");' for soc in socs_for(kernels, socs)]
-    lines += ["    }", "};", "", f"OP_ADD({OP_TYPE});", "", "}  // namespace ops"]
+    lines += ["    }", "};", "", f"OP_ADD({op_type});", "", "}  // namespace ops"]
     return "\n".join(lines) + "\n"
 
 
-def infershape_cpp() -> str:
+def infershape_cpp(kernels: list[Kernel]) -> str:
     """Every output gets the first input's shape."""
-    first = INPUTS[0]
-    verb = "gets" if len(OUTPUTS) == 1 else "get"
+    operator = kernels[0].operator
+    op_type, outputs_ = operator.op_type, operator.outputs
+    first = operator.inputs[0]
+    verb = "gets" if len(outputs_) == 1 else "get"
     outputs = "\n".join(
         f"    gert::Shape* {name}Shape = context->GetOutputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);\n"
-        f"    *{name}Shape = *{first}Shape;" for index, name in enumerate(OUTPUTS))
-    return f"""{GENERATED}
-// Shape inference of {OP_TYPE}: {" and ".join(OUTPUTS)} {verb} {first}'s shape.
+        f"    *{name}Shape = *{first}Shape;" for index, name in enumerate(outputs_))
+    return f"""{generated(kernels)}
+// Shape inference of {op_type}: {" and ".join(outputs_)} {verb} {first}'s shape.
 #include "log/log.h"
 #include "register/op_impl_registry.h"
 
 namespace ops {{
 
-static ge::graphStatus InferShape{OP_TYPE}(gert::InferShapeContext* context)
+static ge::graphStatus InferShape{op_type}(gert::InferShapeContext* context)
 {{
     const gert::Shape* {first}Shape = context->GetInputShape(0);
     OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);
@@ -206,17 +265,17 @@ static ge::graphStatus InferShape{OP_TYPE}(gert::InferShapeContext* context)
     return ge::GRAPH_SUCCESS;
 }}
 
-IMPL_OP_INFERSHAPE({OP_TYPE}).InferShape(InferShape{OP_TYPE});
+IMPL_OP_INFERSHAPE({op_type}).InferShape(InferShape{op_type});
 
 }}  // namespace ops
 """
 
 
-def op_host_files(kernels: list[Kernel], socs: list[str]) -> dict[str, str]:
+def op_host_files(kernels: list[Kernel], d: Description, socs: list[str]) -> dict[str, str]:
+    stem = kernels[0].operator.stem
     return {
-        f"op_host/{KERNEL_ENTRY}_tiling.cpp": tiling_cpp(kernels),
-        f"op_host/{TILING_COMPUTE_H}": tiling_compute_h(kernels),
-        f"op_host/{KERNEL_ENTRY}_def.cpp": def_cpp(kernels, socs),
-        f"op_host/{KERNEL_ENTRY}_infershape.cpp": infershape_cpp(),
+        f"op_host/{stem}_tiling.cpp": tiling_cpp(kernels, d),
+        f"op_host/{tiling_compute_h(kernels[0].operator)}": tiling_compute_text(kernels),
+        f"op_host/{stem}_def.cpp": def_cpp(kernels, d, socs),
+        f"op_host/{stem}_infershape.cpp": infershape_cpp(kernels),
     }
-

@@ -1,9 +1,12 @@
 """op_host/op_api/ of the ops-nn package: the aclnn two-phase API and the l0op launcher.
 
-<ACLNN_API>GetWorkspaceSize checks the arguments (nulls, dtypes with a kernel in this package,
-same dtype and shape for all, rank <= hsg.MAX_RANK), returns at once for empty tensors, makes
-the inputs contiguous, adds the kernel launch and copies the result into a possibly strided
-output; <ACLNN_API> runs what the first phase planned. Every name comes from `operator`.
+<aclnn>GetWorkspaceSize takes the inputs, then the attributes (`const aclScalar*`) and flags
+(`bool`) as ops-nn's own header of that API orders them, then the output. It checks the
+arguments (nulls, dtypes with a kernel in this package, same dtype and shape for all, rank <=
+hsg.MAX_RANK, the attributes' values: hswc.backend.package_attributes), returns at once for
+empty tensors, makes the inputs contiguous, adds the kernel launch with the attributes as
+floats and copies the result into a possibly strided output; <aclnn> runs what the first
+phase planned. Every name comes from the package's description.
 
 The includes are those of ops-nn's own aclnn sources: `op_api/level2_base.h` (the dtype list
 per SoC), `opdev/make_op_executor.h` (CREATE_EXECUTOR, ADD_TO_LAUNCHER_LIST_AICORE) and the
@@ -12,38 +15,49 @@ checks of `aclnn_kernels/common/op_error_check.h`.
 
 from __future__ import annotations
 
+from hswc.backend.description import Attribute, Description
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import (
-    ACLNN_API,
-    ACLNN_INPUTS,
-    ACLNN_NAMES,
-    ACLNN_OUTPUTS,
-    ACLNN_STEM,
-    INPUTS,
-    KERNEL_ENTRY,
-    OP_TYPE,
-    OUTPUTS,
-    summary,
-)
-from hswc.backend.package_kernel import guarded
-from hswc.backend.source import GENERATED
+from hswc.backend.operator import snake_case
+from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
+from hswc.backend.package_kernel import generated, guarded
 from hswc.backend.writer import wrapped
 from hswc.dialects.hsg import MAX_RANK
 
 OP_API_DTYPES = {"f16": "op::DataType::DT_FLOAT16", "f32": "op::DataType::DT_FLOAT",
                  "bf16": "op::DataType::DT_BF16"}
-ACLNN_H = f"{ACLNN_STEM}.h"
-L0OP_H = f"{KERNEL_ENTRY}.h"
+
+
+def aclnn_stem(d: Description) -> str:
+    """The stem of the aclnn header, source and op_api unit test: aclnn_hardswish_backward."""
+    return snake_case(d.aclnn)
+
+
+def aclnn_h(d: Description) -> str:
+    return f"{aclnn_stem(d)}.h"
+
+
+def l0op_h(d: Description) -> str:
+    return f"{d.operator.stem}.h"
 
 
 def _tensors(names: tuple[str, ...], const: bool) -> list[str]:
     return [f"{'const ' if const else ''}aclTensor* {name}" for name in names]
 
 
-def workspace_parameters() -> list[str]:
-    """Phase 1's parameters: the inputs, the outputs, then where the plan goes."""
-    return [*_tensors(ACLNN_INPUTS, True), *_tensors(ACLNN_OUTPUTS, False),
+def workspace_parameters(d: Description) -> list[str]:
+    """Phase 1's parameters: the inputs, the attributes and flags, the output, then where the
+    plan goes."""
+    return [*_tensors(d.aclnn_inputs, True),
+            *(f"const aclScalar* {a.aclnn}" for a in d.attributes),
+            *(f"bool {flag.name}" for flag in d.flags),
+            *_tensors((d.aclnn_output,), False),
             "uint64_t* workspaceSize", "aclOpExecutor** executor"]
+
+
+def call_arguments(d: Description, flags: str = "") -> list[str]:
+    """Phase 1's arguments as the names of its parameters (`flags`: a value for every flag)."""
+    return [*d.aclnn_inputs, *(a.aclnn for a in d.attributes),
+            *(flags or flag.name for flag in d.flags), d.aclnn_output]
 
 
 RUN_PARAMETERS = ["void* workspace", "uint64_t workspaceSize", "aclOpExecutor* executor",
@@ -51,7 +65,11 @@ RUN_PARAMETERS = ["void* workspace", "uint64_t workspaceSize", "aclOpExecutor* e
 """Phase 2's parameters."""
 
 
-def aclnn_h() -> str:
+def summary_line(d: Description, names: dict[str, str]) -> str:
+    return d.summary.format(**names)
+
+
+def aclnn_h_text(kernels: list[Kernel], d: Description) -> str:
     body = [
         '#include "aclnn/aclnn_base.h"',
         '#include "aclnn_util.h"',
@@ -60,19 +78,19 @@ def aclnn_h() -> str:
         'extern "C" {',
         "#endif",
         "",
-        f"// {ACLNN_API}: {summary(ACLNN_NAMES)}.",
+        f"// {d.aclnn}: {summary_line(d, d.aclnn_names())}.",
         "// Phase 1: check the arguments, plan the launch, say how much workspace it needs.",
-        wrapped(f"ACLNN_API aclnnStatus {ACLNN_API}GetWorkspaceSize", workspace_parameters(),
+        wrapped(f"ACLNN_API aclnnStatus {d.aclnn}GetWorkspaceSize", workspace_parameters(d),
                 ";"),
         "",
         "// Phase 2: run the planned launch on `stream`.",
-        wrapped(f"ACLNN_API aclnnStatus {ACLNN_API}", RUN_PARAMETERS, ";"),
+        wrapped(f"ACLNN_API aclnnStatus {d.aclnn}", RUN_PARAMETERS, ";"),
         "",
         "#ifdef __cplusplus",
         "}",
         "#endif",
     ]
-    return guarded(ACLNN_H, body, f"The aclnn API of {OP_TYPE}.")
+    return guarded(kernels, aclnn_h(d), body, f"The aclnn API of {d.op_type}.")
 
 
 def _dtype_list(kernels: list[Kernel], with_bf16: bool) -> str:
@@ -83,23 +101,63 @@ def _indent(lines: list[str], depth: int = 1) -> str:
     return "\n".join(("    " * depth + line) if line else "" for line in lines)
 
 
-def _checks(kernels: list[Kernel]) -> str:
-    """The argument checks: nulls, then dtypes, then shapes, each against the first input."""
-    tensors = ACLNN_INPUTS + ACLNN_OUTPUTS
-    first, others = ACLNN_INPUTS[0], tensors[1:]
+def _value(a: Attribute) -> str:
+    """The attribute's value as a float, after phase 1 read it from its aclScalar."""
+    return f"{a.aclnn}Value"
+
+
+def _attribute_check_function(kernels: list[Kernel], d: Description) -> str:
+    """CheckAttributes(values..., flags..., dataType): what the operator refuses."""
+    if not d.attributes:
+        return ""
+    params = [*(f"float {_value(a)}" for a in d.attributes),
+              *(f"bool {flag.name}" for flag in d.flags)]
+    if needs_largest(d):
+        params.append("op::DataType dataType")
+    lines: list[str] = []
+    for check in attribute_checks(d, _value, lambda a: a.aclnn, "dataType"):
+        lines += [f"OP_CHECK({check.condition},",
+                  f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{check.message}",',
+                  f"        static_cast<double>({check.value})),", "    return false);"]
+    by_name = {a.name: a for a in d.attributes}
+    for flag in d.flags:
+        value = _value(by_name[flag.non_negative_with])
+        lines += [f"OP_CHECK(!{flag.name} || {value} >= 0.0f,",
+                  f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{flag.name} is refused with a negative '
+                  f'{by_name[flag.non_negative_with].aclnn} (%f)",',
+                  f"        static_cast<double>({value})),", "    return false);"]
+    largest = ["", *largest_finite_lines(kernels, OP_API_DTYPES, "op::DataType")] \
+        if needs_largest(d) else []
+    return "\n" + "\n".join([
+        *largest, "",
+        "// The attributes' values: what the operator refuses, as its verifier and PyTorch do.",
+        f"bool CheckAttributes({', '.join(params)})", "{", _indent(lines), "    return true;",
+        "}"])
+
+
+def _checks(kernels: list[Kernel], d: Description) -> str:
+    """The argument checks: nulls, then dtypes, then shapes, each against the first input;
+    then the attributes."""
+    tensors = (*d.aclnn_inputs, d.aclnn_output)
+    first, others = d.aclnn_inputs[0], tensors[1:]
     params = ", ".join(f"const aclTensor* {t}" for t in tensors)
-    nulls = [f"OP_CHECK_NULL({t}, return false);" for t in tensors]
-    dtypes = [f"OP_CHECK_DTYPE_NOT_SUPPORT({t}, supported, return false);" for t in ACLNN_INPUTS]
+    null_params = ", ".join([*(f"const aclTensor* {t}" for t in d.aclnn_inputs),
+                             *(f"const aclScalar* {a.aclnn}" for a in d.attributes),
+                             f"const aclTensor* {d.aclnn_output}"])
+    nulls = [f"OP_CHECK_NULL({t}, return false);"
+             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.attributes), d.aclnn_output)]
+    dtypes = [f"OP_CHECK_DTYPE_NOT_SUPPORT({t}, supported, return false);"
+              for t in d.aclnn_inputs]
     dtypes += [f"OP_CHECK_DTYPE_NOT_MATCH({t}, {first}->GetDataType(), return false);"
                for t in others]
-    shapes = [f"OP_CHECK_MAX_DIM({t}, MAX_RANK, return false);" for t in ACLNN_INPUTS]
+    shapes = [f"OP_CHECK_MAX_DIM({t}, MAX_RANK, return false);" for t in d.aclnn_inputs]
     shapes += [f"OP_CHECK_SHAPE_NOT_EQUAL({t}, {first}, return false);" for t in others]
     return f"""// The dtypes with a kernel here; SoCs without bf16 get the list without it.
 const std::initializer_list<op::DataType> DTYPES = {{{_dtype_list(kernels, True)}}};
 const std::initializer_list<op::DataType> DTYPES_WITHOUT_BF16 = {{{_dtype_list(kernels, False)}}};
 constexpr int64_t MAX_RANK = {MAX_RANK};
 
-bool CheckNotNull({params})
+bool CheckNotNull({null_params})
 {{
 {_indent(nulls)}
     return true;
@@ -116,23 +174,36 @@ bool CheckShapes({params})
 {{
 {_indent(shapes)}
     return true;
-}}"""
+}}{_attribute_check_function(kernels, d)}"""
 
 
 def _contiguous(name: str) -> str:
     return f"{name}Contiguous"
 
 
-def _launch_body() -> list[str]:
-    """Contiguous inputs -> the l0op launch -> ViewCopy into each output."""
+def _attribute_reads(d: Description) -> str:
+    """Each attribute as a float, then its checks; empty without attributes."""
+    if not d.attributes:
+        return ""
+    lines = [f"const float {_value(a)} = {a.aclnn}->ToFloat();" for a in d.attributes]
+    args = [*(_value(a) for a in d.attributes), *(flag.name for flag in d.flags)]
+    if needs_largest(d):
+        args.append(f"{d.aclnn_inputs[0]}->GetDataType()")
+    lines.append(f"CHECK_RET(CheckAttributes({', '.join(args)}), ACLNN_ERR_PARAM_INVALID);")
+    return _indent(lines) + "\n"
+
+
+def _launch_body(d: Description) -> list[str]:
+    """Contiguous inputs -> the l0op launch -> ViewCopy into the output."""
     lines = ["// The kernel reads flat memory: strided inputs are made contiguous first."]
-    for name in ACLNN_INPUTS:
+    for name in d.aclnn_inputs:
         lines += [f"const aclTensor* {_contiguous(name)} = l0op::Contiguous({name}, "
                   "uniqueExecutor.get());",
                   f"CHECK_RET({_contiguous(name)} != nullptr, ACLNN_ERR_INNER_NULLPTR);"]
-    args = ", ".join([*(_contiguous(n) for n in ACLNN_INPUTS), "uniqueExecutor.get()"])
-    (output,) = ACLNN_OUTPUTS
-    lines += ["", f"const aclTensor* result = l0op::{OP_TYPE}({args});",
+    args = ", ".join([*(_contiguous(n) for n in d.aclnn_inputs),
+                      *(_value(a) for a in d.attributes), "uniqueExecutor.get()"])
+    output = d.aclnn_output
+    lines += ["", f"const aclTensor* result = l0op::{d.op_type}({args});",
               "CHECK_RET(result != nullptr, ACLNN_ERR_INNER_NULLPTR);", "",
               f"// {output} may be a strided view: the contiguous result is copied into it.",
               f"const aclTensor* copied = l0op::ViewCopy(result, {output}, uniqueExecutor.get());",
@@ -140,14 +211,17 @@ def _launch_body() -> list[str]:
     return lines
 
 
-def aclnn_cpp(kernels: list[Kernel]) -> str:
-    tensors = ", ".join(ACLNN_INPUTS + ACLNN_OUTPUTS)
-    inputs, outputs = ", ".join(ACLNN_INPUTS), ", ".join(ACLNN_OUTPUTS)
-    empty = " || ".join(f"{name}->IsEmpty()" for name in ACLNN_INPUTS)
-    return f"""{GENERATED}
-// The aclnn API of {OP_TYPE}: argument checks, then Contiguous -> {OP_TYPE} -> ViewCopy.
-#include "{ACLNN_H}"
-#include "{L0OP_H}"
+def aclnn_cpp_text(kernels: list[Kernel], d: Description) -> str:
+    tensors = ", ".join((*d.aclnn_inputs, d.aclnn_output))
+    not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.attributes), d.aclnn_output))
+    inputs = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.attributes),
+                        *(flag.name for flag in d.flags)))
+    empty = " || ".join(f"{name}->IsEmpty()" for name in d.aclnn_inputs)
+    cmath = "#include <cmath>\n\n" if d.attributes else ""
+    return f"""{generated(kernels)}
+// The aclnn API of {d.op_type}: argument checks, then Contiguous -> {d.op_type} -> ViewCopy.
+{cmath}#include "{aclnn_h(d)}"
+#include "{l0op_h(d)}"
 #include "aclnn_kernels/common/op_error_check.h"
 #include "aclnn_kernels/contiguous.h"
 #include "op_api/level2_base.h"
@@ -163,7 +237,7 @@ using namespace op;
 
 namespace {{
 
-{_checks(kernels)}
+{_checks(kernels, d)}
 
 }}  // namespace
 
@@ -171,17 +245,17 @@ namespace {{
 extern "C" {{
 #endif
 
-{wrapped(f"aclnnStatus {ACLNN_API}GetWorkspaceSize", workspace_parameters())}
+{wrapped(f"aclnnStatus {d.aclnn}GetWorkspaceSize", workspace_parameters(d))}
 {{
     OP_CHECK_COMM_INPUT(workspaceSize, executor);
-    L2_DFX_PHASE_1({ACLNN_API}, DFX_IN({inputs}), DFX_OUT({outputs}));
+    L2_DFX_PHASE_1({d.aclnn}, DFX_IN({inputs}), DFX_OUT({d.aclnn_output}));
     auto uniqueExecutor = CREATE_EXECUTOR();
     CHECK_RET(uniqueExecutor.get() != nullptr, ACLNN_ERR_INNER_CREATE_EXECUTOR);
 
-    CHECK_RET(CheckNotNull({tensors}), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_RET(CheckNotNull({not_null}), ACLNN_ERR_PARAM_NULLPTR);
     CHECK_RET(CheckDtypes({tensors}), ACLNN_ERR_PARAM_INVALID);
     CHECK_RET(CheckShapes({tensors}), ACLNN_ERR_PARAM_INVALID);
-
+{_attribute_reads(d)}
     // An empty tensor launches nothing and needs no workspace.
     if ({empty}) {{
         *workspaceSize = 0;
@@ -189,16 +263,16 @@ extern "C" {{
         return ACLNN_SUCCESS;
     }}
 
-{_indent(_launch_body())}
+{_indent(_launch_body(d))}
 
     *workspaceSize = uniqueExecutor->GetWorkspaceSize();
     uniqueExecutor.ReleaseTo(executor);
     return ACLNN_SUCCESS;
 }}
 
-{wrapped(f"aclnnStatus {ACLNN_API}", RUN_PARAMETERS)}
+{wrapped(f"aclnnStatus {d.aclnn}", RUN_PARAMETERS)}
 {{
-    L2_DFX_PHASE_2({ACLNN_API});
+    L2_DFX_PHASE_2({d.aclnn});
     return CommonOpExecutorRun(workspace, workspaceSize, executor, stream);
 }}
 
@@ -208,30 +282,38 @@ extern "C" {{
 """
 
 
-def l0op_signature() -> str:
-    inputs = ", ".join(f"const aclTensor* {name}" for name in INPUTS)
-    return f"const aclTensor* {OP_TYPE}({inputs}, aclOpExecutor* executor)"
+def l0op_signature(d: Description) -> str:
+    params = ", ".join([*(f"const aclTensor* {name}" for name in d.operator.inputs),
+                        *(f"float {a.field}" for a in d.attributes)])
+    return f"const aclTensor* {d.op_type}({params}, aclOpExecutor* executor)"
 
 
-def l0op_h() -> str:
+def l0op_h_text(kernels: list[Kernel], d: Description) -> str:
+    inputs, outputs = d.operator.inputs, d.operator.outputs
     body = [
         '#include "opdev/op_executor.h"',
         "",
         "namespace l0op {",
-        f"// Adds one {OP_TYPE} kernel launch on contiguous {' and '.join(INPUTS)}; returns "
-        f"{' and '.join(OUTPUTS)}.",
-        f"{l0op_signature()};",
+        f"// Adds one {d.op_type} kernel launch on contiguous {' and '.join(inputs)}; returns "
+        f"{' and '.join(outputs)}.",
+        f"{l0op_signature(d)};",
         "}  // namespace l0op",
     ]
-    return guarded(f"{KERNEL_ENTRY}_l0op.h", body, f"The l0op launcher of {OP_TYPE}.")
+    return guarded(kernels, f"{d.operator.stem}_l0op.h", body,
+                   f"The l0op launcher of {d.op_type}.")
 
 
-def l0op_cpp() -> str:
-    (output,) = OUTPUTS
-    shape_from = INPUTS[-1]
-    return f"""{GENERATED}
-// The l0op launcher of {OP_TYPE}: {output} gets {shape_from}'s shape and dtype, then the launch.
-#include "{L0OP_H}"
+def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
+    (output,) = d.operator.outputs
+    inputs = d.operator.inputs
+    shape_from = inputs[-1]
+    attrs = [a.field for a in d.attributes]
+    op_attr = f", OP_ATTR({', '.join(attrs)})" if attrs else ""
+    launch = (f"ADD_TO_LAUNCHER_LIST_AICORE({d.op_type}, OP_INPUT({', '.join(inputs)}), "
+              f"OP_OUTPUT({output}){op_attr});")
+    return f"""{generated(kernels)}
+// The l0op launcher of {d.op_type}: {output} gets {shape_from}'s shape and dtype, then the launch.
+#include "{l0op_h(d)}"
 #include "opdev/data_type_utils.h"
 #include "opdev/make_op_executor.h"
 #include "opdev/op_def.h"
@@ -244,18 +326,18 @@ using namespace op;
 
 namespace l0op {{
 
-OP_TYPE_REGISTER({OP_TYPE});
+OP_TYPE_REGISTER({d.op_type});
 
-{l0op_signature()}
+{l0op_signature(d)}
 {{
-    L0_DFX({OP_TYPE}, {", ".join(INPUTS)});
+    L0_DFX({d.op_type}, {", ".join([*inputs, *attrs])});
     aclTensor* {output} =
         executor->AllocTensor({shape_from}->GetViewShape(), {shape_from}->GetDataType());
     CHECK_RET({output} != nullptr, nullptr);
     const aclnnStatus launched =
-        ADD_TO_LAUNCHER_LIST_AICORE({OP_TYPE}, OP_INPUT({", ".join(INPUTS)}), OP_OUTPUT({output}));
+        {launch}
     OP_CHECK(launched == ACLNN_SUCCESS,
-        OP_LOGE(ACLNN_ERR_INNER_NULLPTR, "{OP_TYPE}: adding the AI Core launch failed."),
+        OP_LOGE(ACLNN_ERR_INNER_NULLPTR, "{d.op_type}: adding the AI Core launch failed."),
         return nullptr);
     return {output};
 }}
@@ -264,10 +346,10 @@ OP_TYPE_REGISTER({OP_TYPE});
 """
 
 
-def op_api_files(kernels: list[Kernel]) -> dict[str, str]:
+def op_api_files(kernels: list[Kernel], d: Description) -> dict[str, str]:
     return {
-        f"op_host/op_api/{ACLNN_H}": aclnn_h(),
-        f"op_host/op_api/{ACLNN_STEM}.cpp": aclnn_cpp(kernels),
-        f"op_host/op_api/{L0OP_H}": l0op_h(),
-        f"op_host/op_api/{KERNEL_ENTRY}.cpp": l0op_cpp(),
+        f"op_host/op_api/{aclnn_h(d)}": aclnn_h_text(kernels, d),
+        f"op_host/op_api/{aclnn_stem(d)}.cpp": aclnn_cpp_text(kernels, d),
+        f"op_host/op_api/{l0op_h(d)}": l0op_h_text(kernels, d),
+        f"op_host/op_api/{d.operator.stem}.cpp": l0op_cpp_text(kernels, d),
     }

@@ -1,15 +1,17 @@
 """tests/ut/ of the ops-nn package: gtest unit tests of the host tiling and of the kernel.
 
 Every expectation is computed when the package is written, never typed in: tiling figures by
-the IR's host tiling function (`ir_tiling`, the function TilingFunc is printed from), kernel
-results by `operator.REFERENCE`, the bit-exact model of the kernel.
+the IR's host tiling function (`ir_tiling`, the function TilingFunc is printed from), the
+tiling struct's float fields as the attribute values given, kernel results by the
+description's golden model (a named op's bit-exact reference; hswc-run for a generic).
 
 - `op_host/test_<entry>_tiling.cpp` runs TilingFunc through ops-nn's tiling-context faker for
-  every kernel dtype on `TILING_CASES` (the shapes and platforms hswc's own tests use) and
-  checks the tiling key, block dim, workspace and each tiling field; then the refusals: a UB
-  too small, inputs of different shapes or dtypes, a dtype without a kernel.
-- `op_kernel/test_<entry>.cpp` runs every kernel on the CPU debug model (tikicpulib) on
-  `operator.KERNEL_TEST_INPUTS`, tiled as on `UT_PLATFORM`, and compares y bit for bit.
+  every kernel dtype on `TILING_CASES` (the shapes and platforms hswc's own tests use), with
+  the op's attributes at the values the module gave them, and checks the tiling key, block
+  dim, workspace and each tiling field; then the refusals: a UB too small, inputs of different
+  shapes or dtypes, a dtype without a kernel, and each attribute value the op refuses.
+- `op_kernel/test_<entry>.cpp` runs every kernel on the CPU debug model (tikicpulib) on the
+  description's kernel test inputs, tiled as on `UT_PLATFORM`, and compares y bit for bit.
 """
 
 from __future__ import annotations
@@ -18,29 +20,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hswc.backend.cpp_types import float_literal
+from hswc.backend.description import Description
 from hswc.backend.ir_tiling import TilingRefused, ir_tiling
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import (
-    GE_DTYPES,
-    INPUTS,
-    KERNEL_ENTRY,
-    KERNEL_TEST_INPUTS,
-    OP_TYPE,
-    OUTPUTS,
-    TILING_STRUCT,
-    TILING_STRUCT_FIELDS,
-)
+from hswc.backend.operator import GE_DTYPES, Operator
 from hswc.backend.package_example import example_arrays
-from hswc.backend.package_kernel import KERNEL_CPP, TILING_DATA_H
-from hswc.backend.source import GENERATED
+from hswc.backend.package_kernel import generated, kernel_cpp, tiling_data_h
 from hswc.backend.writer import wrapped
 from hswc.platform import PLATFORMS
-from hswc.tiling import Tiling
+from hswc.tiling import TILING_FIELDS, Tiling
 
 UT_PLATFORM = PLATFORMS["ascend910b"]
 """The platform the kernel unit test is tiled for: ascend910B1, the SoC it builds for."""
-TILING_UT = f"tests/ut/op_host/test_{KERNEL_ENTRY}_tiling.cpp"
-KERNEL_UT = f"tests/ut/op_kernel/test_{KERNEL_ENTRY}.cpp"
+
+
+def tiling_ut_path(operator: Operator) -> str:
+    return f"tests/ut/op_host/test_{operator.stem}_tiling.cpp"
+
+
+def kernel_ut_path(operator: Operator) -> str:
+    return f"tests/ut/op_kernel/test_{operator.stem}.cpp"
+
+
 UNSUPPORTED_GE_DTYPES = ("ge::DT_INT32", "ge::DT_INT8", "ge::DT_DOUBLE")
 """Candidates for a dtype the package has no kernel for (the first one not in it is used)."""
 
@@ -85,106 +87,187 @@ def case_tiling(kernel: Kernel, case: TilingCase) -> Tiling[int] | None:
         return None
 
 
-def _tiling_test(kernel: Kernel, case: TilingCase) -> list[str]:
+def _attrs(d: Description, values: dict[str, float]) -> str:
+    """The Tile() argument of the op's attributes (nothing for an op without)."""
+    if not d.attributes:
+        return ""
+    given = ", ".join(f'Attribute("{a.name}", {_float(values[a.name])})' for a in d.attributes)
+    return f"{{{given}}}, "
+
+
+def _float(value: float) -> str:
+    """A C++ float expression: a literal, or the NaN of <limits>."""
+    if np.isnan(value):
+        return "std::numeric_limits<float>::quiet_NaN()"
+    return float_literal(np.float32(value))
+
+
+def _tiling_test(kernel: Kernel, d: Description, case: TilingCase) -> list[str]:
+    op = kernel.operator
     tensors = [f"Tensor({_shape(case.shape)}, {GE_DTYPES[kernel.dtype]})"
-               for _ in INPUTS + OUTPUTS]
+               for _ in op.gm_arguments]
     name = f"{kernel.dtype}_{case.name}"
     tiling = case_tiling(kernel, case)
-    lines = [f"TEST_F({OP_TYPE}TilingTest, {name})", "{", *_tensor_list(tensors),
+    values = d.attribute_values(kernel)
+    attrs = _attrs(d, values)
+    lines = [f"TEST_F({op.op_type}TilingTest, {name})", "{", *_tensor_list(tensors),
              "    TilingInfo info;"]
     if tiling is None:
-        lines += [f"    EXPECT_FALSE(Tile(tensors, {case.core_num}, {case.ub_size}, info));"]
+        lines += [f"    EXPECT_FALSE(Tile(tensors, {attrs}{case.core_num}, {case.ub_size}, "
+                  "info));"]
     else:
         fields = ", ".join(str(v) for v in (tiling.total_num, tiling.block_factor,
                                             tiling.ub_factor))
-        lines += [f"    ASSERT_TRUE(Tile(tensors, {case.core_num}, {case.ub_size}, info));",
+        by_field = d.by_field()
+        scalars = ", ".join(_float(values[by_field[f].name]) for f in op.scalar_fields)
+        expected = f", {{{scalars}}}" if d.attributes else ""
+        lines += [f"    ASSERT_TRUE(Tile(tensors, {attrs}{case.core_num}, {case.ub_size}, info));",
                   f"    ExpectTiling(info, {tiling.tiling_key}, {tiling.used_core_num}, "
-                  f"{{{fields}}});"]
+                  f"{{{fields}}}{expected});"]
     return [*lines, "}"]
 
 
-def _refusal(name: str, tensors: list[tuple[tuple[int, ...], str]]) -> list[str]:
+def _refusal(op: Operator, name: str, tensors: list[tuple[tuple[int, ...], str]],
+             attrs: str = "") -> list[str]:
     descs = [f"Tensor({_shape(shape)}, {dtype})" for shape, dtype in tensors]
-    return [f"TEST_F({OP_TYPE}TilingTest, {name})", "{", *_tensor_list(descs),
+    return [f"TEST_F({op.op_type}TilingTest, {name})", "{", *_tensor_list(descs),
             "    TilingInfo info;",
-            "    EXPECT_FALSE(Tile(tensors, 64, 262144, info));", "}", ""]
+            f"    EXPECT_FALSE(Tile(tensors, {attrs}64, 262144, info));", "}", ""]
 
 
-def _refusal_tests(kernels: list[Kernel]) -> list[str]:
+def _attribute_refusals(kernels: list[Kernel], d: Description) -> list[str]:
+    """Attribute values TilingFunc refuses: NaN for each; a negative one where none is allowed;
+    one beyond the input dtype where the op converts to it; the bounds the wrong way round."""
+    op, kernel = kernels[0].operator, kernels[0]
+    shape, count = (7, 3), len(op.gm_arguments)
+    base = d.attribute_values(kernel)
+    lines: list[str] = []
+
+    def refuse(name: str, changed: dict[str, float], on: Kernel = kernel) -> None:
+        values = {**d.attribute_values(on), **changed}
+        lines.extend(_refusal(op, name, [(shape, GE_DTYPES[on.dtype])] * count,
+                              _attrs(d, values)))
+
+    for a in d.attributes:
+        refuse(f"{a.name}_is_not_finite", {a.name: float("nan")})
+        if a.non_negative:
+            refuse(f"{a.name}_is_negative", {a.name: -0.5})
+        narrow = next((k for k in kernels if k.dtype in ("f16", "bf16")), None)
+        if a.in_dtype and narrow is not None:
+            beyond = 70000.0 if narrow.dtype == "f16" else 3.4e38
+            if any(a.name == low for low, _ in d.ordered):
+                beyond = -beyond  # a lower bound: too low, not above its upper bound
+            refuse(f"{a.name}_does_not_fit_{narrow.dtype}", {a.name: beyond}, narrow)
+    for low, high in d.ordered:
+        refuse(f"{low}_greater_than_{high}", {low: base[high] + 1.0})
+    return lines
+
+
+def _refusal_tests(kernels: list[Kernel], d: Description) -> list[str]:
     """Inputs TilingFunc refuses on any platform: mixed shapes or dtypes, a dtype without a
-    kernel."""
+    kernel; then the attribute values it refuses."""
+    op = kernels[0].operator
+    attrs = _attrs(d, d.attribute_values(kernels[0]))
     dtype = GE_DTYPES[kernels[0].dtype]
     unsupported = next(d for d in UNSUPPORTED_GE_DTYPES
                        if d not in {GE_DTYPES[k.dtype] for k in kernels})
     other = next((GE_DTYPES[k.dtype] for k in kernels[1:]), unsupported)
-    shape, count = (7, 3), len(INPUTS + OUTPUTS)
-    last_input = len(INPUTS) - 1
+    shape, count = (7, 3), len(op.gm_arguments)
+    last_input = len(op.inputs) - 1
     lines: list[str] = []
-    if len(INPUTS) > 1:
-        lines += _refusal("inputs_differ_in_shape", [
-            ((21,) if i == last_input else shape, dtype) for i in range(count)])
-        lines += _refusal("inputs_differ_in_dtype", [
-            (shape, other if i == last_input else dtype) for i in range(count)])
-    return lines + _refusal("dtype_without_a_kernel", [(shape, unsupported)] * count)
+    if len(op.inputs) > 1:
+        lines += _refusal(op, "inputs_differ_in_shape", [
+            ((21,) if i == last_input else shape, dtype) for i in range(count)], attrs)
+        lines += _refusal(op, "inputs_differ_in_dtype", [
+            (shape, other if i == last_input else dtype) for i in range(count)], attrs)
+    lines += _refusal(op, "dtype_without_a_kernel", [(shape, unsupported)] * count, attrs)
+    return lines + _attribute_refusals(kernels, d)
 
 
-def tiling_ut(kernels: list[Kernel]) -> str:
+ATTRIBUTE_HELPERS = """
+using Attr = gert::TilingContextPara::OpAttr;
+
+Attr Attribute(const char* name, float value)
+{
+    return Attr(name, Ops::NN::AnyValue::CreateFrom<float>(value));
+}
+"""
+"""How the tiling test gives TilingFunc the op's attributes (only when it has some)."""
+
+
+def tiling_ut(kernels: list[Kernel], d: Description) -> str:
+    op = kernels[0].operator
+    op_type, struct = op.op_type, op.tiling_struct
+    count = len(op.inputs)
     field_checks = "\n".join(f"    EXPECT_EQ(data.{f}, fields[{i}]) << \"{f}\";"
-                             for i, f in enumerate(TILING_STRUCT_FIELDS))
+                             for i, f in enumerate(TILING_FIELDS))
+    field_checks += "".join(f"\n    EXPECT_EQ(data.{f}, scalars[{i}]) << \"{f}\";"
+                            for i, f in enumerate(op.scalar_fields))
     tests = [line for k in kernels for case in TILING_CASES
-             for line in [*_tiling_test(k, case), ""]]
-    return f"""{GENERATED}
-// Tiling unit tests of {OP_TYPE}: TilingFunc through ops-nn's tiling-context faker. The expected
+             for line in [*_tiling_test(k, d, case), ""]]
+    limits = "#include <limits>\n" if d.attributes else ""
+    helpers = ATTRIBUTE_HELPERS if d.attributes else ""
+    attr_param = "const std::vector<Attr>& attrs, " if d.attributes else ""
+    attr_arg = "attrs, " if d.attributes else ""
+    scalars_param = ",\n    const std::vector<float>& scalars" if d.attributes else ""
+    order = "in the order of the op definition; then its attributes" if d.attributes else \
+        "in the order of the op definition"
+    tile = (f"bool Tile(const std::vector<Desc>& tensors, {attr_param}uint64_t coreNum, "
+            "uint64_t ubSize, TilingInfo& info)")
+    context = (f'gert::TilingContextPara context("{op_type}", inputs, outputs, {attr_arg}'
+               "&compileInfo, coreNum, ubSize);")
+    return f"""{generated(kernels)}
+// Tiling unit tests of {op_type}: TilingFunc through ops-nn's tiling-context faker. The expected
 // figures were computed by hswc from the IR's host tiling when the package was written.
 #include <cstdint>
 #include <cstring>
-#include <string>
+{limits}#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include "tiling_context_faker.h"
 #include "tiling_case_executor.h"
-#include "../../../op_kernel/{TILING_DATA_H}"
+#include "../../../op_kernel/{tiling_data_h(op)}"
 
 namespace {{
 
 using Desc = gert::TilingContextPara::TensorDescription;
-
-struct {OP_TYPE}CompileInfo {{}};
+{helpers}
+struct {op_type}CompileInfo {{}};
 
 Desc Tensor(const gert::StorageShape& shape, ge::DataType dtype)
 {{
     return Desc(shape, dtype, ge::FORMAT_ND);
 }}
 
-// Inputs then outputs, in the order of the op definition.
-bool Tile(const std::vector<Desc>& tensors, uint64_t coreNum, uint64_t ubSize, TilingInfo& info)
+// Inputs then outputs, {order}.
+{tile}
 {{
-    const std::vector<Desc> inputs(tensors.begin(), tensors.begin() + {len(INPUTS)});
-    const std::vector<Desc> outputs(tensors.begin() + {len(INPUTS)}, tensors.end());
-    static {OP_TYPE}CompileInfo compileInfo;
-    gert::TilingContextPara context("{OP_TYPE}", inputs, outputs, &compileInfo, coreNum, ubSize);
+    const std::vector<Desc> inputs(tensors.begin(), tensors.begin() + {count});
+    const std::vector<Desc> outputs(tensors.begin() + {count}, tensors.end());
+    static {op_type}CompileInfo compileInfo;
+    {context}
     return ExecuteTiling(context, info);
 }}
 
 void ExpectTiling(const TilingInfo& info, int64_t tilingKey, size_t blockDim,
-    const std::vector<int64_t>& fields)
+    const std::vector<int64_t>& fields{scalars_param})
 {{
     EXPECT_EQ(info.tilingKey, tilingKey);
     EXPECT_EQ(info.blockNum, blockDim);
     EXPECT_EQ(info.workspaceSizes, std::vector<int64_t>({{0}}));
-    ASSERT_GE(info.tilingDataSize, sizeof({TILING_STRUCT}));
-    {TILING_STRUCT} data;
+    ASSERT_GE(info.tilingDataSize, sizeof({struct}));
+    {struct} data;
     std::memcpy(&data, info.tilingData.get(), sizeof data);
 {field_checks}
 }}
 
 }}  // namespace
 
-class {OP_TYPE}TilingTest : public testing::Test {{}};
+class {op_type}TilingTest : public testing::Test {{}};
 
 {chr(10).join(tests)}
-{chr(10).join(_refusal_tests(kernels)).rstrip()}
+{chr(10).join(_refusal_tests(kernels, d)).rstrip()}
 """
 
 
@@ -200,22 +283,25 @@ def _bits_type(kernel: Kernel) -> str:
     return "uint16_t" if kernel.dtype in ("f16", "bf16") else "uint32_t"
 
 
-def _kernel_test(kernel: Kernel) -> list[str]:
-    inputs, expected = example_arrays(kernel, KERNEL_TEST_INPUTS)
+def _kernel_test(kernel: Kernel, d: Description) -> list[str]:
+    op = kernel.operator
+    inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
     p = UT_PLATFORM
     tiling = ir_tiling(kernel, expected.size, p.core_num, p.ub_size)
     element = _bits_type(kernel)
-    lines = [f"TEST_F({OP_TYPE}KernelTest, {kernel.dtype}_kernel)", "{",
+    given, by_field = d.attribute_values(kernel), d.by_field()
+    lines = [f"TEST_F({op.op_type}KernelTest, {kernel.dtype}_kernel)", "{",
              f"    // tiled as on {p.name}: {p.core_num} cores, {p.ub_size} bytes of UB"]
     lines += [f"    const std::vector<{element}> {name} = {{{_bits(values)}}};"
-              for name, values in zip(INPUTS, inputs, strict=True)]
+              for name, values in zip(op.inputs, inputs, strict=True)]
     lines += [f"    const std::vector<{element}> expected = {{{_bits(expected)}}};",
-              f"    {TILING_STRUCT} tiling;"]
+              f"    {op.tiling_struct} tiling;"]
     lines += [f"    tiling.{field} = {value};" for field, value in
-              zip(TILING_STRUCT_FIELDS, (tiling.total_num, tiling.block_factor,
-                                         tiling.ub_factor), strict=True)]
+              zip(TILING_FIELDS, (tiling.total_num, tiling.block_factor,
+                                  tiling.ub_factor), strict=True)]
+    lines += [f"    tiling.{f} = {_float(given[by_field[f].name])};" for f in op.scalar_fields]
     lines += [f"    const std::vector<{element}> actual = LaunchKernel<{tiling.tiling_key}>("
-              f"{', '.join(INPUTS)}, tiling, {tiling.used_core_num});",
+              f"{', '.join(op.inputs)}, tiling, {tiling.used_core_num});",
               "    ASSERT_EQ(actual.size(), expected.size());",
               "    for (size_t i = 0; i < actual.size(); ++i) {",
               '        EXPECT_EQ(actual[i], expected[i]) << "element " << i;',
@@ -223,22 +309,26 @@ def _kernel_test(kernel: Kernel) -> list[str]:
     return lines
 
 
-def kernel_ut(kernels: list[Kernel]) -> str:
-    (output,) = OUTPUTS
-    first = INPUTS[0]
-    params = [*(f"const std::vector<Bits>& {name}" for name in INPUTS),
-              f"const {TILING_STRUCT}& tilingData", "uint32_t blockDim"]
-    gm = [*INPUTS, output]
+def kernel_ut(kernels: list[Kernel], d: Description) -> str:
+    op = kernels[0].operator
+    (output,) = op.outputs
+    inputs, entry = op.inputs, op.kernel_entry
+    first = inputs[0]
+    params = [*(f"const std::vector<Bits>& {name}" for name in inputs),
+              f"const {op.tiling_struct}& tilingData", "uint32_t blockDim"]
+    gm = [*inputs, output]
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc(bytes));" for name in gm)
-    copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), bytes);" for name in INPUTS)
+    copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), bytes);" for name in inputs)
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
-    tests = [line for k in kernels for line in [*_kernel_test(k), ""]]
-    return f"""{GENERATED}
-// Kernel unit tests of {OP_TYPE}: each kernel on the CPU debug model, {output} compared bit for
-// bit with the bit-exact model of the kernel (its values computed when the package was written).
-#include "../../../op_kernel/{KERNEL_CPP}"
+    tests = [line for k in kernels for line in [*_kernel_test(k, d), ""]]
+    golden = ("hswc-run's run of the kernel" if d.generated
+              else "the bit-exact model of the kernel")
+    return f"""{generated(kernels)}
+// Kernel unit tests of {op.op_type}: each kernel on the CPU debug model, {output} compared bit for
+// bit with {golden} (its values computed when the package was written).
+#include "../../../op_kernel/{kernel_cpp(op)}"
 
 #include <cstdint>
 #include <cstring>
@@ -249,7 +339,7 @@ def kernel_ut(kernels: list[Kernel]) -> str:
 
 namespace {{
 
-// {KERNEL_ENTRY}<KEY> on blockDim cores with this tiling; {output}'s elements, as bit patterns.
+// {entry}<KEY> on blockDim cores with this tiling; {output}'s elements, as bit patterns.
 template <uint32_t KEY, typename Bits>
 {wrapped("std::vector<Bits> LaunchKernel", params)}
 {{
@@ -261,7 +351,7 @@ template <uint32_t KEY, typename Bits>
     std::memcpy(tilingGm, &tilingData, sizeof tilingData);
     ICPU_SET_TILING_KEY(KEY);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
-    ICPU_RUN_KF(({KERNEL_ENTRY}<KEY>), blockDim, {args});
+    ICPU_RUN_KF(({entry}<KEY>), blockDim, {args});
     std::vector<Bits> result({first}.size());
     std::memcpy(result.data(), {output}Gm, bytes);
 {frees}
@@ -270,11 +360,12 @@ template <uint32_t KEY, typename Bits>
 
 }}  // namespace
 
-class {OP_TYPE}KernelTest : public testing::Test {{}};
+class {op.op_type}KernelTest : public testing::Test {{}};
 
 {chr(10).join(tests).rstrip()}
 """
 
 
-def test_files(kernels: list[Kernel]) -> dict[str, str]:
-    return {TILING_UT: tiling_ut(kernels), KERNEL_UT: kernel_ut(kernels)}
+def test_files(kernels: list[Kernel], d: Description) -> dict[str, str]:
+    op = kernels[0].operator
+    return {tiling_ut_path(op): tiling_ut(kernels, d), kernel_ut_path(op): kernel_ut(kernels, d)}

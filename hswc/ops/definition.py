@@ -2,7 +2,8 @@
 
 Each `OpDefinition` gives the op's decompositions, one per semantics, each the op's body written
 once (hswc.ops.body); the tiling budget of the hand-written CANN kernel a semantics reproduces,
-where the reference schedule must tile exactly as that kernel does; and the op's aclnn name.
+where the reference schedule must tile exactly as that kernel does; the op's aclnn name; and
+what its ops-nn package says about it (hswc.ops.docs).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from xdsl.ir import SSAValue
 
 from hswc.dialects.hsg import NamedOp
 from hswc.ops.body import BodyBuilder
+from hswc.ops.docs import OpDocs
 from hswc.tiling import UbPlan
 
 Decomposition = Callable[[BodyBuilder, Sequence[SSAValue], Mapping[str, SSAValue]], SSAValue]
@@ -34,6 +36,8 @@ class OpDefinition:
     """Name -> decomposition; the first is the default."""
     aclnn: str
     """The aclnn entry point of the operator (ops-nn naming), e.g. aclnnHardswishBackward."""
+    docs: OpDocs
+    """What its ops-nn package says about it, and ops-nn's spelling of its names."""
     budgets: Mapping[str, UbPlan] = field(default_factory=dict)
     """Semantics -> the UB budget the ops-nn tiling of that kernel divides by (its
     BYTES_PER_ELEMENT and reserve), used by the reference schedule instead of the buffers'

@@ -10,6 +10,8 @@ from xdsl.ir import SSAValue
 from hswc.dialects.hsg import HardSwishOp
 from hswc.ops.body import BodyBuilder
 from hswc.ops.definition import OpDefinition
+from hswc.ops.docs import TORCH_NOTES, Computation, OpDocs
+from hswc.ops.samples import AROUND_3_EXAMPLE, AROUND_3_TEST
 
 
 def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAValue]) -> SSAValue:
@@ -21,4 +23,19 @@ def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAVal
     return b.divf(b.mulf(x_fp32, clamped, "scaled"), six, "result")
 
 
-HARD_SWISH = OpDefinition(op=HardSwishOp, semantics={"torch": torch}, aclnn="aclnnHardswish")
+DOCS = OpDocs(
+    op_type="HardSwish",
+    summary="HardSwish: {x} times relu6({x} + 3) / 6",
+    computations={"torch": Computation(
+        formula=(("", "({x} * min(max({x} + 3, 0), 6)) / 6"),),
+        notes=(f"{TORCH_NOTES} The division by 6 is a true division; x <= -3 gives x * 0 (-0 for "
+               "a negative x, NaN for x = -inf)."),
+        nan_x="NaN")},
+    parameters={"x": "the input", "y": "HardSwish of x"},
+    aclnn_inputs=("self",),
+    example_inputs={"x": AROUND_3_EXAMPLE},
+    kernel_test_inputs={"x": AROUND_3_TEST},
+)
+
+HARD_SWISH = OpDefinition(op=HardSwishOp, semantics={"torch": torch}, aclnn="aclnnHardswish",
+                          docs=DOCS)

@@ -15,6 +15,8 @@ from xdsl.ir import SSAValue
 from hswc.dialects.hsg import HardSwishGradOp
 from hswc.ops.body import BodyBuilder, f32_from_bits
 from hswc.ops.definition import OpDefinition
+from hswc.ops.docs import TORCH_NOTES, Computation, OpDocs
+from hswc.ops.samples import AROUND_3_EXAMPLE, AROUND_3_TEST, GRAD_EXAMPLE, GRAD_TEST
 from hswc.tiling import UbPlan
 
 ONE_THIRD = f32_from_bits(0x3EAAAAAB)
@@ -49,9 +51,39 @@ def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAVal
     return b.select(low, b.const(0.0, "zero"), middle, "result")
 
 
+DOCS = OpDocs(
+    op_type="HardSwishGrad",
+    summary="the gradient of HardSwish: {grad} times the derivative of HardSwish at {x}",
+    computations={
+        "cann": Computation(
+            formula=(("{x} <= -3", "{grad} * 0"),
+                     ("-3 < {x} < 3", "{grad} * ({x} * 0.333333343f + 0.5f)"),
+                     ("{x} >= 3", "{grad}")),
+            notes=("Every step is computed in float32 and rounded to nearest even; the result is "
+                   "rounded once to the input dtype. The slope multiplies by 0.333333343f (the "
+                   "float nearest 1/3), so it can differ from x / 3 by one ulp. x <= -3 gives "
+                   "grad * 0: -0 for a negative grad, NaN for an infinite or NaN grad."),
+            nan_x="grad"),
+        "torch": Computation(
+            formula=(("{x} <= -3", "+0"), ("-3 < {x} < 3", "{grad} * ({x} / 3 + 0.5)"),
+                     ("{x} >= 3", "{grad}")),
+            notes=f"{TORCH_NOTES} x / 3 is a true division.",
+            nan_x="grad"),
+    },
+    parameters={
+        "grad": "the gradient flowing back from HardSwish's output",
+        "x": "HardSwish's forward input, which sets the local slope",
+        "y": "the gradient with respect to x",
+    },
+    aclnn_inputs=("gradOutput", "self"),
+    example_inputs={"grad": GRAD_EXAMPLE, "x": AROUND_3_EXAMPLE},
+    kernel_test_inputs={"grad": GRAD_TEST, "x": AROUND_3_TEST},
+)
+
 HARD_SWISH_GRAD = OpDefinition(
     op=HardSwishGradOp,
     semantics={"cann": cann, "torch": torch},
     aclnn="aclnnHardswishBackward",
+    docs=DOCS,
     budgets={"cann": CANN_BUDGET},
 )

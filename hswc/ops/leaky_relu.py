@@ -10,6 +10,8 @@ from xdsl.ir import SSAValue
 from hswc.dialects.hsg import LeakyReluGradOp, LeakyReluOp
 from hswc.ops.body import BodyBuilder
 from hswc.ops.definition import OpDefinition
+from hswc.ops.docs import TORCH_NOTES, AclnnFlag, Computation, OpDocs
+from hswc.ops.samples import AROUND_0_EXAMPLE, AROUND_0_TEST, GRAD_EXAMPLE, GRAD_TEST
 
 
 def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAValue]) -> SSAValue:
@@ -32,6 +34,39 @@ def torch_grad(b: BodyBuilder, inputs: Sequence[SSAValue],
     return b.select(positive, grad_fp32, scaled, "result")
 
 
-LEAKY_RELU = OpDefinition(op=LeakyReluOp, semantics={"torch": torch}, aclnn="aclnnLeakyRelu")
+SLOPE = {"negative_slope": "the slope where x is not positive"}
+DOCS = OpDocs(
+    op_type="LeakyRelu",
+    summary="LeakyRelu: {x}, times {negative_slope} where it is not positive",
+    computations={"torch": Computation(
+        formula=(("{x} > 0", "{x}"), ("{x} <= 0", "{x} * {negative_slope}")),
+        notes=TORCH_NOTES,
+        nan_x="NaN")},
+    parameters={"x": "the input", "y": "LeakyRelu of x", **SLOPE},
+    aclnn_inputs=("self",),
+    example_inputs={"x": AROUND_0_EXAMPLE},
+    kernel_test_inputs={"x": AROUND_0_TEST},
+)
+GRAD_DOCS = OpDocs(
+    op_type="LeakyReluGrad",
+    summary="the gradient of LeakyRelu: {grad}, times {negative_slope} where {x} is not "
+            "positive",
+    computations={"torch": Computation(
+        formula=(("{x} > 0", "{grad}"), ("{x} <= 0", "{grad} * {negative_slope}")),
+        notes=TORCH_NOTES,
+        nan_x="grad * negative_slope")},
+    parameters={"grad": "the gradient flowing back from LeakyRelu's output",
+                "x": "LeakyRelu's forward input", "y": "the gradient with respect to x",
+                **SLOPE},
+    aclnn_inputs=("gradOutput", "self"),
+    aclnn_flags=(AclnnFlag(
+        "selfIsResult", "whether `self` is LeakyRelu's result rather than its input (the same "
+        "signs, so the same gradient)", non_negative_with="negative_slope"),),
+    example_inputs={"grad": GRAD_EXAMPLE, "x": AROUND_0_EXAMPLE},
+    kernel_test_inputs={"grad": GRAD_TEST, "x": AROUND_0_TEST},
+)
+
+LEAKY_RELU = OpDefinition(op=LeakyReluOp, semantics={"torch": torch}, aclnn="aclnnLeakyRelu",
+                          docs=DOCS)
 LEAKY_RELU_GRAD = OpDefinition(op=LeakyReluGradOp, semantics={"torch": torch_grad},
-                               aclnn="aclnnLeakyReluBackward")
+                               aclnn="aclnnLeakyReluBackward", docs=GRAD_DOCS)

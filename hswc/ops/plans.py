@@ -26,8 +26,12 @@ def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
     t = f"tensor<?x{dtype}>"
     args = ", ".join(f"%{name}: {t}" for name in definition.op.INPUTS)
     operands = ", ".join(f"%{name}" for name in definition.op.INPUTS)
-    text = (f"func.func @f({args}) -> {t} {{\n  %y = {definition.op.name} {operands} : {t}\n"
-            f"  func.return %y : {t}\n}}\n")
+    # Attributes without a default need a value; the plan does not depend on it.
+    required = ", ".join(f"{spec.name} = 0.0 : f32" for spec in definition.op.ATTRIBUTES
+                         if spec.default is None)
+    attrs = f" {{{required}}}" if required else ""
+    text = (f"func.func @f({args}) -> {t} {{\n  %y = {definition.op.name} {operands}{attrs} : "
+            f"{t}\n  func.return %y : {t}\n}}\n")
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)

@@ -11,6 +11,8 @@ from xdsl.ir import SSAValue
 from hswc.dialects.hsg import HardShrinkGradOp, HardShrinkOp, SoftshrinkGradOp, SoftshrinkOp
 from hswc.ops.body import BodyBuilder
 from hswc.ops.definition import OpDefinition
+from hswc.ops.docs import TORCH_NOTES, Computation, OpDocs
+from hswc.ops.samples import AROUND_HALF_EXAMPLE, AROUND_HALF_TEST, GRAD_EXAMPLE, GRAD_TEST
 
 
 def _lambd(b: BodyBuilder, x: SSAValue, attrs: Mapping[str, SSAValue]) -> SSAValue:
@@ -58,11 +60,61 @@ def softshrink(b: BodyBuilder, inputs: Sequence[SSAValue],
     return b.select(above, shifted_down, lower, "result")
 
 
+SHRINK_NOTES = f"{TORCH_NOTES} lambd is first rounded to the input dtype, as PyTorch does."
+LAMBD = {"lambd": "the half-width of the band around 0"}
+BAND = (("-{lambd} <= {x} <= {lambd}", "+0"),)
+HARD_SHRINK_DOCS = OpDocs(
+    op_type="HardShrink",
+    summary="HardShrink: 0 where |{x}| <= {lambd}, else {x}",
+    computations={"torch": Computation(formula=(*BAND, ("|{x}| > {lambd}", "{x}")),
+                                       notes=SHRINK_NOTES, nan_x="NaN")},
+    parameters={"x": "the input", "y": "HardShrink of x", **LAMBD},
+    aclnn_inputs=("self",),
+    example_inputs={"x": AROUND_HALF_EXAMPLE},
+    kernel_test_inputs={"x": AROUND_HALF_TEST},
+)
+HARD_SHRINK_GRAD_DOCS = OpDocs(
+    op_type="HardShrinkGrad",
+    summary="the gradient of HardShrink: 0 where |{x}| <= {lambd}, else {grad}",
+    computations={"torch": Computation(formula=(*BAND, ("|{x}| > {lambd}", "{grad}")),
+                                       notes=SHRINK_NOTES, nan_x="grad")},
+    parameters={"grad": "the gradient flowing back from HardShrink's output",
+                "x": "HardShrink's forward input", "y": "the gradient with respect to x", **LAMBD},
+    aclnn_inputs=("gradOutput", "self"),
+    aclnn_output="gradInput",
+    example_inputs={"grad": GRAD_EXAMPLE, "x": AROUND_HALF_EXAMPLE},
+    kernel_test_inputs={"grad": GRAD_TEST, "x": AROUND_HALF_TEST},
+)
+SOFTSHRINK_DOCS = OpDocs(
+    op_type="Softshrink",
+    summary="Softshrink: {x} moved towards 0 by {lambd}, and 0 where |{x}| <= {lambd}",
+    computations={"torch": Computation(
+        formula=(("{x} > {lambd}", "{x} - {lambd}"), ("{x} < -{lambd}", "{x} + {lambd}"), *BAND),
+        notes=SHRINK_NOTES, nan_x="+0")},
+    parameters={"x": "the input", "y": "Softshrink of x", **LAMBD},
+    aclnn_inputs=("self",),
+    example_inputs={"x": AROUND_HALF_EXAMPLE},
+    kernel_test_inputs={"x": AROUND_HALF_TEST},
+)
+SOFTSHRINK_GRAD_DOCS = OpDocs(
+    op_type="SoftShrinkGrad",
+    summary="the gradient of Softshrink: 0 where |{x}| <= {lambd}, else {grad}",
+    computations={"torch": Computation(formula=(*BAND, ("|{x}| > {lambd}", "{grad}")),
+                                       notes=SHRINK_NOTES, nan_x="grad")},
+    parameters={"grad": "the gradient flowing back from Softshrink's output",
+                "x": "Softshrink's forward input", "y": "the gradient with respect to x", **LAMBD},
+    aclnn_inputs=("gradOutput", "self"),
+    aclnn_output="gradInput",
+    aclnn_attributes={"lambd": "lambda"},
+    example_inputs={"grad": GRAD_EXAMPLE, "x": AROUND_HALF_EXAMPLE},
+    kernel_test_inputs={"grad": GRAD_TEST, "x": AROUND_HALF_TEST},
+)
+
 HARD_SHRINK = OpDefinition(op=HardShrinkOp, semantics={"torch": hard_shrink},
-                           aclnn="aclnnHardshrink")
+                           aclnn="aclnnHardshrink", docs=HARD_SHRINK_DOCS)
 HARD_SHRINK_GRAD = OpDefinition(op=HardShrinkGradOp, semantics={"torch": shrink_grad},
-                                aclnn="aclnnHardshrinkBackward")
+                                aclnn="aclnnHardshrinkBackward", docs=HARD_SHRINK_GRAD_DOCS)
 SOFTSHRINK = OpDefinition(op=SoftshrinkOp, semantics={"torch": softshrink},
-                          aclnn="aclnnSoftshrink")
+                          aclnn="aclnnSoftshrink", docs=SOFTSHRINK_DOCS)
 SOFTSHRINK_GRAD = OpDefinition(op=SoftshrinkGradOp, semantics={"torch": shrink_grad},
-                               aclnn="aclnnSoftshrinkBackward")
+                               aclnn="aclnnSoftshrinkBackward", docs=SOFTSHRINK_GRAD_DOCS)

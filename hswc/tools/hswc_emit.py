@@ -1,27 +1,45 @@
-"""hswc-emit: write the ops-nn operator package of HardSwishGrad from an MLIR module.
+"""hswc-emit: write the ops-nn operator package of the operator an MLIR module holds.
 
     hswc-emit in.mlir -o DIR [--force] [--soc ascend910b --soc ascend910_93]
+              [--semantics cann|torch] [--name OpType [--aclnn aclnnName]] [--function F]
 
-The input may be the operator (`hsg.hard_swish_grad`), which is lowered first with the
---lower-to-ascend pipeline, or an already lowered module. `--soc` names the SoCs the op
-definition registers (default: every SoC hswc knows). The package is written all at once (into
-a temporary folder next to DIR, then moved into place), and only after every check passed:
-DIR must be new or empty unless `--force` is given, and then only the files of the package
-(and of an earlier one, listed in DIR/.hswc-package) change. Errors (unreadable file, text that
-is not UTF-8, invalid IR, an op the printer has no rule for, a kernel whose UB plan overflows a
-target SoC, a folder that cannot take the package, a usage error) print one message and exit
+The input may hold a named op (`hsg.leaky_relu_grad`, any of the family), a user's
+`linalg.generic` (a fused chain included), both lowered first with the --lower-to-ascend
+pipeline (`--semantics` for hsg-decompose), or an already lowered module. A package holds one
+operator:
+- a named op gets ops-nn's names: its op type (LeakyReluGrad, ThresholdGradV2D, ...), its
+  aclnn API (aclnnLeakyReluBackward) with its attributes where ops-nn's header has them, and
+  its docs and example data from hswc.ops;
+- a generic needs `--name OpType` (CamelCase, as ops-nn spells op types) and may take
+  `--aclnn aclnnName` (default aclnn<OpType>); its inputs are named after the function's
+  arguments, the scalars its body captures become its attributes, and its docs show its body;
+- a module with several operators is refused, naming them, unless `--function F` picks the
+  host function whose operator to package.
+`--soc` names the SoCs the op definition registers (default: every SoC hswc knows). The
+package is written all at once (into a temporary folder next to DIR, then moved into place),
+and only after every check passed: DIR must be new or empty unless `--force` is given, and then
+only the files of the package (and of an earlier one, listed in DIR/.hswc-package) change.
+Errors (unreadable file, text that is not UTF-8, invalid IR, an op the printer has no rule
+for, a kernel whose UB plan overflows a target SoC, a module with no operator or several, a
+bad --name, a folder that cannot take the package, a usage error) print one message and exit
 1, and write nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from io import StringIO
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
@@ -31,10 +49,21 @@ from hswc.platform import PLATFORMS
 from hswc.source_text import SourceError, decode
 from hswc.tools.cli import TOO_DEEP, exit_status, report
 
+OP_TYPE = re.compile(r"[A-Z][A-Za-z0-9]{0,63}")
+ACLNN = re.compile(r"aclnn[A-Z][A-Za-z0-9]{0,63}")
+
+
+def _semantics() -> list[str]:
+    from hswc.ops import OPS
+
+    return sorted({s for d in OPS.values() for s in d.semantics})
+
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="hswc-emit", description="Write the ops-nn operator package of HardSwishGrad.")
+        prog="hswc-emit",
+        description="Write the ops-nn operator package of the operator a module holds: a named "
+                    "op with ops-nn's names, or a generic named with --name.")
     parser.add_argument("input", help="MLIR file ('-' for stdin)")
     parser.add_argument("-o", "--output", required=True,
                         help="directory to write the package into (new or empty)")
@@ -44,21 +73,84 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                              "writes (other files are kept)")
     parser.add_argument("--soc", action="append", choices=sorted(PLATFORMS),
                         help="SoC to register in the op definition (repeatable; default: all)")
+    parser.add_argument("--semantics", choices=_semantics(),
+                        help="decompose the named ops with these semantics (default: each op's "
+                             "own); for a lowered module, the semantics it was lowered with")
+    parser.add_argument("--name", metavar="OpType",
+                        help="op type of a generic operator (no named op): CamelCase, as "
+                             "ops-nn spells op types, e.g. GradTimesScale")
+    parser.add_argument("--aclnn", metavar="aclnnName",
+                        help="aclnn API of a generic operator (default: aclnn<OpType>)")
+    parser.add_argument("--function", metavar="F",
+                        help="package the operator that host function @F launches (needed when "
+                             "the module holds several operators)")
     return parser.parse_args(argv)
 
 
-def load(text: str, name: str) -> ModuleOp:
-    """Parse and verify; lower to the ascend dialect when the operator is still there."""
+@dataclass
+class Lowered:
+    """A module lowered to the ascend dialect, and what its lowering showed."""
+
+    module: ModuleOp
+    named: frozenset[str] | None = None
+    """The operators that came from named ops; None: the module was given lowered."""
+    bodies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Kernel function -> its elementwise body (IR text), as hsg-tile-on-cores made it."""
+
+
+def _pass(name: str, semantics: str | None, kernel_name: str | None) -> ModulePass:
+    from hswc.passes.hsg_decompose import HsgDecomposePass
+    from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
+
+    if name == HsgDecomposePass.name:
+        return HsgDecomposePass(semantics=semantics)
+    if name == HsgTileOnCoresPass.name:
+        return HsgTileOnCoresPass(kernel_name=kernel_name)
+    return PASSES[name]()()
+
+
+def _bodies(module: ModuleOp) -> dict[str, tuple[str, ...]]:
+    """Each kernel's elementwise body, printed as the IR holds it (after hsg-tile-on-cores)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for fn in module.ops:
+        sym = fn.properties.get("sym_name")
+        if not hsg.is_kernel(fn) or not isinstance(sym, StringAttr):
+            continue
+        for op in fn.walk():
+            if isinstance(op, hsg.ElementwiseSliceOp):
+                stream = StringIO()
+                Printer(stream=stream).print_block(op.body.block)
+                found[sym.data] = tuple(line for line in stream.getvalue().splitlines() if line)
+    return found
+
+
+def lower(text: str, name: str, semantics: str | None = None,
+          kernel_name: str | None = None) -> Lowered:
+    """Parse and verify; lower to the ascend dialect when named ops or generics are there
+    (`kernel_name`: the operator name of generics, hsg-tile-on-cores' option)."""
     ctx = Context()
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
     verify_located(module)
-    if any(isinstance(op, hsg.NamedOp) or op.name == "linalg.generic" for op in module.walk()):
-        for pass_name in LOWER_TO_ASCEND:
-            PASSES[pass_name]()().apply(ctx, module)
-            verify_located(module)
-    return module
+    if not any(isinstance(op, hsg.NamedOp | GenericOp) for op in module.walk()):
+        return Lowered(module)
+    lowered = Lowered(module, frozenset())
+    for pass_name in LOWER_TO_ASCEND:
+        if pass_name == "hsg-tile-on-cores":
+            lowered.named = frozenset(
+                op.attributes[hsg.OP_NAME_ATTR].data for op in module.walk()  # type: ignore[attr-defined]
+                if isinstance(op, GenericOp) and hsg.OP_NAME_ATTR in op.attributes)
+        _pass(pass_name, semantics, kernel_name).apply(ctx, module)
+        verify_located(module)
+        if pass_name == "hsg-tile-on-cores":
+            lowered.bodies = _bodies(module)
+    return lowered
+
+
+def load(text: str, name: str) -> ModuleOp:
+    """Parse and verify; lower to the ascend dialect when the operator is still there."""
+    return lower(text, name).module
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,17 +163,40 @@ def _read(path: str, name: str) -> str:
     return decode(data, name)
 
 
+def _usage_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, if anything."""
+    from hswc.backend.names import CPP_KEYWORDS, RESERVED
+    from hswc.backend.operator import snake_case
+
+    if not args.output.strip():
+        return "-o is empty: name the folder to write the package into"
+    if args.name is not None:
+        if not OP_TYPE.fullmatch(args.name):
+            return (f"--name '{args.name}' is not an op type: write it as ops-nn does, a "
+                    "capital letter then up to 63 letters and digits (e.g. GradTimesScale)")
+        if snake_case(args.name) in CPP_KEYWORDS | RESERVED:
+            return (f"--name '{args.name}' makes the kernel entry '{snake_case(args.name)}', "
+                    "which C++ or AscendC already uses: choose another name")
+    if args.aclnn is not None and not ACLNN.fullmatch(args.aclnn):
+        return (f"--aclnn '{args.aclnn}' is not an aclnn API name: 'aclnn', a capital letter, "
+                "then letters and digits (e.g. aclnnGradTimesScale)")
+    if args.aclnn is not None and args.name is None:
+        return "--aclnn names a generic operator's API: give --name too"
+    return None
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     name = "<stdin>" if args.input == "-" else args.input
     from hswc.backend.cpp_types import UnprintableType
+    from hswc.backend.description import PackageRefused, PackageRequest
+    from hswc.backend.operator import snake_case
     from hswc.backend.package import write_package
     from hswc.backend.package_output import OutputRefused
 
-    if not args.output.strip():
-        print("hswc-emit: error: -o is empty: name the folder to write the package into",
-              file=sys.stderr)
-        return 1
+    problem = _usage_error(args)
+    if problem is not None:
+        return report("hswc-emit", problem)
     try:
         text = _read(args.input, name)
     except OSError as error:
@@ -89,9 +204,13 @@ def _main(argv: Sequence[str] | None) -> int:
     except SourceError as error:
         return report("hswc-emit", str(error))
     try:
-        written = write_package(load(text, name), Path(args.output),
-                                args.soc or tuple(PLATFORMS), force=args.force)
-    except OutputRefused as error:
+        kernel_name = snake_case(args.name) if args.name is not None else None
+        lowered = lower(text, name, args.semantics, kernel_name)
+        request = PackageRequest(args.name, args.aclnn, args.function, args.semantics,
+                                 lowered.named, lowered.bodies)
+        written = write_package(lowered.module, Path(args.output),
+                                args.soc or tuple(PLATFORMS), args.force, request)
+    except (OutputRefused, PackageRefused) as error:
         return report("hswc-emit", str(error))
     except OSError as error:
         return report("hswc-emit", f"cannot write '{error.filename or args.output}': "

@@ -1,0 +1,315 @@
+"""The operator a package is for: its names, its attributes, what its docs say, its example and
+kernel-test data, and the golden model they are checked against.
+
+A named op (hsg.leaky_relu_grad, ...) is described by its definition (hswc.ops: the OpDocs
+written next to it, its attributes, its reference model for the semantics it was lowered with).
+A user's generic, fused chains included, is described from its kernel: the inputs and scalars
+as the kernel names them, its body as hswc-emit saw it before the last lowering step, and
+hswc's interpreter as its golden model (there is no other definition of it). Either way the
+package's C++ names follow ops-nn: the op type, and the stem of every file and of the kernel
+entry is that type as ops-nn's build spells it (`ThresholdGradV2D` -> `threshold_grad_v2_d`).
+
+Each attribute is an f32 of the op definition, a parameter of the aclnn API and a float field
+of the tiling struct; the values the package's example and unit tests use are those the
+module's launch of each kernel passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import FloatAttr, ModuleOp
+from xdsl.ir import Operation, SSAValue
+
+from hswc.backend.kernels import Kernel
+from hswc.backend.names import lower_camel
+from hswc.backend.operator import Operator, snake_case
+from hswc.diagnostics import OpError
+from hswc.dialects import hsg
+from hswc.interpreter.dtypes import numpy_dtype
+from hswc.ops.docs import AclnnFlag, Formula
+
+Golden = Callable[[Kernel, Sequence[np.ndarray]], np.ndarray]
+"""y of a kernel for these inputs (in its dtype), with that kernel's attribute values."""
+
+
+class PackageRefused(ValueError):
+    """The module cannot be packaged as asked; the message says why and what to give."""
+
+
+@dataclass(frozen=True)
+class PackageRequest:
+    """What hswc-emit's options and its lowering say about the package to write."""
+
+    name: str | None = None
+    """--name: the op type of a generic operator."""
+    aclnn: str | None = None
+    """--aclnn: the aclnn API of a generic operator (default aclnn<name>)."""
+    function: str | None = None
+    """--function: the host function whose operator to package, in a module with several."""
+    semantics: str | None = None
+    """What the named ops were decomposed as (None: each op's default)."""
+    named: frozenset[str] | None = None
+    """The operators (stems) that came from named ops, where the lowering was watched."""
+    bodies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Kernel function -> its elementwise body as IR text, where the lowering was watched."""
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """An f32 attribute of the operator, as each layer of the package names it."""
+
+    name: str
+    """In the op definition, snake_case: negative_slope."""
+    field: str
+    """In the tiling struct and the l0op launcher: negativeSlope."""
+    aclnn: str
+    """The aclnn parameter (a `const aclScalar*`)."""
+    description: str
+    default: float | None
+    """The op definition's default; None: the attribute is required."""
+    non_negative: bool = False
+    in_dtype: bool = False
+    """Converted to the input's dtype, so it must fit it."""
+
+
+@dataclass(frozen=True)
+class Description:
+    operator: Operator
+    """The package's names (ops-nn's op type; its stem names the files and the kernel)."""
+    summary: str
+    """One line, `{name}` for an input or attribute."""
+    formula: Formula
+    """y per element; empty for a generic, which shows its body instead."""
+    body: tuple[str, ...]
+    notes: str
+    nan_x: str | None
+    """What a NaN x gives (a named op's docs); None: the notes say how NaN goes through."""
+    parameters: Mapping[str, str]
+    """One line for each input and output, by kernel name."""
+    aclnn_inputs: tuple[str, ...]
+    aclnn_output: str
+    attributes: tuple[Attribute, ...]
+    """In the op definition's order."""
+    flags: tuple[AclnnFlag, ...]
+    ordered: tuple[tuple[str, str], ...]
+    example_inputs: Mapping[str, tuple[float, ...]]
+    kernel_test_inputs: Mapping[str, tuple[float, ...]]
+    values: Mapping[str, Mapping[str, float]]
+    """dtype -> attribute name -> the value the module's launch of that kernel passes."""
+    golden: Golden
+    generated: bool
+    """A user's generic (no definition of its own) rather than a named op."""
+
+    @property
+    def op_type(self) -> str:
+        return self.operator.op_type
+
+    @property
+    def aclnn(self) -> str:
+        return self.operator.aclnn
+
+    def aclnn_names(self) -> dict[str, str]:
+        """Kernel name -> aclnn name of every input, the output and every attribute."""
+        names = dict(zip(self.operator.inputs, self.aclnn_inputs, strict=True))
+        names[self.operator.outputs[0]] = self.aclnn_output
+        return {**names, **{a.name: a.aclnn for a in self.attributes}}
+
+    def kernel_names(self) -> dict[str, str]:
+        """Every input, output and attribute by its own (kernel and op definition) name."""
+        return {n: n for n in (*self.operator.gm_arguments, *(a.name for a in self.attributes))}
+
+    def attribute_values(self, kernel: Kernel) -> dict[str, float]:
+        return dict(self.values.get(kernel.dtype, {}))
+
+    def by_field(self) -> dict[str, Attribute]:
+        return {a.field: a for a in self.attributes}
+
+
+# region the attribute values of the module's launches
+
+
+def _constant(value: SSAValue, launch: Operation) -> float:
+    """A launch scalar's value: a constant, maybe widened or narrowed on the host."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr):
+        return float(np.array(owner.value.value.data, numpy_dtype(owner.value.type))
+                     .astype(np.float32))
+    if isinstance(owner, arith.ExtFOp | arith.TruncFOp):
+        inner = np.float32(_constant(owner.input, launch))
+        return float(inner.astype(numpy_dtype(owner.result.type)).astype(np.float32))
+    what = f"'{owner.name}'" if isinstance(owner, Operation) else "an argument"
+    raise OpError(launch, f"passes the scalar %{value.name_hint or '?'} computed by {what} at "
+                  "run time; a package takes the operator's attributes from constants "
+                  "(arith.constant)")
+
+
+def _host_functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.ops if isinstance(op, func.FuncOp)
+            and not hsg.is_kernel(op) and not hsg.is_tiling(op)]
+
+
+def launches(module: ModuleOp, function: str | None = None) -> list[hsg.LaunchOp]:
+    """The hsg.launch ops of the host functions (only @function's, if given), in order."""
+    return [op for fn in _host_functions(module)
+            if function is None or fn.sym_name.data == function
+            for op in fn.walk() if isinstance(op, hsg.LaunchOp)]
+
+
+def launch_scalars(module: ModuleOp, kernel: Kernel, function: str | None) -> dict[str, float]:
+    """Field name -> value of the scalars the first launch of `kernel` passes; {} when nothing
+    launches it (a module of kernels only)."""
+    name = kernel.func.sym_name.data
+    fields = kernel.operator.scalar_fields
+    for launch in launches(module, function) or launches(module):
+        if launch.kernel.root_reference.data == name:
+            return {f: _constant(v, launch) for f, v in zip(fields, launch.scalars, strict=True)}
+    return {}
+
+
+# endregion
+# region named ops
+
+
+def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequest
+                   ) -> Description:
+    """A named op's package: everything from its definition (hswc.ops), the attribute values
+    from the module."""
+    from hswc.ops import OPS
+    from hswc.reference import OP_REFERENCES
+
+    first = kernels[0]
+    definition = OPS[first.operator.stem]
+    docs = definition.docs
+    semantics = request.semantics or definition.default_semantics
+    if semantics not in docs.computations:
+        raise PackageRefused(f"hsg.{definition.name} has no {semantics} semantics (it has: "
+                             f"{', '.join(docs.computations)})")
+    computation = docs.computations[semantics]
+    attributes = tuple(Attribute(
+        spec.name, lower_camel(spec.name), docs.aclnn_attributes.get(spec.name,
+                                                                      lower_camel(spec.name)),
+        docs.parameters[spec.name], spec.default, spec.non_negative, spec.in_dtype)
+        for spec in definition.op.ATTRIBUTES)
+    inputs = definition.op.INPUTS
+    for kernel in kernels:
+        names = kernel.operator
+        if len(names.inputs) != len(inputs) or \
+                set(names.scalar_fields) != {a.field for a in attributes}:
+            raise OpError(kernel.func, f"takes {len(names.inputs)} inputs and the scalars "
+                          f"{names.scalar_fields or '()'}, not hsg.{definition.name}'s inputs "
+                          f"{inputs} and attributes {tuple(a.name for a in attributes)}")
+    fields = {a.field: a.name for a in attributes}
+    values = {k.dtype: {fields[f]: v for f, v in launch_scalars(module, k, request.function)
+                        .items()} for k in kernels}
+    for kernel in kernels:  # nothing launches it (a module of kernels only): the defaults
+        given = values[kernel.dtype]
+        for a in attributes:
+            if a.name not in given and a.default is None:
+                raise OpError(kernel.func, f"is launched by no host function, so the value of "
+                              f"{a.name} (which has no default) is unknown: package the "
+                              "module with the function that launches it")
+            given.setdefault(a.name, a.default or 0.0)
+    reference = OP_REFERENCES[(definition.name, semantics)]
+
+    def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
+        return reference(*data, **values[kernel.dtype])
+
+    operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
+                        first.operator.scalar_fields, docs.op_type)
+    return Description(
+        operator=operator, summary=docs.summary, formula=computation.formula, body=(),
+        notes=computation.notes, nan_x=computation.nan_x,
+        parameters={n: docs.parameters[n] for n in (*inputs, "y")},
+        aclnn_inputs=docs.aclnn_inputs, aclnn_output=docs.aclnn_output, attributes=attributes,
+        flags=docs.aclnn_flags, ordered=docs.ordered, example_inputs=docs.example_inputs,
+        kernel_test_inputs=docs.kernel_test_inputs, values=values, golden=golden,
+        generated=False)
+
+
+# endregion
+# region generic operators
+
+GENERATED_SUMMARY = ("the body of a linalg.generic that hswc compiled (a generated elementwise "
+                     "operator)")
+GENERATED_NOTES = (
+    "Each step is the arith op of the body, in its own type, rounded to nearest even; "
+    "comparisons with NaN are false, and maximumf and minimumf return NaN when an operand is "
+    "NaN. The body is the operator's only definition: the golden values of the example and of "
+    "the kernel unit test are hswc-run's, its interpreter running the lowered kernel.")
+ACLNN_TAKEN = frozenset({"out", "workspace", "workspaceSize", "executor", "stream"})
+"""Names of the aclnn API's own parameters, which an input or attribute must not take."""
+
+
+def _aclnn_names(names: Sequence[str], taken: set[str]) -> tuple[str, ...]:
+    """lowerCamel names for aclnn, unique and none of `taken` (which grows)."""
+    result = []
+    for i, name in enumerate(names):
+        candidate = lower_camel(name) or f"input{i}"
+        while candidate in taken:
+            candidate = f"{candidate}{i}"
+        taken.add(candidate)
+        result.append(candidate)
+    return tuple(result)
+
+
+def _generic_sample(base: tuple[float, ...], index: int) -> tuple[float, ...]:
+    """Input `index`'s values: `base` turned by `index` places, so inputs differ."""
+    shift = index % len(base)
+    return base[shift:] + base[:shift]
+
+
+def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRequest
+                     ) -> Description:
+    """A generic operator's package, named by the request; its golden model is hswc-run."""
+    from hswc.backend.package_run import run_kernel
+    from hswc.ops.samples import AROUND_3_EXAMPLE, AROUND_3_TEST
+    from hswc.platform import DEFAULT_SOC, get_platform
+
+    assert request.name is not None
+    first = kernels[0]
+    inputs, outputs = first.operator.inputs, first.operator.outputs
+    fields = first.operator.scalar_fields
+    taken = set(ACLNN_TAKEN)
+    aclnn_inputs = _aclnn_names(inputs, taken)
+    attribute_aclnn = _aclnn_names(fields, taken)
+    by_field = {k.dtype: launch_scalars(module, k, request.function) for k in kernels}
+    for kernel in kernels:
+        if fields and not by_field[kernel.dtype]:
+            raise OpError(kernel.func, "is launched by no host function, so the values of its "
+                          f"scalars {', '.join(fields)} are unknown: package the module with "
+                          "the function that launches it")
+    attributes = tuple(
+        Attribute(snake_case(f), f, aclnn, "a scalar the body captures (the module's value is "
+                  "the default)", by_field[first.dtype][f])
+        for f, aclnn in zip(fields, attribute_aclnn, strict=True))
+    names = {a.field: a.name for a in attributes}
+    values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}
+    platform = get_platform(DEFAULT_SOC)
+
+    def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
+        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform)
+
+    stem = snake_case(request.name)
+    body = request.bodies.get(first.func.sym_name.data) or (
+        f"// The module was given lowered: its body is the kernel in op_kernel/{stem}.h.",)
+    if len(kernels) > 1 and first.func.sym_name.data in request.bodies:
+        body = (f"// The body of the {first.dtype} kernel; the other kernels compute it on their "
+                "own dtype.", *body)
+    operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}", fields,
+                        request.name)
+    parameters = {**{n: f"input {i + 1} of the body" for i, n in enumerate(inputs)},
+                  outputs[0]: "the body's result"}
+    return Description(
+        operator=operator, summary=GENERATED_SUMMARY, formula=(), body=body,
+        notes=GENERATED_NOTES, nan_x=None, parameters=parameters, aclnn_inputs=aclnn_inputs,
+        aclnn_output="out", attributes=attributes, flags=(), ordered=(),
+        example_inputs={n: _generic_sample(AROUND_3_EXAMPLE, i) for i, n in enumerate(inputs)},
+        kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i) for i, n in enumerate(inputs)},
+        values=values, golden=golden, generated=True)
+
+
+# endregion

@@ -1,0 +1,65 @@
+"""A package's kernel run by hswc-run's interpreter on the package's own data.
+
+`run_kernel` launches one kernel of a lowered module on flat inputs, as the package's host
+would: a host function made for the purpose (in a copy of the module) counts the elements,
+calls the kernel's host tiling for the platform, and launches the kernel with the given
+attribute values as its scalars. The result is what `hswc-run` computes for that launch: the
+golden values of a generic operator's package, and the cross-check of a named op's reference
+model against its lowered kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Block, Region
+from xdsl.rewriter import InsertPoint
+
+from hswc.backend.kernels import Kernel
+from hswc.dialects import hsg
+from hswc.platform import Platform
+from hswc.tiling import RESULT_NAMES, TILING_FIELDS
+
+RUNNER = "hswc_emit_run"
+"""The host function added to the copy of the module."""
+
+
+def _runner(kernel: Kernel, scalars: Sequence[float]) -> func.FuncOp:
+    t = TensorType(kernel.element_type, [DYNAMIC_INDEX])
+    count = len(kernel.operator.inputs)
+    block = Block(arg_types=[t] * count)
+    b = Builder(InsertPoint.at_end(block))
+    total = b.insert(hsg.NumElementsOp(block.args[0])).result
+    cores = b.insert(hsg.GetCoreNumAivOp()).result
+    ub = b.insert(hsg.GetUbSizeOp()).result
+    call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
+                                [IndexType()] * len(RESULT_NAMES)))
+    values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
+    launch = b.insert(hsg.LaunchOp(kernel.func.sym_name.data, call.results[3],
+                                   list(block.args), call.results[:len(TILING_FIELDS)], values))
+    b.insert(func.ReturnOp(launch.y))
+    return func.FuncOp(RUNNER, ([t] * count, [t]), Region(block))
+
+
+def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
+               attributes: Mapping[str, float], platform: Platform) -> np.ndarray:
+    """y of `kernel` (of `module`) launched on the flat `inputs` on `platform`, its scalars
+    taken from `attributes` by tiling-struct field name."""
+    from hswc.runner import compile_module
+
+    copy = module.clone()
+    copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields]))
+    compiled = compile_module(copy, function=RUNNER, core_num=platform.core_num,
+                              ub_size=platform.ub_size)
+    return np.asarray(compiled(*(np.ascontiguousarray(a).reshape(-1) for a in inputs)))
