@@ -95,7 +95,7 @@ def _describe(kernel: func.FuncOp) -> str:
     """What the IR says about the kernel's structure (when no variant was named)."""
     depth = {op.result.type.depth.data for op in kernel.walk() if isinstance(op, ascend.TQueOp)
              and isinstance(op.result.type, ascend.TQueType)}
-    scalar = any(isinstance(op, ascend.CompareScalarOp) for op in kernel.walk())
+    scalar = any(isinstance(op, ascend.ScalarCompareOp) for op in kernel.walk())
     tbufs = sum(isinstance(op, ascend.TBufOp) for op in kernel.walk())
     depths = "/".join(str(d) for d in sorted(depth)) or "?"
     return (f"TQue depth {depths}, {'CompareScalar' if scalar else 'Compare'}, "
@@ -116,7 +116,7 @@ def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int
         except ValueError as error:
             raise CostModelError(kernel, f"has a malformed {UB_PLAN_ATTR}: {error}") from None
         if plan is None:  # tiled by its named op's reference budget
-            plan = budget_of(stem)
+            plan = budget_of(stem, dtype)
         if plan is None:
             raise CostModelError(kernel, f"has no {UB_PLAN_ATTR} to tile it by without its "
                                  "host tiling function")
