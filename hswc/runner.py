@@ -105,9 +105,11 @@ def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: s
     for stage in LEVELS[LEVELS.index(start) + 1: LEVELS.index(level) + 1]:
         for name in LEVEL_PASSES[stage]:
             if name == HsgTileOnCoresPass.name:
-                folded = ({"core_num": platform.core_num, "ub_size": platform.ub_size}
-                          if fold else {})
-                passes.append(HsgTileOnCoresPass(**folded, variant=variant))
+                if fold:
+                    passes.append(HsgTileOnCoresPass(core_num=platform.core_num,
+                                                     ub_size=platform.ub_size, variant=variant))
+                else:
+                    passes.append(HsgTileOnCoresPass(variant=variant))
             elif name == ConvertHsgToAscendPass.name:
                 passes.append(ConvertHsgToAscendPass(variant=variant))
             elif name == HsgDecomposePass.name:
