@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from xdsl.passes import PassPipeline
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
-from hswc.tiling import Plans, compute_tiling
+from hswc.tiling import TILING_FIELDS, Plans, compute_tiling
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "tools" / "ascendc_cpu"
@@ -132,6 +133,39 @@ def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int,
         f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
     )
     return np.fromfile(files["y"], dtype=grad.dtype).reshape(grad.shape)
+
+
+def tiling_bytes(record: Mapping[str, object]) -> bytes:
+    """The tiling struct of a launch hswc-run recorded (its `--tiling-json` record): the int64
+    fields, then the float scalars in order, padded to a multiple of 8 bytes (the struct's
+    sizeof, as its int64 fields align it)."""
+    floats = [float(v) for v in record.values() if isinstance(v, float)]  # type: ignore[arg-type]
+    data = struct.pack(f"<{len(TILING_FIELDS)}q{len(floats)}f",
+                       *(int(record[k]) for k in TILING_FIELDS), *floats)  # type: ignore[call-overload]
+    return data + bytes(-len(data) % 8)
+
+
+def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequence[np.ndarray],
+                 ub_size: int, workdir: Path) -> np.ndarray:
+    """The kernel's one output, launched on `inputs` with the tiling and scalars of a launch
+    hswc-run recorded; AssertionError on a violation (the harness's message)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    tiling = workdir / "tiling.bin"
+    tiling.write_bytes(tiling_bytes(record))
+    command = [str(executable), "--tiling-key", str(record["tilingKey"]),
+               "--block-dim", str(record["usedCoreNum"]), "--ub-size", str(ub_size),
+               "--tiling-file", str(tiling)]
+    for i, array in enumerate(inputs):
+        path = workdir / f"in{i}.bin"
+        np.ascontiguousarray(array).tofile(path)
+        command += ["--input", str(path)]
+    output = workdir / "out.bin"
+    command += ["--output", str(output)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0 and not done.stderr, (
+        f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
+    )
+    return np.fromfile(output, dtype=inputs[0].dtype).reshape(inputs[0].shape)
 
 
 def bits(array: np.ndarray) -> np.ndarray:

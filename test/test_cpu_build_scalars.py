@@ -9,18 +9,16 @@ bit (NaNs as NaNs) on the tiling and scalars the interpreter's launch recorded.
 
 from __future__ import annotations
 
-import struct
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import MODEL, REPO, STRICT, compiler
+from cpu_build import MODEL, REPO, STRICT, compiler, tiling_bytes
 from scalar_kernel import scale_shift_module, slope_clip_module
 
 from hswc import runner
 from hswc.backend.source import kernel_source
-from hswc.tiling import TILING_FIELDS
 
 DRIVER = REPO / "test" / "cpp_fixtures" / "one_input_driver.cpp"
 UB_BYTES = 196608
@@ -51,12 +49,8 @@ def on_cpu(executable: Path, kernel: runner.Kernel, x: np.ndarray, workdir: Path
     recorded: the int64 fields, then the floats, as the tiling struct lays them out."""
     (record,) = kernel.run(x).tilings
     assert record is not None
-    scalars = [v for k, v in record.items() if isinstance(v, float)]
-    tiling = struct.pack(f"<{len(TILING_FIELDS)}q{len(scalars)}f",
-                         *(record[k] for k in TILING_FIELDS), *scalars)
-    tiling += bytes(-len(tiling) % 8)  # sizeof the struct: a multiple of its int64 alignment
     files = [workdir / name for name in ("tiling.bin", "x.bin", "y.bin")]
-    files[0].write_bytes(tiling)
+    files[0].write_bytes(tiling_bytes(record))
     x.tofile(files[1])
     run = subprocess.run([str(executable), str(record["tilingKey"]), str(record["usedCoreNum"]),
                           str(UB_BYTES), *map(str, files)],

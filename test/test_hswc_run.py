@@ -392,6 +392,24 @@ def test_profile_of_several_launches_lists_each_and_the_total(
     assert lines[3].startswith("total: ") and "GM traffic 12000 B" in lines[3]
 
 
+def test_no_fuse_launches_one_kernel_per_op_with_the_same_bits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = str(EXAMPLE.parent / "grad_times_scale.mlir")
+    rng = np.random.default_rng(5)
+    files = [save(tmp_path, f"{n}.npy", (rng.standard_normal(3000) * 4).astype(np.float16))
+             for n in ("g", "x", "s")]
+    args = [chain, *(a for f in files for a in ("--input", f)), "--profile"]
+    code, fused, err = run_cli([*args, "--output", str(tmp_path / "fused.npy")], capsys)
+    assert code == 0, err
+    code, unfused, err = run_cli([*args, "--no-fuse", "--output", str(tmp_path / "unfused.npy")],
+                                 capsys)
+    assert code == 0, err
+    assert fused.startswith("GradTimesScale f16, 3000 elements")  # one launch
+    assert unfused.splitlines()[0] == "3 launches, one after the other:"
+    assert np.array_equal(np.load(tmp_path / "fused.npy").view(np.uint16),
+                          np.load(tmp_path / "unfused.npy").view(np.uint16))
+
+
 def test_profile_of_a_function_without_inputs_is_one_message(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write(tmp_path, "func.func @f() {\n  func.return\n}\n")

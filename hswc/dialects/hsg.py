@@ -202,6 +202,9 @@ class NamedOp(IRDLOperation):
         known = {spec.name for spec in cls.ATTRIBUTES}
         for name, value in attrs.items():
             if name in known:
+                if not isinstance(value, FloatAttr) or not isinstance(value.type, Float32Type):
+                    parser.raise_error(f"{cls.name}: attribute {name} must be an f32 (e.g. "
+                                       f"{name} = 0.5 : f32), got {value}", attrs_pos, attrs_end)
                 op.properties[name] = value
             elif "." not in name:
                 listed = ", ".join(sorted(known)) or "none"

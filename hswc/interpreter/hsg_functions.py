@@ -8,6 +8,7 @@ each active core. The ascend level is where the interpreter models hardware.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,26 +20,17 @@ from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
+from hswc.ops import OPS
 
 
-@register_impls
 class HsgFunctions(MachineFunctions):
     """hsg at every level: named ops, host queries, hsg.launch, slices and chunks."""
 
-    def _named(self, interpreter: Interpreter, op: hsg.NamedOp,
-               args: PythonValues) -> PythonValues:
+    def run_named(self, interpreter: Interpreter, op: hsg.NamedOp,
+                  args: PythonValues) -> PythonValues:
+        """Any named op: its golden model on the inputs, with the op's attributes."""
         check_operands(op, args, op.INPUTS)
-        return (self.machine.model(op)(*args),)
-
-    @impl(hsg.HardSwishGradOp)
-    def run_hard_swish_grad(self, interpreter: Interpreter, op: hsg.HardSwishGradOp,
-                            args: PythonValues) -> PythonValues:
-        return self._named(interpreter, op, args)
-
-    @impl(hsg.HardSwishOp)
-    def run_hard_swish(self, interpreter: Interpreter, op: hsg.HardSwishOp,
-                       args: PythonValues) -> PythonValues:
-        return self._named(interpreter, op, args)
+        return (self.machine.model(op)(*args, **op.attribute_values()),)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,
@@ -119,3 +111,17 @@ class HsgFunctions(MachineFunctions):
                                     lambda v, r=r: per_row(interpreter.get_values((v,))[0],
                                                            n)[r])
             self.machine.mark_written(y, start, length)
+
+
+def _named_impl(op_type: type[hsg.NamedOp]) -> Callable[..., PythonValues]:
+    @impl(op_type)
+    def run(self: HsgFunctions, interpreter: Interpreter, op: hsg.NamedOp,
+            args: PythonValues) -> PythonValues:
+        return self.run_named(interpreter, op, args)
+
+    return run
+
+
+for _definition in OPS.values():  # one impl per named op, each the same run_named
+    setattr(HsgFunctions, f"run_{_definition.name}", _named_impl(_definition.op))
+register_impls(HsgFunctions)

@@ -14,7 +14,7 @@ and exits 1 on any mismatch (the --output files are still written, to look at).
 --tiling-json writes the tiling of the launch as {"totalNum", "blockFactor", "ubFactor",
 "usedCoreNum", "tilingKey"}; a function that launches several kernels gets a list of those, in
 launch order.
---profile models the launch on the SoC (hswc.cost_model): time per pipe, achieved fraction of
+--profile models the launches on the SoC (hswc.cost_model): time per pipe, achieved fraction of
 the HBM roofline, the binding pipe and per-core imbalance; with a path it also writes a
 Perfetto/Chrome trace there (open it at ui.perfetto.dev).
 With none of --output, --check, --tiling-json and --profile, the run prints one line per result
@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--semantics", choices=semantics,
                    help="what the named ops mean (hsg-decompose{semantics=...}; default: each "
                         "op's own, cann for hard_swish_grad)")
+    p.add_argument("--no-fuse", action="store_true",
+                   help="lower without hsg-fuse-elementwise: one kernel per op (with --profile, "
+                        "what fusion saves)")
     p.add_argument("--check", nargs="?", const="", choices=["", *semantics], metavar="SEMANTICS",
                    help="compare the results bit for bit with the module run at its own level "
                         "under these semantics' golden models (default: --semantics)")
@@ -81,9 +84,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--function", metavar="NAME",
                    help="the function to run (default: the module's only non-kernel function)")
     p.add_argument("--profile", nargs="?", const="", metavar="TRACE.json",
-                   help="model the launch on the SoC (hswc.cost_model): print time per pipe, "
-                   "roofline fraction and binding pipe; with a path, also write a "
-                   "Perfetto/Chrome trace there")
+                   help="model the run's launches on the SoC (hswc.cost_model): print time per "
+                   "pipe, roofline fraction and binding pipe (one line per launch and the "
+                   "total when there are several); with a path, also write a Perfetto/Chrome "
+                   "trace there")
     p.add_argument("--max-steps", type=_steps, default=DEFAULT_MAX_STEPS, metavar="N",
                    help="stop a run that takes more than N loop iterations, naming the loop "
                         f"(default {DEFAULT_MAX_STEPS:,}; a kernel takes one per UB chunk)")
@@ -150,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
     kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
                           ub_size=args.ub_size, level=args.level, function=args.function,
-                          semantics=args.semantics)
+                          semantics=args.semantics, fuse=not args.no_fuse)
     if len(args.output) > len(kernel.result_types):
         raise RunnerError(f"{len(args.output)} --output files given but the function returns "
                           f"{len(kernel.result_types)} result(s)")

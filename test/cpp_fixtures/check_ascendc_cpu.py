@@ -985,6 +985,9 @@ REFUSED = {
     "Sqrt<float>(t, t, 8)": f"ascendc_cpu: Sqrt {UNSPECIFIED}",
     "Ln<float, false>(t, t, 8, 1, UnaryRepeatParams())": f"ascendc_cpu: Ln {UNSPECIFIED}",
     "Tanh(t, t, 8)": f"ascendc_cpu: Tanh {UNSPECIFIED}",
+    "Axpy(t, t, 2.0f, 8)": f"ascendc_cpu: Axpy {UNSPECIFIED}",
+    "FusedMulAdd(t, t, t, 8)": f"ascendc_cpu: FusedMulAdd {UNSPECIFIED}",
+    "WholeReduceSum(t, t, 64, 1, 1, 1, 8)": f"ascendc_cpu: WholeReduceSum {UNSPECIFIED}",
     "Add(h, h, h, 8)": "Add supports half, float, int16_t, int32_t",
     "Muls(h, h, bfloat16_t(2.0f), 8)": "Muls supports half, float, int16_t, int32_t",
     "Cast(t.ReinterpretCast<half>(), t.ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, 8)": (

@@ -14,7 +14,9 @@
 // last write and the last read of each pipe. Two accesses of the same byte
 // from different pipes, at least one a write, must be ordered by
 // happens-before (transitively: V -> MTE3 -> MTE2 orders V before MTE2), or
-// the later one is a violation. Accesses of one pipe are in program order.
+// the later one is a violation (with --keep-going reported once per operand and
+// pair of pipes, and the run goes on as if the pipes had been synchronised there).
+// Accesses of one pipe are in program order.
 // Scalar GetValue/SetValue accesses are not checked.
 #ifndef ASCENDC_CPU_HB_H
 #define ASCENDC_CPU_HB_H
@@ -101,6 +103,7 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
     const int me = static_cast<int>(p);
     Clock& mine = rt.pipeClock[me];
     const uint32_t epoch = ++mine.t[me];
+    bool raced = false;
     for (uint64_t b = off; b < off + bytes; ++b) {
         ShadowByte& s = rt.shadow[b];
         int other = -1;
@@ -116,10 +119,14 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
                 }
             }
         }
-        if (other >= 0) {
-            Fail(api, Msg(write ? "write of " : "read of ", operand, " (UB byte ", b, ") races with an earlier ",
+        if (other >= 0 && !raced) {
+            raced = true;
+            Defer(api, Msg(write ? "write of " : "read of ", operand, " (UB byte ", b, ") races with an earlier ",
                 otherWrote ? "write" : "read", " by ", PipeName(static_cast<Pipe>(other)), ": ",
-                SyncHint(static_cast<Pipe>(other), p)));
+                SyncHint(static_cast<Pipe>(other), p)), Msg(api, "/", operand, "/", other, "/", me));
+            // --keep-going: go on as if the missing synchronisation were there, so that what
+            // follows from this one race is not reported again.
+            mine.Join(rt.pipeClock[other]);
         }
         if (write) {
             s.writeEpoch = epoch;

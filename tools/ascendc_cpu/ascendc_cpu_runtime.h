@@ -129,6 +129,12 @@ struct Runtime {
     void* pipe = nullptr;  // the live AscendC::TPipe (GetTPipePtr)
     std::vector<BufferRecord*> records;
 
+    // Violations the run may go on after (Defer): with keepGoing, each distinct one is
+    // reported once and counted; the harness exits 3 at the end.
+    bool keepGoing = false;
+    uint64_t deferred = 0;
+    std::vector<std::string> deferredKeys;
+
     // GM regions and tiling size registered by the harness.
     std::vector<GmRegion> gm;
     size_t tilingBytes = SIZE_MAX;
@@ -152,6 +158,27 @@ inline Runtime& Rt()
     }
     std::fflush(stderr);
     std::_Exit(kViolationExitCode);
+}
+
+/// A violation after which the model's state is still sound (a race between pipes, which the
+/// CPU's program order hides). Without keepGoing it is Fail(); with it, the first one of each
+/// `key` is printed as Fail() prints it, all are counted, and the run goes on.
+inline void Defer(const char* api, const std::string& rule, const std::string& key)
+{
+    Runtime& rt = Rt();
+    if (!rt.keepGoing) {
+        Fail(api, rule);
+    }
+    ++rt.deferred;
+    for (const std::string& k : rt.deferredKeys) {
+        if (k == key) {
+            return;
+        }
+    }
+    rt.deferredKeys.push_back(key);
+    std::fflush(stdout);
+    std::fprintf(stderr, "ascendc_cpu: %s: %s [block %lld]\n", api, rule.c_str(), static_cast<long long>(rt.blockIdx));
+    std::fflush(stderr);
 }
 
 /// (Re)allocates the UB arena. `ubBytes` must be a positive multiple of 32.

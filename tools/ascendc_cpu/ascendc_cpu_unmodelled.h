@@ -3,7 +3,9 @@
 // Part of the AscendC CPU model (see README.md). The hardware results of these
 // calls are not exactly specified (the vector unit's Exp, Ln, Sqrt, Rsqrt,
 // Reciprocal and the library's transcendental functions are approximations
-// with unpublished error), so a bit-exact model cannot compute them. Every
+// documented within 1 ulp at best; the multiply-adds do not say whether the
+// product is rounded first; the sums do not say in which order they add), so
+// a bit-exact model cannot compute them. Every
 // overload exists, so a kernel using one compiles up to the call, and the
 // call itself is a compile error whose text names it:
 //   ascendc_cpu: <Call> is not modelled: its hardware result is not exactly specified
@@ -37,6 +39,16 @@ ASCENDC_CPU_UNMODELLED(Ln)
 ASCENDC_CPU_UNMODELLED(Sqrt)
 ASCENDC_CPU_UNMODELLED(Rsqrt)
 ASCENDC_CPU_UNMODELLED(Reciprocal)
+// Multiply-adds: whether the product is rounded before the addition is not documented.
+ASCENDC_CPU_UNMODELLED(Axpy)
+ASCENDC_CPU_UNMODELLED(FusedMulAdd)
+ASCENDC_CPU_UNMODELLED(FusedMulAddRelu)
+ASCENDC_CPU_UNMODELLED(MulAddDst)
+ASCENDC_CPU_UNMODELLED(MulAddRelu)
+// Sums: the order of the additions (so their roundings) is not documented.
+ASCENDC_CPU_UNMODELLED(ReduceSum)
+ASCENDC_CPU_UNMODELLED(WholeReduceSum)
+ASCENDC_CPU_UNMODELLED(BlockReduceSum)
 // Library functions built on them (adv_api math).
 ASCENDC_CPU_UNMODELLED(Log)
 ASCENDC_CPU_UNMODELLED(Log2)

@@ -20,13 +20,22 @@ namespace ascendc_cpu {
 /// And/Or take 16-bit lanes. The device compiles other element types too and
 /// runs them as `count` int16_t lanes (so uint8_t covers 2*count bytes and
 /// int32_t half the elements); its debug build rejects all but int16_t /
-/// uint16_t (int32_t / uint32_t with a warning). Here that is a violation.
-template <typename T>
-inline void CheckBitwiseType(const char* api)
+/// uint16_t (int32_t / uint32_t with a warning). Here that is a violation after
+/// which the run may go on (Defer, --keep-going): the call then does what the
+/// device does, on `count` 16-bit lanes, so an operand too short for them is
+/// reported next.
+template <typename T, typename F>
+inline void Bitwise(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+    const AscendC::LocalTensor<T>& src1, int64_t count, F f)
 {
-    if constexpr (!kIsOneOf<T, int16_t, uint16_t>) {
-        Fail(api, Msg("element type ", TypeName<T>(), " is not int16_t/uint16_t: the count form runs `count` "
-            "int16_t lanes (2*count bytes); ReinterpretCast<uint16_t>() the operands and count 16-bit lanes"));
+    if constexpr (kIsOneOf<T, int16_t, uint16_t>) {
+        Binary(api, dst, src0, src1, count, f);
+    } else {
+        Defer(api, Msg("element type ", TypeName<T>(), " is not int16_t/uint16_t: the count form runs `count` "
+            "int16_t lanes (2*count bytes); ReinterpretCast<uint16_t>() the operands and count 16-bit lanes"),
+            Msg(api, "/type/", TypeName<T>()));
+        Binary(api, dst.template ReinterpretCast<uint16_t>(), src0.template ReinterpretCast<uint16_t>(),
+            src1.template ReinterpretCast<uint16_t>(), count, f);
     }
 }
 
@@ -90,22 +99,20 @@ ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 #undef ASCENDC_CPU_BINARY
 #undef ASCENDC_CPU_SCALAR
 
-/// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t).
+/// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
 inline void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
     const int32_t& count)
 {
-    ascendc_cpu::CheckBitwiseType<T>("And");
-    ascendc_cpu::Binary("And", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a & b); });
+    ascendc_cpu::Bitwise("And", dst, src0, src1, count, [](auto a, auto b) { return static_cast<decltype(a)>(a & b); });
 }
 
-/// dst[i] = src0[i] | src1[i] on 16-bit lanes (int16_t, uint16_t).
+/// dst[i] = src0[i] | src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
 inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
     const int32_t& count)
 {
-    ascendc_cpu::CheckBitwiseType<T>("Or");
-    ascendc_cpu::Binary("Or", dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a | b); });
+    ascendc_cpu::Bitwise("Or", dst, src0, src1, count, [](auto a, auto b) { return static_cast<decltype(a)>(a | b); });
 }
 
 // endregion

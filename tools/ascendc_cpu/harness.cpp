@@ -14,13 +14,21 @@
 //                        e.g. 'HSWC_INSTANCE(0, half, 0) HSWC_INSTANCE(1, float, 1)'
 //   HSWC_KERNEL_UNTEMPLATED  a plain entry run for any key (it dispatches with
 //                        TILING_KEY_IS(k), which compares with --tiling-key)
+//   HSWC_TILING_STRUCT   the tiling struct (GET_TILING_DATA declares it), and
+//   HSWC_TILING_FIELDS   its fields, 'HSWC_TILING_FIELD(a) HSWC_TILING_FIELD(b) ...',
+//                        for --tiling-layout
 //
 // Usage:
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
-//              [--ub-fill BYTE] [--verbose]
+//              [--instance I] [--keep-going] [--ub-fill BYTE] [--verbose]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
+//   run_kernel --tiling-layout
+//   (--instance I: run the I-th entry of HSWC_KERNEL_INSTANCES, whatever its key;
+//   --keep-going: report each distinct cross-pipe race once and run on, exit 3 at
+//   the end; --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
+//   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
 // 0xA5) and calls the entry with the GM arrays, workspace = nullptr and the
@@ -42,6 +50,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -79,7 +88,8 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::fprintf(stderr, "run_kernel: %s\n", msg.c_str());
     std::fprintf(stderr,
         "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
-        "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--ub-fill BYTE] [--verbose] "
+        "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
+        "[--ub-fill BYTE] [--verbose] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
 }
@@ -114,6 +124,21 @@ bool Launch(uint64_t k, const GmArgs& gm, uint8_t* tiling)
 #undef HSWC_INSTANCE
     return false;
 }
+
+constexpr size_t kInstanceCount = sizeof(kKeys) / sizeof(kKeys[0]);
+
+/// Runs the instance at position `index` of HSWC_KERNEL_INSTANCES (--instance), whatever its key.
+void LaunchInstance(size_t index, const GmArgs& gm, uint8_t* tiling)
+{
+    size_t i = 0;
+#define HSWC_INSTANCE(key, ...)                                                             \
+    if (i++ == index) {                                                                     \
+        Invoke([](auto... args) { HSWC_KERNEL_ENTRY<__VA_ARGS__>(args...); }, gm, tiling); \
+        return;                                                                             \
+    }
+    HSWC_KERNEL_INSTANCES
+#undef HSWC_INSTANCE
+}
 #elif defined(HSWC_KERNEL_UNTEMPLATED)
 constexpr uint64_t kKeys[] = {0};  // unused: every key runs the one entry
 
@@ -142,6 +167,42 @@ bool LaunchKeyed(uint64_t k, const GmArgs& gm, uint8_t* tiling, std::index_seque
 bool Launch(uint64_t k, const GmArgs& gm, uint8_t* tiling)
 {
     return LaunchKeyed(k, gm, tiling, std::make_index_sequence<sizeof(kKeys) / sizeof(kKeys[0])>{});
+}
+#endif
+
+#if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
+template <typename F>
+const char* FieldKind()
+{
+    using T = std::remove_cv_t<F>;
+    if constexpr (std::is_same<T, bool>::value) {
+        return "bool";
+    } else if constexpr (std::is_floating_point<T>::value) {
+        return "float";
+    } else if constexpr (std::is_integral<T>::value) {
+        return std::is_signed<T>::value ? "int" : "uint";
+    } else {
+        return "other";
+    }
+}
+
+/// --tiling-layout: "struct SIZE BYTES" (BYTES: the value-initialised struct in hex, i.e. the
+/// defaults of its member initialisers), then "field NAME OFFSET SIZE KIND" per field of
+/// HSWC_TILING_FIELDS, KIND one of int, uint, float, bool, other.
+void PrintTilingLayout()
+{
+    static const HSWC_TILING_STRUCT s{};
+    const unsigned char* base = reinterpret_cast<const unsigned char*>(&s);
+    std::printf("struct %zu ", sizeof s);
+    for (size_t i = 0; i < sizeof s; ++i) {
+        std::printf("%02x", base[i]);
+    }
+    std::printf("\n");
+#define HSWC_TILING_FIELD(f)                                                                        \
+    std::printf("field %s %td %zu %s\n", #f, reinterpret_cast<const unsigned char*>(&s.f) - base, \
+        sizeof(s.f), FieldKind<decltype(s.f)>());
+    HSWC_TILING_FIELDS
+#undef HSWC_TILING_FIELD
 }
 #endif
 
@@ -238,6 +299,9 @@ std::vector<uint8_t> ShorthandTiling(const std::string& s)
 }
 
 struct Options {
+    bool layout = false;
+    bool keepGoing = false;
+    int64_t instance = -1;
     bool haveKey = false;
     uint64_t key = 0;
     int64_t blockDim = -1;
@@ -294,11 +358,20 @@ Options Parse(int argc, char** argv)
             o.outputBytes.push_back(IntArg(a, value(), 0, int64_t{1} << 40));
         } else if (a == "--verbose") {
             o.verbose = true;
+        } else if (a == "--keep-going") {
+            o.keepGoing = true;
+        } else if (a == "--instance") {
+            o.instance = IntArg(a, value(), 0, 1 << 20);
+        } else if (a == "--tiling-layout") {
+            o.layout = true;
         } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
             UsageError("unknown option " + a);
         } else {
             o.positional.push_back(a);
         }
+    }
+    if (o.layout) {
+        return o;
     }
     if (!o.haveKey || o.blockDim < 0 || o.ubSize < 0 || !o.haveTiling) {
         UsageError("--tiling-key, --block-dim, --ub-size and --tiling-file (or --tiling) are required");
@@ -357,9 +430,40 @@ std::string Unwritten(const std::vector<OutputRegion>& outputs)
     return report;
 }
 
+/// Runs block `b`'s kernel: the instance at --instance's position, else the one of the key.
+void LaunchBlock(Options& o, const GmArgs& gm)
+{
+#if defined(HSWC_KERNEL_INSTANCES)
+    if (o.instance >= 0) {
+        if (static_cast<size_t>(o.instance) >= kInstanceCount) {
+            UsageError("--instance " + std::to_string(o.instance) + " is not below the " +
+                std::to_string(kInstanceCount) + " entries of HSWC_KERNEL_INSTANCES");
+        }
+        LaunchInstance(static_cast<size_t>(o.instance), gm, o.tiling.data());
+        return;
+    }
+#else
+    if (o.instance >= 0) {
+        UsageError("--instance needs a build with HSWC_KERNEL_INSTANCES");
+    }
+#endif
+    if (!Launch(o.key, gm, o.tiling.data())) {
+        UsageError("tiling key " + std::to_string(o.key) + " is not instantiated in this build (keys: " + KeyList() +
+            ")");
+    }
+}
+
 int Main(int argc, char** argv)
 {
     Options o = Parse(argc, argv);
+    if (o.layout) {
+#if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
+        PrintTilingLayout();
+        return 0;
+#else
+        UsageError("--tiling-layout needs a build with HSWC_TILING_STRUCT and HSWC_TILING_FIELDS");
+#endif
+    }
     std::vector<std::vector<uint8_t>> data;
     for (const std::string& path : o.inputs) {
         data.push_back(ReadFile(path));
@@ -371,6 +475,7 @@ int Main(int argc, char** argv)
     o.tiling.reserve(1);  // a non-null buffer also when the tiling file is empty
 
     ascendc_cpu::Configure(static_cast<uint32_t>(o.ubSize), static_cast<uint8_t>(o.fill));
+    ascendc_cpu::Rt().keepGoing = o.keepGoing;
     ascendc_cpu::ClearGm();
     std::vector<OutputRegion> outputs;
     GmArgs gm{};
@@ -391,10 +496,7 @@ int Main(int argc, char** argv)
 
     for (int64_t b = 0; b < o.blockDim; ++b) {
         ascendc_cpu::BeginBlock(b, o.blockDim);
-        if (!Launch(o.key, gm, o.tiling.data())) {
-            UsageError("tiling key " + std::to_string(o.key) + " is not instantiated in this build (keys: " +
-                KeyList() + ")");
-        }
+        LaunchBlock(o, gm);
         if (o.verbose) {
             std::fprintf(stderr, "run_kernel: block %" PRId64 ": UB used %u of %u bytes [%s]\n", b,
                 ascendc_cpu::Rt().ubPeak, ascendc_cpu::Rt().ubBytes, ascendc_cpu::Rt().ubLayout.c_str());
@@ -409,7 +511,7 @@ int Main(int argc, char** argv)
     if (!report.empty()) {
         ascendc_cpu::Fail("harness", report);
     }
-    return 0;
+    return ascendc_cpu::Rt().deferred == 0 ? 0 : ascendc_cpu::kViolationExitCode;
 }
 
 }  // namespace hswc_harness

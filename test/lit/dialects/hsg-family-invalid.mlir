@@ -54,10 +54,28 @@ func.func @inf(%g: tensor<4xf32>, %x: tensor<4xf32>) {
 
 // -----
 
-// Attributes are f32, not f16 or f64 (the kernels compare in f32).
+// Attributes are f32, not f16 or f64 (the kernels compare in f32): the parser says so at the
+// attribute dictionary, the verifier for the generic form.
 func.func @f64(%x: tensor<4xf32>) {
-  // CHECK: error: 'hsg.hard_shrink' attribute lambd must be an f32 FloatAttr, got 5.000000e-01 : f64
+  // CHECK: hsg-family-invalid.mlir:[[# @LINE + 1]]:27: error: hsg.hard_shrink: attribute lambd must be an f32 (e.g. lambd = 0.5 : f32), got 5.000000e-01 : f64
   %y = hsg.hard_shrink %x {lambd = 0.5 : f64} : tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f64_generic(%x: tensor<4xf32>) {
+  // CHECK: error: 'hsg.hard_shrink' attribute lambd must be an f32 FloatAttr, got 5.000000e-01 : f64
+  %y = "hsg.hard_shrink"(%x) <{lambd = 0.5 : f64}> : (tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+// Not a float at all.
+func.func @integer(%x: tensor<4xf16>) {
+  // CHECK: hsg-family-invalid.mlir:[[# @LINE + 1]]:26: error: hsg.leaky_relu: attribute negative_slope must be an f32 (e.g. negative_slope = 0.5 : f32), got 1 : i32
+  %y = hsg.leaky_relu %x {negative_slope = 1 : i32} : tensor<4xf16>
   func.return
 }
 

@@ -46,3 +46,13 @@ func.func @empty_ub_too_small(%grad: tensor<0xbf16>, %x: tensor<0xbf16>) -> tens
 // CHECK: hsg-tile-on-cores-invalid.mlir:[[# @LINE + 2]]:1: error: 'hsg.hard_swish_grad' must be inside a func.func to be tiled: the launch is host code
 // NOUB: error: 'hsg.hard_swish_grad' must be inside a func.func to be tiled: the launch is host code
 %y = hsg.hard_swish_grad %t, %t : tensor<4xf16>
+
+// -----
+
+// 2^64 elements: more than the int64 count the tiling and the kernel take.
+func.func @huge(%g: tensor<4294967296x4294967296xf16>, %x: tensor<4294967296x4294967296xf16>) -> tensor<4294967296x4294967296xf16> {
+  // CHECK: hsg-tile-on-cores-invalid.mlir:[[# @LINE + 2]]:3: error: 'hsg.hard_swish_grad' has 18446744073709551616 elements, more than a 64-bit count can hold
+  // NOUB: hsg-tile-on-cores-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.hard_swish_grad' has 18446744073709551616 elements, more than a 64-bit count can hold
+  %y = hsg.hard_swish_grad %g, %x : tensor<4294967296x4294967296xf16>
+  func.return %y : tensor<4294967296x4294967296xf16>
+}

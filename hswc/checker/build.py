@@ -1,0 +1,143 @@
+"""Compiling a hand-written kernel, unchanged, into the CPU model's harness.
+
+One executable per dtype: tools/ascendc_cpu/harness.cpp with the kernel's entry source
+included (-DHSWC_KERNEL_SOURCE), its GM argument counts, its DTYPE_* macros defined as the
+element type, every template instance the runs need (HSWC_KERNEL_INSTANCES, run by position
+with --instance) or the plain entry (HSWC_KERNEL_UNTEMPLATED), and the tiling struct with its
+fields (HSWC_TILING_STRUCT / HSWC_TILING_FIELDS, for --tiling-layout). g++ builds all dtypes
+at once. A kernel that does not compile is reported with g++'s first errors, and the calls the
+model refuses (no exactly specified hardware result) or does not have are named first.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hswc.checker.errors import CheckError
+
+MODEL = Path(__file__).resolve().parents[2] / "tools" / "ascendc_cpu"
+HARNESS = MODEL / "harness.cpp"
+FLAGS = ("-std=c++17", "-O1", "-w", "-fmax-errors=20")
+"""Warnings off: the checker judges what the kernel does, not its style."""
+ERROR_LINES = 8
+"""How many of g++'s error lines a report shows."""
+_C_LOCALE = {**os.environ, "LC_ALL": "C"}
+"""g++'s messages in plain ASCII ('name', not curly quotes), as summarise_errors reads them."""
+
+
+@dataclass(frozen=True)
+class BuildSpec:
+    """One dtype's executable."""
+
+    dtype: str
+    output: Path
+    source: Path
+    include_dirs: tuple[Path, ...]
+    entry: str
+    gm_inputs: int
+    gm_outputs: int
+    instances: tuple[str, ...] | None
+    """Template-argument lists, one per instance (None: a plain entry)."""
+    defines: tuple[str, ...] = ()
+    """NAME=VALUE (or NAME) for -D."""
+    forced_includes: tuple[Path, ...] = ()
+    tiling_struct: str | None = None
+    tiling_fields: tuple[str, ...] = ()
+    extra_flags: tuple[str, ...] = ()
+
+    def command(self, cxx: str) -> list[str]:
+        flags = [f"-DHSWC_KERNEL_ENTRY={self.entry}", f"-DHSWC_GM_INPUTS={self.gm_inputs}",
+                 f"-DHSWC_GM_OUTPUTS={self.gm_outputs}",
+                 f'-DHSWC_KERNEL_SOURCE="{self.source.resolve()}"']
+        if self.instances is None:
+            flags.append("-DHSWC_KERNEL_UNTEMPLATED")
+        else:
+            listed = " ".join(f"HSWC_INSTANCE({i}, {args})"
+                              for i, args in enumerate(self.instances))
+            flags.append(f"-DHSWC_KERNEL_INSTANCES={listed}")
+        if self.tiling_struct is not None:
+            flags.append(f"-DHSWC_TILING_STRUCT={self.tiling_struct}")
+            fields = " ".join(f"HSWC_TILING_FIELD({f})" for f in self.tiling_fields)
+            flags.append(f"-DHSWC_TILING_FIELDS={fields}")
+        flags += [f"-D{d}" for d in self.defines]
+        flags += [f"-include{p.resolve()}" for p in self.forced_includes]
+        includes = [f"-I{MODEL}", *(f"-I{d.resolve()}" for d in self.include_dirs)]
+        return [cxx, *FLAGS, *self.extra_flags, *includes, *flags, str(HARNESS), "-o",
+                str(self.output)]
+
+
+def compiler(cxx: str | None = None) -> str:
+    """The C++ compiler to use (`cxx`, else $CXX, else g++), or a CheckError saying there is
+    none."""
+    name = cxx or os.environ.get("CXX") or "g++"
+    found = shutil.which(name)
+    if found is None:
+        raise CheckError(f"no C++ compiler: '{name}' is not on PATH (hswc-check-kernel builds "
+                         "the kernel with g++ against tools/ascendc_cpu; install g++ or give "
+                         "--cxx)")
+    return found
+
+
+def summarise_errors(output: str) -> list[str]:
+    """The lines of g++'s output a person needs first: the model's refusals and missing calls
+    as one sentence each, then the first error lines."""
+    headline: list[str] = []
+    for m in re.finditer(r"ascendc_cpu: (\w+) is not modelled: ([^\n\"]*)", output):
+        line = f"the kernel calls {m.group(1)}, which the CPU model refuses: {m.group(2)}"
+        if line not in headline:
+            headline.append(line)
+    for m in re.finditer(r"'(?:AscendC::)?(\w+)' (?:was not declared in this scope|is not a "
+                         r"member of 'AscendC')", output):
+        line = (f"the kernel uses {m.group(1)}, which tools/ascendc_cpu does not model (or "
+                "the kernel misspells it)")
+        if line not in headline:
+            headline.append(line)
+    errors = [line.strip() for line in output.splitlines()
+              if ": error:" in line or ": fatal error:" in line]
+    return headline + errors[:ERROR_LINES]
+
+
+def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
+    """Compile every spec at once, each distinct command once (a spec that only differs in its
+    output gets a copy); output path -> g++'s summarised errors, for those that failed."""
+    first: dict[tuple[str, ...], BuildSpec] = {}
+    copies: list[tuple[BuildSpec, BuildSpec]] = []
+    for spec in specs:
+        key = tuple(spec.command(cxx)[:-1])
+        if key in first:
+            copies.append((spec, first[key]))
+        else:
+            first[key] = spec
+    running = []
+    for spec in first.values():
+        spec.output.parent.mkdir(parents=True, exist_ok=True)
+        running.append((spec, subprocess.Popen(spec.command(cxx), stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT, text=True,
+                                               errors="replace", env=_C_LOCALE)))
+    failed: dict[Path, list[str]] = {}
+    for spec, process in running:
+        output, _ = process.communicate()
+        if process.returncode != 0:
+            failed[spec.output] = summarise_errors(output) or output.strip().splitlines()[:20]
+    for spec, built in copies:
+        if built.output in failed:
+            failed[spec.output] = failed[built.output]
+        else:
+            spec.output.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(built.output, spec.output)
+    return failed
+
+
+def layout_text(executable: Path) -> str:
+    """`run_kernel --tiling-layout` of a built harness."""
+    done = subprocess.run([str(executable), "--tiling-layout"], capture_output=True, text=True,
+                          timeout=60, check=False)
+    if done.returncode != 0:
+        raise CheckError(f"{executable} --tiling-layout failed: {done.stderr.strip()}")
+    return done.stdout

@@ -1,0 +1,114 @@
+"""The runs of a check and the builds they need.
+
+Per dtype, the sizes (the reference's static shape, --sizes, the user's --input arrays, or the
+boundary sizes of the tiling function, hswc.checker.sizes), each with its launch (tiling
+values, block dim, tiling key) and the entry's template arguments: the tiling function's
+`template_args`, else the dtype's --template-args, else `{T}` for a type parameter and 0 for a
+value. Every distinct argument list is one instance of the dtype's build (HSWC_KERNEL_INSTANCES,
+run by position); the dtype's DTYPE_* macros are its AscendC type unless -D overrides them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hswc.checker import expected, inputs, kernel_source
+from hswc.checker.build import BuildSpec
+from hswc.checker.dtypes import CPP
+from hswc.checker.errors import CheckError
+from hswc.checker.options import CheckOptions, for_dtype
+from hswc.checker.sizes import boundary_sizes
+from hswc.checker.tiling_values import Launch, TilingSource
+from hswc.platform import Platform
+
+
+@dataclass
+class Case:
+    """One run: a dtype, a size, its launch, and which instance of the dtype's build."""
+
+    dtype: str
+    size: int
+    launch: Launch
+    instance: int | None
+    user_inputs: tuple[np.ndarray, ...] | None = None
+
+
+def default_template_args(entry: kernel_source.Entry) -> str:
+    assert entry.template is not None
+    return ", ".join("{T}" if p.is_type else "0" for p in entry.template)
+
+
+def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: TilingSource,
+              platform: Platform) -> list[int]:
+    shape = ref.shapes.get(dtype)
+    if shape is not None:
+        return [int(np.prod(shape))]
+    if o.sizes:
+        return sorted(set(o.sizes))
+    if source.function is None:
+        raise CheckError("with fixed --tiling values, give the tensor size with --sizes N (or "
+                         "give --tiling-function to sweep sizes)")
+    pool = inputs.pool(dtype, ref.thresholds).size
+    return boundary_sizes(
+        lambda n: source.launch(n, dtype, platform.core_num, platform.ub_size), pool,
+        o.max_size)
+
+
+def make_cases(o: CheckOptions, entry: kernel_source.Entry, ref: expected.Reference,
+               dtypes: Sequence[str], source: TilingSource, platform: Platform,
+               user: tuple[np.ndarray, ...] | None) -> tuple[list[Case], dict[str, list[str]]]:
+    """The runs, and per dtype the template-argument lists its build instantiates."""
+    if entry.template is None and o.template_args:
+        raise CheckError(f"entry {entry.name} is not a template: --template-args does not apply")
+    cases: list[Case] = []
+    instances: dict[str, list[str]] = {}
+    for dtype in dtypes:
+        given = for_dtype(o.template_args, dtype)
+        if len(given) > 1:
+            raise CheckError(f"{len(given)} --template-args for {dtype}: give one (a tiling "
+                             "function may choose per run with template_args)")
+        sizes = [user[0].size] if user is not None else run_sizes(o, ref, dtype, source,
+                                                                  platform)
+        for n in sizes:
+            launch = source.launch(n, dtype, platform.core_num, platform.ub_size)
+            instance = None
+            if entry.template is not None:
+                chosen = launch.template_args or (given[0] if given else
+                                                  default_template_args(entry))
+                listed = instances.setdefault(dtype, [])
+                args = chosen.replace("{T}", CPP[dtype])
+                if args not in listed:
+                    listed.append(args)
+                instance = listed.index(args)
+            cases.append(Case(dtype, n, launch, instance, user))
+    return cases, instances
+
+
+def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expected.Reference,
+                cases: Sequence[Case], instances: dict[str, list[str]], struct: str,
+                fields: Sequence[kernel_source.TilingField], include_dirs: Sequence[Path],
+                workdir: Path) -> tuple[dict[str, BuildSpec], dict[str, str]]:
+    """Per dtype the build, and how it was built in words (its macros and instances)."""
+    entry = sources.entry
+    builds, shown = {}, {}
+    for dtype in dict.fromkeys(c.dtype for c in cases):
+        overrides = for_dtype(o.defines, dtype)
+        named = {d.split("=", 1)[0] for d in overrides}
+        defines = [*(f"{m}={CPP[dtype]}" for m in sources.dtype_macros if m not in named),
+                   *overrides]
+        defines = [d.replace("{T}", CPP[dtype]) for d in defines]
+        listed = tuple(instances[dtype]) if entry.template is not None else None
+        builds[dtype] = BuildSpec(
+            dtype, workdir / f"run_kernel_{dtype}", entry.source,
+            (sources.directory, *include_dirs), entry.name, len(ref.input_names),
+            ref.result_count, listed, tuple(defines), tuple(Path(p) for p in o.forced_includes),
+            struct, tuple(f.name for f in fields))
+        words = [f"-D{d}" for d in defines]
+        if listed is not None:
+            words.append("template args " + " | ".join(f"<{a}>" for a in listed))
+        shown[dtype] = "; ".join(words) or "no macros"
+    return builds, shown

@@ -1,0 +1,235 @@
+"""One check, from options to report: scan, reference, launches, builds, runs, comparisons.
+
+    options = CheckOptions(kernel="op_kernel/", op="hsg.hard_sigmoid_grad",
+                           tiling_function="tiling.py:tiling")
+    report = check(options)          # a CheckReport; CheckError for bad input
+    print(report.format())
+
+`plan` does everything up to the builds (so that tests can build several kernels at once with
+`build_plans`), `run_plan` the runs and comparisons.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from hswc.checker import build as builder
+from hswc.checker import expected, inputs, kernel_source
+from hswc.checker.cases import Case, build_specs, make_cases
+from hswc.checker.dtypes import NUMPY
+from hswc.checker.errors import CheckError
+from hswc.checker.options import (
+    CheckOptions,
+    argument_order,
+    dtypes_to_check,
+    load_inputs,
+    reference,
+    tiling_source,
+)
+from hswc.checker.report import BuildFailure, CheckReport, RunOutcome, first_differences
+from hswc.checker.run import execute
+from hswc.checker.tiling_values import StructLayout, parse_layout
+from hswc.platform import Platform, get_platform
+from hswc.reference import compare_bitwise
+
+ASSUMED_CALLS: Mapping[str, str] = {
+    "Div": "the model divides with one IEEE round-to-nearest-even rounding; AscendC documents "
+           "no exact result for Div on Atlas A2/A3 (its Ascend 950 default instruction is "
+           "within 1 ulp), so a 1-ulp value difference at a Div result may be the hardware's "
+           "freedom rather than a bug",
+}
+"""Calls the CPU model computes under an assumption the docs do not state (a note in the
+report when the kernel's sources use them)."""
+
+
+@dataclass
+class Plan:
+    """A check ready to build and run."""
+
+    options: CheckOptions
+    sources: kernel_source.KernelSources
+    reference: expected.Reference
+    order: tuple[int, ...]
+    """For each GM input of the kernel, the index of the reference input it takes."""
+    fields: tuple[kernel_source.TilingField, ...]
+    struct: str
+    cases: list[Case]
+    builds: dict[str, builder.BuildSpec]
+    ub_size: int
+    report: CheckReport
+    workdir: Path
+    temporary: bool
+    """The work directory is the checker's own (removed by `cleanup`), not --work-dir."""
+    layouts: dict[str, StructLayout] = field(default_factory=dict)
+
+    def cleanup(self) -> None:
+        if self.temporary:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
+            include_dirs: tuple[Path, ...]) -> tuple[str, tuple[kernel_source.TilingField, ...]]:
+    struct = o.tiling_struct or sources.tiling_struct_used
+    if struct is None:
+        raise CheckError(f"name the kernel's tiling struct with --tiling-struct (the entry "
+                         f"{sources.entry.name} names none with GET_TILING_DATA_WITH_STRUCT)")
+    for d in include_dirs:
+        if not d.is_dir():
+            raise CheckError(f"-I {d}: no such directory")
+    headers = tuple(Path(f) for f in o.forced_includes)
+    for f in headers:
+        if not f.is_file():
+            raise CheckError(f"--include {f}: no such file")
+    return struct, kernel_source.tiling_fields(sources, struct, include_dirs, headers)
+
+
+def _platform(o: CheckOptions) -> Platform:
+    try:
+        platform = get_platform(o.soc).with_overrides(o.core_num, o.ub_size)
+    except ValueError as error:
+        raise CheckError(str(error)) from None
+    if platform.ub_size % 32 or platform.ub_size == 0 or platform.core_num == 0:
+        raise CheckError(f"the platform needs cores and a UB of a positive multiple of 32 "
+                         f"bytes, got {platform.core_num} cores, {platform.ub_size} bytes")
+    return platform
+
+
+def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order: tuple[int, ...],
+            platform: Platform, struct: str, shown: dict[str, str]) -> CheckReport:
+    entry = sources.entry
+    gm_in = [f"{entry.gm_arguments[k]} <- {ref.input_names[i]}" for k, i in enumerate(order)]
+    gm_out = entry.gm_arguments[len(order):]
+    report = CheckReport(
+        kernel=str(entry.source), entry=entry.name, reference=ref.title,
+        platform=f"{platform.name}: {platform.core_num} cores, {platform.ub_size} bytes of UB",
+        arguments=f"inputs {', '.join(gm_in)}; outputs {', '.join(gm_out)}; "
+                  f"{entry.template_spelling}; tiling struct {struct}",
+        per_dtype=shown, input_names=tuple(entry.gm_arguments[:len(order)]))
+    text = sources.text()
+    for call, note in ASSUMED_CALLS.items():
+        if re.search(rf"\b{call}\s*(<[^;()]*>)?\s*\(", text):
+            report.notes.append(f"the kernel calls {call}: {note}")
+    return report
+
+
+def plan(o: CheckOptions) -> Plan:
+    """Everything up to the builds; a CheckError for any bad input."""
+    sources = kernel_source.scan(o.kernel, o.entry)
+    ref = reference(o)
+    order = argument_order(o, ref, sources.entry)
+    unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
+    if unknown:
+        raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
+                         f"{', '.join(ref.input_names)}")
+    include_dirs = tuple(Path(d) for d in o.include_dirs)
+    struct, fields = _struct(o, sources, include_dirs)
+    platform = _platform(o)
+    user = load_inputs(o, ref)
+    cases, instances = make_cases(o, sources.entry, ref, dtypes_to_check(o, ref, user),
+                                  tiling_source(o), platform, user)
+    known = {f.name for f in fields}
+    for case in cases:
+        unknown = sorted(set(case.launch.fields) - known)
+        if unknown:
+            raise CheckError(f"tiling of {case.size} {case.dtype} elements: {struct} has no "
+                             f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
+    workdir = Path(o.work_dir) if o.work_dir else Path(tempfile.mkdtemp(prefix="hswc-check-"))
+    builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
+                                workdir)
+    return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
+                _report(sources, ref, order, platform, struct, shown), workdir,
+                o.work_dir is None)
+
+
+def build_plans(plans: Sequence[Plan]) -> None:
+    """Compile every plan's executables at once. A dtype that does not compile is recorded in
+    its report (its runs are dropped); a plan none of whose dtypes compiles is a CheckError
+    with g++'s first errors."""
+    if not plans:
+        return
+    cxx = builder.compiler(plans[0].options.cxx)
+    failed = builder.build_all([b for p in plans for b in p.builds.values()], cxx)
+    for p in plans:
+        broken = [d for d, b in p.builds.items() if b.output in failed]
+        if broken and len(broken) == len(p.builds):
+            lines = "\n".join(f"  {line}" for line in failed[p.builds[broken[0]].output])
+            raise CheckError(f"the kernel {p.sources.entry.source} does not compile against "
+                             f"tools/ascendc_cpu (for {', '.join(broken)}):\n{lines}")
+        for dtype in broken:
+            p.report.build_failures.append(
+                BuildFailure(dtype, tuple(failed[p.builds.pop(dtype).output])))
+        p.cases = [c for c in p.cases if c.dtype in p.builds]
+        for dtype, spec in p.builds.items():
+            p.layouts[dtype] = parse_layout(p.struct, builder.layout_text(spec.output))
+
+
+_REFERENCE_LOCK = threading.Lock()
+
+
+def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
+    ref, o = p.reference, p.options
+    values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
+                                                   len(ref.input_names), case.size))
+    kernel_inputs = [values[i] for i in p.order]
+    dtype = NUMPY[case.dtype]
+    spec = p.builds[case.dtype]
+    result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
+                     [dtype] * ref.result_count, case.size, tiling, case.launch.block_dim,
+                     case.launch.tiling_key, case.instance, p.ub_size,
+                     p.sources.entry.gm_arguments, o.timeout)
+    outcome = RunOutcome(
+        case.dtype, case.size, case.launch.block_dim, case.launch.fields,
+        None if case.instance is None or spec.instances is None else spec.instances[case.instance],
+        violations=result.violations, failure=result.failure,
+        all_patterns=case.user_inputs is None and dtype.itemsize == 2 and case.size == 1 << 16)
+    if result.outputs is None:
+        return outcome
+    with _REFERENCE_LOCK:
+        wanted = ref.outputs(case.dtype, values)
+    skip = np.zeros(case.size, bool)
+    for name in o.ignore_nan_inputs:
+        skip |= np.isnan(values[ref.input_names.index(name)].astype(np.float32))
+    outcome.ignored = int(skip.sum())
+    outcome.comparisons, outcome.differences = [], []
+    for actual, expected_values in zip(result.outputs, wanted, strict=True):
+        actual = np.where(skip, expected_values, actual)
+        comparison = compare_bitwise(actual, expected_values)
+        outcome.comparisons.append(comparison)
+        outcome.differences.append(first_differences(kernel_inputs, actual, expected_values,
+                                                     comparison, o.first))
+    return outcome
+
+
+def run_plan(p: Plan) -> CheckReport:
+    """Run every case (in parallel), compare, and fill in the report."""
+    tilings = [p.layouts[c.dtype].pack(c.launch.fields, p.fields,
+                                       f"tiling of {c.size} {c.dtype} elements") for c in p.cases]
+    jobs = p.options.jobs or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        outcomes = list(pool.map(lambda k: _run_case(p, k, p.cases[k], tilings[k]),
+                                 range(len(p.cases))))
+    p.report.outcomes = outcomes
+    return p.report
+
+
+def check(o: CheckOptions) -> CheckReport:
+    """Plan, build and run one check (see the module docstring)."""
+    p = plan(o)
+    try:
+        build_plans([p])
+        return run_plan(p)
+    finally:
+        p.cleanup()
+
+
+__all__ = ["CheckOptions", "CheckReport", "Plan", "build_plans", "check", "plan", "run_plan"]

@@ -1,0 +1,52 @@
+"""The element types a kernel is checked in: names, numpy dtypes, C++ spellings, bit views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import ml_dtypes
+import numpy as np
+from xdsl.ir import Attribute
+
+from hswc.dialects.ascend_types import element_type_name
+
+DTYPES: tuple[str, ...] = ("f16", "bf16", "f32")
+
+NUMPY: Mapping[str, np.dtype] = {
+    "f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
+    "f32": np.dtype(np.float32)}
+
+BITS: Mapping[str, np.dtype] = {
+    "f16": np.dtype(np.uint16), "bf16": np.dtype(np.uint16), "f32": np.dtype(np.uint32)}
+
+CPP: Mapping[str, str] = {"f16": "half", "bf16": "bfloat16_t", "f32": "float"}
+"""The AscendC spelling of each element type (what DTYPE_X is defined to, and `{T}`)."""
+
+
+def dtype_of_element(t: Attribute) -> str | None:
+    """'f16', 'bf16' or 'f32' for those element types, else None."""
+    name = element_type_name(t)
+    return name if name in DTYPES else None
+
+
+def bits(array: np.ndarray) -> np.ndarray:
+    """The bit patterns of an f16/bf16/f32 array (uint16 or uint32)."""
+    return np.ascontiguousarray(array).view(np.uint16 if array.itemsize == 2 else np.uint32)
+
+
+def hex_value(value: np.generic | np.ndarray) -> str:
+    """One element as `0x3c00 (1)`: its bits, then its value."""
+    a = np.asarray(value).reshape(1)
+    width = 2 * a.itemsize
+    return f"0x{int(bits(a)[0]):0{width}x} ({float(a[0].astype(np.float32)):.8g})"
+
+
+def parse_dtypes(text: str) -> tuple[str, ...]:
+    """`f16,f32` -> ("f16", "f32"), in the order given, without repeats; ValueError otherwise."""
+    chosen: list[str] = []
+    for name in (part.strip() for part in text.split(",")):
+        if name not in DTYPES:
+            raise ValueError(f"unknown dtype '{name}' (known: {', '.join(DTYPES)})")
+        if name not in chosen:
+            chosen.append(name)
+    return tuple(chosen)

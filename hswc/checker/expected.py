@@ -1,0 +1,258 @@
+"""The computation a kernel is checked against: a named op, or a module of the user's.
+
+`--op hsg.<op> --attr name=value` is the family op (FAMILY.md) under one of its semantics; its
+results are hswc.reference's golden model (the op left at the hsg level runs it).
+`--reference FILE.mlir` is a module whose function (one per dtype, or one function) holds the
+computation, hsg ops or linalg.generic; hswc's interpreter runs it at its own level.
+
+Either way the reference also yields the f32 values the computation compares with or is built
+from (every float constant of its linalg form, attribute values included): the inputs
+concentrate f32 samples around them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    ModuleOp,
+    TensorType,
+    UnrankedTensorType,
+)
+from xdsl.ir import Attribute, Block, Region
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from hswc.checker.dtypes import DTYPES, dtype_of_element
+from hswc.checker.errors import CheckError
+from hswc.dialects import hsg
+from hswc.interpreter.errors import RunnerError
+
+ELEMENT_TYPES: Mapping[str, Attribute] = {
+    "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type()}
+
+
+Compute = Callable[[str, Sequence[np.ndarray]], Sequence[np.ndarray]]
+"""(dtype, flat inputs) -> the expected results."""
+
+
+@dataclass
+class Reference:
+    """What the kernel must compute, per dtype."""
+
+    title: str
+    input_names: tuple[str, ...]
+    result_count: int
+    compute: Compute
+    shapes: dict[str, tuple[int, ...] | None]
+    """dtype -> the static shape the function requires, or None for any size; the dtypes the
+    reference has."""
+    thresholds: tuple[float, ...] = ()
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        return tuple(d for d in DTYPES if d in self.shapes)
+
+    def outputs(self, dtype: str, inputs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+        """The expected results for flat `inputs` (reshaped to a static shape if the function
+        has one), each flattened."""
+        shape = self.shapes[dtype]
+        args = [a.reshape(shape) if shape is not None else a for a in inputs]
+        try:
+            results = self.compute(dtype, args)
+        except (RunnerError, ValueError) as error:
+            raise CheckError(f"the reference failed on {inputs[0].size} {dtype} elements: "
+                             f"{error}") from None
+        return tuple(np.asarray(r).reshape(-1) for r in results)
+
+
+# region --op hsg.<name>
+
+
+def _named_op(name: str) -> type[hsg.NamedOp]:
+    stem = name.removeprefix("hsg.")
+    for op in hsg.NAMED_OPS:
+        if op.name == f"hsg.{stem}":
+            return op
+    known = ", ".join(op.name for op in hsg.NAMED_OPS)
+    raise CheckError(f"unknown op '{name}' (known: {known})")
+
+
+def _attribute_values(op: type[hsg.NamedOp], attrs: Mapping[str, str]) -> dict[str, float]:
+    known = {spec.name: spec for spec in op.ATTRIBUTES}
+    values: dict[str, float] = {}
+    for name, text in attrs.items():
+        if name not in known:
+            names = ", ".join(known) or "none"
+            raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: {names})")
+        try:
+            value = float(text)
+        except ValueError:
+            raise CheckError(f"--attr {name}={text}: not a number") from None
+        if not math.isfinite(value):
+            raise CheckError(f"--attr {name}={text}: {op.name}'s attributes must be finite")
+        values[name] = value
+    missing = [s.name for s in op.ATTRIBUTES if s.default is None and s.name not in values]
+    if missing:
+        raise CheckError(f"{op.name} needs --attr for {', '.join(missing)} (it has no default)")
+    return values
+
+
+def _op_module(op: type[hsg.NamedOp], dtype: str, attrs: Mapping[str, float]) -> ModuleOp:
+    t = TensorType(ELEMENT_TYPES[dtype], [DYNAMIC_INDEX])
+    block = Block(arg_types=[t] * len(op.INPUTS))
+    for arg, name in zip(block.args, op.INPUTS, strict=True):
+        arg.name_hint = name
+    named = op(*block.args, **{k: FloatAttr(v, Float32Type()) for k, v in attrs.items()})
+    block.add_ops([named, func.ReturnOp(named.result)])
+    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}", ([t] * len(op.INPUTS), [t]),
+                     Region(block))
+    return ModuleOp([fn])
+
+
+def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Reference:
+    """The reference of `--op NAME --attr k=v ...` under `semantics` (default: the op's): the
+    golden model hswc.reference.OP_REFERENCES holds for it."""
+    from hswc.ops import definition_of
+    from hswc.reference import OP_REFERENCES
+    from hswc.runner import compile_module
+
+    op = _named_op(name)
+    values = _attribute_values(op, attrs)
+    stem = op.name.removeprefix("hsg.")
+    known = tuple(definition_of(op.name).semantics)
+    chosen = semantics or known[0]
+    if chosen not in known:
+        raise CheckError(f"{op.name} has no semantics '{chosen}' (it has: {', '.join(known)})")
+    try:  # the op's verifier checks the attributes (range, order) as hswc-opt would
+        linalg = compile_module(_op_module(op, "f32", values), level="linalg", semantics=chosen)
+    except RunnerError as error:
+        raise CheckError(f"{op.name}: {_plain(str(error))}") from None
+    model = OP_REFERENCES[(stem, chosen)]
+    given = {s.name: values.get(s.name, s.default) for s in op.ATTRIBUTES}
+    shown = ", ".join(f"{k} = {v}" for k, v in given.items())
+    title = f"{op.name}{' {' + shown + '}' if shown else ''}, {chosen} semantics"
+    return Reference(title, op.INPUTS, 1, lambda _dtype, args: (model(*args, **given),),
+                     dict.fromkeys(DTYPES), float_constants(linalg.module))
+
+
+def _plain(message: str) -> str:
+    """A diagnostic without its location prefix (the module was built, not written)."""
+    return message.split("error: ", 1)[-1]
+
+
+# endregion
+# region --reference FILE.mlir
+
+
+def _function_dtype(fn: func.FuncOp, path: str) -> tuple[str, tuple[int, ...] | None]:
+    types = [*fn.function_type.inputs, *fn.function_type.outputs]
+    dtypes, shapes = set(), set()
+    for t in types:
+        if not isinstance(t, TensorType | UnrankedTensorType):
+            raise CheckError(f"{path}: @{fn.sym_name.data} takes or returns {t}; the reference "
+                             "must take and return tensors")
+        dtype = dtype_of_element(t.get_element_type())
+        if dtype is None:
+            raise CheckError(f"{path}: @{fn.sym_name.data} uses {t}: the kernels checked are "
+                             "f16, bf16 or f32")
+        dtypes.add(dtype)
+        if isinstance(t, UnrankedTensorType) or (len(t.get_shape()) == 1
+                                                  and t.get_shape()[0] < 0):
+            shapes.add(None)
+        elif all(d >= 0 for d in t.get_shape()):
+            shapes.add(tuple(t.get_shape()))
+        else:
+            raise CheckError(f"{path}: @{fn.sym_name.data} uses {t}: give tensor<?xT> or "
+                             "tensor<*xT> (any size) or a static shape")
+    if len(dtypes) != 1 or len(shapes) != 1:
+        raise CheckError(f"{path}: @{fn.sym_name.data} mixes element types or shapes; the "
+                         "kernel's tensors share one dtype and size")
+    return dtypes.pop(), shapes.pop()
+
+
+def _load(path: str) -> ModuleOp:
+    from hswc.diagnostics import LocatingParser, format_parse_error
+    from hswc.pipeline import DIALECTS
+    from hswc.source_text import SourceError, decode
+
+    try:
+        text = decode(Path(path).read_bytes(), path)
+    except OSError as error:
+        raise CheckError(f"cannot read reference '{path}': {error.strerror or error}") from None
+    except SourceError as error:
+        raise CheckError(str(error)) from None
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    try:
+        return LocatingParser(ctx, text, path).parse_module()
+    except ParseError as error:
+        raise CheckError(format_parse_error(error)) from None
+    except DiagnosticException as error:
+        raise CheckError(str(error)) from None
+
+
+def from_file(path: str, function: str | None, semantics: str | None) -> Reference:
+    """The reference of `--reference FILE`: each function (or only `function`) checks the dtype
+    it takes."""
+    from hswc.runner import CompileError, Kernel, compile_module
+
+    module = _load(path)
+    functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)
+                 and not hsg.is_kernel(op) and not hsg.is_tiling(op) and op.body.blocks}
+    names = list(functions)
+    if function is not None:
+        if function not in names:
+            raise CheckError(f"{path} has no function @{function} (functions: "
+                             f"{', '.join('@' + n for n in names) or 'none'})")
+        names = [function]
+    if not names:
+        raise CheckError(f"{path} holds no function to check against")
+    kernels: dict[str, Kernel] = {}
+    shapes: dict[str, tuple[int, ...] | None] = {}
+    arities = set()
+    try:
+        for name in names:
+            kernel = compile_module(module, level="linalg", function=name, semantics=semantics)
+            dtype, shape = _function_dtype(functions[name], path)
+            if dtype in kernels:
+                raise CheckError(f"{path}: two functions take {dtype}; name one with --function")
+            kernels[dtype], shapes[dtype] = kernel, shape
+            arities.add((tuple(n or f"arg{i}" for i, n in enumerate(kernel.arg_names)),
+                         len(kernel.result_types)))
+    except CompileError as error:
+        raise CheckError(str(error)) from None
+    if len(arities) != 1:
+        raise CheckError(f"{path}: the functions take different inputs or return different "
+                         "numbers of results")
+    inputs, results = arities.pop()
+    title = f"{path} ({', '.join('@' + n for n in names)}), run by hswc's interpreter"
+    constants = sorted({c for k in kernels.values() for c in float_constants(k.module)})
+    return Reference(title, inputs, results,
+                     lambda dtype, args: kernels[dtype].run(*args).outputs, shapes,
+                     tuple(constants))
+
+
+# endregion
+
+
+def float_constants(module: ModuleOp) -> tuple[float, ...]:
+    """Every finite float constant of the module, sorted, without repeats."""
+    found = set()
+    for op in module.walk():
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr):
+            v = float(op.value.value.data)
+            if math.isfinite(v):
+                found.add(v)
+    return tuple(sorted(found))

@@ -1,0 +1,291 @@
+"""What the checker reads from a hand-written kernel's sources, before compiling them.
+
+A kernel is a directory (an ops-nn operator root, whose `op_kernel/` is used, or an `op_kernel`
+folder itself) or one `.cpp` file. The scan strips comments and finds, as text:
+
+- the entry: `[template <...>] [extern "C"] __global__ __aicore__ void NAME(GM_ADDR ...,
+  GM_ADDR workspace, GM_ADDR tiling)`, with its template parameters and its GM arguments;
+- the `DTYPE_*` macros the sources use without defining them (ops-nn's build defines them from
+  the operator's dtype; the checker defines each as the element type under test);
+- the tiling struct the entry reads (`GET_TILING_DATA_WITH_STRUCT(S, ...)`,
+  `REGISTER_TILING_DEFAULT(S)`) and its fields, which the harness then lays out (g++ knows the
+  offsets and types; the scan only needs the names).
+
+Everything else about the sources is left to g++.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from hswc.checker.errors import CheckError
+
+SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
+
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_ENTRY = re.compile(
+    r"(?:template\s*<(?P<tparams>[^<>]*)>\s*)?"
+    r"(?P<quals>(?:(?:extern\s+\"C\"|__global__|__aicore__)\s+)+)"
+    r"void\s+(?P<name>\w+)\s*\((?P<params>[^()]*)\)\s*\{")
+_DTYPE = re.compile(r"\bDTYPE_[A-Z0-9_]+\b")
+_DECLARED = re.compile(r"(?:#\s*define|typename|class|\b(?:u?int(?:8|16|32|64)_t|int|bool|auto))"
+                       r"\s+(DTYPE_[A-Z0-9_]+)\b")
+_TILING_USE = re.compile(r"\b(?:GET_TILING_DATA_WITH_STRUCT|GET_TILING_DATA_PTR_WITH_STRUCT|"
+                         r"REGISTER_TILING_DEFAULT)\s*\(\s*([A-Za-z_]\w*)")
+_ATTRIBUTES = re.compile(r"\[\[[^\]]*\]\]")
+
+
+def strip_comments(text: str) -> str:
+    return _COMMENTS.sub(" ", text)
+
+
+@dataclass(frozen=True)
+class TemplateParameter:
+    name: str
+    is_type: bool
+    """typename/class T (else a non-type parameter such as uint32_t schMode)."""
+    spelling: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The kernel's `__global__` function."""
+
+    name: str
+    source: Path
+    template: tuple[TemplateParameter, ...] | None
+    """None for a plain function; the parameters of `template <...>` otherwise."""
+    gm_arguments: tuple[str, ...]
+    """The GM_ADDR arguments before workspace and tiling (inputs, then outputs)."""
+
+    @property
+    def template_spelling(self) -> str:
+        if self.template is None:
+            return "not a template"
+        return "template <" + ", ".join(p.spelling for p in self.template) + ">"
+
+
+@dataclass(frozen=True)
+class TilingField:
+    name: str
+    has_default: bool
+    """Declared with an initialiser (`int64_t ubFactor = 0;`): it need not be given."""
+
+
+@dataclass(frozen=True)
+class KernelSources:
+    """The files of one kernel and what the scan found in them."""
+
+    directory: Path
+    """Where the sources are; compiled with -I of it."""
+    files: tuple[Path, ...]
+    entry: Entry
+    dtype_macros: tuple[str, ...]
+    tiling_struct_used: str | None
+    """The struct the entry's sources name in a GET_TILING_DATA*_WITH_STRUCT or
+    REGISTER_TILING_DEFAULT, if exactly one."""
+
+    def text(self) -> str:
+        return "\n".join(strip_comments(_read(f)) for f in self.files)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise CheckError(f"cannot read '{path}': {error.strerror or error}") from None
+
+
+def _source_files(directory: Path) -> tuple[Path, ...]:
+    return tuple(sorted(p for p in directory.iterdir()
+                        if p.is_file() and p.suffix in SOURCE_SUFFIXES))
+
+
+def locate(kernel: str | Path) -> tuple[Path, tuple[Path, ...], Path | None]:
+    """(the source directory, its files, the one source file named, if a file was given)."""
+    path = Path(kernel)
+    if not path.exists():
+        raise CheckError(f"kernel '{kernel}' does not exist (give an op_kernel directory, an "
+                         "ops-nn operator directory, or a kernel .cpp file)")
+    if path.is_file():
+        if path.suffix not in SOURCE_SUFFIXES:
+            raise CheckError(f"kernel '{kernel}' is not a C++ source (.cpp, .cc, .h, .hpp)")
+        return path.parent, _source_files(path.parent), path
+    if (path / "op_kernel").is_dir():
+        path = path / "op_kernel"
+    files = _source_files(path)
+    if not any(f.suffix in (".cpp", ".cc") for f in files):
+        raise CheckError(f"kernel directory '{kernel}' holds no .cpp file")
+    return path, files, None
+
+
+def _template_parameters(spelling: str) -> tuple[TemplateParameter, ...]:
+    params = []
+    for part in (p.strip() for p in spelling.split(",")):
+        if not part:
+            continue
+        declaration = part.split("=", 1)[0].strip()
+        words = declaration.split()
+        if len(words) < 2:
+            raise CheckError(f"cannot read the template parameter '{part}' of the entry")
+        params.append(TemplateParameter(words[-1], words[0] in ("typename", "class"), part))
+    return tuple(params)
+
+
+def _gm_arguments(name: str, params: str, source: Path) -> tuple[str, ...]:
+    names = []
+    for part in (p.strip() for p in _ATTRIBUTES.sub(" ", params).split(",")):
+        words = re.findall(r"\w+", part)
+        if words:
+            names.append(words[-1])
+    if len(names) < 3:
+        raise CheckError(f"{source}: entry {name}({params.strip()}) does not take "
+                         "(GM_ADDR inputs..., GM_ADDR outputs..., GM_ADDR workspace, "
+                         "GM_ADDR tiling)")
+    return tuple(names[:-2])
+
+
+def find_entries(files: tuple[Path, ...]) -> list[Entry]:
+    entries = []
+    for f in files:
+        if f.suffix not in (".cpp", ".cc"):
+            continue
+        for m in _ENTRY.finditer(strip_comments(_read(f))):
+            if "__global__" not in m.group("quals"):
+                continue
+            template = None
+            if m.group("tparams") is not None:
+                template = _template_parameters(m.group("tparams"))
+            entries.append(Entry(m.group("name"), f, template,
+                                 _gm_arguments(m.group("name"), m.group("params"), f)))
+    return entries
+
+
+def _pick_entry(entries: list[Entry], wanted: str | None, where: str) -> Entry:
+    if wanted is not None:
+        entries = [e for e in entries if e.name == wanted]
+        if not entries:
+            raise CheckError(f"no __global__ entry '{wanted}' in {where}")
+    if not entries:
+        raise CheckError(f"no __global__ __aicore__ entry function in {where}")
+    names = sorted({e.name for e in entries})
+    if len(names) > 1:
+        raise CheckError(f"{where} has several entries ({', '.join(names)}): name one "
+                         "with --entry")
+    if len(entries) > 1:
+        # One name in several files (ops-nn's relu_v2.cpp and relu_v2_apt.cpp): the file
+        # named after the entry is the A2/A3 one.
+        named = [e for e in entries if e.source.stem == e.name]
+        if len(named) != 1:
+            files = ", ".join(str(e.source) for e in entries)
+            raise CheckError(f"entry {names[0]} is defined in several files ({files}): give "
+                             "the kernel's .cpp file instead of its directory")
+        entries = named
+    return entries[0]
+
+
+def dtype_macros(text: str) -> tuple[str, ...]:
+    """The DTYPE_* names the sources use but neither #define nor declare themselves."""
+    declared = set(_DECLARED.findall(text))
+    return tuple(sorted(set(_DTYPE.findall(text)) - declared))
+
+
+def scan(kernel: str | Path, entry: str | None = None) -> KernelSources:
+    """The kernel's sources and entry; a CheckError naming what is missing or ambiguous."""
+    directory, files, named = locate(kernel)
+    candidates = find_entries((named,) if named is not None else files)
+    chosen = _pick_entry(candidates, entry, str(named if named is not None else directory))
+    text = "\n".join(strip_comments(_read(f)) for f in files)
+    used = set(_TILING_USE.findall(strip_comments(_read(chosen.source))))
+    return KernelSources(directory, files, chosen, dtype_macros(text),
+                         used.pop() if len(used) == 1 else None)
+
+
+def _struct_body(text: str, name: str) -> str | None:
+    """The text between the braces of `struct NAME {...};` (or `class`, or `typedef struct {...}
+    NAME;`), braces balanced."""
+    patterns = (re.compile(rf"\b(?:struct|class)\s+{re.escape(name)}\s*(?::[^{{;]*)?\{{"),
+                re.compile(r"\btypedef\s+struct\s*\w*\s*\{"))
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            depth, start = 1, m.end()
+            i = start
+            while i < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                i += 1
+            if depth:
+                continue
+            body = text[start:i - 1]
+            if pattern is patterns[0] or re.match(rf"\s*{re.escape(name)}\s*;", text[i:]):
+                return body
+    return None
+
+
+def _declarators(statement: str) -> list[TilingField]:
+    """The data members one member declaration declares (none for functions, statics, types,
+    access specifiers)."""
+    statement = re.sub(r"^\s*(?:public|private|protected)\s*:", "", statement).strip()
+    if (not statement or "(" in statement or statement.startswith(("static ", "using ",
+        "typedef ", "friend ", "struct ", "class ", "enum ", "template"))):
+        return []
+    # Split declarators on commas outside braces: `int64_t a = 0, b{1};`.
+    parts, depth, current = [], 0, ""
+    for ch in statement:
+        depth += {"{": 1, "}": -1, "[": 1, "]": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    fields = []
+    for k, part in enumerate(parts):
+        m = re.search(r"(\w+)\s*(\[[^\]]*\])?\s*(=.*|\{.*\})?\s*$", part.strip(), re.S)
+        if m is None or (k == 0 and len(re.findall(r"\w+", part.split("=")[0])) < 2):
+            continue
+        fields.append(TilingField(m.group(1), m.group(3) is not None))
+    return fields
+
+
+def tiling_fields(sources: KernelSources, struct: str, extra_dirs: tuple[Path, ...] = (),
+                  extra_files: tuple[Path, ...] = ()) -> tuple[TilingField, ...]:
+    """The data members of `struct`, from the kernel's files, those of `extra_dirs` or the
+    headers `extra_files` (g++ -include: an ops-nn UT tiling_def.h)."""
+    texts = [sources.text()] + ["\n".join(strip_comments(_read(f)) for f in _source_files(d))
+                                for d in extra_dirs if d.is_dir()]
+    texts += [strip_comments(_read(f)) for f in extra_files]
+    for text in texts:
+        body = _struct_body(text, struct)
+        if body is not None:
+            fields = [f for statement in _flatten(body).split(";")
+                      for f in _declarators(statement)]
+            if not fields:
+                raise CheckError(f"tiling struct {struct} has no data members the checker "
+                                 "can read")
+            return tuple(fields)
+    raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory}), "
+                     "its -I directories or its --include headers")
+
+
+def _flatten(body: str) -> str:
+    """The struct body with the bodies of inline member functions replaced by `;` (so that
+    their statements are not read as members); brace initialisers stay."""
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "{" and re.search(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?$",
+                                   "".join(out[-64:])):
+            depth = 0
+            while i < len(body):
+                depth += {"{": 1, "}": -1}.get(body[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            out.append(";")
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)

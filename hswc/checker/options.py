@@ -1,0 +1,147 @@
+"""What the checker's options mean: the reference, the kernel's argument order, the tiling
+source, the user's input files, the dtypes to check.
+
+`CheckOptions` holds the options as given (hswc-check-kernel's command line, or a caller of
+hswc.checker.check); each function here turns some of them into what the check uses, or a
+CheckError that names the option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hswc.checker import expected, kernel_source
+from hswc.checker.dtypes import DTYPES, NUMPY
+from hswc.checker.errors import CheckError
+from hswc.checker.run import DEFAULT_TIMEOUT
+from hswc.checker.sizes import DEFAULT_LIMIT
+from hswc.checker.tiling_values import TilingSource, load_function, parse_values
+from hswc.platform import DEFAULT_SOC
+
+PerDtype = Mapping[str | None, Sequence[str]]
+"""Option values by dtype; None holds those given for every dtype."""
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    kernel: str
+    op: str | None = None
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    reference: str | None = None
+    function: str | None = None
+    semantics: str | None = None
+    entry: str | None = None
+    tiling_struct: str | None = None
+    tiling: PerDtype = field(default_factory=dict)
+    tiling_function: str | None = None
+    block_dim: int | None = None
+    tiling_key: Mapping[str | None, int] = field(default_factory=dict)
+    template_args: PerDtype = field(default_factory=dict)
+    defines: PerDtype = field(default_factory=dict)
+    include_dirs: Sequence[str] = ()
+    forced_includes: Sequence[str] = ()
+    kernel_inputs: Sequence[str] | None = None
+    ignore_nan_inputs: Sequence[str] = ()
+    """Reference inputs whose NaN elements are outside the contract (FAMILY.md: NaN in x):
+    elements where one of them is NaN are not compared."""
+    soc: str = DEFAULT_SOC
+    core_num: int | None = None
+    ub_size: int | None = None
+    dtypes: Sequence[str] | None = None
+    sizes: Sequence[int] | None = None
+    max_size: int = DEFAULT_LIMIT
+    input_files: Sequence[str] = ()
+    first: int = 4
+    jobs: int | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    cxx: str | None = None
+    work_dir: str | None = None
+
+
+def for_dtype(values: PerDtype, dtype: str) -> list[str]:
+    return [*values.get(None, ()), *values.get(dtype, ())]
+
+
+def reference(o: CheckOptions) -> expected.Reference:
+    if (o.op is None) == (o.reference is None):
+        raise CheckError("give the reference: --op hsg.<op> or --reference FILE.mlir (one of "
+                         "them)")
+    if o.op is not None:
+        if o.function is not None:
+            raise CheckError("--function names a function of --reference FILE.mlir")
+        return expected.from_op(o.op, o.attrs, o.semantics)
+    if o.attrs:
+        raise CheckError("--attr sets an attribute of --op; a --reference module holds its "
+                         "own values")
+    assert o.reference is not None
+    return expected.from_file(o.reference, o.function, o.semantics)
+
+
+def argument_order(o: CheckOptions, ref: expected.Reference,
+                   entry: kernel_source.Entry) -> tuple[int, ...]:
+    """For each GM input of the kernel, the index of the reference input it takes."""
+    n_in, n_out = len(ref.input_names), ref.result_count
+    if len(entry.gm_arguments) != n_in + n_out:
+        raise CheckError(
+            f"entry {entry.name} takes {len(entry.gm_arguments)} GM tensors before workspace "
+            f"({', '.join(entry.gm_arguments)}), but the reference has {n_in} input(s) "
+            f"({', '.join(ref.input_names)}) and {n_out} result(s)")
+    if o.kernel_inputs is None:
+        return tuple(range(n_in))
+    names = list(o.kernel_inputs)
+    if sorted(names) != sorted(ref.input_names):
+        raise CheckError(f"--kernel-inputs {','.join(names)}: name each of the reference's "
+                         f"inputs ({', '.join(ref.input_names)}) once, in the order the kernel "
+                         "takes them")
+    return tuple(ref.input_names.index(n) for n in names)
+
+
+def tiling_source(o: CheckOptions) -> TilingSource:
+    fixed: dict[str, dict[str, int | float]] = {}
+    for dtype in DTYPES:
+        values: dict[str, int | float] = {}
+        for text in for_dtype(o.tiling, dtype):
+            values.update(parse_values(text))
+        fixed[dtype] = values
+    function = load_function(o.tiling_function) if o.tiling_function else None
+    keys = {d: o.tiling_key.get(d, o.tiling_key.get(None, 0)) for d in DTYPES}
+    return TilingSource(fixed, function, o.tiling_function or "", o.block_dim, keys)
+
+
+def load_inputs(o: CheckOptions, ref: expected.Reference) -> tuple[np.ndarray, ...] | None:
+    if not o.input_files:
+        return None
+    if len(o.input_files) != len(ref.input_names):
+        raise CheckError(f"give one --input per reference input ({', '.join(ref.input_names)}),"
+                         f" got {len(o.input_files)}")
+    arrays = []
+    for path in o.input_files:
+        try:
+            a = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as error:
+            raise CheckError(f"cannot read --input '{path}': {error}") from None
+        if (a.dtype.kind == "V" and a.dtype.itemsize == 2) or a.dtype == np.uint16:
+            a = a.view(NUMPY["bf16"])
+        if a.dtype not in NUMPY.values():
+            raise CheckError(f"--input '{path}' holds {a.dtype}; the kernels checked take "
+                             "float16, bfloat16 or float32")
+        arrays.append(np.ascontiguousarray(a).reshape(-1))
+    if len({a.dtype for a in arrays}) != 1 or len({a.size for a in arrays}) != 1:
+        raise CheckError("the --input arrays must share one dtype and size")
+    return tuple(arrays)
+
+
+def dtypes_to_check(o: CheckOptions, ref: expected.Reference,
+            user: tuple[np.ndarray, ...] | None) -> tuple[str, ...]:
+    if user is not None:
+        chosen = (next(d for d, t in NUMPY.items() if t == user[0].dtype),)
+    else:
+        chosen = tuple(o.dtypes) if o.dtypes else ref.dtypes
+    missing = [d for d in chosen if d not in ref.dtypes]
+    if missing:
+        raise CheckError(f"the reference has no {', '.join(missing)} function (it has "
+                         f"{', '.join(ref.dtypes)})")
+    return chosen

@@ -1,0 +1,209 @@
+"""The checker's report: per dtype and size what the kernel did, and the rules it broke.
+
+One line per run (bit-exact, or how many elements differ, split into values, signs of zero and
+NaN class as hswc.reference.compare_bitwise counts them, or the rule that stopped it), then the
+first differing elements of the first failing runs with every input and both outputs in hex,
+then every rule broken (each naming its AscendC call, with the runs that broke it), then the
+verdict. `CheckReport.passed` is true only when every run is bit-exact and no rule broke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hswc.checker.dtypes import hex_value
+from hswc.checker.rules import Violation
+from hswc.reference import Comparison
+
+DETAILED_RUNS = 1
+"""How many failing runs per dtype show their first differing elements."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One differing element: its flat index, every input, the kernel's and the reference's
+    value."""
+
+    index: int
+    inputs: tuple[str, ...]
+    actual: str
+    expected: str
+
+
+def first_differences(inputs: Sequence[np.ndarray], actual: np.ndarray, expected: np.ndarray,
+                      comparison: Comparison, limit: int) -> list[Difference]:
+    """Up to `limit` differing elements of each kind (values, signs of zero, NaN class), the
+    first ones of each, in index order."""
+    a32, e32 = actual.astype(np.float32), expected.astype(np.float32)
+    a_nan, e_nan = np.isnan(a32), np.isnan(e32)
+    uint = np.uint16 if actual.itemsize == 2 else np.uint32
+    differ = (actual.view(uint) != expected.view(uint)) & ~(a_nan & e_nan)
+    nans = differ & (a_nan != e_nan)
+    zeros = differ & (a32 == 0) & (e32 == 0)
+    kinds = (differ & ~nans & ~zeros, zeros, nans)
+    assert sum(int(k.sum()) for k in kinds) == comparison.mismatches
+    chosen = sorted(int(i) for kind in kinds for i in np.flatnonzero(kind)[:limit])
+    return [Difference(i, tuple(hex_value(x[i]) for x in inputs), hex_value(actual[i]),
+                       hex_value(expected[i])) for i in chosen]
+
+
+@dataclass
+class RunOutcome:
+    """One run: a dtype, a size, its launch, and what came of it."""
+
+    dtype: str
+    size: int
+    block_dim: int
+    tiling: Mapping[str, int | float]
+    template_args: str | None
+    comparisons: list[Comparison] | None = None
+    """Per output; None when the run produced no outputs."""
+    differences: list[list[Difference]] = field(default_factory=list)
+    violations: tuple[Violation, ...] = ()
+    failure: str | None = None
+    all_patterns: bool = False
+    """The run fed the first input every bit pattern of the dtype (hswc.checker.inputs)."""
+    ignored: int = 0
+    """Elements left out of the comparison (NaN in an input of --ignore-nan-inputs)."""
+
+    @property
+    def passed(self) -> bool:
+        return (self.failure is None and not self.violations and self.comparisons is not None
+                and all(c.equal for c in self.comparisons))
+
+    def line(self, rule_number: Mapping[str, int]) -> str:
+        head = f"  n={self.size:<9} blocks={self.block_dim:<4}"
+        if self.failure is not None:
+            return f"{head} FAILED: {self.failure}"
+        parts = []
+        if self.comparisons is None:
+            parts.append("stopped before writing its outputs")
+        else:
+            for k, c in enumerate(self.comparisons):
+                name = "" if len(self.comparisons) == 1 else f"output {k}: "
+                if c.equal:
+                    parts.append(f"{name}bit-exact")
+                else:
+                    parts.append(f"{name}MISMATCH {c.mismatches} of {c.size}: values "
+                                 f"{c.values.count}, signs of zero {c.zero_signs.count}, "
+                                 f"NaN class {c.nans.count}")
+        for v in self.violations:
+            parts.append(f"rule {rule_number[v.key]} ({v.category}, {v.api})")
+        if self.ignored:
+            parts.append(f"{self.ignored} NaN-input elements not compared")
+        if self.all_patterns:
+            parts.append("every bit pattern")
+        return f"{head} " + "; ".join(parts)
+
+
+def _detailed(runs: Sequence[RunOutcome]) -> list[RunOutcome]:
+    """The failing runs whose differences a report shows: the first that has as many rows as
+    any run of the dtype (the smallest size that shows the most), DETAILED_RUNS at most."""
+    failing = [o for o in runs if any(o.differences)]
+    if not failing:
+        return []
+    most = max(sum(len(d) for d in o.differences) for o in failing)
+    return [o for o in failing if sum(len(d) for d in o.differences) == most][:DETAILED_RUNS]
+
+
+@dataclass(frozen=True)
+class BuildFailure:
+    """A dtype whose build failed: g++'s first errors."""
+
+    dtype: str
+    errors: tuple[str, ...]
+
+
+@dataclass
+class CheckReport:
+    """Everything a check found."""
+
+    kernel: str
+    entry: str
+    reference: str
+    platform: str
+    arguments: str
+    """How the kernel's GM arguments map onto the reference's inputs and results."""
+    per_dtype: dict[str, str] = field(default_factory=dict)
+    """dtype -> how it was built (DTYPE macros, template arguments)."""
+    outcomes: list[RunOutcome] = field(default_factory=list)
+    build_failures: list[BuildFailure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    input_names: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return (bool(self.outcomes) and not self.build_failures
+                and all(o.passed for o in self.outcomes))
+
+    def rules_broken(self) -> list[tuple[Violation, list[RunOutcome]]]:
+        """Each distinct rule (numbers aside), with the runs that broke it, in order found."""
+        found: dict[str, tuple[Violation, list[RunOutcome]]] = {}
+        for o in self.outcomes:
+            for v in o.violations:
+                found.setdefault(v.key, (v, []))[1].append(o)
+        return list(found.values())
+
+    def format(self) -> str:
+        rules = self.rules_broken()
+        numbers = {v.key: k + 1 for k, (v, _) in enumerate(rules)}
+        out = [f"hswc-check-kernel: {self.entry} ({self.kernel})",
+               f"  against {self.reference}", f"  on {self.platform}", f"  {self.arguments}"]
+        for failure in self.build_failures:
+            out += ["", f"{failure.dtype}: does not compile against tools/ascendc_cpu:"]
+            out += [f"  {line}" for line in failure.errors]
+        for dtype in dict.fromkeys(o.dtype for o in self.outcomes):
+            runs = [o for o in self.outcomes if o.dtype == dtype]
+            out += ["", f"{dtype} ({self.per_dtype.get(dtype, '')}):"]
+            out += [o.line(numbers) for o in runs]
+            for o in _detailed(runs):
+                out += self._differences(o)
+        if rules:
+            out += ["", "rules broken:"]
+            for k, (v, runs) in enumerate(rules):
+                where = ", ".join(f"{o.dtype} n={o.size}" for o in runs[:4])
+                more = f" and {len(runs) - 4} more" if len(runs) > 4 else ""
+                out.append(f"  {k + 1}. {v.category}: {v}")
+                out.append(f"     in {len(runs)} run{'s' if len(runs) != 1 else ''}: "
+                           f"{where}{more}")
+        if self.notes:
+            out.append("")
+            out += [f"note: {n}" for n in self.notes]
+        out += ["", self.verdict()]
+        return "\n".join(out)
+
+    def _differences(self, o: RunOutcome) -> list[str]:
+        lines = []
+        for k, rows in enumerate(o.differences):
+            if not rows:
+                continue
+            which = "" if len(o.differences) == 1 else f", output {k}"
+            lines.append(f"  first differences of each kind, {o.dtype} n={o.size}{which}:")
+            names = [*self.input_names, "kernel", "reference"]
+            width = max(10, *(len(x) for r in rows for x in (*r.inputs, r.actual, r.expected)))
+            lines.append(("    " + f"{'index':<10}"
+                          + "".join(f"{n:<{width + 2}}" for n in names)).rstrip())
+            for r in rows:
+                cells = [*r.inputs, r.actual, r.expected]
+                lines.append(("    " + f"{r.index:<10}"
+                              + "".join(f"{c:<{width + 2}}" for c in cells)).rstrip())
+        return lines
+
+    def verdict(self) -> str:
+        if self.passed:
+            return (f"PASS: all {len(self.outcomes)} runs are bit-exact and the kernel broke "
+                    "no rule")
+        differing = sum(1 for o in self.outcomes if o.comparisons is not None
+                        and not all(c.equal for c in o.comparisons))
+        stopped = sum(1 for o in self.outcomes if o.comparisons is None)
+        rules = len(self.rules_broken())
+        parts = [f"{differing} of {len(self.outcomes)} runs differ from the reference"]
+        if stopped:
+            parts.append(f"{stopped} stopped before writing their outputs")
+        parts.append(f"{rules} rule{'s' if rules != 1 else ''} broken")
+        if self.build_failures:
+            parts.append(f"{', '.join(f.dtype for f in self.build_failures)} did not compile")
+        return "FAIL: " + ", ".join(parts)

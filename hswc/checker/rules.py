@@ -1,0 +1,70 @@
+"""The hardware rules a kernel broke, read from the CPU model's messages.
+
+Every violation the model (tools/ascendc_cpu) detects is one stderr line
+`ascendc_cpu: <API>: <rule> [block <idx>]`, naming the AscendC call. `parse` reads them;
+`category` sorts each into the kinds of rule a kernel author thinks in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFIX = "ascendc_cpu: "
+_NUMBERS = re.compile(r"0x[0-9a-f]+|\d+")
+
+CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("UB overflow", r"UB overflow"),
+    ("unsynchronised pipes", r"races with|no pending SetFlag"),
+    ("GM out of bounds", r"outside the GlobalTensor bound|runs past its end|outside every GM "
+                         r"tensor|write to read-only GM|overwritten with a different value"),
+    ("output never written", r"never written"),
+    ("misalignment", r"not 32-byte aligned|not a multiple of (?:32|256) bytes|not a multiple "
+                     r"of the element size|not a 32-byte aligned part"),
+    ("operand past its buffer", r"needs \d+ bytes but the LocalTensor has|past the end|"
+                                r"exceeds the buffer|out of range"),
+    ("queue misuse", r"enqueued|dequeued|DeQue|EnQue|FreeTensor|InitBuffer|AllocTensor|"
+                     r"buffers of the|does not belong|freed|TPipe"),
+)
+"""Checked in order; the first pattern that matches the rule text (or API) names the kind."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    api: str
+    """The AscendC call (or `harness`, for output bytes no core wrote)."""
+    rule: str
+    block: int | None
+
+    @property
+    def category(self) -> str:
+        text = f"{self.api}: {self.rule}"
+        for name, pattern in CATEGORIES:
+            if re.search(pattern, text):
+                return name
+        return "API misuse"
+
+    @property
+    def key(self) -> str:
+        """The rule without the numbers that vary from run to run (sizes, offsets, blocks)."""
+        return f"{self.api}: {_NUMBERS.sub('N', self.rule)}"
+
+    def __str__(self) -> str:
+        block = "" if self.block is None else f" [block {self.block}]"
+        return f"{self.api}: {self.rule}{block}"
+
+
+def parse(stderr: str) -> list[Violation]:
+    """Every `ascendc_cpu: ...` line of a run's stderr, in order."""
+    found = []
+    for line in stderr.splitlines():
+        if not line.startswith(PREFIX):
+            continue
+        api, _, rule = line[len(PREFIX):].partition(": ")
+        block = None
+        m = re.search(r" \[block (\d+)\]$", rule)
+        if m is not None:
+            block = int(m.group(1))
+            rule = rule[:m.start()]
+        found.append(Violation(api, rule, block))
+    return found

@@ -1,0 +1,83 @@
+"""Running one case: the built harness on every core of one launch, on files in and out.
+
+The inputs go in as raw little-endian files, the tiling as the struct's bytes; the harness
+runs blocks 0 .. block_dim-1 with --keep-going (a race is reported once and the run goes on,
+so that its outputs can still be compared) and writes the outputs once the last block is done.
+A hard violation ends the run without outputs; a crash, a hang (--timeout) or a harness usage
+error is a failure of the run, said in one sentence.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hswc.checker.rules import Violation, parse
+
+DEFAULT_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What one run of the harness produced."""
+
+    outputs: tuple[np.ndarray, ...] | None
+    """Each output's elements; None when the run stopped before writing them."""
+    violations: tuple[Violation, ...]
+    failure: str | None
+    """A run that crashed, hung or was refused by the harness."""
+
+
+def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
+            output_dtypes: Sequence[np.dtype], output_size: int, tiling: bytes, block_dim: int,
+            tiling_key: int, instance: int | None, ub_size: int, names: Sequence[str],
+            timeout: float = DEFAULT_TIMEOUT) -> Execution:
+    """One run; `names` are the kernel's GM arguments (inputs, then outputs), which the
+    messages use instead of the files' paths."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    tiling_file = workdir / "tiling.bin"
+    tiling_file.write_bytes(tiling)
+    command = [str(executable), "--tiling-key", str(tiling_key), "--block-dim", str(block_dim),
+               "--ub-size", str(ub_size), "--tiling-file", str(tiling_file), "--keep-going"]
+    if instance is not None:
+        command += ["--instance", str(instance)]
+    for k, array in enumerate(inputs):
+        path = workdir / f"input{k}.bin"
+        np.ascontiguousarray(array).tofile(path)
+        command += ["--input", str(path)]
+    outputs = [workdir / f"output{k}.bin" for k in range(len(output_dtypes))]
+    for path, dtype in zip(outputs, output_dtypes, strict=True):
+        path.unlink(missing_ok=True)
+        command += ["--output", str(path), "--output-bytes", str(output_size * dtype.itemsize)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return Execution(None, (), f"the run did not finish within {timeout:g} s (a loop that "
+                                   "never ends?)")
+    stderr = done.stderr
+    files = [*(workdir / f"input{k}.bin" for k in range(len(inputs))), *outputs]
+    for path, name in zip(files, names, strict=True):
+        stderr = stderr.replace(f"({path})", f"({name})")
+    violations = tuple(parse(stderr))
+    failure = None
+    if done.returncode < 0:
+        name = signal.Signals(-done.returncode).name
+        failure = (f"the kernel crashed ({name}): a memory access outside what the model "
+                   "checks (a raw pointer, or an index past a buffer)")
+    elif done.returncode == 2:
+        failure = "the harness refused the run: " + done.stderr.strip().splitlines()[0]
+    elif done.returncode not in (0, 3):
+        failure = f"the harness exited with status {done.returncode}: {done.stderr.strip()}"
+    results = None
+    if all(p.exists() for p in outputs) and failure is None:
+        results = tuple(np.fromfile(p, dtype=d) for p, d in zip(outputs, output_dtypes,
+                                                                strict=True))
+    for path in [*outputs, tiling_file, *(workdir / f"input{k}.bin" for k in range(len(inputs)))]:
+        path.unlink(missing_ok=True)
+    return Execution(results, violations, failure)
