@@ -107,20 +107,33 @@ def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
     """The scalar operand of Muls / Adds / Duplicate / CompareScalar / Select, in its type.
 
     A float attribute means its value rounded to its type (as MLIR's APFloat does); that value
-    is written as a float literal that reads back to it (`float_literal`), and converted to half
-    or bfloat16_t exactly (every half and bfloat16_t value is a float).
+    is written as a float literal that reads back to it (`float_literal`; an infinity or NaN
+    through the compiler's builtins, `non_finite_float`), and converted to half or bfloat16_t
+    exactly (every half and bfloat16_t value is a float).
     """
     kind = type(scalar.type)
     numpy_type = _NUMPY_TYPES.get(kind)
     if numpy_type is None:
         raise OpError(op, f"has a scalar of type {scalar.type}, which has no C++ rule")
     value = np.float32(numpy_type(scalar.value.data))
-    if not np.isfinite(value):
-        raise OpError(op, f"has the scalar {value}, which has no C++ literal rule")
-    literal = float_literal(value)
+    literal = float_literal(value) if np.isfinite(value) else non_finite_float(value)
     if kind is Float32Type:
         return literal
     return f"static_cast<{ELEMENT_TYPES[kind]}>({literal})"
+
+
+def non_finite_float(value: np.float32) -> str:
+    """An infinity or NaN as the float it is, through the compiler's builtins (C++ has no
+    literal for them; g++, clang and the clang-based AscendC compiler all have these):
+    `__builtin_inff()`, `-__builtin_inff()`, `__builtin_nanf("0x1")` (a quiet NaN, its payload
+    the low 22 bits) or `__builtin_nansf(...)` (a signalling one), negated for a set sign bit."""
+    bits = int(np.array(value, np.float32).view(np.uint32))
+    sign = "-" if bits >> 31 else ""
+    payload = bits & 0x3FFFFF
+    if bits & 0x7FFFFF == 0:
+        return f"{sign}__builtin_inff()"
+    builtin = "__builtin_nanf" if bits & 0x400000 else "__builtin_nansf"
+    return f'{sign}{builtin}("{payload:#x}")'
 
 
 SHORT_DIGITS = 6

@@ -261,6 +261,10 @@ _HELPER_BODIES: dict[str, tuple[str, str, list[str]]] = {
 }
 
 
+HELPER_NAMES = frozenset(_HELPER_BODIES)
+"""The helper functions a kernel namespace may define."""
+
+
 def helper_definitions(names: set[str], qualifiers: str) -> list[str]:
     """The helpers in `names`, in a fixed order, each `qualifiers T Name(T a, T b)`."""
     lines: list[str] = []

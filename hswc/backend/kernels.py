@@ -16,6 +16,7 @@ GM buffers, the three tiling indices, f32 scalars).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -24,7 +25,9 @@ from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from hswc.backend.cpp_types import element_cpp
-from hswc.backend.names import CPP_KEYWORDS
+from hswc.backend.expressions import HELPER_NAMES
+from hswc.backend.layout import INIT, PROCESS, STAGE_KINDS
+from hswc.backend.names import CPP_KEYWORDS, RESERVED, TILING_PARAM
 from hswc.backend.operator import Operator
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
@@ -106,18 +109,35 @@ def _check_signature(fn: func.FuncOp) -> Attribute:
     return element
 
 
+METHODS = re.compile(rf"(?:{'|'.join((INIT, PROCESS, *STAGE_KINDS))})\d*")
+"""The kernel class's methods."""
+ENTRY_NAMES = frozenset({"workspace", "tiling", TILING_PARAM})
+"""The entry's own parameters and locals, besides RESERVED ones (`op`)."""
+
+
 def _stem(fn: func.FuncOp, dtype: str) -> str:
-    """The operator of `@<stem>_kernel_<dtype>` (of a kernel with its own hsg.tiling_key,
-    `@<stem>_kernel_<dtype>_<variant name>`, e.g. `_depth2`)."""
+    """The operator of `@<stem>_kernel_<dtype>`: the entry's name, its class `camel(stem)` (of
+    a kernel with its own hsg.tiling_key, `@<stem>_kernel_<dtype>_<variant name>`, e.g.
+    `_depth2`)."""
     name = fn.sym_name.data
     suffix = f"_kernel_{dtype}"
     head, found, tail = name.rpartition(suffix + "_")
     if found and hsg.TILING_KEY_ATTR in fn.attributes and tail.isidentifier():
         name = head + suffix
-    if not name.endswith(suffix) or not name[: -len(suffix)].isidentifier():
+    stem = name[: -len(suffix)]
+    if not name.endswith(suffix) or not stem.isidentifier():
         raise OpError(fn, f"is a {dtype} kernel not named @<operator>{suffix}: the printer names "
                       "the operator's C++ and package files after <operator>")
-    return name[: -len(suffix)]
+    op_type = camel(stem)
+    if stem in CPP_KEYWORDS or stem in RESERVED or op_type in CPP_KEYWORDS | RESERVED:
+        clash = f"{stem if stem in CPP_KEYWORDS | RESERVED else op_type} is a C++ keyword or " \
+                "a name of the AscendC API"
+    elif METHODS.fullmatch(op_type) or op_type in HELPER_NAMES:
+        clash = f"its kernel class {op_type} would have a method or helper of that name"
+    else:
+        return stem
+    raise OpError(fn, f"is a kernel of the operator {stem!r}, which C++ cannot name: {clash}; "
+                  "rename the function")
 
 
 def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
@@ -126,7 +146,8 @@ def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
     names: list[str] = []
     for i, arg in enumerate(args):
         name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
-        if not name or name in CPP_KEYWORDS or name in names or name in ("workspace", "tiling"):
+        if (not name or name in CPP_KEYWORDS or name in RESERVED or name in names
+                or name in ENTRY_NAMES):
             name = f"in{i}" if i < len(args) - 1 else "y"
         names.append(name)
     return tuple(names)

@@ -38,6 +38,8 @@ from hswc.dialects.ascend import (
 
 INIT = "Init"
 PROCESS = "Process"
+STAGE_KINDS = ("CopyIn", "Compute", "CopyOut", "Stage")
+"""The stage methods' names (the second of a kind numbered: `Compute2`)."""
 DECLARATIONS = (TPipeOp, TQueOp, TBufOp)
 """Ops that declare a member object and print no statement."""
 

@@ -31,6 +31,8 @@ RESERVED = frozenset(
     """.split()
 )
 """Identifiers of the AscendC API and of the code around the printed values."""
+TILING_PARAM = "tilingData"
+"""The tiling struct: the entry's local, the kernel's Init parameter."""
 
 _XDSL_SUFFIX = re.compile(r"_\d+$")
 _WORD = re.compile(r"[0-9A-Za-z]+")

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from hswc.backend.context import namespace_lines
 from hswc.backend.kernel import QUALIFIERS, KernelPrinter
 from hswc.backend.kernels import Kernel, by_operator, collect_kernels
+from hswc.backend.names import TILING_PARAM
 from hswc.backend.operator import Operator
 from hswc.tiling import TILING_FIELDS
 
@@ -60,14 +61,14 @@ def entry_lines(kernels: list[Kernel]) -> list[str]:
         "{",
         f"    (void)workspace;  // {operator.op_type} needs no workspace",
         f"    REGISTER_TILING_DEFAULT({struct});",
-        f"    GET_TILING_DATA_WITH_STRUCT({struct}, tilingData, tiling);",
+        f"    GET_TILING_DATA_WITH_STRUCT({struct}, {TILING_PARAM}, tiling);",
     ]
     for kernel in kernels:
         lines += [
             f"    if constexpr (schMode == {operator.key_macro(kernel.dtype, kernel.variant)}) {{",
             f"        {operator.kernel_namespace}::{operator.op_type}"
             f"<{kernel.template_arguments}> op;",
-            f"        op.Init({', '.join(operator.gm_arguments)}, &tilingData);",
+            f"        op.Init({', '.join(operator.gm_arguments)}, &{TILING_PARAM});",
             "        op.Process();",
             "    }",
         ]

@@ -76,21 +76,6 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
 
 // -----
 
-// A scalar with no C++ literal (infinity) is refused rather than spelled approximately.
-func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
-  %tiling_key = arith.constant 1 : index
-  func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
-}
-func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
-  %buf = ascend.tbuf : !ascend.tbuf<veccalc>
-  %t = ascend.tbuf_get %buf : !ascend.tbuf<veccalc> -> !ascend.local_tensor<f32, veccalc>
-  // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.duplicate' has the scalar inf, which has no C++ literal rule
-  ascend.duplicate %t, 0x7F800000 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>
-  func.return
-}
-
-// -----
-
 // A value of a type C++ has no spelling for (i128) is an error naming the op that uses it.
 func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
   %tiling_key = arith.constant 1 : index
