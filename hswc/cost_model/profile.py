@@ -96,10 +96,11 @@ def _describe(kernel: func.FuncOp) -> str:
     """What the IR says about the kernel's structure (when no variant was named)."""
     depth = {op.result.type.depth.data for op in kernel.walk() if isinstance(op, ascend.TQueOp)
              and isinstance(op.result.type, ascend.TQueType)}
-    scalar = any(isinstance(op, ascend.ScalarCompareOp) for op in kernel.walk())
+    compares = {"Compares" if isinstance(op, ascend.ComparesOp) else "CompareScalar"
+                for op in kernel.walk() if isinstance(op, ascend.ScalarCompareOp)}
     tbufs = sum(isinstance(op, ascend.TBufOp) for op in kernel.walk())
     depths = "/".join(str(d) for d in sorted(depth)) or "?"
-    return (f"TQue depth {depths}, {'CompareScalar' if scalar else 'Compare'}, "
+    return (f"TQue depth {depths}, {'/'.join(sorted(compares)) or 'Compare'}, "
             f"{tbufs} TBufs")
 
 
