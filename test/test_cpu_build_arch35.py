@@ -22,6 +22,8 @@ from test_cpu_build import inputs
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from hswc.backend.host_tiling import tiling_compute_lines
+from hswc.backend.kernels import collect_kernels
 from hswc.backend.source import kernel_source
 from hswc.reference import compare_bitwise, hard_swish_grad_cann_arch35
 from hswc.runner import Kernel, compile_text
@@ -116,3 +118,15 @@ def test_scratch_reuse_out_of_order_is_caught(executables: dict[str, Path], tmp_
     y = compile_text(faulty, soc="ascend950")(grad, x)
     assert not compare_bitwise(y, want).equal
     np.testing.assert_array_equal(bits(interpreted(dt, 64, 253952)(grad, x)), bits(want))
+
+
+def test_host_tiling_cpp_once_per_dtype() -> None:
+    """The two kernels of a dtype share one tiling function: its C++ is printed once, with the
+    choice of buffer count and key by totalNum > 1024."""
+    text = "\n".join(tiling_compute_lines(collect_kernels(lower(operator_module(DTYPES),
+                                                               PIPELINE))))
+    for dt in DTYPES:
+        assert text.count(f"inline bool ComputeHardSwishGradTiling{dt.capitalize()}(") == 1
+    assert text.count("bool useDoubleBuffer = totalNum > 1024;") == 3
+    assert "int64_t bytesPerElement = useDoubleBuffer ? 22 : 16;" in text  # f16, bf16
+    assert "useDoubleBuffer ? 283 : 27;" in text  # bf16's keys
