@@ -22,13 +22,29 @@ MAX_REPEAT_TIMES = 255
 
 MAX_CORE_NUM = 1024
 """The most vector (AIV) cores a platform given by hand (--core-num, core-num=) may have. No
-Ascend SoC has more than 64 (Atlas A2/A3: 48); beyond this a figure is a typo, and the
-interpreter would model that many cores' UB arenas at once."""
+Ascend SoC has more than 64 (Atlas A2/A3: 48; Ascend 950: 64 assumed); beyond this a figure is
+a typo, and the interpreter would model that many cores' UB arenas at once."""
 
 MAX_UB_SIZE = 4 * 1024 * 1024
 """The most unified-buffer bytes per core a platform given by hand may have: 4 MiB, 16 times
-the largest UB of an Ascend core (192 KiB on Atlas A2/A3, 256 KiB on earlier parts). The
+the largest UB of an Ascend core (192 KiB on Atlas A2/A3, 248 KiB usable on Ascend 950,
+256 KiB on earlier parts). The
 interpreter allocates this much per modelled core, so MAX_CORE_NUM x MAX_UB_SIZE = 4 GiB."""
+
+
+FIGURE_STATUS = {
+    "clock_hz": "documented",
+    "hbm_bytes_per_s": "documented, a parameter",
+    "repeat_bytes": "documented",
+    "max_repeats_per_instruction": "documented",
+    "cycles_per_repeat": "assumption",
+    "vector_issue_cycles": "assumption",
+    "pipe_barrier_cycles": "assumption",
+    "core_gm_bytes_per_s": "assumption",
+    "dma_setup_cycles": "assumption (16 KB knee)",
+}
+"""Which cost figures of an Atlas A2 core are documented and which are this project's
+assumptions (a platform's CostFigures.status overrides them)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,14 @@ class CostFigures:
     reach close to the best bandwidth; with this figure a 16 KB copy at the per-core rate
     reaches 88% of it, a 2 KB copy 47%."""
 
+    status: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    """Where a platform's figure comes from, where it differs from FIGURE_STATUS: (field,
+    status) pairs."""
+
+    def status_of(self, name: str) -> str:
+        """'documented ...' or 'assumption ...' for the figure `name`."""
+        return dict(self.status).get(name, FIGURE_STATUS.get(name, "?"))
+
     def cycles(self, seconds: float) -> float:
         return seconds * self.clock_hz
 
@@ -76,6 +100,18 @@ class CostFigures:
 
 COST_FIGURES = CostFigures()
 """The figures of an Atlas A2 (910B) core; A3 (910_93) is assumed to match per core."""
+
+ASCEND950_COST_FIGURES = replace(
+    COST_FIGURES,
+    status=(("clock_hz", "assumption: the A2 clock, no public figure"),
+            ("hbm_bytes_per_s", "documented: Ascend 950PR, HiBL 1.0 at 1.6 TB/s (Huawei "
+                                "Connect 2025); 950DT has 4 TB/s, a parameter"),
+            ("repeat_bytes", "documented: 256 bytes per cycle (asc-devkit, NPU arch 3510)"),
+            ("core_gm_bytes_per_s", "assumption: the A2 figure")),
+)
+"""The figures of an Ascend 950PR vector core: the A2 core's, except where its status says
+otherwise (asc-devkit's NPU architecture 3510 page: the vector unit handles 256 bytes per
+cycle, as on A2)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +126,11 @@ class Platform:
     supports_bf16: bool = True
     product: str = ""
     """The product line it is sold as (what the docs of an operator package list)."""
+    semantics: str | None = None
+    """The semantics whose CANN kernel this SoC runs (hsg-decompose's `semantics`), for the
+    named ops that have it; None: each op's default (the A2/A3 kernels)."""
+    schedule: str = "reference"
+    """The schedule preset (hswc.vectorizer.schedule.PRESETS) of that kernel."""
     cost: CostFigures = field(default=COST_FIGURES, compare=False, repr=False)
     """Timing figures for the cost model (not part of what the tiling sees)."""
 
@@ -121,6 +162,14 @@ PLATFORMS: dict[str, Platform] = {
     # Atlas A3 series.
     "ascend910_93": Platform("ascend910_93", core_num=48, ub_size=196608,
                              product="Atlas A3 series"),
+    # Ascend 950PR / 950DT (NPU architecture 3510, ops-nn's arch35). UB: 248 KB, documented
+    # (asc-devkit GetUBSizeInBytes: 248 KB on Ascend 950PR/950DT; the 3510 architecture page:
+    # ASC_UB_SIZE = 248 x 1024 of the 256 KB UB). Cores: an assumption, 64 vector cores, the
+    # CORE_NUM of ops-nn's arch35 tiling unit tests (e.g. activation/elu_grad/tests/ut/op_host/
+    # arch35): no public source gives the product's figure; core-num= / --core-num override it.
+    "ascend950": Platform("ascend950", core_num=64, ub_size=253952,
+                          product="Ascend 950PR / Ascend 950DT", semantics="cann-arch35",
+                          schedule="arch35", cost=ASCEND950_COST_FIGURES),
 }
 
 DEFAULT_SOC = "ascend910b"

@@ -93,8 +93,10 @@ def _context() -> Context:
 
 
 def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: str | None,
-            fuse: bool) -> list[ModulePass]:
-    """The passes of --lower-to-ascend that take a module at `start` to `level`."""
+            fuse: bool, variant: str | None = None) -> list[ModulePass]:
+    """The passes of --lower-to-ascend that take a module at `start` to `level`, with the
+    schedule preset `variant` (None: the reference schedule)."""
+    from hswc.passes.convert_hsg_to_ascend import ConvertHsgToAscendPass
     from hswc.passes.hsg_decompose import HsgDecomposePass
     from hswc.passes.hsg_fuse_elementwise import HsgFuseElementwisePass
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
@@ -102,9 +104,14 @@ def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: s
     passes: list[ModulePass] = []
     for stage in LEVELS[LEVELS.index(start) + 1: LEVELS.index(level) + 1]:
         for name in LEVEL_PASSES[stage]:
-            if name == HsgTileOnCoresPass.name and fold:
-                passes.append(HsgTileOnCoresPass(core_num=platform.core_num,
-                                                 ub_size=platform.ub_size))
+            if name == HsgTileOnCoresPass.name:
+                if fold:
+                    passes.append(HsgTileOnCoresPass(core_num=platform.core_num,
+                                                     ub_size=platform.ub_size, variant=variant))
+                else:
+                    passes.append(HsgTileOnCoresPass(variant=variant))
+            elif name == ConvertHsgToAscendPass.name:
+                passes.append(ConvertHsgToAscendPass(variant=variant))
             elif name == HsgDecomposePass.name:
                 passes.append(HsgDecomposePass(semantics=semantics))
             elif name == HsgFuseElementwisePass.name and not fuse:
@@ -112,6 +119,24 @@ def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: s
             else:
                 passes.append(PASSES[name]()())
     return passes
+
+
+def platform_kernels(module: ModuleOp, platform: Platform,
+                     semantics: str | None) -> tuple[str | None, str | None]:
+    """The semantics and schedule preset to lower `module` with on `platform`. With no semantics
+    given, the SoC's own CANN kernels' (Platform.semantics; ascend950: cann-arch35) when every
+    named op of the module has them, else each op's default. The schedule is the SoC's preset
+    (Platform.schedule; ascend950: arch35) for the SoC's semantics, else the reference (None)."""
+    from hswc.ops import definition_of
+
+    if semantics is None and platform.semantics is not None:
+        named = [op for op in module.walk() if isinstance(op, hsg.NamedOp)]
+        if named and all(platform.semantics in definition_of(op.name).semantics
+                         for op in named):
+            semantics = platform.semantics
+    if semantics is None or semantics != platform.semantics:
+        return semantics, None
+    return semantics, platform.schedule
 
 
 @dataclass
@@ -264,8 +289,9 @@ class Kernel:
         if LEVELS.index(self.level) >= LEVELS.index("tiled"):
             return self.module
         if self._tiled_module is None:
-            self._tiled_module = compile_module(self.source, level="tiled",
-                                                semantics=self.semantics, fuse=self.fuse).module
+            self._tiled_module = compile_module(self.source, soc=self.platform.name,
+                                                level="tiled", semantics=self.semantics,
+                                                fuse=self.fuse).module
         return self._tiled_module
 
     def _execute(self, module: ModuleOp, args: list[np.ndarray], machine: Machine) -> RunResult:
@@ -319,8 +345,9 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     lowered = module.clone()
     ctx = _context()
     start = level_of(module)  # input already below `level` is kept as it is
+    semantics, variant = platform_kernels(module, platform, semantics)
     try:
-        for p in _passes(start, level, platform, fold, semantics, fuse):
+        for p in _passes(start, level, platform, fold, semantics, fuse, variant):
             p.apply(ctx, lowered)
             verify_located(lowered)
     except DiagnosticException as error:

@@ -32,6 +32,20 @@ class UbPlan:
     align_elements: int
 
 
+@dataclass(frozen=True)
+class Budget:
+    """The fixed UB budget a hand-written CANN kernel's tiling divides by, which the schedule
+    preset that reproduces that kernel tiles by instead of its buffers' own bytes: one plan per
+    queue depth its tiling can choose."""
+
+    schedule: str
+    """The preset (hswc.vectorizer.schedule.PRESETS) that reproduces the kernel."""
+    depths: tuple[tuple[int, UbPlan], ...]
+
+    def plan(self, depth: int) -> UbPlan | None:
+        return dict(self.depths).get(depth)
+
+
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4}
 MASK_MIN_BYTES = VECTOR_REPEAT_BYTES
 """A compare mask buffer holds max(256, roundup256(ceil(ubFactor / 8))) bytes."""
@@ -46,6 +60,45 @@ def mask_length(a: TilingArith[V, B], ub_factor: V) -> V:
 
 TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2}
 """schMode of the kernel entry, by dtype: <OP>_TPL_SCH_MODE_FP16 / FP32 / BF16."""
+
+GE_DATA_TYPES = {"f32": 0, "f16": 1, "bf16": 27}
+"""ge::DataType of each dtype: DT_FLOAT, DT_FLOAT16, DT_BF16."""
+TPL_DTYPE_BITS = 8
+"""Bits of an ASCENDC_TPL_DATATYPE_DECL parameter in a tiling key (asc-devkit
+template_argument.h: ASCENDC_TPL_8_BW)."""
+
+DOUBLE_BUFFER_ABOVE = 1024
+"""ops-nn arch35 HardSwishGrad's MIN_SPLIT_THRESHOLD: double buffering when totalNum > 1024."""
+
+
+def template_tiling_key(dtype: str, variant: int) -> int:
+    """ASCENDC_TPL_SEL_PARAM(context, dTypeX, variant) for a kernel declared with
+    ASCENDC_TPL_DATATYPE_DECL(D_T_X, ...) and ASCENDC_TPL_UINT_DECL(MODE, 8, UI_LIST, 0, 1,
+    ...): the ge::DataType in bits 0-7, the variant's index in its list in bits 8-15 (ops-nn
+    arch35 HardSwishGrad: f32 0 / 256, f16 1 / 257, bf16 27 / 283)."""
+    return GE_DATA_TYPES[dtype] | variant << TPL_DTYPE_BITS
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One kernel a tiling may launch: the UB plan it tiles by and the key it launches under."""
+
+    plan: UbPlan
+    key: int
+    above: int | None = None
+    """The tiling picks it when totalNum is above this (the last such one wins); None: when
+    no other is picked."""
+
+
+Plans = UbPlan | tuple[Variant, ...]
+"""What a tiling divides the UB by: one plan (one kernel per dtype, keyed by TILING_KEYS),
+or the variants of a run-time choice, the default first."""
+
+
+def variants_of(plans: Plans, dtype: str) -> tuple[Variant, ...]:
+    if isinstance(plans, UbPlan):
+        return (Variant(plans, TILING_KEYS[dtype]),)
+    return plans
 
 TILING_FIELDS = ("totalNum", "blockFactor", "ubFactor")
 """The tiling struct (<Op>TilingData), in order: what the kernel reads."""
@@ -67,6 +120,7 @@ class TilingArith(Protocol[V, B]):
     def select(self, cond: B, a: V, b: V) -> V: ...
     def check(self, ok: B, message: str) -> None: ...
     def name(self, value: V, hint: str) -> V: ...
+    def name_bool(self, value: B, hint: str) -> B: ...
 
 
 @dataclass(frozen=True)
@@ -95,13 +149,17 @@ RESULT_NAMES = ("total_num", "block_factor", "ub_factor", "used_core_num", "tili
 
 
 def tiling_formula(
-    a: TilingArith[V, B], total_num: V, core_num: V, ub_size: V, dtype: str, plan: UbPlan,
+    a: TilingArith[V, B], total_num: V, core_num: V, ub_size: V, dtype: str, plans: Plans,
 ) -> Tiling[V]:
     """CANN's TilingFunc: split `total_num` elements over the cores, then into UB passes of
-    what `plan` makes room for.
+    what the chosen plan makes room for: `FloorAlign((ubSize - reserve) / bytesPerElement,
+    align)`. With variants, the plan and the tiling key are chosen by the element count first
+    (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its `FloorDiv(ubSize / typeSize,
+    bufferNum)` is ubSize / (typeSize * bufferNum) for positive integers).
 
-    Fails (a.check) as the reference does: no cores, no UB, no UB left after the mask reserve,
-    or a UB too small for one aligned pass. An empty tensor runs one core that does nothing.
+    Fails (a.check) as the reference does: no cores, no UB, no UB left after the reserve, or a
+    UB too small for one aligned pass (ops-nn's arch35 tiling does not check that last one; its
+    kernel would divide by a zero ubFactor). An empty tensor runs one core that does nothing.
     """
     zero, one = a.const(0), a.const(1)
     a.check(a.gt(core_num, zero), "coreNum is 0")
@@ -109,15 +167,59 @@ def tiling_formula(
     empty = a.eq(total_num, zero)
     block_factor = a.name(a.ceil_div(total_num, a.max(core_num, one)), "block_factor")
     used_core_num = a.select(empty, one, a.ceil_div(total_num, a.max(block_factor, one)))
-    available = a.name(a.sub(ub_size, a.const(plan.ub_reserve)), "available_ub_size")
-    a.check(a.or_(empty, a.gt(available, zero)), "available UB size is invalid")
-    align = a.const(plan.align_elements)
-    raw = a.name(a.floor_div(a.max(available, zero), a.const(plan.bytes_per_element)),
+    chosen = _choose(a, total_num, variants_of(plans, dtype))
+
+    def value(figure: V | int) -> V:
+        return a.const(figure) if isinstance(figure, int) else figure
+
+    available = ub_size
+    if chosen.reserve is not None:
+        available = a.name(a.sub(ub_size, value(chosen.reserve)), "available_ub_size")
+        a.check(a.or_(empty, a.gt(available, zero)), "available UB size is invalid")
+    align = value(chosen.align)
+    raw = a.name(a.floor_div(a.max(available, zero), value(chosen.bytes_per_element)),
                  "ub_factor_raw")
     ub_factor = a.select(empty, zero, a.mul(a.floor_div(raw, align), align))
     a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
-    return Tiling(total_num, block_factor, ub_factor, used_core_num,
-                  a.const(TILING_KEYS[dtype]))
+    return Tiling(total_num, block_factor, ub_factor, used_core_num, value(chosen.key))
+
+
+@dataclass(frozen=True)
+class _Chosen(Generic[V]):
+    """The figures of the plan the element count picks: numbers when there is one variant,
+    else the values that select them."""
+
+    bytes_per_element: V | int
+    reserve: V | int | None
+    """None: no variant reserves anything."""
+    align: V | int
+    key: V | int
+
+
+def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...]) -> _Chosen[V]:
+    first = variants[0]
+    reserves = any(v.plan.ub_reserve for v in variants) or len(variants) == 1
+    picked: _Chosen[V] = _Chosen(first.plan.bytes_per_element,
+                                 first.plan.ub_reserve if reserves else None,
+                                 first.plan.align_elements, first.key)
+    for v in variants[1:]:
+        assert v.above is not None
+        taken = a.name_bool(a.gt(total_num, a.const(v.above)),
+                            "use_double_buffer" if len(variants) == 2 else f"above_{v.above}")
+
+        def pick(new: int, old: V | int, hint: str, cond: B = taken) -> V | int:
+            if old == new:
+                return old
+            old_value = a.const(old) if isinstance(old, int) else old
+            return a.name(a.select(cond, a.const(new), old_value), hint)
+
+        picked = _Chosen(
+            pick(v.plan.bytes_per_element, picked.bytes_per_element, "bytes_per_element"),
+            None if picked.reserve is None else pick(v.plan.ub_reserve, picked.reserve,
+                                                     "ub_reserve"),
+            pick(v.plan.align_elements, picked.align, "align_elements"),
+            pick(v.key, picked.key, "tiling_key"))
+    return picked
 
 
 class TilingError(ValueError):
@@ -163,16 +265,19 @@ class IntArith:
     def name(self, value: int, hint: str) -> int:
         return value
 
+    def name_bool(self, value: bool, hint: str) -> bool:
+        return value
+
     def check(self, ok: bool, message: str) -> None:
         if not ok:
             raise TilingError(f"tiling failed: {message}")
 
 
 def compute_tiling(
-    total_num: int, core_num: int, ub_size: int, dtype: str, plan: UbPlan
+    total_num: int, core_num: int, ub_size: int, dtype: str, plans: Plans
 ) -> Tiling[int]:
     """The tiling as numbers; TilingError where the reference fails."""
-    return tiling_formula(IntArith(), total_num, core_num, ub_size, dtype, plan)
+    return tiling_formula(IntArith(), total_num, core_num, ub_size, dtype, plans)
 
 
 def block_slice(a: TilingArith[V, B], total_num: V, block_factor: V, block_idx: V) -> tuple[V, V]:

@@ -27,7 +27,7 @@ from xdsl.passes import PassPipeline
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
-from hswc.tiling import TILING_FIELDS, UbPlan, compute_tiling
+from hswc.tiling import TILING_FIELDS, Plans, compute_tiling
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "tools" / "ascendc_cpu"
@@ -110,7 +110,7 @@ def lower(text: str, pipeline: str = DEFAULT_PIPELINE) -> ModuleOp:
 
 
 def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int, ub_size: int,
-               workdir: Path, plan: UbPlan = CANN_BUDGET) -> np.ndarray:
+               workdir: Path, plan: Plans = CANN_BUDGET) -> np.ndarray:
     """y of the kernel run on every core the host tiling (for the kernel's UB `plan`) uses;
     AssertionError on a violation. The tiling struct {totalNum, blockFactor, ubFactor} goes to
     the harness as the raw bytes of a file (three little-endian int64)."""

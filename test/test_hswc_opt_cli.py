@@ -279,7 +279,7 @@ def test_unknown_pass_option(capsys: Capsys, write: Writer) -> None:
     ("core-num=1180591620717411303424", "core-num must be a positive integer of at most 1024"),
     ("ub-size=0", "ub-size must be a positive integer of at most 4194304"),
     ("ub-size=4194305", "ub-size must be a positive integer of at most 4194304"),
-    ("soc=ascend310p", "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
+    ("soc=ascend310p", "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b, ascend950)"),
 ])
 def test_out_of_range_pass_option(capsys: Capsys, write: Writer, option: str,
                                   message: str) -> None:

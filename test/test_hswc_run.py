@@ -312,7 +312,7 @@ def test_command_line_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str
                            "'cf.assert' assertion failed: ubFactor is invalid"),
         "no such function": ([str(EXAMPLE), "--function", "nope"], "no function @nope to run"),
         "unknown SoC": ([str(EXAMPLE), "--soc", "ascend310p"],
-                        "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)"),
+                        "unknown SoC 'ascend310p' (known: ascend910_93, ascend910b, ascend950)"),
         "negative cores": ([str(EXAMPLE), "--core-num", "-2"],
                            "the core count must be between 0 and 1024, got -2"),
     }

@@ -142,7 +142,7 @@ def test_unknown_preset_is_refused() -> None:
     code, out, err = opt(module_text("f16"), "-p",
                          "hsg-decompose,hsg-tile-on-cores{variant=faster}")
     assert code == 1 and out == ""
-    assert "hsg-tile-on-cores: unknown variant 'faster' (known: reference, fast)" in err
+    assert "hsg-tile-on-cores: unknown variant 'faster' (known: reference, fast, arch35)" in err
 
 
 @pytest.mark.parametrize(("tile", "convert", "tiled_for", "wanted"), [

@@ -81,6 +81,8 @@ VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
                                    enum("CMPMODE", "mode"), operand("count"))),
     ascend.CompareScalarOp: ("CompareScalar", (operand("dst"), operand("src0"), scalar,
                                                enum("CMPMODE", "mode"), operand("count"))),
+    ascend.ComparesOp: ("Compares", (operand("dst"), operand("src0"), scalar,
+                                     enum("CMPMODE", "mode"), operand("count"))),
     ascend.SelectOp: ("Select", (operand("dst"), operand("mask"), operand("src0"),
                                  tensor_or_scalar("src1"), enum("SELMODE", "mode"),
                                  operand("count"))),

@@ -96,6 +96,9 @@ class TilingPrinter:
 
 def tiling_compute_lines(kernels: list[Kernel]) -> list[str]:
     """The generated tiling functions of one operator's kernels, with the arith helpers they
-    call, in one namespace."""
+    call, in one namespace: one per tiling function (the kernels of a run-time choice share
+    theirs)."""
+    firsts = [k for i, k in enumerate(kernels)
+              if all(k.tiling is not other.tiling for other in kernels[:i])]
     return namespace_lines(kernels[0].operator.tiling_namespace, QUALIFIERS,
-                           map(TilingPrinter, kernels))
+                           map(TilingPrinter, firsts))

@@ -24,7 +24,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.backend import ascend_ops
 from hswc.backend.context import CppContext, fallback_name
-from hswc.backend.cpp_types import ELEMENT_TYPES, cpp_type, element_cpp, spelling
+from hswc.backend.cpp_types import ELEMENT_TYPES, cpp_type, spelling
 from hswc.backend.expressions import EXPRESSIONS
 from hswc.backend.kernels import Kernel, no_rule
 from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
@@ -53,11 +53,11 @@ class KernelPrinter:
 
     def lines(self) -> list[str]:
         w = self.ctx.writer
-        element = element_cpp(self.kernel.element_type)
-        w.line(f"// @{self.kernel.func.sym_name.data}: the {self.kernel.dtype} kernel, "
+        variant = "" if self.kernel.variant is None else f" (variant {self.kernel.variant})"
+        w.line(f"// @{self.kernel.func.sym_name.data}: the {self.kernel.dtype} kernel{variant}, "
                f"tiling key {self.kernel.tiling_key}.")
         w.line("template <>")
-        with w.descend(f"class {self.op_type}<{element}>", close="};"):
+        with w.descend(f"class {self.op_type}<{self.kernel.template_arguments}>", close="};"):
             w.label("public:")
             w.line(f"{QUALIFIERS} {self.op_type}() {{}}")
             w.blank()

@@ -4,10 +4,14 @@ key, and the host code.
 The kernel functions (`hsg.kernel`, `@<op>_kernel_<dt>`) become AscendC classes, one class
 template per operator; the tiling key of each is the constant its host tiling function
 (`hsg.tiling`, `@<op>_tiling_<dt>`) returns last.
-The host function that launches them is the aclnn layer's job and prints nothing, but it may
-hold only host ops: anything else (an unlowered `hsg.hard_swish_grad`, a `test.op`) is refused
-with an error naming the op, as are kernels whose signature is not the launch contract
-(hswc.kernel_signature: GM buffers, the three tiling indices, f32 scalars).
+A kernel that its tiling picks at run time among several of one dtype (`hsg.tiling_key`, e.g.
+ops-nn arch35's depth-1 and depth-2 kernels) has that key, and is the specialisation
+`<Op><T, variant>` with its variant's index (key >> 8, ASCENDC_TPL_SEL_PARAM's second field);
+then every kernel of the operator is. The host function that launches them (through an
+scf.if on the key) is the aclnn layer's job and prints nothing, but it may hold only host ops:
+anything else (an unlowered `hsg.hard_swish_grad`, a `test.op`) is refused with an error
+naming the op, as are kernels whose signature is not the launch contract (hswc.kernel_signature:
+GM buffers, the three tiling indices, f32 scalars).
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import Float32Type, MemRefType, ModuleOp
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation
 
+from hswc.backend.cpp_types import element_cpp
 from hswc.backend.expressions import HELPER_NAMES
 from hswc.backend.layout import INIT, PROCESS, STAGE_KINDS
 from hswc.backend.names import CPP_KEYWORDS, RESERVED, TILING_PARAM
@@ -29,7 +34,7 @@ from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
 from hswc.kernel_signature import kernel_arguments, scalar_fields
 from hswc.ops.definition import camel
-from hswc.tiling import RESULT_NAMES, TILING_FIELDS
+from hswc.tiling import RESULT_NAMES, TILING_FIELDS, TPL_DTYPE_BITS
 
 HOST_OPS: tuple[type[Operation], ...] = (
     hsg.NumElementsOp,
@@ -40,6 +45,8 @@ HOST_OPS: tuple[type[Operation], ...] = (
     hsg.LaunchOp,
     func.CallOp,
     func.ReturnOp,
+    scf.IfOp,
+    scf.YieldOp,
 )
 """What the launching host function may hold besides arith: the aclnn layer's work."""
 
@@ -55,6 +62,14 @@ class Kernel:
     tiling: func.FuncOp
     """Its host tiling function."""
     operator: Operator
+    variant: int | None = None
+    """Of a kernel picked at run time (hsg.tiling_key): its index among its dtype's kernels."""
+
+    @property
+    def template_arguments(self) -> str:
+        """`half`, or `half, 1` for variant 1 of a run-time choice."""
+        element = element_cpp(self.element_type)
+        return element if self.variant is None else f"{element}, {self.variant}"
 
 
 def _is(fn: func.FuncOp, attr: str) -> bool:
@@ -101,9 +116,14 @@ ENTRY_NAMES = frozenset({"workspace", "tiling", TILING_PARAM})
 
 
 def _stem(fn: func.FuncOp, dtype: str) -> str:
-    """The operator of `@<stem>_kernel_<dtype>`: the entry's name, its class `camel(stem)`."""
+    """The operator of `@<stem>_kernel_<dtype>`: the entry's name, its class `camel(stem)` (of
+    a kernel with its own hsg.tiling_key, `@<stem>_kernel_<dtype>_<variant name>`, e.g.
+    `_depth2`)."""
     name = fn.sym_name.data
     suffix = f"_kernel_{dtype}"
+    head, found, tail = name.rpartition(suffix + "_")
+    if found and hsg.TILING_KEY_ATTR in fn.attributes and tail.isidentifier():
+        name = head + suffix
     stem = name[: -len(suffix)]
     if not name.endswith(suffix) or not stem.isidentifier():
         raise OpError(fn, f"is a {dtype} kernel not named @<operator>{suffix}: the printer names "
@@ -144,18 +164,26 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
-                dtype: str) -> tuple[int, func.FuncOp]:
+                dtype: str) -> tuple[int, func.FuncOp, int | None]:
+    """The kernel's tiling key, its host tiling function, and its variant (or None)."""
     name = f"{stem}_tiling_{dtype}"
+    own = kernel.attributes.get(hsg.TILING_KEY_ATTR)
+    if own is not None and not (isinstance(own, IntegerAttr) and own.value.data >= 0):
+        raise OpError(kernel, f"has a {hsg.TILING_KEY_ATTR} that is not a non-negative integer")
     for op in module.ops:
         if isinstance(op, func.FuncOp) and op.sym_name.data == name and _is(op, hsg.TILING_ATTR):
             ret = op.body.block.last_op
             assert isinstance(ret, func.ReturnOp)
             if len(ret.arguments) != len(RESULT_NAMES):
                 raise OpError(op, f"returns {len(ret.arguments)} values, not {len(RESULT_NAMES)}")
+            if isinstance(own, IntegerAttr):
+                key = own.value.data
+                return key, op, key >> TPL_DTYPE_BITS
             key = constant_index(ret.arguments[-1])
             if key is None:
-                raise OpError(ret, "returns a tiling key that is not an arith.constant")
-            return key, op
+                raise OpError(ret, "returns a tiling key that is not an arith.constant, and the "
+                              f"kernel has no {hsg.TILING_KEY_ATTR} of its own")
+            return key, op, None
     raise OpError(kernel, f"has no host tiling function @{name} to take its tiling key from")
 
 
@@ -170,8 +198,9 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
             element = _check_signature(op)
             dtype = element_type_name(element)
             stem = _stem(op, dtype)
-            key, tiling = _tiling_key(module, op, stem, dtype)
-            kernels.append(Kernel(op, dtype, element, key, tiling, _operator(stem, op)))
+            key, tiling, variant = _tiling_key(module, op, stem, dtype)
+            kernels.append(Kernel(op, dtype, element, key, tiling, _operator(stem, op),
+                                  variant))
         elif not _is(op, hsg.TILING_ATTR):
             _check_host(op)
     if not kernels:
@@ -183,6 +212,11 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
         if first.tiling_key == second.tiling_key:
             raise OpError(second.func, f"has tiling key {first.tiling_key}, "
                           f"as @{first.func.sym_name.data} has")
+        if (first.variant is None) != (second.variant is None):
+            raise OpError(second.func, f"is {'not ' if second.variant is None else ''}one "
+                          "kernel of a run-time choice, but "
+                          f"@{first.func.sym_name.data} of the same operator is"
+                          f"{'' if second.variant is None else ' not'}")
         a, b = first.operator, second.operator
         for what, mine, theirs in (("GM arguments", b.gm_arguments, a.gm_arguments),
                                    ("scalars", b.scalar_fields, a.scalar_fields)):

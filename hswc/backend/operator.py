@@ -57,9 +57,11 @@ class Operator:
         """The kernel's GM arguments, in order: what `hsg.launch` passes."""
         return self.inputs + self.outputs
 
-    def key_macro(self, dtype: str) -> str:
-        """The schMode macro of a dtype's kernel, as ops-nn names it."""
-        return f"{self.op_type.upper()}_TPL_SCH_MODE_{DTYPE_WORDS[dtype]}"
+    def key_macro(self, dtype: str, variant: int | None = None) -> str:
+        """The schMode macro of a dtype's kernel, as ops-nn names it (of variant v of a run-time
+        choice: ..._FP16_V<v>)."""
+        suffix = "" if variant is None else f"_V{variant}"
+        return f"{self.op_type.upper()}_TPL_SCH_MODE_{DTYPE_WORDS[dtype]}{suffix}"
 
     def tiling_function(self, dtype: str) -> str:
         """The generated plain-C++ host tiling of a dtype's kernel."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 
 from hswc.backend.context import namespace_lines
-from hswc.backend.cpp_types import element_cpp
 from hswc.backend.kernel import QUALIFIERS, KernelPrinter
 from hswc.backend.kernels import Kernel, by_operator, collect_kernels
 from hswc.backend.names import TILING_PARAM
@@ -39,13 +38,14 @@ def tiling_struct_lines(operator: Operator) -> list[str]:
 
 def tiling_key_lines(kernels: list[Kernel]) -> list[str]:
     """One schMode per kernel: the tiling key its host tiling function returns."""
-    return [f"#define {k.operator.key_macro(k.dtype)} {k.tiling_key}" for k in kernels]
+    return [f"#define {k.operator.key_macro(k.dtype, k.variant)} {k.tiling_key}" for k in kernels]
 
 
 def kernel_namespace_lines(kernels: list[Kernel]) -> list[str]:
     """The arith helpers one operator's kernels need and one class specialisation per kernel."""
     operator = kernels[0].operator
-    head = ["template <typename T>", f"class {operator.op_type};"]
+    variant = ", uint32_t variant" if kernels[0].variant is not None else ""
+    head = [f"template <typename T{variant}>", f"class {operator.op_type};"]
     return namespace_lines(operator.kernel_namespace, QUALIFIERS, map(KernelPrinter, kernels),
                            head)
 
@@ -66,9 +66,9 @@ def entry_lines(kernels: list[Kernel]) -> list[str]:
     ]
     for kernel in kernels:
         lines += [
-            f"    if constexpr (schMode == {operator.key_macro(kernel.dtype)}) {{",
+            f"    if constexpr (schMode == {operator.key_macro(kernel.dtype, kernel.variant)}) {{",
             f"        {operator.kernel_namespace}::{operator.op_type}"
-            f"<{element_cpp(kernel.element_type)}> op;",
+            f"<{kernel.template_arguments}> op;",
             f"        op.Init({', '.join(operator.gm_arguments)}, &{TILING_PARAM});",
             "        op.Process();",
             "    }",

@@ -31,6 +31,7 @@ from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.ops import budget_of
 from hswc.ops.definition import camel
+from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
 from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
 from hswc.tiling import Tiling, compute_tiling, core_slice
@@ -95,28 +96,32 @@ def _describe(kernel: func.FuncOp) -> str:
     """What the IR says about the kernel's structure (when no variant was named)."""
     depth = {op.result.type.depth.data for op in kernel.walk() if isinstance(op, ascend.TQueOp)
              and isinstance(op.result.type, ascend.TQueType)}
-    scalar = any(isinstance(op, ascend.CompareScalarOp) for op in kernel.walk())
+    compares = {"Compares" if isinstance(op, ascend.ComparesOp) else "CompareScalar"
+                for op in kernel.walk() if isinstance(op, ascend.ScalarCompareOp)}
     tbufs = sum(isinstance(op, ascend.TBufOp) for op in kernel.walk())
     depths = "/".join(str(d) for d in sorted(depth)) or "?"
-    return (f"TQue depth {depths}, {'CompareScalar' if scalar else 'Compare'}, "
+    return (f"TQue depth {depths}, {'/'.join(sorted(compares)) or 'Compare'}, "
             f"{tbufs} TBufs")
 
 
 def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int,
             platform: Platform, figures: CostFigures) -> Tiling[int]:
+    """The launch's tiling: the module's host tiling function run on the platform, or for a
+    kernel alone, or one variant of a run-time choice (hsg.tiling_key, which its tiling may not
+    pick at this size), hswc.tiling on the plan the kernel records."""
     stem, _, suffix = kernel.sym_name.data.rpartition("_kernel_")
     name = f"{stem}_tiling_{suffix}"
     tiling_fn = None
-    if module is not None:
+    if module is not None and hsg.TILING_KEY_ATTR not in kernel.attributes:
         tiling_fn = next((op for op in module.body.block.ops if isinstance(op, func.FuncOp)
                           and op.sym_name.data == name), None)
     if tiling_fn is None:
         try:
-            plan = read_plan(kernel, UB_PLAN_ATTR)
+            plan = read_plan(kernel, UB_PLAN_ATTR) or read_plan(kernel, UB_BUDGET_ATTR)
         except ValueError as error:
             raise CostModelError(kernel, f"has a malformed {UB_PLAN_ATTR}: {error}") from None
         if plan is None:  # tiled by its named op's reference budget
-            plan = budget_of(stem)
+            plan = budget_of(stem, dtype)
         if plan is None:
             raise CostModelError(kernel, f"has no {UB_PLAN_ATTR} to tile it by without its "
                                  "host tiling function")

@@ -23,19 +23,6 @@ RESOURCE_NAMES = {
 SERIAL_THRESHOLD = 0.7
 """Below this share of the time bound by any one resource, the pipes are mostly serialised."""
 
-FIGURE_STATUS = {
-    "clock_hz": "documented",
-    "hbm_bytes_per_s": "documented, a parameter",
-    "repeat_bytes": "documented",
-    "max_repeats_per_instruction": "documented",
-    "cycles_per_repeat": "assumption",
-    "vector_issue_cycles": "assumption",
-    "pipe_barrier_cycles": "assumption",
-    "core_gm_bytes_per_s": "assumption",
-    "dma_setup_cycles": "assumption (16 KB knee)",
-}
-"""Which cost figures are documented and which are this project's assumptions (CostFigures)."""
-
 
 @dataclass(frozen=True)
 class ChunkTimes:
@@ -232,8 +219,8 @@ class Report:
                 lines.append(f"    {chunk_name(r.chunk):>6}  {r.mte2 * us:8.3f} "
                              f"{r.vector * us:8.3f} {r.mte3 * us:8.3f}")
         lines.append("figures: " + "; ".join(
-            f"{f.name} {getattr(self.figures, f.name):g} [{FIGURE_STATUS.get(f.name, '?')}]"
-            for f in fields(self.figures)))
+            f"{f.name} {getattr(self.figures, f.name):g} [{self.figures.status_of(f.name)}]"
+            for f in fields(self.figures) if f.name != "status"))
         return "\n".join(lines)
 
     def trace_json(self, max_cores: int | None = None) -> str:

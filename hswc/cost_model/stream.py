@@ -148,7 +148,7 @@ _INT_OPS = {**BINARY, **DIVISIONS}
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
     """(repeats, instructions) of one vector API call over `count` elements."""
     operands = [o for o in op.operands if isinstance(o.type, ascend.LocalTensorType)]
-    if isinstance(op, ascend.CompareOp | ascend.CompareScalarOp):
+    if isinstance(op, ascend.CompareOp | ascend.ScalarCompareOp):
         operands = [op.src0]  # the mask is the output; the compared dtype sets the lanes
     elif isinstance(op, ascend.SelectOp):
         operands = [op.dst]

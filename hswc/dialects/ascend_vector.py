@@ -431,15 +431,9 @@ class CompareOp(VectorOp):
         _verify_compare_count(self, "src0")
 
 
-@irdl_op_definition
-class CompareScalarOp(ScalarSourceOp):
-    """AscendC::CompareScalar(dst, src0, scalar, CMPMODE, count): bit mask of src0 <mode> scalar.
+class ScalarCompareOp(ScalarSourceOp):
+    """A compare of a tensor with a scalar (abstract): a bit mask of src0 <mode> scalar."""
 
-    Example: `ascend.compare_scalar %m, %x, -3.000000e+00 : f32, gt, %n : ...`, or with a
-    run-time scalar `ascend.compare_scalar %m, %x, %lambd : f32, ge, %n : ...`
-    """
-
-    name = "ascend.compare_scalar"
     dst = operand_def(LocalTensorType)
     src0 = operand_def(LocalTensorType)
     mode = prop_def(CmpModeAttr)
@@ -459,6 +453,28 @@ class CompareScalarOp(ScalarSourceOp):
         require_element(self, "src0", HALF_OR_FLOAT)
         self.verify_scalar("src0")
         _verify_compare_count(self, "src0")
+
+
+@irdl_op_definition
+class CompareScalarOp(ScalarCompareOp):
+    """AscendC::CompareScalar(dst, src0, scalar, CMPMODE, count): bit mask of src0 <mode> scalar.
+
+    Example: `ascend.compare_scalar %m, %x, -3.000000e+00 : f32, gt, %n : ...`, or with a
+    run-time scalar `ascend.compare_scalar %m, %x, %lambd : f32, ge, %n : ...`
+    """
+
+    name = "ascend.compare_scalar"
+
+
+@irdl_op_definition
+class ComparesOp(ScalarCompareOp):
+    """AscendC::Compares(dst, src0, scalar, CMPMODE, count): CompareScalar's current name, the
+    same call (asc-devkit: "CompareScalar has been updated, please use Compares instead").
+
+    Example: `ascend.compares %m, %x, -3.000000e+00 : f32, ge, %n : ...`
+    """
+
+    name = "ascend.compares"
 
 
 @irdl_op_definition
@@ -585,6 +601,6 @@ VECTOR_OPS: tuple[type[VectorOp], ...] = (
     AddsOp, MulsOp, MaxsOp, MinsOp,
     AbsOp, ReluOp,
     AndOp, OrOp, NotOp,
-    DuplicateOp, CompareOp, CompareScalarOp, SelectOp, CastOp,
+    DuplicateOp, CompareOp, CompareScalarOp, ComparesOp, SelectOp, CastOp,
 )
 """Every vector instruction of the dialect."""

@@ -63,6 +63,12 @@ KERNEL_ATTR = "hsg.kernel"
 """Unit attribute on the device kernel function that `hsg.launch` runs."""
 TILING_ATTR = "hsg.tiling"
 """Unit attribute on the host tiling function."""
+TILING_KEY_ATTR = "hsg.tiling_key"
+"""On a kernel that its tiling picks at run time among several (ops-nn arch35: by the element
+count): the tiling key it is launched under. A kernel without one has its tiling function's
+constant key."""
+QUEUE_DEPTH_ATTR = "hsg.queue_depth"
+"""On such a kernel: the queue depth of its variant of the run-time choice."""
 OP_NAME_ATTR = "hsg.op_name"
 """The operator a kernel (or the linalg.generic it came from) implements, e.g.
 "hard_swish_grad": the stem of its C++ and ops-nn names."""

@@ -63,8 +63,8 @@ SCALAR_CALLS: dict[type[ascend.VectorOp], WithScalar] = {
 
 @register_impls
 class AscendVectorFunctions(MachineFunctions):
-    """Every vector instruction: the elementwise families, Duplicate, Compare, CompareScalar,
-    Select and Cast."""
+    """Every vector instruction: the elementwise families, Duplicate, Compare, CompareScalar
+    (and its other name Compares), Select and Cast."""
 
     def _vector(self, op: ascend.VectorOp, args: PythonValues, call: UbCall) -> PythonValues:
         """call(views of the tensor operands, count) on every part of the active cores."""
@@ -191,12 +191,20 @@ class AscendVectorFunctions(MachineFunctions):
         mode = op.mode.data.value
         return self._vector(op, args, lambda v, n: api.compare(v[0], v[1], v[2], mode, n))
 
-    @impl(ascend.CompareScalarOp)
-    def run_compare_scalar(self, interpreter: Interpreter, op: ascend.CompareScalarOp,
-                           args: PythonValues) -> PythonValues:
+    def _scalar_compare(self, op: ascend.ScalarCompareOp, args: PythonValues) -> PythonValues:
         mode, (scalar, tensors) = op.mode.data.value, self._scalar(op, args)
         return self._vector(
             op, tensors, lambda v, n: api.compare_scalar(v[0], v[1], scalar, mode, n))
+
+    @impl(ascend.CompareScalarOp)
+    def run_compare_scalar(self, interpreter: Interpreter, op: ascend.CompareScalarOp,
+                           args: PythonValues) -> PythonValues:
+        return self._scalar_compare(op, args)
+
+    @impl(ascend.ComparesOp)
+    def run_compares(self, interpreter: Interpreter, op: ascend.ComparesOp,
+                     args: PythonValues) -> PythonValues:
+        return self._scalar_compare(op, args)
 
     @impl(ascend.SelectOp)
     def run_select(self, interpreter: Interpreter, op: ascend.SelectOp,

@@ -20,11 +20,12 @@ OPS: dict[str, OpDefinition] = {d.name: d for d in (
 """By stem: `hard_swish_grad` for hsg.hard_swish_grad."""
 
 
-def budget_of(stem: str) -> UbPlan | None:
-    """The one reference budget of operator `stem`'s kernels, if it has exactly one: what a
-    kernel without a recorded `hsg.ub_plan` was tiled by."""
+def budget_of(stem: str, dtype: str) -> UbPlan | None:
+    """The one reference-schedule budget of operator `stem`'s `dtype` kernels, if it has
+    exactly one: what a kernel without a recorded `hsg.ub_plan` was tiled by."""
     definition = OPS.get(stem)
-    budgets = set(definition.budgets.values()) if definition is not None else set()
+    budgets = {budget(dtype).plan(1) for budget in definition.budgets.values()
+               if budget(dtype).schedule == "reference"} if definition is not None else set()
     return budgets.pop() if len(budgets) == 1 else None
 
 

@@ -16,7 +16,7 @@ from xdsl.ir import SSAValue
 from hswc.dialects.hsg import NamedOp
 from hswc.ops.body import BodyBuilder
 from hswc.ops.docs import OpDocs
-from hswc.tiling import UbPlan
+from hswc.tiling import Budget
 
 Decomposition = Callable[[BodyBuilder, Sequence[SSAValue], Mapping[str, SSAValue]], SSAValue]
 """Builds the body from the inputs' elements and the op's attributes (f32 scalars defined
@@ -38,10 +38,11 @@ class OpDefinition:
     """The aclnn entry point of the operator (ops-nn naming), e.g. aclnnHardswishBackward."""
     docs: OpDocs
     """What its ops-nn package says about it, and ops-nn's spelling of its names."""
-    budgets: Mapping[str, UbPlan] = field(default_factory=dict)
-    """Semantics -> the UB budget the ops-nn tiling of that kernel divides by (its
-    BYTES_PER_ELEMENT and reserve), used by the reference schedule instead of the buffers'
-    own bytes; semantics without one are tiled from their buffers."""
+    budgets: Mapping[str, Callable[[str], Budget]] = field(default_factory=dict)
+    """Semantics -> the UB budget (per element type) that the ops-nn tiling of that kernel
+    divides by (its BYTES_PER_ELEMENT and reserve, or its buffer counts), used by the schedule
+    preset reproducing that kernel instead of the buffers' own bytes; semantics without one
+    are tiled from their buffers."""
 
     @property
     def name(self) -> str:

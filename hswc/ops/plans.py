@@ -10,15 +10,16 @@ from xdsl.dialects.linalg.ops import GenericOp
 from hswc.diagnostics import LocatingParser
 from hswc.elementwise import elementwise
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR, HsgDecomposePass
-from hswc.passes.schedule_options import read_plan
+from hswc.passes.schedule_options import read_budget
 from hswc.tiling import UbPlan
 from hswc.vectorizer.plan import KernelPlan, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import REFERENCE, Schedule
 
 
 def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
-                   semantics: str | None = None) -> tuple[KernelPlan, UbPlan]:
-    """The kernel plan of `hsg.<op_name>` on `dtype`, and the UB plan its tiling divides by."""
+                   semantics: str | None = None, depth: int = 1) -> tuple[KernelPlan, UbPlan]:
+    """The kernel plan of `hsg.<op_name>` on `dtype`, and the UB plan its tiling divides by
+    (of a schedule chosen at run time, those of its variant with queues of `depth`)."""
     from hswc.ops import definition_of
     from hswc.pipeline import DIALECTS
 
@@ -39,11 +40,12 @@ def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
     HsgDecomposePass(semantics=semantics).apply(ctx, module)
     generic = next(op for op in module.walk() if isinstance(op, GenericOp))
     ew = elementwise(generic)
-    kernel = plan_kernel(ew.dag, schedule, dtype, ew.output_name())
-    return kernel, tiling_plan(kernel, read_plan(generic, UB_BUDGET_ATTR))[0]
+    fixed = schedule.with_depth(depth) if schedule.chosen_at_run_time else schedule
+    kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
+    return kernel, tiling_plan(kernel, read_budget(generic, UB_BUDGET_ATTR), schedule)[0]
 
 
 def op_ub_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
-               semantics: str | None = None) -> UbPlan:
+               semantics: str | None = None, depth: int = 1) -> UbPlan:
     """The UB plan the tiling of `hsg.<op_name>`'s kernel divides by."""
-    return op_kernel_plan(op_name, dtype, schedule, semantics)[1]
+    return op_kernel_plan(op_name, dtype, schedule, semantics, depth)[1]

@@ -10,7 +10,9 @@ roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM, FreeTe
 
 The schedule options (hswc.passes.schedule_options, shared with hsg-tile-on-cores) choose the
 structure, never the bits: the default is ops-nn's A2/A3 HardSwishGrad kernel call for call.
-A kernel tiled for another UB plan (its `hsg.ub_plan`) is refused.
+A kernel that is one variant of a run-time choice (`hsg.queue_depth`) gets that variant of the
+options' schedule. A kernel tiled for another UB plan (its `hsg.ub_plan`), or for a budget
+(`hsg.ub_budget`) that does not make room for its buffers, is refused.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -27,10 +29,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
+from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, describe_plan, read_plan
+from hswc.tiling import UbPlan
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
-from hswc.vectorizer.plan import KernelPlan, plan_kernel
+from hswc.vectorizer.plan import KernelPlan, budget_covers, plan_kernel
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -56,24 +60,57 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
     memref = chunk.output.type
     assert isinstance(memref, MemRefType)
     dtype = element_type_name(memref.get_element_type())
-    plan = plan_kernel(body_dag(chunk.body.block), schedule, dtype, _output_name(chunk))
+    dag = body_dag(chunk.body.block)
     kernel = _kernel_of(chunk)
-    if kernel is None:
-        return plan  # a hand-written chunk: no tiling to agree with
-    try:
-        tiled = read_plan(kernel, UB_PLAN_ATTR)
-    except ValueError as error:
-        raise OpError(kernel, f"has a malformed {UB_PLAN_ATTR} attribute: {error}") from None
+    if kernel is None:  # a hand-written chunk: no tiling to agree with
+        return plan_kernel(dag, schedule.variants()[0][0], dtype, _output_name(chunk))
+    fixed = _variant(kernel, schedule, pass_name)
+    plan = plan_kernel(dag, fixed, dtype, _output_name(chunk))
+    tiled, budget = (_recorded(kernel, attr) for attr in (UB_PLAN_ATTR, UB_BUDGET_ATTR))
     wanted = plan.ub_plan()
+    options = f"{pass_name} ({schedule.describe()})"
+    if budget is not None:
+        if not budget_covers(budget, plan):
+            raise OpError(chunk, f"was tiled for a UB budget of {describe_plan(budget)}, which "
+                          f"does not make room for the buffers {options} allocates: give "
+                          "hsg-tile-on-cores the same variant options")
+        return plan
     if tiled is None and not schedule.is_reference:
-        raise OpError(chunk, f"was tiled for its operator's reference budget, but {pass_name} "
-                      f"({schedule.describe()}) allocates for {describe_plan(wanted)}: give "
-                      "hsg-tile-on-cores the same variant options")
+        raise OpError(chunk, f"was tiled for its operator's reference budget, but {options} "
+                      f"allocates for {describe_plan(wanted)}: give hsg-tile-on-cores the same "
+                      "variant options")
     if tiled is not None and tiled != wanted:
         raise OpError(chunk, f"was tiled for a UB plan of {describe_plan(tiled)}, but "
-                      f"{pass_name} ({schedule.describe()}) allocates for "
-                      f"{describe_plan(wanted)}: give hsg-tile-on-cores the same variant options")
+                      f"{options} allocates for {describe_plan(wanted)}: give "
+                      "hsg-tile-on-cores the same variant options")
     return plan
+
+
+def _recorded(kernel: func.FuncOp, attr: str) -> UbPlan | None:
+    try:
+        return read_plan(kernel, attr)
+    except ValueError as error:
+        raise OpError(kernel, f"has a malformed {attr} attribute: {error}") from None
+
+
+def _variant(kernel: func.FuncOp, schedule: Schedule, pass_name: str) -> Schedule:
+    """The schedule of this kernel: the options', or for a variant of a run-time choice (its
+    hsg.queue_depth) the options' variant of that depth."""
+    depth = kernel.attributes.get(hsg.QUEUE_DEPTH_ATTR)
+    name = f"@{kernel.sym_name.data}"
+    if depth is None:
+        if schedule.chosen_at_run_time:
+            raise OpError(kernel, f"is the only kernel of its tiling, but {pass_name} "
+                          f"({schedule.describe()}) builds one per queue depth chosen at run "
+                          "time: give hsg-tile-on-cores the same variant options", name)
+        return schedule
+    if not isinstance(depth, IntegerAttr) or depth.value.data not in (1, 2):
+        raise OpError(kernel, f"has a {hsg.QUEUE_DEPTH_ATTR} that is not 1 or 2", name)
+    if not schedule.chosen_at_run_time:
+        raise OpError(kernel, f"is the depth-{depth.value.data} kernel of a choice made at run "
+                      f"time, but {pass_name} ({schedule.describe()}) builds one kernel: give "
+                      "it the same variant options as hsg-tile-on-cores", name)
+    return schedule.with_depth(depth.value.data)
 
 
 def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:

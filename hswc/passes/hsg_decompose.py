@@ -8,8 +8,8 @@ from outside), and an elementwise `linalg.generic` whose body is the op's decomp
 chosen semantics (hswc.ops), marked `hsg.op_name` (and `hsg.ub_budget` where the reference kernel
 of that semantics tiles by a fixed budget). Unranked operands, which linalg.generic cannot take, are
 flattened first (`hsg.flatten`) and the result given their shape back (`hsg.unflatten`).
-`semantics=cann|torch` picks the decomposition; by default each op's own default (cann for
-hard_swish_grad, torch for the others).
+`semantics=cann|cann-arch35|torch` picks the decomposition; by default each op's own default
+(cann for hard_swish_grad, torch for the others).
 """
 
 from __future__ import annotations
@@ -40,14 +40,16 @@ from xdsl.utils.exceptions import PassFailedException
 
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
+from hswc.dialects.ascend_types import element_type_name
 from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
-from hswc.passes.schedule_options import plan_attribute
+from hswc.passes.schedule_options import budget_attribute
 
 F32 = Float32Type()
 SEMANTICS_ATTR = "hsg.semantics"
 UB_BUDGET_ATTR = "hsg.ub_budget"
-"""On a generic: the UB budget (hswc.tiling.UbPlan) its reference schedule is tiled by."""
+"""On a generic: the UB budget (hswc.tiling.Budget) that the schedule preset reproducing its
+CANN kernel is tiled by (hswc.passes.schedule_options.budget_attribute)."""
 
 
 def _empty_like(b: Builder, t: TensorType[Attribute], like: SSAValue) -> SSAValue:
@@ -96,7 +98,7 @@ def decompose(op: hsg.NamedOp, definition: OpDefinition, semantics: str) -> SSAV
     generic.attributes[SEMANTICS_ATTR] = StringAttr(semantics)
     budget = definition.budgets.get(semantics)
     if budget is not None:
-        generic.attributes[UB_BUDGET_ATTR] = plan_attribute(budget)
+        generic.attributes[UB_BUDGET_ATTR] = budget_attribute(budget(element_type_name(element)))
     b.insert(generic)
     out = generic.res[0]
     if isinstance(op_type, UnrankedTensorType):
@@ -112,7 +114,7 @@ class HsgDecomposePass(ModulePass):
     name = "hsg-decompose"
 
     semantics: str | None = None
-    """cann or torch; by default each op's own default."""
+    """cann, cann-arch35 or torch; by default each op's own default."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         known = sorted({s for d in OPS.values() for s in d.semantics})

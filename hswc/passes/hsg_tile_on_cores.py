@@ -29,11 +29,12 @@ from io import StringIO
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float32Type,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -49,20 +50,29 @@ from xdsl.utils.exceptions import PassFailedException
 
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
+from hswc.dialects.ascend import constant_index
 from hswc.dialects.ascend_types import element_type_name
 from hswc.elementwise import Elementwise, elementwise
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
-from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, plan_attribute, read_plan
+from hswc.passes.schedule_options import (
+    UB_PLAN_ATTR,
+    ScheduleOptions,
+    plan_attribute,
+    read_budget,
+)
 from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform
 from hswc.tiling import (
     RESULT_NAMES,
     TILING_FIELDS,
+    TILING_KEYS,
+    Plans,
     TilingError,
-    UbPlan,
+    Variant,
     block_slice,
     compute_tiling,
+    template_tiling_key,
     tiling_formula,
 )
 from hswc.vectorizer.plan import plan_kernel, tiling_plan
@@ -80,14 +90,14 @@ def kernel_function_name(op_name: str, dtype: str) -> str:
     return f"{op_name}_kernel_{dtype}"
 
 
-def _build_tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
+def _build_tiling_function(name: str, dtype: str, plans: Plans) -> func.FuncOp:
     """The host TilingFunc as IR: (totalNum, coreNum, ubSize) -> the tiling."""
     index = IndexType()
     block = Block(arg_types=[index] * 3)
     for arg, arg_name in zip(block.args, ("total_num", "core_num", "ub_size"), strict=True):
         arg.name_hint = arg_name
     a = IRArith(InsertPoint.at_end(block))
-    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plan)
+    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plans)
     results = tiling.as_tuple()
     for value, result_name in zip(results, RESULT_NAMES, strict=True):
         if value.name_hint is None:
@@ -159,6 +169,57 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
     return fn
+
+
+@dataclass(frozen=True)
+class _Kernel:
+    """One kernel function to build for a generic."""
+
+    variant: Variant
+    depth: int
+    own: bool
+    """Tiled by its own buffers' plan (recorded as hsg.ub_plan), not by its op's budget."""
+
+    def suffix(self, count: int) -> str:
+        """`_depth<d>` after `@<op>_kernel_<dt>` for a variant of a run-time choice."""
+        return f"_depth{self.depth}" if count > 1 else ""
+
+    def mark(self, fn: func.FuncOp, count: int) -> None:
+        """The attributes saying what the kernel was tiled for: its UB plan unless that is the
+        reference kernel's budget; a variant's tiling key and queue depth."""
+        if count == 1:
+            if self.own:
+                fn.attributes[UB_PLAN_ATTR] = plan_attribute(self.variant.plan)
+            return
+        attr = UB_PLAN_ATTR if self.own else UB_BUDGET_ATTR
+        fn.attributes[attr] = plan_attribute(self.variant.plan)
+        fn.attributes[hsg.TILING_KEY_ATTR] = IntegerAttr(self.variant.key, IndexType())
+        fn.attributes[hsg.QUEUE_DEPTH_ATTR] = IntegerAttr(self.depth, IndexType())
+
+
+def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAValue],
+            ew: Elementwise, scalars: list[SSAValue]) -> SSAValue:
+    """hsg.launch of the kernel; of several, the one whose key the tiling returned (an scf.if
+    on the key per kernel but the first, which runs when no other key matches)."""
+    *others, (key, name) = kernels
+    if not others:
+        launch = builder.insert(hsg.LaunchOp(name, values[3], ew.inputs,
+                                             values[: len(TILING_FIELDS)], scalars))
+        launch.y.name_hint = ew.result.name_hint
+        return launch.y
+    a = IRArith(builder.insertion_point)
+    matches = a.name_bool(a.eq(values[4], a.const(key)), f"use_{name.rpartition('_')[2]}")
+    then_block, else_block = Block(), Block()
+    result_type = ew.result.type
+    branches = []
+    for block, chosen in ((then_block, [(key, name)]), (else_block, others)):
+        inner = Builder(InsertPoint.at_end(block))
+        value = _launch(inner, chosen, values, ew, scalars)
+        inner.insert(scf.YieldOp(value))
+        branches.append(Region(block))
+    branch = builder.insert(scf.IfOp(matches, [result_type], branches[0], branches[1]))
+    branch.results[0].name_hint = ew.result.name_hint
+    return branch.results[0]
 
 
 def _host_scalars(builder: Builder, ew: Elementwise) -> list[SSAValue]:
@@ -298,38 +359,53 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = element_type_name(ew.element_type)
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or fn.sym_name.data
-        plan, record = self._plan(ew, schedule, dtype)
+        kernels = self._plan(ew, schedule, dtype)
         table = functions.setdefault(module, _Functions(module))
-        tiling_fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plan)
-        kernel_fn = _build_kernel_function(kernel_function_name(op_name, dtype), ew)
-        if record:
-            for function in (tiling_fn, kernel_fn):
-                function.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
+        plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
+            else tuple(k.variant for k in kernels)
+        tiling_fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plans)
+        if len(kernels) == 1 and kernels[0].own:
+            tiling_fn.attributes[UB_PLAN_ATTR] = plan_attribute(kernels[0].variant.plan)
         tiling_name = table.ensure(tiling_fn.sym_name.data, tiling_fn, op)
-        kernel_name = table.ensure(kernel_fn.sym_name.data, kernel_fn, op)
+        launched: list[tuple[int, str]] = []
+        for k in kernels:
+            kernel_fn = _build_kernel_function(
+                kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
+            k.mark(kernel_fn, len(kernels))
+            launched.append((k.variant.key, table.ensure(kernel_fn.sym_name.data, kernel_fn, op)))
 
         before = op.prev_op
-        values = self._host_tiling(op, ew, dtype, plan, platform, tiling_name, camel(op_name))
+        values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name, camel(op_name))
         builder = Builder(InsertPoint.before(op))
-        launch = hsg.LaunchOp(kernel_name, values[3], ew.inputs, values[: len(TILING_FIELDS)],
-                              _host_scalars(builder, ew))
-        builder.insert(launch)
-        launch.y.name_hint = ew.result.name_hint
+        scalars = _host_scalars(builder, ew)
+        folded = constant_index(values[4])
+        if folded is not None:  # the tiling is known: launch the kernel of its key
+            launched = [(key, name) for key, name in launched if key == folded]
+        result = _launch(builder, launched, values, ew, scalars)
         copy_location(op, ops_between(before, op))
-        ew.result.replace_all_uses_with(launch.y)
+        ew.result.replace_all_uses_with(result)
         init = op.outputs[0].owner
         Rewriter.erase_op(op)
         _erase_if_dead(init)
 
-    def _plan(self, ew: Elementwise, schedule: Schedule, dtype: str) -> tuple[UbPlan, bool]:
-        """The UB plan to tile by, and whether to record it (it is not a named op's budget)."""
+    def _plan(self, ew: Elementwise, schedule: Schedule, dtype: str) -> list[_Kernel]:
+        """The kernels to build: one, or one per variant of a run-time choice, each with the UB
+        plan it is tiled by and whether that is its own (not a named op's budget)."""
         try:
-            budget = read_plan(ew.op, UB_BUDGET_ATTR)
-            return tiling_plan(plan_kernel(ew.dag, schedule, dtype, ew.output_name()), budget)
+            budget = read_budget(ew.op, UB_BUDGET_ATTR)
+            kernels = []
+            variants = schedule.variants()
+            for index, (fixed, above) in enumerate(variants):
+                kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
+                plan, own = tiling_plan(kernel, budget, schedule)
+                key = template_tiling_key(dtype, index) if len(variants) > 1 \
+                    else TILING_KEYS[dtype]
+                kernels.append(_Kernel(Variant(plan, key, above), fixed.queue_depth, own))
+            return kernels
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
 
-    def _host_tiling(self, op: GenericOp, ew: Elementwise, dtype: str, plan: UbPlan,
+    def _host_tiling(self, op: GenericOp, ew: Elementwise, dtype: str, plans: Plans,
                      platform: tuple[int | None, int | None], tiling_name: str,
                      title: str) -> list[SSAValue]:
         """The launch's tiling values: folded constants, or a call of the tiling function."""
@@ -343,7 +419,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                           display_name(op))
         if total is not None and core_num is not None and ub_size is not None:
             try:
-                tiling = compute_tiling(total, core_num, ub_size, dtype, plan)
+                tiling = compute_tiling(total, core_num, ub_size, dtype, plans)
             except TilingError as error:
                 raise OpError(op, f"cannot be tiled for core-num={core_num} ub-size={ub_size}: "
                               f"{title} {error}", display_name(op)) from None

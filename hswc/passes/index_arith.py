@@ -113,3 +113,7 @@ class IRArith:
         if constant_index(value) is None:
             value.name_hint = hint
         return value
+
+    def name_bool(self, value: SSAValue, hint: str) -> SSAValue:
+        value.name_hint = hint
+        return value

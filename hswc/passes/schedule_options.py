@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import PassFailedException
 
-from hswc.tiling import UbPlan
-from hswc.vectorizer.schedule import FLAGS, PRESETS, REFERENCE, Schedule
+from hswc.tiling import Budget, UbPlan
+from hswc.vectorizer.schedule import OPTIONS, PRESETS, REFERENCE, Schedule
 
 UB_PLAN_ATTR = "hsg.ub_plan"
 """On a kernel function: the UB plan its tiling divided by."""
@@ -48,6 +48,22 @@ class ScheduleOptions:
     """Free each input buffer right after its last use."""
     x_first: bool | None = None
     """Take each input only when first needed, so compute starts while others arrive."""
+    argument_order: bool | None = None
+    """Copy in, take and free the inputs in argument order."""
+    reuse_copies: bool | None = None
+    """Cast each input to f32 when first read, into a dead f32 copy's buffer if there is one."""
+    whole_repeat_casts: bool | None = None
+    """Casts over compute_num lanes, like the other vector instructions."""
+    cast_rint: bool | None = None
+    """Narrowing Casts to f16 as CAST_RINT."""
+    no_pipe_barriers: bool | None = None
+    """No PipeBarrier<PIPE_V> between vector steps."""
+    raw_queue_tensors: bool | None = None
+    """Queue tensors used as they are, without ReinterpretCast views."""
+    compares: bool | None = None
+    """The scalar compare spelled Compares, not CompareScalar."""
+    double_buffer_above: int | None = None
+    """Choose depth-2 queues at run time when totalNum is above this (two kernels, two keys)."""
 
     def schedule(self, pass_name: str) -> Schedule:
         """The schedule these options select; an unknown preset is a pass failure."""
@@ -59,8 +75,13 @@ class ScheduleOptions:
                     f"{pass_name}: unknown variant '{self.variant}' (known: {known})"
                 )
             base = PRESETS[self.variant]
-        given = {name: getattr(self, name) for name in FLAGS}
-        return replace(base, **{name: on for name, on in given.items() if on is not None})
+        given = {name: getattr(self, name) for name in OPTIONS}
+        chosen = replace(base, **{name: on for name, on in given.items() if on is not None})
+        above = chosen.double_buffer_above
+        if above is not None and above < 0:
+            raise PassFailedException(f"{pass_name}: double-buffer-above must be a count of "
+                                      f"elements, at least 0, got {above}")
+        return chosen
 
 
 def plan_attribute(plan: UbPlan) -> DictionaryAttr:
@@ -76,6 +97,10 @@ def read_plan(op: Operation, name: str) -> UbPlan | None:
         return None
     if not isinstance(attr, DictionaryAttr):
         raise ValueError(f"{name} is not a dictionary of {', '.join(_PLAN_FIELDS)}")
+    return _plan_of(attr, name)
+
+
+def _plan_of(attr: DictionaryAttr, name: str) -> UbPlan:
     values: dict[str, int] = {}
     for field_name in _PLAN_FIELDS:
         entry = attr.data.get(field_name)
@@ -83,6 +108,42 @@ def read_plan(op: Operation, name: str) -> UbPlan | None:
             raise ValueError(f"{name} has no integer {field_name}")
         values[field_name] = entry.value.data
     return UbPlan(**values)
+
+
+def budget_attribute(budget: Budget) -> DictionaryAttr:
+    """A reference-schedule budget of one depth as its plan (`{bytes_per_element = 48 : i64,
+    ...}`); any other as `{schedule = "arch35", depth1 = {...}, depth2 = {...}}`."""
+    if budget.schedule == "reference" and len(budget.depths) == 1:
+        return plan_attribute(budget.depths[0][1])
+    entries: dict[str, Attribute] = {"schedule": StringAttr(budget.schedule)}
+    entries.update({f"depth{depth}": plan_attribute(plan) for depth, plan in budget.depths})
+    return DictionaryAttr(entries)
+
+
+def read_budget(op: Operation, name: str) -> Budget | None:
+    """The budget stored under `name` on op (either form of budget_attribute); None when there
+    is none; a ValueError for a malformed one."""
+    attr: Attribute | None = op.attributes.get(name)
+    if attr is None:
+        return None
+    if not isinstance(attr, DictionaryAttr):
+        raise ValueError(f"{name} is not a dictionary")
+    schedule = attr.data.get("schedule")
+    if schedule is None:
+        plan = read_plan(op, name)
+        assert plan is not None
+        return Budget("reference", ((1, plan),))
+    if not isinstance(schedule, StringAttr) or schedule.data not in PRESETS:
+        raise ValueError(f"{name} names no schedule preset (known: {', '.join(PRESETS)})")
+    depths: list[tuple[int, UbPlan]] = []
+    for key, entry in attr.data.items():
+        if key == "schedule":
+            continue
+        if not key.startswith("depth") or not key[5:].isdigit() \
+                or not isinstance(entry, DictionaryAttr):
+            raise ValueError(f"{name} has an entry '{key}' that is not depth<n> = {{plan}}")
+        depths.append((int(key[5:]), _plan_of(entry, f"{name}.{key}")))
+    return Budget(schedule.data, tuple(depths))
 
 
 def describe_plan(plan: UbPlan) -> str:

@@ -11,7 +11,13 @@ PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), C
 Barriers: an instruction joins the step since the last barrier, with none in between, when it
 is an input's Cast (or another call of the step's one instruction) that touches nothing the
 step writes, or when it is a Muls/Adds continuing the step's last Muls/Adds in place (x*a+b);
-otherwise a barrier starts a new step. This is where ops-nn's kernel puts them.
+otherwise a barrier starts a new step. This is where ops-nn's kernel puts them (its arch35
+kernel has none: `no-pipe-barriers`).
+
+With `reuse-copies`, Compute takes every TBuf before its first instruction, and an f32 copy cast
+into a buffer an earlier copy held gets a Get of its own, named after it (`%grad_fp32 =
+ascend.tbuf_get %x_fp32_buf`): the interpreter and the CPU model refuse a read through the
+earlier copy's tensor once the later one has written the buffer.
 
 Queue tensors are read by Cast and DataCopy as they are, and by every other instruction through
 a ReinterpretCast to their own type, as the reference's templated code does.
@@ -151,7 +157,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
         fill: FloatAttr | SSAValue = (uniforms.value(b.uniform) if b.uniform is not None
                                       else float_attr(b.value or 0.0, ELEMENT_TYPES[b.dtype]))
         e.op(ascend.DuplicateOp(local, fill, ub_factor))
-    if consts:
+    if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
     return Handles(gm, objects, uniforms)
 
@@ -238,6 +244,9 @@ class ChunkEmitter:
         self.step: list[Instr] = []
         self.got = False
         self.freed: list[Val] = []
+        self.copies: dict[Val, SSAValue] = {}
+        """reuse-copies: each f32 copy's own tensor (a later copy in a reused buffer gets its
+        own Get)."""
 
     def buffer(self, val: Val) -> Buffer:
         return self.plan.place[val]
@@ -316,6 +325,8 @@ class ChunkEmitter:
             self.instruction(cast)
 
     def _viewed(self, b: Buffer) -> bool:
+        if self.plan.schedule.raw_queue_tensors:
+            return False
         return any(i.api not in RAW_ACCESS and any(self.buffer(v) is b for v in (i.dst, *i.srcs))
                    for i in self.plan.instrs())
 
@@ -355,7 +366,10 @@ class ChunkEmitter:
     def operand(self, val: Val, instr: Instr) -> SSAValue:
         b = self.buffer(val)
         if b.is_queue:
-            return self.tensors[b] if instr.api in RAW_ACCESS else self.view(b)
+            raw = instr.api in RAW_ACCESS or self.plan.schedule.raw_queue_tensors
+            return self.tensors[b] if raw else self.view(b)
+        if val.role == "copy" and self.plan.schedule.reuse_copies:
+            return self.copy_tensor(val, b)
         tensor = self.get(b)
         if b.dtype == "mask" and instr.count == "words":
             if b not in self.bits:
@@ -364,15 +378,26 @@ class ChunkEmitter:
             return self.bits[b]
         return tensor
 
+    def copy_tensor(self, val: Val, b: Buffer) -> SSAValue:
+        """The tensor of an f32 copy: its buffer's Get for the first copy it holds, a Get of its
+        own, under its own name, for a later one."""
+        if val not in self.copies:
+            taken = any(self.buffer(v) is b for v in self.copies)
+            self.copies[val] = self.e.value(
+                ascend.TBufGetOp(self.h.objects[b], ELEMENT_TYPES[b.dtype]),
+                val.name or local_name(b)) if taken else self.get(b)
+        return self.copies[val]
+
     def instruction(self, instr: Instr) -> None:
         if self.needs_barrier(instr):
             self.e.op(ascend.PipeBarrierOp())
             self.step = []
         self.step.append(instr)
-        if not instr.conversion and not self.got:
-            self.got = True
+        reuse = self.plan.schedule.reuse_copies
+        if (reuse or not instr.conversion) and not self.got:
+            self.got = True  # every TBuf of Compute (with reuse-copies its scratch too) up front
             for b in self.plan.buffers:
-                if not b.is_queue and b.role != "copy":
+                if not b.is_queue and (b.role != "copy" or reuse):
                     self.get(b)
         if instr.count != "cur":
             self.count(instr.count)
@@ -389,7 +414,7 @@ class ChunkEmitter:
 
     def needs_barrier(self, instr: Instr) -> bool:
         """Whether the instruction must wait for the step since the last barrier."""
-        if not self.step:
+        if not self.step or self.plan.schedule.no_pipe_barriers:
             return False
         reads = {id(self.buffer(v)) for v in instr.srcs}
         writes = id(self.buffer(instr.dst))
@@ -437,13 +462,14 @@ def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue,
     if api == "Cast":
         assert instr.mode is not None
         return ascend.CastOp(dst, srcs[0], ascend.RoundMode(instr.mode), count)
-    if api in ("Compare", "CompareScalar"):
+    if api in ("Compare", "CompareScalar", "Compares"):
         assert instr.mode is not None
         mode = ascend.CmpMode(instr.mode)
         if api == "Compare":
             return ascend.CompareOp(dst, srcs[0], srcs[1], mode, count)
         assert scalar is not None
-        return ascend.CompareScalarOp(dst, srcs[0], scalar, mode, count)
+        scalar_compare = ascend.ComparesOp if api == "Compares" else ascend.CompareScalarOp
+        return scalar_compare(dst, srcs[0], scalar, mode, count)
     if api == "Select":
         assert instr.mode is not None
         other = srcs[2] if len(srcs) == 3 else scalar

@@ -8,10 +8,12 @@ asks for scalar compares), and otherwise a buffer that Init fills with Duplicate
 
 Mapping (t: a vector, k: a constant):
   extf/truncf            Cast (CAST_NONE; CAST_RINT to bf16), over the chunk's `cur` elements
+                         (with `whole-repeat-casts`, compute_num; with `cast-rint`, CAST_RINT
+                         to f16 too)
   addf t,t | t,k         Add | Adds            subf t,t | t,k | k,t   Sub | Adds(-k) | Sub(k)
   mulf t,t | t,k         Mul | Muls            divf t,t | t,k | k,t   Div (constants in buffers)
   maximumf / minimumf    Max, Maxs / Min, Mins negf                   Muls -1
-  cmpf oeq ogt oge olt ole une   Compare (or CompareScalar) EQ GT GE LT LE NE
+  cmpf oeq ogt oge olt ole une   Compare (or CompareScalar / Compares) EQ GT GE LT LE NE
   cmpf one / ord         LT | GT, EQ(a,a) & EQ(b,b) (And/Or on the masks as uint16)
   select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
@@ -210,10 +212,11 @@ def _cast(s: _Selector, node: Node) -> None:
     if pair not in (("f16", "f32"), ("bf16", "f32"), ("f32", "f16"), ("f32", "bf16")):
         raise OpError(node.source, f"converts {pair[0]} to {pair[1]}; AscendC's Cast "  # type: ignore[arg-type]
                       "converts between f32 and f16 or bf16")
-    mode = "cast_rint" if node.dtype == "bf16" else "cast_none"
+    rint = node.dtype == "bf16" or (node.dtype == "f16" and s.schedule.cast_rint)
     dst = s.result(node)
-    s.emit(Instr("Cast", dst, (s.val(src),), mode=mode, count="cur", source=node.source,
-                 conversion=dst.role == "copy"))
+    s.emit(Instr("Cast", dst, (s.val(src),), mode="cast_rint" if rint else "cast_none",
+                 count="compute" if s.schedule.whole_repeat_casts else "cur",
+                 source=node.source, conversion=dst.role == "copy"))
 
 
 def _binary(tensor_api: str, scalar_api: str | None) -> Rule:
@@ -261,8 +264,8 @@ def _compare(s: _Selector, dst: Val, a: Node, b: Node, predicate: str, source: N
     """dst = a <predicate> b for a predicate with a CMPMODE; a constant b may be a scalar."""
     mode = COMPARE_MODES[predicate]
     if b.uniform and s.schedule.scalar_compare:
-        s.emit(Instr("CompareScalar", dst, (s.val(a),), scalar=s.scalar(b), mode=mode,
-                     source=source.source))
+        s.emit(Instr("Compares" if s.schedule.compares else "CompareScalar", dst, (s.val(a),),
+                     scalar=s.scalar(b), mode=mode, source=source.source))
     else:
         s.emit(Instr("Compare", dst, (s.val(a), s.val(b)), mode=mode, source=source.source))
 

@@ -2,10 +2,12 @@
 
 `plan_kernel(dag, schedule, dtype)` selects the instructions (hswc.vectorizer.instructions),
 orders them (every input's arrival first, or, with `x-first`, each input just before the first
-instruction that needs it, with its Casts to f32), then walks them allocating buffers by the
-values' lifetimes:
+instruction that needs it, with its Casts to f32; with `reuse-copies`, each Cast just before the
+first instruction reading its copy), then walks them allocating buffers by the values'
+lifetimes:
 - each input has a TQue<VECIN>, the output a TQue<VECOUT> (depth 2 with `double-buffer`);
-- each input's f32 copy has a TBuf of its own; each constant that must be a vector, a TBuf that
+- each input's f32 copy has a TBuf of its own (with `reuse-copies`, a dead copy's when there is
+  one); each constant that must be a vector, a TBuf that
   Init fills; each compare mask, a mask TBuf, reused once the mask it held is dead;
 - a temporary is written in place over an operand that dies at that instruction, when the
   schedule allows that operand's kind (the reference: temporaries only; `in-place`: also f32
@@ -20,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from hswc.platform import SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
-from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, IntArith, UbPlan, mask_length
+from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
-from hswc.vectorizer.schedule import Schedule
+from hswc.vectorizer.schedule import PRESETS, Schedule
 
 MASK_BITS_PER_BYTE = 8
 
@@ -102,7 +104,12 @@ class KernelPlan:
     def ub_bytes(self, ub_factor: int) -> int:
         """UB the kernel claims at this ubFactor: every InitBuffer (rounded up to 32 bytes, times
         its count) plus Select's temporary space when it selects."""
-        total = SELECT_TMP_BYTES if any(i.api == "Select" for i in self.instrs()) else 0
+        selects = any(i.api == "Select" for i in self.instrs())
+        return (SELECT_TMP_BYTES if selects else 0) + self.buffer_bytes(ub_factor)
+
+    def buffer_bytes(self, ub_factor: int) -> int:
+        """The InitBuffers' bytes at this ubFactor, each rounded up to 32 bytes, times its count."""
+        total = 0
         for b in self.buffers:
             length = mask_length(IntArith(), ub_factor) if b.dtype == "mask" \
                 else ub_factor * ELEMENT_BYTES[b.dtype]
@@ -119,27 +126,47 @@ class KernelPlan:
                       align_elements=self.align)
 
 
-def tiling_plan(kernel: KernelPlan, budget: UbPlan | None) -> tuple[UbPlan, bool]:
+def tiling_plan(kernel: KernelPlan, budget: Budget | None,
+                asked: Schedule | None = None) -> tuple[UbPlan, bool]:
     """What the host tiling divides the UB by for this kernel, and whether that is the kernel's
-    own plan (rather than a named op's budget): the budget, for the reference schedule of an op
-    whose CANN kernel tiles by one; the kernel's buffers otherwise. ValueError for a budget that
-    does not cover the buffers."""
+    own plan (rather than a named op's budget): the budget of the kernel's queue depth, when the
+    schedule asked for (`asked`, of which the kernel's is one variant; default the kernel's) is
+    the preset that reproduces the op's CANN kernel; the kernel's buffers otherwise. ValueError
+    for a budget that does not cover the buffers."""
     own = kernel.ub_plan()
-    if budget is None or not kernel.schedule.is_reference:
+    schedule = asked if asked is not None else kernel.schedule
+    plan = None
+    if budget is not None and schedule == PRESETS.get(budget.schedule):
+        plan = budget.plan(kernel.schedule.queue_depth)
+    if plan is None:
         return own, True
-    if not budget_covers(budget, kernel):
-        raise ValueError(f"its UB budget ({budget}) is smaller than its buffers need ({own})")
-    return budget, False
+    if not budget_covers(plan, kernel):
+        raise ValueError(f"its UB budget ({plan}) is smaller than its buffers need ({own})")
+    return plan, False
+
+
+SMALLEST_COVERED_UB = 4096
+"""A budget must make room for a kernel's buffers on every UB of at least this many bytes (the
+A2/A3 tiling refuses smaller ones; ops-nn's arch35 budget overflows an f16 kernel's UB at 1024
+to 1151 bytes). Below it the interpreter and the CPU model refuse any UB overflow at InitBuffer."""
 
 
 def budget_covers(budget: UbPlan, kernel: KernelPlan) -> bool:
-    """Whether a fixed budget makes room for the kernel's buffers at every ubFactor it yields:
-    as many bytes per element, the masks' roundup in its reserve (like ops-nn's kernels, a budget
-    need not reserve Select's temporary space), and a multiple of the kernel's alignment."""
-    own = kernel.ub_plan()
-    return (budget.bytes_per_element >= own.bytes_per_element
-            and budget.ub_reserve >= kernel.mask_count() * MASK_MIN_BYTES
-            and budget.align_elements % own.align_elements == 0)
+    """Whether a fixed budget makes room for the kernel's buffers at every ubFactor it yields
+    on a UB of SMALLEST_COVERED_UB to hswc.platform.MAX_UB_SIZE bytes (such a UB holds at least
+    ubFactor * bytes_per_element + ub_reserve bytes): the InitBuffers, not Select's temporary
+    space (like ops-nn's kernels, a budget need not reserve it), with ubFactor a multiple of the
+    kernel's alignment."""
+    if budget.align_elements % kernel.align:
+        return False
+    step, bpe, reserve = budget.align_elements, budget.bytes_per_element, budget.ub_reserve
+
+    def ub_factor(ub_size: int) -> int:
+        return max(ub_size - reserve, 0) // max(bpe, 1) // step * step
+
+    first = max(ub_factor(SMALLEST_COVERED_UB), step)
+    return all(kernel.buffer_bytes(u) <= max(u * bpe + reserve, SMALLEST_COVERED_UB)
+               for u in range(first, ub_factor(MAX_UB_SIZE) + step, step))
 
 
 def _order(sel: Selection, schedule: Schedule) -> tuple[list[Val], list[Item]]:
@@ -159,10 +186,14 @@ def _order(sel: Selection, schedule: Schedule) -> tuple[list[Val], list[Item]]:
     order: list[Val] = []
     for instr in sel.instrs:
         order += [v for v in needs(instr) if v not in order]
+    if schedule.argument_order:
+        order = [v for v in sel.inputs if v in order]
 
     def arrival(vals: list[Val]) -> Arrival:
         return Arrival(tuple(vals), tuple(c for v in vals for c in casts.get(v.input or 0, [])))
 
+    if schedule.reuse_copies and not schedule.x_first:
+        return order, [Arrival(tuple(order), ()), *_casts_when_read(sel)]
     if not schedule.x_first:
         return order, [arrival(order), *sel.instrs]
     items: list[Item] = []
@@ -174,6 +205,18 @@ def _order(sel: Selection, schedule: Schedule) -> tuple[list[Val], list[Item]]:
             arrived += new
         items.append(instr)
     return order, items
+
+
+def _casts_when_read(sel: Selection) -> list[Item]:
+    """The instructions with each input's Cast to f32 just before the first one reading it."""
+    pending = list(sel.conversions)
+    items: list[Item] = []
+    for instr in sel.instrs:
+        for cast in [c for c in pending if c.dst in instr.srcs]:
+            items.append(cast)
+            pending.remove(cast)
+        items.append(instr)
+    return items
 
 
 class _Allocator:
@@ -224,6 +267,10 @@ class _Allocator:
         if dst.role == "output":
             return self.output
         if dst.role == "copy":
+            if self.plan.schedule.reuse_copies:
+                for buffer in self.dead:
+                    if buffer.role == "copy" and buffer.dtype == dst.dtype:
+                        return buffer
             return self.new(dst, "copy", dst.dtype)
         roles = ("mask",) if dst.role == "mask" else self.reusable_roles()
         for position in instr.in_place:
@@ -271,9 +318,13 @@ def _frees(plan: KernelPlan) -> dict[int, list[Val]]:
 
 
 def _alignment(plan: KernelPlan) -> int:
-    """Vector counts cover whole 256-byte repeats of the narrowest type computed on."""
-    sizes = [ELEMENT_BYTES[v.dtype] for i in plan.instrs() if i.count == "compute"
-             for v in (i.dst, *i.srcs) if v.dtype != "mask"]
+    """Vector counts cover whole 256-byte repeats of the narrowest type computed on (of a Cast,
+    the wider of its two: a repeat converts 64 f32 lanes)."""
+    sizes: list[int] = []
+    for i in plan.instrs():
+        widths = [ELEMENT_BYTES[v.dtype] for v in (i.dst, *i.srcs) if v.dtype != "mask"]
+        if i.count == "compute" and widths:
+            sizes.append(max(widths) if i.api == "Cast" else min(widths))
     return VECTOR_REPEAT_BYTES // min(sizes, default=4)
 
 

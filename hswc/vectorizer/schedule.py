@@ -4,11 +4,23 @@ All flags off is the structure of ops-nn's A2/A3 HardSwishGrad kernel (SPEC.md s
 depth-1 queues, constants in buffers filled by Duplicate with Compare and Select
 TENSOR_TENSOR, every input read into the kernel before any compute, a result written in place
 only over a temporary it replaces, and inputs freed after the output is queued.
+
+The preset `arch35` is the structure of ops-nn's Ascend 950 HardSwishGrad kernel
+(`activation/hard_swish_grad/op_kernel/arch35/hard_swish_grad.h`): queues of depth 1 or 2 by a
+run-time choice, Compares and Select TENSOR_SCALAR, inputs in argument order, one f32 scratch
+buffer that x's copy and then grad's use, every Cast over whole repeats, CAST_RINT back, and no
+PipeBarrier between vector steps.
+
+A schedule with `double_buffer_above` set is a run-time choice between two kernels (its
+`variants`): the host tiling picks one by the element count, and launches it under its own
+tiling key (hswc.tiling.Variant).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
+
+from hswc.tiling import DOUBLE_BUFFER_ABOVE
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,29 @@ class Schedule:
     """Take each input from its queue only when the first instruction that needs it runs (the
     first-needed input is copied in and enqueued first), and the output buffer only when it is
     first written, so compute starts while later inputs still arrive."""
+    argument_order: bool = False
+    """Copy in, take and free the inputs in the function's argument order, not in the order
+    compute first needs them."""
+    reuse_copies: bool = False
+    """Cast each input to f32 just before the first instruction that reads the copy, into the
+    buffer of an f32 copy that is dead by then when there is one (taken with a Get of its own,
+    under the new copy's name): ops-nn arch35 casts grad into x's scratch buffer."""
+    whole_repeat_casts: bool = False
+    """Casts run over compute_num lanes (whole 256-byte repeats of f32) like the other vector
+    instructions, not over the chunk's `cur` elements."""
+    cast_rint: bool = False
+    """Narrowing Casts to f16 are CAST_RINT (the same bits as CAST_NONE); bf16's always are."""
+    no_pipe_barriers: bool = False
+    """No PipeBarrier<PIPE_V> between dependent vector steps: the toolchain orders one pipe's
+    instructions (ops-nn's arch35 kernel has none)."""
+    raw_queue_tensors: bool = False
+    """Vector instructions take queue tensors as they are, without a ReinterpretCast view."""
+    compares: bool = False
+    """Spell the scalar compare `Compares`, its current AscendC name, not `CompareScalar`."""
+    double_buffer_above: int | None = None
+    """A run-time choice: the tiling launches the depth-2 kernel when totalNum is above this
+    many elements and the depth-1 kernel otherwise (ops-nn arch35: 1024); `double_buffer` is
+    then ignored."""
 
     @property
     def queue_depth(self) -> int:
@@ -38,16 +73,40 @@ class Schedule:
     def is_reference(self) -> bool:
         return self == REFERENCE
 
+    @property
+    def chosen_at_run_time(self) -> bool:
+        return self.double_buffer_above is not None
+
+    def variants(self) -> list[tuple[Schedule, int | None]]:
+        """The kernels of this schedule, each with a fixed queue depth, and the element count
+        above which the tiling picks it (None: the kernel picked when no other is)."""
+        if self.double_buffer_above is None:
+            return [(self, None)]
+        fixed = replace(self, double_buffer_above=None)
+        return [(replace(fixed, double_buffer=False), None),
+                (replace(fixed, double_buffer=True), self.double_buffer_above)]
+
+    def with_depth(self, depth: int) -> Schedule:
+        """The variant of a run-time choice that has queues of `depth`."""
+        return next(s for s, _ in self.variants() if s.queue_depth == depth)
+
     def describe(self) -> str:
         """The pass options that select this schedule, e.g. `double-buffer=true in-place=true`."""
-        on = [name.replace("_", "-") + "=true" for name in FLAGS if getattr(self, name)]
+        on = [name.replace("_", "-") + "=true" for name in FLAGS if getattr(self, name) is True]
+        if self.double_buffer_above is not None:
+            on.append(f"double-buffer-above={self.double_buffer_above}")
         return " ".join(on) if on else "reference"
 
 
-FLAGS = tuple(flag.name for flag in fields(Schedule))
-"""The flags, in declaration order (also the pass options' order, with `-` for `_`)."""
+FLAGS = tuple(flag.name for flag in fields(Schedule) if flag.type in ("bool", bool))
+"""The on/off flags, in declaration order (also the pass options' order, with `-` for `_`)."""
+OPTIONS = tuple(flag.name for flag in fields(Schedule))
+"""Every field of a schedule: the flags, then `double_buffer_above`."""
 REFERENCE = Schedule()
 FAST = Schedule(double_buffer=True, scalar_compare=True, in_place=True, early_free=True,
                 x_first=True)
-PRESETS = {"reference": REFERENCE, "fast": FAST}
+ARCH35 = Schedule(scalar_compare=True, argument_order=True, reuse_copies=True,
+                  whole_repeat_casts=True, cast_rint=True, no_pipe_barriers=True,
+                  raw_queue_tensors=True, compares=True, double_buffer_above=DOUBLE_BUFFER_ABOVE)
+PRESETS = {"reference": REFERENCE, "fast": FAST, "arch35": ARCH35}
 """Named schedules of the `variant` pass option."""

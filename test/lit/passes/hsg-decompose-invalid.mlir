@@ -7,4 +7,4 @@ func.func @forward(%x: tensor<8xf16>) -> tensor<8xf16> {
   %y = hsg.hard_swish %x : tensor<8xf16>
   func.return %y : tensor<8xf16>
 }
-// UNKNOWN: hswc-opt: error: hsg-decompose: unknown semantics 'exact' (known: cann, torch)
+// UNKNOWN: hswc-opt: error: hsg-decompose: unknown semantics 'exact' (known: cann, cann-arch35, torch)

@@ -1,7 +1,7 @@
 // RUN: hswc-opt %s -t ascendc | filecheck %s
 
 // Every op of the ascend dialect in one kernel, as kernel variants may combine them (double
-// buffering, CompareScalar, Select with a scalar, DataCopy both ways and UB -> UB, GetBlockNum,
+// buffering, CompareScalar, Compares, Select with a scalar, DataCopy both ways and UB -> UB, GetBlockNum,
 // PIPE_ALL, a padded copy, the arithmetic and bitwise families on half, float and a mask seen as
 // uint16_t / int16_t): each prints by its rule. test_cpu_build.py checks that this module uses every op of the
 // dialect and that its C++ compiles warning-free against the CPU model of AscendC.
@@ -64,6 +64,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     ascend.data_copy %y_local, %same, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
     ascend.compare %mask, %wide, %wide, ge, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.compare_scalar %mask, %wide, 3.000000e+00 : f32, ne, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.compares %mask, %wide, -3.000000e+00 : f32, le, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
     %bits = ascend.reinterpret_cast %mask : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
     %signed_bits = ascend.reinterpret_cast %mask : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<i16, veccalc>
     %c16 = arith.constant 16 : index
@@ -133,6 +134,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          AscendC::DataCopy(yLocal, same, ubFactor);
 // CHECK-NEXT:          AscendC::Compare(mask, wide, wide, AscendC::CMPMODE::GE, ubFactor);
 // CHECK-NEXT:          AscendC::CompareScalar(mask, wide, 3.0f, AscendC::CMPMODE::NE, ubFactor);
+// CHECK-NEXT:          AscendC::Compares(mask, wide, -3.0f, AscendC::CMPMODE::LE, ubFactor);
 // CHECK-NEXT:          AscendC::LocalTensor<uint16_t> bits = mask.ReinterpretCast<uint16_t>();
 // CHECK-NEXT:          AscendC::LocalTensor<int16_t> signedBits = mask.ReinterpretCast<int16_t>();
 // CHECK-NEXT:          int64_t maskWords = ubFactor / 16;

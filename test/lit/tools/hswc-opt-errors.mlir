@@ -14,7 +14,7 @@ func.func @ok(%a: tensor<8xf16>) -> tensor<8xf16> {
 // PASS-NOT:      Traceback
 // MALFORMED:     error: {{.*}}abc
 // MALFORMED-NOT: Traceback
-// SOC:           hswc-opt: error: hsg-tile-on-cores: unknown SoC 'ascend310p' (known: ascend910_93, ascend910b)
+// SOC:           hswc-opt: error: hsg-tile-on-cores: unknown SoC 'ascend310p' (known: ascend910_93, ascend910b, ascend950)
 // SOC-NOT:       Traceback
 // MISSING:       hswc-opt: error: cannot read '{{.*}}hswc-opt-errors.mlir.does-not-exist.mlir': No such file or directory
 // MISSING-NOT:   Traceback
