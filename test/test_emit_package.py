@@ -91,8 +91,7 @@ def test_op_definition_registers_the_dtypes_and_socs(package: Path) -> None:
             ".UnknownShapeFormat({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});",
         ])
     assert_block(text, ['this->AICore().AddConfig("ascend910b");',
-                        'this->AICore().AddConfig("ascend910_93");',
-                        'this->AICore().AddConfig("ascend950");', "}", "};", "",
+                        'this->AICore().AddConfig("ascend910_93");', "}", "};", "",
                         "OP_ADD(HardSwishGrad);"])
 
 

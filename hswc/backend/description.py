@@ -186,8 +186,12 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
     docs = definition.docs
     semantics = request.semantics or definition.default_semantics
     if semantics not in docs.computations:
-        raise PackageRefused(f"hsg.{definition.name} has no {semantics} semantics (it has: "
-                             f"{', '.join(docs.computations)})")
+        known = ", ".join(docs.computations)
+        raise PackageRefused(
+            f"hsg.{definition.name} with {semantics} semantics has no package: that is the "
+            f"kernel of a SoC hswc-emit does not package yet (the package's semantics can be: "
+            f"{known})" if semantics in definition.semantics else
+            f"hsg.{definition.name} has no {semantics} semantics (it has: {known})")
     computation = docs.computations[semantics]
     attributes = tuple(Attribute(
         spec.name, lower_camel(spec.name), docs.aclnn_attributes.get(spec.name,

@@ -15,7 +15,9 @@ operator:
   arguments, the scalars its body captures become its attributes, and its docs show its body;
 - a module with several operators is refused, naming them, unless `--function F` picks the
   host function whose operator to package.
-`--soc` names the SoCs the op definition registers (default: every SoC hswc knows). The
+`--soc` names the SoCs the op definition registers (default: every SoC that runs the kernel
+hswc-emit writes, `PACKAGE_SOCS`; a SoC with a CANN kernel of its own, such as ascend950 with
+ops-nn's arch35 kernel, is refused: its package is not written by hswc-emit yet). The
 package is written all at once (into a temporary folder next to DIR, then moved into place),
 and only after every check passed: DIR must be new or empty unless `--force` is given, and then
 only the files of the package (and of an earlier one, listed in DIR/.hswc-package) change.
@@ -163,6 +165,11 @@ def _read(path: str, name: str) -> str:
     return decode(data, name)
 
 
+PACKAGE_SOCS = tuple(name for name, platform in PLATFORMS.items()
+                     if platform.semantics is None and platform.schedule == "reference")
+"""The SoCs whose CANN kernel has the structure hswc-emit writes (the A2/A3 kernels)."""
+
+
 def _usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with the options, if anything."""
     from hswc.backend.names import CPP_KEYWORDS, RESERVED
@@ -182,6 +189,12 @@ def _usage_error(args: argparse.Namespace) -> str | None:
                 "then letters and digits (e.g. aclnnGradTimesScale)")
     if args.aclnn is not None and args.name is None:
         return "--aclnn names a generic operator's API: give --name too"
+    for soc in args.soc or ():
+        platform = PLATFORMS[soc]
+        if soc not in PACKAGE_SOCS:
+            return (f"--soc {soc}: that SoC runs a CANN kernel of its own (semantics "
+                    f"{platform.semantics}, schedule {platform.schedule}), which hswc-emit does "
+                    f"not package yet; the package's SoCs can be {', '.join(PACKAGE_SOCS)}")
     return None
 
 
@@ -209,7 +222,7 @@ def _main(argv: Sequence[str] | None) -> int:
         request = PackageRequest(args.name, args.aclnn, args.function, args.semantics,
                                  lowered.named, lowered.bodies)
         written = write_package(lowered.module, Path(args.output),
-                                args.soc or tuple(PLATFORMS), args.force, request)
+                                args.soc or PACKAGE_SOCS, args.force, request)
     except (OutputRefused, PackageRefused) as error:
         return report("hswc-emit", str(error))
     except OSError as error:
