@@ -65,5 +65,5 @@ def largest_finite_lines(kernels: list[Kernel], spelling: Mapping[str, str],
     for kernel in kernels:
         largest = ml_dtypes.finfo(numpy_dtype(kernel.element_type)).max
         lines += [f"        case {spelling[kernel.dtype]}:",
-                  f"            return {float_literal(np.float32(largest))};"]
+                  f"            return {float_literal(float(np.float32(largest)))};"]
     return [*lines, "        default:", "            return 0.0f;", "    }", "}"]

@@ -101,7 +101,7 @@ def _how(d: Description) -> str:
 def _default(a: Attribute) -> str:
     if a.default is None:
         return "required"
-    return f"default {float_literal(np.float32(a.default)).removesuffix('f')}"
+    return f"default {float_literal(float(np.float32(a.default))).removesuffix('f')}"
 
 
 def _attribute_constraints(d: Description, name: Mapping[str, str], flags: bool) -> list[str]:

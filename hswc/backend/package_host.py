@@ -209,7 +209,7 @@ def _attribute_defs(d: Description) -> list[str]:
     lines = []
     for a in d.attributes:
         kind = ("AttrType(REQUIRED).Float()" if a.default is None
-                else f"AttrType(OPTIONAL).Float({float_literal(np.float32(a.default))})")
+                else f"AttrType(OPTIONAL).Float({float_literal(float(np.float32(a.default)))})")
         lines.append(f'        this->Attr("{a.name}").{kind};')
     return lines
 

@@ -99,7 +99,7 @@ def _float(value: float) -> str:
     """A C++ float expression: a literal, or the NaN of <limits>."""
     if np.isnan(value):
         return "std::numeric_limits<float>::quiet_NaN()"
-    return float_literal(np.float32(value))
+    return float_literal(float(np.float32(value)))
 
 
 def _tiling_test(kernel: Kernel, d: Description, case: TilingCase) -> list[str]:
