@@ -145,23 +145,41 @@ class _Extremum(_Direct):
     op: np.ufunc
     pick: np.ufunc
 
+    def _op(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """op(a, b) in a's dtype; half through f32, which is exact: widening is, op picks one of
+        its (non-NaN) operands and narrowing that back is (NaN lanes are fixed afterwards)."""
+        if a.dtype == F32:
+            return self.op(a, b)
+        return self.op(a.astype(F32), b.astype(F32)).astype(a.dtype)
+
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         view = _BITS[a.dtype][0]
         picked = self.pick(a.view(view), b.view(view)).view(a.dtype)
-        result = np.where(a == b, picked, self.op(a, b))
+        result = np.where(a == b, picked, self._op(a, b))
         return _nan_first(a, b, result) if np.isnan(result).any() else result
 
     def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
-        # Written in several passes: only into an `out` that no operand overlaps.
-        if (not _same_shape(a, b, out) or np.may_share_memory(out, a)
-                or np.may_share_memory(out, b)):
+        """Written in several passes that read a and b after out is written: into an `out` an
+        operand overlaps (in place) through a scratch of out's shape, then one copy."""
+        if not _same_shape(a, b, out):
             return False
+        if np.may_share_memory(out, a) or np.may_share_memory(out, b):
+            scratch = np.empty_like(out)
+            self._into(a, b, scratch)
+            out[...] = scratch
+        else:
+            self._into(a, b, out)
+        return True
+
+    def _into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
         view = _BITS[a.dtype][0]
-        self.op(a, b, out=out)
+        if a.dtype == F32:
+            self.op(a, b, out=out)
+        else:
+            out[...] = self.op(a.astype(F32), b.astype(F32))  # exact, as in _op
         self.pick(a.view(view), b.view(view), out=out.view(view), where=a == b)
         if np.isnan(out).any():
             out[...] = _nan_first(a, b, out)
-        return True
 
 
 _MAXIMUM: Final = _Extremum(np.maximum, np.bitwise_and)
