@@ -101,7 +101,7 @@ def _select_bits(mask_u8: np.ndarray, mode: str, count: int, itemsize: int) -> n
     bits = np.unpackbits(mask_u8[..., :need], axis=-1, count=used, bitorder="little")
     if used < count:
         bits = np.tile(bits, -(-count // used))[..., :count]
-    return bits.astype(bool)
+    return bits.view(bool)  # a fresh array of 0s and 1s
 
 
 def _select_src1(api: str, src1_or_scalar: np.ndarray | Scalar, mode: str, dtype: np.dtype,
@@ -129,7 +129,7 @@ def select(
     """Select(dst, mask, src0, src1, SELMODE, count): bit 1 -> src0[i], bit 0 -> src1[i].
 
     Modes: "cmpmask_spr" (0), "tensor_scalar" (1, src1 a scalar), "tensor_tensor" (2).
-    Any count; dst may be src0 itself (the result is formed before it is stored).
+    Any count; dst may be src0 or src1 itself.
     """
     api = "Select"
     if mode not in SELECT_MODES:
@@ -143,7 +143,31 @@ def select(
     if count == 0:
         return
     bits = _select_bits(mask_u8, mode, count, dtype.itemsize)
-    store(api, dst, np.where(bits, src0[..., :count], src1))
+    try:
+        _select_into(dst[..., :count], bits, src0[..., :count], src1)
+    except ValueError as err:
+        raise ApiError(f"{api}: operands of shapes {bits.shape}, {src0.shape} and {dst.shape} "
+                       "do not batch together") from err
+
+
+def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
+    """a and b are the same elements of the same memory, element for element."""
+    return (a.shape == b.shape and a.strides == b.strides
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+
+
+def _select_into(dst: np.ndarray, bits: np.ndarray, src0: np.ndarray, src1: np.ndarray) -> None:
+    """dst = where(bits, src0, src1), written into dst: only the lanes that change when dst is
+    src0 or src1 itself, two copies when it overlaps neither; else formed, then stored."""
+    if _same_view(dst, src0) and not np.may_share_memory(dst, src1):
+        np.copyto(dst, src1, where=np.logical_not(bits, out=bits))
+    elif _same_view(dst, src1) and not np.may_share_memory(dst, src0):
+        np.copyto(dst, src0, where=bits)
+    elif not np.may_share_memory(dst, src0) and not np.may_share_memory(dst, src1):
+        np.copyto(dst, src1)
+        np.copyto(dst, src0, where=bits)
+    else:
+        dst[...] = np.where(bits, src0, src1)
 
 
 # endregion
