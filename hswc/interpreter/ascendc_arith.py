@@ -30,6 +30,7 @@ from hswc.interpreter.ascendc_checks import (
     check_count,
     check_operand,
     float_dtype,
+    overlaps,
     store,
 )
 from hswc.interpreter.dtypes import F16, F32, I16, U16
@@ -163,7 +164,7 @@ class _Extremum(_Direct):
         operand overlaps (in place) through a scratch of out's shape, then one copy."""
         if not _same_shape(a, b, out):
             return False
-        if np.may_share_memory(out, a) or np.may_share_memory(out, b):
+        if overlaps(out, a) or overlaps(out, b):
             scratch = np.empty_like(out)
             self._into(a, b, scratch)
             out[...] = scratch

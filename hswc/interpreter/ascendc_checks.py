@@ -52,6 +52,21 @@ def store(api: str, dst: np.ndarray, values: np.ndarray) -> None:
         ) from err
 
 
+def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a and b share an element of memory: exactly, since the bounds of any two views
+    of one batched UB arena overlap (a case too hard to decide counts as overlapping)."""
+    try:
+        return bool(np.shares_memory(a, b, max_work=10_000))
+    except np.exceptions.TooHardError:
+        return True
+
+
+def same_view(a: np.ndarray, b: np.ndarray) -> bool:
+    """a and b are the same elements of the same memory, element for element."""
+    return (a.shape == b.shape and a.strides == b.strides
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+
+
 def float_dtype(api: str, a: np.ndarray) -> np.dtype:
     """The dtype of `a`, which must be one the vector unit computes in."""
     if a.dtype not in FLOATS:
