@@ -61,12 +61,6 @@ def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
         return True
 
 
-def same_view(a: np.ndarray, b: np.ndarray) -> bool:
-    """a and b are the same elements of the same memory, element for element."""
-    return (a.shape == b.shape and a.strides == b.strides
-            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
-
-
 def float_dtype(api: str, a: np.ndarray) -> np.dtype:
     """The dtype of `a`, which must be one the vector unit computes in."""
     if a.dtype not in FLOATS:

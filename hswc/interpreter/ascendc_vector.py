@@ -129,7 +129,7 @@ def select(
     """Select(dst, mask, src0, src1, SELMODE, count): bit 1 -> src0[i], bit 0 -> src1[i].
 
     Modes: "cmpmask_spr" (0), "tensor_scalar" (1, src1 a scalar), "tensor_tensor" (2).
-    Any count; dst may be src0 or src1 itself.
+    Any count; dst may be src0 or src1 itself (the result is formed before it is stored).
     """
     api = "Select"
     if mode not in SELECT_MODES:
@@ -143,31 +143,7 @@ def select(
     if count == 0:
         return
     bits = _select_bits(mask_u8, mode, count, dtype.itemsize)
-    try:
-        _select_into(dst[..., :count], bits, src0[..., :count], src1)
-    except ValueError as err:
-        raise ApiError(f"{api}: operands of shapes {bits.shape}, {src0.shape} and {dst.shape} "
-                       "do not batch together") from err
-
-
-def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
-    """a and b are the same elements of the same memory, element for element."""
-    return (a.shape == b.shape and a.strides == b.strides
-            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
-
-
-def _select_into(dst: np.ndarray, bits: np.ndarray, src0: np.ndarray, src1: np.ndarray) -> None:
-    """dst = where(bits, src0, src1), written into dst: only the lanes that change when dst is
-    src0 or src1 itself, two copies when it overlaps neither; else formed, then stored."""
-    if _same_view(dst, src0) and not np.may_share_memory(dst, src1):
-        np.copyto(dst, src1, where=np.logical_not(bits, out=bits))
-    elif _same_view(dst, src1) and not np.may_share_memory(dst, src0):
-        np.copyto(dst, src0, where=bits)
-    elif not np.may_share_memory(dst, src0) and not np.may_share_memory(dst, src1):
-        np.copyto(dst, src1)
-        np.copyto(dst, src0, where=bits)
-    else:
-        dst[...] = np.where(bits, src0, src1)
+    store(api, dst, np.where(bits, src0[..., :count], src1))
 
 
 # endregion
