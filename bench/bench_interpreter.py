@@ -162,11 +162,17 @@ def row(label: str, m: dict[str, float]) -> str:
             f"{m['ours_peak']:11.2f}x {m['input_mb']:10.0f}")
 
 
+RATIOS = ("cpu_ratio", "wall_ratio", "median_cpu_ratio", "median_wall_ratio")
+
+
+def _worst(m: dict[str, float]) -> float:
+    return max(m[r] for r in RATIOS)
+
+
 def verdict(what: str, m: dict[str, float] | None) -> str:
     if m is None:
         return f"goal {what}: not measured in this run"
-    ratios = ("cpu_ratio", "wall_ratio", "median_cpu_ratio", "median_wall_ratio")
-    status = "MET" if all(m[r] <= GOAL_RATIO for r in ratios) else "NOT MET"
+    status = "MET" if _worst(m) <= GOAL_RATIO else "NOT MET"
     return (f"goal {what} <= {GOAL_RATIO}x (best and median, CPU and wall): {status} "
             f"(best CPU {m['cpu_ratio']:.2f}x wall {m['wall_ratio']:.2f}x; median CPU "
             f"{m['median_cpu_ratio']:.2f}x wall {m['median_wall_ratio']:.2f}x)")
@@ -221,7 +227,7 @@ def main() -> None:
     if not args.no_fused:
         for dtype in (d for d in dtypes if d != "bf16"):  # bf16 arithmetic needs extf first
             m = fused_row(dtype, args.repeat)
-            if goal_fused is None or m["median_cpu_ratio"] > goal_fused["median_cpu_ratio"]:
+            if goal_fused is None or _worst(m) > _worst(goal_fused):
                 goal_fused = m
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peaks are tracemalloc's, as multiples of the inputs; process max RSS {rss:.0f} MB; "
