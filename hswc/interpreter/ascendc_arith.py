@@ -23,7 +23,7 @@ from typing import Final
 
 import numpy as np
 
-from hswc.interpreter.ascendc_cast import scalar_operand
+from hswc.interpreter.ascendc_cast import scalar_operand, widened
 from hswc.interpreter.ascendc_checks import (
     ApiError,
     Scalar,
@@ -109,7 +109,7 @@ class _Rounded(_Direct):
         if a.dtype == F32:
             return self.op(a, b)  # native f32 arithmetic: IEEE RNE
         # half: in f32, then numpy's correctly rounded (RNE) astype; see the module docstring.
-        return self.op(a.astype(F32), b.astype(F32)).astype(a.dtype)
+        return self.op(widened(a), widened(b)).astype(a.dtype)
 
     def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
         """Whether op(a, b) was written straight into `out`, which it is when the operands have
@@ -120,7 +120,7 @@ class _Rounded(_Direct):
         if a.dtype == F32:
             self.op(a, b, out=out)
         else:
-            out[...] = self.op(a.astype(F32), b.astype(F32))
+            out[...] = self.op(widened(a), widened(b))
         return True
 
 
@@ -151,7 +151,7 @@ class _Extremum(_Direct):
         its (non-NaN) operands and narrowing that back is (NaN lanes are fixed afterwards)."""
         if a.dtype == F32:
             return self.op(a, b)
-        return self.op(a.astype(F32), b.astype(F32)).astype(a.dtype)
+        return self.op(widened(a), widened(b)).astype(a.dtype)
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         view = _BITS[a.dtype][0]
@@ -180,7 +180,7 @@ class _Extremum(_Direct):
         else:
             # Exact, as in _op; a == b and "any NaN" asked of the f32 values, which have the
             # same answers (widening is exact and keeps NaNs) and numpy's f32 loops are faster.
-            wide_a, wide_b = a.astype(F32), b.astype(F32)
+            wide_a, wide_b = widened(a), widened(b)
             wide = self.op(wide_a, wide_b)
             out[...] = wide
             equal, nan = wide_a == wide_b, np.isnan(wide).any()

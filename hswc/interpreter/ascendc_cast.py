@@ -108,6 +108,19 @@ def round_to(x: np.ndarray, fmt: Format, mode: str) -> np.ndarray:
     return bits.view(fmt.dtype)
 
 
+_WIDENED: Final = {
+    dtype: np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype).astype(F32)
+    for dtype in (F16, BF16)
+}
+"""numpy's (ml_dtypes') f32 of each f16 / bf16 bit pattern: a lookup widens ~1.7x faster than
+the conversion loop (uint16 indices are always in range: mode "wrap" skips the check)."""
+
+
+def widened(x: np.ndarray) -> np.ndarray:
+    """x (f16 or bf16, any shape, 0-d included) as the f32 values it holds: exactly astype's."""
+    return np.take(_WIDENED[x.dtype], x.view(np.uint16), mode="wrap")
+
+
 def scalar_operand(value: Scalar | np.ndarray, dtype: np.dtype) -> np.ndarray:
     """A 0-d array of `dtype` holding value rounded once (RNE), as the hardware's scalar."""
     if isinstance(value, np.ndarray | np.generic) and value.dtype == dtype:
@@ -129,14 +142,6 @@ _CASTS: Final[dict[tuple[np.dtype, np.dtype], tuple[str, ...]]] = {
     # The 910B implementation asserts on NONE; ODD is documented for f32 -> f16 only.
     (F32, BF16): ("rint", "floor", "ceil", "round", "trunc"),
 }
-
-
-_WIDENED: Final = {
-    dtype: np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype).astype(F32)
-    for dtype in (F16, BF16)
-}
-"""numpy's (ml_dtypes') f32 of each f16 / bf16 bit pattern: a lookup widens ~1.7x faster than
-the conversion loop (uint16 indices are always in range: mode "wrap" skips the check)."""
 
 
 def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int) -> None:
