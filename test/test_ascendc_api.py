@@ -150,6 +150,28 @@ def test_select_dst_may_be_src0() -> None:
     assert a.tolist() == [i if p else -1 for i, p in enumerate(PICK)]
 
 
+@pytest.mark.parametrize("dtype", [F32, F16])
+@pytest.mark.parametrize("dst_is", ["own", "src0", "src1", "src1 shifted"])
+def test_select_into_dst_any_alias_gives_where_s_bits(dtype: np.dtype, dst_is: str) -> None:
+    """Whatever dst aliases (src0, src1, part of src1, nothing) and in batched shapes, dst holds
+    exactly numpy.where's bits: NaN payloads and signed zeros untouched, past count kept."""
+    rng = np.random.default_rng(5)
+    cores, n, count = 3, 512, 500
+    bits = rng.integers(0, 1 << (8 * dtype.itemsize), (2, cores, n + 4), dtype=np.uint64)
+    bits[:, :, :8] = [0, 1 << (8 * dtype.itemsize - 1)] * 4  # signed zeros
+    pool = bits.astype(UINT[dtype.itemsize]).view(dtype)  # NaNs with payloads, infs, any value
+    src0, src1 = pool[0, :, :n], pool[1, :, 2:]
+    mask = rng.integers(0, 256, (cores, n // 8), dtype=np.uint8)
+    picked = np.unpackbits(mask, axis=-1, bitorder="little")[:, :count].astype(bool)
+    want = np.where(picked, src0[:, :count].copy(), src1[:, :count].copy())
+    dst = {"own": np.zeros((cores, n), dtype), "src0": src0, "src1": src1,
+           "src1 shifted": pool[1, :, 1:n + 1]}[dst_is]
+    tail = dst[:, count:].copy()
+    select(dst, mask, src0, src1, "tensor_tensor", count)
+    assert bits_of(dst[:, :count]) == bits_of(want)
+    assert bits_of(dst[:, count:]) == bits_of(tail)
+
+
 def test_select_checks() -> None:
     a = np.zeros(16, F32)
     with pytest.raises(ApiError, match="unknown mode"):

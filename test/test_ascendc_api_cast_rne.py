@@ -50,3 +50,20 @@ def test_elements_past_count_are_untouched() -> None:
     dst = np.full((2, 8), 7.0, F16)
     api.cast(dst, np.ones((2, 8), F32), "rint", 3)
     assert dst.tolist() == [[1, 1, 1, 7, 7, 7, 7, 7]] * 2
+
+
+@pytest.mark.parametrize("src_dtype", [F16, BF16])
+def test_widening_is_exact_over_every_pattern(src_dtype: np.dtype) -> None:
+    """Every f16 / bf16 pattern widens to the f32 of the same value (bf16: its bits << 16;
+    f16: its value, NaNs staying NaN with the sign kept)."""
+    patterns = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    src = patterns.view(src_dtype).reshape(2, -1)
+    dst = np.zeros(src.shape, F32)
+    api.cast(dst, src, "none", src.shape[1])
+    if src_dtype == BF16:
+        np.testing.assert_array_equal(dst.view(np.uint32).ravel(), patterns.astype(np.uint32) << 16)
+    else:
+        nan = np.isnan(src)
+        np.testing.assert_array_equal(np.isnan(dst), nan)
+        np.testing.assert_array_equal(np.signbit(dst), np.signbit(src))
+        np.testing.assert_array_equal(dst[~nan], src[~nan].astype(np.float64))

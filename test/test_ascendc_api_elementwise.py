@@ -191,8 +191,8 @@ def test_max_min_nan(dtype: np.dtype, nan: int, snan: int, quieted: int) -> None
     ids=["f16", "f32"],
 )
 def test_in_place_equals_a_separate_dst(dtype: np.dtype, specials: list[int]) -> None:
-    """dst = src0 (the result formed, then stored) and a dst of its own (written directly)
-    give the same bits, signed zeros and NaNs included."""
+    """dst = src0, dst = src1 (through a scratch) and a dst of its own (written directly) give
+    the same bits, signed zeros and NaNs included."""
     values = sample(dtype, 4000, seed=8)
     pairs = [(x, y) for x in specials for y in specials]  # every pair of the specials
     a = np.concatenate([values, from_bits([x for x, _ in pairs], dtype)])
@@ -204,6 +204,9 @@ def test_in_place_equals_a_separate_dst(dtype: np.dtype, specials: list[int]) ->
         in_place = a.copy()
         call(in_place, in_place, b, a.size)
         assert bits_of(separate) == bits_of(in_place), call.__name__
+        into_src1 = b.copy()
+        call(into_src1, a, into_src1, a.size)
+        assert bits_of(separate) == bits_of(into_src1), call.__name__
 
 
 def test_maxs_mins_with_scalars() -> None:

@@ -227,3 +227,25 @@ def test_rows_take_views_contiguous_rows() -> None:
 
 
 # endregion
+
+
+@pytest.mark.parametrize(
+    ("positions", "count"),
+    [([0, 10, 20, 30], 10), ([3, 13, 23], 4), ([5], 7), ([0, 10, 20], 12), ([20, 10, 0], 5),
+     ([-4, 6, 16], 8), ([0, 30, 60], 0), ([1, 3, 9], 2), ([40, 50, 60], 10)],
+    ids=["abutting", "gaps", "one", "overlapping", "descending", "negative start", "empty",
+         "uneven", "to the end"],
+)
+def test_mark_written_marks_each_window_and_nothing_else(positions: list[int], count: int
+                                                         ) -> None:
+    """Window [p, p + count) of every start p (clipped to GM) is marked, whichever the starts
+    (the strided store for disjoint evenly spaced ones, the per-window loop otherwise)."""
+    machine = Machine(get_platform("ascend910b"))
+    gm = np.zeros(70, np.float16)
+    written = np.zeros(gm.size, bool)
+    with machine.writing(gm, written):
+        machine.mark_written(gm, np.array(positions), count)
+    want = np.zeros(gm.size, bool)
+    for p in positions:
+        want[max(p, 0): max(p + count, 0)] = True
+    assert written.tolist() == want.tolist()

@@ -23,13 +23,14 @@ from typing import Final
 
 import numpy as np
 
-from hswc.interpreter.ascendc_cast import scalar_operand
+from hswc.interpreter.ascendc_cast import scalar_operand, widened
 from hswc.interpreter.ascendc_checks import (
     ApiError,
     Scalar,
     check_count,
     check_operand,
     float_dtype,
+    overlaps,
     store,
 )
 from hswc.interpreter.dtypes import F16, F32, I16, U16
@@ -108,7 +109,7 @@ class _Rounded(_Direct):
         if a.dtype == F32:
             return self.op(a, b)  # native f32 arithmetic: IEEE RNE
         # half: in f32, then numpy's correctly rounded (RNE) astype; see the module docstring.
-        return self.op(a.astype(F32), b.astype(F32)).astype(a.dtype)
+        return self.op(widened(a), widened(b)).astype(a.dtype)
 
     def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
         """Whether op(a, b) was written straight into `out`, which it is when the operands have
@@ -119,7 +120,7 @@ class _Rounded(_Direct):
         if a.dtype == F32:
             self.op(a, b, out=out)
         else:
-            out[...] = self.op(a.astype(F32), b.astype(F32))
+            out[...] = self.op(widened(a), widened(b))
         return True
 
 
@@ -145,23 +146,47 @@ class _Extremum(_Direct):
     op: np.ufunc
     pick: np.ufunc
 
+    def _op(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """op(a, b) in a's dtype; half through f32, which is exact: widening is, op picks one of
+        its (non-NaN) operands and narrowing that back is (NaN lanes are fixed afterwards)."""
+        if a.dtype == F32:
+            return self.op(a, b)
+        return self.op(widened(a), widened(b)).astype(a.dtype)
+
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         view = _BITS[a.dtype][0]
         picked = self.pick(a.view(view), b.view(view)).view(a.dtype)
-        result = np.where(a == b, picked, self.op(a, b))
+        result = np.where(a == b, picked, self._op(a, b))
         return _nan_first(a, b, result) if np.isnan(result).any() else result
 
     def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
-        # Written in several passes: only into an `out` that no operand overlaps.
-        if (not _same_shape(a, b, out) or np.may_share_memory(out, a)
-                or np.may_share_memory(out, b)):
+        """Written in several passes that read a and b after out is written: into an `out` an
+        operand overlaps (in place) through a scratch of out's shape, then one copy."""
+        if not _same_shape(a, b, out):
             return False
-        view = _BITS[a.dtype][0]
-        self.op(a, b, out=out)
-        self.pick(a.view(view), b.view(view), out=out.view(view), where=a == b)
-        if np.isnan(out).any():
-            out[...] = _nan_first(a, b, out)
+        if overlaps(out, a) or overlaps(out, b):
+            scratch = np.empty_like(out)
+            self._into(a, b, scratch)
+            out[...] = scratch
+        else:
+            self._into(a, b, out)
         return True
+
+    def _into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+        view = _BITS[a.dtype][0]
+        if a.dtype == F32:
+            self.op(a, b, out=out)
+            equal, nan = a == b, np.isnan(out).any()
+        else:
+            # Exact, as in _op; a == b and "any NaN" asked of the f32 values, which have the
+            # same answers (widening is exact and keeps NaNs) and numpy's f32 loops are faster.
+            wide_a, wide_b = widened(a), widened(b)
+            wide = self.op(wide_a, wide_b)
+            out[...] = wide
+            equal, nan = wide_a == wide_b, np.isnan(wide).any()
+        self.pick(a.view(view), b.view(view), out=out.view(view), where=equal)
+        if nan:
+            out[...] = _nan_first(a, b, out)
 
 
 _MAXIMUM: Final = _Extremum(np.maximum, np.bitwise_and)

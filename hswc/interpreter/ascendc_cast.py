@@ -108,6 +108,19 @@ def round_to(x: np.ndarray, fmt: Format, mode: str) -> np.ndarray:
     return bits.view(fmt.dtype)
 
 
+_WIDENED: Final = {
+    dtype: np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype).astype(F32)
+    for dtype in (F16, BF16)
+}
+"""numpy's (ml_dtypes') f32 of each f16 / bf16 bit pattern: a lookup widens ~1.7x faster than
+the conversion loop (uint16 indices are always in range: mode "wrap" skips the check)."""
+
+
+def widened(x: np.ndarray) -> np.ndarray:
+    """x (f16 or bf16, any shape, 0-d included) as the f32 values it holds: exactly astype's."""
+    return np.take(_WIDENED[x.dtype], x.view(np.uint16), mode="wrap")
+
+
 def scalar_operand(value: Scalar | np.ndarray, dtype: np.dtype) -> np.ndarray:
     """A 0-d array of `dtype` holding value rounded once (RNE), as the hardware's scalar."""
     if isinstance(value, np.ndarray | np.generic) and value.dtype == dtype:
@@ -149,13 +162,19 @@ def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int) -> None:
         return
     part = src[..., :count]
     if dst.dtype == F32:
-        store(api, dst, part.astype(F32))
+        out = dst[..., :count]
+        if out.shape == part.shape:
+            # The f32 of every 16-bit pattern, looked up: the astype result by construction.
+            np.take(_WIDENED[src.dtype], part.view(np.uint16), out=out, mode="wrap")
+        else:
+            store(api, dst, part)  # batches by broadcasting (or says why it cannot)
         return
     mode = "rint" if round_mode == "none" else round_mode  # NONE rounds like RINT if lossy
     if mode == "rint":
         # numpy's f32 -> f16 and ml_dtypes' f32 -> bf16 are correctly rounded RNE (checked
-        # against round_to in test_ascendc_api_cast_rne.py): one astype instead of ~20 passes.
+        # against round_to in test_ascendc_api_cast_rne.py): one conversion instead of ~20
+        # passes, made by the assignment (the astype loop) straight into dst.
         with np.errstate(over="ignore", invalid="ignore"):
-            store(api, dst, part.astype(dst.dtype))
+            store(api, dst, part)
     else:
         store(api, dst, round_to(part, FORMATS[dst.dtype], mode))

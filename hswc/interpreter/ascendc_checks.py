@@ -52,6 +52,13 @@ def store(api: str, dst: np.ndarray, values: np.ndarray) -> None:
         ) from err
 
 
+def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a and b share an element of memory: exactly, since the bounds of any two views
+    of one batched UB arena overlap (for the interpreter's 1-D and (cores, n) views the exact
+    answer is a small Diophantine problem)."""
+    return bool(np.shares_memory(a, b))
+
+
 def float_dtype(api: str, a: np.ndarray) -> np.dtype:
     """The dtype of `a`, which must be one the vector unit computes in."""
     if a.dtype not in FLOATS:

@@ -85,10 +85,12 @@ def compare_scalar(
 
 
 SELECT_MODES: Final = ("cmpmask_spr", "tensor_scalar", "tensor_tensor")
+_LANES: Final = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
+"""The unsigned integer of each float width, for selecting bit patterns."""
 
 
 def _select_bits(mask_u8: np.ndarray, mode: str, count: int, itemsize: int) -> np.ndarray:
-    """The mask bit deciding each of the first `count` elements, as booleans."""
+    """The mask bit deciding each of the first `count` elements, as uint8 0s and 1s."""
     if mode == "cmpmask_spr":
         # VSEL_CMPMASK_SPR: one repeat's worth of bits (256 bytes of T) reused for every repeat.
         per_repeat = VECTOR_REPEAT_BYTES // itemsize
@@ -101,7 +103,7 @@ def _select_bits(mask_u8: np.ndarray, mode: str, count: int, itemsize: int) -> n
     bits = np.unpackbits(mask_u8[..., :need], axis=-1, count=used, bitorder="little")
     if used < count:
         bits = np.tile(bits, -(-count // used))[..., :count]
-    return bits.astype(bool)
+    return bits
 
 
 def _select_src1(api: str, src1_or_scalar: np.ndarray | Scalar, mode: str, dtype: np.dtype,
@@ -129,7 +131,7 @@ def select(
     """Select(dst, mask, src0, src1, SELMODE, count): bit 1 -> src0[i], bit 0 -> src1[i].
 
     Modes: "cmpmask_spr" (0), "tensor_scalar" (1, src1 a scalar), "tensor_tensor" (2).
-    Any count; dst may be src0 itself (the result is formed before it is stored).
+    Any count; dst may be src0 or src1 itself, or overlap either.
     """
     api = "Select"
     if mode not in SELECT_MODES:
@@ -143,7 +145,18 @@ def select(
     if count == 0:
         return
     bits = _select_bits(mask_u8, mode, count, dtype.itemsize)
-    store(api, dst, np.where(bits, src0[..., :count], src1))
+    lanes = _LANES[dtype.itemsize]
+    # Bit patterns: src1 ^ ((src0 ^ src1) & m) with m all ones where the bit is 1 is src0 there,
+    # src1 elsewhere: numpy.where's bits in three integer passes (numpy.where is ~5x slower).
+    m = np.negative(bits, dtype=lanes)
+    src1_bits = src1.view(lanes)
+    differ = np.bitwise_xor(src0[..., :count].view(lanes), src1_bits)
+    np.bitwise_and(differ, m, out=differ)
+    try:
+        np.bitwise_xor(differ, src1_bits, out=dst[..., :count].view(lanes))
+    except ValueError as err:
+        raise ApiError(f"{api}: operands of shapes {differ.shape} and {dst.shape} do not batch "
+                       "together") from err
 
 
 # endregion

@@ -104,8 +104,17 @@ class Machine:
         """Elements [p, p + count) of `gm` were written, for each p of `positions`."""
         for out, written in self._outputs:
             if out is gm:
-                for p in np.atleast_1d(np.asarray(positions)).tolist():
-                    written[max(int(p), 0): max(int(p) + count, 0)] = True
+                starts = np.atleast_1d(np.asarray(positions, dtype=np.int64))
+                steps = np.diff(starts)
+                if (starts.size > 1 and count > 0 and starts[0] >= 0 and np.all(steps == steps[0])
+                        and steps[0] >= count and starts[-1] + count <= written.size):
+                    # Disjoint windows one step apart (the usual case): one strided store.
+                    np.lib.stride_tricks.as_strided(
+                        written[int(starts[0]):], (starts.size, count),
+                        (int(steps[0]) * written.strides[0], written.strides[0]))[...] = True
+                    continue
+                for p in starts.tolist():
+                    written[max(p, 0): max(p + count, 0)] = True
 
     @contextmanager
     def active(self, rows: Rows) -> Iterator[None]:
