@@ -38,7 +38,7 @@ from hswc.platform import COST_FIGURES, PLATFORMS, SELECT_TMP_BYTES
 from hswc.reference import hard_swish_grad_cann
 from hswc.tiling import TilingError, UbPlan, compute_tiling
 from hswc.tools.hswc_opt import main as hswc_opt
-from hswc.vectorizer.schedule import FAST, FLAGS, REFERENCE, Schedule
+from hswc.vectorizer.schedule import ARCH35, FAST, FLAGS, REFERENCE, Schedule
 
 hsg_plan = partial(op_ub_plan, "hard_swish_grad")
 """The UB plan of HardSwishGrad's kernel for a dtype and a schedule."""
@@ -46,9 +46,16 @@ hsg_kernel_plan = partial(op_kernel_plan, "hard_swish_grad")
 
 DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32}
 BITS = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32}
-ALL_VARIANTS = [Schedule(*flags) for flags in product((False, True),
-                                                          repeat=len(FLAGS))]
-"""Every combination of the five flags."""
+A2_FLAGS = FLAGS[:5]
+"""The A2/A3 kernel's variant flags (double buffering, scalar compare, in place, early free, x
+first); the later flags are the arch35 kernel's structure."""
+ALL_VARIANTS = [
+    *(Schedule(*flags) for flags in product((False, True), repeat=len(A2_FLAGS))),
+    *(replace(base, **{flag: True}) for base in (REFERENCE, FAST) for flag in FLAGS[5:]),
+    replace(ARCH35, double_buffer_above=None),
+]
+"""Every combination of the five A2/A3 flags; each later flag alone on the reference and on the
+fast schedule; all of arch35's at once (one kernel: its run-time key is test_arch35's)."""
 PLAN_VARIANTS = [Schedule(d, s, i, True, True) for d, s, i in product((False, True),
                                                                             repeat=3)]
 """One variant per distinct set of buffers (early-free and x-first allocate nothing)."""
