@@ -24,14 +24,13 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
+from hswc.checker.build import HARNESS, MODEL
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.tiling import TILING_FIELDS, Plans, compute_tiling
 
 REPO = Path(__file__).resolve().parents[1]
-MODEL = REPO / "tools" / "ascendc_cpu"
-HARNESS = MODEL / "harness.cpp"
 STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
 """The warning flags every emitted kernel must compile cleanly with."""
 SANITIZE = ("-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all")

@@ -24,9 +24,9 @@ def budget_of(stem: str, dtype: str) -> UbPlan | None:
     """The one reference-schedule budget of operator `stem`'s `dtype` kernels, if it has
     exactly one: what a kernel without a recorded `hsg.ub_plan` was tiled by."""
     definition = OPS.get(stem)
-    budgets = {budget(dtype).plan(1) for budget in definition.budgets.values()
-               if budget(dtype).schedule == "reference"} if definition is not None else set()
-    return budgets.pop() if len(budgets) == 1 else None
+    made = [budget(dtype) for budget in definition.budgets.values()] if definition else []
+    plans = {b.plan(1) for b in made if b.schedule == "reference"}
+    return plans.pop() if len(plans) == 1 else None
 
 
 def definition_of(op_name: str) -> OpDefinition:
