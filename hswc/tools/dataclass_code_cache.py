@@ -1,0 +1,109 @@
+"""The methods dataclasses generate, compiled once per machine instead of once per process.
+
+`@dataclass` writes the source of each class's `__init__`, `__repr__`, `__eq__`, `__hash__`,
+`__setattr__` and `__delattr__` as text and compiles it with `exec` every time the class is
+defined. Starting `hswc-opt --lower-to-ascend -t ascendc` defines about three hundred
+dataclasses (xDSL's attributes, constraints and directives, hswc's own records) and compiling
+their methods was about a quarter of the process's time.
+
+`install()` gives the dataclasses module an `exec` that looks each source text up in a table of
+code objects loaded from `<cache>/dataclass-code.<python tag>-<bytecode magic>.marshal`, and
+compiles (exactly as `exec` would: file `<string>`, no inherited `__future__` flags) only the
+texts it has not seen. The function dataclasses builds from a code object is the one it would
+have built from the text, so nothing a program can observe changes but the time. At exit the
+new texts are merged into the file, written atomically; a file that is missing, unreadable or
+damaged is an empty table, and a cache folder that cannot be written is left alone: neither
+ever fails a run or prints anything.
+
+The cache folder is $HSWC_CACHE_DIR, else $XDG_CACHE_HOME/hswc, else ~/.cache/hswc;
+HSWC_CACHE_DIR set to the empty string turns the cache off. The file is trusted as Python
+trusts its own __pycache__: it holds code, and it lives in the user's own folder.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import dataclasses
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+_codes: dict[str, CodeType] = {}
+_new: dict[str, CodeType] = {}
+_file: Path | None = None
+
+
+def cache_file() -> Path | None:
+    """Where the table lives for this Python, or None when the cache is off."""
+    folder = os.environ.get("HSWC_CACHE_DIR")
+    if folder is None:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        folder = str(Path(base) / "hswc")
+    if not folder:
+        return None
+    tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}"
+    return Path(folder) / f"dataclass-code.{tag}.marshal"
+
+
+def load(path: Path) -> dict[str, CodeType]:
+    """The table in the file; empty when it is missing, unreadable or not a table of code."""
+    try:
+        table: Any = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    return {text: code for text, code in table.items()  # pyright: ignore[reportUnknownVariableType]
+            if isinstance(text, str) and isinstance(code, CodeType)}
+
+
+def cached_exec(source: str | CodeType, globals_: dict[str, Any] | None = None,
+                locals_: dict[str, Any] | None = None) -> None:
+    """`exec`, with a source text's code object taken from the table when it is there."""
+    if isinstance(source, str):
+        code = _codes.get(source)
+        if code is None:
+            code = compile(source, "<string>", "exec", dont_inherit=True)
+            _codes[source] = _new[source] = code
+        source = code
+    builtins.exec(source, globals_, locals_)
+
+
+def install() -> None:
+    """Load the table and route dataclasses' `exec` through it (once; no-op when it is off)."""
+    global _file
+    if _file is not None or getattr(dataclasses, "exec", None) is cached_exec:
+        return
+    _file = cache_file()
+    if _file is None:
+        return
+    _codes.update(load(_file))
+    dataclasses.exec = cached_exec  # type: ignore[attr-defined]  # shadows the builtin there
+    atexit.register(save)
+
+
+def save() -> None:
+    """Merge the texts compiled in this process into the file, atomically; errors are ignored
+    (the next process compiles them again)."""
+    if _file is None or not _new:
+        return
+    try:
+        _file.parent.mkdir(parents=True, exist_ok=True)
+        table = {**load(_file), **_new}
+        handle, temporary = tempfile.mkstemp(dir=_file.parent, prefix=_file.name, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(marshal.dumps(table))
+            os.replace(temporary, _file)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except (OSError, ValueError):
+        return
+    _new.clear()

@@ -1,0 +1,180 @@
+"""The command-line tools' start-up speedups change nothing but the time.
+
+hswc.tools.dataclass_code_cache: a dataclass defined through the cache is the one defined
+without it (signature, annotations, repr, eq, hash, frozenness); the table persists across
+processes, so a second process compiles nothing; a damaged table, an unwritable cache folder
+and the cache turned off all leave a run as it was. hswc.tools.lazy_assembly_formats: the
+program of every op format of every dialect hswc registers is the one xDSL parses eagerly, and
+a broken format still fails with xDSL's definition error. The patches are process-wide, so
+whatever installs them runs in a subprocess.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from xdsl.irdl import IRDLOperation, OpDef, irdl_op_definition
+from xdsl.irdl.declarative_assembly_format import FormatProgram
+from xdsl.utils.exceptions import PyRDLOpDefinitionError
+
+from hswc.pipeline import DIALECTS
+from hswc.tools.dataclass_code_cache import load
+from hswc.tools.lazy_assembly_formats import LazyFormatProgram
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "hard_swish_grad.mlir"
+
+CLASSES = '''
+import dataclasses
+from dataclasses import dataclass, field
+
+def define():
+    @dataclass(frozen=True)
+    class Point:
+        x: int
+        y: "tuple[int, ...]" = field(default_factory=tuple)
+        z: float = 0.5
+
+        def norm(self) -> float:
+            return self.x + self.z
+
+    @dataclass(order=True)
+    class Ranked:
+        rank: int
+        name: str = "r"
+
+    return Point, Ranked
+
+def describe(Point, Ranked):
+    import inspect
+    p = Point(3, (1,))
+    try:
+        p.x = 4
+        frozen = "mutable"
+    except dataclasses.FrozenInstanceError:
+        frozen = "frozen"
+    return [str(inspect.signature(Point.__init__)), repr(Point.__init__.__annotations__),
+            repr(p), p == Point(3, (1,)), p == Point(3, (2,)), hash(Point(1)) == hash(Point(1)),
+            frozen, Ranked(1) < Ranked(2), repr(sorted([Ranked(2, "b"), Ranked(1, "a")])),
+            str(inspect.signature(Ranked.__lt__)), Point.__init__.__code__.co_filename]
+'''
+
+SCRIPT = CLASSES + '''
+import json, sys
+before = describe(*define())
+from hswc.tools import dataclass_code_cache as cache
+cache.install()
+after = describe(*define())
+print(json.dumps({"before": before, "after": after, "new": len(cache._new),
+                  "routed": getattr(dataclasses, "exec", None) is cache.cached_exec}))
+'''
+
+
+def _python(script: str, cache: str | None, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if key != "HSWC_CACHE_DIR"}
+    if cache is not None:
+        env["HSWC_CACHE_DIR"] = cache
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True,
+                          check=False, timeout=120, env=env)
+
+
+def _report(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    import json
+
+    assert (result.returncode, result.stderr) == (0, ""), result.stderr
+    return json.loads(result.stdout)
+
+
+def _table(folder: Path) -> Path:
+    tables = list(folder.glob("dataclass-code.*.marshal"))
+    assert len(tables) == 1, tables
+    return tables[0]
+
+
+def test_a_cached_dataclass_is_the_uncached_one_and_the_table_persists(tmp_path: Path) -> None:
+    first = _report(_python(SCRIPT, str(tmp_path)))
+    assert first["routed"] is True
+    assert first["after"] == first["before"]
+    assert first["new"] > 0  # the two classes' methods were compiled, then saved at exit
+    assert "frozen" in first["after"] and "<string>" in first["after"]
+    texts = load(_table(tmp_path))
+    assert any("def __init__(self,x:_type_x" in text for text in texts)
+    second = _report(_python(SCRIPT, str(tmp_path)))
+    assert second["after"] == first["before"]
+    assert second["new"] == 0  # every text came from the table
+
+
+def test_a_damaged_table_is_an_empty_one_and_is_rewritten(tmp_path: Path) -> None:
+    _report(_python(SCRIPT, str(tmp_path)))
+    table = _table(tmp_path)
+    table.write_bytes(b"\x00not marshal data")
+    result = _report(_python(SCRIPT, str(tmp_path)))
+    assert result["after"] == result["before"] and result["new"] > 0
+    assert load(table)  # a valid table again
+
+
+def test_an_unwritable_cache_folder_and_the_cache_turned_off(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder would go")
+    result = _report(_python(SCRIPT, str(blocker / "hswc")))
+    assert result["after"] == result["before"]
+    assert blocker.read_text() == "a file where the cache folder would go"
+    off = _report(_python(SCRIPT, ""))
+    assert off["routed"] is False and off["after"] == off["before"]
+
+
+def test_hswc_opt_writes_the_table_and_prints_the_same(tmp_path: Path) -> None:
+    tool = "import sys; from hswc.tools.hswc_opt import main; sys.exit(main())"
+    args = ("--lower-to-ascend", "-t", "ascendc", str(EXAMPLE))
+    off = _python(tool, "", *args)
+    cold = _python(tool, str(tmp_path), *args)
+    warm = _python(tool, str(tmp_path), *args)
+    assert off.returncode == cold.returncode == warm.returncode == 0
+    assert off.stderr == cold.stderr == warm.stderr == ""
+    assert off.stdout == cold.stdout == warm.stdout
+    assert "__aicore__" in off.stdout
+    assert len(load(_table(tmp_path))) > 200  # xDSL's and hswc's dataclasses
+
+
+def _formats() -> list[tuple[str, str, object]]:
+    found: list[tuple[str, str, object]] = []
+    for factory in DIALECTS.values():
+        for op in factory().operations:
+            if issubclass(op, IRDLOperation):
+                op_def = op.get_irdl_definition()
+                if op_def.assembly_format is not None:
+                    found.append((op_def.name, op_def.assembly_format, op_def))
+    return found
+
+
+def test_every_lazy_format_is_the_eager_one() -> None:
+    formats = _formats()
+    names = {name for name, _, _ in formats}
+    assert "arith.addf" in names and "ascend.duplicate" in names
+    assert any(name.startswith("hsg.") for name in names)
+    programs = {}
+    for name, text, op_def in formats:
+        lazy = LazyFormatProgram(text, op_def)  # type: ignore[arg-type]
+        eager = FormatProgram.from_str(text, op_def)  # type: ignore[arg-type]
+        assert lazy.program() == eager, name
+        assert lazy.program() is lazy.program()  # parsed once
+        assert lazy.stmts == eager.stmts  # and anything else of the program, through it
+        programs[name] = eager
+    assert programs["arith.addf"] != programs["ascend.duplicate"]  # the check can fail
+
+
+def test_a_broken_format_fails_at_first_use_with_the_definition_error() -> None:
+    class Broken(IRDLOperation):
+        name = "test.broken"
+        assembly_format = "$nothing attr-dict"
+
+    with pytest.raises(PyRDLOpDefinitionError):
+        irdl_op_definition(Broken)  # eagerly, as xDSL does
+    lazy = LazyFormatProgram("$nothing attr-dict", OpDef.from_pyrdl(Broken))
+    with pytest.raises(PyRDLOpDefinitionError, match=r"assembly format of test\.broken"):
+        lazy.program()
