@@ -277,13 +277,14 @@ class _Functions:
     def ensure(self, name: str, fn: func.FuncOp, source: Operation) -> str:
         """The symbol of a function equal to `fn`: an existing one, or `fn` added under
         `name` (or `name` with a number, when the name is taken by something else)."""
-        text = _text(fn)
+        text: str | None = None  # printed only when a name is taken
         candidate, n = name, 1
         while candidate in self.existing:
             found = self.existing[candidate]
-            if isinstance(found, func.FuncOp) and _text(found) == text \
-                    and found.attributes == fn.attributes:
-                return candidate
+            if isinstance(found, func.FuncOp) and found.attributes == fn.attributes:
+                text = _text(fn) if text is None else text
+                if _text(found) == text:
+                    return candidate
             candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
                 "_tiling_", f"_{n}_tiling_"), n + 1
         fn.sym_name = StringAttr(candidate)

@@ -109,12 +109,14 @@ class KernelPlan:
 
     def buffer_bytes(self, ub_factor: int) -> int:
         """The InitBuffers' bytes at this ubFactor, each rounded up to 32 bytes, times its count."""
-        total = 0
+        return _buffer_bytes(self.depths_by_dtype(), ub_factor)
+
+    def depths_by_dtype(self) -> dict[str, int]:
+        """The buffers' depths summed by element type (buffers of one type are equally long)."""
+        depths: dict[str, int] = {}
         for b in self.buffers:
-            length = mask_length(IntArith(), ub_factor) if b.dtype == "mask" \
-                else ub_factor * ELEMENT_BYTES[b.dtype]
-            total += b.depth * -(-length // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
-        return total
+            depths[b.dtype] = depths.get(b.dtype, 0) + b.depth
+        return depths
 
     def ub_plan(self) -> UbPlan:
         """What the tiling divides the UB by for exactly these buffers."""
@@ -165,8 +167,22 @@ def budget_covers(budget: UbPlan, kernel: KernelPlan) -> bool:
         return max(ub_size - reserve, 0) // max(bpe, 1) // step * step
 
     first = max(ub_factor(SMALLEST_COVERED_UB), step)
-    return all(kernel.buffer_bytes(u) <= max(u * bpe + reserve, SMALLEST_COVERED_UB)
+    depths = kernel.depths_by_dtype()
+    return all(_buffer_bytes(depths, u) <= max(u * bpe + reserve, SMALLEST_COVERED_UB)
                for u in range(first, ub_factor(MAX_UB_SIZE) + step, step))
+
+
+_INTS = IntArith()
+
+
+def _buffer_bytes(depths: dict[str, int], ub_factor: int) -> int:
+    """KernelPlan.buffer_bytes of buffers with these depths by element type."""
+    total = 0
+    for dtype, depth in depths.items():
+        length = mask_length(_INTS, ub_factor) if dtype == "mask" \
+            else ub_factor * ELEMENT_BYTES[dtype]
+        total += depth * -(-length // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+    return total
 
 
 def _order(sel: Selection, schedule: Schedule) -> tuple[list[Val], list[Item]]:
