@@ -8,11 +8,14 @@ block B (a block argument of B, or the result of an op of B) may be used
 - inside the regions of those ops, at any depth,
 - in the blocks of B's region that B dominates in the control-flow graph, and inside them.
 
-The check is linear in the module's size times its nesting depth: each use walks up from the
-user through its enclosing ops until it reaches the defining block's region.
+The check is linear in the module's size: a use of a value defined earlier in the user's block
+or in a block enclosing it (nearly every use) is a set lookup; any other walks up from the user
+through its enclosing ops until it reaches the defining block's region.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl.dominance import DominanceInfo
@@ -70,16 +73,40 @@ def check_dominance(root: Operation) -> None:
     """OpError at the first op (in walk order) with an operand whose definition does not
     dominate it."""
     positions = _Positions()
-    for op in root.walk():
+    for op, i, value in _unscoped_uses(root):
+        if _visible(value, op, positions):  # defined in a block that dominates the user's
+            continue
+        name = f" (%{value.name_hint})" if value.name_hint else ""
+        if isinstance(value, OpResult) and value.op is op:
+            why = "it is a result of this op"
+        elif isinstance(value, OpResult):
+            where = location_of(value.op)
+            why = f"it is defined by '{value.op.name}'" + (f" at {where}" if where else "")
+        else:
+            why = "it is an argument of a block that does not enclose this op"
+        raise OpError(op, f"operand {i}{name} does not dominate this use: {why}")
+
+
+def _unscoped_uses(root: Operation) -> Iterator[tuple[Operation, int, SSAValue]]:
+    """(user, operand index, value), in walk order, for the uses that are not of a value
+    defined earlier in the user's block or in a block enclosing it: a set of the values in
+    scope, extended while a block is walked and cut back when it ends, settles nearly every
+    use in constant time; what is left (a use in another block of the defining region, or a
+    use that does not dominate) _visible decides."""
+    scope: set[SSAValue] = set()
+
+    def walk(op: Operation) -> Iterator[tuple[Operation, int, SSAValue]]:
         for i, value in enumerate(op.operands):
-            if _visible(value, op, positions):
-                continue
-            name = f" (%{value.name_hint})" if value.name_hint else ""
-            if isinstance(value, OpResult) and value.op is op:
-                why = "it is a result of this op"
-            elif isinstance(value, OpResult):
-                where = location_of(value.op)
-                why = f"it is defined by '{value.op.name}'" + (f" at {where}" if where else "")
-            else:
-                why = "it is an argument of a block that does not enclose this op"
-            raise OpError(op, f"operand {i}{name} does not dominate this use: {why}")
+            if value not in scope:
+                yield op, i, value
+        for region in op.regions:
+            for block in region.blocks:
+                added: list[SSAValue] = list(block.args)
+                scope.update(added)
+                for inner in block.ops:
+                    yield from walk(inner)
+                    scope.update(inner.results)
+                    added.extend(inner.results)
+                scope.difference_update(added)
+
+    yield from walk(root)

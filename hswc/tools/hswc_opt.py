@@ -97,7 +97,8 @@ class HswcOptMain(xDSLOptMain):
             if previous is not None and self.args.time_passes:
                 print(f"Pass {previous.name} took {time.perf_counter() - started:.6f} seconds",
                       file=sys.stderr)
-            self._verify(module)
+            if previous is not None:  # before the first pass: _run_chunk verified the input
+                self._verify(module)
             if previous and following and self.args.print_between_passes:
                 print(f"// -----// IR after {previous.name} //----- //")
                 Printer(stream=sys.stdout).print_op(module)
@@ -108,7 +109,8 @@ class HswcOptMain(xDSLOptMain):
         if unknown:
             raise ValueError(f"unknown pass '{unknown[0]}' (known: "
                              f"{', '.join(self.available_passes)})")
-        passes = tuple(self._make_pass(spec) for spec in specs)
+        with importing():  # a pass's first use imports it, its dialects and the vectorizer
+            passes = tuple(self._make_pass(spec) for spec in specs)
         self.pipeline = PassPipeline(passes, between)
 
     def _verify(self, module: ModuleOp) -> None:
