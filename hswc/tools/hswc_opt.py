@@ -64,6 +64,13 @@ class HswcOptMain(xDSLOptMain):
         for name, factory in PASSES.items():
             self.register_pass(name, factory)
 
+    def register_all_frontends(self) -> None:
+        # xDSL's own (MLIR text), without a scan of every installed package's entry points
+        # for the plugins' frontends: hswc-opt reads MLIR only (-f is refused)
+        from xdsl.frontend import get_all_frontends
+
+        self.available_frontends.update(get_all_frontends())
+
     def register_all_targets(self) -> None:
         from hswc.targets import TARGETS
 

@@ -20,6 +20,7 @@ roundup as a reserve, with ubFactor a multiple of the vector instructions' align
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
@@ -161,14 +162,21 @@ def budget_covers(budget: UbPlan, kernel: KernelPlan) -> bool:
     kernel's alignment."""
     if budget.align_elements % kernel.align:
         return False
+    return _covers(budget, tuple(kernel.depths_by_dtype().items()))
+
+
+@cache
+def _covers(budget: UbPlan, depths: tuple[tuple[str, int], ...]) -> bool:
+    """budget_covers for buffers of these depths by element type (the tiling pass and the
+    lowering both ask, for every kernel of a module)."""
     step, bpe, reserve = budget.align_elements, budget.bytes_per_element, budget.ub_reserve
 
     def ub_factor(ub_size: int) -> int:
         return max(ub_size - reserve, 0) // max(bpe, 1) // step * step
 
     first = max(ub_factor(SMALLEST_COVERED_UB), step)
-    depths = kernel.depths_by_dtype()
-    return all(_buffer_bytes(depths, u) <= max(u * bpe + reserve, SMALLEST_COVERED_UB)
+    by_dtype = dict(depths)
+    return all(_buffer_bytes(by_dtype, u) <= max(u * bpe + reserve, SMALLEST_COVERED_UB)
                for u in range(first, ub_factor(MAX_UB_SIZE) + step, step))
 
 
