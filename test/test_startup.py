@@ -129,6 +129,22 @@ def test_an_unwritable_cache_folder_and_the_cache_turned_off(tmp_path: Path) -> 
     assert off["routed"] is False and off["after"] == off["before"]
 
 
+def test_a_full_table_keeps_only_what_its_process_used(tmp_path: Path) -> None:
+    import marshal
+
+    _report(_python(SCRIPT, str(tmp_path)))
+    table = _table(tmp_path)
+    stale = "def __create_fn__():\n def f(self): pass\n return f"
+    table.write_bytes(marshal.dumps({**load(table), stale: compile(stale, "<string>", "exec")}))
+    # a table over its limit, and something new (an unused text) so that the process saves
+    kept = _report(_python(SCRIPT + "\ncache.MAX_ENTRIES = 1\ncache._new['x'] = "
+                           "compile('', '<string>', 'exec')\n", str(tmp_path)))
+    assert kept["after"] == kept["before"]
+    texts = load(table)
+    assert stale not in texts and "x" not in texts  # neither was used by that process
+    assert any("def __init__(self,x:_type_x" in text for text in texts)  # what it used stays
+
+
 def test_hswc_opt_writes_the_table_and_prints_the_same(tmp_path: Path) -> None:
     tool = "import sys; from hswc.tools.hswc_opt import main; sys.exit(main())"
     args = ("--lower-to-ascend", "-t", "ascendc", str(EXAMPLE))

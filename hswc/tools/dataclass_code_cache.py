@@ -11,9 +11,9 @@ code objects loaded from `<cache>/dataclass-code.<python tag>-<bytecode magic>.m
 compiles (exactly as `exec` would: file `<string>`, no inherited `__future__` flags) only the
 texts it has not seen. The function dataclasses builds from a code object is the one it would
 have built from the text, so nothing a program can observe changes but the time. At exit the
-new texts are merged into the file, written atomically; a file that is missing, unreadable or
-damaged is an empty table, and a cache folder that cannot be written is left alone: neither
-ever fails a run or prints anything.
+new texts are merged into the file (at most MAX_ENTRIES), written atomically; a file that is
+missing, unreadable or damaged is an empty table, and a cache folder that cannot be written is
+left alone: neither ever fails a run or prints anything.
 
 The cache folder is $HSWC_CACHE_DIR, else $XDG_CACHE_HOME/hswc, else ~/.cache/hswc;
 HSWC_CACHE_DIR set to the empty string turns the cache off. The file is trusted as Python
@@ -34,8 +34,13 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
+MAX_ENTRIES = 4096
+"""The table keeps at most this many texts: beyond it, a save keeps only the ones its process
+used (one hswc-opt run uses about 900), so texts of older versions of the code do not pile up."""
+
 _codes: dict[str, CodeType] = {}
 _new: dict[str, CodeType] = {}
+_used: set[str] = set()
 _file: Path | None = None
 
 
@@ -67,6 +72,7 @@ def cached_exec(source: str | CodeType, globals_: dict[str, Any] | None = None,
                 locals_: dict[str, Any] | None = None) -> None:
     """`exec`, with a source text's code object taken from the table when it is there."""
     if isinstance(source, str):
+        _used.add(source)
         code = _codes.get(source)
         if code is None:
             code = compile(source, "<string>", "exec", dont_inherit=True)
@@ -96,6 +102,8 @@ def save() -> None:
     try:
         _file.parent.mkdir(parents=True, exist_ok=True)
         table = {**load(_file), **_new}
+        if len(table) > MAX_ENTRIES:
+            table = {text: code for text, code in table.items() if text in _used}
         handle, temporary = tempfile.mkstemp(dir=_file.parent, prefix=_file.name, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:

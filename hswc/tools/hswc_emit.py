@@ -29,27 +29,30 @@ bad --name, a folder that cannot take the package, a usage error) print one mess
 
 from __future__ import annotations
 
-import argparse
-import re
-import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from io import StringIO
-from pathlib import Path
+from hswc.tools.startup import importing
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.passes import ModulePass
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+with importing():
+    import argparse
+    import re
+    import sys
+    from collections.abc import Sequence
+    from dataclasses import dataclass, field
+    from io import StringIO
+    from pathlib import Path
 
-from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
-from hswc.dialects import hsg
-from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
-from hswc.platform import PLATFORMS
-from hswc.source_text import SourceError, decode
-from hswc.tools.cli import TOO_DEEP, exit_status, report
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp, StringAttr
+    from xdsl.dialects.linalg.ops import GenericOp
+    from xdsl.passes import ModulePass
+    from xdsl.printer import Printer
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
+    from hswc.dialects import hsg
+    from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+    from hswc.platform import PLATFORMS
+    from hswc.source_text import SourceError, decode
+    from hswc.tools.cli import TOO_DEEP, exit_status, report
 
 OP_TYPE = re.compile(r"[A-Z][A-Za-z0-9]{0,63}")
 ACLNN = re.compile(r"aclnn[A-Z][A-Za-z0-9]{0,63}")

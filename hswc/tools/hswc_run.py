@@ -43,6 +43,7 @@ from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.output_files import Content, OutputError, write_files
 from hswc.platform import DEFAULT_SOC, PLATFORMS
 from hswc.tools.cli import TOO_DEEP, exit_status, report
+from hswc.tools.startup import importing
 
 if TYPE_CHECKING:
     from hswc.runner import Kernel, RunResult
@@ -188,6 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    with importing():  # the runner: xDSL, the dialects, the passes, the interpreter
+        import hswc.runner  # noqa: F401
     args = _parser().parse_args(argv)
     from hswc.runner import RunnerError
 
