@@ -5,6 +5,8 @@ ml_dtypes.bfloat16, f32 as float32, i1 as bool. numpy and ml_dtypes compute a re
 +, -, *, / in f32 and round once to the type, which is the correctly rounded result (24 >= 2p + 2
 for p = 11 and 8, so the double rounding is innocuous). maximumf / minimumf follow MLIR: NaN if
 either operand is NaN, and -0 orders below +0. cmpf follows MLIR's ordered / unordered predicates.
+A double (a constant's value) is rounded once to its type, as APFloat and hswc.float_formats
+round it, whichever ml_dtypes is installed (`convert`).
 
 The interpreter runs bodies with these (hswc.interpreter.body); the vectorizer folds constant
 operations with them, so a folded constant is the value the unfolded op would compute.
@@ -20,6 +22,7 @@ import numpy as np
 
 F16: Final = np.dtype(np.float16)
 F32: Final = np.dtype(np.float32)
+F64: Final = np.dtype(np.float64)
 BF16: Final = np.dtype(ml_dtypes.bfloat16)
 I1: Final = np.dtype(np.bool_)
 DTYPES: Final = {"f16": F16, "bf16": BF16, "f32": F32, "i1": I1}
@@ -96,11 +99,35 @@ def select(cond: Array, a: Array, b: Array) -> Array:
 
 
 def convert(a: Array, dtype: np.dtype) -> Array:
-    """extf (exact) or truncf (round to nearest even) to `dtype`."""
+    """extf (exact) or truncf (round to nearest even, overflow to +-inf) to `dtype`; a double
+    is rounded to it once.
+
+    ml_dtypes before 0.7 rounds a double to bf16 through f32 (twice to nearest: 1 + 3 * 2**-8
+    - 2**-40 becomes the tie 1 + 3 * 2**-8, then 1 + 2**-6 instead of 1 + 2**-7). Rounding to
+    f32 to odd first keeps what the second rounding needs, so f32 -> bf16 then rounds as
+    the double would (Boldo and Melquiond: 24 >= 8 + 2 bits).
+    """
+    a = np.asarray(a)
     with np.errstate(all="ignore"):
-        return np.asarray(a).astype(dtype)
+        if dtype == BF16 and a.dtype == F64:
+            a = _f32_to_odd(a)
+        return a.astype(dtype)
+
+
+def _f32_to_odd(a: Array) -> Array:
+    """Doubles rounded to f32 to odd: an exact one stays, an inexact one becomes the f32
+    neighbour with an odd last bit (beyond the f32 range the largest finite); inf and NaN stay
+    as astype makes them."""
+    nearest = a.astype(F32)
+    inexact = (nearest.astype(F64) != a) & np.isfinite(a)
+    even = (nearest.view(np.uint32) & 1) == 0
+    towards = np.where(a > nearest, np.float32(np.inf), np.float32(-np.inf))
+    return np.where(inexact & even, np.nextafter(nearest, towards), nearest)
 
 
 def constant(value: float | bool, dtype: np.dtype) -> Array:
-    """A 0-d array of the constant, rounded to its type as the IR's attribute states it."""
-    return np.asarray(value, dtype=np.float64 if dtype != I1 else I1).astype(dtype)
+    """A 0-d array of the constant, rounded once to its type (the double the IR's attribute
+    states)."""
+    if dtype == I1:
+        return np.asarray(value, dtype=I1)
+    return convert(np.asarray(value, dtype=F64), dtype)

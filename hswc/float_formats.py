@@ -1,4 +1,4 @@
-"""f16, bf16 and f32 scalars as Python floats, rounded bit for bit as numpy and ml_dtypes do.
+"""f16, bf16 and f32 scalars as Python floats, rounded bit for bit as the interpreter rounds them.
 
 The compiler rounds an op's constants to their types (MLIR's APFloat semantics: round to
 nearest, ties to even; out of range -> infinity), merges constants by their bits, and prints
@@ -6,7 +6,7 @@ f32 literals. It does that with these integer operations on a double's bits, so 
 imports neither numpy nor ml_dtypes (together about 0.7 s of start-up, more than the rest of
 `hswc-opt`). The interpreter keeps computing with numpy (hswc.arith_semantics); the two agree
 bit for bit, NaNs included (test/test_float_formats.py checks every f16 and bf16 value and
-random doubles against numpy and ml_dtypes):
+random doubles against hswc.arith_semantics.convert, numpy's and ml_dtypes' conversions):
 
 - f16 (numpy's conversion): a NaN keeps the top 10 bits of its payload (at least one bit set);
 - bf16 (ml_dtypes'): every NaN becomes the quiet NaN 0x7fc0, with its sign;

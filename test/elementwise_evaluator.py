@@ -8,7 +8,7 @@ the tests from MLIR's arith semantics, not from hswc's code (it imports nothing 
   sum or product of two f16 values is exact in a double (22 significant bits for a product; a
   sum spans at most 40 bits, from 2^-24 to 2^16), and for a quotient the double rounding is
   innocuous because 53 >= 2 * 11 + 2. bf16 arithmetic is not evaluated (no supported body
-  computes in bf16, and ml_dtypes rounds a double to bf16 through f32, a double rounding).
+  computes in bf16, and ml_dtypes before 0.7 rounds a double to bf16 through f32, twice).
 - extf is exact; truncf rounds f32 to nearest even (numpy to f16, ml_dtypes to bf16), to +-inf
   beyond the largest finite value.
 - maximumf / minimumf: NaN if either operand is NaN; otherwise the larger / smaller, with -0

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import ml_dtypes
 import numpy as np
 
-FORMAT = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126, 127)}
+FORMAT = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126, 127),
+          np.dtype(ml_dtypes.bfloat16): (8, -126, 127)}
 """dtype -> (precision with the hidden bit, emin, emax)."""
 
 

@@ -1,22 +1,35 @@
-"""hswc.float_formats against numpy and ml_dtypes: every f16 and bf16 value, random doubles of
-every kind (NaN payloads, subnormals, ties, overflow), and numpy's shortest f32 spelling."""
+"""hswc.float_formats against the interpreter's conversions (numpy's, ml_dtypes', and
+hswc.arith_semantics' for a double to bf16, which ml_dtypes before 0.7 rounds twice): every f16
+and bf16 value, random doubles of every kind (NaN payloads, subnormals, ties, overflow), and
+numpy's shortest f32 spelling; the interpreter's double -> bf16 against exact rational rounding
+and values checked by hand."""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
 import pytest
+from exact_rounding import exact_round
 
+from hswc import arith_semantics as sem
 from hswc.float_formats import float_bits, from_bits, round_float, shortest_f32
+from hswc.interpreter.ascendc_cast import scalar_operand
 
 NUMPY = {"f16": (np.float16, np.uint16), "bf16": (ml_dtypes.bfloat16, np.uint16),
          "f32": (np.float32, np.uint32)}
 
 
-def numpy_bits(doubles: np.ndarray, dtype: str) -> np.ndarray:
-    kind, unsigned = NUMPY[dtype]
-    with np.errstate(all="ignore"):
-        return doubles.astype(kind).view(unsigned).astype(np.int64)
+def converted(doubles: np.ndarray, dtype: str) -> np.ndarray:
+    """The doubles as the interpreter converts them to `dtype`."""
+    return sem.convert(doubles, np.dtype(NUMPY[dtype][0]))
+
+
+def interpreter_bits(doubles: np.ndarray, dtype: str) -> np.ndarray:
+    return converted(doubles, dtype).view(NUMPY[dtype][1]).astype(np.int64)
 
 
 def doubles_of_every_kind(count: int) -> np.ndarray:
@@ -44,24 +57,51 @@ def test_every_narrow_value_round_trips(dtype: str) -> None:
     with np.errstate(all="ignore"):
         widened = patterns.view(kind).astype(np.float64)
     got = [float_bits(float(d), dtype) for d in widened]
-    assert got == numpy_bits(widened, dtype).tolist()
+    assert got == interpreter_bits(widened, dtype).tolist()
     back = np.array([from_bits(int(p), dtype) for p in patterns]).view(np.uint64)
     assert back.tolist() == widened.view(np.uint64).tolist()
 
 
 @pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
-def test_random_doubles_round_as_numpy_rounds_them(dtype: str) -> None:
+def test_random_doubles_round_as_the_interpreter_rounds_them(dtype: str) -> None:
     doubles = doubles_of_every_kind(4000)
     got = [float_bits(float(d), dtype) for d in doubles]
-    expected = numpy_bits(doubles, dtype).tolist()
+    expected = interpreter_bits(doubles, dtype).tolist()
     mismatches = [(float(d), g, e) for d, g, e in zip(doubles, got, expected, strict=True)
                   if g != e]
     assert not mismatches[:5]
-    kind, _ = NUMPY[dtype]
-    with np.errstate(all="ignore"):
-        widened = doubles.astype(kind).astype(np.float64).view(np.uint64).tolist()
+    widened = converted(doubles, dtype).astype(np.float64).view(np.uint64).tolist()
     rounded = [np.float64(round_float(float(d), dtype)).view(np.uint64) for d in doubles]
     assert rounded == widened
+
+
+def test_doubles_round_once_to_bf16() -> None:
+    doubles = doubles_of_every_kind(4000)
+    finite = doubles[np.isfinite(doubles)]
+    exact = [math.copysign(exact_round(Fraction(float(d)), sem.BF16), d) for d in finite]
+    got = converted(finite, "bf16").astype(np.float64).view(np.uint64)
+    assert got.tolist() == np.array(exact).view(np.uint64).tolist()
+
+
+@pytest.mark.parametrize("to_bf16", [lambda d: sem.constant(d, sem.BF16),
+                                     lambda d: scalar_operand(d, sem.BF16)],
+                         ids=["constant", "scalar_operand"])
+def test_doubles_to_bf16_checked_by_hand(to_bf16: Callable[[float], np.ndarray]) -> None:
+    cases = {
+        1.0 + 3 * 2**-8 - 2**-40: 0x3F81,  # below the tie 1 + 3 * 2**-8 (its f32 is the tie)
+        1.0 + 3 * 2**-8: 0x3F82,  # the tie: to the even 1 + 2**-6
+        -(1.0 + 2**-8 + 2**-40): 0xBF81,
+        (2 - 2**-8) * 2.0**127 - 2.0**80: 0x7F7F,  # below the tie with inf: the largest bf16
+        (2 - 2**-8) * 2.0**127: 0x7F80,  # the tie: to inf
+        1e39: 0x7F80,  # beyond f32's range too
+        2.0**-134 + 2.0**-160: 0x0001,  # above half the smallest subnormal (below f32's)
+        2.0**-134: 0x0000,  # half of it: to the even zero
+        -1e-50: 0x8000,
+        math.inf: 0x7F80,
+        -math.nan: 0xFFC0,
+    }
+    got = {d: int(to_bf16(d).view(np.uint16)) for d in cases}
+    assert got == cases
 
 
 def test_rounding_examples_checked_by_hand() -> None:

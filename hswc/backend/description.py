@@ -24,6 +24,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
+from hswc import arith_semantics as sem
 from hswc.backend.kernels import Kernel
 from hswc.backend.names import lower_camel
 from hswc.backend.operator import Operator, snake_case
@@ -136,7 +137,7 @@ def _constant(value: SSAValue, launch: Operation) -> float:
     """A launch scalar's value: a constant, maybe widened or narrowed on the host."""
     owner = value.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr):
-        return float(np.array(owner.value.value.data, numpy_dtype(owner.value.type))
+        return float(sem.constant(owner.value.value.data, numpy_dtype(owner.value.type))
                      .astype(np.float32))
     if isinstance(owner, arith.ExtFOp | arith.TruncFOp):
         inner = np.float32(_constant(owner.input, launch))

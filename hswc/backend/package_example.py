@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from hswc import arith_semantics as sem
 from hswc.backend.description import Description
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import ACL_DTYPES
@@ -54,7 +55,7 @@ def example_kernel(kernels: list[Kernel]) -> Kernel:
 def example_arrays(kernel: Kernel, d: Description, data: Mapping[str, tuple[float, ...]]
                    ) -> tuple[list[np.ndarray], np.ndarray]:
     """The inputs of `data` (by input name) in the kernel's dtype, and the golden result."""
-    inputs = [np.array(data[name], dtype=numpy_dtype(kernel.element_type))
+    inputs = [sem.convert(np.array(data[name], np.float64), numpy_dtype(kernel.element_type))
               for name in d.operator.inputs]
     return inputs, d.golden(kernel, inputs)
 

@@ -1,9 +1,10 @@
 """Cast, and exact rounding of f32/f64 values to f16 / bf16 under every AscendC RoundMode.
 
 `round_to` is the one exact rounding routine of the AscendC model under every mode: Cast's
-directed modes and the scalar operand of Muls/Adds/Duplicate/CompareScalar/Select
-(`scalar_operand`) round through it (RNE from f32, as in half arithmetic, is numpy's astype,
-which rounds correctly; hswc.interpreter.ascendc_arith). Directed modes overflow like
+directed modes round through it (RNE from f32, as in half arithmetic, is numpy's astype, which
+rounds correctly; hswc.interpreter.ascendc_arith). The scalar operand of
+Muls/Adds/Duplicate/CompareScalar/Select (`scalar_operand`) is its double rounded once, as
+hswc.arith_semantics rounds a constant. Directed modes overflow like
 IEEE: a mode rounding away from zero (RINT, ROUND, CEIL above zero, FLOOR below zero) gives
 +-inf, the others the largest finite value. ODD is round-to-odd ("von Neumann" jamming): an
 inexact result gets an odd last bit, so it never overflows to inf and tiny values become the
@@ -17,6 +18,7 @@ from typing import Final
 
 import numpy as np
 
+from hswc import arith_semantics as sem
 from hswc.interpreter.ascendc_checks import (
     FLOATS,
     ApiError,
@@ -127,12 +129,7 @@ def scalar_operand(value: Scalar | np.ndarray, dtype: np.dtype) -> np.ndarray:
         return np.asarray(value).reshape(())
     if dtype not in FLOATS:
         return np.asarray(value, dtype=dtype)
-    v = np.asarray(float(value), dtype=np.float64)
-    if dtype == F32:
-        with np.errstate(over="ignore"):
-            return v.astype(F32)  # numpy's double -> float rounding is correctly rounded
-    # ml_dtypes rounds double -> bfloat16 through float (double rounding): use the exact path.
-    return round_to(v, FORMATS[dtype], "rint")
+    return sem.constant(float(value), dtype)
 
 
 _CASTS: Final[dict[tuple[np.dtype, np.dtype], tuple[str, ...]]] = {

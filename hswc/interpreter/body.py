@@ -60,7 +60,7 @@ def _scalar(op: Operation, value: SSAValue, got: object) -> np.ndarray:
     """A scalar from outside the body as a 0-d array of its type."""
     if not isinstance(got, float | int | np.floating):
         raise OpError(op, f"uses a value from outside the body that is not a number: {got!r}")
-    return np.asarray(got).astype(_dtype(op, value.type))
+    return sem.convert(np.asarray(got), _dtype(op, value.type))
 
 
 def run_body(block: Block, inputs: Sequence[np.ndarray], outer: Outer) -> np.ndarray:

@@ -65,9 +65,9 @@ def run_float(op: Operation, args: tuple[Any, ...]) -> Any:
     dtype = _dtype(op, op.results[0])
     varying = [a for a in args if isinstance(a, Varying)]
     if not varying:
-        arrays = [np.asarray(a, dtype=d) for a, d in zip(args, dtypes, strict=True)]
+        arrays = [sem.convert(a, d) for a, d in zip(args, dtypes, strict=True)]
         return FLOAT_OPS[type(op)](op, arrays, dtype)[()]
     rows = varying[0].values.shape[0]
-    arrays = [(a.values if isinstance(a, Varying) else np.full(rows, a)).astype(d)
+    arrays = [sem.convert(a.values if isinstance(a, Varying) else np.full(rows, a), d)
               for a, d in zip(args, dtypes, strict=True)]
     return Varying(FLOAT_OPS[type(op)](op, arrays, dtype))
