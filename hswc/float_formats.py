@@ -3,10 +3,11 @@
 The compiler rounds an op's constants to their types (MLIR's APFloat semantics: round to
 nearest, ties to even; out of range -> infinity), merges constants by their bits, and prints
 f32 literals. It does that with these integer operations on a double's bits, so that compiling
-imports neither numpy nor ml_dtypes (together 0.2 s of start-up with ml_dtypes 0.6, 0.8 s
-with 0.7: as much as the rest of `hswc-opt` or more). The interpreter keeps computing with numpy (hswc.arith_semantics); the two agree
-bit for bit, NaNs included (test/test_float_formats.py checks every f16 and bf16 value and
-random doubles against hswc.arith_semantics.convert, numpy's and ml_dtypes' conversions):
+imports neither numpy nor ml_dtypes (together 0.2 s of start-up with ml_dtypes 0.6, 0.8 s with
+0.7: as much as the rest of `hswc-opt` or more). The interpreter keeps computing with numpy
+(hswc.arith_semantics); the two agree bit for bit, NaNs included (test/test_float_formats.py
+checks every f16 and bf16 value and random doubles against hswc.arith_semantics.convert,
+numpy's and ml_dtypes' conversions):
 
 - f16 (numpy's conversion): a NaN keeps the top 10 bits of its payload (at least one bit set);
 - bf16 (ml_dtypes'): every NaN becomes the quiet NaN 0x7fc0, with its sign;
