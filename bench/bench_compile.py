@@ -187,7 +187,7 @@ def check_peer(python: Path, script: Path, env: dict[str, str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10, help="runs of each command (best counts)")
+    parser.add_argument("--runs", type=int, default=15, help="runs of each command (best counts)")
     parser.add_argument("--with-peer", action="store_true",
                         help="also time cannbot-dsl 0.7.1 (installed on first use)")
     parser.add_argument("--peer-venv", type=Path, default=PEER_VENV)
