@@ -84,17 +84,17 @@ class Node:
     source: Operation | None = None
     """The op it came from, for diagnostics."""
     users: list[Node] = field(default_factory=list)
+    uniform: bool = field(init=False)
+    """The same value for every element: a constant, a scalar, or computed from those. Set
+    when the node is made, from its operands' (so no walk down a long body recurses)."""
+
+    def __post_init__(self) -> None:
+        self.uniform = self.kind in ("const", "scalar") or (
+            self.kind != "input" and all(o.uniform for o in self.operands))
 
     @property
     def is_const(self) -> bool:
         return self.kind == "const"
-
-    @property
-    def uniform(self) -> bool:
-        """The same value for every element: a constant, a scalar, or computed from those."""
-        if self.kind in ("const", "scalar"):
-            return True
-        return self.kind != "input" and all(o.uniform for o in self.operands)
 
     @property
     def is_mask(self) -> bool:
