@@ -24,6 +24,7 @@ element), that budget; a plan that is not a budget is recorded on both functions
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from io import StringIO
 
@@ -263,16 +264,49 @@ def _text(fn: func.FuncOp) -> str:
     return stream.getvalue()
 
 
+def _body_key(ew: Elementwise) -> tuple[object, ...]:
+    """What the kernel built from a generic depends on, as a value: two generics with equal
+    keys get the same kernel function (so it is built and compared once, not per generic)."""
+    stream = StringIO()
+    Printer(stream=stream).print_region(ew.op.body)
+    return (str(ew.element_type), tuple(ew.input_names()), ew.output_name(),
+            tuple(_scalar_names(ew)), tuple(str(v.type) for v in ew.dag.scalars),
+            stream.getvalue())
+
+
 class _Functions:
-    """The tiling and kernel functions of one module: reused when identical, else renamed."""
+    """The tiling and kernel functions of one module: reused when identical, else renamed.
+
+    What each generic needs is looked up first by a key of what it is built from (`built`), so
+    a module of many generics builds and prints each distinct function once: the pass is
+    linear in the number of generics."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
         self.existing: dict[str, func.FuncOp] = {}
+        self.texts: dict[str, str] = {}
+        """The printed text of the functions in `existing` that were compared (by name)."""
+        self.built: dict[tuple[object, ...], str] = {}
+        """What a function was built from -> the symbol `ensure` gave it."""
         for op in module.body.block.ops:
             sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
             if sym is not None:
                 self.existing[sym.data] = op  # type: ignore[assignment, union-attr]
+
+    def ensure_built(self, key: tuple[object, ...], build: Callable[[], func.FuncOp],
+                     source: Operation) -> str:
+        """`ensure` of the function `build` makes, built only the first time `key` is seen."""
+        name = self.built.get(key)
+        if name is None:
+            fn = build()
+            name = self.built[key] = self.ensure(fn.sym_name.data, fn, source)
+        return name
+
+    def _text_of(self, name: str, fn: func.FuncOp) -> str:
+        text = self.texts.get(name)
+        if text is None:
+            text = self.texts[name] = _text(fn)
+        return text
 
     def ensure(self, name: str, fn: func.FuncOp, source: Operation) -> str:
         """The symbol of a function equal to `fn`: an existing one, or `fn` added under
@@ -283,7 +317,7 @@ class _Functions:
             found = self.existing[candidate]
             if isinstance(found, func.FuncOp) and found.attributes == fn.attributes:
                 text = _text(fn) if text is None else text
-                if _text(found) == text:
+                if self._text_of(candidate, found) == text:
                     return candidate
             candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
                 "_tiling_", f"_{n}_tiling_"), n + 1
@@ -360,20 +394,34 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = element_type_name(ew.element_type)
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or fn.sym_name.data
-        kernels = self._plan(ew, schedule, dtype)
         table = functions.setdefault(module, _Functions(module))
+        body = _body_key(ew)
+        planned = table.built.get(("plan", body, dtype))
+        if planned is None:
+            planned = self._plan(ew, schedule, dtype)
+            table.built[("plan", body, dtype)] = planned
+        kernels: list[_Kernel] = planned  # type: ignore[assignment]
         plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
             else tuple(k.variant for k in kernels)
-        tiling_fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plans)
-        if len(kernels) == 1 and kernels[0].own:
-            tiling_fn.attributes[UB_PLAN_ATTR] = plan_attribute(kernels[0].variant.plan)
-        tiling_name = table.ensure(tiling_fn.sym_name.data, tiling_fn, op)
+        own_plan = len(kernels) == 1 and kernels[0].own
+
+        def tiling() -> func.FuncOp:
+            fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plans)
+            if own_plan:
+                fn.attributes[UB_PLAN_ATTR] = plan_attribute(kernels[0].variant.plan)
+            return fn
+
+        tiling_name = table.ensure_built(("tiling", op_name, dtype, plans, own_plan), tiling, op)
         launched: list[tuple[int, str]] = []
         for k in kernels:
-            kernel_fn = _build_kernel_function(
-                kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
-            k.mark(kernel_fn, len(kernels))
-            launched.append((k.variant.key, table.ensure(kernel_fn.sym_name.data, kernel_fn, op)))
+            def kernel(k: _Kernel = k) -> func.FuncOp:
+                fn = _build_kernel_function(
+                    kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
+                k.mark(fn, len(kernels))
+                return fn
+
+            key = ("kernel", op_name, dtype, k, len(kernels), body)
+            launched.append((k.variant.key, table.ensure_built(key, kernel, op)))
 
         before = op.prev_op
         values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name, camel(op_name))
