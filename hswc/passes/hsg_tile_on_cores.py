@@ -267,11 +267,25 @@ def _text(fn: func.FuncOp) -> str:
 def _body_key(ew: Elementwise) -> tuple[object, ...]:
     """What the kernel built from a generic depends on, as a value: two generics with equal
     keys get the same kernel function (so it is built and compared once, not per generic)."""
-    stream = StringIO()
-    Printer(stream=stream).print_region(ew.op.body)
-    return (str(ew.element_type), tuple(ew.input_names()), ew.output_name(),
-            tuple(_scalar_names(ew)), tuple(str(v.type) for v in ew.dag.scalars),
-            stream.getvalue())
+    block = ew.op.body.block
+    numbers: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
+    outside: dict[SSAValue, int] = {}
+    ops: list[tuple[object, ...]] = []
+    for body_op in block.ops:
+        if body_op.regions:  # not elementwise (refused elsewhere): compare the text instead
+            stream = StringIO()
+            Printer(stream=stream).print_region(ew.op.body)
+            ops = [(stream.getvalue(),)]
+            break
+        operands = tuple(numbers[v] if v in numbers else ~outside.setdefault(v, len(outside))
+                         for v in body_op.operands)
+        ops.append((body_op.name, operands, tuple(r.type for r in body_op.results),
+                    tuple(sorted(body_op.properties.items())),
+                    tuple(sorted(body_op.attributes.items()))))
+        for result in body_op.results:
+            numbers[result] = len(numbers)
+    return (ew.element_type, tuple(block.arg_types), tuple(ew.input_names()), ew.output_name(),
+            tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops))
 
 
 class _Functions:
