@@ -8,6 +8,7 @@ xDSL keeps no source positions on parsed ops; `LocatingParser` records one on ea
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -51,7 +52,7 @@ class LocatingParser(Parser):
         except RecursionError:
             raise ParseError(self._current_token.span, _TOO_DEEP) from None
         except ParseError as error:
-            raise self._at_first_undefined_use(error) from None
+            raise _exponent_without_dot(self._at_first_undefined_use(error)) from None
         if isinstance(module.location, UnknownLoc):  # the implicit module: the file's start
             module.location = self._location(0)
         return module
@@ -99,17 +100,75 @@ class LocatingParser(Parser):
             error_msg = f"expected {expected}, found {what}"
         return super()._parse_token(expected_kind, error_msg)
 
-    @staticmethod
-    def _at_op_name(error: ParseError, op_start: Span[str]) -> ParseError:
-        """An unknown op is reported at its name, not at the token after it."""
-        match = _UNREGISTERED.search(error.msg)
+    def _at_op_name(self, error: ParseError, op_start: Span[str]) -> ParseError:
+        """An unknown op is reported at its name, not at the token after it, with the ops of
+        its dialect it may have meant. Read with --allow-unregistered-dialect, an unknown op in
+        the custom form fails on its first operand (xDSL reads it as `builtin.unregistered`,
+        which has no custom form): that is reported at the name too."""
         text = op_start.input.content
-        if match is None or not isinstance(text, str):
+        if not isinstance(text, str) or isinstance(error, _AtOpName):
             return error
-        at = text.find(match.group(1), op_start.start)
+        match = _UNREGISTERED.search(error.msg)
+        if match is not None:
+            name = match.group(1)
+            why = error.msg
+        elif _CUSTOM_UNREGISTERED in error.msg:
+            written = _OP_NAME.match(text, op_start.start)
+            if written is None:
+                return error
+            name = written.group(1)
+            why = (f"Operation {name} is not registered; an op of a dialect hswc does not know "
+                   "(--allow-unregistered-dialect) must be written in the generic form "
+                   f'"{name}"(...) : (...) -> ...')
+        else:
+            return error
+        at = text.find(name, op_start.start)
         if at < 0 or at > error.span.start:
             return error
-        return ParseError(Span(at, at + len(match.group(1)), op_start.input), error.msg)
+        return _AtOpName(Span(at, at + len(name), op_start.input), why + self._near(name))
+
+    def _near(self, name: str) -> str:
+        """`; did you mean ...?` naming the registered ops of name's dialect closest to it."""
+        dialect = name.partition(".")[0]
+        try:
+            ops = [op.name for op in self.ctx.get_dialect(dialect).operations]
+        except Exception:  # no such dialect (or it does not load): nothing to suggest
+            return ""
+        close = difflib.get_close_matches(name, ops, n=3, cutoff=0.75)
+        listed = " or ".join(close) if len(close) < 3 else f"{close[0]}, {close[1]} or {close[2]}"
+        return f"; did you mean {listed}?" if close else \
+            f" (the {dialect} dialect has no op of that name)"
+
+
+class _AtOpName(ParseError):
+    """An unknown op's error, already reported at its name (an enclosing op's parse passes it
+    on as it is)."""
+
+
+_CUSTOM_UNREGISTERED = "builtin.unregistered does not have a custom format"
+_OP_NAME = re.compile(r"(?:%[^=]*=\s*)?([A-Za-z_][\w$.]*)")
+"""An op's name where its text starts: after its results, if any."""
+_EXPONENT = re.compile(r"[eE][+-]?\d+")
+
+
+def _exponent_without_dot(error: ParseError) -> ParseError:
+    """MLIR reads `1e39` as the integer 1 followed by the name `e39` (a float literal needs a
+    '.', as in 1.0e39): say so where xDSL only says what it expected after the 1."""
+    text = error.span.input.content
+    if not isinstance(text, str):
+        return error
+    at = error.span.start
+    exponent = _EXPONENT.match(text, at)
+    digits = at
+    while digits > 0 and text[digits - 1].isdigit():
+        digits -= 1
+    if exponent is None or digits == at or (digits > 0 and text[digits - 1] in "._"):
+        return error
+    number = text[digits: exponent.end()]
+    mantissa, _, power = number.partition(text[at])
+    return ParseError(Span(digits, exponent.end(), error.span.input),
+                      f"'{number}' is not a number in MLIR: a float literal needs a '.' before "
+                      f"its exponent (write {mantissa}.0{text[at]}{power})")
 
 
 _TOO_DEEP = (f"nested too deeply: more than {MAX_NESTING} brackets ( [ {{ < are open here "
@@ -208,6 +267,23 @@ def verify_located(module: ModuleOp) -> None:
                     raise OpError(op, _strip_op_name(op, str(inner))) from None
             raise OpError(module, str(error)) from None
         check_dominance(module)
+
+
+def check_compilable(module: ModuleOp) -> None:
+    """What every tool that lowers, runs or prints C++ refuses the same way, at the op: a
+    module nested in the input's (hswc works on the functions at the input's top level), and
+    an op of a dialect hswc does not know (which only --allow-unregistered-dialect reads)."""
+    from xdsl.dialects.builtin import UnregisteredOp
+
+    for op in module.walk():
+        if isinstance(op, ModuleOp) and op is not module:
+            raise OpError(op, "is nested in the input's module: hswc lowers, runs and prints the "
+                          "functions at the top level of its input only (move them out of the "
+                          "inner module)")
+        if isinstance(op, UnregisteredOp):
+            raise OpError(op, "is an op of a dialect hswc does not know (read only because of "
+                          "--allow-unregistered-dialect): hswc cannot lower, run or print it",
+                          op.op_name.data)
 
 
 def _strip_op_name(op: Operation, message: str) -> str:

@@ -48,7 +48,12 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
+from hswc.diagnostics import (
+    LocatingParser,
+    check_compilable,
+    format_parse_error,
+    verify_located,
+)
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.interpreter.binding import bind_inputs
@@ -339,6 +344,7 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
         raise CompileError(str(error)) from None
     try:
         verify_located(module)
+        check_compilable(module)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     name = _pick_function(module, function)

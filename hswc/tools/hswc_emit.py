@@ -47,7 +47,12 @@ with importing():
     from xdsl.printer import Printer
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-    from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
+    from hswc.diagnostics import (
+        LocatingParser,
+        check_compilable,
+        format_parse_error,
+        verify_located,
+    )
     from hswc.dialects import hsg
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
@@ -138,6 +143,7 @@ def lower(text: str, name: str, semantics: str | None = None,
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
     verify_located(module)
+    check_compilable(module)
     if not any(isinstance(op, hsg.NamedOp | GenericOp) for op in module.walk()):
         return Lowered(module)
     lowered = Lowered(module, frozenset())

@@ -33,7 +33,12 @@ with importing():
     from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
     from xdsl.xdsl_opt_main import xDSLOptMain
 
-    from hswc.diagnostics import LocatingParser, format_parse_error, verify_located
+    from hswc.diagnostics import (
+        LocatingParser,
+        check_compilable,
+        format_parse_error,
+        verify_located,
+    )
     from hswc.output_files import OutputError, write_file
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
     from hswc.source_text import decode
@@ -161,6 +166,8 @@ class HswcOptMain(xDSLOptMain):
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
             module = parser.parse_module()
             self._verify(module)
+            if self.args.passes or self.args.lower_to_ascend or self.args.target != "mlir":
+                check_compilable(module)  # as hswc-run and hswc-emit refuse it
             self.apply_passes(module)
             return self.output_resulting_program(module)
         except (ParseError, DiagnosticException, RecursionError) as error:
