@@ -11,7 +11,7 @@ import dataclasses
 import difflib
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -310,3 +310,16 @@ def ops_between(before: Operation | None, op: Operation) -> list[Operation]:
         found.append(cursor)
         cursor = cursor.next_op
     return found
+
+
+LISTED_SYMBOLS = 8
+"""How many names a message lists before it says how many more there are."""
+
+
+def symbol_list(names: Sequence[str]) -> str:
+    """`@a, @b, @c`; for a long list its first LISTED_SYMBOLS names and how many more."""
+    if not names:
+        return "none"
+    shown = ", ".join(f"@{n}" for n in names[:LISTED_SYMBOLS])
+    rest = len(names) - LISTED_SYMBOLS
+    return shown if rest <= 0 else f"{shown} and {rest} more ({len(names)} in all)"

@@ -52,6 +52,7 @@ from hswc.diagnostics import (
     LocatingParser,
     check_compilable,
     format_parse_error,
+    symbol_list,
     verify_located,
 )
 from hswc.dialects import hsg
@@ -60,6 +61,7 @@ from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
 from hswc.interpreter.execute import call_function
+from hswc.interpreter.input_shapes import check_input_shapes
 from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
@@ -179,6 +181,11 @@ class Kernel:
         self.arg_names = tuple(a.name_hint or "" for a in block.args) if block else ()
         """The arguments' SSA names (grad, x), which input errors cite."""
 
+    def _labels(self) -> list[str]:
+        """How input errors name each argument: `input 1 (grad)`."""
+        return [f"input {i + 1}" + (f" ({name})" if name else "")
+                for i, name in enumerate(self.arg_names)]
+
     def _func(self, module: ModuleOp) -> func.FuncOp:
         fn = next((op for op in module.ops if isinstance(op, func.FuncOp)
                    and op.sym_name.data == self.function), None)
@@ -204,6 +211,7 @@ class Kernel:
         than `max_steps` loop iterations are an error (hswc.interpreter.limits). Named ops left
         at the hsg level run their golden model for the compiled semantics."""
         args = bind_inputs(self.input_types, inputs, self.arg_names)
+        check_input_shapes(self._func(self.source), args, self._labels())
         machine = Machine(self.platform, self.semantics, on_event, max_steps)
         return self._execute(self.module, args, machine)
 
@@ -366,13 +374,25 @@ def _pick_function(module: ModuleOp, function: str | None) -> str:
                   and not hsg.is_kernel(op) and not hsg.is_tiling(op) and op.body.blocks]
     if function is not None:
         if function not in candidates:
-            known = ", ".join(f"@{c}" for c in candidates) or "none"
+            known = symbol_list(candidates)
+            other = next((op for op in module.ops if isinstance(op, func.FuncOp)
+                          and op.sym_name.data == function), None)
+            if other is not None and hsg.is_kernel(other):
+                raise CompileError(f"@{function} is a kernel (hsg.kernel): it runs on the "
+                                   "device, launched by a host function's hsg.launch, and "
+                                   f"cannot be run directly; run a host function ({known})")
+            if other is not None and hsg.is_tiling(other):
+                raise CompileError(f"@{function} is a host tiling function (hsg.tiling), "
+                                   "called by a host function before its launch, not run on "
+                                   f"its own; run a host function ({known})")
+            if other is not None:
+                raise CompileError(f"@{function} is a declaration (it has no body) and cannot "
+                                   f"be run; run a function with a body ({known})")
             raise CompileError(f"no function @{function} to run (functions: {known})")
         return function
     if len(candidates) != 1:
-        found = ", ".join(f"@{c}" for c in candidates) or "none"
-        raise CompileError(f"the module must hold exactly one function to run, found {found}; "
-                           "name one with --function")
+        raise CompileError("the module must hold exactly one function to run, found "
+                           f"{symbol_list(candidates)}; name one with --function")
     return candidates[0]
 
 

@@ -103,7 +103,21 @@ def test_force_replaces_the_package_and_keeps_the_users_files(
     (tmp_path / "outside.txt").write_text("not the package's")
     with (out / ".hswc-package").open("a") as manifest:
         manifest.write("old/stale/gone.cpp\n../outside.txt\n/etc/hostname\nnotes.txt/../x\n")
-    assert emit(capsys, str(source), "-o", str(out), "--force")[0] == 0
+    # --force refuses: README.md changed since it was written, and gone.cpp has no hash.
+    before = snapshot(out)
+    code, err = emit(capsys, str(source), "-o", str(out), "--force")
+    assert code == 1 and err == (
+        "hswc-emit: error: --force would overwrite or remove 2 file(s) that changed since "
+        f"hswc-emit wrote them, or that it did not write: '{out}/README.md', "
+        f"'{out}/old/stale/gone.cpp'; nothing was written. Move them away, or give "
+        "--force-overwrite-edits to replace them anyway\n")
+    assert snapshot(out) == before and leftovers(tmp_path) == []
+    code, err = emit(capsys, str(source), "-o", str(out), "--force-overwrite-edits")
+    assert code == 0 and err == (
+        f"hswc-emit: --force replaced '{out}/README.md' (it had changed since hswc-emit wrote "
+        "it)\n"
+        f"hswc-emit: --force removed '{out}/old/stale/gone.cpp' (it had changed since "
+        "hswc-emit wrote it)\n")
     after = snapshot(out)
     assert (out / "notes.txt").read_text() == "mine"
     assert (out / "op_host/my_extra.cpp").read_text() == "// mine"

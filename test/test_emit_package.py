@@ -7,6 +7,8 @@ Host files that need the CANN SDK cannot be compiled here; their content is chec
 
 from __future__ import annotations
 
+import hashlib
+
 import re
 import subprocess
 from pathlib import Path
@@ -73,7 +75,11 @@ def test_package_holds_every_file(package: Path) -> None:
     written = {str(p.relative_to(package)) for p in package.rglob("*") if p.is_file()}
     assert written == PACKAGE | {".hswc-package"}
     manifest = (package / ".hswc-package").read_text().splitlines()
-    assert manifest[0].startswith("#") and set(manifest[1:]) == PACKAGE
+    assert manifest[0].startswith("#") and {line.split("  ")[1] for line in manifest[1:]} \
+        == PACKAGE
+    for line in manifest[1:]:  # each file with the SHA-256 of what was written
+        recorded, name = line.split("  ")
+        assert recorded == hashlib.sha256((package / name).read_bytes()).hexdigest()
 
 
 def test_package_is_deterministic() -> None:

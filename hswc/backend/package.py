@@ -46,10 +46,10 @@ from hswc.backend.package_example import example_arrays, example_files
 from hswc.backend.package_host import op_host_files, socs_for
 from hswc.backend.package_kernel import op_kernel_files
 from hswc.backend.package_op_api import op_api_files
-from hswc.backend.package_output import write_files
+from hswc.backend.package_output import Written, write_files
 from hswc.backend.package_run import run_kernel
 from hswc.backend.package_tests import UT_PLATFORM, test_files
-from hswc.diagnostics import OpError
+from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.platform import PLATFORMS
 from hswc.reference import compare_bitwise
 
@@ -83,7 +83,7 @@ def _shown(module: ModuleOp, stem: str, kernels: list[Kernel], request: PackageR
     what = (f"{OPS[stem].docs.op_type} (hsg.{stem})" if _named(stem, request)
             else f"a generic operator (@{kernels[0].func.sym_name.data})")
     by = _launchers(module, kernels)
-    return what + (f", launched by {', '.join('@' + f for f in by)}" if by else "")
+    return what + (f", launched by {symbol_list(by)}" if by else "")
 
 
 def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
@@ -102,9 +102,12 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
         if not groups:
             raise PackageRefused(
                 f"no host function @{request.function} launches a kernel (functions that do: "
-                f"{', '.join('@' + h for h in hosts) or 'none'})")
+                f"{symbol_list(hosts)})")
     if len(groups) > 1:
-        listed = "; ".join(_shown(module, op.stem, ks, request) for op, ks in groups)
+        listed = "; ".join(_shown(module, op.stem, ks, request)
+                           for op, ks in groups[:LISTED_SYMBOLS])
+        if len(groups) > LISTED_SYMBOLS:
+            listed += f"; and {len(groups) - LISTED_SYMBOLS} more"
         hint = ("pick its host function with --function" if request.function is None
                 else f"@{request.function} launches more than one: package a function that "
                 "launches one")
@@ -176,7 +179,9 @@ def package_files(module: ModuleOp, socs: Sequence[str] = tuple(PLATFORMS),
 
 
 def write_package(module: ModuleOp, directory: Path, socs: Sequence[str] = tuple(PLATFORMS),
-                  force: bool = False, request: PackageRequest | None = None) -> list[Path]:
+                  force: bool = False, request: PackageRequest | None = None,
+                  overwrite_edits: bool = False) -> Written:
     """Write the package under `directory`, all files or none (see `package_output`); the paths
-    written, sorted. Nothing is written when the module cannot be packaged."""
-    return write_files(package_files(module, socs, request), directory, force)
+    written, sorted, and what they replaced or removed. Nothing is written when the module
+    cannot be packaged."""
+    return write_files(package_files(module, socs, request), directory, force, overwrite_edits)

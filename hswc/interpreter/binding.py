@@ -72,7 +72,15 @@ def _as_dtype(label: str, t: TensorType[Attribute] | UnrankedTensorType[Attribut
     if dtype.kind == "f" and dtype.byteorder in "<>" and dtype.newbyteorder("=") == want:
         return array.astype(want)
     raise InputError(f"{label}: expected element type {t.get_element_type()} ({want}) for {t}, "
-                     f"got an array of dtype {dtype}")
+                     f"got an array of {_dtype_text(dtype)}")
+
+
+def _dtype_text(dtype: np.dtype) -> str:
+    """How messages name an array's dtype: a 2-byte void is what np.save makes of bfloat16."""
+    if dtype.kind == "V" and dtype.itemsize == 2 and dtype.names is None:
+        return (f"2-byte raw values (dtype {dtype.str}: how np.save writes an ml_dtypes "
+                "bfloat16 array, so a bf16 array)")
+    return f"dtype {dtype}"
 
 
 def _shape_text(shape: Sequence[int]) -> str:

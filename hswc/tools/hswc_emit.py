@@ -1,6 +1,6 @@
 """hswc-emit: write the ops-nn operator package of the operator an MLIR module holds.
 
-    hswc-emit in.mlir -o DIR [--force] [--soc ascend910b --soc ascend910_93]
+    hswc-emit in.mlir -o DIR [--force | --force-overwrite-edits] [--soc ascend910b --soc ascend910_93]
               [--semantics cann|torch] [--name OpType [--aclnn aclnnName]] [--function F]
 
 The input may hold a named op (`hsg.leaky_relu_grad`, any of the family), a user's
@@ -20,7 +20,10 @@ hswc-emit writes, `PACKAGE_SOCS`; a SoC with a CANN kernel of its own, such as a
 ops-nn's arch35 kernel, is refused: its package is not written by hswc-emit yet). The
 package is written all at once (into a temporary folder next to DIR, then moved into place),
 and only after every check passed: DIR must be new or empty unless `--force` is given, and then
-only the files of the package (and of an earlier one, listed in DIR/.hswc-package) change.
+only the files of the package (and of an earlier one, listed with their SHA-256 in
+DIR/.hswc-package) change, each listed on stderr; a file that changed since hswc-emit wrote it
+is not overwritten or removed (the write is refused, naming it) without
+`--force-overwrite-edits`.
 Errors (unreadable file, text that is not UTF-8, invalid IR, an op the printer has no rule
 for, a kernel whose UB plan overflows a target SoC, a module with no operator or several, a
 bad --name, a folder that cannot take the package, a usage error) print one message and exit
@@ -80,7 +83,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--force", action="store_true",
                         help="write into a folder that holds files: replace the package's "
                              "files there and remove those of an earlier package it no longer "
-                             "writes (other files are kept)")
+                             "writes, each listed on stderr (other files are kept); a file "
+                             "that changed since hswc-emit wrote it stops the write")
+    parser.add_argument("--force-overwrite-edits", action="store_true",
+                        help="--force, and replace or remove files that changed since "
+                             "hswc-emit wrote them (or that it did not write) too")
     parser.add_argument("--soc", action="append", choices=sorted(PLATFORMS),
                         help="SoC to register in the op definition (repeatable; default: all)")
     parser.add_argument("--semantics", choices=_semantics(),
@@ -231,7 +238,8 @@ def _main(argv: Sequence[str] | None) -> int:
         request = PackageRequest(args.name, args.aclnn, args.function, args.semantics,
                                  lowered.named, lowered.bodies)
         written = write_package(lowered.module, Path(args.output),
-                                args.soc or PACKAGE_SOCS, args.force, request)
+                                args.soc or PACKAGE_SOCS, args.force or args.force_overwrite_edits,
+                                request, args.force_overwrite_edits)
     except (OutputRefused, PackageRefused) as error:
         return report("hswc-emit", str(error))
     except OSError as error:
@@ -245,8 +253,13 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", str(error))
     except RecursionError:
         return report("hswc-emit", TOO_DEEP)
-    for path in written:
+    for path in written.files:
         print(path)
+    edited = set(written.edited)
+    for verb, paths in (("replaced", written.replaced), ("removed", written.removed)):
+        for path in paths:
+            note = " (it had changed since hswc-emit wrote it)" if path in edited else ""
+            print(f"hswc-emit: --force {verb} '{path}'{note}", file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,56 @@
+"""The inputs' shapes against the elementwise ops of the function as written, before it runs.
+
+Every named op and elementwise `linalg.generic` takes operands of one shape. When the arrays
+given for a function's arguments break that (a dynamic dimension of different sizes), the
+lowered module would only find out at its `hsg.launch` (a fused kernel, located at the chain's
+last op); this check finds the op of the function as written whose operands differ, and names
+the inputs they come from. Only the function's top-level block is followed (what an op inside
+a branch gets is checked when it runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import SSAValue
+
+from hswc.diagnostics import location_of
+from hswc.dialects import hsg
+from hswc.interpreter.errors import InputError
+
+
+def check_input_shapes(fn: func.FuncOp, arrays: Sequence[np.ndarray],
+                       labels: Sequence[str]) -> None:
+    """InputError at the first elementwise op of `fn` whose operands get different shapes."""
+    if not fn.body.blocks:
+        return
+    block = fn.body.block
+    shapes: dict[SSAValue, tuple[int, ...]] = {}
+    origin: dict[SSAValue, str] = {}
+    for arg, array, label in zip(block.args, arrays, labels, strict=False):
+        shapes[arg], origin[arg] = tuple(array.shape), label
+    for op in block.ops:
+        if isinstance(op, hsg.NamedOp):
+            operands = list(op.inputs)
+        elif isinstance(op, GenericOp):
+            operands = list(op.inputs)
+        else:
+            continue
+        known = [v for v in operands if v in shapes]
+        for value in known[1:]:
+            if shapes[value] != shapes[known[0]]:
+                where = location_of(op)
+                prefix = f"{where}: " if where else ""
+                name = op.name if isinstance(op, hsg.NamedOp) else "linalg.generic"
+                raise InputError(
+                    f"{prefix}error: '{name}' gets {origin[known[0]]} of shape "
+                    f"{shapes[known[0]]} and {origin[value]} of shape {shapes[value]}: the "
+                    "operands of an elementwise op must have one shape")
+        if known:
+            for result in op.results:
+                shapes[result] = shapes[known[0]]
+                hint = f" %{result.name_hint}" if result.name_hint else ""
+                origin[result] = f"the result{hint} of '{op.name}' (from {origin[known[0]]})"
