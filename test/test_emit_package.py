@@ -8,7 +8,6 @@ Host files that need the CANN SDK cannot be compiled here; their content is chec
 from __future__ import annotations
 
 import hashlib
-
 import re
 import subprocess
 from pathlib import Path

@@ -1,7 +1,8 @@
 """hswc-emit: write the ops-nn operator package of the operator an MLIR module holds.
 
-    hswc-emit in.mlir -o DIR [--force | --force-overwrite-edits] [--soc ascend910b --soc ascend910_93]
-              [--semantics cann|torch] [--name OpType [--aclnn aclnnName]] [--function F]
+    hswc-emit in.mlir -o DIR [--force | --force-overwrite-edits]
+              [--soc ascend910b --soc ascend910_93] [--semantics cann|torch]
+              [--name OpType [--aclnn aclnnName]] [--function F]
 
 The input may hold a named op (`hsg.leaky_relu_grad`, any of the family), a user's
 `linalg.generic` (a fused chain included), both lowered first with the --lower-to-ascend
@@ -42,6 +43,7 @@ with importing():
     from dataclasses import dataclass, field
     from io import StringIO
     from pathlib import Path
+    from typing import TYPE_CHECKING
 
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -61,6 +63,9 @@ with importing():
     from hswc.platform import PLATFORMS
     from hswc.source_text import SourceError, decode
     from hswc.tools.cli import TOO_DEEP, exit_status, report
+
+    if TYPE_CHECKING:
+        from hswc.backend.package_output import Written
 
 OP_TYPE = re.compile(r"[A-Z][A-Za-z0-9]{0,63}")
 ACLNN = re.compile(r"aclnn[A-Z][A-Za-z0-9]{0,63}")
@@ -253,6 +258,12 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", str(error))
     except RecursionError:
         return report("hswc-emit", TOO_DEEP)
+    _list_written(written)
+    return 0
+
+
+def _list_written(written: Written) -> None:
+    """The files written on stdout; what they replaced or removed on stderr."""
     for path in written.files:
         print(path)
     edited = set(written.edited)
@@ -260,7 +271,6 @@ def _main(argv: Sequence[str] | None) -> int:
         for path in paths:
             note = " (it had changed since hswc-emit wrote it)" if path in edited else ""
             print(f"hswc-emit: --force {verb} '{path}'{note}", file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":
