@@ -206,9 +206,10 @@ class Kernel:
         return _result(outputs)
 
     def run(self, *inputs: np.ndarray, on_event: EventHook | None = None,
-            max_steps: int = DEFAULT_MAX_STEPS) -> RunResult:
+            max_steps: int | None = DEFAULT_MAX_STEPS) -> RunResult:
         """Run on `inputs`; `on_event` sees every AscendC call (hswc.interpreter.trace); more
-        than `max_steps` loop iterations are an error (hswc.interpreter.limits). Named ops left
+        than `max_steps` loop iterations are an error (hswc.interpreter.limits; None: a few per
+        UB chunk of the run's launches' tilings). Named ops left
         at the hsg level run their golden model for the compiled semantics."""
         args = bind_inputs(self.input_types, inputs, self.arg_names)
         check_input_shapes(self._func(self.source), args, self._labels())

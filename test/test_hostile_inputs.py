@@ -373,7 +373,8 @@ def test_runaway_loop_is_stopped_and_named(capsys: Capsys, tmp_path: Path,
                     "  func.return %a : tensor<4x5xf16>\n}\n")
     err = refused(run(capsys, "hswc-run", path, "--input", grad, "--max-steps", "500"), path)
     assert (f"{path}:5:3: error: 'scf.for' is still iterating after 500 loop iterations of "
-            "this run (--max-steps)") in err
+            "this run (the --max-steps given): a runaway loop? If it is not, raise the limit with "
+            "--max-steps N") in err
     refused(run(capsys, "hswc-run", path, "--input", grad, "--max-steps", "0"))
 
 

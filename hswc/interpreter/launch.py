@@ -75,6 +75,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
     _check_tiling(op, record, inputs[0].size)
+    machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0))
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]

@@ -5,7 +5,9 @@
   refuses with both figures, where numpy would fail with MemoryError half-way through.
 - Steps: every scf.for iteration is a step (the interpreter runs no other loop: it has no
   cf.br or scf.while); a run that takes more than `max_steps` ends with a message naming the
-  loop that took the last one (hswc-run --max-steps).
+  loop that took the last one and how to raise the limit (hswc-run --max-steps). By default
+  the limit follows the run's launches: each launch allows a few iterations per UB chunk of
+  its own tiling (`launch_allowance`), so a runaway loop stops in about a second.
 - Nesting: regions the interpreter has entered and not left (function bodies, branches, loop
   bodies) are at most `MAX_RUN_DEPTH` deep, so no input can exhaust Python's stack.
 
@@ -18,10 +20,28 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-DEFAULT_MAX_STEPS = 1_000_000
-"""Loop iterations a run may take by default. A real kernel takes one per UB chunk per batch
-of cores (the cores of a batch iterate together): 2^26 f16 elements on 48 cores take 347, and
-2^31 elements on a single core about 533,000."""
+DEFAULT_MAX_STEPS: int | None = None
+"""Loop iterations a run may take by default: None, the allowance derived from each launch's
+own tiling (`launch_allowance`) on top of `BASE_STEPS`. A real kernel takes one iteration per
+UB chunk per batch of cores (the cores of a batch iterate together): 2^26 f16 elements on 48
+cores take 347, and 2^31 elements on a single core about 533,000; a step of a kernel costs
+about a millisecond, so a fixed limit that no real kernel reaches lets a runaway loop run for
+many minutes, where this one stops it within about a second past what its tiling allows."""
+
+BASE_STEPS = 1000
+"""Loop iterations a run may take outside what its launches' tilings allow (host loops)."""
+
+STEPS_PER_CHUNK = 4
+"""A launch may take this many loop iterations per UB chunk its tiling makes (the kernels hswc
+lowers take one; the margin is for hand-lowered kernels with a short loop of their own)."""
+
+
+def launch_allowance(block_dim: int, block_factor: int, ub_factor: int, core_num: int) -> int:
+    """Loop iterations one launch may take by default: STEPS_PER_CHUNK per chunk a core's
+    slice makes (ceil(blockFactor / ubFactor)) per batch of cores, plus BASE_STEPS."""
+    chunks = -(-max(block_factor, 0) // ub_factor) if ub_factor > 0 else 0
+    batches = -(-max(block_dim, 0) // max(core_num, 1))
+    return STEPS_PER_CHUNK * chunks * batches + BASE_STEPS
 
 MAX_RUN_DEPTH = 100
 """Regions active at once while running: a function body is one level, a branch or a loop body

@@ -18,7 +18,12 @@ from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
 from hswc.interpreter.batch import CoreBatch
-from hswc.interpreter.limits import DEFAULT_MAX_STEPS
+from hswc.interpreter.limits import (
+    BASE_STEPS,
+    DEFAULT_MAX_STEPS,
+    STEPS_PER_CHUNK,
+    launch_allowance,
+)
 from hswc.interpreter.trace import EventHook, OpEvent
 from hswc.interpreter.values import Rows
 from hswc.platform import Platform
@@ -33,7 +38,7 @@ class Machine:
     """Platform, semantics and run-time context of one interpreter."""
 
     def __init__(self, platform: Platform, semantics: str | None = None,
-                 on_event: EventHook | None = None, max_steps: int = DEFAULT_MAX_STEPS):
+                 on_event: EventHook | None = None, max_steps: int | None = DEFAULT_MAX_STEPS):
         self.platform = platform
         self.semantics = semantics
         self.on_event = on_event
@@ -47,7 +52,10 @@ class Machine:
         self._outputs: list[tuple[np.ndarray, np.ndarray]] = []
         """The running launch's output GM buffers and, per element, whether a core wrote it."""
         self.max_steps = max_steps
-        """Loop iterations the run may take (hswc.interpreter.limits)."""
+        """Loop iterations the run may take (hswc.interpreter.limits); None: what its
+        launches' tilings allow (`allowed`)."""
+        self.allowed = BASE_STEPS
+        """The default limit so far: BASE_STEPS, and each launch's allowance (limits)."""
         self.steps = 0
 
     def model(self, op: Operation) -> Model:
@@ -69,12 +77,22 @@ class Machine:
         self._idents += 1
         return self._idents
 
+    def allow_launch(self, block_dim: int, block_factor: int, ub_factor: int) -> None:
+        """Let the run take a launch's iterations more (the default limit only)."""
+        self.allowed += launch_allowance(block_dim, block_factor, ub_factor,
+                                         self.platform.core_num)
+
     def step(self, loop: Operation) -> None:
-        """Count one iteration of `loop`; an error naming it past `max_steps`."""
+        """Count one iteration of `loop`; an error naming it past the limit."""
         self.steps += 1
-        if self.steps > self.max_steps:
-            raise OpError(loop, f"is still iterating after {self.max_steps} loop iterations "
-                          "of this run (--max-steps): a runaway loop, or raise the limit")
+        limit = self.allowed if self.max_steps is None else self.max_steps
+        if self.steps > limit:
+            why = ("the --max-steps given" if self.max_steps is not None else
+                   f"the default limit, {STEPS_PER_CHUNK} per UB chunk of this run's launches' "
+                   f"tilings plus {BASE_STEPS}")
+            raise OpError(loop, f"is still iterating after {limit} loop iterations of this run "
+                          f"({why}): a runaway loop? If it is not, raise the limit with "
+                          "--max-steps N (hswc-run) or run(..., max_steps=N)")
 
     def kernel(self, op: Operation) -> tuple[CoreBatch, Rows]:
         """The running batch and its active rows; an error outside a kernel."""

@@ -19,11 +19,12 @@ the HBM roofline, the binding pipe and per-core imbalance; with a path it also w
 Perfetto/Chrome trace there (open it at ui.perfetto.dev).
 With none of --output, --check, --tiling-json and --profile, the run prints one line per result
 (its dtype and shape) and says that nothing was written.
---max-steps bounds the loop iterations of the run (default 1,000,000; a real kernel takes one
-per UB chunk per batch of cores): a runaway loop ends with a message naming it.
+--max-steps bounds the loop iterations of the run (default: 4 per UB chunk of each launch's own
+tiling, plus 1000; a real kernel takes one per UB chunk per batch of cores): a runaway loop ends
+within about a second with a message naming it and saying how to raise the limit.
 
 Files are written only after the whole run has succeeded, each atomically
-(hswc.output_files). Every error (unreadable file, an input that does not fit, malformed IR, a
+(hswc.output_files), except that with --check the results are written on a mismatch too. Every error (unreadable file, an input that does not fit, malformed IR, a
 kernel breaking a hardware rule, an unwritable output, a usage error) is one message on stderr
 and exit code 1.
 """
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
-from hswc.interpreter.limits import DEFAULT_MAX_STEPS
+from hswc.interpreter.limits import BASE_STEPS, DEFAULT_MAX_STEPS, STEPS_PER_CHUNK
 from hswc.output_files import Content, OutputError, write_files
 from hswc.platform import DEFAULT_SOC, PLATFORMS
 from hswc.tools.cli import TOO_DEEP, exit_status, report
@@ -91,9 +92,13 @@ def _parser() -> argparse.ArgumentParser:
                    "trace there")
     p.add_argument("--max-steps", type=_steps, default=DEFAULT_MAX_STEPS, metavar="N",
                    help="stop a run that takes more than N loop iterations, naming the loop "
-                        f"(default {DEFAULT_MAX_STEPS:,}; a kernel takes one per UB chunk)")
+                        f"(default: {STEPS_PER_CHUNK} per UB chunk of each launch's own tiling, "
+                        f"plus {BASE_STEPS}; a kernel takes one per UB chunk per batch of "
+                        "cores)")
     p.epilog = ("Without --output, --check, --tiling-json or --profile the results are "
-                "described, not written. Files are written only once the run has succeeded.")
+                "described, not written. Files are written only once the run has succeeded, "
+                "except that with --check they are written on a mismatch too (to look at; "
+                "the exit status is still 1).")
     return p
 
 
