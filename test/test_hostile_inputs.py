@@ -584,3 +584,262 @@ def test_reference_has_the_shape_of_a_call(arrays: tuple[Path, Path, np.ndarray]
 
 # endregion
 
+# region issue 20: nothing silently wrong, at any size (the reliability helper's block)
+
+
+def _chain(ops: int) -> str:
+    """A function holding a chain of `ops` named ops, one per line, each on the previous one."""
+    t = "tensor<?xf16>"
+    unary = ("hsg.leaky_relu %v{i} {{negative_slope = 0.2 : f32}}", "hsg.hardtanh %v{i}",
+             "hsg.hard_swish %v{i}", "hsg.softshrink %v{i}")
+    lines = [f"func.func @chain(%v0: {t}, %x: {t}) -> {t} {{"]
+    for i in range(ops):
+        op = f"hsg.hard_swish_grad %v{i}, %x" if i % 5 == 4 else unary[i % 5].format(i=i)
+        lines.append(f"  %v{i + 1} = {op} : {t}")
+    return "\n".join([*lines, f"  func.return %v{ops} : {t}", "}", ""])
+
+
+def _long_body(ops: int) -> str:
+    """One linalg.generic whose body is a chain of `ops` negf, each on the previous one."""
+    t = "tensor<?xf16>"
+    lines = [f"func.func @body(%a: {t}) -> {t} {{", "  %c0 = arith.constant 0 : index",
+             f"  %n = tensor.dim %a, %c0 : {t}", f"  %e = tensor.empty(%n) : {t}",
+             "  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, "
+             "affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]} "
+             f"ins(%a : {t}) outs(%e : {t}) {{", "  ^bb0(%v0: f16, %o: f16):"]
+    lines += [f"    %v{i + 1} = arith.negf %v{i} : f16" for i in range(ops)]
+    return "\n".join([*lines, f"    linalg.yield %v{ops} : f16", f"  }} -> {t}",
+                      f"  func.return %r : {t}", "}", ""])
+
+
+def test_a_long_unfused_chain_compiles_runs_and_emits(capsys: Capsys, tmp_path: Path) -> None:
+    # 300 ops, one per line: no stage recurses per op (issue 20 saw "nested too deeply" at 90).
+    path = tmp_path / "chain.mlir"
+    path.write_text(_chain(300))
+    x = np.linspace(-5, 5, 64).astype(np.float16)
+    np.save(tmp_path / "v.npy", x)
+    np.save(tmp_path / "x.npy", x[::-1].copy())
+    code, out, err = run(capsys, "hswc-run", path, "--no-fuse", "--input", tmp_path / "v.npy",
+                         "--input", tmp_path / "x.npy", "--check")
+    assert (code, err) == (0, ""), err
+    assert out == "--check (each op's default semantics): bit-exact: all 64 float16 elements " \
+                  "match\n"
+    code, out, err = run(capsys, "hswc-opt", "-p", "hsg-decompose,hsg-tile-on-cores", path)
+    assert code == 0 and out.count("hsg.launch @") == 300, err
+    # Equal ops share their kernel: one per distinct op (5 of them), not one per op.
+    assert len(re.findall(r"func\.func @\w+_kernel_f16\(", out)) == 5
+
+
+def test_a_long_body_compiles_and_runs(capsys: Capsys, tmp_path: Path) -> None:
+    # 1500 ops in one body: more than Python's default recursion limit (the vectorizer's
+    # `uniform` recursed per op).
+    path = tmp_path / "body.mlir"
+    path.write_text(_long_body(1500))
+    a = np.linspace(-5, 5, 64).astype(np.float16)
+    np.save(tmp_path / "a.npy", a)
+    code, out, err = run(capsys, "hswc-run", path, "--input", tmp_path / "a.npy",
+                         "--output", tmp_path / "y.npy")
+    assert (code, err) == (0, ""), err
+    assert np.array_equal(np.load(tmp_path / "y.npy").view(np.uint16), a.view(np.uint16))
+    code, out, err = run(capsys, "hswc-opt", "--lower-to-ascend", "-t", "ascendc", path)
+    assert code == 0 and out.count("AscendC::Muls(") + out.count("AscendC::Neg") > 0, err
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_unknown_hsg_op_names_the_ops_it_may_mean(tool: str, capsys: Capsys,
+                                                  tmp_path: Path) -> None:
+    path = tmp_path / "typo.mlir"
+    path.write_text(VALID.replace("hsg.hard_swish_grad", "hsg.hard_swish_gradd"))
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert f"{path}:2:8: error: Operation hsg.hard_swish_gradd is not registered; did you mean " \
+           "hsg.hard_swish_grad, hsg.hard_swish or hsg.hard_shrink_grad?" in err
+    path.write_text(VALID.replace("hsg.hard_swish_grad", "hsg.frobnicate"))
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert "Operation hsg.frobnicate is not registered (the hsg dialect has no op of that " \
+           "name)" in err
+
+
+def test_allow_unregistered_dialect_reads_but_never_lowers(capsys: Capsys,
+                                                           tmp_path: Path) -> None:
+    path = tmp_path / "typo.mlir"
+    path.write_text(VALID.replace("hsg.hard_swish_gradd", "x").replace(
+        "hsg.hard_swish_grad", "hsg.hard_swish_gradd"))
+    err = refused(run(capsys, "hswc-opt", "--allow-unregistered-dialect", path), path)
+    assert f"{path}:2:8: error: Operation hsg.hard_swish_gradd is not registered; an op of a " \
+           "dialect hswc does not know (--allow-unregistered-dialect) must be written in the " \
+           'generic form "hsg.hard_swish_gradd"(...) : (...) -> ...; did you mean ' in err
+    generic = tmp_path / "generic.mlir"
+    generic.write_text(VALID.replace(
+        "hsg.hard_swish_grad %grad, %x : tensor<4x5xf16>",
+        '"foo.bar"(%grad, %x) : (tensor<4x5xf16>, tensor<4x5xf16>) -> tensor<4x5xf16>'))
+    code, out, _ = run(capsys, "hswc-opt", "--allow-unregistered-dialect", generic)
+    assert code == 0 and '"foo.bar"(%grad, %x)' in out  # printing it back works
+    for flags in (["--lower-to-ascend"], ["-t", "ascendc"], ["-p", "hsg-decompose"]):
+        err = refused(run(capsys, "hswc-opt", "--allow-unregistered-dialect", *flags, generic),
+                      generic)
+        assert err == (f"{generic}:2:3: error: 'foo.bar' is an op of a dialect hswc does not "
+                       "know (read only because of --allow-unregistered-dialect): hswc cannot "
+                       "lower, run or print it\n")
+
+
+NESTED = "builtin.module {\n  builtin.module {\n" + VALID + "  }\n}\n"
+
+
+@pytest.mark.parametrize("argv", [["hswc-opt", "--lower-to-ascend"], ["hswc-opt", "-t", "ascendc"],
+                                  ["hswc-run"], ["hswc-emit"]])
+def test_a_nested_module_is_refused_alike(argv: list[str], capsys: Capsys,
+                                          tmp_path: Path) -> None:
+    path = tmp_path / "nested.mlir"
+    path.write_text(NESTED)
+    tool, *flags = argv
+    err = refused(run(capsys, tool, *flags, *tool_args(tool, path, tmp_path)), path)
+    assert err == (f"{path}:2:3: error: 'builtin.module' is nested in the input's module: hswc "
+                   "lowers, runs and prints the functions at the top level of its input only "
+                   "(move them out of the inner module)\n")
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_exponent_without_a_dot_is_named(tool: str, capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "big.mlir"
+    path.write_text("func.func @f(%x: tensor<4xf16>) -> tensor<4xf16> {\n"
+                    "  %y = hsg.leaky_relu %x {negative_slope = 1e39 : f32} : tensor<4xf16>\n"
+                    "  func.return %y : tensor<4xf16>\n}\n")
+    err = refused(run(capsys, tool, *tool_args(tool, path, tmp_path)), path)
+    assert f"{path}:2:44: error: '1e39' is not a number in MLIR: a float literal needs a '.' " \
+           "before its exponent (write 1.0e39)" in err
+
+
+def test_function_naming_a_kernel_says_it_is_one(capsys: Capsys, tmp_path: Path) -> None:
+    source = tmp_path / "f.mlir"
+    source.write_text(VALID)
+    lowered = tmp_path / "lowered.mlir"
+    assert run(capsys, "hswc-opt", "--lower-to-ascend", source, "-o", lowered)[0] == 0
+    err = refused(run(capsys, "hswc-run", lowered, "--function", "hard_swish_grad_kernel_f16"))
+    assert err == ("hswc-run: error: @hard_swish_grad_kernel_f16 is a kernel (hsg.kernel): it runs on the "
+                   "device, launched by a host function's hsg.launch, and cannot be run "
+                   "directly; run a host function (@f)\n")
+    err = refused(run(capsys, "hswc-run", lowered, "--function", "hard_swish_grad_tiling_f16"))
+    assert "@hard_swish_grad_tiling_f16 is a host tiling function (hsg.tiling)" in err
+
+
+def test_a_thousand_function_names_are_cut(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "many.mlir"
+    path.write_text("".join(VALID.replace("@f(", f"@f{i}(") for i in range(1000)))
+    err = refused(run(capsys, "hswc-run", path))
+    assert err == ("hswc-run: error: the module must hold exactly one function to run, found "
+                   "@f0, @f1, @f2, @f3, @f4, @f5, @f6, @f7 and 992 more (1000 in all); name "
+                   "one with --function\n")
+    err = refused(run(capsys, "hswc-run", path, "--function", "nope"))
+    assert len(err) < 200 and "and 992 more" in err
+
+
+def test_bf16_npy_for_an_f16_input_is_named(capsys: Capsys, tmp_path: Path) -> None:
+    import ml_dtypes
+
+    np.save(tmp_path / "b.npy", np.ones((4, 5), ml_dtypes.bfloat16))
+    err = refused(run(capsys, "hswc-run", _valid(tmp_path), "--input", tmp_path / "b.npy",
+                      "--input", tmp_path / "b.npy"))
+    assert err == ("hswc-run: error: input 1 (grad): expected element type f16 (float16) for "
+                   "tensor<4x5xf16>, got an array of 2-byte raw values (dtype |V2: how np.save "
+                   "writes an ml_dtypes bfloat16 array, so a bf16 array)\n")
+
+
+def test_input_shapes_that_differ_are_blamed_on_the_op_as_written(capsys: Capsys,
+                                                                  tmp_path: Path) -> None:
+    example = Path(__file__).parent.parent / "examples" / "grad_times_scale.mlir"
+    np.save(tmp_path / "a.npy", np.ones(40, np.float16))
+    np.save(tmp_path / "b.npy", np.ones(30, np.float16))
+    a, b = tmp_path / "a.npy", tmp_path / "b.npy"
+    for level in ("ascend", "linalg"):
+        err = refused(run(capsys, "hswc-run", example, "--level", level, "--input", a,
+                          "--input", b, "--input", a))
+        assert err == (f"{example}:4:3: error: 'hsg.hard_swish_grad' gets input 1 (grad) of "
+                       "shape (40,) and input 2 (x) of shape (30,): the operands of an "
+                       "elementwise op must have one shape\n")
+    err = refused(run(capsys, "hswc-run", example, "--input", a, "--input", a, "--input", b))
+    assert err == (f"{example}:8:3: error: 'linalg.generic' gets the result %dx of "
+                   "'hsg.hard_swish_grad' (from input 1 (grad)) of shape (40,) and input 3 "
+                   "(scale) of shape (30,): the operands of an elementwise op must have one "
+                   "shape\n")
+
+
+def test_runaway_kernel_loop_stops_at_the_tilings_allowance(capsys: Capsys, tmp_path: Path,
+                                                            arrays: tuple[Path, Path, np.ndarray]
+                                                            ) -> None:
+    grad, x, _ = arrays
+    lowered = tmp_path / "lowered.mlir"
+    assert run(capsys, "hswc-opt", "--lower-to-ascend", _valid(tmp_path), "-o", lowered)[0] == 0
+    anchor = "attributes {hsg.kernel} {\n"
+    spin = ("    %spin_lo = arith.constant 0 : index\n"
+            "    %spin_hi = arith.constant 1000000000000 : index\n"
+            "    %spin_step = arith.constant 1 : index\n"
+            "    scf.for %spin = %spin_lo to %spin_hi step %spin_step {\n    }\n")
+    text = lowered.read_text()
+    line = text[:text.index(anchor)].count("\n") + 5
+    lowered.write_text(text.replace(anchor, anchor + spin))
+    # 20 elements on 48 cores: one chunk a core, one batch: 4 * 1 + 1000 iterations allowed.
+    err = refused(run(capsys, "hswc-run", lowered, "--input", grad, "--input", x), lowered)
+    assert err == (f"{lowered}:{line}:5: error: 'scf.for' is still iterating after 1004 loop "
+                   "iterations of this run (the default limit, 4 per UB chunk of this run's "
+                   "launches' tilings plus 1000): a runaway loop? If it is not, raise the limit "
+                   "with --max-steps N (hswc-run) or run(..., max_steps=N)\n")
+
+
+def test_a_real_kernel_stays_far_below_the_default_step_limit(tmp_path: Path) -> None:
+    # 5 cores with a small UB: many chunks a core, and more blocks than the ones allowed per
+    # chunk would not be reached by the kernel's own loop.
+    kernel = compile_text(VALID.replace("4x5", "64x1000"), core_num=5, ub_size=16384)
+    rng = np.random.default_rng(20)
+    grad = rng.standard_normal((64, 1000)).astype(np.float16)
+    x = rng.uniform(-4, 4, (64, 1000)).astype(np.float16)
+    y = kernel.run(grad, x).outputs[0]
+    assert compare_bitwise(y, hard_swish_grad_cann(grad, x)).equal
+
+
+def _emit(capsys: Capsys, *argv: str | Path) -> tuple[int, str, str]:
+    return run(capsys, "hswc-emit", *argv)
+
+
+def test_emit_onto_an_unwritable_path_names_it(capsys: Capsys, tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("a file, not a folder")
+    target = tmp_path / "afile" / "package"
+    err = refused(_emit(capsys, _valid(tmp_path), "-o", target))
+    assert err == (f"hswc-emit: error: cannot write the package to '{target}': "
+                   f"'{tmp_path / 'afile'}' is not a folder\n")
+    assert ".hswc-" not in err
+
+
+def test_emit_force_never_loses_an_edited_file(capsys: Capsys, tmp_path: Path) -> None:
+    examples = Path(__file__).parent.parent / "examples"
+    out = tmp_path / "P"
+    assert _emit(capsys, examples / "hard_swish_grad.mlir", "-o", out)[0] == 0
+    (out / "README.md").write_text("my notes\n")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    # Another op's package over it: the edited README.md would be replaced: refused.
+    err = refused(_emit(capsys, examples / "leaky_relu_grad.mlir", "-o", out, "--force"))
+    assert err == ("hswc-emit: error: --force would overwrite or remove 1 file(s) that changed "
+                   f"since hswc-emit wrote them, or that it did not write: '{out}/README.md'; "
+                   "nothing was written. Move them away, or give --force-overwrite-edits to "
+                   "replace them anyway\n")
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    (out / "README.md").unlink()
+    code, stdout, err = _emit(capsys, examples / "leaky_relu_grad.mlir", "-o", out, "--force")
+    assert code == 0
+    lines = err.splitlines()
+    # What --force did, file by file: the old package's kernel is removed, the shared names
+    # replaced; no edited file was touched.
+    assert f"hswc-emit: --force removed '{out}/op_kernel/hard_swish_grad.cpp'" in lines
+    assert f"hswc-emit: --force replaced '{out}/CMakeLists.txt'" in lines
+    assert all(line.startswith("hswc-emit: --force ") for line in lines)
+    assert "changed since" not in err
+    assert f"{out}/op_kernel/leaky_relu_grad.cpp" in stdout.splitlines()
+    # Told explicitly, an edited file goes.
+    (out / "README.md").write_text("edited again\n")
+    code, _, err = _emit(capsys, examples / "hard_swish_grad.mlir", "-o", out,
+                         "--force-overwrite-edits")
+    assert code == 0 and (f"hswc-emit: --force replaced '{out}/README.md' (it had changed since "
+                          "hswc-emit wrote it)") in err.splitlines()
+    assert (out / "README.md").read_text() != "edited again\n"
+
+
+# endregion

@@ -38,10 +38,11 @@ lowers take one; the margin is for hand-lowered kernels with a short loop of the
 
 def launch_allowance(block_dim: int, block_factor: int, ub_factor: int, core_num: int) -> int:
     """Loop iterations one launch may take by default: STEPS_PER_CHUNK per chunk a core's
-    slice makes (ceil(blockFactor / ubFactor)) per batch of cores, plus BASE_STEPS."""
+    slice makes (ceil(blockFactor / ubFactor)) per batch of cores (the run adds BASE_STEPS
+    once)."""
     chunks = -(-max(block_factor, 0) // ub_factor) if ub_factor > 0 else 0
     batches = -(-max(block_dim, 0) // max(core_num, 1))
-    return STEPS_PER_CHUNK * chunks * batches + BASE_STEPS
+    return STEPS_PER_CHUNK * chunks * batches
 
 MAX_RUN_DEPTH = 100
 """Regions active at once while running: a function body is one level, a branch or a loop body
