@@ -715,9 +715,9 @@ def test_function_naming_a_kernel_says_it_is_one(capsys: Capsys, tmp_path: Path)
     lowered = tmp_path / "lowered.mlir"
     assert run(capsys, "hswc-opt", "--lower-to-ascend", source, "-o", lowered)[0] == 0
     err = refused(run(capsys, "hswc-run", lowered, "--function", "hard_swish_grad_kernel_f16"))
-    assert err == ("hswc-run: error: @hard_swish_grad_kernel_f16 is a kernel (hsg.kernel): it runs on the "
-                   "device, launched by a host function's hsg.launch, and cannot be run "
-                   "directly; run a host function (@f)\n")
+    assert err == ("hswc-run: error: @hard_swish_grad_kernel_f16 is a kernel (hsg.kernel): it "
+                   "runs on the device, launched by a host function's hsg.launch, and cannot be "
+                   "run directly; run a host function (@f)\n")
     err = refused(run(capsys, "hswc-run", lowered, "--function", "hard_swish_grad_tiling_f16"))
     assert "@hard_swish_grad_tiling_f16 is a host tiling function (hsg.tiling)" in err
 

@@ -23,10 +23,10 @@ With none of --output, --check, --tiling-json and --profile, the run prints one 
 tiling, plus 1000; a real kernel takes one per UB chunk per batch of cores): a runaway loop ends
 within about a second with a message naming it and saying how to raise the limit.
 
-Files are written only after the whole run has succeeded, each atomically
-(hswc.output_files), except that with --check the results are written on a mismatch too. Every error (unreadable file, an input that does not fit, malformed IR, a
-kernel breaking a hardware rule, an unwritable output, a usage error) is one message on stderr
-and exit code 1.
+Files are written only after the whole run has succeeded, each atomically (hswc.output_files),
+except that with --check the results are written on a mismatch too. Every error (unreadable
+file, an input that does not fit, malformed IR, a kernel breaking a hardware rule, an
+unwritable output, a usage error) is one message on stderr and exit code 1.
 """
 
 from __future__ import annotations
