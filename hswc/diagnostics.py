@@ -154,7 +154,8 @@ _EXPONENT = re.compile(r"[eE][+-]?\d+")
 def _exponent_without_dot(error: ParseError) -> ParseError:
     """MLIR reads `1e39` as the integer 1 followed by the name `e39` (a float literal needs a
     '.', as in 1.0e39): say so where xDSL only says what it expected after the 1."""
-    text = error.span.input.content
+    source = error.span.input
+    text = source.content
     if not isinstance(text, str):
         return error
     at = error.span.start
@@ -166,7 +167,7 @@ def _exponent_without_dot(error: ParseError) -> ParseError:
         return error
     number = text[digits: exponent.end()]
     mantissa, _, power = number.partition(text[at])
-    return ParseError(Span(digits, exponent.end(), error.span.input),
+    return ParseError(Span(digits, exponent.end(), source),  # pyright: ignore[reportArgumentType]
                       f"'{number}' is not a number in MLIR: a float literal needs a '.' before "
                       f"its exponent (write {mantissa}.0{text[at]}{power})")
 

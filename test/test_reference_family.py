@@ -858,3 +858,24 @@ def test_property_reduced_dtypes_are_the_f32_model_rounded_once(
 
 
 # endregion
+
+
+@pytest.mark.parametrize(("dtype", "vector"), [(np.float32, 16), (np.float16, 32),
+                                               (ml_dtypes.bfloat16, 32)])
+def test_torch_softshrink_disagrees_with_itself(dtype: np.dtype, vector: int) -> None:
+    # Issue 20: for a negative x with |x| <= lambd PyTorch's vectorised loop gives +0 and its
+    # scalar loop -0 (short tensors, the n % vector tail, strided tensors); hswc's reference
+    # is the vectorised loop's everywhere. Run where torch is installed (never needed by CI).
+    torch = pytest.importorskip("torch")
+    torch_dtype = {np.float32: torch.float32, np.float16: torch.float16,
+                   ml_dtypes.bfloat16: torch.bfloat16}[dtype]
+    n = 2 * vector + 3
+    x = torch.full((n,), -0.25, dtype=torch_dtype)
+    y = torch.nn.functional.softshrink(x, 0.5).float().numpy()
+    assert not np.signbit(y[: 2 * vector]).any() and np.signbit(y[2 * vector:]).all()
+    short = torch.nn.functional.softshrink(x[:3], 0.5).float().numpy()
+    strided = torch.nn.functional.softshrink(torch.full((4 * vector,), -0.25,
+                                                        dtype=torch_dtype)[::2], 0.5)
+    assert np.signbit(short).all() and np.signbit(strided.float().numpy()).all()
+    ours = _f32(softshrink_torch(np.full(n, -0.25, dtype), lambd=0.5))
+    assert np.all(ours == 0) and not np.signbit(ours).any()

@@ -62,6 +62,10 @@ def softshrink(b: BodyBuilder, inputs: Sequence[SSAValue],
 
 SHRINK_NOTES = f"{TORCH_NOTES} lambd is first rounded to the input dtype, as PyTorch does."
 LAMBD = {"lambd": "the half-width of the band around 0"}
+SOFTSHRINK_ZERO = (" Inside the band the result is +0, as PyTorch's vectorised loop gives it; "
+                   "PyTorch's scalar loop (tensors shorter than one vector, the last n % 16 "
+                   "float32 or n % 32 float16/bfloat16 elements, strided tensors) gives -0 "
+                   "for a negative x there.")
 BAND = (("-{lambd} <= {x} <= {lambd}", "+0"),)
 HARD_SHRINK_DOCS = OpDocs(
     op_type="HardShrink",
@@ -90,7 +94,7 @@ SOFTSHRINK_DOCS = OpDocs(
     summary="Softshrink: {x} moved towards 0 by {lambd}, and 0 where |{x}| <= {lambd}",
     computations={"torch": Computation(
         formula=(("{x} > {lambd}", "{x} - {lambd}"), ("{x} < -{lambd}", "{x} + {lambd}"), *BAND),
-        notes=SHRINK_NOTES, nan_x="+0")},
+        notes=SHRINK_NOTES + SOFTSHRINK_ZERO, nan_x="+0")},
     parameters={"x": "the input", "y": "Softshrink of x", **LAMBD},
     aclnn_inputs=("self",),
     example_inputs={"x": AROUND_HALF_EXAMPLE},

@@ -302,6 +302,8 @@ class _Functions:
         """The printed text of the functions in `existing` that were compared (by name)."""
         self.built: dict[tuple[object, ...], str] = {}
         """What a function was built from -> the symbol `ensure` gave it."""
+        self.plans: dict[tuple[object, ...], list[_Kernel]] = {}
+        """A body (and dtype) -> the kernels planned for it."""
         for op in module.body.block.ops:
             sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
             if sym is not None:
@@ -410,11 +412,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         op_name = ew.op_name or self.kernel_name or fn.sym_name.data
         table = functions.setdefault(module, _Functions(module))
         body = _body_key(ew)
-        planned = table.built.get(("plan", body, dtype))
-        if planned is None:
-            planned = self._plan(ew, schedule, dtype)
-            table.built[("plan", body, dtype)] = planned
-        kernels: list[_Kernel] = planned  # type: ignore[assignment]
+        kernels = table.plans.get((body, dtype))
+        if kernels is None:
+            kernels = table.plans[(body, dtype)] = self._plan(ew, schedule, dtype)
         plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
             else tuple(k.variant for k in kernels)
         own_plan = len(kernels) == 1 and kernels[0].own
