@@ -40,7 +40,7 @@ class LinalgFunctions(MachineFunctions):
                   for i, a in enumerate(args[:count])]
         result = run_body(op.body.block, inputs, lambda v: interpreter.get_values((v,))[0])
         order = [e.position for e in maps[-1].results]  # type: ignore[attr-defined]
-        return (np.ascontiguousarray(np.transpose(np.broadcast_to(result, space), order)),)
+        return (np.transpose(np.broadcast_to(result, space), order).copy(),)
 
     @impl_terminator(YieldOp)
     def run_yield(self, interpreter: Interpreter, op: YieldOp,
