@@ -60,7 +60,9 @@ def _tensor_constant(op: arith.ConstantOp, value: DenseIntOrFPElementsAttr) -> n
               for v in value.get_values()]
     flat = np.array(values).astype(dtype)
     shape = tuple(t.get_shape())
-    return np.broadcast_to(flat.reshape(()), shape).copy() if flat.size == 1 else flat.reshape(shape)
+    if flat.size == 1:
+        return np.broadcast_to(flat.reshape(()), shape).copy()
+    return flat.reshape(shape)
 
 
 def _constant(op: arith.ConstantOp) -> int | bool | np.generic | np.ndarray:

@@ -16,8 +16,8 @@ import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.interpreter import Interpreter, PythonValues, impl, impl_terminator, register_impls
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from hswc.diagnostics import OpError
 from hswc.interpreter.body import run_body

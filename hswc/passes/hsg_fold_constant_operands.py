@@ -26,14 +26,14 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from hswc.passes.generic_rebuild import drop_inputs
 
 
-def splat_value(op: Operation | None) -> Attribute | None:
+def splat_value(op: Operation | None) -> FloatAttr | IntegerAttr | None:
     """The element of a splat tensor constant, as a FloatAttr / IntegerAttr, else None."""
     if not isinstance(op, arith.ConstantOp):
         return None

@@ -249,6 +249,43 @@ def _arrange_args(block: Block, wanted: list[tuple[Attribute, BlockArgument | No
     return args
 
 
+def _append_consumer(p_yield: Operation, c_block: Block, target: Block,
+                     args: list[BlockArgument | None]) -> None:
+    """The consumer's ops moved to the end of the producer's block in place of its yield; the
+    consumer's arguments read `args` (None: the producer's result, its yielded value)."""
+    produced = p_yield.operands[0]
+    Rewriter.erase_op(p_yield)
+    for arg, new in zip(c_block.args, args, strict=False):
+        _replace_uses(arg, produced if new is None else new)
+    for op in list(c_block.ops):
+        op.detach()
+        target.add_op(op)
+
+
+def _prepend_producer(p_block: Block, target: Block, args: list[BlockArgument],
+                      move: bool) -> SSAValue:
+    """The producer's body ops (without its yield) at the start of the consumer's block, moved
+    or (`move` false: it has other users) cloned, its arguments reading `args`; the value it
+    yields."""
+    first = target.first_op
+    p_yield = p_block.last_op
+    assert first is not None and p_yield is not None
+    mapping: dict[SSAValue, SSAValue] = dict(zip(p_block.args, args, strict=False))
+    if move:
+        for arg, new in mapping.items():
+            _replace_uses(arg, new)
+    for op in list(p_block.ops):
+        if op is p_yield:
+            break
+        if move:
+            op.detach()
+            target.insert_op_before(op, first)
+        else:
+            target.insert_op_before(op.clone(mapping), first)
+    value = p_yield.operands[0]
+    return value if move else mapping.get(value, value)
+
+
 def fuse(producer: GenericOp, consumer: GenericOp, *, move: bool = False,
          into_producer: bool = False) -> GenericOp:
     """The generic computing `consumer` with its reads of producer's result replaced by
@@ -285,33 +322,12 @@ def fuse(producer: GenericOp, consumer: GenericOp, *, move: bool = False,
     p_yield = p_block.last_op
     assert isinstance(p_yield, YieldOp)
     if into_producer:
-        produced = p_yield.operands[0]
-        Rewriter.erase_op(p_yield)
-        for arg, (value, m) in zip(c_block.args, c_pairs, strict=False):
-            _replace_uses(arg, produced if value is result else args[index_of[(value, m)]])
-        for op in list(c_block.ops):
-            op.detach()
-            own_block.add_op(op)
+        _append_consumer(p_yield, c_block, own_block,
+                         [args[index_of[pair]] if pair in index_of else None
+                          for pair in c_pairs])
     else:
-        first = c_block.first_op
-        assert first is not None
-        if move:
-            for arg, pair in zip(p_block.args, p_pairs, strict=False):
-                _replace_uses(arg, args[index_of[pair]])
-            produced = p_yield.operands[0]
-            for op in list(p_block.ops):
-                if op is p_yield:
-                    break
-                op.detach()
-                own_block.insert_op_before(op, first)
-        else:
-            mapping: dict[SSAValue, SSAValue] = {
-                a: args[index_of[pair]] for a, pair in zip(p_block.args, p_pairs, strict=False)}
-            for op in p_block.ops:
-                if op is p_yield:
-                    break
-                own_block.insert_op_before(op.clone(mapping), first)
-            produced = mapping.get(p_yield.operands[0], p_yield.operands[0])
+        produced = _prepend_producer(p_block, own_block, [args[index_of[p]] for p in p_pairs],
+                                     move)
         for i in reads:
             _replace_uses(c_args[i], produced)
     for arg in own_block.args[len(args):][::-1]:

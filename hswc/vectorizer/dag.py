@@ -280,6 +280,26 @@ def _constant_node(op: arith.ConstantOp, dtype: str) -> Node:
     return Node("const", dtype, value=rounded, source=op)
 
 
+def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Node:
+    """cmpf: a compare the vector unit has, the negation of one, or a constant."""
+    predicate = CMPF_NAMES[op.predicate.value.data]
+    if predicate in CONSTANT_PREDICATES:
+        return Node("const", "i1", value=CONSTANT_PREDICATES[predicate], source=op)
+    if predicate in NEGATED_PREDICATES:
+        ordered = b.intern(Node("cmpf", "i1", operands, predicate=NEGATED_PREDICATES[predicate],
+                                source=op))
+        return Node("not", "i1", (ordered,), source=op)
+    return Node("cmpf", "i1", operands, predicate=predicate, source=op)
+
+
+def _math_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+    """A math op of MATH_UNARY, or an error naming it."""
+    if op.name not in MATH_UNARY:
+        raise OpError(op, f"is a math function hswc has no model of yet; the math ops an "
+                      f"elementwise body may hold are {', '.join(MATH_UNARY)}")
+    return Node(MATH_UNARY[op.name], dtype, operands, source=op)
+
+
 def _node_of(b: _Builder, op: Operation) -> Node:
     """The node for one supported op (operands already built), or a located error."""
     def ins() -> tuple[Node, ...]:
@@ -305,19 +325,9 @@ def _node_of(b: _Builder, op: Operation) -> Node:
                           "round-to-nearest-even conversion is supported")
         return Node(kind, dtype, ins(), source=op)
     if isinstance(op, arith.CmpfOp):
-        predicate = CMPF_NAMES[op.predicate.value.data]
-        if predicate in CONSTANT_PREDICATES:
-            return Node("const", "i1", value=CONSTANT_PREDICATES[predicate], source=op)
-        if predicate in NEGATED_PREDICATES:
-            ordered = b.intern(Node("cmpf", "i1", ins(), predicate=NEGATED_PREDICATES[predicate],
-                                    source=op))
-            return Node("not", "i1", (ordered,), source=op)
-        return Node("cmpf", "i1", ins(), predicate=predicate, source=op)
-    if op.name in MATH_UNARY:
-        return Node(MATH_UNARY[op.name], dtype, ins(), source=op)
+        return _cmpf_node(b, op, ins())
     if op.name.startswith("math."):
-        raise OpError(op, f"is a math function hswc has no model of yet; the math ops an "
-                      f"elementwise body may hold are {', '.join(MATH_UNARY)}")
+        return _math_node(op, dtype, ins())
     if isinstance(op, arith.SelectOp):
         return Node("select", dtype, ins(), source=op)
     raise OpError(op, f"is not an elementwise operation the vectorizer maps; supported: "
