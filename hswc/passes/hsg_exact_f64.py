@@ -137,20 +137,48 @@ def _rewrite_cmpf(op: arith.CmpfOp) -> None:
     Rewriter.replace_op(op, arith.CmpfOp(x, constant.result, new_p))
 
 
+WIDTHS = {"bf16": 16, "f16": 16, "f32": 32}
+
+
+def _fold_round_trip(op: arith.TruncFOp) -> bool:
+    """truncf (f64 -> U) of extf (T -> f64): x converted from T to U directly (extf is exact, so
+    this rounds the same value once)."""
+    source = op.input.owner
+    if not isinstance(source, arith.ExtFOp) or not _is_f64(op.input):
+        return False
+    x = source.input
+    t, u = dtype_of(x.type), dtype_of(op.result.type)
+    if t is None or u is None:
+        return False
+    if t == u:
+        Rewriter.replace_op(op, [], [x])
+        return True
+    if WIDTHS[t] == WIDTHS[u]:  # f16 <-> bf16: through f32, exact then rounded once
+        x = _widened(InsertPoint.before(op), x)
+        t = "f32"
+    new: Operation = (arith.ExtFOp(x, op.result.type) if WIDTHS[u] > WIDTHS[t]
+                      else arith.TruncFOp(x, op.result.type))
+    Rewriter.replace_op(op, new)
+    return True
+
+
 def _rewrite_body(block: Block) -> None:
     for op in list(block.ops):
         if op.parent is None:
             continue
         if isinstance(op, arith.ExtFOp | arith.TruncFOp) and _fold_conversion(op):
             continue
+        if isinstance(op, arith.TruncFOp) and _fold_round_trip(op):
+            continue
         if isinstance(op, arith.CmpfOp) and _is_f64(op.lhs):
             _rewrite_cmpf(op)
     for op in reversed(list(block.ops)):  # what the rewrites left unused
         if is_trivially_dead(op):
             Rewriter.erase_op(op)
-    for op in block.ops:
-        if any(_is_f64(v) for v in (*op.operands, *op.results)):
-            raise OpError(op, "computes in f64, which hswc cannot lower exactly: the vector "
+    f64 = [op for op in block.ops if any(_is_f64(v) for v in (*op.operands, *op.results))]
+    computing = [op for op in f64 if not isinstance(op, arith.ExtFOp | arith.TruncFOp)]
+    for op in computing or f64:
+        raise OpError(op, "computes in f64, which hswc cannot lower exactly: the vector "
                           "unit has no f64, and an f64 result rounded again differs from one "
                           "computed in f32; only f64 constants rounded once and compares of "
                           "widened values with each other or with f64 constants are rewritten")
