@@ -26,6 +26,9 @@ F64: Final = np.dtype(np.float64)
 BF16: Final = np.dtype(ml_dtypes.bfloat16)
 I1: Final = np.dtype(np.bool_)
 DTYPES: Final = {"f16": F16, "bf16": BF16, "f32": F32, "i1": I1}
+BODY_DTYPES: Final = {**DTYPES, "f64": F64}
+"""What the interpreter computes a body in: DTYPES, and f64 as exporters write it (a body as
+written, before hsg-exact-f64 rewrites it)."""
 
 Array = np.ndarray
 
@@ -88,6 +91,12 @@ def binary(name: str, a: Array, b: Array) -> Array:
 def cmpf(predicate: str, a: Array, b: Array) -> Array:
     with np.errstate(invalid="ignore"):
         return np.asarray(CMPF[predicate](a, b))
+
+
+UNARY: Final[dict[str, Callable[[Array], Array]]] = {
+    "absf": np.abs,
+}
+"""The math dialect's elementwise functions by node kind (math.absf: the sign bit cleared)."""
 
 
 def negf(a: Array) -> Array:

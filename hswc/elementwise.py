@@ -66,6 +66,9 @@ def _fail(op: GenericOp, why: str) -> OpError:
 
 
 def _check_structure(op: GenericOp) -> TensorType[Attribute]:
+    for it in op.iterator_types:
+        if it.data.value != "parallel":
+            raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
     operands = [*op.inputs, *op.outputs]
     if not 1 <= len(op.inputs) <= MAX_INPUTS or len(op.outputs) != 1 or len(op.res) != 1:
         raise _fail(op, f"it has {len(op.inputs)} input(s), {len(op.outputs)} output(s) and "

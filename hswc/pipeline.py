@@ -25,6 +25,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "scf": _loader("xdsl.dialects.scf", "Scf"),
     "memref": _loader("xdsl.dialects.memref", "MemRef"),
     "linalg": _loader("xdsl.dialects.linalg", "Linalg"),
+    "math": _loader("xdsl.dialects.math", "Math"),
     "tensor": _loader("xdsl.dialects.tensor", "Tensor"),
     "test": _loader("xdsl.dialects.test", "Test"),
     "hsg": _loader("hswc.dialects.hsg", "Hsg"),
@@ -37,6 +38,24 @@ def _decompose() -> type[ModulePass]:
     from hswc.passes.hsg_decompose import HsgDecomposePass
 
     return HsgDecomposePass
+
+
+def _fold_constants() -> type[ModulePass]:
+    from hswc.passes.hsg_fold_constant_operands import HsgFoldConstantOperandsPass
+
+    return HsgFoldConstantOperandsPass
+
+
+def _exact_f64() -> type[ModulePass]:
+    from hswc.passes.hsg_exact_f64 import HsgExactF64Pass
+
+    return HsgExactF64Pass
+
+
+def _widen_bf16() -> type[ModulePass]:
+    from hswc.passes.hsg_widen_bf16 import HsgWidenBf16Pass
+
+    return HsgWidenBf16Pass
 
 
 def _fuse() -> type[ModulePass]:
@@ -65,6 +84,9 @@ def _convert() -> type[ModulePass]:
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "hsg-decompose": _decompose,
+    "hsg-fold-constant-operands": _fold_constants,
+    "hsg-exact-f64": _exact_f64,
+    "hsg-widen-bf16": _widen_bf16,
     "hsg-fuse-elementwise": _fuse,
     "hsg-tile-on-cores": _tile,
     "hsg-block-into-ub": _block,
@@ -73,7 +95,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 """hswc's passes by command-line name, in pipeline order."""
 
 LEVEL_PASSES: dict[str, tuple[str, ...]] = {
-    "linalg": ("hsg-decompose", "hsg-fuse-elementwise"),
+    "linalg": ("hsg-decompose", "hsg-fold-constant-operands", "hsg-exact-f64", "hsg-widen-bf16",
+               "hsg-fuse-elementwise"),
     "tiled": ("hsg-tile-on-cores",),
     "blocked": ("hsg-block-into-ub",),
     "ascend": ("convert-hsg-to-ascend",),

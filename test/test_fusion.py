@@ -198,3 +198,40 @@ def test_chain_text_round_trips_through_the_reference(dtype: str) -> None:
     assert clean and np.array_equal(_bits(want), _bits(expected))
     got = compile_text(chain_text(steps, 2, dtype), level="linalg")(x, s)
     assert np.array_equal(_bits(got), _bits(expected))
+
+
+def test_a_long_chain_fuses_into_one_generic_without_recursion() -> None:
+    """Issue 20: fusion used to recurse per fused op ("nested too deeply" at 90 ops) and to
+    walk the module again after each fusion. 300 ops (3x the old limit) fuse into one generic
+    with a recursion limit far below the chain's length."""
+    import sys
+
+    from xdsl.context import Context
+    from xdsl.parser import Parser
+
+    from hswc.passes.hsg_decompose import HsgDecomposePass
+    from hswc.passes.hsg_fuse_elementwise import HsgFuseElementwisePass
+    from hswc.pipeline import DIALECTS
+
+    ops = ("hsg.hardtanh {}", "hsg.hard_swish_grad %g, {}", "hsg.leaky_relu {}")
+    lines = ["func.func @chain(%g: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {"]
+    previous = "%x"
+    for k in range(300):
+        lines.append(f"  %s{k} = " + ops[k % 3].format(previous) + " : tensor<?xf16>")
+        previous = f"%s{k}"
+    lines += [f"  func.return {previous} : tensor<?xf16>", "}"]
+    ctx = Context()
+    for name, load in DIALECTS.items():
+        ctx.register_dialect(name, load)
+    module = Parser(ctx, "\n".join(lines)).parse_module()
+    HsgDecomposePass().apply(ctx, module)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        HsgFuseElementwisePass().apply(ctx, module)
+    finally:
+        sys.setrecursionlimit(limit)
+    generics = [op for op in module.walk() if op.name == "linalg.generic"]
+    assert len(generics) == 1
+    assert len(generics[0].inputs) == 2  # %g and %x, each read once
+    module.verify()

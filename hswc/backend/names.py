@@ -11,26 +11,8 @@ import re
 
 from xdsl.ir import SSAValue
 
-CPP_KEYWORDS = frozenset(
-    """
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t
-    char32_t char8_t class compl concept const const_cast consteval constexpr constinit continue
-    co_await co_return co_yield decltype default delete do double dynamic_cast else enum
-    explicit export extern false float for friend goto if inline int long mutable namespace new
-    noexcept not not_eq nullptr operator or or_eq private protected public register
-    reinterpret_cast requires return short signed sizeof static static_assert static_cast struct
-    switch template this thread_local throw true try typedef typeid typename union unsigned using
-    virtual void volatile wchar_t while xor xor_eq
-    """.split()
-)
+from hswc.cpp_identifiers import CPP_KEYWORDS, RESERVED
 
-RESERVED = frozenset(
-    """
-    AscendC GM_ADDR half bfloat16_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t
-    uint64_t main op std
-    """.split()
-)
-"""Identifiers of the AscendC API and of the code around the printed values."""
 TILING_PARAM = "tilingData"
 """The tiling struct: the entry's local, the kernel's Init parameter."""
 

@@ -14,11 +14,18 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
+from hswc.interpreter.dtypes import numpy_dtype
 from hswc.interpreter.float_scalars import FLOAT_OPS, float_constant, run_float
 from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES, Binary
 from hswc.interpreter.machine import Machine, MachineFunctions
@@ -41,8 +48,27 @@ def _apply(fn: Binary, a: Any, b: Any, rows: Rows | None) -> Any:
 _I1 = IntegerType(1)
 
 
-def _constant(op: arith.ConstantOp) -> int | bool | np.generic:
+def _tensor_constant(op: arith.ConstantOp, value: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """A dense tensor constant (an exporter's clamp bound) as an array of its type."""
+    t = value.type
+    assert isinstance(t, TensorType)
+    try:
+        dtype = numpy_dtype(t.get_element_type())
+    except ValueError:
+        raise OpError(op, f"has a constant the interpreter does not model: {t}") from None
+    values = [float_constant(v, t.get_element_type()) if isinstance(v, float) else v
+              for v in value.get_values()]
+    flat = np.array(values).astype(dtype)
+    shape = tuple(t.get_shape())
+    if flat.size == 1:
+        return np.broadcast_to(flat.reshape(()), shape).copy()
+    return flat.reshape(shape)
+
+
+def _constant(op: arith.ConstantOp) -> int | bool | np.generic | np.ndarray:
     value = op.value
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        return _tensor_constant(op, value)
     if isinstance(value, IntegerAttr):
         n = value.value.data
         return bool(n & 1) if value.type == _I1 else n
@@ -59,7 +85,7 @@ class ArithFunctions(MachineFunctions):
 
     def __init__(self, machine: Machine):
         super().__init__(machine)
-        self._constants: dict[arith.ConstantOp, int | bool | np.generic] = {}
+        self._constants: dict[arith.ConstantOp, int | bool | np.generic | np.ndarray] = {}
 
     @impl(arith.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp,

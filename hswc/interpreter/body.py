@@ -12,21 +12,21 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import Float64Type, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc import arith_semantics as sem
 from hswc.diagnostics import OpError
-from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
+from hswc.vectorizer.dag import CMPF_NAMES, MATH_UNARY, dtype_of
 
 UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
 
 
 def _dtype(op: Operation, t: Attribute) -> np.dtype:
-    name = dtype_of(t)
+    name = "f64" if isinstance(t, Float64Type) else dtype_of(t)
     if name is None:
         raise OpError(op, f"works on {t}, which the interpreter does not model in a body")
-    return sem.DTYPES[name]
+    return sem.BODY_DTYPES[name]
 
 
 def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
@@ -45,6 +45,8 @@ def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return sem.binary(op.name, args[0], args[1]).astype(_dtype(op, result_type))
     if isinstance(op, arith.NegfOp):
         return sem.negf(args[0])
+    if op.name in MATH_UNARY:
+        return sem.UNARY[MATH_UNARY[op.name]](args[0])
     if isinstance(op, arith.CmpfOp):
         return sem.cmpf(CMPF_NAMES[op.predicate.value.data], args[0], args[1])
     if isinstance(op, arith.SelectOp):
@@ -58,7 +60,8 @@ Outer = Callable[[SSAValue], object]
 
 def _scalar(op: Operation, value: SSAValue, got: object) -> np.ndarray:
     """A scalar from outside the body as a 0-d array of its type."""
-    if not isinstance(got, float | int | np.floating):
+    if not isinstance(got, float | int | np.floating) and not (
+            isinstance(got, np.generic) and got.dtype == sem.BF16):
         raise OpError(op, f"uses a value from outside the body that is not a number: {got!r}")
     return sem.convert(np.asarray(got), _dtype(op, value.type))
 

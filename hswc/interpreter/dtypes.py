@@ -1,15 +1,24 @@
 """numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16; masks uint8; the bitwise
-instructions' ui16 / i16 are uint16 / int16)."""
+instructions' ui16 / i16 are uint16 / int16; f64 and i1 as exporters' IR holds them)."""
 
 from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType, Signedness
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+)
 from xdsl.ir import Attribute
 
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
+BOOL = np.dtype(np.bool_)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 U8 = np.dtype(np.uint8)
 U16 = np.dtype(np.uint16)
@@ -26,6 +35,10 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return F32
     if isinstance(t, BFloat16Type):
         return BF16
+    if isinstance(t, Float64Type):
+        return F64
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return BOOL
     if isinstance(t, IntegerType) and t.width.data == 8:
         return U8
     if isinstance(t, IntegerType) and t.width.data == 16:

@@ -10,7 +10,8 @@ type two functions:
   usedCoreNum, tilingKey), marked `hsg.tiling`: the formula of hswc.tiling, checks as cf.assert;
 - `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
   `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body.
-`<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name; a name
+`<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
+name C++ can declare: `@main` gives `main_op`, hswc.cpp_identifiers); a name
 taken by a different function gets a number. With a static shape and a named platform (`soc`,
 or `core-num` and `ub-size`), the tiling is computed here and the launch gets constants; a
 tiling the reference would refuse is an error.
@@ -49,6 +50,7 @@ from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.cpp_identifiers import operator_stem
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
@@ -409,7 +411,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             raise
         dtype = element_type_name(ew.element_type)
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
-        op_name = ew.op_name or self.kernel_name or fn.sym_name.data
+        op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
         table = functions.setdefault(module, _Functions(module))
         body = _body_key(ew)
         kernels = table.plans.get((body, dtype))

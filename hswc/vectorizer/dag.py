@@ -39,16 +39,26 @@ if TYPE_CHECKING:
 CMPF_NAMES = tuple(arith.CMPF_COMPARISON_OPERATIONS)
 """arith.cmpf's predicates in the order of their integer encoding."""
 SUPPORTED_PREDICATES = ("oeq", "ogt", "oge", "olt", "ole", "one", "ord", "une")
-"""The cmpf predicates the vectorizer maps: the ordered ones, and une (Compare NE)."""
+"""The cmpf predicates the vectorizer maps to compares: the ordered ones, and une (Compare NE)."""
+NEGATED_PREDICATES = {"ult": "oge", "ule": "ogt", "ugt": "ole", "uge": "olt", "ueq": "one",
+                      "uno": "ord"}
+"""The other unordered predicates as the negation of an ordered one (IEEE 754: a NaN operand
+makes every ordered predicate false and every unordered one true, so `ult` is `not oge`)."""
+CONSTANT_PREDICATES = {"true": True, "false": False}
 
 FLOAT_BINARY = {
     arith.AddfOp: "addf", arith.SubfOp: "subf", arith.MulfOp: "mulf", arith.DivfOp: "divf",
     arith.MaximumfOp: "maximumf", arith.MinimumfOp: "minimumf",
 }
 LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
+MATH_UNARY: dict[str, str] = {"math.absf": "absf"}
+"""The math dialect's ops a body may hold, by op name -> node kind (each kind has a semantics in
+hswc.arith_semantics.UNARY and an instruction in hswc.vectorizer.instructions.RULES); every
+other math op is refused by name."""
 SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
                  "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
-                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant")
+                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant",
+                 *MATH_UNARY)
 SUPPORTED_TEXT = ", ".join(SUPPORTED_OPS) + ", ending in linalg.yield"
 
 
@@ -157,6 +167,16 @@ class _Builder:
             op = op.parent_op()
         return False
 
+    def intern(self, node: Node) -> Node:
+        """The node for a value no SSA value names (simplified, merged with an equal one)."""
+        node = self.simplify(node)
+        if node.kind in ("input", "const", "scalar"):
+            return node
+        found = self.merged.setdefault(node.key(), node)
+        if found is node:
+            self.nodes.append(node)
+        return found
+
     def add(self, node: Node, result: SSAValue) -> None:
         node = self.simplify(node)
         if node.kind == "input":  # e.g. a select on a constant condition picked an input
@@ -228,6 +248,8 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
         return sem.convert(operands[0], dtype)
     if kind == "negf":
         return sem.negf(operands[0])
+    if kind in sem.UNARY:
+        return sem.UNARY[kind](operands[0])
     if kind == "not":
         return np.logical_not(operands[0])
     if kind == "cmpf":
@@ -258,6 +280,26 @@ def _constant_node(op: arith.ConstantOp, dtype: str) -> Node:
     return Node("const", dtype, value=rounded, source=op)
 
 
+def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Node:
+    """cmpf: a compare the vector unit has, the negation of one, or a constant."""
+    predicate = CMPF_NAMES[op.predicate.value.data]
+    if predicate in CONSTANT_PREDICATES:
+        return Node("const", "i1", value=CONSTANT_PREDICATES[predicate], source=op)
+    if predicate in NEGATED_PREDICATES:
+        ordered = b.intern(Node("cmpf", "i1", operands, predicate=NEGATED_PREDICATES[predicate],
+                                source=op))
+        return Node("not", "i1", (ordered,), source=op)
+    return Node("cmpf", "i1", operands, predicate=predicate, source=op)
+
+
+def _math_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+    """A math op of MATH_UNARY, or an error naming it."""
+    if op.name not in MATH_UNARY:
+        raise OpError(op, f"is a math function hswc has no model of yet; the math ops an "
+                      f"elementwise body may hold are {', '.join(MATH_UNARY)}")
+    return Node(MATH_UNARY[op.name], dtype, operands, source=op)
+
+
 def _node_of(b: _Builder, op: Operation) -> Node:
     """The node for one supported op (operands already built), or a located error."""
     def ins() -> tuple[Node, ...]:
@@ -283,11 +325,9 @@ def _node_of(b: _Builder, op: Operation) -> Node:
                           "round-to-nearest-even conversion is supported")
         return Node(kind, dtype, ins(), source=op)
     if isinstance(op, arith.CmpfOp):
-        predicate = CMPF_NAMES[op.predicate.value.data]
-        if predicate not in SUPPORTED_PREDICATES:
-            raise OpError(op, f"has predicate {predicate}; the supported predicates are "
-                          f"{', '.join(SUPPORTED_PREDICATES)}")
-        return Node("cmpf", "i1", ins(), predicate=predicate, source=op)
+        return _cmpf_node(b, op, ins())
+    if op.name.startswith("math."):
+        return _math_node(op, dtype, ins())
     if isinstance(op, arith.SelectOp):
         return Node("select", dtype, ins(), source=op)
     raise OpError(op, f"is not an elementwise operation the vectorizer maps; supported: "

@@ -13,8 +13,10 @@ Mapping (t: a vector, k: a constant):
   addf t,t | t,k         Add | Adds            subf t,t | t,k | k,t   Sub | Adds(-k) | Sub(k)
   mulf t,t | t,k         Mul | Muls            divf t,t | t,k | k,t   Div (constants in buffers)
   maximumf / minimumf    Max, Maxs / Min, Mins negf                   Muls -1
+  math.absf              Abs
   cmpf oeq ogt oge olt ole une   Compare (or CompareScalar / Compares) EQ GT GE LT LE NE
   cmpf one / ord         LT | GT, EQ(a,a) & EQ(b,b) (And/Or on the masks as uint16)
+  cmpf ult ule ugt uge ueq uno   Not of oge ogt ole olt one ord (hswc.vectorizer.dag)
   select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
 A uniform operand (a scalar of the kernel, or computed from scalars and constants: see
@@ -260,6 +262,12 @@ def _negf(s: _Selector, node: Node) -> None:
                  source=node.source, in_place=(0,)))
 
 
+def _absf(s: _Selector, node: Node) -> None:
+    s.require_arithmetic(node, "Abs")
+    s.emit(Instr("Abs", s.result(node), (s.val(node.operands[0]),), source=node.source,
+                 in_place=(0,)))
+
+
 def _compare(s: _Selector, dst: Val, a: Node, b: Node, predicate: str, source: Node) -> None:
     """dst = a <predicate> b for a predicate with a CMPMODE; a constant b may be a scalar."""
     mode = COMPARE_MODES[predicate]
@@ -343,6 +351,7 @@ RULES: dict[str, Rule] = {
     "maximumf": _binary("Max", "Maxs"),
     "minimumf": _binary("Min", "Mins"),
     "negf": _negf,
+    "absf": _absf,
     "cmpf": _cmpf,
     "select": _select,
     "andi": _logic("And"),

@@ -1,0 +1,42 @@
+"""Identifiers C++ code printed by hswc cannot declare: C++'s keywords and the names of the AscendC
+API and of the code around the printed values. Below the passes and the backend, which both
+choose names (hsg-tile-on-cores names kernels after functions; hswc.backend.names names values).
+"""
+
+from __future__ import annotations
+
+import re
+
+CPP_KEYWORDS = frozenset(
+    """
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t
+    char32_t char8_t class compl concept const const_cast consteval constexpr constinit continue
+    co_await co_return co_yield decltype default delete do double dynamic_cast else enum
+    explicit export extern false float for friend goto if inline int long mutable namespace new
+    noexcept not not_eq nullptr operator or or_eq private protected public register
+    reinterpret_cast requires return short signed sizeof static static_assert static_cast struct
+    switch template this thread_local throw true try typedef typeid typename union unsigned using
+    virtual void volatile wchar_t while xor xor_eq
+    """.split()
+)
+
+RESERVED = frozenset(
+    """
+    AscendC GM_ADDR half bfloat16_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t
+    uint64_t main op std
+    """.split()
+)
+"""Identifiers of the AscendC API and of the code around the printed values."""
+
+
+def operator_stem(name: str) -> str:
+    """A name of the IR (a function's) made an operator stem C++ can declare: characters other
+    than letters, digits and `_` become `_`, a leading digit gets `op_` before it, and a keyword
+    or reserved name (`main`, as every torch-mlir export names its function) gets `_op` after."""
+    stem = re.sub(r"[^0-9A-Za-z_]", "_", name) or "op"
+    if stem[0].isdigit():
+        stem = f"op_{stem}"
+    camel = "".join(w[:1].upper() + w[1:] for w in stem.split("_"))
+    if stem in CPP_KEYWORDS | RESERVED or camel in CPP_KEYWORDS | RESERVED:
+        stem = f"{stem}_op"
+    return stem

@@ -1,0 +1,105 @@
+"""hsg-fold-constant-operands: constants an exporter passes to a generic from outside become
+constants of its body.
+
+Input: `linalg.generic` ops reading splat tensor constants (`arith.constant dense<6.0> :
+tensor<f32>`, typically rank 0 and indexed by `(d0, d1) -> ()`, as torch-mlir writes every
+clamp bound), or using f64 scalar constants defined outside their body.
+Output: each such input dropped, its body argument replaced by an `arith.constant` of the
+element type at the start of the body; each f64 scalar constant cloned into the bodies that use
+it (the vector unit has no f64: hsg-exact-f64 then rewrites what uses it, exactly); the outside
+constants left unused erased. Every element of a splat reads the same value, so no bit changes.
+f16, bf16 and f32 scalars from outside a body are left as they are: they are the kernel's
+run-time scalars (hsg-tile-on-cores).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+)
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from hswc.passes.generic_rebuild import drop_inputs
+
+
+def splat_value(op: Operation | None) -> FloatAttr | IntegerAttr | None:
+    """The element of a splat tensor constant, as a FloatAttr / IntegerAttr, else None."""
+    if not isinstance(op, arith.ConstantOp):
+        return None
+    value = op.value
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return None
+    if not value.is_splat() and len(value.get_attrs()) != 1:
+        return None
+    first = value.get_attrs()[0]
+    return first if isinstance(first, FloatAttr | IntegerAttr) else None
+
+
+def _fold_inputs(op: GenericOp) -> list[Operation]:
+    """Splat constant inputs into op's body; the constants that may now be unused."""
+    block = op.body.block
+    dropped: set[int] = set()
+    owners: list[Operation] = []
+    for i, value in enumerate(op.inputs):
+        element = splat_value(value.owner if isinstance(value.owner, Operation) else None)
+        if element is None:
+            continue
+        arg = block.args[i]
+        constant = arith.ConstantOp(element)
+        constant.results[0].name_hint = value.name_hint
+        first = block.first_op
+        assert first is not None
+        block.insert_op_before(constant, first)
+        arg.replace_all_uses_with(constant.results[0])
+        dropped.add(i)
+        assert isinstance(value.owner, Operation)
+        owners.append(value.owner)
+    if dropped:
+        drop_inputs(op, dropped)
+    return owners
+
+
+def _sink_f64_scalars(op: GenericOp) -> list[Operation]:
+    """f64 scalar constants from outside cloned into op's body; the originals."""
+    block = op.body.block
+    owners: list[Operation] = []
+    for inner in list(block.ops):
+        for index, value in enumerate(inner.operands):
+            owner = value.owner
+            if (isinstance(owner, arith.ConstantOp) and isinstance(value.type, Float64Type)
+                    and owner.parent_block() is not block):
+                clone = owner.clone()
+                first = block.first_op
+                assert first is not None
+                block.insert_op_before(clone, first)
+                inner.operands[index] = clone.results[0]
+                owners.append(owner)
+    return owners
+
+
+@dataclass(frozen=True)
+class HsgFoldConstantOperandsPass(ModulePass):
+    """Splat tensor constants and f64 scalar constants moved into the bodies that read them."""
+
+    name = "hsg-fold-constant-operands"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        generics = [o for o in op.walk() if isinstance(o, GenericOp)]
+        maybe_dead: list[Operation] = []
+        for generic in generics:
+            maybe_dead += _sink_f64_scalars(generic)
+            maybe_dead += _fold_inputs(generic)
+        for owner in dict.fromkeys(maybe_dead):
+            if owner.parent is not None and not any(r.uses for r in owner.results):
+                Rewriter.erase_op(owner)

@@ -1,0 +1,117 @@
+"""Hostile and exporter-shaped inputs of the front door (issues 19 and 20): what is not
+elementwise is one located message, exit 1, at every level; what the interpreter runs, it runs
+through every indexing map; everything hswc-opt accepts, hswc-run runs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hswc.tools import hswc_opt, hswc_run
+
+Capsys = pytest.CaptureFixture[str]
+MAP2 = "affine_map<(i, j) -> (i, j)>"
+
+
+def _generic(maps: str, iterators: str, body: str, out_type: str = "tensor<3x5xf32>",
+             in_type: str = "tensor<5x3xf32>") -> str:
+    return f"""\
+func.func @f(%a: {in_type}) -> {out_type} {{
+  %e = tensor.empty() : {out_type}
+  %y = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}} ins(%a : {in_type}) outs(%e : {out_type}) {{
+  ^bb0(%x: f32, %o: f32):
+{body}
+  }} -> {out_type}
+  func.return %y : {out_type}
+}}
+"""
+
+
+TRANSPOSE = _generic(f"affine_map<(i, j) -> (j, i)>, {MAP2}", '"parallel", "parallel"',
+                     "    %n = arith.negf %x : f32\n    linalg.yield %n : f32")
+REDUCTION = _generic("affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>",
+                     '"parallel", "reduction"',
+                     "    %s = arith.addf %x, %o : f32\n    linalg.yield %s : f32",
+                     out_type="tensor<3xf32>", in_type="tensor<3x5xf32>")
+READS_OUT = _generic(f"{MAP2}, {MAP2}", '"parallel", "parallel"',
+                     "    %s = arith.addf %x, %o : f32\n    linalg.yield %s : f32",
+                     in_type="tensor<3x5xf32>")
+
+
+def _run(capsys: Capsys, tool: str, argv: Sequence[str | Path]) -> tuple[int, str]:
+    main = hswc_opt.main if tool == "hswc-opt" else hswc_run.main
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def _refused(code: int, text: str, path: Path, what: str) -> None:
+    assert code == 1, text
+    assert "Traceback" not in text and "internal error" not in text, text
+    assert text.count("error:") == 1, text
+    assert re.search(rf"{re.escape(str(path))}:\d+:\d+: error: .*{what}", text), text
+
+
+def test_a_transposing_map_runs_transposed_at_the_generic_levels(capsys: Capsys,
+                                                                 tmp_path: Path) -> None:
+    """Issue 20: the interpreter used to ignore the map and return -a, calling it bit-exact."""
+    path = tmp_path / "t.mlir"
+    path.write_text(TRANSPOSE)
+    a = np.arange(15, dtype=np.float32).reshape(5, 3)
+    np.save(tmp_path / "a.npy", a)
+    for level in ("hsg", "linalg"):
+        out = tmp_path / f"y_{level}.npy"
+        code, text = _run(capsys, "hswc-run", [path, "--input", tmp_path / "a.npy", "--level",
+                                                level, "--output", out])
+        assert code == 0, text
+        assert np.array_equal(np.load(out), -a.T)
+    code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", path])
+    _refused(code, text, path, "indexing map")
+
+
+@pytest.mark.parametrize("case", ["reduction", "reads_out"])
+@pytest.mark.parametrize("level", ["hsg", "linalg", "ascend"])
+def test_what_is_not_elementwise_is_one_located_message(case: str, level: str, capsys: Capsys,
+                                                        tmp_path: Path) -> None:
+    """Issue 20: these were `internal error: KeyError` without a location."""
+    path = tmp_path / f"{case}.mlir"
+    path.write_text(REDUCTION if case == "reduction" else READS_OUT)
+    np.save(tmp_path / "a.npy", np.ones((3, 5), np.float32))
+    code, text = _run(capsys, "hswc-run", [path, "--input", tmp_path / "a.npy", "--level",
+                                            level])
+    _refused(code, text, path, "reduction" if case == "reduction" else "output")
+
+
+def test_a_dead_f64_constant_is_accepted_by_both_tools(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "dead.mlir"
+    path.write_text("""\
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %half = arith.constant 5.0e-01 : f64
+  %y = hsg.hardtanh %x : tensor<8xf32>
+  func.return %y : tensor<8xf32>
+}
+""")
+    np.save(tmp_path / "x.npy", np.linspace(-2, 2, 8, dtype=np.float32))
+    assert _run(capsys, "hswc-opt", ["--lower-to-ascend", path])[0] == 0
+    code, text = _run(capsys, "hswc-run", [path, "--input", tmp_path / "x.npy", "--check"])
+    assert code == 0 and "bit-exact" in text, text
+
+
+@pytest.mark.parametrize(("body", "what"), [
+    ("    %ex = math.exp %x : f32\n    linalg.yield %ex : f32",
+     "'math.exp' is a math function hswc has no model of yet"),
+    ("    %w = arith.extf %x : f32 to f64\n    %s = arith.addf %w, %w : f64\n"
+     "    %t = arith.truncf %s : f64 to f32\n    linalg.yield %t : f32",
+     "'arith.addf' computes in f64, which hswc cannot lower exactly"),
+])
+def test_unsupported_body_ops_are_refused_by_name(body: str, what: str, capsys: Capsys,
+                                                  tmp_path: Path) -> None:
+    path = tmp_path / "body.mlir"
+    path.write_text(_generic(f"{MAP2}, {MAP2}", '"parallel", "parallel"', body,
+                             in_type="tensor<3x5xf32>"))
+    code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", path])
+    _refused(code, text, path, re.escape(what))
