@@ -21,6 +21,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "builtin": _loader("xdsl.dialects.builtin", "Builtin"),
     "func": _loader("xdsl.dialects.func", "Func"),
     "arith": _loader("xdsl.dialects.arith", "Arith"),
+    "math": _loader("xdsl.dialects.math", "Math"),
     "cf": _loader("xdsl.dialects.cf", "Cf"),
     "scf": _loader("xdsl.dialects.scf", "Scf"),
     "memref": _loader("xdsl.dialects.memref", "MemRef"),
