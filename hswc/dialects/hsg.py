@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
@@ -594,7 +595,7 @@ class GeluOp(NamedOp):
     INPUTS: ClassVar[tuple[str, ...]] = ('x',)
     OPTIONS: ClassVar[tuple[OpOption, ...]] = (APPROXIMATE,)
     TITLE: ClassVar[str] = "Gelu"
-    approximate = opt_prop_def(StringAttr)
+    approximate = opt_prop_def(AnyAttr())
 
 
 @irdl_op_definition
@@ -737,7 +738,7 @@ class GeluGradOp(NamedOp):
     INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'x')
     OPTIONS: ClassVar[tuple[OpOption, ...]] = (APPROXIMATE,)
     TITLE: ClassVar[str] = "GeluGrad"
-    approximate = opt_prop_def(StringAttr)
+    approximate = opt_prop_def(AnyAttr())
 
 
 @irdl_op_definition
@@ -755,7 +756,7 @@ class EluGradOp(NamedOp):
     alpha = opt_prop_def(FloatAttr)
     scale = opt_prop_def(FloatAttr)
     input_scale = opt_prop_def(FloatAttr)
-    is_result = opt_prop_def(IntegerAttr)
+    is_result = opt_prop_def(AnyAttr())
 
 
 @irdl_op_definition
