@@ -621,14 +621,14 @@ def gelu_grad_torch(grad: np.ndarray, x: np.ndarray, approximate: str = "none") 
 def elu_grad_torch(grad: np.ndarray, v: np.ndarray, alpha: Attribute = 1.0,
                    scale: Attribute = 1.0, input_scale: Attribute = 1.0,
                    is_result: bool = False) -> np.ndarray:
-    """aten.elu_backward: v <= 0: grad input_scale (v + alpha scale) when v is the result,
-    grad input_scale alpha scale exp(input_scale v) when it is x; else grad scale."""
+    """aten.elu_backward: v > 0: grad scale; else (NaN too) grad input_scale (v + alpha scale)
+    when v is the result, grad input_scale alpha scale exp(input_scale v) when it is x."""
     a, s, i = (_f32("elu_grad", n, w) for n, w in
                (("alpha", alpha), ("scale", scale), ("input_scale", input_scale)))
 
     def f(g: np.ndarray, w: np.ndarray) -> np.ndarray:
         below = g * i * (w + a * s) if is_result else g * i * a * s * np.exp(w * i)
-        return np.where(w <= 0, below, g * s)
+        return np.where(w > 0, g * s, below)  # a NaN v gives NaN, as ATen's vectorised kernel
     return _exact("elu_grad", f, grad, v)
 
 

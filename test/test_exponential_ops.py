@@ -89,10 +89,12 @@ def inputs_of(op: str, dtype: str, attrs: dict[str, object]) -> list[np.ndarray]
         return [x]
     rng = np.random.default_rng(x.size)
     grad = rng.uniform(-4, 4, x.size).astype(np.float32)
-    grad[rng.integers(0, x.size, 32)] = np.array([np.nan, np.inf, -np.inf, 0.0], np.float32)[
-        rng.integers(0, 4, 32)]
+    # NaN and zero grads; not infinite ones: where the f32 derivative underflows to 0 an
+    # infinite grad gives NaN (as PyTorch's f32 kernels do), the double formula +-inf.
+    grad[rng.integers(0, x.size, 32)] = np.array([np.nan, 0.0, -0.0], np.float32)[
+        rng.integers(0, 3, 32)]
     second = x
-    if OPS[op].op.INPUTS[1] == "y":  # a forward result: sigmoid's in (0, 1), tanh's in (-1, 1)
+    if OPS[op].op.INPUTS[1] == "result":  # a forward result: sigmoid's in (0, 1), tanh's in (-1, 1)
         forward = op.removesuffix("_grad")
         second = OP_REFERENCES[(forward, "torch")](x)
     return [grad.astype(DTYPES[dtype]), second]

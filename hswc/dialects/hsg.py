@@ -556,7 +556,7 @@ class SigmoidOp(NamedOp):
     """
 
     name = "hsg.sigmoid"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "Sigmoid"
 
 
@@ -568,7 +568,7 @@ class TanhOp(NamedOp):
     """
 
     name = "hsg.tanh"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "Tanh"
 
 
@@ -580,7 +580,7 @@ class SiluOp(NamedOp):
     """
 
     name = "hsg.silu"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "Silu"
 
 
@@ -592,7 +592,7 @@ class GeluOp(NamedOp):
     """
 
     name = "hsg.gelu"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     OPTIONS: ClassVar[tuple[OpOption, ...]] = (APPROXIMATE,)
     TITLE: ClassVar[str] = "Gelu"
     approximate = opt_prop_def(AnyAttr())
@@ -606,7 +606,7 @@ class EluOp(NamedOp):
     """
 
     name = "hsg.elu"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*ELU_ATTRIBUTES,)
     TITLE: ClassVar[str] = "Elu"
     alpha = opt_prop_def(FloatAttr)
@@ -622,7 +622,7 @@ class SeluOp(NamedOp):
     """
 
     name = "hsg.selu"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "Selu"
 
 
@@ -634,7 +634,7 @@ class CeluOp(NamedOp):
     """
 
     name = "hsg.celu"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (OpAttribute("alpha", 1.0, nonzero=True),)
     TITLE: ClassVar[str] = "Celu"
     alpha = opt_prop_def(FloatAttr)
@@ -648,7 +648,7 @@ class SoftplusOp(NamedOp):
     """
 
     name = "hsg.softplus"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*SOFTPLUS_ATTRIBUTES,)
     TITLE: ClassVar[str] = "Softplus"
     beta = opt_prop_def(FloatAttr)
@@ -663,7 +663,7 @@ class MishOp(NamedOp):
     """
 
     name = "hsg.mish"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "Mish"
 
 
@@ -675,7 +675,7 @@ class SoftsignOp(NamedOp):
     """
 
     name = "hsg.softsign"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "Softsign"
 
 
@@ -687,31 +687,33 @@ class LogSigmoidOp(NamedOp):
     """
 
     name = "hsg.log_sigmoid"
-    INPUTS: ClassVar[tuple[str, ...]] = ('x',)
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     TITLE: ClassVar[str] = "LogSigmoid"
 
 
 @irdl_op_definition
 class SigmoidGradOp(NamedOp):
-    """SigmoidGrad(grad, y) -> grad * (1 - y) * y, y the forward result (aten.sigmoid_backward).
+    """SigmoidGrad(grad, result) -> grad * (1 - result) * result, result the forward one
+    (aten.sigmoid_backward; written `hsg.sigmoid_grad %grad, %y`).
 
     Example: `%dx = hsg.sigmoid_grad %grad, %y : tensor<?xf16>`
     """
 
     name = "hsg.sigmoid_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'y')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "result")
     TITLE: ClassVar[str] = "SigmoidGrad"
 
 
 @irdl_op_definition
 class TanhGradOp(NamedOp):
-    """TanhGrad(grad, y) -> grad * (1 - y * y), y the forward result (aten.tanh_backward).
+    """TanhGrad(grad, result) -> grad * (1 - result^2), result the forward one
+    (aten.tanh_backward; written `hsg.tanh_grad %grad, %y`).
 
     Example: `%dx = hsg.tanh_grad %grad, %y : tensor<?xf16>`
     """
 
     name = "hsg.tanh_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'y')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "result")
     TITLE: ClassVar[str] = "TanhGrad"
 
 
@@ -723,7 +725,7 @@ class SiluGradOp(NamedOp):
     """
 
     name = "hsg.silu_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'x')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
     TITLE: ClassVar[str] = "SiluGrad"
 
 
@@ -735,7 +737,7 @@ class GeluGradOp(NamedOp):
     """
 
     name = "hsg.gelu_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'x')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
     OPTIONS: ClassVar[tuple[OpOption, ...]] = (APPROXIMATE,)
     TITLE: ClassVar[str] = "GeluGrad"
     approximate = opt_prop_def(AnyAttr())
@@ -749,7 +751,7 @@ class EluGradOp(NamedOp):
     """
 
     name = "hsg.elu_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'v')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "v")
     ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*ELU_ATTRIBUTES,)
     OPTIONS: ClassVar[tuple[OpOption, ...]] = (OpOption("is_result", False),)
     TITLE: ClassVar[str] = "EluGrad"
@@ -767,7 +769,7 @@ class SoftplusGradOp(NamedOp):
     """
 
     name = "hsg.softplus_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'x')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
     ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*SOFTPLUS_ATTRIBUTES,)
     TITLE: ClassVar[str] = "SoftplusGrad"
     beta = opt_prop_def(FloatAttr)
@@ -782,7 +784,7 @@ class MishGradOp(NamedOp):
     """
 
     name = "hsg.mish_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'x')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
     TITLE: ClassVar[str] = "MishGrad"
 
 
@@ -794,7 +796,7 @@ class LogSigmoidGradOp(NamedOp):
     """
 
     name = "hsg.log_sigmoid_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ('grad', 'x')
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
     TITLE: ClassVar[str] = "LogSigmoidGrad"
 
 

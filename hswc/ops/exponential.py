@@ -68,10 +68,10 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
 
 def elu_of(b: BodyBuilder, x: SSAValue, negcoef: SSAValue, poscoef: SSAValue,
            negiptcoef: SSAValue) -> SSAValue:
-    """x <= 0 ? expm1(x * negiptcoef) * negcoef : x * poscoef (ATen's elu_kernel)."""
-    negative = b.cmpf("ole", x, b.const(0.0, "zero"), "not_positive")
+    """x >= 0 ? x * poscoef : expm1(x * negiptcoef) * negcoef (ATen's vectorised elu)."""
+    above = b.cmpf("oge", x, b.const(0.0, "zero"), "not_negative")
     below = b.mulf(b.math("expm1", b.mulf(x, negiptcoef, "x_in"), "expm1"), negcoef, "below")
-    return b.select(negative, below, b.mulf(x, poscoef, "above"), "elu")
+    return b.select(above, b.mulf(x, poscoef, "above"), below, "elu")
 
 
 def elu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

@@ -22,14 +22,14 @@ def _wide(b: BodyBuilder, inputs: Sequence[SSAValue], second: str) -> tuple[SSAV
 
 
 def sigmoid_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """grad * (1 - y) * y."""
-    grad, y = _wide(b, inputs, "y")
+    """grad * (1 - y) * y, y the forward result."""
+    grad, y = _wide(b, inputs, "result")
     return b.mulf(b.mulf(grad, b.subf(b.const(1.0, "one"), y, "one_minus_y")), y, "dx")
 
 
 def tanh_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """grad * (1 - y * y)."""
-    grad, y = _wide(b, inputs, "y")
+    """grad * (1 - y * y), y the forward result."""
+    grad, y = _wide(b, inputs, "result")
     return b.mulf(grad, b.subf(b.const(1.0, "one"), b.mulf(y, y, "y_sq"), "one_minus_y_sq"),
                   "dx")
 
@@ -71,18 +71,19 @@ def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
 
 
 def elu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """v <= 0: grad * input_scale * (v + alpha * scale) if is_result, else grad * input_scale *
-    alpha * scale * exp(v * input_scale); otherwise grad * scale."""
+    """v > 0: grad * scale; otherwise (NaN too, as ATen's vectorised kernel) grad * input_scale
+    * (v + alpha * scale) if is_result, else grad * input_scale * alpha * scale *
+    exp(v * input_scale)."""
     grad, v = _wide(b, inputs, "v")
     negcoef = b.mulf(attrs["alpha"], attrs["scale"], "negcoef")
     negiptcoef = attrs["input_scale"]
-    negative = b.cmpf("ole", v, b.const(0.0, "zero"), "not_positive")
+    positive = b.cmpf("ogt", v, b.const(0.0, "zero"), "positive")  # a NaN v: the first form
     if b.options.get("is_result", False):
         below = b.mulf(b.mulf(grad, negiptcoef), b.addf(v, negcoef), "below")
     else:
         below = b.mulf(b.mulf(b.mulf(grad, negiptcoef), negcoef),
                        b.math("exp", b.mulf(v, negiptcoef, "v_in"), "exp"), "below")
-    return b.select(negative, below, b.mulf(grad, attrs["scale"], "above"), "dx")
+    return b.select(positive, b.mulf(grad, attrs["scale"], "above"), below, "dx")
 
 
 def softplus_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
