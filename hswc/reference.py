@@ -507,7 +507,7 @@ def silu_torch(x: np.ndarray) -> np.ndarray:
 def _gelu64(v: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
         return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
-    return 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0)))
+    return np.where(v == -np.inf, 0.0, 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0))))
 
 
 def _approximate(op: str, approximate: str) -> str:
@@ -518,8 +518,8 @@ def _approximate(op: str, approximate: str) -> str:
 
 
 def gelu_torch(x: np.ndarray, approximate: str = "none") -> np.ndarray:
-    """F.gelu: x/2 (1 + erf(x / sqrt 2)); approximate='tanh': x/2 (1 + tanh(sqrt(2/pi) (x +
-    0.044715 x^3)))."""
+    """F.gelu: x/2 (1 + erf(x / sqrt 2)), +0 at -inf; approximate='tanh': x/2 (1 +
+    tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     a = _approximate("gelu", approximate)
     return _exact("gelu", lambda v: _gelu64(v, a), x)
 
@@ -585,7 +585,12 @@ def log_sigmoid_torch(x: np.ndarray) -> np.ndarray:
 
 
 def sigmoid_grad_torch(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """aten.sigmoid_backward(grad, y): grad (1 - y) y."""
+    """aten.sigmoid_backward(grad, y): grad (1 - y) y; for float16 PyTorch 2.14 computes in
+    half, each of the three steps rounded (found against torch itself), so this model does."""
+    if np.asarray(grad).dtype == np.float16:
+        g, v = _checked("sigmoid_grad", grad=grad, y=y)
+        with np.errstate(all="ignore"):
+            return np.asarray((g * (np.float16(1.0) - v)) * v)
     return _exact("sigmoid_grad", lambda g, v: g * (1.0 - v) * v, grad, y)
 
 
@@ -608,11 +613,13 @@ def gelu_grad_torch(grad: np.ndarray, x: np.ndarray, approximate: str = "none") 
     a = _approximate("gelu_grad", approximate)
 
     def f(g: np.ndarray, v: np.ndarray) -> np.ndarray:
-        if a == "tanh":
-            k = math.sqrt(2.0 / math.pi)
-            t = np.tanh(k * (v + 0.044715 * v ** 3))
-            slope = 0.5 * v * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * v * v)
-            return g * (0.5 * (1.0 + t) + slope)
+        if a == "tanh":  # in f32, as ATen: x^3 and 3 kappa x^2 overflow for large |x|,
+            # and 0 * inf gives NaN there, as in PyTorch (the double formula would not)
+            g, v = g.astype(_F32), v.astype(_F32)
+            k, kappa = _F32(math.sqrt(2.0 / math.pi)), _F32(0.044715)
+            t = np.tanh(k * (v + kappa * v * v * v))
+            slope = _F32(0.5) * v * (_F32(1) - t * t) * k * (_F32(1) + _F32(3) * kappa * v * v)
+            return g * (_F32(0.5) * (_F32(1) + t) + slope)
         return g * (0.5 * (1.0 + _erf(v / math.sqrt(2.0)))
                     + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi))
     return _exact("gelu_grad", f, grad, x)

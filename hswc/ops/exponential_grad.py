@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import SSAValue
 
 from hswc.ops.body import BodyBuilder
 from hswc.ops.exponential import GELU_KAPPA, GELU_TANH_BETA, SQRT1_2, mish_tanh, sigmoid_of
 
 Attrs = Mapping[str, SSAValue]
+F16 = Float16Type()
 GELU_PDF_SCALE = (2.0 / 3.141592653589793 ** 0.5) * SQRT1_2 * 0.5
 """1 / sqrt(2 pi), as ATen spells it: M_2_SQRTPI * M_SQRT1_2 * 0.5."""
 
@@ -22,9 +24,15 @@ def _wide(b: BodyBuilder, inputs: Sequence[SSAValue], second: str) -> tuple[SSAV
 
 
 def sigmoid_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """grad * (1 - y) * y, y the forward result."""
-    grad, y = _wide(b, inputs, "result")
-    return b.mulf(b.mulf(grad, b.subf(b.const(1.0, "one"), y, "one_minus_y")), y, "dx")
+    """grad * (1 - y) * y, y the forward result; f16 in f16, each step rounded (ATen's half
+    kernel does not widen), the other dtypes in f32."""
+    if inputs[0].type == F16:
+        grad, y = inputs
+        one = b.const(1.0, "one", element_type=F16)
+    else:
+        grad, y = _wide(b, inputs, "result")
+        one = b.const(1.0, "one")
+    return b.mulf(b.mulf(grad, b.subf(one, y, "one_minus_y")), y, "dx")
 
 
 def tanh_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
