@@ -66,3 +66,21 @@ def _gelu_like(total: int, core_num: int, ub_size: int, dtype: str) -> dict[str,
 
 gelu = _gelu_like
 mish = _gelu_like
+
+
+def tanh_grad(total: int, core_num: int, ub_size: int, dtype: str) -> dict[str, int]:
+    """experimental/activation/tanh_grad: tiles of the whole UB over 2 x 3 buffers of the dtype
+    (+ 2 f32 ones for f16 / bf16), whole 32-byte blocks; one core when a tile holds the input,
+    else no more cores than blocks; one template key (0)."""
+    size = ELEMENT_BYTES[dtype]
+    per_element = 2 * 3 * size + (2 * 4 if size == 2 else 0)
+    block_data = BLOCK // size
+    tile_data = max(ub_size // per_element // block_data * block_data, block_data)
+    tile_blocks = max(tile_data * size // BLOCK, 1)
+    blocks = (total * size + BLOCK - 1) // BLOCK
+    cores = 1 if tile_data >= total else min(core_num, blocks)
+    fields = _split_blocks(total, cores, dtype, tile_blocks)
+    fields["tileDataNum"] = tile_data
+    for name in ("Small", "Big"):
+        fields[f"final{name}TileNum"] = max(fields[f"final{name}TileNum"], 1)
+    return {**fields, "block_dim": cores, "tiling_key": 0, "template_args": "0"}
