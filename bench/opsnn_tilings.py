@@ -84,3 +84,20 @@ def tanh_grad(total: int, core_num: int, ub_size: int, dtype: str) -> dict[str, 
     for name in ("Small", "Big"):
         fields[f"final{name}TileNum"] = max(fields[f"final{name}TileNum"], 1)
     return {**fields, "block_dim": cores, "tiling_key": 0, "template_args": "0"}
+
+
+def softplus(total: int, core_num: int, ub_size: int, dtype: str) -> dict[str, int]:
+    """experimental/activation/softplus: bufferOpen 0 when the input fits the cores' UB at 3
+    (f32) or 8 buffers per element, else 1; the tile divides the UB by 10 buffers per element
+    for every dtype (the f16 / bf16 test's else-branch also runs for f32, as the source has it);
+    one core when a tile holds the input, else no more cores than blocks; key 0."""
+    size = ELEMENT_BYTES[dtype]
+    aligned = (total * size + BLOCK - 1) // BLOCK * BLOCK
+    whole = ub_size // BLOCK * BLOCK
+    buffer_open = 0 if aligned < core_num * (whole // (3 if dtype == "f32" else 8)) else 1
+    tile_blocks = (ub_size // BLOCK) // 10
+    tile_data = tile_blocks * BLOCK // size
+    cores = 1 if tile_data >= total else min(core_num, aligned // BLOCK)
+    fields = _split_blocks(total, cores, dtype, tile_blocks)
+    return {**fields, "bufferOpen": buffer_open, "block_dim": cores, "tiling_key": 0,
+            "template_args": "0"}
