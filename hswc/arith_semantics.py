@@ -93,12 +93,6 @@ def cmpf(predicate: str, a: Array, b: Array) -> Array:
         return np.asarray(CMPF[predicate](a, b))
 
 
-UNARY: Final[dict[str, Callable[[Array], Array]]] = {
-    "absf": np.abs,
-}
-"""The math dialect's elementwise functions by node kind (math.absf: the sign bit cleared)."""
-
-
 def negf(a: Array) -> Array:
     return np.negative(a)
 

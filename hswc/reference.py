@@ -458,6 +458,307 @@ threshold, value, lambd)."""
 
 
 # endregion
+# region the exponential activations: PyTorch 2.14's formulas, evaluated exactly
+
+
+_F64 = np.float64
+_ERF = np.frompyfunc(math.erf, 1, 1)
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _exact(op: str, f: Callable[..., np.ndarray], *operands: np.ndarray) -> np.ndarray:
+    """f on the operands widened to double, rounded once to their dtype: PyTorch's formula
+    without its f32 roundings (the yardstick the kernels are measured against)."""
+    names = ("x",) if len(operands) == 1 else ("grad", "x")
+    arrays = _checked(op, **dict(zip(names, operands, strict=True)))
+    with np.errstate(all="ignore"):
+        wide = [a.astype(_F64) for a in arrays]
+        return np.asarray(np.asarray(f(*wide), dtype=_F64).astype(arrays[0].dtype))
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.asarray(_ERF(x), dtype=_F64)
+
+
+def _f32(op: str, name: str, value: Attribute) -> float:
+    return float(_attribute(op, name, value))
+
+
+def _sigmoid64(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def sigmoid_torch(x: np.ndarray) -> np.ndarray:
+    """torch.sigmoid: 1 / (1 + exp(-x)). NaN x gives NaN."""
+    return _exact("sigmoid", _sigmoid64, x)
+
+
+def tanh_torch(x: np.ndarray) -> np.ndarray:
+    """torch.tanh."""
+    return _exact("tanh", np.tanh, x)
+
+
+def silu_torch(x: np.ndarray) -> np.ndarray:
+    """F.silu: x * sigmoid(x)."""
+    return _exact("silu", lambda v: v * _sigmoid64(v), x)
+
+
+def _gelu64(v: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
+    return np.where(v == -np.inf, 0.0, 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0))))
+
+
+def _approximate(op: str, approximate: str) -> str:
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"{op}: attribute approximate must be 'none' or 'tanh', got "
+                         f"{approximate!r}")
+    return approximate
+
+
+def gelu_torch(x: np.ndarray, approximate: str = "none") -> np.ndarray:
+    """F.gelu: x/2 (1 + erf(x / sqrt 2)), +0 at -inf; approximate='tanh': x/2 (1 +
+    tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    a = _approximate("gelu", approximate)
+    return _exact("gelu", lambda v: _gelu64(v, a), x)
+
+
+def _elu64(v: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
+    return np.where(v <= 0, np.expm1(v * input_scale) * alpha * scale, v * scale)
+
+
+def elu_torch(x: np.ndarray, alpha: Attribute = 1.0, scale: Attribute = 1.0,
+              input_scale: Attribute = 1.0) -> np.ndarray:
+    """aten.elu: x > 0 ? scale x : alpha scale (exp(input_scale x) - 1)."""
+    a, s, i = (_f32("elu", n, v) for n, v in
+               (("alpha", alpha), ("scale", scale), ("input_scale", input_scale)))
+    return _exact("elu", lambda v: _elu64(v, a, s, i), x)
+
+
+def selu_torch(x: np.ndarray) -> np.ndarray:
+    """torch.selu: elu with SELU's alpha and scale (rounded to f32, as ATen's opmath)."""
+    a, s = float(_F32(SELU_ALPHA)), float(_F32(SELU_SCALE))
+    return _exact("selu", lambda v: _elu64(v, a, s, 1.0), x)
+
+
+def celu_torch(x: np.ndarray, alpha: Attribute = 1.0) -> np.ndarray:
+    """torch.celu: max(0, x) + min(0, alpha (exp(x / alpha) - 1)); alpha 0 is refused."""
+    a = _f32("celu", "alpha", alpha)
+    if a == 0:
+        raise ValueError("celu: attribute alpha must not be zero")
+    return _exact("celu", lambda v: _elu64(v, a, 1.0, 1.0 / a), x)
+
+
+def _softplus_attributes(op: str, beta: Attribute, threshold: Attribute) -> tuple[float, float]:
+    b, t = _f32(op, "beta", beta), _f32(op, "threshold", threshold)
+    if b <= 0:
+        raise ValueError(f"{op}: attribute beta must be positive, got {beta!r}")
+    return b, t
+
+
+def softplus_torch(x: np.ndarray, beta: Attribute = 1.0, threshold: Attribute = 20.0
+                   ) -> np.ndarray:
+    """F.softplus: x where x beta > threshold, else log(1 + exp(beta x)) / beta."""
+    b, t = _softplus_attributes("softplus", beta, threshold)
+    return _exact("softplus",
+                  lambda v: np.where(v * b > t, v, np.log1p(np.exp(v * b)) / b), x)
+
+
+def _softplus64(v: np.ndarray) -> np.ndarray:
+    return np.logaddexp(0.0, v)
+
+
+def mish_torch(x: np.ndarray) -> np.ndarray:
+    """F.mish: x tanh(softplus(x))."""
+    return _exact("mish", lambda v: v * np.tanh(_softplus64(v)), x)
+
+
+def softsign_torch(x: np.ndarray) -> np.ndarray:
+    """F.softsign: x / (1 + |x|)."""
+    return _exact("softsign", lambda v: v / (1.0 + np.abs(v)), x)
+
+
+def log_sigmoid_torch(x: np.ndarray) -> np.ndarray:
+    """F.logsigmoid: -softplus(-x)."""
+    return _exact("log_sigmoid", lambda v: -_softplus64(-v), x)
+
+
+def sigmoid_grad_torch(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """aten.sigmoid_backward(grad, y): grad (1 - y) y; for float16 PyTorch 2.14 computes in
+    half, each of the three steps rounded (found against torch itself), so this model does."""
+    if np.asarray(grad).dtype == np.float16:
+        g, v = _checked("sigmoid_grad", grad=grad, y=y)
+        with np.errstate(all="ignore"):
+            return np.asarray((g * (np.float16(1.0) - v)) * v)
+    return _exact("sigmoid_grad", lambda g, v: g * (1.0 - v) * v, grad, y)
+
+
+def tanh_grad_torch(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """aten.tanh_backward(grad, y): grad (1 - y^2)."""
+    return _exact("tanh_grad", lambda g, v: g * (1.0 - v * v), grad, y)
+
+
+def silu_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """aten.silu_backward: grad s (1 + x (1 - s)), s = sigmoid(x)."""
+    def f(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        s = _sigmoid64(v)
+        return g * s * (1.0 + v * (1.0 - s))
+    return _exact("silu_grad", f, grad, x)
+
+
+def gelu_grad_torch(grad: np.ndarray, x: np.ndarray, approximate: str = "none") -> np.ndarray:
+    """aten.gelu_backward: grad times the derivative of gelu (of its tanh form for
+    approximate='tanh')."""
+    a = _approximate("gelu_grad", approximate)
+
+    def f(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        if a == "tanh":  # in f32, as ATen: x^3 and 3 kappa x^2 overflow for large |x|,
+            # and 0 * inf gives NaN there, as in PyTorch (the double formula would not)
+            g, v = g.astype(_F32), v.astype(_F32)
+            k, kappa = _F32(math.sqrt(2.0 / math.pi)), _F32(0.044715)
+            v_sq = v * v
+            t = np.tanh(k * (v + kappa * (v_sq * v)))
+            slope = (_F32(0.5) * v) * (_F32(1) - t * t) * (k * (_F32(1) + _F32(3 * 0.044715)
+                                                                * v_sq))
+            return g * (_F32(0.5) * (_F32(1) + t) + slope)
+        return g * (0.5 * (1.0 + _erf(v / math.sqrt(2.0)))
+                    + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi))
+    return _exact("gelu_grad", f, grad, x)
+
+
+def elu_grad_torch(grad: np.ndarray, v: np.ndarray, alpha: Attribute = 1.0,
+                   scale: Attribute = 1.0, input_scale: Attribute = 1.0,
+                   is_result: bool = False) -> np.ndarray:
+    """aten.elu_backward: v > 0: grad scale; else (NaN too) grad input_scale (v + alpha scale)
+    when v is the result, grad input_scale alpha scale exp(input_scale v) when it is x."""
+    a, s, i = (_f32("elu_grad", n, w) for n, w in
+               (("alpha", alpha), ("scale", scale), ("input_scale", input_scale)))
+
+    def f(g: np.ndarray, w: np.ndarray) -> np.ndarray:
+        below = g * i * (w + a * s) if is_result else g * i * a * s * np.exp(w * i)
+        return np.where(w > 0, g * s, below)  # a NaN v gives NaN, as ATen's vectorised kernel
+    return _exact("elu_grad", f, grad, v)
+
+
+def softplus_grad_torch(grad: np.ndarray, x: np.ndarray, beta: Attribute = 1.0,
+                        threshold: Attribute = 20.0) -> np.ndarray:
+    """aten.softplus_backward: grad where x beta > threshold, else grad sigmoid(beta x)."""
+    b, t = _softplus_attributes("softplus_grad", beta, threshold)
+    return _exact("softplus_grad",
+                  lambda g, v: np.where(v * b > t, g, g * _sigmoid64(v * b)), grad, x)
+
+
+def mish_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """aten.mish_backward: grad (t + x sigmoid(x) (1 - t^2)), t = tanh(softplus(x))."""
+    def f(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        t = np.tanh(_softplus64(v))
+        return g * (t + v * _sigmoid64(v) * (1.0 - t * t))
+    return _exact("mish_grad", f, grad, x)
+
+
+def log_sigmoid_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """aten.log_sigmoid_backward: grad sigmoid(-x)."""
+    return _exact("log_sigmoid_grad", lambda g, v: g * _sigmoid64(-v), grad, x)
+
+
+EXPONENTIAL_REFERENCES: dict[str, Callable[..., np.ndarray]] = {
+    "sigmoid": sigmoid_torch, "tanh": tanh_torch, "silu": silu_torch, "gelu": gelu_torch,
+    "elu": elu_torch, "selu": selu_torch, "celu": celu_torch, "softplus": softplus_torch,
+    "mish": mish_torch, "softsign": softsign_torch, "log_sigmoid": log_sigmoid_torch,
+    "sigmoid_grad": sigmoid_grad_torch, "tanh_grad": tanh_grad_torch,
+    "silu_grad": silu_grad_torch, "gelu_grad": gelu_grad_torch, "elu_grad": elu_grad_torch,
+    "softplus_grad": softplus_grad_torch, "mish_grad": mish_grad_torch,
+    "log_sigmoid_grad": log_sigmoid_grad_torch,
+}
+"""The exponential activations' models: the exact function of PyTorch's formula, rounded once;
+compared with a tolerance (compare_tolerance), never bit for bit."""
+OP_REFERENCES.update({(name, "torch"): f for name, f in EXPONENTIAL_REFERENCES.items()})
+
+
+# endregion
+# region tolerance comparison
+
+
+TORCH_TOLERANCES: dict[np.dtype, tuple[float, float]] = {
+    np.dtype(np.float32): (1.3e-6, 1e-5),
+    np.dtype(np.float16): (1e-3, 1e-5),
+    np.dtype(ml_dtypes.bfloat16): (1.6e-2, 1e-5),
+}
+"""torch.testing.assert_close's default (rtol, atol) per dtype."""
+
+
+@dataclass(frozen=True)
+class ToleranceComparison:
+    """actual against expected within a tolerance: the largest error in ulps of the expected
+    value (its dtype's spacing there), where it is, whether assert_close's default tolerance
+    holds, and whether infinities and NaNs sit at the same places."""
+
+    count: int
+    max_ulp: float
+    worst_index: tuple[int, ...] | None
+    worst_actual: float
+    worst_expected: float
+    outside: int
+    """Elements outside |actual - expected| <= atol + rtol |expected|."""
+    specials_differ: int
+    """Elements where one side is inf or NaN and the other is not the same."""
+
+    @property
+    def equal(self) -> bool:
+        return self.outside == 0 and self.specials_differ == 0
+
+    def summary(self, inputs: tuple[np.ndarray, ...] = ()) -> str:
+        verdict = "within torch tolerance" if self.equal else "OUTSIDE torch tolerance"
+        where = ""
+        if self.worst_index is not None and self.max_ulp > 0:
+            values = ", ".join(f"{float(a[self.worst_index]):.9g}" for a in inputs)
+            where = (f" at index {self.worst_index}{' (inputs ' + values + ')' if values else ''}"
+                     f": {self.worst_actual:.9g} vs {self.worst_expected:.9g}")
+        return (f"{verdict}: max {self.max_ulp:.3g} ulp over {self.count} elements{where}; "
+                f"{self.outside} outside rtol/atol, {self.specials_differ} inf/NaN positions "
+                "differ")
+
+
+_FORMATS = {np.dtype(np.float32): (23, -126), np.dtype(np.float16): (10, -14),
+            np.dtype(ml_dtypes.bfloat16): (7, -126)}
+"""(stored mantissa bits, smallest normal exponent) of each dtype."""
+
+
+def _spacing(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The dtype's ulp at each (finite) value: 2^(exponent - mantissa bits), no smaller than
+    the smallest subnormal."""
+    bits, emin = _FORMATS[dtype]
+    _, exponent = np.frexp(np.where(np.isfinite(values), values, 0.0))
+    return np.ldexp(1.0, np.maximum(exponent - 1, emin) - bits)
+
+
+def compare_tolerance(actual: np.ndarray, expected: np.ndarray) -> ToleranceComparison:
+    """actual against expected (one dtype and shape): see ToleranceComparison."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    if a.dtype != e.dtype or a.shape != e.shape:
+        raise ValueError(f"cannot compare {a.dtype}{list(a.shape)} with "
+                         f"{e.dtype}{list(e.shape)}")
+    rtol, atol = TORCH_TOLERANCES[e.dtype]
+    a64, e64 = a.astype(_F64), e.astype(_F64)
+    finite = np.isfinite(a64) & np.isfinite(e64)
+    special = ~finite & ~((np.isnan(a64) & np.isnan(e64)) | (a64 == e64))
+    with np.errstate(all="ignore"):
+        ulps = np.where(finite, np.abs(a64 - e64) / _spacing(e64, e.dtype), 0.0)
+    with np.errstate(all="ignore"):
+        outside = finite & (np.abs(a64 - e64) > atol + rtol * np.abs(e64))
+    worst = None
+    if a.size:
+        flat = int(np.argmax(ulps.reshape(-1)))
+        worst = tuple(int(i) for i in np.unravel_index(flat, a.shape))
+    return ToleranceComparison(
+        count=int(a.size), max_ulp=float(ulps.max()) if a.size else 0.0, worst_index=worst,
+        worst_actual=float(a64[worst]) if worst is not None else 0.0,
+        worst_expected=float(e64[worst]) if worst is not None else 0.0,
+        outside=int(outside.sum()), specials_differ=int(special.sum()))
+
+
+# endregion
 # region bitwise comparison
 
 

@@ -216,6 +216,14 @@ class Kernel:
         machine = Machine(self.platform, self.semantics, on_event, max_steps)
         return self._execute(self.module, args, machine)
 
+    def has_inexact_ops(self) -> bool:
+        """Whether the module as given holds a named op whose model is not bit-exact (an
+        exponential activation: hswc.ops.OpDefinition.exact)."""
+        from hswc.ops import OPS
+
+        return any(isinstance(op, hsg.NamedOp) and not OPS[op.name.removeprefix("hsg.")].exact
+                   for op in self.source.walk())
+
     def reference(self, *inputs: np.ndarray, model: str | None = None) -> Any:
         """The expected result, shaped as `kernel(...)` returns it (one array, or a tuple for
         several results); see `reference_outputs`."""

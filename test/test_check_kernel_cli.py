@@ -155,9 +155,9 @@ def test_a_kernel_that_does_not_compile_shows_gxxs_first_errors(tmp_path: Path) 
 
 def test_a_call_the_model_refuses_is_named(tmp_path: Path) -> None:
     source = _edited_leaky_relu(tmp_path, "exp_kernel.cpp", "Muls(scaled, x, slope_, cur);",
-                                "Exp(scaled, x, cur);")
+                                "Sin(scaled, x, cur);")
     _refused(_run(str(source), *LEAKY[1:], "--dtypes", "f32"),
-             "the kernel calls Exp, which the CPU model refuses: its hardware result is not "
+             "the kernel calls Sin, which the CPU model refuses: its hardware result is not "
              "exactly specified")
 
 

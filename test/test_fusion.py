@@ -13,9 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hswc.dialects.hsg import NamedOp
-from hswc.ops import OPS
+from hswc.ops import OPS as ALL_OPS
 from hswc.reference import OP_REFERENCES
 from hswc.runner import LEVELS, compile_text
+
+OPS = {name: d for name, d in ALL_OPS.items() if d.exact}
+"""The bit-exact ops, whose chains are compared bit for bit."""
 
 DTYPES = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
           "f32": np.dtype(np.float32)}

@@ -56,7 +56,7 @@ def tensor_or_scalar(tensor: str) -> Arg:
 TWO_SOURCES: tuple[Arg, ...] = (operand("dst"), operand("src0"), operand("src1"), operand("count"))
 """(dst, src0, src1, count): Add, Sub, Mul, Div, Max, Min, And, Or."""
 ONE_SOURCE: tuple[Arg, ...] = (operand("dst"), operand("src"), operand("count"))
-"""(dst, src, count): Abs, Relu, Not."""
+"""(dst, src, count): Abs, Relu, Exp, Ln, Sqrt, Rsqrt, Not."""
 WITH_SCALAR: tuple[Arg, ...] = (operand("dst"), operand("src"), scalar, operand("count"))
 """(dst, src, scalar, count): Adds, Muls, Maxs, Mins; the scalar in the tensors' type."""
 
@@ -71,6 +71,10 @@ VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
     ascend.OrOp: ("Or", TWO_SOURCES),
     ascend.AbsOp: ("Abs", ONE_SOURCE),
     ascend.ReluOp: ("Relu", ONE_SOURCE),
+    ascend.ExpOp: ("Exp", ONE_SOURCE),
+    ascend.LnOp: ("Ln", ONE_SOURCE),
+    ascend.SqrtOp: ("Sqrt", ONE_SOURCE),
+    ascend.RsqrtOp: ("Rsqrt", ONE_SOURCE),
     ascend.NotOp: ("Not", ONE_SOURCE),
     ascend.AddsOp: ("Adds", WITH_SCALAR),
     ascend.MulsOp: ("Muls", WITH_SCALAR),

@@ -104,6 +104,11 @@ class Description:
     golden: Golden
     generated: bool
     """A user's generic (no definition of its own) rather than a named op."""
+    exact: bool = True
+    """Whether the golden model gives the kernel's bits (else the goldens are hswc-run's)."""
+    model: Golden | None = None
+    """For an op that is not exact: its independent model, which the kernel must meet within
+    PyTorch's tolerance (None: no such check, as for an op with string or bool attributes)."""
 
     @property
     def op_type(self) -> str:
@@ -221,6 +226,12 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
     reference = OP_REFERENCES[(definition.name, semantics)]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
+        if not definition.exact:  # its model is the exact function: the goldens are hswc-run's
+            from hswc.backend.package_run import run_kernel
+            from hswc.platform import DEFAULT_SOC, get_platform
+
+            by_field = {a.field: values[kernel.dtype][a.name] for a in attributes}
+            return run_kernel(module, kernel, data, by_field, get_platform(DEFAULT_SOC))
         return reference(*data, **values[kernel.dtype])
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
@@ -232,7 +243,9 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
         aclnn_inputs=docs.aclnn_inputs, aclnn_output=docs.aclnn_output, attributes=attributes,
         flags=docs.aclnn_flags, ordered=docs.ordered, example_inputs=docs.example_inputs,
         kernel_test_inputs=docs.kernel_test_inputs, values=values, golden=golden,
-        generated=False)
+        generated=False, exact=definition.exact,
+        model=None if definition.exact or definition.op.OPTIONS else
+        lambda kernel, data: reference(*data, **values[kernel.dtype]))
 
 
 # endregion

@@ -51,7 +51,7 @@ from hswc.backend.package_run import run_kernel
 from hswc.backend.package_tests import UT_PLATFORM, test_files
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.platform import PLATFORMS
-from hswc.reference import compare_bitwise
+from hswc.reference import compare_bitwise, compare_tolerance
 
 
 def _launchers(module: ModuleOp, kernels: list[Kernel]) -> list[str]:
@@ -143,6 +143,13 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description) -> 
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
         got = run_kernel(module, kernel, inputs, scalars, UT_PLATFORM)
+        if not d.exact:
+            within = compare_tolerance(got, np.asarray(d.model(kernel, inputs))) \
+                if d.model is not None else None
+            if within is not None and not within.equal:
+                raise OpError(kernel.func, "computes the unit test's data outside PyTorch's "
+                              f"tolerance of the op's model: {within.summary()}")
+            continue
         comparison = compare_bitwise(got, np.asarray(expected))
         if not comparison.equal:
             raise OpError(kernel.func, f"computes {comparison.mismatches} of the "

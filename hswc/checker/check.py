@@ -39,6 +39,7 @@ from hswc.checker.options import (
 from hswc.checker.report import BuildFailure, CheckReport, RunOutcome, first_differences
 from hswc.checker.run import execute
 from hswc.checker.tiling_values import StructLayout, parse_layout
+from hswc.checker.tolerance import Tolerance, parse_tolerance
 from hswc.platform import Platform, get_platform
 from hswc.reference import compare_bitwise
 
@@ -47,6 +48,10 @@ ASSUMED_CALLS: Mapping[str, str] = {
            "no exact result for Div on Atlas A2/A3 (its Ascend 950 default instruction is "
            "within 1 ulp), so a 1-ulp value difference at a Div result may be the hardware's "
            "freedom rather than a bug",
+    **dict.fromkeys(("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal"),
+                    "the model computes Exp, Ln, Sqrt, Rsqrt and Reciprocal correctly rounded "
+                    "(hswc.math_semantics, as hswc's interpreter does); the hardware's bits are "
+                    "not published, so compare these kernels within a tolerance"),
 }
 """Calls the CPU model computes under an assumption the docs do not state (a note in the
 report when the kernel's sources use them)."""
@@ -71,6 +76,8 @@ class Plan:
     temporary: bool
     """The work directory is the checker's own (removed by `cleanup`), not --work-dir."""
     layouts: dict[str, StructLayout] = field(default_factory=dict)
+    tolerance: Tolerance = field(default_factory=lambda: Tolerance("bits"))
+    """How outputs are compared (--tolerance)."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -116,9 +123,12 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                   f"{entry.template_spelling}; tiling struct {struct}",
         per_dtype=shown, input_names=tuple(entry.gm_arguments[:len(order)]))
     text = sources.text()
+    called: dict[str, list[str]] = {}
     for call, note in ASSUMED_CALLS.items():
         if re.search(rf"\b{call}\s*(<[^;()]*>)?\s*\(", text):
-            report.notes.append(f"the kernel calls {call}: {note}")
+            called.setdefault(note, []).append(call)
+    for note, calls in called.items():
+        report.notes.append(f"the kernel calls {', '.join(calls)}: {note}")
     return report
 
 
@@ -126,6 +136,7 @@ def plan(o: CheckOptions) -> Plan:
     """Everything up to the builds; a CheckError for any bad input."""
     sources = kernel_source.scan(o.kernel, o.entry)
     ref = reference(o)
+    tolerance = parse_tolerance(o.tolerance, ref.exact)
     order = argument_order(o, ref, sources.entry)
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:
@@ -146,9 +157,10 @@ def plan(o: CheckOptions) -> Plan:
     workdir = Path(o.work_dir) if o.work_dir else Path(tempfile.mkdtemp(prefix="hswc-check-"))
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir)
+    report = _report(sources, ref, order, platform, struct, shown)
+    report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
-                _report(sources, ref, order, platform, struct, shown), workdir,
-                o.work_dir is None)
+                report, workdir, o.work_dir is None, tolerance=tolerance)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -205,6 +217,13 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
         actual = np.where(skip, expected_values, actual)
         comparison = compare_bitwise(actual, expected_values)
         outcome.comparisons.append(comparison)
+        if not p.tolerance.exact:
+            ok, within = p.tolerance.compare(actual, expected_values)
+            outcome.tolerance = p.tolerance.describe()
+            outcome.measured.append((ok, within))
+            if ok:
+                outcome.differences.append([])
+                continue
         outcome.differences.append(first_differences(kernel_inputs, actual, expected_values,
                                                      comparison, o.first))
     return outcome

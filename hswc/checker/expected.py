@@ -58,6 +58,9 @@ class Reference:
     """dtype -> the static shape the function requires, or None for any size; the dtypes the
     reference has."""
     thresholds: tuple[float, ...] = ()
+    exact: bool = True
+    """Whether the kernel must give the reference's bits (else, by default, PyTorch's
+    tolerance of it: the exponential activations, hswc.checker.tolerance)."""
 
     @property
     def dtypes(self) -> tuple[str, ...]:
@@ -88,10 +91,32 @@ def _named_op(name: str) -> type[hsg.NamedOp]:
     raise CheckError(f"unknown op '{name}' (known: {known})")
 
 
+def _option_values(op: type[hsg.NamedOp], attrs: Mapping[str, str]) -> dict[str, str | bool]:
+    """The op's string / bool attributes among --attr (gelu's approximate=tanh, elu_grad's
+    is_result=true), checked against their choices."""
+    values: dict[str, str | bool] = {}
+    for option in op.OPTIONS:
+        if option.name not in attrs:
+            continue
+        text = attrs[option.name]
+        if option.choices:
+            if text not in option.choices:
+                raise CheckError(f"--attr {option.name}={text}: must be {option.spelling()}")
+            values[option.name] = text
+        elif text in ("true", "false"):
+            values[option.name] = text == "true"
+        else:
+            raise CheckError(f"--attr {option.name}={text}: must be true or false")
+    return values
+
+
 def _attribute_values(op: type[hsg.NamedOp], attrs: Mapping[str, str]) -> dict[str, float]:
     known = {spec.name: spec for spec in op.ATTRIBUTES}
+    options = {o.name for o in op.OPTIONS}
     values: dict[str, float] = {}
     for name, text in attrs.items():
+        if name in options:
+            continue
         if name not in known:
             names = ", ".join(known) or "none"
             raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: {names})")
@@ -129,6 +154,7 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
 
     op = _named_op(name)
     values = _attribute_values(op, attrs)
+    options = _option_values(op, attrs)
     stem = op.name.removeprefix("hsg.")
     known = tuple(definition_of(op.name).semantics)
     chosen = semantics or known[0]
@@ -140,10 +166,12 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
         raise CheckError(f"{op.name}: {_plain(str(error))}") from None
     model = OP_REFERENCES[(stem, chosen)]
     given = {s.name: values.get(s.name, s.default) for s in op.ATTRIBUTES}
-    shown = ", ".join(f"{k} = {v}" for k, v in given.items())
+    shown = ", ".join(f"{k} = {v}" for k, v in {**given, **options}.items())
     title = f"{op.name}{' {' + shown + '}' if shown else ''}, {chosen} semantics"
-    return Reference(title, op.INPUTS, 1, lambda _dtype, args: (model(*args, **given),),
-                     dict.fromkeys(DTYPES), float_constants(linalg.module))
+    return Reference(title, op.INPUTS, 1,
+                     lambda _dtype, args: (model(*args, **given, **options),),
+                     dict.fromkeys(DTYPES), float_constants(linalg.module),
+                     exact=definition_of(op.name).exact)
 
 
 def _plain(message: str) -> str:

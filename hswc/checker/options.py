@@ -45,6 +45,8 @@ class CheckOptions:
     forced_includes: Sequence[str] = ()
     kernel_inputs: Sequence[str] | None = None
     ignore_nan_inputs: Sequence[str] = ()
+    tolerance: str | None = None
+    """--tolerance: bits, torch or ulp:N (hswc.checker.tolerance); None: the reference's own."""
     """Reference inputs whose NaN elements are outside the contract (FAMILY.md: NaN in x):
     elements where one of them is NaN are not compared."""
     soc: str = DEFAULT_SOC

@@ -16,7 +16,7 @@ import numpy as np
 
 from hswc.checker.dtypes import hex_value
 from hswc.checker.rules import Violation
-from hswc.reference import Comparison
+from hswc.reference import Comparison, ToleranceComparison
 
 DETAILED_RUNS = 1
 """How many failing runs per dtype show their first differing elements."""
@@ -68,11 +68,18 @@ class RunOutcome:
     """The run fed the first input every bit pattern of the dtype (hswc.checker.inputs)."""
     ignored: int = 0
     """Elements left out of the comparison (NaN in an input of --ignore-nan-inputs)."""
+    tolerance: str | None = None
+    """With --tolerance torch or ulp:N: what was accepted (hswc.checker.tolerance)."""
+    measured: list[tuple[bool, ToleranceComparison]] = field(default_factory=list)
+    """Per output, with a tolerance: whether it held, and the largest error and where."""
 
     @property
     def passed(self) -> bool:
-        return (self.failure is None and not self.violations and self.comparisons is not None
-                and all(c.equal for c in self.comparisons))
+        if self.failure is not None or self.violations or self.comparisons is None:
+            return False
+        if self.tolerance is not None:
+            return all(ok for ok, _ in self.measured)
+        return all(c.equal for c in self.comparisons)
 
     def line(self, rule_number: Mapping[str, int]) -> str:
         head = f"  n={self.size:<9} blocks={self.block_dim:<4}"
@@ -84,7 +91,18 @@ class RunOutcome:
         else:
             for k, c in enumerate(self.comparisons):
                 name = "" if len(self.comparisons) == 1 else f"output {k}: "
-                if c.equal:
+                if self.tolerance is not None:
+                    ok, within = self.measured[k]
+                    verdict = f"within {self.tolerance}" if ok else f"OUTSIDE {self.tolerance}"
+                    parts.append(f"{name}{verdict}, max {within.max_ulp:.3g} ulp"
+                                 + (f" at {within.worst_index[0]}: {within.worst_actual:.9g} "
+                                    f"vs {within.worst_expected:.9g}"
+                                    if within.worst_index and within.max_ulp > 0 else "")
+                                 + (f", {within.outside} outside rtol/atol"
+                                    if within.outside else "")
+                                 + (f", {within.specials_differ} inf/NaN misplaced"
+                                    if within.specials_differ else ""))
+                elif c.equal:
                     parts.append(f"{name}bit-exact")
                 else:
                     parts.append(f"{name}MISMATCH {c.mismatches} of {c.size}: values "
@@ -133,6 +151,8 @@ class CheckReport:
     build_failures: list[BuildFailure] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     input_names: tuple[str, ...] = ()
+    tolerance: str | None = None
+    """What the runs were compared within (None: bit for bit)."""
 
     @property
     def passed(self) -> bool:
@@ -194,10 +214,16 @@ class CheckReport:
 
     def verdict(self) -> str:
         if self.passed:
-            return (f"PASS: all {len(self.outcomes)} runs are bit-exact and the kernel broke "
+            how = "bit-exact" if self.tolerance is None else f"within {self.tolerance}"
+            worst = max((w.max_ulp for o in self.outcomes for _, w in o.measured), default=0.0)
+            shown = f" (max {worst:.3g} ulp)" if self.tolerance is not None else ""
+            return (f"PASS: all {len(self.outcomes)} runs are {how}{shown} and the kernel broke "
                     "no rule")
         differing = sum(1 for o in self.outcomes if o.comparisons is not None
-                        and not all(c.equal for c in o.comparisons))
+                        and not o.passed and not o.violations and o.failure is None) \
+            if self.tolerance is not None else \
+            sum(1 for o in self.outcomes if o.comparisons is not None
+                and not all(c.equal for c in o.comparisons))
         stopped = sum(1 for o in self.outcomes if o.comparisons is None)
         rules = len(self.rules_broken())
         parts = [f"{differing} of {len(self.outcomes)} runs differ from the reference"]

@@ -311,6 +311,55 @@ class ReluOp(_UnaryOp):
     name = "ascend.relu"
 
 
+@irdl_op_definition
+class ExpOp(_UnaryOp):
+    """AscendC::Exp(dst, src, count): dst = e^src, rounded once in T.
+
+    T is half or float. The hardware's bits are not published: the model is the correctly
+    rounded result, assumed (hswc.math_semantics, the same in the CPU model).
+
+    Example: `ascend.exp %d, %x, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.exp"
+
+
+@irdl_op_definition
+class LnOp(_UnaryOp):
+    """AscendC::Ln(dst, src, count): dst = ln(src), rounded once in T (NaN below 0).
+
+    T is half or float; model as Exp (hswc.math_semantics).
+
+    Example: `ascend.ln %d, %x, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.ln"
+
+
+@irdl_op_definition
+class SqrtOp(_UnaryOp):
+    """AscendC::Sqrt(dst, src, count): dst = sqrt(src), correctly rounded in T (assumed).
+
+    T is half or float (hswc.math_semantics).
+
+    Example: `ascend.sqrt %d, %x, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(_UnaryOp):
+    """AscendC::Rsqrt(dst, src, count): dst = 1 / sqrt(src), rounded once in T.
+
+    T is half or float; model as Exp (hswc.math_semantics).
+
+    Example: `ascend.rsqrt %d, %x, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
+    """
+
+    name = "ascend.rsqrt"
+
+
 # endregion
 # region bitwise logic on 16-bit lanes (compare masks seen as ui16 through ReinterpretCast)
 
@@ -599,7 +648,7 @@ class CastOp(VectorOp):
 VECTOR_OPS: tuple[type[VectorOp], ...] = (
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
     AddsOp, MulsOp, MaxsOp, MinsOp,
-    AbsOp, ReluOp,
+    AbsOp, ReluOp, ExpOp, LnOp, SqrtOp, RsqrtOp,
     AndOp, OrOp, NotOp,
     DuplicateOp, CompareOp, CompareScalarOp, ComparesOp, SelectOp, CastOp,
 )

@@ -25,8 +25,11 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IndexType,
+    IntegerAttr,
+    IntegerType,
     MemRefType,
     NoneAttr,
+    StringAttr,
     SymbolRefAttr,
     TensorType,
     UnitAttr,
@@ -35,6 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
@@ -122,6 +126,25 @@ class OpAttribute:
     default: float | None = None
     in_dtype: bool = False
     non_negative: bool = False
+    positive: bool = False
+    """Must be above zero (Softplus's beta)."""
+    nonzero: bool = False
+    """Must not be zero (CELU's alpha, which it divides by)."""
+
+
+@dataclass(frozen=True)
+class OpOption:
+    """A compile-time attribute of a named op that picks its formula: a string out of
+    `choices` (StringAttr), or a bool (`choices` empty; `true` / `false`), with a default."""
+
+    name: str
+    default: str | bool
+    choices: tuple[str, ...] = ()
+
+    def spelling(self) -> str:
+        if self.choices:
+            return " | ".join(f'"{c}"' for c in self.choices)
+        return "true | false"
 
 
 F32 = Float32Type()
@@ -138,6 +161,8 @@ class NamedOp(IRDLOperation):
 
     INPUTS: ClassVar[tuple[str, ...]]
     ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = ()
+    OPTIONS: ClassVar[tuple[OpOption, ...]] = ()
+    """String and bool attributes: properties too, fixed at compile time (hswc.ops)."""
     TITLE: ClassVar[str]
 
     inputs = var_operand_def(TensorType | UnrankedTensorType)
@@ -149,6 +174,9 @@ class NamedOp(IRDLOperation):
             value = attributes.pop(spec.name, spec.default)
             if value is not None:
                 props[spec.name] = value if isinstance(value, FloatAttr) else FloatAttr(value, F32)
+        for option in self.OPTIONS:
+            chosen = attributes.pop(option.name, option.default)  # type: ignore[arg-type]
+            props[option.name] = _option_attr(chosen)  # type: ignore[arg-type]
         if attributes:
             raise TypeError(f"{self.name} has no attribute {', '.join(attributes)}")
         super().__init__(operands=[list(inputs)], result_types=[inputs[0].type],
@@ -166,6 +194,16 @@ class NamedOp(IRDLOperation):
             values[spec.name] = float(attr.value.data)
         return values
 
+    def option_values(self) -> dict[str, str | bool]:
+        """Every string / bool attribute's value, by name (after verification)."""
+        values: dict[str, str | bool] = {}
+        for option in self.OPTIONS:
+            attr = self.properties.get(option.name)
+            values[option.name] = (attr.data if isinstance(attr, StringAttr)
+                                   else bool(attr.value.data)  # type: ignore[union-attr]
+                                   if attr is not None else option.default)
+        return values
+
     def verify_(self) -> None:
         if len(self.inputs) != len(self.INPUTS):
             raise VerifyException(
@@ -180,6 +218,8 @@ class NamedOp(IRDLOperation):
                            _together(names))
         element = types[0].get_element_type()  # type: ignore[union-attr]
         values = {spec.name: _verify_attribute(self, spec, element) for spec in self.ATTRIBUTES}
+        for option in self.OPTIONS:
+            _verify_option(self, option)
         self.verify_attributes(values)
 
     def verify_attributes(self, values: dict[str, float]) -> None:
@@ -199,9 +239,12 @@ class NamedOp(IRDLOperation):
         parser.parse_punctuation(":")
         t = parser.parse_type()
         op = cls(*parser.resolve_operands(operands, [t] * len(operands), pos))
-        known = {spec.name for spec in cls.ATTRIBUTES}
+        known = {spec.name for spec in cls.ATTRIBUTES} | {o.name for o in cls.OPTIONS}
+        options = {o.name: o for o in cls.OPTIONS}
         for name, value in attrs.items():
-            if name in known:
+            if name in options:
+                op.properties[name] = value
+            elif name in known:
                 if not isinstance(value, FloatAttr) or not isinstance(value.type, Float32Type):
                     parser.raise_error(f"{cls.name}: attribute {name} must be an f32 (e.g. "
                                        f"{name} = 0.5 : f32), got {value}", attrs_pos, attrs_end)
@@ -223,6 +266,25 @@ class NamedOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
+def _option_attr(value: str | bool) -> Attribute:
+    if isinstance(value, bool):
+        return IntegerAttr(int(value), IntegerType(1))
+    return StringAttr(value)
+
+
+def _verify_option(op: NamedOp, option: OpOption) -> None:
+    """A string attribute is one of its choices; a bool one is a bool."""
+    attr = op.properties.get(option.name)
+    where = f"{op.name}: attribute {option.name}"
+    if option.choices:
+        if not isinstance(attr, StringAttr) or attr.data not in option.choices:
+            got = f'"{attr.data}"' if isinstance(attr, StringAttr) else str(attr)
+            raise VerifyException(f"{where} must be {option.spelling()}, got {got}")
+    elif not (isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType)
+              and attr.type.width.data == 1):
+        raise VerifyException(f"{where} must be a bool (true or false), got {attr}")
+
+
 def _verify_attribute(op: NamedOp, spec: OpAttribute, element: Attribute) -> float:
     """The attribute's value, after checking it is there, an f32, finite and in range."""
     attr = op.properties.get(spec.name)
@@ -241,6 +303,10 @@ def _verify_attribute(op: NamedOp, spec: OpAttribute, element: Attribute) -> flo
                                   f"{largest:g}), which {op.TITLE} converts it to")
     if spec.non_negative and value < 0:
         raise VerifyException(f"{where} must not be negative, got {value}")
+    if spec.positive and value <= 0:
+        raise VerifyException(f"{where} must be positive, got {value}")
+    if spec.nonzero and value == 0:
+        raise VerifyException(f"{where} must not be zero ({op.TITLE} divides by it)")
     return value
 
 
@@ -473,11 +539,297 @@ class SoftshrinkGradOp(NamedOp):
     lambd = opt_prop_def(FloatAttr)
 
 
-NAMED_OPS: tuple[type[NamedOp], ...] = (
+APPROXIMATE = OpOption("approximate", "none", ("none", "tanh"))
+"""GELU's formula: the exact erf form, or PyTorch's tanh approximation."""
+ELU_ATTRIBUTES = (OpAttribute("alpha", 1.0), OpAttribute("scale", 1.0),
+                  OpAttribute("input_scale", 1.0))
+SOFTPLUS_ATTRIBUTES = (OpAttribute("beta", 1.0, positive=True), OpAttribute("threshold", 20.0))
+
+# The exponential activations (EXPONENTIAL.md): PyTorch 2.14's formulas, compared with a tolerance.
+
+
+@irdl_op_definition
+class SigmoidOp(NamedOp):
+    """Sigmoid(x) -> y = 1 / (1 + exp(-x)) (torch.sigmoid; EXPONENTIAL.md).
+
+    Example: `%y = hsg.sigmoid %x : tensor<?xf16>`
+    """
+
+    name = "hsg.sigmoid"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "Sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(NamedOp):
+    """Tanh(x) -> y = tanh(x) (torch.tanh).
+
+    Example: `%y = hsg.tanh %x : tensor<?xf32>`
+    """
+
+    name = "hsg.tanh"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "Tanh"
+
+
+@irdl_op_definition
+class SiluOp(NamedOp):
+    """Silu(x) -> y = x / (1 + exp(-x)) (F.silu).
+
+    Example: `%y = hsg.silu %x : tensor<?xbf16>`
+    """
+
+    name = "hsg.silu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "Silu"
+
+
+@irdl_op_definition
+class GeluOp(NamedOp):
+    """Gelu(x; approximate) -> y = x/2 (1 + erf(x / sqrt 2)), or with approximate = "tanh" x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (F.gelu).
+
+    Example: `%y = hsg.gelu %x {approximate = "tanh"} : tensor<?xf16>`
+    """
+
+    name = "hsg.gelu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    OPTIONS: ClassVar[tuple[OpOption, ...]] = (APPROXIMATE,)
+    TITLE: ClassVar[str] = "Gelu"
+    approximate = opt_prop_def(AnyAttr())
+
+
+@irdl_op_definition
+class EluOp(NamedOp):
+    """Elu(x; alpha, scale, input_scale) -> y = x * scale for x > 0, else expm1(x * input_scale) * alpha * scale (aten.elu).
+
+    Example: `%y = hsg.elu %x {alpha = 0.5 : f32} : tensor<?xf32>`
+    """
+
+    name = "hsg.elu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*ELU_ATTRIBUTES,)
+    TITLE: ClassVar[str] = "Elu"
+    alpha = opt_prop_def(FloatAttr)
+    scale = opt_prop_def(FloatAttr)
+    input_scale = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class SeluOp(NamedOp):
+    """Selu(x) -> y = Elu with alpha 1.6732632423543772, scale 1.0507009873554805 (torch.selu).
+
+    Example: `%y = hsg.selu %x : tensor<?xf16>`
+    """
+
+    name = "hsg.selu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "Selu"
+
+
+@irdl_op_definition
+class CeluOp(NamedOp):
+    """Celu(x; alpha) -> y = max(0, x) + min(0, alpha * expm1(x / alpha)) (torch.celu: Elu with input_scale 1/alpha).
+
+    Example: `%y = hsg.celu %x {alpha = 2.0 : f32} : tensor<?xf16>`
+    """
+
+    name = "hsg.celu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (OpAttribute("alpha", 1.0, nonzero=True),)
+    TITLE: ClassVar[str] = "Celu"
+    alpha = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class SoftplusOp(NamedOp):
+    """Softplus(x; beta, threshold) -> y = x where x * beta > threshold, else log1p(exp(x * beta)) / beta (F.softplus).
+
+    Example: `%y = hsg.softplus %x {beta = 2.0 : f32} : tensor<?xf32>`
+    """
+
+    name = "hsg.softplus"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*SOFTPLUS_ATTRIBUTES,)
+    TITLE: ClassVar[str] = "Softplus"
+    beta = opt_prop_def(FloatAttr)
+    threshold = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class MishOp(NamedOp):
+    """Mish(x) -> y = x * tanh(log1p(exp(x))) (F.mish).
+
+    Example: `%y = hsg.mish %x : tensor<?xf16>`
+    """
+
+    name = "hsg.mish"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "Mish"
+
+
+@irdl_op_definition
+class SoftsignOp(NamedOp):
+    """Softsign(x) -> y = x / (1 + |x|) (F.softsign).
+
+    Example: `%y = hsg.softsign %x : tensor<?xf16>`
+    """
+
+    name = "hsg.softsign"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "Softsign"
+
+
+@irdl_op_definition
+class LogSigmoidOp(NamedOp):
+    """LogSigmoid(x) -> y = min(x, 0) - log1p(exp(-|x|)) (F.logsigmoid).
+
+    Example: `%y = hsg.log_sigmoid %x : tensor<?xf32>`
+    """
+
+    name = "hsg.log_sigmoid"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TITLE: ClassVar[str] = "LogSigmoid"
+
+
+@irdl_op_definition
+class SigmoidGradOp(NamedOp):
+    """SigmoidGrad(grad, result) -> grad * (1 - result) * result, result the forward one
+    (aten.sigmoid_backward; written `hsg.sigmoid_grad %grad, %y`).
+
+    Example: `%dx = hsg.sigmoid_grad %grad, %y : tensor<?xf16>`
+    """
+
+    name = "hsg.sigmoid_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "result")
+    TITLE: ClassVar[str] = "SigmoidGrad"
+
+
+@irdl_op_definition
+class TanhGradOp(NamedOp):
+    """TanhGrad(grad, result) -> grad * (1 - result^2), result the forward one
+    (aten.tanh_backward; written `hsg.tanh_grad %grad, %y`).
+
+    Example: `%dx = hsg.tanh_grad %grad, %y : tensor<?xf16>`
+    """
+
+    name = "hsg.tanh_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "result")
+    TITLE: ClassVar[str] = "TanhGrad"
+
+
+@irdl_op_definition
+class SiluGradOp(NamedOp):
+    """SiluGrad(grad, x) -> grad * s * (1 + x * (1 - s)), s = sigmoid(x) (aten.silu_backward).
+
+    Example: `%dx = hsg.silu_grad %grad, %x : tensor<?xf32>`
+    """
+
+    name = "hsg.silu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TITLE: ClassVar[str] = "SiluGrad"
+
+
+@irdl_op_definition
+class GeluGradOp(NamedOp):
+    """GeluGrad(grad, x; approximate) -> grad * d/dx Gelu(x) (aten.gelu_backward).
+
+    Example: `%dx = hsg.gelu_grad %grad, %x {approximate = "none"} : tensor<?xf16>`
+    """
+
+    name = "hsg.gelu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    OPTIONS: ClassVar[tuple[OpOption, ...]] = (APPROXIMATE,)
+    TITLE: ClassVar[str] = "GeluGrad"
+    approximate = opt_prop_def(AnyAttr())
+
+
+@irdl_op_definition
+class EluGradOp(NamedOp):
+    """EluGrad(grad, v; alpha, scale, input_scale, is_result) -> the gradient of Elu; v is x, or Elu's result when is_result (aten.elu_backward).
+
+    Example: `%dx = hsg.elu_grad %grad, %x {alpha = 1.0 : f32} : tensor<?xf32>`
+    """
+
+    name = "hsg.elu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "v")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*ELU_ATTRIBUTES,)
+    OPTIONS: ClassVar[tuple[OpOption, ...]] = (OpOption("is_result", False),)
+    TITLE: ClassVar[str] = "EluGrad"
+    alpha = opt_prop_def(FloatAttr)
+    scale = opt_prop_def(FloatAttr)
+    input_scale = opt_prop_def(FloatAttr)
+    is_result = opt_prop_def(AnyAttr())
+
+
+@irdl_op_definition
+class SoftplusGradOp(NamedOp):
+    """SoftplusGrad(grad, x; beta, threshold) -> grad where x * beta > threshold, else grad * z / (z + 1), z = exp(x * beta) (aten.softplus_backward).
+
+    Example: `%dx = hsg.softplus_grad %grad, %x : tensor<?xf32>`
+    """
+
+    name = "hsg.softplus_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (*SOFTPLUS_ATTRIBUTES,)
+    TITLE: ClassVar[str] = "SoftplusGrad"
+    beta = opt_prop_def(FloatAttr)
+    threshold = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class MishGradOp(NamedOp):
+    """MishGrad(grad, x) -> grad * (t + x * sigmoid(x) * (1 - t * t)), t = tanh(softplus(x)) (aten.mish_backward).
+
+    Example: `%dx = hsg.mish_grad %grad, %x : tensor<?xf16>`
+    """
+
+    name = "hsg.mish_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TITLE: ClassVar[str] = "MishGrad"
+
+
+@irdl_op_definition
+class LogSigmoidGradOp(NamedOp):
+    """LogSigmoidGrad(grad, x) -> grad * (max_deriv - sign * z / (1 + z)), z = exp(-|x|) (aten.log_sigmoid_backward).
+
+    Example: `%dx = hsg.log_sigmoid_grad %grad, %x : tensor<?xf16>`
+    """
+
+    name = "hsg.log_sigmoid_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TITLE: ClassVar[str] = "LogSigmoidGrad"
+
+
+PIECEWISE_OPS: tuple[type[NamedOp], ...] = (
     HardSwishOp, HardSwishGradOp, HardSigmoidOp, HardSigmoidGradOp, HardtanhOp, HardtanhGradOp,
     LeakyReluOp, LeakyReluGradOp, ThresholdOp, ThresholdGradOp, HardShrinkOp, HardShrinkGradOp,
     SoftshrinkOp, SoftshrinkGradOp,
 )
+EXPONENTIAL_OPS: tuple[type[NamedOp], ...] = (
+    SigmoidOp,
+    TanhOp,
+    SiluOp,
+    GeluOp,
+    EluOp,
+    SeluOp,
+    CeluOp,
+    SoftplusOp,
+    MishOp,
+    SoftsignOp,
+    LogSigmoidOp,
+    SigmoidGradOp,
+    TanhGradOp,
+    SiluGradOp,
+    GeluGradOp,
+    EluGradOp,
+    SoftplusGradOp,
+    MishGradOp,
+    LogSigmoidGradOp,
+)
+"""The exponential activations, compared with PyTorch within a tolerance (EXPONENTIAL.md)."""
+NAMED_OPS: tuple[type[NamedOp], ...] = (*PIECEWISE_OPS, *EXPONENTIAL_OPS)
+"""Every named op: the 14 piecewise-linear ones (FAMILY.md), bit-exact, and the exponential
+ones."""
 
 # endregion
 # region host side

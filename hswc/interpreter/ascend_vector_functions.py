@@ -47,6 +47,10 @@ BINARY_CALLS: dict[type[ascend.VectorOp], Binary] = {
 UNARY_CALLS: dict[type[ascend.VectorOp], Unary] = {
     ascend.AbsOp: api.abs_,
     ascend.ReluOp: api.relu,
+    ascend.ExpOp: api.exp,
+    ascend.LnOp: api.ln,
+    ascend.SqrtOp: api.sqrt,
+    ascend.RsqrtOp: api.rsqrt,
     ascend.NotOp: api.not_,
 }
 """call(dst, src, count) of each one-source instruction."""
@@ -149,6 +153,26 @@ class AscendVectorFunctions(MachineFunctions):
     @impl(ascend.ReluOp)
     def run_relu(self, interpreter: Interpreter, op: ascend.ReluOp,
                  args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.ExpOp)
+    def run_exp(self, interpreter: Interpreter, op: ascend.ExpOp,
+                args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.LnOp)
+    def run_ln(self, interpreter: Interpreter, op: ascend.LnOp,
+               args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.SqrtOp)
+    def run_sqrt(self, interpreter: Interpreter, op: ascend.SqrtOp,
+                 args: PythonValues) -> PythonValues:
+        return self._unary(op, args)
+
+    @impl(ascend.RsqrtOp)
+    def run_rsqrt(self, interpreter: Interpreter, op: ascend.RsqrtOp,
+                  args: PythonValues) -> PythonValues:
         return self._unary(op, args)
 
     @impl(ascend.NotOp)

@@ -10,10 +10,10 @@ instruction in lock-step. `count` applies to the last axis; elements past it are
 Nothing loops over elements in Python.
 
 This module is the public face; the calls live in ascendc_arith.py (Add, Sub, Mul, Div, Max,
-Min, Adds, Muls, Maxs, Mins, Abs, Relu, And, Or, Not, Duplicate), ascendc_vector.py (Compare,
-CompareScalar, Select), ascendc_cast.py (Cast and the exact rounding every f16 / bf16 result
-goes through) and ascendc_copy.py (DataCopy, DataCopyPad), the shared checks in
-ascendc_checks.py.
+Min, Adds, Muls, Maxs, Mins, Abs, Relu, Exp, Ln, Sqrt, Rsqrt, And, Or, Not, Duplicate),
+ascendc_vector.py (Compare, CompareScalar, Select), ascendc_cast.py (Cast and the exact
+rounding every f16 / bf16 result goes through) and ascendc_copy.py (DataCopy, DataCopyPad),
+the shared checks in ascendc_checks.py.
 
 Interpretation decisions (where SPEC.md leaves room):
 - Max, Min, Maxs, Mins and Relu are IEEE 754-2019 maximum / minimum: NaN if either operand is
@@ -48,6 +48,8 @@ from hswc.interpreter.ascendc_arith import (
     and_,
     div,
     duplicate,
+    exp,
+    ln,
     max_,
     maxs,
     min_,
@@ -57,6 +59,8 @@ from hswc.interpreter.ascendc_arith import (
     not_,
     or_,
     relu,
+    rsqrt,
+    sqrt,
     sub,
 )
 from hswc.interpreter.ascendc_cast import ROUND_MODES, cast
@@ -95,6 +99,8 @@ __all__ = [
     "data_copy_ub_to_ub",
     "div",
     "duplicate",
+    "exp",
+    "ln",
     "max_",
     "maxs",
     "min_",
@@ -104,6 +110,8 @@ __all__ = [
     "not_",
     "or_",
     "relu",
+    "rsqrt",
     "select",
+    "sqrt",
     "sub",
 ]

@@ -8,6 +8,8 @@ bitwise calls and Duplicate.
 - Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption about the
   hardware, see ascendc_api): a NaN operand gives a NaN (src0's when both are, its quiet bit
   set), otherwise the larger / smaller value with -0 ordered below +0. Relu is maximum(x, +0).
+- Exp, Ln, Sqrt, Rsqrt: hswc.math_semantics' one model of each (the double function rounded
+  once to T), the same as the CPU model's.
 - Abs clears the sign bit; And, Or, Not work on the 16-bit patterns of uint16 / int16 lanes.
 - Duplicate fills with the scalar (half, float or bfloat16). The A2/A3 vector unit has no
   bfloat16 arithmetic: every other call here refuses it.
@@ -287,6 +289,24 @@ def mins(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
 def abs_(dst: np.ndarray, src: np.ndarray, count: int) -> None:
     """Abs(dst, src, count): dst[i] = src[i] with the sign bit cleared."""
     _apply("Abs", arith_dtype, _abs, dst, count, {"src": src})
+
+
+def _math(api: str, kind: str) -> Callable[[np.ndarray, np.ndarray, int], None]:
+    """A math instruction over count elements: hswc.math_semantics' model of it, in T."""
+    from hswc import math_semantics
+
+    model = math_semantics.MODELS[kind]
+
+    def call(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+        _apply(api, arith_dtype, lambda a, _: model(a), dst, count, {"src": src})
+    call.__doc__ = f"{api}(dst, src, count): hswc.math_semantics.{kind} of each element."
+    return call
+
+
+exp = _math("Exp", "exp")
+ln = _math("Ln", "ln")
+sqrt = _math("Sqrt", "sqrt")
+rsqrt = _math("Rsqrt", "rsqrt")
 
 
 def relu(dst: np.ndarray, src: np.ndarray, count: int) -> None:

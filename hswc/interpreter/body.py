@@ -16,8 +16,10 @@ from xdsl.dialects.builtin import Float64Type, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc import arith_semantics as sem
+from hswc import math_semantics
 from hswc.diagnostics import OpError
-from hswc.vectorizer.dag import CMPF_NAMES, MATH_UNARY, dtype_of
+from hswc.math_decompositions import MATH_OPS
+from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
 UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
 
@@ -45,13 +47,43 @@ def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return sem.binary(op.name, args[0], args[1]).astype(_dtype(op, result_type))
     if isinstance(op, arith.NegfOp):
         return sem.negf(args[0])
-    if op.name in MATH_UNARY:
-        return sem.UNARY[MATH_UNARY[op.name]](args[0])
     if isinstance(op, arith.CmpfOp):
         return sem.cmpf(CMPF_NAMES[op.predicate.value.data], args[0], args[1])
     if isinstance(op, arith.SelectOp):
         return sem.select(*args)
+    if op.name in MATH_OPS and len(args) == 1:
+        _dtype(op, op.operands[0].type)
+        return np.asarray(MATH_OPS[op.name](_ArrayBuilder(), args[0]))
     raise OpError(op, "is not an operation the interpreter runs in an elementwise body")
+
+
+_NAMES = {dtype: name for name, dtype in sem.DTYPES.items()}
+
+
+class _ArrayBuilder:
+    """hswc.math_decompositions' Builder over numpy arrays: each operation as arith_semantics
+    (the arith ops) or math_semantics (the vector unit's math instructions) computes it."""
+
+    def dtype(self, a: np.ndarray) -> str:
+        return _NAMES[a.dtype]
+
+    def const(self, value: float, dtype: str) -> np.ndarray:
+        return sem.constant(value, sem.DTYPES[dtype])
+
+    def op(self, kind: str, *operands: np.ndarray) -> np.ndarray:
+        if kind in math_semantics.MODELS:
+            return math_semantics.MODELS[kind](operands[0])
+        if kind == "negf":
+            return sem.negf(operands[0])
+        if kind == "select":
+            return sem.select(*operands)
+        return sem.binary(f"arith.{kind}", *operands).astype(operands[0].dtype)
+
+    def cmpf(self, predicate: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return sem.cmpf(predicate, a, b)
+
+    def convert(self, a: np.ndarray, dtype: str) -> np.ndarray:
+        return sem.convert(a, sem.DTYPES[dtype])
 
 
 Outer = Callable[[SSAValue], object]

@@ -30,7 +30,7 @@ class HsgFunctions(MachineFunctions):
                   args: PythonValues) -> PythonValues:
         """Any named op: its golden model on the inputs, with the op's attributes."""
         check_operands(op, args, op.INPUTS)
-        return (self.machine.model(op)(*args, **op.attribute_values()),)
+        return (self.machine.model(op)(*args, **op.attribute_values(), **op.option_values()),)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,

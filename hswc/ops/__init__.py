@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hswc.ops.definition import OpDefinition
+from hswc.ops.exponential_defs import EXPONENTIAL
 from hswc.ops.hard_sigmoid import HARD_SIGMOID, HARD_SIGMOID_GRAD
 from hswc.ops.hard_swish import HARD_SWISH
 from hswc.ops.hard_swish_grad import HARD_SWISH_GRAD
@@ -15,7 +16,7 @@ from hswc.tiling import UbPlan
 OPS: dict[str, OpDefinition] = {d.name: d for d in (
     HARD_SWISH, HARD_SWISH_GRAD, HARD_SIGMOID, HARD_SIGMOID_GRAD, HARDTANH, HARDTANH_GRAD,
     LEAKY_RELU, LEAKY_RELU_GRAD, THRESHOLD, THRESHOLD_GRAD, HARD_SHRINK, HARD_SHRINK_GRAD,
-    SOFTSHRINK, SOFTSHRINK_GRAD,
+    SOFTSHRINK, SOFTSHRINK_GRAD, *EXPONENTIAL,
 )}
 """By stem: `hard_swish_grad` for hsg.hard_swish_grad."""
 

@@ -11,6 +11,7 @@ import struct
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
+from xdsl.dialects import math as math_dialect
 from xdsl.dialects.builtin import AnyFloat, Float32Type, FloatAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -23,12 +24,21 @@ def f32_from_bits(bits: int) -> float:
     return struct.unpack("<f", struct.pack("<I", bits))[0]
 
 
+MATH = {"exp": math_dialect.ExpOp, "log": math_dialect.LogOp, "log1p": math_dialect.Log1pOp,
+        "expm1": math_dialect.ExpM1Op, "tanh": math_dialect.TanhOp, "erf": math_dialect.ErfOp,
+        "sqrt": math_dialect.SqrtOp, "rsqrt": math_dialect.RsqrtOp, "absf": math_dialect.AbsFOp}
+"""The math ops a decomposition may use (hswc.math_decompositions maps each)."""
+
+
 class BodyBuilder:
     """Appends named scalar ops to a body block; `compute_type` is what f16/bf16 widen to."""
 
-    def __init__(self, block: Block, compute_type: Attribute = F32):
+    def __init__(self, block: Block, compute_type: Attribute = F32,
+                 options: dict[str, str | bool] | None = None):
         self.builder = Builder(InsertPoint.at_end(block))
         self.compute_type = compute_type
+        self.options: dict[str, str | bool] = options or {}
+        """The op's string and bool attributes (hswc.dialects.hsg.OpOption), by name."""
 
     def _add(self, op: Operation, name: str | None) -> SSAValue:
         self.builder.insert(op)
@@ -91,6 +101,10 @@ class BodyBuilder:
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue,
                name: str | None = None) -> SSAValue:
         return self._add(arith.SelectOp(cond, a, b), name)
+
+    def math(self, name: str, a: SSAValue, result: str | None = None) -> SSAValue:
+        """math.<name> (exp, log, log1p, expm1, tanh, erf, sqrt, rsqrt, absf) of a."""
+        return self._add(MATH[name](a), result)
 
     def andi(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
         return self._add(arith.AndIOp(a, b), name)

@@ -38,6 +38,9 @@ class OpDefinition:
     """The aclnn entry point of the operator (ops-nn naming), e.g. aclnnHardswishBackward."""
     docs: OpDocs
     """What its ops-nn package says about it, and ops-nn's spelling of its names."""
+    exact: bool = True
+    """Whether the semantics equal PyTorch's bit for bit (the piecewise-linear family); the
+    exponential activations (EXPONENTIAL.md) are compared with a tolerance instead."""
     budgets: Mapping[str, Callable[[str], Budget]] = field(default_factory=dict)
     """Semantics -> the UB budget (per element type) that the ops-nn tiling of that kernel
     divides by (its BYTES_PER_ELEMENT and reserve, or its buffer counts), used by the schedule

@@ -85,7 +85,7 @@ def decompose(op: hsg.NamedOp, definition: OpDefinition, semantics: str) -> SSAV
     body = Block(arg_types=[element] * (len(inputs) + 1))
     for arg, name in zip(body.args, (*op.INPUTS, "out"), strict=True):
         arg.name_hint = name
-    builder = BodyBuilder(body)
+    builder = BodyBuilder(body, options=op.option_values())
     value = definition.semantics[semantics](builder, body.args[: len(inputs)], attrs)
     result = builder.narrow(value, element, "result" if value.type != element else None)
     builder.builder.insert(YieldOp(result))

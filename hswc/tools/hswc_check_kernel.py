@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--ignore-nan-inputs", metavar="NAME,...",
                       help="leave out elements where one of these reference inputs is NaN "
                            "(outside the contract, as NaN x is for the family: FAMILY.md)")
+    runs.add_argument("--tolerance", metavar="MODE",
+                      help="bits, torch (torch.testing.assert_close's default tolerances) or "
+                           "ulp:N (default: bits, and torch for the exponential activations)")
     runs.add_argument("--first", type=int, default=4, metavar="N",
                       help="differing elements of each kind shown (default 4)")
     runs.add_argument("--jobs", type=int, metavar="N", help="runs at once (default: CPUs)")
@@ -152,6 +155,7 @@ def _options(args: argparse.Namespace) -> object:
         include_dirs=args.include_dir, forced_includes=args.include,
         kernel_inputs=args.kernel_inputs.split(",") if args.kernel_inputs else None,
         ignore_nan_inputs=args.ignore_nan_inputs.split(",") if args.ignore_nan_inputs else (),
+        tolerance=args.tolerance,
         soc=args.soc, core_num=args.core_num, ub_size=args.ub_size, dtypes=dtypes,
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
         jobs=args.jobs, timeout=args.timeout, cxx=args.cxx, work_dir=args.work_dir)

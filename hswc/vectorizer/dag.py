@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
 from hswc.float_formats import float_bits, round_float
+from hswc.math_decompositions import MATH_OPS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,15 +52,12 @@ FLOAT_BINARY = {
     arith.MaximumfOp: "maximumf", arith.MinimumfOp: "minimumf",
 }
 LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
-MATH_UNARY: dict[str, str] = {"math.absf": "absf"}
-"""The math dialect's ops a body may hold, by op name -> node kind (each kind has a semantics in
-hswc.arith_semantics.UNARY and an instruction in hswc.vectorizer.instructions.RULES); every
-other math op is refused by name."""
 SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
                  "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
-                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant",
-                 *MATH_UNARY)
-SUPPORTED_TEXT = ", ".join(SUPPORTED_OPS) + ", ending in linalg.yield"
+                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant")
+SUPPORTED_TEXT = ", ".join((*SUPPORTED_OPS, *MATH_OPS)) + ", ending in linalg.yield"
+MATH_KINDS = ("exp", "ln", "sqrt", "rsqrt", "abs")
+"""The node kinds of the vector unit's math instructions (hswc.math_semantics)."""
 
 
 def dtype_of(t: Attribute) -> str | None:
@@ -81,7 +79,8 @@ class Node:
 
     kind: str
     """input, const, scalar, extf, truncf, addf, subf, mulf, divf, maximumf, minimumf, negf,
-    cmpf, select, andi, ori, xori, not."""
+    cmpf, select, andi, ori, xori, not; exp, ln, sqrt, rsqrt, abs (the math ops'
+    decompositions, hswc.math_decompositions)."""
     dtype: str
     operands: tuple[Node, ...] = ()
     value: float | bool | None = None
@@ -167,29 +166,23 @@ class _Builder:
             op = op.parent_op()
         return False
 
-    def intern(self, node: Node) -> Node:
-        """The node for a value no SSA value names (simplified, merged with an equal one)."""
-        node = self.simplify(node)
-        if node.kind in ("input", "const", "scalar"):
-            return node
-        found = self.merged.setdefault(node.key(), node)
-        if found is node:
-            self.nodes.append(node)
-        return found
-
     def add(self, node: Node, result: SSAValue) -> None:
+        found = self.intern(node)
+        if found.kind != "input" and found.name is None:
+            found.name = result.name_hint
+        self.values[result] = found
+
+    def intern(self, node: Node) -> Node:
+        """The node simplified, merged with an identical one, and recorded in body order."""
         node = self.simplify(node)
-        if node.kind == "input":  # e.g. a select on a constant condition picked an input
-            self.values[result] = node
-            return
+        if node.kind in ("input", "scalar"):  # e.g. a select on a constant condition
+            return node
         found = self.merged.get(node.key())
         if found is None:
             self.merged[node.key()] = node
             self.nodes.append(node)
             found = node
-        if found.name is None:
-            found.name = result.name_hint
-        self.values[result] = found
+        return found
 
     # region folding
 
@@ -257,6 +250,10 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
         return sem.cmpf(node.predicate, operands[0], operands[1])
     if kind == "select":
         return sem.select(*operands)
+    if kind in MATH_KINDS:
+        from hswc.math_semantics import MODELS
+
+        return MODELS[kind](operands[0])
     return sem.binary(f"arith.{kind}", operands[0], operands[1]).astype(dtype)
 
 
@@ -292,14 +289,6 @@ def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Nod
     return Node("cmpf", "i1", operands, predicate=predicate, source=op)
 
 
-def _math_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
-    """A math op of MATH_UNARY, or an error naming it."""
-    if op.name not in MATH_UNARY:
-        raise OpError(op, f"is a math function hswc has no model of yet; the math ops an "
-                      f"elementwise body may hold are {', '.join(MATH_UNARY)}")
-    return Node(MATH_UNARY[op.name], dtype, operands, source=op)
-
-
 def _node_of(b: _Builder, op: Operation) -> Node:
     """The node for one supported op (operands already built), or a located error."""
     def ins() -> tuple[Node, ...]:
@@ -326,12 +315,47 @@ def _node_of(b: _Builder, op: Operation) -> Node:
         return Node(kind, dtype, ins(), source=op)
     if isinstance(op, arith.CmpfOp):
         return _cmpf_node(b, op, ins())
-    if op.name.startswith("math."):
-        return _math_node(op, dtype, ins())
     if isinstance(op, arith.SelectOp):
         return Node("select", dtype, ins(), source=op)
     raise OpError(op, f"is not an elementwise operation the vectorizer maps; supported: "
                   f"{SUPPORTED_TEXT}")
+
+
+def _math_node(b: _Builder, op: Operation) -> Node:
+    """A math op's decomposition (hswc.math_decompositions) as nodes; its result's node."""
+    if _scalar_dtype(op, op.results[0]) == "i1" or len(op.operands) != 1:
+        raise OpError(op, f"works on {op.results[0].type}; math ops are supported on f16, "
+                      "bf16 and f32 values")
+    if op.attributes or any(k != "fastmath" for k in op.properties):
+        raise OpError(op, "carries attributes; math ops are supported without them")
+    return MATH_OPS[op.name](_NodeBuilder(b, op), b.operand(op, op.operands[0]))
+
+
+class _NodeBuilder:
+    """hswc.math_decompositions' Builder over DAG nodes: each operation a node of the body,
+    located at the math op it comes from."""
+
+    def __init__(self, builder: _Builder, op: Operation):
+        self.b = builder
+        self.source = op
+
+    def dtype(self, a: Node) -> str:
+        return a.dtype
+
+    def const(self, value: float, dtype: str) -> Node:
+        return self.b.intern(Node("const", dtype, value=round_float(value, dtype),
+                                  source=self.source))
+
+    def op(self, kind: str, *operands: Node) -> Node:
+        dtype = operands[1].dtype if kind == "select" else operands[0].dtype
+        return self.b.intern(Node(kind, dtype, operands, source=self.source))
+
+    def cmpf(self, predicate: str, a: Node, b: Node) -> Node:
+        return self.b.intern(Node("cmpf", "i1", (a, b), predicate=predicate, source=self.source))
+
+    def convert(self, a: Node, dtype: str) -> Node:
+        kind = "extf" if dtype == "f32" else "truncf"
+        return self.b.intern(Node(kind, dtype, (a,), source=self.source))
 
 
 def body_dag(block: Block, inputs: int | None = None) -> Dag:
@@ -357,7 +381,7 @@ def body_dag(block: Block, inputs: int | None = None) -> Dag:
         if len(op.results) != 1 or op.regions:
             raise OpError(op, f"is not an elementwise operation the vectorizer maps; "
                           f"supported: {SUPPORTED_TEXT}")
-        b.add(_node_of(b, op), op.results[0])
+        b.add(_math_node(b, op) if op.name in MATH_OPS else _node_of(b, op), op.results[0])
     result = b.operand(terminator, terminator.operands[0])
     nodes = _live(b.nodes, result)
     for node in nodes:

@@ -492,7 +492,8 @@ TensorForm = Callable[..., Operation]
 TENSOR_FORMS: dict[str, TensorForm] = {
     "Add": ascend.AddOp, "Sub": ascend.SubOp, "Mul": ascend.MulOp, "Div": ascend.DivOp,
     "Max": ascend.MaxOp, "Min": ascend.MinOp, "And": ascend.AndOp, "Or": ascend.OrOp,
-    "Not": ascend.NotOp, "Abs": ascend.AbsOp, "DataCopy": ascend.DataCopyOp,
+    "Not": ascend.NotOp, "DataCopy": ascend.DataCopyOp, "Abs": ascend.AbsOp,
+    "Exp": ascend.ExpOp, "Ln": ascend.LnOp, "Sqrt": ascend.SqrtOp, "Rsqrt": ascend.RsqrtOp,
 }
 """dst = op(srcs...), over count elements."""
 

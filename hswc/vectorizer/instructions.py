@@ -13,7 +13,7 @@ Mapping (t: a vector, k: a constant):
   addf t,t | t,k         Add | Adds            subf t,t | t,k | k,t   Sub | Adds(-k) | Sub(k)
   mulf t,t | t,k         Mul | Muls            divf t,t | t,k | k,t   Div (constants in buffers)
   maximumf / minimumf    Max, Maxs / Min, Mins negf                   Muls -1
-  math.absf              Abs
+  exp ln sqrt rsqrt abs  Exp Ln Sqrt Rsqrt Abs (the math ops' decompositions, in their type)
   cmpf oeq ogt oge olt ole une   Compare (or CompareScalar / Compares) EQ GT GE LT LE NE
   cmpf one / ord         LT | GT, EQ(a,a) & EQ(b,b) (And/Or on the masks as uint16)
   cmpf ult ule ugt uge ueq uno   Not of oge ogt ole olt one ord (hswc.vectorizer.dag)
@@ -262,10 +262,13 @@ def _negf(s: _Selector, node: Node) -> None:
                  source=node.source, in_place=(0,)))
 
 
-def _absf(s: _Selector, node: Node) -> None:
-    s.require_arithmetic(node, "Abs")
-    s.emit(Instr("Abs", s.result(node), (s.val(node.operands[0]),), source=node.source,
-                 in_place=(0,)))
+def _unary(api: str) -> Rule:
+    """Exp, Ln, Sqrt, Rsqrt, Abs: dst = api(t), in the node's type."""
+    def rule(s: _Selector, node: Node) -> None:
+        s.require_arithmetic(node, api)
+        s.emit(Instr(api, s.result(node), (s.val(node.operands[0]),), source=node.source,
+                     in_place=(0,)))
+    return rule
 
 
 def _compare(s: _Selector, dst: Val, a: Node, b: Node, predicate: str, source: Node) -> None:
@@ -351,7 +354,11 @@ RULES: dict[str, Rule] = {
     "maximumf": _binary("Max", "Maxs"),
     "minimumf": _binary("Min", "Mins"),
     "negf": _negf,
-    "absf": _absf,
+    "exp": _unary("Exp"),
+    "ln": _unary("Ln"),
+    "sqrt": _unary("Sqrt"),
+    "rsqrt": _unary("Rsqrt"),
+    "abs": _unary("Abs"),
     "cmpf": _cmpf,
     "select": _select,
     "andi": _logic("And"),

@@ -1,9 +1,10 @@
 // ascendc_cpu_unmodelled.h - AscendC calls the model refuses to guess.
 //
 // Part of the AscendC CPU model (see README.md). The hardware results of these
-// calls are not exactly specified (the vector unit's Exp, Ln, Sqrt, Rsqrt,
-// Reciprocal and the library's transcendental functions are approximations
-// documented within 1 ulp at best; the multiply-adds do not say whether the
+// calls are not exactly specified (the library's transcendental functions
+// are approximations documented within 1 ulp at best; the vector unit's Exp,
+// Ln, Sqrt, Rsqrt and Reciprocal have one chosen model each, in
+// ascendc_cpu_vec_math.h; the multiply-adds do not say whether the
 // product is rounded first; the sums do not say in which order they add), so
 // a bit-exact model cannot compute them. Every
 // overload exists, so a kernel using one compiles up to the call, and the
@@ -33,12 +34,6 @@
 
 namespace AscendC {
 
-// Vector unit approximations (kernel_operator_vec_unary_intf.h and friends).
-ASCENDC_CPU_UNMODELLED(Exp)
-ASCENDC_CPU_UNMODELLED(Ln)
-ASCENDC_CPU_UNMODELLED(Sqrt)
-ASCENDC_CPU_UNMODELLED(Rsqrt)
-ASCENDC_CPU_UNMODELLED(Reciprocal)
 // Multiply-adds: whether the product is rounded before the addition is not documented.
 ASCENDC_CPU_UNMODELLED(Axpy)
 ASCENDC_CPU_UNMODELLED(FusedMulAdd)

@@ -7,7 +7,8 @@
 //                             Mins, Abs, Relu, And, Or, Not
 //   ascendc_cpu_vec_cmpsel.h  Compare, CompareScalar / Compares, Select (three modes)
 //   ascendc_cpu_vec_cast.h    Cast
-//   ascendc_cpu_unmodelled.h  Exp, Ln, Sqrt, ...: compile errors (results not exactly specified)
+//   ascendc_cpu_vec_math.h    Exp, Ln, Sqrt, Rsqrt, Reciprocal (one model each, as hswc's)
+//   ascendc_cpu_unmodelled.h  Axpy, Tanh, Sin, ...: compile errors (results not exactly specified)
 #ifndef ASCENDC_CPU_VECTOR_H
 #define ASCENDC_CPU_VECTOR_H
 
@@ -16,5 +17,6 @@
 #include "ascendc_cpu_vec_cast.h"
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"
+#include "ascendc_cpu_vec_math.h"
 
 #endif  // ASCENDC_CPU_VECTOR_H

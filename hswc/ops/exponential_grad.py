@@ -1,0 +1,125 @@
+"""The exponential activations, backward: sigmoid_grad, tanh_grad, silu_grad, gelu_grad,
+elu_grad, softplus_grad, mish_grad, log_sigmoid_grad, each as PyTorch 2.14's CPU kernel
+computes it (EXPONENTIAL.md; ATen's *_backward kernels), every step one f32 operation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import Float16Type
+from xdsl.ir import SSAValue
+
+from hswc.ops.body import BodyBuilder
+from hswc.ops.exponential import GELU_KAPPA, GELU_TANH_BETA, SQRT1_2, mish_tanh, sigmoid_of
+
+Attrs = Mapping[str, SSAValue]
+F16 = Float16Type()
+GELU_PDF_SCALE = (2.0 / 3.141592653589793 ** 0.5) * SQRT1_2 * 0.5
+"""1 / sqrt(2 pi), as ATen spells it: M_2_SQRTPI * M_SQRT1_2 * 0.5."""
+
+
+def _wide(b: BodyBuilder, inputs: Sequence[SSAValue], second: str) -> tuple[SSAValue, SSAValue]:
+    grad, v = inputs
+    return b.widen(grad, "grad_fp32"), b.widen(v, f"{second}_fp32")
+
+
+def sigmoid_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """grad * (1 - y) * y, y the forward result; f16 in f16, each step rounded (ATen's half
+    kernel does not widen), the other dtypes in f32."""
+    if inputs[0].type == F16:
+        grad, y = inputs
+        one = b.const(1.0, "one", element_type=F16)
+    else:
+        grad, y = _wide(b, inputs, "result")
+        one = b.const(1.0, "one")
+    return b.mulf(b.mulf(grad, b.subf(one, y, "one_minus_y")), y, "dx")
+
+
+def tanh_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """grad * (1 - y * y), y the forward result."""
+    grad, y = _wide(b, inputs, "result")
+    return b.mulf(grad, b.subf(b.const(1.0, "one"), b.mulf(y, y, "y_sq"), "one_minus_y_sq"),
+                  "dx")
+
+
+def silu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
+    grad, x = _wide(b, inputs, "x")
+    s = sigmoid_of(b, x)
+    one = b.const(1.0, "one")
+    inner = b.addf(one, b.mulf(x, b.subf(one, s, "one_minus_s")), "inner")
+    return b.mulf(b.mulf(grad, s, "grad_s"), inner, "dx")
+
+
+def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """none: grad * (cdf + x * pdf); tanh: grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3
+    kappa x^2)), t = tanh(beta (x + kappa x^3))."""
+    grad, x = _wide(b, inputs, "x")
+    one, half = b.const(1.0, "one"), b.const(0.5, "half")
+    if b.options.get("approximate", "none") == "tanh":
+        beta, kappa = b.const(GELU_TANH_BETA, "beta"), b.const(GELU_KAPPA, "kappa")
+        x_sq = b.mulf(x, x, "x_sq")
+        x_cube = b.mulf(x_sq, x, "x_cube")
+        inner = b.mulf(beta, b.addf(x, b.mulf(kappa, x_cube), "inner_sum"), "inner")
+        t = b.math("tanh", inner, "tanh_inner")
+        left = b.mulf(half, x, "left")
+        right = b.addf(one, t, "right")
+        left_derivative = b.mulf(half, right, "left_derivative")
+        tanh_derivative = b.subf(one, b.mulf(t, t, "tanh_sq"), "tanh_derivative")
+        inner_derivative = b.mulf(beta, b.addf(one, b.mulf(b.const(3.0 * GELU_KAPPA, "kappa3"),
+                                                           x_sq)), "inner_derivative")
+        right_derivative = b.mulf(b.mulf(left, tanh_derivative), inner_derivative,
+                                  "right_derivative")
+        return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
+    cdf = b.mulf(half, b.addf(one, b.math("erf", b.mulf(x, b.const(SQRT1_2, "sqrt1_2")))),
+                 "cdf")
+    pdf = b.mulf(b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half")),
+                        "exp"), b.const(GELU_PDF_SCALE, "pdf_scale"), "pdf")
+    return b.mulf(grad, b.addf(cdf, b.mulf(x, pdf)), "dx")
+
+
+def elu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """v > 0: grad * scale; otherwise (NaN too, as ATen's vectorised kernel) grad * input_scale
+    * (v + alpha * scale) if is_result, else grad * input_scale * alpha * scale *
+    exp(v * input_scale)."""
+    grad, v = _wide(b, inputs, "v")
+    negcoef = b.mulf(attrs["alpha"], attrs["scale"], "negcoef")
+    negiptcoef = attrs["input_scale"]
+    positive = b.cmpf("ogt", v, b.const(0.0, "zero"), "positive")  # a NaN v: the first form
+    if b.options.get("is_result", False):
+        below = b.mulf(b.mulf(grad, negiptcoef), b.addf(v, negcoef), "below")
+    else:
+        below = b.mulf(b.mulf(b.mulf(grad, negiptcoef), negcoef),
+                       b.math("exp", b.mulf(v, negiptcoef, "v_in"), "exp"), "below")
+    return b.select(positive, b.mulf(grad, attrs["scale"], "above"), below, "dx")
+
+
+def softplus_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """(x * beta) > threshold ? grad : grad * z / (z + 1), z = exp(x * beta)."""
+    grad, x = _wide(b, inputs, "x")
+    scaled = b.mulf(x, attrs["beta"], "x_beta")
+    z = b.math("exp", scaled, "z")
+    soft = b.divf(b.mulf(grad, z), b.addf(z, b.const(1.0, "one")), "soft")
+    return b.select(b.cmpf("ogt", scaled, attrs["threshold"], "linear"), grad, soft, "dx")
+
+
+def mish_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """grad * (t + x * sigmoid(x) * (1 - t * t)), t = tanh(log1p(exp(x)))."""
+    grad, x = _wide(b, inputs, "x")
+    s = sigmoid_of(b, x)
+    t = mish_tanh(b, x)
+    one_minus = b.subf(b.const(1.0, "one"), b.mulf(t, t, "t_sq"), "one_minus_t_sq")
+    return b.mulf(grad, b.addf(t, b.mulf(b.mulf(x, s), one_minus)), "dx")
+
+
+def log_sigmoid_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """grad * (max_deriv - sign * z / (1 + z)), z = exp(-|x|); x < 0: max_deriv 1, sign 1;
+    else 0 and -1."""
+    grad, x = _wide(b, inputs, "x")
+    one, zero = b.const(1.0, "one"), b.const(0.0, "zero")
+    negative = b.cmpf("olt", x, zero, "in_negative")
+    max_deriv = b.select(negative, one, zero, "max_deriv")
+    sign = b.select(negative, one, b.const(-1.0, "minus_one"), "sign")
+    z = b.math("exp", b.negf(b.math("absf", x, "abs_x")), "z")
+    ratio = b.divf(z, b.addf(one, z), "ratio")
+    return b.mulf(grad, b.subf(max_deriv, b.mulf(sign, ratio)), "dx")
