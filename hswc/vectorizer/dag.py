@@ -241,8 +241,6 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
         return sem.convert(operands[0], dtype)
     if kind == "negf":
         return sem.negf(operands[0])
-    if kind in sem.UNARY:
-        return sem.UNARY[kind](operands[0])
     if kind == "not":
         return np.logical_not(operands[0])
     if kind == "cmpf":
