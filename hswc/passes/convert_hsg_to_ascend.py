@@ -17,11 +17,11 @@ options' schedule. A kernel tiled for another UB plan (its `hsg.ub_plan`), or fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -30,12 +30,19 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
-from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, describe_plan, read_plan
+from hswc.passes.schedule_options import (
+    API_ATTR,
+    UB_PLAN_ATTR,
+    ScheduleOptions,
+    describe_plan,
+    read_plan,
+)
+from hswc.soc_api import FAMILIES
 from hswc.tiling import UbPlan
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
 from hswc.vectorizer.plan import KernelPlan, budget_covers, plan_kernel
-from hswc.vectorizer.schedule import Schedule
+from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
 
 def _defined_outside(value: SSAValue, loop: Operation) -> bool:
@@ -95,7 +102,9 @@ def _recorded(kernel: func.FuncOp, attr: str) -> UbPlan | None:
 
 def _variant(kernel: func.FuncOp, schedule: Schedule, pass_name: str) -> Schedule:
     """The schedule of this kernel: the options', or for a variant of a run-time choice (its
-    hsg.queue_depth) the options' variant of that depth."""
+    hsg.queue_depth) the options' variant of that depth; with the API table recorded on the
+    kernel (hsg.api) unless the options name one."""
+    schedule = _with_kernel_api(kernel, schedule)
     depth = kernel.attributes.get(hsg.QUEUE_DEPTH_ATTR)
     name = f"@{kernel.sym_name.data}"
     if depth is None:
@@ -111,6 +120,15 @@ def _variant(kernel: func.FuncOp, schedule: Schedule, pass_name: str) -> Schedul
                       f"time, but {pass_name} ({schedule.describe()}) builds one kernel: give "
                       "it the same variant options as hsg-tile-on-cores", name)
     return schedule.with_depth(depth.value.data)
+
+
+def _with_kernel_api(kernel: func.FuncOp, schedule: Schedule) -> Schedule:
+    recorded = kernel.attributes.get(API_ATTR)
+    if recorded is None or schedule.api != DEFAULT_API:  # the options name a table
+        return schedule
+    if not isinstance(recorded, StringAttr) or recorded.data not in FAMILIES:
+        raise OpError(kernel, f"has a {API_ATTR} that is not one of {', '.join(FAMILIES)}")
+    return replace(schedule, api=recorded.data)
 
 
 def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:

@@ -24,7 +24,7 @@ element), that budget; a plan that is not a budget is recorded on both functions
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from io import StringIO
 
 from xdsl.builder import Builder
@@ -57,6 +57,7 @@ from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
 from hswc.passes.schedule_options import (
+    API_ATTR,
     UB_PLAN_ATTR,
     ScheduleOptions,
     plan_attribute,
@@ -76,7 +77,7 @@ from hswc.tiling import (
     tiling_formula,
 )
 from hswc.vectorizer.plan import plan_kernel, tiling_plan
-from hswc.vectorizer.schedule import Schedule
+from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
 INT64_MAX = 2**63 - 1
 F32 = Float32Type()
@@ -332,6 +333,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         platform = self.platform()
         schedule = self.schedule(self.name)  # an unknown preset fails before any rewrite
+        if self.api is None and self.soc is not None:
+            schedule = replace(schedule, api=get_platform(self.soc).api)
         if self.kernel_name is not None and not self.kernel_name.isidentifier():
             raise PassFailedException(f"{self.name}: kernel-name must be a C identifier, got "
                                       f"'{self.kernel_name}'")
@@ -373,6 +376,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             kernel_fn = _build_kernel_function(
                 kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
             k.mark(kernel_fn, len(kernels))
+            if schedule.api != DEFAULT_API:
+                kernel_fn.attributes[API_ATTR] = StringAttr(schedule.api)
             launched.append((k.variant.key, table.ensure(kernel_fn.sym_name.data, kernel_fn, op)))
 
         before = op.prev_op

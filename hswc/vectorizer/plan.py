@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
+from hswc import soc_api
 from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
+from hswc.vectorizer.narrow import narrow_exact
 from hswc.vectorizer.schedule import PRESETS, Schedule
 
 MASK_BITS_PER_BYTE = 8
@@ -353,7 +355,10 @@ def _alignment(plan: KernelPlan) -> int:
 
 
 def plan_kernel(dag: Dag, schedule: Schedule, dtype: str, output_name: str = "y") -> KernelPlan:
-    """The kernel's instructions, in order, and its buffers (see the module docstring)."""
+    """The kernel's instructions, in order, and its buffers (see the module docstring); a bf16
+    body's exact steps in bf16 where the schedule's SoC allows (hswc.vectorizer.narrow)."""
+    if not schedule.widened_bf16:
+        dag = narrow_exact(dag, soc_api.table(schedule.api), dtype)
     sel = select_instructions(dag, schedule, dtype, output_name)
     order, items = _order(sel, schedule)
     plan = KernelPlan(sel, schedule, items, order, [], {})
