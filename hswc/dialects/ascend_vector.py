@@ -46,7 +46,6 @@ from hswc.dialects.ascend_types import (
 )
 from hswc.dialects.ascend_verify import (
     HALF_OR_FLOAT,
-    soc_float_elements,
     INT16,
     Elements,
     constant_index,
@@ -55,6 +54,7 @@ from hswc.dialects.ascend_verify import (
     require_element,
     require_same_element,
     require_scalar,
+    soc_float_elements,
 )
 from hswc.platform import VECTOR_REPEAT_BYTES
 

@@ -141,7 +141,7 @@ def tiling_plan(kernel: KernelPlan, budget: Budget | None,
     own = kernel.ub_plan()
     schedule = asked if asked is not None else kernel.schedule
     plan = None
-    if budget is not None and schedule == PRESETS.get(budget.schedule):
+    if budget is not None and schedule.structure == PRESETS.get(budget.schedule):
         plan = budget.plan(kernel.schedule.queue_depth)
     if plan is None:
         return own, True

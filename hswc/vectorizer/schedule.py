@@ -80,9 +80,15 @@ class Schedule:
         return 2 if self.double_buffer else 1
 
     @property
+    def structure(self) -> Schedule:
+        """The schedule with the default API table: what the presets are compared with (the
+        SoC's table changes which calls a body may use, not the kernel's structure)."""
+        return replace(self, api=DEFAULT_API)
+
+    @property
     def is_reference(self) -> bool:
-        """The reference structure, on any SoC (the API table does not change the structure)."""
-        return replace(self, api=DEFAULT_API) == REFERENCE
+        """The reference structure, on any SoC."""
+        return self.structure == REFERENCE
 
     @property
     def chosen_at_run_time(self) -> bool:
