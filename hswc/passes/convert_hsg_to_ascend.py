@@ -71,9 +71,10 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
     kernel = _kernel_of(chunk)
     if kernel is None:  # a hand-written chunk: no tiling to agree with
         return plan_kernel(dag, schedule.variants()[0][0], dtype, _output_name(chunk))
+    asked = _with_kernel_api(kernel, schedule)
     fixed = _variant(kernel, schedule, pass_name)
-    plan = plan_kernel(dag, fixed, dtype, _output_name(chunk))
     tiled, budget = (_recorded(kernel, attr) for attr in (UB_PLAN_ATTR, UB_BUDGET_ATTR))
+    plan = plan_kernel(dag, _cann_kernel(fixed, kernel, asked), dtype, _output_name(chunk))
     wanted = plan.ub_plan()
     options = f"{pass_name} ({schedule.describe()})"
     if budget is not None:
@@ -91,6 +92,15 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
                       f"{options} allocates for {describe_plan(wanted)}: give "
                       "hsg-tile-on-cores the same variant options")
     return plan
+
+
+def _cann_kernel(fixed: Schedule, kernel: func.FuncOp, asked: Schedule) -> Schedule:
+    """`fixed`, with bf16 kept widened (hswc.vectorizer.plan.budget_schedule) when the kernel
+    was tiled by its op's CANN budget: a variant that records it (hsg.ub_budget), or a reference
+    kernel that records no plan of its own."""
+    by_budget = UB_BUDGET_ATTR in kernel.attributes or (
+        UB_PLAN_ATTR not in kernel.attributes and asked.is_reference)
+    return replace(fixed, widened_bf16=True) if by_budget else fixed
 
 
 def _recorded(kernel: func.FuncOp, attr: str) -> UbPlan | None:

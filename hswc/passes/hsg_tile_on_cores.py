@@ -76,7 +76,7 @@ from hswc.tiling import (
     template_tiling_key,
     tiling_formula,
 )
-from hswc.vectorizer.plan import plan_kernel, tiling_plan
+from hswc.vectorizer.plan import budget_schedule, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
 INT64_MAX = 2**63 - 1
@@ -402,6 +402,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             kernels = []
             variants = schedule.variants()
             for index, (fixed, above) in enumerate(variants):
+                fixed = budget_schedule(fixed, budget, schedule)
                 kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
                 plan, own = tiling_plan(kernel, budget, schedule)
                 key = template_tiling_key(dtype, index) if len(variants) > 1 \

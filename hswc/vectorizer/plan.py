@@ -19,7 +19,7 @@ roundup as a reserve, with ubFactor a multiple of the vector instructions' align
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Literal
 
@@ -129,6 +129,15 @@ class KernelPlan:
         return UbPlan(bytes_per_element=linear + -(-masks // MASK_BITS_PER_BYTE),
                       ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES,
                       align_elements=self.align)
+
+
+def budget_schedule(fixed: Schedule, budget: Budget | None, asked: Schedule) -> Schedule:
+    """The schedule to plan a kernel with: `fixed` (one variant of `asked`), or, when the op's
+    CANN budget applies (`asked` is the preset that reproduces that CANN kernel), `fixed` with
+    its bf16 steps kept as the CANN kernel writes them (widened_bf16: no narrowing on any SoC)."""
+    if budget is not None and asked.structure == PRESETS.get(budget.schedule):
+        return replace(fixed, widened_bf16=True)
+    return fixed
 
 
 def tiling_plan(kernel: KernelPlan, budget: Budget | None,
