@@ -167,10 +167,14 @@ class Schedule:
     name: str
     options: str
     """The pass options, as hsg-tile-on-cores and convert-hsg-to-ascend take them."""
+    soc: str = "ascend910b"
+    """The SoC the lowered kernels run on (its API table is the interpreter's)."""
 
 
 REFERENCE = Schedule("reference", "")
 FAST = Schedule("fast", "variant=fast")
+ASCEND950 = Schedule("ascend950", "api=dav_3510", "ascend950")
+"""Ascend 950's API table: a bf16 body's exact steps in bf16 (hswc.vectorizer.narrow)."""
 
 
 @st.composite
@@ -196,7 +200,7 @@ def check_every_level(body: Body, inputs: Sequence[np.ndarray],
         modules = stages(text, schedule.options)
         plan = ub_plan(modules["tiled"], body.dtype)
         for level, _ in LOWERING:
-            kernel = runner.compile_module(modules[level], level=level)
+            kernel = runner.compile_module(modules[level], level=level, soc=schedule.soc)
             for cores, ub in platforms(plan):
                 got = np.asarray(kernel.with_platform(core_num=cores, ub_size=ub)(*inputs))
                 where = f"{level} level, {schedule.name} schedule {schedule.options!r}, " \
@@ -215,7 +219,7 @@ def test_every_level_and_schedule_matches_the_evaluator(
     case: tuple[Body, list[np.ndarray]], schedule: Schedule,
 ) -> None:
     body, inputs = case
-    check_every_level(body, inputs, (REFERENCE, FAST, schedule))
+    check_every_level(body, inputs, (REFERENCE, FAST, ASCEND950, schedule))
 
 
 
