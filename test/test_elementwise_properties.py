@@ -179,8 +179,9 @@ ASCEND950 = Schedule("ascend950", "api=dav_3510", "ascend950")
 
 @st.composite
 def flag_combinations(draw: st.DrawFn) -> Schedule:
-    """Each schedule flag on or off."""
-    on = {flag: draw(st.booleans()) for flag in FLAGS}
+    """Each schedule flag on or off (widened-bf16 aside: it only matters on Ascend 950's table,
+    which check_every_level adds for bf16 bodies)."""
+    on = {flag: draw(st.booleans()) for flag in FLAGS if flag != "widened_bf16"}
     options = " ".join(f"{f.replace('_', '-')}={'true' if v else 'false'}" for f, v in on.items())
     return Schedule("random", options)
 
@@ -191,7 +192,9 @@ def flag_combinations(draw: st.DrawFn) -> Schedule:
 def check_every_level(body: Body, inputs: Sequence[np.ndarray],
                       schedules: Sequence[Schedule]) -> None:
     """The body at every level and under every schedule, on every platform, equals the
-    evaluator."""
+    evaluator; a bf16 body also with Ascend 950's API table (its exact steps in bf16)."""
+    if body.dtype == "bf16":
+        schedules = (*schedules, ASCEND950)
     expected = evaluate(body, inputs)
     text = to_mlir(body)
     linalg = runner.compile_text(text, level="linalg")
@@ -219,7 +222,7 @@ def test_every_level_and_schedule_matches_the_evaluator(
     case: tuple[Body, list[np.ndarray]], schedule: Schedule,
 ) -> None:
     body, inputs = case
-    check_every_level(body, inputs, (REFERENCE, FAST, ASCEND950, schedule))
+    check_every_level(body, inputs, (REFERENCE, FAST, schedule))
 
 
 
