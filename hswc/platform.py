@@ -131,6 +131,9 @@ class Platform:
     named ops that have it; None: each op's default (the A2/A3 kernels)."""
     schedule: str = "reference"
     """The schedule preset (hswc.vectorizer.schedule.PRESETS) of that kernel."""
+    api: str = "dav_c220"
+    """Its family's column of the AscendC API table (hswc.soc_api, hswc/api_tables.def):
+    which vector calls take which element types."""
     cost: CostFigures = field(default=COST_FIGURES, compare=False, repr=False)
     """Timing figures for the cost model (not part of what the tiling sees)."""
 
@@ -169,7 +172,7 @@ PLATFORMS: dict[str, Platform] = {
     # arch35): no public source gives the product's figure; core-num= / --core-num override it.
     "ascend950": Platform("ascend950", core_num=64, ub_size=253952,
                           product="Ascend 950PR / Ascend 950DT", semantics="cann-arch35",
-                          schedule="arch35", cost=ASCEND950_COST_FIGURES),
+                          schedule="arch35", api="dav_3510", cost=ASCEND950_COST_FIGURES),
 }
 
 DEFAULT_SOC = "ascend910b"

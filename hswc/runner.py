@@ -114,11 +114,12 @@ def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: s
             if name == HsgTileOnCoresPass.name:
                 if fold:
                     passes.append(HsgTileOnCoresPass(core_num=platform.core_num,
-                                                     ub_size=platform.ub_size, variant=variant))
+                                                     ub_size=platform.ub_size, variant=variant,
+                                                     api=platform.api))
                 else:
-                    passes.append(HsgTileOnCoresPass(variant=variant))
+                    passes.append(HsgTileOnCoresPass(variant=variant, api=platform.api))
             elif name == ConvertHsgToAscendPass.name:
-                passes.append(ConvertHsgToAscendPass(variant=variant))
+                passes.append(ConvertHsgToAscendPass(variant=variant, api=platform.api))
             elif name == HsgDecomposePass.name:
                 passes.append(HsgDecomposePass(semantics=semantics))
             elif name == HsgFuseElementwisePass.name and not fuse:

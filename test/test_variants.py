@@ -210,11 +210,12 @@ def test_ub_plan_fits_every_platform_in_the_ir(soc: str, dtype: str,
     launch = next(op for op in module.walk() if isinstance(op, hsg.LaunchOp))
     ub_factor = ascend.constant_index(launch.tiling[2])
     assert ub_factor is not None and ub_factor > 0 and ub_factor % 64 == 0
+    on_soc = replace(variant, api=platform.api)  # the SoC's API table, as soc= implies
     assert ub_factor == compute_tiling(10**6, platform.core_num, platform.ub_size, dtype,
-                                       hsg_plan(dtype, variant)).ub_factor
+                                       hsg_plan(dtype, on_soc)).ub_factor
     used = _init_buffer_bytes(kernel, launch) + SELECT_TMP_BYTES
     assert used <= platform.ub_size
-    assert used == hsg_kernel_plan(dtype, variant)[0].ub_bytes(ub_factor)
+    assert used == hsg_kernel_plan(dtype, on_soc)[0].ub_bytes(ub_factor)
 
 
 @settings(max_examples=300, deadline=None)

@@ -23,7 +23,14 @@ from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions, for_dtype
 from hswc.checker.sizes import boundary_sizes
 from hswc.checker.tiling_values import Launch, TilingSource
-from hswc.platform import Platform
+from hswc.platform import Platform, get_platform
+from hswc.soc_api import CPP_DEFINES
+
+
+def soc_flags(soc: str) -> tuple[str, ...]:
+    """The g++ flags that build the CPU model for `soc`'s API table (hswc.soc_api: Ascend 950's
+    column with -DASCENDC_CPU_DAV_3510; none for Atlas A2/A3)."""
+    return tuple(f"-D{d}" for d in CPP_DEFINES[get_platform(soc).api])
 
 
 @dataclass
@@ -92,7 +99,8 @@ def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expe
                 cases: Sequence[Case], instances: dict[str, list[str]], struct: str,
                 fields: Sequence[kernel_source.TilingField], include_dirs: Sequence[Path],
                 workdir: Path) -> tuple[dict[str, BuildSpec], dict[str, str]]:
-    """Per dtype the build, and how it was built in words (its macros and instances)."""
+    """Per dtype the build, and how it was built in words (its macros and instances); built
+    for the SoC's column of the API table (soc_flags)."""
     entry = sources.entry
     builds, shown = {}, {}
     for dtype in dict.fromkeys(c.dtype for c in cases):
@@ -106,7 +114,7 @@ def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expe
             dtype, workdir / f"run_kernel_{dtype}", entry.source,
             (sources.directory, *include_dirs), entry.name, len(ref.input_names),
             ref.result_count, listed, tuple(defines), tuple(Path(p) for p in o.forced_includes),
-            struct, tuple(f.name for f in fields))
+            struct, tuple(f.name for f in fields), soc_flags(o.soc))
         words = [f"-D{d}" for d in defines]
         if listed is not None:
             words.append("template args " + " | ".join(f"<{a}>" for a in listed))

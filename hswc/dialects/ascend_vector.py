@@ -54,6 +54,7 @@ from hswc.dialects.ascend_verify import (
     require_element,
     require_same_element,
     require_scalar,
+    soc_float_elements,
 )
 from hswc.platform import VECTOR_REPEAT_BYTES
 
@@ -224,6 +225,7 @@ class MaxOp(_BinaryOp):
     """
 
     name = "ascend.max"
+    ELEMENTS: ClassVar[Elements] = soc_float_elements("Max")
 
 
 @irdl_op_definition
@@ -237,6 +239,7 @@ class MinOp(_BinaryOp):
     """
 
     name = "ascend.min"
+    ELEMENTS: ClassVar[Elements] = soc_float_elements("Min")
 
 
 @irdl_op_definition
@@ -273,6 +276,7 @@ class MaxsOp(_UnaryScalarOp):
     """
 
     name = "ascend.maxs"
+    ELEMENTS: ClassVar[Elements] = soc_float_elements("Maxs")
 
 
 @irdl_op_definition
@@ -285,6 +289,7 @@ class MinsOp(_UnaryScalarOp):
     """
 
     name = "ascend.mins"
+    ELEMENTS: ClassVar[Elements] = soc_float_elements("Mins")
 
 
 @irdl_op_definition
@@ -475,7 +480,7 @@ class CompareOp(VectorOp):
 
     def verify_(self) -> None:
         _verify_mask(self, "dst")
-        require_element(self, "src0", HALF_OR_FLOAT)
+        require_element(self, "src0", soc_float_elements("Compare"))
         require_same_element(self, ("src0", "src1"))
         _verify_compare_count(self, "src0")
 
@@ -499,7 +504,7 @@ class ScalarCompareOp(ScalarSourceOp):
 
     def verify_(self) -> None:
         _verify_mask(self, "dst")
-        require_element(self, "src0", HALF_OR_FLOAT)
+        require_element(self, "src0", soc_float_elements("CompareScalar"))
         self.verify_scalar("src0")
         _verify_compare_count(self, "src0")
 
@@ -559,7 +564,7 @@ class SelectOp(ScalarSourceOp):
 
     def verify_(self) -> None:
         _verify_mask(self, "mask")
-        require_element(self, "dst", HALF_OR_FLOAT)
+        require_element(self, "dst", soc_float_elements("Select"))
         scalar_mode = self.mode.data == SelMode.VSEL_TENSOR_SCALAR_MODE
         if scalar_mode:
             if self.src1 is not None:

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.ascend_types import BITWISE_ELEMENT_TYPES, HALF_FLOAT, LocalTensorType
+from hswc.soc_api import tables
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,18 @@ class Elements:
 
 HALF_OR_FLOAT = Elements("half or float", kinds=HALF_FLOAT)
 """The vector unit's arithmetic dtypes on Atlas A2/A3 (it has no bfloat16 arithmetic)."""
+_FLOAT_KINDS = {"f16": Float16Type, "bf16": BFloat16Type, "f32": Float32Type}
+_CPP_NAMES = {"f16": "half", "bf16": "bfloat16_t", "f32": "float"}
+
+
+def soc_float_elements(call: str) -> Elements:
+    """The float element types some SoC's `call` takes with an exactly specified result
+    (hswc.soc_api's table): what an `ascend` op of that call may hold. Which SoC takes which is
+    checked where the SoC is known (the vectorizer, the interpreter, the CPU model)."""
+    exact = [t for t in _FLOAT_KINDS if any(table.exact(call, t) for table in tables().values())]
+    names = [_CPP_NAMES[t] for t in exact]
+    words = " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return Elements(words, kinds=tuple(_FLOAT_KINDS[t] for t in exact))
 INT16 = Elements("uint16_t (ui16) or int16_t (i16)", types=BITWISE_ELEMENT_TYPES)
 """What And, Or and Not take."""
 

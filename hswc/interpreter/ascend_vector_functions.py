@@ -14,8 +14,11 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
+from hswc import soc_api
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
+from hswc.dialects.ascend_types import element_type_name
+from hswc.dialects.ascend_verify import api_name, local
 from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.ascendc_checks import Scalar
 from hswc.interpreter.machine import MachineFunctions
@@ -71,9 +74,28 @@ class AscendVectorFunctions(MachineFunctions):
     (and its other name Compares), Select and Cast."""
 
     def _vector(self, op: ascend.VectorOp, args: PythonValues, call: UbCall) -> PythonValues:
-        """call(views of the tensor operands, count) on every part of the active cores."""
+        """call(views of the tensor operands, count) on every part of the active cores, once the
+        SoC's API table (hswc.soc_api) says the call takes the operands' element type and its
+        result there is exactly specified."""
+        self._check_table(op)
         on_ub_tensors(self.machine, op, args, call)
         return ()
+
+    def _check_table(self, op: ascend.VectorOp) -> None:
+        call = api_name(op)
+        table = soc_api.table(self.machine.platform.api)
+        if not table.types(call):
+            return  # not in the table: Cast and the copies check their own rules
+        operand = "src0" if call.startswith("Compare") else "dst"
+        elem = element_type_name(local(op, operand).element_type)
+        if table.exact(call, elem):
+            return
+        soc = f"{table.soc_words} ({self.machine.platform.name})"
+        if table.takes(call, elem):
+            raise OpError(op, f"{call} on {elem}: its result on {soc} is not exactly specified "
+                          f"(no documented {elem} rounding)")
+        raise OpError(op, f"{call} on {elem}: {soc} has no such call (it takes "
+                      f"{table.words(call)})")
 
     def _scalar(self, op: ascend.ScalarSourceOp,
                 args: PythonValues) -> tuple[Scalar, PythonValues]:

@@ -11,8 +11,10 @@ bitwise calls and Duplicate.
 - Exp, Ln, Sqrt, Rsqrt: hswc.math_semantics' one model of each (the double function rounded
   once to T), the same as the CPU model's.
 - Abs clears the sign bit; And, Or, Not work on the 16-bit patterns of uint16 / int16 lanes.
-- Duplicate fills with the scalar (half, float or bfloat16). The A2/A3 vector unit has no
-  bfloat16 arithmetic: every other call here refuses it.
+- Duplicate fills with the scalar (half, float or bfloat16). Max, Min, Maxs and Mins also take
+  bfloat16 (exact: no rounding; Ascend 950 has them, A2/A3 not: which SoC takes what is
+  hswc.soc_api's table, which the interpreter checks before it calls these). No call here
+  rounds in bfloat16 (its rounding is documented nowhere), so the others refuse it.
 
 count 0 is a no-op, elements past count are untouched, and every tensor must hold count.
 """
@@ -35,12 +37,13 @@ from hswc.interpreter.ascendc_checks import (
     overlaps,
     store,
 )
-from hswc.interpreter.dtypes import F16, F32, I16, U16
+from hswc.interpreter.dtypes import BF16, F16, F32, I16, U16
 
 Compute = Callable[[np.ndarray, np.ndarray], np.ndarray]
 DtypeRule = Callable[[str, np.ndarray], np.dtype]
 
-_BITS: Final = {F16: (np.uint16, 0x7FFF, 0x0200), F32: (np.uint32, 0x7FFFFFFF, 0x00400000)}
+_BITS: Final = {F16: (np.uint16, 0x7FFF, 0x0200), F32: (np.uint32, 0x7FFFFFFF, 0x00400000),
+                BF16: (np.uint16, 0x7FFF, 0x0040)}
 """(unsigned view, magnitude mask, quiet-NaN bit) of each arithmetic dtype."""
 
 # region operand rules
@@ -51,6 +54,14 @@ def arith_dtype(api: str, a: np.ndarray) -> np.dtype:
     if a.dtype not in (F16, F32):
         raise ApiError(f"{api}: unsupported dtype {a.dtype} (float16, float32; the A2/A3 vector "
                        "unit has no bfloat16 arithmetic)")
+    return a.dtype
+
+
+def extremum_dtype(api: str, a: np.ndarray) -> np.dtype:
+    """The dtype of `a`, which must be one maximum / minimum is computed in (half, float,
+    bfloat16: no rounding is involved)."""
+    if a.dtype not in (F16, F32, BF16):
+        raise ApiError(f"{api}: unsupported dtype {a.dtype} (float16, float32, bfloat16)")
     return a.dtype
 
 
@@ -244,12 +255,12 @@ def div(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None
 
 def max_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Max(dst, src0, src1, count): dst[i] = maximum(src0[i], src1[i]) (IEEE 754-2019)."""
-    _apply("Max", arith_dtype, _MAXIMUM, dst, count, {"src0": src0, "src1": src1})
+    _apply("Max", extremum_dtype, _MAXIMUM, dst, count, {"src0": src0, "src1": src1})
 
 
 def min_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Min(dst, src0, src1, count): dst[i] = minimum(src0[i], src1[i]) (IEEE 754-2019)."""
-    _apply("Min", arith_dtype, _MINIMUM, dst, count, {"src0": src0, "src1": src1})
+    _apply("Min", extremum_dtype, _MINIMUM, dst, count, {"src0": src0, "src1": src1})
 
 
 def and_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
@@ -278,12 +289,12 @@ def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
 
 def maxs(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Maxs(dst, src, scalar, count): dst[i] = maximum(src[i], scalar)."""
-    _apply("Maxs", arith_dtype, _MAXIMUM, dst, count, {"src": src}, scalar)
+    _apply("Maxs", extremum_dtype, _MAXIMUM, dst, count, {"src": src}, scalar)
 
 
 def mins(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Mins(dst, src, scalar, count): dst[i] = minimum(src[i], scalar)."""
-    _apply("Mins", arith_dtype, _MINIMUM, dst, count, {"src": src}, scalar)
+    _apply("Mins", extremum_dtype, _MINIMUM, dst, count, {"src": src}, scalar)
 
 
 def abs_(dst: np.ndarray, src: np.ndarray, count: int) -> None:

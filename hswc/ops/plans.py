@@ -12,7 +12,7 @@ from hswc.elementwise import elementwise
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR, HsgDecomposePass
 from hswc.passes.schedule_options import read_budget
 from hswc.tiling import UbPlan
-from hswc.vectorizer.plan import KernelPlan, plan_kernel, tiling_plan
+from hswc.vectorizer.plan import KernelPlan, budget_schedule, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import REFERENCE, Schedule
 
 
@@ -41,8 +41,10 @@ def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
     generic = next(op for op in module.walk() if isinstance(op, GenericOp))
     ew = elementwise(generic)
     fixed = schedule.with_depth(depth) if schedule.chosen_at_run_time else schedule
-    kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
-    return kernel, tiling_plan(kernel, read_budget(generic, UB_BUDGET_ATTR), schedule)[0]
+    budget = read_budget(generic, UB_BUDGET_ATTR)
+    kernel = plan_kernel(ew.dag, budget_schedule(fixed, budget, schedule), dtype,
+                         ew.output_name())
+    return kernel, tiling_plan(kernel, budget, schedule)[0]
 
 
 def op_ub_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,

@@ -17,11 +17,11 @@ options' schedule. A kernel tiled for another UB plan (its `hsg.ub_plan`), or fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -30,12 +30,19 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
-from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, describe_plan, read_plan
+from hswc.passes.schedule_options import (
+    API_ATTR,
+    UB_PLAN_ATTR,
+    ScheduleOptions,
+    describe_plan,
+    read_plan,
+)
+from hswc.soc_api import FAMILIES
 from hswc.tiling import UbPlan
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
 from hswc.vectorizer.plan import KernelPlan, budget_covers, plan_kernel
-from hswc.vectorizer.schedule import Schedule
+from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
 
 def _defined_outside(value: SSAValue, loop: Operation) -> bool:
@@ -64,9 +71,10 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
     kernel = _kernel_of(chunk)
     if kernel is None:  # a hand-written chunk: no tiling to agree with
         return plan_kernel(dag, schedule.variants()[0][0], dtype, _output_name(chunk))
+    asked = _with_kernel_api(kernel, schedule)
     fixed = _variant(kernel, schedule, pass_name)
-    plan = plan_kernel(dag, fixed, dtype, _output_name(chunk))
     tiled, budget = (_recorded(kernel, attr) for attr in (UB_PLAN_ATTR, UB_BUDGET_ATTR))
+    plan = plan_kernel(dag, _cann_kernel(fixed, kernel, asked), dtype, _output_name(chunk))
     wanted = plan.ub_plan()
     options = f"{pass_name} ({schedule.describe()})"
     if budget is not None:
@@ -86,6 +94,15 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
     return plan
 
 
+def _cann_kernel(fixed: Schedule, kernel: func.FuncOp, asked: Schedule) -> Schedule:
+    """`fixed`, with bf16 kept widened (hswc.vectorizer.plan.budget_schedule) when the kernel
+    was tiled by its op's CANN budget: a variant that records it (hsg.ub_budget), or a reference
+    kernel that records no plan of its own."""
+    by_budget = UB_BUDGET_ATTR in kernel.attributes or (
+        UB_PLAN_ATTR not in kernel.attributes and asked.is_reference)
+    return replace(fixed, widened_bf16=True) if by_budget else fixed
+
+
 def _recorded(kernel: func.FuncOp, attr: str) -> UbPlan | None:
     try:
         return read_plan(kernel, attr)
@@ -95,7 +112,9 @@ def _recorded(kernel: func.FuncOp, attr: str) -> UbPlan | None:
 
 def _variant(kernel: func.FuncOp, schedule: Schedule, pass_name: str) -> Schedule:
     """The schedule of this kernel: the options', or for a variant of a run-time choice (its
-    hsg.queue_depth) the options' variant of that depth."""
+    hsg.queue_depth) the options' variant of that depth; with the API table recorded on the
+    kernel (hsg.api) unless the options name one."""
+    schedule = _with_kernel_api(kernel, schedule)
     depth = kernel.attributes.get(hsg.QUEUE_DEPTH_ATTR)
     name = f"@{kernel.sym_name.data}"
     if depth is None:
@@ -111,6 +130,15 @@ def _variant(kernel: func.FuncOp, schedule: Schedule, pass_name: str) -> Schedul
                       f"time, but {pass_name} ({schedule.describe()}) builds one kernel: give "
                       "it the same variant options as hsg-tile-on-cores", name)
     return schedule.with_depth(depth.value.data)
+
+
+def _with_kernel_api(kernel: func.FuncOp, schedule: Schedule) -> Schedule:
+    recorded = kernel.attributes.get(API_ATTR)
+    if recorded is None or schedule.api != DEFAULT_API:  # the options name a table
+        return schedule
+    if not isinstance(recorded, StringAttr) or recorded.data not in FAMILIES:
+        raise OpError(kernel, f"has a {API_ATTR} that is not one of {', '.join(FAMILIES)}")
+    return replace(schedule, api=recorded.data)
 
 
 def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:

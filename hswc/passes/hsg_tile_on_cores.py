@@ -26,7 +26,7 @@ element), that budget; a plan that is not a budget is recorded on both functions
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from io import StringIO
 
 from xdsl.builder import Builder
@@ -60,6 +60,7 @@ from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
 from hswc.passes.schedule_options import (
+    API_ATTR,
     UB_PLAN_ATTR,
     ScheduleOptions,
     plan_attribute,
@@ -78,8 +79,8 @@ from hswc.tiling import (
     template_tiling_key,
     tiling_formula,
 )
-from hswc.vectorizer.plan import plan_kernel, tiling_plan
-from hswc.vectorizer.schedule import Schedule
+from hswc.vectorizer.plan import budget_schedule, plan_kernel, tiling_plan
+from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
 INT64_MAX = 2**63 - 1
 F32 = Float32Type()
@@ -384,6 +385,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         platform = self.platform()
         schedule = self.schedule(self.name)  # an unknown preset fails before any rewrite
+        if self.api is None and self.soc is not None:
+            schedule = replace(schedule, api=get_platform(self.soc).api)
         if self.kernel_name is not None and not self.kernel_name.isidentifier():
             raise PassFailedException(f"{self.name}: kernel-name must be a C identifier, got "
                                       f"'{self.kernel_name}'")
@@ -414,9 +417,10 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
         table = functions.setdefault(module, _Functions(module))
         body = _body_key(ew)
-        kernels = table.plans.get((body, dtype))
+        plan_key = (body, dtype, tuple(sorted(op.attributes.items())))
+        kernels = table.plans.get(plan_key)
         if kernels is None:
-            kernels = table.plans[(body, dtype)] = self._plan(ew, schedule, dtype)
+            kernels = table.plans[plan_key] = self._plan(ew, schedule, dtype)
         plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
             else tuple(k.variant for k in kernels)
         own_plan = len(kernels) == 1 and kernels[0].own
@@ -434,9 +438,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 fn = _build_kernel_function(
                     kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
                 k.mark(fn, len(kernels))
+                if schedule.api != DEFAULT_API:
+                    fn.attributes[API_ATTR] = StringAttr(schedule.api)
                 return fn
 
-            key = ("kernel", op_name, dtype, k, len(kernels), body)
+            key = ("kernel", op_name, dtype, k, len(kernels), body, schedule.api)
             launched.append((k.variant.key, table.ensure_built(key, kernel, op)))
 
         before = op.prev_op
@@ -461,6 +467,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             kernels = []
             variants = schedule.variants()
             for index, (fixed, above) in enumerate(variants):
+                fixed = budget_schedule(fixed, budget, schedule)
                 kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
                 plan, own = tiling_plan(kernel, budget, schedule)
                 key = template_tiling_key(dtype, index) if len(variants) > 1 \

@@ -21,11 +21,15 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.soc_api import FAMILIES
 from hswc.tiling import Budget, UbPlan
 from hswc.vectorizer.schedule import OPTIONS, PRESETS, REFERENCE, Schedule
 
 UB_PLAN_ATTR = "hsg.ub_plan"
 """On a kernel function: the UB plan its tiling divided by."""
+API_ATTR = "hsg.api"
+"""On a kernel function tiled for a SoC whose API table is not Atlas A2/A3's: that table's
+family (`"dav_3510"`), which convert-hsg-to-ascend then chooses calls from."""
 
 _PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
 
@@ -62,6 +66,11 @@ class ScheduleOptions:
     """Queue tensors used as they are, without ReinterpretCast views."""
     compares: bool | None = None
     """The scalar compare spelled Compares, not CompareScalar."""
+    widened_bf16: bool | None = None
+    """bf16 bodies computed in f32 as written, even where the SoC has exact bf16 calls."""
+    api: str | None = None
+    """The SoC family's API table to choose calls from (hswc.soc_api: dav_c220, dav_3510);
+    default: hsg-tile-on-cores' `soc`'s, or the one recorded on the kernel (hsg.api)."""
     double_buffer_above: int | None = None
     """Choose depth-2 queues at run time when totalNum is above this (two kernels, two keys)."""
 
@@ -75,6 +84,9 @@ class ScheduleOptions:
                     f"{pass_name}: unknown variant '{self.variant}' (known: {known})"
                 )
             base = PRESETS[self.variant]
+        if self.api is not None and self.api not in FAMILIES:
+            raise PassFailedException(f"{pass_name}: unknown api '{self.api}' (known: "
+                                      f"{', '.join(FAMILIES)})")
         given = {name: getattr(self, name) for name in OPTIONS}
         chosen = replace(base, **{name: on for name, on in given.items() if on is not None})
         above = chosen.double_buffer_above

@@ -35,6 +35,7 @@ from typing import Literal
 
 from xdsl.ir import Operation, SSAValue
 
+from hswc import soc_api
 from hswc.diagnostics import OpError
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.schedule import Schedule
@@ -42,8 +43,7 @@ from hswc.vectorizer.schedule import Schedule
 Role = Literal["input", "copy", "temp", "const", "mask", "output"]
 Count = Literal["cur", "compute", "words"]
 
-ARITHMETIC_DTYPES = ("f16", "f32")
-"""What the A2/A3 vector unit computes on (no bf16 arithmetic, compare or select)."""
+FLOAT_DTYPES = ("f16", "bf16", "f32")
 
 SWAPPED = {"oeq": "oeq", "ogt": "olt", "oge": "ole", "olt": "ogt", "ole": "oge", "one": "one",
            "ord": "ord", "une": "une"}
@@ -115,6 +115,8 @@ class _Selector:
     def __init__(self, dag: Dag, schedule: Schedule, dtype: str, output_name: str):
         self.dag = dag
         self.schedule = schedule
+        self.table = soc_api.table(schedule.api)
+        """The SoC's API table: which calls are exact on which dtypes."""
         self.dtype = dtype
         self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index)
                        for n in dag.inputs]
@@ -182,9 +184,15 @@ class _Selector:
         if dtype == "i1":
             raise OpError(node.source, f"works on i1 values, which {what} has no form for: "
                           "select between numbers, combine conditions with andi/ori/xori")
-        if dtype not in ARITHMETIC_DTYPES:
-            raise OpError(node.source, f"computes on {dtype}, but {what} on Atlas A2/A3 takes "
-                          "f16 or f32: widen the operands with arith.extf to f32 first")
+        if not self.table.exact(what, dtype):
+            soc = self.table.soc_words
+            if self.table.takes(what, dtype):
+                raise OpError(node.source, f"computes on {dtype}, but {soc} documents no "
+                              f"rounding of {what} on {dtype}: widen the operands with "
+                              "arith.extf to f32 first")
+            takes = " or ".join(t for t in FLOAT_DTYPES if self.table.exact(what, t))
+            raise OpError(node.source, f"computes on {dtype}, but {what} on {soc} takes "
+                          f"{takes}: widen the operands with arith.extf to f32 first")
 
     def run(self) -> Selection:
         for node in self.dag.nodes:

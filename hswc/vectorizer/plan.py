@@ -19,14 +19,16 @@ roundup as a reserve, with ubFactor a multiple of the vector instructions' align
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Literal
 
+from hswc import soc_api
 from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
+from hswc.vectorizer.narrow import narrow_exact
 from hswc.vectorizer.schedule import PRESETS, Schedule
 
 MASK_BITS_PER_BYTE = 8
@@ -129,6 +131,15 @@ class KernelPlan:
                       align_elements=self.align)
 
 
+def budget_schedule(fixed: Schedule, budget: Budget | None, asked: Schedule) -> Schedule:
+    """The schedule to plan a kernel with: `fixed` (one variant of `asked`), or, when the op's
+    CANN budget applies (`asked` is the preset that reproduces that CANN kernel), `fixed` with
+    its bf16 steps kept as the CANN kernel writes them (widened_bf16: no narrowing on any SoC)."""
+    if budget is not None and asked.structure == PRESETS.get(budget.schedule):
+        return replace(fixed, widened_bf16=True)
+    return fixed
+
+
 def tiling_plan(kernel: KernelPlan, budget: Budget | None,
                 asked: Schedule | None = None) -> tuple[UbPlan, bool]:
     """What the host tiling divides the UB by for this kernel, and whether that is the kernel's
@@ -139,7 +150,7 @@ def tiling_plan(kernel: KernelPlan, budget: Budget | None,
     own = kernel.ub_plan()
     schedule = asked if asked is not None else kernel.schedule
     plan = None
-    if budget is not None and schedule == PRESETS.get(budget.schedule):
+    if budget is not None and schedule.structure == PRESETS.get(budget.schedule):
         plan = budget.plan(kernel.schedule.queue_depth)
     if plan is None:
         return own, True
@@ -353,7 +364,10 @@ def _alignment(plan: KernelPlan) -> int:
 
 
 def plan_kernel(dag: Dag, schedule: Schedule, dtype: str, output_name: str = "y") -> KernelPlan:
-    """The kernel's instructions, in order, and its buffers (see the module docstring)."""
+    """The kernel's instructions, in order, and its buffers (see the module docstring); a bf16
+    body's exact steps in bf16 where the schedule's SoC allows (hswc.vectorizer.narrow)."""
+    if not schedule.widened_bf16:
+        dag = narrow_exact(dag, soc_api.table(schedule.api), dtype)
     sel = select_instructions(dag, schedule, dtype, output_name)
     order, items = _order(sel, schedule)
     plan = KernelPlan(sel, schedule, items, order, [], {})

@@ -20,7 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from hswc.soc_api import FAMILIES
 from hswc.tiling import DOUBLE_BUFFER_ABOVE
+
+DEFAULT_API = FAMILIES[0]
+"""Atlas A2/A3's API table: what a schedule chooses calls from unless told otherwise."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,12 @@ class Schedule:
     """Vector instructions take queue tensors as they are, without a ReinterpretCast view."""
     compares: bool = False
     """Spell the scalar compare `Compares`, its current AscendC name, not `CompareScalar`."""
+    widened_bf16: bool = False
+    """bf16 bodies computed as written, in f32, even where the SoC's calls are exact on bf16
+    (ops-nn's arch35 HardSwishGrad compares x's f32 copy); otherwise hswc.vectorizer.narrow
+    moves the exact steps (compares, selects, maximum, minimum) of widened bf16 values to bf16."""
+    api: str = DEFAULT_API
+    """The SoC family whose API table (hswc.soc_api) the calls are chosen from."""
     double_buffer_above: int | None = None
     """A run-time choice: the tiling launches the depth-2 kernel when totalNum is above this
     many elements and the depth-1 kernel otherwise (ops-nn arch35: 1024); `double_buffer` is
@@ -70,8 +80,15 @@ class Schedule:
         return 2 if self.double_buffer else 1
 
     @property
+    def structure(self) -> Schedule:
+        """The schedule with the default API table: what the presets are compared with (the
+        SoC's table changes which calls a body may use, not the kernel's structure)."""
+        return replace(self, api=DEFAULT_API)
+
+    @property
     def is_reference(self) -> bool:
-        return self == REFERENCE
+        """The reference structure, on any SoC."""
+        return self.structure == REFERENCE
 
     @property
     def chosen_at_run_time(self) -> bool:
@@ -95,18 +112,21 @@ class Schedule:
         on = [name.replace("_", "-") + "=true" for name in FLAGS if getattr(self, name) is True]
         if self.double_buffer_above is not None:
             on.append(f"double-buffer-above={self.double_buffer_above}")
+        if self.api != DEFAULT_API:
+            on.append(f"api={self.api}")
         return " ".join(on) if on else "reference"
 
 
 FLAGS = tuple(flag.name for flag in fields(Schedule) if flag.type in ("bool", bool))
 """The on/off flags, in declaration order (also the pass options' order, with `-` for `_`)."""
 OPTIONS = tuple(flag.name for flag in fields(Schedule))
-"""Every field of a schedule: the flags, then `double_buffer_above`."""
+"""Every field of a schedule: the flags, `api`, then `double_buffer_above`."""
 REFERENCE = Schedule()
 FAST = Schedule(double_buffer=True, scalar_compare=True, in_place=True, early_free=True,
                 x_first=True)
 ARCH35 = Schedule(scalar_compare=True, argument_order=True, reuse_copies=True,
                   whole_repeat_casts=True, cast_rint=True, no_pipe_barriers=True,
-                  raw_queue_tensors=True, compares=True, double_buffer_above=DOUBLE_BUFFER_ABOVE)
+                  raw_queue_tensors=True, compares=True, widened_bf16=True,
+                  double_buffer_above=DOUBLE_BUFFER_ABOVE)
 PRESETS = {"reference": REFERENCE, "fast": FAST, "arch35": ARCH35}
 """Named schedules of the `variant` pass option."""

@@ -989,12 +989,12 @@ REFUSED = {
     "Axpy(t, t, 2.0f, 8)": f"ascendc_cpu: Axpy {UNSPECIFIED}",
     "FusedMulAdd(t, t, t, 8)": f"ascendc_cpu: FusedMulAdd {UNSPECIFIED}",
     "WholeReduceSum(t, t, 64, 1, 1, 1, 8)": f"ascendc_cpu: WholeReduceSum {UNSPECIFIED}",
-    "Add(h, h, h, 8)": "Add supports half, float, int16_t, int32_t",
-    "Muls(h, h, bfloat16_t(2.0f), 8)": "Muls supports half, float, int16_t, int32_t",
+    "Add(h, h, h, 8)": "Add supports (half, float, int16_t, int32_t) on Atlas A2/A3",
+    "Muls(h, h, bfloat16_t(2.0f), 8)": "Muls supports (half, float, int16_t, int32_t)",
     "Cast(t.ReinterpretCast<half>(), t.ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, 8)": (
         "ascendc_cpu: Cast int32_t -> half is not modelled"
     ),
-    "Not(t, t, 8)": "Not supports int16_t and uint16_t",
+    "Not(t, t, 8)": "Not supports (int16_t, uint16_t)",
 }
 """Calls that must not compile, and a piece of their error message."""
 

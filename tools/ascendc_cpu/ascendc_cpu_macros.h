@@ -25,11 +25,22 @@
 
 #include "ascendc_cpu_runtime.h"
 
+#if defined(ASCENDC_CPU_DAV_3510)
+// Ascend 950 (ascendc_cpu_api.h): __NPU_ARCH__ 3510 as asc-devkit tests it;
+// __CCE_AICORE__ 310 is assumed (asc-devkit's dav_3510 pipe is kernel_tpipe_impl_c310.h).
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 310
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 3510
+#endif
+#else
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
 #endif
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
+#endif
 #endif
 
 /// Every core of the model is an AI vector core.

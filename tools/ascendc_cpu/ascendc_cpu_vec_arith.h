@@ -3,8 +3,9 @@
 // Part of the AscendC CPU model (see README.md). Level-2 ("count") forms with
 // the signatures of include/basic_api/kernel_operator_vec_{binary,
 // binary_scalar,unary,duplicate}_intf.h and the element types the ascend910b
-// implementation (impl/basic_api/dav_c220) accepts; any other element type
-// fails to compile (bfloat16_t arithmetic does not exist on A2/A3). Lanes
+// table (ascendc_cpu_api.h: hswc/api_tables.def, the SoC's column) accepts; any
+// other element type fails to compile, and so does a rounding call on
+// bfloat16_t (Ascend 950 has them, with no documented rounding). Lanes
 // follow ascendc_cpu_vec_common.h: one IEEE RNE rounding in T, IEEE 754-2019
 // maximum/minimum, integer lanes wrap around.
 #ifndef ASCENDC_CPU_VEC_ARITH_H
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
 
 namespace ascendc_cpu {
@@ -47,8 +49,7 @@ namespace AscendC {
 template <typename T>
 inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count)
 {
-    static_assert(ascendc_cpu::kIsOneOf<T, half, bfloat16_t, int16_t, uint16_t, int32_t, uint32_t, float>,
-        "Duplicate supports half, bfloat16_t, int16_t, uint16_t, int32_t, uint32_t and float");
+    ascendc_cpu::api::CheckDuplicate<T>();
     const char* api = "Duplicate";
     const uint32_t n = ascendc_cpu::CheckCount(api, count);
     if (n == 0) {
@@ -62,12 +63,12 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
 
 // region binary and scalar forms, one row per op
 
-#define ASCENDC_CPU_BINARY(Name, kTypeOk, types, lane)                                                    \
+#define ASCENDC_CPU_BINARY(Name, lane)                                                                    \
     template <typename T>                                                                                \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
         const int32_t& count)                                                                            \
     {                                                                                                    \
-        static_assert(kTypeOk<T>, #Name " supports " types);                                             \
+        ascendc_cpu::api::Check##Name<T>();                                                              \
         ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });         \
     }
 
@@ -76,21 +77,21 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,          \
         const int32_t& count)                                                                            \
     {                                                                                                    \
-        static_assert(ascendc_cpu::kIsArith<T>, #Name " supports half, float, int16_t, int32_t");       \
+        ascendc_cpu::api::Check##Name<T>();                                                              \
         const T s = scalarValue;                                                                         \
         ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                     \
     }
 
-/// dst[i] = src0[i] OP src1[i]: + - * rounded in T (half, float, int16_t,
-/// int32_t), / correctly rounded (half, float), maximum / minimum (IEEE 754-2019).
-ASCENDC_CPU_BINARY(Add, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithAdd)
-ASCENDC_CPU_BINARY(Sub, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithSub)
-ASCENDC_CPU_BINARY(Mul, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMul)
-ASCENDC_CPU_BINARY(Div, ascendc_cpu::kIsFloatLike, "half and float", ascendc_cpu::ArithDiv)
-ASCENDC_CPU_BINARY(Max, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMax)
-ASCENDC_CPU_BINARY(Min, ascendc_cpu::kIsArith, "half, float, int16_t, int32_t", ascendc_cpu::ArithMin)
+/// dst[i] = src0[i] OP src1[i]: + - * rounded in T, / correctly rounded,
+/// maximum / minimum (IEEE 754-2019); element types: the SoC's API table.
+ASCENDC_CPU_BINARY(Add, ascendc_cpu::ArithAdd)
+ASCENDC_CPU_BINARY(Sub, ascendc_cpu::ArithSub)
+ASCENDC_CPU_BINARY(Mul, ascendc_cpu::ArithMul)
+ASCENDC_CPU_BINARY(Div, ascendc_cpu::ArithDiv)
+ASCENDC_CPU_BINARY(Max, ascendc_cpu::ArithMax)
+ASCENDC_CPU_BINARY(Min, ascendc_cpu::ArithMin)
 
-/// dst[i] = src[i] OP scalarValue (half, float, int16_t, int32_t), as the binary forms.
+/// dst[i] = src[i] OP scalarValue, as the binary forms.
 ASCENDC_CPU_SCALAR(Adds, ascendc_cpu::ArithAdd)
 ASCENDC_CPU_SCALAR(Muls, ascendc_cpu::ArithMul)
 ASCENDC_CPU_SCALAR(Maxs, ascendc_cpu::ArithMax)
@@ -123,7 +124,7 @@ inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loca
 template <typename T>
 inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
 {
-    static_assert(ascendc_cpu::kIsFloatLike<T>, "Abs supports half and float");
+    ascendc_cpu::api::CheckAbs<T>();
     ascendc_cpu::Unary("Abs", dst, src, count, [](T a) {
         if constexpr (std::is_same<T, half>::value) {
             return half::FromBits(static_cast<uint16_t>(a.ToBits() & 0x7FFFu));
@@ -138,7 +139,7 @@ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int3
 template <typename T>
 inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
 {
-    static_assert(ascendc_cpu::kIsOneOf<T, half, float, int32_t>, "Relu supports half, float, int32_t");
+    ascendc_cpu::api::CheckRelu<T>();
     ascendc_cpu::Unary("Relu", dst, src, count, [](T a) { return ascendc_cpu::ArithMax(a, T(0)); });
 }
 
@@ -146,7 +147,7 @@ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int
 template <typename T>
 inline void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
 {
-    static_assert(ascendc_cpu::kIsOneOf<T, int16_t, uint16_t>, "Not supports int16_t and uint16_t");
+    ascendc_cpu::api::CheckNot<T>();
     ascendc_cpu::Unary("Not", dst, src, count, [](T a) { return static_cast<T>(~a); });
 }
 

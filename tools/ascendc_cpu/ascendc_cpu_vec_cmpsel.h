@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
 
 namespace ascendc_cpu {
@@ -50,7 +51,7 @@ template <typename T, typename U>
 inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
     const AscendC::LocalTensor<T>* src1, const T& scalar, AscendC::CMPMODE cmpMode, uint32_t count)
 {
-    static_assert(kIsOneOf<T, half, float, int32_t>, "Compare/CompareScalar support half, float (and int32_t with EQ)");
+    api::CheckCompare<T>();
     static_assert(std::is_same<U, uint8_t>::value, "Compare/CompareScalar write a uint8_t mask");
     if (std::is_same<T, int32_t>::value && cmpMode != AscendC::CMPMODE::EQ) {
         Fail(api, "int32_t operands support CMPMODE::EQ only");
@@ -91,7 +92,7 @@ inline void SelectImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
     const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, const T& scalar,
     AscendC::SELMODE selMode, uint32_t count)
 {
-    static_assert(kIsFloatLike<T>, "Select supports half and float");
+    api::CheckSelect<T>();
     static_assert(std::is_integral<U>::value && std::is_unsigned<U>::value, "Select mask must be an unsigned type");
     const char* api = "Select";
     using AscendC::SELMODE;

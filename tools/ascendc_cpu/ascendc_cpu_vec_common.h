@@ -146,16 +146,18 @@ inline T Quiet(const T& v)
 {
     if constexpr (std::is_same<T, half>::value) {
         return half::FromBits(static_cast<uint16_t>(v.ToBits() | 0x0200u));
+    } else if constexpr (std::is_same<T, bfloat16_t>::value) {
+        return bfloat16_t::FromBits(static_cast<uint16_t>(v.ToBits() | 0x0040u));
     } else {
         return F32FromBits(F32Bits(v) | 0x00400000u);
     }
 }
 
-/// Sign bit of a half/float lane (so -0 and NaNs are seen).
+/// Sign bit of a half/bfloat16_t/float lane (so -0 and NaNs are seen).
 template <typename T>
 inline bool SignBit(const T& v)
 {
-    if constexpr (std::is_same<T, half>::value) {
+    if constexpr (std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value) {
         return (v.ToBits() & 0x8000u) != 0;
     } else {
         return (F32Bits(v) >> 31) != 0;

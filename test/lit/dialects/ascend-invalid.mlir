@@ -45,10 +45,10 @@ func.func @cast_f32_to_f32(%d: !ascend.local_tensor<f32, veccalc>, %s: !ascend.l
 
 // -----
 
-// Compare on bf16: Compare takes half or float only.
-func.func @compare_bf16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type bf16; Compare takes half or float
-  ascend.compare %m, %a, %a, gt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>
+// Compare on ui16: Compare takes floats only (bf16 on Ascend 950: ascend-bf16-exact.mlir).
+func.func @compare_ui16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<ui16, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type ui16; Compare takes half, bfloat16_t or float
+  ascend.compare %m, %a, %a, gt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
   func.return
 }
 
@@ -56,7 +56,7 @@ func.func @compare_bf16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.loca
 
 // Compare on integers.
 func.func @compare_i32(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<i32, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type i32; Compare takes half or float
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type i32; Compare takes half, bfloat16_t or float
   ascend.compare %m, %a, %a, lt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<i32, veccalc>, !ascend.local_tensor<i32, veccalc>
   func.return
 }
@@ -72,10 +72,10 @@ func.func @compare_mixed_dtypes(%m: !ascend.local_tensor<ui8, veccalc>, %f: !asc
 
 // -----
 
-// CompareScalar on bf16.
-func.func @compare_scalar_bf16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare_scalar' src0 has element type bf16; CompareScalar takes half or float
-  ascend.compare_scalar %m, %a, 3.0 : bf16, lt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<bf16, veccalc>
+// CompareScalar on ui16.
+func.func @compare_scalar_ui16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<ui16, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare_scalar' src0 has element type ui16; CompareScalar takes half, bfloat16_t or float
+  ascend.compare_scalar %m, %a, 3.0 : f32, lt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui16, veccalc>
   func.return
 }
 
@@ -200,10 +200,10 @@ func.func @duplicate_i32(%a: !ascend.local_tensor<i32, veccalc>, %n: index) {
 
 // -----
 
-// Select on bf16.
-func.func @select_bf16(%d: !ascend.local_tensor<bf16, veccalc>, %m: !ascend.local_tensor<ui8, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.select' dst has element type bf16; Select takes half or float
-  ascend.select %d, %m, %d, %d, vsel_tensor_tensor_mode, %n : !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>
+// Select on ui16.
+func.func @select_ui16(%d: !ascend.local_tensor<ui16, veccalc>, %m: !ascend.local_tensor<ui8, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.select' dst has element type ui16; Select takes half, bfloat16_t or float
+  ascend.select %d, %m, %d, %d, vsel_tensor_tensor_mode, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
   func.return
 }
 

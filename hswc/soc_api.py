@@ -1,0 +1,109 @@
+"""The AscendC API table of each SoC family: which vector calls take which element types.
+
+The table is written once, in `hswc/api_tables.def` (rows `ASCENDC_API(call, result, dav_c220
+types, dav_3510 types)`, from asc-devkit's headers and API docs; the file says which). This
+module reads it for the vectorizer (which calls a body may use in which dtype), the `ascend`
+dialect's verifiers (what some SoC takes) and the interpreter (what the SoC it runs on takes);
+the C++ CPU model includes the same file (tools/ascendc_cpu/ascendc_cpu_api.h), so the printer's
+kernels, the interpreter and hswc-check-kernel agree on one table.
+
+A call is *exact* on a dtype when the SoC takes it there and its result is specified bit for
+bit: every call of f16 and f32 (one IEEE rounding to nearest even, as on A2/A3), and on bf16
+only the calls that never round (Max, Min, Maxs, Mins, Compare, CompareScalar, Select,
+Duplicate): asc-devkit documents that Ascend 950 takes bf16 Add, Mul, Adds, Muls, ... but not
+how they round, so those stay widened to f32.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+TABLE_FILE: Final = Path(__file__).with_name("api_tables.def")
+FAMILIES: Final = ("dav_c220", "dav_3510")
+"""The table's columns, in order: Atlas A2/A3, Ascend 950."""
+FAMILY_NAMES: Final = {"dav_c220": "Atlas A2/A3", "dav_3510": "Ascend 950"}
+CPP_DEFINES: Final = {"dav_c220": (), "dav_3510": ("ASCENDC_CPU_DAV_3510",)}
+"""The -D flags that build the CPU model (tools/ascendc_cpu) for a family."""
+IR_TYPES: Final = {"half": "f16", "bfloat16_t": "bf16", "float": "f32", "int16_t": "i16",
+                   "uint16_t": "ui16", "int32_t": "i32", "uint32_t": "ui32"}
+"""AscendC element type -> the IR's spelling."""
+ALIASES: Final = {"Compares": "CompareScalar"}
+"""Calls the table lists under another name (Compares is CompareScalar's current name)."""
+
+_ROW = re.compile(r"^ASCENDC_API\((\w+),\s*(ASCENDC_EXACT|ASCENDC_ROUNDS),\s*\(([^)]*)\),"
+                  r"\s*\(([^)]*)\)\)\s*$")
+
+
+@dataclass(frozen=True)
+class ApiTable:
+    """One SoC family's column of the table."""
+
+    family: str
+    takes_types: Mapping[str, tuple[str, ...]]
+    """call -> the AscendC element types it takes, in the table's order."""
+    rounding: frozenset[str]
+    """The calls whose result is rounded in T."""
+
+    @property
+    def soc_words(self) -> str:
+        return FAMILY_NAMES[self.family]
+
+    def types(self, call: str) -> tuple[str, ...]:
+        return self.takes_types.get(ALIASES.get(call, call), ())
+
+    def takes(self, call: str, dtype: str) -> bool:
+        """Whether `call` compiles for `dtype` (the IR's f16/bf16/f32/i16/... spelling)."""
+        return dtype in {IR_TYPES[t] for t in self.types(call)}
+
+    def exact(self, call: str, dtype: str) -> bool:
+        """Whether `call` on `dtype` is taken and its result specified bit for bit."""
+        rounds = ALIASES.get(call, call) in self.rounding
+        return self.takes(call, dtype) and not (rounds and dtype == "bf16")
+
+    def words(self, call: str) -> str:
+        """`half, float, int16_t` for messages."""
+        return ", ".join(self.types(call)) or "no element type"
+
+
+@cache
+def tables() -> Mapping[str, ApiTable]:
+    """Every family's table, read from TABLE_FILE."""
+    columns: list[dict[str, tuple[str, ...]]] = [{} for _ in FAMILIES]
+    rounding: set[str] = set()
+    for number, line in enumerate(TABLE_FILE.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("//"):
+            continue
+        m = _ROW.match(line)
+        if m is None:
+            raise ValueError(f"{TABLE_FILE}:{number}: not an ASCENDC_API row: {line}")
+        call, result, *lists = m.groups()
+        for column, text in zip(columns, lists, strict=True):
+            column[call] = tuple(t.strip() for t in text.split(","))
+        if result == "ASCENDC_ROUNDS":
+            rounding.add(call)
+    return {family: ApiTable(family, column, frozenset(rounding))
+            for family, column in zip(FAMILIES, columns, strict=True)}
+
+
+def table(family: str) -> ApiTable:
+    """The table of a family (dav_c220, dav_3510)."""
+    return tables()[family]
+
+
+def default_table() -> ApiTable:
+    """Atlas A2/A3's: what IR without a SoC is lowered for."""
+    return table(FAMILIES[0])
+
+
+def any_soc_types(call: str) -> tuple[str, ...]:
+    """The IR element types some SoC's `call` takes (what the dialect's verifier accepts)."""
+    seen: dict[str, None] = {}
+    for t in tables().values():
+        for name in t.types(call):
+            seen[IR_TYPES[name]] = None
+    return tuple(seen)
