@@ -22,7 +22,8 @@ def _generic(maps: str, iterators: str, body: str, out_type: str = "tensor<3x5xf
     return f"""\
 func.func @f(%a: {in_type}) -> {out_type} {{
   %e = tensor.empty() : {out_type}
-  %y = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}} ins(%a : {in_type}) outs(%e : {out_type}) {{
+  %y = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}}
+      ins(%a : {in_type}) outs(%e : {out_type}) {{
   ^bb0(%x: f32, %o: f32):
 {body}
   }} -> {out_type}

@@ -95,7 +95,8 @@ def _widened(builder: InsertPoint, value: SSAValue) -> SSAValue:
 
 def _neighbours(c: float) -> tuple[float, float]:
     """The f32 values either side of a double c that f32 does not hold (lo < c < hi)."""
-    c32 = np.float32(c)
+    with np.errstate(over="ignore"):
+        c32 = np.float32(c)
     if float(c32) > c:
         return float(np.nextafter(c32, np.float32(-np.inf))), float(c32)
     return float(c32), float(np.nextafter(c32, np.float32(np.inf)))
@@ -119,7 +120,9 @@ def _rewrite_cmpf(op: arith.CmpfOp) -> None:
     if c is None:
         raise OpError(op, "compares a widened value with an f64 value that is neither a "
                       "constant nor widened; such an f64 compare has no exact f32 form")
-    if predicate in ("true", "false") or c != c or float(np.float32(c)) == c:
+    with np.errstate(over="ignore"):
+        exact = c != c or float(np.float32(c)) == c
+    if predicate in ("true", "false") or exact:
         new_c, new_p = (c, predicate)
     elif predicate in ("oeq", "une"):
         result = arith.ConstantOp(IntegerAttr(int(predicate == "une"), IntegerType(1)))
