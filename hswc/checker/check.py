@@ -190,7 +190,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
-        violations=result.violations, failure=result.failure,
+        violations=result.violations, failure=result.failure, timed_out=result.timed_out,
         all_patterns=case.user_inputs is None and dtype.itemsize == 2 and case.size == 1 << 16)
     if result.outputs is None:
         return outcome
@@ -210,14 +210,61 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     return outcome
 
 
+def configuration(case: Case) -> tuple[str, int | None, int]:
+    """What a run builds and selects: its dtype, template instance and tiling key. A
+    configuration that hangs once is not run again at other sizes."""
+    return case.dtype, case.instance, case.launch.tiling_key
+
+
+class _Hangs:
+    """The configurations that timed out so far, each with its smallest size that did."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._first: dict[tuple[str, int | None, int], int] = {}
+
+    def seen(self, case: Case) -> int | None:
+        with self._lock:
+            return self._first.get(configuration(case))
+
+    def record(self, case: Case) -> None:
+        with self._lock:
+            key = configuration(case)
+            self._first[key] = min(self._first.get(key, case.size), case.size)
+
+
+def _skipped(p: Plan, case: Case, hung_at: int) -> RunOutcome:
+    spec = p.builds[case.dtype]
+    args = None if case.instance is None or spec.instances is None else (
+        spec.instances[case.instance])
+    return RunOutcome(case.dtype, case.size, case.launch.block_dim, case.launch.fields, args,
+                      failure=f"not run: this configuration timed out at n={hung_at}",
+                      skipped=True)
+
+
 def run_plan(p: Plan) -> CheckReport:
-    """Run every case (in parallel), compare, and fill in the report."""
-    tilings = [p.layouts[c.dtype].pack(c.launch.fields, p.fields,
-                                       f"tiling of {c.size} {c.dtype} elements") for c in p.cases]
+    """Run every case (in parallel), compare, and fill in the report. A configuration
+    (dtype, template instance, tiling key) whose run times out is not run at its other sizes:
+    those runs say so instead of each waiting for the timeout."""
+    tilings = [c.launch.raw if c.launch.raw is not None else
+               p.layouts[c.dtype].pack(c.launch.fields, p.fields,
+                                       f"tiling of {c.size} {c.dtype} elements")
+               for c in p.cases]
     jobs = p.options.jobs or os.cpu_count() or 1
+    hangs = _Hangs()
+
+    def one(k: int) -> RunOutcome:
+        case = p.cases[k]
+        hung_at = hangs.seen(case)
+        if hung_at is not None:
+            return _skipped(p, case, hung_at)
+        outcome = _run_case(p, k, case, tilings[k])
+        if outcome.timed_out:
+            hangs.record(case)
+        return outcome
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(lambda k: _run_case(p, k, p.cases[k], tilings[k]),
-                                 range(len(p.cases))))
+        outcomes = list(pool.map(one, range(len(p.cases))))
     p.report.outcomes = outcomes
     return p.report
 

@@ -68,6 +68,10 @@ class RunOutcome:
     """The run fed the first input every bit pattern of the dtype (hswc.checker.inputs)."""
     ignored: int = 0
     """Elements left out of the comparison (NaN in an input of --ignore-nan-inputs)."""
+    timed_out: bool = False
+    """The run did not end within --timeout."""
+    skipped: bool = False
+    """Not run: its configuration timed out at another size (the failure says where)."""
 
     @property
     def passed(self) -> bool:
@@ -198,11 +202,14 @@ class CheckReport:
                     "no rule")
         differing = sum(1 for o in self.outcomes if o.comparisons is not None
                         and not all(c.equal for c in o.comparisons))
-        stopped = sum(1 for o in self.outcomes if o.comparisons is None)
+        stopped = sum(1 for o in self.outcomes if o.comparisons is None and not o.skipped)
+        skipped = sum(1 for o in self.outcomes if o.skipped)
         rules = len(self.rules_broken())
         parts = [f"{differing} of {len(self.outcomes)} runs differ from the reference"]
         if stopped:
             parts.append(f"{stopped} stopped before writing their outputs")
+        if skipped:
+            parts.append(f"{skipped} not run after their configuration timed out")
         parts.append(f"{rules} rule{'s' if rules != 1 else ''} broken")
         if self.build_failures:
             parts.append(f"{', '.join(f.dtype for f in self.build_failures)} did not compile")

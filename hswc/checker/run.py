@@ -31,6 +31,8 @@ class Execution:
     violations: tuple[Violation, ...]
     failure: str | None
     """A run that crashed, hung or was refused by the harness."""
+    timed_out: bool = False
+    """The run did not end within the timeout (its failure says so)."""
 
 
 def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
@@ -59,7 +61,7 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
                               timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return Execution(None, (), f"the run did not finish within {timeout:g} s (a loop that "
-                                   "never ends?)")
+                                   "never ends?)", timed_out=True)
     stderr = done.stderr
     files = [*(workdir / f"input{k}.bin" for k in range(len(inputs))), *outputs]
     for path, name in zip(files, names, strict=True):

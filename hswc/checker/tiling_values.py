@@ -170,6 +170,9 @@ class Launch:
     tiling_key: int
     template_args: str | None
     """Set by the tiling function; None: the --template-args of the dtype."""
+    raw: bytes | None = None
+    """The tiling data exactly as the op's own tiling wrote it (hswc.checker.host_tiling);
+    None: `fields` packed into the struct's layout."""
 
 
 def _template_args(value: Any, where: str) -> str:
