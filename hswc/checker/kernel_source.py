@@ -169,6 +169,8 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:
+        errors = [line.strip() for line in done.stderr.splitlines() if "error" in line]
+        _PREPROCESS_ERRORS[source] = errors[0] if errors else done.stderr.strip()[:200]
         return None
     own, lines, current = str(source), [], None
     for line in done.stdout.splitlines():
@@ -181,6 +183,8 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
     return "\n".join(lines)
 
 
+_PREPROCESS_ERRORS: dict[Path, str] = {}
+"""Why g++ could not preprocess a source (its first error), for the messages."""
 _LINE_MARKER = re.compile(r'^# \d+ "([^"]*)"')
 
 
@@ -220,6 +224,14 @@ def _pick_entry(entries: list[Entry], wanted: str | None, where: str) -> Entry:
         # One name in several files (ops-nn's relu_v2.cpp and relu_v2_apt.cpp): the file
         # named after the entry is the A2/A3 one.
         named = [e for e in entries if e.source.stem == e.name]
+        sources = {e.source for e in entries}
+        if len(sources) == 1:
+            source = entries[0].source
+            why = _PREPROCESS_ERRORS.get(source, "")
+            raise CheckError(f"{source} defines entry {names[0]} {len(entries)} times (under "
+                             "#if/#else?) and the checker could not preprocess it to pick one"
+                             + (f": {why}" if why else "") + "; fix that, or give -D/--define "
+                             "as the build does")
         if len(named) != 1:
             files = ", ".join(str(e.source) for e in entries)
             raise CheckError(f"entry {names[0]} is defined in several files ({files}): give "

@@ -1,0 +1,122 @@
+"""hswc-check-kernel on an op folder (test/cpp_fixtures/op_folders/leaky_relu_fixture, written
+for these tests in ops-nn's layout): the op's own op_host tiling, run on the CPU model of the
+tiling context (tools/ascendc_cpu/host), gives every launch; the kernel file, its entry variant,
+the tiling struct and the template arguments are found as the build finds them; attributes are
+matched in either spelling and default to the op definition's. Bad folders, attributes and SoCs
+get one message naming the file.
+
+The fixture's tiling is CANN's split (fixture_tiling.py's, written again in C++): with 4 cores
+and 16 KiB of UB, blockFactor = ceil(n / 4), ubFactor = (16384 - 1024) // (2*2*size + 12) // 128
+* 128, block dim ceil(n / blockFactor).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from hswc.checker.check import build_plans, check, plan, run_plan
+from hswc.checker.errors import CheckError
+from hswc.checker.options import CheckOptions
+
+FOLDER = Path(__file__).resolve().parent / "cpp_fixtures" / "op_folders" / "leaky_relu_fixture"
+BASE = CheckOptions(kernel=str(FOLDER), op="hsg.leaky_relu", soc="ascend950", core_num=4,
+                    ub_size=16384, sizes=(129, 2561), jobs=2)
+
+
+def _ub_factor(size: int) -> int:
+    return (16384 - 1024) // (2 * 2 * size + 12) // 128 * 128
+
+
+def test_the_ops_own_tiling_gives_each_launch_and_the_template_argument() -> None:
+    p = plan(replace(BASE, dtypes=("bf16", "f32")))
+    try:
+        assert p.sources.entry.source.name == "leaky_relu_fixture_apt.cpp"
+        assert [t.name for t in p.sources.entry.template or ()] == ["D_T_X"]
+        assert p.struct == "LeakyReluFixtureTiling"
+        launches = {(c.dtype, c.size): c.launch for c in p.cases}
+        bf16 = launches["bf16", 2561]
+        assert (bf16.block_dim, bf16.template_args) == (4, "bfloat16_t")
+        assert bf16.tiling_key == 27  # a DATATYPE parameter is encoded as its C_DT value
+        assert bf16.fields == {"totalNum": 2561, "blockFactor": 641,
+                               "ubFactor": _ub_factor(2), "negativeSlope": 0.25}
+        f32 = launches["f32", 129]
+        assert (f32.block_dim, f32.template_args, f32.tiling_key) == (4, "float", 0)
+        assert f32.fields["blockFactor"] == 33 and f32.fields["ubFactor"] == _ub_factor(4)
+        assert f32.raw is not None and len(f32.raw) == 32
+        assert int.from_bytes(f32.raw[:8], "little") == 129
+        assert "negative_slope = 0.25" in p.reference.title  # the definition's default
+    finally:
+        p.cleanup()
+
+
+def test_the_device_and_ut_entries_and_the_a2_kernel_all_pass() -> None:
+    device = plan(replace(BASE, dtypes=("f16",)))
+    ut = plan(replace(BASE, dtypes=("f32",), defines={None: ["DTYPE_X={T}"]}))
+    a2 = plan(replace(BASE, soc="ascend910b", dtypes=("bf16",)))
+    plans = [device, ut, a2]
+    try:
+        assert ut.sources.entry.template is None  # the #ifdef DTYPE_X variant
+        assert a2.sources.entry.source.name == "leaky_relu_fixture.cpp"
+        assert [c.launch.tiling_key for c in a2.cases] == [2, 2]
+        build_plans(plans)
+        for p in plans:
+            report = run_plan(p)
+            assert report.passed, report.format()
+    finally:
+        for p in plans:
+            p.cleanup()
+
+
+def test_an_attribute_in_either_spelling_reaches_reference_and_tiling() -> None:
+    report = check(replace(BASE, dtypes=("f16",), sizes=(2561,),
+                           attrs={"negativeSlope": "0.5"}))
+    assert "negative_slope = 0.5" in report.reference
+    assert report.outcomes[0].tiling["negativeSlope"] == 0.5
+    assert report.passed, report.format()
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"soc": "ascend910_93"}, "LeakyReluFixture has no AICore configuration for ascend910_93 "
+                              "(it has ascend950, ascend910b): give --soc ascend950"),
+    ({"attrs": {"unread_knob": "3"}}, "--attr unread_knob: LeakyReluFixture's tiling"),
+    ({"attrs": {"bias": "1"}}, "--attr bias: neither hsg.leaky_relu (attributes: "
+                               "negative_slope) nor LeakyReluFixture"),
+    ({"dtypes": ("f32",), "attrs": {"negative_slope": "0.5", "unread_knob": "1"}},
+     "does not read it, so the kernel would not see it"),
+])
+def test_bad_attributes_and_socs_name_the_file_and_reason(change: dict, message: str) -> None:
+    with pytest.raises(CheckError) as error:
+        plan(replace(BASE, **change))
+    assert message in str(error.value)
+    if "soc" in change:
+        assert "leaky_relu_fixture_def.cpp" in str(error.value)
+
+
+def test_a_folder_that_is_not_an_op_and_a_tiling_that_does_not_build(tmp_path: Path) -> None:
+    bare = tmp_path / "bare"
+    (bare / "op_host").mkdir(parents=True)
+    (bare / "op_kernel").mkdir()
+    with pytest.raises(CheckError, match=r"bare: not an ops-nn op folder .*no \*_def\.cpp"):
+        plan(replace(BASE, kernel=str(bare)))
+    broken = tmp_path / "broken"
+    shutil.copytree(FOLDER, broken)
+    kernel = broken / "op_kernel" / "arch35" / "leaky_relu_fixture.h"
+    shared = FOLDER.parents[3] / "examples" / "check_kernel" / "elementwise_kernel.h"
+    kernel.write_text(kernel.read_text().replace("../../../../../../examples/check_kernel/"
+                                                 "elementwise_kernel.h", str(shared)))
+    tiling = broken / "op_host" / "arch35" / "leaky_relu_fixture_tiling.cpp"
+    tiling.write_text(tiling.read_text().replace("ASCENDC_TPL_SEL_PARAM(context, code);",
+                                                 "ASCENDC_TPL_SEL_PARAM(context, code)"))
+    with pytest.raises(CheckError) as error:
+        plan(replace(BASE, kernel=str(broken)))
+    text = str(error.value)
+    assert "the tiling of LeakyReluFixture" in text and "does not build" in text
+    assert "leaky_relu_fixture_tiling.cpp" in text and "error" in text
+    kernel.write_text(kernel.read_text().replace(str(shared), "no/such/header.h"))
+    with pytest.raises(CheckError, match=r"leaky_relu_fixture_apt\.cpp defines entry "
+                       r"leaky_relu_fixture 2 times .* could not preprocess it .*no/such/header"):
+        plan(replace(BASE, kernel=str(broken)))
