@@ -120,3 +120,22 @@ def test_a_folder_that_is_not_an_op_and_a_tiling_that_does_not_build(tmp_path: P
     with pytest.raises(CheckError, match=r"leaky_relu_fixture_apt\.cpp defines entry "
                        r"leaky_relu_fixture 2 times .* could not preprocess it .*no/such/header"):
         plan(replace(BASE, kernel=str(broken)))
+
+
+def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() -> None:
+    seeded = replace(BASE, dtypes=("f32",), sizes=(2561,),
+                     defines={None: ["SEEDED_FULL_TAIL_COPY"]})
+    stopped = check(seeded).outcomes[0]
+    assert stopped.comparisons is None and len(stopped.violations) == 1
+    bound = "DataCopyPad: read of elements [512, 1024) outside the GlobalTensor bound of 641"
+    assert str(stopped.violations[0]).startswith(bound)
+    kept = check(replace(seeded, record_gm_reads=True)).outcomes[0]
+    assert kept.comparisons is not None and all(c.equal for c in kept.comparisons)
+    rules = [str(v) for v in kept.violations]
+    assert rules[0].startswith(bound) and len(rules) == 2  # block 0 past its slice, then
+    # the last block past the tensor's end: block 3 starts at 3 * 641 elements (7692 bytes), its
+    # second chunk 512 elements on: 9740 + 2048 > 2561 * 4 bytes
+    assert rules[1] == ("DataCopyPad: read of 2048 bytes at byte 9740 of GM tensor 'input 0 (x)' "
+                        "runs past its end (10244 bytes) [block 3]")
+    assert {v.category for v in kept.violations} == {"GM out of bounds"}
+    assert not kept.passed

@@ -98,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--jobs", type=int, metavar="N", help="runs at once (default: CPUs)")
     runs.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                       help=f"seconds one run may take (default {DEFAULT_TIMEOUT:g})")
+    runs.add_argument("--record-gm-reads", action="store_true",
+                      help="report a GM read past a tensor's end as a broken rule and go on, so "
+                           "that the run's values are still compared (default: it stops the "
+                           "run)")
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
@@ -154,7 +158,8 @@ def _options(args: argparse.Namespace) -> object:
         ignore_nan_inputs=args.ignore_nan_inputs.split(",") if args.ignore_nan_inputs else (),
         soc=args.soc, core_num=args.core_num, ub_size=args.ub_size, dtypes=dtypes,
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
-        jobs=args.jobs, timeout=args.timeout, cxx=args.cxx, work_dir=args.work_dir)
+        jobs=args.jobs, timeout=args.timeout, record_gm_reads=args.record_gm_reads, cxx=args.cxx,
+        work_dir=args.work_dir)
 
 
 def _main(argv: Sequence[str] | None) -> int:
