@@ -1,4 +1,4 @@
-"""hswc-check-kernel on an op folder (test/cpp_fixtures/op_folders/leaky_relu_fixture, written
+"""hswc-check-kernel on an op folder (examples/check_kernel/leaky_relu_op, written
 for these tests in ops-nn's layout): the op's own op_host tiling, run on the CPU model of the
 tiling context (tools/ascendc_cpu/host), gives every launch; the kernel file, its entry variant,
 the tiling struct and the template arguments are found as the build finds them; attributes are
@@ -21,8 +21,9 @@ import pytest
 from hswc.checker.check import build_plans, check, plan, run_plan
 from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions
+from hswc.checker.sweep import Row, mapping, sweep, table
 
-FOLDER = Path(__file__).resolve().parent / "cpp_fixtures" / "op_folders" / "leaky_relu_fixture"
+FOLDER = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "leaky_relu_op"
 BASE = CheckOptions(kernel=str(FOLDER), op="hsg.leaky_relu", soc="ascend950", core_num=4,
                     ub_size=16384, sizes=(129, 2561), jobs=2)
 
@@ -105,9 +106,8 @@ def test_a_folder_that_is_not_an_op_and_a_tiling_that_does_not_build(tmp_path: P
     broken = tmp_path / "broken"
     shutil.copytree(FOLDER, broken)
     kernel = broken / "op_kernel" / "arch35" / "leaky_relu_fixture.h"
-    shared = FOLDER.parents[3] / "examples" / "check_kernel" / "elementwise_kernel.h"
-    kernel.write_text(kernel.read_text().replace("../../../../../../examples/check_kernel/"
-                                                 "elementwise_kernel.h", str(shared)))
+    shared = FOLDER.parent / "elementwise_kernel.h"
+    kernel.write_text(kernel.read_text().replace("../../../elementwise_kernel.h", str(shared)))
     tiling = broken / "op_host" / "arch35" / "leaky_relu_fixture_tiling.cpp"
     tiling.write_text(tiling.read_text().replace("ASCENDC_TPL_SEL_PARAM(context, code);",
                                                  "ASCENDC_TPL_SEL_PARAM(context, code)"))
@@ -139,3 +139,38 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
                         "runs past its end (10244 bytes) [block 3]")
     assert {v.category for v in kept.violations} == {"GM out of bounds"}
     assert not kept.passed
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("leakyrelu_v2", ("hsg.leaky_relu", {}, "leakyrelu_v2 = hsg.leaky_relu")),
+    ("relu6_d", ("hsg.hardtanh", {"min_val": "0", "max_val": "6"},
+                 "relu6_d = hsg.hardtanh(min_val=0, max_val=6)")),
+    ("threshold_grad_v2_d", ("hsg.threshold_grad", {}, "threshold_grad_v2_d = hsg.threshold_grad "
+                                                        "(same name)")),
+    ("soft_shrink_grad", ("hsg.softshrink_grad", {}, "soft_shrink_grad = hsg.softshrink_grad")),
+    ("gelu", None),
+])
+def test_sweep_maps_folder_names_to_hsg_ops(name: str, expected: tuple | None) -> None:
+    assert mapping(Path(name)) == expected
+
+
+def test_sweep_checks_every_mapped_folder_on_each_configured_soc(tmp_path: Path) -> None:
+    tree = tmp_path / "ops-nn"
+    folder = tree / "activation" / "leaky_relu"
+    shutil.copytree(FOLDER, folder)
+    kernel = folder / "op_kernel" / "arch35" / "leaky_relu_fixture.h"
+    kernel.write_text(kernel.read_text().replace("../../../elementwise_kernel.h",
+                                                 str(FOLDER.parent / "elementwise_kernel.h")))
+    for unmapped in ("gelu/op_host", "gelu/op_kernel"):
+        (tree / "activation" / unmapped).mkdir(parents=True)
+    lines: list[str] = []
+    rows = sweep(tree, replace(BASE, kernel="", dtypes=("f32",), sizes=(129,)), None,
+                 lines.append)
+    assert rows == [Row("activation/leaky_relu", "ascend950", "f32", "bit-exact (1 run)"),
+                    Row("activation/leaky_relu", "ascend910b", "f32", "bit-exact (1 run)")]
+    assert lines == ["[2/2] activation/leaky_relu on ascend950: leaky_relu = hsg.leaky_relu "
+                     "(same name)", "    f32: bit-exact (1 run)",
+                     "[2/2] activation/leaky_relu on ascend910b: leaky_relu = hsg.leaky_relu "
+                     "(same name)", "    f32: bit-exact (1 run)"]
+    assert table(rows).splitlines()[1].split() == ["activation/leaky_relu", "ascend950", "f32",
+                                                   "bit-exact", "(1", "run)"]

@@ -96,36 +96,46 @@ def _verdicts(report: object) -> dict[str, str]:
             parts.append(f"rule broken ({', '.join(kinds)})")
         if failed:
             parts.append(f"{len(failed)} runs failed ({failed[0].failure})")
-        out[dtype] = "; ".join(parts) or f"bit-exact ({len(runs)} runs)"
+        out[dtype] = "; ".join(parts) or f"bit-exact ({len(runs)} run{'s' * (len(runs) != 1)})"
     return out
 
 
 def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
           progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> list[Row]:
-    from hswc.checker.check import check
-    from hswc.platform import PLATFORMS
-
+    """Every mapped op folder below `root`, checked (see the module docstring); a progress
+    line per kernel and SoC before its check, and one with its verdicts after."""
     rows: list[Row] = []
     found = list(op_folders(root))
     if not found:
         raise CheckError(f"--sweep {root}: no op folder (op_host/ and op_kernel/) below it")
     for k, folder in enumerate(found):
-        mapped = mapping(folder)
-        name = str(folder.relative_to(root))
-        if mapped is None:
-            continue
-        op, attrs, how = mapped
-        for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
-            progress(f"[{k + 1}/{len(found)}] {name} on {soc}: {how}")
-            options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
-                              record_gm_reads=True)
-            try:
-                verdicts = _verdicts(check(options))
-            except CheckError as error:
-                reason = str(error).splitlines()[0]
-                rows.append(Row(name, soc, "-", f"not checkable: {reason}"))
-                continue
-            rows += [Row(name, soc, d, v) for d, v in verdicts.items()]
+        rows += check_folder(folder, str(folder.relative_to(root)), base, socs, progress,
+                             f"[{k + 1}/{len(found)}] ")
+    return rows
+
+
+def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, ...] | None,
+                 progress: Callable[[str], None], prefix: str = "") -> list[Row]:
+    """The rows of one op folder (none when it maps to no hsg op)."""
+    from hswc.checker.check import check
+    from hswc.platform import PLATFORMS
+
+    mapped = mapping(folder)
+    if mapped is None:
+        return []
+    op, attrs, how = mapped
+    rows: list[Row] = []
+    for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
+        progress(f"{prefix}{name} on {soc}: {how}")
+        options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
+                          record_gm_reads=True)
+        try:
+            found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
+        except CheckError as error:
+            found = [Row(name, soc, "-", f"not checkable: {str(error).splitlines()[0]}")]
+        for r in found:
+            progress(f"    {r.dtype}: {r.verdict}")
+        rows += found
     return rows
 
 

@@ -2,7 +2,7 @@
 // ? x : x * negativeSlope, in f32) on the op folder's own tiling struct.
 #ifndef LEAKY_RELU_FIXTURE_KERNEL_H
 #define LEAKY_RELU_FIXTURE_KERNEL_H
-#include "../../../../../../examples/check_kernel/elementwise_kernel.h"
+#include "../../../elementwise_kernel.h"
 #include "../leaky_relu_fixture_tiling_data.h"
 
 namespace checker_fixture {
