@@ -35,6 +35,8 @@ TEMPLATE_TYPES = {0: "float", 1: "half", 2: "int8_t", 3: "int32_t", 4: "uint8_t"
                   27: "bfloat16_t"}
 """The AscendC type an ASCENDC_TPL_DATATYPE_DECL value (a C_DT_* number) stands for."""
 TIMEOUT = 60.0
+HOST_FLAGS = ("-std=c++17", "-O0", "-w", "-fmax-errors=20")
+"""-O0: a tiling runs once per launch, on a few numbers; its build is what costs."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ def _compile(command: list[str], what: str) -> None:
 
 
 def _flags(folder: Folder) -> list[str]:
-    return [*builder.FLAGS, f"-I{HOST_MODEL}", *(f"-I{d}" for d in folder.include_dirs),
+    return [*HOST_FLAGS, f"-I{HOST_MODEL}", *(f"-I{d}" for d in folder.include_dirs),
             f"-I{folder.root.resolve()}"]
 
 
