@@ -174,3 +174,26 @@ def test_sweep_checks_every_mapped_folder_on_each_configured_soc(tmp_path: Path)
                      "(same name)", "    f32: bit-exact (1 run)"]
     assert table(rows).splitlines()[1].split() == ["activation/leaky_relu", "ascend950", "f32",
                                                    "bit-exact", "(1", "run)"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--sweep", "no/such/tree"], "--sweep no/such/tree: no such directory"),
+    (["--sweep", "."], "--sweep checks every op folder it finds: give no KERNEL or --op"),
+    ([], "give the KERNEL (or --sweep OPS_NN_DIR)"),
+])
+def test_sweep_and_kernel_arguments_are_refused_in_one_line(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from hswc.tools.hswc_check_kernel import run
+
+    extra = ["--op", "hsg.relu"] if argv[-1:] == ["."] else []
+    assert run([*argv, *extra]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_sweep_of_a_tree_without_op_folders_says_so(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from hswc.tools.hswc_check_kernel import run
+
+    assert run(["--sweep", str(tmp_path)]) == 1
+    assert "no op folder (op_host/ and op_kernel/) below it" in capsys.readouterr().err
