@@ -197,3 +197,23 @@ def test_sweep_of_a_tree_without_op_folders_says_so(tmp_path: Path,
 
     assert run(["--sweep", str(tmp_path)]) == 1
     assert "no op folder (op_host/ and op_kernel/) below it" in capsys.readouterr().err
+
+
+def test_opbase_is_found_where_ops_nns_build_looks(tmp_path: Path) -> None:
+    from hswc.checker.op_folder import opbase_includes, opbase_root
+
+    ops_nn = tmp_path / "src" / "cann" / "ops-nn"  # ${PROJECT_SOURCE_DIR}
+    ops_nn.mkdir(parents=True)
+    third = tmp_path / "3rd" / "opbase"
+    given = tmp_path / "given"
+    for root in (third, given):
+        (root / "pkg_inc" / "op_common").mkdir(parents=True)
+    assert opbase_root(ops_nn, {}) is None
+    beside = tmp_path / "src" / "ops-base"  # ${PROJECT_SOURCE_DIR}/../../ops-base
+    (beside / "pkg_inc").mkdir(parents=True)
+    assert opbase_root(ops_nn, {"CANN_3RD_LIB_PATH": str(tmp_path / "3rd")}) == beside.resolve()
+    (beside / "pkg_inc").rmdir()
+    assert opbase_root(ops_nn, {"CANN_3RD_LIB_PATH": str(tmp_path / "3rd")}) == third.resolve()
+    assert opbase_root(ops_nn, {"OPBASE_SOURCE_PATH": str(given),
+                                "CANN_3RD_LIB_PATH": str(tmp_path / "3rd")}) == given.resolve()
+    assert opbase_includes(given) == (given / "pkg_inc" / "op_common", given / "pkg_inc")

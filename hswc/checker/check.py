@@ -149,6 +149,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     if _uses_op_dir(o):
         opdir = open_op_dir(o.kernel, o.soc, builder.compiler(o.cxx), workdir)
         kernel = opdir.kernel
+        include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
     sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
     tiling_attrs: dict[str, str] = {}
     if opdir is not None:

@@ -8,11 +8,15 @@
                                             named after the op
 
 ops-nn's own shared headers (`common/inc`: op_host/tiling_base.h, ...) come from the ops-nn root
-above the folder, as its CMake adds them.
+above the folder, as its CMake adds them; opbase (whose `pkg_inc/op_common` holds ATVOSS,
+`atvoss/util/dag.h`) is found where ops-nn's cmake/third_party/opbase.cmake looks:
+$OPBASE_SOURCE_PATH, else an `ops-base` checkout two levels above the ops-nn root, else
+$CANN_3RD_LIB_PATH/opbase.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +51,10 @@ class Folder:
     def_files: tuple[Path, ...]
     tiling_files: tuple[Path, ...]
     include_dirs: tuple[Path, ...]
-    """-I for the host build: ops-nn's common/inc, if the folder sits in an ops-nn tree."""
+    """-I for the host build: ops-nn's common/inc, if the folder sits in an ops-nn tree, and
+    opbase's ATVOSS headers, if opbase is found."""
+    kernel_include_dirs: tuple[Path, ...] = ()
+    """-I for the kernel build: opbase's ATVOSS headers, if opbase is found."""
 
     @property
     def arch_dirs(self) -> tuple[str, ...]:
@@ -83,7 +90,31 @@ def folder(path: str | Path, soc: str) -> Folder:
                          f"{soc}")
     base = ops_nn_root(root)
     includes = (base / "common" / "inc",) if base is not None else ()
-    return Folder(root, soc, defs, tuple(tilings), includes)
+    atvoss = opbase_includes(opbase_root(base))
+    return Folder(root, soc, defs, tuple(tilings), (*includes, *atvoss), atvoss)
+
+
+def opbase_root(ops_nn: Path | None, environ: dict[str, str] | None = None) -> Path | None:
+    """Where ops-nn's build takes opbase from (see the module docstring), or None."""
+    env = os.environ if environ is None else environ
+    candidates = [Path(env["OPBASE_SOURCE_PATH"])] if env.get("OPBASE_SOURCE_PATH") else []
+    if ops_nn is not None:
+        candidates.append(ops_nn / ".." / ".." / "ops-base")
+    if env.get("CANN_3RD_LIB_PATH"):
+        candidates.append(Path(env["CANN_3RD_LIB_PATH"]) / "opbase")
+    for c in candidates:
+        if (c / "pkg_inc").is_dir():
+            return c.resolve()
+    return None
+
+
+def opbase_includes(opbase: Path | None) -> tuple[Path, ...]:
+    """opbase's include directories ATVOSS needs: pkg_inc/op_common (atvoss/...), pkg_inc and
+    include/op_common."""
+    if opbase is None:
+        return ()
+    dirs = (opbase / "pkg_inc" / "op_common", opbase / "pkg_inc", opbase / "include" / "op_common")
+    return tuple(d for d in dirs if d.is_dir())
 
 
 def kernel_file(root: Path, op_name: str, op_file: str | None, soc: str,
