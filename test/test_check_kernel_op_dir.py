@@ -217,3 +217,23 @@ def test_opbase_is_found_where_ops_nns_build_looks(tmp_path: Path) -> None:
     assert opbase_root(ops_nn, {"OPBASE_SOURCE_PATH": str(given),
                                 "CANN_3RD_LIB_PATH": str(tmp_path / "3rd")}) == given.resolve()
     assert opbase_includes(given) == (given / "pkg_inc" / "op_common", given / "pkg_inc")
+
+
+def test_the_tiling_struct_is_found_wherever_the_entrys_includes_lead(tmp_path: Path) -> None:
+    from hswc.checker.kernel_source import find_struct, scan
+
+    lib = tmp_path / "lib" / "atvoss" / "elewise"
+    lib.mkdir(parents=True)
+    (lib / "base_struct.h").write_text(
+        "struct __attribute__((aligned(8))) DeepTiling {\n  int64_t dim0 = 0;\n  float s;\n};\n")
+    (lib / "dag.h").write_text('#include "base_struct.h"\n')
+    kernel = tmp_path / "op_kernel" / "deep.cpp"
+    kernel.parent.mkdir()
+    kernel.write_text('#include "kernel_operator.h"\n#include "atvoss/elewise/dag.h"\n'
+                      'extern "C" __global__ __aicore__ void deep(GM_ADDR x, GM_ADDR y, '
+                      'GM_ADDR workspace, GM_ADDR tiling)\n{\n'
+                      '    GET_TILING_DATA_WITH_STRUCT(DeepTiling, t, tiling);\n}\n')
+    sources = scan(kernel, include_dirs=[tmp_path / "lib"])
+    assert sources.tiling_struct_used == "DeepTiling"
+    fields, where = find_struct(sources, "DeepTiling", (tmp_path / "lib",))
+    assert [f.name for f in fields] == ["dim0", "s"] and where == lib / "base_struct.h"

@@ -308,14 +308,32 @@ def _declarators(statement: str) -> list[TilingField]:
     return fields
 
 
+def included_files(source: Path, include_dirs: Sequence[Path] = ()) -> list[Path]:
+    """Every header `source` includes, directly or not, as g++ finds them with the CPU model's
+    and `include_dirs` (g++ -M -MG: a missing header is left out, not an error)."""
+    from hswc.checker.build import C_LOCALE, MODEL
+
+    command = ["g++", "-M", "-MG", "-std=c++17", f"-I{MODEL}", f"-I{source.parent.resolve()}",
+               *(f"-I{d}" for d in include_dirs), str(source)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              env=C_LOCALE, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    words = done.stdout.replace("\\\n", " ").split()[1:]
+    return [Path(w) for w in words if Path(w).suffix in SOURCE_SUFFIXES and Path(w).is_file()
+            and not str(Path(w).resolve()).startswith(str(MODEL))]
+
+
 def struct_search_files(sources: KernelSources, extra_dirs: Sequence[Path] = (),
                         extra_files: Sequence[Path] = ()) -> list[Path]:
-    """Where a tiling struct may be declared, in order: the kernel's files, every header below
-    its directory (op_kernel/arch35/...), the -I directories, the --include headers, and an
-    ops-nn op folder's tests/ut headers."""
+    """Where a tiling struct may be declared, in order: the kernel's files, every header its
+    entry includes (wherever the includes lead: op_kernel/arch35/, opbase's ATVOSS), every
+    header below its directory, the -I directories, the --include headers, and an ops-nn op
+    folder's tests/ut headers."""
     below = sorted(p for p in sources.directory.rglob("*")
                    if p.is_file() and p.suffix in SOURCE_SUFFIXES and p not in sources.files)
-    found = [*sources.files, *below]
+    found = [*sources.files, *included_files(sources.entry.source, extra_dirs), *below]
     found += [f for d in extra_dirs if d.is_dir() for f in _source_files(d)]
     found += list(extra_files)
     ut = sources.directory.parent / "tests" / "ut"
