@@ -91,8 +91,10 @@ def _compile(command: list[str], what: str) -> None:
     done = subprocess.run(command, capture_output=True, text=True, errors="replace",
                           env=builder.C_LOCALE, check=False)
     if done.returncode != 0:
-        lines = "\n".join(f"  {line}" for line in builder.summarise_errors(done.stdout +
-                                                                          done.stderr))
+        said = [line.replace("the kernel uses", "the tiling uses").replace(
+                    "tools/ascendc_cpu does", "tools/ascendc_cpu/host does")
+                for line in builder.summarise_errors(done.stdout + done.stderr)]
+        lines = "\n".join(f"  {line}" for line in said)
         raise CheckError(f"{what} does not build against the CPU model of the tiling context "
                          f"(tools/ascendc_cpu/host):\n{lines}")
 
