@@ -27,7 +27,7 @@ FLAGS = ("-std=c++17", "-O1", "-w", "-fmax-errors=20")
 """Warnings off: the checker judges what the kernel does, not its style."""
 ERROR_LINES = 8
 """How many of g++'s error lines a report shows."""
-_C_LOCALE = {**os.environ, "LC_ALL": "C"}
+C_LOCALE = {**os.environ, "LC_ALL": "C"}
 """g++'s messages in plain ASCII ('name', not curly quotes), as summarise_errors reads them."""
 
 
@@ -119,7 +119,7 @@ def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
         spec.output.parent.mkdir(parents=True, exist_ok=True)
         running.append((spec, subprocess.Popen(spec.command(cxx), stdout=subprocess.PIPE,
                                                stderr=subprocess.STDOUT, text=True,
-                                               errors="replace", env=_C_LOCALE)))
+                                               errors="replace", env=C_LOCALE)))
     failed: dict[Path, list[str]] = {}
     for spec, process in running:
         output, _ = process.communicate()

@@ -56,7 +56,7 @@ def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: Tili
         return [int(np.prod(shape))]
     if o.sizes:
         return sorted(set(o.sizes))
-    if source.function is None:
+    if not source.sweeps:
         raise CheckError("with fixed --tiling values, give the tensor size with --sizes N (or "
                          "give --tiling-function to sweep sizes)")
     pool = inputs.pool(dtype, ref.thresholds).size

@@ -18,16 +18,17 @@ import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from hswc.checker import build as builder
-from hswc.checker import expected, inputs, kernel_source
+from hswc.checker import expected, host_tiling, inputs, kernel_source, op_folder
 from hswc.checker.cases import Case, build_specs, make_cases
 from hswc.checker.dtypes import NUMPY
 from hswc.checker.errors import CheckError
+from hswc.checker.op_dir import OpDir, open_op_dir
 from hswc.checker.options import (
     CheckOptions,
     argument_order,
@@ -85,8 +86,10 @@ class Plan:
 
 
 def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
-            include_dirs: tuple[Path, ...]) -> tuple[str, tuple[kernel_source.TilingField, ...]]:
-    struct = o.tiling_struct or sources.tiling_struct_used
+            include_dirs: tuple[Path, ...], opdir: OpDir | None = None,
+            ) -> tuple[str, tuple[kernel_source.TilingField, ...], Path]:
+    struct = o.tiling_struct or sources.tiling_struct_used or (
+        opdir.struct_from_tiling() if opdir is not None else None)
     if struct is None:
         raise CheckError(f"name the kernel's tiling struct with --tiling-struct (the entry "
                          f"{sources.entry.name} names none with GET_TILING_DATA_WITH_STRUCT)")
@@ -97,7 +100,8 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
     for f in headers:
         if not f.is_file():
             raise CheckError(f"--include {f}: no such file")
-    return struct, kernel_source.tiling_fields(sources, struct, include_dirs, headers)
+    fields, where = kernel_source.find_struct(sources, struct, include_dirs, headers)
+    return struct, fields, where
 
 
 def _platform(o: CheckOptions) -> Platform:
@@ -134,30 +138,82 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
 
 def plan(o: CheckOptions) -> Plan:
     """Everything up to the builds; a CheckError for any bad input."""
-    sources = kernel_source.scan(o.kernel, o.entry)
-    ref = reference(o)
+    workdir = Path(o.work_dir) if o.work_dir else Path(tempfile.mkdtemp(prefix="hswc-check-"))
+    try:
+        return _plan(o, workdir)
+    except BaseException:
+        if o.work_dir is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+        raise
+
+
+def _uses_op_dir(o: CheckOptions) -> bool:
+    return (o.tiling_function is None and not o.tiling and o.op is not None
+            and op_folder.is_op_folder(o.kernel))
+
+
+def _plan(o: CheckOptions, workdir: Path) -> Plan:
+    include_dirs = tuple(Path(d) for d in o.include_dirs)
+    opdir = None
+    kernel: str | Path = o.kernel
+    if _uses_op_dir(o):
+        opdir = open_op_dir(o.kernel, o.soc, builder.compiler(o.cxx), workdir)
+        kernel = opdir.kernel
+        include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
+    sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
+    tiling_attrs: dict[str, str] = {}
+    if opdir is not None:
+        assert o.op is not None
+        semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
+        ref = expected.from_op(o.op, semantic, o.semantics)
+    else:
+        ref = reference(o)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
     order = argument_order(o, ref, sources.entry)
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
-    include_dirs = tuple(Path(d) for d in o.include_dirs)
-    struct, fields = _struct(o, sources, include_dirs)
+    struct, fields, struct_file = _struct(o, sources, include_dirs, opdir)
     platform = _platform(o)
     user = load_inputs(o, ref)
-    cases, instances = make_cases(o, sources.entry, ref, dtypes_to_check(o, ref, user),
-                                  tiling_source(o), platform, user)
+    source = tiling_source(o)
+    dtypes = dtypes_to_check(o, ref, user)
+    notes = []
+    if opdir is not None:
+        entry = sources.entry
+        template = None if entry.template is None else [(t.name, t.is_type)
+                                                        for t in entry.template]
+        host = host_tiling.build(opdir.folder, opdir.op, tiling_attrs, struct,
+                                 [f.name for f in fields], struct_file, template, opdir.cxx,
+                                 workdir / "host")
+        source = replace(source, host=host.launch)
+        supported = opdir.dtypes()
+        left_out = [d for d in dtypes if d not in supported]
+        if left_out and o.dtypes:
+            raise CheckError(f"--dtypes {','.join(left_out)}: {opdir.op.name}'s definition "
+                             f"({opdir.def_names}) does not take them")
+        dtypes = tuple(d for d in dtypes if d in supported)
+        if left_out:
+            notes.append(f"{', '.join(left_out)}: not in {opdir.op.name}'s definition, not run")
+        if not dtypes:
+            raise CheckError(f"{opdir.def_names}: {opdir.op.name} takes none of the dtypes the "
+                             f"reference has ({', '.join(ref.dtypes)})")
+    cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user)
     known = {f.name for f in fields}
     for case in cases:
         unknown = sorted(set(case.launch.fields) - known)
         if unknown:
             raise CheckError(f"tiling of {case.size} {case.dtype} elements: {struct} has no "
                              f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
-    workdir = Path(o.work_dir) if o.work_dir else Path(tempfile.mkdtemp(prefix="hswc-check-"))
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir)
     report = _report(sources, ref, order, platform, struct, shown)
+    if opdir is not None:
+        files = ", ".join(str(f) for f in opdir.folder.tiling_files)
+        report.notes.insert(0, f"tiling: {opdir.op.name}'s own ({files}), on the CPU model of "
+                               "the tiling context")
+    report.notes += notes
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance)
@@ -198,11 +254,11 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      [dtype] * ref.result_count, case.size, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
-                     p.sources.entry.gm_arguments, o.timeout)
+                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
-        violations=result.violations, failure=result.failure,
+        violations=result.violations, failure=result.failure, timed_out=result.timed_out,
         all_patterns=case.user_inputs is None and dtype.itemsize == 2 and case.size == 1 << 16)
     if result.outputs is None:
         return outcome
@@ -229,14 +285,61 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     return outcome
 
 
+def configuration(case: Case) -> tuple[str, int | None, int]:
+    """What a run builds and selects: its dtype, template instance and tiling key. A
+    configuration that hangs once is not run again at other sizes."""
+    return case.dtype, case.instance, case.launch.tiling_key
+
+
+class _Hangs:
+    """The configurations that timed out so far, each with its smallest size that did."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._first: dict[tuple[str, int | None, int], int] = {}
+
+    def seen(self, case: Case) -> int | None:
+        with self._lock:
+            return self._first.get(configuration(case))
+
+    def record(self, case: Case) -> None:
+        with self._lock:
+            key = configuration(case)
+            self._first[key] = min(self._first.get(key, case.size), case.size)
+
+
+def _skipped(p: Plan, case: Case, hung_at: int) -> RunOutcome:
+    spec = p.builds[case.dtype]
+    args = None if case.instance is None or spec.instances is None else (
+        spec.instances[case.instance])
+    return RunOutcome(case.dtype, case.size, case.launch.block_dim, case.launch.fields, args,
+                      failure=f"not run: this configuration timed out at n={hung_at}",
+                      skipped=True)
+
+
 def run_plan(p: Plan) -> CheckReport:
-    """Run every case (in parallel), compare, and fill in the report."""
-    tilings = [p.layouts[c.dtype].pack(c.launch.fields, p.fields,
-                                       f"tiling of {c.size} {c.dtype} elements") for c in p.cases]
+    """Run every case (in parallel), compare, and fill in the report. A configuration
+    (dtype, template instance, tiling key) whose run times out is not run at its other sizes:
+    those runs say so instead of each waiting for the timeout."""
+    tilings = [c.launch.raw if c.launch.raw is not None else
+               p.layouts[c.dtype].pack(c.launch.fields, p.fields,
+                                       f"tiling of {c.size} {c.dtype} elements")
+               for c in p.cases]
     jobs = p.options.jobs or os.cpu_count() or 1
+    hangs = _Hangs()
+
+    def one(k: int) -> RunOutcome:
+        case = p.cases[k]
+        hung_at = hangs.seen(case)
+        if hung_at is not None:
+            return _skipped(p, case, hung_at)
+        outcome = _run_case(p, k, case, tilings[k])
+        if outcome.timed_out:
+            hangs.record(case)
+        return outcome
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(lambda k: _run_case(p, k, p.cases[k], tilings[k]),
-                                 range(len(p.cases))))
+        outcomes = list(pool.map(one, range(len(p.cases))))
     p.report.outcomes = outcomes
     return p.report
 

@@ -82,7 +82,7 @@ class Reference:
 # region --op hsg.<name>
 
 
-def _named_op(name: str) -> type[hsg.NamedOp]:
+def named_op(name: str) -> type[hsg.NamedOp]:
     stem = name.removeprefix("hsg.")
     for op in hsg.NAMED_OPS:
         if op.name == f"hsg.{stem}":
@@ -152,7 +152,7 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
     from hswc.reference import OP_REFERENCES
     from hswc.runner import compile_module
 
-    op = _named_op(name)
+    op = named_op(name)
     values = _attribute_values(op, attrs)
     options = _option_values(op, attrs)
     stem = op.name.removeprefix("hsg.")

@@ -17,6 +17,8 @@ Everything else about the sources is left to g++.
 from __future__ import annotations
 
 import re
+import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +37,9 @@ _DECLARED = re.compile(r"(?:#\s*define|typename|class|\b(?:u?int(?:8|16|32|64)_t
 _TILING_USE = re.compile(r"\b(?:GET_TILING_DATA_WITH_STRUCT|GET_TILING_DATA_PTR_WITH_STRUCT|"
                          r"REGISTER_TILING_DEFAULT)\s*\(\s*([A-Za-z_]\w*)")
 _ATTRIBUTES = re.compile(r"\[\[[^\]]*\]\]")
+_DECL_ATTRIBUTES = (r"(?:(?:__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)|alignas\s*\([^()]*\)|"
+                    r"\[\[[^\]]*\]\])\s*)*")
+"""`__attribute__((aligned(8)))`, `alignas(8)`, `[[...]]` between `struct` and its name."""
 
 
 def strip_comments(text: str) -> str:
@@ -147,12 +152,53 @@ def _gm_arguments(name: str, params: str, source: Path) -> tuple[str, ...]:
     return tuple(names[:-2])
 
 
-def find_entries(files: tuple[Path, ...]) -> list[Entry]:
+def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
+                 defines: Sequence[str] = ()) -> str | None:
+    """`source` as the build sees it after its #if/#ifdef/#else (g++ -E -fdirectives-only with
+    the CPU model's and the kernel's include directories and `defines`; macros in the code stay
+    unexpanded), its own lines only; None when g++ cannot preprocess it (the raw text is used
+    then)."""
+    from hswc.checker.build import C_LOCALE, MODEL
+
+    command = ["g++", "-E", "-fdirectives-only", "-std=c++17", f"-I{MODEL}",
+               f"-I{source.parent.resolve()}", *(f"-I{d}" for d in include_dirs),
+               *(f"-D{d}" for d in defines), str(source)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              env=C_LOCALE, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        errors = [line.strip() for line in done.stderr.splitlines() if "error" in line]
+        _PREPROCESS_ERRORS[source] = errors[0] if errors else done.stderr.strip()[:200]
+        return None
+    own, lines, current = str(source), [], None
+    for line in done.stdout.splitlines():
+        m = _LINE_MARKER.match(line)
+        if m is not None:
+            current = m.group(1)
+            continue
+        if current is not None and (current == own or Path(current) == source):
+            lines.append(line)
+    return "\n".join(lines)
+
+
+_PREPROCESS_ERRORS: dict[Path, str] = {}
+"""Why g++ could not preprocess a source (its first error), for the messages."""
+_LINE_MARKER = re.compile(r'^# \d+ "([^"]*)"')
+
+
+def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
+                 defines: Sequence[str] = ()) -> list[Entry]:
+    """The __global__ entries of the .cpp files, each as the build sees it (see
+    `preprocessed`): of `#ifdef DTYPE_X` (the UT entry) `#else` (the device template), the one
+    the defines select."""
     entries = []
     for f in files:
         if f.suffix not in (".cpp", ".cc"):
             continue
-        for m in _ENTRY.finditer(strip_comments(_read(f))):
+        text = preprocessed(f, include_dirs, defines)
+        for m in _ENTRY.finditer(strip_comments(text if text is not None else _read(f))):
             if "__global__" not in m.group("quals"):
                 continue
             template = None
@@ -178,6 +224,14 @@ def _pick_entry(entries: list[Entry], wanted: str | None, where: str) -> Entry:
         # One name in several files (ops-nn's relu_v2.cpp and relu_v2_apt.cpp): the file
         # named after the entry is the A2/A3 one.
         named = [e for e in entries if e.source.stem == e.name]
+        sources = {e.source for e in entries}
+        if len(sources) == 1:
+            source = entries[0].source
+            why = _PREPROCESS_ERRORS.get(source, "")
+            raise CheckError(f"{source} defines entry {names[0]} {len(entries)} times (under "
+                             "#if/#else?) and the checker could not preprocess it to pick one"
+                             + (f": {why}" if why else "") + "; fix that, or give -D/--define "
+                             "as the build does")
         if len(named) != 1:
             files = ", ".join(str(e.source) for e in entries)
             raise CheckError(f"entry {names[0]} is defined in several files ({files}): give "
@@ -192,13 +246,17 @@ def dtype_macros(text: str) -> tuple[str, ...]:
     return tuple(sorted(set(_DTYPE.findall(text)) - declared))
 
 
-def scan(kernel: str | Path, entry: str | None = None) -> KernelSources:
-    """The kernel's sources and entry; a CheckError naming what is missing or ambiguous."""
+def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Path] = (),
+         defines: Sequence[str] = ()) -> KernelSources:
+    """The kernel's sources and entry, as the build with `defines` sees them; a CheckError
+    naming what is missing or ambiguous."""
     directory, files, named = locate(kernel)
-    candidates = find_entries((named,) if named is not None else files)
+    candidates = find_entries((named,) if named is not None else files, include_dirs, defines)
     chosen = _pick_entry(candidates, entry, str(named if named is not None else directory))
-    text = "\n".join(strip_comments(_read(f)) for f in files)
-    used = set(_TILING_USE.findall(strip_comments(_read(chosen.source))))
+    seen = preprocessed(chosen.source, include_dirs, defines)
+    own = strip_comments(seen if seen is not None else _read(chosen.source))
+    text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
+    used = set(_TILING_USE.findall(own))
     return KernelSources(directory, files, chosen, dtype_macros(text),
                          used.pop() if len(used) == 1 else None)
 
@@ -206,7 +264,8 @@ def scan(kernel: str | Path, entry: str | None = None) -> KernelSources:
 def _struct_body(text: str, name: str) -> str | None:
     """The text between the braces of `struct NAME {...};` (or `class`, or `typedef struct {...}
     NAME;`), braces balanced."""
-    patterns = (re.compile(rf"\b(?:struct|class)\s+{re.escape(name)}\s*(?::[^{{;]*)?\{{"),
+    patterns = (re.compile(rf"\b(?:struct|class)\s+{_DECL_ATTRIBUTES}{re.escape(name)}\s*"
+                           rf"(?:final\s*)?(?::[^{{;]*)?\{{"),
                 re.compile(r"\btypedef\s+struct\s*\w*\s*\{"))
     for pattern in patterns:
         for m in pattern.finditer(text):
@@ -249,24 +308,61 @@ def _declarators(statement: str) -> list[TilingField]:
     return fields
 
 
-def tiling_fields(sources: KernelSources, struct: str, extra_dirs: tuple[Path, ...] = (),
-                  extra_files: tuple[Path, ...] = ()) -> tuple[TilingField, ...]:
-    """The data members of `struct`, from the kernel's files, those of `extra_dirs` or the
-    headers `extra_files` (g++ -include: an ops-nn UT tiling_def.h)."""
-    texts = [sources.text()] + ["\n".join(strip_comments(_read(f)) for f in _source_files(d))
-                                for d in extra_dirs if d.is_dir()]
-    texts += [strip_comments(_read(f)) for f in extra_files]
-    for text in texts:
-        body = _struct_body(text, struct)
+def included_files(source: Path, include_dirs: Sequence[Path] = ()) -> list[Path]:
+    """Every header `source` includes, directly or not, as g++ finds them with the CPU model's
+    and `include_dirs` (g++ -M -MG: a missing header is left out, not an error)."""
+    from hswc.checker.build import C_LOCALE, MODEL
+
+    command = ["g++", "-M", "-MG", "-std=c++17", f"-I{MODEL}", f"-I{source.parent.resolve()}",
+               *(f"-I{d}" for d in include_dirs), str(source)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              env=C_LOCALE, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    words = done.stdout.replace("\\\n", " ").split()[1:]
+    return [Path(w) for w in words if Path(w).suffix in SOURCE_SUFFIXES and Path(w).is_file()
+            and not str(Path(w).resolve()).startswith(str(MODEL))]
+
+
+def struct_search_files(sources: KernelSources, extra_dirs: Sequence[Path] = (),
+                        extra_files: Sequence[Path] = ()) -> list[Path]:
+    """Where a tiling struct may be declared, in order: the kernel's files, every header its
+    entry includes (wherever the includes lead: op_kernel/arch35/, opbase's ATVOSS), every
+    header below its directory, the -I directories, the --include headers, and an ops-nn op
+    folder's tests/ut headers."""
+    below = sorted(p for p in sources.directory.rglob("*")
+                   if p.is_file() and p.suffix in SOURCE_SUFFIXES and p not in sources.files)
+    found = [*sources.files, *included_files(sources.entry.source, extra_dirs), *below]
+    found += [f for d in extra_dirs if d.is_dir() for f in _source_files(d)]
+    found += list(extra_files)
+    ut = sources.directory.parent / "tests" / "ut"
+    if sources.directory.name == "op_kernel" and ut.is_dir():
+        found += sorted(p for p in ut.rglob("*.h") if p.is_file())
+    return list(dict.fromkeys(found))
+
+
+def find_struct(sources: KernelSources, struct: str, extra_dirs: Sequence[Path] = (),
+                extra_files: Sequence[Path] = ()) -> tuple[tuple[TilingField, ...], Path]:
+    """The data members of `struct` and the file that declares it (see struct_search_files)."""
+    for f in struct_search_files(sources, extra_dirs, extra_files):
+        body = _struct_body(strip_comments(_read(f)), struct)
         if body is not None:
             fields = [f for statement in _flatten(body).split(";")
                       for f in _declarators(statement)]
             if not fields:
-                raise CheckError(f"tiling struct {struct} has no data members the checker "
-                                 "can read")
-            return tuple(fields)
-    raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory}), "
-                     "its -I directories or its --include headers")
+                raise CheckError(f"tiling struct {struct} ({f}) has no data members the "
+                                 "checker can read")
+            return tuple(fields), f
+    raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory} "
+                     "and below), its -I directories, its --include headers or the op's "
+                     "tests/ut headers")
+
+
+def tiling_fields(sources: KernelSources, struct: str, extra_dirs: tuple[Path, ...] = (),
+                  extra_files: tuple[Path, ...] = ()) -> tuple[TilingField, ...]:
+    """The data members of `struct` (see find_struct)."""
+    return find_struct(sources, struct, extra_dirs, extra_files)[0]
 
 
 def _flatten(body: str) -> str:

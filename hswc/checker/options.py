@@ -59,6 +59,9 @@ class CheckOptions:
     first: int = 4
     jobs: int | None = None
     timeout: float = DEFAULT_TIMEOUT
+    record_gm_reads: bool = False
+    """A GM read past a tensor's end is a broken rule that does not stop the run: the values
+    are still compared."""
     cxx: str | None = None
     work_dir: str | None = None
 

@@ -72,6 +72,10 @@ class RunOutcome:
     """With --tolerance torch or ulp:N: what was accepted (hswc.checker.tolerance)."""
     measured: list[tuple[bool, ToleranceComparison]] = field(default_factory=list)
     """Per output, with a tolerance: whether it held, and the largest error and where."""
+    timed_out: bool = False
+    """The run did not end within --timeout."""
+    skipped: bool = False
+    """Not run: its configuration timed out at another size (the failure says where)."""
 
     @property
     def passed(self) -> bool:
@@ -224,11 +228,14 @@ class CheckReport:
             if self.tolerance is not None else \
             sum(1 for o in self.outcomes if o.comparisons is not None
                 and not all(c.equal for c in o.comparisons))
-        stopped = sum(1 for o in self.outcomes if o.comparisons is None)
+        stopped = sum(1 for o in self.outcomes if o.comparisons is None and not o.skipped)
+        skipped = sum(1 for o in self.outcomes if o.skipped)
         rules = len(self.rules_broken())
         parts = [f"{differing} of {len(self.outcomes)} runs differ from the reference"]
         if stopped:
             parts.append(f"{stopped} stopped before writing their outputs")
+        if skipped:
+            parts.append(f"{skipped} not run after their configuration timed out")
         parts.append(f"{rules} rule{'s' if rules != 1 else ''} broken")
         if self.build_failures:
             parts.append(f"{', '.join(f.dtype for f in self.build_failures)} did not compile")

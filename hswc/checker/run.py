@@ -31,14 +31,17 @@ class Execution:
     violations: tuple[Violation, ...]
     failure: str | None
     """A run that crashed, hung or was refused by the harness."""
+    timed_out: bool = False
+    """The run did not end within the timeout (its failure says so)."""
 
 
 def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
             output_dtypes: Sequence[np.dtype], output_size: int, tiling: bytes, block_dim: int,
             tiling_key: int, instance: int | None, ub_size: int, names: Sequence[str],
-            timeout: float = DEFAULT_TIMEOUT) -> Execution:
+            timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False) -> Execution:
     """One run; `names` are the kernel's GM arguments (inputs, then outputs), which the
-    messages use instead of the files' paths."""
+    messages use instead of the files' paths. With `record_gm_reads`, a read past the end of a
+    GM tensor is reported as a broken rule and the run goes on (its outputs are compared)."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)
@@ -46,6 +49,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
                "--ub-size", str(ub_size), "--tiling-file", str(tiling_file), "--keep-going"]
     if instance is not None:
         command += ["--instance", str(instance)]
+    if record_gm_reads:
+        command.append("--record-gm-reads")
     for k, array in enumerate(inputs):
         path = workdir / f"input{k}.bin"
         np.ascontiguousarray(array).tofile(path)
@@ -59,7 +64,7 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
                               timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return Execution(None, (), f"the run did not finish within {timeout:g} s (a loop that "
-                                   "never ends?)")
+                                   "never ends?)", timed_out=True)
     stderr = done.stderr
     files = [*(workdir / f"input{k}.bin" for k in range(len(inputs))), *outputs]
     for path, name in zip(files, names, strict=True):

@@ -170,6 +170,9 @@ class Launch:
     tiling_key: int
     template_args: str | None
     """Set by the tiling function; None: the --template-args of the dtype."""
+    raw: bytes | None = None
+    """The tiling data exactly as the op's own tiling wrote it (hswc.checker.host_tiling);
+    None: `fields` packed into the struct's layout."""
 
 
 def _template_args(value: Any, where: str) -> str:
@@ -200,8 +203,19 @@ class TilingSource:
     function_name: str
     block_dim: int | None
     tiling_key: Mapping[str, int]
+    host: Callable[[int, str, int, int], Launch] | None = None
+    """The op's own op_host tiling (hswc.checker.host_tiling), run per launch instead of a
+    function."""
+
+    @property
+    def sweeps(self) -> bool:
+        """The launch depends on the size (a function or the op's tiling), so sizes can be
+        found from it."""
+        return self.function is not None or self.host is not None
 
     def launch(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
+        if self.host is not None:
+            return self.host(total, dtype, core_num, ub_size)
         where = f"tiling of {total} {dtype} elements"
         values: dict[str, Any] = {}
         if self.function is not None:

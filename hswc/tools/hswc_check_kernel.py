@@ -39,7 +39,11 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=TOOL, description="Run a hand-written AscendC kernel on the CPU model of AscendC "
         "and compare it bit for bit with hswc's semantics.")
-    p.add_argument("kernel", help="op_kernel directory, ops-nn operator directory or .cpp file")
+    p.add_argument("kernel", nargs="?",
+                   help="op_kernel directory, ops-nn operator directory or .cpp file")
+    p.add_argument("--sweep", metavar="OPS_NN_DIR",
+                   help="check every op folder below OPS_NN_DIR that maps to an hsg op, on each "
+                        "SoC its definition configures (or --soc if given), and print one table")
     ref = p.add_argument_group("the reference")
     ref.add_argument("--op", metavar="hsg.OP", help="a named op of the family (FAMILY.md)")
     ref.add_argument("--attr", action="append", default=[], metavar="NAME=VALUE",
@@ -101,6 +105,10 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--jobs", type=int, metavar="N", help="runs at once (default: CPUs)")
     runs.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                       help=f"seconds one run may take (default {DEFAULT_TIMEOUT:g})")
+    runs.add_argument("--record-gm-reads", action="store_true",
+                      help="report a GM read past a tensor's end as a broken rule and go on, so "
+                           "that the run's values are still compared (default: it stops the "
+                           "run)")
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
@@ -158,7 +166,32 @@ def _options(args: argparse.Namespace) -> object:
         tolerance=args.tolerance,
         soc=args.soc, core_num=args.core_num, ub_size=args.ub_size, dtypes=dtypes,
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
-        jobs=args.jobs, timeout=args.timeout, cxx=args.cxx, work_dir=args.work_dir)
+        jobs=args.jobs, timeout=args.timeout, record_gm_reads=args.record_gm_reads, cxx=args.cxx,
+        work_dir=args.work_dir)
+
+
+def _sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from pathlib import Path
+
+    from hswc.checker.errors import CheckError
+    from hswc.checker.sweep import SWEEP_LIMIT, sweep, table
+
+    if args.kernel is not None or args.op is not None:
+        return report(TOOL, "--sweep checks every op folder it finds: give no KERNEL or --op")
+    root = Path(args.sweep)
+    if not root.is_dir():
+        return report(TOOL, f"--sweep {root}: no such directory")
+    args.kernel = str(root)
+    if "--max-size" not in argv:
+        args.max_size = SWEEP_LIMIT
+    try:
+        base = _options(args)
+        socs = (args.soc,) if "--soc" in argv else None
+        rows = sweep(root, base, socs)  # type: ignore[arg-type]
+    except CheckError as error:
+        return report(TOOL, str(error))
+    print(table(rows))
+    return 0 if all(r.verdict.startswith("bit-exact") for r in rows) else 1
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -166,6 +199,10 @@ def _main(argv: Sequence[str] | None) -> int:
     from hswc.checker.check import check
     from hswc.checker.errors import CheckError
 
+    if args.sweep is not None:
+        return _sweep(args, list(sys.argv[1:] if argv is None else argv))
+    if args.kernel is None:
+        return report(TOOL, "give the KERNEL (or --sweep OPS_NN_DIR)")
     try:
         result = check(_options(args))  # type: ignore[arg-type]
     except CheckError as error:

@@ -396,8 +396,13 @@ public:
         }
         const uint64_t first = offset_ + start;
         if (sized_ && (first > size_ || count > size_ - first)) {
-            ascendc_cpu::Fail(api, ascendc_cpu::Msg(write ? "write" : "read", " of elements [", first, ", ",
-                first + count, ") outside the GlobalTensor bound of ", size_, " elements"));
+            const std::string rule = ascendc_cpu::Msg(write ? "write" : "read", " of elements [", first, ", ",
+                first + count, ") outside the GlobalTensor bound of ", size_, " elements");
+            if (write || !ascendc_cpu::Rt().recordGmReads) {
+                ascendc_cpu::Fail(api, rule);
+            }
+            // --record-gm-reads: reported once, the read goes on (CheckGm still bounds it).
+            ascendc_cpu::Defer(api, rule, ascendc_cpu::Msg(api, " outside the GlobalTensor bound"));
         }
         T* p = Address(start);
         ascendc_cpu::CheckGm(api, p, static_cast<size_t>(count * sizeof(T)), write, src);

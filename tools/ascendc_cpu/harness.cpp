@@ -21,13 +21,14 @@
 // Usage:
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
-//              [--instance I] [--keep-going] [--ub-fill BYTE] [--verbose]
+//              [--instance I] [--keep-going] [--record-gm-reads] [--ub-fill BYTE] [--verbose]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
 //   (--instance I: run the I-th entry of HSWC_KERNEL_INSTANCES, whatever its key;
 //   --keep-going: report each distinct cross-pipe race once and run on, exit 3 at
-//   the end; --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
+//   the end; --record-gm-reads: a GM read past a tensor's end (into the 64 KiB of guard bytes,
+//   --ub-fill, kept after each) is reported once and the run goes on; --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
@@ -301,6 +302,7 @@ std::vector<uint8_t> ShorthandTiling(const std::string& s)
 struct Options {
     bool layout = false;
     bool keepGoing = false;
+    bool recordGmReads = false;
     int64_t instance = -1;
     bool haveKey = false;
     uint64_t key = 0;
@@ -360,6 +362,8 @@ Options Parse(int argc, char** argv)
             o.verbose = true;
         } else if (a == "--keep-going") {
             o.keepGoing = true;
+        } else if (a == "--record-gm-reads") {
+            o.recordGmReads = true;
         } else if (a == "--instance") {
             o.instance = IntArg(a, value(), 0, 1 << 20);
         } else if (a == "--tiling-layout") {
@@ -476,7 +480,13 @@ int Main(int argc, char** argv)
 
     ascendc_cpu::Configure(static_cast<uint32_t>(o.ubSize), static_cast<uint8_t>(o.fill));
     ascendc_cpu::Rt().keepGoing = o.keepGoing;
+    ascendc_cpu::Rt().recordGmReads = o.recordGmReads;
     ascendc_cpu::ClearGm();
+    std::vector<size_t> sizes;
+    for (std::vector<uint8_t>& d : data) {  // guard bytes after each tensor (--record-gm-reads)
+        sizes.push_back(d.size());
+        d.resize(d.size() + ascendc_cpu::kGmGuardBytes, static_cast<uint8_t>(o.fill));
+    }
     std::vector<OutputRegion> outputs;
     GmArgs gm{};
     for (size_t i = 0; i < kInputs + kOutputs; ++i) {
@@ -484,11 +494,11 @@ int Main(int argc, char** argv)
         const size_t index = isInput ? i : i - kInputs;
         const std::string name = (isInput ? "input " : "output ") + std::to_string(index) + " (" +
             (isInput ? o.inputs[index] : o.outputs[index]) + ")";
-        if (!isInput && !data[i].empty()) {
+        if (!isInput && sizes[i] != 0) {
             outputs.push_back({ascendc_cpu::Rt().gm.size(), name});
         }
-        ascendc_cpu::RegisterGm(data[i].data(), data[i].size(), name, !isInput);
-        gm[i] = data[i].empty() ? nullptr : data[i].data();
+        ascendc_cpu::RegisterGm(data[i].data(), sizes[i], name, !isInput);
+        gm[i] = sizes[i] == 0 ? nullptr : data[i].data();
     }
     ascendc_cpu::RegisterGm(o.tiling.data(), o.tiling.size(), "tiling", false);
     ascendc_cpu::SetTilingBytes(o.tiling.size());
@@ -505,6 +515,7 @@ int Main(int argc, char** argv)
     }
 
     for (size_t i = 0; i < kOutputs; ++i) {
+        data[kInputs + i].resize(sizes[kInputs + i]);
         WriteFile(o.outputs[i], data[kInputs + i]);
     }
     const std::string report = Unwritten(outputs);

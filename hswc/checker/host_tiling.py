@@ -1,0 +1,237 @@
+"""The op's own op_host tiling, run on the CPU model of the tiling context.
+
+tools/ascendc_cpu/host/tiling_harness.cpp is linked with the op's *_def.cpp and tiling sources,
+unchanged, against the model's headers (tools/ascendc_cpu/host: ge/gert types, the platform,
+OpDef, IMPL_OP_OPTILING, the host side of ASCENDC_TPL_*). `describe` reads the op definition
+(inputs, outputs, attributes with types and defaults, per-SoC configurations); `HostTiling.launch`
+runs the tiling for one size and dtype (every input and output a 1-D tensor of that many
+elements of that dtype, the attributes in the definition's order, the SoC's core count and UB
+size) and turns what it wrote into the kernel's Launch: block dim, tiling key, template
+arguments (ASCENDC_TPL_SEL_PARAM's choice, by parameter name), and the raw tiling bytes.
+
+Attributes: `--attr` names match the definition's in either spelling (negative_slope /
+negativeSlope); those not given take the definition's defaults. An `--attr` the tiling never
+reads is refused (the kernel would not see it).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hswc.checker import build as builder
+from hswc.checker.errors import CheckError
+from hswc.checker.op_folder import Folder, normalised
+from hswc.checker.tiling_values import Launch, Value
+
+HOST_MODEL = builder.MODEL / "host"
+HARNESS = HOST_MODEL / "tiling_harness.cpp"
+GE_DTYPES = {"f32": 0, "f16": 1, "bf16": 27}
+"""ge::DataType of each checked dtype (CANN's numbering)."""
+TEMPLATE_TYPES = {0: "float", 1: "half", 2: "int8_t", 3: "int32_t", 4: "uint8_t", 6: "int16_t",
+                  7: "uint16_t", 8: "uint32_t", 9: "int64_t", 10: "uint64_t", 12: "bool",
+                  27: "bfloat16_t"}
+"""The AscendC type an ASCENDC_TPL_DATATYPE_DECL value (a C_DT_* number) stands for."""
+TIMEOUT = 60.0
+HOST_FLAGS = ("-std=c++17", "-O0", "-w", "-fmax-errors=20")
+"""-O0: a tiling runs once per launch, on a few numbers; its build is what costs."""
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    type: str
+    default: str | None
+
+
+@dataclass
+class OpDefinition:
+    name: str
+    inputs: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    outputs: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    attributes: list[Attribute] = field(default_factory=list)
+    configs: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def attribute(self, name: str) -> int | None:
+        for k, a in enumerate(self.attributes):
+            if normalised(a.name) == normalised(name):
+                return k
+        return None
+
+
+def _dtypes(text: str) -> tuple[int, ...]:
+    return () if text == "-" else tuple(int(t) for t in text.split(","))
+
+
+def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
+    ops: list[OpDefinition] = []
+    tilings: list[str] = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        kind = words[0]
+        if kind == "op":
+            ops.append(OpDefinition(words[1]))
+        elif kind in ("input", "output") and ops:
+            getattr(ops[-1], f"{kind}s").append((words[1], _dtypes(words[2])))
+        elif kind == "attr" and ops:
+            ops[-1].attributes.append(Attribute(words[1], words[2],
+                                                None if words[3] == "-" else words[3]))
+        elif kind == "config" and ops:
+            ops[-1].configs[words[1]] = dict(w.split("=", 1) for w in words[2:] if "=" in w)
+        elif kind == "tiling":
+            tilings.append(words[1])
+    return ops, tilings
+
+
+def _compile(command: list[str], what: str) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                          env=builder.C_LOCALE, check=False)
+    if done.returncode != 0:
+        said = [line.replace("the kernel uses", "the tiling uses").replace(
+                    "tools/ascendc_cpu does", "tools/ascendc_cpu/host does")
+                for line in builder.summarise_errors(done.stdout + done.stderr)]
+        lines = "\n".join(f"  {line}" for line in said)
+        raise CheckError(f"{what} does not build against the CPU model of the tiling context "
+                         f"(tools/ascendc_cpu/host):\n{lines}")
+
+
+def _flags(folder: Folder) -> list[str]:
+    return [*HOST_FLAGS, f"-I{HOST_MODEL}", *(f"-I{d}" for d in folder.include_dirs),
+            f"-I{folder.root.resolve()}"]
+
+
+def describe(folder: Folder, cxx: str, workdir: Path) -> OpDefinition:
+    """The op definition of the folder (the one whose name its tiling registers, if several)."""
+    exe = workdir / "op_def"
+    workdir.mkdir(parents=True, exist_ok=True)
+    names = ", ".join(str(p) for p in folder.def_files)
+    _compile([cxx, *_flags(folder), str(HARNESS), *map(str, folder.def_files), "-o", str(exe)],
+             f"the op definition {names}")
+    done = subprocess.run([str(exe), "--describe"], capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False)
+    ops, _ = parse_description(done.stdout)
+    if not ops:
+        raise CheckError(f"{names}: no op definition (OP_ADD) found")
+    return ops[0]
+
+
+@dataclass
+class HostTiling:
+    """The op's tiling, built; `launch` runs it for one size and dtype."""
+
+    executable: Path
+    op: OpDefinition
+    folder: Folder
+    attributes: list[str]
+    """`--attr` arguments of the harness, one per attribute of the definition."""
+    given: dict[int, str]
+    """Attribute index -> the --attr name the user gave for it."""
+    template: Sequence[tuple[str, bool]] | None
+    """The entry's template parameters: (name, is a type), or None for a plain entry."""
+    soc: str
+    _cache: dict[tuple[int, str, int, int], Launch] = field(default_factory=dict)
+    _checked: bool = False
+
+    def launch(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
+        key = (total, dtype, core_num, ub_size)
+        if key not in self._cache:
+            self._cache[key] = self._run(total, dtype, core_num, ub_size)
+        return self._cache[key]
+
+    def _run(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
+        ge = GE_DTYPES[dtype]
+        command = [str(self.executable), "--op", self.op.name, "--soc", self.soc, "--core-num",
+                   str(core_num), "--ub-size", str(ub_size)]
+        command += [a for _ in self.op.inputs for a in ("--input", f"{ge}:{total}")]
+        command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
+        command += [a for value in self.attributes for a in ("--attr", value)]
+        where = (f"{self.op.name}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
+                 f" for {total} {dtype} elements")
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                                  timeout=TIMEOUT, check=False)
+        except subprocess.TimeoutExpired:
+            raise CheckError(f"{where} did not finish within {TIMEOUT:g} s") from None
+        if done.returncode == 2:
+            raise CheckError(f"{where}: {done.stderr.strip()}")
+        lines = {line.split(" ", 1)[0]: line.split(" ", 1)[1] if " " in line else ""
+                 for line in done.stdout.splitlines()}
+        if done.returncode != 0 or lines.get("status") != "ok":
+            logs = [line.removeprefix("hswc_tiling: ") for line in done.stderr.splitlines()
+                    if line.startswith("hswc_tiling: ")][:6]
+            said = "; ".join(logs) or done.stderr.strip()[:300] or "no message"
+            raise CheckError(f"{where} failed: {said}")
+        if not self._checked:
+            self._checked = True
+            read = {int(w) for w in lines.get("attrs_read", "").split()}
+            unread = [n for k, n in self.given.items() if k not in read]
+            if unread:
+                raise CheckError(f"--attr {', '.join(unread)}: {where.split(' for ')[0]} does "
+                                 "not read it, so the kernel would not see it")
+        block = lines.get("block_dim", "0").split()
+        if len(block) > 1:
+            raise CheckError(f"{where}: the tiling never called SetBlockDim")
+        _, _, hex_bytes = lines.get("tiling", "0 ").partition(" ")
+        raw = bytes.fromhex(hex_bytes.strip())
+        fields: dict[str, Value] = {}
+        for line in done.stdout.splitlines():
+            if line.startswith("field "):
+                _, name, text = line.split(" ", 2)
+                fields[name] = float(text) if any(c in text for c in ".en") else int(text)
+        chosen = dict(w.split("=", 1) for w in lines.get("template", "").split())
+        return Launch(fields, int(block[0]), int(lines.get("tiling_key", "0")),
+                      self._template_args(chosen), raw)
+
+    def _template_args(self, chosen: Mapping[str, str]) -> str | None:
+        if self.template is None or not chosen:
+            return None
+        values = list(chosen.values())
+        args = []
+        for k, (name, is_type) in enumerate(self.template):
+            text = chosen.get(name)
+            if text is None and len(values) == len(self.template):
+                text = values[k]
+            if text is None:
+                args.append("{T}" if is_type else "0")
+            elif is_type:
+                args.append(TEMPLATE_TYPES.get(int(text), "{T}"))
+            else:
+                args.append(text)
+        return ", ".join(args)
+
+
+def attribute_arguments(op: OpDefinition, given: Mapping[str, str]) -> tuple[list[str],
+                                                                               dict[int, str]]:
+    """The harness's --attr list (every attribute of the definition, the user's value or its
+    default) and which indices the user gave."""
+    values: dict[int, str] = {}
+    names: dict[int, str] = {}
+    for name, text in given.items():
+        k = op.attribute(name)
+        if k is not None:
+            values[k], names[k] = text, name
+    out = []
+    for k, a in enumerate(op.attributes):
+        text = values.get(k, a.default)
+        out.append(f"{a.type}:{text}" if text is not None else "none:")
+    return out, names
+
+
+def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
+          struct: str, fields: Sequence[str], struct_header: Path | None,
+          template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path) -> HostTiling:
+    exe = workdir / "op_tiling"
+    flags = _flags(folder)
+    if struct_header is not None:
+        flags += [f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
+                  f"-DHSWC_TILING_STRUCT={struct}",
+                  "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]
+    files = (*folder.def_files, *folder.tiling_files)
+    _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
+             f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
+    attributes, names = attribute_arguments(op, given)
+    return HostTiling(exe, op, folder, attributes, names, template, folder.soc)

@@ -1,0 +1,95 @@
+"""hswc-check-kernel OPDIR: an ops-nn op folder checked with nothing written by hand.
+
+From the folder (hswc.checker.op_folder) and its definition (hswc.checker.host_tiling.describe):
+the kernel file its AICore configuration names for the SoC, the attributes split between the
+reference and the op's tiling, the tiling struct (the one the tiling's GetTilingData<S> names
+when the entry names none), and the op's own tiling built to give every launch.
+
+Attributes: each `--attr` is matched, in either spelling, to the hsg op's attributes (the
+reference) and to the op definition's (the tiling); one only the definition has (Shrink's
+`bias`) reaches the tiling alone. An hsg attribute not given takes the definition's default when
+the definition has it, so that reference and kernel agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hswc.checker import host_tiling, kernel_source, op_folder
+from hswc.checker.errors import CheckError
+from hswc.checker.op_folder import Folder, normalised
+
+_GET_TILING_DATA = re.compile(r"\bGetTilingData\s*<\s*(?:\w+::)*(\w+)\s*>")
+
+
+@dataclass
+class OpDir:
+    folder: Folder
+    op: host_tiling.OpDefinition
+    kernel: Path
+    cxx: str
+    workdir: Path
+
+    @property
+    def def_names(self) -> str:
+        return ", ".join(str(p) for p in self.folder.def_files)
+
+    def struct_from_tiling(self) -> str | None:
+        found = set(_GET_TILING_DATA.findall(kernel_source.strip_comments(
+            self.folder.host_text())))
+        return found.pop() if len(found) == 1 else None
+
+    def dtypes(self) -> set[str]:
+        """The checked dtypes every input of the definition takes."""
+        wanted = {v: k for k, v in host_tiling.GE_DTYPES.items()}
+        out: set[str] | None = None
+        for _, listed in self.op.inputs:
+            these = {wanted[t] for t in listed if t in wanted}
+            out = these if out is None else out & these
+        return out or set()
+
+    def split_attributes(self, hsg_op: str, given: Mapping[str, str]) -> tuple[dict[str, str],
+                                                                              dict[str, str]]:
+        """(the reference's attributes, the tiling's)."""
+        from hswc.checker.expected import named_op
+
+        specs = named_op(hsg_op).ATTRIBUTES
+        semantic: dict[str, str] = {}
+        tiling: dict[str, str] = {}
+        for name, value in given.items():
+            spec = next((s for s in specs if normalised(s.name) == normalised(name)), None)
+            k = self.op.attribute(name)
+            if spec is None and k is None:
+                mine = ", ".join(s.name for s in specs) or "none"
+                theirs = ", ".join(a.name for a in self.op.attributes) or "none"
+                raise CheckError(f"--attr {name}: neither {hsg_op} (attributes: {mine}) nor "
+                                 f"{self.op.name} ({self.def_names}: {theirs}) has it")
+            if spec is not None:
+                semantic[spec.name] = value
+            if k is not None:
+                tiling[name] = value
+        for spec in specs:
+            k = self.op.attribute(spec.name)
+            if spec.name not in semantic and k is not None:
+                default = self.op.attributes[k].default
+                if default is not None:
+                    semantic[spec.name] = default
+        return semantic, tiling
+
+
+def open_op_dir(path: str, soc: str, cxx: str, workdir: Path) -> OpDir:
+    """The folder's definition and the kernel for `soc`; a CheckError naming the file for a
+    folder that is not an op, or a kernel the definition has for other SoCs only."""
+    folder = op_folder.folder(path, soc)
+    op = host_tiling.describe(folder, cxx, workdir / "host")
+    configured = tuple(op.configs)
+    if configured and soc not in op.configs:
+        defs = ", ".join(str(p) for p in folder.def_files)
+        raise CheckError(f"{defs}: {op.name} has no AICore configuration for {soc} (it has "
+                         f"{', '.join(configured)}): give --soc {configured[0]}")
+    op_file = op.configs.get(soc, {}).get("opFile.value")
+    kernel = op_folder.kernel_file(folder.root, op.name, op_file, soc, configured)
+    return OpDir(folder, op, kernel, cxx, workdir)

@@ -1,0 +1,158 @@
+"""hswc-check-kernel --sweep OPS_NN_DIR: every op folder of an ops-nn tree that maps to an hsg op,
+checked from its folder alone on each SoC its definition configures, in one table.
+
+An op folder maps by its name, without a version suffix (`_v2`, `_v3`, `_d`): the family op of
+the same name (FAMILY.md; `leakyrelu` and `soft_shrink` spelled as the family does), or one of
+these, with the attributes that make them the same function:
+
+    relu6, relu6_d       hsg.hardtanh       min_val = 0, max_val = 6
+    relu6_grad           hsg.hardtanh_grad  min_val = 0, max_val = 6
+    relu                 hsg.threshold      threshold = 0, value = 0
+    relu_grad            hsg.threshold_grad threshold = 0
+    shrink               hsg.softshrink     lambd = bias = 0.5 (ONNX Shrink with bias = lambd)
+    threshold_grad_v2_d  hsg.threshold_grad
+    threshold, _v2       hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
+
+Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
+(which kinds), or not checkable (why: the first line of the checker's message). The runs use
+--record-gm-reads, so that kernels reading past the end still get their values compared, and
+--ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from hswc.checker.errors import CheckError
+from hswc.checker.op_folder import is_op_folder
+from hswc.checker.options import CheckOptions
+
+ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
+    "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
+    "relu6_grad": ("hardtanh_grad", {"min_val": "0", "max_val": "6"}),
+    "relu": ("threshold", {"threshold": "0", "value": "0"}),
+    "relu_grad": ("threshold_grad", {"threshold": "0"}),
+    "shrink": ("softshrink", {"lambd": "0.5", "bias": "0.5"}),
+    "threshold": ("threshold", {"threshold": "0.5", "value": "-2"}),
+    "leakyrelu": ("leaky_relu", {}),
+    "soft_shrink_grad": ("softshrink_grad", {}),
+}
+_VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")
+SWEEP_LIMIT = 1 << 16
+"""The sweep's largest size (every f16/bf16 bit pattern; a whole sweep in minutes)."""
+
+
+def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
+    """(hsg op, attributes, how it maps) for an op folder's name, or None."""
+    from hswc.dialects import hsg
+
+    family = {op.name.removeprefix("hsg."): op for op in hsg.NAMED_OPS}
+    stem = _VERSION.sub("", folder.name)
+    if stem in ALIASES:
+        op, attrs = ALIASES[stem]
+        said = ", ".join(f"{k}={v}" for k, v in attrs.items())
+        return f"hsg.{op}", dict(attrs), f"{folder.name} = hsg.{op}" + (f"({said})" if said else "")
+    if stem in family:
+        return f"hsg.{stem}", {}, f"{folder.name} = hsg.{stem} (same name)"
+    return None
+
+
+def op_folders(root: Path) -> Iterator[Path]:
+    """Every op folder up to three levels below `root` (activation/x, experimental/activation/x)."""
+    for depth in ("*", "*/*", "*/*/*"):
+        for p in sorted(root.glob(depth)):
+            if is_op_folder(p):
+                yield p
+
+
+@dataclass(frozen=True)
+class Row:
+    kernel: str
+    soc: str
+    dtype: str
+    verdict: str
+
+
+def _verdicts(report: object) -> dict[str, str]:
+    from hswc.checker.report import CheckReport
+
+    assert isinstance(report, CheckReport)
+    out: dict[str, str] = {}
+    for f in report.build_failures:
+        out[f.dtype] = f"not checkable: does not compile ({f.errors[0] if f.errors else '?'})"
+    for dtype in dict.fromkeys(o.dtype for o in report.outcomes):
+        runs = [o for o in report.outcomes if o.dtype == dtype]
+        differing = sum(1 for o in runs if o.comparisons is not None
+                        and not all(c.equal for c in o.comparisons))
+        failed = [o for o in runs if o.failure is not None]
+        kinds = sorted({v.category for o in runs for v in o.violations})
+        parts = []
+        if differing:
+            kinds_of = [(c.values.count, c.zero_signs.count, c.nans.count)
+                        for o in runs for c in (o.comparisons or ())]
+            values, zeros, nans = (sum(k[i] for k in kinds_of) for i in range(3))
+            parts.append(f"differing ({differing} of {len(runs)} runs: values {values}, signs "
+                         f"of zero {zeros}, NaN class {nans})")
+        if kinds:
+            parts.append(f"rule broken ({', '.join(kinds)})")
+        if failed:
+            parts.append(f"{len(failed)} runs failed ({failed[0].failure})")
+        out[dtype] = "; ".join(parts) or f"bit-exact ({len(runs)} run{'s' * (len(runs) != 1)})"
+    return out
+
+
+def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
+          progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> list[Row]:
+    """Every mapped op folder below `root`, checked (see the module docstring); a progress
+    line per kernel and SoC before its check, and one with its verdicts after."""
+    rows: list[Row] = []
+    found = list(op_folders(root))
+    if not found:
+        raise CheckError(f"--sweep {root}: no op folder (op_host/ and op_kernel/) below it")
+    for k, folder in enumerate(found):
+        rows += check_folder(folder, str(folder.relative_to(root)), base, socs, progress,
+                             f"[{k + 1}/{len(found)}] ")
+    return rows
+
+
+def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, ...] | None,
+                 progress: Callable[[str], None], prefix: str = "") -> list[Row]:
+    """The rows of one op folder (none when it maps to no hsg op)."""
+    from hswc.checker.check import check
+    from hswc.platform import PLATFORMS
+
+    mapped = mapping(folder)
+    if mapped is None:
+        return []
+    op, attrs, how = mapped
+    rows: list[Row] = []
+    for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
+        progress(f"{prefix}{name} on {soc}: {how}")
+        options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
+                          record_gm_reads=True, ignore_nan_inputs=("x",))
+        try:
+            found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
+        except CheckError as error:
+            found = [Row(name, soc, "-", f"not checkable: {str(error).splitlines()[0]}")]
+        for r in found:
+            progress(f"    {r.dtype}: {r.verdict}")
+        rows += found
+    return rows
+
+
+def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -> tuple[str, ...]:
+    """The SoCs the definition's AICore().AddConfig names (as text), those hswc knows."""
+    text = "\n".join(p.read_text(errors="replace") for p in (folder / "op_host").glob("*_def.cpp"))
+    named = [s for s in dict.fromkeys(re.findall(r'AddConfig\(\s*"(\w+)"', text)) if s in known]
+    return tuple(named) or (base.soc,)
+
+
+def table(rows: list[Row]) -> str:
+    width = max([len(r.kernel) for r in rows] + [6])
+    lines = [f"{'kernel':<{width}}  {'soc':<12}  {'dtype':<5}  verdict"]
+    lines += [f"{r.kernel:<{width}}  {r.soc:<12}  {r.dtype:<5}  {r.verdict}" for r in rows]
+    return "\n".join(lines)

@@ -1,0 +1,5 @@
+// exe_graph/runtime/tiling_context.h - forwards to the CPU model of the tiling context (hswc_host/all.h).
+#ifndef HSWC_FWD_EXE_GRAPH_RUNTIME_TILING_CONTEXT_H
+#define HSWC_FWD_EXE_GRAPH_RUNTIME_TILING_CONTEXT_H
+#include "../../hswc_host/all.h"
+#endif

@@ -1,0 +1,5 @@
+// graph/types.h - forwards to the CPU model of the tiling context (hswc_host/all.h).
+#ifndef HSWC_FWD_GRAPH_TYPES_H
+#define HSWC_FWD_GRAPH_TYPES_H
+#include "../hswc_host/all.h"
+#endif

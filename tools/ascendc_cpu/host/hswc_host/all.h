@@ -1,0 +1,30 @@
+// hswc_host/all.h - the CPU model of the tiling context, whole: every header an ops-nn op_host
+// file includes from CANN (register/..., op_common/..., tiling/platform/..., exe_graph/...)
+// forwards here, so that the op's own *_def.cpp and *_tiling*.cpp compile unchanged on the host.
+#ifndef HSWC_HOST_ALL_H
+#define HSWC_HOST_ALL_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "context.h"
+#include "log.h"
+#include "ops_math.h"
+#include "op_def.h"
+#include "platform.h"
+#include "securec.h"
+#include "template_argument.h"
+#include "tiling_data_def.h"
+#include "types.h"
+
+#endif  // HSWC_HOST_ALL_H

@@ -1,0 +1,269 @@
+// hswc_host/types.h - the graph types an op_host tiling reads (CPU model of the tiling context).
+//
+// Written from the documented shape of CANN's ge:: and gert:: types (graph/types.h,
+// exe_graph/runtime/shape.h, storage_shape.h, runtime_attrs.h, tiling_data.h): the subset
+// ops-nn's elementwise tilings use. ge::DataType carries CANN's numbering (DT_FLOAT = 0,
+// DT_FLOAT16 = 1, DT_BF16 = 27, ...), as tilings compare and store it.
+#ifndef HSWC_HOST_TYPES_H
+#define HSWC_HOST_TYPES_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+/// graph/c_types.h: the C spelling of the data types (what ASCENDC_TPL_DTYPE_DECL lists).
+enum HswcCDataType {
+    C_DT_FLOAT = 0, C_DT_FLOAT16 = 1, C_DT_INT8 = 2, C_DT_INT32 = 3, C_DT_UINT8 = 4, C_DT_INT16 = 6,
+    C_DT_UINT16 = 7, C_DT_UINT32 = 8, C_DT_INT64 = 9, C_DT_UINT64 = 10, C_DT_DOUBLE = 11, C_DT_BOOL = 12,
+    C_DT_BF16 = 27, C_DT_UNDEFINED = 28
+};
+
+namespace ge {
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+
+enum DataType {
+    DT_FLOAT = 0,
+    DT_FLOAT16 = 1,
+    DT_INT8 = 2,
+    DT_INT32 = 3,
+    DT_UINT8 = 4,
+    DT_INT16 = 6,
+    DT_UINT16 = 7,
+    DT_UINT32 = 8,
+    DT_INT64 = 9,
+    DT_UINT64 = 10,
+    DT_DOUBLE = 11,
+    DT_BOOL = 12,
+    DT_STRING = 13,
+    DT_COMPLEX64 = 16,
+    DT_COMPLEX128 = 17,
+    DT_BF16 = 27,
+    DT_UNDEFINED = 28,
+    DT_INT4 = 29,
+    DT_HIFLOAT8 = 34,
+    DT_FLOAT8_E5M2 = 35,
+    DT_FLOAT8_E4M3FN = 36,
+    DT_MAX = 45
+};
+
+enum Format {
+    FORMAT_NCHW = 0,
+    FORMAT_NHWC = 1,
+    FORMAT_ND = 2,
+    FORMAT_NC1HWC0 = 3,
+    FORMAT_FRACTAL_Z = 4,
+    FORMAT_FRACTAL_NZ = 29,
+    FORMAT_NCDHW = 30,
+    FORMAT_NDHWC = 27,
+    FORMAT_RESERVED = 40
+};
+
+inline int GetPrimaryFormat(int format) { return format & 0xff; }
+
+/// Bytes of one element (0 for types of less than a byte or none).
+inline int GetSizeByDataType(DataType t)
+{
+    switch (t) {
+        case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+        case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+        case DT_INT8: case DT_UINT8: case DT_BOOL: case DT_HIFLOAT8: case DT_FLOAT8_E5M2:
+        case DT_FLOAT8_E4M3FN: return 1;
+        case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+        case DT_COMPLEX128: return 16;
+        default: return -1;
+    }
+}
+
+class TypeUtils {
+public:
+    static std::string DataTypeToSerialString(DataType t)
+    {
+        switch (t) {
+            case DT_FLOAT: return "DT_FLOAT";
+            case DT_FLOAT16: return "DT_FLOAT16";
+            case DT_BF16: return "DT_BF16";
+            case DT_INT32: return "DT_INT32";
+            case DT_INT64: return "DT_INT64";
+            case DT_INT8: return "DT_INT8";
+            case DT_UINT8: return "DT_UINT8";
+            case DT_BOOL: return "DT_BOOL";
+            default: return "DT_" + std::to_string(static_cast<int>(t));
+        }
+    }
+    static bool GetDataTypeLength(DataType t, uint32_t& length)
+    {
+        const int n = GetSizeByDataType(t);
+        if (n <= 0) {
+            return false;
+        }
+        length = static_cast<uint32_t>(n);
+        return true;
+    }
+    static std::string FormatToSerialString(Format f) { return "FORMAT_" + std::to_string(static_cast<int>(f)); }
+};
+}  // namespace ge
+
+namespace gert {
+
+/// A tensor shape: up to kMaxDimNum dimensions; a shape of no dimensions is a scalar of 1 element.
+class Shape {
+public:
+    static constexpr size_t kMaxDimNum = 25;
+    Shape() = default;
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    int64_t operator[](size_t i) const { return GetDim(i); }
+    void SetDimNum(size_t n) { dims_.resize(n, 0); }
+    Shape& SetDim(size_t i, int64_t v)
+    {
+        if (i < dims_.size()) {
+            dims_[i] = v;
+        }
+        return *this;
+    }
+    Shape& AppendDim(int64_t v)
+    {
+        dims_.push_back(v);
+        return *this;
+    }
+    bool IsScalar() const { return dims_.empty(); }
+    void SetScalar() { dims_.clear(); }
+    int64_t GetShapeSize() const
+    {
+        int64_t n = 1;
+        for (int64_t d : dims_) {
+            if (d < 0) {
+                return -1;
+            }
+            n *= d;
+        }
+        return n;
+    }
+    bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+    bool operator!=(const Shape& o) const { return !(*this == o); }
+
+private:
+    std::vector<int64_t> dims_;
+};
+
+/// The origin and storage shapes of one input or output (the same for ND tensors).
+class StorageShape {
+public:
+    StorageShape() = default;
+    StorageShape(const Shape& origin, const Shape& storage) : origin_(origin), storage_(storage) {}
+    const Shape& GetOriginShape() const { return origin_; }
+    const Shape& GetStorageShape() const { return storage_; }
+    Shape& MutableOriginShape() { return origin_; }
+    Shape& MutableStorageShape() { return storage_; }
+
+private:
+    Shape origin_;
+    Shape storage_;
+};
+
+class StorageFormat {
+public:
+    explicit StorageFormat(ge::Format f = ge::FORMAT_ND) : format_(f) {}
+    ge::Format GetOriginFormat() const { return format_; }
+    ge::Format GetStorageFormat() const { return format_; }
+
+private:
+    ge::Format format_;
+};
+
+/// What a tiling knows of an input or output before it runs: its element type and format.
+class CompileTimeTensorDesc {
+public:
+    CompileTimeTensorDesc() = default;
+    explicit CompileTimeTensorDesc(ge::DataType t) : dtype_(t) {}
+    ge::DataType GetDataType() const { return dtype_; }
+    void SetDataType(ge::DataType t) { dtype_ = t; }
+    ge::Format GetOriginFormat() const { return ge::FORMAT_ND; }
+    ge::Format GetStorageFormat() const { return ge::FORMAT_ND; }
+    StorageFormat GetFormat() const { return StorageFormat(ge::FORMAT_ND); }
+
+private:
+    ge::DataType dtype_ = ge::DT_UNDEFINED;
+};
+
+/// The attributes of the node, by position in the op definition; the model records which ones
+/// the tiling read (hswc-check-kernel refuses an --attr the tiling never reads).
+class RuntimeAttrs {
+public:
+    enum class Kind { kFloat, kInt, kBool, kString, kListInt, kNone };
+    struct Value {
+        Kind kind = Kind::kNone;
+        float f = 0;
+        int64_t i = 0;
+        bool b = false;
+        std::string s;
+        std::vector<int64_t> list;
+    };
+
+    void Add(const Value& v) { values_.push_back(v); read_.push_back(false); }
+    size_t GetAttrNum() const { return values_.size(); }
+    bool WasRead(size_t i) const { return i < read_.size() && read_[i]; }
+
+    template <typename T>
+    const T* GetAttrPointer(size_t i) const
+    {
+        const Value* v = At(i);
+        if (v == nullptr) {
+            return nullptr;
+        }
+        if constexpr (std::is_same<T, float>::value) {
+            return v->kind == Kind::kFloat ? &v->f : nullptr;
+        } else if constexpr (std::is_same<T, bool>::value) {
+            return v->kind == Kind::kBool ? &v->b : nullptr;
+        } else if constexpr (std::is_same<T, int64_t>::value) {
+            return v->kind == Kind::kInt ? &v->i : nullptr;
+        } else if constexpr (std::is_same<T, char>::value) {
+            return v->kind == Kind::kString ? v->s.c_str() : nullptr;
+        } else {
+            return nullptr;
+        }
+    }
+    const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
+    const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
+    const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
+    const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
+
+private:
+    const Value* At(size_t i) const
+    {
+        if (i >= values_.size()) {
+            return nullptr;
+        }
+        read_[i] = true;
+        return &values_[i];
+    }
+    std::vector<Value> values_;
+    mutable std::vector<bool> read_;
+};
+
+/// The raw tiling data buffer the kernel receives.
+class TilingData {
+public:
+    explicit TilingData(size_t capacity) : bytes_(capacity, 0) {}
+    void* GetData() { return bytes_.data(); }
+    const void* GetData() const { return bytes_.data(); }
+    size_t GetCapacity() const { return bytes_.size(); }
+    size_t GetDataSize() const { return size_; }
+    void SetDataSize(size_t n) { size_ = n; }
+
+private:
+    std::vector<uint8_t> bytes_;
+    size_t size_ = 0;
+};
+
+}  // namespace gert
+
+#endif  // HSWC_HOST_TYPES_H

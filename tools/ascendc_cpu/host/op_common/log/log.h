@@ -1,0 +1,5 @@
+// op_common/log/log.h - forwards to the CPU model of the tiling context (hswc_host/all.h).
+#ifndef HSWC_FWD_OP_COMMON_LOG_LOG_H
+#define HSWC_FWD_OP_COMMON_LOG_LOG_H
+#include "../../hswc_host/all.h"
+#endif

@@ -1,0 +1,264 @@
+// tiling_harness.cpp - runs an op's own op_host tiling on the CPU model of the tiling context.
+//
+// Linked with the op's *_def.cpp and *_tiling*.cpp, compiled unchanged with -I of this folder
+// (hswc_host/all.h stands in for CANN's host headers). Optional macros (-D...):
+//   HSWC_TILING_HEADER   "path/to/tiling_data.h", the header declaring the kernel's tiling struct,
+//   HSWC_TILING_STRUCT / HSWC_TILING_FIELDS  that struct and its fields
+//                        ('HSWC_TILING_FIELD(a) HSWC_TILING_FIELD(b) ...'): each run then also
+//                        prints the fields' values.
+//
+// Usage:
+//   tiling_run --describe
+//       the op definitions: `op NAME`, `input NAME DTYPE,...`, `output NAME DTYPE,...`,
+//       `attr NAME TYPE DEFAULT`, `config SOC KEY=VALUE ...` (and `config_input SOC NAME
+//       DTYPE,...`), then `tiling NAME` per registered tiling.
+//   tiling_run --op NAME --soc SOC --core-num N --ub-size BYTES
+//              --input DTYPE:D0xD1... (per input) --output DTYPE:D0x... (per output)
+//              [--attr float:V | int:V | bool:V | string:V | none: (per attribute, in order)]
+//       runs the op's TilingParse then Tiling once and prints `status ok` (or `status failed`),
+//       `block_dim N`, `tiling_key K`, `template NAME=V ...`, `workspace A,B,...`,
+//       `tiling SIZE HEX`, `attrs_read I,...` and `field NAME VALUE` per struct field.
+// DTYPE is a ge::DataType number. Exit status: 0 ok, 1 the tiling failed (its log lines on
+// stderr: `hswc_tiling: E NODE: MESSAGE`), 2 usage.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "hswc_host/all.h"
+#ifdef HSWC_TILING_HEADER
+#include HSWC_TILING_HEADER
+#endif
+
+namespace {
+
+[[noreturn]] void Usage(const std::string& message)
+{
+    std::fprintf(stderr, "tiling_run: %s\n", message.c_str());
+    std::exit(2);
+}
+
+std::string DtypeList(const std::vector<ge::DataType>& types)
+{
+    std::string out;
+    for (ge::DataType t : types) {
+        out += (out.empty() ? "" : ",") + std::to_string(static_cast<int>(t));
+    }
+    return out.empty() ? "-" : out;
+}
+
+void Describe()
+{
+    for (const auto& op : hswc_host::OpDefs()) {
+        std::printf("op %s\n", op->name.c_str());
+        for (const auto& p : op->inputs) {
+            std::printf("input %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
+        }
+        for (const auto& p : op->outputs) {
+            std::printf("output %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
+        }
+        for (const auto& a : op->attrs) {
+            std::printf("attr %s %s %s\n", a->name.c_str(), a->type.c_str(), a->value.empty() ? "-" : a->value.c_str());
+        }
+        for (const auto& [soc, config] : op->aicore.configs) {
+            std::printf("config %s", soc.c_str());
+            for (const auto& [k, v] : config.extend) {
+                std::printf(" %s=%s", k.c_str(), v.c_str());
+            }
+            std::printf("\n");
+            for (const auto& p : config.inputs) {
+                std::printf("config_input %s %s %s\n", soc.c_str(), p->name.c_str(), DtypeList(p->dtypes).c_str());
+            }
+        }
+    }
+    for (const auto& [name, entry] : hswc_host::Tilings()) {
+        std::printf("tiling %s\n", name.c_str());
+    }
+}
+
+gert::TensorInfo Tensor(const std::string& text)
+{
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos) {
+        Usage("expected DTYPE:D0xD1..., got '" + text + "'");
+    }
+    gert::TensorInfo t;
+    t.desc.SetDataType(static_cast<ge::DataType>(std::atoi(text.substr(0, colon).c_str())));
+    gert::Shape shape;
+    std::string dims = text.substr(colon + 1);
+    size_t start = 0;
+    while (!dims.empty() && start <= dims.size()) {
+        const size_t x = dims.find('x', start);
+        shape.AppendDim(std::strtoll(dims.substr(start, x - start).c_str(), nullptr, 10));
+        if (x == std::string::npos) {
+            break;
+        }
+        start = x + 1;
+    }
+    t.shape = gert::StorageShape(shape, shape);
+    return t;
+}
+
+gert::RuntimeAttrs::Value Attr(const std::string& text)
+{
+    using Kind = gert::RuntimeAttrs::Kind;
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos) {
+        Usage("expected TYPE:VALUE, got '" + text + "'");
+    }
+    const std::string type = text.substr(0, colon);
+    const std::string value = text.substr(colon + 1);
+    gert::RuntimeAttrs::Value v;
+    if (type == "float") {
+        v.kind = Kind::kFloat;
+        v.f = std::strtof(value.c_str(), nullptr);
+    } else if (type == "int") {
+        v.kind = Kind::kInt;
+        v.i = std::strtoll(value.c_str(), nullptr, 0);
+    } else if (type == "bool") {
+        v.kind = Kind::kBool;
+        v.b = value == "1" || value == "true";
+    } else if (type == "string") {
+        v.kind = Kind::kString;
+        v.s = value;
+    } else if (type == "list_int") {
+        v.kind = Kind::kListInt;
+    } else if (type != "none") {
+        Usage("unknown attribute type '" + type + "'");
+    }
+    return v;
+}
+
+#if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
+template <typename F>
+void PrintField(const char* name, const F& value)
+{
+    using T = std::remove_cv_t<F>;
+    if constexpr (std::is_same<T, bool>::value) {
+        std::printf("field %s %d\n", name, value ? 1 : 0);
+    } else if constexpr (std::is_floating_point<T>::value) {
+        std::printf("field %s %.17g\n", name, static_cast<double>(value));
+    } else if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
+        std::printf("field %s %lld\n", name, static_cast<long long>(value));
+    } else if constexpr (std::is_integral<T>::value) {
+        std::printf("field %s %llu\n", name, static_cast<unsigned long long>(value));
+    }
+}
+
+void PrintFields(const gert::TilingData& data)
+{
+    HSWC_TILING_STRUCT s{};
+    std::memcpy(static_cast<void*>(&s), data.GetData(), std::min(sizeof s, data.GetCapacity()));
+#define HSWC_TILING_FIELD(f) PrintField(#f, s.f);
+    HSWC_TILING_FIELDS
+#undef HSWC_TILING_FIELD
+}
+#endif
+
+int Run(int argc, char** argv)
+{
+    std::string op, soc = "ascend910b";
+    gert::TilingContext context;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                Usage(a + " needs a value");
+            }
+            return argv[++i];
+        };
+        if (a == "--op") {
+            op = value();
+        } else if (a == "--soc") {
+            soc = value();
+        } else if (a == "--core-num") {
+            context.platform.coreNumAiv = static_cast<uint32_t>(std::strtoul(value().c_str(), nullptr, 10));
+            context.platform.coreNumAic = context.platform.coreNumAiv / 2;
+        } else if (a == "--ub-size") {
+            context.platform.ubSize = std::strtoull(value().c_str(), nullptr, 10);
+        } else if (a == "--input") {
+            context.inputs.push_back(Tensor(value()));
+        } else if (a == "--output") {
+            context.outputs.push_back(Tensor(value()));
+        } else if (a == "--attr") {
+            context.attrs.Add(Attr(value()));
+        } else {
+            Usage("unknown argument " + a);
+        }
+    }
+    context.platform.socName = soc;
+    context.nodeName = op;
+    context.nodeType = op;
+    auto found = hswc_host::Tilings().find(op);
+    if (found == hswc_host::Tilings().end() || found->second.tiling == nullptr) {
+        Usage("no tiling registered for op '" + op + "' (IMPL_OP_OPTILING)");
+    }
+    const hswc_host::TilingEntry& entry = found->second;
+    std::shared_ptr<void> compileInfo = entry.makeCompileInfo ? entry.makeCompileInfo() : nullptr;
+    bool ok = true;
+    if (entry.parse != nullptr) {
+        gert::TilingParseContext parse;
+        parse.nodeName = op;
+        parse.platform = &context.platform;
+        parse.compileInfo = compileInfo.get();
+        ok = entry.parse(&parse) == ge::GRAPH_SUCCESS;
+        if (!ok) {
+            std::fprintf(stderr, "hswc_tiling: E %s: TilingParse failed\n", op.c_str());
+        }
+    }
+    context.compileInfo = compileInfo.get();
+    ok = ok && entry.tiling(&context) == ge::GRAPH_SUCCESS;
+    std::printf("status %s\n", ok ? "ok" : "failed");
+    std::printf("block_dim %u%s\n", context.blockDim, context.blockDimSet ? "" : " unset");
+    std::printf("tiling_key %" PRIu64 "\n", context.tilingKey);
+    if (!context.templateChosen) {
+        for (const auto& [key, choice] : hswc_host::EncodedChoices()) {
+            if (key == context.tilingKey) {
+                context.templateChoice = choice;
+                context.templateChosen = true;
+            }
+        }
+    }
+    if (context.templateChosen) {
+        std::printf("template");
+        for (size_t k = 0; k < context.templateChoice.names.size(); ++k) {
+            std::printf(" %s=%" PRIu64, context.templateChoice.names[k].c_str(), context.templateChoice.values[k]);
+        }
+        std::printf("\n");
+    }
+    std::printf("workspace");
+    for (size_t w : context.workspace) {
+        std::printf(" %zu", w);
+    }
+    std::printf("\n");
+    const gert::TilingData& data = *context.GetRawTilingData();
+    std::printf("tiling %zu ", data.GetDataSize());
+    for (size_t k = 0; k < data.GetDataSize(); ++k) {
+        std::printf("%02x", static_cast<const uint8_t*>(data.GetData())[k]);
+    }
+    std::printf("\nattrs_read");
+    for (size_t k = 0; k < context.attrs.GetAttrNum(); ++k) {
+        if (context.attrs.WasRead(k)) {
+            std::printf(" %zu", k);
+        }
+    }
+    std::printf("\n");
+#if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
+    PrintFields(data);
+#endif
+    return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc == 2 && std::strcmp(argv[1], "--describe") == 0) {
+        Describe();
+        return 0;
+    }
+    return Run(argc, argv);
+}
