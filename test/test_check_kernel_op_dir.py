@@ -148,7 +148,9 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
     ("threshold_grad_v2_d", ("hsg.threshold_grad", {}, "threshold_grad_v2_d = hsg.threshold_grad "
                                                         "(same name)")),
     ("soft_shrink_grad", ("hsg.softshrink_grad", {}, "soft_shrink_grad = hsg.softshrink_grad")),
-    ("gelu", None),
+    ("gelu", ("hsg.gelu", {}, "gelu = hsg.gelu (same name)")),
+    ("prelu", None),
+    ("crelu", None),
 ])
 def test_sweep_maps_folder_names_to_hsg_ops(name: str, expected: tuple | None) -> None:
     assert mapping(Path(name)) == expected
@@ -161,7 +163,7 @@ def test_sweep_checks_every_mapped_folder_on_each_configured_soc(tmp_path: Path)
     kernel = folder / "op_kernel" / "arch35" / "leaky_relu_fixture.h"
     kernel.write_text(kernel.read_text().replace("../../../elementwise_kernel.h",
                                                  str(FOLDER.parent / "elementwise_kernel.h")))
-    for unmapped in ("gelu/op_host", "gelu/op_kernel"):
+    for unmapped in ("crelu/op_host", "crelu/op_kernel"):
         (tree / "activation" / unmapped).mkdir(parents=True)
     lines: list[str] = []
     rows = sweep(tree, replace(BASE, kernel="", dtypes=("f32",), sizes=(129,)), None,

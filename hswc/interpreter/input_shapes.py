@@ -1,6 +1,7 @@
 """The inputs' shapes against the elementwise ops of the function as written, before it runs.
 
-Every named op and elementwise `linalg.generic` takes operands of one shape. When the arrays
+Every named op takes operands of one shape, and so does every elementwise `linalg.generic`
+among the operands its output's indexing map indexes (broadcast operands are left to the map). When the arrays
 given for a function's arguments break that (a dynamic dimension of different sizes), the
 lowered module would only find out at its `hsg.launch` (a fused kernel, located at the chain's
 last op); this check finds the op of the function as written whose operands differ, and names
@@ -36,7 +37,10 @@ def check_input_shapes(fn: func.FuncOp, arrays: Sequence[np.ndarray],
         if isinstance(op, hsg.NamedOp):
             operands = list(op.inputs)
         elif isinstance(op, GenericOp):
-            operands = list(op.inputs)
+            # Only the operands indexed as the output is: a broadcast or permuted operand
+            # (another indexing map) has a shape of its own, which the map relates.
+            maps = list(op.indexing_maps.data)
+            operands = [v for v, m in zip(op.inputs, maps, strict=False) if m == maps[-1]]
         else:
             continue
         known = [v for v in operands if v in shapes]

@@ -21,6 +21,7 @@
 #include <limits>
 
 #include "ascendc_cpu_vec_common.h"
+#include "ascendc_cpu_api.h"
 
 namespace ascendc_cpu {
 
@@ -144,7 +145,7 @@ namespace AscendC {
     template <typename T, bool isSetMask = true>                                                         \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)          \
     {                                                                                                    \
-        static_assert(ascendc_cpu::kIsFloatLike<T>, #Name " supports half and float");                  \
+        ascendc_cpu::api::Check##Name<T>();                                                              \
         ascendc_cpu::Unary(#Name, dst, src, count, [](T a) { return lane(a); });                         \
     }
 

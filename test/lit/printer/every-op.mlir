@@ -60,6 +60,10 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     ascend.maxs %wide, %wide, 0.000000e+00 : f32, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.mins %y_local, %same, 6.000000e+00 : f16, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
     ascend.abs %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.exp %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.ln %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.sqrt %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.rsqrt %wide, %wide, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.relu %y_local, %y_local, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecout>
     ascend.data_copy %y_local, %same, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f16, vecin>
     ascend.compare %mask, %wide, %wide, ge, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
@@ -130,6 +134,10 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          AscendC::Maxs(wide, wide, 0.0f, ubFactor);
 // CHECK-NEXT:          AscendC::Mins(yLocal, same, static_cast<half>(6.0f), ubFactor);
 // CHECK-NEXT:          AscendC::Abs(wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Exp(wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Ln(wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Sqrt(wide, wide, ubFactor);
+// CHECK-NEXT:          AscendC::Rsqrt(wide, wide, ubFactor);
 // CHECK-NEXT:          AscendC::Relu(yLocal, yLocal, ubFactor);
 // CHECK-NEXT:          AscendC::DataCopy(yLocal, same, ubFactor);
 // CHECK-NEXT:          AscendC::Compare(mask, wide, wide, AscendC::CMPMODE::GE, ubFactor);
