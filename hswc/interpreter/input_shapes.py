@@ -5,8 +5,8 @@ among the operands its output's indexing map indexes (broadcast operands are lef
 When the arrays given for a function's arguments break that (a dynamic dimension of different
 sizes), the lowered module would only find out at its `hsg.launch` (a fused kernel, located
 at the chain's last op); this check finds the op of the function as written whose operands
-differ, and names the inputs they come from. Only the function's top-level block is followed (what an op inside
-a branch gets is checked when it runs).
+differ, and names the inputs they come from. Only the function's top-level block is followed
+(what an op inside a branch gets is checked when it runs).
 """
 
 from __future__ import annotations
