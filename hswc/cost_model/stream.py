@@ -31,10 +31,12 @@ An op the model has no rule for is an error naming it, never skipped.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects import arith, cf, func, scf
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
@@ -160,16 +162,6 @@ def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tup
     return repeats, -(-repeats // figures.max_repeats_per_instruction)
 
 
-def _float_scalar(op: Operation) -> bool:
-    """An op of the kernel's float scalar code: a float constant, arith on float scalars, or a
-    select between two."""
-    if isinstance(op, arith.ConstantOp):
-        return isinstance(op.value, FloatAttr)
-    if isinstance(op, arith.SelectOp):
-        return isinstance(op.result.type, AnyFloat)
-    return type(op) in FLOAT_OPS
-
-
 class KernelWalker:
     """Runs the kernel's control flow for one core and records its pipes' streams."""
 
@@ -233,33 +225,44 @@ class KernelWalker:
         return None
 
     def step(self, op: Operation) -> None:
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        handler = _STEPS.get(type(op))
+        if handler is None:
+            handler = _STEPS[type(op)] = _step_of(type(op))
+        handler(self, op)
+
+    def constant(self, op: arith.ConstantOp) -> None:
+        if isinstance(op.value, IntegerAttr):
             self.env[op.result] = op.value.value.data
-        elif _float_scalar(op):
-            pass  # the scalar unit: no pipe time, and no number the model needs
-        elif isinstance(op, arith.SignlessIntegerBinaryOperation) and type(op) in _INT_OPS:
-            a, b = self.int(op.operands[0]), self.int(op.operands[1])
-            if b == 0 and type(op) in DIVISIONS:
-                raise CostModelError(op, "divides by zero")
-            self.env[op.results[0]] = _INT_OPS[type(op)](a, b)
-        elif isinstance(op, arith.CmpiOp):
-            compare = PREDICATES[op.predicate.value.data]
-            self.env[op.result] = int(compare(self.int(op.lhs), self.int(op.rhs)))
-        elif isinstance(op, arith.SelectOp):
-            chosen = op.lhs if self.int(op.cond) else op.rhs
-            self.env[op.result] = self.int(chosen)
-        elif isinstance(op, cf.AssertOp):
-            if not self.int(op.arg):
-                raise CostModelError(op, f"fails for this launch: {op.msg.data}")
-        elif isinstance(op, scf.IfOp):
-            region = op.true_region if self.int(op.cond) else op.false_region
-            results = self.block(region.block) if region.blocks else []
-            for result, value in zip(op.results, results or [], strict=False):
-                self.env[result] = value
-        elif isinstance(op, scf.ForOp):
-            self.loop(op)
-        else:
-            self.ascend_op(op)
+        # a float constant: the scalar unit, no pipe time, and no number the model needs
+
+    def scalar(self, op: Operation) -> None:
+        """Float scalar code: the scalar unit; no pipe time, and no number the model needs."""
+
+    def integer(self, op: Operation) -> None:
+        a, b = self.int(op.operands[0]), self.int(op.operands[1])
+        if b == 0 and type(op) in DIVISIONS:
+            raise CostModelError(op, "divides by zero")
+        self.env[op.results[0]] = _INT_OPS[type(op)](a, b)
+
+    def compare(self, op: arith.CmpiOp) -> None:
+        compare = PREDICATES[op.predicate.value.data]
+        self.env[op.result] = int(compare(self.int(op.lhs), self.int(op.rhs)))
+
+    def select(self, op: arith.SelectOp) -> None:
+        if isinstance(op.result.type, AnyFloat):
+            return  # a select between float scalars: the scalar unit
+        chosen = op.lhs if self.int(op.cond) else op.rhs
+        self.env[op.result] = self.int(chosen)
+
+    def check(self, op: cf.AssertOp) -> None:
+        if not self.int(op.arg):
+            raise CostModelError(op, f"fails for this launch: {op.msg.data}")
+
+    def branch(self, op: scf.IfOp) -> None:
+        region = op.true_region if self.int(op.cond) else op.false_region
+        results = self.block(region.block) if region.blocks else []
+        for result, value in zip(op.results, results or [], strict=False):
+            self.env[result] = value
 
     def loop(self, op: scf.ForOp) -> None:
         lb, ub, step = self.int(op.lb), self.int(op.ub), self.int(op.step)
@@ -280,44 +283,38 @@ class KernelWalker:
     # endregion
     # region ascend ops
 
-    def ascend_op(self, op: Operation) -> None:
-        if isinstance(op, ascend.VectorOp):
-            self.vector(op)
-        elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
-            self.copy(op)
-        elif isinstance(op, ascend.AllocTensorOp):
-            q = self.queue(op, op.que)
-            if not q.free:
-                raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
-                                         "the kernel would wait for ever")
-            slot = q.free.popleft()
-            if slot.release is not None:
-                self.emit(q.producer, Wait(slot.release))
-            self.env[op.result] = _Tensor(q, slot)
-        elif isinstance(op, ascend.EnQueOp):
-            q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
-            token = self.token()
-            self.emit(q.producer, Signal(token))
-            q.ready.append((t, token))
-        elif isinstance(op, ascend.DeQueOp):
-            q = self.queue(op, op.que)
-            if not q.ready:
-                raise CostModelError(op, "takes from an empty queue: the kernel would wait for "
-                                         "ever")
-            t, token = q.ready.popleft()
-            self.emit(q.consumer, Wait(token))
-            self.env[op.result] = t
-        elif isinstance(op, ascend.FreeTensorOp):
-            q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
-            token = self.token()
-            self.emit(q.consumer, Signal(token))
-            assert t.slot is not None
-            t.slot.release = token
-            q.free.append(t.slot)
-        elif isinstance(op, ascend.PipeBarrierOp):
-            self.barrier(op)
-        else:
-            self.declaration(op)
+    def alloc(self, op: ascend.AllocTensorOp) -> None:
+        q = self.queue(op, op.que)
+        if not q.free:
+            raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
+                                     "the kernel would wait for ever")
+        slot = q.free.popleft()
+        if slot.release is not None:
+            self.emit(q.producer, Wait(slot.release))
+        self.env[op.result] = _Tensor(q, slot)
+
+    def enque(self, op: ascend.EnQueOp) -> None:
+        q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+        token = self.token()
+        self.emit(q.producer, Signal(token))
+        q.ready.append((t, token))
+
+    def deque(self, op: ascend.DeQueOp) -> None:
+        q = self.queue(op, op.que)
+        if not q.ready:
+            raise CostModelError(op, "takes from an empty queue: the kernel would wait for "
+                                     "ever")
+        t, token = q.ready.popleft()
+        self.emit(q.consumer, Wait(token))
+        self.env[op.result] = t
+
+    def free(self, op: ascend.FreeTensorOp) -> None:
+        q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+        token = self.token()
+        self.emit(q.consumer, Signal(token))
+        assert t.slot is not None
+        t.slot.release = token
+        q.free.append(t.slot)
 
     def declaration(self, op: Operation) -> None:
         """Ops that set things up or name views: no pipe time."""
@@ -403,6 +400,30 @@ class KernelWalker:
         # PIPE_MTE2 / PIPE_MTE3 / PIPE_S: those pipes run in order already; nothing to add.
 
     # endregion
+
+
+_Step = Callable[["KernelWalker", Any], None]
+_STEPS: dict[type[Operation], _Step] = {}
+"""The walker's method for each op type seen so far (`_step_of`)."""
+
+
+def _step_of(kind: type[Operation]) -> _Step:
+    """What KernelWalker.step does with an op of this type: index arithmetic and control flow
+    are evaluated, the kernel's float scalar code (float constants, arith on float scalars, a
+    select between two) costs nothing, and every other op is an `ascend` op: work, a
+    synchronisation, or a declaration."""
+    w = KernelWalker
+    rules: tuple[tuple[type[Operation], _Step], ...] = (
+        (arith.ConstantOp, w.constant), (arith.SelectOp, w.select), (arith.CmpiOp, w.compare),
+        (cf.AssertOp, w.check), (scf.IfOp, w.branch), (scf.ForOp, w.loop),
+        (ascend.VectorOp, w.vector), (ascend.DataCopyPadOp, w.copy), (ascend.DataCopyOp, w.copy),
+        (ascend.AllocTensorOp, w.alloc), (ascend.EnQueOp, w.enque), (ascend.DeQueOp, w.deque),
+        (ascend.FreeTensorOp, w.free), (ascend.PipeBarrierOp, w.barrier))
+    if kind in FLOAT_OPS:
+        return w.scalar
+    if issubclass(kind, arith.SignlessIntegerBinaryOperation) and kind in _INT_OPS:
+        return w.integer
+    return next((rule for base, rule in rules if issubclass(kind, base)), w.declaration)
 
 
 def core_program(kernel: func.FuncOp, block_idx: int, block_num: int, tiling: tuple[int, ...],
