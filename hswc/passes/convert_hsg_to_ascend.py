@@ -30,7 +30,14 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
-from hswc.passes.schedule_options import UB_PLAN_ATTR, ScheduleOptions, describe_plan, read_plan
+from hswc.passes.schedule_options import (
+    SCHEDULE_ATTR,
+    UB_PLAN_ATTR,
+    ScheduleOptions,
+    describe_plan,
+    read_plan,
+    read_schedule,
+)
 from hswc.tiling import UbPlan
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
@@ -141,10 +148,23 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
 
     name = "convert-hsg-to-ascend"
 
+    def _schedule_of(self, chunk: hsg.ElementwiseChunkOp, schedule: Schedule) -> Schedule:
+        """The options' schedule; without options, the one hsg-tile-on-cores chose for the
+        chunk's kernel (its hsg.schedule), else the reference."""
+        kernel = _kernel_of(chunk)
+        if self.given() or kernel is None:
+            return schedule
+        try:
+            chosen = read_schedule(kernel)
+        except ValueError as error:
+            raise OpError(kernel, f"has a malformed {SCHEDULE_ATTR} attribute: {error}") from None
+        return schedule if chosen is None else chosen
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         schedule = self.schedule(self.name)
         chunks = [o for o in op.walk() if isinstance(o, hsg.ElementwiseChunkOp)]
-        plans = [plan_chunk(chunk, schedule, self.name) for chunk in chunks]
+        plans = [plan_chunk(chunk, self._schedule_of(chunk, schedule), self.name)
+                 for chunk in chunks]
         for chunk, plan in zip(chunks, plans, strict=True):
             convert_chunk(chunk, plan)
         for leftover in op.walk():

@@ -56,13 +56,16 @@ from hswc.elementwise import Elementwise, elementwise
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
+from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
+    SCHEDULE_ATTR,
     UB_PLAN_ATTR,
     ScheduleOptions,
     plan_attribute,
     read_budget,
+    schedule_attribute,
 )
-from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform
+from hswc.platform import DEFAULT_SOC, MAX_CORE_NUM, MAX_UB_SIZE, get_platform
 from hswc.tiling import (
     RESULT_NAMES,
     TILING_FIELDS,
@@ -360,6 +363,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = element_type_name(ew.element_type)
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or fn.sym_name.data
+        choice = self._choose(ew, dtype, op_name, platform)
+        if choice is not None:
+            schedule = choice.schedule
         kernels = self._plan(ew, schedule, dtype)
         table = functions.setdefault(module, _Functions(module))
         plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
@@ -373,6 +379,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             kernel_fn = _build_kernel_function(
                 kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
             k.mark(kernel_fn, len(kernels))
+            if choice is not None:
+                kernel_fn.attributes[SCHEDULE_ATTR] = schedule_attribute(
+                    choice.schedule, choice.soc, choice.platform_known, choice.elements)
             launched.append((k.variant.key, table.ensure(kernel_fn.sym_name.data, kernel_fn, op)))
 
         before = op.prev_op
@@ -388,6 +397,24 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         init = op.outputs[0].owner
         Rewriter.erase_op(op)
         _erase_if_dead(init)
+
+    def _choose(self, ew: Elementwise, dtype: str, op_name: str,
+                platform: tuple[int | None, int | None]) -> Choice | None:
+        """The schedule the cost model picks for this generic (hswc.passes.schedule_choice),
+        when no schedule option is given and it has no CANN kernel's budget to reproduce; None
+        otherwise (the options' schedule)."""
+        try:
+            if self.given() or read_budget(ew.op, UB_BUDGET_ATTR) is not None:
+                return None
+            core_num, ub_size = platform
+            target = get_platform(self.soc or DEFAULT_SOC).with_overrides(core_num, ub_size)
+            name = kernel_function_name(op_name, dtype)
+            return choose_schedule(lambda: _build_kernel_function(name, ew), ew.dag, dtype,
+                                   ew.output_name(), target,
+                                   core_num is not None and ub_size is not None,
+                                   _static_num_elements(ew.inputs[0].type))
+        except ValueError as error:
+            raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
 
     def _plan(self, ew: Elementwise, schedule: Schedule, dtype: str) -> list[_Kernel]:
         """The kernels to build: one, or one per variant of a run-time choice, each with the UB

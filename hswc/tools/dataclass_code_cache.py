@@ -34,6 +34,8 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
+from hswc.cache_folder import cache_folder
+
 MAX_ENTRIES = 4096
 """The table keeps at most this many texts: beyond it, a save keeps only the ones its process
 used (one hswc-opt run uses about 900), so texts of older versions of the code do not pile up."""
@@ -46,14 +48,11 @@ _file: Path | None = None
 
 def cache_file() -> Path | None:
     """Where the table lives for this Python, or None when the cache is off."""
-    folder = os.environ.get("HSWC_CACHE_DIR")
+    folder = cache_folder()
     if folder is None:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        folder = str(Path(base) / "hswc")
-    if not folder:
         return None
     tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}"
-    return Path(folder) / f"dataclass-code.{tag}.marshal"
+    return folder / f"dataclass-code.{tag}.marshal"
 
 
 def load(path: Path) -> dict[str, CodeType]:
