@@ -35,7 +35,7 @@ from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_options import SCHEDULE_ATTR, UB_PLAN_ATTR, read_plan
 from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
 from hswc.tiling import Tiling, compute_tiling, core_slice
-from hswc.vectorizer.schedule import FLAGS, PRESETS, REFERENCE, Schedule
+from hswc.vectorizer.schedule import FLAGS, PRESETS, Schedule
 
 DTYPE_NAMES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32",
                "bfloat16": "bf16", "f16": "f16", "f32": "f32", "bf16": "bf16"}
@@ -57,11 +57,11 @@ def named_schedule(variant: Schedule | str | None) -> Schedule | None:
 
 
 def lower(module: ModuleOp, variant: Schedule | None = None) -> ModuleOp:
-    """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options."""
+    """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options
+    (None: none, so every kernel gets its default schedule, hswc.passes.schedule_choice)."""
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 
-    v = variant or REFERENCE
-    flags = {name: getattr(v, name) for name in FLAGS}
+    flags = {} if variant is None else {name: getattr(variant, name) for name in FLAGS}
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
