@@ -144,10 +144,10 @@ def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int
     return Tiling(*values)
 
 
-def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
-                  ) -> list[CoreClass]:
+def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures,
+                  check: bool = True) -> list[CoreClass]:
     """Cores grouped by the length of their slice; each group's stream is read from the IR for
-    its first core and checked equal for its last."""
+    its first core and (unless `check` is false) checked equal for its last."""
     groups: dict[int, list[int]] = {}
     for b in range(tiling.used_core_num):
         groups.setdefault(core_slice(tiling, b).length, []).append(b)
@@ -156,7 +156,7 @@ def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
     for cores in groups.values():
         program: CoreProgram = core_program(kernel, cores[0], tiling.used_core_num, values,
                                             figures)
-        if len(cores) > 1:
+        if check and len(cores) > 1:
             last = core_program(kernel, cores[-1], tiling.used_core_num, values, figures)
             if last.signature() != program.signature():
                 # Not expected for these kernels; model every core on its own then.
@@ -211,13 +211,16 @@ def lowered(module: ModuleOp, variant: Schedule | None) -> ModuleOp:
 
 
 def profile_kernel(module: ModuleOp | None, kernel: func.FuncOp, total: int, platform: Platform,
-                   figures: CostFigures, variant: Schedule | None = None) -> Report:
+                   figures: CostFigures, variant: Schedule | None = None, *,
+                   check_cores: bool = True) -> Report:
     """One launch of `kernel` (of the lowered `module`, whose host tiling function tiles it;
-    None: tiled by hswc.tiling) on `total` elements."""
+    None: tiled by hswc.tiling) on `total` elements. `check_cores=False` reads one core's
+    stream per slice length without checking the group's last core against it (hswc's kernels'
+    streams depend on the slice length only)."""
     dt = kernel_dtype(kernel)
     label = variant.describe() if variant is not None else _describe(kernel)
     tiling = _tiling(module, kernel, dt, total, platform, figures)
-    classes = _core_classes(kernel, tiling, figures) if total > 0 else []
+    classes = _core_classes(kernel, tiling, figures, check_cores) if total > 0 else []
     schedules = simulate(classes, figures)
     stem = kernel.sym_name.data.rpartition("_kernel_")[0] or kernel.sym_name.data
     return Report(dt, total, platform, figures, tiling, label, schedules, camel(stem))

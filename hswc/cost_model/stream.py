@@ -176,6 +176,7 @@ class KernelWalker:
         self.chunk = -1
         self.returned: list[int] = []
         self._tokens = 0
+        self._vector_work: dict[tuple[Operation, int], tuple[str, float, int, int]] = {}
 
     # region helpers
 
@@ -348,10 +349,15 @@ class KernelWalker:
 
     def vector(self, op: ascend.VectorOp) -> None:
         count = self.int(op.count)
-        repeats, instructions = vector_repeats(op, count, self.figures)
-        f = self.figures
-        cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
-        label = op.name.removeprefix("ascend.")
+        key = (op, count)
+        known = self._vector_work.get(key)
+        if known is None:  # the same call over the same count costs the same every chunk
+            repeats, instructions = vector_repeats(op, count, self.figures)
+            f = self.figures
+            cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
+            known = self._vector_work[key] = (op.name.removeprefix("ascend."), cycles, repeats,
+                                              instructions)
+        label, cycles, repeats, instructions = known
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:

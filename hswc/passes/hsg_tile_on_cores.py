@@ -363,7 +363,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = element_type_name(ew.element_type)
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or fn.sym_name.data
-        choice = self._choose(ew, dtype, op_name, platform)
+        choice = self._choose(ew, dtype, platform)
         if choice is not None:
             schedule = choice.schedule
         kernels = self._plan(ew, schedule, dtype)
@@ -398,7 +398,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         Rewriter.erase_op(op)
         _erase_if_dead(init)
 
-    def _choose(self, ew: Elementwise, dtype: str, op_name: str,
+    def _choose(self, ew: Elementwise, dtype: str,
                 platform: tuple[int | None, int | None]) -> Choice | None:
         """The schedule the cost model picks for this generic (hswc.passes.schedule_choice),
         when no schedule option is given and it has no CANN kernel's budget to reproduce; None
@@ -408,7 +408,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 return None
             core_num, ub_size = platform
             target = get_platform(self.soc or DEFAULT_SOC).with_overrides(core_num, ub_size)
-            name = kernel_function_name(op_name, dtype)
+            name = kernel_function_name("choice", dtype)  # one name: the same body, one choice
             return choose_schedule(lambda: _build_kernel_function(name, ew), ew.dag, dtype,
                                    ew.output_name(), target,
                                    core_num is not None and ub_size is not None,

@@ -109,13 +109,17 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
     HsgBlockIntoUbPass().apply(Context(), module)
     blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
     times: list[tuple[Schedule, float]] = []
+    seen: dict[str, float] = {}
     for schedule in CANDIDATES:
         try:
             kernel = candidate_kernel(blocked, dag, dtype, output, schedule)
-            report = profile_kernel(None, kernel, elements, platform, platform.cost)
+            text = str(kernel)  # schedules that build the same kernel take the same time
+            if text not in seen:
+                seen[text] = profile_kernel(None, kernel, elements, platform, platform.cost,
+                                            check_cores=False).total_time
         except (ValueError, CostModelError):
             continue  # a plan the planner cannot build for this body, or not on this platform
-        times.append((schedule, report.total_time))
+        times.append((schedule, seen[text]))
     return times
 
 
