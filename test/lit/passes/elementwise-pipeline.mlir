@@ -1,10 +1,13 @@
 // A user's elementwise linalg.generic through each pass of --lower-to-ascend: its body becomes
-// the kernel's Compute, call for call, and its UB plan comes from its own buffers.
-// RUN: hswc-opt %s -p hsg-decompose,hsg-tile-on-cores | filecheck %s --check-prefix=TILE
+// the kernel's Compute, call for call, and its UB plan comes from its own buffers. TILE to CPP
+// follow the reference schedule (variant=reference); DEFAULT is the schedule the cost model
+// chooses when no schedule option is given (hswc.passes.schedule_choice).
+// RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{variant=reference}' | filecheck %s --check-prefix=TILE
 // RUN: hswc-opt %s -p 'hsg-tile-on-cores{kernel-name=my_op}' | filecheck %s --check-prefix=NAMED
-// RUN: hswc-opt %s -p hsg-tile-on-cores,hsg-block-into-ub | filecheck %s --check-prefix=BLOCK
-// RUN: hswc-opt %s --lower-to-ascend | filecheck %s --check-prefix=ASCEND
-// RUN: hswc-opt %s --lower-to-ascend -t ascendc | filecheck %s --check-prefix=CPP
+// RUN: hswc-opt %s -p 'hsg-tile-on-cores{variant=reference},hsg-block-into-ub' | filecheck %s --check-prefix=BLOCK
+// RUN: hswc-opt %s -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{variant=reference},hsg-block-into-ub,convert-hsg-to-ascend{variant=reference}' | filecheck %s --check-prefix=ASCEND
+// RUN: hswc-opt %s -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{variant=reference},hsg-block-into-ub,convert-hsg-to-ascend{variant=reference}' -t ascendc | filecheck %s --check-prefix=CPP
+// RUN: hswc-opt %s --lower-to-ascend | filecheck %s --check-prefix=DEFAULT
 
 // y = max(a * b, 0) - a in f32, on a dynamic shape.
 func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
@@ -76,3 +79,12 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // CPP-NEXT:    AscendC::Sub(yFp32, prodLocal, aFp32, computeNum);
 // CPP:         template <uint32_t schMode>
 // CPP-NEXT:    __global__ __aicore__ void scaled_relu(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+// The default: every flag of the planner on (double-buffered queues, 24 bytes per element),
+// recorded on the kernel with what it was chosen for: the default SoC, since the platform is
+// known only at run time, and 2^24 elements, since the shape is dynamic.
+// DEFAULT-LABEL: func.func @scaled_relu_tiling_f32(
+// DEFAULT-SAME:      hsg.ub_plan = {bytes_per_element = 24 : i64, ub_reserve = 0 : i64, align_elements = 64 : i64}
+// DEFAULT-LABEL: func.func @scaled_relu_kernel_f32(
+// DEFAULT-SAME:      hsg.schedule = {options = "double-buffer=true scalar-compare=true in-place=true early-free=true x-first=true", soc = "ascend910b", platform = "default (known at run time)", elements = 16777216 : i64}
+// DEFAULT:         ascend.tque : !ascend.tque<vecin, 2>
+// DEFAULT:         ascend.init_buffer %{{.*}}, num 2, %{{.*}} : !ascend.tque<vecout, 2>

@@ -1,4 +1,4 @@
-// RUN: hswc-opt %s --lower-to-ascend -t ascendc | filecheck %s
+// RUN: hswc-opt %s -p 'hsg-tile-on-cores{variant=reference},hsg-block-into-ub,convert-hsg-to-ascend{variant=reference}' -t ascendc | filecheck %s
 // RUN: hswc-opt %s -p 'hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' -t ascendc | filecheck %s --check-prefix=FAST
 
 // Infinities and NaNs have no C++ literal: they are spelled through the compiler's builtins
