@@ -239,7 +239,7 @@ class KernelWalker:
     def scalar(self, op: Operation) -> None:
         """Float scalar code: the scalar unit; no pipe time, and no number the model needs."""
 
-    def integer(self, op: Operation) -> None:
+    def integer(self, op: arith.SignlessIntegerBinaryOperation) -> None:
         a, b = self.int(op.operands[0]), self.int(op.operands[1])
         if b == 0 and type(op) in DIVISIONS:
             raise CostModelError(op, "divides by zero")
