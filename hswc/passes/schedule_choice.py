@@ -27,10 +27,8 @@ costs only the time it saves; it never changes a choice.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cache
@@ -151,8 +149,13 @@ _SOURCES = ("cost_model", "vectorizer", "passes", "dialects", "platform.py", "ti
 """hswc's modules a choice depends on (their source is part of every key)."""
 
 
+# hashlib (OpenSSL) and tempfile take tens of milliseconds to import: only a choice needs them.
+
+
 @cache
 def _source_digest() -> str:
+    import hashlib
+
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for name in _SOURCES:
@@ -167,6 +170,8 @@ def _source_digest() -> str:
 
 
 def _key(kernel_text: str, platform: Platform, elements: int) -> str:
+    import hashlib
+
     figures = {f.name: getattr(platform.cost, f.name) for f in fields(platform.cost)}
     text = json.dumps([kernel_text, platform.core_num, platform.ub_size, figures, elements,
                        _source_digest()], sort_keys=True, default=str)
@@ -203,6 +208,8 @@ MAX_ENTRIES = 4096
 
 
 def _store(key: str, found: tuple[Schedule, float]) -> None:
+    import tempfile
+
     path = _cache_file()
     if path is None:
         return
