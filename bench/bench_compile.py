@@ -33,6 +33,7 @@ import argparse
 import compileall
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -215,6 +216,7 @@ def main() -> None:
                 check_peer(peer_python, script, env)
                 job.commands["cannbot-dsl"] = [str(peer_python), script.name]
         best: dict[tuple[str, str], tuple[float, float]] = {}
+        every: dict[tuple[str, str], list[tuple[float, float]]] = {}
         cold: dict[str, tuple[float, float]] = {}
         for run in range(args.runs):
             for name in ("-t ascendc", "--lower-to-ascend"):
@@ -226,7 +228,9 @@ def main() -> None:
                 for name, cmd in job.commands.items():
                     cpu_wall = cpu_and_wall(cmd, Path(tmp) / str(index), env)
                     best[job.name, name] = least(best.get((job.name, name)), cpu_wall)
+                    every.setdefault((job.name, name), []).append(cpu_wall)
     report(selected, best, args.runs)
+    paired_medians(selected, every)
     for name, (cpu, wall) in cold.items():
         print(f"cold (empty dataclass cache) {name} of {selected[0].name}: "
               f"{cpu:5.3f}/{wall:5.3f} s")
@@ -268,6 +272,31 @@ def report(selected: list[Job], best: dict[tuple[str, str], tuple[float, float]]
     goal("--lower-to-ascend <= 1.0x xdsl-opt parse + print", worst_lower)
     if worst_peer[0]:
         goal("-t ascendc <= 1.0x cannbot-dsl", worst_peer)
+
+
+def paired_medians(selected: list[Job],
+                   every: dict[tuple[str, str], list[tuple[float, float]]]) -> None:
+    """Per job, the median over the runs of each run's ratio (the two commands of one ratio ran
+    next to each other in every run), CPU / wall; then the goal lines on these medians."""
+    print("medians of paired runs (each run's ratio, then the median), CPU / wall:")
+    worst_lower = [0.0, 0.0]
+    worst_peer = [0.0, 0.0]
+    for job in selected:
+        cells = []
+        for top, bottom, worst in (("--lower-to-ascend", "xdsl-opt", worst_lower),
+                                   ("-t ascendc", "cannbot-dsl", worst_peer)):
+            if (job.name, bottom) not in every:
+                cells.append(f"{'-':>13}")
+                continue
+            pairs = list(zip(every[job.name, top], every[job.name, bottom], strict=True))
+            cpu = statistics.median(a[0] / b[0] for a, b in pairs)
+            wall = statistics.median(a[1] / b[1] for a, b in pairs)
+            worst[0], worst[1] = max(worst[0], cpu), max(worst[1], wall)
+            cells.append(f"{cpu:.2f}/{wall:.2f}x".rjust(13))
+        print(f"  {job.name:26} lower/xdsl {cells[0]}  ascendc/cannbot {cells[1]}")
+    goal("(medians) --lower-to-ascend <= 1.0x xdsl-opt parse + print", worst_lower)
+    if worst_peer[0]:
+        goal("(medians) -t ascendc <= 1.0x cannbot-dsl", worst_peer)
 
 
 def goal(what: str, worst: list[float]) -> None:
