@@ -9,7 +9,9 @@ GM -> UB, EnQue), Compute (each body op as its AscendC call(s), in body order; v
 roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM, FreeTensor).
 
 The schedule options (hswc.passes.schedule_options, shared with hsg-tile-on-cores) choose the
-structure, never the bits: the default is ops-nn's A2/A3 HardSwishGrad kernel call for call.
+structure, never the bits. Without options, a kernel lowers with the schedule hsg-tile-on-cores
+chose for it (its `hsg.schedule`, hswc.passes.schedule_choice), else with the reference: ops-nn's
+A2/A3 HardSwishGrad kernel call for call.
 A kernel that is one variant of a run-time choice (`hsg.queue_depth`) gets that variant of the
 options' schedule. A kernel tiled for another UB plan (its `hsg.ub_plan`), or for a budget
 (`hsg.ub_budget`) that does not make room for its buffers, is refused.

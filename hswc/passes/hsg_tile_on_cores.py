@@ -15,8 +15,11 @@ taken by a different function gets a number. With a static shape and a named pla
 or `core-num` and `ub-size`), the tiling is computed here and the launch gets constants; a
 tiling the reference would refuse is an error.
 
-The UB plan the tiling divides by is the body's own (hswc.vectorizer.plan, for the schedule the
-options select: the same as convert-hsg-to-ascend's), or, for the reference schedule of a named
+Without schedule options, a generic that has no CANN kernel to reproduce (no `hsg.ub_budget`)
+gets the schedule the cost model predicts fastest (hswc.passes.schedule_choice), recorded on its
+kernel as `hsg.schedule`. The UB plan the tiling divides by is the body's own
+(hswc.vectorizer.plan, for the schedule the options select or the choice: the same as
+convert-hsg-to-ascend's), or, for the reference schedule of a named
 op whose CANN kernel tiles by a fixed budget (`hsg.ub_budget`, e.g. HardSwishGrad's 48 bytes per
 element), that budget; a plan that is not a budget is recorded on both functions as
 `hsg.ub_plan`.
