@@ -984,7 +984,7 @@ REFUSED = {
     "Sin(t, t, 8)": f"ascendc_cpu: Sin {UNSPECIFIED}",
     "Log<float>(t, t, 8)": f"ascendc_cpu: Log {UNSPECIFIED}",
     "Erf<float, false>(t, t, 8, 1, UnaryRepeatParams())": f"ascendc_cpu: Erf {UNSPECIFIED}",
-    "Exp(h, h, 8)": "Exp supports half and float",
+    "Exp(h, h, 8)": "Exp supports (half, float) on Atlas A2/A3",
     "Tanh(t, t, 8)": f"ascendc_cpu: Tanh {UNSPECIFIED}",
     "Axpy(t, t, 2.0f, 8)": f"ascendc_cpu: Axpy {UNSPECIFIED}",
     "FusedMulAdd(t, t, t, 8)": f"ascendc_cpu: FusedMulAdd {UNSPECIFIED}",
