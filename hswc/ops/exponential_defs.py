@@ -4,9 +4,9 @@ activation/ folders), and what their packages say."""
 
 from __future__ import annotations
 
+import hswc.ops.exponential as fw
+import hswc.ops.exponential_grad as bw
 from hswc.dialects import hsg
-from hswc.ops import exponential as fw
-from hswc.ops import exponential_grad as bw
 from hswc.ops.definition import Decomposition, OpDefinition
 from hswc.ops.docs import Computation, OpDocs
 from hswc.ops.samples import AROUND_0_EXAMPLE, AROUND_0_TEST, GRAD_EXAMPLE, GRAD_TEST
