@@ -1,6 +1,9 @@
-"""linalg.generic modules whose body is one math op (test/test_math_ops.py, bench)."""
+"""linalg.generic modules whose body is one math op (test/test_math_ops.py, bench), and the
+bit comparison the math and exponential-op tests share."""
 
 from __future__ import annotations
+
+import numpy as np
 
 MATH_NAMES = ("exp", "log", "log1p", "expm1", "tanh", "erf", "sqrt", "rsqrt", "absf")
 
@@ -30,3 +33,14 @@ def math_module(op: str, dtypes: tuple[str, ...] = ("f16", "bf16", "f32"),
             f"  }} -> {t}\n"
             f"  func.return %y : {t}\n}}\n")
     return "".join(functions)
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """The same bits everywhere a is not NaN, and NaN in the same places (any NaN pattern)."""
+    nan = np.isnan(a.astype(np.float32))
+
+    def bits(v: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(v).view(np.uint32 if v.dtype.itemsize == 4 else np.uint16)
+
+    return bool(np.array_equal(nan, np.isnan(b.astype(np.float32)))
+                and np.array_equal(bits(a)[~nan], bits(b)[~nan]))

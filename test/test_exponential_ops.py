@@ -22,6 +22,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from cpu_build import Build, build, run_recorded
+from math_bodies import same_bits
 
 from hswc import runner
 from hswc.backend.operator import snake_case
@@ -107,16 +108,6 @@ def kernel(op: str, attrs_key: tuple[tuple[str, object], ...], dtype: str,
                                level=level, core_num=CORES, ub_size=UB)
 
 
-def _bits(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a).view(np.uint32 if a.dtype.itemsize == 4 else np.uint16)
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    nan = np.isnan(a.astype(np.float32))
-    return bool(np.array_equal(nan, np.isnan(b.astype(np.float32)))
-                and np.array_equal(_bits(a)[~nan], _bits(b)[~nan]))
-
-
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize(("op", "attrs"), CASES, ids=IDS)
 def test_levels_agree_and_stay_within_torch_tolerance(op: str, attrs: dict[str, object],
@@ -124,7 +115,7 @@ def test_levels_agree_and_stay_within_torch_tolerance(op: str, attrs: dict[str, 
     key = tuple(attrs.items())
     inputs = inputs_of(op, dtype, attrs)
     got = kernel(op, key, dtype)(*inputs)
-    assert _same(kernel(op, key, dtype, "linalg")(*inputs), got), f"{op} {dtype}: levels"
+    assert same_bits(kernel(op, key, dtype, "linalg")(*inputs), got), f"{op} {dtype}: levels"
     expected = OP_REFERENCES[(op, "torch")](*inputs, **attrs)
     result = compare_tolerance(got, expected)
     assert result.equal, f"{op} {dtype}: {result.summary(tuple(inputs))}"
@@ -157,7 +148,7 @@ def test_cpu_build_matches_the_interpreter(op: str, attrs: dict[str, object], dt
     assert record is not None
     name = IDS[CASES.index((op, attrs))]
     on_cpu = run_recorded(executables[name], record, inputs, UB, tmp_path)
-    assert _same(on_cpu, result.outputs[0]), f"{op} {dtype}: C++ != interpreter"
+    assert same_bits(on_cpu, result.outputs[0]), f"{op} {dtype}: C++ != interpreter"
 
 
 @pytest.mark.parametrize(("text", "message"), [

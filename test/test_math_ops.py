@@ -20,7 +20,7 @@ import mpmath
 import numpy as np
 import pytest
 from cpu_build import Build, build, run_recorded
-from math_bodies import MATH_NAMES, math_module
+from math_bodies import MATH_NAMES, math_module, same_bits
 
 from hswc import math_semantics, runner
 from hswc.backend.source import kernel_source
@@ -60,23 +60,13 @@ def kernel(op: str, dtype: str, level: str = "ascend") -> runner.Kernel:
                         core_num=CORES, ub_size=UB)
 
 
-def _bits(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a).view(np.uint32 if a.dtype.itemsize == 4 else np.uint16)
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    nan = np.isnan(a.astype(np.float32))
-    return bool(np.array_equal(nan, np.isnan(b.astype(np.float32)))
-                and np.array_equal(_bits(a)[~nan], _bits(b)[~nan]))
-
-
 @pytest.mark.parametrize("dtype", ["f16", "f32"])
 @pytest.mark.parametrize("op", MATH_NAMES)
 def test_every_level_agrees(op: str, dtype: str) -> None:
     x = x_values(dtype)
     results = {level: kernel(op, dtype, level)(x) for level in ("linalg", "tiled", "ascend")}
     for level, y in results.items():
-        assert _same(y, results["linalg"]), f"math.{op} {dtype}: {level} != linalg"
+        assert same_bits(y, results["linalg"]), f"math.{op} {dtype}: {level} != linalg"
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +95,7 @@ def test_cpu_build_matches_interpreter(op: str, dtype: str,
     (record,) = result.tilings
     assert record is not None
     on_cpu = run_recorded(executables[op, dtype], record, [x], UB, tmp_path)
-    assert _same(on_cpu, result.outputs[0]), f"math.{op} {dtype}: C++ != interpreter"
+    assert same_bits(on_cpu, result.outputs[0]), f"math.{op} {dtype}: C++ != interpreter"
 
 
 def ulp_error(op: str, x: np.ndarray, y: np.ndarray) -> float:
@@ -156,7 +146,7 @@ def test_composite_math_on_bf16_computes_in_f32() -> None:
     x = np.arange(1 << 16, dtype=np.uint16).view(math_semantics.BF16)
     got = compile_text(math_module("tanh", ("bf16",)), core_num=CORES, ub_size=UB)(x)
     widened = compile_text(math_module("tanh", ("bf16",), widen=True), level="linalg")(x)
-    assert _same(got, widened)
+    assert same_bits(got, widened)
 
 
 def test_an_unsupported_math_op_is_refused_by_name() -> None:
