@@ -222,7 +222,8 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
                 raise OpError(kernel.func, f"is launched by no host function, so the value of "
                               f"{a.name} (which has no default) is unknown: package the "
                               "module with the function that launches it")
-            given.setdefault(a.name, a.default or 0.0)
+            if a.name not in given and a.default is not None:
+                given[a.name] = a.default
     reference = OP_REFERENCES[(definition.name, semantics)]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:

@@ -155,7 +155,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
     for b in consts:
         local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
         fill: FloatAttr | SSAValue = (uniforms.value(b.uniform) if b.uniform is not None
-                                      else float_attr(b.value or 0.0, ELEMENT_TYPES[b.dtype]))
+                                      else float_attr(_fill_value(b.value), ELEMENT_TYPES[b.dtype]))
         e.op(ascend.DuplicateOp(local, fill, ub_factor))
     if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
@@ -186,7 +186,7 @@ class Uniforms:
         if node.kind == "scalar":
             return self.scalars[node.index or 0]
         if node.kind == "const":
-            return self.e.value(arith.ConstantOp(float_attr(float(node.value or 0.0), t)),
+            return self.e.value(arith.ConstantOp(float_attr(_fill_value(node.value), t)),
                                 node.name or "scalar")
         args = [self.value(o) for o in node.operands]
         name = node.name or "scalar"
@@ -441,6 +441,12 @@ class ChunkEmitter:
 
 # endregion
 # region the instruction table
+
+
+def _fill_value(value: float | None) -> float:
+    """A constant's value; -0.0 stays -0.0 (it is falsy, so `value or 0.0` would lose it)."""
+    assert value is not None, "a constant buffer or node always has its value"
+    return float(value)
 
 
 def float_attr(value: float, t: Attribute) -> FloatAttr:
