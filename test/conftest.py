@@ -1,13 +1,37 @@
-"""Fixtures shared by the package tests."""
+"""Fixtures shared by the package tests, and the run's C++ build cache."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from cpu_build import operator_module
 
+from hswc.checker.build_cache import CACHE_VARIABLE
 from hswc.tools.hswc_emit import main
+
+_OWN_CACHE = "_hswc_own_build_cache"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One C++ build cache for the whole run (hswc.checker.build_cache), shared by the xdist
+    workers through the environment they inherit, made here unless the caller gave one: the
+    same fixture kernel and tiling, built by many tests, compile once."""
+    if os.environ.get(CACHE_VARIABLE) or hasattr(config, "workerinput"):
+        return
+    folder = tempfile.mkdtemp(prefix="hswc-build-cache-")
+    os.environ[CACHE_VARIABLE] = folder
+    setattr(config, _OWN_CACHE, folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = getattr(config, _OWN_CACHE, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(CACHE_VARIABLE, None)
 
 
 @pytest.fixture(scope="module")

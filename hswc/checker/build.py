@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 
 MODEL = Path(__file__).resolve().parents[2] / "tools" / "ascendc_cpu"
@@ -116,15 +117,20 @@ def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
             first[key] = spec
     running = []
     for spec in first.values():
+        key = build_cache.build_key(spec.command(cxx), C_LOCALE)
+        if build_cache.restore(key, spec.output):
+            continue
         spec.output.parent.mkdir(parents=True, exist_ok=True)
-        running.append((spec, subprocess.Popen(spec.command(cxx), stdout=subprocess.PIPE,
-                                               stderr=subprocess.STDOUT, text=True,
-                                               errors="replace", env=C_LOCALE)))
+        running.append((spec, key, subprocess.Popen(spec.command(cxx), stdout=subprocess.PIPE,
+                                                    stderr=subprocess.STDOUT, text=True,
+                                                    errors="replace", env=C_LOCALE)))
     failed: dict[Path, list[str]] = {}
-    for spec, process in running:
+    for spec, key, process in running:
         output, _ = process.communicate()
         if process.returncode != 0:
             failed[spec.output] = summarise_errors(output) or output.strip().splitlines()[:20]
+        else:
+            build_cache.store(key, spec.output)
     for spec, built in copies:
         if built.output in failed:
             failed[spec.output] = failed[built.output]

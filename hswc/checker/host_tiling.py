@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hswc.checker import build as builder
+from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 from hswc.checker.op_folder import Folder, normalised
 from hswc.checker.tiling_values import Launch, Value
@@ -88,8 +89,14 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
 
 
 def _compile(command: list[str], what: str) -> None:
+    key = build_cache.build_key(command, builder.C_LOCALE)
+    output = build_cache.output_of(command)
+    if output is not None and build_cache.restore(key, output):
+        return
     done = subprocess.run(command, capture_output=True, text=True, errors="replace",
                           env=builder.C_LOCALE, check=False)
+    if done.returncode == 0 and output is not None:
+        build_cache.store(key, output)
     if done.returncode != 0:
         said = [line.replace("the kernel uses", "the tiling uses").replace(
                     "tools/ascendc_cpu does", "tools/ascendc_cpu/host does")
