@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import AffineMapAttr, NoneAttr, StringAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from hswc.diagnostics import OpError
@@ -106,6 +106,32 @@ def _check_iteration(op: GenericOp, rank: int, operands: int) -> None:
             raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
     if len(op.iterator_types) != rank:
         raise _fail(op, f"it has {len(op.iterator_types)} iterators for rank {rank}")
+
+
+TENSOR_HOST_OPS = ("tensor.empty", "tensor.dim", "tensor.extract")
+"""The tensor ops host code may keep: sizes, the generics' inits, a rank-0 tensor's value."""
+KINDS = {"linalg.transpose": "a transpose", "linalg.reduce": "a reduction",
+         "linalg.matmul": "a matrix product", "tensor.gather": "a gather",
+         "tensor.extract_slice": "a slice", "tensor.insert_slice": "a slice",
+         "tensor.collapse_shape": "a reshape", "tensor.expand_shape": "a reshape",
+         "tensor.reshape": "a reshape", "tensor.pad": "a padding",
+         "tensor.concat": "a concatenation"}
+"""What messages call the non-elementwise ops an exporter writes."""
+
+
+def refuse_unmodelled(module: Operation) -> None:
+    """An OpError at the first linalg or tensor op that is neither an elementwise generic nor
+    host code hswc runs (a transpose, a reduction, a gather, a named op with no model)."""
+    for op in module.walk():
+        dialect = op.dialect_name()
+        if dialect not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
+            continue
+        if isinstance(op, GenericOp) or isinstance(op.parent_op(), GenericOp):
+            continue
+        kind = KINDS.get(op.name, "an op with no elementwise model")
+        raise OpError(op, f"is not an elementwise computation hswc compiles ({kind}): hswc "
+                      "compiles elementwise linalg.generic ops and the named elementwise ops "
+                      "(add, sub, mul, max, min, select, fill, copy, broadcast)")
 
 
 def elementwise(op: GenericOp) -> Elementwise:

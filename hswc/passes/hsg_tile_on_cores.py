@@ -55,7 +55,7 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
 from hswc.dialects.ascend_types import element_type_name
-from hswc.elementwise import Elementwise, elementwise
+from hswc.elementwise import Elementwise, elementwise, refuse_unmodelled
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
@@ -394,6 +394,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if isinstance(named, hsg.NamedOp):
                 raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
                               "hsg-decompose first (--lower-to-ascend does)")
+        refuse_unmodelled(op)
         functions: dict[Operation, _Functions] = {}
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
             self._tile(generic, schedule, platform, functions)
