@@ -26,6 +26,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from hswc.broadcast import read_broadcast
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
@@ -152,8 +153,12 @@ def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:
                                  "set-up can precede it")
     before_loop = loop.prev_op
     setup = Emitter(InsertPoint.before(loop))
+    try:
+        broadcast = read_broadcast(chunk)
+    except ValueError as error:
+        raise OpError(chunk, str(error)) from None
     handles = emit_init(setup, plan, chunk.inputs, chunk.output, chunk.slice_offset,
-                        chunk.slice_size, chunk.ub_factor)
+                        chunk.slice_size, chunk.ub_factor, broadcast)
     copy_location(chunk, ops_between(before_loop, loop))
 
     before_chunk = chunk.prev_op

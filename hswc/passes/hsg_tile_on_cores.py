@@ -50,6 +50,7 @@ from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.broadcast import BROADCAST_ATTR
 from hswc.cpp_identifiers import operator_stem
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
@@ -167,11 +168,15 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     a = IRArith(InsertPoint.at_end(block))
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
-    a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset, length,
-                                            ub_factor, _slice_body(ew, kernel_scalars)))
+    sliced = a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset,
+                                                     length, ub_factor,
+                                                     _slice_body(ew, kernel_scalars)))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
+    if ew.broadcast is not None:  # how its broadcast inputs are read (hswc.broadcast)
+        fn.attributes[BROADCAST_ATTR] = sliced.attributes[BROADCAST_ATTR] = \
+            ew.broadcast.to_attr()
     return fn
 
 
@@ -208,7 +213,8 @@ def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAVa
     *others, (key, name) = kernels
     if not others:
         launch = builder.insert(hsg.LaunchOp(name, values[3], ew.inputs,
-                                             values[: len(TILING_FIELDS)], scalars))
+                                             values[: len(TILING_FIELDS)], scalars,
+                                             ew.result.type))
         launch.y.name_hint = ew.result.name_hint
         return launch.y
     a = IRArith(builder.insertion_point)
@@ -288,7 +294,8 @@ def _body_key(ew: Elementwise) -> tuple[object, ...]:
         for result in body_op.results:
             numbers[result] = len(numbers)
     return (ew.element_type, tuple(block.arg_types), tuple(ew.input_names()), ew.output_name(),
-            tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops))
+            tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
+            ew.broadcast)
 
 
 class _Functions:
@@ -485,7 +492,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         core_num, ub_size = platform
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
-        first = ew.inputs[0]
+        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
         total = _static_num_elements(first.type)
         if total is not None and total > INT64_MAX:
             raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",

@@ -4,17 +4,18 @@
 // Every elementwise named op becomes the generic of its body; a chain of them then fuses into
 // one kernel (and the fill's scalar into a constant of its body).
 // CHECK-LABEL: func.func @chain
-// CHECK:      linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK:      %zero = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%z : f32)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:   linalg.yield %[[V]] : f32
+// CHECK:      linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%a, %b
 // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
 // CHECK-NEXT:   arith.addf
 // CHECK:      arith.subf
 // CHECK:      arith.mulf
 // CHECK:      arith.maximumf
 // CHECK:      arith.minimumf
-// CHECK:      arith.select
-// CHECK:      indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>]
-// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:   linalg.yield %[[V]] : f32
+// CHECK:      ^bb0(%{{.*}}: i1, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:   arith.select
 // CHECK:      ^bb0(%[[C:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:   linalg.yield %[[C]] : f32
 // CHECK-NOT:  linalg.add
