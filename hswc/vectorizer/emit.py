@@ -79,6 +79,8 @@ class Handles:
     """How broadcast inputs are read (their GlobalTensors cover them whole)."""
     slice_offset: SSAValue | None = None
     """The core's slice's first output element (what broadcast reads index from)."""
+    once: dict[Val, SSAValue] = field(default_factory=dict)
+    """The broadcast inputs of one element (rank 0): their value, read from GM once in Init."""
 
 
 @dataclass
@@ -163,7 +165,10 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
         e.op(ascend.DuplicateOp(local, fill, ub_factor))
     if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
-    return Handles(gm, objects, uniforms, broadcast, offset)
+    once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
+            for v in plan.inputs if _broadcast(broadcast, v) and broadcast is not None
+            and broadcast.operand_size(v.input or 0) == 1}
+    return Handles(gm, objects, uniforms, broadcast, offset, once)
 
 
 def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
@@ -304,6 +309,9 @@ class ChunkEmitter:
             e.op(ascend.EnQueOp(queue[v], local))
 
     def copy_one(self, v: Val, local: SSAValue, copy_bytes: SSAValue) -> None:
+        if v in self.h.once:  # one element for the whole kernel: Duplicate it over the chunk
+            self.e.op(ascend.DuplicateOp(local, self.h.once[v], self.current_num))
+            return
         if _broadcast(self.h.broadcast, v):
             assert self.h.broadcast is not None and self.h.slice_offset is not None
             base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
