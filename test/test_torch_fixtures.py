@@ -41,10 +41,13 @@ def _same(got: np.ndarray, want: np.ndarray) -> bool:
 
 def test_the_fixture_set_is_complete() -> None:
     names = {p.stem for p in FILES}
-    assert len(names) == 56
+    assert len(names) == 65
     for dtype in DTYPES:
         assert f"hardswish_backward_{dtype}" in names and f"softshrink_{dtype}" in names
     assert {"hardswish_rank0_f32", "hardswish_rank3_f32", "hardtanh_dynamic_f16"} <= names
+    assert {f"bias_add_{dtype}" for dtype in DTYPES} | {
+        "row_scale_f32", "rank0_scale_f16", "broadcast_rank2_f16", "broadcast_rank3_bf16",
+        "broadcast_rank3_bias_f32"} <= names
     assert all(p.with_suffix(".npz").exists() for p in FILES)
 
 
