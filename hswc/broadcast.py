@@ -14,13 +14,17 @@ read at the output's own index. Only static shapes are described (a dynamic one 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BROADCAST_ATTR = "hsg.broadcast"
 
@@ -34,7 +38,7 @@ class Broadcast:
 
     @property
     def total(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def operand_size(self, i: int) -> int:
         """How many elements input i's GM buffer holds (the largest index it reads, + 1)."""
@@ -56,6 +60,8 @@ class Broadcast:
         strides = self.strides[i]
         if strides is None:
             return flat
+        import numpy as np  # only the interpreter runs this; compiling needs no numpy
+
         result = np.zeros_like(flat)
         for (inner, size), stride in zip(self.digits(), strides, strict=True):
             if stride:
@@ -100,7 +106,7 @@ def operand_strides(m: AffineMap, operand: Sequence[int], output: Sequence[int])
                          f"{len(operand)} operand")
     if m == AffineMap.identity(rank) and tuple(operand) == tuple(output):
         return None
-    c_strides = [int(np.prod(operand[k + 1:], dtype=np.int64)) for k in range(len(operand))]
+    c_strides = [math.prod(operand[k + 1:]) for k in range(len(operand))]
     strides = [0] * rank
     last = -1
     for k, (expr, size) in enumerate(zip(m.results, operand, strict=True)):
