@@ -373,7 +373,8 @@ def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
     assert code == 0, err
     assert "ascend.tpipe" in out
     timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
-    assert timed == ["hsg-decompose", "hsg-fold-constant-operands", "hsg-exact-f64",
+    assert timed == ["hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
+                     "hsg-exact-f64",
                      "hsg-widen-bf16", "hsg-fuse-elementwise", "hsg-tile-on-cores",
                      "hsg-block-into-ub", "convert-hsg-to-ascend"]
 

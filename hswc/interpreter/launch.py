@@ -84,7 +84,11 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                      dict(zip(fields, scalars, strict=False)))
     shape = inputs[0].shape if broadcast is None else broadcast.shape
     _check_tiling(op, record, int(np.prod(shape, dtype=np.int64)))
-    machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0))
+    element_loops = 0 if broadcast is None else sum(
+        1 for i, s in enumerate(broadcast.strides)
+        if s is not None and broadcast.operand_size(i) > 1)
+    machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0),
+                         element_loops)
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]
