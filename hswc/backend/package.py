@@ -48,8 +48,8 @@ from hswc.backend.package_kernel import op_kernel_files
 from hswc.backend.package_op_api import op_api_files
 from hswc.backend.package_output import Written, write_files
 from hswc.backend.package_run import run_kernel
-from hswc.broadcast import BROADCAST_ATTR
 from hswc.backend.package_tests import UT_PLATFORM, test_files
+from hswc.broadcast import BROADCAST_ATTR
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.platform import PLATFORMS
 from hswc.reference import compare_bitwise, compare_tolerance
