@@ -6,6 +6,8 @@ broadcast is refused with a message naming it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -16,6 +18,7 @@ from xdsl.parser import Parser
 
 from hswc.broadcast import Broadcast, operand_strides
 from hswc.runner import LEVELS, CompileError, compile_text
+from hswc.tools import hswc_emit
 
 DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
           "bf16": np.dtype(ml_dtypes.bfloat16)}
@@ -135,3 +138,15 @@ def test_a_dynamic_broadcast_is_refused() -> None:
                         "tensor<?x6xf32>\n  %e = tensor.empty(%d) : tensor<?x6xf32>")
     with pytest.raises(CompileError, match="a broadcast needs static shapes"):
         compile_text(text, level="tiled")
+
+
+def test_hswc_emit_refuses_a_broadcast_kernel_with_a_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Packages check that every input has the first one's shape: a kernel with broadcast
+    inputs is refused, with no traceback and nothing written."""
+    source = tmp_path / "bias.mlir"
+    source.write_text(generic("bias", (4, 64), (64,), "d1", "f16", "addf"))
+    assert hswc_emit.main([str(source), "-o", str(tmp_path / "out"), "--name", "Bias"]) == 1
+    err = capsys.readouterr().err
+    assert "reads broadcast inputs" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
