@@ -936,7 +936,8 @@ class LaunchOp(IRDLOperation):
     with GetBlockIdx() in [0, block_dim). The kernel receives the inputs and a fresh result as
     flat GM buffers (`memref<?xT>`), then the tiling values in order, then the f32 `scalars`
     (the operator's run-time attributes, float fields of the tiling struct). The result has
-    the inputs' type.
+    the inputs' type; a kernel with `hsg.broadcast` (hswc.broadcast) gives its output's shape,
+    and each of its broadcast inputs holds that input's own elements.
 
     Example:
     `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`,
@@ -1086,7 +1087,8 @@ def _verify_elementwise(op: IRDLOperation, inputs: Sequence[SSAValue], output: S
 class ElementwiseSliceOp(IRDLOperation):
     """One core's share of an elementwise computation: output[offset : offset+size].
 
-    Each output element is the body applied to the inputs' elements at the same index.
+    Each output element is the body applied to the inputs' elements at the same index (an
+    input `hsg.broadcast` describes at its own index, hswc.broadcast).
     `ub_factor` is the tiling's elements-per-UB-pass, which `hsg-block-into-ub` blocks by.
 
     Example:
@@ -1122,7 +1124,8 @@ class ElementwiseChunkOp(IRDLOperation):
     The slice is [slice_offset, slice_offset + slice_size) (what the core owns, and what its
     GlobalTensors cover); the chunk is at most `ub_factor` elements of it, at `chunk_offset`
     elements from the slice's start. slice_offset, slice_size and ub_factor are defined outside
-    the chunk loop, so the UB set-up can be hoisted above it.
+    the chunk loop, so the UB set-up can be hoisted above it. Inputs `hsg.broadcast` describes
+    (hswc.broadcast) are read at their own index of each output element, whole.
 
     Example: `hsg.elementwise_chunk ins(%grad, %x : ...) outs(%y : memref<?xf16>)
     slice [%off, %len] chunk [%coff, %cur] ub_factor %uf { ... }`

@@ -9,7 +9,9 @@ type two functions:
 - `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)` -> (totalNum, blockFactor, ubFactor,
   usedCoreNum, tilingKey), marked `hsg.tiling`: the formula of hswc.tiling, checks as cf.assert;
 - `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
-  `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body.
+  `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body;
+  where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), the
+  kernel and the slice carry `hsg.broadcast`, and the count the tiling divides is the output's.
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
 name C++ can declare: `@main` gives `main_op`, hswc.cpp_identifiers); a name
 taken by a different function gets a number. With a static shape and a named platform (`soc`,
