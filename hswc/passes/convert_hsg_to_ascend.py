@@ -5,7 +5,8 @@ slice bounds and ub_factor defined outside that loop.
 Output, all in the `ascend` dialect (hswc.vectorizer.emit): before the loop the kernel's Init
 (GlobalTensors over the core's slice, the TPipe, a TQue per input and for the output, the TBufs
 the UB plan needs, the constant buffers filled by Duplicate); in the loop CopyIn (DataCopyPad
-GM -> UB, EnQue), Compute (each body op as its AscendC call(s), in body order; vector steps over
+GM -> UB, EnQue; a broadcast input, `hsg.broadcast`, read at its own indices:
+hswc.vectorizer.broadcast_copy), Compute (each body op as its AscendC call(s), in body order; vector steps over
 roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM, FreeTensor).
 
 The schedule options (hswc.passes.schedule_options, shared with hsg-tile-on-cores) choose the

@@ -4,7 +4,9 @@ CopyOut in it.
 Init (the reference kernel's order): a GlobalTensor per input and the output over the core's
 slice, the TPipe, the queues, the TBufs, each InitBuffer with its byte length (the linear
 lengths first, the mask length just before the masks), then the constant buffers filled by
-Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input),
+Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input; a
+broadcast input's elements read one by one, hswc.vectorizer.broadcast_copy, or, for one element,
+read once in Init and Duplicated),
 Compute (the plan's items: DeQue at each arrival, the Casts to f32, the instructions with a
 PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), CopyOut.
 
