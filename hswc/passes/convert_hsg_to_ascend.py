@@ -7,7 +7,8 @@ Output, all in the `ascend` dialect (hswc.vectorizer.emit): before the loop the 
 the UB plan needs, the constant buffers filled by Duplicate); in the loop CopyIn (DataCopyPad
 GM -> UB, EnQue; a broadcast input, `hsg.broadcast`, read at its own indices:
 hswc.vectorizer.broadcast_copy), Compute (each body op as its AscendC call(s), in body order;
-vector steps over roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM, FreeTensor).
+vector steps over roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM,
+FreeTensor).
 
 The schedule options (hswc.passes.schedule_options, shared with hsg-tile-on-cores) choose the
 structure, never the bits: the default is ops-nn's A2/A3 HardSwishGrad kernel call for call.
