@@ -1,9 +1,10 @@
 """Which linalg.generic ops hswc compiles: elementwise computations on dense tensors.
 
 `elementwise(generic)` checks a generic and describes it, or raises an OpError at it that says
-what is supported: identity indexing maps, every iterator parallel, 1 to 4 inputs and one
-output, all ranked tensors of one shape and of f16, bf16 or f32, an output whose value the body
-does not read, and a body the vectorizer maps (hswc.vectorizer.dag).
+what is supported: every iterator parallel, 1 to 4 inputs and one output, all ranked tensors of
+one element type (f16, bf16 or f32), each input read at the output's index or, with static
+shapes, broadcast to it (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), an output
+whose value the body does not read, and a body the vectorizer maps (hswc.vectorizer.dag).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import AffineMapAttr, NoneAttr, StringAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
+from hswc.broadcast import Broadcast, operand_strides
 from hswc.diagnostics import OpError
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
 from hswc.vectorizer.dag import Dag, body_dag
@@ -30,6 +32,8 @@ class Elementwise:
     element_type: Attribute
     body: Block
     dag: Dag
+    broadcast: Broadcast | None = None
+    """How inputs of lower rank or with size-1 dims are read (hswc.broadcast), if any are."""
 
     @property
     def inputs(self) -> tuple[SSAValue, ...]:
@@ -61,11 +65,12 @@ class Elementwise:
 
 def _fail(op: GenericOp, why: str) -> OpError:
     return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
-                   f"identity indexing maps, parallel iterators, 1 to {MAX_INPUTS} inputs and "
-                   "one output, all tensors of one shape and of f16, bf16 or f32")
+                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output of one element "
+                   "type (f16, bf16 or f32), each input read at the output's index or "
+                   "broadcast to it by a projection that keeps the dims' order")
 
 
-def _check_structure(op: GenericOp) -> TensorType[Attribute]:
+def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None]:
     for it in op.iterator_types:
         if it.data.value != "parallel":
             raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
@@ -74,43 +79,86 @@ def _check_structure(op: GenericOp) -> TensorType[Attribute]:
         raise _fail(op, f"it has {len(op.inputs)} input(s), {len(op.outputs)} output(s) and "
                     f"{len(op.res)} result(s)")
     types = [v.type for v in operands] + [op.res[0].type]
-    first = types[0]
     for t in types:
         if not isinstance(t, TensorType):
             raise _fail(op, f"it works on {t}, not on a tensor")
         if not isinstance(t.encoding, NoneAttr):
             raise _fail(op, f"{t} has an encoding; only dense tensors are supported")
-        if t != first:
-            raise _fail(op, f"it mixes {first} and {t} (no broadcasting, no dtype mixing)")
-    assert isinstance(first, TensorType)
+    first, result = types[0], types[-1]
+    assert isinstance(first, TensorType) and isinstance(result, TensorType)
+    for t in types:
+        assert isinstance(t, TensorType)
+        if t.get_element_type() != first.get_element_type():
+            raise _fail(op, f"it mixes {first} and {t} (no dtype mixing)")
     if not isinstance(first.get_element_type(), SUPPORTED_ELEMENT_TYPES):
         raise _fail(op, f"its element type is {first.get_element_type()}")
     if first.get_num_dims() > MAX_RANK:
         raise _fail(op, f"its rank is {first.get_num_dims()}, above {MAX_RANK}")
-    _check_iteration(op, first.get_num_dims(), len(operands))
-    return first
+    broadcast = _check_iteration(op, result, len(operands))
+    return result, broadcast
 
 
-def _check_iteration(op: GenericOp, rank: int, operands: int) -> None:
-    """Identity maps and parallel iterators: each output element from the inputs' same one."""
-    for attr in op.indexing_maps:
-        assert isinstance(attr, AffineMapAttr)
-        m = attr.data
-        if m != AffineMap.identity(rank):
-            raise _fail(op, f"indexing map {m} is not the identity of rank {rank} (a "
-                        "transpose, broadcast or reduction)")
+def _check_iteration(op: GenericOp, result: TensorType[Attribute],
+                     operands: int) -> Broadcast | None:
+    """Parallel iterators; the output at the identity map; each input at the identity map of
+    the output's shape, or (static shapes) a broadcast (hswc.broadcast)."""
+    rank = result.get_num_dims()
     if len(op.indexing_maps) != operands:
         raise _fail(op, f"it has {len(op.indexing_maps)} indexing maps for {operands} operands")
-    for it in op.iterator_types:
-        if it.data.value != "parallel":
-            raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
     if len(op.iterator_types) != rank:
         raise _fail(op, f"it has {len(op.iterator_types)} iterators for rank {rank}")
+    maps = [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
+    if maps[-1] != AffineMap.identity(rank) or op.outputs[0].type != result:
+        raise _fail(op, f"its output's indexing map {maps[-1]} is not the identity of rank "
+                    f"{rank} (a transpose or a reduction)")
+    strides: list[tuple[int, ...] | None] = []
+    for m, value in zip(maps, op.inputs, strict=False):
+        t = value.type
+        assert isinstance(t, TensorType)
+        if m == AffineMap.identity(rank) and t == result:
+            strides.append(None)
+            continue
+        if not (t.has_static_shape() and result.has_static_shape()):
+            raise _fail(op, f"indexing map {m} reads {t} into {result}: a broadcast needs "
+                        "static shapes")
+        try:
+            strides.append(operand_strides(m, t.get_shape(), result.get_shape()))
+        except ValueError as error:
+            raise _fail(op, str(error)) from None
+    if all(s is None for s in strides):
+        return None
+    return Broadcast(tuple(result.get_shape()), tuple(strides))
+
+
+TENSOR_HOST_OPS = ("tensor.empty", "tensor.dim", "tensor.extract")
+"""The tensor ops host code may keep: sizes, the generics' inits, a rank-0 tensor's value."""
+KINDS = {"linalg.transpose": "a transpose", "linalg.reduce": "a reduction",
+         "linalg.matmul": "a matrix product", "tensor.gather": "a gather",
+         "tensor.extract_slice": "a slice", "tensor.insert_slice": "a slice",
+         "tensor.collapse_shape": "a reshape", "tensor.expand_shape": "a reshape",
+         "tensor.reshape": "a reshape", "tensor.pad": "a padding",
+         "tensor.concat": "a concatenation"}
+"""What messages call the non-elementwise ops an exporter writes."""
+
+
+def refuse_unmodelled(module: Operation) -> None:
+    """An OpError at the first linalg or tensor op that is neither an elementwise generic nor
+    host code hswc runs (a transpose, a reduction, a gather, a named op with no model)."""
+    for op in module.walk():
+        dialect = op.dialect_name()
+        if dialect not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
+            continue
+        if isinstance(op, GenericOp) or isinstance(op.parent_op(), GenericOp):
+            continue
+        kind = KINDS.get(op.name, "an op with no elementwise model")
+        raise OpError(op, f"is not an elementwise computation hswc compiles ({kind}): hswc "
+                      "compiles elementwise linalg.generic ops and the named elementwise ops "
+                      "(add, sub, mul, max, min, select, fill, copy, broadcast)")
 
 
 def elementwise(op: GenericOp) -> Elementwise:
     """The generic, checked (see the module docstring)."""
-    t = _check_structure(op)
+    t, broadcast = _check_structure(op)
     body = op.body.block
     if len(body.args) != len(op.inputs) + 1:
         raise _fail(op, f"its body takes {len(body.args)} arguments for "
@@ -118,4 +166,5 @@ def elementwise(op: GenericOp) -> Elementwise:
     out = body.args[-1]
     if out.uses:
         raise _fail(op, "its body reads the output's current value (an accumulation)")
-    return Elementwise(op, t.get_element_type(), body, body_dag(body, len(op.inputs)))
+    return Elementwise(op, t.get_element_type(), body, body_dag(body, len(op.inputs)),
+                       broadcast)

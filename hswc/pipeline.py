@@ -34,6 +34,12 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
 """Every dialect hswc reads or writes, loaded lazily by name."""
 
 
+def _generalize() -> type[ModulePass]:
+    from hswc.passes.hsg_generalize_named import HsgGeneralizeNamedPass
+
+    return HsgGeneralizeNamedPass
+
+
 def _decompose() -> type[ModulePass]:
     from hswc.passes.hsg_decompose import HsgDecomposePass
 
@@ -83,6 +89,7 @@ def _convert() -> type[ModulePass]:
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "hsg-generalize-named": _generalize,
     "hsg-decompose": _decompose,
     "hsg-fold-constant-operands": _fold_constants,
     "hsg-exact-f64": _exact_f64,
@@ -95,8 +102,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 """hswc's passes by command-line name, in pipeline order."""
 
 LEVEL_PASSES: dict[str, tuple[str, ...]] = {
-    "linalg": ("hsg-decompose", "hsg-fold-constant-operands", "hsg-exact-f64", "hsg-widen-bf16",
-               "hsg-fuse-elementwise"),
+    "linalg": ("hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
+               "hsg-exact-f64", "hsg-widen-bf16", "hsg-fuse-elementwise"),
     "tiled": ("hsg-tile-on-cores",),
     "blocked": ("hsg-block-into-ub",),
     "ascend": ("convert-hsg-to-ascend",),

@@ -43,7 +43,8 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -76,6 +77,9 @@ LEVELS = ("hsg", *LEVEL_PASSES)
 _LEVEL_OPS: tuple[tuple[type[Operation], str], ...] = (
     (hsg.NamedOp, "hsg"),
     (GenericOp, "hsg"),  # generics as written: the linalg level normalises and fuses them
+    (LinalgStructuredOperation, "hsg"),  # named ops: generalized, or refused by name
+    (BroadcastOp, "hsg"),
+    (ReduceOp, "hsg"),
     (hsg.ElementwiseSliceOp, "tiled"),
     (hsg.ElementwiseChunkOp, "blocked"),
 )

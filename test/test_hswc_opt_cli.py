@@ -119,9 +119,11 @@ def test_print_between_passes(capsys: Capsys, write: Writer) -> None:
     assert (code, err) == (0, "")
     headers = re.findall(r"IR after ([\w-]+)", out)
     front_door = ["hsg-fold-constant-operands", "hsg-exact-f64", "hsg-widen-bf16"]
-    assert headers == ["hsg-decompose", *front_door, "hsg-fuse-elementwise",
-                       "hsg-tile-on-cores", "hsg-block-into-ub"]
-    after_decompose, *normalised, after_fuse, after_tile, after_block, final = _dumps(out)
+    assert headers == ["hsg-generalize-named", "hsg-decompose", *front_door,
+                       "hsg-fuse-elementwise", "hsg-tile-on-cores", "hsg-block-into-ub"]
+    after_generalize, after_decompose, *normalised, after_fuse, after_tile, after_block, \
+        final = _dumps(out)
+    assert "hsg.hard_swish_grad" in after_generalize  # no named linalg op to generalize
     for name, dump in zip(front_door, normalised, strict=True):  # nothing to do on a named op
         assert dump.replace(name, "hsg-decompose") == after_decompose
     assert "linalg.generic" in after_decompose and "hsg.launch" not in after_decompose
@@ -371,7 +373,8 @@ def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
     assert code == 0, err
     assert "ascend.tpipe" in out
     timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
-    assert timed == ["hsg-decompose", "hsg-fold-constant-operands", "hsg-exact-f64",
+    assert timed == ["hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
+                     "hsg-exact-f64",
                      "hsg-widen-bf16", "hsg-fuse-elementwise", "hsg-tile-on-cores",
                      "hsg-block-into-ub", "convert-hsg-to-ascend"]
 

@@ -17,9 +17,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "torch_mlir"
 FILES = sorted(FIXTURES.glob("*.mlir"))
 DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
           "bf16": np.dtype(ml_dtypes.bfloat16)}
-REFUSED = {
-    "bias_add_f32": "indexing map",
-}
+REFUSED: dict[str, str] = {}
 """Files hswc refuses below the linalg level, with what the message names."""
 SAMPLED_LEVELS = ("hsg", "linalg", "ascend")
 """Every file runs at these; the tiled and blocked levels run for every third file (they run
@@ -43,10 +41,13 @@ def _same(got: np.ndarray, want: np.ndarray) -> bool:
 
 def test_the_fixture_set_is_complete() -> None:
     names = {p.stem for p in FILES}
-    assert len(names) == 56
+    assert len(names) == 65
     for dtype in DTYPES:
         assert f"hardswish_backward_{dtype}" in names and f"softshrink_{dtype}" in names
     assert {"hardswish_rank0_f32", "hardswish_rank3_f32", "hardtanh_dynamic_f16"} <= names
+    assert {f"bias_add_{dtype}" for dtype in DTYPES} | {
+        "row_scale_f32", "rank0_scale_f16", "broadcast_rank2_f16", "broadcast_rank3_bf16",
+        "broadcast_rank3_bias_f32"} <= names
     assert all(p.with_suffix(".npz").exists() for p in FILES)
 
 

@@ -4,7 +4,8 @@
     python tools/export_torch_fixtures.py [OUT_DIR]   # default test/fixtures/torch_mlir
 
 For every function of FIXTURES (each family op forward and backward, in f32, f16 and bf16;
-compositions; a bias add; a dynamic dim; ranks 0 to 3) it writes `<name>.mlir`, exactly as
+compositions; a dynamic dim; ranks 0 to 3; broadcast operands: a bias add in each dtype, a
+per-row scale, a rank-0 argument, rank-2 and rank-3 broadcasts) it writes `<name>.mlir`, exactly as
 `torch_mlir.fx.export_and_import(..., output_type="linalg-on-tensors")` prints it, and
 `<name>.npz`: the inputs (`in0`, `in1`, ...: random values and every special a threshold
 needs, as raw bits) and `out`, the result of MLIR's own CPU execution of that file (torch-mlir's
@@ -70,6 +71,13 @@ class Fixture:
     """Export dim 0 as torch.export.Dim (tensor.dim / tensor.empty(%d) in the IR)."""
     bias: bool = False
     """The second input has the shape's last dim only (a bias, broadcast over the rows)."""
+    operands: tuple[tuple[int, ...], ...] = ()
+    """Each input's own shape, where they are not all `shape` (torch broadcasts them to it)."""
+
+    def input_shape(self, i: int) -> tuple[int, ...]:
+        if self.operands:
+            return self.operands[i]
+        return self.shape[-1:] if self.bias and i == 1 else self.shape
 
 
 def _fixtures() -> list[Fixture]:
@@ -107,7 +115,19 @@ def _fixtures() -> list[Fixture]:
     fixtures += [
         Fixture("hardtanh_dynamic_f16", lambda x: F.hardtanh(x), 1,
                 dynamic=True),
-        Fixture("bias_add_f32", lambda x, b: x + b, 2, bias=True),
+    ]
+    fixtures += [Fixture(f"bias_add_{dt}", lambda x, b: x + b, 2, bias=True) for dt in DTYPES]
+    fixtures += [  # broadcast operands: a per-row scale, a rank-0 argument, ranks 2 and 3
+        Fixture("row_scale_f32", lambda x, s: x * s, 2, operands=((4, 64), (4, 1))),
+        Fixture("row_scale_bf16", lambda x, s: x * s, 2, operands=((4, 64), (4, 1))),
+        Fixture("rank0_scale_f32", lambda x, s: x * s, 2, operands=((4, 64), ())),
+        Fixture("rank0_scale_f16", lambda x, s: F.hardtanh(x * s), 2, operands=((4, 64), ())),
+        Fixture("broadcast_rank2_f16", lambda x, y: torch.maximum(x, y), 2,
+                operands=((4, 64), (1, 64))),
+        Fixture("broadcast_rank3_bf16", lambda x, y: x - y, 2, (2, 3, 17),
+                operands=((2, 3, 17), (3, 1))),
+        Fixture("broadcast_rank3_bias_f32", lambda x, b: F.relu6(x + b), 2, (2, 3, 17),
+                operands=((2, 3, 17), (17,))),
     ]
     return fixtures
 
@@ -123,7 +143,7 @@ def make_inputs(fixture: Fixture, seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
     arrays = []
     for i in range(fixture.inputs):
-        shape = fixture.shape[-1:] if fixture.bias and i == 1 else fixture.shape
+        shape = fixture.input_shape(i)
         size = int(np.prod(shape))
         a = (rng.standard_normal(size) * 4).astype(np.float32).astype(dtype)
         specials = np.array(SPECIALS, np.float64).astype(dtype)
@@ -147,8 +167,7 @@ def export(fixture: Fixture) -> str:
         def forward(self, *args: torch.Tensor) -> object:
             return fixture.fn(*args)
 
-    shapes = [fixture.shape[-1:] if fixture.bias and i == 1 else fixture.shape
-              for i in range(fixture.inputs)]
+    shapes = [fixture.input_shape(i) for i in range(fixture.inputs)]
     args = [torch.zeros(s, dtype=torch_dtype) for s in shapes]
     kwargs = {}
     if fixture.dynamic:

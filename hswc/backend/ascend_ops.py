@@ -209,6 +209,20 @@ def _data_copy_pad(ctx: CppContext, op: Operation) -> None:
     ctx.writer.call("AscendC::DataCopyPad", args)
 
 
+def _global_get_value(ctx: CppContext, op: Operation) -> None:
+    """`T v = gm.GetValue(offset);`: the scalar unit's read of one GM element."""
+    assert isinstance(op, ascend.GlobalGetValueOp)
+    tensor = ctx.expr(op.tensor).at(POSTFIX)
+    ctx.define(op.result, f"{tensor}.GetValue({ctx.text(op.offset)})")
+
+
+def _set_value(ctx: CppContext, op: Operation) -> None:
+    """`tensor.SetValue(index, value);`: the scalar unit's write of one UB element."""
+    assert isinstance(op, ascend.SetValueOp)
+    tensor = ctx.expr(op.tensor).at(POSTFIX)
+    ctx.writer.call(f"{tensor}.SetValue", [ctx.text(op.index), ctx.text(op.value)])
+
+
 RULES: dict[type[Operation], Rule] = {
     **dict.fromkeys(VECTOR_CALLS, _vector_call),
     **dict.fromkeys(CORE_QUERIES, _core_query),
@@ -223,6 +237,8 @@ RULES: dict[type[Operation], Rule] = {
     ascend.PipeBarrierOp: _pipe_barrier,
     ascend.DataCopyOp: _data_copy,
     ascend.DataCopyPadOp: _data_copy_pad,
+    ascend.GlobalGetValueOp: _global_get_value,
+    ascend.SetValueOp: _set_value,
 }
 """The statement of every ascend op except GlobalAt, which is an expression."""
 

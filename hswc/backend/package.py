@@ -49,6 +49,7 @@ from hswc.backend.package_op_api import op_api_files
 from hswc.backend.package_output import Written, write_files
 from hswc.backend.package_run import run_kernel
 from hswc.backend.package_tests import UT_PLATFORM, test_files
+from hswc.broadcast import BROADCAST_ATTR
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.platform import PLATFORMS
 from hswc.reference import compare_bitwise, compare_tolerance
@@ -120,6 +121,13 @@ def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -
     """The description of the operator of `kernels`, as a named op or as the request's generic."""
     from hswc.ops import OPS
 
+    for kernel in kernels:
+        if BROADCAST_ATTR in kernel.func.attributes:
+            raise PackageRefused(
+                f"@{kernel.func.sym_name.data} reads broadcast inputs (hsg.broadcast: a bias, a "
+                "per-row scale or a rank-0 tensor), which packages do not describe yet: their "
+                "host code checks that every input has the first one's shape; -t ascendc "
+                "prints the kernel and hswc-run runs it")
     stem = kernels[0].operator.stem
     if _named(stem, request):
         if request.name is not None or request.aclnn is not None:

@@ -42,6 +42,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.ascend_scalar_access import GlobalGetValueOp, SetValueOp
 from hswc.dialects.ascend_types import (
     BITWISE_ELEMENT_TYPES,
     HALF_FLOAT,
@@ -546,6 +547,8 @@ Ascend = Dialect(
         PipeBarrierOp,
         DataCopyOp,
         DataCopyPadOp,
+        GlobalGetValueOp,
+        SetValueOp,
         *VECTOR_OPS,
     ],
     [
@@ -592,6 +595,7 @@ __all__ = [
     "GetBlockIdxOp",
     "GetBlockNumOp",
     "GlobalAtOp",
+    "GlobalGetValueOp",
     "GlobalTensorType",
     "InitBufferOp",
     "LnOp",
@@ -618,6 +622,7 @@ __all__ = [
     "SelModeAttr",
     "SelectOp",
     "SetGlobalBufferOp",
+    "SetValueOp",
     "SqrtOp",
     "SubOp",
     "TBufGetOp",

@@ -56,6 +56,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.broadcast import Broadcast, read_broadcast
 from hswc.dialects.query import IndexQueryOp
 
 MAX_RANK = 8
@@ -935,7 +936,8 @@ class LaunchOp(IRDLOperation):
     with GetBlockIdx() in [0, block_dim). The kernel receives the inputs and a fresh result as
     flat GM buffers (`memref<?xT>`), then the tiling values in order, then the f32 `scalars`
     (the operator's run-time attributes, float fields of the tiling struct). The result has
-    the inputs' type.
+    the inputs' type; a kernel with `hsg.broadcast` (hswc.broadcast) gives its output's shape,
+    and each of its broadcast inputs holds that input's own elements.
 
     Example:
     `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`,
@@ -958,12 +960,12 @@ class LaunchOp(IRDLOperation):
 
     def __init__(self, kernel: str | SymbolRefAttr, block_dim: SSAValue,
                  inputs: Sequence[SSAValue], tiling: Sequence[SSAValue],
-                 scalars: Sequence[SSAValue] = ()):
+                 scalars: Sequence[SSAValue] = (), result_type: Attribute | None = None):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
         super().__init__(
             operands=[block_dim, list(inputs), list(tiling), list(scalars)],
-            result_types=[inputs[0].type],
+            result_types=[inputs[0].type if result_type is None else result_type],
             properties={"kernel": kernel},
         )
 
@@ -974,13 +976,45 @@ class LaunchOp(IRDLOperation):
         types = [*(v.type for v in self.inputs), self.y.type]
         for name, t in zip(names, types, strict=True):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
-        _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
-                           "the inputs and the result")
+        broadcast = self._broadcast()
+        if broadcast is None:
+            _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
+                               "the inputs and the result")
+        else:
+            self._verify_broadcast(broadcast, names, types)
         for i, scalar in enumerate(self.scalars):
             if not isinstance(scalar.type, Float32Type):
                 raise VerifyException(f"{self.name}: scalar {i + 1} has type {scalar.type}; a "
                                       "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
+
+    def _broadcast(self) -> Broadcast | None:
+        """The kernel's hsg.broadcast (hswc.broadcast), if it has one."""
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        try:
+            return None if kernel is None else read_broadcast(kernel)
+        except ValueError as error:
+            raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
+
+    def _verify_broadcast(self, broadcast: Broadcast, names: Sequence[str],
+                          types: Sequence[Attribute]) -> None:
+        """Inputs the kernel broadcasts hold its operand's elements; the rest, and the
+        result, have the kernel's output shape; all one element type."""
+        *inputs, result = types
+        element = result.get_element_type()  # type: ignore[attr-defined]
+        if not isinstance(result, TensorType) or tuple(result.get_shape()) != broadcast.shape:
+            raise VerifyException(f"{self.name}: the result must be a tensor of shape "
+                                  f"{list(broadcast.shape)}, the kernel's, got {result}")
+        if len(inputs) != len(broadcast.strides):
+            raise VerifyException(f"{self.name}: {self.kernel} broadcasts "
+                                  f"{len(broadcast.strides)} inputs, launched with {len(inputs)}")
+        for i, (name, t) in enumerate(zip(names, inputs, strict=False)):
+            ok = isinstance(t, TensorType) and t.has_static_shape() and (
+                t == result if broadcast.strides[i] is None else
+                t.element_count() == broadcast.operand_size(i))
+            if not ok or t.get_element_type() != element:  # type: ignore[attr-defined]
+                raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
+                                      f"does not read into {result}")
 
     def _verify_kernel(self) -> None:
         """The symbol is a kernel taking (inputs..., y: memref<?xT>, one index per tiling value,
@@ -992,7 +1026,7 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"{self.name}: {self.kernel} is not a kernel (a func.func marked {KERNEL_ATTR})"
             )
-        first = self.inputs[0].type
+        first = self.y.type
         assert isinstance(first, TensorType | UnrankedTensorType)
         gm = MemRefType(first.get_element_type(), [DYNAMIC_INDEX])
         expected = (*(gm for _ in range(len(self.inputs) + 1)),
@@ -1053,7 +1087,8 @@ def _verify_elementwise(op: IRDLOperation, inputs: Sequence[SSAValue], output: S
 class ElementwiseSliceOp(IRDLOperation):
     """One core's share of an elementwise computation: output[offset : offset+size].
 
-    Each output element is the body applied to the inputs' elements at the same index.
+    Each output element is the body applied to the inputs' elements at the same index (an
+    input `hsg.broadcast` describes at its own index, hswc.broadcast).
     `ub_factor` is the tiling's elements-per-UB-pass, which `hsg-block-into-ub` blocks by.
 
     Example:
@@ -1089,7 +1124,8 @@ class ElementwiseChunkOp(IRDLOperation):
     The slice is [slice_offset, slice_offset + slice_size) (what the core owns, and what its
     GlobalTensors cover); the chunk is at most `ub_factor` elements of it, at `chunk_offset`
     elements from the slice's start. slice_offset, slice_size and ub_factor are defined outside
-    the chunk loop, so the UB set-up can be hoisted above it.
+    the chunk loop, so the UB set-up can be hoisted above it. Inputs `hsg.broadcast` describes
+    (hswc.broadcast) are read at their own index of each output element, whole.
 
     Example: `hsg.elementwise_chunk ins(%grad, %x : ...) outs(%y : memref<?xf16>)
     slice [%off, %len] chunk [%coff, %cur] ub_factor %uf { ... }`

@@ -13,6 +13,7 @@ from xdsl.traits import SymbolTable
 from hswc.interpreter.arith_functions import ArithFunctions
 from hswc.interpreter.ascend_copy_functions import AscendCopyFunctions
 from hswc.interpreter.ascend_functions import AscendFunctions
+from hswc.interpreter.ascend_scalar_functions import AscendScalarFunctions
 from hswc.interpreter.ascend_vector_functions import AscendVectorFunctions
 from hswc.interpreter.func_functions import CfFunctions, FuncFunctions
 from hswc.interpreter.hsg_functions import HsgFunctions
@@ -32,6 +33,7 @@ FUNCTIONS = (
     AscendFunctions,
     AscendVectorFunctions,
     AscendCopyFunctions,
+    AscendScalarFunctions,
 )
 
 

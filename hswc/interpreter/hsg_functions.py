@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 
+from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.body import run_body
@@ -91,6 +92,13 @@ class HsgFunctions(MachineFunctions):
         """y[range] = body(inputs[range]) for each active core's range."""
         batch, rows = self.machine.kernel(op)
         n = batch.size
+        try:
+            broadcast = read_broadcast(op)
+        except ValueError as error:
+            raise OpError(op, str(error)) from None
+        if broadcast is not None:
+            return self._broadcast_per_core(interpreter, op, broadcast, inputs, y, offset,
+                                            size, chunk)
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
         limit = min(a.size for a in (*inputs, y))
@@ -110,6 +118,41 @@ class HsgFunctions(MachineFunctions):
             y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs],
                                     lambda v, r=r: per_row(interpreter.get_values((v,))[0],
                                                            n)[r])
+            self.machine.mark_written(y, start, length)
+
+    def _broadcast_per_core(self, interpreter: Interpreter,
+                            op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
+                            broadcast: Broadcast, inputs: list[np.ndarray], y: np.ndarray,
+                            offset: Any, size: Any, chunk: tuple[Any, Any, Any] | None) -> None:
+        """_per_core where some inputs are broadcast: each reads its own GM buffer at the
+        indices hswc.broadcast gives for the core's output range."""
+        batch, rows = self.machine.kernel(op)
+        n = batch.size
+        offsets, sizes = per_row(offset, n), per_row(size, n)
+        chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
+        for i, a in enumerate(inputs):
+            if a.size != broadcast.operand_size(i):
+                raise OpError(op, f"input {i + 1} holds {a.size} elements; hsg.broadcast reads "
+                              f"{broadcast.operand_size(i)}")
+        if y.size != broadcast.total:
+            raise OpError(op, f"the output holds {y.size} elements, not the {broadcast.total} "
+                          "of hsg.broadcast's shape")
+        for r in rows.index.tolist():
+            start, length = int(offsets[r]), int(sizes[r])
+            core = int(batch.cores[r])
+            if chunks is not None:
+                c_off, c_len, factor = (int(c[r]) for c in chunks)
+                if c_off < 0 or c_len < 0 or c_off + c_len > length or c_len > factor:
+                    raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
+                                  f"slice of {length} elements in passes of {factor}")
+                start, length = start + c_off, c_len
+            if start < 0 or length < 0 or start + length > y.size:
+                raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
+                              f"outside the {y.size}-element output")
+            flat = np.arange(start, start + length, dtype=np.int64)
+            y[start:start + length] = run_body(
+                op.body.block, [a[broadcast.index(i, flat)] for i, a in enumerate(inputs)],
+                lambda v, r=r: per_row(interpreter.get_values((v,))[0], n)[r])
             self.machine.mark_written(y, start, length)
 
 

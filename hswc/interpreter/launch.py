@@ -21,6 +21,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
+from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
@@ -63,7 +64,14 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     hints = [a.name_hint for a in kernel.body.block.args[:count]] if kernel.body.blocks else []
     names = [h or f"input {i + 1}" for i, h in enumerate(hints)] \
         if len(hints) == count else [f"input {i + 1}" for i in range(count)]
-    check_operands(op, inputs, names)
+    try:
+        broadcast = read_broadcast(kernel)
+    except ValueError as error:
+        raise OpError(op, str(error)) from None
+    if broadcast is None:
+        check_operands(op, inputs, names)
+    else:
+        _check_broadcast_operands(op, inputs, names, broadcast)
     if not isinstance(block_dim, int) or not 0 <= block_dim <= MAX_BLOCK_DIM:
         raise OpError(op, f"has block dim {block_dim!r}; it must be an index from 0 to "
                       f"{MAX_BLOCK_DIM} (AscendC's limit)")
@@ -74,12 +82,17 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     fields = scalar_fields(kernel_arguments(kernel).scalars)  # none for a declaration
     record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
-    _check_tiling(op, record, inputs[0].size)
-    machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0))
+    shape = inputs[0].shape if broadcast is None else broadcast.shape
+    _check_tiling(op, record, int(np.prod(shape, dtype=np.int64)))
+    element_loops = 0 if broadcast is None else sum(
+        1 for i, s in enumerate(broadcast.strides)
+        if s is not None and broadcast.operand_size(i) > 1)
+    machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0),
+                         element_loops)
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]
-    y_gm = np.empty_like(gm_inputs[0])
+    y_gm = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=inputs[0].dtype)
     y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
     written = np.zeros(y_gm.size, dtype=bool)
     wave = max(1, machine.platform.core_num)
@@ -94,7 +107,23 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         raise OpError(op, f"leaves {missing} of the {y_gm.size} output elements unwritten by "
                       f"every core (the first at element {first}): the kernel's result would be "
                       "whatever GM held")
-    return (y_gm.reshape(inputs[0].shape),)
+    return (y_gm.reshape(shape),)
+
+
+def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],
+                              broadcast: Broadcast) -> None:
+    """check_operands for a kernel with broadcast inputs: one dtype; each input holds the
+    elements the kernel reads of it (hswc.broadcast)."""
+    for name, value in zip(names, inputs, strict=True):
+        if not isinstance(value, np.ndarray):
+            raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
+    for i, (name, value) in enumerate(zip(names, inputs, strict=True)):
+        if value.dtype != inputs[0].dtype:
+            raise OpError(op, f"{names[0]} and {name} differ in dtype at run time: "
+                          f"{inputs[0].dtype} vs {value.dtype}")
+        if value.size != broadcast.operand_size(i):
+            raise OpError(op, f"{name} has shape {value.shape} at run time; the kernel reads "
+                          f"{broadcast.operand_size(i)} elements of it")
 
 
 def _check_tiling(op: hsg.LaunchOp, record: TilingRecord, total: int) -> None:

@@ -36,13 +36,15 @@ STEPS_PER_CHUNK = 4
 lowers take one; the margin is for hand-lowered kernels with a short loop of their own)."""
 
 
-def launch_allowance(block_dim: int, block_factor: int, ub_factor: int, core_num: int) -> int:
+def launch_allowance(block_dim: int, block_factor: int, ub_factor: int, core_num: int,
+                     element_loops: int = 0) -> int:
     """Loop iterations one launch may take by default: STEPS_PER_CHUNK per chunk a core's
-    slice makes (ceil(blockFactor / ubFactor)) per batch of cores (the run adds BASE_STEPS
-    once)."""
+    slice makes (ceil(blockFactor / ubFactor)) per batch of cores, and, for a kernel with
+    `element_loops` loops over a chunk's elements (hswc.vectorizer.broadcast_copy), that many
+    per element of a core's slice (the run adds BASE_STEPS once)."""
     chunks = -(-max(block_factor, 0) // ub_factor) if ub_factor > 0 else 0
     batches = -(-max(block_dim, 0) // max(core_num, 1))
-    return STEPS_PER_CHUNK * chunks * batches
+    return (STEPS_PER_CHUNK * chunks + element_loops * max(block_factor, 0)) * batches
 
 MAX_RUN_DEPTH = 100
 """Regions active at once while running: a function body is one level, a branch or a loop body

@@ -5,8 +5,10 @@ slice bounds and ub_factor defined outside that loop.
 Output, all in the `ascend` dialect (hswc.vectorizer.emit): before the loop the kernel's Init
 (GlobalTensors over the core's slice, the TPipe, a TQue per input and for the output, the TBufs
 the UB plan needs, the constant buffers filled by Duplicate); in the loop CopyIn (DataCopyPad
-GM -> UB, EnQue), Compute (each body op as its AscendC call(s), in body order; vector steps over
-roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM, FreeTensor).
+GM -> UB, EnQue; a broadcast input, `hsg.broadcast`, read at its own indices:
+hswc.vectorizer.broadcast_copy), Compute (each body op as its AscendC call(s), in body order;
+vector steps over roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPad UB -> GM,
+FreeTensor).
 
 The schedule options (hswc.passes.schedule_options, shared with hsg-tile-on-cores) choose the
 structure, never the bits: the default is ops-nn's A2/A3 HardSwishGrad kernel call for call.
@@ -26,6 +28,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from hswc.broadcast import read_broadcast
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
@@ -152,8 +155,12 @@ def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:
                                  "set-up can precede it")
     before_loop = loop.prev_op
     setup = Emitter(InsertPoint.before(loop))
+    try:
+        broadcast = read_broadcast(chunk)
+    except ValueError as error:
+        raise OpError(chunk, str(error)) from None
     handles = emit_init(setup, plan, chunk.inputs, chunk.output, chunk.slice_offset,
-                        chunk.slice_size, chunk.ub_factor)
+                        chunk.slice_size, chunk.ub_factor, broadcast)
     copy_location(chunk, ops_between(before_loop, loop))
 
     before_chunk = chunk.prev_op

@@ -54,10 +54,11 @@ class BlockSliceIntoChunks(RewritePattern):
         inner = IRArith(InsertPoint.at_end(body))
         chunk_offset, chunk_size = chunk_extent(inner, op.size, op.ub_factor, index)
         chunk_offset.name_hint, chunk_size.name_hint = "chunk_offset", "current_num"
-        inner.builder.insert(
+        chunk = inner.builder.insert(
             hsg.ElementwiseChunkOp(op.inputs, op.output, op.offset, op.size, chunk_offset,
                                    chunk_size, op.ub_factor, op.body.clone())
         )
+        chunk.attributes.update(op.attributes)  # hsg.broadcast: how its inputs are read
         inner.builder.insert(scf.YieldOp())
         outer.builder.insert(scf.ForOp(zero, loop_count, one, [], Region(body)))
         outer.builder.insert(scf.YieldOp())

@@ -8,8 +8,9 @@ Output: each such input dropped, its body argument replaced by an `arith.constan
 element type at the start of the body; each f64 scalar constant cloned into the bodies that use
 it (the vector unit has no f64: hsg-exact-f64 then rewrites what uses it, exactly); the outside
 constants left unused erased. Every element of a splat reads the same value, so no bit changes.
-f16, bf16 and f32 scalars from outside a body are left as they are: they are the kernel's
-run-time scalars (hsg-tile-on-cores).
+Scalar (not tensor) inputs, as `linalg.fill` has, are read by the body directly. f16, bf16 and
+f32 scalars from outside a body are left as they are: they are the kernel's run-time scalars
+(hsg-tile-on-cores).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     ModuleOp,
+    ShapedType,
 )
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
@@ -70,6 +72,19 @@ def _fold_inputs(op: GenericOp) -> list[Operation]:
     return owners
 
 
+def _capture_scalar_inputs(op: GenericOp) -> None:
+    """Inputs that are scalars, not tensors (`linalg.fill`'s value), read by the body directly:
+    a scalar input's map is `(d0, ...) -> ()`, so every element reads that one value."""
+    block = op.body.block
+    dropped: set[int] = set()
+    for i, value in enumerate(op.inputs):
+        if not isinstance(value.type, ShapedType):
+            block.args[i].replace_all_uses_with(value)
+            dropped.add(i)
+    if dropped:
+        drop_inputs(op, dropped)
+
+
 def _sink_f64_scalars(op: GenericOp) -> list[Operation]:
     """f64 scalar constants from outside cloned into op's body; the originals."""
     block = op.body.block
@@ -100,6 +115,8 @@ class HsgFoldConstantOperandsPass(ModulePass):
         for generic in generics:
             maybe_dead += _sink_f64_scalars(generic)
             maybe_dead += _fold_inputs(generic)
+        for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
+            _capture_scalar_inputs(generic)
         for owner in dict.fromkeys(maybe_dead):
             if owner.parent is not None and not any(r.uses for r in owner.results):
                 Rewriter.erase_op(owner)

@@ -9,7 +9,9 @@ type two functions:
 - `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)` -> (totalNum, blockFactor, ubFactor,
   usedCoreNum, tilingKey), marked `hsg.tiling`: the formula of hswc.tiling, checks as cf.assert;
 - `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
-  `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body.
+  `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body;
+  where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), the
+  kernel and the slice carry `hsg.broadcast`, and the count the tiling divides is the output's.
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
 name C++ can declare: `@main` gives `main_op`, hswc.cpp_identifiers); a name
 taken by a different function gets a number. With a static shape and a named platform (`soc`,
@@ -50,12 +52,13 @@ from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.broadcast import BROADCAST_ATTR
 from hswc.cpp_identifiers import operator_stem
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
 from hswc.dialects.ascend_types import element_type_name
-from hswc.elementwise import Elementwise, elementwise
+from hswc.elementwise import Elementwise, elementwise, refuse_unmodelled
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.index_arith import IRArith
@@ -167,11 +170,15 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     a = IRArith(InsertPoint.at_end(block))
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
-    a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset, length,
-                                            ub_factor, _slice_body(ew, kernel_scalars)))
+    sliced = a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset,
+                                                     length, ub_factor,
+                                                     _slice_body(ew, kernel_scalars)))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
+    if ew.broadcast is not None:  # how its broadcast inputs are read (hswc.broadcast)
+        fn.attributes[BROADCAST_ATTR] = sliced.attributes[BROADCAST_ATTR] = \
+            ew.broadcast.to_attr()
     return fn
 
 
@@ -208,7 +215,8 @@ def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAVa
     *others, (key, name) = kernels
     if not others:
         launch = builder.insert(hsg.LaunchOp(name, values[3], ew.inputs,
-                                             values[: len(TILING_FIELDS)], scalars))
+                                             values[: len(TILING_FIELDS)], scalars,
+                                             ew.result.type))
         launch.y.name_hint = ew.result.name_hint
         return launch.y
     a = IRArith(builder.insertion_point)
@@ -288,7 +296,8 @@ def _body_key(ew: Elementwise) -> tuple[object, ...]:
         for result in body_op.results:
             numbers[result] = len(numbers)
     return (ew.element_type, tuple(block.arg_types), tuple(ew.input_names()), ew.output_name(),
-            tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops))
+            tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
+            ew.broadcast)
 
 
 class _Functions:
@@ -394,6 +403,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if isinstance(named, hsg.NamedOp):
                 raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
                               "hsg-decompose first (--lower-to-ascend does)")
+        refuse_unmodelled(op)
         functions: dict[Operation, _Functions] = {}
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
             self._tile(generic, schedule, platform, functions)
@@ -484,7 +494,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         core_num, ub_size = platform
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
-        first = ew.inputs[0]
+        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
         total = _static_num_elements(first.type)
         if total is not None and total > INT64_MAX:
             raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",

@@ -4,7 +4,9 @@ CopyOut in it.
 Init (the reference kernel's order): a GlobalTensor per input and the output over the core's
 slice, the TPipe, the queues, the TBufs, each InitBuffer with its byte length (the linear
 lengths first, the mask length just before the masks), then the constant buffers filled by
-Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input),
+Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input; a
+broadcast input's elements read one by one, hswc.vectorizer.broadcast_copy, or, for one element,
+read once in Init and Duplicated),
 Compute (the plan's items: DeQue at each arrival, the Casts to f32, the instructions with a
 PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), CopyOut.
 
@@ -43,11 +45,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from hswc.broadcast import Broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.passes.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
+from hswc.vectorizer.broadcast_copy import emit_broadcast_copy
 from hswc.vectorizer.dag import Node
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
@@ -73,6 +77,12 @@ class Handles:
     objects: dict[Buffer, SSAValue]
     """Every TQue and TBuf, by buffer."""
     uniforms: Uniforms
+    broadcast: Broadcast | None = None
+    """How broadcast inputs are read (their GlobalTensors cover them whole)."""
+    slice_offset: SSAValue | None = None
+    """The core's slice's first output element (what broadcast reads index from)."""
+    once: dict[Val, SSAValue] = field(default_factory=dict)
+    """The broadcast inputs of one element (rank 0): their value, read from GM once in Init."""
 
 
 @dataclass
@@ -126,11 +136,9 @@ def object_name(buffer: Buffer) -> str:
 
 
 def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: SSAValue,
-              offset: SSAValue, length: SSAValue, ub_factor: SSAValue) -> Handles:
-    gm: dict[Val, SSAValue] = {}
-    for val, memref in [*((v, inputs[v.input or 0]) for v in plan.inputs),
-                        (plan.output, output)]:
-        gm[val] = e.value(ascend.SetGlobalBufferOp(memref, offset, length), f"{val.name}_gm")
+              offset: SSAValue, length: SSAValue, ub_factor: SSAValue,
+              broadcast: Broadcast | None = None) -> Handles:
+    gm = _global_tensors(e, plan, inputs, output, offset, length, broadcast)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects: dict[Buffer, SSAValue] = {}
     for b in plan.buffers:
@@ -159,7 +167,31 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
         e.op(ascend.DuplicateOp(local, fill, ub_factor))
     if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
-    return Handles(gm, objects, uniforms)
+    once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
+            for v in plan.inputs if _broadcast(broadcast, v) and broadcast is not None
+            and broadcast.operand_size(v.input or 0) == 1}
+    return Handles(gm, objects, uniforms, broadcast, offset, once)
+
+
+def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
+                    output: SSAValue, offset: SSAValue, length: SSAValue,
+                    broadcast: Broadcast | None) -> dict[Val, SSAValue]:
+    """A GlobalTensor per input and the output over the core's slice; a broadcast input's
+    over the whole operand (hswc.vectorizer.broadcast_copy reads it at its own indices)."""
+    gm: dict[Val, SSAValue] = {}
+    for val, memref in [*((v, inputs[v.input or 0]) for v in plan.inputs),
+                        (plan.output, output)]:
+        start, size = offset, length
+        if val in plan.inputs and _broadcast(broadcast, val):
+            assert broadcast is not None
+            start, size = e.a.const(0), e.a.const(broadcast.operand_size(val.input or 0))
+        gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, size), f"{val.name}_gm")
+    return gm
+
+
+def _broadcast(broadcast: Broadcast | None, val: Val) -> bool:
+    """Whether the input `val` is read through a broadcast (hswc.broadcast)."""
+    return broadcast is not None and broadcast.strides[val.input or 0] is not None
 
 
 class Uniforms:
@@ -279,6 +311,16 @@ class ChunkEmitter:
             e.op(ascend.EnQueOp(queue[v], local))
 
     def copy_one(self, v: Val, local: SSAValue, copy_bytes: SSAValue) -> None:
+        if v in self.h.once:  # one element for the whole kernel: Duplicate it over the chunk
+            self.e.op(ascend.DuplicateOp(local, self.h.once[v], self.current_num))
+            return
+        if _broadcast(self.h.broadcast, v):
+            assert self.h.broadcast is not None and self.h.slice_offset is not None
+            base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
+                                 "chunk_start")
+            emit_broadcast_copy(self.e.point, self.h.broadcast, v.input or 0, self.h.gm[v],
+                                local, base, self.current_num)
+            return
         at = self.e.value(ascend.GlobalAtOp(self.h.gm[v], self.chunk_offset), f"{v.name}_gm_at")
         self.e.op(ascend.DataCopyPadOp(local, at, copy_bytes))
 

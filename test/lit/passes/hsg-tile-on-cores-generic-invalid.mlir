@@ -4,7 +4,7 @@
 
 // A transpose.
 func.func @transpose(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // CHECK: hsg-tile-on-cores-generic-invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.generic' is not an elementwise computation hswc compiles: indexing map (d0, d1) -> (d1, d0) is not the identity of rank 2 (a transpose, broadcast or reduction); supported: identity indexing maps, parallel iterators, 1 to 4 inputs and one output, all tensors of one shape and of f16, bf16 or f32
+  // CHECK: hsg-tile-on-cores-generic-invalid.mlir:[[# @LINE + 1]]:3: error: 'linalg.generic' is not an elementwise computation hswc compiles: indexing map (d0, d1) -> (d1, d0) reads the output's dims out of order (a transpose); supported: parallel iterators, 1 to 4 inputs and one output of one element type (f16, bf16 or f32), each input read at the output's index or broadcast to it by a projection that keeps the dims' order
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {
   ^bb0(%e: f32, %o: f32):
     linalg.yield %e : f32
@@ -42,7 +42,7 @@ func.func @reads_out(%a: tensor<8xf16>, %b: tensor<8xf16>) -> tensor<8xf16> {
 
 // Mixed element types.
 func.func @mixed(%a: tensor<8xf16>, %b: tensor<8xf32>) -> tensor<8xf32> {
-  // CHECK: error: 'linalg.generic' is not an elementwise computation hswc compiles: it mixes tensor<8xf16> and tensor<8xf32> (no broadcasting, no dtype mixing)
+  // CHECK: error: 'linalg.generic' is not an elementwise computation hswc compiles: it mixes tensor<8xf16> and tensor<8xf32> (no dtype mixing)
   %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xf16>) outs(%b : tensor<8xf32>) {
   ^bb0(%e: f16, %o: f32):
     %w = arith.extf %e : f16 to f32

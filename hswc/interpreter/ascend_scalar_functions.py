@@ -1,0 +1,76 @@
+"""GlobalTensor::GetValue and LocalTensor::SetValue on a batch of cores.
+
+GetValue reads one element of GM per active core at the GlobalTensor's position plus the
+offset, which must lie inside the window SetGlobalBuffer gave it; SetValue stores one element
+per active core into a live LocalTensor, at an index inside the tensor. The values may differ
+from core to core (a `Varying` of the element dtype).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
+
+from hswc.diagnostics import OpError
+from hswc.dialects import ascend
+from hswc.interpreter.batch import CoreBatch
+from hswc.interpreter.core_state import KernelState
+from hswc.interpreter.machine import MachineFunctions
+from hswc.interpreter.on_cores import on_cores, require_tensor, ub_view
+from hswc.interpreter.tensors import GlobalTensor, RuleError
+from hswc.interpreter.values import Rows, Varying, per_row
+
+
+@register_impls
+class AscendScalarFunctions(MachineFunctions):
+    """The scalar unit's element reads of GM and writes of UB."""
+
+    @impl(ascend.GlobalGetValueOp)
+    def run_global_get_value(self, interpreter: Interpreter, op: ascend.GlobalGetValueOp,
+                             args: PythonValues) -> PythonValues:
+        tensor, offset = args
+        if not isinstance(tensor, GlobalTensor):
+            raise OpError(op, f"GetValue needs a GlobalTensor, got {tensor!r}")
+        batch, rows = self.machine.kernel(op)
+        n = batch.size
+        pos, base, length = (per_row(v, n).astype(np.int64) for v in
+                             (tensor.pos, tensor.base, tensor.length))
+        at = pos + per_row(offset, n).astype(np.int64)
+        active = rows.index
+        outside = (at[active] < base[active]) | (at[active] >= base[active] + length[active]) \
+            | (at[active] < 0) | (at[active] >= tensor.gm.size)
+        if np.any(outside):
+            i = int(np.argmax(outside))
+            core = batch.core_ids(rows)[i]
+            raise OpError(op, f"GetValue outside the GlobalTensor on core {core}: element "
+                          f"{int(at[active][i])} of a {tensor.gm.size}-element tensor, but "
+                          f"SetGlobalBuffer covers [{int(base[active][i])}, "
+                          f"{int(base[active][i] + length[active][i])})")
+        values = np.zeros(n, dtype=tensor.gm.dtype)
+        values[active] = tensor.gm[at[active]]
+        self.machine.emit(op, rows)
+        return (Varying(values),)
+
+    @impl(ascend.SetValueOp)
+    def run_set_value(self, interpreter: Interpreter, op: ascend.SetValueOp,
+                      args: PythonValues) -> PythonValues:
+        tensor, index, value = args
+        n = self.machine.kernel(op)[0].size
+        values = per_row(value, n)
+
+        def body(batch: CoreBatch, rows: Rows, operands: tuple[Any, ...],
+                 st: KernelState) -> None:
+            local = require_tensor(operands[0], "SetValue")
+            st.check_live(local, "SetValue")
+            i = operands[1]
+            if not isinstance(i, int) or not 0 <= i < local.elements:
+                raise RuleError(f"SetValue at index {i!r} of a {local.elements}-element tensor")
+            ub = batch.ub_rows(rows)
+            ub_view(ub, local)[:, i] = rows.take(values).astype(local.dtype)
+            batch.write_back(rows, ub)
+            self.machine.emit(op, rows)
+
+        on_cores(self.machine, op, (tensor, index), True, body)
+        return ()

@@ -1,0 +1,50 @@
+"""Broadcast operands in C++: the emitted kernels of a bias add (per-element GetValue/SetValue
+CopyIn) and of a product with a rank-0 argument (one GetValue, then Duplicate), compiled with
+g++ -Wall -Wextra -Werror against the CPU model of AscendC (tools/ascendc_cpu), give bit for bit
+what the interpreter gives, and what numpy's broadcasting gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cpu_build import Build, build, run_recorded
+from test_broadcast_operands import CASES, DTYPES, NUMPY, _same, _values, generic
+
+from hswc import runner
+from hswc.backend.source import kernel_source
+
+BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32")
+CORES, UB = 5, 196608
+
+
+@pytest.fixture(scope="module")
+def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    directory = tmp_path_factory.mktemp("broadcast_cpu_build")
+    builds = {}
+    for case in BUILT:
+        out, operand, m, _, op, dtype = CASES[case]
+        lowered = runner.compile_text(generic(case, out, operand, m, dtype, op)).module
+        source = directory / f"{case}.cpp"
+        source.write_text(kernel_source(lowered))
+        builds[case] = Build(source, directory / case,
+                             (f"-DHSWC_KERNEL_ENTRY={case}", "-DHSWC_GM_INPUTS=2"))
+    build(list(builds.values()))
+    return {case: b.output for case, b in builds.items()}
+
+
+@pytest.mark.parametrize("case", BUILT)
+def test_cpu_build_matches_interpreter_and_numpy(case: str, executables: dict[str, Path],
+                                                 tmp_path: Path) -> None:
+    out, operand, m, spread, op, dtype = CASES[case]
+    x, b = _values(out, DTYPES[dtype], 3), _values(operand, DTYPES[dtype], 4)
+    kernel = runner.compile_text(generic(case, out, operand, m, dtype, op), core_num=CORES,
+                                 ub_size=UB)
+    result = kernel.run(x, b)
+    (record,) = result.tilings
+    assert record is not None
+    on_cpu = run_recorded(executables[case], record, [x, b], UB, tmp_path)
+    assert _same(on_cpu, np.asarray(result.outputs[0])), f"{case}: C++ != interpreter"
+    with np.errstate(invalid="ignore", over="ignore"):
+        assert _same(on_cpu, NUMPY[op](x, spread(b))), f"{case}: C++ != numpy"
