@@ -169,6 +169,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     else:
         ref = reference(o)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
+    if opdir is not None and o.kernel_inputs is None:
+        o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names))
     order = argument_order(o, ref, sources.entry)
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from hswc.checker import build as builder
 from hswc.checker.errors import CheckError
-from hswc.checker.op_folder import Folder, normalised
+from hswc.checker.kernel_source import strip_comments, struct_namespace
+from hswc.checker.op_folder import Folder, atvoss_sources, normalised
 from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
@@ -227,10 +228,12 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     if struct_header is not None:
+        scope = struct_namespace(strip_comments(struct_header.read_text(
+            encoding="utf-8", errors="replace")), struct)
         flags += [f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
-                  f"-DHSWC_TILING_STRUCT={struct}",
+                  f"-DHSWC_TILING_STRUCT={scope}{struct}",
                   "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]
-    files = (*folder.def_files, *folder.tiling_files)
+    files = (*folder.def_files, *folder.tiling_files, *atvoss_sources(folder))
     _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)

@@ -282,6 +282,24 @@ def _struct_body(text: str, name: str) -> str | None:
     return None
 
 
+def struct_namespace(text: str, name: str) -> str:
+    """The namespaces enclosing the definition of `struct NAME` in `text` ("Ops::Base::", or ""
+    at file scope), so that code outside them can name it."""
+    m = re.search(rf"\b(?:struct|class)\s+{_DECL_ATTRIBUTES}{re.escape(name)}\s*"
+                  rf"(?:final\s*)?(?::[^{{;]*)?\{{", text)
+    if m is None:
+        return ""
+    stack: list[str | None] = []
+    opener = re.compile(r"\bnamespace\s+([\w:]+)\s*\{|\{|\}")
+    for token in opener.finditer(text, 0, m.start()):
+        if token.group(0) == "}":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(token.group(1))
+    return "".join(f"{n}::" for n in stack if n)
+
+
 def _declarators(statement: str) -> list[TilingField]:
     """The data members one member declaration declares (none for functions, statics, types,
     access specifiers)."""

@@ -27,4 +27,12 @@
 #include "tiling_data_def.h"
 #include "types.h"
 
+// opbase's headers (ATVOSS's atvoss/elewise/elewise_tiling.h, ...) name these as CANN's
+// register/tilingdata_base.h and opbase's op_host/util/opbase_export.h leave them: the namespace
+// of tilings, and the export attribute of opbase's library (no effect in one executable).
+namespace optiling {}
+#ifndef OPBASE_API
+#define OPBASE_API
+#endif
+
 #endif  // HSWC_HOST_ALL_H
