@@ -98,7 +98,7 @@ inline bool MaskBit(const uint8_t* mask, uint64_t i)
 template <typename T, typename U>
 inline void SelectImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& selMask,
     const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, const T& scalar,
-    AscendC::SELMODE selMode, uint32_t count)
+    AscendC::SELMODE selMode, uint32_t count, bool scalarIsSrc0 = false)
 {
     api::CheckSelect<T>();
     static_assert(std::is_integral<U>::value && std::is_unsigned<U>::value, "Select mask must be an unsigned type");
@@ -127,8 +127,12 @@ inline void SelectImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
     for (uint32_t i = 0; i < count; ++i) {
         const uint64_t bit = selMode == SELMODE::VSEL_CMPMASK_SPR ? i % perRepeat : i;
         const bool take0 = MaskBit(m, bit);
-        out[i] = take0 ? Load<T>(src0.cpu_.ptr + i * sizeof(T))
-                       : (src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar);
+        const T tensor0 = Load<T>(src0.cpu_.ptr + i * sizeof(T));
+        if (scalarIsSrc0) {  // `src0` holds the tensor operand, src1
+            out[i] = take0 ? scalar : tensor0;
+        } else {
+            out[i] = take0 ? tensor0 : (src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar);
+        }
     }
     std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), bytes);
 }
@@ -180,6 +184,15 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     SELMODE selMode, uint32_t count)
 {
     ascendc_cpu::SelectImpl<T, U>(dst, selMask, src0, nullptr, src1, selMode, count);
+}
+
+/// dst[i] = bit i ? src0 (scalar) : src1[i]; the scalar-first form asc-devkit's generic
+/// Select takes ("one of src0/src1 should be scalar"), with the scalar form's rules.
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, T src0, const LocalTensor<T>& src1,
+    SELMODE selMode, uint32_t count)
+{
+    ascendc_cpu::SelectImpl<T, U>(dst, selMask, src1, nullptr, src0, selMode, count, true);
 }
 
 }  // namespace AscendC
