@@ -137,11 +137,19 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
         try:
             found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
         except CheckError as error:
-            found = [Row(name, soc, "-", f"not checkable: {str(error).splitlines()[0]}")]
+            found = [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
         for r in found:
             progress(f"    {r.dtype}: {r.verdict}")
         rows += found
     return rows
+
+
+def _reason(message: str) -> str:
+    """A checker message in one line: its first, and the first detail when it ends in ':'."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].endswith(":"):
+        return f"{lines[0]} {lines[1]}"
+    return lines[0] if lines else "?"
 
 
 def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -> tuple[str, ...]:
