@@ -2,8 +2,9 @@
 (examples/check_kernel/threshold_tensor_op, for these tests): attributes passed as one-element
 tensors of x's dtype (ThresholdV2's threshold and value) fed from --attr, a tiling struct in a
 namespace named through an alias, and an Ascend 950 kernel on static UB tensors ordered by
-Mutex Lock/Unlock, computing in MicroAPI registers. Also: a backward op's inputs matched by the
-definition's names, and the namespace of a struct.
+Mutex Lock/Unlock, computing in MicroAPI registers. Also: --record-rules on the A2/A3 kernel of
+examples/check_kernel/leaky_relu_op, a backward op's inputs matched by the definition's names,
+and the namespace of a struct.
 """
 
 from __future__ import annotations
@@ -47,6 +48,28 @@ def test_attribute_tensors_locks_and_registers() -> None:
     said = {(v.category, v.api) for o in f16 for v in o.violations}
     assert ("unsynchronised pipes", "MicroAPI::LoadAlign") in said, report.format()
     assert ("unsynchronised pipes", "DataCopyPad") in said, report.format()
+
+
+def test_record_rules_goes_on_after_a_partial_compare_and_compares_the_values() -> None:
+    """SEEDED_PARTIAL_REPEAT compares 129 f32 lanes on A2: Compares only does the two whole
+    repeats, so without --record-rules the run stops there; with it the run goes on, lane 128's
+    mask bit is whatever the UB held, and the values are compared."""
+    a2 = CheckOptions(kernel=str(FOLDER.parent / "leaky_relu_op"), op="hsg.leaky_relu",
+                      soc="ascend910b", core_num=4, ub_size=16384, sizes=(516,), jobs=1,
+                      dtypes=("f32",), defines={None: ["SEEDED_PARTIAL_REPEAT"]})
+    p = plan(a2)
+    try:
+        build_plans([p])  # one build, run twice
+        stopped = run_plan(p).outcomes[0]
+        p.options = replace(a2, record_rules=True)
+        kept = run_plan(p).outcomes[0]
+    finally:
+        p.cleanup()
+    assert stopped.comparisons is None
+    assert [v.api for v in stopped.violations] == ["Compares"]
+    assert "count 129 x 4 bytes is not a multiple of 256 bytes" in str(stopped.violations[0])
+    assert kept.comparisons is not None
+    assert {v.api for v in kept.violations} == {"Compares"}
 
 
 def _opdir(*inputs: str) -> OpDir:

@@ -280,7 +280,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      [dtype] * ref.result_count, case.size, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
-                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads)
+                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],

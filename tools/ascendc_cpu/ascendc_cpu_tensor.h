@@ -188,10 +188,15 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
     const uint8_t* base = Arena();
     const uint64_t off = static_cast<uint64_t>(v.ptr - base);
     if (access != Access::kScalar && off % kUbBlockBytes != 0) {
-        Fail(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"));
+        Broken(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"),
+            Msg(api, "/align/", operand));
     }
     if (bytesNeeded > v.bytes) {
-        Fail(api, Msg(operand, " needs ", bytesNeeded, " bytes but the LocalTensor has ", v.bytes));
+        const std::string rule = Msg(operand, " needs ", bytesNeeded, " bytes but the LocalTensor has ", v.bytes);
+        if (off + bytesNeeded > Rt().ubBytes) {
+            Fail(api, rule);  // past the UB: nothing to go on with
+        }
+        Broken(api, rule, Msg(api, "/short/", operand));
     }
     const BufferRecord* r = v.rec;
     if (r != nullptr && r->isQueueSlot) {
