@@ -11,6 +11,11 @@
     tests/       CMakeLists.txt files; ut/op_host/test_<entry>_tiling.cpp,
                  ut/op_kernel/test_<entry>.cpp
 
+and, for Ascend 950 (`socs` naming ascend950, the same operator lowered for it given as
+`arch35`), ops-nn's arch35 files (hswc.backend.package_arch35: op_kernel/<entry>_apt.cpp,
+op_kernel/arch35/, op_host/arch35/, their tests), alone or beside the A2/A3 files, whose
+tiling then moves to op_host/arch22/.
+
 A package holds one operator: a named op (its names, docs and data from hswc.ops) or a user's
 generic named by the request (hswc.backend.description). A module with several operators is
 refused unless the request names the host function whose operator to package.

@@ -1,7 +1,7 @@
 """hswc-emit: write the ops-nn operator package of the operator an MLIR module holds.
 
     hswc-emit in.mlir -o DIR [--force | --force-overwrite-edits]
-              [--soc ascend910b --soc ascend910_93] [--semantics cann|torch]
+              [--soc ascend910b --soc ascend910_93 --soc ascend950] [--semantics cann|torch]
               [--name OpType [--aclnn aclnnName]] [--function F]
 
 The input may hold a named op (`hsg.leaky_relu_grad`, any of the family), a user's
@@ -16,9 +16,11 @@ operator:
   arguments, the scalars its body captures become its attributes, and its docs show its body;
 - a module with several operators is refused, naming them, unless `--function F` picks the
   host function whose operator to package.
-`--soc` names the SoCs the op definition registers (default: every SoC that runs the kernel
-hswc-emit writes, `PACKAGE_SOCS`; a SoC with a CANN kernel of its own, such as ascend950 with
-ops-nn's arch35 kernel, is refused: its package is not written by hswc-emit yet). The
+`--soc` names the SoCs the op definition registers (default: the A2/A3 SoCs, `PACKAGE_SOCS`).
+`--soc ascend950` (`ARCH35_SOCS`) lowers the module a second time for that SoC, as hswc-run
+does (its semantics where the named ops have them, its schedule, its API table), and writes
+that operator in ops-nn's arch35 layout (hswc.backend.package_arch35), beside the A2/A3 layout
+when A2/A3 SoCs are named too; a module given lowered cannot be packaged for it. The
 package is written all at once (into a temporary folder next to DIR, then moved into place),
 and only after every check passed: DIR must be new or empty unless `--force` is given, and then
 only the files of the package (and of an earlier one, listed with their SHA-256 in
@@ -27,7 +29,8 @@ is not overwritten or removed (the write is refused, naming it) without
 `--force-overwrite-edits`.
 Errors (unreadable file, text that is not UTF-8, invalid IR, an op the printer has no rule
 for, a kernel whose UB plan overflows a target SoC, a module with no operator or several, a
-bad --name, a folder that cannot take the package, a usage error) print one message and exit
+bad --name, a folder that cannot take the package, an Ascend 950 package of a lowered module,
+a usage error) print one message and exit
 1, and write nothing.
 """
 
