@@ -41,7 +41,8 @@ from hswc.dialects import hsg
 from hswc.platform import Platform
 from hswc.tiling import compute_tiling, core_slice
 from hswc.vectorizer.dag import Dag
-from hswc.vectorizer.plan import KernelPlan, plan_kernel
+from hswc.vectorizer.instructions import Instr, Val
+from hswc.vectorizer.plan import Arrival, KernelPlan, plan_kernel
 from hswc.vectorizer.schedule import FAST, Schedule
 
 CHOICE_ELEMENTS = 1 << 20
@@ -126,13 +127,21 @@ def _plans(dag: Dag, dtype: str, output: str, api: str,
 
 
 def _signature(plan: KernelPlan) -> tuple[object, ...]:
-    """What the kernel built from a plan depends on beyond the body: equal signatures, equal
-    kernels (so one is modelled for all)."""
-    items = tuple(repr(item) for item in plan.items)
+    """What the kernel built from a plan depends on beyond the body (each instruction and its
+    buffers, the buffers, the frees): equal signatures, equal kernels (so one is modelled for
+    all)."""
+    def name(val: Val) -> str:
+        return plan.place[val].name
+
+    def instr(i: Instr) -> tuple[object, ...]:
+        scalar = i.scalar if i.scalar is None or isinstance(i.scalar, float) else id(i.scalar)
+        return (i.api, name(i.dst), tuple(name(v) for v in i.srcs), scalar, i.mode, i.count)
+
+    items = tuple((tuple(name(v) for v in item.inputs), tuple(instr(c) for c in item.casts))
+                  if isinstance(item, Arrival) else instr(item) for item in plan.items)
     buffers = tuple((b.name, b.role, b.dtype, b.depth, b.value) for b in plan.buffers)
-    place = tuple((repr(v), plan.place[v].name) for v in plan.place)
-    frees = tuple(sorted((at, tuple(repr(v) for v in vals)) for at, vals in plan.frees.items()))
-    return items, buffers, place, frees, plan.align, plan.ub_plan()
+    frees = tuple(sorted((at, tuple(name(v) for v in vals)) for at, vals in plan.frees.items()))
+    return items, buffers, frees, plan.align, plan.ub_plan()
 
 
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, platform: Platform,
