@@ -82,8 +82,10 @@ class ScheduleOptions:
     """Choose depth-2 queues at run time when totalNum is above this (two kernels, two keys)."""
 
     def given(self) -> bool:
-        """Whether any schedule option is set (none: the default, chosen per kernel)."""
-        return any(getattr(self, name) is not None for name in ("variant", *OPTIONS))
+        """Whether any schedule option is set (none: the default, chosen per kernel); `api`
+        does not count: an API table changes which calls a body may use, not its structure."""
+        return any(getattr(self, name) is not None for name in ("variant", *OPTIONS)
+                   if name != "api")
 
     def schedule(self, pass_name: str) -> Schedule:
         """The schedule these options select; an unknown preset is a pass failure."""

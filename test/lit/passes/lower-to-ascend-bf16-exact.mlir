@@ -3,7 +3,7 @@
 // dav_3510's Compare and Select take bfloat16_t and round nothing. Atlas A2/A3 (the default
 // table) widens x to f32 first, as before (the default schedule there compares with CompareScalar).
 // RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend950 variant=reference},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=A950
-// RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{api=dav_3510},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=A950
+// RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{api=dav_3510 variant=reference},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=A950
 // The default schedule on Ascend 950 (chosen by the cost model, CompareScalar): bf16 too.
 // RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{soc=ascend950},hsg-block-into-ub,convert-hsg-to-ascend' | filecheck %s --check-prefix=A950-DEFAULT
 // RUN: hswc-opt %s --lower-to-ascend | filecheck %s --check-prefix=A2
