@@ -40,6 +40,8 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     ascend.data_copy %x_local, %x_at, %ub_factor : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
     ascend.data_copy_pad %x_local, %x_at, %bytes pad 0.000000e+00 : f16 : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
     ascend.data_copy_pad %x_local, %x_at, %bytes : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
+    %x_elem = ascend.global_get_value %x_gm[%chunk] : !ascend.global_tensor<f16> -> f16
+    ascend.set_value %x_local[%chunk], %x_elem : !ascend.local_tensor<f16, vecin>, f16
     ascend.enque %in_queue, %x_local : !ascend.tque<vecin, 2>, !ascend.local_tensor<f16, vecin>
     %x_in = ascend.deque %in_queue : !ascend.tque<vecin, 2> -> !ascend.local_tensor<f16, vecin>
     %y_local = ascend.alloc_tensor %out_queue : !ascend.tque<vecout, 2> -> !ascend.local_tensor<f16, vecout>
@@ -120,6 +122,8 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          AscendC::LocalTensor<half> xLocal = inQueue.AllocTensor<half>();
 // CHECK-NEXT:          AscendC::GlobalTensor<half> xAt = xGm[chunk];
 // CHECK-NEXT:          AscendC::DataCopy(xLocal, xAt, ubFactor);
+// CHECK:               half xElem = xGm.GetValue(chunk);
+// CHECK-NEXT:          xLocal.SetValue(chunk, xElem);
 // CHECK:           __aicore__ inline void Compute()
 // CHECK:               AscendC::LocalTensor<half> same = xIn.ReinterpretCast<half>();
 // CHECK:               AscendC::Duplicate(yLocal, static_cast<half>(1.0f), ubFactor);
