@@ -2,7 +2,7 @@
 
 `tiling_formula` is the only copy of the formula. It is written against a small arithmetic
 interface, so the same lines compute numbers (`IntArith`: compile-time folding, tests, the
-interpreter's cross-checks) and build IR (`hswc.passes.index_arith.IRArith`: the host tiling
+interpreter's cross-checks) and build IR (`hswc.index_arith.IRArith`: the host tiling
 function that the interpreter runs and the printer turns into `TilingFunc` C++, and the kernel's
 slice and buffer arithmetic).
 """

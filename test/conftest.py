@@ -19,7 +19,7 @@ _OWN_CACHE = "_hswc_own_build_cache"
 def pytest_configure(config: pytest.Config) -> None:
     """One C++ build cache for the whole run (hswc.checker.build_cache), shared by the xdist
     workers through the environment they inherit, made here unless the caller gave one: the
-    same fixture kernel and tiling, built by many tests, compile once."""
+    checker tests' builds of the same fixture op folder compile once."""
     if os.environ.get(CACHE_VARIABLE) or hasattr(config, "workerinput"):
         return
     folder = tempfile.mkdtemp(prefix="hswc-build-cache-")

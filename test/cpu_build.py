@@ -24,7 +24,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
-from hswc.checker import build_cache
 from hswc.checker.build import HARNESS, MODEL
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.ops.hard_swish_grad import CANN_BUDGET
@@ -79,18 +78,13 @@ def build(builds: Sequence[Build], syntax_only: Sequence[Build] = ()) -> None:
         command = [cxx, *STRICT, *job.flags, *(f"-I{p}" for p in job.include), f"-I{MODEL}",
                    f'-DHSWC_KERNEL_SOURCE="{job.source}"', str(HARNESS)]
         command += ["-fsyntax-only"] if check_only else ["-o", str(job.output)]
-        key = None if check_only else build_cache.build_key(command)
-        if build_cache.restore(key, job.output):
-            continue
-        running.append((job, key, subprocess.Popen(command, stdout=subprocess.PIPE,
-                                                   stderr=subprocess.STDOUT, text=True)))
+        running.append((job, subprocess.Popen(command, stdout=subprocess.PIPE,
+                                              stderr=subprocess.STDOUT, text=True)))
     failures = []
-    for job, key, process in running:
+    for job, process in running:
         output, _ = process.communicate()
         if process.returncode != 0:
             failures.append(f"{job.source} {' '.join(job.flags)}:\n{output}")
-        else:
-            build_cache.store(key, job.output)
     if failures:
         pytest.fail("emitted kernel does not compile cleanly:\n" + "\n".join(failures))
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from math_bodies import same_bits
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir.affine import AffineMap
@@ -76,11 +77,7 @@ def _values(shape: tuple[int, ...], dtype: np.dtype, seed: int) -> np.ndarray:
 
 
 def _same(got: np.ndarray, want: np.ndarray) -> bool:
-    nan = np.isnan(want.astype(np.float32))
-    bits = np.uint32 if want.dtype.itemsize == 4 else np.uint16
-    return bool(got.shape == want.shape and got.dtype == want.dtype
-                and np.array_equal(np.isnan(got.astype(np.float32)), nan)
-                and np.array_equal(got.view(bits)[~nan], want.view(bits)[~nan]))
+    return got.shape == want.shape and got.dtype == want.dtype and same_bits(want, got)
 
 
 @pytest.mark.parametrize("case", list(CASES))

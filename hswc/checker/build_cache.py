@@ -7,7 +7,8 @@ builds anew; an unchanged one is copied from the cache instead of compiled. Fail
 not cached (their messages come from the compiler each time). Concurrent builders of one key
 each write a file of their own and rename it into place, so no reader sees half a file.
 Without $HSWC_BUILD_CACHE (the default) nothing is cached. The test suite sets it to a folder of
-its own run, so that the many builds of the same fixture kernel and tiling compile once.
+its own run, so that the checker tests' many builds of the same fixture op folder (its
+definition, tiling and kernel) compile once.
 """
 
 from __future__ import annotations

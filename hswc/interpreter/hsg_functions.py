@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 
 from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
@@ -103,17 +104,8 @@ class HsgFunctions(MachineFunctions):
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
         limit = min(a.size for a in (*inputs, y))
         for r in rows.index.tolist():
-            start, length = int(offsets[r]), int(sizes[r])
-            core = int(batch.cores[r])
-            if chunks is not None:
-                c_off, c_len, factor = (int(c[r]) for c in chunks)
-                if c_off < 0 or c_len < 0 or c_off + c_len > length or c_len > factor:
-                    raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
-                                  f"slice of {length} elements in passes of {factor}")
-                start, length = start + c_off, c_len
-            if start < 0 or length < 0 or start + length > limit:
-                raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
-                              f"outside the {y.size}-element tensors")
+            start, length = _core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
+                                        chunks, r, limit, f"the {y.size}-element tensors")
             end = start + length
             y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs],
                                     lambda v, r=r: per_row(interpreter.get_values((v,))[0],
@@ -138,17 +130,8 @@ class HsgFunctions(MachineFunctions):
             raise OpError(op, f"the output holds {y.size} elements, not the {broadcast.total} "
                           "of hsg.broadcast's shape")
         for r in rows.index.tolist():
-            start, length = int(offsets[r]), int(sizes[r])
-            core = int(batch.cores[r])
-            if chunks is not None:
-                c_off, c_len, factor = (int(c[r]) for c in chunks)
-                if c_off < 0 or c_len < 0 or c_off + c_len > length or c_len > factor:
-                    raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
-                                  f"slice of {length} elements in passes of {factor}")
-                start, length = start + c_off, c_len
-            if start < 0 or length < 0 or start + length > y.size:
-                raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
-                              f"outside the {y.size}-element output")
+            start, length = _core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
+                                        chunks, r, y.size, f"the {y.size}-element output")
             flat = np.arange(start, start + length, dtype=np.int64)
             y[start:start + length] = run_body(
                 op.body.block, [a[broadcast.index(i, flat)] for i, a in enumerate(inputs)],
@@ -168,3 +151,20 @@ def _named_impl(op_type: type[hsg.NamedOp]) -> Callable[..., PythonValues]:
 for _definition in OPS.values():  # one impl per named op, each the same run_named
     setattr(HsgFunctions, f"run_{_definition.name}", _named_impl(_definition.op))
 register_impls(HsgFunctions)
+
+
+def _core_range(op: Operation, core: int, start: int, length: int,
+                chunks: list[np.ndarray] | None, row: int, limit: int,
+                tensors: str) -> tuple[int, int]:
+    """The GM range [start, +length) one core's slice (or its chunk of it) covers, checked
+    against the slice and against `limit` elements (`tensors` names them in the message)."""
+    if chunks is not None:
+        c_off, c_len, factor = (int(c[row]) for c in chunks)
+        if c_off < 0 or c_len < 0 or c_off + c_len > length or c_len > factor:
+            raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
+                          f"slice of {length} elements in passes of {factor}")
+        start, length = start + c_off, c_len
+    if start < 0 or length < 0 or start + length > limit:
+        raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
+                      f"outside {tensors}")
+    return start, length

@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint
 
 from hswc.diagnostics import copy_location, ops_between
 from hswc.dialects import hsg
-from hswc.passes.index_arith import IRArith
+from hswc.index_arith import IRArith
 from hswc.tiling import chunk_extent
 
 

@@ -59,9 +59,9 @@ from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
 from hswc.dialects.ascend_types import element_type_name
 from hswc.elementwise import Elementwise, elementwise, refuse_unmodelled
+from hswc.index_arith import IRArith
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
-from hswc.passes.index_arith import IRArith
 from hswc.passes.schedule_options import (
     API_ATTR,
     UB_PLAN_ATTR,

@@ -20,14 +20,14 @@ a row copied once and replicated with Brcb / Duplicate, are not built yet).
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from hswc.broadcast import Broadcast
 from hswc.dialects import ascend
-from hswc.passes.index_arith import IRArith
+from hswc.index_arith import IRArith
 
 
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
@@ -40,7 +40,7 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
             continue
         digit = a.floor_div(flat, a.const(inner)) if inner > 1 else flat
         if inner * size < broadcast.total:  # not the outermost dim: wrap it
-            digit = a._insert(arith.RemSIOp(digit, a.const(size)))
+            digit = a.rem(digit, a.const(size))
         term = a.mul(digit, a.const(stride)) if stride > 1 else digit
         index = term if index is None else a.add(index, term)
     return a.const(0) if index is None else index

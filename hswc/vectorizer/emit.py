@@ -49,7 +49,7 @@ from hswc.broadcast import Broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
-from hswc.passes.index_arith import IRArith
+from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
 from hswc.vectorizer.broadcast_copy import emit_broadcast_copy
 from hswc.vectorizer.dag import Node
@@ -168,7 +168,8 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
     if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
-            for v in plan.inputs if _broadcast(broadcast, v) and broadcast is not None
+            for v in plan.inputs
+            if broadcast is not None and _broadcast(broadcast, v)
             and broadcast.operand_size(v.input or 0) == 1}
     return Handles(gm, objects, uniforms, broadcast, offset, once)
 

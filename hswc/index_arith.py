@@ -80,6 +80,10 @@ class IRArith:
     def ceil_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self._binary(a, b, _INT.ceil_div, arith.CeilDivSIOp)
 
+    def rem(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a mod b for a >= 0 and b > 0 (remsi, which equals Python's % there)."""
+        return self._binary(a, b, lambda x, y: x % y, arith.RemSIOp)
+
     def max(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self._binary(a, b, _INT.max, arith.MaxSIOp)
 
