@@ -57,6 +57,9 @@ class PackageRequest:
     """The operators (stems) that came from named ops, where the lowering was watched."""
     bodies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Kernel function -> its elementwise body as IR text, where the lowering was watched."""
+    soc: str | None = None
+    """The SoC the module's kernels were lowered for, which runs them for goldens and checks
+    (None: hswc.platform.DEFAULT_SOC)."""
 
 
 @dataclass(frozen=True)
@@ -232,7 +235,8 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
             from hswc.platform import DEFAULT_SOC, get_platform
 
             by_field = {a.field: values[kernel.dtype][a.name] for a in attributes}
-            return run_kernel(module, kernel, data, by_field, get_platform(DEFAULT_SOC))
+            return run_kernel(module, kernel, data, by_field,
+                              get_platform(request.soc or DEFAULT_SOC))
         return reference(*data, **values[kernel.dtype])
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
@@ -307,7 +311,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         for f, aclnn in zip(fields, attribute_aclnn, strict=True))
     names = {a.field: a.name for a in attributes}
     values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}
-    platform = get_platform(DEFAULT_SOC)
+    platform = get_platform(request.soc or DEFAULT_SOC)
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
         return run_kernel(module, kernel, data, by_field[kernel.dtype], platform)

@@ -11,6 +11,11 @@
     tests/       CMakeLists.txt files; ut/op_host/test_<entry>_tiling.cpp,
                  ut/op_kernel/test_<entry>.cpp
 
+and, for Ascend 950 (`socs` naming ascend950, the same operator lowered for it given as
+`arch35`), ops-nn's arch35 files (hswc.backend.package_arch35: op_kernel/<entry>_apt.cpp,
+op_kernel/arch35/, op_host/arch35/, their tests), alone or beside the A2/A3 files, whose
+tiling then moves to op_host/arch22/.
+
 A package holds one operator: a named op (its names, docs and data from hswc.ops) or a user's
 generic named by the request (hswc.backend.description). A module with several operators is
 refused unless the request names the host function whose operator to package.
@@ -24,12 +29,13 @@ so that no package's golden values disagree with the kernel it ships.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from hswc.backend import package_arch35
 from hswc.backend.description import (
     Description,
     PackageRefused,
@@ -41,18 +47,38 @@ from hswc.backend.description import (
 from hswc.backend.ir_tiling import check_ub_plan
 from hswc.backend.kernels import Kernel, by_operator, collect_kernels
 from hswc.backend.package_build import build_files
-from hswc.backend.package_docs import doc_files
+from hswc.backend.package_docs import Arch35Docs, doc_files
 from hswc.backend.package_example import example_arrays, example_files
-from hswc.backend.package_host import op_host_files, socs_for
+from hswc.backend.package_host import (
+    def_cpp,
+    infershape_cpp,
+    one_per_dtype,
+    op_host_files,
+    socs_for,
+)
 from hswc.backend.package_kernel import op_kernel_files
 from hswc.backend.package_op_api import op_api_files
 from hswc.backend.package_output import Written, write_files
 from hswc.backend.package_run import run_kernel
-from hswc.backend.package_tests import UT_PLATFORM, test_files
+from hswc.backend.package_tests import (
+    ARCH35_UT_PLATFORM,
+    UT_PLATFORM,
+    arch35_test_files,
+    picked,
+    test_files,
+)
 from hswc.broadcast import BROADCAST_ATTR
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
-from hswc.platform import PLATFORMS
+from hswc.platform import PLATFORMS, Platform
 from hswc.reference import compare_bitwise, compare_tolerance
+
+ARCH35_API = "dav_3510"
+"""The API-table family whose SoCs get ops-nn's arch35 layout (Ascend 950)."""
+A2_SOCS = tuple(s for s, p in PLATFORMS.items() if p.api != ARCH35_API)
+"""The SoCs of the A2/A3 layout, the default of a package."""
+ARCH35_TILING_DIR = "arch35"
+A2_TILING_DIR = "arch22"
+"""op_host/'s folder of the A2/A3 tiling beside an arch35 one (ops-nn's name for it)."""
 
 
 def _launchers(module: ModuleOp, kernels: list[Kernel]) -> list[str]:
@@ -143,14 +169,16 @@ def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -
     return describe_generic(module, kernels, request)
 
 
-def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description) -> None:
+def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
+                    platform: Platform = UT_PLATFORM) -> None:
     """OpError unless each kernel computes, on the unit test's data, what the golden model
-    says: a kernel lowered with other semantics than the package's would ship wrong goldens."""
-    for kernel in kernels:
+    says: a kernel lowered with other semantics than the package's would ship wrong goldens.
+    The kernels run on `platform` (of a run-time choice, those its tiling picks there)."""
+    for kernel in picked(kernels, d, platform):
         inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
-        got = run_kernel(module, kernel, inputs, scalars, UT_PLATFORM)
+        got = run_kernel(module, kernel, inputs, scalars, platform)
         if not d.exact:
             within = compare_tolerance(got, np.asarray(d.model(kernel, inputs))) \
                 if d.model is not None else None
@@ -167,12 +195,41 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description) -> 
                           "not this op (package it as a generic with --name)")
 
 
-def package_files(module: ModuleOp, socs: Sequence[str] = tuple(PLATFORMS),
-                  request: PackageRequest | None = None) -> dict[str, str]:
+@dataclass(frozen=True)
+class Arch35Module:
+    """The operator lowered for Ascend 950, and the request of that lowering (its semantics)."""
+
+    module: ModuleOp
+    request: PackageRequest
+
+
+def _arch35_part(module: ModuleOp, socs: list[str], request: PackageRequest
+                 ) -> tuple[list[Kernel], Description]:
+    """The Ascend 950 kernels of `module` (lowered for that SoC) and their description."""
+    request = replace(request, soc=socs[0])
+    kernels = operator_kernels(module, request)
+    check_ub_plan(kernels, [PLATFORMS[s] for s in socs])
+    d = describe(module, kernels, request)
+    if not d.generated:
+        check_reference(module, kernels, d, ARCH35_UT_PLATFORM)
+    return [replace(k, operator=d.operator) for k in kernels], d
+
+
+def package_files(module: ModuleOp, socs: Sequence[str] = A2_SOCS,
+                  request: PackageRequest | None = None,
+                  arch35: Arch35Module | None = None) -> dict[str, str]:
     """Relative path -> text of every file of the package; OpError (naming the op) for a
     module that cannot be packaged, such as a kernel whose buffers overflow a target's UB, and
-    PackageRefused for one that does not say what to package."""
+    PackageRefused for one that does not say what to package. `module` holds the A2/A3
+    kernels; `arch35` the same operator lowered for Ascend 950 (and what its lowering showed),
+    needed when `socs` has it."""
     request = request or PackageRequest()
+    own = [s for s in socs if PLATFORMS[s].api == ARCH35_API]
+    if own:
+        if arch35 is None:
+            raise PackageRefused(f"{', '.join(own)} runs the arch35 kernels: give the module "
+                                 "lowered for it too")
+        return _with_arch35(module, [s for s in socs if s not in own], own, request, arch35)
     kernels = operator_kernels(module, request)
     registered = socs_for(kernels, list(socs))
     if not registered:
@@ -193,10 +250,58 @@ def package_files(module: ModuleOp, socs: Sequence[str] = tuple(PLATFORMS),
     }
 
 
-def write_package(module: ModuleOp, directory: Path, socs: Sequence[str] = tuple(PLATFORMS),
+def _with_arch35(module: ModuleOp, a2: list[str], own: list[str], request: PackageRequest,
+                 arch35: Arch35Module) -> dict[str, str]:
+    """A package with the arch35 layout for `own` (Ascend 950) and, if `a2` names SoCs, the
+    A2/A3 layout beside it (its tiling then in op_host/arch22/). The shared files (op
+    definition, aclnn, example, docs) are the A2/A3 kernels' where the package has them."""
+    kernels35, d35 = _arch35_part(arch35.module, own, arch35.request)
+    firsts35 = one_per_dtype(kernels35)
+    configs = package_arch35.config_lines(kernels35, own)
+    files = {**package_arch35.op_kernel_files(kernels35),
+             **package_arch35.op_host_files(kernels35, d35),
+             **arch35_test_files(kernels35, d35)}
+    kernels: list[Kernel] = []
+    if a2:
+        kernels = operator_kernels(module, request)
+        registered = socs_for(kernels, a2)
+        if not registered:
+            raise OpError(module, f"has kernels that none of {', '.join(a2)} can run")
+        check_ub_plan(kernels, [PLATFORMS[s] for s in registered])
+        d = describe(module, kernels, request)
+        if not d.generated:
+            check_reference(module, kernels, d)
+        kernels = [replace(k, operator=d.operator) for k in kernels]
+        if {k.dtype for k in kernels} != {k.dtype for k in firsts35}:
+            raise OpError(module, "has kernels of other dtypes on Atlas A2/A3 "
+                          f"({', '.join(k.dtype for k in kernels)}) than on Ascend 950 "
+                          f"({', '.join(k.dtype for k in firsts35)})")
+        files |= {**op_kernel_files(kernels),
+                  **op_host_files(kernels, d, registered, f"{A2_TILING_DIR}/", configs),
+                  **test_files(kernels, d)}
+        dirs = {**{s: A2_TILING_DIR for s in registered},
+                **{s: ARCH35_TILING_DIR for s in own}}
+        shared, described, socs = kernels, d, [*registered, *own]
+    else:
+        files[f"op_host/{d35.operator.stem}_def.cpp"] = def_cpp(firsts35, d35, [], configs)
+        files[f"op_host/{d35.operator.stem}_infershape.cpp"] = infershape_cpp(firsts35)
+        dirs = {s: ARCH35_TILING_DIR for s in own}
+        shared, described, socs = firsts35, d35, own
+    docs35 = Arch35Docs(firsts35, d35, own)
+    return {
+        **files,
+        **op_api_files(shared, described),
+        **example_files(shared, described),
+        **build_files(kernels, kernels35, dirs),
+        **doc_files(shared, described, socs, docs35),
+    }
+
+
+def write_package(module: ModuleOp, directory: Path, socs: Sequence[str] = A2_SOCS,
                   force: bool = False, request: PackageRequest | None = None,
-                  overwrite_edits: bool = False) -> Written:
+                  overwrite_edits: bool = False, arch35: Arch35Module | None = None) -> Written:
     """Write the package under `directory`, all files or none (see `package_output`); the paths
     written, sorted, and what they replaced or removed. Nothing is written when the module
     cannot be packaged."""
-    return write_files(package_files(module, socs, request), directory, force, overwrite_edits)
+    return write_files(package_files(module, socs, request, arch35), directory, force,
+                       overwrite_edits)

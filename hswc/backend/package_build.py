@@ -18,6 +18,8 @@ from hswc.backend.source import generated_note
 
 UT_SOC = "ascend910B1"
 """The SoC version ops-nn's kernel unit tests build for (an Atlas A2)."""
+ARCH35_UT_SOC = "ascend950pr_9599"
+"""The SoC version ops-nn's arch35 kernel unit tests build for (an Ascend 950PR)."""
 
 
 def _cmake(operator: Operator, purpose: str, body: list[str]) -> str:
@@ -42,7 +44,12 @@ def root_cmake(op: Operator) -> str:
                                  *_add_subfolders(["tests"], "ENABLE_TEST OR BENCHMARK")])
 
 
-def op_host_cmake(op: Operator) -> str:
+def op_host_cmake(op: Operator, tiling_dirs: dict[str, str] | None = None) -> str:
+    """`tiling_dirs`: SoC -> the op_host/ sub-folder of its tiling, where the SoCs' tilings
+    differ (the build adds the root's tiling files and those of the SoC's folder)."""
+    units = [] if tiling_dirs is None else [
+        f"    COMPUTE_UNIT {' '.join(tiling_dirs)}",
+        f"    TILING_DIR {' '.join(tiling_dirs.values())}"]
     return _cmake(op, f"Host sources of {op.op_type}: tiling, op definition, shape inference, "
                   "aclnn.", [
                       "add_modules_sources(",
@@ -51,6 +58,7 @@ def op_host_cmake(op: Operator) -> str:
                       "    DIR ${CMAKE_CURRENT_SOURCE_DIR}",
                       f"    OPTYPE {op.kernel_entry}",
                       "    ACLNNTYPE aclnn_exclude",
+                      *units,
                       ")",
                   ])
 
@@ -80,28 +88,44 @@ def kernel_ut_flags(kernels: list[Kernel]) -> str:
                     for name in kernels[0].operator.gm_arguments)
 
 
-def ut_op_kernel_cmake(kernels: list[Kernel]) -> str:
-    op = kernels[0].operator
+def _test_case(kernels: list[Kernel], soc: str, tiling: str, name: str) -> list[str]:
+    entry = kernels[0].operator.kernel_entry
+    files = f"{entry}_{name}"
+    return [f"    set({files}",
+            f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{tiling}",
+            f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{entry}_infershape.cpp",
+            "    )",
+            f'    AddOpTestCase({entry} "{soc}" "{kernel_ut_flags(kernels)}" "${{{files}}}")']
+
+
+def ut_op_kernel_cmake(kernels: list[Kernel], a2_folder: str = "",
+                       arch35: list[Kernel] | None = None) -> str:
+    """The A2/A3 kernels' test case (of none if `kernels` is empty: an Ascend 950 package),
+    their tiling in op_host/`a2_folder`; and the arch35 kernels' (if any)."""
+    some = kernels or arch35 or []
+    op = some[0].operator
     entry = op.kernel_entry
-    files = f"{entry}_ut_tiling_files"
+    cases = _test_case(kernels, UT_SOC, f"{a2_folder}{entry}_tiling.cpp",
+                       "ut_tiling_files") if kernels else []
+    if arch35:
+        cases += _test_case(arch35, ARCH35_UT_SOC, f"arch35/{entry}_tiling_arch35.cpp",
+                            "arch35_ut_tiling_files")
     return _cmake(op, f"The kernel unit test of {op.op_type}, with the tiling sources it links.",
-                  ["if((UT_TEST_ALL OR OP_KERNEL_UT) AND NOT UT_DONE)",
-                   f"    set({files}",
-                   f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{entry}_tiling.cpp",
-                   f"        ${{CMAKE_CURRENT_SOURCE_DIR}}/../../../op_host/{entry}_infershape.cpp",
-                   "    )",
-                   f'    AddOpTestCase({entry} "{UT_SOC}" "{kernel_ut_flags(kernels)}" '
-                   f'"${{{files}}}")',
-                   "endif()"])
+                  ["if((UT_TEST_ALL OR OP_KERNEL_UT) AND NOT UT_DONE)", *cases, "endif()"])
 
 
-def build_files(kernels: list[Kernel]) -> dict[str, str]:
-    op = kernels[0].operator
+def build_files(kernels: list[Kernel], arch35: list[Kernel] | None = None,
+                tiling_dirs: dict[str, str] | None = None) -> dict[str, str]:
+    """`arch35`: the Ascend 950 kernels, if the package has them (`kernels` may then be empty);
+    `tiling_dirs` as op_host_cmake's."""
+    op = (kernels or arch35 or [])[0].operator
+    a2_folder = "" if tiling_dirs is None or not kernels else \
+        next(f"{tiling_dirs[s]}/" for s in tiling_dirs if tiling_dirs[s] != "arch35")
     return {
         "CMakeLists.txt": root_cmake(op),
-        "op_host/CMakeLists.txt": op_host_cmake(op),
+        "op_host/CMakeLists.txt": op_host_cmake(op, tiling_dirs),
         "tests/CMakeLists.txt": tests_cmake(op),
         "tests/ut/CMakeLists.txt": ut_cmake(op),
         "tests/ut/op_host/CMakeLists.txt": ut_op_host_cmake(op),
-        "tests/ut/op_kernel/CMakeLists.txt": ut_op_kernel_cmake(kernels),
+        "tests/ut/op_kernel/CMakeLists.txt": ut_op_kernel_cmake(kernels, a2_folder, arch35),
     }

@@ -11,6 +11,7 @@ op definition do, the aclnn doc as the aclnn API does.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,11 +42,40 @@ RETURN_CODES = (
 """What phase 1 returns, in the order its checks run (opdev/op_errno.h's values)."""
 
 
+@dataclass(frozen=True)
+class Arch35Docs:
+    """The Ascend 950 part of a package, for its docs: the kernels (one per dtype), their
+    description (their semantics) and the SoCs that run them."""
+
+    kernels: list[Kernel]
+    description: Description
+    socs: list[str]
+
+    def by_soc(self) -> dict[str, list[Kernel]]:
+        return {s: self.kernels for s in self.socs}
+
+
 def aclnn_doc_path(d: Description) -> str:
     return f"docs/{d.aclnn}.md"
 
 
-def _layout(d: Description) -> tuple[tuple[str, str], ...]:
+def _layout(d: Description, arch35: bool = False) -> tuple[tuple[str, str], ...]:
+    if arch35:
+        return (
+            ("op_kernel/", "the AscendC kernel entries: A2/A3 (`<entry>.cpp`, if the package "
+             "has them) and Ascend 950 (`<entry>_apt.cpp`), the A2/A3 classes, tiling struct "
+             "and keys"),
+            ("op_kernel/arch35/", "the Ascend 950 kernel classes, tiling struct and template "
+             "parameters"),
+            ("op_host/", "op definition (every SoC), shape inference; the A2/A3 tiling (in "
+             "`arch22/` beside an Ascend 950 one)"),
+            ("op_host/arch35/", "the Ascend 950 host tiling (printed from the IR)"),
+            ("op_host/op_api/", f"the aclnn API `{d.aclnn}` and the l0op launcher"),
+            ("examples/", f"a call of `{d.aclnn}` checked against golden values"),
+            ("docs/", "the aclnn API reference"),
+            ("tests/ut/", "gtest unit tests of the host tilings (op_host, op_host/arch35) and "
+             "the kernels (op_kernel)"),
+        )
     return (
         ("op_kernel/", "the AscendC kernel: entry, one class per dtype, tiling struct and keys"),
         ("op_host/", "host tiling (printed from the IR), op definition, shape inference"),
@@ -123,13 +153,16 @@ def _attribute_constraints(d: Description, name: Mapping[str, str], flags: bool)
     return lines
 
 
-def _tiling_table(kernels: list[Kernel], socs: list[str]) -> list[str]:
-    """Elements per UB pass on each SoC, from the IR's host tiling."""
+def _tiling_table(kernels: list[Kernel], socs: list[str],
+                  own: Mapping[str, list[Kernel]] | None = None) -> list[str]:
+    """Elements per UB pass on each SoC, from the IR's host tiling (of the SoC's `own`
+    kernels where it has them: Ascend 950's, one per dtype, in `kernels`' dtype order)."""
     rows = []
     for soc in socs:
         platform = PLATFORMS[soc]
-        factors = [str(ir_tiling(k, 1, platform.core_num, platform.ub_size).ub_factor)
-                   for k in kernels]
+        of_dtype = {k.dtype: k for k in (own or {}).get(soc, kernels)}
+        factors = [str(ir_tiling(of_dtype[k.dtype], 1, platform.core_num,
+                                 platform.ub_size).ub_factor) for k in kernels]
         rows.append((f"`{soc}`", str(platform.core_num), str(platform.ub_size), *factors))
     head = ("SoC", "vector cores", "UB bytes", *(f"ubFactor {DOC_DTYPES[k.dtype]}"
                                                   for k in kernels))
@@ -150,7 +183,25 @@ def _constraints(d: Description, names: Mapping[str, str], flags: bool = False) 
     ]
 
 
-def readme(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
+def _arch35_section(d: Description, arch35: Arch35Docs | None) -> list[str]:
+    """What differs on Ascend 950, if the package has its kernel."""
+    if arch35 is None:
+        return []
+    d35, entry = arch35.description, d.operator.kernel_entry
+    lines = ["## Ascend 950", "",
+             f"On {', '.join(f'`{s}`' for s in arch35.socs)} the kernel is "
+             f"`op_kernel/{entry}_apt.cpp` (classes in `op_kernel/arch35/`, tiling in "
+             "`op_host/arch35/`), lowered with that SoC's vector API "
+             "(native bfloat16 compare, select, max and min where the body's steps are exact)."]
+    if d35.formula != d.formula:
+        names = d35.kernel_names()
+        lines += ["", "It computes, as ops-nn's Ascend 950 kernel does:", "",
+                  *_formula(d35, names), "", _how(d35)]
+    return [*lines, ""]
+
+
+def readme(kernels: list[Kernel], d: Description, socs: list[str],
+           arch35: Arch35Docs | None = None) -> str:
     names = d.kernel_names()
     inputs, (output,) = d.operator.inputs, d.operator.outputs
     first = inputs[0]
@@ -173,7 +224,9 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
         "## Tiling", "",
         "The host tiling splits the elements over the vector cores (`blockFactor` each, the "
         "last core shorter) and each core's share into UB passes of `ubFactor` elements; on "
-        "the SoCs of this package:", "", *_tiling_table(kernels, socs), "",
+        "the SoCs of this package:", "",
+        *_tiling_table(kernels, socs, arch35.by_soc() if arch35 else None), "",
+        *_arch35_section(d, arch35),
         "## Calling it", "",
         *_table(("way", "example", "description"),
                 [("aclnn", f"[{example.split('/')[-1]}]({example})",
@@ -186,7 +239,8 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
         f"bash build.sh -u --opkernel --experimental --ops={entry}  # kernel unit test",
         f"bash build.sh --run_example {entry} eager                 # the example",
         "```", "",
-        "## Files", "", *_table(("folder", "holds"), [(f"`{f}`", t) for f, t in _layout(d)]),
+        "## Files", "", *_table(("folder", "holds"),
+                                [(f"`{f}`", t) for f, t in _layout(d, arch35 is not None)]),
     ]
     return "\n".join(lines) + "\n"
 
@@ -268,5 +322,8 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def doc_files(kernels: list[Kernel], d: Description, socs: list[str]) -> dict[str, str]:
-    return {"README.md": readme(kernels, d, socs), aclnn_doc_path(d): aclnn_doc(kernels, d, socs)}
+def doc_files(kernels: list[Kernel], d: Description, socs: list[str],
+              arch35: Arch35Docs | None = None) -> dict[str, str]:
+    """`socs`: every SoC of the package; `arch35`: its Ascend 950 kernels, if it has them."""
+    return {"README.md": readme(kernels, d, socs, arch35),
+            aclnn_doc_path(d): aclnn_doc(kernels, d, socs)}

@@ -26,19 +26,22 @@ def tiling_compute_h(operator: Operator) -> str:
     return f"{operator.stem}_tiling_compute.h"
 
 
-def tiling_compute_text(kernels: list[Kernel]) -> str:
+def tiling_compute_text(kernels: list[Kernel], kernel_dir: str = "../op_kernel/",
+                        folder: str = "") -> str:
+    """`kernel_dir`: op_kernel/ (and the kernel's sub-folder) seen from the header's folder
+    `folder` under op_host/ ("" or "arch35/")."""
     operator = kernels[0].operator
-    body = ["#include <cstdint>", "", f'#include "../op_kernel/{tiling_data_h(operator)}"', "",
+    body = ["#include <cstdint>", "", f'#include "{kernel_dir}{tiling_data_h(operator)}"', "",
             *tiling_compute_lines(kernels)]
-    return guarded(kernels, tiling_compute_h(operator), body, "The host tiling of each kernel "
-                   "(SPEC section 4), printed from the IR's hsg.tiling functions; needs no CANN "
-                   "header.")
+    return guarded(kernels, folder + tiling_compute_h(operator), body,
+                   "The host tiling of each kernel (SPEC section 4), printed from the IR's "
+                   "hsg.tiling functions; needs no CANN header.")
 
 
 def _dispatch(kernels: list[Kernel]) -> list[str]:
     operator = kernels[0].operator
     lines = ["ComputeTiling TilingFor(ge::DataType dataType)", "{", "    switch (dataType) {"]
-    for k in kernels:
+    for k in one_per_dtype(kernels):
         lines.append(f"        case {GE_DTYPES[k.dtype]}:")
         lines.append(f"            return {operator.tiling_namespace}::"
                      f"{operator.tiling_function(k.dtype)};")
@@ -106,7 +109,19 @@ def _largest(kernels: list[Kernel], d: Description) -> str:
     return "\n" + "\n".join(largest_finite_lines(kernels, GE_DTYPES, "ge::DataType")) + "\n"
 
 
-def tiling_cpp(kernels: list[Kernel], d: Description) -> str:
+def one_per_dtype(kernels: list[Kernel]) -> list[Kernel]:
+    """The first kernel of each dtype (the kernels of a run-time choice share their dtype)."""
+    return [k for i, k in enumerate(kernels) if all(k.dtype != o.dtype for o in kernels[:i])]
+
+
+KEY_BY_NUMBER = "    context->SetTilingKey(GET_TPL_TILING_KEY(static_cast<uint64_t>(tilingKey)));\n"
+"""How the A2/A3 tiling hands the IR's tiling key (the schMode) to the template machinery."""
+
+
+def tiling_cpp(kernels: list[Kernel], d: Description, kernel_dir: str = "../op_kernel/",
+               set_key: str = KEY_BY_NUMBER) -> str:
+    """TilingFunc; `kernel_dir` is op_kernel/ (and the kernel's sub-folder) seen from the file,
+    `set_key` the line(s) that hand the tiling key to the runtime."""
     operator = kernels[0].operator
     op_type, struct = operator.op_type, operator.tiling_struct
     cmath = "#include <cmath>\n" if d.attributes else ""
@@ -117,7 +132,7 @@ def tiling_cpp(kernels: list[Kernel], d: Description) -> str:
 #include "register/op_def_registry.h"
 #include "op_common/log/log.h"
 #include "tiling/platform/platform_ascendc.h"
-#include "../op_kernel/{tiling_key_h(operator)}"
+#include "{kernel_dir}{tiling_key_h(operator)}"
 #include "{tiling_compute_h(operator)}"
 
 namespace optiling {{
@@ -178,8 +193,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
 {_attribute_copies(d)}    context->SetBlockDim(static_cast<uint32_t>(blockDim));
-    context->SetTilingKey(GET_TPL_TILING_KEY(static_cast<uint64_t>(tilingKey)));
-    return ge::GRAPH_SUCCESS;
+{set_key}    return ge::GRAPH_SUCCESS;
 }}
 
 static ge::graphStatus TilingParseFor{op_type}([[maybe_unused]] gert::TilingParseContext* context)
@@ -214,11 +228,13 @@ def _attribute_defs(d: Description) -> list[str]:
     return lines
 
 
-def def_cpp(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
+def def_cpp(kernels: list[Kernel], d: Description, socs: list[str],
+            configs: tuple[str, ...] = ()) -> str:
+    """The OpDef; `configs`: lines after the AddConfig of `socs` (an SoC's own config)."""
     operator = kernels[0].operator
     op_type = operator.op_type
-    dtypes = ", ".join(GE_DTYPES[k.dtype] for k in kernels)
-    formats = ", ".join("ge::FORMAT_ND" for _ in kernels)
+    dtypes = ", ".join(GE_DTYPES[k.dtype] for k in one_per_dtype(kernels))
+    formats = ", ".join("ge::FORMAT_ND" for _ in one_per_dtype(kernels))
     what = "inputs, output, attributes, dtypes, SoCs" if d.attributes else \
         "inputs, output, dtypes, SoCs"
     lines = [generated(kernels), f"// The {op_type} operator: {what}.",
@@ -236,6 +252,7 @@ def def_cpp(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
             ]
     lines += _attribute_defs(d)
     lines += [f'        this->AICore().AddConfig("{soc}");' for soc in socs_for(kernels, socs)]
+    lines += configs
     lines += ["    }", "};", "", f"OP_ADD({op_type});", "", "}  // namespace ops"]
     return "\n".join(lines) + "\n"
 
@@ -271,11 +288,16 @@ IMPL_OP_INFERSHAPE({op_type}).InferShape(InferShape{op_type});
 """
 
 
-def op_host_files(kernels: list[Kernel], d: Description, socs: list[str]) -> dict[str, str]:
+def op_host_files(kernels: list[Kernel], d: Description, socs: list[str],
+                  tiling_folder: str = "", configs: tuple[str, ...] = ()) -> dict[str, str]:
+    """`tiling_folder`: where the tiling goes under op_host/ ("", or "arch22/" beside an
+    arch35 tiling, which the build adds for Ascend 950 only); `configs` as def_cpp's."""
     stem = kernels[0].operator.stem
+    up = "../" * (1 + tiling_folder.count("/"))
     return {
-        f"op_host/{stem}_tiling.cpp": tiling_cpp(kernels, d),
-        f"op_host/{tiling_compute_h(kernels[0].operator)}": tiling_compute_text(kernels),
-        f"op_host/{stem}_def.cpp": def_cpp(kernels, d, socs),
+        f"op_host/{tiling_folder}{stem}_tiling.cpp": tiling_cpp(kernels, d, f"{up}op_kernel/"),
+        f"op_host/{tiling_folder}{tiling_compute_h(kernels[0].operator)}":
+            tiling_compute_text(kernels, f"{up}op_kernel/", tiling_folder),
+        f"op_host/{stem}_def.cpp": def_cpp(kernels, d, socs, configs),
         f"op_host/{stem}_infershape.cpp": infershape_cpp(kernels),
     }

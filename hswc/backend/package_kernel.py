@@ -46,9 +46,10 @@ def guarded(kernels: list[Kernel], name: str, body: list[str], brief: str) -> st
     return "\n".join(lines) + "\n"
 
 
-def tiling_data_text(kernels: list[Kernel]) -> str:
+def tiling_data_text(kernels: list[Kernel], folder: str = "") -> str:
+    """`folder`: the file's folder under op_kernel/ ("" or "arch35/"), for its include guard."""
     operator = kernels[0].operator
-    return guarded(kernels, tiling_data_h(operator), tiling_struct_lines(operator),
+    return guarded(kernels, folder + tiling_data_h(operator), tiling_struct_lines(operator),
                    "The tiling struct: written by the host tiling, read by the kernel.")
 
 
@@ -71,7 +72,8 @@ def tiling_key_text(kernels: list[Kernel]) -> str:
                    "Tiling keys: one schMode per kernel dtype.")
 
 
-def kernel_h_text(kernels: list[Kernel]) -> str:
+def kernel_h_text(kernels: list[Kernel], folder: str = "") -> str:
+    """`folder` as tiling_data_text's; the tiling headers are beside it."""
     operator = kernels[0].operator
     body = [
         '#include "kernel_operator.h"',
@@ -80,8 +82,9 @@ def kernel_h_text(kernels: list[Kernel]) -> str:
         "",
         *kernel_namespace_lines(kernels),
     ]
-    return guarded(kernels, kernel_h(operator), body,
-                   f"The {operator.op_type} kernel class, one specialisation per dtype.")
+    what = "dtype" if kernels[0].variant is None else "dtype and variant"
+    return guarded(kernels, folder + kernel_h(operator), body,
+                   f"The {operator.op_type} kernel class, one specialisation per {what}.")
 
 
 def kernel_cpp_text(kernels: list[Kernel]) -> str:

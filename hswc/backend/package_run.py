@@ -60,6 +60,6 @@ def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
 
     copy = module.clone()
     copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields]))
-    compiled = compile_module(copy, function=RUNNER, core_num=platform.core_num,
-                              ub_size=platform.ub_size)
+    compiled = compile_module(copy, soc=platform.name, function=RUNNER,
+                              core_num=platform.core_num, ub_size=platform.ub_size)
     return np.asarray(compiled(*(np.ascontiguousarray(a).reshape(-1) for a in inputs)))

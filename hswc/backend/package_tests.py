@@ -16,6 +16,7 @@ description's golden model (a named op's bit-exact reference; hswc-run for a gen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,11 +29,25 @@ from hswc.backend.operator import GE_DTYPES, Operator
 from hswc.backend.package_example import example_arrays
 from hswc.backend.package_kernel import generated, kernel_cpp, tiling_data_h
 from hswc.backend.writer import wrapped
-from hswc.platform import PLATFORMS
-from hswc.tiling import TILING_FIELDS, Tiling
+from hswc.platform import PLATFORMS, Platform
+from hswc.tiling import GE_DATA_TYPES, TILING_FIELDS, Tiling
 
 UT_PLATFORM = PLATFORMS["ascend910b"]
 """The platform the kernel unit test is tiled for: ascend910B1, the SoC it builds for."""
+ARCH35_UT_PLATFORM = PLATFORMS["ascend950"]
+"""The platform the Ascend 950 (arch35) kernel unit test is tiled for."""
+
+
+def same_key(kernel: Kernel, key: int) -> int:
+    """The A2/A3 package's tiling key: the IR's (the schMode of the kernel)."""
+    return key
+
+
+def arch35_key(kernel: Kernel, key: int) -> int:
+    """The arch35 package's tiling key, as ASCENDC_TPL_SEL_PARAM encodes (dtype, variant): the
+    input's ge::DataType in the low 8 bits, the variant (BUFFER_MODE) above; the IR's key of a
+    run-time choice already is that (hswc.tiling.template_tiling_key)."""
+    return key if kernel.variant is not None else GE_DATA_TYPES[kernel.dtype]
 
 
 def tiling_ut_path(operator: Operator) -> str:
@@ -102,7 +117,8 @@ def _float(value: float) -> str:
     return float_literal(float(np.float32(value)))
 
 
-def _tiling_test(kernel: Kernel, d: Description, case: TilingCase) -> list[str]:
+def _tiling_test(kernel: Kernel, d: Description, case: TilingCase,
+                 key: Callable[[Kernel, int], int] = same_key) -> list[str]:
     op = kernel.operator
     tensors = [f"Tensor({_shape(case.shape)}, {GE_DTYPES[kernel.dtype]})"
                for _ in op.gm_arguments]
@@ -122,7 +138,8 @@ def _tiling_test(kernel: Kernel, d: Description, case: TilingCase) -> list[str]:
         scalars = ", ".join(_float(values[by_field[f].name]) for f in op.scalar_fields)
         expected = f", {{{scalars}}}" if d.attributes else ""
         lines += [f"    ASSERT_TRUE(Tile(tensors, {attrs}{case.core_num}, {case.ub_size}, info));",
-                  f"    ExpectTiling(info, {tiling.tiling_key}, {tiling.used_core_num}, "
+                  f"    ExpectTiling(info, {key(kernel, tiling.tiling_key)}, "
+                  f"{tiling.used_core_num}, "
                   f"{{{fields}}}{expected});"]
     return [*lines, "}"]
 
@@ -195,7 +212,10 @@ Attr Attribute(const char* name, float value)
 """How the tiling test gives TilingFunc the op's attributes (only when it has some)."""
 
 
-def tiling_ut(kernels: list[Kernel], d: Description) -> str:
+def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../../op_kernel/",
+              key: Callable[[Kernel, int], int] = same_key) -> str:
+    """`kernels`: one per dtype; `kernel_dir`: op_kernel/ (and its sub-folder) seen from the
+    test; `key`: the tiling key the package's TilingFunc sets for an IR key."""
     op = kernels[0].operator
     op_type, struct = op.op_type, op.tiling_struct
     count = len(op.inputs)
@@ -204,7 +224,7 @@ def tiling_ut(kernels: list[Kernel], d: Description) -> str:
     field_checks += "".join(f"\n    EXPECT_EQ(data.{f}, scalars[{i}]) << \"{f}\";"
                             for i, f in enumerate(op.scalar_fields))
     tests = [line for k in kernels for case in TILING_CASES
-             for line in [*_tiling_test(k, d, case), ""]]
+             for line in [*_tiling_test(k, d, case, key), ""]]
     limits = "#include <limits>\n" if d.attributes else ""
     helpers = ATTRIBUTE_HELPERS if d.attributes else ""
     attr_param = "const std::vector<Attr>& attrs, " if d.attributes else ""
@@ -227,7 +247,7 @@ def tiling_ut(kernels: list[Kernel], d: Description) -> str:
 #include <gtest/gtest.h>
 #include "tiling_context_faker.h"
 #include "tiling_case_executor.h"
-#include "../../../op_kernel/{tiling_data_h(op)}"
+#include "{kernel_dir}{tiling_data_h(op)}"
 
 namespace {{
 
@@ -283,14 +303,15 @@ def _bits_type(kernel: Kernel) -> str:
     return "uint16_t" if kernel.dtype in ("f16", "bf16") else "uint32_t"
 
 
-def _kernel_test(kernel: Kernel, d: Description) -> list[str]:
+def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[str]:
     op = kernel.operator
     inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
-    p = UT_PLATFORM
+    p = ARCH35_UT_PLATFORM if arch35 else UT_PLATFORM
     tiling = ir_tiling(kernel, expected.size, p.core_num, p.ub_size)
     element = _bits_type(kernel)
     given, by_field = d.attribute_values(kernel), d.by_field()
-    lines = [f"TEST_F({op.op_type}KernelTest, {kernel.dtype}_kernel)", "{",
+    test = kernel.dtype if kernel.variant is None else f"{kernel.dtype}_v{kernel.variant}"
+    lines = [f"TEST_F({op.op_type}KernelTest, {test}_kernel)", "{",
              f"    // tiled as on {p.name}: {p.core_num} cores, {p.ub_size} bytes of UB"]
     lines += [f"    const std::vector<{element}> {name} = {{{_bits(values)}}};"
               for name, values in zip(op.inputs, inputs, strict=True)]
@@ -300,7 +321,9 @@ def _kernel_test(kernel: Kernel, d: Description) -> list[str]:
               zip(TILING_FIELDS, (tiling.total_num, tiling.block_factor,
                                   tiling.ub_factor), strict=True)]
     lines += [f"    tiling.{f} = {_float(given[by_field[f].name])};" for f in op.scalar_fields]
-    lines += [f"    const std::vector<{element}> actual = LaunchKernel<{tiling.tiling_key}>("
+    launch = (f"{arch35_key(kernel, kernel.tiling_key)}, {kernel.template_arguments}"
+              if arch35 else str(tiling.tiling_key))
+    lines += [f"    const std::vector<{element}> actual = LaunchKernel<{launch}>("
               f"{', '.join(op.inputs)}, tiling, {tiling.used_core_num});",
               "    ASSERT_EQ(actual.size(), expected.size());",
               "    for (size_t i = 0; i < actual.size(); ++i) {",
@@ -309,7 +332,21 @@ def _kernel_test(kernel: Kernel, d: Description) -> list[str]:
     return lines
 
 
-def kernel_ut(kernels: list[Kernel], d: Description) -> str:
+def picked(kernels: list[Kernel], d: Description, platform: Platform) -> list[Kernel]:
+    """The kernels their host tiling launches for the kernel test's data on `platform`: every
+    kernel, but of a run-time choice (hsg.tiling_key) only the one the tiling picks, since the
+    others' UB plans need their own tiling."""
+    def chosen(k: Kernel) -> bool:
+        size = example_arrays(k, d, d.kernel_test_inputs)[1].size
+        return ir_tiling(k, size, platform.core_num, platform.ub_size).tiling_key == k.tiling_key
+
+    return [k for k in kernels if k.variant is None or chosen(k)]
+
+
+def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> str:
+    """`arch35`: the kernels of the arch35 entry (op_kernel/<entry>_apt.cpp), templated on the
+    element type (and the variant), tiled as on ARCH35_UT_PLATFORM: of a run-time choice, the
+    kernel the tiling picks for the test's data (`picked`)."""
     op = kernels[0].operator
     (output,) = op.outputs
     inputs, entry = op.inputs, op.kernel_entry
@@ -322,13 +359,22 @@ def kernel_ut(kernels: list[Kernel], d: Description) -> str:
     copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), bytes);" for name in inputs)
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
-    tests = [line for k in kernels for line in [*_kernel_test(k, d), ""]]
+    tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels
+    tests = [line for k in tested for line in [*_kernel_test(k, d, arch35), ""]]
+    variant = kernels[0].variant is not None
+    template = ("template <uint32_t KEY, typename T, uint32_t MODE, typename Bits>" if variant
+                else "template <uint32_t KEY, typename T, typename Bits>") if arch35 else \
+        "template <uint32_t KEY, typename Bits>"
+    instance = (f"{entry}<T, MODE>" if variant else f"{entry}<T>") if arch35 else f"{entry}<KEY>"
+    source = f"{entry}_apt.cpp" if arch35 else kernel_cpp(op)
+    what = f"{entry}<T{', MODE' if variant else ''}> (tiling key KEY)" if arch35 else \
+        f"{entry}<KEY>"
     golden = ("hswc-run's run of the kernel" if d.generated
               else "the bit-exact model of the kernel")
     return f"""{generated(kernels)}
 // Kernel unit tests of {op.op_type}: each kernel on the CPU debug model, {output} compared bit for
 // bit with {golden} (its values computed when the package was written).
-#include "../../../op_kernel/{kernel_cpp(op)}"
+#include "../../../op_kernel/{source}"
 
 #include <cstdint>
 #include <cstring>
@@ -339,8 +385,8 @@ def kernel_ut(kernels: list[Kernel], d: Description) -> str:
 
 namespace {{
 
-// {entry}<KEY> on blockDim cores with this tiling; {output}'s elements, as bit patterns.
-template <uint32_t KEY, typename Bits>
+// {what} on blockDim cores with this tiling; {output}'s elements, as bit patterns.
+{template}
 {wrapped("std::vector<Bits> LaunchKernel", params)}
 {{
     const size_t bytes = {first}.size() * sizeof(Bits);
@@ -351,7 +397,7 @@ template <uint32_t KEY, typename Bits>
     std::memcpy(tilingGm, &tilingData, sizeof tilingData);
     ICPU_SET_TILING_KEY(KEY);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
-    ICPU_RUN_KF(({entry}<KEY>), blockDim, {args});
+    ICPU_RUN_KF(({instance}), blockDim, {args});
     std::vector<Bits> result({first}.size());
     std::memcpy(result.data(), {output}Gm, bytes);
 {frees}
@@ -369,3 +415,19 @@ class {op.op_type}KernelTest : public testing::Test {{}};
 def test_files(kernels: list[Kernel], d: Description) -> dict[str, str]:
     op = kernels[0].operator
     return {tiling_ut_path(op): tiling_ut(kernels, d), kernel_ut_path(op): kernel_ut(kernels, d)}
+
+
+def arch35_test_files(kernels: list[Kernel], d: Description) -> dict[str, str]:
+    """The arch35 tests: tests/ut/op_host/arch35/test_<entry>_tiling.cpp (one kernel per dtype:
+    the tiling picks the variant) and tests/ut/op_kernel/test_<entry>_apt.cpp (every kernel)."""
+    op = kernels[0].operator
+    firsts = [k for i, k in enumerate(kernels) if all(k.dtype != o.dtype for o in kernels[:i])]
+    tiling = tiling_ut(firsts, d, "../../../../op_kernel/arch35/", arch35_key)
+    kernel = kernel_ut(kernels, d, arch35=True)
+    # Their own fixtures: the A2/A3 tests may be built into the same UT binaries.
+    return {
+        f"tests/ut/op_host/arch35/test_{op.stem}_tiling.cpp":
+            tiling.replace(f"{op.op_type}TilingTest", f"{op.op_type}Arch35TilingTest"),
+        f"tests/ut/op_kernel/test_{op.stem}_apt.cpp":
+            kernel.replace(f"{op.op_type}KernelTest", f"{op.op_type}Arch35KernelTest"),
+    }

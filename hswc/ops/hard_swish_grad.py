@@ -103,6 +103,16 @@ DOCS = OpDocs(
                    "float nearest 1/3), so it can differ from x / 3 by one ulp. x <= -3 gives "
                    "grad * 0: -0 for a negative grad, NaN for an infinite or NaN grad."),
             nan_x="grad"),
+        "cann-arch35": Computation(
+            formula=(("{x} < -3", "{grad} * 0"),
+                     ("-3 <= {x} <= 3", "{grad} * ({x} * 0.333333343f + 0.5f)"),
+                     ("{x} > 3", "{grad}")),
+            notes=("ops-nn's Ascend 950 (arch35) kernel: every step is computed in float32 and "
+                   "rounded to nearest even; the result is rounded once to the input dtype. "
+                   "Unlike the A2/A3 kernel, x = -3 and x = 3 take the linear piece (Compares "
+                   "GE / LE): -0.5 * grad and 1.5 * grad. x < -3 gives grad * 0: -0 for a "
+                   "negative grad, NaN for an infinite or NaN grad."),
+            nan_x="grad"),
         "torch": Computation(
             formula=(("{x} <= -3", "+0"), ("-3 < {x} < 3", "{grad} * ({x} / 3 + 0.5)"),
                      ("{x} >= 3", "{grad}")),

@@ -1,7 +1,7 @@
 """hswc-emit: write the ops-nn operator package of the operator an MLIR module holds.
 
     hswc-emit in.mlir -o DIR [--force | --force-overwrite-edits]
-              [--soc ascend910b --soc ascend910_93] [--semantics cann|torch]
+              [--soc ascend910b --soc ascend910_93 --soc ascend950] [--semantics cann|torch]
               [--name OpType [--aclnn aclnnName]] [--function F]
 
 The input may hold a named op (`hsg.leaky_relu_grad`, any of the family), a user's
@@ -16,9 +16,11 @@ operator:
   arguments, the scalars its body captures become its attributes, and its docs show its body;
 - a module with several operators is refused, naming them, unless `--function F` picks the
   host function whose operator to package.
-`--soc` names the SoCs the op definition registers (default: every SoC that runs the kernel
-hswc-emit writes, `PACKAGE_SOCS`; a SoC with a CANN kernel of its own, such as ascend950 with
-ops-nn's arch35 kernel, is refused: its package is not written by hswc-emit yet). The
+`--soc` names the SoCs the op definition registers (default: the A2/A3 SoCs, `PACKAGE_SOCS`).
+`--soc ascend950` (`ARCH35_SOCS`) lowers the module a second time for that SoC, as hswc-run
+does (its semantics where the named ops have them, its schedule, its API table), and writes
+that operator in ops-nn's arch35 layout (hswc.backend.package_arch35), beside the A2/A3 layout
+when A2/A3 SoCs are named too; a module given lowered cannot be packaged for it. The
 package is written all at once (into a temporary folder next to DIR, then moved into place),
 and only after every check passed: DIR must be new or empty unless `--force` is given, and then
 only the files of the package (and of an earlier one, listed with their SHA-256 in
@@ -27,7 +29,8 @@ is not overwritten or removed (the write is refused, naming it) without
 `--force-overwrite-edits`.
 Errors (unreadable file, text that is not UTF-8, invalid IR, an op the printer has no rule
 for, a kernel whose UB plan overflows a target SoC, a module with no operator or several, a
-bad --name, a folder that cannot take the package, a usage error) print one message and exit
+bad --name, a folder that cannot take the package, an Ascend 950 package of a lowered module,
+a usage error) print one message and exit
 1, and write nothing.
 """
 
@@ -118,17 +121,37 @@ class Lowered:
     """The operators that came from named ops; None: the module was given lowered."""
     bodies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Kernel function -> its elementwise body (IR text), as hsg-tile-on-cores made it."""
+    semantics: str | None = None
+    """The semantics the named ops were decomposed with (None: each op's default)."""
 
 
-def _pass(name: str, semantics: str | None, kernel_name: str | None) -> ModulePass:
+def _pass(name: str, semantics: str | None, kernel_name: str | None,
+          soc: Lowering | None = None) -> ModulePass:
+    """The pass `name` of --lower-to-ascend; `soc`: the schedule and API table of an SoC with
+    kernels of its own (None: A2/A3's, the passes' defaults)."""
+    from hswc.passes.convert_hsg_to_ascend import ConvertHsgToAscendPass
     from hswc.passes.hsg_decompose import HsgDecomposePass
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
 
     if name == HsgDecomposePass.name:
         return HsgDecomposePass(semantics=semantics)
     if name == HsgTileOnCoresPass.name:
+        if soc is not None:
+            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api)
         return HsgTileOnCoresPass(kernel_name=kernel_name)
+    if name == ConvertHsgToAscendPass.name and soc is not None:
+        return ConvertHsgToAscendPass(variant=soc.variant, api=soc.api)
     return PASSES[name]()()
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """How an SoC with kernels of its own (Ascend 950) lowers a module."""
+
+    variant: str | None
+    """The schedule preset (None: the reference schedule)."""
+    api: str
+    """Its column of the API table."""
 
 
 def _bodies(module: ModuleOp) -> dict[str, tuple[str, ...]]:
@@ -147,9 +170,10 @@ def _bodies(module: ModuleOp) -> dict[str, tuple[str, ...]]:
 
 
 def lower(text: str, name: str, semantics: str | None = None,
-          kernel_name: str | None = None) -> Lowered:
+          kernel_name: str | None = None, soc: str | None = None) -> Lowered:
     """Parse and verify; lower to the ascend dialect when named ops or generics are there
-    (`kernel_name`: the operator name of generics, hsg-tile-on-cores' option)."""
+    (`kernel_name`: the operator name of generics, hsg-tile-on-cores' option; `soc`: lower for
+    that SoC's own kernels, its semantics, schedule and API table, as hswc-run does)."""
     ctx = Context()
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
@@ -157,14 +181,21 @@ def lower(text: str, name: str, semantics: str | None = None,
     verify_located(module)
     check_compilable(module)
     if not any(isinstance(op, hsg.NamedOp | GenericOp) for op in module.walk()):
-        return Lowered(module)
-    lowered = Lowered(module, frozenset())
+        return Lowered(module, semantics=semantics)
+    own: Lowering | None = None
+    if soc is not None:
+        from hswc.runner import platform_kernels
+
+        platform = PLATFORMS[soc]
+        semantics, variant = platform_kernels(module, platform, semantics)
+        own = Lowering(variant, platform.api)
+    lowered = Lowered(module, frozenset(), semantics=semantics)
     for pass_name in LOWER_TO_ASCEND:
         if pass_name == "hsg-tile-on-cores":
             lowered.named = frozenset(
                 op.attributes[hsg.OP_NAME_ATTR].data for op in module.walk()  # type: ignore[attr-defined]
                 if isinstance(op, GenericOp) and hsg.OP_NAME_ATTR in op.attributes)
-        _pass(pass_name, semantics, kernel_name).apply(ctx, module)
+        _pass(pass_name, semantics, kernel_name, own).apply(ctx, module)
         verify_located(module)
         if pass_name == "hsg-tile-on-cores":
             lowered.bodies = _bodies(module)
@@ -188,7 +219,10 @@ def _read(path: str, name: str) -> str:
 
 PACKAGE_SOCS = tuple(name for name, platform in PLATFORMS.items()
                      if platform.semantics is None and platform.schedule == "reference")
-"""The SoCs whose CANN kernel has the structure hswc-emit writes (the A2/A3 kernels)."""
+"""The SoCs of a package by default: those whose CANN kernel has the reference structure (the
+A2/A3 kernels)."""
+ARCH35_SOCS = tuple(name for name, platform in PLATFORMS.items() if platform.api == "dav_3510")
+"""The SoCs of ops-nn's arch35 layout (Ascend 950): their kernels are lowered for them."""
 
 
 def _usage_error(args: argparse.Namespace) -> str | None:
@@ -211,11 +245,9 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     if args.aclnn is not None and args.name is None:
         return "--aclnn names a generic operator's API: give --name too"
     for soc in args.soc or ():
-        platform = PLATFORMS[soc]
-        if soc not in PACKAGE_SOCS:
-            return (f"--soc {soc}: that SoC runs a CANN kernel of its own (semantics "
-                    f"{platform.semantics}, schedule {platform.schedule}), which hswc-emit does "
-                    f"not package yet; the package's SoCs can be {', '.join(PACKAGE_SOCS)}")
+        if soc not in PACKAGE_SOCS + ARCH35_SOCS:
+            return (f"--soc {soc}: hswc-emit does not package that SoC's kernel; the package's "
+                    f"SoCs can be {', '.join(PACKAGE_SOCS + ARCH35_SOCS)}")
     return None
 
 
@@ -225,7 +257,7 @@ def _main(argv: Sequence[str] | None) -> int:
     from hswc.backend.cpp_types import UnprintableType
     from hswc.backend.description import PackageRefused, PackageRequest
     from hswc.backend.operator import snake_case
-    from hswc.backend.package import write_package
+    from hswc.backend.package import Arch35Module, write_package
     from hswc.backend.package_output import OutputRefused
 
     problem = _usage_error(args)
@@ -239,12 +271,23 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", str(error))
     try:
         kernel_name = snake_case(args.name) if args.name is not None else None
-        lowered = lower(text, name, args.semantics, kernel_name)
-        request = PackageRequest(args.name, args.aclnn, args.function, args.semantics,
+        socs = list(dict.fromkeys(args.soc or PACKAGE_SOCS))
+        own = [s for s in socs if s in ARCH35_SOCS]
+        lowered = lower(text, name, args.semantics, kernel_name,
+                        None if len(own) < len(socs) else own[0])
+        arch35 = lowered if len(own) == len(socs) else \
+            lower(text, name, args.semantics, kernel_name, own[0]) if own else None
+        if arch35 is not None and arch35.named is None:
+            raise PackageRefused(
+                f"the module is given lowered, for one SoC family: an {', '.join(own)} package "
+                "is lowered by hswc-emit for that SoC; give the module before lowering")
+        request = PackageRequest(args.name, args.aclnn, args.function, lowered.semantics,
                                  lowered.named, lowered.bodies)
+        arch35_module = None if arch35 is None else Arch35Module(arch35.module, PackageRequest(
+            args.name, args.aclnn, args.function, arch35.semantics, arch35.named, arch35.bodies))
         written = write_package(lowered.module, Path(args.output),
-                                args.soc or PACKAGE_SOCS, args.force or args.force_overwrite_edits,
-                                request, args.force_overwrite_edits)
+                                socs, args.force or args.force_overwrite_edits,
+                                request, args.force_overwrite_edits, arch35_module)
     except (OutputRefused, PackageRefused) as error:
         return report("hswc-emit", str(error))
     except OSError as error:
