@@ -19,9 +19,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from hswc.cost_model import Report, profile
+from hswc.cost_model import Report
 from hswc.dialects import hsg
 from hswc.pipeline import DIALECTS
+from hswc.profiling import profile
 from hswc.runner import compile_module
 from hswc.tiling import DOUBLE_BUFFER_ABOVE
 

@@ -1,4 +1,4 @@
-"""Fused against unfused chains of family ops, in the cost model (hswc.cost_model.launches).
+"""Fused against unfused chains of family ops, in the cost model (hswc.profiling.launches).
 
 Chains of 2, 3 and 4 ops, each feeding the next (the first is HardSwishGrad, the second a user's
 `mulf` with a third tensor, then LeakyReLU, then Hardtanh), are lowered twice with the reference
@@ -23,8 +23,8 @@ import sys
 import ml_dtypes
 import numpy as np
 
-from hswc.cost_model.launches import Launches, profile_launches
 from hswc.platform import DEFAULT_SOC, PLATFORMS
+from hswc.profiling.launches import Launches, profile_launches
 from hswc.runner import Kernel, compile_text
 
 DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32}

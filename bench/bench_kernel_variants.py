@@ -28,10 +28,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from hswc.cost_model import Report, lower, profile
+from hswc.cost_model import Report
 from hswc.ops.plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import DEFAULT_SOC, PLATFORMS, get_platform
+from hswc.profiling import lower, profile
 from hswc.vectorizer.schedule import FAST, FLAGS, REFERENCE, Schedule
 
 hsg_plan = partial(op_ub_plan, "hard_swish_grad")

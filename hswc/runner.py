@@ -258,8 +258,8 @@ class Kernel:
                          ) -> Any:
         """The cost model's estimate of every launch of the function, each on `shape`; given a
         run's result (at the tiled level or below), of the launches that run made, each on
-        its own elements (hswc.cost_model.launches.Launches)."""
-        from hswc.cost_model.launches import profile_launches
+        its own elements (hswc.profiling.launches.Launches)."""
+        from hswc.profiling.launches import profile_launches
 
         runs = None
         if result is not None and result.kernels:
@@ -270,7 +270,7 @@ class Kernel:
 
     def profile(self, shape: int | Sequence[int]) -> Any:
         """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
-        from hswc.cost_model import profile
+        from hswc.profiling import profile
 
         return profile(self.module, shape, platform=self.platform)
 

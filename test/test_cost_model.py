@@ -19,13 +19,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 import hswc.runner as runner
-from hswc.cost_model import CostModelError, Report, lower, profile
+from hswc.cost_model import CostModelError, Report
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR, Signal, Wait, core_program
 from hswc.dialects import hsg
 from hswc.interpreter.trace import Trace
 from hswc.ops.plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
+from hswc.profiling import lower, profile
 from hswc.tiling import compute_tiling
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 

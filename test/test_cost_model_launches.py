@@ -1,4 +1,4 @@
-"""The cost model of a function's launches (hswc.cost_model.launches): an unfused chain is one
+"""The cost model of a function's launches (hswc.profiling.launches): an unfused chain is one
 launch per op, in order, its time and GM traffic their sums; fused it is one launch that moves
 each of the chain's tensors once."""
 
@@ -10,8 +10,8 @@ import json
 import numpy as np
 import pytest
 
-from hswc.cost_model import profile
-from hswc.cost_model.launches import launched_kernels, profile_launches
+from hswc.profiling import profile
+from hswc.profiling.launches import launched_kernels, profile_launches
 from hswc.runner import compile_text
 
 N = 1 << 20

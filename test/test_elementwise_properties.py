@@ -172,7 +172,7 @@ class Schedule:
     """The SoC the lowered kernels run on (its API table is the interpreter's)."""
 
 
-REFERENCE = Schedule("reference", "")
+REFERENCE = Schedule("reference", "variant=reference")
 FAST = Schedule("fast", "variant=fast")
 ASCEND950 = Schedule("ascend950", "api=dav_3510", "ascend950")
 """Ascend 950's API table: a bf16 body's exact steps in bf16 (hswc.vectorizer.narrow)."""

@@ -31,7 +31,7 @@ from family_packages import (
 from family_packages import same_bits as same
 
 from hswc.ops import definition_of
-from hswc.ops.plans import op_ub_plan
+from hswc.ops.plans import default_ub_plan
 from hswc.reference import OP_REFERENCES
 from hswc.tiling import TilingError, compute_tiling
 from hswc.tools.hswc_emit import main
@@ -325,7 +325,7 @@ def test_tiling_unit_test_expects_hswc_tiling(packages: dict[str, Path], stem: s
         expected = re.search(r"ExpectTiling\(info, (\d+), (\d+), \{([\d, ]+)\}(?:, \{(.*)\})?\);",
                              body)
         try:
-            t = compute_tiling(total, cores, ub, GE[dtype], op_ub_plan(stem, GE[dtype]))
+            t = compute_tiling(total, cores, ub, GE[dtype], default_ub_plan(stem, GE[dtype]))
         except TilingError:
             assert expected is None, name
         else:

@@ -30,7 +30,7 @@ from test_elementwise_properties import small_ub as chunked_ub
 from hswc import runner
 from hswc.backend.source import kernel_source
 from hswc.ops import definition_of
-from hswc.ops.plans import op_ub_plan
+from hswc.ops.plans import default_ub_plan
 from hswc.reference import OP_REFERENCES
 
 DTYPES = {dt: NUMPY_TYPES[dt] for dt in ("f16", "bf16", "f32")}
@@ -81,8 +81,8 @@ def operands(op: str, dtype: str) -> list[tuple[np.ndarray, ...]]:
 
 
 def small_ub(op: str, dtype: str, semantics: str) -> int:
-    """A UB whose ubFactor is twice the kernel's alignment: many chunks on every core."""
-    return chunked_ub(op_ub_plan(op, dtype, semantics=semantics), 2)
+    """A UB whose ubFactor is twice the default kernel's alignment: many chunks on every core."""
+    return chunked_ub(default_ub_plan(op, dtype, semantics=semantics), 2)
 
 
 # region the interpreter

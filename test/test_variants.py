@@ -27,7 +27,6 @@ from xdsl.parser import Parser
 
 from hswc import runner
 from hswc.backend.source import kernel_source
-from hswc.cost_model import lower
 from hswc.cost_model.stream import core_program
 from hswc.dialects import ascend, hsg
 from hswc.ops.hard_swish_grad import CANN_BUDGET
@@ -35,6 +34,7 @@ from hswc.ops.plans import op_kernel_plan, op_ub_plan
 from hswc.passes.schedule_options import UB_PLAN_ATTR
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, PLATFORMS, SELECT_TMP_BYTES
+from hswc.profiling import lower
 from hswc.reference import hard_swish_grad_cann
 from hswc.tiling import TilingError, UbPlan, compute_tiling
 from hswc.tools.hswc_opt import main as hswc_opt

@@ -1,6 +1,10 @@
-"""A cost model of the lowered HardSwishGrad kernel: per chunk, per core, per pipe.
+"""A cost model of a lowered elementwise kernel: per chunk, per core, per pipe.
 
-    from hswc.cost_model import profile
+This package is the model itself, below the passes (hsg-tile-on-cores uses it to choose a
+schedule, hswc.passes.schedule_choice); hswc.profiling lowers a module through the pipeline and
+runs it:
+
+    from hswc.profiling import profile
     report = profile(module, shape=1 << 20, dtype="f16", platform="ascend910b")
     print(report.summary())
     report.write_trace("/tmp/hsg_trace.json")   # open in ui.perfetto.dev
@@ -42,8 +46,7 @@ the kernel launch, GM address alignment (AscendC documents up to 30% less bandwi
 whose GM address is 32- but not 512-byte aligned on A2), UB bank conflicts, and L2 caching.
 """
 
-from hswc.cost_model.profile import lower, profile
 from hswc.cost_model.report import Report
 from hswc.cost_model.stream import CostModelError
 
-__all__ = ["CostModelError", "Report", "lower", "profile"]
+__all__ = ["CostModelError", "Report"]

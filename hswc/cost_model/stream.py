@@ -39,8 +39,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
-from hswc.interpreter.float_scalars import FLOAT_OPS
-from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES
+from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES
 from hswc.platform import UB_BLOCK_BYTES, CostFigures
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
@@ -142,7 +141,7 @@ class _Tensor:
 # endregion
 
 _INT_OPS = {**BINARY, **DIVISIONS}
-"""arith's integer ops, with the interpreter's semantics (hswc.interpreter.integer_ops)."""
+"""arith's integer ops, with the interpreter's semantics (hswc.integer_semantics)."""
 
 
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
@@ -161,13 +160,15 @@ def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tup
 
 
 def _float_scalar(op: Operation) -> bool:
-    """An op of the kernel's float scalar code: a float constant, arith on float scalars, or a
-    select between two."""
+    """An op of the kernel's float scalar code: a float constant, an arith op from float scalars
+    to float scalars (the ops hswc.interpreter.float_scalars runs, and no other kind of arith
+    has such types), or a select between two."""
     if isinstance(op, arith.ConstantOp):
         return isinstance(op.value, FloatAttr)
     if isinstance(op, arith.SelectOp):
         return isinstance(op.result.type, AnyFloat)
-    return type(op) in FLOAT_OPS
+    return op.dialect_name() == "arith" and bool(op.results) and all(
+        isinstance(v.type, AnyFloat) for v in (*op.operands, *op.results))
 
 
 class KernelWalker:

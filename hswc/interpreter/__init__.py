@@ -5,7 +5,7 @@ MachineFunctions in machine.py gives each the run's Machine):
 - values.py        per-core values of cores running in lock-step (`Varying`, `Rows`);
 - walker.py        xDSL's Interpreter with a lean region walk; execute.py builds it;
 - arith_functions.py, scf_functions.py, func_functions.py   host and index code
-  (integer_ops.py: arith's integer semantics, shared with hswc.cost_model; float_scalars.py:
+  (hswc.integer_semantics: arith's integer ops, shared with hswc.cost_model; float_scalars.py:
   a kernel's float scalar code, its run-time attributes);
 - hsg_functions.py, launch.py   the hsg ops and hsg.launch (a batch of cores at a time);
 - ascend_functions.py, ascend_vector_functions.py, ascend_copy_functions.py   AscendC calls,

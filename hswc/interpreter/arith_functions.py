@@ -25,9 +25,9 @@ from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
+from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES, Binary
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.interpreter.float_scalars import FLOAT_OPS, float_constant, run_float
-from hswc.interpreter.integer_ops import BINARY, DIVISIONS, PREDICATES, Binary
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import Rows, Varying, merge, on_rows, raw, uniform_on
 

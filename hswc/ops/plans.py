@@ -5,6 +5,7 @@ the benches and the package writer ask for it)."""
 from __future__ import annotations
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
 from hswc.diagnostics import LocatingParser
@@ -16,10 +17,8 @@ from hswc.vectorizer.plan import KernelPlan, budget_schedule, plan_kernel, tilin
 from hswc.vectorizer.schedule import REFERENCE, Schedule
 
 
-def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
-                   semantics: str | None = None, depth: int = 1) -> tuple[KernelPlan, UbPlan]:
-    """The kernel plan of `hsg.<op_name>` on `dtype`, and the UB plan its tiling divides by
-    (of a schedule chosen at run time, those of its variant with queues of `depth`)."""
+def _op_module(op_name: str, dtype: str) -> ModuleOp:
+    """`hsg.<op_name>` on tensor<?x<dtype>> (attributes without a default at 0.0)."""
     from hswc.ops import definition_of
     from hswc.pipeline import DIALECTS
 
@@ -36,8 +35,15 @@ def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
-    module = LocatingParser(ctx, text, f"<{op_name}>").parse_module()
-    HsgDecomposePass(semantics=semantics).apply(ctx, module)
+    return LocatingParser(ctx, text, f"<{op_name}>").parse_module()
+
+
+def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
+                   semantics: str | None = None, depth: int = 1) -> tuple[KernelPlan, UbPlan]:
+    """The kernel plan of `hsg.<op_name>` on `dtype`, and the UB plan its tiling divides by
+    (of a schedule chosen at run time, those of its variant with queues of `depth`)."""
+    module = _op_module(op_name, dtype)
+    HsgDecomposePass(semantics=semantics).apply(Context(), module)
     generic = next(op for op in module.walk() if isinstance(op, GenericOp))
     ew = elementwise(generic)
     fixed = schedule.with_depth(depth) if schedule.chosen_at_run_time else schedule
@@ -45,6 +51,28 @@ def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,
     kernel = plan_kernel(ew.dag, budget_schedule(fixed, budget, schedule), dtype,
                          ew.output_name())
     return kernel, tiling_plan(kernel, budget, schedule)[0]
+
+
+def default_ub_plan(op_name: str, dtype: str, semantics: str | None = None) -> UbPlan:
+    """The UB plan the tiling of `hsg.<op_name>`'s default kernel divides by: the schedule the
+    cost model chooses (hswc.passes.schedule_choice), or its CANN kernel's budget."""
+    from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
+    from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
+
+    module = _op_module(op_name, dtype)
+    ctx = Context()
+    HsgDecomposePass(semantics=semantics).apply(ctx, module)
+    generic = next(op for op in module.walk() if isinstance(op, GenericOp))
+    budget = read_budget(generic, UB_BUDGET_ATTR)
+    HsgTileOnCoresPass().apply(ctx, module)
+    kernel = next(op for op in module.body.block.ops if "hsg.kernel" in op.attributes)
+    plan = read_plan(kernel, UB_PLAN_ATTR)
+    if plan is None:
+        assert budget is not None
+        reference = budget.plan(1)
+        assert reference is not None
+        return reference
+    return plan
 
 
 def op_ub_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,

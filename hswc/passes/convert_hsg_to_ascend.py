@@ -11,7 +11,9 @@ vector steps over roundup(cur, 64) lanes for f32) and CopyOut (DeQue, DataCopyPa
 FreeTensor).
 
 The schedule options (hswc.passes.schedule_options, shared with hsg-tile-on-cores) choose the
-structure, never the bits: the default is ops-nn's A2/A3 HardSwishGrad kernel call for call.
+structure, never the bits. Without options, a kernel lowers with the schedule hsg-tile-on-cores
+chose for it (its `hsg.schedule`, hswc.passes.schedule_choice), else with the reference: ops-nn's
+A2/A3 HardSwishGrad kernel call for call.
 A kernel that is one variant of a run-time choice (`hsg.queue_depth`) gets that variant of the
 options' schedule. A kernel tiled for another UB plan (its `hsg.ub_plan`), or for a budget
 (`hsg.ub_budget`) that does not make room for its buffers, is refused.
@@ -35,10 +37,12 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_options import (
     API_ATTR,
+    SCHEDULE_ATTR,
     UB_PLAN_ATTR,
     ScheduleOptions,
     describe_plan,
     read_plan,
+    read_schedule,
 )
 from hswc.soc_api import FAMILIES
 from hswc.tiling import UbPlan
@@ -176,10 +180,23 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
 
     name = "convert-hsg-to-ascend"
 
+    def _schedule_of(self, chunk: hsg.ElementwiseChunkOp, schedule: Schedule) -> Schedule:
+        """The options' schedule; without options, the one hsg-tile-on-cores chose for the
+        chunk's kernel (its hsg.schedule), else the reference."""
+        kernel = _kernel_of(chunk)
+        if self.given() or kernel is None:
+            return schedule
+        try:
+            chosen = read_schedule(kernel)
+        except ValueError as error:
+            raise OpError(kernel, f"has a malformed {SCHEDULE_ATTR} attribute: {error}") from None
+        return schedule if chosen is None else chosen
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         schedule = self.schedule(self.name)
         chunks = [o for o in op.walk() if isinstance(o, hsg.ElementwiseChunkOp)]
-        plans = [plan_chunk(chunk, schedule, self.name) for chunk in chunks]
+        plans = [plan_chunk(chunk, self._schedule_of(chunk, schedule), self.name)
+                 for chunk in chunks]
         for chunk, plan in zip(chunks, plans, strict=True):
             convert_chunk(chunk, plan)
         for leftover in op.walk():

@@ -18,8 +18,11 @@ taken by a different function gets a number. With a static shape and a named pla
 or `core-num` and `ub-size`), the tiling is computed here and the launch gets constants; a
 tiling the reference would refuse is an error.
 
-The UB plan the tiling divides by is the body's own (hswc.vectorizer.plan, for the schedule the
-options select: the same as convert-hsg-to-ascend's), or, for the reference schedule of a named
+Without schedule options, a generic that has no CANN kernel to reproduce (no `hsg.ub_budget`)
+gets the schedule the cost model predicts fastest (hswc.passes.schedule_choice), recorded on its
+kernel as `hsg.schedule`. The UB plan the tiling divides by is the body's own
+(hswc.vectorizer.plan, for the schedule the options select or the choice: the same as
+convert-hsg-to-ascend's), or, for the reference schedule of a named
 op whose CANN kernel tiles by a fixed budget (`hsg.ub_budget`, e.g. HardSwishGrad's 48 bytes per
 element), that budget; a plan that is not a budget is recorded on both functions as
 `hsg.ub_plan`.
@@ -62,14 +65,17 @@ from hswc.elementwise import Elementwise, elementwise, refuse_unmodelled
 from hswc.index_arith import IRArith
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
+from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
     API_ATTR,
+    SCHEDULE_ATTR,
     UB_PLAN_ATTR,
     ScheduleOptions,
     plan_attribute,
     read_budget,
+    schedule_attribute,
 )
-from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform
+from hswc.platform import DEFAULT_SOC, MAX_CORE_NUM, MAX_UB_SIZE, get_platform
 from hswc.tiling import (
     RESULT_NAMES,
     TILING_FIELDS,
@@ -314,8 +320,9 @@ class _Functions:
         """The printed text of the functions in `existing` that were compared (by name)."""
         self.built: dict[tuple[object, ...], str] = {}
         """What a function was built from -> the symbol `ensure` gave it."""
-        self.plans: dict[tuple[object, ...], list[_Kernel]] = {}
-        """A body (and dtype) -> the kernels planned for it."""
+        self.plans: dict[tuple[object, ...], tuple[Choice | None, list[_Kernel]]] = {}
+        """A body (and dtype) -> its schedule's choice (None: the options') and the kernels
+        planned for it."""
         for op in module.body.block.ops:
             sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
             if sym is not None:
@@ -428,9 +435,12 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         table = functions.setdefault(module, _Functions(module))
         body = _body_key(ew)
         plan_key = (body, dtype, tuple(sorted(op.attributes.items())))
-        kernels = table.plans.get(plan_key)
-        if kernels is None:
-            kernels = table.plans[plan_key] = self._plan(ew, schedule, dtype)
+        planned = table.plans.get(plan_key)
+        if planned is None:
+            planned = table.plans[plan_key] = self._planned(ew, body, dtype, platform, schedule)
+        choice, kernels = planned
+        if choice is not None:
+            schedule = choice.schedule
         plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
             else tuple(k.variant for k in kernels)
         own_plan = len(kernels) == 1 and kernels[0].own
@@ -448,11 +458,12 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 fn = _build_kernel_function(
                     kernel_function_name(op_name, dtype) + k.suffix(len(kernels)), ew)
                 k.mark(fn, len(kernels))
+                _mark_choice(fn, choice)
                 if schedule.api != DEFAULT_API:
                     fn.attributes[API_ATTR] = StringAttr(schedule.api)
                 return fn
 
-            key = ("kernel", op_name, dtype, k, len(kernels), body, schedule.api)
+            key = ("kernel", op_name, dtype, k, len(kernels), body, schedule)
             launched.append((k.variant.key, table.ensure_built(key, kernel, op)))
 
         before = op.prev_op
@@ -468,6 +479,33 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         init = op.outputs[0].owner
         Rewriter.erase_op(op)
         _erase_if_dead(init)
+
+    def _planned(self, ew: Elementwise, body: tuple[object, ...], dtype: str,
+                 platform: tuple[int | None, int | None], schedule: Schedule
+                 ) -> tuple[Choice | None, list[_Kernel]]:
+        """The schedule chosen for the generic (None: the options') and its kernels."""
+        choice = self._choose(ew, body, dtype, platform, schedule)
+        return choice, self._plan(ew, schedule if choice is None else choice.schedule, dtype)
+
+    def _choose(self, ew: Elementwise, body: tuple[object, ...], dtype: str,
+                platform: tuple[int | None, int | None], schedule: Schedule) -> Choice | None:
+        """The schedule the cost model picks for this generic (hswc.passes.schedule_choice),
+        when no schedule option is given and it has no CANN kernel's budget to reproduce; None
+        otherwise (the options' schedule)."""
+        try:
+            if self.given() or read_budget(ew.op, UB_BUDGET_ATTR) is not None:
+                return None
+            core_num, ub_size = platform
+            target = get_platform(self.soc or DEFAULT_SOC).with_overrides(core_num, ub_size)
+            target = replace(target, api=schedule.api)
+            name = kernel_function_name("choice", dtype)  # one name: the same body, one choice
+            choice = choose_schedule(body, lambda: _build_kernel_function(name, ew), ew.dag,
+                                     dtype, ew.output_name(), target,
+                                     core_num is not None and ub_size is not None,
+                                     _static_num_elements(ew.inputs[0].type))
+        except ValueError as error:
+            raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
+        return replace(choice, schedule=replace(choice.schedule, api=schedule.api))
 
     def _plan(self, ew: Elementwise, schedule: Schedule, dtype: str) -> list[_Kernel]:
         """The kernels to build: one, or one per variant of a run-time choice, each with the UB
@@ -520,6 +558,13 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         for value, name in zip(values, RESULT_NAMES, strict=True):
             value.name_hint = name
         return values
+
+
+def _mark_choice(fn: func.FuncOp, choice: Choice | None) -> None:
+    """Record on the kernel the schedule the cost model chose for it, if it did."""
+    if choice is not None:
+        fn.attributes[SCHEDULE_ATTR] = schedule_attribute(
+            choice.schedule, choice.soc, choice.platform_known, choice.elements)
 
 
 def _erase_if_dead(op: Operation | object) -> None:

@@ -31,6 +31,13 @@ API_ATTR = "hsg.api"
 """On a kernel function tiled for a SoC whose API table is not Atlas A2/A3's: that table's
 family (`"dav_3510"`), which convert-hsg-to-ascend then chooses calls from."""
 
+SCHEDULE_ATTR = "hsg.schedule"
+"""On a kernel function whose schedule the cost model chose (hswc.passes.schedule_choice): the
+schedule and what it was chosen for, e.g. `{options = "double-buffer=true scalar-compare=true
+in-place=true early-free=true x-first=true", soc = "ascend910b", platform = "default (known at
+run time)", elements = 1048576 : i64}`. convert-hsg-to-ascend without schedule options lowers
+the kernel with it."""
+
 _PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
 
 
@@ -74,6 +81,12 @@ class ScheduleOptions:
     double_buffer_above: int | None = None
     """Choose depth-2 queues at run time when totalNum is above this (two kernels, two keys)."""
 
+    def given(self) -> bool:
+        """Whether any schedule option is set (none: the default, chosen per kernel); `api`
+        does not count: an API table changes which calls a body may use, not its structure."""
+        return any(getattr(self, name) is not None for name in ("variant", *OPTIONS)
+                   if name != "api")
+
     def schedule(self, pass_name: str) -> Schedule:
         """The schedule these options select; an unknown preset is a pass failure."""
         base = REFERENCE
@@ -94,6 +107,54 @@ class ScheduleOptions:
             raise PassFailedException(f"{pass_name}: double-buffer-above must be a count of "
                                       f"elements, at least 0, got {above}")
         return chosen
+
+
+def schedule_attribute(schedule: Schedule, soc: str, platform_known: bool,
+                       elements: int) -> DictionaryAttr:
+    """The SCHEDULE_ATTR of a kernel chosen for `elements` on `soc`."""
+    return DictionaryAttr({
+        "options": StringAttr(schedule.describe()),
+        "soc": StringAttr(soc),
+        "platform": StringAttr("folded" if platform_known else "default (known at run time)"),
+        "elements": IntegerAttr(elements, 64),
+    })
+
+
+def read_schedule(op: Operation) -> Schedule | None:
+    """The schedule SCHEDULE_ATTR on op records; None without one; ValueError for a malformed
+    one."""
+    attr: Attribute | None = op.attributes.get(SCHEDULE_ATTR)
+    if attr is None:
+        return None
+    options = attr.data.get("options") if isinstance(attr, DictionaryAttr) else None
+    if not isinstance(options, StringAttr):
+        raise ValueError(f"{SCHEDULE_ATTR} has no options string")
+    return parse_schedule(options.data)
+
+
+def parse_schedule(text: str) -> Schedule:
+    """The schedule Schedule.describe() wrote: `reference`, or `flag=true ... api=NAME`."""
+    if text == "reference":
+        return REFERENCE
+    values: dict[str, object] = {}
+    for word in text.split():
+        name, _, value = word.partition("=")
+        field_name = name.replace("-", "_")
+        if field_name not in OPTIONS or not value:
+            raise ValueError(f"'{word}' is not a schedule option")
+        if field_name == "double_buffer_above":
+            if not value.isdigit():
+                raise ValueError(f"'{word}' is not a count of elements")
+            values[field_name] = int(value)
+        elif field_name == "api":
+            if value not in FAMILIES:
+                raise ValueError(f"'{word}' names no API table ({', '.join(FAMILIES)})")
+            values[field_name] = value
+        elif value in ("true", "false"):
+            values[field_name] = value == "true"
+        else:
+            raise ValueError(f"'{word}' is neither true nor false")
+    return replace(REFERENCE, **values)  # type: ignore[arg-type]
 
 
 def plan_attribute(plan: UbPlan) -> DictionaryAttr:

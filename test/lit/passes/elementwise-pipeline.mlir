@@ -1,10 +1,12 @@
 // A user's elementwise linalg.generic through each pass of --lower-to-ascend: its body becomes
-// the kernel's Compute, call for call, and its UB plan comes from its own buffers.
-// RUN: hswc-opt %s -p hsg-decompose,hsg-tile-on-cores | filecheck %s --check-prefix=TILE
+// the kernel's Compute, call for call, and its UB plan comes from its own buffers. The reference
+// schedule (variant=reference) first; then the default, the schedule the cost model chose.
+// RUN: hswc-opt %s -p 'hsg-decompose,hsg-tile-on-cores{variant=reference}' | filecheck %s --check-prefix=TILE
 // RUN: hswc-opt %s -p 'hsg-tile-on-cores{kernel-name=my_op}' | filecheck %s --check-prefix=NAMED
-// RUN: hswc-opt %s -p hsg-tile-on-cores,hsg-block-into-ub | filecheck %s --check-prefix=BLOCK
-// RUN: hswc-opt %s --lower-to-ascend | filecheck %s --check-prefix=ASCEND
-// RUN: hswc-opt %s --lower-to-ascend -t ascendc | filecheck %s --check-prefix=CPP
+// RUN: hswc-opt %s -p 'hsg-tile-on-cores{variant=reference},hsg-block-into-ub' | filecheck %s --check-prefix=BLOCK
+// RUN: hswc-opt %s --lower-to-ascend -p 'hsg-tile-on-cores{variant=reference},convert-hsg-to-ascend{variant=reference}' | filecheck %s --check-prefix=ASCEND
+// RUN: hswc-opt %s --lower-to-ascend -p 'hsg-tile-on-cores{variant=reference},convert-hsg-to-ascend{variant=reference}' -t ascendc | filecheck %s --check-prefix=CPP
+// RUN: hswc-opt %s --lower-to-ascend | filecheck %s --check-prefix=DEFAULT
 
 // y = max(a * b, 0) - a in f32, on a dynamic shape.
 func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
@@ -76,3 +78,23 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // CPP-NEXT:    AscendC::Sub(yFp32, prodLocal, aFp32, computeNum);
 // CPP:         template <uint32_t schMode>
 // CPP-NEXT:    __global__ __aicore__ void scaled_relu(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+// The default: depth-2 queues (3 x 2 x 4 bytes) and the one f32 temporary, 28 bytes per
+// element, chosen by the cost model for the default SoC and recorded on the kernel; each input
+// freed right after its last use (b after Mul, a after Sub) and y taken when first written.
+// DEFAULT-LABEL: func.func @scaled_relu_tiling_f32(
+// DEFAULT-SAME:      hsg.ub_plan = {bytes_per_element = 28 : i64, ub_reserve = 0 : i64, align_elements = 64 : i64}
+// DEFAULT-LABEL: func.func @scaled_relu_kernel_f32(
+// DEFAULT-SAME:      hsg.schedule = {options = "double-buffer=true scalar-compare=true early-free=true x-first=true", soc = "ascend910b", platform = "default (known at run time)", elements = 1048576 : i64}
+// DEFAULT:         %[[QA:.*]] = ascend.tque : !ascend.tque<vecin, 2>
+// DEFAULT-NEXT:    %[[QB:.*]] = ascend.tque : !ascend.tque<vecin, 2>
+// DEFAULT-NEXT:    %[[QY:.*]] = ascend.tque : !ascend.tque<vecout, 2>
+// DEFAULT-NEXT:    ascend.tbuf : !ascend.tbuf<veccalc>
+// DEFAULT-NOT:     ascend.tbuf :
+// DEFAULT:         scf.for
+// DEFAULT:           ascend.mul
+// DEFAULT-NEXT:      ascend.free_tensor %[[QB]]
+// DEFAULT:           ascend.maxs
+// DEFAULT:           %[[Y:.*]] = ascend.alloc_tensor %[[QY]]
+// DEFAULT:           ascend.sub
+// DEFAULT-NEXT:      ascend.enque %[[QY]], %[[Y]]
+// DEFAULT-NEXT:      ascend.free_tensor %[[QA]]

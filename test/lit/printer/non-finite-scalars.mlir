@@ -1,9 +1,10 @@
-// RUN: hswc-opt %s --lower-to-ascend -t ascendc | filecheck %s
+// RUN: hswc-opt %s --lower-to-ascend -p 'hsg-tile-on-cores{variant=reference},convert-hsg-to-ascend{variant=reference}' -t ascendc | filecheck %s
 // RUN: hswc-opt %s -p 'hsg-tile-on-cores{variant=fast},hsg-block-into-ub,convert-hsg-to-ascend{variant=fast}' -t ascendc | filecheck %s --check-prefix=FAST
 
 // Infinities and NaNs have no C++ literal: they are spelled through the compiler's builtins
 // (their sign by negation, a NaN's payload in its string, half/bfloat16_t ones converted from
-// the float), as Adds / Maxs scalars, Duplicate fills and (fast) CompareScalar / Select scalars.
+// the float), as Adds / Maxs scalars, Duplicate fills (reference) and (fast) CompareScalar /
+// Select scalars.
 func.func @non_finite(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %a, %c0 : tensor<?xf32>

@@ -1,4 +1,4 @@
-"""hswc.cost_model.profile: model one launch of a lowered elementwise kernel.
+"""hswc.profiling.profile: model one launch of a lowered elementwise kernel.
 
     report = profile(module, shape=(4, 1 << 20), dtype="f16", platform="ascend910b")
     print(report.summary()); report.write_trace("/tmp/hsg.json")
@@ -17,7 +17,7 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, MemRefType, ModuleOp, StringAttr
 
 from hswc.cost_model.report import Report
 from hswc.cost_model.schedule import CoreClass, simulate
@@ -32,10 +32,10 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.ops import budget_of
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
-from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
+from hswc.passes.schedule_options import SCHEDULE_ATTR, UB_PLAN_ATTR, read_plan
 from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
 from hswc.tiling import Tiling, compute_tiling, core_slice
-from hswc.vectorizer.schedule import FLAGS, PRESETS, REFERENCE, Schedule
+from hswc.vectorizer.schedule import FLAGS, PRESETS, Schedule
 
 DTYPE_NAMES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32",
                "bfloat16": "bf16", "f16": "f16", "f32": "f32", "bf16": "bf16"}
@@ -57,11 +57,11 @@ def named_schedule(variant: Schedule | str | None) -> Schedule | None:
 
 
 def lower(module: ModuleOp, variant: Schedule | None = None) -> ModuleOp:
-    """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options."""
+    """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options
+    (None: none, so every kernel gets its default schedule, hswc.passes.schedule_choice)."""
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 
-    v = variant or REFERENCE
-    flags = {name: getattr(v, name) for name in FLAGS}
+    flags = {} if variant is None else {name: getattr(variant, name) for name in FLAGS}
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
@@ -100,8 +100,20 @@ def _describe(kernel: func.FuncOp) -> str:
                 for op in kernel.walk() if isinstance(op, ascend.ScalarCompareOp)}
     tbufs = sum(isinstance(op, ascend.TBufOp) for op in kernel.walk())
     depths = "/".join(str(d) for d in sorted(depth)) or "?"
-    return (f"TQue depth {depths}, {'/'.join(sorted(compares)) or 'Compare'}, "
-            f"{tbufs} TBufs")
+    structure = (f"TQue depth {depths}, {'/'.join(sorted(compares)) or 'Compare'}, "
+                 f"{tbufs} TBufs")
+    chosen = kernel.attributes.get(SCHEDULE_ATTR)
+    if not isinstance(chosen, DictionaryAttr):
+        return structure
+    options, soc, platform, elements = (chosen.data.get(k) for k in
+                                        ("options", "soc", "platform", "elements"))
+    if not (isinstance(options, StringAttr) and isinstance(soc, StringAttr)
+            and isinstance(platform, StringAttr) and isinstance(elements, IntegerAttr)):
+        return structure
+    where = soc.data if platform.data == "folded" else \
+        f"{soc.data} (the default SoC: the platform is known only at run time)"
+    return (f"{structure}; schedule chosen by the cost model for {where} at "
+            f"{elements.value.data} elements: {options.data}")
 
 
 def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int,

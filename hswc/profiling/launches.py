@@ -21,7 +21,12 @@ from typing import Any
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from hswc.cost_model.profile import (
+from hswc.cost_model.report import Report
+from hswc.cost_model.trace import trace_events
+from hswc.dialects import hsg
+from hswc.output_files import write_file
+from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
+from hswc.profiling.profile import (
     dtype_name,
     element_count,
     kernel_dtype,
@@ -29,11 +34,6 @@ from hswc.cost_model.profile import (
     named_schedule,
     profile_kernel,
 )
-from hswc.cost_model.report import Report
-from hswc.cost_model.trace import trace_events
-from hswc.dialects import hsg
-from hswc.output_files import write_file
-from hswc.platform import DEFAULT_SOC, CostFigures, Platform, get_platform
 from hswc.vectorizer.schedule import Schedule
 
 

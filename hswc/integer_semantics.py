@@ -8,36 +8,43 @@ to reject (in MLIR it is undefined behaviour).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from xdsl.dialects import arith
 
 Binary = Callable[[Any, Any], Any]
 _U64 = 1 << 64
 
 
+def _is_array(v: Any) -> bool:
+    """A numpy array (numpy is imported only by a caller that has arrays: the cost model's
+    plain ints never load it)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(v, np.ndarray)
+
+
 def _unsigned(v: Any) -> Any:
-    if isinstance(v, np.ndarray):
-        return v.astype(np.uint64)
+    if _is_array(v):
+        return v.astype(sys.modules["numpy"].uint64)
     return v % _U64
 
 
 def _min(a: Any, b: Any) -> Any:
-    return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else min(a, b)
+    return sys.modules["numpy"].minimum(a, b) if _is_array(a) or _is_array(b) else min(a, b)
 
 
 def _max(a: Any, b: Any) -> Any:
-    return np.maximum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else max(a, b)
+    return sys.modules["numpy"].maximum(a, b) if _is_array(a) or _is_array(b) else max(a, b)
 
 
 def _trunc_div(a: Any, b: Any) -> Any:
     """Signed division rounding toward zero (arith.divsi), not Python's floor."""
     q = abs(a) // abs(b)
     negative = (a < 0) ^ (b < 0)
-    if isinstance(q, np.ndarray):
-        return np.where(negative, -q, q)
+    if _is_array(q):
+        return sys.modules["numpy"].where(negative, -q, q)
     return -q if negative else q
 
 

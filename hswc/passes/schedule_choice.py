@@ -1,0 +1,198 @@
+"""The default schedule of a kernel that reproduces no CANN kernel: the one the cost model
+predicts fastest among the schedules the planner builds.
+
+hsg-tile-on-cores calls `choose_schedule` for every elementwise generic when no schedule option
+is given and the generic has no CANN budget (`hsg.ub_budget`: HardSwishGrad under the `cann` and
+`cann-arch35` semantics, whose default stays ops-nn's kernel call for call).
+
+The candidates (`CANDIDATES`) are the planner's choices that trade against each other: queue
+depth, `scalar-compare` and `in-place` (buffers against instructions and ubFactor), each with
+`early-free` and `x-first` on. Those two only move a FreeTensor earlier and a DeQue later; in
+the cost model an input's buffer freed earlier or a compute started earlier never delays a pipe,
+so a candidate without them is assumed never faster than the same one with them (an assumption:
+test/test_schedule_choice.py checks it against all 32 combinations on sampled bodies).
+Candidates whose plans come out equal (a body without compares has nothing for `scalar-compare`
+to change) are modelled once.
+
+Each distinct candidate's kernel is built as the passes build it (the tiled kernel,
+hsg-block-into-ub, convert-hsg-to-ascend's lowering of its chunk), tiled by its own UB plan (so
+its ubFactor is the largest its buffers allow) and modelled by hswc.cost_model's streams and
+scheduler for one launch of `CHOICE_ELEMENTS` (or the launch's own count when the shape is
+static and smaller) on the target platform; cores with slices of one length share one stream
+(hswc's kernels' streams depend on the slice length only). No interpreter runs; the model is
+deterministic, and a tie goes to the earlier candidate (the `fast` preset first).
+
+A choice is kept for the process under a key of what it depends on (the body, its dtype, the
+platform and its figures, the API table, the size), so a module or a test suite of many
+generics chooses once per distinct body; nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from itertools import product
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from hswc.dialects import hsg
+from hswc.platform import Platform
+from hswc.tiling import compute_tiling, core_slice
+from hswc.vectorizer.dag import Dag
+from hswc.vectorizer.instructions import Instr, Val
+from hswc.vectorizer.plan import Arrival, KernelPlan, plan_kernel
+from hswc.vectorizer.schedule import FAST, Schedule
+
+CHOICE_ELEMENTS = 1 << 20
+"""The launch size a kernel of unknown size is chosen for, and the cap for a known one: on
+Atlas A2's 48 cores a few UB chunks per core, which HBM bandwidth binds (at 2^24 the same kernels
+are within 0.1% of the fastest there, bench/bench_default_schedule.py), and cheap to model."""
+
+TRADED_FLAGS = ("double_buffer", "scalar_compare", "in_place")
+"""The choices searched over; `early_free` and `x_first` are on in every candidate."""
+
+
+def _candidates() -> tuple[Schedule, ...]:
+    every = [replace(FAST, **dict(zip(TRADED_FLAGS, flags, strict=True)))
+             for flags in product((True, False), repeat=len(TRADED_FLAGS))]
+    return tuple(every)  # FAST (all on) first, then fewer flags
+
+
+CANDIDATES = _candidates()
+"""The schedules the choice models, in tie-break order: `fast` first."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The schedule chosen for one kernel, and what it was chosen for."""
+
+    schedule: Schedule
+    soc: str
+    platform_known: bool
+    """False: the platform is known only at run time; chosen for the default SoC."""
+    elements: int
+    time: float
+    """The chosen kernel's modelled seconds for one launch of `elements`."""
+
+
+KernelBuilder = Callable[[], func.FuncOp]
+"""Builds the tiled kernel function (its hsg.elementwise_slice) of the body."""
+
+
+def candidate_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
+    """The kernel of `plan`: a copy of the blocked kernel with its chunk lowered as
+    convert-hsg-to-ascend lowers it, recording the UB plan it is tiled by."""
+    from hswc.passes.convert_hsg_to_ascend import convert_chunk
+    from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
+
+    kernel = blocked.clone()
+    chunk = next(op for op in kernel.walk() if isinstance(op, hsg.ElementwiseChunkOp))
+    convert_chunk(chunk, plan)
+    kernel.attributes[UB_PLAN_ATTR] = plan_attribute(plan.ub_plan())
+    return kernel
+
+
+def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
+                  elements: int) -> float:
+    """The cost model's seconds for one launch of `kernel` (tiled by `plan`) on `elements`."""
+    from hswc.cost_model.report import Report
+    from hswc.cost_model.schedule import CoreClass, simulate
+    from hswc.cost_model.stream import core_program
+
+    figures = platform.cost
+    tiling = compute_tiling(elements, platform.core_num, platform.ub_size, plan.dtype,
+                            plan.ub_plan())
+    groups: dict[int, list[int]] = {}
+    for b in range(tiling.used_core_num):
+        groups.setdefault(core_slice(tiling, b).length, []).append(b)
+    values = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
+    classes = [CoreClass(core_program(kernel, cores[0], tiling.used_core_num, values, figures),
+                         cores) for cores in groups.values()]
+    report = Report(plan.dtype, elements, platform, figures, tiling, "", simulate(classes, figures),
+                    "")
+    return report.total_time
+
+
+def _plans(dag: Dag, dtype: str, output: str, api: str,
+           candidates: tuple[Schedule, ...]) -> list[tuple[Schedule, KernelPlan]]:
+    found = []
+    for schedule in candidates:
+        try:
+            found.append((schedule, plan_kernel(dag, replace(schedule, api=api), dtype, output)))
+        except ValueError:
+            continue  # a plan the planner cannot build for this body
+    return found
+
+
+def _signature(plan: KernelPlan) -> tuple[object, ...]:
+    """What the kernel built from a plan depends on beyond the body (each instruction and its
+    buffers, the buffers, the frees): equal signatures, equal kernels (so one is modelled for
+    all)."""
+    def name(val: Val) -> str:
+        return plan.place[val].name
+
+    def instr(i: Instr) -> tuple[object, ...]:
+        scalar = i.scalar if i.scalar is None or isinstance(i.scalar, float) else id(i.scalar)
+        return (i.api, name(i.dst), tuple(name(v) for v in i.srcs), scalar, i.mode, i.count)
+
+    items = tuple((tuple(name(v) for v in item.inputs), tuple(instr(c) for c in item.casts))
+                  if isinstance(item, Arrival) else instr(item) for item in plan.items)
+    buffers = tuple((b.name, b.role, b.dtype, b.depth, b.value) for b in plan.buffers)
+    frees = tuple(sorted((at, tuple(name(v) for v in vals)) for at, vals in plan.frees.items()))
+    return items, buffers, frees, plan.align, plan.ub_plan()
+
+
+def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, platform: Platform,
+                   elements: int, candidates: tuple[Schedule, ...] = CANDIDATES
+                   ) -> list[tuple[Schedule, float]]:
+    """Every candidate the planner can build, with its modelled seconds for one launch."""
+    from hswc.cost_model.stream import CostModelError
+    from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
+
+    module = ModuleOp([build()])
+    HsgBlockIntoUbPass().apply(Context(), module)
+    blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
+    times: list[tuple[Schedule, float]] = []
+    seen: dict[tuple[object, ...], float | None] = {}
+    for schedule, plan in _plans(dag, dtype, output, platform.api, candidates):
+        key = _signature(plan)
+        if key not in seen:
+            try:
+                seen[key] = modelled_time(candidate_kernel(blocked, plan), plan, platform,
+                                          elements)
+            except (ValueError, CostModelError):
+                seen[key] = None  # not tileable on this platform
+        time = seen[key]
+        if time is not None:
+            times.append((schedule, time))
+    return times
+
+
+_chosen: dict[tuple[object, ...], tuple[Schedule, float]] = {}
+
+
+def choice_size(elements: int | None) -> int:
+    """The launch size a kernel of `elements` (None: unknown) is chosen for."""
+    return CHOICE_ELEMENTS if elements is None else min(max(elements, 1), CHOICE_ELEMENTS)
+
+
+def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
+                    output: str, platform: Platform, platform_known: bool,
+                    elements: int | None) -> Choice:
+    """The candidate the cost model predicts fastest for `elements` (None: unknown) on
+    `platform`; `body_key` is what the kernel `build` makes depends on (equal keys, equal
+    kernels). ValueError when the planner can build none."""
+    size = choice_size(elements)
+    figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
+                    if f.name != "status")
+    key = (body_key, dtype, platform.name, platform.core_num, platform.ub_size, platform.api,
+           figures, size)
+    found = _chosen.get(key)
+    if found is None:
+        times = modelled_times(build, dag, dtype, output, platform, size)
+        if not times:
+            raise ValueError("the planner can build no schedule for this body")
+        found = _chosen[key] = min(times, key=lambda t: t[1])  # the first of equal times
+    return Choice(found[0], platform.name, platform_known, size, found[1])

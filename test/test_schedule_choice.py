@@ -1,0 +1,124 @@
+"""The default schedule (hswc.passes.schedule_choice): the cost model's fastest candidate, never
+slower in the model than any of the 32 flag combinations the planner builds, recorded on the
+kernel, and bit-identical to the reference schedule in the interpreter. Sampled bodies: the
+whole table is bench/bench_default_schedule.py."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import product
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import GenericOp
+
+from hswc import runner
+from hswc.diagnostics import LocatingParser
+from hswc.elementwise import Elementwise, elementwise
+from hswc.ops import OPS
+from hswc.passes.hsg_decompose import HsgDecomposePass
+from hswc.passes.hsg_tile_on_cores import _body_key, _build_kernel_function
+from hswc.passes.schedule_choice import (
+    CANDIDATES,
+    TRADED_FLAGS,
+    choice_size,
+    choose_schedule,
+    modelled_times,
+)
+from hswc.passes.schedule_options import SCHEDULE_ATTR, parse_schedule, read_schedule
+from hswc.pipeline import DIALECTS
+from hswc.platform import get_platform
+from hswc.profiling import lower
+from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
+
+ALL_FLAGS = (*TRADED_FLAGS, "early_free", "x_first")
+EVERY = tuple(Schedule(**dict(zip(ALL_FLAGS, flags, strict=True)))
+              for flags in product((False, True), repeat=len(ALL_FLAGS)))
+"""Every combination of the planner's five choices (the reference among them)."""
+
+
+def module(stem: str, dtype: str, shape: str = "?") -> ModuleOp:
+    definition = OPS[stem]
+    t = f"tensor<{shape}x{dtype}>"
+    args = ", ".join(f"%{name}: {t}" for name in definition.op.INPUTS)
+    operands = ", ".join(f"%{name}" for name in definition.op.INPUTS)
+    required = ", ".join(f"{spec.name} = 0.5 : f32" for spec in definition.op.ATTRIBUTES
+                         if spec.default is None)
+    attrs = f" {{{required}}}" if required else ""
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    text = (f"func.func @{stem}({args}) -> {t} {{\n  %y = {definition.op.name} {operands}"
+            f"{attrs} : {t}\n  func.return %y : {t}\n}}\n")
+    return LocatingParser(ctx, text, "<test>").parse_module()
+
+
+def generic(stem: str, dtype: str) -> Elementwise:
+    m = module(stem, dtype)
+    HsgDecomposePass().apply(Context(), m)
+    return elementwise(next(op for op in m.walk() if isinstance(op, GenericOp)))
+
+
+@pytest.mark.parametrize(("stem", "dtype"), [("hard_sigmoid_grad", "f16"),
+                                             ("softshrink", "f32"), ("sigmoid", "bf16")])
+def test_the_choice_is_never_slower_in_the_model_than_any_schedule(stem: str,
+                                                                   dtype: str) -> None:
+    """All 32 combinations modelled for the choice's size: none beats the chosen one (so
+    leaving early-free and x-first on never lost anything here)."""
+    ew = generic(stem, dtype)
+    platform = get_platform("ascend910b")
+    build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
+    choice = choose_schedule(_body_key(ew), build, ew.dag, dtype, ew.output_name(), platform,
+                             False, None)
+    assert choice.schedule in CANDIDATES and choice.elements == choice_size(None)
+    every = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, choice.elements,
+                           EVERY)
+    assert len(every) == len(EVERY)
+    fastest = min(t for _, t in every)
+    assert choice.time <= fastest
+    reference = next(t for s, t in every if s == REFERENCE)
+    assert choice.time < reference  # a real gain over ops-nn's structure for these bodies
+
+
+def test_the_choice_is_recorded_and_used() -> None:
+    """hsg.schedule on the kernel names the schedule convert-hsg-to-ascend lowered with; the
+    CANN kernel (HardSwishGrad, cann semantics) and `variant=reference` get none."""
+    low = lower(module("leaky_relu_grad", "f16"))
+    kernels = [op for op in low.walk() if SCHEDULE_ATTR in op.attributes]
+    assert len(kernels) == 1
+    chosen = read_schedule(kernels[0])
+    assert chosen is not None and not chosen.is_reference
+    assert chosen.describe() == parse_schedule(chosen.describe()).describe()
+    for m in (lower(module("hard_swish_grad", "f16")),
+              lower(module("leaky_relu_grad", "f16"), REFERENCE)):
+        assert not [op for op in m.walk() if SCHEDULE_ATTR in op.attributes]
+
+
+def test_parse_schedule_reads_what_describe_writes() -> None:
+    for schedule in (REFERENCE, FAST, replace(FAST, api="dav_3510"),
+                     Schedule(scalar_compare=True, double_buffer_above=1024)):
+        assert parse_schedule(schedule.describe()) == schedule
+    for bad in ("fast=true", "double-buffer=yes", "api=nowhere"):
+        with pytest.raises(ValueError):
+            parse_schedule(bad)
+
+
+DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32}
+
+
+@pytest.mark.parametrize(("stem", "dtype"), [("hardtanh_grad", "bf16"), ("softshrink", "f16")])
+def test_the_default_kernel_is_bit_identical_to_the_reference(stem: str, dtype: str) -> None:
+    """The interpreter on 3 cores and a 16 KB UB (several chunks, a short last one)."""
+    rng = np.random.default_rng(21)
+    count = len(OPS[stem].op.INPUTS)
+    default = runner.compile_module(lower(module(stem, dtype)), core_num=3, ub_size=16384)
+    reference = runner.compile_module(lower(module(stem, dtype), REFERENCE), core_num=3,
+                                      ub_size=16384)
+    for n in (1, 65, 9001):
+        values = [(rng.standard_normal(n) * 3).astype(DTYPES[dtype]) for _ in range(count)]
+        a = np.asarray(default(*values))
+        b = np.asarray(reference(*values))
+        assert a.tobytes() == b.tobytes()
