@@ -42,6 +42,8 @@ FIGURE_STATUS = {
     "pipe_barrier_cycles": "assumption",
     "core_gm_bytes_per_s": "assumption",
     "dma_setup_cycles": "assumption (16 KB knee)",
+    "scalar_gm_read_cycles": "assumption",
+    "scalar_ub_write_cycles": "assumption",
 }
 """Which cost figures of an Atlas A2 core are documented and which are this project's
 assumptions (a platform's CostFigures.status overrides them)."""
@@ -82,6 +84,12 @@ class CostFigures:
     pipe this long before data moves. AscendC's best practices say transfers of 16 KB or more
     reach close to the best bandwidth; with this figure a 16 KB copy at the per-core rate
     reaches 88% of it, a 2 KB copy 47%."""
+    scalar_gm_read_cycles: int = 100
+    """Assumption: one GlobalTensor::GetValue, a scalar load from GM through the scalar unit's
+    data cache, averaged over the hits and the misses of a run of neighbouring elements. Not
+    documented; AscendC's docs only warn that scalar GM access is slow."""
+    scalar_ub_write_cycles: int = 4
+    """Assumption: one LocalTensor::SetValue, a scalar store to UB."""
 
     status: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     """Where a platform's figure comes from, where it differs from FIGURE_STATUS: (field,

@@ -16,6 +16,14 @@ work on one of three pipes or into a synchronisation between them:
   source costs the same as an attribute or as a run-time value.
 - Float scalar code (the kernel's f32 scalars, arith on them): the scalar unit, like index
   arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
+- Scalar accesses (GlobalTensor::GetValue, LocalTensor::SetValue: a broadcast operand's
+  copy-in, hswc.vectorizer.broadcast_copy, and a rank-0 argument's read): `scalar_gm_read_cycles`
+  and `scalar_ub_write_cycles` each, timed in MTE2's stream. An assumption of where they sit:
+  the scalar unit runs them, but they take the place of an MTE2 copy-in and fill a VECIN buffer
+  that MTE2 produces, so in MTE2's stream they wait for the buffer's release and precede its
+  EnQue as that copy would (the PipeBarrier<PIPE_ALL> after the copy loop then orders every
+  pipe). A loop whose body is only index arithmetic and scalar accesses is timed from its trip
+  count, not walked element by element.
   PipeBarrier<PIPE_V>: a drain on V.
 - TQue operations, as AscendC implements them with hardware events: for a VECIN queue MTE2
   produces and V consumes, for a VECOUT queue V produces and MTE3 consumes. EnQue is a signal
@@ -171,6 +179,14 @@ def _float_scalar(op: Operation) -> bool:
         isinstance(v.type, AnyFloat) for v in (*op.operands, *op.results))
 
 
+def _scalar_access_loop_op(op: Operation) -> bool:
+    """An op a loop of scalar accesses holds: index arithmetic, a GetValue, a SetValue."""
+    if isinstance(op, ascend.GlobalGetValueOp | ascend.SetValueOp | scf.YieldOp):
+        return not (isinstance(op, scf.YieldOp) and op.operands)
+    return op.dialect_name() == "arith" and all(
+        isinstance(v.type, IndexType) for v in (*op.operands, *op.results))
+
+
 class KernelWalker:
     """Runs the kernel's control flow for one core and records its pipes' streams."""
 
@@ -265,6 +281,9 @@ class KernelWalker:
     def loop(self, op: scf.ForOp) -> None:
         lb, ub, step = self.int(op.lb), self.int(op.ub), self.int(op.step)
         body = op.body.block
+        if not op.iter_args and all(_scalar_access_loop_op(o) for o in body.ops):
+            self.scalar_access_loop(op, max(0, -(-(ub - lb) // step)))
+            return
         carried = [self.int(v) for v in op.iter_args]
         outer = self.chunk
         for iteration, i in enumerate(range(lb, ub, step)):
@@ -278,11 +297,32 @@ class KernelWalker:
         for result, value in zip(op.results, carried, strict=False):
             self.env[result] = value
 
+    def scalar_access_loop(self, op: scf.ForOp, trips: int) -> None:
+        """A loop of scalar GM reads and UB writes: their cycles times its trip count on MTE2."""
+        f = self.figures
+        reads = [o for o in op.body.block.ops if isinstance(o, ascend.GlobalGetValueOp)]
+        writes = sum(isinstance(o, ascend.SetValueOp) for o in op.body.block.ops)
+        cycles = trips * (len(reads) * f.scalar_gm_read_cycles + writes * f.scalar_ub_write_cycles)
+        names = sorted({self.gm_name(o.tensor) for o in reads})
+        if cycles:
+            self.emit(MTE2, Work(MTE2, f"scalar copy-in {', '.join(names) or 'ub'}", self.chunk,
+                                 cycles))
+
     # endregion
     # region ascend ops
 
+    def gm_name(self, value: SSAValue) -> str:
+        gm = self.env.get(value)
+        return gm.name if isinstance(gm, _Gm) else "gm"
+
     def ascend_op(self, op: Operation) -> None:
-        if isinstance(op, ascend.VectorOp):
+        if isinstance(op, ascend.GlobalGetValueOp):
+            self.emit(MTE2, Work(MTE2, f"get_value {self.gm_name(op.tensor)}", self.chunk,
+                                 self.figures.scalar_gm_read_cycles))
+        elif isinstance(op, ascend.SetValueOp):
+            self.emit(MTE2, Work(MTE2, "set_value", self.chunk,
+                                 self.figures.scalar_ub_write_cycles))
+        elif isinstance(op, ascend.VectorOp):
             self.vector(op)
         elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
             self.copy(op)

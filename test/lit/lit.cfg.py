@@ -26,6 +26,10 @@ _bin = os.path.dirname(sys.executable)
 if os.path.exists(os.path.join(_bin, "hswc-opt")):
     _path = _bin + os.pathsep + _path
 config.environment["PATH"] = _path
+# lit passes no PYTHONPATH of its own accord; a run that points Python at another checkout
+# (PYTHONPATH=worktree pytest) must test that checkout's hswc, not the installed one.
+if "PYTHONPATH" in os.environ:
+    config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
 
 for _tool, _hint in (
     ("hswc-opt", "install hswc with `pip install -e '.[test]'`"),
