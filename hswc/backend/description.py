@@ -16,18 +16,20 @@ module's launch of each kernel passes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import FloatAttr, ModuleOp
+from xdsl.dialects.builtin import FloatAttr, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from hswc import arith_semantics as sem
 from hswc.backend.kernels import Kernel
 from hswc.backend.names import lower_camel
 from hswc.backend.operator import Operator, snake_case
+from hswc.broadcast import BROADCAST_ATTR, Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.dtypes import numpy_dtype
@@ -112,6 +114,10 @@ class Description:
     model: Golden | None = None
     """For an op that is not exact: its independent model, which the kernel must meet within
     PyTorch's tolerance (None: no such check, as for an op with string or bool attributes)."""
+    shapes: tuple[tuple[int, ...], ...] | None = None
+    """Of kernels reading broadcast inputs (hswc.broadcast): the static shape of each input,
+    then the output's, as the kernels were compiled for them. None: every input has the
+    output's shape, whatever it is at run time."""
 
     @property
     def op_type(self) -> str:
@@ -136,6 +142,18 @@ class Description:
 
     def by_field(self) -> dict[str, Attribute]:
         return {a.field: a for a in self.attributes}
+
+    def tensor_shapes(self, output: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """The shape of every input, then the output's, for an output of shape `output`
+        (ignored by a broadcast operator, whose shapes are its own)."""
+        if self.shapes is not None:
+            return self.shapes
+        return tuple(output for _ in self.operator.gm_arguments)
+
+    @property
+    def output_shape(self) -> tuple[int, ...] | None:
+        """The output's static shape of a broadcast operator; None: any."""
+        return None if self.shapes is None else self.shapes[-1]
 
 
 # region the attribute values of the module's launches
@@ -166,6 +184,48 @@ def launches(module: ModuleOp, function: str | None = None) -> list[hsg.LaunchOp
     return [op for fn in _host_functions(module)
             if function is None or fn.sym_name.data == function
             for op in fn.walk() if isinstance(op, hsg.LaunchOp)]
+
+
+def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
+                     ) -> tuple[tuple[int, ...], ...] | None:
+    """Each input's shape, then the output's, of kernels reading broadcast inputs; None for
+    kernels without (every input has the output's shape). The inputs' shapes are the tensor
+    types of the first launch (an input's strides do not tell a (4, 1) scale from a (4,) one);
+    of a kernel nothing launches, each input's output-rank shape (size 1 where it is broadcast).
+    All kernels of a package read their inputs alike, or it is refused."""
+    described = [(k, read_broadcast(k.func)) for k in kernels]
+    first = described[0][1]
+    for kernel, broadcast in described[1:]:
+        if broadcast != first:
+            raise OpError(kernel.func, f"reads its inputs as {BROADCAST_ATTR} = "
+                          f"{_shown(broadcast)}, but @{kernels[0].func.sym_name.data} as "
+                          f"{_shown(first)}: a package's kernels take inputs of one shape each")
+    if first is None:
+        return None
+    name = kernels[0].func.sym_name.data
+    for launch in launches(module, function) or launches(module):
+        if launch.kernel.root_reference.data == name:
+            types = [v.type for v in launch.inputs]
+            if all(isinstance(t, TensorType) and all(n >= 0 for n in t.get_shape())
+                   for t in types):
+                return (*(tuple(t.get_shape()) for t in types), first.shape)  # type: ignore
+    return (*(first.shape if s is None else tuple(n if k else 1 for n, k in
+                                                  zip(first.shape, s, strict=True))
+              for s in first.strides), first.shape)
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """A static shape as the package's C++ and docs write it: {4, 64}, {} for a scalar."""
+    return "{" + ", ".join(map(str, shape)) + "}"
+
+
+def shape_said(shape: tuple[int, ...]) -> str:
+    """A static shape as messages say it: shape {4, 64}; shape {} (a scalar)."""
+    return f"shape {shape_text(shape)}" + ("" if shape else " (a scalar)")
+
+
+def _shown(broadcast: Broadcast | None) -> str:
+    return "none" if broadcast is None else str(broadcast.to_attr())
 
 
 def launch_scalars(module: ModuleOp, kernel: Kernel, function: str | None) -> dict[str, float]:
@@ -279,10 +339,15 @@ def _aclnn_names(names: Sequence[str], taken: set[str]) -> tuple[str, ...]:
     return tuple(result)
 
 
-def _generic_sample(base: tuple[float, ...], index: int) -> tuple[float, ...]:
-    """Input `index`'s values: `base` turned by `index` places, so inputs differ."""
+def _generic_sample(base: tuple[float, ...], index: int, size: int | None = None
+                    ) -> tuple[float, ...]:
+    """Input `index`'s values: `base` turned by `index` places, so inputs differ; `size`
+    values (`base` repeated or cut), or as many as `base` has."""
     shift = index % len(base)
-    return base[shift:] + base[:shift]
+    turned = base[shift:] + base[:shift]
+    if size is None:
+        return turned
+    return tuple(turned[i % len(turned)] for i in range(size))
 
 
 def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRequest
@@ -312,9 +377,11 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     names = {a.field: a.name for a in attributes}
     values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}
     platform = get_platform(request.soc or DEFAULT_SOC)
+    shapes = broadcast_shapes(module, kernels, request.function)
+    sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
-        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform)
+        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, shapes)
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -330,9 +397,11 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         operator=operator, summary=GENERATED_SUMMARY, formula=(), body=body,
         notes=GENERATED_NOTES, nan_x=None, parameters=parameters, aclnn_inputs=aclnn_inputs,
         aclnn_output="out", attributes=attributes, flags=(), ordered=(),
-        example_inputs={n: _generic_sample(AROUND_3_EXAMPLE, i) for i, n in enumerate(inputs)},
-        kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i) for i, n in enumerate(inputs)},
-        values=values, golden=golden, generated=True)
+        example_inputs={n: _generic_sample(AROUND_3_EXAMPLE, i, sizes[i])
+                        for i, n in enumerate(inputs)},
+        kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
+                            for i, n in enumerate(inputs)},
+        values=values, golden=golden, generated=True, shapes=shapes)
 
 
 # endregion

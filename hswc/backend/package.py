@@ -67,7 +67,6 @@ from hswc.backend.package_tests import (
     picked,
     test_files,
 )
-from hswc.broadcast import BROADCAST_ATTR
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.platform import PLATFORMS, Platform
 from hswc.reference import compare_bitwise, compare_tolerance
@@ -147,13 +146,6 @@ def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -
     """The description of the operator of `kernels`, as a named op or as the request's generic."""
     from hswc.ops import OPS
 
-    for kernel in kernels:
-        if BROADCAST_ATTR in kernel.func.attributes:
-            raise PackageRefused(
-                f"@{kernel.func.sym_name.data} reads broadcast inputs (hsg.broadcast: a bias, a "
-                "per-row scale or a rank-0 tensor), which packages do not describe yet: their "
-                "host code checks that every input has the first one's shape; -t ascendc "
-                "prints the kernel and hswc-run runs it")
     stem = kernels[0].operator.stem
     if _named(stem, request):
         if request.name is not None or request.aclnn is not None:
@@ -178,7 +170,7 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
         inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
-        got = run_kernel(module, kernel, inputs, scalars, platform)
+        got = run_kernel(module, kernel, inputs, scalars, platform, d.shapes)
         if not d.exact:
             within = compare_tolerance(got, np.asarray(d.model(kernel, inputs))) \
                 if d.model is not None else None
@@ -284,7 +276,7 @@ def _with_arch35(module: ModuleOp, a2: list[str], own: list[str], request: Packa
         shared, described, socs = kernels, d, [*registered, *own]
     else:
         files[f"op_host/{d35.operator.stem}_def.cpp"] = def_cpp(firsts35, d35, [], configs)
-        files[f"op_host/{d35.operator.stem}_infershape.cpp"] = infershape_cpp(firsts35)
+        files[f"op_host/{d35.operator.stem}_infershape.cpp"] = infershape_cpp(firsts35, d35)
         dirs = {s: ARCH35_TILING_DIR for s in own}
         shared, described, socs = firsts35, d35, own
     docs35 = Arch35Docs(firsts35, d35, own)

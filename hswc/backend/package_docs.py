@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hswc.backend.cpp_types import float_literal
-from hswc.backend.description import Attribute, Description
+from hswc.backend.description import Attribute, Description, shape_text
 from hswc.backend.ir_tiling import ir_tiling
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import DOC_DTYPES
@@ -172,10 +172,18 @@ def _tiling_table(kernels: list[Kernel], socs: list[str],
 def _constraints(d: Description, names: Mapping[str, str], flags: bool = False) -> list[str]:
     tensors = [names[n] for n in d.operator.gm_arguments]
     listed = ", ".join(f"`{t}`" for t in tensors)
+    if d.shapes is None:
+        shapes = [f"- {listed} have one dtype, one shape and format ND; there is no "
+                  "broadcasting.",
+                  f"- Any rank from 0 to {MAX_RANK}, dynamic shapes and dynamic rank; a scalar "
+                  "is computed as shape {1}."]
+    else:
+        own = ", ".join(f"`{t}` {shape_text(s)}" for t, s in zip(tensors, d.shapes, strict=True))
+        shapes = [f"- {listed} have one dtype and format ND.",
+                  "- Each has the one shape its kernel was compiled for, the inputs broadcast "
+                  f"to the output's: {own}; another shape is refused."]
     return [
-        f"- {listed} have one dtype, one shape and format ND; there is no broadcasting.",
-        f"- Any rank from 0 to {MAX_RANK}, dynamic shapes and dynamic rank; a scalar is "
-        "computed as shape {1}.",
+        *shapes,
         "- An empty tensor launches nothing and needs no workspace.",
         "- Non-contiguous tensors are accepted: the inputs are made contiguous first and the "
         "result is copied into the output view.",
@@ -262,15 +270,21 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     names = d.aclnn_names()
     inputs, (output,) = d.operator.inputs, d.operator.outputs
     first, aclnn = d.aclnn_inputs[0], d.aclnn
+    shapes = d.shapes or ()  # a broadcast operator's: each tensor's own
+
+    def shape(i: int, n: str) -> str:
+        if shapes:
+            return shape_text(shapes[i])
+        return f"any, rank <= {MAX_RANK}" if names[n] == first else f"as `{first}`"
+
     rows = [(f"`{names[n]}`", "input", d.parameters[n],
-             _dtypes(kernels) if names[n] == first else f"as `{first}`", "ND",
-             f"any, rank <= {MAX_RANK}" if names[n] == first else f"as `{first}`")
-            for n in inputs]
+             _dtypes(kernels) if names[n] == first else f"as `{first}`", "ND", shape(i, n))
+            for i, n in enumerate(inputs)]
     rows += [(f"`{a.aclnn}`", "input", a.description, "FLOAT (a host aclScalar)", "-", "-")
              for a in d.attributes]
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
     rows += [(f"`{names[output]}`", "output", d.parameters[output], f"as `{first}`", "ND",
-              f"as `{first}`")]
+              shape_text(shapes[-1]) if shapes else f"as `{first}`")]
     rows += [("`workspaceSize`", "output", "device workspace the launch needs (0 here)", "-",
               "-", "-"),
              ("`executor`", "output", "the planned launch, for phase 2", "-", "-", "-")]

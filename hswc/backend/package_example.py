@@ -4,7 +4,8 @@ The inputs are the description's example inputs (for HardSwishGrad the SPEC sect
 example: shape {9}, x = -4..4, grad = [1, 2, 3, -4, 5, -6, 7, 8, -9]), the attributes the
 values the module gave them, and the result is checked against golden values that the
 description's golden model (a named op's bit-exact reference; hswc-run for a generic) computes
-when the package is written, with |a - e| <= 1e-5 + 1e-5 * |e|. The example runs the f32
+when the package is written, with |a - e| <= 1e-5 + 1e-5 * |e|. The tensors have one flat shape, or,
+of a broadcast operator, each its own (C order). The example runs the f32
 kernel when the package has one, else the kernel of the lowest tiling key.
 """
 
@@ -46,6 +47,67 @@ def _elements(values: np.ndarray, dtype: str) -> str:
     bits = values.view(np.uint16)
     return ", ".join(f"0x{b:04x} /* {_float(float(v))} */" for b, v in zip(bits, values,
                                                                           strict=True))
+
+
+DEVICE_TENSOR = """// One device tensor of SHAPE, freed when it goes out of scope.
+struct DeviceTensor {
+    void* address = nullptr;
+    aclTensor* tensor = nullptr;
+
+    bool Create(const std::vector<Element>& host)
+    {
+        const size_t bytes = host.size() * sizeof(Element);
+        if (!Ok(aclrtMalloc(&address, bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc") ||
+            !Ok(aclrtMemcpy(address, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+                "aclrtMemcpy to the device")) {
+            return false;
+        }
+        const std::vector<int64_t> strides(SHAPE.size(), 1);
+        tensor = aclCreateTensor(SHAPE.data(), SHAPE.size(), DTYPE, strides.data(), 0,
+            ACL_FORMAT_ND, SHAPE.data(), SHAPE.size(), address);
+        return tensor != nullptr;
+    }
+
+    ~DeviceTensor()
+    {
+        if (tensor != nullptr) {
+            aclDestroyTensor(tensor);
+        }
+        if (address != nullptr) {
+            aclrtFree(address);
+        }
+    }
+};
+"""
+"""The example's tensors, all of one shape (flat: the operator takes any)."""
+
+DEVICE_TENSOR_OF_SHAPE = DEVICE_TENSOR.replace(
+    "// One device tensor of SHAPE,", "// One contiguous device tensor of `shape`,").replace(
+    "bool Create(const std::vector<Element>& host)",
+    "bool Create(const std::vector<Element>& host, const std::vector<int64_t>& shape)").replace(
+    """        const std::vector<int64_t> strides(SHAPE.size(), 1);
+        tensor = aclCreateTensor(SHAPE.data(), SHAPE.size(), DTYPE, strides.data(), 0,
+            ACL_FORMAT_ND, SHAPE.data(), SHAPE.size(), address);""",
+    """        std::vector<int64_t> strides(shape.size(), 1);
+        for (size_t i = shape.size(); i > 1; --i) {
+            strides[i - 2] = strides[i - 1] * shape[i - 1];
+        }
+        tensor = aclCreateTensor(shape.data(), shape.size(), DTYPE, strides.data(), 0,
+            ACL_FORMAT_ND, shape.data(), shape.size(), address);""")
+"""Of a broadcast operator, whose tensors have each their own shape (C order)."""
+
+
+def _shape_name(name: str) -> str:
+    return f"{name.upper()}_SHAPE"
+
+
+def _shapes(d: Description, size: int) -> str:
+    """The shape constants: SHAPE (every tensor's), or each tensor's of a broadcast operator."""
+    if d.shapes is None:
+        return f"const std::vector<int64_t> SHAPE = {{{size}}};"
+    return "\n".join(f"const std::vector<int64_t> {_shape_name(n)} = "
+                     f"{{{', '.join(map(str, shape))}}};"
+                     for n, shape in zip(d.operator.gm_arguments, d.shapes, strict=True))
 
 
 def example_kernel(kernels: list[Kernel]) -> Kernel:
@@ -105,8 +167,12 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     tensors = "\n".join([*(f"    DeviceTensor {name};" for name in (*names, output)),
                          *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
                            for a in d.attributes)])
-    creates = " || ".join([*(f"!{name}.Create({_host_name(name)})" for name in names),
-                           f"!{output}.Create(std::vector<Element>({_host_name(first)}.size()))",
+    shaped = d.shapes is not None  # a broadcast operator: each tensor has its own shape
+    count = "EXPECTED.size()" if shaped else f"{_host_name(first)}.size()"
+    shape_args = {n: f", {_shape_name(n)}" if shaped else "" for n in (*names, output)}
+    creates = " || ".join([*(f"!{name}.Create({_host_name(name)}{shape_args[name]})"
+                             for name in names),
+                           f"!{output}.Create(std::vector<Element>({count}){shape_args[output]})",
                            *(f"{_scalar(a.aclnn)}.scalar == nullptr" for a in d.attributes)])
     given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
              d.aclnn_output: f"{output}.tensor",
@@ -130,7 +196,7 @@ namespace {{
 
 using Element = {element};
 constexpr aclDataType DTYPE = {ACL_DTYPES[dtype]};
-const std::vector<int64_t> SHAPE = {{{len(expected)}}};
+{_shapes(d, len(expected))}
 {host_data}
 const std::vector<float> EXPECTED = {{{", ".join(_float(v) for v in expected)}}};
 constexpr float TOLERANCE = {_float(TOLERANCE)};
@@ -151,36 +217,7 @@ bool Ok(aclError status, const char* what)
     return true;
 }}
 
-// One device tensor of SHAPE, freed when it goes out of scope.
-struct DeviceTensor {{
-    void* address = nullptr;
-    aclTensor* tensor = nullptr;
-
-    bool Create(const std::vector<Element>& host)
-    {{
-        const size_t bytes = host.size() * sizeof(Element);
-        if (!Ok(aclrtMalloc(&address, bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc") ||
-            !Ok(aclrtMemcpy(address, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                "aclrtMemcpy to the device")) {{
-            return false;
-        }}
-        const std::vector<int64_t> strides(SHAPE.size(), 1);
-        tensor = aclCreateTensor(SHAPE.data(), SHAPE.size(), DTYPE, strides.data(), 0,
-            ACL_FORMAT_ND, SHAPE.data(), SHAPE.size(), address);
-        return tensor != nullptr;
-    }}
-
-    ~DeviceTensor()
-    {{
-        if (tensor != nullptr) {{
-            aclDestroyTensor(tensor);
-        }}
-        if (address != nullptr) {{
-            aclrtFree(address);
-        }}
-    }}
-}};
-{host_scalar}
+{DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR}{host_scalar}
 int Run(aclrtStream stream)
 {{
 {tensors}
@@ -203,7 +240,7 @@ int Run(aclrtStream stream)
     if (workspace != nullptr) {{
         aclrtFree(workspace);
     }}
-    std::vector<Element> actual({_host_name(first)}.size());
+    std::vector<Element> actual({count});
     const size_t bytes = actual.size() * sizeof(Element);
     if (!ran || !Ok(aclrtMemcpy(actual.data(), bytes, {output}.address, bytes,
             ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to the host")) {{

@@ -3,7 +3,9 @@
 The tiling formula is not written here: `<entry>_tiling_compute.h` is the IR's `hsg.tiling`
 functions printed by `host_tiling`, and `<entry>_tiling.cpp` only gathers what they need from
 the CANN runtime (platform queries, shapes, dtype) and hands back what they computed (tiling
-struct, block dim, tiling key), or fails with their message. The operator's attributes are read
+struct, block dim, tiling key), or fails with their message. Its inputs have one shape, any,
+or, of a broadcast operator (hswc.broadcast), each the one its kernels were compiled for,
+which it checks; the element count it tiles is the output's. The operator's attributes are read
 from the op definition's attributes, checked (hswc.backend.package_attributes) and copied into
 the tiling struct's float fields, which the kernel reads.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from hswc.backend.cpp_types import float_literal
-from hswc.backend.description import Attribute, Description
+from hswc.backend.description import Attribute, Description, shape_said, shape_text
 from hswc.backend.host_tiling import tiling_compute_lines
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import GE_DTYPES, Operator
@@ -48,9 +50,15 @@ def _dispatch(kernels: list[Kernel]) -> list[str]:
     return [*lines, "        default:", "            return nullptr;", "    }", "}"]
 
 
-def _input_checks(operator: Operator) -> str:
-    """TilingFunc's checks: every input has the first one's shape (a scalar counts as {1}) and
-    dtype. Sets `shape` and `dataType`."""
+def gert_shape(shape: tuple[int, ...]) -> str:
+    """A gert::Shape (op::Shape) of static dims, as C++."""
+    return f"gert::Shape({shape_text(shape)})" if shape else "gert::Shape()"
+
+
+def _input_checks(operator: Operator, d: Description) -> str:
+    """TilingFunc's checks: every input has the first one's dtype, and the first one's shape
+    (a scalar counts as {1}), or, of a broadcast operator, its own shape, the one the kernel
+    was compiled for. Sets `shape` (the output's) and `dataType`."""
     inputs, op_type = operator.inputs, operator.op_type
     first = inputs[0]
     lines = []
@@ -60,13 +68,24 @@ def _input_checks(operator: Operator) -> str:
                   f"const gert::CompileTimeTensorDesc* {name}Desc = "
                   f"context->GetInputDesc({index});",
                   f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Desc);"]
-    lines += [f"const gert::Shape shape = NotScalar({first}Shape->GetStorageShape());",
-              f"const ge::DataType dataType = {first}Desc->GetDataType();"]
+    if d.shapes is None:
+        lines.append(f"const gert::Shape shape = NotScalar({first}Shape->GetStorageShape());")
+    else:
+        lines.append(f"const gert::Shape shape = {gert_shape(d.shapes[-1])};")
+        for name, own in zip(inputs, d.shapes, strict=False):
+            lines += [f"OP_CHECK_IF(!SameShape({name}Shape->GetStorageShape(), "
+                      f"{gert_shape(own)}),",
+                      f'    OP_LOGE(context, "{op_type}: {name} must have {shape_said(own)}, the '
+                      'shape its kernel was compiled for"),',
+                      "    return ge::GRAPH_FAILED);"]
+    lines.append(f"const ge::DataType dataType = {first}Desc->GetDataType();")
     for name in inputs[1:]:
+        if d.shapes is None:
+            lines += [
+                f"OP_CHECK_IF(!SameShape(shape, NotScalar({name}Shape->GetStorageShape())),",
+                f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in shape"), '
+                "return ge::GRAPH_FAILED);"]
         lines += [
-            f"OP_CHECK_IF(!SameShape(shape, NotScalar({name}Shape->GetStorageShape())),",
-            f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in shape"), '
-            "return ge::GRAPH_FAILED);",
             f"OP_CHECK_IF({name}Desc->GetDataType() != dataType,",
             f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in dtype"), '
             "return ge::GRAPH_FAILED);",
@@ -114,6 +133,15 @@ def one_per_dtype(kernels: list[Kernel]) -> list[Kernel]:
     return [k for i, k in enumerate(kernels) if all(k.dtype != o.dtype for o in kernels[:i])]
 
 
+NOT_SCALAR = """
+// A scalar (rank 0) is treated as shape {1}.
+gert::Shape NotScalar(const gert::Shape& shape)
+{
+    return shape.GetDimNum() == 0 ? gert::Shape({1}) : shape;
+}
+"""
+"""Of an operator whose inputs have any shape, all the same; a broadcast one's have their own."""
+
 KEY_BY_NUMBER = "    context->SetTilingKey(GET_TPL_TILING_KEY(static_cast<uint64_t>(tilingKey)));\n"
 """How the A2/A3 tiling hands the IR's tiling key (the schMode) to the template machinery."""
 
@@ -144,13 +172,7 @@ using ComputeTiling = bool (*)(int64_t, int64_t, int64_t, {struct}*, int64_t*, i
 
 // The generated tiling of the kernel for each dtype the package has a kernel for.
 {chr(10).join(_dispatch(kernels))}
-{_largest(kernels, d)}
-// A scalar (rank 0) is treated as shape {{1}}.
-gert::Shape NotScalar(const gert::Shape& shape)
-{{
-    return shape.GetDimNum() == 0 ? gert::Shape({{1}}) : shape;
-}}
-
+{_largest(kernels, d)}{NOT_SCALAR if d.shapes is None else ""}
 bool SameShape(const gert::Shape& a, const gert::Shape& b)
 {{
     if (a.GetDimNum() != b.GetDimNum()) {{
@@ -179,7 +201,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     OP_CHECK_NULL_WITH_CONTEXT(context, workspaceSizes);
     workspaceSizes[0] = 0;
 
-{_input_checks(operator)}
+{_input_checks(operator, d)}
     const ComputeTiling computeTiling = TilingFor(dataType);
     OP_CHECK_IF(computeTiling == nullptr,
         OP_LOGE(context, "{op_type}: no kernel for this dtype"), return ge::GRAPH_FAILED);
@@ -257,18 +279,26 @@ def def_cpp(kernels: list[Kernel], d: Description, socs: list[str],
     return "\n".join(lines) + "\n"
 
 
-def infershape_cpp(kernels: list[Kernel]) -> str:
-    """Every output gets the first input's shape."""
+def infershape_cpp(kernels: list[Kernel], d: Description) -> str:
+    """Every output gets the first input's shape, or, of a broadcast operator, the shape its
+    kernel was compiled for (the inputs broadcast to it)."""
     operator = kernels[0].operator
     op_type, outputs_ = operator.op_type, operator.outputs
     first = operator.inputs[0]
     verb = "gets" if len(outputs_) == 1 else "get"
+    shape = d.output_shape
+    given = f"*{first}Shape" if shape is None else gert_shape(shape)
     outputs = "\n".join(
         f"    gert::Shape* {name}Shape = context->GetOutputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);\n"
-        f"    *{name}Shape = *{first}Shape;" for index, name in enumerate(outputs_))
+        f"    *{name}Shape = {given};" for index, name in enumerate(outputs_))
+    what = f"{first}'s shape" if shape is None else \
+        f"the shape {shape_text(shape)} its inputs broadcast to"
+    reads = "" if shape is not None else (
+        f"    const gert::Shape* {first}Shape = context->GetInputShape(0);\n"
+        f"    OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);\n")
     return f"""{generated(kernels)}
-// Shape inference of {op_type}: {" and ".join(outputs_)} {verb} {first}'s shape.
+// Shape inference of {op_type}: {" and ".join(outputs_)} {verb} {what}.
 #include "log/log.h"
 #include "register/op_impl_registry.h"
 
@@ -276,9 +306,7 @@ namespace ops {{
 
 static ge::graphStatus InferShape{op_type}(gert::InferShapeContext* context)
 {{
-    const gert::Shape* {first}Shape = context->GetInputShape(0);
-    OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);
-{outputs}
+{reads}{outputs}
     return ge::GRAPH_SUCCESS;
 }}
 
@@ -299,5 +327,5 @@ def op_host_files(kernels: list[Kernel], d: Description, socs: list[str],
         f"op_host/{tiling_folder}{tiling_compute_h(kernels[0].operator)}":
             tiling_compute_text(kernels, f"{up}op_kernel/", tiling_folder),
         f"op_host/{stem}_def.cpp": def_cpp(kernels, d, socs, configs),
-        f"op_host/{stem}_infershape.cpp": infershape_cpp(kernels),
+        f"op_host/{stem}_infershape.cpp": infershape_cpp(kernels, d),
     }

@@ -2,8 +2,9 @@
 
 <aclnn>GetWorkspaceSize takes the inputs, then the attributes (`const aclScalar*`) and flags
 (`bool`) as ops-nn's own header of that API orders them, then the output. It checks the
-arguments (nulls, dtypes with a kernel in this package, same dtype and shape for all, rank <=
-hsg.MAX_RANK, the attributes' values: hswc.backend.package_attributes), returns at once for
+arguments (nulls, dtypes with a kernel in this package, same dtype and shape for all, or of a
+broadcast operator each tensor's own shape, rank <= hsg.MAX_RANK, the attributes' values:
+hswc.backend.package_attributes), returns at once for
 empty tensors, makes the inputs contiguous, adds the kernel launch with the attributes as
 floats and copies the result into a possibly strided output; <aclnn> runs what the first
 phase planned. Every name comes from the package's description.
@@ -15,7 +16,7 @@ checks of `aclnn_kernels/common/op_error_check.h`.
 
 from __future__ import annotations
 
-from hswc.backend.description import Attribute, Description
+from hswc.backend.description import Attribute, Description, shape_said, shape_text
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import snake_case
 from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
@@ -59,6 +60,24 @@ def call_arguments(d: Description, flags: str = "") -> list[str]:
     return [*d.aclnn_inputs, *(a.aclnn for a in d.attributes),
             *(flags or flag.name for flag in d.flags), d.aclnn_output]
 
+
+HAS_SHAPE = """// Whether a tensor has these dims (a broadcast operator's kernel takes one shape).
+bool HasShape(const aclTensor* tensor, const std::initializer_list<int64_t>& dims)
+{
+    const op::Shape& shape = tensor->GetViewShape();
+    if (shape.GetDimNum() != dims.size()) {
+        return false;
+    }
+    size_t i = 0;
+    for (const int64_t dim : dims) {
+        if (shape.GetDim(i++) != dim) {
+            return false;
+        }
+    }
+    return true;
+}
+
+"""
 
 RUN_PARAMETERS = ["void* workspace", "uint64_t workspaceSize", "aclOpExecutor* executor",
                   "aclrtStream stream"]
@@ -136,8 +155,9 @@ def _attribute_check_function(kernels: list[Kernel], d: Description) -> str:
 
 
 def _checks(kernels: list[Kernel], d: Description) -> str:
-    """The argument checks: nulls, then dtypes, then shapes, each against the first input;
-    then the attributes."""
+    """The argument checks: nulls, then dtypes, then shapes, each against the first input (of
+    a broadcast operator: against the shape its kernel was compiled for); then the
+    attributes."""
     tensors = (*d.aclnn_inputs, d.aclnn_output)
     first, others = d.aclnn_inputs[0], tensors[1:]
     params = ", ".join(f"const aclTensor* {t}" for t in tensors)
@@ -151,7 +171,15 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     dtypes += [f"OP_CHECK_DTYPE_NOT_MATCH({t}, {first}->GetDataType(), return false);"
                for t in others]
     shapes = [f"OP_CHECK_MAX_DIM({t}, MAX_RANK, return false);" for t in d.aclnn_inputs]
-    shapes += [f"OP_CHECK_SHAPE_NOT_EQUAL({t}, {first}, return false);" for t in others]
+    if d.shapes is None:
+        shapes += [f"OP_CHECK_SHAPE_NOT_EQUAL({t}, {first}, return false);" for t in others]
+    else:  # a broadcast operator: each tensor has the shape its kernel was compiled for
+        for t, shape in zip(tensors, d.shapes, strict=True):
+            dims = shape_text(shape)
+            shapes += [f"OP_CHECK(HasShape({t}, {dims}),",
+                       f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{t} must have {shape_said(shape)}, '
+                       'the shape its kernel was compiled for"),', "    return false);"]
+    has_shape = "" if d.shapes is None else HAS_SHAPE
     return f"""// The dtypes with a kernel here; SoCs without bf16 get the list without it.
 const std::initializer_list<op::DataType> DTYPES = {{{_dtype_list(kernels, True)}}};
 const std::initializer_list<op::DataType> DTYPES_WITHOUT_BF16 = {{{_dtype_list(kernels, False)}}};
@@ -170,7 +198,7 @@ bool CheckDtypes({params})
     return true;
 }}
 
-bool CheckShapes({params})
+{has_shape}bool CheckShapes({params})
 {{
 {_indent(shapes)}
     return true;
@@ -307,12 +335,17 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
     (output,) = d.operator.outputs
     inputs = d.operator.inputs
     shape_from = inputs[-1]
+    shape = d.output_shape
+    allocated = f"{shape_from}->GetViewShape()" if shape is None else \
+        (f"op::Shape({shape_text(shape)})" if shape else "op::Shape()")
+    gets = f"{shape_from}'s shape and dtype" if shape is None else \
+        f"the shape {shape_text(shape)} and {shape_from}'s dtype"
     attrs = [a.field for a in d.attributes]
     op_attr = f", OP_ATTR({', '.join(attrs)})" if attrs else ""
     launch = (f"ADD_TO_LAUNCHER_LIST_AICORE({d.op_type}, OP_INPUT({', '.join(inputs)}), "
               f"OP_OUTPUT({output}){op_attr});")
     return f"""{generated(kernels)}
-// The l0op launcher of {d.op_type}: {output} gets {shape_from}'s shape and dtype, then the launch.
+// The l0op launcher of {d.op_type}: {output} gets {gets}, then the launch.
 #include "{l0op_h(d)}"
 #include "opdev/data_type_utils.h"
 #include "opdev/make_op_executor.h"
@@ -332,7 +365,7 @@ OP_TYPE_REGISTER({d.op_type});
 {{
     L0_DFX({d.op_type}, {", ".join([*inputs, *attrs])});
     aclTensor* {output} =
-        executor->AllocTensor({shape_from}->GetViewShape(), {shape_from}->GetDataType());
+        executor->AllocTensor({allocated}, {shape_from}->GetDataType());
     CHECK_RET({output} != nullptr, nullptr);
     const aclnnStatus launched =
         {launch}

@@ -10,6 +10,7 @@ model against its lowered kernels.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -20,6 +21,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     ModuleOp,
     TensorType,
 )
@@ -35,31 +37,40 @@ RUNNER = "hswc_emit_run"
 """The host function added to the copy of the module."""
 
 
-def _runner(kernel: Kernel, scalars: Sequence[float]) -> func.FuncOp:
-    t = TensorType(kernel.element_type, [DYNAMIC_INDEX])
+def _runner(kernel: Kernel, scalars: Sequence[float],
+            shapes: Sequence[tuple[int, ...]] | None) -> func.FuncOp:
     count = len(kernel.operator.inputs)
-    block = Block(arg_types=[t] * count)
+    types = [TensorType(kernel.element_type, s) for s in shapes] if shapes is not None else \
+        [TensorType(kernel.element_type, [DYNAMIC_INDEX])] * (count + 1)
+    block = Block(arg_types=types[:count])
     b = Builder(InsertPoint.at_end(block))
-    total = b.insert(hsg.NumElementsOp(block.args[0])).result
+    total = b.insert(hsg.NumElementsOp(block.args[0])).result if shapes is None else \
+        b.insert(arith.ConstantOp(IntegerAttr(math.prod(shapes[-1]), IndexType()))).result
     cores = b.insert(hsg.GetCoreNumAivOp()).result
     ub = b.insert(hsg.GetUbSizeOp()).result
     call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
                                 [IndexType()] * len(RESULT_NAMES)))
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
     launch = b.insert(hsg.LaunchOp(kernel.func.sym_name.data, call.results[3],
-                                   list(block.args), call.results[:len(TILING_FIELDS)], values))
+                                   list(block.args), call.results[:len(TILING_FIELDS)], values,
+                                   types[-1]))
     b.insert(func.ReturnOp(launch.y))
-    return func.FuncOp(RUNNER, ([t] * count, [t]), Region(block))
+    return func.FuncOp(RUNNER, (types[:count], types[-1:]), Region(block))
 
 
 def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
-               attributes: Mapping[str, float], platform: Platform) -> np.ndarray:
-    """y of `kernel` (of `module`) launched on the flat `inputs` on `platform`, its scalars
-    taken from `attributes` by tiling-struct field name."""
+               attributes: Mapping[str, float], platform: Platform,
+               shapes: Sequence[tuple[int, ...]] | None = None) -> np.ndarray:
+    """y of `kernel` (of `module`), flat, launched on the flat `inputs` on `platform`, its
+    scalars taken from `attributes` by tiling-struct field name; `shapes`: each input's and
+    the output's static shape (a kernel reading broadcast inputs), None: any, the first's."""
     from hswc.runner import compile_module
 
     copy = module.clone()
-    copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields]))
+    copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields],
+                                   shapes))
     compiled = compile_module(copy, soc=platform.name, function=RUNNER,
                               core_num=platform.core_num, ub_size=platform.ub_size)
-    return np.asarray(compiled(*(np.ascontiguousarray(a).reshape(-1) for a in inputs)))
+    given = [np.ascontiguousarray(a).reshape(-1 if shapes is None else shapes[i])
+             for i, a in enumerate(inputs)]
+    return np.asarray(compiled(*given)).reshape(-1)

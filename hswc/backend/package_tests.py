@@ -9,9 +9,12 @@ description's golden model (a named op's bit-exact reference; hswc-run for a gen
   every kernel dtype on `TILING_CASES` (the shapes and platforms hswc's own tests use), with
   the op's attributes at the values the module gave them, and checks the tiling key, block
   dim, workspace and each tiling field; then the refusals: a UB too small, inputs of different
-  shapes or dtypes, a dtype without a kernel, and each attribute value the op refuses.
+  shapes or dtypes, a dtype without a kernel, and each attribute value the op refuses. Of a
+  broadcast operator (hswc.broadcast) every tensor has the shape its kernels were compiled for,
+  the cases are that shape on the same platforms, and each input of another shape is refused.
 - `op_kernel/test_<entry>.cpp` runs every kernel on the CPU debug model (tikicpulib) on the
-  description's kernel test inputs, tiled as on `UT_PLATFORM`, and compares y bit for bit.
+  description's kernel test inputs (each of its own size, of a broadcast operator), tiled as on
+  `UT_PLATFORM`, and compares y bit for bit.
 """
 
 from __future__ import annotations
@@ -81,6 +84,21 @@ TILING_CASES = (
 )
 """The first two are ops-nn's tiling test ({7, 3} on 64 cores, 262144 B: 21, 1, 5440) and
 SPEC section 4's worked example (10^6 elements on 48 cores: 20834, 4032)."""
+COMPILED_SHAPE_CASES = (
+    TilingCase("compiled_shape_on_64_cores", (), 64, 262144),
+    TilingCase("compiled_shape_on_48_cores", (), 48, 196608),
+    TilingCase("ub_of_2048_bytes", (), 64, 2048),
+)
+"""Of a broadcast operator, whose kernels take one shape (the output's, put in for `()`)."""
+
+
+def tiling_cases(d: Description) -> tuple[TilingCase, ...]:
+    """The cases of the tiling unit test: TILING_CASES, or of a broadcast operator the shape
+    its kernels were compiled for on the same platforms."""
+    shape = d.output_shape
+    if shape is None:
+        return TILING_CASES
+    return tuple(TilingCase(c.name, shape, c.core_num, c.ub_size) for c in COMPILED_SHAPE_CASES)
 
 
 def _tensor_list(descs: list[str]) -> list[str]:
@@ -120,8 +138,8 @@ def _float(value: float) -> str:
 def _tiling_test(kernel: Kernel, d: Description, case: TilingCase,
                  key: Callable[[Kernel, int], int] = same_key) -> list[str]:
     op = kernel.operator
-    tensors = [f"Tensor({_shape(case.shape)}, {GE_DTYPES[kernel.dtype]})"
-               for _ in op.gm_arguments]
+    tensors = [f"Tensor({_shape(shape)}, {GE_DTYPES[kernel.dtype]})"
+               for shape in d.tensor_shapes(case.shape)]
     name = f"{kernel.dtype}_{case.name}"
     tiling = case_tiling(kernel, case)
     values = d.attribute_values(kernel)
@@ -156,13 +174,13 @@ def _attribute_refusals(kernels: list[Kernel], d: Description) -> list[str]:
     """Attribute values TilingFunc refuses: NaN for each; a negative one where none is allowed;
     one beyond the input dtype where the op converts to it; the bounds the wrong way round."""
     op, kernel = kernels[0].operator, kernels[0]
-    shape, count = (7, 3), len(op.gm_arguments)
+    shapes = d.tensor_shapes((7, 3))
     base = d.attribute_values(kernel)
     lines: list[str] = []
 
     def refuse(name: str, changed: dict[str, float], on: Kernel = kernel) -> None:
         values = {**d.attribute_values(on), **changed}
-        lines.extend(_refusal(op, name, [(shape, GE_DTYPES[on.dtype])] * count,
+        lines.extend(_refusal(op, name, [(s, GE_DTYPES[on.dtype]) for s in shapes],
                               _attrs(d, values)))
 
     for a in d.attributes:
@@ -189,16 +207,27 @@ def _refusal_tests(kernels: list[Kernel], d: Description) -> list[str]:
     unsupported = next(d for d in UNSUPPORTED_GE_DTYPES
                        if d not in {GE_DTYPES[k.dtype] for k in kernels})
     other = next((GE_DTYPES[k.dtype] for k in kernels[1:]), unsupported)
-    shape, count = (7, 3), len(op.gm_arguments)
+    shapes = d.tensor_shapes((7, 3))
     last_input = len(op.inputs) - 1
     lines: list[str] = []
-    if len(op.inputs) > 1:
+    if d.shapes is not None:  # each input of another shape than its kernel's
+        for i, name in enumerate(op.inputs):
+            lines += _refusal(op, f"{name}_has_another_shape", [
+                (another_shape(s) if j == i else s, dtype) for j, s in enumerate(shapes)], attrs)
+    elif len(op.inputs) > 1:
         lines += _refusal(op, "inputs_differ_in_shape", [
-            ((21,) if i == last_input else shape, dtype) for i in range(count)], attrs)
+            ((21,) if i == last_input else s, dtype) for i, s in enumerate(shapes)], attrs)
+    if len(op.inputs) > 1:
         lines += _refusal(op, "inputs_differ_in_dtype", [
-            (shape, other if i == last_input else dtype) for i in range(count)], attrs)
-    lines += _refusal(op, "dtype_without_a_kernel", [(shape, unsupported)] * count, attrs)
+            (s, other if i == last_input else dtype) for i, s in enumerate(shapes)], attrs)
+    lines += _refusal(op, "dtype_without_a_kernel", [(s, unsupported) for s in shapes], attrs)
     return lines + _attribute_refusals(kernels, d)
+
+
+def another_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """A shape other than `shape` (its last dim one longer; a scalar becomes {2})."""
+    return (*shape[:-1], shape[-1] + 1) if shape else (2,)
+
 
 
 ATTRIBUTE_HELPERS = """
@@ -223,7 +252,7 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
                              for i, f in enumerate(TILING_FIELDS))
     field_checks += "".join(f"\n    EXPECT_EQ(data.{f}, scalars[{i}]) << \"{f}\";"
                             for i, f in enumerate(op.scalar_fields))
-    tests = [line for k in kernels for case in TILING_CASES
+    tests = [line for k in kernels for case in tiling_cases(d)
              for line in [*_tiling_test(k, d, case, key), ""]]
     limits = "#include <limits>\n" if d.attributes else ""
     helpers = ATTRIBUTE_HELPERS if d.attributes else ""
@@ -354,9 +383,15 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     params = [*(f"const std::vector<Bits>& {name}" for name in inputs),
               f"const {op.tiling_struct}& tilingData", "uint32_t blockDim"]
     gm = [*inputs, output]
+    own = d.shapes is not None  # inputs of their own sizes: y has the tiling's totalNum
+    size = {name: f"{name}.size() * sizeof(Bits)" if own else "bytes" for name in inputs}
+    size[output] = "bytes"
     allocs = "\n".join(
-        f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc(bytes));" for name in gm)
-    copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), bytes);" for name in inputs)
+        f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc({size[name]}));"
+        for name in gm)
+    copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), {size[name]});"
+                       for name in inputs)
+    count = "tilingData.totalNum" if own else f"{first}.size()"
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
     tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels
@@ -389,7 +424,7 @@ namespace {{
 {template}
 {wrapped("std::vector<Bits> LaunchKernel", params)}
 {{
-    const size_t bytes = {first}.size() * sizeof(Bits);
+    const size_t bytes = {count} * sizeof(Bits);
 {allocs}
     uint8_t* workspaceGm = static_cast<uint8_t*>(AscendC::GmAlloc(32));
     uint8_t* tilingGm = static_cast<uint8_t*>(AscendC::GmAlloc(sizeof tilingData));
@@ -398,7 +433,7 @@ namespace {{
     ICPU_SET_TILING_KEY(KEY);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(({instance}), blockDim, {args});
-    std::vector<Bits> result({first}.size());
+    std::vector<Bits> result({count});
     std::memcpy(result.data(), {output}Gm, bytes);
 {frees}
     return result;
