@@ -172,3 +172,14 @@ def test_host_tiling_refuses_another_shape_naming_the_input(packages: dict[str, 
         assert done.returncode != 0 and "status failed" in done.stdout, shapes
         assert (f"BiasAdd: {name} must have shape {said}, the shape its kernel was compiled "
                 "for") in done.stderr, done.stderr
+
+
+def test_the_ascend950_package_checks_the_shapes_too(packages: dict[str, Path]) -> None:
+    package = packages[ARCH35]
+    tiling = (package / "op_host/arch35/bias_add_tiling_arch35.cpp").read_text()
+    assert "const gert::Shape shape = gert::Shape({4, 64});" in tiling
+    assert '"BiasAdd: arg1 must have shape {64}, the shape its kernel was compiled for"' in tiling
+    infer = (package / "op_host/bias_add_infershape.cpp").read_text()
+    assert "    *yShape = gert::Shape({4, 64});" in infer
+    ut = (package / "tests/ut/op_host/arch35/test_bias_add_tiling.cpp").read_text()
+    assert "Arch35TilingTest, arg1_has_another_shape)" in ut

@@ -72,7 +72,7 @@ def _input_checks(operator: Operator, d: Description) -> str:
         lines.append(f"const gert::Shape shape = NotScalar({first}Shape->GetStorageShape());")
     else:
         lines.append(f"const gert::Shape shape = {gert_shape(d.shapes[-1])};")
-        for name, own in zip(inputs, d.shapes, strict=False):
+        for name, own in zip(inputs, d.shapes[:-1], strict=True):
             lines += [f"OP_CHECK_IF(!SameShape({name}Shape->GetStorageShape(), "
                       f"{gert_shape(own)}),",
                       f'    OP_LOGE(context, "{op_type}: {name} must have {shape_said(own)}, the '

@@ -229,7 +229,6 @@ def another_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
     return (*shape[:-1], shape[-1] + 1) if shape else (2,)
 
 
-
 ATTRIBUTE_HELPERS = """
 using Attr = gert::TilingContextPara::OpAttr;
 
