@@ -15,6 +15,8 @@
 //   SEEDED_MISSING_TAIL     the chunk loop stops before the last, shorter chunk
 //   SEEDED_FULL_TAIL_COPY   CopyIn reads a whole chunk also for the shorter last one
 //   SEEDED_NO_INPUT_QUEUE   the inputs are computed on without EnQue/DeQue (MTE2 -> V race)
+//   SEEDED_PARTIAL_REPEAT   Lanes is the chunk's own length, not whole repeats (A2/A3's Compare
+//                           then compares only the whole repeats)
 #ifndef CHECKER_ELEMENTWISE_KERNEL_H
 #define CHECKER_ELEMENTWISE_KERNEL_H
 
@@ -77,7 +79,11 @@ protected:
     /// Whole f32 repeats covering `cur` elements (what Compares needs).
     __aicore__ inline uint32_t Lanes(uint32_t cur) const
     {
+#if defined(SEEDED_PARTIAL_REPEAT)
+        return cur;
+#else
         return (cur + F32_PER_REPEAT - 1) / F32_PER_REPEAT * F32_PER_REPEAT;
+#endif
     }
 
     __aicore__ inline LocalTensor<float> Scratch(int slot)

@@ -96,9 +96,10 @@ def make_cases(o: CheckOptions, entry: kernel_source.Entry, ref: expected.Refere
 
 
 def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expected.Reference,
-                cases: Sequence[Case], instances: dict[str, list[str]], struct: str,
+                cases: Sequence[Case], instances: dict[str, list[str]], struct: str | None,
                 fields: Sequence[kernel_source.TilingField], include_dirs: Sequence[Path],
-                workdir: Path) -> tuple[dict[str, BuildSpec], dict[str, str]]:
+                workdir: Path, extra_inputs: int = 0
+                ) -> tuple[dict[str, BuildSpec], dict[str, str]]:
     """Per dtype the build, and how it was built in words (its macros and instances); built
     for the SoC's column of the API table (soc_flags)."""
     entry = sources.entry
@@ -112,7 +113,7 @@ def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expe
         listed = tuple(instances[dtype]) if entry.template is not None else None
         builds[dtype] = BuildSpec(
             dtype, workdir / f"run_kernel_{dtype}", entry.source,
-            (sources.directory, *include_dirs), entry.name, len(ref.input_names),
+            (sources.directory, *include_dirs), entry.name, len(ref.input_names) + extra_inputs,
             ref.result_count, listed, tuple(defines), tuple(Path(p) for p in o.forced_includes),
             struct, tuple(f.name for f in fields), soc_flags(o.soc))
         words = [f"-D{d}" for d in defines]

@@ -68,7 +68,8 @@ class Plan:
     order: tuple[int, ...]
     """For each GM input of the kernel, the index of the reference input it takes."""
     fields: tuple[kernel_source.TilingField, ...]
-    struct: str
+    struct: str | None
+    """None: the op's own tiling gives the raw bytes and the kernel reads them itself."""
     cases: list[Case]
     builds: dict[str, builder.BuildSpec]
     ub_size: int
@@ -79,6 +80,9 @@ class Plan:
     layouts: dict[str, StructLayout] = field(default_factory=dict)
     tolerance: Tolerance = field(default_factory=lambda: Tolerance("bits"))
     """How outputs are compared (--tolerance)."""
+    attribute_inputs: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """Kernel GM inputs that take an attribute as a one-element tensor: position -> (attribute,
+    value)."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -87,9 +91,11 @@ class Plan:
 
 def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
             include_dirs: tuple[Path, ...], opdir: OpDir | None = None,
-            ) -> tuple[str, tuple[kernel_source.TilingField, ...], Path]:
+            ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None]:
     struct = o.tiling_struct or sources.tiling_struct_used or (
         opdir.struct_from_tiling() if opdir is not None else None)
+    if struct is None and opdir is not None:
+        return None, (), None
     if struct is None:
         raise CheckError(f"name the kernel's tiling struct with --tiling-struct (the entry "
                          f"{sources.entry.name} names none with GET_TILING_DATA_WITH_STRUCT)")
@@ -116,15 +122,22 @@ def _platform(o: CheckOptions) -> Platform:
 
 
 def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order: tuple[int, ...],
-            platform: Platform, struct: str, shown: dict[str, str]) -> CheckReport:
+            platform: Platform, struct: str | None, shown: dict[str, str],
+            scalars: dict[int, tuple[str, str]]) -> CheckReport:
     entry = sources.entry
-    gm_in = [f"{entry.gm_arguments[k]} <- {ref.input_names[i]}" for k, i in enumerate(order)]
-    gm_out = entry.gm_arguments[len(order):]
+    tensors = iter(order)
+    gm_in = [f"{entry.gm_arguments[k]} <- "
+             + (f"{scalars[k][0]} = {scalars[k][1]} (one element)" if k in scalars
+                else ref.input_names[next(tensors)])
+             for k in range(len(order) + len(scalars))]
+    gm_out = entry.gm_arguments[len(order) + len(scalars):]
     report = CheckReport(
         kernel=str(entry.source), entry=entry.name, reference=ref.title,
         platform=f"{platform.name}: {platform.core_num} cores, {platform.ub_size} bytes of UB",
         arguments=f"inputs {', '.join(gm_in)}; outputs {', '.join(gm_out)}; "
-                  f"{entry.template_spelling}; tiling struct {struct}",
+                  f"{entry.template_spelling}; "
+                  + (f"tiling struct {struct}" if struct else "tiling: the raw bytes the op's "
+                     "tiling writes (the kernel reads them itself)"),
         per_dtype=shown, input_names=tuple(entry.gm_arguments[:len(order)]))
     text = sources.text()
     called: dict[str, list[str]] = {}
@@ -147,6 +160,18 @@ def plan(o: CheckOptions) -> Plan:
         raise
 
 
+def _reference(o: CheckOptions, opdir: OpDir | None
+               ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]]]:
+    """The reference, the attributes for the op's tiling, and the kernel inputs that take an
+    attribute as a one-element tensor (op folders only)."""
+    if opdir is None:
+        return reference(o), {}, {}
+    assert o.op is not None
+    semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
+    ref = expected.from_op(o.op, semantic, o.semantics)
+    return ref, tiling_attrs, opdir.attribute_inputs(o.op, semantic)
+
+
 def _uses_op_dir(o: CheckOptions) -> bool:
     return (o.tiling_function is None and not o.tiling and o.op is not None
             and op_folder.is_op_folder(o.kernel))
@@ -161,15 +186,12 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         kernel = opdir.kernel
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
     sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
-    tiling_attrs: dict[str, str] = {}
-    if opdir is not None:
-        assert o.op is not None
-        semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
-        ref = expected.from_op(o.op, semantic, o.semantics)
-    else:
-        ref = reference(o)
+    ref, tiling_attrs, scalars = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
-    order = argument_order(o, ref, sources.entry)
+    if opdir is not None and o.kernel_inputs is None:
+        o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names))
+    tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in scalars)
+    order = argument_order(o, ref, replace(sources.entry, gm_arguments=tensors))
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
@@ -186,7 +208,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                                         for t in entry.template]
         host = host_tiling.build(opdir.folder, opdir.op, tiling_attrs, struct,
                                  [f.name for f in fields], struct_file, template, opdir.cxx,
-                                 workdir / "host")
+                                 workdir / "host", frozenset(scalars))
         source = replace(source, host=host.launch)
         supported = opdir.dtypes()
         left_out = [d for d in dtypes if d not in supported]
@@ -207,8 +229,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
             raise CheckError(f"tiling of {case.size} {case.dtype} elements: {struct} has no "
                              f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
-                                workdir)
-    report = _report(sources, ref, order, platform, struct, shown)
+                                workdir, len(scalars))
+    report = _report(sources, ref, order, platform, struct, shown, scalars)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         report.notes.insert(0, f"tiling: {opdir.op.name}'s own ({files}), on the CPU model of "
@@ -216,7 +238,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     report.notes += notes
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
-                report, workdir, o.work_dir is None, tolerance=tolerance)
+                report, workdir, o.work_dir is None, tolerance=tolerance,
+                attribute_inputs=scalars)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -238,7 +261,8 @@ def build_plans(plans: Sequence[Plan]) -> None:
                 BuildFailure(dtype, tuple(failed[p.builds.pop(dtype).output])))
         p.cases = [c for c in p.cases if c.dtype in p.builds]
         for dtype, spec in p.builds.items():
-            p.layouts[dtype] = parse_layout(p.struct, builder.layout_text(spec.output))
+            if p.struct is not None:
+                p.layouts[dtype] = parse_layout(p.struct, builder.layout_text(spec.output))
 
 
 _REFERENCE_LOCK = threading.Lock()
@@ -250,11 +274,13 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
                                                    len(ref.input_names), case.size))
     kernel_inputs = [values[i] for i in p.order]
     dtype = NUMPY[case.dtype]
+    for k in sorted(p.attribute_inputs):
+        kernel_inputs.insert(k, np.array([float(p.attribute_inputs[k][1])]).astype(dtype))
     spec = p.builds[case.dtype]
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      [dtype] * ref.result_count, case.size, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
-                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads)
+                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],

@@ -24,7 +24,8 @@ from pathlib import Path
 from hswc.checker import build as builder
 from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
-from hswc.checker.op_folder import Folder, normalised
+from hswc.checker.kernel_source import strip_comments, struct_namespace
+from hswc.checker.op_folder import Folder, atvoss_sources, normalised
 from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
@@ -140,6 +141,8 @@ class HostTiling:
     template: Sequence[tuple[str, bool]] | None
     """The entry's template parameters: (name, is a type), or None for a plain entry."""
     soc: str
+    one_element: frozenset[int] = frozenset()
+    """Inputs that are one-element tensors (an attribute passed as a tensor)."""
     _cache: dict[tuple[int, str, int, int], Launch] = field(default_factory=dict)
     _checked: bool = False
 
@@ -153,7 +156,8 @@ class HostTiling:
         ge = GE_DTYPES[dtype]
         command = [str(self.executable), "--op", self.op.name, "--soc", self.soc, "--core-num",
                    str(core_num), "--ub-size", str(ub_size)]
-        command += [a for _ in self.op.inputs for a in ("--input", f"{ge}:{total}")]
+        command += [a for k, _ in enumerate(self.op.inputs)
+                    for a in ("--input", f"{ge}:{1 if k in self.one_element else total}")]
         command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
         command += [a for value in self.attributes for a in ("--attr", value)]
         where = (f"{self.op.name}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
@@ -229,16 +233,19 @@ def attribute_arguments(op: OpDefinition, given: Mapping[str, str]) -> tuple[lis
 
 
 def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
-          struct: str, fields: Sequence[str], struct_header: Path | None,
-          template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path) -> HostTiling:
+          struct: str | None, fields: Sequence[str], struct_header: Path | None,
+          template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path,
+          one_element: frozenset[int] = frozenset()) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
-    if struct_header is not None:
+    if struct_header is not None and struct is not None:
+        scope = struct_namespace(strip_comments(struct_header.read_text(
+            encoding="utf-8", errors="replace")), struct)
         flags += [f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
-                  f"-DHSWC_TILING_STRUCT={struct}",
+                  f"-DHSWC_TILING_STRUCT={scope}{struct}",
                   "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]
-    files = (*folder.def_files, *folder.tiling_files)
+    files = (*folder.def_files, *folder.tiling_files, *atvoss_sources(folder))
     _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
-    return HostTiling(exe, op, folder, attributes, names, template, folder.soc)
+    return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element)

@@ -282,6 +282,24 @@ def _struct_body(text: str, name: str) -> str | None:
     return None
 
 
+def struct_namespace(text: str, name: str) -> str:
+    """The namespaces enclosing the definition of `struct NAME` in `text` ("Ops::Base::", or ""
+    at file scope), so that code outside them can name it."""
+    m = re.search(rf"\b(?:struct|class)\s+{_DECL_ATTRIBUTES}{re.escape(name)}\s*"
+                  rf"(?:final\s*)?(?::[^{{;]*)?\{{", text) or _alias(text, name)
+    if m is None:
+        return ""
+    stack: list[str | None] = []
+    opener = re.compile(r"\bnamespace\s+([\w:]+)\s*\{|\{|\}")
+    for token in opener.finditer(text, 0, m.start()):
+        if token.group(0) == "}":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(token.group(1))
+    return "".join(f"{n}::" for n in stack if n)
+
+
 def _declarators(statement: str) -> list[TilingField]:
     """The data members one member declaration declares (none for functions, statics, types,
     access specifiers)."""
@@ -342,10 +360,28 @@ def struct_search_files(sources: KernelSources, extra_dirs: Sequence[Path] = (),
     return list(dict.fromkeys(found))
 
 
+def _alias(text: str, name: str) -> re.Match[str] | None:
+    """`using NAME = OTHER;` or `typedef OTHER NAME;` (group 1: OTHER, without namespaces)."""
+    return (re.search(rf"\busing\s+{re.escape(name)}\s*=\s*(?:typename\s+)?(?:\w+::)*(\w+)\s*;",
+                      text)
+            or re.search(rf"\btypedef\s+(?:struct\s+)?(?:\w+::)*(\w+)\s+{re.escape(name)}\s*;",
+                         text))
+
+
 def find_struct(sources: KernelSources, struct: str, extra_dirs: Sequence[Path] = (),
                 extra_files: Sequence[Path] = ()) -> tuple[tuple[TilingField, ...], Path]:
-    """The data members of `struct` and the file that declares it (see struct_search_files)."""
-    for f in struct_search_files(sources, extra_dirs, extra_files):
+    """The data members of `struct` and the file that declares it (see struct_search_files);
+    a struct named through an alias (`using EleBaseTilingDataV2 = EleBaseTilingData;`) has
+    the members of the struct it names, and the alias's file."""
+    files = struct_search_files(sources, extra_dirs, extra_files)
+    for f in files:
+        alias = _alias(strip_comments(_read(f)), struct)
+        if alias is not None and alias.group(1) != struct:
+            try:
+                return find_struct(sources, alias.group(1), extra_dirs, extra_files)[0], f
+            except CheckError:
+                break
+    for f in files:
         body = _struct_body(strip_comments(_read(f)), struct)
         if body is not None:
             fields = [f for statement in _flatten(body).split(";")

@@ -51,6 +51,39 @@ class OpDir:
             out = these if out is None else out & these
         return out or set()
 
+    def kernel_inputs(self, reference_inputs: tuple[str, ...]) -> list[str] | None:
+        """The reference input each of the definition's inputs takes, in its order, for a
+        backward op (reference inputs `grad` and one other): the definition's input named like a
+        gradient (`dy`, or containing `grad`: grads, gradients, grad_output, y_grad, ...) takes
+        `grad`, the other the forward operand. None when that does not decide it."""
+        names = [n for n, _ in self.op.inputs]
+        if "grad" not in reference_inputs or len(names) != 2 or len(reference_inputs) != 2:
+            return None
+        grads = [k for k, n in enumerate(names) if n.lower() == "dy" or "grad" in n.lower()]
+        if len(grads) != 1:
+            return None
+        other = next(r for r in reference_inputs if r != "grad")
+        return ["grad" if k == grads[0] else other for k in range(len(names))]
+
+    def attribute_inputs(self, hsg_op: str, semantic: Mapping[str, str]
+                         ) -> dict[int, tuple[str, str]]:
+        """The definition's inputs that carry an attribute of the hsg op as a one-element
+        tensor of x's dtype (ThresholdV2's threshold and value, as aclnnThreshold's
+        ConvertToTensor passes them): input position -> (attribute, value)."""
+        from hswc.checker.expected import named_op
+
+        specs = {normalised(s.name): s.name for s in named_op(hsg_op).ATTRIBUTES}
+        out: dict[int, tuple[str, str]] = {}
+        for k, (name, _) in enumerate(self.op.inputs):
+            attr = specs.get(normalised(name))
+            if attr is None:
+                continue
+            if attr not in semantic:
+                raise CheckError(f"{self.def_names}: {self.op.name}'s input {name} is "
+                                 f"{hsg_op}'s attribute {attr}: give --attr {attr}=VALUE")
+            out[k] = (attr, semantic[attr])
+        return out
+
     def split_attributes(self, hsg_op: str, given: Mapping[str, str]) -> tuple[dict[str, str],
                                                                               dict[str, str]]:
         """(the reference's attributes, the tiling's)."""

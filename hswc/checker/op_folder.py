@@ -55,6 +55,8 @@ class Folder:
     opbase's ATVOSS headers, if opbase is found."""
     kernel_include_dirs: tuple[Path, ...] = ()
     """-I for the kernel build: opbase's ATVOSS headers, if opbase is found."""
+    opbase: Path | None = None
+    """opbase's root, if found: its ATVOSS tiling sources are built with the op's tiling."""
 
     @property
     def arch_dirs(self) -> tuple[str, ...]:
@@ -89,9 +91,38 @@ def folder(path: str | Path, soc: str) -> Folder:
         raise CheckError(f"{root}: no tiling source (*tiling*.cpp) in op_host/ or {where} for "
                          f"{soc}")
     base = ops_nn_root(root)
-    includes = (base / "common" / "inc",) if base is not None else ()
-    atvoss = opbase_includes(opbase_root(base))
-    return Folder(root, soc, defs, tuple(tilings), (*includes, *atvoss), atvoss)
+    # ops-nn's common/inc, and its root (tilings include "activation/<op>/op_kernel/...").
+    includes = (base / "common" / "inc", base) if base is not None else ()
+    opbase = opbase_root(base)
+    atvoss = opbase_includes(opbase)
+    return Folder(root, soc, defs, tuple(tilings), (*includes, *atvoss), (*atvoss, *includes[1:]),
+                  opbase)
+
+
+ATVOSS_PARTS = ("elewise", "broadcast", "reduce")
+"""opbase's ATVOSS tiling libraries: pkg_inc/op_common/atvoss/<part>/ headers, whose
+non-template code is in src/op_common/atvoss/<part>/*.cpp."""
+
+
+def atvoss_sources(folder: Folder) -> tuple[Path, ...]:
+    """opbase's src/op_common/atvoss/<part>/*.cpp for each ATVOSS part the op's host files
+    include (ops-nn links them from opbase's library)."""
+    if folder.opbase is None:
+        return ()
+    text = folder.host_text()
+    out: list[Path] = []
+    for part in ATVOSS_PARTS:
+        if re.search(rf'#\s*include\s*["<](?:op_common/)?atvoss/{part}/', text) or any(
+                f"atvoss/{part}/" in h for h in _local_header_text(folder)):
+            out += sorted((folder.opbase / "src" / "op_common" / "atvoss" / part).glob("*.cpp"))
+    return tuple(out)
+
+
+def _local_header_text(folder: Folder) -> list[str]:
+    """The op's own op_host headers (a tiling's .h may be where the ATVOSS include is)."""
+    host = folder.root / "op_host"
+    return [p.read_text(encoding="utf-8", errors="replace")
+            for d in (host, *(host / a for a in folder.arch_dirs)) for p in sorted(d.glob("*.h"))]
 
 
 def opbase_root(ops_nn: Path | None, environ: dict[str, str] | None = None) -> Path | None:
@@ -109,11 +140,12 @@ def opbase_root(ops_nn: Path | None, environ: dict[str, str] | None = None) -> P
 
 
 def opbase_includes(opbase: Path | None) -> tuple[Path, ...]:
-    """opbase's include directories ATVOSS needs: pkg_inc/op_common (atvoss/...), pkg_inc and
-    include/op_common."""
+    """opbase's include directories ATVOSS needs: pkg_inc/op_common (atvoss/...), pkg_inc
+    (op_common/atvoss/...), include/op_common and include (op_common/op_host/util/...)."""
     if opbase is None:
         return ()
-    dirs = (opbase / "pkg_inc" / "op_common", opbase / "pkg_inc", opbase / "include" / "op_common")
+    dirs = (opbase / "pkg_inc" / "op_common", opbase / "pkg_inc", opbase / "include" / "op_common",
+            opbase / "include")
     return tuple(d for d in dirs if d.is_dir())
 
 

@@ -60,6 +60,8 @@ class CheckOptions:
     jobs: int | None = None
     timeout: float = DEFAULT_TIMEOUT
     record_gm_reads: bool = False
+    record_rules: bool = False
+    """--record-rules: every broken rule the model can go on after is recorded (GM reads too)."""
     """A GM read past a tensor's end is a broken rule that does not stop the run: the values
     are still compared."""
     cxx: str | None = None

@@ -38,19 +38,20 @@ class Execution:
 def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
             output_dtypes: Sequence[np.dtype], output_size: int, tiling: bytes, block_dim: int,
             tiling_key: int, instance: int | None, ub_size: int, names: Sequence[str],
-            timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False) -> Execution:
+            timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False,
+            record_rules: bool = False) -> Execution:
     """One run; `names` are the kernel's GM arguments (inputs, then outputs), which the
     messages use instead of the files' paths. With `record_gm_reads`, a read past the end of a
-    GM tensor is reported as a broken rule and the run goes on (its outputs are compared)."""
+    GM tensor is reported as a broken rule and the run goes on (its outputs are compared); with
+    `record_rules`, so is every other rule the model can go on after."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)
     command = [str(executable), "--tiling-key", str(tiling_key), "--block-dim", str(block_dim),
                "--ub-size", str(ub_size), "--tiling-file", str(tiling_file), "--keep-going"]
-    if instance is not None:
-        command += ["--instance", str(instance)]
-    if record_gm_reads:
-        command.append("--record-gm-reads")
+    command += ["--instance", str(instance)] if instance is not None else []
+    command += [flag for flag, on in (("--record-gm-reads", record_gm_reads),
+                                      ("--record-rules", record_rules)) if on]
     for k, array in enumerate(inputs):
         path = workdir / f"input{k}.bin"
         np.ascontiguousarray(array).tofile(path)

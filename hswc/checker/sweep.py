@@ -15,7 +15,8 @@ these, with the attributes that make them the same function:
 
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
 (which kinds), or not checkable (why: the first line of the checker's message). The runs use
---record-gm-reads, so that kernels reading past the end still get their values compared, and
+--record-rules, so that kernels reading past the end or breaking another rule the model can go
+on after still get their values compared, and
 --ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md).
 """
 
@@ -133,15 +134,23 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
     for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
         progress(f"{prefix}{name} on {soc}: {how}")
         options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
-                          record_gm_reads=True, ignore_nan_inputs=("x",))
+                          record_gm_reads=True, record_rules=True, ignore_nan_inputs=("x",))
         try:
             found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
         except CheckError as error:
-            found = [Row(name, soc, "-", f"not checkable: {str(error).splitlines()[0]}")]
+            found = [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
         for r in found:
             progress(f"    {r.dtype}: {r.verdict}")
         rows += found
     return rows
+
+
+def _reason(message: str) -> str:
+    """A checker message in one line: its first, and the first detail when it ends in ':'."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].endswith(":"):
+        return f"{lines[0]} {lines[1]}"
+    return lines[0] if lines else "?"
 
 
 def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -> tuple[str, ...]:

@@ -109,6 +109,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="report a GM read past a tensor's end as a broken rule and go on, so "
                            "that the run's values are still compared (default: it stops the "
                            "run)")
+    runs.add_argument("--record-rules", action="store_true",
+                      help="as --record-gm-reads, and also for every other broken rule the model "
+                           "can go on after (a misaligned or short UB operand inside the UB, a "
+                           "partial Compare repeat)")
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
@@ -166,7 +170,8 @@ def _options(args: argparse.Namespace) -> object:
         tolerance=args.tolerance,
         soc=args.soc, core_num=args.core_num, ub_size=args.ub_size, dtypes=dtypes,
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
-        jobs=args.jobs, timeout=args.timeout, record_gm_reads=args.record_gm_reads, cxx=args.cxx,
+        jobs=args.jobs, timeout=args.timeout, record_gm_reads=args.record_gm_reads,
+        record_rules=args.record_rules, cxx=args.cxx,
         work_dir=args.work_dir)
 
 

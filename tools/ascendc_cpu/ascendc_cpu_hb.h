@@ -62,6 +62,9 @@ inline std::string SyncHint(Pipe from, Pipe to)
     } else if (from == Pipe::kMte2 && to == Pipe::kMte3) {
         queue = "EnQue/DeQue on a TQueBind<VECIN, VECOUT>, ";
     }
+#if defined(ASCENDC_CPU_DAV_3510)
+    queue += "Mutex::Unlock then Mutex::Lock of one id, ";
+#endif
     return Msg(PipeShortName(from), "->", PipeShortName(to), " needs ", queue, "SetFlag/WaitFlag<HardEvent::",
         PipeShortName(from), "_", PipeShortName(to), "> or PipeBarrier<PIPE_ALL>");
 }

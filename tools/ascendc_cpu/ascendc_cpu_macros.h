@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <tuple>
+#include <utility>
 #include <type_traits>
 
 #include "ascendc_cpu_runtime.h"
@@ -116,6 +118,12 @@ inline const T* TilingPointer(const uint8_t* tiling)
 
 }  // namespace ascendc_cpu
 
+/// The qualifier of a pointer to tiling data: const, as asc-devkit's generated tiling header
+/// has it with GET_TILING_DATA_PTR_WITH_STRUCT's const data.
+#ifndef __tiling_data_ptr__
+#define __tiling_data_ptr__ const
+#endif
+
 /// Declares the default tiling struct of a kernel: a compile-time check only.
 #define REGISTER_TILING_DEFAULT(tiling_struct) \
     static_assert(sizeof(tiling_struct) > 0, "REGISTER_TILING_DEFAULT needs a complete type")
@@ -147,6 +155,14 @@ template <bool B, typename T = void>
 using enable_if = std::enable_if<B, T>;
 template <bool B, typename T, typename F>
 using conditional = std::conditional<B, T, F>;
+// The tuple and index sequences of the device's Std (opbase's ATVOSS schedules use them).
+using std::get;
+using std::index_sequence;
+using std::make_index_sequence;
+using std::make_tuple;
+using std::tuple;
+using std::tuple_element;
+using std::tuple_size;
 }  // namespace Std
 }  // namespace AscendC
 

@@ -317,6 +317,7 @@ public:
         rt.ubUsed = 0;
         rt.ubLayout.clear();
         ascendc_cpu::Flags().clear();
+        ascendc_cpu::MutexClocks().clear();
     }
     ~TPipe()
     {
@@ -501,6 +502,9 @@ public:
 inline int64_t GetBlockIdx() { return ascendc_cpu::Rt().blockIdx; }
 /// Number of cores of the launch (the block dim).
 inline int64_t GetBlockNum() { return ascendc_cpu::Rt().blockNum; }
+/// Resets the core's control registers (mask, ...) at a kernel's start: the model keeps no
+/// such state between calls, so nothing.
+inline void InitSocState() {}
 
 /// The TPipe alive on this core; a violation if there is none.
 inline TPipe* GetTPipePtr()

@@ -137,6 +137,10 @@ struct Runtime {
     // after it, kGmGuardBytes) is reported once and the read goes on, so that the outputs can
     // still be compared; writes and reads farther out still stop the run.
     bool recordGmReads = false;
+    // --record-rules: also the broken rules after which the model can still compute what the
+    // device does (Broken: a misaligned or too short UB operand inside the UB, a partial
+    // Compare repeat) are reported once and the run goes on.
+    bool recordRules = false;
     uint64_t deferred = 0;
     std::vector<std::string> deferredKeys;
 
@@ -184,6 +188,19 @@ inline void Defer(const char* api, const std::string& rule, const std::string& k
     std::fflush(stdout);
     std::fprintf(stderr, "ascendc_cpu: %s: %s [block %lld]\n", api, rule.c_str(), static_cast<long long>(rt.blockIdx));
     std::fflush(stderr);
+}
+
+/// A broken rule after which the model can still do what the device does: with --record-rules
+/// recorded as Defer records it, else Fail().
+inline void Broken(const char* api, const std::string& rule, const std::string& key)
+{
+    if (!Rt().recordRules) {
+        Fail(api, rule);
+    }
+    const bool keep = Rt().keepGoing;
+    Rt().keepGoing = true;
+    Defer(api, rule, key);
+    Rt().keepGoing = keep;
 }
 
 /// (Re)allocates the UB arena. `ubBytes` must be a positive multiple of 32.

@@ -67,9 +67,65 @@ inline std::pair<Pipe, Pipe> EventPipes(AscendC::HardEvent e)
     return {PipeOfName(name.substr(0, sep)), PipeOfName(name.substr(sep + 1))};
 }
 
+/// The tracked pipe of a pipe_t (PIPE_M, MTE1, FIX: the cube side, untracked).
+inline Pipe PipeOf(pipe_t p)
+{
+    switch (p) {
+        case PIPE_MTE2: return Pipe::kMte2;
+        case PIPE_V: return Pipe::kV;
+        case PIPE_MTE3: return Pipe::kMte3;
+        case PIPE_S: return Pipe::kS;
+        default: return Pipe::kNone;
+    }
+}
+
+/// Mutex ids: what the pipe that last unlocked each one had done by then.
+inline std::vector<std::pair<bool, Clock>>& MutexClocks()
+{
+    static std::vector<std::pair<bool, Clock>> clocks;
+    return clocks;
+}
+
 }  // namespace ascendc_cpu
 
 namespace AscendC {
+
+using MutexID = uint8_t;
+constexpr MutexID MAX_MUTEXID = 31;
+
+/// Ascend 950's in-core mutex (asc-devkit docs, Mutex(ISASI).md and Lock.md): Lock<pipe>(id)
+/// holds the pipe's later instructions until the instructions before the last Unlock(id) are
+/// done; Unlock<pipe>(id) releases once the pipe's earlier instructions are done. So a Lock
+/// orders the pipe after everything the last unlocking pipe had done. An id above
+/// MAX_MUTEXID is a violation (the device asserts).
+class Mutex {
+public:
+    template <pipe_t pipe>
+    static inline void Lock(MutexID id)
+    {
+        Check("Mutex::Lock", id);
+        const auto& last = ascendc_cpu::MutexClocks()[id];
+        if (last.first) {
+            ascendc_cpu::JoinInto(ascendc_cpu::PipeOf(pipe), last.second);
+        }
+    }
+    template <pipe_t pipe>
+    static inline void Unlock(MutexID id)
+    {
+        Check("Mutex::Unlock", id);
+        ascendc_cpu::MutexClocks()[id] = {true, ascendc_cpu::Snapshot(ascendc_cpu::PipeOf(pipe))};
+    }
+
+private:
+    static void Check(const char* api, MutexID id)
+    {
+        if (id > MAX_MUTEXID) {
+            ascendc_cpu::Fail(api, ascendc_cpu::Msg("MutexID ", static_cast<int>(id), " is above MAX_MUTEXID ",
+                static_cast<int>(MAX_MUTEXID)));
+        }
+        ascendc_cpu::MutexClocks().resize(MAX_MUTEXID + 1);
+    }
+};
 
 /// Barrier inside one pipe. PIPE_ALL waits for every pipe: every access
 /// before it is ordered before every access after it. The others are no-ops

@@ -188,10 +188,15 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
     const uint8_t* base = Arena();
     const uint64_t off = static_cast<uint64_t>(v.ptr - base);
     if (access != Access::kScalar && off % kUbBlockBytes != 0) {
-        Fail(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"));
+        Broken(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"),
+            Msg(api, "/align/", operand));
     }
     if (bytesNeeded > v.bytes) {
-        Fail(api, Msg(operand, " needs ", bytesNeeded, " bytes but the LocalTensor has ", v.bytes));
+        const std::string rule = Msg(operand, " needs ", bytesNeeded, " bytes but the LocalTensor has ", v.bytes);
+        if (off + bytesNeeded > Rt().ubBytes) {
+            Fail(api, rule);  // past the UB: nothing to go on with
+        }
+        Broken(api, rule, Msg(api, "/short/", operand));
     }
     const BufferRecord* r = v.rec;
     if (r != nullptr && r->isQueueSlot) {
@@ -265,6 +270,20 @@ public:
     using PrimType = T;
 
     LocalTensor() = default;
+    /// A static tensor (asc-devkit kernel_tensor_impl.h): `tileSize` elements at byte `addr`
+    /// of the UB, owned by no queue or TBuf. Outside the UB is a violation.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
+    {
+        const uint64_t end = static_cast<uint64_t>(addr) + static_cast<uint64_t>(tileSize) * sizeof(T);
+        if (end > ascendc_cpu::Rt().ubBytes) {
+            ascendc_cpu::Fail("LocalTensor(pos, addr, tileSize)", ascendc_cpu::Msg("bytes [", addr, ", ", end,
+                ") are outside the UB (", ascendc_cpu::Rt().ubBytes, " bytes)"));
+        }
+        cpu_.ptr = ascendc_cpu::Arena() + addr;
+        cpu_.bytes = static_cast<uint32_t>(tileSize * sizeof(T));
+        cpu_.capacity = ascendc_cpu::Rt().ubBytes - addr;
+        cpu_.position = pos;
+    }
 
     uint32_t GetSize() const { return cpu_.bytes / static_cast<uint32_t>(sizeof(T)); }
     uint32_t GetLength() const { return cpu_.bytes; }
@@ -276,6 +295,14 @@ public:
                 ascendc_cpu::Msg("size ", size, " exceeds the buffer (", cpu_.capacity / sizeof(T), " elements)"));
         }
         cpu_.bytes = static_cast<uint32_t>(size * sizeof(T));
+    }
+    /// The tensor's length in elements and, on Ascend 950, the upper bound of its UB accesses
+    /// (asc-devkit kernel_tensor_impl.h): both become `dataLen` elements, which must fit in
+    /// the buffer.
+    void SetBufferLen(uint32_t dataLen)
+    {
+        SetSize(dataLen);
+        cpu_.capacity = cpu_.bytes;
     }
     TPosition GetPosition() const { return cpu_.position; }
     __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(cpu_.ptr); }

@@ -11,8 +11,9 @@
 // call itself is a compile error whose text names it:
 //   ascendc_cpu: <Call> is not modelled: its hardware result is not exactly specified
 // (a static_assert on a dependent false, so it fires only where the call is
-// instantiated). Forms covered: Call(args...), Call<T>(args...) and
-// Call<T, isSetMask>(args...).
+// instantiated). Forms covered: Call(args...), Call<T>(args...),
+// Call<T, isSetMask or mode>(args...) and Call<T, isReuseSource, config>(args...); the
+// config structs of the library functions (SinConfig, ...) exist with their algorithm enums.
 #ifndef ASCENDC_CPU_UNMODELLED_H
 #define ASCENDC_CPU_UNMODELLED_H
 
@@ -25,7 +26,13 @@
         static_assert(::ascendc_cpu::kFalse<ascendcCpuT, ascendcCpuArgs...>,                            \
             "ascendc_cpu: " #Call " is not modelled: its hardware result is not exactly specified");    \
     }                                                                                                   \
-    template <typename ascendcCpuT, bool ascendcCpuFlag, typename... ascendcCpuArgs>                    \
+    template <typename ascendcCpuT, auto ascendcCpuFlag, typename... ascendcCpuArgs>                    \
+    inline void Call(const ascendcCpuArgs&...)                                                          \
+    {                                                                                                   \
+        static_assert(::ascendc_cpu::kFalse<ascendcCpuT, ascendcCpuArgs...>,                            \
+            "ascendc_cpu: " #Call " is not modelled: its hardware result is not exactly specified");    \
+    } \
+    template <typename ascendcCpuT, auto ascendcCpuFlag, auto ascendcCpuConfig, typename... ascendcCpuArgs> \
     inline void Call(const ascendcCpuArgs&...)                                                          \
     {                                                                                                   \
         static_assert(::ascendc_cpu::kFalse<ascendcCpuT, ascendcCpuArgs...>,                            \
@@ -64,6 +71,34 @@ ASCENDC_CPU_UNMODELLED(Cosh)
 ASCENDC_CPU_UNMODELLED(Asinh)
 ASCENDC_CPU_UNMODELLED(Acosh)
 ASCENDC_CPU_UNMODELLED(Atanh)
+ASCENDC_CPU_UNMODELLED(Fmod)
+ASCENDC_CPU_UNMODELLED(Truncate)
+// Not modelled yet (exact, but no kernel checked so far needed them).
+ASCENDC_CPU_UNMODELLED(Copy)
+ASCENDC_CPU_UNMODELLED(LeakyRelu)
+ASCENDC_CPU_UNMODELLED(Ands)
+ASCENDC_CPU_UNMODELLED(Ors)
+
+// The library functions' configurations (asc-devkit adv_api/math/*.h), so that code naming
+// them compiles up to the call.
+enum class SinAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
+enum class CosAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
+enum class AtanAlgo { TAYLOR_EXPANSION, POLYNOMIAL_APPROXIMATION };
+enum class ErfAlgo { PADE_APPROXIMATION, SUBSECTION_POLYNOMIAL_APPROXIMATION };
+enum class SqrtAlgo { INTRINSIC, FAST_INVERSE, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
+    PRECISION_1ULP_FTZ_FALSE };
+enum class FmodAlgo { NORMAL, ITERATION_COMPENSATION };
+enum class DivAlgo { INTRINSIC, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE,
+    PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE };
+enum class PowerAlgo { DOUBLE_FLOAT_TECH };  // the one value opbase names (not in asc-devkit's include/)
+struct SinConfig { SinAlgo algo; };
+struct CosConfig { CosAlgo algo; };
+struct AtanConfig { AtanAlgo algo; };
+struct ErfConfig { ErfAlgo algo; };
+struct SqrtConfig { SqrtAlgo algo; };
+struct FmodConfig { FmodAlgo algo; uint32_t iterationNum; };
+struct DivConfig { DivAlgo algo; };
+struct PowerConfig { PowerAlgo algo; };
 
 }  // namespace AscendC
 

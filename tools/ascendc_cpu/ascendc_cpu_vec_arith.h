@@ -26,11 +26,18 @@ namespace ascendc_cpu {
 /// which the run may go on (Defer, --keep-going): the call then does what the
 /// device does, on `count` 16-bit lanes, so an operand too short for them is
 /// reported next.
+/// On Ascend 950 the count form takes every integer type of 1 to 8 bytes, `count` lanes of T
+/// (asc-devkit impl/basic_api/dav_3510/kernel_operator_vec_binary_continuous_impl.h).
 template <typename T, typename F>
 inline void Bitwise(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
     const AscendC::LocalTensor<T>& src1, int64_t count, F f)
 {
-    if constexpr (kIsOneOf<T, int16_t, uint16_t>) {
+#if defined(ASCENDC_CPU_DAV_3510)
+    constexpr bool kLanesOfT = kIsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>;
+#else
+    constexpr bool kLanesOfT = kIsOneOf<T, int16_t, uint16_t>;
+#endif
+    if constexpr (kLanesOfT) {
         Binary(api, dst, src0, src1, count, f);
     } else {
         Defer(api, Msg("element type ", TypeName<T>(), " is not int16_t/uint16_t: the count form runs `count` "

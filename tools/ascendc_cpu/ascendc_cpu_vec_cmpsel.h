@@ -57,10 +57,19 @@ inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, con
         Fail(api, "int32_t operands support CMPMODE::EQ only");
     }
     const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+#if defined(ASCENDC_CPU_DAV_3510)
+    // Ascend 950 masks the last repeat to `count` lanes (asc-devkit impl/basic_api/dav_3510/
+    // kernel_operator_vec_cmp_impl.h, counter mode); the mask bytes written are assumed to be
+    // ceil(count / 8), the bits past `count` zero.
+    const uint32_t maskBytes = (count + 7) / 8;
+#else
     if (bytes % kRepeatBytes != 0) {
-        Fail(api, Msg("count ", count, " x ", sizeof(T),
-            " bytes is not a multiple of 256 bytes (only whole repeats are compared)"));
+        Broken(api, Msg("count ", count, " x ", sizeof(T),
+            " bytes is not a multiple of 256 bytes (only whole repeats are compared)"), Msg(api, "/partial"));
+        count = static_cast<uint32_t>(bytes / kRepeatBytes * kRepeatBytes / sizeof(T));  // what the device compares
     }
+    const uint32_t maskBytes = count / 8;
+#endif
     if (count == 0) {
         return;
     }
@@ -68,9 +77,9 @@ inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, con
     if (src1 != nullptr) {
         CheckUb(api, "src1", src1->cpu_, bytes, Access::kVecRead);
     }
-    CheckUb(api, "dst", dst.cpu_, count / 8, Access::kVecWrite);
+    CheckUb(api, "dst", dst.cpu_, maskBytes, Access::kVecWrite);
     const double b = CompareOperand(scalar);
-    std::vector<uint8_t> out(count / 8, 0);
+    std::vector<uint8_t> out(maskBytes, 0);
     for (uint32_t i = 0; i < count; ++i) {
         const double a = CompareOperand(Load<T>(src0.cpu_.ptr + i * sizeof(T)));
         const double bi = src1 != nullptr ? CompareOperand(Load<T>(src1->cpu_.ptr + i * sizeof(T))) : b;
@@ -90,7 +99,7 @@ inline bool MaskBit(const uint8_t* mask, uint64_t i)
 template <typename T, typename U>
 inline void SelectImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& selMask,
     const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, const T& scalar,
-    AscendC::SELMODE selMode, uint32_t count)
+    AscendC::SELMODE selMode, uint32_t count, bool scalarIsSrc0 = false)
 {
     api::CheckSelect<T>();
     static_assert(std::is_integral<U>::value && std::is_unsigned<U>::value, "Select mask must be an unsigned type");
@@ -119,8 +128,12 @@ inline void SelectImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
     for (uint32_t i = 0; i < count; ++i) {
         const uint64_t bit = selMode == SELMODE::VSEL_CMPMASK_SPR ? i % perRepeat : i;
         const bool take0 = MaskBit(m, bit);
-        out[i] = take0 ? Load<T>(src0.cpu_.ptr + i * sizeof(T))
-                       : (src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar);
+        const T tensor0 = Load<T>(src0.cpu_.ptr + i * sizeof(T));
+        if (scalarIsSrc0) {  // `src0` holds the tensor operand, src1
+            out[i] = take0 ? scalar : tensor0;
+        } else {
+            out[i] = take0 ? tensor0 : (src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar);
+        }
     }
     std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), bytes);
 }
@@ -172,6 +185,15 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     SELMODE selMode, uint32_t count)
 {
     ascendc_cpu::SelectImpl<T, U>(dst, selMask, src0, nullptr, src1, selMode, count);
+}
+
+/// dst[i] = bit i ? src0 (scalar) : src1[i]; the scalar-first form asc-devkit's generic
+/// Select takes ("one of src0/src1 should be scalar"), with the scalar form's rules.
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, T src0, const LocalTensor<T>& src1,
+    SELMODE selMode, uint32_t count)
+{
+    ascendc_cpu::SelectImpl<T, U>(dst, selMask, src1, nullptr, src0, selMode, count, true);
 }
 
 }  // namespace AscendC

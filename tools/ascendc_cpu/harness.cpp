@@ -21,14 +21,17 @@
 // Usage:
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
-//              [--instance I] [--keep-going] [--record-gm-reads] [--ub-fill BYTE] [--verbose]
+//              [--instance I] [--keep-going] [--record-gm-reads] [--record-rules] [--ub-fill BYTE]
+//              [--verbose]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
 //   (--instance I: run the I-th entry of HSWC_KERNEL_INSTANCES, whatever its key;
 //   --keep-going: report each distinct cross-pipe race once and run on, exit 3 at
 //   the end; --record-gm-reads: a GM read past a tensor's end (into the 64 KiB of guard bytes,
-//   --ub-fill, kept after each) is reported once and the run goes on; --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
+//   --ub-fill, kept after each) is reported once and the run goes on; --record-rules: that, and
+//   every broken rule the model can go on after (a misaligned or short UB operand inside the
+//   UB, a partial Compare repeat), reported once each; --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
@@ -303,6 +306,7 @@ struct Options {
     bool layout = false;
     bool keepGoing = false;
     bool recordGmReads = false;
+    bool recordRules = false;
     int64_t instance = -1;
     bool haveKey = false;
     uint64_t key = 0;
@@ -364,6 +368,9 @@ Options Parse(int argc, char** argv)
             o.keepGoing = true;
         } else if (a == "--record-gm-reads") {
             o.recordGmReads = true;
+        } else if (a == "--record-rules") {
+            o.recordGmReads = true;
+            o.recordRules = true;
         } else if (a == "--instance") {
             o.instance = IntArg(a, value(), 0, 1 << 20);
         } else if (a == "--tiling-layout") {
@@ -481,6 +488,7 @@ int Main(int argc, char** argv)
     ascendc_cpu::Configure(static_cast<uint32_t>(o.ubSize), static_cast<uint8_t>(o.fill));
     ascendc_cpu::Rt().keepGoing = o.keepGoing;
     ascendc_cpu::Rt().recordGmReads = o.recordGmReads;
+    ascendc_cpu::Rt().recordRules = o.recordRules;
     ascendc_cpu::ClearGm();
     std::vector<size_t> sizes;
     for (std::vector<uint8_t>& d : data) {  // guard bytes after each tensor (--record-gm-reads)

@@ -21,6 +21,7 @@
 #include "ascendc_cpu_scalar.h"
 #include "ascendc_cpu_sync.h"
 #include "ascendc_cpu_tensor.h"
+#include "ascendc_cpu_micro.h"
 #include "ascendc_cpu_vector.h"
 
 // Function qualifiers of the device compiler: nothing on the CPU.

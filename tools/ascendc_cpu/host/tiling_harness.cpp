@@ -33,6 +33,14 @@
 #include HSWC_TILING_HEADER
 #endif
 
+namespace Ops::Base {
+const gert::Shape& EnsureNotScalar(const gert::Shape& s)
+{
+    static const gert::Shape one = {1};
+    return s.IsScalar() ? one : s;
+}
+}  // namespace Ops::Base
+
 namespace {
 
 [[noreturn]] void Usage(const std::string& message)

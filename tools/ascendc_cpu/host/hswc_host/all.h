@@ -27,4 +27,14 @@
 #include "tiling_data_def.h"
 #include "types.h"
 
+// opbase's headers (ATVOSS's atvoss/elewise/elewise_tiling.h, ...) name these as CANN's
+// register/tilingdata_base.h and opbase's op_host/util/opbase_export.h leave them: the namespace
+// of tilings, the kernel API's (ATVOSS DAG headers shared with the kernel say `using namespace
+// AscendC`), and the export attribute of opbase's library (no effect in one executable).
+namespace optiling {}
+namespace AscendC {}
+#ifndef OPBASE_API
+#define OPBASE_API
+#endif
+
 #endif  // HSWC_HOST_ALL_H

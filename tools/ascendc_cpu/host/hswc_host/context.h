@@ -103,6 +103,10 @@ public:
     fe::PlatFormInfos* GetPlatformInfo() const { return const_cast<fe::PlatFormInfos*>(&platform); }
     template <typename T>
     const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo); }
+    const void* GetCompileInfo() const { return compileInfo; }
+    /// Views: the model's inputs are contiguous tensors, never views (metadef: false and null).
+    bool InputIsView(size_t) const { return false; }
+    const Stride* GetInputStride(size_t) const { return nullptr; }
 
     ge::graphStatus SetBlockDim(uint32_t n)
     {

@@ -2,7 +2,8 @@
 // math_util.h and platform_util.h): integer division and alignment, the platform's block and
 // register sizes, EnsureNotScalar, ToString. Written from their documented behaviour: FloorDiv
 // and CeilDiv by 0 give x, the alignments to 0 give 0, CeilAlign saturates; GetUbBlockSize is 32 bytes, GetVRegSize 256 bytes and
-// GetCacheLineSize 256 bytes, whatever the SoC (opbase's own constants).
+// GetCacheLineSize 256 bytes, GetNddmaDcacheSize 8192 bytes, whatever the SoC (opbase's own
+// constants).
 #ifndef HSWC_HOST_OPS_MATH_H
 #define HSWC_HOST_OPS_MATH_H
 
@@ -67,11 +68,12 @@ uint32_t GetVRegSize(const T*) { return 256U; }
 template <typename T>
 uint32_t GetCacheLineSize(const T*) { return 256U; }
 
-inline const gert::Shape& EnsureNotScalar(const gert::Shape& s)
-{
-    static const gert::Shape one = {1};
-    return s.IsScalar() ? one : s;
-}
+template <typename T>
+uint32_t GetNddmaDcacheSize(const T*) { return 8192U; }
+
+/// Declared only, as opbase's tiling_base_util.h has it (opbase's broadcast_tiling.h defines it
+/// inline); tiling_harness.cpp defines it.
+const gert::Shape& EnsureNotScalar(const gert::Shape& s);
 inline std::string ToString(ge::DataType t) { return ge::TypeUtils::DataTypeToSerialString(t); }
 inline std::string ToString(const gert::Shape& s)
 {

@@ -7,6 +7,7 @@
 #ifndef HSWC_HOST_TYPES_H
 #define HSWC_HOST_TYPES_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -161,12 +162,55 @@ public:
     StorageShape(const Shape& origin, const Shape& storage) : origin_(origin), storage_(storage) {}
     const Shape& GetOriginShape() const { return origin_; }
     const Shape& GetStorageShape() const { return storage_; }
+    /// The view shape of a non-contiguous input: the model's tensors are contiguous, so the
+    /// storage shape.
+    const Shape& GetShape() const { return storage_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
 
 private:
     Shape origin_;
     Shape storage_;
+};
+
+/// A tensor view's strides (metadef exe_graph/runtime/stride.h), up to kMaxDimNum dims.
+class Stride {
+public:
+    static constexpr size_t kMaxDimNum = 25;
+    Stride() = default;
+    Stride(const std::initializer_list<int64_t>& args)
+    {
+        for (int64_t v : args) {
+            AppendStride(v);
+        }
+    }
+    bool operator==(const Stride& o) const
+    {
+        return dimNum_ == o.dimNum_ && std::equal(strides_, strides_ + dimNum_, o.strides_);
+    }
+    bool operator!=(const Stride& o) const { return !(*this == o); }
+    size_t GetDimNum() const { return dimNum_; }
+    void SetDimNum(size_t n) { dimNum_ = n < kMaxDimNum ? n : kMaxDimNum; }
+    int64_t GetStride(size_t i) const { return i < kMaxDimNum ? strides_[i] : 0; }
+    const int64_t& operator[](size_t i) const { return strides_[i]; }
+    int64_t& operator[](size_t i) { return strides_[i]; }
+    void SetStride(size_t i, int64_t v)
+    {
+        if (i < kMaxDimNum) {
+            strides_[i] = v;
+        }
+    }
+    Stride& AppendStride(int64_t v)
+    {
+        if (dimNum_ < kMaxDimNum) {
+            strides_[dimNum_++] = v;
+        }
+        return *this;
+    }
+
+private:
+    size_t dimNum_ = 0;
+    int64_t strides_[kMaxDimNum] = {};
 };
 
 class StorageFormat {
