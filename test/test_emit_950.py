@@ -67,6 +67,13 @@ def emit(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, st
     return code, capsys.readouterr().err
 
 
+def apt_entry(package: Path) -> Path:
+    """The arch35 entry of a package, op_kernel/<entry>_apt.cpp: <entry> is ops-nn's file name
+    of the op (swish for silu, threshold_v2_d for threshold), the kernel's entry function."""
+    (entry,) = (package / "op_kernel").glob("*_apt.cpp")
+    return entry
+
+
 def op_module(stem: str) -> str:
     if stem in INPUTS:
         return family_module(stem, DTYPES)
@@ -178,10 +185,12 @@ def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         lowered = runner.compile_text(op_module(op), function=f"{op}_f16", soc="ascend950")
         instances = " ".join(f"HSWC_INSTANCE({arch35_key(k, k.tiling_key)}, "
                              f"{k.template_arguments})" for k in kernels_of(lowered.module))
+        entry = apt_entry(folder)
         flags = [*(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"]),
-                 f"-DHSWC_KERNEL_INSTANCES={instances}", f"-DHSWC_KERNEL_ENTRY={op}",
+                 f"-DHSWC_KERNEL_INSTANCES={instances}",
+                 f"-DHSWC_KERNEL_ENTRY={entry.name.removesuffix('_apt.cpp')}",
                  f"-DHSWC_GM_INPUTS={len(OPS[op].op.INPUTS)}"]
-        builds[op] = Build(folder / "op_kernel" / f"{op}_apt.cpp", root / f"run_{op}", flags)
+        builds[op] = Build(entry, root / f"run_{op}", flags)
     build(list(builds.values()))
     return {op: b.output for op, b in builds.items()}
 
@@ -221,7 +230,7 @@ def test_every_named_op_and_a_generic_package_for_950(
         source = tmp_path / f"{op}.mlir"
         source.write_text(op_module(op))
         assert emit(capsys, source, "-o", tmp_path / op, "--soc", "ascend950")[0] == 0, op
-        assert (tmp_path / op / "op_kernel" / f"{op}_apt.cpp").exists()
+        assert apt_entry(tmp_path / op).exists()
     code, err = emit(capsys, EXAMPLES / "grad_times_scale.mlir", "--name", "GradTimesScale",
                      "-o", tmp_path / "generic", "--soc", "ascend950", "--soc", "ascend910b")
     assert code == 0, err
