@@ -1,5 +1,7 @@
 """Broadcast operands in C++: the emitted kernels of a bias add (per-element GetValue/SetValue
-CopyIn) and of a product with a rank-0 argument (one GetValue, then Duplicate), compiled with
+CopyIn; with rows of whole 32-byte blocks, a DataCopyPad per row run), of a per-row scale
+(element loop; GetValue + Duplicate per row run) and of a product with a rank-0 argument (one
+GetValue, then Duplicate), compiled with
 g++ -Wall -Wextra -Werror against the CPU model of AscendC (tools/ascendc_cpu), give bit for bit
 what the interpreter gives, and what numpy's broadcasting gives."""
 
@@ -15,7 +17,8 @@ from test_broadcast_operands import CASES, DTYPES, NUMPY, _same, _values, generi
 from hswc import runner
 from hswc.backend.source import kernel_source
 
-BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32")
+BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32", "bias_runs_f32",
+         "row_scale_runs_f16")
 CORES, UB = 5, 196608
 
 

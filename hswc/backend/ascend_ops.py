@@ -137,6 +137,11 @@ def global_at(ctx: CppContext, op: Operation) -> Expr:
     return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
 
 
+def local_at(ctx: CppContext, op: Operation) -> Expr:
+    assert isinstance(op, ascend.LocalAtOp)
+    return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
+
+
 def _declaration(ctx: CppContext, op: Operation) -> None:
     """TPipe / TQue / TBuf: class members, declared with the class; no statement."""
 
@@ -242,8 +247,9 @@ RULES: dict[type[Operation], Rule] = {
 }
 """The statement of every ascend op except GlobalAt, which is an expression."""
 
-EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: global_at}
-VIEWS: tuple[type[Operation], ...] = (ascend.GlobalAtOp,)
+EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: global_at,
+                                                ascend.LocalAtOp: local_at}
+VIEWS: tuple[type[Operation], ...] = (ascend.GlobalAtOp, ascend.LocalAtOp)
 """Addressing printed where it is used, `xGm[chunkOffset]`, even when the IR names it."""
 
 # endregion

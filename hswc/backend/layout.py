@@ -28,10 +28,13 @@ from hswc.dialects.ascend import (
     DataCopyOp,
     DataCopyPadOp,
     DeQueOp,
+    DuplicateOp,
     EnQueOp,
     GlobalTensorType,
+    LocalTensorType,
     TBufOp,
     TPipeOp,
+    TPosition,
     TQueOp,
     VectorOp,
 )
@@ -136,7 +139,11 @@ def _stage_kind(ops: list[Operation]) -> str:
             else:
                 kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
         elif isinstance(op, VectorOp):
-            kinds.add("Compute")
+            # A Duplicate filling an input's VECIN tensor (a broadcast input's copy-in) is
+            # part of CopyIn.
+            copy_in = isinstance(op, DuplicateOp) and isinstance(op.dst.type, LocalTensorType) \
+                and op.dst.type.pos == TPosition.VECIN
+            kinds.add("CopyIn" if copy_in else "Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"
 
 

@@ -326,7 +326,18 @@ class KernelWalker:
             self.vector(op)
         elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
             self.copy(op)
-        elif isinstance(op, ascend.AllocTensorOp):
+        elif isinstance(op, ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
+                        | ascend.FreeTensorOp):
+            self.queue_op(op)
+        elif isinstance(op, ascend.PipeBarrierOp):
+            self.barrier(op)
+        else:
+            self.declaration(op)
+
+    def queue_op(self, op: ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
+                 | ascend.FreeTensorOp) -> None:
+        """A TQue call as the hardware events it stands for (module docstring)."""
+        if isinstance(op, ascend.AllocTensorOp):
             q = self.queue(op, op.que)
             if not q.free:
                 raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
@@ -348,17 +359,13 @@ class KernelWalker:
             t, token = q.ready.popleft()
             self.emit(q.consumer, Wait(token))
             self.env[op.result] = t
-        elif isinstance(op, ascend.FreeTensorOp):
+        else:
             q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
             token = self.token()
             self.emit(q.consumer, Signal(token))
             assert t.slot is not None
             t.slot.release = token
             q.free.append(t.slot)
-        elif isinstance(op, ascend.PipeBarrierOp):
-            self.barrier(op)
-        else:
-            self.declaration(op)
 
     def declaration(self, op: Operation) -> None:
         """Ops that set things up or name views: no pipe time."""
@@ -371,6 +378,8 @@ class KernelWalker:
             self.env[op.result] = _Gm(hint.removesuffix("_gm"))
         elif isinstance(op, ascend.GlobalAtOp):
             self.env[op.result] = self.env.get(op.tensor)
+        elif isinstance(op, ascend.LocalAtOp):
+            self.env[op.result] = self.tensor(op, op.tensor)
         elif isinstance(op, ascend.TQueOp):
             t = op.result.type
             assert isinstance(t, ascend.TQueType)

@@ -418,6 +418,29 @@ class ReinterpretCastOp(IRDLOperation):
 
 
 @irdl_op_definition
+class LocalAtOp(IRDLOperation):
+    """LocalTensor<T>::operator[](offset): the LocalTensor starting `offset` elements in.
+
+    The same buffer from byte offset * sizeof(T) on; a vector call or copy that writes it
+    needs that address 32-byte aligned (the interpreter checks it where it is used). A
+    broadcast operand's row runs are copied or duplicated to such views
+    (hswc.vectorizer.broadcast_copy).
+
+    Example: `%r = ascend.local_at %t[%off] : !ascend.local_tensor<f16, vecin>`
+    """
+
+    name = "ascend.local_at"
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    tensor = operand_def(T)
+    offset = operand_def(IndexType)
+    result = result_def(T)
+    assembly_format = "$tensor `[` $offset `]` attr-dict `:` type($tensor)"
+
+    def __init__(self, tensor: SSAValue, offset: SSAValue):
+        super().__init__(operands=[tensor, offset], result_types=[tensor.type])
+
+
+@irdl_op_definition
 class PipeBarrierOp(IRDLOperation):
     """AscendC::PipeBarrier<pipe>(): wait until the pipe's earlier instructions finish.
 
@@ -544,6 +567,7 @@ Ascend = Dialect(
         FreeTensorOp,
         TBufGetOp,
         ReinterpretCastOp,
+        LocalAtOp,
         PipeBarrierOp,
         DataCopyOp,
         DataCopyPadOp,
@@ -599,6 +623,7 @@ __all__ = [
     "GlobalTensorType",
     "InitBufferOp",
     "LnOp",
+    "LocalAtOp",
     "LocalTensorType",
     "MaxOp",
     "MaxsOp",

@@ -1,33 +1,117 @@
-"""CopyIn of a broadcast operand (hswc.broadcast): its elements for one UB chunk, one by one.
+"""CopyIn of a broadcast operand (hswc.broadcast): its elements for one UB chunk, in row runs
+where AscendC's alignment rules allow, else one by one.
 
 A chunk covers output elements [base, base + count) (base = the core's slice offset plus the
 chunk's offset, flat). A broadcast input's element for output element base + j sits at flat
 index sum_k ((base + j) / inner_k % size_k) * stride_k of its own GM buffer, which its
-GlobalTensor covers whole. The kernel reads each with the scalar unit and stores it at j of
-the VECIN tensor the vector calls read, as a DataCopyPad would have stored an input read at the
-output's index:
+GlobalTensor covers whole.
+
+Row runs (`row_runs`, as CANN's broadcast kernels read such operands): the chunk splits into
+runs along the output's trailing dims that the input reads contiguously (strides 1, N1, N1*N2,
+...: a bias) or not at all (strides 0: a per-row scale); `row` is their element count. Run k of
+the chunk covers [max(k*row - phase, 0), min((k+1)*row - phase, count)) with phase = base % row;
+a contiguous run is one DataCopyPad from GM at the input's index of its first element into the
+VECIN tensor at its offset (MTE2, ordered by the queue's EnQue/DeQue like any copy-in), a
+constant run one GetValue and one Duplicate of it (V: the vector pipe runs it in order before
+Compute's reads, a PipeBarrier<PIPE_V> after the runs as between dependent vector steps):
+
+    phase = base % row;
+    for (k = 0; k < CeilDiv(phase + count, row); ++k) {
+        start = Max(k * row - phase, 0); end = Min(k * row + row - phase, count);
+        DataCopyPad(local[start], gm[index(base + start)], (end - start) * sizeof(T));
+        // or: Duplicate(local[start], gm.GetValue(index(base + start)), end - start);
+    }
+
+The UB address a DataCopyPad or Duplicate writes must be 32-byte aligned: every run but the
+first starts at k*row - phase, so runs are used only when row * sizeof(T) is a multiple of 32
+bytes and every chunk starts on a 32-byte block (phase * sizeof(T) too): the tiling of such
+kernels rounds blockFactor up to a multiple of 32 / sizeof(T) elements (`block_align`, the
+UbPlan's block_align; ubFactor is a multiple of the vector alignment already). Only the last
+run of a chunk can end off a 32-byte block, and DataCopyPad's padding of it stays inside the
+tensor, past `count`. The choice is recorded on the loop (`hsg.broadcast_copy`, printed as a
+comment).
+
+The element loop, for every other input (a row that is not a whole number of 32-byte blocks,
+a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
+tensor, then a barrier orders the scalar stores before every pipe:
 
     for (j = 0; j < count; ++j)
         local.SetValue(j, gm.GetValue(index(base + j)));
     PipeBarrier<PIPE_ALL>();
 
 Any projection works this way, and no UB address but the tensor's own is touched, so no
-alignment rule applies; the cost is one scalar load and store per element (a bias row or a
-per-row value are read again for every row: the vectorised reads CANN's broadcast kernels use,
-a row copied once and replicated with Brcb / Duplicate, are not built yet).
+alignment rule applies; the cost is one scalar load and store per element.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from xdsl.builder import Builder
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from hswc.broadcast import Broadcast
+from hswc.broadcast import BROADCAST_COPY_ATTR, Broadcast
 from hswc.dialects import ascend
 from hswc.index_arith import IRArith
+from hswc.platform import UB_BLOCK_BYTES
+from hswc.tiling import ELEMENT_BYTES, UbPlan
+
+
+@dataclass(frozen=True)
+class RowRuns:
+    """How input i is read in runs: `row` output elements per run, read at consecutive
+    indices (stride 1) or all at one index (stride 0)."""
+
+    row: int
+    stride: int
+
+    def describe(self, dtype: str) -> str:
+        what = "DataCopyPad" if self.stride else "GetValue + Duplicate"
+        return f"row runs of {self.row} {dtype}: one {what} per run"
+
+
+def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
+    """Input i's row runs (module docstring), or why it keeps the element loop."""
+    strides = broadcast.strides[i]
+    assert strides is not None
+    row, stride, contiguous = 1, None, 1
+    for size, s in zip(reversed(broadcast.shape), reversed(strides), strict=True):
+        if size == 1:
+            continue  # one index: any stride reads it
+        if stride is None:
+            stride = s
+        if stride not in (0, 1) or s != (contiguous if stride else 0):
+            break
+        row *= size
+        contiguous *= size
+    if stride not in (0, 1):
+        return f"element loop: the last dim is read with stride {stride}"
+    nbytes = row * ELEMENT_BYTES[dtype]
+    if nbytes % UB_BLOCK_BYTES:
+        return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
+                f"of {UB_BLOCK_BYTES}-byte blocks")
+    assert stride is not None
+    return RowRuns(row, stride)
+
+
+def block_align(broadcast: Broadcast | None, dtype: str) -> int:
+    """Elements the tiling aligns blockFactor to: a 32-byte block's when some input is read in
+    row runs (so every chunk starts on one), else 1."""
+    if broadcast is None or not any(
+            s is not None and broadcast.operand_size(i) > 1
+            and isinstance(row_runs(broadcast, i, dtype), RowRuns)
+            for i, s in enumerate(broadcast.strides)):
+        return 1
+    return UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
+
+
+def aligned_plan(plan: UbPlan, broadcast: Broadcast | None, dtype: str) -> UbPlan:
+    """`plan` with the blockFactor alignment its kernel's broadcast reads need."""
+    align = block_align(broadcast, dtype)
+    return plan if align == plan.block_align else replace(plan, block_align=align)
 
 
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
@@ -47,8 +131,53 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
 
 
 def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
-                        local: SSAValue, base: SSAValue, count: SSAValue) -> None:
-    """The loop of the module docstring at `point`."""
+                        local: SSAValue, base: SSAValue, count: SSAValue, dtype: str,
+                        barriers: bool = True) -> None:
+    """Input i's copy-in at `point`: row runs where they hold, else the element loop (module
+    docstring); `barriers` False: no PipeBarrier<PIPE_V> after Duplicate runs (a schedule
+    without barriers between vector steps)."""
+    runs = row_runs(broadcast, i, dtype)
+    if isinstance(runs, RowRuns):
+        _emit_runs(point, broadcast, i, gm, local, base, count, dtype, runs, barriers)
+    else:
+        _emit_elements(point, broadcast, i, gm, local, base, count, runs)
+
+
+def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
+               local: SSAValue, base: SSAValue, count: SSAValue, dtype: str, runs: RowRuns,
+               barriers: bool) -> None:
+    outer = IRArith(point)
+    row = outer.const(runs.row)
+    phase = outer.name(outer.rem(base, row), "phase")
+    trips = outer.name(outer.ceil_div(outer.add(phase, count), row), "runs")
+    zero, one = outer.const(0), outer.const(1)
+    body = Block(arg_types=[IndexType()])
+    k = body.args[0]
+    k.name_hint = "k"
+    inner = IRArith(InsertPoint.at_end(body))
+    first = inner.name(inner.mul(k, row), "row_offset")
+    start = inner.name(inner.max(inner.sub(first, phase), zero), "run_start")
+    end = inner.min(inner.sub(inner.add(first, row), phase), count)
+    length = inner.name(inner.sub(end, start), "run_length")
+    index = operand_index(inner, broadcast, i, inner.add(base, start))
+    dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
+    if runs.stride:
+        at = inner.builder.insert(ascend.GlobalAtOp(gm, index)).result
+        nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
+        inner.builder.insert(ascend.DataCopyPadOp(dst, at, nbytes))
+    else:
+        value = inner.builder.insert(ascend.GlobalGetValueOp(gm, index)).result
+        inner.builder.insert(ascend.DuplicateOp(dst, value, length))
+    inner.builder.insert(scf.YieldOp())
+    builder = Builder(point)
+    loop = builder.insert(scf.ForOp(zero, trips, one, [], Region(body)))
+    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(runs.describe(dtype))
+    if not runs.stride and barriers:
+        builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+
+
+def _emit_elements(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
+                   local: SSAValue, base: SSAValue, count: SSAValue, why: str) -> None:
     outer = IRArith(point)
     zero, one = outer.const(0), outer.const(1)
     body = Block(arg_types=[IndexType()])
@@ -61,5 +190,6 @@ def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SS
     inner.builder.insert(ascend.SetValueOp(local, j, value))
     inner.builder.insert(scf.YieldOp())
     builder = Builder(point)
-    builder.insert(scf.ForOp(zero, count, one, [], Region(body)))
+    loop = builder.insert(scf.ForOp(zero, count, one, [], Region(body)))
+    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(why)
     builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))

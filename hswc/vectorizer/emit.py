@@ -5,8 +5,8 @@ Init (the reference kernel's order): a GlobalTensor per input and the output ove
 slice, the TPipe, the queues, the TBufs, each InitBuffer with its byte length (the linear
 lengths first, the mask length just before the masks), then the constant buffers filled by
 Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input; a
-broadcast input's elements read one by one, hswc.vectorizer.broadcast_copy, or, for one element,
-read once in Init and Duplicated),
+broadcast input read in row runs or element by element, hswc.vectorizer.broadcast_copy, or, for
+one element, read once in Init and Duplicated),
 Compute (the plan's items: DeQue at each arrival, the Casts to f32, the instructions with a
 PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), CopyOut.
 
@@ -320,7 +320,8 @@ class ChunkEmitter:
             base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
                                  "chunk_start")
             emit_broadcast_copy(self.e.point, self.h.broadcast, v.input or 0, self.h.gm[v],
-                                local, base, self.current_num)
+                                local, base, self.current_num, self.plan.dtype,
+                                not self.plan.schedule.no_pipe_barriers)
             return
         at = self.e.value(ascend.GlobalAtOp(self.h.gm[v], self.chunk_offset), f"{v.name}_gm_at")
         self.e.op(ascend.DataCopyPadOp(local, at, copy_bytes))
