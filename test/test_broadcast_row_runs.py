@@ -1,0 +1,106 @@
+"""Broadcast inputs read in row runs (hswc.vectorizer.broadcast_copy): which inputs are, the
+tiling that makes every run start on a 32-byte UB block, and bit-exact results at every level
+when chunks and core slices start mid-row (a small UB: several chunks per core, a phase in each).
+The C++ of these kernels on the CPU model: test/test_cpu_build_broadcast.py; the IR and C++
+spelled out: test/lit/passes/lower-to-ascend-broadcast-runs.mlir."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_broadcast_operands import DTYPES, NUMPY, _same, _values, generic, parse_map
+
+from hswc.broadcast import Broadcast, operand_strides
+from hswc.runner import LEVELS, compile_text
+from hswc.tiling import UbPlan, compute_tiling, core_slice
+from hswc.vectorizer.broadcast_copy import RowRuns, block_align, row_runs
+
+
+def _broadcast(out: tuple[int, ...], operand: tuple[int, ...], m: str) -> Broadcast:
+    dims = ", ".join(f"d{i}" for i in range(len(out)))
+    return Broadcast(out, (operand_strides(parse_map(f"({dims}) -> ({m})"), operand, out),))
+
+
+@pytest.mark.parametrize(("out", "operand", "m", "dtype", "want"), [
+    ((4, 64), (64,), "d1", "f32", RowRuns(64, 1)),
+    ((4, 48), (48,), "d1", "f16", RowRuns(48, 1)),
+    ((6, 48), (6, 1), "d0, 0", "f16", RowRuns(48, 0)),
+    ((6, 8), (6,), "d0", "f32", RowRuns(8, 0)),
+    ((2, 3, 16), (3, 16), "d1, d2", "f16", RowRuns(48, 1)),  # contiguous trailing dims merge
+    ((3, 5, 16), (5,), "d1", "f16", RowRuns(16, 0)),
+    ((3, 5, 8), (3, 8), "d0, d2", "f32", RowRuns(8, 1)),
+    ((4, 100), (100,), "d1", "f32", "400 bytes"),
+    ((6, 50), (6, 1), "d0, 0", "f32", "200 bytes"),
+    ((5, 33), (33,), "d1", "bf16", "66 bytes"),
+])
+def test_which_inputs_are_read_in_runs(out: tuple[int, ...], operand: tuple[int, ...], m: str,
+                                       dtype: str, want: RowRuns | str) -> None:
+    got = row_runs(_broadcast(out, operand, m), 0, dtype)
+    if isinstance(want, RowRuns):
+        assert got == want
+        assert block_align(_broadcast(out, operand, m), dtype) == 32 // DTYPES[dtype].itemsize
+    else:
+        assert isinstance(got, str) and got.startswith("element loop") and want in got
+        assert block_align(_broadcast(out, operand, m), dtype) == 1
+
+
+def test_the_tiling_aligns_block_factor_only_when_asked() -> None:
+    """blockFactor = CeilDiv(totalNum, coreNum) as CANN computes it (block_align 1), rounded up
+    to a 32-byte block for a kernel with row runs; every core's slice then starts on one."""
+    plan = UbPlan(bytes_per_element=12, ub_reserve=0, align_elements=128)
+    cann = compute_tiling(1600, 7, 196608, "f16", plan)
+    assert cann.block_factor == 229 and cann.used_core_num == 7
+    runs = compute_tiling(1600, 7, 196608, "f16", UbPlan(12, 0, 128, block_align=16))
+    assert runs.block_factor == 240 and runs.used_core_num == 7
+    assert runs.ub_factor == cann.ub_factor
+    assert all(core_slice(runs, b).offset % 16 == 0 for b in range(runs.used_core_num))
+
+
+MULTI_CHUNK = {
+    # name: (output shape, operand shape, map, numpy's view of the operand, op, dtype)
+    "bias_f16": ((40, 80), (80,), "d1", lambda b: b, "addf", "f16"),
+    "bias_f32": ((60, 40), (40,), "d1", lambda b: b, "subf", "f32"),
+    "row_scale_f32": ((120, 16), (120, 1), "d0, 0", lambda b: b, "mulf", "f32"),
+    "row_scale_bf16": ((40, 96), (40,), "d0", lambda b: b[:, None], "mulf", "bf16"),
+    "merged_f16": ((12, 5, 48), (5, 48), "d1, d2", lambda b: b, "addf", "f16"),
+}
+
+
+@pytest.mark.parametrize("case", list(MULTI_CHUNK))
+def test_runs_are_bit_exact_across_chunks_and_cores(case: str) -> None:
+    """On a 4096-byte UB (ubFactor 128 or 256) over 7 cores, chunks start mid-row; every level
+    gives numpy's broadcasting bit for bit."""
+    out, operand, m, spread, op, dtype = MULTI_CHUNK[case]
+    t = DTYPES[dtype]
+    x, b = _values(out, t, 5), _values(operand, t, 6)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if dtype == "bf16":
+            want = NUMPY[op](x.astype(np.float32), spread(b).astype(np.float32)).astype(t)
+        else:
+            want = NUMPY[op](x, spread(b))
+    text = generic(case, out, operand, m, dtype, op)
+    lowered = str(compile_text(text, level="ascend", core_num=7, ub_size=4096).module)
+    assert "row runs of" in lowered and "ascend.set_value" not in lowered
+    for level in LEVELS[1:]:
+        kernel = compile_text(text, level=level, core_num=7, ub_size=4096)
+        result = kernel.run(x, b)
+        assert _same(np.asarray(result.outputs[0]), want), f"{case} at level {level}"
+    (tiling,) = result.tilings
+    assert tiling is not None and tiling["ubFactor"] < tiling["blockFactor"]  # several chunks
+
+
+def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The alignment is what makes the runs legal: with CANN's blockFactor (229 f16 elements per
+    core) a core's first run after a row boundary starts off a 32-byte block, and the interpreter
+    refuses that DataCopyPad as the hardware would."""
+    import hswc.vectorizer.broadcast_copy as broadcast_copy
+    from hswc.runner import KernelError
+
+    monkeypatch.setattr(broadcast_copy, "block_align", lambda broadcast, dtype: 1)
+    out, operand = (20, 80), (80,)
+    x, b = _values(out, DTYPES["f16"], 5), _values(operand, DTYPES["f16"], 6)
+    kernel = compile_text(generic("bias", out, operand, "d1", "f16", "addf"), level="ascend",
+                          core_num=7, ub_size=196608)
+    with pytest.raises(KernelError, match="not 32-byte aligned"):
+        kernel.run(x, b)
