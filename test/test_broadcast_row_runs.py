@@ -104,3 +104,21 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
                           core_num=7, ub_size=196608)
     with pytest.raises(KernelError, match="not 32-byte aligned"):
         kernel.run(x, b)
+
+
+@pytest.mark.parametrize(("operand", "m", "mte2", "vector"), [
+    ((64,), "d1", "copy-in b", None),
+    ((8, 1), "d0, 0", "get_value b", "duplicate"),
+])
+def test_the_cost_model_times_each_run(operand: tuple[int, ...], m: str, mte2: str,
+                                       vector: str | None) -> None:
+    """A launch of (8, 64) f32 on one core, one chunk: x's copy-in and one MTE2 item per row
+    run (a bias's DataCopyPad; a per-row value's GetValue, with its Duplicate on V), no
+    element-by-element copy."""
+    text = generic("k", (8, 64), operand, m, "f32", "addf")
+    report = compile_text(text, core_num=1).profile(8 * 64)
+    (schedule,) = report.schedules
+    labels = [w.label for w in schedule.program.work()]
+    assert labels.count(mte2) == 8 and not any("scalar copy-in" in w for w in labels)
+    if vector is not None:
+        assert labels.count(vector) == 8
