@@ -63,6 +63,8 @@ MULTI_CHUNK = {
     "row_scale_f32": ((120, 16), (120, 1), "d0, 0", lambda b: b, "mulf", "f32"),
     "row_scale_bf16": ((40, 96), (40,), "d0", lambda b: b[:, None], "mulf", "bf16"),
     "merged_f16": ((12, 5, 48), (5, 48), "d1, d2", lambda b: b, "addf", "f16"),
+    "long_rows_f32": ((3, 1000), (1000,), "d1", lambda b: b, "addf", "f32"),  # row > ubFactor
+    "size1_dim_f16": ((30, 1, 64), (64,), "d2", lambda b: b, "mulf", "f16"),
 }
 
 
@@ -122,3 +124,33 @@ def test_the_cost_model_times_each_run(operand: tuple[int, ...], m: str, mte2: s
     assert labels.count(mte2) == 8 and not any("scalar copy-in" in w for w in labels)
     if vector is not None:
         assert labels.count(vector) == 8
+
+
+def test_a_bias_and_a_row_scale_in_one_kernel() -> None:
+    """`x * s + b`: one input in DataCopyPad runs, one in Duplicate runs, over several chunks."""
+    t = DTYPES["f16"]
+    x, s, b = _values((40, 64), t, 7), _values((40, 1), t, 8), _values((64,), t, 9)
+    text = """
+func.func @affine(%x: tensor<40x64xf16>, %s: tensor<40x1xf16>, %b: tensor<64xf16>)
+    -> tensor<40x64xf16> {
+  %e = tensor.empty() : tensor<40x64xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1)>,
+      affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %b : tensor<40x64xf16>, tensor<40x1xf16>, tensor<64xf16>)
+      outs(%e : tensor<40x64xf16>) {
+  ^bb0(%a: f16, %c: f16, %d: f16, %o: f16):
+    %m = arith.mulf %a, %c : f16
+    %r = arith.addf %m, %d : f16
+    linalg.yield %r : f16
+  } -> tensor<40x64xf16>
+  func.return %y : tensor<40x64xf16>
+}
+"""
+    lowered = str(compile_text(text, level="ascend", core_num=7, ub_size=4096).module)
+    assert "one DataCopyPad per run" in lowered and "one GetValue + Duplicate per run" in lowered
+    with np.errstate(invalid="ignore", over="ignore"):
+        want = x * s + b
+    for level in LEVELS[1:]:
+        got = compile_text(text, level=level, core_num=7, ub_size=4096)(x, s, b)
+        assert _same(np.asarray(got), want), f"at level {level}"
