@@ -3,17 +3,22 @@
 
 For `x + b` with b a bias of `row` elements (`(d0, d1) -> (d1)`) and `x * s` with s one value
 per row (`(d0, d1) -> (d0, 0)`), on x of 2^16 .. 2^22 elements (rows of `row`, default 128) in
-f16 and f32: the modelled time of one launch and its HBM roofline fraction, for the kernel
---lower-to-ascend writes (row runs: a DataCopyPad, or a GetValue + Duplicate, per row run) and
-for the same kernel with the element loop (one GetValue + SetValue per element, then
-PipeBarrier<PIPE_ALL>; CANN's blockFactor), built by making `row_runs` refuse every input, which
-is what the compiler did before row runs. Both are chosen their default schedule by the cost
-model on the platform (default ascend910b: 48 cores, 196608-byte UB).
+f16 and f32, the modelled time of one launch and its HBM roofline fraction, for:
+- `loop`: the element loop (one GetValue + SetValue per element, then PipeBarrier<PIPE_ALL>;
+  CANN's blockFactor): what hswc built before row runs, rebuilt by making `row_runs` refuse
+  every input;
+- `gm runs`: row runs, a bias read from GM for every run (DataCopyPad; what a bias larger than
+  RESIDENT_BYTES gets), rebuilt by setting RESIDENT_BYTES to 0; for a row scale the same as
+  `runs`;
+- `runs`: what --lower-to-ascend writes (a bias copied into UB once, a UB -> UB DataCopy per
+  run; a row scale's GetValue + Duplicate per run).
+Each is chosen its own default schedule by the cost model on the platform (default ascend910b:
+48 cores, 196608-byte UB).
 
-Two roofline fractions: `roof` is the report's (the GM bytes the kernel moves over the time at
-full HBM bandwidth; the element loop's GetValues move no bytes the model counts, the runs re-read
-the bias for every row), `ess` the essential one, the same for both kernels: x read once, y
-written once, the broadcast operand read once. `x` is the element loop's time over the runs'.
+`ess` is the essential roofline fraction, the same bytes for every kernel: x read once, y
+written once, the broadcast operand read once, over the time at full HBM bandwidth (the report's
+own fraction counts the bytes a kernel moves: the element loop's GetValues move none the model
+counts, GM runs re-read the bias for every row). `x` is the element loop's time over the runs'.
 
     python bench/bench_broadcast_copy.py [--log2-sizes 16,18,20,22] [--dtypes f16,f32]
                                          [--row 128] [--soc ascend910b]
@@ -82,9 +87,25 @@ def element_loop() -> Iterator[None]:
         yield
 
 
-def copy_kind(low: ModuleOp) -> str:
-    text = str(low)
-    return "runs" if "row runs of" in text else "elements"
+@contextmanager
+def gm_runs() -> Iterator[None]:
+    """No input is copied into UB once: every run is read from GM."""
+    with mock.patch.object(broadcast_copy, "RESIDENT_BYTES", 0):
+        yield
+
+
+@contextmanager
+def default() -> Iterator[None]:
+    yield
+
+
+KERNELS = {"loop": element_loop, "gm runs": gm_runs, "runs": default}
+
+
+def lowered(m: ModuleOp, kernel: str) -> ModuleOp:
+    schedule_choice._chosen.clear()  # each kernel its own default schedule
+    with KERNELS[kernel]():
+        return lower(m)
 
 
 def essential(case: str, rows: int, row: int, dtype: str, report: Report) -> float:
@@ -102,32 +123,27 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     platform = get_platform(args.soc)
-    head = (f"{'kernel':<10} {'dtype':<5} {'n':>5} | {'loop us':>9} {'roof':>6} {'ess':>6} "
-            f"{'binding':>7} | {'runs us':>8} {'roof':>6} {'ess':>6} {'binding':>7} | "
-            f"{'x':>6}")
+    cells = " | ".join(f"{name + ' us':>10} {'roof':>6} {'ess':>6} {'bound':>5}"
+                       for name in KERNELS)
+    head = f"{'kernel':<10} {'dtype':<5} {'n':>5} | {cells} | {'x':>6}"
     lines = [f"{args.soc}, rows of {args.row} elements", head, "-" * len(head)]
     for case in CASES:
         for dtype in args.dtypes.split(","):
             for log2 in (int(v) for v in args.log2_sizes.split(",")):
                 rows = (1 << log2) // args.row
                 m = module(case, rows, args.row, dtype)
-                schedule_choice._chosen.clear()  # each kernel's own default schedule
-                runs_low = lower(m)
-                schedule_choice._chosen.clear()
-                with element_loop():
-                    loop_low = lower(m)
-                assert copy_kind(loop_low) == "elements"
-                kind = copy_kind(runs_low)
-                runs = profile(runs_low, rows * args.row, platform=platform)
-                loop = profile(loop_low, rows * args.row, platform=platform)
-                lines.append(
-                    f"{case:<10} {dtype:<5} {'2^' + str(log2):>5} | "
-                    f"{loop.total_time * 1e6:9.2f} {loop.roofline_fraction:6.1%} "
-                    f"{essential(case, rows, args.row, dtype, loop):6.1%} {loop.binding:>7} | "
-                    f"{runs.total_time * 1e6:8.2f} {runs.roofline_fraction:6.1%} "
-                    f"{essential(case, rows, args.row, dtype, runs):6.1%} {runs.binding:>7} | "
-                    f"{loop.total_time / runs.total_time:6.1f}"
-                    + ("" if kind == "runs" else "  (no runs: the row is not whole blocks)"))
+                reports: dict[str, Report] = {}
+                for kernel in KERNELS:
+                    low = lowered(m, kernel)
+                    assert ("row runs of" in str(low)) == (kernel != "loop"), kernel
+                    reports[kernel] = profile(low, rows * args.row, platform=platform)
+                row_cells = " | ".join(
+                    f"{r.total_time * 1e6:10.2f} {r.roofline_fraction:6.1%} "
+                    f"{essential(case, rows, args.row, dtype, r):6.1%} {r.binding:>5}"
+                    for r in reports.values())
+                ratio = reports["loop"].total_time / reports["runs"].total_time
+                lines.append(f"{case:<10} {dtype:<5} {'2^' + str(log2):>5} | {row_cells} | "
+                             f"{ratio:6.1f}")
     print("\n".join(lines))
     print(f"({time.perf_counter() - start:.1f} s)")
     return 0

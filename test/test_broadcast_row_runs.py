@@ -22,13 +22,14 @@ def _broadcast(out: tuple[int, ...], operand: tuple[int, ...], m: str) -> Broadc
 
 
 @pytest.mark.parametrize(("out", "operand", "m", "dtype", "want"), [
-    ((4, 64), (64,), "d1", "f32", RowRuns(64, 1)),
-    ((4, 48), (48,), "d1", "f16", RowRuns(48, 1)),
+    ((4, 64), (64,), "d1", "f32", RowRuns(64, 1, resident=True)),
+    ((4, 48), (48,), "d1", "f16", RowRuns(48, 1, resident=True)),
+    ((2, 1024), (1024,), "d1", "f32", RowRuns(1024, 1)),  # 4096 bytes: read from GM per run
     ((6, 48), (6, 1), "d0, 0", "f16", RowRuns(48, 0)),
     ((6, 8), (6,), "d0", "f32", RowRuns(8, 0)),
-    ((2, 3, 16), (3, 16), "d1, d2", "f16", RowRuns(48, 1)),  # contiguous trailing dims merge
+    ((2, 3, 16), (3, 16), "d1, d2", "f16", RowRuns(48, 1, resident=True)),  # dims merge
     ((3, 5, 16), (5,), "d1", "f16", RowRuns(16, 0)),
-    ((3, 5, 8), (3, 8), "d0, d2", "f32", RowRuns(8, 1)),
+    ((3, 5, 8), (3, 8), "d0, d2", "f32", RowRuns(8, 1, resident=True)),
     ((4, 100), (100,), "d1", "f32", "400 bytes"),
     ((6, 50), (6, 1), "d0, 0", "f32", "200 bytes"),
     ((5, 33), (33,), "d1", "bf16", "66 bytes"),
@@ -108,26 +109,28 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
         kernel.run(x, b)
 
 
-@pytest.mark.parametrize(("operand", "m", "mte2", "vector"), [
-    ((64,), "d1", "copy-in b", None),
-    ((8, 1), "d0, 0", "get_value b", "duplicate"),
+@pytest.mark.parametrize(("row", "operand", "m", "counts"), [
+    (64, (64,), "d1", {"copy-in b": 1, "data_copy": 8}),
+    (1024, (1024,), "d1", {"copy-in b": 8}),
+    (64, (8, 1), "d0, 0", {"get_value b": 8, "duplicate": 8}),
 ])
-def test_the_cost_model_times_each_run(operand: tuple[int, ...], m: str, mte2: str,
-                                       vector: str | None) -> None:
-    """A launch of (8, 64) f32 on one core, one chunk: x's copy-in and one MTE2 item per row
-    run (a bias's DataCopyPad; a per-row value's GetValue, with its Duplicate on V), no
-    element-by-element copy."""
-    text = generic("k", (8, 64), operand, m, "f32", "addf")
-    report = compile_text(text, core_num=1).profile(8 * 64)
+def test_the_cost_model_times_each_run(row: int, operand: tuple[int, ...], m: str,
+                                       counts: dict[str, int]) -> None:
+    """A launch of 8 rows of f32 on one core, one chunk: one item per row run (a small bias:
+    one copy-in in Init, then a UB -> UB DataCopy on V per run; a bias of 4096 bytes: a
+    DataCopyPad from GM per run; a per-row value: a GetValue on MTE2's stream and a Duplicate
+    on V per run), no element-by-element copy."""
+    text = generic("k", (8, row), operand, m, "f32", "addf")
+    report = compile_text(text, core_num=1).profile(8 * row)
     (schedule,) = report.schedules
     labels = [w.label for w in schedule.program.work()]
-    assert labels.count(mte2) == 8 and not any("scalar copy-in" in w for w in labels)
-    if vector is not None:
-        assert labels.count(vector) == 8
+    assert {label: labels.count(label) for label in counts} == counts
+    assert not any("scalar copy-in" in w for w in labels)
 
 
 def test_a_bias_and_a_row_scale_in_one_kernel() -> None:
-    """`x * s + b`: one input in DataCopyPad runs, one in Duplicate runs, over several chunks."""
+    """`x * s + b`: one input in Duplicate runs, one copied into UB once and in UB -> UB runs
+    from there, over several chunks."""
     t = DTYPES["f16"]
     x, s, b = _values((40, 64), t, 7), _values((40, 1), t, 8), _values((64,), t, 9)
     text = """
@@ -148,7 +151,7 @@ func.func @affine(%x: tensor<40x64xf16>, %s: tensor<40x1xf16>, %b: tensor<64xf16
 }
 """
     lowered = str(compile_text(text, level="ascend", core_num=7, ub_size=4096).module)
-    assert "one DataCopyPad per run" in lowered and "one GetValue + Duplicate per run" in lowered
+    assert "input's copy in UB per run" in lowered and "GetValue + Duplicate per run" in lowered
     with np.errstate(invalid="ignore", over="ignore"):
         want = x * s + b
     for level in LEVELS[1:]:

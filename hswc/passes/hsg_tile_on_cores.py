@@ -90,7 +90,7 @@ from hswc.tiling import (
     template_tiling_key,
     tiling_formula,
 )
-from hswc.vectorizer.broadcast_copy import aligned_plan
+from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.plan import budget_schedule, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
@@ -521,7 +521,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 fixed = budget_schedule(fixed, budget, schedule)
                 kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
                 plan, own = tiling_plan(kernel, budget, schedule)
-                plan = aligned_plan(plan, ew.broadcast, dtype)
+                plan = broadcast_plan(plan, ew.broadcast, dtype)
                 key = template_tiling_key(dtype, index) if len(variants) > 1 \
                     else TILING_KEYS[dtype]
                 kernels.append(_Kernel(Variant(plan, key, above), fixed.queue_depth, own))

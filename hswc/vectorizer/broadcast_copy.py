@@ -58,18 +58,30 @@ from hswc.dialects import ascend
 from hswc.index_arith import IRArith
 from hswc.platform import UB_BLOCK_BYTES
 from hswc.tiling import ELEMENT_BYTES, UbPlan
+from hswc.vectorizer.plan import SMALLEST_COVERED_UB
+
+RESIDENT_BYTES = SMALLEST_COVERED_UB // 2
+"""A contiguous input of at most this many bytes is copied into UB once, in Init, and its runs
+are copied from there (`resident`), not read from GM again for every row. The copy is reserved
+out of the UB the tiling divides: on the smallest UB hswc tiles for (4096 bytes) at least 2048
+bytes stay for the buffers, one aligned pass of a kernel of up to 2048 / alignment bytes per
+element (a bias add's 12 or 24); a larger body on so small a UB may no longer tile (the
+tiling's error, as for any reserve). Larger inputs are read from GM for every run."""
 
 
 @dataclass(frozen=True)
 class RowRuns:
     """How input i is read in runs: `row` output elements per run, read at consecutive
-    indices (stride 1) or all at one index (stride 0)."""
+    indices (stride 1) or all at one index (stride 0); `resident`: copied from the input's copy
+    in UB."""
 
     row: int
     stride: int
+    resident: bool = False
 
     def describe(self, dtype: str) -> str:
-        what = "DataCopyPad" if self.stride else "GetValue + Duplicate"
+        what = ("DataCopy UB -> UB from the input's copy in UB" if self.resident
+                else "DataCopyPad" if self.stride else "GetValue + Duplicate")
         return f"row runs of {self.row} {dtype}: one {what} per run"
 
 
@@ -94,7 +106,27 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
         return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
                 f"of {UB_BLOCK_BYTES}-byte blocks")
     assert stride is not None
-    return RowRuns(row, stride)
+    return RowRuns(row, stride, stride == 1 and resident_bytes(broadcast, i, dtype)
+                   <= RESIDENT_BYTES)
+
+
+def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
+    """The UB bytes of input i's copy in UB: the whole operand, in whole 32-byte blocks."""
+    nbytes = broadcast.operand_size(i) * ELEMENT_BYTES[dtype]
+    return -(-nbytes // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+
+
+def resident_inputs(broadcast: Broadcast | None, dtype: str) -> list[int]:
+    """The inputs whose runs copy from their copy in UB."""
+    if broadcast is None:
+        return []
+    found = []
+    for i, strides in enumerate(broadcast.strides):
+        if strides is not None and broadcast.operand_size(i) > 1:
+            runs = row_runs(broadcast, i, dtype)
+            if isinstance(runs, RowRuns) and runs.resident:
+                found.append(i)
+    return found
 
 
 def block_align(broadcast: Broadcast | None, dtype: str) -> int:
@@ -108,10 +140,15 @@ def block_align(broadcast: Broadcast | None, dtype: str) -> int:
     return UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
 
 
-def aligned_plan(plan: UbPlan, broadcast: Broadcast | None, dtype: str) -> UbPlan:
-    """`plan` with the blockFactor alignment its kernel's broadcast reads need."""
+def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtype: str) -> UbPlan:
+    """`plan` (a kernel's own buffers' or a budget) with what its kernel's broadcast reads
+    need: the blockFactor alignment, and the UB of the inputs copied into UB once, reserved."""
     align = block_align(broadcast, dtype)
-    return plan if align == plan.block_align else replace(plan, block_align=align)
+    extra = sum(resident_bytes(broadcast, i, dtype) for i in resident_inputs(broadcast, dtype)
+                ) if broadcast is not None else 0
+    if align == 1 and not extra:
+        return plan
+    return replace(plan, block_align=align, ub_reserve=plan.ub_reserve + extra)
 
 
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
@@ -130,15 +167,35 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
     return a.const(0) if index is None else index
 
 
+def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
+                       pipe: SSAValue, name: str, dtype: str) -> SSAValue:
+    """Init's copy of input i into UB (a TBuf<VECIN> of its own); the caller puts one
+    PipeBarrier<PIPE_ALL> after these copies, before the vector pipe reads them."""
+    a = IRArith(point)
+    buf = a.builder.insert(ascend.TBufOp(ascend.TPosition.VECIN)).result
+    buf.name_hint = f"{name}_resident_buf"
+    a.builder.insert(ascend.InitBufferOp(pipe, buf, a.const(resident_bytes(broadcast, i,
+                                                                           dtype))))
+    assert isinstance(gm.type, ascend.GlobalTensorType)
+    local = a.builder.insert(ascend.TBufGetOp(buf, gm.type.element_type)).result
+    local.name_hint = f"{name}_resident"
+    nbytes = a.const(broadcast.operand_size(i) * ELEMENT_BYTES[dtype])
+    a.builder.insert(ascend.DataCopyPadOp(local, gm, nbytes))
+    return local
+
+
 def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                         local: SSAValue, base: SSAValue, count: SSAValue, dtype: str,
-                        barriers: bool = True) -> None:
+                        barriers: bool = True, resident: SSAValue | None = None) -> None:
     """Input i's copy-in at `point`: row runs where they hold, else the element loop (module
     docstring); `barriers` False: no PipeBarrier<PIPE_V> after Duplicate runs (a schedule
-    without barriers between vector steps)."""
+    without barriers between vector steps); `resident`: the input's copy in UB (Init's
+    emit_resident_copy), for an input whose runs copy from there."""
     runs = row_runs(broadcast, i, dtype)
     if isinstance(runs, RowRuns):
-        _emit_runs(point, broadcast, i, gm, local, base, count, dtype, runs, barriers)
+        assert not runs.resident or resident is not None, "the input's copy in UB is missing"
+        source = gm if resident is None else resident
+        _emit_runs(point, broadcast, i, source, local, base, count, dtype, runs, barriers)
     else:
         _emit_elements(point, broadcast, i, gm, local, base, count, runs)
 
@@ -161,7 +218,12 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
     length = inner.name(inner.sub(end, start), "run_length")
     index = operand_index(inner, broadcast, i, inner.add(base, start))
     dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
-    if runs.stride:
+    if runs.resident:  # whole 32-byte blocks: the last run's tail is stale lanes past count
+        src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
+        block = inner.const(UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
+        blocks = inner.mul(inner.ceil_div(length, block), block)
+        inner.builder.insert(ascend.DataCopyOp(dst, src, blocks))
+    elif runs.stride:
         at = inner.builder.insert(ascend.GlobalAtOp(gm, index)).result
         nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
         inner.builder.insert(ascend.DataCopyPadOp(dst, at, nbytes))

@@ -1,18 +1,26 @@
 // Broadcast inputs read in row runs (hswc.vectorizer.broadcast_copy): where a row is whole
-// 32-byte blocks, a bias is one DataCopyPad per run and a per-row scale one GetValue + Duplicate
-// per run, into the VECIN tensor at the run's offset; the tiling aligns blockFactor to a
-// 32-byte block so every run starts aligned in UB. Other rows keep the element loop.
+// 32-byte blocks, a bias is one copy per run (from its copy in UB, or from GM when it is larger
+// than 2048 bytes) and a per-row scale one GetValue + Duplicate per run, into the VECIN tensor
+// at the run's offset; the tiling aligns blockFactor to a 32-byte block so every run starts
+// aligned in UB. Other rows keep the element loop.
 // RUN: hswc-opt %s --split-input-file -p hsg-tile-on-cores | filecheck %s --check-prefix=TILED
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | filecheck %s --check-prefix=ASCEND
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend -t ascendc | filecheck %s --check-prefix=CPP
 
-// A bias of 64 f32 (256 bytes): a DataCopyPad per run; blockFactor a multiple of 8 f32.
+// A bias of 64 f32 (256 bytes): copied into UB once in Init (then a barrier), a UB -> UB
+// DataCopy of whole 32-byte blocks per run; blockFactor a multiple of 8 f32, the copy reserved.
 // TILED-LABEL: func.func @bias_tiling_f32
 // TILED: %[[BF:.*]] = arith.ceildivsi %total_num, %{{.*}} : index
 // TILED: %[[BLOCKS:.*]] = arith.ceildivsi %[[BF]], %c8 : index
 // TILED-NEXT: %block_factor = arith.muli %[[BLOCKS]], %c8 : index
-// TILED: func.func @bias_kernel_f32({{.*}} hsg.ub_plan = {bytes_per_element = {{.*}}, block_align = 8 : i64}
+// TILED: func.func @bias_kernel_f32({{.*}} hsg.ub_plan = {bytes_per_element = 24 : i64, ub_reserve = 256 : i64, align_elements = 64 : i64, block_align = 8 : i64}
 // ASCEND-LABEL: func.func @bias_kernel_f32
+// ASCEND: %b_resident_buf = ascend.tbuf : !ascend.tbuf<vecin>
+// ASCEND-NEXT: %[[N:.*]] = arith.constant 256 : index
+// ASCEND-NEXT: ascend.init_buffer %pipe, %b_resident_buf, %[[N]] : !ascend.tbuf<vecin>
+// ASCEND-NEXT: %b_resident = ascend.tbuf_get %b_resident_buf : !ascend.tbuf<vecin> -> !ascend.local_tensor<f32, vecin>
+// ASCEND-NEXT: ascend.data_copy_pad %b_resident, %b_gm, %[[N]] : !ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>
+// ASCEND-NEXT: ascend.pipe_barrier pipe_all
 // ASCEND: %chunk_start = arith.addi %block_offset, %chunk_offset : index
 // ASCEND: %phase = arith.remsi %chunk_start, %[[ROW:.*]] : index
 // ASCEND: %runs = arith.ceildivsi %{{.*}}, %[[ROW]] : index
@@ -21,25 +29,30 @@
 // ASCEND: %run_length = arith.subi
 // ASCEND: %[[AT:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
 // ASCEND-NEXT: %[[DST:.*]] = ascend.local_at %b_local[%run_start] : !ascend.local_tensor<f32, vecin>
-// ASCEND-NEXT: %[[SRC:.*]] = ascend.global_at %b_gm[%[[AT]]] : !ascend.global_tensor<f32>
-// ASCEND-NEXT: %{{.*}} = arith.constant 4 : index
-// ASCEND-NEXT: %[[BYTES:.*]] = arith.muli %run_length, %{{.*}} : index
-// ASCEND-NEXT: ascend.data_copy_pad %[[DST]], %[[SRC]], %[[BYTES]] : !ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>
-// ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 64 f32: one DataCopyPad per run"}
+// ASCEND-NEXT: %[[SRC:.*]] = ascend.local_at %b_resident[%[[AT]]] : !ascend.local_tensor<f32, vecin>
+// ASCEND-NEXT: %[[B:.*]] = arith.constant 8 : index
+// ASCEND-NEXT: %[[K:.*]] = arith.ceildivsi %run_length, %[[B]] : index
+// ASCEND-NEXT: %[[C:.*]] = arith.muli %[[K]], %[[B]] : index
+// ASCEND-NEXT: ascend.data_copy %[[DST]], %[[SRC]], %[[C]] : !ascend.local_tensor<f32, vecin>, !ascend.local_tensor<f32, vecin>
+// ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 64 f32: one DataCopy UB -> UB from the input's copy in UB per run"}
 // ASCEND-NEXT: ascend.enque
 // ASCEND-NOT: ascend.set_value
-// ASCEND-NOT: pipe_all
 // CPP-LABEL: class Bias<float> {
+// CPP: pipe.InitBuffer(bResidentBuf, 256);
+// CPP-NEXT: bResident = bResidentBuf.Get<float>();
+// CPP-NEXT: AscendC::DataCopyPad(bResident, bGm, AscendC::DataCopyParams(1, 256, 0, 0),
+// CPP-NEXT:     AscendC::DataCopyPadParams(false, 0, 0, 0));
+// CPP-NEXT: AscendC::PipeBarrier<PIPE_ALL>();
+// CPP: __aicore__ inline void CopyIn(
 // CPP: int64_t phase = chunkStart % 64;
 // CPP-NEXT: int64_t runs = CeilDiv(phase + currentNum, 64);
-// CPP-NEXT: // row runs of 64 f32: one DataCopyPad per run
+// CPP-NEXT: // row runs of 64 f32: one DataCopy UB -> UB from the input's copy in UB per run
 // CPP-NEXT: for (int64_t k = 0; k < runs; ++k) {
 // CPP-NEXT:     int64_t rowOffset = k * 64;
 // CPP-NEXT:     int64_t runStart = Max(rowOffset - phase, 0);
 // CPP-NEXT:     int64_t runLength = Min(rowOffset + 64 - phase, currentNum) - runStart;
-// CPP-NEXT:     AscendC::DataCopyPad(bLocal[runStart], bGm[(chunkStart + runStart) % 64],
-// CPP-NEXT:         AscendC::DataCopyParams(1, runLength * 4, 0, 0),
-// CPP-NEXT:         AscendC::DataCopyPadParams(false, 0, 0, 0));
+// CPP-NEXT:     AscendC::DataCopy(bLocal[runStart], bResident[(chunkStart + runStart) % 64],
+// CPP-NEXT:         CeilDiv(runLength, 8) * 8);
 // CPP-NEXT: }
 // CPP-NEXT: inputQueueB.EnQue(bLocal);
 func.func @bias(%x: tensor<4x64xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
@@ -110,4 +123,31 @@ func.func @odd(%x: tensor<4x100xf32>, %b: tensor<100xf32>) -> tensor<4x100xf32> 
     linalg.yield %r : f32
   } -> tensor<4x100xf32>
   func.return %y : tensor<4x100xf32>
+}
+
+// -----
+
+// A bias of 1024 f32 (4096 bytes, larger than a copy in UB may be): a DataCopyPad from GM per run.
+// ASCEND-LABEL: func.func @wide_kernel_f32
+// ASCEND-NOT: resident
+// ASCEND: scf.for %k = %{{.*}} to %runs step %{{.*}} {
+// ASCEND: %[[DST:.*]] = ascend.local_at %b_local[%run_start] : !ascend.local_tensor<f32, vecin>
+// ASCEND-NEXT: %[[SRC:.*]] = ascend.global_at %b_gm[%{{.*}}] : !ascend.global_tensor<f32>
+// ASCEND-NEXT: %{{.*}} = arith.constant 4 : index
+// ASCEND-NEXT: %[[BYTES:.*]] = arith.muli %run_length, %{{.*}} : index
+// ASCEND-NEXT: ascend.data_copy_pad %[[DST]], %[[SRC]], %[[BYTES]] : !ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>
+// ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 1024 f32: one DataCopyPad per run"}
+// ASCEND-NEXT: ascend.enque
+// CPP-LABEL: class Wide<float> {
+// CPP: // row runs of 1024 f32: one DataCopyPad per run
+// CPP: AscendC::DataCopyPad(bLocal[runStart], bGm[(chunkStart + runStart) % 1024],
+// CPP-NEXT: AscendC::DataCopyParams(1, runLength * 4, 0, 0),
+func.func @wide(%x: tensor<2x1024xf32>, %b: tensor<1024xf32>) -> tensor<2x1024xf32> {
+  %e = tensor.empty() : tensor<2x1024xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<2x1024xf32>, tensor<1024xf32>) outs(%e : tensor<2x1024xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.addf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x1024xf32>
+  func.return %y : tensor<2x1024xf32>
 }
