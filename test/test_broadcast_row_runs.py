@@ -25,10 +25,11 @@ def _broadcast(out: tuple[int, ...], operand: tuple[int, ...], m: str) -> Broadc
     ((4, 64), (64,), "d1", "f32", RowRuns(64, 1, resident=True)),
     ((4, 48), (48,), "d1", "f16", RowRuns(48, 1, resident=True)),
     ((2, 1024), (1024,), "d1", "f32", RowRuns(1024, 1)),  # 4096 bytes: read from GM per run
-    ((6, 48), (6, 1), "d0, 0", "f16", RowRuns(48, 0)),
-    ((6, 8), (6,), "d0", "f32", RowRuns(8, 0)),
+    ((6, 48), (6, 1), "d0, 0", "f16", RowRuns(48, 0, resident=True)),
+    ((6, 8), (6,), "d0", "f32", RowRuns(8, 0, resident=True)),
+    ((2048, 16), (2048,), "d0", "f16", RowRuns(16, 0)),  # 4096 bytes: GetValue from GM
     ((2, 3, 16), (3, 16), "d1, d2", "f16", RowRuns(48, 1, resident=True)),  # dims merge
-    ((3, 5, 16), (5,), "d1", "f16", RowRuns(16, 0)),
+    ((3, 5, 16), (5,), "d1", "f16", RowRuns(16, 0, resident=True)),
     ((3, 5, 8), (3, 8), "d0, d2", "f32", RowRuns(8, 1, resident=True)),
     ((4, 100), (100,), "d1", "f32", "400 bytes"),
     ((6, 50), (6, 1), "d0, 0", "f32", "200 bytes"),
@@ -66,6 +67,7 @@ MULTI_CHUNK = {
     "merged_f16": ((12, 5, 48), (5, 48), "d1, d2", lambda b: b, "addf", "f16"),
     "long_rows_f32": ((3, 1000), (1000,), "d1", lambda b: b, "addf", "f32"),  # row > ubFactor
     "size1_dim_f16": ((30, 1, 64), (64,), "d2", lambda b: b, "mulf", "f16"),
+    "row_scale_gm_f32": ((1100, 8), (1100, 1), "d0, 0", lambda b: b, "mulf", "f32"),  # 4400 B
 }
 
 
@@ -109,19 +111,20 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
         kernel.run(x, b)
 
 
-@pytest.mark.parametrize(("row", "operand", "m", "counts"), [
-    (64, (64,), "d1", {"copy-in b": 1, "data_copy": 8}),
-    (1024, (1024,), "d1", {"copy-in b": 8}),
-    (64, (8, 1), "d0, 0", {"get_value b": 8, "duplicate": 8}),
+@pytest.mark.parametrize(("out", "operand", "m", "counts"), [
+    ((8, 64), (64,), "d1", {"copy-in b": 1, "data_copy": 8}),
+    ((8, 1024), (1024,), "d1", {"copy-in b": 8}),
+    ((8, 64), (8, 1), "d0, 0", {"get_value b": 0, "get_value ub": 8, "duplicate": 8}),
+    ((1024, 8), (1024, 1), "d0, 0", {"get_value b": 1024, "duplicate": 1024}),
 ])
-def test_the_cost_model_times_each_run(row: int, operand: tuple[int, ...], m: str,
+def test_the_cost_model_times_each_run(out: tuple[int, int], operand: tuple[int, ...], m: str,
                                        counts: dict[str, int]) -> None:
-    """A launch of 8 rows of f32 on one core, one chunk: one item per row run (a small bias:
-    one copy-in in Init, then a UB -> UB DataCopy on V per run; a bias of 4096 bytes: a
-    DataCopyPad from GM per run; a per-row value: a GetValue on MTE2's stream and a Duplicate
-    on V per run), no element-by-element copy."""
-    text = generic("k", (8, row), operand, m, "f32", "addf")
-    report = compile_text(text, core_num=1).profile(8 * row)
+    """A launch of f32 rows on one core, one chunk: one item per row run (a small bias: one
+    copy-in in Init, then a UB -> UB DataCopy on V per run; a bias of 4096 bytes: a DataCopyPad
+    from GM per run; a per-row value: a GetValue, from its copy in UB or of 4096 bytes from GM,
+    on MTE2's stream and a Duplicate on V per run), no element-by-element copy."""
+    text = generic("k", out, operand, m, "f32", "addf")
+    report = compile_text(text, core_num=1).profile(out[0] * out[1])
     (schedule,) = report.schedules
     labels = [w.label for w in schedule.program.work()]
     assert {label: labels.count(label) for label in counts} == counts
@@ -129,8 +132,8 @@ def test_the_cost_model_times_each_run(row: int, operand: tuple[int, ...], m: st
 
 
 def test_a_bias_and_a_row_scale_in_one_kernel() -> None:
-    """`x * s + b`: one input in Duplicate runs, one copied into UB once and in UB -> UB runs
-    from there, over several chunks."""
+    """`x * s + b`: both inputs copied into UB once, one read in GetValue + Duplicate runs, one
+    in UB -> UB copies, over several chunks."""
     t = DTYPES["f16"]
     x, s, b = _values((40, 64), t, 7), _values((40, 1), t, 8), _values((64,), t, 9)
     text = """
@@ -151,7 +154,8 @@ func.func @affine(%x: tensor<40x64xf16>, %s: tensor<40x1xf16>, %b: tensor<64xf16
 }
 """
     lowered = str(compile_text(text, level="ascend", core_num=7, ub_size=4096).module)
-    assert "input's copy in UB per run" in lowered and "GetValue + Duplicate per run" in lowered
+    assert "one DataCopy UB -> UB from the input's copy in UB per run" in lowered
+    assert "one GetValue from the input's copy in UB + Duplicate per run" in lowered
     with np.errstate(invalid="ignore", over="ignore"):
         want = x * s + b
     for level in LEVELS[1:]:

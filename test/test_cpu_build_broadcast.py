@@ -21,7 +21,8 @@ from hswc.backend.source import kernel_source
 
 CASES = {**ONE_CHUNK, **{f"{name}_chunks": case for name, case in MULTI_CHUNK.items()}}
 BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32", "bias_runs_f32",
-         "row_scale_runs_f16", "bias_f16_chunks", "row_scale_f32_chunks", "long_rows_f32_chunks")
+         "row_scale_runs_f16", "bias_f16_chunks", "row_scale_f32_chunks", "long_rows_f32_chunks",
+         "row_scale_gm_f32_chunks")
 CORES, UB = 5, 196608
 SMALL_UB = 4096
 """The `_chunks` cases run on this UB: several chunks per core, each starting mid-row."""

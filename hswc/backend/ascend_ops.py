@@ -221,6 +221,13 @@ def _global_get_value(ctx: CppContext, op: Operation) -> None:
     ctx.define(op.result, f"{tensor}.GetValue({ctx.text(op.offset)})")
 
 
+def _local_get_value(ctx: CppContext, op: Operation) -> None:
+    """`T v = tensor.GetValue(index);`: the scalar unit's read of one UB element."""
+    assert isinstance(op, ascend.LocalGetValueOp)
+    tensor = ctx.expr(op.tensor).at(POSTFIX)
+    ctx.define(op.result, f"{tensor}.GetValue({ctx.text(op.index)})")
+
+
 def _set_value(ctx: CppContext, op: Operation) -> None:
     """`tensor.SetValue(index, value);`: the scalar unit's write of one UB element."""
     assert isinstance(op, ascend.SetValueOp)
@@ -243,6 +250,7 @@ RULES: dict[type[Operation], Rule] = {
     ascend.DataCopyOp: _data_copy,
     ascend.DataCopyPadOp: _data_copy_pad,
     ascend.GlobalGetValueOp: _global_get_value,
+    ascend.LocalGetValueOp: _local_get_value,
     ascend.SetValueOp: _set_value,
 }
 """The statement of every ascend op except GlobalAt, which is an expression."""

@@ -18,7 +18,8 @@ work on one of three pipes or into a synchronisation between them:
   arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
 - Scalar accesses (GlobalTensor::GetValue, LocalTensor::SetValue: a broadcast operand's
   copy-in, hswc.vectorizer.broadcast_copy, and a rank-0 argument's read): `scalar_gm_read_cycles`
-  and `scalar_ub_write_cycles` each, timed in MTE2's stream. An assumption of where they sit:
+  and `scalar_ub_write_cycles` each (LocalTensor::GetValue, a per-row scale's read of its copy
+  in UB: `scalar_ub_read_cycles`), timed in MTE2's stream. An assumption of where they sit:
   the scalar unit runs them, but they take the place of an MTE2 copy-in and fill a VECIN buffer
   that MTE2 produces, so in MTE2's stream they wait for the buffer's release and precede its
   EnQue as that copy would (the PipeBarrier<PIPE_ALL> after the copy loop then orders every
@@ -322,6 +323,9 @@ class KernelWalker:
         elif isinstance(op, ascend.SetValueOp):
             self.emit(MTE2, Work(MTE2, "set_value", self.chunk,
                                  self.figures.scalar_ub_write_cycles))
+        elif isinstance(op, ascend.LocalGetValueOp):
+            self.emit(MTE2, Work(MTE2, "get_value ub", self.chunk,
+                                 self.figures.scalar_ub_read_cycles))
         elif isinstance(op, ascend.VectorOp):
             self.vector(op)
         elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):

@@ -42,7 +42,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from hswc.dialects.ascend_scalar_access import GlobalGetValueOp, SetValueOp
+from hswc.dialects.ascend_scalar_access import GlobalGetValueOp, LocalGetValueOp, SetValueOp
 from hswc.dialects.ascend_types import (
     BITWISE_ELEMENT_TYPES,
     HALF_FLOAT,
@@ -572,6 +572,7 @@ Ascend = Dialect(
         DataCopyOp,
         DataCopyPadOp,
         GlobalGetValueOp,
+        LocalGetValueOp,
         SetValueOp,
         *VECTOR_OPS,
     ],
@@ -624,6 +625,7 @@ __all__ = [
     "InitBufferOp",
     "LnOp",
     "LocalAtOp",
+    "LocalGetValueOp",
     "LocalTensorType",
     "MaxOp",
     "MaxsOp",

@@ -80,8 +80,10 @@ class RowRuns:
     resident: bool = False
 
     def describe(self, dtype: str) -> str:
-        what = ("DataCopy UB -> UB from the input's copy in UB" if self.resident
-                else "DataCopyPad" if self.stride else "GetValue + Duplicate")
+        what = {(1, True): "DataCopy UB -> UB from the input's copy in UB",
+                (1, False): "DataCopyPad",
+                (0, True): "GetValue from the input's copy in UB + Duplicate",
+                (0, False): "GetValue + Duplicate"}[self.stride, self.resident]
         return f"row runs of {self.row} {dtype}: one {what} per run"
 
 
@@ -106,8 +108,7 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
         return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
                 f"of {UB_BLOCK_BYTES}-byte blocks")
     assert stride is not None
-    return RowRuns(row, stride, stride == 1 and resident_bytes(broadcast, i, dtype)
-                   <= RESIDENT_BYTES)
+    return RowRuns(row, stride, resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES)
 
 
 def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
@@ -218,7 +219,7 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
     length = inner.name(inner.sub(end, start), "run_length")
     index = operand_index(inner, broadcast, i, inner.add(base, start))
     dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
-    if runs.resident:  # whole 32-byte blocks: the last run's tail is stale lanes past count
+    if runs.resident and runs.stride:  # whole blocks: the last run's tail is stale lanes
         src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
         block = inner.const(UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
         blocks = inner.mul(inner.ceil_div(length, block), block)
@@ -228,7 +229,9 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
         nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
         inner.builder.insert(ascend.DataCopyPadOp(dst, at, nbytes))
     else:
-        value = inner.builder.insert(ascend.GlobalGetValueOp(gm, index)).result
+        read = ascend.LocalGetValueOp(gm, index) if runs.resident \
+            else ascend.GlobalGetValueOp(gm, index)
+        value = inner.builder.insert(read).result
         inner.builder.insert(ascend.DuplicateOp(dst, value, length))
     inner.builder.insert(scf.YieldOp())
     builder = Builder(point)

@@ -1,7 +1,7 @@
 // Broadcast inputs read in row runs (hswc.vectorizer.broadcast_copy): where a row is whole
 // 32-byte blocks, a bias is one copy per run (from its copy in UB, or from GM when it is larger
-// than 2048 bytes) and a per-row scale one GetValue + Duplicate per run, into the VECIN tensor
-// at the run's offset; the tiling aligns blockFactor to a 32-byte block so every run starts
+// than 2048 bytes) and a per-row scale one GetValue (likewise) + Duplicate per run, into the
+// VECIN tensor at the run's offset; the tiling aligns blockFactor to a 32-byte block so every run starts
 // aligned in UB. Other rows keep the element loop.
 // RUN: hswc-opt %s --split-input-file -p hsg-tile-on-cores | filecheck %s --check-prefix=TILED
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | filecheck %s --check-prefix=ASCEND
@@ -67,24 +67,29 @@ func.func @bias(%x: tensor<4x64xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
 
 // -----
 
-// A per-row scale of rows of 48 f16 (96 bytes): a GetValue + Duplicate per run, then a
-// PipeBarrier<PIPE_V> before Compute's vector reads; the Duplicate belongs to CopyIn.
+// A per-row scale of rows of 48 f16 (96 bytes) with its 6 values copied into UB once: a
+// GetValue from that copy + Duplicate per run, then a PipeBarrier<PIPE_V> before Compute's
+// vector reads; the Duplicate belongs to CopyIn.
 // TILED-LABEL: func.func @rows_tiling_f16
 // TILED: %block_factor = arith.muli %{{.*}}, %c16 : index
 // ASCEND-LABEL: func.func @rows_kernel_f16
+// ASCEND: %s_resident = ascend.tbuf_get %s_resident_buf : !ascend.tbuf<vecin> -> !ascend.local_tensor<f16, vecin>
+// ASCEND-NEXT: %[[N:.*]] = arith.constant 12 : index
+// ASCEND-NEXT: ascend.data_copy_pad %s_resident, %s_gm, %[[N]] : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
+// ASCEND-NEXT: ascend.pipe_barrier pipe_all
 // ASCEND: scf.for %k = %{{.*}} to %runs step %{{.*}} {
 // ASCEND: %[[AT:.*]] = arith.floordivsi %{{.*}}, %{{.*}} : index
 // ASCEND-NEXT: %[[DST:.*]] = ascend.local_at %s_local[%run_start] : !ascend.local_tensor<f16, vecin>
-// ASCEND-NEXT: %[[V:.*]] = ascend.global_get_value %s_gm[%[[AT]]] : !ascend.global_tensor<f16> -> f16
+// ASCEND-NEXT: %[[V:.*]] = ascend.get_value %s_resident[%[[AT]]] : !ascend.local_tensor<f16, vecin> -> f16
 // ASCEND-NEXT: ascend.duplicate %[[DST]], %[[V]] : f16, %run_length : !ascend.local_tensor<f16, vecin>
-// ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 48 f16: one GetValue + Duplicate per run"}
+// ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 48 f16: one GetValue from the input's copy in UB + Duplicate per run"}
 // ASCEND-NEXT: ascend.pipe_barrier pipe_v
 // ASCEND-NEXT: ascend.enque
 // CPP-LABEL: class Rows<half> {
 // CPP: __aicore__ inline void CopyIn(
-// CPP: // row runs of 48 f16: one GetValue + Duplicate per run
+// CPP: // row runs of 48 f16: one GetValue from the input's copy in UB + Duplicate per run
 // CPP-NEXT: for (int64_t k = 0; k < runs; ++k) {
-// CPP: half value = sGm.GetValue(FloorDiv(chunkStart + runStart, 48));
+// CPP: half value = sResident.GetValue(FloorDiv(chunkStart + runStart, 48));
 // CPP-NEXT: AscendC::Duplicate(sLocal[runStart], value, runLength);
 // CPP-NEXT: }
 // CPP-NEXT: AscendC::PipeBarrier<PIPE_V>();
@@ -150,4 +155,22 @@ func.func @wide(%x: tensor<2x1024xf32>, %b: tensor<1024xf32>) -> tensor<2x1024xf
     linalg.yield %r : f32
   } -> tensor<2x1024xf32>
   func.return %y : tensor<2x1024xf32>
+}
+
+// -----
+
+// A per-row scale of 1024 f32 values (4096 bytes): a GetValue from GM per run.
+// ASCEND-LABEL: func.func @tall_kernel_f32
+// ASCEND-NOT: resident
+// ASCEND: ascend.global_get_value %s_gm[%{{.*}}] : !ascend.global_tensor<f32> -> f32
+// ASCEND-NEXT: ascend.duplicate
+// ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 8 f32: one GetValue + Duplicate per run"}
+func.func @tall(%x: tensor<1024x8xf32>, %s: tensor<1024x1xf32>) -> tensor<1024x8xf32> {
+  %e = tensor.empty() : tensor<1024x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<1024x8xf32>, tensor<1024x1xf32>) outs(%e : tensor<1024x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.mulf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1024x8xf32>
+  func.return %y : tensor<1024x8xf32>
 }
