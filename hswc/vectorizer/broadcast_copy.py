@@ -31,6 +31,13 @@ run of a chunk can end off a 32-byte block, and DataCopyPad's padding of it stay
 tensor, past `count`. The choice is recorded on the loop (`hsg.broadcast_copy`, printed as a
 comment).
 
+An input of at most RESIDENT_BYTES is copied into UB once, in Init (a TBuf<VECIN> of its own,
+one DataCopyPad, then PipeBarrier<PIPE_ALL> so MTE2's copy is done before V or the scalar unit
+read it; its bytes reserved out of the UB the tiling divides): then a contiguous run is a
+UB -> UB DataCopy of whole 32-byte blocks from it (V; its source address is aligned too, the
+run's first index being phase or a multiple of row), and a constant run's value a
+LocalTensor::GetValue of it, so no row reads GM again.
+
 The element loop, for every other input (a row that is not a whole number of 32-byte blocks,
 a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
 tensor, then a barrier orders the scalar stores before every pipe:
