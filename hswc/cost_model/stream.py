@@ -315,13 +315,18 @@ class KernelWalker:
         gm = self.env.get(value)
         return gm.name if isinstance(gm, _Gm) else "gm"
 
-    def ascend_op(self, op: Operation) -> None:
+    def scalar_access(self, op: ascend.GlobalGetValueOp | ascend.SetValueOp) -> None:
+        """One GetValue or SetValue outside a loop of them: its cycles on MTE2."""
         if isinstance(op, ascend.GlobalGetValueOp):
             self.emit(MTE2, Work(MTE2, f"get_value {self.gm_name(op.tensor)}", self.chunk,
                                  self.figures.scalar_gm_read_cycles))
-        elif isinstance(op, ascend.SetValueOp):
+        else:
             self.emit(MTE2, Work(MTE2, "set_value", self.chunk,
                                  self.figures.scalar_ub_write_cycles))
+
+    def ascend_op(self, op: Operation) -> None:
+        if isinstance(op, ascend.GlobalGetValueOp | ascend.SetValueOp):
+            self.scalar_access(op)
         elif isinstance(op, ascend.VectorOp):
             self.vector(op)
         elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
