@@ -81,6 +81,7 @@ def child(path: str, fuse: bool) -> None:
     lap("parse")
     verify_located(module)
     lap("verify")
+    startup.between_passes()
     for name in LOWER_TO_ASCEND:
         if name == "hsg-fuse-elementwise" and not fuse:
             continue
@@ -88,6 +89,7 @@ def child(path: str, fuse: bool) -> None:
         lap(name)
         if not take_unchanged(module):  # as hswc-opt: a pass that changed nothing is not
             verify_located(module)  # verified again
+        startup.between_passes()
         lap("verify")
     Printer(stream=io.StringIO()).print_op(module)
     lap("print")

@@ -16,7 +16,7 @@ run leaves OUT as it was.
 
 from __future__ import annotations
 
-from hswc.tools.startup import importing
+from hswc.tools.startup import between_passes, importing
 
 with importing():
     import argparse
@@ -115,6 +115,7 @@ class HswcOptMain(xDSLOptMain):
             unchanged = take_unchanged(module)
             if previous is not None and not unchanged:
                 self._verify(module)
+            between_passes()
             if previous and following and self.args.print_between_passes:
                 print(f"// -----// IR after {previous.name} //----- //")
                 Printer(stream=sys.stdout).print_op(module)
