@@ -326,7 +326,18 @@ class KernelWalker:
             self.vector(op)
         elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
             self.copy(op)
-        elif isinstance(op, ascend.AllocTensorOp):
+        elif isinstance(op, ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
+                        | ascend.FreeTensorOp):
+            self.queue_op(op)
+        elif isinstance(op, ascend.PipeBarrierOp):
+            self.barrier(op)
+        else:
+            self.declaration(op)
+
+    def queue_op(self, op: ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
+                 | ascend.FreeTensorOp) -> None:
+        """A TQue operation: the signals and waits AscendC's hardware events amount to."""
+        if isinstance(op, ascend.AllocTensorOp):
             q = self.queue(op, op.que)
             if not q.free:
                 raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
@@ -355,10 +366,6 @@ class KernelWalker:
             assert t.slot is not None
             t.slot.release = token
             q.free.append(t.slot)
-        elif isinstance(op, ascend.PipeBarrierOp):
-            self.barrier(op)
-        else:
-            self.declaration(op)
 
     def declaration(self, op: Operation) -> None:
         """Ops that set things up or name views: no pipe time."""
