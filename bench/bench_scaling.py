@@ -8,7 +8,8 @@ second argument (so one value has a fifth of the chain as its users). About 55 b
 
 Each input runs in a fresh process (`--child`), which reports the CPU seconds of each stage
 (other load on the machine does not count): parse (hswc's LocatingParser), verify (with
-dominance), the --lower-to-ascend passes each followed by a verification, as hswc-opt runs
+dominance), the --lower-to-ascend passes each followed by a verification unless it marked the
+module unchanged, and the module frozen out of the garbage collector's walks, as hswc-opt runs
 them, and printing the result. `--no-fuse` leaves out hsg-fuse-elementwise (one kernel per op;
 the kernels of equal ops are shared); the default runs both ways. A run that takes longer than
 `--timeout` seconds is stopped and reported as such; a larger input of the same kind is then
