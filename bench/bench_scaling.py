@@ -8,7 +8,8 @@ second argument (so one value has a fifth of the chain as its users). About 55 b
 
 Each input runs in a fresh process (`--child`), which reports the CPU seconds of each stage
 (other load on the machine does not count): parse (hswc's LocatingParser), verify (with
-dominance), the --lower-to-ascend passes each followed by a verification, as hswc-opt runs
+dominance), the --lower-to-ascend passes each followed by a verification unless it marked the
+module unchanged, and the module frozen out of the garbage collector's walks, as hswc-opt runs
 them, and printing the result. `--no-fuse` leaves out hsg-fuse-elementwise (one kernel per op;
 the kernels of equal ops are shared); the default runs both ways. A run that takes longer than
 `--timeout` seconds is stopped and reported as such; a larger input of the same kind is then
@@ -59,6 +60,7 @@ def child(path: str, fuse: bool) -> None:
     from xdsl.printer import Printer
 
     from hswc.diagnostics import LocatingParser, verify_located
+    from hswc.passes import take_unchanged
     from hswc.pipeline import LOWER_TO_ASCEND, PASSES
     from hswc.runner import _context
     from hswc.tools import startup
@@ -80,12 +82,15 @@ def child(path: str, fuse: bool) -> None:
     lap("parse")
     verify_located(module)
     lap("verify")
+    startup.between_passes()
     for name in LOWER_TO_ASCEND:
         if name == "hsg-fuse-elementwise" and not fuse:
             continue
         PASSES[name]()().apply(ctx, module)
         lap(name)
-        verify_located(module)
+        if not take_unchanged(module):  # as hswc-opt: a pass that changed nothing is not
+            verify_located(module)  # verified again
+        startup.between_passes()
         lap("verify")
     Printer(stream=io.StringIO()).print_op(module)
     lap("print")
@@ -93,9 +98,12 @@ def child(path: str, fuse: bool) -> None:
     print(json.dumps(times))
 
 
-STAGES = ("parse", "verify", "hsg-decompose", "hsg-fuse-elementwise", "hsg-tile-on-cores",
-          "hsg-block-into-ub", "convert-hsg-to-ascend", "print")
-SHORT = {"hsg-decompose": "decomp", "hsg-fuse-elementwise": "fuse",
+STAGES = ("parse", "verify", "hsg-generalize-named", "hsg-decompose",
+          "hsg-fold-constant-operands", "hsg-exact-f64", "hsg-widen-bf16", "hsg-fuse-elementwise",
+          "hsg-tile-on-cores", "hsg-block-into-ub", "convert-hsg-to-ascend", "print")
+SHORT = {"hsg-generalize-named": "general", "hsg-decompose": "decomp",
+         "hsg-fold-constant-operands": "fold", "hsg-exact-f64": "f64", "hsg-widen-bf16": "bf16",
+         "hsg-fuse-elementwise": "fuse",
          "hsg-tile-on-cores": "tile", "hsg-block-into-ub": "block",
          "convert-hsg-to-ascend": "convert"}
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -1028,7 +1029,7 @@ class LaunchOp(IRDLOperation):
             )
         first = self.y.type
         assert isinstance(first, TensorType | UnrankedTensorType)
-        gm = MemRefType(first.get_element_type(), [DYNAMIC_INDEX])
+        gm = _flat_gm(first.get_element_type())
         expected = (*(gm for _ in range(len(self.inputs) + 1)),
                     *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
         if tuple(kernel.function_type.inputs) != expected:
@@ -1039,6 +1040,13 @@ class LaunchOp(IRDLOperation):
                 f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values{scalars}, "
                 f"but takes ({', '.join(str(t) for t in kernel.function_type.inputs)})"
             )
+
+
+@cache
+def _flat_gm(element: Attribute) -> MemRefType:
+    """memref<?xT>, built once per element type (every launch's verification compares its
+    kernel's arguments with it)."""
+    return MemRefType(element, [DYNAMIC_INDEX])
 
 
 # endregion

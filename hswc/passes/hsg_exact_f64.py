@@ -39,6 +39,7 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from hswc.diagnostics import OpError
 from hswc.float_formats import round_float
+from hswc.passes import mark_unchanged
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
 F32 = Float32Type()
@@ -194,7 +195,11 @@ class HsgExactF64Pass(ModulePass):
     name = "hsg-exact-f64"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = False
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
             block = generic.body.block
             if any(_is_f64(v) for o in block.ops for v in (*o.operands, *o.results)):
                 _rewrite_body(block)
+                changed = True
+        if not changed:
+            mark_unchanged(op)

@@ -32,6 +32,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from hswc.passes import mark_unchanged
 from hswc.passes.generic_rebuild import drop_inputs
 
 
@@ -72,7 +73,7 @@ def _fold_inputs(op: GenericOp) -> list[Operation]:
     return owners
 
 
-def _capture_scalar_inputs(op: GenericOp) -> None:
+def _capture_scalar_inputs(op: GenericOp) -> bool:
     """Inputs that are scalars, not tensors (`linalg.fill`'s value), read by the body directly:
     a scalar input's map is `(d0, ...) -> ()`, so every element reads that one value."""
     block = op.body.block
@@ -83,6 +84,7 @@ def _capture_scalar_inputs(op: GenericOp) -> None:
             dropped.add(i)
     if dropped:
         drop_inputs(op, dropped)
+    return bool(dropped)
 
 
 def _sink_f64_scalars(op: GenericOp) -> list[Operation]:
@@ -115,8 +117,11 @@ class HsgFoldConstantOperandsPass(ModulePass):
         for generic in generics:
             maybe_dead += _sink_f64_scalars(generic)
             maybe_dead += _fold_inputs(generic)
+        captured = False
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
-            _capture_scalar_inputs(generic)
+            captured |= _capture_scalar_inputs(generic)
+        if not maybe_dead and not captured:
+            mark_unchanged(op)
         for owner in dict.fromkeys(maybe_dead):
             if owner.parent is not None and not any(r.uses for r in owner.results):
                 Rewriter.erase_op(owner)

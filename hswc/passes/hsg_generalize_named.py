@@ -31,6 +31,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.linalg_generalize_named_ops import GeneralizeNamedOpPattern
 
+from hswc.passes import mark_unchanged
+
 
 class GeneralizeElementwise(RewritePattern):
     """An elementwise named op or linalg.fill -> linalg.generic (xDSL's rewrite)."""
@@ -71,5 +73,8 @@ class HsgGeneralizeNamedPass(ModulePass):
     name = "hsg-generalize-named"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = False
         for pattern in (GeneralizeElementwise(), GeneralizeBroadcast()):
-            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+            changed |= PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        if not changed:
+            mark_unchanged(op)

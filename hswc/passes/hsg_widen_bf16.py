@@ -28,6 +28,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from hswc.passes import mark_unchanged
+
 F32 = Float32Type()
 WIDENED = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp,
            arith.MinimumfOp, arith.NegfOp, arith.CmpfOp, arith.SelectOp, math.AbsFOp)
@@ -70,8 +72,12 @@ class HsgWidenBf16Pass(ModulePass):
     name = "hsg-widen-bf16"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = False
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
             for inner in list(generic.body.block.ops):
                 if isinstance(inner, WIDENED) and any(
                         _is_bf16(v) for v in (*inner.operands, *inner.results)):
                     _widen(inner)
+                    changed = True
+        if not changed:
+            mark_unchanged(op)

@@ -16,7 +16,7 @@ run leaves OUT as it was.
 
 from __future__ import annotations
 
-from hswc.tools.startup import importing
+from hswc.tools.startup import between_passes, importing
 
 with importing():
     import argparse
@@ -40,6 +40,7 @@ with importing():
         verify_located,
     )
     from hswc.output_files import OutputError, write_file
+    from hswc.passes import take_unchanged
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
     from hswc.source_text import decode
     from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
@@ -109,8 +110,12 @@ class HswcOptMain(xDSLOptMain):
             if previous is not None and self.args.time_passes:
                 print(f"Pass {previous.name} took {time.perf_counter() - started:.6f} seconds",
                       file=sys.stderr)
-            if previous is not None:  # before the first pass: _run_chunk verified the input
+            # Before the first pass _run_chunk verified the input; after a pass that marked
+            # the module unchanged, what verified before verifies again (MLIR skips it too).
+            unchanged = take_unchanged(module)
+            if previous is not None and not unchanged:
                 self._verify(module)
+            between_passes()
             if previous and following and self.args.print_between_passes:
                 print(f"// -----// IR after {previous.name} //----- //")
                 Printer(stream=sys.stdout).print_op(module)
