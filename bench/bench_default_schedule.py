@@ -64,15 +64,7 @@ def parse(text: str) -> ModuleOp:
 
 def op_module(stem: str, dtype: str) -> ModuleOp:
     """hsg.<stem> on tensor<?x<dtype>>, required attributes 0.5."""
-    definition = OPS[stem]
-    t = f"tensor<?x{dtype}>"
-    args = ", ".join(f"%{name}: {t}" for name in definition.op.INPUTS)
-    operands = ", ".join(f"%{name}" for name in definition.op.INPUTS)
-    required = ", ".join(f"{spec.name} = 0.5 : f32" for spec in definition.op.ATTRIBUTES
-                         if spec.default is None)
-    attrs = f" {{{required}}}" if required else ""
-    return parse(f"func.func @{stem}({args}) -> {t} {{\n  %y = {definition.op.name} {operands}"
-                 f"{attrs} : {t}\n  func.return %y : {t}\n}}\n")
+    return parse(OPS[stem].single_op_text(dtype, attribute=0.5))
 
 
 def body_ops(module: ModuleOp) -> int:

@@ -41,18 +41,10 @@ EVERY = tuple(Schedule(**dict(zip(ALL_FLAGS, flags, strict=True)))
 
 
 def module(stem: str, dtype: str, shape: str = "?") -> ModuleOp:
-    definition = OPS[stem]
-    t = f"tensor<{shape}x{dtype}>"
-    args = ", ".join(f"%{name}: {t}" for name in definition.op.INPUTS)
-    operands = ", ".join(f"%{name}" for name in definition.op.INPUTS)
-    required = ", ".join(f"{spec.name} = 0.5 : f32" for spec in definition.op.ATTRIBUTES
-                         if spec.default is None)
-    attrs = f" {{{required}}}" if required else ""
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
-    text = (f"func.func @{stem}({args}) -> {t} {{\n  %y = {definition.op.name} {operands}"
-            f"{attrs} : {t}\n  func.return %y : {t}\n}}\n")
+    text = OPS[stem].single_op_text(dtype, shape, attribute=0.5)
     return LocatingParser(ctx, text, "<test>").parse_module()
 
 

@@ -195,6 +195,21 @@ class Arch35Module:
     request: PackageRequest
 
 
+def _a2_part(module: ModuleOp, socs: list[str], request: PackageRequest
+             ) -> tuple[list[Kernel], Description, list[str]]:
+    """The Atlas A2/A3 kernels of `module`, their description and the SoCs of `socs` that
+    run them; OpError for kernels none of them can run or whose buffers overflow a UB."""
+    kernels = operator_kernels(module, request)
+    registered = socs_for(kernels, socs)
+    if not registered:
+        raise OpError(module, f"has kernels that none of {', '.join(socs)} can run")
+    check_ub_plan(kernels, [PLATFORMS[s] for s in registered])
+    d = describe(module, kernels, request)
+    if not d.generated:
+        check_reference(module, kernels, d)
+    return [replace(k, operator=d.operator) for k in kernels], d, registered
+
+
 def _arch35_part(module: ModuleOp, socs: list[str], request: PackageRequest
                  ) -> tuple[list[Kernel], Description]:
     """The Ascend 950 kernels of `module` (lowered for that SoC) and their description."""
@@ -222,15 +237,7 @@ def package_files(module: ModuleOp, socs: Sequence[str] = A2_SOCS,
             raise PackageRefused(f"{', '.join(own)} runs the arch35 kernels: give the module "
                                  "lowered for it too")
         return _with_arch35(module, [s for s in socs if s not in own], own, request, arch35)
-    kernels = operator_kernels(module, request)
-    registered = socs_for(kernels, list(socs))
-    if not registered:
-        raise OpError(module, f"has kernels that none of {', '.join(socs)} can run")
-    check_ub_plan(kernels, [PLATFORMS[s] for s in registered])
-    d = describe(module, kernels, request)
-    if not d.generated:
-        check_reference(module, kernels, d)
-    kernels = [replace(k, operator=d.operator) for k in kernels]
+    kernels, d, registered = _a2_part(module, list(socs), request)
     return {
         **op_kernel_files(kernels),
         **op_host_files(kernels, d, registered),
@@ -255,15 +262,7 @@ def _with_arch35(module: ModuleOp, a2: list[str], own: list[str], request: Packa
              **arch35_test_files(kernels35, d35)}
     kernels: list[Kernel] = []
     if a2:
-        kernels = operator_kernels(module, request)
-        registered = socs_for(kernels, a2)
-        if not registered:
-            raise OpError(module, f"has kernels that none of {', '.join(a2)} can run")
-        check_ub_plan(kernels, [PLATFORMS[s] for s in registered])
-        d = describe(module, kernels, request)
-        if not d.generated:
-            check_reference(module, kernels, d)
-        kernels = [replace(k, operator=d.operator) for k in kernels]
+        kernels, d, registered = _a2_part(module, a2, request)
         if {k.dtype for k in kernels} != {k.dtype for k in firsts35}:
             raise OpError(module, "has kernels of other dtypes on Atlas A2/A3 "
                           f"({', '.join(k.dtype for k in kernels)}) than on Ascend 950 "

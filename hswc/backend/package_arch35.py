@@ -29,6 +29,7 @@ from hswc.backend.package_kernel import (
     tiling_data_text,
     tiling_key_h,
 )
+from hswc.backend.source import entry_head
 from hswc.tiling import TPL_DTYPE_BITS
 
 ARCH35 = "arch35"
@@ -83,8 +84,6 @@ def _joined(lines: list[str]) -> list[str]:
 def entry_text(kernels: list[Kernel]) -> str:
     """The templated entry: the kernel class of the tiling key's template arguments."""
     operator = kernels[0].operator
-    gm = ", ".join(f"GM_ADDR {name}" for name in operator.gm_arguments)
-    struct = operator.tiling_struct
     variant = _variants(kernels) is not None
     params = f"typename {DTYPE_PARAM}" + (f", uint32_t {VARIANT_PARAM}" if variant else "")
     arguments = DTYPE_PARAM + (f", {VARIANT_PARAM}" if variant else "")
@@ -93,13 +92,7 @@ def entry_text(kernels: list[Kernel]) -> str:
         f"// The {operator.op_type} kernel entry on Ascend 950 (arch35): the template arguments "
         "are the tiling key's.",
         f'#include "{ARCH35}/{kernel_h(operator)}"', "",
-        f"template <{params}>",
-        f"__global__ __aicore__ void {operator.kernel_entry}({gm}, GM_ADDR workspace, "
-        "GM_ADDR tiling)",
-        "{",
-        f"    (void)workspace;  // {operator.op_type} needs no workspace",
-        f"    REGISTER_TILING_DEFAULT({struct});",
-        f"    GET_TILING_DATA_WITH_STRUCT({struct}, {TILING_PARAM}, tiling);",
+        *entry_head(operator, params),
         f"    {operator.kernel_namespace}::{operator.op_type}<{arguments}> op;",
         f"    op.Init({', '.join(operator.gm_arguments)}, &{TILING_PARAM});",
         "    op.Process();",

@@ -50,13 +50,13 @@ def kernel_namespace_lines(kernels: list[Kernel]) -> list[str]:
                            head)
 
 
-def entry_lines(kernels: list[Kernel]) -> list[str]:
-    """`<op><schMode>`: read the tiling struct, run the kernel of that tiling key."""
-    operator = kernels[0].operator
+def entry_head(operator: Operator, params: str) -> list[str]:
+    """A kernel entry's template head, signature and tiling read (the lines before it runs
+    its kernel class), templated on `params`."""
     gm = ", ".join(f"GM_ADDR {name}" for name in operator.gm_arguments)
     struct = operator.tiling_struct
-    lines = [
-        "template <uint32_t schMode>",
+    return [
+        f"template <{params}>",
         f"__global__ __aicore__ void {operator.kernel_entry}({gm}, GM_ADDR workspace, "
         "GM_ADDR tiling)",
         "{",
@@ -64,6 +64,12 @@ def entry_lines(kernels: list[Kernel]) -> list[str]:
         f"    REGISTER_TILING_DEFAULT({struct});",
         f"    GET_TILING_DATA_WITH_STRUCT({struct}, {TILING_PARAM}, tiling);",
     ]
+
+
+def entry_lines(kernels: list[Kernel]) -> list[str]:
+    """`<op><schMode>`: read the tiling struct, run the kernel of that tiling key."""
+    operator = kernels[0].operator
+    lines = entry_head(operator, "uint32_t schMode")
     for kernel in kernels:
         lines += [
             f"    if constexpr (schMode == {operator.key_macro(kernel.dtype, kernel.variant)}) {{",

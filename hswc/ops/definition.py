@@ -55,3 +55,18 @@ class OpDefinition:
     @property
     def default_semantics(self) -> str:
         return next(iter(self.semantics))
+
+    def single_op_text(self, element_type: str, shape: str = "?", attribute: float = 0.0,
+                       function: str | None = None) -> str:
+        """A module of one function applying this op to `tensor<shape x element_type>`
+        operands; attributes without a default set to `attribute` (f32), the others left to
+        their defaults. The function is `@<stem>` unless `function` names it."""
+        t = f"tensor<{shape}x{element_type}>"
+        args = ", ".join(f"%{name}: {t}" for name in self.op.INPUTS)
+        operands = ", ".join(f"%{name}" for name in self.op.INPUTS)
+        required = ", ".join(f"{spec.name} = {attribute!r} : f32"
+                             for spec in self.op.ATTRIBUTES if spec.default is None)
+        attrs = f" {{{required}}}" if required else ""
+        return (f"func.func @{function or self.name}({args}) -> {t} {{\n"
+                f"  %y = {self.op.name} {operands}{attrs} : {t}\n"
+                f"  func.return %y : {t}\n}}\n")

@@ -22,16 +22,7 @@ def _op_module(op_name: str, dtype: str) -> ModuleOp:
     from hswc.ops import definition_of
     from hswc.pipeline import DIALECTS
 
-    definition = definition_of(op_name)
-    t = f"tensor<?x{dtype}>"
-    args = ", ".join(f"%{name}: {t}" for name in definition.op.INPUTS)
-    operands = ", ".join(f"%{name}" for name in definition.op.INPUTS)
-    # Attributes without a default need a value; the plan does not depend on it.
-    required = ", ".join(f"{spec.name} = 0.0 : f32" for spec in definition.op.ATTRIBUTES
-                         if spec.default is None)
-    attrs = f" {{{required}}}" if required else ""
-    text = (f"func.func @f({args}) -> {t} {{\n  %y = {definition.op.name} {operands}{attrs} : "
-            f"{t}\n  func.return %y : {t}\n}}\n")
+    text = definition_of(op_name).single_op_text(dtype, function="f")
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)
