@@ -144,6 +144,19 @@ def round_float(value: float, dtype: str) -> float:
     return from_bits(float_bits(value, dtype), dtype)
 
 
+def next_f32(value: float, up: bool) -> float:
+    """The f32 next to the f32 `value` towards +inf (`up`) or -inf, as numpy.nextafter gives
+    it (from a zero of either sign, the smallest subnormal of that direction's sign; from an
+    infinity, the largest finite value, or the infinity itself in its own direction)."""
+    if math.isinf(value) and (value > 0) == up:
+        return value
+    bits = float_bits(value, "f32")
+    if bits & 0x7FFFFFFF == 0:
+        return from_bits(1 if up else 0x80000001, "f32")
+    negative = bits >> 31
+    return from_bits(bits + (-1 if up == bool(negative) else 1), "f32")
+
+
 def shortest_f32(value: float) -> str:
     """The shortest decimal spelling that reads back to the f32 `value` (finite), the closest
     to it among those, as numpy prints an f32: positional from 1e-4 up to 1e6 (`0.5`, `3.0`),

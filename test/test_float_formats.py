@@ -16,7 +16,7 @@ import pytest
 from exact_rounding import exact_round
 
 from hswc import arith_semantics as sem
-from hswc.float_formats import float_bits, from_bits, round_float, shortest_f32
+from hswc.float_formats import float_bits, from_bits, next_f32, round_float, shortest_f32
 from hswc.interpreter.ascendc_cast import scalar_operand
 
 NUMPY = {"f16": (np.float16, np.uint16), "bf16": (ml_dtypes.bfloat16, np.uint16),
@@ -129,3 +129,17 @@ def test_shortest_f32_spells_as_numpy_does() -> None:
     mismatches = [(str(v), shortest_f32(float(v))) for v in values
                   if shortest_f32(float(v)) != str(v)]
     assert not mismatches[:5]
+
+
+def test_next_f32_steps_as_numpy_nextafter_does() -> None:
+    """Every kind of f32 (zeros of both signs, subnormals, the largest finite, infinities),
+    stepped both ways, against numpy.nextafter."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.float32(doubles_of_every_kind(2000))
+    values = np.concatenate([values[~np.isnan(values)], np.float32(
+        [0.0, -0.0, 1e-45, -1e-45, 3.4028235e38, -3.4028235e38, np.inf, -np.inf])])
+    for up, towards in ((True, np.float32(np.inf)), (False, np.float32(-np.inf))):
+        with np.errstate(over="ignore"):
+            expected = np.nextafter(values, towards).view(np.uint32).tolist()
+        got = [float_bits(next_f32(float(v), up), "f32") for v in values]
+        assert got == expected

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -38,7 +37,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from hswc.diagnostics import OpError
-from hswc.float_formats import round_float
+from hswc.float_formats import next_f32, round_float
 from hswc.passes import mark_unchanged
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
@@ -96,11 +95,10 @@ def _widened(builder: InsertPoint, value: SSAValue) -> SSAValue:
 
 def _neighbours(c: float) -> tuple[float, float]:
     """The f32 values either side of a double c that f32 does not hold (lo < c < hi)."""
-    with np.errstate(over="ignore"):
-        c32 = np.float32(c)
-    if float(c32) > c:
-        return float(np.nextafter(c32, np.float32(-np.inf))), float(c32)
-    return float(c32), float(np.nextafter(c32, np.float32(np.inf)))
+    c32 = round_float(c, "f32")
+    if c32 > c:
+        return next_f32(c32, up=False), c32
+    return c32, next_f32(c32, up=True)
 
 
 def _rewrite_cmpf(op: arith.CmpfOp) -> None:
@@ -121,8 +119,7 @@ def _rewrite_cmpf(op: arith.CmpfOp) -> None:
     if c is None:
         raise OpError(op, "compares a widened value with an f64 value that is neither a "
                       "constant nor widened; such an f64 compare has no exact f32 form")
-    with np.errstate(over="ignore"):
-        exact = c != c or float(np.float32(c)) == c
+    exact = c != c or round_float(c, "f32") == c
     if predicate in ("true", "false") or exact:
         new_c, new_p = (c, predicate)
     elif predicate in ("oeq", "une"):
