@@ -158,6 +158,20 @@ def test_hswc_opt_writes_the_table_and_prints_the_same(tmp_path: Path) -> None:
     assert len(load(_table(tmp_path))) > 200  # xDSL's and hswc's dataclasses
 
 
+def test_hswc_opt_imports_neither_numpy_nor_ml_dtypes(tmp_path: Path) -> None:
+    """Importing numpy starts OpenBLAS's threads (about 0.15 s of CPU on two cores): the
+    compile path from IR to C++ is pure Python."""
+    tool = ("import sys; from hswc.tools.hswc_opt import main; code = main(); "
+            "print(sorted({'numpy', 'ml_dtypes'} & set(sys.modules)), file=sys.stderr); "
+            "sys.exit(code)")
+    bundled = REPO / "examples" / "grad_times_scale.mlir"
+    for args in (("--lower-to-ascend", "-t", "ascendc", str(EXAMPLE)),
+                 ("--lower-to-ascend", str(bundled))):
+        run = _python(tool, str(tmp_path), *args)
+        assert run.returncode == 0, run.stderr
+        assert run.stderr.strip() == "[]", (args, run.stderr)
+
+
 def _formats() -> list[tuple[str, str, object]]:
     found: list[tuple[str, str, object]] = []
     for factory in DIALECTS.values():
