@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 BROADCAST_ATTR = "hsg.broadcast"
+BROADCAST_COPY_ATTR = "hsg.broadcast_copy"
+"""On a broadcast input's copy-in loop: how it reads the input (row runs, or why the element
+loop; hswc.vectorizer.broadcast_copy). The C++ printer shows it as a comment."""
 
 
 @dataclass(frozen=True)

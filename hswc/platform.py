@@ -44,6 +44,7 @@ FIGURE_STATUS = {
     "dma_setup_cycles": "assumption (16 KB knee)",
     "scalar_gm_read_cycles": "assumption",
     "scalar_ub_write_cycles": "assumption",
+    "scalar_ub_read_cycles": "assumption",
 }
 """Which cost figures of an Atlas A2 core are documented and which are this project's
 assumptions (a platform's CostFigures.status overrides them)."""
@@ -90,6 +91,9 @@ class CostFigures:
     documented; AscendC's docs only warn that scalar GM access is slow."""
     scalar_ub_write_cycles: int = 4
     """Assumption: one LocalTensor::SetValue, a scalar store to UB."""
+    scalar_ub_read_cycles: int = 4
+    """Assumption: one LocalTensor::GetValue, a scalar load from UB (a per-row scale copied into
+    UB once, read per row run)."""
 
     status: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     """Where a platform's figure comes from, where it differs from FIGURE_STATUS: (field,

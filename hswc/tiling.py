@@ -30,6 +30,11 @@ class UbPlan:
     bytes_per_element: int
     ub_reserve: int
     align_elements: int
+    block_align: int = 1
+    """blockFactor is rounded up to a multiple of this many elements: a 32-byte block's for a
+    kernel that reads broadcast inputs in row runs (hswc.vectorizer.broadcast_copy), so every
+    core's slice, and with ubFactor every chunk, starts on a UB block; 1 (CANN's formula as it
+    is) for every other kernel."""
 
 
 @dataclass(frozen=True)
@@ -151,11 +156,13 @@ RESULT_NAMES = ("total_num", "block_factor", "ub_factor", "used_core_num", "tili
 def tiling_formula(
     a: TilingArith[V, B], total_num: V, core_num: V, ub_size: V, dtype: str, plans: Plans,
 ) -> Tiling[V]:
-    """CANN's TilingFunc: split `total_num` elements over the cores, then into UB passes of
-    what the chosen plan makes room for: `FloorAlign((ubSize - reserve) / bytesPerElement,
-    align)`. With variants, the plan and the tiling key are chosen by the element count first
-    (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its `FloorDiv(ubSize / typeSize,
-    bufferNum)` is ubSize / (typeSize * bufferNum) for positive integers).
+    """CANN's TilingFunc: split `total_num` elements over the cores (for a kernel that reads
+    broadcast inputs in row runs, blockFactor rounded up to the plan's block_align), then into
+    UB passes of what the chosen plan makes room for: `FloorAlign((ubSize - reserve) /
+    bytesPerElement, align)`. With variants, the plan and the tiling key are chosen by the
+    element count first (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its
+    `FloorDiv(ubSize / typeSize, bufferNum)` is ubSize / (typeSize * bufferNum) for positive
+    integers).
 
     Fails (a.check) as the reference does: no cores, no UB, no UB left after the reserve, or a
     UB too small for one aligned pass (ops-nn's arch35 tiling does not check that last one; its
@@ -165,7 +172,12 @@ def tiling_formula(
     a.check(a.gt(core_num, zero), "coreNum is 0")
     a.check(a.gt(ub_size, zero), "ubSize is 0")
     empty = a.eq(total_num, zero)
-    block_factor = a.name(a.ceil_div(total_num, a.max(core_num, one)), "block_factor")
+    block_factor = a.ceil_div(total_num, a.max(core_num, one))
+    aligned = _block_align(plans)
+    if aligned > 1:
+        step = a.const(aligned)
+        block_factor = a.mul(a.ceil_div(block_factor, step), step)
+    block_factor = a.name(block_factor, "block_factor")
     used_core_num = a.select(empty, one, a.ceil_div(total_num, a.max(block_factor, one)))
     chosen = _choose(a, total_num, variants_of(plans, dtype))
 
@@ -182,6 +194,14 @@ def tiling_formula(
     ub_factor = a.select(empty, zero, a.mul(a.floor_div(raw, align), align))
     a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
     return Tiling(total_num, block_factor, ub_factor, used_core_num, value(chosen.key))
+
+
+def _block_align(plans: Plans) -> int:
+    """The blockFactor alignment of the plan(s): one for every variant of a kernel."""
+    aligns = {p.block_align for p in ([plans] if isinstance(plans, UbPlan)
+                                      else [v.plan for v in plans])}
+    assert len(aligns) == 1, f"variants with different blockFactor alignments: {aligns}"
+    return aligns.pop()
 
 
 @dataclass(frozen=True)

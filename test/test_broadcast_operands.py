@@ -65,6 +65,16 @@ CASES = {
     "rank3_outer_inner_f32": ((3, 5, 17), (3, 17), "d0, d2", lambda b: b[:, None, :], "addf",
                               "f32"),
     "rank0_argument_f16": ((4, 90), (), "", lambda b: b, "mulf", "f16"),
+    # rows of whole 32-byte blocks: read in row runs (hswc.vectorizer.broadcast_copy)
+    "bias_runs_f32": ((5, 64), (64,), "d1", lambda b: b, "addf", "f32"),
+    "bias_runs_f16": ((7, 48), (48,), "d1", lambda b: b, "addf", "f16"),
+    "bias_runs_bf16": ((9, 32), (32,), "d1", lambda b: b, "subf", "bf16"),
+    "row_scale_runs_f32": ((6, 40), (6, 1), "d0, 0", lambda b: b, "mulf", "f32"),
+    "row_scale_runs_f16": ((11, 16), (11,), "d0", lambda b: b[:, None], "mulf", "f16"),
+    "rank3_merged_runs_f16": ((2, 3, 16), (3, 16), "d1, d2", lambda b: b, "addf", "f16"),
+    "rank3_outer_inner_runs_f32": ((3, 5, 8), (3, 8), "d0, d2", lambda b: b[:, None, :],
+                                   "addf", "f32"),
+    "rank3_middle_runs_f16": ((3, 5, 16), (5,), "d1", lambda b: b[:, None], "subf", "f16"),
 }
 NUMPY = {"addf": np.add, "subf": np.subtract, "mulf": np.multiply}
 

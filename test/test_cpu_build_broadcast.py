@@ -1,5 +1,7 @@
 """Broadcast operands in C++: the emitted kernels of a bias add (per-element GetValue/SetValue
-CopyIn) and of a product with a rank-0 argument (one GetValue, then Duplicate), compiled with
+CopyIn; with rows of whole 32-byte blocks, a DataCopyPad per row run), of a per-row scale
+(element loop; GetValue + Duplicate per row run) and of a product with a rank-0 argument (one
+GetValue, then Duplicate), compiled with
 g++ -Wall -Wextra -Werror against the CPU model of AscendC (tools/ascendc_cpu), give bit for bit
 what the interpreter gives, and what numpy's broadcasting gives."""
 
@@ -10,13 +12,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cpu_build import Build, build, run_recorded
-from test_broadcast_operands import CASES, DTYPES, NUMPY, _same, _values, generic
+from test_broadcast_operands import CASES as ONE_CHUNK
+from test_broadcast_operands import DTYPES, NUMPY, _same, _values, generic
+from test_broadcast_row_runs import MULTI_CHUNK
 
 from hswc import runner
 from hswc.backend.source import kernel_source
 
-BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32")
+CASES = {**ONE_CHUNK, **{f"{name}_chunks": case for name, case in MULTI_CHUNK.items()}}
+BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32", "bias_runs_f32",
+         "row_scale_runs_f16", "bias_f16_chunks", "row_scale_f32_chunks", "long_rows_f32_chunks",
+         "row_scale_gm_f32_chunks")
 CORES, UB = 5, 196608
+SMALL_UB = 4096
+"""The `_chunks` cases run on this UB: several chunks per core, each starting mid-row."""
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +48,13 @@ def test_cpu_build_matches_interpreter_and_numpy(case: str, executables: dict[st
                                                  tmp_path: Path) -> None:
     out, operand, m, spread, op, dtype = CASES[case]
     x, b = _values(out, DTYPES[dtype], 3), _values(operand, DTYPES[dtype], 4)
+    ub = SMALL_UB if case.endswith("_chunks") else UB
     kernel = runner.compile_text(generic(case, out, operand, m, dtype, op), core_num=CORES,
-                                 ub_size=UB)
+                                 ub_size=ub)
     result = kernel.run(x, b)
     (record,) = result.tilings
     assert record is not None
-    on_cpu = run_recorded(executables[case], record, [x, b], UB, tmp_path)
+    on_cpu = run_recorded(executables[case], record, [x, b], ub, tmp_path)
     assert _same(on_cpu, np.asarray(result.outputs[0])), f"{case}: C++ != interpreter"
     with np.errstate(invalid="ignore", over="ignore"):
         assert _same(on_cpu, NUMPY[op](x, spread(b))), f"{case}: C++ != numpy"

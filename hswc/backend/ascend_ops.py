@@ -137,6 +137,11 @@ def global_at(ctx: CppContext, op: Operation) -> Expr:
     return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
 
 
+def local_at(ctx: CppContext, op: Operation) -> Expr:
+    assert isinstance(op, ascend.LocalAtOp)
+    return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
+
+
 def _declaration(ctx: CppContext, op: Operation) -> None:
     """TPipe / TQue / TBuf: class members, declared with the class; no statement."""
 
@@ -216,6 +221,13 @@ def _global_get_value(ctx: CppContext, op: Operation) -> None:
     ctx.define(op.result, f"{tensor}.GetValue({ctx.text(op.offset)})")
 
 
+def _local_get_value(ctx: CppContext, op: Operation) -> None:
+    """`T v = tensor.GetValue(index);`: the scalar unit's read of one UB element."""
+    assert isinstance(op, ascend.LocalGetValueOp)
+    tensor = ctx.expr(op.tensor).at(POSTFIX)
+    ctx.define(op.result, f"{tensor}.GetValue({ctx.text(op.index)})")
+
+
 def _set_value(ctx: CppContext, op: Operation) -> None:
     """`tensor.SetValue(index, value);`: the scalar unit's write of one UB element."""
     assert isinstance(op, ascend.SetValueOp)
@@ -238,12 +250,14 @@ RULES: dict[type[Operation], Rule] = {
     ascend.DataCopyOp: _data_copy,
     ascend.DataCopyPadOp: _data_copy_pad,
     ascend.GlobalGetValueOp: _global_get_value,
+    ascend.LocalGetValueOp: _local_get_value,
     ascend.SetValueOp: _set_value,
 }
 """The statement of every ascend op except GlobalAt, which is an expression."""
 
-EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: global_at}
-VIEWS: tuple[type[Operation], ...] = (ascend.GlobalAtOp,)
+EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: global_at,
+                                                ascend.LocalAtOp: local_at}
+VIEWS: tuple[type[Operation], ...] = (ascend.GlobalAtOp, ascend.LocalAtOp)
 """Addressing printed where it is used, `xGm[chunkOffset]`, even when the IR names it."""
 
 # endregion

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.backend import ascend_ops
@@ -29,6 +29,7 @@ from hswc.backend.expressions import EXPRESSIONS
 from hswc.backend.kernels import Kernel, no_rule
 from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
 from hswc.backend.names import TILING_PARAM, Scope, lower_camel
+from hswc.broadcast import BROADCAST_COPY_ATTR
 from hswc.diagnostics import OpError
 from hswc.kernel_signature import kernel_arguments
 from hswc.tiling import TILING_FIELDS
@@ -224,6 +225,9 @@ class KernelPrinter:
             step = ctx.text(loop.step)
             step = f"++{name}" if step == "1" else f"{name} += {step}"
             header = f"for ({cpp_type(index.type)} {name} = {lower}; {name} < {upper}; {step})"
+            how = loop.attributes.get(BROADCAST_COPY_ATTR)
+            if isinstance(how, StringAttr):  # a broadcast input's copy-in: how it reads
+                ctx.writer.line(f"// {how.data}")
             with ctx.writer.descend(header):
                 body(loop)
 

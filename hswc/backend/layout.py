@@ -28,10 +28,13 @@ from hswc.dialects.ascend import (
     DataCopyOp,
     DataCopyPadOp,
     DeQueOp,
+    DuplicateOp,
     EnQueOp,
     GlobalTensorType,
+    LocalTensorType,
     TBufOp,
     TPipeOp,
+    TPosition,
     TQueOp,
     VectorOp,
 )
@@ -131,13 +134,21 @@ def _stage_kind(ops: list[Operation]) -> str:
         if isinstance(op, DataCopyOp | DataCopyPadOp):
             if isinstance(op.dst.type, GlobalTensorType):
                 kinds.add("CopyOut")
-            elif isinstance(op.src.type, GlobalTensorType):
+            elif isinstance(op.src.type, GlobalTensorType) or _fills_input(op):
                 kinds.add("CopyIn")
             else:
                 kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
         elif isinstance(op, VectorOp):
-            kinds.add("Compute")
+            kinds.add("CopyIn" if isinstance(op, DuplicateOp) and _fills_input(op)
+                      else "Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"
+
+
+def _fills_input(op: DataCopyOp | DataCopyPadOp | VectorOp) -> bool:
+    """A Duplicate or UB -> UB copy into a VECIN tensor: a broadcast input's copy-in
+    (hswc.vectorizer.broadcast_copy), part of CopyIn."""
+    dst = op.operands[0].type
+    return isinstance(dst, LocalTensorType) and dst.pos == TPosition.VECIN
 
 
 def _stage_names(stages: list[list[Operation]]) -> list[str]:

@@ -18,7 +18,8 @@ work on one of three pipes or into a synchronisation between them:
   arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
 - Scalar accesses (GlobalTensor::GetValue, LocalTensor::SetValue: a broadcast operand's
   copy-in, hswc.vectorizer.broadcast_copy, and a rank-0 argument's read): `scalar_gm_read_cycles`
-  and `scalar_ub_write_cycles` each, timed in MTE2's stream. An assumption of where they sit:
+  and `scalar_ub_write_cycles` each (LocalTensor::GetValue, a per-row scale's read of its copy
+  in UB: `scalar_ub_read_cycles`), timed in MTE2's stream. An assumption of where they sit:
   the scalar unit runs them, but they take the place of an MTE2 copy-in and fill a VECIN buffer
   that MTE2 produces, so in MTE2's stream they wait for the buffer's release and precede its
   EnQue as that copy would (the PipeBarrier<PIPE_ALL> after the copy loop then orders every
@@ -315,23 +316,38 @@ class KernelWalker:
         gm = self.env.get(value)
         return gm.name if isinstance(gm, _Gm) else "gm"
 
-    def scalar_access(self, op: ascend.GlobalGetValueOp | ascend.SetValueOp) -> None:
+    def scalar_access(self, op: ascend.GlobalGetValueOp | ascend.SetValueOp
+                      | ascend.LocalGetValueOp) -> None:
         """One GetValue or SetValue outside a loop of them: its cycles on MTE2."""
+        f = self.figures
         if isinstance(op, ascend.GlobalGetValueOp):
-            self.emit(MTE2, Work(MTE2, f"get_value {self.gm_name(op.tensor)}", self.chunk,
-                                 self.figures.scalar_gm_read_cycles))
+            work = Work(MTE2, f"get_value {self.gm_name(op.tensor)}", self.chunk,
+                        f.scalar_gm_read_cycles)
+        elif isinstance(op, ascend.LocalGetValueOp):
+            work = Work(MTE2, "get_value ub", self.chunk, f.scalar_ub_read_cycles)
         else:
-            self.emit(MTE2, Work(MTE2, "set_value", self.chunk,
-                                 self.figures.scalar_ub_write_cycles))
+            work = Work(MTE2, "set_value", self.chunk, f.scalar_ub_write_cycles)
+        self.emit(MTE2, work)
 
     def ascend_op(self, op: Operation) -> None:
-        if isinstance(op, ascend.GlobalGetValueOp | ascend.SetValueOp):
+        if isinstance(op, ascend.GlobalGetValueOp | ascend.SetValueOp | ascend.LocalGetValueOp):
             self.scalar_access(op)
         elif isinstance(op, ascend.VectorOp):
             self.vector(op)
         elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
             self.copy(op)
-        elif isinstance(op, ascend.AllocTensorOp):
+        elif isinstance(op, ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
+                        | ascend.FreeTensorOp):
+            self.queue_op(op)
+        elif isinstance(op, ascend.PipeBarrierOp):
+            self.barrier(op)
+        else:
+            self.declaration(op)
+
+    def queue_op(self, op: ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
+                 | ascend.FreeTensorOp) -> None:
+        """A TQue call as the hardware events it stands for (module docstring)."""
+        if isinstance(op, ascend.AllocTensorOp):
             q = self.queue(op, op.que)
             if not q.free:
                 raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
@@ -353,17 +369,13 @@ class KernelWalker:
             t, token = q.ready.popleft()
             self.emit(q.consumer, Wait(token))
             self.env[op.result] = t
-        elif isinstance(op, ascend.FreeTensorOp):
+        else:
             q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
             token = self.token()
             self.emit(q.consumer, Signal(token))
             assert t.slot is not None
             t.slot.release = token
             q.free.append(t.slot)
-        elif isinstance(op, ascend.PipeBarrierOp):
-            self.barrier(op)
-        else:
-            self.declaration(op)
 
     def declaration(self, op: Operation) -> None:
         """Ops that set things up or name views: no pipe time."""
@@ -376,6 +388,8 @@ class KernelWalker:
             self.env[op.result] = _Gm(hint.removesuffix("_gm"))
         elif isinstance(op, ascend.GlobalAtOp):
             self.env[op.result] = self.env.get(op.tensor)
+        elif isinstance(op, ascend.LocalAtOp):
+            self.env[op.result] = self.tensor(op, op.tensor)
         elif isinstance(op, ascend.TQueOp):
             t = op.result.type
             assert isinstance(t, ascend.TQueType)

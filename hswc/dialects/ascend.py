@@ -42,7 +42,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from hswc.dialects.ascend_scalar_access import GlobalGetValueOp, SetValueOp
+from hswc.dialects.ascend_scalar_access import GlobalGetValueOp, LocalGetValueOp, SetValueOp
 from hswc.dialects.ascend_types import (
     BITWISE_ELEMENT_TYPES,
     HALF_FLOAT,
@@ -418,6 +418,29 @@ class ReinterpretCastOp(IRDLOperation):
 
 
 @irdl_op_definition
+class LocalAtOp(IRDLOperation):
+    """LocalTensor<T>::operator[](offset): the LocalTensor starting `offset` elements in.
+
+    The same buffer from byte offset * sizeof(T) on; a vector call or copy that writes it
+    needs that address 32-byte aligned (the interpreter checks it where it is used). A
+    broadcast operand's row runs are copied or duplicated to such views
+    (hswc.vectorizer.broadcast_copy).
+
+    Example: `%r = ascend.local_at %t[%off] : !ascend.local_tensor<f16, vecin>`
+    """
+
+    name = "ascend.local_at"
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    tensor = operand_def(T)
+    offset = operand_def(IndexType)
+    result = result_def(T)
+    assembly_format = "$tensor `[` $offset `]` attr-dict `:` type($tensor)"
+
+    def __init__(self, tensor: SSAValue, offset: SSAValue):
+        super().__init__(operands=[tensor, offset], result_types=[tensor.type])
+
+
+@irdl_op_definition
 class PipeBarrierOp(IRDLOperation):
     """AscendC::PipeBarrier<pipe>(): wait until the pipe's earlier instructions finish.
 
@@ -544,10 +567,12 @@ Ascend = Dialect(
         FreeTensorOp,
         TBufGetOp,
         ReinterpretCastOp,
+        LocalAtOp,
         PipeBarrierOp,
         DataCopyOp,
         DataCopyPadOp,
         GlobalGetValueOp,
+        LocalGetValueOp,
         SetValueOp,
         *VECTOR_OPS,
     ],
@@ -599,6 +624,8 @@ __all__ = [
     "GlobalTensorType",
     "InitBufferOp",
     "LnOp",
+    "LocalAtOp",
+    "LocalGetValueOp",
     "LocalTensorType",
     "MaxOp",
     "MaxsOp",

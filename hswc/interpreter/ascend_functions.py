@@ -156,6 +156,20 @@ class AscendFunctions(MachineFunctions):
 
         return (self._stateful(op, args, body, False),)
 
+    @impl(ascend.LocalAtOp)
+    def run_local_at(self, interpreter: Interpreter, op: ascend.LocalAtOp,
+                     args: PythonValues) -> PythonValues:
+        def body(st: KernelState, values: tuple[Any, ...]) -> Any:
+            tensor = require_tensor(values[0], "LocalTensor::operator[]")
+            st.check_live(tensor, "LocalTensor::operator[]")
+            offset = require_count(values[1], "the offset")
+            if offset > tensor.elements:
+                raise RuleError(f"offset {offset} is past the end of a {tensor.elements}-element "
+                                "tensor")
+            return tensor.at(offset)
+
+        return (self._stateful(op, args, body, False),)
+
     @impl(ascend.PipeBarrierOp)
     def run_pipe_barrier(self, interpreter: Interpreter, op: ascend.PipeBarrierOp,
                          args: PythonValues) -> PythonValues:

@@ -1,4 +1,4 @@
-"""GlobalTensor::GetValue and LocalTensor::SetValue on a batch of cores.
+"""GlobalTensor::GetValue, LocalTensor::GetValue and LocalTensor::SetValue on a batch of cores.
 
 GetValue reads one element of GM per active core at the GlobalTensor's position plus the
 offset, which must lie inside the window SetGlobalBuffer gave it; SetValue stores one element
@@ -17,6 +17,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
+from hswc.interpreter.dtypes import numpy_dtype
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import on_cores, require_tensor, ub_view
 from hswc.interpreter.tensors import GlobalTensor, RuleError
@@ -51,6 +52,28 @@ class AscendScalarFunctions(MachineFunctions):
         values = np.zeros(n, dtype=tensor.gm.dtype)
         values[active] = tensor.gm[at[active]]
         self.machine.emit(op, rows)
+        return (Varying(values),)
+
+    @impl(ascend.LocalGetValueOp)
+    def run_local_get_value(self, interpreter: Interpreter, op: ascend.LocalGetValueOp,
+                            args: PythonValues) -> PythonValues:
+        tensor, index = args
+        batch, _ = self.machine.kernel(op)
+        t = op.tensor.type
+        assert isinstance(t, ascend.LocalTensorType)
+        values = np.zeros(batch.size, dtype=numpy_dtype(t.element_type))
+
+        def body(batch: CoreBatch, rows: Rows, operands: tuple[Any, ...],
+                 st: KernelState) -> None:
+            local = require_tensor(operands[0], "GetValue")
+            st.check_live(local, "GetValue")
+            i = operands[1]
+            if not isinstance(i, int) or not 0 <= i < local.elements:
+                raise RuleError(f"GetValue at index {i!r} of a {local.elements}-element tensor")
+            values[rows.index] = ub_view(batch.ub_rows(rows), local)[:, i]
+            self.machine.emit(op, rows)
+
+        on_cores(self.machine, op, (tensor, index), False, body)
         return (Varying(values),)
 
     @impl(ascend.SetValueOp)

@@ -23,7 +23,7 @@ from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.ascendc_checks import Scalar
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import UbCall, on_ub_tensors
-from hswc.interpreter.values import uniform_on
+from hswc.interpreter.values import Varying, uniform_on
 
 SELECT_MODES = {
     ascend.SelMode.VSEL_CMPMASK_SPR: "cmpmask_spr",
@@ -228,8 +228,27 @@ class AscendVectorFunctions(MachineFunctions):
     @impl(ascend.DuplicateOp)
     def run_duplicate(self, interpreter: Interpreter, op: ascend.DuplicateOp,
                       args: PythonValues) -> PythonValues:
+        if op.scalar is None and isinstance(args[-2], Varying):
+            return self._duplicate_per_value(interpreter, op, args)
         scalar, tensors = self._scalar(op, args)
         return self._vector(op, tensors, lambda v, n: api.duplicate(v[0], scalar, n))
+
+    def _duplicate_per_value(self, interpreter: Interpreter, op: ascend.DuplicateOp,
+                             args: PythonValues) -> PythonValues:
+        """Duplicate of a value each core read for itself (a per-row scale's run,
+        hswc.vectorizer.broadcast_copy): each core fills with its own; the cores are run in
+        groups of one value (compared bit for bit, so a NaN keeps its payload)."""
+        *rest, value, count = args
+        values = value.values
+        if values.dtype == object:
+            raise OpError(op, "has a scalar that is not a number on every core")
+        bits = values.view(np.dtype(f"u{values.dtype.itemsize}"))
+        _, rows = self.machine.kernel(op)
+        for pattern in np.unique(rows.take(bits)):
+            group = rows.narrow(bits == pattern)
+            with self.machine.active(group):
+                self.run_duplicate(interpreter, op, (*rest, values[group.index[0]], count))
+        return ()
 
     @impl(ascend.CompareOp)
     def run_compare(self, interpreter: Interpreter, op: ascend.CompareOp,

@@ -55,6 +55,12 @@ class LocalTensor:
         return LocalTensor(dtype, self.position, self.addr, self.nbytes, self.buffer,
                            self.slot, self.generation)
 
+    def at(self, offset: int) -> LocalTensor:
+        """operator[](offset): the same buffer from element `offset` on."""
+        skip = offset * self.dtype.itemsize
+        return LocalTensor(self.dtype, self.position, self.addr + skip, self.nbytes - skip,
+                           self.buffer, self.slot, self.generation)
+
 
 @dataclass(eq=False)
 class GlobalTensor:

@@ -46,6 +46,7 @@ from hswc.passes.schedule_options import (
 )
 from hswc.soc_api import FAMILIES
 from hswc.tiling import UbPlan
+from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
 from hswc.vectorizer.plan import KernelPlan, budget_covers, plan_kernel
@@ -82,7 +83,7 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
     fixed = _variant(kernel, schedule, pass_name)
     tiled, budget = (_recorded(kernel, attr) for attr in (UB_PLAN_ATTR, UB_BUDGET_ATTR))
     plan = plan_kernel(dag, _cann_kernel(fixed, kernel, asked), dtype, _output_name(chunk))
-    wanted = plan.ub_plan()
+    wanted = broadcast_plan(plan.ub_plan(), read_broadcast(chunk), dtype)
     options = f"{pass_name} ({schedule.describe()})"
     if budget is not None:
         if not budget_covers(budget, plan):

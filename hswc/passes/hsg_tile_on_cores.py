@@ -11,7 +11,9 @@ type two functions:
 - `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
   `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body;
   where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), the
-  kernel and the slice carry `hsg.broadcast`, and the count the tiling divides is the output's.
+  kernel and the slice carry `hsg.broadcast`, the count the tiling divides is the output's, and
+  where some input is read in row runs the tiling aligns blockFactor to a 32-byte block
+  (hswc.vectorizer.broadcast_copy.block_align).
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
 name C++ can declare: `@main` gives `main_op`, hswc.cpp_identifiers); a name
 taken by a different function gets a number. With a static shape and a named platform (`soc`,
@@ -88,6 +90,7 @@ from hswc.tiling import (
     template_tiling_key,
     tiling_formula,
 )
+from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.plan import budget_schedule, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
@@ -518,6 +521,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 fixed = budget_schedule(fixed, budget, schedule)
                 kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
                 plan, own = tiling_plan(kernel, budget, schedule)
+                plan = broadcast_plan(plan, ew.broadcast, dtype)
                 key = template_tiling_key(dtype, index) if len(variants) > 1 \
                     else TILING_KEYS[dtype]
                 kernels.append(_Kernel(Variant(plan, key, above), fixed.queue_depth, own))

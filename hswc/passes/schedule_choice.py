@@ -37,9 +37,11 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from hswc.broadcast import read_broadcast
 from hswc.dialects import hsg
 from hswc.platform import Platform
 from hswc.tiling import compute_tiling, core_slice
+from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.dag import Dag
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, KernelPlan, plan_kernel
@@ -89,8 +91,10 @@ def candidate_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
 
     kernel = blocked.clone()
     chunk = next(op for op in kernel.walk() if isinstance(op, hsg.ElementwiseChunkOp))
+    broadcast = read_broadcast(chunk)
     convert_chunk(chunk, plan)
-    kernel.attributes[UB_PLAN_ATTR] = plan_attribute(plan.ub_plan())
+    kernel.attributes[UB_PLAN_ATTR] = plan_attribute(broadcast_plan(plan.ub_plan(), broadcast,
+                                                                  plan.dtype))
     return kernel
 
 
@@ -102,8 +106,8 @@ def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
     from hswc.cost_model.stream import core_program
 
     figures = platform.cost
-    tiling = compute_tiling(elements, platform.core_num, platform.ub_size, plan.dtype,
-                            plan.ub_plan())
+    ub_plan = broadcast_plan(plan.ub_plan(), read_broadcast(kernel), plan.dtype)
+    tiling = compute_tiling(elements, platform.core_num, platform.ub_size, plan.dtype, ub_plan)
     groups: dict[int, list[int]] = {}
     for b in range(tiling.used_core_num):
         groups.setdefault(core_slice(tiling, b).length, []).append(b)

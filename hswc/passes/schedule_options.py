@@ -39,6 +39,8 @@ run time)", elements = 1048576 : i64}`. convert-hsg-to-ascend without schedule o
 the kernel with it."""
 
 _PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
+_OPTIONAL_FIELDS = ("block_align",)
+"""Left out of the attribute when 1 (their default)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,8 +160,10 @@ def parse_schedule(text: str) -> Schedule:
 
 
 def plan_attribute(plan: UbPlan) -> DictionaryAttr:
-    """`{bytes_per_element = 21 : i64, ub_reserve = 8704 : i64, align_elements = 64 : i64}`."""
-    return DictionaryAttr({name: IntegerAttr(getattr(plan, name), 64) for name in _PLAN_FIELDS})
+    """`{bytes_per_element = 21 : i64, ub_reserve = 8704 : i64, align_elements = 64 : i64}`,
+    and `block_align` where it is not 1 (a kernel reading broadcast inputs in row runs)."""
+    return DictionaryAttr({name: IntegerAttr(getattr(plan, name), 64) for name in _PLAN_FIELDS
+                           if name not in _OPTIONAL_FIELDS or getattr(plan, name) != 1})
 
 
 def read_plan(op: Operation, name: str) -> UbPlan | None:
@@ -177,6 +181,8 @@ def _plan_of(attr: DictionaryAttr, name: str) -> UbPlan:
     values: dict[str, int] = {}
     for field_name in _PLAN_FIELDS:
         entry = attr.data.get(field_name)
+        if entry is None and field_name in _OPTIONAL_FIELDS:
+            continue
         if not isinstance(entry, IntegerAttr):
             raise ValueError(f"{name} has no integer {field_name}")
         values[field_name] = entry.value.data
@@ -220,5 +226,6 @@ def read_budget(op: Operation, name: str) -> Budget | None:
 
 
 def describe_plan(plan: UbPlan) -> str:
+    blocks = f", blockFactor a multiple of {plan.block_align}" if plan.block_align != 1 else ""
     return (f"{plan.bytes_per_element} bytes per element, {plan.ub_reserve} bytes reserved, "
-            f"ubFactor a multiple of {plan.align_elements}")
+            f"ubFactor a multiple of {plan.align_elements}{blocks}")

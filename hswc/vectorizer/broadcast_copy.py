@@ -1,33 +1,162 @@
-"""CopyIn of a broadcast operand (hswc.broadcast): its elements for one UB chunk, one by one.
+"""CopyIn of a broadcast operand (hswc.broadcast): its elements for one UB chunk, in row runs
+where AscendC's alignment rules allow, else one by one.
 
 A chunk covers output elements [base, base + count) (base = the core's slice offset plus the
 chunk's offset, flat). A broadcast input's element for output element base + j sits at flat
 index sum_k ((base + j) / inner_k % size_k) * stride_k of its own GM buffer, which its
-GlobalTensor covers whole. The kernel reads each with the scalar unit and stores it at j of
-the VECIN tensor the vector calls read, as a DataCopyPad would have stored an input read at the
-output's index:
+GlobalTensor covers whole.
+
+Row runs (`row_runs`, as CANN's broadcast kernels read such operands): the chunk splits into
+runs along the output's trailing dims that the input reads contiguously (strides 1, N1, N1*N2,
+...: a bias) or not at all (strides 0: a per-row scale); `row` is their element count. Run k of
+the chunk covers [max(k*row - phase, 0), min((k+1)*row - phase, count)) with phase = base % row;
+a contiguous run is one DataCopyPad from GM at the input's index of its first element into the
+VECIN tensor at its offset (MTE2, ordered by the queue's EnQue/DeQue like any copy-in), a
+constant run one GetValue and one Duplicate of it (V: the vector pipe runs it in order before
+Compute's reads, a PipeBarrier<PIPE_V> after the runs as between dependent vector steps):
+
+    phase = base % row;
+    for (k = 0; k < CeilDiv(phase + count, row); ++k) {
+        start = Max(k * row - phase, 0); end = Min(k * row + row - phase, count);
+        DataCopyPad(local[start], gm[index(base + start)], (end - start) * sizeof(T));
+        // or: Duplicate(local[start], gm.GetValue(index(base + start)), end - start);
+    }
+
+The UB address a DataCopyPad or Duplicate writes must be 32-byte aligned: every run but the
+first starts at k*row - phase, so runs are used only when row * sizeof(T) is a multiple of 32
+bytes and every chunk starts on a 32-byte block (phase * sizeof(T) too): the tiling of such
+kernels rounds blockFactor up to a multiple of 32 / sizeof(T) elements (`block_align`, the
+UbPlan's block_align; ubFactor is a multiple of the vector alignment already). Only the last
+run of a chunk can end off a 32-byte block, and DataCopyPad's padding of it stays inside the
+tensor, past `count`. The choice is recorded on the loop (`hsg.broadcast_copy`, printed as a
+comment).
+
+An input of at most RESIDENT_BYTES is copied into UB once, in Init (a TBuf<VECIN> of its own,
+one DataCopyPad, then PipeBarrier<PIPE_ALL> so MTE2's copy is done before V or the scalar unit
+read it; its bytes reserved out of the UB the tiling divides): then a contiguous run is a
+UB -> UB DataCopy of whole 32-byte blocks from it (V; its source address is aligned too, the
+run's first index being phase or a multiple of row), and a constant run's value a
+LocalTensor::GetValue of it, so no row reads GM again.
+
+The element loop, for every other input (a row that is not a whole number of 32-byte blocks,
+a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
+tensor, then a barrier orders the scalar stores before every pipe:
 
     for (j = 0; j < count; ++j)
         local.SetValue(j, gm.GetValue(index(base + j)));
     PipeBarrier<PIPE_ALL>();
 
 Any projection works this way, and no UB address but the tensor's own is touched, so no
-alignment rule applies; the cost is one scalar load and store per element (a bias row or a
-per-row value are read again for every row: the vectorised reads CANN's broadcast kernels use,
-a row copied once and replicated with Brcb / Duplicate, are not built yet).
+alignment rule applies; the cost is one scalar load and store per element.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from xdsl.builder import Builder
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from hswc.broadcast import Broadcast
+from hswc.broadcast import BROADCAST_COPY_ATTR, Broadcast
 from hswc.dialects import ascend
 from hswc.index_arith import IRArith
+from hswc.platform import UB_BLOCK_BYTES
+from hswc.tiling import ELEMENT_BYTES, UbPlan
+from hswc.vectorizer.plan import SMALLEST_COVERED_UB
+
+RESIDENT_BYTES = SMALLEST_COVERED_UB // 2
+"""A contiguous input of at most this many bytes is copied into UB once, in Init, and its runs
+are copied from there (`resident`), not read from GM again for every row. The copy is reserved
+out of the UB the tiling divides: on the smallest UB hswc tiles for (4096 bytes) at least 2048
+bytes stay for the buffers, one aligned pass of a kernel of up to 2048 / alignment bytes per
+element (a bias add's 12 or 24); a larger body on so small a UB may no longer tile (the
+tiling's error, as for any reserve). Larger inputs are read from GM for every run."""
+
+
+@dataclass(frozen=True)
+class RowRuns:
+    """How input i is read in runs: `row` output elements per run, read at consecutive
+    indices (stride 1) or all at one index (stride 0); `resident`: copied from the input's copy
+    in UB."""
+
+    row: int
+    stride: int
+    resident: bool = False
+
+    def describe(self, dtype: str) -> str:
+        what = {(1, True): "DataCopy UB -> UB from the input's copy in UB",
+                (1, False): "DataCopyPad",
+                (0, True): "GetValue from the input's copy in UB + Duplicate",
+                (0, False): "GetValue + Duplicate"}[self.stride, self.resident]
+        return f"row runs of {self.row} {dtype}: one {what} per run"
+
+
+def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
+    """Input i's row runs (module docstring), or why it keeps the element loop."""
+    strides = broadcast.strides[i]
+    assert strides is not None
+    row, stride, contiguous = 1, None, 1
+    for size, s in zip(reversed(broadcast.shape), reversed(strides), strict=True):
+        if size == 1:
+            continue  # one index: any stride reads it
+        if stride is None:
+            stride = s
+        if stride not in (0, 1) or s != (contiguous if stride else 0):
+            break
+        row *= size
+        contiguous *= size
+    if stride not in (0, 1):
+        return f"element loop: the last dim is read with stride {stride}"
+    nbytes = row * ELEMENT_BYTES[dtype]
+    if nbytes % UB_BLOCK_BYTES:
+        return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
+                f"of {UB_BLOCK_BYTES}-byte blocks")
+    assert stride is not None
+    return RowRuns(row, stride, resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES)
+
+
+def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
+    """The UB bytes of input i's copy in UB: the whole operand, in whole 32-byte blocks."""
+    nbytes = broadcast.operand_size(i) * ELEMENT_BYTES[dtype]
+    return -(-nbytes // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+
+
+def resident_inputs(broadcast: Broadcast | None, dtype: str) -> list[int]:
+    """The inputs whose runs copy from their copy in UB."""
+    if broadcast is None:
+        return []
+    found = []
+    for i, strides in enumerate(broadcast.strides):
+        if strides is not None and broadcast.operand_size(i) > 1:
+            runs = row_runs(broadcast, i, dtype)
+            if isinstance(runs, RowRuns) and runs.resident:
+                found.append(i)
+    return found
+
+
+def block_align(broadcast: Broadcast | None, dtype: str) -> int:
+    """Elements the tiling aligns blockFactor to: a 32-byte block's when some input is read in
+    row runs (so every chunk starts on one), else 1."""
+    if broadcast is None or not any(
+            s is not None and broadcast.operand_size(i) > 1
+            and isinstance(row_runs(broadcast, i, dtype), RowRuns)
+            for i, s in enumerate(broadcast.strides)):
+        return 1
+    return UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
+
+
+def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtype: str) -> UbPlan:
+    """`plan` (a kernel's own buffers' or a budget) with what its kernel's broadcast reads
+    need: the blockFactor alignment, and the UB of the inputs copied into UB once, reserved."""
+    align = block_align(broadcast, dtype)
+    extra = sum(resident_bytes(broadcast, i, dtype) for i in resident_inputs(broadcast, dtype)
+                ) if broadcast is not None else 0
+    if align == 1 and not extra:
+        return plan
+    return replace(plan, block_align=align, ub_reserve=plan.ub_reserve + extra)
 
 
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
@@ -46,9 +175,81 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
     return a.const(0) if index is None else index
 
 
+def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
+                       pipe: SSAValue, name: str, dtype: str) -> SSAValue:
+    """Init's copy of input i into UB (a TBuf<VECIN> of its own); the caller puts one
+    PipeBarrier<PIPE_ALL> after these copies, before the vector pipe reads them."""
+    a = IRArith(point)
+    buf = a.builder.insert(ascend.TBufOp(ascend.TPosition.VECIN)).result
+    buf.name_hint = f"{name}_resident_buf"
+    a.builder.insert(ascend.InitBufferOp(pipe, buf, a.const(resident_bytes(broadcast, i,
+                                                                           dtype))))
+    assert isinstance(gm.type, ascend.GlobalTensorType)
+    local = a.builder.insert(ascend.TBufGetOp(buf, gm.type.element_type)).result
+    local.name_hint = f"{name}_resident"
+    nbytes = a.const(broadcast.operand_size(i) * ELEMENT_BYTES[dtype])
+    a.builder.insert(ascend.DataCopyPadOp(local, gm, nbytes))
+    return local
+
+
 def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
-                        local: SSAValue, base: SSAValue, count: SSAValue) -> None:
-    """The loop of the module docstring at `point`."""
+                        local: SSAValue, base: SSAValue, count: SSAValue, dtype: str,
+                        barriers: bool = True, resident: SSAValue | None = None) -> None:
+    """Input i's copy-in at `point`: row runs where they hold, else the element loop (module
+    docstring); `barriers` False: no PipeBarrier<PIPE_V> after Duplicate runs (a schedule
+    without barriers between vector steps); `resident`: the input's copy in UB (Init's
+    emit_resident_copy), for an input whose runs copy from there."""
+    runs = row_runs(broadcast, i, dtype)
+    if isinstance(runs, RowRuns):
+        assert not runs.resident or resident is not None, "the input's copy in UB is missing"
+        source = gm if resident is None else resident
+        _emit_runs(point, broadcast, i, source, local, base, count, dtype, runs, barriers)
+    else:
+        _emit_elements(point, broadcast, i, gm, local, base, count, runs)
+
+
+def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
+               local: SSAValue, base: SSAValue, count: SSAValue, dtype: str, runs: RowRuns,
+               barriers: bool) -> None:
+    outer = IRArith(point)
+    row = outer.const(runs.row)
+    phase = outer.name(outer.rem(base, row), "phase")
+    trips = outer.name(outer.ceil_div(outer.add(phase, count), row), "runs")
+    zero, one = outer.const(0), outer.const(1)
+    body = Block(arg_types=[IndexType()])
+    k = body.args[0]
+    k.name_hint = "k"
+    inner = IRArith(InsertPoint.at_end(body))
+    first = inner.name(inner.mul(k, row), "row_offset")
+    start = inner.name(inner.max(inner.sub(first, phase), zero), "run_start")
+    end = inner.min(inner.sub(inner.add(first, row), phase), count)
+    length = inner.name(inner.sub(end, start), "run_length")
+    index = operand_index(inner, broadcast, i, inner.add(base, start))
+    dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
+    if runs.resident and runs.stride:  # whole blocks: the last run's tail is stale lanes
+        src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
+        block = inner.const(UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
+        blocks = inner.mul(inner.ceil_div(length, block), block)
+        inner.builder.insert(ascend.DataCopyOp(dst, src, blocks))
+    elif runs.stride:
+        at = inner.builder.insert(ascend.GlobalAtOp(gm, index)).result
+        nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
+        inner.builder.insert(ascend.DataCopyPadOp(dst, at, nbytes))
+    else:
+        read = ascend.LocalGetValueOp(gm, index) if runs.resident \
+            else ascend.GlobalGetValueOp(gm, index)
+        value = inner.builder.insert(read).result
+        inner.builder.insert(ascend.DuplicateOp(dst, value, length))
+    inner.builder.insert(scf.YieldOp())
+    builder = Builder(point)
+    loop = builder.insert(scf.ForOp(zero, trips, one, [], Region(body)))
+    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(runs.describe(dtype))
+    if not runs.stride and barriers:
+        builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+
+
+def _emit_elements(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
+                   local: SSAValue, base: SSAValue, count: SSAValue, why: str) -> None:
     outer = IRArith(point)
     zero, one = outer.const(0), outer.const(1)
     body = Block(arg_types=[IndexType()])
@@ -61,5 +262,6 @@ def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SS
     inner.builder.insert(ascend.SetValueOp(local, j, value))
     inner.builder.insert(scf.YieldOp())
     builder = Builder(point)
-    builder.insert(scf.ForOp(zero, count, one, [], Region(body)))
+    loop = builder.insert(scf.ForOp(zero, count, one, [], Region(body)))
+    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(why)
     builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))

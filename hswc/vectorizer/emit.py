@@ -5,8 +5,8 @@ Init (the reference kernel's order): a GlobalTensor per input and the output ove
 slice, the TPipe, the queues, the TBufs, each InitBuffer with its byte length (the linear
 lengths first, the mask length just before the masks), then the constant buffers filled by
 Duplicate and a barrier. In the loop: CopyIn (AllocTensor, DataCopyPad, EnQue per input; a
-broadcast input's elements read one by one, hswc.vectorizer.broadcast_copy, or, for one element,
-read once in Init and Duplicated),
+broadcast input read in row runs or element by element, hswc.vectorizer.broadcast_copy, or, for
+one element, read once in Init and Duplicated),
 Compute (the plan's items: DeQue at each arrival, the Casts to f32, the instructions with a
 PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), CopyOut.
 
@@ -51,7 +51,11 @@ from hswc.dialects import ascend
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
-from hswc.vectorizer.broadcast_copy import emit_broadcast_copy
+from hswc.vectorizer.broadcast_copy import (
+    emit_broadcast_copy,
+    emit_resident_copy,
+    resident_inputs,
+)
 from hswc.vectorizer.dag import Node
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
@@ -83,6 +87,8 @@ class Handles:
     """The core's slice's first output element (what broadcast reads index from)."""
     once: dict[Val, SSAValue] = field(default_factory=dict)
     """The broadcast inputs of one element (rank 0): their value, read from GM once in Init."""
+    resident: dict[Val, SSAValue] = field(default_factory=dict)
+    """The broadcast inputs copied into UB once in Init (hswc.vectorizer.broadcast_copy)."""
 
 
 @dataclass
@@ -171,7 +177,23 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
             for v in plan.inputs
             if broadcast is not None and _broadcast(broadcast, v)
             and broadcast.operand_size(v.input or 0) == 1}
-    return Handles(gm, objects, uniforms, broadcast, offset, once)
+    resident = _resident_copies(e, plan, broadcast, gm, pipe)
+    return Handles(gm, objects, uniforms, broadcast, offset, once, resident)
+
+
+def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
+                     gm: dict[Val, SSAValue], pipe: SSAValue) -> dict[Val, SSAValue]:
+    """The broadcast inputs copied into UB once (hswc.vectorizer.broadcast_copy), then a
+    barrier: MTE2's copies finish before the vector pipe's first read of them."""
+    resident: dict[Val, SSAValue] = {}
+    copied = resident_inputs(broadcast, plan.dtype)
+    for v in plan.inputs:
+        if broadcast is not None and _broadcast(broadcast, v) and (v.input or 0) in copied:
+            resident[v] = emit_resident_copy(e.point, broadcast, v.input or 0, gm[v], pipe,
+                                             v.name, plan.dtype)
+    if resident:
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
+    return resident
 
 
 def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
@@ -320,7 +342,8 @@ class ChunkEmitter:
             base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
                                  "chunk_start")
             emit_broadcast_copy(self.e.point, self.h.broadcast, v.input or 0, self.h.gm[v],
-                                local, base, self.current_num)
+                                local, base, self.current_num, self.plan.dtype,
+                                not self.plan.schedule.no_pipe_barriers, self.h.resident.get(v))
             return
         at = self.e.value(ascend.GlobalAtOp(self.h.gm[v], self.chunk_offset), f"{v.name}_gm_at")
         self.e.op(ascend.DataCopyPadOp(local, at, copy_bytes))

@@ -42,6 +42,19 @@ func.func @structure(%gm: memref<?xf16>, %off: index, %len: index, %bytes: index
 // CHECK-NEXT:    ascend.init_buffer %[[PIPE]], %[[Q2]], num 2, %[[BYTES]] : !ascend.tque<vecout, 2>
 // CHECK-NEXT:    func.return
 
+// LocalTensor::operator[]: the tensor from an element offset on (a broadcast input's row run).
+// LocalTensor::GetValue: the scalar unit's read of one UB element.
+func.func @local_at(%t: !ascend.local_tensor<f16, vecin>, %off: index) {
+  %r = ascend.local_at %t[%off] : !ascend.local_tensor<f16, vecin>
+  %v = ascend.get_value %t[%off] : !ascend.local_tensor<f16, vecin> -> f16
+  func.return
+}
+// CHECK-LABEL: func.func @local_at(
+// CHECK-SAME:      %[[T:[^:]*]]: !ascend.local_tensor<f16, vecin>, %[[OFF:[^:]*]]: index) {
+// CHECK-NEXT:    %{{.*}} = ascend.local_at %[[T]][%[[OFF]]] : !ascend.local_tensor<f16, vecin>
+// CHECK-NEXT:    %{{.*}} = ascend.get_value %[[T]][%[[OFF]]] : !ascend.local_tensor<f16, vecin> -> f16
+// CHECK-NEXT:    func.return
+
 // Queue and buffer traffic: AllocTensor, EnQue, DeQue, FreeTensor, TBuf::Get, ReinterpretCast.
 func.func @queues(%qi: !ascend.tque<vecin, 1>, %qo: !ascend.tque<vecout, 1>, %buf: !ascend.tbuf<veccalc>) {
   %t = ascend.alloc_tensor %qi : !ascend.tque<vecin, 1> -> !ascend.local_tensor<f32, vecin>

@@ -1,6 +1,7 @@
 // Broadcast operands (hswc.broadcast) through the pipeline: the kernel records how each input
 // is read, its broadcast input gets a GlobalTensor over the whole operand, and CopyIn reads it
-// element by element (a one-element operand: once, then Duplicate).
+// element by element where its rows are not whole 32-byte blocks (those are read in row runs:
+// lower-to-ascend-broadcast-runs.mlir; a one-element operand: once, then Duplicate).
 // RUN: hswc-opt %s --split-input-file -p hsg-tile-on-cores,hsg-block-into-ub | filecheck %s --check-prefix=TILED
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | filecheck %s --check-prefix=ASCEND
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend -t ascendc | filecheck %s --check-prefix=CPP
