@@ -4,14 +4,12 @@ hsg.launch, and the arith ops of a kernel's scalar code, against hand-checked va
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import ml_dtypes
 import numpy as np
-import pytest
 from scalar_kernel import per_core_scalar_module, slope_clip_module
 
 from hswc import runner
@@ -95,11 +93,20 @@ def test_tiling_json_records_the_scalars(tmp_path: Path) -> None:
         "tilingKey": 0, "negativeSlope": 0.009999999776482582, "lambd": 0.5}
 
 
-def test_a_scalar_that_differs_between_cores_is_refused() -> None:
+def test_a_scalar_that_differs_between_cores_fills_each_core_with_its_own() -> None:
+    """Duplicate's scalar is each core's own register: core 0 bounds by half(lambd), core 1
+    by half(slope) = 0.25 (worked out by hand from the two Selects: x below -half(lambd)
+    gives half(lambd), x above the bound gives the bound)."""
     kernel = runner.compile_text(per_core_scalar_module(), core_num=2)
-    message = "'ascend.duplicate' has a scalar that differs between the cores of the launch"
-    with pytest.raises(runner.KernelError, match=re.escape(message)):
-        kernel(np.zeros(300, np.float16))
+    x = np.linspace(-3.0, 3.0, 300).astype(np.float16)
+    y = kernel(x)
+    lambd, slope = np.float16(F16_LAMBD), np.float16(0.25)
+    first, second = x[:150], x[150:]  # blockFactor 150 (the tiling test above)
+    expected = np.concatenate([
+        np.where((first >= -lambd) & (first <= lambd), first * slope, lambd),
+        np.where(second < -lambd, lambd, np.where(second <= slope, second * slope, slope)),
+    ]).astype(np.float16)
+    assert np.array_equal(bits(y), bits(expected))
 
 
 # endregion

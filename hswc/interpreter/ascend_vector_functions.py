@@ -235,13 +235,17 @@ class AscendVectorFunctions(MachineFunctions):
 
     def _duplicate_per_value(self, interpreter: Interpreter, op: ascend.DuplicateOp,
                              args: PythonValues) -> PythonValues:
-        """Duplicate of a value each core read for itself (a per-row scale's run,
-        hswc.vectorizer.broadcast_copy): each core fills with its own; the cores are run in
+        """Duplicate of a value each core read or computed for itself (a per-row scale's run,
+        hswc.vectorizer.broadcast_copy; scalar code on the block index): each core fills with
+        its own, as each core's scalar unit passes its own register; the cores are run in
         groups of one value (compared bit for bit, so a NaN keeps its payload)."""
         *rest, value, count = args
         values = value.values
-        if values.dtype == object:
-            raise OpError(op, "has a scalar that is not a number on every core")
+        if values.dtype == object:  # computed per core in scalar code (arith.select, ...)
+            if any(isinstance(v, bool) or not isinstance(v, float | int | np.generic)
+                   for v in values):
+                raise OpError(op, "has a scalar that is not a number on every core")
+            values = np.array(list(values))
         bits = values.view(np.dtype(f"u{values.dtype.itemsize}"))
         _, rows = self.machine.kernel(op)
         for pattern in np.unique(rows.take(bits)):
