@@ -268,3 +268,36 @@ def test_the_default_package_is_a2_a3_only(tmp_path: Path,
     assert emit(capsys, source, "-o", tmp_path / "c")[0] == 0
     definition = (tmp_path / "c" / "op_host" / "hard_swish_grad_def.cpp").read_text()
     assert re.findall(r'AddConfig\("(\w+)"\)', definition) == ["ascend910b", "ascend910_93"]
+
+
+def test_an_example_expecting_an_infinity_compiles_and_matches_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/ten_op_body.mlir's example data divide by zero: the golden holds +inf. The
+    example spells it with the compiler's builtin (C++ has no inf literal) and its IsClose
+    takes an equal infinity as a match and a NaN for an infinity as a mismatch; compiled and
+    run here with the example's own EXPECTED, TOLERANCE and IsClose."""
+    assert emit(capsys, REPO / "examples" / "ten_op_body.mlir", "--name", "TenOpBody", "-o",
+                tmp_path / "p")[0] == 0
+    example = (tmp_path / "p" / "examples" / "test_aclnn_ten_op_body.cpp").read_text()
+    assert "__builtin_inff()" in example
+    start = example.index("const std::vector<float> EXPECTED")
+    end = example.index("bool Ok(")
+    parts = example[start:end].split("\n\n")  # EXPECTED and TOLERANCE, ToFloat, IsClose
+    program = tmp_path / "close.cpp"
+    program.write_text("#include <cmath>\n#include <cstdint>\n#include <vector>\n"
+                       "using Element = uint16_t;\nfloat aclFloat16ToFloat(Element) { return 0; }\n"
+                       + "\n\n".join(parts) + """
+int main()
+{
+    bool ok = true;
+    for (float e : EXPECTED) {
+        ok = ok && IsClose(e, e);
+        ok = ok && (!std::isinf(e) || (!IsClose(std::nanf(""), e) && !IsClose(0.0f, e)));
+    }
+    return ok && !IsClose(1.0f, 1.5f) ? 0 : 1;
+}
+""")
+    binary = tmp_path / "close"
+    subprocess.run([compiler(), *STRICT, "-Wno-unused-function", str(program), "-o",
+                    str(binary)], check=True)
+    assert subprocess.run([str(binary)], check=False).returncode == 0

@@ -11,11 +11,13 @@ kernel when the package has one, else the kernel of the lowest tiling key.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
 
 from hswc import arith_semantics as sem
+from hswc.backend.cpp_types import non_finite_float
 from hswc.backend.description import Description
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import ACL_DTYPES
@@ -37,7 +39,22 @@ _TO_FLOAT = {
 
 
 def _float(value: float) -> str:
+    """A float literal as numpy prints the f32 (an infinity or NaN through the compiler's
+    builtins: C++ has no literal for them)."""
+    if not math.isfinite(value):
+        return non_finite_float(int(np.float32(value).view(np.uint32)))
     return f"{np.float32(value)!s}f"
+
+
+NON_FINITE_CLOSE = """    if (std::isnan(expected)) {{
+        return std::isnan(actual);
+    }}
+    if (std::isinf(expected)) {{
+        return actual == expected;
+    }}
+"""
+"""IsClose's first lines where an expected value is an infinity or a NaN (the tolerance's
+difference is NaN there); an example of finite values has no need of them."""
 
 
 def _elements(values: np.ndarray, dtype: str) -> str:
@@ -180,6 +197,7 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
     host_scalar = HOST_SCALAR if d.attributes else ""
+    non_finite = "" if np.isfinite(expected).all() else NON_FINITE_CLOSE.format()
     return f"""{generated(kernels)}
 // {aclnn} on the {dtype} kernel: the operator's example data, checked against goldens of
 // {golden}, computed when the package was written.
@@ -205,7 +223,7 @@ constexpr float TOLERANCE = {_float(TOLERANCE)};
 
 bool IsClose(float actual, float expected)
 {{
-    return std::fabs(actual - expected) <= TOLERANCE + TOLERANCE * std::fabs(expected);
+{non_finite}    return std::fabs(actual - expected) <= TOLERANCE + TOLERANCE * std::fabs(expected);
 }}
 
 bool Ok(aclError status, const char* what)
