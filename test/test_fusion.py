@@ -238,3 +238,32 @@ def test_a_long_chain_fuses_into_one_generic_without_recursion() -> None:
     assert len(generics) == 1
     assert len(generics[0].inputs) == 2  # %g and %x, each read once
     module.verify()
+
+
+def test_a_long_fused_chain_fills_its_constants_near_their_uses() -> None:
+    """Issue 20: each op of a fused chain brings its own vector constants; kept in buffers
+    filled once in Init (RESIDENT_CONSTANTS), they grew the bytes per element with the chain
+    until no schedule fit the UB. A 40-op chain with 40 different clamp bounds fills them by
+    Duplicate in the chunk loop instead: the kernel's buffers are those of a short chain, and
+    its bits are the unfused chain's and the reference models'."""
+    from hswc.vectorizer.instructions import RESIDENT_CONSTANTS
+
+    steps = [Step("hard_swish_grad", (0, 1))]
+    for k in range(1, 40):
+        bound = 0.5 + k / 16
+        steps.append(Step("hardtanh", (-k,), (("min_val", -bound), ("max_val", bound)))
+                     if k % 2 else Step("hard_swish_grad", (0, -k)))
+    text = chain_text(steps, 2, "f16")
+    kernel = compile_text(text, core_num=3, ub_size=16384)
+    module = str(kernel.module)
+    assert module.count("hsg.launch") == 1
+    init, loop = module.split("scf.for", 1)
+    assert init.count("ascend.duplicate") <= RESIDENT_CONSTANTS
+    assert loop.count("ascend.duplicate") >= 20  # the bounds, filled where they are used
+    rng = np.random.default_rng(11)
+    inputs = [(rng.standard_normal(4000) * 4).astype(np.float16) for _ in range(2)]
+    got = kernel(*inputs)
+    assert np.array_equal(_bits(got), _bits(compile_text(text, level="linalg",
+                                                         fuse=False)(*inputs)))
+    want, _ = reference(steps, inputs)
+    assert _same_or_both_nan(got, want)

@@ -367,20 +367,37 @@ class HsgFuseElementwisePass(ModulePass):
 def _size_from_inputs(module: ModuleOp) -> None:
     """`tensor.dim` of an elementwise generic's result reads its input of the same shape (read
     by the identity) instead: what sizes a consumer's output (hsg-decompose's tensor.empty)
-    then no longer keeps the producer alive."""
+    then no longer keeps the producer alive. Each value's source of size is found once (a
+    chain's dims share their walk back), so the pass is linear in the module."""
+    sized: dict[SSAValue, SSAValue] = {}
     for op in module.walk():
-        if not isinstance(op, tensor.DimOp):
-            continue
-        while isinstance(op.source, OpResult) and fusable_generic(op.source.op):
-            generic = op.source.op
-            assert isinstance(generic, GenericOp)
-            identity = AffineMap.identity(len(generic.iterator_types))
-            same = [v for i, v in enumerate(generic.inputs)
-                    if _map(generic, i) == identity and isinstance(v.type, TensorType)
-                    and v.type.get_shape() == generic.res[0].type.get_shape()]  # type: ignore[attr-defined]
-            if not same:
-                break
-            op.operands[0] = same[0]
+        if isinstance(op, tensor.DimOp):
+            op.operands[0] = _size_source(op.source, sized)
+
+
+def _size_source(value: SSAValue, sized: dict[SSAValue, SSAValue]) -> SSAValue:
+    """The value with `value`'s shape that no elementwise generic computes, through each
+    generic's identity-read input of its result's shape (memoised in `sized`)."""
+    path: list[SSAValue] = []
+    while value not in sized:
+        if not (isinstance(value, OpResult) and fusable_generic(value.op)):
+            sized[value] = value
+            break
+        generic = value.op
+        assert isinstance(generic, GenericOp)
+        identity = AffineMap.identity(len(generic.iterator_types))
+        same = [v for i, v in enumerate(generic.inputs)
+                if _map(generic, i) == identity and isinstance(v.type, TensorType)
+                and v.type.get_shape() == generic.res[0].type.get_shape()]  # type: ignore[attr-defined]
+        if not same:
+            sized[value] = value
+            break
+        path.append(value)
+        value = same[0]
+    found = sized[value]
+    for step in path:
+        sized[step] = found
+    return found
 
 
 def _erase_dead(ops: list[Operation]) -> None:

@@ -21,7 +21,11 @@ Mapping (t: a vector, k: a constant):
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
 A uniform operand (a scalar of the kernel, or computed from scalars and constants: see
 hswc.vectorizer.dag) takes a constant's place: the scalar of a scalar form, or a buffer Init
-fills with Duplicate; the kernel computes its value once, before the chunk loop. A result that
+fills with Duplicate; the kernel computes its value once, before the chunk loop. A body that
+needs more than RESIDENT_CONSTANTS such buffers (a long fused chain: their number grows with the
+body, the bytes per element with it, and ubFactor shrinks until nothing fits) instead fills a
+temporary with Duplicate in the chunk loop just before a use, and uses it again only within
+CONSTANT_REUSE_WINDOW instructions, so at most a window's constants are alive at once. A result that
 is an input or a uniform value is copied (DataCopy) or filled (Duplicate) into the output.
 Every other instruction counts `compute_num` (the chunk rounded up to whole 256-byte
 repeats); masks are combined as 16-bit words.
@@ -50,6 +54,15 @@ SWAPPED = {"oeq": "oeq", "ogt": "olt", "oge": "ole", "olt": "ogt", "ole": "oge",
 """k <p> t is t <SWAPPED[p]> k."""
 COMPARE_MODES = {"oeq": "eq", "ogt": "gt", "oge": "ge", "olt": "lt", "ole": "le", "une": "ne"}
 """cmpf predicate -> AscendC CMPMODE (NaN compares false, NE true, as the predicates say)."""
+
+
+RESIDENT_CONSTANTS = 8
+"""The most constant buffers a kernel fills once in Init; a body needing more fills them near
+their uses in every chunk (module docstring). No single named op needs more than 5."""
+
+CONSTANT_REUSE_WINDOW = 8
+"""Instructions after its Duplicate within which a constant filled near its uses is used again
+rather than filled anew."""
 
 
 @dataclass(eq=False)
@@ -112,7 +125,11 @@ class Selection:
 
 
 class _Selector:
-    def __init__(self, dag: Dag, schedule: Schedule, dtype: str, output_name: str):
+    def __init__(self, dag: Dag, schedule: Schedule, dtype: str, output_name: str,
+                 constants_near_uses: bool = False):
+        self.constants_near_uses = constants_near_uses
+        self.filled: dict[tuple[object, ...], tuple[Val, int]] = {}
+        """With constants_near_uses: key -> (its latest temporary, where it was filled)."""
         self.dag = dag
         self.schedule = schedule
         self.table = soc_api.table(schedule.api)
@@ -136,6 +153,8 @@ class _Selector:
                 raise OpError(node.source, "is a condition on scalars alone, which has no "  # type: ignore[arg-type]
                               "vector form: compare a tensor value")
             key = node.key()
+            if self.constants_near_uses:
+                return self.filled_near_use(node, key)
             found = self.consts.get(key)
             if found is None:
                 value = node.value if node.is_const else None
@@ -145,6 +164,17 @@ class _Selector:
                 self.consts[key] = found
             return found
         return self.vals[id(node)]
+
+    def filled_near_use(self, node: Node, key: tuple[object, ...]) -> Val:
+        """A temporary holding the uniform node's value, filled by a Duplicate before the
+        instruction being selected (or the one filled within the window)."""
+        found = self.filled.get(key)
+        if found is not None and len(self.instrs) - found[1] <= CONSTANT_REUSE_WINDOW:
+            return found[0]
+        val = Val("temp", node.dtype, node.name or "const")
+        self.emit(Instr("Duplicate", val, scalar=self.scalar(node), source=node.source))
+        self.filled[key] = (val, len(self.instrs))
+        return val
 
     @staticmethod
     def scalar(node: Node) -> Scalar:
@@ -380,4 +410,7 @@ RULES: dict[str, Rule] = {
 def select_instructions(dag: Dag, schedule: Schedule, dtype: str,
                         output_name: str = "y") -> Selection:
     """The AscendC calls of a body whose inputs and output are of element type `dtype`."""
-    return _Selector(dag, schedule, dtype, output_name).run()
+    selection = _Selector(dag, schedule, dtype, output_name).run()
+    if len(selection.consts) <= RESIDENT_CONSTANTS:
+        return selection
+    return _Selector(dag, schedule, dtype, output_name, constants_near_uses=True).run()
