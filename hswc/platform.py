@@ -11,6 +11,11 @@ from dataclasses import dataclass, field, replace
 UB_BLOCK_BYTES = 32
 """The unified buffer's block: UB addresses and DataCopy lengths are multiples of it."""
 
+DATA_COPY_PAD_MAX_BYTES = 0xFFFF
+"""The most bytes one DataCopyPad block moves: DataCopyParams.blockLen, which DataCopyPad counts
+in bytes, is a uint16_t (asc-devkit include/basic_api/kernel_struct_data_copy.h); a longer
+length is truncated to its low 16 bits."""
+
 VECTOR_REPEAT_BYTES = 256
 """One vector instruction repeat handles 256 bytes (64 f32 or 128 f16/bf16 lanes)."""
 

@@ -301,3 +301,36 @@ int main()
     subprocess.run([compiler(), *STRICT, "-Wno-unused-function", str(program), "-o",
                     str(binary)], check=True)
     assert subprocess.run([str(binary)], check=False).returncode == 0
+
+
+def test_a_chunk_longer_than_one_data_copy_pad_is_not_packaged() -> None:
+    """A schedule of 8 bytes an element (f32 negf, single-buffered queues shared in place)
+    tiles Atlas A2's UB into 24576-element chunks, 98304 bytes per DataCopyPad: its 16-bit
+    blockLen would keep 32768 of them. The package is refused naming the cause; the
+    double-buffered schedule (49152 bytes) packages."""
+    from dataclasses import replace
+
+    from test_schedule_choice import NEGF
+    from xdsl.context import Context
+
+    from hswc.backend.description import PackageRequest
+    from hswc.backend.package import package_files
+    from hswc.diagnostics import LocatingParser, OpError
+    from hswc.pipeline import DIALECTS
+    from hswc.profiling import lower
+    from hswc.vectorizer.schedule import FAST
+
+    def lowered(double_buffer: bool) -> object:
+        ctx = Context()
+        for name, factory in DIALECTS.items():
+            ctx.register_dialect(name, factory)
+        module = LocatingParser(ctx, NEGF, "<negf>").parse_module()
+        return lower(module, replace(FAST, double_buffer=double_buffer, in_place=True))
+
+    request = PackageRequest(name="Neg")
+    with pytest.raises(OpError, match=re.escape(
+            "copies 98304 bytes per DataCopyPad on ascend910b (48 cores, 196608 B of UB) "
+            "(ubFactor 24576 of f32), more than DataCopyParams' uint16_t blockLen holds "
+            "(65535)")):
+        package_files(lowered(False), ["ascend910b"], request)  # type: ignore[arg-type]
+    assert package_files(lowered(True), ["ascend910b"], request)  # type: ignore[arg-type]

@@ -114,3 +114,40 @@ def test_the_default_kernel_is_bit_identical_to_the_reference(stem: str, dtype: 
         a = np.asarray(default(*values))
         b = np.asarray(reference(*values))
         assert a.tobytes() == b.tobytes()
+
+
+NEGF = """func.func @neg(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%d) : tensor<?xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+      iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<?xf32>
+  func.return %y : tensor<?xf32>
+}
+"""
+
+
+def test_no_candidate_copies_more_than_one_data_copy_pad_moves() -> None:
+    """An f32 negf with single-buffered queues shared in place needs 8 bytes an element: on
+    Atlas A2's 196608-byte UB a 24576-element chunk, 98304 bytes, more than DataCopyParams'
+    16-bit blockLen (65535): such candidates are not modelled, the choice is one that fits."""
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    m = LocatingParser(ctx, NEGF, "<negf>").parse_module()
+    ew = elementwise(next(op for op in m.walk() if isinstance(op, GenericOp)))
+    platform = get_platform("ascend910b")
+    build = lambda: _build_kernel_function("neg_kernel_f32", ew)  # noqa: E731
+    every = modelled_times(build, ew.dag, "f32", ew.output_name(), platform, choice_size(None),
+                           EVERY)
+    modelled = {s for s, _ in every}
+    single_in_place = [s for s in EVERY if not s.double_buffer and s.in_place]
+    assert single_in_place and not modelled & set(single_in_place)
+    assert modelled  # the double-buffered ones fit (16 bytes an element: 49152-byte chunks)
+    choice = choose_schedule(_body_key(ew), build, ew.dag, "f32", ew.output_name(), platform,
+                             False, None)
+    assert choice.schedule.double_buffer

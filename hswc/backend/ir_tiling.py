@@ -22,8 +22,8 @@ from hswc.cost_model.stream import CostModelError, KernelWalker, evaluate_functi
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.kernel_signature import kernel_arguments
-from hswc.platform import COST_FIGURES, UB_BLOCK_BYTES, Platform
-from hswc.tiling import RESULT_NAMES, Tiling
+from hswc.platform import COST_FIGURES, DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES, Platform
+from hswc.tiling import ELEMENT_BYTES, RESULT_NAMES, Tiling
 
 
 class TilingRefused(ValueError):
@@ -91,8 +91,9 @@ def full_tiling(kernel: Kernel, platform: Platform) -> Tiling[int]:
 
 
 def check_ub_plan(kernels: Sequence[Kernel], platforms: Sequence[Platform]) -> None:
-    """OpError unless every kernel's tiling succeeds on every platform and its InitBuffers fit
-    the platform's UB (the first one that does not fit is named)."""
+    """OpError unless every kernel's tiling succeeds on every platform, its chunk fits one
+    DataCopyPad and its InitBuffers fit the platform's UB (the first one that does not fit is
+    named)."""
     for kernel in kernels:
         for platform in platforms:
             where = f"on {platform.name} ({platform.core_num} cores, {platform.ub_size} B of UB)"
@@ -100,6 +101,14 @@ def check_ub_plan(kernels: Sequence[Kernel], platforms: Sequence[Platform]) -> N
                 tiling = full_tiling(kernel, platform)
             except TilingRefused as error:
                 raise OpError(kernel.tiling, f"refuses every launch {where}: {error}") from None
+            block = tiling.ub_factor * ELEMENT_BYTES[kernel.dtype]
+            if block > DATA_COPY_PAD_MAX_BYTES:
+                raise OpError(kernel.tiling, f"copies {block} bytes per DataCopyPad {where} "
+                              f"(ubFactor {tiling.ub_factor} of {kernel.dtype}), more than "
+                              f"DataCopyParams' uint16_t blockLen holds "
+                              f"({DATA_COPY_PAD_MAX_BYTES}): the package would copy the wrong "
+                              "bytes at run time; lower it with a schedule of more bytes per "
+                              "element (double buffering, buffers not shared in place)")
             used = 0
             for claim in buffer_claims(kernel, tiling):
                 used += claim.bytes

@@ -30,10 +30,7 @@ from hswc.interpreter.on_cores import (
 )
 from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows
-from hswc.platform import UB_BLOCK_BYTES
-
-BLOCK_LEN_MAX = 0xFFFF
-"""DataCopyPad's DataCopyParams.blockLen is 16 bits: one block moves at most this many bytes."""
+from hswc.platform import DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES
 
 
 def _window_check(batch: CoreBatch, rows: Rows, gm: GlobalTensor, n: int, what: str) -> Any:
@@ -115,9 +112,10 @@ class AscendCopyFunctions(MachineFunctions):
                 raise RuleError(f"a copy {'from' if inbound else 'to'} GM needs a "
                                 f"{want.value.upper()} tensor, got {tensor.position.value.upper()}")
             amount_ = require_count(amount, "the copy length")
-            if in_bytes and amount_ > BLOCK_LEN_MAX:
+            if in_bytes and amount_ > DATA_COPY_PAD_MAX_BYTES:
                 raise RuleError(f"DataCopyParams.blockLen is a uint16_t: {amount_} bytes do not "
-                                f"fit (at most {BLOCK_LEN_MAX}); the copy would be truncated")
+                                f"fit (at most {DATA_COPY_PAD_MAX_BYTES}); the copy would be "
+                                "truncated")
             item = tensor.dtype.itemsize
             n = amount_ // item if in_bytes else amount_
             pos = _window_check(batch, rows, gm, n, "read" if inbound else "write")

@@ -39,8 +39,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from hswc.broadcast import read_broadcast
 from hswc.dialects import hsg
-from hswc.platform import Platform
-from hswc.tiling import compute_tiling, core_slice
+from hswc.platform import DATA_COPY_PAD_MAX_BYTES, Platform
+from hswc.tiling import ELEMENT_BYTES, compute_tiling, core_slice
 from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.dag import Dag
 from hswc.vectorizer.instructions import Instr, Val
@@ -100,13 +100,19 @@ def candidate_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
 
 def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
                   elements: int) -> float:
-    """The cost model's seconds for one launch of `kernel` (tiled by `plan`) on `elements`."""
+    """The cost model's seconds for one launch of `kernel` (tiled by `plan`) on `elements`;
+    ValueError for a plan whose full chunk on `platform` is longer than one DataCopyPad moves
+    (hswc.platform.DATA_COPY_PAD_MAX_BYTES: such a kernel would copy the wrong bytes)."""
     from hswc.cost_model.report import Report
     from hswc.cost_model.schedule import CoreClass, simulate
     from hswc.cost_model.stream import core_program
 
     figures = platform.cost
     ub_plan = broadcast_plan(plan.ub_plan(), read_broadcast(kernel), plan.dtype)
+    widest = compute_tiling(platform.core_num << 24, platform.core_num, platform.ub_size,
+                            plan.dtype, ub_plan)  # every core a full UB pass
+    if widest.ub_factor * ELEMENT_BYTES[plan.dtype] > DATA_COPY_PAD_MAX_BYTES:
+        raise ValueError("its chunk is longer than one DataCopyPad moves")
     tiling = compute_tiling(elements, platform.core_num, platform.ub_size, plan.dtype, ub_plan)
     groups: dict[int, list[int]] = {}
     for b in range(tiling.used_core_num):
