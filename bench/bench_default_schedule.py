@@ -35,11 +35,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
 from hswc.cost_model import Report
-from hswc.diagnostics import LocatingParser
 from hswc.ops import OPS
 from hswc.passes.hsg_decompose import HsgDecomposePass
 from hswc.passes.schedule_options import SCHEDULE_ATTR, read_schedule
-from hswc.pipeline import DIALECTS
+from hswc.pipeline import parse_text
 from hswc.platform import DEFAULT_SOC, PLATFORMS, get_platform
 from hswc.profiling import lower, profile
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
@@ -56,10 +55,7 @@ SHORT_BODY = 2
 
 
 def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
-    return LocatingParser(ctx, text, "<bench>").parse_module()
+    return parse_text(text, "<bench>")
 
 
 def op_module(stem: str, dtype: str) -> ModuleOp:

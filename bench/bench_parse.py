@@ -34,7 +34,8 @@ from xdsl.utils.lexer import Span
 
 from hswc.diagnostics import LocatingParser, verify_located
 from hswc.pipeline import LOWER_TO_ASCEND, PASSES
-from hswc.runner import _context, compile_file
+from hswc.pipeline import context as _context
+from hswc.runner import compile_file
 
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")

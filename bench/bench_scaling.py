@@ -62,7 +62,7 @@ def child(path: str, fuse: bool) -> None:
     from hswc.diagnostics import LocatingParser, verify_located
     from hswc.passes import take_unchanged
     from hswc.pipeline import LOWER_TO_ASCEND, PASSES
-    from hswc.runner import _context
+    from hswc.pipeline import context as _context
     from hswc.tools import startup
 
     with startup.importing():

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any, get_args, get_origin, get_type_hints
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec
@@ -32,6 +34,21 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "ascend": _loader("hswc.dialects.ascend", "Ascend"),
 }
 """Every dialect hswc reads or writes, loaded lazily by name."""
+
+
+def context() -> Context:
+    """A context with every dialect of DIALECTS registered (loaded on first use)."""
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_text(text: str, name: str) -> ModuleOp:
+    """`text` parsed as a module in such a context, its diagnostics located in `name`."""
+    from hswc.diagnostics import LocatingParser
+
+    return LocatingParser(context(), text, name).parse_module()
 
 
 def _generalize() -> type[ModulePass]:

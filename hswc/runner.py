@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
@@ -66,7 +65,7 @@ from hswc.interpreter.input_shapes import check_input_shapes
 from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
-from hswc.pipeline import DIALECTS, LEVEL_PASSES, PASSES
+from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
 from hswc.source_text import SourceError, decode
@@ -94,13 +93,6 @@ def level_of(module: ModuleOp) -> str:
     ops = list(module.walk())
     return next((name for op_type, name in _LEVEL_OPS
                  if any(isinstance(op, op_type) for op in ops)), "ascend")
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: str | None,
@@ -371,7 +363,7 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
         raise CompileError(_message(error)) from None
     name = _pick_function(module, function)
     lowered = module.clone()
-    ctx = _context()
+    ctx = context()
     start = level_of(module)  # input already below `level` is kept as it is
     semantics, variant = platform_kernels(module, platform, semantics)
     try:
@@ -413,7 +405,7 @@ def _pick_function(module: ModuleOp, function: str | None) -> str:
 def compile_text(text: str, *, name: str = "<input>", **options: Any) -> Kernel:
     """Parse MLIR text (`name` is the file name errors cite) and compile it."""
     try:
-        module = LocatingParser(_context(), text, name).parse_module()
+        module = LocatingParser(context(), text, name).parse_module()
     except ParseError as error:
         raise CompileError(format_parse_error(error)) from None
     except DiagnosticException as error:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from hswc.platform import VECTOR_REPEAT_BYTES
+from hswc.platform import DATA_COPY_PAD_MAX_BYTES, VECTOR_REPEAT_BYTES
 
 V = TypeVar("V")
 B = TypeVar("B")
@@ -52,6 +52,13 @@ class Budget:
 
 
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4}
+
+
+def overlong_chunk(ub_factor: int, dtype: str) -> int | None:
+    """The bytes of a chunk of `ub_factor` elements of `dtype` when one DataCopyPad cannot move
+    them (more than hswc.platform.DATA_COPY_PAD_MAX_BYTES), else None."""
+    nbytes = ub_factor * ELEMENT_BYTES[dtype]
+    return nbytes if nbytes > DATA_COPY_PAD_MAX_BYTES else None
 MASK_MIN_BYTES = VECTOR_REPEAT_BYTES
 """A compare mask buffer holds max(256, roundup256(ceil(ubFactor / 8))) bytes."""
 

@@ -311,21 +311,17 @@ def test_a_chunk_longer_than_one_data_copy_pad_is_not_packaged() -> None:
     from dataclasses import replace
 
     from test_schedule_choice import NEGF
-    from xdsl.context import Context
 
     from hswc.backend.description import PackageRequest
     from hswc.backend.package import package_files
-    from hswc.diagnostics import LocatingParser, OpError
-    from hswc.pipeline import DIALECTS
+    from hswc.diagnostics import OpError
+    from hswc.pipeline import parse_text
     from hswc.profiling import lower
     from hswc.vectorizer.schedule import FAST
 
     def lowered(double_buffer: bool) -> object:
-        ctx = Context()
-        for name, factory in DIALECTS.items():
-            ctx.register_dialect(name, factory)
-        module = LocatingParser(ctx, NEGF, "<negf>").parse_module()
-        return lower(module, replace(FAST, double_buffer=double_buffer, in_place=True))
+        return lower(parse_text(NEGF, "<negf>"),
+                     replace(FAST, double_buffer=double_buffer, in_place=True))
 
     request = PackageRequest(name="Neg")
     with pytest.raises(OpError, match=re.escape(

@@ -21,9 +21,10 @@ from xdsl.utils.lexer import Span
 import hswc.interpreter.limits
 from hswc.diagnostics import LocatingParser
 from hswc.output_files import OutputError, write_file, write_files
+from hswc.pipeline import context
 from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE
 from hswc.reference import compare_bitwise, hard_swish_grad_cann
-from hswc.runner import _context, compile_text
+from hswc.runner import compile_text
 from hswc.source_text import MAX_NESTING, LineIndex
 from hswc.tools import hswc_emit, hswc_opt, hswc_run
 
@@ -340,7 +341,7 @@ def test_parser_locates_ops_without_counting_from_the_start(
         raise AssertionError("Span.get_location counts newlines from the start of the file")
 
     monkeypatch.setattr(Span, "get_location", counted)
-    module = LocatingParser(_context(), text, "big.mlir").parse_module()
+    module = LocatingParser(context(), text, "big.mlir").parse_module()
     adds = [op for op in module.walk() if op.name == "arith.addi"]
     assert [(op.location.line.data, op.location.column.data) for op in adds[::50]] == [  # type: ignore[attr-defined]
         (2, 3), (52, 3), (102, 3), (152, 3)]

@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
 from hswc import runner
-from hswc.diagnostics import LocatingParser
 from hswc.elementwise import Elementwise, elementwise
 from hswc.ops import OPS
 from hswc.passes.hsg_decompose import HsgDecomposePass
@@ -29,7 +28,7 @@ from hswc.passes.schedule_choice import (
     modelled_times,
 )
 from hswc.passes.schedule_options import SCHEDULE_ATTR, parse_schedule, read_schedule
-from hswc.pipeline import DIALECTS
+from hswc.pipeline import parse_text
 from hswc.platform import get_platform
 from hswc.profiling import lower
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
@@ -41,11 +40,7 @@ EVERY = tuple(Schedule(**dict(zip(ALL_FLAGS, flags, strict=True)))
 
 
 def module(stem: str, dtype: str, shape: str = "?") -> ModuleOp:
-    ctx = Context()
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
-    text = OPS[stem].single_op_text(dtype, shape, attribute=0.5)
-    return LocatingParser(ctx, text, "<test>").parse_module()
+    return parse_text(OPS[stem].single_op_text(dtype, shape, attribute=0.5), "<test>")
 
 
 def generic(stem: str, dtype: str) -> Elementwise:
@@ -135,10 +130,7 @@ def test_no_candidate_copies_more_than_one_data_copy_pad_moves() -> None:
     """An f32 negf with single-buffered queues shared in place needs 8 bytes an element: on
     Atlas A2's 196608-byte UB a 24576-element chunk, 98304 bytes, more than DataCopyParams'
     16-bit blockLen (65535): such candidates are not modelled, the choice is one that fits."""
-    ctx = Context()
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
-    m = LocatingParser(ctx, NEGF, "<negf>").parse_module()
+    m = parse_text(NEGF, "<negf>")
     ew = elementwise(next(op for op in m.walk() if isinstance(op, GenericOp)))
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("neg_kernel_f32", ew)  # noqa: E731

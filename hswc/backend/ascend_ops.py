@@ -132,13 +132,9 @@ def _set_global_buffer(ctx: CppContext, op: Operation) -> None:
     ctx.writer.call(f"{ctx.text(op.result)}.SetGlobalBuffer", [pointer, ctx.text(op.length)])
 
 
-def global_at(ctx: CppContext, op: Operation) -> Expr:
-    assert isinstance(op, ascend.GlobalAtOp)
-    return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
-
-
-def local_at(ctx: CppContext, op: Operation) -> Expr:
-    assert isinstance(op, ascend.LocalAtOp)
+def element_view(ctx: CppContext, op: Operation) -> Expr:
+    """`tensor[offset]`: GlobalTensor's or LocalTensor's operator[]."""
+    assert isinstance(op, ascend.GlobalAtOp | ascend.LocalAtOp)
     return Expr(f"{ctx.expr(op.tensor).at(POSTFIX)}[{ctx.text(op.offset)}]", POSTFIX)
 
 
@@ -255,8 +251,8 @@ RULES: dict[type[Operation], Rule] = {
 }
 """The statement of every ascend op except GlobalAt, which is an expression."""
 
-EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: global_at,
-                                                ascend.LocalAtOp: local_at}
+EXPRESSIONS: dict[type[Operation], ExprRule] = {ascend.GlobalAtOp: element_view,
+                                                ascend.LocalAtOp: element_view}
 VIEWS: tuple[type[Operation], ...] = (ascend.GlobalAtOp, ascend.LocalAtOp)
 """Addressing printed where it is used, `xGm[chunkOffset]`, even when the IR names it."""
 

@@ -23,7 +23,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.kernel_signature import kernel_arguments
 from hswc.platform import COST_FIGURES, DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES, Platform
-from hswc.tiling import ELEMENT_BYTES, RESULT_NAMES, Tiling
+from hswc.tiling import RESULT_NAMES, Tiling, overlong_chunk
 
 
 class TilingRefused(ValueError):
@@ -101,8 +101,8 @@ def check_ub_plan(kernels: Sequence[Kernel], platforms: Sequence[Platform]) -> N
                 tiling = full_tiling(kernel, platform)
             except TilingRefused as error:
                 raise OpError(kernel.tiling, f"refuses every launch {where}: {error}") from None
-            block = tiling.ub_factor * ELEMENT_BYTES[kernel.dtype]
-            if block > DATA_COPY_PAD_MAX_BYTES:
+            block = overlong_chunk(tiling.ub_factor, kernel.dtype)
+            if block is not None:
                 raise OpError(kernel.tiling, f"copies {block} bytes per DataCopyPad {where} "
                               f"(ubFactor {tiling.ub_factor} of {kernel.dtype}), more than "
                               f"DataCopyParams' uint16_t blockLen holds "

@@ -46,12 +46,12 @@ def _float(value: float) -> str:
     return f"{np.float32(value)!s}f"
 
 
-NON_FINITE_CLOSE = """    if (std::isnan(expected)) {{
+NON_FINITE_CLOSE = """    if (std::isnan(expected)) {
         return std::isnan(actual);
-    }}
-    if (std::isinf(expected)) {{
+    }
+    if (std::isinf(expected)) {
         return actual == expected;
-    }}
+    }
 """
 """IsClose's first lines where an expected value is an infinity or a NaN (the tolerance's
 difference is NaN there); an example of finite values has no need of them."""
@@ -197,7 +197,7 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
     host_scalar = HOST_SCALAR if d.attributes else ""
-    non_finite = "" if np.isfinite(expected).all() else NON_FINITE_CLOSE.format()
+    non_finite = "" if np.isfinite(expected).all() else NON_FINITE_CLOSE
     return f"""{generated(kernels)}
 // {aclnn} on the {dtype} kernel: the operator's example data, checked against goldens of
 // {golden}, computed when the package was written.

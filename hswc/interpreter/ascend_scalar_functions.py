@@ -20,8 +20,19 @@ from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.on_cores import on_cores, require_tensor, ub_view
-from hswc.interpreter.tensors import GlobalTensor, RuleError
+from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows, Varying, per_row
+
+
+def _ub_element(operands: tuple[Any, ...], st: KernelState, api: str) -> tuple[LocalTensor, int]:
+    """The live LocalTensor and the index inside it that `api` (GetValue / SetValue) reads or
+    writes."""
+    local = require_tensor(operands[0], api)
+    st.check_live(local, api)
+    i = operands[1]
+    if not isinstance(i, int) or not 0 <= i < local.elements:
+        raise RuleError(f"{api} at index {i!r} of a {local.elements}-element tensor")
+    return local, i
 
 
 @register_impls
@@ -65,11 +76,7 @@ class AscendScalarFunctions(MachineFunctions):
 
         def body(batch: CoreBatch, rows: Rows, operands: tuple[Any, ...],
                  st: KernelState) -> None:
-            local = require_tensor(operands[0], "GetValue")
-            st.check_live(local, "GetValue")
-            i = operands[1]
-            if not isinstance(i, int) or not 0 <= i < local.elements:
-                raise RuleError(f"GetValue at index {i!r} of a {local.elements}-element tensor")
+            local, i = _ub_element(operands, st, "GetValue")
             values[rows.index] = ub_view(batch.ub_rows(rows), local)[:, i]
             self.machine.emit(op, rows)
 
@@ -85,11 +92,7 @@ class AscendScalarFunctions(MachineFunctions):
 
         def body(batch: CoreBatch, rows: Rows, operands: tuple[Any, ...],
                  st: KernelState) -> None:
-            local = require_tensor(operands[0], "SetValue")
-            st.check_live(local, "SetValue")
-            i = operands[1]
-            if not isinstance(i, int) or not 0 <= i < local.elements:
-                raise RuleError(f"SetValue at index {i!r} of a {local.elements}-element tensor")
+            local, i = _ub_element(operands, st, "SetValue")
             ub = batch.ub_rows(rows)
             ub_view(ub, local)[:, i] = rows.take(values).astype(local.dtype)
             batch.write_back(rows, ub)

@@ -8,7 +8,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
-from hswc.diagnostics import LocatingParser
 from hswc.elementwise import elementwise
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR, HsgDecomposePass
 from hswc.passes.schedule_options import read_budget
@@ -20,13 +19,9 @@ from hswc.vectorizer.schedule import REFERENCE, Schedule
 def _op_module(op_name: str, dtype: str) -> ModuleOp:
     """`hsg.<op_name>` on tensor<?x<dtype>> (attributes without a default at 0.0)."""
     from hswc.ops import definition_of
-    from hswc.pipeline import DIALECTS
+    from hswc.pipeline import parse_text
 
-    text = definition_of(op_name).single_op_text(dtype, function="f")
-    ctx = Context()
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
-    return LocatingParser(ctx, text, f"<{op_name}>").parse_module()
+    return parse_text(definition_of(op_name).single_op_text(dtype, function="f"), f"<{op_name}>")
 
 
 def op_kernel_plan(op_name: str, dtype: str, schedule: Schedule = REFERENCE,

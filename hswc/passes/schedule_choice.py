@@ -39,8 +39,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from hswc.broadcast import read_broadcast
 from hswc.dialects import hsg
-from hswc.platform import DATA_COPY_PAD_MAX_BYTES, Platform
-from hswc.tiling import ELEMENT_BYTES, compute_tiling, core_slice
+from hswc.platform import Platform
+from hswc.tiling import compute_tiling, core_slice, overlong_chunk
 from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.dag import Dag
 from hswc.vectorizer.instructions import Instr, Val
@@ -106,12 +106,14 @@ def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
     from hswc.cost_model.report import Report
     from hswc.cost_model.schedule import CoreClass, simulate
     from hswc.cost_model.stream import core_program
+    from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
 
     figures = platform.cost
-    ub_plan = broadcast_plan(plan.ub_plan(), read_broadcast(kernel), plan.dtype)
+    ub_plan = read_plan(kernel, UB_PLAN_ATTR)  # candidate_kernel's, broadcast rows included
+    assert ub_plan is not None
     widest = compute_tiling(platform.core_num << 24, platform.core_num, platform.ub_size,
                             plan.dtype, ub_plan)  # every core a full UB pass
-    if widest.ub_factor * ELEMENT_BYTES[plan.dtype] > DATA_COPY_PAD_MAX_BYTES:
+    if overlong_chunk(widest.ub_factor, plan.dtype) is not None:
         raise ValueError("its chunk is longer than one DataCopyPad moves")
     tiling = compute_tiling(elements, platform.core_num, platform.ub_size, plan.dtype, ub_plan)
     groups: dict[int, list[int]] = {}
