@@ -29,6 +29,7 @@ from family_packages import (
     unit_test_array,
 )
 from family_packages import same_bits as same
+from sampling import halves
 
 from hswc.ops import definition_of
 from hswc.ops.plans import default_ub_plan
@@ -451,21 +452,29 @@ def test_every_tiling_core_agrees_with_hswc_run(packages: dict[str, Path],
 CPU_PLATFORM = (3, 16384)
 """(cores, UB bytes) of the CPU runs: several UB passes per core, a short last core."""
 
+CPU_SAMPLE = ("hard_swish_grad", "hard_sigmoid", "leaky_relu_grad", "softshrink_grad",
+              "threshold")
+"""The packages whose kernels and unit tests the default suite builds and runs (the CANN
+kernel, a clamp, an attribute slope, two-sided bounds on grad, a strict threshold with an
+attribute value); `pytest -m sweep` the rest."""
 
+
+@pytest.mark.parametrize("stems", halves(STEMS, CPU_SAMPLE))
 def test_every_package_kernel_runs_bit_exact_on_the_cpu_model(packages: dict[str, Path],
+                                                              stems: tuple[str, ...],
                                                               tmp_path: Path) -> None:
     """op_kernel/<entry>.cpp of every package in the CPU model's harness, on the example's
     data and on 5000 values with every special, in f16, bf16 and f32: the bits of hswc-run and
     of the reference model (NaN x aside: outside the contract, there hswc-run is the truth)."""
     builds = []
-    for stem in STEMS:
+    for stem in stems:
         entry = OPS_NN[stem][1]
         builds.append(Build(packages[stem] / f"op_kernel/{entry}.cpp", tmp_path / f"run_{stem}",
                             (f"-DHSWC_KERNEL_ENTRY={entry}",
                              f"-DHSWC_GM_INPUTS={len(INPUTS[stem])}")))
     build(builds)
     cores, ub = CPU_PLATFORM
-    for stem in STEMS:
+    for stem in stems:
         semantics = "cann" if stem == "hard_swish_grad" else "torch"
         reference = OP_REFERENCES[(stem, semantics)]
         example = definition_of(stem).docs.example_inputs
@@ -485,13 +494,15 @@ def test_every_package_kernel_runs_bit_exact_on_the_cpu_model(packages: dict[str
                 assert same(y[defined], expected[defined]), (stem, dtype, seed)
 
 
+@pytest.mark.parametrize("stems", halves(STEMS, CPU_SAMPLE))
 def test_every_kernel_unit_test_passes_on_the_cpu_model(packages: dict[str, Path],
+                                                        stems: tuple[str, ...],
                                                         tmp_path: Path) -> None:
     """tests/ut/op_kernel of every package, built against the CPU model with test-only
     stand-ins of googletest and tikicpulib, all at once."""
     cxx = compiler()
     jobs = []
-    for stem in STEMS:
+    for stem in stems:
         source = packages[stem] / f"tests/ut/op_kernel/test_{OPS_NN[stem][1]}.cpp"
         command = [cxx, *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
                    str(tmp_path / f"ut_{stem}")]
@@ -500,7 +511,7 @@ def test_every_kernel_unit_test_passes_on_the_cpu_model(packages: dict[str, Path
     for stem, job in jobs:
         output, _ = job.communicate()
         assert job.returncode == 0, f"{stem}:\n{output}"
-    for stem in STEMS:
+    for stem in stems:
         done = subprocess.run([str(tmp_path / f"ut_{stem}")], capture_output=True, text=True,
                               timeout=120, check=False)
         assert done.returncode == 0, f"{stem}:\n{done.stdout}{done.stderr}"
