@@ -40,7 +40,9 @@ An op the model has no rule for is an error naming it, never skipped.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import UnionType
 
 from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
@@ -251,33 +253,49 @@ class KernelWalker:
         return None
 
     def step(self, op: Operation) -> None:
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        cls = type(op)
+        handler = _HANDLERS.get(cls)
+        if handler is None:
+            handler = _HANDLERS[cls] = _handler(cls)
+        handler(self, op)
+
+    def constant(self, op: arith.ConstantOp) -> None:
+        if isinstance(op.value, IntegerAttr):
             self.env[op.result] = op.value.value.data
-        elif _float_scalar(op):
-            pass  # the scalar unit: no pipe time, and no number the model needs
-        elif isinstance(op, arith.SignlessIntegerBinaryOperation) and type(op) in _INT_OPS:
-            a, b = self.int(op.operands[0]), self.int(op.operands[1])
-            if b == 0 and type(op) in DIVISIONS:
-                raise CostModelError(op, "divides by zero")
-            self.env[op.results[0]] = _INT_OPS[type(op)](a, b)
-        elif isinstance(op, arith.CmpiOp):
-            compare = PREDICATES[op.predicate.value.data]
-            self.env[op.result] = int(compare(self.int(op.lhs), self.int(op.rhs)))
-        elif isinstance(op, arith.SelectOp):
-            chosen = op.lhs if self.int(op.cond) else op.rhs
-            self.env[op.result] = self.int(chosen)
-        elif isinstance(op, cf.AssertOp):
-            if not self.int(op.arg):
-                raise CostModelError(op, f"fails for this launch: {op.msg.data}")
-        elif isinstance(op, scf.IfOp):
-            region = op.true_region if self.int(op.cond) else op.false_region
-            results = self.block(region.block) if region.blocks else []
-            for result, value in zip(op.results, results or [], strict=False):
-                self.env[result] = value
-        elif isinstance(op, scf.ForOp):
-            self.loop(op)
-        else:
-            self.ascend_op(op)
+        elif not isinstance(op.value, FloatAttr):
+            raise CostModelError(op, "has no rule in the cost model")
+        # a float constant: the scalar unit's (module docstring)
+
+    def integer_binary(self, op: Operation) -> None:
+        a, b = self.int(op.operands[0]), self.int(op.operands[1])
+        if b == 0 and type(op) in DIVISIONS:
+            raise CostModelError(op, "divides by zero")
+        self.env[op.results[0]] = _INT_OPS[type(op)](a, b)
+
+    def compare(self, op: arith.CmpiOp) -> None:
+        compare = PREDICATES[op.predicate.value.data]
+        self.env[op.result] = int(compare(self.int(op.lhs), self.int(op.rhs)))
+
+    def select(self, op: arith.SelectOp) -> None:
+        if _float_scalar(op):
+            return
+        chosen = op.lhs if self.int(op.cond) else op.rhs
+        self.env[op.result] = self.int(chosen)
+
+    def other_arith(self, op: Operation) -> None:
+        """An arith op without an index rule: float scalar code, or an op the model refuses."""
+        if not _float_scalar(op):
+            raise CostModelError(op, "has no rule in the cost model")
+
+    def assertion(self, op: cf.AssertOp) -> None:
+        if not self.int(op.arg):
+            raise CostModelError(op, f"fails for this launch: {op.msg.data}")
+
+    def if_op(self, op: scf.IfOp) -> None:
+        region = op.true_region if self.int(op.cond) else op.false_region
+        results = self.block(region.block) if region.blocks else []
+        for result, value in zip(op.results, results or [], strict=False):
+            self.env[result] = value
 
     def loop(self, op: scf.ForOp) -> None:
         lb, ub, step = self.int(op.lb), self.int(op.ub), self.int(op.step)
@@ -329,21 +347,6 @@ class KernelWalker:
             work = Work(MTE2, "set_value", self.chunk, f.scalar_ub_write_cycles)
         self.emit(MTE2, work)
 
-    def ascend_op(self, op: Operation) -> None:
-        if isinstance(op, ascend.GlobalGetValueOp | ascend.SetValueOp | ascend.LocalGetValueOp):
-            self.scalar_access(op)
-        elif isinstance(op, ascend.VectorOp):
-            self.vector(op)
-        elif isinstance(op, ascend.DataCopyPadOp | ascend.DataCopyOp):
-            self.copy(op)
-        elif isinstance(op, ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
-                        | ascend.FreeTensorOp):
-            self.queue_op(op)
-        elif isinstance(op, ascend.PipeBarrierOp):
-            self.barrier(op)
-        else:
-            self.declaration(op)
-
     def queue_op(self, op: ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
                  | ascend.FreeTensorOp) -> None:
         """A TQue call as the hardware events it stands for (module docstring)."""
@@ -377,37 +380,43 @@ class KernelWalker:
             t.slot.release = token
             q.free.append(t.slot)
 
-    def declaration(self, op: Operation) -> None:
-        """Ops that set things up or name views: no pipe time."""
-        if isinstance(op, ascend.GetBlockIdxOp):
-            self.env[op.result] = self.block_idx
-        elif isinstance(op, ascend.GetBlockNumOp):
-            self.env[op.result] = self.block_num
-        elif isinstance(op, ascend.SetGlobalBufferOp):
-            hint = op.result.name_hint or "gm"
-            self.env[op.result] = _Gm(hint.removesuffix("_gm"))
-        elif isinstance(op, ascend.GlobalAtOp):
-            self.env[op.result] = self.env.get(op.tensor)
-        elif isinstance(op, ascend.LocalAtOp):
-            self.env[op.result] = self.tensor(op, op.tensor)
-        elif isinstance(op, ascend.TQueOp):
-            t = op.result.type
-            assert isinstance(t, ascend.TQueType)
-            depth = t.depth.data
-            self.env[op.result] = _Queue(t.position.data, depth,
-                                         deque(_Slot(i) for i in range(depth)))
-        elif isinstance(op, ascend.TPipeOp | ascend.TBufOp):
-            self.env[op.result] = op.result.type
-        elif isinstance(op, ascend.InitBufferOp):
-            num = op.num.value.data if op.num is not None else 1
-            length = -(-self.int(op.length) // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
-            self.program.ub_bytes += num * length
-        elif isinstance(op, ascend.TBufGetOp):
-            self.env[op.result] = _Tensor(None, None)
-        elif isinstance(op, ascend.ReinterpretCastOp):
-            self.env[op.result] = self.tensor(op, op.src)
-        else:
-            raise CostModelError(op, "has no rule in the cost model")
+    def block_idx_op(self, op: ascend.GetBlockIdxOp) -> None:
+        self.env[op.result] = self.block_idx
+
+    def block_num_op(self, op: ascend.GetBlockNumOp) -> None:
+        self.env[op.result] = self.block_num
+
+    def global_buffer(self, op: ascend.SetGlobalBufferOp) -> None:
+        hint = op.result.name_hint or "gm"
+        self.env[op.result] = _Gm(hint.removesuffix("_gm"))
+
+    def global_at(self, op: ascend.GlobalAtOp) -> None:
+        self.env[op.result] = self.env.get(op.tensor)
+
+    def local_view(self, op: ascend.LocalAtOp | ascend.ReinterpretCastOp) -> None:
+        source = op.tensor if isinstance(op, ascend.LocalAtOp) else op.src
+        self.env[op.result] = self.tensor(op, source)
+
+    def tque(self, op: ascend.TQueOp) -> None:
+        t = op.result.type
+        assert isinstance(t, ascend.TQueType)
+        depth = t.depth.data
+        self.env[op.result] = _Queue(t.position.data, depth,
+                                     deque(_Slot(i) for i in range(depth)))
+
+    def pipe_or_buf(self, op: ascend.TPipeOp | ascend.TBufOp) -> None:
+        self.env[op.result] = op.result.type
+
+    def init_buffer(self, op: ascend.InitBufferOp) -> None:
+        num = op.num.value.data if op.num is not None else 1
+        length = -(-self.int(op.length) // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+        self.program.ub_bytes += num * length
+
+    def tbuf_get(self, op: ascend.TBufGetOp) -> None:
+        self.env[op.result] = _Tensor(None, None)
+
+    def unknown(self, op: Operation) -> None:
+        raise CostModelError(op, "has no rule in the cost model")
 
     def vector(self, op: ascend.VectorOp) -> None:
         count = self.int(op.count)
@@ -463,6 +472,52 @@ class KernelWalker:
         # PIPE_MTE2 / PIPE_MTE3 / PIPE_S: those pipes run in order already; nothing to add.
 
     # endregion
+
+
+Handler = Callable[[KernelWalker, Operation], None]
+
+_BY_CLASS: tuple[tuple[type | UnionType, Handler], ...] = (
+    (arith.ConstantOp, KernelWalker.constant),
+    (arith.CmpiOp, KernelWalker.compare),
+    (arith.SelectOp, KernelWalker.select),
+    (cf.AssertOp, KernelWalker.assertion),
+    (scf.IfOp, KernelWalker.if_op),
+    (scf.ForOp, KernelWalker.loop),
+    (ascend.GlobalGetValueOp | ascend.SetValueOp | ascend.LocalGetValueOp,
+     KernelWalker.scalar_access),
+    (ascend.VectorOp, KernelWalker.vector),
+    (ascend.DataCopyPadOp | ascend.DataCopyOp, KernelWalker.copy),
+    (ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp | ascend.FreeTensorOp,
+     KernelWalker.queue_op),
+    (ascend.PipeBarrierOp, KernelWalker.barrier),
+    # declarations and views: no pipe time
+    (ascend.GetBlockIdxOp, KernelWalker.block_idx_op),
+    (ascend.GetBlockNumOp, KernelWalker.block_num_op),
+    (ascend.SetGlobalBufferOp, KernelWalker.global_buffer),
+    (ascend.GlobalAtOp, KernelWalker.global_at),
+    (ascend.LocalAtOp | ascend.ReinterpretCastOp, KernelWalker.local_view),
+    (ascend.TQueOp, KernelWalker.tque),
+    (ascend.TPipeOp | ascend.TBufOp, KernelWalker.pipe_or_buf),
+    (ascend.InitBufferOp, KernelWalker.init_buffer),
+    (ascend.TBufGetOp, KernelWalker.tbuf_get),
+)
+"""Each op class the walker has a rule for, and the rule (the first class that matches)."""
+
+_HANDLERS: dict[type[Operation], Handler] = {}
+"""The rule of each op class met so far (`_handler`'s answers)."""
+
+
+def _handler(cls: type[Operation]) -> Handler:
+    """The walker's rule for ops of class `cls`: the op's class decides it (an arith op's
+    float-or-index question, which its types decide, is asked by the rule)."""
+    if cls in _INT_OPS:
+        return KernelWalker.integer_binary
+    for classes, handler in _BY_CLASS:
+        if issubclass(cls, classes):
+            return handler
+    if cls.dialect_name() == "arith":
+        return KernelWalker.other_arith
+    return KernelWalker.unknown
 
 
 def core_program(kernel: func.FuncOp, block_idx: int, block_num: int, tiling: tuple[int, ...],
