@@ -155,8 +155,9 @@ _INT_OPS = {**BINARY, **DIVISIONS}
 """arith's integer ops, with the interpreter's semantics (hswc.integer_semantics)."""
 
 
-def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
-    """(repeats, instructions) of one vector API call over `count` elements."""
+def lane_bytes(op: ascend.VectorOp) -> int:
+    """The element size that sets a vector call's repeats: its widest tensor operand's (a
+    compare's src0: the mask is its output; a select's dst)."""
     operands = [o for o in op.operands if isinstance(o.type, ascend.LocalTensorType)]
     if isinstance(op, ascend.CompareOp | ascend.ScalarCompareOp):
         operands = [op.src0]  # the mask is the output; the compared dtype sets the lanes
@@ -166,8 +167,18 @@ def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tup
     for value in operands:
         assert isinstance(value.type, ascend.LocalTensorType)
         widest = max(widest, ascend.element_size(value.type.element_type))
-    repeats = -(-count * widest // figures.repeat_bytes)
+    return widest
+
+
+def repeats_of(lane: int, count: int, figures: CostFigures) -> tuple[int, int]:
+    """(repeats, instructions) of one vector API call over `count` elements of `lane` bytes."""
+    repeats = -(-count * lane // figures.repeat_bytes)
     return repeats, -(-repeats // figures.max_repeats_per_instruction)
+
+
+def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
+    """(repeats, instructions) of one vector API call over `count` elements."""
+    return repeats_of(lane_bytes(op), count, figures)
 
 
 def _float_scalar(op: Operation) -> bool:
@@ -204,6 +215,7 @@ class KernelWalker:
         self.chunk = -1
         self.returned: list[int] = []
         self._tokens = 0
+        self._vector_facts: dict[Operation, tuple[int, str]] = {}
 
     # region helpers
 
@@ -244,9 +256,10 @@ class KernelWalker:
     def block(self, block: Block) -> list[int] | None:
         """Run a block; the yielded values when it ends in scf.yield."""
         for op in block.ops:
-            if isinstance(op, scf.YieldOp):
+            cls = type(op)  # not isinstance: an op class's isinstance is an ABC check
+            if cls is scf.YieldOp:
                 return [self.int(v) for v in op.operands]
-            if isinstance(op, func.ReturnOp):
+            if cls is func.ReturnOp:
                 self.returned = [self.int(v) for v in op.operands]
                 return None
             self.step(op)
@@ -347,38 +360,39 @@ class KernelWalker:
             work = Work(MTE2, "set_value", self.chunk, f.scalar_ub_write_cycles)
         self.emit(MTE2, work)
 
-    def queue_op(self, op: ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp
-                 | ascend.FreeTensorOp) -> None:
-        """A TQue call as the hardware events it stands for (module docstring)."""
-        if isinstance(op, ascend.AllocTensorOp):
-            q = self.queue(op, op.que)
-            if not q.free:
-                raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
-                                         "the kernel would wait for ever")
-            slot = q.free.popleft()
-            if slot.release is not None:
-                self.emit(q.producer, Wait(slot.release))
-            self.env[op.result] = _Tensor(q, slot)
-        elif isinstance(op, ascend.EnQueOp):
-            q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
-            token = self.token()
-            self.emit(q.producer, Signal(token))
-            q.ready.append((t, token))
-        elif isinstance(op, ascend.DeQueOp):
-            q = self.queue(op, op.que)
-            if not q.ready:
-                raise CostModelError(op, "takes from an empty queue: the kernel would wait for "
-                                         "ever")
-            t, token = q.ready.popleft()
-            self.emit(q.consumer, Wait(token))
-            self.env[op.result] = t
-        else:
-            q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
-            token = self.token()
-            self.emit(q.consumer, Signal(token))
-            assert t.slot is not None
-            t.slot.release = token
-            q.free.append(t.slot)
+    # TQue calls as the hardware events they stand for (module docstring)
+
+    def alloc_tensor(self, op: ascend.AllocTensorOp) -> None:
+        q = self.queue(op, op.que)
+        if not q.free:
+            raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
+                                     "the kernel would wait for ever")
+        slot = q.free.popleft()
+        if slot.release is not None:
+            self.emit(q.producer, Wait(slot.release))
+        self.env[op.result] = _Tensor(q, slot)
+
+    def enque(self, op: ascend.EnQueOp) -> None:
+        q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+        token = self.token()
+        self.emit(q.producer, Signal(token))
+        q.ready.append((t, token))
+
+    def deque(self, op: ascend.DeQueOp) -> None:
+        q = self.queue(op, op.que)
+        if not q.ready:
+            raise CostModelError(op, "takes from an empty queue: the kernel would wait for ever")
+        t, token = q.ready.popleft()
+        self.emit(q.consumer, Wait(token))
+        self.env[op.result] = t
+
+    def free_tensor(self, op: ascend.FreeTensorOp) -> None:
+        q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+        token = self.token()
+        self.emit(q.consumer, Signal(token))
+        assert t.slot is not None
+        t.slot.release = token
+        q.free.append(t.slot)
 
     def block_idx_op(self, op: ascend.GetBlockIdxOp) -> None:
         self.env[op.result] = self.block_idx
@@ -419,11 +433,13 @@ class KernelWalker:
         raise CostModelError(op, "has no rule in the cost model")
 
     def vector(self, op: ascend.VectorOp) -> None:
-        count = self.int(op.count)
-        repeats, instructions = vector_repeats(op, count, self.figures)
+        facts = self._vector_facts.get(op)
+        if facts is None:  # a loop body's ops come round once a chunk
+            facts = self._vector_facts[op] = (lane_bytes(op), op.name.removeprefix("ascend."))
+        lane, label = facts
+        repeats, instructions = repeats_of(lane, self.int(op.count), self.figures)
         f = self.figures
         cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
-        label = op.name.removeprefix("ascend.")
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
@@ -487,8 +503,10 @@ _BY_CLASS: tuple[tuple[type | UnionType, Handler], ...] = (
      KernelWalker.scalar_access),
     (ascend.VectorOp, KernelWalker.vector),
     (ascend.DataCopyPadOp | ascend.DataCopyOp, KernelWalker.copy),
-    (ascend.AllocTensorOp | ascend.EnQueOp | ascend.DeQueOp | ascend.FreeTensorOp,
-     KernelWalker.queue_op),
+    (ascend.AllocTensorOp, KernelWalker.alloc_tensor),
+    (ascend.EnQueOp, KernelWalker.enque),
+    (ascend.DeQueOp, KernelWalker.deque),
+    (ascend.FreeTensorOp, KernelWalker.free_tensor),
     (ascend.PipeBarrierOp, KernelWalker.barrier),
     # declarations and views: no pipe time
     (ascend.GetBlockIdxOp, KernelWalker.block_idx_op),
