@@ -215,7 +215,8 @@ class KernelWalker:
         self.chunk = -1
         self.returned: list[int] = []
         self._tokens = 0
-        self._vector_facts: dict[Operation, tuple[int, str]] = {}
+        self._vector_facts: dict[Operation, tuple[int, str, SSAValue]] = {}
+        self._values: dict[Operation, tuple[SSAValue, ...]] = {}
 
     # region helpers
 
@@ -279,15 +280,25 @@ class KernelWalker:
             raise CostModelError(op, "has no rule in the cost model")
         # a float constant: the scalar unit's (module docstring)
 
+    def values(self, op: Operation) -> tuple[SSAValue, ...]:
+        """The op's operands then its results, looked up once (a loop body comes round once a
+        chunk, and an IRDL accessor is slow)."""
+        found = self._values.get(op)
+        if found is None:
+            found = self._values[op] = (*op.operands, *op.results)
+        return found
+
     def integer_binary(self, op: Operation) -> None:
-        a, b = self.int(op.operands[0]), self.int(op.operands[1])
+        lhs, rhs, result = self.values(op)
+        a, b = self.int(lhs), self.int(rhs)
         if b == 0 and type(op) in DIVISIONS:
             raise CostModelError(op, "divides by zero")
-        self.env[op.results[0]] = _INT_OPS[type(op)](a, b)
+        self.env[result] = _INT_OPS[type(op)](a, b)
 
     def compare(self, op: arith.CmpiOp) -> None:
+        lhs, rhs, result = self.values(op)
         compare = PREDICATES[op.predicate.value.data]
-        self.env[op.result] = int(compare(self.int(op.lhs), self.int(op.rhs)))
+        self.env[result] = int(compare(self.int(lhs), self.int(rhs)))
 
     def select(self, op: arith.SelectOp) -> None:
         if _float_scalar(op):
@@ -363,31 +374,35 @@ class KernelWalker:
     # TQue calls as the hardware events they stand for (module docstring)
 
     def alloc_tensor(self, op: ascend.AllocTensorOp) -> None:
-        q = self.queue(op, op.que)
+        que, result = self.values(op)
+        q = self.queue(op, que)
         if not q.free:
             raise CostModelError(op, f"finds all {q.depth} buffers of its queue in use: "
                                      "the kernel would wait for ever")
         slot = q.free.popleft()
         if slot.release is not None:
             self.emit(q.producer, Wait(slot.release))
-        self.env[op.result] = _Tensor(q, slot)
+        self.env[result] = _Tensor(q, slot)
 
     def enque(self, op: ascend.EnQueOp) -> None:
-        q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+        que, tensor = self.values(op)
+        q, t = self.queue(op, que), self.tensor(op, tensor)
         token = self.token()
         self.emit(q.producer, Signal(token))
         q.ready.append((t, token))
 
     def deque(self, op: ascend.DeQueOp) -> None:
-        q = self.queue(op, op.que)
+        que, result = self.values(op)
+        q = self.queue(op, que)
         if not q.ready:
             raise CostModelError(op, "takes from an empty queue: the kernel would wait for ever")
         t, token = q.ready.popleft()
         self.emit(q.consumer, Wait(token))
-        self.env[op.result] = t
+        self.env[result] = t
 
     def free_tensor(self, op: ascend.FreeTensorOp) -> None:
-        q, t = self.queue(op, op.que), self.tensor(op, op.tensor)
+        que, tensor = self.values(op)
+        q, t = self.queue(op, que), self.tensor(op, tensor)
         token = self.token()
         self.emit(q.consumer, Signal(token))
         assert t.slot is not None
@@ -435,9 +450,10 @@ class KernelWalker:
     def vector(self, op: ascend.VectorOp) -> None:
         facts = self._vector_facts.get(op)
         if facts is None:  # a loop body's ops come round once a chunk
-            facts = self._vector_facts[op] = (lane_bytes(op), op.name.removeprefix("ascend."))
-        lane, label = facts
-        repeats, instructions = repeats_of(lane, self.int(op.count), self.figures)
+            facts = self._vector_facts[op] = (lane_bytes(op), op.name.removeprefix("ascend."),
+                                              op.count)
+        lane, label, count = facts
+        repeats, instructions = repeats_of(lane, self.int(count), self.figures)
         f = self.figures
         cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
