@@ -12,12 +12,18 @@ these, with the attributes that make them the same function:
     shrink               hsg.softshrink     lambd = bias = 0.5 (ONNX Shrink with bias = lambd)
     threshold_grad_v2_d  hsg.threshold_grad
     threshold, _v2       hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
+    swish, swish_v2      hsg.silu           (Swish's scale left at its default, 1)
+    logsigmoid           hsg.log_sigmoid    (ops-nn spells it without the underscore)
+    logsigmoid_grad      hsg.log_sigmoid_grad
+    soft_plus            hsg.softplus       (soft_plus_v2 spelled with one)
+    softplus_v2_grad     hsg.softplus_grad
 
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
 (which kinds), or not checkable (why: the first line of the checker's message). The runs use
 --record-rules, so that kernels reading past the end or breaking another rule the model can go
-on after still get their values compared, and
---ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md).
+on after still get their values compared, and, for the piecewise-linear family's ops,
+--ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md); the exponential
+activations propagate NaN as PyTorch does, so their NaN inputs are compared.
 """
 
 from __future__ import annotations
@@ -41,6 +47,11 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "threshold": ("threshold", {"threshold": "0.5", "value": "-2"}),
     "leakyrelu": ("leaky_relu", {}),
     "soft_shrink_grad": ("softshrink_grad", {}),
+    "swish": ("silu", {}),
+    "logsigmoid": ("log_sigmoid", {}),
+    "logsigmoid_grad": ("log_sigmoid_grad", {}),
+    "soft_plus": ("softplus", {}),
+    "softplus_v2_grad": ("softplus_grad", {}),
 }
 _VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")
 SWEEP_LIMIT = 1 << 16
@@ -134,7 +145,8 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
     for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
         progress(f"{prefix}{name} on {soc}: {how}")
         options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
-                          record_gm_reads=True, record_rules=True, ignore_nan_inputs=("x",))
+                          record_gm_reads=True, record_rules=True,
+                          ignore_nan_inputs=_nan_outside_contract(op))
         try:
             found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
         except CheckError as error:
@@ -143,6 +155,13 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
             progress(f"    {r.dtype}: {r.verdict}")
         rows += found
     return rows
+
+
+def _nan_outside_contract(op: str) -> tuple[str, ...]:
+    """The inputs whose NaN the op's contract leaves open: x of a piecewise-linear family op."""
+    from hswc.dialects import hsg
+
+    return ("x",) if op in {o.name for o in hsg.PIECEWISE_OPS} else ()
 
 
 def _reason(message: str) -> str:
