@@ -16,11 +16,13 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hswc.checker.check import build_plans, check, plan, run_plan
 from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions
+from hswc.checker.report import RunOutcome
 from hswc.checker.sweep import Row, mapping, sweep, table
 
 FOLDER = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "leaky_relu_op"
@@ -149,6 +151,11 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
                                                         "(same name)")),
     ("soft_shrink_grad", ("hsg.softshrink_grad", {}, "soft_shrink_grad = hsg.softshrink_grad")),
     ("gelu", ("hsg.gelu", {}, "gelu = hsg.gelu (same name)")),
+    ("swish_v2", ("hsg.silu", {}, "swish_v2 = hsg.silu")),
+    ("logsigmoid_v2", ("hsg.log_sigmoid", {}, "logsigmoid_v2 = hsg.log_sigmoid")),
+    ("logsigmoid_grad", ("hsg.log_sigmoid_grad", {}, "logsigmoid_grad = hsg.log_sigmoid_grad")),
+    ("soft_plus_v2", ("hsg.softplus", {}, "soft_plus_v2 = hsg.softplus")),
+    ("softplus_v2_grad", ("hsg.softplus_grad", {}, "softplus_v2_grad = hsg.softplus_grad")),
     ("prelu", None),
     ("crelu", None),
 ])
@@ -239,3 +246,56 @@ def test_the_tiling_struct_is_found_wherever_the_entrys_includes_lead(tmp_path: 
     assert sources.tiling_struct_used == "DeepTiling"
     fields, where = find_struct(sources, "DeepTiling", (tmp_path / "lib",))
     assert [f.name for f in fields] == ["dim0", "s"] and where == lib / "base_struct.h"
+
+
+def test_sweep_leaves_nan_out_only_where_the_family_contract_does() -> None:
+    from hswc.checker.sweep import _nan_outside_contract
+
+    assert _nan_outside_contract("hsg.hardtanh_grad") == ("x",)
+    assert _nan_outside_contract("hsg.sigmoid") == ()  # NaN propagates, as PyTorch's does
+    assert _nan_outside_contract("hsg.tanh_grad") == ()  # (grad, y): no x at all
+
+
+def _outcome(actual: list[float], expected: list[float], tolerance: bool) -> RunOutcome:
+    import numpy as np
+
+    from hswc.checker.tolerance import Tolerance
+    from hswc.reference import compare_bitwise
+
+    a, e = np.array(actual, np.float32), np.array(expected, np.float32)
+    o = RunOutcome("f32", a.size, 1, {}, None, comparisons=[compare_bitwise(a, e)])
+    if tolerance:
+        o.tolerance = "PyTorch's tolerance"
+        o.measured = [Tolerance("torch").compare(a, e)]
+    return o
+
+
+def test_sweep_verdict_of_a_tolerance_op_is_within_or_outside_it() -> None:
+    from hswc.checker.sweep import _values_verdict
+
+    one_ulp = float(np.nextafter(np.float32(0.5), np.float32(1)))
+    near = _outcome([one_ulp, 2.0], [0.5, 2.0], tolerance=True)  # 1 ulp: torch accepts it
+    far = _outcome([0.75, 2.0], [0.5, 2.0], tolerance=True)
+    assert _values_verdict([near]) == "within PyTorch's tolerance (1 run, max 1 ulp)"
+    assert _values_verdict([near, far]) == (
+        "outside PyTorch's tolerance (1 of 2 runs: 1 values outside rtol/atol, 0 inf/NaN "
+        "misplaced; max 4.19e+06 ulp)")
+    exact = _outcome([one_ulp, 2.0], [0.5, 2.0], tolerance=False)  # the family: every bit
+    assert _values_verdict([exact]) == ("differing (1 of 1 runs: values 1, signs of zero 0, "
+                                        "NaN class 0)")
+
+
+def test_a_backward_ops_forward_result_input_is_found_by_name(tmp_path: Path) -> None:
+    from hswc.checker.host_tiling import OpDefinition
+    from hswc.checker.op_dir import OpDir
+
+    def forward(inputs: list[str], op: str = "hsg.gelu_grad") -> dict[int, str]:
+        definition = OpDefinition("GeluGrad", [(n, (1,)) for n in inputs])
+        opdir = OpDir(None, definition, tmp_path, "g++", tmp_path)  # type: ignore[arg-type]
+        return opdir.forward_inputs(op, ("grad", "x"))
+
+    assert forward(["dy", "x", "y"]) == {2: "hsg.gelu"}  # ops-nn's GeluGrad: y = gelu(x)
+    assert forward(["grad", "x", "y"], "hsg.silu_grad") == {2: "hsg.silu"}  # SwishGrad
+    assert forward(["dy", "x"]) == {}  # nothing extra
+    assert forward(["dy", "x", "z"]) == {}  # an extra input not named as a result
+    assert forward(["dy", "y"], "hsg.sigmoid_grad") == {}  # (grad, y): y is the reference's own

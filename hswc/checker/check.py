@@ -83,6 +83,9 @@ class Plan:
     attribute_inputs: dict[int, tuple[str, str]] = field(default_factory=dict)
     """Kernel GM inputs that take an attribute as a one-element tensor: position -> (attribute,
     value)."""
+    forward_inputs: dict[int, expected.Reference] = field(default_factory=dict)
+    """Kernel GM inputs that take the forward op's result on x (GeluGrad's y): position -> the
+    forward op's reference."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -123,14 +126,21 @@ def _platform(o: CheckOptions) -> Platform:
 
 def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order: tuple[int, ...],
             platform: Platform, struct: str | None, shown: dict[str, str],
-            scalars: dict[int, tuple[str, str]]) -> CheckReport:
+            scalars: dict[int, tuple[str, str]],
+            forward: dict[int, expected.Reference]) -> CheckReport:
     entry = sources.entry
     tensors = iter(order)
-    gm_in = [f"{entry.gm_arguments[k]} <- "
-             + (f"{scalars[k][0]} = {scalars[k][1]} (one element)" if k in scalars
-                else ref.input_names[next(tensors)])
-             for k in range(len(order) + len(scalars))]
-    gm_out = entry.gm_arguments[len(order) + len(scalars):]
+    count = len(order) + len(scalars) + len(forward)
+
+    def source(k: int) -> str:
+        if k in scalars:
+            return f"{scalars[k][0]} = {scalars[k][1]} (one element)"
+        if k in forward:
+            return f"{forward[k].title.split(',')[0].split(' {')[0]}(x)"
+        return ref.input_names[next(tensors)]
+
+    gm_in = [f"{entry.gm_arguments[k]} <- {source(k)}" for k in range(count)]
+    gm_out = entry.gm_arguments[count:]
     report = CheckReport(
         kernel=str(entry.source), entry=entry.name, reference=ref.title,
         platform=f"{platform.name}: {platform.core_num} cores, {platform.ub_size} bytes of UB",
@@ -138,7 +148,7 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                   f"{entry.template_spelling}; "
                   + (f"tiling struct {struct}" if struct else "tiling: the raw bytes the op's "
                      "tiling writes (the kernel reads them itself)"),
-        per_dtype=shown, input_names=tuple(entry.gm_arguments[:len(order)]))
+        per_dtype=shown, input_names=tuple(entry.gm_arguments[:count]))
     text = sources.text()
     called: dict[str, list[str]] = {}
     for call, note in ASSUMED_CALLS.items():
@@ -161,15 +171,24 @@ def plan(o: CheckOptions) -> Plan:
 
 
 def _reference(o: CheckOptions, opdir: OpDir | None
-               ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]]]:
-    """The reference, the attributes for the op's tiling, and the kernel inputs that take an
-    attribute as a one-element tensor (op folders only)."""
+               ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]],
+                          dict[int, expected.Reference]]:
+    """The reference, the attributes for the op's tiling, the kernel inputs that take an
+    attribute as a one-element tensor and those that take the forward op's result on x,
+    with its reference (op folders only)."""
     if opdir is None:
-        return reference(o), {}, {}
+        return reference(o), {}, {}, {}
     assert o.op is not None
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
-    return ref, tiling_attrs, opdir.attribute_inputs(o.op, semantic)
+    scalars = opdir.attribute_inputs(o.op, semantic)
+    forward: dict[int, expected.Reference] = {}
+    for k, name in opdir.forward_inputs(o.op, ref.input_names, scalars).items():
+        op = expected.named_op(name)
+        own = {a.name for a in (*op.ATTRIBUTES, *op.OPTIONS)}
+        forward[k] = expected.from_op(name, {a: v for a, v in semantic.items() if a in own},
+                                      o.semantics)
+    return ref, tiling_attrs, scalars, forward
 
 
 def _uses_op_dir(o: CheckOptions) -> bool:
@@ -186,11 +205,12 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         kernel = opdir.kernel
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
     sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
-    ref, tiling_attrs, scalars = _reference(o, opdir)
+    ref, tiling_attrs, scalars, forward = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
+    elsewhere = {*scalars, *forward}
     if opdir is not None and o.kernel_inputs is None:
-        o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names))
-    tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in scalars)
+        o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names, elsewhere))
+    tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in elsewhere)
     order = argument_order(o, ref, replace(sources.entry, gm_arguments=tensors))
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:
@@ -229,8 +249,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
             raise CheckError(f"tiling of {case.size} {case.dtype} elements: {struct} has no "
                              f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
-                                workdir, len(scalars))
-    report = _report(sources, ref, order, platform, struct, shown, scalars)
+                                workdir, len(elsewhere))
+    report = _report(sources, ref, order, platform, struct, shown, scalars, forward)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         report.notes.insert(0, f"tiling: {opdir.op.name}'s own ({files}), on the CPU model of "
@@ -239,7 +259,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
-                attribute_inputs=scalars)
+                attribute_inputs=scalars, forward_inputs=forward)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -274,8 +294,14 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
                                                    len(ref.input_names), case.size))
     kernel_inputs = [values[i] for i in p.order]
     dtype = NUMPY[case.dtype]
-    for k in sorted(p.attribute_inputs):
-        kernel_inputs.insert(k, np.array([float(p.attribute_inputs[k][1])]).astype(dtype))
+    extra = {k: np.array([float(value)]).astype(dtype)
+             for k, (_, value) in p.attribute_inputs.items()}
+    if p.forward_inputs:
+        x = values[ref.input_names.index("x")]
+        with _REFERENCE_LOCK:
+            extra |= {k: f.outputs(case.dtype, [x])[0] for k, f in p.forward_inputs.items()}
+    for k in sorted(extra):
+        kernel_inputs.insert(k, extra[k])
     spec = p.builds[case.dtype]
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      [dtype] * ref.result_count, case.size, tiling, case.launch.block_dim,

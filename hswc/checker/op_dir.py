@@ -14,7 +14,7 @@ the definition has it, so that reference and kernel agree.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,12 +51,14 @@ class OpDir:
             out = these if out is None else out & these
         return out or set()
 
-    def kernel_inputs(self, reference_inputs: tuple[str, ...]) -> list[str] | None:
+    def kernel_inputs(self, reference_inputs: tuple[str, ...],
+                      elsewhere: Collection[int] = ()) -> list[str] | None:
         """The reference input each of the definition's inputs takes, in its order, for a
         backward op (reference inputs `grad` and one other): the definition's input named like a
         gradient (`dy`, or containing `grad`: grads, gradients, grad_output, y_grad, ...) takes
-        `grad`, the other the forward operand. None when that does not decide it."""
-        names = [n for n, _ in self.op.inputs]
+        `grad`, the other the forward operand. Inputs at `elsewhere` (an attribute's tensor, a
+        forward result) are left out. None when that does not decide it."""
+        names = [n for k, (n, _) in enumerate(self.op.inputs) if k not in elsewhere]
         if "grad" not in reference_inputs or len(names) != 2 or len(reference_inputs) != 2:
             return None
         grads = [k for k, n in enumerate(names) if n.lower() == "dy" or "grad" in n.lower()]
@@ -64,6 +66,26 @@ class OpDir:
             return None
         other = next(r for r in reference_inputs if r != "grad")
         return ["grad" if k == grads[0] else other for k in range(len(names))]
+
+    def forward_inputs(self, hsg_op: str, reference_inputs: tuple[str, ...],
+                       elsewhere: Collection[int] = ()) -> dict[int, str]:
+        """The definition's inputs that hold the forward op's result, which the backward
+        reference computes itself (GeluGrad and SwishGrad take `y` = gelu(x), silu(x) besides
+        x): position -> the forward hsg op (the backward op's name without `_grad`, an op of x
+        alone). An input named y, out, output or result counts when the definition has one
+        tensor input more than the reference; none otherwise."""
+        from hswc.dialects import hsg
+
+        forward = hsg_op.removesuffix("_grad")
+        ops = {op.name: op for op in hsg.NAMED_OPS}
+        if (forward == hsg_op or forward not in ops or ops[forward].INPUTS != ("x",)
+                or "x" not in reference_inputs):
+            return {}
+        tensors = [(k, n) for k, (n, _) in enumerate(self.op.inputs) if k not in elsewhere]
+        if len(tensors) != len(reference_inputs) + 1:
+            return {}
+        results = [k for k, n in tensors if normalised(n) in ("y", "out", "output", "result")]
+        return {results[0]: forward} if len(results) == 1 else {}
 
     def attribute_inputs(self, hsg_op: str, semantic: Mapping[str, str]
                          ) -> dict[int, tuple[str, str]]:

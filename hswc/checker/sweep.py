@@ -37,6 +37,7 @@ from pathlib import Path
 from hswc.checker.errors import CheckError
 from hswc.checker.op_folder import is_op_folder
 from hswc.checker.options import CheckOptions
+from hswc.checker.report import RunOutcome
 
 ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
@@ -98,23 +99,40 @@ def _verdicts(report: object) -> dict[str, str]:
         out[f.dtype] = f"not checkable: does not compile ({f.errors[0] if f.errors else '?'})"
     for dtype in dict.fromkeys(o.dtype for o in report.outcomes):
         runs = [o for o in report.outcomes if o.dtype == dtype]
-        differing = sum(1 for o in runs if o.comparisons is not None
-                        and not all(c.equal for c in o.comparisons))
         failed = [o for o in runs if o.failure is not None]
         kinds = sorted({v.category for o in runs for v in o.violations})
-        parts = []
-        if differing:
-            kinds_of = [(c.values.count, c.zero_signs.count, c.nans.count)
-                        for o in runs for c in (o.comparisons or ())]
-            values, zeros, nans = (sum(k[i] for k in kinds_of) for i in range(3))
-            parts.append(f"differing ({differing} of {len(runs)} runs: values {values}, signs "
-                         f"of zero {zeros}, NaN class {nans})")
+        parts = [_values_verdict(runs)] if any(o.comparisons for o in runs) else []
         if kinds:
             parts.append(f"rule broken ({', '.join(kinds)})")
         if failed:
             parts.append(f"{len(failed)} runs failed ({failed[0].failure})")
-        out[dtype] = "; ".join(parts) or f"bit-exact ({len(runs)} run{'s' * (len(runs) != 1)})"
+        out[dtype] = "; ".join(p for p in parts if p) or f"{len(runs)} runs gave no outputs"
     return out
+
+
+def _values_verdict(runs: list[RunOutcome]) -> str:
+    """How the runs' values compare: bit-exact or differing (by kind), or, for an op compared
+    within a tolerance, within it (with the largest error) or outside it (how many runs)."""
+    compared = [o for o in runs if o.comparisons is not None]
+    plural = "s" * (len(compared) != 1)
+    if compared[0].tolerance is not None:
+        how = compared[0].tolerance
+        worst = max((w.max_ulp for o in compared for _, w in o.measured), default=0.0)
+        outside = [o for o in compared if not all(ok for ok, _ in o.measured)]
+        if not outside:
+            return f"within {how} ({len(compared)} run{plural}, max {worst:.3g} ulp)"
+        misplaced = sum(w.specials_differ for o in outside for _, w in o.measured)
+        beyond = sum(w.outside for o in outside for _, w in o.measured)
+        return (f"outside {how} ({len(outside)} of {len(compared)} runs: {beyond} values "
+                f"outside rtol/atol, {misplaced} inf/NaN misplaced; max {worst:.3g} ulp)")
+    differing = [o for o in compared if not all(c.equal for c in o.comparisons or ())]
+    if not differing:
+        return f"bit-exact ({len(compared)} run{plural})"
+    counts = [(c.values.count, c.zero_signs.count, c.nans.count)
+              for o in compared for c in (o.comparisons or ())]
+    values, zeros, nans = (sum(k[i] for k in counts) for i in range(3))
+    return (f"differing ({len(differing)} of {len(compared)} runs: values {values}, signs of "
+            f"zero {zeros}, NaN class {nans})")
 
 
 def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
