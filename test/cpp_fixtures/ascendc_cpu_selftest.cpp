@@ -56,6 +56,8 @@ static_assert(half(5.960464477539063e-08 / 2).ToBits() == 0 && half(1e-7f).ToBit
 static_assert(bfloat16_t(1.00390625).ToBits() == 0x3F80 && bfloat16_t(-7).ToBits() == 0xC0E0, "ties, integers");
 static_assert(static_cast<float>(half::FromBits(0x0001)) == 5.9604644775390625e-08f, "f16 -> float");
 static_assert(static_cast<float>(bfloat16_t::FromBits(0xC040)) == -3.0f && ConstHalf::value.ToBits() == 0, "");
+// `__bf16` is bfloat16_t, as on the device (ops-nn kernels dispatch on std::is_same_v<T, __bf16>).
+static_assert(std::is_same<__bf16, bfloat16_t>::value, "__bf16 is the model's bfloat16_t");
 
 void TestFloatTypes()
 {

@@ -26,8 +26,10 @@
 #ifndef ASCENDC_CPU_FLOAT_H
 #define ASCENDC_CPU_FLOAT_H
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace ascendc_cpu {
@@ -302,5 +304,12 @@ static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable<bfloat16_t>:
 using float16_t = half;
 using float32_t = float;
 
+/// `__bf16` is the device compiler's built-in bfloat16 type, the type AscendC's `bfloat16_t`
+/// names: kernels dispatch with `std::is_same_v<T, __bf16>` on T = bfloat16_t (ops-nn's
+/// experimental gelu and mish), which selects their bf16 path only if the two are one type.
+/// g++ before 13 has no `__bf16` on x86, and a compiler that has one would make it a type other
+/// than the model's bfloat16_t, so it is the model's type, by a macro (a keyword cannot be
+/// aliased). <cmath> and <limits>, whose newer versions name a native `__bf16`, are included first.
+#define __bf16 bfloat16_t
 
 #endif  // ASCENDC_CPU_FLOAT_H
