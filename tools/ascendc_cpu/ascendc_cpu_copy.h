@@ -6,6 +6,7 @@
 #ifndef ASCENDC_CPU_COPY_H
 #define ASCENDC_CPU_COPY_H
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -166,6 +167,55 @@ inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::Local
     }
 }
 
+/// Whether Ascend 950's loop mode (SetLoopModePara, ascendc_cpu_nddma.h) is on for a direction
+/// (toUb: GM -> UB).
+inline bool LoopModeOn(bool toUb)
+{
+    const Runtime::LoopMode& m = Rt().loopMode[toUb ? 1 : 0];
+    return m.loop1Size != 1 || m.loop2Size != 1;
+}
+
+/// DataCopyPad under loop mode: the copy `once(ub, gm)` repeated loop2Size (outer) x loop1Size
+/// (inner) times, each iteration's UB and GM start moved by the loops' byte strides (the
+/// SetLoopModePara docs: every iteration is the whole DataCopyPad, its 5-D example's
+/// loop1DstStride is one copy's UB footprint). Off: one copy.
+template <typename T, typename Once>
+inline void InLoopMode(bool toUb, const AscendC::LocalTensor<T>& ub, const AscendC::GlobalTensor<T>& gm, Once once)
+{
+    if (!LoopModeOn(toUb)) {
+        once(ub, gm);
+        return;
+    }
+    const char* api = "DataCopyPad";
+    const Runtime::LoopMode m = Rt().loopMode[toUb ? 1 : 0];
+    if (m.loop1Size == 0 || m.loop2Size == 0) {
+        Fail(api, Msg("loop mode with loop1Size ", m.loop1Size, ", loop2Size ", m.loop2Size,
+            ": what a size of 0 does is not documented"));
+    }
+    const uint64_t ub1 = toUb ? m.loop1DstStride : m.loop1SrcStride;
+    const uint64_t ub2 = toUb ? m.loop2DstStride : m.loop2SrcStride;
+    const uint64_t gm1 = toUb ? m.loop1SrcStride : m.loop1DstStride;
+    const uint64_t gm2 = toUb ? m.loop2SrcStride : m.loop2DstStride;
+    if (gm1 % sizeof(T) != 0 || gm2 % sizeof(T) != 0) {
+        Fail(api, Msg("loop mode GM strides ", gm1, " / ", gm2, " bytes are not multiples of the element size ",
+            sizeof(T)));
+    }
+    for (uint32_t l2 = 0; l2 < m.loop2Size; ++l2) {
+        for (uint32_t l1 = 0; l1 < m.loop1Size; ++l1) {
+            const uint64_t ubOff = l2 * ub2 + l1 * ub1;
+            if (ubOff > ub.cpu_.bytes) {
+                Fail(api, Msg("loop mode iteration (", l1, ", ", l2, ") starts ", ubOff,
+                    " bytes into a LocalTensor of ", ub.cpu_.bytes));
+            }
+            AscendC::LocalTensor<T> at = ub;
+            at.cpu_.ptr += ubOff;
+            at.cpu_.bytes -= static_cast<uint32_t>(ubOff);
+            at.cpu_.capacity -= static_cast<uint32_t>(std::min<uint64_t>(ubOff, at.cpu_.capacity));
+            once(at, gm[(l2 * gm2 + l1 * gm1) / sizeof(T)]);
+        }
+    }
+}
+
 /// Aligned copy in 32-byte blocks; `toUb` selects the direction.
 template <typename T>
 inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::GlobalTensor<T>& gmT, uint32_t blockCount,
@@ -173,6 +223,9 @@ inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::Global
 {
     const char* api = "DataCopy";
     const uint32_t es = sizeof(T);
+    if (LoopModeOn(toUb)) {
+        Fail(api, "DataCopy under loop mode (SetLoopModePara) is not modelled (only DataCopyPad is)");
+    }
     if (blockCount == 0 || blockLenBlocks == 0) {
         return;
     }
@@ -241,6 +294,28 @@ inline uint32_t WholeBlocks(const uint32_t count)
 
 namespace AscendC {
 
+/// DataCopyPad's UB layout: Normal pads every block to 32 bytes; Compact (packed blocks) is not
+/// modelled, a run-time violation if a DataCopyPad<T, PaddingMode::Compact> runs.
+enum class PaddingMode : uint8_t {
+    Normal = 0,
+    Compact,
+};
+
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+inline void CheckPaddingMode(AscendC::PaddingMode mode)
+{
+    if (mode != AscendC::PaddingMode::Normal) {
+        Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
+    }
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
 /// GM -> UB, `count` elements; count * sizeof(T) must be a multiple of 32
 /// bytes (violation otherwise), the UB address 32-byte aligned.
 template <typename T>
@@ -288,44 +363,58 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 
 /// GM -> UB, blockLen in bytes (need not be 32-byte aligned); the UB tail of
 /// every block is padded up to 32 bytes (see DataCopyPadParams).
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
     const DataCopyPadParams& padParams)
 {
+    ascendc_cpu::CheckPaddingMode(mode);
     uint8_t bits[sizeof(uint64_t)];
     std::memcpy(bits, &padParams.paddingValue, sizeof bits);  // little-endian host: low bytes first
-    ascendc_cpu::CopyPadIn(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    ascendc_cpu::InLoopMode(true, dst, src, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadIn(u, g, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    });
 }
 
 /// UB -> GM, exactly blockLen bytes per block.
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams)
 {
-    ascendc_cpu::CopyPadOut(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride);
+    ascendc_cpu::CheckPaddingMode(mode);
+    ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride);
+    });
 }
 
 /// GM -> UB, DataCopyExtParams form (32-bit blockLen, typed padding value).
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
     const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams)
 {
+    ascendc_cpu::CheckPaddingMode(mode);
     uint8_t bits[sizeof(T)];
     std::memcpy(bits, static_cast<const void*>(&padParams.paddingValue), sizeof(T));
-    ascendc_cpu::CopyPadIn(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    ascendc_cpu::InLoopMode(true, dst, src, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadIn(u, g, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    });
 }
 
 /// UB -> GM, DataCopyExtParams form.
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
     const DataCopyExtParams& dataCopyParams)
 {
-    ascendc_cpu::CopyPadOut(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride);
+    ascendc_cpu::CheckPaddingMode(mode);
+    ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride);
+    });
 }
 
 }  // namespace AscendC
+
+#include "ascendc_cpu_nddma.h"
 
 #endif  // ASCENDC_CPU_COPY_H
