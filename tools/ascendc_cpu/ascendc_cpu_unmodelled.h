@@ -52,7 +52,7 @@ ASCENDC_CPU_UNMODELLED(ReduceSum)
 ASCENDC_CPU_UNMODELLED(WholeReduceSum)
 ASCENDC_CPU_UNMODELLED(BlockReduceSum)
 // Library functions built on them (adv_api math).
-ASCENDC_CPU_UNMODELLED(Log)
+// (Log, the natural logarithm, is modelled as Ln: ascendc_cpu_vec_math.h.)
 ASCENDC_CPU_UNMODELLED(Log2)
 ASCENDC_CPU_UNMODELLED(Log10)
 ASCENDC_CPU_UNMODELLED(Power)
