@@ -1,8 +1,8 @@
 """The Ascend 950 parts of the CPU model of AscendC (tools/ascendc_cpu, -DASCENDC_CPU_DAV_3510)
 check themselves: test/cpp_fixtures/selftest_950.cpp, built once with g++ -Wall -Wextra -Werror,
 runs each group of checks (NDDMA's multi-dimensional DataCopy with padding and broadcast strides,
-DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling, ...) and each of its
-violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
+DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling, UB -> UB Copy) and
+each of its violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hswc.checker.build import MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
-GROUPS = ("nddma", "loop_mode", "broadcast")
+GROUPS = ("nddma", "loop_mode", "broadcast", "copy")
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def test_950_violations_are_one_line_and_exit_3(selftest: Path) -> None:
     listing = subprocess.run([str(selftest), "--list-violations"], capture_output=True,
                              text=True, check=True).stdout
     cases = [line.split("\t") for line in listing.strip().splitlines()]
-    assert len(cases) >= 6
+    assert len(cases) >= 8
     for name, api in cases:
         run = subprocess.run([str(selftest), "--violate", name], capture_output=True, text=True,
                              check=False)

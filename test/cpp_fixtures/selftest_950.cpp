@@ -189,6 +189,54 @@ void TestUbBroadcast()
     CHECK(same);
 }
 
+// ---------------------------------------------------------------------- Copy
+
+/// Copy (UB -> UB, V): 37 halves by count (no 32-byte multiple needed), then the mask forms:
+/// continuous mask 5 over 2 repeats of floats with block stride 2 and repeat size 4 in dst,
+/// and a bitwise mask picking lanes 0, 63, 64 and 127 of one half repeat.
+void TestCopy()
+{
+    Core core;
+    selftest::Buffers<2> b(1024);
+    LocalTensor<half> hs = b.Get<half>(0);
+    LocalTensor<half> hd = b.Get<half>(1);
+    for (int i = 0; i < 512; ++i) {
+        hs.SetValue(i, half(static_cast<float>(i)));
+        hd.SetValue(i, half(-1.0f));
+    }
+    Copy(hd, hs, 37);
+    bool same = true;
+    for (int i = 0; i < 40; ++i) {
+        same = same && static_cast<float>(hd.GetValue(i)) == (i < 37 ? static_cast<float>(i) : -1.0f);
+    }
+    CHECK(same);
+    LocalTensor<float> fs = b.Get<float>(0);
+    LocalTensor<float> fd = b.Get<float>(1);
+    for (int i = 0; i < 256; ++i) {
+        fs.SetValue(i, static_cast<float>(i));
+        fd.SetValue(i, -1.0f);
+    }
+    Copy(fd, fs, 5, 2, CopyRepeatParams{2, 1, 4, 8});
+    // lanes 0..4: block 0 (lanes 0..7) -> dst block 0; repeat 1 reads src from float 64, writes
+    // dst from float 32 (4 blocks of 8).
+    CHECK(fd.GetValue(0) == 0.0f && fd.GetValue(4) == 4.0f && fd.GetValue(5) == -1.0f);
+    CHECK(fd.GetValue(32) == 64.0f && fd.GetValue(36) == 68.0f && fd.GetValue(37) == -1.0f);
+    for (int i = 0; i < 256; ++i) {
+        fd.SetValue(i, -1.0f);
+    }
+    Copy(fd, fs, 16, 1, CopyRepeatParams{2, 1, 8, 8});  // lanes 8..15 (block 1) -> dst block 2
+    CHECK(fd.GetValue(8) == -1.0f && fd.GetValue(16) == 8.0f && fd.GetValue(23) == 15.0f);
+    for (int i = 0; i < 512; ++i) {
+        hs.SetValue(i, half(static_cast<float>(i)));  // fs shares its bytes
+        hd.SetValue(i, half(-1.0f));
+    }
+    const uint64_t bits[2] = {1u | (uint64_t{1} << 63), 1u | (uint64_t{1} << 63)};
+    Copy(hd, hs, bits, 1, CopyRepeatParams{});
+    CHECK(static_cast<float>(hd.GetValue(0)) == 0.0f && static_cast<float>(hd.GetValue(63)) == 63.0f);
+    CHECK(static_cast<float>(hd.GetValue(64)) == 64.0f && static_cast<float>(hd.GetValue(127)) == 127.0f);
+    CHECK(static_cast<float>(hd.GetValue(1)) == -1.0f && static_cast<float>(hd.GetValue(65)) == -1.0f);
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -251,6 +299,16 @@ selftest::Violations AllViolations()
         BroadcastTiling tiling;
         GetBroadcastTilingInfo<float>(2, d, s, false, tiling);
     }};
+    v["copy_mask_too_wide"] = {"Copy", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Copy(b.Get<float>(1), b.Get<float>(0), 65, 1, CopyRepeatParams{});
+    }};
+    v["copy_count_past_dst"] = {"Copy", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Copy(b.Get<float>(1), b.Get<float>(0), 100);
+    }};
     return v;
 }
 
@@ -262,6 +320,7 @@ int main(int argc, char** argv)
         {"nddma", [] { TestNdDmaPadding(); TestNdDmaBroadcast(); }},
         {"loop_mode", TestLoopMode},
         {"broadcast", TestUbBroadcast},
+        {"copy", TestCopy},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();
