@@ -43,8 +43,26 @@ namespace {
 
 // ---------------------------------------------------------------- semantics
 
+// The conversions are constexpr, as the device's are: kernels (and ATVOSS's MAKE_CONST) declare
+// `constexpr half c = half(1.67...)` and `static constexpr T value = 0.0`; same bits as at run time.
+constexpr half kSeluAlphaF16 = half(1.6732632423543772848170429916717);
+constexpr bfloat16_t kSeluAlphaBf16 = bfloat16_t(1.6732632423543772848170429916717);
+struct ConstHalf {
+    static constexpr half value = 0.0;
+};
+static_assert(kSeluAlphaF16.ToBits() == 0x3EB1 && kSeluAlphaBf16.ToBits() == 0x3FD6, "RNE at compile time");
+static_assert(half(65520.0).ToBits() == 0x7C00 && half(-0.0).ToBits() == 0x8000, "overflow, signed zero");
+static_assert(half(5.960464477539063e-08 / 2).ToBits() == 0 && half(1e-7f).ToBits() == 0x0002, "subnormals");
+static_assert(bfloat16_t(1.00390625).ToBits() == 0x3F80 && bfloat16_t(-7).ToBits() == 0xC0E0, "ties, integers");
+static_assert(static_cast<float>(half::FromBits(0x0001)) == 5.9604644775390625e-08f, "f16 -> float");
+static_assert(static_cast<float>(bfloat16_t::FromBits(0xC040)) == -3.0f && ConstHalf::value.ToBits() == 0, "");
+// `__bf16` is bfloat16_t, as on the device (ops-nn kernels dispatch on std::is_same_v<T, __bf16>).
+static_assert(std::is_same<__bf16, bfloat16_t>::value, "__bf16 is the model's bfloat16_t");
+
 void TestFloatTypes()
 {
+    CHECK(half(1.6732632423543772848170429916717).ToBits() == kSeluAlphaF16.ToBits());
+    CHECK(bfloat16_t(1.6732632423543772848170429916717).ToBits() == kSeluAlphaBf16.ToBits());
     CHECK(half(1.0f).ToBits() == 0x3C00);
     CHECK(half(65504.0f).ToBits() == 0x7BFF);
     CHECK(half(65520.0f).ToBits() == 0x7C00);           // RNE overflow -> inf

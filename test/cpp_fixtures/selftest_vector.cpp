@@ -1,4 +1,4 @@
-// selftest_vector.cpp - hand-checked tests of Div, Max, Min, Maxs, Mins, Abs,
+// selftest_vector.cpp - hand-checked tests of Div, Divs, Log (= Ln), Max, Min, Maxs, Mins, Abs,
 // Relu, And, Or, Not, int32 Compare and UB -> UB DataCopy (see selftest_common.h).
 #include <cmath>
 #include <cstdint>
@@ -43,6 +43,55 @@ void TestDiv()
     Fill(bh, {half(3.0f), half(1024.0f), half(0.5f), half(4.0f)});
     Div(dh, ah, bh, 4);
     CHECK(H(dh, 0) == 0x3555 && H(dh, 1) == 0x0001 && H(dh, 2) == 0x7C00 && H(dh, 3) == 0xBE00);
+}
+
+/// Divs is Div with one operand a scalar, either one: the same rounding, lane for lane.
+void TestDivs()
+{
+    Core core;
+    Buffers<3> ub(256);
+    LocalTensor<float> a = ub.Get<float>(0), d = ub.Get<float>(1), e = ub.Get<float>(2);
+    Fill(a, {1.0f, 2.0f, 0.0f, -0.0f, std::ldexp(3.0f, -149), kInf, 1e30f, -7.0f});
+    Divs(d, a, 3.0f, 8);  // a / 3
+    CHECK(Bits(d.GetValue(0)) == 0x3EAAAAABu && Bits(d.GetValue(1)) == 0x3F2AAAABu);
+    CHECK(Bits(d.GetValue(2)) == 0u && Bits(d.GetValue(3)) == 0x80000000u && Bits(d.GetValue(4)) == 1u);
+    CHECK(d.GetValue(5) == kInf && Bits(d.GetValue(7)) == Bits(-7.0f / 3.0f));
+    Divs(e, 1e-30f, a, 8);  // 1e-30 / a
+    CHECK(d.GetValue(6) == 1e30f / 3.0f && e.GetValue(2) == kInf && e.GetValue(3) == -kInf);
+    CHECK(Bits(e.GetValue(0)) == Bits(1e-30f) && Bits(e.GetValue(5)) == 0u && Bits(e.GetValue(6)) == 0u);
+    LocalTensor<half> ah = ub.Get<half>(0), dh = ub.Get<half>(1);
+    Fill(ah, {half(1.0f), half(std::ldexp(1.0f, -14)), half(65504.0f), half(-6.0f)});
+    Divs(dh, ah, half(3.0f), 4);
+    CHECK(H(dh, 0) == 0x3555 && H(dh, 3) == 0xC000);
+    Divs(dh, half(1.0f), ah, 4);
+    CHECK(H(dh, 0) == 0x3C00 && H(dh, 1) == 0x7400 && H(dh, 3) == 0xB155);  // 1/-6 = -0.16667
+}
+
+/// The library's Log is Ln, bit for bit (zero, negatives, inf, NaN, subnormals included).
+void TestLogIsLn()
+{
+    Core core;
+    Buffers<3> ub(256);
+    LocalTensor<float> a = ub.Get<float>(0), d = ub.Get<float>(1), e = ub.Get<float>(2);
+    Fill(a, {1.0f, 2.0f, 0.0f, -0.0f, -1.0f, kInf, kNan, std::ldexp(1.0f, -149), 10.0f, 0.3f, 1e30f, 7.5f});
+    Log(d, a, 12);
+    Ln(e, a, 12);
+    bool same = true;
+    for (uint32_t i = 0; i < 12; ++i) {
+        same = same && Bits(d.GetValue(i)) == Bits(e.GetValue(i));
+    }
+    CHECK(same && d.GetValue(0) == 0.0f && d.GetValue(2) == -kInf && std::isnan(d.GetValue(4)));
+    LocalTensor<half> ah = ub.Get<half>(0), dh = ub.Get<half>(1), eh = ub.Get<half>(2);
+    Fill(ah, {half(1.0f), half(std::ldexp(1.0f, -24)), half(65504.0f), half(-6.0f), half(0.5f), half(3.0f),
+        half(0.0f), half(100.0f), half(1.0f), half(1.0f), half(1.0f), half(1.0f), half(1.0f), half(1.0f),
+        half(1.0f), half(1.0f)});
+    Log(dh, ah, 16);
+    Ln(eh, ah, 16);
+    same = true;
+    for (uint32_t i = 0; i < 16; ++i) {
+        same = same && H(dh, i) == H(eh, i);
+    }
+    CHECK(same);
 }
 
 void TestMaxMin()
@@ -165,6 +214,8 @@ void TestIntCompareAndUbCopy()
 void VectorTests()
 {
     TestDiv();
+    TestDivs();
+    TestLogIsLn();
     TestMaxMin();
     TestAbsRelu();
     TestBitwise();

@@ -6,8 +6,10 @@
 #ifndef ASCENDC_CPU_COPY_H
 #define ASCENDC_CPU_COPY_H
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "ascendc_cpu_tensor.h"
@@ -166,6 +168,55 @@ inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::Local
     }
 }
 
+/// Whether Ascend 950's loop mode (SetLoopModePara, ascendc_cpu_nddma.h) is on for a direction
+/// (toUb: GM -> UB).
+inline bool LoopModeOn(bool toUb)
+{
+    const Runtime::LoopMode& m = Rt().loopMode[toUb ? 1 : 0];
+    return m.loop1Size != 1 || m.loop2Size != 1;
+}
+
+/// DataCopyPad under loop mode: the copy `once(ub, gm)` repeated loop2Size (outer) x loop1Size
+/// (inner) times, each iteration's UB and GM start moved by the loops' byte strides (the
+/// SetLoopModePara docs: every iteration is the whole DataCopyPad, its 5-D example's
+/// loop1DstStride is one copy's UB footprint). Off: one copy.
+template <typename T, typename Once>
+inline void InLoopMode(bool toUb, const AscendC::LocalTensor<T>& ub, const AscendC::GlobalTensor<T>& gm, Once once)
+{
+    if (!LoopModeOn(toUb)) {
+        once(ub, gm);
+        return;
+    }
+    const char* api = "DataCopyPad";
+    const Runtime::LoopMode m = Rt().loopMode[toUb ? 1 : 0];
+    if (m.loop1Size == 0 || m.loop2Size == 0) {
+        Fail(api, Msg("loop mode with loop1Size ", m.loop1Size, ", loop2Size ", m.loop2Size,
+            ": what a size of 0 does is not documented"));
+    }
+    const uint64_t ub1 = toUb ? m.loop1DstStride : m.loop1SrcStride;
+    const uint64_t ub2 = toUb ? m.loop2DstStride : m.loop2SrcStride;
+    const uint64_t gm1 = toUb ? m.loop1SrcStride : m.loop1DstStride;
+    const uint64_t gm2 = toUb ? m.loop2SrcStride : m.loop2DstStride;
+    if (gm1 % sizeof(T) != 0 || gm2 % sizeof(T) != 0) {
+        Fail(api, Msg("loop mode GM strides ", gm1, " / ", gm2, " bytes are not multiples of the element size ",
+            sizeof(T)));
+    }
+    for (uint32_t l2 = 0; l2 < m.loop2Size; ++l2) {
+        for (uint32_t l1 = 0; l1 < m.loop1Size; ++l1) {
+            const uint64_t ubOff = l2 * ub2 + l1 * ub1;
+            if (ubOff > ub.cpu_.bytes) {
+                Fail(api, Msg("loop mode iteration (", l1, ", ", l2, ") starts ", ubOff,
+                    " bytes into a LocalTensor of ", ub.cpu_.bytes));
+            }
+            AscendC::LocalTensor<T> at = ub;
+            at.cpu_.ptr += ubOff;
+            at.cpu_.bytes -= static_cast<uint32_t>(ubOff);
+            at.cpu_.capacity -= static_cast<uint32_t>(std::min<uint64_t>(ubOff, at.cpu_.capacity));
+            once(at, gm[(l2 * gm2 + l1 * gm1) / sizeof(T)]);
+        }
+    }
+}
+
 /// Aligned copy in 32-byte blocks; `toUb` selects the direction.
 template <typename T>
 inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::GlobalTensor<T>& gmT, uint32_t blockCount,
@@ -173,6 +224,9 @@ inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::Global
 {
     const char* api = "DataCopy";
     const uint32_t es = sizeof(T);
+    if (LoopModeOn(toUb)) {
+        Fail(api, "DataCopy under loop mode (SetLoopModePara) is not modelled (only DataCopyPad is)");
+    }
     if (blockCount == 0 || blockLenBlocks == 0) {
         return;
     }
@@ -224,6 +278,80 @@ inline void CopyUbBlocks(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
     }
 }
 
+/// The V-pipe accesses of a strided UB -> UB copy, as runs of bytes for the sync checker: `at`
+/// holds each touched byte range's (offset, length) within the tensor.
+inline void StridedAccess(const char* api, const char* operand, const UbView& v,
+    std::vector<std::pair<uint64_t, uint64_t>>& at, bool write)
+{
+    if (at.empty()) {
+        return;
+    }
+    std::sort(at.begin(), at.end());
+    uint64_t end = 0;
+    for (const auto& r : at) {
+        end = std::max(end, r.first + r.second);
+    }
+    CheckUb(api, operand, v, 0, Access::kScalar);  // live, not enqueued
+    const uint64_t off = static_cast<uint64_t>(v.ptr - Arena());
+    if (off % kUbBlockBytes != 0) {
+        Broken(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"),
+            Msg(api, "/align/", operand));
+    }
+    if (end > v.bytes) {
+        const std::string rule = Msg(operand, " needs ", end, " bytes but the LocalTensor has ", v.bytes);
+        if (off + end > Rt().ubBytes) {
+            Fail(api, rule);
+        }
+        Broken(api, rule, Msg(api, "/short/", operand));
+    }
+    for (size_t i = 0; i < at.size();) {
+        uint64_t lo = at[i].first;
+        uint64_t hi = lo + at[i].second;
+        size_t k = i + 1;
+        while (k < at.size() && at[k].first <= hi) {
+            hi = std::max(hi, at[k].first + at[k].second);
+            ++k;
+        }
+        HbAccess(api, operand, Pipe::kV, off + lo, hi - lo, write);
+        i = k;
+    }
+}
+
+/// Copy's mask/repeat form: repeat r, lane k (256 / sizeof(T) lanes, 32-byte block k*es/32)
+/// moves the element at byte r*srcRepeatSize*32 + block*srcStride*32 + (k*es) % 32 of src to the
+/// same place under the dst strides, for the lanes the mask enables (`lanes[k]`); every source
+/// element is read before any is written.
+template <typename T>
+inline void CopyRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+    const std::vector<bool>& lanes, uint8_t repeatTime, uint16_t dstStride, uint16_t srcStride,
+    uint16_t dstRepeatSize, uint16_t srcRepeatSize)
+{
+    const char* api = "Copy";
+    constexpr uint32_t es = sizeof(T);
+    std::vector<std::pair<uint64_t, uint64_t>> reads, writes;
+    for (uint32_t r = 0; r < repeatTime; ++r) {
+        for (uint32_t k = 0; k < lanes.size(); ++k) {
+            if (!lanes[k]) {
+                continue;
+            }
+            const uint64_t block = k * es / kUbBlockBytes;
+            const uint64_t in = k * es % kUbBlockBytes;
+            reads.emplace_back((r * uint64_t{srcRepeatSize} + block * srcStride) * kUbBlockBytes + in, es);
+            writes.emplace_back((r * uint64_t{dstRepeatSize} + block * dstStride) * kUbBlockBytes + in, es);
+        }
+    }
+    std::vector<std::pair<uint64_t, uint64_t>> readSpans = reads, writeSpans = writes;
+    StridedAccess(api, "src", src.cpu_, readSpans, false);
+    StridedAccess(api, "dst", dst.cpu_, writeSpans, true);
+    std::vector<uint8_t> data(reads.size() * es);
+    for (size_t i = 0; i < reads.size(); ++i) {
+        std::memcpy(data.data() + i * es, src.cpu_.ptr + reads[i].first, es);
+    }
+    for (size_t i = 0; i < writes.size(); ++i) {
+        std::memcpy(dst.cpu_.ptr + writes[i].first, data.data() + i * es, es);
+    }
+}
+
 /// The 32-byte blocks that `count` elements of T fill, for DataCopy by count;
 /// a count that leaves a partial block is a violation (DataCopyPad copies those).
 template <typename T>
@@ -235,6 +363,28 @@ inline uint32_t WholeBlocks(const uint32_t count)
             Msg("count ", count, " x ", sizeof(T), " bytes is not a multiple of 32 bytes (use DataCopyPad)"));
     }
     return static_cast<uint32_t>(bytes / kUbBlockBytes);
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
+/// DataCopyPad's UB layout: Normal pads every block to 32 bytes; Compact (packed blocks) is not
+/// modelled, a run-time violation if a DataCopyPad<T, PaddingMode::Compact> runs.
+enum class PaddingMode : uint8_t {
+    Normal = 0,
+    Compact,
+};
+
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+inline void CheckPaddingMode(AscendC::PaddingMode mode)
+{
+    if (mode != AscendC::PaddingMode::Normal) {
+        Fail("DataCopyPad", "PaddingMode::Compact is not modelled");
+    }
 }
 
 }  // namespace ascendc_cpu
@@ -286,46 +436,133 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
         repeatParams.dstStride);
 }
 
+/// Copy's repeat strides, in 32-byte blocks: within a repeat between adjacent blocks
+/// (dstStride/srcStride), between repeats (dstRepeatSize/srcRepeatSize).
+struct CopyRepeatParams {
+    CopyRepeatParams() {}
+    CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
+        uint16_t srcRepeatSizeIn)
+        : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn), srcRepeatSize(srcRepeatSizeIn)
+    {}
+    uint16_t dstStride = 1;
+    uint16_t srcStride = 1;
+    uint16_t dstRepeatSize = 8;
+    uint16_t srcRepeatSize = 8;
+};
+
+/// UB -> UB vector copy (V pipe, exact), mask/repeat forms (asc-devkit "Copy（UBToUB掩码式高维数据搬运）"):
+/// repeatTime repeats of 256 bytes (256 / sizeof(T) lanes, 8 blocks of 32 bytes), the lanes the
+/// mask enables: continuous, the first `mask` lanes (1 .. 256 / sizeof(T)); bitwise, bit k of
+/// mask[k / 64] (mask[1] only for 2-byte T). 2- and 4-byte elements (the A2/A3 list); isSetMask
+/// false (the mask set by SetVectorMask) is not modelled: a violation when it runs.
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask, const uint8_t repeatTime,
+    const CopyRepeatParams& repeatParams)
+{
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ascendc_cpu: Copy's mask form is modelled for 2- and 4-byte T");
+    constexpr uint64_t lanes = 256 / sizeof(T);
+    if (!isSetMask) {
+        ascendc_cpu::Fail("Copy", "isSetMask = false (the mask of SetVectorMask) is not modelled");
+    }
+    if (mask == 0 || mask > lanes) {
+        ascendc_cpu::Fail("Copy", ascendc_cpu::Msg("mask ", mask, " must be in [1, ", lanes, "]"));
+    }
+    std::vector<bool> on(lanes, false);
+    for (uint64_t k = 0; k < mask; ++k) {
+        on[k] = true;
+    }
+    ascendc_cpu::CopyRepeats(dst, src, on, repeatTime, repeatParams.dstStride, repeatParams.srcStride,
+        repeatParams.dstRepeatSize, repeatParams.srcRepeatSize);
+}
+
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+    const uint8_t repeatTime, const CopyRepeatParams& repeatParams)
+{
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ascendc_cpu: Copy's mask form is modelled for 2- and 4-byte T");
+    constexpr uint32_t lanes = 256 / sizeof(T);
+    if (!isSetMask) {
+        ascendc_cpu::Fail("Copy", "isSetMask = false (the mask of SetVectorMask) is not modelled");
+    }
+    std::vector<bool> on(lanes, false);
+    for (uint32_t k = 0; k < lanes; ++k) {
+        on[k] = ((mask[k / 64] >> (k % 64)) & 1u) != 0;
+    }
+    ascendc_cpu::CopyRepeats(dst, src, on, repeatTime, repeatParams.dstStride, repeatParams.srcStride,
+        repeatParams.dstRepeatSize, repeatParams.srcRepeatSize);
+}
+
+#if defined(ASCENDC_CPU_DAV_3510)
+/// UB -> UB vector copy of `count` elements (Ascend 950, "Copy（UBToUB连续数据搬运）"): exact, any
+/// count, both addresses 32-byte aligned; all of src is read before dst is written.
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
+{
+    const char* api = "Copy";
+    if (count == 0) {
+        return;
+    }
+    const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+    ascendc_cpu::CheckUb(api, "src", src.cpu_, bytes, ascendc_cpu::Access::kVecRead);
+    ascendc_cpu::CheckUb(api, "dst", dst.cpu_, bytes, ascendc_cpu::Access::kVecWrite);
+    std::memmove(dst.cpu_.ptr, src.cpu_.ptr, static_cast<size_t>(bytes));
+}
+#endif
+
 /// GM -> UB, blockLen in bytes (need not be 32-byte aligned); the UB tail of
 /// every block is padded up to 32 bytes (see DataCopyPadParams).
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
     const DataCopyPadParams& padParams)
 {
+    ascendc_cpu::CheckPaddingMode(mode);
     uint8_t bits[sizeof(uint64_t)];
     std::memcpy(bits, &padParams.paddingValue, sizeof bits);  // little-endian host: low bytes first
-    ascendc_cpu::CopyPadIn(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    ascendc_cpu::InLoopMode(true, dst, src, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadIn(u, g, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    });
 }
 
 /// UB -> GM, exactly blockLen bytes per block.
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams)
 {
-    ascendc_cpu::CopyPadOut(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride);
+    ascendc_cpu::CheckPaddingMode(mode);
+    ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride);
+    });
 }
 
 /// GM -> UB, DataCopyExtParams form (32-bit blockLen, typed padding value).
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
     const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams)
 {
+    ascendc_cpu::CheckPaddingMode(mode);
     uint8_t bits[sizeof(T)];
     std::memcpy(bits, static_cast<const void*>(&padParams.paddingValue), sizeof(T));
-    ascendc_cpu::CopyPadIn(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    ascendc_cpu::InLoopMode(true, dst, src, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadIn(u, g, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding, padParams.rightPadding, bits);
+    });
 }
 
 /// UB -> GM, DataCopyExtParams form.
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
     const DataCopyExtParams& dataCopyParams)
 {
-    ascendc_cpu::CopyPadOut(dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-        dataCopyParams.dstStride);
+    ascendc_cpu::CheckPaddingMode(mode);
+    ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
+        ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
+            dataCopyParams.dstStride);
+    });
 }
 
 }  // namespace AscendC
+
+#include "ascendc_cpu_nddma.h"
 
 #endif  // ASCENDC_CPU_COPY_H

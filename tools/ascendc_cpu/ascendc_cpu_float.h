@@ -26,8 +26,10 @@
 #ifndef ASCENDC_CPU_FLOAT_H
 #define ASCENDC_CPU_FLOAT_H
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace ascendc_cpu {
@@ -52,14 +54,16 @@ constexpr FloatFormat kF16{10, 5};
 constexpr FloatFormat kBF16{7, 8};
 constexpr FloatFormat kF32{23, 8};
 
-inline uint64_t DoubleBits(double v)
+// Every function here is constexpr (C++17: loops, switches, no uninitialised locals), so that
+// `constexpr half h = half(1.67)` and ATVOSS's `static constexpr half value = 0.0` compile as they
+// do for the device compiler. The bit casts are GCC's and Clang's `__builtin_bit_cast` (constexpr
+// also in C++17 mode, GCC >= 11, Clang >= 9), the C++17 spelling of C++20's std::bit_cast.
+constexpr uint64_t DoubleBits(double v)
 {
-    uint64_t b;
-    std::memcpy(&b, &v, sizeof b);
-    return b;
+    return __builtin_bit_cast(uint64_t, v);
 }
 
-inline int HighestBit(uint64_t v)  // v != 0
+constexpr int HighestBit(uint64_t v)  // v != 0
 {
     int p = 63;
     while (((v >> p) & 1u) == 0) {
@@ -74,7 +78,7 @@ inline int HighestBit(uint64_t v)  // v != 0
 ///   * Overflow: kRint/kRound -> inf; kTrunc/kOdd -> max finite;
 ///     kFloor -> +max / -inf; kCeil -> +inf / -max (IEEE directed rounding).
 ///   * Subnormal results are produced (no flush to zero).
-inline uint32_t RoundScaled(bool neg, uint64_t sig, int exp2, FloatFormat fmt, Rounding mode)
+constexpr uint32_t RoundScaled(bool neg, uint64_t sig, int exp2, FloatFormat fmt, Rounding mode)
 {
     const int mantBits = fmt.mantBits;
     const int expBits = fmt.expBits;
@@ -89,7 +93,7 @@ inline uint32_t RoundScaled(bool neg, uint64_t sig, int exp2, FloatFormat fmt, R
     int te = lg < emin ? emin : lg;            // exponent of the result's binade
     const int shift = exp2 - (te - mantBits);  // r = |v| / quantum = sig * 2^shift
 
-    uint64_t r;
+    uint64_t r = 0;
     bool inexact = false;
     int vsHalf = -1;  // remainder compared with half a quantum: -1 below, 0 equal, 1 above
     if (shift >= 0) {
@@ -170,7 +174,7 @@ inline uint32_t RoundScaled(bool neg, uint64_t sig, int exp2, FloatFormat fmt, R
 /// Rounds `v` to `fmt` with rounding `mode` (see RoundScaled); also:
 ///   * NaN -> quiet NaN, sign and top payload bits kept.
 ///   * +-inf -> +-inf; +-0 -> +-0.
-inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
+constexpr uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
 {
     const int mantBits = fmt.mantBits;
     const uint32_t expAll = (1u << fmt.expBits) - 1u;
@@ -196,7 +200,7 @@ inline uint32_t RoundDoubleTo(double v, FloatFormat fmt, Rounding mode)
 }
 
 /// Rounds any int64 (exactly, even beyond 2^53) to `fmt`; 0 gives +0.
-inline uint32_t RoundIntegerTo(int64_t v, FloatFormat fmt, Rounding mode)
+constexpr uint32_t RoundIntegerTo(int64_t v, FloatFormat fmt, Rounding mode)
 {
     if (v == 0) {
         return 0;
@@ -207,12 +211,12 @@ inline uint32_t RoundIntegerTo(int64_t v, FloatFormat fmt, Rounding mode)
 }
 
 /// Exact binary16 -> float.
-inline float F16BitsToFloat(uint16_t h)
+constexpr float F16BitsToFloat(uint16_t h)
 {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     const uint32_t exp = (h >> 10) & 0x1Fu;
     const uint32_t mant = h & 0x3FFu;
-    uint32_t bits;
+    uint32_t bits = 0;
     if (exp == 0x1F) {
         bits = sign | 0x7F800000u | (mant << 13);
     } else if (exp != 0) {
@@ -226,37 +230,28 @@ inline float F16BitsToFloat(uint16_t h)
         const uint32_t fmant = (mant << (23 - p)) & 0x7FFFFFu;
         bits = sign | (fexp << 23) | fmant;
     }
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
+    return __builtin_bit_cast(float, bits);
 }
 
 /// Exact bfloat16 -> float.
-inline float BF16BitsToFloat(uint16_t h)
+constexpr float BF16BitsToFloat(uint16_t h)
 {
-    const uint32_t bits = static_cast<uint32_t>(h) << 16;
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
+    return __builtin_bit_cast(float, static_cast<uint32_t>(h) << 16);
 }
 
-inline float F32FromBits(uint32_t bits)
+constexpr float F32FromBits(uint32_t bits)
 {
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
+    return __builtin_bit_cast(float, bits);
 }
 
-inline uint32_t F32Bits(float f)
+constexpr uint32_t F32Bits(float f)
 {
-    uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    return bits;
+    return __builtin_bit_cast(uint32_t, f);
 }
 
 /// Correctly rounded (RNE) double -> float, bit-exact and independent of
 /// the host's floating-point environment.
-inline float RoundToF32(double v)
+constexpr float RoundToF32(double v)
 {
     return F32FromBits(RoundDoubleTo(v, kF32, Rounding::kRint));
 }
@@ -269,20 +264,17 @@ inline float RoundToF32(double v)
 struct half {
     half() = default;
     template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>
-    half(U v)  // NOLINT(google-explicit-constructor): mirrors the device type
+    constexpr half(U v)  // NOLINT(google-explicit-constructor): mirrors the device type
         : bits_(static_cast<uint16_t>(ascendc_cpu::RoundDoubleTo(static_cast<double>(v), ascendc_cpu::kF16,
               ascendc_cpu::Rounding::kRint)))
     {}
-    operator float() const { return ascendc_cpu::F16BitsToFloat(bits_); }  // NOLINT
-    static half FromBits(uint16_t bits)
-    {
-        half h;
-        h.bits_ = bits;
-        return h;
-    }
-    uint16_t ToBits() const { return bits_; }
+    constexpr operator float() const { return ascendc_cpu::F16BitsToFloat(bits_); }  // NOLINT
+    static constexpr half FromBits(uint16_t bits) { return half(bits, Raw{}); }
+    constexpr uint16_t ToBits() const { return bits_; }
 
 private:
+    struct Raw {};
+    constexpr half(uint16_t bits, Raw) : bits_(bits) {}
     uint16_t bits_;
 };
 
@@ -290,20 +282,17 @@ private:
 struct bfloat16_t {
     bfloat16_t() = default;
     template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>
-    bfloat16_t(U v)  // NOLINT(google-explicit-constructor)
+    constexpr bfloat16_t(U v)  // NOLINT(google-explicit-constructor)
         : bits_(static_cast<uint16_t>(ascendc_cpu::RoundDoubleTo(static_cast<double>(v), ascendc_cpu::kBF16,
               ascendc_cpu::Rounding::kRint)))
     {}
-    operator float() const { return ascendc_cpu::BF16BitsToFloat(bits_); }  // NOLINT
-    static bfloat16_t FromBits(uint16_t bits)
-    {
-        bfloat16_t h;
-        h.bits_ = bits;
-        return h;
-    }
-    uint16_t ToBits() const { return bits_; }
+    constexpr operator float() const { return ascendc_cpu::BF16BitsToFloat(bits_); }  // NOLINT
+    static constexpr bfloat16_t FromBits(uint16_t bits) { return bfloat16_t(bits, Raw{}); }
+    constexpr uint16_t ToBits() const { return bits_; }
 
 private:
+    struct Raw {};
+    constexpr bfloat16_t(uint16_t bits, Raw) : bits_(bits) {}
     uint16_t bits_;
 };
 
@@ -314,5 +303,13 @@ static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable<bfloat16_t>:
 /// Device spellings of the IEEE types.
 using float16_t = half;
 using float32_t = float;
+
+/// `__bf16` is the device compiler's built-in bfloat16 type, the type AscendC's `bfloat16_t`
+/// names: kernels dispatch with `std::is_same_v<T, __bf16>` on T = bfloat16_t (ops-nn's
+/// experimental gelu and mish), which selects their bf16 path only if the two are one type.
+/// g++ before 13 has no `__bf16` on x86, and a compiler that has one would make it a type other
+/// than the model's bfloat16_t, so it is the model's type, by a macro (a keyword cannot be
+/// aliased). <cmath> and <limits>, whose newer versions name a native `__bf16`, are included first.
+#define __bf16 bfloat16_t
 
 #endif  // ASCENDC_CPU_FLOAT_H

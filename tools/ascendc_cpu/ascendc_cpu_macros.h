@@ -129,6 +129,8 @@ inline const T* TilingPointer(const uint8_t* tiling)
     static_assert(sizeof(tiling_struct) > 0, "REGISTER_TILING_DEFAULT needs a complete type")
 #define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) \
     static_assert(sizeof(tiling_struct) > 0, "REGISTER_TILING_FOR_TILINGKEY needs a complete type")
+/// A kernel registering no tiling struct (a marker for the device's build; nothing here).
+#define REGISTER_NONE_TILING static_assert(true, "REGISTER_NONE_TILING")
 
 /// Declares `tiling_struct tiling_data` and fills it from the GM tiling buffer.
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
@@ -164,6 +166,13 @@ using std::tuple;
 using std::tuple_element;
 using std::tuple_size;
 }  // namespace Std
+
+/// AscendC's own type trait (impl/basic_api/utils: IsSameType<T, U>::value, true only for T = U),
+/// which opbase's ATVOSS broadcast copies dispatch on.
+template <typename T, typename U>
+struct IsSameType : std::false_type {};
+template <typename T>
+struct IsSameType<T, T> : std::true_type {};
 }  // namespace AscendC
 
 #endif  // ASCENDC_CPU_MACROS_H

@@ -144,6 +144,13 @@ struct Runtime {
     uint64_t deferred = 0;
     std::vector<std::string> deferredKeys;
 
+    // Ascend 950's loop mode of DataCopyPad (SetLoopModePara), per direction: [0] UB -> GM,
+    // [1] GM -> UB (DataCopyMVType's values); sizes 1 is the normal (reset) state.
+    struct LoopMode {
+        uint32_t loop1Size = 1, loop2Size = 1;
+        uint64_t loop1SrcStride = 0, loop1DstStride = 0, loop2SrcStride = 0, loop2DstStride = 0;
+    } loopMode[2];
+
     // GM regions and tiling size registered by the harness.
     std::vector<GmRegion> gm;
     size_t tilingBytes = SIZE_MAX;
@@ -248,6 +255,8 @@ inline void BeginBlock(int64_t idx, int64_t num)
     rt.shadow.assign(rt.ubBytes, ShadowByte());
     rt.pipe = nullptr;
     rt.records.clear();
+    rt.loopMode[0] = Runtime::LoopMode();
+    rt.loopMode[1] = Runtime::LoopMode();
 }
 
 /// Ends the current core; a TPipe still alive here is a violation.

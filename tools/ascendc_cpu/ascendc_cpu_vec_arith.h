@@ -107,6 +107,26 @@ ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 #undef ASCENDC_CPU_BINARY
 #undef ASCENDC_CPU_SCALAR
 
+/// dst[i] = src[i] / scalarValue, or scalarValue / src[i] (the scalar may be either operand,
+/// asc-devkit's kernel_operator_vec_binary_scalar_intf.h): modelled as Div is, one correctly
+/// rounded IEEE division (RNE) in T, the same assumption (the docs promise no exact result), and
+/// Div's element types.
+template <typename T, bool isSetMask = true>
+inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
+{
+    ascendc_cpu::api::CheckDiv<T>();
+    const T s = scalarValue;
+    ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(a, s); });
+}
+
+template <typename T, bool isSetMask = true>
+inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTensor<T>& src, const int32_t& count)
+{
+    ascendc_cpu::api::CheckDiv<T>();
+    const T s = scalarValue;
+    ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(s, a); });
+}
+
 /// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
 inline void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,

@@ -1,4 +1,5 @@
-// ascendc_cpu_vec_math.h - the vector math instructions: Exp, Ln, Sqrt, Rsqrt, Reciprocal.
+// ascendc_cpu_vec_math.h - the vector math instructions: Exp, Ln, Sqrt, Rsqrt, Reciprocal (and
+// the library's Log, modelled as Ln).
 //
 // Part of the AscendC CPU model (see README.md). Level-2 ("count") forms of
 // include/basic_api/kernel_operator_vec_unary_intf.h for half and float. The
@@ -158,6 +159,23 @@ ASCENDC_CPU_MATH(Rsqrt, ascendc_cpu::MathRsqrt)
 ASCENDC_CPU_MATH(Reciprocal, [](T a) { return ascendc_cpu::ArithDiv(T(1), a); })
 
 #undef ASCENDC_CPU_MATH
+
+/// The library's natural logarithm (adv_api/math/log.h; opbase's ATVOSS Vec::Log calls it): the
+/// same model as Ln, lane for lane (the library documents an approximation, not its bits), Ln's
+/// element types. `Log(dst, src)` takes all of src. Log2 and Log10 stay refused
+/// (ascendc_cpu_unmodelled.h).
+template <typename T, bool isReuseSource = false>
+inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount)
+{
+    ascendc_cpu::api::CheckLn<T>();
+    ascendc_cpu::Unary("Log", dstTensor, srcTensor, calCount, [](T a) { return ascendc_cpu::MathLn(a); });
+}
+
+template <typename T, bool isReuseSource = false>
+inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor)
+{
+    Log<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());
+}
 
 }  // namespace AscendC
 

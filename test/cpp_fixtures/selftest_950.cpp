@@ -1,0 +1,349 @@
+// selftest_950.cpp - unit tests of the Ascend 950 parts of the AscendC CPU model
+// (-DASCENDC_CPU_DAV_3510): the calls opbase's ATVOSS kernels and ops-nn's arch35 kernels make
+// beyond the A2/A3 self-test (ascendc_cpu_selftest.cpp).
+//
+//   selftest_950 GROUP      run one group's checks, print "N passed, M failed"
+//   selftest_950 --violate CASE   run one violation case; must exit 3 with "ascendc_cpu: <API>: ..."
+//
+// Build (from the repository root):
+//   g++ -std=c++17 -Wall -Wextra -Werror -DASCENDC_CPU_DAV_3510 -I tools/ascendc_cpu
+//       test/cpp_fixtures/selftest_950.cpp
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "adv_api/pad/broadcast.h"
+#include "selftest_common.h"
+
+using namespace AscendC;
+
+using selftest::Core;
+
+namespace {
+
+// ------------------------------------------------------------------ NDDMA
+
+/// GM [3][5] floats 0..14; UB [2][8]: rows 1..2, columns 1..4 of GM, row-major, padded left by
+/// one and right by three elements with -1 (constant) - the docs' 2-D padding scenario.
+void TestNdDmaPadding()
+{
+    Core core;
+    std::vector<float> g(15);
+    for (int i = 0; i < 15; ++i) {
+        g[i] = static_cast<float>(i);
+    }
+    ascendc_cpu::RegisterGm(g.data(), g.size() * 4, "g", false);
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g.data(), 15);
+    selftest::Buffers<1> b(64 * 4);
+    LocalTensor<float> u = b.Get<float>(0);
+    NdDmaLoopInfo<2> info{{1, 5}, {1, 8}, {4, 2}, {1, 0}, {3, 0}};
+    NdDmaParams<float, 2> params{info, -1.0f};
+    NdDmaDci();
+    DataCopy(u, gt[6], params);  // element (1, 1)
+    const float want[16] = {-1, 6, 7, 8, 9, -1, -1, -1, -1, 11, 12, 13, 14, -1, -1, -1};
+    bool same = true;
+    for (int i = 0; i < 16; ++i) {
+        same = same && u.GetValue(i) == want[i];
+    }
+    CHECK(same);
+    // Nearest-value padding repeats the row's edge elements.
+    static constexpr NdDmaConfig nearest = {true, NdDmaConfig::unsetPad, NdDmaConfig::unsetPad, false};
+    DataCopy<float, 2, nearest>(u, gt[6], params);
+    const float near[16] = {6, 6, 7, 8, 9, 9, 9, 9, 11, 11, 12, 13, 14, 14, 14, 14};
+    same = true;
+    for (int i = 0; i < 16; ++i) {
+        same = same && u.GetValue(i) == near[i];
+    }
+    CHECK(same);
+}
+
+/// ATVOSS's use: a [4][1] column broadcast to [4][8] (source stride 0 along the row), then a
+/// [1][8] row broadcast to [3][8] (source stride 0 across rows), half elements, a config whose
+/// padding sizes are all 0.
+void TestNdDmaBroadcast()
+{
+    Core core;
+    std::vector<half> g(8);
+    for (int i = 0; i < 8; ++i) {
+        g[i] = half(static_cast<float>(i + 1));
+    }
+    ascendc_cpu::RegisterGm(g.data(), g.size() * 2, "g", false);
+    GlobalTensor<half> gt;
+    gt.SetGlobalBuffer(g.data(), 8);
+    selftest::Buffers<1> b(64 * 2);
+    LocalTensor<half> u = b.Get<half>(0);
+    static constexpr MultiCopyConfig config = {false, 0, 0, false};
+    MultiCopyLoopInfo<2> column;
+    column.loopSize[0] = 8;
+    column.loopSrcStride[0] = 0;
+    column.loopDstStride[0] = 1;
+    column.loopSize[1] = 4;
+    column.loopSrcStride[1] = 1;
+    column.loopDstStride[1] = 8;
+    DataCopy<half, 2, config>(u, gt, MultiCopyParams<half, 2>{column, half(0.0f)});
+    bool same = true;
+    for (int i = 0; i < 32; ++i) {
+        same = same && static_cast<float>(u.GetValue(i)) == static_cast<float>(i / 8 + 1);
+    }
+    CHECK(same);
+    MultiCopyLoopInfo<3> row;
+    row.loopSize[0] = 8;
+    row.loopSrcStride[0] = 1;
+    row.loopDstStride[0] = 1;
+    row.loopSize[1] = 3;
+    row.loopSrcStride[1] = 0;
+    row.loopDstStride[1] = 8;
+    row.loopSize[2] = 1;
+    row.loopSrcStride[2] = 0;
+    row.loopDstStride[2] = 24;
+    DataCopy<half, 3, config>(u, gt, MultiCopyParams<half, 3>{row, half(0.0f)});
+    same = true;
+    for (int i = 0; i < 24; ++i) {
+        same = same && static_cast<float>(u.GetValue(i)) == static_cast<float>(i % 8 + 1);
+    }
+    CHECK(same);
+    CHECK(static_cast<float>(u.GetValue(24)) == 4.0f);  // past the copy: the column copy's value
+    CHECK((IsSameType<half, float16_t>::value && !IsSameType<half, bfloat16_t>::value));
+}
+
+// -------------------------------------------------------------- loop mode
+
+/// SetLoopModePara(OUT_TO_UB): a DataCopyPad of 2 blocks of 3 floats, repeated 2 x 2 times;
+/// each repeat's GM start moves by 8 (inner) and 20 (outer) floats, its UB start by 64 and 160
+/// bytes. ResetLoopModePara: one copy again.
+void TestLoopMode()
+{
+    Core core;
+    std::vector<float> g(64);
+    for (int i = 0; i < 64; ++i) {
+        g[i] = static_cast<float>(i);
+    }
+    ascendc_cpu::RegisterGm(g.data(), g.size() * 4, "g", false);
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g.data(), 64);
+    selftest::Buffers<1> b(128 * 4);
+    LocalTensor<float> u = b.Get<float>(0);
+    Duplicate(u, -5.0f, 128);
+    PipeBarrier<PIPE_ALL>();
+    LoopModeParams loop{2, 2, 8 * 4, 64, 20 * 4, 160};
+    SetLoopModePara(loop, DataCopyMVType::OUT_TO_UB);
+    DataCopyExtParams copy{2, 3 * 4, 4, 0, 0};  // GM gap one float: blocks at 0 and 4
+    DataCopyPadExtParams<float> pad{true, 0, 0, -1.0f};
+    DataCopyPad(u, gt, copy, pad);
+    ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+    bool same = true;
+    for (int l2 = 0; l2 < 2; ++l2) {
+        for (int l1 = 0; l1 < 2; ++l1) {
+            const int ub = (l2 * 160 + l1 * 64) / 4;
+            const int gm = l2 * 20 + l1 * 8;
+            for (int blk = 0; blk < 2; ++blk) {
+                for (int k = 0; k < 8; ++k) {
+                    const float want = k < 3 ? static_cast<float>(gm + blk * 4 + k) : -1.0f;
+                    same = same && u.GetValue(ub + blk * 8 + k) == want;
+                }
+            }
+        }
+    }
+    CHECK(same);
+    CHECK(u.GetValue(32) == -5.0f);  // between the outer repeats: untouched
+    DataCopyPad(u, gt[1], copy, pad);
+    CHECK(u.GetValue(0) == 1.0f && u.GetValue(8) == 5.0f && u.GetValue(16) == 8.0f);  // 16: the earlier repeat
+}
+
+// ----------------------------------------------------------------- Broadcast
+
+/// The library's UB Broadcast with a tiling: [2][1][4] -> [2][3][4] and [1][4] -> [3][4] floats.
+void TestUbBroadcast()
+{
+    Core core;
+    selftest::Buffers<2> b(64 * 4);
+    LocalTensor<float> src = b.Get<float>(0);
+    LocalTensor<float> dst = b.Get<float>(1);
+    for (int i = 0; i < 8; ++i) {
+        src.SetValue(i, static_cast<float>(i));
+    }
+    const uint32_t dstShape[3] = {2, 3, 4};
+    const uint32_t srcShape[3] = {2, 1, 4};
+    BroadcastTiling tiling;
+    GetBroadcastTilingInfo<float>(3, dstShape, srcShape, false, tiling);
+    Broadcast<float>(dst, src, dstShape, srcShape, &tiling);
+    bool same = true;
+    for (int i = 0; i < 24; ++i) {
+        same = same && dst.GetValue(i) == static_cast<float>((i / 12) * 4 + i % 4);
+    }
+    CHECK(same);
+    const uint32_t d2[2] = {3, 4};
+    const uint32_t s2[2] = {1, 4};
+    GetBroadcastTilingInfo<float, 2>(2, d2, s2, false, tiling);
+    Broadcast<float, 2>(dst, src, d2, s2, &tiling);
+    same = true;
+    for (int i = 0; i < 12; ++i) {
+        same = same && dst.GetValue(i) == static_cast<float>(i % 4);
+    }
+    CHECK(same);
+}
+
+// ---------------------------------------------------------------------- Copy
+
+/// Copy (UB -> UB, V): 37 halves by count (no 32-byte multiple needed), then the mask forms:
+/// continuous mask 5 over 2 repeats of floats with block stride 2 and repeat size 4 in dst,
+/// and a bitwise mask picking lanes 0, 63, 64 and 127 of one half repeat.
+void TestCopy()
+{
+    Core core;
+    selftest::Buffers<2> b(1024);
+    LocalTensor<half> hs = b.Get<half>(0);
+    LocalTensor<half> hd = b.Get<half>(1);
+    for (int i = 0; i < 512; ++i) {
+        hs.SetValue(i, half(static_cast<float>(i)));
+        hd.SetValue(i, half(-1.0f));
+    }
+    Copy(hd, hs, 37);
+    bool same = true;
+    for (int i = 0; i < 40; ++i) {
+        same = same && static_cast<float>(hd.GetValue(i)) == (i < 37 ? static_cast<float>(i) : -1.0f);
+    }
+    CHECK(same);
+    LocalTensor<float> fs = b.Get<float>(0);
+    LocalTensor<float> fd = b.Get<float>(1);
+    for (int i = 0; i < 256; ++i) {
+        fs.SetValue(i, static_cast<float>(i));
+        fd.SetValue(i, -1.0f);
+    }
+    Copy(fd, fs, 5, 2, CopyRepeatParams{2, 1, 4, 8});
+    // lanes 0..4: block 0 (lanes 0..7) -> dst block 0; repeat 1 reads src from float 64, writes
+    // dst from float 32 (4 blocks of 8).
+    CHECK(fd.GetValue(0) == 0.0f && fd.GetValue(4) == 4.0f && fd.GetValue(5) == -1.0f);
+    CHECK(fd.GetValue(32) == 64.0f && fd.GetValue(36) == 68.0f && fd.GetValue(37) == -1.0f);
+    for (int i = 0; i < 256; ++i) {
+        fd.SetValue(i, -1.0f);
+    }
+    Copy(fd, fs, 16, 1, CopyRepeatParams{2, 1, 8, 8});  // lanes 8..15 (block 1) -> dst block 2
+    CHECK(fd.GetValue(8) == -1.0f && fd.GetValue(16) == 8.0f && fd.GetValue(23) == 15.0f);
+    for (int i = 0; i < 512; ++i) {
+        hs.SetValue(i, half(static_cast<float>(i)));  // fs shares its bytes
+        hd.SetValue(i, half(-1.0f));
+    }
+    const uint64_t bits[2] = {1u | (uint64_t{1} << 63), 1u | (uint64_t{1} << 63)};
+    Copy(hd, hs, bits, 1, CopyRepeatParams{});
+    CHECK(static_cast<float>(hd.GetValue(0)) == 0.0f && static_cast<float>(hd.GetValue(63)) == 63.0f);
+    CHECK(static_cast<float>(hd.GetValue(64)) == 64.0f && static_cast<float>(hd.GetValue(127)) == 127.0f);
+    CHECK(static_cast<float>(hd.GetValue(1)) == -1.0f && static_cast<float>(hd.GetValue(65)) == -1.0f);
+}
+
+// ------------------------------------------------------------- violations
+
+std::vector<float>& Gm16()
+{
+    static std::vector<float> g(16);
+    return g;
+}
+
+GlobalTensor<float> Gm16Tensor()
+{
+    ascendc_cpu::RegisterGm(Gm16().data(), 16 * 4, "g", false);
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(Gm16().data(), 16);
+    return gt;
+}
+
+selftest::Violations AllViolations()
+{
+    selftest::Violations v;
+    v["nddma_overlap"] = {"DataCopy", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        MultiCopyLoopInfo<2> info;
+        info.loopSize[0] = 4;
+        info.loopDstStride[0] = 1;
+        info.loopSrcStride[0] = 1;
+        info.loopSize[1] = 2;
+        info.loopDstStride[1] = 2;  // rows overlap
+        info.loopSrcStride[1] = 4;
+        DataCopy(b.Get<float>(0), Gm16Tensor(), MultiCopyParams<float, 2>{info, 0.0f});
+    }};
+    v["nddma_source_past_gm"] = {"DataCopy", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        MultiCopyLoopInfo<1> info;
+        info.loopSize[0] = 20;
+        info.loopDstStride[0] = 1;
+        info.loopSrcStride[0] = 1;
+        DataCopy(b.Get<float>(0), Gm16Tensor(), MultiCopyParams<float, 1>{info, 0.0f});
+    }};
+    v["nddma_size_0"] = {"DataCopy", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        MultiCopyLoopInfo<1> info;
+        DataCopy(b.Get<float>(0), Gm16Tensor(), MultiCopyParams<float, 1>{info, 0.0f});
+    }};
+    v["loop_mode_unaligned_ub_stride"] = {"SetLoopModePara", [] {
+        Core core;
+        SetLoopModePara(LoopModeParams{2, 1, 16, 48, 0, 0}, DataCopyMVType::OUT_TO_UB);
+    }};
+    v["loop_mode_datacopy"] = {"DataCopy", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        SetLoopModePara(LoopModeParams{2, 1, 32, 32, 0, 0}, DataCopyMVType::OUT_TO_UB);
+        DataCopy(b.Get<float>(0), Gm16Tensor(), 8);
+    }};
+    v["broadcast_shape"] = {"GetBroadcastTilingInfo", [] {
+        const uint32_t d[2] = {3, 4};
+        const uint32_t s[2] = {2, 4};
+        BroadcastTiling tiling;
+        GetBroadcastTilingInfo<float>(2, d, s, false, tiling);
+    }};
+    v["copy_mask_too_wide"] = {"Copy", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Copy(b.Get<float>(1), b.Get<float>(0), 65, 1, CopyRepeatParams{});
+    }};
+    v["copy_count_past_dst"] = {"Copy", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Copy(b.Get<float>(1), b.Get<float>(0), 100);
+    }};
+    return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::map<std::string, std::function<void()>> groups = {
+        {"nddma", [] { TestNdDmaPadding(); TestNdDmaBroadcast(); }},
+        {"loop_mode", TestLoopMode},
+        {"broadcast", TestUbBroadcast},
+        {"copy", TestCopy},
+    };
+    if (argc == 3 && std::string(argv[1]) == "--violate") {
+        const selftest::Violations v = AllViolations();
+        const auto it = v.find(argv[2]);
+        if (it == v.end()) {
+            std::fprintf(stderr, "unknown case %s\n", argv[2]);
+            return 2;
+        }
+        it->second.run();
+        std::fprintf(stderr, "case %s did not end the run\n", argv[2]);
+        return 0;
+    }
+    if (argc == 2 && std::string(argv[1]) == "--list-violations") {
+        for (const auto& [name, c] : AllViolations()) {
+            std::printf("%s\t%s\n", name.c_str(), c.api);
+        }
+        return 0;
+    }
+    if (argc != 2 || groups.count(argv[1]) == 0) {
+        std::fprintf(stderr, "usage: selftest_950 GROUP | --violate CASE | --list-violations\n");
+        return 2;
+    }
+    groups.at(argv[1])();
+    std::printf("%d passed, %d failed\n", selftest::g_pass, selftest::g_fail);
+    return selftest::g_fail == 0 ? 0 : 1;
+}
