@@ -16,6 +16,7 @@ reads is refused (the kernel would not see it).
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from hswc.checker import build as builder
 from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
-from hswc.checker.op_folder import Folder, atvoss_sources, normalised
+from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalised
 from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
@@ -98,6 +99,10 @@ def _compile(command: list[str], what: str) -> None:
                           env=builder.C_LOCALE, check=False)
     if done.returncode == 0 and output is not None:
         build_cache.store(key, output)
+    if done.returncode != 0 and re.search(r"fatal error: nlohmann/json\.hpp: No such file",
+                                          done.stdout + done.stderr):
+        raise CheckError(f"{what} needs nlohmann/json (it includes <nlohmann/json.hpp>), which "
+                         f"is not found: looked in {JSON_WHERE}")
     if done.returncode != 0:
         said = [line.replace("the kernel uses", "the tiling uses").replace(
                     "tools/ascendc_cpu does", "tools/ascendc_cpu/host does")
@@ -146,6 +151,12 @@ class HostTiling:
     _cache: dict[tuple[int, str, int, int], Launch] = field(default_factory=dict)
     _checked: bool = False
 
+    @property
+    def op_type(self) -> str:
+        """The op type the tiling is looked up by: the binary configuration's, else OP_ADD's
+        (op_folder.binary_op_type says why)."""
+        return self.folder.op_type or self.op.name
+
     def launch(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
         key = (total, dtype, core_num, ub_size)
         if key not in self._cache:
@@ -154,13 +165,13 @@ class HostTiling:
 
     def _run(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
         ge = GE_DTYPES[dtype]
-        command = [str(self.executable), "--op", self.op.name, "--soc", self.soc, "--core-num",
+        command = [str(self.executable), "--op", self.op_type, "--soc", self.soc, "--core-num",
                    str(core_num), "--ub-size", str(ub_size)]
         command += [a for k, _ in enumerate(self.op.inputs)
                     for a in ("--input", f"{ge}:{1 if k in self.one_element else total}")]
         command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
         command += [a for value in self.attributes for a in ("--attr", value)]
-        where = (f"{self.op.name}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
+        where = (f"{self.op_type}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
                  f" for {total} {dtype} elements")
         try:
             done = subprocess.run(command, capture_output=True, text=True, errors="replace",

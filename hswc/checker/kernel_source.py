@@ -4,7 +4,10 @@ A kernel is a directory (an ops-nn operator root, whose `op_kernel/` is used, or
 folder itself) or one `.cpp` file. The scan strips comments and finds, as text:
 
 - the entry: `[template <...>] [extern "C"] __global__ __aicore__ void NAME(GM_ADDR ...,
-  GM_ADDR workspace, GM_ADDR tiling)`, with its template parameters and its GM arguments;
+  GM_ADDR workspace, GM_ADDR tiling)`, with its template parameters and its GM arguments; the
+  qualifiers may come through object-like macros, as the compiler expands them (ops-nn's
+  `KERNEL_API void elu(...)`, common/inc/op_kernel/platform.h defining KERNEL_API as
+  `extern "C" __global__ __aicore__`): the macros are those the preprocessed source sees;
 - the `DTYPE_*` macros the sources use without defining them (ops-nn's build defines them from
   the operator's dtype; the checker defines each as the element type under test);
 - the tiling struct the entry reads (`GET_TILING_DATA_WITH_STRUCT(S, ...)`,
@@ -29,8 +32,16 @@ SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _ENTRY = re.compile(
     r"(?:template\s*<(?P<tparams>[^<>]*)>\s*)?"
-    r"(?P<quals>(?:(?:extern\s+\"C\"|__global__|__aicore__)\s+)+)"
+    r"(?P<quals>(?:(?:extern\s+\"C\"|[A-Za-z_]\w*)\s+)+)"
     r"void\s+(?P<name>\w+)\s*\((?P<params>[^()]*)\)\s*\{")
+"""A function returning void; it is an entry when its qualifiers, macros expanded, hold
+__global__."""
+_QUALIFIERS = frozenset({"extern", '"C"', "__global__", "__aicore__"})
+"""Words never expanded as macros (the CPU model defines __global__ and __aicore__ as
+nothing)."""
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(?)[ \t]*(.*)$", re.M)
+_UNDEF = re.compile(r"^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)", re.M)
+_TOKEN = re.compile(r'"[^"]*"|[A-Za-z_]\w*')
 _DTYPE = re.compile(r"\bDTYPE_[A-Z0-9_]+\b")
 _DECLARED = re.compile(r"(?:#\s*define|typename|class|\b(?:u?int(?:8|16|32|64)_t|int|bool|auto))"
                        r"\s+(DTYPE_[A-Z0-9_]+)\b")
@@ -172,6 +183,8 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
         errors = [line.strip() for line in done.stderr.splitlines() if "error" in line]
         _PREPROCESS_ERRORS[source] = errors[0] if errors else done.stderr.strip()[:200]
         return None
+    _PREPROCESS_ERRORS.pop(source, None)
+    _MACROS[source] = object_macros(done.stdout)
     own, lines, current = str(source), [], None
     for line in done.stdout.splitlines():
         m = _LINE_MARKER.match(line)
@@ -183,9 +196,40 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
     return "\n".join(lines)
 
 
+_MACROS: dict[Path, dict[str, str]] = {}
+"""The object-like macros each preprocessed source sees (its own and its headers')."""
 _PREPROCESS_ERRORS: dict[Path, str] = {}
 """Why g++ could not preprocess a source (its first error), for the messages."""
 _LINE_MARKER = re.compile(r'^# \d+ "([^"]*)"')
+
+
+def object_macros(text: str) -> dict[str, str]:
+    """NAME -> body of the object-like macros `text`'s #define lines leave defined (in order,
+    an #undef dropping one); function-like macros are left out."""
+    out: dict[str, str] = {}
+    events = sorted([(m.start(), m) for m in _DEFINE.finditer(text)]
+                    + [(m.start(), m) for m in _UNDEF.finditer(text)], key=lambda e: e[0])
+    for _, m in events:
+        if m.re is _UNDEF:
+            out.pop(m.group(1), None)
+        elif not m.group(2):
+            out[m.group(1)] = m.group(3).strip()
+    return out
+
+
+def expanded_qualifiers(quals: str, macros: dict[str, str]) -> list[str]:
+    """The words of a declaration's qualifiers with object-like macros expanded, as the
+    compiler does (rescanned, a macro not expanded inside its own expansion)."""
+    def expand(words: list[str], active: frozenset[str]) -> list[str]:
+        out: list[str] = []
+        for w in words:
+            if w in _QUALIFIERS or w not in macros or w in active:
+                out.append(w)
+            else:
+                out += expand(_TOKEN.findall(macros[w]), active | {w})
+        return out
+
+    return expand(_TOKEN.findall(quals), frozenset())
 
 
 def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
@@ -198,8 +242,13 @@ def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
         if f.suffix not in (".cpp", ".cc"):
             continue
         text = preprocessed(f, include_dirs, defines)
-        for m in _ENTRY.finditer(strip_comments(text if text is not None else _read(f))):
-            if "__global__" not in m.group("quals"):
+        if text is None:
+            text = _read(f)
+            macros = object_macros(strip_comments(text))
+        else:
+            macros = _MACROS.get(f, {})
+        for m in _ENTRY.finditer(strip_comments(text)):
+            if "__global__" not in expanded_qualifiers(m.group("quals"), macros):
                 continue
             template = None
             if m.group("tparams") is not None:
@@ -251,7 +300,14 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
     """The kernel's sources and entry, as the build with `defines` sees them; a CheckError
     naming what is missing or ambiguous."""
     directory, files, named = locate(kernel)
-    candidates = find_entries((named,) if named is not None else files, include_dirs, defines)
+    scanned = (named,) if named is not None else files
+    candidates = find_entries(scanned, include_dirs, defines)
+    unread = [f"{f}: {_PREPROCESS_ERRORS[f]}" for f in scanned if f in _PREPROCESS_ERRORS]
+    if not candidates and unread:
+        # An entry declared through a macro of a header (KERNEL_API) needs the preprocessor.
+        raise CheckError(f"no __global__ __aicore__ entry function in "
+                         f"{named if named is not None else directory} (the checker could not "
+                         f"preprocess {'; '.join(unread)})")
     chosen = _pick_entry(candidates, entry, str(named if named is not None else directory))
     seen = preprocessed(chosen.source, include_dirs, defines)
     own = strip_comments(seen if seen is not None else _read(chosen.source))

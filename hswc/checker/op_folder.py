@@ -7,17 +7,30 @@
                                             (`ExtendCfgInfo("opFile.value", ...)`), else the one
                                             named after the op
 
-ops-nn's own shared headers (`common/inc`: op_host/tiling_base.h, ...) come from the ops-nn root
-above the folder, as its CMake adds them; opbase (whose `pkg_inc/op_common` holds ATVOSS,
+The host build gets the include directories ops-nn's CMake gives a tiling object: its
+cmake/variables.cmake OP_TILING_INCLUDE (the ops-nn root, `common/inc`, `common/inc/op_host`,
+when the folder sits in an ops-nn tree) and cmake/func.cmake add_tiling_sources's
+`op_host/../../` and `op_host/` (so that `op_host/arch35/x_tiling.cpp` finds
+`../op_kernel/arch35/x_dag.h` through op_host/); opbase (whose `pkg_inc/op_common` holds ATVOSS,
 `atvoss/util/dag.h`) is found where ops-nn's cmake/third_party/opbase.cmake looks:
 $OPBASE_SOURCE_PATH, else an `ops-base` checkout two levels above the ops-nn root, else
 $CANN_3RD_LIB_PATH/opbase.
+
+The kernel build sees the tree ops-nn's cmake/gen_ops_info.cmake lays out for the kernel
+compiler: each op's op_kernel/ copied to tbe/ascendc/<op>/ and common/inc/op_kernel/ to
+tbe/ascendc/inc/, so that a kernel's `#include "../inc/platform.h"` (KERNEL_API, ...) finds
+ops-nn's common/inc/op_kernel/platform.h. `kernel_tree` stands for that tree: a folder holding
+`inc` (a link to common/inc/op_kernel) and an empty `op/` given with -I, at a path that depends
+only on the ops-nn root (the build cache keys on the command line).
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,12 +64,17 @@ class Folder:
     def_files: tuple[Path, ...]
     tiling_files: tuple[Path, ...]
     include_dirs: tuple[Path, ...]
-    """-I for the host build: ops-nn's common/inc, if the folder sits in an ops-nn tree, and
-    opbase's ATVOSS headers, if opbase is found."""
+    """-I for the host build, as ops-nn's CMake gives a tiling object (see the module
+    docstring): opbase's ATVOSS headers, if opbase is found; the ops-nn root, common/inc and
+    common/inc/op_host, if the folder sits in an ops-nn tree; op_host/../../ and op_host/."""
     kernel_include_dirs: tuple[Path, ...] = ()
-    """-I for the kernel build: opbase's ATVOSS headers, if opbase is found."""
+    """-I for the kernel build: opbase's ATVOSS headers, if opbase is found; the ops-nn root
+    and `kernel_tree`'s folder, in an ops-nn tree."""
     opbase: Path | None = None
     """opbase's root, if found: its ATVOSS tiling sources are built with the op's tiling."""
+    op_type: str | None = None
+    """The op type its binary configuration for the SoC names (see `binary_op_type`), if any:
+    the tiling is looked up by it rather than by OP_ADD's name."""
 
     @property
     def arch_dirs(self) -> tuple[str, ...]:
@@ -91,12 +109,90 @@ def folder(path: str | Path, soc: str) -> Folder:
         raise CheckError(f"{root}: no tiling source (*tiling*.cpp) in op_host/ or {where} for "
                          f"{soc}")
     base = ops_nn_root(root)
-    # ops-nn's common/inc, and its root (tilings include "activation/<op>/op_kernel/...").
-    includes = (base / "common" / "inc", base) if base is not None else ()
+    # ops-nn's OP_TILING_INCLUDE: its root (tilings include "activation/<op>/op_kernel/..."),
+    # common/inc and common/inc/op_host.
+    ops_nn = ((base, base / "common" / "inc", base / "common" / "inc" / "op_host")
+              if base is not None else ())
     opbase = opbase_root(base)
     atvoss = opbase_includes(opbase)
-    return Folder(root, soc, defs, tuple(tilings), (*includes, *atvoss), (*atvoss, *includes[1:]),
-                  opbase)
+    # OP_TILING_INCLUDE's order: opbase's, nlohmann/json's, then ops-nn's; then
+    # add_tiling_sources's.
+    host_dirs = (*atvoss, *json_includes(), *ops_nn, *tiling_source_dirs(root))
+    tree = kernel_tree(base)
+    return Folder(root, soc, defs, tuple(tilings), tuple(dict.fromkeys(host_dirs)),
+                  (*atvoss, *ops_nn[:1], *tree), opbase, binary_op_type(root, soc))
+
+
+def kernel_tree(ops_nn: Path | None) -> tuple[Path, ...]:
+    """The -I directory through which `../inc/X` reaches ops-nn's common/inc/op_kernel/X, as it
+    does from tbe/ascendc/<op>/ in ops-nn's kernel build (see the module docstring); none
+    outside an ops-nn tree."""
+    if ops_nn is None or not (ops_nn / "common" / "inc" / "op_kernel").is_dir():
+        return ()
+    target = (ops_nn / "common" / "inc" / "op_kernel").resolve()
+    tag = hashlib.sha256(str(target).encode()).hexdigest()[:16]
+    tree = Path(tempfile.gettempdir()) / f"hswc-ascendc-tree-{os.getuid()}" / tag
+    op = tree / "op"
+    op.mkdir(parents=True, exist_ok=True)
+    link = tree / "inc"
+    if not link.is_symlink() or link.resolve() != target:
+        temporary = tree / f"inc.{os.getpid()}"
+        if temporary.is_symlink():
+            temporary.unlink()
+        temporary.symlink_to(target, target_is_directory=True)
+        os.replace(temporary, link)
+    return (op,)
+
+
+JSON_WHERE = ("$JSON_SOURCE_PATH/include (ops-nn's cmake/variables.cmake JSON_INCLUDE, the json "
+              "third party its build fetches), $CANN_3RD_LIB_PATH/json/include, the "
+              "nlohmann_json Python package (pip install nlohmann-json) or the compiler's own "
+              "include path (Debian's nlohmann-json3-dev)")
+"""Where the host build looks for nlohmann/json (`json_includes`), for the messages."""
+
+
+def json_includes(environ: dict[str, str] | None = None) -> tuple[Path, ...]:
+    """The directory holding nlohmann/json.hpp for tilings that parse their compile info with
+    it, found where ops-nn's build takes it (JSON_INCLUDE = $JSON_SOURCE_PATH/include), else
+    $CANN_3RD_LIB_PATH/json/include (as CANN's ge tests take it), else the PyPI package
+    nlohmann-json's headers; none when it is in none of them (a system install needs no -I)."""
+    env = os.environ if environ is None else environ
+    candidates = []
+    if env.get("JSON_SOURCE_PATH"):
+        candidates.append(Path(env["JSON_SOURCE_PATH"]) / "include")
+    if env.get("CANN_3RD_LIB_PATH"):
+        candidates.append(Path(env["CANN_3RD_LIB_PATH"]) / "json" / "include")
+    spec = importlib.util.find_spec("nlohmann_json") if environ is None else None
+    if spec is not None and spec.submodule_search_locations:
+        candidates += [Path(p) / "include" for p in spec.submodule_search_locations]
+    for c in candidates:
+        if (c / "nlohmann" / "json.hpp").is_file():
+            return (c.resolve(),)
+    return ()
+
+
+def tiling_source_dirs(root: Path) -> tuple[Path, ...]:
+    """The include directories ops-nn's cmake/func.cmake add_tiling_sources gives the op's
+    tiling sources, after OP_TILING_INCLUDE: `${source_dir}/../../` and `${source_dir}`, the
+    source dir being the op's op_host/ (`../op_kernel/...` from op_host/arch35/ resolves
+    through op_host/)."""
+    host = (root / "op_host").resolve()
+    return (host.parent.parent, host)
+
+
+def binary_op_type(root: Path, soc: str) -> str | None:
+    """The op type the op's kernels are built and launched under, when its binary configuration
+    names one: `"op_type"` of op_host/config/<soc>/<folder name>_binary.json, which ops-nn's
+    cmake/func.cmake (get_op_type_from_binary_json) takes before OP_ADD's name (metadef's OP_ADD
+    registers the definition under its class name, `#opType`, so `OP_ADD(EluDef)` names an
+    op EluDef while the binary config, the proto and the tiling say Elu)."""
+    config = root / "op_host" / "config" / soc / f"{root.resolve().name}_binary.json"
+    try:
+        text = config.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    m = re.search(r'"op_type"\s*:\s*"([^"]+)"', text)
+    return m.group(1) if m else None
 
 
 ATVOSS_PARTS = ("elewise", "broadcast", "reduce")

@@ -202,7 +202,12 @@ int Run(int argc, char** argv)
     context.nodeType = op;
     auto found = hswc_host::Tilings().find(op);
     if (found == hswc_host::Tilings().end() || found->second.tiling == nullptr) {
-        Usage("no tiling registered for op '" + op + "' (IMPL_OP_OPTILING)");
+        std::string registered;
+        for (const auto& [name, tiling] : hswc_host::Tilings()) {
+            registered += (registered.empty() ? "" : ", ") + name;
+        }
+        Usage("no tiling registered for op '" + op + "' (IMPL_OP_OPTILING registers " +
+              (registered.empty() ? std::string("none") : registered) + ")");
     }
     const hswc_host::TilingEntry& entry = found->second;
     std::shared_ptr<void> compileInfo = entry.makeCompileInfo ? entry.makeCompileInfo() : nullptr;

@@ -1,0 +1,48 @@
+// leaky_forms_apt.cpp - the fixture's Ascend 950 entry, declared as ops-nn's activation/elu
+// declares its own: through KERNEL_API from "../inc/platform.h", the header ops-nn's kernel
+// build finds in tbe/ascendc/inc/ (its common/inc/op_kernel/). LeakyRelu with the slope and
+// split of the tiling data; the kernel refuses (writes nothing) unless the tiling's flag and
+// dims came through.
+#include "kernel_operator.h"
+#include "../inc/platform.h"
+#include "../../../../elementwise_kernel.h"
+#include "arch35/leaky_forms_tiling_data.h"
+
+namespace leaky_forms_fixture {
+using namespace AscendC;
+
+template <typename T>
+class LeakyFormsOp : public checker_fixture::Elementwise<LeakyFormsOp<T>, T, LeakyFormsTiling, 1, 2> {
+public:
+    __aicore__ inline void SetSlope(float slope) { slope_ = slope; }
+
+    __aicore__ inline void Compute(LocalTensor<T> (&in)[1], const LocalTensor<T>& out, uint32_t cur)
+    {
+        LocalTensor<float> x = this->Widen(in[0], 0, cur);
+        LocalTensor<float> scaled = this->Result(out, 1);
+        LocalTensor<uint8_t> positive = this->Mask(0);
+        PipeBarrier<PIPE_V>();
+        Muls(scaled, x, slope_, cur);
+        Compares(positive, x, 0.0f, CMPMODE::GT, this->Lanes(cur));
+        PipeBarrier<PIPE_V>();
+        Select(scaled, positive, x, scaled, SELMODE::VSEL_TENSOR_TENSOR_MODE, cur);
+        PipeBarrier<PIPE_V>();
+        this->Narrow(out, scaled, cur);
+    }
+
+private:
+    float slope_ = 0.0f;
+};
+}  // namespace leaky_forms_fixture
+
+KERNEL_API void leaky_forms(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(LeakyFormsTiling, tilingData, tiling);
+    if (tilingData.flag != 1 || tilingData.dims[0] != tilingData.totalNum || tilingData.dims[1] != 7) {
+        return;
+    }
+    leaky_forms_fixture::LeakyFormsOp<DTYPE_X> op;
+    op.SetSlope(tilingData.negativeSlope);
+    op.Init({x}, y, tilingData);
+    op.Process();
+}

@@ -1,0 +1,132 @@
+"""hswc-check-kernel on an op folder inside an ops-nn tree (examples/check_kernel/opsnn_tree,
+written for these tests), built as ops-nn's own CMake builds it:
+
+- the tiling includes `../op_kernel/arch35/leaky_forms_dag.h` from op_host/arch35/, found
+  through op_host/ (cmake/func.cmake add_tiling_sources's include directories);
+- its tiling data uses TILING_DATA_FIELD_DEF_ARR and TILING_DATA_FIELD_DEF_STRUCT, laid out as
+  metadef's tilingdata_base does (fields at multiples of their size, a nested class at 8, the
+  whole padded to 8);
+- the definition is `OP_ADD(LeakyFormsDef)` while the binary configuration and the tiling name
+  the op LeakyForms: the tiling is looked up by the binary configuration's op_type, as
+  cmake/func.cmake's get_op_type_from_binary_json takes it;
+- the entry is `KERNEL_API void leaky_forms(...)`, KERNEL_API coming from "../inc/platform.h",
+  which ops-nn's kernel build finds in tbe/ascendc/inc/ (its common/inc/op_kernel/).
+
+Also: where nlohmann/json is looked for, and the message when a tiling needs it and it is not
+there.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from hswc.checker import op_folder
+from hswc.checker.check import build_plans, plan, run_plan
+from hswc.checker.errors import CheckError
+from hswc.checker.kernel_source import expanded_qualifiers, object_macros
+from hswc.checker.options import CheckOptions
+
+TREE = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "opsnn_tree"
+FOLDER = TREE / "activation" / "leaky_forms"
+BASE = CheckOptions(kernel=str(FOLDER), op="hsg.leaky_relu", soc="ascend950", core_num=4,
+                    ub_size=16384, sizes=(129, 2561), jobs=2, dtypes=("f32",))
+
+
+def test_an_op_folder_built_with_ops_nn_include_dirs_tiling_forms_and_op_type() -> None:
+    p = plan(BASE)
+    try:
+        assert p.sources.entry.name == "leaky_forms"  # through KERNEL_API
+        assert p.struct == "LeakyFormsTiling"
+        launch = next(c.launch for c in p.cases if c.size == 2561)
+        assert launch.block_dim == 4
+        assert launch.fields["blockFactor"] == 641 and launch.fields["flag"] == 1
+        raw = launch.raw
+        assert raw is not None and len(raw) == 48  # padded to 8
+        total, block, ub = struct.unpack_from("<3q", raw)
+        slope, flag = struct.unpack_from("<fB", raw, 24)
+        dims = struct.unpack_from("<2q", raw, 32)
+        assert (total, block, slope, flag, dims) == (2561, 641, 0.125, 1, (2561, 7))
+        assert ub % 128 == 0 and ub > 0
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()  # the kernel writes nothing unless dims came through
+
+
+def test_the_binary_configuration_names_the_op_type(tmp_path: Path) -> None:
+    assert op_folder.binary_op_type(FOLDER, "ascend950") == "LeakyForms"
+    assert op_folder.binary_op_type(FOLDER, "ascend910b") is None  # no config: OP_ADD's name
+    folder = op_folder.folder(FOLDER, "ascend950")
+    assert folder.op_type == "LeakyForms"
+    host = (FOLDER / "op_host").resolve()
+    assert folder.include_dirs[-2:] == (host.parent.parent, host)
+    assert TREE.resolve() / "common" / "inc" / "op_host" in folder.include_dirs
+    tree = [d for d in folder.kernel_include_dirs if (d / ".." / "inc" / "platform.h").is_file()]
+    assert len(tree) == 1
+    assert (tree[0] / ".." / "inc").resolve() == (TREE / "common" / "inc" / "op_kernel").resolve()
+
+
+def test_an_entrys_qualifiers_are_read_through_object_like_macros() -> None:
+    text = ('#define API extern "C" __global__ __aicore__\n#define OUTER API\n'
+            "#define F(x) x\n#define GONE __global__\n#undef GONE\n#define SELF SELF __aicore__\n")
+    macros = object_macros(text)
+    assert macros == {"API": 'extern "C" __global__ __aicore__', "OUTER": "API",
+                      "SELF": "SELF __aicore__"}
+    assert "__global__" in expanded_qualifiers("OUTER ", macros)
+    assert "__global__" not in expanded_qualifiers("GONE ", macros)  # undefined again
+    assert expanded_qualifiers("SELF ", macros) == ["SELF", "__aicore__"]  # not recursive
+    assert "__global__" not in expanded_qualifiers("__aicore__ inline ", macros)
+
+
+def test_nlohmann_json_is_looked_for_where_ops_nns_build_takes_it(tmp_path: Path) -> None:
+    source = tmp_path / "json_source"
+    third = tmp_path / "third_party"
+    for header in (source / "include", third / "json" / "include"):
+        (header / "nlohmann").mkdir(parents=True)
+        (header / "nlohmann" / "json.hpp").touch()  # only its presence is looked at
+    both = {"JSON_SOURCE_PATH": str(source), "CANN_3RD_LIB_PATH": str(third)}
+    assert op_folder.json_includes(both) == ((source / "include").resolve(),)
+    assert op_folder.json_includes({"CANN_3RD_LIB_PATH": str(third)}) == (
+        (third / "json" / "include").resolve(),)
+    assert op_folder.json_includes({"JSON_SOURCE_PATH": str(tmp_path / "none")}) == ()
+
+
+def _compiler_finds_json() -> bool:
+    done = subprocess.run(["g++", "-std=c++17", "-E", "-x", "c++", "-", "-o", "/dev/null"],
+                          input="#include <nlohmann/json.hpp>\n", capture_output=True,
+                          text=True, check=False)
+    return done.returncode == 0
+
+
+def test_a_tiling_that_needs_nlohmann_json_where_there_is_none_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JSON_SOURCE_PATH", raising=False)
+    monkeypatch.delenv("CANN_3RD_LIB_PATH", raising=False)
+    if op_folder.json_includes() or _compiler_finds_json():
+        pytest.skip("nlohmann/json is installed here")
+    tree = tmp_path / "ops-nn"
+    shutil.copytree(TREE, tree)
+    tiling = tree / "activation" / "leaky_forms" / "op_host" / "arch35" / "leaky_forms_tiling.cpp"
+    tiling.write_text("#include <nlohmann/json.hpp>\n" + tiling.read_text())
+    kernel = tree / "activation" / "leaky_forms" / "op_kernel" / "leaky_forms_apt.cpp"
+    shared = "../../../../elementwise_kernel.h"
+    kernel.write_text(kernel.read_text().replace(shared, "no/such/header.h"))
+    with pytest.raises(CheckError, match=r"no __global__ __aicore__ entry function in .*"
+                       r"leaky_forms_apt\.cpp \(the checker could not preprocess .*no/such/"):
+        plan(replace(BASE, kernel=str(tiling.parents[2])))  # KERNEL_API is in a header
+    kernel.write_text(kernel.read_text().replace("no/such/header.h",
+                                                 str(TREE.parent / "elementwise_kernel.h")))
+    with pytest.raises(CheckError) as error:
+        plan(replace(BASE, kernel=str(tiling.parents[2])))
+    text = str(error.value)
+    assert text.startswith("the tiling of LeakyFormsDef (")
+    assert "needs nlohmann/json (it includes <nlohmann/json.hpp>), which is not found" in text
+    assert "$JSON_SOURCE_PATH/include" in text and "pip install nlohmann-json" in text
+    assert "\n" not in text  # one line for the sweep's table
