@@ -141,12 +141,16 @@ def _scalar_names(ew: Elementwise) -> list[str]:
     """The kernel's names of the scalars the body captures: their names on the host, made
     unique (`scalar<i>` without one)."""
     names: list[str] = []
+    taken: set[str] = set()
+    suffix: dict[str, int] = {}  # the next suffix to try for a base (a long chain repeats one)
     for i, value in enumerate(ew.dag.scalars):
-        name = value.name_hint or f"scalar{i}"
-        base, n = name, 1
-        while name in names:
+        base = name = value.name_hint or f"scalar{i}"
+        n = suffix.get(base, 1)
+        while name in taken:
             name, n = f"{base}_{n}", n + 1
+        suffix[base] = n
         names.append(name)
+        taken.add(name)
     return names
 
 

@@ -37,6 +37,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from hswc import collector
 from hswc.broadcast import read_broadcast
 from hswc.dialects import hsg
 from hswc.platform import Platform
@@ -163,17 +164,20 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
     from hswc.cost_model.stream import CostModelError
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
 
-    module = ModuleOp([build()])
-    HsgBlockIntoUbPass().apply(Context(), module)
-    blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
+    with collector.paused():
+        module = ModuleOp([build()])
+        HsgBlockIntoUbPass().apply(Context(), module)
+        blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
+        plans = _plans(dag, dtype, output, platform.api, candidates)
     times: list[tuple[Schedule, float]] = []
     seen: dict[tuple[object, ...], float | None] = {}
-    for schedule, plan in _plans(dag, dtype, output, platform.api, candidates):
+    for schedule, plan in plans:
         key = _signature(plan)
         if key not in seen:
             try:
-                seen[key] = modelled_time(candidate_kernel(blocked, plan), plan, platform,
-                                          elements)
+                with collector.paused():  # the candidate's IR is garbage once modelled
+                    seen[key] = modelled_time(candidate_kernel(blocked, plan), plan, platform,
+                                              elements)
             except (ValueError, CostModelError):
                 seen[key] = None  # not tileable on this platform
         time = seen[key]
