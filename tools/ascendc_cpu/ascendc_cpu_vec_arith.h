@@ -75,8 +75,11 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
         const int32_t& count)                                                                            \
     {                                                                                                    \
-        ascendc_cpu::api::Check##Name<T>();                                                              \
-        ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });         \
+        if constexpr (ascendc_cpu::api::Check##Name<T>()) {                                              \
+            ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });     \
+        } else {                                                                                         \
+            ascendc_cpu::NotModelledType<T>(#Name);                                                      \
+        }                                                                                                \
     }
 
 #define ASCENDC_CPU_SCALAR(Name, lane)                                                                   \
@@ -84,9 +87,12 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,          \
         const int32_t& count)                                                                            \
     {                                                                                                    \
-        ascendc_cpu::api::Check##Name<T>();                                                              \
-        const T s = scalarValue;                                                                         \
-        ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                     \
+        if constexpr (ascendc_cpu::api::Check##Name<T>()) {                                              \
+            const T s = scalarValue;                                                                     \
+            ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                 \
+        } else {                                                                                         \
+            ascendc_cpu::NotModelledType<T>(#Name);                                                      \
+        }                                                                                                \
     }
 
 /// dst[i] = src0[i] OP src1[i]: + - * rounded in T, / correctly rounded,
@@ -114,18 +120,76 @@ ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 template <typename T, bool isSetMask = true>
 inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
 {
-    ascendc_cpu::api::CheckDiv<T>();
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(a, s); });
+    if constexpr (ascendc_cpu::api::CheckDiv<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(a, s); });
+    } else {
+        ascendc_cpu::NotModelledType<T>("Divs");
+    }
 }
 
 template <typename T, bool isSetMask = true>
 inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTensor<T>& src, const int32_t& count)
 {
-    ascendc_cpu::api::CheckDiv<T>();
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(s, a); });
+    if constexpr (ascendc_cpu::api::CheckDiv<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(s, a); });
+    } else {
+        ascendc_cpu::NotModelledType<T>("Divs");
+    }
 }
+
+#if defined(ASCENDC_CPU_DAV_3510)
+/// Ascend 950's level-2 Axpy, dst[i] = scalarValue * src[i] + dst[i], as asc-devkit's
+/// impl/basic_api/dav_3510/kernel_operator_vec_ternary_scalar_impl.h computes it: half/half and
+/// float/float are MicroAPI Axpy, fused (one rounding: docs/zh/api/附录/Reg矢量计算接口精度标准汇总.md,
+/// "同比Fma"); float dst with half src is the exact Cast to float, Muls and Add in float (two
+/// roundings). bfloat16_t (Mul then Add in bf16) is refused as every bf16 rounding is; int64_t and
+/// uint64_t compile and are refused when they run. The mask/repeat forms are not modelled.
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count)
+{
+    constexpr bool kFused = std::is_same<T, U>::value && ascendc_cpu::kIsOneOf<T, half, float>;
+    constexpr bool kMixed = std::is_same<T, float>::value && std::is_same<U, half>::value;
+    constexpr bool kWide = std::is_same<T, U>::value && ascendc_cpu::kIsOneOf<T, int64_t, uint64_t>;
+    static_assert(kFused || kMixed || kWide || (std::is_same<T, U>::value && std::is_same<T, bfloat16_t>::value),
+        "Axpy supports (half, half), (float, float), (float, half), (bfloat16_t, bfloat16_t), (int64_t, int64_t), "
+        "(uint64_t, uint64_t) on Ascend 950 (dav_3510)");
+    static_assert(!std::is_same<T, bfloat16_t>::value,
+        "ascendc_cpu: Axpy is not modelled: its bfloat16_t rounding is not documented");
+    const char* api = "Axpy";
+    if constexpr (kWide) {
+        ascendc_cpu::NotModelledType<T>(api);
+    } else {
+        const uint32_t n = ascendc_cpu::CheckCount(api, count);
+        if (n == 0) {
+            return;
+        }
+        ascendc_cpu::CheckUb(api, "src", src.cpu_, static_cast<uint64_t>(n) * sizeof(U), ascendc_cpu::Access::kVecRead);
+        ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(n) * sizeof(T), ascendc_cpu::Access::kVecRead);
+        ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(n) * sizeof(T), ascendc_cpu::Access::kVecWrite);
+        std::vector<T> out(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            const U x = ascendc_cpu::Load<U>(src.cpu_.ptr + i * sizeof(U));
+            const T d = ascendc_cpu::Load<T>(dst.cpu_.ptr + i * sizeof(T));
+            if constexpr (kFused) {
+                out[i] = ascendc_cpu::FusedMulAdd(scalarValue, x, d);
+            } else {
+                const float p = ascendc_cpu::ArithMul(static_cast<float>(x), static_cast<float>(scalarValue));
+                out[i] = ascendc_cpu::ArithAdd(p, d);
+            }
+        }
+        std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), static_cast<size_t>(n) * sizeof(T));
+    }
+}
+
+template <typename T, typename U, bool isSetMask = true, typename M, typename P>
+inline void Axpy(const LocalTensor<T>&, const LocalTensor<U>&, const U&, M, const uint8_t, const P&)
+{
+    static_assert(ascendc_cpu::kFalse<T, M>,
+        "ascendc_cpu: Axpy is not modelled: its mask/repeat forms are not (the count form is)");
+}
+#endif
 
 /// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
