@@ -104,3 +104,25 @@ def test_950_simt_kernels_fail_with_one_line(tmp_path: Path) -> None:
     assert run.returncode != 0
     errors = [line for line in run.stderr.splitlines() if "error" in line]
     assert len(errors) == 1 and "ascendc_cpu: SIMT is not modelled" in errors[0], run.stderr
+
+
+@pytest.mark.parametrize("family", ["dav_c220", "dav_3510"])
+def test_shift_right_and_left_count_forms(tmp_path: Path, family: str) -> None:
+    """ShiftRight/ShiftLeft: logical on unsigned, arithmetic right on signed lanes, on both
+    families; a shift past the width is a violation on Atlas A2/A3 and 0 / -1 on Ascend 950."""
+    cxx = shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler (g++)")
+    out = tmp_path / "shift_check"
+    flags = ["-DASCENDC_CPU_DAV_3510"] if family == "dav_3510" else []
+    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", *flags, f"-I{MODEL}",
+                    str(ROOT / "test" / "cpp_fixtures" / "shift_check.cpp"), "-o", str(out)],
+                   check=True, capture_output=True, text=True)
+    run = subprocess.run([str(out)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+    wide = subprocess.run([str(out), "--wide"], capture_output=True, text=True, check=False)
+    if family == "dav_c220":
+        assert wide.returncode == 3 and wide.stderr.startswith("ascendc_cpu: ShiftRight: shift 17"), \
+            wide.stderr
+    else:
+        assert wide.returncode == 0 and wide.stdout.split() == ["-1", "0"], wide.stdout

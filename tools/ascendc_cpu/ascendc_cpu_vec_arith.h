@@ -12,7 +12,9 @@
 #define ASCENDC_CPU_VEC_ARITH_H
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
@@ -190,6 +192,64 @@ inline void Axpy(const LocalTensor<T>&, const LocalTensor<U>&, const U&, M, cons
         "ascendc_cpu: Axpy is not modelled: its mask/repeat forms are not (the count form is)");
 }
 #endif
+
+/// dst[i] = src[i] >> scalarValue (ShiftRight) or << (ShiftLeft), count form (asc-devkit
+/// docs/zh/api/SIMD-API/基础API/Memory矢量计算/逻辑计算/ShiftRight.md, ShiftLeft.md): unsigned lanes
+/// shift logically, signed lanes right arithmetically (the sign copied in), left shifts fill 0.
+/// Atlas A2/A3: int16_t, uint16_t, int32_t, uint32_t, a shift in [0, bits] (else a violation);
+/// Ascend 950 also int8_t, uint8_t, int64_t, uint64_t, any shift >= 0. A shift by the width or
+/// more gives 0, or -1 for a negative signed lane shifted right (the 950 docs; at exactly the width
+/// on A2/A3 the same, assumed).
+template <bool kRight, typename T>
+inline void ShiftCount(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalarValue,
+    const int32_t& count)
+{
+#if defined(ASCENDC_CPU_DAV_3510)
+    static_assert(ascendc_cpu::kIsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>,
+        "ShiftLeft/ShiftRight support (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t) on "
+        "Ascend 950 (dav_3510)");
+    constexpr bool kBounded = false;
+#else
+    static_assert(ascendc_cpu::kIsOneOf<T, int16_t, uint16_t, int32_t, uint32_t>,
+        "ShiftLeft/ShiftRight support (int16_t, uint16_t, int32_t, uint32_t) on Atlas A2/A3 (dav_c220)");
+    constexpr bool kBounded = true;
+#endif
+    constexpr int64_t kBits = static_cast<int64_t>(sizeof(T)) * 8;
+    const int64_t k = static_cast<int64_t>(scalarValue);
+    if (k < 0 || (kBounded && k > kBits)) {
+        ascendc_cpu::Fail(api, ascendc_cpu::Msg("shift ", k, " outside [0, ", kBounded ? kBits : INT64_MAX, "] for ",
+            ascendc_cpu::TypeName<T>()));
+    }
+    ascendc_cpu::Unary(api, dst, src, count, [k](T a) {
+        using W = typename std::make_unsigned<T>::type;
+        if (k >= kBits) {
+            return (kRight && std::is_signed<T>::value && a < 0) ? static_cast<T>(-1) : T(0);
+        }
+        if constexpr (kRight) {
+            if constexpr (std::is_signed<T>::value) {
+                return static_cast<T>(a < 0 ? ~(~a >> k) : (a >> k));  // arithmetic, without relying on >>'s sign
+            } else {
+                return static_cast<T>(a >> k);
+            }
+        } else {
+            return static_cast<T>(static_cast<W>(static_cast<W>(a) << k));
+        }
+    });
+}
+
+template <typename T, bool isSetMask = true>
+inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
+    const int32_t& count)
+{
+    ShiftCount<true>("ShiftRight", dst, src, scalarValue, count);
+}
+
+template <typename T, bool isSetMask = true>
+inline void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
+    const int32_t& count)
+{
+    ShiftCount<false>("ShiftLeft", dst, src, scalarValue, count);
+}
 
 /// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
