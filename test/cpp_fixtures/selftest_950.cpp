@@ -287,7 +287,7 @@ void TestMicroUnpackCastPack()
         same = same && static_cast<float>(out.GetValue(i)) == want;
     }
     CHECK(same);
-    CHECK(CeilDivision(129, 64) == 3 && CeilDivision(5, 0) == 0);
+    CHECK(CeilDivision(129, 64) == 3 && CeilDivision(5, 0) == 0 && GetVecLen() == 256);
 }
 
 /// Exp, Div, Compares/CompareScalar, Select and Duplicate in registers give the basic API's bits;

@@ -96,6 +96,12 @@ namespace AscendC {
 
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
 
+/// VL, the RegTensor width in bytes (docs/zh/api/SIMD-API/基础API/工具接口/系统资源与变量/GetVecLen.md).
+constexpr inline uint32_t GetVecLen()
+{
+    return VECTOR_REG_WIDTH;
+}
+
 /// ceil(num1 / num2), 0 for num2 == 0 (asc-devkit impl/basic_api/utils/kernel_utils_ceil_oom_que.h).
 constexpr inline int32_t CeilDivision(int32_t num1, int32_t num2)
 {
