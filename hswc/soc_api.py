@@ -76,8 +76,8 @@ def tables() -> Mapping[str, ApiTable]:
     columns: list[dict[str, tuple[str, ...]]] = [{} for _ in FAMILIES]
     rounding: set[str] = set()
     for number, line in enumerate(TABLE_FILE.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("//"):
-            continue
+        if not line.strip() or line.startswith(("//", "ASCENDC_SOC_TYPES(")):
+            continue  # ASCENDC_SOC_TYPES rows: the CPU model's run-time refusals only
         m = _ROW.match(line)
         if m is None:
             raise ValueError(f"{TABLE_FILE}:{number}: not an ASCENDC_API row: {line}")

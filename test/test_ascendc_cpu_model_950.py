@@ -18,7 +18,7 @@ from hswc.checker.build import MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
-GROUPS = ("nddma", "loop_mode", "broadcast", "copy")
+GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy")
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +52,77 @@ def test_950_violations_are_one_line_and_exit_3(selftest: Path) -> None:
         lines = run.stderr.strip().splitlines()
         assert run.returncode == 3, (name, run.stderr)
         assert len(lines) == 1 and lines[0].startswith(f"ascendc_cpu: {api}: "), (name, lines)
+
+
+REFUSED_950 = {
+    # A type the SoC's level-2 Maxs does not take fails to compile; the mask form's list is
+    # shorter (no int64_t), so the check follows the form.
+    "Maxs(u16, u16, uint16_t{1}, 8)": "Maxs supports (half, bfloat16_t, float, int16_t, int32_t)",
+    "(void)ascendc_cpu::api::CheckMaxs<int64_t, ascendc_cpu::api::FormMask>()": "Maxs supports",
+    "Axpy(t, t, 2.0f, 8, 1, t)": "ascendc_cpu: Axpy is not modelled: its mask/repeat forms",
+    "MicroAPI::RegTensor<int32_t> d; MicroAPI::RegTensor<float> s; MicroAPI::MaskReg m; "
+    "MicroAPI::Cast<int32_t, float>(d, s, m)": "MicroAPI::Cast is modelled for the float results",
+}
+"""Calls the Ascend 950 build refuses at compile time, with (part of) the message."""
+
+ACCEPTED_950 = ("Maxs(i64, i64, int64_t{0}, 8)",
+                "(void)ascendc_cpu::api::CheckMaxs<int64_t, ascendc_cpu::api::FormCount>()",
+                "Adds(i8, i8, int8_t{1}, 8)", "Axpy(t, h, half(2.0f), 8)")
+"""Calls on types the SoC takes and the model has no lanes for: they compile (and are refused
+when they run), so a kernel's other tiling-key branches can be checked."""
+
+
+def _syntax_check(tmp_path: Path, name: str, calls: list[str] | tuple[str, ...],
+                  head: str = "") -> subprocess.CompletedProcess[str]:
+    body = "".join(
+        f"void F{i}(const LocalTensor<float>& t, const LocalTensor<half>& h, "
+        "const LocalTensor<uint16_t>& u16, const LocalTensor<int64_t>& i64, "
+        "const LocalTensor<int8_t>& i8) { (void)t; (void)h; (void)u16; (void)i64; (void)i8; "
+        f"{c}; }}\n"
+        for i, c in enumerate(calls))
+    src = tmp_path / f"{name}.cpp"
+    src.write_text(f'{head}#include "kernel_operator.h"\nusing namespace AscendC;\n{body}')
+    cxx = shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler (g++)")
+    return subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                           "-DASCENDC_CPU_DAV_3510", f"-I{MODEL}", str(src)],
+                          capture_output=True, text=True, check=False)
+
+
+def test_950_compile_time_refusals_and_types_refused_only_when_run(tmp_path: Path) -> None:
+    refused = _syntax_check(tmp_path, "refused", list(REFUSED_950))
+    assert refused.returncode != 0
+    for call, message in REFUSED_950.items():
+        assert message in refused.stderr, (call, refused.stderr[-3000:])
+    accepted = _syntax_check(tmp_path, "accepted", ACCEPTED_950)
+    assert accepted.returncode == 0, accepted.stderr[-3000:]
+
+
+def test_950_simt_kernels_fail_with_one_line(tmp_path: Path) -> None:
+    run = _syntax_check(tmp_path, "simt", ["(void)0"], head='#include "simt_api/asc_simt.h"\n')
+    assert run.returncode != 0
+    errors = [line for line in run.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and "ascendc_cpu: SIMT is not modelled" in errors[0], run.stderr
+
+
+@pytest.mark.parametrize("family", ["dav_c220", "dav_3510"])
+def test_shift_right_and_left_count_forms(tmp_path: Path, family: str) -> None:
+    """ShiftRight/ShiftLeft: logical on unsigned, arithmetic right on signed lanes, on both
+    families; a shift past the width is a violation on Atlas A2/A3 and 0 / -1 on Ascend 950."""
+    cxx = shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler (g++)")
+    out = tmp_path / "shift_check"
+    flags = ["-DASCENDC_CPU_DAV_3510"] if family == "dav_3510" else []
+    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", *flags, f"-I{MODEL}",
+                    str(ROOT / "test" / "cpp_fixtures" / "shift_check.cpp"), "-o", str(out)],
+                   check=True, capture_output=True, text=True)
+    run = subprocess.run([str(out)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+    wide = subprocess.run([str(out), "--wide"], capture_output=True, text=True, check=False)
+    if family == "dav_c220":
+        want = "ascendc_cpu: ShiftRight: shift 17"
+        assert wide.returncode == 3 and wide.stderr.startswith(want), wide.stderr
+    else:
+        assert wide.returncode == 0 and wide.stdout.split() == ["-1", "0"], wide.stdout

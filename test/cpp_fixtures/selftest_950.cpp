@@ -8,6 +8,7 @@
 // Build (from the repository root):
 //   g++ -std=c++17 -Wall -Wextra -Werror -DASCENDC_CPU_DAV_3510 -I tools/ascendc_cpu
 //       test/cpp_fixtures/selftest_950.cpp
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -237,6 +238,147 @@ void TestCopy()
     CHECK(static_cast<float>(hd.GetValue(1)) == -1.0f && static_cast<float>(hd.GetValue(65)) == -1.0f);
 }
 
+
+// ------------------------------------------------------------------ MicroAPI
+
+constexpr MicroAPI::CastTrait kWiden = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::UNKNOWN,
+    MicroAPI::MaskMergeMode::ZEROING, RoundMode::UNKNOWN};
+constexpr MicroAPI::CastTrait kNarrow = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+    MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+
+/// The ATVOSS/ops-nn 16-bit pattern: 70 halves, 64 per register as floats: LoadAlign
+/// DIST_UNPACK_B16 (each half followed by a 0), Cast to float (RegLayout::ZERO: the even halves),
+/// Muls, Adds, Cast back (the odd halves 0), StoreAlign DIST_PACK_B32 of the lanes on: the tail
+/// iteration writes 6 halves, the rest of UB untouched.
+void TestMicroUnpackCastPack()
+{
+    Core core;
+    selftest::Buffers<2> b(512);
+    LocalTensor<half> in = b.Get<half>(0);
+    LocalTensor<half> out = b.Get<half>(1);
+    for (int i = 0; i < 128; ++i) {
+        in.SetValue(i, half(static_cast<float>(i) * 0.5f));
+        out.SetValue(i, half(-7.0f));
+    }
+    __ubuf__ half* src = (__ubuf__ half*)in.GetPhyAddr();
+    __ubuf__ half* dst = (__ubuf__ half*)out.GetPhyAddr();
+    uint32_t count = 70;
+    MicroAPI::RegTensor<half> h16;
+    MicroAPI::RegTensor<float> f;
+    MicroAPI::RegTensor<half> o16;
+    bool layout = true;
+    for (uint16_t i = 0; i < CeilDivision(70, 64); ++i) {
+        MicroAPI::MaskReg m = MicroAPI::UpdateMask<float>(count);
+        MicroAPI::LoadAlign<half, MicroAPI::LoadDist::DIST_UNPACK_B16>(h16, src + i * 64);
+        layout = layout && static_cast<float>(h16.lane[2]) == static_cast<float>(in.GetValue(i * 64 + 1)) &&
+            h16.lane[3].ToBits() == 0;
+        MicroAPI::Cast<float, half, kWiden>(f, h16, m);
+        MicroAPI::Muls(f, f, 2.0f, m);
+        MicroAPI::Adds(f, f, 1.0f, m);
+        MicroAPI::Cast<half, float, kNarrow>(o16, f, m);
+        layout = layout && o16.lane[1].ToBits() == 0;
+        MicroAPI::StoreAlign<half, MicroAPI::StoreDist::DIST_PACK_B32>(dst + i * 64, o16, m);
+    }
+    CHECK(layout);
+    CHECK(count == 0);
+    bool same = true;
+    for (int i = 0; i < 128; ++i) {
+        const float want = i < 70 ? static_cast<float>(i) + 1.0f : -7.0f;
+        same = same && static_cast<float>(out.GetValue(i)) == want;
+    }
+    CHECK(same);
+    CHECK(CeilDivision(129, 64) == 3 && CeilDivision(5, 0) == 0 && GetVecLen() == 256);
+}
+
+/// Exp, Div, Compares/CompareScalar, Select and Duplicate in registers give the basic API's bits;
+/// ZEROING clears the lanes off; CreateMask's patterns.
+void TestMicroMath()
+{
+    Core core;
+    selftest::Buffers<3> b(256);
+    LocalTensor<float> x = b.Get<float>(0);
+    LocalTensor<float> e = b.Get<float>(1);
+    LocalTensor<float> q = b.Get<float>(2);
+    for (int i = 0; i < 64; ++i) {
+        x.SetValue(i, static_cast<float>(i - 32) * 0.37f);
+    }
+    Exp(e, x, 64);
+    Div(q, e, x, 64);
+    MicroAPI::RegTensor<float> rx, re, rq, one, sel;
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+    MicroAPI::LoadAlign(rx, (__ubuf__ float*)x.GetPhyAddr());
+    MicroAPI::Exp(re, rx, all);
+    MicroAPI::Div(rq, re, rx, all);
+    bool same = true;
+    for (int i = 0; i < 64; ++i) {
+        same = same && selftest::Bits(re.lane[i]) == selftest::Bits(e.GetValue(i)) &&
+            selftest::Bits(rq.lane[i]) == selftest::Bits(q.GetValue(i));
+    }
+    CHECK(same);
+    MicroAPI::MaskReg neg;
+    MicroAPI::Compares<float, CMPMODE::LT>(neg, rx, 0.0f, all);
+    MicroAPI::Duplicate(one, 1.0f);
+    MicroAPI::Select(sel, rx, one, neg);
+    CHECK(sel.lane[0] == rx.lane[0] && sel.lane[40] == 1.0f);
+    MicroAPI::MaskReg gt;
+    MicroAPI::CompareScalar<float, CMPMODE::GT>(gt, rx, 0.0f, all);
+    MicroAPI::Select(sel, rx, one, gt);
+    CHECK(sel.lane[0] == 1.0f && sel.lane[40] == rx.lane[40]);
+    MicroAPI::MaskReg first3 = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::VL3>();
+    MicroAPI::Adds(sel, rx, 1.0f, first3);
+    CHECK(sel.lane[2] == rx.lane[2] + 1.0f && selftest::Bits(sel.lane[3]) == 0);  // ZEROING
+    MicroAPI::Adds<float, float, MicroAPI::MaskMergeMode::MERGING>(sel, rx, 1.0f, first3);
+    CHECK(sel.lane[3] == 0.0f && sel.lane[1] == rx.lane[1] + 1.0f);  // MERGING keeps lane 3
+    MicroAPI::MaskReg m3 = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::M3>();
+    MicroAPI::Mul(sel, rx, rx, m3);
+    CHECK(sel.lane[3] == rx.lane[3] * rx.lane[3] && sel.lane[4] == 0.0f);
+    // AddrReg: element offset index * stride; the store writes the lanes on only.
+    MicroAPI::AddrReg a = MicroAPI::CreateAddrReg<float>(1, 8);
+    MicroAPI::LoadAlign(sel, (__ubuf__ float*)x.GetPhyAddr(), a);
+    CHECK(sel.lane[0] == x.GetValue(8));
+    MicroAPI::StoreAlign((__ubuf__ float*)q.GetPhyAddr(), one, a, first3);
+    CHECK(q.GetValue(8) == 1.0f && q.GetValue(10) == 1.0f && q.GetValue(11) != 1.0f);
+}
+
+/// Axpy is fused (one rounding): with s = x = 1 + 2^-12 (f32) the product 1 + 2^-11 + 2^-24 is not
+/// a float; d = -(1 + 2^-11) gives 2^-24 fused and 0 rounded first. f16 likewise with 1 + 2^-6
+/// (2^-12). The basic count form on 950 agrees; float dst with half src rounds twice.
+void TestAxpy()
+{
+    Core core;
+    const float s = 1.0f + std::ldexp(1.0f, -12);
+    const float d = -(1.0f + std::ldexp(1.0f, -11));
+    MicroAPI::RegTensor<float> rd, rs;
+    MicroAPI::Duplicate(rd, d);
+    MicroAPI::Duplicate(rs, s);
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+    MicroAPI::Axpy(rd, rs, s, all);
+    CHECK(rd.lane[0] == std::ldexp(1.0f, -24) && rd.lane[63] == std::ldexp(1.0f, -24));
+    const half hs = half(1.0f + std::ldexp(1.0f, -6));
+    MicroAPI::RegTensor<half> hd, hx;
+    MicroAPI::Duplicate(hd, half(-(1.0f + std::ldexp(1.0f, -5))));
+    MicroAPI::Duplicate(hx, hs);
+    MicroAPI::MaskReg hall = MicroAPI::CreateMask<half>();
+    MicroAPI::Axpy(hd, hx, hs, hall);
+    CHECK(static_cast<float>(hd.lane[127]) == std::ldexp(1.0f, -12));
+    selftest::Buffers<2> b(256);
+    LocalTensor<float> fd = b.Get<float>(0);
+    LocalTensor<float> fs = b.Get<float>(1);
+    for (int i = 0; i < 16; ++i) {
+        fd.SetValue(i, d);
+        fs.SetValue(i, s);
+    }
+    Axpy(fd, fs, s, 16);
+    CHECK(fd.GetValue(0) == std::ldexp(1.0f, -24) && fd.GetValue(15) == std::ldexp(1.0f, -24));
+    LocalTensor<half> hsrc = b.Get<half>(1);
+    for (int i = 0; i < 16; ++i) {
+        fd.SetValue(i, -(1.0f + std::ldexp(1.0f, -5)));
+        hsrc.SetValue(i, hs);
+    }
+    Axpy(fd, hsrc, hs, 16);  // (1 + 2^-6)^2 = 1 + 2^-5 + 2^-12 is exact in f32: the Add is exact
+    CHECK(fd.GetValue(3) == std::ldexp(1.0f, -12));
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -309,6 +451,45 @@ selftest::Violations AllViolations()
         selftest::Buffers<2> b(256);
         Copy(b.Get<float>(1), b.Get<float>(0), 100);
     }};
+    v["maxs_int64_not_modelled"] = {"Maxs", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Maxs(b.Get<int64_t>(1), b.Get<int64_t>(0), int64_t{0}, 4);
+    }};
+    v["micro_axpy_int64_not_modelled"] = {"MicroAPI::Axpy", [] {
+        MicroAPI::RegTensor<int64_t, MicroAPI::RegTraitNumTwo> d, x;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<int64_t, MicroAPI::MaskPattern::ALL, MicroAPI::RegTraitNumTwo>();
+        MicroAPI::Axpy(d, x, int64_t{2}, m);
+    }};
+    v["micro_pack_store_holes"] = {"MicroAPI::StoreAlign", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        MicroAPI::RegTensor<half> r;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::M3>();
+        MicroAPI::StoreAlign<half, MicroAPI::StoreDist::DIST_PACK_B32>((__ubuf__ half*)b.Get<half>(0).GetPhyAddr(), r, m);
+    }};
+    v["micro_cast_sat"] = {"MicroAPI::Cast", [] {
+        static constexpr MicroAPI::CastTrait sat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::SAT,
+            MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+        MicroAPI::RegTensor<float> f;
+        MicroAPI::RegTensor<half> h;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<float>();
+        MicroAPI::Cast<half, float, sat>(h, f, m);
+    }};
+    v["micro_cast_mode"] = {"MicroAPI::Cast", [] {
+        static constexpr MicroAPI::CastTrait odd = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+            MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_ODD};
+        MicroAPI::RegTensor<float> f;
+        MicroAPI::RegTensor<bfloat16_t> h;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<float>();
+        MicroAPI::Cast<bfloat16_t, float, odd>(h, f, m);
+    }};
+    v["micro_load_unaligned"] = {"MicroAPI::LoadAlign", [] {
+        Core core;
+        selftest::Buffers<1> b(512);
+        MicroAPI::RegTensor<float> r;
+        MicroAPI::LoadAlign(r, (__ubuf__ float*)b.Get<float>(0).GetPhyAddr() + 1);
+    }};
     return v;
 }
 
@@ -321,6 +502,8 @@ int main(int argc, char** argv)
         {"loop_mode", TestLoopMode},
         {"broadcast", TestUbBroadcast},
         {"copy", TestCopy},
+        {"micro", [] { TestMicroUnpackCastPack(); TestMicroMath(); }},
+        {"axpy", TestAxpy},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

@@ -6,10 +6,12 @@
 // of the SoC family: Atlas A2/A3 (dav_c220) by default, Ascend 950 (dav_3510)
 // with -DASCENDC_CPU_DAV_3510 (hswc-check-kernel --soc ascend950 passes it).
 // For every row `ASCENDC_API(Call, result, ...)` it declares
-//   ascendc_cpu::api::CheckCall<T>()
-// whose static_asserts refuse an element type the SoC's call does not take, and
-// a bfloat16_t on a call that rounds (its rounding is documented nowhere, so the
-// model has no exact result for it).
+//   constexpr bool ascendc_cpu::api::CheckCall<T, Form = FormCount>()
+// whose static_asserts refuse an element type the SoC's call does not take in that form, and
+// a bfloat16_t on a call that rounds (its rounding is documented nowhere, so the model has no
+// exact result for it); it returns whether the model has lanes for T (the ASCENDC_API row's
+// types). A type the SoC takes in that form (its ASCENDC_SOC_TYPES row) without lanes here
+// returns false: the call compiles and refuses it when it runs (NotModelled).
 #ifndef ASCENDC_CPU_API_H
 #define ASCENDC_CPU_API_H
 
@@ -29,15 +31,33 @@
 #define ASCENDC_API(call, rounds, dav_c220, dav_3510) ASCENDC_CPU_API_ROW(call, rounds, dav_c220)
 #endif
 
+#if defined(ASCENDC_CPU_DAV_3510)
+#define ASCENDC_SOC_TYPES(call, form, dav_c220, dav_3510) ASCENDC_CPU_SOC_ROW(call, form, dav_3510)
+#else
+#define ASCENDC_SOC_TYPES(call, form, dav_c220, dav_3510) ASCENDC_CPU_SOC_ROW(call, form, dav_c220)
+#endif
+#define ASCENDC_COUNT ::ascendc_cpu::api::FormCount
+#define ASCENDC_MASK ::ascendc_cpu::api::FormMask
+
 #define ASCENDC_CPU_API_ROW(call, rounds, types)                                                        \
-    template <typename T>                                                                                \
-    constexpr void Check##call()                                                                         \
+    struct Tag##call;                                                                                    \
+    template <typename T, typename Form = FormCount>                                                     \
+    constexpr bool Check##call()                                                                         \
     {                                                                                                    \
-        static_assert(::ascendc_cpu::api::kIn<T, ASCENDC_CPU_EXPAND types>,                             \
+        constexpr bool modelled = ::ascendc_cpu::api::kIn<T, ASCENDC_CPU_EXPAND types>;                  \
+        static_assert(modelled || SocTakes<Tag##call, Form, T>::value,                                   \
             #call " supports " #types " on " ASCENDC_CPU_SOC_WORDS " (hswc/api_tables.def)");            \
         static_assert(!(rounds && std::is_same<T, bfloat16_t>::value),                                  \
             "ascendc_cpu: " #call " is not modelled: its bfloat16_t rounding is not documented");        \
+        return modelled;                                                                                 \
     }
+
+#define ASCENDC_CPU_SOC_ROW(call, form, types)                                                          \
+    struct Tag##call;                                                                                    \
+    template <typename T>                                                                                \
+    struct SocTakes<Tag##call, form, T> {                                                                \
+        static constexpr bool value = ::ascendc_cpu::api::kIn<T, ASCENDC_CPU_EXPAND types>;              \
+    };
 
 namespace ascendc_cpu {
 namespace api {
@@ -45,12 +65,27 @@ namespace api {
 template <typename T, typename... Ts>
 constexpr bool kIn = (std::is_same<T, Ts>::value || ...);
 
+/// The forms of a call: level 2 (count) and level 0 (mask/repeat).
+struct FormCount {};
+struct FormMask {};
+
+/// Whether the SoC's `Call` takes T in `Form` (its ASCENDC_SOC_TYPES row; without one, nothing
+/// beyond the ASCENDC_API row's types).
+template <typename Call, typename Form, typename T>
+struct SocTakes {
+    static constexpr bool value = false;
+};
+
 #include "../../hswc/api_tables.def"
 
 }  // namespace api
 }  // namespace ascendc_cpu
 
 #undef ASCENDC_API
+#undef ASCENDC_SOC_TYPES
+#undef ASCENDC_COUNT
+#undef ASCENDC_MASK
+#undef ASCENDC_CPU_SOC_ROW
 #undef ASCENDC_CPU_API_ROW
 #undef ASCENDC_CPU_EXPAND
 #undef ASCENDC_EXACT

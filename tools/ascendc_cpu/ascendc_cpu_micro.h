@@ -3,31 +3,81 @@
 //
 // Part of the AscendC CPU model (see README.md); only with -DASCENDC_CPU_DAV_3510 (the API
 // exists on dav_3510 only). Declarations follow asc-devkit include/basic_api/reg_compute/
-// (kernel_reg_compute_*_intf.h); the behaviour is the documented one where the docs say it,
-// otherwise assumed as stated:
-//   RegTensor<T, trait>   VECTOR_REG_WIDTH (256) bytes of lanes of T per register (REG_NUM of them)
-//   MaskReg               one predicate bit per lane
-//   UpdateMask<T>(n)      the first min(n, lanes) lanes on, and n -= that (saturating at 0)
-//   LoadAlign(reg, p)     every lane from UB p (32-byte aligned); reads the whole register
-//   StoreAlign(p, reg, m) the lanes of m to UB p (32-byte aligned); lanes off are not written
-//   Duplicate(reg, s)     every lane s (converted to T)
-//   Muls(d, s, x, m)      d = s * x rounded to T (RNE) on the lanes of m, 0 on the others
-//                         (MaskMergeMode::ZEROING, the default)
-//   Compare<T, mode>(m, a, b, mask)  m = mask && a <mode> b
-//   Select(d, a, b, m)    d = m ? a : b
-// UB accesses are checked as the level-2 calls' are (bounds, alignment, the sync checker on
-// pipe V). Scalars keep their C++ meaning; __VEC_SCOPE__, __simd_vf__ and __simd_callee__ are
-// nothing on the CPU.
+// (kernel_reg_compute_*_intf.h, kernel_reg_compute_utils.h); the behaviour is the one documented
+// in docs/zh/api/SIMD-API/基础API/Reg矢量计算 where it says it, otherwise assumed as stated.
+//
+// Registers. RegTensor<T, trait> holds VECTOR_REG_WIDTH (VL, 256) bytes of lanes of T per register
+// (REG_NUM of them). MaskReg is VL/8 bits, one per register byte (MaskReg.md: a b16 element has 2
+// bits, a b32 element 4, "only the lowest is significant"): lane i of a T register is on iff the bit
+// of its first byte is. A call that makes a mask for T lanes (UpdateMask, CreateMask, Compare)
+// sets or clears all sizeof(T) bits of each lane (assumed: only the lowest is documented).
+// MaskMergeMode::ZEROING (the default) sets the lanes that are off to 0, MERGING keeps them.
+//
+// Calls (all lanes of a register at once; UB accesses are checked as the level-2 calls' are: inside
+// the UB, aligned as the docs' tables say, the sync checker on pipe V):
+//   UpdateMask<T>(n)        the first min(n, lanes) lanes on, n -= that (saturating at 0)
+//   CreateMask<T, pattern>  MaskPattern ALL, VLn (the first n lanes), M3/M4 (every 3rd/4th lane
+//                           from 0), H/Q (the first half/quarter), ALLF (none)
+//   LoadAlign / DataCopy (UB -> register), LoadDist: DIST_NORM (VL bytes), DIST_UNPACK_B8/B16/B32
+//                           (VL/2 bytes, each element followed by a 0 element), DIST_BRC_B8/B16/B32
+//                           (one element to every lane); forms: address, address + AddrReg,
+//                           PostLiteral::POST_MODE_UPDATE (address += stride elements after)
+//   StoreAlign / DataCopy (register -> UB), StoreDist: DIST_NORM(_B8/_B16/_B32) (the lanes on),
+//                           DIST_PACK_B16/B32/B64 (the low half of each 2/4/8-byte slot, packed),
+//                           DIST_PACK4_B32 (the low byte of each 4-byte slot, packed); a packing store
+//                           needs the slots on to be a prefix (the docs say "stored contiguously",
+//                           which a prefix makes unambiguous); same three forms as LoadAlign
+//   CreateAddrReg<T>(i0, s0, ...)  the offset sum(i_k * s_k) elements
+//   Duplicate(reg, s[, mask])       every lane (on) s converted to T
+//   Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs, Mins: the level-2 calls' lane models
+//                           (ascendc_cpu_vec_common.h: one RNE rounding in T, IEEE 754-2019
+//                           maximum/minimum) and element types (hswc/api_tables.def); Div is
+//                           the basic Div's model (correctly rounded, assumed), whatever algorithm
+//   Exp, Ln, Log, Sqrt      the basic calls' models (ascendc_cpu_vec_math.h), the same bits
+//   Abs, Neg, Relu          the sign cleared / flipped (half, bfloat16_t, float; Neg also
+//                           int16_t/int32_t, wrapping), maximum(x, +0)
+//   Axpy(d, s, x, m)        d = x * s + d with one rounding: fused ("Reg矢量计算接口精度标准汇总":
+//                           "结果等效于：乘累加采用高精度计算, 同比Fma(x, y, z)"); half, float
+//   Compare<T, mode>(m, a, b, mask), Compares / CompareScalar<T, mode>(m, a, s, mask):
+//                           m = mask && a <mode> b (NaN: only NE true), the level-2 calls' types
+//   Select(d, a, b, m)      d = m ? a : b
+//   Cast<T, U, trait>(d, s, mask)  the float results of the Cast page's tables: half/bfloat16_t ->
+//                           float (exact), float -> half (CAST_ODD, RINT..TRUNC), float ->
+//                           bfloat16_t, half <-> bfloat16_t (RINT..TRUNC), int8_t/uint8_t/int16_t
+//                           -> half, int16_t -> float (exact), int32_t/int64_t -> float (RINT..TRUNC),
+//                           rounded as ascendc_cpu_vec_cast.h's CastLane (IEEE, NaN kept quiet).
+//                           Widening k times: destination lane i is source lane k*i + layout
+//                           (RegLayout ZERO..THREE), on iff that source lane is ("mask会按照输入来筛选");
+//                           narrowing: source lane i goes to destination lane k*i + layout, every
+//                           other destination lane 0 (the docs: "目的操作数中的无效元素均为0").
+//                           SatMode::SAT on a float result, and float -> integer / integer ->
+//                           integer conversions, are refused (saturation depends on the CTRL
+//                           register, SetCtrlSpr: the per-instruction mode, CTRL[60] = 0, is assumed
+//                           for NO_SAT); a rounding mode, layout or SatMode outside the pair's row of
+//                           the tables is a run-time violation.
+//   AscendC::CeilDivision(a, b)      (a + b - 1) / b, 0 for b == 0 (kernel_utils_ceil_oom_que.h)
+// Element types outside a call's list fail to compile; a type the SoC's call takes that the model
+// has no lanes for (int64_t, ...) compiles and is refused when the call runs (ascendc_cpu_api.h).
+// Scalars keep their C++ meaning; __VEC_SCOPE__, __simd_vf__ and __simd_callee__ are nothing on
+// the CPU.
 #ifndef ASCENDC_CPU_MICRO_H
 #define ASCENDC_CPU_MICRO_H
 
 #if defined(ASCENDC_CPU_DAV_3510)
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
 
+#include "ascendc_cpu_api.h"
 #include "ascendc_cpu_hb.h"
+#include "ascendc_cpu_unmodelled.h"
+#include "ascendc_cpu_vec_cast.h"
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"
+#include "ascendc_cpu_vec_math.h"
 
 #ifndef __VEC_SCOPE__
 #define __VEC_SCOPE__
@@ -38,10 +88,28 @@
 #ifndef __simd_callee__
 #define __simd_callee__
 #endif
+#ifndef __local_mem__
+#define __local_mem__ __ubuf__  // kernel_reg_compute_common_intf.h: MicroAPI's name of UB memory
+#endif
 
 namespace AscendC {
 
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
+
+/// VL, the RegTensor width in bytes (docs/zh/api/SIMD-API/基础API/工具接口/系统资源与变量/GetVecLen.md).
+constexpr inline uint32_t GetVecLen()
+{
+    return VECTOR_REG_WIDTH;
+}
+
+/// ceil(num1 / num2), 0 for num2 == 0 (asc-devkit impl/basic_api/utils/kernel_utils_ceil_oom_que.h).
+constexpr inline int32_t CeilDivision(int32_t num1, int32_t num2)
+{
+    return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
+}
+
+enum class ExpAlgo { INTRINSIC = 0, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE };
+enum class LnAlgo { INTRINSIC = 0, PRECISION_1ULP_FTZ_TRUE, PRECISION_1ULP_FTZ_FALSE };
 
 namespace Reg {
 
@@ -51,34 +119,97 @@ struct RegTrait {
 };
 constexpr RegTrait RegTraitNumOne = {1};
 constexpr RegTrait RegTraitNumTwo = {2};
-enum class MaskMergeMode { ZEROING, MERGING };
-enum class LoadDist { DIST_NORM };
-enum class StoreDist { DIST_NORM };
+enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
+enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
+enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
+enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
+enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
+enum class LoadDist {
+    DIST_NORM,
+    DIST_BRC_B8,
+    DIST_BRC_B16,
+    DIST_BRC_B32,
+    DIST_US_B8 = 6,
+    DIST_US_B16,
+    DIST_DS_B8,
+    DIST_DS_B16,
+    DIST_BDINTLV,
+    DIST_DINTLV_B8,
+    DIST_DINTLV_B16,
+    DIST_UNPACK_B8,
+    DIST_UNPACK_B16,
+    DIST_BLK,
+    DIST_E2B_B16,
+    DIST_E2B_B32,
+    DIST_UNPACK_B32,
+    DIST_DINTLV_B32,
+    DIST_UNPACK4_B8,
+    DIST_SPLT4CHN_B8,
+    DIST_SPLT2CHN_B8,
+    DIST_SPLT2CHN_B16,
+};
+enum class StoreDist {
+    DIST_NORM_B8,
+    DIST_NORM_B16,
+    DIST_NORM_B32,
+    DIST_FIRST_ELEMENT_B8,
+    DIST_FIRST_ELEMENT_B16,
+    DIST_FIRST_ELEMENT_B32,
+    DIST_PACK_B16,
+    DIST_PACK_B32,
+    DIST_INTLV_B8,
+    DIST_INTLV_B16,
+    DIST_PACK_B64,
+    DIST_INTLV_B32,
+    DIST_PACK4_B32,
+    DIST_MRG4CHN_B8,
+    DIST_MRG2CHN_B8,
+    DIST_MRG2CHN_B16,
+    DIST_NORM
+};
+
+struct CastTrait {
+    RegLayout layoutMode = RegLayout::UNKNOWN;
+    SatMode satMode = SatMode::UNKNOWN;
+    MaskMergeMode mrgMode = MaskMergeMode::UNKNOWN;
+    RoundMode roundMode = RoundMode::UNKNOWN;
+};
+constexpr CastTrait castTrait = {RegLayout::UNKNOWN, SatMode::UNKNOWN, MaskMergeMode::UNKNOWN, RoundMode::UNKNOWN};
+
+/// The algorithm configurations of Exp, Ln and Div (kernel_reg_compute_utils.h, dav_3510's form).
+/// The model computes every algorithm with the basic call's one model.
+struct ExpSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    ExpAlgo algo = ExpAlgo::INTRINSIC;
+};
+struct LnSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    LnAlgo algo = LnAlgo::INTRINSIC;
+};
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    DivAlgo algo = DivAlgo::INTRINSIC;
+};
 
 template <typename T, const RegTrait& regTrait = RegTraitNumOne>
 struct RegTensor {
     using ActualT = T;
+    static constexpr RegTrait trait = regTrait;
     static constexpr int REG_NUM = regTrait.REG_NUM;
     static constexpr uint32_t kLanes = VECTOR_REG_WIDTH / sizeof(T) * static_cast<uint32_t>(REG_NUM);
     T lane[kLanes] = {};
 };
 
+/// VL/8 predicate bits, bit b for register byte b.
 struct MaskReg {
     bool on[VECTOR_REG_WIDTH] = {};
 };
 
-template <typename T, const RegTrait& regTrait = RegTraitNumOne>
-inline MaskReg UpdateMask(uint32_t& count)
-{
-    constexpr uint32_t lanes = RegTensor<T, regTrait>::kLanes;
-    const uint32_t active = count < lanes ? count : lanes;
-    MaskReg m;
-    for (uint32_t i = 0; i < active; ++i) {
-        m.on[i] = true;
-    }
-    count -= active;
-    return m;
-}
+/// An offset in elements of T (CreateAddrReg).
+struct AddrReg {
+    uint64_t offset = 0;
+};
 
 }  // namespace Reg
 
@@ -88,9 +219,52 @@ namespace MicroAPI = Reg;
 
 namespace ascendc_cpu {
 
-/// One register-wide UB access of a MicroAPI call: [p, p + bytes) inside the UB, 32-byte
-/// aligned, ordered on pipe V.
-inline void MicroAccess(const char* api, const void* p, uint64_t bytes, bool write)
+/// The mask bits of one lane of a register of `lanes` lanes (b16: 2, b32: 4; a pair of b64
+/// registers, RegTraitNumTwo, is 64 lanes of 4).
+constexpr uint32_t MaskBitsPerLane(uint32_t lanes)
+{
+    return lanes >= AscendC::VECTOR_REG_WIDTH ? 1 : AscendC::VECTOR_REG_WIDTH / lanes;
+}
+
+template <typename R>
+inline bool LaneOn(const AscendC::Reg::MaskReg& m, uint32_t i)
+{
+    return m.on[i * MaskBitsPerLane(R::kLanes)];
+}
+
+/// Sets (or clears) every bit of lane i of a `lanes`-lane register.
+inline void SetMaskLane(AscendC::Reg::MaskReg& m, uint32_t lanes, uint32_t i, bool v)
+{
+    const uint32_t b = MaskBitsPerLane(lanes);
+    for (uint32_t k = 0; k < b; ++k) {
+        m.on[i * b + k] = v;
+    }
+}
+
+/// dst.lane[i] = f(i) for the lanes of `m`; the others 0 (ZEROING) or kept (MERGING).
+template <AscendC::Reg::MaskMergeMode mode, typename S, typename F>
+inline void MicroLanes(S& dst, const AscendC::Reg::MaskReg& m, F f)
+{
+    using E = typename S::ActualT;
+    for (uint32_t i = 0; i < S::kLanes; ++i) {
+        if (LaneOn<S>(m, i)) {
+            dst.lane[i] = f(i);
+        } else if constexpr (mode != AscendC::Reg::MaskMergeMode::MERGING) {
+            dst.lane[i] = E();
+        }
+    }
+}
+
+/// A call the SoC takes on E that the model has no lanes for: refused when it runs.
+template <typename E>
+[[noreturn]] inline void MicroNotModelled(const char* api)
+{
+    NotModelledType<E>(api);
+}
+
+/// One UB access of a MicroAPI call: [p, p + bytes) inside the UB, aligned to `align` bytes,
+/// ordered on pipe V.
+inline void MicroAccess(const char* api, const void* p, uint64_t bytes, bool write, uint64_t align = kUbBlockBytes)
 {
     const uint8_t* base = Arena();
     const uint8_t* q = static_cast<const uint8_t*>(p);
@@ -99,10 +273,184 @@ inline void MicroAccess(const char* api, const void* p, uint64_t bytes, bool wri
             static_cast<int64_t>(q - base), ", UB ", Rt().ubBytes, " bytes)"));
     }
     const uint64_t off = static_cast<uint64_t>(q - base);
-    if (off % kUbBlockBytes != 0) {
-        Fail(api, Msg("the UB address (offset ", off, ") is not 32-byte aligned"));
+    if (off % align != 0) {
+        Fail(api, Msg("the UB address (offset ", off, ") is not ", align, "-byte aligned"));
     }
     HbAccess(api, write ? "dst" : "src", Pipe::kV, off, bytes, write);
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+namespace Reg {
+
+// region masks
+
+template <typename T, const RegTrait& regTrait = RegTraitNumOne>
+inline MaskReg UpdateMask(uint32_t& count)
+{
+    constexpr uint32_t lanes = RegTensor<T, regTrait>::kLanes;
+    const uint32_t active = count < lanes ? count : lanes;
+    MaskReg m;
+    for (uint32_t i = 0; i < active; ++i) {
+        ascendc_cpu::SetMaskLane(m, lanes, i, true);
+    }
+    count -= active;
+    return m;
+}
+
+template <typename T, MaskPattern mode = MaskPattern::ALL, const RegTrait& regTrait = RegTraitNumOne>
+inline MaskReg CreateMask()
+{
+    constexpr uint32_t lanes = RegTensor<T, regTrait>::kLanes;
+    MaskReg m;
+    for (uint32_t i = 0; i < lanes; ++i) {
+        bool on = false;
+        switch (mode) {
+            case MaskPattern::ALL: on = true; break;
+            case MaskPattern::VL1: on = i < 1; break;
+            case MaskPattern::VL2: on = i < 2; break;
+            case MaskPattern::VL3: on = i < 3; break;
+            case MaskPattern::VL4: on = i < 4; break;
+            case MaskPattern::VL8: on = i < 8; break;
+            case MaskPattern::VL16: on = i < 16; break;
+            case MaskPattern::VL32: on = i < 32; break;
+            case MaskPattern::VL64: on = i < 64; break;
+            case MaskPattern::VL128: on = i < 128; break;
+            case MaskPattern::M3: on = i % 3 == 0; break;
+            case MaskPattern::M4: on = i % 4 == 0; break;
+            case MaskPattern::H: on = i < lanes / 2; break;
+            case MaskPattern::Q: on = i < lanes / 4; break;
+            case MaskPattern::ALLF: on = false; break;
+        }
+        ascendc_cpu::SetMaskLane(m, lanes, i, on);
+    }
+    return m;
+}
+
+// endregion
+
+// region UB <-> register
+
+template <typename T>
+inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0)
+{
+    return AddrReg{static_cast<uint64_t>(index0) * stride0};
+}
+template <typename T>
+inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1)
+{
+    return AddrReg{static_cast<uint64_t>(index0) * stride0 + static_cast<uint64_t>(index1) * stride1};
+}
+template <typename T>
+inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1, uint16_t index2,
+    uint32_t stride2)
+{
+    return AddrReg{static_cast<uint64_t>(index0) * stride0 + static_cast<uint64_t>(index1) * stride1 +
+        static_cast<uint64_t>(index2) * stride2};
+}
+template <typename T>
+inline AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1, uint16_t index2,
+    uint32_t stride2, uint16_t index3, uint32_t stride3)
+{
+    return AddrReg{static_cast<uint64_t>(index0) * stride0 + static_cast<uint64_t>(index1) * stride1 +
+        static_cast<uint64_t>(index2) * stride2 + static_cast<uint64_t>(index3) * stride3};
+}
+
+}  // namespace Reg
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+template <AscendC::Reg::LoadDist dist, typename U, typename T>
+inline void MicroLoad(const char* api, U& dstReg, const T* srcAddr)
+{
+    using AscendC::Reg::LoadDist;
+    using E = typename U::ActualT;
+    static_assert(sizeof(T) == sizeof(E), "LoadAlign: the address's element type and the register's differ");
+    constexpr uint32_t kBytes = sizeof(dstReg.lane);
+    uint8_t* reg = reinterpret_cast<uint8_t*>(dstReg.lane);
+    if constexpr (dist == LoadDist::DIST_NORM) {
+        MicroAccess(api, srcAddr, kBytes, false);
+        std::memcpy(reg, static_cast<const void*>(srcAddr), kBytes);
+    } else if constexpr (dist == LoadDist::DIST_UNPACK_B8 || dist == LoadDist::DIST_UNPACK_B16 ||
+                         dist == LoadDist::DIST_UNPACK_B32) {
+        constexpr uint32_t b = dist == LoadDist::DIST_UNPACK_B8 ? 1 : (dist == LoadDist::DIST_UNPACK_B16 ? 2 : 4);
+        static_assert(sizeof(E) == b, "LoadAlign: DIST_UNPACK_Bn needs an n-bit element type");
+        static_assert(U::REG_NUM == 1, "LoadAlign: DIST_UNPACK_Bn loads one register");
+        MicroAccess(api, srcAddr, kBytes / 2, false);
+        const uint8_t* src = reinterpret_cast<const uint8_t*>(srcAddr);
+        std::memset(reg, 0, kBytes);
+        for (uint32_t i = 0; i < kBytes / (2 * b); ++i) {
+            std::memcpy(reg + 2 * i * b, src + i * b, b);
+        }
+    } else if constexpr (dist == LoadDist::DIST_BRC_B8 || dist == LoadDist::DIST_BRC_B16 ||
+                         dist == LoadDist::DIST_BRC_B32) {
+        constexpr uint32_t b = dist == LoadDist::DIST_BRC_B8 ? 1 : (dist == LoadDist::DIST_BRC_B16 ? 2 : 4);
+        static_assert(sizeof(E) == b, "LoadAlign: DIST_BRC_Bn needs an n-bit element type");
+        MicroAccess(api, srcAddr, b, false, b);
+        for (uint32_t i = 0; i < U::kLanes; ++i) {
+            std::memcpy(reg + i * b, static_cast<const void*>(srcAddr), b);
+        }
+    } else {
+        static_assert(kFalse<U>, "ascendc_cpu: this LoadAlign LoadDist is not modelled");
+    }
+}
+
+template <AscendC::Reg::StoreDist dist, typename U, typename T>
+inline void MicroStore(const char* api, T* dstAddr, const U& srcReg, const AscendC::Reg::MaskReg& mask)
+{
+    using AscendC::Reg::StoreDist;
+    using E = typename U::ActualT;
+    static_assert(sizeof(T) == sizeof(E), "StoreAlign: the address's element type and the register's differ");
+    const uint8_t* reg = reinterpret_cast<const uint8_t*>(srcReg.lane);
+    uint8_t* out = reinterpret_cast<uint8_t*>(dstAddr);
+    if constexpr (dist == StoreDist::DIST_NORM || dist == StoreDist::DIST_NORM_B8 ||
+                  dist == StoreDist::DIST_NORM_B16 || dist == StoreDist::DIST_NORM_B32) {
+        static_assert(dist == StoreDist::DIST_NORM || (dist == StoreDist::DIST_NORM_B8 && sizeof(E) == 1) ||
+                (dist == StoreDist::DIST_NORM_B16 && sizeof(E) == 2) ||
+                (dist == StoreDist::DIST_NORM_B32 && sizeof(E) == 4),
+            "StoreAlign: DIST_NORM_Bn needs an n-bit element type");
+        uint32_t last = 0;
+        for (uint32_t i = 0; i < U::kLanes; ++i) {
+            if (LaneOn<U>(mask, i)) {
+                last = i + 1;
+            }
+        }
+        if (last == 0) {
+            return;
+        }
+        MicroAccess(api, dstAddr, static_cast<uint64_t>(last) * sizeof(E), true);
+        for (uint32_t i = 0; i < last; ++i) {
+            if (LaneOn<U>(mask, i)) {
+                std::memcpy(out + i * sizeof(E), reg + i * sizeof(E), sizeof(E));
+            }
+        }
+    } else if constexpr (dist == StoreDist::DIST_PACK_B16 || dist == StoreDist::DIST_PACK_B32 ||
+                         dist == StoreDist::DIST_PACK_B64 || dist == StoreDist::DIST_PACK4_B32) {
+        static_assert(U::REG_NUM == 1, "StoreAlign: the packing stores are modelled for one register");
+        constexpr uint32_t slot = dist == StoreDist::DIST_PACK_B16 ? 2 : (dist == StoreDist::DIST_PACK_B64 ? 8 : 4);
+        constexpr uint32_t keep = dist == StoreDist::DIST_PACK4_B32 ? 1 : slot / 2;
+        uint32_t n = 0;
+        while (n < AscendC::VECTOR_REG_WIDTH / slot && mask.on[n * slot]) {
+            ++n;
+        }
+        for (uint32_t i = n; i < AscendC::VECTOR_REG_WIDTH / slot; ++i) {
+            if (mask.on[i * slot]) {
+                Fail(api, Msg("a packing StoreDist with a mask whose ", slot, "-byte slots on are not a prefix "
+                    "(slot ", i, " on after slot ", n, " off): where the slots go is not documented"));
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        MicroAccess(api, dstAddr, static_cast<uint64_t>(n) * keep, true);
+        for (uint32_t i = 0; i < n; ++i) {
+            std::memcpy(out + i * keep, reg + i * slot, keep);
+        }
+    } else {
+        static_assert(kFalse<U>, "ascendc_cpu: this StoreAlign StoreDist is not modelled");
+    }
 }
 
 }  // namespace ascendc_cpu
@@ -113,34 +461,88 @@ namespace Reg {
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
 inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr)
 {
-    using E = typename U::ActualT;
-    static_assert(sizeof(T) == sizeof(E), "LoadAlign: the address's element type and the register's differ");
-    ascendc_cpu::MicroAccess("MicroAPI::LoadAlign", srcAddr, sizeof(dstReg.lane), false);
-    std::memcpy(static_cast<void*>(dstReg.lane), static_cast<const void*>(srcAddr), sizeof(dstReg.lane));
+    ascendc_cpu::MicroLoad<dist>("MicroAPI::LoadAlign", dstReg, srcAddr);
+}
+
+template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
+inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset)
+{
+    ascendc_cpu::MicroLoad<dist>("MicroAPI::LoadAlign", dstReg, srcAddr + offset.offset);
+}
+
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
+inline void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not supported");
+    ascendc_cpu::MicroLoad<dist>("MicroAPI::LoadAlign", dstReg, srcAddr);
+    srcAddr += postUpdateStride;
 }
 
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
 inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask)
 {
-    using E = typename U::ActualT;
-    static_assert(sizeof(T) == sizeof(E), "StoreAlign: the address's element type and the register's differ");
-    uint32_t last = 0;
-    for (uint32_t i = 0; i < U::kLanes; ++i) {
-        if (mask.on[i]) {
-            last = i + 1;
-        }
-    }
-    if (last == 0) {
-        return;
-    }
-    ascendc_cpu::MicroAccess("MicroAPI::StoreAlign", dstAddr, static_cast<uint64_t>(last) * sizeof(E), true);
-    uint8_t* out = reinterpret_cast<uint8_t*>(dstAddr);
-    for (uint32_t i = 0; i < last; ++i) {
-        if (mask.on[i]) {
-            std::memcpy(out + i * sizeof(E), &srcReg.lane[i], sizeof(E));
-        }
-    }
+    ascendc_cpu::MicroStore<dist>("MicroAPI::StoreAlign", dstAddr, srcReg, mask);
 }
+
+template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
+inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask)
+{
+    ascendc_cpu::MicroStore<dist>("MicroAPI::StoreAlign", dstAddr + offset.offset, srcReg, mask);
+}
+
+template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
+inline void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is not supported");
+    ascendc_cpu::MicroStore<dist>("MicroAPI::StoreAlign", dstAddr, srcReg, mask);
+    dstAddr += postUpdateStride;
+}
+
+// DataCopy: the earlier name of LoadAlign / StoreAlign (asc-devkit
+// impl/basic_api/reg_compute/kernel_reg_compute_datacopy_intf_impl.h: both call DataCopyImpl).
+template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
+inline void DataCopy(U& dstReg, __ubuf__ T* srcAddr)
+{
+    ascendc_cpu::MicroLoad<dist>("MicroAPI::DataCopy", dstReg, srcAddr);
+}
+
+template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
+inline void DataCopy(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset)
+{
+    ascendc_cpu::MicroLoad<dist>("MicroAPI::DataCopy", dstReg, srcAddr + offset.offset);
+}
+
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
+inline void DataCopy(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "DataCopy: POST_MODE_NORMAL is not supported");
+    ascendc_cpu::MicroLoad<dist>("MicroAPI::DataCopy", dstReg, srcAddr);
+    srcAddr += postUpdateStride;
+}
+
+template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
+inline void DataCopy(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask)
+{
+    ascendc_cpu::MicroStore<dist>("MicroAPI::DataCopy", dstAddr, srcReg, mask);
+}
+
+template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
+inline void DataCopy(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask)
+{
+    ascendc_cpu::MicroStore<dist>("MicroAPI::DataCopy", dstAddr + offset.offset, srcReg, mask);
+}
+
+template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
+inline void DataCopy(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "DataCopy: POST_MODE_NORMAL is not supported");
+    ascendc_cpu::MicroStore<dist>("MicroAPI::DataCopy", dstAddr, srcReg, mask);
+    dstAddr += postUpdateStride;
+}
+
+// endregion
+
+// region Duplicate, Select, Compare
 
 template <typename T = DefaultType, typename U, typename S>
 inline void Duplicate(S& dstReg, U scalarValue)
@@ -151,35 +553,314 @@ inline void Duplicate(S& dstReg, U scalarValue)
     }
 }
 
-template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
-inline void Muls(S& dstReg, S& srcReg, U scalarValue, MaskReg& mask)
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, typename S>
+inline void Duplicate(S& dstReg, U scalarValue, MaskReg& mask)
 {
     using E = typename S::ActualT;
     const E s = static_cast<E>(scalarValue);
-    for (uint32_t i = 0; i < S::kLanes; ++i) {
-        if (mask.on[i]) {
-            dstReg.lane[i] = ascendc_cpu::ArithMul(srcReg.lane[i], s);
-        } else if constexpr (mode == MaskMergeMode::ZEROING) {
-            dstReg.lane[i] = E();
-        }
-    }
-}
-
-template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U>
-inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask)
-{
-    for (uint32_t i = 0; i < U::kLanes; ++i) {
-        dst.on[i] = mask.on[i] && ascendc_cpu::CompareValues(ascendc_cpu::CompareOperand(srcReg0.lane[i]),
-            ascendc_cpu::CompareOperand(srcReg1.lane[i]), mode);
-    }
+    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t) { return s; });
 }
 
 template <typename T = DefaultType, typename U>
 inline void Select(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
     for (uint32_t i = 0; i < U::kLanes; ++i) {
-        dstReg.lane[i] = mask.on[i] ? srcReg0.lane[i] : srcReg1.lane[i];
+        dstReg.lane[i] = ascendc_cpu::LaneOn<U>(mask, i) ? srcReg0.lane[i] : srcReg1.lane[i];
     }
+}
+
+template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U>
+inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    if constexpr (ascendc_cpu::api::CheckCompare<E>()) {
+        MaskReg out;
+        for (uint32_t i = 0; i < U::kLanes; ++i) {
+            ascendc_cpu::SetMaskLane(out, U::kLanes, i, ascendc_cpu::LaneOn<U>(mask, i) &&
+                ascendc_cpu::CompareValues(ascendc_cpu::CompareOperand(srcReg0.lane[i]),
+                    ascendc_cpu::CompareOperand(srcReg1.lane[i]), mode));
+        }
+        dst = out;
+    } else {
+        ascendc_cpu::MicroNotModelled<E>("MicroAPI::Compare");
+    }
+}
+
+template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
+inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    if constexpr (ascendc_cpu::api::CheckCompareScalar<E>()) {
+        const double b = ascendc_cpu::CompareOperand(static_cast<E>(scalarValue));
+        MaskReg out;
+        for (uint32_t i = 0; i < U::kLanes; ++i) {
+            ascendc_cpu::SetMaskLane(out, U::kLanes, i, ascendc_cpu::LaneOn<U>(mask, i) &&
+                ascendc_cpu::CompareValues(ascendc_cpu::CompareOperand(srcReg.lane[i]), b, mode));
+        }
+        dst = out;
+    } else {
+        ascendc_cpu::MicroNotModelled<E>("MicroAPI::Compares");
+    }
+}
+
+/// CompareScalar: Compares's other name (kernel_reg_compute_vec_cmpsel_intf_impl.h).
+template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
+inline void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
+{
+    Compares<T, mode>(dst, srcReg, scalarValue, mask);
+}
+
+// endregion
+
+// region arithmetic
+
+#define ASCENDC_CPU_MICRO_BINARY(Name, Check, fn)                                                      \
+    template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>         \
+    inline void Name(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)                                   \
+    {                                                                                                    \
+        using E = typename U::ActualT;                                                                   \
+        if constexpr (ascendc_cpu::api::Check<E>()) {                                                    \
+            ascendc_cpu::MicroLanes<mode>(dstReg, mask,                                                  \
+                [&](uint32_t i) { return fn(srcReg0.lane[i], srcReg1.lane[i]); });                     \
+        } else {                                                                                         \
+            ascendc_cpu::MicroNotModelled<E>("MicroAPI::" #Name);                                        \
+        }                                                                                                \
+    }
+
+#define ASCENDC_CPU_MICRO_SCALAR(Name, Check, fn)                                                      \
+    template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S> \
+    inline void Name(S& dstReg, S& srcReg, U scalarValue, MaskReg& mask)                                 \
+    {                                                                                                    \
+        using E = typename S::ActualT;                                                                   \
+        if constexpr (ascendc_cpu::api::Check<E>()) {                                                    \
+            const E s = static_cast<E>(scalarValue);                                                     \
+            ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return fn(srcReg.lane[i], s); }); \
+        } else {                                                                                         \
+            ascendc_cpu::MicroNotModelled<E>("MicroAPI::" #Name);                                        \
+        }                                                                                                \
+    }
+
+#define ASCENDC_CPU_MICRO_MATH(Name, Check, fn)                                                        \
+    template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>                  \
+    inline void Name(U& dstReg, U& srcReg, MaskReg& mask)                                                \
+    {                                                                                                    \
+        using E = typename U::ActualT;                                                                   \
+        static_assert(std::is_same<decltype(mode), MaskMergeMode>::value,                                \
+            "ascendc_cpu: MicroAPI::" #Name "'s mode is a MaskMergeMode here (C++17)");                  \
+        ascendc_cpu::api::Check<E>();                                                                    \
+        ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return fn(srcReg.lane[i]); });  \
+    }
+
+ASCENDC_CPU_MICRO_BINARY(Add, CheckAdd, ascendc_cpu::ArithAdd)
+ASCENDC_CPU_MICRO_BINARY(Sub, CheckSub, ascendc_cpu::ArithSub)
+ASCENDC_CPU_MICRO_BINARY(Mul, CheckMul, ascendc_cpu::ArithMul)
+ASCENDC_CPU_MICRO_BINARY(Max, CheckMax, ascendc_cpu::ArithMax)
+ASCENDC_CPU_MICRO_BINARY(Min, CheckMin, ascendc_cpu::ArithMin)
+ASCENDC_CPU_MICRO_SCALAR(Adds, CheckAdds, ascendc_cpu::ArithAdd)
+ASCENDC_CPU_MICRO_SCALAR(Muls, CheckMuls, ascendc_cpu::ArithMul)
+ASCENDC_CPU_MICRO_SCALAR(Maxs, CheckMaxs, ascendc_cpu::ArithMax)
+ASCENDC_CPU_MICRO_SCALAR(Mins, CheckMins, ascendc_cpu::ArithMin)
+ASCENDC_CPU_MICRO_MATH(Exp, CheckExp, ascendc_cpu::MathExp)
+ASCENDC_CPU_MICRO_MATH(Ln, CheckLn, ascendc_cpu::MathLn)
+ASCENDC_CPU_MICRO_MATH(Log, CheckLn, ascendc_cpu::MathLn)
+ASCENDC_CPU_MICRO_MATH(Sqrt, CheckSqrt, ascendc_cpu::MathSqrt)
+
+#undef ASCENDC_CPU_MICRO_BINARY
+#undef ASCENDC_CPU_MICRO_SCALAR
+#undef ASCENDC_CPU_MICRO_MATH
+
+/// src0 / src1 with the basic Div's model (correctly rounded, assumed; the hardware's instruction
+/// is documented within 1 ulp), Div's element types.
+template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>
+inline void Div(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    static_assert(std::is_same<decltype(mode), MaskMergeMode>::value,
+        "ascendc_cpu: MicroAPI::Div's mode is a MaskMergeMode here (C++17)");
+    if constexpr (ascendc_cpu::api::CheckDiv<E>()) {
+        ascendc_cpu::MicroLanes<mode>(dstReg, mask,
+            [&](uint32_t i) { return ascendc_cpu::ArithDiv(srcReg0.lane[i], srcReg1.lane[i]); });
+    } else {
+        ascendc_cpu::MicroNotModelled<E>("MicroAPI::Div");
+    }
+}
+
+/// dstReg = scalarValue * srcReg + dstReg, fused (one rounding: the precision table's "同比Fma");
+/// half, float; int64_t/uint64_t (which the docs list) are refused when they run.
+template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
+inline void Axpy(S& dstReg, S& srcReg, const U scalarValue, MaskReg& mask)
+{
+    using E = typename S::ActualT;
+    static_assert(ascendc_cpu::kIsOneOf<E, half, float, int64_t, uint64_t>,
+        "Axpy supports (half, float, int64_t, uint64_t) on Ascend 950 (MicroAPI Axpy.md)");
+    if constexpr (ascendc_cpu::kIsOneOf<E, half, float>) {
+        const E s = static_cast<E>(scalarValue);
+        ascendc_cpu::MicroLanes<mode>(dstReg, mask,
+            [&](uint32_t i) { return ascendc_cpu::FusedMulAdd(s, srcReg.lane[i], dstReg.lane[i]); });
+    } else {
+        ascendc_cpu::MicroNotModelled<E>("MicroAPI::Axpy");
+    }
+}
+
+/// |x|: the sign bit cleared (Abs's element types).
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void Abs(U& dstReg, U& srcReg, MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    ascendc_cpu::api::CheckAbs<E>();
+    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) {
+        E v = srcReg.lane[i];
+        uint8_t* b = reinterpret_cast<uint8_t*>(&v);
+        b[sizeof(E) - 1] = static_cast<uint8_t>(b[sizeof(E) - 1] & 0x7Fu);
+        return v;
+    });
+}
+
+/// -x: the sign bit flipped on floating lanes (the precision table: "符号位取反"), two's
+/// complement (wrapping) on int16_t/int32_t.
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void Neg(U& dstReg, U& srcReg, MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    static_assert(ascendc_cpu::kIsOneOf<E, half, bfloat16_t, float, int16_t, int32_t>,
+        "ascendc_cpu: MicroAPI::Neg is modelled for half, bfloat16_t, float, int16_t, int32_t");
+    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) {
+        E v = srcReg.lane[i];
+        if constexpr (std::is_integral<E>::value) {
+            return static_cast<E>(0u - static_cast<uint32_t>(v));
+        } else {
+            uint8_t* b = reinterpret_cast<uint8_t*>(&v);
+            b[sizeof(E) - 1] = static_cast<uint8_t>(b[sizeof(E) - 1] ^ 0x80u);
+            return v;
+        }
+    });
+}
+
+/// maximum(x, +0) (Relu's element types).
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void Relu(U& dstReg, U& srcReg, MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    ascendc_cpu::api::CheckRelu<E>();
+    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return ascendc_cpu::ArithMax(srcReg.lane[i], E(0)); });
+}
+
+// endregion
+
+}  // namespace Reg
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+/// The RoundModes, RegLayouts and SatModes a MicroAPI Cast from U to T takes (the Cast page's
+/// tables 6-9, the float results); kModes 0: the pair is not modelled.
+struct MicroCastRow {
+    uint32_t modes;     ///< bit i: RoundMode i; bit 7: RoundMode::UNKNOWN
+    uint32_t layouts;   ///< bit i: RegLayout i; bit 4: RegLayout::UNKNOWN
+    bool sat;           ///< NO_SAT / SAT named (else SatMode::UNKNOWN)
+};
+
+constexpr uint32_t kMicroUnknownMode = 1u << 7;
+constexpr uint32_t kMicroRintToTrunc = 0x3Eu;
+constexpr uint32_t kLayoutSame = 1u << 4;
+constexpr uint32_t kLayouts2 = 0x3u;
+
+template <typename T, typename U>
+constexpr MicroCastRow MicroCastModes()
+{
+    using std::is_same;
+    if constexpr (is_same<T, float>::value && kIsOneOf<U, half, bfloat16_t>) {
+        return {kMicroUnknownMode, kLayouts2, false};
+    } else if constexpr (is_same<T, half>::value && is_same<U, float>::value) {
+        return {kMicroRintToTrunc | (1u << 6), kLayouts2, true};
+    } else if constexpr (is_same<T, bfloat16_t>::value && is_same<U, float>::value) {
+        return {kMicroRintToTrunc, kLayouts2, true};
+    } else if constexpr (is_same<T, bfloat16_t>::value && is_same<U, half>::value) {
+        return {kMicroRintToTrunc, kLayoutSame, false};
+    } else if constexpr (is_same<T, half>::value && is_same<U, bfloat16_t>::value) {
+        return {kMicroRintToTrunc, kLayoutSame, true};
+    } else if constexpr (is_same<T, half>::value && kIsOneOf<U, int8_t, uint8_t>) {
+        return {kMicroUnknownMode, kLayouts2, false};
+    } else if constexpr (is_same<T, half>::value && is_same<U, int16_t>::value) {
+        return {kMicroRintToTrunc, kLayoutSame, false};
+    } else if constexpr (is_same<T, float>::value && is_same<U, int16_t>::value) {
+        return {kMicroUnknownMode, kLayouts2, false};
+    } else if constexpr (is_same<T, float>::value && is_same<U, int32_t>::value) {
+        return {kMicroRintToTrunc, kLayoutSame, false};
+    } else if constexpr (is_same<T, float>::value && is_same<U, int64_t>::value) {
+        return {kMicroRintToTrunc, kLayouts2, false};
+    } else {
+        return {0, 0, false};
+    }
+}
+
+}  // namespace ascendc_cpu
+
+/// Starts a SIMD VF function (asc-devkit's asc_vf_call.md): on the CPU, a plain call of it with the
+/// arguments.
+template <auto funcPtr, typename... Args>
+inline void asc_vf_call(Args&&... args)
+{
+    funcPtr(std::forward<Args>(args)...);
+}
+
+namespace AscendC {
+namespace Reg {
+
+/// Precision conversion from U lanes to T lanes (see the header comment).
+template <typename T = DefaultType, typename U = DefaultType, const CastTrait& trait = castTrait, typename S,
+    typename V>
+inline void Cast(S& dstReg, V& srcReg, MaskReg& mask)
+{
+    using DT = typename S::ActualT;
+    using ST = typename V::ActualT;
+    static_assert(std::is_same<T, DefaultType>::value || std::is_same<T, DT>::value,
+        "MicroAPI::Cast: T is not the destination register's type");
+    static_assert(std::is_same<U, DefaultType>::value || std::is_same<U, ST>::value,
+        "MicroAPI::Cast: U is not the source register's type");
+    constexpr ascendc_cpu::MicroCastRow row = ascendc_cpu::MicroCastModes<DT, ST>();
+    static_assert(row.modes != 0,
+        "ascendc_cpu: MicroAPI::Cast is modelled for the float results of the Cast tables only (this pair is "
+        "not one, or converts to an integer, whose saturation depends on the CTRL register)");
+    static_assert(S::REG_NUM == 1 && V::REG_NUM == 1, "ascendc_cpu: MicroAPI::Cast is modelled for one register");
+    const char* api = "MicroAPI::Cast";
+    const uint32_t modeBit = trait.roundMode == RoundMode::UNKNOWN ? 7u : static_cast<uint32_t>(trait.roundMode);
+    if (modeBit > 7 || ((row.modes >> modeBit) & 1u) == 0) {
+        ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
+            " does not take RoundMode ", ascendc_cpu::RoundModeName(trait.roundMode), " (the Cast page's tables)"));
+    }
+    const uint32_t layoutBit = trait.layoutMode == RegLayout::UNKNOWN ? 4u : static_cast<uint32_t>(trait.layoutMode);
+    if (((row.layouts >> layoutBit) & 1u) == 0) {
+        ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
+            " does not take RegLayout ", static_cast<int>(trait.layoutMode), " (the Cast page's tables)"));
+    }
+    if (trait.satMode == SatMode::SAT) {
+        ascendc_cpu::Fail(api, "SatMode::SAT is not modelled (whether it applies depends on the CTRL register)");
+    }
+    if ((trait.satMode != SatMode::UNKNOWN) != row.sat) {
+        ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
+            row.sat ? " names SatMode::NO_SAT or SAT" : " takes SatMode::UNKNOWN", " (the Cast page's tables)"));
+    }
+    const ascendc_cpu::Rounding r = ascendc_cpu::ToRounding(trait.roundMode);
+    const uint32_t layout = layoutBit == 4u ? 0u : layoutBit;
+    S out;
+    if constexpr (sizeof(DT) > sizeof(ST)) {
+        constexpr uint32_t k = sizeof(DT) / sizeof(ST);
+        for (uint32_t i = 0; i < S::kLanes; ++i) {
+            const uint32_t j = k * i + layout;
+            out.lane[i] = ascendc_cpu::LaneOn<V>(mask, j) ? ascendc_cpu::CastLane<DT, ST>(srcReg.lane[j], r, i) : DT();
+        }
+    } else {
+        constexpr uint32_t k = sizeof(ST) / sizeof(DT);
+        for (uint32_t i = 0; i < V::kLanes; ++i) {
+            out.lane[k * i + layout] =
+                ascendc_cpu::LaneOn<V>(mask, i) ? ascendc_cpu::CastLane<DT, ST>(srcReg.lane[i], r, i) : DT();
+        }
+    }
+    if constexpr (trait.mrgMode == MaskMergeMode::MERGING) {
+        static_assert(ascendc_cpu::kFalse<S>, "ascendc_cpu: MicroAPI::Cast takes MaskMergeMode::ZEROING only");
+    }
+    dstReg = out;
 }
 
 }  // namespace Reg

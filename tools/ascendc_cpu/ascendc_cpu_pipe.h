@@ -517,4 +517,7 @@ inline TPipe* GetTPipePtr()
 }
 }  // namespace AscendC
 
+/// asc-devkit declares GetTPipePtr at global scope (include/basic_api/kernel_common.h).
+using AscendC::GetTPipePtr;
+
 #endif  // ASCENDC_CPU_PIPE_H

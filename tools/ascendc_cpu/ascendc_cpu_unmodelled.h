@@ -41,8 +41,11 @@
 
 namespace AscendC {
 
-// Multiply-adds: whether the product is rounded before the addition is not documented.
+// Multiply-adds: whether the product is rounded before the addition is not documented (Ascend
+// 950's level-2 Axpy is: fused, ascendc_cpu_vec_arith.h).
+#if !defined(ASCENDC_CPU_DAV_3510)
 ASCENDC_CPU_UNMODELLED(Axpy)
+#endif
 ASCENDC_CPU_UNMODELLED(FusedMulAdd)
 ASCENDC_CPU_UNMODELLED(FusedMulAddRelu)
 ASCENDC_CPU_UNMODELLED(MulAddDst)

@@ -12,7 +12,9 @@
 #define ASCENDC_CPU_VEC_ARITH_H
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
@@ -75,8 +77,11 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
         const int32_t& count)                                                                            \
     {                                                                                                    \
-        ascendc_cpu::api::Check##Name<T>();                                                              \
-        ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });         \
+        if constexpr (ascendc_cpu::api::Check##Name<T>()) {                                              \
+            ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });     \
+        } else {                                                                                         \
+            ascendc_cpu::NotModelledType<T>(#Name);                                                      \
+        }                                                                                                \
     }
 
 #define ASCENDC_CPU_SCALAR(Name, lane)                                                                   \
@@ -84,9 +89,12 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,          \
         const int32_t& count)                                                                            \
     {                                                                                                    \
-        ascendc_cpu::api::Check##Name<T>();                                                              \
-        const T s = scalarValue;                                                                         \
-        ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                     \
+        if constexpr (ascendc_cpu::api::Check##Name<T>()) {                                              \
+            const T s = scalarValue;                                                                     \
+            ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                 \
+        } else {                                                                                         \
+            ascendc_cpu::NotModelledType<T>(#Name);                                                      \
+        }                                                                                                \
     }
 
 /// dst[i] = src0[i] OP src1[i]: + - * rounded in T, / correctly rounded,
@@ -114,17 +122,133 @@ ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 template <typename T, bool isSetMask = true>
 inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
 {
-    ascendc_cpu::api::CheckDiv<T>();
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(a, s); });
+    if constexpr (ascendc_cpu::api::CheckDiv<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(a, s); });
+    } else {
+        ascendc_cpu::NotModelledType<T>("Divs");
+    }
 }
 
 template <typename T, bool isSetMask = true>
 inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTensor<T>& src, const int32_t& count)
 {
-    ascendc_cpu::api::CheckDiv<T>();
-    const T s = scalarValue;
-    ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(s, a); });
+    if constexpr (ascendc_cpu::api::CheckDiv<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(s, a); });
+    } else {
+        ascendc_cpu::NotModelledType<T>("Divs");
+    }
+}
+
+#if defined(ASCENDC_CPU_DAV_3510)
+/// Ascend 950's level-2 Axpy, dst[i] = scalarValue * src[i] + dst[i], as asc-devkit's
+/// impl/basic_api/dav_3510/kernel_operator_vec_ternary_scalar_impl.h computes it: half/half and
+/// float/float are MicroAPI Axpy, fused (one rounding: docs/zh/api/附录/Reg矢量计算接口精度标准汇总.md,
+/// "同比Fma"); float dst with half src is the exact Cast to float, Muls and Add in float (two
+/// roundings). bfloat16_t (Mul then Add in bf16) is refused as every bf16 rounding is; int64_t and
+/// uint64_t compile and are refused when they run. The mask/repeat forms are not modelled.
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count)
+{
+    constexpr bool kFused = std::is_same<T, U>::value && ascendc_cpu::kIsOneOf<T, half, float>;
+    constexpr bool kMixed = std::is_same<T, float>::value && std::is_same<U, half>::value;
+    constexpr bool kWide = std::is_same<T, U>::value && ascendc_cpu::kIsOneOf<T, int64_t, uint64_t>;
+    static_assert(kFused || kMixed || kWide || (std::is_same<T, U>::value && std::is_same<T, bfloat16_t>::value),
+        "Axpy supports (half, half), (float, float), (float, half), (bfloat16_t, bfloat16_t), (int64_t, int64_t), "
+        "(uint64_t, uint64_t) on Ascend 950 (dav_3510)");
+    static_assert(!std::is_same<T, bfloat16_t>::value,
+        "ascendc_cpu: Axpy is not modelled: its bfloat16_t rounding is not documented");
+    const char* api = "Axpy";
+    if constexpr (kWide) {
+        ascendc_cpu::NotModelledType<T>(api);
+    } else {
+        const uint32_t n = ascendc_cpu::CheckCount(api, count);
+        if (n == 0) {
+            return;
+        }
+        ascendc_cpu::CheckUb(api, "src", src.cpu_, static_cast<uint64_t>(n) * sizeof(U), ascendc_cpu::Access::kVecRead);
+        ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(n) * sizeof(T), ascendc_cpu::Access::kVecRead);
+        ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(n) * sizeof(T), ascendc_cpu::Access::kVecWrite);
+        std::vector<T> out(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            const U x = ascendc_cpu::Load<U>(src.cpu_.ptr + i * sizeof(U));
+            const T d = ascendc_cpu::Load<T>(dst.cpu_.ptr + i * sizeof(T));
+            if constexpr (kFused) {
+                out[i] = ascendc_cpu::FusedMulAdd(scalarValue, x, d);
+            } else {
+                const float p = ascendc_cpu::ArithMul(static_cast<float>(x), static_cast<float>(scalarValue));
+                out[i] = ascendc_cpu::ArithAdd(p, d);
+            }
+        }
+        std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), static_cast<size_t>(n) * sizeof(T));
+    }
+}
+
+template <typename T, typename U, bool isSetMask = true, typename M, typename P>
+inline void Axpy(const LocalTensor<T>&, const LocalTensor<U>&, const U&, M, const uint8_t, const P&)
+{
+    static_assert(ascendc_cpu::kFalse<T, M>,
+        "ascendc_cpu: Axpy is not modelled: its mask/repeat forms are not (the count form is)");
+}
+#endif
+
+/// dst[i] = src[i] >> scalarValue (ShiftRight) or << (ShiftLeft), count form (asc-devkit
+/// docs/zh/api/SIMD-API/基础API/Memory矢量计算/逻辑计算/ShiftRight.md, ShiftLeft.md): unsigned lanes
+/// shift logically, signed lanes right arithmetically (the sign copied in), left shifts fill 0.
+/// Atlas A2/A3: int16_t, uint16_t, int32_t, uint32_t, a shift in [0, bits] (else a violation);
+/// Ascend 950 also int8_t, uint8_t, int64_t, uint64_t, any shift >= 0. A shift by the width or
+/// more gives 0, or -1 for a negative signed lane shifted right (the 950 docs; at exactly the width
+/// on A2/A3 the same, assumed).
+template <bool kRight, typename T>
+inline void ShiftCount(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalarValue,
+    const int32_t& count)
+{
+#if defined(ASCENDC_CPU_DAV_3510)
+    static_assert(ascendc_cpu::kIsOneOf<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>,
+        "ShiftLeft/ShiftRight support (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t) on "
+        "Ascend 950 (dav_3510)");
+    constexpr bool kBounded = false;
+#else
+    static_assert(ascendc_cpu::kIsOneOf<T, int16_t, uint16_t, int32_t, uint32_t>,
+        "ShiftLeft/ShiftRight support (int16_t, uint16_t, int32_t, uint32_t) on Atlas A2/A3 (dav_c220)");
+    constexpr bool kBounded = true;
+#endif
+    constexpr int64_t kBits = static_cast<int64_t>(sizeof(T)) * 8;
+    const int64_t k = static_cast<int64_t>(scalarValue);
+    if (k < 0 || (kBounded && k > kBits)) {
+        ascendc_cpu::Fail(api, ascendc_cpu::Msg("shift ", k, " outside [0, ", kBounded ? kBits : INT64_MAX, "] for ",
+            ascendc_cpu::TypeName<T>()));
+    }
+    ascendc_cpu::Unary(api, dst, src, count, [k](T a) {
+        using W = typename std::make_unsigned<T>::type;
+        if (k >= kBits) {
+            return (kRight && std::is_signed<T>::value && a < 0) ? static_cast<T>(-1) : T(0);
+        }
+        if constexpr (kRight) {
+            if constexpr (std::is_signed<T>::value) {
+                return static_cast<T>(a < 0 ? ~(~a >> k) : (a >> k));  // arithmetic, without relying on >>'s sign
+            } else {
+                return static_cast<T>(a >> k);
+            }
+        } else {
+            return static_cast<T>(static_cast<W>(static_cast<W>(a) << k));
+        }
+    });
+}
+
+template <typename T, bool isSetMask = true>
+inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
+    const int32_t& count)
+{
+    ShiftCount<true>("ShiftRight", dst, src, scalarValue, count);
+}
+
+template <typename T, bool isSetMask = true>
+inline void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
+    const int32_t& count)
+{
+    ShiftCount<false>("ShiftLeft", dst, src, scalarValue, count);
 }
 
 /// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).

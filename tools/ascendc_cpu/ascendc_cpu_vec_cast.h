@@ -84,6 +84,7 @@ inline Rounding ToRounding(AscendC::RoundMode m)
         case RoundMode::CAST_ROUND: return Rounding::kRound;
         case RoundMode::CAST_TRUNC: return Rounding::kTrunc;
         case RoundMode::CAST_ODD: return Rounding::kOdd;
+        default: break;  // UNKNOWN (exact conversions only) and Ascend 950's modes no conversion here takes
     }
     return Rounding::kRint;
 }
@@ -99,8 +100,10 @@ inline const char* RoundModeName(AscendC::RoundMode m)
         case RoundMode::CAST_ROUND: return "CAST_ROUND";
         case RoundMode::CAST_TRUNC: return "CAST_TRUNC";
         case RoundMode::CAST_ODD: return "CAST_ODD";
+        case RoundMode::UNKNOWN: return "UNKNOWN";
+        default: break;
     }
-    return "?";
+    return "CAST_HYBRID/CAST_EVEN/CAST_ZERO";
 }
 
 inline std::string ModeList(uint32_t modes)
@@ -205,7 +208,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     static_assert(kModes != 0 || (std::is_same<T, half>::value && std::is_same<U, int32_t>::value),
         "ascendc_cpu: this Cast source/destination type pair does not exist on ascend910b");
     const char* api = "Cast";
-    if (((kModes >> static_cast<uint32_t>(roundMode)) & 1u) == 0) {
+    if (static_cast<uint32_t>(roundMode) >= 7 || ((kModes >> static_cast<uint32_t>(roundMode)) & 1u) == 0) {
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<U>(), " -> ", ascendc_cpu::TypeName<T>(),
             " does not support ", ascendc_cpu::RoundModeName(roundMode), " on ascend910b (supported: ",
             ascendc_cpu::ModeList(kModes), ")"));

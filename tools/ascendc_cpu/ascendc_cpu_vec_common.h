@@ -15,6 +15,7 @@
 #ifndef ASCENDC_CPU_VEC_COMMON_H
 #define ASCENDC_CPU_VEC_COMMON_H
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -33,6 +34,12 @@ enum class RoundMode : uint8_t {
     CAST_ROUND,     ///< nearest, ties away from zero
     CAST_TRUNC,     ///< toward zero
     CAST_ODD,       ///< round to odd
+#if defined(ASCENDC_CPU_DAV_3510)
+    CAST_HYBRID,    ///< Ascend 950: hifloat8's hybrid rounding (no conversion of the model takes it)
+    CAST_EVEN,      ///< Ascend 950 (asc-devkit kernel_utils_mode.h; no conversion of the model takes it)
+    CAST_ZERO,      ///< Ascend 950 (likewise)
+#endif
+    UNKNOWN = 0xFF,  ///< no rounding named: MicroAPI's CastTrait for the exact conversions
 };
 
 /// Compare modes: the result bit is (src0 OP src1).
@@ -112,6 +119,16 @@ constexpr const char* TypeName()
     } else {
         return "an unsupported type";
     }
+}
+
+/// A call on an element type the SoC's call takes but the model has no lanes for (an
+/// ASCENDC_SOC_TYPES type of hswc/api_tables.def outside the call's ASCENDC_API row): it compiles,
+/// and running it ends the run here.
+template <typename T>
+[[noreturn]] inline void NotModelledType(const char* api)
+{
+    Fail(api, Msg("element type ", TypeName<T>(), ": the SoC's call takes it, the CPU model has no lanes for it "
+        "(not modelled)"));
 }
 
 /// The value of a half/bfloat16_t/float lane, exactly, as a double.
@@ -201,6 +218,28 @@ template <typename T>
 inline T ArithDiv(T a, T b)
 {
     return FromDouble<T>(AsDouble(a) / AsDouble(b));
+}
+
+/// round_T(a * b + c) with one rounding (a fused multiply-add) for half and float lanes: the
+/// product is exact in double (at most 2 * 24 significant bits); the sum is rounded to double
+/// with round-to-odd (TwoSum's error decides the sticky bit), and rounding that again to T (24 or
+/// 11 bits, at most 53 - 2) is the correctly rounded T result (Boldo and Melquiond 2008).
+template <typename T>
+inline T FusedMulAdd(T a, T b, T c)
+{
+    const double p = AsDouble(a) * AsDouble(b);
+    const double q = AsDouble(c);
+    double s = p + q;
+    if (std::isfinite(s)) {
+        const double bv = s - p;
+        const double err = (p - (s - bv)) + (q - bv);
+        uint64_t bits = 0;
+        std::memcpy(&bits, &s, sizeof bits);
+        if (err != 0 && (bits & 1u) == 0) {
+            s = std::nextafter(s, err > 0 ? HUGE_VAL : -HUGE_VAL);
+        }
+    }
+    return FromDouble<T>(s);
 }
 
 /// IEEE 754-2019 maximum (kMax) or minimum: NaN if either operand is NaN

@@ -1,0 +1,2 @@
+// simt_api/device_functions.h - SIMT is not modelled: see ../ascendc_cpu_simt.h.
+#include "../ascendc_cpu_simt.h"
