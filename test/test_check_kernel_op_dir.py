@@ -150,7 +150,9 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
     ("threshold_grad_v2_d", ("hsg.threshold_grad", {}, "threshold_grad_v2_d = hsg.threshold_grad "
                                                         "(same name)")),
     ("soft_shrink_grad", ("hsg.softshrink_grad", {}, "soft_shrink_grad = hsg.softshrink_grad")),
-    ("gelu", ("hsg.gelu", {}, "gelu = hsg.gelu (same name)")),
+    ("gelu", ("hsg.gelu", {"approximate": "tanh"}, "gelu = hsg.gelu(approximate=tanh)")),
+    ("gelu_v2", ("hsg.gelu", {}, "gelu_v2 = hsg.gelu")),
+    ("gelu_grad_v2", ("hsg.gelu_grad", {}, "gelu_grad_v2 = hsg.gelu_grad")),
     ("swish_v2", ("hsg.silu", {}, "swish_v2 = hsg.silu")),
     ("logsigmoid_v2", ("hsg.log_sigmoid", {}, "logsigmoid_v2 = hsg.log_sigmoid")),
     ("logsigmoid_grad", ("hsg.log_sigmoid_grad", {}, "logsigmoid_grad = hsg.log_sigmoid_grad")),

@@ -111,7 +111,8 @@ class OpDir:
         """(the reference's attributes, the tiling's)."""
         from hswc.checker.expected import named_op
 
-        specs = named_op(hsg_op).ATTRIBUTES
+        op = named_op(hsg_op)
+        specs = (*op.ATTRIBUTES, *op.OPTIONS)  # the float attributes, then gelu's approximate
         semantic: dict[str, str] = {}
         tiling: dict[str, str] = {}
         for name, value in given.items():

@@ -1,9 +1,9 @@
 """hswc-check-kernel --sweep OPS_NN_DIR: every op folder of an ops-nn tree that maps to an hsg op,
 checked from its folder alone on each SoC its definition configures, in one table.
 
-An op folder maps by its name, without a version suffix (`_v2`, `_v3`, `_d`): the family op of
-the same name (FAMILY.md; `leakyrelu` and `soft_shrink` spelled as the family does), or one of
-these, with the attributes that make them the same function:
+An op folder maps by its name (as listed below), else without a version suffix (`_v2`, `_v3`,
+`_d`): the hsg op of the same name (FAMILY.md, EXPONENTIAL.md), or one of these, with the
+attributes that make them the same function:
 
     relu6, relu6_d       hsg.hardtanh       min_val = 0, max_val = 6
     relu6_grad           hsg.hardtanh_grad  min_val = 0, max_val = 6
@@ -12,6 +12,8 @@ these, with the attributes that make them the same function:
     shrink               hsg.softshrink     lambd = bias = 0.5 (ONNX Shrink with bias = lambd)
     threshold_grad_v2_d  hsg.threshold_grad
     threshold, _v2       hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
+    gelu, gelu_grad      hsg.gelu, hsg.gelu_grad  approximate = "tanh" (ops-nn's Gelu and GeluGrad
+                         are the tanh form; GeluV2 and GeluGradV2 take approximate, default none)
     swish, swish_v2      hsg.silu           (Swish's scale left at its default, 1)
     logsigmoid           hsg.log_sigmoid    (ops-nn spells it without the underscore)
     logsigmoid_grad      hsg.log_sigmoid_grad
@@ -48,6 +50,10 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "threshold": ("threshold", {"threshold": "0.5", "value": "-2"}),
     "leakyrelu": ("leaky_relu", {}),
     "soft_shrink_grad": ("softshrink_grad", {}),
+    "gelu": ("gelu", {"approximate": "tanh"}),
+    "gelu_grad": ("gelu_grad", {"approximate": "tanh"}),
+    "gelu_v2": ("gelu", {}),
+    "gelu_grad_v2": ("gelu_grad", {}),
     "swish": ("silu", {}),
     "logsigmoid": ("log_sigmoid", {}),
     "logsigmoid_grad": ("log_sigmoid_grad", {}),
@@ -64,7 +70,7 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
     from hswc.dialects import hsg
 
     family = {op.name.removeprefix("hsg."): op for op in hsg.NAMED_OPS}
-    stem = _VERSION.sub("", folder.name)
+    stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)
     if stem in ALIASES:
         op, attrs = ALIASES[stem]
         said = ", ".join(f"{k}={v}" for k, v in attrs.items())
