@@ -351,3 +351,22 @@ def test_first_differences_show_each_kind_with_every_input_in_hex() -> None:
     assert row.actual == "0x3fc0 (1.5)" and row.expected == "0x4000 (2)"
 
 # endregion
+
+
+def test_the_assumed_call_notes_read_the_headers_the_kernel_includes(tmp_path: Path) -> None:
+    """An ops-nn arch35 kernel's calls sit in the DAG header it includes (ATVOSS's Vec::Exp<T>),
+    not in its entry file; a header of the other SoC's folder it does not include is not read."""
+    from hswc.checker import kernel_source
+
+    kernel = tmp_path / "op" / "op_kernel"
+    (kernel / "arch35").mkdir(parents=True)
+    (kernel / "arch22").mkdir()
+    (kernel / "k_apt.cpp").write_text(
+        '#include "kernel_operator.h"\n#include "arch35/k_dag.h"\n'
+        'extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, '
+        'GM_ADDR tiling) {}\n')
+    (kernel / "arch35" / "k_dag.h").write_text("using E = Bind<Vec::Exp<T>, In0>;\n")
+    (kernel / "arch22" / "k_other.h").write_text("Div(z, x, y, n);\n")
+    sources = kernel_source.scan(kernel / "k_apt.cpp", None, (), [])
+    text = sources.own_text()
+    assert "Vec::Exp<T>" in text and "Div(" not in text

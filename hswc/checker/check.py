@@ -151,10 +151,10 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                   + (f"tiling struct {struct}" if struct else "tiling: the raw bytes the op's "
                      "tiling writes (the kernel reads them itself)"),
         per_dtype=shown, input_names=tuple(entry.gm_arguments[:count]))
-    text = sources.text()
+    text = sources.own_text()
     called: dict[str, list[str]] = {}
-    for call, note in ASSUMED_CALLS.items():
-        if re.search(rf"\b{call}\s*(<[^;()]*>)?\s*\(", text):
+    for call, note in ASSUMED_CALLS.items():  # a call, or ATVOSS's Vec::Call<T> in a DAG
+        if re.search(rf"\b{call}\s*(<[^;()]*>)?\s*\(|\bVec::{call}\s*<", text):
             called.setdefault(note, []).append(call)
     for note, calls in called.items():
         report.notes.append(f"the kernel calls {', '.join(calls)}: {note}")

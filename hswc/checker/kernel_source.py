@@ -106,6 +106,29 @@ class KernelSources:
     def text(self) -> str:
         return "\n".join(strip_comments(_read(f)) for f in self.files)
 
+    def own_text(self) -> str:
+        """The sources and the headers their quoted includes reach below the kernel's own
+        folder (an ops-nn kernel's `arch35/x_dag.h`), not the libraries it includes."""
+        seen: dict[Path, None] = {}
+        todo = list(self.files)
+        root = (self.directory.parent if self.directory.name == "op_kernel"
+                else self.directory).resolve()
+        while todo:
+            path = todo.pop().resolve()
+            if path in seen or not path.is_file():
+                continue
+            seen[path] = None
+            for name in _QUOTED_INCLUDE.findall(_read(path)):
+                for base in (path.parent, self.directory):
+                    found = (base / name).resolve()
+                    if found.is_relative_to(root) and found.is_file():
+                        todo.append(found)
+                        break
+        return "\n".join(strip_comments(_read(f)) for f in seen)
+
+
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
 
 def _read(path: Path) -> str:
     try:
