@@ -13,7 +13,9 @@ written for these tests), built as ops-nn's own CMake builds it:
   which ops-nn's kernel build finds in tbe/ascendc/inc/ (its common/inc/op_kernel/).
 
 Also: where nlohmann/json is looked for, and the message when a tiling needs it and it is not
-there.
+there; and an op whose tiling data class exists only on the host (activation/leaky_host_data, as
+ops-nn's sigmoid): the kernel says GET_TILING_DATA and gets the struct generated from the class
+REGISTER_TILING_DATA_CLASS registers, force-included as CANN's kernel build does.
 """
 
 from __future__ import annotations
@@ -130,3 +132,34 @@ def test_a_tiling_that_needs_nlohmann_json_where_there_is_none_says_so(
     assert "needs nlohmann/json (it includes <nlohmann/json.hpp>), which is not found" in text
     assert "$JSON_SOURCE_PATH/include" in text and "pip install nlohmann-json" in text
     assert "\n" not in text  # one line for the sweep's table
+
+
+HOST_DATA = TREE / "activation" / "leaky_host_data"
+
+
+def test_a_tiling_data_class_only_the_host_declares_is_the_kernels_generated_struct() -> None:
+    p = plan(replace(BASE, kernel=str(HOST_DATA), sizes=(129,)))
+    try:
+        assert p.struct == "LeakyHostDataTilingData"
+        header = p.report.notes[1].rsplit("(", 1)[1].rstrip(")")
+        assert "generated from the tiling-data class LeakyHostData's tiling registers" in (
+            p.report.notes[1])
+        assert header in p.options.forced_includes
+        text = Path(header).read_text()
+        # The host's layout, asserted in the header: the 2-byte flag at 28, marks at 32, 48 in all.
+        for line in ("int32_t marks[3]{};", "sizeof(LeakyHostDataTilingData) == 48",
+                     "offsetof(LeakyHostDataTilingData, flag) == 28",
+                     "offsetof(LeakyHostDataTilingData, marks) == 32"):
+            assert line in text
+        # Not op_kernel/leaky_host_data_tiling_data.h's struct of that name (another kernel's).
+        assert "smallCoreDataNum" not in {f.name for f in p.fields}
+        launch = p.cases[0].launch
+        assert launch.fields["flag"] == 0x1234 and launch.fields["negativeSlope"] == 0.25
+        raw = launch.raw
+        assert raw is not None and len(raw) == 48
+        assert struct.unpack_from("<H2x3i", raw, 28) == (0x1234, 1, 2, 3)
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()  # the kernel writes nothing unless flag and marks came

@@ -96,9 +96,16 @@ class Plan:
 
 def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
             include_dirs: tuple[Path, ...], opdir: OpDir | None = None,
+            generated: tuple[str, Path] | None = None,
             ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None]:
+    """The tiling struct the kernel reads, its fields and the file declaring it. `generated`:
+    the struct an op folder's build generates from its tiling-data class, and its header
+    (HostTiling.tiling_data_header), which the kernel gets when it says GET_TILING_DATA or names
+    that struct without declaring it."""
     struct = o.tiling_struct or sources.tiling_struct_used or (
         opdir.struct_from_tiling() if opdir is not None else None)
+    if struct is None and generated is not None and sources.gets_tiling_data:
+        struct = generated[0]
     if struct is None and opdir is not None:
         return None, (), None
     if struct is None:
@@ -111,6 +118,12 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
     for f in headers:
         if not f.is_file():
             raise CheckError(f"--include {f}: no such file")
+    if generated is not None and struct == generated[0]:
+        # What the build force-includes, whatever else of that name the sources hold
+        # (experimental/activation/sigmoid's A2 struct in op_kernel/sigmoid_tiling_data.h).
+        declared = kernel_source.declared_fields(generated[1], struct)
+        assert declared is not None
+        return struct, declared, generated[1]
     fields, where = kernel_source.find_struct(sources, struct, include_dirs, headers)
     return struct, fields, where
 
@@ -193,6 +206,59 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     return ref, tiling_attrs, scalars, forward
 
 
+def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
+                     include_dirs: tuple[Path, ...], opdir: OpDir | None,
+                     ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
+                                CheckError | None]:
+    """`_struct`'s answer, and for an op folder whose kernel names a struct it does not
+    declare (perhaps the op's tiling-data class: `_generated_struct`), none and why."""
+    try:
+        return (*_struct(o, sources, include_dirs, opdir), None)
+    except CheckError as error:
+        if opdir is None or not str(error).startswith("no tiling struct "):
+            raise
+        return None, (), None, error
+
+
+def _defined_dtypes(o: CheckOptions, opdir: OpDir, ref: expected.Reference,
+                    dtypes: tuple[str, ...], notes: list[str]) -> tuple[str, ...]:
+    """The dtypes to run that the op's definition takes (a note for those left out)."""
+    supported = opdir.dtypes()
+    left_out = [d for d in dtypes if d not in supported]
+    if left_out and o.dtypes:
+        raise CheckError(f"--dtypes {','.join(left_out)}: {opdir.op.name}'s definition "
+                         f"({opdir.def_names}) does not take them")
+    dtypes = tuple(d for d in dtypes if d in supported)
+    if left_out:
+        notes.append(f"{', '.join(left_out)}: not in {opdir.op.name}'s definition, not run")
+    if not dtypes:
+        raise CheckError(f"{opdir.def_names}: {opdir.op.name} takes none of the dtypes the "
+                         f"reference has ({', '.join(ref.dtypes)})")
+    return dtypes
+
+
+def _generated_struct(o: CheckOptions, sources: kernel_source.KernelSources,
+                      include_dirs: tuple[Path, ...], opdir: OpDir,
+                      host: host_tiling.HostTiling, missing: CheckError | None,
+                      ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
+                                 CheckOptions]:
+    """The tiling struct of a kernel that declares none (GET_TILING_DATA, or a struct named
+    but not declared): the one generated from the op's registered tiling-data class, force-
+    included into the kernel build as CANN's build does; a kernel that reads the raw tiling
+    itself keeps None. `missing`: why the struct the kernel names was not found."""
+    generated = host.tiling_data_header() if missing is not None or sources.gets_tiling_data \
+        else None
+    named = o.tiling_struct or sources.tiling_struct_used
+    if generated is None or (missing is not None and named != generated[0]):
+        if missing is not None:
+            raise missing
+        return None, (), None, o
+    struct, fields, where = _struct(o, sources, include_dirs, opdir, generated)
+    host.fields_of = struct
+    return struct, fields, where, replace(o, forced_includes=(*o.forced_includes,
+                                                              str(generated[1])))
+
+
 def _uses_op_dir(o: CheckOptions) -> bool:
     return (o.tiling_function is None and not o.tiling and o.op is not None
             and op_folder.is_op_folder(o.kernel))
@@ -218,7 +284,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     if unknown:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
-    struct, fields, struct_file = _struct(o, sources, include_dirs, opdir)
+    struct, fields, struct_file, missing = _declared_struct(o, sources, include_dirs, opdir)
     platform = _platform(o)
     user = load_inputs(o, ref)
     source = tiling_source(o)
@@ -231,18 +297,15 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         host = host_tiling.build(opdir.folder, opdir.op, tiling_attrs, struct,
                                  [f.name for f in fields], struct_file, template, opdir.cxx,
                                  workdir / "host", frozenset(scalars))
+        if struct is None:
+            struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
+                                                               host, missing)
+            if struct is not None:
+                notes.append(f"tiling struct {struct}: generated from the tiling-data class "
+                             f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
+                             f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
-        supported = opdir.dtypes()
-        left_out = [d for d in dtypes if d not in supported]
-        if left_out and o.dtypes:
-            raise CheckError(f"--dtypes {','.join(left_out)}: {opdir.op.name}'s definition "
-                             f"({opdir.def_names}) does not take them")
-        dtypes = tuple(d for d in dtypes if d in supported)
-        if left_out:
-            notes.append(f"{', '.join(left_out)}: not in {opdir.op.name}'s definition, not run")
-        if not dtypes:
-            raise CheckError(f"{opdir.def_names}: {opdir.op.name} takes none of the dtypes the "
-                             f"reference has ({', '.join(ref.dtypes)})")
+        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes)
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user)
     known = {f.name for f in fields}
     for case in cases:

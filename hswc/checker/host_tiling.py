@@ -16,8 +16,11 @@ reads is refused (the kernel would not see it).
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +29,7 @@ from hswc.checker import build as builder
 from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
-from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalised
+from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalised, snake
 from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
@@ -148,6 +151,9 @@ class HostTiling:
     soc: str
     one_element: frozenset[int] = frozenset()
     """Inputs that are one-element tensors (an attribute passed as a tensor)."""
+    fields_of: str | None = None
+    """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
+    is generated from the class: `tiling_data_header`)."""
     _cache: dict[tuple[int, str, int, int], Launch] = field(default_factory=dict)
     _checked: bool = False
 
@@ -171,6 +177,8 @@ class HostTiling:
                     for a in ("--input", f"{ge}:{1 if k in self.one_element else total}")]
         command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
         command += [a for value in self.attributes for a in ("--attr", value)]
+        if self.fields_of is not None:
+            command += ["--fields-of", self.fields_of]
         where = (f"{self.op_type}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
                  f" for {total} {dtype} elements")
         try:
@@ -207,6 +215,30 @@ class HostTiling:
         chosen = dict(w.split("=", 1) for w in lines.get("template", "").split())
         return Launch(fields, int(block[0]), int(lines.get("tiling_key", "0")),
                       self._template_args(chosen), raw)
+
+    def tiling_data_header(self) -> tuple[str, Path] | None:
+        """The kernel's tiling struct as CANN's kernel build generates it from the tiling-data
+        class REGISTER_TILING_DATA_CLASS names for the op type (ops-nn's kernels that say
+        `GET_TILING_DATA(d, tiling)` and use `SigmoidTilingData` without declaring it get it
+        force-included): (the class, the header the harness wrote), or None when the tiling
+        registers no class for the op type. The header's folder depends on its text alone (the
+        build cache keys on the kernel build's command line, which names it)."""
+        done = subprocess.run([str(self.executable), "--tiling-header", self.op_type],
+                              capture_output=True, text=True, errors="replace", timeout=TIMEOUT,
+                              check=False)
+        first = done.stdout.split("\n", 1)[0]
+        if done.returncode != 0 or not first.startswith("// tiling-data class "):
+            return None
+        name = first.removeprefix("// tiling-data class ").strip()
+        tag = hashlib.sha256(done.stdout.encode()).hexdigest()[:16]
+        directory = Path(tempfile.gettempdir()) / f"hswc-tiling-data-{os.getuid()}" / tag
+        directory.mkdir(parents=True, exist_ok=True)
+        header = directory / f"{snake(self.op_type)}_tiling_data.h"
+        if not header.is_file() or header.read_text(encoding="utf-8") != done.stdout:
+            partial = header.with_name(f"{header.name}.{os.getpid()}")
+            partial.write_text(done.stdout, encoding="utf-8")
+            partial.replace(header)
+        return name, header
 
     def _template_args(self, chosen: Mapping[str, str]) -> str | None:
         if self.template is None or not chosen:

@@ -45,6 +45,7 @@ _TOKEN = re.compile(r'"[^"]*"|[A-Za-z_]\w*')
 _DTYPE = re.compile(r"\bDTYPE_[A-Z0-9_]+\b")
 _DECLARED = re.compile(r"(?:#\s*define|typename|class|\b(?:u?int(?:8|16|32|64)_t|int|bool|auto))"
                        r"\s+(DTYPE_[A-Z0-9_]+)\b")
+_GET_TILING_DATA = re.compile(r"\bGET_TILING_DATA\s*\(")
 _TILING_USE = re.compile(r"\b(?:GET_TILING_DATA_WITH_STRUCT|GET_TILING_DATA_PTR_WITH_STRUCT|"
                          r"REGISTER_TILING_DEFAULT)\s*\(\s*([A-Za-z_]\w*)")
 _ATTRIBUTES = re.compile(r"\[\[[^\]]*\]\]")
@@ -102,6 +103,9 @@ class KernelSources:
     tiling_struct_used: str | None
     """The struct the entry's sources name in a GET_TILING_DATA*_WITH_STRUCT or
     REGISTER_TILING_DEFAULT, if exactly one."""
+    gets_tiling_data: bool = False
+    """The entry's source says `GET_TILING_DATA(d, tiling)`, naming no struct: the struct is the
+    one the build generates from the op's tiling-data class."""
 
     def text(self) -> str:
         return "\n".join(strip_comments(_read(f)) for f in self.files)
@@ -314,7 +318,8 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
     text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
     used = set(_TILING_USE.findall(own))
     return KernelSources(directory, files, chosen, dtype_macros(text),
-                         used.pop() if len(used) == 1 else None)
+                         used.pop() if len(used) == 1 else None,
+                         _GET_TILING_DATA.search(own) is not None)
 
 
 def _struct_body(text: str, name: str) -> str | None:
@@ -438,17 +443,24 @@ def find_struct(sources: KernelSources, struct: str, extra_dirs: Sequence[Path] 
             except CheckError:
                 break
     for f in files:
-        body = _struct_body(strip_comments(_read(f)), struct)
-        if body is not None:
-            fields = [f for statement in _flatten(body).split(";")
-                      for f in _declarators(statement)]
-            if not fields:
-                raise CheckError(f"tiling struct {struct} ({f}) has no data members the "
-                                 "checker can read")
-            return tuple(fields), f
+        fields = declared_fields(f, struct)
+        if fields is not None:
+            return fields, f
     raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory} "
                      "and below), its -I directories, its --include headers or the op's "
                      "tests/ut headers")
+
+
+def declared_fields(path: Path, struct: str) -> tuple[TilingField, ...] | None:
+    """The data members of `struct` as `path` declares it, or None when it does not."""
+    body = _struct_body(strip_comments(_read(path)), struct)
+    if body is None:
+        return None
+    fields = [f for statement in _flatten(body).split(";") for f in _declarators(statement)]
+    if not fields:
+        raise CheckError(f"tiling struct {struct} ({path}) has no data members the checker can "
+                         "read")
+    return tuple(fields)
 
 
 def tiling_fields(sources: KernelSources, struct: str, extra_dirs: tuple[Path, ...] = (),
