@@ -15,7 +15,9 @@ written for these tests), built as ops-nn's own CMake builds it:
 Also: where nlohmann/json is looked for, and the message when a tiling needs it and it is not
 there; and an op whose tiling data class exists only on the host (activation/leaky_host_data, as
 ops-nn's sigmoid): the kernel says GET_TILING_DATA and gets the struct generated from the class
-REGISTER_TILING_DATA_CLASS registers, force-included as CANN's kernel build does.
+REGISTER_TILING_DATA_CLASS registers, force-included as CANN's kernel build does; an optional
+input the reference does not take (activation/leaky_grad_optional, as ops-nn's MishGrad's tanhx)
+left out as the framework leaves it out: absent for the tiling, a null address for the kernel.
 """
 
 from __future__ import annotations
@@ -163,3 +165,22 @@ def test_a_tiling_data_class_only_the_host_declares_is_the_kernels_generated_str
     finally:
         p.cleanup()
     assert report.passed, report.format()  # the kernel writes nothing unless flag and marks came
+
+
+OPTIONAL = TREE / "activation" / "leaky_grad_optional"
+
+
+def test_an_optional_input_the_reference_does_not_take_is_left_out() -> None:
+    p = plan(replace(BASE, kernel=str(OPTIONAL), op="hsg.leaky_relu_grad", sizes=(2561,),
+                     ignore_nan_inputs=("x",)))
+    try:
+        assert p.absent_inputs == frozenset({2})
+        assert p.order == (0, 1)  # dy <- grad, x <- x
+        assert "scale <- none (an optional input left out: a null address)" in (
+            p.report.arguments)
+        assert p.cases[0].launch.fields["absent"] == 1  # what the tiling saw
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()  # the kernel writes nothing unless scale is null

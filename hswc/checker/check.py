@@ -88,6 +88,8 @@ class Plan:
     forward_inputs: dict[int, expected.Reference] = field(default_factory=dict)
     """Kernel GM inputs that take the forward op's result on x (GeluGrad's y): position -> the
     forward op's reference."""
+    absent_inputs: frozenset[int] = frozenset()
+    """Kernel GM inputs that are optional inputs left out (MishGrad's tanhx): a null address."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -142,12 +144,15 @@ def _platform(o: CheckOptions) -> Platform:
 def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order: tuple[int, ...],
             platform: Platform, struct: str | None, shown: dict[str, str],
             scalars: dict[int, tuple[str, str]],
-            forward: dict[int, expected.Reference]) -> CheckReport:
+            forward: dict[int, expected.Reference],
+            absent: frozenset[int] = frozenset()) -> CheckReport:
     entry = sources.entry
     tensors = iter(order)
-    count = len(order) + len(scalars) + len(forward)
+    count = len(order) + len(scalars) + len(forward) + len(absent)
 
     def source(k: int) -> str:
+        if k in absent:
+            return "none (an optional input left out: a null address)"
         if k in scalars:
             return f"{scalars[k][0]} = {scalars[k][1]} (one element)"
         if k in forward:
@@ -187,23 +192,24 @@ def plan(o: CheckOptions) -> Plan:
 
 def _reference(o: CheckOptions, opdir: OpDir | None
                ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]],
-                          dict[int, expected.Reference]]:
+                          dict[int, expected.Reference], frozenset[int]]:
     """The reference, the attributes for the op's tiling, the kernel inputs that take an
-    attribute as a one-element tensor and those that take the forward op's result on x,
-    with its reference (op folders only)."""
+    attribute as a one-element tensor, those that take the forward op's result on x,
+    with its reference, and the optional inputs left out (op folders only)."""
     if opdir is None:
-        return reference(o), {}, {}, {}
+        return reference(o), {}, {}, {}, frozenset()
     assert o.op is not None
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
     scalars = opdir.attribute_inputs(o.op, semantic)
+    absent = opdir.absent_inputs(ref.input_names, scalars)
     forward: dict[int, expected.Reference] = {}
-    for k, name in opdir.forward_inputs(o.op, ref.input_names, scalars).items():
+    for k, name in opdir.forward_inputs(o.op, ref.input_names, {*scalars, *absent}).items():
         op = expected.named_op(name)
         own = {a.name for a in (*op.ATTRIBUTES, *op.OPTIONS)}
         forward[k] = expected.from_op(name, {a: v for a, v in semantic.items() if a in own},
                                       o.semantics)
-    return ref, tiling_attrs, scalars, forward
+    return ref, tiling_attrs, scalars, forward, absent
 
 
 def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
@@ -273,9 +279,9 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         kernel = opdir.kernel
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
     sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
-    ref, tiling_attrs, scalars, forward = _reference(o, opdir)
+    ref, tiling_attrs, scalars, forward, absent = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
-    elsewhere = {*scalars, *forward}
+    elsewhere = {*scalars, *forward, *absent}
     if opdir is not None and o.kernel_inputs is None:
         o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names, elsewhere))
     tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in elsewhere)
@@ -296,7 +302,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                                         for t in entry.template]
         host = host_tiling.build(opdir.folder, opdir.op, tiling_attrs, struct,
                                  [f.name for f in fields], struct_file, template, opdir.cxx,
-                                 workdir / "host", frozenset(scalars))
+                                 workdir / "host", frozenset(scalars), absent)
         if struct is None:
             struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
                                                                host, missing)
@@ -315,7 +321,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir, len(elsewhere))
-    report = _report(sources, ref, order, platform, struct, shown, scalars, forward)
+    report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         report.notes.insert(0, f"tiling: {opdir.op.name}'s own ({files}), on the CPU model of "
@@ -324,7 +330,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
-                attribute_inputs=scalars, forward_inputs=forward)
+                attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -365,6 +371,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
         x = values[ref.input_names.index("x")]
         with _REFERENCE_LOCK:
             extra |= {k: f.outputs(case.dtype, [x])[0] for k, f in p.forward_inputs.items()}
+    extra |= {k: np.empty(0, dtype) for k in p.absent_inputs}  # the harness passes null
     for k in sorted(extra):
         kernel_inputs.insert(k, extra[k])
     spec = p.builds[case.dtype]

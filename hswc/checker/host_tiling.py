@@ -5,9 +5,10 @@ unchanged, against the model's headers (tools/ascendc_cpu/host: ge/gert types, t
 OpDef, IMPL_OP_OPTILING, the host side of ASCENDC_TPL_*). `describe` reads the op definition
 (inputs, outputs, attributes with types and defaults, per-SoC configurations); `HostTiling.launch`
 runs the tiling for one size and dtype (every input and output a 1-D tensor of that many
-elements of that dtype, the attributes in the definition's order, the SoC's core count and UB
-size) and turns what it wrote into the kernel's Launch: block dim, tiling key, template
-arguments (ASCENDC_TPL_SEL_PARAM's choice, by parameter name), and the raw tiling bytes.
+elements of that dtype, an optional input the reference does not feed left out, the attributes
+in the definition's order, the SoC's core count and UB size) and turns what it wrote into the
+kernel's Launch: block dim, tiling key, template arguments (ASCENDC_TPL_SEL_PARAM's choice, by
+parameter name), and the raw tiling bytes.
 
 Attributes: `--attr` names match the definition's in either spelling (negative_slope /
 negativeSlope); those not given take the definition's defaults. An `--attr` the tiling never
@@ -59,6 +60,8 @@ class OpDefinition:
     outputs: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
     attributes: list[Attribute] = field(default_factory=list)
     configs: dict[str, dict[str, str]] = field(default_factory=dict)
+    optional_inputs: set[int] = field(default_factory=set)
+    """The inputs declared `.ParamType(OPTIONAL)`, by position."""
 
     def attribute(self, name: str) -> int | None:
         for k, a in enumerate(self.attributes):
@@ -82,7 +85,10 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
         if kind == "op":
             ops.append(OpDefinition(words[1]))
         elif kind in ("input", "output") and ops:
-            getattr(ops[-1], f"{kind}s").append((words[1], _dtypes(words[2])))
+            listed = getattr(ops[-1], f"{kind}s")
+            if kind == "input" and words[3:4] == ["optional"]:
+                ops[-1].optional_inputs.add(len(listed))
+            listed.append((words[1], _dtypes(words[2])))
         elif kind == "attr" and ops:
             ops[-1].attributes.append(Attribute(words[1], words[2],
                                                 None if words[3] == "-" else words[3]))
@@ -151,6 +157,8 @@ class HostTiling:
     soc: str
     one_element: frozenset[int] = frozenset()
     """Inputs that are one-element tensors (an attribute passed as a tensor)."""
+    absent: frozenset[int] = frozenset()
+    """Optional inputs left out (the tiling's GetOptionalInputShape/Desc give null for them)."""
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
@@ -174,7 +182,8 @@ class HostTiling:
         command = [str(self.executable), "--op", self.op_type, "--soc", self.soc, "--core-num",
                    str(core_num), "--ub-size", str(ub_size)]
         command += [a for k, _ in enumerate(self.op.inputs)
-                    for a in ("--input", f"{ge}:{1 if k in self.one_element else total}")]
+                    for a in ("--input", "none" if k in self.absent else
+                              f"{ge}:{1 if k in self.one_element else total}")]
         command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
         command += [a for value in self.attributes for a in ("--attr", value)]
         if self.fields_of is not None:
@@ -278,7 +287,8 @@ def attribute_arguments(op: OpDefinition, given: Mapping[str, str]) -> tuple[lis
 def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           struct: str | None, fields: Sequence[str], struct_header: Path | None,
           template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path,
-          one_element: frozenset[int] = frozenset()) -> HostTiling:
+          one_element: frozenset[int] = frozenset(),
+          absent: frozenset[int] = frozenset()) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     if struct_header is not None and struct is not None:
@@ -291,4 +301,5 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
     _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
-    return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element)
+    return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,
+                      absent)

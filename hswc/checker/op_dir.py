@@ -67,6 +67,20 @@ class OpDir:
         other = next(r for r in reference_inputs if r != "grad")
         return ["grad" if k == grads[0] else other for k in range(len(names))]
 
+    def absent_inputs(self, reference_inputs: tuple[str, ...],
+                      elsewhere: Collection[int] = ()) -> frozenset[int]:
+        """The definition's optional inputs the reference does not feed, to be left out as the
+        framework leaves out an optional input the caller omits (the tiling sees no such input,
+        the kernel a null GM address): MishGrad's `tanhx` (`.ParamType(OPTIONAL)`), which
+        hsg.mish_grad, of grad and x, does not take. While the definition has more tensor inputs
+        (those not at `elsewhere`) than the reference, its optional ones not named like a
+        reference input, the last first."""
+        tensors = [k for k in range(len(self.op.inputs)) if k not in elsewhere]
+        named = {normalised(r) for r in reference_inputs}
+        optional = [k for k in reversed(tensors) if k in self.op.optional_inputs
+                    and normalised(self.op.inputs[k][0]) not in named]
+        return frozenset(optional[:max(0, len(tensors) - len(reference_inputs))])
+
     def forward_inputs(self, hsg_op: str, reference_inputs: tuple[str, ...],
                        elsewhere: Collection[int] = ()) -> dict[int, str]:
         """The definition's inputs that hold the forward op's result, which the backward

@@ -9,11 +9,12 @@
 //
 // Usage:
 //   tiling_run --describe
-//       the op definitions: `op NAME`, `input NAME DTYPE,...`, `output NAME DTYPE,...`,
+//       the op definitions: `op NAME`, `input NAME DTYPE,... [optional]`, `output NAME DTYPE,...`,
 //       `attr NAME TYPE DEFAULT`, `config SOC KEY=VALUE ...` (and `config_input SOC NAME
 //       DTYPE,...`), then `tiling NAME` per registered tiling.
 //   tiling_run --op NAME --soc SOC --core-num N --ub-size BYTES
-//              --input DTYPE:D0xD1... (per input) --output DTYPE:D0x... (per output)
+//              --input DTYPE:D0xD1... | none (per input of the definition; none: an optional
+//              input left out) --output DTYPE:D0x... (per output)
 //              [--attr float:V | int:V | bool:V | string:V | none: (per attribute, in order)]
 //       runs the op's TilingParse then Tiling once and prints `status ok` (or `status failed`),
 //       `block_dim N`, `tiling_key K`, `template NAME=V ...`, `workspace A,B,...`,
@@ -72,7 +73,8 @@ void Describe()
     for (const auto& op : hswc_host::OpDefs()) {
         std::printf("op %s\n", op->name.c_str());
         for (const auto& p : op->inputs) {
-            std::printf("input %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
+            std::printf("input %s %s%s\n", p->name.c_str(), DtypeList(p->dtypes).c_str(),
+                        p->option == ops::OPTIONAL ? " optional" : "");
         }
         for (const auto& p : op->outputs) {
             std::printf("output %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
@@ -297,7 +299,13 @@ int Run(int argc, char** argv)
         } else if (a == "--ub-size") {
             context.platform.ubSize = std::strtoull(value().c_str(), nullptr, 10);
         } else if (a == "--input") {
-            context.inputs.push_back(Tensor(value()));
+            const std::string text = value();
+            if (text == "none") {  // an optional input the caller leaves out
+                context.irInputs.push_back(-1);
+            } else {
+                context.irInputs.push_back(static_cast<int>(context.inputs.size()));
+                context.inputs.push_back(Tensor(text));
+            }
         } else if (a == "--output") {
             context.outputs.push_back(Tensor(value()));
         } else if (a == "--attr") {

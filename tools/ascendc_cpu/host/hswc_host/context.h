@@ -39,13 +39,16 @@ struct TemplateChoice {
 /// The node's identity and arity (exe_graph/runtime/compute_node_info.h).
 class ComputeNodeInfo {
 public:
-    ComputeNodeInfo(const std::string* name, const std::string* type, size_t inputs, size_t outputs)
-        : name_(name), type_(type), inputs_(inputs), outputs_(outputs) {}
+    ComputeNodeInfo(const std::string* name, const std::string* type, size_t inputs, size_t outputs,
+                    size_t irInputs)
+        : name_(name), type_(type), inputs_(inputs), outputs_(outputs), irInputs_(irInputs) {}
     const char* GetNodeName() const { return name_->c_str(); }
     const char* GetNodeType() const { return type_->c_str(); }
+    /// The inputs the node has (an absent optional input is not one of them).
     size_t GetInputsNum() const { return inputs_; }
     size_t GetOutputsNum() const { return outputs_; }
-    size_t GetIrInputsNum() const { return inputs_; }
+    /// The inputs of the op's IR definition, present or not.
+    size_t GetIrInputsNum() const { return irInputs_; }
     size_t GetIrOutputsNum() const { return outputs_; }
 
 private:
@@ -53,6 +56,7 @@ private:
     const std::string* type_;
     size_t inputs_;
     size_t outputs_;
+    size_t irInputs_;
 };
 
 class TilingContext {
@@ -64,7 +68,13 @@ public:
     // What the harness fills in.
     std::string nodeName = "node";
     std::string nodeType = "Op";
+    /// The node's inputs, present ones only (what GetInputShape(i) and GetInputDesc(i) index, as
+    /// metadef's instance indices do).
     std::vector<TensorInfo> inputs;
+    /// For each input of the IR definition, its index in `inputs`, or -1 for an optional input
+    /// the node does not have (GetOptionalInputShape/Desc(ir) then return null, as metadef's
+    /// do for an IR input with no instance). Empty: every IR input is present, in order.
+    std::vector<int> irInputs;
     std::vector<TensorInfo> outputs;
     RuntimeAttrs attrs;
     fe::PlatFormInfos platform;
@@ -85,16 +95,27 @@ public:
     size_t GetComputeNodeInputNum() const { return inputs.size(); }
     const ComputeNodeInfo* GetComputeNodeInfo() const
     {
-        node_ = std::make_unique<ComputeNodeInfo>(&nodeName, &nodeType, inputs.size(), outputs.size());
+        node_ = std::make_unique<ComputeNodeInfo>(&nodeName, &nodeType, inputs.size(), outputs.size(),
+                                                  irInputs.empty() ? inputs.size() : irInputs.size());
         return node_.get();
     }
     size_t GetComputeNodeOutputNum() const { return outputs.size(); }
 
     const StorageShape* GetInputShape(size_t i) const { return i < inputs.size() ? &inputs[i].shape : nullptr; }
-    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const StorageShape* GetOptionalInputShape(size_t ir) const
+    {
+        const int k = Instance(ir);
+        return k < 0 ? nullptr : GetInputShape(static_cast<size_t>(k));
+    }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetOptionalInputShape(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs.size() ? &outputs[i].shape : nullptr; }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs.size() ? &inputs[i].desc : nullptr; }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const
+    {
+        const int k = Instance(ir);
+        return k < 0 ? nullptr : GetInputDesc(static_cast<size_t>(k));
+    }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetOptionalInputDesc(ir); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const
     {
         return i < outputs.size() ? &outputs[i].desc : nullptr;
@@ -155,6 +176,15 @@ public:
     }
 
 private:
+    /// The instance index of IR input `ir`, -1 when it is absent or out of range.
+    int Instance(size_t ir) const
+    {
+        if (irInputs.empty()) {
+            return ir < inputs.size() ? static_cast<int>(ir) : -1;
+        }
+        return ir < irInputs.size() ? irInputs[ir] : -1;
+    }
+
     TilingData tiling_;
     mutable std::unique_ptr<ComputeNodeInfo> node_;
 };
