@@ -17,7 +17,9 @@ there; and an op whose tiling data class exists only on the host (activation/lea
 ops-nn's sigmoid): the kernel says GET_TILING_DATA and gets the struct generated from the class
 REGISTER_TILING_DATA_CLASS registers, force-included as CANN's kernel build does; an optional
 input the reference does not take (activation/leaky_grad_optional, as ops-nn's MishGrad's tanhx)
-left out as the framework leaves it out: absent for the tiling, a null address for the kernel.
+left out as the framework leaves it out: absent for the tiling, a null address for the kernel;
+the host model's ge::DataType and ge::Format whole (metadef's graph/types.h), and opbase's
+`op_host/util/platform_util.h` spelling reaching the model's, not opbase's header beside it.
 """
 
 from __future__ import annotations
@@ -184,3 +186,28 @@ def test_an_optional_input_the_reference_does_not_take_is_left_out() -> None:
     finally:
         p.cleanup()
     assert report.passed, report.format()  # the kernel writes nothing unless scale is null
+
+
+def test_the_host_models_types_are_metadefs_and_opbase_helpers_are_the_models(
+        tmp_path: Path) -> None:
+    from hswc.checker.host_tiling import HOST_MODEL
+
+    # Stands for opbase's include/op_common, whose op_host/util/platform_util.h defines what the
+    # model defines (ops-nn's experimental relu_grad_v3 includes it by that spelling).
+    opbase = tmp_path / "opbase" / "include" / "op_common"
+    (opbase / "op_host" / "util").mkdir(parents=True)
+    (opbase / "op_host" / "util" / "platform_util.h").write_text(
+        "namespace Ops { namespace Base {\n"
+        "template <typename T> unsigned GetAivCoreNum(const T*) { return 0; }\n}}\n")
+    source = tmp_path / "uses.cpp"
+    source.write_text(
+        '#include "register/op_def_registry.h"\n#include "op_host/util/platform_util.h"\n'
+        '#include "op_host/util/math_util.h"\n#include "op_common/op_host/util/platform_util.h"\n'
+        "static_assert(ge::DT_UINT1 == 30 && ge::DT_HIFLOAT4 == 42 && ge::DT_MAX == 43, \"\");\n"
+        "static_assert(ge::FORMAT_C1HWNCoC0 == 25 && ge::FORMAT_NCL == 47, \"\");\n"
+        "static_assert(ge::FORMAT_END == 55 && ge::FORMAT_MAX == 0xff, \"\");\n"
+        "static_assert(C_DT_UINT1 == 30, \"\");\n"
+        "unsigned Cores(const gert::TilingContext* c) { return Ops::Base::GetAivCoreNum(c); }\n")
+    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{HOST_MODEL}", f"-I{opbase}",
+                           str(source)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
