@@ -19,7 +19,9 @@ REGISTER_TILING_DATA_CLASS registers, force-included as CANN's kernel build does
 input the reference does not take (activation/leaky_grad_optional, as ops-nn's MishGrad's tanhx)
 left out as the framework leaves it out: absent for the tiling, a null address for the kernel;
 the host model's ge::DataType and ge::Format whole (metadef's graph/types.h), and opbase's
-`op_host/util/platform_util.h` spelling reaching the model's, not opbase's header beside it.
+`op_host/util/platform_util.h` spelling reaching the model's, not opbase's header beside it; of
+several `__global__` functions the entry the build launches (ops-nn's swish: `swish`, not the
+`SwishKernel` template it calls).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import pytest
 from hswc.checker import op_folder
 from hswc.checker.check import build_plans, plan, run_plan
 from hswc.checker.errors import CheckError
-from hswc.checker.kernel_source import expanded_qualifiers, object_macros
+from hswc.checker.kernel_source import expanded_qualifiers, object_macros, scan
 from hswc.checker.options import CheckOptions
 
 TREE = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "opsnn_tree"
@@ -211,3 +213,25 @@ def test_the_host_models_types_are_metadefs_and_opbase_helpers_are_the_models(
     done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{HOST_MODEL}", f"-I{opbase}",
                            str(source)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_of_several_global_functions_the_entry_is_the_one_the_build_launches(
+        tmp_path: Path) -> None:
+    kernel = tmp_path / "op_kernel"
+    kernel.mkdir()
+    helper = ("template <uint64_t M, typename D>\n__global__ __aicore__ void SwishKernel("
+              "GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)\n{\n}\n")
+    entry = ("template <uint64_t M>\n__global__ __aicore__ void swish(GM_ADDR x, GM_ADDR y, "
+             "GM_ADDR workspace, GM_ADDR tiling)\n{\n    SwishKernel<M, float>(x, y, workspace, "
+             "tiling);\n}\n")
+    (kernel / "swish_apt.cpp").write_text('#include "kernel_operator.h"\n' + helper + entry)
+    with pytest.raises(CheckError, match=r"several entries \(SwishKernel, swish\)"):
+        scan(kernel)
+    # Named as the op's kernel (an op folder's op type in snake case, its opFile).
+    assert scan(kernel, kernel_names=("swish", "swish_apt")).entry.name == "swish"
+    assert scan(kernel, kernel_names=("other", "swish")).entry.name == "swish"
+    # Else the one extern "C" function, what the launch looks up by name.
+    (kernel / "swish_apt.cpp").write_text('#include "kernel_operator.h"\n' + helper
+                                         + 'extern "C" ' + entry.split("\n", 1)[1])
+    chosen = scan(kernel).entry
+    assert (chosen.name, chosen.extern_c, chosen.template) == ("swish", True, None)

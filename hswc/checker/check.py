@@ -278,7 +278,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         opdir = open_op_dir(o.kernel, o.soc, builder.compiler(o.cxx), workdir)
         kernel = opdir.kernel
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
-    sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
+    sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())),
+                                 opdir.kernel_names() if opdir is not None else ())
     ref, tiling_attrs, scalars, forward, absent = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
     elsewhere = {*scalars, *forward, *absent}

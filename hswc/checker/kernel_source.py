@@ -76,6 +76,8 @@ class Entry:
     """None for a plain function; the parameters of `template <...>` otherwise."""
     gm_arguments: tuple[str, ...]
     """The GM_ADDR arguments before workspace and tiling (inputs, then outputs)."""
+    extern_c: bool = False
+    """Declared `extern "C"` (macros expanded): what the build's launch looks up by name."""
 
     @property
     def template_spelling(self) -> str:
@@ -252,23 +254,41 @@ def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
         else:
             macros = _MACROS.get(f, {})
         for m in _ENTRY.finditer(strip_comments(text)):
-            if "__global__" not in expanded_qualifiers(m.group("quals"), macros):
+            quals = expanded_qualifiers(m.group("quals"), macros)
+            if "__global__" not in quals:
                 continue
             template = None
             if m.group("tparams") is not None:
                 template = _template_parameters(m.group("tparams"))
             entries.append(Entry(m.group("name"), f, template,
-                                 _gm_arguments(m.group("name"), m.group("params"), f)))
+                                 _gm_arguments(m.group("name"), m.group("params"), f),
+                                 '"C"' in quals))
     return entries
 
 
-def _pick_entry(entries: list[Entry], wanted: str | None, where: str) -> Entry:
+def _build_entries(entries: list[Entry], named: Sequence[str]) -> list[Entry]:
+    """Of several `__global__` functions, those the build launches: the ones named as the op's
+    kernel (`named`, in order: an op folder's op type in snake case, its opFile), else the
+    `extern "C"` ones; a `__global__` template the entry calls (ops-nn's swish: SwishKernel
+    beside swish) is a helper. All of them when that does not single out one name."""
+    for name in named:
+        chosen = [e for e in entries if e.name == name]
+        if chosen:
+            return chosen
+    external = [e for e in entries if e.extern_c]
+    return external if len({e.name for e in external}) == 1 else entries
+
+
+def _pick_entry(entries: list[Entry], wanted: str | None, where: str,
+                named: Sequence[str] = ()) -> Entry:
     if wanted is not None:
         entries = [e for e in entries if e.name == wanted]
         if not entries:
             raise CheckError(f"no __global__ entry '{wanted}' in {where}")
     if not entries:
         raise CheckError(f"no __global__ __aicore__ entry function in {where}")
+    if len({e.name for e in entries}) > 1:
+        entries = _build_entries(entries, named)
     names = sorted({e.name for e in entries})
     if len(names) > 1:
         raise CheckError(f"{where} has several entries ({', '.join(names)}): name one "
@@ -300,9 +320,10 @@ def dtype_macros(text: str) -> tuple[str, ...]:
 
 
 def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Path] = (),
-         defines: Sequence[str] = ()) -> KernelSources:
+         defines: Sequence[str] = (), kernel_names: Sequence[str] = ()) -> KernelSources:
     """The kernel's sources and entry, as the build with `defines` sees them; a CheckError
-    naming what is missing or ambiguous."""
+    naming what is missing or ambiguous. `kernel_names`: the names the build gives the op's
+    kernel (see `_build_entries`), which pick the entry among several `__global__` ones."""
     directory, files, named = locate(kernel)
     scanned = (named,) if named is not None else files
     candidates = find_entries(scanned, include_dirs, defines)
@@ -312,7 +333,8 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
         raise CheckError(f"no __global__ __aicore__ entry function in "
                          f"{named if named is not None else directory} (the checker could not "
                          f"preprocess {'; '.join(unread)})")
-    chosen = _pick_entry(candidates, entry, str(named if named is not None else directory))
+    chosen = _pick_entry(candidates, entry, str(named if named is not None else directory),
+                         kernel_names)
     seen = preprocessed(chosen.source, include_dirs, defines)
     own = strip_comments(seen if seen is not None else _read(chosen.source))
     text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)

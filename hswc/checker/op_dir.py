@@ -37,6 +37,15 @@ class OpDir:
     def def_names(self) -> str:
         return ", ".join(str(p) for p in self.folder.def_files)
 
+    def kernel_names(self) -> tuple[str, ...]:
+        """The names the build gives the op's kernel entry, in order: the op type in snake
+        case (the binary configuration's, then OP_ADD's: ops-nn's swish_apt.cpp defines
+        `swish`), then the kernel file's stem (opFile) and that without `_apt`."""
+        stem = self.kernel.stem
+        names = (op_folder.snake(self.folder.op_type or self.op.name),
+                 op_folder.snake(self.op.name), stem, stem.removesuffix("_apt"))
+        return tuple(dict.fromkeys(names))
+
     def struct_from_tiling(self) -> str | None:
         found = set(_GET_TILING_DATA.findall(kernel_source.strip_comments(
             self.folder.host_text())))
