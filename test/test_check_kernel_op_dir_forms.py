@@ -51,6 +51,8 @@ def test_an_op_folder_built_with_ops_nn_include_dirs_tiling_forms_and_op_type() 
     try:
         assert p.sources.entry.name == "leaky_forms"  # through KERNEL_API
         assert p.struct == "LeakyFormsTiling"
+        assert p.report.notes[0].startswith("tiling: LeakyFormsDef's own, registered as "
+                                            "LeakyForms (its binary configuration's op type) (")
         launch = next(c.launch for c in p.cases if c.size == 2561)
         assert launch.block_dim == 4
         assert launch.fields["blockFactor"] == 641 and launch.fields["flag"] == 1

@@ -325,8 +325,11 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
-        report.notes.insert(0, f"tiling: {opdir.op.name}'s own ({files}), on the CPU model of "
-                               "the tiling context")
+        renamed = opdir.folder.op_type not in (None, opdir.op.name)
+        registered = (f", registered as {opdir.folder.op_type} (its binary configuration's op "
+                      "type)") if renamed else ""
+        report.notes.insert(0, f"tiling: {opdir.op.name}'s own{registered} ({files}), on the "
+                               "CPU model of the tiling context")
     report.notes += notes
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
