@@ -30,6 +30,31 @@ struct TensorInfo {
     CompileTimeTensorDesc desc;
 };
 
+/// A runtime tensor as a tiling sees it (metadef's exe_graph/runtime/runtime_tensor.h): shape,
+/// element type and format; its data address is null, as metadef's is for an input the op does
+/// not declare a tiling data dependency on (the model declares none).
+class Tensor {
+public:
+    Tensor() = default;
+    Tensor(const StorageShape& shape, ge::DataType dtype) : shape_(shape), dtype_(dtype) {}
+    const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+    const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+    const StorageShape& GetShape() const { return shape_; }
+    int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
+    ge::DataType GetDataType() const { return dtype_; }
+    ge::Format GetStorageFormat() const { return ge::FORMAT_ND; }
+    ge::Format GetOriginFormat() const { return ge::FORMAT_ND; }
+    StorageFormat GetFormat() const { return StorageFormat(ge::FORMAT_ND); }
+    template <typename T>
+    const T* GetData() const { return nullptr; }
+    const void* GetAddr() const { return nullptr; }
+    size_t GetSize() const { return 0; }
+
+private:
+    StorageShape shape_;
+    ge::DataType dtype_ = ge::DT_UNDEFINED;
+};
+
 /// What the tiling chose through ASCENDC_TPL_SEL_PARAM: the template arguments by name.
 struct TemplateChoice {
     std::vector<std::string> names;
@@ -108,6 +133,23 @@ public:
         return k < 0 ? nullptr : GetInputShape(static_cast<size_t>(k));
     }
     const StorageShape* GetRequiredInputShape(size_t ir) const { return GetOptionalInputShape(ir); }
+    const Tensor* GetInputTensor(size_t i) const
+    {
+        if (i >= inputs.size()) {
+            return nullptr;
+        }
+        if (tensors_.size() < inputs.size()) {
+            tensors_.resize(inputs.size());
+        }
+        tensors_[i] = std::make_unique<Tensor>(inputs[i].shape, inputs[i].desc.GetDataType());
+        return tensors_[i].get();
+    }
+    const Tensor* GetOptionalInputTensor(size_t ir) const
+    {
+        const int k = Instance(ir);
+        return k < 0 ? nullptr : GetInputTensor(static_cast<size_t>(k));
+    }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetOptionalInputTensor(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs.size() ? &outputs[i].shape : nullptr; }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs.size() ? &inputs[i].desc : nullptr; }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const
@@ -187,6 +229,7 @@ private:
 
     TilingData tiling_;
     mutable std::unique_ptr<ComputeNodeInfo> node_;
+    mutable std::vector<std::unique_ptr<Tensor>> tensors_;
 };
 
 class TilingParseContext {

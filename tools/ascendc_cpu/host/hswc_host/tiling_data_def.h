@@ -142,7 +142,8 @@ inline bool RegisterTilingDataClass(const char* op, const char* cls)
     struct_type field{};                                 \
     HSWC_TILING_RECORD_(#struct_type, field, 0, field, sizeof(struct_type), ::hswc_host::TilingFieldKind::kStruct)
 
-#define END_TILING_DATA_DEF }
+// The class's `};` (ops-nn writes END_TILING_DATA_DEF with and without a `;` of its own).
+#define END_TILING_DATA_DEF };
 
 // A whole declaration, `;` and all, as metadef's (ops-nn writes it with and without one).
 #define REGISTER_TILING_DATA_CLASS(op, name)                                                      \

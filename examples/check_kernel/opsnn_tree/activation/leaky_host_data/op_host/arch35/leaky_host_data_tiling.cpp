@@ -13,10 +13,12 @@ static ge::graphStatus LeakyHostDataTilingFunc(gert::TilingContext* context)
     const int64_t cores = platform.GetCoreNumAiv();
     uint64_t ub = 0;
     platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
-    const gert::StorageShape* x = context->GetInputShape(0);
+    const gert::Tensor* x = context->GetInputTensor(0);  // as ops-nn's squared_relu reads it
     OP_CHECK_NULL_WITH_CONTEXT(context, x);
-    const int64_t total = x->GetStorageShape().GetShapeSize();
-    const int64_t size = context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT ? 4 : 2;
+    const int64_t total = x->GetShapeSize();
+    OP_CHECK_IF(total != x->GetStorageShape().GetShapeSize() || x->GetData<float>() != nullptr,
+                OP_LOGE(context, "not a tiling-time tensor"), return ge::GRAPH_FAILED);
+    const int64_t size = x->GetDataType() == ge::DT_FLOAT ? 4 : 2;
     const float* slope = context->GetAttrs()->GetFloat(0);
     OP_CHECK_NULL_WITH_CONTEXT(context, slope);
 
