@@ -13,7 +13,15 @@ written for these tests), built as ops-nn's own CMake builds it:
   which ops-nn's kernel build finds in tbe/ascendc/inc/ (its common/inc/op_kernel/).
 
 Also: where nlohmann/json is looked for, and the message when a tiling needs it and it is not
-there.
+there; and an op whose tiling data class exists only on the host (activation/leaky_host_data, as
+ops-nn's sigmoid): the kernel says GET_TILING_DATA and gets the struct generated from the class
+REGISTER_TILING_DATA_CLASS registers, force-included as CANN's kernel build does; an optional
+input the reference does not take (activation/leaky_grad_optional, as ops-nn's MishGrad's tanhx)
+left out as the framework leaves it out: absent for the tiling, a null address for the kernel;
+the host model's ge::DataType and ge::Format whole (metadef's graph/types.h), and opbase's
+`op_host/util/platform_util.h` spelling reaching the model's, not opbase's header beside it; of
+several `__global__` functions the entry the build launches (ops-nn's swish: `swish`, not the
+`SwishKernel` template it calls).
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import pytest
 from hswc.checker import op_folder
 from hswc.checker.check import build_plans, plan, run_plan
 from hswc.checker.errors import CheckError
-from hswc.checker.kernel_source import expanded_qualifiers, object_macros
+from hswc.checker.kernel_source import expanded_qualifiers, object_macros, scan
 from hswc.checker.options import CheckOptions
 
 TREE = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "opsnn_tree"
@@ -43,6 +51,8 @@ def test_an_op_folder_built_with_ops_nn_include_dirs_tiling_forms_and_op_type() 
     try:
         assert p.sources.entry.name == "leaky_forms"  # through KERNEL_API
         assert p.struct == "LeakyFormsTiling"
+        assert p.report.notes[0].startswith("tiling: LeakyFormsDef's own, registered as "
+                                            "LeakyForms (its binary configuration's op type) (")
         launch = next(c.launch for c in p.cases if c.size == 2561)
         assert launch.block_dim == 4
         assert launch.fields["blockFactor"] == 641 and launch.fields["flag"] == 1
@@ -130,3 +140,100 @@ def test_a_tiling_that_needs_nlohmann_json_where_there_is_none_says_so(
     assert "needs nlohmann/json (it includes <nlohmann/json.hpp>), which is not found" in text
     assert "$JSON_SOURCE_PATH/include" in text and "pip install nlohmann-json" in text
     assert "\n" not in text  # one line for the sweep's table
+
+
+HOST_DATA = TREE / "activation" / "leaky_host_data"
+
+
+def test_a_tiling_data_class_only_the_host_declares_is_the_kernels_generated_struct() -> None:
+    p = plan(replace(BASE, kernel=str(HOST_DATA), sizes=(129,)))
+    try:
+        assert p.struct == "LeakyHostDataTilingData"
+        header = p.report.notes[1].rsplit("(", 1)[1].rstrip(")")
+        assert "generated from the tiling-data class LeakyHostData's tiling registers" in (
+            p.report.notes[1])
+        assert header in p.options.forced_includes
+        text = Path(header).read_text()
+        # The host's layout, asserted in the header: the 2-byte flag at 28, marks at 32, 48 in all.
+        for line in ("int32_t marks[3]{};", "sizeof(LeakyHostDataTilingData) == 48",
+                     "offsetof(LeakyHostDataTilingData, flag) == 28",
+                     "offsetof(LeakyHostDataTilingData, marks) == 32"):
+            assert line in text
+        # Not op_kernel/leaky_host_data_tiling_data.h's struct of that name (another kernel's).
+        assert "smallCoreDataNum" not in {f.name for f in p.fields}
+        launch = p.cases[0].launch
+        assert launch.fields["flag"] == 0x1234 and launch.fields["negativeSlope"] == 0.25
+        raw = launch.raw
+        assert raw is not None and len(raw) == 48
+        assert struct.unpack_from("<H2x3i", raw, 28) == (0x1234, 1, 2, 3)
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()  # the kernel writes nothing unless flag and marks came
+
+
+OPTIONAL = TREE / "activation" / "leaky_grad_optional"
+
+
+def test_an_optional_input_the_reference_does_not_take_is_left_out() -> None:
+    p = plan(replace(BASE, kernel=str(OPTIONAL), op="hsg.leaky_relu_grad", sizes=(2561,),
+                     ignore_nan_inputs=("x",)))
+    try:
+        assert p.absent_inputs == frozenset({2})
+        assert p.order == (0, 1)  # dy <- grad, x <- x
+        assert "scale <- none (an optional input left out: a null address)" in (
+            p.report.arguments)
+        assert p.cases[0].launch.fields["absent"] == 1  # what the tiling saw
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()  # the kernel writes nothing unless scale is null
+
+
+def test_the_host_models_types_are_metadefs_and_opbase_helpers_are_the_models(
+        tmp_path: Path) -> None:
+    from hswc.checker.host_tiling import HOST_MODEL
+
+    # Stands for opbase's include/op_common, whose op_host/util/platform_util.h defines what the
+    # model defines (ops-nn's experimental relu_grad_v3 includes it by that spelling).
+    opbase = tmp_path / "opbase" / "include" / "op_common"
+    (opbase / "op_host" / "util").mkdir(parents=True)
+    (opbase / "op_host" / "util" / "platform_util.h").write_text(
+        "namespace Ops { namespace Base {\n"
+        "template <typename T> unsigned GetAivCoreNum(const T*) { return 0; }\n}}\n")
+    source = tmp_path / "uses.cpp"
+    source.write_text(
+        '#include "register/op_def_registry.h"\n#include "op_host/util/platform_util.h"\n'
+        '#include "op_host/util/math_util.h"\n#include "op_common/op_host/util/platform_util.h"\n'
+        "static_assert(ge::DT_UINT1 == 30 && ge::DT_HIFLOAT4 == 42 && ge::DT_MAX == 43, \"\");\n"
+        "static_assert(ge::FORMAT_C1HWNCoC0 == 25 && ge::FORMAT_NCL == 47, \"\");\n"
+        "static_assert(ge::FORMAT_END == 55 && ge::FORMAT_MAX == 0xff, \"\");\n"
+        "static_assert(C_DT_UINT1 == 30, \"\");\n"
+        "unsigned Cores(const gert::TilingContext* c) { return Ops::Base::GetAivCoreNum(c); }\n")
+    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{HOST_MODEL}", f"-I{opbase}",
+                           str(source)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_of_several_global_functions_the_entry_is_the_one_the_build_launches(
+        tmp_path: Path) -> None:
+    kernel = tmp_path / "op_kernel"
+    kernel.mkdir()
+    helper = ("template <uint64_t M, typename D>\n__global__ __aicore__ void SwishKernel("
+              "GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)\n{\n}\n")
+    entry = ("template <uint64_t M>\n__global__ __aicore__ void swish(GM_ADDR x, GM_ADDR y, "
+             "GM_ADDR workspace, GM_ADDR tiling)\n{\n    SwishKernel<M, float>(x, y, workspace, "
+             "tiling);\n}\n")
+    (kernel / "swish_apt.cpp").write_text('#include "kernel_operator.h"\n' + helper + entry)
+    with pytest.raises(CheckError, match=r"several entries \(SwishKernel, swish\)"):
+        scan(kernel)
+    # Named as the op's kernel (an op folder's op type in snake case, its opFile).
+    assert scan(kernel, kernel_names=("swish", "swish_apt")).entry.name == "swish"
+    assert scan(kernel, kernel_names=("other", "swish")).entry.name == "swish"
+    # Else the one extern "C" function, what the launch looks up by name.
+    (kernel / "swish_apt.cpp").write_text('#include "kernel_operator.h"\n' + helper
+                                         + 'extern "C" ' + entry.split("\n", 1)[1])
+    chosen = scan(kernel).entry
+    assert (chosen.name, chosen.extern_c, chosen.template) == ("swish", True, None)

@@ -88,6 +88,8 @@ class Plan:
     forward_inputs: dict[int, expected.Reference] = field(default_factory=dict)
     """Kernel GM inputs that take the forward op's result on x (GeluGrad's y): position -> the
     forward op's reference."""
+    absent_inputs: frozenset[int] = frozenset()
+    """Kernel GM inputs that are optional inputs left out (MishGrad's tanhx): a null address."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -96,9 +98,16 @@ class Plan:
 
 def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
             include_dirs: tuple[Path, ...], opdir: OpDir | None = None,
+            generated: tuple[str, Path] | None = None,
             ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None]:
+    """The tiling struct the kernel reads, its fields and the file declaring it. `generated`:
+    the struct an op folder's build generates from its tiling-data class, and its header
+    (HostTiling.tiling_data_header), which the kernel gets when it says GET_TILING_DATA or names
+    that struct without declaring it."""
     struct = o.tiling_struct or sources.tiling_struct_used or (
         opdir.struct_from_tiling() if opdir is not None else None)
+    if struct is None and generated is not None and sources.gets_tiling_data:
+        struct = generated[0]
     if struct is None and opdir is not None:
         return None, (), None
     if struct is None:
@@ -111,6 +120,12 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
     for f in headers:
         if not f.is_file():
             raise CheckError(f"--include {f}: no such file")
+    if generated is not None and struct == generated[0]:
+        # What the build force-includes, whatever else of that name the sources hold
+        # (experimental/activation/sigmoid's A2 struct in op_kernel/sigmoid_tiling_data.h).
+        declared = kernel_source.declared_fields(generated[1], struct)
+        assert declared is not None
+        return struct, declared, generated[1]
     fields, where = kernel_source.find_struct(sources, struct, include_dirs, headers)
     return struct, fields, where
 
@@ -129,12 +144,15 @@ def _platform(o: CheckOptions) -> Platform:
 def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order: tuple[int, ...],
             platform: Platform, struct: str | None, shown: dict[str, str],
             scalars: dict[int, tuple[str, str]],
-            forward: dict[int, expected.Reference]) -> CheckReport:
+            forward: dict[int, expected.Reference],
+            absent: frozenset[int] = frozenset()) -> CheckReport:
     entry = sources.entry
     tensors = iter(order)
-    count = len(order) + len(scalars) + len(forward)
+    count = len(order) + len(scalars) + len(forward) + len(absent)
 
     def source(k: int) -> str:
+        if k in absent:
+            return "none (an optional input left out: a null address)"
         if k in scalars:
             return f"{scalars[k][0]} = {scalars[k][1]} (one element)"
         if k in forward:
@@ -174,23 +192,77 @@ def plan(o: CheckOptions) -> Plan:
 
 def _reference(o: CheckOptions, opdir: OpDir | None
                ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]],
-                          dict[int, expected.Reference]]:
+                          dict[int, expected.Reference], frozenset[int]]:
     """The reference, the attributes for the op's tiling, the kernel inputs that take an
-    attribute as a one-element tensor and those that take the forward op's result on x,
-    with its reference (op folders only)."""
+    attribute as a one-element tensor, those that take the forward op's result on x,
+    with its reference, and the optional inputs left out (op folders only)."""
     if opdir is None:
-        return reference(o), {}, {}, {}
+        return reference(o), {}, {}, {}, frozenset()
     assert o.op is not None
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
     scalars = opdir.attribute_inputs(o.op, semantic)
+    absent = opdir.absent_inputs(ref.input_names, scalars)
     forward: dict[int, expected.Reference] = {}
-    for k, name in opdir.forward_inputs(o.op, ref.input_names, scalars).items():
+    for k, name in opdir.forward_inputs(o.op, ref.input_names, {*scalars, *absent}).items():
         op = expected.named_op(name)
         own = {a.name for a in (*op.ATTRIBUTES, *op.OPTIONS)}
         forward[k] = expected.from_op(name, {a: v for a, v in semantic.items() if a in own},
                                       o.semantics)
-    return ref, tiling_attrs, scalars, forward
+    return ref, tiling_attrs, scalars, forward, absent
+
+
+def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
+                     include_dirs: tuple[Path, ...], opdir: OpDir | None,
+                     ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
+                                CheckError | None]:
+    """`_struct`'s answer, and for an op folder whose kernel names a struct it does not
+    declare (perhaps the op's tiling-data class: `_generated_struct`), none and why."""
+    try:
+        return (*_struct(o, sources, include_dirs, opdir), None)
+    except CheckError as error:
+        if opdir is None or not str(error).startswith("no tiling struct "):
+            raise
+        return None, (), None, error
+
+
+def _defined_dtypes(o: CheckOptions, opdir: OpDir, ref: expected.Reference,
+                    dtypes: tuple[str, ...], notes: list[str]) -> tuple[str, ...]:
+    """The dtypes to run that the op's definition takes (a note for those left out)."""
+    supported = opdir.dtypes()
+    left_out = [d for d in dtypes if d not in supported]
+    if left_out and o.dtypes:
+        raise CheckError(f"--dtypes {','.join(left_out)}: {opdir.op.name}'s definition "
+                         f"({opdir.def_names}) does not take them")
+    dtypes = tuple(d for d in dtypes if d in supported)
+    if left_out:
+        notes.append(f"{', '.join(left_out)}: not in {opdir.op.name}'s definition, not run")
+    if not dtypes:
+        raise CheckError(f"{opdir.def_names}: {opdir.op.name} takes none of the dtypes the "
+                         f"reference has ({', '.join(ref.dtypes)})")
+    return dtypes
+
+
+def _generated_struct(o: CheckOptions, sources: kernel_source.KernelSources,
+                      include_dirs: tuple[Path, ...], opdir: OpDir,
+                      host: host_tiling.HostTiling, missing: CheckError | None,
+                      ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
+                                 CheckOptions]:
+    """The tiling struct of a kernel that declares none (GET_TILING_DATA, or a struct named
+    but not declared): the one generated from the op's registered tiling-data class, force-
+    included into the kernel build as CANN's build does; a kernel that reads the raw tiling
+    itself keeps None. `missing`: why the struct the kernel names was not found."""
+    generated = host.tiling_data_header() if missing is not None or sources.gets_tiling_data \
+        else None
+    named = o.tiling_struct or sources.tiling_struct_used
+    if generated is None or (missing is not None and named != generated[0]):
+        if missing is not None:
+            raise missing
+        return None, (), None, o
+    struct, fields, where = _struct(o, sources, include_dirs, opdir, generated)
+    host.fields_of = struct
+    return struct, fields, where, replace(o, forced_includes=(*o.forced_includes,
+                                                              str(generated[1])))
 
 
 def _uses_op_dir(o: CheckOptions) -> bool:
@@ -206,10 +278,11 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         opdir = open_op_dir(o.kernel, o.soc, builder.compiler(o.cxx), workdir)
         kernel = opdir.kernel
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
-    sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())))
-    ref, tiling_attrs, scalars, forward = _reference(o, opdir)
+    sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())),
+                                 opdir.kernel_names() if opdir is not None else ())
+    ref, tiling_attrs, scalars, forward, absent = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
-    elsewhere = {*scalars, *forward}
+    elsewhere = {*scalars, *forward, *absent}
     if opdir is not None and o.kernel_inputs is None:
         o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names, elsewhere))
     tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in elsewhere)
@@ -218,7 +291,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     if unknown:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
-    struct, fields, struct_file = _struct(o, sources, include_dirs, opdir)
+    struct, fields, struct_file, missing = _declared_struct(o, sources, include_dirs, opdir)
     platform = _platform(o)
     user = load_inputs(o, ref)
     source = tiling_source(o)
@@ -230,19 +303,16 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                                         for t in entry.template]
         host = host_tiling.build(opdir.folder, opdir.op, tiling_attrs, struct,
                                  [f.name for f in fields], struct_file, template, opdir.cxx,
-                                 workdir / "host", frozenset(scalars))
+                                 workdir / "host", frozenset(scalars), absent)
+        if struct is None:
+            struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
+                                                               host, missing)
+            if struct is not None:
+                notes.append(f"tiling struct {struct}: generated from the tiling-data class "
+                             f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
+                             f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
-        supported = opdir.dtypes()
-        left_out = [d for d in dtypes if d not in supported]
-        if left_out and o.dtypes:
-            raise CheckError(f"--dtypes {','.join(left_out)}: {opdir.op.name}'s definition "
-                             f"({opdir.def_names}) does not take them")
-        dtypes = tuple(d for d in dtypes if d in supported)
-        if left_out:
-            notes.append(f"{', '.join(left_out)}: not in {opdir.op.name}'s definition, not run")
-        if not dtypes:
-            raise CheckError(f"{opdir.def_names}: {opdir.op.name} takes none of the dtypes the "
-                             f"reference has ({', '.join(ref.dtypes)})")
+        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes)
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user)
     known = {f.name for f in fields}
     for case in cases:
@@ -252,16 +322,19 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir, len(elsewhere))
-    report = _report(sources, ref, order, platform, struct, shown, scalars, forward)
+    report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
-        report.notes.insert(0, f"tiling: {opdir.op.name}'s own ({files}), on the CPU model of "
-                               "the tiling context")
+        renamed = opdir.folder.op_type not in (None, opdir.op.name)
+        registered = (f", registered as {opdir.folder.op_type} (its binary configuration's op "
+                      "type)") if renamed else ""
+        report.notes.insert(0, f"tiling: {opdir.op.name}'s own{registered} ({files}), on the "
+                               "CPU model of the tiling context")
     report.notes += notes
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
-                attribute_inputs=scalars, forward_inputs=forward)
+                attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -302,6 +375,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
         x = values[ref.input_names.index("x")]
         with _REFERENCE_LOCK:
             extra |= {k: f.outputs(case.dtype, [x])[0] for k, f in p.forward_inputs.items()}
+    extra |= {k: np.empty(0, dtype) for k in p.absent_inputs}  # the harness passes null
     for k in sorted(extra):
         kernel_inputs.insert(k, extra[k])
     spec = p.builds[case.dtype]

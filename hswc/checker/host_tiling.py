@@ -5,9 +5,10 @@ unchanged, against the model's headers (tools/ascendc_cpu/host: ge/gert types, t
 OpDef, IMPL_OP_OPTILING, the host side of ASCENDC_TPL_*). `describe` reads the op definition
 (inputs, outputs, attributes with types and defaults, per-SoC configurations); `HostTiling.launch`
 runs the tiling for one size and dtype (every input and output a 1-D tensor of that many
-elements of that dtype, the attributes in the definition's order, the SoC's core count and UB
-size) and turns what it wrote into the kernel's Launch: block dim, tiling key, template
-arguments (ASCENDC_TPL_SEL_PARAM's choice, by parameter name), and the raw tiling bytes.
+elements of that dtype, an optional input the reference does not feed left out, the attributes
+in the definition's order, the SoC's core count and UB size) and turns what it wrote into the
+kernel's Launch: block dim, tiling key, template arguments (ASCENDC_TPL_SEL_PARAM's choice, by
+parameter name), and the raw tiling bytes.
 
 Attributes: `--attr` names match the definition's in either spelling (negative_slope /
 negativeSlope); those not given take the definition's defaults. An `--attr` the tiling never
@@ -16,8 +17,11 @@ reads is refused (the kernel would not see it).
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +30,7 @@ from hswc.checker import build as builder
 from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
-from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalised
+from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalised, snake
 from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
@@ -56,6 +60,8 @@ class OpDefinition:
     outputs: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
     attributes: list[Attribute] = field(default_factory=list)
     configs: dict[str, dict[str, str]] = field(default_factory=dict)
+    optional_inputs: set[int] = field(default_factory=set)
+    """The inputs declared `.ParamType(OPTIONAL)`, by position."""
 
     def attribute(self, name: str) -> int | None:
         for k, a in enumerate(self.attributes):
@@ -79,7 +85,10 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
         if kind == "op":
             ops.append(OpDefinition(words[1]))
         elif kind in ("input", "output") and ops:
-            getattr(ops[-1], f"{kind}s").append((words[1], _dtypes(words[2])))
+            listed = getattr(ops[-1], f"{kind}s")
+            if kind == "input" and words[3:4] == ["optional"]:
+                ops[-1].optional_inputs.add(len(listed))
+            listed.append((words[1], _dtypes(words[2])))
         elif kind == "attr" and ops:
             ops[-1].attributes.append(Attribute(words[1], words[2],
                                                 None if words[3] == "-" else words[3]))
@@ -148,6 +157,11 @@ class HostTiling:
     soc: str
     one_element: frozenset[int] = frozenset()
     """Inputs that are one-element tensors (an attribute passed as a tensor)."""
+    absent: frozenset[int] = frozenset()
+    """Optional inputs left out (the tiling's GetOptionalInputShape/Desc give null for them)."""
+    fields_of: str | None = None
+    """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
+    is generated from the class: `tiling_data_header`)."""
     _cache: dict[tuple[int, str, int, int], Launch] = field(default_factory=dict)
     _checked: bool = False
 
@@ -168,9 +182,12 @@ class HostTiling:
         command = [str(self.executable), "--op", self.op_type, "--soc", self.soc, "--core-num",
                    str(core_num), "--ub-size", str(ub_size)]
         command += [a for k, _ in enumerate(self.op.inputs)
-                    for a in ("--input", f"{ge}:{1 if k in self.one_element else total}")]
+                    for a in ("--input", "none" if k in self.absent else
+                              f"{ge}:{1 if k in self.one_element else total}")]
         command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
         command += [a for value in self.attributes for a in ("--attr", value)]
+        if self.fields_of is not None:
+            command += ["--fields-of", self.fields_of]
         where = (f"{self.op_type}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
                  f" for {total} {dtype} elements")
         try:
@@ -207,6 +224,30 @@ class HostTiling:
         chosen = dict(w.split("=", 1) for w in lines.get("template", "").split())
         return Launch(fields, int(block[0]), int(lines.get("tiling_key", "0")),
                       self._template_args(chosen), raw)
+
+    def tiling_data_header(self) -> tuple[str, Path] | None:
+        """The kernel's tiling struct as CANN's kernel build generates it from the tiling-data
+        class REGISTER_TILING_DATA_CLASS names for the op type (ops-nn's kernels that say
+        `GET_TILING_DATA(d, tiling)` and use `SigmoidTilingData` without declaring it get it
+        force-included): (the class, the header the harness wrote), or None when the tiling
+        registers no class for the op type. The header's folder depends on its text alone (the
+        build cache keys on the kernel build's command line, which names it)."""
+        done = subprocess.run([str(self.executable), "--tiling-header", self.op_type],
+                              capture_output=True, text=True, errors="replace", timeout=TIMEOUT,
+                              check=False)
+        first = done.stdout.split("\n", 1)[0]
+        if done.returncode != 0 or not first.startswith("// tiling-data class "):
+            return None
+        name = first.removeprefix("// tiling-data class ").strip()
+        tag = hashlib.sha256(done.stdout.encode()).hexdigest()[:16]
+        directory = Path(tempfile.gettempdir()) / f"hswc-tiling-data-{os.getuid()}" / tag
+        directory.mkdir(parents=True, exist_ok=True)
+        header = directory / f"{snake(self.op_type)}_tiling_data.h"
+        if not header.is_file() or header.read_text(encoding="utf-8") != done.stdout:
+            partial = header.with_name(f"{header.name}.{os.getpid()}")
+            partial.write_text(done.stdout, encoding="utf-8")
+            partial.replace(header)
+        return name, header
 
     def _template_args(self, chosen: Mapping[str, str]) -> str | None:
         if self.template is None or not chosen:
@@ -246,7 +287,8 @@ def attribute_arguments(op: OpDefinition, given: Mapping[str, str]) -> tuple[lis
 def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           struct: str | None, fields: Sequence[str], struct_header: Path | None,
           template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path,
-          one_element: frozenset[int] = frozenset()) -> HostTiling:
+          one_element: frozenset[int] = frozenset(),
+          absent: frozenset[int] = frozenset()) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     if struct_header is not None and struct is not None:
@@ -259,4 +301,5 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
     _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
-    return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element)
+    return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,
+                      absent)

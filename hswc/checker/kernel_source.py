@@ -45,6 +45,7 @@ _TOKEN = re.compile(r'"[^"]*"|[A-Za-z_]\w*')
 _DTYPE = re.compile(r"\bDTYPE_[A-Z0-9_]+\b")
 _DECLARED = re.compile(r"(?:#\s*define|typename|class|\b(?:u?int(?:8|16|32|64)_t|int|bool|auto))"
                        r"\s+(DTYPE_[A-Z0-9_]+)\b")
+_GET_TILING_DATA = re.compile(r"\bGET_TILING_DATA\s*\(")
 _TILING_USE = re.compile(r"\b(?:GET_TILING_DATA_WITH_STRUCT|GET_TILING_DATA_PTR_WITH_STRUCT|"
                          r"REGISTER_TILING_DEFAULT)\s*\(\s*([A-Za-z_]\w*)")
 _ATTRIBUTES = re.compile(r"\[\[[^\]]*\]\]")
@@ -75,6 +76,8 @@ class Entry:
     """None for a plain function; the parameters of `template <...>` otherwise."""
     gm_arguments: tuple[str, ...]
     """The GM_ADDR arguments before workspace and tiling (inputs, then outputs)."""
+    extern_c: bool = False
+    """Declared `extern "C"` (macros expanded): what the build's launch looks up by name."""
 
     @property
     def template_spelling(self) -> str:
@@ -102,6 +105,9 @@ class KernelSources:
     tiling_struct_used: str | None
     """The struct the entry's sources name in a GET_TILING_DATA*_WITH_STRUCT or
     REGISTER_TILING_DEFAULT, if exactly one."""
+    gets_tiling_data: bool = False
+    """The entry's source says `GET_TILING_DATA(d, tiling)`, naming no struct: the struct is the
+    one the build generates from the op's tiling-data class."""
 
     def text(self) -> str:
         return "\n".join(strip_comments(_read(f)) for f in self.files)
@@ -271,23 +277,41 @@ def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
         else:
             macros = _MACROS.get(f, {})
         for m in _ENTRY.finditer(strip_comments(text)):
-            if "__global__" not in expanded_qualifiers(m.group("quals"), macros):
+            quals = expanded_qualifiers(m.group("quals"), macros)
+            if "__global__" not in quals:
                 continue
             template = None
             if m.group("tparams") is not None:
                 template = _template_parameters(m.group("tparams"))
             entries.append(Entry(m.group("name"), f, template,
-                                 _gm_arguments(m.group("name"), m.group("params"), f)))
+                                 _gm_arguments(m.group("name"), m.group("params"), f),
+                                 '"C"' in quals))
     return entries
 
 
-def _pick_entry(entries: list[Entry], wanted: str | None, where: str) -> Entry:
+def _build_entries(entries: list[Entry], named: Sequence[str]) -> list[Entry]:
+    """Of several `__global__` functions, those the build launches: the ones named as the op's
+    kernel (`named`, in order: an op folder's op type in snake case, its opFile), else the
+    `extern "C"` ones; a `__global__` template the entry calls (ops-nn's swish: SwishKernel
+    beside swish) is a helper. All of them when that does not single out one name."""
+    for name in named:
+        chosen = [e for e in entries if e.name == name]
+        if chosen:
+            return chosen
+    external = [e for e in entries if e.extern_c]
+    return external if len({e.name for e in external}) == 1 else entries
+
+
+def _pick_entry(entries: list[Entry], wanted: str | None, where: str,
+                named: Sequence[str] = ()) -> Entry:
     if wanted is not None:
         entries = [e for e in entries if e.name == wanted]
         if not entries:
             raise CheckError(f"no __global__ entry '{wanted}' in {where}")
     if not entries:
         raise CheckError(f"no __global__ __aicore__ entry function in {where}")
+    if len({e.name for e in entries}) > 1:
+        entries = _build_entries(entries, named)
     names = sorted({e.name for e in entries})
     if len(names) > 1:
         raise CheckError(f"{where} has several entries ({', '.join(names)}): name one "
@@ -319,9 +343,10 @@ def dtype_macros(text: str) -> tuple[str, ...]:
 
 
 def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Path] = (),
-         defines: Sequence[str] = ()) -> KernelSources:
+         defines: Sequence[str] = (), kernel_names: Sequence[str] = ()) -> KernelSources:
     """The kernel's sources and entry, as the build with `defines` sees them; a CheckError
-    naming what is missing or ambiguous."""
+    naming what is missing or ambiguous. `kernel_names`: the names the build gives the op's
+    kernel (see `_build_entries`), which pick the entry among several `__global__` ones."""
     directory, files, named = locate(kernel)
     scanned = (named,) if named is not None else files
     candidates = find_entries(scanned, include_dirs, defines)
@@ -331,13 +356,15 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
         raise CheckError(f"no __global__ __aicore__ entry function in "
                          f"{named if named is not None else directory} (the checker could not "
                          f"preprocess {'; '.join(unread)})")
-    chosen = _pick_entry(candidates, entry, str(named if named is not None else directory))
+    chosen = _pick_entry(candidates, entry, str(named if named is not None else directory),
+                         kernel_names)
     seen = preprocessed(chosen.source, include_dirs, defines)
     own = strip_comments(seen if seen is not None else _read(chosen.source))
     text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
     used = set(_TILING_USE.findall(own))
     return KernelSources(directory, files, chosen, dtype_macros(text),
-                         used.pop() if len(used) == 1 else None)
+                         used.pop() if len(used) == 1 else None,
+                         _GET_TILING_DATA.search(own) is not None)
 
 
 def _struct_body(text: str, name: str) -> str | None:
@@ -461,17 +488,24 @@ def find_struct(sources: KernelSources, struct: str, extra_dirs: Sequence[Path] 
             except CheckError:
                 break
     for f in files:
-        body = _struct_body(strip_comments(_read(f)), struct)
-        if body is not None:
-            fields = [f for statement in _flatten(body).split(";")
-                      for f in _declarators(statement)]
-            if not fields:
-                raise CheckError(f"tiling struct {struct} ({f}) has no data members the "
-                                 "checker can read")
-            return tuple(fields), f
+        fields = declared_fields(f, struct)
+        if fields is not None:
+            return fields, f
     raise CheckError(f"no tiling struct {struct} in the kernel's sources ({sources.directory} "
                      "and below), its -I directories, its --include headers or the op's "
                      "tests/ut headers")
+
+
+def declared_fields(path: Path, struct: str) -> tuple[TilingField, ...] | None:
+    """The data members of `struct` as `path` declares it, or None when it does not."""
+    body = _struct_body(strip_comments(_read(path)), struct)
+    if body is None:
+        return None
+    fields = [f for statement in _flatten(body).split(";") for f in _declarators(statement)]
+    if not fields:
+        raise CheckError(f"tiling struct {struct} ({path}) has no data members the checker can "
+                         "read")
+    return tuple(fields)
 
 
 def tiling_fields(sources: KernelSources, struct: str, extra_dirs: tuple[Path, ...] = (),

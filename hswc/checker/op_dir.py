@@ -37,6 +37,15 @@ class OpDir:
     def def_names(self) -> str:
         return ", ".join(str(p) for p in self.folder.def_files)
 
+    def kernel_names(self) -> tuple[str, ...]:
+        """The names the build gives the op's kernel entry, in order: the op type in snake
+        case (the binary configuration's, then OP_ADD's: ops-nn's swish_apt.cpp defines
+        `swish`), then the kernel file's stem (opFile) and that without `_apt`."""
+        stem = self.kernel.stem
+        names = (op_folder.snake(self.folder.op_type or self.op.name),
+                 op_folder.snake(self.op.name), stem, stem.removesuffix("_apt"))
+        return tuple(dict.fromkeys(names))
+
     def struct_from_tiling(self) -> str | None:
         found = set(_GET_TILING_DATA.findall(kernel_source.strip_comments(
             self.folder.host_text())))
@@ -66,6 +75,20 @@ class OpDir:
             return None
         other = next(r for r in reference_inputs if r != "grad")
         return ["grad" if k == grads[0] else other for k in range(len(names))]
+
+    def absent_inputs(self, reference_inputs: tuple[str, ...],
+                      elsewhere: Collection[int] = ()) -> frozenset[int]:
+        """The definition's optional inputs the reference does not feed, to be left out as the
+        framework leaves out an optional input the caller omits (the tiling sees no such input,
+        the kernel a null GM address): MishGrad's `tanhx` (`.ParamType(OPTIONAL)`), which
+        hsg.mish_grad, of grad and x, does not take. While the definition has more tensor inputs
+        (those not at `elsewhere`) than the reference, its optional ones not named like a
+        reference input, the last first."""
+        tensors = [k for k in range(len(self.op.inputs)) if k not in elsewhere]
+        named = {normalised(r) for r in reference_inputs}
+        optional = [k for k in reversed(tensors) if k in self.op.optional_inputs
+                    and normalised(self.op.inputs[k][0]) not in named]
+        return frozenset(optional[:max(0, len(tensors) - len(reference_inputs))])
 
     def forward_inputs(self, hsg_op: str, reference_inputs: tuple[str, ...],
                        elsewhere: Collection[int] = ()) -> dict[int, str]:

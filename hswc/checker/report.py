@@ -37,7 +37,7 @@ def first_differences(inputs: Sequence[np.ndarray], actual: np.ndarray, expected
                       comparison: Comparison, limit: int) -> list[Difference]:
     """Up to `limit` differing elements of each kind (values, signs of zero, NaN class), the
     first ones of each, in index order. A one-element input (an attribute's tensor) shows its
-    one value in every row."""
+    one value in every row, an absent one (an optional input left out) `none`."""
     a32, e32 = actual.astype(np.float32), expected.astype(np.float32)
     a_nan, e_nan = np.isnan(a32), np.isnan(e32)
     uint = np.uint16 if actual.itemsize == 2 else np.uint32
@@ -47,7 +47,8 @@ def first_differences(inputs: Sequence[np.ndarray], actual: np.ndarray, expected
     kinds = (differ & ~nans & ~zeros, zeros, nans)
     assert sum(int(k.sum()) for k in kinds) == comparison.mismatches
     chosen = sorted(int(i) for kind in kinds for i in np.flatnonzero(kind)[:limit])
-    return [Difference(i, tuple(hex_value(x[i if x.size > 1 else 0]) for x in inputs),
+    return [Difference(i, tuple(hex_value(x[i if x.size > 1 else 0]) if x.size else "none"
+                                for x in inputs),
                        hex_value(actual[i]),
                        hex_value(expected[i])) for i in chosen]
 

@@ -9,17 +9,27 @@
 //
 // Usage:
 //   tiling_run --describe
-//       the op definitions: `op NAME`, `input NAME DTYPE,...`, `output NAME DTYPE,...`,
+//       the op definitions: `op NAME`, `input NAME DTYPE,... [optional]`, `output NAME DTYPE,...`,
 //       `attr NAME TYPE DEFAULT`, `config SOC KEY=VALUE ...` (and `config_input SOC NAME
 //       DTYPE,...`), then `tiling NAME` per registered tiling.
 //   tiling_run --op NAME --soc SOC --core-num N --ub-size BYTES
-//              --input DTYPE:D0xD1... (per input) --output DTYPE:D0x... (per output)
+//              --input DTYPE:D0xD1... | none (per input of the definition; none: an optional
+//              input left out) --output DTYPE:D0x... (per output)
 //              [--attr float:V | int:V | bool:V | string:V | none: (per attribute, in order)]
 //       runs the op's TilingParse then Tiling once and prints `status ok` (or `status failed`),
 //       `block_dim N`, `tiling_key K`, `template NAME=V ...`, `workspace A,B,...`,
-//       `tiling SIZE HEX`, `attrs_read I,...` and `field NAME VALUE` per struct field.
+//       `tiling SIZE HEX`, `attrs_read I,...` and `field NAME VALUE` per struct field;
+//       with --fields-of CLASS, `field NAME VALUE` per scalar field of the tiling-data class
+//       CLASS (BEGIN_TILING_DATA_DEF) read from the bytes the tiling wrote.
+//   tiling_run --tiling-header OP
+//       the kernel's tiling struct CANN's kernel build generates from the tiling-data class
+//       REGISTER_TILING_DATA_CLASS(OP, CLASS) names (its nested classes first), as a header:
+//       `struct CLASS` with the class's fields, laid out as the host model lays them out (each
+//       offset and the size asserted), and a first line `// tiling-data class CLASS`; exit 3
+//       when no class is registered for OP.
 // DTYPE is a ge::DataType number. Exit status: 0 ok, 1 the tiling failed (its log lines on
 // stderr: `hswc_tiling: E NODE: MESSAGE`), 2 usage.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -63,7 +73,8 @@ void Describe()
     for (const auto& op : hswc_host::OpDefs()) {
         std::printf("op %s\n", op->name.c_str());
         for (const auto& p : op->inputs) {
-            std::printf("input %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
+            std::printf("input %s %s%s\n", p->name.c_str(), DtypeList(p->dtypes).c_str(),
+                        p->option == ops::OPTIONAL ? " optional" : "");
         }
         for (const auto& p : op->outputs) {
             std::printf("output %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
@@ -166,8 +177,108 @@ void PrintFields(const gert::TilingData& data)
 }
 #endif
 
+std::string KernelTypeName(const std::string& type)
+{
+    const size_t colon = type.rfind("::");
+    return colon == std::string::npos ? type : type.substr(colon + 2);
+}
+
+void StructOf(const std::string& name, std::vector<std::string>& done, std::string& out)
+{
+    if (std::find(done.begin(), done.end(), name) != done.end()) {
+        return;
+    }
+    done.push_back(name);
+    const auto found = hswc_host::TilingClasses().find(name);
+    if (found == hswc_host::TilingClasses().end()) {
+        return;  // a class with no fields recorded (none here), or one the kernel declares
+    }
+    const hswc_host::TilingClassInfo& info = found->second;
+    const std::vector<hswc_host::TilingFieldInfo> fields = info.Sorted();
+    for (const auto& f : fields) {
+        if (f.kind == hswc_host::TilingFieldKind::kStruct) {
+            StructOf(KernelTypeName(f.type), done, out);
+        }
+    }
+    out += "struct alignas(8) " + name + " {\n";
+    for (const auto& f : fields) {
+        const std::string type = f.kind == hswc_host::TilingFieldKind::kStruct ? KernelTypeName(f.type) : f.type;
+        out += "    " + type + " " + f.name + (f.count ? "[" + std::to_string(f.count) + "]" : "") + "{};\n";
+    }
+    out += "};\n";
+    out += "static_assert(sizeof(" + name + ") == " + std::to_string(info.size) + ", \"" + name +
+           ": the host's size\");\n";
+    for (const auto& f : fields) {
+        out += "static_assert(offsetof(" + name + ", " + f.name + ") == " + std::to_string(f.offset) + ", \"" +
+               name + "::" + f.name + ": the host's offset\");\n";
+    }
+}
+
+int TilingHeader(const std::string& op)
+{
+    const auto found = hswc_host::TilingClassOfOp().find(op);
+    if (found == hswc_host::TilingClassOfOp().end()) {
+        std::fprintf(stderr, "tiling_run: no REGISTER_TILING_DATA_CLASS for op '%s'\n", op.c_str());
+        return 3;
+    }
+    std::string body;
+    std::vector<std::string> done;
+    StructOf(found->second, done, body);
+    std::printf("// tiling-data class %s\n", found->second.c_str());
+    std::printf("// The kernel's view of %s's tiling data: the struct CANN's kernel build generates from the\n"
+                "// class REGISTER_TILING_DATA_CLASS(%s, %s) registers, written by the host model\n"
+                "// (tools/ascendc_cpu/host/tiling_harness.cpp --tiling-header) from its fields.\n",
+                op.c_str(), op.c_str(), found->second.c_str());
+    std::printf("#ifndef HSWC_GENERATED_TILING_DATA_%s\n#define HSWC_GENERATED_TILING_DATA_%s\n", op.c_str(), op.c_str());
+    std::printf("#include <cstddef>\n#include <cstdint>\n%s#endif\n", body.c_str());
+    return 0;
+}
+
+template <typename T>
+T Load(const uint8_t* bytes)
+{
+    T v;
+    std::memcpy(&v, bytes, sizeof v);
+    return v;
+}
+
+void PrintClassFields(const std::string& cls, const gert::TilingData& data)
+{
+    const auto found = hswc_host::TilingClasses().find(cls);
+    if (found == hswc_host::TilingClasses().end()) {
+        return;
+    }
+    const auto* bytes = static_cast<const uint8_t*>(data.GetData());
+    using Kind = hswc_host::TilingFieldKind;
+    for (const auto& f : found->second.Sorted()) {
+        if (f.offset + f.size > data.GetCapacity()) {
+            continue;
+        }
+        const uint8_t* at = bytes + f.offset;
+        if (f.kind == Kind::kBool) {
+            std::printf("field %s %d\n", f.name.c_str(), at[0] ? 1 : 0);
+        } else if (f.kind == Kind::kFloat && f.size == 4) {
+            std::printf("field %s %.17g\n", f.name.c_str(), static_cast<double>(Load<float>(at)));
+        } else if (f.kind == Kind::kFloat && f.size == 8) {
+            std::printf("field %s %.17g\n", f.name.c_str(), Load<double>(at));
+        } else if (f.kind == Kind::kSigned || f.kind == Kind::kUnsigned) {
+            uint64_t raw = 0;
+            std::memcpy(&raw, at, f.size);  // little-endian, as the device
+            if (f.kind == Kind::kSigned && f.size < 8 && (raw >> (8 * f.size - 1)) & 1) {
+                raw |= ~uint64_t{0} << (8 * f.size);
+            }
+            if (f.kind == Kind::kSigned) {
+                std::printf("field %s %lld\n", f.name.c_str(), static_cast<long long>(raw));
+            } else {
+                std::printf("field %s %llu\n", f.name.c_str(), static_cast<unsigned long long>(raw));
+            }
+        }
+    }
+}
+
 int Run(int argc, char** argv)
 {
+    std::string fieldsOf;
     std::string op, soc = "ascend910b";
     gert::TilingContext context;
     for (int i = 1; i < argc; ++i) {
@@ -188,11 +299,19 @@ int Run(int argc, char** argv)
         } else if (a == "--ub-size") {
             context.platform.ubSize = std::strtoull(value().c_str(), nullptr, 10);
         } else if (a == "--input") {
-            context.inputs.push_back(Tensor(value()));
+            const std::string text = value();
+            if (text == "none") {  // an optional input the caller leaves out
+                context.irInputs.push_back(-1);
+            } else {
+                context.irInputs.push_back(static_cast<int>(context.inputs.size()));
+                context.inputs.push_back(Tensor(text));
+            }
         } else if (a == "--output") {
             context.outputs.push_back(Tensor(value()));
         } else if (a == "--attr") {
             context.attrs.Add(Attr(value()));
+        } else if (a == "--fields-of") {
+            fieldsOf = value();
         } else {
             Usage("unknown argument " + a);
         }
@@ -262,6 +381,9 @@ int Run(int argc, char** argv)
 #if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
     PrintFields(data);
 #endif
+    if (!fieldsOf.empty()) {
+        PrintClassFields(fieldsOf, data);
+    }
     return ok ? 0 : 1;
 }
 
@@ -272,6 +394,9 @@ int main(int argc, char** argv)
     if (argc == 2 && std::strcmp(argv[1], "--describe") == 0) {
         Describe();
         return 0;
+    }
+    if (argc == 3 && std::strcmp(argv[1], "--tiling-header") == 0) {
+        return TilingHeader(argv[2]);
     }
     return Run(argc, argv);
 }

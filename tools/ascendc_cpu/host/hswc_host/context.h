@@ -30,6 +30,31 @@ struct TensorInfo {
     CompileTimeTensorDesc desc;
 };
 
+/// A runtime tensor as a tiling sees it (metadef's exe_graph/runtime/runtime_tensor.h): shape,
+/// element type and format; its data address is null, as metadef's is for an input the op does
+/// not declare a tiling data dependency on (the model declares none).
+class Tensor {
+public:
+    Tensor() = default;
+    Tensor(const StorageShape& shape, ge::DataType dtype) : shape_(shape), dtype_(dtype) {}
+    const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+    const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+    const StorageShape& GetShape() const { return shape_; }
+    int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
+    ge::DataType GetDataType() const { return dtype_; }
+    ge::Format GetStorageFormat() const { return ge::FORMAT_ND; }
+    ge::Format GetOriginFormat() const { return ge::FORMAT_ND; }
+    StorageFormat GetFormat() const { return StorageFormat(ge::FORMAT_ND); }
+    template <typename T>
+    const T* GetData() const { return nullptr; }
+    const void* GetAddr() const { return nullptr; }
+    size_t GetSize() const { return 0; }
+
+private:
+    StorageShape shape_;
+    ge::DataType dtype_ = ge::DT_UNDEFINED;
+};
+
 /// What the tiling chose through ASCENDC_TPL_SEL_PARAM: the template arguments by name.
 struct TemplateChoice {
     std::vector<std::string> names;
@@ -39,13 +64,16 @@ struct TemplateChoice {
 /// The node's identity and arity (exe_graph/runtime/compute_node_info.h).
 class ComputeNodeInfo {
 public:
-    ComputeNodeInfo(const std::string* name, const std::string* type, size_t inputs, size_t outputs)
-        : name_(name), type_(type), inputs_(inputs), outputs_(outputs) {}
+    ComputeNodeInfo(const std::string* name, const std::string* type, size_t inputs, size_t outputs,
+                    size_t irInputs)
+        : name_(name), type_(type), inputs_(inputs), outputs_(outputs), irInputs_(irInputs) {}
     const char* GetNodeName() const { return name_->c_str(); }
     const char* GetNodeType() const { return type_->c_str(); }
+    /// The inputs the node has (an absent optional input is not one of them).
     size_t GetInputsNum() const { return inputs_; }
     size_t GetOutputsNum() const { return outputs_; }
-    size_t GetIrInputsNum() const { return inputs_; }
+    /// The inputs of the op's IR definition, present or not.
+    size_t GetIrInputsNum() const { return irInputs_; }
     size_t GetIrOutputsNum() const { return outputs_; }
 
 private:
@@ -53,6 +81,7 @@ private:
     const std::string* type_;
     size_t inputs_;
     size_t outputs_;
+    size_t irInputs_;
 };
 
 class TilingContext {
@@ -64,7 +93,13 @@ public:
     // What the harness fills in.
     std::string nodeName = "node";
     std::string nodeType = "Op";
+    /// The node's inputs, present ones only (what GetInputShape(i) and GetInputDesc(i) index, as
+    /// metadef's instance indices do).
     std::vector<TensorInfo> inputs;
+    /// For each input of the IR definition, its index in `inputs`, or -1 for an optional input
+    /// the node does not have (GetOptionalInputShape/Desc(ir) then return null, as metadef's
+    /// do for an IR input with no instance). Empty: every IR input is present, in order.
+    std::vector<int> irInputs;
     std::vector<TensorInfo> outputs;
     RuntimeAttrs attrs;
     fe::PlatFormInfos platform;
@@ -85,16 +120,44 @@ public:
     size_t GetComputeNodeInputNum() const { return inputs.size(); }
     const ComputeNodeInfo* GetComputeNodeInfo() const
     {
-        node_ = std::make_unique<ComputeNodeInfo>(&nodeName, &nodeType, inputs.size(), outputs.size());
+        node_ = std::make_unique<ComputeNodeInfo>(&nodeName, &nodeType, inputs.size(), outputs.size(),
+                                                  irInputs.empty() ? inputs.size() : irInputs.size());
         return node_.get();
     }
     size_t GetComputeNodeOutputNum() const { return outputs.size(); }
 
     const StorageShape* GetInputShape(size_t i) const { return i < inputs.size() ? &inputs[i].shape : nullptr; }
-    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const StorageShape* GetOptionalInputShape(size_t ir) const
+    {
+        const int k = Instance(ir);
+        return k < 0 ? nullptr : GetInputShape(static_cast<size_t>(k));
+    }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetOptionalInputShape(ir); }
+    const Tensor* GetInputTensor(size_t i) const
+    {
+        if (i >= inputs.size()) {
+            return nullptr;
+        }
+        if (tensors_.size() < inputs.size()) {
+            tensors_.resize(inputs.size());
+        }
+        tensors_[i] = std::make_unique<Tensor>(inputs[i].shape, inputs[i].desc.GetDataType());
+        return tensors_[i].get();
+    }
+    const Tensor* GetOptionalInputTensor(size_t ir) const
+    {
+        const int k = Instance(ir);
+        return k < 0 ? nullptr : GetInputTensor(static_cast<size_t>(k));
+    }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetOptionalInputTensor(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs.size() ? &outputs[i].shape : nullptr; }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs.size() ? &inputs[i].desc : nullptr; }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const
+    {
+        const int k = Instance(ir);
+        return k < 0 ? nullptr : GetInputDesc(static_cast<size_t>(k));
+    }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetOptionalInputDesc(ir); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const
     {
         return i < outputs.size() ? &outputs[i].desc : nullptr;
@@ -155,8 +218,18 @@ public:
     }
 
 private:
+    /// The instance index of IR input `ir`, -1 when it is absent or out of range.
+    int Instance(size_t ir) const
+    {
+        if (irInputs.empty()) {
+            return ir < inputs.size() ? static_cast<int>(ir) : -1;
+        }
+        return ir < irInputs.size() ? irInputs[ir] : -1;
+    }
+
     TilingData tiling_;
     mutable std::unique_ptr<ComputeNodeInfo> node_;
+    mutable std::vector<std::unique_ptr<Tensor>> tensors_;
 };
 
 class TilingParseContext {

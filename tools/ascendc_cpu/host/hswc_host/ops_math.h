@@ -1,5 +1,5 @@
 // hswc_host/ops_math.h - opbase's host helpers ops-nn tilings call (op_common/op_host/util/
-// math_util.h and platform_util.h): integer division and alignment, the platform's block and
+// math_util.h and platform_util.h): integer division and alignment, IsFloatEqual, the platform's block and
 // register sizes, EnsureNotScalar, ToString. Written from their documented behaviour: FloorDiv
 // and CeilDiv by 0 give x, the alignments to 0 give 0, CeilAlign saturates; GetUbBlockSize is 32 bytes, GetVRegSize 256 bytes and
 // GetCacheLineSize 256 bytes, GetNddmaDcacheSize 8192 bytes, whatever the SoC (opbase's own
@@ -7,6 +7,7 @@
 #ifndef HSWC_HOST_OPS_MATH_H
 #define HSWC_HOST_OPS_MATH_H
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -44,6 +45,20 @@ auto CeilAlign(T x, T align) -> typename std::enable_if<std::is_integral<T>::val
     }
     const T blocks = CeilDiv(x, align);
     return blocks > std::numeric_limits<T>::max() / align ? std::numeric_limits<T>::max() : blocks * align;
+}
+/// opbase's float comparison: never equal when either is NaN; when either is infinite, equal
+/// when their signs agree (opbase compares only the signs then); else within one epsilon.
+template <typename T>
+auto IsFloatEqual(T a, T b) -> typename std::enable_if<std::is_floating_point<T>::value, bool>::type
+{
+    if (std::isnan(a) || std::isnan(b)) {
+        return false;
+    }
+    if (std::isinf(a) || std::isinf(b)) {
+        return std::signbit(a) == std::signbit(b);
+    }
+    const T d = a > b ? a - b : b - a;
+    return d <= std::numeric_limits<T>::epsilon();
 }
 template <typename T>
 uint32_t GetAivCoreNum(const T* context)

@@ -2,8 +2,9 @@
 //
 // Written from the documented shape of CANN's ge:: and gert:: types (graph/types.h,
 // exe_graph/runtime/shape.h, storage_shape.h, runtime_attrs.h, tiling_data.h): the subset
-// ops-nn's elementwise tilings use. ge::DataType carries CANN's numbering (DT_FLOAT = 0,
-// DT_FLOAT16 = 1, DT_BF16 = 27, ...), as tilings compare and store it.
+// ops-nn's elementwise tilings use. ge::DataType and ge::Format are metadef's whole enums
+// (inc/external/graph/types.h and c_types.h: DT_FLOAT = 0, DT_BF16 = 27, DT_UINT1 = 30, ...,
+// FORMAT_C1HWNCoC0 = 25, ...), with CANN's numbering, as tilings compare and store them.
 #ifndef HSWC_HOST_TYPES_H
 #define HSWC_HOST_TYPES_H
 
@@ -18,9 +19,17 @@
 
 /// graph/c_types.h: the C spelling of the data types (what ASCENDC_TPL_DTYPE_DECL lists).
 enum HswcCDataType {
-    C_DT_FLOAT = 0, C_DT_FLOAT16 = 1, C_DT_INT8 = 2, C_DT_INT32 = 3, C_DT_UINT8 = 4, C_DT_INT16 = 6,
-    C_DT_UINT16 = 7, C_DT_UINT32 = 8, C_DT_INT64 = 9, C_DT_UINT64 = 10, C_DT_DOUBLE = 11, C_DT_BOOL = 12,
-    C_DT_BF16 = 27, C_DT_UNDEFINED = 28
+    C_DT_FLOAT = 0, C_DT_FLOAT16 = 1, C_DT_INT8 = 2, C_DT_INT32 = 3,
+    C_DT_UINT8 = 4, C_DT_INT16 = 6, C_DT_UINT16 = 7, C_DT_UINT32 = 8,
+    C_DT_INT64 = 9, C_DT_UINT64 = 10, C_DT_DOUBLE = 11, C_DT_BOOL = 12,
+    C_DT_STRING = 13, C_DT_DUAL_SUB_INT8 = 14, C_DT_DUAL_SUB_UINT8 = 15, C_DT_COMPLEX64 = 16,
+    C_DT_COMPLEX128 = 17, C_DT_QINT8 = 18, C_DT_QINT16 = 19, C_DT_QINT32 = 20,
+    C_DT_QUINT8 = 21, C_DT_QUINT16 = 22, C_DT_RESOURCE = 23, C_DT_STRING_REF = 24,
+    C_DT_DUAL = 25, C_DT_VARIANT = 26, C_DT_BF16 = 27, C_DT_UNDEFINED = 28,
+    C_DT_INT4 = 29, C_DT_UINT1 = 30, C_DT_INT2 = 31, C_DT_UINT2 = 32,
+    C_DT_COMPLEX32 = 33, C_DT_HIFLOAT8 = 34, C_DT_FLOAT8_E5M2 = 35, C_DT_FLOAT8_E4M3FN = 36,
+    C_DT_FLOAT8_E8M0 = 37, C_DT_FLOAT6_E3M2 = 38, C_DT_FLOAT6_E2M3 = 39, C_DT_FLOAT4_E2M1 = 40,
+    C_DT_FLOAT4_E1M2 = 41, C_DT_HIFLOAT4 = 42, C_DT_MAX = 43,
 };
 
 namespace ge {
@@ -29,41 +38,42 @@ constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
 
+/// graph/types.h's DataType, whole (metadef's numbering, C_DT_* of graph/c_types.h).
 enum DataType {
-    DT_FLOAT = 0,
-    DT_FLOAT16 = 1,
-    DT_INT8 = 2,
-    DT_INT32 = 3,
-    DT_UINT8 = 4,
-    DT_INT16 = 6,
-    DT_UINT16 = 7,
-    DT_UINT32 = 8,
-    DT_INT64 = 9,
-    DT_UINT64 = 10,
-    DT_DOUBLE = 11,
-    DT_BOOL = 12,
-    DT_STRING = 13,
-    DT_COMPLEX64 = 16,
-    DT_COMPLEX128 = 17,
-    DT_BF16 = 27,
-    DT_UNDEFINED = 28,
-    DT_INT4 = 29,
-    DT_HIFLOAT8 = 34,
-    DT_FLOAT8_E5M2 = 35,
-    DT_FLOAT8_E4M3FN = 36,
-    DT_MAX = 45
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3,
+    DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
+    DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
+    DT_STRING = 13, DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16,
+    DT_COMPLEX128 = 17, DT_QINT8 = 18, DT_QINT16 = 19, DT_QINT32 = 20,
+    DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24,
+    DT_DUAL = 25, DT_VARIANT = 26, DT_BF16 = 27, DT_UNDEFINED = 28,
+    DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32,
+    DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT8_E8M0 = 37, DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40,
+    DT_FLOAT4_E1M2 = 41, DT_HIFLOAT4 = 42, DT_MAX = 43,
 };
 
+/// graph/types.h's Format, whole (metadef's numbering, C_FORMAT_* of graph/c_types.h).
 enum Format {
-    FORMAT_NCHW = 0,
-    FORMAT_NHWC = 1,
-    FORMAT_ND = 2,
-    FORMAT_NC1HWC0 = 3,
-    FORMAT_FRACTAL_Z = 4,
-    FORMAT_FRACTAL_NZ = 29,
-    FORMAT_NCDHW = 30,
-    FORMAT_NDHWC = 27,
-    FORMAT_RESERVED = 40
+    FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2,
+    FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_NC1C0HWPAD = 5,
+    FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8,
+    FORMAT_C1HWNC0 = 9, FORMAT_FRACTAL_DECONV_TRANSPOSE = 10, FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS = 11,
+    FORMAT_NC1HWC0_C04 = 12, FORMAT_FRACTAL_Z_C04 = 13, FORMAT_CHWN = 14,
+    FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS = 15, FORMAT_HWCN = 16, FORMAT_NC1KHKWHWC0 = 17,
+    FORMAT_BN_WEIGHT = 18, FORMAT_FILTER_HWCK = 19, FORMAT_HASHTABLE_LOOKUP_LOOKUPS = 20,
+    FORMAT_HASHTABLE_LOOKUP_KEYS = 21, FORMAT_HASHTABLE_LOOKUP_VALUE = 22, FORMAT_HASHTABLE_LOOKUP_OUTPUT = 23,
+    FORMAT_HASHTABLE_LOOKUP_HITS = 24, FORMAT_C1HWNCoC0 = 25, FORMAT_MD = 26,
+    FORMAT_NDHWC = 27, FORMAT_FRACTAL_ZZ = 28, FORMAT_FRACTAL_NZ = 29,
+    FORMAT_NCDHW = 30, FORMAT_DHWCN = 31, FORMAT_NDC1HWC0 = 32,
+    FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35,
+    FORMAT_DHWNC = 36, FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_FRACTAL_ZN_LSTM = 38,
+    FORMAT_FRACTAL_Z_G = 39, FORMAT_RESERVED = 40, FORMAT_ALL = 41,
+    FORMAT_NULL = 42, FORMAT_ND_RNN_BIAS = 43, FORMAT_FRACTAL_ZN_RNN = 44,
+    FORMAT_NYUV = 45, FORMAT_NYUV_A = 46, FORMAT_NCL = 47,
+    FORMAT_FRACTAL_Z_WINO = 48, FORMAT_C1HWC0 = 49, FORMAT_FRACTAL_NZ_C0_16 = 50,
+    FORMAT_FRACTAL_NZ_C0_32 = 51, FORMAT_FRACTAL_NZ_C0_2 = 52, FORMAT_FRACTAL_NZ_C0_4 = 53,
+    FORMAT_FRACTAL_NZ_C0_8 = 54, FORMAT_END = 55, FORMAT_MAX = 0xff,
 };
 
 inline int GetPrimaryFormat(int format) { return format & 0xff; }
