@@ -21,7 +21,9 @@ left out as the framework leaves it out: absent for the tiling, a null address f
 the host model's ge::DataType and ge::Format whole (metadef's graph/types.h), and opbase's
 `op_host/util/platform_util.h` spelling reaching the model's, not opbase's header beside it; of
 several `__global__` functions the entry the build launches (ops-nn's swish: `swish`, not the
-`SwishKernel` template it calls).
+`SwishKernel` template it calls); the kernel op_kernel/CMakeLists.txt lists for the SoC, with a
+UT entry and a device one under #ifdef DTYPE_X (activation/leaky_ut_variant, as ops-nn's
+hard_swish_grad_v2).
 """
 
 from __future__ import annotations
@@ -237,3 +239,39 @@ def test_of_several_global_functions_the_entry_is_the_one_the_build_launches(
                                          + 'extern "C" ' + entry.split("\n", 1)[1])
     chosen = scan(kernel).entry
     assert (chosen.name, chosen.extern_c, chosen.template) == ("swish", True, None)
+
+
+UT_VARIANT = TREE / "activation" / "leaky_ut_variant"
+
+
+def test_the_950_kernel_is_the_one_cmake_lists_and_its_device_entry_is_checked() -> None:
+    """As ops-nn's hard_swish_grad_v2: op_kernel/CMakeLists.txt names arch35's kernel for
+    ascend950 (op_kernel/ holds another of the name); its entry is a UT variant under
+    #ifdef DTYPE_X and the device template under #else. The checker builds the device one
+    (DTYPE_X appears only in the headers' #ifdefs: not defined for it) and the tiling-data
+    header its header includes."""
+    p = plan(replace(BASE, kernel=str(UT_VARIANT), sizes=(2561,), ignore_nan_inputs=("x",)))
+    try:
+        arch35 = UT_VARIANT / "op_kernel" / "arch35" / "leaky_ut_variant.cpp"
+        assert p.sources.entry.source == arch35
+        assert p.sources.entry.template is not None  # the device template
+        assert p.sources.dtype_macros == ()
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()
+
+
+def test_the_ut_variant_of_an_entry_gets_the_tiling_data_header_its_header_leaves_out() -> None:
+    """-D DTYPE_X=float picks the UT entry, whose header leaves the tiling data to the UT
+    build: the guarded header the struct is found in is force-included, as that build would."""
+    p = plan(replace(BASE, kernel=str(UT_VARIANT), sizes=(2561,), ignore_nan_inputs=("x",),
+                     defines={None: ("DTYPE_X=float",)}))
+    try:
+        assert p.sources.entry.template is None  # the UT entry
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()

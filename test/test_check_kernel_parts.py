@@ -370,3 +370,23 @@ def test_the_assumed_call_notes_read_the_headers_the_kernel_includes(tmp_path: P
     sources = kernel_source.scan(kernel / "k_apt.cpp", None, (), [])
     text = sources.own_text()
     assert "Vec::Exp<T>" in text and "Div(" not in text
+
+
+def test_the_kernel_file_for_a_soc_is_the_one_op_kernel_cmake_lists_for_it(tmp_path: Path) -> None:
+    """ops-nn's hard_swish_grad_v2 has its A2 kernel in op_kernel/ and its 950 one in
+    op_kernel/arch35/ under one name; its CMakeLists.txt's add_kernel_sources says which."""
+    from hswc.checker.op_folder import kernel_file
+
+    kernel = tmp_path / "op_kernel"
+    (kernel / "arch35").mkdir(parents=True)
+    for path in (kernel / "k_op.cpp", kernel / "arch35" / "k_op.cpp"):
+        path.write_text("")
+    (kernel / "CMakeLists.txt").write_text(
+        "add_kernel_sources(\n    COMPUTE_UNITS ascend910b ascend910_93\n)\n"
+        "# add_kernel_sources(KERNEL_SRC k_op.cpp COMPUTE_UNITS ascend950)\n"
+        "add_kernel_sources(\n    KERNEL_SRC arch35/k_op.cpp\n    COMPUTE_UNITS ascend950 mc62\n"
+        "    AUTO_SYNC false\n)\n")
+    configured = ("ascend910b", "ascend950")
+    arch35 = kernel / "arch35" / "k_op.cpp"
+    assert kernel_file(tmp_path, "KOp", None, "ascend950", configured) == arch35
+    assert kernel_file(tmp_path, "KOp", None, "ascend910b", configured) == kernel / "k_op.cpp"

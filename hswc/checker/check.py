@@ -265,6 +265,16 @@ def _generated_struct(o: CheckOptions, sources: kernel_source.KernelSources,
                                                               str(generated[1])))
 
 
+def _guarded_header(path: Path | None) -> bool:
+    """Whether `path` is a header that can be included twice (an include guard or #pragma
+    once): one the build can force-include harmlessly."""
+    if path is None or path.suffix not in (".h", ".hpp"):
+        return False
+    text = kernel_source.strip_comments(path.read_text(errors="replace"))
+    return bool(re.search(r"^\s*#\s*(?:pragma\s+once|ifndef\s+\w+\s*\n\s*#\s*define)", text,
+                          re.MULTILINE))
+
+
 def _uses_op_dir(o: CheckOptions) -> bool:
     return (o.tiling_function is None and not o.tiling and o.op is not None
             and op_folder.is_op_folder(o.kernel))
@@ -292,6 +302,10 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
     struct, fields, struct_file, missing = _declared_struct(o, sources, include_dirs, opdir)
+    if opdir is not None and _guarded_header(struct_file):
+        # The UT variant of an entry (`#ifdef DTYPE_X`) leaves the tiling-data header out for
+        # the UT build's own to define it; the header found is that definition.
+        o = replace(o, forced_includes=(*o.forced_includes, str(struct_file)))
     platform = _platform(o)
     user = load_inputs(o, ref)
     source = tiling_source(o)

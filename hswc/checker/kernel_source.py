@@ -215,6 +215,8 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
     _PREPROCESS_ERRORS.pop(source, None)
     _MACROS[source] = object_macros(done.stdout)
     own, lines, current = str(source), [], None
+    folder = _own_folder(source)
+    tree: list[str] = []
     for line in done.stdout.splitlines():
         m = _LINE_MARKER.match(line)
         if m is not None:
@@ -222,11 +224,24 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
             continue
         if current is not None and (current == own or Path(current) == source):
             lines.append(line)
+        if current is not None and Path(current).resolve().is_relative_to(folder):
+            tree.append(line)
+    _OWN_TREE[source] = "\n".join(tree)
     return "\n".join(lines)
+
+
+def _own_folder(source: Path) -> Path:
+    """The kernel's own folder: its op folder (an op_kernel/ source's parent), else its own."""
+    for parent in source.resolve().parents:
+        if parent.name == "op_kernel":
+            return parent.parent
+    return source.resolve().parent
 
 
 _MACROS: dict[Path, dict[str, str]] = {}
 """The object-like macros each preprocessed source sees (its own and its headers')."""
+_OWN_TREE: dict[Path, str] = {}
+"""A preprocessed source's lines of its own folder's files (`preprocessed`)."""
 _PREPROCESS_ERRORS: dict[Path, str] = {}
 """Why g++ could not preprocess a source (its first error), for the messages."""
 _LINE_MARKER = re.compile(r'^# \d+ "([^"]*)"')
@@ -360,7 +375,10 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
                          kernel_names)
     seen = preprocessed(chosen.source, include_dirs, defines)
     own = strip_comments(seen if seen is not None else _read(chosen.source))
-    text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
+    if seen is not None:  # the entry and the headers of its folder, as the build sees them
+        text = strip_comments(_OWN_TREE.get(chosen.source, own))
+    else:
+        text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
     used = set(_TILING_USE.findall(own))
     return KernelSources(directory, files, chosen, dtype_macros(text),
                          used.pop() if len(used) == 1 else None,

@@ -247,9 +247,15 @@ def opbase_includes(opbase: Path | None) -> tuple[Path, ...]:
 
 def kernel_file(root: Path, op_name: str, op_file: str | None, soc: str,
                 configured: tuple[str, ...]) -> Path:
-    """The op_kernel source the build compiles for `soc`."""
+    """The op_kernel source the build compiles for `soc`: the KERNEL_SRC an
+    `add_kernel_sources(... COMPUTE_UNITS soc ...)` of op_kernel/CMakeLists.txt names for it
+    (ops-nn's cmake/func.cmake; hard_swish_grad_v2 keeps its A2 kernel in op_kernel/ and its
+    950 one in op_kernel/arch35/ under one name), else the definition's file there."""
     stem = op_file or snake(op_name)
     kernel = root / "op_kernel"
+    listed = _cmake_kernel_source(kernel, soc)
+    if listed is not None:
+        return listed
     for candidate in (kernel / f"{stem}.cpp", *(kernel / d / f"{stem}.cpp"
                                                 for d in ARCH_DIRS.get(soc, DEFAULT_ARCH_DIRS))):
         if candidate.is_file():
@@ -257,3 +263,25 @@ def kernel_file(root: Path, op_name: str, op_file: str | None, soc: str,
     socs = ", ".join(configured) or "none"
     raise CheckError(f"{root}/op_kernel: no {stem}.cpp, the kernel {op_name}'s definition names "
                      f"for {soc} (its AICore configurations: {socs})")
+
+
+_ADD_KERNEL_SOURCES = re.compile(r"\badd_kernel_sources\s*\(([^)]*)\)", re.IGNORECASE)
+
+
+def _cmake_kernel_source(kernel: Path, soc: str) -> Path | None:
+    """The KERNEL_SRC op_kernel/CMakeLists.txt gives `soc` (None: it names none)."""
+    try:
+        text = (kernel / "CMakeLists.txt").read_text(errors="replace")
+    except OSError:
+        return None
+    text = re.sub(r"#[^\n]*", "", text)
+    for call in _ADD_KERNEL_SOURCES.findall(text):
+        words = call.split()
+        if "KERNEL_SRC" not in words or "COMPUTE_UNITS" not in words:
+            continue
+        source = words[words.index("KERNEL_SRC") + 1]
+        units = words[words.index("COMPUTE_UNITS") + 1:]
+        units = units[:next((k for k, w in enumerate(units) if w.isupper()), len(units))]
+        if soc in units and (kernel / source).is_file():
+            return kernel / source
+    return None
