@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from selftest_checks import assert_violations_are_one_line
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "test" / "cpp_fixtures"))
@@ -48,17 +49,7 @@ def test_selftest_assertions_pass(builds: tuple[Path, dict[str, Path]]) -> None:
 
 
 def test_each_violation_is_one_line_and_exit_3(builds: tuple[Path, dict[str, Path]]) -> None:
-    selftest = builds[0]
-    listing = subprocess.run([str(selftest), "--list-violations"], capture_output=True,
-                             text=True, check=True).stdout
-    cases = [line.split("\t") for line in listing.strip().splitlines()]
-    assert len(cases) >= 40
-    for name, api in cases:
-        run = subprocess.run([str(selftest), "--violate", name], capture_output=True, text=True,
-                             check=False)
-        lines = run.stderr.strip().splitlines()
-        assert run.returncode == 3, (name, run.stderr)
-        assert len(lines) == 1 and lines[0].startswith(f"ascendc_cpu: {api}: "), (name, lines)
+    assert_violations_are_one_line(builds[0], 40)
 
 
 def test_vector_lanes_match_numpy_and_exact_rationals(builds: tuple[Path, dict[str, Path]],

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from selftest_checks import assert_violations_are_one_line
 
 from hswc.checker.build import MODEL
 
@@ -42,16 +43,7 @@ def test_950_selftest_group_passes(selftest: Path, group: str) -> None:
 
 
 def test_950_violations_are_one_line_and_exit_3(selftest: Path) -> None:
-    listing = subprocess.run([str(selftest), "--list-violations"], capture_output=True,
-                             text=True, check=True).stdout
-    cases = [line.split("\t") for line in listing.strip().splitlines()]
-    assert len(cases) >= 8
-    for name, api in cases:
-        run = subprocess.run([str(selftest), "--violate", name], capture_output=True, text=True,
-                             check=False)
-        lines = run.stderr.strip().splitlines()
-        assert run.returncode == 3, (name, run.stderr)
-        assert len(lines) == 1 and lines[0].startswith(f"ascendc_cpu: {api}: "), (name, lines)
+    assert_violations_are_one_line(selftest, 8)
 
 
 REFUSED_950 = {

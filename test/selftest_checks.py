@@ -1,0 +1,21 @@
+"""What the CPU model's self-test executables are checked for, whichever SoC they are built
+for (test_ascendc_cpu_model.py, test_ascendc_cpu_model_950.py)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+
+def assert_violations_are_one_line(selftest: Path, at_least: int) -> None:
+    """Every seeded violation the self-test lists exits 3 with one line naming its call."""
+    listing = subprocess.run([str(selftest), "--list-violations"], capture_output=True,
+                             text=True, check=True).stdout
+    cases = [line.split("\t") for line in listing.strip().splitlines()]
+    assert len(cases) >= at_least
+    for name, api in cases:
+        run = subprocess.run([str(selftest), "--violate", name], capture_output=True, text=True,
+                             check=False)
+        lines = run.stderr.strip().splitlines()
+        assert run.returncode == 3, (name, run.stderr)
+        assert len(lines) == 1 and lines[0].startswith(f"ascendc_cpu: {api}: "), (name, lines)
