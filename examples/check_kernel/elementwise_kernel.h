@@ -166,6 +166,32 @@ private:
     int64_t length_ = 0;
 };
 
+/// The op-folder fixtures' LeakyRelu (y = x > 0 ? x : x * slope, in f32; FAMILY.md) over their
+/// own tiling structs (each with the split's totalNum, blockFactor, ubFactor): Muls by the
+/// slope, Compares GT 0, Select (tensor-tensor), Cast back (CAST_RINT).
+template <typename T, typename Tiling>
+class LeakyReluBody : public Elementwise<LeakyReluBody<T, Tiling>, T, Tiling, 1, 2> {
+public:
+    __aicore__ inline void SetSlope(float slope) { slope_ = slope; }
+
+    __aicore__ inline void Compute(LocalTensor<T> (&in)[1], const LocalTensor<T>& out, uint32_t cur)
+    {
+        LocalTensor<float> x = this->Widen(in[0], 0, cur);
+        LocalTensor<float> scaled = this->Result(out, 1);
+        LocalTensor<uint8_t> positive = this->Mask(0);
+        PipeBarrier<PIPE_V>();
+        Muls(scaled, x, slope_, cur);
+        Compares(positive, x, 0.0f, CMPMODE::GT, this->Lanes(cur));
+        PipeBarrier<PIPE_V>();
+        Select(scaled, positive, x, scaled, SELMODE::VSEL_TENSOR_TENSOR_MODE, cur);
+        PipeBarrier<PIPE_V>();
+        this->Narrow(out, scaled, cur);
+    }
+
+private:
+    float slope_ = 0.0f;
+};
+
 }  // namespace checker_fixture
 
 #endif  // CHECKER_ELEMENTWISE_KERNEL_H

@@ -8,27 +8,7 @@
 namespace checker_fixture {
 
 template <typename T>
-class LeakyReluOp : public Elementwise<LeakyReluOp<T>, T, LeakyReluFixtureTiling, 1, 2> {
-public:
-    __aicore__ inline void SetSlope(float slope) { slope_ = slope; }
-
-    __aicore__ inline void Compute(LocalTensor<T> (&in)[1], const LocalTensor<T>& out, uint32_t cur)
-    {
-        LocalTensor<float> x = this->Widen(in[0], 0, cur);
-        LocalTensor<float> scaled = this->Result(out, 1);
-        LocalTensor<uint8_t> positive = this->Mask(0);
-        PipeBarrier<PIPE_V>();
-        Muls(scaled, x, slope_, cur);
-        Compares(positive, x, 0.0f, CMPMODE::GT, this->Lanes(cur));
-        PipeBarrier<PIPE_V>();
-        Select(scaled, positive, x, scaled, SELMODE::VSEL_TENSOR_TENSOR_MODE, cur);
-        PipeBarrier<PIPE_V>();
-        this->Narrow(out, scaled, cur);
-    }
-
-private:
-    float slope_ = 0.0f;
-};
+using LeakyReluOp = checker_fixture::LeakyReluBody<T, LeakyReluFixtureTiling>;
 
 template <typename T>
 __aicore__ inline void RunLeakyRelu(GM_ADDR x, GM_ADDR y, const LeakyReluFixtureTiling& tiling)

@@ -12,27 +12,7 @@ namespace leaky_forms_fixture {
 using namespace AscendC;
 
 template <typename T>
-class LeakyFormsOp : public checker_fixture::Elementwise<LeakyFormsOp<T>, T, LeakyFormsTiling, 1, 2> {
-public:
-    __aicore__ inline void SetSlope(float slope) { slope_ = slope; }
-
-    __aicore__ inline void Compute(LocalTensor<T> (&in)[1], const LocalTensor<T>& out, uint32_t cur)
-    {
-        LocalTensor<float> x = this->Widen(in[0], 0, cur);
-        LocalTensor<float> scaled = this->Result(out, 1);
-        LocalTensor<uint8_t> positive = this->Mask(0);
-        PipeBarrier<PIPE_V>();
-        Muls(scaled, x, slope_, cur);
-        Compares(positive, x, 0.0f, CMPMODE::GT, this->Lanes(cur));
-        PipeBarrier<PIPE_V>();
-        Select(scaled, positive, x, scaled, SELMODE::VSEL_TENSOR_TENSOR_MODE, cur);
-        PipeBarrier<PIPE_V>();
-        this->Narrow(out, scaled, cur);
-    }
-
-private:
-    float slope_ = 0.0f;
-};
+using LeakyFormsOp = checker_fixture::LeakyReluBody<T, LeakyFormsTiling>;
 }  // namespace leaky_forms_fixture
 
 KERNEL_API void leaky_forms(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
