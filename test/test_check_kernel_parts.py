@@ -390,3 +390,18 @@ def test_the_kernel_file_for_a_soc_is_the_one_op_kernel_cmake_lists_for_it(tmp_p
     arch35 = kernel / "arch35" / "k_op.cpp"
     assert kernel_file(tmp_path, "KOp", None, "ascend950", configured) == arch35
     assert kernel_file(tmp_path, "KOp", None, "ascend910b", configured) == kernel / "k_op.cpp"
+
+
+def test_an_entry_templated_on_its_tiling_key_gets_the_launchs_key() -> None:
+    """ops-nn's experimental elu: `template <uint64_t tilingKey> __global__ void elu(...)`,
+    one instance per key, the key chosen by `if constexpr`; ASCENDC_TPL choices by name."""
+    from types import SimpleNamespace
+
+    from hswc.checker.host_tiling import HostTiling
+
+    def args(template: list[tuple[str, bool]], chosen: dict[str, str], key: int) -> str | None:
+        return HostTiling._template_args(SimpleNamespace(template=template), chosen, key)  # type: ignore[arg-type]
+
+    assert args([("tilingKey", False)], {}, 6) == "6"
+    assert args([("schMode", False), ("T", True)], {"schMode": "1", "T": "1"}, 9) == "1, half"
+    assert args([("schMode", False)], {}, 3) is None  # nothing chosen: the default instance

@@ -222,8 +222,8 @@ class HostTiling:
                 _, name, text = line.split(" ", 2)
                 fields[name] = float(text) if any(c in text for c in ".en") else int(text)
         chosen = dict(w.split("=", 1) for w in lines.get("template", "").split())
-        return Launch(fields, int(block[0]), int(lines.get("tiling_key", "0")),
-                      self._template_args(chosen), raw)
+        key = int(lines.get("tiling_key", "0"))
+        return Launch(fields, int(block[0]), key, self._template_args(chosen, key), raw)
 
     def tiling_data_header(self) -> tuple[str, Path] | None:
         """The kernel's tiling struct as CANN's kernel build generates it from the tiling-data
@@ -249,13 +249,18 @@ class HostTiling:
             partial.replace(header)
         return name, header
 
-    def _template_args(self, chosen: Mapping[str, str]) -> str | None:
-        if self.template is None or not chosen:
+    def _template_args(self, chosen: Mapping[str, str], tiling_key: int) -> str | None:
+        """The entry's template arguments: ASCENDC_TPL_SEL_PARAM's choice by name (or in
+        order), a non-type parameter called tilingKey the launch's key (an entry templated on
+        the key itself, as ops-nn's experimental elu: CANN builds one instance per key)."""
+        keyed = {name for name, is_type in self.template or () if not is_type
+                 and normalised(name) == "tilingkey" and name not in chosen}
+        if self.template is None or not (chosen or keyed):
             return None
         values = list(chosen.values())
         args = []
         for k, (name, is_type) in enumerate(self.template):
-            text = chosen.get(name)
+            text = str(tiling_key) if name in keyed else chosen.get(name)
             if text is None and len(values) == len(self.template):
                 text = values[k]
             if text is None:
