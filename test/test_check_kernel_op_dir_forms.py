@@ -256,6 +256,7 @@ def test_the_950_kernel_is_the_one_cmake_lists_and_its_device_entry_is_checked()
         assert p.sources.entry.source == arch35
         assert p.sources.entry.template is not None  # the device template
         assert p.sources.dtype_macros == ()
+        assert not p.options.forced_includes  # its header includes the tiling data itself
         build_plans([p])
         report = run_plan(p)
     finally:
@@ -275,3 +276,15 @@ def test_the_ut_variant_of_an_entry_gets_the_tiling_data_header_its_header_leave
     finally:
         p.cleanup()
     assert report.passed, report.format()
+
+
+def test_a_bool_attribute_takes_the_definitions_default_as_true_or_false() -> None:
+    """EluGradV2's is_result is Bool(false), which the host model's description gives as 0."""
+    from hswc.checker.host_tiling import Attribute, OpDefinition
+    from hswc.checker.op_dir import OpDir
+
+    definition = OpDefinition("EluGradV2", attributes=[Attribute("alpha", "Float", "1.0"),
+                                                       Attribute("is_result", "Bool", "0")])
+    opdir = OpDir(None, definition, TREE, "g++", TREE)  # type: ignore[arg-type]
+    semantic, _ = opdir.split_attributes("hsg.elu_grad", {})
+    assert semantic["is_result"] == "false" and semantic["alpha"] == "1.0"

@@ -302,10 +302,13 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
     struct, fields, struct_file, missing = _declared_struct(o, sources, include_dirs, opdir)
-    if opdir is not None and _guarded_header(struct_file):
+    if (opdir is not None and struct_file is not None and _guarded_header(struct_file)
+            and kernel_source.reaches(sources.entry.source, struct_file) is False):
         # The UT variant of an entry (`#ifdef DTYPE_X`) leaves the tiling-data header out for
-        # the UT build's own to define it; the header found is that definition.
-        o = replace(o, forced_includes=(*o.forced_includes, str(struct_file)))
+        # the UT build's own to define it; the header found is that definition (after the
+        # AscendC header, which gives it its integer types as the UT build's includes do).
+        first = str(builder.MODEL / "kernel_operator.h")
+        o = replace(o, forced_includes=(*o.forced_includes, first, str(struct_file)))
     platform = _platform(o)
     user = load_inputs(o, ref)
     source = tiling_source(o)

@@ -217,6 +217,7 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
     own, lines, current = str(source), [], None
     folder = _own_folder(source)
     tree: list[str] = []
+    reached: set[Path] = set()
     for line in done.stdout.splitlines():
         m = _LINE_MARKER.match(line)
         if m is not None:
@@ -226,8 +227,17 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
             lines.append(line)
         if current is not None and Path(current).resolve().is_relative_to(folder):
             tree.append(line)
+            reached.add(Path(current).resolve())
     _OWN_TREE[source] = "\n".join(tree)
+    _REACHED[source] = frozenset(reached)
     return "\n".join(lines)
+
+
+def reaches(source: Path, header: Path) -> bool | None:
+    """Whether the build of `source` (as last preprocessed) includes `header`, a file of its own
+    folder; None when it could not be preprocessed."""
+    found = _REACHED.get(source)
+    return None if found is None else header.resolve() in found
 
 
 def _own_folder(source: Path) -> Path:
@@ -241,6 +251,8 @@ def _own_folder(source: Path) -> Path:
 _MACROS: dict[Path, dict[str, str]] = {}
 """The object-like macros each preprocessed source sees (its own and its headers')."""
 _OWN_TREE: dict[Path, str] = {}
+_REACHED: dict[Path, frozenset[Path]] = {}
+"""The files of its own folder a preprocessed source includes (`preprocessed`)."""
 """A preprocessed source's lines of its own folder's files (`preprocessed`)."""
 _PREPROCESS_ERRORS: dict[Path, str] = {}
 """Why g++ could not preprocess a source (its first error), for the messages."""

@@ -153,7 +153,10 @@ class OpDir:
         for spec in specs:
             k = self.op.attribute(spec.name)
             if spec.name not in semantic and k is not None:
-                default = self.op.attributes[k].default
+                attribute = self.op.attributes[k]
+                default = attribute.default
+                if default is not None and attribute.type.lower().startswith("bool"):
+                    default = {"0": "false", "1": "true"}.get(default, default)
                 if default is not None:
                     semantic[spec.name] = default
         return semantic, tiling

@@ -45,7 +45,13 @@
 #endif
 #endif
 
-/// Every core of the model is an AI vector core.
+/// Every core of the model is an AI vector core: g_coreType is AIV (asc-devkit
+/// impl/utils/sys_constants.h: AIC = 1, AIV = 2; sys_macros.h's ASCEND_IS_AIV compares it).
+namespace AscendC {
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+constexpr int32_t g_coreType = AscendC::AIV;
 #define ASCEND_IS_AIV (true)
 #define ASCEND_IS_AIC (false)
 #define ASCEND_IS_NOT_AIV (false)

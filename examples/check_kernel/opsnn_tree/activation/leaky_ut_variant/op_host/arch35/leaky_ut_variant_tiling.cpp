@@ -1,6 +1,7 @@
 // leaky_ut_variant_tiling.cpp - the fixture's tiling: CANN's split into the plain struct of
 // op_kernel/arch35/leaky_ut_variant_tiling_data.h.
 #include "register/op_def_registry.h"
+#include "graph/operator.h"  // as ops-nn's common/inc/error_util.h includes it
 #include "op_common/log/log.h"
 #include "op_common/op_host/util/math_util.h"
 #include "../../op_kernel/arch35/leaky_ut_variant_tiling_data.h"

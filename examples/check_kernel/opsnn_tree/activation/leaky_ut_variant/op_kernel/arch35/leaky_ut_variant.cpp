@@ -17,6 +17,9 @@ extern "C" __global__ __aicore__ void leaky_ut_variant(GM_ADDR x, GM_ADDR y, GM_
 template <typename T>
 __global__ __aicore__ void leaky_ut_variant(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
+    if (g_coreType == AscendC::AIC) {  // as ops-nn's sigmoid: a vector kernel
+        return;
+    }
     GET_TILING_DATA_WITH_STRUCT(LeakyUtVariantTiling, tilingData, tiling);
     leaky_ut_variant_fixture::LeakyUtVariantOp<T> op;
     op.SetSlope(tilingData.negativeSlope);

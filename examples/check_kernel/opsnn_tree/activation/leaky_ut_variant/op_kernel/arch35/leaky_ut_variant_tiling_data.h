@@ -1,7 +1,7 @@
-// leaky_ut_variant_tiling_data.h - the fixture's tiling data, shared by its tiling and kernel.
+// leaky_ut_variant_tiling_data.h - the fixture's tiling data, shared by its tiling and kernel;
+// like many of ops-nn's, it takes int64_t from whatever was included before it.
 #ifndef LEAKY_UT_VARIANT_TILING_DATA_H
 #define LEAKY_UT_VARIANT_TILING_DATA_H
-#include <cstdint>
 
 struct LeakyUtVariantTiling {
     int64_t totalNum;
