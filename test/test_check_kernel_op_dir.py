@@ -301,3 +301,11 @@ def test_a_backward_ops_forward_result_input_is_found_by_name(tmp_path: Path) ->
     assert forward(["dy", "x"]) == {}  # nothing extra
     assert forward(["dy", "x", "z"]) == {}  # an extra input not named as a result
     assert forward(["dy", "y"], "hsg.sigmoid_grad") == {}  # (grad, y): y is the reference's own
+
+
+def test_the_sweep_compares_hard_swish_grad_with_the_cann_kernel_of_the_soc() -> None:
+    from hswc.checker.sweep import _soc_semantics
+
+    assert _soc_semantics("hsg.hard_swish_grad", "ascend950") == "cann-arch35"
+    assert _soc_semantics("hsg.hard_swish_grad", "ascend910b") is None  # its default, cann
+    assert _soc_semantics("hsg.hard_swish", "ascend950") is None

@@ -25,7 +25,8 @@ Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many 
 --record-rules, so that kernels reading past the end or breaking another rule the model can go
 on after still get their values compared, and, for the piecewise-linear family's ops,
 --ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md); the exponential
-activations propagate NaN as PyTorch does, so their NaN inputs are compared.
+activations propagate NaN as PyTorch does, so their NaN inputs are compared. An op with a
+semantics per CANN architecture (HardSwishGrad) is compared with the one of the SoC's kernel.
 """
 
 from __future__ import annotations
@@ -170,7 +171,8 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
         progress(f"{prefix}{name} on {soc}: {how}")
         options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
                           record_gm_reads=True, record_rules=True,
-                          ignore_nan_inputs=_nan_outside_contract(op))
+                          ignore_nan_inputs=_nan_outside_contract(op),
+                          semantics=base.semantics or _soc_semantics(op, soc))
         try:
             found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
         except CheckError as error:
@@ -179,6 +181,19 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
             progress(f"    {r.dtype}: {r.verdict}")
         rows += found
     return rows
+
+
+def _soc_semantics(op: str, soc: str) -> str | None:
+    """The semantics of CANN's own kernel for the SoC where the op has one per architecture
+    (HardSwishGrad: `cann` on Atlas A2/A3, `cann-arch35` on Ascend 950); None: the op's
+    default."""
+    from hswc.ops import definition_of
+    from hswc.platform import get_platform
+
+    known = tuple(definition_of(op).semantics)
+    if "cann-arch35" in known and get_platform(soc).api == "dav_3510":
+        return "cann-arch35"
+    return None
 
 
 def _nan_outside_contract(op: str) -> tuple[str, ...]:
