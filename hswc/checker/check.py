@@ -156,7 +156,7 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
         if k in scalars:
             return f"{scalars[k][0]} = {scalars[k][1]} (one element)"
         if k in forward:
-            return f"{forward[k].title.split(',')[0].split(' {')[0]}(x)"
+            return f"{forward[k].op}(x)"
         return ref.input_names[next(tensors)]
 
     gm_in = [f"{entry.gm_arguments[k]} <- {source(k)}" for k in range(count)]

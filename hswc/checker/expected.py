@@ -58,6 +58,8 @@ class Reference:
     """dtype -> the static shape the function requires, or None for any size; the dtypes the
     reference has."""
     thresholds: tuple[float, ...] = ()
+    op: str = ""
+    """The named op it is the reference of (`--op`), else empty."""
     exact: bool = True
     """Whether the kernel must give the reference's bits (else, by default, PyTorch's
     tolerance of it: the exponential activations, hswc.checker.tolerance)."""
@@ -170,7 +172,7 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
     title = f"{op.name}{' {' + shown + '}' if shown else ''}, {chosen} semantics"
     return Reference(title, op.INPUTS, 1,
                      lambda _dtype, args: (model(*args, **given, **options),),
-                     dict.fromkeys(DTYPES), float_constants(linalg.module),
+                     dict.fromkeys(DTYPES), float_constants(linalg.module), op.name,
                      exact=definition_of(op.name).exact)
 
 
