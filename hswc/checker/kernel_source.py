@@ -214,20 +214,29 @@ def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
         return None
     _PREPROCESS_ERRORS.pop(source, None)
     _MACROS[source] = object_macros(done.stdout)
-    own, lines, current = str(source), [], None
     folder = _own_folder(source)
+    lines: list[str] = []
     tree: list[str] = []
     reached: set[Path] = set()
+    is_own = in_tree = False
+    where: dict[str, tuple[bool, Path | None]] = {}  # a marker's file, resolved once
     for line in done.stdout.splitlines():
         m = _LINE_MARKER.match(line)
         if m is not None:
-            current = m.group(1)
+            name = m.group(1)
+            if name not in where:
+                resolved = Path(name).resolve()
+                where[name] = (name == str(source) or Path(name) == source,
+                               resolved if resolved.is_relative_to(folder) else None)
+            is_own, file = where[name]
+            in_tree = file is not None
+            if file is not None:
+                reached.add(file)
             continue
-        if current is not None and (current == own or Path(current) == source):
+        if is_own:
             lines.append(line)
-        if current is not None and Path(current).resolve().is_relative_to(folder):
+        if in_tree:
             tree.append(line)
-            reached.add(Path(current).resolve())
     _OWN_TREE[source] = "\n".join(tree)
     _REACHED[source] = frozenset(reached)
     return "\n".join(lines)
