@@ -55,6 +55,11 @@ ASSUMED_CALLS: Mapping[str, str] = {
                     "Reciprocal correctly rounded (hswc.math_semantics, as hswc's interpreter "
                     "does); the hardware's bits are not published, so compare these kernels "
                     "within a tolerance"),
+    **dict.fromkeys(("Erf", "Tanh"),
+                    "the model runs the library's Erf and Tanh as asc-devkit's implementation "
+                    "composes them (its sequences of Mins, Maxs, Mul, Adds, Div, Exp, ... in "
+                    "tools/ascendc_cpu/ascendc_cpu_vec_library.h), each step with the basic "
+                    "call's model; their bits are as exact as Div's and Exp's models are"),
 }
 """Calls the CPU model computes under an assumption the docs do not state (a note in the
 report when the kernel's sources use them)."""

@@ -55,13 +55,12 @@ ASCENDC_CPU_UNMODELLED(ReduceSum)
 ASCENDC_CPU_UNMODELLED(WholeReduceSum)
 ASCENDC_CPU_UNMODELLED(BlockReduceSum)
 // Library functions built on them (adv_api math).
-// (Log, the natural logarithm, is modelled as Ln: ascendc_cpu_vec_math.h.)
+// (Log, the natural logarithm, is modelled as Ln: ascendc_cpu_vec_math.h; Erf and Tanh as the
+// sequences of basic calls asc-devkit's implementation runs: ascendc_cpu_vec_library.h.)
 ASCENDC_CPU_UNMODELLED(Log2)
 ASCENDC_CPU_UNMODELLED(Log10)
 ASCENDC_CPU_UNMODELLED(Power)
-ASCENDC_CPU_UNMODELLED(Tanh)
 ASCENDC_CPU_UNMODELLED(Sigmoid)
-ASCENDC_CPU_UNMODELLED(Erf)
 ASCENDC_CPU_UNMODELLED(Erfc)
 ASCENDC_CPU_UNMODELLED(Sin)
 ASCENDC_CPU_UNMODELLED(Cos)
@@ -86,7 +85,6 @@ ASCENDC_CPU_UNMODELLED(Ors)
 enum class SinAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
 enum class CosAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
 enum class AtanAlgo { TAYLOR_EXPANSION, POLYNOMIAL_APPROXIMATION };
-enum class ErfAlgo { PADE_APPROXIMATION, SUBSECTION_POLYNOMIAL_APPROXIMATION };
 enum class SqrtAlgo { INTRINSIC, FAST_INVERSE, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
     PRECISION_1ULP_FTZ_FALSE };
 enum class FmodAlgo { NORMAL, ITERATION_COMPENSATION };
@@ -96,7 +94,6 @@ enum class PowerAlgo { DOUBLE_FLOAT_TECH };  // the one value opbase names (not 
 struct SinConfig { SinAlgo algo; };
 struct CosConfig { CosAlgo algo; };
 struct AtanConfig { AtanAlgo algo; };
-struct ErfConfig { ErfAlgo algo; };
 struct SqrtConfig { SqrtAlgo algo; };
 struct FmodConfig { FmodAlgo algo; uint32_t iterationNum; };
 struct DivConfig { DivAlgo algo; };

@@ -8,7 +8,8 @@
 //   ascendc_cpu_vec_cmpsel.h  Compare, CompareScalar / Compares, Select (three modes)
 //   ascendc_cpu_vec_cast.h    Cast
 //   ascendc_cpu_vec_math.h    Exp, Ln, Sqrt, Rsqrt, Reciprocal (one model each, as hswc's)
-//   ascendc_cpu_unmodelled.h  Axpy, Tanh, Sin, ...: compile errors (results not exactly specified)
+//   ascendc_cpu_vec_library.h the library's Erf and Tanh (asc-devkit's sequences of basic calls)
+//   ascendc_cpu_unmodelled.h  Axpy, Sigmoid, Sin, ...: compile errors (results not exactly specified)
 #ifndef ASCENDC_CPU_VECTOR_H
 #define ASCENDC_CPU_VECTOR_H
 
@@ -17,6 +18,7 @@
 #include "ascendc_cpu_vec_cast.h"
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"
+#include "ascendc_cpu_vec_library.h"
 #include "ascendc_cpu_vec_math.h"
 
 #endif  // ASCENDC_CPU_VECTOR_H

@@ -1,0 +1,5 @@
+// adv_api/math/tanh.h - compatibility shim: forwards to the CPU model (kernel_operator.h).
+#ifndef ASCENDC_CPU_ADV_API_MATH_TANH_H
+#define ASCENDC_CPU_ADV_API_MATH_TANH_H
+#include "../../kernel_operator.h"
+#endif
