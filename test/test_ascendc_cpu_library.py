@@ -67,14 +67,15 @@ def _rows(binary: Path, x: np.ndarray, tmp: Path) -> np.ndarray:
     return np.fromfile(tmp / "out.bin", dtype=x.dtype).reshape(-1, len(x))
 
 
-def _clip(x: np.ndarray, bound: float) -> np.ndarray:
-    return ieee_maximum(ieee_minimum(x, np.full_like(x, F32(bound))), np.full_like(x, -F32(bound)))
+def _clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """Mins(x, high) then Maxs(., low), as the library clips."""
+    return ieee_maximum(ieee_minimum(x, np.full_like(x, F32(high))), np.full_like(x, F32(low)))
 
 
 def erf_pade(x: np.ndarray) -> np.ndarray:
     """erf_common_impl.h / erf_3510_impl.h's Pade form: clip to 3.92, P / Q in x^2."""
     with np.errstate(all="ignore"):
-        c = _clip(x, 3.92)
+        c = _clip(x, -F32(3.92), F32(3.92))
         x2 = c * c
         p = x2 * F32(0.053443748819) + F32(0.75517016694e1)
         for k in (0.10162808918e3, 0.13938061484e4, 0.50637915060e4, 0.29639384698e5):
@@ -89,8 +90,7 @@ def erf_pade(x: np.ndarray) -> np.ndarray:
 def tanh_exp(x: np.ndarray, low: float, high: float) -> np.ndarray:
     """tanh_common_impl.h (and 950's INTRINSIC): clip, e = Exp(2x), (e - 1) / (e + 1)."""
     with np.errstate(all="ignore"):
-        c = ieee_maximum(ieee_minimum(x, np.full_like(x, F32(high))), np.full_like(x, F32(low)))
-        e = math_semantics.exp(c * F32(2))
+        e = math_semantics.exp(_clip(x, low, high) * F32(2))
         return (e + F32(-1)) / (e + F32(1))
 
 

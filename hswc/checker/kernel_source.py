@@ -260,9 +260,9 @@ def _own_folder(source: Path) -> Path:
 _MACROS: dict[Path, dict[str, str]] = {}
 """The object-like macros each preprocessed source sees (its own and its headers')."""
 _OWN_TREE: dict[Path, str] = {}
+"""A preprocessed source's lines of its own folder's files (`preprocessed`)."""
 _REACHED: dict[Path, frozenset[Path]] = {}
 """The files of its own folder a preprocessed source includes (`preprocessed`)."""
-"""A preprocessed source's lines of its own folder's files (`preprocessed`)."""
 _PREPROCESS_ERRORS: dict[Path, str] = {}
 """Why g++ could not preprocess a source (its first error), for the messages."""
 _LINE_MARKER = re.compile(r'^# \d+ "([^"]*)"')
