@@ -20,7 +20,17 @@ from xdsl.parser import Parser
 
 import hswc.runner as runner
 from hswc.cost_model import CostModelError, Report
-from hswc.cost_model.stream import MTE2, MTE3, VECTOR, Signal, Wait, core_program
+from hswc.cost_model.schedule import CoreClass, simulate
+from hswc.cost_model.stream import (
+    MTE2,
+    MTE3,
+    VECTOR,
+    CoreProgram,
+    Signal,
+    Wait,
+    Work,
+    core_program,
+)
 from hswc.dialects import hsg
 from hswc.interpreter.trace import Trace
 from hswc.ops.plans import op_ub_plan
@@ -170,6 +180,20 @@ def test_double_buffered_x_first_schedule_by_hand() -> None:
     assert spans[("copy-in grad", 1)] == (pytest.approx(1023), pytest.approx(1280))
     assert spans[("mul", 1)] == (pytest.approx(1280), pytest.approx(1281))
     assert report.total_time == pytest.approx(1537e-9, rel=1e-9)
+
+
+def test_a_run_of_vector_work_is_timed_back_to_back() -> None:
+    """Hand-built streams, 1 ns a cycle, a 1 byte/ns port: V runs 10 + 20 cycles, signals,
+    then 5 more; MTE3 waits for the signal (30) and then shares the port with MTE2's 100-byte
+    copy-in: MTE2 moved 30 bytes alone, both move at 0.5 byte/ns until MTE3's 50 bytes are
+    out (130), MTE2's last 20 bytes alone (150)."""
+    v = [Work(VECTOR, "a", 0, 10), Work(VECTOR, "b", 0, 20), Signal(1), Work(VECTOR, "c", 0, 5)]
+    program = CoreProgram({MTE2: [Work(MTE2, "in", 0, 0, 100)], VECTOR: v,
+                           MTE3: [Wait(1), Work(MTE3, "out", 0, 0, 50)]})
+    [schedule] = simulate([CoreClass(program, [0])], SIMPLE)
+    spans = {i.work.label: (i.start * 1e9, i.end * 1e9) for i in schedule.intervals}
+    expected = {"a": (0, 10), "b": (10, 30), "c": (30, 35), "out": (30, 130), "in": (0, 150)}
+    assert spans == {k: (pytest.approx(a), pytest.approx(b)) for k, (a, b) in expected.items()}
 
 
 def test_hbm_is_shared_by_the_cores() -> None:

@@ -18,10 +18,12 @@ from xdsl.dialects.linalg.ops import GenericOp
 from hswc import runner
 from hswc.elementwise import Elementwise, elementwise
 from hswc.ops import OPS
+from hswc.passes import schedule_choice
 from hswc.passes.hsg_decompose import HsgDecomposePass
 from hswc.passes.hsg_tile_on_cores import _body_key, _build_kernel_function
 from hswc.passes.schedule_choice import (
     CANDIDATES,
+    TIE,
     TRADED_FLAGS,
     choice_size,
     choose_schedule,
@@ -65,9 +67,25 @@ def test_the_choice_is_never_slower_in_the_model_than_any_schedule(stem: str,
                            EVERY)
     assert len(every) == len(EVERY)
     fastest = min(t for _, t in every)
-    assert choice.time <= fastest
+    assert choice.time <= fastest * (1 + TIE)
     reference = next(t for s, t in every if s == REFERENCE)
     assert choice.time < reference  # a real gain over ops-nn's structure for these bodies
+
+
+def test_times_a_few_ulps_apart_are_a_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The earlier candidate wins a tie, also when the model's sums put it an ulp behind
+    (the order of floating-point sums is not part of the model); a real gain still counts."""
+    ew = generic("leaky_relu", "f16")
+    platform = get_platform("ascend910b")
+    second = CANDIDATES[1]
+    for times, chosen in (([(FAST, 1.0 + 4e-16), (second, 1.0)], FAST),
+                          ([(FAST, 1.0 + 1e-6), (second, 1.0)], second)):
+        monkeypatch.setattr(schedule_choice, "modelled_times", lambda *_, t=times: t)
+        schedule_choice._chosen.clear()
+        choice = choose_schedule(("tie", chosen), lambda: None, ew.dag, "f16",  # type: ignore
+                                 ew.output_name(), platform, False, None)
+        assert choice.schedule == chosen
+    schedule_choice._chosen.clear()
 
 
 def test_the_choice_is_recorded_and_used() -> None:

@@ -9,6 +9,12 @@ core's MTE2 and MTE3 when both move data). Rates are recomputed at every event.
 
 Cores whose streams are equal run as one class with a multiplicity: they start together and
 share bandwidth symmetrically, so they keep in step and one simulation stands for all of them.
+
+A run of vector work with no signal or wait between is one event: nothing another pipe does
+depends on when V passes from one of its instructions to the next (pipes meet only at tokens,
+and V moves no bytes), so V starts the run's items back to back, each at the previous one's
+end, as it would one event at a time; only the transfers' bookkeeping between events is no
+longer split at each vector instruction (a difference in the last bits of a time).
 """
 
 from __future__ import annotations
@@ -66,6 +72,8 @@ class _Pipe:
     rate: float = 0.0
     start: float = 0.0
     data_start: float = 0.0
+    run_end: int = 0
+    """For vector work: one past the last item of the run started together."""
 
     @property
     def done(self) -> bool:
@@ -124,6 +132,13 @@ class _Simulation:
         p.end = self.now + self.figures.seconds(work.cycles)
         if work.pipe == VECTOR:
             p.phase = "fixed"
+            p.run_end = p.index + 1
+            while p.run_end < len(p.items):  # the rest of the run, back to back
+                item = p.items[p.run_end]
+                if not isinstance(item, Work):
+                    break
+                p.end += self.figures.seconds(item.cycles)
+                p.run_end += 1
         else:
             p.phase, p.remaining = "setup", float(work.bytes)
 
@@ -140,10 +155,23 @@ class _Simulation:
     def finish_work(self, p: _Pipe) -> None:
         work = p.items[p.index]
         assert isinstance(work, Work)
-        data_start = p.data_start if work.pipe != VECTOR else p.start
-        self.schedules[p.cls].intervals.append(Interval(work, p.start, self.now, data_start))
+        intervals = self.schedules[p.cls].intervals
         p.phase = None
-        p.index += 1
+        if work.pipe != VECTOR:
+            intervals.append(Interval(work, p.start, self.now, p.data_start))
+            p.index += 1
+            return
+        start = p.start
+        for index in range(p.index, p.run_end - 1):
+            item = p.items[index]
+            assert isinstance(item, Work)
+            end = start + self.figures.seconds(item.cycles)
+            intervals.append(Interval(item, start, end, start))
+            start = end
+        last = p.items[p.run_end - 1]
+        assert isinstance(last, Work)
+        intervals.append(Interval(last, start, self.now, start))
+        p.index = p.run_end
 
     def run(self) -> list[ClassSchedule]:
         while True:

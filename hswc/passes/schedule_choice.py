@@ -20,7 +20,9 @@ its ubFactor is the largest its buffers allow) and modelled by hswc.cost_model's
 scheduler for one launch of `CHOICE_ELEMENTS` (or the launch's own count when the shape is
 static and smaller) on the target platform; cores with slices of one length share one stream
 (hswc's kernels' streams depend on the slice length only). No interpreter runs; the model is
-deterministic, and a tie goes to the earlier candidate (the `fast` preset first).
+deterministic, and a tie goes to the earlier candidate (the `fast` preset first); times within
+`TIE` of each other are a tie (two kernels the model times alike can come out a few ulps apart
+from the order of its floating-point sums).
 
 A choice is kept for the process under a key of what it depends on (the body, its dtype, the
 platform and its figures, the API table, the size), so a module or a test suite of many
@@ -52,6 +54,9 @@ CHOICE_ELEMENTS = 1 << 20
 """The launch size a kernel of unknown size is chosen for, and the cap for a known one: on
 Atlas A2's 48 cores a few UB chunks per core, which HBM bandwidth binds (at 2^24 the same kernels
 are within 0.1% of the fastest there, bench/bench_default_schedule.py), and cheap to model."""
+
+TIE = 1e-9
+"""Modelled times closer than this, relatively, are equal for the choice."""
 
 TRADED_FLAGS = ("double_buffer", "scalar_compare", "in_place")
 """The choices searched over; `early_free` and `x_first` are on in every candidate."""
@@ -210,5 +215,6 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
         times = modelled_times(build, dag, dtype, output, platform, size)
         if not times:
             raise ValueError("the planner can build no schedule for this body")
-        found = _chosen[key] = min(times, key=lambda t: t[1])  # the first of equal times
+        fastest = min(t for _, t in times)
+        found = _chosen[key] = next(c for c in times if c[1] <= fastest * (1 + TIE))
     return Choice(found[0], platform.name, platform_known, size, found[1])
