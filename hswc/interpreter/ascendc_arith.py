@@ -5,6 +5,9 @@ bitwise calls and Duplicate.
   and NaN as IEEE. float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
   computed in f32 and rounded to half, which is the correctly rounded result: for + - * / a
   second rounding is innocuous when the wide format has at least 2p + 2 bits (24 >= 2 * 11 + 2).
+  Add, Sub, Mul and Adds also take bfloat16, computed the same way: in f32, rounded to bfloat16
+  (RNE), which is how asc-devkit documents Ascend 950's (hswc/api_tables.def,
+  ASCENDC_ROUNDS_BF16_IN_FLOAT); A2/A3 has no such call (the table, checked before these run).
 - Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption about the
   hardware, see ascendc_api): a NaN operand gives a NaN (src0's when both are, its quiet bit
   set), otherwise the larger / smaller value with -0 ordered below +0. Relu is maximum(x, +0).
@@ -13,8 +16,8 @@ bitwise calls and Duplicate.
 - Abs clears the sign bit; And, Or, Not work on the 16-bit patterns of uint16 / int16 lanes.
 - Duplicate fills with the scalar (half, float or bfloat16). Max, Min, Maxs and Mins also take
   bfloat16 (exact: no rounding; Ascend 950 has them, A2/A3 not: which SoC takes what is
-  hswc.soc_api's table, which the interpreter checks before it calls these). No call here
-  rounds in bfloat16 (its rounding is documented nowhere), so the others refuse it.
+  hswc.soc_api's table, which the interpreter checks before it calls these). Div, Muls and the
+  math calls refuse bfloat16 (its rounding is documented nowhere for them).
 
 count 0 is a no-op, elements past count are untouched, and every tensor must hold count.
 """
@@ -55,6 +58,12 @@ def arith_dtype(api: str, a: np.ndarray) -> np.dtype:
         raise ApiError(f"{api}: unsupported dtype {a.dtype} (float16, float32; the A2/A3 vector "
                        "unit has no bfloat16 arithmetic)")
     return a.dtype
+
+
+def bf16_in_float_dtype(api: str, a: np.ndarray) -> np.dtype:
+    """The dtype of `a`, which must be one the call computes in: half, float, or bfloat16 for
+    the calls documented as float arithmetic rounded to bfloat16 (Add, Sub, Mul, Adds)."""
+    return a.dtype if a.dtype == BF16 else arith_dtype(api, a)
 
 
 def extremum_dtype(api: str, a: np.ndarray) -> np.dtype:
@@ -235,17 +244,19 @@ def _not(a: np.ndarray, _: np.ndarray) -> np.ndarray:
 
 def add(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Add(dst, src0, src1, count): dst[i] = src0[i] + src1[i], rounded once."""
-    _apply("Add", arith_dtype, _Rounded(np.add), dst, count, {"src0": src0, "src1": src1})
+    _apply("Add", bf16_in_float_dtype, _Rounded(np.add), dst, count, {"src0": src0, "src1": src1})
 
 
 def sub(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Sub(dst, src0, src1, count): dst[i] = src0[i] - src1[i], rounded once."""
-    _apply("Sub", arith_dtype, _Rounded(np.subtract), dst, count, {"src0": src0, "src1": src1})
+    _apply("Sub", bf16_in_float_dtype, _Rounded(np.subtract), dst, count,
+           {"src0": src0, "src1": src1})
 
 
 def mul(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Mul(dst, src0, src1, count): dst[i] = src0[i] * src1[i], rounded once."""
-    _apply("Mul", arith_dtype, _Rounded(np.multiply), dst, count, {"src0": src0, "src1": src1})
+    _apply("Mul", bf16_in_float_dtype, _Rounded(np.multiply), dst, count,
+           {"src0": src0, "src1": src1})
 
 
 def div(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
@@ -279,7 +290,7 @@ def or_(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None
 
 def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Adds(dst, src, scalar, count): dst[i] = src[i] + scalar, scalar of the tensor's dtype."""
-    _apply("Adds", arith_dtype, _Rounded(np.add), dst, count, {"src": src}, scalar)
+    _apply("Adds", bf16_in_float_dtype, _Rounded(np.add), dst, count, {"src": src}, scalar)
 
 
 def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:

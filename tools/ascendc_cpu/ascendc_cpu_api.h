@@ -8,8 +8,8 @@
 // For every row `ASCENDC_API(Call, result, ...)` it declares
 //   constexpr bool ascendc_cpu::api::CheckCall<T, Form = FormCount>()
 // whose static_asserts refuse an element type the SoC's call does not take in that form, and
-// a bfloat16_t on a call that rounds (its rounding is documented nowhere, so the model has no
-// exact result for it); it returns whether the model has lanes for T (the ASCENDC_API row's
+// a bfloat16_t on an ASCENDC_ROUNDS call (its rounding is documented nowhere, so the model has
+// no exact result for it; ASCENDC_ROUNDS_BF16_IN_FLOAT calls round it as documented); it returns whether the model has lanes for T (the ASCENDC_API row's
 // types). A type the SoC takes in that form (its ASCENDC_SOC_TYPES row) without lanes here
 // returns false: the call compiles and refuses it when it runs (NotModelled).
 #ifndef ASCENDC_CPU_API_H
@@ -21,6 +21,7 @@
 
 #define ASCENDC_EXACT false
 #define ASCENDC_ROUNDS true
+#define ASCENDC_ROUNDS_BF16_IN_FLOAT false
 #define ASCENDC_CPU_EXPAND(...) __VA_ARGS__
 
 #if defined(ASCENDC_CPU_DAV_3510)
@@ -90,5 +91,6 @@ struct SocTakes {
 #undef ASCENDC_CPU_EXPAND
 #undef ASCENDC_EXACT
 #undef ASCENDC_ROUNDS
+#undef ASCENDC_ROUNDS_BF16_IN_FLOAT
 
 #endif  // ASCENDC_CPU_API_H
