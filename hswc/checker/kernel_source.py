@@ -355,7 +355,7 @@ def _pick_entry(entries: list[Entry], wanted: str | None, where: str,
     if len(entries) > 1:
         # One name in several files (ops-nn's relu_v2.cpp and relu_v2_apt.cpp): the file
         # named after the entry is the A2/A3 one.
-        named = [e for e in entries if e.source.stem == e.name]
+        by_file = [e for e in entries if e.source.stem == e.name]
         sources = {e.source for e in entries}
         if len(sources) == 1:
             source = entries[0].source
@@ -364,11 +364,11 @@ def _pick_entry(entries: list[Entry], wanted: str | None, where: str,
                              "#if/#else?) and the checker could not preprocess it to pick one"
                              + (f": {why}" if why else "") + "; fix that, or give -D/--define "
                              "as the build does")
-        if len(named) != 1:
+        if len(by_file) != 1:
             files = ", ".join(str(e.source) for e in entries)
             raise CheckError(f"entry {names[0]} is defined in several files ({files}): give "
                              "the kernel's .cpp file instead of its directory")
-        entries = named
+        entries = by_file
     return entries[0]
 
 

@@ -151,7 +151,7 @@ class _Tensor:
 
 # endregion
 
-_INT_OPS = {**BINARY, **DIVISIONS}
+_INT_OPS: dict[type[Operation], Callable[[int, int], int]] = {**BINARY, **DIVISIONS}
 """arith's integer ops, with the interpreter's semantics (hswc.integer_semantics)."""
 
 
@@ -508,7 +508,7 @@ class KernelWalker:
 
 Handler = Callable[[KernelWalker, Operation], None]
 
-_BY_CLASS: tuple[tuple[type | UnionType, Handler], ...] = (
+_BY_CLASS: tuple[tuple[type | UnionType, Callable[..., None]], ...] = (
     (arith.ConstantOp, KernelWalker.constant),
     (arith.CmpiOp, KernelWalker.compare),
     (arith.SelectOp, KernelWalker.select),

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.dialects.linalg import abstract_ops
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (

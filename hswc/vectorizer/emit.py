@@ -190,7 +190,7 @@ def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
     for v in plan.inputs:
         if broadcast is not None and _broadcast(broadcast, v) and (v.input or 0) in copied:
             resident[v] = emit_resident_copy(e.point, broadcast, v.input or 0, gm[v], pipe,
-                                             v.name, plan.dtype)
+                                             v.name or f"in{v.input or 0}", plan.dtype)
     if resident:
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
     return resident
