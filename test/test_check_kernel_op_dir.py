@@ -158,6 +158,9 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
     ("logsigmoid_grad", ("hsg.log_sigmoid_grad", {}, "logsigmoid_grad = hsg.log_sigmoid_grad")),
     ("soft_plus_v2", ("hsg.softplus", {}, "soft_plus_v2 = hsg.softplus")),
     ("softplus_v2_grad", ("hsg.softplus_grad", {}, "softplus_v2_grad = hsg.softplus_grad")),
+    ("threshold_v2", ("hsg.threshold", {"threshold": "0.5", "value": "-2"},
+                      "threshold_v2 = hsg.threshold(threshold=0.5, value=-2)")),
+    ("threshold", None),  # ops-nn's Threshold is a step function, not torch.threshold
     ("prelu", None),
     ("crelu", None),
 ])

@@ -11,7 +11,7 @@ attributes that make them the same function:
     relu_grad            hsg.threshold_grad threshold = 0
     shrink               hsg.softshrink     lambd = bias = 0.5 (ONNX Shrink with bias = lambd)
     threshold_grad_v2_d  hsg.threshold_grad
-    threshold, _v2       hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
+    threshold_v2         hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
     gelu, gelu_grad      hsg.gelu, hsg.gelu_grad  approximate = "tanh" (ops-nn's Gelu and GeluGrad
                          are the tanh form; GeluV2 and GeluGradV2 take approximate, default none)
     swish, swish_v2      hsg.silu           (Swish's scale left at its default, 1)
@@ -19,6 +19,10 @@ attributes that make them the same function:
     logsigmoid_grad      hsg.log_sigmoid_grad
     soft_plus            hsg.softplus       (soft_plus_v2 spelled with one)
     softplus_v2_grad     hsg.softplus_grad
+
+Folders of these names are ops of their own, which no hsg op computes, and are left out:
+
+    threshold            y = (x > threshold) ? 1 : 0 (its README), not torch.threshold
 
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
 (which kinds), or not checkable (why: the first line of the checker's message). The runs use
@@ -48,7 +52,7 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu": ("threshold", {"threshold": "0", "value": "0"}),
     "relu_grad": ("threshold_grad", {"threshold": "0"}),
     "shrink": ("softshrink", {"lambd": "0.5", "bias": "0.5"}),
-    "threshold": ("threshold", {"threshold": "0.5", "value": "-2"}),
+    "threshold_v2": ("threshold", {"threshold": "0.5", "value": "-2"}),
     "leakyrelu": ("leaky_relu", {}),
     "soft_shrink_grad": ("softshrink_grad", {}),
     "gelu": ("gelu", {"approximate": "tanh"}),
@@ -61,6 +65,10 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "soft_plus": ("softplus", {}),
     "softplus_v2_grad": ("softplus_grad", {}),
 }
+UNMAPPED: Mapping[str, str] = {
+    "threshold": "y = (x > threshold) ? 1 : 0, not torch.threshold",
+}
+"""Folder names of ops no hsg op computes, though a name or its stem matches one."""
 _VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")
 SWEEP_LIMIT = 1 << 16
 """The sweep's largest size (every f16/bf16 bit pattern; a whole sweep in minutes)."""
@@ -71,6 +79,8 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
     from hswc.dialects import hsg
 
     family = {op.name.removeprefix("hsg."): op for op in hsg.NAMED_OPS}
+    if folder.name in UNMAPPED:
+        return None
     stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)
     if stem in ALIASES:
         op, attrs = ALIASES[stem]
