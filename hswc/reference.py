@@ -507,7 +507,7 @@ def silu_torch(x: np.ndarray) -> np.ndarray:
 def _gelu64(v: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
         return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
-    return np.where(v == -np.inf, 0.0, 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0))))
+    return 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0)))  # NaN at -inf, as PyTorch 2.14.1
 
 
 def _approximate(op: str, approximate: str) -> str:
@@ -518,7 +518,7 @@ def _approximate(op: str, approximate: str) -> str:
 
 
 def gelu_torch(x: np.ndarray, approximate: str = "none") -> np.ndarray:
-    """F.gelu: x/2 (1 + erf(x / sqrt 2)), +0 at -inf; approximate='tanh': x/2 (1 +
+    """F.gelu: x/2 (1 + erf(x / sqrt 2)), NaN at -inf; approximate='tanh': x/2 (1 +
     tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     a = _approximate("gelu", approximate)
     return _exact("gelu", lambda v: _gelu64(v, a), x)

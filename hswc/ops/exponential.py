@@ -22,7 +22,6 @@ GELU_KAPPA = 0.044715
 GELU_TANH_BETA = math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5
 """sqrt(2 / pi), as ATen spells it: M_SQRT2 * M_2_SQRTPI * 0.5."""
 SQRT1_2 = math.sqrt(0.5)
-F32_MAX = float.fromhex("0x1.fffffep+127")
 Attrs = Mapping[str, SSAValue]
 
 
@@ -52,9 +51,9 @@ def silu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
 
 
 def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """none: x * 0.5 * (1 + erf(x * sqrt(1/2))), +0 for x = -inf (ATen's vectorised gelu);
-    tanh: 0.5 * x * (1 + tanh(beta * (x +
-    kappa * x^3)))."""
+    """none: x * 0.5 * (1 + erf(x * sqrt(1/2))), NaN for x = -inf (-inf times 0, as PyTorch
+    2.14.1's eager CPU gelu gives in every dtype and CPU capability); tanh: 0.5 * x * (1 +
+    tanh(beta * (x + kappa * x^3)))."""
     x = b.widen(inputs[0], "x_fp32")
     half = b.const(0.5, "half")
     if b.options.get("approximate", "none") == "tanh":
@@ -65,9 +64,7 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
         return b.mulf(b.mulf(half, x, "half_x"),
                       b.addf(_one(b), b.math("tanh", inner, "tanh_inner")), "gelu")
     erf = b.math("erf", b.mulf(x, b.const(SQRT1_2, "sqrt1_2"), "scaled"), "erf")
-    y = b.mulf(b.mulf(x, half, "half_x"), b.addf(_one(b), erf, "one_plus_erf"), "gelu")
-    minus_inf = b.cmpf("olt", x, b.const(-F32_MAX, "lowest"), "minus_inf")  # x == -inf
-    return b.select(minus_inf, b.const(0.0, "zero"), y, "gelu_or_zero")
+    return b.mulf(b.mulf(x, half, "half_x"), b.addf(_one(b), erf, "one_plus_erf"), "gelu")
 
 
 def elu_of(b: BodyBuilder, x: SSAValue, negcoef: SSAValue, poscoef: SSAValue,
