@@ -278,45 +278,6 @@ inline void CopyUbBlocks(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
     }
 }
 
-/// The V-pipe accesses of a strided UB -> UB copy, as runs of bytes for the sync checker: `at`
-/// holds each touched byte range's (offset, length) within the tensor.
-inline void StridedAccess(const char* api, const char* operand, const UbView& v,
-    std::vector<std::pair<uint64_t, uint64_t>>& at, bool write)
-{
-    if (at.empty()) {
-        return;
-    }
-    std::sort(at.begin(), at.end());
-    uint64_t end = 0;
-    for (const auto& r : at) {
-        end = std::max(end, r.first + r.second);
-    }
-    CheckUb(api, operand, v, 0, Access::kScalar);  // live, not enqueued
-    const uint64_t off = static_cast<uint64_t>(v.ptr - Arena());
-    if (off % kUbBlockBytes != 0) {
-        Broken(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"),
-            Msg(api, "/align/", operand));
-    }
-    if (end > v.bytes) {
-        const std::string rule = Msg(operand, " needs ", end, " bytes but the LocalTensor has ", v.bytes);
-        if (off + end > Rt().ubBytes) {
-            Fail(api, rule);
-        }
-        Broken(api, rule, Msg(api, "/short/", operand));
-    }
-    for (size_t i = 0; i < at.size();) {
-        uint64_t lo = at[i].first;
-        uint64_t hi = lo + at[i].second;
-        size_t k = i + 1;
-        while (k < at.size() && at[k].first <= hi) {
-            hi = std::max(hi, at[k].first + at[k].second);
-            ++k;
-        }
-        HbAccess(api, operand, Pipe::kV, off + lo, hi - lo, write);
-        i = k;
-    }
-}
-
 /// Copy's mask/repeat form: repeat r, lane k (256 / sizeof(T) lanes, 32-byte block k*es/32)
 /// moves the element at byte r*srcRepeatSize*32 + block*srcStride*32 + (k*es) % 32 of src to the
 /// same place under the dst strides, for the lanes the mask enables (`lanes[k]`); every source

@@ -225,6 +225,47 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
     }
 }
 
+/// CheckUb for an operand a strided vector instruction touches in pieces (Copy's and the
+/// level-0 calls' repeats): `at` holds each touched byte range's (offset, length) within the
+/// tensor (sorted here); the tensor must be live, 32-byte aligned and long enough for the last
+/// byte, and the sync checker sees each run of touched bytes as one V-pipe access.
+inline void StridedAccess(const char* api, const char* operand, const UbView& v,
+    std::vector<std::pair<uint64_t, uint64_t>>& at, bool write)
+{
+    if (at.empty()) {
+        return;
+    }
+    std::sort(at.begin(), at.end());
+    uint64_t end = 0;
+    for (const auto& r : at) {
+        end = std::max(end, r.first + r.second);
+    }
+    CheckUb(api, operand, v, 0, Access::kScalar);  // live, not enqueued
+    const uint64_t off = static_cast<uint64_t>(v.ptr - Arena());
+    if (off % kUbBlockBytes != 0) {
+        Broken(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"),
+            Msg(api, "/align/", operand));
+    }
+    if (end > v.bytes) {
+        const std::string rule = Msg(operand, " needs ", end, " bytes but the LocalTensor has ", v.bytes);
+        if (off + end > Rt().ubBytes) {
+            Fail(api, rule);
+        }
+        Broken(api, rule, Msg(api, "/short/", operand));
+    }
+    for (size_t i = 0; i < at.size();) {
+        uint64_t lo = at[i].first;
+        uint64_t hi = lo + at[i].second;
+        size_t k = i + 1;
+        while (k < at.size() && at[k].first <= hi) {
+            hi = std::max(hi, at[k].first + at[k].second);
+            ++k;
+        }
+        HbAccess(api, operand, Pipe::kV, off + lo, hi - lo, write);
+        i = k;
+    }
+}
+
 inline void Unregister(BufferRecord* r)
 {
     std::vector<BufferRecord*>& v = Rt().records;

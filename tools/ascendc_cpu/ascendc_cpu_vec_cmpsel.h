@@ -46,6 +46,36 @@ inline double CompareOperand(const T& v)
     }
 }
 
+/// One compare lane, (a OP b), of every form (level 2 and level 0, tensor or scalar src1).
+template <typename T>
+inline bool CompareLane(const T& a, const T& b, AscendC::CMPMODE mode)
+{
+    return CompareValues(CompareOperand(a), CompareOperand(b), mode);
+}
+
+/// The modes an element type takes: int32_t compares with CMPMODE::EQ only on Atlas A2/A3
+/// (Compare.md / Compares.md: "int32_t（只支持CMPMODE::EQ）"); Ascend 950 lists int32_t for
+/// every mode.
+template <typename T>
+inline void CheckCompareMode(const char* api, AscendC::CMPMODE mode)
+{
+#if defined(ASCENDC_CPU_DAV_3510)
+    (void)api;
+    (void)mode;
+#else
+    if (std::is_same<T, int32_t>::value && mode != AscendC::CMPMODE::EQ) {
+        Fail(api, "int32_t operands support CMPMODE::EQ only");
+    }
+#endif
+}
+
+/// One select lane: src0's element where the selection bit is 1, else src1's.
+template <typename T>
+inline T SelectLane(bool bit, const T& src0, const T& src1)
+{
+    return bit ? src0 : src1;
+}
+
 /// Shared body of Compare (src1 a tensor) and CompareScalar (src1 == nullptr).
 template <typename T, typename U>
 inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
@@ -53,9 +83,7 @@ inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, con
 {
     api::CheckCompare<T>();
     static_assert(std::is_same<U, uint8_t>::value, "Compare/CompareScalar write a uint8_t mask");
-    if (std::is_same<T, int32_t>::value && cmpMode != AscendC::CMPMODE::EQ) {
-        Fail(api, "int32_t operands support CMPMODE::EQ only");
-    }
+    CheckCompareMode<T>(api, cmpMode);
     const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
 #if defined(ASCENDC_CPU_DAV_3510)
     // Ascend 950 masks the last repeat to `count` lanes (asc-devkit impl/basic_api/dav_3510/
@@ -78,12 +106,11 @@ inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, con
         CheckUb(api, "src1", src1->cpu_, bytes, Access::kVecRead);
     }
     CheckUb(api, "dst", dst.cpu_, maskBytes, Access::kVecWrite);
-    const double b = CompareOperand(scalar);
     std::vector<uint8_t> out(maskBytes, 0);
     for (uint32_t i = 0; i < count; ++i) {
-        const double a = CompareOperand(Load<T>(src0.cpu_.ptr + i * sizeof(T)));
-        const double bi = src1 != nullptr ? CompareOperand(Load<T>(src1->cpu_.ptr + i * sizeof(T))) : b;
-        if (CompareValues(a, bi, cmpMode)) {
+        const T a = Load<T>(src0.cpu_.ptr + i * sizeof(T));
+        const T b = src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar;
+        if (CompareLane(a, b, cmpMode)) {
             out[i / 8] = static_cast<uint8_t>(out[i / 8] | (1u << (i % 8)));
         }
     }
@@ -130,9 +157,9 @@ inline void SelectImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
         const bool take0 = MaskBit(m, bit);
         const T tensor0 = Load<T>(src0.cpu_.ptr + i * sizeof(T));
         if (scalarIsSrc0) {  // `src0` holds the tensor operand, src1
-            out[i] = take0 ? scalar : tensor0;
+            out[i] = SelectLane(take0, scalar, tensor0);
         } else {
-            out[i] = take0 ? tensor0 : (src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar);
+            out[i] = SelectLane(take0, tensor0, src1 != nullptr ? Load<T>(src1->cpu_.ptr + i * sizeof(T)) : scalar);
         }
     }
     std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), bytes);
@@ -144,7 +171,7 @@ namespace AscendC {
 
 /// Bit mask of (src0[i] OP src1[i]) for i < count. Rule: count * sizeof(T)
 /// must be a multiple of 256 bytes (whole repeats); dst needs count/8 bytes.
-/// T: half or float (int32_t: EQ only). NaN: see CompareValues.
+/// T: half or float (int32_t: EQ only on Atlas A2/A3, CheckCompareMode). NaN: see CompareValues.
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
     CMPMODE cmpMode, uint32_t count)
