@@ -1,11 +1,12 @@
 // ascendc_cpu_vector.h - the vector instructions of the AscendC CPU model.
 //
 // Part of the AscendC CPU model (see README.md). Level-2 ("count")
-// interfaces, one header per family:
+// interfaces (and the level-0 forms of Compare and Select), one header per family:
 //   ascendc_cpu_vec_common.h  RoundMode, CMPMODE, SELMODE; lane arithmetic, operand checks
 //   ascendc_cpu_vec_arith.h   Duplicate, Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs,
 //                             Mins, Abs, Relu, And, Or, Not
 //   ascendc_cpu_vec_cmpsel.h  Compare, CompareScalar / Compares, Select (three modes)
+//   ascendc_cpu_vec_level0.h  their mask/repeat (level-0) forms, UnaryRepeatParams, BinaryRepeatParams
 //   ascendc_cpu_vec_cast.h    Cast
 //   ascendc_cpu_vec_math.h    Exp, Ln, Sqrt, Rsqrt, Reciprocal (one model each, as hswc's)
 //   ascendc_cpu_vec_library.h the library's Erf and Tanh (asc-devkit's sequences of basic calls)
@@ -18,6 +19,7 @@
 #include "ascendc_cpu_vec_cast.h"
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"
+#include "ascendc_cpu_vec_level0.h"
 #include "ascendc_cpu_vec_library.h"
 #include "ascendc_cpu_vec_math.h"
 
