@@ -1,7 +1,8 @@
 """The Ascend 950 parts of the CPU model of AscendC (tools/ascendc_cpu, -DASCENDC_CPU_DAV_3510)
 check themselves: test/cpp_fixtures/selftest_950.cpp, built once with g++ -Wall -Wextra -Werror,
 runs each group of checks (NDDMA's multi-dimensional DataCopy with padding and broadcast strides,
-DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling, UB -> UB Copy) and
+DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling, UB -> UB Copy, the
+MicroAPI calls, Axpy, the level-0 compare and select where they differ from Atlas A2/A3) and
 each of its violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
 """
 
@@ -19,7 +20,7 @@ from hswc.checker.build import MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
-GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy")
+GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy", "level0")
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_950_selftest_group_passes(selftest: Path, group: str) -> None:
 
 
 def test_950_violations_are_one_line_and_exit_3(selftest: Path) -> None:
-    assert_violations_are_one_line(selftest, 8)
+    assert_violations_are_one_line(selftest, 19)
 
 
 REFUSED_950 = {
@@ -54,12 +55,17 @@ REFUSED_950 = {
     "Axpy(t, t, 2.0f, 8, 1, t)": "ascendc_cpu: Axpy is not modelled: its mask/repeat forms",
     "MicroAPI::RegTensor<int32_t> d; MicroAPI::RegTensor<float> s; MicroAPI::MaskReg m; "
     "MicroAPI::Cast<int32_t, float>(d, s, m)": "MicroAPI::Cast is modelled for the float results",
+    # The level-0 Compares takes no int64_t (its count form does: a type list per form).
+    "Compares(t.ReinterpretCast<uint8_t>(), i64, int64_t{0}, CMPMODE::EQ, uint64_t{32}, 1, "
+    "UnaryRepeatParams{})": "CompareScalar supports (half, bfloat16_t, float, int32_t)",
 }
 """Calls the Ascend 950 build refuses at compile time, with (part of) the message."""
 
 ACCEPTED_950 = ("Maxs(i64, i64, int64_t{0}, 8)",
                 "(void)ascendc_cpu::api::CheckMaxs<int64_t, ascendc_cpu::api::FormCount>()",
-                "Adds(i8, i8, int8_t{1}, 8)", "Axpy(t, h, half(2.0f), 8)")
+                "Adds(i8, i8, int8_t{1}, 8)", "Axpy(t, h, half(2.0f), 8)",
+                "Compares(t.ReinterpretCast<uint8_t>(), u16, uint16_t{0}, CMPMODE::EQ, "
+                "uint64_t{128}, 1, UnaryRepeatParams{})")
 """Calls on types the SoC takes and the model has no lanes for: they compile (and are refused
 when they run), so a kernel's other tiling-key branches can be checked."""
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -379,6 +380,79 @@ void TestAxpy()
     CHECK(fd.GetValue(3) == std::ldexp(1.0f, -12));
 }
 
+// ------------------------------------------------- level 0: Compare, Compares, Select
+
+uint8_t Byte(const LocalTensor<uint8_t>& m, uint32_t i) { return m.GetValue(i); }
+
+/// Where Ascend 950's level-0 compare and select differ from Atlas A2/A3 (selftest_vector.cpp
+/// has those): the compares take the mask (Compares mask 37: lanes 37..63, all > 0, get 0 bits;
+/// a bitwise mask; Compare's continuous form ignores isSetMask = false), and the dst strides are
+/// not used (dstRepStride 1: back to back all the same); Select takes any src1 strides in
+/// VSEL_TENSOR_SCALAR_MODE, and bfloat16_t.
+void TestLevel0CmpSel()
+{
+    Core core;
+    selftest::Buffers<3> b(2048);
+    LocalTensor<float> x = b.Get<float>(0);
+    LocalTensor<uint8_t> m = b.Get<uint8_t>(2);
+    for (uint32_t i = 0; i < 128; ++i) {
+        x.SetValue(i, 1.0f);
+    }
+    x.SetValue(3, std::numeric_limits<float>::quiet_NaN());
+    x.SetValue(64 + 2, -std::numeric_limits<float>::infinity());
+    x.SetValue(64 + 36, std::numeric_limits<float>::infinity());
+    for (uint32_t i = 0; i < 64; ++i) {
+        m.SetValue(i, 0xA5);
+    }
+    Compares(m, x, 0.0f, CMPMODE::GT, uint64_t{37}, 2, UnaryRepeatParams{1, 1, 1, 8});
+    const uint8_t want[16] = {0xF7, 0xFF, 0xFF, 0xFF, 0x1F, 0, 0, 0, 0xFB, 0xFF, 0xFF, 0xFF, 0x1F, 0, 0, 0};
+    bool same = true;
+    for (uint32_t i = 0; i < 16; ++i) {
+        same = same && Byte(m, i) == want[i];
+    }
+    CHECK(same);
+    CHECK(Byte(m, 16) == 0xA5);
+    // half, bitwise mask {lanes 0..3, lane 127}: LT 2 true at 0, 1 and 127 (-5).
+    LocalTensor<half> a = b.Get<half>(0), c = b.Get<half>(1);
+    for (uint32_t i = 0; i < 128; ++i) {
+        a.SetValue(i, half(i == 127 ? -5.0f : static_cast<float>(i)));
+        c.SetValue(i, half(2.0f));
+    }
+    const uint64_t bits[2] = {0xF, uint64_t{1} << 63};
+    Compare(m, a, c, CMPMODE::LT, bits, 1, BinaryRepeatParams{});
+    same = Byte(m, 0) == 0x03 && Byte(m, 15) == 0x80;
+    for (uint32_t i = 1; i < 15; ++i) {
+        same = same && Byte(m, i) == 0;
+    }
+    CHECK(same);
+    Compare<half, uint8_t, false>(m, a, c, CMPMODE::LT, uint64_t{2}, 1, BinaryRepeatParams{});
+    CHECK(Byte(m, 0) == 0x03 && Byte(m, 15) == 0 && Byte(m, 16) == 0xA5);
+    // Select, VSEL_TENSOR_SCALAR_MODE with src1BlkStride 2 (not used): as on Atlas A2/A3.
+    LocalTensor<float> dst = b.Get<float>(0), src = b.Get<float>(1);
+    for (uint32_t i = 0; i < 512; ++i) {
+        dst.SetValue(i, 42.0f);
+        src.SetValue(i, static_cast<float>(i));
+    }
+    for (uint32_t i = 0; i < 24; ++i) {
+        m.SetValue(i, i < 8 ? 0x0F : (i < 16 ? 0xF0 : 0xAA));
+    }
+    Select(dst, m, src, -0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{37}, 3,
+        BinaryRepeatParams{1, 1, 2, 16, 8, 8});
+    CHECK(dst.GetValue(3) == 3.0f && selftest::Bits(dst.GetValue(4)) == 0x80000000u);
+    CHECK(dst.GetValue(37) == 42.0f && dst.GetValue(132) == 68.0f && dst.GetValue(261) == 133.0f);
+    CHECK(dst.GetValue(64) == 42.0f && dst.GetValue(127) == 42.0f);
+    // bfloat16_t lanes.
+    LocalTensor<bfloat16_t> bd = b.Get<bfloat16_t>(0), bs = b.Get<bfloat16_t>(1);
+    for (uint32_t i = 0; i < 128; ++i) {
+        bs.SetValue(i, bfloat16_t(static_cast<float>(i)));
+        m.SetValue(i / 8, 0x0F);
+    }
+    Select(bd, m, bs, bfloat16_t(-1.0f), SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{128}, 1,
+        BinaryRepeatParams{});
+    CHECK(static_cast<float>(bd.GetValue(3)) == 3.0f && static_cast<float>(bd.GetValue(4)) == -1.0f);
+    CHECK(static_cast<float>(bd.GetValue(123)) == 123.0f && static_cast<float>(bd.GetValue(127)) == -1.0f);
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -490,6 +564,34 @@ selftest::Violations AllViolations()
         MicroAPI::RegTensor<float> r;
         MicroAPI::LoadAlign(r, (__ubuf__ float*)b.Get<float>(0).GetPhyAddr() + 1);
     }};
+    v["level0_compares_repeat_0"] = {"Compares", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Compares(b.Get<uint8_t>(1), b.Get<float>(0), 0.0f, CMPMODE::GT, uint64_t{64}, 0, UnaryRepeatParams{});
+    }};
+    v["level0_select_repeat_0"] = {"Select", [] {
+        Core core;
+        selftest::Buffers<3> b(256);
+        Select(b.Get<float>(0), b.Get<uint8_t>(2), b.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            uint64_t{64}, 0, BinaryRepeatParams{});
+    }};
+    v["level0_compares_mask_0"] = {"Compares", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Compares(b.Get<uint8_t>(1), b.Get<float>(0), 0.0f, CMPMODE::GT, uint64_t{0}, 1, UnaryRepeatParams{});
+    }};
+    v["level0_compares_vector_mask"] = {"Compares", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Compares<float, uint8_t, false>(b.Get<uint8_t>(1), b.Get<float>(0), 0.0f, CMPMODE::GT, uint64_t{64}, 1,
+            UnaryRepeatParams{});
+    }};
+    v["level0_compare_uint16_not_modelled"] = {"Compare", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        Compare(b.Get<uint8_t>(1), b.Get<uint16_t>(0), b.Get<uint16_t>(0), CMPMODE::EQ, uint64_t{128}, 1,
+            BinaryRepeatParams{});
+    }};
     return v;
 }
 
@@ -504,6 +606,7 @@ int main(int argc, char** argv)
         {"copy", TestCopy},
         {"micro", [] { TestMicroUnpackCastPack(); TestMicroMath(); }},
         {"axpy", TestAxpy},
+        {"level0", TestLevel0CmpSel},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

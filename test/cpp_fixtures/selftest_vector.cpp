@@ -1,5 +1,6 @@
 // selftest_vector.cpp - hand-checked tests of Div, Divs, Log (= Ln), Max, Min, Maxs, Mins, Abs,
-// Relu, And, Or, Not, int32 Compare and UB -> UB DataCopy (see selftest_common.h).
+// Relu, And, Or, Not, int32 Compare, UB -> UB DataCopy and the level-0 (mask/repeat) Compare,
+// Compares and Select on Atlas A2/A3 (see selftest_common.h).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -209,6 +210,183 @@ void TestIntCompareAndUbCopy()
     CHECK(g.GetValue(7) == 14.0f);
 }
 
+
+// ---------------------------------------------------------------- level 0: Compare, Compares, Select
+
+uint8_t Byte(const LocalTensor<uint8_t>& m, uint32_t i) { return m.GetValue(i); }
+
+/// Compares on float, 2 repeats with srcBlkStride 2 / srcRepStride 16: repeat r, lane k reads
+/// element r * 128 + (k / 8) * 16 + k % 8 (the other elements, -1, are never read). GT 0: NaN,
+/// -0, +0 and -inf false, +inf and the smallest subnormal true. Atlas A2/A3 ignores the mask
+/// (Compares.md: reserved): mask 64, mask 37 and a bitwise mask give the same 16 bytes.
+void TestLevel0Compares()
+{
+    Core core;
+    Buffers<2> ub(2048);
+    LocalTensor<float> x = ub.Get<float>(0);
+    LocalTensor<uint8_t> m = ub.Get<uint8_t>(1);
+    for (uint32_t i = 0; i < 512; ++i) {
+        x.SetValue(i, ((i % 128) / 8) % 2 == 0 ? 1.0f : -1.0f);  // read blocks 1, skipped blocks -1
+    }
+    x.SetValue(3, kNan);                         // repeat 0, lane 3
+    x.SetValue(17, -0.0f);                       // repeat 0, block 1 (elements 16..23), lane 9
+    x.SetValue(33, kInf);                        // repeat 0, block 2, lane 17
+    x.SetValue(130, -kInf);                      // repeat 1, lane 2
+    x.SetValue(146, 0.0f);                       // repeat 1, lane 10
+    x.SetValue(150, std::ldexp(1.0f, -149));     // repeat 1, lane 14
+    const uint8_t want[16] = {0xF7, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                              0xFB, 0xFB, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    const uint64_t bitwise[2] = {0x1, 0};
+    for (int form = 0; form < 4; ++form) {
+        for (uint32_t i = 0; i < 32; ++i) {
+            m.SetValue(i, 0xA5);
+        }
+        if (form == 0) {
+            Compares(m, x, 0.0f, CMPMODE::GT, uint64_t{64}, 2, UnaryRepeatParams{1, 2, 8, 16});
+        } else if (form == 1) {
+            Compares(m, x, 0.0f, CMPMODE::GT, uint64_t{37}, 2, UnaryRepeatParams{1, 2, 8, 16});
+        } else if (form == 2) {
+            Compares(m, x, 0.0f, CMPMODE::GT, bitwise, 2, UnaryRepeatParams{1, 2, 8, 16});
+        } else {
+            CompareScalar<float, uint8_t, false>(m, x, 0.0f, CMPMODE::GT, uint64_t{5}, 2,
+                UnaryRepeatParams{1, 2, 8, 16});  // isSetMask = false: the mask is not used anyway
+        }
+        bool same = true;
+        for (uint32_t i = 0; i < 16; ++i) {
+            same = same && Byte(m, i) == want[i];
+        }
+        CHECK(same);
+        CHECK(Byte(m, 16) == 0xA5);  // 2 repeats x 8 bytes, the rest untouched
+    }
+    // NE against a NaN scalar is true everywhere; EQ false everywhere (one repeat, 8 bytes).
+    Compares(m, x, kNan, CMPMODE::NE, uint64_t{64}, 1, UnaryRepeatParams{});
+    CHECK(Byte(m, 0) == 0xFF && Byte(m, 7) == 0xFF && Byte(m, 8) == 0xFB);
+    Compares(m, x, kNan, CMPMODE::EQ, uint64_t{64}, 1, UnaryRepeatParams{});
+    CHECK(Byte(m, 0) == 0 && Byte(m, 7) == 0 && Byte(m, 8) == 0xFB);
+    // repeatTime 0: a NOP.
+    Compares(m, x, 0.0f, CMPMODE::LT, uint64_t{64}, 0, UnaryRepeatParams{});
+    CHECK(Byte(m, 0) == 0 && Byte(m, 8) == 0xFB);
+    // int32_t: EQ, exactly (2^24 + 1 is not a float).
+    LocalTensor<int32_t> xi = ub.Get<int32_t>(0);
+    for (uint32_t i = 0; i < 64; ++i) {
+        xi.SetValue(i, i == 9 ? 16777217 : 16777216);
+    }
+    Compares(m, xi, int32_t(16777217), CMPMODE::EQ, uint64_t{64}, 1, UnaryRepeatParams{});
+    CHECK(Byte(m, 0) == 0 && Byte(m, 1) == 0x02 && Byte(m, 7) == 0);
+}
+
+/// Compare on half, 2 repeats: src1BlkStride 0 and src1RepStride 0 make every repeat compare
+/// against src1's first block (16 halves, -0 but a NaN at 5). LE: +0 <= -0 true, x <= NaN
+/// false, so each 16 lanes give 0xDF 0xFF; repeat 1, lane 2 holds 1 (> -0): byte 16 0xDB.
+void TestLevel0Compare()
+{
+    Core core;
+    Buffers<3> ub(1024);
+    LocalTensor<half> a = ub.Get<half>(0), b = ub.Get<half>(1);
+    LocalTensor<uint8_t> m = ub.Get<uint8_t>(2);
+    for (uint32_t i = 0; i < 512; ++i) {
+        a.SetValue(i, half(0.0f));
+        b.SetValue(i, half::FromBits(i < 16 ? 0x8000 : 0x7E00));  // past block 0: NaN, never read
+    }
+    a.SetValue(1, half(-1.0f));
+    a.SetValue(130, half(1.0f));
+    b.SetValue(5, half::FromBits(0x7E00));
+    for (uint32_t i = 0; i < 64; ++i) {
+        m.SetValue(i, 0xA5);
+    }
+    Compare(m, a, b, CMPMODE::LE, uint64_t{128}, 2, BinaryRepeatParams{1, 1, 0, 8, 8, 0});
+    bool same = true;
+    for (uint32_t i = 0; i < 32; ++i) {
+        const uint8_t want = i == 16 ? 0xDB : (i % 2 == 0 ? 0xDF : 0xFF);
+        same = same && Byte(m, i) == want;
+    }
+    CHECK(same);
+    CHECK(Byte(m, 32) == 0xA5);
+    // int8_t dst, the bitwise mask (ignored): the same bits.
+    uint64_t bits[2] = {1, 1};
+    Compare(m.ReinterpretCast<int8_t>(), a, b, CMPMODE::LE, bits, 1, BinaryRepeatParams{1, 1, 0, 8, 8, 0});
+    CHECK(Byte(m, 0) == 0xDF && Byte(m, 15) == 0xFF);
+}
+
+/// Select VSEL_TENSOR_SCALAR_MODE on float, mask 37, 3 repeats, dstRepStride 16: repeat r,
+/// lane k < 37 writes dst[r * 128 + k] from src0[r * 64 + k] (bit 1) or the scalar -0 (bit 0);
+/// selMask's bits are consumed 64 per repeat (bytes 0x0F, then 0xF0, then 0xAA). Every other
+/// element of dst keeps its 42.
+void TestLevel0SelectScalar()
+{
+    Core core;
+    Buffers<3> ub(2048);
+    LocalTensor<float> dst = ub.Get<float>(0), src = ub.Get<float>(1);
+    LocalTensor<uint8_t> sel = ub.Get<uint8_t>(2);
+    for (uint32_t i = 0; i < 512; ++i) {
+        dst.SetValue(i, 42.0f);
+        src.SetValue(i, static_cast<float>(i));
+    }
+    for (uint32_t i = 0; i < 24; ++i) {
+        sel.SetValue(i, i < 8 ? 0x0F : (i < 16 ? 0xF0 : 0xAA));
+    }
+    Select(dst, sel, src, -0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{37}, 3,
+        BinaryRepeatParams{1, 1, 1, 16, 8, 8});
+    bool same = true;
+    for (uint32_t i = 0; i < 512; ++i) {
+        const uint32_t r = i / 128, k = i % 128;
+        uint32_t want = Bits(42.0f);
+        if (r < 3 && k < 37) {
+            const bool bit = r == 0 ? k % 8 < 4 : (r == 1 ? k % 8 >= 4 : k % 2 == 1);
+            want = bit ? Bits(static_cast<float>(r * 64 + k)) : 0x80000000u;
+        }
+        same = same && Bits(dst.GetValue(i)) == want;
+    }
+    CHECK(same);
+    CHECK(Bits(dst.GetValue(4)) == 0x80000000u && dst.GetValue(3) == 3.0f && dst.GetValue(37) == 42.0f);
+    CHECK(dst.GetValue(128 + 4) == 68.0f && dst.GetValue(256 + 5) == 133.0f);
+    // Mask 0 and repeatTime 0: NOPs.
+    Select(dst, sel, src, 7.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{0}, 3, BinaryRepeatParams{});
+    Select(dst, sel, src, 7.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{64}, 0, BinaryRepeatParams{});
+    CHECK(dst.GetValue(0) == 0.0f && dst.GetValue(37) == 42.0f && dst.GetValue(132) == 68.0f);
+    // dst == src0, same strides: full overlap, allowed; NaN passes through untouched.
+    src.SetValue(1, kNan);
+    Select(src, sel, src, 7.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{64}, 1, BinaryRepeatParams{});
+    CHECK(src.GetValue(0) == 0.0f && std::isnan(src.GetValue(1)) && src.GetValue(4) == 7.0f);
+    CHECK(src.GetValue(64) == 64.0f);
+}
+
+/// Select VSEL_TENSOR_TENSOR_MODE on half, bitwise mask {bit 0 | bit 63, bit 0 | bit 63}:
+/// lanes 0, 63, 64, 127 of 2 repeats. src1BlkStride 2 / src1RepStride 16: lane k of repeat r is
+/// src1[r * 256 + (k / 16) * 32 + k % 16]. selMask: repeat 0 all 1 but lane 63; repeat 1 all 0
+/// but lane 0.
+void TestLevel0SelectTensor()
+{
+    Core core;
+    Buffers<4> ub(1024);
+    LocalTensor<half> dst = ub.Get<half>(0), a = ub.Get<half>(1), b = ub.Get<half>(2);
+    LocalTensor<uint8_t> sel = ub.Get<uint8_t>(3);
+    for (uint32_t i = 0; i < 512; ++i) {
+        dst.SetValue(i, half(7.0f));
+        a.SetValue(i, half(static_cast<float>(i)));
+        b.SetValue(i, half(-static_cast<float>(i)));
+    }
+    for (uint32_t i = 0; i < 32; ++i) {
+        sel.SetValue(i, i < 16 ? (i == 7 ? 0x7F : 0xFF) : (i == 16 ? 0x01 : 0x00));
+    }
+    uint64_t bits[2] = {0x8000000000000001u, 0x8000000000000001u};
+    Select(dst, sel, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, bits, 2, BinaryRepeatParams{1, 1, 2, 8, 8, 16});
+    auto f = [&](uint32_t i) { return static_cast<float>(dst.GetValue(i)); };
+    CHECK(f(0) == 0.0f && f(63) == -111.0f && f(64) == 64.0f && f(127) == 127.0f);
+    CHECK(f(128) == 128.0f && f(128 + 63) == -367.0f && f(128 + 64) == -384.0f && f(128 + 127) == -495.0f);
+    bool kept = true;
+    for (uint32_t i = 0; i < 512; ++i) {
+        const uint32_t k = i % 128;
+        if (i >= 256 || (k != 0 && k != 63 && k != 64 && k != 127)) {
+            kept = kept && f(i) == 7.0f;
+        }
+    }
+    CHECK(kept);
+    // VSEL_CMPMASK_SPR: the first 128 bits serve every repeat (repeat 1 lane 63 -> src1 again).
+    Select(dst, sel, a, b, SELMODE::VSEL_CMPMASK_SPR, bits, 2, BinaryRepeatParams{1, 1, 2, 8, 8, 16});
+    CHECK(f(128) == 128.0f && f(128 + 63) == -367.0f && f(128 + 64) == 192.0f && f(128 + 127) == 255.0f);
+}
+
 }  // namespace
 
 void VectorTests()
@@ -220,6 +398,10 @@ void VectorTests()
     TestAbsRelu();
     TestBitwise();
     TestIntCompareAndUbCopy();
+    TestLevel0Compares();
+    TestLevel0Compare();
+    TestLevel0SelectScalar();
+    TestLevel0SelectTensor();
 }
 
 void AddVectorViolations(Violations& v)
@@ -248,6 +430,69 @@ void AddVectorViolations(Violations& v)
         Buffers<2> ub(32);
         DataCopy(ub.Get<float>(0), EightFloats(), 8);
         DataCopy(ub.Get<float>(1), ub.Get<float>(0), 8);  // V reads what MTE2 wrote, without sync
+    }};
+    v["level0_select_past_tensor"] = {"Select", [] {
+        Buffers<3> ub(256);  // 2 repeats of 64 floats need 512 bytes
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(2), ub.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            uint64_t{64}, 2, BinaryRepeatParams{});
+    }};
+    v["level0_compares_past_ub"] = {"Compares", [] {
+        Buffers<2> ub(256);  // repeat 254 starts 254 * 255 blocks (~2 MB) in
+        Compares(ub.Get<uint8_t>(1), ub.Get<float>(0), 0.0f, CMPMODE::GT, uint64_t{64}, 255,
+            UnaryRepeatParams{1, 1, 8, 255});
+    }};
+    v["level0_select_mask_65"] = {"Select", [] {
+        Buffers<3> ub(256);
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(2), ub.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            uint64_t{65}, 1, BinaryRepeatParams{});
+    }};
+    v["level0_select_mask_high_word"] = {"Select", [] {
+        Buffers<3> ub(256);
+        uint64_t bits[2] = {~uint64_t{0}, 1};  // float: only mask[0] has lanes
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(2), ub.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            bits, 1, BinaryRepeatParams{});
+    }};
+    v["level0_select_dst_blk_stride_0"] = {"Select", [] {
+        Buffers<3> ub(256);
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(2), ub.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            uint64_t{64}, 1, BinaryRepeatParams{0, 1, 1, 8, 8, 8});
+    }};
+    v["level0_select_scalar_src1_strides"] = {"Select", [] {
+        Buffers<3> ub(256);  // A2/A3 reads selMask through src1's strides: only 1 / 8 modelled
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(2), ub.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            uint64_t{64}, 1, BinaryRepeatParams{1, 1, 2, 8, 8, 8});
+    }};
+    v["level0_select_partial_overlap"] = {"Select", [] {
+        Buffers<3> ub(1024);  // dst = src0 one block further on: lane k writes what lane k + 8 reads
+        const LocalTensor<float> a = ub.Get<float>(0);
+        Select(a, ub.Get<uint8_t>(2), a[8], 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{64}, 1,
+            BinaryRepeatParams{});
+    }};
+    v["level0_select_reads_earlier_dst"] = {"Select", [] {
+        Buffers<3> ub(1024);  // repeat 1 reads src0 where repeat 0 wrote dst
+        const LocalTensor<float> a = ub.Get<float>(0);
+        Select(a[64], ub.Get<uint8_t>(2), a, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{64}, 2,
+            BinaryRepeatParams{});
+    }};
+    v["level0_compare_dst_rep_stride"] = {"Compare", [] {
+        Buffers<3> ub(1024);  // where dstRepStride 4 puts repeat 1's bits is not documented
+        Compare(ub.Get<uint8_t>(2), ub.Get<float>(0), ub.Get<float>(1), CMPMODE::LT, uint64_t{64}, 2,
+            BinaryRepeatParams{1, 1, 1, 4, 8, 8});
+    }};
+    v["level0_compare_mask_over_src"] = {"Compare", [] {
+        Buffers<2> ub(1024);  // the bit mask written over src0's first bytes
+        Compare(ub.Get<uint8_t>(0), ub.Get<float>(0), ub.Get<float>(1), CMPMODE::LT, uint64_t{64}, 1,
+            BinaryRepeatParams{});
+    }};
+    v["level0_compares_int32_gt"] = {"Compares", [] {
+        Buffers<2> ub(256);
+        Compares(ub.Get<uint8_t>(1), ub.Get<int32_t>(0), int32_t(0), CMPMODE::GT, uint64_t{64}, 1,
+            UnaryRepeatParams{});
+    }};
+    v["level0_select_mode_mismatch"] = {"Select", [] {
+        Buffers<3> ub(256);
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(2), ub.Get<float>(1), ub.Get<float>(1),
+            SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{64}, 1, BinaryRepeatParams{});
     }};
     v["div_count_exceeds"] = {"Div", [] {
         Buffers<1> ub(64);
