@@ -301,6 +301,37 @@ func.func @single(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 
 # endregion
+# region build errors
+
+
+def test_build_errors_name_the_unmodelled_mask_repeat_form(tmp_path: Path) -> None:
+    """g++'s "no matching function" for a level-0 call the model lacks (Adds with
+    UnaryRepeatParams) is one sentence naming it; the level-0 Compares the model has compiles."""
+    import shutil
+    import subprocess
+
+    from hswc.checker.build import C_LOCALE, MODEL, summarise_errors
+
+    cxx = shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler (g++)")
+    source = tmp_path / "level0.cpp"
+    source.write_text(
+        '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+        "void F(const LocalTensor<float>& t, const LocalTensor<uint8_t>& m) {\n"
+        "    Compares(m, t, 0.0f, CMPMODE::GT, uint64_t{64}, 1, UnaryRepeatParams{1, 1, 8, 8});\n"
+        "    Adds(t, t, 1.0f, uint64_t{64}, 1, UnaryRepeatParams{});\n}\n")
+    run = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", f"-I{MODEL}", str(source)],
+                         capture_output=True, text=True, env=C_LOCALE, check=False)
+    assert run.returncode != 0
+    lines = summarise_errors(run.stdout + run.stderr)
+    assert lines[0] == ("the kernel calls a mask/repeat (level-0) form of Adds, which "
+                        "tools/ascendc_cpu does not model (it models those of Copy, Compare, "
+                        "Compares / CompareScalar and Select)"), lines
+    assert not any("Compares" in line and "error" in line for line in lines), lines
+
+
+# endregion
 # region violations and differences
 
 

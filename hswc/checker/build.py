@@ -86,8 +86,8 @@ def compiler(cxx: str | None = None) -> str:
 
 
 def summarise_errors(output: str) -> list[str]:
-    """The lines of g++'s output a person needs first: the model's refusals and missing calls
-    as one sentence each, then the first error lines."""
+    """The lines of g++'s output a person needs first: the model's refusals, missing calls and
+    unmodelled mask/repeat forms as one sentence each, then the first error lines."""
     headline: list[str] = []
     for m in re.finditer(r"ascendc_cpu: (\w+) is not modelled: ([^\n\"]*)", output):
         line = f"the kernel calls {m.group(1)}, which the CPU model refuses: {m.group(2)}"
@@ -97,6 +97,13 @@ def summarise_errors(output: str) -> list[str]:
                          r"member of 'AscendC')", output):
         line = (f"the kernel uses {m.group(1)}, which tools/ascendc_cpu does not model (or "
                 "the kernel misspells it)")
+        if line not in headline:
+            headline.append(line)
+    for m in re.finditer(r"no matching function for call to '(?:AscendC::)?(\w+)\([^'\n]*"
+                         r"RepeatParams[^'\n]*\)'", output):
+        line = (f"the kernel calls a mask/repeat (level-0) form of {m.group(1)}, which "
+                "tools/ascendc_cpu does not model (it models those of Copy, Compare, Compares / "
+                "CompareScalar and Select)")
         if line not in headline:
             headline.append(line)
     errors = [line.strip() for line in output.splitlines()
