@@ -49,7 +49,7 @@ def test_selftest_assertions_pass(builds: tuple[Path, dict[str, Path]]) -> None:
 
 
 def test_each_violation_is_one_line_and_exit_3(builds: tuple[Path, dict[str, Path]]) -> None:
-    assert_violations_are_one_line(builds[0], 57)
+    assert_violations_are_one_line(builds[0], 58)
 
 
 def test_vector_lanes_match_numpy_and_exact_rationals(builds: tuple[Path, dict[str, Path]],

@@ -474,6 +474,11 @@ void AddVectorViolations(Violations& v)
         Select(a[64], ub.Get<uint8_t>(2), a, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t{64}, 2,
             BinaryRepeatParams{});
     }};
+    v["level0_select_dst_over_selmask"] = {"Select", [] {
+        Buffers<2> ub(256);  // dst written over the selection bits it reads
+        Select(ub.Get<float>(0), ub.Get<uint8_t>(0), ub.Get<float>(1), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            uint64_t{64}, 1, BinaryRepeatParams{});
+    }};
     v["level0_compare_dst_rep_stride"] = {"Compare", [] {
         Buffers<3> ub(1024);  // where dstRepStride 4 puts repeat 1's bits is not documented
         Compare(ub.Get<uint8_t>(2), ub.Get<float>(0), ub.Get<float>(1), CMPMODE::LT, uint64_t{64}, 2,

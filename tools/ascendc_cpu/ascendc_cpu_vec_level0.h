@@ -31,9 +31,10 @@
 // refused when run.
 //
 // Masks ([mask] 表5). Continuous (uint64_t mask): the first mask lanes of every repeat, mask in
-// [0, L]; a larger mask is a broken rule ([debug] CheckMaskValue rejects it) after which, with
-// --record-rules, the model goes on as the docs say the device does ("超出范围按照对应数据类型下
-// mask最大值计算": L lanes; a mask past INT32_MAX ends the run: dav_c220 takes it as int32_t).
+// [0, L] ("当操作数为32位时，mask∈[0, 64]", ...; [debug] CheckMaskValue checks that range); a
+// larger mask is a broken rule after which, with --record-rules, the model goes on as the docs
+// say the device does ("超出范围按照对应数据类型下mask最大值计算": L lanes; a mask past INT32_MAX
+// ends the run: dav_c220 takes it as int32_t, impl/basic_api/kernel_utils_base.h SetMask).
 // Bitwise (uint64_t mask[], at least 2 words): lane k on iff bit k % 64 of mask[k / 64]; for
 // 4-byte T only mask[0] has lanes and mask[1] must be 0 ("maskHigh = 0"), else a violation.
 // isSetMask = false (the mask of SetVectorMask, which the model does not keep) is refused when
@@ -81,10 +82,12 @@
 // are read before dst is written. Overlap ([ovl]): within a repeat dst and a source must be the
 // same lanes at the same bytes (full overlap) or disjoint, and no repeat may read what an
 // earlier repeat wrote ("不支持前序迭代的目的操作数与后序迭代的源操作数重叠"); a compare's bit
-// mask and selMask, of another type than the data, can only be disjoint from dst ("API中没有
-// 描述地址重叠约束的，视为不支持"). Each is a violation. The struct fields blockNumber,
-// repeatStrideMode, strideSizeMode and halfBlock are reserved ([hd]'s structs: "保留参数 ...
-// 使用默认值即可"; neither implementation passes them to these instructions): not read.
+// mask and its sources, and Select's dst and selMask, are of different types and may share no
+// byte at all (full overlap is meaningless; "API中没有描述地址重叠约束的，视为不支持"). Each is a
+// violation. The struct fields blockNumber, repeatStrideMode and strideSizeMode are reserved
+// (辅助数据结构/UnaryRepeatParams.md, BinaryRepeatParams.md: "保留参数，用户无需关心，使用默认值
+// 即可"), halfBlock is CastDequant's; neither implementation passes them to these instructions:
+// not read.
 //
 // Not modelled, compile errors naming the call: the register forms (Compare without dst, which
 // writes the CMPMASK register; Select<T, selMode>(dst, src0, src1, repeatTime, params) and
@@ -267,11 +270,15 @@ struct Touch {
     uint32_t lane;
 };
 
-/// The overlap rules of [ovl] for dst against one source: a byte dst writes in repeat r may be
-/// read by the source only in a repeat before r, or, with `fullOverlapOk` (same element type),
-/// in repeat r as the same lane at the same address.
+/// How dst may overlap a source ([ovl]): kSameLanes, within a repeat only as the same lane at the
+/// same address (same element type); kNone, not at all (a bit mask, selMask).
+enum class Overlap { kSameLanes, kNone };
+
+/// The overlap rules of [ovl] for dst against one source: no byte dst writes in repeat r may be
+/// read by the source in a later repeat, nor in repeat r but (kSameLanes) as the same lane at the
+/// same address; kNone: no byte may be both.
 inline void CheckOverlap(const char* api, const char* srcName, const std::vector<Touch>& dst,
-    const std::vector<Touch>& src, bool fullOverlapOk)
+    const std::vector<Touch>& src, Overlap rule)
 {
     if (dst.empty() || src.empty()) {
         return;
@@ -300,30 +307,24 @@ inline void CheckOverlap(const char* api, const char* srcName, const std::vector
     for (const Touch& s : src) {
         for (uint64_t b = std::max(s.at, lo); b < std::min(s.at + s.len, hi); ++b) {
             const First& f = first[static_cast<size_t>(b - lo)];
-            if (f.repeat < 0 || f.repeat > static_cast<int64_t>(s.repeat)) {
-                continue;  // not written, or written after this read
+            if (f.repeat < 0) {
+                continue;
+            }
+            if (rule == Overlap::kNone) {
+                Fail(api, Msg("dst and ", srcName, " share UB byte ", b, " (repeat ", f.repeat, " of dst, ", s.repeat,
+                    " of ", srcName, "): operands of different types may not overlap (通用地址重叠约束)"));
+            }
+            if (f.repeat > static_cast<int64_t>(s.repeat)) {
+                continue;  // written after this read
             }
             if (f.repeat < static_cast<int64_t>(s.repeat)) {
                 Fail(api, Msg(srcName, " of repeat ", s.repeat, " reads UB byte ", b, ", which dst of repeat ",
                     f.repeat, " wrote (a later repeat may not read an earlier one's dst: 通用地址重叠约束)"));
             }
-            if (!(fullOverlapOk && f.lane == s.lane && f.at == s.at)) {
+            if (f.lane != s.lane || f.at != s.at) {
                 Fail(api, Msg("dst and ", srcName, " overlap partially in repeat ", s.repeat, " (UB byte ", b,
                     "): within a repeat they must be the same lanes or disjoint (通用地址重叠约束)"));
             }
-        }
-    }
-}
-
-/// A compare's bit mask, UB bytes [lo, hi), is of another type than its sources: it may not
-/// overlap them at all ([ovl]).
-inline void CheckDisjoint(const char* api, const char* srcName, uint64_t lo, uint64_t hi,
-    const std::vector<Touch>& src)
-{
-    for (const Touch& s : src) {
-        if (s.at < hi && lo < s.at + s.len) {
-            Fail(api, Msg("dst (the bit mask, UB bytes ", lo, "..", hi - 1, ") overlaps ", srcName, " (repeat ",
-                s.repeat, ", lane ", s.lane, "; 通用地址重叠约束)"));
         }
     }
 }
@@ -406,9 +407,9 @@ inline void Compare(const char* api, const AscendC::LocalTensor<U>& dst, const A
         StridedAccess(api, "src1", src1->cpu_, spans1, false);
     }
     CheckUb(api, "dst", dst.cpu_, maskBytes, Access::kVecWrite);
-    const uint64_t dstAt = static_cast<uint64_t>(dst.cpu_.ptr - Arena());
-    CheckDisjoint(api, "src0", dstAt, dstAt + maskBytes, read0);
-    CheckDisjoint(api, "src1", dstAt, dstAt + maskBytes, read1);
+    const std::vector<Touch> written = MaskTouches(dst, repeatTime, bytesPerRepeat, false);
+    CheckOverlap(api, "src0", written, read0, Overlap::kNone);
+    CheckOverlap(api, "src1", written, read1, Overlap::kNone);
     std::vector<uint8_t> out(static_cast<size_t>(maskBytes), 0);
     for (uint32_t r = 0; r < repeatTime; ++r) {
         for (uint32_t k = 0; k < lanes; ++k) {
@@ -472,9 +473,9 @@ inline void Select(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
         StridedAccess(api, "src1", src1->cpu_, spans1, false);
     }
     StridedAccess(api, "dst", dst.cpu_, spansD, true);
-    CheckOverlap(api, "src0", written, read0, true);
-    CheckOverlap(api, "src1", written, read1, true);
-    CheckOverlap(api, "selMask", written, readM, false);
+    CheckOverlap(api, "src0", written, read0, Overlap::kSameLanes);
+    CheckOverlap(api, "src1", written, read1, Overlap::kSameLanes);
+    CheckOverlap(api, "selMask", written, readM, Overlap::kNone);
     const uint8_t* m = selMask.cpu_.ptr;
     std::vector<T> out;
     for (uint32_t r = 0; r < repeatTime; ++r) {
