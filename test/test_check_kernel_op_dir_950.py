@@ -82,6 +82,8 @@ def test_a_backward_ops_inputs_are_matched_by_the_definitions_names() -> None:
     assert _opdir("y", "dy").kernel_inputs(("grad", "y")) == ["y", "grad"]
     assert _opdir("gradients", "features").kernel_inputs(("grad", "x")) == ["grad", "x"]
     assert _opdir("a", "b").kernel_inputs(("grad", "x")) is None  # names do not decide
+    assert _opdir("x", "y").kernel_inputs(("grad", "x")) == ["x", "grad"]  # ReluGradV3
+    assert _opdir("y", "x").kernel_inputs(("grad", "x")) == ["grad", "x"]
     assert _opdir("x").kernel_inputs(("x",)) is None  # not a backward op
 
 

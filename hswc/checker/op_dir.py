@@ -65,15 +65,19 @@ class OpDir:
         """The reference input each of the definition's inputs takes, in its order, for a
         backward op (reference inputs `grad` and one other): the definition's input named like a
         gradient (`dy`, or containing `grad`: grads, gradients, grad_output, y_grad, ...) takes
-        `grad`, the other the forward operand. Inputs at `elsewhere` (an attribute's tensor, a
-        forward result) are left out. None when that does not decide it."""
+        `grad`, the other the forward operand; with none named so, the input named as the
+        forward operand takes it and the other `grad` (ReluGradV3's x and y, y the gradient).
+        Inputs at `elsewhere` (an attribute's tensor, a forward result) are left out. None when
+        that does not decide it."""
         names = [n for k, (n, _) in enumerate(self.op.inputs) if k not in elsewhere]
         if "grad" not in reference_inputs or len(names) != 2 or len(reference_inputs) != 2:
             return None
+        other = next(r for r in reference_inputs if r != "grad")
         grads = [k for k, n in enumerate(names) if n.lower() == "dy" or "grad" in n.lower()]
+        if not grads:
+            grads = [k for k, n in enumerate(names) if normalised(n) != normalised(other)]
         if len(grads) != 1:
             return None
-        other = next(r for r in reference_inputs if r != "grad")
         return ["grad" if k == grads[0] else other for k in range(len(names))]
 
     def absent_inputs(self, reference_inputs: tuple[str, ...],
