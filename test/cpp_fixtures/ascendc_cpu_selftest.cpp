@@ -37,6 +37,8 @@ using namespace AscendC;
 using selftest::Bits;
 using selftest::Core;
 using selftest::Fill;
+using selftest::ReadAll;
+using selftest::WriteAll;
 using selftest::Violation;
 
 namespace {
@@ -719,26 +721,6 @@ selftest::Violations AllViolations()
 }
 
 // ---------------------------------------------------------------- tables
-
-std::vector<uint8_t> ReadAll(const char* path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::fprintf(stderr, "cannot open %s\n", path);
-        std::exit(2);
-    }
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void WriteAll(const char* path, const void* data, size_t bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-    if (!out) {
-        std::fprintf(stderr, "cannot write %s\n", path);
-        std::exit(2);
-    }
-}
 
 int CastTable(const char* inPath, const char* outPath)
 {

@@ -7,8 +7,6 @@
 // test_bf16_arith_950.py compares the rows with asc-devkit's documented formula computed in numpy.
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -22,8 +20,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: bf16_arith_table IN OUT\n");
         return 2;
     }
-    std::ifstream in(argv[1], std::ios::binary);
-    const std::vector<uint8_t> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> raw = selftest::ReadAll(argv[1]);
     const uint32_t n = static_cast<uint32_t>(raw.size() / (2 * sizeof(bfloat16_t)));
     if (n == 0) {
         std::fprintf(stderr, "IN is empty or unreadable\n");
@@ -39,8 +36,11 @@ int main(int argc, char** argv)
     LocalTensor<bfloat16_t> a = aBuf.Get<bfloat16_t>(), b = bBuf.Get<bfloat16_t>(), d = dBuf.Get<bfloat16_t>();
     std::memcpy(static_cast<void*>(a.GetPhyAddr()), raw.data(), bytes);
     std::memcpy(static_cast<void*>(b.GetPhyAddr()), raw.data() + bytes, bytes);
-    std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
-    const auto row = [&] { out.write(reinterpret_cast<const char*>(d.GetPhyAddr()), bytes); };
+    std::vector<uint8_t> rows;
+    const auto row = [&] {
+        const uint8_t* at = reinterpret_cast<const uint8_t*>(d.GetPhyAddr());
+        rows.insert(rows.end(), at, at + bytes);
+    };
     Add(d, a, b, n);
     row();
     Sub(d, a, b, n);
@@ -49,5 +49,6 @@ int main(int argc, char** argv)
     row();
     Adds(d, a, b.GetValue(0), n);
     row();
-    return out ? 0 : 2;
+    selftest::WriteAll(argv[2], rows.data(), rows.size());
+    return 0;
 }

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -32,8 +31,7 @@ constexpr TanhConfig kCompensation = {TanhAlgo::SUBSECTION_COMPENSATION};
 template <typename T>
 int Table(const char* inPath, const char* outPath)
 {
-    std::ifstream in(inPath, std::ios::binary);
-    const std::vector<uint8_t> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> raw = selftest::ReadAll(inPath);
     const uint32_t n = static_cast<uint32_t>(raw.size() / sizeof(T));
     if (n == 0) {
         std::fprintf(stderr, "IN is empty or unreadable\n");

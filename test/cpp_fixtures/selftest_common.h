@@ -9,7 +9,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -71,6 +74,28 @@ struct Buffers {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf[N];
 };
+
+/// A file's bytes; a file that cannot be opened ends the process with exit 2.
+inline std::vector<uint8_t> ReadAll(const char* path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::fprintf(stderr, "cannot open %s\n", path);
+        std::exit(2);
+    }
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// `bytes` at `data` written to a file; one that cannot be written ends the process with exit 2.
+inline void WriteAll(const char* path, const void* data, size_t bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+    if (!out) {
+        std::fprintf(stderr, "cannot write %s\n", path);
+        std::exit(2);
+    }
+}
 
 /// Eight floats of GM (static: violation cases end the process inside the kernel).
 inline AscendC::GlobalTensor<float> EightFloats()
