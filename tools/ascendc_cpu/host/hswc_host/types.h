@@ -92,6 +92,35 @@ inline int GetSizeByDataType(DataType t)
     }
 }
 
+/// Bits of one element of a type of less than a byte (metadef's kDataTypeSizeBitOffset + bits
+/// entries: DT_UINT1 1, DT_INT2/DT_UINT2 2, DT_INT4 and the 4-bit floats 4, the 6-bit floats 6),
+/// else 0.
+inline int SubByteBits(DataType t)
+{
+    switch (t) {
+        case DT_UINT1: return 1;
+        case DT_INT2: case DT_UINT2: return 2;
+        case DT_INT4: case DT_FLOAT4_E2M1: case DT_FLOAT4_E1M2: case DT_HIFLOAT4: return 4;
+        case DT_FLOAT6_E3M2: case DT_FLOAT6_E2M3: return 6;
+        default: return 0;
+    }
+}
+
+/// Bytes of `count` elements, as metadef's GetSizeInBytes (base/type/types_impl.cc): a type of
+/// less than a byte packs its bits, ceil(count * bits / 8); -1 for a negative count or a type of
+/// no size.
+inline int64_t GetSizeInBytes(int64_t count, DataType t)
+{
+    if (count < 0) {
+        return -1;
+    }
+    if (const int bits = SubByteBits(t); bits > 0) {
+        return (count * bits + 7) / 8;
+    }
+    const int size = GetSizeByDataType(t);
+    return size < 0 ? -1 : count * size;
+}
+
 class TypeUtils {
 public:
     static std::string DataTypeToSerialString(DataType t)
