@@ -49,8 +49,55 @@ def default_template_args(entry: kernel_source.Entry) -> str:
     return ", ".join("{T}" if p.is_type else "0" for p in entry.template)
 
 
+class Sizes:
+    """The sizes a dtype's tiling takes. With a `granule` (8 for an op with a packed mask,
+    hswc.checker.masks), a boundary size the op's tiling refuses is moved up to the next
+    multiple of it, if the tiling takes that (ops-nn's ReluV2, ReluGradV2 and ReluV3 take x's
+    last dim only in multiples of 8: whole bytes of their mask); `moved` records what moved,
+    `refusal` the tiling's first message."""
+
+    def __init__(self, source: TilingSource, dtype: str, platform: Platform,
+                 granule: int = 1) -> None:
+        self.source, self.dtype, self.platform, self.granule = source, dtype, platform, granule
+        self.moved: dict[int, int] = {}
+        self.refusal: str | None = None
+        self._taken: dict[int, int] = {}
+
+    def launch(self, n: int) -> Launch:
+        return self.source.launch(n, self.dtype, self.platform.core_num, self.platform.ub_size)
+
+    def taken(self, n: int) -> int:
+        """n, or the size it moves to (a CheckError when the tiling takes neither)."""
+        if n in self._taken:
+            return self._taken[n]
+        try:
+            self.launch(n)
+            found = n
+        except CheckError as refused:
+            up = -(-n // self.granule) * self.granule
+            if up == n:
+                raise
+            try:
+                self.launch(up)
+            except CheckError:
+                raise refused from None
+            found = self.moved[n] = up
+            if self.refusal is None:
+                self.refusal = str(refused).splitlines()[0]
+        self._taken[n] = found
+        return found
+
+    def note(self) -> str | None:
+        if not self.moved:
+            return None
+        listed = ", ".join(f"{n} -> {m}" for n, m in sorted(self.moved.items()))
+        return (f"{self.dtype}: the op's tiling refuses sizes that are not a multiple of "
+                f"{self.granule} ({self.refusal}); those were run at the next multiple "
+                f"({listed})")
+
+
 def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: TilingSource,
-              platform: Platform) -> list[int]:
+              platform: Platform, sizes: Sizes | None = None) -> list[int]:
     shape = ref.shapes.get(dtype)
     if shape is not None:
         return [int(np.prod(shape))]
@@ -60,15 +107,20 @@ def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: Tili
         raise CheckError("with fixed --tiling values, give the tensor size with --sizes N (or "
                          "give --tiling-function to sweep sizes)")
     pool = inputs.pool(dtype, ref.thresholds).size
-    return boundary_sizes(
-        lambda n: source.launch(n, dtype, platform.core_num, platform.ub_size), pool,
-        o.max_size)
+    if sizes is None or sizes.granule == 1:
+        return boundary_sizes(
+            lambda n: source.launch(n, dtype, platform.core_num, platform.ub_size), pool,
+            o.max_size)
+    found = boundary_sizes(lambda n: sizes.launch(sizes.taken(n)), pool, o.max_size)
+    return sorted({m for m in map(sizes.taken, found) if m <= o.max_size})
 
 
 def make_cases(o: CheckOptions, entry: kernel_source.Entry, ref: expected.Reference,
                dtypes: Sequence[str], source: TilingSource, platform: Platform,
-               user: tuple[np.ndarray, ...] | None) -> tuple[list[Case], dict[str, list[str]]]:
-    """The runs, and per dtype the template-argument lists its build instantiates."""
+               user: tuple[np.ndarray, ...] | None, granule: int = 1,
+               notes: list[str] | None = None) -> tuple[list[Case], dict[str, list[str]]]:
+    """The runs, and per dtype the template-argument lists its build instantiates. `granule`:
+    see Sizes (a note in `notes` for each dtype whose sizes moved)."""
     if entry.template is None and o.template_args:
         raise CheckError(f"entry {entry.name} is not a template: --template-args does not apply")
     cases: list[Case] = []
@@ -78,8 +130,12 @@ def make_cases(o: CheckOptions, entry: kernel_source.Entry, ref: expected.Refere
         if len(given) > 1:
             raise CheckError(f"{len(given)} --template-args for {dtype}: give one (a tiling "
                              "function may choose per run with template_args)")
+        taken = Sizes(source, dtype, platform, granule)
         sizes = [user[0].size] if user is not None else run_sizes(o, ref, dtype, source,
-                                                                  platform)
+                                                                  platform, taken)
+        said = taken.note()
+        if said is not None and notes is not None:
+            notes.append(said)
         for n in sizes:
             launch = source.launch(n, dtype, platform.core_num, platform.ub_size)
             instance = None
@@ -98,10 +154,11 @@ def make_cases(o: CheckOptions, entry: kernel_source.Entry, ref: expected.Refere
 def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expected.Reference,
                 cases: Sequence[Case], instances: dict[str, list[str]], struct: str | None,
                 fields: Sequence[kernel_source.TilingField], include_dirs: Sequence[Path],
-                workdir: Path, extra_inputs: int = 0
+                workdir: Path, gm_inputs: int | None = None, gm_outputs: int | None = None
                 ) -> tuple[dict[str, BuildSpec], dict[str, str]]:
     """Per dtype the build, and how it was built in words (its macros and instances); built
-    for the SoC's column of the API table (soc_flags)."""
+    for the SoC's column of the API table (soc_flags). `gm_inputs`, `gm_outputs`: the
+    kernel's GM tensors (default: the reference's inputs and results)."""
     entry = sources.entry
     builds, shown = {}, {}
     for dtype in dict.fromkeys(c.dtype for c in cases):
@@ -113,9 +170,11 @@ def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expe
         listed = tuple(instances[dtype]) if entry.template is not None else None
         builds[dtype] = BuildSpec(
             dtype, workdir / f"run_kernel_{dtype}", entry.source,
-            (sources.directory, *include_dirs), entry.name, len(ref.input_names) + extra_inputs,
-            ref.result_count, listed, tuple(defines), tuple(Path(p) for p in o.forced_includes),
-            struct, tuple(f.name for f in fields), soc_flags(o.soc))
+            (sources.directory, *include_dirs), entry.name,
+            len(ref.input_names) if gm_inputs is None else gm_inputs,
+            ref.result_count if gm_outputs is None else gm_outputs, listed, tuple(defines),
+            tuple(Path(p) for p in o.forced_includes), struct, tuple(f.name for f in fields),
+            soc_flags(o.soc))
         words = [f"-D{d}" for d in defines]
         if listed is not None:
             words.append("template args " + " | ".join(f"<{a}>" for a in listed))

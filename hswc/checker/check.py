@@ -28,6 +28,8 @@ from hswc.checker import expected, host_tiling, inputs, kernel_source, op_folder
 from hswc.checker.cases import Case, build_specs, make_cases
 from hswc.checker.dtypes import NUMPY
 from hswc.checker.errors import CheckError
+from hswc.checker.masks import MASK_RULES, MaskRule, MaskTensor
+from hswc.checker.masks import compare as compare_masks
 from hswc.checker.op_dir import OpDir, open_op_dir
 from hswc.checker.options import (
     CheckOptions,
@@ -42,7 +44,7 @@ from hswc.checker.run import execute
 from hswc.checker.tiling_values import StructLayout, parse_layout
 from hswc.checker.tolerance import Tolerance, parse_tolerance
 from hswc.platform import Platform, get_platform
-from hswc.reference import compare_bitwise
+from hswc.reference import ToleranceComparison, compare_bitwise
 
 ASSUMED_CALLS: Mapping[str, str] = {
     **dict.fromkeys(("Div", "Divs"),
@@ -63,6 +65,31 @@ ASSUMED_CALLS: Mapping[str, str] = {
 }
 """Calls the CPU model computes under an assumption the docs do not state (a note in the
 report when the kernel's sources use them)."""
+
+
+@dataclass(frozen=True)
+class Masks:
+    """An op folder's mask tensors (hswc.checker.masks): what they hold and where they are."""
+
+    rule: MaskRule
+    attrs: Mapping[str, str]
+    """The reference's attributes (the rule's threshold)."""
+    inputs: Mapping[int, MaskTensor]
+    """Kernel GM input position -> the mask it takes (computed from x, as forward_inputs)."""
+    outputs: Mapping[int, MaskTensor]
+    """Kernel GM output position (among its outputs) -> the mask it writes."""
+    hidden: tuple[str, ...] = ()
+    """Reference inputs the kernel takes only through its mask (ReluGradV2's x)."""
+
+    @property
+    def packed(self) -> bool:
+        return any(m.packed for m in (*self.inputs.values(), *self.outputs.values()))
+
+    def describe(self, m: MaskTensor) -> str:
+        return f"the mask of {self.rule.describe(self.attrs)} ({m.layout})"
+
+    def bits(self, ref: expected.Reference, values: Sequence[np.ndarray]) -> np.ndarray:
+        return self.rule.values(values[ref.input_names.index(self.rule.input)], self.attrs)
 
 
 @dataclass
@@ -95,6 +122,8 @@ class Plan:
     forward op's reference."""
     absent_inputs: frozenset[int] = frozenset()
     """Kernel GM inputs that are optional inputs left out (MishGrad's tanhx): a null address."""
+    masks: Masks | None = None
+    """The kernel's mask inputs and outputs (ReluV2's mask, ReluGradV2's), None: it has none."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -150,12 +179,17 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
             platform: Platform, struct: str | None, shown: dict[str, str],
             scalars: dict[int, tuple[str, str]],
             forward: dict[int, expected.Reference],
-            absent: frozenset[int] = frozenset()) -> CheckReport:
+            absent: frozenset[int] = frozenset(), masks: Masks | None = None) -> CheckReport:
     entry = sources.entry
     tensors = iter(order)
-    count = len(order) + len(scalars) + len(forward) + len(absent)
+    mask_in = masks.inputs if masks is not None else {}
+    mask_out = masks.outputs if masks is not None else {}
+    hidden = masks.hidden if masks is not None else ()
+    count = len(order) + len(scalars) + len(forward) + len(absent) + len(mask_in)
 
     def source(k: int) -> str:
+        if masks is not None and k in mask_in:
+            return masks.describe(mask_in[k])
         if k in absent:
             return "none (an optional input left out: a null address)"
         if k in scalars:
@@ -165,7 +199,8 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
         return ref.input_names[next(tensors)]
 
     gm_in = [f"{entry.gm_arguments[k]} <- {source(k)}" for k in range(count)]
-    gm_out = entry.gm_arguments[count:]
+    gm_out = [f"{a} (mask: {masks.describe(mask_out[k])})" if masks is not None and k in mask_out
+              else a for k, a in enumerate(entry.gm_arguments[count:])]
     report = CheckReport(
         kernel=str(entry.source), entry=entry.name, reference=ref.title,
         platform=f"{platform.name}: {platform.core_num} cores, {platform.ub_size} bytes of UB",
@@ -173,7 +208,8 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                   f"{entry.template_spelling}; "
                   + (f"tiling struct {struct}" if struct else "tiling: the raw bytes the op's "
                      "tiling writes (the kernel reads them itself)"),
-        per_dtype=shown, input_names=tuple(entry.gm_arguments[:count]))
+        per_dtype=shown, input_names=(*entry.gm_arguments[:count],
+                                      *(f"{h} (of the mask)" for h in hidden)))
     text = sources.own_text()
     called: dict[str, list[str]] = {}
     for call, note in ASSUMED_CALLS.items():  # a call, or ATVOSS's Vec::Call<T> in a DAG
@@ -197,24 +233,46 @@ def plan(o: CheckOptions) -> Plan:
 
 def _reference(o: CheckOptions, opdir: OpDir | None
                ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]],
-                          dict[int, expected.Reference], frozenset[int]]:
+                          dict[int, expected.Reference], frozenset[int], Masks | None]:
     """The reference, the attributes for the op's tiling, the kernel inputs that take an
     attribute as a one-element tensor, those that take the forward op's result on x,
-    with its reference, and the optional inputs left out (op folders only)."""
+    with its reference, the optional inputs left out, and the mask tensors (op folders
+    only)."""
     if opdir is None:
-        return reference(o), {}, {}, {}, frozenset()
+        return reference(o), {}, {}, {}, frozenset(), None
     assert o.op is not None
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
-    scalars = opdir.attribute_inputs(o.op, semantic)
-    absent = opdir.absent_inputs(ref.input_names, scalars)
+    masks = _masks(opdir, o.op, ref, semantic)
+    taken = set(masks.inputs) if masks is not None else set()
+    scalars = {k: v for k, v in opdir.attribute_inputs(o.op, semantic).items()
+               if k not in taken}
+    absent = opdir.absent_inputs(ref.input_names, {*scalars, *taken})
     forward: dict[int, expected.Reference] = {}
-    for k, name in opdir.forward_inputs(o.op, ref.input_names, {*scalars, *absent}).items():
+    for k, name in opdir.forward_inputs(o.op, ref.input_names,
+                                        {*scalars, *absent, *taken}).items():
         op = expected.named_op(name)
         own = {a.name for a in (*op.ATTRIBUTES, *op.OPTIONS)}
         forward[k] = expected.from_op(name, {a: v for a, v in semantic.items() if a in own},
                                       o.semantics)
-    return ref, tiling_attrs, scalars, forward, absent
+    if masks is not None and masks.inputs:
+        tensors = [k for k in range(len(opdir.op.inputs))
+                   if k not in {*scalars, *absent, *forward, *taken}]
+        if len(tensors) == len(ref.input_names) - 1:  # the mask stands for x
+            masks = replace(masks, hidden=(masks.rule.input,))
+    return ref, tiling_attrs, scalars, forward, absent, masks
+
+
+def _masks(opdir: OpDir, op: str, ref: expected.Reference, semantic: Mapping[str, str]
+           ) -> Masks | None:
+    """The definition's masks (hswc.checker.masks), by kernel GM position."""
+    found = opdir.masks(op, ref.input_names)
+    if not found:
+        return None
+    rule = MASK_RULES[op]
+    return Masks(rule, dict(semantic),
+                 {m.position: m for m in found if m.direction == "input"},
+                 {m.position: m for m in found if m.direction == "output"})
 
 
 def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
@@ -232,9 +290,11 @@ def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
 
 
 def _defined_dtypes(o: CheckOptions, opdir: OpDir, ref: expected.Reference,
-                    dtypes: tuple[str, ...], notes: list[str]) -> tuple[str, ...]:
-    """The dtypes to run that the op's definition takes (a note for those left out)."""
-    supported = opdir.dtypes()
+                    dtypes: tuple[str, ...], notes: list[str],
+                    masks: set[int] | None = None) -> tuple[str, ...]:
+    """The dtypes to run that the op's definition takes, its mask inputs aside (a note for
+    those left out)."""
+    supported = opdir.dtypes(masks or set())
     left_out = [d for d in dtypes if d not in supported]
     if left_out and o.dtypes:
         raise CheckError(f"--dtypes {','.join(left_out)}: {opdir.op.name}'s definition "
@@ -295,13 +355,18 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
     sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())),
                                  opdir.kernel_names() if opdir is not None else ())
-    ref, tiling_attrs, scalars, forward, absent = _reference(o, opdir)
+    ref, tiling_attrs, scalars, forward, absent, masks = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
-    elsewhere = {*scalars, *forward, *absent}
+    mask_in = dict(masks.inputs) if masks is not None else {}
+    mask_out = dict(masks.outputs) if masks is not None else {}
+    hidden = masks.hidden if masks is not None else ()
+    elsewhere = {*scalars, *forward, *absent, *mask_in}
     if opdir is not None and o.kernel_inputs is None:
         o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names, elsewhere))
+    count_in = len(ref.input_names) - len(hidden) + len(elsewhere)
     tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in elsewhere)
-    order = argument_order(o, ref, replace(sources.entry, gm_arguments=tensors))
+    order = argument_order(o, ref, replace(sources.entry, gm_arguments=tensors), hidden,
+                           len(mask_out))
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
@@ -325,7 +390,9 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                                         for t in entry.template]
         host = host_tiling.build(opdir.folder, opdir.op, tiling_attrs, struct,
                                  [f.name for f in fields], struct_file, template, opdir.cxx,
-                                 workdir / "host", frozenset(scalars), absent)
+                                 workdir / "host", frozenset(scalars), absent,
+                                 {(m.direction, m.position): m for m in (*mask_in.values(),
+                                                                         *mask_out.values())})
         if struct is None:
             struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
                                                                host, missing)
@@ -334,8 +401,9 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
                              f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
-        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes)
-    cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user)
+        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, set(mask_in))
+    cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
+                                  8 if masks is not None and masks.packed else 1, notes)
     known = {f.name for f in fields}
     for case in cases:
         unknown = sorted(set(case.launch.fields) - known)
@@ -343,8 +411,9 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
             raise CheckError(f"tiling of {case.size} {case.dtype} elements: {struct} has no "
                              f"field {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
-                                workdir, len(elsewhere))
-    report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent)
+                                workdir, count_in, ref.result_count + len(mask_out))
+    report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent,
+                     masks)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         renamed = opdir.folder.op_type not in (None, opdir.op.name)
@@ -356,7 +425,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     report.tolerance = None if tolerance.exact else tolerance.describe()
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
-                attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent)
+                attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent,
+                masks=masks)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -398,11 +468,18 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
         with _REFERENCE_LOCK:
             extra |= {k: f.outputs(case.dtype, [x])[0] for k, f in p.forward_inputs.items()}
     extra |= {k: np.empty(0, dtype) for k in p.absent_inputs}  # the harness passes null
+    masks = p.masks
+    bits = masks.bits(ref, values) if masks is not None else np.zeros(0, bool)
+    if masks is not None:
+        extra |= {k: m.pack(bits) for k, m in masks.inputs.items()}
     for k in sorted(extra):
         kernel_inputs.insert(k, extra[k])
+    mask_out = masks.outputs if masks is not None else {}
+    outputs_of = [(np.dtype(np.uint8), mask_out[k].nbytes(case.size)) if k in mask_out
+                  else (dtype, case.size) for k in range(ref.result_count + len(mask_out))]
     spec = p.builds[case.dtype]
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
-                     [dtype] * ref.result_count, case.size, tiling, case.launch.block_dim,
+                     outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules)
     outcome = RunOutcome(
@@ -419,7 +496,13 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
         skip |= np.isnan(values[ref.input_names.index(name)].astype(np.float32))
     outcome.ignored = int(skip.sum())
     outcome.comparisons, outcome.differences = [], []
-    for actual, expected_values in zip(result.outputs, wanted, strict=True):
+    shown = _shown_inputs(p, values, kernel_inputs, bits)
+    results = iter(wanted)
+    for k, actual in enumerate(result.outputs):
+        if k in mask_out:
+            _compare_mask(p, outcome, shown, mask_out[k].unpack(actual, case.size), bits, skip)
+            continue
+        expected_values = next(results)
         actual = np.where(skip, expected_values, actual)
         comparison = compare_bitwise(actual, expected_values)
         outcome.comparisons.append(comparison)
@@ -430,9 +513,39 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
             if ok:
                 outcome.differences.append([])
                 continue
-        outcome.differences.append(first_differences(kernel_inputs, actual, expected_values,
+        outcome.differences.append(first_differences(shown, actual, expected_values,
                                                      comparison, o.first))
     return outcome
+
+
+def _shown_inputs(p: Plan, values: Sequence[np.ndarray], kernel_inputs: list[np.ndarray],
+                  bits: np.ndarray) -> list[np.ndarray]:
+    """The inputs a report's differences show: the kernel's, a mask as its element's bit,
+    then the reference inputs the kernel takes only through its mask (the report's
+    input_names)."""
+    if p.masks is None:
+        return kernel_inputs
+    shown = [bits if k in p.masks.inputs else a for k, a in enumerate(kernel_inputs)]
+    return shown + [values[p.reference.input_names.index(h)] for h in p.masks.hidden]
+
+
+def _compare_mask(p: Plan, outcome: RunOutcome, shown: list[np.ndarray], actual: np.ndarray,
+                  wanted: np.ndarray, skip: np.ndarray) -> None:
+    """A mask output against the mask of the reference's comparison, bit for bit (within a
+    --tolerance too), its padding bits and the elements left out (NaN x) aside."""
+    actual = np.where(skip, wanted, actual)
+    comparison = compare_masks(actual, wanted)
+    assert outcome.comparisons is not None
+    outcome.comparisons.append(comparison)
+    if not p.tolerance.exact:
+        first = comparison.first_index
+        outcome.tolerance = p.tolerance.describe()
+        outcome.measured.append((comparison.equal, ToleranceComparison(
+            actual.size, np.inf if comparison.mismatches else 0.0, first,
+            float(actual[first[0]]) if first else 0.0,
+            float(wanted[first[0]]) if first else 0.0, comparison.mismatches, 0)))
+    outcome.differences.append(first_differences(shown, actual, wanted, comparison,
+                                                 p.options.first))
 
 
 def configuration(case: Case) -> tuple[str, int | None, int]:

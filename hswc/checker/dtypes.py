@@ -35,8 +35,11 @@ def bits(array: np.ndarray) -> np.ndarray:
 
 
 def hex_value(value: np.generic | np.ndarray) -> str:
-    """One element as `0x3c00 (1)`: its bits, then its value."""
+    """One element as `0x3c00 (1)`: its bits, then its value; a mask's bit (a bool) as 1 or
+    0."""
     a = np.asarray(value).reshape(1)
+    if a.dtype == np.bool_:
+        return str(int(a[0]))
     width = 2 * a.itemsize
     return f"0x{int(bits(a)[0]):0{width}x} ({float(a[0].astype(np.float32)):.8g})"
 

@@ -5,7 +5,8 @@ unchanged, against the model's headers (tools/ascendc_cpu/host: ge/gert types, t
 OpDef, IMPL_OP_OPTILING, the host side of ASCENDC_TPL_*). `describe` reads the op definition
 (inputs, outputs, attributes with types and defaults, per-SoC configurations); `HostTiling.launch`
 runs the tiling for one size and dtype (every input and output a 1-D tensor of that many
-elements of that dtype, an optional input the reference does not feed left out, the attributes
+elements of that dtype, a mask its own (hswc.checker.masks: DT_UINT1 of that many elements, or
+the uint8 bytes), an optional input the reference does not feed left out, the attributes
 in the definition's order, the SoC's core count and UB size) and turns what it wrote into the
 kernel's Launch: block dim, tiling key, template arguments (ASCENDC_TPL_SEL_PARAM's choice, by
 parameter name), and the raw tiling bytes.
@@ -30,6 +31,7 @@ from hswc.checker import build as builder
 from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
+from hswc.checker.masks import MaskTensor
 from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalised, snake
 from hswc.checker.tiling_values import Launch, Value
 
@@ -159,6 +161,9 @@ class HostTiling:
     """Inputs that are one-element tensors (an attribute passed as a tensor)."""
     absent: frozenset[int] = frozenset()
     """Optional inputs left out (the tiling's GetOptionalInputShape/Desc give null for them)."""
+    masks: Mapping[tuple[str, int], MaskTensor] = field(default_factory=dict)
+    """Mask tensors by (input or output, position): given their own dtype and shape
+    (hswc.checker.masks: DT_UINT1 of the elements' shape, ...), as the framework passes them."""
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
@@ -181,10 +186,16 @@ class HostTiling:
         ge = GE_DTYPES[dtype]
         command = [str(self.executable), "--op", self.op_type, "--soc", self.soc, "--core-num",
                    str(core_num), "--ub-size", str(ub_size)]
+        def tensor(direction: str, k: int) -> str:
+            mask = self.masks.get((direction, k))
+            if mask is not None:
+                return mask.tiling_tensor(total)
+            return f"{ge}:{1 if direction == 'input' and k in self.one_element else total}"
+
         command += [a for k, _ in enumerate(self.op.inputs)
-                    for a in ("--input", "none" if k in self.absent else
-                              f"{ge}:{1 if k in self.one_element else total}")]
-        command += [a for _ in self.op.outputs for a in ("--output", f"{ge}:{total}")]
+                    for a in ("--input", "none" if k in self.absent else tensor("input", k))]
+        command += [a for k, _ in enumerate(self.op.outputs)
+                    for a in ("--output", tensor("output", k))]
         command += [a for value in self.attributes for a in ("--attr", value)]
         if self.fields_of is not None:
             command += ["--fields-of", self.fields_of]
@@ -293,7 +304,8 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           struct: str | None, fields: Sequence[str], struct_header: Path | None,
           template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path,
           one_element: frozenset[int] = frozenset(),
-          absent: frozenset[int] = frozenset()) -> HostTiling:
+          absent: frozenset[int] = frozenset(),
+          masks: Mapping[tuple[str, int], MaskTensor] | None = None) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     if struct_header is not None and struct is not None:
@@ -307,4 +319,4 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
     return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,
-                      absent)
+                      absent, dict(masks or {}))

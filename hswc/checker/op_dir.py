@@ -20,6 +20,8 @@ from pathlib import Path
 
 from hswc.checker import host_tiling, kernel_source, op_folder
 from hswc.checker.errors import CheckError
+from hswc.checker.masks import MaskTensor
+from hswc.checker.masks import find as find_masks
 from hswc.checker.op_folder import Folder, normalised
 
 _GET_TILING_DATA = re.compile(r"\bGetTilingData\s*<\s*(?:\w+::)*(\w+)\s*>")
@@ -51,14 +53,24 @@ class OpDir:
             self.folder.host_text())))
         return found.pop() if len(found) == 1 else None
 
-    def dtypes(self) -> set[str]:
-        """The checked dtypes every input of the definition takes."""
+    def dtypes(self, masks: Collection[int] = ()) -> set[str]:
+        """The checked dtypes every input of the definition takes, but the masks at `masks`
+        (ReluGradV2's DT_UINT1 mask beside its float gradients)."""
         wanted = {v: k for k, v in host_tiling.GE_DTYPES.items()}
         out: set[str] | None = None
-        for _, listed in self.op.inputs:
+        for k, (_, listed) in enumerate(self.op.inputs):
+            if k in masks:
+                continue
             these = {wanted[t] for t in listed if t in wanted}
             out = these if out is None else out & these
         return out or set()
+
+    def masks(self, hsg_op: str, reference_inputs: tuple[str, ...]) -> tuple[MaskTensor, ...]:
+        """The definition's tensors that are masks of the reference's comparison
+        (hswc.checker.masks); a CheckError naming the file for a DT_UINT1 tensor of an op no
+        mask rule covers."""
+        return find_masks(self.op.inputs, self.op.outputs, hsg_op, reference_inputs,
+                          self.def_names, self.op.name)
 
     def kernel_inputs(self, reference_inputs: tuple[str, ...],
                       elsewhere: Collection[int] = ()) -> list[str] | None:

@@ -87,21 +87,25 @@ def reference(o: CheckOptions) -> expected.Reference:
     return expected.from_file(o.reference, o.function, o.semantics)
 
 
-def argument_order(o: CheckOptions, ref: expected.Reference,
-                   entry: kernel_source.Entry) -> tuple[int, ...]:
-    """For each GM input of the kernel, the index of the reference input it takes."""
-    n_in, n_out = len(ref.input_names), ref.result_count
+def argument_order(o: CheckOptions, ref: expected.Reference, entry: kernel_source.Entry,
+                   hidden: Sequence[str] = (), masks_out: int = 0) -> tuple[int, ...]:
+    """For each GM input of the kernel, the index of the reference input it takes. `hidden`:
+    reference inputs the kernel takes only through a mask (ReluGradV2's mask for x); the
+    kernel has `masks_out` mask outputs besides the reference's results."""
+    visible = [n for n in ref.input_names if n not in hidden]
+    n_in, n_out = len(visible), ref.result_count + masks_out
     if len(entry.gm_arguments) != n_in + n_out:
+        masks = f" and {masks_out} mask(s)" if masks_out else ""
         raise CheckError(
             f"entry {entry.name} takes {len(entry.gm_arguments)} GM tensors before workspace "
             f"({', '.join(entry.gm_arguments)}), but the reference has {n_in} input(s) "
-            f"({', '.join(ref.input_names)}) and {n_out} result(s)")
+            f"({', '.join(visible)}) and {ref.result_count} result(s){masks}")
     if o.kernel_inputs is None:
-        return tuple(range(n_in))
+        return tuple(ref.input_names.index(n) for n in visible)
     names = list(o.kernel_inputs)
-    if sorted(names) != sorted(ref.input_names):
+    if sorted(names) != sorted(visible):
         raise CheckError(f"--kernel-inputs {','.join(names)}: name each of the reference's "
-                         f"inputs ({', '.join(ref.input_names)}) once, in the order the kernel "
+                         f"inputs ({', '.join(visible)}) once, in the order the kernel "
                          "takes them")
     return tuple(ref.input_names.index(n) for n in names)
 

@@ -18,6 +18,8 @@ from hswc.checker.dtypes import hex_value
 from hswc.checker.rules import Violation
 from hswc.reference import Comparison, ToleranceComparison
 
+MASK_DTYPE = "uint1"
+"""The dtype of a mask output's comparison (hswc.checker.masks.compare): elements are bits."""
 DETAILED_RUNS = 1
 """How many failing runs per dtype show their first differing elements."""
 
@@ -37,7 +39,24 @@ def first_differences(inputs: Sequence[np.ndarray], actual: np.ndarray, expected
                       comparison: Comparison, limit: int) -> list[Difference]:
     """Up to `limit` differing elements of each kind (values, signs of zero, NaN class), the
     first ones of each, in index order. A one-element input (an attribute's tensor) shows its
-    one value in every row, an absent one (an optional input left out) `none`."""
+    one value in every row, an absent one (an optional input left out) `none`. Masks (one bool
+    per element, hswc.checker.masks) differ in values only, shown as 1 and 0."""
+    if actual.dtype == np.bool_:
+        differ = actual != expected
+        kinds: tuple[np.ndarray, ...] = (differ,)
+        assert int(differ.sum()) == comparison.mismatches
+    else:
+        kinds = _float_kinds(actual, expected, comparison)
+    chosen = sorted(int(i) for kind in kinds for i in np.flatnonzero(kind)[:limit])
+    return [Difference(i, tuple(hex_value(x[i if x.size > 1 else 0]) if x.size else "none"
+                                for x in inputs),
+                       hex_value(actual[i]),
+                       hex_value(expected[i])) for i in chosen]
+
+
+def _float_kinds(actual: np.ndarray, expected: np.ndarray, comparison: Comparison
+                 ) -> tuple[np.ndarray, ...]:
+    """Where values, signs of zero and NaN classes differ (compare_bitwise's kinds)."""
     a32, e32 = actual.astype(np.float32), expected.astype(np.float32)
     a_nan, e_nan = np.isnan(a32), np.isnan(e32)
     uint = np.uint16 if actual.itemsize == 2 else np.uint32
@@ -46,11 +65,7 @@ def first_differences(inputs: Sequence[np.ndarray], actual: np.ndarray, expected
     zeros = differ & (a32 == 0) & (e32 == 0)
     kinds = (differ & ~nans & ~zeros, zeros, nans)
     assert sum(int(k.sum()) for k in kinds) == comparison.mismatches
-    chosen = sorted(int(i) for kind in kinds for i in np.flatnonzero(kind)[:limit])
-    return [Difference(i, tuple(hex_value(x[i if x.size > 1 else 0]) if x.size else "none"
-                                for x in inputs),
-                       hex_value(actual[i]),
-                       hex_value(expected[i])) for i in chosen]
+    return kinds
 
 
 @dataclass
@@ -111,6 +126,8 @@ class RunOutcome:
                                     if within.specials_differ else ""))
                 elif c.equal:
                     parts.append(f"{name}bit-exact")
+                elif c.dtype == MASK_DTYPE:
+                    parts.append(f"{name}MISMATCH {c.mismatches} of {c.size} mask bits")
                 else:
                     parts.append(f"{name}MISMATCH {c.mismatches} of {c.size}: values "
                                  f"{c.values.count}, signs of zero {c.zero_signs.count}, "

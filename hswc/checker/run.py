@@ -36,12 +36,14 @@ class Execution:
 
 
 def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
-            output_dtypes: Sequence[np.dtype], output_size: int, tiling: bytes, block_dim: int,
+            outputs_of: Sequence[tuple[np.dtype, int]], tiling: bytes, block_dim: int,
             tiling_key: int, instance: int | None, ub_size: int, names: Sequence[str],
             timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False,
             record_rules: bool = False) -> Execution:
-    """One run; `names` are the kernel's GM arguments (inputs, then outputs), which the
-    messages use instead of the files' paths. With `record_gm_reads`, a read past the end of a
+    """One run; `outputs_of` gives each output's dtype and element count (a packed mask:
+    uint8 and its bytes), which is the GM tensor the kernel gets and what is read back;
+    `names` are the kernel's GM arguments (inputs, then outputs), which the messages use
+    instead of the files' paths. With `record_gm_reads`, a read past the end of a
     GM tensor is reported as a broken rule and the run goes on (its outputs are compared); with
     `record_rules`, so is every other rule the model can go on after."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -56,10 +58,10 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
         path = workdir / f"input{k}.bin"
         np.ascontiguousarray(array).tofile(path)
         command += ["--input", str(path)]
-    outputs = [workdir / f"output{k}.bin" for k in range(len(output_dtypes))]
-    for path, dtype in zip(outputs, output_dtypes, strict=True):
+    outputs = [workdir / f"output{k}.bin" for k in range(len(outputs_of))]
+    for path, (dtype, count) in zip(outputs, outputs_of, strict=True):
         path.unlink(missing_ok=True)
-        command += ["--output", str(path), "--output-bytes", str(output_size * dtype.itemsize)]
+        command += ["--output", str(path), "--output-bytes", str(count * dtype.itemsize)]
     try:
         done = subprocess.run(command, capture_output=True, text=True, errors="replace",
                               timeout=timeout, check=False)
@@ -82,8 +84,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
         failure = f"the harness exited with status {done.returncode}: {done.stderr.strip()}"
     results = None
     if all(p.exists() for p in outputs) and failure is None:
-        results = tuple(np.fromfile(p, dtype=d) for p, d in zip(outputs, output_dtypes,
-                                                                strict=True))
+        results = tuple(np.fromfile(p, dtype=d) for p, (d, _) in zip(outputs, outputs_of,
+                                                                     strict=True))
     for path in [*outputs, tiling_file, *(workdir / f"input{k}.bin" for k in range(len(inputs)))]:
         path.unlink(missing_ok=True)
     return Execution(results, violations, failure)
