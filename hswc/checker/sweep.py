@@ -24,6 +24,16 @@ Folders of these names are ops of their own, which no hsg op computes, and are l
 
     threshold            y = (x > threshold) ? 1 : 0 (its README), not torch.threshold
 
+A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
+mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
+mask of the comparison its hsg op makes: for relu = hsg.threshold and relu_grad =
+hsg.threshold_grad with threshold 0, x > 0, one bit per element, least significant bit first. A
+mask input is computed from the x drawn for the reference (which the kernel then does not take
+itself); a mask output is read back at its packed size and compared bit for bit (a NaN x's bit
+is left out with its other outputs, --ignore-nan-inputs x). Where such an op's tiling refuses a
+size that is not a multiple of 8 (x's last dim, whole bytes of the mask), the run is at the next
+multiple of 8.
+
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
 (which kinds), or not checkable (why: the first line of the checker's message). The runs use
 --record-rules, so that kernels reading past the end or breaking another rule the model can go
@@ -44,7 +54,7 @@ from pathlib import Path
 from hswc.checker.errors import CheckError
 from hswc.checker.op_folder import is_op_folder
 from hswc.checker.options import CheckOptions
-from hswc.checker.report import RunOutcome
+from hswc.checker.report import MASK_DTYPE, RunOutcome
 
 ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
@@ -145,11 +155,14 @@ def _values_verdict(runs: list[RunOutcome]) -> str:
     differing = [o for o in compared if not all(c.equal for c in o.comparisons or ())]
     if not differing:
         return f"bit-exact ({len(compared)} run{plural})"
+    comparisons = [c for o in compared for c in (o.comparisons or ())]
     counts = [(c.values.count, c.zero_signs.count, c.nans.count)
-              for o in compared for c in (o.comparisons or ())]
+              for c in comparisons if c.dtype != MASK_DTYPE]
     values, zeros, nans = (sum(k[i] for k in counts) for i in range(3))
+    bits = sum(c.mismatches for c in comparisons if c.dtype == MASK_DTYPE)
+    masks = f", mask bits {bits}" if any(c.dtype == MASK_DTYPE for c in comparisons) else ""
     return (f"differing ({len(differing)} of {len(compared)} runs: values {values}, signs of "
-            f"zero {zeros}, NaN class {nans})")
+            f"zero {zeros}, NaN class {nans}{masks})")
 
 
 def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
