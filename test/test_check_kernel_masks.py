@@ -224,3 +224,16 @@ def test_sizes_an_op_with_a_packed_mask_refuses_move_to_whole_bytes() -> None:
         "those were run at the next multiple (1 -> 8, 2 -> 8, ")
     with pytest.raises(CheckError, match="raised ValueError"):
         Sizes(strict, "f32", platform).taken(129)  # no granule: the refusal stands
+
+
+def test_the_sweep_counts_differing_mask_bits_apart() -> None:
+    from hswc.checker.report import RunOutcome
+    from hswc.checker.sweep import _values_verdict
+    from hswc.reference import compare_bitwise
+
+    y = np.array([1.0, 0.0], np.float32)
+    bits = np.array([True, False, True])
+    o = RunOutcome("f32", 2, 1, {}, None, comparisons=[
+        compare_bitwise(y, y), masks.compare(bits, np.array([True, True, False]))])
+    assert _values_verdict([o]) == ("differing (1 of 1 runs: values 0, signs of zero 0, NaN "
+                                    "class 0, mask bits 2)")
