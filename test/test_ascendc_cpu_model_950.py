@@ -65,7 +65,9 @@ ACCEPTED_950 = ("Maxs(i64, i64, int64_t{0}, 8)",
                 "(void)ascendc_cpu::api::CheckMaxs<int64_t, ascendc_cpu::api::FormCount>()",
                 "Adds(i8, i8, int8_t{1}, 8)", "Axpy(t, h, half(2.0f), 8)",
                 "Compares(t.ReinterpretCast<uint8_t>(), u16, uint16_t{0}, CMPMODE::EQ, "
-                "uint64_t{128}, 1, UnaryRepeatParams{})")
+                "uint64_t{128}, 1, UnaryRepeatParams{})",
+                "Compare(i8.ReinterpretCast<uint8_t>(), i8, i8, CMPMODE::GT, 256)",
+                "CompareScalar(i8.ReinterpretCast<uint8_t>(), i64, int64_t{0}, CMPMODE::GT, 64)")
 """Calls on types the SoC takes and the model has no lanes for: they compile (and are refused
 when they run), so a kernel's other tiling-key branches can be checked."""
 

@@ -76,12 +76,28 @@ inline T SelectLane(bool bit, const T& src0, const T& src1)
     return bit ? src0 : src1;
 }
 
-/// Shared body of Compare (src1 a tensor) and CompareScalar (src1 == nullptr).
+template <typename T, typename U>
+inline void CompareLanes(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
+    const AscendC::LocalTensor<T>* src1, const T& scalar, AscendC::CMPMODE cmpMode, uint32_t count);
+
+/// Shared body of Compare (src1 a tensor) and CompareScalar (src1 == nullptr); a type the SoC
+/// takes and the model has no lanes for (Ascend 950's int8_t, int64_t, ...) compiles and is
+/// refused when run.
 template <typename T, typename U>
 inline void CompareImpl(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
     const AscendC::LocalTensor<T>* src1, const T& scalar, AscendC::CMPMODE cmpMode, uint32_t count)
 {
-    api::CheckCompare<T>();
+    if constexpr (api::CheckCompare<T>()) {
+        CompareLanes(api, dst, src0, src1, scalar, cmpMode, count);
+    } else {
+        NotModelledType<T>(api);
+    }
+}
+
+template <typename T, typename U>
+inline void CompareLanes(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
+    const AscendC::LocalTensor<T>* src1, const T& scalar, AscendC::CMPMODE cmpMode, uint32_t count)
+{
     static_assert(std::is_same<U, uint8_t>::value, "Compare/CompareScalar write a uint8_t mask");
     CheckCompareMode<T>(api, cmpMode);
     const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
