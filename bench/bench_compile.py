@@ -4,6 +4,9 @@ Each job is one input file, run as fresh processes, interleaved so machine noise
 
 - `hswc-opt --lower-to-ascend -t ascendc FILE` (IR to AscendC C++),
 - `hswc-opt --lower-to-ascend FILE` (IR to the ascend level, printed),
+- the same with the schedule choices of earlier runs forgotten (hswc.tools.choice_cache's file
+  removed first): what the first compile of a body costs, the cost model choosing its schedule
+  (the column "new choice"; the job's other hswc runs then find the choice in the cache),
 - `xdsl-opt FILE` (parse + print of the same input through hswc's dialects: the floor of any
   xDSL-based tool),
 - with `--with-peer`, cannbot-dsl 0.7.1 generating AscendC for the same computation (its
@@ -18,8 +21,9 @@ third tensor, hsg.hardtanh). Printed per job: the best of N of wall time and of 
 (user + sys of the process) of each command and their ratios; then the goal lines.
 
 hswc's tools compile their dataclasses' methods once per machine (hswc.tools.
-dataclass_code_cache); the table lives in HSWC_CACHE_DIR, here a folder of the run, filled by
-the runs themselves. The cold column is the first job's command with that folder empty each time
+dataclass_code_cache) and keep the default schedules the cost model chose
+(hswc.tools.choice_cache); both live in HSWC_CACHE_DIR, here a folder of the run, filled by the
+runs themselves. The cold lines are the first job's commands with that folder empty each time
 (what a machine's first run costs). hswc's own modules are byte-compiled first, as an installed
 package's are: an editable checkout under PYTHONDONTWRITEBYTECODE would otherwise compile every
 module from source in every process, which xDSL's and cannbot-dsl's installed modules never do.
@@ -41,7 +45,10 @@ import venv
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hswc.tools import choice_cache
+
 ROOT = Path(__file__).resolve().parent.parent
+NEW_CHOICE = "--lower, new choice"
 PEER = "cannbot-dsl==0.7.1"
 PEER_VENV = Path.home() / ".cache" / "hswc-bench" / "cannbot-dsl"
 DTYPES = ("f16", "bf16", "f32")
@@ -205,6 +212,7 @@ def main() -> None:
             source = folder / "input.mlir"
             source.write_text(job.text)
             job.commands = {
+                NEW_CHOICE: ["hswc-opt", "--lower-to-ascend", str(source)],
                 "-t ascendc": ["hswc-opt", "--lower-to-ascend", "-t", "ascendc", str(source)],
                 "--lower-to-ascend": ["hswc-opt", "--lower-to-ascend", str(source)],
                 "xdsl-opt": ["xdsl-opt", str(source)],
@@ -224,11 +232,13 @@ def main() -> None:
                     dict(env, HSWC_CACHE_DIR=str(empty))))
             for index, job in enumerate(selected):
                 for name, cmd in job.commands.items():
+                    if name == NEW_CHOICE:  # the schedule choices of earlier runs forgotten
+                        (Path(tmp) / "cache" / choice_cache.FILE_NAME).unlink(missing_ok=True)
                     cpu_wall = cpu_and_wall(cmd, Path(tmp) / str(index), env)
                     best[job.name, name] = least(best.get((job.name, name)), cpu_wall)
     report(selected, best, args.runs)
     for name, (cpu, wall) in cold.items():
-        print(f"cold (empty dataclass cache) {name} of {selected[0].name}: "
+        print(f"cold (empty cache folder) {name} of {selected[0].name}: "
               f"{cpu:5.3f}/{wall:5.3f} s")
 
 
@@ -241,10 +251,12 @@ def report(selected: list[Job], best: dict[tuple[str, str], tuple[float, float]]
            runs: int) -> None:
     print(f"best of {runs}; seconds as CPU (user + sys) / wall; load before: "
           f"{LOAD_BEFORE}, after: {load()}")
-    head = (f"{'job':26} {'-t ascendc':>12} {'--lower':>12} {'xdsl-opt':>12} {'cannbot':>12}"
-            f" {'lower/xdsl':>11} {'ascendc/cannbot':>16}")
+    head = (f"{'job':26} {'-t ascendc':>12} {'--lower':>12} {'new choice':>12} "
+            f"{'xdsl-opt':>12} {'cannbot':>12} {'lower/xdsl':>11} {'new/xdsl':>11} "
+            f"{'ascendc/cannbot':>16}")
     print(head)
     worst_lower = [0.0, 0.0]
+    worst_new = [0.0, 0.0]
     worst_peer = [0.0, 0.0]
     for job in selected:
         def cell(name: str, job: Job = job) -> str:
@@ -262,10 +274,13 @@ def report(selected: list[Job], best: dict[tuple[str, str], tuple[float, float]]
             return f"{cpu:.2f}/{wall:.2f}x"
 
         lower = ratio("--lower-to-ascend", "xdsl-opt", worst_lower)
+        new = ratio(NEW_CHOICE, "xdsl-opt", worst_new)
         peer = ratio("-t ascendc", "cannbot-dsl", worst_peer)
         print(f"{job.name:26} {cell('-t ascendc')} {cell('--lower-to-ascend')} "
-              f"{cell('xdsl-opt')} {cell('cannbot-dsl')} {lower:>11} {peer:>16}")
+              f"{cell(NEW_CHOICE)} {cell('xdsl-opt')} {cell('cannbot-dsl')} {lower:>11} "
+              f"{new:>11} {peer:>16}")
     goal("--lower-to-ascend <= 1.0x xdsl-opt parse + print", worst_lower)
+    goal("--lower-to-ascend, schedules chosen anew, <= 1.0x xdsl-opt", worst_new)
     if worst_peer[0]:
         goal("-t ascendc <= 1.0x cannbot-dsl", worst_peer)
 

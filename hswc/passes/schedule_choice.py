@@ -26,7 +26,9 @@ from the order of its floating-point sums).
 
 A choice is kept for the process under a key of what it depends on (the body, its dtype, the
 platform and its figures, the API table, the size), so a module or a test suite of many
-generics chooses once per distinct body; nothing is written to disk.
+generics chooses once per distinct body. This module writes nothing to disk; a tool may give it
+a `ChoiceStore` (`store`) that keeps choices between processes (hswc.tools.choice_cache: the
+command-line tools' cache folder), asked before a choice is modelled and told each one made.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from itertools import product
+from typing import Protocol
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -194,6 +197,42 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
 _chosen: dict[tuple[object, ...], tuple[Schedule, float]] = {}
 
 
+class ChoiceStore(Protocol):
+    """Choices kept between processes, by the text of their key (`key_text`): the index of the
+    chosen candidate in CANDIDATES and its modelled time."""
+
+    def lookup(self, key: str) -> tuple[int, float] | None: ...
+
+    def record(self, key: str, candidate: int, time: float) -> None: ...
+
+
+store: ChoiceStore | None = None
+"""Where choices outlive the process; None (the default): they do not."""
+
+
+def key_text(key: tuple[object, ...]) -> str | None:
+    """The key as text that names the same key in another process (repr of its numbers,
+    strings and xDSL attributes, dataclasses of fields); None if a part has no such text (a
+    repr naming an object by its address)."""
+    text = repr(key)
+    return None if " at 0x" in text else text
+
+
+def _remembered(key: tuple[object, ...]) -> tuple[Schedule, float] | None:
+    """The choice `store` holds for `key`, if it holds a valid one."""
+    text = key_text(key) if store is not None else None
+    found = store.lookup(text) if store is not None and text is not None else None
+    if found is None or not 0 <= found[0] < len(CANDIDATES):
+        return None
+    return CANDIDATES[found[0]], found[1]
+
+
+def _record(key: tuple[object, ...], choice: tuple[Schedule, float]) -> None:
+    text = key_text(key) if store is not None else None
+    if store is not None and text is not None:
+        store.record(text, CANDIDATES.index(choice[0]), choice[1])
+
+
 def choice_size(elements: int | None) -> int:
     """The launch size a kernel of `elements` (None: unknown) is chosen for."""
     return CHOICE_ELEMENTS if elements is None else min(max(elements, 1), CHOICE_ELEMENTS)
@@ -210,11 +249,13 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
                     if f.name != "status")
     key = (body_key, dtype, platform.name, platform.core_num, platform.ub_size, platform.api,
            figures, size)
-    found = _chosen.get(key)
+    found = _chosen.get(key) or _remembered(key)
     if found is None:
         times = modelled_times(build, dag, dtype, output, platform, size)
         if not times:
             raise ValueError("the planner can build no schedule for this body")
         fastest = min(t for _, t in times)
-        found = _chosen[key] = next(c for c in times if c[1] <= fastest * (1 + TIE))
+        found = next(c for c in times if c[1] <= fastest * (1 + TIE))
+        _record(key, found)
+    _chosen[key] = found
     return Choice(found[0], platform.name, platform_known, size, found[1])

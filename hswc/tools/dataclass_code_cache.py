@@ -15,9 +15,10 @@ new texts are merged into the file (at most MAX_ENTRIES), written atomically; a 
 missing, unreadable or damaged is an empty table, and a cache folder that cannot be written is
 left alone: neither ever fails a run or prints anything.
 
-The cache folder is $HSWC_CACHE_DIR, else $XDG_CACHE_HOME/hswc, else ~/.cache/hswc;
-HSWC_CACHE_DIR set to the empty string turns the cache off. The file is trusted as Python
-trusts its own __pycache__: it holds code, and it lives in the user's own folder.
+The cache folder is hswc.tools.cache_folder's ($HSWC_CACHE_DIR, else $XDG_CACHE_HOME/hswc,
+else ~/.cache/hswc; HSWC_CACHE_DIR set to the empty string turns the cache off). The file is
+trusted as Python trusts its own __pycache__: it holds code, and it lives in the user's own
+folder.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ import builtins
 import dataclasses
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from hswc.tools.cache_folder import cache_folder, write_atomically
 
 MAX_ENTRIES = 4096
 """The table keeps at most this many texts: beyond it, a save keeps only the ones its process
@@ -46,14 +47,11 @@ _file: Path | None = None
 
 def cache_file() -> Path | None:
     """Where the table lives for this Python, or None when the cache is off."""
-    folder = os.environ.get("HSWC_CACHE_DIR")
+    folder = cache_folder()
     if folder is None:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        folder = str(Path(base) / "hswc")
-    if not folder:
         return None
     tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}"
-    return Path(folder) / f"dataclass-code.{tag}.marshal"
+    return folder / f"dataclass-code.{tag}.marshal"
 
 
 def load(path: Path) -> dict[str, CodeType]:
@@ -100,18 +98,10 @@ def save() -> None:
     if _file is None or not _new:
         return
     try:
-        _file.parent.mkdir(parents=True, exist_ok=True)
         table = {**load(_file), **_new}
         if len(table) > MAX_ENTRIES:
             table = {text: code for text, code in table.items() if text in _used}
-        handle, temporary = tempfile.mkstemp(dir=_file.parent, prefix=_file.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(marshal.dumps(table))
-            os.replace(temporary, _file)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        write_atomically(_file, marshal.dumps(table))
     except (OSError, ValueError):
         return
     _new.clear()

@@ -1,0 +1,135 @@
+"""hswc.tools.choice_cache: the default schedules chosen by earlier runs of the tools.
+
+A second run takes the first run's choice without modelling a candidate and writes the same
+output as a run with the cache off; the file's entry is what the run uses (a hand-edited one
+changes the recorded schedule, so the test can see the file is read); a damaged file, an
+out-of-range candidate, choices of other code and an unwritable folder are each as no file:
+the choice is modelled again and nothing fails or prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_schedule_choice import generic
+
+from hswc.passes import schedule_choice
+from hswc.passes.hsg_tile_on_cores import _body_key, _build_kernel_function
+from hswc.passes.schedule_choice import CANDIDATES, choose_schedule
+from hswc.platform import get_platform
+from hswc.tools import choice_cache
+from hswc.tools.choice_cache import FILE_NAME, FileStore
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCE = (REPO / "examples" / "leaky_relu_grad.mlir").read_text()
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FileStore]:
+    """A FileStore in a fresh folder as schedule_choice's store, its in-process memo empty."""
+    found = FileStore(tmp_path / FILE_NAME)
+    monkeypatch.setattr(schedule_choice, "store", found)
+    schedule_choice._chosen.clear()
+    yield found
+    schedule_choice._chosen.clear()
+
+
+def _choose(op: str = "leaky_relu_grad") -> schedule_choice.Choice:
+    ew = generic(op, "f16")
+    return choose_schedule(_body_key(ew), lambda: _build_kernel_function("choice_f16", ew),
+                           ew.dag, "f16", ew.output_name(), get_platform("ascend910b"), False,
+                           None)
+
+
+def _no_model(*_: object, **__: object) -> None:
+    raise AssertionError("modelled a choice the cache holds")
+
+
+def test_a_saved_choice_is_taken_without_modelling(store: FileStore,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _choose()
+    store.save()
+    table = json.loads(store.path.read_text())
+    assert table["code"] == choice_cache.code_state()
+    assert list(table["choices"].values()) == [[CANDIDATES.index(first.schedule), first.time]]
+    schedule_choice._chosen.clear()
+    later = FileStore(store.path)  # another process's store
+    monkeypatch.setattr(schedule_choice, "store", later)
+    monkeypatch.setattr(schedule_choice, "modelled_times", _no_model)
+    assert _choose() == first
+    assert not later.new  # nothing new to save
+
+
+@pytest.mark.parametrize("damage", [
+    b"\x00 not json", b"[1, 2]", b'{"code": "CODE", "choices": [1]}',
+    b'{"code": "CODE", "choices": {"KEY": [99, 1.0]}}',
+    b'{"code": "CODE", "choices": {"KEY": ["0", 1.0]}}',
+    b'{"code": "another state of the code", "choices": {"KEY": [1, 1.0]}}',
+], ids=["not-json", "not-a-table", "choices-not-a-table", "no-such-candidate",
+        "index-not-a-number", "other-code"])
+def test_a_damaged_or_stale_file_is_modelled_again_and_rewritten(
+        store: FileStore, damage: bytes) -> None:
+    expected = _choose()
+    schedule_choice._chosen.clear()
+    key = next(iter(store.choices))
+    text = damage.replace(b"CODE", choice_cache.code_state().encode()).replace(
+        b"KEY", key.encode())
+    store.path.write_bytes(text)
+    fresh = FileStore(store.path)
+    schedule_choice.store = fresh
+    assert _choose() == expected
+    assert fresh.new  # modelled again, so saved again
+    fresh.save()
+    assert choice_cache.load(store.path, choice_cache.code_state())[key] == (
+        CANDIDATES.index(expected.schedule), expected.time)
+
+
+def test_an_unwritable_folder_is_left_alone(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    store = FileStore(blocker / FILE_NAME)
+    monkeypatch.setattr(schedule_choice, "store", store)
+    schedule_choice._chosen.clear()
+    try:
+        _choose()
+        store.save()  # no error: the next run models it again
+    finally:
+        schedule_choice._chosen.clear()
+    assert store.new and blocker.read_text() == "not a folder"
+
+
+def _opt(tmp_path: Path, cache: str) -> subprocess.CompletedProcess[str]:
+    source = tmp_path / "input.mlir"
+    source.write_text(SOURCE)
+    env = dict(os.environ, HSWC_CACHE_DIR=cache)
+    return subprocess.run([sys.executable, "-m", "hswc.tools.hswc_opt", "--lower-to-ascend",
+                           str(source)], capture_output=True, text=True, check=False,
+                          timeout=300, env=env)
+
+
+def test_runs_with_the_cache_write_what_a_run_without_it_writes(tmp_path: Path) -> None:
+    off = _opt(tmp_path, "")
+    folder = tmp_path / "cache"
+    first, second = _opt(tmp_path, str(folder)), _opt(tmp_path, str(folder))
+    for run in (off, first, second):
+        assert (run.returncode, run.stderr) == (0, "")
+    assert first.stdout == second.stdout == off.stdout
+    table = json.loads((folder / FILE_NAME).read_text())
+    ((key, (index, _)),) = table["choices"].items()
+    assert f'options = "{CANDIDATES[index].describe()}"' in off.stdout
+
+    # The file is what the run uses: a hand-edited entry (still a valid schedule, the same
+    # bits) is the recorded schedule.
+    other = next(i for i, c in enumerate(CANDIDATES) if not c.double_buffer)
+    table["choices"][key] = [other, 1e-3]
+    (folder / FILE_NAME).write_text(json.dumps(table))
+    edited = _opt(tmp_path, str(folder))
+    assert edited.returncode == 0
+    assert f'options = "{CANDIDATES[other].describe()}"' in edited.stdout
