@@ -136,15 +136,21 @@ def goals(rows: list[Row]) -> tuple[bool, list[str]]:
     missed = [r for r in checked if r.default.roofline_fraction < r.goal]
     lines = []
     for r in missed:
-        lines.append(f"  below goal: {r.name} {r.dtype} {r.default.roofline_fraction:.1%} < "
-                     f"{r.goal:.0%}, binding {r.default.binding}")
+        d = r.default
+        bound = d.bounds[d.binding]
+        calls = sum(1 for w in d.critical.program.work() if w.pipe == d.binding and w.chunk == 0)
+        lines.append(f"  below goal: {r.name} {r.dtype} {d.roofline_fraction:.1%} < "
+                     f"{r.goal:.0%}, binding {d.binding}: alone it needs {bound * 1e6:.1f} us "
+                     f"on its busiest core against the roofline's {d.roofline_time * 1e6:.1f} "
+                     f"us ({calls} calls on {d.binding} a chunk for the body's {r.ops} ops), so "
+                     f"no kernel doing this work beats {d.roofline_time / bound:.1%}")
     worst = min(checked, key=lambda r: r.default.roofline_fraction - r.goal, default=None)
     verdict = "MET" if not missed else "NOT MET"
     summary = (f"goal: every chosen default kernel >= 90% of the HBM roofline at 2^{GOAL_LOG2} "
                f"(>= 95% for bodies of <= {SHORT_BODY} ops), HardSwishGrad fast >= 95%: "
                f"{verdict}")
     if worst is not None:
-        summary += (f" (closest: {worst.name} {worst.dtype} "
+        summary += (f" (furthest from it: {worst.name} {worst.dtype} "
                     f"{worst.default.roofline_fraction:.1%} for a goal of {worst.goal:.0%})")
     return not missed, [summary, *lines]
 
