@@ -69,9 +69,11 @@ report when the kernel's sources use them)."""
 
 @dataclass(frozen=True)
 class Masks:
-    """An op folder's mask tensors (hswc.checker.masks): what they hold and where they are."""
+    """An op folder's mask tensors (hswc.checker.masks): what they hold and where they are;
+    NO_MASKS for a kernel without any."""
 
-    rule: MaskRule
+    rule: MaskRule | None
+    """None: there are no mask tensors."""
     attrs: Mapping[str, str]
     """The reference's attributes (the rule's threshold)."""
     inputs: Mapping[int, MaskTensor]
@@ -86,10 +88,17 @@ class Masks:
         return any(m.packed for m in (*self.inputs.values(), *self.outputs.values()))
 
     def describe(self, m: MaskTensor) -> str:
+        assert self.rule is not None  # m is one of this object's tensors
         return f"the mask of {self.rule.describe(self.attrs)} ({m.layout})"
 
     def bits(self, ref: expected.Reference, values: Sequence[np.ndarray]) -> np.ndarray:
+        """The reference's mask of the drawn inputs (none without a rule)."""
+        if self.rule is None:
+            return np.zeros(0, bool)
         return self.rule.values(values[ref.input_names.index(self.rule.input)], self.attrs)
+
+
+NO_MASKS = Masks(None, {}, {}, {})
 
 
 @dataclass
@@ -122,8 +131,8 @@ class Plan:
     forward op's reference."""
     absent_inputs: frozenset[int] = frozenset()
     """Kernel GM inputs that are optional inputs left out (MishGrad's tanhx): a null address."""
-    masks: Masks | None = None
-    """The kernel's mask inputs and outputs (ReluV2's mask, ReluGradV2's), None: it has none."""
+    masks: Masks = NO_MASKS
+    """The kernel's mask inputs and outputs (ReluV2's mask, ReluGradV2's)."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -179,16 +188,14 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
             platform: Platform, struct: str | None, shown: dict[str, str],
             scalars: dict[int, tuple[str, str]],
             forward: dict[int, expected.Reference],
-            absent: frozenset[int] = frozenset(), masks: Masks | None = None) -> CheckReport:
+            absent: frozenset[int] = frozenset(), masks: Masks = NO_MASKS) -> CheckReport:
     entry = sources.entry
     tensors = iter(order)
-    mask_in = masks.inputs if masks is not None else {}
-    mask_out = masks.outputs if masks is not None else {}
-    hidden = masks.hidden if masks is not None else ()
+    mask_in, mask_out = masks.inputs, masks.outputs
     count = len(order) + len(scalars) + len(forward) + len(absent) + len(mask_in)
 
     def source(k: int) -> str:
-        if masks is not None and k in mask_in:
+        if k in mask_in:
             return masks.describe(mask_in[k])
         if k in absent:
             return "none (an optional input left out: a null address)"
@@ -199,8 +206,8 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
         return ref.input_names[next(tensors)]
 
     gm_in = [f"{entry.gm_arguments[k]} <- {source(k)}" for k in range(count)]
-    gm_out = [f"{a} (mask: {masks.describe(mask_out[k])})" if masks is not None and k in mask_out
-              else a for k, a in enumerate(entry.gm_arguments[count:])]
+    gm_out = [f"{a} (mask: {masks.describe(mask_out[k])})" if k in mask_out else a
+              for k, a in enumerate(entry.gm_arguments[count:])]
     report = CheckReport(
         kernel=str(entry.source), entry=entry.name, reference=ref.title,
         platform=f"{platform.name}: {platform.core_num} cores, {platform.ub_size} bytes of UB",
@@ -209,7 +216,7 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                   + (f"tiling struct {struct}" if struct else "tiling: the raw bytes the op's "
                      "tiling writes (the kernel reads them itself)"),
         per_dtype=shown, input_names=(*entry.gm_arguments[:count],
-                                      *(f"{h} (of the mask)" for h in hidden)))
+                                      *(f"{h} (of the mask)" for h in masks.hidden)))
     text = sources.own_text()
     called: dict[str, list[str]] = {}
     for call, note in ASSUMED_CALLS.items():  # a call, or ATVOSS's Vec::Call<T> in a DAG
@@ -233,18 +240,18 @@ def plan(o: CheckOptions) -> Plan:
 
 def _reference(o: CheckOptions, opdir: OpDir | None
                ) -> tuple[expected.Reference, dict[str, str], dict[int, tuple[str, str]],
-                          dict[int, expected.Reference], frozenset[int], Masks | None]:
+                          dict[int, expected.Reference], frozenset[int], Masks]:
     """The reference, the attributes for the op's tiling, the kernel inputs that take an
     attribute as a one-element tensor, those that take the forward op's result on x,
     with its reference, the optional inputs left out, and the mask tensors (op folders
     only)."""
     if opdir is None:
-        return reference(o), {}, {}, {}, frozenset(), None
+        return reference(o), {}, {}, {}, frozenset(), NO_MASKS
     assert o.op is not None
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
-    taken = set(masks.inputs) if masks is not None else set()
+    taken = set(masks.inputs)
     scalars = {k: v for k, v in opdir.attribute_inputs(o.op, semantic).items()
                if k not in taken}
     absent = opdir.absent_inputs(ref.input_names, {*scalars, *taken})
@@ -255,7 +262,7 @@ def _reference(o: CheckOptions, opdir: OpDir | None
         own = {a.name for a in (*op.ATTRIBUTES, *op.OPTIONS)}
         forward[k] = expected.from_op(name, {a: v for a, v in semantic.items() if a in own},
                                       o.semantics)
-    if masks is not None and masks.inputs:
+    if masks.rule is not None and masks.inputs:
         tensors = [k for k in range(len(opdir.op.inputs))
                    if k not in {*scalars, *absent, *forward, *taken}]
         if len(tensors) == len(ref.input_names) - 1:  # the mask stands for x
@@ -264,11 +271,11 @@ def _reference(o: CheckOptions, opdir: OpDir | None
 
 
 def _masks(opdir: OpDir, op: str, ref: expected.Reference, semantic: Mapping[str, str]
-           ) -> Masks | None:
+           ) -> Masks:
     """The definition's masks (hswc.checker.masks), by kernel GM position."""
     found = opdir.masks(op, ref.input_names)
     if not found:
-        return None
+        return NO_MASKS
     rule = MASK_RULES[op]
     return Masks(rule, dict(semantic),
                  {m.position: m for m in found if m.direction == "input"},
@@ -357,9 +364,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                  opdir.kernel_names() if opdir is not None else ())
     ref, tiling_attrs, scalars, forward, absent, masks = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
-    mask_in = dict(masks.inputs) if masks is not None else {}
-    mask_out = dict(masks.outputs) if masks is not None else {}
-    hidden = masks.hidden if masks is not None else ()
+    mask_in, mask_out, hidden = masks.inputs, masks.outputs, masks.hidden
     elsewhere = {*scalars, *forward, *absent, *mask_in}
     if opdir is not None and o.kernel_inputs is None:
         o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names, elsewhere))
@@ -403,7 +408,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         source = replace(source, host=host.launch)
         dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, set(mask_in))
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
-                                  8 if masks is not None and masks.packed else 1, notes)
+                                  8 if masks.packed else 1, notes)
     known = {f.name for f in fields}
     for case in cases:
         unknown = sorted(set(case.launch.fields) - known)
@@ -468,13 +473,11 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
         with _REFERENCE_LOCK:
             extra |= {k: f.outputs(case.dtype, [x])[0] for k, f in p.forward_inputs.items()}
     extra |= {k: np.empty(0, dtype) for k in p.absent_inputs}  # the harness passes null
-    masks = p.masks
-    bits = masks.bits(ref, values) if masks is not None else np.zeros(0, bool)
-    if masks is not None:
-        extra |= {k: m.pack(bits) for k, m in masks.inputs.items()}
+    bits = p.masks.bits(ref, values)
+    extra |= {k: m.pack(bits) for k, m in p.masks.inputs.items()}
     for k in sorted(extra):
         kernel_inputs.insert(k, extra[k])
-    mask_out = masks.outputs if masks is not None else {}
+    mask_out = p.masks.outputs
     outputs_of = [(np.dtype(np.uint8), mask_out[k].nbytes(case.size)) if k in mask_out
                   else (dtype, case.size) for k in range(ref.result_count + len(mask_out))]
     spec = p.builds[case.dtype]
@@ -523,8 +526,6 @@ def _shown_inputs(p: Plan, values: Sequence[np.ndarray], kernel_inputs: list[np.
     """The inputs a report's differences show: the kernel's, a mask as its element's bit,
     then the reference inputs the kernel takes only through its mask (the report's
     input_names)."""
-    if p.masks is None:
-        return kernel_inputs
     shown = [bits if k in p.masks.inputs else a for k, a in enumerate(kernel_inputs)]
     return shown + [values[p.reference.input_names.index(h)] for h in p.masks.hidden]
 
