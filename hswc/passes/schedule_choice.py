@@ -176,11 +176,11 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
         module = ModuleOp([build()])
         HsgBlockIntoUbPass().apply(Context(), module)
         blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
-        plans = _plans(dag, dtype, output, platform.api, candidates)
+        plans = [(schedule, plan, _signature(plan))
+                 for schedule, plan in _plans(dag, dtype, output, platform.api, candidates)]
     times: list[tuple[Schedule, float]] = []
     seen: dict[tuple[object, ...], float | None] = {}
-    for schedule, plan in plans:
-        key = _signature(plan)
+    for schedule, plan, key in plans:
         if key not in seen:
             try:
                 with collector.paused():  # the candidate's IR is garbage once modelled
