@@ -184,8 +184,14 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
         if key not in seen:
             try:
                 with collector.paused():  # the candidate's IR is garbage once modelled
-                    seen[key] = modelled_time(candidate_kernel(blocked, plan), plan, platform,
-                                              elements)
+                    kernel = candidate_kernel(blocked, plan)
+                    try:
+                        seen[key] = modelled_time(kernel, plan, platform, elements)
+                    finally:
+                        # Its uniform scalars are the generic's own values (the plans are of
+                        # the generic's body), whose use lists would keep it alive: unlinked.
+                        kernel.erase(safe_erase=False)
+                        del kernel  # so the collection that ends the block frees it
             except (ValueError, CostModelError):
                 seen[key] = None  # not tileable on this platform
         time = seen[key]
