@@ -162,3 +162,24 @@ def test_no_candidate_copies_more_than_one_data_copy_pad_moves() -> None:
     choice = choose_schedule(_body_key(ew), build, ew.dag, "f32", ew.output_name(), platform,
                              False, None)
     assert choice.schedule.double_buffer
+
+
+def test_the_candidates_are_freed_once_modelled() -> None:
+    """A candidate's uniform scalars are the generic's own values (softshrink's lambd, defined
+    in the host function): after the choice no candidate kernel is left on their use lists,
+    and none is alive (they were, all eight, until the host's constant went)."""
+    import gc
+
+    from xdsl.dialects import func
+
+    ew = generic("softshrink", "f16")
+    lambd = ew.dag.scalars[0]
+    uses_before = len(list(lambd.uses))
+    gc.collect()
+    before = {id(o) for o in gc.get_objects() if isinstance(o, func.FuncOp)}
+    modelled_times(lambda: _build_kernel_function("choice_f16", ew), ew.dag, "f16",
+                   ew.output_name(), get_platform("ascend910b"), choice_size(None))
+    assert len(list(lambd.uses)) == uses_before
+    gc.collect()
+    assert [o for o in gc.get_objects()
+            if isinstance(o, func.FuncOp) and id(o) not in before] == []
