@@ -226,16 +226,16 @@ def key_text(key: tuple[object, ...]) -> str | None:
 
 def _remembered(key: tuple[object, ...]) -> tuple[Schedule, float] | None:
     """The choice `store` holds for `key`, if it holds a valid one."""
-    text = key_text(key) if store is not None else None
-    found = store.lookup(text) if store is not None and text is not None else None
+    if store is None or (text := key_text(key)) is None:
+        return None
+    found = store.lookup(text)
     if found is None or not 0 <= found[0] < len(CANDIDATES):
         return None
     return CANDIDATES[found[0]], found[1]
 
 
 def _record(key: tuple[object, ...], choice: tuple[Schedule, float]) -> None:
-    text = key_text(key) if store is not None else None
-    if store is not None and text is not None:
+    if store is not None and (text := key_text(key)) is not None:
         store.record(text, CANDIDATES.index(choice[0]), choice[1])
 
 
