@@ -32,10 +32,11 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Span
 
-from hswc.diagnostics import LocatingParser, verify_located
+from hswc.diagnostics import LocatingParser
 from hswc.pipeline import LOWER_TO_ASCEND, PASSES
 from hswc.pipeline import context as _context
 from hswc.runner import compile_file
+from hswc.verification import verify_located
 
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")

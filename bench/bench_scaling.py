@@ -59,11 +59,12 @@ def child(path: str, fuse: bool) -> None:
     """Compile `path` as hswc-opt --lower-to-ascend does; print each stage's CPU seconds."""
     from xdsl.printer import Printer
 
-    from hswc.diagnostics import LocatingParser, verify_located
+    from hswc.diagnostics import LocatingParser
     from hswc.passes import take_unchanged
     from hswc.pipeline import LOWER_TO_ASCEND, PASSES
     from hswc.pipeline import context as _context
     from hswc.tools import startup
+    from hswc.verification import verify_located
 
     with startup.importing():
         pass

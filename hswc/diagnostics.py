@@ -250,26 +250,6 @@ class OpError(DiagnosticException):
         return f"{prefix}error: '{self.name}' {self.message}"
 
 
-def verify_located(module: ModuleOp) -> None:
-    """module.verify() and SSA dominance (hswc.dominance), which xDSL does not check; the
-    first failing op is reported with its location. Linear in the module's size (symbol
-    lookups are indexed meanwhile: hswc.symbol_index)."""
-    from hswc.dominance import check_dominance
-    from hswc.symbol_index import indexed_symbols
-
-    with indexed_symbols():
-        try:
-            module.verify()
-        except VerifyException as error:
-            for op in module.walk():
-                try:
-                    op.verify(verify_nested_ops=False)
-                except VerifyException as inner:
-                    raise OpError(op, _strip_op_name(op, str(inner))) from None
-            raise OpError(module, str(error)) from None
-        check_dominance(module)
-
-
 def check_compilable(module: ModuleOp) -> None:
     """What every tool that lowers, runs or prints C++ refuses the same way, at the op: a
     module nested in the input's (hswc works on the functions at the input's top level), and
@@ -285,12 +265,6 @@ def check_compilable(module: ModuleOp) -> None:
             raise OpError(op, "is an op of a dialect hswc does not know (read only because of "
                           "--allow-unregistered-dialect): hswc cannot lower, run or print it",
                           op.op_name.data)
-
-
-def _strip_op_name(op: Operation, message: str) -> str:
-    """One line, without the op name that verifier messages start with (OpError prints it)."""
-    one_line = " ".join(line.strip() for line in message.splitlines() if line.strip())
-    return one_line.removeprefix(f"{op.name}: ")
 
 
 def copy_location(source: Operation, ops: Iterable[Operation]) -> None:

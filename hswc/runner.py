@@ -53,7 +53,6 @@ from hswc.diagnostics import (
     check_compilable,
     format_parse_error,
     symbol_list,
-    verify_located,
 )
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
@@ -69,6 +68,7 @@ from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
 from hswc.source_text import SourceError, decode
+from hswc.verification import verify_located
 
 LEVELS = ("hsg", *LEVEL_PASSES)
 """IR levels, highest first: named ops, then each level hswc.pipeline.LEVEL_PASSES reaches."""

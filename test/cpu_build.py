@@ -25,10 +25,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from hswc.checker.build import HARNESS, MODEL
-from hswc.diagnostics import LocatingParser, verify_located
+from hswc.diagnostics import LocatingParser
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.tiling import TILING_FIELDS, Plans, compute_tiling
+from hswc.verification import verify_located
 
 REPO = Path(__file__).resolve().parents[1]
 STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")

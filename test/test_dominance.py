@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 from xdsl.context import Context
 
-from hswc.diagnostics import LocatingParser, OpError, verify_located
+from hswc.diagnostics import LocatingParser, OpError
 from hswc.pipeline import DIALECTS
+from hswc.verification import verify_located
 
 DIAMOND = """func.func @f(%c: i1, %a: f32) -> f32 {
   %b = arith.addf %a, %a : f32

@@ -51,7 +51,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from hswc import runner
 from hswc.backend.source import kernel_source
 from hswc.cpp_identifiers import operator_stem
-from hswc.diagnostics import LocatingParser, verify_located
+from hswc.diagnostics import LocatingParser
 from hswc.dialects import hsg
 from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
 from hswc.pipeline import DIALECTS, PASSES
@@ -59,6 +59,7 @@ from hswc.platform import UB_BLOCK_BYTES, get_platform
 from hswc.reference import hard_swish_grad_cann
 from hswc.tiling import UbPlan
 from hswc.vectorizer.schedule import FLAGS
+from hswc.verification import verify_located
 
 LOWERING = (("tiled", "hsg-tile-on-cores"), ("blocked", "hsg-block-into-ub"),
             ("ascend", "convert-hsg-to-ascend"))

@@ -59,13 +59,13 @@ with importing():
         LocatingParser,
         check_compilable,
         format_parse_error,
-        verify_located,
     )
     from hswc.dialects import hsg
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
     from hswc.source_text import SourceError, decode
     from hswc.tools.cli import TOO_DEEP, exit_status, report
+    from hswc.verification import verify_located
 
     if TYPE_CHECKING:
         from hswc.backend.package_output import Written

@@ -37,13 +37,13 @@ with importing():
         LocatingParser,
         check_compilable,
         format_parse_error,
-        verify_located,
     )
     from hswc.output_files import OutputError, write_file
     from hswc.passes import take_unchanged
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
     from hswc.source_text import decode
     from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
+    from hswc.verification import verify_located
 
 _NOT_SUPPORTED = {"frontend": "-f/--frontend", "no_implicit_module": "--no-implicit-module",
                   "shrink": "--shrink"}
