@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from hswc.cost_model import Report
-from hswc.ops.plans import op_ub_plan
+from hswc.op_plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import DEFAULT_SOC, PLATFORMS, get_platform
 from hswc.profiling import lower, profile

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from test_schedule_choice import generic
 
+from hswc import choice_store
 from hswc.passes import schedule_choice
 from hswc.passes.hsg_tile_on_cores import _body_key, _build_kernel_function
 from hswc.passes.schedule_choice import CANDIDATES, choose_schedule
@@ -34,7 +35,7 @@ SOURCE = (REPO / "examples" / "leaky_relu_grad.mlir").read_text()
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FileStore]:
     """A FileStore in a fresh folder as schedule_choice's store, its in-process memo empty."""
     found = FileStore(tmp_path / FILE_NAME)
-    monkeypatch.setattr(schedule_choice, "store", found)
+    monkeypatch.setattr(choice_store, "store", found)
     schedule_choice._chosen.clear()
     yield found
     schedule_choice._chosen.clear()
@@ -60,7 +61,7 @@ def test_a_saved_choice_is_taken_without_modelling(store: FileStore,
     assert list(table["choices"].values()) == [[CANDIDATES.index(first.schedule), first.time]]
     schedule_choice._chosen.clear()
     later = FileStore(store.path)  # another process's store
-    monkeypatch.setattr(schedule_choice, "store", later)
+    monkeypatch.setattr(choice_store, "store", later)
     monkeypatch.setattr(schedule_choice, "modelled_times", _no_model)
     assert _choose() == first
     assert not later.new  # nothing new to save
@@ -82,7 +83,7 @@ def test_a_damaged_or_stale_file_is_modelled_again_and_rewritten(
         b"KEY", key.encode())
     store.path.write_bytes(text)
     fresh = FileStore(store.path)
-    schedule_choice.store = fresh
+    choice_store.store = fresh  # the fixture restores it
     assert _choose() == expected
     assert fresh.new  # modelled again, so saved again
     fresh.save()
@@ -95,7 +96,7 @@ def test_an_unwritable_folder_is_left_alone(tmp_path: Path,
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")
     store = FileStore(blocker / FILE_NAME)
-    monkeypatch.setattr(schedule_choice, "store", store)
+    monkeypatch.setattr(choice_store, "store", store)
     schedule_choice._chosen.clear()
     try:
         _choose()

@@ -33,7 +33,7 @@ from hswc.cost_model.stream import (
 )
 from hswc.dialects import hsg
 from hswc.interpreter.trace import Trace
-from hswc.ops.plans import op_ub_plan
+from hswc.op_plans import op_ub_plan
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
 from hswc.profiling import lower, profile

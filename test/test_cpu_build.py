@@ -36,7 +36,7 @@ from hswc import runner
 from hswc.backend.cpp_types import float_literal
 from hswc.backend.source import kernel_source
 from hswc.dialects.ascend import Ascend
-from hswc.ops.plans import op_ub_plan
+from hswc.op_plans import op_ub_plan
 from hswc.reference import hard_swish_grad_cann
 from hswc.vectorizer.schedule import FAST
 

@@ -31,8 +31,8 @@ from family_packages import (
 from family_packages import same_bits as same
 from sampling import halves
 
+from hswc.op_plans import default_ub_plan
 from hswc.ops import definition_of
-from hswc.ops.plans import default_ub_plan
 from hswc.reference import OP_REFERENCES
 from hswc.tiling import TilingError, compute_tiling
 from hswc.tools.hswc_emit import main

@@ -29,8 +29,8 @@ from test_elementwise_properties import small_ub as chunked_ub
 
 from hswc import runner
 from hswc.backend.source import kernel_source
+from hswc.op_plans import default_ub_plan
 from hswc.ops import definition_of
-from hswc.ops.plans import default_ub_plan
 from hswc.reference import OP_REFERENCES
 
 DTYPES = {dt: NUMPY_TYPES[dt] for dt in ("f16", "bf16", "f32")}

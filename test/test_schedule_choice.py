@@ -15,7 +15,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
-from hswc import runner
+from hswc import choice_store, runner
 from hswc.elementwise import Elementwise, elementwise
 from hswc.ops import OPS
 from hswc.passes import schedule_choice
@@ -78,7 +78,7 @@ def test_times_a_few_ulps_apart_are_a_tie(monkeypatch: pytest.MonkeyPatch) -> No
     ew = generic("leaky_relu", "f16")
     platform = get_platform("ascend910b")
     second = CANDIDATES[1]
-    monkeypatch.setattr(schedule_choice, "store", None)  # a tool's cache of real choices
+    monkeypatch.setattr(choice_store, "store", None)  # a tool's cache of real choices
     for times, chosen in (([(FAST, 1.0 + 4e-16), (second, 1.0)], FAST),
                           ([(FAST, 1.0 + 1e-6), (second, 1.0)], second)):
         monkeypatch.setattr(schedule_choice, "modelled_times", lambda *_, t=times: t)

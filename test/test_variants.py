@@ -29,8 +29,8 @@ from hswc import runner
 from hswc.backend.source import kernel_source
 from hswc.cost_model.stream import core_program
 from hswc.dialects import ascend, hsg
+from hswc.op_plans import op_kernel_plan, op_ub_plan
 from hswc.ops.hard_swish_grad import CANN_BUDGET
-from hswc.ops.plans import op_kernel_plan, op_ub_plan
 from hswc.passes.schedule_options import UB_PLAN_ATTR
 from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, PLATFORMS, SELECT_TMP_BYTES

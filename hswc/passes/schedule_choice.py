@@ -26,8 +26,8 @@ from the order of its floating-point sums).
 
 A choice is kept for the process under a key of what it depends on (the body, its dtype, the
 platform and its figures, the API table, the size), so a module or a test suite of many
-generics chooses once per distinct body. This module writes nothing to disk; a tool may give it
-a `ChoiceStore` (`store`) that keeps choices between processes (hswc.tools.choice_cache: the
+generics chooses once per distinct body. This module writes nothing to disk; a tool may set a
+store that keeps choices between processes (hswc.choice_store; hswc.tools.choice_cache: the
 command-line tools' cache folder), asked before a choice is modelled and told each one made.
 """
 
@@ -36,13 +36,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from itertools import product
-from typing import Protocol
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from hswc import collector
+from hswc import choice_store, collector
 from hswc.broadcast import read_broadcast
 from hswc.dialects import hsg
 from hswc.platform import Platform
@@ -203,19 +202,6 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
 _chosen: dict[tuple[object, ...], tuple[Schedule, float]] = {}
 
 
-class ChoiceStore(Protocol):
-    """Choices kept between processes, by the text of their key (`key_text`): the index of the
-    chosen candidate in CANDIDATES and its modelled time."""
-
-    def lookup(self, key: str) -> tuple[int, float] | None: ...
-
-    def record(self, key: str, candidate: int, time: float) -> None: ...
-
-
-store: ChoiceStore | None = None
-"""Where choices outlive the process; None (the default): they do not."""
-
-
 def key_text(key: tuple[object, ...]) -> str | None:
     """The key as text that names the same key in another process (repr of its numbers,
     strings and xDSL attributes, dataclasses of fields); None if a part has no such text (a
@@ -225,7 +211,8 @@ def key_text(key: tuple[object, ...]) -> str | None:
 
 
 def _remembered(key: tuple[object, ...]) -> tuple[Schedule, float] | None:
-    """The choice `store` holds for `key`, if it holds a valid one."""
+    """The choice hswc.choice_store's store holds for `key`, if it holds a valid one."""
+    store = choice_store.store
     if store is None or (text := key_text(key)) is None:
         return None
     found = store.lookup(text)
@@ -235,6 +222,7 @@ def _remembered(key: tuple[object, ...]) -> tuple[Schedule, float] | None:
 
 
 def _record(key: tuple[object, ...], choice: tuple[Schedule, float]) -> None:
+    store = choice_store.store
     if store is not None and (text := key_text(key)) is not None:
         store.record(text, CANDIDATES.index(choice[0]), choice[1])
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TypeVar
+
+V = TypeVar("V")
 
 
 def cache_folder() -> Path | None:
@@ -34,3 +38,13 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def merged(saved: Mapping[str, V], new: Mapping[str, V], used: set[str],
+           limit: int) -> dict[str, V]:
+    """A table to save: what the file held with this run's new entries, and once that is over
+    `limit`, only the entries this run used (so entries of older code do not pile up)."""
+    table = {**saved, **new}
+    if len(table) > limit:
+        table = {key: value for key, value in table.items() if key in used}
+    return table

@@ -6,7 +6,7 @@ family op, 60 ms for a three-op fused chain, more for long bodies. The choice de
 what its key names (the body, dtype, platform and its figures, API table, launch size) and on
 hswc's own code, so a later run that meets the same key takes the earlier answer.
 
-`install()` gives schedule_choice a store backed by `<cache>/schedule-choices.json` (the
+`install()` sets hswc.choice_store's store to one backed by `<cache>/schedule-choices.json` (the
 folder of hswc.tools.cache_folder: off with HSWC_CACHE_DIR set to the empty string). The file
 holds, for one state of the code, each key's SHA-256 with the chosen candidate's index and its
 modelled time. The state of the code is a digest of the path, size and modification time of
@@ -30,8 +30,8 @@ from pathlib import Path
 import xdsl
 
 import hswc
-from hswc.passes import schedule_choice
-from hswc.tools.cache_folder import cache_folder, write_atomically
+from hswc import choice_store
+from hswc.tools.cache_folder import cache_folder, merged, write_atomically
 
 FILE_NAME = "schedule-choices.json"
 
@@ -84,7 +84,7 @@ def _digest(key: str) -> str:
 
 
 class FileStore:
-    """schedule_choice.ChoiceStore over one cache file."""
+    """hswc.choice_store.ChoiceStore over one cache file."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -119,9 +119,7 @@ class FileStore:
         if not self.new:
             return
         code = self._loaded()
-        table = {**load(self.path, code), **self.new}
-        if len(table) > MAX_ENTRIES:
-            table = {key: entry for key, entry in table.items() if key in self.used}
+        table = merged(load(self.path, code), self.new, self.used, MAX_ENTRIES)
         data = json.dumps({"code": code, "choices": {k: list(v) for k, v in table.items()}})
         try:
             write_atomically(self.path, data.encode())
@@ -134,8 +132,8 @@ def install() -> None:
     """Keep the schedule choices of this process's tools in the cache folder (once; nothing
     when caching is off)."""
     folder = cache_folder()
-    if folder is None or isinstance(schedule_choice.store, FileStore):
+    if folder is None or isinstance(choice_store.store, FileStore):
         return
     store = FileStore(folder / FILE_NAME)
-    schedule_choice.store = store
+    choice_store.store = store
     atexit.register(store.save)

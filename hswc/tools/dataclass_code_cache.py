@@ -33,7 +33,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from hswc.tools.cache_folder import cache_folder, write_atomically
+from hswc.tools.cache_folder import cache_folder, merged, write_atomically
 
 MAX_ENTRIES = 4096
 """The table keeps at most this many texts: beyond it, a save keeps only the ones its process
@@ -98,10 +98,7 @@ def save() -> None:
     if _file is None or not _new:
         return
     try:
-        table = {**load(_file), **_new}
-        if len(table) > MAX_ENTRIES:
-            table = {text: code for text, code in table.items() if text in _used}
-        write_atomically(_file, marshal.dumps(table))
+        write_atomically(_file, marshal.dumps(merged(load(_file), _new, _used, MAX_ENTRIES)))
     except (OSError, ValueError):
         return
     _new.clear()

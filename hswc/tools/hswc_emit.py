@@ -254,9 +254,6 @@ def _usage_error(args: argparse.Namespace) -> str | None:
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     name = "<stdin>" if args.input == "-" else args.input
-    from hswc.tools import choice_cache
-
-    choice_cache.install()  # the default schedules of earlier runs
     from hswc.backend.cpp_types import UnprintableType
     from hswc.backend.description import PackageRefused, PackageRequest
     from hswc.backend.operator import snake_case

@@ -128,10 +128,6 @@ class HswcOptMain(xDSLOptMain):
                              f"{', '.join(self.available_passes)})")
         with importing():  # a pass's first use imports it, its dialects and the vectorizer
             passes = tuple(self._make_pass(spec) for spec in specs)
-            if passes:
-                from hswc.tools import choice_cache
-
-                choice_cache.install()  # the default schedules of earlier runs
         self.pipeline = PassPipeline(passes, between)
 
     def _verify(self, module: ModuleOp) -> None:

@@ -205,9 +205,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     with importing():  # the runner: xDSL, the dialects, the passes, the interpreter
         import hswc.runner  # noqa: F401
-        from hswc.tools import choice_cache
-
-        choice_cache.install()  # the default schedules of earlier runs
     args = _parser().parse_args(argv)
     from hswc.runner import RunnerError
 

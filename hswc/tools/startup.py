@@ -11,7 +11,8 @@ a run, none of them the compiler's work:
   everything alive into the permanent generation (gc.freeze): later collections, the one at
   exit included, no longer walk it. What a run allocates afterwards is collected as usual.
 - compiling the methods of every dataclass (hswc.tools.dataclass_code_cache: compiled once per
-  machine instead);
+  machine instead; the default schedules the cost model chose are kept the same way,
+  hswc.tools.choice_cache);
 - parsing the assembly format of every op of every dialect loaded
   (hswc.tools.lazy_assembly_formats: parsed when an op of that kind is first parsed or printed).
 
@@ -40,12 +41,14 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from hswc.tools import dataclass_code_cache
+from hswc.tools import choice_cache, dataclass_code_cache
 
 
 def speedups() -> None:
-    """The dataclass code cache and lazy assembly formats, for the rest of the process."""
+    """The dataclass code cache, lazy assembly formats and the schedule choices of earlier
+    runs (hswc.tools.choice_cache), for the rest of the process."""
     dataclass_code_cache.install()
+    choice_cache.install()
     from hswc.tools import lazy_assembly_formats  # imports xDSL's core, with the cache on
 
     lazy_assembly_formats.install()

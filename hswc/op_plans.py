@@ -1,6 +1,7 @@
 """The UB plan a named op's kernel is tiled by, for a dtype and a schedule, without lowering
-a module by hand: what hsg-decompose and hsg-tile-on-cores would compute (tests, the CPU build,
-the benches and the package writer ask for it)."""
+a module by hand: what hsg-decompose and hsg-tile-on-cores would compute (the tests, the CPU
+build and the benches ask for it). Above the passes and the pipeline, which it runs; hswc.ops,
+the op definitions, sits below them."""
 
 from __future__ import annotations
 
