@@ -1,6 +1,7 @@
 """Identifiers C++ code printed by hswc cannot declare: C++'s keywords and the names of the AscendC
 API and of the code around the printed values. Below the passes and the backend, which both
-choose names (hsg-tile-on-cores names kernels after functions; hswc.backend.names names values).
+choose names (hsg-tile-on-cores names kernels after functions; hswc.backend.names names values;
+hswc.kernel_signature names a kernel's scalars), and the lowerCamelCase they take from name hints.
 """
 
 from __future__ import annotations
@@ -40,3 +41,16 @@ def operator_stem(name: str) -> str:
     if stem in CPP_KEYWORDS | RESERVED or camel in CPP_KEYWORDS | RESERVED:
         stem = f"{stem}_op"
     return stem
+
+
+_XDSL_SUFFIX = re.compile(r"_\d+$")
+_WORD = re.compile(r"[0-9A-Za-z]+")
+
+
+def lower_camel(hint: str) -> str:
+    """`x_fp32_buf` -> `xFp32Buf`; the `_1` xDSL appends to repeated hints is dropped."""
+    words = _WORD.findall(_XDSL_SUFFIX.sub("", hint))
+    if not words:
+        return ""
+    name = words[0][0].lower() + words[0][1:] + "".join(w[0].upper() + w[1:] for w in words[1:])
+    return "v" + name if name[0].isdigit() else name

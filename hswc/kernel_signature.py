@@ -19,7 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import BlockArgument, SSAValue
 
-from hswc.backend.names import CPP_KEYWORDS, RESERVED, lower_camel
+from hswc.cpp_identifiers import CPP_KEYWORDS, RESERVED, lower_camel
 from hswc.tiling import TILING_FIELDS
 
 SCALAR_FALLBACK = "scalar"

@@ -27,9 +27,9 @@ from xdsl.ir import Operation, SSAValue
 
 from hswc import arith_semantics as sem
 from hswc.backend.kernels import Kernel
-from hswc.backend.names import lower_camel
 from hswc.backend.operator import Operator, snake_case
 from hswc.broadcast import BROADCAST_ATTR, Broadcast, read_broadcast
+from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.dtypes import numpy_dtype

@@ -28,8 +28,9 @@ from hswc.backend.cpp_types import ELEMENT_TYPES, cpp_type, spelling
 from hswc.backend.expressions import EXPRESSIONS
 from hswc.backend.kernels import Kernel, no_rule
 from hswc.backend.layout import INIT, PROCESS, KernelLayout, kernel_layout
-from hswc.backend.names import TILING_PARAM, Scope, lower_camel
+from hswc.backend.names import TILING_PARAM, Scope
 from hswc.broadcast import BROADCAST_COPY_ATTR
+from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
 from hswc.kernel_signature import kernel_arguments
 from hswc.tiling import TILING_FIELDS

@@ -7,27 +7,12 @@ printer itself writes already owns, by adding a number (`xLocal`, `xLocal1`, ...
 
 from __future__ import annotations
 
-import re
-
 from xdsl.ir import SSAValue
 
-from hswc.cpp_identifiers import CPP_KEYWORDS, RESERVED
+from hswc.cpp_identifiers import CPP_KEYWORDS, RESERVED, lower_camel
 
 TILING_PARAM = "tilingData"
 """The tiling struct: the entry's local, the kernel's Init parameter."""
-
-_XDSL_SUFFIX = re.compile(r"_\d+$")
-_WORD = re.compile(r"[0-9A-Za-z]+")
-
-
-def lower_camel(hint: str) -> str:
-    """`x_fp32_buf` -> `xFp32Buf`; the `_1` xDSL appends to repeated hints is dropped."""
-    words = _WORD.findall(_XDSL_SUFFIX.sub("", hint))
-    if not words:
-        return ""
-    name = words[0][0].lower() + words[0][1:] + "".join(w[0].upper() + w[1:] for w in words[1:])
-    return "v" + name if name[0].isdigit() else name
-
 
 class Scope:
     """The names one C++ scope declares, and its enclosing scope."""
