@@ -133,27 +133,29 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
 TENSOR_HOST_OPS = ("tensor.empty", "tensor.dim", "tensor.extract")
 """The tensor ops host code may keep: sizes, the generics' inits, a rank-0 tensor's value."""
 KINDS = {"linalg.transpose": "a transpose", "linalg.reduce": "a reduction",
-         "linalg.matmul": "a matrix product", "tensor.gather": "a gather",
-         "tensor.extract_slice": "a slice", "tensor.insert_slice": "a slice",
-         "tensor.collapse_shape": "a reshape", "tensor.expand_shape": "a reshape",
-         "tensor.reshape": "a reshape", "tensor.pad": "a padding",
-         "tensor.concat": "a concatenation"}
-"""What messages call the non-elementwise ops an exporter writes."""
+         "linalg.matmul": "a matrix product", "linalg.batch_matmul": "a matrix product",
+         "linalg.generic": "a generic that is not elementwise",
+         "linalg.fill": "the init of an op on the host",
+         "tensor.gather": "a gather", "tensor.extract_slice": "a slice",
+         "tensor.insert_slice": "a slice", "tensor.collapse_shape": "a reshape",
+         "tensor.expand_shape": "a reshape", "tensor.reshape": "a reshape",
+         "tensor.pad": "a padding", "tensor.concat": "a concatenation"}
+"""What remarks call the non-elementwise ops an exporter writes."""
 
 
-def refuse_unmodelled(module: Operation) -> None:
-    """An OpError at the first linalg or tensor op that is neither an elementwise generic nor
-    host code hswc runs (a transpose, a reduction, a gather, a named op with no model)."""
-    for op in module.walk():
-        dialect = op.dialect_name()
-        if dialect not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
-            continue
-        if isinstance(op, GenericOp) or isinstance(op.parent_op(), GenericOp):
-            continue
-        kind = KINDS.get(op.name, "an op with no elementwise model")
-        raise OpError(op, f"is not an elementwise computation hswc compiles ({kind}): hswc "
-                      "compiles elementwise linalg.generic ops and the named elementwise ops "
-                      "(add, sub, mul, max, min, select, fill, copy, broadcast)")
+def host_kind(op: Operation) -> str | None:
+    """What a linalg or tensor op that stays on the host is (for its remark), None for ops
+    that are not such computations (host code every module has: sizes, inits)."""
+    if op.dialect_name() not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
+        return None
+    parent = op.parent_op()
+    if parent is not None and parent.dialect_name() == "linalg":  # a named op's own body
+        return None
+    if op.name.startswith(("linalg.conv", "linalg.depthwise_conv")):
+        return "a convolution"
+    if op.name.startswith("linalg.pooling"):
+        return "a pooling"
+    return KINDS.get(op.name, "an op with no elementwise model")
 
 
 def elementwise(op: GenericOp) -> Elementwise:
