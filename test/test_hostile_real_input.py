@@ -127,7 +127,8 @@ def test_an_unsupported_body_op_keeps_its_generic_on_the_host(capsys: Capsys,
 def test_f64_arithmetic_is_refused_by_name(capsys: Capsys, tmp_path: Path) -> None:
     path = tmp_path / "body.mlir"
     path.write_text(_generic(f"{MAP2}, {MAP2}", '"parallel", "parallel"',
-                             "    %w = arith.extf %x : f32 to f64\n    %s = arith.addf %w, %w : f64\n"
+                             "    %w = arith.extf %x : f32 to f64\n"
+                             "    %s = arith.addf %w, %w : f64\n"
                              "    %t = arith.truncf %s : f64 to f32\n    linalg.yield %t : f32",
                              in_type="tensor<3x5xf32>"))
     code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", path])
