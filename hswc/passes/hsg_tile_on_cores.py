@@ -62,9 +62,9 @@ from hswc.cpp_identifiers import operator_stem
 from hswc.diagnostics import OpError, copy_location, location_of, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
-from hswc.dialects.ascend_types import element_type_name
 from hswc.elementwise import Elementwise, elementwise, host_kind
 from hswc.index_arith import IRArith
+from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_choice import Choice, choose_schedule
@@ -159,12 +159,11 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
     the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
     their own type here (exact: the host widened them)."""
-    gm = MemRefType(ew.element_type, [DYNAMIC_INDEX])
+    gm = [MemRefType(t, [DYNAMIC_INDEX]) for t in (*ew.input_types, ew.element_type)]
     index = IndexType()
     count = len(ew.inputs)
     scalars = ew.dag.scalars
-    block = Block(arg_types=[gm] * (count + 1) + [index] * len(TILING_FIELDS)
-                  + [F32] * len(scalars))
+    block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS), *[F32] * len(scalars)])
     names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor",
              *_scalar_names(ew))
     for arg, arg_name in zip(block.args, names, strict=True):
@@ -309,7 +308,8 @@ def _body_key(ew: Elementwise) -> tuple[object, ...]:
                     tuple(sorted(body_op.attributes.items()))))
         for result in body_op.results:
             numbers[result] = len(numbers)
-    return (ew.element_type, tuple(block.arg_types), tuple(ew.input_names()), ew.output_name(),
+    return (ew.element_type, ew.input_types, tuple(block.arg_types), tuple(ew.input_names()),
+            ew.output_name(),
             tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
             ew.broadcast)
 
@@ -444,7 +444,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if error.op is op:
                 error.name = display_name(op)
             raise
-        dtype = element_type_name(ew.element_type)
+        dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
         table = functions.setdefault(module, _Functions(module))
@@ -555,9 +555,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 fixed = budget_schedule(fixed, budget, schedule)
                 kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
                 plan, own = tiling_plan(kernel, budget, schedule)
-                plan = broadcast_plan(plan, ew.broadcast, dtype)
-                key = template_tiling_key(dtype, index) if len(variants) > 1 \
-                    else TILING_KEYS[dtype]
+                plan = broadcast_plan(plan, ew.broadcast, kernel.input_dtypes)
+                key = template_tiling_key(output_dtype(dtype), index) if len(variants) > 1 \
+                    else TILING_KEYS[output_dtype(dtype)]
                 kernels.append(_Kernel(Variant(plan, key, above), fixed.queue_depth, own))
             return kernels
         except ValueError as error:
