@@ -1015,7 +1015,7 @@ class LaunchOp(IRDLOperation):
     def _verify_broadcast(self, broadcast: Broadcast, names: Sequence[str],
                           types: Sequence[Attribute]) -> None:
         """Inputs the kernel broadcasts hold its operand's elements; the rest, and the
-        result, have the kernel's output shape; all one element type."""
+        result, have the kernel's output shape (each of its own element type)."""
         *inputs, result = types
         if not isinstance(result, TensorType) or tuple(result.get_shape()) != broadcast.shape:
             raise VerifyException(f"{self.name}: the result must be a tensor of shape "
@@ -1025,7 +1025,7 @@ class LaunchOp(IRDLOperation):
                                   f"{len(broadcast.strides)} inputs, launched with {len(inputs)}")
         for i, (name, t) in enumerate(zip(names, inputs, strict=False)):
             ok = isinstance(t, TensorType) and t.has_static_shape() and (
-                t == result if broadcast.strides[i] is None else
+                t.get_shape() == result.get_shape() if broadcast.strides[i] is None else
                 t.element_count() == broadcast.operand_size(i))
             if not ok:
                 raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "

@@ -18,7 +18,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from hswc import arith_semantics as sem
 from hswc import math_semantics
 from hswc.diagnostics import OpError
-from hswc.math_decompositions import MATH_OPS
+from hswc.dialects.ascend import constant_index
+from hswc.math_decompositions import FPOWI, MATH_OPS, power
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
 UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
@@ -54,6 +55,9 @@ def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     if op.name in MATH_OPS and len(args) == 1:
         _dtype(op, op.operands[0].type)
         return np.asarray(MATH_OPS[op.name](_ArrayBuilder(), args[0]))
+    if op.name == FPOWI and (n := constant_index(op.operands[1])) is not None:
+        _dtype(op, op.operands[0].type)
+        return np.asarray(power(_ArrayBuilder(), args[0], n))
     raise OpError(op, "is not an operation the interpreter runs in an elementwise body")
 
 

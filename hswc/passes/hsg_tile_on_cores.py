@@ -62,7 +62,7 @@ from hswc.cpp_identifiers import operator_stem
 from hswc.diagnostics import OpError, copy_location, location_of, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
-from hswc.elementwise import Elementwise, elementwise, host_kind
+from hswc.elementwise import Elementwise, elementwise, generic_kind, host_kind
 from hswc.index_arith import IRArith
 from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
@@ -96,6 +96,7 @@ from hswc.vectorizer.plan import budget_schedule, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
 INT64_MAX = 2**63 - 1
+OP_NAME = hsg.OP_NAME_ATTR
 F32 = Float32Type()
 
 
@@ -422,7 +423,10 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         for found in list(op.walk()):
             if found.parent is None:  # erased with the generic it was in
                 continue
-            if isinstance(found, GenericOp):
+            if isinstance(found, GenericOp) and OP_NAME not in found.attributes and (
+                    kind := generic_kind(found)) is not None:
+                remark(found, f"stays on the host ({kind})")
+            elif isinstance(found, GenericOp):
                 try:
                     self._tile(found, schedule, platform, functions)
                 except OpError as error:

@@ -31,8 +31,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
+from hswc.dialects.ascend import constant_index
 from hswc.float_formats import float_bits, round_float
-from hswc.math_decompositions import MATH_OPS
+from hswc.math_decompositions import FPOWI, MATH_OPS, SUPPORTED_MATH, power
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,7 +56,8 @@ LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
 SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
                  "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
                  "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant")
-SUPPORTED_TEXT = ", ".join((*SUPPORTED_OPS, *MATH_OPS)) + ", ending in linalg.yield"
+SUPPORTED_TEXT = (", ".join((*SUPPORTED_OPS, *SUPPORTED_MATH))
+                  + " (by a constant exponent), ending in linalg.yield")
 MATH_KINDS = ("exp", "ln", "sqrt", "rsqrt", "abs")
 """The node kinds of the vector unit's math instructions (hswc.math_semantics)."""
 
@@ -144,6 +146,10 @@ class _Builder:
         node = self.values.get(value)
         if node is not None:
             return node
+        if isinstance(value.owner, arith.ConstantOp) and value.owner.parent_block() is self.block:
+            raise OpError(op, f"uses the {value.type} constant {value.owner.value}; an "
+                          "elementwise body computes on f16, bf16 and f32 values and i1 "
+                          "conditions")
         if self._inside(value):
             raise OpError(op, "uses a value of a nested region; an elementwise body may only use "
                           "its arguments, its own results, and float scalars from outside")
@@ -319,8 +325,22 @@ def _node_of(b: _Builder, op: Operation) -> Node:
                   f"{SUPPORTED_TEXT}")
 
 
+def _power_node(b: _Builder, op: Operation) -> Node:
+    """math.fpowi by a constant exponent (hswc.math_decompositions.power) as nodes."""
+    n = constant_index(op.operands[1])
+    if n is None:
+        raise OpError(op, "raises to an exponent that is not an arith.constant; the vectorizer "
+                      "maps math.fpowi by a constant exponent only")
+    if _scalar_dtype(op, op.results[0]) == "i1":
+        raise OpError(op, f"works on {op.results[0].type}; math.fpowi is supported on f16, "
+                      "bf16 and f32 values")
+    return power(_NodeBuilder(b, op), b.operand(op, op.operands[0]), n)
+
+
 def _math_node(b: _Builder, op: Operation) -> Node:
     """A math op's decomposition (hswc.math_decompositions) as nodes; its result's node."""
+    if op.name == FPOWI:
+        return _power_node(b, op)
     if _scalar_dtype(op, op.results[0]) == "i1" or len(op.operands) != 1:
         raise OpError(op, f"works on {op.results[0].type}; math ops are supported on f16, "
                       "bf16 and f32 values")
@@ -360,7 +380,7 @@ def unmapped_op(block: Block) -> Operation | None:
     """The first op of a body the vectorizer has no mapping for (by name; body_dag checks the
     types), None when every op has one."""
     for op in block.ops:
-        if op.name not in SUPPORTED_OPS and op.name not in MATH_OPS \
+        if op.name not in SUPPORTED_OPS and op.name not in SUPPORTED_MATH \
                 and op.name != "linalg.yield":
             return op
     return None
@@ -386,10 +406,14 @@ def body_dag(block: Block, inputs: int | None = None) -> Dag:
     for op in block.ops:
         if op is terminator:
             break
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr) \
+                and dtype_of(op.value.type) is None:
+            continue  # an exponent of math.fpowi; any other use is refused at its user
         if len(op.results) != 1 or op.regions:
             raise OpError(op, f"is not an elementwise operation the vectorizer maps; "
                           f"supported: {SUPPORTED_TEXT}")
-        b.add(_math_node(b, op) if op.name in MATH_OPS else _node_of(b, op), op.results[0])
+        b.add(_math_node(b, op) if op.name in SUPPORTED_MATH else _node_of(b, op),
+              op.results[0])
     result = b.operand(terminator, terminator.operands[0])
     nodes = _live(b.nodes, result)
     for node in nodes:
