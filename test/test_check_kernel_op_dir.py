@@ -1,9 +1,9 @@
-"""hswc-check-kernel on an op folder (examples/check_kernel/leaky_relu_op, written
-for these tests in ops-nn's layout): the op's own op_host tiling, run on the CPU model of the
-tiling context (tools/ascendc_cpu/host), gives every launch; the kernel file, its entry variant,
-the tiling struct and the template arguments are found as the build finds them; attributes are
-matched in either spelling and default to the op definition's. Bad folders, attributes and SoCs
-get one message naming the file.
+"""hswc-check-kernel on an op folder (examples/check_kernel/leaky_relu_op, written for these tests
+in ops-nn's layout): the op's own op_host tiling, run on the CPU model of the tiling context
+(hswc/checker/ascendc_cpu/host), gives every launch; the kernel file, its entry variant, the tiling
+struct and the template arguments are found as the build finds them; attributes are matched in
+either spelling and default to the op definition's. Bad folders, attributes and SoCs get one message
+naming the file.
 
 The fixture's tiling is CANN's split (fixture_tiling.py's, written again in C++): with 4 cores
 and 16 KiB of UB, blockFactor = ceil(n / 4), ubFactor = (16384 - 1024) // (2*2*size + 12) // 128

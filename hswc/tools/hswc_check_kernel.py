@@ -5,15 +5,15 @@
         [--template-args [DTYPE:]ARGS] [--soc SOC] [--entry NAME] [--dtypes f16,bf16,f32]
         [--sizes N,...] [--input NPY ...] ...
 
-KERNEL is an op_kernel directory (or an ops-nn operator directory, or one .cpp). Its sources
-are compiled unchanged against tools/ascendc_cpu (g++), once per dtype; every run launches the
-entry on each core of the launch with the tiling values, on generated inputs (every f16/bf16
-bit pattern, f32 around the reference's thresholds, special values, sizes around each tail and
-core boundary of the tiling) or on the --input files, and compares every output bit for bit
-with the reference. The report gives, per dtype and size, the mismatches (values, signs of
-zero, NaN class) with the first differing elements in hex, and every hardware rule the kernel
-broke, each naming its AscendC call. Exit status 0 only when every run is bit-exact and no rule
-broke; 1 otherwise, and for bad input (one message, no traceback).
+KERNEL is an op_kernel directory (or an ops-nn operator directory, or one .cpp). Its sources are
+compiled unchanged against hswc/checker/ascendc_cpu (g++), once per dtype; every run launches the
+entry on each core of the launch with the tiling values, on generated inputs (every f16/bf16 bit
+pattern, f32 around the reference's thresholds, special values, sizes around each tail and core
+boundary of the tiling) or on the --input files, and compares every output bit for bit with the
+reference. The report gives, per dtype and size, the mismatches (values, signs of zero, NaN class)
+with the first differing elements in hex, and every hardware rule the kernel broke, each naming its
+AscendC call. Exit status 0 only when every run is bit-exact and no rule broke; 1 otherwise, and for
+bad input (one message, no traceback).
 
 Options that take `DTYPE:` before their value (`--tiling f16:ubFactor=4096`, `--template-args
 bf16:bfloat16_t,1`, `-D f32:X=1`, `--tiling-key f16:3`) apply to that dtype only; `{T}` in
