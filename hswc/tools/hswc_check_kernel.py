@@ -26,7 +26,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from hswc.tools.cli import exit_status, report
+from hswc.tools.cli import add_version_option, exit_status, report
 
 TOOL = "hswc-check-kernel"
 
@@ -39,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=TOOL, description="Run a hand-written AscendC kernel on the CPU model of AscendC "
         "and compare it bit for bit with hswc's semantics.")
+    add_version_option(p)
     p.add_argument("kernel", nargs="?",
                    help="op_kernel directory, ops-nn operator directory or .cpp file")
     p.add_argument("--sweep", metavar="OPS_NN_DIR",
