@@ -181,6 +181,7 @@ def _sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
     from hswc.checker.errors import CheckError
     from hswc.checker.sweep import SWEEP_LIMIT, sweep, table
+    from hswc.progress import Progress
 
     if args.kernel is not None or args.op is not None:
         return report(TOOL, "--sweep checks every op folder it finds: give no KERNEL or --op")
@@ -193,7 +194,8 @@ def _sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     try:
         base = _options(args)
         socs = (args.soc,) if "--soc" in argv else None
-        rows = sweep(root, base, socs)  # type: ignore[arg-type]
+        with Progress(0, f"{TOOL} --sweep") as progress:  # a line on a terminal, else quiet
+            rows = sweep(root, base, socs, progress)  # type: ignore[arg-type]
     except CheckError as error:
         return report(TOOL, str(error))
     print(table(rows))
