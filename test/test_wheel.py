@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from hswc.tools import hswc_check_kernel, hswc_emit, hswc_opt, hswc_run
+from hswc.tools import hswc_check_kernel, hswc_emit, hswc_from_torch, hswc_opt, hswc_run
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "hswc"
@@ -124,7 +124,7 @@ def test_no_module_builds_a_path_above_the_package() -> None:
 
 @pytest.mark.parametrize("tool, main", [
     ("hswc-opt", hswc_opt.main), ("hswc-run", hswc_run.main), ("hswc-emit", hswc_emit.main),
-    ("hswc-check-kernel", hswc_check_kernel.run)])
+    ("hswc-check-kernel", hswc_check_kernel.run), ("hswc-from-torch", hswc_from_torch.main)])
 def test_each_tool_says_hswcs_version(tool: str, main: object, capsys: pytest.CaptureFixture[str],
                                       ) -> None:
     xdsl = next(d.split("==")[1] for d in PYPROJECT["project"]["dependencies"]
@@ -139,7 +139,8 @@ def test_the_tools_are_the_scripts_pyproject_installs() -> None:
     assert scripts == {"hswc-opt": "hswc.tools.hswc_opt:main",
                        "hswc-run": "hswc.tools.hswc_run:main",
                        "hswc-emit": "hswc.tools.hswc_emit:main",
-                       "hswc-check-kernel": "hswc.tools.hswc_check_kernel:main"}
+                       "hswc-check-kernel": "hswc.tools.hswc_check_kernel:main",
+                       "hswc-from-torch": "hswc.tools.hswc_from_torch:main"}
 
 
 # endregion
