@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from hswc.from_torch.errors import InputSpecError
-from hswc.from_torch.export import function_name, op_type
+from hswc.from_torch.errors import InputSpecError, SourceError
+from hswc.from_torch.export import function_name, load_source, op_type
 from hswc.from_torch.inputs import DEFAULT_DIM_SIZE, InputSpec, dim_sizes, parse_spec
 from hswc.tools.hswc_from_torch import main
 
@@ -110,6 +110,26 @@ def test_usage_errors_are_one_message(argv: list[str], message: str,
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_sources_that_cannot_be_loaded_are_named(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("syntax.py").write_text("def broken(:\n")
+    Path("raises.py").write_text("import math\n\nraise ValueError('no model here')\n")
+    Path("defines.py").write_text("def act(x):\n    return x\n")
+    for source, message in [
+            ("act", "'act': name what to export as FILE.py:NAME or package.module:NAME"),
+            ("nosuch.py:f", "cannot read 'nosuch.py': no such file"),
+            ("syntax.py:broken", "importing 'syntax.py' raised SyntaxError: invalid syntax "
+                                 "(syntax.py, line 1)"),
+            ("raises.py:f", f"importing 'raises.py' raised ValueError: no model here "
+                            f"({tmp_path / 'raises.py'}:3)"),
+            ("defines.py:acts", "'defines.py' has no 'acts' (it defines: act)"),
+            ("no_such_module:f", "no module 'no_such_module' (give FILE.py:NAME for a file)")]:
+        with pytest.raises(SourceError) as error:
+            load_source(source)
+        assert str(error.value) == message
 
 
 def test_names() -> None:

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import re
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from hswc.from_torch.errors import ExportError, SourceError
@@ -72,11 +76,15 @@ def _import(name: str) -> Any:
 
 
 def _where(error: BaseException, file: Path | None) -> str:
-    """`Type: message (file:line)`, at the deepest frame in `file` (else the deepest)."""
-    frames = traceback.extract_tb(error.__traceback__)
-    inside = [f for f in frames if file is not None and Path(f.filename) == file.resolve()]
-    frame = (inside or frames or [None])[-1]
-    place = f" ({frame.filename}:{frame.lineno})" if frame is not None else ""
+    """`Type: message (file:line)`, at the deepest frame of the user's code: in `file`, else
+    outside Python's import machinery (a SyntaxError names its place itself)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if not f.filename.startswith("<frozen ") and f.filename != __file__]
+    if file is not None:
+        frames = [f for f in frames if Path(f.filename).resolve() == file.resolve()]
+    place = ""
+    if frames and not isinstance(error, SyntaxError):
+        place = f" ({frames[-1].filename}:{frames[-1].lineno})"
     return f"{type(error).__name__}: {error}{place}"
 
 
@@ -91,8 +99,12 @@ def _instance(value: Any, source: str) -> Any:
         except TypeError as error:
             raise SourceError(f"'{source}' cannot be made without arguments ({error}): give a "
                               "module instance or a function") from None
+    if isinstance(value, ModuleType):
+        raise SourceError(f"'{source}' is the Python module {value.__name__}, not a function or "
+                          "an nn.Module")
     if not callable(value):
-        raise SourceError(f"'{source}' is a {type(value).__name__}, not a function or a module")
+        raise SourceError(f"'{source}' is a {type(value).__name__}, not a function or an "
+                          "nn.Module")
     return value
 
 
@@ -127,10 +139,27 @@ def export_linalg(fn: Any, inputs: tuple[Any, ...], dynamic_shapes: Any,
             return self.fn(*args)
 
     try:
-        module = fx.export_and_import(Call(), *inputs, output_type="linalg-on-tensors",
-                                      dynamic_shapes=dynamic_shapes, func_name=func_name)
+        with _torch_logs_quiet():
+            module = fx.export_and_import(Call(), *inputs, output_type="linalg-on-tensors",
+                                          dynamic_shapes=dynamic_shapes, func_name=func_name)
     except Exception as error:
         lines = [line for line in str(error).strip().splitlines()][:MESSAGE_LINES] or [""]
         raise ExportError(f"torch.export / torch-mlir could not export {func_name}: "
                           f"{type(error).__name__}: " + "\n".join(lines)) from None
     return str(module)
+
+
+@contextmanager
+def _torch_logs_quiet() -> Iterator[None]:
+    """torch's loggers held to CRITICAL: a failed export logs its whole traceback on stderr
+    before raising, and its message is what the step reports."""
+    loggers = [logging.getLogger(name) for name in logging.root.manager.loggerDict
+               if name == "torch" or name.startswith("torch.")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
