@@ -21,6 +21,7 @@ from hswc.from_torch.errors import (
     InputSpecError,
     LoweringError,
     MissingExtra,
+    RunError,
     SourceError,
     TorchStepError,
     WriteError,
@@ -28,5 +29,5 @@ from hswc.from_torch.errors import (
 from hswc.from_torch.inputs import InputSpec
 
 __all__ = ["CheckFailed", "Compiled", "EmitError", "ExportError", "InputSpec", "InputSpecError",
-           "LoweringError", "MissingExtra", "SourceError", "TorchStepError", "WriteError",
-           "compile"]
+           "LoweringError", "MissingExtra", "RunError", "SourceError", "TorchStepError",
+           "WriteError", "compile"]

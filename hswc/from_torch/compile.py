@@ -27,7 +27,14 @@ from typing import Any
 import numpy as np
 
 from hswc.from_torch.check import Comparison, compare
-from hswc.from_torch.errors import CheckFailed, EmitError, InputSpecError, LoweringError, WriteError
+from hswc.from_torch.errors import (
+    CheckFailed,
+    EmitError,
+    InputSpecError,
+    LoweringError,
+    RunError,
+    WriteError,
+)
 from hswc.from_torch.export import export_linalg, function_name, op_type
 from hswc.from_torch.extra import require
 from hswc.from_torch.inputs import (
@@ -85,7 +92,8 @@ def compile(fn: Any, example_inputs: Sequence[Any], *,
     temporary one). emit: the package's folder. name: the package's op type (default: the
     function's name in CamelCase). soc: the SoC to lower and check for. report: called with a
     line per step done. Raises a TorchStepError (MissingExtra, InputSpecError, SourceError,
-    ExportError, LoweringError, CheckFailed, EmitError) with a message saying what failed.
+    ExportError, LoweringError, RunError, CheckFailed, EmitError, WriteError) with a message
+    saying what failed.
     """
     torch, _ = require()
     say: Report = report or (lambda line: None)
@@ -106,7 +114,7 @@ def compile(fn: Any, example_inputs: Sequence[Any], *,
         with torch.no_grad():
             expected = fn(*inputs)
         expected = tuple(expected) if isinstance(expected, tuple | list) else (expected,)
-        outputs = kernel.run(*(to_numpy(t) for t in inputs)).outputs
+        outputs = _run(kernel, inputs)
         comparisons = tuple(compare([from_numpy(np.asarray(v)) for v in outputs], expected))
         for comparison in comparisons:
             say(comparison.summary())
@@ -173,6 +181,17 @@ def _lower(exported: Path, target: Path, soc: str) -> tuple[Any, Path]:
     Printer(stream=stream).print_op(kernel.module)
     _write({target: stream.getvalue() + "\n"})
     return kernel, target
+
+
+def _run(kernel: Any, inputs: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
+    """The kernel's results on the example inputs (hswc's interpreter, as hswc-run runs it)."""
+    from hswc.runner import RunnerError
+
+    try:
+        return kernel.run(*(to_numpy(t) for t in inputs)).outputs
+    except RunnerError as error:
+        raise RunError(f"hswc-run of the lowered kernel on the example inputs failed: "
+                       f"{error}") from None
 
 
 def _kernels(kernel: Any) -> str:

@@ -30,6 +30,10 @@ class LoweringError(TorchStepError):
     """hswc did not lower what torch-mlir exported (the message says what it refused)."""
 
 
+class RunError(TorchStepError):
+    """hswc's interpreter refused to run the lowered kernel on the example inputs."""
+
+
 class CheckFailed(TorchStepError):
     """hswc's result is outside torch.testing.assert_close's tolerances of eager PyTorch's."""
 
