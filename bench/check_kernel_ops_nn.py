@@ -36,9 +36,12 @@ def _commit(path: Path | None, given: str | None) -> str:
 
 
 def _rows_from_table(text: str) -> list[tuple[str, str, str, str]]:
-    """The sweep's printed table (`kernel  soc  dtype  verdict`) back into rows."""
+    """The sweep's printed table (`kernel  soc  dtype  verdict`, up to the blank line before its
+    counts) back into rows."""
     rows = []
     for line in text.splitlines()[1:]:
+        if not line.strip():
+            break
         words = line.split(None, 3)
         if len(words) == 4:
             rows.append((words[0], words[1], words[2], words[3]))
@@ -46,8 +49,9 @@ def _rows_from_table(text: str) -> list[tuple[str, str, str, str]]:
 
 
 def _rows_from_progress(text: str) -> list[tuple[str, str, str, str]]:
-    """The sweep's progress lines (`[k/N] NAME on SOC: how`, then `    DTYPE: verdict`) into
-    rows: the verdicts of a sweep stopped before its table."""
+    """The progress lines sweeps printed on stderr before hswc.progress (`[k/N] NAME on SOC:
+    how`, then `    DTYPE: verdict`) into rows: the verdicts of such a sweep stopped before its
+    table. (Sweeps now print nothing in a pipe until their table.)"""
     rows, kernel, soc = [], "", ""
     for line in text.splitlines():
         if line.startswith("[") and " on " in line:
@@ -78,13 +82,6 @@ def _sweep(ops_nn: Path, max_size: int) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def _kind(verdict: str) -> str:
-    for kind in ("not checkable", "outside", "differing", "rule broken", "within", "bit-exact"):
-        if verdict.startswith(kind) or (kind != "not checkable" and kind in verdict):
-            return kind
-    return "other"
-
-
 def _maps_to(ops_nn: Path, kernel: str) -> str:
     from hswc.checker.sweep import mapping
 
@@ -97,7 +94,9 @@ def _maps_to(ops_nn: Path, kernel: str) -> str:
 
 def markdown(rows: list[tuple[str, str, str, str]], ops_nn: Path, ops_nn_commit: str,
              opbase_commit: str) -> str:
-    counts = Counter(_kind(v) for *_, v in rows)
+    from hswc.checker.sweep import verdict_kind
+
+    counts = Counter(verdict_kind(v) for *_, v in rows)
     lines = [
         "# hswc-check-kernel on ops-nn's activation kernels",
         "",
@@ -128,8 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="a sweep's printed table: FILE (a sweep of OPS_NN itself) or PART=FILE "
                         "(a sweep of OPS_NN/PART); repeat for several")
     p.add_argument("--progress", action="append", default=[],
-                   help="a sweep's progress lines (its stderr), FILE or PART=FILE, for a sweep "
-                        "stopped before its table")
+                   help="the progress lines (stderr) of a sweep from before hswc.progress, "
+                        "FILE or PART=FILE, for a sweep stopped before its table")
     p.add_argument("--commit", help="ops-nn's commit (default: git rev-parse in OPS_NN)")
     p.add_argument("--opbase-commit", help="opbase's commit (default: git rev-parse there)")
     args = p.parse_args(argv)

@@ -1,15 +1,14 @@
 """The one model of each AscendC vector math instruction: Exp, Ln, Sqrt, Rsqrt, over numpy arrays.
 
-AscendC's Exp, Ln, Sqrt and Rsqrt on Atlas A2/A3 are hardware instructions whose results are
-not published (asc-devkit documents them only as "dst = e^src", "dst = ln(src)", ...). hswc
-models each as the exact function, evaluated in double by the algorithm below and rounded once
-(RNE) to T: correctly rounded in T, assumed, except where the exact value lies within about
-2^-50 (relatively) of a rounding boundary of T. The algorithms use only IEEE double +, -, *, /,
-sqrt, rint, frexp and ldexp (no libm transcendental, whose last bit differs between libraries),
-in a fixed order, so the C++ CPU model (tools/ascendc_cpu/ascendc_cpu_vec_math.h), which performs
-the same double operations in the same order (with no fused multiply-add), computes the same
-bits; the interpreter runs these functions at every IR level, so every level and the CPU build
-agree to the bit.
+AscendC's Exp, Ln, Sqrt and Rsqrt on Atlas A2/A3 are hardware instructions whose results are not
+published (asc-devkit documents them only as "dst = e^src", "dst = ln(src)", ...). hswc models each
+as the exact function, evaluated in double by the algorithm below and rounded once (RNE) to T:
+correctly rounded in T, assumed, except where the exact value lies within about 2^-50 (relatively)
+of a rounding boundary of T. The algorithms use only IEEE double +, -, *, /, sqrt, rint, frexp and
+ldexp (no libm transcendental, whose last bit differs between libraries), in a fixed order, so the
+C++ CPU model (hswc/checker/ascendc_cpu/ascendc_cpu_vec_math.h), which performs the same double
+operations in the same order (with no fused multiply-add), computes the same bits; the interpreter
+runs these functions at every IR level, so every level and the CPU build agree to the bit.
 
 Special values, the same for every T: a NaN input gives that NaN quieted (sign and payload
 kept); an invalid operation (Ln or Sqrt or Rsqrt of a negative number, -inf included) gives the

@@ -4,8 +4,8 @@ The table is written once, in `hswc/api_tables.def` (rows `ASCENDC_API(call, res
 types, dav_3510 types)`, from asc-devkit's headers and API docs; the file says which). This
 module reads it for the vectorizer (which calls a body may use in which dtype), the `ascend`
 dialect's verifiers (what some SoC takes) and the interpreter (what the SoC it runs on takes);
-the C++ CPU model includes the same file (tools/ascendc_cpu/ascendc_cpu_api.h), so the printer's
-kernels, the interpreter and hswc-check-kernel agree on one table.
+the C++ CPU model includes the same file (hswc/checker/ascendc_cpu/ascendc_cpu_api.h), so the
+printer's kernels, the interpreter and hswc-check-kernel agree on one table.
 
 A call is *exact* on a dtype when the SoC takes it there and its result is specified bit for
 bit: every call of f16 and f32 (one IEEE rounding to nearest even, as on A2/A3), and on bf16
@@ -30,7 +30,7 @@ FAMILIES: Final = ("dav_c220", "dav_3510")
 """The table's columns, in order: Atlas A2/A3, Ascend 950."""
 FAMILY_NAMES: Final = {"dav_c220": "Atlas A2/A3", "dav_3510": "Ascend 950"}
 CPP_DEFINES: Final = {"dav_c220": (), "dav_3510": ("ASCENDC_CPU_DAV_3510",)}
-"""The -D flags that build the CPU model (tools/ascendc_cpu) for a family."""
+"""The -D flags that build the CPU model (hswc/checker/ascendc_cpu) for a family."""
 IR_TYPES: Final = {"half": "f16", "bfloat16_t": "bf16", "float": "f32", "int16_t": "i16",
                    "uint16_t": "ui16", "int32_t": "i32", "uint32_t": "ui32"}
 """AscendC element type -> the IR's spelling."""

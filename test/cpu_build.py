@@ -1,6 +1,6 @@
-"""Build emitted AscendC kernels against the CPU model in tools/ascendc_cpu, and run them.
+"""Build emitted AscendC kernels against the CPU model in hswc/checker/ascendc_cpu, and run them.
 
-`build()` compiles kernel sources into the harness (tools/ascendc_cpu/harness.cpp) with g++,
+`build()` compiles kernel sources into the harness (hswc/checker/ascendc_cpu/harness.cpp) with g++,
 several at once (a Build's `flags` carry the harness's -D options: HSWC_KERNEL_ENTRY,
 HSWC_GM_INPUTS, ...); `run_kernel()` runs one on numpy arrays the way the host would launch it:
 the tiling from `hswc.tiling.compute_tiling` as a tiling file, one harness block per used core,

@@ -1,4 +1,4 @@
-"""The CPU model's library Erf and Tanh (tools/ascendc_cpu/ascendc_cpu_vec_library.h) against
+"""The CPU model's library Erf and Tanh (hswc/checker/ascendc_cpu/ascendc_cpu_vec_library.h) against
 this file's own model of asc-devkit's sequences (impl/adv_api/detail/math/erf, tanh), step by
 step in numpy float32 (IEEE arithmetic), hswc.math_semantics.exp for the Exp instruction, exact
 rationals for the fused multiply-adds; and against the exact functions (how close the sequences

@@ -1,4 +1,4 @@
-"""The CPU model of AscendC (tools/ascendc_cpu) checks itself before it checks kernels.
+"""The CPU model of AscendC (hswc/checker/ascendc_cpu) checks itself before it checks kernels.
 
 Builds the model's self-test with g++ (-Wall -Wextra -Werror) and requires every assertion to
 pass and every modelled hardware-rule violation to end in one `ascendc_cpu:` line and exit 3.

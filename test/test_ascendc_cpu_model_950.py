@@ -1,9 +1,9 @@
-"""The Ascend 950 parts of the CPU model of AscendC (tools/ascendc_cpu, -DASCENDC_CPU_DAV_3510)
-check themselves: test/cpp_fixtures/selftest_950.cpp, built once with g++ -Wall -Wextra -Werror,
-runs each group of checks (NDDMA's multi-dimensional DataCopy with padding and broadcast strides,
-DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling, UB -> UB Copy, the
-MicroAPI calls, Axpy, the level-0 compare and select where they differ from Atlas A2/A3) and
-each of its violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
+"""The Ascend 950 parts of the CPU model of AscendC (hswc/checker/ascendc_cpu,
+-DASCENDC_CPU_DAV_3510) check themselves: test/cpp_fixtures/selftest_950.cpp, built once with g++
+-Wall -Wextra -Werror, runs each group of checks (NDDMA's multi-dimensional DataCopy with padding
+and broadcast strides, DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling,
+UB -> UB Copy, the MicroAPI calls, Axpy, the level-0 compare and select where they differ from Atlas
+A2/A3) and each of its violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
 """
 
 from __future__ import annotations

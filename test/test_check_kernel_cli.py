@@ -149,7 +149,8 @@ def test_a_kernel_that_does_not_compile_shows_gxxs_first_errors(tmp_path: Path) 
     source = _edited_leaky_relu(tmp_path, "broken.cpp", "op.SetSlope(tilingData.negativeSlope);",
                                 "op.SetSlope(tilingData.slope);")
     done = _run(str(source), *LEAKY[1:], "--dtypes", "f32")
-    _refused(done, f"the kernel {source} does not compile against tools/ascendc_cpu (for f32):")
+    _refused(done, f"the kernel {source} does not compile against hswc/checker/ascendc_cpu "
+                   "(for f32):")
     assert f"{source}:" in done.stderr and "has no member named 'slope'" in done.stderr
 
 

@@ -25,7 +25,7 @@ from hswc.checker.check import build_plans, check, plan, run_plan
 from hswc.checker.errors import CheckError
 from hswc.checker.expected import from_op
 from hswc.checker.options import CheckOptions, tiling_source
-from hswc.checker.sweep import Row, sweep
+from hswc.checker.sweep import Row, mapping, sweep
 from hswc.checker.tiling_values import load_function
 from hswc.platform import get_platform
 
@@ -124,13 +124,13 @@ def test_the_sweep_checks_mask_folders_from_the_folder_alone(tmp_path: Path) -> 
     tree = tmp_path / "ops-nn"
     shutil.copytree(FORWARD, tree / "activation" / "relu_v2")
     shutil.copytree(BACKWARD, tree / "activation" / "relu_grad_v2")
-    lines: list[str] = []
     base = replace(RELU, kernel="", op=None, attrs={}, ignore_nan_inputs=(), dtypes=("f32",),
                    sizes=(129,))
-    rows = sweep(tree, base, None, lines.append)
+    rows = sweep(tree, base, None)
     assert rows == [Row("activation/relu_grad_v2", "ascend950", "f32", "bit-exact (1 run)"),
                     Row("activation/relu_v2", "ascend950", "f32", "bit-exact (1 run)")]
-    assert "relu_v2 = hsg.threshold(threshold=0, value=0)" in lines[-2]
+    assert "relu_v2 = hsg.threshold(threshold=0, value=0)" in mapping(tree / "activation"
+                                                                      / "relu_v2")[2]
 
 
 def test_a_uint1_tensor_no_mask_rule_covers_is_one_message(

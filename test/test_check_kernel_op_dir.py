@@ -1,9 +1,9 @@
-"""hswc-check-kernel on an op folder (examples/check_kernel/leaky_relu_op, written
-for these tests in ops-nn's layout): the op's own op_host tiling, run on the CPU model of the
-tiling context (tools/ascendc_cpu/host), gives every launch; the kernel file, its entry variant,
-the tiling struct and the template arguments are found as the build finds them; attributes are
-matched in either spelling and default to the op definition's. Bad folders, attributes and SoCs
-get one message naming the file.
+"""hswc-check-kernel on an op folder (examples/check_kernel/leaky_relu_op, written for these tests
+in ops-nn's layout): the op's own op_host tiling, run on the CPU model of the tiling context
+(hswc/checker/ascendc_cpu/host), gives every launch; the kernel file, its entry variant, the tiling
+struct and the template arguments are found as the build finds them; attributes are matched in
+either spelling and default to the op definition's. Bad folders, attributes and SoCs get one message
+naming the file.
 
 The fixture's tiling is CANN's split (fixture_tiling.py's, written again in C++): with 4 cores
 and 16 KiB of UB, blockFactor = ceil(n / 4), ubFactor = (16384 - 1024) // (2*2*size + 12) // 128
@@ -18,12 +18,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fake_terminal import FakeClock, FakeTerminal
 
 from hswc.checker.check import build_plans, check, plan, run_plan
 from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions
 from hswc.checker.report import RunOutcome
 from hswc.checker.sweep import Row, mapping, sweep, table
+from hswc.progress import ERASE, Progress
 
 FOLDER = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "leaky_relu_op"
 BASE = CheckOptions(kernel=str(FOLDER), op="hsg.leaky_relu", soc="ascend950", core_num=4,
@@ -177,17 +179,47 @@ def test_sweep_checks_every_mapped_folder_on_each_configured_soc(tmp_path: Path)
                                                  str(FOLDER.parent / "elementwise_kernel.h")))
     for unmapped in ("crelu/op_host", "crelu/op_kernel"):
         (tree / "activation" / unmapped).mkdir(parents=True)
-    lines: list[str] = []
-    rows = sweep(tree, replace(BASE, kernel="", dtypes=("f32",), sizes=(129,)), None,
-                 lines.append)
+    terminal = FakeTerminal()
+    with Progress(0, "sweep", terminal, clock=FakeClock(), tick=None) as progress:
+        rows = sweep(tree, replace(BASE, kernel="", dtypes=("f32",), sizes=(129,)), None,
+                     progress)
     assert rows == [Row("activation/leaky_relu", "ascend950", "f32", "bit-exact (1 run)"),
                     Row("activation/leaky_relu", "ascend910b", "f32", "bit-exact (1 run)")]
-    assert lines == ["[2/2] activation/leaky_relu on ascend950: leaky_relu = hsg.leaky_relu "
-                     "(same name)", "    f32: bit-exact (1 run)",
-                     "[2/2] activation/leaky_relu on ascend910b: leaky_relu = hsg.leaky_relu "
-                     "(same name)", "    f32: bit-exact (1 run)"]
-    assert table(rows).splitlines()[1].split() == ["activation/leaky_relu", "ascend950", "f32",
-                                                   "bit-exact", "(1", "run)"]
+    # one mapped folder of two op folders (crelu maps to no hsg op), on each SoC in turn
+    assert terminal.getvalue().split(ERASE) == ["", "sweep 0/1 0s activation/leaky_relu on "
+                                                "ascend950", "sweep 0/1 0s activation/"
+                                                "leaky_relu on ascend910b", "sweep 1/1 0s "
+                                                "activation/leaky_relu on ascend910b", ""]
+    assert mapping(folder) == ("hsg.leaky_relu", {}, "leaky_relu = hsg.leaky_relu (same name)")
+    assert table(rows).splitlines() == [
+        "kernel                 soc         dtype  verdict",
+        "activation/leaky_relu  ascend950   f32    bit-exact (1 run)",
+        "activation/leaky_relu  ascend910b  f32    bit-exact (1 run)",
+        "",
+        "2 rows: bit-exact 2"]
+
+
+def test_the_sweeps_table_ends_with_its_rows_counted_by_verdict() -> None:
+    rows = [Row("a", "ascend910b", "f16", "bit-exact (20 runs)"),
+            Row("a", "ascend910b", "f32", "differing (2 of 20 runs: values 3, signs of zero 0, "
+                                          "NaN class 0); rule broken (gm-out-of-bounds)"),
+            Row("b", "ascend950", "f16", "within torch (6 runs, max 1.5 ulp)"),
+            Row("c", "ascend950", "-", "not checkable: does not compile (x)"),
+            Row("d", "ascend950", "f16", "rule broken (ub-overflow)")]
+    assert table(rows).splitlines()[-2:] == [
+        "", "5 rows: bit-exact 1, within 1, rule broken 1, differing 1, not checkable 1"]
+    assert table([]).splitlines() == ["kernel  soc  dtype  verdict", "", "0 rows"]
+
+
+def test_a_sweep_in_a_pipe_prints_only_its_table(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from hswc.tools.hswc_check_kernel import run
+
+    for unmapped in ("crelu/op_host", "crelu/op_kernel"):
+        (tmp_path / "activation" / unmapped).mkdir(parents=True)
+    assert run(["--sweep", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert (out, err) == ("kernel  soc  dtype  verdict\n\n0 rows\n", "")
 
 
 @pytest.mark.parametrize(("argv", "message"), [

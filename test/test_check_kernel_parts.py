@@ -326,8 +326,8 @@ def test_build_errors_name_the_unmodelled_mask_repeat_form(tmp_path: Path) -> No
     assert run.returncode != 0
     lines = summarise_errors(run.stdout + run.stderr)
     assert lines[0] == ("the kernel calls a mask/repeat (level-0) form of Adds, which "
-                        "tools/ascendc_cpu does not model (it models those of Copy, Compare, "
-                        "Compares / CompareScalar and Select)"), lines
+                        "hswc/checker/ascendc_cpu does not model (it models those of Copy, "
+                        "Compare, Compares / CompareScalar and Select)"), lines
     assert not any("Compares" in line and "error" in line for line in lines), lines
 
 

@@ -1,5 +1,5 @@
 """The emitted AscendC kernels, compiled with g++ against the CPU model of AscendC
-(tools/ascendc_cpu), give bit for bit what the reference model and the interpreter give.
+(hswc/checker/ascendc_cpu), give bit for bit what the reference model and the interpreter give.
 
 One translation unit with the f16, f32 and bf16 kernels (what `hswc-opt --lower-to-ascend
 -t ascendc` prints for a module with the three) is built once per session with

@@ -2,8 +2,8 @@
 CopyIn; with rows of whole 32-byte blocks, a DataCopyPad per row run), of a per-row scale
 (element loop; GetValue + Duplicate per row run) and of a product with a rank-0 argument (one
 GetValue, then Duplicate), compiled with
-g++ -Wall -Wextra -Werror against the CPU model of AscendC (tools/ascendc_cpu), give bit for bit
-what the interpreter gives, and what numpy's broadcasting gives."""
+g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu), give bit
+for bit what the interpreter gives, and what numpy's broadcasting gives."""
 
 from __future__ import annotations
 

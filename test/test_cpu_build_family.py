@@ -1,6 +1,6 @@
 """Every named op of the family, printed as AscendC (`--lower-to-ascend -t ascendc`) and compiled
-with g++ -Wall -Wextra -Werror against the CPU model of AscendC (tools/ascendc_cpu), gives bit
-for bit what the interpreter gives and, for every non-NaN x, what the reference model
+with g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu), gives
+bit for bit what the interpreter gives and, for every non-NaN x, what the reference model
 (hswc.reference, from FAMILY.md) gives: every f16 and bf16 bit pattern of x, and f32 samples
 around the op's thresholds and attribute values, with the attributes passed at run time
 through the tiling struct."""

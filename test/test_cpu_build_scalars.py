@@ -1,10 +1,10 @@
-"""Kernels with run-time scalars on the CPU model of AscendC (tools/ascendc_cpu).
+"""Kernels with run-time scalars on the CPU model of AscendC (hswc/checker/ascendc_cpu).
 
-The printed C++ of both kernels of test/lit/printer/scalar-arguments.mlir is compiled with
-g++ -std=c++17 -Wall -Wextra -Werror into test/cpp_fixtures/one_input_driver.cpp, which hands
-the kernel its tiling struct as raw bytes, float fields included (tools/ascendc_cpu/harness.cpp
-passes HardSwishGrad's three int64 values only). Each run must match the interpreter bit for
-bit (NaNs as NaNs) on the tiling and scalars the interpreter's launch recorded.
+The printed C++ of both kernels of test/lit/printer/scalar-arguments.mlir is compiled with g++
+-std=c++17 -Wall -Wextra -Werror into test/cpp_fixtures/one_input_driver.cpp, which hands the kernel
+its tiling struct as raw bytes, float fields included (hswc/checker/ascendc_cpu/harness.cpp passes
+HardSwishGrad's three int64 values only). Each run must match the interpreter bit for bit (NaNs as
+NaNs) on the tiling and scalars the interpreter's launch recorded.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ under the reference schedule, the fast one and a random combination of the sched
 1, 3 and 48 cores with UB sizes that make every core run several chunks, equals the
 independent evaluator (elementwise_evaluator.py) bit for bit: all NaNs are equal, -0 and +0
 differ. The emitted C++ of a handful of bodies, built against the CPU model of AscendC
-(tools/ascendc_cpu) and run on every core of the launch, agrees too.
+(hswc/checker/ascendc_cpu) and run on every core of the launch, agrees too.
 """
 
 from __future__ import annotations

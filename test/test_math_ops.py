@@ -2,7 +2,7 @@
 and absf through every level, the CPU build, and against the exact functions.
 
 Each op runs at the linalg, tiled, blocked and ascend levels and as C++ on the CPU model of
-AscendC (tools/ascendc_cpu), on every f16 pattern and f32 samples with the specials; all must
+AscendC (hswc/checker/ascendc_cpu), on every f16 pattern and f32 samples with the specials; all must
 agree bit for bit (any NaN matching any NaN, as test_cpu_build_family says why). Against the
 exact function (mpmath, rounded once to the type) the error stays within each op's bound: half
 an ulp plus the rounding-boundary slack for the instructions modelled as correctly rounded,

@@ -1,6 +1,6 @@
 """Kernel variants (hsg-tile-on-cores / convert-hsg-to-ascend options): the options, their UB
 plans, a proof from the IR that every plan fits, and their bits against hswc.reference in the
-interpreter (hswc.runner) and in the CPU build of the emitted C++ (tools/ascendc_cpu)."""
+interpreter (hswc.runner) and in the CPU build of the emitted C++ (hswc/checker/ascendc_cpu)."""
 
 from __future__ import annotations
 
@@ -312,7 +312,8 @@ def _cpu_build_helpers():
 
 @pytest.fixture(scope="module")
 def fast_cpu_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The fast variant's emitted C++ for the three dtypes, built against tools/ascendc_cpu."""
+    """The fast variant's emitted C++ for the three dtypes, built against the CPU model
+    (hswc/checker/ascendc_cpu)."""
     cpu_build = _cpu_build_helpers()
     text = "".join(module_text(dt).replace("@hsg(", f"@hsg_{dt}(") for dt in DTYPES)
     directory = tmp_path_factory.mktemp("variants_cpu_build")

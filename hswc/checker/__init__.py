@@ -1,6 +1,6 @@
 """hswc-check-kernel: a hand-written AscendC kernel run against hswc's semantics, bit for bit.
 
-The sources compile unchanged against tools/ascendc_cpu, the C++ CPU model of AscendC; every
+The sources compile unchanged against hswc/checker/ascendc_cpu, the C++ CPU model of AscendC; every
 run launches the kernel on each core with the given tiling, on generated or given inputs, and
 its outputs are compared bit for bit with the reference (a named op's golden model, or a
 module run by hswc's interpreter); every hardware rule the model saw broken is reported with

@@ -1,6 +1,6 @@
 """Compiling a hand-written kernel, unchanged, into the CPU model's harness.
 
-One executable per dtype: tools/ascendc_cpu/harness.cpp with the kernel's entry source
+One executable per dtype: hswc/checker/ascendc_cpu/harness.cpp with the kernel's entry source
 included (-DHSWC_KERNEL_SOURCE), its GM argument counts, its DTYPE_* macros defined as the
 element type, every template instance the runs need (HSWC_KERNEL_INSTANCES, run by position
 with --instance) or the plain entry (HSWC_KERNEL_UNTEMPLATED), and the tiling struct with its
@@ -22,7 +22,8 @@ from pathlib import Path
 from hswc.checker import build_cache
 from hswc.checker.errors import CheckError
 
-MODEL = Path(__file__).resolve().parents[2] / "tools" / "ascendc_cpu"
+MODEL = Path(__file__).resolve().with_name("ascendc_cpu")
+"""The C++ CPU model of AscendC and its harness: package data, beside this module."""
 HARNESS = MODEL / "harness.cpp"
 FLAGS = ("-std=c++17", "-O1", "-w", "-fmax-errors=20")
 """Warnings off: the checker judges what the kernel does, not its style."""
@@ -80,8 +81,8 @@ def compiler(cxx: str | None = None) -> str:
     found = shutil.which(name)
     if found is None:
         raise CheckError(f"no C++ compiler: '{name}' is not on PATH (hswc-check-kernel builds "
-                         "the kernel with g++ against tools/ascendc_cpu; install g++ or give "
-                         "--cxx)")
+                         "the kernel with g++ against hswc/checker/ascendc_cpu; install g++ or "
+                         "give --cxx)")
     return found
 
 
@@ -95,15 +96,15 @@ def summarise_errors(output: str) -> list[str]:
             headline.append(line)
     for m in re.finditer(r"'(?:AscendC::)?(\w+)' (?:was not declared in this scope|is not a "
                          r"member of 'AscendC')", output):
-        line = (f"the kernel uses {m.group(1)}, which tools/ascendc_cpu does not model (or "
+        line = (f"the kernel uses {m.group(1)}, which hswc/checker/ascendc_cpu does not model (or "
                 "the kernel misspells it)")
         if line not in headline:
             headline.append(line)
     for m in re.finditer(r"no matching function for call to '(?:AscendC::)?(\w+)\([^'\n]*"
                          r"RepeatParams[^'\n]*\)'", output):
         line = (f"the kernel calls a mask/repeat (level-0) form of {m.group(1)}, which "
-                "tools/ascendc_cpu does not model (it models those of Copy, Compare, Compares / "
-                "CompareScalar and Select)")
+                "hswc/checker/ascendc_cpu does not model (it models those of Copy, Compare, "
+                "Compares / CompareScalar and Select)")
         if line not in headline:
             headline.append(line)
     errors = [line.strip() for line in output.splitlines()

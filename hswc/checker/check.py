@@ -60,7 +60,7 @@ ASSUMED_CALLS: Mapping[str, str] = {
     **dict.fromkeys(("Erf", "Tanh"),
                     "the model runs the library's Erf and Tanh as asc-devkit's implementation "
                     "composes them (its sequences of Mins, Maxs, Mul, Adds, Div, Exp, ... in "
-                    "tools/ascendc_cpu/ascendc_cpu_vec_library.h), each step with the basic "
+                    "hswc/checker/ascendc_cpu/ascendc_cpu_vec_library.h), each step with the basic "
                     "call's model; their bits are as exact as Div's and Exp's models are"),
 }
 """Calls the CPU model computes under an assumption the docs do not state (a note in the
@@ -447,7 +447,7 @@ def build_plans(plans: Sequence[Plan]) -> None:
         if broken and len(broken) == len(p.builds):
             lines = "\n".join(f"  {line}" for line in failed[p.builds[broken[0]].output])
             raise CheckError(f"the kernel {p.sources.entry.source} does not compile against "
-                             f"tools/ascendc_cpu (for {', '.join(broken)}):\n{lines}")
+                             f"hswc/checker/ascendc_cpu (for {', '.join(broken)}):\n{lines}")
         for dtype in broken:
             p.report.build_failures.append(
                 BuildFailure(dtype, tuple(failed[p.builds.pop(dtype).output])))

@@ -1,14 +1,14 @@
 """The op's own op_host tiling, run on the CPU model of the tiling context.
 
-tools/ascendc_cpu/host/tiling_harness.cpp is linked with the op's *_def.cpp and tiling sources,
-unchanged, against the model's headers (tools/ascendc_cpu/host: ge/gert types, the platform,
-OpDef, IMPL_OP_OPTILING, the host side of ASCENDC_TPL_*). `describe` reads the op definition
-(inputs, outputs, attributes with types and defaults, per-SoC configurations); `HostTiling.launch`
-runs the tiling for one size and dtype (every input and output a 1-D tensor of that many
-elements of that dtype, a mask its own (hswc.checker.masks: DT_UINT1 of that many elements, or
-the uint8 bytes), an optional input the reference does not feed left out, the attributes
-in the definition's order, the SoC's core count and UB size) and turns what it wrote into the
-kernel's Launch: block dim, tiling key, template arguments (ASCENDC_TPL_SEL_PARAM's choice, by
+hswc/checker/ascendc_cpu/host/tiling_harness.cpp is linked with the op's *_def.cpp and tiling
+sources, unchanged, against the model's headers (hswc/checker/ascendc_cpu/host: ge/gert types, the
+platform, OpDef, IMPL_OP_OPTILING, the host side of ASCENDC_TPL_*). `describe` reads the op
+definition (inputs, outputs, attributes with types and defaults, per-SoC configurations);
+`HostTiling.launch` runs the tiling for one size and dtype (every input and output a 1-D tensor of
+that many elements of that dtype, a mask its own (hswc.checker.masks: DT_UINT1 of that many
+elements, or the uint8 bytes), an optional input the reference does not feed left out, the
+attributes in the definition's order, the SoC's core count and UB size) and turns what it wrote into
+the kernel's Launch: block dim, tiling key, template arguments (ASCENDC_TPL_SEL_PARAM's choice, by
 parameter name), and the raw tiling bytes.
 
 Attributes: `--attr` names match the definition's in either spelling (negative_slope /
@@ -116,11 +116,11 @@ def _compile(command: list[str], what: str) -> None:
                          f"is not found: looked in {JSON_WHERE}")
     if done.returncode != 0:
         said = [line.replace("the kernel uses", "the tiling uses").replace(
-                    "tools/ascendc_cpu does", "tools/ascendc_cpu/host does")
+                    "hswc/checker/ascendc_cpu does", "hswc/checker/ascendc_cpu/host does")
                 for line in builder.summarise_errors(done.stdout + done.stderr)]
         lines = "\n".join(f"  {line}" for line in said)
         raise CheckError(f"{what} does not build against the CPU model of the tiling context "
-                         f"(tools/ascendc_cpu/host):\n{lines}")
+                         f"(hswc/checker/ascendc_cpu/host):\n{lines}")
 
 
 def _flags(folder: Folder) -> list[str]:

@@ -25,10 +25,10 @@ How a tensor of the op definition is recognised as a mask, and how it is laid ou
 comparison holds. That is what AscendC's Compare writes and Select reads: asc-devkit's
 docs/zh/api/SIMD-API/.../比较与选择/Compare.md, "dst按照小端顺序排序" (little-endian order), its
 GT example compares [2 3 5 7 11 13 17 19] with [2 4 6 8 10 12 14 16] into 240 = 0b11110000
-(elements 4 to 7 true: bits 4 to 7), EQ into 1 (element 0: bit 0); the CPU model's
-tools/ascendc_cpu/ascendc_cpu_vec_cmpsel.h writes and reads that order. Opbase's ATVOSS schedule
-(atvoss/elewise/elewise_sch.h) copies a uint1_t tensor to and from GM as those bytes, at byte
-offset element offset / 8. ge::ReluV2's prototype gives its mask as uint8 or uint1 alike
+(elements 4 to 7 true: bits 4 to 7), EQ into 1 (element 0: bit 0); the CPU model
+(hswc/checker/ascendc_cpu/ascendc_cpu_vec_cmpsel.h) writes and reads that order. Opbase's ATVOSS
+schedule (atvoss/elewise/elewise_sch.h) copies a uint1_t tensor to and from GM as those bytes, at
+byte offset element offset / 8. ge::ReluV2's prototype gives its mask as uint8 or uint1 alike
 (op_graph/relu_v2_proto.h), and ReluV3's InferShape gives its uint8 mask the last dim
 (d + 7) / 8. The padding bits of the last byte (n not a multiple of 8) are no element: a mask
 fed to a kernel has them 0, a kernel's mask is not compared there; a byte past ceil(n / 8) is
@@ -100,7 +100,7 @@ class MaskTensor:
         return (n + 7) // 8 if self.packed else n
 
     def tiling_tensor(self, n: int) -> str:
-        """The tensor the op's tiling is given: `DTYPE:DIMS` (tools/ascendc_cpu/host's
+        """The tensor the op's tiling is given: `DTYPE:DIMS` (hswc/checker/ascendc_cpu/host's
         tiling harness), as the framework passes it."""
         elements = n if self.ge_dtype == DT_UINT1 else self.nbytes(n)
         return f"{self.ge_dtype}:{elements}"

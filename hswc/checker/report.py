@@ -197,7 +197,7 @@ class CheckReport:
         out = [f"hswc-check-kernel: {self.entry} ({self.kernel})",
                f"  against {self.reference}", f"  on {self.platform}", f"  {self.arguments}"]
         for failure in self.build_failures:
-            out += ["", f"{failure.dtype}: does not compile against tools/ascendc_cpu:"]
+            out += ["", f"{failure.dtype}: does not compile against hswc/checker/ascendc_cpu:"]
             out += [f"  {line}" for line in failure.errors]
         for dtype in dict.fromkeys(o.dtype for o in self.outcomes):
             runs = [o for o in self.outcomes if o.dtype == dtype]

@@ -1,6 +1,6 @@
 """The hardware rules a kernel broke, read from the CPU model's messages.
 
-Every violation the model (tools/ascendc_cpu) detects is one stderr line
+Every violation the model (hswc/checker/ascendc_cpu) detects is one stderr line
 `ascendc_cpu: <API>: <rule> [block <idx>]`, naming the AscendC call. `parse` reads them;
 `category` sorts each into the kinds of rule a kernel author thinks in.
 """

@@ -41,13 +41,17 @@ on after still get their values compared, and, for the piecewise-linear family's
 --ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md); the exponential
 activations propagate NaN as PyTorch does, so their NaN inputs are compared. An op with a
 semantics per CANN architecture (HardSwishGrad) is compared with the one of the SoC's kernel.
+
+On a terminal the sweep keeps one progress line (hswc.progress: folders done of those that map,
+the kernel and SoC being checked, the time elapsed); in a pipe or a log it prints nothing until
+its table, which ends with the rows counted by verdict (`verdict_kind`).
 """
 
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -55,6 +59,7 @@ from hswc.checker.errors import CheckError
 from hswc.checker.op_folder import is_op_folder
 from hswc.checker.options import CheckOptions
 from hswc.checker.report import MASK_DTYPE, RunOutcome
+from hswc.progress import Progress, summary_table
 
 ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
@@ -166,21 +171,26 @@ def _values_verdict(runs: list[RunOutcome]) -> str:
 
 
 def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
-          progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> list[Row]:
-    """Every mapped op folder below `root`, checked (see the module docstring); a progress
-    line per kernel and SoC before its check, and one with its verdicts after."""
+          progress: Progress | None = None) -> list[Row]:
+    """Every mapped op folder below `root`, checked (see the module docstring). `progress`
+    (its total set to the number of mapped folders) names each kernel and SoC as its check
+    starts and counts the folders done."""
     rows: list[Row] = []
     found = list(op_folders(root))
     if not found:
         raise CheckError(f"--sweep {root}: no op folder (op_host/ and op_kernel/) below it")
-    for k, folder in enumerate(found):
-        rows += check_folder(folder, str(folder.relative_to(root)), base, socs, progress,
-                             f"[{k + 1}/{len(found)}] ")
+    mapped = [folder for folder in found if mapping(folder) is not None]
+    if progress is not None:
+        progress.total = len(mapped)
+    for folder in mapped:
+        rows += check_folder(folder, str(folder.relative_to(root)), base, socs, progress)
+        if progress is not None:
+            progress.advance()
     return rows
 
 
 def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, ...] | None,
-                 progress: Callable[[str], None], prefix: str = "") -> list[Row]:
+                 progress: Progress | None = None) -> list[Row]:
     """The rows of one op folder (none when it maps to no hsg op)."""
     from hswc.checker.check import check
     from hswc.platform import PLATFORMS
@@ -188,10 +198,11 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
     mapped = mapping(folder)
     if mapped is None:
         return []
-    op, attrs, how = mapped
+    op, attrs, _ = mapped
     rows: list[Row] = []
     for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
-        progress(f"{prefix}{name} on {soc}: {how}")
+        if progress is not None:
+            progress.working_on(f"{name} on {soc}")
         options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
                           record_gm_reads=True, record_rules=True,
                           ignore_nan_inputs=_nan_outside_contract(op),
@@ -200,8 +211,6 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
             found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
         except CheckError as error:
             found = [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
-        for r in found:
-            progress(f"    {r.dtype}: {r.verdict}")
         rows += found
     return rows
 
@@ -241,8 +250,25 @@ def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -
     return tuple(named) or (base.soc,)
 
 
+VERDICT_KINDS = ("not checkable", "outside", "differing", "rule broken", "within", "bit-exact")
+"""The kinds of verdict, in the order a verdict is counted by (a row differing and breaking a
+rule is differing)."""
+
+
+def verdict_kind(verdict: str) -> str:
+    """Which of VERDICT_KINDS a row's verdict is."""
+    for kind in VERDICT_KINDS:
+        if verdict.startswith(kind) or (kind != "not checkable" and kind in verdict):
+            return kind
+    return "other"
+
+
 def table(rows: list[Row]) -> str:
-    width = max([len(r.kernel) for r in rows] + [6])
-    lines = [f"{'kernel':<{width}}  {'soc':<12}  {'dtype':<5}  verdict"]
-    lines += [f"{r.kernel:<{width}}  {r.soc:<12}  {r.dtype:<5}  {r.verdict}" for r in rows]
-    return "\n".join(lines)
+    """The rows (kernel, SoC, dtype, verdict), then, after a blank line, how many of each kind
+    (`4 rows: bit-exact 2, differing 1, not checkable 1`)."""
+    body = summary_table(("kernel", "soc", "dtype", "verdict"),
+                         ((r.kernel, r.soc, r.dtype, r.verdict) for r in rows))
+    counts = Counter(verdict_kind(r.verdict) for r in rows)
+    kinds = [k for k in (*reversed(VERDICT_KINDS), "other") if counts[k]]
+    totals = ", ".join(f"{kind} {counts[kind]}" for kind in kinds)
+    return f"{body}\n\n{len(rows)} row{'s' * (len(rows) != 1)}{': ' * bool(kinds)}{totals}"

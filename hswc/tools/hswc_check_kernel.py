@@ -5,15 +5,15 @@
         [--template-args [DTYPE:]ARGS] [--soc SOC] [--entry NAME] [--dtypes f16,bf16,f32]
         [--sizes N,...] [--input NPY ...] ...
 
-KERNEL is an op_kernel directory (or an ops-nn operator directory, or one .cpp). Its sources
-are compiled unchanged against tools/ascendc_cpu (g++), once per dtype; every run launches the
-entry on each core of the launch with the tiling values, on generated inputs (every f16/bf16
-bit pattern, f32 around the reference's thresholds, special values, sizes around each tail and
-core boundary of the tiling) or on the --input files, and compares every output bit for bit
-with the reference. The report gives, per dtype and size, the mismatches (values, signs of
-zero, NaN class) with the first differing elements in hex, and every hardware rule the kernel
-broke, each naming its AscendC call. Exit status 0 only when every run is bit-exact and no rule
-broke; 1 otherwise, and for bad input (one message, no traceback).
+KERNEL is an op_kernel directory (or an ops-nn operator directory, or one .cpp). Its sources are
+compiled unchanged against hswc/checker/ascendc_cpu (g++), once per dtype; every run launches the
+entry on each core of the launch with the tiling values, on generated inputs (every f16/bf16 bit
+pattern, f32 around the reference's thresholds, special values, sizes around each tail and core
+boundary of the tiling) or on the --input files, and compares every output bit for bit with the
+reference. The report gives, per dtype and size, the mismatches (values, signs of zero, NaN class)
+with the first differing elements in hex, and every hardware rule the kernel broke, each naming its
+AscendC call. Exit status 0 only when every run is bit-exact and no rule broke; 1 otherwise, and for
+bad input (one message, no traceback).
 
 Options that take `DTYPE:` before their value (`--tiling f16:ubFactor=4096`, `--template-args
 bf16:bfloat16_t,1`, `-D f32:X=1`, `--tiling-key f16:3`) apply to that dtype only; `{T}` in
@@ -26,7 +26,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from hswc.tools.cli import exit_status, report
+from hswc.tools.cli import add_version_option, exit_status, report
 
 TOOL = "hswc-check-kernel"
 
@@ -39,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=TOOL, description="Run a hand-written AscendC kernel on the CPU model of AscendC "
         "and compare it bit for bit with hswc's semantics.")
+    add_version_option(p)
     p.add_argument("kernel", nargs="?",
                    help="op_kernel directory, ops-nn operator directory or .cpp file")
     p.add_argument("--sweep", metavar="OPS_NN_DIR",
@@ -180,6 +181,7 @@ def _sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
     from hswc.checker.errors import CheckError
     from hswc.checker.sweep import SWEEP_LIMIT, sweep, table
+    from hswc.progress import Progress
 
     if args.kernel is not None or args.op is not None:
         return report(TOOL, "--sweep checks every op folder it finds: give no KERNEL or --op")
@@ -192,7 +194,8 @@ def _sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     try:
         base = _options(args)
         socs = (args.soc,) if "--soc" in argv else None
-        rows = sweep(root, base, socs)  # type: ignore[arg-type]
+        with Progress(0, f"{TOOL} --sweep") as progress:  # a line on a terminal, else quiet
+            rows = sweep(root, base, socs, progress)  # type: ignore[arg-type]
     except CheckError as error:
         return report(TOOL, str(error))
     print(table(rows))

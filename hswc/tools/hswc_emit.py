@@ -64,7 +64,7 @@ with importing():
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
     from hswc.source_text import SourceError, decode
-    from hswc.tools.cli import TOO_DEEP, exit_status, report
+    from hswc.tools.cli import TOO_DEEP, add_version_option, exit_status, report
     from hswc.verification import verify_located
 
     if TYPE_CHECKING:
@@ -85,6 +85,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="hswc-emit",
         description="Write the ops-nn operator package of the operator a module holds: a named "
                     "op with ops-nn's names, or a generic named with --name.")
+    add_version_option(parser)
     parser.add_argument("input", help="MLIR file ('-' for stdin)")
     parser.add_argument("-o", "--output", required=True,
                         help="directory to write the package into (new or empty)")

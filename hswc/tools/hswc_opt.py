@@ -24,7 +24,7 @@ with importing():
     import sys
     import time
     from collections.abc import Sequence
-    from typing import IO
+    from typing import IO, ClassVar
 
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass, PassPipeline
@@ -43,7 +43,7 @@ with importing():
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
     from hswc.remarks import collecting, print_remarks
     from hswc.source_text import decode
-    from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
+    from hswc.tools.cli import TOO_DEEP, ToolVersionLine, diagnostic, exit_status, report
     from hswc.verification import verify_located
 
 _NOT_SUPPORTED = {"frontend": "-f/--frontend", "no_implicit_module": "--no-implicit-module",
@@ -62,6 +62,8 @@ def lowering_specs(specs: list[ArgSpec]) -> list[ArgSpec]:
 
 class HswcOptMain(xDSLOptMain):
     """The opt driver, with only what hswc needs registered."""
+
+    version_format: ClassVar[str] = ToolVersionLine("hswc-opt")
 
     def register_all_dialects(self) -> None:
         for name, factory in DIALECTS.items():

@@ -43,7 +43,7 @@ import numpy as np
 from hswc.interpreter.limits import BASE_STEPS, DEFAULT_MAX_STEPS, STEPS_PER_CHUNK
 from hswc.output_files import Content, OutputError, write_files
 from hswc.platform import DEFAULT_SOC, PLATFORMS
-from hswc.tools.cli import TOO_DEEP, exit_status, report
+from hswc.tools.cli import TOO_DEEP, add_version_option, exit_status, report
 from hswc.tools.startup import importing
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = argparse.ArgumentParser(
         prog="hswc-run", description="Run an hswc module on numpy inputs (.npy files).")
+    add_version_option(p)
     p.add_argument("file", help="the MLIR module (hsg-level or lowered)")
     p.add_argument("--input", action="append", default=[], metavar="NPY",
                    help="an argument of the function, in order (repeat for each)")

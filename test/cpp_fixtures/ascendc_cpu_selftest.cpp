@@ -15,7 +15,7 @@
 //                                              Div, Max, Min, Maxs(A, B[0]), Mins(A, B[0]), Abs(A), Relu(A)
 //
 // Build (from the repository root):
-//   g++ -std=c++17 -Wall -Wextra -Werror -I tools/ascendc_cpu test/cpp_fixtures/ascendc_cpu_selftest.cpp
+//   g++ -std=c++17 -Wall -Wextra -Werror -I hswc/checker/ascendc_cpu test/cpp_fixtures/ascendc_cpu_selftest.cpp
 //       test/cpp_fixtures/selftest_vector.cpp test/cpp_fixtures/selftest_cast.cpp
 //       test/cpp_fixtures/selftest_sync.cpp
 #include <cmath>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the AscendC CPU model (tools/ascendc_cpu) against independent references.
+"""Checks the AscendC CPU model (hswc/checker/ascendc_cpu) against independent references.
 
 Builds, with g++ -std=c++17 -Wall -Wextra -Werror, once plainly and once with
 -fsanitize=address,undefined:
@@ -52,7 +52,7 @@ from cpu_model_references import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = ROOT / "tools" / "ascendc_cpu"
+MODEL = ROOT / "hswc" / "checker" / "ascendc_cpu"
 FIXTURES = ROOT / "test" / "cpp_fixtures"
 CXX = os.environ.get("CXX", "g++")
 BASE_FLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", str(MODEL)]

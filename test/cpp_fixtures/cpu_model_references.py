@@ -1,6 +1,6 @@
 """Independent references for the AscendC CPU model's vector API (numpy, exact rationals).
 
-Written from the semantics tools/ascendc_cpu/README.md states, not from the model's code:
+Written from the semantics hswc/checker/ascendc_cpu/README.md states, not from the model's code:
 IEEE 754-2019 maximum/minimum, correctly rounded division by exact rational arithmetic, the
 rounding modes of Cast to integers with saturation, and the per-element formula of
 elementwise_fixture.cpp. Used by check_ascendc_cpu.py and test/test_ascendc_cpu_model.py.

@@ -1,5 +1,5 @@
 // hard_swish_grad_fixture.cpp - hand-written HardSwishGrad kernel used to
-// test the AscendC CPU model (tools/ascendc_cpu) and its harness.
+// test the AscendC CPU model (hswc/checker/ascendc_cpu) and its harness.
 //
 // Written from docs/SPEC.md section 5 (the structure of the reference
 // kernel) and section 2 (its bit-exact semantics):

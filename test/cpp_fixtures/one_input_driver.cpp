@@ -1,9 +1,9 @@
 // one_input_driver.cpp - runs a printed kernel of one input on every core of a launch, with its
 // tiling struct given as raw bytes (so float fields after the int64 ones reach the kernel).
 //
-// tools/ascendc_cpu/harness.cpp passes HardSwishGrad's (grad, x, y) and its three int64 tiling
+// hswc/checker/ascendc_cpu/harness.cpp passes HardSwishGrad's (grad, x, y) and its three int64 tiling
 // values; this driver is the tests' stand-in for kernels it cannot launch yet:
-//   g++ -std=c++17 -Wall -Wextra -Werror -I tools/ascendc_cpu -DHSWC_KERNEL_SOURCE='"k.cpp"'
+//   g++ -std=c++17 -Wall -Wextra -Werror -I hswc/checker/ascendc_cpu -DHSWC_KERNEL_SOURCE='"k.cpp"'
 //       -DHSWC_KERNEL_ENTRY=slope_clip test/cpp_fixtures/one_input_driver.cpp -o run
 //   run KEY BLOCK_DIM UB_BYTES tiling.bin x.bin y.bin
 // x.bin is read, y.bin written with as many bytes; the kernel entry is called as

@@ -6,7 +6,7 @@
 //   selftest_950 --violate CASE   run one violation case; must exit 3 with "ascendc_cpu: <API>: ..."
 //
 // Build (from the repository root):
-//   g++ -std=c++17 -Wall -Wextra -Werror -DASCENDC_CPU_DAV_3510 -I tools/ascendc_cpu
+//   g++ -std=c++17 -Wall -Wextra -Werror -DASCENDC_CPU_DAV_3510 -I hswc/checker/ascendc_cpu
 //       test/cpp_fixtures/selftest_950.cpp
 #include <cmath>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // tikicpulib.h - the CPU-debug launch API of AscendC that the package's kernel unit test uses
 // (GmAlloc, GmFree, SetKernelMode, ICPU_SET_TILING_KEY, ICPU_RUN_KF), mapped onto hswc's CPU
-// model of AscendC (tools/ascendc_cpu) so that the test runs here. Test-only. ICPU_RUN_KF runs
+// model of AscendC (hswc/checker/ascendc_cpu) so that the test runs here. Test-only. ICPU_RUN_KF runs
 // the kernel on blocks 0..n-1 in turn, each with a fresh UB of HSWC_UT_UB_BYTES bytes, every
 // GmAlloc'd buffer registered as GM, and fails (exit 3, as the model does) when a byte of the
 // buffer passed third from the end (the output, before workspace and tiling) is never written.

@@ -1,5 +1,5 @@
 // gtest/gtest.h - the few googletest macros the package's kernel unit test uses, so that the
-// test runs here on the CPU model of AscendC (tools/ascendc_cpu) without googletest. Test-only:
+// test runs here on the CPU model of AscendC (hswc/checker/ascendc_cpu) without googletest. Test-only:
 // TEST_F registers a test, EXPECT_* records a failure and goes on, ASSERT_* ends the test, and
 // the main() below runs every test and prints "N passed, M failed". Not a googletest clone.
 #ifndef HSWC_UT_SHIM_GTEST_H

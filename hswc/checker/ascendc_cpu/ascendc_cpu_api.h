@@ -77,7 +77,7 @@ struct SocTakes {
     static constexpr bool value = false;
 };
 
-#include "../../hswc/api_tables.def"
+#include "../../api_tables.def"
 
 }  // namespace api
 }  // namespace ascendc_cpu

@@ -227,7 +227,7 @@ int TilingHeader(const std::string& op)
     std::printf("// tiling-data class %s\n", found->second.c_str());
     std::printf("// The kernel's view of %s's tiling data: the struct CANN's kernel build generates from the\n"
                 "// class REGISTER_TILING_DATA_CLASS(%s, %s) registers, written by the host model\n"
-                "// (tools/ascendc_cpu/host/tiling_harness.cpp --tiling-header) from its fields.\n",
+                "// (hswc/checker/ascendc_cpu/host/tiling_harness.cpp --tiling-header) from its fields.\n",
                 op.c_str(), op.c_str(), found->second.c_str());
     std::printf("#ifndef HSWC_GENERATED_TILING_DATA_%s\n#define HSWC_GENERATED_TILING_DATA_%s\n", op.c_str(), op.c_str());
     std::printf("#include <cstddef>\n#include <cstdint>\n%s#endif\n", body.c_str());

@@ -2,7 +2,7 @@
 // hswc's kernels and ops-nn's elementwise kernels (see README.md).
 //
 // Include this instead of the device header and compile with any C++17
-// compiler:  g++ -std=c++17 -I tools/ascendc_cpu ...
+// compiler:  g++ -std=c++17 -I hswc/checker/ascendc_cpu ...
 // The model runs one AI vector core at a time (ascendc_cpu::BeginBlock /
 // EndBlock, driven by harness.cpp) and turns every rule violation into one
 // line "ascendc_cpu: <API>: <rule>" on stderr and exit status 3.
