@@ -58,6 +58,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import Broadcast, read_broadcast
+from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
 
 MAX_RANK = 8
@@ -1209,6 +1210,9 @@ Hsg = Dialect(
         LaunchOp,
         ElementwiseSliceOp,
         ElementwiseChunkOp,
+        *ROW_OPS,
     ],
     [],
 )
+
+__all__ = ["ReduceOp", "RowChunkOp", "RowSliceOp"]
