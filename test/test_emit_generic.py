@@ -138,8 +138,8 @@ def test_aclnn_name_of_a_generic(chain: Path, tmp_path: Path,
     (["--name", "scaled-grad"], "--name 'scaled-grad' is not an op type: write it as ops-nn "
      "does, a capital letter then up to 63 letters and digits (e.g. GradTimesScale)"),
     (["--name", "Scaled_Grad"], "--name 'Scaled_Grad' is not an op type"),
-    (["--name", "Int"], "--name 'Int' makes the kernel entry 'int', which C++ or AscendC "
-     "already uses: choose another name"),
+    (["--name", "Int"], "--name 'Int' makes the kernel entry 'int', which C++ code cannot "
+     "declare (it is a C++ keyword): choose another name"),
     (["--name", "MyOp", "--aclnn", "MyOp"], "--aclnn 'MyOp' is not an aclnn API name"),
     (["--aclnn", "aclnnOp"], "--aclnn names a generic operator's API: give --name too"),
 ])

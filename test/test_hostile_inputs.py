@@ -845,3 +845,35 @@ def test_emit_force_never_loses_an_edited_file(capsys: Capsys, tmp_path: Path) -
 
 
 # endregion
+
+# region issue 40: the fourth hostile run (each case with its expected answer)
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("__global__", "it is an AscendC macro or compiler keyword"),
+    ("GM_ADDR", "it is an AscendC macro or compiler keyword"),
+    ("ASCENDC_TPL_ARGS", "it is an AscendC macro or compiler keyword"),
+    ("my__kernel", "C++ reserves names holding a double underscore for the implementation"),
+    ("_kernel", "C++ reserves names starting with an underscore at global scope"),
+    ("class", "it is a C++ keyword"),
+])
+def test_kernel_name_that_cpp_cannot_declare_is_refused(name: str, why: str, capsys: Capsys
+                                                        ) -> None:
+    err = refused(run(capsys, "hswc-opt", "--lower-to-ascend", "-p",
+                      f"hsg-tile-on-cores{{kernel-name={name}}}", "-t", "ascendc",
+                      EXAMPLES / "squared_difference.mlir"))
+    assert err == (f"hswc-opt: error: hsg-tile-on-cores: kernel-name={name} cannot name a "
+                   f"kernel entry: {why}; choose another name\n")
+
+
+def test_reserved_function_and_argument_names_print_as_declarable_cpp(capsys: Capsys,
+                                                                      tmp_path: Path) -> None:
+    path = tmp_path / "reserved.mlir"
+    path.write_text((EXAMPLES / "squared_difference.mlir").read_text()
+                    .replace("@squared_difference", "@__global__").replace("%a", "%__gm__"))
+    code, out, err = run(capsys, "hswc-opt", "--lower-to-ascend", "-t", "ascendc", path)
+    assert (code, err) == (0, "")
+    assert ("__global__ __aicore__ void global(GM_ADDR in0, GM_ADDR b, GM_ADDR y, "
+            "GM_ADDR workspace, GM_ADDR tiling)") in out

@@ -27,8 +27,9 @@ from xdsl.ir import Attribute, Operation
 from hswc.backend.cpp_types import element_cpp
 from hswc.backend.expressions import HELPER_NAMES
 from hswc.backend.layout import INIT, PROCESS, STAGE_KINDS
-from hswc.backend.names import CPP_KEYWORDS, RESERVED, TILING_PARAM
+from hswc.backend.names import TILING_PARAM
 from hswc.backend.operator import Operator
+from hswc.cpp_identifiers import unusable
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
@@ -129,9 +130,9 @@ def _stem(fn: func.FuncOp, dtype: str) -> str:
         raise OpError(fn, f"is a {dtype} kernel not named @<operator>{suffix}: the printer names "
                       "the operator's C++ and package files after <operator>")
     op_type = camel(stem)
-    if stem in CPP_KEYWORDS or stem in RESERVED or op_type in CPP_KEYWORDS | RESERVED:
-        clash = f"{stem if stem in CPP_KEYWORDS | RESERVED else op_type} is a C++ keyword or " \
-                "a name of the AscendC API"
+    why = unusable(stem) or unusable(op_type)
+    if why is not None:
+        clash = f"{stem if unusable(stem) else op_type}: {why}"
     elif METHODS.fullmatch(op_type) or op_type in HELPER_NAMES:
         clash = f"its kernel class {op_type} would have a method or helper of that name"
     else:
@@ -146,8 +147,7 @@ def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
     names: list[str] = []
     for i, arg in enumerate(args):
         name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
-        if (not name or name in CPP_KEYWORDS or name in RESERVED or name in names
-                or name in ENTRY_NAMES):
+        if not name or unusable(name) is not None or name in names or name in ENTRY_NAMES:
             name = f"in{i}" if i < len(args) - 1 else "y"
         names.append(name)
     return tuple(names)

@@ -227,8 +227,8 @@ ARCH35_SOCS = tuple(name for name, platform in PLATFORMS.items() if platform.api
 
 def _usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with the options, if anything."""
-    from hswc.backend.names import CPP_KEYWORDS, RESERVED
     from hswc.backend.operator import snake_case
+    from hswc.cpp_identifiers import unusable
 
     if not args.output.strip():
         return "-o is empty: name the folder to write the package into"
@@ -236,9 +236,10 @@ def _usage_error(args: argparse.Namespace) -> str | None:
         if not OP_TYPE.fullmatch(args.name):
             return (f"--name '{args.name}' is not an op type: write it as ops-nn does, a "
                     "capital letter then up to 63 letters and digits (e.g. GradTimesScale)")
-        if snake_case(args.name) in CPP_KEYWORDS | RESERVED:
+        why = unusable(snake_case(args.name))
+        if why is not None:
             return (f"--name '{args.name}' makes the kernel entry '{snake_case(args.name)}', "
-                    "which C++ or AscendC already uses: choose another name")
+                    f"which C++ code cannot declare ({why}): choose another name")
     if args.aclnn is not None and not ACLNN.fullmatch(args.aclnn):
         return (f"--aclnn '{args.aclnn}' is not an aclnn API name: 'aclnn', a capital letter, "
                 "then letters and digits (e.g. aclnnGradTimesScale)")
