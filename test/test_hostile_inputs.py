@@ -877,3 +877,22 @@ def test_reserved_function_and_argument_names_print_as_declarable_cpp(capsys: Ca
     assert (code, err) == (0, "")
     assert ("__global__ __aicore__ void global(GM_ADDR in0, GM_ADDR b, GM_ADDR y, "
             "GM_ADDR workspace, GM_ADDR tiling)") in out
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+@pytest.mark.parametrize("below", [False, True])
+def test_output_into_a_symlink_loop_says_so(tool: str, below: bool, capsys: Capsys,
+                                            tmp_path: Path,
+                                            arrays: tuple[Path, Path, np.ndarray]) -> None:
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    target = tmp_path / "loop1" / "out" if below else tmp_path / "loop1"
+    grad, x, _ = arrays
+    argv: list[str | Path] = {"hswc-opt": [_valid(tmp_path), "-o", target],
+                              "hswc-run": [_valid(tmp_path), "--input", grad, "--input", x,
+                                           "--output", target],
+                              "hswc-emit": [_valid(tmp_path), "-o", target]}[tool]
+    err = refused(run(capsys, tool, *argv))
+    what = "cannot write the package to" if tool == "hswc-emit" else "cannot write"
+    assert err == (f"{tool}: error: {what} '{target}': '{tmp_path / 'loop1'}' is a symbolic "
+                   "link loop (its links lead back to themselves, never to a file or folder)\n")

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from hswc.output_files import loop_message, symlink_loop
+
 MANIFEST = ".hswc-package"
 _MANIFEST_HEAD = ("# Written by hswc-emit: the SHA-256 and path of each file of the package in "
                   "this folder. hswc-emit --force replaces or removes only those of them that "
@@ -125,6 +127,9 @@ def _plan_force(directory: Path, files: Mapping[str, str], shown: Path,
 
 
 def _check_target(directory: Path, force: bool, shown: Path) -> None:
+    loop = symlink_loop(shown)
+    if loop is not None:
+        raise OutputRefused(f"cannot write the package to '{shown}': {loop_message(loop)}")
     if directory.exists() and not directory.is_dir():
         raise OutputRefused(f"'{shown}' exists and is not a folder")
     holder = next((p for p in directory.parents if p.exists()), None)
