@@ -896,3 +896,54 @@ def test_output_into_a_symlink_loop_says_so(tool: str, below: bool, capsys: Caps
     what = "cannot write the package to" if tool == "hswc-emit" else "cannot write"
     assert err == (f"{tool}: error: {what} '{target}': '{tmp_path / 'loop1'}' is a symbolic "
                    "link loop (its links lead back to themselves, never to a file or folder)\n")
+
+
+def _unary(name: str, body: str, dtype: str = "f32", iterator: str = "parallel",
+           out: str = "tensor<64xf32>", out_map: str = "(i)") -> str:
+    t = f"tensor<64x{dtype}>"
+    return f"""\
+func.func @{name}(%a: {t}) -> {out} {{
+  %e = tensor.empty() : {out}
+  %y = linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> {out_map}>],
+      iterator_types = ["{iterator}"]}} ins(%a : {t}) outs(%e : {out}) {{
+  ^bb0(%x: {dtype}, %o: {dtype}):
+    {body}
+  }} -> {out}
+  func.return %y : {out}
+}}
+"""
+
+
+SQ = _unary("sq", "%s = arith.mulf %x, %x : f32\n    linalg.yield %s : f32")
+NEG = _unary("neg", "%s = arith.negf %x : f32\n    linalg.yield %s : f32")
+SUM = _unary("total", "%s = arith.addf %x, %o : f32\n    linalg.yield %s : f32",
+             iterator="reduction", out="tensor<f32>", out_map="()")
+
+
+@pytest.mark.parametrize("other", ["neg", "sum"])
+def test_emit_function_ignores_the_other_functions(other: str, capsys: Capsys,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "two.mlir"
+    path.write_text(SQ + (NEG if other == "neg" else SUM))
+    code, out, err = run(capsys, "hswc-emit", path, "--function", "sq", "--name", "Sq", "-o",
+                         tmp_path / "sq")
+    assert (code, err) == (0, "")
+    assert f"{tmp_path}/sq/op_kernel/sq.cpp" in out.splitlines()
+    kernel = (tmp_path / "sq" / "op_kernel" / "sq.h").read_text()
+    assert "AscendC::Mul(" in kernel and "Muls" not in kernel and "neg" not in kernel
+
+
+def test_emit_of_two_operators_under_one_name_names_both(capsys: Capsys,
+                                                         tmp_path: Path) -> None:
+    path = tmp_path / "two.mlir"
+    path.write_text(SQ + NEG)
+    err = refused(run(capsys, "hswc-emit", path, "--name", "Sq", "-o", tmp_path / "p"))
+    assert err == ("hswc-emit: error: the module holds 2 operators (a generic operator "
+                   "(@sq_kernel_f32), launched by @sq; a generic operator (@sq_1_kernel_f32), "
+                   "launched by @neg); a package holds one: pick its host function with "
+                   "--function\n")
+    err = refused(run(capsys, "hswc-emit", path, "--function", "nope", "--name", "Sq", "-o",
+                      tmp_path / "p"))
+    assert err == ("hswc-emit: error: no host function @nope launches a kernel (functions "
+                   "that do: @neg, @sq)\n")
+    assert not (tmp_path / "p").exists()

@@ -15,7 +15,8 @@ operator:
   `--aclnn aclnnName` (default aclnn<OpType>); its inputs are named after the function's
   arguments, the scalars its body captures become its attributes, and its docs show its body;
 - a module with several operators is refused, naming them, unless `--function F` picks the
-  host function whose operator to package.
+  host function whose operator to package: then only @F and the functions it calls or launches
+  are lowered, and the module's other functions are ignored.
 `--soc` names the SoCs the op definition registers (default: the A2/A3 SoCs, `PACKAGE_SOCS`).
 `--soc ascend950` (`ARCH35_SOCS`) lowers the module a second time for that SoC, as hswc-run
 does (its semantics where the named ops have them, its schedule, its API table), and writes
@@ -49,7 +50,8 @@ with importing():
     from typing import TYPE_CHECKING
 
     from xdsl.context import Context
-    from xdsl.dialects.builtin import ModuleOp, StringAttr
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
     from xdsl.dialects.linalg.ops import GenericOp
     from xdsl.passes import ModulePass
     from xdsl.printer import Printer
@@ -169,16 +171,44 @@ def _bodies(module: ModuleOp) -> dict[str, tuple[str, ...]]:
     return found
 
 
+def _keep_only(module: ModuleOp, function: str) -> None:
+    """Erase the module's functions that @function does not reach through symbol references
+    (calls, launches): --function packages that function's operator, and the module's other
+    functions are not looked at. Nothing changes when there is no @function (the package's
+    request names it then)."""
+    table = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    if function not in table:
+        return
+    kept: set[str] = set()
+    todo = [function]
+    while todo:
+        symbol = todo.pop()
+        if symbol in kept or symbol not in table:
+            continue
+        kept.add(symbol)
+        for op in table[symbol].walk():
+            for attr in (*op.properties.values(), *op.attributes.values()):
+                if isinstance(attr, SymbolRefAttr):
+                    todo.append(attr.root_reference.data)
+    for symbol, fn in table.items():
+        if symbol not in kept:
+            module.body.block.erase_op(fn, safe_erase=False)
+
+
 def lower(text: str, name: str, semantics: str | None = None,
-          kernel_name: str | None = None, soc: str | None = None) -> Lowered:
+          kernel_name: str | None = None, soc: str | None = None,
+          function: str | None = None) -> Lowered:
     """Parse and verify; lower to the ascend dialect when named ops or generics are there
     (`kernel_name`: the operator name of generics, hsg-tile-on-cores' option; `soc`: lower for
-    that SoC's own kernels, its semantics, schedule and API table, as hswc-run does)."""
+    that SoC's own kernels, its semantics, schedule and API table, as hswc-run does;
+    `function`: only that function and what it calls or launches, the others erased)."""
     ctx = Context()
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
     verify_located(module)
+    if function is not None:
+        _keep_only(module, function)
     check_compilable(module)
     if not any(isinstance(op, hsg.NamedOp | GenericOp) for op in module.walk()):
         return Lowered(module, semantics=semantics)
@@ -275,9 +305,9 @@ def _main(argv: Sequence[str] | None) -> int:
         socs = list(dict.fromkeys(args.soc or PACKAGE_SOCS))
         own = [s for s in socs if s in ARCH35_SOCS]
         lowered = lower(text, name, args.semantics, kernel_name,
-                        None if len(own) < len(socs) else own[0])
+                        None if len(own) < len(socs) else own[0], args.function)
         arch35 = lowered if len(own) == len(socs) else \
-            lower(text, name, args.semantics, kernel_name, own[0]) if own else None
+            lower(text, name, args.semantics, kernel_name, own[0], args.function) if own else None
         if arch35 is not None and arch35.named is None:
             raise PackageRefused(
                 f"the module is given lowered, for one SoC family: an {', '.join(own)} package "
