@@ -947,3 +947,88 @@ def test_emit_of_two_operators_under_one_name_names_both(capsys: Capsys,
     assert err == ("hswc-emit: error: no host function @nope launches a kernel (functions "
                    "that do: @neg, @sq)\n")
     assert not (tmp_path / "p").exists()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def _immutable(folder: Path, on: bool) -> bool:
+    """chattr +i / -i: a folder even root cannot write into; False where chattr cannot."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(folder)], capture_output=True,
+                          check=False)
+    return done.returncode == 0
+
+
+@pytest.mark.parametrize("how", ["rename fails", "immutable folder"])
+def test_emit_force_is_all_or_nothing(how: str, capsys: Capsys, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40: --force over a package whose op_host/ could not be written replaced README.md
+    and CMakeLists.txt first, leaving a mix of two operators under the old manifest."""
+    import os
+
+    out = tmp_path / "P"
+    assert run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o", out)[0] == 0
+    before = _files(out)
+    if how == "rename fails":
+        rename = os.rename
+
+        def refusing(src: str | Path, dst: str | Path) -> None:
+            # As a folder without write permission: nothing goes in or out of out/op_host/.
+            for path in (src, dst):
+                if str(Path(path).parent) == str(out / "op_host"):
+                    raise PermissionError(13, "Permission denied", str(path))
+            rename(src, dst)
+
+        monkeypatch.setattr(os, "rename", refusing)
+    elif not _immutable(out / "op_host", True):
+        pytest.skip("chattr +i is not available here")
+    try:
+        err = refused(run(capsys, "hswc-emit", EXAMPLES / "leaky_relu_grad.mlir", "-o", out,
+                          "--force"))
+    finally:
+        if how == "immutable folder":
+            _immutable(out / "op_host", False)
+    reason = "Permission denied" if how == "rename fails" else "Operation not permitted"
+    assert err == (f"hswc-emit: error: cannot write the package to '{out}': {reason} (at "
+                   f"'{out}/op_host/CMakeLists.txt'); nothing in '{out}' was changed\n")
+    assert _files(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["P"]  # no temporary folder left
+
+
+def test_emit_force_never_follows_a_symlink_out_of_the_package(capsys: Capsys,
+                                                               tmp_path: Path) -> None:
+    import hashlib
+
+    out, outside = tmp_path / "P", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.md").write_text("a file outside the package\n")
+    assert run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o", out)[0] == 0
+    (out / "extra").symlink_to(outside)
+    recorded = hashlib.sha256((outside / "notes.md").read_bytes()).hexdigest()
+    with open(out / ".hswc-package", "a") as manifest:
+        manifest.write(f"{recorded}  extra/notes.md\n")
+    code, _, err = run(capsys, "hswc-emit", EXAMPLES / "leaky_relu_grad.mlir", "-o", out,
+                       "--force")
+    assert code == 0
+    assert (f"hswc-emit: --force kept '{out}/extra/notes.md' (an earlier package's file): its "
+            f"path goes through the symbolic link '{out}/extra', which hswc-emit does not "
+            "follow") in err.splitlines()
+    assert (outside / "notes.md").read_text() == "a file outside the package\n"
+    # A folder of the package that is a link: nothing is written through it.
+    import shutil
+
+    shutil.rmtree(out / "docs")
+    (out / "docs").symlink_to(outside)
+    before = _files(out)
+    err = refused(run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o", out,
+                      "--force"))
+    assert err == (f"hswc-emit: error: '{out}/docs' is a symbolic link; the package writes "
+                   f"'{out}/docs/aclnnHardswishBackward.md' below it, and hswc-emit writes no "
+                   "file through a link: make it a folder, or name another -o\n")
+    assert _files(out) == before and sorted(p.name for p in outside.iterdir()) == ["notes.md"]

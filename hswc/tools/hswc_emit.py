@@ -345,6 +345,10 @@ def _list_written(written: Written) -> None:
         for path in paths:
             note = " (it had changed since hswc-emit wrote it)" if path in edited else ""
             print(f"hswc-emit: --force {verb} '{path}'{note}", file=sys.stderr)
+    for path, link in written.kept:
+        print(f"hswc-emit: --force kept '{path}' (an earlier package's file): its path goes "
+              f"through the symbolic link '{link}', which hswc-emit does not follow",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":
