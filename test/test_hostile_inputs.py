@@ -1032,3 +1032,63 @@ def test_emit_force_never_follows_a_symlink_out_of_the_package(capsys: Capsys,
                    f"'{out}/docs/aclnnHardswishBackward.md' below it, and hswc-emit writes no "
                    "file through a link: make it a folder, or name another -o\n")
     assert _files(out) == before and sorted(p.name for p in outside.iterdir()) == ["notes.md"]
+
+
+def test_no_schedule_copies_more_than_one_data_copy_pad_moves(capsys: Capsys,
+                                                              tmp_path: Path) -> None:
+    """Issue 40: a cached entry naming a single-buffered schedule of an f32 negation (its
+    chunk 98304 bytes at 196608 bytes of UB) printed that kernel. The tiling now never makes
+    a chunk longer than one DataCopyPad moves, whatever the schedule: 16320 f32 elements."""
+    path = tmp_path / "neg.mlir"
+    path.write_text(NEG.replace("@neg", "@f"))
+    # Double-buffered, 16 bytes an element: 12288; single-buffered, in place, 8 bytes an
+    # element: 24576 elements of UB, 16320 of them one copy.
+    for variant, ub_factor in (("", "12288"), ("double-buffer=false in-place=true ", "16320")):
+        code, out, err = run(capsys, "hswc-opt", "-p", "hsg-tile-on-cores{soc=ascend910b "
+                             f"{variant}}}", path)
+        assert (code, err) == (0, "")
+        assert re.findall(r"%ub_factor = arith.constant (\d+) : index", out) == [ub_factor]
+
+
+@pytest.mark.parametrize("body", [
+    "%nan = arith.constant 0x7FC00000 : f32\n    %p = arith.cmpf olt, %x, %nan : f32\n"
+    "    %s = arith.select %p, %x, %nan : f32\n    linalg.yield %s : f32",
+    "%p = arith.cmpf false, %x, %x : f32\n    %one = arith.constant 1.0 : f32\n"
+    "    %s = arith.select %p, %x, %one : f32\n    linalg.yield %s : f32",
+    "%s = arith.constant 2.5 : f32\n    linalg.yield %s : f32",
+], ids=["x<NaN", "cmpf-false", "constant"])
+def test_a_body_that_does_not_depend_on_x_compiles_to_a_fill(body: str, capsys: Capsys,
+                                                            tmp_path: Path) -> None:
+    """Issue 40: such bodies got "the planner can build no schedule" at the default level
+    while --level linalg ran them: their one output buffer let the UB take chunks longer than
+    a DataCopyPad moves, so every candidate was refused. The kernel is a Duplicate."""
+    path = tmp_path / "fill.mlir"
+    path.write_text(_unary("f", body))
+    np.save(tmp_path / "a.npy", np.linspace(-3, 3, 64, dtype=np.float32))
+    code, out, err = run(capsys, "hswc-opt", "--lower-to-ascend", "-t", "ascendc", path)
+    assert (code, err) == (0, "") and "AscendC::Duplicate(yFp32, " in out
+    for level in ("linalg", "ascend"):
+        code, out, err = run(capsys, "hswc-run", path, "--input", tmp_path / "a.npy",
+                             "--level", level, "--output", tmp_path / f"{level}.npy")
+        assert (code, err) == (0, "")
+    value = np.nan if "0x7FC00000" in body else 1.0 if "cmpf false" in body else 2.5
+    expected = np.full(64, value, np.float32)
+    for level in ("linalg", "ascend"):
+        assert compare_bitwise(np.load(tmp_path / f"{level}.npy"), expected).equal
+
+
+def test_the_largest_ub_with_one_core_runs(capsys: Capsys, tmp_path: Path) -> None:
+    """Issue 40: --ub-size 4194304 (the documented maximum) with one core made hswc-run fail on
+    its own kernel's DataCopyPad (a chunk of 87360 f16 elements, 174720 bytes)."""
+    rng = np.random.default_rng(40)
+    np.save(tmp_path / "g.npy", rng.standard_normal(200_000).astype(np.float16))
+    np.save(tmp_path / "x.npy", rng.uniform(-4, 4, 200_000).astype(np.float16))
+    path = tmp_path / "h.mlir"
+    path.write_text(VALID.replace("4x5", "?"))
+    code, out, err = run(capsys, "hswc-run", path, "--input", tmp_path / "g.npy", "--input",
+                         tmp_path / "x.npy", "--ub-size", "4194304", "--core-num", "1",
+                         "--check", "--tiling-json", tmp_path / "t.json")
+    assert (code, err) == (0, "")
+    assert out == "--check (each op's default semantics): bit-exact: all 200000 float16 " \
+                  "elements match\n"
+    assert json.loads((tmp_path / "t.json").read_text())["ubFactor"] == 32704
