@@ -7,9 +7,13 @@ in-process (under pytest's own stack, so the nesting cases also show the limit l
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -1092,3 +1096,114 @@ def test_the_largest_ub_with_one_core_runs(capsys: Capsys, tmp_path: Path) -> No
     assert out == "--check (each op's default semantics): bit-exact: all 200000 float16 " \
                   "elements match\n"
     assert json.loads((tmp_path / "t.json").read_text())["ubFactor"] == 32704
+
+
+# Choice cache: a broken cache only costs time.
+
+def _tool(tool: str, argv: Sequence[str | Path], cache: Path | str,
+          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """A tool in its own process with HSWC_CACHE_DIR=cache (its caches read at start, saved
+    at exit)."""
+    module = {"hswc-opt": "hswc.tools.hswc_opt", "hswc-run": "hswc.tools.hswc_run"}[tool]
+    return subprocess.run([sys.executable, "-m", module, *map(str, argv)], capture_output=True,
+                          text=True, check=False, timeout=timeout,
+                          env=dict(os.environ, HSWC_CACHE_DIR=str(cache)))
+
+
+@functools.cache
+def _lowered_without_cache(*argv: str | Path) -> str:
+    off = _tool("hswc-opt", argv, "")
+    assert (off.returncode, off.stderr) == (0, "")
+    return off.stdout
+
+
+CACHE_FILES = ("schedule-choices.json",
+               f"dataclass-code.{sys.implementation.cache_tag}-"
+               f"{importlib.util.MAGIC_NUMBER.hex()}.marshal")
+"""The tools' two cache files (hswc.tools.choice_cache, hswc.tools.dataclass_code_cache)."""
+
+
+@pytest.mark.parametrize("damage", ["fifo", "dev-zero", "nested-json", "huge", "lock-fifo"])
+def test_a_broken_cache_only_costs_time(damage: str, tmp_path: Path) -> None:
+    """Issue 40: a cache file that is a FIFO hung every run; one linked to /dev/zero was an
+    internal error (MemoryError); JSON nested too deeply made every run fail with "the module
+    is nested too deeply", blaming the user's module. Each run now writes what a run without
+    the cache writes, in bounded time, and says nothing."""
+    argv = ["--lower-to-ascend", EXAMPLES / "leaky_relu_grad.mlir"]
+    expected = _lowered_without_cache(*argv)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for name in CACHE_FILES:
+        path = cache / name
+        if damage == "fifo":
+            os.mkfifo(path)
+        elif damage == "dev-zero":
+            path.symlink_to("/dev/zero")
+        elif damage == "nested-json":
+            path.write_text("[" * 200_000 + "]" * 200_000)
+        elif damage == "huge":
+            with open(path, "wb") as stream:
+                stream.truncate(100 << 20)  # sparse: 100 MB that take no disk
+    if damage == "lock-fifo":
+        os.mkfifo(cache / "schedule-choices.json.lock")
+    for _ in range(2):
+        done = _tool("hswc-opt", argv, cache, timeout=60)
+        assert (done.returncode, done.stderr) == (0, "")
+        assert done.stdout == expected
+
+
+def test_tools_saving_at_once_keep_each_others_choices(tmp_path: Path) -> None:
+    """Issue 40: six tools run at once with a large choice cache kept only 2-4 of their 6 new
+    choices (each read, merged and wrote the file unlocked, and a save over the limit kept only
+    its own). Now each save merges under the file's lock, and a full file drops its oldest
+    entries, never another process's new ones."""
+    from hswc.tools import choice_cache
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = {f"{k:064x}": [0, 1.0] for k in range(choice_cache.MAX_ENTRIES - 2)}
+    (cache / choice_cache.FILE_NAME).write_text(json.dumps(
+        {"code": choice_cache.code_state(), "choices": old}))
+    ops = ("hard_swish", "hard_sigmoid", "hardtanh", "leaky_relu", "softshrink", "hard_shrink")
+    runs = []
+    for op in ops:
+        source = tmp_path / f"{op}.mlir"
+        source.write_text(f"func.func @f(%x: tensor<?xf16>) -> tensor<?xf16> {{\n"
+                          f"  %y = hsg.{op} %x : tensor<?xf16>\n"
+                          "  func.return %y : tensor<?xf16>\n}\n")
+        runs.append(subprocess.Popen(
+            [sys.executable, "-m", "hswc.tools.hswc_opt", "--lower-to-ascend", str(source)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, HSWC_CACHE_DIR=str(cache))))
+    for process in runs:
+        _, err = process.communicate(timeout=300)
+        assert (process.returncode, err) == (0, "")
+    table = json.loads((cache / choice_cache.FILE_NAME).read_text())["choices"]
+    new = [key for key in table if key not in old]
+    assert len(new) == len(ops)  # every process's choice
+    assert len(table) == choice_cache.MAX_ENTRIES  # the four oldest entries made room
+    assert list(old)[4:] == [key for key in table if key in old]
+
+
+def test_a_cached_choice_is_validated_as_a_fresh_one(tmp_path: Path) -> None:
+    """Issue 40: a current, well-formed cache entry naming a schedule a fresh choice would not
+    make was trusted. On 8 cores with 9728 bytes of UB only two of LeakyReluGrad's candidates
+    tile (the others' buffers leave no room for one aligned pass); an entry naming the `fast`
+    one is dropped and the choice modelled again, so the run writes what a run without the
+    cache writes."""
+    from hswc.tools import choice_cache
+
+    argv = ["-p", "hsg-decompose,hsg-tile-on-cores{core-num=8 ub-size=9728}",
+            EXAMPLES / "leaky_relu_grad.mlir"]
+    expected = _lowered_without_cache(*argv)
+    cache = tmp_path / "cache"
+    assert _tool("hswc-opt", argv, cache).returncode == 0
+    path = cache / choice_cache.FILE_NAME
+    table = json.loads(path.read_text())
+    ((key, chosen),) = table["choices"].items()
+    assert chosen[0] != 0
+    table["choices"][key] = [0, 1e-9]  # the fast candidate, faster than anything
+    path.write_text(json.dumps(table))
+    done = _tool("hswc-opt", argv, cache)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", expected)
+    assert json.loads(path.read_text())["choices"][key] == chosen  # modelled again, saved
