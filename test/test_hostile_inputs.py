@@ -1207,3 +1207,50 @@ def test_a_cached_choice_is_validated_as_a_fresh_one(tmp_path: Path) -> None:
     done = _tool("hswc-opt", argv, cache)
     assert (done.returncode, done.stderr, done.stdout) == (0, "", expected)
     assert json.loads(path.read_text())["choices"][key] == chosen  # modelled again, saved
+
+
+DIM_OF_STATIC = """\
+func.func @f(%a: tensor<4x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<4x64xf32>
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x64xf32>) outs(%e : tensor<?x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<?x64xf32>
+  func.return %y : tensor<?x64xf32>
+}
+"""
+STATIC_OF_DYNAMIC = (DIM_OF_STATIC.replace("tensor<4x64xf32>", "tensor<T>")
+                     .replace("tensor<?x64xf32>", "tensor<4x64xf32>")
+                     .replace("tensor<T>", "tensor<?x64xf32>")
+                     .replace("  %c0 = arith.constant 0 : index\n"
+                              "  %n = tensor.dim %a, %c0 : tensor<?x64xf32>\n", "")
+                     .replace("tensor.empty(%n)", "tensor.empty()"))
+
+
+@pytest.mark.parametrize("text", [DIM_OF_STATIC, STATIC_OF_DYNAMIC], ids=["dim-of-static",
+                                                                         "static-of-dynamic"])
+def test_an_identity_map_between_static_and_dynamic_dims_compiles(text: str, capsys: Capsys,
+                                                                  tmp_path: Path) -> None:
+    """Issue 40: an identity map whose output dim comes from tensor.dim of a static dim was
+    refused as "a broadcast needs static shapes"; it is the identity."""
+    path = tmp_path / "dim.mlir"
+    path.write_text(text)
+    a = np.linspace(-2, 2, 256, dtype=np.float32).reshape(4, 64)
+    np.save(tmp_path / "a.npy", a)
+    code, _, err = run(capsys, "hswc-run", path, "--input", tmp_path / "a.npy", "--output",
+                       tmp_path / "y.npy")
+    assert (code, err) == (0, "")
+    assert compare_bitwise(np.load(tmp_path / "y.npy"), a * a).equal
+    assert run(capsys, "hswc-emit", path, "--name", "Square", "-o", tmp_path / "p")[0] == 0
+    if text is STATIC_OF_DYNAMIC:  # the static dim is checked at run time, at the op
+        np.save(tmp_path / "b.npy", np.ones((5, 64), np.float32))
+        err = refused(run(capsys, "hswc-run", path, "--input", tmp_path / "b.npy"), path)
+        assert err == (f"{path}:3:3: error: 'linalg.generic' gets input 1 (a) of shape (5, 64), "
+                       "which its map (d0, d1) -> (d0, d1) does not fit to the iteration space "
+                       "(4, 64) of its result tensor<4x64xf32>\n")

@@ -100,11 +100,23 @@ def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc") -> None
             )
 
 
+def _compatible(a: Attribute, b: Attribute) -> bool:
+    """Two ranked tensor types of one element type and rank whose dims are equal where both
+    are static: they may hold the same shape (`tensor<4x64xf32>`, `tensor<?x64xf32>`)."""
+    return (isinstance(a, TensorType) and isinstance(b, TensorType)
+            and a.get_element_type() == b.get_element_type()
+            and a.get_num_dims() == b.get_num_dims()
+            and all(x == y or DYNAMIC_INDEX in (x, y)
+                    for x, y in zip(a.get_shape(), b.get_shape(), strict=True)))
+
+
 def _verify_same_types(op: Operation, names: Sequence[str], types: Sequence[Attribute],
-                       what: str) -> None:
-    """Every value has the type of the first one (no broadcasting, no dtype mixing)."""
+                       what: str, static_or_not: bool = False) -> None:
+    """Every value has the type of the first one (no broadcasting, no dtype mixing); with
+    `static_or_not`, or one that may hold the same shape (a dim static in one and dynamic in
+    the other: the shapes are then equal at run time, where they are checked)."""
     for name, t in zip(names[1:], types[1:], strict=True):
-        if t != types[0]:
+        if t != types[0] and not (static_or_not and _compatible(t, types[0])):
             raise VerifyException(
                 f"{op.name}: {name} has type {t} but {names[0]} has type {types[0]}; "
                 f"{what} must have the same shape and element type"
@@ -980,7 +992,7 @@ class LaunchOp(IRDLOperation):
         broadcast = self._broadcast()
         if broadcast is None:
             _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
-                               "the inputs and the result")
+                               "the inputs and the result", static_or_not=True)
         else:
             self._verify_broadcast(broadcast, names, types)
         for i, scalar in enumerate(self.scalars):
