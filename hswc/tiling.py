@@ -203,8 +203,9 @@ def tiling_formula(
     align = value(chosen.align)
     raw = a.name(a.floor_div(a.max(available, zero), value(chosen.bytes_per_element)),
                  "ub_factor_raw")
-    most = a.const(DATA_COPY_PAD_MAX_BYTES // ELEMENT_BYTES[dtype])
-    moved = a.name(a.mul(a.floor_div(most, align), align), "ub_factor_max")
+    most = DATA_COPY_PAD_MAX_BYTES // ELEMENT_BYTES[dtype]
+    moved = (a.const(most // chosen.align * chosen.align) if isinstance(chosen.align, int)
+             else a.name(a.mul(a.floor_div(a.const(most), align), align), "ub_factor_max"))
     ub_factor = a.select(empty, zero, a.min(a.mul(a.floor_div(raw, align), align), moved))
     a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
     return Tiling(total_num, block_factor, ub_factor, used_core_num, value(chosen.key))
