@@ -1254,3 +1254,121 @@ def test_an_identity_map_between_static_and_dynamic_dims_compiles(text: str, cap
         assert err == (f"{path}:3:3: error: 'linalg.generic' gets input 1 (a) of shape (5, 64), "
                        "which its map (d0, d1) -> (d0, d1) does not fit to the iteration space "
                        "(4, 64) of its result tensor<4x64xf32>\n")
+
+
+# hswc-check-kernel: every step ends within --timeout.
+
+CHECK_KERNEL = EXAMPLES / "check_kernel"
+LEAKY_FIXTURE = ["--op", "hsg.leaky_relu", "--attr", "negative_slope=0.2", "--tiling",
+                 "negativeSlope=0.2", "--core-num", "4", "--ub-size", "16384"]
+
+
+def _check_kernel(capsys: Capsys, *argv: str | Path) -> tuple[int, str, str]:
+    from hswc.tools import hswc_check_kernel
+
+    code = hswc_check_kernel.run([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "1e9"])
+@pytest.mark.parametrize("option", ["--timeout", "--build-timeout"])
+def test_check_kernel_refuses_a_timeout_that_is_no_time_limit(option: str, value: str,
+                                                              capsys: Capsys) -> None:
+    """Issue 40: --timeout nan was a ValueError traceback, inf an OverflowError, and 0 and -1
+    were accepted, every run then "did not finish within 0 s"."""
+    code, out, err = _check_kernel(capsys, CHECK_KERNEL / "leaky_relu_fixture.cpp",
+                                   *LEAKY_FIXTURE, option, value)
+    assert (code, out) == (1, "")
+    assert err.splitlines()[-1] == (f"hswc-check-kernel: error: argument {option}: '{value}' "
+                                    "is not a number of seconds above 0 and at most 86400")
+    assert "Traceback" not in err and err.count("error:") == 1
+
+
+def test_check_kernel_stops_a_build_that_reads_a_fifo(capsys: Capsys, tmp_path: Path) -> None:
+    """Issue 40: a kernel that #includes a FIFO made g++ wait for ever (no time limit)."""
+    kernel = tmp_path / "leaky_relu_fixture.cpp"
+    kernel.write_text('#include "pipe.h"\n'
+                      + (CHECK_KERNEL / "leaky_relu_fixture.cpp").read_text())
+    os.mkfifo(tmp_path / "pipe.h")
+    code, out, err = _check_kernel(capsys, kernel, *LEAKY_FIXTURE, "-I", CHECK_KERNEL,
+                                   "--tiling-function",
+                                   f"{CHECK_KERNEL / 'fixture_tiling.py'}:one_input",
+                                   "--timeout", "2")
+    assert (code, out) == (1, "")
+    assert err == (f"hswc-check-kernel: error: preprocessing {kernel} (g++) did not finish "
+                   "within 2 s (--build-timeout, else --timeout): does it #include a FIFO or a "
+                   "device? (If the build is only slow, raise --build-timeout.)\n")
+
+
+@pytest.mark.parametrize("how", ["loops", "sleeps"])
+def test_check_kernel_stops_a_tiling_function_that_never_returns(how: str, capsys: Capsys,
+                                                                 tmp_path: Path) -> None:
+    """Issue 40: --timeout did not cover the --tiling-function, which runs in hswc's
+    process."""
+    (tmp_path / "tiling.py").write_text(
+        "import time\n\n\ndef tiling(total, core_num, ub_size, dtype):\n"
+        + ("    while True:\n        pass\n" if how == "loops" else "    time.sleep(1e6)\n"))
+    code, out, err = _check_kernel(capsys, CHECK_KERNEL / "leaky_relu_fixture.cpp",
+                                   *LEAKY_FIXTURE, "--tiling-function",
+                                   f"{tmp_path / 'tiling.py'}:tiling", "--timeout", "1")
+    assert (code, out) == (1, "")
+    assert err == (f"hswc-check-kernel: error: {tmp_path / 'tiling.py'}:tiling(1048576, 4, "
+                   "16384, 'f16') did not finish within 1 s (--timeout): a tiling function "
+                   "that never returns?\n")
+
+
+def test_a_tiling_function_off_the_main_thread_is_stopped_too() -> None:
+    import threading
+
+    from hswc.checker.time_limits import TimedOut, call_within
+
+    def spin() -> None:
+        while True:
+            pass
+
+    caught: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            call_within(0.5, spin)
+        except TimedOut as error:
+            caught.append(error)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive() and str(caught[0]) == "did not finish within 0.5 s"
+    # The spinning thread was asked to stop: it does at its next bytecode.
+    import time
+
+    for _ in range(200):
+        if not any(t.name == "tiling-function" for t in threading.enumerate()):
+            break
+        time.sleep(0.05)
+    assert not any(t.name == "tiling-function" for t in threading.enumerate())
+
+
+def test_the_op_folders_tiling_run_takes_the_timeout(tmp_path: Path) -> None:
+    """Issue 40: an op folder's C++ tiling stopped after a fixed 60 s whatever --timeout said.
+    The built tiling harness stands here as a program that never returns."""
+    import time
+
+    from hswc.checker import host_tiling
+    from hswc.checker.errors import CheckError
+    from hswc.checker.op_folder import Folder
+    from hswc.checker.time_limits import limits
+
+    never = tmp_path / "op_tiling"
+    never.write_text("#!/bin/sh\nexec sleep 1000\n")
+    never.chmod(0o755)
+    op = host_tiling.OpDefinition("Spin", inputs=[("x", (1,))], outputs=[("y", (1,))])
+    folder = Folder(tmp_path, "ascend910b", (), (tmp_path / "spin_tiling.cpp",), ())
+    tiling = host_tiling.HostTiling(never, op, folder, [], {}, None, "ascend910b")
+    start = time.monotonic()
+    with limits(run=1.5), pytest.raises(CheckError) as caught:
+        tiling.launch(129, "f16", 4, 16384)
+    assert time.monotonic() - start < 10
+    assert str(caught.value) == (f"Spin's tiling ({tmp_path / 'spin_tiling.cpp'}) for 129 f16 "
+                                 "elements did not finish within 1.5 s (--timeout): a tiling "
+                                 "that never returns?")
