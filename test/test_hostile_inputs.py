@@ -1372,3 +1372,28 @@ def test_the_op_folders_tiling_run_takes_the_timeout(tmp_path: Path) -> None:
     assert str(caught.value) == (f"Spin's tiling ({tmp_path / 'spin_tiling.cpp'}) for 129 f16 "
                                  "elements did not finish within 1.5 s (--timeout): a tiling "
                                  "that never returns?")
+
+
+def test_check_kernel_notes_come_from_the_kernels_own_sources(capsys: Capsys,
+                                                            tmp_path: Path) -> None:
+    """Issue 40: the notes about Div and Exp came from sigmoid_fixture.cpp beside the kernel
+    (the checker read every file of its folder); they come from what the build compiles."""
+    from hswc.checker.check import plan
+    from hswc.checker.options import CheckOptions
+
+    leaky = plan(CheckOptions(kernel=str(CHECK_KERNEL / "leaky_relu_fixture.cpp"),
+                              op="hsg.leaky_relu", attrs={"negative_slope": "0.2"},
+                              tiling={None: ["negativeSlope=0.2"]},
+                              tiling_function=f"{CHECK_KERNEL / 'fixture_tiling.py'}:one_input",
+                              core_num=4, ub_size=16384, sizes=(300,), dtypes=("f16",)))
+    sigmoid = plan(CheckOptions(kernel=str(CHECK_KERNEL / "sigmoid_fixture.cpp"),
+                                op="hsg.sigmoid",
+                                tiling_function=f"{CHECK_KERNEL / 'fixture_tiling.py'}:one_input",
+                                core_num=4, ub_size=16384, sizes=(300,), dtypes=("f32",)))
+    try:
+        assert not [n for n in leaky.report.notes if "Div" in n or "Exp" in n]
+        assert [n.split(":")[0] for n in sigmoid.report.notes if "Div" in n or "Exp" in n] == [
+            "the kernel calls Div", "the kernel calls Exp"]
+    finally:
+        leaky.cleanup()
+        sigmoid.cleanup()

@@ -114,10 +114,11 @@ class KernelSources:
         return "\n".join(strip_comments(_read(f)) for f in self.files)
 
     def own_text(self) -> str:
-        """The sources and the headers their quoted includes reach below the kernel's own
-        folder (an ops-nn kernel's `arch35/x_dag.h`), not the libraries it includes."""
+        """The entry's source and the headers its quoted includes reach below the kernel's own
+        folder (an ops-nn kernel's `arch35/x_dag.h`): what the build compiles, not the
+        libraries it includes nor other files beside it (another kernel in the same folder)."""
         seen: dict[Path, None] = {}
-        todo = list(self.files)
+        todo = [self.entry.source]
         root = (self.directory.parent if self.directory.name == "op_kernel"
                 else self.directory).resolve()
         while todo:
