@@ -1397,3 +1397,85 @@ def test_check_kernel_notes_come_from_the_kernels_own_sources(capsys: Capsys,
     finally:
         leaky.cleanup()
         sigmoid.cleanup()
+
+
+RAW_POINTER_KERNEL = """\
+#include "kernel_operator.h"
+
+struct RawTiling {
+    int64_t totalNum;
+    int64_t blockFactor;
+    float negativeSlope;
+    int64_t mistake;
+};
+
+extern "C" __global__ __aicore__ void raw_store(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(RawTiling, t, tiling);
+    const int64_t start = AscendC::GetBlockIdx() * t.blockFactor;
+    const int64_t end = start + t.blockFactor < t.totalNum ? start + t.blockFactor : t.totalNum;
+    AscendC::GlobalTensor<float> xGm;
+    AscendC::GlobalTensor<float> yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), t.totalNum);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), t.totalNum);
+    for (int64_t i = start; i < end; ++i) {
+        const float v = xGm.GetValue(i);
+        yGm.SetValue(i, v > 0.0f ? v : v * t.negativeSlope);
+    }
+    if (t.mistake == 1 && end == t.totalNum) {
+        reinterpret_cast<__gm__ float*>(y)[t.totalNum + 2] = 1.0f;  // 3 elements past y
+    }
+    if (t.mistake == 2) {
+        volatile float before = reinterpret_cast<__gm__ float*>(x)[start - 1];
+        (void)before;
+    }
+}
+"""
+RAW_TILING = """\
+def tiling(total, core_num, ub_size, dtype):
+    block = -(-total // core_num)
+    return {"totalNum": total, "blockFactor": block, "negativeSlope": 0.5,
+            "block_dim": -(-total // block)}
+"""
+
+
+@pytest.fixture(scope="module")
+def raw_kernel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kernel and its tiling in one folder for the module (one build, from the run's build
+    cache after the first)."""
+    folder = tmp_path_factory.mktemp("raw_pointer")
+    (folder / "raw_store.cpp").write_text(RAW_POINTER_KERNEL)
+    (folder / "tiling.py").write_text(RAW_TILING)
+    return folder
+
+
+@pytest.mark.parametrize(("mistake", "rules"), [
+    (0, []),
+    (1, ["n=100: GM: a store through a raw pointer at byte 8 past the end of output 0 (y) (400 "
+         "bytes; 4 bytes changed): outside every GM tensor of the launch", "n=1024: GM: a load "
+         "or store through a raw pointer at byte 8 past the end of output 0 (y) (4096 bytes): "
+         "outside every GM tensor of the launch"]),
+    (2, ["n=100: GM: a load or store through a raw pointer at 4 bytes before the start of "
+         "input 0 (x): outside every GM tensor of the launch", "n=1024: GM: a load or store "
+         "through a raw pointer at 4 bytes before the start of input 0 (x): outside every GM "
+         "tensor of the launch"]),
+], ids=["in-bounds", "store-past-y", "load-before-x"])
+def test_check_kernel_finds_a_raw_pointer_outside_every_gm_tensor(
+        mistake: int, rules: list[str], raw_kernel: Path) -> None:
+    """Issue 40: a hand-written kernel storing through a raw __gm__ pointer 3 elements past y
+    got "PASS ... broke no rule". Each GM tensor of the harness now lies between guard pages:
+    the store past y's end (into the bytes after y, or its guard page when y ends on a page)
+    and the load before x's start are rules broken, naming the tensor, the byte and the
+    block."""
+    from hswc.checker.check import check
+    from hswc.checker.options import CheckOptions
+
+    report = check(CheckOptions(
+        kernel=str(raw_kernel / "raw_store.cpp"), op="hsg.leaky_relu",
+        attrs={"negative_slope": "0.5"}, tiling={None: [f"mistake={mistake}"]},
+        tiling_function=f"{raw_kernel / 'tiling.py'}:tiling", dtypes=("f32",), core_num=4,
+        sizes=(100, 1024)))
+    found = [f"n={o.size}: {v.api}: {v.rule}" for o in report.outcomes for v in o.violations]
+    assert [r.split(" (the model checks")[0] for r in found] == rules
+    assert report.passed == (mistake == 0)
