@@ -937,6 +937,21 @@ def test_emit_function_ignores_the_other_functions(other: str, capsys: Capsys,
     assert "AscendC::Mul(" in kernel and "Muls" not in kernel and "neg" not in kernel
 
 
+def test_emit_function_keeps_its_operator_in_other_dtypes(capsys: Capsys,
+                                                          tmp_path: Path) -> None:
+    """--function picks @F's operator with all of its kernels: a function computing the same
+    body in f16 is that operator's f16 kernel; an unrelated one is ignored."""
+    sq16 = _unary("sq16", "%s = arith.mulf %x, %x : f16\n    linalg.yield %s : f16",
+                  dtype="f16", out="tensor<64xf16>")
+    path = tmp_path / "three.mlir"
+    path.write_text(SQ + NEG + sq16)
+    code, _, err = run(capsys, "hswc-emit", path, "--function", "sq", "--name", "Sq", "-o",
+                       tmp_path / "sq")
+    assert (code, err) == (0, "")
+    definition = (tmp_path / "sq" / "op_host" / "sq_def.cpp").read_text()
+    assert ".DataType({ge::DT_FLOAT16, ge::DT_FLOAT})" in definition
+
+
 def test_emit_of_two_operators_under_one_name_names_both(capsys: Capsys,
                                                          tmp_path: Path) -> None:
     path = tmp_path / "two.mlir"

@@ -53,6 +53,7 @@ with importing():
     from xdsl.dialects import func
     from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
     from xdsl.dialects.linalg.ops import GenericOp
+    from xdsl.ir import Block, SSAValue
     from xdsl.passes import ModulePass
     from xdsl.printer import Printer
     from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -172,15 +173,19 @@ def _bodies(module: ModuleOp) -> dict[str, tuple[str, ...]]:
 
 
 def _keep_only(module: ModuleOp, function: str) -> None:
-    """Erase the module's functions that @function does not reach through symbol references
-    (calls, launches): --function packages that function's operator, and the module's other
-    functions are not looked at. Nothing changes when there is no @function (the package's
-    request names it then)."""
+    """Erase the module's functions that are not @function, called or launched by it, nor the
+    same operator in another dtype (the same computation: named ops of one name, generics of
+    one body whatever their element type): --function packages @function's operator, with
+    all of its kernels, and the module's other functions are not looked at. Nothing changes
+    when there is no @function (the package's request names it then) or the module is given
+    lowered."""
     table = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
-    if function not in table:
+    if function not in table or any(hsg.is_kernel(fn) for fn in table.values()):
         return
+    shape = _operator_shape(table[function])
     kept: set[str] = set()
-    todo = [function]
+    todo = [function, *(name for name, fn in table.items()
+                        if shape and _operator_shape(fn) == shape)]
     while todo:
         symbol = todo.pop()
         if symbol in kept or symbol not in table:
@@ -193,6 +198,38 @@ def _keep_only(module: ModuleOp, function: str) -> None:
     for symbol, fn in table.items():
         if symbol not in kept:
             module.body.block.erase_op(fn, safe_erase=False)
+
+
+_ELEMENT_TYPES = re.compile(r"\b(?:bf16|f16|f32)\b")
+
+
+def _operator_shape(fn: func.FuncOp) -> tuple[object, ...]:
+    """What a function computes, element types aside: its named ops by name, its generics by
+    their maps, iterators and body (each op's name, where its operands come from, and its
+    properties with element types erased)."""
+    shape: list[object] = []
+    for op in fn.walk():
+        if isinstance(op, hsg.NamedOp):
+            shape.append(op.name)
+        elif isinstance(op, GenericOp):
+            shape.append(("linalg.generic", len(op.inputs), str(op.indexing_maps),
+                          str(op.iterator_types), _body_shape(op.body.block)))
+    return tuple(shape)
+
+
+def _body_shape(block: Block) -> tuple[object, ...]:
+    numbers: dict[SSAValue, tuple[str, int]] = {arg: ("arg", i)
+                                                for i, arg in enumerate(block.args)}
+    ops: list[object] = []
+    for k, op in enumerate(block.ops):
+        operands = tuple(numbers.get(v, ("outside",)) for v in op.operands)
+        properties = tuple(sorted((key, _ELEMENT_TYPES.sub("T", str(value)))
+                                  for key, value in (*op.properties.items(),
+                                                     *op.attributes.items())))
+        ops.append((op.name, operands, properties))
+        for result in op.results:
+            numbers[result] = ("op", k)
+    return tuple(ops)
 
 
 def lower(text: str, name: str, semantics: str | None = None,
