@@ -1494,3 +1494,18 @@ def test_check_kernel_finds_a_raw_pointer_outside_every_gm_tensor(
     found = [f"n={o.size}: {v.api}: {v.rule}" for o in report.outcomes for v in o.violations]
     assert [r.split(" (the model checks")[0] for r in found] == rules
     assert report.passed == (mistake == 0)
+
+
+def test_an_internal_failure_of_hswc_emit_is_one_line(capsys: Capsys, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """hswc-emit printed a Python traceback for an exception of its own code (hswc-opt and
+    hswc-run say `internal error: ...` in one line); a stand-in bug in the package writer."""
+    import hswc.backend.package
+
+    def broken(*_: object, **__: object) -> None:
+        raise AssertionError("a bug")
+
+    monkeypatch.setattr(hswc.backend.package, "write_package", broken)
+    code, out, err = run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o",
+                         tmp_path / "p")
+    assert (code, out, err) == (1, "", "internal error: AssertionError: a bug\n")

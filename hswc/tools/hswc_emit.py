@@ -369,6 +369,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", str(error))
     except RecursionError:
         return report("hswc-emit", TOO_DEEP)
+    except Exception as error:  # the contract: one line, never a traceback (as hswc-opt)
+        return report("hswc-emit", f"internal error: {type(error).__name__}: {error}")
     _list_written(written)
     return 0
 
