@@ -29,16 +29,51 @@ RESERVED = frozenset(
 )
 """Identifiers of the AscendC API and of the code around the printed values."""
 
+ASCENDC_MACROS = frozenset(
+    """
+    __global__ __aicore__ __gm__ __ubuf__ __inline__ __cce_get_tile_ptr GM_ADDR TILING_KEY_IS
+    GET_TILING_DATA GET_TILING_DATA_WITH_STRUCT GET_TILING_DATA_PTR_WITH_STRUCT
+    GET_TILING_DATA_MEMBER REGISTER_TILING_DEFAULT REGISTER_TILING_FOR_TILINGKEY
+    KERNEL_TASK_TYPE_DEFAULT KERNEL_TASK_TYPE ASCEND_IS_AIV ASCEND_IS_AIC DTYPE_X DTYPE_Y
+    PIPE_V PIPE_S PIPE_MTE2 PIPE_MTE3 PIPE_ALL
+    """.split()
+)
+"""The macros and compiler keywords of AscendC kernel code (asc-devkit's kernel_operator.h and
+the bisheng compiler): a name spelled like one is replaced by the preprocessor, or is not a
+name. Every `ASCENDC_*` name is taken too (`ASCENDC_TPL_*`, ...)."""
+
+
+def unusable(name: str) -> str | None:
+    """Why C++ code printed by hswc cannot declare `name` at global scope (a kernel entry, an
+    operator's class), or None when it can: a C++ keyword, a name of the AscendC API or of the
+    printed code, an AscendC macro or compiler keyword, or an identifier C++ reserves for the
+    implementation (any name holding `__`, or starting with `_`: [lex.name])."""
+    if name in CPP_KEYWORDS:
+        return "it is a C++ keyword"
+    if name in ASCENDC_MACROS or name.startswith("ASCENDC_"):
+        return "it is an AscendC macro or compiler keyword"
+    if name in RESERVED:
+        return "it is a name of the AscendC API or of the code around the kernel"
+    if "__" in name:
+        return "C++ reserves names holding a double underscore for the implementation"
+    if name.startswith("_"):
+        return "C++ reserves names starting with an underscore at global scope"
+    return None
+
 
 def operator_stem(name: str) -> str:
     """A name of the IR (a function's) made an operator stem C++ can declare: characters other
-    than letters, digits and `_` become `_`, a leading digit gets `op_` before it, and a keyword
-    or reserved name (`main`, as every torch-mlir export names its function) gets `_op` after."""
+    than letters, digits and `_` become `_`, a name C++ reserves (`__global__`, `_f`) loses its
+    leading, trailing and doubled underscores, a leading digit gets `op_` before it, and a
+    keyword or reserved name (`main`, as every torch-mlir export names its function) gets `_op`
+    after."""
     stem = re.sub(r"[^0-9A-Za-z_]", "_", name) or "op"
+    if "__" in stem or stem.startswith("_"):
+        stem = re.sub(r"_+", "_", stem).strip("_") or "op"
     if stem[0].isdigit():
         stem = f"op_{stem}"
     camel = "".join(w[:1].upper() + w[1:] for w in stem.split("_"))
-    if stem in CPP_KEYWORDS | RESERVED or camel in CPP_KEYWORDS | RESERVED:
+    if unusable(stem) is not None or unusable(camel) is not None:
         stem = f"{stem}_op"
     return stem
 

@@ -66,10 +66,27 @@ class LocatingParser(Parser):
         except VerifyException as error:
             # A type or attribute whose own verifier fails while the op is being read.
             raise ParseError(span, str(error)) from None
+        except (AssertionError, TypeError, ValueError, KeyError, IndexError,
+                AttributeError) as error:
+            # xDSL failed while building the op from what it read (an assertion of a named
+            # op's body builder): said at the op as written, not as an internal error.
+            raise self._not_built(error, span) from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.start)
         self._starts[op] = span.start
         return op
+
+    def _not_built(self, error: Exception, span: Span[str]) -> ParseError:
+        """The failure of xDSL's code building an op, at the op's name."""
+        text = span.input.content
+        written = _OP_NAME.match(text, span.start) if isinstance(text, str) else None
+        name = written.group(1) if written is not None else "the operation"
+        at = text.find(name, span.start) if isinstance(text, str) and written else -1
+        where = Span(at, at + len(name), span.input) if at >= 0 else span
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else "an assertion"
+        return _AtOpName(where, f"'{name}' cannot be built as written: xDSL's construction of it "
+                         f"failed ({type(error).__name__}: {detail}); check its operand and "
+                         "result types")
 
     def _at_first_undefined_use(self, error: ParseError) -> ParseError:
         """xDSL reports values never defined at the end of the input: point at the first op

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import AffineMapAttr, NoneAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, NoneAttr, StringAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -108,6 +108,15 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
     return result, broadcast
 
 
+def _same_shape(a: TensorType[Attribute], b: TensorType[Attribute]) -> bool:
+    """Whether two tensor types of one element type can hold the same shape, as an identity
+    map reads one into the other: the same rank, each dim equal where both are static (a
+    `tensor<4x64xf32>` read into the `tensor<?x64xf32>` of a `tensor.dim` of it)."""
+    return a.get_num_dims() == b.get_num_dims() and all(
+        x == y or x == DYNAMIC_INDEX or y == DYNAMIC_INDEX
+        for x, y in zip(a.get_shape(), b.get_shape(), strict=True))
+
+
 def _check_iteration(op: GenericOp, result: TensorType[Attribute],
                      operands: int) -> Broadcast | None:
     """Parallel iterators; the output at the identity map; each input at the identity map of
@@ -125,7 +134,7 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
     for m, value in zip(maps, op.inputs, strict=False):
         t = value.type
         assert isinstance(t, TensorType)
-        if m == AffineMap.identity(rank) and t.get_shape() == result.get_shape():
+        if m == AffineMap.identity(rank) and _same_shape(t, result):
             strides.append(None)
             continue
         if not (t.has_static_shape() and result.has_static_shape()):

@@ -14,7 +14,8 @@ before anything is written.
 - A target that exists and is not a regular file (/dev/null, /dev/full, a FIFO) is written in
   place: there is nothing to rename over, and renaming onto a device would replace the device.
 - A directory, an empty path or a missing parent directory is refused; so is any write error,
-  with the reason (`OutputError`, whose message names the path).
+  with the reason (`OutputError`, whose message names the path; a symbolic link loop on the
+  way is named as such, at the link).
 
 `write_files` writes a set of files: all temporaries first (where a full disk or a permission
 shows), then the renames, so a failure before the renames changes no target.
@@ -22,6 +23,7 @@ shows), then the renames, so a failure before the renames changes no target.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -43,7 +45,33 @@ class OutputError(Exception):
 
 
 def _failed(path: str | Path, error: OSError) -> OutputError:
+    if error.errno == errno.ELOOP:
+        loop = symlink_loop(path)
+        if loop is not None:
+            return OutputError(path, loop_message(loop))
     return OutputError(path, error.strerror or str(error))
+
+
+def symlink_loop(path: str | Path) -> str | None:
+    """The first part of `path` (as spelled, from its start) that is a symbolic link whose
+    links lead back to themselves, never to a file or folder; None when there is none."""
+    parts = Path(path).parts
+    for k in range(1, len(parts) + 1):
+        prefix = os.path.join(*parts[:k])
+        try:
+            if not stat.S_ISLNK(os.lstat(prefix).st_mode):
+                continue
+            os.stat(prefix)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                return prefix
+            return None  # a missing part: nothing further to follow
+    return None
+
+
+def loop_message(link: str) -> str:
+    return (f"'{link}' is a symbolic link loop (its links lead back to themselves, never to a "
+            "file or folder)")
 
 
 def write_file(path: str | Path, content: Content) -> None:

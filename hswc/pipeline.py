@@ -27,7 +27,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "cf": _loader("xdsl.dialects.cf", "Cf"),
     "scf": _loader("xdsl.dialects.scf", "Scf"),
     "memref": _loader("xdsl.dialects.memref", "MemRef"),
-    "linalg": _loader("xdsl.dialects.linalg", "Linalg"),
+    "linalg": _loader("hswc.dialects.linalg_named", "Linalg"),
     "tensor": _loader("xdsl.dialects.tensor", "Tensor"),
     "test": _loader("xdsl.dialects.test", "Test"),
     "hsg": _loader("hswc.dialects.hsg", "Hsg"),

@@ -170,7 +170,12 @@ def tiling_formula(
     """CANN's TilingFunc: split `total_num` elements over the cores (for a kernel that reads
     broadcast inputs in row runs, blockFactor rounded up to the plan's block_align), then into
     UB passes of what the chosen plan makes room for: `FloorAlign((ubSize - reserve) /
-    bytesPerElement, align)`. With variants, the plan and the tiling key are chosen by the
+    bytesPerElement, align)`, and at most the aligned elements one DataCopyPad moves
+    (hswc.platform.DATA_COPY_PAD_MAX_BYTES: 32704 f16 or bf16, 16320 f32 elements at 64; the
+    kernels copy a chunk with one DataCopyPad, so a longer one would move the wrong bytes. It
+    binds only where a UB is far larger than the body needs: a UB given by hand, up to 4 MiB,
+    or a body of few buffers, such as a fill; CANN's own tilings have no such bound and
+    reach it on no Ascend SoC). With variants, the plan and the tiling key are chosen by the
     element count first (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its
     `FloorDiv(ubSize / typeSize, bufferNum)` is ubSize / (typeSize * bufferNum) for positive
     integers).
@@ -202,7 +207,10 @@ def tiling_formula(
     align = value(chosen.align)
     raw = a.name(a.floor_div(a.max(available, zero), value(chosen.bytes_per_element)),
                  "ub_factor_raw")
-    ub_factor = a.select(empty, zero, a.mul(a.floor_div(raw, align), align))
+    most = DATA_COPY_PAD_MAX_BYTES // ELEMENT_BYTES[dtype]
+    moved = (a.const(most // chosen.align * chosen.align) if isinstance(chosen.align, int)
+             else a.name(a.mul(a.floor_div(a.const(most), align), align), "ub_factor_max"))
+    ub_factor = a.select(empty, zero, a.min(a.mul(a.floor_div(raw, align), align), moved))
     a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
     return Tiling(total_num, block_factor, ub_factor, used_core_num, value(chosen.key))
 

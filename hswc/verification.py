@@ -27,8 +27,9 @@ def verify_located(module: ModuleOp) -> None:
                 try:
                     op.verify(verify_nested_ops=False)
                 except VerifyException as inner:
-                    raise OpError(op, _strip_op_name(op, str(inner))) from None
+                    raise _located(op, _strip_op_name(op, str(inner))) from None
             raise OpError(module, str(error)) from None
+        check_linalg_yields(module)
         check_dominance(module)
 
 
@@ -36,3 +37,51 @@ def _strip_op_name(op: Operation, message: str) -> str:
     """One line, without the op name that verifier messages start with (OpError prints it)."""
     one_line = " ".join(line.strip() for line in message.splitlines() if line.strip())
     return one_line.removeprefix(f"{op.name}: ")
+
+
+def _located(op: Operation, message: str) -> OpError:
+    """The error of `op` at the op the user wrote: an op of a body that a named op builds
+    itself (linalg.matmul's hidden region, never written nor printed) is reported at that named
+    op, saying it is its body."""
+    owner = op.parent_op()
+    while owner is not None and not _builds_its_body(owner):
+        owner = owner.parent_op()
+    if owner is None:
+        return OpError(op, message)
+    types = ", ".join(str(t) for t in (*owner.operand_types,))
+    return OpError(owner, f"has a body, built by xDSL from its operand types ({types}), that "
+                   f"does not verify: '{op.name}' {message}")
+
+
+def _builds_its_body(op: Operation) -> bool:
+    """A linalg named op (its region is the body xDSL builds, not text of the input)."""
+    from xdsl.dialects.linalg.abstract_ops import NamedOperation
+
+    return isinstance(op, NamedOperation)
+
+
+def check_linalg_yields(module: ModuleOp) -> None:
+    """What MLIR's linalg verifier checks and xDSL's does not: each value a linalg op's body
+    yields has the element type of the output it goes to (`linalg.add` of two f32 tensors into
+    an f16 one yields an f32 in xDSL's body; MLIR refuses it). An OpError at the yield of a
+    body the user wrote, at the named op for one xDSL builds."""
+    from xdsl.dialects.builtin import MemRefType, TensorType
+    from xdsl.dialects.linalg.ops import YieldOp
+
+    for op in module.walk():
+        if not isinstance(op, YieldOp):
+            continue
+        owner = op.parent_op()
+        outputs = getattr(owner, "outputs", None)
+        if owner is None or owner.dialect_name() != "linalg" or outputs is None:
+            continue
+        for k, (value, output) in enumerate(zip(op.operands, outputs, strict=False)):
+            shaped = output.type
+            element = (shaped.get_element_type() if isinstance(shaped, TensorType | MemRefType)
+                       else shaped)
+            if value.type != element:
+                message = (f"type of yield operand {k + 1} ({value.type}) doesn't match the "
+                           f"element type of the enclosing {owner.name} ({element})")
+                if _builds_its_body(owner):
+                    raise _located(op, message)
+                raise OpError(op, message)

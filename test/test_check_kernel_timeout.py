@@ -32,7 +32,7 @@ def test_a_configuration_that_times_out_is_not_run_again(tmp_path: Path) -> None
     report = check(CheckOptions(
         kernel=str(kernel), op="hsg.leaky_relu", attrs={"negative_slope": "0.5"},
         tiling={None: ["totalNum=1,spin=1"]}, block_dim=1, dtypes=("f32",),
-        sizes=(1, 2, 3, 4), jobs=1, timeout=1.0))
+        sizes=(1, 2, 3, 4), jobs=1, timeout=1.0, build_timeout=600.0))
     first, *rest = report.outcomes
     assert first.timed_out and "did not finish within 1 s" in (first.failure or "")
     assert [o.size for o in rest] == [2, 3, 4]

@@ -138,8 +138,8 @@ def test_aclnn_name_of_a_generic(chain: Path, tmp_path: Path,
     (["--name", "scaled-grad"], "--name 'scaled-grad' is not an op type: write it as ops-nn "
      "does, a capital letter then up to 63 letters and digits (e.g. GradTimesScale)"),
     (["--name", "Scaled_Grad"], "--name 'Scaled_Grad' is not an op type"),
-    (["--name", "Int"], "--name 'Int' makes the kernel entry 'int', which C++ or AscendC "
-     "already uses: choose another name"),
+    (["--name", "Int"], "--name 'Int' makes the kernel entry 'int', which C++ code cannot "
+     "declare (it is a C++ keyword): choose another name"),
     (["--name", "MyOp", "--aclnn", "MyOp"], "--aclnn 'MyOp' is not an aclnn API name"),
     (["--aclnn", "aclnnOp"], "--aclnn names a generic operator's API: give --name too"),
 ])
@@ -303,30 +303,28 @@ int main()
     assert subprocess.run([str(binary)], check=False).returncode == 0
 
 
-def test_a_chunk_longer_than_one_data_copy_pad_is_not_packaged() -> None:
+def test_no_package_copies_more_than_one_data_copy_pad_moves() -> None:
     """A schedule of 8 bytes an element (f32 negf, single-buffered queues shared in place)
-    tiles Atlas A2's UB into 24576-element chunks, 98304 bytes per DataCopyPad: its 16-bit
-    blockLen would keep 32768 of them. The package is refused naming the cause; the
-    double-buffered schedule (49152 bytes) packages."""
+    would tile Atlas A2's UB into 24576-element chunks, 98304 bytes per DataCopyPad, which its
+    16-bit blockLen would cut to 32768. The tiling stops at the 16320 elements one DataCopyPad
+    moves (hswc.tiling), so that schedule packages too, its host tiling saying so; the
+    double-buffered schedule (12288 elements) is not cut."""
     from dataclasses import replace
 
     from test_schedule_choice import NEGF
 
     from hswc.backend.description import PackageRequest
     from hswc.backend.package import package_files
-    from hswc.diagnostics import OpError
     from hswc.pipeline import parse_text
     from hswc.profiling import lower
     from hswc.vectorizer.schedule import FAST
 
-    def lowered(double_buffer: bool) -> object:
-        return lower(parse_text(NEGF, "<negf>"),
-                     replace(FAST, double_buffer=double_buffer, in_place=True))
+    def tiling(double_buffer: bool) -> str:
+        module = lower(parse_text(NEGF, "<negf>"),
+                       replace(FAST, double_buffer=double_buffer, in_place=True))
+        files = package_files(module, ["ascend910b"], PackageRequest(name="Neg"))
+        return files["op_host/neg_tiling_compute.h"]
 
-    request = PackageRequest(name="Neg")
-    with pytest.raises(OpError, match=re.escape(
-            "copies 98304 bytes per DataCopyPad on ascend910b (48 cores, 196608 B of UB) "
-            "(ubFactor 24576 of f32), more than DataCopyParams' uint16_t blockLen holds "
-            "(65535)")):
-        package_files(lowered(False), ["ascend910b"], request)  # type: ignore[arg-type]
-    assert package_files(lowered(True), ["ascend910b"], request)  # type: ignore[arg-type]
+    assert "int64_t ubFactor = cond ? 0 : Min(FloorDiv(ubFactorRaw, 64) * 64, 16320);" in \
+        tiling(False)
+    assert "FloorDiv(Max(availableUbSize, 0), 16)" in tiling(True)

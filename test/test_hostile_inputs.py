@@ -7,9 +7,13 @@ in-process (under pytest's own stack, so the nesting cases also show the limit l
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -845,3 +849,663 @@ def test_emit_force_never_loses_an_edited_file(capsys: Capsys, tmp_path: Path) -
 
 
 # endregion
+
+# region issue 40: the fourth hostile run (each case with its expected answer)
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("__global__", "it is an AscendC macro or compiler keyword"),
+    ("GM_ADDR", "it is an AscendC macro or compiler keyword"),
+    ("ASCENDC_TPL_ARGS", "it is an AscendC macro or compiler keyword"),
+    ("my__kernel", "C++ reserves names holding a double underscore for the implementation"),
+    ("_kernel", "C++ reserves names starting with an underscore at global scope"),
+    ("class", "it is a C++ keyword"),
+])
+def test_kernel_name_that_cpp_cannot_declare_is_refused(name: str, why: str, capsys: Capsys
+                                                        ) -> None:
+    err = refused(run(capsys, "hswc-opt", "--lower-to-ascend", "-p",
+                      f"hsg-tile-on-cores{{kernel-name={name}}}", "-t", "ascendc",
+                      EXAMPLES / "squared_difference.mlir"))
+    assert err == (f"hswc-opt: error: hsg-tile-on-cores: kernel-name={name} cannot name a "
+                   f"kernel entry: {why}; choose another name\n")
+
+
+def test_reserved_function_and_argument_names_print_as_declarable_cpp(capsys: Capsys,
+                                                                      tmp_path: Path) -> None:
+    path = tmp_path / "reserved.mlir"
+    path.write_text((EXAMPLES / "squared_difference.mlir").read_text()
+                    .replace("@squared_difference", "@__global__").replace("%a", "%__gm__"))
+    code, out, err = run(capsys, "hswc-opt", "--lower-to-ascend", "-t", "ascendc", path)
+    assert (code, err) == (0, "")
+    assert ("__global__ __aicore__ void global(GM_ADDR in0, GM_ADDR b, GM_ADDR y, "
+            "GM_ADDR workspace, GM_ADDR tiling)") in out
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+@pytest.mark.parametrize("below", [False, True])
+def test_output_into_a_symlink_loop_says_so(tool: str, below: bool, capsys: Capsys,
+                                            tmp_path: Path,
+                                            arrays: tuple[Path, Path, np.ndarray]) -> None:
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    target = tmp_path / "loop1" / "out" if below else tmp_path / "loop1"
+    grad, x, _ = arrays
+    argv: list[str | Path] = {"hswc-opt": [_valid(tmp_path), "-o", target],
+                              "hswc-run": [_valid(tmp_path), "--input", grad, "--input", x,
+                                           "--output", target],
+                              "hswc-emit": [_valid(tmp_path), "-o", target]}[tool]
+    err = refused(run(capsys, tool, *argv))
+    what = "cannot write the package to" if tool == "hswc-emit" else "cannot write"
+    assert err == (f"{tool}: error: {what} '{target}': '{tmp_path / 'loop1'}' is a symbolic "
+                   "link loop (its links lead back to themselves, never to a file or folder)\n")
+
+
+def _unary(name: str, body: str, dtype: str = "f32", iterator: str = "parallel",
+           out: str = "tensor<64xf32>", out_map: str = "(i)") -> str:
+    t = f"tensor<64x{dtype}>"
+    return f"""\
+func.func @{name}(%a: {t}) -> {out} {{
+  %e = tensor.empty() : {out}
+  %y = linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> {out_map}>],
+      iterator_types = ["{iterator}"]}} ins(%a : {t}) outs(%e : {out}) {{
+  ^bb0(%x: {dtype}, %o: {dtype}):
+    {body}
+  }} -> {out}
+  func.return %y : {out}
+}}
+"""
+
+
+SQ = _unary("sq", "%s = arith.mulf %x, %x : f32\n    linalg.yield %s : f32")
+NEG = _unary("neg", "%s = arith.negf %x : f32\n    linalg.yield %s : f32")
+SUM = _unary("total", "%s = arith.addf %x, %o : f32\n    linalg.yield %s : f32",
+             iterator="reduction", out="tensor<f32>", out_map="()")
+
+
+@pytest.mark.parametrize("other", ["neg", "sum"])
+def test_emit_function_ignores_the_other_functions(other: str, capsys: Capsys,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "two.mlir"
+    path.write_text(SQ + (NEG if other == "neg" else SUM))
+    code, out, err = run(capsys, "hswc-emit", path, "--function", "sq", "--name", "Sq", "-o",
+                         tmp_path / "sq")
+    assert (code, err) == (0, "")
+    assert f"{tmp_path}/sq/op_kernel/sq.cpp" in out.splitlines()
+    kernel = (tmp_path / "sq" / "op_kernel" / "sq.h").read_text()
+    assert "AscendC::Mul(" in kernel and "Muls" not in kernel and "neg" not in kernel
+
+
+def test_emit_function_keeps_its_operator_in_other_dtypes(capsys: Capsys,
+                                                          tmp_path: Path) -> None:
+    """--function picks @F's operator with all of its kernels: a function computing the same
+    body in f16 is that operator's f16 kernel; an unrelated one is ignored."""
+    sq16 = _unary("sq16", "%s = arith.mulf %x, %x : f16\n    linalg.yield %s : f16",
+                  dtype="f16", out="tensor<64xf16>")
+    path = tmp_path / "three.mlir"
+    path.write_text(SQ + NEG + sq16)
+    code, _, err = run(capsys, "hswc-emit", path, "--function", "sq", "--name", "Sq", "-o",
+                       tmp_path / "sq")
+    assert (code, err) == (0, "")
+    definition = (tmp_path / "sq" / "op_host" / "sq_def.cpp").read_text()
+    assert ".DataType({ge::DT_FLOAT16, ge::DT_FLOAT})" in definition
+
+
+def test_emit_of_two_operators_under_one_name_names_both(capsys: Capsys,
+                                                         tmp_path: Path) -> None:
+    path = tmp_path / "two.mlir"
+    path.write_text(SQ + NEG)
+    err = refused(run(capsys, "hswc-emit", path, "--name", "Sq", "-o", tmp_path / "p"))
+    assert err == ("hswc-emit: error: the module holds 2 operators (a generic operator "
+                   "(@sq_kernel_f32), launched by @sq; a generic operator (@sq_1_kernel_f32), "
+                   "launched by @neg); a package holds one: pick its host function with "
+                   "--function\n")
+    err = refused(run(capsys, "hswc-emit", path, "--function", "nope", "--name", "Sq", "-o",
+                      tmp_path / "p"))
+    assert err == ("hswc-emit: error: no host function @nope launches a kernel (functions "
+                   "that do: @neg, @sq)\n")
+    assert not (tmp_path / "p").exists()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def _immutable(folder: Path, on: bool) -> bool:
+    """chattr +i / -i: a folder even root cannot write into; False where chattr cannot."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(folder)], capture_output=True,
+                          check=False)
+    return done.returncode == 0
+
+
+@pytest.mark.parametrize("how", ["rename fails", "immutable folder"])
+def test_emit_force_is_all_or_nothing(how: str, capsys: Capsys, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40: --force over a package whose op_host/ could not be written replaced README.md
+    and CMakeLists.txt first, leaving a mix of two operators under the old manifest."""
+    import os
+
+    out = tmp_path / "P"
+    assert run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o", out)[0] == 0
+    before = _files(out)
+    if how == "rename fails":
+        rename = os.rename
+
+        def refusing(src: str | Path, dst: str | Path) -> None:
+            # As a folder without write permission: nothing goes in or out of out/op_host/.
+            for path in (src, dst):
+                if str(Path(path).parent) == str(out / "op_host"):
+                    raise PermissionError(13, "Permission denied", str(path))
+            rename(src, dst)
+
+        monkeypatch.setattr(os, "rename", refusing)
+    elif not _immutable(out / "op_host", True):
+        pytest.skip("chattr +i is not available here")
+    try:
+        err = refused(run(capsys, "hswc-emit", EXAMPLES / "leaky_relu_grad.mlir", "-o", out,
+                          "--force"))
+    finally:
+        if how == "immutable folder":
+            _immutable(out / "op_host", False)
+    reason = "Permission denied" if how == "rename fails" else "Operation not permitted"
+    assert err == (f"hswc-emit: error: cannot write the package to '{out}': {reason} (at "
+                   f"'{out}/op_host/CMakeLists.txt'); nothing in '{out}' was changed\n")
+    assert _files(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["P"]  # no temporary folder left
+
+
+def test_emit_force_never_follows_a_symlink_out_of_the_package(capsys: Capsys,
+                                                               tmp_path: Path) -> None:
+    import hashlib
+
+    out, outside = tmp_path / "P", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.md").write_text("a file outside the package\n")
+    assert run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o", out)[0] == 0
+    (out / "extra").symlink_to(outside)
+    recorded = hashlib.sha256((outside / "notes.md").read_bytes()).hexdigest()
+    with open(out / ".hswc-package", "a") as manifest:
+        manifest.write(f"{recorded}  extra/notes.md\n")
+    code, _, err = run(capsys, "hswc-emit", EXAMPLES / "leaky_relu_grad.mlir", "-o", out,
+                       "--force")
+    assert code == 0
+    assert (f"hswc-emit: --force kept '{out}/extra/notes.md' (an earlier package's file): its "
+            f"path goes through the symbolic link '{out}/extra', which hswc-emit does not "
+            "follow") in err.splitlines()
+    assert (outside / "notes.md").read_text() == "a file outside the package\n"
+    # A folder of the package that is a link: nothing is written through it.
+    import shutil
+
+    shutil.rmtree(out / "docs")
+    (out / "docs").symlink_to(outside)
+    before = _files(out)
+    err = refused(run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o", out,
+                      "--force"))
+    assert err == (f"hswc-emit: error: '{out}/docs' is a symbolic link; the package writes "
+                   f"'{out}/docs/aclnnHardswishBackward.md' below it, and hswc-emit writes no "
+                   "file through a link: make it a folder, or name another -o\n")
+    assert _files(out) == before and sorted(p.name for p in outside.iterdir()) == ["notes.md"]
+
+
+def test_no_schedule_copies_more_than_one_data_copy_pad_moves(capsys: Capsys,
+                                                              tmp_path: Path) -> None:
+    """Issue 40: a cached entry naming a single-buffered schedule of an f32 negation (its
+    chunk 98304 bytes at 196608 bytes of UB) printed that kernel. The tiling now never makes
+    a chunk longer than one DataCopyPad moves, whatever the schedule: 16320 f32 elements."""
+    path = tmp_path / "neg.mlir"
+    path.write_text(NEG.replace("@neg", "@f"))
+    # Double-buffered, 16 bytes an element: 12288; single-buffered, in place, 8 bytes an
+    # element: 24576 elements of UB, 16320 of them one copy.
+    for variant, ub_factor in (("", "12288"), ("double-buffer=false in-place=true ", "16320")):
+        code, out, err = run(capsys, "hswc-opt", "-p", "hsg-tile-on-cores{soc=ascend910b "
+                             f"{variant}}}", path)
+        assert (code, err) == (0, "")
+        assert re.findall(r"%ub_factor = arith.constant (\d+) : index", out) == [ub_factor]
+
+
+@pytest.mark.parametrize("body", [
+    "%nan = arith.constant 0x7FC00000 : f32\n    %p = arith.cmpf olt, %x, %nan : f32\n"
+    "    %s = arith.select %p, %x, %nan : f32\n    linalg.yield %s : f32",
+    "%p = arith.cmpf false, %x, %x : f32\n    %one = arith.constant 1.0 : f32\n"
+    "    %s = arith.select %p, %x, %one : f32\n    linalg.yield %s : f32",
+    "%s = arith.constant 2.5 : f32\n    linalg.yield %s : f32",
+], ids=["x<NaN", "cmpf-false", "constant"])
+def test_a_body_that_does_not_depend_on_x_compiles_to_a_fill(body: str, capsys: Capsys,
+                                                            tmp_path: Path) -> None:
+    """Issue 40: such bodies got "the planner can build no schedule" at the default level
+    while --level linalg ran them: their one output buffer let the UB take chunks longer than
+    a DataCopyPad moves, so every candidate was refused. The kernel is a Duplicate."""
+    path = tmp_path / "fill.mlir"
+    path.write_text(_unary("f", body))
+    np.save(tmp_path / "a.npy", np.linspace(-3, 3, 64, dtype=np.float32))
+    code, out, err = run(capsys, "hswc-opt", "--lower-to-ascend", "-t", "ascendc", path)
+    assert (code, err) == (0, "") and "AscendC::Duplicate(yFp32, " in out
+    for level in ("linalg", "ascend"):
+        code, out, err = run(capsys, "hswc-run", path, "--input", tmp_path / "a.npy",
+                             "--level", level, "--output", tmp_path / f"{level}.npy")
+        assert (code, err) == (0, "")
+    value = np.nan if "0x7FC00000" in body else 1.0 if "cmpf false" in body else 2.5
+    expected = np.full(64, value, np.float32)
+    for level in ("linalg", "ascend"):
+        assert compare_bitwise(np.load(tmp_path / f"{level}.npy"), expected).equal
+
+
+def test_the_largest_ub_with_one_core_runs(capsys: Capsys, tmp_path: Path) -> None:
+    """Issue 40: --ub-size 4194304 (the documented maximum) with one core made hswc-run fail on
+    its own kernel's DataCopyPad (a chunk of 87360 f16 elements, 174720 bytes)."""
+    rng = np.random.default_rng(40)
+    np.save(tmp_path / "g.npy", rng.standard_normal(200_000).astype(np.float16))
+    np.save(tmp_path / "x.npy", rng.uniform(-4, 4, 200_000).astype(np.float16))
+    path = tmp_path / "h.mlir"
+    path.write_text(VALID.replace("4x5", "?"))
+    code, out, err = run(capsys, "hswc-run", path, "--input", tmp_path / "g.npy", "--input",
+                         tmp_path / "x.npy", "--ub-size", "4194304", "--core-num", "1",
+                         "--check", "--tiling-json", tmp_path / "t.json")
+    assert (code, err) == (0, "")
+    assert out == "--check (each op's default semantics): bit-exact: all 200000 float16 " \
+                  "elements match\n"
+    assert json.loads((tmp_path / "t.json").read_text())["ubFactor"] == 32704
+
+
+# Choice cache: a broken cache only costs time.
+
+def _tool(tool: str, argv: Sequence[str | Path], cache: Path | str,
+          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """A tool in its own process with HSWC_CACHE_DIR=cache (its caches read at start, saved
+    at exit)."""
+    module = {"hswc-opt": "hswc.tools.hswc_opt", "hswc-run": "hswc.tools.hswc_run"}[tool]
+    return subprocess.run([sys.executable, "-m", module, *map(str, argv)], capture_output=True,
+                          text=True, check=False, timeout=timeout,
+                          env=dict(os.environ, HSWC_CACHE_DIR=str(cache)))
+
+
+@functools.cache
+def _lowered_without_cache(*argv: str | Path) -> str:
+    off = _tool("hswc-opt", argv, "")
+    assert (off.returncode, off.stderr) == (0, "")
+    return off.stdout
+
+
+CACHE_FILES = ("schedule-choices.json",
+               f"dataclass-code.{sys.implementation.cache_tag}-"
+               f"{importlib.util.MAGIC_NUMBER.hex()}.marshal")
+"""The tools' two cache files (hswc.tools.choice_cache, hswc.tools.dataclass_code_cache)."""
+
+
+@pytest.mark.parametrize("damage", ["fifo", "dev-zero", "nested-json", "huge", "lock-fifo"])
+def test_a_broken_cache_only_costs_time(damage: str, tmp_path: Path) -> None:
+    """Issue 40: a cache file that is a FIFO hung every run; one linked to /dev/zero was an
+    internal error (MemoryError); JSON nested too deeply made every run fail with "the module
+    is nested too deeply", blaming the user's module. Each run now writes what a run without
+    the cache writes, in bounded time, and says nothing."""
+    argv = ["--lower-to-ascend", EXAMPLES / "leaky_relu_grad.mlir"]
+    expected = _lowered_without_cache(*argv)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for name in CACHE_FILES:
+        path = cache / name
+        if damage == "fifo":
+            os.mkfifo(path)
+        elif damage == "dev-zero":
+            path.symlink_to("/dev/zero")
+        elif damage == "nested-json":
+            path.write_text("[" * 200_000 + "]" * 200_000)
+        elif damage == "huge":
+            with open(path, "wb") as stream:
+                stream.truncate(100 << 20)  # sparse: 100 MB that take no disk
+    if damage == "lock-fifo":
+        os.mkfifo(cache / "schedule-choices.json.lock")
+    for _ in range(2):
+        done = _tool("hswc-opt", argv, cache, timeout=60)
+        assert (done.returncode, done.stderr) == (0, "")
+        assert done.stdout == expected
+
+
+def test_tools_saving_at_once_keep_each_others_choices(tmp_path: Path) -> None:
+    """Issue 40: six tools run at once with a large choice cache kept only 2-4 of their 6 new
+    choices (each read, merged and wrote the file unlocked, and a save over the limit kept only
+    its own). Now each save merges under the file's lock, and a full file drops its oldest
+    entries, never another process's new ones."""
+    from hswc.tools import choice_cache
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = {f"{k:064x}": [0, 1.0] for k in range(choice_cache.MAX_ENTRIES - 2)}
+    (cache / choice_cache.FILE_NAME).write_text(json.dumps(
+        {"code": choice_cache.code_state(), "choices": old}))
+    ops = ("hard_swish", "hard_sigmoid", "hardtanh", "leaky_relu", "softshrink", "hard_shrink")
+    runs = []
+    for op in ops:
+        source = tmp_path / f"{op}.mlir"
+        source.write_text(f"func.func @f(%x: tensor<?xf16>) -> tensor<?xf16> {{\n"
+                          f"  %y = hsg.{op} %x : tensor<?xf16>\n"
+                          "  func.return %y : tensor<?xf16>\n}\n")
+        runs.append(subprocess.Popen(
+            [sys.executable, "-m", "hswc.tools.hswc_opt", "--lower-to-ascend", str(source)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, HSWC_CACHE_DIR=str(cache))))
+    for process in runs:
+        _, err = process.communicate(timeout=300)
+        assert (process.returncode, err) == (0, "")
+    table = json.loads((cache / choice_cache.FILE_NAME).read_text())["choices"]
+    new = [key for key in table if key not in old]
+    assert len(new) == len(ops)  # every process's choice
+    assert len(table) == choice_cache.MAX_ENTRIES  # the four oldest entries made room
+    assert list(old)[4:] == [key for key in table if key in old]
+
+
+def test_a_cached_choice_is_validated_as_a_fresh_one(tmp_path: Path) -> None:
+    """Issue 40: a current, well-formed cache entry naming a schedule a fresh choice would not
+    make was trusted. On 8 cores with 9728 bytes of UB only two of LeakyReluGrad's candidates
+    tile (the others' buffers leave no room for one aligned pass); an entry naming the `fast`
+    one is dropped and the choice modelled again, so the run writes what a run without the
+    cache writes."""
+    from hswc.tools import choice_cache
+
+    argv = ["-p", "hsg-decompose,hsg-tile-on-cores{core-num=8 ub-size=9728}",
+            EXAMPLES / "leaky_relu_grad.mlir"]
+    expected = _lowered_without_cache(*argv)
+    cache = tmp_path / "cache"
+    assert _tool("hswc-opt", argv, cache).returncode == 0
+    path = cache / choice_cache.FILE_NAME
+    table = json.loads(path.read_text())
+    ((key, chosen),) = table["choices"].items()
+    assert chosen[0] != 0
+    table["choices"][key] = [0, 1e-9]  # the fast candidate, faster than anything
+    path.write_text(json.dumps(table))
+    done = _tool("hswc-opt", argv, cache)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", expected)
+    assert json.loads(path.read_text())["choices"][key] == chosen  # modelled again, saved
+
+
+DIM_OF_STATIC = """\
+func.func @f(%a: tensor<4x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<4x64xf32>
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x64xf32>) outs(%e : tensor<?x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<?x64xf32>
+  func.return %y : tensor<?x64xf32>
+}
+"""
+STATIC_OF_DYNAMIC = (DIM_OF_STATIC.replace("tensor<4x64xf32>", "tensor<T>")
+                     .replace("tensor<?x64xf32>", "tensor<4x64xf32>")
+                     .replace("tensor<T>", "tensor<?x64xf32>")
+                     .replace("  %c0 = arith.constant 0 : index\n"
+                              "  %n = tensor.dim %a, %c0 : tensor<?x64xf32>\n", "")
+                     .replace("tensor.empty(%n)", "tensor.empty()"))
+
+
+@pytest.mark.parametrize("text", [DIM_OF_STATIC, STATIC_OF_DYNAMIC], ids=["dim-of-static",
+                                                                         "static-of-dynamic"])
+def test_an_identity_map_between_static_and_dynamic_dims_compiles(text: str, capsys: Capsys,
+                                                                  tmp_path: Path) -> None:
+    """Issue 40: an identity map whose output dim comes from tensor.dim of a static dim was
+    refused as "a broadcast needs static shapes"; it is the identity."""
+    path = tmp_path / "dim.mlir"
+    path.write_text(text)
+    a = np.linspace(-2, 2, 256, dtype=np.float32).reshape(4, 64)
+    np.save(tmp_path / "a.npy", a)
+    code, _, err = run(capsys, "hswc-run", path, "--input", tmp_path / "a.npy", "--output",
+                       tmp_path / "y.npy")
+    assert (code, err) == (0, "")
+    assert compare_bitwise(np.load(tmp_path / "y.npy"), a * a).equal
+    assert run(capsys, "hswc-emit", path, "--name", "Square", "-o", tmp_path / "p")[0] == 0
+    if text is STATIC_OF_DYNAMIC:  # the static dim is checked at run time, at the op
+        np.save(tmp_path / "b.npy", np.ones((5, 64), np.float32))
+        err = refused(run(capsys, "hswc-run", path, "--input", tmp_path / "b.npy"), path)
+        assert err == (f"{path}:3:3: error: 'linalg.generic' gets input 1 (a) of shape (5, 64), "
+                       "which its map (d0, d1) -> (d0, d1) does not fit to the iteration space "
+                       "(4, 64) of its result tensor<4x64xf32>\n")
+
+
+# hswc-check-kernel: every step ends within --timeout.
+
+CHECK_KERNEL = EXAMPLES / "check_kernel"
+LEAKY_FIXTURE = ["--op", "hsg.leaky_relu", "--attr", "negative_slope=0.2", "--tiling",
+                 "negativeSlope=0.2", "--core-num", "4", "--ub-size", "16384"]
+
+
+def _check_kernel(capsys: Capsys, *argv: str | Path) -> tuple[int, str, str]:
+    from hswc.tools import hswc_check_kernel
+
+    code = hswc_check_kernel.run([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "1e9"])
+@pytest.mark.parametrize("option", ["--timeout", "--build-timeout"])
+def test_check_kernel_refuses_a_timeout_that_is_no_time_limit(option: str, value: str,
+                                                              capsys: Capsys) -> None:
+    """Issue 40: --timeout nan was a ValueError traceback, inf an OverflowError, and 0 and -1
+    were accepted, every run then "did not finish within 0 s"."""
+    code, out, err = _check_kernel(capsys, CHECK_KERNEL / "leaky_relu_fixture.cpp",
+                                   *LEAKY_FIXTURE, option, value)
+    assert (code, out) == (1, "")
+    assert err.splitlines()[-1] == (f"hswc-check-kernel: error: argument {option}: '{value}' "
+                                    "is not a number of seconds above 0 and at most 86400")
+    assert "Traceback" not in err and err.count("error:") == 1
+
+
+def test_check_kernel_stops_a_build_that_reads_a_fifo(capsys: Capsys, tmp_path: Path) -> None:
+    """Issue 40: a kernel that #includes a FIFO made g++ wait for ever (no time limit)."""
+    kernel = tmp_path / "leaky_relu_fixture.cpp"
+    kernel.write_text('#include "pipe.h"\n'
+                      + (CHECK_KERNEL / "leaky_relu_fixture.cpp").read_text())
+    os.mkfifo(tmp_path / "pipe.h")
+    code, out, err = _check_kernel(capsys, kernel, *LEAKY_FIXTURE, "-I", CHECK_KERNEL,
+                                   "--tiling-function",
+                                   f"{CHECK_KERNEL / 'fixture_tiling.py'}:one_input",
+                                   "--timeout", "2")
+    assert (code, out) == (1, "")
+    assert err == (f"hswc-check-kernel: error: preprocessing {kernel} (g++) did not finish "
+                   "within 2 s (--build-timeout, else --timeout): does it #include a FIFO or a "
+                   "device? (If the build is only slow, raise --build-timeout.)\n")
+
+
+@pytest.mark.parametrize("how", ["loops", "sleeps"])
+def test_check_kernel_stops_a_tiling_function_that_never_returns(how: str, capsys: Capsys,
+                                                                 tmp_path: Path) -> None:
+    """Issue 40: --timeout did not cover the --tiling-function, which runs in hswc's
+    process."""
+    (tmp_path / "tiling.py").write_text(
+        "import time\n\n\ndef tiling(total, core_num, ub_size, dtype):\n"
+        + ("    while True:\n        pass\n" if how == "loops" else "    time.sleep(1e6)\n"))
+    code, out, err = _check_kernel(capsys, CHECK_KERNEL / "leaky_relu_fixture.cpp",
+                                   *LEAKY_FIXTURE, "--tiling-function",
+                                   f"{tmp_path / 'tiling.py'}:tiling", "--timeout", "1")
+    assert (code, out) == (1, "")
+    assert err == (f"hswc-check-kernel: error: {tmp_path / 'tiling.py'}:tiling(1048576, 4, "
+                   "16384, 'f16') did not finish within 1 s (--timeout): a tiling function "
+                   "that never returns?\n")
+
+
+def test_a_tiling_function_off_the_main_thread_is_stopped_too() -> None:
+    import threading
+
+    from hswc.checker.time_limits import TimedOut, call_within
+
+    def spin() -> None:
+        while True:
+            pass
+
+    caught: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            call_within(0.5, spin)
+        except TimedOut as error:
+            caught.append(error)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive() and str(caught[0]) == "did not finish within 0.5 s"
+    # The spinning thread was asked to stop: it does at its next bytecode.
+    import time
+
+    for _ in range(200):
+        if not any(t.name == "tiling-function" for t in threading.enumerate()):
+            break
+        time.sleep(0.05)
+    assert not any(t.name == "tiling-function" for t in threading.enumerate())
+
+
+def test_the_op_folders_tiling_run_takes_the_timeout(tmp_path: Path) -> None:
+    """Issue 40: an op folder's C++ tiling stopped after a fixed 60 s whatever --timeout said.
+    The built tiling harness stands here as a program that never returns."""
+    import time
+
+    from hswc.checker import host_tiling
+    from hswc.checker.errors import CheckError
+    from hswc.checker.op_folder import Folder
+    from hswc.checker.time_limits import limits
+
+    never = tmp_path / "op_tiling"
+    never.write_text("#!/bin/sh\nexec sleep 1000\n")
+    never.chmod(0o755)
+    op = host_tiling.OpDefinition("Spin", inputs=[("x", (1,))], outputs=[("y", (1,))])
+    folder = Folder(tmp_path, "ascend910b", (), (tmp_path / "spin_tiling.cpp",), ())
+    tiling = host_tiling.HostTiling(never, op, folder, [], {}, None, "ascend910b")
+    start = time.monotonic()
+    with limits(run=1.5), pytest.raises(CheckError) as caught:
+        tiling.launch(129, "f16", 4, 16384)
+    assert time.monotonic() - start < 10
+    assert str(caught.value) == (f"Spin's tiling ({tmp_path / 'spin_tiling.cpp'}) for 129 f16 "
+                                 "elements did not finish within 1.5 s (--timeout): a tiling "
+                                 "that never returns?")
+
+
+def test_check_kernel_notes_come_from_the_kernels_own_sources(capsys: Capsys,
+                                                            tmp_path: Path) -> None:
+    """Issue 40: the notes about Div and Exp came from sigmoid_fixture.cpp beside the kernel
+    (the checker read every file of its folder); they come from what the build compiles."""
+    from hswc.checker.check import plan
+    from hswc.checker.options import CheckOptions
+
+    leaky = plan(CheckOptions(kernel=str(CHECK_KERNEL / "leaky_relu_fixture.cpp"),
+                              op="hsg.leaky_relu", attrs={"negative_slope": "0.2"},
+                              tiling={None: ["negativeSlope=0.2"]},
+                              tiling_function=f"{CHECK_KERNEL / 'fixture_tiling.py'}:one_input",
+                              core_num=4, ub_size=16384, sizes=(300,), dtypes=("f16",)))
+    sigmoid = plan(CheckOptions(kernel=str(CHECK_KERNEL / "sigmoid_fixture.cpp"),
+                                op="hsg.sigmoid",
+                                tiling_function=f"{CHECK_KERNEL / 'fixture_tiling.py'}:one_input",
+                                core_num=4, ub_size=16384, sizes=(300,), dtypes=("f32",)))
+    try:
+        assert not [n for n in leaky.report.notes if "Div" in n or "Exp" in n]
+        assert [n.split(":")[0] for n in sigmoid.report.notes if "Div" in n or "Exp" in n] == [
+            "the kernel calls Div", "the kernel calls Exp"]
+    finally:
+        leaky.cleanup()
+        sigmoid.cleanup()
+
+
+RAW_POINTER_KERNEL = """\
+#include "kernel_operator.h"
+
+struct RawTiling {
+    int64_t totalNum;
+    int64_t blockFactor;
+    float negativeSlope;
+    int64_t mistake;
+};
+
+extern "C" __global__ __aicore__ void raw_store(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(RawTiling, t, tiling);
+    const int64_t start = AscendC::GetBlockIdx() * t.blockFactor;
+    const int64_t end = start + t.blockFactor < t.totalNum ? start + t.blockFactor : t.totalNum;
+    AscendC::GlobalTensor<float> xGm;
+    AscendC::GlobalTensor<float> yGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), t.totalNum);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), t.totalNum);
+    for (int64_t i = start; i < end; ++i) {
+        const float v = xGm.GetValue(i);
+        yGm.SetValue(i, v > 0.0f ? v : v * t.negativeSlope);
+    }
+    if (t.mistake == 1 && end == t.totalNum) {
+        reinterpret_cast<__gm__ float*>(y)[t.totalNum + 2] = 1.0f;  // 3 elements past y
+    }
+    if (t.mistake == 2) {
+        volatile float before = reinterpret_cast<__gm__ float*>(x)[start - 1];
+        (void)before;
+    }
+}
+"""
+RAW_TILING = """\
+def tiling(total, core_num, ub_size, dtype):
+    block = -(-total // core_num)
+    return {"totalNum": total, "blockFactor": block, "negativeSlope": 0.5,
+            "block_dim": -(-total // block)}
+"""
+
+
+@pytest.fixture(scope="module")
+def raw_kernel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kernel and its tiling in one folder for the module (one build, from the run's build
+    cache after the first)."""
+    folder = tmp_path_factory.mktemp("raw_pointer")
+    (folder / "raw_store.cpp").write_text(RAW_POINTER_KERNEL)
+    (folder / "tiling.py").write_text(RAW_TILING)
+    return folder
+
+
+@pytest.mark.parametrize(("mistake", "rules"), [
+    (0, []),
+    (1, ["n=100: GM: a store through a raw pointer at byte 8 past the end of output 0 (y) (400 "
+         "bytes; 4 bytes changed): outside every GM tensor of the launch", "n=1024: GM: a load "
+         "or store through a raw pointer at byte 8 past the end of output 0 (y) (4096 bytes): "
+         "outside every GM tensor of the launch"]),
+    (2, ["n=100: GM: a load or store through a raw pointer at 4 bytes before the start of "
+         "input 0 (x): outside every GM tensor of the launch", "n=1024: GM: a load or store "
+         "through a raw pointer at 4 bytes before the start of input 0 (x): outside every GM "
+         "tensor of the launch"]),
+], ids=["in-bounds", "store-past-y", "load-before-x"])
+def test_check_kernel_finds_a_raw_pointer_outside_every_gm_tensor(
+        mistake: int, rules: list[str], raw_kernel: Path) -> None:
+    """Issue 40: a hand-written kernel storing through a raw __gm__ pointer 3 elements past y
+    got "PASS ... broke no rule". Each GM tensor of the harness now lies between guard pages:
+    the store past y's end (into the bytes after y, or its guard page when y ends on a page)
+    and the load before x's start are rules broken, naming the tensor, the byte and the
+    block."""
+    from hswc.checker.check import check
+    from hswc.checker.options import CheckOptions
+
+    report = check(CheckOptions(
+        kernel=str(raw_kernel / "raw_store.cpp"), op="hsg.leaky_relu",
+        attrs={"negative_slope": "0.5"}, tiling={None: [f"mistake={mistake}"]},
+        tiling_function=f"{raw_kernel / 'tiling.py'}:tiling", dtypes=("f32",), core_num=4,
+        sizes=(100, 1024)))
+    found = [f"n={o.size}: {v.api}: {v.rule}" for o in report.outcomes for v in o.violations]
+    assert [r.split(" (the model checks")[0] for r in found] == rules
+    assert report.passed == (mistake == 0)
+
+
+def test_an_internal_failure_of_hswc_emit_is_one_line(capsys: Capsys, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """hswc-emit printed a Python traceback for an exception of its own code (hswc-opt and
+    hswc-run say `internal error: ...` in one line); a stand-in bug in the package writer."""
+    import hswc.backend.package
+
+    def broken(*_: object, **__: object) -> None:
+        raise AssertionError("a bug")
+
+    monkeypatch.setattr(hswc.backend.package, "write_package", broken)
+    code, out, err = run(capsys, "hswc-emit", EXAMPLES / "hard_swish_grad.mlir", "-o",
+                         tmp_path / "p")
+    assert (code, out, err) == (1, "", "internal error: AssertionError: a bug\n")

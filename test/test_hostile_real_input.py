@@ -134,3 +134,73 @@ def test_f64_arithmetic_is_refused_by_name(capsys: Capsys, tmp_path: Path) -> No
     code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", path])
     _refused(code, text, path, re.escape("'arith.addf' computes in f64, which hswc cannot "
                                          "lower exactly"))
+
+
+# region issue 40: no internal error from real model files
+
+REAL = Path(__file__).parent / "fixtures" / "real_models"
+MLIR_BODY = ("arith.extf", "arith.extf", "arith.mulf", "arith.addf", "linalg.yield")
+"""The body MLIR's linalg-generalize-named-ops gives an f16 or bf16 contraction into f32 (run
+on these files with torch-mlir's MLIR, by hand)."""
+
+
+@pytest.mark.parametrize(("name", "op", "line"), [
+    ("matmul_f16_acc_f32", "linalg.matmul", 9),
+    ("conv_bf16_acc_f32", "linalg.conv_2d_nchw_fchw", 15),
+])
+def test_an_f16_contraction_into_f32_reads_as_mlir_reads_it(name: str, op: str, line: int,
+                                                            capsys: Capsys) -> None:
+    """Issue 40: the convolution was `internal error: AssertionError:` with no location (xDSL's
+    body builder asserts integer types for mixed operands), the matmul a verify error about
+    `arith.addf` (an f16 product added to the f32 accumulator). Both are valid MLIR: their
+    operands are converted to the accumulator's type first."""
+    path = REAL / f"{name}.mlir"
+    code, text = _run(capsys, "hswc-opt", [path, "--print-op-generic"])
+    assert code == 0, text
+    region = text[text.index(f'"{op}"') + len(op) + 2:]
+    body = re.findall(r'"((?:arith|linalg)\.\w+)"\(', region[:region.index("}) :")])
+    assert tuple(body) == MLIR_BODY
+    # Lowering: hswc compiles elementwise computations; what else the file holds is named at
+    # the op the user wrote, never an internal error.
+    code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", path])
+    assert "internal error" not in text and "Traceback" not in text
+    if code:
+        _refused(code, text, path, "")
+        assert f"{path}:{line}:3: error: '{op}'" in text
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("%y = linalg.add ins(%a, %a : tensor<4xindex>, tensor<4xindex>) outs(%e : tensor<4xindex>)"
+     " -> tensor<4xindex>",
+     "3:8: error: 'linalg.add' cannot be built as written: xDSL's construction of it failed "
+     "(AssertionError: an assertion); check its operand and result types"),
+    ("%y = linalg.add ins(%f, %g : tensor<4xf16>, tensor<4xbf16>) outs(%h : tensor<4xf32>) -> "
+     "tensor<4xf32>",
+     "3:3: error: 'linalg.add' has a body, built by xDSL from its operand types "
+     "(tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>), that does not verify: 'arith.addf' "
+     "operand 'rhs' at position 1 does not verify: attribute f16 expected from variable 'T', "
+     "but got bf16"),
+    ("%y = linalg.add ins(%h, %h : tensor<4xf32>, tensor<4xf32>) outs(%f : tensor<4xf16>) -> "
+     "tensor<4xf16>",
+     "3:3: error: 'linalg.add' has a body, built by xDSL from its operand types (tensor<4xf32>, "
+     "tensor<4xf32>, tensor<4xf16>), that does not verify: 'linalg.yield' type of yield operand "
+     "1 (f32) doesn't match the element type of the enclosing linalg.add (f16)"),
+    ("%y = linalg.fill ins(%s : f32) outs(%f : tensor<4xf16>) -> tensor<4xf16>",
+     "3:3: error: 'linalg.fill' expected fill value type (f32) to match output element type "
+     "(f16)"),
+], ids=["index-operands", "mixed-inputs", "wider-inputs", "fill-of-another-type"])
+def test_named_ops_mlir_refuses_are_refused_at_the_op(body: str, message: str, capsys: Capsys,
+                                                       tmp_path: Path) -> None:
+    """Where MLIR refuses a named op's operand types too (its elementwise ops convert nothing;
+    fill takes a value of the output's type), the message is at the op as written."""
+    path = tmp_path / "named.mlir"
+    path.write_text("func.func @f(%a: tensor<4xindex>, %e: tensor<4xindex>, %f: tensor<4xf16>, "
+                    "%g: tensor<4xbf16>, %h: tensor<4xf32>, %s: f32) {\n"
+                    "  %c = arith.constant 0 : index\n"
+                    f"  {body}\n  func.return\n}}\n")
+    code, text = _run(capsys, "hswc-opt", [path])
+    _refused(code, text, path, "")
+    assert f"{path}:{message}" in text
+
+
+# endregion

@@ -25,6 +25,7 @@ from hswc.passes.schedule_choice import (
     CANDIDATES,
     TIE,
     TRADED_FLAGS,
+    _plans,
     choice_size,
     choose_schedule,
     modelled_times,
@@ -33,6 +34,7 @@ from hswc.passes.schedule_options import SCHEDULE_ATTR, parse_schedule, read_sch
 from hswc.pipeline import parse_text
 from hswc.platform import get_platform
 from hswc.profiling import lower
+from hswc.tiling import compute_tiling
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 
 ALL_FLAGS = (*TRADED_FLAGS, "early_free", "x_first")
@@ -148,17 +150,21 @@ NEGF = """func.func @neg(%x: tensor<?xf32>) -> tensor<?xf32> {
 def test_no_candidate_copies_more_than_one_data_copy_pad_moves() -> None:
     """An f32 negf with single-buffered queues shared in place needs 8 bytes an element: on
     Atlas A2's 196608-byte UB a 24576-element chunk, 98304 bytes, more than DataCopyParams'
-    16-bit blockLen (65535): such candidates are not modelled, the choice is one that fits."""
+    16-bit blockLen (65535). The tiling stops at the 16320 elements one DataCopyPad moves
+    (hswc.tiling), so such candidates are modelled too, with that chunk; the double-buffered
+    ones (16 bytes an element: 12288-element chunks) are not cut."""
     m = parse_text(NEGF, "<negf>")
     ew = elementwise(next(op for op in m.walk() if isinstance(op, GenericOp)))
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("neg_kernel_f32", ew)  # noqa: E731
     every = modelled_times(build, ew.dag, "f32", ew.output_name(), platform, choice_size(None),
                            EVERY)
-    modelled = {s for s, _ in every}
-    single_in_place = [s for s in EVERY if not s.double_buffer and s.in_place]
-    assert single_in_place and not modelled & set(single_in_place)
-    assert modelled  # the double-buffered ones fit (16 bytes an element: 49152-byte chunks)
+    assert {s for s, _ in every} == set(EVERY)
+    for schedule, plan in _plans(ew.dag, "f32", ew.output_name(), platform.api, EVERY):
+        factor = compute_tiling(1 << 30, platform.core_num, platform.ub_size, "f32",
+                                plan.ub_plan()).ub_factor
+        assert factor == (16320 if not schedule.double_buffer and schedule.in_place
+                          else min(16320, factor))
     choice = choose_schedule(_body_key(ew), build, ew.dag, "f32", ew.output_name(), platform,
                              False, None)
     assert choice.schedule.double_buffer

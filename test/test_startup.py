@@ -3,11 +3,12 @@
 hswc.tools.dataclass_code_cache: a dataclass defined through the cache is the one defined
 without it (signature, annotations, repr, eq, hash, frozenness); the table persists across
 processes, so a second process compiles nothing; a damaged table, an unwritable cache folder
-and the cache turned off all leave a run as it was. hswc.tools.lazy_assembly_formats: the
-program of every op format of every dialect hswc registers is the one xDSL parses eagerly, and
-a broken format still fails with xDSL's definition error. The patches are process-wide (and
-importing hswc.tools.hswc_opt, as other tests do, installs them), so what installs them runs in
-a subprocess and what compares with xDSL's own parsing calls it directly.
+and the cache turned off all leave a run as it was; a full table keeps its most recent texts.
+hswc.tools.lazy_assembly_formats: the program of every op format of every dialect hswc registers
+is the one xDSL parses eagerly, and a broken format still fails with xDSL's definition error.
+The patches are process-wide (and importing hswc.tools.hswc_opt, as other tests do, installs
+them), so what installs them runs in a subprocess and what compares with xDSL's own parsing
+calls it directly.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from xdsl.irdl.declarative_assembly_format import FormatProgram
 from xdsl.utils.exceptions import ParseError, PyRDLOpDefinitionError
 
 from hswc.pipeline import DIALECTS
-from hswc.tools.dataclass_code_cache import load
+from hswc.tools.dataclass_code_cache import dumps, load
 from hswc.tools.lazy_assembly_formats import LazyFormatProgram, parse_eagerly
 
 REPO = Path(__file__).resolve().parent.parent
@@ -129,20 +130,33 @@ def test_an_unwritable_cache_folder_and_the_cache_turned_off(tmp_path: Path) -> 
     assert off["routed"] is False and off["after"] == off["before"]
 
 
-def test_a_full_table_keeps_only_what_its_process_used(tmp_path: Path) -> None:
-    import marshal
-
+def test_a_full_table_keeps_the_most_recent_texts(tmp_path: Path) -> None:
     _report(_python(SCRIPT, str(tmp_path)))
     table = _table(tmp_path)
     stale = "def __create_fn__():\n def f(self): pass\n return f"
-    table.write_bytes(marshal.dumps({**load(table), stale: compile(stale, "<string>", "exec")}))
-    # a table over its limit, and something new (an unused text) so that the process saves
-    kept = _report(_python(SCRIPT + "\ncache.MAX_ENTRIES = 1\ncache._new['x'] = "
-                           "compile('', '<string>', 'exec')\n", str(tmp_path)))
+    table.write_bytes(dumps({stale: compile(stale, "<string>", "exec"), **load(table)}))
+    # Over its limit at exit (room for what the process used and one new text, not for the
+    # older stale one): the oldest text not used goes, the new one stays.
+    kept = _report(_python(SCRIPT + "\nimport atexit\ncache._new['x'] = "
+                           "compile('', '<string>', 'exec')\natexit.register(lambda: setattr("
+                           "cache, 'MAX_ENTRIES', len(cache._used | set(cache._new))))\n",
+                           str(tmp_path)))
     assert kept["after"] == kept["before"]
     texts = load(table)
-    assert stale not in texts and "x" not in texts  # neither was used by that process
+    assert stale not in texts and "x" in texts
     assert any("def __init__(self,x:_type_x" in text for text in texts)  # what it used stays
+
+
+def test_a_table_whose_digest_does_not_match_is_not_read(tmp_path: Path) -> None:
+    """marshal.loads is never given bytes the cache did not write: a damaged length in them
+    could ask for any amount of memory (b'[' * 8 reads as a list of 1.5e9 items)."""
+    _report(_python(SCRIPT, str(tmp_path)))
+    table = _table(tmp_path)
+    data = table.read_bytes()
+    table.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    assert load(table) == {}
+    table.write_bytes(b"[" * 1000)
+    assert load(table) == {}
 
 
 def test_hswc_opt_writes_the_table_and_prints_the_same(tmp_path: Path) -> None:

@@ -27,8 +27,9 @@ from xdsl.ir import Attribute, Operation
 from hswc.backend.cpp_types import element_cpp
 from hswc.backend.expressions import HELPER_NAMES
 from hswc.backend.layout import INIT, PROCESS, STAGE_KINDS
-from hswc.backend.names import CPP_KEYWORDS, RESERVED, TILING_PARAM
+from hswc.backend.names import TILING_PARAM
 from hswc.backend.operator import Operator
+from hswc.cpp_identifiers import unusable
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
@@ -139,9 +140,9 @@ def _stem(fn: func.FuncOp, dtype: str) -> str:
         raise OpError(fn, f"is a {dtype} kernel not named @<operator>{suffix}: the printer names "
                       "the operator's C++ and package files after <operator>")
     op_type = camel(stem)
-    if stem in CPP_KEYWORDS or stem in RESERVED or op_type in CPP_KEYWORDS | RESERVED:
-        clash = f"{stem if stem in CPP_KEYWORDS | RESERVED else op_type} is a C++ keyword or " \
-                "a name of the AscendC API"
+    why = unusable(stem) or unusable(op_type)
+    if why is not None:
+        clash = f"{stem if unusable(stem) else op_type}: {why}"
     elif METHODS.fullmatch(op_type) or op_type in HELPER_NAMES:
         clash = f"its kernel class {op_type} would have a method or helper of that name"
     else:
@@ -156,8 +157,7 @@ def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
     names: list[str] = []
     for i, arg in enumerate(args):
         name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
-        if (not name or name in CPP_KEYWORDS or name in RESERVED or name in names
-                or name in ENTRY_NAMES):
+        if not name or unusable(name) is not None or name in names or name in ENTRY_NAMES:
             name = f"in{i}" if i < len(args) - 1 else "y"
         names.append(name)
     return tuple(names)
@@ -175,26 +175,46 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
                 dtype: str) -> tuple[int, func.FuncOp, int | None]:
-    """The kernel's tiling key, its host tiling function, and its variant (or None)."""
+    """The kernel's tiling key, its host tiling function (`@<stem>_tiling_<dtype>`, else the
+    one the host calls for the kernel's launches: hsg-tile-on-cores shares one tiling function
+    between kernels of equal plans, and a kernel renamed for a clash, `@sq_1_kernel_f32`, keeps
+    `@sq_tiling_f32`), and its variant (or None)."""
     name = f"{stem}_tiling_{dtype}"
     own = kernel.attributes.get(hsg.TILING_KEY_ATTR)
     if own is not None and not (isinstance(own, IntegerAttr) and own.value.data >= 0):
         raise OpError(kernel, f"has a {hsg.TILING_KEY_ATTR} that is not a non-negative integer")
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == name and _is(op, hsg.TILING_ATTR):
-            ret = op.body.block.last_op
-            assert isinstance(ret, func.ReturnOp)
-            if len(ret.arguments) != len(RESULT_NAMES):
-                raise OpError(op, f"returns {len(ret.arguments)} values, not {len(RESULT_NAMES)}")
-            if isinstance(own, IntegerAttr):
-                key = own.value.data
-                return key, op, key >> TPL_DTYPE_BITS
-            key = constant_index(ret.arguments[-1])
-            if key is None:
-                raise OpError(ret, "returns a tiling key that is not an arith.constant, and the "
-                              f"kernel has no {hsg.TILING_KEY_ATTR} of its own")
-            return key, op, None
+    tilings = {op.sym_name.data: op for op in module.ops
+               if isinstance(op, func.FuncOp) and _is(op, hsg.TILING_ATTR)}
+    found = tilings.get(name) or next((tilings[n] for n in _launch_tilings(module, kernel)
+                                       if n in tilings), None)
+    if found is not None:
+        ret = found.body.block.last_op
+        assert isinstance(ret, func.ReturnOp)
+        if len(ret.arguments) != len(RESULT_NAMES):
+            raise OpError(found, f"returns {len(ret.arguments)} values, not {len(RESULT_NAMES)}")
+        if isinstance(own, IntegerAttr):
+            key = own.value.data
+            return key, found, key >> TPL_DTYPE_BITS
+        key = constant_index(ret.arguments[-1])
+        if key is None:
+            raise OpError(ret, "returns a tiling key that is not an arith.constant, and the "
+                          f"kernel has no {hsg.TILING_KEY_ATTR} of its own")
+        return key, found, None
     raise OpError(kernel, f"has no host tiling function @{name} to take its tiling key from")
+
+
+def _launch_tilings(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
+    """The tiling functions whose results the host's launches of `kernel` take."""
+    found: list[str] = []
+    for op in module.walk():
+        if not isinstance(op, hsg.LaunchOp) or \
+                op.kernel.root_reference.data != kernel.sym_name.data:
+            continue
+        for value in op.tiling:
+            call = value.owner
+            if isinstance(call, func.CallOp) and call.callee.root_reference.data not in found:
+                found.append(call.callee.root_reference.data)
+    return found
 
 
 def collect_kernels(module: ModuleOp) -> list[Kernel]:

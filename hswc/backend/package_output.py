@@ -14,7 +14,14 @@
   never half written). A failure before the move leaves the target as it was and removes the
   temporary folder and any parent folder made for it; an error names the folder asked for.
 - Everything that could stop the move (a file where a folder must go, a folder where a file
-  must go, an edited file) is checked before the first file is moved.
+  must go, an edited file, a folder of the package that is a symbolic link) is checked before
+  the first file is moved. The move itself is all or nothing: each file it replaces or removes
+  is first renamed aside into the temporary folder, and should any rename fail (a folder that
+  cannot be written), every file already moved is put back as it was, so the folder holds the
+  old package or the new one, never a mix of the two.
+- A path is never followed through a symbolic link below the folder: an earlier package's file
+  reached through one (`extra/ -> elsewhere`) is kept, not removed, and said so; a package file
+  that would be written through one refuses the write.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from hswc.output_files import loop_message, symlink_loop
 
 MANIFEST = ".hswc-package"
 _MANIFEST_HEAD = ("# Written by hswc-emit: the SHA-256 and path of each file of the package in "
@@ -48,6 +57,9 @@ class Written:
     removed: list[Path] = field(default_factory=list)
     edited: list[Path] = field(default_factory=list)
     """Of replaced and removed, those that had changed since hswc-emit wrote them."""
+    kept: list[tuple[Path, Path]] = field(default_factory=list)
+    """Earlier package files not removed because their path goes through a symbolic link:
+    (the file, the link)."""
 
 
 def digest(text: str) -> str:
@@ -108,7 +120,10 @@ def _plan_force(directory: Path, files: Mapping[str, str], shown: Path,
             done.edited.append(shown / relative)
     for relative in sorted(recorded):
         path = directory / relative
-        if relative in files or not path.is_file() or path.is_symlink():
+        link = _linked_folder(directory, relative)
+        if relative in files or link is not None or not path.is_file() or path.is_symlink():
+            if relative not in files and link is not None:
+                done.kept.append((shown / relative, shown / link))
             continue
         stale.append(relative)
         done.removed.append(shown / relative)
@@ -125,6 +140,9 @@ def _plan_force(directory: Path, files: Mapping[str, str], shown: Path,
 
 
 def _check_target(directory: Path, force: bool, shown: Path) -> None:
+    loop = symlink_loop(shown)
+    if loop is not None:
+        raise OutputRefused(f"cannot write the package to '{shown}': {loop_message(loop)}")
     if directory.exists() and not directory.is_dir():
         raise OutputRefused(f"'{shown}' exists and is not a folder")
     holder = next((p for p in directory.parents if p.exists()), None)
@@ -139,9 +157,24 @@ def _check_target(directory: Path, force: bool, shown: Path) -> None:
                 "package there (files hswc-emit did not write are kept), or name a new folder")
 
 
+def _linked_folder(directory: Path, relative: str) -> PurePosixPath | None:
+    """The first folder on the way from `directory` to `relative` that is a symbolic link,
+    None when there is none."""
+    for parent in reversed(PurePosixPath(relative).parents):
+        if parent != PurePosixPath(".") and (directory / parent).is_symlink():
+            return parent
+    return None
+
+
 def _check_paths(directory: Path, files: Mapping[str, str], shown: Path) -> None:
-    """Every file can go where it belongs: no folder in its place, no file in its folder's."""
+    """Every file can go where it belongs: no folder in its place, no file in its folder's,
+    no symbolic link on the way."""
     for relative in sorted(files):
+        link = _linked_folder(directory, relative)
+        if link is not None:
+            raise OutputRefused(f"'{shown / link}' is a symbolic link; the package writes "
+                                f"'{shown / relative}' below it, and hswc-emit writes no file "
+                                "through a link: make it a folder, or name another -o")
         if (directory / relative).is_dir() and not (directory / relative).is_symlink():
             raise OutputRefused(f"'{shown / relative}' is a folder; the package writes a file "
                                 "there")
@@ -177,28 +210,103 @@ def _write_all(staging: Path, files: Mapping[str, str]) -> None:
     (staging / MANIFEST).write_text(manifest_text(files), encoding="utf-8")
 
 
-def _remove_stale(directory: Path, stale: list[str]) -> None:
-    """Remove an earlier package's files (regular files only), then the folders they leave
-    empty below `directory`."""
-    folders: set[Path] = set()
-    for relative in stale:
-        path = directory / relative
-        if path.is_file() and not path.is_symlink():
-            path.unlink()
-            folders.update(p for p in path.relative_to(directory).parents if p != Path("."))
-    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+class _Swap:
+    """The package's files moved into `directory` as one change: each file replaced or removed
+    is first renamed aside (into `aside`, a folder inside the temporary one); `undo` puts every
+    file back as it was."""
+
+    def __init__(self, directory: Path, aside: Path, shown: Path):
+        self.directory = directory
+        self.aside = aside
+        self.shown = shown
+        self.set_aside: list[str] = []
+        self.placed: list[str] = []
+        self.made: list[Path] = []
+
+    def _folder_for(self, path: Path) -> None:
+        missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+        for folder in reversed(missing):
+            folder.mkdir()
+            self.made.append(folder)
+
+    def _set_aside(self, relative: str) -> None:
+        target = self.directory / relative
+        if not target.exists() and not target.is_symlink():
+            return
+        (self.aside / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.rename(target, self.aside / relative)
+        self.set_aside.append(relative)
+
+    def place(self, staged: Path, relative: str) -> None:
+        """`staged` as the file `relative` of the folder, the file there set aside."""
         try:
-            (directory / folder).rmdir()
-        except OSError:
-            pass  # not empty: it holds someone else's files
+            self._set_aside(relative)
+            target = self.directory / relative
+            self._folder_for(target)
+            os.rename(staged, target)
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.shown / relative)) from None
+        self.placed.append(relative)
+
+    def remove(self, relative: str) -> None:
+        """An earlier package's file, set aside (deleted with the temporary folder)."""
+        try:
+            self._set_aside(relative)
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.shown / relative)) from None
+
+    def undo(self) -> None:
+        """Every file as it was before the first move (best effort: each step is a rename
+        back, within the folders the move itself just used)."""
+        for relative in reversed(self.placed):
+            try:
+                os.unlink(self.directory / relative)
+            except OSError:
+                pass
+        for relative in reversed(self.set_aside):
+            try:
+                os.rename(self.aside / relative, self.directory / relative)
+            except OSError:
+                pass
+        for folder in reversed(self.made):
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+
+    def prune(self, stale: list[str]) -> None:
+        """The folders the removed files leave empty below the folder (those holding someone
+        else's files stay)."""
+        folders = {p for relative in stale for p in PurePosixPath(relative).parents
+                   if p != PurePosixPath(".")}
+        for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+            try:
+                (self.directory / folder).rmdir()
+            except OSError:
+                pass
 
 
-def _move_into(staging: Path, directory: Path, files: Mapping[str, str]) -> None:
-    """Rename each staged file over its target (the manifest last)."""
-    for relative in [*sorted(files), MANIFEST]:
-        target = directory / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / relative, target)
+class _Unchanged(OSError):
+    """The move failed and was undone: the folder holds what it held before."""
+
+
+def _move_into(staging: Path, directory: Path, files: Mapping[str, str],
+               stale: list[str], shown: Path) -> None:
+    """Rename each staged file over its target (the manifest last) and remove the stale
+    files, all or nothing (`_Swap`): _Unchanged when a rename failed and every file is back."""
+    swap = _Swap(directory, staging / ".hswc-replaced", shown)
+    try:
+        for relative in [*sorted(files), MANIFEST]:
+            swap.place(staging / relative, relative)
+        for relative in stale:
+            swap.remove(relative)
+    except OSError as error:
+        swap.undo()
+        raise _Unchanged(error.errno, error.strerror, error.filename) from None
+    except BaseException:
+        swap.undo()
+        raise
+    swap.prune(stale)
 
 
 def _staging_folder(directory: Path) -> Path:
@@ -232,8 +340,7 @@ def write_files(files: Mapping[str, str], directory: Path, force: bool = False,
                 if not target.exists() or (not target.is_symlink() and not any(target.iterdir())):
                     os.replace(staging, target)  # the whole folder at once
                 else:
-                    _move_into(staging, target, files)
-                    _remove_stale(target, stale)
+                    _move_into(staging, target, files, stale, Path(directory))
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     except OSError as error:
@@ -241,7 +348,9 @@ def write_files(files: Mapping[str, str], directory: Path, force: bool = False,
         inside = where is not None and ".hswc-" not in Path(str(where)).name \
             and str(where) != str(target)
         detail = f" (at '{where}')" if inside else ""
+        undone = f"; nothing in '{directory}' was changed" if isinstance(error, _Unchanged) \
+            else ""
         raise OutputRefused(f"cannot write the package to '{directory}': "
-                            f"{error.strerror or error}{detail}") from None
+                            f"{error.strerror or error}{detail}{undone}") from None
     done.files = [directory / relative for relative in sorted(files)]
     return done

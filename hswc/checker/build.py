@@ -5,7 +5,8 @@ included (-DHSWC_KERNEL_SOURCE), its GM argument counts, its DTYPE_* macros defi
 element type, every template instance the runs need (HSWC_KERNEL_INSTANCES, run by position
 with --instance) or the plain entry (HSWC_KERNEL_UNTEMPLATED), and the tiling struct with its
 fields (HSWC_TILING_STRUCT / HSWC_TILING_FIELDS, for --tiling-layout). g++ builds all dtypes
-at once. A kernel that does not compile is reported with g++'s first errors, and the calls the
+at once, each within the build limit (hswc.checker.time_limits: a source including a FIFO is
+stopped). A kernel that does not compile is reported with g++'s first errors, and the calls the
 model refuses (no exactly specified hardware result) or does not have are named first.
 """
 
@@ -14,12 +15,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hswc.checker import build_cache
+from hswc.checker import build_cache, time_limits
 from hswc.checker.errors import CheckError
 
 MODEL = Path(__file__).resolve().with_name("ascendc_cpu")
@@ -74,6 +75,16 @@ class BuildSpec:
                 str(self.output)]
 
 
+class BuildTimedOut(CheckError):
+    """A compiler command that did not end within the build limit (hswc.checker.time_limits):
+    a source that includes a FIFO or a device, which g++ waits on for ever."""
+
+    def __init__(self, what: Path | str, seconds: float, step: str = "building"):
+        super().__init__(f"{step} {what} (g++) did not finish within {seconds:g} s "
+                         "(--build-timeout, else --timeout): does it #include a FIFO or a "
+                         "device? (If the build is only slow, raise --build-timeout.)")
+
+
 def compiler(cxx: str | None = None) -> str:
     """The C++ compiler to use (`cxx`, else $CXX, else g++), or a CheckError saying there is
     none."""
@@ -124,17 +135,24 @@ def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
         else:
             first[key] = spec
     running = []
+    limit = time_limits.build_limit()
+    deadline = time.monotonic() + limit
     for spec in first.values():
-        key = build_cache.build_key(spec.command(cxx), C_LOCALE)
+        try:
+            key = build_cache.build_key(spec.command(cxx), C_LOCALE)
+        except time_limits.TimedOut:
+            raise BuildTimedOut(spec.source, limit) from None
         if build_cache.restore(key, spec.output):
             continue
         spec.output.parent.mkdir(parents=True, exist_ok=True)
-        running.append((spec, key, subprocess.Popen(spec.command(cxx), stdout=subprocess.PIPE,
-                                                    stderr=subprocess.STDOUT, text=True,
-                                                    errors="replace", env=C_LOCALE)))
+        running.append((spec, key, time_limits.start(spec.command(cxx), C_LOCALE,
+                                                     merge_output=True)))
     failed: dict[Path, list[str]] = {}
     for spec, key, process in running:
-        output, _ = process.communicate()
+        try:
+            output, _ = time_limits.finish(process, max(0.0, deadline - time.monotonic()))
+        except time_limits.TimedOut:
+            raise BuildTimedOut(spec.source, limit) from None
         if process.returncode != 0:
             failed[spec.output] = summarise_errors(output) or output.strip().splitlines()[:20]
         else:
@@ -150,8 +168,10 @@ def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
 
 def layout_text(executable: Path) -> str:
     """`run_kernel --tiling-layout` of a built harness."""
-    done = subprocess.run([str(executable), "--tiling-layout"], capture_output=True, text=True,
-                          timeout=60, check=False)
+    try:
+        done = time_limits.run([str(executable), "--tiling-layout"], time_limits.run_limit())
+    except time_limits.TimedOut as error:
+        raise CheckError(f"{executable} --tiling-layout {error}") from None
     if done.returncode != 0:
         raise CheckError(f"{executable} --tiling-layout failed: {done.stderr.strip()}")
     return done.stdout

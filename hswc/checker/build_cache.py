@@ -16,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
+
+from hswc.checker import time_limits
 
 CACHE_VARIABLE = "HSWC_BUILD_CACHE"
 
@@ -40,8 +41,10 @@ def _output_index(command: Sequence[str]) -> int | None:
 def _dependencies(command: Sequence[str], at: int, env: dict[str, str] | None) -> list[str] | None:
     """Every file the build reads, from the compiler's -M (None if that fails)."""
     listing = [*command[:at - 1], *command[at + 1:], "-M"]
-    done = subprocess.run(listing, capture_output=True, text=True, errors="replace", env=env,
-                          check=False)
+    try:  # time_limits.TimedOut goes to the caller: the build would hang as well
+        done = time_limits.run(listing, time_limits.build_limit(), env)
+    except OSError:
+        return None
     if done.returncode != 0:
         return None
     rule = done.stdout.replace("\\\n", " ").split(":", 1)

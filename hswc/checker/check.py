@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from hswc.checker import build as builder
-from hswc.checker import expected, host_tiling, inputs, kernel_source, op_folder
+from hswc.checker import expected, host_tiling, inputs, kernel_source, op_folder, time_limits
 from hswc.checker.cases import Case, build_specs, make_cases
 from hswc.checker.dtypes import NUMPY
 from hswc.checker.errors import CheckError
@@ -34,6 +34,7 @@ from hswc.checker.op_dir import OpDir, open_op_dir
 from hswc.checker.options import (
     CheckOptions,
     argument_order,
+    check_limits,
     dtypes_to_check,
     load_inputs,
     reference,
@@ -228,10 +229,13 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
 
 
 def plan(o: CheckOptions) -> Plan:
-    """Everything up to the builds; a CheckError for any bad input."""
+    """Everything up to the builds; a CheckError for any bad input (each step within the
+    options' time limits: hswc.checker.time_limits)."""
+    check_limits(o)
     workdir = Path(o.work_dir) if o.work_dir else Path(tempfile.mkdtemp(prefix="hswc-check-"))
     try:
-        return _plan(o, workdir)
+        with time_limits.limits(o.timeout, o.build_timeout):
+            return _plan(o, workdir)
     except BaseException:
         if o.work_dir is None:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -440,6 +444,12 @@ def build_plans(plans: Sequence[Plan]) -> None:
     with g++'s first errors."""
     if not plans:
         return
+    first = plans[0].options
+    with time_limits.limits(first.timeout, first.build_timeout):
+        _build_plans(plans)
+
+
+def _build_plans(plans: Sequence[Plan]) -> None:
     cxx = builder.compiler(plans[0].options.cxx)
     failed = builder.build_all([b for p in plans for b in p.builds.values()], cxx)
     for p in plans:

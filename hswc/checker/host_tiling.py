@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hswc.checker import build as builder
-from hswc.checker import build_cache
+from hswc.checker import build_cache, time_limits
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
 from hswc.checker.masks import MaskTensor
@@ -43,7 +43,6 @@ TEMPLATE_TYPES = {0: "float", 1: "half", 2: "int8_t", 3: "int32_t", 4: "uint8_t"
                   7: "uint16_t", 8: "uint32_t", 9: "int64_t", 10: "uint64_t", 12: "bool",
                   27: "bfloat16_t"}
 """The AscendC type an ASCENDC_TPL_DATATYPE_DECL value (a C_DT_* number) stands for."""
-TIMEOUT = 60.0
 HOST_FLAGS = ("-std=c++17", "-O0", "-w", "-fmax-errors=20")
 """-O0: a tiling runs once per launch, on a few numbers; its build is what costs."""
 
@@ -102,12 +101,15 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
 
 
 def _compile(command: list[str], what: str) -> None:
-    key = build_cache.build_key(command, builder.C_LOCALE)
-    output = build_cache.output_of(command)
-    if output is not None and build_cache.restore(key, output):
-        return
-    done = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                          env=builder.C_LOCALE, check=False)
+    limit = time_limits.build_limit()
+    try:
+        key = build_cache.build_key(command, builder.C_LOCALE)
+        output = build_cache.output_of(command)
+        if output is not None and build_cache.restore(key, output):
+            return
+        done = time_limits.run(command, limit, builder.C_LOCALE)
+    except time_limits.TimedOut:
+        raise builder.BuildTimedOut(what, limit) from None
     if done.returncode == 0 and output is not None:
         build_cache.store(key, output)
     if done.returncode != 0 and re.search(r"fatal error: nlohmann/json\.hpp: No such file",
@@ -123,6 +125,14 @@ def _compile(command: list[str], what: str) -> None:
                          f"(hswc/checker/ascendc_cpu/host):\n{lines}")
 
 
+def _run_step(command: list[str], what: str) -> subprocess.CompletedProcess[str]:
+    """One run of the built tiling harness, within the run limit (--timeout)."""
+    try:
+        return time_limits.run(command, time_limits.run_limit())
+    except time_limits.TimedOut as error:
+        raise CheckError(f"{what} {error} (--timeout): a tiling that never returns?") from None
+
+
 def _flags(folder: Folder) -> list[str]:
     return [*HOST_FLAGS, f"-I{HOST_MODEL}", *(f"-I{d}" for d in folder.include_dirs),
             f"-I{folder.root.resolve()}"]
@@ -135,8 +145,7 @@ def describe(folder: Folder, cxx: str, workdir: Path) -> OpDefinition:
     names = ", ".join(str(p) for p in folder.def_files)
     _compile([cxx, *_flags(folder), str(HARNESS), *map(str, folder.def_files), "-o", str(exe)],
              f"the op definition {names}")
-    done = subprocess.run([str(exe), "--describe"], capture_output=True, text=True,
-                          timeout=TIMEOUT, check=False)
+    done = _run_step([str(exe), "--describe"], f"the op definition {names}")
     ops, _ = parse_description(done.stdout)
     if not ops:
         raise CheckError(f"{names}: no op definition (OP_ADD) found")
@@ -201,11 +210,7 @@ class HostTiling:
             command += ["--fields-of", self.fields_of]
         where = (f"{self.op_type}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
                  f" for {total} {dtype} elements")
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                                  timeout=TIMEOUT, check=False)
-        except subprocess.TimeoutExpired:
-            raise CheckError(f"{where} did not finish within {TIMEOUT:g} s") from None
+        done = _run_step(command, where)
         if done.returncode == 2:
             raise CheckError(f"{where}: {done.stderr.strip()}")
         lines = {line.split(" ", 1)[0]: line.split(" ", 1)[1] if " " in line else ""
@@ -243,9 +248,8 @@ class HostTiling:
         force-included): (the class, the header the harness wrote), or None when the tiling
         registers no class for the op type. The header's folder depends on its text alone (the
         build cache keys on the kernel build's command line, which names it)."""
-        done = subprocess.run([str(self.executable), "--tiling-header", self.op_type],
-                              capture_output=True, text=True, errors="replace", timeout=TIMEOUT,
-                              check=False)
+        done = _run_step([str(self.executable), "--tiling-header", self.op_type],
+                         f"{self.op_type}'s tiling-data header")
         first = done.stdout.split("\n", 1)[0]
         if done.returncode != 0 or not first.startswith("// tiling-data class "):
             return None

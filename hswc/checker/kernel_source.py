@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hswc.checker import time_limits
 from hswc.checker.errors import CheckError
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
@@ -113,10 +114,11 @@ class KernelSources:
         return "\n".join(strip_comments(_read(f)) for f in self.files)
 
     def own_text(self) -> str:
-        """The sources and the headers their quoted includes reach below the kernel's own
-        folder (an ops-nn kernel's `arch35/x_dag.h`), not the libraries it includes."""
+        """The entry's source and the headers its quoted includes reach below the kernel's own
+        folder (an ops-nn kernel's `arch35/x_dag.h`): what the build compiles, not the
+        libraries it includes nor other files beside it (another kernel in the same folder)."""
         seen: dict[Path, None] = {}
-        todo = list(self.files)
+        todo = [self.entry.source]
         root = (self.directory.parent if self.directory.name == "op_kernel"
                 else self.directory).resolve()
         while todo:
@@ -192,21 +194,33 @@ def _gm_arguments(name: str, params: str, source: Path) -> tuple[str, ...]:
     return tuple(names[:-2])
 
 
+def _compiler_step(command: list[str], source: Path) -> subprocess.CompletedProcess[str] | None:
+    """g++ reading `source` within the build limit (hswc.checker.time_limits); None when it
+    cannot start; a CheckError when it hangs (a source including a FIFO or a device)."""
+    from hswc.checker.build import C_LOCALE, BuildTimedOut
+
+    limit = time_limits.build_limit()
+    try:
+        return time_limits.run(command, limit, C_LOCALE)
+    except time_limits.TimedOut:
+        raise BuildTimedOut(source, limit, "preprocessing") from None
+    except OSError:
+        return None
+
+
 def preprocessed(source: Path, include_dirs: Sequence[Path] = (),
                  defines: Sequence[str] = ()) -> str | None:
     """`source` as the build sees it after its #if/#ifdef/#else (g++ -E -fdirectives-only with
     the CPU model's and the kernel's include directories and `defines`; macros in the code stay
     unexpanded), its own lines only; None when g++ cannot preprocess it (the raw text is used
     then)."""
-    from hswc.checker.build import C_LOCALE, MODEL
+    from hswc.checker.build import MODEL
 
     command = ["g++", "-E", "-fdirectives-only", "-std=c++17", f"-I{MODEL}",
                f"-I{source.parent.resolve()}", *(f"-I{d}" for d in include_dirs),
                *(f"-D{d}" for d in defines), str(source)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                              env=C_LOCALE, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+    done = _compiler_step(command, source)
+    if done is None:
         return None
     if done.returncode != 0:
         errors = [line.strip() for line in done.stderr.splitlines() if "error" in line]
@@ -474,14 +488,12 @@ def _declarators(statement: str) -> list[TilingField]:
 def included_files(source: Path, include_dirs: Sequence[Path] = ()) -> list[Path]:
     """Every header `source` includes, directly or not, as g++ finds them with the CPU model's
     and `include_dirs` (g++ -M -MG: a missing header is left out, not an error)."""
-    from hswc.checker.build import C_LOCALE, MODEL
+    from hswc.checker.build import MODEL
 
     command = ["g++", "-M", "-MG", "-std=c++17", f"-I{MODEL}", f"-I{source.parent.resolve()}",
                *(f"-I{d}" for d in include_dirs), str(source)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                              env=C_LOCALE, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+    done = _compiler_step(command, source)
+    if done is None:
         return []
     words = done.stdout.replace("\\\n", " ").split()[1:]
     return [Path(w) for w in words if Path(w).suffix in SOURCE_SUFFIXES and Path(w).is_file()

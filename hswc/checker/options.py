@@ -16,9 +16,9 @@ import numpy as np
 from hswc.checker import expected, kernel_source
 from hswc.checker.dtypes import DTYPES, NUMPY
 from hswc.checker.errors import CheckError
-from hswc.checker.run import DEFAULT_TIMEOUT
 from hswc.checker.sizes import DEFAULT_LIMIT
 from hswc.checker.tiling_values import TilingSource, load_function, parse_values
+from hswc.checker.time_limits import DEFAULT_TIMEOUT
 from hswc.platform import DEFAULT_SOC
 
 PerDtype = Mapping[str | None, Sequence[str]]
@@ -59,6 +59,10 @@ class CheckOptions:
     first: int = 4
     jobs: int | None = None
     timeout: float = DEFAULT_TIMEOUT
+    """Seconds each run of the kernel, each run of the op's tiling and each call of the tiling
+    function may take (hswc.checker.time_limits)."""
+    build_timeout: float | None = None
+    """Seconds each compiler command may take; None: `timeout`."""
     record_gm_reads: bool = False
     record_rules: bool = False
     """--record-rules: every broken rule the model can go on after is recorded (GM reads too)."""
@@ -156,3 +160,16 @@ def dtypes_to_check(o: CheckOptions, ref: expected.Reference,
         raise CheckError(f"the reference has no {', '.join(missing)} function (it has "
                          f"{', '.join(ref.dtypes)})")
     return chosen
+
+
+def check_limits(o: CheckOptions) -> None:
+    """A CheckError unless the time limits are numbers of seconds above 0 (at most a day)."""
+    from hswc.checker.time_limits import seconds
+
+    for name, value in (("timeout", o.timeout), ("build_timeout", o.build_timeout)):
+        if value is None:
+            continue
+        try:
+            seconds(repr(value))
+        except ValueError as error:
+            raise CheckError(f"{name}: {error}") from None

@@ -18,8 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from hswc.checker.rules import Violation, parse
-
-DEFAULT_TIMEOUT = 300.0
+from hswc.checker.time_limits import DEFAULT_TIMEOUT
 
 
 @dataclass(frozen=True)

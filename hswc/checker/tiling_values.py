@@ -3,7 +3,8 @@
 Values come from `--tiling key=value,...` (fixed, for every run of a dtype: `f16:key=value`
 restricts them to one) and from `--tiling-function module:function` (per run), which is
 called as `function(total_elements, core_num, ub_size, dtype)` with dtype 'f16', 'bf16' or
-'f32' and returns a mapping of tiling field names to values, plus these reserved keys:
+'f32' (each call stopped after --timeout seconds: hswc.checker.time_limits) and returns a
+mapping of tiling field names to values, plus these reserved keys:
 
 - `block_dim` (required unless --block-dim is given): how many cores the launch uses;
 - `tiling_key` (default --tiling-key, else 0): what TILING_KEY_IS compares with;
@@ -30,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from hswc.checker import time_limits
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import TilingField
 
@@ -221,7 +223,11 @@ class TilingSource:
         if self.function is not None:
             where = f"{self.function_name}({total}, {core_num}, {ub_size}, '{dtype}')"
             try:
-                result = self.function(total, core_num, ub_size, dtype)
+                result = time_limits.call_within(time_limits.run_limit(), self.function, total,
+                                                 core_num, ub_size, dtype)
+            except time_limits.TimedOut as error:
+                raise CheckError(f"{where} {error} (--timeout): a tiling function that never "
+                                 "returns?") from None
             except Exception as error:  # the user's function: report what it raised
                 raise CheckError(f"{where} raised {type(error).__name__}: {error}") from None
             if not isinstance(result, Mapping):

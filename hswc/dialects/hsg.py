@@ -101,11 +101,23 @@ def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc") -> None
             )
 
 
+def _compatible(a: Attribute, b: Attribute) -> bool:
+    """Two ranked tensor types of one element type and rank whose dims are equal where both
+    are static: they may hold the same shape (`tensor<4x64xf32>`, `tensor<?x64xf32>`)."""
+    return (isinstance(a, TensorType) and isinstance(b, TensorType)
+            and a.get_element_type() == b.get_element_type()
+            and a.get_num_dims() == b.get_num_dims()
+            and all(x == y or DYNAMIC_INDEX in (x, y)
+                    for x, y in zip(a.get_shape(), b.get_shape(), strict=True)))
+
+
 def _verify_same_types(op: Operation, names: Sequence[str], types: Sequence[Attribute],
-                       what: str) -> None:
-    """Every value has the type of the first one (no broadcasting, no dtype mixing)."""
+                       what: str, static_or_not: bool = False) -> None:
+    """Every value has the type of the first one (no broadcasting, no dtype mixing); with
+    `static_or_not`, or one that may hold the same shape (a dim static in one and dynamic in
+    the other: the shapes are then equal at run time, where they are checked)."""
     for name, t in zip(names[1:], types[1:], strict=True):
-        if t != types[0]:
+        if t != types[0] and not (static_or_not and _compatible(t, types[0])):
             raise VerifyException(
                 f"{op.name}: {name} has type {t} but {names[0]} has type {types[0]}; "
                 f"{what} must have the same shape and element type"
@@ -114,13 +126,18 @@ def _verify_same_types(op: Operation, names: Sequence[str], types: Sequence[Attr
 
 def _verify_same_shapes(op: Operation, names: Sequence[str], types: Sequence[Attribute],
                         what: str) -> None:
-    """Every tensor has the shape of the first one (no broadcasting); element types may differ
-    (a kernel at a dtype boundary)."""
-    def shape(t: Attribute) -> tuple[int, ...] | None:
-        return tuple(t.get_shape()) if isinstance(t, TensorType) else None
+    """Every tensor may hold the shape of the first one (no broadcasting): each dim equal where
+    both are static (a dim static in one and dynamic in the other is checked at run time);
+    element types may differ (a kernel at a dtype boundary)."""
+    def same(a: Attribute, b: Attribute) -> bool:
+        if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+            return not isinstance(a, TensorType) and not isinstance(b, TensorType)
+        return a.get_num_dims() == b.get_num_dims() and all(
+            x == y or DYNAMIC_INDEX in (x, y)
+            for x, y in zip(a.get_shape(), b.get_shape(), strict=True))
 
     for name, t in zip(names[1:], types[1:], strict=True):
-        if shape(t) != shape(types[0]):
+        if not same(t, types[0]):
             raise VerifyException(
                 f"{op.name}: {name} has type {t} but {names[0]} has type {types[0]}; "
                 f"{what} must have the same shape"

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from hswc.diagnostics import location_of
 from hswc.dialects import hsg
@@ -53,8 +54,31 @@ def check_input_shapes(fn: func.FuncOp, arrays: Sequence[np.ndarray],
                     f"{prefix}error: '{name}' gets {origin[known[0]]} of shape "
                     f"{shapes[known[0]]} and {origin[value]} of shape {shapes[value]}: the "
                     "operands of an elementwise op must have one shape")
+        if known and isinstance(op, GenericOp):
+            _check_static_dims(op, shapes[known[0]], origin[known[0]],
+                               op.indexing_maps.data[-1])
         if known:
             for result in op.results:
                 shapes[result] = shapes[known[0]]
                 hint = f" %{result.name_hint}" if result.name_hint else ""
                 origin[result] = f"the result{hint} of '{op.name}' (from {origin[known[0]]})"
+
+
+def _check_static_dims(op: GenericOp, shape: tuple[int, ...], label: str, output_map: Attribute
+                       ) -> None:
+    """InputError when an operand read at the output's index has a shape the output's static
+    dims do not take (a `tensor<?x64xf32>` input given 5 rows for a `tensor<4x64xf32>` result:
+    the identity map holds them to one shape)."""
+    result = op.res[0].type if op.res else None
+    if not isinstance(result, TensorType) or len(result.get_shape()) != len(shape):
+        return
+    if all(d in (DYNAMIC_INDEX, n) for d, n in zip(result.get_shape(), shape, strict=True)):
+        return
+    where = location_of(op)
+    prefix = f"{where}: " if where else ""
+    space = tuple(n if d == DYNAMIC_INDEX else d
+                  for d, n in zip(result.get_shape(), shape, strict=True))
+    mapping = output_map.data if isinstance(output_map, AffineMapAttr) else output_map
+    raise InputError(f"{prefix}error: 'linalg.generic' gets {label} of shape {shape}, which "
+                     f"its map {mapping} does not fit to the iteration space {space} of its "
+                     f"result {result}")

@@ -56,7 +56,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from hswc.broadcast import BROADCAST_ATTR
-from hswc.cpp_identifiers import operator_stem
+from hswc.cpp_identifiers import operator_stem, unusable
 from hswc.diagnostics import OpError, copy_location, location_of, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
@@ -283,6 +283,10 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         if self.kernel_name is not None and not self.kernel_name.isidentifier():
             raise PassFailedException(f"{self.name}: kernel-name must be a C identifier, got "
                                       f"'{self.kernel_name}'")
+        why = None if self.kernel_name is None else unusable(self.kernel_name)
+        if why is not None:
+            raise PassFailedException(f"{self.name}: kernel-name={self.kernel_name} cannot name a "
+                                      f"kernel entry: {why}; choose another name")
         for named in op.walk():
             if isinstance(named, hsg.NamedOp):
                 raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "

@@ -45,7 +45,7 @@ from hswc import choice_store, collector
 from hswc.broadcast import read_broadcast
 from hswc.dialects import hsg
 from hswc.platform import Platform
-from hswc.tiling import compute_tiling, core_slice, overlong_chunk
+from hswc.tiling import Tiling, UbPlan, compute_tiling, core_slice, overlong_chunk
 from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.dag import Dag
 from hswc.vectorizer.instructions import Instr, Val
@@ -119,11 +119,7 @@ def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
     figures = platform.cost
     ub_plan = read_plan(kernel, UB_PLAN_ATTR)  # candidate_kernel's, broadcast rows included
     assert ub_plan is not None
-    widest = compute_tiling(platform.core_num << 24, platform.core_num, platform.ub_size,
-                            plan.dtype, ub_plan)  # every core a full UB pass
-    if overlong_chunk(widest.ub_factor, plan.dtype) is not None:
-        raise ValueError("its chunk is longer than one DataCopyPad moves")
-    tiling = compute_tiling(elements, platform.core_num, platform.ub_size, plan.dtype, ub_plan)
+    tiling = _tiling(ub_plan, plan.dtype, platform, elements)
     groups: dict[int, list[int]] = {}
     for b in range(tiling.used_core_num):
         groups.setdefault(core_slice(tiling, b).length, []).append(b)
@@ -133,6 +129,40 @@ def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
     report = Report(plan.dtype, elements, platform, figures, tiling, "", simulate(classes, figures),
                     "")
     return report.total_time
+
+
+def _tiling(ub_plan: UbPlan, dtype: str, platform: Platform, elements: int) -> Tiling[int]:
+    """The tiling of a launch of `elements` by `ub_plan`; ValueError when the platform tiles
+    no launch by it (hswc.tiling.TilingError) or its full chunk is longer than one DataCopyPad
+    moves."""
+    widest = compute_tiling(platform.core_num << 24, platform.core_num, platform.ub_size,
+                            dtype, ub_plan)  # every core a full UB pass
+    if overlong_chunk(widest.ub_factor, dtype) is not None:
+        raise ValueError("its chunk is longer than one DataCopyPad moves")
+    return compute_tiling(elements, platform.core_num, platform.ub_size, dtype, ub_plan)
+
+
+def _still_valid(found: tuple[Schedule, float], build: KernelBuilder, dag: Dag, dtype: str,
+                 output: str, platform: Platform, elements: int) -> bool:
+    """Whether a remembered choice passes what a fresh one's candidates must: the planner
+    builds its plan for this body, and that plan (with the kernel's broadcast rows) tiles a
+    launch on `platform` in chunks one DataCopyPad moves. Not its time: the cost model is what
+    the store saves."""
+    plans = _plans(dag, dtype, output, platform.api, (found[0],))
+    if not plans:
+        return False
+    with collector.paused():
+        kernel = build()
+        try:
+            broadcast = read_broadcast(kernel)
+        finally:
+            kernel.erase(safe_erase=False)
+    try:
+        _tiling(broadcast_plan(plans[0][1].ub_plan(), broadcast, dtype), dtype, platform,
+                elements)
+    except ValueError:
+        return False
+    return True
 
 
 def _plans(dag: Dag, dtype: str, output: str, api: str,
@@ -243,7 +273,12 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
                     if f.name != "status")
     key = (body_key, dtype, platform.name, platform.core_num, platform.ub_size, platform.api,
            figures, size)
-    found = _chosen.get(key) or _remembered(key)
+    found = _chosen.get(key)
+    if found is None:
+        found = _remembered(key)
+        if found is not None and not _still_valid(found, build, dag, dtype, output, platform,
+                                                  size):
+            found = None  # a store's entry no fresh choice would make: modelled again
     if found is None:
         times = modelled_times(build, dag, dtype, output, platform, size)
         if not times:

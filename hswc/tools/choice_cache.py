@@ -13,9 +13,11 @@ modelled time. The state of the code is a digest of the path, size and modificat
 every file of the hswc package and of xDSL's `__init__.py` (as Python trusts a source's size
 and time for its bytecode), with Python's version: any edit or reinstall makes the file's
 choices stale, and they are modelled again. The file is read at the first choice of a run and,
-when the run made new choices, merged and written atomically at exit (at most MAX_ENTRIES). A
-missing, damaged or unwritable file only costs the time it saves; a kernel is the same with or
-without it.
+when the run made new choices, merged under a lock and written atomically at exit (at most
+MAX_ENTRIES, the most recent kept: hswc.tools.cache_folder). A missing, damaged, unwritable or
+unreadable file (a FIFO, /dev/zero, JSON nested too deeply to read) only costs the time it
+saves; a kernel is the same with or without it. A choice read from the file is validated as a
+fresh one is (hswc.passes.schedule_choice), and modelled again if it fails.
 """
 
 from __future__ import annotations
@@ -31,12 +33,19 @@ import xdsl
 
 import hswc
 from hswc import choice_store
-from hswc.tools.cache_folder import cache_folder, merged, write_atomically
+from hswc.tools.cache_folder import (
+    cache_folder,
+    merged,
+    merging_lock,
+    read_cache_file,
+    write_atomically,
+)
 
 FILE_NAME = "schedule-choices.json"
 
 MAX_ENTRIES = 4096
-"""The file keeps at most this many choices: beyond it, a save keeps only this run's."""
+"""The file keeps at most this many choices: beyond it, a save keeps the most recent
+(hswc.tools.cache_folder.merged)."""
 
 Entry = tuple[int, float]
 
@@ -62,9 +71,12 @@ def code_state() -> str:
 def load(path: Path, code: str) -> dict[str, Entry]:
     """The choices in the file made by `code`; empty when it is missing, unreadable, damaged
     or of other code."""
+    data = read_cache_file(path)
+    if data is None:
+        return {}
     try:
-        table = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        table = json.loads(data)
+    except (ValueError, RecursionError, MemoryError):  # damaged, or nested too deeply to read
         return {}
     if not isinstance(table, dict) or table.get("code") != code:
         return {}
@@ -114,17 +126,21 @@ class FileStore:
         self.used.add(digest)
 
     def save(self) -> None:
-        """Merge this run's new choices into the file; errors are ignored (the next run models
-        them again)."""
+        """Merge this run's new choices into the file, under its lock (tools saving at once
+        each keep the others' choices); errors are ignored (the next run models them
+        again)."""
         if not self.new:
             return
         code = self._loaded()
-        table = merged(load(self.path, code), self.new, self.used, MAX_ENTRIES)
-        data = json.dumps({"code": code, "choices": {k: list(v) for k, v in table.items()}})
-        try:
-            write_atomically(self.path, data.encode())
-        except OSError:
-            return
+        with merging_lock(self.path) as locked:
+            if not locked:
+                return
+            table = merged(load(self.path, code), self.new, self.used, MAX_ENTRIES)
+            data = json.dumps({"code": code, "choices": {k: list(v) for k, v in table.items()}})
+            try:
+                write_atomically(self.path, data.encode())
+            except OSError:
+                return
         self.new.clear()
 
 

@@ -11,8 +11,9 @@ code objects loaded from `<cache>/dataclass-code.<python tag>-<bytecode magic>.m
 compiles (exactly as `exec` would: file `<string>`, no inherited `__future__` flags) only the
 texts it has not seen. The function dataclasses builds from a code object is the one it would
 have built from the text, so nothing a program can observe changes but the time. At exit the
-new texts are merged into the file (at most MAX_ENTRIES), written atomically; a file that is
-missing, unreadable or damaged is an empty table, and a cache folder that cannot be written is
+new texts are merged into the file under its lock (at most MAX_ENTRIES, the most recent kept),
+written atomically; a file that is missing, unreadable, damaged or not a regular file is an
+empty table, and a cache folder that cannot be written is
 left alone: neither ever fails a run or prints anything.
 
 The cache folder is hswc.tools.cache_folder's ($HSWC_CACHE_DIR, else $XDG_CACHE_HOME/hswc,
@@ -26,6 +27,7 @@ from __future__ import annotations
 import atexit
 import builtins
 import dataclasses
+import hashlib
 import importlib.util
 import marshal
 import sys
@@ -33,11 +35,18 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from hswc.tools.cache_folder import cache_folder, merged, write_atomically
+from hswc.tools.cache_folder import (
+    cache_folder,
+    merged,
+    merging_lock,
+    read_cache_file,
+    write_atomically,
+)
 
 MAX_ENTRIES = 4096
-"""The table keeps at most this many texts: beyond it, a save keeps only the ones its process
-used (one hswc-opt run uses about 900), so texts of older versions of the code do not pile up."""
+"""The table keeps at most this many texts: beyond it, a save keeps the most recent (those its
+process used last; one hswc-opt run uses about 900), so texts of older versions of the code do
+not pile up."""
 
 _codes: dict[str, CodeType] = {}
 _new: dict[str, CodeType] = {}
@@ -54,11 +63,29 @@ def cache_file() -> Path | None:
     return folder / f"dataclass-code.{tag}.marshal"
 
 
+HEADER = b"hswc dataclass code\n"
+"""What the file starts with, before the SHA-256 of the marshalled table that follows."""
+
+
+def dumps(table: dict[str, CodeType]) -> bytes:
+    """The file's bytes for `table`: HEADER, the digest, the marshalled table."""
+    data = marshal.dumps(table)
+    return HEADER + hashlib.sha256(data).digest() + data
+
+
 def load(path: Path) -> dict[str, CodeType]:
-    """The table in the file; empty when it is missing, unreadable or not a table of code."""
+    """The table in the file; empty when it is missing, unreadable, damaged (its digest does
+    not match: marshal.loads is never given bytes this module did not write, whose lengths
+    could ask for any amount of memory) or not a table of code."""
+    data = read_cache_file(path)
+    if data is None or not data.startswith(HEADER):
+        return {}
+    digest, data = data[len(HEADER):len(HEADER) + 32], data[len(HEADER) + 32:]
+    if hashlib.sha256(data).digest() != digest:
+        return {}
     try:
-        table: Any = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+        table: Any = marshal.loads(data)
+    except (EOFError, ValueError, TypeError, RecursionError, MemoryError):
         return {}
     if not isinstance(table, dict):
         return {}
@@ -97,8 +124,11 @@ def save() -> None:
     (the next process compiles them again)."""
     if _file is None or not _new:
         return
-    try:
-        write_atomically(_file, marshal.dumps(merged(load(_file), _new, _used, MAX_ENTRIES)))
-    except (OSError, ValueError):
-        return
+    with merging_lock(_file) as locked:
+        if not locked:
+            return
+        try:
+            write_atomically(_file, dumps(merged(load(_file), _new, _used, MAX_ENTRIES)))
+        except (OSError, ValueError):
+            return
     _new.clear()

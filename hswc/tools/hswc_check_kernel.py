@@ -32,8 +32,8 @@ TOOL = "hswc-check-kernel"
 
 
 def _parser() -> argparse.ArgumentParser:
-    from hswc.checker.run import DEFAULT_TIMEOUT
     from hswc.checker.sizes import DEFAULT_LIMIT
+    from hswc.checker.time_limits import DEFAULT_TIMEOUT, MAX_TIMEOUT
     from hswc.platform import DEFAULT_SOC, PLATFORMS
 
     p = argparse.ArgumentParser(
@@ -104,8 +104,14 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--first", type=int, default=4, metavar="N",
                       help="differing elements of each kind shown (default 4)")
     runs.add_argument("--jobs", type=int, metavar="N", help="runs at once (default: CPUs)")
-    runs.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                      help=f"seconds one run may take (default {DEFAULT_TIMEOUT:g})")
+    runs.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S",
+                      help="seconds each step may take: a run of the kernel, a run of the op's "
+                           "tiling or a call of the tiling function, a build unless "
+                           "--build-timeout is given (default "
+                           f"{DEFAULT_TIMEOUT:g}, at most {MAX_TIMEOUT:g})")
+    runs.add_argument("--build-timeout", type=_seconds, metavar="S",
+                      help="seconds each compiler command (a build, a preprocessing) may take "
+                           "(default: --timeout)")
     runs.add_argument("--record-gm-reads", action="store_true",
                       help="report a GM read past a tensor's end as a broken rule and go on, so "
                            "that the run's values are still compared (default: it stops the "
@@ -117,6 +123,16 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
+
+
+def _seconds(text: str) -> float:
+    """--timeout's type: argparse's one usage error for a value that is not a time limit."""
+    from hswc.checker.time_limits import seconds
+
+    try:
+        return seconds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _per_dtype(values: Sequence[str]) -> dict[str | None, list[str]]:
@@ -171,7 +187,8 @@ def _options(args: argparse.Namespace) -> object:
         tolerance=args.tolerance,
         soc=args.soc, core_num=args.core_num, ub_size=args.ub_size, dtypes=dtypes,
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
-        jobs=args.jobs, timeout=args.timeout, record_gm_reads=args.record_gm_reads,
+        jobs=args.jobs, timeout=args.timeout, build_timeout=args.build_timeout,
+        record_gm_reads=args.record_gm_reads,
         record_rules=args.record_rules, cxx=args.cxx,
         work_dir=args.work_dir)
 

@@ -15,7 +15,8 @@ operator:
   `--aclnn aclnnName` (default aclnn<OpType>); its inputs are named after the function's
   arguments, the scalars its body captures become its attributes, and its docs show its body;
 - a module with several operators is refused, naming them, unless `--function F` picks the
-  host function whose operator to package.
+  host function whose operator to package: then only @F and the functions it calls or launches
+  are lowered, and the module's other functions are ignored.
 `--soc` names the SoCs the op definition registers (default: the A2/A3 SoCs, `PACKAGE_SOCS`).
 `--soc ascend950` (`ARCH35_SOCS`) lowers the module a second time for that SoC, as hswc-run
 does (its semantics where the named ops have them, its schedule, its API table), and writes
@@ -49,8 +50,10 @@ with importing():
     from typing import TYPE_CHECKING
 
     from xdsl.context import Context
-    from xdsl.dialects.builtin import ModuleOp, StringAttr
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
     from xdsl.dialects.linalg.ops import GenericOp
+    from xdsl.ir import Block, SSAValue
     from xdsl.passes import ModulePass
     from xdsl.printer import Printer
     from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -170,16 +173,80 @@ def _bodies(module: ModuleOp) -> dict[str, tuple[str, ...]]:
     return found
 
 
+def _keep_only(module: ModuleOp, function: str) -> None:
+    """Erase the module's functions that are not @function, called or launched by it, nor the
+    same operator in another dtype (the same computation: named ops of one name, generics of
+    one body whatever their element type): --function packages @function's operator, with
+    all of its kernels, and the module's other functions are not looked at. Nothing changes
+    when there is no @function (the package's request names it then) or the module is given
+    lowered."""
+    table = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    if function not in table or any(hsg.is_kernel(fn) for fn in table.values()):
+        return
+    shape = _operator_shape(table[function])
+    kept: set[str] = set()
+    todo = [function, *(name for name, fn in table.items()
+                        if shape and _operator_shape(fn) == shape)]
+    while todo:
+        symbol = todo.pop()
+        if symbol in kept or symbol not in table:
+            continue
+        kept.add(symbol)
+        for op in table[symbol].walk():
+            for attr in (*op.properties.values(), *op.attributes.values()):
+                if isinstance(attr, SymbolRefAttr):
+                    todo.append(attr.root_reference.data)
+    for symbol, fn in table.items():
+        if symbol not in kept:
+            module.body.block.erase_op(fn, safe_erase=False)
+
+
+_ELEMENT_TYPES = re.compile(r"\b(?:bf16|f16|f32)\b")
+
+
+def _operator_shape(fn: func.FuncOp) -> tuple[object, ...]:
+    """What a function computes, element types aside: its named ops by name, its generics by
+    their maps, iterators and body (each op's name, where its operands come from, and its
+    properties with element types erased)."""
+    shape: list[object] = []
+    for op in fn.walk():
+        if isinstance(op, hsg.NamedOp):
+            shape.append(op.name)
+        elif isinstance(op, GenericOp):
+            shape.append(("linalg.generic", len(op.inputs), str(op.indexing_maps),
+                          str(op.iterator_types), _body_shape(op.body.block)))
+    return tuple(shape)
+
+
+def _body_shape(block: Block) -> tuple[object, ...]:
+    numbers: dict[SSAValue, tuple[str, int]] = {arg: ("arg", i)
+                                                for i, arg in enumerate(block.args)}
+    ops: list[object] = []
+    for k, op in enumerate(block.ops):
+        operands = tuple(numbers.get(v, ("outside",)) for v in op.operands)
+        properties = tuple(sorted((key, _ELEMENT_TYPES.sub("T", str(value)))
+                                  for key, value in (*op.properties.items(),
+                                                     *op.attributes.items())))
+        ops.append((op.name, operands, properties))
+        for result in op.results:
+            numbers[result] = ("op", k)
+    return tuple(ops)
+
+
 def lower(text: str, name: str, semantics: str | None = None,
-          kernel_name: str | None = None, soc: str | None = None) -> Lowered:
+          kernel_name: str | None = None, soc: str | None = None,
+          function: str | None = None) -> Lowered:
     """Parse and verify; lower to the ascend dialect when named ops or generics are there
     (`kernel_name`: the operator name of generics, hsg-tile-on-cores' option; `soc`: lower for
-    that SoC's own kernels, its semantics, schedule and API table, as hswc-run does)."""
+    that SoC's own kernels, its semantics, schedule and API table, as hswc-run does;
+    `function`: only that function and what it calls or launches, the others erased)."""
     ctx = Context()
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
     verify_located(module)
+    if function is not None:
+        _keep_only(module, function)
     check_compilable(module)
     if not any(isinstance(op, hsg.NamedOp | GenericOp) for op in module.walk()):
         return Lowered(module, semantics=semantics)
@@ -228,8 +295,8 @@ ARCH35_SOCS = tuple(name for name, platform in PLATFORMS.items() if platform.api
 
 def _usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with the options, if anything."""
-    from hswc.backend.names import CPP_KEYWORDS, RESERVED
     from hswc.backend.operator import snake_case
+    from hswc.cpp_identifiers import unusable
 
     if not args.output.strip():
         return "-o is empty: name the folder to write the package into"
@@ -237,9 +304,10 @@ def _usage_error(args: argparse.Namespace) -> str | None:
         if not OP_TYPE.fullmatch(args.name):
             return (f"--name '{args.name}' is not an op type: write it as ops-nn does, a "
                     "capital letter then up to 63 letters and digits (e.g. GradTimesScale)")
-        if snake_case(args.name) in CPP_KEYWORDS | RESERVED:
+        why = unusable(snake_case(args.name))
+        if why is not None:
             return (f"--name '{args.name}' makes the kernel entry '{snake_case(args.name)}', "
-                    "which C++ or AscendC already uses: choose another name")
+                    f"which C++ code cannot declare ({why}): choose another name")
     if args.aclnn is not None and not ACLNN.fullmatch(args.aclnn):
         return (f"--aclnn '{args.aclnn}' is not an aclnn API name: 'aclnn', a capital letter, "
                 "then letters and digits (e.g. aclnnGradTimesScale)")
@@ -275,9 +343,9 @@ def _main(argv: Sequence[str] | None) -> int:
         socs = list(dict.fromkeys(args.soc or PACKAGE_SOCS))
         own = [s for s in socs if s in ARCH35_SOCS]
         lowered = lower(text, name, args.semantics, kernel_name,
-                        None if len(own) < len(socs) else own[0])
+                        None if len(own) < len(socs) else own[0], args.function)
         arch35 = lowered if len(own) == len(socs) else \
-            lower(text, name, args.semantics, kernel_name, own[0]) if own else None
+            lower(text, name, args.semantics, kernel_name, own[0], args.function) if own else None
         if arch35 is not None and arch35.named is None:
             raise PackageRefused(
                 f"the module is given lowered, for one SoC family: an {', '.join(own)} package "
@@ -302,6 +370,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", str(error))
     except RecursionError:
         return report("hswc-emit", TOO_DEEP)
+    except Exception as error:  # the contract: one line, never a traceback (as hswc-opt)
+        return report("hswc-emit", f"internal error: {type(error).__name__}: {error}")
     _list_written(written)
     return 0
 
@@ -315,6 +385,10 @@ def _list_written(written: Written) -> None:
         for path in paths:
             note = " (it had changed since hswc-emit wrote it)" if path in edited else ""
             print(f"hswc-emit: --force {verb} '{path}'{note}", file=sys.stderr)
+    for path, link in written.kept:
+        print(f"hswc-emit: --force kept '{path}' (an earlier package's file): its path goes "
+              f"through the symbolic link '{link}', which hswc-emit does not follow",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

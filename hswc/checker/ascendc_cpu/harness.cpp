@@ -45,9 +45,21 @@
 // 3 kernel rule violation ("ascendc_cpu: <API>: <rule>" on stderr; a
 // violation inside the kernel stops the run before any output is written),
 // including output bytes that no core wrote (the outputs are still written).
+//
+// GM accesses outside every tensor through raw pointers (a `__gm__ T*` the kernel computes,
+// not a GlobalTensor, whose calls the model checks): each GM tensor lives in memory of its own
+// between inaccessible guard pages (mmap/mprotect), its start at a page boundary; the bytes
+// after its end up to its last page (and the guard bytes the model reads past the end with
+// --record-gm-reads) are readable and hold the fill byte, and inputs are read-only. A load or
+// store into a guard page, and a store into an input, is a SIGSEGV that the harness reports
+// as the rule "GM: ... outside every GM tensor of the launch" naming the tensor, the byte and
+// the block; a store into the readable bytes after a tensor is found when its block ends
+// (they no longer hold the fill byte) and reported the same way. Not caught: a load from those
+// readable bytes, and an access that lands in another allocation of the process.
 #include <array>
 #include <cerrno>
 #include <cinttypes>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +69,9 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "kernel_operator.h"
 
@@ -413,6 +428,114 @@ Options Parse(int argc, char** argv)
     return o;
 }
 
+/// A GM tensor in memory of its own: guard pages (no access) before and after it, its bytes
+/// from a page boundary, then `slack` readable bytes of the fill byte up to the back guard.
+struct GmBuffer {
+    uint8_t* data = nullptr;
+    size_t bytes = 0;
+    size_t slack = 0;
+    size_t guard = 0;  // bytes of each guard region
+    std::string name;
+};
+
+constexpr size_t kGuardPages = 16;
+
+/// Every GM buffer of the launch, for the SIGSEGV handler and the end-of-block check.
+std::vector<GmBuffer>& GmBuffers()
+{
+    static std::vector<GmBuffer> buffers;
+    return buffers;
+}
+
+/// A GM buffer of `bytes` bytes (copied from `content`, else the fill byte) with `readable`
+/// fill bytes kept readable after it; read-only when `readOnly`.
+GmBuffer MapGm(const std::vector<uint8_t>* content, size_t bytes, size_t readable, uint8_t fill,
+    bool readOnly, const std::string& name)
+{
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    GmBuffer b;
+    b.bytes = bytes;
+    b.name = name;
+    b.guard = kGuardPages * page;
+    const size_t body = (bytes + readable + page - 1) / page * page;
+    b.slack = body - bytes;
+    void* map = mmap(nullptr, b.guard + body + b.guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        UsageError("cannot allocate " + std::to_string(bytes) + " bytes for " + name + ": " + std::strerror(errno));
+    }
+    uint8_t* base = static_cast<uint8_t*>(map);
+    b.data = base + b.guard;
+    std::memset(b.data, fill, body);
+    if (content != nullptr && bytes != 0) {
+        std::memcpy(b.data, content->data(), bytes);
+    }
+    mprotect(base, b.guard, PROT_NONE);
+    mprotect(b.data + body, b.guard, PROT_NONE);
+    if (readOnly) {
+        mprotect(b.data, body, PROT_READ);
+    }
+    return b;
+}
+
+/// Where `address` lies relative to the GM buffers ("byte 12 past the end of input 0 (x)"),
+/// or "" when it is near none of them.
+std::string GmPlace(uintptr_t address)
+{
+    for (const GmBuffer& b : GmBuffers()) {
+        const uintptr_t lo = reinterpret_cast<uintptr_t>(b.data);
+        const uintptr_t hi = lo + b.bytes;
+        if (address >= lo - b.guard && address < lo) {
+            return ascendc_cpu::Msg(lo - address, " bytes before the start of ", b.name);
+        }
+        if (address >= hi && address < hi + b.slack + b.guard) {
+            return ascendc_cpu::Msg("byte ", address - hi, " past the end of ", b.name, " (", b.bytes, " bytes)");
+        }
+        if (address >= lo && address < hi) {
+            return ascendc_cpu::Msg("byte ", address - lo, " of ", b.name, ", which is read-only");
+        }
+    }
+    return "";
+}
+
+/// SIGSEGV in a guard page or a read-only input: the rule, then exit 3. Elsewhere the signal
+/// is delivered as it would have been (a crash the checker reports as such).
+void OnSegv(int signal, siginfo_t* info, void*)
+{
+    const std::string place = GmPlace(reinterpret_cast<uintptr_t>(info->si_addr));
+    if (place.empty()) {
+        std::signal(signal, SIG_DFL);
+        return;  // the access faults again, without this handler
+    }
+    ascendc_cpu::Fail("GM", "a load or store through a raw pointer at " + place +
+        ": outside every GM tensor of the launch (the model checks GlobalTensor calls; a raw "
+        "__gm__ pointer is not checked before it is used)");
+}
+
+/// After each block: the readable bytes after each GM tensor still hold the fill byte, or a
+/// store through a raw pointer went past its end (reported once per tensor and block).
+void CheckGmSlack(uint8_t fill)
+{
+    for (GmBuffer& b : GmBuffers()) {
+        uint8_t* after = b.data + b.bytes;
+        size_t first = b.slack;
+        size_t changed = 0;
+        for (size_t i = 0; i < b.slack; ++i) {
+            if (after[i] != fill) {
+                first = changed == 0 ? i : first;
+                ++changed;
+            }
+        }
+        if (changed == 0) {
+            continue;
+        }
+        std::memset(after, fill, b.slack);
+        ascendc_cpu::Defer("GM", ascendc_cpu::Msg("a store through a raw pointer at byte ", first,
+            " past the end of ", b.name, " (", b.bytes, " bytes; ", changed, " bytes changed): outside every GM "
+            "tensor of the launch (the model checks GlobalTensor calls; a raw __gm__ pointer is not checked before "
+            "it is used)"), "GM: raw store past the end of " + b.name);
+    }
+}
+
 /// An output's GM region (index into Rt().gm) and its name in messages.
 struct OutputRegion {
     size_t region;
@@ -479,9 +602,12 @@ int Main(int argc, char** argv)
     for (const std::string& path : o.inputs) {
         data.push_back(ReadFile(path));
     }
+    std::vector<size_t> sizes;
+    for (const std::vector<uint8_t>& d : data) {
+        sizes.push_back(d.size());
+    }
     for (size_t i = 0; i < kOutputs; ++i) {
-        const size_t bytes = o.outputBytes.empty() ? data[0].size() : static_cast<size_t>(o.outputBytes[i]);
-        data.emplace_back(bytes, static_cast<uint8_t>(o.fill));
+        sizes.push_back(o.outputBytes.empty() ? sizes[0] : static_cast<size_t>(o.outputBytes[i]));
     }
     o.tiling.reserve(1);  // a non-null buffer also when the tiling file is empty
 
@@ -490,11 +616,9 @@ int Main(int argc, char** argv)
     ascendc_cpu::Rt().recordGmReads = o.recordGmReads;
     ascendc_cpu::Rt().recordRules = o.recordRules;
     ascendc_cpu::ClearGm();
-    std::vector<size_t> sizes;
-    for (std::vector<uint8_t>& d : data) {  // guard bytes after each tensor (--record-gm-reads)
-        sizes.push_back(d.size());
-        d.resize(d.size() + ascendc_cpu::kGmGuardBytes, static_cast<uint8_t>(o.fill));
-    }
+    // Readable fill bytes after each tensor: those the model reads past its end with
+    // --record-gm-reads (kGmGuardBytes), else none beyond the tensor's last page.
+    const size_t readable = o.recordGmReads ? ascendc_cpu::kGmGuardBytes : 0;
     std::vector<OutputRegion> outputs;
     GmArgs gm{};
     for (size_t i = 0; i < kInputs + kOutputs; ++i) {
@@ -502,12 +626,23 @@ int Main(int argc, char** argv)
         const size_t index = isInput ? i : i - kInputs;
         const std::string name = (isInput ? "input " : "output ") + std::to_string(index) + " (" +
             (isInput ? o.inputs[index] : o.outputs[index]) + ")";
-        if (!isInput && sizes[i] != 0) {
+        if (sizes[i] == 0) {
+            gm[i] = nullptr;
+            continue;
+        }
+        if (!isInput) {
             outputs.push_back({ascendc_cpu::Rt().gm.size(), name});
         }
-        ascendc_cpu::RegisterGm(data[i].data(), sizes[i], name, !isInput);
-        gm[i] = sizes[i] == 0 ? nullptr : data[i].data();
+        GmBuffers().push_back(MapGm(isInput ? &data[i] : nullptr, sizes[i], readable, static_cast<uint8_t>(o.fill),
+            isInput, name));
+        ascendc_cpu::RegisterGm(GmBuffers().back().data, sizes[i], name, !isInput);
+        gm[i] = GmBuffers().back().data;
     }
+    struct sigaction onSegv {};
+    onSegv.sa_sigaction = OnSegv;
+    onSegv.sa_flags = SA_SIGINFO;
+    sigemptyset(&onSegv.sa_mask);
+    sigaction(SIGSEGV, &onSegv, nullptr);
     ascendc_cpu::RegisterGm(o.tiling.data(), o.tiling.size(), "tiling", false);
     ascendc_cpu::SetTilingBytes(o.tiling.size());
     ascendc_cpu::Rt().tilingKey = o.key;
@@ -519,12 +654,13 @@ int Main(int argc, char** argv)
             std::fprintf(stderr, "run_kernel: block %" PRId64 ": UB used %u of %u bytes [%s]\n", b,
                 ascendc_cpu::Rt().ubPeak, ascendc_cpu::Rt().ubBytes, ascendc_cpu::Rt().ubLayout.c_str());
         }
+        CheckGmSlack(static_cast<uint8_t>(o.fill));
         ascendc_cpu::EndBlock();
     }
 
     for (size_t i = 0; i < kOutputs; ++i) {
-        data[kInputs + i].resize(sizes[kInputs + i]);
-        WriteFile(o.outputs[i], data[kInputs + i]);
+        const uint8_t* bytes = gm[kInputs + i];
+        WriteFile(o.outputs[i], std::vector<uint8_t>(bytes, bytes + (bytes == nullptr ? 0 : sizes[kInputs + i])));
     }
     const std::string report = Unwritten(outputs);
     if (!report.empty()) {

@@ -40,9 +40,11 @@ func.func @dynamic_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> tensor<4x
 // CHECK-NEXT:    %[[AVAIL0:.*]] = arith.maxsi %[[AVAIL]], %[[C0]] : index
 // CHECK-NEXT:    %[[C48:.*]] = arith.constant 48 : index
 // CHECK-NEXT:    %[[RAW:.*]] = arith.floordivsi %[[AVAIL0]], %[[C48]] : index
+// CHECK-NEXT:    %[[MOVED:.*]] = arith.constant 32704 : index
 // CHECK-NEXT:    %[[Q:.*]] = arith.floordivsi %[[RAW]], %[[C64]] : index
 // CHECK-NEXT:    %[[ALIGNED:.*]] = arith.muli %[[Q]], %[[C64]] : index
-// CHECK-NEXT:    %[[UBF:.*]] = arith.select %[[EMPTY]], %[[C0]], %[[ALIGNED]] : index
+// CHECK-NEXT:    %[[CAPPED:.*]] = arith.minsi %[[ALIGNED]], %[[MOVED]] : index
+// CHECK-NEXT:    %[[UBF:.*]] = arith.select %[[EMPTY]], %[[C0]], %[[CAPPED]] : index
 // CHECK-NEXT:    %[[OK4A:.*]] = arith.cmpi sgt, %[[UBF]], %[[C0]] : index
 // CHECK-NEXT:    %[[OK4:.*]] = arith.ori %[[EMPTY]], %[[OK4A]] : i1
 // CHECK-NEXT:    cf.assert %[[OK4]], "ubFactor is invalid"

@@ -3,7 +3,8 @@
 // RUN: filecheck %s --check-prefix=FUNC < %t/op_host/hard_swish_grad_tiling.cpp
 
 // The host tiling of the package is the IR's hsg.tiling function printed as C++: arith ops as
-// int64_t expressions (ceildivsi / floordivsi / maxsi through exact helpers), every cf.assert as
+// int64_t expressions (ceildivsi / floordivsi / maxsi / minsi through exact helpers; ubFactor at
+// most the 32704 bf16 elements one DataCopyPad moves), every cf.assert as
 // an early failure carrying its message, the results into the tiling struct, the block dim and
 // the tiling key. TilingFunc only gathers the platform and shape facts around it.
 func.func @hsg(%grad: tensor<?x?xbf16>, %x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
@@ -37,7 +38,7 @@ func.func @hsg(%grad: tensor<?x?xbf16>, %x: tensor<?x?xbf16>) -> tensor<?x?xbf16
 // CHECK-NEXT:          return false;
 // CHECK-NEXT:      }
 // CHECK-NEXT:      int64_t ubFactorRaw = FloorDiv(Max(availableUbSize, 0), 48);
-// CHECK-NEXT:      int64_t ubFactor = cond ? 0 : FloorDiv(ubFactorRaw, 64) * 64;
+// CHECK-NEXT:      int64_t ubFactor = cond ? 0 : Min(FloorDiv(ubFactorRaw, 64) * 64, 32704);
 // CHECK-NEXT:      if (!(cond || ubFactor > 0)) {
 // CHECK-NEXT:          *error = "ubFactor is invalid";
 // CHECK-NEXT:          return false;
