@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import arith, linalg, tensor
 from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
@@ -512,9 +513,8 @@ def fill_constant(init: SSAValue) -> arith.ConstantOp | None:
     becomes (no inputs, a body yielding a constant)."""
     owner = init.owner
     value: SSAValue | None = None
-    fill = owner if isinstance(owner, linalg.FillOp) else None
-    if fill is not None:
-        value = fill.inputs[0]
+    if isinstance(owner, linalg.FillOp):
+        value = cast(linalg.FillOp, owner).inputs[0]
     generic = owner if isinstance(owner, GenericOp) else None
     if generic is not None and not generic.inputs and len(generic.res) == 1:
         last = generic.body.block.last_op
