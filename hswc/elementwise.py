@@ -177,6 +177,26 @@ def host_kind(op: Operation) -> str | None:
     return KINDS.get(op.name, "an op with no elementwise model")
 
 
+def generic_kind(op: GenericOp) -> str | None:
+    """What a generic that is not elementwise in MLIR's sense is (for the remark that it stays
+    on the host): a reduction, several results, a fill, a gather or a transpose; None for an
+    elementwise generic (which becomes a kernel, or stays with a warning saying why not)."""
+    if any(it.data.value != "parallel" for it in op.iterator_types):
+        return "a reduction"
+    if len(op.res) != 1:
+        return "a generic of several results"
+    if not op.inputs:
+        return "a fill: it reads no tensor"
+    rank = len(op.iterator_types)
+    maps = [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
+    if any(m.num_dims != rank or not m.is_projected_permutation(allow_zero_in_results=True)
+           for m in maps):
+        return "a gather or a shifted window"
+    if maps and maps[-1] != AffineMap.identity(rank):
+        return "a transpose"
+    return None
+
+
 def elementwise(op: GenericOp) -> Elementwise:
     """The generic, checked (see the module docstring)."""
     t, broadcast = _check_structure(op)

@@ -13,6 +13,8 @@ so every level computes the same operations in the same order.
 - math.log1p, math.expm1, math.tanh, math.erf: computed in f32 (an f16 or bf16 operand is
   widened first and the result rounded once back), by the formulas of their functions below;
   measured accuracy in bench/bench_math_accuracy.py.
+- math.fpowi with a constant exponent: `power`, multiplications in f32 (exact as MLIR lowers
+  it: the same products in the same order).
 
 What has no entry is refused by name where it is built.
 """
@@ -141,6 +143,31 @@ def erf(b: Builder[V], x: V) -> V:
     return b.op("select", b.cmpf("olt", a, one), small, large)
 
 
+def power(b: Builder[V], x: V, n: int) -> V:
+    """x ** n for a constant integer n (`math.fpowi`), as LLVM expands a constant exponent and
+    compiler-rt's __powisf2 computes any: square-and-multiply from the exponent's lowest bit
+    (x^3 = x * (x * x)), 1 / r for n < 0, 1 for n = 0 (NaN included); an f16 or bf16 x in f32,
+    the result rounded once back, as MLIR widens the math of those types."""
+    dtype = b.dtype(x)
+    if dtype != "f32":
+        return b.convert(power(b, b.convert(x, "f32"), n), dtype)
+    result: V | None = None
+    square, m = x, abs(n)
+    while m:
+        if m & 1:
+            result = square if result is None else b.op("mulf", result, square)
+        m >>= 1
+        if m:
+            square = b.op("mulf", square, square)
+    one = b.const(1.0, "f32")
+    if result is None:
+        return one
+    return b.op("divf", one, result) if n < 0 else result
+
+
+FPOWI: Final = "math.fpowi"
+"""A float raised to an integer, built by `power` when the exponent is a constant."""
+
 MATH_OPS: Final[dict[str, Decomposition]] = {  # type: ignore[type-arg]
     "math.exp": _primitive("exp"),
     "math.log": _primitive("ln"),
@@ -154,4 +181,4 @@ MATH_OPS: Final[dict[str, Decomposition]] = {  # type: ignore[type-arg]
 }
 """math op name -> its decomposition (module docstring)."""
 
-SUPPORTED_MATH: Final = tuple(MATH_OPS)
+SUPPORTED_MATH: Final = (*MATH_OPS, FPOWI)

@@ -75,6 +75,12 @@ def _exact_f64() -> type[ModulePass]:
     return HsgExactF64Pass
 
 
+def _demote_f64() -> type[ModulePass]:
+    from hswc.passes.hsg_demote_f64 import HsgDemoteF64Pass
+
+    return HsgDemoteF64Pass
+
+
 def _widen_bf16() -> type[ModulePass]:
     from hswc.passes.hsg_widen_bf16 import HsgWidenBf16Pass
 
@@ -110,6 +116,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "hsg-decompose": _decompose,
     "hsg-fold-constant-operands": _fold_constants,
     "hsg-exact-f64": _exact_f64,
+    "hsg-demote-f64": _demote_f64,
     "hsg-widen-bf16": _widen_bf16,
     "hsg-fuse-elementwise": _fuse,
     "hsg-tile-on-cores": _tile,
@@ -120,7 +127,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 
 LEVEL_PASSES: dict[str, tuple[str, ...]] = {
     "linalg": ("hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
-               "hsg-exact-f64", "hsg-widen-bf16", "hsg-fuse-elementwise"),
+               "hsg-exact-f64", "hsg-demote-f64", "hsg-widen-bf16", "hsg-fuse-elementwise"),
     "tiled": ("hsg-tile-on-cores",),
     "blocked": ("hsg-block-into-ub",),
     "ascend": ("convert-hsg-to-ascend",),

@@ -100,11 +100,13 @@ def level_of(module: ModuleOp) -> str:
 
 
 def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: str | None,
-            fuse: bool, variant: str | None = None) -> list[ModulePass]:
+            fuse: bool, variant: str | None = None,
+            strict_f64: bool = False) -> list[ModulePass]:
     """The passes of --lower-to-ascend that take a module at `start` to `level`, with the
     schedule preset `variant` (None: the reference schedule)."""
     from hswc.passes.convert_hsg_to_ascend import ConvertHsgToAscendPass
     from hswc.passes.hsg_decompose import HsgDecomposePass
+    from hswc.passes.hsg_demote_f64 import HsgDemoteF64Pass
     from hswc.passes.hsg_fuse_elementwise import HsgFuseElementwisePass
     from hswc.passes.hsg_tile_on_cores import HsgTileOnCoresPass
 
@@ -122,6 +124,8 @@ def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: s
                 passes.append(ConvertHsgToAscendPass(variant=variant, api=platform.api))
             elif name == HsgDecomposePass.name:
                 passes.append(HsgDecomposePass(semantics=semantics))
+            elif name == HsgDemoteF64Pass.name:
+                passes.append(HsgDemoteF64Pass(strict=strict_f64))
             elif name == HsgFuseElementwisePass.name and not fuse:
                 continue
             else:
@@ -350,10 +354,12 @@ def _message(error: BaseException) -> str:
 def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | None = None,
                    ub_size: int | None = None, level: str = "ascend",
                    function: str | None = None, fold: bool = False,
-                   semantics: str | None = None, fuse: bool = True) -> Kernel:
+                   semantics: str | None = None, fuse: bool = True,
+                   strict_f64: bool = False) -> Kernel:
     """Verify a module and lower a copy of it to `level` for the platform, decomposing its
-    named ops with `semantics` (default: each op's own; hsg-decompose) and, unless `fuse` is
-    false, fusing its elementwise generics (hsg-fuse-elementwise)."""
+    named ops with `semantics` (default: each op's own; hsg-decompose), unless `fuse` is false
+    fusing its elementwise generics (hsg-fuse-elementwise), and computing its f64 arithmetic in
+    f32 unless `strict_f64` (then it is refused: hsg-demote-f64)."""
     if level not in LEVELS:
         raise CompileError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
     try:
@@ -371,7 +377,7 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     start = level_of(module)  # input already below `level` is kept as it is
     semantics, variant = platform_kernels(module, platform, semantics)
     try:
-        for p in _passes(start, level, platform, fold, semantics, fuse, variant):
+        for p in _passes(start, level, platform, fold, semantics, fuse, variant, strict_f64):
             p.apply(ctx, lowered)
             verify_located(lowered)
     except DiagnosticException as error:

@@ -36,6 +36,10 @@ class UbPlan:
     kernel that reads broadcast inputs in row runs (hswc.vectorizer.broadcast_copy), so every
     core's slice, and with ubFactor every chunk, starts on a UB block; 1 (CANN's formula as it
     is) for every other kernel."""
+    most: int | None = None
+    """At most this many units (elements, or a row kernel's rows) per UB pass, where the
+    kernel's calls bound it (a row kernel's level-0 calls repeat at most 255 times over the
+    rows of a chunk); None: one DataCopyPad's bound on an elementwise chunk."""
 
 
 @dataclass(frozen=True)
@@ -207,12 +211,24 @@ def tiling_formula(
     align = value(chosen.align)
     raw = a.name(a.floor_div(a.max(available, zero), value(chosen.bytes_per_element)),
                  "ub_factor_raw")
-    most = DATA_COPY_PAD_MAX_BYTES // ELEMENT_BYTES[dtype]
+    most = _most(plans, dtype)
     moved = (a.const(most // chosen.align * chosen.align) if isinstance(chosen.align, int)
              else a.name(a.mul(a.floor_div(a.const(most), align), align), "ub_factor_max"))
     ub_factor = a.select(empty, zero, a.min(a.mul(a.floor_div(raw, align), align), moved))
     a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
     return Tiling(total_num, block_factor, ub_factor, used_core_num, value(chosen.key))
+
+
+def _most(plans: Plans, dtype: str) -> int:
+    """The most units one UB pass may take: the plan's own bound, else the elements of the
+    kernel's widest operand one DataCopyPad moves."""
+    bounds = {p.most for p in ([plans] if isinstance(plans, UbPlan)
+                               else [v.plan for v in plans])}
+    assert len(bounds) == 1, f"variants with different chunk bounds: {bounds}"
+    bound = bounds.pop()
+    if bound is not None:
+        return bound
+    return DATA_COPY_PAD_MAX_BYTES // max(ELEMENT_BYTES[t] for t in element_dtypes(dtype))
 
 
 def _block_align(plans: Plans) -> int:

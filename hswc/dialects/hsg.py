@@ -58,6 +58,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import Broadcast, read_broadcast
+from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
 
 MAX_RANK = 8
@@ -1032,7 +1033,7 @@ class LaunchOp(IRDLOperation):
     def _verify_broadcast(self, broadcast: Broadcast, names: Sequence[str],
                           types: Sequence[Attribute]) -> None:
         """Inputs the kernel broadcasts hold its operand's elements; the rest, and the
-        result, have the kernel's output shape; all one element type."""
+        result, have the kernel's output shape (each of its own element type)."""
         *inputs, result = types
         if not isinstance(result, TensorType) or tuple(result.get_shape()) != broadcast.shape:
             raise VerifyException(f"{self.name}: the result must be a tensor of shape "
@@ -1042,7 +1043,7 @@ class LaunchOp(IRDLOperation):
                                   f"{len(broadcast.strides)} inputs, launched with {len(inputs)}")
         for i, (name, t) in enumerate(zip(names, inputs, strict=False)):
             ok = isinstance(t, TensorType) and t.has_static_shape() and (
-                t == result if broadcast.strides[i] is None else
+                t.get_shape() == result.get_shape() if broadcast.strides[i] is None else
                 t.element_count() == broadcast.operand_size(i))
             if not ok:
                 raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
@@ -1226,6 +1227,9 @@ Hsg = Dialect(
         LaunchOp,
         ElementwiseSliceOp,
         ElementwiseChunkOp,
+        *ROW_OPS,
     ],
     [],
 )
+
+__all__ = ["ReduceOp", "RowChunkOp", "RowSliceOp"]

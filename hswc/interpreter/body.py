@@ -18,7 +18,10 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from hswc import arith_semantics as sem
 from hswc import math_semantics
 from hswc.diagnostics import OpError
-from hswc.math_decompositions import MATH_OPS
+from hswc.dialects.ascend import constant_index
+from hswc.dialects.hsg_rows import ReduceOp
+from hswc.math_decompositions import FPOWI, MATH_OPS, power
+from hswc.reduction_order import reduce_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
 UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
@@ -54,6 +57,9 @@ def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     if op.name in MATH_OPS and len(args) == 1:
         _dtype(op, op.operands[0].type)
         return np.asarray(MATH_OPS[op.name](_ArrayBuilder(), args[0]))
+    if op.name == FPOWI and (n := constant_index(op.operands[1])) is not None:
+        _dtype(op, op.operands[0].type)
+        return np.asarray(power(_ArrayBuilder(), args[0], n))
     raise OpError(op, "is not an operation the interpreter runs in an elementwise body")
 
 
@@ -101,6 +107,16 @@ def _scalar(op: Operation, value: SSAValue, got: object) -> np.ndarray:
 def run_body(block: Block, inputs: Sequence[np.ndarray], outer: Outer) -> np.ndarray:
     """The body's result for every element of the inputs at once (module docstring); values
     from outside the body come from `outer`, as scalars of their type."""
+    return run_body_values(block, inputs, outer)[0]
+
+
+def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
+                    shapes: Sequence[tuple[int, ...]] | None = None) -> list[np.ndarray]:
+    """Every value the body yields, each broadcast to its shape in `shapes` (default: the
+    inputs' broadcast shape). A row region's body (hswc.rows) takes its element inputs as
+    rows x length arrays, its row inputs as rows x 1 and its column inputs as 1 x length:
+    hsg.reduce combines along the last axis in the kernel's order (hswc.reduction_order), and
+    numpy broadcasts a row's value along its row."""
     values: dict[SSAValue, np.ndarray] = dict(zip(block.args, inputs, strict=False))
     last = block.last_op
     assert last is not None
@@ -112,7 +128,20 @@ def run_body(block: Block, inputs: Sequence[np.ndarray], outer: Outer) -> np.nda
             if operand not in values:
                 values[operand] = _scalar(op, operand, outer(operand))
             args.append(values[operand])
-        values[op.results[0]] = _run(op, args)
-    result = values[last.operands[0]]
-    shape = np.broadcast_shapes(*(np.shape(a) for a in inputs)) if inputs else ()
-    return np.broadcast_to(result, shape).astype(_dtype(last, last.operands[0].type), copy=True)
+        values[op.results[0]] = _reduce(op, args[0], inputs) if isinstance(op, ReduceOp) \
+            else _run(op, args)
+    full = np.broadcast_shapes(*(np.shape(a) for a in inputs)) if inputs else ()
+    wanted = shapes if shapes is not None else [full] * len(last.operands)
+    return [np.broadcast_to(values[v], shape).astype(_dtype(last, v.type), copy=True)
+            for v, shape in zip(last.operands, wanted, strict=True)]
+
+
+def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray]) -> np.ndarray:
+    """hsg.reduce over the last axis (keeping it, of size 1), in f32, rounded once back to the
+    value's type."""
+    full = np.broadcast_shapes(*(np.shape(a) for a in inputs))
+    wide = np.broadcast_to(value, full).astype(np.float32)
+    if wide.shape[-1] == 0:
+        raise OpError(op, "reduces a row of no elements")
+    reduced = reduce_rows(wide, op.combiner.data)[..., None]
+    return sem.convert(reduced, _dtype(op, op.result.type))

@@ -12,8 +12,9 @@ Output: the same bodies without f64:
   else with lo < c < hi its f32 neighbours, `x < c` iff `x <= lo` iff `x < hi`, `x > c` iff
   `x >= hi`, `x == c` never (oeq is false, une true, one is `ord x, x`, ueq `uno x, x`); a NaN
   x gives what the predicate's ordered/unordered kind says, as before.
-Any other f64 operation is an error at it: f64 arithmetic has no exact f32 equivalent in
-general (a sum rounded to f64 differs from one rounded to f32), and the vector unit has no f64.
+Any other f64 operation is left as it is, for hsg-demote-f64: f64 arithmetic has no exact f32
+equivalent in general (a sum rounded to f64 differs from one rounded to f32), and the vector
+unit has no f64.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from hswc.diagnostics import OpError
 from hswc.float_formats import next_f32, round_float
 from hswc.passes import mark_unchanged
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
@@ -107,8 +107,7 @@ def _rewrite_cmpf(op: arith.CmpfOp) -> None:
     if _constant_of(lhs) is not None and isinstance(rhs.owner, arith.ExtFOp):
         lhs, rhs, predicate = rhs, lhs, SWAPPED[predicate]
     if not isinstance(lhs.owner, arith.ExtFOp):
-        raise OpError(op, "compares f64 values that are not f32, f16 or bf16 values widened "
-                      "with extf; such an f64 compare has no exact f32 form")
+        return  # of computed f64 values: no exact f32 form (hsg-demote-f64)
     where = InsertPoint.before(op)
     x = _widened(where, lhs.owner.input)
     if isinstance(rhs.owner, arith.ExtFOp):
@@ -117,8 +116,7 @@ def _rewrite_cmpf(op: arith.CmpfOp) -> None:
         return
     c = _constant_of(rhs)
     if c is None:
-        raise OpError(op, "compares a widened value with an f64 value that is neither a "
-                      "constant nor widened; such an f64 compare has no exact f32 form")
+        return  # with a computed f64 value: no exact f32 form (hsg-demote-f64)
     exact = c != c or round_float(c, "f32") == c
     if predicate in ("true", "false") or exact:
         new_c, new_p = (c, predicate)
@@ -176,13 +174,6 @@ def _rewrite_body(block: Block) -> None:
     for op in reversed(list(block.ops)):  # what the rewrites left unused
         if is_trivially_dead(op):
             Rewriter.erase_op(op)
-    f64 = [op for op in block.ops if any(_is_f64(v) for v in (*op.operands, *op.results))]
-    computing = [op for op in f64 if not isinstance(op, arith.ExtFOp | arith.TruncFOp)]
-    for op in computing or f64:
-        raise OpError(op, "computes in f64, which hswc cannot lower exactly: the vector "
-                          "unit has no f64, and an f64 result rounded again differs from one "
-                          "computed in f32; only f64 constants rounded once and compares of "
-                          "widened values with each other or with f64 constants are rewritten")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,6 @@ element), that budget; a plan that is not a budget is recorded on both functions
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from io import StringIO
 
@@ -47,11 +46,10 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
-    TensorType,
     UnitAttr,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -62,11 +60,24 @@ from hswc.cpp_identifiers import operator_stem, unusable
 from hswc.diagnostics import OpError, copy_location, location_of, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
-from hswc.elementwise import Elementwise, elementwise, host_kind
+from hswc.elementwise import Elementwise, elementwise, generic_kind, host_kind
 from hswc.index_arith import IRArith
 from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
+from hswc.passes.kernel_functions import (
+    INT64_MAX,
+    KernelFunctions,
+    build_tiling_function,
+    display_name,
+    enclosing,
+    erase_if_dead,
+    host_scalars,
+    kernel_function_name,
+    scalar_names,
+    static_num_elements,
+    tiling_function_name,
+)
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
     API_ATTR,
@@ -89,40 +100,13 @@ from hswc.tiling import (
     block_slice,
     compute_tiling,
     template_tiling_key,
-    tiling_formula,
 )
 from hswc.vectorizer.broadcast_copy import broadcast_plan
 from hswc.vectorizer.plan import budget_schedule, plan_kernel, tiling_plan
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
 
-INT64_MAX = 2**63 - 1
+OP_NAME = hsg.OP_NAME_ATTR
 F32 = Float32Type()
-
-
-def tiling_function_name(op_name: str, dtype: str) -> str:
-    return f"{op_name}_tiling_{dtype}"
-
-
-def kernel_function_name(op_name: str, dtype: str) -> str:
-    return f"{op_name}_kernel_{dtype}"
-
-
-def _build_tiling_function(name: str, dtype: str, plans: Plans) -> func.FuncOp:
-    """The host TilingFunc as IR: (totalNum, coreNum, ubSize) -> the tiling."""
-    index = IndexType()
-    block = Block(arg_types=[index] * 3)
-    for arg, arg_name in zip(block.args, ("total_num", "core_num", "ub_size"), strict=True):
-        arg.name_hint = arg_name
-    a = IRArith(InsertPoint.at_end(block))
-    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plans)
-    results = tiling.as_tuple()
-    for value, result_name in zip(results, RESULT_NAMES, strict=True):
-        if value.name_hint is None:
-            value.name_hint = result_name
-    a.builder.insert(func.ReturnOp(*results))
-    fn = func.FuncOp(name, ((index,) * 3, (index,) * 5), Region(block))
-    fn.attributes[hsg.TILING_ATTR] = UnitAttr()
-    return fn
 
 
 def _slice_body(ew: Elementwise, scalars: dict[SSAValue, SSAValue]) -> Region:
@@ -138,23 +122,6 @@ def _slice_body(ew: Elementwise, scalars: dict[SSAValue, SSAValue]) -> Region:
     return region
 
 
-def _scalar_names(ew: Elementwise) -> list[str]:
-    """The kernel's names of the scalars the body captures: their names on the host, made
-    unique (`scalar<i>` without one)."""
-    names: list[str] = []
-    taken: set[str] = set()
-    suffix: dict[str, int] = {}  # the next suffix to try for a base (a long chain repeats one)
-    for i, value in enumerate(ew.dag.scalars):
-        base = name = value.name_hint or f"scalar{i}"
-        n = suffix.get(base, 1)
-        while name in taken:
-            name, n = f"{base}_{n}", n + 1
-        suffix[base] = n
-        names.append(name)
-        taken.add(name)
-    return names
-
-
 def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
     the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
@@ -165,7 +132,7 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     scalars = ew.dag.scalars
     block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS), *[F32] * len(scalars)])
     names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor",
-             *_scalar_names(ew))
+             *scalar_names(ew.dag.scalars))
     for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
     buffers = block.args[: count + 1]
@@ -247,47 +214,6 @@ def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAVa
     return branch.results[0]
 
 
-def _host_scalars(builder: Builder, ew: Elementwise) -> list[SSAValue]:
-    """The launch's scalars: what the body captures, widened to f32 where it is f16 or bf16."""
-    values: list[SSAValue] = []
-    for value in ew.dag.scalars:
-        if value.type != F32:
-            value = builder.insert(arith.ExtFOp(value, F32)).result
-        values.append(value)
-    return values
-
-
-def _static_num_elements(t: Attribute) -> int | None:
-    if isinstance(t, TensorType) and t.has_static_shape():
-        count = 1
-        for dim in t.get_shape():
-            count *= dim
-        return count
-    return None
-
-
-def display_name(op: Operation) -> str:
-    """How messages name a generic: after the named op it was decomposed from, if any."""
-    attr = op.attributes.get(hsg.OP_NAME_ATTR)
-    return f"hsg.{attr.data}" if isinstance(attr, StringAttr) else op.name
-
-
-def _enclosing(op: Operation, kind: type[Operation]) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, kind):
-        parent = parent.parent_op()
-    return parent
-
-
-def _text(fn: func.FuncOp) -> str:
-    """The function's signature and body as IR text (what makes two functions the same)."""
-    stream = StringIO()
-    printer = Printer(stream=stream)
-    printer.print_attribute(fn.function_type)
-    printer.print_region(fn.body)
-    return stream.getvalue()
-
-
 def _body_key(ew: Elementwise) -> tuple[object, ...]:
     """What the kernel built from a generic depends on, as a value: two generics with equal
     keys get the same kernel function (so it is built and compared once, not per generic)."""
@@ -310,65 +236,8 @@ def _body_key(ew: Elementwise) -> tuple[object, ...]:
             numbers[result] = len(numbers)
     return (ew.element_type, ew.input_types, tuple(block.arg_types), tuple(ew.input_names()),
             ew.output_name(),
-            tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
+            tuple(scalar_names(ew.dag.scalars)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
             ew.broadcast)
-
-
-class _Functions:
-    """The tiling and kernel functions of one module: reused when identical, else renamed.
-
-    What each generic needs is looked up first by a key of what it is built from (`built`), so
-    a module of many generics builds and prints each distinct function once: the pass is
-    linear in the number of generics."""
-
-    def __init__(self, module: ModuleOp):
-        self.module = module
-        self.existing: dict[str, func.FuncOp] = {}
-        self.texts: dict[str, str] = {}
-        """The printed text of the functions in `existing` that were compared (by name)."""
-        self.built: dict[tuple[object, ...], str] = {}
-        """What a function was built from -> the symbol `ensure` gave it."""
-        self.plans: dict[tuple[object, ...], tuple[Choice | None, list[_Kernel]]] = {}
-        """A body (and dtype) -> its schedule's choice (None: the options') and the kernels
-        planned for it."""
-        for op in module.body.block.ops:
-            sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
-            if sym is not None:
-                self.existing[sym.data] = op  # type: ignore[assignment, union-attr]
-
-    def ensure_built(self, key: tuple[object, ...], build: Callable[[], func.FuncOp],
-                     source: Operation) -> str:
-        """`ensure` of the function `build` makes, built only the first time `key` is seen."""
-        name = self.built.get(key)
-        if name is None:
-            fn = build()
-            name = self.built[key] = self.ensure(fn.sym_name.data, fn, source)
-        return name
-
-    def _text_of(self, name: str, fn: func.FuncOp) -> str:
-        text = self.texts.get(name)
-        if text is None:
-            text = self.texts[name] = _text(fn)
-        return text
-
-    def ensure(self, name: str, fn: func.FuncOp, source: Operation) -> str:
-        """The symbol of a function equal to `fn`: an existing one, or `fn` added under
-        `name` (or `name` with a number, when the name is taken by something else)."""
-        text: str | None = None  # printed only when a name is taken
-        candidate, n = name, 1
-        while candidate in self.existing:
-            found = self.existing[candidate]
-            if isinstance(found, func.FuncOp) and found.attributes == fn.attributes:
-                text = _text(fn) if text is None else text
-                if self._text_of(candidate, found) == text:
-                    return candidate
-            candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
-                "_tiling_", f"_{n}_tiling_"), n + 1
-        fn.sym_name = StringAttr(candidate)
-        copy_location(source, [fn])
-        self.module.body.block.add_op(fn)
-        self.existing[candidate] = fn
-        return candidate
 
 
 @dataclass(frozen=True)
@@ -422,11 +291,14 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if isinstance(named, hsg.NamedOp):
                 raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
                               "hsg-decompose first (--lower-to-ascend does)")
-        functions: dict[Operation, _Functions] = {}
+        functions: dict[Operation, KernelFunctions] = {}
         for found in list(op.walk()):
             if found.parent is None:  # erased with the generic it was in
                 continue
-            if isinstance(found, GenericOp):
+            if isinstance(found, GenericOp) and OP_NAME not in found.attributes and (
+                    kind := generic_kind(found)) is not None:
+                remark(found, f"stays on the host ({kind})")
+            elif isinstance(found, GenericOp):
                 try:
                     self._tile(found, schedule, platform, functions)
                 except OpError as error:
@@ -436,9 +308,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
 
     def _tile(self, op: GenericOp, schedule: Schedule,
               platform: tuple[int | None, int | None],
-              functions: dict[Operation, _Functions]) -> None:
-        fn = _enclosing(op, func.FuncOp)
-        module = _enclosing(op, ModuleOp)
+              functions: dict[Operation, KernelFunctions]) -> None:
+        fn = enclosing(op, func.FuncOp)
+        module = enclosing(op, ModuleOp)
         if fn is None or module is None:
             raise OpError(op, "must be inside a func.func to be tiled: the launch is host code",
                           display_name(op))
@@ -451,7 +323,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
-        table = functions.setdefault(module, _Functions(module))
+        table = functions.setdefault(module, KernelFunctions(module))
         body = _body_key(ew)
         plan_key = (body, dtype, tuple(sorted(op.attributes.items())))
         planned = table.plans.get(plan_key)
@@ -466,7 +338,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         self._check_static_tiling(ew, dtype, plans, platform, camel(op_name))
 
         def tiling() -> func.FuncOp:
-            fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plans)
+            fn = build_tiling_function(tiling_function_name(op_name, dtype), dtype, plans)
             if own_plan:
                 fn.attributes[UB_PLAN_ATTR] = plan_attribute(kernels[0].variant.plan)
             return fn
@@ -489,7 +361,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         before = op.prev_op
         values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name)
         builder = Builder(InsertPoint.before(op))
-        scalars = _host_scalars(builder, ew)
+        scalars = host_scalars(builder, ew.dag.scalars)
         folded = constant_index(values[4])
         if folded is not None:  # the tiling is known: launch the kernel of its key
             launched = [(key, name) for key, name in launched if key == folded]
@@ -500,7 +372,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         names = ", ".join(f"@{name}" for _, name in launched)
         remark(op, f"becomes a launch of {names}", display_name(op))
         Rewriter.erase_op(op)
-        _erase_if_dead(init)
+        erase_if_dead(init)
 
     def _check_static_tiling(self, ew: Elementwise, dtype: str, plans: Plans,
                              platform: tuple[int | None, int | None], title: str) -> None:
@@ -508,7 +380,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         static shape that the tiling refuses on the named platform."""
         op = ew.op
         first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
-        total = _static_num_elements(first.type)
+        total = static_num_elements(first.type)
         if total is not None and total > INT64_MAX:
             raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",
                           display_name(op))
@@ -543,7 +415,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             choice = choose_schedule(body, lambda: _build_kernel_function(name, ew), ew.dag,
                                      dtype, ew.output_name(), target,
                                      core_num is not None and ub_size is not None,
-                                     _static_num_elements(ew.inputs[0].type))
+                                     static_num_elements(ew.inputs[0].type))
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
         return replace(choice, schedule=replace(choice.schedule, api=schedule.api))
@@ -575,7 +447,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
         first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
-        total = _static_num_elements(first.type)
+        total = static_num_elements(first.type)
         if total is not None and core_num is not None and ub_size is not None:
             tiling = compute_tiling(total, core_num, ub_size, dtype, plans)  # checked before
             return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
@@ -614,13 +486,3 @@ def _mark_choice(fn: func.FuncOp, choice: Choice | None) -> None:
             choice.schedule, choice.soc, choice.platform_known, choice.elements)
 
 
-def _erase_if_dead(op: Operation | object) -> None:
-    """Remove the generic's tensor.empty (and its tensor.dim operands) once nothing uses it."""
-    if not isinstance(op, Operation) or any(r.uses for r in op.results) or op.regions:
-        return
-    if op.dialect_name() not in ("tensor", "arith"):
-        return
-    operands = [o.owner for o in op.operands]
-    Rewriter.erase_op(op)
-    for owner in operands:
-        _erase_if_dead(owner)

@@ -158,8 +158,8 @@ def _still_valid(found: tuple[Schedule, float], build: KernelBuilder, dag: Dag, 
         finally:
             kernel.erase(safe_erase=False)
     try:
-        _tiling(broadcast_plan(plans[0][1].ub_plan(), broadcast, dtype), dtype, platform,
-                elements)
+        _tiling(broadcast_plan(plans[0][1].ub_plan(), broadcast, plans[0][1].input_dtypes),
+                dtype, platform, elements)
     except ValueError:
         return False
     return True

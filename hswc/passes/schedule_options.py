@@ -39,8 +39,8 @@ run time)", elements = 1048576 : i64}`. convert-hsg-to-ascend without schedule o
 the kernel with it."""
 
 _PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
-_OPTIONAL_FIELDS = ("block_align",)
-"""Left out of the attribute when 1 (their default)."""
+_OPTIONAL_FIELDS = {"block_align": 1, "most": None}
+"""Left out of the attribute at their default."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,9 +161,10 @@ def parse_schedule(text: str) -> Schedule:
 
 def plan_attribute(plan: UbPlan) -> DictionaryAttr:
     """`{bytes_per_element = 21 : i64, ub_reserve = 8704 : i64, align_elements = 64 : i64}`,
-    and `block_align` where it is not 1 (a kernel reading broadcast inputs in row runs)."""
+    and `block_align` where it is not 1 (a kernel reading broadcast inputs in row runs), `most`
+    where the plan bounds its chunks (a row kernel)."""
     return DictionaryAttr({name: IntegerAttr(getattr(plan, name), 64) for name in _PLAN_FIELDS
-                           if name not in _OPTIONAL_FIELDS or getattr(plan, name) != 1})
+                           if getattr(plan, name) != _OPTIONAL_FIELDS.get(name, -1)})
 
 
 def read_plan(op: Operation, name: str) -> UbPlan | None:

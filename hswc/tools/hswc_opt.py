@@ -94,6 +94,11 @@ class HswcOptMain(xDSLOptMain):
             elif action.dest == "output_file":
                 action.help = "write the output there (atomically, and only if the run succeeds)"
         arg_parser.add_argument(
+            "--strict-f64",
+            action="store_true",
+            help="refuse f64 arithmetic instead of computing it in f32 (hsg-demote-f64)",
+        )
+        arg_parser.add_argument(
             "--remarks",
             action="store_true",
             help="say on stderr what became a kernel and what stays on the host, and why "
@@ -110,6 +115,9 @@ class HswcOptMain(xDSLOptMain):
         specs = list(parse_pipeline(self.args.passes))
         if self.args.lower_to_ascend:
             specs = lowering_specs(specs)
+        if self.args.strict_f64:
+            specs = [ArgSpec(s.name, {**s.parameters, "strict": (True,)})
+                     if s.name == "hsg-demote-f64" else s for s in specs]
 
         started = time.perf_counter()
 

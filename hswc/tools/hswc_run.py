@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--semantics", choices=semantics,
                    help="what the named ops mean (hsg-decompose{semantics=...}; default: each "
                         "op's own, cann for hard_swish_grad)")
+    p.add_argument("--strict-f64", action="store_true",
+                   help="refuse f64 arithmetic instead of computing it in f32 (hsg-demote-f64)")
     p.add_argument("--no-fuse", action="store_true",
                    help="lower without hsg-fuse-elementwise: one kernel per op (with --profile, "
                         "what fusion saves)")
@@ -170,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
 
     kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
                           ub_size=args.ub_size, level=args.level, function=args.function,
-                          semantics=args.semantics, fuse=not args.no_fuse)
+                          semantics=args.semantics, fuse=not args.no_fuse,
+                          strict_f64=args.strict_f64)
     if len(args.output) > len(kernel.result_types):
         raise RunnerError(f"{len(args.output)} --output files given but the function returns "
                           f"{len(kernel.result_types)} result(s)")

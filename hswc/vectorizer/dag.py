@@ -15,7 +15,7 @@ naming what is supported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,8 +31,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc.diagnostics import OpError
+from hswc.dialects.ascend import constant_index
+from hswc.dialects.hsg_rows import ReduceOp
 from hswc.float_formats import float_bits, round_float
-from hswc.math_decompositions import MATH_OPS
+from hswc.math_decompositions import FPOWI, MATH_OPS, SUPPORTED_MATH, power
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,7 +57,11 @@ LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
 SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
                  "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
                  "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant")
-SUPPORTED_TEXT = ", ".join((*SUPPORTED_OPS, *MATH_OPS)) + ", ending in linalg.yield"
+ROW_OPS = ("hsg.reduce",)
+"""What a row region's body holds besides SUPPORTED_OPS (hswc.row_regions builds it; no user
+writes it, so refusals do not list it)."""
+SUPPORTED_TEXT = (", ".join((*SUPPORTED_OPS, *SUPPORTED_MATH))
+                  + " (by a constant exponent), ending in linalg.yield")
 MATH_KINDS = ("exp", "ln", "sqrt", "rsqrt", "abs")
 """The node kinds of the vector unit's math instructions (hswc.math_semantics)."""
 
@@ -93,13 +99,22 @@ class Node:
     source: Operation | None = None
     """The op it came from, for diagnostics."""
     users: list[Node] = field(default_factory=list)
+    level: str = "element"
+    """In a row region's body (hswc.rows): which part of the rows x length space the value
+    spans: `element`, `row` (a reduction's result, or computed from row values) or `column`.
+    An input's is its operand's class; an operation's follows from its operands'."""
     uniform: bool = field(init=False)
     """The same value for every element: a constant, a scalar, or computed from those. Set
     when the node is made, from its operands' (so no walk down a long body recurses)."""
 
     def __post_init__(self) -> None:
         self.uniform = self.kind in ("const", "scalar") or (
-            self.kind != "input" and all(o.uniform for o in self.operands))
+            self.kind not in ("input", "reduce") and all(o.uniform for o in self.operands))
+        if self.kind == "reduce":
+            self.level = "row"
+        elif self.kind != "input":
+            levels = {o.level for o in self.operands if not o.uniform}
+            self.level = levels.pop() if len(levels) == 1 else "element"
 
     @property
     def is_const(self) -> bool:
@@ -123,10 +138,20 @@ class Dag:
     inputs: list[Node]
     """One per body argument, in order (unused ones included)."""
     nodes: list[Node]
-    """Every constant and operation the result depends on, in body order."""
-    result: Node
+    """Every constant and operation the results depend on, in body order."""
+    results: list[Node]
+    """What the body yields, in order (one value, but for a row region's several outputs)."""
     scalars: list[SSAValue] = field(default_factory=list)
     """The values from outside the body it uses, in order of first use (scalar nodes' index)."""
+
+    @property
+    def result(self) -> Node:
+        return self.results[0]
+
+    @property
+    def rows(self) -> bool:
+        """Whether it is a row region's body (it reduces, or reads rows or columns)."""
+        return any(n.level != "element" for n in (*self.inputs, *self.nodes))
 
     def consumers(self, node: Node) -> list[Node]:
         return [n for n in self.nodes if node in n.operands]
@@ -144,6 +169,10 @@ class _Builder:
         node = self.values.get(value)
         if node is not None:
             return node
+        if isinstance(value.owner, arith.ConstantOp) and value.owner.parent_block() is self.block:
+            raise OpError(op, f"uses the {value.type} constant {value.owner.value}; an "
+                          "elementwise body computes on f16, bf16 and f32 values and i1 "
+                          "conditions")
         if self._inside(value):
             raise OpError(op, "uses a value of a nested region; an elementwise body may only use "
                           "its arguments, its own results, and float scalars from outside")
@@ -319,8 +348,22 @@ def _node_of(b: _Builder, op: Operation) -> Node:
                   f"{SUPPORTED_TEXT}")
 
 
+def _power_node(b: _Builder, op: Operation) -> Node:
+    """math.fpowi by a constant exponent (hswc.math_decompositions.power) as nodes."""
+    n = constant_index(op.operands[1])
+    if n is None:
+        raise OpError(op, "raises to an exponent that is not an arith.constant; the vectorizer "
+                      "maps math.fpowi by a constant exponent only")
+    if _scalar_dtype(op, op.results[0]) == "i1":
+        raise OpError(op, f"works on {op.results[0].type}; math.fpowi is supported on f16, "
+                      "bf16 and f32 values")
+    return power(_NodeBuilder(b, op), b.operand(op, op.operands[0]), n)
+
+
 def _math_node(b: _Builder, op: Operation) -> Node:
     """A math op's decomposition (hswc.math_decompositions) as nodes; its result's node."""
+    if op.name == FPOWI:
+        return _power_node(b, op)
     if _scalar_dtype(op, op.results[0]) == "i1" or len(op.operands) != 1:
         raise OpError(op, f"works on {op.results[0].type}; math ops are supported on f16, "
                       "bf16 and f32 values")
@@ -360,25 +403,31 @@ def unmapped_op(block: Block) -> Operation | None:
     """The first op of a body the vectorizer has no mapping for (by name; body_dag checks the
     types), None when every op has one."""
     for op in block.ops:
-        if op.name not in SUPPORTED_OPS and op.name not in MATH_OPS \
-                and op.name != "linalg.yield":
+        if op.name not in SUPPORTED_OPS and op.name not in SUPPORTED_MATH \
+                and op.name not in ROW_OPS and op.name != "linalg.yield":
             return op
     return None
 
 
-def body_dag(block: Block, inputs: int | None = None) -> Dag:
+def body_dag(block: Block, inputs: int | None = None,
+             levels: Sequence[str] | None = None) -> Dag:
     """The DAG of a body block whose first `inputs` arguments (default: all) are the inputs'
-    elements; later arguments (a linalg.generic's output element) must be unused."""
+    elements; later arguments (a linalg.generic's output element) must be unused. A row
+    region's body (hswc.rows) gives each input its class (`levels`) and may yield several
+    values."""
     count = len(block.args) if inputs is None else inputs
     b = _Builder(block)
     input_nodes = []
     for i, arg in enumerate(block.args[:count]):
         node = Node("input", _scalar_dtype(block.parent_op() or block.first_op,  # type: ignore[arg-type]
-                                           arg), index=i, name=arg.name_hint)
+                                           arg), index=i, name=arg.name_hint,
+                    level=levels[i] if levels is not None else "element")
         b.values[arg] = node
         input_nodes.append(node)
     terminator = block.last_op
-    if terminator is None or terminator.name != "linalg.yield" or len(terminator.operands) != 1:
+    several = levels is not None
+    if terminator is None or terminator.name != "linalg.yield" or not terminator.operands \
+            or (len(terminator.operands) != 1 and not several):
         where = terminator or block.parent_op()
         assert where is not None
         raise OpError(where, "must end the body: an elementwise body ends in linalg.yield of "
@@ -386,22 +435,42 @@ def body_dag(block: Block, inputs: int | None = None) -> Dag:
     for op in block.ops:
         if op is terminator:
             break
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr) \
+                and dtype_of(op.value.type) is None:
+            continue  # an exponent of math.fpowi; any other use is refused at its user
         if len(op.results) != 1 or op.regions:
             raise OpError(op, f"is not an elementwise operation the vectorizer maps; "
                           f"supported: {SUPPORTED_TEXT}")
-        b.add(_math_node(b, op) if op.name in MATH_OPS else _node_of(b, op), op.results[0])
-    result = b.operand(terminator, terminator.operands[0])
-    nodes = _live(b.nodes, result)
+        made = _math_node(b, op) if op.name in SUPPORTED_MATH else \
+            _reduce_node(b, op) if isinstance(op, ReduceOp) else _node_of(b, op)
+        b.add(made, op.results[0])
+    results = [b.operand(terminator, v) for v in terminator.operands]
+    nodes = _live(b.nodes, *results)
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
-    return Dag(input_nodes, nodes, result, b.scalars)
+    return Dag(input_nodes, nodes, results, b.scalars)
 
 
-def _live(nodes: Iterable[Node], result: Node) -> list[Node]:
-    """The nodes `result` depends on, in their original order."""
+def _reduce_node(b: _Builder, op: ReduceOp) -> Node:
+    """hsg.reduce: the row's values combined, in f32 (an f16 or bf16 value widened first, the
+    result rounded once back: a sum in f16 accumulated more exactly than in f16 itself)."""
+    value = b.operand(op, op.value)
+    if value.uniform or value.level != "element":
+        raise OpError(op, "reduces a value that is not one per element of the row; a row "
+                      "region reduces what its elements compute")
+    combiner = op.combiner.data
+    if value.dtype == "f32":
+        return Node("reduce", "f32", (value,), predicate=combiner, source=op)
+    wide = b.intern(Node("extf", "f32", (value,), source=op))
+    reduced = b.intern(Node("reduce", "f32", (wide,), predicate=combiner, source=op))
+    return Node("truncf", value.dtype, (reduced,), source=op)
+
+
+def _live(nodes: Iterable[Node], *results: Node) -> list[Node]:
+    """The nodes `results` depend on, in their original order."""
     needed: set[int] = set()
-    stack = [result]
+    stack = list(results)
     while stack:
         node = stack.pop()
         if id(node) in needed:

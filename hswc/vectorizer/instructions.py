@@ -33,7 +33,7 @@ repeats); masks are combined as 16-bit words.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -80,6 +80,9 @@ class Val:
     """For a constant buffer: the value Init fills it with."""
     uniform: Node | None = None
     """For a buffer of a uniform value that is not a constant: the node giving it."""
+    level: str = "element"
+    """In a row kernel (hswc.rows): whether it holds a chunk's elements (rows x pitch), one
+    value per row, or a row's columns (hswc.vectorizer.dag.Node.level)."""
 
 
 Scalar = float | Node
@@ -116,7 +119,8 @@ class Selection:
     of a dtype boundary's each."""
     inputs: list[Val]
     """One per body argument (None-named unused inputs included)."""
-    output: Val
+    outputs: list[Val]
+    """One per value the body yields (one, but for a row kernel's several outputs)."""
     conversions: list[Instr]
     """The Casts of inputs to their f32 copies."""
     instrs: list[Instr]
@@ -125,10 +129,14 @@ class Selection:
     scalars: list[SSAValue] = field(default_factory=list)
     """The values the body's scalar nodes stand for (the kernel's scalar arguments)."""
 
+    @property
+    def output(self) -> Val:
+        return self.outputs[0]
+
 
 class _Selector:
-    def __init__(self, dag: Dag, schedule: Schedule, dtype: str, output_name: str,
-                 constants_near_uses: bool = False):
+    def __init__(self, dag: Dag, schedule: Schedule, dtype: str,
+                 output_names: Sequence[str], constants_near_uses: bool = False):
         self.constants_near_uses = constants_near_uses
         self.filled: dict[tuple[object, ...], tuple[Val, int]] = {}
         """With constants_near_uses: key -> (its latest temporary, where it was filled)."""
@@ -137,9 +145,11 @@ class _Selector:
         self.table = soc_api.table(schedule.api)
         """The SoC's API table: which calls are exact on which dtypes."""
         self.dtype = dtype
-        self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index)
-                       for n in dag.inputs]
-        self.output = Val("output", output_dtype(dtype), output_name)
+        self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index,
+                           level=n.level) for n in dag.inputs]
+        self.outputs = [Val("output", node.dtype if dag.rows else output_dtype(dtype), name,
+                            level=node.level)
+                        for node, name in zip(dag.results, output_names, strict=True)]
         self.vals: dict[int, Val] = {id(n): v for n, v in zip(dag.inputs, self.inputs,
                                                                  strict=True)}
         self.consts: dict[tuple[object, ...], Val] = {}
@@ -187,22 +197,33 @@ class _Selector:
         return node
 
     def result(self, node: Node) -> Val:
-        """A new vector for the node's value (the output when the body yields it)."""
-        if node is self.dag.result:
-            val = self.output
+        """A new vector for the node's value (an output when the body yields it)."""
+        if node in self.dag.results:
+            val = self.outputs[self.dag.results.index(node)]
         elif node.is_mask:
-            val = Val("mask", "mask", node.name or "mask")
+            val = Val("mask", "mask", node.name or "mask", level=node.level)
         elif node.kind == "extf" and node.operands[0].kind == "input":
             val = Val("copy", node.dtype,
                       node.name or f"{self.inputs[node.operands[0].index or 0].name}_fp32",
-                      input=node.operands[0].index)
+                      input=node.operands[0].index, level=node.level)
         else:
-            val = Val("temp", node.dtype, node.name or "tmp")
+            val = Val("temp", node.dtype, node.name or "tmp", level=node.level)
         self.vals[id(node)] = val
         return val
 
     def scratch_mask(self, node: Node) -> Val:
-        return Val("mask", "mask", f"{node.name or 'mask'}_part")
+        return Val("mask", "mask", f"{node.name or 'mask'}_part", level=node.level)
+
+    def element_val(self, node: Node) -> Val:
+        """The vector of a node as one value per element: a row's or a column's value spread
+        over the chunk's elements first (Broadcast), where an instruction has no form that
+        reads it as it is (Compare, Select)."""
+        val = self.val(node)
+        if node.uniform or val.level == "element":
+            return val
+        spread = Val("temp", val.dtype, f"{val.name or 'tmp'}_spread")
+        self.emit(Instr("Broadcast", spread, (val,), source=node.source))
+        return spread
 
     # endregion
 
@@ -231,18 +252,17 @@ class _Selector:
             if node.uniform:
                 continue  # computed once by the kernel, used as a scalar or a filled buffer
             RULES[node.kind](self, node)
-        result = self.dag.result
-        if result.kind == "input" or result.uniform:
-            self.copy_to_output(result)
-        return Selection(self.dtype, self.inputs, self.output, self.conversions, self.instrs,
+        for output, result in zip(self.outputs, self.dag.results, strict=True):
+            if result.kind == "input" or result.uniform:
+                self.copy_to_output(output, result)
+        return Selection(self.dtype, self.inputs, self.outputs, self.conversions, self.instrs,
                          self.consts, list(self.dag.scalars))
 
-    def copy_to_output(self, node: Node) -> None:
+    def copy_to_output(self, output: Val, node: Node) -> None:
         if node.uniform:
-            self.emit(Instr("Duplicate", self.output, scalar=self.scalar(node),
-                            source=node.source))
+            self.emit(Instr("Duplicate", output, scalar=self.scalar(node), source=node.source))
         else:
-            self.emit(Instr("DataCopy", self.output, (self.vals[id(node)],)))
+            self.emit(Instr("DataCopy", output, (self.vals[id(node)],)))
 
 
 Rule = Callable[[_Selector, Node], None]
@@ -315,10 +335,13 @@ def _compare(s: _Selector, dst: Val, a: Node, b: Node, predicate: str, source: N
     """dst = a <predicate> b for a predicate with a CMPMODE; a constant b may be a scalar."""
     mode = COMPARE_MODES[predicate]
     if b.uniform and s.schedule.scalar_compare:
-        s.emit(Instr("Compares" if s.schedule.compares else "CompareScalar", dst, (s.val(a),),
+        s.emit(Instr("Compares" if s.schedule.compares else "CompareScalar", dst,
+                     (s.element_val(a) if dst.level == "element" else s.val(a),),
                      scalar=s.scalar(b), mode=mode, source=source.source))
     else:
-        s.emit(Instr("Compare", dst, (s.val(a), s.val(b)), mode=mode, source=source.source))
+        pair = (s.element_val(a), s.element_val(b)) if dst.level == "element" \
+            else (s.val(a), s.val(b))
+        s.emit(Instr("Compare", dst, pair, mode=mode, source=source.source))
 
 
 def _cmpf(s: _Selector, node: Node) -> None:
@@ -348,13 +371,14 @@ def _cmpf(s: _Selector, node: Node) -> None:
 def _select(s: _Selector, node: Node) -> None:
     s.require_arithmetic(node, "Select")
     mask, a, b = node.operands
-    mask_val = s.val(mask)
     dst = s.result(node)
+    value = s.element_val if dst.level == "element" else s.val
+    mask_val = value(mask)
     if b.uniform and s.schedule.scalar_compare:
-        s.emit(Instr("Select", dst, (mask_val, s.val(a)), scalar=s.scalar(b),
+        s.emit(Instr("Select", dst, (mask_val, value(a)), scalar=s.scalar(b),
                      mode="vsel_tensor_scalar_mode", source=node.source, in_place=(1,)))
         return
-    s.emit(Instr("Select", dst, (mask_val, s.val(a), s.val(b)),
+    s.emit(Instr("Select", dst, (mask_val, value(a), value(b)),
                  mode="vsel_tensor_tensor_mode", source=node.source, in_place=(1,)))
 
 
@@ -384,6 +408,13 @@ def _xori(s: _Selector, node: Node) -> None:
         s.emit(instr)
 
 
+def _reduce(s: _Selector, node: Node) -> None:
+    """hsg.reduce: each row's elements combined into its one value (hswc.reduction_order)."""
+    (src,) = node.operands
+    s.emit(Instr("Reduce", s.result(node), (s.val(src),), mode=node.predicate,
+                 source=node.source))
+
+
 RULES: dict[str, Rule] = {
     "extf": _cast,
     "truncf": _cast,
@@ -405,14 +436,17 @@ RULES: dict[str, Rule] = {
     "ori": _logic("Or"),
     "not": _not,
     "xori": _xori,
+    "reduce": _reduce,
 }
 """Node kind -> its instruction(s)."""
 
 
 def select_instructions(dag: Dag, schedule: Schedule, dtype: str,
-                        output_name: str = "y") -> Selection:
-    """The AscendC calls of a body of a kernel of `dtype` (hswc.kernel_dtypes)."""
-    selection = _Selector(dag, schedule, dtype, output_name).run()
+                        output_names: Sequence[str] | str = "y") -> Selection:
+    """The AscendC calls of a body of a kernel of `dtype` (hswc.kernel_dtypes), its outputs
+    named `output_names` (one name: the one output's)."""
+    names = [output_names] if isinstance(output_names, str) else list(output_names)
+    selection = _Selector(dag, schedule, dtype, names).run()
     if len(selection.consts) <= RESIDENT_CONSTANTS:
         return selection
-    return _Selector(dag, schedule, dtype, output_name, constants_near_uses=True).run()
+    return _Selector(dag, schedule, dtype, names, constants_near_uses=True).run()

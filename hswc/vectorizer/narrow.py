@@ -100,9 +100,9 @@ def narrow_exact(dag: Dag, table: ApiTable, dtype: str) -> Dag:
     inputs = [n.copy(i) for i in dag.inputs]
     for node in dag.nodes:
         n.copy(node)
-    result = n.copy(dag.result)
-    nodes = _live(n.nodes, result)
+    results = [n.copy(r) for r in dag.results]
+    nodes = _live(n.nodes, *results)
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
-    return Dag(inputs, nodes, result, list(dag.scalars))
+    return Dag(inputs, nodes, results, list(dag.scalars))

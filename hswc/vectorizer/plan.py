@@ -19,12 +19,14 @@ roundup as a reserve, with ubFactor a multiple of the vector instructions' align
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Literal
 
 from hswc import soc_api
 from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
@@ -48,10 +50,13 @@ class Buffer:
     """A constant buffer's fill value."""
     uniform: Node | None = None
     """A buffer filled with a uniform value computed by the kernel (instead of `value`)."""
+    level: str = "element"
+    """In a row kernel: a chunk's elements, one value per row, a row's columns (a column
+    input, copied in once), or a row's value spread over a 32-byte block (hswc.rows)."""
 
     @property
     def is_queue(self) -> bool:
-        return self.role in ("input", "output")
+        return self.role in ("input", "output") and self.level != "column"
 
     @property
     def position(self) -> Literal["vecin", "vecout", "veccalc"]:
@@ -85,6 +90,12 @@ class KernelPlan:
     """Item position -> the inputs freed right after it (early-free)."""
     align: int = 64
     """Elements: vector counts are rounded up to this (whole 256-byte repeats)."""
+    rows: Rows | None = None
+    """A row kernel's rows (hswc.rows); None for an elementwise kernel."""
+    spreads: dict[Val, Buffer] = field(default_factory=dict)
+    """A row kernel's row values that element instructions read, each spread by Brcb."""
+    reduce_scratch: Buffer | None = None
+    """A row kernel's f32 buffer a reduction folds in when its source is read again."""
 
     @property
     def dtype(self) -> str:
@@ -93,6 +104,18 @@ class KernelPlan:
     @property
     def output(self) -> Val:
         return self.selection.output
+
+    @property
+    def outputs(self) -> list[Val]:
+        return self.selection.outputs
+
+    @property
+    def pitch(self) -> int:
+        """A row kernel's elements per row in UB: the row rounded up to a 32-byte block of
+        the narrowest element type (so every row of every buffer starts on a block, and a
+        Cast between f16 and f32 buffers keeps rows in place)."""
+        assert self.rows is not None
+        return row_pitch(self.rows.length)
 
     @property
     def input_dtypes(self) -> list[str]:
@@ -128,12 +151,54 @@ class KernelPlan:
 
     def ub_plan(self) -> UbPlan:
         """What the tiling divides the UB by for exactly these buffers."""
+        if self.rows is not None:
+            return self._row_ub_plan()
         linear = sum(b.depth * ELEMENT_BYTES[b.dtype] for b in self.buffers if b.dtype != "mask")
         masks = self.mask_count()
         selects = any(i.api == "Select" for i in self.instrs())
         return UbPlan(bytes_per_element=linear + -(-masks // MASK_BITS_PER_BYTE),
                       ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES,
                       align_elements=self.align)
+
+
+    def _row_ub_plan(self) -> UbPlan:
+        """A row kernel's: bytes per row of every buffer (an element buffer a pitch of its
+        type, a row buffer one value, a spread row value 32 bytes, a mask a pitch of bits),
+        the column inputs and each row buffer's rounding up to a repeat as a reserve, chunks of
+        whole multiples of ROW_ALIGN rows and at most MAX_CHUNK_ROWS of them."""
+        pitch = self.pitch
+        per_row = reserve = 0
+        selects = any(i.api == "Select" for i in self.instrs())
+        for b in self.buffers:
+            size = 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
+            if b.level == "column":
+                reserve += -(-pitch * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+            elif b.level == "row":
+                per_row += b.depth * size
+                reserve += b.depth * VECTOR_REPEAT_BYTES
+            elif b.level == "spread":
+                per_row += UB_BLOCK_BYTES
+            elif b.dtype == "mask":
+                per_row += -(-pitch // MASK_BITS_PER_BYTE)
+                reserve += MASK_MIN_BYTES
+            else:
+                per_row += b.depth * pitch * size
+        return UbPlan(bytes_per_element=per_row,
+                      ub_reserve=reserve + (SELECT_TMP_BYTES if selects else 0),
+                      align_elements=ROW_ALIGN, most=MAX_CHUNK_ROWS)
+
+
+ROW_ALIGN = 8
+"""A row kernel's chunk is a multiple of this many rows: Brcb spreads 8 row values per
+repeat."""
+MAX_CHUNK_ROWS = 248
+"""At most this many rows per chunk: a row kernel's level-0 calls repeat once per row, at most
+255 times (asc-devkit: repeatTimes is a uint8), rounded down to ROW_ALIGN."""
+
+
+def row_pitch(length: int) -> int:
+    """Elements per row in UB (KernelPlan.pitch): a multiple of 16 (a 32-byte block of f16)."""
+    return -(-length // 16) * 16
 
 
 def budget_schedule(fixed: Schedule, budget: Budget | None, asked: Schedule) -> Schedule:
@@ -269,13 +334,15 @@ class _Allocator:
         self.dead: list[Buffer] = []
         self.names: set[str] = set()
 
-    def new(self, val: Val, role: Role, dtype: str, depth: int = 1) -> Buffer:
+    def new(self, val: Val, role: Role, dtype: str, depth: int = 1,
+            level: str | None = None) -> Buffer:
         base = val.name or role
         name, n = base, 1
         while name in self.names:
             name, n = f"{base}{n}", n + 1
         self.names.add(name)
-        buffer = Buffer(name, role, dtype, depth, val.value, val.uniform)
+        buffer = Buffer(name, role, dtype, depth, val.value, val.uniform,
+                        val.level if level is None else level)
         self.plan.buffers.append(buffer)
         return buffer
 
@@ -305,11 +372,12 @@ class _Allocator:
     def choose(self, instr: Instr, at: int) -> Buffer:
         dst = instr.dst
         if dst.role == "output":
-            return self.output
+            return self.outputs[dst]
         if dst.role == "copy":
             if self.plan.schedule.reuse_copies:
                 for buffer in self.dead:
-                    if buffer.role == "copy" and buffer.dtype == dst.dtype:
+                    if buffer.role == "copy" and buffer.dtype == dst.dtype \
+                            and buffer.level == dst.level:
                         return buffer
             return self.new(dst, "copy", dst.dtype)
         roles = ("mask",) if dst.role == "mask" else self.reusable_roles()
@@ -318,25 +386,27 @@ class _Allocator:
             buffer = self.plan.place[src]
             dtype = src.dtype if buffer.is_queue else buffer.dtype
             if (self.last_use.get(src) == at and self.holder.get(buffer) is src
-                    and buffer.role in roles and dtype == dst.dtype):
+                    and buffer.role in roles and dtype == dst.dtype
+                    and buffer.level == dst.level):
                 return buffer
         pool = ("mask",) if dst.role == "mask" else ("temp", "copy") \
             if self.plan.schedule.in_place else ("temp",)
         for buffer in self.dead:
-            if buffer.role in pool and buffer.dtype == dst.dtype:
+            if buffer.role in pool and buffer.dtype == dst.dtype and buffer.level == dst.level:
                 return buffer
         return self.new(dst, "mask" if dst.role == "mask" else "temp", dst.dtype)
 
-    output: Buffer
+    outputs: dict[Val, Buffer]
 
 
-def _last_uses(items: list[Item], output: Val) -> dict[Val, int]:
+def _last_uses(items: list[Item], outputs: list[Val]) -> dict[Val, int]:
     last: dict[Val, int] = {}
     for at, item in enumerate(items):
         for instr in item.casts if isinstance(item, Arrival) else (item,):
             for src in instr.srcs:
                 last[src] = at
-    last[output] = len(items)
+    for output in outputs:
+        last[output] = len(items)
     return last
 
 
@@ -368,24 +438,55 @@ def _alignment(plan: KernelPlan) -> int:
     return VECTOR_REPEAT_BYTES // min(sizes, default=4)
 
 
-def plan_kernel(dag: Dag, schedule: Schedule, dtype: str, output_name: str = "y") -> KernelPlan:
+def plan_kernel(dag: Dag, schedule: Schedule, dtype: str,
+                output_names: Sequence[str] | str = "y", rows: Rows | None = None) -> KernelPlan:
     """The kernel's instructions, in order, and its buffers (see the module docstring); a bf16
-    body's exact steps in bf16 where the schedule's SoC allows (hswc.vectorizer.narrow)."""
+    body's exact steps in bf16 where the schedule's SoC allows (hswc.vectorizer.narrow). A row
+    kernel's (`rows`, hswc.rows) also holds its column inputs in UB for the whole kernel, a
+    spread (Brcb) buffer for each row value an element instruction reads, and a scratch
+    buffer where a reduction's source is read again later (the fold overwrites it)."""
     if not schedule.widened_bf16:
         dag = narrow_exact(dag, soc_api.table(schedule.api), dtype)
-    sel = select_instructions(dag, schedule, dtype, output_name)
+    sel = select_instructions(dag, schedule, dtype, output_names)
     order, items = _order(sel, schedule)
-    plan = KernelPlan(sel, schedule, items, order, [], {})
-    alloc = _Allocator(plan, _last_uses(items, sel.output))
+    order = [v for v in order if v.level != "column"]  # copied in once, not per chunk
+    plan = KernelPlan(sel, schedule, items, order, [], {}, rows=rows)
+    alloc = _Allocator(plan, _last_uses(items, sel.outputs))
     depth = schedule.queue_depth
     for val in order:
         alloc.put(val, alloc.new(val, "input", val.dtype, depth))
-    alloc.output = alloc.new(sel.output, "output", sel.output.dtype, depth)
+    for val in sel.inputs:
+        if val.level == "column" and val not in alloc.plan.place:
+            alloc.put(val, alloc.new(val, "input", val.dtype, 1))
+    alloc.outputs = {v: alloc.new(v, "output", v.dtype, depth) for v in sel.outputs}
     for at, item in enumerate(items):
         for instr in item.casts if isinstance(item, Arrival) else (item,):
             alloc.place(instr, at)
+    if rows is not None:
+        _row_scratch(plan, alloc)
     rank = {"input": 0, "output": 1, "copy": 2, "temp": 3, "const": 4, "mask": 5}
     plan.buffers.sort(key=lambda b: rank[b.role])  # stable: creation order within a role
     plan.frees = _frees(plan)
     plan.align = _alignment(plan)
     return plan
+
+
+def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
+    """A row kernel's extra buffers: a spread buffer per row value an element instruction
+    reads (Brcb: the value over a 32-byte block per row), and one f32 scratch where a
+    reduction's source is read after it (the fold overwrites what it folds)."""
+    instrs = plan.instrs()
+    spread: dict[Val, Buffer] = {}
+    for instr in instrs:
+        if instr.dst.level != "element" or instr.api == "Reduce":
+            continue
+        for src in instr.srcs:
+            if src.level == "row" and src not in spread:
+                spread[src] = alloc.new(Val("temp", "f32", f"{src.name or 'row'}_spread"),
+                                        "temp", "f32", level="spread")
+    plan.spreads = spread
+    last = _last_uses(plan.items, plan.outputs)
+    for at, item in enumerate(plan.items):
+        if isinstance(item, Instr) and item.api == "Reduce" and last.get(item.srcs[0], at) > at:
+            plan.reduce_scratch = alloc.new(Val("temp", "f32", "fold"), "temp", "f32")
+            return

@@ -1,0 +1,85 @@
+"""The order a row kernel combines a row's values in: one definition for the kernel's calls
+(hswc.vectorizer) and for the levels above it (the interpreter of hsg.reduce).
+
+A row of `length` f32 values lies in UB as groups of `lanes` (one vector repeat, 64 f32): group
+g holds values [g * lanes, (g + 1) * lanes), the last one possibly partial. The kernel folds the
+upper half of the groups into the lower half (group g + keep into g, lane by lane, only the
+source group's valid lanes: a level-0 Add / Max / Min with that mask), level by level, until one
+group is left; then a WholeReduce combines that group's first min(length, lanes) lanes into the
+row's value. Every fold after the first combines full groups (the partial last group is always
+folded first). Sums in another order than MLIR's sequential loop differ in the last bits; the
+issue allows that for reductions (within PyTorch's tolerance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+LANES_F32 = 64
+"""f32 values in one 256-byte vector repeat."""
+
+def combine(combiner: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two f32 values combined as the body's arith op does (hswc.arith_semantics: addf rounded
+    once, maximumf / minimumf with NaN winning and +0.0 above -0.0)."""
+    from hswc import arith_semantics as sem
+
+    return np.asarray(sem.binary(f"arith.{combiner}", a, b), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Group `src` folded into group `dst` over its first `lanes` lanes."""
+
+    dst: int
+    src: int
+    lanes: int
+
+
+def fold_plan(length: int, lanes: int = LANES_F32) -> list[list[Fold]]:
+    """The folds of each level, in order (module docstring)."""
+    groups = -(-length // lanes)
+    levels: list[list[Fold]] = []
+    while groups > 1:
+        keep = (groups + 1) // 2
+        levels.append([Fold(g, g + keep, min(lanes, length - (g + keep) * lanes))
+                       for g in range(groups - keep)])
+        groups = keep
+    return levels
+
+
+def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
+    """One repeat's valid lanes (the last axis, at most `lanes`) combined into one value per
+    row: halving the lanes pairwise, lane i with lane i + half, until one is left (ASSUMED:
+    asc-devkit does not document the order WholeReduceSum combines a repeat in; this is the
+    tree its vcadd is commonly described by)."""
+    acc = values
+    while acc.shape[-1] > 1:
+        n = acc.shape[-1]
+        half = n // 2
+        if n % 2 == 0:
+            acc = combine(combiner, acc[..., :half], acc[..., half:])
+        else:  # an odd count: the middle lane joins the next level as it is
+            acc = np.concatenate([combine(combiner, acc[..., :half], acc[..., half + 1:]),
+                                  acc[..., half:half + 1]], axis=-1)
+    return acc[..., 0]
+
+
+def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32) -> np.ndarray:
+    """Each row (the last axis) of f32 `values` combined in the kernel's order."""
+    values = np.asarray(values, dtype=np.float32)
+    length = values.shape[-1]
+    if length == 0:
+        raise ValueError("a row of no elements has no combined value")
+    groups = -(-length // lanes)
+    padded = np.zeros((*values.shape[:-1], groups * lanes), dtype=np.float32)
+    padded[..., :length] = values
+    work = padded.reshape(*values.shape[:-1], groups, lanes).copy()
+    with np.errstate(all="ignore"):
+        for level in fold_plan(length, lanes):
+            for fold in level:
+                n = fold.lanes
+                work[..., fold.dst, :n] = combine(combiner, work[..., fold.dst, :n],
+                                                  work[..., fold.src, :n])
+        return whole_reduce(work[..., 0, :min(length, lanes)], combiner)

@@ -1,0 +1,543 @@
+"""Row regions of a function: a reduction along trailing dims and the elementwise work around it.
+
+`row_regions(block)` finds, after elementwise fusion, each `linalg.generic` that reduces along
+its trailing dims (parallel iterators, then reduction iterators; its inputs read whole; its
+outputs the parallel dims; each output's body `combiner(value, out)` with combiner addf,
+maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of softmax), and grows a
+region around it (hswc.rows): the elementwise generics that compute its inputs or read its
+results over the same rows (element, row or column operands), further reductions of the same
+rows, and the reshapes that only add or drop size-1 dims of a row value (torch-mlir's
+`expand_shape` of a sum to keepdim). What the region computes becomes one kernel
+(hsg-tile-on-cores); `row_body` writes it as one body in which `hsg.reduce` stands for each
+reduction.
+
+A generic joins only where nothing outside the region lies between: each outside value it reads
+does not depend on the region, and (for now) the region has at most one result used outside.
+A sum's init that is not its identity (-0.0 for addf, -inf / +inf for maximumf / minimumf) is
+combined once, after the row's reduction. A reduction in f16 or bf16 is accumulated in f32 and
+rounded once (more exactly than MLIR's sequential loop in that type; the issue allows it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import cast
+
+from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from hswc.dialects.hsg_rows import ReduceOp
+from hswc.rows import OperandClass, Rows
+from hswc.vectorizer.dag import unmapped_op
+
+COMBINERS = {arith.AddfOp: "addf", arith.MaximumfOp: "maximumf", arith.MinimumfOp: "minimumf"}
+IDENTITY = {"addf": -0.0, "maximumf": -math.inf, "minimumf": math.inf}
+
+
+@dataclass(frozen=True)
+class Space:
+    """The rows x length elements a region iterates (static shapes)."""
+
+    shape: tuple[int, ...]
+    rank: int
+    """How many leading dims are the rows'."""
+
+    @property
+    def rows(self) -> int:
+        return math.prod(self.shape[:self.rank])
+
+    @property
+    def length(self) -> int:
+        return math.prod(self.shape[self.rank:])
+
+    def class_of(self, t: TensorType, m: AffineMap) -> OperandClass | None:
+        """Which part of the space a tensor read through `m` spans, None for other reads."""
+        full = len(self.shape)
+        if m.num_dims != full:
+            return None
+        dims = [e.position if isinstance(e, AffineDimExpr) else None for e in m.results]
+        zeros = [isinstance(e, AffineConstantExpr) and e.value == 0 for e in m.results]
+        shape = tuple(t.get_shape())
+        kept = [d for d in dims if d is not None]
+        if any(d is None and not z for d, z in zip(dims, zeros, strict=True)):
+            return None
+        if any(shape[i] != 1 for i, d in enumerate(dims) if d is None):
+            return None
+        if any(shape[i] != self.shape[d] for i, d in enumerate(dims) if d is not None):
+            return None
+        if kept == list(range(full)):
+            return "element"
+        if kept == list(range(self.rank)):
+            return "row"
+        if kept == list(range(self.rank, full)):
+            return "column"
+        return None
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A generic that reduces along its trailing dims (module docstring)."""
+
+    op: GenericOp
+    space: Space
+    combiners: tuple[str, ...]
+    """Per output."""
+
+
+def _maps(op: GenericOp) -> list[AffineMap]:
+    return [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
+
+
+def _static(t: object) -> TensorType | None:
+    return t if isinstance(t, TensorType) and t.has_static_shape() else None
+
+
+def as_reduction(op: GenericOp) -> Reduction | None:
+    """The generic as a row reduction, None when it is not one (module docstring)."""
+    kinds = [str(it.data.value) for it in op.iterator_types]
+    if "reduction" not in kinds:
+        return None
+    rank = kinds.index("reduction")
+    if any(k != "reduction" for k in kinds[rank:]) or rank == 0:
+        return None
+    if len(op.outputs) != len(op.res):
+        return None
+    first = _static(op.inputs[0].type) if op.inputs else None
+    if first is None or len(first.get_shape()) != len(kinds):
+        return None
+    space = Space(tuple(first.get_shape()), rank)
+    maps = _maps(op)
+    for value, m in zip(op.inputs, maps, strict=False):
+        t = _static(value.type)
+        if t is None or space.class_of(t, m) not in ("element", "row", "column"):
+            return None
+    for value, m in zip(op.outputs, maps[len(op.inputs):], strict=True):
+        t = _static(value.type)
+        if t is None or space.class_of(t, m) != "row":
+            return None
+    combiners = _combiners(op)
+    return None if combiners is None else Reduction(op, space, combiners)
+
+
+def _combiners(op: GenericOp) -> tuple[str, ...] | None:
+    """Each output's combiner, when the body yields combiner(value, out) with `value`
+    independent of every out argument; None otherwise."""
+    block = op.body.block
+    outs = block.args[len(op.inputs):]
+    last = block.last_op
+    if not isinstance(last, YieldOp) or len(last.operands) != len(outs):
+        return None
+    found: list[str] = []
+    for out, yielded in zip(outs, last.operands, strict=True):
+        combine = yielded.owner
+        kind = COMBINERS.get(type(combine)) if isinstance(combine, Operation) else None
+        if kind is None or out not in combine.operands or len(list(out.uses)) != 1:  # type: ignore[union-attr]
+            return None
+        other = [v for v in combine.operands if v is not out]  # type: ignore[union-attr]
+        if len(other) != 1 or _depends_on(other[0], set(outs)):
+            return None
+        found.append(kind)
+    if unmapped_op(block) is not None:
+        return None
+    return tuple(found)
+
+
+def _depends_on(value: SSAValue, args: set[SSAValue]) -> bool:
+    stack, seen = [value], set()
+    while stack:
+        v = stack.pop()
+        if v in args:
+            return True
+        if v in seen or not isinstance(v.owner, Operation):
+            continue
+        seen.add(v)
+        stack.extend(v.owner.operands)
+    return False
+
+
+def drop_unused_results(op: GenericOp) -> GenericOp:
+    """The generic without the results nothing uses (torch-mlir's max with its unused index),
+    their body computation dropped; `op` itself when every result is used."""
+    keep = [i for i, r in enumerate(op.res) if r.uses]
+    if len(keep) == len(op.res) or not keep:
+        return op
+    count = len(op.inputs)
+    block = op.body.block
+    maps = _maps(op)
+    last = block.last_op
+    assert isinstance(last, YieldOp)
+    new_body = Block(arg_types=[*(a.type for a in block.args[:count]),
+                                *(block.args[count + i].type for i in keep)])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args[:count], new_body.args[:count],
+                                                 strict=True))
+    for j, i in enumerate(keep):
+        mapping[block.args[count + i]] = new_body.args[count + j]
+    needed = _needed(block, [last.operands[i] for i in keep])
+    for inner in block.ops:
+        if inner is last or inner not in needed:
+            continue
+        new_body.add_op(inner.clone(value_mapper=mapping))
+    new_body.add_op(YieldOp(*(mapping[last.operands[i]] for i in keep)))
+    generic = GenericOp(list(op.inputs), [op.outputs[i] for i in keep], Region(new_body),
+                        [AffineMapAttr(m) for m in (*maps[:count], *(maps[count + i]
+                                                                     for i in keep))],
+                        list(op.iterator_types.data), [op.res[i].type for i in keep])
+    generic.location = op.location
+    generic.attributes.update(op.attributes)
+    Rewriter.insert_op(generic, InsertPoint.before(op))
+    for j, i in enumerate(keep):
+        op.res[i].replace_all_uses_with(generic.res[j])
+    Rewriter.erase_op(op)
+    return generic
+
+
+def _needed(block: Block, roots: list[SSAValue]) -> set[Operation]:
+    found: set[Operation] = set()
+    stack = list(roots)
+    while stack:
+        v = stack.pop()
+        owner = v.owner
+        if isinstance(owner, Operation) and owner.parent_block() is block and owner not in found:
+            found.add(owner)
+            stack.extend(owner.operands)
+    return found
+
+
+# region growing a region
+
+
+@dataclass
+class RowRegion:
+    """The generics (and size-1 reshapes) one row kernel computes, in block order."""
+
+    space: Space
+    members: list[Operation] = field(default_factory=list)
+    reductions: dict[GenericOp, Reduction] = field(default_factory=dict)
+    level: dict[SSAValue, OperandClass] = field(default_factory=dict)
+    """The class of each value the region computes (element or row)."""
+
+    def computes(self, value: SSAValue) -> bool:
+        return value in self.level
+
+    def inputs(self) -> list[tuple[SSAValue, OperandClass]]:
+        """The outside values the members read, with their class, in order of first read."""
+        found: dict[SSAValue, OperandClass] = {}
+        for member in self.members:
+            for value, kind in self._reads(member):
+                if not self.computes(value) and value not in found:
+                    found[value] = kind
+        return list(found.items())
+
+    def outputs(self) -> list[SSAValue]:
+        """The values the region computes that something outside it uses."""
+        inside = set(self.members)
+        return [v for v in self.level if any(u.operation not in inside and
+                                             not _within(u.operation, inside) for u in v.uses)]
+
+    def _reads(self, member: Operation) -> list[tuple[SSAValue, OperandClass]]:
+        if not isinstance(member, GenericOp):
+            return [(member.operands[0], "row")]
+        if member in self.reductions:  # an init that is not a constant is a row input
+            inits = [(v, "row") for v in member.outputs if fill_constant(v) is None]
+            return [*self._input_reads(member), *inits]  # type: ignore[list-item]
+        return self._input_reads(member)
+
+    def _input_reads(self, member: GenericOp) -> list[tuple[SSAValue, OperandClass]]:
+        space = self.space if self._element_level(member) else _own_space(member)
+        reads = []
+        for value, m in zip(member.inputs, _maps(member), strict=False):
+            t = value.type
+            assert isinstance(t, TensorType)
+            kind = space.class_of(t, m)
+            assert kind is not None
+            reads.append((value, _lift(kind, space, self.space)))
+        return reads
+
+    def _element_level(self, member: GenericOp) -> bool:
+        t = member.res[0].type
+        return member in self.reductions or (
+            isinstance(t, TensorType) and tuple(t.get_shape()) == self.space.shape)
+
+
+def _within(op: Operation, inside: set[Operation]) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent in inside:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _own_space(op: GenericOp) -> Space:
+    """The space of a generic over a region's row values (its result's shape: the rows, with
+    the size-1 dims a keepdim reduction leaves): every dim a row dim."""
+    t = op.res[0].type
+    assert isinstance(t, TensorType)
+    return Space(tuple(t.get_shape()), t.get_num_dims())
+
+
+def _lift(kind: OperandClass, space: Space, region: Space) -> OperandClass:
+    """An operand's class in the region, from its class in the generic's own space."""
+    if space is region or space.shape == region.shape:
+        return kind
+    return "row"  # the generic iterates the rows only: every operand is a row value
+
+
+# endregion
+
+
+def row_regions(block: Block) -> list[RowRegion]:
+    """The row regions of a block (module docstring), each reduction in at most one; a
+    generic's results nothing uses are dropped first (drop_unused_results)."""
+    for op in list(block.ops):
+        if isinstance(op, GenericOp) and len(op.res) > 1:
+            drop_unused_results(op)
+    regions: list[RowRegion] = []
+    taken: set[Operation] = set()
+    for op in list(block.ops):
+        if isinstance(op, GenericOp) and op not in taken:
+            reduction = as_reduction(op)
+            if reduction is not None:
+                region = _grow(reduction, taken)
+                regions.append(region)
+                taken.update(region.members)
+    return regions
+
+
+def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
+    region = RowRegion(seed.space)
+    _add(region, seed.op, seed)
+    changed = True
+    while changed:
+        changed = False
+        for candidate in _neighbours(region):
+            if candidate in taken or candidate in region.members:
+                continue
+            if _try_add(region, candidate):
+                changed = True
+    region.members.sort(key=_position)
+    return region
+
+
+def _position(op: Operation) -> int:
+    block = op.parent_block()
+    assert block is not None
+    return block.get_operation_index(op)
+
+
+def _neighbours(region: RowRegion) -> list[Operation]:
+    found: list[Operation] = []
+    for member in region.members:
+        for value in member.operands:
+            owner = value.owner
+            if isinstance(owner, GenericOp | tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+                found.append(owner)
+        for result in member.results:
+            found += [u.operation for u in result.uses]
+    return found
+
+
+def _add(region: RowRegion, op: Operation, reduction: Reduction | None = None) -> None:
+    region.members.append(op)
+    if reduction is not None:
+        region.reductions[reduction.op] = reduction
+        for r in reduction.op.res:
+            region.level[r] = "row"
+        return
+    if isinstance(op, GenericOp):
+        t = op.res[0].type
+        assert isinstance(t, TensorType)
+        region.level[op.res[0]] = "element" if tuple(t.get_shape()) == region.space.shape \
+            else "row"
+    else:
+        region.level[op.results[0]] = "row"
+
+
+def _try_add(region: RowRegion, op: Operation) -> bool:
+    """Add `op` if it computes over the region's rows and keeps the region one kernel."""
+    if op.parent_block() is not region.members[0].parent_block():
+        return False
+    if isinstance(op, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+        if not _size_one_reshape(op) or region.level.get(op.operands[0]) != "row":
+            return False
+        kind: tuple[str, Reduction | None] = ("view", None)
+    elif isinstance(op, GenericOp):
+        reduction = as_reduction(op)
+        if reduction is not None and reduction.space == region.space:
+            kind = ("reduction", reduction)
+        elif _joins(region, op):
+            kind = ("elementwise", None)
+        else:
+            return False
+    else:
+        return False
+    if any(_depends_on_region(region, v) for v in op.operands if not region.computes(v)):
+        return False
+    before = (list(region.members), dict(region.level), dict(region.reductions))
+    _add(region, op, kind[1])
+    if len(region.outputs()) > 1:  # several results: not yet one kernel
+        region.members, region.level, region.reductions = before  # type: ignore[assignment]
+        return False
+    return True
+
+
+def _size_one_reshape(op: Operation) -> bool:
+    """A reshape that only adds or drops size-1 dims (a view of the same rows)."""
+    source, result = op.operands[0].type, op.results[0].type
+    if not (isinstance(source, TensorType) and isinstance(result, TensorType)):
+        return False
+    return [d for d in source.get_shape() if d != 1] == [d for d in result.get_shape() if d != 1]
+
+
+def _joins(region: RowRegion, op: GenericOp) -> bool:
+    """An elementwise generic over the region's elements or its rows whose every input is
+    an element, row or column operand there."""
+    if len(op.res) != 1 or any(it.data.value != "parallel" for it in op.iterator_types):
+        return False
+    if unmapped_op(op.body.block) is not None or op.body.block.args[-1].uses:
+        return False
+    t = _static(op.res[0].type)
+    if t is None:
+        return False
+    shape = tuple(t.get_shape())
+    rows_only = [d for d in shape if d != 1] == [d for d in region.space.shape[:region.space.rank]
+                                                if d != 1]
+    if shape == region.space.shape:
+        space = region.space
+    elif rows_only:
+        space = _own_space(op)
+    else:
+        return False
+    maps = _maps(op)
+    if maps[-1] != AffineMap.identity(len(shape)):
+        return False
+    for value, m in zip(op.inputs, maps, strict=False):
+        vt = _static(value.type)
+        if vt is None:
+            return False
+        kind = space.class_of(vt, m)
+        if kind is None:
+            return False
+        inside = region.level.get(value)
+        if inside is not None and _lift(kind, space, region.space) != inside:
+            return False
+    reads = any(region.computes(v) for v in op.inputs)
+    feeds = any(use.operation in region.members for use in op.res[0].uses)
+    return reads or feeds
+
+
+def _depends_on_region(region: RowRegion, value: SSAValue) -> bool:
+    """Whether an outside value is computed from what the region computes (reading it would
+    put the region on both sides of an outside op)."""
+    stack, seen = [value], set()
+    while stack:
+        v = stack.pop()
+        if region.computes(v):
+            return True
+        owner = v.owner
+        if v in seen or not isinstance(owner, Operation):
+            continue
+        seen.add(v)
+        stack.extend(owner.operands)
+        for region_ in owner.regions:
+            for inner in region_.walk():
+                stack.extend(o for o in inner.operands if not isinstance(o.owner, Block))
+    return False
+
+
+# region the body
+
+
+def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
+    """The region as one body (module docstring), the outside values it reads (in the order of
+    its arguments) and its rows description."""
+    inputs = region.inputs()
+    outputs = region.outputs()
+    block = Block(arg_types=[v.type.get_element_type() for v, _ in inputs])  # type: ignore[attr-defined]
+    values: dict[SSAValue, SSAValue] = {v: arg for (v, _), arg in zip(inputs, block.args,
+                                                                       strict=True)}
+    for member in region.members:
+        if isinstance(member, GenericOp):
+            _inline(member, region.reductions.get(member), values, block)
+        else:
+            values[member.results[0]] = values[member.operands[0]]
+    block.add_op(linalg.YieldOp(*(values[v] for v in outputs)))
+    rows = Rows(region.space.length, tuple(kind for _, kind in inputs),
+                tuple(region.level[v] for v in outputs))
+    return block, [v for v, _ in inputs], rows
+
+
+def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, SSAValue],
+            block: Block) -> None:
+    body = op.body.block
+    count = len(op.inputs)
+    mapping: dict[SSAValue, SSAValue] = {arg: values[v] for arg, v in zip(body.args, op.inputs,
+                                                                           strict=False)}
+    last = body.last_op
+    assert isinstance(last, YieldOp)
+    skipped = {y.owner for y in last.operands} if reduction is not None else set()
+    for inner in body.ops:
+        if inner is last or inner in skipped:
+            continue
+        block.add_op(inner.clone(value_mapper=mapping))
+    if reduction is None:
+        values[op.res[0]] = mapping.get(last.operands[0], last.operands[0])
+        return
+    outs = body.args[count:]
+    for j, (yielded, kind) in enumerate(zip(last.operands, reduction.combiners, strict=True)):
+        combine = yielded.owner
+        assert isinstance(combine, Operation)
+        element = next(v for v in combine.operands if v is not outs[j])
+        reduced = ReduceOp(kind, mapping.get(element, element))
+        block.add_op(reduced)
+        result: SSAValue = reduced.result
+        init = _init_constant(op.outputs[j])
+        identity = init is not None and init == IDENTITY[kind] and math.copysign(
+            1, init) == math.copysign(1, IDENTITY[kind])
+        if not identity:
+            start = _init_value(op.outputs[j], values, block)
+            again = type(combine).create(operands=[start, result], result_types=[result.type],
+                                         properties=dict(combine.properties))
+            block.add_op(again)
+            result = again.results[0]
+        values[op.res[j]] = result
+
+
+def fill_constant(init: SSAValue) -> arith.ConstantOp | None:
+    """The constant a tensor is filled with: a linalg.fill of one, or the generic a fill
+    becomes (no inputs, a body yielding a constant)."""
+    owner = init.owner
+    value: SSAValue | None = None
+    if isinstance(owner, linalg.FillOp):
+        value = cast(linalg.FillOp, owner).inputs[0]
+    generic = owner if isinstance(owner, GenericOp) else None
+    if generic is not None and not generic.inputs and len(generic.res) == 1:
+        last = generic.body.block.last_op
+        value = last.operands[0] if isinstance(last, YieldOp) and last.operands else None
+    constant = value.owner if value is not None else None
+    if isinstance(constant, arith.ConstantOp) and isinstance(constant.value, FloatAttr):
+        return constant
+    return None
+
+
+def _init_constant(init: SSAValue) -> float | None:
+    constant = fill_constant(init)
+    return None if constant is None else float(constant.value.value.data)  # type: ignore[union-attr]
+
+
+def _init_value(init: SSAValue, values: dict[SSAValue, SSAValue], block: Block) -> SSAValue:
+    """The init of a reduction as a body value: its fill's constant, cloned into the body."""
+    constant = fill_constant(init)
+    if constant is not None:
+        clone = constant.clone()
+        block.add_op(clone)
+        return clone.results[0]
+    return values[init]
+
+
+# endregion
