@@ -1,8 +1,9 @@
 """The hardware rules a kernel broke, read from the CPU model's messages.
 
 Every violation the model (tools/ascendc_cpu) detects is one stderr line
-`ascendc_cpu: <API>: <rule> [block <idx>]`, naming the AscendC call. `parse` reads them;
-`category` sorts each into the kinds of rule a kernel author thinks in.
+`ascendc_cpu: <API>: <rule> [block <idx>]`, naming the AscendC call; the synchronisation rules
+also locate the calls, `file:line` each. `parse` reads them; `category` sorts each into the
+kinds of rule a kernel author thinks in.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ import re
 from dataclasses import dataclass
 
 PREFIX = "ascendc_cpu: "
-_NUMBERS = re.compile(r"0x[0-9a-f]+|\d+")
+_NUMBERS = re.compile(r"([\w./+-]+\.\w+:\d+)|0x[0-9a-f]+|\d+")
+"""Numbers, apart from the lines of `file:line` locations (group 1)."""
 
 CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("event id reused or exhausted", r"event id"),
+    ("vector calls unordered (auto-sync off)", r"no PipeBarrier<PIPE_V> between"),
     ("UB overflow", r"UB overflow"),
     ("unsynchronised pipes", r"races with|no pending SetFlag"),
     ("GM out of bounds", r"outside the GlobalTensor bound|runs past its end|outside every GM "
@@ -46,8 +50,9 @@ class Violation:
 
     @property
     def key(self) -> str:
-        """The rule without the numbers that vary from run to run (sizes, offsets, blocks)."""
-        return f"{self.api}: {_NUMBERS.sub('N', self.rule)}"
+        """The rule without the numbers that vary from run to run (sizes, offsets, blocks); the
+        source lines it names stay."""
+        return f"{self.api}: {_NUMBERS.sub(lambda m: m.group(1) or 'N', self.rule)}"
 
     def __str__(self) -> str:
         block = "" if self.block is None else f" [block {self.block}]"
