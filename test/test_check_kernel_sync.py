@@ -152,3 +152,47 @@ def test_the_command_line_takes_auto_sync_on_or_off(capsys: pytest.CaptureFixtur
     assert "vector calls unordered (auto-sync off): Mins: read of src" in out
     assert run([*base, "--auto-sync", "maybe"]) == 1
     assert "argument --auto-sync: invalid choice: 'maybe'" in capsys.readouterr().err
+
+
+def test_the_sweep_table_and_the_bench_markdown_list_the_rules_broken() -> None:
+    """The sweep prints each synchronisation rule once per kernel and SoC with its dtypes; the
+    bench's markdown reads it back: the verdict as the default build gives it (the vector-order
+    kind left out), a column counting unordered pairs, a section with both calls' lines."""
+    import importlib.util
+
+    from hswc.checker.rules import Violation
+    from hswc.checker.sweep import Row, table
+
+    unordered = Violation("Adds", "read of src (UB byte 64) at op_kernel/k.h:12 after Muls at "
+                          "op_kernel/k.h:11 wrote it, with no PipeBarrier<PIPE_V> between the two "
+                          "vector calls (a read-after-write on the V pipe: ...)", 0).brief
+    reused = Violation("SetFlag", "SetFlag<HardEvent::MTE3_V>(0) at op_kernel/k.h:30 while "
+                       "SetFlag<HardEvent::MTE3_V>(0) at op_kernel/k.h:29 is not yet waited for: "
+                       "event id 0 of HardEvent::MTE3_V reused in flight (...)", 0).brief
+    rule_kinds = ("rule broken (event id reused or exhausted, vector calls unordered "
+                  "(auto-sync off))")
+    rows = [Row("hard_sigmoid", "ascend910b", "f16", f"bit-exact (3 runs); {rule_kinds}",
+                (unordered, reused)),
+            Row("hard_sigmoid", "ascend910b", "f32", "bit-exact (3 runs); rule broken (vector "
+                "calls unordered (auto-sync off))", (unordered,)),
+            Row("hard_sigmoid", "ascend950", "f16", "bit-exact (3 runs)")]
+    printed = table(rows)
+    assert printed.splitlines()[-2:] == [
+        f"hard_sigmoid on ascend910b [f16, f32]: {unordered}",
+        f"hard_sigmoid on ascend910b [f16]: {reused}"]
+    assert unordered == ("Adds at op_kernel/k.h:12 reads src that Muls at op_kernel/k.h:11 wrote, "
+                         "no PipeBarrier<PIPE_V> between (read-after-write)")
+    spec = importlib.util.spec_from_file_location(
+        "check_kernel_ops_nn", FIXTURES.parents[1] / "bench" / "check_kernel_ops_nn.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    text = bench.markdown(bench._rows_from_table(printed), bench._sync_from_table(printed),
+                          Path("ops-nn"), "c0", "c1")
+    assert ("| hard_sigmoid | hsg.hard_sigmoid | ascend910b | f16 | bit-exact (3 runs); rule "
+            "broken (event id reused or exhausted) | 1 unordered pair |") in text
+    assert ("| hard_sigmoid | hsg.hard_sigmoid | ascend910b | f32 | bit-exact (3 runs) | "
+            "1 unordered pair |") in text
+    assert "| ascend950 | f16 | bit-exact (3 runs) | - (ordered in hardware) |" in text
+    assert text.endswith(f"- **hard_sigmoid** on ascend910b:\n  - [f16, f32] {unordered}\n"
+                         f"  - [f16] {reused}\n")
