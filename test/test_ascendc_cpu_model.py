@@ -84,6 +84,18 @@ def test_the_sync_rules_name_both_calls(builds: tuple[Path, dict[str, Path]], ca
     assert run.returncode == 3 and re.search(want, run.stderr), run.stderr
 
 
+def test_running_out_of_event_ids_names_every_holder(builds: tuple[Path, dict[str, Path]]
+                                                     ) -> None:
+    """The ninth AllocEventID of one HardEvent: QUE_MAX_EVENT is 8 on Atlas A2/A3 and Ascend
+    950 (asc-devkit kernel_macros.h); the message lists who holds ids 0 to 7."""
+    run = subprocess.run([str(builds[0]), "--violate", "event_ids_exhausted"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 3
+    assert re.search(r"AllocEventID: AllocEventID<HardEvent::V_MTE2>\(\) at \S+:\d+ needs an "
+                     r"event id of HardEvent::V_MTE2, but all 8 are held", run.stderr), run.stderr
+    assert all(f"{k} by AllocEventID<HardEvent::V_MTE2>() at " in run.stderr for k in range(8))
+
+
 def test_vector_lanes_match_numpy_and_exact_rationals(builds: tuple[Path, dict[str, Path]],
                                                       tmp_path: Path) -> None:
     """Mul ... Relu against numpy / IEEE 754-2019 maximum and minimum, Div against exactly
