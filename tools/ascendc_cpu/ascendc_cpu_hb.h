@@ -39,6 +39,7 @@
 #define ASCENDC_CPU_HB_H
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -197,6 +198,45 @@ inline void ReportVecOrder(const char* api, const char* operand, uint64_t b, boo
         Msg("vorder/", api, "/", Where(rt.callSite), "/", firstAt));  // once per pair of calls
 }
 
+/// --auto-sync off: the vector-order rule for one UB access, before HbAccess records it. A V
+/// access of a byte an earlier call wrote (RAW, WAW), or for a write read (WAR), not known
+/// complete breaks it; the last V read may be this call's own, then the one before it counts
+/// (vPrevRead, kept here). A write by any pipe leaves no earlier read.
+inline void VecOrderAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
+{
+    Runtime& rt = Rt();
+    if (p != Pipe::kV) {
+        if (write) {
+            std::fill(rt.vPrevRead.begin() + static_cast<std::ptrdiff_t>(off),
+                rt.vPrevRead.begin() + static_cast<std::ptrdiff_t>(off + bytes), 0u);
+        }
+        return;
+    }
+    NoteVecCall(api);
+    bool misordered = false;
+    for (uint64_t b = off; b < off + bytes; ++b) {
+        const ShadowByte& s = rt.shadow[b];
+        uint32_t earlier = 0;
+        bool earlierWrote = false;
+        if (s.writeEpoch > rt.vDone && s.writer == kV && s.writeEpoch < rt.vCallStart) {
+            earlier = s.writeEpoch;
+            earlierWrote = true;
+        } else if (write) {
+            const uint32_t last = s.readEpoch[kV] >= rt.vCallStart ? rt.vPrevRead[b] : s.readEpoch[kV];
+            earlier = last > rt.vDone ? last : 0;
+        }
+        if (earlier != 0 && !misordered) {
+            misordered = true;
+            ReportVecOrder(api, operand, b, write, earlier, earlierWrote);
+        }
+        if (write) {
+            rt.vPrevRead[b] = 0;
+        } else if (s.readEpoch[kV] != 0 && s.readEpoch[kV] < rt.vCallStart) {
+            rt.vPrevRead[b] = s.readEpoch[kV];
+        }
+    }
+}
+
 /// One UB access of `api`'s `operand` by pipe p: bytes [off, off + bytes) of
 /// the arena, read or written. A violation if it races with an earlier access.
 inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
@@ -205,40 +245,15 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
     if (bytes == 0 || off + bytes > rt.shadow.size()) {
         return;  // outside the arena: CheckUb reports it
     }
+    if (rt.vOrderChecked) {
+        VecOrderAccess(api, operand, p, off, bytes, write);
+    }
     const int me = static_cast<int>(p);
     Clock& mine = rt.pipeClock[me];
-    const bool vOrder = p == Pipe::kV && rt.vOrderChecked;
-    if (vOrder) {
-        NoteVecCall(api);
-    }
     const uint32_t epoch = ++mine.t[me];
     bool raced = false;
-    bool misordered = false;
     for (uint64_t b = off; b < off + bytes; ++b) {
         ShadowByte& s = rt.shadow[b];
-        if (vOrder) {
-            // An earlier call's write of the byte (RAW, WAW), or for a write its read (WAR), not
-            // known complete. The last read may be this call's own: then the one before it.
-            uint32_t earlier = 0;
-            bool earlierWrote = false;
-            if (s.writeEpoch > rt.vDone && s.writer == kV && s.writeEpoch < rt.vCallStart) {
-                earlier = s.writeEpoch;
-                earlierWrote = true;
-            } else if (write) {
-                const uint32_t last = s.readEpoch[kV] >= rt.vCallStart ? rt.vPrevRead[b] : s.readEpoch[kV];
-                earlier = last > rt.vDone ? last : 0;
-            }
-            if (earlier != 0 && !misordered) {
-                misordered = true;
-                ReportVecOrder(api, operand, b, write, earlier, earlierWrote);
-            }
-            if (!write && s.readEpoch[kV] != 0 && s.readEpoch[kV] < rt.vCallStart) {
-                rt.vPrevRead[b] = s.readEpoch[kV];
-            }
-        }
-        if (write && rt.vOrderChecked) {
-            rt.vPrevRead[b] = 0;
-        }
         int other = -1;
         bool otherWrote = false;
         if (s.writeEpoch != 0 && s.writer != me && s.writeEpoch > mine.t[s.writer]) {
