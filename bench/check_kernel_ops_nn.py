@@ -1,21 +1,26 @@
 """The table of issues 22 and 23's closing notes: hswc-check-kernel on ops-nn's own activation
 kernels of hswc's ops, each from its op folder alone (kernel x SoC x dtype: bit-exact /
-differing / rule broken / not checkable and why), as markdown with ops-nn's and opbase's commits.
+differing / rule broken / not checkable and why), as markdown with ops-nn's and opbase's commits;
+then (issue 40) the synchronisation rules each kernel broke, located at both calls.
 
     python bench/check_kernel_ops_nn.py OPS_NN_DIR [--out bench/check_kernel_ops_nn.md]
         [--max-size N] [--table SWEEP_OUTPUT]
 
-It runs `hswc-check-kernel --sweep` on OPS_NN_DIR's activation/ and experimental/activation/
-(heavy: each kernel is built and run on the CPU model, one at a time; run it with nice), or,
-with --table, formats the table a sweep already printed. opbase is found as ops-nn's build
-finds it (an ops-base checkout two levels above OPS_NN_DIR, $CANN_3RD_LIB_PATH/opbase or
-$OPBASE_SOURCE_PATH). The commits come from `git rev-parse HEAD` in each checkout, or
---commit / --opbase-commit when the checkouts are exports without .git.
+It runs `hswc-check-kernel --sweep --auto-sync off` on OPS_NN_DIR's activation/ and
+experimental/activation/ (heavy: each kernel is built and run on the CPU model, one at a time;
+run it with nice), or, with --table, formats the table a sweep already printed. The verdict
+column is what the default build (--cce-auto-sync=on) gives: a run under --auto-sync off is that
+run with the vector-order rule's reports added, so the column leaves those out, and the column
+beside it counts them; the section after the table lists every synchronisation rule broken.
+opbase is found as ops-nn's build finds it (an ops-base checkout two levels above OPS_NN_DIR,
+$CANN_3RD_LIB_PATH/opbase or $OPBASE_SOURCE_PATH). The commits come from `git rev-parse HEAD` in
+each checkout, or --commit / --opbase-commit when the checkouts are exports without .git.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -23,6 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("activation", "experimental/activation")
+Row = tuple[str, str, str, str]
+"""kernel, SoC, dtype, verdict."""
+SyncRule = tuple[str, str, str, str]
+"""kernel, SoC, dtypes, the rule in brief (both calls' file:line)."""
 
 
 def _commit(path: Path | None, given: str | None) -> str:
@@ -35,20 +44,30 @@ def _commit(path: Path | None, given: str | None) -> str:
     return done.stdout.strip() if done.returncode == 0 else "unknown (not a git checkout)"
 
 
-def _rows_from_table(text: str) -> list[tuple[str, str, str, str]]:
-    """The sweep's printed table (`kernel  soc  dtype  verdict`, up to the blank line before its
-    counts) back into rows."""
+def _rows_from_table(text: str) -> list[Row]:
+    """The sweep's printed table (`kernel  soc  dtype  verdict`) back into rows."""
     rows = []
-    for line in text.splitlines()[1:]:
-        if not line.strip():
-            break
+    for line in text.split("\n\n", 1)[0].splitlines()[1:]:
         words = line.split(None, 3)
         if len(words) == 4:
             rows.append((words[0], words[1], words[2], words[3]))
     return rows
 
 
-def _rows_from_progress(text: str) -> list[tuple[str, str, str, str]]:
+def _sync_from_table(text: str) -> list[SyncRule]:
+    """The synchronisation rules after the sweep's table (`KERNEL on SOC [DTYPES]: RULE`)."""
+    from hswc.checker.sweep import SYNC_HEADING
+
+    _, found, after = text.partition(SYNC_HEADING)
+    rules = []
+    for line in after.splitlines() if found else ():
+        m = re.match(r"(\S+) on (\S+) \[([^\]]*)\]: (.+)$", line)
+        if m is not None:
+            rules.append((m.group(1), m.group(2), m.group(3), m.group(4)))
+    return rules
+
+
+def _rows_from_progress(text: str) -> list[Row]:
     """The progress lines sweeps printed on stderr before hswc.progress (`[k/N] NAME on SOC:
     how`, then `    DTYPE: verdict`) into rows: the verdicts of such a sweep stopped before its
     table. (Sweeps now print nothing in a pipe until their table.)"""
@@ -64,7 +83,7 @@ def _rows_from_progress(text: str) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def _sweep(ops_nn: Path, max_size: int) -> list[tuple[str, str, str, str]]:
+def _sweep(ops_nn: Path, max_size: int) -> tuple[list[Row], list[SyncRule]]:
     """Both parts swept at once (two processes: the machines here have two cores)."""
     running = []
     for part in PARTS:
@@ -72,14 +91,32 @@ def _sweep(ops_nn: Path, max_size: int) -> list[tuple[str, str, str, str]]:
         if root.is_dir():
             running.append((part, subprocess.Popen(
                 [sys.executable, "-m", "hswc.tools.hswc_check_kernel", "--sweep", str(root),
-                 "--max-size", str(max_size)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True)))
-    rows = []
+                 "--max-size", str(max_size), "--auto-sync", "off"], stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True)))
+    rows, rules = [], []
     for part, process in running:
         out, err = process.communicate()
         sys.stderr.write(err)
         rows += [(f"{part}/{k}", s, d, v) for k, s, d, v in _rows_from_table(out)]
-    return rows
+        rules += [(f"{part}/{k}", s, d, r) for k, s, d, r in _sync_from_table(out)]
+    return rows, rules
+
+
+def _default_build(verdict: str) -> str:
+    """The verdict without the vector-order rule's kind: what --cce-auto-sync=on gives."""
+    from hswc.checker.rules import UNORDERED
+
+    verdict = verdict.replace(f", {UNORDERED}", "").replace(f"{UNORDERED}, ", "")
+    return re.sub(rf"(; )?rule broken \({re.escape(UNORDERED)}\)", "", verdict).removeprefix("; ")
+
+
+def _unordered(rules: list[SyncRule], kernel: str, soc: str, dtype: str) -> str:
+    """The auto-sync column of a row: how many pairs of vector calls it leaves unordered."""
+    count = sum(1 for k, s, d, r in rules if (k, s) == (kernel, soc)
+                and dtype in d.split(", ") and "no PipeBarrier<PIPE_V> between" in r)
+    if soc == "ascend950":
+        return "- (ordered in hardware)"
+    return f"{count} unordered pair{'s' * (count != 1)}" if count else "ordered"
 
 
 def _maps_to(ops_nn: Path, kernel: str) -> str:
@@ -92,10 +129,11 @@ def _maps_to(ops_nn: Path, kernel: str) -> str:
     return op + "".join(f" {k}={v}" for k, v in attrs.items())
 
 
-def markdown(rows: list[tuple[str, str, str, str]], ops_nn: Path, ops_nn_commit: str,
+def markdown(rows: list[Row], rules: list[SyncRule], ops_nn: Path, ops_nn_commit: str,
              opbase_commit: str) -> str:
     from hswc.checker.sweep import verdict_kind
 
+    rows = [(k, s, d, _default_build(v)) for k, s, d, v in rows]
     counts = Counter(verdict_kind(v) for *_, v in rows)
     lines = [
         "# hswc-check-kernel on ops-nn's activation kernels",
@@ -110,11 +148,32 @@ def markdown(rows: list[tuple[str, str, str, str]], ops_nn: Path, ops_nn_commit:
         "broken at once, counted by the first): "
         + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) + ".",
         "",
-        "| kernel | hsg op | SoC | dtype | verdict |",
-        "|---|---|---|---|---|",
+        "| kernel | hsg op | SoC | dtype | verdict | --auto-sync off |",
+        "|---|---|---|---|---|---|",
     ]
-    lines += [f"| {k} | {_maps_to(ops_nn, k)} | {s} | {d} | {v.replace('|', '/')} |"
-              for k, s, d, v in rows]
+    lines += [f"| {k} | {_maps_to(ops_nn, k)} | {s} | {d} | {v.replace('|', '/')} | "
+              f"{_unordered(rules, k, s, d)} |" for k, s, d, v in rows]
+    return "\n".join(lines) + "\n" + _sync_section(rules)
+
+
+def _sync_section(rules: list[SyncRule]) -> str:
+    """The synchronisation rules broken, by kernel and SoC, each with both calls' lines."""
+    lines = ["", "## Synchronisation rules broken", "",
+             "Each kernel's runs under `--auto-sync off` (the kernel as built with "
+             "`--cce-auto-sync=off`), each rule once per kernel and SoC with the dtypes that "
+             "broke it; files are named from the op folder (`opbase/`: opbase's headers). An "
+             "event id reused in flight breaks a rule under any build; vector calls unordered "
+             "only where the compiler's automatic synchronisation is off, on Atlas A2/A3 "
+             "(ops-nn builds every A2/A3 kernel with it on: its CMake sets AUTO_SYNC false "
+             "only for some ascend950 kernels).", ""]
+    if not rules:
+        return "\n".join([*lines, "None.", ""])
+    by_kernel: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for k, s, d, r in rules:
+        by_kernel.setdefault((k, s), []).append((d, r))
+    for (k, s), found in by_kernel.items():
+        lines.append(f"- **{k}** on {s}:")
+        lines += [f"  - [{d}] {r.replace('|', '/')}" for d, r in found]
     return "\n".join(lines) + "\n"
 
 
@@ -135,16 +194,22 @@ def main(argv: list[str] | None = None) -> int:
     from hswc.checker.op_folder import opbase_root
 
     if args.table or args.progress:
-        rows = []
+        rows, rules = [], []
         for items, read in ((args.table, _rows_from_table), (args.progress, _rows_from_progress)):
             for item in items:
                 part, _, file = item.rpartition("=")
-                rows += [(f"{part}/{k}" if part else k, s, d, v)
-                         for k, s, d, v in read(Path(file).read_text())]
+                text = Path(file).read_text()
+                rows += [(f"{part}/{k}" if part else k, s, d, v) for k, s, d, v in read(text)]
+                rules += [(f"{part}/{k}" if part else k, s, d, r)
+                          for k, s, d, r in (_sync_from_table(text) if items is args.table
+                                             else ())]
     else:
-        rows = _sweep(args.ops_nn, args.max_size)
-    text = markdown(rows, args.ops_nn, _commit(args.ops_nn, args.commit),
-                    _commit(opbase_root(args.ops_nn.resolve()), args.opbase_commit))
+        rows, rules = _sweep(args.ops_nn, args.max_size)
+    opbase = opbase_root(args.ops_nn.resolve())
+    if opbase is not None:
+        rules = [(k, s, d, r.replace(f"{opbase}/", "opbase/")) for k, s, d, r in rules]
+    text = markdown(rows, rules, args.ops_nn, _commit(args.ops_nn, args.commit),
+                    _commit(opbase, args.opbase_commit))
     args.out.write_text(text)
     print(text)
     return 0

@@ -5,6 +5,11 @@ several at once (a Build's `flags` carry the harness's -D options: HSWC_KERNEL_E
 HSWC_GM_INPUTS, ...); `run_kernel()` runs one on numpy arrays the way the host would launch it:
 the tiling from `hswc.tiling.compute_tiling` as a tiling file, one harness block per used core,
 raw little-endian tensor files in and out. Used by test_cpu_build.py and test_emit_package.py.
+
+Both run a kernel as if built with BiSheng's --cce-auto-sync=off (`--auto-sync off`, AUTO_SYNC):
+hswc's kernels carry every PipeBarrier<PIPE_V> two vector calls on one buffer need, so on
+Atlas A2/A3 the model's rule for them must hold; a kernel that relies on the compiler's barriers
+(ops-nn's arch35 structure, `no-pipe-barriers`) passes `auto_sync=True`.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
 SANITIZE = ("-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all")
 DTYPES: Mapping[str, type] = {"f16": np.float16, "f32": np.float32, "bf16": ml_dtypes.bfloat16}
 BITS = {"f16": np.uint16, "f32": np.uint32, "bf16": np.uint16}
+AUTO_SYNC_OFF = ("--auto-sync", "off")
+"""The harness's option for a kernel built with --cce-auto-sync=off (module docstring)."""
 
 
 def operator_module(dtypes: Sequence[str], rank: int = 1) -> str:
@@ -110,7 +117,7 @@ def lower(text: str, pipeline: str = DEFAULT_PIPELINE) -> ModuleOp:
 
 
 def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int, ub_size: int,
-               workdir: Path, plan: Plans = CANN_BUDGET) -> np.ndarray:
+               workdir: Path, plan: Plans = CANN_BUDGET, auto_sync: bool = False) -> np.ndarray:
     """y of the kernel run on every core the host tiling (for the kernel's UB `plan`) uses;
     AssertionError on a violation. The tiling struct {totalNum, blockFactor, ubFactor} goes to
     the harness as the raw bytes of a file (three little-endian int64)."""
@@ -127,6 +134,7 @@ def run_kernel(executable: Path, grad: np.ndarray, x: np.ndarray, core_num: int,
         "--block-dim", str(tiling.used_core_num), "--ub-size", str(ub_size),
         "--tiling-file", str(files["tiling"]),
         "--input", str(files["grad"]), "--input", str(files["x"]), "--output", str(files["y"]),
+        *(() if auto_sync else AUTO_SYNC_OFF),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and not done.stderr, (
@@ -146,7 +154,8 @@ def tiling_bytes(record: Mapping[str, object]) -> bytes:
 
 
 def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequence[np.ndarray],
-                 ub_size: int, workdir: Path, output: np.dtype | None = None) -> np.ndarray:
+                 ub_size: int, workdir: Path, output: np.dtype | None = None,
+                 auto_sync: bool = False) -> np.ndarray:
     """The kernel's one output (of dtype `output`, default the first input's), launched on
     `inputs` with the tiling and scalars of a launch hswc-run recorded; AssertionError on a
     violation (the harness's message)."""
@@ -162,7 +171,8 @@ def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequenc
         np.ascontiguousarray(array).tofile(path)
         command += ["--input", str(path)]
     out = workdir / "out.bin"
-    command += ["--output", str(out), "--output-bytes", str(inputs[0].size * dtype.itemsize)]
+    command += ["--output", str(out), "--output-bytes", str(inputs[0].size * dtype.itemsize),
+                *(() if auto_sync else AUTO_SYNC_OFF)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0 and not done.stderr, (
         f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"

@@ -90,7 +90,8 @@ def test_reference_f16_stream_is_read_from_the_ir() -> None:
     assert copies_in == [640, 640] * 3 + [80, 80] and copies_out == [640] * 3 + [80]
     chunk0 = [w.label for w in work if w.pipe == VECTOR and w.chunk == 0]
     assert chunk0 == ["cast", "cast", "pipe_barrier", "compare", "compare", "pipe_barrier",
-                      "muls", "adds", "pipe_barrier", "select", "pipe_barrier", "select",
+                      "muls", "pipe_barrier", "adds", "pipe_barrier", "select", "pipe_barrier",
+                      "select",
                       "pipe_barrier", "mul", "pipe_barrier", "cast"]
     # 320 f32 lanes = 5 repeats per instruction; the last chunk's 40 (64) lanes take 1.
     assert [w.repeats for w in work if w.chunk == 0 and w.label != "pipe_barrier"

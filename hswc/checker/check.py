@@ -470,6 +470,12 @@ def _build_plans(plans: Sequence[Plan]) -> None:
 _REFERENCE_LOCK = threading.Lock()
 
 
+def _kernel_folder(o: CheckOptions) -> Path:
+    """The folder the report names the kernel's files from: the one given, or the .cpp's."""
+    given = Path(o.kernel)
+    return given if given.is_dir() else given.parent
+
+
 def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     ref, o = p.reference, p.options
     values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
@@ -494,7 +500,8 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
-                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules)
+                     p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
+                     o.auto_sync, _kernel_folder(o))
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],

@@ -68,6 +68,10 @@ class CheckOptions:
     """--record-rules: every broken rule the model can go on after is recorded (GM reads too)."""
     """A GM read past a tensor's end is a broken rule that does not stop the run: the values
     are still compared."""
+    auto_sync: bool = True
+    """--auto-sync on|off, as BiSheng's --cce-auto-sync: off, the kernel is taken as built without
+    the compiler's automatic synchronisation, so on Atlas A2/A3 two vector calls touching the same
+    UB bytes (one writing) need a PipeBarrier<PIPE_V> between them."""
     cxx: str | None = None
     work_dir: str | None = None
 

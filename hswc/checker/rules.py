@@ -1,8 +1,9 @@
 """The hardware rules a kernel broke, read from the CPU model's messages.
 
 Every violation the model (hswc/checker/ascendc_cpu) detects is one stderr line
-`ascendc_cpu: <API>: <rule> [block <idx>]`, naming the AscendC call. `parse` reads them;
-`category` sorts each into the kinds of rule a kernel author thinks in.
+`ascendc_cpu: <API>: <rule> [block <idx>]`, naming the AscendC call; the synchronisation rules
+also locate the calls, `file:line` each. `parse` reads them; `category` sorts each into the
+kinds of rule a kernel author thinks in.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ import re
 from dataclasses import dataclass
 
 PREFIX = "ascendc_cpu: "
-_NUMBERS = re.compile(r"0x[0-9a-f]+|\d+")
+_NUMBERS = re.compile(r"([\w./+-]+\.\w+:\d+)|0x[0-9a-f]+|\d+")
+"""Numbers, apart from the lines of `file:line` locations (group 1)."""
 
 CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("event id reused or exhausted", r"event id"),
+    ("vector calls unordered (auto-sync off)", r"no PipeBarrier<PIPE_V> between"),
     ("UB overflow", r"UB overflow"),
     ("unsynchronised pipes", r"races with|no pending SetFlag"),
     ("GM out of bounds", r"outside the GlobalTensor bound|runs past its end|outside every GM "
@@ -27,6 +31,13 @@ CATEGORIES: tuple[tuple[str, str], ...] = (
                      r"buffers of the|does not belong|freed|TPipe"),
 )
 """Checked in order; the first pattern that matches the rule text (or API) names the kind."""
+SYNC_CATEGORIES = ("event id reused or exhausted", "vector calls unordered (auto-sync off)")
+"""The kinds that locate both calls of a synchronisation rule (file:line each)."""
+UNORDERED = SYNC_CATEGORIES[1]
+"""The kind --auto-sync off adds: none of it where the compiler synchronises vector calls."""
+_VECTOR_ORDER = re.compile(r"(read|write) of (\w+) \(UB byte \d+\) at (\S+) after (\w+) at (\S+) "
+                           r"(wrote|read) it, .*\(a ([\w-]+) on the V pipe")
+_IN_FLIGHT = re.compile(r"(.+) at (\S+) while (.+) at (\S+) is not yet waited for: event id")
 
 
 @dataclass(frozen=True)
@@ -46,8 +57,24 @@ class Violation:
 
     @property
     def key(self) -> str:
-        """The rule without the numbers that vary from run to run (sizes, offsets, blocks)."""
-        return f"{self.api}: {_NUMBERS.sub('N', self.rule)}"
+        """The rule without the numbers that vary from run to run (sizes, offsets, blocks); the
+        source lines it names stay."""
+        return f"{self.api}: {_NUMBERS.sub(lambda m: m.group(1) or 'N', self.rule)}"
+
+    @property
+    def brief(self) -> str:
+        """A synchronisation rule in one short sentence naming both calls' lines (others: the
+        rule as given)."""
+        m = _VECTOR_ORDER.match(self.rule)
+        if m is not None:
+            verb = "reads" if m.group(1) == "read" else "writes"
+            return (f"{self.api} at {m.group(3)} {verb} {m.group(2)} that {m.group(4)} at "
+                    f"{m.group(5)} {m.group(6)}, no PipeBarrier<PIPE_V> between ({m.group(7)})")
+        m = _IN_FLIGHT.match(self.rule)
+        if m is not None:
+            return (f"{m.group(1)} at {m.group(2)} while {m.group(3)} at {m.group(4)} is in "
+                    "flight (event id reused)")
+        return f"{self.api}: {self.rule}"
 
     def __str__(self) -> str:
         block = "" if self.block is None else f" [block {self.block}]"

@@ -2,7 +2,10 @@
 
 The inputs go in as raw little-endian files, the tiling as the struct's bytes; the harness
 runs blocks 0 .. block_dim-1 with --keep-going (a race is reported once and the run goes on,
-so that its outputs can still be compared) and writes the outputs once the last block is done.
+so that its outputs can still be compared) and writes the outputs once the last block is done;
+with auto-sync off (`--auto-sync off`) it takes the kernel as built with BiSheng's
+--cce-auto-sync=off. The model's messages locate calls as `file:line`; files below the kernel's
+folder are named from there.
 A hard violation ends the run without outputs; a crash, a hang (--timeout) or a harness usage
 error is a failure of the run, said in one sentence.
 """
@@ -38,13 +41,16 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
             outputs_of: Sequence[tuple[np.dtype, int]], tiling: bytes, block_dim: int,
             tiling_key: int, instance: int | None, ub_size: int, names: Sequence[str],
             timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False,
-            record_rules: bool = False) -> Execution:
+            record_rules: bool = False, auto_sync: bool = True,
+            root: Path | None = None) -> Execution:
     """One run; `outputs_of` gives each output's dtype and element count (a packed mask:
     uint8 and its bytes), which is the GM tensor the kernel gets and what is read back;
     `names` are the kernel's GM arguments (inputs, then outputs), which the messages use
     instead of the files' paths. With `record_gm_reads`, a read past the end of a
     GM tensor is reported as a broken rule and the run goes on (its outputs are compared); with
-    `record_rules`, so is every other rule the model can go on after."""
+    `record_rules`, so is every other rule the model can go on after. Without `auto_sync`,
+    vector calls need a PipeBarrier<PIPE_V> between them (Atlas A2/A3). Locations in `root`
+    (the kernel's folder) are given relative to it."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)
@@ -53,6 +59,7 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     command += ["--instance", str(instance)] if instance is not None else []
     command += [flag for flag, on in (("--record-gm-reads", record_gm_reads),
                                       ("--record-rules", record_rules)) if on]
+    command += [] if auto_sync else ["--auto-sync", "off"]
     for k, array in enumerate(inputs):
         path = workdir / f"input{k}.bin"
         np.ascontiguousarray(array).tofile(path)
@@ -71,6 +78,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     files = [*(workdir / f"input{k}.bin" for k in range(len(inputs))), *outputs]
     for path, name in zip(files, names, strict=True):
         stderr = stderr.replace(f"({path})", f"({name})")
+    if root is not None:
+        stderr = stderr.replace(f"{root.resolve()}/", "")
     violations = tuple(parse(stderr))
     failure = None
     if done.returncode < 0:

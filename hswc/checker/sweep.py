@@ -35,7 +35,11 @@ size that is not a multiple of 8 (x's last dim, whole bytes of the mask), the ru
 multiple of 8.
 
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
-(which kinds), or not checkable (why: the first line of the checker's message). The runs use
+(which kinds), or not checkable (why: the first line of the checker's message). The
+synchronisation rules a kernel broke (an event id reused in flight; with --auto-sync off, vector
+calls on one buffer with no PipeBarrier<PIPE_V> between them) follow the table, each once per
+kernel and SoC with its dtypes, located at both calls (file:line, files of the op folder named
+from it). The runs use
 --record-rules, so that kernels reading past the end or breaking another rule the model can go
 on after still get their values compared, and, for the piecewise-linear family's ops,
 --ignore-nan-inputs x (NaN x is outside the family's contract, FAMILY.md); the exponential
@@ -60,6 +64,7 @@ from hswc.checker.op_folder import is_op_folder
 from hswc.checker.options import CheckOptions
 from hswc.checker.report import MASK_DTYPE, RunOutcome
 from hswc.progress import Progress, summary_table
+from hswc.checker.rules import SYNC_CATEGORIES
 
 ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
@@ -120,15 +125,19 @@ class Row:
     soc: str
     dtype: str
     verdict: str
+    sync: tuple[str, ...] = ()
+    """The synchronisation rules its runs broke, each in brief (Violation.brief)."""
 
 
-def _verdicts(report: object) -> dict[str, str]:
+def _verdicts(report: object) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """dtype -> (verdict, the synchronisation rules broken)."""
     from hswc.checker.report import CheckReport
 
     assert isinstance(report, CheckReport)
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for f in report.build_failures:
-        out[f.dtype] = f"not checkable: does not compile ({f.errors[0] if f.errors else '?'})"
+        out[f.dtype] = (f"not checkable: does not compile ({f.errors[0] if f.errors else '?'})",
+                        ())
     for dtype in dict.fromkeys(o.dtype for o in report.outcomes):
         runs = [o for o in report.outcomes if o.dtype == dtype]
         failed = [o for o in runs if o.failure is not None]
@@ -138,7 +147,10 @@ def _verdicts(report: object) -> dict[str, str]:
             parts.append(f"rule broken ({', '.join(kinds)})")
         if failed:
             parts.append(f"{len(failed)} runs failed ({failed[0].failure})")
-        out[dtype] = "; ".join(p for p in parts if p) or f"{len(runs)} runs gave no outputs"
+        sync = dict.fromkeys(v.brief for o in runs for v in o.violations
+                             if v.category in SYNC_CATEGORIES)
+        out[dtype] = ("; ".join(p for p in parts if p) or f"{len(runs)} runs gave no outputs",
+                      tuple(sync))
     return out
 
 
@@ -208,7 +220,8 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
                           ignore_nan_inputs=_nan_outside_contract(op),
                           semantics=base.semantics or _soc_semantics(op, soc))
         try:
-            found = [Row(name, soc, d, v) for d, v in _verdicts(check(options)).items()]
+            found = [Row(name, soc, d, v, sync)
+                     for d, (v, sync) in _verdicts(check(options)).items()]
         except CheckError as error:
             found = [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
         rows += found
@@ -253,6 +266,7 @@ def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -
 VERDICT_KINDS = ("not checkable", "outside", "differing", "rule broken", "within", "bit-exact")
 """The kinds of verdict, in the order a verdict is counted by (a row differing and breaking a
 rule is differing)."""
+SYNC_HEADING = "synchronisation rules broken (kernel on SoC [dtypes]: both calls):"
 
 
 def verdict_kind(verdict: str) -> str:
@@ -264,11 +278,26 @@ def verdict_kind(verdict: str) -> str:
 
 
 def table(rows: list[Row]) -> str:
-    """The rows (kernel, SoC, dtype, verdict), then, after a blank line, how many of each kind
+    """The rows (kernel, SoC, dtype, verdict); after a blank line the synchronisation rules
+    broken (after SYNC_HEADING, one per line) if any; after another, how many rows of each kind
     (`4 rows: bit-exact 2, differing 1, not checkable 1`)."""
     body = summary_table(("kernel", "soc", "dtype", "verdict"),
                          ((r.kernel, r.soc, r.dtype, r.verdict) for r in rows))
+    found = sync_rules(rows)
+    if found:
+        body += "\n\n" + "\n".join([SYNC_HEADING] + [
+            f"{kernel} on {soc} [{', '.join(dtypes)}]: {rule}"
+            for (kernel, soc, rule), dtypes in found.items()])
     counts = Counter(verdict_kind(r.verdict) for r in rows)
     kinds = [k for k in (*reversed(VERDICT_KINDS), "other") if counts[k]]
     totals = ", ".join(f"{kind} {counts[kind]}" for kind in kinds)
     return f"{body}\n\n{len(rows)} row{'s' * (len(rows) != 1)}{': ' * bool(kinds)}{totals}"
+
+
+def sync_rules(rows: list[Row]) -> dict[tuple[str, str, str], list[str]]:
+    """(kernel, SoC, rule) -> the dtypes whose runs broke it, in the rows' order."""
+    found: dict[tuple[str, str, str], list[str]] = {}
+    for r in rows:
+        for rule in r.sync:
+            found.setdefault((r.kernel, r.soc, rule), []).append(r.dtype)
+    return found

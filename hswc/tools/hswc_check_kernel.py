@@ -120,6 +120,11 @@ def _parser() -> argparse.ArgumentParser:
                       help="as --record-gm-reads, and also for every other broken rule the model "
                            "can go on after (a misaligned or short UB operand inside the UB, a "
                            "partial Compare repeat)")
+    runs.add_argument("--auto-sync", choices=("on", "off"), default="on",
+                      help="as BiSheng's --cce-auto-sync (default on, as the compiler's): off "
+                           "takes the kernel as built without the compiler's automatic "
+                           "synchronisation, so on Atlas A2/A3 two vector calls touching the "
+                           "same UB bytes, one writing, need a PipeBarrier<PIPE_V> between them")
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
@@ -188,8 +193,8 @@ def _options(args: argparse.Namespace) -> object:
         soc=args.soc, core_num=args.core_num, ub_size=args.ub_size, dtypes=dtypes,
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
         jobs=args.jobs, timeout=args.timeout, build_timeout=args.build_timeout,
-        record_gm_reads=args.record_gm_reads,
-        record_rules=args.record_rules, cxx=args.cxx,
+        record_gm_reads=args.record_gm_reads, record_rules=args.record_rules,
+        auto_sync=args.auto_sync == "on", cxx=args.cxx,
         work_dir=args.work_dir)
 
 

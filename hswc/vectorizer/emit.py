@@ -12,9 +12,15 @@ PipeBarrier<PIPE_V> between dependent steps, EnQue of the output, FreeTensor), C
 
 Barriers: an instruction joins the step since the last barrier, with none in between, when it
 is an input's Cast (or another call of the step's one instruction) that touches nothing the
-step writes, or when it is a Muls/Adds continuing the step's last Muls/Adds in place (x*a+b);
-otherwise a barrier starts a new step. This is where ops-nn's kernel puts them (its arch35
-kernel has none: `no-pipe-barriers`).
+step writes; otherwise a barrier starts a new step. A chunk's first instruction is also weighed
+against the body's last step, which the previous chunk left running: a conflict puts a barrier
+before it. So every two vector calls that touch one buffer, one writing, have a barrier between
+them: the kernel is right also when built with BiSheng's --cce-auto-sync=off, under which
+Atlas A2/A3 orders nothing else between vector calls (asc-devkit's 关键特性说明.md; the CPU model's
+--auto-sync off checks it). A Muls then an Adds on the same buffer (x*a+b) get one too, as
+ops-nn's A2/A3 HardSwishGradV2 kernel (hard_swish_grad_v2_220.h) writes them; under the default
+--cce-auto-sync=on the compiler inserts the same barriers itself. Ascend 950 orders vector calls
+in hardware (ops-nn's arch35 kernel has none: `no-pipe-barriers`).
 
 With `reuse-copies`, Compute takes every TBuf before its first instruction, and an f32 copy cast
 into a buffer an earlier copy held gets a Get of its own, named after it (`%grad_fp32 =
@@ -313,6 +319,8 @@ class ChunkEmitter:
         self.bits: dict[Buffer, SSAValue] = {}
         self.counts: dict[str, SSAValue] = {"cur": current_num}
         self.step: list[Instr] = []
+        self.previous: list[Instr] = []
+        """Until this chunk's first barrier: the previous chunk's last step (last_step)."""
         self.got = False
         self.freed: list[Val] = []
         self.copies: dict[Val, SSAValue] = {}
@@ -386,6 +394,7 @@ class ChunkEmitter:
 
     def compute(self) -> None:
         plan = self.plan
+        self.previous = self.last_step()
         for at, item in enumerate(plan.items):
             if isinstance(item, Arrival):
                 self.arrive(item)
@@ -480,9 +489,10 @@ class ChunkEmitter:
         return self.copies[val]
 
     def instruction(self, instr: Instr) -> None:
-        if self.needs_barrier(instr):
+        if self.needs_barrier(instr) or self.conflicts(instr, self.previous):
             self.e.op(ascend.PipeBarrierOp())
             self.step = []
+            self.previous = []
         self.step.append(instr)
         reuse = self.plan.schedule.reuse_copies
         if (reuse or not instr.conversion) and not self.got:
@@ -503,22 +513,35 @@ class ChunkEmitter:
         op = build(instr, dst, srcs, self.count(instr.count), scalar)
         self.e.op(op)
 
-    def needs_barrier(self, instr: Instr) -> bool:
-        """Whether the instruction must wait for the step since the last barrier."""
-        if not self.step or self.plan.schedule.no_pipe_barriers:
+    def needs_barrier(self, instr: Instr, step: Sequence[Instr] | None = None) -> bool:
+        """Whether the instruction must wait for the step since the last barrier (`step`:
+        another one)."""
+        step = self.step if step is None else step
+        if not step or self.plan.schedule.no_pipe_barriers:
             return False
+        return self.conflicts(instr, step) or not (
+            instr.conversion or all(s.api == instr.api for s in step))
+
+    def conflicts(self, instr: Instr, step: Sequence[Instr]) -> bool:
+        """Whether the instruction touches a buffer an instruction of `step` touches, one of
+        the two writing it."""
         reads = {id(self.buffer(v)) for v in instr.srcs}
         writes = id(self.buffer(instr.dst))
-        hazard = any(writes == id(self.buffer(s.dst)) or writes in {id(self.buffer(v))
-                                                                   for v in s.srcs}
-                     or id(self.buffer(s.dst)) in reads for s in self.step)
-        if not hazard and (instr.conversion or all(s.api == instr.api for s in self.step)):
-            return False
-        last = self.step[-1]
-        scale_shift = ("Muls", "Adds")
-        return not (instr.api in scale_shift and last.api in scale_shift
-                    and self.buffer(instr.srcs[0]) is self.buffer(last.dst)
-                    is self.buffer(instr.dst))
+        return any(writes == id(self.buffer(s.dst)) or writes in {id(self.buffer(v))
+                                                                  for v in s.srcs}
+                   or id(self.buffer(s.dst)) in reads for s in step)
+
+    def last_step(self) -> list[Instr]:
+        """The body's instructions after its last barrier: what the previous chunk may still
+        be running when this one's first instructions are issued (none without barriers)."""
+        if self.plan.schedule.no_pipe_barriers:
+            return []
+        step: list[Instr] = []
+        for instr in self.plan.instrs():
+            if self.needs_barrier(instr, step):
+                step = []
+            step.append(instr)
+        return step
 
     def free(self, v: Val) -> None:
         """FreeTensor of an input, once."""

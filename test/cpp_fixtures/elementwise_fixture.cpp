@@ -5,7 +5,8 @@
 // API beyond HardSwishGrad's: Div, Maxs, Mins, Abs, Relu, Compares, And, Not,
 // Or, Select in tensor-tensor and tensor-scalar mode, UB -> UB DataCopy, an
 // integer Cast, a TQueBind used in place with user positions, SetFlag /
-// WaitFlag pairs. Per element, with x' = float(x) and IEEE maximum/minimum:
+// WaitFlag pairs on event ids from AllocEventID (a fixed EVENT_ID0 of V_MTE3 is the id the
+// queue's EnQue<VECOUT, GM> takes next: reused in flight). Per element, with x' = float(x) and IEEE maximum/minimum:
 //   clamped = b' != 0 ? minimum(maximum(a' / b', lo), hi) : +0, back in T
 //             (half: CAST_ROUND, ties away from zero)
 //   mask    = !(a' <= 0 && c' >= 0) || b' == 0
@@ -55,8 +56,10 @@ public:
         pipe_.InitBuffer(workBuf_, 2 * n * sizeof(float));  // |c'| and the selected value
         pipe_.InitBuffer(maskBuf_, 3 * MaskBytes());
         pipe_.InitBuffer(scaledBuf_, n * sizeof(int32_t));
+        vToMte3_ = pipe_.AllocEventID<HardEvent::V_MTE3>();
+        mte3ToV_ = pipe_.AllocEventID<HardEvent::MTE3_V>();
         // The first chunk's V write of scaledBuf_ waits for nothing; later ones for the copy-out.
-        SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
+        SetFlag<HardEvent::MTE3_V>(mte3ToV_);
     }
 
     __aicore__ inline void Process()
@@ -70,7 +73,9 @@ public:
             Compute(cur);
             CopyOut(done, cur);
         }
-        WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE3_V>(mte3ToV_);
+        pipe_.ReleaseEventID<HardEvent::V_MTE3>(vToMte3_);
+        pipe_.ReleaseEventID<HardEvent::MTE3_V>(mte3ToV_);
     }
 
 private:
@@ -134,9 +139,9 @@ private:
         Relu(sel, aF, cur);
         Select(sel, m1.template ReinterpretCast<uint8_t>(), absC, sel, SELMODE::VSEL_TENSOR_TENSOR_MODE, cur);
         Muls(sel, sel, t_.scale, cur);
-        WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);  // the previous chunk's copy-out of scaledBuf_ is done
+        WaitFlag<HardEvent::MTE3_V>(mte3ToV_);  // the previous chunk's copy-out of scaledBuf_ is done
         Cast(scaledBuf_.Get<int32_t>(), sel, RoundMode::CAST_ROUND, cur);
-        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        SetFlag<HardEvent::V_MTE3>(vToMte3_);
 
         // clamped = b' != 0 ? minimum(maximum(a' / b', lo), hi) : +0, in place in a's buffer.
         Compares(masks, bF, 0.0f, CMPMODE::NE, lanes);
@@ -157,10 +162,10 @@ private:
         LocalTensor<T> clamped = aQue_.template DeQue<TPosition::VECOUT, TPosition::GM, T>();
         DataCopyPad(clampedGm_[done], clamped, DataCopyExtParams{1, static_cast<uint32_t>(cur * sizeof(T)), 0, 0, 0});
         aQue_.FreeTensor(clamped);
-        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(vToMte3_);
         DataCopyPad(scaledGm_[done], scaledBuf_.Get<int32_t>(),
             DataCopyExtParams{1, static_cast<uint32_t>(cur * sizeof(int32_t)), 0, 0, 0});
-        SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
+        SetFlag<HardEvent::MTE3_V>(mte3ToV_);
     }
 
     TPipe pipe_;
@@ -172,6 +177,8 @@ private:
     GlobalTensor<int32_t> scaledGm_;
     ElementwiseFixtureTiling t_{};
     uint32_t length_ = 0;
+    TEventID vToMte3_ = 0;
+    TEventID mte3ToV_ = 0;
 };
 
 template <typename T, int DEPTH>

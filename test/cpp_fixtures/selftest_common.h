@@ -46,6 +46,20 @@ struct Core {
     ~Core() { ascendc_cpu::EndBlock(); }
 };
 
+/// While alive, cores are checked as a kernel built with --cce-auto-sync=off (the harness's
+/// --auto-sync off): declare it before the Core.
+struct AutoSyncOff {
+    AutoSyncOff() { ascendc_cpu::Rt().vOrderChecked = true; }
+    ~AutoSyncOff() { ascendc_cpu::Rt().vOrderChecked = false; }
+};
+
+/// In a violation case (whose Core main made): the core from here on as under AutoSyncOff.
+inline void CheckVectorOrder()
+{
+    ascendc_cpu::Rt().vOrderChecked = true;
+    ascendc_cpu::BeginBlock(0, 1);
+}
+
 inline uint32_t Bits(float f) { return ascendc_cpu::F32Bits(f); }
 
 template <typename T>

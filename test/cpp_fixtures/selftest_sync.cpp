@@ -110,6 +110,95 @@ void TestQueueBind()
     tb.FreeTensor(h);
 }
 
+/// Event ids as the docs define them: AllocEventID distinct ids until ReleaseEventID, FetchEventID
+/// the lowest free one without taking it; a queue's EnQue takes one of its event until the DeQue,
+/// its FreeTensor one of the reverse event until the buffer's next AllocTensor.
+void TestEventIds()
+{
+    Core core;
+    TPipe pipe;
+    const TEventID a = pipe.AllocEventID<HardEvent::V_MTE3>();
+    const TEventID b = pipe.AllocEventID<HardEvent::V_MTE3>();
+    CHECK(a == 0 && b == 1);
+    CHECK(pipe.FetchEventID<HardEvent::V_MTE3>() == 2 && pipe.FetchEventID(HardEvent::V_MTE3) == 2);
+    CHECK(pipe.AllocEventID<HardEvent::MTE2_V>() == 0);  // each HardEvent has its own ids
+    pipe.ReleaseEventID<HardEvent::V_MTE3>(a);
+    CHECK(pipe.FetchEventID<HardEvent::V_MTE3>() == 0);
+    // Two flags in flight on two allocated ids: no violation.
+    SetFlag<HardEvent::V_MTE3>(b);
+    const TEventID c = pipe.AllocEventID<HardEvent::V_MTE3>();
+    CHECK(c == 0);
+    SetFlag<HardEvent::V_MTE3>(c);
+    WaitFlag<HardEvent::V_MTE3>(b);
+    WaitFlag<HardEvent::V_MTE3>(c);
+    // A VECOUT queue: EnQue takes the next V_MTE3 id (2) until DeQue; FreeTensor an MTE3_V id.
+    TQue<TPosition::VECOUT, 1> q;
+    pipe.InitBuffer(q, 1, 64);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    Duplicate(t, 1.0f, 16);
+    q.EnQue(t);
+    CHECK(pipe.FetchEventID<HardEvent::V_MTE3>() == 3);
+    LocalTensor<float> u = q.DeQue<float>();
+    CHECK(pipe.FetchEventID<HardEvent::V_MTE3>() == 2);
+    q.FreeTensor(u);
+    CHECK(pipe.FetchEventID<HardEvent::MTE3_V>() == 1);
+    (void)q.AllocTensor<float>();
+    CHECK(pipe.FetchEventID<HardEvent::MTE3_V>() == 0);
+    // A new TPipe starts with every id free.
+    pipe.ReleaseEventID<HardEvent::V_MTE3>(b);
+    pipe.ReleaseEventID<HardEvent::V_MTE3>(c);
+}
+
+/// --auto-sync off: vector calls touching the same bytes are ordered by PipeBarrier<PIPE_V>,
+/// PIPE_ALL or flags through another pipe; one call may write in place what it reads; calls on
+/// other bytes, or reading what another read, need nothing.
+void TestVectorOrder()
+{
+    AutoSyncOff off;
+    Core core;
+    Buffers<2> ub(1024);
+    LocalTensor<float> t = ub.Get<float>(0);
+    LocalTensor<float> u = ub.Get<float>(1);
+    Duplicate(t, 2.0f, 64);
+    Duplicate(u, 1.0f, 64);  // other bytes
+    PipeBarrier<PIPE_V>();
+    Muls(t, t, 3.0f, 64);  // in place: one call
+    PipeBarrier<PIPE_V>();
+    Adds(u, t, 1.0f, 32);
+    Maxs(u[32], t, 0.0f, 32);  // reads what Adds read, writes other bytes
+    PipeBarrier<PIPE_ALL>();
+    Adds(t, u, 0.0f, 32);
+    // V -> MTE3 -> V: the copy-out's flags order the next write after the earlier reads.
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(EightFloats(), t, 8);
+    SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
+    Duplicate(t, 0.0f, 64);
+    // A V_V flag pair orders V too.
+    SetFlag<HardEvent::V_V>(EVENT_ID0);
+    WaitFlag<HardEvent::V_V>(EVENT_ID0);
+    Adds(t, t, 5.0f, 64);
+    CHECK(t.GetValue(0) == 5.0f && u.GetValue(0) == 7.0f && u.GetValue(32) == 6.0f);
+    // A strided Copy touches only its lanes' blocks: a write of a block it skips is no hazard.
+    PipeBarrier<PIPE_V>();
+    Duplicate(u[8], 1.0f, 8);
+    Copy(t, u, 8, 2, CopyRepeatParams{1, 1, 8, 8});  // reads u's blocks 0 and 8
+    CHECK(ascendc_cpu::Rt().deferred == 0);
+}
+
+/// With the compiler's automatic synchronisation (the default) the same calls need no barrier.
+void TestVectorOrderAutoSyncOn()
+{
+    Core core;
+    Buffers<1> ub(256);
+    LocalTensor<float> t = ub.Get<float>(0);
+    Duplicate(t, 2.0f, 64);
+    Muls(t, t, 3.0f, 64);
+    Adds(t, t, 1.0f, 64);
+    CHECK(t.GetValue(63) == 7.0f);
+}
+
 void TestMacros()
 {
     Core core;
@@ -135,6 +224,9 @@ void SyncTests()
     TestTransitiveOrder();
     TestPingPongHalves();
     TestQueueBind();
+    TestEventIds();
+    TestVectorOrder();
+    TestVectorOrderAutoSyncOn();
     TestMacros();
 }
 
@@ -168,6 +260,69 @@ void AddSyncViolations(Violations& v)
         ub.buf[1].FreeTensor(t);
     }};
     v["no_pipe"] = {"GetTPipePtr", [] { (void)GetTPipePtr(); }};
+    // Event ids (test_ascendc_cpu_model.py checks that the messages name both lines).
+    v["fetched_ids_reused"] = {"SetFlag", [] {
+        TPipe pipe;
+        const TEventID first = pipe.FetchEventID<HardEvent::MTE3_V>();
+        const TEventID second = pipe.FetchEventID<HardEvent::MTE3_V>();
+        SetFlag<HardEvent::MTE3_V>(first);  // @first-fetched-set
+        SetFlag<HardEvent::MTE3_V>(second);  // @second-fetched-set
+    }};
+    v["fixed_id_a_queue_holds"] = {"SetFlag", [] {
+        TPipe pipe;
+        TQue<TPosition::VECOUT, 1> q;
+        pipe.InitBuffer(q, 1, 64);
+        LocalTensor<float> t = q.AllocTensor<float>();
+        Duplicate(t, 1.0f, 16);
+        q.EnQue(t);  // @queue-enque
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);  // @fixed-set
+    }};
+    v["event_ids_exhausted"] = {"AllocEventID", [] {
+        TPipe pipe;
+        for (int i = 0; i < 9; ++i) {
+            (void)pipe.AllocEventID<HardEvent::V_MTE2>();
+        }
+    }};
+    v["release_not_allocated"] = {"ReleaseEventID", [] {
+        TPipe pipe;
+        pipe.ReleaseEventID<HardEvent::V_S>(3);
+    }};
+    v["event_id_out_of_range"] = {"SetFlag", [] { SetFlag<HardEvent::S_V>(8); }};
+    // --auto-sync off: vector calls on the same bytes without a PipeBarrier<PIPE_V>.
+    v["vector_read_after_write"] = {"Adds", [] {
+        CheckVectorOrder();
+        Buffers<1> ub(256);
+        LocalTensor<float> t = ub.Get<float>(0);
+        Muls(t, t, 2.0f, 64);  // @raw-first
+        Adds(t, t, 1.0f, 64);  // @raw-second
+    }};
+    v["vector_write_after_read"] = {"Duplicate", [] {
+        CheckVectorOrder();
+        Buffers<2> ub(256);
+        Adds(ub.Get<float>(1), ub.Get<float>(0), 1.0f, 64);
+        Duplicate(ub.Get<float>(0)[32], 0.0f, 8);
+    }};
+    v["vector_write_after_write"] = {"Cast", [] {
+        CheckVectorOrder();
+        Buffers<2> ub(256);
+        Duplicate(ub.Get<half>(0), half(1.0f), 128);
+        Cast(ub.Get<half>(0), ub.Get<float>(1), RoundMode::CAST_RINT, 16);
+    }};
+    v["select_reads_a_fresh_mask"] = {"Select", [] {
+        CheckVectorOrder();
+        Buffers<2> ub(256);
+        LocalTensor<uint8_t> mask = ub.Get<uint8_t>(1);
+        Muls(ub.Get<float>(0), ub.Get<float>(0), 2.0f, 64);
+        PipeBarrier<PIPE_V>();  // orders Muls before the compare, not the compare before Select
+        Compares(mask, ub.Get<float>(0), 1.0f, CMPMODE::GT, 64);
+        Select(ub.Get<float>(0), mask, ub.Get<float>(0), 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+    }};
+    v["strided_copy_after_write"] = {"Copy", [] {
+        CheckVectorOrder();
+        Buffers<2> ub(1024);
+        Duplicate(ub.Get<float>(0)[64], 1.0f, 8);  // one block of the second repeat's source
+        Copy(ub.Get<float>(1), ub.Get<float>(0), 8, 2, CopyRepeatParams{1, 1, 8, 8});
+    }};
     v["assert_false"] = {"ASSERT", [] { ASSERT(GetBlockNum() == 0 && "block dim can not be zero!"); }};
 }
 

@@ -38,8 +38,10 @@ struct BroadcastTiling {
 /// header says only "if srcShape[rank-1] is aligned").
 template <typename T, int constRank = -1, uint32_t* constDstShape = nullptr, uint32_t* constSrcShape = nullptr>
 inline void GetBroadcastTilingInfo(
-    uint32_t rank, const uint32_t* dstShape, const uint32_t* srcShape, bool srcInnerPad, BroadcastTiling& tiling)
+    uint32_t rank, const uint32_t* dstShape, const uint32_t* srcShape, bool srcInnerPad, BroadcastTiling& tiling,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     static_assert(constRank == -1 || (constRank <= 9 && constRank > 0),
         "constRank only supports -1 and the range between 1 and 9");
     const char* api = "GetBroadcastTilingInfo";
@@ -83,8 +85,9 @@ inline void GetBroadcastTilingInfo(
 template <typename T, int constRank = -1, uint32_t* constDstShape = nullptr, uint32_t* constSrcShape = nullptr,
     bool constSrcInnerPad = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t* dstShape,
-    const uint32_t* srcShape, BroadcastTiling* tiling)
+    const uint32_t* srcShape, BroadcastTiling* tiling, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     const char* api = "Broadcast";
     const uint32_t rank = tiling->oriRank;
     if (rank == 0 || rank > 9) {

@@ -355,44 +355,56 @@ namespace AscendC {
 /// GM -> UB, `count` elements; count * sizeof(T) must be a multiple of 32
 /// bytes (violation otherwise), the UB address 32-byte aligned.
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count)
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CopyBlocks(dst, src, 1, ascendc_cpu::WholeBlocks<T>(count), 0, 0, true);
 }
 
 /// UB -> GM, `count` elements; same 32-byte rule.
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CopyBlocks(src, dst, 1, ascendc_cpu::WholeBlocks<T>(count), 0, 0, false);
 }
 
 /// GM -> UB with DataCopyParams in 32-byte block units (length and gaps).
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params)
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CopyBlocks(dst, src, params.blockCount, params.blockLen, params.srcStride, params.dstStride, true);
 }
 
 /// UB -> GM with DataCopyParams in 32-byte block units (length and gaps).
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params)
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CopyBlocks(src, dst, params.blockCount, params.blockLen, params.srcStride, params.dstStride, false);
 }
 
 /// UB -> UB, `count` elements (count * sizeof(T) a multiple of 32 bytes), on
 /// the vector pipe.
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CopyUbBlocks(dst, src, 1, ascendc_cpu::WholeBlocks<T>(count), 0, 0);
 }
 
 /// UB -> UB with DataCopyParams in 32-byte block units (length and gaps).
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams)
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CopyUbBlocks(dst, src, repeatParams.blockCount, repeatParams.blockLen, repeatParams.srcStride,
         repeatParams.dstStride);
 }
@@ -418,8 +430,9 @@ struct CopyRepeatParams {
 /// false (the mask set by SetVectorMask) is not modelled: a violation when it runs.
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask, const uint8_t repeatTime,
-    const CopyRepeatParams& repeatParams)
+    const CopyRepeatParams& repeatParams, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ascendc_cpu: Copy's mask form is modelled for 2- and 4-byte T");
     constexpr uint64_t lanes = 256 / sizeof(T);
     if (!isSetMask) {
@@ -438,8 +451,9 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
 
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
-    const uint8_t repeatTime, const CopyRepeatParams& repeatParams)
+    const uint8_t repeatTime, const CopyRepeatParams& repeatParams, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ascendc_cpu: Copy's mask form is modelled for 2- and 4-byte T");
     constexpr uint32_t lanes = 256 / sizeof(T);
     if (!isSetMask) {
@@ -457,8 +471,10 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
 /// UB -> UB vector copy of `count` elements (Ascend 950, "Copy（UBToUB连续数据搬运）"): exact, any
 /// count, both addresses 32-byte aligned; all of src is read before dst is written.
 template <typename T, bool isSetMask = true>
-inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count)
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     const char* api = "Copy";
     if (count == 0) {
         return;
@@ -474,8 +490,9 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
 /// every block is padded up to 32 bytes (see DataCopyPadParams).
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
-    const DataCopyPadParams& padParams)
+    const DataCopyPadParams& padParams, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CheckPaddingMode(mode);
     uint8_t bits[sizeof(uint64_t)];
     std::memcpy(bits, &padParams.paddingValue, sizeof bits);  // little-endian host: low bytes first
@@ -487,8 +504,10 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
 
 /// UB -> GM, exactly blockLen bytes per block.
 template <typename T, PaddingMode mode = PaddingMode::Normal>
-inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams)
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CheckPaddingMode(mode);
     ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
         ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
@@ -499,8 +518,10 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
 /// GM -> UB, DataCopyExtParams form (32-bit blockLen, typed padding value).
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
-    const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams)
+    const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CheckPaddingMode(mode);
     uint8_t bits[sizeof(T)];
     std::memcpy(bits, static_cast<const void*>(&padParams.paddingValue), sizeof(T));
@@ -513,8 +534,9 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
 /// UB -> GM, DataCopyExtParams form.
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
-    const DataCopyExtParams& dataCopyParams)
+    const DataCopyExtParams& dataCopyParams, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CheckPaddingMode(mode);
     ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
         ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,

@@ -18,14 +18,34 @@
 // pair of pipes, and the run goes on as if the pipes had been synchronised there).
 // Accesses of one pipe are in program order.
 // Scalar GetValue/SetValue accesses are not checked.
+//
+// Vector calls among themselves (--auto-sync off, Atlas A2/A3 only): one pipe's instructions
+// are issued in order, but on NPU architecture 2201 a vector instruction that reads what an
+// earlier one wrote, or writes what it read or wrote, needs a PipeBarrier<PIPE_V> between them,
+// which BiSheng inserts itself under its default --cce-auto-sync=on (asc-devkit docs,
+// 同步控制/核内同步/关键特性说明.md, "开启cce-auto-sync编译选项自动同步": PIPE_V之间由毕昇编译器自动完成同步
+// 插入 on 2201; on 3510, Ascend 950, 由硬件保证; PipeBarrier(ISASI).md's Add-then-Mul example).
+// With Rt().vOrderChecked (the harness's --auto-sync off; never in a -DASCENDC_CPU_DAV_3510
+// build) two V accesses of one UB byte from different calls, at least one a write, are a broken
+// rule unless the earlier one is known complete: vDone, the V epoch every V access up to which
+// is ordered before V's next instruction, moves with PipeBarrier<PIPE_V> and PIPE_ALL, and with
+// every ordering V waits for (JoinInto: a WaitFlag<X_V>, a DeQue, an AllocTensor), by what the
+// other pipe knew of V (V -> MTE3 -> V: a flag set after V's instructions, waited for before
+// V's next ones). Accesses of one call (CallScope) never conflict: an instruction may write in
+// place what it reads. The operands' bytes are those every call already hands the race checker
+// (CheckUb, StridedAccess: a Select's mask read, a Compare's bit-mask write, a strided repeat's
+// touched runs), so the rule needs no second description of a call.
 #ifndef ASCENDC_CPU_HB_H
 #define ASCENDC_CPU_HB_H
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "ascendc_cpu_runtime.h"
+#include "ascendc_cpu_site.h"
 
 namespace ascendc_cpu {
 
@@ -74,11 +94,30 @@ inline Clock Snapshot(Pipe p)
     return p == Pipe::kNone ? Clock() : Rt().pipeClock[static_cast<int>(p)];
 }
 
+constexpr int kV = static_cast<int>(Pipe::kV);
+
+/// V's accesses up to V epoch `e` are complete before V's next instruction: the calls wholly
+/// before it are forgotten.
+inline void VecDoneUpTo(uint32_t e)
+{
+    Runtime& rt = Rt();
+    if (e <= rt.vDone) {
+        return;
+    }
+    rt.vDone = e;
+    while (rt.vCalls.size() > 1 && rt.vCalls[1].firstEpoch <= e + 1) {
+        rt.vCalls.pop_front();
+    }
+}
+
 /// Pipe p waits for what `c` says happened (WaitFlag, DeQue, AllocTensor).
 inline void JoinInto(Pipe p, const Clock& c)
 {
     if (p != Pipe::kNone) {
         Rt().pipeClock[static_cast<int>(p)].Join(c);
+        if (p == Pipe::kV) {
+            VecDoneUpTo(c.t[kV]);
+        }
     }
 }
 
@@ -93,6 +132,109 @@ inline void JoinAll()
     for (Clock& c : rt.pipeClock) {
         c = all;
     }
+    VecDoneUpTo(all.t[kV]);
+}
+
+/// PipeBarrier<PIPE_V>: V's next instruction waits for all its earlier ones.
+inline void VecBarrier()
+{
+    VecDoneUpTo(Rt().pipeClock[kV].t[kV]);
+}
+
+/// The kernel's call being modelled, for as long as the API function runs: its site, and the
+/// V epoch its first access takes. A call the model makes inside another (an overload passing
+/// its arguments on) keeps the outer one.
+class CallScope {
+public:
+    explicit CallScope(const Site& site)
+    {
+        Runtime& rt = Rt();
+        if (rt.callDepth++ == 0) {
+            rt.callSite = site;
+            rt.vCallStart = rt.pipeClock[kV].t[kV] + 1;
+        }
+    }
+    ~CallScope() { --Rt().callDepth; }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+};
+
+/// The vector call whose access took V epoch `e` (one of Rt().vCalls).
+inline const VecCall* VecCallAt(uint32_t e)
+{
+    const std::deque<VecCall>& calls = Rt().vCalls;
+    auto it = std::upper_bound(calls.begin(), calls.end(), e,
+        [](uint32_t epoch, const VecCall& c) { return epoch < c.firstEpoch; });
+    return it == calls.begin() ? nullptr : &*(it - 1);
+}
+
+/// Notes a V access of the current call (--auto-sync off): the call is recorded at its first.
+inline void NoteVecCall(const char* api)
+{
+    Runtime& rt = Rt();
+    if (rt.callDepth == 0) {
+        Fail(api, "the CPU model does not know where this vector call begins (no CallScope: a defect of the "
+            "model, not of the kernel)");
+    }
+    if (rt.vCalls.empty() || rt.vCalls.back().firstEpoch < rt.vCallStart) {
+        rt.vCalls.push_back(VecCall{rt.pipeClock[kV].t[kV] + 1, rt.callSite, api});
+    }
+}
+
+/// The broken rule of a V access of `operand` at UB byte `b` (write or read) that an earlier
+/// vector call's access at V epoch `earlier` (wrote or read it) is not ordered before.
+inline void ReportVecOrder(const char* api, const char* operand, uint64_t b, bool write, uint32_t earlier,
+    bool earlierWrote)
+{
+    const Runtime& rt = Rt();
+    const VecCall* first = VecCallAt(earlier);
+    const std::string firstApi = first != nullptr ? first->api : "?";
+    const std::string firstAt = first != nullptr ? Where(first->site) : "?";
+    const char* kind = write ? (earlierWrote ? "write-after-write" : "write-after-read") : "read-after-write";
+    Defer(api, Msg(write ? "write of " : "read of ", operand, " (UB byte ", b, ") at ", Where(rt.callSite), " after ",
+        firstApi, " at ", firstAt, earlierWrote ? " wrote it" : " read it",
+        ", with no PipeBarrier<PIPE_V> between the two vector calls (a ", kind, " on the V pipe: with "
+        "--cce-auto-sync=off nothing orders them on Atlas A2/A3)"),
+        Msg("vorder/", api, "/", Where(rt.callSite), "/", firstAt));  // once per pair of calls
+}
+
+/// --auto-sync off: the vector-order rule for one UB access, before HbAccess records it. A V
+/// access of a byte an earlier call wrote (RAW, WAW), or for a write read (WAR), not known
+/// complete breaks it; the last V read may be this call's own, then the one before it counts
+/// (vPrevRead, kept here). A write by any pipe leaves no earlier read.
+inline void VecOrderAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
+{
+    Runtime& rt = Rt();
+    if (p != Pipe::kV) {
+        if (write) {
+            std::fill(rt.vPrevRead.begin() + static_cast<std::ptrdiff_t>(off),
+                rt.vPrevRead.begin() + static_cast<std::ptrdiff_t>(off + bytes), 0u);
+        }
+        return;
+    }
+    NoteVecCall(api);
+    bool misordered = false;
+    for (uint64_t b = off; b < off + bytes; ++b) {
+        const ShadowByte& s = rt.shadow[b];
+        uint32_t earlier = 0;
+        bool earlierWrote = false;
+        if (s.writeEpoch > rt.vDone && s.writer == kV && s.writeEpoch < rt.vCallStart) {
+            earlier = s.writeEpoch;
+            earlierWrote = true;
+        } else if (write) {
+            const uint32_t last = s.readEpoch[kV] >= rt.vCallStart ? rt.vPrevRead[b] : s.readEpoch[kV];
+            earlier = last > rt.vDone ? last : 0;
+        }
+        if (earlier != 0 && !misordered) {
+            misordered = true;
+            ReportVecOrder(api, operand, b, write, earlier, earlierWrote);
+        }
+        if (write) {
+            rt.vPrevRead[b] = 0;
+        } else if (s.readEpoch[kV] != 0 && s.readEpoch[kV] < rt.vCallStart) {
+            rt.vPrevRead[b] = s.readEpoch[kV];
+        }
+    }
 }
 
 /// One UB access of `api`'s `operand` by pipe p: bytes [off, off + bytes) of
@@ -102,6 +244,9 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
     Runtime& rt = Rt();
     if (bytes == 0 || off + bytes > rt.shadow.size()) {
         return;  // outside the arena: CheckUb reports it
+    }
+    if (rt.vOrderChecked) {
+        VecOrderAccess(api, operand, p, off, bytes, write);
     }
     const int me = static_cast<int>(p);
     Clock& mine = rt.pipeClock[me];
@@ -129,7 +274,7 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
                 SyncHint(static_cast<Pipe>(other), p)), Msg(api, "/", operand, "/", other, "/", me));
             // --keep-going: go on as if the missing synchronisation were there, so that what
             // follows from this one race is not reported again.
-            mine.Join(rt.pipeClock[other]);
+            JoinInto(p, rt.pipeClock[other]);
         }
         if (write) {
             s.writeEpoch = epoch;

@@ -114,9 +114,10 @@ public:
     }
 
     template <typename T>
-    AscendC::LocalTensor<T> Alloc()
+    AscendC::LocalTensor<T> Alloc(const Site& site)
     {
         const char* api = "TQue::AllocTensor";
+        CallScope call(site);
         if (num_ == 0) {
             Fail(api, "queue has no buffers (missing TPipe::InitBuffer)");
         }
@@ -131,6 +132,12 @@ public:
             ++r.generation;
             // The producer waits for the free-buffer event of the previous use.
             JoinInto(Producer(route_), r.freeClock);
+            if (r.freeEventId >= 0) {
+                const AscendC::HardEvent freed = EventOf(Consumer(route_), Producer(route_));
+                QueueWaited(freed, r.freeEventId);
+                ReleaseEventId(api, freed, r.freeEventId, site);
+                r.freeEventId = -1;
+            }
             return MakeTensor<T>(&r, pos_, 0, r.length);
         }
         Fail(api, Msg("all ", num_, " buffers of the ", name_,
@@ -140,9 +147,10 @@ public:
     /// EnQue on the queue's own route; `userRoute` (EnQue<srcUserPos, dstUserPos>) names
     /// one leg of a TQueBind's way instead, and may re-enqueue a dequeued tensor.
     template <typename T>
-    bool EnQue(const AscendC::LocalTensor<T>& t, const QueueRoute* userRoute = nullptr)
+    bool EnQue(const AscendC::LocalTensor<T>& t, const Site& site, const QueueRoute* userRoute = nullptr)
     {
         const char* api = "TQue::EnQue";
+        CallScope call(site);
         BufferRecord& r = Own(api, t.cpu_);
         const bool reEnqueue = userRoute != nullptr && r.state == BufState::kDequeued;
         if (r.state != BufState::kAllocated && !reEnqueue) {
@@ -154,16 +162,23 @@ public:
         }
         r.state = BufState::kEnqueued;
         const QueueRoute route = userRoute != nullptr ? *userRoute : route_;
-        fifo_.push_back({&r, route, Snapshot(Producer(route))});
+        // Its flag: an id of the producer -> consumer event, taken until the DeQue (a V -> V
+        // EnQue sets id 0 without taking it).
+        const AscendC::HardEvent event = EventOf(Producer(route), Consumer(route));
+        const bool untaken = event == AscendC::HardEvent::V_V;
+        const int32_t id = untaken ? 0 : FreeEventId(api, event, site, Msg(name_, "::EnQue"), true);
+        SetFlagAt(api, event, id, site, Msg(name_, "::EnQue's ", FlagCall("SetFlag", event, id)), true);
+        fifo_.push_back({&r, route, Snapshot(Producer(route)), id});
         return true;
     }
 
     /// DeQue on the queue's own route, or on `userRoute`, which must be the
     /// route the tensor was enqueued on.
     template <typename T>
-    AscendC::LocalTensor<T> DeQue(const QueueRoute* userRoute = nullptr)
+    AscendC::LocalTensor<T> DeQue(const Site& site, const QueueRoute* userRoute = nullptr)
     {
         const char* api = "TQue::DeQue";
+        CallScope call(site);
         if (fifo_.empty()) {
             Fail(api, Msg(name_, " is empty (DeQue without EnQue)"));
         }
@@ -177,19 +192,31 @@ public:
         BufferRecord* r = e.rec;
         r->state = BufState::kDequeued;
         JoinInto(Consumer(e.route), e.clock);
+        const AscendC::HardEvent event = EventOf(Producer(e.route), Consumer(e.route));
+        QueueWaited(event, e.eventId);
+        if (event != AscendC::HardEvent::V_V) {
+            ReleaseEventId(api, event, e.eventId, site);
+        }
         return MakeTensor<T>(r, pos_, 0, r->length);
     }
 
     template <typename T>
-    void Free(const AscendC::LocalTensor<T>& t)
+    void Free(const AscendC::LocalTensor<T>& t, const Site& site)
     {
         const char* api = "TQue::FreeTensor";
+        CallScope call(site);
         BufferRecord& r = Own(api, t.cpu_);
         if (r.state == BufState::kEnqueued) {
             Fail(api, "tensor is still enqueued");
         }
         r.state = BufState::kFree;
         r.freeClock = Snapshot(Consumer(route_));  // the free-buffer event: the consumer is done with it
+        // Its flag: an id of the consumer -> producer event, taken until the buffer's next
+        // AllocTensor.
+        const AscendC::HardEvent event = EventOf(Consumer(route_), Producer(route_));
+        r.freeEventId = FreeEventId(api, event, site, Msg(name_, "::FreeTensor"), true);
+        SetFlagAt(api, event, r.freeEventId, site, Msg(name_, "::FreeTensor's ", FlagCall("SetFlag", event,
+            r.freeEventId)), true);
     }
 
     int32_t Count() const { return static_cast<int32_t>(fifo_.size()); }
@@ -230,6 +257,7 @@ private:
         BufferRecord* rec;
         QueueRoute route;
         Clock clock;  // the producer's, at EnQue
+        int32_t eventId;  // its flag's
     };
     std::deque<Entry> fifo_;
 };
@@ -316,7 +344,10 @@ public:
         rt.pipe = this;
         rt.ubUsed = 0;
         rt.ubLayout.clear();
-        ascendc_cpu::Flags().clear();
+        rt.flags.clear();  // the TPipe's event id pools start empty (kernel_tpipe_impl.h)
+        for (std::vector<ascendc_cpu::HeldId>& ids : rt.heldIds) {
+            ids.assign(ascendc_cpu::kEventIds, ascendc_cpu::HeldId());
+        }
         ascendc_cpu::MutexClocks().clear();
     }
     ~TPipe()
@@ -350,21 +381,30 @@ public:
         return true;
     }
 
-    /// Event ids are not a limited resource in the model.
+    /// Event ids (ascendc_cpu_sync.h): AllocEventID takes the lowest free id of the HardEvent
+    /// until ReleaseEventID gives it back; FetchEventID returns the lowest free one, taking
+    /// nothing.
     template <HardEvent evt>
-    TEventID AllocEventID()
+    TEventID AllocEventID(ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        return 0;
+        return static_cast<TEventID>(ascendc_cpu::FreeEventId("AllocEventID", evt, site,
+            ascendc_cpu::Msg("AllocEventID<HardEvent::", ascendc_cpu::EventName(evt), ">()"), true));
     }
     template <HardEvent evt>
-    void ReleaseEventID(TEventID)
-    {}
-    template <HardEvent evt>
-    TEventID FetchEventID()
+    void ReleaseEventID(TEventID id, ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        return 0;
+        ascendc_cpu::ReleaseEventId("ReleaseEventID", evt, id, site);
     }
-    TEventID FetchEventID(HardEvent) { return 0; }
+    template <HardEvent evt>
+    TEventID FetchEventID(ascendc_cpu::Site site = ascendc_cpu::Site())
+    {
+        return FetchEventID(evt, site);
+    }
+    TEventID FetchEventID(HardEvent evt, ascendc_cpu::Site site = ascendc_cpu::Site())
+    {
+        return static_cast<TEventID>(ascendc_cpu::FreeEventId("FetchEventID", evt, site,
+            ascendc_cpu::Msg("FetchEventID<HardEvent::", ascendc_cpu::EventName(evt), ">()"), false));
+    }
 };
 
 /// Queue of UB buffers between logical positions src and dst (the modelled
@@ -389,51 +429,51 @@ public:
         ascendc_cpu::PositionName(dst), ">")) {}
 
     template <typename T>
-    LocalTensor<T> AllocTensor()
+    LocalTensor<T> AllocTensor(ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        return cpu_.template Alloc<T>();
+        return cpu_.template Alloc<T>(site);
     }
     template <typename T>
-    void AllocTensor(LocalTensor<T>& tensor)
+    void AllocTensor(LocalTensor<T>& tensor, ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        tensor = cpu_.template Alloc<T>();
+        tensor = cpu_.template Alloc<T>(site);
     }
     template <typename T>
-    void FreeTensor(LocalTensor<T>& tensor)
+    void FreeTensor(LocalTensor<T>& tensor, ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        cpu_.Free(tensor);
+        cpu_.Free(tensor, site);
     }
     template <typename T>
-    bool EnQue(const LocalTensor<T>& tensor)
+    bool EnQue(const LocalTensor<T>& tensor, ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        return cpu_.EnQue(tensor);
+        return cpu_.EnQue(tensor, site);
     }
     template <typename T>
-    LocalTensor<T> DeQue()
+    LocalTensor<T> DeQue(ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        return cpu_.template DeQue<T>();
+        return cpu_.template DeQue<T>(site);
     }
     template <typename T>
-    void DeQue(LocalTensor<T>& tensor)
+    void DeQue(LocalTensor<T>& tensor, ascendc_cpu::Site site = ascendc_cpu::Site())
     {
-        tensor = cpu_.template DeQue<T>();
+        tensor = cpu_.template DeQue<T>(site);
     }
     /// One leg of a TQueBind's way, e.g. EnQue<GM, VECIN>(t) after the copy-in,
     /// DeQue<GM, VECIN>() before compute, EnQue<VECOUT, GM>(t), DeQue<VECOUT, GM>()
     /// before the copy-out.
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
-    bool EnQue(const LocalTensor<T>& tensor)
+    bool EnQue(const LocalTensor<T>& tensor, ascendc_cpu::Site site = ascendc_cpu::Site())
     {
         static_assert(ascendc_cpu::IsModelledQueue(srcUserPos, dstUserPos), "unmodelled EnQue positions");
         constexpr ascendc_cpu::QueueRoute route = ascendc_cpu::RouteOf(srcUserPos, dstUserPos);
-        return cpu_.EnQue(tensor, &route);
+        return cpu_.EnQue(tensor, site, &route);
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
-    LocalTensor<T> DeQue()
+    LocalTensor<T> DeQue(ascendc_cpu::Site site = ascendc_cpu::Site())
     {
         static_assert(ascendc_cpu::IsModelledQueue(srcUserPos, dstUserPos), "unmodelled DeQue positions");
         constexpr ascendc_cpu::QueueRoute route = ascendc_cpu::RouteOf(srcUserPos, dstUserPos);
-        return cpu_.template DeQue<T>(&route);
+        return cpu_.template DeQue<T>(site, &route);
     }
     bool VacantInQue() { return cpu_.Count() < cpu_.Depth(); }
     bool HasTensorInQue() { return cpu_.Count() > 0; }

@@ -18,11 +18,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "ascendc_cpu_site.h"
 
 namespace ascendc_cpu {
 
@@ -98,6 +101,40 @@ struct BufferRecord {
     BufState state = BufState::kFree;
     uint64_t generation = 0;  // bumped by every AllocTensor
     Clock freeClock;  // what the freeing pipe had done at FreeTensor
+    int32_t freeEventId = -1;  // the event id its FreeTensor's flag holds until the next AllocTensor
+};
+
+constexpr int kEventKinds = 35;  // AscendC::HardEvent::MAX (ascendc_cpu_tensor.h)
+/// Event ids per HardEvent: QUE_MAX_EVENT, 8 on NPU architectures 2201 (Atlas A2/A3) and 3510
+/// (Ascend 950) (asc-devkit impl/basic_api/kernel_macros.h).
+constexpr int kEventIds = 8;
+
+/// A SetFlag not yet matched by its WaitFlag (ascendc_cpu_sync.h): what the signalling pipe had
+/// done, and which call set it where. A queue's own flags (its EnQue's, its FreeTensor's) are
+/// listed too, so that a kernel's SetFlag on an id one of them holds is seen.
+struct PendingFlag {
+    uint8_t event;
+    int32_t id;
+    Clock clock;
+    Site site;
+    std::string by;  // the call that set it, e.g. "SetFlag<HardEvent::MTE3_V>(0)"
+    bool queue;      // set by a queue call (waited for by the queue, never by a WaitFlag)
+};
+
+/// Who holds an event id (AllocEventID until ReleaseEventID; a queue's EnQue until its DeQue, its
+/// FreeTensor until the buffer's next AllocTensor).
+struct HeldId {
+    bool held = false;
+    Site site = Site(nullptr, 0);
+    std::string by;
+};
+
+/// A vector call since the V pipe's last known completion (ascendc_cpu_hb.h, --auto-sync off):
+/// the V epoch of its first UB access, where the kernel made it, and its API.
+struct VecCall {
+    uint32_t firstEpoch;
+    Site site;
+    const char* api;
 };
 
 /// A GM allocation registered by the harness.
@@ -129,6 +166,27 @@ struct Runtime {
     std::vector<ShadowByte> shadow;    // one per UB byte
     void* pipe = nullptr;  // the live AscendC::TPipe (GetTPipePtr)
     std::vector<BufferRecord*> records;
+
+    // The kernel's call being modelled (ascendc_cpu_hb.h, CallScope): where it was made, and the
+    // V epoch its first UB access takes (every later access of the call has a later one).
+    Site callSite = Site(nullptr, 0);
+    int callDepth = 0;
+    uint32_t vCallStart = 1;
+
+    // The synchronisation calls' state (ascendc_cpu_sync.h): flags set and not yet waited for,
+    // and the event ids held, per HardEvent (ids past kEventIds only after a broken rule).
+    std::vector<PendingFlag> flags;
+    std::vector<HeldId> heldIds[kEventKinds];
+
+    // --auto-sync off (Atlas A2/A3; ascendc_cpu_hb.h): vector calls that touch the same UB bytes,
+    // at least one writing, must be ordered by a PipeBarrier<PIPE_V> (or PIPE_ALL, or flags
+    // through another pipe). vDone: the V epoch up to which V's accesses are known complete;
+    // vPrevRead: per UB byte, the V read before the last one of another call; vCalls: the calls
+    // since vDone, to name an earlier one.
+    bool vOrderChecked = false;
+    uint32_t vDone = 0;
+    std::vector<uint32_t> vPrevRead;
+    std::deque<VecCall> vCalls;
 
     // Violations the run may go on after (Defer): with keepGoing, each distinct one is
     // reported once and counted; the harness exits 3 at the end.
@@ -255,6 +313,17 @@ inline void BeginBlock(int64_t idx, int64_t num)
     rt.shadow.assign(rt.ubBytes, ShadowByte());
     rt.pipe = nullptr;
     rt.records.clear();
+    rt.callDepth = 0;
+    rt.vCallStart = 1;
+    rt.flags.clear();
+    for (std::vector<HeldId>& ids : rt.heldIds) {
+        ids.assign(kEventIds, HeldId());
+    }
+    rt.vDone = 0;
+    rt.vCalls.clear();
+    if (rt.vOrderChecked) {
+        rt.vPrevRead.assign(rt.ubBytes, 0);
+    }
     rt.loopMode[0] = Runtime::LoopMode();
     rt.loopMode[1] = Runtime::LoopMode();
 }

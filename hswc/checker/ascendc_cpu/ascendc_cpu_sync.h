@@ -1,7 +1,22 @@
-// ascendc_cpu_sync.h - PipeBarrier, SetFlag / WaitFlag and their bookkeeping.
+// ascendc_cpu_sync.h - PipeBarrier, SetFlag / WaitFlag, the event ids and their bookkeeping.
 //
 // Part of the AscendC CPU model (see README.md). The calls here order pipes
 // for the sync checker (ascendc_cpu_hb.h).
+//
+// Event ids, as asc-devkit defines them (docs 资源管理/TPipe/AllocEventID.md, ReleaseEventID.md,
+// FetchEventID.md; impl/basic_api/kernel_tpipe_impl.h, kernel_tquebind_impl.h): each HardEvent
+// (pipe pair) has QUE_MAX_EVENT = 8 ids per TPipe. AllocEventID takes the lowest id nobody
+// holds, ReleaseEventID gives it back (an id AllocEventID did not give is a broken rule: "需由
+// 对应的AllocEventID申请而来"), FetchEventID returns the lowest free id without taking it (so two
+// FetchEventID calls give the same id). The queues take ids of the same pools: EnQue one of its
+// producer -> consumer event (MTE2_V for a VECIN queue, V_MTE3 for VECOUT), held until the
+// DeQue, and FreeTensor one of the consumer -> producer event, held until that buffer's next
+// AllocTensor; a V -> V EnQue uses id 0 without taking it. When all 8 are held, the call that
+// needs one breaks a rule (the device's debug build asserts; with --record-rules it gets an id
+// past the hardware's and the run goes on). A SetFlag on an id whose earlier flag of the same
+// HardEvent has not been waited for (FetchEventID.md: 两者ID相同会出现程序卡死等未定义行为) is a
+// broken rule, located at both calls; a queue's flags count, so a kernel's fixed id that a
+// queue holds in flight is seen too. A kernel's WaitFlag waits for the kernel's own flags only.
 #ifndef ASCENDC_CPU_SYNC_H
 #define ASCENDC_CPU_SYNC_H
 
@@ -12,23 +27,10 @@
 
 #include "ascendc_cpu_hb.h"
 #include "ascendc_cpu_runtime.h"
+#include "ascendc_cpu_site.h"
 #include "ascendc_cpu_tensor.h"
 
 namespace ascendc_cpu {
-
-/// One SetFlag not yet matched by a WaitFlag: what the signalling pipe had
-/// done when the flag was set.
-struct PendingFlag {
-    AscendC::HardEvent event;
-    int32_t id;
-    Clock clock;
-};
-
-inline std::vector<PendingFlag>& Flags()
-{
-    static std::vector<PendingFlag> flags;
-    return flags;
-}
 
 inline const char* EventName(AscendC::HardEvent e)
 {
@@ -65,6 +67,106 @@ inline std::pair<Pipe, Pipe> EventPipes(AscendC::HardEvent e)
         return {Pipe::kNone, Pipe::kNone};
     }
     return {PipeOfName(name.substr(0, sep)), PipeOfName(name.substr(sep + 1))};
+}
+
+/// The HardEvent by which pipe `from` signals pipe `to` (a queue's route), e.g. MTE2 -> V: MTE2_V.
+inline AscendC::HardEvent EventOf(Pipe from, Pipe to)
+{
+    using AscendC::HardEvent;
+    for (int e = 0; e < kEventKinds; ++e) {
+        const auto pipes = EventPipes(static_cast<HardEvent>(e));
+        if (pipes.first == from && pipes.second == to) {
+            return static_cast<HardEvent>(e);
+        }
+    }
+    return HardEvent::MAX;
+}
+
+/// How a message spells a flag call, e.g. "SetFlag<HardEvent::MTE3_V>(0)".
+inline std::string FlagCall(const char* call, AscendC::HardEvent e, int32_t id)
+{
+    return Msg(call, "<HardEvent::", EventName(e), ">(", id, ")");
+}
+
+/// Takes (or with `take` false, as FetchEventID, only finds) the lowest id of `e` nobody holds,
+/// for `by` at `site`. All kEventIds held is a broken rule of `api`; with --record-rules an id
+/// past them is handed out.
+inline int32_t FreeEventId(const char* api, AscendC::HardEvent e, const Site& site, const std::string& by, bool take)
+{
+    std::vector<HeldId>& ids = Rt().heldIds[static_cast<size_t>(e)];
+    size_t i = 0;
+    while (i < ids.size() && ids[i].held) {
+        ++i;
+    }
+    if (i >= static_cast<size_t>(kEventIds)) {
+        std::string holders;
+        for (size_t k = 0; k < static_cast<size_t>(kEventIds); ++k) {
+            holders += Msg(k == 0 ? "" : ", ", k, " by ", ids[k].by, " at ", Where(ids[k].site));
+        }
+        Broken(api, Msg(by, " at ", Where(site), " needs an event id of HardEvent::", EventName(e), ", but all ",
+            kEventIds, " are held (QUE_MAX_EVENT; ReleaseEventID missing?): ", holders),
+            Msg(api, "/ids/", EventName(e)));
+    }
+    if (take) {
+        if (i == ids.size()) {
+            ids.emplace_back();
+        }
+        ids[i].held = true;
+        ids[i].site = site;
+        ids[i].by = by;
+    }
+    return static_cast<int32_t>(i);
+}
+
+/// ReleaseEventID: the id must be one AllocEventID gave (or a queue took) and still holds.
+inline void ReleaseEventId(const char* api, AscendC::HardEvent e, int32_t id, const Site& site)
+{
+    std::vector<HeldId>& ids = Rt().heldIds[static_cast<size_t>(e)];
+    if (id < 0 || static_cast<size_t>(id) >= ids.size() || !ids[static_cast<size_t>(id)].held) {
+        Broken(api, Msg(api, "<HardEvent::", EventName(e), ">(", id, ") at ", Where(site), ": event id ", id,
+            " is not allocated (ReleaseEventID takes an id AllocEventID gave, once)"),
+            Msg(api, "/release/", EventName(e)));
+        return;
+    }
+    ids[static_cast<size_t>(id)] = HeldId();
+}
+
+/// A flag of `e` and `id` set by `by` at `site` (a kernel's SetFlag, or a queue's): an id out
+/// of range, or one whose earlier flag is still pending, is a broken rule; the flag is pending
+/// until its WaitFlag (a queue's until the queue's own wait).
+inline void SetFlagAt(const char* api, AscendC::HardEvent e, int32_t id, const Site& site, const std::string& by,
+    bool queue)
+{
+    Runtime& rt = Rt();
+    const std::vector<HeldId>& ids = rt.heldIds[static_cast<size_t>(e)];
+    const bool handedOut = id >= 0 && static_cast<size_t>(id) < ids.size() && ids[static_cast<size_t>(id)].held;
+    if (id < 0 || (id >= kEventIds && !handedOut)) {
+        Broken(api, Msg(by, " at ", Where(site), ": event id ", id, " is outside 0..", kEventIds - 1,
+            " (QUE_MAX_EVENT ids per HardEvent)"), Msg(api, "/range/", EventName(e)));
+    }
+    for (const PendingFlag& f : rt.flags) {
+        if (f.event == static_cast<uint8_t>(e) && f.id == id) {
+            Defer(api, Msg(by, " at ", Where(site), " while ", f.by, " at ", Where(f.site), " is not yet waited "
+                "for: event id ", id, " of HardEvent::", EventName(e), " reused in flight (two FetchEventID "
+                "ids, or a fixed id; AllocEventID hands out distinct ids until ReleaseEventID)"),
+                Msg(api, "/inflight/", EventName(e), "/", Where(site), "/", Where(f.site)));
+            break;
+        }
+    }
+    rt.flags.push_back(PendingFlag{static_cast<uint8_t>(e), id, Snapshot(EventPipes(e).first), site, by, queue});
+}
+
+/// The queue's own wait for its flag of `e` and `id` (DeQue, AllocTensor); the queue orders the
+/// pipes itself (ascendc_cpu_pipe.h), so only the pending flag goes.
+inline void QueueWaited(AscendC::HardEvent e, int32_t id)
+{
+    std::vector<PendingFlag>& flags = Rt().flags;
+    for (size_t i = 0; i < flags.size(); ++i) {
+        if (flags[i].queue && flags[i].event == static_cast<uint8_t>(e) && flags[i].id == id) {
+            flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(i));
+            return;
+        }
+    }
 }
 
 /// The tracked pipe of a pipe_t (PIPE_M, MTE1, FIX: the cube side, untracked).
@@ -135,34 +237,41 @@ inline void PipeBarrier()
 {
     if constexpr (pipe == PIPE_ALL) {
         ascendc_cpu::JoinAll();
+    } else if constexpr (pipe == PIPE_V) {
+        ascendc_cpu::VecBarrier();
     }
 }
 
 /// Cross-pipe event: SetFlag<A_B>(id) then WaitFlag<A_B>(id) orders every
 /// access of pipe A before the SetFlag before every access of pipe B after
-/// the WaitFlag. A WaitFlag with no matching earlier SetFlag is a violation
-/// (it hangs a device).
+/// the WaitFlag. A SetFlag on an id whose earlier flag is not yet waited for, and a WaitFlag with
+/// no matching earlier SetFlag (it hangs a device), are violations.
 template <HardEvent event>
-inline void SetFlag(int32_t eventID)
+inline void SetFlag(int32_t eventID, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
-    const ascendc_cpu::Pipe from = ascendc_cpu::EventPipes(event).first;
-    ascendc_cpu::Flags().push_back(ascendc_cpu::PendingFlag{event, eventID, ascendc_cpu::Snapshot(from)});
+    ascendc_cpu::SetFlagAt("SetFlag", event, eventID, site, ascendc_cpu::FlagCall("SetFlag", event, eventID), false);
 }
 
 template <HardEvent event>
-inline void WaitFlag(int32_t eventID)
+inline void WaitFlag(int32_t eventID, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
-    std::vector<ascendc_cpu::PendingFlag>& flags = ascendc_cpu::Flags();
+    std::vector<ascendc_cpu::PendingFlag>& flags = ascendc_cpu::Rt().flags;
     for (size_t i = 0; i < flags.size(); ++i) {
-        if (flags[i].event != event || flags[i].id != eventID) {
+        if (flags[i].queue || flags[i].event != static_cast<uint8_t>(event) || flags[i].id != eventID) {
             continue;
         }
         ascendc_cpu::JoinInto(ascendc_cpu::EventPipes(event).second, flags[i].clock);
         flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(i));
         return;
     }
+    std::string queued;
+    for (const ascendc_cpu::PendingFlag& f : flags) {
+        if (f.event == static_cast<uint8_t>(event) && f.id == eventID) {
+            queued = ascendc_cpu::Msg("; only ", f.by, " at ", ascendc_cpu::Where(f.site), ", a queue's own flag, is");
+        }
+    }
     ascendc_cpu::Fail("WaitFlag", ascendc_cpu::Msg("no pending SetFlag<HardEvent::", ascendc_cpu::EventName(event),
-        ">(", eventID, ") (the device would hang)"));
+        ">(", eventID, ") at ", ascendc_cpu::Where(site), queued, " (the device would hang)"));
 }
 
 }  // namespace AscendC

@@ -57,8 +57,10 @@ namespace AscendC {
 
 /// dst[i] = scalarValue for i < count.
 template <typename T>
-inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count)
+inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::api::CheckDuplicate<T>();
     const char* api = "Duplicate";
     const uint32_t n = ascendc_cpu::CheckCount(api, count);
@@ -76,8 +78,9 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
 #define ASCENDC_CPU_BINARY(Name, lane)                                                                    \
     template <typename T>                                                                                \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
-        const int32_t& count)                                                                            \
+        const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())                              \
     {                                                                                                    \
+        ascendc_cpu::CallScope call(site);                                                               \
         if constexpr (ascendc_cpu::api::Check##Name<T>()) {                                              \
             ascendc_cpu::Binary(#Name, dst, src0, src1, count, [](T a, T b) { return lane(a, b); });     \
         } else {                                                                                         \
@@ -88,8 +91,9 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
 #define ASCENDC_CPU_SCALAR(Name, lane)                                                                   \
     template <typename T, bool isSetMask = true>                                                         \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,          \
-        const int32_t& count)                                                                            \
+        const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())                              \
     {                                                                                                    \
+        ascendc_cpu::CallScope call(site);                                                               \
         if constexpr (ascendc_cpu::api::Check##Name<T>()) {                                              \
             const T s = scalarValue;                                                                     \
             ascendc_cpu::Unary(#Name, dst, src, count, [s](T a) { return lane(a, s); });                 \
@@ -121,8 +125,10 @@ ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 /// rounded IEEE division (RNE) in T, the same assumption (the docs promise no exact result), and
 /// Div's element types.
 template <typename T, bool isSetMask = true>
-inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count)
+inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     if constexpr (ascendc_cpu::api::CheckDiv<T>()) {
         const T s = scalarValue;
         ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(a, s); });
@@ -132,8 +138,10 @@ inline void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& 
 }
 
 template <typename T, bool isSetMask = true>
-inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTensor<T>& src, const int32_t& count)
+inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTensor<T>& src, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     if constexpr (ascendc_cpu::api::CheckDiv<T>()) {
         const T s = scalarValue;
         ascendc_cpu::Unary("Divs", dst, src, count, [s](T a) { return ascendc_cpu::ArithDiv(s, a); });
@@ -150,8 +158,10 @@ inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTen
 /// roundings). bfloat16_t (Mul then Add in bf16) is refused as every bf16 rounding is; int64_t and
 /// uint64_t compile and are refused when they run. The mask/repeat forms are not modelled.
 template <typename T, typename U>
-inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count)
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     constexpr bool kFused = std::is_same<T, U>::value && ascendc_cpu::kIsOneOf<T, half, float>;
     constexpr bool kMixed = std::is_same<T, float>::value && std::is_same<U, half>::value;
     constexpr bool kWide = std::is_same<T, U>::value && ascendc_cpu::kIsOneOf<T, int64_t, uint64_t>;
@@ -240,31 +250,35 @@ inline void ShiftCount(const char* api, const LocalTensor<T>& dst, const LocalTe
 
 template <typename T, bool isSetMask = true>
 inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-    const int32_t& count)
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ShiftCount<true>("ShiftRight", dst, src, scalarValue, count);
 }
 
 template <typename T, bool isSetMask = true>
 inline void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-    const int32_t& count)
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ShiftCount<false>("ShiftLeft", dst, src, scalarValue, count);
 }
 
 /// dst[i] = src0[i] & src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
 inline void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::Bitwise("And", dst, src0, src1, count, [](auto a, auto b) { return static_cast<decltype(a)>(a & b); });
 }
 
 /// dst[i] = src0[i] | src1[i] on 16-bit lanes (int16_t, uint16_t; see Bitwise).
 template <typename T>
 inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    const int32_t& count)
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::Bitwise("Or", dst, src0, src1, count, [](auto a, auto b) { return static_cast<decltype(a)>(a | b); });
 }
 
@@ -274,8 +288,10 @@ inline void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loca
 
 /// dst[i] = |src[i]|: the sign bit cleared (half, float; NaN stays NaN).
 template <typename T>
-inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
+inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::api::CheckAbs<T>();
     ascendc_cpu::Unary("Abs", dst, src, count, [](T a) {
         if constexpr (std::is_same<T, half>::value) {
@@ -289,16 +305,20 @@ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int3
 /// dst[i] = maximum(src[i], +0) (IEEE 754-2019: Relu(-0) = +0, Relu(NaN) = NaN;
 /// half, float, int32_t).
 template <typename T>
-inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
+inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::api::CheckRelu<T>();
     ascendc_cpu::Unary("Relu", dst, src, count, [](T a) { return ascendc_cpu::ArithMax(a, T(0)); });
 }
 
 /// dst[i] = ~src[i] (int16_t, uint16_t).
 template <typename T>
-inline void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)
+inline void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::api::CheckNot<T>();
     ascendc_cpu::Unary("Not", dst, src, count, [](T a) { return static_cast<T>(~a); });
 }

@@ -200,8 +200,9 @@ namespace AscendC {
 /// sizeof(U) (the result is formed before it is stored).
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
-    const uint32_t count)
+    const uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     static_assert(!(std::is_same<T, half>::value && std::is_same<U, int32_t>::value),
         "ascendc_cpu: Cast int32_t -> half is not modelled: its hardware result depends on SetDeqScale");
     constexpr uint32_t kModes = ascendc_cpu::CastModes<T, U>();

@@ -190,24 +190,27 @@ namespace AscendC {
 /// T: half or float (int32_t: EQ only on Atlas A2/A3, CheckCompareMode). NaN: see CompareValues.
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-    CMPMODE cmpMode, uint32_t count)
+    CMPMODE cmpMode, uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CompareImpl("Compare", dst, src0, &src1, T(), cmpMode, count);
 }
 
 /// Bit mask of (src0[i] OP src1Scalar), with Compare's rules.
 template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,
-    CMPMODE cmpMode, uint32_t count)
+    CMPMODE cmpMode, uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CompareImpl<T, U>("CompareScalar", dst, src0, nullptr, src1Scalar, cmpMode, count);
 }
 
 /// Newer spelling of CompareScalar.
 template <typename T, typename U>
 inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-    uint32_t count)
+    uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::CompareImpl<T, U>("Compares", dst, src0, nullptr, src1Scalar, cmpMode, count);
 }
 
@@ -216,8 +219,9 @@ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, cons
 /// repeat) or VSEL_TENSOR_TENSOR_MODE (bit i). Any count; dst may be src0.
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
-    const LocalTensor<T>& src1, SELMODE selMode, uint32_t count)
+    const LocalTensor<T>& src1, SELMODE selMode, uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::SelectImpl(dst, selMask, src0, &src1, T(), selMode, count);
 }
 
@@ -225,8 +229,9 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 /// VSEL_TENSOR_SCALAR_MODE. Any count; dst may be src0.
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
-    SELMODE selMode, uint32_t count)
+    SELMODE selMode, uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::SelectImpl<T, U>(dst, selMask, src0, nullptr, src1, selMode, count);
 }
 
@@ -234,8 +239,9 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 /// Select takes ("one of src0/src1 should be scalar"), with the scalar form's rules.
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, T src0, const LocalTensor<T>& src1,
-    SELMODE selMode, uint32_t count)
+    SELMODE selMode, uint32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::SelectImpl<T, U>(dst, selMask, src1, nullptr, src0, selMode, count, true);
 }
 

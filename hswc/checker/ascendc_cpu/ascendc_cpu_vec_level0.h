@@ -514,8 +514,10 @@ namespace AscendC {
 #define ASCENDC_CPU_LEVEL0_COMPARE(MaskType)                                                                   \
     template <typename T, typename U, bool isSetMask = true>                                                   \
     inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
-        CMPMODE cmpMode, MaskType, uint8_t repeatTime, const BinaryRepeatParams& repeatParams)                 \
+        CMPMODE cmpMode, MaskType, uint8_t repeatTime, const BinaryRepeatParams& repeatParams,                 \
+        ascendc_cpu::Site site = ascendc_cpu::Site())                                                          \
     {                                                                                                          \
+        ascendc_cpu::CallScope call(site);                                                                     \
         constexpr bool isScalar = false;                                                                       \
         ASCENDC_CPU_LEVEL0_CHECK(Compare, "Compare")                                                           \
         {                                                                                                      \
@@ -533,8 +535,10 @@ ASCENDC_CPU_LEVEL0_COMPARE(const uint64_t mask)
 #define ASCENDC_CPU_LEVEL0_COMPARES(Name, MaskType)                                                            \
     template <typename T, typename U, bool isSetMask = true>                                                   \
     inline void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode, \
-        MaskType, uint8_t repeatTime, const UnaryRepeatParams& repeatParams)                                   \
+        MaskType, uint8_t repeatTime, const UnaryRepeatParams& repeatParams,                                   \
+        ascendc_cpu::Site site = ascendc_cpu::Site())                                                          \
     {                                                                                                          \
+        ascendc_cpu::CallScope call(site);                                                                     \
         constexpr bool isScalar = true;                                                                        \
         ASCENDC_CPU_LEVEL0_CHECK(CompareScalar, #Name)                                                         \
         {                                                                                                      \
@@ -560,8 +564,10 @@ ASCENDC_CPU_LEVEL0_COMPARES(CompareScalar, const uint64_t mask)
 #define ASCENDC_CPU_LEVEL0_SELECT(Src1Type, src1Arg, scalarArg, MaskType)                                      \
     template <typename T, typename U, bool isSetMask = true>                                                   \
     inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,   \
-        Src1Type src1, SELMODE selMode, MaskType, uint8_t repeatTime, const BinaryRepeatParams& repeatParams)  \
+        Src1Type src1, SELMODE selMode, MaskType, uint8_t repeatTime, const BinaryRepeatParams& repeatParams,  \
+        ascendc_cpu::Site site = ascendc_cpu::Site())                                                          \
     {                                                                                                          \
+        ascendc_cpu::CallScope call(site);                                                                     \
         if constexpr (!ascendc_cpu::api::CheckSelect<T, ascendc_cpu::api::FormMask>()) {                       \
             ascendc_cpu::NotModelledType<T>("Select");                                                         \
         } else {                                                                                               \

@@ -209,8 +209,9 @@ namespace AscendC {
 /// Erf(x), elementwise (adv_api/math/erf.h): the sequence in the header comment.
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
 inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount)
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     // erf_common_impl.h: 8 (half) or 3 (float) blocks of 32 T
     ascendc_cpu::CheckLibraryTmp<T>("Erf", sharedTmpBuffer, 8 * 32 * 2, 3 * 32 * 4);
     ascendc_cpu::ErfModel<T, config>(dstTensor, srcTensor, calCount);
@@ -218,20 +219,25 @@ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor
 
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
 inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    const LocalTensor<uint8_t>& sharedTmpBuffer)
+    const LocalTensor<uint8_t>& sharedTmpBuffer, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     Erf<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
 }
 
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount)
+inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::ErfModel<T, config>(dstTensor, srcTensor, calCount);
 }
 
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor)
+inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     Erf<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize());
 }
 
@@ -249,8 +255,9 @@ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor
 /// Tanh(x), elementwise (adv_api/math/tanh.h): the sequence in the header comment.
 ASCENDC_CPU_TANH_TEMPLATE
 inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount)
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     // tanh_common_impl.h: 2 (half) or 1 (float) blocks of 32 float
     ascendc_cpu::CheckLibraryTmp<T>("Tanh", sharedTmpBuffer, 2 * 32 * 4, 1 * 32 * 4);
     ascendc_cpu::TanhModel<T, ASCENDC_CPU_TANH_ALGO>(dstTensor, srcTensor, calCount);
@@ -258,20 +265,25 @@ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTenso
 
 ASCENDC_CPU_TANH_TEMPLATE
 inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    const LocalTensor<uint8_t>& sharedTmpBuffer)
+    const LocalTensor<uint8_t>& sharedTmpBuffer, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     Tanh<ASCENDC_CPU_TANH_ARGS>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
 }
 
 ASCENDC_CPU_TANH_TEMPLATE
-inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount)
+inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::TanhModel<T, ASCENDC_CPU_TANH_ALGO>(dstTensor, srcTensor, calCount);
 }
 
 ASCENDC_CPU_TANH_TEMPLATE
-inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor)
+inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     Tanh<ASCENDC_CPU_TANH_ARGS>(dstTensor, srcTensor, srcTensor.GetSize());
 }
 

@@ -144,8 +144,10 @@ namespace AscendC {
 
 #define ASCENDC_CPU_MATH(Name, lane)                                                                     \
     template <typename T, bool isSetMask = true>                                                         \
-    inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)          \
+    inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,          \
+        ascendc_cpu::Site site = ascendc_cpu::Site())                                                    \
     {                                                                                                    \
+        ascendc_cpu::CallScope call(site);                                                               \
         ascendc_cpu::api::Check##Name<T>();                                                              \
         ascendc_cpu::Unary(#Name, dst, src, count, [](T a) { return lane(a); });                         \
     }
@@ -165,15 +167,19 @@ ASCENDC_CPU_MATH(Reciprocal, [](T a) { return ascendc_cpu::ArithDiv(T(1), a); })
 /// element types. `Log(dst, src)` takes all of src. Log2 and Log10 stay refused
 /// (ascendc_cpu_unmodelled.h).
 template <typename T, bool isReuseSource = false>
-inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount)
+inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     ascendc_cpu::api::CheckLn<T>();
     ascendc_cpu::Unary("Log", dstTensor, srcTensor, calCount, [](T a) { return ascendc_cpu::MathLn(a); });
 }
 
 template <typename T, bool isReuseSource = false>
-inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor)
+inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     Log<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());
 }
 

@@ -22,7 +22,7 @@
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
 //              [--instance I] [--keep-going] [--record-gm-reads] [--record-rules] [--ub-fill BYTE]
-//              [--verbose]
+//              [--auto-sync on|off] [--verbose]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
@@ -31,7 +31,11 @@
 //   the end; --record-gm-reads: a GM read past a tensor's end (into the 64 KiB of guard bytes,
 //   --ub-fill, kept after each) is reported once and the run goes on; --record-rules: that, and
 //   every broken rule the model can go on after (a misaligned or short UB operand inside the
-//   UB, a partial Compare repeat), reported once each; --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
+//   UB, a partial Compare repeat), reported once each; --auto-sync off: the kernel is taken as
+//   built with BiSheng's --cce-auto-sync=off, so two vector calls touching the same UB bytes (at
+//   least one writing) need a PipeBarrier<PIPE_V> between them on Atlas A2/A3 (ascendc_cpu_hb.h;
+//   a build for Ascend 950, whose hardware orders them, takes the option and checks nothing
+//   more); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
@@ -108,7 +112,7 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::fprintf(stderr,
         "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
-        "[--ub-fill BYTE] [--verbose] "
+        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
 }
@@ -322,6 +326,7 @@ struct Options {
     bool keepGoing = false;
     bool recordGmReads = false;
     bool recordRules = false;
+    bool autoSyncOff = false;
     int64_t instance = -1;
     bool haveKey = false;
     uint64_t key = 0;
@@ -386,6 +391,12 @@ Options Parse(int argc, char** argv)
         } else if (a == "--record-rules") {
             o.recordGmReads = true;
             o.recordRules = true;
+        } else if (a == "--auto-sync") {
+            const std::string v = value();
+            if (v != "on" && v != "off") {
+                UsageError("--auto-sync takes on or off, not '" + v + "'");
+            }
+            o.autoSyncOff = v == "off";
         } else if (a == "--instance") {
             o.instance = IntArg(a, value(), 0, 1 << 20);
         } else if (a == "--tiling-layout") {
@@ -615,6 +626,9 @@ int Main(int argc, char** argv)
     ascendc_cpu::Rt().keepGoing = o.keepGoing;
     ascendc_cpu::Rt().recordGmReads = o.recordGmReads;
     ascendc_cpu::Rt().recordRules = o.recordRules;
+#if !defined(ASCENDC_CPU_DAV_3510)
+    ascendc_cpu::Rt().vOrderChecked = o.autoSyncOff;
+#endif
     ascendc_cpu::ClearGm();
     // Readable fill bytes after each tensor: those the model reads past its end with
     // --record-gm-reads (kGmGuardBytes), else none beyond the tensor's last page.

@@ -62,6 +62,7 @@ func.func @hsg_f16(%grad: tensor<?xf16>, %x: tensor<?xf16>) -> tensor<?xf16> {
 // FAST-NEXT:        ascend.compare_scalar %[[LTM]], %[[XF]], 3.000000e+00 : f32, lt, %[[N]] :
 // FAST-NEXT:        ascend.pipe_barrier pipe_v
 // FAST-NEXT:        ascend.muls %[[XF]], %[[XF]], 0.333333343 : f32, %[[N]] :
+// FAST-NEXT:        ascend.pipe_barrier pipe_v
 // FAST-NEXT:        ascend.adds %[[XF]], %[[XF]], 5.000000e-01 : f32, %[[N]] :
 // FAST-NEXT:        ascend.pipe_barrier pipe_v
 // FAST-NEXT:        ascend.select %[[XF]], %[[GTM]], %[[XF]], 0.000000e+00 : f32, vsel_tensor_scalar_mode, %[[N]] :
@@ -135,6 +136,7 @@ func.func @hsg_f32(%grad: tensor<1000000xf32>, %x: tensor<1000000xf32>) -> tenso
 // SCALAR-NEXT:      ascend.compare_scalar %{{.*}}, %[[XF]], 3.000000e+00 : f32, lt,
 // SCALAR-NEXT:      ascend.pipe_barrier pipe_v
 // SCALAR-NEXT:      ascend.muls %[[S]], %[[XF]], 0.333333343 : f32
+// SCALAR-NEXT:      ascend.pipe_barrier pipe_v
 // SCALAR-NEXT:      ascend.adds %[[S]], %[[S]], 5.000000e-01 : f32
 // SCALAR-NEXT:      ascend.pipe_barrier pipe_v
 // SCALAR-NEXT:      ascend.select %[[S]], %{{.*}}, %[[S]], 0.000000e+00 : f32, vsel_tensor_scalar_mode,

@@ -117,6 +117,7 @@ func.func @chunk_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %o
 // CHECK-NEXT:      ascend.compare %[[LTM]], %[[XF]], %[[HI2]], lt, %[[CN]] : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
 // CHECK-NEXT:      ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.muls %[[S]], %[[XF]], 0.333333343 : f32, %[[CN]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK-NEXT:      ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.adds %[[S]], %[[S]], 5.000000e-01 : f32, %[[CN]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
 // CHECK-NEXT:      ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.select %[[S]], %[[GTM]], %[[S]], %[[ZERO2]], vsel_tensor_tensor_mode, %[[CN]] : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
@@ -241,6 +242,7 @@ func.func @chunk_f32(%g: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %o
 // CHECK-NEXT:      ascend.compare %{{.*}}, %[[XF]], %{{.*}}, lt, %[[CN]] :
 // CHECK-NEXT:      ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.muls %[[S]], %[[XF]], 0.333333343 : f32, %[[CN]] :
+// CHECK-NEXT:      ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.adds %[[S]], %[[S]], 5.000000e-01 : f32, %[[CN]] :
 // CHECK-NEXT:      ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.select %[[S]], %{{.*}}, %[[S]], %{{.*}}, vsel_tensor_tensor_mode, %[[CN]] :

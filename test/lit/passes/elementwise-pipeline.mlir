@@ -49,7 +49,8 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // BLOCK:           hsg.elementwise_chunk ins(%{{.*}}, %{{.*}} : memref<?xf32>, memref<?xf32>) outs(%{{.*}} : memref<?xf32>) slice [
 // BLOCK:             arith.maximumf
 // Mul into a temporary, Maxs with the constant as its scalar (in place), then Sub straight into
-// y; a barrier between dependent steps; both inputs read through their f32 views.
+// y; a barrier between dependent steps, and before the Mul, whose temporary the previous
+// chunk's Sub reads; both inputs read through their f32 views.
 // ASCEND-LABEL: func.func @scaled_relu_kernel_f32(
 // ASCEND:         %[[QA:.*]] = ascend.tque : !ascend.tque<vecin, 1>
 // ASCEND-NEXT:    %[[QB:.*]] = ascend.tque : !ascend.tque<vecin, 1>
@@ -59,6 +60,7 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // ASCEND:         scf.for
 // ASCEND:           %[[AV:.*]] = ascend.reinterpret_cast %{{.*}} : !ascend.local_tensor<f32, vecin> -> !ascend.local_tensor<f32, vecin>
 // ASCEND-NEXT:      %[[BV:.*]] = ascend.reinterpret_cast %{{.*}} : !ascend.local_tensor<f32, vecin> -> !ascend.local_tensor<f32, vecin>
+// ASCEND-NEXT:      ascend.pipe_barrier pipe_v
 // ASCEND-NEXT:      %[[P:.*]] = ascend.tbuf_get %[[PB]] : !ascend.tbuf<veccalc> -> !ascend.local_tensor<f32, veccalc>
 // ASCEND:           %[[N:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // ASCEND-NEXT:      ascend.mul %[[P]], %[[AV]], %[[BV]], %[[N]] :

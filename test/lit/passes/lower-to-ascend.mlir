@@ -59,6 +59,7 @@ func.func @hard_swish_grad_f16(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>) -> t
 // CHECK-NEXT:        ascend.compare %[[LTM]], %[[XF]], %[[HI]], lt, %[[CN]] :
 // CHECK-NEXT:        ascend.pipe_barrier pipe_v
 // CHECK-NEXT:        ascend.muls %[[S]], %[[XF]], 0.333333343 : f32, %[[CN]] :
+// CHECK-NEXT:        ascend.pipe_barrier pipe_v
 // CHECK-NEXT:        ascend.adds %[[S]], %[[S]], 5.000000e-01 : f32, %[[CN]] :
 // CHECK-NEXT:        ascend.pipe_barrier pipe_v
 // CHECK-NEXT:        ascend.select %[[S]], %[[GTM]], %[[S]], %[[ZERO]], vsel_tensor_tensor_mode, %[[CN]] :
@@ -89,6 +90,7 @@ func.func @hard_swish_grad_bf16(%grad: tensor<*xbf16>, %x: tensor<*xbf16>) -> te
 // CHECK:             ascend.cast %{{.*}}, %{{.*}}, cast_none, %{{.*}} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<bf16, vecin>
 // CHECK-NEXT:        ascend.cast %{{.*}}, %{{.*}}, cast_none, %{{.*}} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<bf16, vecin>
 // CHECK:             ascend.muls %{{.*}}, %{{.*}}, 0.333333343 : f32,
+// CHECK-NEXT:             ascend.pipe_barrier pipe_v
 // CHECK-NEXT:        ascend.adds %{{.*}}, %{{.*}}, 5.000000e-01 : f32,
 // CHECK:             ascend.cast %{{.*}}, %{{.*}}, cast_rint, %{{.*}} : !ascend.local_tensor<bf16, vecout>, !ascend.local_tensor<f32, veccalc>
 // FOLD-LABEL:  func.func @hard_swish_grad_bf16(

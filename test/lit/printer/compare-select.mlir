@@ -16,6 +16,7 @@ func.func @hsg(%grad: tensor<?xf32>, %x: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:          AscendC::Compare(lessMask, xFp32, upperLocal, AscendC::CMPMODE::LT, computeNum);
 // CHECK-NEXT:          AscendC::PipeBarrier<PIPE_V>();
 // CHECK-NEXT:          AscendC::Muls(slopeLocal, xFp32, 0.333333343f, computeNum);
+// CHECK-NEXT:          AscendC::PipeBarrier<PIPE_V>();
 // CHECK-NEXT:          AscendC::Adds(slopeLocal, slopeLocal, 0.5f, computeNum);
 // CHECK-NEXT:          AscendC::PipeBarrier<PIPE_V>();
 // CHECK-NEXT:          AscendC::Select(slopeLocal, greaterMask, slopeLocal, zeroLocal,
