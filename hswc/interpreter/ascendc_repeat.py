@@ -127,16 +127,17 @@ def overlap(api: str, dst: np.ndarray, dst_lanes: np.ndarray | None, src: np.nda
     later = s_rep[where] > f_rep[i]
     partial = (s_rep[where] == f_rep[i]) & (
         (s_lane[where] != f_lane[i]) | (s_start[where] != f_start[i]) | (dst_lanes is None))
-    if partial.any():
-        j = int(np.argmax(partial))
-        raise ApiError(f"{api}: dst and {src_name} overlap partially in repeat "
-                       f"{int(s_rep[where][j])} (UB byte {int(s_byte[where][j])}): within a "
-                       "repeat they must be the same lanes or disjoint (通用地址重叠约束)")
-    if later.any() and not allowed_later:
-        j = int(np.argmax(later))
-        raise ApiError(f"{api}: {src_name} of repeat {int(s_rep[where][j])} reads UB byte "
-                       f"{int(s_byte[where][j])}, which dst of repeat {int(f_rep[i][j])} wrote "
-                       "(a later repeat may not read an earlier one's dst: 通用地址重叠约束)")
+    bad = partial | (later & (not allowed_later))
+    if bad.any():  # the first in the source's order of repeats, lanes and bytes
+        j = int(np.argmax(bad))
+        rep, byte = int(s_rep[where][j]), int(s_byte[where][j])
+        if partial[j]:
+            raise ApiError(f"{api}: dst and {src_name} overlap partially in repeat {rep} (UB "
+                           f"byte {byte}): within a repeat they must be the same lanes or "
+                           "disjoint (通用地址重叠约束)")
+        raise ApiError(f"{api}: {src_name} of repeat {rep} reads UB byte {byte}, which dst of "
+                       f"repeat {int(f_rep[i][j])} wrote (a later repeat may not read an "
+                       "earlier one's dst: 通用地址重叠约束)")
     return bool(later.any())
 
 

@@ -372,7 +372,7 @@ inline bool Nothing(const char* api, uint8_t repeatTime, const std::vector<bool>
     }
     if (!level0::Any(on)) {
         if (kDav3510) {
-            Fail(api, "a mask that enables no lane is not modelled on Ascend 950 (the docs do not promise a NOP there)");
+            Fail(api, "a mask of 0 lanes is not modelled on Ascend 950 (the docs do not promise a NOP there)");
         }
         return true;
     }
@@ -615,8 +615,9 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
         for (uint32_t i = 0; i < n; ++i) {
             values[i] = ascendc_cpu::Load<T>(src.cpu_.ptr + uint64_t{i} * sizeof(T));
         }
-        for (uint32_t i = 0; i < n; ++i) {  // in order: a later block written twice wins
-            uint8_t* at = dst.cpu_.ptr + spansD[i].first;
+        for (uint32_t i = 0; i < n; ++i) {  // in order: a block written twice keeps the later value
+            const uint64_t block = uint64_t{i / 8} * repeatParams.dstRepStride + uint64_t{i % 8} * repeatParams.dstBlkStride;
+            uint8_t* at = dst.cpu_.ptr + block * ascendc_cpu::kUbBlockBytes;
             for (uint32_t e = 0; e < perBlock; ++e) {
                 ascendc_cpu::Store<T>(at + uint64_t{e} * sizeof(T), values[i]);
             }
