@@ -18,6 +18,7 @@ from hswc.backend.expressions import ADDITIVE, POSTFIX, UNARY, Expr, ExprRule
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend import GlobalTensorType, LocalTensorType
+from hswc.dialects.ascend_repeat import BINARY_STRIDES
 
 Rule = Callable[[CppContext, Operation], None]
 Arg = Callable[[CppContext, Operation], str]
@@ -99,6 +100,66 @@ VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
 def _vector_call(ctx: CppContext, op: Operation) -> None:
     api, args = VECTOR_CALLS[type(op)]  # type: ignore[index]
     ctx.writer.call(f"AscendC::{api}", [arg(ctx, op) for arg in args])
+
+
+# endregion
+# region the reductions and the mask/repeat calls
+
+
+def stride(name: str) -> Arg:
+    """A stride property, as the integer literal it is."""
+    return lambda ctx, op: str(op.properties[name].value.data)  # type: ignore[attr-defined]
+
+
+def params(struct: str, names: tuple[str, ...]) -> Arg:
+    """`AscendC::BinaryRepeatParams(1, 1, 0, 8, 8, 1)`: a parameter struct of stride literals,
+    in its constructor's order."""
+    return lambda ctx, op: f"AscendC::{struct}({', '.join(stride(n)(ctx, op) for n in names)})"
+
+
+REDUCE_CALLS: dict[type[Operation], tuple[Arg, ...]] = {
+    ascend.ReduceSumOp: (operand("dst"), operand("src"), operand("work"), operand("count")),
+    ascend.ReduceMaxOp: (operand("dst"), operand("src"), operand("work"), operand("count"),
+                         lambda ctx, op: "false"),
+    ascend.ReduceMinOp: (operand("dst"), operand("src"), operand("work"), operand("count"),
+                         lambda ctx, op: "false"),
+}
+"""AscendC::ReduceSum(dst, src, sharedTmpBuffer, count), ReduceMax / ReduceMin(..., count,
+calIndex = false)."""
+
+_WHOLE: tuple[Arg, ...] = (operand("dst"), operand("src"), operand("mask"), operand("repeat"),
+                           stride("dst_rep_stride"), stride("src_blk_stride"),
+                           stride("src_rep_stride"))
+_VALUE_ONLY: Arg = lambda ctx, op: "AscendC::ReduceOrder::ORDER_ONLY_VALUE"  # noqa: E731
+_BINARY_REPEAT: tuple[Arg, ...] = (operand("dst"), operand("src0"), operand("src1"),
+                                   operand("mask"), operand("repeat"),
+                                   params("BinaryRepeatParams", BINARY_STRIDES))
+
+REPEAT_CALLS: dict[type[Operation], tuple[Arg, ...]] = {
+    **dict.fromkeys(ascend.BINARY_REPEAT_OPS, _BINARY_REPEAT),
+    ascend.WholeReduceSumOp: _WHOLE,
+    ascend.WholeReduceMaxOp: (*_WHOLE, _VALUE_ONLY),
+    ascend.WholeReduceMinOp: (*_WHOLE, _VALUE_ONLY),
+    ascend.BrcbOp: (operand("dst"), operand("src"), operand("repeat"),
+                    params("BrcbRepeatParams", ("dst_blk_stride", "dst_rep_stride"))),
+}
+"""AscendC::<call>(args...) of each mask/repeat call: the level-0 binary forms with
+BinaryRepeatParams, WholeReduceSum(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+srcRepStride) (WholeReduceMax / Min with ReduceOrder::ORDER_ONLY_VALUE), Brcb with
+BrcbRepeatParams(dstBlkStride, dstRepStride)."""
+
+
+def _reduction_call(ctx: CppContext, op: Operation) -> None:
+    assert isinstance(op, ascend.ReduceCountOp | ascend.RepeatOp)
+    args = REDUCE_CALLS.get(type(op)) or REPEAT_CALLS[type(op)]
+    ctx.writer.call(f"AscendC::{ascend.api_name(op)}", [arg(ctx, op) for arg in args])
+
+
+def _flag(ctx: CppContext, op: Operation) -> None:
+    """`AscendC::SetFlag<AscendC::HardEvent::V_S>(0);` and WaitFlag alike."""
+    assert isinstance(op, ascend.FlagOp)
+    call = "SetFlag" if isinstance(op, ascend.SetFlagOp) else "WaitFlag"
+    ctx.writer.line(f"AscendC::{call}<{enum_cpp('HardEvent', op.event.data)}>({op.id});")
 
 
 # endregion
@@ -233,6 +294,9 @@ def _set_value(ctx: CppContext, op: Operation) -> None:
 
 RULES: dict[type[Operation], Rule] = {
     **dict.fromkeys(VECTOR_CALLS, _vector_call),
+    **dict.fromkeys((*REDUCE_CALLS, *REPEAT_CALLS), _reduction_call),
+    ascend.SetFlagOp: _flag,
+    ascend.WaitFlagOp: _flag,
     **dict.fromkeys(CORE_QUERIES, _core_query),
     ascend.SetGlobalBufferOp: _set_global_buffer,
     ascend.TPipeOp: _declaration,

@@ -32,6 +32,7 @@ from hswc.dialects.ascend import (
     EnQueOp,
     GlobalTensorType,
     LocalTensorType,
+    RepeatOp,
     TBufOp,
     TPipeOp,
     TPosition,
@@ -138,7 +139,7 @@ def _stage_kind(ops: list[Operation]) -> str:
                 kinds.add("CopyIn")
             else:
                 kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
-        elif isinstance(op, VectorOp):
+        elif isinstance(op, VectorOp | RepeatOp):
             kinds.add("CopyIn" if isinstance(op, DuplicateOp) and _fills_input(op)
                       else "Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"

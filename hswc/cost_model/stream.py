@@ -26,6 +26,18 @@ work on one of three pipes or into a synchronisation between them:
   pipe). A loop whose body is only index arithmetic and scalar accesses is timed from its trip
   count, not walked element by element.
   PipeBarrier<PIPE_V>: a drain on V.
+- The reductions (count form: ReduceSum, ReduceMax, ReduceMin): work on V of the steps their
+  implementation on the SoC family issues (hswc.reduce_semantics.vector_passes: A2/A3 ReduceSum
+  one vcadd over every repeat; ReduceMax / Min a vcmax per level; Ascend 950 one VF pass per
+  level), each step `instructions` issues and its repeats, and a drain (`pipe_barrier_cycles`)
+  for each time the implementation waits for V so the scalar unit can read its result.
+- The mask/repeat calls (the level-0 binary arithmetic, WholeReduceSum / Max / Min, Brcb): one
+  instruction of `repeat` repeats, each repeat one `cycles_per_repeat` whatever its mask and
+  strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does; UB bank
+  conflicts are not modelled).
+- SetFlag / WaitFlag<A_B>: a Signal on A's stream, a Wait on B's; the scalar unit is no stream
+  of its own: a wait on S (V_S, MTE2_S, MTE3_S) holds every pipe (the scalar unit stops issuing
+  until it returns), a signal from S (S_V, ...) is there at once (program order).
 - TQue operations, as AscendC implements them with hardware events: for a VECIN queue MTE2
   produces and V consumes, for a VECOUT queue V produces and MTE3 consumes. EnQue is a signal
   on the producer after what it issued so far, DeQue a wait on the consumer; FreeTensor is a
@@ -52,6 +64,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES
 from hswc.platform import UB_BLOCK_BYTES, CostFigures
+from hswc.reduce_semantics import vector_passes
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
 PIPES = (MTE2, VECTOR, MTE3)
@@ -205,8 +218,10 @@ class KernelWalker:
     """Runs the kernel's control flow for one core and records its pipes' streams."""
 
     def __init__(self, kernel: func.FuncOp, block_idx: int, block_num: int,
-                 args: dict[SSAValue, object], figures: CostFigures):
+                 args: dict[SSAValue, object], figures: CostFigures, family: str = "dav_c220"):
         self.kernel = kernel
+        self.family = family
+        """The SoC's API family (hswc.soc_api): which implementation of a library call runs."""
         self.block_idx = block_idx
         self.block_num = block_num
         self.env: dict[SSAValue, object] = dict(args)
@@ -217,6 +232,8 @@ class KernelWalker:
         self._tokens = 0
         self._vector_facts: dict[Operation, tuple[int, str, SSAValue]] = {}
         self._values: dict[Operation, tuple[SSAValue, ...]] = {}
+        self._flags: dict[tuple[ascend.HardEvent, int], int] = {}
+        """SetFlag tokens not yet waited for."""
 
     # region helpers
 
@@ -487,6 +504,51 @@ class KernelWalker:
         cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat
         self.emit(VECTOR, Work(VECTOR, "data_copy", self.chunk, cycles, 0, repeats, 1))
 
+    def reduce_count(self, op: ascend.ReduceCountOp) -> None:
+        """ReduceSum / ReduceMax / ReduceMin: the steps its implementation issues (module
+        docstring)."""
+        lane = lane_bytes(op)
+        count = self.int(op.count)
+        if count <= 0:
+            return
+        steps, waits = vector_passes(count, op.KIND, self.family, lane)
+        f = self.figures
+        for instructions, repeats in steps:
+            cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
+            self.emit(VECTOR, Work(VECTOR, op.name.removeprefix("ascend."), self.chunk, cycles,
+                                   0, repeats, instructions))
+        for _ in range(waits):
+            self.emit(VECTOR, Work(VECTOR, "v_s_wait", self.chunk, f.pipe_barrier_cycles))
+
+    def repeat_call(self, op: ascend.RepeatOp) -> None:
+        """A mask/repeat call: one instruction of `repeat` repeats."""
+        repeats = max(self.int(op.repeat), 0)
+        f = self.figures
+        cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat if repeats else 0
+        if cycles:
+            self.emit(VECTOR, Work(VECTOR, op.name.removeprefix("ascend."), self.chunk, cycles, 0,
+                                   repeats, 1))
+
+    def flag(self, op: ascend.FlagOp) -> None:
+        """SetFlag / WaitFlag as a signal and a wait between pipes (module docstring)."""
+        source, target = op.event.data.pipes
+        key = (op.event.data, op.id)
+        if isinstance(op, ascend.SetFlagOp):
+            token = self.token()
+            self._flags[key] = token
+            if source in PIPES:
+                self.emit(source, Signal(token))
+            return
+        token = self._flags.pop(key, 0)
+        if not token:
+            raise CostModelError(op, "waits for a flag that no SetFlag set: the kernel would "
+                                     "wait for ever")
+        if source not in PIPES:
+            return  # the scalar unit signalled in program order: nothing to wait for
+        for pipe in (PIPES if target == "S" else (target,)):
+            if pipe != source:
+                self.emit(pipe, Wait(token))
+
     def barrier(self, op: ascend.PipeBarrierOp) -> None:
         which = op.pipe.data
         if which == ascend.Pipe.PIPE_V:
@@ -517,7 +579,10 @@ _BY_CLASS: tuple[tuple[type | UnionType, Callable[..., None]], ...] = (
     (scf.ForOp, KernelWalker.loop),
     (ascend.GlobalGetValueOp | ascend.SetValueOp | ascend.LocalGetValueOp,
      KernelWalker.scalar_access),
+    (ascend.ReduceCountOp, KernelWalker.reduce_count),
     (ascend.VectorOp, KernelWalker.vector),
+    (ascend.RepeatOp, KernelWalker.repeat_call),
+    (ascend.FlagOp, KernelWalker.flag),
     (ascend.DataCopyPadOp | ascend.DataCopyOp, KernelWalker.copy),
     (ascend.AllocTensorOp, KernelWalker.alloc_tensor),
     (ascend.EnQueOp, KernelWalker.enque),
@@ -555,19 +620,20 @@ def _handler(cls: type[Operation]) -> Handler:
 
 
 def core_program(kernel: func.FuncOp, block_idx: int, block_num: int, tiling: tuple[int, ...],
-                 figures: CostFigures) -> CoreProgram:
+                 figures: CostFigures, family: str = "dav_c220") -> CoreProgram:
     """The streams of core `block_idx` for a launch with the given tiling values.
 
     The kernel's GM arguments (grad, x, y) carry no numbers; its index arguments get
     `tiling` (totalNum, blockFactor, ubFactor) in order; its f32 scalars are not needed (vector
-    calls take as long whatever their scalar).
+    calls take as long whatever their scalar). `family` is the SoC's API family (a library
+    call's implementation, so its instructions, may differ between them).
     """
     index_args = [a for a in kernel.body.block.args if isinstance(a.type, IndexType)]
     if len(index_args) != len(tiling):
         raise CostModelError(kernel, f"takes {len(index_args)} index arguments; the tiling has "
                                      f"{len(tiling)} values")
     args: dict[SSAValue, object] = dict(zip(index_args, tiling, strict=True))
-    return KernelWalker(kernel, block_idx, block_num, args, figures).run()
+    return KernelWalker(kernel, block_idx, block_num, args, figures, family).run()
 
 
 def evaluate_function(fn: func.FuncOp, args: list[int], figures: CostFigures) -> list[int]:

@@ -2,8 +2,8 @@
 
 TPipe, TQue<position, depth>, TBuf<position>, GlobalTensor<T> and LocalTensor<T> (with the
 TPosition of the buffer it lives in; compare masks are LocalTensor<uint8_t>, combined bitwise
-as LocalTensor<uint16_t>), and CMPMODE, SELMODE, RoundMode, TPosition and pipe_t as enum
-attributes.
+as LocalTensor<uint16_t>), and CMPMODE, SELMODE, RoundMode, TPosition, pipe_t and HardEvent as
+enum attributes.
 """
 
 from __future__ import annotations
@@ -81,6 +81,31 @@ class Pipe(StrEnum):
     PIPE_ALL = "pipe_all"
 
 
+class HardEvent(StrEnum):
+    """AscendC::HardEvent: the pipe pair a SetFlag / WaitFlag orders, producer first (the
+    vector core's pipes: MTE2 copies in, V computes, MTE3 copies out, S is the scalar unit)."""
+
+    MTE2_V = "mte2_v"
+    V_MTE2 = "v_mte2"
+    MTE3_V = "mte3_v"
+    V_MTE3 = "v_mte3"
+    MTE2_MTE3 = "mte2_mte3"
+    MTE3_MTE2 = "mte3_mte2"
+    V_V = "v_v"
+    S_V = "s_v"
+    V_S = "v_s"
+    S_MTE2 = "s_mte2"
+    MTE2_S = "mte2_s"
+    S_MTE3 = "s_mte3"
+    MTE3_S = "mte3_s"
+
+    @property
+    def pipes(self) -> tuple[str, str]:
+        """(the signalling pipe, the waiting pipe): V_S -> ("V", "S")."""
+        first, second = self.value.upper().split("_")
+        return first, second
+
+
 @irdl_attr_definition
 class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
     name = "ascend.tposition"
@@ -104,6 +129,11 @@ class RoundModeAttr(EnumAttribute[RoundMode], SpacedOpaqueSyntaxAttribute):
 @irdl_attr_definition
 class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
     name = "ascend.pipe"
+
+
+@irdl_attr_definition
+class HardEventAttr(EnumAttribute[HardEvent], SpacedOpaqueSyntaxAttribute):
+    name = "ascend.hard_event"
 
 
 UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)

@@ -10,12 +10,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.ascend_types import BITWISE_ELEMENT_TYPES, HALF_FLOAT, LocalTensorType
-from hswc.soc_api import tables
+from hswc.soc_api import any_soc_types, tables
 
 
 @dataclass(frozen=True)
@@ -44,13 +52,37 @@ def soc_float_elements(call: str) -> Elements:
     names = [_CPP_NAMES[t] for t in exact]
     words = " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
     return Elements(words, kinds=tuple(_FLOAT_KINDS[t] for t in exact))
+_IR_KINDS: dict[str, Attribute | type[Attribute]] = {
+    **_FLOAT_KINDS, "i16": IntegerType(16), "ui16": IntegerType(16, Signedness.UNSIGNED),
+    "i32": IntegerType(32), "ui32": IntegerType(32, Signedness.UNSIGNED)}
+_IR_CPP = {**_CPP_NAMES, "i16": "int16_t", "ui16": "uint16_t", "i32": "int32_t",
+           "ui32": "uint32_t"}
+
+
+def soc_elements(call: str) -> Elements:
+    """Every element type some SoC's `call` takes (hswc.soc_api), floats and integers: what an
+    op of a call that never rounds (Brcb, a copy) may hold."""
+    names = [t for t in any_soc_types(call) if t in _IR_KINDS]
+    kinds: list[type[Attribute]] = []
+    types: list[Attribute] = []
+    for name in names:
+        kind = _IR_KINDS[name]
+        if isinstance(kind, Attribute):
+            types.append(kind)
+        else:
+            kinds.append(kind)
+    return Elements(", ".join(_IR_CPP[t] for t in names), kinds=tuple(kinds), types=tuple(types))
+
+
 INT16 = Elements("uint16_t (ui16) or int16_t (i16)", types=BITWISE_ELEMENT_TYPES)
 """What And, Or and Not take."""
 
 
 def api_name(op: Operation) -> str:
-    """The AscendC call an op models, as AscendC spells it: CompareScalarOp -> CompareScalar."""
-    return type(op).__name__.removesuffix("Op")
+    """The AscendC call an op models, as AscendC spells it: CompareScalarOp -> CompareScalar;
+    an op class may name it as its ClassVar CALL (AddRepeatOp, the mask/repeat form: Add)."""
+    call = getattr(type(op), "CALL", None)
+    return call if isinstance(call, str) else type(op).__name__.removesuffix("Op")
 
 
 def local(op: Operation, name: str) -> LocalTensorType:

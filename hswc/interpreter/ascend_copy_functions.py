@@ -122,6 +122,10 @@ class AscendCopyFunctions(MachineFunctions):
             ub = batch.ub_rows(rows)
             (to_ub if inbound else to_gm)(ub_view(ub, tensor), gm, pos, amount_)
             batch.write_back(rows, ub)
+            if inbound:  # MTE2 writes whole 32-byte blocks (DataCopyPad pads the last one)
+                end = tensor.addr + -(-n * item // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+                batch.scalar_order.write("MTE2", tensor.addr, min(end, tensor.addr +
+                                                                  tensor.nbytes), api_name)
             self.machine.emit(op, rows, n, n * item)
 
         # A GlobalTensor that differs between cores as a whole (not just in its offsets, which

@@ -1,4 +1,5 @@
-"""The kernel-structure half of the ascend dialect: block index, GM windows, TPipe/TQue/TBuf.
+"""The kernel-structure half of the ascend dialect: block index, GM windows, TPipe/TQue/TBuf,
+PipeBarrier and SetFlag / WaitFlag.
 
 Queue and buffer ops change the per-core `KernelState` (hswc.interpreter.core_state), which
 checks InitBuffer capacity and alignment, queue depth (AllocTensor on a full queue, DeQue on an
@@ -13,6 +14,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
+from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
@@ -174,8 +176,33 @@ class AscendFunctions(MachineFunctions):
     def run_pipe_barrier(self, interpreter: Interpreter, op: ascend.PipeBarrierOp,
                          args: PythonValues) -> PythonValues:
         # The interpreter runs every call to completion in order: a barrier has nothing to wait
-        # for. It is reported so a cost model can see it.
-        self.machine.emit(op, self.machine.kernel(op)[1])
+        # for but the scalar unit's view of the UB (PIPE_ALL orders every pipe before it). It
+        # is reported so a cost model can see it.
+        batch, rows = self.machine.kernel(op)
+        if op.pipe.data == ascend.Pipe.PIPE_ALL:
+            batch.scalar_order.order_all()
+        self.machine.emit(op, rows)
+        return ()
+
+    @impl(ascend.SetFlagOp)
+    def run_set_flag(self, interpreter: Interpreter, op: ascend.SetFlagOp,
+                     args: PythonValues) -> PythonValues:
+        return self._flag(op, True)
+
+    @impl(ascend.WaitFlagOp)
+    def run_wait_flag(self, interpreter: Interpreter, op: ascend.WaitFlagOp,
+                      args: PythonValues) -> PythonValues:
+        return self._flag(op, False)
+
+    def _flag(self, op: ascend.FlagOp, set_: bool) -> PythonValues:
+        """SetFlag / WaitFlag: the batch's flags (hswc.interpreter.scalar_order)."""
+        batch, rows = self.machine.kernel(op)
+        order = batch.scalar_order
+        try:
+            (order.set_flag if set_ else order.wait_flag)(op.event.data, op.id)
+        except RuleError as error:
+            raise OpError(op, str(error)) from None
+        self.machine.emit(op, rows)
         return ()
 
     def _stateful(self, op: Operation, operands: tuple[Any, ...], call: Any,

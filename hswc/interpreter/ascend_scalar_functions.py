@@ -3,7 +3,9 @@
 GetValue reads one element of GM per active core at the GlobalTensor's position plus the
 offset, which must lie inside the window SetGlobalBuffer gave it; SetValue stores one element
 per active core into a live LocalTensor, at an index inside the tensor. The values may differ
-from core to core (a `Varying` of the element dtype).
+from core to core (a `Varying` of the element dtype). A LocalTensor::GetValue of UB bytes the
+vector unit or a GM -> UB copy wrote must come after a SetFlag / WaitFlag<V_S> (MTE2_S) or a
+PipeBarrier<PIPE_ALL> (hswc.interpreter.scalar_order).
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class AscendScalarFunctions(MachineFunctions):
         def body(batch: CoreBatch, rows: Rows, operands: tuple[Any, ...],
                  st: KernelState) -> None:
             local, i = _ub_element(operands, st, "GetValue")
+            at = local.addr + i * local.dtype.itemsize
+            batch.scalar_order.read(at, at + local.dtype.itemsize, "GetValue")
             values[rows.index] = ub_view(batch.ub_rows(rows), local)[:, i]
             self.machine.emit(op, rows)
 

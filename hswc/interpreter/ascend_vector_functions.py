@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 
 from hswc import soc_api
 from hswc.diagnostics import OpError
@@ -21,7 +22,7 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.ascend_verify import api_name, local
 from hswc.interpreter import ascendc_api as api
 from hswc.interpreter.ascendc_checks import Scalar
-from hswc.interpreter.machine import MachineFunctions
+from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.on_cores import UbCall, on_ub_tensors
 from hswc.interpreter.values import Varying, uniform_on
 
@@ -68,6 +69,25 @@ SCALAR_CALLS: dict[type[ascend.VectorOp], WithScalar] = {
 """call(dst, src, scalar, count) of each tensor-scalar instruction."""
 
 
+def check_api_table(machine: Machine, op: Operation) -> None:
+    """An OpError unless the SoC the run models (hswc.soc_api's table of its family) takes the
+    op's call on its element type with an exactly specified result."""
+    call = api_name(op)
+    table = soc_api.table(machine.platform.api)
+    if not table.types(call):
+        return  # not in the table: Cast and the copies check their own rules
+    operand = "src0" if call.startswith("Compare") else "dst"
+    elem = element_type_name(local(op, operand).element_type)
+    if table.exact(call, elem):
+        return
+    soc = f"{table.soc_words} ({machine.platform.name})"
+    if table.takes(call, elem):
+        raise OpError(op, f"{call} on {elem}: its result on {soc} is not exactly specified "
+                      f"(no documented {elem} rounding)")
+    raise OpError(op, f"{call} on {elem}: {soc} has no such call (it takes "
+                  f"{table.words(call)})")
+
+
 @register_impls
 class AscendVectorFunctions(MachineFunctions):
     """Every vector instruction: the elementwise families, Duplicate, Compare, CompareScalar
@@ -82,20 +102,7 @@ class AscendVectorFunctions(MachineFunctions):
         return ()
 
     def _check_table(self, op: ascend.VectorOp) -> None:
-        call = api_name(op)
-        table = soc_api.table(self.machine.platform.api)
-        if not table.types(call):
-            return  # not in the table: Cast and the copies check their own rules
-        operand = "src0" if call.startswith("Compare") else "dst"
-        elem = element_type_name(local(op, operand).element_type)
-        if table.exact(call, elem):
-            return
-        soc = f"{table.soc_words} ({self.machine.platform.name})"
-        if table.takes(call, elem):
-            raise OpError(op, f"{call} on {elem}: its result on {soc} is not exactly specified "
-                          f"(no documented {elem} rounding)")
-        raise OpError(op, f"{call} on {elem}: {soc} has no such call (it takes "
-                      f"{table.words(call)})")
+        check_api_table(self.machine, op)
 
     def _scalar(self, op: ascend.ScalarSourceOp,
                 args: PythonValues) -> tuple[Scalar, PythonValues]:

@@ -225,6 +225,18 @@ def ieee_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _MINIMUM(a, b)
 
 
+_ROUNDED: Final = {"add": _Rounded(np.add), "sub": _Rounded(np.subtract),
+                   "mul": _Rounded(np.multiply), "div": _Rounded(np.divide)}
+
+LANE_OPS: Final[dict[str, Compute]] = {
+    **_ROUNDED, "max": _MAXIMUM, "min": _MINIMUM,
+}
+"""Each two-operand lane operation by name, over numpy arrays of half or float (bfloat16 for
+add, sub, mul, max, min): what the level-2 Add, Sub, Mul, Div, Max and Min compute per element,
+for the calls that combine lanes in another arrangement (the level-0 forms, the reductions:
+hswc.interpreter.ascendc_reduce, ascendc_repeat). `a` is the first operand."""
+
+
 def _abs(a: np.ndarray, _: np.ndarray) -> np.ndarray:
     view, magnitude, _quiet = _BITS[a.dtype]
     return (a.view(view) & view(magnitude)).view(a.dtype)
@@ -244,7 +256,7 @@ def _not(a: np.ndarray, _: np.ndarray) -> np.ndarray:
 
 def add(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:
     """Add(dst, src0, src1, count): dst[i] = src0[i] + src1[i], rounded once."""
-    _apply("Add", bf16_in_float_dtype, _Rounded(np.add), dst, count, {"src0": src0, "src1": src1})
+    _apply("Add", bf16_in_float_dtype, _ROUNDED["add"], dst, count, {"src0": src0, "src1": src1})
 
 
 def sub(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray, count: int) -> None:

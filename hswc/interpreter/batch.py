@@ -5,9 +5,11 @@ filled with a garbage pattern at the start, since real UB is not zeroed between 
 kernel that lets stale lanes reach GM must be caught. LocalTensors are typed views of a row
 range, so one vector instruction runs as one numpy call over all the rows it applies to.
 
-The cores' TPipe bookkeeping (`KernelState`) is shared by groups of rows that agree: one group
-for the whole batch until control flow makes some cores allocate, enqueue or free while others
-do not; then the group splits (copy on write) and each part goes on separately.
+The UB writes the scalar unit must be ordered after before it reads them (GetValue) are
+tracked for the whole batch (`scalar_order`). The cores' TPipe bookkeeping (`KernelState`) is
+shared by groups of rows that agree: one group for the whole batch until control flow makes
+some cores allocate, enqueue or free while others do not; then the group splits (copy on write)
+and each part goes on separately.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 
 from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.limits import check_memory
+from hswc.interpreter.scalar_order import ScalarOrder
 from hswc.interpreter.values import Rows
 
 GARBAGE = np.frombuffer(bytes((i * 113 + 0x5B) % 256 for i in range(256)), dtype=np.uint8)
@@ -40,6 +43,8 @@ class CoreBatch:
         self.groups: list[tuple[np.ndarray, KernelState]] = [
             (np.ones(self.size, dtype=bool), KernelState(ub_size))
         ]
+        self.scalar_order = ScalarOrder(ub_size)
+        """What the scalar unit may read (hswc.interpreter.scalar_order), for every core."""
 
     @property
     def arena(self) -> np.ndarray:

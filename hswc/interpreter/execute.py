@@ -13,6 +13,7 @@ from xdsl.traits import SymbolTable
 from hswc.interpreter.arith_functions import ArithFunctions
 from hswc.interpreter.ascend_copy_functions import AscendCopyFunctions
 from hswc.interpreter.ascend_functions import AscendFunctions
+from hswc.interpreter.ascend_reduce_functions import AscendReduceFunctions
 from hswc.interpreter.ascend_scalar_functions import AscendScalarFunctions
 from hswc.interpreter.ascend_vector_functions import AscendVectorFunctions
 from hswc.interpreter.func_functions import CfFunctions, FuncFunctions
@@ -34,6 +35,7 @@ FUNCTIONS = (
     AscendVectorFunctions,
     AscendCopyFunctions,
     AscendScalarFunctions,
+    AscendReduceFunctions,
 )
 
 

@@ -66,6 +66,9 @@ def on_ub_tensors(machine: Machine, op: Operation, args: Sequence[Any], call: Ub
         ub = batch.ub_rows(rows)
         call([ub_view(ub, t) for t in local], n)
         batch.write_back(rows, ub)
+        dst = local[0]  # every such call's first tensor is the one it writes
+        batch.scalar_order.write("V", dst.addr, dst.addr + min(n * dst.dtype.itemsize,
+                                                               dst.nbytes), api_name)
         machine.emit(op, rows, n, n * local[0].dtype.itemsize)
 
     on_cores(machine, op, (*tensors, count), False, body)
@@ -77,10 +80,11 @@ def _cores(batch: CoreBatch, rows: Rows) -> str:
     return f"core{'s' if len(cores) > 1 else ''} {text}"
 
 
-def ub_view(ub: np.ndarray, tensor: LocalTensor) -> np.ndarray:
-    """The tensor's bytes in each row of `ub`, as its dtype: shape (rows, elements)."""
-    if tensor.addr % UB_BLOCK_BYTES:
-        raise RuleError(f"UB address {tensor.addr} is not {UB_BLOCK_BYTES}-byte aligned")
+def ub_view(ub: np.ndarray, tensor: LocalTensor, align: int = UB_BLOCK_BYTES) -> np.ndarray:
+    """The tensor's bytes in each row of `ub`, as its dtype: shape (rows, elements). Its
+    address must be `align`-aligned (32 bytes for most operands)."""
+    if tensor.addr % align:
+        raise RuleError(f"UB address {tensor.addr} is not {align}-byte aligned")
     if tensor.addr < 0 or tensor.addr + tensor.nbytes > ub.shape[1]:
         raise RuleError(f"UB bytes [{tensor.addr}, {tensor.addr + tensor.nbytes}) are outside "
                         f"the {ub.shape[1]}-byte UB")

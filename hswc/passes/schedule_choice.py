@@ -124,8 +124,8 @@ def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
     for b in range(tiling.used_core_num):
         groups.setdefault(core_slice(tiling, b).length, []).append(b)
     values = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
-    classes = [CoreClass(core_program(kernel, cores[0], tiling.used_core_num, values, figures),
-                         cores) for cores in groups.values()]
+    classes = [CoreClass(core_program(kernel, cores[0], tiling.used_core_num, values, figures,
+                                      platform.api), cores) for cores in groups.values()]
     report = Report(plan.dtype, elements, platform, figures, tiling, "", simulate(classes, figures),
                     "")
     return report.total_time

@@ -144,8 +144,8 @@ def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int
     return Tiling(*values)
 
 
-def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
-                  ) -> list[CoreClass]:
+def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures,
+                  family: str = "dav_c220") -> list[CoreClass]:
     """Cores grouped by the length of their slice; each group's stream is read from the IR for
     its first core and checked equal for its last."""
     groups: dict[int, list[int]] = {}
@@ -155,13 +155,13 @@ def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
     classes = []
     for cores in groups.values():
         program: CoreProgram = core_program(kernel, cores[0], tiling.used_core_num, values,
-                                            figures)
+                                            figures, family)
         if len(cores) > 1:
-            last = core_program(kernel, cores[-1], tiling.used_core_num, values, figures)
+            last = core_program(kernel, cores[-1], tiling.used_core_num, values, figures, family)
             if last.signature() != program.signature():
                 # Not expected for these kernels; model every core on its own then.
                 classes += [CoreClass(core_program(kernel, b, tiling.used_core_num, values,
-                                                   figures), [b]) for b in cores]
+                                                   figures, family), [b]) for b in cores]
                 continue
         classes.append(CoreClass(program, cores))
     return classes
@@ -217,7 +217,7 @@ def profile_kernel(module: ModuleOp | None, kernel: func.FuncOp, total: int, pla
     dt = kernel_dtype(kernel)
     label = variant.describe() if variant is not None else _describe(kernel)
     tiling = _tiling(module, kernel, dt, total, platform, figures)
-    classes = _core_classes(kernel, tiling, figures) if total > 0 else []
+    classes = _core_classes(kernel, tiling, figures, platform.api) if total > 0 else []
     schedules = simulate(classes, figures)
     stem = kernel.sym_name.data.rpartition("_kernel_")[0] or kernel.sym_name.data
     return Report(dt, total, platform, figures, tiling, label, schedules, camel(stem))

@@ -227,10 +227,11 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
 
 /// CheckUb for an operand a strided vector instruction touches in pieces (Copy's and the
 /// level-0 calls' repeats): `at` holds each touched byte range's (offset, length) within the
-/// tensor (sorted here); the tensor must be live, 32-byte aligned and long enough for the last
-/// byte, and the sync checker sees each run of touched bytes as one V-pipe access.
+/// tensor (sorted here); the tensor must be live, `align`-byte aligned (32 unless the call
+/// documents less, as a reduction's dst) and long enough for the last byte, and the sync
+/// checker sees each run of touched bytes as one V-pipe access.
 inline void StridedAccess(const char* api, const char* operand, const UbView& v,
-    std::vector<std::pair<uint64_t, uint64_t>>& at, bool write)
+    std::vector<std::pair<uint64_t, uint64_t>>& at, bool write, uint64_t align = kUbBlockBytes)
 {
     if (at.empty()) {
         return;
@@ -242,8 +243,8 @@ inline void StridedAccess(const char* api, const char* operand, const UbView& v,
     }
     CheckUb(api, operand, v, 0, Access::kScalar);  // live, not enqueued
     const uint64_t off = static_cast<uint64_t>(v.ptr - Arena());
-    if (off % kUbBlockBytes != 0) {
-        Broken(api, Msg(operand, " UB address (offset ", off, ") is not 32-byte aligned"),
+    if (off % align != 0) {
+        Broken(api, Msg(operand, " UB address (offset ", off, ") is not ", align, "-byte aligned"),
             Msg(api, "/align/", operand));
     }
     if (end > v.bytes) {

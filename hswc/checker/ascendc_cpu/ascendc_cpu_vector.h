@@ -7,6 +7,8 @@
 //                             Mins, Abs, Relu, And, Or, Not
 //   ascendc_cpu_vec_cmpsel.h  Compare, CompareScalar / Compares, Select (three modes)
 //   ascendc_cpu_vec_level0.h  their mask/repeat (level-0) forms, UnaryRepeatParams, BinaryRepeatParams
+//   ascendc_cpu_vec_reduce.h  ReduceSum, ReduceMax, ReduceMin, WholeReduceSum/Max/Min, Brcb, and the
+//                             level-0 Add, Sub, Mul, Div, Max, Min (the order of a sum as hswc's)
 //   ascendc_cpu_vec_cast.h    Cast
 //   ascendc_cpu_vec_math.h    Exp, Ln, Sqrt, Rsqrt, Reciprocal (one model each, as hswc's)
 //   ascendc_cpu_vec_library.h the library's Erf and Tanh (asc-devkit's sequences of basic calls)
@@ -22,5 +24,6 @@
 #include "ascendc_cpu_vec_level0.h"
 #include "ascendc_cpu_vec_library.h"
 #include "ascendc_cpu_vec_math.h"
+#include "ascendc_cpu_vec_reduce.h"
 
 #endif  // ASCENDC_CPU_VECTOR_H
