@@ -5,6 +5,7 @@ does not match, and for weights the file does not hold."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import ml_dtypes
@@ -113,3 +114,35 @@ def test_weights_stored_in_the_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, _, err = run_cli([str(path), "--level", "hsg", "--output", str(y)], capsys)
     assert code == 0, err
     assert np.load(y).tolist() == [1.0, 2.0]
+
+
+def test_ops_a_lowered_module_kept_run_on_the_host_at_every_level() -> None:
+    """A tiled module whose host function also transposes the launch's result (as a partition
+    leaves ops no kernel takes): its level is its kernel's, lowering goes on from there, and
+    the transpose runs on the host at the tiled, blocked and ascend levels."""
+    from xdsl.printer import Printer
+
+    from hswc.reference import hard_swish_grad_cann
+    from hswc.runner import compile_file, compile_text, level_of
+
+    tiled = compile_file(Path(__file__).parent.parent / "examples" /
+                         "hard_swish_grad_static.mlir", level="tiled").module
+    stream = io.StringIO()
+    Printer(stream=stream).print_op(tiled)
+    text = stream.getvalue().replace(
+        "    func.return %y : tensor<4x1000xf16>",
+        "    %e = tensor.empty() : tensor<1000x4xf16>\n"
+        "    %t = linalg.transpose ins(%y : tensor<4x1000xf16>) outs(%e : tensor<1000x4xf16>) "
+        "permutation = [1, 0]\n"
+        "    func.return %t : tensor<1000x4xf16>").replace(
+        "-> tensor<4x1000xf16> {\n    %total_num", "-> tensor<1000x4xf16> {\n    %total_num", 1)
+    rng = np.random.default_rng(3)
+    grad = rng.standard_normal((4, 1000)).astype(np.float16)
+    x = (4 * rng.standard_normal((4, 1000))).astype(np.float16)
+    want = hard_swish_grad_cann(grad, x).T
+    for level in ("tiled", "blocked", "ascend"):
+        kernel = compile_text(text, level=level)
+        assert level_of(kernel.source) == "tiled"
+        result = kernel.run(grad, x)
+        assert result.kernels == ["hard_swish_grad_kernel_f16"], level
+        assert result.outputs[0].tobytes() == want.tobytes(), level
