@@ -21,11 +21,14 @@
 
 `compile_*` parses and verifies the module and lowers it to the requested level (`ascend` by
 default: hsg-tile-on-cores, hsg-block-into-ub, convert-hsg-to-ascend; already-lowered input is
-kept as is). The platform (SoC, core count, UB size) is what the host queries return and how big
-each core's UB arena is; with `fold=True` it is also folded into the IR, as
-`hsg-tile-on-cores{soc=...}` does. Inputs may be any arrays of the function's dtypes and shapes,
-non-contiguous included (they are made contiguous first, as aclnn's Contiguous does); bf16 is
-`ml_dtypes.bfloat16`, or its bit patterns as uint16 / 2-byte void.
+kept as is, at the level of its kernels). Ops no kernel takes (matmul, convolutions, reshapes,
+reductions, ...) run on the host with their MLIR semantics at every level; a file's
+dense_resource weights are read from the blobs it carries (`Kernel.resources`). The platform
+(SoC, core count, UB size) is what the host queries return and how big each core's UB arena is;
+with `fold=True` it is also folded into the IR, as `hsg-tile-on-cores{soc=...}` does. Inputs
+may be any arrays of the function's dtypes and shapes, non-contiguous included (they are made
+contiguous first, as aclnn's Contiguous does); bf16 is `ml_dtypes.bfloat16`, or its bit
+patterns as uint16 / 2-byte void.
 
 Errors: `CompileError` (unparsable or invalid IR, a pass that cannot lower it), `InputError`
 (arrays that do not fit the function), `KernelError` (a kernel breaking a hardware rule, or a
@@ -226,7 +229,8 @@ class Kernel:
         """Run on `inputs`; `on_event` sees every AscendC call (hswc.interpreter.trace); more
         than `max_steps` loop iterations are an error (hswc.interpreter.limits; None: a few per
         UB chunk of the run's launches' tilings). Named ops left
-        at the hsg level run their golden model for the compiled semantics."""
+        at the hsg level run their golden model for the compiled semantics; every other op
+        outside a kernel, its MLIR semantics on the host."""
         args = bind_inputs(self.input_types, inputs, self.arg_names)
         check_input_shapes(self._func(self.source), args, self._labels())
         machine = Machine(self.platform, self.semantics, on_event, max_steps, self.resources)
@@ -249,7 +253,8 @@ class Kernel:
                           ) -> tuple[np.ndarray, ...]:
         """The expected results, always as a tuple: the module as given, run at its own level,
         with its named ops defined by the golden models of semantics `model`
-        (hswc.reference.OP_REFERENCES; default the compiled semantics). Input that is already
+        (hswc.reference.OP_REFERENCES; default the compiled semantics) and every other op by
+        its MLIR semantics, on the host. Input that is already
         lowered below linalg has no independent definition to compare with, except a (grad, x)
         -> y function, which is compared with HardSwishGrad's model."""
         model = model or self.semantics
