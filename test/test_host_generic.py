@@ -236,3 +236,21 @@ func.func @main(%x: tensor<?xf32>, %w: tensor<3xf32>, %o: tensor<3xf32>) -> tens
     with pytest.raises(KernelError, match=r"reads operand 0 at index 4 of its dim 0, outside "
                        r"its shape \(4,\)"):
         kernel.run(np.zeros(4, np.float32), np.zeros(3, np.float32), np.zeros(3, np.float32))
+
+
+def test_a_result_larger_than_the_memory_is_refused_at_the_op() -> None:
+    text = """
+func.func @main(%x: tensor<3xf32>) -> tensor<3x2000000000xf32> {
+  %e = tensor.empty() : tensor<3x2000000000xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>,
+      affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<3xf32>) outs(%e : tensor<3x2000000000xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %s = arith.addf %a, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<3x2000000000xf32>
+  return %r : tensor<3x2000000000xf32>
+}"""
+    with pytest.raises(KernelError, match=r"'linalg.generic' cannot run: its 1 result\(s\) of "
+                       r"6000000000 elements each \(and their next values\) needs .* of memory"):
+        run(text, np.zeros(3, np.float32))

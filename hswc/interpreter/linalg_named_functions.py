@@ -27,6 +27,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from hswc.diagnostics import OpError
 from hswc.dialects.linalg import Linalg
+from hswc.interpreter.limits import check_memory
 from hswc.interpreter.linalg_functions import check_structure
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.structured import run_structured
@@ -86,6 +87,7 @@ class LinalgNamedFunctions(MachineFunctions):
         shape = list(source.shape)
         for d in added:
             shape.insert(d, 1)
+        check_memory(init.size * init.dtype.itemsize, f"its result of shape {init.shape}")
         try:
             result = np.broadcast_to(source.reshape(shape), init.shape)
         except ValueError:

@@ -38,6 +38,7 @@ from xdsl.ir.affine import (
 
 from hswc.diagnostics import OpError
 from hswc.interpreter.body import Outer, evaluate, yielded_dtype
+from hswc.interpreter.limits import check_memory
 
 Linear = tuple[dict[int, int], int]
 """An affine expression as {dim: coefficient} and a constant."""
@@ -196,6 +197,9 @@ def run_structured(op: Operation, maps: Sequence[AffineMap], iterators: Sequence
     reads = [_Read(np.asarray(a), [linear(op, e) for e in m.results], parallel, extents)
              for a, m in zip(inputs, maps, strict=False)]
     orders = [_output_order(op, m, parallel, k) for k, m in enumerate(maps[len(inputs):])]
+    size = int(np.prod(extents, dtype=np.int64))
+    check_memory(2 * size * sum(np.asarray(i).dtype.itemsize for i in inits),
+                 f"its {len(inits)} result(s) of {size} elements each (and their next values)")
     accumulators = []
     for k, (init, order) in enumerate(zip(inits, orders, strict=True)):
         init = np.asarray(init).reshape([e for e, p in zip(np.shape(init), order, strict=True)

@@ -25,6 +25,7 @@ from xdsl.ir import Operation
 from hswc.diagnostics import OpError
 from hswc.interpreter.body import evaluate
 from hswc.interpreter.dtypes import numpy_dtype
+from hswc.interpreter.limits import check_memory
 from hswc.interpreter.machine import MachineFunctions
 
 
@@ -56,6 +57,12 @@ def _shaped(op: Operation, shape: Sequence[int]) -> tuple[int, ...]:
         raise OpError(op, f"gives a tensor of shape {tuple(shape)}, which its type "
                       f"{_result_type(op)} does not have")
     return tuple(shape)
+
+
+def _fits(shape: Sequence[int], dtype: np.dtype) -> None:
+    """A LimitReached (an error at the op) for a result larger than the memory free."""
+    count = int(np.prod(shape, dtype=np.int64))
+    check_memory(count * dtype.itemsize, f"its result of shape {tuple(shape)}")
 
 
 def _scalar(value: np.ndarray) -> Any:
@@ -208,6 +215,7 @@ class TensorFunctions(MachineFunctions):
             raise OpError(op, f"pads by {low} and {high}; padding must not be negative")
         shape = _shaped(op, [n + lo + hi for n, lo, hi in zip(source.shape, low, high,
                                                                 strict=True)])
+        _fits(shape, source.dtype)
         positions = list(np.ix_(*(np.arange(n, dtype=np.int64) for n in shape)))
         (value,) = evaluate(op.region.block, positions,
                             lambda v: interpreter.get_values((v,))[0])
@@ -219,12 +227,15 @@ class TensorFunctions(MachineFunctions):
     def run_splat(self, interpreter: Interpreter, op: tensor.SplatOp,
                   args: PythonValues) -> PythonValues:
         shape = _mixed(_result_type(op).get_shape(), args[1:])
+        _fits(shape, _dtype(op))
         return (np.full(shape, args[0], dtype=_dtype(op)),)
 
     @impl(tensor.FromElementsOp)
     def run_from_elements(self, interpreter: Interpreter, op: tensor.FromElementsOp,
                           args: PythonValues) -> PythonValues:
         shape = _shaped(op, _result_type(op).get_shape())
+        if len(args) != int(np.prod(shape, dtype=np.int64)):
+            raise OpError(op, f"has {len(args)} elements for a tensor of shape {shape}")
         return (np.array(list(args), dtype=_dtype(op)).reshape(shape),)
 
 
