@@ -8,7 +8,9 @@ exporter writes is computed here:
 - a unary function (`DOUBLE`) in double precision by numpy (within an ulp of the exact value
   in double; sqrt, floor, ceil, trunc, round, roundeven and absf exactly) and rounded once to
   the op's type: MLIR leaves these functions' last bit to the library it calls (libm), so the
-  host's is one faithful result among several. On f64 the double result is the result.
+  host's is one faithful result among several. On f64 the double result is the result; f16 and
+  bf16 go through f32 (the f32 function's result, rounded again to the type), as MLIR's
+  lowering widens them (math-extend-to-supported-types).
 - math.fpowi(x, n) as LLVM lowers llvm.powi of a constant exponent (SelectionDAG's ExpandPowI;
   compiler-rt's __powisf2 takes the same steps): r = 1; square-and-multiply over the bits of
   |n| from the lowest, r = r * x^(2^i) for each set bit, each product rounded in the op's type
@@ -24,7 +26,7 @@ from typing import Final
 
 import numpy as np
 
-from hswc.arith_semantics import F64, convert
+from hswc.arith_semantics import BF16, F16, F32, F64, convert
 
 Array = np.ndarray
 
@@ -81,8 +83,10 @@ def in_double(name: str, *operands: Array) -> Array:
     dtype = np.asarray(operands[0]).dtype
     fn = DOUBLE[name] if len(operands) == 1 else BINARY_DOUBLE[name]
     with np.errstate(all="ignore"):
-        result = fn(*(np.asarray(a).astype(F64) for a in operands))
-    return convert(np.asarray(result, dtype=F64), dtype)
+        result = np.asarray(fn(*(np.asarray(a).astype(F64) for a in operands)), dtype=F64)
+    if dtype in (F16, BF16):
+        return convert(convert(result, F32), dtype)
+    return convert(result, dtype)
 
 
 def fpowi(x: Array, n: Array) -> Array:

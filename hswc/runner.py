@@ -94,12 +94,12 @@ __all__ = ["LEVELS", "CompileError", "InputError", "Kernel", "KernelError", "Run
 
 def level_of(module: ModuleOp) -> str:
     """The highest level any op of the module is at ('ascend' when no hsg compute op is left).
-    A module with kernels (hsg.kernel functions) is at its kernels' level: the ops its host
-    functions kept (a matmul, a reshape, a reduction left out of every kernel) run on the host
-    at every level, as they are."""
-    kernels = [op for op in module.ops if isinstance(op, func.FuncOp) and hsg.is_kernel(op)]
-    ops = [op for root in (kernels or [module]) for op in root.walk()]
-    return next((name for op_type, name in _LEVEL_OPS
+    In a module that has kernels, hsg-tile-on-cores has run: its linalg ops stay on the host
+    at every level."""
+    ops = list(module.walk())
+    tiled = any(isinstance(op, func.FuncOp) and hsg.is_kernel(op) for op in module.ops)
+    levels = _LEVEL_OPS[-2:] if tiled else _LEVEL_OPS
+    return next((name for op_type, name in levels
                  if any(isinstance(op, op_type) for op in ops)), "ascend")
 
 

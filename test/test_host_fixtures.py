@@ -5,12 +5,15 @@ recorded in the `.npz`).
 
 Every op of these files runs with MLIR's semantics, summing in MLIR's loop order, so the results
 are MLIR's bit for bit, with one exception: math.rsqrt, which hswc computes as the vector
-unit's Rsqrt (hswc.math_semantics: the square root's reciprocal rounded once) and MLIR's CPU
-lowering as 1 / sqrt(x) (two roundings). With MLIR's rsqrt put in its place, every file is bit
-for bit; with hswc's own, the files without rsqrt are, and the others are within PyTorch's
-default tolerance, except the f16 and bf16 gradients of the training step, where batch norm's
-backward (sums of products that cancel) magnifies the one-ulp difference of its 1 / sqrt(var +
-eps) to a few percent of small elements.
+unit's Rsqrt (hswc.math_semantics: the square root's reciprocal rounded once; on bf16 in f32,
+rounded once more) and the oracle's CPU lowering as 1 / sqrt(x) (two roundings, each in the
+op's type). With MLIR's rsqrt put in its place, every file is bit for bit but the bf16 training
+step, whose bf16 rsqrt hswc widens to f32 as a whole (as hsg-widen-bf16 and MLIR's
+math-extend-to-supported-types do) where the oracle rounds its sqrt and its division to bf16
+each; with hswc's own rsqrt, the files without it are bit for bit, and the others within
+PyTorch's default tolerance, except the f16 and bf16 gradients of the training step, where
+batch norm's backward (sums of products that cancel) magnifies the one-ulp difference of its
+1 / sqrt(var + eps) to a few percent of small elements.
 """
 
 from __future__ import annotations
@@ -81,7 +84,11 @@ def test_the_fixture_set_is_complete() -> None:
     assert all(p.with_suffix(".npz").exists() for p in FILES)
 
 
-@pytest.mark.parametrize("path", _params(FILES))
+BF16_RSQRT = {"conv_bn_hardswish_backward_bf16"}
+"""Files whose rsqrt is on bf16 values: widened as a whole here, step by step in the oracle."""
+
+
+@pytest.mark.parametrize("path", _params([p for p in FILES if p.stem not in BF16_RSQRT]))
 def test_host_run_is_mlirs_bit_for_bit_with_mlirs_rsqrt(path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every op but math.rsqrt has MLIR's semantics to the bit: convolutions, matmuls and

@@ -123,3 +123,32 @@ def test_a_body_with_f64_math_asserts_and_gathers() -> None:
     with pytest.raises(KernelError, match=r"'tensor.extract' reads index 3 of dim 0 of a tensor "
                        r"of shape \(3,\)"):
         kernel.run(x, t, np.array([2, 3, 1, 2], np.int64))
+
+
+@pytest.mark.parametrize("op", ["exp", "rsqrt", "tanh"])
+def test_math_on_bf16_is_computed_in_f32_and_rounded_once(op: str) -> None:
+    """As hsg-widen-bf16 lowers it for the kernels (the vector unit has no bf16 math) and MLIR's
+    math-extend-to-supported-types: the f32 model's result, rounded to bf16."""
+    from hswc import arith_semantics as sem
+    from hswc.interpreter.body import _ArrayBuilder
+    from hswc.math_decompositions import MATH_OPS
+
+    x = np.arange(0, 1 << 16, dtype=np.uint16).view(BF16)
+    n = x.size
+    text = f"""
+func.func @main(%x: tensor<{n}xbf16>) -> tensor<{n}xbf16> {{
+  %e = tensor.empty() : tensor<{n}xbf16>
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]}} ins(%x : tensor<{n}xbf16>) outs(%e : tensor<{n}xbf16>) {{
+  ^bb0(%a: bf16, %o: bf16):
+    %y = math.{op} %a : bf16
+    linalg.yield %y : bf16
+  }} -> tensor<{n}xbf16>
+  return %r : tensor<{n}xbf16>
+}}"""
+    (got,) = compile_text(text, level="hsg").run(x).outputs
+    want = sem.convert(np.asarray(MATH_OPS[f"math.{op}"](_ArrayBuilder(), x.astype(np.float32))),
+                       BF16)
+    nan = np.isnan(want.astype(np.float32))
+    assert np.array_equal(np.isnan(got.astype(np.float32)), nan)
+    assert np.array_equal(got.view(np.uint16)[~nan], want.view(np.uint16)[~nan])
