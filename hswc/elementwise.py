@@ -1,10 +1,11 @@
 """Which linalg.generic ops hswc compiles: elementwise computations on dense tensors.
 
 `elementwise(generic)` checks a generic and describes it, or raises an OpError at it that says
-what is supported: every iterator parallel, 1 to 4 inputs and one output, all ranked tensors of
-one element type (f16, bf16 or f32), each input read at the output's index or, with static
-shapes, broadcast to it (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), an output
-whose value the body does not read, and a body the vectorizer maps (hswc.vectorizer.dag).
+what is supported: every iterator parallel, 1 to 4 inputs and one output, ranked tensors each of
+its own element type (f16, bf16 or f32: a region at a dtype boundary reads an f32 accumulator and
+writes f16), each input read at the output's index or, with static shapes, broadcast to it
+(hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), an output whose value the body does
+not read, and a body the vectorizer maps (hswc.vectorizer.dag).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from xdsl.ir.affine import AffineMap
 
 from hswc.broadcast import Broadcast, operand_strides
 from hswc.diagnostics import OpError
+from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
+from hswc.kernel_dtypes import kernel_dtype
 from hswc.vectorizer.dag import Dag, body_dag
 
 MAX_INPUTS = 4
@@ -29,7 +32,10 @@ class Elementwise:
     """A checked elementwise generic."""
 
     op: GenericOp
+    input_types: tuple[Attribute, ...]
+    """Each input's element type."""
     element_type: Attribute
+    """The output's element type."""
     body: Block
     dag: Dag
     broadcast: Broadcast | None = None
@@ -42,6 +48,12 @@ class Elementwise:
     @property
     def result(self) -> SSAValue:
         return self.op.res[0]
+
+    @property
+    def dtype(self) -> str:
+        """What its kernel is named and keyed by (hswc.kernel_signature.kernel_dtype)."""
+        return kernel_dtype([element_type_name(t) for t in self.input_types],
+                            [element_type_name(self.element_type)])
 
     @property
     def op_name(self) -> str | None:
@@ -65,9 +77,9 @@ class Elementwise:
 
 def _fail(op: GenericOp, why: str) -> OpError:
     return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
-                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output of one element "
-                   "type (f16, bf16 or f32), each input read at the output's index or "
-                   "broadcast to it by a projection that keeps the dims' order")
+                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output, each f16, bf16 "
+                   "or f32, each input read at the output's index or broadcast to it by a "
+                   "projection that keeps the dims' order")
 
 
 def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None]:
@@ -84,16 +96,14 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
             raise _fail(op, f"it works on {t}, not on a tensor")
         if not isinstance(t.encoding, NoneAttr):
             raise _fail(op, f"{t} has an encoding; only dense tensors are supported")
-    first, result = types[0], types[-1]
-    assert isinstance(first, TensorType) and isinstance(result, TensorType)
+    result = types[-1]
+    assert isinstance(result, TensorType)
     for t in types:
         assert isinstance(t, TensorType)
-        if t.get_element_type() != first.get_element_type():
-            raise _fail(op, f"it mixes {first} and {t} (no dtype mixing)")
-    if not isinstance(first.get_element_type(), SUPPORTED_ELEMENT_TYPES):
-        raise _fail(op, f"its element type is {first.get_element_type()}")
-    if first.get_num_dims() > MAX_RANK:
-        raise _fail(op, f"its rank is {first.get_num_dims()}, above {MAX_RANK}")
+        if not isinstance(t.get_element_type(), SUPPORTED_ELEMENT_TYPES):
+            raise _fail(op, f"{t} has the element type {t.get_element_type()}")
+    if result.get_num_dims() > MAX_RANK:
+        raise _fail(op, f"its rank is {result.get_num_dims()}, above {MAX_RANK}")
     broadcast = _check_iteration(op, result, len(operands))
     return result, broadcast
 
@@ -115,7 +125,7 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
     for m, value in zip(maps, op.inputs, strict=False):
         t = value.type
         assert isinstance(t, TensorType)
-        if m == AffineMap.identity(rank) and t == result:
+        if m == AffineMap.identity(rank) and t.get_shape() == result.get_shape():
             strides.append(None)
             continue
         if not (t.has_static_shape() and result.has_static_shape()):
@@ -133,27 +143,29 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
 TENSOR_HOST_OPS = ("tensor.empty", "tensor.dim", "tensor.extract")
 """The tensor ops host code may keep: sizes, the generics' inits, a rank-0 tensor's value."""
 KINDS = {"linalg.transpose": "a transpose", "linalg.reduce": "a reduction",
-         "linalg.matmul": "a matrix product", "tensor.gather": "a gather",
-         "tensor.extract_slice": "a slice", "tensor.insert_slice": "a slice",
-         "tensor.collapse_shape": "a reshape", "tensor.expand_shape": "a reshape",
-         "tensor.reshape": "a reshape", "tensor.pad": "a padding",
-         "tensor.concat": "a concatenation"}
-"""What messages call the non-elementwise ops an exporter writes."""
+         "linalg.matmul": "a matrix product", "linalg.batch_matmul": "a matrix product",
+         "linalg.generic": "a generic that is not elementwise",
+         "linalg.fill": "the init of an op on the host",
+         "tensor.gather": "a gather", "tensor.extract_slice": "a slice",
+         "tensor.insert_slice": "a slice", "tensor.collapse_shape": "a reshape",
+         "tensor.expand_shape": "a reshape", "tensor.reshape": "a reshape",
+         "tensor.pad": "a padding", "tensor.concat": "a concatenation"}
+"""What remarks call the non-elementwise ops an exporter writes."""
 
 
-def refuse_unmodelled(module: Operation) -> None:
-    """An OpError at the first linalg or tensor op that is neither an elementwise generic nor
-    host code hswc runs (a transpose, a reduction, a gather, a named op with no model)."""
-    for op in module.walk():
-        dialect = op.dialect_name()
-        if dialect not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
-            continue
-        if isinstance(op, GenericOp) or isinstance(op.parent_op(), GenericOp):
-            continue
-        kind = KINDS.get(op.name, "an op with no elementwise model")
-        raise OpError(op, f"is not an elementwise computation hswc compiles ({kind}): hswc "
-                      "compiles elementwise linalg.generic ops and the named elementwise ops "
-                      "(add, sub, mul, max, min, select, fill, copy, broadcast)")
+def host_kind(op: Operation) -> str | None:
+    """What a linalg or tensor op that stays on the host is (for its remark), None for ops
+    that are not such computations (host code every module has: sizes, inits)."""
+    if op.dialect_name() not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
+        return None
+    parent = op.parent_op()
+    if parent is not None and parent.dialect_name() == "linalg":  # a named op's own body
+        return None
+    if op.name.startswith(("linalg.conv", "linalg.depthwise_conv")):
+        return "a convolution"
+    if op.name.startswith("linalg.pooling"):
+        return "a pooling"
+    return KINDS.get(op.name, "an op with no elementwise model")
 
 
 def elementwise(op: GenericOp) -> Elementwise:
@@ -166,5 +178,6 @@ def elementwise(op: GenericOp) -> Elementwise:
     out = body.args[-1]
     if out.uses:
         raise _fail(op, "its body reads the output's current value (an accumulation)")
-    return Elementwise(op, t.get_element_type(), body, body_dag(body, len(op.inputs)),
-                       broadcast)
+    inputs = tuple(v.type.get_element_type() for v in op.inputs)  # type: ignore[attr-defined]
+    return Elementwise(op, inputs, t.get_element_type(), body,
+                       body_dag(body, len(op.inputs)), broadcast)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from hswc.kernel_dtypes import element_dtypes, output_dtype
 from hswc.platform import DATA_COPY_PAD_MAX_BYTES, VECTOR_REPEAT_BYTES
 
 V = TypeVar("V")
@@ -55,9 +56,10 @@ ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4}
 
 
 def overlong_chunk(ub_factor: int, dtype: str) -> int | None:
-    """The bytes of a chunk of `ub_factor` elements of `dtype` when one DataCopyPad cannot move
-    them (more than hswc.platform.DATA_COPY_PAD_MAX_BYTES), else None."""
-    nbytes = ub_factor * ELEMENT_BYTES[dtype]
+    """The bytes of a chunk of `ub_factor` elements of a kernel of `dtype` (hswc.kernel_dtypes:
+    its widest operand's) when one DataCopyPad cannot move them (more than
+    hswc.platform.DATA_COPY_PAD_MAX_BYTES), else None."""
+    nbytes = ub_factor * max(ELEMENT_BYTES[t] for t in element_dtypes(dtype))
     return nbytes if nbytes > DATA_COPY_PAD_MAX_BYTES else None
 MASK_MIN_BYTES = VECTOR_REPEAT_BYTES
 """A compare mask buffer holds max(256, roundup256(ceil(ubFactor / 8))) bytes."""
@@ -108,8 +110,10 @@ or the variants of a run-time choice, the default first."""
 
 
 def variants_of(plans: Plans, dtype: str) -> tuple[Variant, ...]:
+    """The kernels of a tiling; one plan's is keyed by the dtype it writes
+    (hswc.kernel_dtypes: a kernel at a dtype boundary, by its output's)."""
     if isinstance(plans, UbPlan):
-        return (Variant(plans, TILING_KEYS[dtype]),)
+        return (Variant(plans, TILING_KEYS[output_dtype(dtype)]),)
     return plans
 
 TILING_FIELDS = ("totalNum", "blockFactor", "ubFactor")

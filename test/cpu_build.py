@@ -146,9 +146,11 @@ def tiling_bytes(record: Mapping[str, object]) -> bytes:
 
 
 def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequence[np.ndarray],
-                 ub_size: int, workdir: Path) -> np.ndarray:
-    """The kernel's one output, launched on `inputs` with the tiling and scalars of a launch
-    hswc-run recorded; AssertionError on a violation (the harness's message)."""
+                 ub_size: int, workdir: Path, output: np.dtype | None = None) -> np.ndarray:
+    """The kernel's one output (of dtype `output`, default the first input's), launched on
+    `inputs` with the tiling and scalars of a launch hswc-run recorded; AssertionError on a
+    violation (the harness's message)."""
+    dtype = inputs[0].dtype if output is None else np.dtype(output)
     workdir.mkdir(parents=True, exist_ok=True)
     tiling = workdir / "tiling.bin"
     tiling.write_bytes(tiling_bytes(record))
@@ -159,13 +161,13 @@ def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequenc
         path = workdir / f"in{i}.bin"
         np.ascontiguousarray(array).tofile(path)
         command += ["--input", str(path)]
-    output = workdir / "out.bin"
-    command += ["--output", str(output)]
+    out = workdir / "out.bin"
+    command += ["--output", str(out), "--output-bytes", str(inputs[0].size * dtype.itemsize)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0 and not done.stderr, (
         f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
     )
-    return np.fromfile(output, dtype=inputs[0].dtype).reshape(inputs[0].shape)
+    return np.fromfile(out, dtype=dtype).reshape(inputs[0].shape)
 
 
 def bits(array: np.ndarray) -> np.ndarray:

@@ -40,10 +40,10 @@ def test_which_inputs_are_read_in_runs(out: tuple[int, ...], operand: tuple[int,
     got = row_runs(_broadcast(out, operand, m), 0, dtype)
     if isinstance(want, RowRuns):
         assert got == want
-        assert block_align(_broadcast(out, operand, m), dtype) == 32 // DTYPES[dtype].itemsize
+        assert block_align(_broadcast(out, operand, m), [dtype]) == 32 // DTYPES[dtype].itemsize
     else:
         assert isinstance(got, str) and got.startswith("element loop") and want in got
-        assert block_align(_broadcast(out, operand, m), dtype) == 1
+        assert block_align(_broadcast(out, operand, m), [dtype]) == 1
 
 
 def test_the_tiling_aligns_block_factor_only_when_asked() -> None:
@@ -102,7 +102,7 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
     import hswc.vectorizer.broadcast_copy as broadcast_copy
     from hswc.runner import KernelError
 
-    monkeypatch.setattr(broadcast_copy, "block_align", lambda broadcast, dtype: 1)
+    monkeypatch.setattr(broadcast_copy, "block_align", lambda broadcast, dtypes: 1)
     out, operand = (20, 80), (80,)
     x, b = _values(out, DTYPES["f16"], 5), _values(operand, DTYPES["f16"], 6)
     kernel = compile_text(generic("bias", out, operand, "d1", "f16", "addf"), level="ascend",

@@ -12,49 +12,23 @@ needs, as raw bits) and `out`, the result of MLIR's own CPU execution of that fi
 ExecutionEngine), the oracle test/test_torch_fixtures.py compares hswc-run with at every level.
 
 The oracle is MLIR's semantics of the file, not eager PyTorch's (the two differ: torch-mlir's
-softshrink and relu6 signs of zero, f16 leaky_relu's slope rounded to f16). Two traps of these
-machines are avoided: math ops go to libm calls before LLVM's own lowering (which would expand
-e.g. log1p inexactly), and bf16 arithmetic is computed in f32 (`arith-emulate-unsupported-floats`:
-one rounding back, exact by the 2p + 2 theorem, see hswc.passes.hsg_widen_bf16) with its
-conversions expanded to integer code by `arith-expand{include-bf16}` (round to nearest even,
-subnormals kept) instead of the AVX512-BF16 instruction LLVM picks on a CPU that has it (which
-flushes subnormal results to zero: it made leaky_relu of the bf16 subnormal 9.18e-41 zero).
-Every bf16 and f16 rounding the oracle does is checked against ml_dtypes / numpy by
-`check_conversions` (a truncf and an addf of f32 values) before anything is written.
+softshrink and relu6 signs of zero, f16 leaky_relu's slope rounded to f16); tools/mlir_oracle.py
+runs it and says which traps of these machines it avoids (libm, bf16 conversions) and how its
+roundings are checked before anything is written.
 """
 
 from __future__ import annotations
 
-import ctypes
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
+from mlir_oracle import bf16_bits, check_conversions, execute, f32_of_bf16, raw
 
-PIPELINE = (
-    "builtin.module("
-    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion="
-    "identity-layout-map},"
-    "buffer-results-to-out-params{modify-public-functions=true},"
-    "func.func(convert-linalg-to-loops),"
-    "convert-math-to-libm,"
-    "func.func(arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}),"
-    "arith-expand{include-bf16=true},"
-    "convert-scf-to-cf,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "finalize-memref-to-llvm,"
-    "convert-math-to-llvm,"
-    "convert-arith-to-llvm,"
-    "convert-func-to-llvm,"
-    "convert-cf-to-llvm,"
-    "reconcile-unrealized-casts)"
-)
-DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
-          "bf16": np.dtype(ml_dtypes.bfloat16)}
+DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": np.dtype(np.uint16)}
+"""How each dtype's values are held: bf16 as its bits (numpy has no bf16 of its own)."""
 SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 0.5, -0.5, 3.0, -3.0, 6.0, -6.0, 1.0, -1.0,
             2.0, -2.0, 0.01, 1e-40, -1e-40, 6e-8, -6e-8, 1e-5, -1e-5, 65504.0, -65504.0)
 """Thresholds of the family (and their neighbours, added below), zeros, infinities, NaN and
@@ -132,24 +106,36 @@ def _fixtures() -> list[Fixture]:
     return fixtures
 
 
-def dtype_of(name: str) -> np.dtype:
-    return DTYPES[name.rsplit("_", 1)[1]]
+def dtype_name(name: str) -> str:
+    return name.rsplit("_", 1)[1]
+
+
+def _cast(values: np.ndarray, dtype: str) -> np.ndarray:
+    """Values rounded to the dtype (bf16 by way of f32, as ml_dtypes converts an f64), held
+    as DTYPES says."""
+    if dtype == "bf16":
+        return bf16_bits(values.astype(np.float32))
+    return values.astype(DTYPES[dtype])
+
+
+def _widened(held: np.ndarray, dtype: str) -> np.ndarray:
+    return f32_of_bf16(held) if dtype == "bf16" else held.astype(np.float32)
 
 
 def make_inputs(fixture: Fixture, seed: int) -> list[np.ndarray]:
     """Random values (scaled to cross every threshold) with the specials and their
     neighbours in the dtype, deterministic per fixture."""
-    dtype = dtype_of(fixture.name)
+    dtype = dtype_name(fixture.name)
     rng = np.random.default_rng(seed)
     arrays = []
     for i in range(fixture.inputs):
         shape = fixture.input_shape(i)
         size = int(np.prod(shape))
-        a = (rng.standard_normal(size) * 4).astype(np.float32).astype(dtype)
-        specials = np.array(SPECIALS, np.float64).astype(dtype)
-        near = np.concatenate([specials, np.nextafter(specials.astype(np.float32), np.inf)
-                               .astype(dtype), np.nextafter(specials.astype(np.float32),
-                                                            -np.inf).astype(dtype)])
+        a = _cast((rng.standard_normal(size) * 4).astype(np.float32), dtype)
+        specials = _cast(np.array(SPECIALS, np.float64), dtype)
+        wide = _widened(specials, dtype)
+        near = np.concatenate([specials, _cast(np.nextafter(wide, np.inf), dtype),
+                               _cast(np.nextafter(wide, -np.inf), dtype)])
         count = min(size, len(near))
         a[rng.permutation(size)[:count]] = rng.permutation(near)[:count]
         arrays.append(a.reshape(shape))
@@ -177,80 +163,6 @@ def export(fixture: Fixture) -> str:
     return str(module)
 
 
-def _descriptor(array: np.ndarray) -> object:
-    """A ranked memref descriptor over the array's bits (f16 / bf16 as uint16)."""
-    from torch_mlir.runtime.np_to_memref import get_ranked_memref_descriptor
-
-    bits = array.view(np.uint16) if array.dtype.itemsize == 2 else array.view(np.uint32)
-    return ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(bits)))
-
-
-def execute(text: str, inputs: list[np.ndarray], out_shape: tuple[int, ...],
-            out_dtype: np.dtype) -> np.ndarray:
-    """The file run by MLIR's ExecutionEngine on `inputs`."""
-    from torch_mlir import ir, passmanager
-    from torch_mlir.execution_engine import ExecutionEngine
-
-    with ir.Context():
-        module = ir.Module.parse(text)
-        for op in module.body.operations:
-            if op.operation.name == "func.func":
-                op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-        passmanager.PassManager.parse(PIPELINE).run(module.operation)
-        engine = ExecutionEngine(module, opt_level=0)
-        out = np.zeros(out_shape, out_dtype)
-        engine.invoke("main", *[_descriptor(a) for a in inputs], _descriptor(out))
-        return out
-
-
-def check_conversions() -> None:
-    """The oracle's f32 -> bf16 / f16 rounding equals ml_dtypes' / numpy's, subnormals and
-    ties included (the AVX512-BF16 trap)."""
-    bits = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32)
-    values = np.concatenate([bits.view(np.float32), np.float32([1e-40, -1e-40, 3e-39])])
-    for name in ("bf16", "f16"):
-        text = f"""
-func.func @main(%a: tensor<{len(values)}xf32>) -> tensor<{len(values)}x{name}> {{
-  %e = tensor.empty() : tensor<{len(values)}x{name}>
-  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
-      iterator_types = ["parallel"]}} ins(%a : tensor<{len(values)}xf32>)
-      outs(%e : tensor<{len(values)}x{name}>) {{
-  ^bb0(%x: f32, %o: {name}):
-    %t = arith.truncf %x : f32 to {name}
-    linalg.yield %t : {name}
-  }} -> tensor<{len(values)}x{name}>
-  return %r : tensor<{len(values)}x{name}>
-}}"""
-        got = execute(text, [values], values.shape, DTYPES[name])
-        want = values.astype(DTYPES[name])
-        nan = np.isnan(want.astype(np.float32))
-        same = np.isnan(got.astype(np.float32)) == nan
-        same[~nan] = got.view(np.uint16)[~nan] == want.view(np.uint16)[~nan]
-        if not same.all():
-            raise SystemExit(f"the oracle rounds f32 to {name} unlike ml_dtypes/numpy at "
-                             f"{int((~same).sum())} values, e.g. {values[~same][:4]}")
-        every = np.arange(1 << 16, dtype=np.uint16).view(DTYPES[name])
-        n = len(every)
-        text = f"""
-func.func @main(%a: tensor<{n}x{name}>) -> tensor<{n}x{name}> {{
-  %one = arith.constant 1.0 : {name}
-  %e = tensor.empty() : tensor<{n}x{name}>
-  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
-      iterator_types = ["parallel"]}} ins(%a : tensor<{n}x{name}>) outs(%e : tensor<{n}x{name}>) {{
-  ^bb0(%x: {name}, %o: {name}):
-    %t = arith.mulf %x, %one : {name}
-    linalg.yield %t : {name}
-  }} -> tensor<{n}x{name}>
-  return %r : tensor<{n}x{name}>
-}}"""
-        got = execute(text, [every], every.shape, DTYPES[name])
-        nan = np.isnan(every.astype(np.float32))
-        if not (np.array_equal(np.isnan(got.astype(np.float32)), nan) and np.array_equal(
-                got.view(np.uint16)[~nan], every.view(np.uint16)[~nan])):
-            raise SystemExit(f"the oracle's {name} x * 1 is not x for every {name} x "
-                             "(subnormals flushed?)")
-
-
 def main(argv: list[str]) -> int:
     out_dir = Path(argv[1]) if len(argv) > 1 else Path("test/fixtures/torch_mlir")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -262,20 +174,15 @@ def main(argv: list[str]) -> int:
             print(f"{fixture.name}: not exported: {str(error).strip().splitlines()[0]}")
             continue
         inputs = make_inputs(fixture, seed)
-        dtype = dtype_of(fixture.name)
-        out = execute(text, inputs, fixture.shape, dtype)
+        dtype = dtype_name(fixture.name)
+        out = execute(text, inputs, [(fixture.shape, DTYPES[dtype])])[0]
         (out_dir / f"{fixture.name}.mlir").write_text(text)
         bits = {f"in{i}": a for i, a in enumerate(inputs)}
         np.savez_compressed(out_dir / f"{fixture.name}.npz",
-                            **{k: _raw(v) for k, v in bits.items()}, out=_raw(out),
-                            dtype=np.array(fixture.name.rsplit("_", 1)[1]))
+                            **{k: raw(v) for k, v in bits.items()}, out=raw(out),
+                            dtype=np.array(dtype))
         print(fixture.name)
     return 0
-
-
-def _raw(a: np.ndarray) -> np.ndarray:
-    """The array's bits as unsigned integers (bf16 has no .npy dtype numpy reads back)."""
-    return a.view(np.uint16 if a.dtype.itemsize == 2 else np.uint32)
 
 
 if __name__ == "__main__":

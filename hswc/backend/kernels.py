@@ -32,6 +32,7 @@ from hswc.backend.operator import Operator
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
+from hswc.kernel_dtypes import kernel_dtype
 from hswc.kernel_signature import kernel_arguments, scalar_fields
 from hswc.ops.definition import camel
 from hswc.tiling import RESULT_NAMES, TILING_FIELDS, TPL_DTYPE_BITS
@@ -48,7 +49,8 @@ HOST_OPS: tuple[type[Operation], ...] = (
     scf.IfOp,
     scf.YieldOp,
 )
-"""What the launching host function may hold besides arith: the aclnn layer's work."""
+"""What the launching host function may hold besides the ops that stay on the host: the aclnn
+layer's work."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +85,22 @@ def no_rule(op: Operation, where: str = "") -> OpError:
     return OpError(op, f"has no AscendC printing rule{where}")
 
 
+STAYING_DIALECTS = ("arith", "math", "cf", "linalg", "tensor")
+"""The dialects of the ops a partitioned file keeps on the host (hsg-tile-on-cores): they run
+around the kernels, outside the AscendC the printer writes."""
+
+
 def _check_host(fn: func.FuncOp) -> None:
     for op in fn.body.walk():
-        if not isinstance(op, HOST_OPS) and op.dialect_name() != "arith":
-            raise no_rule(op, " (host code may only tile and launch)")
+        if not isinstance(op, HOST_OPS) and op.dialect_name() not in STAYING_DIALECTS:
+            raise no_rule(op, " (host code may only tile, launch and run the ops that stay on "
+                          "the host)")
 
 
-def _check_signature(fn: func.FuncOp) -> Attribute:
-    """The element type of a kernel taking (inputs..., y: memref<?xT>, totalNum, blockFactor,
-    ubFactor: index, scalars...: f32) (hswc.kernel_signature)."""
+def _check_signature(fn: func.FuncOp) -> tuple[str, Attribute]:
+    """The dtype (hswc.kernel_dtypes) and output element type of a kernel taking (inputs...,
+    y: memref<?xT>, totalNum, blockFactor, ubFactor: index, scalars...: f32)
+    (hswc.kernel_signature)."""
     args = kernel_arguments(fn)
     expected = (f"(inputs..., y: memref<?xT>, {', '.join(TILING_FIELDS)}: index, "
                 "scalars...: f32)")
@@ -102,11 +111,12 @@ def _check_signature(fn: func.FuncOp) -> Attribute:
         or fn.function_type.outputs.data
     ):
         raise OpError(fn, f"is a kernel whose arguments are not {expected} with no results")
-    elements = {a.type.get_element_type() for a in args.gm if isinstance(a.type, MemRefType)}
-    element = elements.pop()
-    if elements or not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES):
-        raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32 or bf16 tensors")
-    return element
+    elements = [a.type.get_element_type() for a in args.gm if isinstance(a.type, MemRefType)]
+    for element in elements:
+        if not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES):
+            raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32 or bf16 tensors")
+    names = [element_type_name(e) for e in elements]
+    return kernel_dtype(names[:-1], names[-1:]), elements[-1]
 
 
 METHODS = re.compile(rf"(?:{'|'.join((INIT, PROCESS, *STAGE_KINDS))})\d*")
@@ -195,8 +205,7 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
         if not isinstance(op, func.FuncOp):
             raise OpError(op, "has no AscendC printing rule at module level")
         if _is(op, hsg.KERNEL_ATTR):
-            element = _check_signature(op)
-            dtype = element_type_name(element)
+            dtype, element = _check_signature(op)
             stem = _stem(op, dtype)
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
             kernels.append(Kernel(op, dtype, element, key, tiling, _operator(stem, op),

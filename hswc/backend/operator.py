@@ -61,11 +61,17 @@ class Operator:
         """The schMode macro of a dtype's kernel, as ops-nn names it (of variant v of a run-time
         choice: ..._FP16_V<v>)."""
         suffix = "" if variant is None else f"_V{variant}"
-        return f"{self.op_type.upper()}_TPL_SCH_MODE_{DTYPE_WORDS[dtype]}{suffix}"
+        return f"{self.op_type.upper()}_TPL_SCH_MODE_{dtype_word(dtype)}{suffix}"
 
     def tiling_function(self, dtype: str) -> str:
         """The generated plain-C++ host tiling of a dtype's kernel."""
-        return f"Compute{self.op_type}Tiling{dtype.capitalize()}"
+        words = dtype.split("_")  # a dtype boundary's: f32_to_f16 -> F32ToF16
+        return f"Compute{self.op_type}Tiling{''.join(w.capitalize() for w in words)}"
+
+
+def dtype_word(dtype: str) -> str:
+    """A kernel's dtype (hswc.kernel_dtypes) in macro words: FP16, or FP32_TO_FP16."""
+    return "_".join(DTYPE_WORDS.get(w, w.upper()) for w in dtype.split("_"))
 
 
 GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF16"}

@@ -111,6 +111,21 @@ def _verify_same_types(op: Operation, names: Sequence[str], types: Sequence[Attr
             )
 
 
+def _verify_same_shapes(op: Operation, names: Sequence[str], types: Sequence[Attribute],
+                        what: str) -> None:
+    """Every tensor has the shape of the first one (no broadcasting); element types may differ
+    (a kernel at a dtype boundary)."""
+    def shape(t: Attribute) -> tuple[int, ...] | None:
+        return tuple(t.get_shape()) if isinstance(t, TensorType) else None
+
+    for name, t in zip(names[1:], types[1:], strict=True):
+        if shape(t) != shape(types[0]):
+            raise VerifyException(
+                f"{op.name}: {name} has type {t} but {names[0]} has type {types[0]}; "
+                f"{what} must have the same shape"
+            )
+
+
 def _together(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -979,8 +994,8 @@ class LaunchOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
         broadcast = self._broadcast()
         if broadcast is None:
-            _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
-                               "the inputs and the result")
+            _verify_same_shapes(self, [n.removeprefix("the ") for n in names], types,
+                                "the inputs and the result")
         else:
             self._verify_broadcast(broadcast, names, types)
         for i, scalar in enumerate(self.scalars):
@@ -1002,7 +1017,6 @@ class LaunchOp(IRDLOperation):
         """Inputs the kernel broadcasts hold its operand's elements; the rest, and the
         result, have the kernel's output shape; all one element type."""
         *inputs, result = types
-        element = result.get_element_type()  # type: ignore[attr-defined]
         if not isinstance(result, TensorType) or tuple(result.get_shape()) != broadcast.shape:
             raise VerifyException(f"{self.name}: the result must be a tensor of shape "
                                   f"{list(broadcast.shape)}, the kernel's, got {result}")
@@ -1013,7 +1027,7 @@ class LaunchOp(IRDLOperation):
             ok = isinstance(t, TensorType) and t.has_static_shape() and (
                 t == result if broadcast.strides[i] is None else
                 t.element_count() == broadcast.operand_size(i))
-            if not ok or t.get_element_type() != element:  # type: ignore[attr-defined]
+            if not ok:
                 raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
                                       f"does not read into {result}")
 
@@ -1027,10 +1041,8 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"{self.name}: {self.kernel} is not a kernel (a func.func marked {KERNEL_ATTR})"
             )
-        first = self.y.type
-        assert isinstance(first, TensorType | UnrankedTensorType)
-        gm = _flat_gm(first.get_element_type())
-        expected = (*(gm for _ in range(len(self.inputs) + 1)),
+        expected = (*(_flat_gm(v.type.get_element_type())  # type: ignore[attr-defined]
+                      for v in (*self.inputs, self.y)),
                     *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
         if tuple(kernel.function_type.inputs) != expected:
             want = ", ".join(str(t) for t in expected)
@@ -1054,7 +1066,8 @@ def _flat_gm(element: Attribute) -> MemRefType:
 
 
 def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue]) -> None:
-    """The inputs and the output of the slice and chunk ops are flat GM buffers of one type."""
+    """The inputs and the output of the slice and chunk ops are flat GM buffers, each of its
+    own element type."""
     names = [f"input {i + 1}" for i in range(len(buffers) - 1)] + ["output"]
     types = [b.type for b in buffers]
     for name, t in zip(names, types, strict=True):
@@ -1063,19 +1076,22 @@ def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue]) -> None:
             raise VerifyException(
                 f"{op.name}: {name} must be a flat GM buffer memref<?xf16|bf16|f32>, got {t}"
             )
-    _verify_same_types(op, names, types, "the inputs and the output")
 
 
-def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue]) -> None:
-    """One block taking an element of each input, ending in linalg.yield of one element."""
+def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue],
+                 output: SSAValue) -> None:
+    """One block taking an element of each input, ending in linalg.yield of one element of the
+    output."""
     block = body.block
-    element = inputs[0].type.get_element_type()  # type: ignore[union-attr]
+    wanted = tuple(v.type.get_element_type() for v in inputs)  # type: ignore[attr-defined]
     arg_types = tuple(a.type for a in block.args)
-    if arg_types != (element,) * len(inputs):
+    if arg_types != wanted:
         raise VerifyException(
-            f"{op.name}: the body must take one {element} per input ({len(inputs)}), takes "
+            f"{op.name}: the body must take one element of each input "
+            f"({', '.join(str(t) for t in wanted)}), takes "
             f"({', '.join(str(t) for t in arg_types)})"
         )
+    element = output.type.get_element_type()  # type: ignore[attr-defined]
     last = block.last_op
     if last is None or last.name != "linalg.yield" or len(last.operands) != 1 \
             or last.operands[0].type != element:
@@ -1088,7 +1104,7 @@ def _verify_elementwise(op: IRDLOperation, inputs: Sequence[SSAValue], output: S
     if not inputs:
         raise VerifyException(f"{op.name}: at least one input is needed")
     _verify_gm_buffers(op, [*inputs, output])
-    _verify_body(op, body, inputs)
+    _verify_body(op, body, inputs, output)
 
 
 @irdl_op_definition

@@ -25,7 +25,7 @@ from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
-from hswc.interpreter.dtypes import NAMES
+from hswc.interpreter.dtypes import NAMES, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
 from hswc.kernel_signature import kernel_arguments, scalar_fields
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
@@ -34,14 +34,16 @@ FRESH_GM_BYTE = 0x5B
 """What y holds before the kernel writes it: 235.375 in f16, about 6e16 in bf16 and f32."""
 
 
-def check_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str]) -> None:
-    """The inputs as the operator contract wants them at run time: one dtype and shape."""
+def check_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],
+                   same_dtype: bool = True) -> None:
+    """The inputs as the operator contract wants them at run time: one shape and (unless a
+    launch at a dtype boundary) one dtype."""
     for name, value in zip(names, inputs, strict=True):
         if not isinstance(value, np.ndarray):
             raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
     first = inputs[0]
     for name, value in zip(names[1:], inputs[1:], strict=True):
-        if value.dtype != first.dtype:
+        if same_dtype and value.dtype != first.dtype:
             raise OpError(op, f"{names[0]} and {name} differ in dtype at run time: "
                           f"{first.dtype} vs {value.dtype}")
         if value.shape != first.shape:
@@ -68,8 +70,9 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         broadcast = read_broadcast(kernel)
     except ValueError as error:
         raise OpError(op, str(error)) from None
+    _check_launch_dtypes(op, inputs, names)
     if broadcast is None:
-        check_operands(op, inputs, names)
+        check_operands(op, inputs, names, same_dtype=False)
     else:
         _check_broadcast_operands(op, inputs, names, broadcast)
     if not isinstance(block_dim, int) or not 0 <= block_dim <= MAX_BLOCK_DIM:
@@ -80,7 +83,8 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
     fields = scalar_fields(kernel_arguments(kernel).scalars)  # none for a declaration
-    record = _record(interpreter, op, inputs[0].dtype, block_dim, tiling,
+    y_dtype = numpy_dtype(op.y.type.get_element_type())  # type: ignore[attr-defined]
+    record = _record(interpreter, op, y_dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
     shape = inputs[0].shape if broadcast is None else broadcast.shape
     _check_tiling(op, record, int(np.prod(shape, dtype=np.int64)))
@@ -92,7 +96,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]
-    y_gm = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=inputs[0].dtype)
+    y_gm = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=y_dtype)
     y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
     written = np.zeros(y_gm.size, dtype=bool)
     wave = max(1, machine.platform.core_num)
@@ -110,17 +114,22 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     return (y_gm.reshape(shape),)
 
 
-def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],
-                              broadcast: Broadcast) -> None:
-    """check_operands for a kernel with broadcast inputs: one dtype; each input holds the
-    elements the kernel reads of it (hswc.broadcast)."""
-    for name, value in zip(names, inputs, strict=True):
+def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str]) -> None:
+    """Each input holds the element type the launch declares for it."""
+    for name, value, operand in zip(names, inputs, op.inputs, strict=True):
         if not isinstance(value, np.ndarray):
             raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
+        wanted = numpy_dtype(operand.type.get_element_type())  # type: ignore[attr-defined]
+        if value.dtype != wanted:
+            raise OpError(op, f"{name} is {value.dtype} at run time, where the launch takes "
+                          f"{wanted}")
+
+
+def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],
+                              broadcast: Broadcast) -> None:
+    """check_operands for a kernel with broadcast inputs: each input holds the elements the
+    kernel reads of it (hswc.broadcast)."""
     for i, (name, value) in enumerate(zip(names, inputs, strict=True)):
-        if value.dtype != inputs[0].dtype:
-            raise OpError(op, f"{names[0]} and {name} differ in dtype at run time: "
-                          f"{inputs[0].dtype} vs {value.dtype}")
         if value.size != broadcast.operand_size(i):
             raise OpError(op, f"{name} has shape {value.shape} at run time; the kernel reads "
                           f"{broadcast.operand_size(i)} elements of it")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -34,6 +34,7 @@ from hswc.broadcast import read_broadcast
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
+from hswc.kernel_dtypes import kernel_dtype
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_options import (
     API_ATTR,
@@ -72,9 +73,9 @@ def _output_name(chunk: hsg.ElementwiseChunkOp) -> str:
 
 def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str) -> KernelPlan:
     """The chunk's kernel plan, after checking that its tiling was made for this plan."""
-    memref = chunk.output.type
-    assert isinstance(memref, MemRefType)
-    dtype = element_type_name(memref.get_element_type())
+    dtype = kernel_dtype(*(
+        [element_type_name(v.type.get_element_type()) for v in values]  # type: ignore[attr-defined]
+        for values in (chunk.inputs, [chunk.output])))
     dag = body_dag(chunk.body.block)
     kernel = _kernel_of(chunk)
     if kernel is None:  # a hand-written chunk: no tiling to agree with
@@ -83,7 +84,7 @@ def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str
     fixed = _variant(kernel, schedule, pass_name)
     tiled, budget = (_recorded(kernel, attr) for attr in (UB_PLAN_ATTR, UB_BUDGET_ATTR))
     plan = plan_kernel(dag, _cann_kernel(fixed, kernel, asked), dtype, _output_name(chunk))
-    wanted = broadcast_plan(plan.ub_plan(), read_broadcast(chunk), dtype)
+    wanted = broadcast_plan(plan.ub_plan(), read_broadcast(chunk), plan.input_dtypes)
     options = f"{pass_name} ({schedule.describe()})"
     if budget is not None:
         if not budget_covers(budget, plan):
@@ -200,8 +201,7 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
                  for chunk in chunks]
         for chunk, plan in zip(chunks, plans, strict=True):
             convert_chunk(chunk, plan)
-        for leftover in op.walk():
-            if isinstance(leftover, hsg.NamedOp | hsg.ElementwiseSliceOp) \
-                    or leftover.name == "linalg.generic":
+        for leftover in op.walk():  # linalg ops hsg-tile-on-cores left stay on the host
+            if isinstance(leftover, hsg.NamedOp | hsg.ElementwiseSliceOp):
                 raise OpError(leftover, "must be tiled and blocked before convert-hsg-to-ascend "
                                         "(run hsg-tile-on-cores and hsg-block-into-ub first)")

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -50,7 +50,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.diagnostics import location_of
 from hswc.elementwise import MAX_INPUTS
+from hswc.remarks import remark
+from hswc.vectorizer.dag import unmapped_op
 
 DROPPED_ATTRIBUTES = ("hsg.op_name", "hsg.semantics", "hsg.ub_budget")
 """What a named op's generic says about itself and no longer holds once fused."""
@@ -65,7 +68,8 @@ def _map(op: GenericOp, index: int) -> AffineMap:
 def fusable_generic(op: Operation) -> bool:
     """Whether `op` is a generic fusion can take apart and join: one output indexed by the
     identity, every iterator parallel, inputs indexed by projected permutations (constant 0
-    allowed), a body that does not read the output, holds no regions and asks no indices."""
+    allowed), a body that does not read the output and holds only ops the vectorizer maps (so
+    fusion never drags a kernel's work into a generic that must stay on the host)."""
     if not isinstance(op, GenericOp) or len(op.outputs) != 1 or len(op.res) != 1:
         return False
     if len(op.indexing_maps) != len(op.inputs) + 1:
@@ -87,7 +91,7 @@ def fusable_generic(op: Operation) -> bool:
     last = block.last_op
     if not isinstance(last, YieldOp) or len(last.operands) != 1:
         return False
-    return all(not o.regions and not isinstance(o, IndexOp) for o in block.ops)
+    return unmapped_op(block) is None
 
 
 def _iteration_shape(op: GenericOp) -> tuple[int, ...]:
@@ -186,6 +190,9 @@ class _Fuser:
 
     def fuse_into(self, producer: GenericOp, consumer: GenericOp) -> None:
         moved = {u.operation for u in producer.res[0].uses} == {consumer}
+        where = location_of(consumer)
+        remark(producer, ("joins" if moved else "is recomputed in") + " the generic at "
+               f"{where or 'its consumer'}")
         size = self.sizes[producer] + self.sizes[consumer]
         fused = fuse(producer, consumer, move=moved,
                      into_producer=moved and self.sizes[producer] > self.sizes[consumer])

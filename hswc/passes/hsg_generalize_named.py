@@ -44,8 +44,21 @@ class GeneralizeElementwise(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: abstract_ops.NamedOperation,
                           rewriter: PatternRewriter) -> None:
+        if isinstance(op, FillOp) and not _feeds_generics(op):
+            return  # the init of a matmul or a convolution: it stays with it on the host
         if isinstance(op, abstract_ops.ElementwiseOperation | FillOp):
+            location = op.location
+            after = op.next_op
             self.xdsl.match_and_rewrite(op, rewriter)
+            replacement = after.prev_op if after is not None else None
+            if replacement is not None:
+                replacement.location = location
+
+
+def _feeds_generics(op: FillOp) -> bool:
+    """Whether every user of the fill is a linalg.generic (which it can join)."""
+    return all(isinstance(use.operation, GenericOp | abstract_ops.ElementwiseOperation)
+               for result in op.results for use in result.uses)
 
 
 class GeneralizeBroadcast(RewritePattern):

@@ -59,12 +59,12 @@ from xdsl.utils.exceptions import PassFailedException
 
 from hswc.broadcast import BROADCAST_ATTR
 from hswc.cpp_identifiers import operator_stem
-from hswc.diagnostics import OpError, copy_location, ops_between
+from hswc.diagnostics import OpError, copy_location, location_of, ops_between
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import constant_index
-from hswc.dialects.ascend_types import element_type_name
-from hswc.elementwise import Elementwise, elementwise, refuse_unmodelled
+from hswc.elementwise import Elementwise, elementwise, host_kind
 from hswc.index_arith import IRArith
+from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.schedule_choice import Choice, choose_schedule
@@ -78,6 +78,7 @@ from hswc.passes.schedule_options import (
     schedule_attribute,
 )
 from hswc.platform import DEFAULT_SOC, MAX_CORE_NUM, MAX_UB_SIZE, get_platform
+from hswc.remarks import remark, warn
 from hswc.tiling import (
     RESULT_NAMES,
     TILING_FIELDS,
@@ -158,12 +159,11 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
     the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
     their own type here (exact: the host widened them)."""
-    gm = MemRefType(ew.element_type, [DYNAMIC_INDEX])
+    gm = [MemRefType(t, [DYNAMIC_INDEX]) for t in (*ew.input_types, ew.element_type)]
     index = IndexType()
     count = len(ew.inputs)
     scalars = ew.dag.scalars
-    block = Block(arg_types=[gm] * (count + 1) + [index] * len(TILING_FIELDS)
-                  + [F32] * len(scalars))
+    block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS), *[F32] * len(scalars)])
     names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor",
              *_scalar_names(ew))
     for arg, arg_name in zip(block.args, names, strict=True):
@@ -308,7 +308,8 @@ def _body_key(ew: Elementwise) -> tuple[object, ...]:
                     tuple(sorted(body_op.attributes.items()))))
         for result in body_op.results:
             numbers[result] = len(numbers)
-    return (ew.element_type, tuple(block.arg_types), tuple(ew.input_names()), ew.output_name(),
+    return (ew.element_type, ew.input_types, tuple(block.arg_types), tuple(ew.input_names()),
+            ew.output_name(),
             tuple(_scalar_names(ew)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
             ew.broadcast)
 
@@ -417,10 +418,17 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if isinstance(named, hsg.NamedOp):
                 raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
                               "hsg-decompose first (--lower-to-ascend does)")
-        refuse_unmodelled(op)
         functions: dict[Operation, _Functions] = {}
-        for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
-            self._tile(generic, schedule, platform, functions)
+        for found in list(op.walk()):
+            if found.parent is None:  # erased with the generic it was in
+                continue
+            if isinstance(found, GenericOp):
+                try:
+                    self._tile(found, schedule, platform, functions)
+                except OpError as error:
+                    _stay_on_host(found, error)
+            elif (kind := host_kind(found)) is not None:
+                remark(found, f"stays on the host ({kind})")
 
     def _tile(self, op: GenericOp, schedule: Schedule,
               platform: tuple[int | None, int | None],
@@ -436,7 +444,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if error.op is op:
                 error.name = display_name(op)
             raise
-        dtype = element_type_name(ew.element_type)
+        dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
         table = functions.setdefault(module, _Functions(module))
@@ -451,6 +459,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         plans: Plans = kernels[0].variant.plan if len(kernels) == 1 \
             else tuple(k.variant for k in kernels)
         own_plan = len(kernels) == 1 and kernels[0].own
+        self._check_static_tiling(ew, dtype, plans, platform, camel(op_name))
 
         def tiling() -> func.FuncOp:
             fn = _build_tiling_function(tiling_function_name(op_name, dtype), dtype, plans)
@@ -474,7 +483,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             launched.append((k.variant.key, table.ensure_built(key, kernel, op)))
 
         before = op.prev_op
-        values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name, camel(op_name))
+        values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name)
         builder = Builder(InsertPoint.before(op))
         scalars = _host_scalars(builder, ew)
         folded = constant_index(values[4])
@@ -484,8 +493,29 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         copy_location(op, ops_between(before, op))
         ew.result.replace_all_uses_with(result)
         init = op.outputs[0].owner
+        names = ", ".join(f"@{name}" for _, name in launched)
+        remark(op, f"becomes a launch of {names}", display_name(op))
         Rewriter.erase_op(op)
         _erase_if_dead(init)
+
+    def _check_static_tiling(self, ew: Elementwise, dtype: str, plans: Plans,
+                             platform: tuple[int | None, int | None], title: str) -> None:
+        """Refuse, before anything is built, a count a 64-bit tiling cannot hold, and a
+        static shape that the tiling refuses on the named platform."""
+        op = ew.op
+        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
+        total = _static_num_elements(first.type)
+        if total is not None and total > INT64_MAX:
+            raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",
+                          display_name(op))
+        core_num, ub_size = platform
+        if total is None or core_num is None or ub_size is None:
+            return
+        try:
+            compute_tiling(total, core_num, ub_size, dtype, plans)
+        except TilingError as error:
+            raise OpError(op, f"cannot be tiled for core-num={core_num} ub-size={ub_size}: "
+                          f"{title} {error}", display_name(op)) from None
 
     def _planned(self, ew: Elementwise, body: tuple[object, ...], dtype: str,
                  platform: tuple[int | None, int | None], schedule: Schedule
@@ -525,32 +555,25 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 fixed = budget_schedule(fixed, budget, schedule)
                 kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
                 plan, own = tiling_plan(kernel, budget, schedule)
-                plan = broadcast_plan(plan, ew.broadcast, dtype)
-                key = template_tiling_key(dtype, index) if len(variants) > 1 \
-                    else TILING_KEYS[dtype]
+                plan = broadcast_plan(plan, ew.broadcast, kernel.input_dtypes)
+                key = template_tiling_key(output_dtype(dtype), index) if len(variants) > 1 \
+                    else TILING_KEYS[output_dtype(dtype)]
                 kernels.append(_Kernel(Variant(plan, key, above), fixed.queue_depth, own))
             return kernels
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
 
     def _host_tiling(self, op: GenericOp, ew: Elementwise, dtype: str, plans: Plans,
-                     platform: tuple[int | None, int | None], tiling_name: str,
-                     title: str) -> list[SSAValue]:
+                     platform: tuple[int | None, int | None],
+                     tiling_name: str) -> list[SSAValue]:
         """The launch's tiling values: folded constants, or a call of the tiling function."""
         core_num, ub_size = platform
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
         first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
         total = _static_num_elements(first.type)
-        if total is not None and total > INT64_MAX:
-            raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",
-                          display_name(op))
         if total is not None and core_num is not None and ub_size is not None:
-            try:
-                tiling = compute_tiling(total, core_num, ub_size, dtype, plans)
-            except TilingError as error:
-                raise OpError(op, f"cannot be tiled for core-num={core_num} ub-size={ub_size}: "
-                              f"{title} {error}", display_name(op)) from None
+            tiling = compute_tiling(total, core_num, ub_size, dtype, plans)  # checked before
             return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
                                                          strict=True)]
         # Named constants: never an earlier constant that the name hints below would rename.
@@ -566,6 +589,18 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         for value, name in zip(values, RESULT_NAMES, strict=True):
             value.name_hint = name
         return values
+
+
+def _stay_on_host(op: GenericOp, error: OpError) -> None:
+    """A generic that cannot be made a kernel stays on the host, with a warning saying why;
+    unless it is a named op's decomposition (`hsg.op_name`), which must be: then the error."""
+    if hsg.OP_NAME_ATTR in op.attributes or op.parent is None:
+        raise error
+    why = error.message
+    if error.op is not op:
+        where = location_of(error.op)
+        why = f"its '{error.name}'{f' at {where}' if where else ''} {error.message}"
+    warn(op, f"stays on the host: {why}", display_name(op))
 
 
 def _mark_choice(fn: func.FuncOp, choice: Choice | None) -> None:

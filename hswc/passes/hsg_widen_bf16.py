@@ -13,6 +13,11 @@ them; it is exact:
   Melquiond, "When double rounding is odd", 2005);
 - maximumf, minimumf, negf, absf and select return one of their operands (or its sign flipped),
   and cmpf compares values, none of which rounding to f32 and back changes.
+The math functions on bf16 (`math.exp`, `log`, `sqrt`, `rsqrt`, `log1p`, `expm1`, `tanh`,
+`erf`) are computed in f32 and rounded once back too: not the correctly rounded bf16 function in
+every case, but what MLIR's own lowering computes (its `math-extend-to-supported-types` pass
+widens bf16 and f16 math to f32 the same way, as does LLVM's lowering of the f16 intrinsics for
+a CPU: the oracle hswc's exports are checked against, tools/export_torch_fixtures.py).
 Other bf16 ops are left as they are for the vectorizer to report.
 """
 
@@ -32,8 +37,11 @@ from hswc.passes import mark_unchanged
 
 F32 = Float32Type()
 WIDENED = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp,
-           arith.MinimumfOp, arith.NegfOp, arith.CmpfOp, arith.SelectOp, math.AbsFOp)
-"""The ops computed in f32 for bf16 operands (see the module docstring for why exactly)."""
+           arith.MinimumfOp, arith.NegfOp, arith.CmpfOp, arith.SelectOp, math.AbsFOp,
+           math.ExpOp, math.LogOp, math.SqrtOp, math.RsqrtOp, math.Log1pOp, math.ExpM1Op,
+           math.TanhOp, math.ErfOp)
+"""The ops computed in f32 for bf16 operands (see the module docstring for why, and how
+exactly)."""
 
 
 def _is_bf16(value: SSAValue) -> bool:

@@ -102,7 +102,7 @@ def candidate_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
     broadcast = read_broadcast(chunk)
     convert_chunk(chunk, plan)
     kernel.attributes[UB_PLAN_ATTR] = plan_attribute(broadcast_plan(plan.ub_plan(), broadcast,
-                                                                  plan.dtype))
+                                                                  plan.input_dtypes))
     return kernel
 
 

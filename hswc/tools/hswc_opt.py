@@ -41,6 +41,7 @@ with importing():
     from hswc.output_files import OutputError, write_file
     from hswc.passes import take_unchanged
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
+    from hswc.remarks import collecting, print_remarks
     from hswc.source_text import decode
     from hswc.tools.cli import TOO_DEEP, diagnostic, exit_status, report
     from hswc.verification import verify_located
@@ -90,6 +91,12 @@ class HswcOptMain(xDSLOptMain):
                 action.help = argparse.SUPPRESS
             elif action.dest == "output_file":
                 action.help = "write the output there (atomically, and only if the run succeeds)"
+        arg_parser.add_argument(
+            "--remarks",
+            action="store_true",
+            help="say on stderr what became a kernel and what stays on the host, and why "
+            "(without it, only the ops that could have been kernels and stay are named)",
+        )
         arg_parser.add_argument(
             "--lower-to-ascend",
             action="store_true",
@@ -173,7 +180,9 @@ class HswcOptMain(xDSLOptMain):
             self._verify(module)
             if self.args.passes or self.args.lower_to_ascend or self.args.target != "mlir":
                 check_compilable(module)  # as hswc-run and hswc-emit refuse it
-            self.apply_passes(module)
+            with collecting() as said:
+                self.apply_passes(module)
+            print_remarks(said, self.args.remarks)
             return self.output_resulting_program(module)
         except (ParseError, DiagnosticException, RecursionError) as error:
             message = diagnostic("hswc-opt", format_parse_error(error, line_offset)

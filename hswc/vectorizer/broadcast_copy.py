@@ -52,6 +52,7 @@ alignment rule applies; the cost is one scalar load and store per element.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from xdsl.builder import Builder
@@ -124,36 +125,41 @@ def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
     return -(-nbytes // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
 
 
-def resident_inputs(broadcast: Broadcast | None, dtype: str) -> list[int]:
-    """The inputs whose runs copy from their copy in UB."""
+def resident_inputs(broadcast: Broadcast | None, dtypes: Sequence[str]) -> list[int]:
+    """The inputs (each of its element type in `dtypes`) whose runs copy from their copy in
+    UB."""
     if broadcast is None:
         return []
     found = []
     for i, strides in enumerate(broadcast.strides):
         if strides is not None and broadcast.operand_size(i) > 1:
-            runs = row_runs(broadcast, i, dtype)
+            runs = row_runs(broadcast, i, dtypes[i])
             if isinstance(runs, RowRuns) and runs.resident:
                 found.append(i)
     return found
 
 
-def block_align(broadcast: Broadcast | None, dtype: str) -> int:
-    """Elements the tiling aligns blockFactor to: a 32-byte block's when some input is read in
-    row runs (so every chunk starts on one), else 1."""
-    if broadcast is None or not any(
-            s is not None and broadcast.operand_size(i) > 1
-            and isinstance(row_runs(broadcast, i, dtype), RowRuns)
-            for i, s in enumerate(broadcast.strides)):
+def block_align(broadcast: Broadcast | None, dtypes: Sequence[str]) -> int:
+    """Elements the tiling aligns blockFactor to: when some input is read in row runs, a
+    32-byte block of the narrowest such input (so every chunk starts on a block of each), else
+    1."""
+    if broadcast is None:
         return 1
-    return UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
+    runs = [dtypes[i] for i, s in enumerate(broadcast.strides)
+            if s is not None and broadcast.operand_size(i) > 1
+            and isinstance(row_runs(broadcast, i, dtypes[i]), RowRuns)]
+    if not runs:
+        return 1
+    return UB_BLOCK_BYTES // min(ELEMENT_BYTES[dtype] for dtype in runs)
 
 
-def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtype: str) -> UbPlan:
+def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[str]) -> UbPlan:
     """`plan` (a kernel's own buffers' or a budget) with what its kernel's broadcast reads
-    need: the blockFactor alignment, and the UB of the inputs copied into UB once, reserved."""
-    align = block_align(broadcast, dtype)
-    extra = sum(resident_bytes(broadcast, i, dtype) for i in resident_inputs(broadcast, dtype)
-                ) if broadcast is not None else 0
+    need (`dtypes`: each input's element type): the blockFactor alignment, and the UB of the
+    inputs copied into UB once, reserved."""
+    align = block_align(broadcast, dtypes)
+    extra = sum(resident_bytes(broadcast, i, dtypes[i])
+                for i in resident_inputs(broadcast, dtypes)) if broadcast is not None else 0
     if align == 1 and not extra:
         return plan
     return replace(plan, block_align=align, ub_reserve=plan.ub_reserve + extra)

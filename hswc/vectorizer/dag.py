@@ -356,6 +356,16 @@ class _NodeBuilder:
         return self.b.intern(Node(kind, dtype, (a,), source=self.source))
 
 
+def unmapped_op(block: Block) -> Operation | None:
+    """The first op of a body the vectorizer has no mapping for (by name; body_dag checks the
+    types), None when every op has one."""
+    for op in block.ops:
+        if op.name not in SUPPORTED_OPS and op.name not in MATH_OPS \
+                and op.name != "linalg.yield":
+            return op
+    return None
+
+
 def body_dag(block: Block, inputs: int | None = None) -> Dag:
     """The DAG of a body block whose first `inputs` arguments (default: all) are the inputs'
     elements; later arguments (a linalg.generic's output element) must be unused."""

@@ -68,6 +68,8 @@ MASK_WORD_BITS = 16
 VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16"}
 LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_bytes",
                 "bf16": "half_bytes"}
+SIZE_WORDS = {2: "half", 4: "float"}
+"""How a kernel at a dtype boundary names its copies' byte counts, by element size."""
 RAW_ACCESS = ("Cast", "DataCopy")
 """Instructions that take queue tensors as they are."""
 
@@ -158,7 +160,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
     for b in plan.buffers:
         if b.dtype == "mask" and "mask" not in lengths:
             lengths["mask"] = mask_length(e.a, ub_factor)
-        key = "tensor" if b.is_queue else "mask" if b.dtype == "mask" else b.dtype
+        key = _length_key(plan, b)
         num = b.depth if b.is_queue else None
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
     uniforms = Uniforms(e, plan.selection.scalars)
@@ -186,11 +188,11 @@ def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
     """The broadcast inputs copied into UB once (hswc.vectorizer.broadcast_copy), then a
     barrier: MTE2's copies finish before the vector pipe's first read of them."""
     resident: dict[Val, SSAValue] = {}
-    copied = resident_inputs(broadcast, plan.dtype)
+    copied = resident_inputs(broadcast, plan.input_dtypes)
     for v in plan.inputs:
         if broadcast is not None and _broadcast(broadcast, v) and (v.input or 0) in copied:
             resident[v] = emit_resident_copy(e.point, broadcast, v.input or 0, gm[v], pipe,
-                                             v.name or f"in{v.input or 0}", plan.dtype)
+                                             v.name or f"in{v.input or 0}", v.dtype)
     if resident:
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
     return resident
@@ -259,13 +261,27 @@ class Uniforms:
                       "and f32 arithmetic")
 
 
+def _queue_dtypes(plan: KernelPlan) -> set[str]:
+    return {b.dtype for b in plan.buffers if b.is_queue}
+
+
+def _length_key(plan: KernelPlan, b: Buffer) -> str:
+    """Which of _linear_lengths a buffer takes: the queues' one length (T) when they share a
+    type, else their type's, like every TBuf's."""
+    if b.dtype == "mask":
+        return "mask"
+    return "tensor" if b.is_queue and len(_queue_dtypes(plan)) == 1 else b.dtype
+
+
 def _linear_lengths(e: Emitter, plan: KernelPlan, ub_factor: SSAValue) -> dict[str, SSAValue]:
-    """ubFactor * bytes for each size the buffers use: the queues' (T), f32's, f16's."""
+    """ubFactor * bytes for each size the buffers use: the queues' (T), f32's, f16's (a kernel
+    at a dtype boundary sizes each queue by its own type)."""
     wanted: dict[str, int] = {}
-    if any(b.is_queue for b in plan.buffers):
-        wanted["tensor"] = ELEMENT_BYTES[plan.dtype]
+    queues = _queue_dtypes(plan)
+    if len(queues) == 1:
+        wanted["tensor"] = ELEMENT_BYTES[queues.pop()]
     for dtype in ("f32", "f16", "bf16"):
-        if any(not b.is_queue and b.dtype == dtype for b in plan.buffers):
+        if any(_length_key(plan, b) == dtype for b in plan.buffers):
             wanted[dtype] = ELEMENT_BYTES[dtype]
     lengths: dict[str, SSAValue] = {}
     named: dict[str, SSAValue] = {}
@@ -302,38 +318,47 @@ class ChunkEmitter:
         self.copies: dict[Val, SSAValue] = {}
         """reuse-copies: each f32 copy's own tensor (a later copy in a reused buffer gets its
         own Get)."""
+        self.bytes: dict[int, SSAValue] = {}
+        """The chunk's bytes per element size its copies move."""
 
     def buffer(self, val: Val) -> Buffer:
         return self.plan.place[val]
 
     def emit(self) -> None:
-        e, plan = self.e, self.plan
-        size = e.a.const(ELEMENT_BYTES[plan.dtype])
-        copy_bytes = e.a.name(e.a.mul(self.current_num, size), "copy_bytes")
-        self.copy_in(copy_bytes)
+        copied = [v for v in self.plan.inputs
+                  if v not in self.h.once and not _broadcast(self.h.broadcast, v)]
+        sizes = list(dict.fromkeys(ELEMENT_BYTES[v.dtype] for v in (self.plan.output, *copied)))
+        for size in sizes:  # the chunk's bytes: `copy_bytes`, at a dtype boundary one per size
+            name = "copy_bytes" if len(sizes) == 1 else f"{SIZE_WORDS[size]}_copy_bytes"
+            self.bytes[size] = self.e.a.name(
+                self.e.a.mul(self.current_num, self.e.a.const(size)), name)
+        self.copy_in()
         self.compute()
-        self.copy_out(copy_bytes)
+        self.copy_out()
+
+    def copy_bytes(self, dtype: str) -> SSAValue:
+        return self.bytes[ELEMENT_BYTES[dtype]]
 
     # region CopyIn and CopyOut
 
-    def copy_in(self, copy_bytes: SSAValue) -> None:
+    def copy_in(self) -> None:
         e, plan = self.e, self.plan
         queue = {v: self.h.objects[self.buffer(v)] for v in plan.inputs}
-        element = ELEMENT_TYPES[plan.dtype]
         if plan.schedule.x_first:  # each input handed to compute as soon as it is copied
             for v in plan.inputs:
-                local = e.value(ascend.AllocTensorOp(queue[v], element), f"{v.name}_local")
-                self.copy_one(v, local, copy_bytes)
+                local = e.value(ascend.AllocTensorOp(queue[v], ELEMENT_TYPES[v.dtype]),
+                                f"{v.name}_local")
+                self.copy_one(v, local)
                 e.op(ascend.EnQueOp(queue[v], local))
             return
-        locals_ = [e.value(ascend.AllocTensorOp(queue[v], element), f"{v.name}_local")
-                   for v in plan.inputs]
+        locals_ = [e.value(ascend.AllocTensorOp(queue[v], ELEMENT_TYPES[v.dtype]),
+                           f"{v.name}_local") for v in plan.inputs]
         for v, local in zip(plan.inputs, locals_, strict=True):
-            self.copy_one(v, local, copy_bytes)
+            self.copy_one(v, local)
         for v, local in zip(plan.inputs, locals_, strict=True):
             e.op(ascend.EnQueOp(queue[v], local))
 
-    def copy_one(self, v: Val, local: SSAValue, copy_bytes: SSAValue) -> None:
+    def copy_one(self, v: Val, local: SSAValue) -> None:
         if v in self.h.once:  # one element for the whole kernel: Duplicate it over the chunk
             self.e.op(ascend.DuplicateOp(local, self.h.once[v], self.current_num))
             return
@@ -342,18 +367,18 @@ class ChunkEmitter:
             base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
                                  "chunk_start")
             emit_broadcast_copy(self.e.point, self.h.broadcast, v.input or 0, self.h.gm[v],
-                                local, base, self.current_num, self.plan.dtype,
+                                local, base, self.current_num, v.dtype,
                                 not self.plan.schedule.no_pipe_barriers, self.h.resident.get(v))
             return
         at = self.e.value(ascend.GlobalAtOp(self.h.gm[v], self.chunk_offset), f"{v.name}_gm_at")
-        self.e.op(ascend.DataCopyPadOp(local, at, copy_bytes))
+        self.e.op(ascend.DataCopyPadOp(local, at, self.copy_bytes(v.dtype)))
 
-    def copy_out(self, copy_bytes: SSAValue) -> None:
+    def copy_out(self) -> None:
         e, out = self.e, self.plan.output
         que = self.h.objects[self.buffer(out)]
-        local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[self.plan.dtype]), f"{out.name}_local")
+        local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
         at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset), f"{out.name}_gm_at")
-        e.op(ascend.DataCopyPadOp(at, local, copy_bytes))
+        e.op(ascend.DataCopyPadOp(at, local, self.copy_bytes(out.dtype)))
         e.op(ascend.FreeTensorOp(que, local))
 
     # endregion
@@ -376,10 +401,10 @@ class ChunkEmitter:
 
     def arrive(self, item: Arrival) -> None:
         e, plan = self.e, self.plan
-        element = ELEMENT_TYPES[plan.dtype]
         for v in item.inputs:
             b = self.buffer(v)
-            self.tensors[b] = e.value(ascend.DeQueOp(self.h.objects[b], element), local_name(b))
+            self.tensors[b] = e.value(ascend.DeQueOp(self.h.objects[b], ELEMENT_TYPES[v.dtype]),
+                                      local_name(b))
         if not plan.schedule.x_first:
             self.take_output()
         for v in item.inputs:
@@ -401,11 +426,11 @@ class ChunkEmitter:
         if out not in self.tensors:
             que = self.h.objects[out]
             self.tensors[out] = self.e.value(
-                ascend.AllocTensorOp(que, ELEMENT_TYPES[self.plan.dtype]), local_name(out))
+                ascend.AllocTensorOp(que, ELEMENT_TYPES[out.dtype]), local_name(out))
 
     def view(self, b: Buffer) -> SSAValue:
         if b not in self.views:
-            dtype = self.plan.dtype
+            dtype = b.dtype
             self.views[b] = self.e.value(
                 ascend.ReinterpretCastOp(self.tensors[b], ELEMENT_TYPES[dtype]),
                 f"{b.name}_{VIEW_SUFFIX[dtype]}")

@@ -41,6 +41,7 @@ from xdsl.ir import Operation, SSAValue
 
 from hswc import soc_api
 from hswc.diagnostics import OpError
+from hswc.kernel_dtypes import output_dtype
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.schedule import Schedule
 
@@ -111,7 +112,8 @@ class Selection:
     """The calls of one body, and the values they work on."""
 
     dtype: str
-    """The element type of the inputs and the output."""
+    """The kernel's dtype (hswc.kernel_dtypes): the element type of its inputs and output, or
+    of a dtype boundary's each."""
     inputs: list[Val]
     """One per body argument (None-named unused inputs included)."""
     output: Val
@@ -137,7 +139,7 @@ class _Selector:
         self.dtype = dtype
         self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index)
                        for n in dag.inputs]
-        self.output = Val("output", dtype, output_name)
+        self.output = Val("output", output_dtype(dtype), output_name)
         self.vals: dict[int, Val] = {id(n): v for n, v in zip(dag.inputs, self.inputs,
                                                                  strict=True)}
         self.consts: dict[tuple[object, ...], Val] = {}
@@ -409,7 +411,7 @@ RULES: dict[str, Rule] = {
 
 def select_instructions(dag: Dag, schedule: Schedule, dtype: str,
                         output_name: str = "y") -> Selection:
-    """The AscendC calls of a body whose inputs and output are of element type `dtype`."""
+    """The AscendC calls of a body of a kernel of `dtype` (hswc.kernel_dtypes)."""
     selection = _Selector(dag, schedule, dtype, output_name).run()
     if len(selection.consts) <= RESIDENT_CONSTANTS:
         return selection

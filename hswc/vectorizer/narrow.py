@@ -92,8 +92,9 @@ class _Narrower:
 
 def narrow_exact(dag: Dag, table: ApiTable, dtype: str) -> Dag:
     """`dag` with its exact steps on widened bf16 values done in bf16 (module docstring); the
-    same DAG when the body's dtype is not bf16 or the table has no exact bf16 compare/select."""
-    if dtype != NARROW or not any(table.exact(call, NARROW) for call in CALLS.values()):
+    same DAG when the kernel has no bf16 operand (`dtype`: hswc.kernel_dtypes) or the table has
+    no exact bf16 compare/select."""
+    if NARROW not in dtype or not any(table.exact(call, NARROW) for call in CALLS.values()):
         return dag
     n = _Narrower(table)
     inputs = [n.copy(i) for i in dag.inputs]

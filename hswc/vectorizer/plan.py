@@ -94,6 +94,11 @@ class KernelPlan:
     def output(self) -> Val:
         return self.selection.output
 
+    @property
+    def input_dtypes(self) -> list[str]:
+        """Each input's element type, by its position among the body's arguments."""
+        return [v.dtype for v in self.selection.inputs]
+
     def instrs(self) -> list[Instr]:
         """Every instruction of Compute, in order."""
         out: list[Instr] = []

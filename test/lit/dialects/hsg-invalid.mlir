@@ -108,10 +108,10 @@ func.func @result_f64(%a: tensor<4xf16>) {
 
 // -----
 
-// A launch follows the same rules as the operator it replaces.
-func.func @launch_types(%g: tensor<4xf16>, %x: tensor<4xf32>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' input 2 has type tensor<4xf32> but input 1 has type tensor<4xf16>; the inputs and the result must have the same shape and element type
-  %y = hsg.launch @k blocks %n (%g, %x) tiling(%n, %n, %n) : tensor<4xf16>, tensor<4xf32> -> tensor<4xf16>
+// A launch's inputs and result have one shape (each its own element type: a dtype boundary).
+func.func @launch_types(%g: tensor<4xf16>, %x: tensor<5xf32>, %n: index) {
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.launch' input 2 has type tensor<5xf32> but input 1 has type tensor<4xf16>; the inputs and the result must have the same shape
+  %y = hsg.launch @k blocks %n (%g, %x) tiling(%n, %n, %n) : tensor<4xf16>, tensor<5xf32> -> tensor<4xf16>
   func.return
 }
 
@@ -150,9 +150,10 @@ func.func @slice_f64(%a: memref<?xf64>, %n: index) {
 
 // -----
 
-// A chunk whose output buffer has another dtype than its input's.
+// A chunk whose body yields another type than its output buffer holds (a dtype boundary's
+// body converts: the f16 element must be widened to the f32 it writes).
 func.func @chunk_dtypes(%a: memref<?xf16>, %b: memref<?xf32>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_chunk' output has type memref<?xf32> but input 1 has type memref<?xf16>; the inputs and the output must have the same shape and element type
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_chunk' the body must end in linalg.yield of one f32
   hsg.elementwise_chunk ins(%a : memref<?xf16>) outs(%b : memref<?xf32>) slice [%n, %n] chunk [%n, %n] ub_factor %n {
   ^bb0(%e: f16):
     linalg.yield %e : f16
@@ -164,7 +165,7 @@ func.func @chunk_dtypes(%a: memref<?xf16>, %b: memref<?xf32>, %n: index) {
 
 // A body must take one element per input.
 func.func @body_arity(%a: memref<?xf16>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' the body must take one f16 per input (2), takes (f16)
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' the body must take one element of each input (f16, f16), takes (f16)
   hsg.elementwise_slice ins(%a, %a : memref<?xf16>, memref<?xf16>) outs(%a : memref<?xf16>) [%n, %n] ub_factor %n {
   ^bb0(%e: f16):
     linalg.yield %e : f16

@@ -56,3 +56,4 @@ func.func @huge(%g: tensor<4294967296x4294967296xf16>, %x: tensor<4294967296x429
   %y = hsg.hard_swish_grad %g, %x : tensor<4294967296x4294967296xf16>
   func.return %y : tensor<4294967296x4294967296xf16>
 }
+

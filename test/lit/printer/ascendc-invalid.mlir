@@ -24,7 +24,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 
 // Host code may only tile and launch: anything else there is refused too.
 func.func @host(%a: index) -> index {
-  // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:3: error: 'test.op' has no AscendC printing rule (host code may only tile and launch)
+  // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:3: error: 'test.op' has no AscendC printing rule (host code may only tile, launch and run the ops that stay on the host)
   %b = "test.op"(%a) : (index) -> index
   func.return %b : index
 }
