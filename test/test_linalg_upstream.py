@@ -5,6 +5,7 @@ parses in one process."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
@@ -205,3 +206,23 @@ def test_each_parse_keeps_its_own_weights() -> None:
         assert isinstance(value, DenseResourceAttr)
         assert value.resource_handle.data == "torch_tensor_2_torch.float32"
         assert blobs == {"torch_tensor_2_torch.float32": "0x04000000" + data}
+
+
+def test_a_dense_float_in_hexadecimal_is_its_bit_pattern() -> None:
+    """As MLIR reads it (torch-mlir writes a masked attention's -inf so); xDSL 0.75 took the
+    integer 4286578688 for the value."""
+    from xdsl.dialects import arith
+
+    module = parse_text("""
+func.func @f() -> (tensor<f32>, tensor<2xf16>, tensor<3xbf16>) {
+  %a = arith.constant dense<0xFF800000> : tensor<f32>
+  %b = arith.constant dense<[0x7C00, 1.5]> : tensor<2xf16>
+  %c = arith.constant dense<[0x0001, 0xFF80, -2.0]> : tensor<3xbf16>
+  func.return %a, %b, %c : tensor<f32>, tensor<2xf16>, tensor<3xbf16>
+}""", "hex.mlir")
+    values = [op.value.get_values() for op in module.walk() if isinstance(op, arith.ConstantOp)]
+    assert values[0] == (-np.inf,) and values[1] == (np.inf, 1.5)
+    assert values[2] == (2.0 ** -133, -np.inf, -2.0)  # the smallest bf16 subnormal
+    with pytest.raises(ParseError, match="hexadecimal float 0x1ff80 is wider than bf16"):
+        parse_text("func.func @f() -> tensor<bf16> {\n  %a = arith.constant dense<0x1FF80> : "
+                   "tensor<bf16>\n  func.return %a : tensor<bf16>\n}", "wide.mlir")

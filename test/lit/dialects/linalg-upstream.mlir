@@ -74,3 +74,15 @@ func.func @weights() -> tensor<2xf32> {
     }
   }
 #-}
+
+// -----
+
+// A dense float in hexadecimal is its bit pattern (a masked attention's -inf), printed back so.
+// CHECK-LABEL: func.func @hex_floats
+// CHECK:       arith.constant dense<0xff800000> : tensor<f32>
+// CHECK:       arith.constant dense<[0x7c00, 1.500000e+00]> : tensor<2xf16>
+func.func @hex_floats() -> (tensor<f32>, tensor<2xf16>) {
+  %a = arith.constant dense<0xFF800000> : tensor<f32>
+  %b = arith.constant dense<[0x7C00, 1.5]> : tensor<2xf16>
+  return %a, %b : tensor<f32>, tensor<2xf16>
+}
