@@ -11,11 +11,11 @@ exporter writes is computed here:
   host's is one faithful result among several. On f64 the double result is the result; f16 and
   bf16 go through f32 (the f32 function's result, rounded again to the type), as MLIR's
   lowering widens them (math-extend-to-supported-types).
-- math.fpowi(x, n) as LLVM lowers llvm.powi of a constant exponent (SelectionDAG's ExpandPowI;
-  compiler-rt's __powisf2 takes the same steps): r = 1; square-and-multiply over the bits of
-  |n| from the lowest, r = r * x^(2^i) for each set bit, each product rounded in the op's type
-  (an f16 or bf16 product is promoted to f32 and rounded back per operation, which is that
-  type's correctly rounded product); 1 / r for a negative n.
+- math.fpowi(x, n) as compiler-rt's __powisf2 / __powidf2 computes it (the loop MLIR's
+  convert-math-to-funcs outlines, and LLVM's powi calls): r = 1; square-and-multiply over the
+  bits of |n| from the lowest, r = r * x^(2^i) for each set bit, each product rounded in f32 or
+  f64; 1 / r for a negative n. f16 and bf16 are computed so in f32 and rounded once at the end,
+  as every other math op on them (tools/mlir_oracle.py's widening).
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def in_double(name: str, *operands: Array) -> Array:
 def fpowi(x: Array, n: Array) -> Array:
     """math.fpowi (module docstring): x of f16, bf16, f32 or f64, n any integer array."""
     x = np.asarray(x)
-    work = x.dtype
-    base = x
+    work = F32 if x.dtype in (F16, BF16) else x.dtype
+    base = x.astype(work)
     exponent = np.abs(np.asarray(n).astype(np.int64))
     shape = np.broadcast_shapes(base.shape, exponent.shape)
     base, exponent = np.broadcast_to(base, shape).copy(), np.broadcast_to(exponent, shape).copy()
@@ -104,4 +104,5 @@ def fpowi(x: Array, n: Array) -> Array:
             result = np.where(odd, result * base, result).astype(work)
             exponent >>= 1
             base = np.where(exponent != 0, base * base, base).astype(work)
-        return np.where(np.asarray(n) < 0, np.asarray(1, work) / result, result).astype(work)
+        result = np.where(np.asarray(n) < 0, np.asarray(1, work) / result, result).astype(work)
+    return convert(result, x.dtype) if work != x.dtype else result

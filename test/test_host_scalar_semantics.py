@@ -60,20 +60,24 @@ def test_compares_and_conversions() -> None:
     assert ints.constant(-1, np.dtype(np.bool_)) and ints.constant(255, I8) == -1
 
 
-def test_fpowi_multiplies_in_its_type() -> None:
-    """Square-and-multiply, each product rounded: x^3 in f16 is (x * x) * x, rounded twice,
-    which differs from x^3 rounded once; a negative exponent is the reciprocal."""
-    x = np.array([1.5, -2.0, 0.1, 3.0], np.float16)
-    squared = x * x
-    assert host_math.fpowi(x, np.int64(2)).tobytes() == squared.tobytes()
-    assert host_math.fpowi(x, np.int64(3)).tobytes() == (x * squared).tobytes()
+def test_fpowi_multiplies_in_f32_or_f64() -> None:
+    """Square-and-multiply, each product rounded in f32 (f64 for f64): x^3 of an f16 is
+    x * (x * x) in f32, rounded once to f16, which differs from the product rounded to f16 at
+    each step; a negative exponent is the reciprocal."""
+    x = np.array([1.5, -2.0, 0.1, 3.0], np.float32)
+    assert host_math.fpowi(x, np.int64(2)).tobytes() == (x * x).tobytes()
+    assert host_math.fpowi(x, np.int64(3)).tobytes() == (x * (x * x)).tobytes()
     assert host_math.fpowi(x, np.int64(0)).tolist() == [1.0] * 4
     assert host_math.fpowi(np.float32(2.0), np.int64(-3)) == np.float32(0.125)
     f16 = np.arange(0x3C00, 0x4000, dtype=np.uint16).view(np.float16)  # [1, 2)
-    twice = f16 * (f16 * f16)
-    once = (f16.astype(np.float64) ** 3).astype(np.float16)
-    assert (twice != once).sum() == 249  # 1.0137 ** 3: 1.041 rounded twice, 1.042 once
-    assert host_math.fpowi(f16, np.int64(3)).tobytes() == twice.tobytes()
+    wide = f16.astype(np.float32)
+    once = (wide * (wide * wide)).astype(np.float16)
+    stepwise = f16 * (f16 * f16)
+    assert (once != stepwise).sum() == 249  # 1.0137 ** 3: 1.042 in f32, 1.041 rounded twice
+    assert host_math.fpowi(f16, np.int64(3)).tobytes() == once.tobytes()
+    x64 = np.array([1.1, -0.3])
+    assert host_math.fpowi(x64, np.int64(5)).tolist() == [
+        v * ((v * v) * (v * v)) for v in (1.1, -0.3)]
 
 
 def test_math_in_double_rounds_once() -> None:
