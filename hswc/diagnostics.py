@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterable, Sequence
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 
+from hswc.mlir_parser import Parser  # xDSL's, reading hexadecimal dense floats as MLIR does
 from hswc.source_text import MAX_NESTING, LineIndex, too_deep
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")

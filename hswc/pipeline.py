@@ -19,15 +19,20 @@ def _loader(module: str, name: str) -> Callable[[], Dialect]:
     return lambda: getattr(import_module(module), name)
 
 
+def _builtin() -> Dialect:
+    """The builtin dialect with a resource store per context (hswc.dialects.builtin)."""
+    return import_module("hswc.dialects.builtin").builtin_dialect()
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    "builtin": _loader("xdsl.dialects.builtin", "Builtin"),
+    "builtin": _builtin,
     "func": _loader("xdsl.dialects.func", "Func"),
     "arith": _loader("xdsl.dialects.arith", "Arith"),
     "math": _loader("xdsl.dialects.math", "Math"),
     "cf": _loader("xdsl.dialects.cf", "Cf"),
     "scf": _loader("xdsl.dialects.scf", "Scf"),
     "memref": _loader("xdsl.dialects.memref", "MemRef"),
-    "linalg": _loader("hswc.dialects.linalg_named", "Linalg"),
+    "linalg": _loader("hswc.dialects.linalg", "Linalg"),
     "tensor": _loader("xdsl.dialects.tensor", "Tensor"),
     "test": _loader("xdsl.dialects.test", "Test"),
     "hsg": _loader("hswc.dialects.hsg", "Hsg"),

@@ -684,8 +684,9 @@ TORCH_TOLERANCES: dict[np.dtype, tuple[float, float]] = {
     np.dtype(np.float32): (1.3e-6, 1e-5),
     np.dtype(np.float16): (1e-3, 1e-5),
     np.dtype(ml_dtypes.bfloat16): (1.6e-2, 1e-5),
+    np.dtype(np.float64): (1e-7, 1e-7),
 }
-"""torch.testing.assert_close's default (rtol, atol) per dtype."""
+"""torch.testing.assert_close's default (rtol, atol) per dtype (integers and bools: exact)."""
 
 
 @dataclass(frozen=True)
@@ -721,13 +722,15 @@ class ToleranceComparison:
 
 
 _FORMATS = {np.dtype(np.float32): (23, -126), np.dtype(np.float16): (10, -14),
-            np.dtype(ml_dtypes.bfloat16): (7, -126)}
+            np.dtype(ml_dtypes.bfloat16): (7, -126), np.dtype(np.float64): (52, -1022)}
 """(stored mantissa bits, smallest normal exponent) of each dtype."""
 
 
 def _spacing(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The dtype's ulp at each (finite) value: 2^(exponent - mantissa bits), no smaller than
-    the smallest subnormal."""
+    the smallest subnormal (1 for integers)."""
+    if dtype not in _FORMATS:
+        return np.ones_like(values)
     bits, emin = _FORMATS[dtype]
     _, exponent = np.frexp(np.where(np.isfinite(values), values, 0.0))
     return np.ldexp(1.0, np.maximum(exponent - 1, emin) - bits)
@@ -739,7 +742,7 @@ def compare_tolerance(actual: np.ndarray, expected: np.ndarray) -> ToleranceComp
     if a.dtype != e.dtype or a.shape != e.shape:
         raise ValueError(f"cannot compare {a.dtype}{list(a.shape)} with "
                          f"{e.dtype}{list(e.shape)}")
-    rtol, atol = TORCH_TOLERANCES[e.dtype]
+    rtol, atol = TORCH_TOLERANCES.get(e.dtype, (0.0, 0.0))
     a64, e64 = a.astype(_F64), e.astype(_F64)
     finite = np.isfinite(a64) & np.isfinite(e64)
     special = ~finite & ~((np.isnan(a64) & np.isnan(e64)) | (a64 == e64))
@@ -834,13 +837,19 @@ class Comparison:
                 f"expected 0x{expected:0{width}x} ({_value_of(expected, self.dtype)!r})")
 
 
-_DTYPES_BY_NAME = {str(d): d for d in SUPPORTED_DTYPES}
-_UINT_OF_SIZE = {2: np.uint16, 4: np.uint32}
+COMPARABLE_DTYPES: tuple[np.dtype, ...] = (
+    *SUPPORTED_DTYPES, np.dtype(np.float64), np.dtype(np.bool_),
+    *(np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8)))
+"""What compare_bitwise compares: the golden models' dtypes, and f64, integers and bools (the
+results of a whole model file)."""
+_DTYPES_BY_NAME = {str(d): d for d in COMPARABLE_DTYPES}
+_UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-def _value_of(bits: int, dtype_name: str) -> float:
+def _value_of(bits: int, dtype_name: str) -> float | int:
     dtype = _DTYPES_BY_NAME[dtype_name]
-    return float(np.array(bits, dtype=_UINT_OF_SIZE[dtype.itemsize]).view(dtype))
+    value = np.array(bits, dtype=_UINT_OF_SIZE[dtype.itemsize]).view(dtype)
+    return float(value) if dtype.kind == "f" or dtype == ml_dtypes.bfloat16 else int(value)
 
 
 def _ordered(bits: np.ndarray, nbits: int) -> np.ndarray:
@@ -861,16 +870,20 @@ def _difference(where: np.ndarray, abits: np.ndarray, ebits: np.ndarray) -> Diff
 
 
 def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
-    """Compare bit patterns; NaN equals NaN whatever the payload, -0.0 differs from +0.0."""
+    """Compare bit patterns; NaN equals NaN whatever the payload, -0.0 differs from +0.0
+    (integers and bools: values)."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
         raise ValueError(f"shapes differ: actual {actual.shape} vs expected {expected.shape}")
     if actual.dtype != expected.dtype:
         raise ValueError(f"dtypes differ: actual {actual.dtype} vs expected {expected.dtype}")
-    if actual.dtype not in SUPPORTED_DTYPES:
+    if actual.dtype not in COMPARABLE_DTYPES:
         raise ValueError(f"unsupported dtype {actual.dtype}")
     uint = _UINT_OF_SIZE[actual.dtype.itemsize]
     abits, ebits = actual.view(uint), expected.view(uint)
+    floats = actual.dtype.kind == "f" or actual.dtype == ml_dtypes.bfloat16
+    if not floats:
+        return _compare_integers(actual, expected, abits, ebits)
     anan, enan = np.isnan(actual), np.isnan(expected)
     differ = (abits != ebits) & ~(anan & enan)
     nans = differ & (anan != enan)
@@ -882,9 +895,14 @@ def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
         e64 = expected[values].astype(np.float64)
         # Two equal infinities cannot differ bitwise, so the difference is never NaN.
         max_abs = float(np.max(np.abs(a64 - e64)))
-        nbits = 8 * actual.dtype.itemsize
-        ulp = np.abs(_ordered(abits[values], nbits) - _ordered(ebits[values], nbits))
-        max_ulp = int(ulp.max())
+        if actual.dtype.itemsize <= 4:
+            nbits = 8 * actual.dtype.itemsize
+            ulp = np.abs(_ordered(abits[values], nbits) - _ordered(ebits[values], nbits))
+            max_ulp = int(ulp.max())
+        else:  # f64: its ordered bits do not fit int64 arithmetic; in its spacing instead
+            with np.errstate(all="ignore"):
+                ulp = np.abs(a64 - e64) / _spacing(e64, actual.dtype)
+            max_ulp = int(min(float(np.nan_to_num(ulp, posinf=2.0 ** 62).max()), 2.0 ** 62))
     overall = _difference(differ, abits, ebits)
     return Comparison(
         dtype=str(actual.dtype),
@@ -899,6 +917,22 @@ def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
         max_abs_error=max_abs,
         max_ulp_error=max_ulp,
     )
+
+
+def _compare_integers(actual: np.ndarray, expected: np.ndarray, abits: np.ndarray,
+                      ebits: np.ndarray) -> Comparison:
+    """compare_bitwise of integer or bool arrays: every difference is a value difference."""
+    differ = abits != ebits
+    none = np.zeros_like(differ)
+    delta = np.abs(actual.astype(_F64) - expected.astype(_F64))
+    overall = _difference(differ, abits, ebits)
+    return Comparison(
+        dtype=str(actual.dtype), size=int(actual.size), mismatches=overall.count,
+        first_index=overall.first_index, first_actual_bits=overall.first_actual_bits,
+        first_expected_bits=overall.first_expected_bits, values=overall,
+        zero_signs=_difference(none, abits, ebits), nans=_difference(none, abits, ebits),
+        max_abs_error=float(delta.max()) if differ.any() else 0.0,
+        max_ulp_error=int(delta.max()) if differ.any() else 0)
 
 
 # endregion

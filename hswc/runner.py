@@ -21,11 +21,14 @@
 
 `compile_*` parses and verifies the module and lowers it to the requested level (`ascend` by
 default: hsg-tile-on-cores, hsg-block-into-ub, convert-hsg-to-ascend; already-lowered input is
-kept as is). The platform (SoC, core count, UB size) is what the host queries return and how big
-each core's UB arena is; with `fold=True` it is also folded into the IR, as
-`hsg-tile-on-cores{soc=...}` does. Inputs may be any arrays of the function's dtypes and shapes,
-non-contiguous included (they are made contiguous first, as aclnn's Contiguous does); bf16 is
-`ml_dtypes.bfloat16`, or its bit patterns as uint16 / 2-byte void.
+kept as is, at the level of its kernels). Ops no kernel takes (matmul, convolutions, reshapes,
+reductions, ...) run on the host with their MLIR semantics at every level; a file's
+dense_resource weights are read from the blobs it carries (`Kernel.resources`). The platform
+(SoC, core count, UB size) is what the host queries return and how big each core's UB arena is;
+with `fold=True` it is also folded into the IR, as `hsg-tile-on-cores{soc=...}` does. Inputs
+may be any arrays of the function's dtypes and shapes, non-contiguous included (they are made
+contiguous first, as aclnn's Contiguous does); bf16 is `ml_dtypes.bfloat16`, or its bit
+patterns as uint16 / 2-byte void.
 
 Errors: `CompileError` (unparsable or invalid IR, a pass that cannot lower it), `InputError`
 (arrays that do not fit the function), `KernelError` (a kernel breaking a hardware rule, or a
@@ -34,7 +37,7 @@ host check failing, with the op's location). All derive from `RunnerError`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +59,7 @@ from hswc.diagnostics import (
 )
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
+from hswc.dialects.builtin import resource_blobs, resource_handles
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
@@ -156,17 +160,29 @@ class RunResult:
     """What one run produced: the function's results and the tiling of each launch."""
 
     outputs: tuple[np.ndarray, ...]
-    tilings: list[dict[str, int] | None] = field(default_factory=list)
+    launched: list[dict[str, int] | None] = field(default_factory=list)
     """Per hsg.launch, in launch order (none above the tiled level)."""
     kernels: list[str] = field(default_factory=list)
     """The kernel each launch ran, in launch order (none above the tiled level)."""
+    would_launch: Callable[[], list[dict[str, int] | None]] | None = None
+    """Above the tiled level, where nothing launches: the tilings the tiled module would
+    launch with, computed when `tilings` is first read (lowering a whole model to the tiled
+    level only to report them would cost more than the run)."""
+
+    @property
+    def tilings(self) -> list[dict[str, int] | None]:
+        """Per launch, in launch order; above the tiled level, the tiled module's."""
+        if self.would_launch is not None:
+            self.launched, self.would_launch = self.would_launch(), None
+        return self.launched
 
 
 class Kernel:
     """A parsed, verified and lowered module, ready to run on numpy arrays."""
 
     def __init__(self, module: ModuleOp, source: ModuleOp, function: str, platform: Platform,
-                 level: str, semantics: str | None = None, fuse: bool = True):
+                 level: str, semantics: str | None = None, fuse: bool = True,
+                 resources: Mapping[str, str] | None = None):
         self.module = module
         """The module that runs (lowered to `level`)."""
         self.source = source
@@ -178,6 +194,8 @@ class Kernel:
         """What the named ops were decomposed as (None: each op's default)."""
         self.fuse = fuse
         """Whether the elementwise generics were fused (hsg-fuse-elementwise)."""
+        self.resources: Mapping[str, str] = resources or {}
+        """The blobs of the module's dense_resource constants (its weights), by handle."""
         self._tiled_module: ModuleOp | None = None
         fn = self._func(module)
         self.input_types = tuple(fn.function_type.inputs)
@@ -215,10 +233,11 @@ class Kernel:
         """Run on `inputs`; `on_event` sees every AscendC call (hswc.interpreter.trace); more
         than `max_steps` loop iterations are an error (hswc.interpreter.limits; None: a few per
         UB chunk of the run's launches' tilings). Named ops left
-        at the hsg level run their golden model for the compiled semantics."""
+        at the hsg level run their golden model for the compiled semantics; every other op
+        outside a kernel, its MLIR semantics on the host."""
         args = bind_inputs(self.input_types, inputs, self.arg_names)
         check_input_shapes(self._func(self.source), args, self._labels())
-        machine = Machine(self.platform, self.semantics, on_event, max_steps)
+        machine = Machine(self.platform, self.semantics, on_event, max_steps, self.resources)
         return self._execute(self.module, args, machine)
 
     def has_inexact_ops(self) -> bool:
@@ -238,7 +257,8 @@ class Kernel:
                           ) -> tuple[np.ndarray, ...]:
         """The expected results, always as a tuple: the module as given, run at its own level,
         with its named ops defined by the golden models of semantics `model`
-        (hswc.reference.OP_REFERENCES; default the compiled semantics). Input that is already
+        (hswc.reference.OP_REFERENCES; default the compiled semantics) and every other op by
+        its MLIR semantics, on the host. Input that is already
         lowered below linalg has no independent definition to compare with, except a (grad, x)
         -> y function, which is compared with HardSwishGrad's model."""
         model = model or self.semantics
@@ -247,7 +267,8 @@ class Kernel:
             raise InputError(f"unknown reference model '{model}' (known: {', '.join(known)})")
         args = bind_inputs(self.input_types, inputs, self.arg_names)
         if level_of(self.source) in ("hsg", "linalg"):
-            return self._execute(self.source, args, Machine(self.platform, model)).outputs
+            machine = Machine(self.platform, model, resources=self.resources)
+            return self._execute(self.source, args, machine).outputs
         if len(args) != 2 or len(self.result_types) != 1:
             raise InputError("a reference needs an hsg- or linalg-level module, or a "
                              f"(grad, x) -> y function; @{self.function} takes {len(args)} "
@@ -303,7 +324,7 @@ class Kernel:
         base = get_platform(soc) if soc is not None else self.platform
         platform = base.with_overrides(core_num, ub_size)
         return Kernel(self.module, self.source, self.function, platform, self.level,
-                      self.semantics, self.fuse)
+                      self.semantics, self.fuse, self.resources)
 
     def _dtype_name(self) -> str:
         first = self.input_types[0] if self.input_types else None
@@ -323,14 +344,19 @@ class Kernel:
 
     def _execute(self, module: ModuleOp, args: list[np.ndarray], machine: Machine) -> RunResult:
         outputs = self._guard(lambda: call_function(module, self.function, args, machine))
-        tilings: list[dict[str, int] | None] = machine.tilings
+        result = RunResult(tuple(np.asarray(o) for o in outputs), machine.tilings,
+                           machine.launched)
         if module is self.module and LEVELS.index(self.level) < LEVELS.index("tiled") and args:
-            # Nothing launches up here: report the launch the tiled module would make.
-            try:
-                tilings = [self.tiling(args[0].shape, NAMES.get(args[0].dtype))]
-            except (KernelError, CompileError):  # several kernels: only the tiled level knows
-                tilings = [None]
-        return RunResult(tuple(np.asarray(o) for o in outputs), tilings, machine.launched)
+            result.would_launch = lambda: self._would_launch(args[0])
+        return result
+
+    def _would_launch(self, first: np.ndarray) -> list[dict[str, int] | None]:
+        """The launch the tiled module would make for this first input (none known when it
+        launches several kernels: only the tiled level knows them)."""
+        try:
+            return [self.tiling(first.shape, NAMES.get(first.dtype))]
+        except (KernelError, CompileError):
+            return [None]
 
     @staticmethod
     def _guard(run: Any) -> Any:
@@ -355,11 +381,14 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
                    ub_size: int | None = None, level: str = "ascend",
                    function: str | None = None, fold: bool = False,
                    semantics: str | None = None, fuse: bool = True,
-                   strict_f64: bool = False) -> Kernel:
+                   strict_f64: bool = False,
+                   resources: Mapping[str, str] | None = None) -> Kernel:
     """Verify a module and lower a copy of it to `level` for the platform, decomposing its
     named ops with `semantics` (default: each op's own; hsg-decompose), unless `fuse` is false
     fusing its elementwise generics (hsg-fuse-elementwise), and computing its f64 arithmetic in
-    f32 unless `strict_f64` (then it is refused: hsg-demote-f64)."""
+    f32 unless `strict_f64` (then it is refused: hsg-demote-f64). `resources` are the blobs of
+    its dense_resource constants by handle (default: those xDSL's own parser keeps,
+    hswc.dialects.builtin)."""
     if level not in LEVELS:
         raise CompileError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
     try:
@@ -382,7 +411,9 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
             verify_located(lowered)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
-    return Kernel(lowered, module, name, platform, level, semantics, fuse)
+    if resources is None:
+        resources = resource_blobs(None, resource_handles(module))
+    return Kernel(lowered, module, name, platform, level, semantics, fuse, resources)
 
 
 def _pick_function(module: ModuleOp, function: str | None) -> str:
@@ -414,13 +445,15 @@ def _pick_function(module: ModuleOp, function: str | None) -> str:
 
 def compile_text(text: str, *, name: str = "<input>", **options: Any) -> Kernel:
     """Parse MLIR text (`name` is the file name errors cite) and compile it."""
+    ctx = context()
     try:
-        module = LocatingParser(context(), text, name).parse_module()
+        module = LocatingParser(ctx, text, name).parse_module()
     except ParseError as error:
         raise CompileError(format_parse_error(error)) from None
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
-    return compile_module(module, **options)
+    resources = resource_blobs(ctx, resource_handles(module))
+    return compile_module(module, resources=resources, **options)
 
 
 def compile_file(path: str | Path, **options: Any) -> Kernel:

@@ -55,8 +55,9 @@ class LineIndex:
         return line, offset - self._starts[line - 1] + 1
 
 
-_NOT_CODE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
-"""String literals and comments, whose brackets are not syntax."""
+_NOT_CODE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*')
+"""String literals and comments, whose brackets are not syntax (a literal's run of plain
+characters matched at once: a weight blob of megabytes is one step, not one per character)."""
 
 _NOT_BRACKET = re.compile(r"[<>](?==)|(?<=-)[<>]")
 """`->` and the `<=` / `>=` of affine constraints: angle characters that are not brackets."""

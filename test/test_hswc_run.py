@@ -306,7 +306,8 @@ def test_command_line_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "input count": ([str(EXAMPLE), "--input", g], "the function takes 2 input(s), 1 given"),
         "too many outputs": ([str(EXAMPLE), "--input", g, "--input", g, "--output",
                               str(tmp_path / "a.npy"), "--output", str(tmp_path / "b.npy")],
-                             "2 --output files given but the function returns 1 result(s)"),
+                             "2 --output file(s) given for the 1 result(s) of @hard_swish_grad: "
+                             "give --output once per result, in order"),
         "unwritable output": ([str(EXAMPLE), "--input", g, "--input", g, "--output",
                                str(tmp_path / "no" / "y.npy")], "cannot write '"),
         "missing module": ([str(tmp_path / "none.mlir")], "cannot read '"),

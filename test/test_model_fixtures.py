@@ -33,27 +33,11 @@ HELD = {"f32": np.uint32, "f16": np.uint16, "bf16": np.uint16, "f64": np.uint64,
 TOLERANCES = {"f32": (1.3e-6, 1e-5), "f16": (1e-3, 1e-5), "bf16": (1.6e-2, 1e-5)}
 """torch.testing.assert_close's default (rtol, atol) by dtype; integers and i1 are exact."""
 
-KNOWN_PARSE_FAILURES: dict[str, tuple[type[BaseException], str]] = {
-    "reductions/softmax_rows*": (ParseError, "Expected '->'"),
-    "reductions/softmax_3d_*": (ParseError, "Expected '->'"),
-    "reductions/log_softmax_rows64_*": (ParseError, "Expected '->'"),
-    "reductions/log_softmax_3d_*": (ParseError, "Expected '->'"),
-    "reductions/amax_*": (ParseError, "Expected '->'"),
-    "models/attention_*": (ParseError, "Operation linalg.batch_matmul is not registered"),
-    "models/mobilenet_v3_small_f32": (
-        ParseError, "Operation linalg.depthwise_conv_2d_nchw_chw is not registered"),
-    "models/mobilenet_v3_small_f16": (AssertionError, ""),
-    "models/mobilenet_v3_small_bf16": (AssertionError, ""),
-    "models/mobilenet_se_backward_f16": (AssertionError, ""),
-    "models/mobilenet_se_backward_bf16": (AssertionError, ""),
-    "models/mobilenet_conv_bn_hardswish_conv_backward_f16": (AssertionError, ""),
-    "models/mobilenet_conv_bn_hardswish_conv_backward_bf16": (AssertionError, ""),
-}
-"""What hswc's parse gives today, by fixture name pattern: softmax's, log_softmax's and amax's
-two-result linalg.generic (the max and its index) stops at its second result type; xDSL 0.75
-lacks linalg.batch_matmul and linalg.depthwise_conv_2d_nchw_chw; and a convolution with f16 or
-bf16 inputs and an f32 accumulator is an internal error (a bare AssertionError in xDSL's
-linalg named-op region builder), not a located message. Everything else parses."""
+KNOWN_PARSE_FAILURES: dict[str, tuple[type[BaseException], str]] = {}
+"""What hswc's parse gives today, by fixture name pattern: nothing but success. (The two-result
+linalg.generic of softmax, log_softmax and amax, linalg.batch_matmul,
+linalg.depthwise_conv_2d_nchw_chw and convolutions of f16 or bf16 into an f32 accumulator parse
+since hswc.dialects.linalg.)"""
 
 KNOWN_NOT_EXPORTED = {
     "models/mobilenet_stem_backward_*": "'tensor.collapse_shape' op expected reassociation map",

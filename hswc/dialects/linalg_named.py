@@ -1,139 +1,188 @@
-"""linalg's named ops with the bodies MLIR gives them when element types differ.
+"""Upstream linalg's named ops that PyTorch's exporter writes and xDSL 0.75 lacks.
 
-xDSL 0.75 builds a named op's body (its hidden region) on the operands' element types as they
-are: `linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf32>)`
-gets `arith.mulf` of two f16 values added to an f32 one (a verify error about `arith.addf`,
-reported at the matmul), a convolution of f16 into f32 fails an assertion while it is parsed,
-and `linalg.copy` of f16 into f32 yields an f16 into an f32 tensor. MLIR's contractions,
-convolutions, poolings and copy (their OpDSL definitions: `TypeFn.cast_signed(U, ...)`) first
-convert each operand element they compute with to the output's element type U: `arith.extf`
-or `arith.truncf` between floats, `arith.extsi` or `arith.trunci` between integers,
-`arith.sitofp` and `arith.fptosi` across. Torch-mlir exports f16 and bf16 matmuls and
-convolutions with an f32 accumulator in exactly this form, and they are valid MLIR (checked
-with MLIR's own linalg-generalize-named-ops, from torch-mlir's wheel).
-
-`Linalg` is xDSL's dialect with those ops replaced by subclasses whose `get_hidden_region`
-builds xDSL's body on the output's element type and puts the conversions in front of it, and
-with `linalg.fill` refusing a value whose type is not the output's element type, as MLIR does.
-The elementwise named ops (`linalg.add`, `max`, `exp`, `select`, ...) convert nothing in MLIR
-either: on mixed types their bodies do not verify, which is reported at the named op
-(hswc.verification). The subclasses keep the ops' names, syntax and classes (an
-`isinstance(op, MatmulOp)` still holds); only the body that MLIR would build differs, and it
-is never printed. One difference stays: xDSL adds the product to the accumulator
-(`addf %product, %out`) where MLIR writes `addf %out, %product`, the same sum.
+Each is MLIR's op of that name: the same syntax (attributes in front, `ins`, `outs`, `->`),
+indexing maps, iterator types and body (hswc.dialects.linalg_bodies: the inputs cast to the
+output's element type, then combined with its current value), as
+`mlir-opt --linalg-generalize-named-ops` prints them. Loop dims are listed in MLIR's order, which
+is the order convert-linalg-to-loops nests them in (the reduction dims' order is the order a
+sum is taken in).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, IntegerType
-from xdsl.dialects.linalg import Linalg as XdslLinalg
-from xdsl.dialects.linalg import ops
-from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
-from xdsl.utils.exceptions import VerifyException
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, PoolingOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.irdl import irdl_op_definition, prop_def
 
-CONVERTING: tuple[type[NamedOperation], ...] = (ops.MatmulOp, ops.PoolingNchwMaxOp,
-                                                ops.CopyOp, ConvOperation)
-"""The named ops (and families) whose MLIR body converts its operands to the output's element
-type. xDSL's quantized matmul converts its own (`extsi` to i32)."""
-
-
-def _width(t: Attribute) -> int:
-    return t.bitwidth if isinstance(t, AnyFloat) else t.width.data  # type: ignore[union-attr]
+from hswc.dialects.linalg_bodies import (
+    accumulate,
+    body,
+    element_types,
+    multiply_accumulate,
+)
 
 
-def convert(value: SSAValue, to: Attribute) -> Operation:
-    """The op converting `value` to `to` as MLIR's `TypeFn.cast_signed` does."""
-    source = value.type
-    if isinstance(source, AnyFloat) and isinstance(to, AnyFloat):
-        return (arith.ExtFOp(value, to) if _width(source) < _width(to)
-                else arith.TruncFOp(value, to))
-    if isinstance(source, IntegerType) and isinstance(to, IntegerType):
-        return (arith.ExtSIOp(value, to) if _width(source) < _width(to)
-                else arith.TruncIOp(value, to))
-    if isinstance(source, IntegerType) and isinstance(to, AnyFloat):
-        return arith.SIToFPOp(value, to)
-    if isinstance(source, AnyFloat) and isinstance(to, IntegerType):
-        return arith.FPToSIOp(value, to)
-    raise ValueError(f"no conversion of {source} to {to} in a named op's body")
+def _window(out: AffineExpr, kernel: AffineExpr, stride: int, dilation: int) -> AffineExpr:
+    """The input position a window reads: out * stride + kernel * dilation."""
+    return out * stride + kernel * dilation
 
 
-def _element(value: SSAValue) -> Attribute:
-    return NamedOperation.body_arg_types([value])[0]
+def _iterators(parallel: int, reduction: int) -> ArrayAttr[IteratorTypeAttr]:
+    return ArrayAttr((IteratorTypeAttr.parallel(),) * parallel
+                     + (IteratorTypeAttr.reduction(),) * reduction)
 
 
-def mlir_body(op_class: type[NamedOperation], xdsl_body: classmethod, inputs: Sequence[SSAValue],
-              outputs: Sequence[SSAValue]) -> Region:
-    """The body MLIR builds for `op_class` on these operands (the module docstring)."""
-    build = xdsl_body.__get__(None, op_class)
-    if not outputs:
-        return build(inputs, outputs)
-    target = _element(outputs[-1])
-    types = [_element(v) for v in (*inputs, *outputs)]
-    cast = [i for i, t in enumerate(types[:len(inputs)]) if t != target]
-    if not cast:
-        return build(inputs, outputs)
-    # xDSL's body with the converted inputs as its arguments, then those arguments replaced by
-    # the conversions of the real ones.
-    stand_ins = Block(arg_types=[target if i in cast else t for i, t in enumerate(types)])
-    inner = build(stand_ins.args[:len(inputs)], stand_ins.args[len(inputs):])
-    body = inner.block
-    real = Block(arg_types=types)
-    for i, (old, new) in enumerate(zip(body.args, real.args, strict=True)):
-        if i in cast and old.uses:
-            conversion = convert(new, target)
-            real.add_op(conversion)
-            old.replace_all_uses_with(conversion.results[0])
-        else:
-            old.replace_all_uses_with(new)
-    for op in list(body.ops):
-        op.detach()
-        real.add_op(op)
-    return Region(real)
+class _MultiplyAccumulate(NamedOperation):
+    """A named op whose body is `out + cast(a) * cast(b)`."""
 
-
-def _with_mlir_body(op_class: type[NamedOperation]) -> type[NamedOperation]:
-    xdsl_body: classmethod = op_class.__dict__.get("get_hidden_region") or next(
-        vars(base)["get_hidden_region"] for base in op_class.__mro__
-        if "get_hidden_region" in vars(base))
-
-    def get_hidden_region(cls: type[NamedOperation], inputs: Sequence[SSAValue],
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue],
                           outputs: Sequence[SSAValue]) -> Region:
-        return mlir_body(op_class, xdsl_body, inputs, outputs)
-
-    # The class xDSL's irdl_op_definition made, with one classmethod more: its definition,
-    # syntax and verifiers are the base's (defining it again would not take the fields it
-    # already made).
-    return type(op_class.__name__, (op_class,), {
-        "__doc__": op_class.__doc__, "__module__": __name__,
-        "get_hidden_region": classmethod(get_hidden_region)})
+        return body(element_types([*inputs, *outputs]), multiply_accumulate)
 
 
-class _FillOfItsType(ops.FillOp):
-    """linalg.fill, its value of the output's element type (MLIR: "expected fill value type
-    ... to match output element type")."""
-
-    def verify_(self) -> None:
-        super().verify_()
-        for value, output in zip(self.inputs, self.outputs, strict=False):
-            element = _element(output)
-            if value.type != element:
-                raise VerifyException(f"expected fill value type ({value.type}) to match "
-                                      f"output element type ({element})")
+def _batch_matmul_maps() -> ArrayAttr[AffineMapAttr]:
+    b, m, n, k = (AffineDimExpr(d) for d in range(4))
+    return ArrayAttr([AffineMapAttr(AffineMap(4, 0, (b, m, k))),
+                      AffineMapAttr(AffineMap(4, 0, (b, k, n))),
+                      AffineMapAttr(AffineMap(4, 0, (b, m, n)))])
 
 
-_FillOfItsType.__name__ = _FillOfItsType.__qualname__ = "FillOp"
+@irdl_op_definition
+class BatchMatmulOp(_MultiplyAccumulate):
+    """linalg.batch_matmul: C[b, m, n] += cast(A[b, m, k]) * cast(B[b, k, n]); loops (b, m, n, k).
+
+    `%c = linalg.batch_matmul ins(%a, %b : tensor<2x3x4xf16>, tensor<2x4x5xf16>) outs(%z : tensor<2x3x5xf32>) -> tensor<2x3x5xf32>`
+    """
+
+    name = "linalg.batch_matmul"
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_batch_matmul_maps())
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return _iterators(3, 1)
 
 
-def _dialect() -> Dialect:
-    operations = [_with_mlir_body(op) if issubclass(op, CONVERTING)
-                  else _FillOfItsType if op is ops.FillOp else op
-                  for op in XdslLinalg.operations]
-    return Dialect("linalg", operations, list(XdslLinalg.attributes))
+class _Convolution(ConvOperation):
+    """A convolution with MLIR's body (ConvOperation's region has no float casts)."""
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue],
+                          outputs: Sequence[SSAValue]) -> Region:
+        return body(element_types([*inputs, *outputs]), multiply_accumulate)
 
 
-Linalg = _dialect()
-"""xDSL's linalg dialect, its named ops building MLIR's bodies."""
+@irdl_op_definition
+class Conv1DNcwFcwOp(_Convolution):
+    """linalg.conv_1d_ncw_fcw: O[n, f, ow] += cast(I[n, c, ow*SW + kw*DW]) * cast(K[f, c, kw]);
+    loops (n, f, ow, c, kw).
+
+    `%o = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%i, %k : tensor<1x3x8xf32>, tensor<4x3x3xf32>) outs(%z : tensor<1x4x6xf32>) -> tensor<1x4x6xf32>`
+    """
+
+    name = "linalg.conv_1d_ncw_fcw"
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, f, ow, c, kw = (AffineDimExpr(d) for d in range(5))
+        (sw,), (dw,) = self.strides.get_values(), self.dilations.get_values()
+        return (AffineMap(5, 0, (n, c, _window(ow, kw, sw, dw))),
+                AffineMap(5, 0, (f, c, kw)),
+                AffineMap(5, 0, (n, f, ow)))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return _iterators(3, 2)
+
+
+@irdl_op_definition
+class Conv3DNcdhwFcdhwOp(_Convolution):
+    """linalg.conv_3d_ncdhw_fcdhw: O[n, f, od, oh, ow] += cast(I[n, c, od*SD + kd*DD,
+    oh*SH + kh*DH, ow*SW + kw*DW]) * cast(K[f, c, kd, kh, kw]); loops (n, f, od, oh, ow, c, kd,
+    kh, kw).
+
+    `%o = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%i, %k : tensor<1x2x4x4x4xf32>, tensor<2x2x2x2x2xf32>) outs(%z : tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32>`
+    """
+
+    name = "linalg.conv_3d_ncdhw_fcdhw"
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, f, od, oh, ow, c, kd, kh, kw = (AffineDimExpr(d) for d in range(9))
+        sd, sh, sw = self.strides.get_values()
+        dd, dh, dw = self.dilations.get_values()
+        return (AffineMap(9, 0, (n, c, _window(od, kd, sd, dd), _window(oh, kh, sh, dh),
+                                 _window(ow, kw, sw, dw))),
+                AffineMap(9, 0, (f, c, kd, kh, kw)),
+                AffineMap(9, 0, (n, f, od, oh, ow)))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return _iterators(5, 4)
+
+
+@irdl_op_definition
+class DepthwiseConv2DNchwChwOp(_Convolution):
+    """linalg.depthwise_conv_2d_nchw_chw: O[n, c, oh, ow] += cast(I[n, c, oh*SH + kh*DH,
+    ow*SW + kw*DW]) * cast(K[c, kh, kw]); loops (n, oh, ow, c, kh, kw).
+
+    `%o = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%i, %k : tensor<1x8x9x9xf32>, tensor<8x3x3xf32>) outs(%z : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>`
+    """
+
+    name = "linalg.depthwise_conv_2d_nchw_chw"
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, oh, ow, c, kh, kw = (AffineDimExpr(d) for d in range(6))
+        sh, sw = self.strides.get_values()
+        dh, dw = self.dilations.get_values()
+        return (AffineMap(6, 0, (n, c, _window(oh, kh, sh, dh), _window(ow, kw, sw, dw))),
+                AffineMap(6, 0, (c, kh, kw)),
+                AffineMap(6, 0, (n, c, oh, ow)))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return _iterators(4, 2)
+
+
+def pooling_nchw_maps(op: PoolingOperation) -> tuple[AffineMap, ...]:
+    """The maps of the NCHW poolings: input (n, c, oh*SH + kh*DH, ow*SW + kw*DW), window
+    (kh, kw), output (n, c, oh, ow); loops (n, c, oh, ow, kh, kw)."""
+    n, c, oh, ow, kh, kw = (AffineDimExpr(d) for d in range(6))
+    sh, sw = op.strides.get_values()
+    dh, dw = op.dilations.get_values()
+    return (AffineMap(6, 0, (n, c, _window(oh, kh, sh, dh), _window(ow, kw, sw, dw))),
+            AffineMap(6, 0, (kh, kw)),
+            AffineMap(6, 0, (n, c, oh, ow)))
+
+
+@irdl_op_definition
+class PoolingNchwSumOp(PoolingOperation):
+    """linalg.pooling_nchw_sum: O[n, c, oh, ow] += cast(I[n, c, oh*SH + kh*DH, ow*SW + kw*DW]);
+    the second input only gives the window's shape (kh, kw).
+
+    `%o = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%i, %w : tensor<1x3x8x8xf32>, tensor<2x2xf32>) outs(%z : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>`
+    """
+
+    name = "linalg.pooling_nchw_sum"
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue],
+                          outputs: Sequence[SSAValue]) -> Region:
+        return body(element_types([*inputs, *outputs]), accumulate, read=1)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return pooling_nchw_maps(self)
+
+
+NEW_OPS = (BatchMatmulOp, Conv1DNcwFcwOp, Conv3DNcdhwFcdhwOp, DepthwiseConv2DNchwChwOp,
+           PoolingNchwSumOp)
+"""The named ops this module adds to xDSL's linalg dialect."""

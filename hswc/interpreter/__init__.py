@@ -13,6 +13,10 @@ MachineFunctions in machine.py gives each the run's Machine):
   (ascendc_arith.py, ascendc_vector.py, ascendc_cast.py, ascendc_copy.py, ascendc_checks.py
   behind it);
 - batch.py, core_state.py, tensors.py   the modelled core: UB arena, TPipe/TQue bookkeeping;
+- linalg_functions.py, linalg_named_functions.py, structured.py, tensor_functions.py,
+  constants.py   the host's ops with MLIR's semantics: any linalg.generic and every named op
+  in MLIR's loop order (structured.py), the tensor dialect, dense and dense_resource constants;
+  body.py / body_ops.py run a body's scalar ops over whole arrays;
 - trace.py         per-call events for profilers; binding.py   user arrays -> arguments.
 The Python API is hswc.runner; the command line is hswc-run (hswc.tools.hswc_run).
 """

@@ -10,23 +10,24 @@ hswc.interpreter.float_scalars.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
-    TensorType,
 )
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES, Binary
-from hswc.interpreter.dtypes import numpy_dtype
+from hswc.interpreter import constants
 from hswc.interpreter.float_scalars import FLOAT_OPS, float_constant, run_float
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import Rows, Varying, merge, on_rows, raw, uniform_on
@@ -48,27 +49,13 @@ def _apply(fn: Binary, a: Any, b: Any, rows: Rows | None) -> Any:
 _I1 = IntegerType(1)
 
 
-def _tensor_constant(op: arith.ConstantOp, value: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A dense tensor constant (an exporter's clamp bound) as an array of its type."""
-    t = value.type
-    assert isinstance(t, TensorType)
-    try:
-        dtype = numpy_dtype(t.get_element_type())
-    except ValueError:
-        raise OpError(op, f"has a constant the interpreter does not model: {t}") from None
-    values = [float_constant(v, t.get_element_type()) if isinstance(v, float) else v
-              for v in value.get_values()]
-    flat = np.array(values).astype(dtype)
-    shape = tuple(t.get_shape())
-    if flat.size == 1:
-        return np.broadcast_to(flat.reshape(()), shape).copy()
-    return flat.reshape(shape)
-
-
-def _constant(op: arith.ConstantOp) -> int | bool | np.generic | np.ndarray:
+def _constant(op: arith.ConstantOp, blobs: Mapping[str, str]
+              ) -> int | bool | np.generic | np.ndarray:
     value = op.value
     if isinstance(value, DenseIntOrFPElementsAttr):
-        return _tensor_constant(op, value)
+        return constants.dense(op, value)
+    if isinstance(value, DenseResourceAttr):
+        return constants.resource(op, value, blobs)
     if isinstance(value, IntegerAttr):
         n = value.value.data
         return bool(n & 1) if value.type == _I1 else n
@@ -92,7 +79,7 @@ class ArithFunctions(MachineFunctions):
                      args: PythonValues) -> PythonValues:
         value = self._constants.get(op)
         if value is None:  # constants in the chunk loop run once per chunk: decode them once
-            value = self._constants[op] = _constant(op)
+            value = self._constants[op] = _constant(op, self.machine.resources)
         return (value,)
 
     @impl(arith.CmpiOp)

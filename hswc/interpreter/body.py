@@ -1,9 +1,13 @@
-"""An elementwise body run once over whole arrays: each arith op one numpy call, in its dtype.
+"""A body run once over whole arrays: each arith op one numpy call, in its dtype.
 
 `run_body(block, inputs)` binds the block's arguments to the inputs' arrays (all of one shape),
 evaluates the scalar ops in order with hswc.arith_semantics, and returns the array
 `linalg.yield` names, in the yielded element type. linalg.generic at the hsg level, and the
 slice and chunk ops at the tiled and blocked levels, all run their bodies through it.
+`evaluate` gives every yielded value, for the structured ops run on the host
+(hswc.interpreter.structured), whose bodies may also hold what hswc.interpreter.body_ops runs:
+integer ops, f64 and other math, linalg.index, tensor.extract, cf.assert. A row region's
+body (hswc.rows) also holds hsg.reduce (`run_body_values`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float64Type, FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import (
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from hswc import arith_semantics as sem
@@ -20,6 +31,8 @@ from hswc import math_semantics
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend import constant_index
 from hswc.dialects.hsg_rows import ReduceOp
+from hswc.interpreter.body_ops import Iteration, constant, run_more
+from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
 from hswc.reduction_order import reduce_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
@@ -29,23 +42,34 @@ UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
 
 def _dtype(op: Operation, t: Attribute) -> np.dtype:
     name = "f64" if isinstance(t, Float64Type) else dtype_of(t)
-    if name is None:
-        raise OpError(op, f"works on {t}, which the interpreter does not model in a body")
-    return sem.BODY_DTYPES[name]
+    if name is not None:
+        return sem.BODY_DTYPES[name]
+    try:
+        return numpy_dtype(t)  # integers of any width, index
+    except ValueError:
+        raise OpError(op, f"works on {t}, which the interpreter does not model in a body") from None
 
 
-def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
+def _integer(t: Attribute | None) -> bool:
+    """Whether `t` is an integer type other than i1 (whose and/or/xor are logical)."""
+    return isinstance(t, IntegerType | IndexType) and t != IntegerType(1)
+
+
+def _run(op: Operation, args: list[np.ndarray], at: Iteration | None = None) -> np.ndarray:
+    result_type = op.results[0].type if op.results else None
     if isinstance(op, arith.ConstantOp):
         value = op.value
         dtype = _dtype(op, value.type)
         if isinstance(value, FloatAttr):
             return sem.constant(float(value.value.data), dtype)
-        if isinstance(value, IntegerAttr):
+        if isinstance(value, IntegerAttr) and dtype == sem.I1:
             return sem.constant(bool(value.value.data & 1), dtype)
-    result_type = op.results[0].type if op.results else None
+        integer = constant(op, dtype)
+        if integer is not None:
+            return integer
     if isinstance(op, UNARY_CONVERSIONS):
         return sem.convert(args[0], _dtype(op, op.result.type))
-    if op.name in sem.BINARY:
+    if op.name in sem.BINARY and not _integer(result_type):
         assert result_type is not None
         return sem.binary(op.name, args[0], args[1]).astype(_dtype(op, result_type))
     if isinstance(op, arith.NegfOp):
@@ -54,13 +78,20 @@ def _run(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return sem.cmpf(CMPF_NAMES[op.predicate.value.data], args[0], args[1])
     if isinstance(op, arith.SelectOp):
         return sem.select(*args)
-    if op.name in MATH_OPS and len(args) == 1:
+    if (op.name in MATH_OPS and len(args) == 1
+            and not isinstance(op.operands[0].type, Float64Type)):
         _dtype(op, op.operands[0].type)
-        return np.asarray(MATH_OPS[op.name](_ArrayBuilder(), args[0]))
-    if op.name == FPOWI and (n := constant_index(op.operands[1])) is not None:
-        _dtype(op, op.operands[0].type)
+        x = np.asarray(args[0])
+        if x.dtype == sem.BF16:  # computed in f32, rounded once: as MLIR lowers it, and the
+            # kernels (hsg-widen-bf16), the vector unit having no bf16 math
+            return sem.convert(np.asarray(MATH_OPS[op.name](_ArrayBuilder(),
+                                                            sem.convert(x, sem.F32))), sem.BF16)
+        return np.asarray(MATH_OPS[op.name](_ArrayBuilder(), x))
+    if (op.name == FPOWI and (n := constant_index(op.operands[1])) is not None
+            and not isinstance(op.operands[0].type, Float64Type)):
+        _dtype(op, op.operands[0].type)  # as the kernels compute it (hswc.vectorizer.dag)
         return np.asarray(power(_ArrayBuilder(), args[0], n))
-    raise OpError(op, "is not an operation the interpreter runs in an elementwise body")
+    return run_more(op, args, at)
 
 
 _NAMES = {dtype: name for name, dtype in sem.DTYPES.items()}
@@ -97,26 +128,24 @@ Outer = Callable[[SSAValue], object]
 
 
 def _scalar(op: Operation, value: SSAValue, got: object) -> np.ndarray:
-    """A scalar from outside the body as a 0-d array of its type."""
-    if not isinstance(got, float | int | np.floating) and not (
+    """A value from outside the body: a scalar as a 0-d array of its type, a tensor (which
+    tensor.extract reads) as its array."""
+    if isinstance(value.type, TensorType) and isinstance(got, np.ndarray):
+        return got
+    if not isinstance(got, float | int | np.number | np.bool_) and not (
             isinstance(got, np.generic) and got.dtype == sem.BF16):
         raise OpError(op, f"uses a value from outside the body that is not a number: {got!r}")
-    return sem.convert(np.asarray(got), _dtype(op, value.type))
+    dtype = _dtype(op, value.type)
+    if dtype.kind in "iub" and not isinstance(got, np.floating):
+        return np.asarray(got).astype(dtype)
+    return sem.convert(np.asarray(got), dtype)
 
 
-def run_body(block: Block, inputs: Sequence[np.ndarray], outer: Outer) -> np.ndarray:
-    """The body's result for every element of the inputs at once (module docstring); values
-    from outside the body come from `outer`, as scalars of their type."""
-    return run_body_values(block, inputs, outer)[0]
-
-
-def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
-                    shapes: Sequence[tuple[int, ...]] | None = None) -> list[np.ndarray]:
-    """Every value the body yields, each broadcast to its shape in `shapes` (default: the
-    inputs' broadcast shape). A row region's body (hswc.rows) takes its element inputs as
-    rows x length arrays, its row inputs as rows x 1 and its column inputs as 1 x length:
-    hsg.reduce combines along the last axis in the kernel's order (hswc.reduction_order), and
-    numpy broadcasts a row's value along its row."""
+def evaluate(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
+             at: Iteration | None = None) -> list[np.ndarray]:
+    """Every value the body yields, computed over the inputs' arrays at once (each as its op
+    computed it: broadcastable to the inputs' shape, not yet of the yielded type); values from
+    outside the body come from `outer`, linalg.index from `at`."""
     values: dict[SSAValue, np.ndarray] = dict(zip(block.args, inputs, strict=False))
     last = block.last_op
     assert last is not None
@@ -128,12 +157,42 @@ def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             if operand not in values:
                 values[operand] = _scalar(op, operand, outer(operand))
             args.append(values[operand])
-        values[op.results[0]] = _reduce(op, args[0], inputs) if isinstance(op, ReduceOp) \
-            else _run(op, args)
+        result = _reduce(op, args[0], inputs) if isinstance(op, ReduceOp) else _run(op, args, at)
+        if op.results:
+            values[op.results[0]] = result
+    for operand in last.operands:
+        if operand not in values:
+            values[operand] = _scalar(last, operand, outer(operand))
+    return [values[v] for v in last.operands]
+
+
+def yielded_dtype(block: Block, index: int) -> np.dtype:
+    """The element type of the body's `index`-th yielded value."""
+    last = block.last_op
+    assert last is not None
+    return _dtype(last, last.operands[index].type)
+
+
+def run_body(block: Block, inputs: Sequence[np.ndarray], outer: Outer) -> np.ndarray:
+    """The body's result for every element of the inputs at once (module docstring); values
+    from outside the body come from `outer`, as scalars of their type."""
+    return run_body_values(block, inputs, outer)[0]
+
+
+def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
+                    shapes: Sequence[tuple[int, ...]] | None = None) -> list[np.ndarray]:
+    """Every value the body yields in its type, each broadcast to its shape in `shapes`
+    (default: the inputs' broadcast shape). A row region's body (hswc.rows) takes its element
+    inputs as rows x length arrays, its row inputs as rows x 1 and its column inputs as
+    1 x length: hsg.reduce combines along the last axis in the kernel's order
+    (hswc.reduction_order), and numpy broadcasts a row's value along its row."""
+    last = block.last_op
+    assert last is not None
+    found = evaluate(block, inputs, outer)
     full = np.broadcast_shapes(*(np.shape(a) for a in inputs)) if inputs else ()
-    wanted = shapes if shapes is not None else [full] * len(last.operands)
-    return [np.broadcast_to(values[v], shape).astype(_dtype(last, v.type), copy=True)
-            for v, shape in zip(last.operands, wanted, strict=True)]
+    wanted = shapes if shapes is not None else [full] * len(found)
+    return [np.broadcast_to(value, shape).astype(_dtype(last, v.type), copy=True)
+            for value, v, shape in zip(found, last.operands, wanted, strict=True)]
 
 
 def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray]) -> np.ndarray:

@@ -1,5 +1,7 @@
-"""numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16; masks uint8; the bitwise
-instructions' ui16 / i16 are uint16 / int16; f64 and i1 as exporters' IR holds them)."""
+"""numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16; masks ui8 as uint8; the
+bitwise instructions' ui16 / i16 are uint16 / int16; f64, i1 (bool), the other integers and
+index as exporters' IR holds them: a signless or signed iN as numpy's intN, an unsigned one as
+uintN, index as int64)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IndexType,
     IntegerType,
     Signedness,
 )
@@ -23,6 +26,7 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 U8 = np.dtype(np.uint8)
 U16 = np.dtype(np.uint16)
 I16 = np.dtype(np.int16)
+I64 = np.dtype(np.int64)
 
 NAMES = {F16: "f16", F32: "f32", BF16: "bf16"}
 
@@ -39,8 +43,9 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return F64
     if isinstance(t, IntegerType) and t.width.data == 1:
         return BOOL
-    if isinstance(t, IntegerType) and t.width.data == 8:
-        return U8
-    if isinstance(t, IntegerType) and t.width.data == 16:
-        return U16 if t.signedness.data == Signedness.UNSIGNED else I16
+    if isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64):
+        kind = "u" if t.signedness.data == Signedness.UNSIGNED else "i"
+        return np.dtype(f"{kind}{t.width.data // 8}")
+    if isinstance(t, IndexType):
+        return I64
     raise ValueError(f"the interpreter has no dtype for element type {t}")

@@ -18,9 +18,11 @@ from hswc.interpreter.ascend_scalar_functions import AscendScalarFunctions
 from hswc.interpreter.ascend_vector_functions import AscendVectorFunctions
 from hswc.interpreter.func_functions import CfFunctions, FuncFunctions
 from hswc.interpreter.hsg_functions import HsgFunctions
-from hswc.interpreter.linalg_functions import LinalgFunctions, TensorFunctions
+from hswc.interpreter.linalg_functions import LinalgFunctions
+from hswc.interpreter.linalg_named_functions import LinalgNamedFunctions
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.scf_functions import ScfFunctions
+from hswc.interpreter.tensor_functions import TensorFunctions
 from hswc.interpreter.walker import Walker
 
 FUNCTIONS = (
@@ -30,6 +32,7 @@ FUNCTIONS = (
     CfFunctions,
     HsgFunctions,
     LinalgFunctions,
+    LinalgNamedFunctions,
     TensorFunctions,
     AscendFunctions,
     AscendVectorFunctions,

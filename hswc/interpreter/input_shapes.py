@@ -1,6 +1,7 @@
 """The inputs' shapes against the elementwise ops of the function as written, before it runs.
 
-Every named op takes operands of one shape, and so does every elementwise `linalg.generic`
+Every named op takes operands of one shape, and so does every elementwise `linalg.generic` (all
+iterators parallel)
 among the operands its output's indexing map indexes (broadcast operands are left to the map).
 When the arrays given for a function's arguments break that (a dynamic dimension of different
 sizes), the lowered module would only find out at its `hsg.launch` (a fused kernel, located
@@ -37,7 +38,8 @@ def check_input_shapes(fn: func.FuncOp, arrays: Sequence[np.ndarray],
     for op in block.ops:
         if isinstance(op, hsg.NamedOp):
             operands = list(op.inputs)
-        elif isinstance(op, GenericOp):
+        elif isinstance(op, GenericOp) and all(it.data.value == "parallel"
+                                               for it in op.iterator_types):
             # Only the operands indexed as the output is: a broadcast or permuted operand
             # (another indexing map) has a shape of its own, which the map relates.
             maps = list(op.indexing_maps.data)

@@ -1,11 +1,12 @@
-"""linalg.generic on tensors at the hsg and linalg levels: the elementwise body over whole arrays,
-each operand read through its indexing map, and the tensor ops that give it its output's shape.
+"""linalg.generic on tensors at the hsg and linalg levels.
 
-A generic is run when it is elementwise in MLIR's sense: every iterator parallel, the output
-indexed by a permutation of the iteration dims, each input by a projected permutation (dims
-dropped: a broadcast; constant 0: a size-1 dim), and a body that does not read the output.
-Anything else (a reduction, a body reading its output, a map such as `d0 + d1`) is refused at
-the op, naming what it is: the interpreter does not model it.
+An elementwise generic (every iterator parallel, the output indexed by a permutation of the
+iteration dims, each input by a projected permutation: dims dropped are a broadcast, constant 0
+a size-1 dim; one output, a body that reads neither the output nor linalg.index) runs its body
+once over whole arrays, each operand read through its indexing map: the kernels' semantics,
+at the speed of one numpy call per body op. Every other generic (reductions, several results,
+a body reading its output or its indices, convolution-like maps) runs by
+hswc.interpreter.structured, in MLIR's loop order.
 """
 
 from __future__ import annotations
@@ -13,16 +14,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.builtin import AffineMapAttr, MemRefType
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.interpreter import Interpreter, PythonValues, impl, impl_terminator, register_impls
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from hswc.diagnostics import OpError
 from hswc.interpreter.body import run_body
-from hswc.interpreter.dtypes import numpy_dtype
 from hswc.interpreter.machine import MachineFunctions
+from hswc.interpreter.structured import run_structured
 
 
 @register_impls
@@ -33,7 +34,9 @@ class LinalgFunctions(MachineFunctions):
     def run_generic(self, interpreter: Interpreter, op: GenericOp,
                     args: PythonValues) -> PythonValues:
         count = len(op.inputs)
-        maps = _checked_maps(op)
+        maps = _elementwise_maps(op)
+        if maps is None:
+            return self.run_any_generic(interpreter, op, args)
         output = np.asarray(args[count])
         space = _iteration_space(op, maps[-1], output.shape)
         inputs = [_read(op, i, np.asarray(a), maps[i], space)
@@ -42,28 +45,46 @@ class LinalgFunctions(MachineFunctions):
         order = [e.position for e in maps[-1].results]  # type: ignore[attr-defined]
         return (np.transpose(np.broadcast_to(result, space), order).copy(),)
 
+    def run_any_generic(self, interpreter: Interpreter, op: GenericOp,
+                        args: PythonValues) -> PythonValues:
+        """Any generic on tensors, in MLIR's loop order (hswc.interpreter.structured)."""
+        check_structure(op, len(op.inputs), len(op.outputs))
+        maps = [m.data for m in op.indexing_maps]
+        iterators = [str(it.data.value) for it in op.iterator_types]
+        count = len(op.inputs)
+        return tuple(run_structured(op, maps, iterators, op.body.block,
+                                    [np.asarray(a) for a in args[:count]],
+                                    [np.asarray(a) for a in args[count:]],
+                                    lambda v: interpreter.get_values((v,))[0]))
+
     @impl_terminator(YieldOp)
     def run_yield(self, interpreter: Interpreter, op: YieldOp,
                   args: PythonValues) -> tuple[Any, PythonValues]:
-        raise OpError(op, "is only run as the end of an elementwise body")
+        raise OpError(op, "is only run as the end of a structured op's body")
 
 
-def _checked_maps(op: GenericOp) -> list[AffineMap]:
-    """The generic's maps, refused at the op when it is not elementwise (module docstring)."""
-    for it in op.iterator_types:
-        if it.data.value != "parallel":
-            raise OpError(op, f"has a {it.data.value} iterator (a reduction); the interpreter "
-                          "runs elementwise generics only, every iterator parallel")
-    if len(op.outputs) != 1 or len(op.res) != 1:
-        raise OpError(op, f"has {len(op.outputs)} outputs; the interpreter runs generics "
-                      "with one output")
+def check_structure(op: Operation, inputs: int, outputs: int) -> None:
+    """A structured op on tensors whose body takes one argument per operand: refused at the op
+    otherwise."""
+    if len(op.results) != outputs:
+        raise OpError(op, f"has {outputs} outputs and {len(op.results)} results; the "
+                      "interpreter runs structured ops on tensors (one result per output)")
+    block = op.regions[0].block
+    if len(block.args) != inputs + outputs:
+        raise OpError(op, f"has a body of {len(block.args)} arguments for {inputs} input(s) "
+                      f"and {outputs} output(s)")
+    if any(isinstance(v.type, MemRefType) for v in op.operands):
+        raise OpError(op, "works on memrefs; the interpreter runs structured ops on tensors")
+
+
+def _elementwise_maps(op: GenericOp) -> list[AffineMap] | None:
+    """The generic's maps when it is elementwise (module docstring), else None."""
     block = op.body.block
-    if len(block.args) != len(op.inputs) + 1:
-        raise OpError(op, f"has a body of {len(block.args)} arguments for "
-                      f"{len(op.inputs)} input(s) and one output")
-    if block.args[-1].uses:
-        raise OpError(op, "has a body that reads the output's current value (an "
-                      "accumulation); the interpreter runs elementwise generics only")
+    if (any(it.data.value != "parallel" for it in op.iterator_types)
+            or len(op.outputs) != 1 or len(op.res) != 1
+            or len(block.args) != len(op.inputs) + 1 or block.args[-1].uses
+            or any(isinstance(o, IndexOp) for o in block.ops)):
+        return None
     maps: list[AffineMap] = []
     for i, attr in enumerate(op.indexing_maps):
         assert isinstance(attr, AffineMapAttr)
@@ -73,11 +94,7 @@ def _checked_maps(op: GenericOp) -> list[AffineMap]:
               and (m.is_projected_permutation() and len(m.results) == m.num_dims if output
                    else m.is_projected_permutation(allow_zero_in_results=True)))
         if not ok:
-            what = "output" if output else f"input {i}"
-            kind = "a permutation" if output else "a projected permutation (a broadcast)"
-            raise OpError(op, f"indexes its {what} by {m}, not {kind} of its "
-                          f"{len(op.iterator_types)} iteration dims; the interpreter does not "
-                          "model such a map")
+            return None
         maps.append(m)
     return maps
 
@@ -114,28 +131,3 @@ def _read(op: GenericOp, index: int, array: np.ndarray, m: AffineMap,
     view = np.transpose(array[tuple(picks)], np.argsort(dims)) if dims else array[tuple(picks)]
     shape = [space[d] if d in dims else 1 for d in range(len(space))]
     return np.broadcast_to(view.reshape(shape), space)
-
-
-@register_impls
-class TensorFunctions(MachineFunctions):
-    """tensor.empty (a shape with unspecified contents) and tensor.dim."""
-
-    @impl(tensor.EmptyOp)
-    def run_empty(self, interpreter: Interpreter, op: tensor.EmptyOp,
-                  args: PythonValues) -> PythonValues:
-        t = op.results[0].type
-        assert isinstance(t, TensorType)
-        sizes = iter(int(a) for a in args)
-        shape = tuple(next(sizes) if d < 0 else d for d in t.get_shape())
-        if any(d < 0 for d in shape):
-            raise OpError(op, f"has a negative dimension {shape}")
-        dtype = numpy_dtype(t.get_element_type())
-        return (np.broadcast_to(np.zeros((), dtype), shape),)
-
-    @impl(tensor.DimOp)
-    def run_dim(self, interpreter: Interpreter, op: tensor.DimOp,
-                args: PythonValues) -> PythonValues:
-        array, index = np.asarray(args[0]), int(args[1])
-        if not 0 <= index < array.ndim:
-            raise OpError(op, f"asks for dimension {index} of a rank-{array.ndim} tensor")
-        return (int(array.shape[index]),)

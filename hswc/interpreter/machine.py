@@ -8,7 +8,7 @@ taken, and while a kernel runs, its batch of cores and the rows active now.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,8 +38,12 @@ class Machine:
     """Platform, semantics and run-time context of one interpreter."""
 
     def __init__(self, platform: Platform, semantics: str | None = None,
-                 on_event: EventHook | None = None, max_steps: int | None = DEFAULT_MAX_STEPS):
+                 on_event: EventHook | None = None, max_steps: int | None = DEFAULT_MAX_STEPS,
+                 resources: Mapping[str, str] | None = None):
         self.platform = platform
+        self.resources: Mapping[str, str] = resources or {}
+        """The blobs of the module's dense_resource constants, by handle
+        (hswc.dialects.builtin.resource_blobs)."""
         self.semantics = semantics
         self.on_event = on_event
         self.tilings: list[TilingRecord | None] = []

@@ -8,7 +8,8 @@ same thing directly: look the operands up, call the registered impl, bind the re
 the terminator. Errors propagate unchanged (an OpError already names the op and its location),
 except a limit the op's impl reached (hswc.interpreter.limits) or a MemoryError, which become an
 OpError at that op; regions nested deeper than `MAX_RUN_DEPTH` are refused at the op that holds
-the region.
+the region. An op whose class has no impl of its own runs its nearest base class's (the
+subclasses hswc.dialects.linalg registers in place of xDSL's linalg ops run xDSL's impls).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues, Successor
-from xdsl.ir import Region
+from xdsl.ir import Operation, Region
 from xdsl.utils.scoped_dict import ScopedDict
 
 from hswc.diagnostics import OpError
@@ -51,7 +52,7 @@ class Walker(Interpreter):
                     local[arg] = value
                 current, block = block, None
                 for op in current.ops:
-                    entry = table.get(type(op))
+                    entry = table.get(type(op)) or _inherited(table, type(op))
                     if entry is None:
                         raise OpError(op, "is not supported by the interpreter")
                     functions, run = entry
@@ -75,6 +76,16 @@ class Walker(Interpreter):
         finally:
             self._ctx = outer
             self.depth -= 1
+
+
+def _inherited(table: dict[type[Operation], Any], op_type: type[Operation]) -> Any:
+    """The impl of op_type's nearest base class that has one, remembered for op_type."""
+    for base in op_type.__mro__[1:]:
+        entry = table.get(base)
+        if entry is not None:
+            table[op_type] = entry
+            return entry
+    return None
 
 
 def _cannot_run(error: LimitReached | MemoryError) -> str:

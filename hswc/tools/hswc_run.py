@@ -6,11 +6,17 @@
              [--function NAME] [--profile [TRACE.json]] [--max-steps N]
 
 Inputs bind to the function's arguments in order; results are written in order to the
---output files (as many as given, at most one per result), each exactly at the path given, as
-.npy. hsg-level input is lowered first, to `--level` (default ascend: the AscendC kernel on
-modelled vector cores); lowered input runs as it is. --check compares every result bit for bit
-with the module as given, run at the hsg level under the named golden model, prints a summary
-and exits 1 on any mismatch (the --output files are still written, to look at).
+--output files (none, or exactly one per result), each exactly at the path given, as .npy, in
+its own element type (f64, integers, i1 as bool included). hsg-level input is lowered first, to
+`--level` (default ascend: the AscendC kernel on modelled vector cores); lowered input runs as
+it is. Ops no kernel takes (matmul, convolutions, reshapes, reductions, ...) run on the host
+with their MLIR semantics at every level; weights stored in the file as dense_resource blobs
+are read from it. --check compares every result with the module as given, run entirely on the
+host at the hsg level (named ops by the golden models of the semantics named, every other op by
+its MLIR semantics): bit for bit, or, where the module holds an exponential activation (whose
+golden model is the exact function), within PyTorch's default tolerance; it prints a summary per
+result and exits 1 on any mismatch (the --output files are still written, to look at). At the
+hsg level the module is its own reference: --check checks a lowering.
 --tiling-json writes the tiling of the launch as {"totalNum", "blockFactor", "ubFactor",
 "usedCoreNum", "tilingKey"}; a function that launches several kernels gets a list of those, in
 launch order.
@@ -63,8 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--input", action="append", default=[], metavar="NPY",
                    help="an argument of the function, in order (repeat for each)")
     p.add_argument("--output", action="append", default=[], metavar="NPY",
-                   help="where to write a result, in order (repeat for each); the file is "
-                        "written at exactly this path, as .npy")
+                   help="where to write a result, in order: once per result (or not at all); "
+                        "the file is written at exactly this path, as .npy")
     p.add_argument("--soc", default=DEFAULT_SOC,
                    help=f"the SoC whose cores and UB the run models: {', '.join(sorted(PLATFORMS))}"
                         f" (default {DEFAULT_SOC})")
@@ -79,8 +85,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="lower without hsg-fuse-elementwise: one kernel per op (with --profile, "
                         "what fusion saves)")
     p.add_argument("--check", nargs="?", const="", choices=["", *semantics], metavar="SEMANTICS",
-                   help="compare the results bit for bit with the module run at its own level "
-                        "under these semantics' golden models (default: --semantics)")
+                   help="compare every result with the module as given, run on the host at "
+                        "the hsg level (named ops by these semantics' golden models, default "
+                        "--semantics; every other op by its MLIR semantics): bit for bit, or "
+                        "within PyTorch's tolerance where an exponential activation is modelled "
+                        "by its exact function")
     p.add_argument("--tiling-json", metavar="PATH",
                    help="write the launch's tiling as JSON (a list, in launch order, when the "
                         "function launches several kernels)")
@@ -142,7 +151,8 @@ def _check(kernel: Kernel, inputs: Sequence[np.ndarray], outputs: Sequence[np.nd
         label = f"result {i + 1}: " if len(outputs) > 1 else ""
         if tolerant:
             within = compare_tolerance(actual, want)
-            lines.append(f"--check {name}: {label}{within.summary(tuple(inputs))}")
+            alike = tuple(a for a in inputs if a.shape == actual.shape)  # shown at the worst
+            lines.append(f"--check {name}: {label}{within.summary(alike)}")
             ok = ok and within.equal
             continue
         result = compare_bitwise(actual, want)
@@ -174,9 +184,11 @@ def run(args: argparse.Namespace) -> int:
                           ub_size=args.ub_size, level=args.level, function=args.function,
                           semantics=args.semantics, fuse=not args.no_fuse,
                           strict_f64=args.strict_f64)
-    if len(args.output) > len(kernel.result_types):
-        raise RunnerError(f"{len(args.output)} --output files given but the function returns "
-                          f"{len(kernel.result_types)} result(s)")
+    results = len(kernel.result_types)
+    if args.output and len(args.output) != results:
+        raise RunnerError(f"{len(args.output)} --output file(s) given for the "
+                          f"{results} result(s) of @{kernel.function}: give --output once per "
+                          "result, in order")
     inputs = [load_npy(path) for path in args.input]
     result = kernel.run(*inputs, max_steps=args.max_steps)
     files: dict[str | Path, Content] = {path: _npy(value)
