@@ -63,8 +63,8 @@ from hswc.checker.errors import CheckError
 from hswc.checker.op_folder import is_op_folder
 from hswc.checker.options import CheckOptions
 from hswc.checker.report import MASK_DTYPE, RunOutcome
-from hswc.progress import Progress, summary_table
 from hswc.checker.rules import SYNC_CATEGORIES
+from hswc.progress import Progress, summary_table
 
 ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),

@@ -78,8 +78,18 @@ def _run(op: Operation, args: list[np.ndarray], at: Iteration | None = None) -> 
         return sem.cmpf(CMPF_NAMES[op.predicate.value.data], args[0], args[1])
     if isinstance(op, arith.SelectOp):
         return sem.select(*args)
-    if (op.name in MATH_OPS and len(args) == 1
-            and not isinstance(op.operands[0].type, Float64Type)):
+    found = _math(op, args)
+    if found is not None:
+        return found
+    return run_more(op, args, at)
+
+
+def _math(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
+    """A math op on f16, bf16 or f32 as the vector unit's model computes it (None for any other
+    op: f64 and the functions only the host runs are hswc.interpreter.body_ops')."""
+    if isinstance(op.operands[0].type if op.operands else None, Float64Type):
+        return None
+    if op.name in MATH_OPS and len(args) == 1:
         _dtype(op, op.operands[0].type)
         x = np.asarray(args[0])
         if x.dtype == sem.BF16:  # computed in f32, rounded once: as MLIR lowers it, and the
@@ -87,11 +97,10 @@ def _run(op: Operation, args: list[np.ndarray], at: Iteration | None = None) -> 
             return sem.convert(np.asarray(MATH_OPS[op.name](_ArrayBuilder(),
                                                             sem.convert(x, sem.F32))), sem.BF16)
         return np.asarray(MATH_OPS[op.name](_ArrayBuilder(), x))
-    if (op.name == FPOWI and (n := constant_index(op.operands[1])) is not None
-            and not isinstance(op.operands[0].type, Float64Type)):
+    if op.name == FPOWI and (n := constant_index(op.operands[1])) is not None:
         _dtype(op, op.operands[0].type)  # as the kernels compute it (hswc.vectorizer.dag)
         return np.asarray(power(_ArrayBuilder(), args[0], n))
-    return run_more(op, args, at)
+    return None
 
 
 _NAMES = {dtype: name for name, dtype in sem.DTYPES.items()}
