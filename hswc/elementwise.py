@@ -17,7 +17,7 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from hswc.broadcast import Broadcast, operand_strides
+from hswc.broadcast import Broadcast, is_projection, operand_strides
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
@@ -189,7 +189,7 @@ def generic_kind(op: GenericOp) -> str | None:
         return "a fill: it reads no tensor"
     rank = len(op.iterator_types)
     maps = [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
-    if any(m.num_dims != rank or not m.is_projected_permutation(allow_zero_in_results=True)
+    if any(m.num_dims != rank or not is_projection(m)
            for m in maps):
         return "a gather or a shifted window"
     if maps and maps[-1] != AffineMap.identity(rank):
