@@ -15,10 +15,11 @@ it corresponds to, every size-1 dim the constant 0 (`(d0, d1, d2, d3) -> (d1)`),
 map reads each dim through a dim or 0 (hswc.broadcast.is_projection) so the generic stays
 one fusion can join. Reshapes left unused are erased. A reshape is a view of row-major data,
 so every element read is the one it was (MLIR's `linalg-fuse-elementwise-ops` folds reshapes by
-expansion or collapsing likewise), and a generic producing the source now feeds its reader directly, so hsg-fuse-elementwise can
-fuse the two and tile-on-cores can make one kernel of a region a reshape split before. A
-group with two dims of size other than 1 (a `4x8` reshaped to `32`) is a relinearisation, not
-a projection: it stays, as does a reshape that is the only place a loop dim's range comes from.
+expansion or collapsing likewise), and a generic producing the source now feeds its reader
+directly, so hsg-fuse-elementwise can fuse the two and tile-on-cores can make one kernel of a
+region a reshape split before. A group with two dims of size other than 1 (a `4x8` reshaped to
+`32`) is a relinearisation, not a projection: it stays, as does a reshape that is the only
+place a loop dim's range comes from.
 """
 
 from __future__ import annotations
