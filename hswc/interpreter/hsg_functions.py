@@ -18,11 +18,13 @@ from xdsl.ir import Operation
 from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
+from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
 from hswc.ops import OPS
+from hswc.reference_norms import run_reference
 
 
 class HsgFunctions(MachineFunctions):
@@ -33,6 +35,26 @@ class HsgFunctions(MachineFunctions):
         """Any named op: its golden model on the inputs, with the op's attributes."""
         check_operands(op, args, op.INPUTS)
         return (self.machine.model(op)(*args, **op.attribute_values(), **op.option_values()),)
+
+    def run_norm(self, interpreter: Interpreter, op: NormOp,
+                 args: PythonValues) -> PythonValues:
+        """An operator reducing along a dim: its golden model (hswc.reference_norms)."""
+        for name, value in zip(op.INPUTS, args, strict=True):
+            if not isinstance(value, np.ndarray):
+                raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
+        arrays = [np.asarray(a) for a in args]
+        shape = arrays[0].shape
+        for name, a in zip(op.INPUTS[1:], arrays[1:], strict=True):
+            if a.dtype != arrays[0].dtype:
+                raise OpError(op, f"{op.INPUTS[0]} and {name} differ in dtype at run time: "
+                              f"{arrays[0].dtype} vs {a.dtype}")
+            want = shape if op.EPSILON is None else shape[-1:]
+            if a.shape != want:
+                raise OpError(op, f"{name} has shape {a.shape}; {op.INPUTS[0]} has shape "
+                              f"{shape}, so it must be {want}")
+        attributes = ({"dim": op.reduced_dim()} if op.EPSILON is None
+                      else {"epsilon": op.epsilon_value()})
+        return (run_reference(op.name, arrays, **attributes),)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,
@@ -150,6 +172,19 @@ def _named_impl(op_type: type[hsg.NamedOp]) -> Callable[..., PythonValues]:
 
 for _definition in OPS.values():  # one impl per named op, each the same run_named
     setattr(HsgFunctions, f"run_{_definition.name}", _named_impl(_definition.op))
+
+
+def _norm_impl(op_type: type[NormOp]) -> Callable[..., PythonValues]:
+    @impl(op_type)
+    def run(self: HsgFunctions, interpreter: Interpreter, op: NormOp,
+            args: PythonValues) -> PythonValues:
+        return self.run_norm(interpreter, op, args)
+
+    return run
+
+
+for _norm in NORM_OPS:
+    setattr(HsgFunctions, f"run_{_norm.name.removeprefix('hsg.')}", _norm_impl(_norm))
 register_impls(HsgFunctions)
 
 

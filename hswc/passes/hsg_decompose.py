@@ -9,7 +9,9 @@ chosen semantics (hswc.ops), marked `hsg.op_name` (and `hsg.ub_budget` where the
 of that semantics tiles by a fixed budget). Unranked operands, which linalg.generic cannot take, are
 flattened first (`hsg.flatten`) and the result given their shape back (`hsg.unflatten`).
 `semantics=cann|cann-arch35|torch` picks the decomposition; by default each op's own default
-(cann for hard_swish_grad, torch for the others).
+(cann for hard_swish_grad, torch for the others). The operators reducing along a dim
+(hsg.softmax, hsg.rms_norm, ...) become their generics (hswc.ops.norm_ops): reductions and the
+elementwise generic reading them.
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ from xdsl.utils.exceptions import PassFailedException
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
+from hswc.dialects.hsg_norm_ops import NormOp
 from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
+from hswc.ops.norm_ops import decompose_norm
 from hswc.passes.schedule_options import budget_attribute
 
 F32 = Float32Type()
@@ -121,6 +125,13 @@ class HsgDecomposePass(ModulePass):
         if self.semantics is not None and self.semantics not in known:
             raise PassFailedException(
                 f"{self.name}: unknown semantics '{self.semantics}' (known: {', '.join(known)})")
+        for norm in [o for o in op.walk() if isinstance(o, NormOp)]:
+            before = norm.prev_op
+            result = decompose_norm(norm)
+            copy_location(norm, ops_between(before, norm))
+            result.name_hint = norm.result.name_hint
+            norm.result.replace_all_uses_with(result)
+            Rewriter.erase_op(norm)
         for named in [o for o in op.walk() if isinstance(o, hsg.NamedOp)]:
             definition = definition_of(named.name)
             semantics = self.semantics or definition.default_semantics

@@ -1,0 +1,244 @@
+"""The named operators that reduce along a dim: the softmax family and the norms.
+
+Each is PyTorch's function of the same name on ranked tensors of f16, bf16 or f32; its
+semantics are its decomposition (hswc.ops.norm_ops) and, independently, its golden model
+(hswc.reference_norms). hswc.dialects.hsg puts them in the dialect.
+
+    %y = hsg.softmax %x {dim = -1 : i64} : tensor<4x64xf16>
+    %g = hsg.softmax_grad %dy, %y {dim = 1 : i64} : tensor<4x64xf32>
+    %n = hsg.rms_norm %x, %w {epsilon = 1.0e-06 : f32} : tensor<4x64xbf16>, tensor<64xbf16>
+
+The operands' types follow the colon, the first operand's type is the result's (one type for
+the ops whose operands all share it).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, result_def, var_operand_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+F32 = Float32Type()
+SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
+
+
+class NormOp(IRDLOperation):
+    """An operator reducing along a dim (abstract): `INPUTS` named in operand order; the dim
+    (`dim`, any, default the last) or the epsilon of a norm over the last dim."""
+
+    INPUTS: ClassVar[tuple[str, ...]]
+    TORCH: ClassVar[str]
+    """The PyTorch function it is, as its docstring's first line names it."""
+    EPSILON: ClassVar[float | None] = None
+    """The norm's default epsilon; None for the ops that take `dim` instead."""
+
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dim = opt_prop_def(IntegerAttr)
+    epsilon = opt_prop_def(FloatAttr)
+
+    def __init__(self, *inputs: SSAValue, dim: int | None = None,
+                 epsilon: float | None = None):
+        props: dict[str, Attribute] = {}
+        if self.EPSILON is None:
+            props["dim"] = IntegerAttr(-1 if dim is None else dim, i64)
+        else:
+            props["epsilon"] = FloatAttr(self.EPSILON if epsilon is None else epsilon, F32)
+        super().__init__(operands=[list(inputs)], result_types=[inputs[0].type],
+                         properties=props)
+
+    @property
+    def x_type(self) -> TensorType:
+        t = self.inputs[0].type
+        assert isinstance(t, TensorType)
+        return t
+
+    def reduced_dim(self) -> int:
+        """The dim reduced, in [0, rank): `dim` taken modulo the rank, or the last."""
+        rank = self.x_type.get_num_dims()
+        if self.EPSILON is not None:
+            return rank - 1
+        assert self.dim is not None
+        return self.dim.value.data % rank
+
+    def epsilon_value(self) -> float:
+        assert self.epsilon is not None
+        return float(self.epsilon.value.data)
+
+    def verify_(self) -> None:
+        if len(self.inputs) != len(self.INPUTS):
+            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
+                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
+        x = self.x_type
+        element = x.get_element_type()
+        if not isinstance(element, SUPPORTED_ELEMENT_TYPES):
+            raise VerifyException(f"{self.name}: {self.INPUTS[0]} has element type {element}; "
+                                  f"{self.TORCH} takes f16, bf16 and f32")
+        rank = x.get_num_dims()
+        if rank == 0:
+            raise VerifyException(f"{self.name}: {self.INPUTS[0]} has rank 0; it needs a dim "
+                                  "to reduce")
+        if self.result.type != x:
+            raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
+                                  f"{self.INPUTS[0]}'s {x}")
+        self._verify_attributes(rank)
+        self._verify_operands(x)
+
+    def _verify_attributes(self, rank: int) -> None:
+        if self.EPSILON is None:
+            if self.epsilon is not None:
+                raise VerifyException(f"{self.name} takes `dim`, not `epsilon`")
+            if self.dim is None or not isinstance(self.dim.type, IntegerType) \
+                    or self.dim.type.width.data != 64:
+                raise VerifyException(f"{self.name}: `dim` must be an i64 (dim = -1 : i64)")
+            d = self.dim.value.data
+            if not -rank <= d < rank:
+                raise VerifyException(f"{self.name}: dim {d} is out of range for rank {rank} "
+                                      f"(-{rank} to {rank - 1})")
+            return
+        if self.dim is not None:
+            raise VerifyException(f"{self.name} normalises the last dim: it takes `epsilon`, "
+                                  "not `dim`")
+        if self.epsilon is None or not isinstance(self.epsilon.type, Float32Type):
+            raise VerifyException(f"{self.name}: `epsilon` must be an f32 "
+                                  f"(epsilon = {self.EPSILON} : f32)")
+        eps = self.epsilon_value()
+        if not math.isfinite(eps) or eps < 0:
+            raise VerifyException(f"{self.name}: epsilon must be finite and not negative, got "
+                                  f"{eps}")
+
+    def _verify_operands(self, x: TensorType) -> None:
+        """The other operands: x's type (the gradients), or rank 1 of x's last dim (weights)."""
+        last = x.get_shape()[-1]
+        for name, value in zip(self.INPUTS[1:], self.inputs[1:], strict=True):
+            t = value.type
+            if self.EPSILON is None:
+                if t != x:
+                    raise VerifyException(f"{self.name}: {name} has type {t}, not "
+                                          f"{self.INPUTS[0]}'s {x}")
+                continue
+            if not isinstance(t, TensorType) or t.get_num_dims() != 1 \
+                    or t.get_element_type() != x.get_element_type() \
+                    or (t.get_shape()[0] != last and min(t.get_shape()[0], last) >= 0):
+                raise VerifyException(
+                    f"{self.name}: {name} has type {t}; it must be a rank-1 tensor of the "
+                    f"last dim's size and {self.INPUTS[0]}'s element type "
+                    f"(tensor<{last if last >= 0 else '?'}x{x.get_element_type()}>)")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NormOp:
+        pos = parser.pos
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                     parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) == 1:
+            types = types * len(operands)
+        if len(types) != len(operands):
+            parser.raise_error(f"{cls.name}: {len(operands)} operands but {len(types)} types",
+                               pos, parser.pos)
+        op = cls.__new__(cls)
+        IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
+                               result_types=[types[0]])
+        for name, value in attrs.items():
+            if name in ("dim", "epsilon"):
+                op.properties[name] = value
+            elif "." not in name:
+                parser.raise_error(f"{cls.name} has no attribute '{name}' (its attribute: "
+                                   f"{'dim' if cls.EPSILON is None else 'epsilon'})",
+                                   pos, parser.pos)
+            else:
+                op.attributes[name] = value
+        if cls.EPSILON is None and "dim" not in op.properties:
+            op.properties["dim"] = IntegerAttr(-1, i64)
+        if cls.EPSILON is not None and "epsilon" not in op.properties:
+            op.properties["epsilon"] = FloatAttr(cls.EPSILON, F32)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes({**self.properties, **self.attributes})
+        printer.print_string(" : ")
+        types = [v.type for v in self.inputs]
+        printer.print_list(types if len(set(types)) > 1 else types[:1], printer.print_attribute)
+
+
+@irdl_op_definition
+class SoftmaxOp(NormOp):
+    """torch.softmax(x, dim): exp(x - max) / sum(exp(x - max)) along `dim`."""
+
+    name = "hsg.softmax"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "torch.softmax"
+
+
+@irdl_op_definition
+class LogSoftmaxOp(NormOp):
+    """torch.log_softmax(x, dim): x - max - log(sum(exp(x - max))) along `dim`."""
+
+    name = "hsg.log_softmax"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "torch.log_softmax"
+
+
+@irdl_op_definition
+class SoftmaxGradOp(NormOp):
+    """torch._softmax_backward_data(grad_output, output, dim, output.dtype):
+    output * (grad_output - sum(grad_output * output)) along `dim`."""
+
+    name = "hsg.softmax_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad_output", "output")
+    TORCH: ClassVar[str] = "torch._softmax_backward_data"
+
+
+@irdl_op_definition
+class LogSoftmaxGradOp(NormOp):
+    """torch._log_softmax_backward_data(grad_output, output, dim, output.dtype):
+    grad_output - exp(output) * sum(grad_output) along `dim`."""
+
+    name = "hsg.log_softmax_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad_output", "output")
+    TORCH: ClassVar[str] = "torch._log_softmax_backward_data"
+
+
+@irdl_op_definition
+class RmsNormOp(NormOp):
+    """F.rms_norm(x, (x.shape[-1],), weight, epsilon): x / sqrt(mean(x^2) + epsilon) * weight
+    over the last dim."""
+
+    name = "hsg.rms_norm"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x", "weight")
+    TORCH: ClassVar[str] = "F.rms_norm"
+    EPSILON: ClassVar[float | None] = 1e-6
+
+
+@irdl_op_definition
+class LayerNormOp(NormOp):
+    """F.layer_norm(x, (x.shape[-1],), weight, bias, epsilon): (x - mean) / sqrt(var +
+    epsilon) * weight + bias over the last dim (var: the biased variance)."""
+
+    name = "hsg.layer_norm"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x", "weight", "bias")
+    TORCH: ClassVar[str] = "F.layer_norm"
+    EPSILON: ClassVar[float | None] = 1e-5
+
+
+NORM_OPS: tuple[type[NormOp], ...] = (SoftmaxOp, LogSoftmaxOp, SoftmaxGradOp, LogSoftmaxGradOp,
+                                      RmsNormOp, LayerNormOp)
