@@ -110,7 +110,7 @@ def _section(document: Path, title: str) -> str:
 
 def _table_rows(section: str) -> list[list[str]]:
     """The cells of the section's table rows, header and rule left out."""
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+    rows = [[cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
             for line in section.splitlines() if line.startswith("|")]
     return [row for row in rows[2:]]
 
