@@ -2,7 +2,7 @@
 them.
 
 - A ```sh block is a script: it runs with `bash -e -o pipefail` in a scratch folder holding a
-  copy of examples/, one folder per document, the document's blocks in order (so later blocks
+  copy of examples/ and bench/, one folder per document, the document's blocks in order (so later blocks
   see the files earlier ones wrote). A ```python block runs there too, with `python`.
 - What a block shows it prints is checked: the comment lines that end a ```sh block (`# ...`
   after its last command), and the lines of a ```text block that follows a ```sh or ```python
@@ -118,8 +118,11 @@ def unmatched(shown: tuple[str, ...], printed: str) -> str | None:
 
 
 def scratch_folder(root: Path) -> Path:
-    """A folder for one document's blocks, holding a copy of examples/."""
-    shutil.copytree(REPO / "examples", root / "examples")
+    """A folder for one document's blocks, holding a copy of examples/ and bench/ (the
+    benchmarks are run from a checkout, as `python bench/x.py`)."""
+    for folder in ("examples", "bench"):
+        shutil.copytree(REPO / folder, root / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     return root
 
 
