@@ -2,8 +2,9 @@
 them.
 
 - A ```sh block is a script: it runs with `bash -e -o pipefail` in a scratch folder holding a
-  copy of examples/ and bench/, one folder per document, the document's blocks in order (so later blocks
-  see the files earlier ones wrote). A ```python block runs there too, with `python`.
+  copy of examples/ and bench/, one folder per document, the document's blocks in order (so
+  later blocks see the files earlier ones wrote). A ```python block runs there too, with
+  `python`.
 - What a block shows it prints is checked: the comment lines that end a ```sh block (`# ...`
   after its last command), and the lines of a ```text block that follows a ```sh or ```python
   block directly. Each shown line must be a line the block printed (stdout and stderr

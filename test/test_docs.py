@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from doc_blocks import REPO, Block, blocks, run, scratch_folder
+
 from hswc.pipeline import LEVEL_PASSES, PASSES
 
 DOCS = sorted((REPO / "docs").glob("*.md"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from doc_blocks import REPO, Block, blocks, run, scratch_folder
 
 README = REPO / "README.md"
