@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from doc_blocks import REPO, Block, blocks, run, scratch_folder
+from doc_blocks import REPO, Block, blocks, run, scratch_folder, unmatched
 
 from hswc.pipeline import LEVEL_PASSES, PASSES
 
@@ -153,5 +153,28 @@ def test_reference_lists_each_tools_options(tool: str) -> None:
         f"{tool}: docs/reference.md lists {sorted(written - _options(tool))} it lacks and " \
         f"lacks {sorted(_options(tool) - written)}"
 
+
+# endregion
+
+
+# region the block checker itself
+
+def test_shown_lines_must_be_printed_in_order() -> None:
+    printed = "first line\n  n=300   blocks=4   bit-exact\nPASS: all 2 runs\n"
+    assert unmatched(("n=300 ... bit-exact", "PASS: all 2 runs"), printed) is None
+    assert unmatched(("...", "PASS: all ... runs"), printed) is None
+    assert unmatched(("PASS: all 2 runs", "first line"), printed) == "first line"
+    assert unmatched(("PASS: all 3 runs",), printed) == "PASS: all 3 runs"
+    assert unmatched(("n=300",), printed) == "n=300"  # a whole line, not a part of one
+
+
+def test_a_block_shows_its_trailing_comments_and_the_text_block_after_it(tmp_path: Path) -> None:
+    document = tmp_path / "doc.md"
+    document.write_text("# t\n\n```sh\n# long: a bench\necho a  # not output\necho b\n# b\n```\n"
+                        "\n```text\nc\n```\n\n```python\nprint(1)\n```\n\nprose\n\n```text\nd\n"
+                        "```\n")
+    found = blocks(document)
+    assert [(b.language, b.shown, b.long) for b in found] == [
+        ("sh", ("b", "c"), True), ("python", (), False)]
 
 # endregion
