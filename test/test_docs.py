@@ -1,9 +1,9 @@
 """docs/ cannot drift from the code: every ```sh and ```python block of docs/*.md runs and
 prints what it shows (test/doc_blocks.py: one scratch folder per document, its blocks in order;
 `# long:` blocks, the benchmarks, under `pytest -m sweep`); every relative link and every
-repository path written in backquotes in README.md and docs/*.md exists; docs/reference.md
-lists exactly the passes hswc registers, in pipeline order, with their levels and options, and
-exactly each tool's command-line options."""
+repository path written in backquotes in README.md, docs/*.md and bench/README.md exists;
+docs/reference.md lists exactly the passes hswc registers, in pipeline order, with their levels
+and options, and exactly each tool's command-line options."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from doc_blocks import REPO, Block, blocks, run, scratch_folder, unmatched
 from hswc.pipeline import LEVEL_PASSES, PASSES
 
 DOCS = sorted((REPO / "docs").glob("*.md"))
-WRITTEN = [REPO / "README.md", *DOCS]
+WRITTEN = [REPO / "README.md", *DOCS, REPO / "bench" / "README.md"]
 REFERENCE = REPO / "docs" / "reference.md"
 TOOLS = ("hswc-opt", "hswc-run", "hswc-emit", "hswc-check-kernel", "hswc-from-torch")
 
