@@ -1,6 +1,6 @@
 """The `hsg` dialect: the named operators, and the host/device structure their tiling creates.
 
-Levels (README "The pipeline"):
+Levels (docs/reference.md, "Passes"):
 - named operators on tensors (`hsg.hard_swish_grad`, `hsg.hard_swish`), whose semantics
   `hsg-decompose` writes out as a `linalg.generic` (hswc.ops);
 - after `hsg-tile-on-cores`: host code (`hsg.num_elements`, the platform queries, `hsg.launch` of
