@@ -194,7 +194,8 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     names, (output,) = d.operator.inputs, d.operator.outputs
     first, aclnn, op_type = names[0], d.aclnn, d.op_type
     own = dict(zip(names, kernel.gm_dtypes, strict=False))
-    host_data = "\n".join(f"const std::vector<{_element(own[name]) if kernel.mixed else 'Element'}> "
+    held = {name: _element(own[name]) if kernel.mixed else "Element" for name in names}
+    host_data = "\n".join(f"const std::vector<{held[name]}> "
                           f"{_host_name(name)} = {{{_elements(values, own[name])}}};"
                           for name, values in zip(names, inputs, strict=True))
     values = d.attribute_values(kernel)
