@@ -236,9 +236,10 @@ def _launch_tilings(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
     return found
 
 
-def collect_kernels(module: ModuleOp) -> list[Kernel]:
+def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
     """The module's kernels ordered by operator and tiling key, after checking everything else
-    in it."""
+    in it; `by_stem` False: each kernel is an operator of its own (a whole model's, packaged
+    one by one), so kernels of one stem are not checked against each other."""
     kernels: list[Kernel] = []
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
@@ -253,7 +254,15 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
             _check_host(op)
     if not kernels:
         raise OpError(module, "holds no hsg.kernel function: nothing to print as AscendC")
-    kernels.sort(key=lambda k: (k.operator.stem, k.tiling_key))
+    if by_stem:
+        kernels.sort(key=lambda k: (k.operator.stem, k.tiling_key))
+        _check_operators(kernels)
+    return kernels
+
+
+def _check_operators(kernels: list[Kernel]) -> None:
+    """OpError unless the kernels of each operator (stem), sorted, have distinct tiling keys,
+    all or none a run-time choice, and the same GM arguments and scalars."""
     for first, second in pairwise(kernels):
         if first.operator.stem != second.operator.stem:
             continue
@@ -271,7 +280,6 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
             if mine != theirs:
                 raise OpError(second.func, f"takes {what} {mine}, but "
                               f"@{first.func.sym_name.data} of the same operator takes {theirs}")
-    return kernels
 
 
 def by_operator(kernels: list[Kernel]) -> list[tuple[Operator, list[Kernel]]]:
