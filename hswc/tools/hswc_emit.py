@@ -66,7 +66,7 @@ with importing():
     from hswc.dialects import hsg
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
-    from hswc.remarks import Remark, collecting
+    from hswc.remarks import Remark, collecting, print_remarks
     from hswc.source_text import SourceError, decode
     from hswc.tools.cli import TOO_DEEP, add_version_option, exit_status, report
     from hswc.verification import verify_located
@@ -424,12 +424,14 @@ def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
     module = lowered.module
     left = mp.has_ops_left(module)
     if left and not any(hsg.is_kernel(fn) for fn in module.ops):
+        print_remarks(said, everything=False)  # the ops that could be kernels, and why not
+        what = "its only op" if left == 1 else f"all of its {left} ops"
         raise PackageRefused(
-            f"the module holds no kernel to package: --lower-to-ascend leaves all of its "
-            f"{left} op{'s' if left != 1 else ''} on the host (hswc-opt --lower-to-ascend "
-            "--remarks says why each stays)")
+            f"the module holds no kernel to package: --lower-to-ascend leaves {what} on the "
+            "host (hswc-opt --lower-to-ascend --remarks says why each stays)")
     if lowered.named is None or not mp.is_whole_model(module):
         return None
+    print_remarks(said, everything=False)
     mp.refuse_arch35(socs)
     packages = mp.plan_packages(module, said)
     files: dict[str, str] = {}
