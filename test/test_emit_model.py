@@ -25,9 +25,12 @@ from hswc.backend import model_packages
 from hswc.backend.ir_tiling import ir_tiling
 from hswc.backend.kernels import Kernel, collect_kernels
 from hswc.backend.package_run import run_kernel
+from hswc.checker import host_tiling
+from hswc.checker.op_folder import folder
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.platform import PLATFORMS
 from hswc.remarks import collecting
+from hswc.tiling import GE_DATA_TYPES
 from hswc.tools.hswc_emit import lower, main
 
 SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
@@ -106,6 +109,33 @@ def test_a_boundary_kernels_package_declares_each_tensors_dtype(
     example = (package / "examples/test_aclnn_main_r0.cpp").read_text()
     assert "DeviceTensor<float, ACL_FLOAT> in;" in example
     assert "DeviceTensor<uint16_t, ACL_FLOAT16> y;" in example
+
+
+def test_a_boundary_packages_host_tiling_takes_only_its_dtypes(
+        emitted: dict[str, Path], tmp_path: Path) -> None:
+    """op_host/main_r0_tiling.cpp, unchanged, on the CPU model of the tiling context: f32 in
+    and f16 out is tiled as the IR's tiling says; any other pair is refused naming the tensor."""
+    package = emitted["llama_mlp_f16"] / "main_r0"
+    op = host_tiling.OpDefinition("MainR0", [("in", (1,))], [("y", (1,))])
+    built = host_tiling.build(folder(package, "ascend910b"), op, {}, "MainR0TilingData", [],
+                              None, None, compiler(), tmp_path)
+
+    def tile(given: int, written: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(built.executable), "--op", "MainR0", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608",
+                               "--input", f"{given}:8x32", "--output", f"{written}:8x32"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    f32, f16 = GE_DATA_TYPES["f32"], GE_DATA_TYPES["f16"]
+    done = tile(f32, f16)
+    assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+    assert "block_dim 43" in done.stdout and "tiling_key 0" in done.stdout
+    for given, written, name, word in ((f16, f16, "in", "DT_FLOAT"),
+                                       (f32, f32, "y", "DT_FLOAT16")):
+        done = tile(given, written)
+        assert done.returncode != 0 and "status failed" in done.stdout
+        assert (f"MainR0: {name} must be {word}, the dtype its kernel was compiled for"
+                in done.stderr), done.stderr
 
 
 def test_names_are_stable_from_run_to_run(emitted: dict[str, Path], tmp_path: Path,
