@@ -296,6 +296,11 @@ def test_force_and_the_ascend950_refusal_keep_their_rules(
     assert code == 1 and "main_r2/README.md" in err and edited.read_text() == "mine\n"
     code, _, err = emit(capsys, LLAMA, "-o", out, "--force-overwrite-edits")
     assert code == 0 and edited.read_text() != "mine\n"
+    code, _, err = emit(capsys, LLAMA, "-o", tmp_path / "named", "--name", "Llama")
+    assert code == 1 and err == (
+        "hswc-emit: error: --name Llama names the one operator of a file, and this one is a "
+        "whole model of 2 kernels: without --name, hswc-emit writes a package per kernel, named "
+        "after its function and region\n")
     code, _, err = emit(capsys, LLAMA, "-o", tmp_path / "950", "--soc", "ascend950")
     assert code == 1 and err == (
         "hswc-emit: error: --soc ascend950: the packages of a whole model are written for "

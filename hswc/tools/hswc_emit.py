@@ -353,7 +353,7 @@ def _main(argv: Sequence[str] | None) -> int:
         with collecting() as said:
             lowered = lower(text, name, args.semantics, kernel_name,
                             None if len(own) < len(socs) else own[0], args.function)
-        if args.name is None and _emit_model(args, lowered, said, socs, name):
+        if _emit_model(args, lowered, said, socs, name):
             return 0
         arch35 = lowered if len(own) == len(socs) else \
             lower(text, name, args.semantics, kernel_name, own[0], args.function) if own else None
@@ -390,9 +390,20 @@ def _main(argv: Sequence[str] | None) -> int:
 def _emit_model(args: argparse.Namespace, lowered: Lowered, said: list[Remark],
                 socs: list[str], name: str) -> bool:
     """Write the packages of a whole model file, list them, and say how many; False (nothing
-    written) when the module is not one."""
+    written) when the module is not one, or --name names its one operator. PackageRefused for
+    --name on a whole model of several kernels."""
+    from hswc.backend import model_packages as mp
+    from hswc.backend.description import PackageRefused
     from hswc.backend.package_output import write_files
 
+    if args.name is not None:
+        kernels = sum(1 for fn in lowered.module.ops if hsg.is_kernel(fn))
+        if kernels > 1 and lowered.named is not None and mp.is_whole_model(lowered.module):
+            raise PackageRefused(
+                f"--name {args.name} names the one operator of a file, and this one is a whole "
+                f"model of {kernels} kernels: without --name, hswc-emit writes a package per "
+                "kernel, named after its function and region")
+        return False
     model = _model_files(lowered, said, socs, name)
     if model is None:
         return False
