@@ -110,7 +110,9 @@ def is_whole_model(module: ModuleOp) -> bool:
     """Whether the lowered module is a partitioned file: a host function keeps ops on the host
     (anything hsg-tile-on-cores says stays there) or launches more than one kernel."""
     for fn in _host_functions(module):
-        launched = {op.kernel.root_reference.data for op in fn.walk()
+        # One region per source location: the kernels of a run-time choice (an scf.if on the
+        # tiling key, hsg.tiling_key) are launched from one region.
+        launched = {location_of(op) or op.kernel.root_reference.data for op in fn.walk()
                     if isinstance(op, hsg.LaunchOp)}
         if len(launched) > 1:
             return True
