@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
@@ -332,14 +332,17 @@ def _tiling(kernel: Kernel, launch: Launch) -> dict[str, object] | None:
             "ubFactor": t.ub_factor, "usedCoreNum": t.used_core_num, "tilingKey": t.tiling_key}
 
 
-def index_entries(packages: list[KernelPackage]) -> list[dict[str, object]]:
-    """One entry a package: its names, kernel, dtypes, UB plan, and every region it serves."""
+def index_entries(packages: list[KernelPackage], skipped: Mapping[str, str]
+                  ) -> list[dict[str, object]]:
+    """One entry a package: its names, kernel, dtypes, UB plan, every region it serves, and,
+    for a kernel the checks refused (`skipped`, by package stem), why it has no package."""
     entries = []
     for p in packages:
         k = p.kernel
         plan = k.func.attributes.get("hsg.ub_plan")
         entries.append({
             "package": p.stem,
+            "not_packaged": skipped.get(p.stem),
             "op_type": p.op_type,
             "aclnn": f"aclnn{p.op_type}",
             "kernel": f"@{k.func.sym_name.data}",
@@ -368,8 +371,10 @@ def index_json(source: str, entries: list[dict[str, object]], left: int) -> str:
                       indent=2) + "\n"
 
 
-def index_md(source: str, packages: list[KernelPackage], left: int) -> str:
-    """The index as a table: one row a region (a shared package's later regions say so)."""
+def index_md(source: str, packages: list[KernelPackage], left: int,
+             skipped: Mapping[str, str]) -> str:
+    """The index as a table: one row a region (a shared package's later regions say so), then
+    the kernels that have no package and why."""
     lines = [f"# Packages of {source}", "",
              f"{len(packages)} package{'s' if len(packages) != 1 else ''}, one per kernel "
              "(regions with the same kernel share its package); "
@@ -390,9 +395,15 @@ def index_md(source: str, packages: list[KernelPackage], left: int) -> str:
                 f"{t['usedCoreNum']} cores x {t['blockFactor']}, ubFactor {t['ubFactor']}"
             scalars = ", ".join(f"{v:g}" for v in launch.scalars)
             name = f"`{p.stem}`" if i == 0 else f"(shares `{p.stem}`)"
+            if p.stem in skipped:
+                name = f"`{p.stem}` (no package: below)"
             shapes = f"{', '.join(t.said() for t in launch.inputs)} -> {launch.output.said()}"
             lines.append(f"| {name} | {kernel} | {p.kernel.dtype} | @{launch.function} "
                          f"#{launch.index} | {ops} | {shapes} | {scalars} | {tiling} |")
+    if skipped:
+        lines += ["", "Kernels without a package (the checks hswc-emit makes before it writes "
+                  "refused them):", ""]
+        lines += [f"- `{stem}`: {why}" for stem, why in skipped.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -431,6 +431,7 @@ def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
     from hswc.backend import model_packages as mp
     from hswc.backend.description import PackageRefused
     from hswc.backend.package import package_files
+    from hswc.runner import RunnerError
 
     module = lowered.module
     left = mp.has_ops_left(module)
@@ -446,16 +447,33 @@ def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
     mp.refuse_arch35(socs)
     packages = mp.plan_packages(module, said)
     files: dict[str, str] = {}
+    skipped: dict[str, str] = {}
     for package in packages:
         sub, kernel_name = mp.package_module(package, module)
         request = mp.request_for(package, kernel_name, lowered.bodies, lowered.semantics)
-        for path, body in package_files(sub, socs, request).items():
+        try:
+            made = package_files(sub, socs, request)
+        except (RunnerError, DiagnosticException, PackageRefused) as error:
+            # A kernel the checks refuse (its UB plan, a hardware rule broken on the goldens'
+            # data) gets no package; the model's other kernels do, and the index says why.
+            why = str(error).splitlines()[0]
+            skipped[package.stem] = why
+            print(f"hswc-emit: warning: no package {package.stem} for "
+                  f"@{package.kernel.func.sym_name.data}: {why}", file=sys.stderr)
+            continue
+        for path, body in made.items():
             files[f"{package.stem}/{path}"] = body
-    entries = mp.index_entries(packages)
+    if len(skipped) == len(packages):
+        raise PackageRefused("no kernel of the module can be packaged: "
+                             f"{skipped[packages[0].stem]}")
+    entries = mp.index_entries(packages, skipped)
     files[mp.INDEX_JSON] = mp.index_json(name, entries, left)
-    files[mp.INDEX_MD] = mp.index_md(name, packages, left)
+    files[mp.INDEX_MD] = mp.index_md(name, packages, left, skipped)
     regions = sum(len(p.launches) for p in packages)
-    summary = (f"{len(packages)} package{'s' if len(packages) != 1 else ''}, one per kernel, "
+    done = len(packages) - len(skipped)
+    refused = f" ({len(skipped)} kernel{'s' if len(skipped) != 1 else ''} not packaged)" \
+        if skipped else ""
+    summary = (f"{done} package{'s' if done != 1 else ''}{refused}, one per kernel, "
                f"for {regions} region{'s' if regions != 1 else ''}; {left} "
                f"op{'s' if left != 1 else ''} left on the host; the index is {mp.INDEX_MD} and "
                f"{mp.INDEX_JSON}")
