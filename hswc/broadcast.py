@@ -97,6 +97,24 @@ def read_broadcast(op: Operation) -> Broadcast | None:
     return None if attr is None else Broadcast.from_attr(attr)
 
 
+def is_projection(m: AffineMap) -> bool:
+    """Whether `m` reads each operand dim through a distinct dim of the iteration space or the
+    constant 0: MLIR's projected permutation with zeros, but with no limit on how many results
+    are 0 (a `1x8x1x1` operand of a 2-d iteration read through `(d0, d1) -> (0, d1, 0, 0)`,
+    which hsg-fold-reshapes writes; MLIR's `isProjectedPermutation` refuses more results than
+    dims). A constant 0 reads a size-1 dim in the operands hswc lowers (operand_strides)."""
+    if m.num_symbols:
+        return False
+    seen: set[int] = set()
+    for e in m.results:
+        if isinstance(e, AffineConstantExpr) and e.value == 0:
+            continue
+        if not isinstance(e, AffineDimExpr) or e.position in seen:
+            return False
+        seen.add(e.position)
+    return True
+
+
 def operand_strides(m: AffineMap, operand: Sequence[int], output: Sequence[int]) -> \
         tuple[int, ...] | None:
     """Per output dim, the operand's stride (module docstring); None for the identity read.

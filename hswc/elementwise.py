@@ -17,7 +17,7 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from hswc.broadcast import Broadcast, operand_strides
+from hswc.broadcast import Broadcast, is_projection, operand_strides
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
@@ -179,17 +179,20 @@ def host_kind(op: Operation) -> str | None:
 
 def generic_kind(op: GenericOp) -> str | None:
     """What a generic that is not elementwise in MLIR's sense is (for the remark that it stays
-    on the host): a reduction, several results, a fill, a gather or a transpose; None for an
-    elementwise generic (which becomes a kernel, or stays with a warning saying why not)."""
+    on the host): a reduction, several results, a fill, an assertion, a gather or a transpose;
+    None for an elementwise generic (which becomes a kernel, or stays with a warning saying why
+    not)."""
     if any(it.data.value != "parallel" for it in op.iterator_types):
         return "a reduction"
     if len(op.res) != 1:
         return "a generic of several results"
     if not op.inputs:
         return "a fill: it reads no tensor"
+    if any(inner.name == "cf.assert" for inner in op.body.block.ops):
+        return "its body asserts (cf.assert), which the host checks as it runs it"
     rank = len(op.iterator_types)
     maps = [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
-    if any(m.num_dims != rank or not m.is_projected_permutation(allow_zero_in_results=True)
+    if any(m.num_dims != rank or not is_projection(m)
            for m in maps):
         return "a gather or a shifted window"
     if maps and maps[-1] != AffineMap.identity(rank):

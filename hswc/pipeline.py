@@ -74,6 +74,12 @@ def _fold_constants() -> type[ModulePass]:
     return HsgFoldConstantOperandsPass
 
 
+def _fold_reshapes() -> type[ModulePass]:
+    from hswc.passes.hsg_fold_reshapes import HsgFoldReshapesPass
+
+    return HsgFoldReshapesPass
+
+
 def _exact_f64() -> type[ModulePass]:
     from hswc.passes.hsg_exact_f64 import HsgExactF64Pass
 
@@ -120,6 +126,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "hsg-generalize-named": _generalize,
     "hsg-decompose": _decompose,
     "hsg-fold-constant-operands": _fold_constants,
+    "hsg-fold-reshapes": _fold_reshapes,
     "hsg-exact-f64": _exact_f64,
     "hsg-demote-f64": _demote_f64,
     "hsg-widen-bf16": _widen_bf16,
@@ -132,7 +139,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 
 LEVEL_PASSES: dict[str, tuple[str, ...]] = {
     "linalg": ("hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
-               "hsg-exact-f64", "hsg-demote-f64", "hsg-widen-bf16", "hsg-fuse-elementwise"),
+               "hsg-fold-reshapes", "hsg-exact-f64", "hsg-demote-f64", "hsg-widen-bf16",
+               "hsg-fuse-elementwise"),
     "tiled": ("hsg-tile-on-cores",),
     "blocked": ("hsg-block-into-ub",),
     "ascend": ("convert-hsg-to-ascend",),

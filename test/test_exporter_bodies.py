@@ -148,5 +148,5 @@ def test_f64_arithmetic_is_computed_in_f32_with_a_remark(level: str) -> None:
 
 
 def test_strict_f64_refuses_it_at_the_op() -> None:
-    with pytest.raises(CompileError, match=r"5:10: error: 'arith.mulf' computes in f64"):
+    with pytest.raises(CompileError, match=r"9:5: error: 'arith.mulf' computes in f64"):
         runner.compile_text(F64_CHAIN, strict_f64=True)

@@ -34,11 +34,25 @@ NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
          "i64": np.dtype(np.int64), "i32": np.dtype(np.int32), "i1": np.dtype(np.bool_)}
 SLOW = {"mobilenet_v3_small_f16", "mobilenet_v3_small_bf16"}
 """Files of several seconds each: run by the sweep (MobileNet f32 stays in the default run)."""
-REFUSED_AT_LINALG = {
-    "layer_norm": "computes in f64, which hswc cannot lower exactly",
-    "conv_bn_hardswish_backward": "computes in f64, which hswc cannot lower exactly",
-}
-"""Files the linalg level's passes refuse today (hsg-exact-f64), with what the message names."""
+DEMOTED_F64 = {"layer_norm_f32": 4.77e-7, "conv_bn_hardswish_backward_f32": 3.82e-6}
+"""Files whose f64 statistics hsg-demote-f64 computes in f32 below the hsg level (--strict-f64
+refuses them), with the largest absolute difference that makes from the hsg level's exact f64
+(measured 2026-12-06: 4.77e-7 at a largest |result| of 2.78; 3.81e-6 at 16.1; MLIR's own f64
+execution is 2.4e-7 and 3.8e-6 away). In f16 and bf16 the final rounding hides it: bit for
+bit."""
+F64_FILES = ("layer_norm", "conv_bn_hardswish_backward")
+
+
+def _same_or_demoted(path: Path, got: list[np.ndarray], hsg: list[np.ndarray]) -> None:
+    """Bit for bit, or for a demoted file within its DEMOTED_F64 bound (and within PyTorch's
+    tolerance)."""
+    bound = DEMOTED_F64.get(path.stem)
+    for i, (a, b) in enumerate(zip(got, hsg, strict=True)):
+        if bound is None:
+            assert compare_bitwise(a, b).equal, f"{path.stem} result {i}"
+            continue
+        gap = float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+        assert gap <= bound and compare_tolerance(a, b).equal, f"{path.stem} result {i}: {gap}"
 
 
 def _params(files: list[Path]) -> list[object]:
@@ -127,30 +141,16 @@ def test_linalg_level_equals_the_hsg_level(path: Path) -> None:
     refused at the op."""
     inputs, _ = _load(path)
     model = path.stem.rsplit("_", 1)[0]
-    if model in REFUSED_AT_LINALG:
-        with pytest.raises(CompileError, match=REFUSED_AT_LINALG[model]):
-            compile_file(path, level="linalg")
-        return
+    if model in F64_FILES:
+        with pytest.raises(CompileError, match="computes in f64, which hswc cannot lower"):
+            compile_file(path, level="linalg", strict_f64=True)
     hsg = _compiled(path, "hsg").run(*inputs).outputs
     linalg = compile_file(path, level="linalg").run(*inputs).outputs
-    for i, (a, b) in enumerate(zip(linalg, hsg, strict=True)):
-        assert compare_bitwise(a, b).equal, f"{path.stem} result {i}"
+    _same_or_demoted(path, linalg, hsg)
 
 
-ASCEND_SAMPLE = {"llama_mlp_f16", "softmax_bf16", "attention_f32", "max_and_index_f32",
-                 "pooling_f32"}
-BROKEN_AT_ASCEND = {
-    "softmax_f16": "'hsg.launch' input 1 has type tensor<4x16xf32>, which the kernel does not "
-                   "read into tensor<4x16xf16>",
-    "softmax_bf16": "'hsg.launch' input 1 has type tensor<4x16xf32>, which the kernel does not "
-                    "read into tensor<4x16xbf16>",
-    "attention_f16": "'hsg.launch' input 1 has type tensor<4x48xf32>, which the kernel does not "
-                     "read into tensor<4x48xf16>",
-    "attention_bf16": "'hsg.launch' input 1 has type tensor<4x48xf32>, which the kernel does "
-                      "not read into tensor<4x48xbf16>",
-}
-"""What the lowering refuses today, with its message (so this test says when one lowers): a
-region whose input is an f32 tensor the kernel reads as the half type (main at 194d12d)."""
+ASCEND_SAMPLE = {"llama_mlp_f16", "softmax_bf16", "attention_f16", "max_and_index_f32",
+                 "pooling_f32", "layer_norm_f32"}
 """Lowered to the ascend level by the default run (a second or so each); the rest are sweep
 tests."""
 
@@ -163,16 +163,7 @@ def test_ascend_level_equals_the_hsg_level(path: Path) -> None:
     the results the file's run on the host, bit for bit."""
     inputs, _ = _load(path)
     model = path.stem.rsplit("_", 1)[0]
-    if model in REFUSED_AT_LINALG:
-        with pytest.raises(CompileError, match=REFUSED_AT_LINALG[model]):
-            compile_file(path, level="ascend")
-        return
-    if path.stem in BROKEN_AT_ASCEND:
-        with pytest.raises(CompileError, match=re.escape(BROKEN_AT_ASCEND[path.stem])):
-            compile_file(path, level="ascend")
-        return
     result = compile_file(path, level="ascend").run(*inputs)
     hsg = _compiled(path, "hsg").run(*inputs).outputs
     assert result.kernels or model in ("max_and_index", "embedding"), path.stem
-    for i, (a, b) in enumerate(zip(result.outputs, hsg, strict=True)):
-        assert compare_bitwise(a, b).equal, f"{path.stem} result {i}"
+    _same_or_demoted(path, result.outputs, hsg)

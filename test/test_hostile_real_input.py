@@ -137,7 +137,7 @@ def test_f64_arithmetic_is_refused_by_name(capsys: Capsys, tmp_path: Path) -> No
                              "    %s = arith.addf %w, %w : f64\n"
                              "    %t = arith.truncf %s : f64 to f32\n    linalg.yield %t : f32",
                              in_type="tensor<3x5xf32>"))
-    code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", path])
+    code, text = _run(capsys, "hswc-opt", ["--lower-to-ascend", "--strict-f64", path])
     _refused(code, text, path, re.escape("'arith.addf' computes in f64, which hswc cannot "
                                          "lower exactly"))
 
@@ -192,8 +192,8 @@ def test_an_f16_contraction_into_f32_reads_as_mlir_reads_it(name: str, op: str, 
      "tensor<4xf32>, tensor<4xf16>), that does not verify: 'linalg.yield' type of yield operand "
      "1 (f32) doesn't match the element type of the enclosing linalg.add (f16)"),
     ("%y = linalg.fill ins(%s : f32) outs(%f : tensor<4xf16>) -> tensor<4xf16>",
-     "3:3: error: 'linalg.fill' expected fill value type (f32) to match output element type "
-     "(f16)"),
+     "3:3: error: 'linalg.fill' expected the fill value's type (f32) to be the output's element "
+     "type (f16)"),
 ], ids=["index-operands", "mixed-inputs", "wider-inputs", "fill-of-another-type"])
 def test_named_ops_mlir_refuses_are_refused_at_the_op(body: str, message: str, capsys: Capsys,
                                                        tmp_path: Path) -> None:

@@ -64,7 +64,6 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES
 from hswc.platform import UB_BLOCK_BYTES, CostFigures
-from hswc.reduce_semantics import vector_passes
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
 PIPES = (MTE2, VECTOR, MTE3)
@@ -507,6 +506,8 @@ class KernelWalker:
     def reduce_count(self, op: ascend.ReduceCountOp) -> None:
         """ReduceSum / ReduceMax / ReduceMin: the steps its implementation issues (module
         docstring)."""
+        from hswc.reduce_semantics import vector_passes  # numpy: not on hswc-opt's start path
+
         lane = lane_bytes(op)
         count = self.int(op.count)
         if count <= 0:

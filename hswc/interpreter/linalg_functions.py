@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, PythonValues, impl, impl_terminator, r
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
+from hswc.broadcast import is_projection
 from hswc.diagnostics import OpError
 from hswc.interpreter.body import run_body
 from hswc.interpreter.machine import MachineFunctions
@@ -92,7 +93,7 @@ def _elementwise_maps(op: GenericOp) -> list[AffineMap] | None:
         output = i == len(op.inputs)
         ok = (m.num_dims == len(op.iterator_types)
               and (m.is_projected_permutation() and len(m.results) == m.num_dims if output
-                   else m.is_projected_permutation(allow_zero_in_results=True)))
+                   else is_projection(m)))
         if not ok:
             return None
         maps.append(m)

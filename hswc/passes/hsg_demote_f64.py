@@ -80,7 +80,7 @@ def _retype(op: Operation) -> None:
             for arg in block.args:
                 if _f64(arg.type):
                     Rewriter.replace_value_with_new_type(arg, _demoted(arg.type))
-    if isinstance(op, arith.ConstantOp):
+    if isinstance(op, arith.ConstantOp) and _f64(op.value.type):  # type: ignore[union-attr]
         _retype_constant(op)
 
 

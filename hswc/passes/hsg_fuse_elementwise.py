@@ -50,6 +50,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.broadcast import is_projection
 from hswc.diagnostics import location_of
 from hswc.elementwise import MAX_INPUTS
 from hswc.remarks import remark
@@ -81,7 +82,7 @@ def fusable_generic(op: Operation) -> bool:
         return False
     for i in range(len(op.inputs)):
         m = _map(op, i)
-        if m.num_dims != rank or not m.is_projected_permutation(allow_zero_in_results=True):
+        if m.num_dims != rank or not is_projection(m):
             return False
     if not all(isinstance(v.type, TensorType) for v in (*op.inputs, *op.outputs, op.res[0])):
         return False

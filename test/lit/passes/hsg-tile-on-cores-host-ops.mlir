@@ -107,3 +107,23 @@ func.func @reduction(%a: tensor<4xf32>, %acc: tensor<f32>) -> tensor<f32> {
   } -> tensor<f32>
   func.return %y : tensor<f32>
 }
+
+// -----
+
+// An elementwise body that asserts (as torch-mlir checks an index or a bound) stays on the
+// host, which checks the assertion as it runs the body: a remark, not a warning.
+// CHECK: hsg-tile-on-cores-host-ops.mlir:[[# @LINE + 5]]:3: remark: 'linalg.generic' stays on the host (its body asserts (cf.assert), which the host checks as it runs it)
+// CHECK-NEXT: remark: 0 kernel launches, 1 op left on the host
+#asserting = affine_map<(d0) -> (d0)>
+func.func @asserting(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %i = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#asserting, #asserting], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%i : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %ok = arith.cmpf oge, %v, %zero : f32
+    cf.assert %ok, "x must not be negative"
+    %s = math.sqrt %v : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

@@ -100,3 +100,4 @@ func.func @bf16_add(%a: tensor<8xbf16>) -> tensor<8xbf16> {
   } -> tensor<8xbf16>
   func.return %y : tensor<8xbf16>
 }
+

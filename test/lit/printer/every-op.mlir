@@ -74,6 +74,22 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     ascend.compare %mask, %wide, %wide, ge, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.compare_scalar %mask, %wide, 3.000000e+00 : f32, ne, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.compares %mask, %wide, -3.000000e+00 : f32, le, %ub_factor : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
+    %lanes = arith.constant 64 : index
+    ascend.add_repeat %wide, %wide, %wide, %lanes, %c1 {dst_blk_stride = 1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = 1 : i64, dst_rep_stride = 8 : i64, src0_rep_stride = 8 : i64, src1_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.sub_repeat %wide, %wide, %wide, %lanes, %c1 {dst_blk_stride = 1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = 1 : i64, dst_rep_stride = 8 : i64, src0_rep_stride = 8 : i64, src1_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.mul_repeat %wide, %wide, %wide, %lanes, %c1 {dst_blk_stride = 1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = 1 : i64, dst_rep_stride = 8 : i64, src0_rep_stride = 8 : i64, src1_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.div_repeat %wide, %wide, %wide, %lanes, %c1 {dst_blk_stride = 1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = 1 : i64, dst_rep_stride = 8 : i64, src0_rep_stride = 8 : i64, src1_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.max_repeat %wide, %wide, %wide, %lanes, %c1 {dst_blk_stride = 1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = 1 : i64, dst_rep_stride = 8 : i64, src0_rep_stride = 8 : i64, src1_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.min_repeat %wide, %wide, %wide, %lanes, %c1 {dst_blk_stride = 1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = 1 : i64, dst_rep_stride = 8 : i64, src0_rep_stride = 8 : i64, src1_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.whole_reduce_sum %wide, %wide, %lanes, %c1 {dst_rep_stride = 1 : i64, src_blk_stride = 1 : i64, src_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.reduce_sum %wide, %wide, %wide, %lanes : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.whole_reduce_max %wide, %wide, %lanes, %c1 {dst_rep_stride = 1 : i64, src_blk_stride = 1 : i64, src_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.reduce_max %wide, %wide, %wide, %lanes : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.whole_reduce_min %wide, %wide, %lanes, %c1 {dst_rep_stride = 1 : i64, src_blk_stride = 1 : i64, src_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.reduce_min %wide, %wide, %wide, %lanes : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.brcb %wide, %wide, %c1 {dst_blk_stride = 1 : i64, dst_rep_stride = 8 : i64} : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
+    ascend.set_flag v_s, 0
+    ascend.wait_flag v_s, 0
     %bits = ascend.reinterpret_cast %mask : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<ui16, veccalc>
     %signed_bits = ascend.reinterpret_cast %mask : !ascend.local_tensor<ui8, veccalc> -> !ascend.local_tensor<i16, veccalc>
     %c16 = arith.constant 16 : index
@@ -152,6 +168,21 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          AscendC::Compare(mask, wide, wide, AscendC::CMPMODE::GE, ubFactor);
 // CHECK-NEXT:          AscendC::CompareScalar(mask, wide, 3.0f, AscendC::CMPMODE::NE, ubFactor);
 // CHECK-NEXT:          AscendC::Compares(mask, wide, -3.0f, AscendC::CMPMODE::LE, ubFactor);
+// CHECK-NEXT:          AscendC::Add(wide, wide, wide, 64, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT:          AscendC::Sub(wide, wide, wide, 64, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT:          AscendC::Mul(wide, wide, wide, 64, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT:          AscendC::Div(wide, wide, wide, 64, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT:          AscendC::Max(wide, wide, wide, 64, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT:          AscendC::Min(wide, wide, wide, 64, 1, AscendC::BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+// CHECK-NEXT:          AscendC::WholeReduceSum(wide, wide, 64, 1, 1, 1, 8);
+// CHECK-NEXT:          AscendC::ReduceSum(wide, wide, wide, 64);
+// CHECK-NEXT:          AscendC::WholeReduceMax(wide, wide, 64, 1, 1, 1, 8, AscendC::ReduceOrder::ORDER_ONLY_VALUE);
+// CHECK-NEXT:          AscendC::ReduceMax(wide, wide, wide, 64, false);
+// CHECK-NEXT:          AscendC::WholeReduceMin(wide, wide, 64, 1, 1, 1, 8, AscendC::ReduceOrder::ORDER_ONLY_VALUE);
+// CHECK-NEXT:          AscendC::ReduceMin(wide, wide, wide, 64, false);
+// CHECK-NEXT:          AscendC::Brcb(wide, wide, 1, AscendC::BrcbRepeatParams(1, 8));
+// CHECK-NEXT:          AscendC::SetFlag<AscendC::HardEvent::V_S>(0);
+// CHECK-NEXT:          AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
 // CHECK-NEXT:          AscendC::LocalTensor<uint16_t> bits = mask.ReinterpretCast<uint16_t>();
 // CHECK-NEXT:          AscendC::LocalTensor<int16_t> signedBits = mask.ReinterpretCast<int16_t>();
 // CHECK-NEXT:          int64_t maskWords = ubFactor / 16;
