@@ -174,6 +174,12 @@ def _constant(value: SSAValue, launch: Operation) -> float:
                   "(arith.constant)")
 
 
+def launch_scalar_value(value: SSAValue, launch: Operation) -> float:
+    """The value of a scalar `launch` passes (OpError unless it is a constant, maybe widened
+    or narrowed on the host)."""
+    return _constant(value, launch)
+
+
 def _host_functions(module: ModuleOp) -> list[func.FuncOp]:
     return [op for op in module.ops if isinstance(op, func.FuncOp)
             and not hsg.is_kernel(op) and not hsg.is_tiling(op)]

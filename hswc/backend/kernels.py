@@ -67,6 +67,24 @@ class Kernel:
     operator: Operator
     variant: int | None = None
     """Of a kernel picked at run time (hsg.tiling_key): its index among its dtype's kernels."""
+    gm_types: tuple[Attribute, ...] = ()
+    """The element type of every GM argument, inputs then output (one type, or at a dtype
+    boundary each its own; empty: every one is `element_type`)."""
+
+    def gm_element_types(self) -> tuple[Attribute, ...]:
+        """The element type of every GM argument, inputs then output."""
+        return self.gm_types or tuple(self.element_type
+                                      for _ in self.operator.gm_arguments)
+
+    @property
+    def gm_dtypes(self) -> tuple[str, ...]:
+        """The dtype name (f16, f32, bf16) of every GM argument, inputs then output."""
+        return tuple(element_type_name(t) for t in self.gm_element_types())
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the kernel is at a dtype boundary (its GM arguments differ in type)."""
+        return len(set(self.gm_dtypes)) > 1
 
     @property
     def template_arguments(self) -> str:
@@ -98,8 +116,9 @@ def _check_host(fn: func.FuncOp) -> None:
                           "the host)")
 
 
-def _check_signature(fn: func.FuncOp) -> tuple[str, Attribute]:
-    """The dtype (hswc.kernel_dtypes) and output element type of a kernel taking (inputs...,
+def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
+    """The dtype (hswc.kernel_dtypes) and the GM arguments' element types (inputs, then the
+    output) of a kernel taking (inputs...,
     y: memref<?xT>, totalNum, blockFactor, ubFactor: index, scalars...: f32)
     (hswc.kernel_signature)."""
     args = kernel_arguments(fn)
@@ -117,7 +136,7 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, Attribute]:
         if not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES):
             raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32 or bf16 tensors")
     names = [element_type_name(e) for e in elements]
-    return kernel_dtype(names[:-1], names[-1:]), elements[-1]
+    return kernel_dtype(names[:-1], names[-1:]), tuple(elements)
 
 
 METHODS = re.compile(rf"(?:{'|'.join((INIT, PROCESS, *STAGE_KINDS))})\d*")
@@ -217,24 +236,33 @@ def _launch_tilings(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
     return found
 
 
-def collect_kernels(module: ModuleOp) -> list[Kernel]:
+def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
     """The module's kernels ordered by operator and tiling key, after checking everything else
-    in it."""
+    in it; `by_stem` False: each kernel is an operator of its own (a whole model's, packaged
+    one by one), so kernels of one stem are not checked against each other."""
     kernels: list[Kernel] = []
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
             raise OpError(op, "has no AscendC printing rule at module level")
         if _is(op, hsg.KERNEL_ATTR):
-            dtype, element = _check_signature(op)
+            dtype, elements = _check_signature(op)
             stem = _stem(op, dtype)
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
-            kernels.append(Kernel(op, dtype, element, key, tiling, _operator(stem, op),
-                                  variant))
+            kernels.append(Kernel(op, dtype, elements[-1], key, tiling, _operator(stem, op),
+                                  variant, elements))
         elif not _is(op, hsg.TILING_ATTR):
             _check_host(op)
     if not kernels:
         raise OpError(module, "holds no hsg.kernel function: nothing to print as AscendC")
-    kernels.sort(key=lambda k: (k.operator.stem, k.tiling_key))
+    if by_stem:
+        kernels.sort(key=lambda k: (k.operator.stem, k.tiling_key))
+        _check_operators(kernels)
+    return kernels
+
+
+def _check_operators(kernels: list[Kernel]) -> None:
+    """OpError unless the kernels of each operator (stem), sorted, have distinct tiling keys,
+    all or none a run-time choice, and the same GM arguments and scalars."""
     for first, second in pairwise(kernels):
         if first.operator.stem != second.operator.stem:
             continue
@@ -252,7 +280,6 @@ def collect_kernels(module: ModuleOp) -> list[Kernel]:
             if mine != theirs:
                 raise OpError(second.func, f"takes {what} {mine}, but "
                               f"@{first.func.sym_name.data} of the same operator takes {theirs}")
-    return kernels
 
 
 def by_operator(kernels: list[Kernel]) -> list[tuple[Operator, list[Kernel]]]:

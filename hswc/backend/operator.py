@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hswc.kernel_dtypes import BOUNDARY
 from hswc.ops.definition import camel
 
 DTYPE_WORDS = {"f16": "FP16", "f32": "FP32", "bf16": "BF16"}
@@ -78,6 +79,16 @@ GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF1
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16"}
 DOC_DTYPES = {"f16": "FLOAT16", "f32": "FLOAT", "bf16": "BFLOAT16"}
 """The dtype names of ops-nn's docs."""
+
+
+def doc_dtype(dtype: str) -> str:
+    """A kernel's dtype (hswc.kernel_dtypes) as the docs say it: FLOAT16, or of a kernel at a
+    dtype boundary its inputs' and its output's: FLOAT, FLOAT16 -> FLOAT16."""
+    inputs, boundary, outputs = dtype.partition(BOUNDARY)
+    if not boundary:
+        return DOC_DTYPES[dtype]
+    return (", ".join(DOC_DTYPES[d] for d in inputs.split("_")) + " -> "
+            + ", ".join(DOC_DTYPES[d] for d in outputs.split("_")))
 
 
 def snake_case(name: str) -> str:

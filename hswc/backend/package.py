@@ -187,6 +187,20 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
                           "not this op (package it as a generic with --name)")
 
 
+def check_boundary_kernels(kernels: list[Kernel]) -> None:
+    """PackageRefused for a package with a kernel at a dtype boundary (hswc.kernel_dtypes)
+    beside kernels of other dtypes: its op definition, checks and tests declare each tensor's
+    one dtype, so such a kernel is a package of its own."""
+    firsts = one_per_dtype(kernels)
+    mixed = [k for k in firsts if k.mixed]
+    if mixed and len(firsts) > 1:
+        raise PackageRefused(
+            f"@{mixed[0].func.sym_name.data} reads and writes tensors of different dtypes "
+            f"({mixed[0].dtype}), and the operator has kernels of other dtypes too "
+            f"({', '.join(k.dtype for k in firsts if k is not mixed[0])}): a kernel at a dtype "
+            "boundary is packaged alone; package each function with --function")
+
+
 @dataclass(frozen=True)
 class Arch35Module:
     """The operator lowered for Ascend 950, and the request of that lowering (its semantics)."""
@@ -200,6 +214,7 @@ def _a2_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Atlas A2/A3 kernels of `module`, their description and the SoCs of `socs` that
     run them; OpError for kernels none of them can run or whose buffers overflow a UB."""
     kernels = operator_kernels(module, request)
+    check_boundary_kernels(kernels)
     registered = socs_for(kernels, socs)
     if not registered:
         raise OpError(module, f"has kernels that none of {', '.join(socs)} can run")
@@ -215,6 +230,12 @@ def _arch35_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Ascend 950 kernels of `module` (lowered for that SoC) and their description."""
     request = replace(request, soc=socs[0])
     kernels = operator_kernels(module, request)
+    boundary = next((k for k in kernels if k.mixed), None)
+    if boundary is not None:
+        raise PackageRefused(
+            f"@{boundary.func.sym_name.data} reads and writes tensors of different dtypes "
+            f"({boundary.dtype}): such kernels are packaged for Atlas A2/A3 only, not for "
+            f"{', '.join(socs)}")
     check_ub_plan(kernels, [PLATFORMS[s] for s in socs])
     d = describe(module, kernels, request)
     if not d.generated:

@@ -82,10 +82,12 @@ def ut_op_host_cmake(op: Operator) -> str:
 
 
 def kernel_ut_flags(kernels: list[Kernel]) -> str:
-    """-DDTYPE_<NAME>=<type> for every GM argument, in the example kernel's dtype."""
-    cpp = element_cpp(example_kernel(kernels).element_type)
-    return " ".join(f"-DDTYPE_{name.upper()}={cpp}"
-                    for name in kernels[0].operator.gm_arguments)
+    """-DDTYPE_<NAME>=<type> for every GM argument, in the example kernel's dtype (each its
+    own, of a kernel at a dtype boundary)."""
+    kernel = example_kernel(kernels)
+    return " ".join(f"-DDTYPE_{name.upper()}={element_cpp(element)}"
+                    for name, element in zip(kernel.operator.gm_arguments,
+                                             kernel.gm_element_types(), strict=True))
 
 
 def _test_case(kernels: list[Kernel], soc: str, tiling: str, name: str) -> list[str]:

@@ -19,7 +19,7 @@ from hswc.backend.cpp_types import float_literal
 from hswc.backend.description import Attribute, Description, shape_text
 from hswc.backend.ir_tiling import ir_tiling
 from hswc.backend.kernels import Kernel
-from hswc.backend.operator import DOC_DTYPES
+from hswc.backend.operator import DOC_DTYPES, doc_dtype
 from hswc.backend.package_example import example_kernel, example_path
 from hswc.backend.package_op_api import RUN_PARAMETERS, call_arguments, workspace_parameters
 from hswc.backend.source import generated_note
@@ -106,7 +106,15 @@ def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def _dtypes(kernels: list[Kernel]) -> str:
-    return ", ".join(DOC_DTYPES[k.dtype] for k in kernels)
+    return ", ".join(doc_dtype(k.dtype) for k in kernels)
+
+
+def _tensor_dtypes(kernels: list[Kernel], index: int, first: str) -> str:
+    """The dtypes column of GM argument `index`: the first input's list, the others `as
+    first`; of a kernel at a dtype boundary each tensor's own."""
+    if kernels[0].mixed:
+        return DOC_DTYPES[kernels[0].gm_dtypes[index]]
+    return _dtypes(kernels) if index == 0 else f"as `{first}`"
 
 
 def _products(socs: list[str]) -> list[str]:
@@ -164,22 +172,25 @@ def _tiling_table(kernels: list[Kernel], socs: list[str],
         factors = [str(ir_tiling(of_dtype[k.dtype], 1, platform.core_num,
                                  platform.ub_size).ub_factor) for k in kernels]
         rows.append((f"`{soc}`", str(platform.core_num), str(platform.ub_size), *factors))
-    head = ("SoC", "vector cores", "UB bytes", *(f"ubFactor {DOC_DTYPES[k.dtype]}"
+    head = ("SoC", "vector cores", "UB bytes", *(f"ubFactor {doc_dtype(k.dtype)}"
                                                   for k in kernels))
     return _table(head, rows)
 
 
-def _constraints(d: Description, names: Mapping[str, str], flags: bool = False) -> list[str]:
+def _constraints(d: Description, names: Mapping[str, str], flags: bool = False,
+                 boundary: bool = False) -> list[str]:
+    """`boundary`: of a kernel at a dtype boundary, whose tensors have each their own dtype."""
     tensors = [names[n] for n in d.operator.gm_arguments]
     listed = ", ".join(f"`{t}`" for t in tensors)
+    one = "each the dtype of the table above" if boundary else "one dtype"
     if d.shapes is None:
-        shapes = [f"- {listed} have one dtype, one shape and format ND; there is no "
+        shapes = [f"- {listed} have {one}, one shape and format ND; there is no "
                   "broadcasting.",
                   f"- Any rank from 0 to {MAX_RANK}, dynamic shapes and dynamic rank; a scalar "
                   "is computed as shape {1}."]
     else:
         own = ", ".join(f"`{t}` {shape_text(s)}" for t, s in zip(tensors, d.shapes, strict=True))
-        shapes = [f"- {listed} have one dtype and format ND.",
+        shapes = [f"- {listed} have {one} and format ND.",
                   "- Each has the one shape its kernel was compiled for, the inputs broadcast "
                   f"to the output's: {own}; another shape is refused."]
     return [
@@ -214,11 +225,11 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str],
     inputs, (output,) = d.operator.inputs, d.operator.outputs
     first = inputs[0]
     example, doc = example_path(d), aclnn_doc_path(d)
-    params = [(f"`{n}`", "input", d.parameters[n],
-               _dtypes(kernels) if n == first else f"as `{first}`", "ND")
-              for n in inputs]
+    params = [(f"`{n}`", "input", d.parameters[n], _tensor_dtypes(kernels, i, first), "ND")
+              for i, n in enumerate(inputs)]
     params += [(f"`{a.name}`", "attribute", a.description, "FLOAT", "-") for a in d.attributes]
-    params += [(f"`{output}`", "output", d.parameters[output], f"as `{first}`", "ND")]
+    params += [(f"`{output}`", "output", d.parameters[output],
+                _tensor_dtypes(kernels, len(inputs), first), "ND")]
     entry = d.operator.kernel_entry
     lines = [
         _note(d), f"# {d.op_type}", "",
@@ -228,7 +239,7 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str],
         *_formula(d, names), "", _how(d), "",
         "## Parameters", "",
         *_table(("name", "kind", "description", "dtypes", "format"), params), "",
-        "## Constraints", "", *_constraints(d, names), "",
+        "## Constraints", "", *_constraints(d, names, boundary=kernels[0].mixed), "",
         "## Tiling", "",
         "The host tiling splits the elements over the vector cores (`blockFactor` each, the "
         "last core shorter) and each core's share into UB passes of `ubFactor` elements; on "
@@ -239,7 +250,7 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str],
         *_table(("way", "example", "description"),
                 [("aclnn", f"[{example.split('/')[-1]}]({example})",
                   f"calls [{d.aclnn}]({doc}) on the "
-                  f"{DOC_DTYPES[example_kernel(kernels).dtype]} kernel")]), "",
+                  f"{doc_dtype(example_kernel(kernels).dtype)} kernel")]), "",
         "In an ops-nn checkout, put this folder under `experimental/<category>/` and run",
         "", "```sh",
         f"bash build.sh --pkg --experimental --soc={socs[0]} --ops={entry}",
@@ -278,12 +289,13 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
         return f"any, rank <= {MAX_RANK}" if names[n] == first else f"as `{first}`"
 
     rows = [(f"`{names[n]}`", "input", d.parameters[n],
-             _dtypes(kernels) if names[n] == first else f"as `{first}`", "ND", shape(i, n))
+             _tensor_dtypes(kernels, i, first), "ND", shape(i, n))
             for i, n in enumerate(inputs)]
     rows += [(f"`{a.aclnn}`", "input", a.description, "FLOAT (a host aclScalar)", "-", "-")
              for a in d.attributes]
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
-    rows += [(f"`{names[output]}`", "output", d.parameters[output], f"as `{first}`", "ND",
+    rows += [(f"`{names[output]}`", "output", d.parameters[output],
+              _tensor_dtypes(kernels, len(inputs), first), "ND",
               shape_text(shapes[-1]) if shapes else f"as `{first}`")]
     rows += [("`workspaceSize`", "output", "device workspace the launch needs (0 here)", "-",
               "-", "-"),
@@ -316,7 +328,7 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
                 [(f"`{c}`", v, w) for c, v, w in _return_codes(d)]),
         "", f"`{aclnn}` returns what running the plan returns (`ACLNN_SUCCESS` on success).",
         "",
-        "## Constraints", "", *_constraints(d, names, flags=True), "",
+        "## Constraints", "", *_constraints(d, names, True, kernels[0].mixed), "",
         "## Example", "",
         f"[{example.split('/')[-1]}](../{example}) creates the tensors, calls both phases and "
         f"checks the result against golden values of {golden}:", "",

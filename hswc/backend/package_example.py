@@ -134,8 +134,9 @@ def example_kernel(kernels: list[Kernel]) -> Kernel:
 def example_arrays(kernel: Kernel, d: Description, data: Mapping[str, tuple[float, ...]]
                    ) -> tuple[list[np.ndarray], np.ndarray]:
     """The inputs of `data` (by input name) in the kernel's dtype, and the golden result."""
-    inputs = [sem.convert(np.array(data[name], np.float64), numpy_dtype(kernel.element_type))
-              for name in d.operator.inputs]
+    types = kernel.gm_element_types()
+    inputs = [sem.convert(np.array(data[name], np.float64), numpy_dtype(types[i]))
+              for i, name in enumerate(d.operator.inputs)]
     return inputs, d.golden(kernel, inputs)
 
 
@@ -168,20 +169,40 @@ def _scalar(name: str) -> str:
     return f"{name}Scalar"
 
 
+def _element(dtype: str) -> str:
+    """The C++ type the example holds an element of `dtype` in: f32 as float, f16 and bf16 as
+    their bits."""
+    return "float" if dtype == "f32" else "uint16_t"
+
+
+def _boundary_tensor(shaped: bool) -> str:
+    """The device tensor of a kernel at a dtype boundary: each tensor of its own element type
+    and aclDataType."""
+    text = DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR
+    return text.replace("struct DeviceTensor {",
+                        "template <typename Element, aclDataType DTYPE>\nstruct DeviceTensor {")
+
+
 def example_cpp(kernels: list[Kernel], d: Description) -> str:
     kernel = example_kernel(kernels)
     dtype = kernel.dtype
+    out_dtype = kernel.gm_dtypes[-1]  # the dtype of every tensor, but at a dtype boundary
     inputs, result = example_arrays(kernel, d, d.example_inputs)
     expected = result.astype(np.float32)
-    element = "float" if dtype == "f32" else "uint16_t"
-    to_float = "\n".join(_TO_FLOAT[dtype])
+    element = _element(out_dtype)
+    to_float = "\n".join(_TO_FLOAT[out_dtype])
     names, (output,) = d.operator.inputs, d.operator.outputs
     first, aclnn, op_type = names[0], d.aclnn, d.op_type
-    host_data = "\n".join(f"const std::vector<Element> {_host_name(name)} = "
-                          f"{{{_elements(values, dtype)}}};"
+    own = dict(zip(names, kernel.gm_dtypes, strict=False))
+    held = {name: _element(own[name]) if kernel.mixed else "Element" for name in names}
+    host_data = "\n".join(f"const std::vector<{held[name]}> "
+                          f"{_host_name(name)} = {{{_elements(values, own[name])}}};"
                           for name, values in zip(names, inputs, strict=True))
     values = d.attribute_values(kernel)
-    tensors = "\n".join([*(f"    DeviceTensor {name};" for name in (*names, output)),
+    typed = {name: f"<{_element(dt)}, {ACL_DTYPES[dt]}>" if kernel.mixed else ""
+             for name, dt in zip((*names, output), kernel.gm_dtypes, strict=True)}
+    tensors = "\n".join([*(f"    DeviceTensor{typed[name]} {name};"
+                           for name in (*names, output)),
                          *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
                            for a in d.attributes)])
     shaped = d.shapes is not None  # a broadcast operator: each tensor has its own shape
@@ -198,6 +219,8 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
     host_scalar = HOST_SCALAR if d.attributes else ""
     non_finite = "" if np.isfinite(expected).all() else NON_FINITE_CLOSE
+    device_tensor = _boundary_tensor(shaped) if kernel.mixed else \
+        DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR
     return f"""{generated(kernels)}
 // {aclnn} on the {dtype} kernel: the operator's example data, checked against goldens of
 // {golden}, computed when the package was written.
@@ -213,7 +236,7 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
 namespace {{
 
 using Element = {element};
-constexpr aclDataType DTYPE = {ACL_DTYPES[dtype]};
+constexpr aclDataType DTYPE = {ACL_DTYPES[out_dtype]};
 {_shapes(d, len(expected))}
 {host_data}
 const std::vector<float> EXPECTED = {{{", ".join(_float(v) for v in expected)}}};
@@ -235,7 +258,7 @@ bool Ok(aclError status, const char* what)
     return true;
 }}
 
-{DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR}{host_scalar}
+{device_tensor}{host_scalar}
 int Run(aclrtStream stream)
 {{
 {tensors}

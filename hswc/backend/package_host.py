@@ -43,8 +43,8 @@ def tiling_compute_text(kernels: list[Kernel], kernel_dir: str = "../op_kernel/"
 def _dispatch(kernels: list[Kernel]) -> list[str]:
     operator = kernels[0].operator
     lines = ["ComputeTiling TilingFor(ge::DataType dataType)", "{", "    switch (dataType) {"]
-    for k in one_per_dtype(kernels):
-        lines.append(f"        case {GE_DTYPES[k.dtype]}:")
+    for k in one_per_dtype(kernels):  # keyed by the output's dtype (the first input's, alike)
+        lines.append(f"        case {GE_DTYPES[k.gm_dtypes[-1]]}:")
         lines.append(f"            return {operator.tiling_namespace}::"
                      f"{operator.tiling_function(k.dtype)};")
     return [*lines, "        default:", "            return nullptr;", "    }", "}"]
@@ -55,11 +55,14 @@ def gert_shape(shape: tuple[int, ...]) -> str:
     return f"gert::Shape({shape_text(shape)})" if shape else "gert::Shape()"
 
 
-def _input_checks(operator: Operator, d: Description) -> str:
+def _input_checks(operator: Operator, d: Description, kernels: list[Kernel]) -> str:
     """TilingFunc's checks: every input has the first one's dtype, and the first one's shape
     (a scalar counts as {1}), or, of a broadcast operator, its own shape, the one the kernel
-    was compiled for. Sets `shape` (the output's) and `dataType`."""
+    was compiled for. Sets `shape` (the output's) and `dataType`. Of a kernel at a dtype
+    boundary (one per package) every tensor has the dtype it was compiled for, checked, and
+    `dataType` is the output's."""
     inputs, op_type = operator.inputs, operator.op_type
+    boundary = kernels[0].mixed
     first = inputs[0]
     lines = []
     for index, name in enumerate(inputs):
@@ -78,19 +81,37 @@ def _input_checks(operator: Operator, d: Description) -> str:
                       f'    OP_LOGE(context, "{op_type}: {name} must have {shape_said(own)}, the '
                       'shape its kernel was compiled for"),',
                       "    return ge::GRAPH_FAILED);"]
-    lines.append(f"const ge::DataType dataType = {first}Desc->GetDataType();")
+    if not boundary:
+        lines.append(f"const ge::DataType dataType = {first}Desc->GetDataType();")
     for name in inputs[1:]:
         if d.shapes is None:
             lines += [
                 f"OP_CHECK_IF(!SameShape(shape, NotScalar({name}Shape->GetStorageShape())),",
                 f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in shape"), '
                 "return ge::GRAPH_FAILED);"]
-        lines += [
-            f"OP_CHECK_IF({name}Desc->GetDataType() != dataType,",
-            f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in dtype"), '
-            "return ge::GRAPH_FAILED);",
-        ]
+        if not boundary:
+            lines += [
+                f"OP_CHECK_IF({name}Desc->GetDataType() != dataType,",
+                f'    OP_LOGE(context, "{op_type}: {first} and {name} differ in dtype"), '
+                "return ge::GRAPH_FAILED);",
+            ]
+    if boundary:
+        lines += _boundary_dtype_checks(operator, kernels[0])
     return "\n".join("    " + line for line in lines)
+
+
+def _boundary_dtype_checks(operator: Operator, kernel: Kernel) -> list[str]:
+    """Of a kernel at a dtype boundary: each input and the output has the dtype the kernel was
+    compiled for; `dataType` is the output's, which picks its tiling."""
+    output = operator.outputs[0]
+    lines = [f"const gert::CompileTimeTensorDesc* {output}Desc = context->GetOutputDesc(0);",
+             f"OP_CHECK_NULL_WITH_CONTEXT(context, {output}Desc);"]
+    for name, dtype in zip(operator.gm_arguments, kernel.gm_dtypes, strict=True):
+        word = GE_DTYPES[dtype].removeprefix("ge::")
+        lines += [f"OP_CHECK_IF({name}Desc->GetDataType() != {GE_DTYPES[dtype]},",
+                  f'    OP_LOGE(context, "{operator.op_type}: {name} must be {word}, the dtype '
+                  'its kernel was compiled for"), return ge::GRAPH_FAILED);']
+    return [*lines, f"const ge::DataType dataType = {output}Desc->GetDataType();"]
 
 
 def _attribute_pointer(a: Attribute) -> str:
@@ -201,7 +222,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     OP_CHECK_NULL_WITH_CONTEXT(context, workspaceSizes);
     workspaceSizes[0] = 0;
 
-{_input_checks(operator, d)}
+{_input_checks(operator, d, kernels)}
     const ComputeTiling computeTiling = TilingFor(dataType);
     OP_CHECK_IF(computeTiling == nullptr,
         OP_LOGE(context, "{op_type}: no kernel for this dtype"), return ge::GRAPH_FAILED);
@@ -236,7 +257,7 @@ IMPL_OP_OPTILING({op_type})
 
 def socs_for(kernels: list[Kernel], socs: list[str]) -> list[str]:
     """The SoCs to register: those asked for whose platform runs every kernel's dtype."""
-    needs_bf16 = any(k.dtype == "bf16" for k in kernels)
+    needs_bf16 = any("bf16" in k.gm_dtypes for k in kernels)
     return [s for s in socs if PLATFORMS[s].supports_bf16 or not needs_bf16]
 
 
@@ -255,23 +276,25 @@ def def_cpp(kernels: list[Kernel], d: Description, socs: list[str],
     """The OpDef; `configs`: lines after the AddConfig of `socs` (an SoC's own config)."""
     operator = kernels[0].operator
     op_type = operator.op_type
-    dtypes = ", ".join(GE_DTYPES[k.dtype] for k in one_per_dtype(kernels))
-    formats = ", ".join("ge::FORMAT_ND" for _ in one_per_dtype(kernels))
+    firsts = one_per_dtype(kernels)
+    formats = ", ".join("ge::FORMAT_ND" for _ in firsts)
+    dtypes = [", ".join(GE_DTYPES[k.gm_dtypes[i]] for k in firsts)
+              for i in range(len(operator.gm_arguments))]
     what = "inputs, output, attributes, dtypes, SoCs" if d.attributes else \
         "inputs, output, dtypes, SoCs"
     lines = [generated(kernels), f"// The {op_type} operator: {what}.",
              '#include "register/op_def_registry.h"', "", "namespace ops {", "",
              f"class {op_type} : public OpDef {{", "public:",
              f"    explicit {op_type}(const char* name) : OpDef(name)", "    {"]
-    for kind, names in (("Input", operator.inputs), ("Output", operator.outputs)):
-        for name in names:
-            lines += [
-                f'        this->{kind}("{name}")',
-                "            .ParamType(REQUIRED)",
-                f"            .DataType({{{dtypes}}})",
-                f"            .Format({{{formats}}})",
-                f"            .UnknownShapeFormat({{{formats}}});",
-            ]
+    kinds = [*(("Input", n) for n in operator.inputs), *(("Output", n) for n in operator.outputs)]
+    for (kind, name), listed in zip(kinds, dtypes, strict=True):  # each tensor its own dtypes
+        lines += [
+            f'        this->{kind}("{name}")',
+            "            .ParamType(REQUIRED)",
+            f"            .DataType({{{listed}}})",
+            f"            .Format({{{formats}}})",
+            f"            .UnknownShapeFormat({{{formats}}});",
+        ]
     lines += _attribute_defs(d)
     lines += [f'        this->AICore().AddConfig("{soc}");' for soc in socs_for(kernels, socs)]
     lines += configs

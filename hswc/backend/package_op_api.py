@@ -112,8 +112,11 @@ def aclnn_h_text(kernels: list[Kernel], d: Description) -> str:
     return guarded(kernels, aclnn_h(d), body, f"The aclnn API of {d.op_type}.")
 
 
-def _dtype_list(kernels: list[Kernel], with_bf16: bool) -> str:
-    return ", ".join(OP_API_DTYPES[k.dtype] for k in kernels if with_bf16 or k.dtype != "bf16")
+def _dtype_list(kernels: list[Kernel], with_bf16: bool, index: int = 0) -> str:
+    """The dtypes of GM argument `index` with a kernel here (without bf16: of the kernels
+    reading and writing no bf16)."""
+    return ", ".join(OP_API_DTYPES[k.gm_dtypes[index]] for k in kernels
+                     if with_bf16 or "bf16" not in k.gm_dtypes)
 
 
 def _indent(lines: list[str], depth: int = 1) -> str:
@@ -170,6 +173,10 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
               for t in d.aclnn_inputs]
     dtypes += [f"OP_CHECK_DTYPE_NOT_MATCH({t}, {first}->GetDataType(), return false);"
                for t in others]
+    boundary = kernels[0].mixed  # one kernel (hswc.backend.package.check_boundary_kernels)
+    if boundary:  # each tensor has the dtype its kernel was compiled for
+        dtypes = [f"OP_CHECK_DTYPE_NOT_MATCH({t}, {OP_API_DTYPES[dt]}, return false);"
+                  for t, dt in zip(tensors, kernels[0].gm_dtypes, strict=True)]
     shapes = [f"OP_CHECK_MAX_DIM({t}, MAX_RANK, return false);" for t in d.aclnn_inputs]
     if d.shapes is None:
         shapes += [f"OP_CHECK_SHAPE_NOT_EQUAL({t}, {first}, return false);" for t in others]
@@ -180,10 +187,17 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
                        f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{t} must have {shape_said(shape)}, '
                        'the shape its kernel was compiled for"),', "    return false);"]
     has_shape = "" if d.shapes is None else HAS_SHAPE
-    return f"""// The dtypes with a kernel here; SoCs without bf16 get the list without it.
+    listed = f"""// The dtypes with a kernel here; SoCs without bf16 get the list without it.
 const std::initializer_list<op::DataType> DTYPES = {{{_dtype_list(kernels, True)}}};
 const std::initializer_list<op::DataType> DTYPES_WITHOUT_BF16 = {{{_dtype_list(kernels, False)}}};
-constexpr int64_t MAX_RANK = {MAX_RANK};
+"""
+    check_body = """    const auto supported = GetDtypeSupportListV3(DTYPES, DTYPES_WITHOUT_BF16);
+"""
+    if boundary:
+        listed = ("// The kernel reads and writes tensors of different dtypes: each tensor has "
+                  "the one its\n// kernel was compiled for.\n")
+        check_body = ""
+    return f"""{listed}constexpr int64_t MAX_RANK = {MAX_RANK};
 
 bool CheckNotNull({null_params})
 {{
@@ -193,8 +207,7 @@ bool CheckNotNull({null_params})
 
 bool CheckDtypes({params})
 {{
-    const auto supported = GetDtypeSupportListV3(DTYPES, DTYPES_WITHOUT_BF16);
-{_indent(dtypes)}
+{check_body}{_indent(dtypes)}
     return true;
 }}
 
@@ -340,6 +353,11 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
         (f"op::Shape({shape_text(shape)})" if shape else "op::Shape()")
     gets = f"{shape_from}'s shape and dtype" if shape is None else \
         f"the shape {shape_text(shape)} and {shape_from}'s dtype"
+    dtype = f"{shape_from}->GetDataType()"
+    if kernels[0].mixed:  # a kernel at a dtype boundary writes its own dtype
+        dtype = OP_API_DTYPES[kernels[0].gm_dtypes[-1]]
+        gets = (f"{shape_from}'s shape" if shape is None else f"the shape {shape_text(shape)}") \
+            + f" and the dtype {dtype.split('::')[-1]}"
     attrs = [a.field for a in d.attributes]
     op_attr = f", OP_ATTR({', '.join(attrs)})" if attrs else ""
     launch = (f"ADD_TO_LAUNCHER_LIST_AICORE({d.op_type}, OP_INPUT({', '.join(inputs)}), "
@@ -365,7 +383,7 @@ OP_TYPE_REGISTER({d.op_type});
 {{
     L0_DFX({d.op_type}, {", ".join([*inputs, *attrs])});
     aclTensor* {output} =
-        executor->AllocTensor({allocated}, {shape_from}->GetDataType());
+        executor->AllocTensor({allocated}, {dtype});
     CHECK_RET({output} != nullptr, nullptr);
     const aclnnStatus launched =
         {launch}

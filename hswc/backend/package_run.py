@@ -40,8 +40,9 @@ RUNNER = "hswc_emit_run"
 def _runner(kernel: Kernel, scalars: Sequence[float],
             shapes: Sequence[tuple[int, ...]] | None) -> func.FuncOp:
     count = len(kernel.operator.inputs)
-    types = [TensorType(kernel.element_type, s) for s in shapes] if shapes is not None else \
-        [TensorType(kernel.element_type, [DYNAMIC_INDEX])] * (count + 1)
+    elements = kernel.gm_element_types()  # each tensor's own (a dtype boundary's differ)
+    types = [TensorType(e, s) for e, s in zip(elements, shapes, strict=True)] \
+        if shapes is not None else [TensorType(e, [DYNAMIC_INDEX]) for e in elements]
     block = Block(arg_types=types[:count])
     b = Builder(InsertPoint.at_end(block))
     total = b.insert(hsg.NumElementsOp(block.args[0])).result if shapes is None else \

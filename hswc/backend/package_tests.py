@@ -138,8 +138,9 @@ def _float(value: float) -> str:
 def _tiling_test(kernel: Kernel, d: Description, case: TilingCase,
                  key: Callable[[Kernel, int], int] = same_key) -> list[str]:
     op = kernel.operator
-    tensors = [f"Tensor({_shape(shape)}, {GE_DTYPES[kernel.dtype]})"
-               for shape in d.tensor_shapes(case.shape)]
+    tensors = [f"Tensor({_shape(shape)}, {GE_DTYPES[dtype]})"
+               for shape, dtype in zip(d.tensor_shapes(case.shape), kernel.gm_dtypes,
+                                       strict=True)]
     name = f"{kernel.dtype}_{case.name}"
     tiling = case_tiling(kernel, case)
     values = d.attribute_values(kernel)
@@ -180,7 +181,8 @@ def _attribute_refusals(kernels: list[Kernel], d: Description) -> list[str]:
 
     def refuse(name: str, changed: dict[str, float], on: Kernel = kernel) -> None:
         values = {**d.attribute_values(on), **changed}
-        lines.extend(_refusal(op, name, [(s, GE_DTYPES[on.dtype]) for s in shapes],
+        lines.extend(_refusal(op, name, [(s, GE_DTYPES[dt]) for s, dt in
+                                         zip(shapes, on.gm_dtypes, strict=True)],
                               _attrs(d, values)))
 
     for a in d.attributes:
@@ -203,9 +205,9 @@ def _refusal_tests(kernels: list[Kernel], d: Description) -> list[str]:
     kernel; then the attribute values it refuses."""
     op = kernels[0].operator
     attrs = _attrs(d, d.attribute_values(kernels[0]))
-    dtype = GE_DTYPES[kernels[0].dtype]
+    dtypes = [GE_DTYPES[dt] for dt in kernels[0].gm_dtypes]  # one each, inputs then output
     unsupported = next(d for d in UNSUPPORTED_GE_DTYPES
-                       if d not in {GE_DTYPES[k.dtype] for k in kernels})
+                       if d not in {GE_DTYPES[dt] for k in kernels for dt in k.gm_dtypes})
     other = next((GE_DTYPES[k.dtype] for k in kernels[1:]), unsupported)
     shapes = d.tensor_shapes((7, 3))
     last_input = len(op.inputs) - 1
@@ -213,13 +215,23 @@ def _refusal_tests(kernels: list[Kernel], d: Description) -> list[str]:
     if d.shapes is not None:  # each input of another shape than its kernel's
         for i, name in enumerate(op.inputs):
             lines += _refusal(op, f"{name}_has_another_shape", [
-                (another_shape(s) if j == i else s, dtype) for j, s in enumerate(shapes)], attrs)
+                (another_shape(s) if j == i else s, dt)
+                for j, (s, dt) in enumerate(zip(shapes, dtypes, strict=True))], attrs)
     elif len(op.inputs) > 1:
         lines += _refusal(op, "inputs_differ_in_shape", [
-            ((21,) if i == last_input else s, dtype) for i, s in enumerate(shapes)], attrs)
-    if len(op.inputs) > 1:
+            ((21,) if i == last_input else s, dt)
+            for i, (s, dt) in enumerate(zip(shapes, dtypes, strict=True))], attrs)
+    if kernels[0].mixed:  # each tensor of another dtype than its kernel's, in turn
+        names = op.gm_arguments
+        for i, name in enumerate(names):
+            swapped = next(g for g in (*GE_DTYPES.values(), unsupported) if g != dtypes[i])
+            lines += _refusal(op, f"{name}_has_another_dtype", [
+                (s, swapped if j == i else dt)
+                for j, (s, dt) in enumerate(zip(shapes, dtypes, strict=True))], attrs)
+    elif len(op.inputs) > 1:
         lines += _refusal(op, "inputs_differ_in_dtype", [
-            (s, other if i == last_input else dtype) for i, s in enumerate(shapes)], attrs)
+            (s, other if i == last_input else dt)
+            for i, (s, dt) in enumerate(zip(shapes, dtypes, strict=True))], attrs)
     lines += _refusal(op, "dtype_without_a_kernel", [(s, unsupported) for s in shapes], attrs)
     return lines + _attribute_refusals(kernels, d)
 
@@ -327,8 +339,9 @@ def _bits(values: np.ndarray) -> str:
                      for b, v in zip(raw, values.astype(np.float64), strict=True))
 
 
-def _bits_type(kernel: Kernel) -> str:
-    return "uint16_t" if kernel.dtype in ("f16", "bf16") else "uint32_t"
+def _bits_type(dtype: str) -> str:
+    """The C++ type of an element's bit pattern."""
+    return "uint16_t" if dtype in ("f16", "bf16") else "uint32_t"
 
 
 def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[str]:
@@ -336,13 +349,14 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
     inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
     p = ARCH35_UT_PLATFORM if arch35 else UT_PLATFORM
     tiling = ir_tiling(kernel, expected.size, p.core_num, p.ub_size)
-    element = _bits_type(kernel)
+    element = _bits_type(kernel.gm_dtypes[-1])
+    own = [_bits_type(dt) for dt in kernel.gm_dtypes]  # a dtype boundary's: each its own
     given, by_field = d.attribute_values(kernel), d.by_field()
     test = kernel.dtype if kernel.variant is None else f"{kernel.dtype}_v{kernel.variant}"
     lines = [f"TEST_F({op.op_type}KernelTest, {test}_kernel)", "{",
              f"    // tiled as on {p.name}: {p.core_num} cores, {p.ub_size} bytes of UB"]
-    lines += [f"    const std::vector<{element}> {name} = {{{_bits(values)}}};"
-              for name, values in zip(op.inputs, inputs, strict=True)]
+    lines += [f"    const std::vector<{bits}> {name} = {{{_bits(values)}}};"
+              for name, values, bits in zip(op.inputs, inputs, own, strict=False)]
     lines += [f"    const std::vector<{element}> expected = {{{_bits(expected)}}};",
               f"    {op.tiling_struct} tiling;"]
     lines += [f"    tiling.{field} = {value};" for field, value in
@@ -379,11 +393,15 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     (output,) = op.outputs
     inputs, entry = op.inputs, op.kernel_entry
     first = inputs[0]
-    params = [*(f"const std::vector<Bits>& {name}" for name in inputs),
+    boundary = kernels[0].mixed  # one kernel, each tensor of its own type
+    types = dict(zip(op.gm_arguments, (_bits_type(dt) for dt in kernels[0].gm_dtypes),
+                     strict=True)) if boundary else {n: "Bits" for n in op.gm_arguments}
+    params = [*(f"const std::vector<{types[name]}>& {name}" for name in inputs),
               f"const {op.tiling_struct}& tilingData", "uint32_t blockDim"]
     gm = [*inputs, output]
     own = d.shapes is not None  # inputs of their own sizes: y has the tiling's totalNum
-    size = {name: f"{name}.size() * sizeof(Bits)" if own else "bytes" for name in inputs}
+    size = {name: f"{name}.size() * sizeof({types[name]})" if own or types[name] != types[output]
+            else "bytes" for name in inputs}
     size[output] = "bytes"
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc({size[name]}));"
@@ -398,7 +416,7 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     variant = kernels[0].variant is not None
     template = ("template <uint32_t KEY, typename T, uint32_t MODE, typename Bits>" if variant
                 else "template <uint32_t KEY, typename T, typename Bits>") if arch35 else \
-        "template <uint32_t KEY, typename Bits>"
+        "template <uint32_t KEY>" if boundary else "template <uint32_t KEY, typename Bits>"
     instance = (f"{entry}<T, MODE>" if variant else f"{entry}<T>") if arch35 else f"{entry}<KEY>"
     source = f"{entry}_apt.cpp" if arch35 else kernel_cpp(op)
     what = f"{entry}<T{', MODE' if variant else ''}> (tiling key KEY)" if arch35 else \
@@ -421,9 +439,9 @@ namespace {{
 
 // {what} on blockDim cores with this tiling; {output}'s elements, as bit patterns.
 {template}
-{wrapped("std::vector<Bits> LaunchKernel", params)}
+{wrapped(f"std::vector<{types[output]}> LaunchKernel", params)}
 {{
-    const size_t bytes = {count} * sizeof(Bits);
+    const size_t bytes = {count} * sizeof({types[output]});
 {allocs}
     uint8_t* workspaceGm = static_cast<uint8_t*>(AscendC::GmAlloc(32));
     uint8_t* tilingGm = static_cast<uint8_t*>(AscendC::GmAlloc(sizeof tilingData));
@@ -432,7 +450,7 @@ namespace {{
     ICPU_SET_TILING_KEY(KEY);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(({instance}), blockDim, {args});
-    std::vector<Bits> result({count});
+    std::vector<{types[output]}> result({count});
     std::memcpy(result.data(), {output}Gm, bytes);
 {frees}
     return result;

@@ -66,6 +66,7 @@ with importing():
     from hswc.dialects import hsg
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
+    from hswc.remarks import Remark, collecting, print_remarks
     from hswc.source_text import SourceError, decode
     from hswc.tools.cli import TOO_DEEP, add_version_option, exit_status, report
     from hswc.verification import verify_located
@@ -285,6 +286,16 @@ def _read(path: str, name: str) -> str:
     return decode(data, name)
 
 
+def _read_or_report(path: str, name: str) -> str | int:
+    """The input's text, or the exit status of the message saying why it cannot be read."""
+    try:
+        return _read(path, name)
+    except OSError as error:
+        return report("hswc-emit", f"cannot read '{name}': {error.strerror}")
+    except SourceError as error:
+        return report("hswc-emit", str(error))
+
+
 PACKAGE_SOCS = tuple(name for name, platform in PLATFORMS.items()
                      if platform.semantics is None and platform.schedule == "reference")
 """The SoCs of a package by default: those whose CANN kernel has the reference structure (the
@@ -332,18 +343,18 @@ def _main(argv: Sequence[str] | None) -> int:
     problem = _usage_error(args)
     if problem is not None:
         return report("hswc-emit", problem)
-    try:
-        text = _read(args.input, name)
-    except OSError as error:
-        return report("hswc-emit", f"cannot read '{name}': {error.strerror}")
-    except SourceError as error:
-        return report("hswc-emit", str(error))
+    text = _read_or_report(args.input, name)
+    if isinstance(text, int):
+        return text
     try:
         kernel_name = snake_case(args.name) if args.name is not None else None
         socs = list(dict.fromkeys(args.soc or PACKAGE_SOCS))
         own = [s for s in socs if s in ARCH35_SOCS]
-        lowered = lower(text, name, args.semantics, kernel_name,
-                        None if len(own) < len(socs) else own[0], args.function)
+        with collecting() as said:
+            lowered = lower(text, name, args.semantics, kernel_name,
+                            None if len(own) < len(socs) else own[0], args.function)
+        if _emit_model(args, lowered, said, socs, name):
+            return 0
         arch35 = lowered if len(own) == len(socs) else \
             lower(text, name, args.semantics, kernel_name, own[0], args.function) if own else None
         if arch35 is not None and arch35.named is None:
@@ -374,6 +385,99 @@ def _main(argv: Sequence[str] | None) -> int:
         return report("hswc-emit", f"internal error: {type(error).__name__}: {error}")
     _list_written(written)
     return 0
+
+
+def _emit_model(args: argparse.Namespace, lowered: Lowered, said: list[Remark],
+                socs: list[str], name: str) -> bool:
+    """Write the packages of a whole model file, list them, and say how many; False (nothing
+    written) when the module is not one, or --name names its one operator. PackageRefused for
+    --name on a whole model of several kernels."""
+    from hswc.backend import model_packages as mp
+    from hswc.backend.description import PackageRefused
+    from hswc.backend.package_output import write_files
+
+    if args.name is not None:
+        kernels = sum(1 for fn in lowered.module.ops if hsg.is_kernel(fn))
+        if kernels > 1 and lowered.named is not None and mp.is_whole_model(lowered.module):
+            raise PackageRefused(
+                f"--name {args.name} names the one operator of a file, and this one is a whole "
+                f"model of {kernels} kernels: without --name, hswc-emit writes a package per "
+                "kernel, named after its function and region")
+        return False
+    model = _model_files(lowered, said, socs, name)
+    if model is None:
+        return False
+    written = write_files(model.files, Path(args.output), args.force or args.force_overwrite_edits,
+                          args.force_overwrite_edits)
+    _list_written(written)
+    print(f"hswc-emit: {model.summary}", file=sys.stderr)
+    return True
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    """The packages of a whole model file, with their index, and what to say about them."""
+
+    files: dict[str, str]
+    summary: str
+
+
+def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
+                 name: str) -> ModelFiles | None:
+    """The files of one package per kernel of a partitioned module, and their index
+    (hswc.backend.model_packages); None when the module is not one (one operator: the
+    package of the module docstring). PackageRefused for a file with no kernel at all whose
+    ops stay on the host."""
+    from hswc.backend import model_packages as mp
+    from hswc.backend.description import PackageRefused
+    from hswc.backend.package import package_files
+    from hswc.runner import RunnerError
+
+    module = lowered.module
+    left = mp.has_ops_left(module)
+    if left and not any(hsg.is_kernel(fn) for fn in module.ops):
+        print_remarks(said, everything=False)  # the ops that could be kernels, and why not
+        what = "its only op" if left == 1 else f"all of its {left} ops"
+        raise PackageRefused(
+            f"the module holds no kernel to package: --lower-to-ascend leaves {what} on the "
+            "host (hswc-opt --lower-to-ascend --remarks says why each stays)")
+    if lowered.named is None or not mp.is_whole_model(module):
+        return None
+    print_remarks(said, everything=False)
+    mp.refuse_arch35(socs)
+    packages = mp.plan_packages(module, said)
+    files: dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    for package in packages:
+        sub, kernel_name = mp.package_module(package, module)
+        request = mp.request_for(package, kernel_name, lowered.bodies, lowered.semantics)
+        try:
+            made = package_files(sub, socs, request)
+        except (RunnerError, DiagnosticException, PackageRefused) as error:
+            # A kernel the checks refuse (its UB plan, a hardware rule broken on the goldens'
+            # data) gets no package; the model's other kernels do, and the index says why.
+            why = str(error).splitlines()[0]
+            skipped[package.stem] = why
+            print(f"hswc-emit: warning: no package {package.stem} for "
+                  f"@{package.kernel.func.sym_name.data}: {why}", file=sys.stderr)
+            continue
+        for path, body in made.items():
+            files[f"{package.stem}/{path}"] = body
+    if len(skipped) == len(packages):
+        raise PackageRefused("no kernel of the module can be packaged: "
+                             f"{skipped[packages[0].stem]}")
+    entries = mp.index_entries(packages, skipped)
+    files[mp.INDEX_JSON] = mp.index_json(name, entries, left)
+    files[mp.INDEX_MD] = mp.index_md(name, packages, left, skipped)
+    regions = sum(len(p.launches) for p in packages)
+    done = len(packages) - len(skipped)
+    refused = f" ({len(skipped)} kernel{'s' if len(skipped) != 1 else ''} not packaged)" \
+        if skipped else ""
+    summary = (f"{done} package{'s' if done != 1 else ''}{refused}, one per kernel, "
+               f"for {regions} region{'s' if regions != 1 else ''}; {left} "
+               f"op{'s' if left != 1 else ''} left on the host; the index is {mp.INDEX_MD} and "
+               f"{mp.INDEX_JSON}")
+    return ModelFiles(files, summary)
 
 
 def _list_written(written: Written) -> None:
