@@ -194,19 +194,28 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
                 dtype: str) -> tuple[int, func.FuncOp, int | None]:
-    """The kernel's tiling key, its host tiling function (`@<stem>_tiling_<dtype>`, else the
-    one the host calls for the kernel's launches: hsg-tile-on-cores shares one tiling function
-    between kernels of equal plans, and a kernel renamed for a clash, `@sq_1_kernel_f32`, keeps
-    `@sq_tiling_f32`), and its variant (or None)."""
+    """The kernel's tiling key, its host tiling function (the one the host calls for the
+    kernel's launches: hsg-tile-on-cores shares one tiling function between kernels of equal
+    plans and numbers kernels and tiling functions apart, so `@main_op_7_kernel_f32` may be
+    tiled by `@main_op_3_tiling_f32`; else, for a module with no launch of it,
+    `@<stem>_tiling_<dtype>`), and its variant (or None)."""
     name = f"{stem}_tiling_{dtype}"
     own = kernel.attributes.get(hsg.TILING_KEY_ATTR)
     if own is not None and not (isinstance(own, IntegerAttr) and own.value.data >= 0):
         raise OpError(kernel, f"has a {hsg.TILING_KEY_ATTR} that is not a non-negative integer")
     tilings = {op.sym_name.data: op for op in module.ops
                if isinstance(op, func.FuncOp) and _is(op, hsg.TILING_ATTR)}
-    found = tilings.get(name) or next((tilings[n] for n in _launch_tilings(module, kernel)
-                                       if n in tilings), None)
+    launched = [tilings[n] for n in _launch_tilings(module, kernel) if n in tilings]
+    if len(launched) > 1:
+        raise OpError(kernel, "is launched with the tilings of "
+                      f"{', '.join('@' + t.sym_name.data for t in launched)}: one package has "
+                      "one host tiling")
+    found = launched[0] if launched else tilings.get(name)
     if found is not None:
+        plan, tiled = (f.attributes.get("hsg.ub_plan") for f in (kernel, found))
+        if plan is not None and tiled is not None and plan != tiled:
+            raise OpError(kernel, f"allocates for the UB plan {plan}, but its host tiling "
+                          f"@{found.sym_name.data} divides UB by {tiled}")
         ret = found.body.block.last_op
         assert isinstance(ret, func.ReturnOp)
         if len(ret.arguments) != len(RESULT_NAMES):

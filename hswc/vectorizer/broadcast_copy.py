@@ -250,7 +250,7 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
     builder = Builder(point)
     loop = builder.insert(scf.ForOp(zero, trips, one, [], Region(body)))
     loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(runs.describe(dtype))
-    if not runs.stride and barriers:
+    if (not runs.stride or runs.resident) and barriers:  # Duplicate, or DataCopy in UB: on V
         builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
 
 

@@ -35,6 +35,7 @@
 // ASCEND-NEXT: %[[C:.*]] = arith.muli %[[K]], %[[B]] : index
 // ASCEND-NEXT: ascend.data_copy %[[DST]], %[[SRC]], %[[C]] : !ascend.local_tensor<f32, vecin>, !ascend.local_tensor<f32, vecin>
 // ASCEND-NEXT: } {hsg.broadcast_copy = "row runs of 64 f32: one DataCopy UB -> UB from the input's copy in UB per run"}
+// ASCEND-NEXT: ascend.pipe_barrier pipe_v
 // ASCEND-NEXT: ascend.enque
 // ASCEND-NOT: ascend.set_value
 // CPP-LABEL: class Bias<float> {
@@ -54,6 +55,7 @@
 // CPP-NEXT:     AscendC::DataCopy(bLocal[runStart], bResident[(chunkStart + runStart) % 64],
 // CPP-NEXT:         CeilDiv(runLength, 8) * 8);
 // CPP-NEXT: }
+// CPP-NEXT: AscendC::PipeBarrier<PIPE_V>();
 // CPP-NEXT: inputQueueB.EnQue(bLocal);
 func.func @bias(%x: tensor<4x64xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
   %e = tensor.empty() : tensor<4x64xf32>
