@@ -68,6 +68,7 @@ from hswc.interpreter.input_shapes import check_input_shapes
 from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
+from hswc.memory_budget import check_fits
 from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
@@ -398,6 +399,7 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     try:
         verify_located(module)
         check_compilable(module)
+        check_fits(module)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     name = _pick_function(module, function)
