@@ -144,14 +144,14 @@ def check_fits(module: ModuleOp, available: tuple[int, str] | None = None) -> No
     need = estimated_bytes(named, other)
     if need <= available[0]:
         return
-    per_op = NAMED_OP_BYTES if named >= other else NAMED_OP_BYTES // NAMED_OP_WEIGHT
-    fit = max(0, available[0] - BASE_BYTES) // per_op
-    kind = "named ops" if named >= other else "ops"
+    total = named + other
+    fit = max(0, available[0] - BASE_BYTES) * total // (need - BASE_BYTES)
     where = _file_of(module)
     raise InputTooLarge(
         f"{where + ': ' if where else ''}error: the input is too large to lower in this "
-        f"machine's memory: {named + other} ops ({named} named), an estimated {_size(need)} "
+        f"machine's memory: {total} ops ({named} named), an estimated {_size(need)} "
         f"at peak (hswc.memory_budget: {NAMED_OP_BYTES // 1024} KB per named op, "
         f"{NAMED_OP_BYTES // NAMED_OP_WEIGHT // 1024} KB per other op, measured), and "
-        f"{_size(available[0])} available ({available[1]}): about {fit} {kind} fit; split the "
-        f"input into smaller modules, or set {AVAILABLE_VARIABLE} to the bytes it may use")
+        f"{_size(available[0])} available ({available[1]}): about {fit} of its {total} ops would "
+        f"fit; split it into smaller modules, or set {AVAILABLE_VARIABLE} to the bytes it may "
+        "use")
