@@ -273,8 +273,9 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
                     output: str, platform: Platform, platform_known: bool,
                     elements: int | None) -> Choice:
     """The candidate the cost model predicts fastest for `elements` (None: unknown) on
-    `platform`; `body_key` is what the kernel `build` makes depends on (equal keys, equal
-    kernels). ValueError when the planner can build none."""
+    `platform`; `body_key` is what the kernel `build` makes depends on but its names (equal
+    keys, kernels equal but for their names, which time alike). ValueError when the planner
+    can build none."""
     size = choice_size(elements)
     figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
                     if f.name != "status")
