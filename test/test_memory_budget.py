@@ -15,7 +15,7 @@ from hswc.memory_budget import (
     AVAILABLE_VARIABLE,
     BASE_BYTES,
     NAMED_OP_BYTES,
-    NAMED_OP_WEIGHT,
+    OP_BYTES,
     InputTooLarge,
     check_fits,
     estimated_bytes,
@@ -45,7 +45,7 @@ def test_the_ops_are_counted_named_and_other() -> None:
 def test_the_estimate_is_linear_in_the_ops() -> None:
     assert estimated_bytes(0, 0) == BASE_BYTES
     assert estimated_bytes(1000, 0) - estimated_bytes(0, 0) == 1000 * NAMED_OP_BYTES
-    assert estimated_bytes(0, NAMED_OP_WEIGHT * 1000) == estimated_bytes(1000, 0)
+    assert estimated_bytes(3, 7) - estimated_bytes(0, 0) == 3 * NAMED_OP_BYTES + 7 * OP_BYTES
 
 
 @pytest.mark.parametrize("text, expected", [
