@@ -150,8 +150,10 @@ def shape_table(shape: str, sizes: list[int], timeout: float, folder: Path
         xdsl = run(["xdsl-opt", str(path)], env, timeout)
         head = f"{ops:7d} {megabytes:6.2f} "
         if hswc.failed or xdsl.failed:
-            print(head + f"hswc-opt: {hswc.failed or 'ok'}; xdsl-opt: {xdsl.failed or 'ok'}"
-                  "; larger inputs skipped")
+            print(head + "; ".join(f"{name}: {r.failed or 'ok'} ({r.cpu:.2f} CPU s, peak "
+                                   f"{r.peak_mb:.0f} MB)" for name, r in
+                                   (("hswc-opt", hswc), ("xdsl-opt", xdsl)))
+                  + "; larger inputs skipped", flush=True)
             break
         before = rows[-1] if rows else None
         print(head + f"{hswc.cpu:8.2f} {xdsl.cpu:8.2f} {hswc.cpu / xdsl.cpu:7.2f} "
@@ -180,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ops", default="1000,10000,100000")
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--timeout", type=float, default=3600.0,
-                        help="seconds a process may run before it is stopped")
+                        help="wall seconds a process may run before it is stopped (on a loaded "
+                        "machine give it room: the figures are CPU seconds)")
     parser.add_argument("--keep", help="write the inputs into this folder and keep them")
     args = parser.parse_args(argv)
     sizes = [int(v) for v in args.ops.split(",") if v]
