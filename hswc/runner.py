@@ -69,6 +69,7 @@ from hswc.interpreter.input_shapes import check_input_shapes
 from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
+from hswc.memory_budget import check_fits
 from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
@@ -400,6 +401,8 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     try:
         verify_located(module)
         check_compilable(module)
+        if not any(isinstance(op, func.FuncOp) and hsg.is_kernel(op) for op in module.ops):
+            check_fits(module)  # not yet tiled: the lowering's peak is still to come
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     name = _pick_function(module, function)

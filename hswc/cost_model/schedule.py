@@ -31,7 +31,7 @@ class ScheduleError(RuntimeError):
     """The streams wait on each other for ever (a deadlock)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Interval:
     """When one piece of work ran; for a DMA, `data_start` is when its bytes began to move."""
 

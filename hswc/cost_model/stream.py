@@ -74,7 +74,7 @@ class CostModelError(OpError):
     """The kernel cannot be modelled: an op without a rule, or a queue that would deadlock."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Work:
     """An instruction occupying a pipe: vector cycles, or a DMA of `bytes` over GM."""
 
@@ -89,12 +89,12 @@ class Work:
     instructions: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Signal:
     token: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Wait:
     token: int
 

@@ -214,9 +214,12 @@ def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAVa
     return branch.results[0]
 
 
-def _body_key(ew: Elementwise) -> tuple[object, ...]:
+def _body_key(ew: Elementwise, named: bool = True) -> tuple[object, ...]:
     """What the kernel built from a generic depends on, as a value: two generics with equal
-    keys get the same kernel function (so it is built and compared once, not per generic)."""
+    keys get the same kernel function (so it is built and compared once, not per generic).
+    Without `named`, the names its arguments and buffers take from the generic's values are
+    left out: what the schedule choice depends on (names time alike), so a module of many
+    generics of one body under different names chooses once."""
     block = ew.op.body.block
     numbers: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
     outside: dict[SSAValue, int] = {}
@@ -234,10 +237,10 @@ def _body_key(ew: Elementwise) -> tuple[object, ...]:
                     tuple(sorted(body_op.attributes.items()))))
         for result in body_op.results:
             numbers[result] = len(numbers)
-    return (ew.element_type, ew.input_types, tuple(block.arg_types), tuple(ew.input_names()),
-            ew.output_name(),
-            tuple(scalar_names(ew.dag.scalars)), tuple(v.type for v in ew.dag.scalars), tuple(ops),
-            ew.broadcast)
+    names = (tuple(ew.input_names()), ew.output_name(), tuple(scalar_names(ew.dag.scalars))) \
+        if named else ()
+    return (ew.element_type, ew.input_types, tuple(block.arg_types), *names,
+            tuple(v.type for v in ew.dag.scalars), tuple(ops), ew.broadcast)
 
 
 @dataclass(frozen=True)
@@ -328,7 +331,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         plan_key = (body, dtype, tuple(sorted(op.attributes.items())))
         planned = table.plans.get(plan_key)
         if planned is None:
-            planned = table.plans[plan_key] = self._planned(ew, body, dtype, platform, schedule)
+            planned = table.plans[plan_key] = self._planned(ew, dtype, platform, schedule)
         choice, kernels = planned
         if choice is not None:
             schedule = choice.schedule
@@ -393,14 +396,13 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             raise OpError(op, f"cannot be tiled for core-num={core_num} ub-size={ub_size}: "
                           f"{title} {error}", display_name(op)) from None
 
-    def _planned(self, ew: Elementwise, body: tuple[object, ...], dtype: str,
-                 platform: tuple[int | None, int | None], schedule: Schedule
-                 ) -> tuple[Choice | None, list[_Kernel]]:
+    def _planned(self, ew: Elementwise, dtype: str, platform: tuple[int | None, int | None],
+                 schedule: Schedule) -> tuple[Choice | None, list[_Kernel]]:
         """The schedule chosen for the generic (None: the options') and its kernels."""
-        choice = self._choose(ew, body, dtype, platform, schedule)
+        choice = self._choose(ew, dtype, platform, schedule)
         return choice, self._plan(ew, schedule if choice is None else choice.schedule, dtype)
 
-    def _choose(self, ew: Elementwise, body: tuple[object, ...], dtype: str,
+    def _choose(self, ew: Elementwise, dtype: str,
                 platform: tuple[int | None, int | None], schedule: Schedule) -> Choice | None:
         """The schedule the cost model picks for this generic (hswc.passes.schedule_choice),
         when no schedule option is given and it has no CANN kernel's budget to reproduce; None
@@ -412,7 +414,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             target = get_platform(self.soc or DEFAULT_SOC).with_overrides(core_num, ub_size)
             target = replace(target, api=schedule.api)
             name = kernel_function_name("choice", dtype)  # one name: the same body, one choice
-            choice = choose_schedule(body, lambda: _build_kernel_function(name, ew), ew.dag,
+            choice = choose_schedule(_body_key(ew, named=False),
+                                     lambda: _build_kernel_function(name, ew), ew.dag,
                                      dtype, ew.output_name(), target,
                                      core_num is not None and ub_size is not None,
                                      static_num_elements(ew.inputs[0].type))

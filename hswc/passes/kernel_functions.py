@@ -130,6 +130,9 @@ class KernelFunctions:
         """The printed text of the functions in `existing` that were compared (by name)."""
         self.built: dict[tuple[object, ...], str] = {}
         """What a function was built from -> the symbol `ensure` gave it."""
+        self.walks: dict[str, tuple[dict[tuple[object, ...], str], tuple[str, int]]] = {}
+        """A name `ensure` was asked for -> the taken names it walked (by their functions'
+        attributes and text) and where its walk stopped: the first free name and its number."""
         self.plans: dict[tuple[object, ...], Any] = {}
         """A body (and dtype) -> its schedule's choice (None: the options') and the kernels
         planned for it."""
@@ -155,22 +158,40 @@ class KernelFunctions:
 
     def ensure(self, name: str, fn: func.FuncOp, source: Operation) -> str:
         """The symbol of a function equal to `fn`: an existing one, or `fn` added under
-        `name` (or `name` with a number, when the name is taken by something else)."""
+        `name` (or `name` with a number, when the name is taken by something else).
+
+        The names `name`, then `name` numbered 1, 2, ... are tried in turn, as far as the first
+        free one; what each taken one holds is remembered by its attributes and text (`walks`),
+        so the next function of that name is compared with all of them at once and the walk
+        goes on from the free name: n functions of one name cost O(n), not O(n^2)."""
         text: str | None = None  # printed only when a name is taken
-        candidate, n = name, 1
+        walked, (candidate, n) = self.walks.setdefault(name, ({}, (name, 1)))
+        if walked and name in self.existing:
+            text = function_text(fn)
+            found_name = walked.get((_attributes_key(fn), text))
+            if found_name is not None:
+                return found_name
         while candidate in self.existing:
             found = self.existing[candidate]
-            if isinstance(found, func.FuncOp) and found.attributes == fn.attributes:
+            if isinstance(found, func.FuncOp):
                 text = function_text(fn) if text is None else text
-                if self._text_of(candidate, found) == text:
+                found_text = self._text_of(candidate, found)
+                walked.setdefault((_attributes_key(found), found_text), candidate)
+                if found.attributes == fn.attributes and found_text == text:
+                    self.walks[name] = (walked, (candidate, n))
                     return candidate
             candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
                 "_tiling_", f"_{n}_tiling_"), n + 1
+        self.walks[name] = (walked, (candidate, n))
         fn.sym_name = StringAttr(candidate)
         copy_location(source, [fn])
         self.module.body.block.add_op(fn)
         self.existing[candidate] = fn
         return candidate
+
+
+def _attributes_key(fn: func.FuncOp) -> tuple[tuple[str, Attribute], ...]:
+    return tuple(sorted(fn.attributes.items()))
 
 
 def erase_if_dead(op: Operation | object) -> None:

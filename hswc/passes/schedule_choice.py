@@ -205,11 +205,17 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
         module = ModuleOp([build()])
         HsgBlockIntoUbPass().apply(Context(), module)
         blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
-        plans = [(schedule, plan, _signature(plan))
-                 for schedule, plan in _plans(dag, dtype, output, platform.api, candidates)]
     times: list[tuple[Schedule, float]] = []
     seen: dict[tuple[object, ...], float | None] = {}
-    for schedule, plan, key in plans:
+    for schedule in candidates:
+        # One candidate's plan at a time, each let go once modelled: a long body's plans are
+        # some 3 KB per body op each, and only their signatures are needed to find equal ones.
+        with collector.paused():
+            plans = _plans(dag, dtype, output, platform.api, (schedule,))
+            if not plans:
+                continue  # a plan the planner cannot build for this body
+            plan = plans[0][1]
+            key = _signature(plan)
         if key not in seen:
             try:
                 with collector.paused():  # the candidate's IR is garbage once modelled
@@ -223,6 +229,7 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, plat
                         del kernel  # so the collection that ends the block frees it
             except (ValueError, CostModelError):
                 seen[key] = None  # not tileable on this platform
+        del plan, plans
         time = seen[key]
         if time is not None:
             times.append((schedule, time))
@@ -266,8 +273,9 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
                     output: str, platform: Platform, platform_known: bool,
                     elements: int | None) -> Choice:
     """The candidate the cost model predicts fastest for `elements` (None: unknown) on
-    `platform`; `body_key` is what the kernel `build` makes depends on (equal keys, equal
-    kernels). ValueError when the planner can build none."""
+    `platform`; `body_key` is what the kernel `build` makes depends on but its names (equal
+    keys, kernels equal but for their names, which time alike). ValueError when the planner
+    can build none."""
     size = choice_size(elements)
     figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
                     if f.name != "status")

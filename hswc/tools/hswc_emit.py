@@ -64,6 +64,7 @@ with importing():
         format_parse_error,
     )
     from hswc.dialects import hsg
+    from hswc.memory_budget import check_fits
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
     from hswc.remarks import Remark, collecting, print_remarks
@@ -249,6 +250,7 @@ def lower(text: str, name: str, semantics: str | None = None,
     if function is not None:
         _keep_only(module, function)
     check_compilable(module)
+    check_fits(module)
     if not any(isinstance(op, hsg.NamedOp | GenericOp) for op in module.walk()):
         return Lowered(module, semantics=semantics)
     own: Lowering | None = None

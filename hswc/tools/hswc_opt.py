@@ -38,6 +38,7 @@ with importing():
         check_compilable,
         format_parse_error,
     )
+    from hswc.memory_budget import check_fits
     from hswc.output_files import OutputError, write_file
     from hswc.passes import take_unchanged
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
@@ -190,6 +191,7 @@ class HswcOptMain(xDSLOptMain):
             self._verify(module)
             if self.args.passes or self.args.lower_to_ascend or self.args.target != "mlir":
                 check_compilable(module)  # as hswc-run and hswc-emit refuse it
+                check_fits(module)  # before the lowering starts, never the OOM killer
             with collecting() as said:
                 self.apply_passes(module)
             print_remarks(said, self.args.remarks)
