@@ -89,6 +89,7 @@ from hswc.passes.schedule_options import (
     schedule_attribute,
 )
 from hswc.platform import DEFAULT_SOC, MAX_CORE_NUM, MAX_UB_SIZE, get_platform
+from hswc.progress import Progress
 from hswc.remarks import remark, warn
 from hswc.tiling import (
     RESULT_NAMES,
@@ -295,19 +296,32 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
                               "hsg-decompose first (--lower-to-ascend does)")
         functions: dict[Operation, KernelFunctions] = {}
-        for found in list(op.walk()):
-            if found.parent is None:  # erased with the generic it was in
-                continue
-            if isinstance(found, GenericOp) and OP_NAME not in found.attributes and (
-                    kind := generic_kind(found)) is not None:
-                remark(found, f"stays on the host ({kind})")
-            elif isinstance(found, GenericOp):
-                try:
-                    self._tile(found, schedule, platform, functions)
-                except OpError as error:
-                    _stay_on_host(found, error)
-            elif (kind := host_kind(found)) is not None:
-                remark(found, f"stays on the host ({kind})")
+        found_ops = list(op.walk())
+        generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
+        # A whole model's partition takes a while: on a terminal, one line of how far it is.
+        with Progress(generics, self.name) as progress:
+            for found in found_ops:
+                if found.parent is None:  # erased with the generic it was in
+                    continue
+                if not isinstance(found, GenericOp):
+                    if (kind := host_kind(found)) is not None:
+                        remark(found, f"stays on the host ({kind})")
+                    continue
+                progress.working_on(location_of(found) or found.name)
+                self._partition(found, schedule, platform, functions)
+                progress.advance()
+
+    def _partition(self, found: GenericOp, schedule: Schedule,
+                   platform: tuple[int | None, int | None],
+                   functions: dict[Operation, KernelFunctions]) -> None:
+        """A generic made a kernel, or left on the host with a remark or a warning."""
+        if OP_NAME not in found.attributes and (kind := generic_kind(found)) is not None:
+            remark(found, f"stays on the host ({kind})")
+            return
+        try:
+            self._tile(found, schedule, platform, functions)
+        except OpError as error:
+            _stay_on_host(found, error)
 
     def _tile(self, op: GenericOp, schedule: Schedule,
               platform: tuple[int | None, int | None],
