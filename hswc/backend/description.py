@@ -287,6 +287,9 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
     for kernel in kernels:  # nothing launches it (a module of kernels only): the defaults
         given = values[kernel.dtype]
         for a in attributes:
+            follows = next(s.same_as for s in definition.op.ATTRIBUTES if s.name == a.name)
+            if a.name not in given and follows is not None and follows in given:
+                given[a.name] = given[follows]  # Softshrink's bias: its lambd
             if a.name not in given and a.default is None:
                 raise OpError(kernel.func, f"is launched by no host function, so the value of "
                               f"{a.name} (which has no default) is unknown: package the "

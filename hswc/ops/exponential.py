@@ -44,9 +44,10 @@ def tanh(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
 
 
 def silu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """x / (1 + exp(-x))."""
+    """x / (1 + exp(-(x * scale))): PyTorch's x / (1 + exp(-x)) for scale 1 (x * 1 is x)."""
     x = b.widen(inputs[0], "x_fp32")
-    e = b.math("exp", b.negf(x, "minus_x"), "exp_minus_x")
+    scaled = b.mulf(x, attrs["scale"], "x_scaled")
+    e = b.math("exp", b.negf(scaled, "minus_x"), "exp_minus_x")
     return b.divf(x, b.addf(_one(b), e, "denominator"), "silu")
 
 
@@ -89,10 +90,11 @@ def selu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
 
 
 def celu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """Elu with alpha, scale 1 and input_scale 1 / alpha."""
+    """Elu with negcoef alpha, poscoef alpha3 and input_scale 1 / alpha2: PyTorch's celu (alpha2
+    = alpha, alpha3 = 1: x * 1 is x) and ops-nn's three-alpha Celu."""
     x = b.widen(inputs[0], "x_fp32")
-    inverse = b.divf(_one(b), attrs["alpha"], "inv_alpha")
-    return elu_of(b, x, attrs["alpha"], _one(b), inverse)
+    inverse = b.divf(_one(b), attrs["alpha2"], "inv_alpha")
+    return elu_of(b, x, attrs["alpha"], attrs["alpha3"], inverse)
 
 
 def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

@@ -43,13 +43,15 @@ X = ("self",)
 GRAD_X = ("gradOutput", "self")
 ELU = {"alpha": "the scale of the negative side", "scale": "the output scale",
        "input_scale": "the input scale of the negative side"}
+SWISH = {"scale": "the factor of x inside the sigmoid (1: PyTorch's SiLU)"}
 SOFTPLUS = {"beta": "the sharpness (positive)", "threshold": "above x * beta the result is x"}
 
 EXPONENTIAL = (
     _definition(hsg.SigmoidOp, fw.sigmoid, "Sigmoid", "aclnnSigmoid", "1 / (1 + exp(-{x}))",
                 X, {}),
     _definition(hsg.TanhOp, fw.tanh, "Tanh", "aclnnTanh", "tanh({x})", X, {}),
-    _definition(hsg.SiluOp, fw.silu, "Swish", "aclnnSilu", "{x} / (1 + exp(-{x}))", X, {}),
+    _definition(hsg.SiluOp, fw.silu, "Swish", "aclnnSilu",
+                "{x} / (1 + exp(-{x} * {scale}))", X, SWISH),
     _definition(hsg.GeluOp, fw.gelu, "GeluV2", "aclnnGeluV2",
                 "{x} / 2 * (1 + erf({x} / sqrt 2)) (approximate = tanh: 0.5 {x} (1 + "
                 "tanh(sqrt(2 / pi) ({x} + 0.044715 {x}^3))))", ("x",), {}),
@@ -59,8 +61,10 @@ EXPONENTIAL = (
     _definition(hsg.SeluOp, fw.selu, "Selu", "aclnnSelu",
                 "Elu with alpha 1.6732632, scale 1.0507010", X, {}),
     _definition(hsg.CeluOp, fw.celu, "CeluV2", "aclnnCelu",
-                "{x} > 0 ? {x} : expm1({x} / {alpha}) * {alpha}", X,
-                {"alpha": "the scale of the negative side (not zero)"}),
+                "{x} >= 0 ? {x} * {alpha3} : expm1({x} / {alpha2}) * {alpha}", X,
+                {"alpha": "the scale of the negative side (not zero)",
+                 "alpha2": "the divisor of x on the negative side (not zero; alpha unless given)",
+                 "alpha3": "the slope of the non-negative side (1: PyTorch's celu)"}),
     _definition(hsg.SoftplusOp, fw.softplus, "SoftplusV2", "aclnnSoftplus",
                 "{x} * {beta} > {threshold} ? {x} : log1p(exp({x} * {beta})) / {beta}", X,
                 SOFTPLUS),
@@ -74,7 +78,8 @@ EXPONENTIAL = (
     _definition(hsg.TanhGradOp, bw.tanh_grad, "TanhGrad", "aclnnTanhBackward",
                 "{grad} * (1 - {result} * {result})", ("gradOutput", "output"), {}),
     _definition(hsg.SiluGradOp, bw.silu_grad, "SiluGrad", "aclnnSiluBackward",
-                "{grad} * s * (1 + {x} * (1 - s)), s = sigmoid({x})", GRAD_X, {}),
+                "{grad} * s * (1 + {x} * {scale} * (1 - s)), s = sigmoid({x} * {scale})",
+                GRAD_X, SWISH),
     _definition(hsg.GeluGradOp, bw.gelu_grad, "GeluGrad", "aclnnGeluBackward",
                 "{grad} * (cdf({x}) + {x} * pdf({x}))", GRAD_X, {}),
     _definition(hsg.EluGradOp, bw.elu_grad, "EluGradV2", "aclnnEluBackward",

@@ -43,11 +43,13 @@ def tanh_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
 
 
 def silu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
+    """grad * s * (1 + x * scale * (1 - s)), s = sigmoid(x * scale): PyTorch's silu_backward
+    for scale 1 (x * 1 is x)."""
     grad, x = _wide(b, inputs, "x")
-    s = sigmoid_of(b, x)
+    scaled = b.mulf(x, attrs["scale"], "x_scaled")
+    s = sigmoid_of(b, scaled)
     one = b.const(1.0, "one")
-    inner = b.addf(one, b.mulf(x, b.subf(one, s, "one_minus_s")), "inner")
+    inner = b.addf(one, b.mulf(scaled, b.subf(one, s, "one_minus_s")), "inner")
     return b.mulf(b.mulf(grad, s, "grad_s"), inner, "dx")
 
 
