@@ -1,5 +1,6 @@
-"""hswc-check-kernel --sweep OPS_NN_DIR: every op folder of an ops-nn tree that maps to an hsg op,
-checked from its folder alone on each SoC its definition configures, in one table.
+"""hswc-check-kernel --sweep OPS_NN_DIR: every op folder of an ops-nn tree, checked from its
+folder alone on each SoC its definition configures against the hswc semantics it maps to, or
+reported with what hswc cannot express of it yet, in one table.
 
 An op folder maps by its name (as listed below), else without a version suffix (`_v2`, `_v3`,
 `_d`): the hsg op of the same name (FAMILY.md, EXPONENTIAL.md), or one of these, with the
@@ -9,20 +10,31 @@ attributes that make them the same function:
     relu6_grad           hsg.hardtanh_grad  min_val = 0, max_val = 6
     relu                 hsg.threshold      threshold = 0, value = 0
     relu_grad            hsg.threshold_grad threshold = 0
-    shrink               hsg.softshrink     lambd = bias = 0.5 (ONNX Shrink with bias = lambd)
+    shrink               hsg.softshrink     (ONNX Shrink: lambd and bias its definition's)
     threshold_grad_v2_d  hsg.threshold_grad
     threshold_v2         hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
     gelu, gelu_grad      hsg.gelu, hsg.gelu_grad  approximate = "tanh" (ops-nn's Gelu and GeluGrad
                          are the tanh form; GeluV2 and GeluGradV2 take approximate, default none)
-    swish, swish_v2      hsg.silu           (Swish's scale left at its default, 1)
+    elu_grad             hsg.elu_grad       is_result = true (EluGrad takes the forward output)
+    elu_grad_v2          hsg.elu_grad       (its own is_result, default false)
+    selu_grad            hsg.elu_grad       SELU's alpha and scale, is_result = true
+    swish, swish_v2      hsg.silu           (Swish's scale, its definition's default 1)
+    swish_grad           hsg.silu_grad      (the forward y it also takes is silu(x))
     logsigmoid           hsg.log_sigmoid    (ops-nn spells it without the underscore)
     logsigmoid_grad      hsg.log_sigmoid_grad
     soft_plus            hsg.softplus       (soft_plus_v2 spelled with one)
     softplus_v2_grad     hsg.softplus_grad
 
-Folders of these names are ops of their own, which no hsg op computes, and are left out:
-
-    threshold            y = (x > threshold) ? 1 : 0 (its README), not torch.threshold
+An hsg attribute the mapping leaves out takes the op definition's default where the definition
+has it (hswc.checker.op_dir): ops-nn's LeakyRelu is checked with its slope 0.0, HardSigmoid with
+its alpha and beta, Celu with its alpha2 and alpha3. Folders no named op computes map to the
+generic their README writes (GENERIC_FOLDERS: hswc.checker.opsnn_generics, checked as a
+`--reference` module with the folder's own tiling, attributes at the definition's defaults):
+bnll, erfinv, fast_gelu (and activation/'s fast_gelu_v2, the same formula; experimental/'s is a
+polynomial), fast_gelu_grad, fused_bias_leaky_relu and its grad, heaviside (same shapes),
+softsign_grad, squared_relu, silu_mul and threshold (a step function, `x > threshold ? 1 : 0`,
+not torch.threshold). The rest (BLOCKED: halves of one tensor, reductions, quantized outputs,
+broadcast weights) get one row per SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -35,7 +47,7 @@ size that is not a multiple of 8 (x's last dim, whole bytes of the mask), the ru
 multiple of 8.
 
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
-(which kinds), or not checkable (why: the first line of the checker's message). The
+(which kinds), not checkable (why: the first line of the checker's message), or not expressible. The
 synchronisation rules a kernel broke (an event id reused in flight; with --auto-sync off, vector
 calls on one buffer with no PipeBarrier<PIPE_V> between them) follow the table, each once per
 kernel and SoC with its dtypes, located at both calls (file:line, files of the op folder named
