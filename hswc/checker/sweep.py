@@ -104,6 +104,17 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "soft_plus": ("softplus", {}),
     "softplus_v2_grad": ("softplus_grad", {}),
 }
+FOLDER_SEMANTICS: Mapping[str, str] = {"hard_swish_grad_v2": "cann"}
+"""Folders whose kernels on every SoC compute one semantics of their hsg op: HardSwishGradV2's
+README and its Ascend 950 kernel (op_kernel/arch35/hard_swish_grad_v2.h:151,156, Compares GT -3
+and LT 3) take the open interval, as the A2/A3 kernel does, not HardSwishGrad's 950 kernel's
+closed one (`cann-arch35`)."""
+NAN_LEFT_OUT: Mapping[str, tuple[str, ...]] = {"elu_grad": ("v",), "selu_grad": ("v",)}
+"""Folders whose NaN input the op's own definition leaves open, left out of the comparison:
+EluGrad and SeluGrad take the forward output, whose NaN their READMEs' cases (`> 0` / `<= 0`,
+`>= 0` / `< 0`) do not decide; their kernels give the positive case's gradient for it,
+hsg.elu_grad NaN (as ATen's vectorised elu_backward). The census's rerun of EluGrad left them out
+the same way (--ignore-nan-inputs v)."""
 GENERIC_FOLDERS: Mapping[str, str] = {
     "bnll": "bnll",
     "erfinv": "erfinv_giles",
@@ -313,8 +324,10 @@ def _check_on(folder: Path, name: str, base: CheckOptions, soc: str, op: str,
         else:
             options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
                               record_gm_reads=True, record_rules=True,
-                              ignore_nan_inputs=_nan_outside_contract(op),
-                              semantics=base.semantics or _soc_semantics(op, soc))
+                              ignore_nan_inputs=NAN_LEFT_OUT.get(folder.name)
+                              or _nan_outside_contract(op),
+                              semantics=base.semantics or FOLDER_SEMANTICS.get(folder.name)
+                              or _soc_semantics(op, soc))
         try:
             return [Row(name, soc, d, v, sync)
                     for d, (v, sync) in _verdicts(check(options)).items()]
