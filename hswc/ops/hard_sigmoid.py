@@ -68,6 +68,7 @@ DOCS = OpDocs(
         nan_x="NaN")},
     parameters={"x": "the input", "y": "HardSigmoid of x", **ALPHA_BETA},
     aclnn_inputs=("self",),
+    aclnn_omits=("alpha", "beta"),
     example_inputs={"x": AROUND_3_EXAMPLE},
     kernel_test_inputs={"x": AROUND_3_TEST},
 )
@@ -84,6 +85,7 @@ GRAD_DOCS = OpDocs(
                 "x": "HardSigmoid's forward input", "y": "the gradient with respect to x",
                 **ALPHA_BETA},
     aclnn_inputs=("gradOutput", "self"),
+    aclnn_omits=("alpha", "beta"),
     example_inputs={"grad": GRAD_EXAMPLE, "x": AROUND_3_EXAMPLE},
     kernel_test_inputs={"grad": GRAD_TEST, "x": AROUND_3_TEST},
 )

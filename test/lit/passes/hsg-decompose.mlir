@@ -158,15 +158,15 @@ func.func @softshrink(%x: tensor<?xf16>) -> tensor<?xf16> {
 // CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[E]] : f16 to f32
 // CHECK-NEXT:      %[[LH:.*]] = arith.truncf %[[L]] : f32 to f16
 // CHECK-NEXT:      %[[LR:.*]] = arith.extf %[[LH]] : f16 to f32
+// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[LR]] : f32
+// CHECK-NEXT:      %[[BELOW:.*]] = arith.cmpf olt, %[[XF]], %[[NEG]] : f32
+// CHECK-NEXT:      %[[ABOVE:.*]] = arith.cmpf ogt, %[[XF]], %[[LR]] : f32
 // CHECK-NEXT:      %[[BH:.*]] = arith.truncf %[[B]] : f32 to f16
 // CHECK-NEXT:      %[[BR:.*]] = arith.extf %[[BH]] : f16 to f32
 // CHECK-NEXT:      %[[DOWN:.*]] = arith.subf %[[XF]], %[[BR]] : f32
 // CHECK-NEXT:      %[[UP:.*]] = arith.addf %[[XF]], %[[BR]] : f32
-// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[LR]] : f32
-// CHECK-NEXT:      %[[BELOW:.*]] = arith.cmpf olt, %[[XF]], %[[NEG]] : f32
 // CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      %[[LOW:.*]] = arith.select %[[BELOW]], %[[UP]], %[[ZERO]] : f32
-// CHECK-NEXT:      %[[ABOVE:.*]] = arith.cmpf ogt, %[[XF]], %[[LR]] : f32
 // CHECK-NEXT:      %[[R:.*]] = arith.select %[[ABOVE]], %[[DOWN]], %[[LOW]] : f32
 // CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to f16
 // CHECK-NEXT:      linalg.yield %[[N]] : f16
@@ -183,11 +183,11 @@ func.func @shrink_bias(%x: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:    %[[B:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    linalg.generic
 // CHECK-NEXT:    ^{{.*}}(%[[XF:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:      %[[DOWN:.*]] = arith.subf %[[XF]], %[[B]] : f32
-// CHECK-NEXT:      %[[UP:.*]] = arith.addf %[[XF]], %[[B]] : f32
 // CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[L]] : f32
 // CHECK-NEXT:      arith.cmpf olt, %[[XF]], %[[NEG]] : f32
-// CHECK:           arith.cmpf ogt, %[[XF]], %[[L]] : f32
+// CHECK-NEXT:      arith.cmpf ogt, %[[XF]], %[[L]] : f32
+// CHECK-NEXT:      arith.subf %[[XF]], %[[B]] : f32
+// CHECK-NEXT:      arith.addf %[[XF]], %[[B]] : f32
 
 // -----
 
