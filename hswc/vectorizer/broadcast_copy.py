@@ -166,7 +166,8 @@ def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[s
 
 
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
-    """Input i's flat index at the output's flat index `flat`, as index arithmetic."""
+    """Input i's flat index at the output's flat index `flat`, as index arithmetic (a window's
+    offset added)."""
     strides = broadcast.strides[i]
     assert strides is not None
     index: SSAValue | None = None
@@ -178,7 +179,10 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
             digit = a.rem(digit, a.const(size))
         term = a.mul(digit, a.const(stride)) if stride > 1 else digit
         index = term if index is None else a.add(index, term)
-    return a.const(0) if index is None else index
+    offset = broadcast.offset(i)  # a window: where the output's element 0 is read
+    if index is None:
+        return a.const(offset)
+    return a.add(index, a.const(offset)) if offset else index
 
 
 def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
