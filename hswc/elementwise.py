@@ -23,6 +23,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
 from hswc.kernel_dtypes import kernel_dtype
+from hswc.slices import slice_refusal
 from hswc.vectorizer.dag import Dag, body_dag
 
 MAX_INPUTS = 4
@@ -182,6 +183,9 @@ def host_kind(op: Operation) -> str | None:
         return "a convolution"
     if op.name.startswith("linalg.pooling"):
         return "a pooling"
+    if op.name == "tensor.extract_slice":  # one hsg-fold-slices did not fold into its readers
+        why = slice_refusal(op)
+        return f"a slice: {why}" if why is not None else "a slice no elementwise generic reads"
     return KINDS.get(op.name, "an op with no elementwise model")
 
 
