@@ -21,6 +21,11 @@ erased. Every element read is the one the slice held, so results do not change; 
 becomes one kernel reading the halves of one GM tensor in row runs (hswc.broadcast windows,
 hswc.vectorizer.broadcast_copy) instead of a copy of each half on the host.
 
+A foldable slice of the result of an elementwise generic that reads its inputs at its own
+index, when every user of that result is such a slice, is first bubbled up through it
+(bubble_slice): the generic computes just the slice, on the same slice of each input, so the
+slices reach the inputs and fold as above (torch-mlir widens x to f32 before chunking it).
+
 A slice that is not foldable (hswc.slices.slice_refusal: a strided slice, a dynamic offset)
 stays on the host, and hsg-tile-on-cores' remark says why; one reading past its source is an
 error at it.
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
@@ -42,6 +48,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import dim_and_offset
 from hswc.passes import mark_unchanged
+from hswc.passes.hsg_fuse_elementwise import fusable_generic
+from hswc.passes.kernel_functions import erase_if_dead
 from hswc.slices import slice_dims, slice_refusal
 
 Views = dict[tuple[SSAValue, tuple[int, ...]], SSAValue]
@@ -124,10 +132,87 @@ def fold_input(op: GenericOp, i: int, views: Views) -> Operation | None:
     return found
 
 
+def _sliced_producer(op: tensor.ExtractSliceOp) -> GenericOp | None:
+    """The elementwise generic `op` slices, when every user of its result is a foldable slice
+    and it reads each input at its own index in its own shape (so a slice of its result is
+    the generic on the same slice of each input); else None."""
+    producer = op.source.owner
+    if not isinstance(producer, GenericOp) or not fusable_generic(producer):
+        return None
+    if not all(isinstance(u.operation, tensor.ExtractSliceOp)
+               and slice_refusal(u.operation) is None for u in producer.res[0].uses):
+        return None
+    result = producer.res[0].type
+    rank = len(producer.iterator_types)
+    for value, attr in zip(producer.inputs, producer.indexing_maps.data, strict=False):
+        t = value.type
+        if attr.data != AffineMap.identity(rank) or not isinstance(t, TensorType) \
+                or not isinstance(result, TensorType) or t.get_shape() != result.get_shape():
+            return None
+    return producer
+
+
+def bubble_slice(op: tensor.ExtractSliceOp) -> bool:
+    """A slice of an elementwise generic's result replaced by that generic computing only the
+    slice, on the same slice of each input (MLIR's bubbling of extract_slice through linalg
+    ops); whether it was. Done only where every user of the result is such a slice, so no
+    element is computed twice and the whole-tensor generic goes away: torch-mlir's `extf` of x
+    before `x.chunk(2)` then reads x's halves, and fuses into the generic of the halves."""
+    producer = _sliced_producer(op)
+    if producer is None:
+        return False
+    shape = op.result.type.get_shape()  # type: ignore[attr-defined]
+    b = InsertPoint.before(op)
+    inputs: list[SSAValue] = []
+    for value in producer.inputs:
+        t = TensorType(value.type.get_element_type(), shape)  # type: ignore[attr-defined]
+        part = tensor.ExtractSliceOp(
+            value, [int(v) for v in op.static_offsets.get_values()],
+            [int(v) for v in op.static_sizes.get_values()],
+            [int(v) for v in op.static_strides.get_values()], t)
+        Rewriter.insert_op(part, b)
+        part.location = op.location
+        inputs.append(part.result)
+    out = TensorType(op.result.type.get_element_type(), shape)  # type: ignore[attr-defined]
+    init = tensor.EmptyOp([], out)
+    Rewriter.insert_op(init, b)
+    rank = len(shape)
+    generic = GenericOp(inputs, [init.results[0]], producer.body.clone(),
+                        [AffineMapAttr(AffineMap.identity(rank))] * (len(inputs) + 1),
+                        [IteratorTypeAttr.parallel()] * rank, [out])
+    generic.attributes.update(producer.attributes)
+    generic.location = producer.location
+    Rewriter.insert_op(generic, b)
+    generic.res[0].name_hint = op.result.name_hint
+    op.result.replace_all_uses_with(generic.res[0])
+    Rewriter.erase_op(op)
+    if not producer.res[0].uses:
+        owners = [v.owner for v in producer.outputs]
+        Rewriter.erase_op(producer)
+        for owner in owners:
+            erase_if_dead(owner)
+    return True
+
+
+def bubble_slices(module: ModuleOp) -> bool:
+    """bubble_slice for every slice it applies to, until none does; whether any did."""
+    bubbled = False
+    while True:
+        found = [op for op in module.walk() if isinstance(op, tensor.ExtractSliceOp)
+                 and slice_refusal(op) is None and _sliced_producer(op) is not None]
+        if not found:
+            return bubbled
+        for op in found:
+            if op.parent is not None:
+                bubbled |= bubble_slice(op)
+
+
 def fold_slices(module: ModuleOp) -> bool:
-    """Every foldable slice read by a generic in `module` folded; whether any was."""
+    """Every foldable slice read by a generic in `module` folded (those of an elementwise
+    generic's result first bubbled up through it); whether any was."""
     views: Views = {}
     left: dict[Operation, None] = {}
+    bubbled = bubble_slices(module)
     for op in list(module.walk()):
         if not isinstance(op, GenericOp):
             continue
@@ -141,7 +226,7 @@ def fold_slices(module: ModuleOp) -> bool:
         owner = view.owner
         if isinstance(owner, Operation) and not view.uses:
             Rewriter.erase_op(owner)
-    return bool(left)
+    return bubbled or bool(left)
 
 
 @dataclass(frozen=True)
