@@ -185,7 +185,9 @@ def host_kind(op: Operation) -> str | None:
         return "a pooling"
     if op.name == "tensor.extract_slice":  # one hsg-fold-slices did not fold into its readers
         why = slice_refusal(op)
-        return f"a slice: {why}" if why is not None else "a slice no elementwise generic reads"
+        return f"a slice: {why}" if why is not None else (
+            "a slice no indexing map of its readers reads: an offset-0 part that does not "
+            "divide its dim, or a reader that is not elementwise")
     return KINDS.get(op.name, "an op with no elementwise model")
 
 

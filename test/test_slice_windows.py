@@ -177,3 +177,4 @@ def test_a_dynamic_window_stays_on_the_host() -> None:
 def test_an_offset_past_the_operand_is_an_error() -> None:
     with pytest.raises(CompileError, match="greater than or equal to"):
         compile_text(generic("bad", (2, 4), (2, 6), "d0, d1 + 3", "f32"), level="ascend")
+

@@ -210,6 +210,9 @@ def bubble_slices(module: ModuleOp) -> bool:
 def fold_slices(module: ModuleOp) -> bool:
     """Every foldable slice read by a generic in `module` folded (those of an elementwise
     generic's result first bubbled up through it); whether any was."""
+    for op in module.walk():  # every static slice checked, read by a generic or not
+        if isinstance(op, tensor.ExtractSliceOp) and slice_refusal(op) is None:
+            slice_dims(op)
     views: Views = {}
     left: dict[Operation, None] = {}
     bubbled = bubble_slices(module)
