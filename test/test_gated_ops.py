@@ -138,6 +138,8 @@ def test_the_kernel_reads_the_halves_in_row_runs() -> None:
      'approximate must be "none" or "tanh"'),
     (module("hsg.glu", "{dim = -1 : i64}", ["tensor<4x8xi32>"], "tensor<4x4xi32>"),
      "takes f16, bf16 and f32"),
+    (module("hsg.glu", "{dim = -1 : i64}", ["tensor<?x8xf32>"], "tensor<?x4xf32>"),
+     "has the dynamic type tensor<?x8xf32>; its decomposition needs static shapes"),
 ])
 def test_refused_at_the_op(text: str, message: str) -> None:
     with pytest.raises(CompileError, match=re.escape(message)):
