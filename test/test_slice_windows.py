@@ -178,3 +178,28 @@ def test_an_offset_past_the_operand_is_an_error() -> None:
     with pytest.raises(CompileError, match="greater than or equal to"):
         compile_text(generic("bad", (2, 4), (2, 6), "d0, d1 + 3", "f32"), level="ascend")
 
+
+
+def test_a_reshape_of_a_windowed_generic_reindexes_the_window() -> None:
+    """hsg-fold-reshapes makes a generic reading `d2 + 32` iterate its collapsed shape: the
+    window follows its dim, `(d0, d1) -> (0, d0, d1 + 32)`, and every level gives the second
+    half."""
+    text = """func.func @f(%x: tensor<1x4x64xf32>) -> tensor<4x32xf32> {
+  %e = tensor.empty() : tensor<1x4x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2 + 32)>,
+      affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel",
+      "parallel"]} ins(%x : tensor<1x4x64xf32>) outs(%e : tensor<1x4x32xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %m = arith.negf %p : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x32xf32>
+  %c = tensor.collapse_shape %y [[0, 1], [2]] : tensor<1x4x32xf32> into tensor<4x32xf32>
+  return %c : tensor<4x32xf32>
+}
+"""
+    linalg = str(compile_text(text, level="linalg").module)
+    assert "affine_map<(d0, d1) -> (0, d0, (d1 + 32))>" in linalg
+    x = _values((1, 4, 64), DTYPES["f32"], 7)
+    for level in LEVELS:
+        got = compile_text(text, level=level).run(x).outputs[0]
+        assert _same(np.asarray(got), -x[0, :, 32:]), level
