@@ -13,11 +13,12 @@ read at the output's own index. Only static shapes are described (a dynamic one 
 
 Windows: an input may be read at a constant offset, as linalg writes a slice folded into the
 reader's map (`(d0, d1) -> (d0, d1 + 64)`: the second half of a `Nx128` tensor read into an
-`Nx64` output; `(d0, d1) -> (d0, d1)` on that tensor: its first half; `(d0) -> (d0, 3)`: column
-3). Its flat index then adds the offset: offset + sum_k digit_k(i) * stride_k, with the strides
-the un-sliced tensor's, and its GM buffer is the whole tensor, larger than what it reads. Such
-an input's array is `[strides..., offset, elements]`: the flat offset and the tensor's element
-count (checked to hold every index read).
+`Nx64` output; `(d0, d1) -> (d0, 0, d1)` on its `Nx2x64` view: its first half, which no map on
+the `Nx128` tensor itself can read, as linalg's verifier wants a dim read alone to span its
+operand's dim; `(d0) -> (d0, 3)`: column 3). Its flat index then adds the offset: offset +
+sum_k digit_k(i) * stride_k, with the strides the un-sliced tensor's, and its GM buffer is the
+whole tensor, larger than what it reads. Such an input's array is `[strides..., offset,
+elements]`: the flat offset and the tensor's element count (checked to hold every index read).
 """
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ type two functions:
   usedCoreNum, tilingKey), marked `hsg.tiling`: the formula of hswc.tiling, checks as cf.assert;
 - `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
   `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body;
-  where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), the
-  kernel and the slice carry `hsg.broadcast`, the count the tiling divides is the output's, and
+  where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor) or read
+  through a window (a slice folded into the map; launched on the tensor a static reshape views,
+  the same GM data), the kernel and the slice carry `hsg.broadcast`, the count the tiling
+  divides is the output's, and
   where some input is read in row runs the tiling aligns blockFactor to a 32-byte block
   (hswc.vectorizer.broadcast_copy.block_align).
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
