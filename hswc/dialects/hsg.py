@@ -58,6 +58,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import Broadcast, read_broadcast
+from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
@@ -1286,6 +1287,7 @@ Hsg = Dialect(
         ElementwiseChunkOp,
         *ROW_OPS,
         *NORM_OPS,
+        *GATED_OPS,
     ],
     [],
 )
