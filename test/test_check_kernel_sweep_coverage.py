@@ -19,7 +19,17 @@ from hswc.checker.check import check
 from hswc.checker.errors import CheckError
 from hswc.checker.opsnn_generics import GENERICS, module_text
 from hswc.checker.options import CheckOptions
-from hswc.checker.sweep import BLOCKED, HALVES, REDUCTION, Row, blocked, mapping, sweep, table
+from hswc.checker.sweep import (
+    BLOCKED,
+    GATED,
+    HALVES,
+    REDUCTION,
+    Row,
+    blocked,
+    mapping,
+    sweep,
+    table,
+)
 from hswc.reference import compare_tolerance
 
 DATA = Path(__file__).resolve().parent / "data" / "opsnn_activation_folders.txt"
@@ -64,7 +74,7 @@ def test_folders_map_to_named_ops_with_their_attributes_or_generics(
 
 
 @pytest.mark.parametrize(("name", "reason"), [
-    ("activation/glu", HALVES), ("experimental/activation/swiglu_clamp", HALVES),
+    ("activation/glu", GATED), ("experimental/activation/swiglu_clamp", HALVES),
     ("activation/softmax_v2", REDUCTION),
 ])
 def test_blocked_folders_say_why(name: str, reason: str) -> None:
@@ -72,15 +82,15 @@ def test_blocked_folders_say_why(name: str, reason: str) -> None:
 
 
 def test_a_blocked_folder_is_a_row_on_each_configured_soc(tmp_path: Path) -> None:
-    folder = tmp_path / "activation" / "glu"
+    folder = tmp_path / "activation" / "gelu_mul"
     (folder / "op_kernel").mkdir(parents=True)
     (folder / "op_host").mkdir()
-    (folder / "op_host" / "glu_def.cpp").write_text(
+    (folder / "op_host" / "gelu_mul_def.cpp").write_text(
         'this->AICore().AddConfig("ascend910b", c);\nthis->AICore().AddConfig("ascend950", c);\n')
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
     why = f"not expressible: {HALVES}"
-    assert rows == [Row("activation/glu", "ascend910b", "-", why),
-                    Row("activation/glu", "ascend950", "-", why)]
+    assert rows == [Row("activation/gelu_mul", "ascend910b", "-", why),
+                    Row("activation/gelu_mul", "ascend950", "-", why)]
     assert table(rows).splitlines()[-1] == "2 rows: not expressible 2"
 
 

@@ -132,16 +132,19 @@ GENERIC_FOLDERS: Mapping[str, str] = {
 }
 """Folder name (`experimental/<name>` where experimental/activation's differs) -> the generic
 of hswc.checker.opsnn_generics its README's formula is."""
-HALVES = ("halves of one tensor (a dim split in two, or even and odd elements): hswc reads no "
-          "slice of an operand yet (issue 37 item 1)")
+HALVES = ("halves of one tensor (a dim split in two, or even and odd elements): the checker "
+          "compares kernels whose tensors share one size")
+GATED = (HALVES + " (hswc computes it: hsg.glu, hsg.swi_glu, hsg.ge_glu and their gradients, "
+         "issue 37 items 1 and 2)")
 REDUCTION = "a reduction along a dim: the checker compares elementwise computations only"
 BLOCKED: Mapping[str, str] = {
     **dict.fromkeys(("clipped_swiglu", "clipped_swiglu_grad", "swiglu_group",
                      "swiglu_group_quant", "swiglu_group_quant_grad"),
                     HALVES + "; its row count read from group_index"),
-    **dict.fromkeys(("fatrelu_mul", "ge_glu_grad_v2", "ge_glu_v2", "gelu_mul", "glu",
-                     "glu_grad", "situ_glu", "situ_glu_grad", "swi_glu", "swi_glu_grad",
-                     "swiglu_clamp"), HALVES),
+    **dict.fromkeys(("ge_glu_grad_v2", "ge_glu_v2", "glu", "glu_grad", "swi_glu",
+                     "swi_glu_grad"), GATED),
+    **dict.fromkeys(("fatrelu_mul", "gelu_mul", "situ_glu", "situ_glu_grad", "swiglu_clamp"),
+                    HALVES),
     **dict.fromkeys(("confusion_softmax_grad", "log_softmax_grad", "log_softmax_v2",
                      "p_relu_grad_reduce", "softmax_grad", "softmax_grad_ext", "softmax_v2"),
                     REDUCTION),

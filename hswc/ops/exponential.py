@@ -43,10 +43,16 @@ def tanh(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     return b.math("tanh", b.widen(inputs[0], "x_fp32"), "tanh")
 
 
+def scaled_by(b: BodyBuilder, x: SSAValue, attrs: Attrs) -> SSAValue:
+    """x * scale (Swish's), or x itself where the caller gives no scale."""
+    return b.mulf(x, attrs["scale"], "x_scaled") if "scale" in attrs else x
+
+
 def silu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """x / (1 + exp(-(x * scale))): PyTorch's x / (1 + exp(-x)) for scale 1 (x * 1 is x)."""
+    """x / (1 + exp(-(x * scale))): PyTorch's x / (1 + exp(-x)) for scale 1 (x * 1 is x),
+    and without a scale (the gated ops' SiLU, hswc.ops.gated_ops)."""
     x = b.widen(inputs[0], "x_fp32")
-    scaled = b.mulf(x, attrs["scale"], "x_scaled")
+    scaled = scaled_by(b, x, attrs)
     e = b.math("exp", b.negf(scaled, "minus_x"), "exp_minus_x")
     return b.divf(x, b.addf(_one(b), e, "denominator"), "silu")
 
