@@ -251,7 +251,10 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     only)."""
     if opdir is None:
         return reference(o), {}, {}, {}, frozenset(), NO_MASKS
-    assert o.op is not None
+    if o.op is None:  # a --reference module holds its values: every --attr is the tiling's
+        ref = reference(replace(o, attrs={}))
+        return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
+                NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
@@ -352,7 +355,8 @@ def _guarded_header(path: Path | None) -> bool:
 
 
 def _uses_op_dir(o: CheckOptions) -> bool:
-    return (o.tiling_function is None and not o.tiling and o.op is not None
+    return (o.tiling_function is None and not o.tiling
+            and (o.op is not None or o.reference is not None)
             and op_folder.is_op_folder(o.kernel))
 
 

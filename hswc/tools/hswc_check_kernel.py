@@ -43,12 +43,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("kernel", nargs="?",
                    help="op_kernel directory, ops-nn operator directory or .cpp file")
     p.add_argument("--sweep", metavar="OPS_NN_DIR",
-                   help="check every op folder below OPS_NN_DIR that maps to an hsg op, on each "
-                        "SoC its definition configures (or --soc if given), and print one table")
+                   help="check every op folder below OPS_NN_DIR against the hsg op or generic it "
+                        "maps to, on each SoC its definition configures (or --soc if given), "
+                        "report those hswc cannot express yet, and print one table")
     ref = p.add_argument_group("the reference")
     ref.add_argument("--op", metavar="hsg.OP", help="a named op of the family (FAMILY.md)")
     ref.add_argument("--attr", action="append", default=[], metavar="NAME=VALUE",
-                     help="an attribute of --op (repeat for each)")
+                     help="an attribute of --op; with --reference, of the op folder's "
+                          "definition, for its tiling (repeat for each)")
     ref.add_argument("--reference", metavar="FILE.mlir",
                      help="a module holding the computation (hsg ops or linalg.generic), one "
                           "function per dtype")
