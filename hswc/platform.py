@@ -50,6 +50,9 @@ FIGURE_STATUS = {
     "scalar_gm_read_cycles": "assumption",
     "scalar_ub_write_cycles": "assumption",
     "scalar_ub_read_cycles": "assumption",
+    "scalar_gm_write_cycles": "assumption",
+    "launch_cycles": "assumption",
+    "slow_repeat_cycles": "assumption",
 }
 """Which cost figures of an Atlas A2 core are documented and which are this project's
 assumptions (a platform's CostFigures.status overrides them)."""
@@ -100,6 +103,17 @@ class CostFigures:
     """Assumption: one LocalTensor::GetValue, a scalar load from UB (a per-row scale copied into
     UB once, read per row run)."""
 
+    scalar_gm_write_cycles: int = 100
+    """Assumption: one GlobalTensor::SetValue, a scalar store to GM (timed as a GetValue)."""
+    launch_cycles: int = 9000
+    """Assumption: what a launch adds to the cores' own time (scheduling the task onto the
+    cores and reporting its end): the profiler's Task Duration less its aiv_time, 0.5 to 9.4
+    us in the seven A2 Add cases of asc-devkit's add_high_performance example (5 us taken).
+    Only a recorded kernel's total (hswc-check-kernel --profile) includes it."""
+    slow_repeat_cycles: tuple[tuple[str, float], ...] = ()
+    """Cycles per 256-byte repeat of the vector calls slower than `cycles_per_repeat`:
+    (call name in lower case, cycles) pairs. Empty: every call at `cycles_per_repeat`."""
+
     status: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     """Where a platform's figure comes from, where it differs from FIGURE_STATUS: (field,
     status) pairs."""
@@ -107,6 +121,11 @@ class CostFigures:
     def status_of(self, name: str) -> str:
         """'documented ...' or 'assumption ...' for the figure `name`."""
         return dict(self.status).get(name, FIGURE_STATUS.get(name, "?"))
+
+    def repeat_cycles_of(self, call: str) -> float:
+        """Cycles per repeat of the vector call `call` (any case; `ascend.` prefix allowed)."""
+        name = call.lower().removeprefix("ascend.").replace("_", "")
+        return dict(self.slow_repeat_cycles).get(name, self.cycles_per_repeat)
 
     def cycles(self, seconds: float) -> float:
         return seconds * self.clock_hz

@@ -476,7 +476,45 @@ def _kernel_folder(o: CheckOptions) -> Path:
     return given if given.is_dir() else given.parent
 
 
-def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
+def _profiled_case(p: Plan) -> int | None:
+    """--profile: the run whose call stream is recorded, the largest of the first dtype."""
+    if not p.options.profile or not p.cases:
+        return None
+    first = p.cases[0].dtype
+    return max((k for k, c in enumerate(p.cases) if c.dtype == first),
+               key=lambda k: p.cases[k].size)
+
+
+def _profile_path(p: Plan) -> Path:
+    return p.workdir / "profile.stream"
+
+
+def _modelled(p: Plan, outcome: RunOutcome) -> str:
+    """The cost model's line for the profiled run's recorded stream (hswc.cost_model.recorded),
+    or why there is none."""
+    from hswc.cost_model.recorded import RecordError, read_stream, time_run
+    from hswc.cost_model.schedule import ScheduleError
+
+    path = _profile_path(p)
+    if outcome.failure is not None or not path.is_file():
+        return "modelled: not timed: the profiled run did not finish"
+    figures = get_platform(p.options.soc).cost
+    try:
+        run = read_stream(path.read_text(), figures)
+        if run.unmodelled:
+            return ("modelled: not timed: the cost model has no rule for "
+                    + ", ".join(run.unmodelled))
+        times = time_run(run, figures)
+    except (RecordError, ScheduleError) as error:
+        return f"modelled: not timed: {error}"
+    finally:
+        path.unlink(missing_ok=True)
+    where = f" ({outcome.dtype}, n={outcome.size}, {outcome.block_dim} cores)"
+    return times.line() + where
+
+
+def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
+              profile: Path | None = None) -> RunOutcome:
     ref, o = p.reference, p.options
     values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
                                                    len(ref.input_names), case.size))
@@ -501,7 +539,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
                      outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
-                     o.auto_sync, _kernel_folder(o))
+                     o.auto_sync, _kernel_folder(o), profile)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
@@ -608,13 +646,15 @@ def run_plan(p: Plan) -> CheckReport:
                for c in p.cases]
     jobs = p.options.jobs or os.cpu_count() or 1
     hangs = _Hangs()
+    profiled = _profiled_case(p)
 
     def one(k: int) -> RunOutcome:
         case = p.cases[k]
         hung_at = hangs.seen(case)
         if hung_at is not None:
             return _skipped(p, case, hung_at)
-        outcome = _run_case(p, k, case, tilings[k])
+        outcome = _run_case(p, k, case, tilings[k],
+                            _profile_path(p) if k == profiled else None)
         if outcome.timed_out:
             hangs.record(case)
         return outcome
@@ -622,6 +662,8 @@ def run_plan(p: Plan) -> CheckReport:
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         outcomes = list(pool.map(one, range(len(p.cases))))
     p.report.outcomes = outcomes
+    if profiled is not None:
+        p.report.profile = _modelled(p, outcomes[profiled])
     return p.report
 
 

@@ -177,6 +177,8 @@ class CheckReport:
     input_names: tuple[str, ...] = ()
     tolerance: str | None = None
     """What the runs were compared within (None: bit for bit)."""
+    profile: str | None = None
+    """--profile: the cost model's line for the profiled run (after the verdict)."""
 
     @property
     def passed(self) -> bool:
@@ -217,6 +219,8 @@ class CheckReport:
             out.append("")
             out += [f"note: {n}" for n in self.notes]
         out += ["", self.verdict()]
+        if self.profile is not None:
+            out.append(self.profile)
         return "\n".join(out)
 
     def _differences(self, o: RunOutcome) -> list[str]:

@@ -188,6 +188,23 @@ def repeats_of(lane: int, count: int, figures: CostFigures) -> tuple[int, int]:
     return repeats, -(-repeats // figures.max_repeats_per_instruction)
 
 
+def vector_cycles(call: str, repeats: int, instructions: int, figures: CostFigures) -> float:
+    """V cycles of one vector API call (`call`: its name, as the API or the `ascend` op spells
+    it, any case): its instructions' issue and its repeats at the call's rate
+    (CostFigures.repeat_cycles_of). One rule for a generated kernel's op and a recorded call."""
+    return (instructions * figures.vector_issue_cycles
+            + repeats * figures.repeat_cycles_of(call))
+
+
+def copy_cycles(pipe: str, gm_bytes: int, bursts: int, l2_bypass: bool,
+                figures: CostFigures) -> float:
+    """The MTE pipe's set-up cycles of one DataCopy(Pad) before its bytes move (its bytes are
+    timed by the scheduler's bandwidth sharing): `dma_setup_cycles`. `gm_bytes`, `bursts` (its
+    GM runs) and `l2_bypass` (its GM tensor's CacheMode) are what a finer rule reads."""
+    del pipe, gm_bytes, bursts, l2_bypass
+    return figures.dma_setup_cycles
+
+
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
     """(repeats, instructions) of one vector API call over `count` elements."""
     return repeats_of(lane_bytes(op), count, figures)
@@ -470,8 +487,7 @@ class KernelWalker:
                                               op.count)
         lane, label, count = facts
         repeats, instructions = repeats_of(lane, self.int(count), self.figures)
-        f = self.figures
-        cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
+        cycles = vector_cycles(label, repeats, instructions, self.figures)
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
@@ -491,7 +507,8 @@ class KernelWalker:
         name = gm.name if isinstance(gm, _Gm) else "gm"
         pipe, label = (MTE2, f"copy-in {name}") if into_ub else (MTE3, f"copy-out {name}")
         if nbytes > 0:
-            self.emit(pipe, Work(pipe, label, self.chunk, self.figures.dma_setup_cycles, nbytes))
+            cycles = copy_cycles(pipe, nbytes, 1, False, self.figures)
+            self.emit(pipe, Work(pipe, label, self.chunk, cycles, nbytes))
 
     def ub_copy(self, op: ascend.DataCopyOp) -> None:
         """DataCopy UB -> UB: V work of one instruction over the whole 32-byte blocks it moves."""

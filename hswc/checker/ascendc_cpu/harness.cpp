@@ -22,7 +22,7 @@
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
 //              [--instance I] [--keep-going] [--record-gm-reads] [--record-rules] [--ub-fill BYTE]
-//              [--auto-sync on|off] [--verbose]
+//              [--auto-sync on|off] [--verbose] [--profile FILE]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
@@ -35,7 +35,8 @@
 //   built with BiSheng's --cce-auto-sync=off, so two vector calls touching the same UB bytes (at
 //   least one writing) need a PipeBarrier<PIPE_V> between them on Atlas A2/A3 (ascendc_cpu_hb.h;
 //   a build for Ascend 950, whose hardware orders them, takes the option and checks nothing
-//   more); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
+//   more); --profile FILE: each core's call stream is written to FILE for the cost model
+//   (ascendc_cpu_record.h); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
@@ -112,7 +113,7 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::fprintf(stderr,
         "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
-        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] "
+        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
 }
@@ -334,6 +335,7 @@ struct Options {
     int64_t ubSize = -1;
     int64_t fill = 0xA5;
     bool verbose = false;
+    std::string profile;
     bool haveTiling = false;
     std::vector<uint8_t> tiling;
     std::vector<std::string> inputs;
@@ -382,6 +384,8 @@ Options Parse(int argc, char** argv)
             o.outputs.push_back(value());
         } else if (a == "--output-bytes") {
             o.outputBytes.push_back(IntArg(a, value(), 0, int64_t{1} << 40));
+        } else if (a == "--profile") {
+            o.profile = value();
         } else if (a == "--verbose") {
             o.verbose = true;
         } else if (a == "--keep-going") {
@@ -660,9 +664,13 @@ int Main(int argc, char** argv)
     ascendc_cpu::RegisterGm(o.tiling.data(), o.tiling.size(), "tiling", false);
     ascendc_cpu::SetTilingBytes(o.tiling.size());
     ascendc_cpu::Rt().tilingKey = o.key;
+    if (!o.profile.empty() && !ascendc_cpu::RecordTo(o.profile.c_str())) {
+        UsageError("--profile: cannot write " + o.profile);
+    }
 
     for (int64_t b = 0; b < o.blockDim; ++b) {
         ascendc_cpu::BeginBlock(b, o.blockDim);
+        ascendc_cpu::RecordCore(b);
         LaunchBlock(o, gm);
         if (o.verbose) {
             std::fprintf(stderr, "run_kernel: block %" PRId64 ": UB used %u of %u bytes [%s]\n", b,
@@ -676,6 +684,7 @@ int Main(int argc, char** argv)
         const uint8_t* bytes = gm[kInputs + i];
         WriteFile(o.outputs[i], std::vector<uint8_t>(bytes, bytes + (bytes == nullptr ? 0 : sizes[kInputs + i])));
     }
+    ascendc_cpu::RecordFinish();
     const std::string report = Unwritten(outputs);
     if (!report.empty()) {
         ascendc_cpu::Fail("harness", report);
