@@ -7,6 +7,8 @@
 //                        ENTRY(GM_ADDR in..., GM_ADDR out..., GM_ADDR workspace, GM_ADDR tiling)
 //   HSWC_GM_INPUTS       GM inputs before the outputs (default 2)
 //   HSWC_GM_OUTPUTS      GM outputs before workspace (default 1)
+//   HSWC_GM_ONLY         the entry takes its GM tensors only (no workspace, no tiling):
+//                        ENTRY(GM_ADDR in..., GM_ADDR out...)
 //   and how a tiling key selects the code to run, one of:
 //   HSWC_TILING_KEYS     (default) the entry is `template <KeyType K>`; the keys
 //                        to instantiate, comma-separated (default 0,1,2)
@@ -118,11 +120,17 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::exit(2);
 }
 
-/// Calls `entry` with the GM arrays, workspace = nullptr and the tiling buffer.
+/// Calls `entry` with the GM arrays, workspace = nullptr and the tiling buffer (an entry taking
+/// GM tensors only, HSWC_GM_ONLY: the GM arrays).
 template <typename F, size_t... I>
 void Invoke(F entry, const GmArgs& gm, uint8_t* tiling, std::index_sequence<I...>)
 {
+#if defined(HSWC_GM_ONLY)
+    (void)tiling;
+    entry(gm[I]...);
+#else
     entry(gm[I]..., static_cast<uint8_t*>(nullptr), tiling);
+#endif
 }
 
 template <typename F>
