@@ -172,6 +172,9 @@ class Platform:
     which vector calls take which element types."""
     cost: CostFigures = field(default=COST_FIGURES, compare=False, repr=False)
     """Timing figures for the cost model (not part of what the tiling sees)."""
+    ub_physical: int = 0
+    """The whole UB of a core, where it is larger than `ub_size` (what TPipe hands out): what a
+    kernel laying out its own buffers (static LocalTensor(pos, addr, len)) may use. 0: ub_size."""
 
     def with_overrides(self, core_num: int | None = None, ub_size: int | None = None) -> Platform:
         """The same SoC with the core count or UB size replaced (None keeps the SoC's); a
@@ -206,9 +209,12 @@ PLATFORMS: dict[str, Platform] = {
     # ASC_UB_SIZE = 248 x 1024 of the 256 KB UB). Cores: an assumption, 64 vector cores, the
     # CORE_NUM of ops-nn's arch35 tiling unit tests (e.g. activation/elu_grad/tests/ut/op_host/
     # arch35): no public source gives the product's figure; core-num= / --core-num override it.
+    # The whole UB, 256 KB, for kernels laying out their own buffers: the same 3510 page, and
+    # asc-devkit's add_high_performance example, whose 950 buffers take 6 x 43680 bytes.
     "ascend950": Platform("ascend950", core_num=64, ub_size=253952,
                           product="Ascend 950PR / Ascend 950DT", semantics="cann-arch35",
-                          schedule="arch35", api="dav_3510", cost=ASCEND950_COST_FIGURES),
+                          schedule="arch35", api="dav_3510", cost=ASCEND950_COST_FIGURES,
+                          ub_physical=262144),
 }
 
 DEFAULT_SOC = "ascend910b"

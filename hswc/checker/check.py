@@ -142,6 +142,8 @@ class Plan:
     """Kernel GM inputs that are optional inputs left out (MishGrad's tanhx): a null address."""
     masks: Masks = NO_MASKS
     """The kernel's mask inputs and outputs (ReluV2's mask, ReluGradV2's)."""
+    ub_physical: int = 0
+    """The whole UB, for a kernel laying out its own buffers (Platform.ub_physical)."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -457,7 +459,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
                 attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent,
-                masks=masks)
+                masks=masks, ub_physical=platform.ub_physical if o.ub_size is None else 0)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -561,7 +563,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
                      outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
-                     o.auto_sync, _kernel_folder(o), profile)
+                     o.auto_sync, _kernel_folder(o), profile, p.ub_physical)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],

@@ -281,9 +281,9 @@ inline uint32_t AllocateUb(const char* what, uint32_t count, uint32_t len)
     Arena();
     const uint64_t need = static_cast<uint64_t>(count) * len;
     const std::string entry = Msg(what, " ", static_cast<unsigned>(count), "x", len);
-    if (rt.ubUsed + need > rt.ubBytes) {
+    if (rt.ubUsed + need > rt.ubPipeBytes) {
         Fail("TPipe::InitBuffer", Msg("UB overflow: ", entry, " at offset ", rt.ubUsed, " would end at byte ",
-            rt.ubUsed + need, " but the UB has ", rt.ubBytes, " bytes; buffers so far: [",
+            rt.ubUsed + need, " but the UB has ", rt.ubPipeBytes, " bytes; buffers so far: [",
             rt.ubLayout.empty() ? std::string("none") : rt.ubLayout, "]"));
     }
     const uint32_t off = rt.ubUsed;

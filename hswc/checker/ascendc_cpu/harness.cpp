@@ -24,7 +24,7 @@
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
 //              [--instance I] [--keep-going] [--record-gm-reads] [--record-rules] [--ub-fill BYTE]
-//              [--auto-sync on|off] [--verbose] [--profile FILE]
+//              [--auto-sync on|off] [--verbose] [--profile FILE] [--ub-physical BYTES]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
@@ -37,7 +37,9 @@
 //   built with BiSheng's --cce-auto-sync=off, so two vector calls touching the same UB bytes (at
 //   least one writing) need a PipeBarrier<PIPE_V> between them on Atlas A2/A3 (ascendc_cpu_hb.h;
 //   a build for Ascend 950, whose hardware orders them, takes the option and checks nothing
-//   more); --profile FILE: each core's call stream is written to FILE for the cost model
+//   more); --ub-physical BYTES: the UB a kernel laying out its own buffers (static
+//   LocalTensor(pos, addr, len)) may use, when larger than what TPipe hands out (--ub-size; Ascend
+//   950: 256 KB, of which 248 KB for TPipe); --profile FILE: each core's call stream is written to FILE for the cost model
 //   (ascendc_cpu_record.h); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
@@ -63,6 +65,7 @@
 // the block; a store into the readable bytes after a tensor is found when its block ends
 // (they no longer hold the fill byte) and reported the same way. Not caught: a load from those
 // readable bytes, and an access that lands in another allocation of the process.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cinttypes>
@@ -115,7 +118,7 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::fprintf(stderr,
         "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
-        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] "
+        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] [--ub-physical BYTES] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
 }
@@ -341,6 +344,7 @@ struct Options {
     uint64_t key = 0;
     int64_t blockDim = -1;
     int64_t ubSize = -1;
+    int64_t ubPhysical = -1;
     int64_t fill = 0xA5;
     bool verbose = false;
     std::string profile;
@@ -379,6 +383,11 @@ Options Parse(int argc, char** argv)
             o.ubSize = IntArg(a, value(), 32, int64_t{1} << 30);
             if (o.ubSize % 32 != 0) {
                 UsageError("--ub-size must be a multiple of 32");
+            }
+        } else if (a == "--ub-physical") {
+            o.ubPhysical = IntArg(a, value(), 32, int64_t{1} << 30);
+            if (o.ubPhysical % 32 != 0) {
+                UsageError("--ub-physical must be a multiple of 32");
             }
         } else if (a == "--ub-fill") {
             o.fill = IntArg(a, value(), 0, 255);
@@ -634,7 +643,8 @@ int Main(int argc, char** argv)
     }
     o.tiling.reserve(1);  // a non-null buffer also when the tiling file is empty
 
-    ascendc_cpu::Configure(static_cast<uint32_t>(o.ubSize), static_cast<uint8_t>(o.fill));
+    ascendc_cpu::Configure(static_cast<uint32_t>(std::max(o.ubSize, o.ubPhysical)), static_cast<uint8_t>(o.fill));
+    ascendc_cpu::Rt().ubPipeBytes = static_cast<uint32_t>(o.ubSize);
     ascendc_cpu::Rt().keepGoing = o.keepGoing;
     ascendc_cpu::Rt().recordGmReads = o.recordGmReads;
     ascendc_cpu::Rt().recordRules = o.recordRules;
