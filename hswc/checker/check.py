@@ -515,7 +515,7 @@ def _profile_path(p: Plan) -> Path:
 
 def _modelled(p: Plan, outcome: RunOutcome) -> str:
     """The cost model's line for the profiled run's recorded stream (hswc.cost_model.recorded),
-    or why there is none."""
+    or why there is none; the times go into the report (CheckReport.modelled)."""
     from hswc.cost_model.recorded import RecordError, read_stream, time_run
     from hswc.cost_model.schedule import ScheduleError
 
@@ -529,6 +529,7 @@ def _modelled(p: Plan, outcome: RunOutcome) -> str:
             return ("modelled: not timed: the cost model has no rule for "
                     + ", ".join(run.unmodelled))
         times = time_run(run, figures)
+        p.report.modelled = times
     except (RecordError, ScheduleError) as error:
         return f"modelled: not timed: {error}"
     finally:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hswc.checker.dtypes import hex_value
 from hswc.checker.rules import Violation
 from hswc.reference import Comparison, ToleranceComparison
+
+if TYPE_CHECKING:  # the cost model is imported only by a --profile run
+    from hswc.cost_model.recorded import RecordedTimes
 
 MASK_DTYPE = "uint1"
 """The dtype of a mask output's comparison (hswc.checker.masks.compare): elements are bits."""
@@ -179,6 +183,8 @@ class CheckReport:
     """What the runs were compared within (None: bit for bit)."""
     profile: str | None = None
     """--profile: the cost model's line for the profiled run (after the verdict)."""
+    modelled: RecordedTimes | None = None
+    """--profile: the profiled run's times in the cost model, when it could be timed."""
 
     @property
     def passed(self) -> bool:
