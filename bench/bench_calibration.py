@@ -29,6 +29,7 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from hswc.checker.check import build_plans, plan, run_plan
@@ -201,10 +202,12 @@ def summary(rows: list[Row]) -> list[str]:
     lines.append(f"published pipe times within {list(PIPE_BOUNDS)}: {len(inside)} of "
                  f"{len(pipes)}")
     for soc in dict.fromkeys(r.case.soc for r in ran):
-        mine = [r for r in ran if r.case.soc == soc and r.case.source == ADD]
-        measured = [r.case.name for r in sorted(mine, key=lambda r: -r.case.total)]
-        modelled = [r.case.name for r in sorted(mine, key=lambda r: -r.total)]
-        same = "same" if measured == modelled else f"differs: modelled {', '.join(modelled)}"
+        mine = sorted((r for r in ran if r.case.soc == soc and r.case.source == ADD),
+                      key=lambda r: -r.case.total)
+        measured = [r.case.name for r in mine]
+        strictly = all(a.total > b.total for a, b in pairwise(mine))
+        modelled = [f"{r.case.name} {r.total:.1f}" for r in mine]
+        same = "same" if strictly else f"not kept: modelled {', '.join(modelled)}"
         lines.append(f"{soc} add cases, slowest first: measured {', '.join(measured)}; "
                      f"order {same}")
     return lines

@@ -36,6 +36,7 @@ from hswc.cost_model.stream import (
     Signal,
     Wait,
     Work,
+    bank_conflict,
     copy_cycles,
     repeats_of,
     vector_cycles,
@@ -58,6 +59,8 @@ class RecordedRun:
 
     programs: dict[int, CoreProgram]
     unmodelled: list[str] = field(default_factory=list)
+    calls: dict[int, int] = field(default_factory=dict)
+    """Per core, the API calls the scalar unit issued (copies, vector calls, flags, barriers)."""
 
 
 def _program() -> CoreProgram:
@@ -74,6 +77,7 @@ class _Core:
         self.program = _program()
         self.unmodelled = unmodelled
         self.tokens = 0
+        self.calls = 0
         self.flags: dict[tuple[str, str], deque[int | None]] = defaultdict(deque)
 
     def token(self) -> int:
@@ -109,19 +113,20 @@ class _Core:
 
     def vector(self, api: str, operands: list[str]) -> None:
         widest = 0
-        addresses: list[tuple[int, int, bool]] = []
+        starts: dict[tuple[int, bool], None] = {}
         for operand in operands:
             off, size, mode = operand.split(":")
             widest = max(widest, int(size))
-            addresses.append((int(off), int(size), mode == "w"))
+            starts[(int(off), mode == "w")] = None
         repeats, instructions = repeats_of(1, widest, self.figures)
-        cycles = vector_cycles(api, repeats, instructions, self.figures)
+        cycles = vector_cycles(api, repeats, instructions, self.figures,
+                               bank_conflict(list(starts)))
         self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions))
 
     def copy(self, pipe: str, api: str, fields: list[str]) -> None:
         _ub_bytes, gm_bytes, bursts, cache = (int(x) for x in fields)
-        cycles = copy_cycles(pipe, gm_bytes, bursts, bool(cache), self.figures)
-        self.emit(pipe, Work(pipe, api, -1, cycles, gm_bytes))
+        cycles = copy_cycles(pipe, gm_bytes, bursts, self.figures)
+        self.emit(pipe, Work(pipe, api, -1, cycles, gm_bytes, l2_bypass=cache == 1))
 
     def flag(self, kind: str, event: str, event_id: str, line: str) -> None:
         source, _, target = event.partition("_")
@@ -148,6 +153,7 @@ class _Core:
 
     def line(self, words: list[str], line: str) -> None:
         kind = words[0]
+        self.calls += kind != "scalar"
         if kind == "scalar" and len(words) == 5:
             self.scalar(words[1:])
         elif kind == "V" and len(words) >= 3:
@@ -172,18 +178,20 @@ class _Core:
 def read_stream(text: str, figures: CostFigures) -> RecordedRun:
     """Each core's streams from a recorded call stream (see the module docstring)."""
     run = RecordedRun({})
+    cores: dict[int, _Core] = {}
     core: _Core | None = None
     for line in text.splitlines():
         words = line.split()
         if not words:
             continue
-        if words[0] == "core" and len(words) == 2:
-            core = _Core(figures, run.unmodelled)
+        if words[0] == "core" and len(words) == 2 and words[1].isdigit():
+            core = cores[int(words[1])] = _Core(figures, run.unmodelled)
             run.programs[int(words[1])] = core.program
             continue
         if core is None:
             raise RecordError(f"the recorded line '{line}' comes before any core")
         core.line(words, line)
+    run.calls = {k: c.calls for k, c in cores.items()}
     return run
 
 
@@ -194,7 +202,8 @@ class RecordedTimes:
     total: float
     """Launch to the last core's end, plus the launch overhead: the profiler's Task Duration."""
     busy: dict[str, float]
-    """Per stream, the busy time of a core, averaged over the cores: aiv_mte2_time, ..."""
+    """Per stream, the busy time of a core, averaged over the cores: aiv_mte2_time, ...; the
+    scalar unit's also counts `scalar_call_cycles` for each call it issued."""
     schedules: list[ClassSchedule]
 
     def line(self) -> str:
@@ -218,6 +227,8 @@ def time_run(run: RecordedRun, figures: CostFigures) -> RecordedTimes:
     for s in schedules:
         for interval in s.intervals:
             busy[interval.work.pipe] += len(s.cores) * (interval.end - interval.start)
+    issue = sum(run.calls.values()) * figures.seconds(figures.scalar_call_cycles)
+    busy[SCALAR] += issue
     busy = {k: v / cores if cores else 0.0 for k, v in busy.items()}
     finish = max((s.finish for s in schedules), default=0.0)
     return RecordedTimes(finish + figures.seconds(figures.launch_cycles), busy, schedules)

@@ -178,8 +178,9 @@ inline void RecordUb(const char* api, Pipe p, uint64_t off, uint64_t bytes, bool
     r.ub.push_back({off, bytes, write});
 }
 
-/// A GM access (GlobalTensor::Checked) of `bytes`; a scalar GetValue / SetValue is counted.
-inline void RecordGm(const char* api, uint64_t bytes, bool write, int cacheMode)
+/// A GM access (GlobalTensor::Checked) of `bytes` (a read, or a write: the copy's pipe says which);
+/// a scalar GetValue / SetValue is counted.
+inline void RecordGm(const char* api, uint64_t bytes, int cacheMode)
 {
     Recorder& r = Rec();
     if (r.out == nullptr) {

@@ -494,7 +494,7 @@ public:
             ascendc_cpu::Defer(api, rule, ascendc_cpu::Msg(api, " outside the GlobalTensor bound"));
         }
         T* p = Address(start);
-        ascendc_cpu::RecordGm(api, count * sizeof(T), write, cacheMode_ == CacheMode::CACHE_MODE_DISABLE ? 1 : 0);
+        ascendc_cpu::RecordGm(api, count * sizeof(T), cacheMode_ == CacheMode::CACHE_MODE_DISABLE ? 1 : 0);
         ascendc_cpu::CheckGm(api, p, static_cast<size_t>(count * sizeof(T)), write, src);
         return p;
     }
