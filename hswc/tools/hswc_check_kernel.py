@@ -127,6 +127,10 @@ def _parser() -> argparse.ArgumentParser:
                            "takes the kernel as built without the compiler's automatic "
                            "synchronisation, so on Atlas A2/A3 two vector calls touching the "
                            "same UB bytes, one writing, need a PipeBarrier<PIPE_V> between them")
+    runs.add_argument("--profile", action="store_true",
+                      help="also time the largest run of the first dtype in the cost model, from "
+                           "the call stream the CPU model records: after the verdict, 'modelled: "
+                           "TOTAL us (MTE2 .. us, V .. us, MTE3 .. us, scalar .. us)'")
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
@@ -196,7 +200,7 @@ def _options(args: argparse.Namespace) -> object:
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
         jobs=args.jobs, timeout=args.timeout, build_timeout=args.build_timeout,
         record_gm_reads=args.record_gm_reads, record_rules=args.record_rules,
-        auto_sync=args.auto_sync == "on", cxx=args.cxx,
+        auto_sync=args.auto_sync == "on", profile=args.profile, cxx=args.cxx,
         work_dir=args.work_dir)
 
 
