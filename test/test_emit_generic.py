@@ -62,7 +62,7 @@ def test_a_generic_is_refused_without_a_name(chain: Path, tmp_path: Path,
     assert code == 1
     assert err == ("hswc-emit: error: the operator is a generic one (kernel "
                    "@scaled_grad_kernel_f16), not a named op: give its package an op type with "
-                   "--name (e.g. --name GradTimesScale)\n")
+                   "--name (e.g. --name ScaledGrad)\n")
     assert not (tmp_path / "out").exists()
 
 
