@@ -6,13 +6,14 @@ outputs the parallel dims; each output's body `combiner(value, out)` with combin
 maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of softmax), and grows a
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its
 results over the same rows (element, row or column operands), further reductions of the same
-rows, and the reshapes that only add or drop size-1 dims of a row value (torch-mlir's
-`expand_shape` of a sum to keepdim). What the region computes becomes one kernel
-(hsg-tile-on-cores); `row_body` writes it as one body in which `hsg.reduce` stands for each
-reduction.
+rows (torch-mlir's `expand_shape` of a sum to keepdim is folded into its readers' maps by
+hsg-fold-reshapes before). What the region computes is to become one kernel (issue 36's row
+kernel: not built yet, so nothing calls this module but its test); `row_body` writes it as one
+body in which `hsg.reduce` stands for each reduction.
 
 A generic joins only where nothing outside the region lies between: each outside value it reads
-does not depend on the region, and (for now) the region has at most one result used outside.
+does not depend on the region; and (for now) the region has at most one result used outside,
+its last members let go until it has.
 A sum's init that is not its identity (-0.0 for addf, -inf / +inf for maximumf / minimumf) is
 combined once, after the row's reduction. A reduction in f16 or bf16 is accumulated in f32 and
 rounded once (more exactly than MLIR's sequential loop in that type; the issue allows it).
@@ -24,9 +25,9 @@ import math
 from dataclasses import dataclass, field
 from typing import cast
 
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -213,10 +214,10 @@ def _needed(block: Block, roots: list[SSAValue]) -> set[Operation]:
 
 @dataclass
 class RowRegion:
-    """The generics (and size-1 reshapes) one row kernel computes, in block order."""
+    """The generics one row kernel computes, in block order."""
 
     space: Space
-    members: list[Operation] = field(default_factory=list)
+    members: list[GenericOp] = field(default_factory=list)
     reductions: dict[GenericOp, Reduction] = field(default_factory=dict)
     level: dict[SSAValue, OperandClass] = field(default_factory=dict)
     """The class of each value the region computes (element or row)."""
@@ -235,13 +236,11 @@ class RowRegion:
 
     def outputs(self) -> list[SSAValue]:
         """The values the region computes that something outside it uses."""
-        inside = set(self.members)
+        inside: set[Operation] = set(self.members)
         return [v for v in self.level if any(u.operation not in inside and
                                              not _within(u.operation, inside) for u in v.uses)]
 
-    def _reads(self, member: Operation) -> list[tuple[SSAValue, OperandClass]]:
-        if not isinstance(member, GenericOp):
-            return [(member.operands[0], "row")]
+    def _reads(self, member: GenericOp) -> list[tuple[SSAValue, OperandClass]]:
         if member in self.reductions:  # an init that is not a constant is a row input
             inits = [(v, "row") for v in member.outputs if fill_constant(v) is None]
             return [*self._input_reads(member), *inits]  # type: ignore[list-item]
@@ -321,7 +320,19 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
             if _try_add(region, candidate):
                 changed = True
     region.members.sort(key=_position)
+    # One result used outside (for now): the members after the region's first point with one
+    # are let go, last first. Checked once grown, not at each step: softmax's sum makes two
+    # results (the exponentials and their sum) until the division that reads both joins.
+    while len(region.outputs()) > 1 and len(region.members) > 1:
+        _remove(region, region.members[-1])
     return region
+
+
+def _remove(region: RowRegion, op: GenericOp) -> None:
+    region.members.remove(op)
+    region.reductions.pop(op, None)
+    for result in op.results:
+        region.level.pop(result, None)
 
 
 def _position(op: Operation) -> int:
@@ -335,63 +346,38 @@ def _neighbours(region: RowRegion) -> list[Operation]:
     for member in region.members:
         for value in member.operands:
             owner = value.owner
-            if isinstance(owner, GenericOp | tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+            if isinstance(owner, GenericOp):
                 found.append(owner)
         for result in member.results:
             found += [u.operation for u in result.uses]
     return found
 
 
-def _add(region: RowRegion, op: Operation, reduction: Reduction | None = None) -> None:
+def _add(region: RowRegion, op: GenericOp, reduction: Reduction | None = None) -> None:
     region.members.append(op)
     if reduction is not None:
         region.reductions[reduction.op] = reduction
         for r in reduction.op.res:
             region.level[r] = "row"
         return
-    if isinstance(op, GenericOp):
-        t = op.res[0].type
-        assert isinstance(t, TensorType)
-        region.level[op.res[0]] = "element" if tuple(t.get_shape()) == region.space.shape \
-            else "row"
-    else:
-        region.level[op.results[0]] = "row"
+    t = op.res[0].type
+    assert isinstance(t, TensorType)
+    region.level[op.res[0]] = "element" if tuple(t.get_shape()) == region.space.shape else "row"
 
 
 def _try_add(region: RowRegion, op: Operation) -> bool:
     """Add `op` if it computes over the region's rows and keeps the region one kernel."""
-    if op.parent_block() is not region.members[0].parent_block():
+    if op.parent_block() is not region.members[0].parent_block() or not isinstance(op, GenericOp):
         return False
-    if isinstance(op, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
-        if not _size_one_reshape(op) or region.level.get(op.operands[0]) != "row":
-            return False
-        kind: tuple[str, Reduction | None] = ("view", None)
-    elif isinstance(op, GenericOp):
-        reduction = as_reduction(op)
-        if reduction is not None and reduction.space == region.space:
-            kind = ("reduction", reduction)
-        elif _joins(region, op):
-            kind = ("elementwise", None)
-        else:
-            return False
-    else:
+    reduction = as_reduction(op)
+    if reduction is not None and reduction.space != region.space:
+        reduction = None
+    if reduction is None and not _joins(region, op):
         return False
     if any(_depends_on_region(region, v) for v in op.operands if not region.computes(v)):
         return False
-    before = (list(region.members), dict(region.level), dict(region.reductions))
-    _add(region, op, kind[1])
-    if len(region.outputs()) > 1:  # several results: not yet one kernel
-        region.members, region.level, region.reductions = before  # type: ignore[assignment]
-        return False
+    _add(region, op, reduction)
     return True
-
-
-def _size_one_reshape(op: Operation) -> bool:
-    """A reshape that only adds or drops size-1 dims (a view of the same rows)."""
-    source, result = op.operands[0].type, op.results[0].type
-    if not (isinstance(source, TensorType) and isinstance(result, TensorType)):
-        return False
-    return [d for d in source.get_shape() if d != 1] == [d for d in result.get_shape() if d != 1]
 
 
 def _joins(region: RowRegion, op: GenericOp) -> bool:
@@ -462,11 +448,8 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
     values: dict[SSAValue, SSAValue] = {v: arg for (v, _), arg in zip(inputs, block.args,
                                                                        strict=True)}
     for member in region.members:
-        if isinstance(member, GenericOp):
-            _inline(member, region.reductions.get(member), values, block)
-        else:
-            values[member.results[0]] = values[member.operands[0]]
-    block.add_op(linalg.YieldOp(*(values[v] for v in outputs)))
+        _inline(member, region.reductions.get(member), values, block)
+    block.add_op(YieldOp(*(values[v] for v in outputs)))
     rows = Rows(region.space.length, tuple(kind for _, kind in inputs),
                 tuple(region.level[v] for v in outputs))
     return block, [v for v, _ in inputs], rows
@@ -513,8 +496,8 @@ def fill_constant(init: SSAValue) -> arith.ConstantOp | None:
     becomes (no inputs, a body yielding a constant)."""
     owner = init.owner
     value: SSAValue | None = None
-    if isinstance(owner, linalg.FillOp):
-        value = cast(linalg.FillOp, owner).inputs[0]
+    if isinstance(owner, FillOp):
+        value = cast(FillOp, owner).inputs[0]
     generic = owner if isinstance(owner, GenericOp) else None
     if generic is not None and not generic.inputs and len(generic.res) == 1:
         last = generic.body.block.last_op

@@ -76,6 +76,7 @@ from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
 from hswc.source_text import SourceError, decode
 from hswc.verification import verify_located
+from hswc.verification_cache import VerifiedOps
 
 LEVELS = ("hsg", *LEVEL_PASSES)
 """IR levels, highest first: named ops, then each level hswc.pipeline.LEVEL_PASSES reaches."""
@@ -413,9 +414,12 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     start = level_of(module)  # input already below `level` is kept as it is
     semantics, variant = platform_kernels(module, platform, semantics)
     try:
-        for p in _passes(start, level, platform, fold, semantics, fuse, variant, strict_f64):
+        passes = list(_passes(start, level, platform, fold, semantics, fuse, variant,
+                              strict_f64))
+        verified = VerifiedOps()  # between passes: the changed ops (hswc.verification_cache)
+        for index, p in enumerate(passes):
             p.apply(ctx, lowered)
-            verify_located(lowered)
+            verify_located(lowered, verified if index < len(passes) - 1 else None)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     if resources is None:

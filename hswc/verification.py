@@ -6,6 +6,8 @@ Above hswc.diagnostics (its OpError and locations) and hswc.dominance, which bot
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
@@ -13,15 +15,23 @@ from xdsl.utils.exceptions import VerifyException
 from hswc.diagnostics import OpError
 from hswc.dominance import check_dominance
 from hswc.symbol_index import indexed_symbols
+from hswc.verification_cache import VerifiedOps, fingerprint, place, signature
 
 
-def verify_located(module: ModuleOp) -> None:
+def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> None:
     """module.verify() and SSA dominance (hswc.dominance), which xDSL does not check; the
     first failing op is reported with its location. Linear in the module's size (symbol
-    lookups are indexed meanwhile: hswc.symbol_index)."""
+    lookups are indexed meanwhile: hswc.symbol_index).
+
+    With `verified` (a driver's checks between passes), the ops unchanged since they last
+    verified are not verified again (hswc.verification_cache); any failure is then reported
+    as the full verification reports it."""
     with indexed_symbols():
         try:
-            module.verify()
+            if verified is None:
+                module.verify()
+            else:
+                _verify_changed(module, verified)
         except VerifyException as error:
             for op in module.walk():
                 try:
@@ -31,6 +41,33 @@ def verify_located(module: ModuleOp) -> None:
             raise OpError(module, str(error)) from None
         check_linalg_yields(module)
         check_dominance(module)
+
+
+def _verify_changed(op: Operation, verified: VerifiedOps, where: tuple[Any, ...] = ()) -> bool:
+    """op.verify() for `op` and the ops nested in it, children first as xDSL does, skipping
+    an op when `verified` saw it verify exactly as it is now and nothing nested in it verified
+    again (the structure xDSL's Block.verify checks is checked for all); True when anything in
+    `op` verified. `where`: the place of op's block (hswc.verification_cache.place)."""
+    own = signature(op)
+    nested = False
+    for region in op.regions:
+        for block in region.blocks:
+            if block.parent is not region:
+                raise ValueError("Parent pointer of block does not refer to containing region")
+            if block.first_op is None:
+                block.verify()  # xDSL's message for an empty block that needs a terminator
+            inner_place = place(block, own)
+            for inner in block.ops:
+                if inner.parent is not block:
+                    raise ValueError("Parent pointer of operation does not refer to "
+                                     "containing region")
+                nested |= _verify_changed(inner, verified, inner_place)
+    key = fingerprint(op, own, where)
+    if not nested and verified.unchanged(op, key):
+        return False
+    op.verify(verify_nested_ops=False)
+    verified.remember(op, key)
+    return True
 
 
 def _strip_op_name(op: Operation, message: str) -> str:

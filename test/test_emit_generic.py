@@ -62,7 +62,7 @@ def test_a_generic_is_refused_without_a_name(chain: Path, tmp_path: Path,
     assert code == 1
     assert err == ("hswc-emit: error: the operator is a generic one (kernel "
                    "@scaled_grad_kernel_f16), not a named op: give its package an op type with "
-                   "--name (e.g. --name GradTimesScale)\n")
+                   "--name (e.g. --name ScaledGrad)\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -328,3 +328,39 @@ def test_no_package_copies_more_than_one_data_copy_pad_moves() -> None:
     assert "int64_t ubFactor = cond ? 0 : Min(FloorDiv(ubFactorRaw, 64) * 64, 16320);" in \
         tiling(False)
     assert "FloorDiv(Max(availableUbSize, 0), 16)" in tiling(True)
+
+
+CLASH = """\
+func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %cst = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %cst_0 = arith.constant 3.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %cst : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %m, %cst_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+"""
+
+
+def test_an_input_and_a_scalar_of_one_name_hint_get_distinct_names(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """xDSL reads %cst (a tensor) and %cst_0 (a scalar) as the same hint 'cst', as torch-mlir's
+    exports name them: the op definition and the l0op function take both, so the input is
+    renamed (a C++ function with two parameters `cst` does not compile)."""
+    source = tmp_path / "clash.mlir"
+    source.write_text(CLASH)
+    code, _ = emit(capsys, source, "--name", "Clash", "-o", tmp_path / "out")
+    assert code == 0
+    definition = (tmp_path / "out/op_host/clash_def.cpp").read_text()
+    assert re.findall(r'Input\("(\w+)"\)', definition) == ["x", "in1"]
+    assert re.findall(r'Attr\("(\w+)"\)', definition) == ["cst"]
+    l0op = (tmp_path / "out/op_host/op_api/clash.h").read_text()
+    assert "Clash(const aclTensor* x, const aclTensor* in1, float cst, aclOpExecutor*" in l0op

@@ -1326,7 +1326,8 @@ def test_check_kernel_stops_a_tiling_function_that_never_returns(how: str, capsy
         + ("    while True:\n        pass\n" if how == "loops" else "    time.sleep(1e6)\n"))
     code, out, err = _check_kernel(capsys, CHECK_KERNEL / "leaky_relu_fixture.cpp",
                                    *LEAKY_FIXTURE, "--tiling-function",
-                                   f"{tmp_path / 'tiling.py'}:tiling", "--timeout", "1")
+                                   f"{tmp_path / 'tiling.py'}:tiling", "--timeout", "1",
+                                   "--build-timeout", "600")  # a loaded machine's preprocessing
     assert (code, out) == (1, "")
     assert err == (f"hswc-check-kernel: error: {tmp_path / 'tiling.py'}:tiling(1048576, 4, "
                    "16384, 'f16') did not finish within 1 s (--timeout): a tiling function "

@@ -170,13 +170,16 @@ def _stem(fn: func.FuncOp, dtype: str) -> str:
                   "rename the function")
 
 
-def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
-    """The GM arguments' names, as C identifiers (in0, in1, ... where they have none)."""
+def _gm_names(fn: func.FuncOp, scalars: tuple[str, ...]) -> tuple[str, ...]:
+    """The GM arguments' names, as C identifiers (in0, in1, ... where they have none, or one
+    that a scalar field of the kernel already has: the op definition, the l0op and aclnn
+    functions take both)."""
     args = kernel_arguments(fn).gm
     names: list[str] = []
     for i, arg in enumerate(args):
         name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
-        if not name or unusable(name) is not None or name in names or name in ENTRY_NAMES:
+        if (not name or unusable(name) is not None or name in names or name in ENTRY_NAMES
+                or name in scalars):
             name = f"in{i}" if i < len(args) - 1 else "y"
         names.append(name)
     return tuple(names)
@@ -185,11 +188,11 @@ def _gm_names(fn: func.FuncOp) -> tuple[str, ...]:
 def _operator(stem: str, fn: func.FuncOp) -> Operator:
     from hswc.ops import OPS
 
-    names = _gm_names(fn)
+    fields = scalar_fields(kernel_arguments(fn).scalars)
+    names = _gm_names(fn, fields)
     definition = OPS.get(stem)
     aclnn = definition.aclnn if definition is not None else f"aclnn{camel(stem)}"
-    return Operator(stem, names[:-1], names[-1:], aclnn,
-                    scalar_fields(kernel_arguments(fn).scalars))
+    return Operator(stem, names[:-1], names[-1:], aclnn, fields)
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,

@@ -157,8 +157,17 @@ def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -
     if request.name is None:
         raise PackageRefused(
             f"the operator is a generic one (kernel @{kernels[0].func.sym_name.data}), not a "
-            "named op: give its package an op type with --name (e.g. --name GradTimesScale)")
+            f"named op: give its package an op type with --name (e.g. --name "
+            f"{_op_type_from(stem)})")
     return describe_generic(module, kernels, request)
+
+
+def _op_type_from(stem: str) -> str:
+    """An op type ops-nn would spell for a generic operator named `stem` ('scaled_grad' ->
+    'ScaledGrad'), offered in the refusal that asks for one."""
+    words = ["".join(c for c in word if c.isalnum()) for word in stem.split("_")]
+    camel = "".join(word[:1].upper() + word[1:] for word in words if word)
+    return camel[:64] if camel[:1].isalpha() else "Op" + camel[:62]
 
 
 def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,

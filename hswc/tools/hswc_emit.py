@@ -73,6 +73,7 @@ with importing():
     from hswc.source_text import SourceError, decode
     from hswc.tools.cli import TOO_DEEP, add_version_option, exit_status, report
     from hswc.verification import verify_located
+    from hswc.verification_cache import VerifiedOps
 
     if TYPE_CHECKING:
         from hswc.backend.package_output import Written
@@ -248,7 +249,8 @@ def lower(text: str, name: str, semantics: str | None = None,
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
-    verify_located(module)
+    verified = VerifiedOps()  # between passes: the changed ops (hswc.verification_cache)
+    verify_located(module, verified)
     if function is not None:
         _keep_only(module, function)
     check_compilable(module)
@@ -270,7 +272,7 @@ def lower(text: str, name: str, semantics: str | None = None,
                 op.attributes[hsg.OP_NAME_ATTR].data for op in module.walk()  # type: ignore[attr-defined]
                 if isinstance(op, GenericOp) and hsg.OP_NAME_ATTR in op.attributes)
         _pass(pass_name, semantics, kernel_name, own).apply(ctx, module)
-        verify_located(module)
+        verify_located(module, verified if pass_name != LOWER_TO_ASCEND[-1] else None)
         if pass_name == "hsg-tile-on-cores":
             lowered.bodies = _bodies(module)
     return lowered

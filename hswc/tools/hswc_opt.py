@@ -46,6 +46,7 @@ with importing():
     from hswc.source_text import decode
     from hswc.tools.cli import TOO_DEEP, ToolVersionLine, diagnostic, exit_status, report
     from hswc.verification import verify_located
+    from hswc.verification_cache import VerifiedOps
 
 _NOT_SUPPORTED = {"frontend": "-f/--frontend", "no_implicit_module": "--no-implicit-module",
                   "shrink": "--shrink"}
@@ -63,6 +64,9 @@ def lowering_specs(specs: list[ArgSpec]) -> list[ArgSpec]:
 
 class HswcOptMain(xDSLOptMain):
     """The opt driver, with only what hswc needs registered."""
+
+    _verified: VerifiedOps
+    """What verified so far in the chunk being lowered (hswc.verification_cache)."""
 
     version_format: ClassVar[str] = ToolVersionLine("hswc-opt")
 
@@ -130,9 +134,11 @@ class HswcOptMain(xDSLOptMain):
                       file=sys.stderr)
             # Before the first pass _run_chunk verified the input; after a pass that marked
             # the module unchanged, what verified before verifies again (MLIR skips it too).
+            # Between passes the ops unchanged since they verified are skipped
+            # (hswc.verification_cache); after the last pass the module verifies in full.
             unchanged = take_unchanged(module)
-            if previous is not None and not unchanged:
-                self._verify(module)
+            if previous is not None and (not unchanged or following is None):
+                self._verify(module, between=following is not None)
             between_passes()
             if previous and following and self.args.print_between_passes:
                 print(f"// -----// IR after {previous.name} //----- //")
@@ -148,9 +154,9 @@ class HswcOptMain(xDSLOptMain):
             passes = tuple(self._make_pass(spec) for spec in specs)
         self.pipeline = PassPipeline(passes, between)
 
-    def _verify(self, module: ModuleOp) -> None:
+    def _verify(self, module: ModuleOp, *, between: bool = False) -> None:
         if not self.args.disable_verify:
-            verify_located(module)
+            verify_located(module, self._verified if between else None)
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
         return pass_from_spec(self.available_passes[spec.name](), spec)
@@ -188,7 +194,8 @@ class HswcOptMain(xDSLOptMain):
             text = decode(data, self.get_input_name(), line_offset)
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
             module = parser.parse_module()
-            self._verify(module)
+            self._verified = VerifiedOps()
+            self._verify(module, between=True)  # in full, remembering what verified
             if self.args.passes or self.args.lower_to_ascend or self.args.target != "mlir":
                 check_compilable(module)  # as hswc-run and hswc-emit refuse it
                 check_fits(module)  # before the lowering starts, never the OOM killer

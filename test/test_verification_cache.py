@@ -1,0 +1,109 @@
+"""The checks between passes skip the ops unchanged since they verified, and nothing else
+(hswc.verification_cache): an edit to an op, to an op nested in it, or to the parent a
+terminator checks itself against is verified again and refused at its location."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import FloatAttr, FunctionType, ModuleOp, f16, f32
+from xdsl.ir import Operation
+
+from hswc.diagnostics import LocatingParser, OpError
+from hswc.pipeline import DIALECTS
+from hswc.verification import verify_located
+from hswc.verification_cache import VerifiedOps
+
+TEXT = """\
+func.func @f(%x: f32, %y: f32) -> f32 {
+  %s = arith.addf %x, %y : f32
+  %p = arith.mulf %s, %y : f32
+  func.return %p : f32
+}
+func.func @g(%t: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%t : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+"""
+
+
+def _module() -> ModuleOp:
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    return LocatingParser(ctx, TEXT, "cache.mlir").parse_module()
+
+
+@pytest.fixture
+def verified_counts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """How many times each op name's verifier ran."""
+    counts: Counter[str] = Counter()
+    original = Operation.verify
+
+    def counting(self: Operation, verify_nested_ops: bool = True) -> None:
+        counts[self.name] += 1
+        original(self, verify_nested_ops)
+
+    monkeypatch.setattr(Operation, "verify", counting)
+    yield counts
+
+
+def _op(module: ModuleOp, name: str) -> Operation:
+    return next(op for op in module.walk() if op.name == name)
+
+
+def test_unchanged_ops_are_not_verified_again(verified_counts: Counter[str]) -> None:
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    assert verified_counts["arith.addf"] == 1 and verified_counts["linalg.generic"] == 1
+    verified_counts.clear()
+    verify_located(module, verified)
+    assert sum(verified_counts.values()) == 0  # nothing verified again
+
+
+def test_a_changed_op_and_what_encloses_it_verify_again(
+        verified_counts: Counter[str]) -> None:
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    verified_counts.clear()
+    negf = _op(module, "arith.negf")
+    negf.attributes["fastmath_probe"] = negf.operands[0].type  # any edit of the op
+    verify_located(module, verified)
+    assert verified_counts == Counter({"arith.negf": 1, "linalg.generic": 1, "func.func": 1,
+                                       "builtin.module": 1})
+
+
+def test_an_operand_of_the_wrong_type_is_refused_after_an_edit() -> None:
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    mulf = _op(module, "arith.mulf")
+    const = arith.ConstantOp(FloatAttr(1.0, f16))
+    mulf.parent_block().insert_op_before(const, mulf)  # type: ignore[union-attr]
+    mulf.operands[1] = const.result  # f16 into an f32 multiplication
+    with pytest.raises(OpError, match=r"arith\.mulf"):
+        verify_located(module, verified)
+
+
+def test_a_terminator_is_checked_again_when_its_parent_changes() -> None:
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    f = _op(module, "func.func")
+    assert isinstance(f, func.FuncOp)
+    f.function_type = FunctionType.from_lists([f32, f32], [f16])  # the return still says f32
+    with pytest.raises(OpError, match=r"func\.return"):
+        verify_located(module, verified)
