@@ -26,51 +26,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
 
 namespace ascendc_cpu {
 
-/// Bit i set: RoundMode value i is supported.
-constexpr uint32_t kNone = 1u << 0;
-constexpr uint32_t kRintToTrunc = 0x3Eu;  // CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC
-constexpr uint32_t kAllModes = 0x7Fu;
-
-/// The RoundModes Cast supports from U to T on ascend910b (0: unsupported).
+/// The RoundModes Cast supports from U to T on the SoC the model is built for (bit i: RoundMode
+/// value i; 0: unsupported): its ASCENDC_CAST row of hswc/api_tables.def (ascendc_cpu_api.h).
 template <typename T, typename U>
 constexpr uint32_t CastModes()
 {
-    using std::is_same;
-    if constexpr (is_same<U, int8_t>::value || is_same<U, uint8_t>::value) {
-        return is_same<T, half>::value ? kNone : 0;
-    } else if constexpr (is_same<U, int16_t>::value) {
-        return is_same<T, half>::value ? (kRintToTrunc | kNone) : (is_same<T, float>::value ? kNone : 0);
-    } else if constexpr (is_same<U, half>::value) {
-        if constexpr (is_same<T, int8_t>::value || is_same<T, uint8_t>::value) {
-            return kRintToTrunc | kNone;
-        } else if constexpr (is_same<T, int16_t>::value || is_same<T, int32_t>::value) {
-            return kRintToTrunc;
-        } else {
-            return is_same<T, float>::value ? kNone : 0;
-        }
-    } else if constexpr (is_same<U, bfloat16_t>::value) {
-        return is_same<T, int32_t>::value ? kRintToTrunc : (is_same<T, float>::value ? kNone : 0);
-    } else if constexpr (is_same<U, int32_t>::value) {
-        if constexpr (is_same<T, int16_t>::value || is_same<T, int64_t>::value) {
-            return kNone;
-        } else {
-            return is_same<T, float>::value ? (kRintToTrunc | kNone) : 0;
-        }
-    } else if constexpr (is_same<U, float>::value) {
-        if constexpr (is_same<T, half>::value) {
-            return kAllModes;
-        } else {
-            return kIsOneOf<T, int16_t, bfloat16_t, int32_t, float, int64_t> ? kRintToTrunc : 0;
-        }
-    } else if constexpr (is_same<U, int64_t>::value) {
-        return is_same<T, int32_t>::value ? kNone : (is_same<T, float>::value ? kRintToTrunc : 0);
-    } else {
-        return 0;
-    }
+    return api::CastTable<U, T>::value;
 }
 
 inline Rounding ToRounding(AscendC::RoundMode m)
@@ -207,11 +173,11 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
         "ascendc_cpu: Cast int32_t -> half is not modelled: its hardware result depends on SetDeqScale");
     constexpr uint32_t kModes = ascendc_cpu::CastModes<T, U>();
     static_assert(kModes != 0 || (std::is_same<T, half>::value && std::is_same<U, int32_t>::value),
-        "ascendc_cpu: this Cast source/destination type pair does not exist on ascend910b");
+        "ascendc_cpu: this Cast source/destination type pair does not exist on " ASCENDC_CPU_SOC_WORDS " (hswc/api_tables.def)");
     const char* api = "Cast";
     if (static_cast<uint32_t>(roundMode) >= 7 || ((kModes >> static_cast<uint32_t>(roundMode)) & 1u) == 0) {
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<U>(), " -> ", ascendc_cpu::TypeName<T>(),
-            " does not support ", ascendc_cpu::RoundModeName(roundMode), " on ascend910b (supported: ",
+            " does not support ", ascendc_cpu::RoundModeName(roundMode), " on " ASCENDC_CPU_SOC_WORDS " (supported: ",
             ascendc_cpu::ModeList(kModes), ")"));
     }
     if (count == 0) {
