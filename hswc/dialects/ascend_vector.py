@@ -433,15 +433,12 @@ class DuplicateOp(ScalarSourceOp):
     dst = operand_def(LocalTensorType)
     assembly_format = f"$dst `,` {SCALAR_FORMAT} `,` $count attr-dict `:` type($dst)"
 
-    ELEMENTS: ClassVar[Elements] = Elements("half, bfloat16_t or float",
-                                            kinds=(*HALF_FLOAT, BFloat16Type))
-
     def __init__(self, dst: SSAValue, scalar: Scalar, count: SSAValue):
         value, props = scalar_parts(scalar)
         super().__init__(operands=[dst, value, count], properties=props)
 
     def verify_(self) -> None:
-        require_element(self, "dst", self.ELEMENTS)
+        require_element(self, "dst", soc_float_elements("Duplicate"))
         self.verify_scalar("dst")
 
 

@@ -98,9 +98,9 @@ def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc",
     if integers and str(elem) in KERNEL_INTEGER_TYPES:
         pass
     elif not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
-        also = f", {', '.join(KERNEL_INTEGER_TYPES)}" if integers else ""
-        raise VerifyException(f"{what} has element type {elem}; {title} supports f16, bf16, "
-                              f"f32{also}")
+        types = f"f16, bf16, f32, {', '.join(KERNEL_INTEGER_TYPES)}" if integers \
+            else "f16, bf16 and f32"
+        raise VerifyException(f"{what} has element type {elem}; {title} supports {types}")
     if isinstance(t, TensorType):
         if not isinstance(t.encoding, NoneAttr):
             raise VerifyException(
