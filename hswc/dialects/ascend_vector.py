@@ -41,7 +41,6 @@ from xdsl.utils.exceptions import VerifyException
 from hswc import soc_api
 from hswc.dialects.ascend_select_syntax import parse_select, print_select
 from hswc.dialects.ascend_types import (
-    HALF_FLOAT,
     MASK_ELEMENT_TYPE,
     CmpMode,
     CmpModeAttr,

@@ -525,10 +525,60 @@ def body_dag(block: Block, inputs: int | None = None,
         b.add(made, op.results[0])
     results = [b.operand(terminator, v) for v in terminator.operands]
     nodes = _live(b.nodes, *results)
+    _check_quantization_scales(nodes, b.scalars)
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
     return Dag(input_nodes, nodes, results, b.scalars)
+
+
+QUANTIZED = ("fptosi", "fptoui")
+
+
+def _check_quantization_scales(nodes: Sequence[Node], scalars: Sequence[SSAValue]) -> None:
+    """A float quantized to an integer (fptosi / fptoui of what the body computes) must not
+    have been scaled by a constant of zero or NaN (x * 0, x * NaN, x / 0, x / NaN): every
+    element would become one integer, and no quantization means that. An OpError at the
+    scaling op, naming the scale."""
+    scaled: dict[int, tuple[Node, float]] = {}
+    """id of a node -> (the bad scaling it depends on, its scale)."""
+    for node in nodes:
+        for operand in node.operands:
+            if id(operand) in scaled:
+                scaled.setdefault(id(node), scaled[id(operand)])
+        bad = _bad_scale(node, scalars)
+        if bad is not None:
+            scaled[id(node)] = (node, bad)
+        if node.kind in QUANTIZED and id(node) in scaled:
+            scaling, scale = scaled[id(node)]
+            assert scaling.source is not None
+            raise OpError(scaling.source, f"scales by {scale} a value the body quantizes to "
+                          f"{node.dtype}: a quantization scale of zero or NaN maps every "
+                          "element to one value")
+
+
+def _bad_scale(node: Node, scalars: Sequence[SSAValue]) -> float | None:
+    """k of x * k, k * x or x / k when k is a constant zero or NaN (a constant of the body, or
+    a scalar the body captures that an arith.constant defines), x not uniform."""
+    if node.kind not in ("mulf", "divf"):
+        return None
+    a, b = node.operands
+    candidates = [(b, a)] if node.kind == "divf" else [(b, a), (a, b)]
+    for k, x in candidates:
+        value = _known_value(k, scalars)
+        if value is not None and not x.uniform and (value == 0 or value != value):
+            return value
+    return None
+
+
+def _known_value(node: Node, scalars: Sequence[SSAValue]) -> float | None:
+    if node.is_const and isinstance(node.value, float):
+        return node.value
+    if node.kind == "scalar" and node.index is not None:
+        owner = scalars[node.index].owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr):
+            return float(owner.value.value.data)
+    return None
 
 
 def _reduce_node(b: _Builder, op: ReduceOp) -> Node:
