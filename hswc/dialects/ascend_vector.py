@@ -63,6 +63,7 @@ from hswc.dialects.ascend_verify import (
     require_same_element,
     require_scalar,
     soc_float_elements,
+    with_soc_integers,
 )
 from hswc.platform import VECTOR_REPEAT_BYTES
 
@@ -183,6 +184,7 @@ class AddOp(_BinaryOp):
     Example: `ascend.add %d, %a, %b, %n : !ascend.local_tensor<f32, veccalc>, ...`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Add")
     name = "ascend.add"
 
 
@@ -195,6 +197,7 @@ class SubOp(_BinaryOp):
     Example: `ascend.sub %d, %a, %b, %n : !ascend.local_tensor<f16, veccalc>, ...`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Sub")
     name = "ascend.sub"
 
 
@@ -207,6 +210,7 @@ class MulOp(_BinaryOp):
     Example: `ascend.mul %y, %g, %s, %n : !ascend.local_tensor<f32, vecout>, ...`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Mul")
     name = "ascend.mul"
 
 
@@ -260,6 +264,7 @@ class MulsOp(_UnaryScalarOp):
     Example: `ascend.muls %s, %x, 0.333333343 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Muls")
     name = "ascend.muls"
 
 
@@ -272,6 +277,7 @@ class AddsOp(_UnaryScalarOp):
     Example: `ascend.adds %s, %s, 5.000000e-01 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Adds")
     name = "ascend.adds"
 
 
@@ -322,6 +328,7 @@ class ReluOp(_UnaryOp):
     Example: `ascend.relu %d, %x, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Relu")
     name = "ascend.relu"
 
 

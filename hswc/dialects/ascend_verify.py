@@ -64,6 +64,19 @@ _IR_CPP = {**_CPP_NAMES, "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "ui
            "i32": "int32_t", "ui32": "uint32_t", "i64": "int64_t"}
 
 
+def with_soc_integers(base: Elements, call: str) -> Elements:
+    """`base` and the integer types some SoC's `call` takes (hswc.soc_api: int16_t, int32_t
+    for Add, Sub, Mul, Adds, Muls; int32_t for Relu)."""
+    integers = [t for t in any_soc_types(call) if t in _INTEGER_TYPES]
+    if not integers:
+        return base
+    words = ", ".join([*base.words.replace(" or ", ", ").split(", "),
+                       *(_IR_CPP[t] for t in integers)])
+    head, _, last = words.rpartition(", ")
+    return Elements(f"{head} or {last}", kinds=base.kinds,
+                    types=(*base.types, *(_INTEGER_TYPES[t] for t in integers)))
+
+
 def soc_elements(call: str) -> Elements:
     """Every element type some SoC's `call` takes (hswc.soc_api), floats and integers: what an
     op of a call that never rounds (Brcb, a copy) may hold."""

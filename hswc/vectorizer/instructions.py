@@ -156,6 +156,8 @@ class _Selector:
         self.consts: dict[tuple[object, ...], Val] = {}
         self.conversions: list[Instr] = []
         self.instrs: list[Instr] = []
+        self.half_twins: dict[int, Val] = {}
+        """id of an integer node computed in half (_in_half) -> its half vector."""
 
     # region values
 
@@ -458,8 +460,7 @@ def _integer_binary(tensor_api: str, scalar_api: str | None) -> Rule:
         if s.table.takes(tensor_api, node.dtype):
             same(s, node)
             return
-        if tensor_api in ("Max", "Min") and holds("f16", node.dtype) \
-                and s.table.takes(tensor_api, "f16"):
+        if _half_api(s, node) is not None:
             _in_half(s, node, tensor_api, scalar_api)
             return
         raise OpError(node.source, f"computes on {node.dtype}, but {tensor_api} on "  # type: ignore[arg-type]
@@ -468,8 +469,22 @@ def _integer_binary(tensor_api: str, scalar_api: str | None) -> Rule:
     return rule
 
 
+def _half_api(s: _Selector, node: Node) -> str | None:
+    """Max or Min when the integer node is a maxsi / minsi computed in half (_integer_binary)."""
+    api = {"maxsi": "Max", "minsi": "Min"}.get(node.kind)
+    if api is None or s.table.takes(api, node.dtype) or not holds("f16", node.dtype) \
+            or not s.table.takes(api, "f16"):
+        return None
+    return api
+
+
 def _in_half(s: _Selector, node: Node, tensor_api: str, scalar_api: str | None) -> None:
+    """The node in half; an operand computed in half already is used as it is, and the result
+    is Cast back to the integer type only where the body yields it or uses it otherwise."""
     def widened(operand: Node) -> Val:
+        twin = s.half_twins.get(id(operand))
+        if twin is not None:
+            return twin
         wide = Val("temp", "f16", f"{operand.name or 'value'}_fp16")
         s.emit(Instr("Cast", wide, (s.val(operand),), mode=_exact_mode(s, operand.dtype, "f16"),
                      count="cur", source=node.source))
@@ -485,8 +500,10 @@ def _in_half(s: _Selector, node: Node, tensor_api: str, scalar_api: str | None) 
     else:
         s.emit(Instr(tensor_api, out, (widened(a), widened(b)), source=node.source,
                      in_place=(0, 1)))
-    s.emit(Instr("Cast", s.result(node), (out,), mode=_exact_mode(s, "f16", node.dtype),
-                 count="cur", source=node.source))
+    s.half_twins[id(node)] = out
+    if node in s.dag.results or any(_half_api(s, u) is None for u in node.users):
+        s.emit(Instr("Cast", s.result(node), (out,), mode=_exact_mode(s, "f16", node.dtype),
+                     count="cur", source=node.source))
 
 
 def _exact_mode(s: _Selector, src: str, dst: str) -> str:

@@ -5,7 +5,7 @@
 
 // Add on bf16: the A2/A3 vector unit has no bfloat16 arithmetic.
 func.func @add_bf16(%a: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.add' dst has element type bf16; Add takes half or float
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.add' dst has element type bf16; Add takes half, float, int16_t or int32_t
   ascend.add %a, %a, %a, %n : !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>
   func.return
 }
@@ -86,7 +86,7 @@ func.func @abs_src_dtype(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.loc
 
 // Relu on int16: this Relu takes half or float.
 func.func @relu_i16(%a: !ascend.local_tensor<i16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.relu' dst has element type i16; Relu takes half or float
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.relu' dst has element type i16; Relu takes half, float or int32_t
   ascend.relu %a, %a, %n : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
   func.return
 }
