@@ -10,7 +10,8 @@
 //     largest finite value as IEEE directed rounding prescribes), NaN (quiet,
 //     sign and top payload bits kept) and signed zero.
 //   * Integer results are rounded to an integer by the mode, then saturated
-//     to the destination's range (the documented default overflow mode).
+//     to the destination's range (the documented default overflow mode); an
+//     integer narrowed to an unsigned type keeps its low bits, as documented.
 //     NaN, and a negative value converted to uint8_t, have no documented
 //     result: they are violations.
 // A combination outside the table fails to compile; int32_t -> half (which
@@ -150,8 +151,19 @@ inline T CastLane(const U& v, Rounding r, uint32_t index)
             }
             return static_cast<T>(static_cast<int64_t>(y));
         } else {
+            // Into a signed type: saturated (int32_t 2^31 - 1 -> int16_t 2^15 - 1); into a
+            // narrower unsigned one: its low bits ("高位截断", int16_t / int32_t -> uint8_t), a
+            // negative value having no documented result (precision_conversion.md).
             const int64_t x = static_cast<int64_t>(v);
-            return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));
+            if constexpr (std::is_unsigned<T>::value) {
+                if (x < 0) {
+                    Fail(api, Msg(TypeName<U>(), " -> ", TypeName<T>(), " of the negative value ", x, " (element ",
+                        index, "): the hardware result is not exactly specified"));
+                }
+                return static_cast<T>(static_cast<uint64_t>(x));
+            } else {
+                return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));
+            }
         }
     }
 }
