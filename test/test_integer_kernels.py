@@ -60,6 +60,15 @@ def test_an_export_equals_mlirs_execution_at_every_level(name: str, level: str) 
     assert out.dtype == want.dtype and np.array_equal(out, want)
 
 
+@pytest.mark.parametrize("name", GATED)
+def test_an_export_equals_mlirs_execution_on_ascend_950(name: str) -> None:
+    """Ascend 950's table (api_tables.def's dav_3510 column) casts int8 to int32 directly and has
+    no CAST_NONE from half to int8: other routes, the same results."""
+    path, inputs, want = _fixture(name)
+    (out,) = runner.compile_file(path, soc="ascend950").run(*inputs).outputs
+    assert np.array_equal(out, want)
+
+
 @pytest.mark.parametrize(("name", "kernel"), [
     ("gated/relu_i32", "main_op_kernel_i32"), ("gated/clamp_i8", "main_op_kernel_i8"),
     ("gated/quantize_int8_f32", "main_op_kernel_f32_to_i8"),
@@ -234,6 +243,18 @@ def test_trunci_is_refused_because_casts_saturate() -> None:
     text = generic(["i32"], "i8", "    %r = arith.trunci %a : i32 to i8")
     (message,) = _warnings(text)
     assert "'arith.trunci'" in message and "is not an elementwise operation" in message
+
+
+def test_hswc_emit_refuses_to_package_an_integer_kernel(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Packages (example, unit tests, goldens) are written for float tensors: an integer
+    kernel is one message and no files, not a package with wrong goldens."""
+    from hswc.tools.hswc_emit import main
+
+    path, _, _ = _fixture("gated/quantize_int8_f32")
+    assert main([str(path), "--name", "QuantizeInt8", "-o", str(tmp_path / "q")]) == 1
+    assert "@quantize_int8_kernel_f32_to_i8 reads or writes i8 tensors" in capsys.readouterr().err
+    assert not (tmp_path / "q").exists()
 
 
 @pytest.mark.parametrize("scale", ["0.0", "0x7FC00000"])
