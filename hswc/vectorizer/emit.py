@@ -82,6 +82,8 @@ LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_byt
                 "ui16": "half_bytes", "i32": "float_bytes", "ui32": "float_bytes",
                 "i64": "long_bytes",
                 "bf16": "half_bytes"}
+LENGTH_ORDER = ("f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32", "i64")
+"""The order Init computes the buffers' byte lengths in (the float ones first, as always)."""
 SIZE_WORDS = {1: "byte", 2: "half", 4: "float", 8: "long"}
 """How a kernel at a dtype boundary names its copies' byte counts, by element size."""
 RAW_ACCESS = ("Cast", "DataCopy")
@@ -295,7 +297,7 @@ def _linear_lengths(e: Emitter, plan: KernelPlan, ub_factor: SSAValue) -> dict[s
     queues = _queue_dtypes(plan)
     if len(queues) == 1:
         wanted["tensor"] = ELEMENT_BYTES[queues.pop()]
-    for dtype in ELEMENT_BYTES:
+    for dtype in LENGTH_ORDER:
         if any(_length_key(plan, b) == dtype for b in plan.buffers):
             wanted[dtype] = ELEMENT_BYTES[dtype]
     lengths: dict[str, SSAValue] = {}
