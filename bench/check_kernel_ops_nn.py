@@ -120,13 +120,61 @@ def _unordered(rules: list[SyncRule], kernel: str, soc: str, dtype: str) -> str:
 
 
 def _maps_to(ops_nn: Path, kernel: str) -> str:
-    from hswc.checker.sweep import mapping
+    from hswc.checker.sweep import blocked, mapping
 
     found = mapping(ops_nn / kernel)
     if found is None:
-        return "-"
+        return "- (not expressible)" if blocked(ops_nn / kernel) else "-"
     op, attrs, _ = found
     return op + "".join(f" {k}={v}" for k, v in attrs.items())
+
+
+FINDINGS = """
+## What the kernels and their READMEs say, where they disagree with the op
+
+Read from the op folders of the commit above (file:line from the folder); the rows above are
+what each kernel computes.
+
+- **experimental/activation/celu is not CELU.** For x >= 0 it writes the constant `alpha3 * 3`:
+  `op_kernel/celu.h:145` `AscendC::Duplicate(outputLocal, static_cast<T>(alpha3_ * 3.0f),
+  currentNum)`, selected where x >= 0; its README says the same (`README.md:34`, `:40`: "the
+  output is the constant alpha3 * 3"). activation/celu's README (`README.md:21`, `:27`) gives
+  `alpha3 * x` there (x itself for alpha3 = 1, as ONNX's and PyTorch's CELU), which hsg.celu
+  computes; the experimental kernel's rows are outside the tolerance.
+- **HardSwishGrad at x = -3 and x = 3: two folders, two answers.** activation/hard_swish_grad's
+  README (`README.md:27-29`) gives `x / 3 + 0.5` on the closed interval -3 <= x <= 3 (so
+  `-0.5 * grad` and `1.5 * grad` at the ends, as PyTorch's hardswish_backward) and its Ascend 950
+  kernel does so (`op_kernel/arch35/hard_swish_grad.h:151` Compares GE -3, `:156` LE 3:
+  hsg.hard_swish_grad's `cann-arch35` semantics, bit-exact). activation/hard_swish_grad_v2's
+  README (`README.md:28-30`: 0 for x <= -3, `grad` for x >= 3) and its kernels
+  (`op_kernel/hard_swish_grad_v2_220.h:79` GT -3, `:82` LT 3; `op_kernel/arch35/
+  hard_swish_grad_v2.h:151` GT, `:156` LT) and experimental/activation/hard_swish_grad's
+  (`README.md:16-18`; `op_kernel/hard_swish_grad.h:180-181` GT, LT) take the open interval, as
+  hsg.hard_swish_grad's `cann` semantics, which the sweep compares them with on every SoC.
+- **HardtanhGrad at min_val and max_val.** activation/hardtanh_grad's README (`README.md:22-24`)
+  gives 0 only for self > max or self < min, so `grad` at min and max; its kernel gives 0 there
+  (`op_kernel/arch35/hardtanh_grad_dag.h:43-46`: Compare LT max and GT min), as PyTorch's
+  hardtanh_backward does: the README is wrong at the ends, the kernel right (bit-exact).
+  experimental/activation/hardtanh_grad's README (`README.md:22-23`) says the same and its kernel
+  follows it (`op_kernel/hardtanh_grad.h:136` CompareScalar LE max, `:137` GE min, again at
+  `:268-269`): `grad` at min and max, where PyTorch gives 0 (its rows differ).
+- **SeluGrad at outputs = 0.** Both selu_grad READMEs (activation's `README.md:20`,
+  experimental's `README.md:19`) give `gradients * scale` for outputs >= 0; PyTorch's SELU
+  backward (elu_backward on the result, as hsg.elu_grad {is_result = true}, which the sweep
+  compares them with) takes `gradients * (outputs + scale * alpha)` for outputs <= 0.
+- **experimental/activation/relu_grad's README** (`README.md:15`) says `y = x >= 0 ? 1 : 0`, no
+  gradient; the op (ReluGrad) and its rows are `x > 0 ? gradients : 0` (hsg.threshold_grad 0).
+- **activation/threshold, two semantics in one folder.** Its README (`README.md:16`, `:21`) and
+  kernel are a step function, `x > threshold ? 1 : 0` (checked as a generic); its
+  `docs/aclnnThreshold&aclnnInplaceThreshold.md:28-32` describes torch.threshold, `x > threshold
+  ? x : value`, which activation/threshold_v2 computes.
+- **EluGrad computes from the forward output.** activation/elu_grad and experimental's are
+  checked as hsg.elu_grad {is_result = true} (`(min(activations, 0) + 1) * grads`); the sweep
+  before compared them with is_result = false and reported a correct kernel as far outside.
+  A NaN forward output, which the README's cases leave open, is left out (the kernels give
+  `grads` for it, hsg.elu_grad NaN).
+"""
+"""The findings written from the op folders' sources (issue 37): appended after the table."""
 
 
 def markdown(rows: list[Row], rules: list[SyncRule], ops_nn: Path, ops_nn_commit: str,
@@ -153,7 +201,7 @@ def markdown(rows: list[Row], rules: list[SyncRule], ops_nn: Path, ops_nn_commit
     ]
     lines += [f"| {k} | {_maps_to(ops_nn, k)} | {s} | {d} | {v.replace('|', '/')} | "
               f"{_unordered(rules, k, s, d)} |" for k, s, d, v in rows]
-    return "\n".join(lines) + "\n" + _sync_section(rules)
+    return "\n".join(lines) + "\n" + FINDINGS + _sync_section(rules)
 
 
 def _sync_section(rules: list[SyncRule]) -> str:

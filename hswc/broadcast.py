@@ -10,6 +10,15 @@ broadcast operands as their own flat GM buffers and read them through these stri
 description travels on the kernel, slice and chunk ops as `hsg.broadcast`:
 `[array<i64: output shape>, array<i64: strides of input 1>, ...]`, an empty array for an input
 read at the output's own index. Only static shapes are described (a dynamic one is refused).
+
+Windows: an input may be read at a constant offset, as linalg writes a slice folded into the
+reader's map (`(d0, d1) -> (d0, d1 + 64)`: the second half of a `Nx128` tensor read into an
+`Nx64` output; `(d0, d1) -> (d0, 0, d1)` on its `Nx2x64` view: its first half, which no map on
+the `Nx128` tensor itself can read, as linalg's verifier wants a dim read alone to span its
+operand's dim; `(d0) -> (d0, 3)`: column 3). Its flat index then adds the offset: offset +
+sum_k digit_k(i) * stride_k, with the strides the un-sliced tensor's, and its GM buffer is the
+whole tensor, larger than what it reads. Such an input's array is `[strides..., offset,
+elements]`: the flat offset and the tensor's element count (checked to hold every index read).
 """
 
 from __future__ import annotations
@@ -21,7 +30,14 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i64
 from xdsl.ir import Attribute, Operation
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,21 +50,39 @@ loop; hswc.vectorizer.broadcast_copy). The C++ printer shows it as a comment."""
 
 @dataclass(frozen=True)
 class Broadcast:
-    """The output's shape and, per input, its strides (None: read at the output's index)."""
+    """The output's shape and, per input, its strides (None: read at the output's index) and
+    its window (None: it holds exactly the elements it reads from flat index 0)."""
 
     shape: tuple[int, ...]
     strides: tuple[tuple[int, ...] | None, ...]
+    windows: tuple[Window | None, ...] = ()
+    """Per input (or empty: none), where it is read inside a larger tensor."""
+
+    def window(self, i: int) -> Window | None:
+        return self.windows[i] if self.windows else None
+
+    def offset(self, i: int) -> int:
+        """Input i's flat index of the output's element 0."""
+        window = self.window(i)
+        return 0 if window is None else window.offset
+
+    def reach(self, i: int) -> int:
+        """One past the largest flat index input i is read at."""
+        strides = self.strides[i]
+        if strides is None:
+            return self.total
+        return self.offset(i) + 1 + sum((n - 1) * s
+                                        for n, s in zip(self.shape, strides, strict=True))
 
     @property
     def total(self) -> int:
         return math.prod(self.shape)
 
     def operand_size(self, i: int) -> int:
-        """How many elements input i's GM buffer holds (the largest index it reads, + 1)."""
-        strides = self.strides[i]
-        if strides is None:
-            return self.total
-        return 1 + sum((n - 1) * s for n, s in zip(self.shape, strides, strict=True))
+        """How many elements input i's GM buffer holds: the whole tensor of a window, else the
+        largest index it reads, + 1."""
+        window = self.window(i)
+        return self.reach(i) if window is None else window.elements
 
     def digits(self) -> list[tuple[int, int]]:
         """(inner, size) per output dim: digit_k(i) = (i // inner) % size."""
@@ -65,15 +99,19 @@ class Broadcast:
             return flat
         import numpy as np  # only the interpreter runs this; compiling needs no numpy
 
-        result = np.zeros_like(flat)
+        result = np.full_like(flat, self.offset(i))
         for (inner, size), stride in zip(self.digits(), strides, strict=True):
             if stride:
                 result += (flat // inner) % size * stride
         return result
 
     def to_attr(self) -> ArrayAttr[DenseArrayBase]:
-        return ArrayAttr([DenseArrayBase.from_list(i64, list(self.shape)),
-                          *(DenseArrayBase.from_list(i64, list(s or ())) for s in self.strides)])
+        arrays = [DenseArrayBase.from_list(i64, list(self.shape))]
+        for i, s in enumerate(self.strides):
+            window = self.window(i)
+            tail = [] if window is None else [window.offset, window.elements]
+            arrays.append(DenseArrayBase.from_list(i64, [*(s or ()), *tail]))
+        return ArrayAttr(arrays)
 
     @staticmethod
     def from_attr(attr: Attribute) -> Broadcast:
@@ -83,12 +121,30 @@ class Broadcast:
             raise ValueError(f"{BROADCAST_ATTR} must be an array of i64 arrays, got {attr}")
         shape, *rest = (tuple(int(v) for v in a.get_values()) for a in attr.data)  # type: ignore
         strides: list[tuple[int, ...] | None] = []
+        windows: list[Window | None] = []
         for s in rest:
-            if s and len(s) != len(shape):
+            if s and len(s) not in (len(shape), len(shape) + 2):
                 raise ValueError(f"{BROADCAST_ATTR}: strides {list(s)} for a rank-{len(shape)} "
                                  "output")
-            strides.append(s or None)
-        return Broadcast(shape, tuple(strides))
+            strides.append(s[:len(shape)] or None)
+            windows.append(Window(*s[len(shape):]) if len(s) > len(shape) else None)
+        found = Broadcast(shape, tuple(strides), tuple(windows) if any(windows) else ())
+        for i, window in enumerate(windows):
+            if window is not None and not 0 <= window.offset < found.reach(i) <= \
+                    window.elements:
+                raise ValueError(f"{BROADCAST_ATTR}: input {i + 1} is read at flat indices "
+                                 f"{window.offset} to {found.reach(i) - 1}, outside its "
+                                 f"{window.elements} elements")
+        return found
+
+
+@dataclass(frozen=True)
+class Window:
+    """Where an input is read inside a larger tensor: the flat index of the output's element 0,
+    and the tensor's element count."""
+
+    offset: int
+    elements: int
 
 
 def read_broadcast(op: Operation) -> Broadcast | None:
@@ -115,10 +171,66 @@ def is_projection(m: AffineMap) -> bool:
     return True
 
 
+def dim_and_offset(e: AffineExpr) -> tuple[int | None, int] | None:
+    """`e` as (dim, constant) when it is `d`, `d + c` or `c` with c >= 0 (dim None for a
+    constant), else None."""
+    if isinstance(e, AffineDimExpr):
+        return e.position, 0
+    if isinstance(e, AffineConstantExpr):
+        return (None, e.value) if e.value >= 0 else None
+    if isinstance(e, AffineBinaryOpExpr) and e.kind == AffineBinaryOpKind.Add:
+        for d, c in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(d, AffineDimExpr) and isinstance(c, AffineConstantExpr) \
+                    and c.value >= 0:
+                return d.position, c.value
+    return None
+
+
+def is_window(m: AffineMap) -> bool:
+    """Whether `m` is a projection (is_projection) read at constant offsets: each result a
+    distinct dim plus a constant >= 0, or a constant >= 0 (a slice folded into the map, as
+    linalg writes it: `(d0, d1) -> (d0, d1 + 64)`, `(d0) -> (d0, 3)`). Whether the offsets
+    stay inside the operand is checked against its shape (operand_access)."""
+    if m.num_symbols:
+        return False
+    seen: set[int] = set()
+    for e in m.results:
+        found = dim_and_offset(e)
+        if found is None:
+            return False
+        d, _ = found
+        if d is not None:
+            if d in seen:
+                return False
+            seen.add(d)
+    return True
+
+
+def operand_access(m: AffineMap, operand: Sequence[int], output: Sequence[int]) -> \
+        tuple[tuple[int, ...] | None, Window | None]:
+    """Per output dim, the operand's stride (module docstring), None for the identity read;
+    and its window (offset and element count) when it is read at an offset or is larger than
+    what it reads. ValueError saying why when the map is not a read hswc supports."""
+    strides = operand_strides(m, operand, output)
+    c_strides = [math.prod(operand[k + 1:]) for k in range(len(operand))]
+    offset = 0
+    for e, c_stride in zip(m.results, c_strides, strict=True):
+        found = dim_and_offset(e)
+        assert found is not None
+        offset += found[1] * c_stride
+    if strides is None:
+        return None, None
+    reach = offset + 1 + sum((n - 1) * s for n, s in zip(output, strides, strict=True))
+    elements = math.prod(operand)
+    if offset == 0 and reach == elements:
+        return strides, None
+    return strides, Window(offset, elements)
+
+
 def operand_strides(m: AffineMap, operand: Sequence[int], output: Sequence[int]) -> \
         tuple[int, ...] | None:
     """Per output dim, the operand's stride (module docstring); None for the identity read.
-    ValueError saying why when the map is not a broadcast hswc supports."""
+    ValueError saying why when the map is not a broadcast or a window hswc supports."""
     rank = len(output)
     if m.num_dims != rank or m.num_symbols:
         raise ValueError(f"indexing map {m} does not iterate the rank-{rank} output")
@@ -131,19 +243,25 @@ def operand_strides(m: AffineMap, operand: Sequence[int], output: Sequence[int])
     strides = [0] * rank
     last = -1
     for k, (expr, size) in enumerate(zip(m.results, operand, strict=True)):
-        if isinstance(expr, AffineConstantExpr) and expr.value == 0 and size == 1:
-            continue
-        if not isinstance(expr, AffineDimExpr):
+        found = dim_and_offset(expr)
+        if found is None:
             raise ValueError(f"indexing map {m} reads operand dim {k} through {expr} (not a "
-                             "dim or a size-1 constant 0: a gather or a shifted window)")
-        d = expr.position
+                             "dim plus a constant >= 0, nor a constant >= 0: a gather, a "
+                             "strided or a shifted window)")
+        d, offset = found
+        if d is None:
+            if offset >= size:
+                raise ValueError(f"indexing map {m} reads operand dim {k} at {offset}, outside "
+                                 f"its {size} elements")
+            continue
         if d <= last:
             raise ValueError(f"indexing map {m} reads the output's dims out of order (a "
                              "transpose)")
         last = d
-        if size == output[d]:
-            strides[d] = c_strides[k]
-        elif size != 1:
-            raise ValueError(f"operand dim {k} has {size} elements where output dim {d} has "
-                             f"{output[d]}")
+        if size == 1 and offset == 0:
+            continue  # a size-1 dim: every output index reads its one element
+        if offset + output[d] > size:
+            raise ValueError(f"indexing map {m} reads operand dim {k} at {offset} to "
+                             f"{offset + output[d] - 1}, outside its {size} elements")
+        strides[d] = c_strides[k]
     return tuple(strides)

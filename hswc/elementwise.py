@@ -5,8 +5,9 @@ what is supported: every iterator parallel, 1 to 4 inputs and one output, ranked
 its own element type (f16, bf16, f32, or an integer type i8, ui8, i16, i32, i64: a region at
 a dtype boundary reads an f32 accumulator and writes f16, or f32 and writes i8), each input read
 at the output's index or, with static shapes, broadcast to it (hswc.broadcast: a bias, a
-per-row scale, a rank-0 tensor), an output whose value the body does not read, and a body the
-vectorizer maps (hswc.vectorizer.dag).
+per-row scale, a rank-0 tensor) or read at a constant offset (a slice folded into its map: a
+half of the last dim), an output whose value the body does not read, and a body the vectorizer
+maps (hswc.vectorizer.dag).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from hswc.broadcast import Broadcast, is_projection, operand_strides
+from hswc.broadcast import Broadcast, Window, is_projection, is_window, operand_access
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
 from hswc.kernel_dtypes import kernel_dtype
+from hswc.slices import slice_refusal
 from hswc.vectorizer.dag import INTEGER_DTYPES, Dag, body_dag
 
 MAX_INPUTS = 4
@@ -80,7 +82,8 @@ def _fail(op: GenericOp, why: str) -> OpError:
     return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
                    f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output, each f16, bf16, "
                    "f32, i8, ui8, i16, i32 or i64, each input read at the output's index or "
-                   "broadcast to it by a projection that keeps the dims' order")
+                   "broadcast to it by a projection that keeps the dims' order, at constant "
+                   "offsets >= 0 inside the operand")
 
 
 def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None]:
@@ -134,22 +137,28 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
         raise _fail(op, f"its output's indexing map {maps[-1]} is not the identity of rank "
                     f"{rank} (a transpose or a reduction)")
     strides: list[tuple[int, ...] | None] = []
+    windows: list[Window | None] = []
     for m, value in zip(maps, op.inputs, strict=False):
         t = value.type
         assert isinstance(t, TensorType)
         if m == AffineMap.identity(rank) and _same_shape(t, result):
             strides.append(None)
+            windows.append(None)
             continue
         if not (t.has_static_shape() and result.has_static_shape()):
-            raise _fail(op, f"indexing map {m} reads {t} into {result}: a broadcast needs "
+            what = "a broadcast" if is_projection(m) else "a read at an offset (a slice)"
+            raise _fail(op, f"indexing map {m} reads {t} into {result}: {what} needs "
                         "static shapes")
         try:
-            strides.append(operand_strides(m, t.get_shape(), result.get_shape()))
+            access, window = operand_access(m, t.get_shape(), result.get_shape())
         except ValueError as error:
             raise _fail(op, str(error)) from None
+        strides.append(access)
+        windows.append(window)
     if all(s is None for s in strides):
         return None
-    return Broadcast(tuple(result.get_shape()), tuple(strides))
+    return Broadcast(tuple(result.get_shape()), tuple(strides),
+                     tuple(windows) if any(windows) else ())
 
 
 TENSOR_HOST_OPS = ("tensor.empty", "tensor.dim", "tensor.extract")
@@ -177,12 +186,18 @@ def host_kind(op: Operation) -> str | None:
         return "a convolution"
     if op.name.startswith("linalg.pooling"):
         return "a pooling"
+    if op.name == "tensor.extract_slice":  # one hsg-fold-slices did not fold into its readers
+        why = slice_refusal(op)
+        return f"a slice: {why}" if why is not None else (
+            "a slice no indexing map of its readers reads: an offset-0 part that does not "
+            "divide its dim, or a reader that is not elementwise")
     return KINDS.get(op.name, "an op with no elementwise model")
 
 
 def generic_kind(op: GenericOp) -> str | None:
     """What a generic that is not elementwise in MLIR's sense is (for the remark that it stays
-    on the host): a reduction, several results, a fill, an assertion, a gather or a transpose;
+    on the host): a reduction, several results, a fill, an assertion, a gather (a map other
+    than dims plus constant offsets: a strided or a mixed read) or a transpose;
     None for an elementwise generic (which becomes a kernel, or stays with a warning saying why
     not)."""
     if any(it.data.value != "parallel" for it in op.iterator_types):
@@ -195,9 +210,9 @@ def generic_kind(op: GenericOp) -> str | None:
         return "its body asserts (cf.assert), which the host checks as it runs it"
     rank = len(op.iterator_types)
     maps = [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
-    if any(m.num_dims != rank or not is_projection(m)
+    if any(m.num_dims != rank or not is_window(m)
            for m in maps):
-        return "a gather or a shifted window"
+        return "a gather or a strided read (a map other than dims plus constants)"
     if maps and maps[-1] != AffineMap.identity(rank):
         return "a transpose"
     return None

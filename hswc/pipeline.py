@@ -80,6 +80,12 @@ def _fold_reshapes() -> type[ModulePass]:
     return HsgFoldReshapesPass
 
 
+def _fold_slices() -> type[ModulePass]:
+    from hswc.passes.hsg_fold_slices import HsgFoldSlicesPass
+
+    return HsgFoldSlicesPass
+
+
 def _exact_f64() -> type[ModulePass]:
     from hswc.passes.hsg_exact_f64 import HsgExactF64Pass
 
@@ -127,6 +133,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "hsg-decompose": _decompose,
     "hsg-fold-constant-operands": _fold_constants,
     "hsg-fold-reshapes": _fold_reshapes,
+    "hsg-fold-slices": _fold_slices,
     "hsg-exact-f64": _exact_f64,
     "hsg-demote-f64": _demote_f64,
     "hsg-widen-bf16": _widen_bf16,
@@ -139,7 +146,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 
 LEVEL_PASSES: dict[str, tuple[str, ...]] = {
     "linalg": ("hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
-               "hsg-fold-reshapes", "hsg-exact-f64", "hsg-demote-f64", "hsg-widen-bf16",
+               "hsg-fold-reshapes", "hsg-fold-slices", "hsg-exact-f64", "hsg-demote-f64",
+               "hsg-widen-bf16",
                "hsg-fuse-elementwise"),
     "tiled": ("hsg-tile-on-cores",),
     "blocked": ("hsg-block-into-ub",),

@@ -27,7 +27,7 @@ MAX_REPEAT_TIMES = 255
 
 MAX_CORE_NUM = 1024
 """The most vector (AIV) cores a platform given by hand (--core-num, core-num=) may have. No
-Ascend SoC has more than 64 (Atlas A2/A3: 48; Ascend 950: 64 assumed); beyond this a figure is
+Ascend SoC has more than 64 (Atlas A2/A3: 48; Ascend 950: 64); beyond this a figure is
 a typo, and the interpreter would model that many cores' UB arenas at once."""
 
 MAX_UB_SIZE = 4 * 1024 * 1024
@@ -37,68 +37,111 @@ the largest UB of an Ascend core (192 KiB on Atlas A2/A3, 248 KiB usable on Asce
 interpreter allocates this much per modelled core, so MAX_CORE_NUM x MAX_UB_SIZE = 4 GiB."""
 
 
+ADD_PROFILES = ("asc-devkit examples/01_simd_cpp_api/05_best_practices/00_vector_compute/"
+                "add_high_performance/README.md")
+"""Huawei's measured msprof profiles of an 8192 x 8192 f16 Add in seven steps on Atlas A2 and
+six on Ascend 950 (task time and per-pipe busy times): the fit set of the figures marked
+'fitted' (bench/bench_calibration.py prints the model beside every published figure)."""
+
 FIGURE_STATUS = {
     "clock_hz": "documented",
     "hbm_bytes_per_s": "documented, a parameter",
+    "l2_bytes_per_s": "fitted",
     "repeat_bytes": "documented",
     "max_repeats_per_instruction": "documented",
-    "cycles_per_repeat": "assumption",
-    "vector_issue_cycles": "assumption",
+    "cycles_per_repeat": "documented",
+    "vector_issue_cycles": "fitted",
+    "bank_conflict_factor": "fitted",
     "pipe_barrier_cycles": "assumption",
-    "core_gm_bytes_per_s": "assumption",
-    "dma_setup_cycles": "assumption (16 KB knee)",
+    "core_gm_bytes_per_s": "fitted",
+    "dma_setup_cycles": "fitted",
+    "write_setup_cycles": "fitted",
     "scalar_gm_read_cycles": "assumption",
-    "scalar_ub_write_cycles": "assumption",
-    "scalar_ub_read_cycles": "assumption",
+    "scalar_ub_write_cycles": "fitted",
+    "scalar_ub_read_cycles": "fitted",
+    "scalar_gm_write_cycles": "assumption",
+    "scalar_call_cycles": "fitted",
+    "launch_cycles": "fitted",
+    "slow_repeat_cycles": "assumption",
 }
-"""Which cost figures of an Atlas A2 core are documented and which are this project's
-assumptions (a platform's CostFigures.status overrides them)."""
+"""Which cost figures of an Atlas A2 core are documented, fitted on the measured profiles of
+ADD_PROFILES, or this project's assumptions (a platform's CostFigures.status overrides them)."""
 
 
 @dataclass(frozen=True)
 class CostFigures:
     """The timing figures of the cost model (hswc.cost_model), kept with the platform facts.
 
-    Each field says whether it is documented (and where) or an assumption of this project.
-    Every figure is a parameter: `dataclasses.replace(figures, hbm_bytes_per_s=...)`.
+    Each field says whether it is documented (and where), fitted on Huawei's measured profiles
+    (ADD_PROFILES; the case each comes from) or an assumption of this project. Every figure is
+    a parameter: `dataclasses.replace(figures, hbm_bytes_per_s=...)`.
     """
 
-    clock_hz: float = 1.8e9
-    """Documented: Atlas A2 (910B) runs its AI Cores at 1.8 GHz (CANN ops-nn,
-    docs/zh/develop/cross_platform_migration_guide.md, generation comparison table)."""
+    clock_hz: float = 1.85e9
+    """Documented: the Atlas A2 of Huawei's measured Add profiles runs its vector cores at
+    1.85 GHz (ADD_PROFILES: 'clock frequency 1.85GHz', its theoretical vector time). CANN
+    ops-nn's cross-platform migration guide gives 1.8 GHz for the product line."""
     hbm_bytes_per_s: float = 1.6e12
-    """Documented: Atlas A2 memory bandwidth 1.6 TB/s (the same ops-nn table), shared by every
-    active core. A parameter: `replace(figures, hbm_bytes_per_s=...)`."""
+    """Documented: Atlas A2 memory bandwidth 1.6 TB/s (ops-nn's migration guide), shared by
+    every core's reads (and its writes while reads allocate in L2: hswc.cost_model.schedule).
+    Consistent with the measured Add: 1.456 TB/s of reads alone (case 3), 402 MB read and
+    written in 257 us (case 4). A parameter: `replace(figures, hbm_bytes_per_s=...)`."""
+    l2_bytes_per_s: float = 2.4e12
+    """Fitted: what every core's reads and writes reach together through L2 when the writes
+    stay in L2 (ADD_PROFILES case 5: 268 MB read and 134 MB written at 2.28 TB/s, each core's
+    MTE3 at 17.5 GB/s while its MTE2 reads at 33 GB/s; case 3: the writes alone, 2.36 TB/s)."""
     repeat_bytes: int = VECTOR_REPEAT_BYTES
     """Documented (AscendC API docs): one vector repeat processes 256 bytes (8 blocks of 32)."""
     max_repeats_per_instruction: int = MAX_REPEAT_TIMES
     """Documented (AscendC API docs): repeatTimes is in [0, 255]."""
     cycles_per_repeat: float = 1.0
-    """Assumption: one 256-byte repeat per cycle for every op the kernel uses (Cast, Compare,
-    Select and the arithmetic alike). Consistent with the A2 vector peak derived from CANN's
-    platform config, 128 f16 lanes x 2 x 48 cores x 1.8 GHz = 22.1 TFLOPS (ops-nn issue 6033)."""
-    vector_issue_cycles: int = 16
-    """Assumption: fixed cycles per issued vector instruction (scalar set-up of the mask and
-    repeat parameters, pipeline start)."""
+    """Documented: 128 halves (one 256-byte repeat) per cycle (ADD_PROFILES' theoretical vector
+    time); measured: an Add of 127 repeats takes 150 cycles (case 6: 6.954 us for 86 per core)."""
+    vector_issue_cycles: int = 21
+    """Fitted: cycles each issued vector instruction adds to its repeats (ADD_PROFILES: an Add
+    of 32 repeats 86 cycles in cases 1 and 2, of 128 conflicting repeats 276 in case 3, of 127
+    150 in case 6; ops-nn's turbo_quant README measures about 35 on 910B4)."""
+    bank_conflict_factor: float = 2.0
+    """Fitted: a vector call whose operands conflict in the UB banks
+    (hswc.cost_model.stream.bank_conflict) takes this many times its repeats' cycles
+    (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes).
+    Only a recorded kernel's calls, whose UB addresses are known, are checked."""
     pipe_barrier_cycles: int = 16
     """Assumption: a PipeBarrier<PIPE_V> drains the vector pipeline, this many cycles."""
-    core_gm_bytes_per_s: float = 128e9
-    """Assumption: one core's GM port (its MTE2 and MTE3 together) moves at most this many
-    bytes per second; Huawei's Hot Chips 2019 Ascend 910 talk gives up to 128 GB/s per core."""
-    dma_setup_cycles: int = 32
-    """Assumption, calibrated on a documented behaviour: each DataCopy(Pad) occupies its MTE
-    pipe this long before data moves. AscendC's best practices say transfers of 16 KB or more
-    reach close to the best bandwidth; with this figure a 16 KB copy at the per-core rate
-    reaches 88% of it, a 2 KB copy 47%."""
+    core_gm_bytes_per_s: float = 52e9
+    """Fitted: one MTE pipe's GM port (MTE2 and MTE3 each): ADD_PROFILES case 1, one core's
+    8 KB writes at 51 GB/s and reads at 43 GB/s with their set-up. (Huawei's Hot Chips 2019
+    Ascend 910 talk gave up to 128 GB/s per core.)"""
+    dma_setup_cycles: int = 61
+    """Fitted: each GM -> UB DataCopy(Pad) occupies MTE2 this long before data moves
+    (ADD_PROFILES case 1: an 8 KB read every 190 ns, 157 of them at the port rate)."""
+    write_setup_cycles: int = 0
+    """Fitted: the same for a UB -> GM copy on MTE3 (case 1: an 8 KB write every 159 ns, the
+    port rate)."""
     scalar_gm_read_cycles: int = 100
     """Assumption: one GlobalTensor::GetValue, a scalar load from GM through the scalar unit's
     data cache, averaged over the hits and the misses of a run of neighbouring elements. Not
     documented; AscendC's docs only warn that scalar GM access is slow."""
-    scalar_ub_write_cycles: int = 4
-    """Assumption: one LocalTensor::SetValue, a scalar store to UB."""
-    scalar_ub_read_cycles: int = 4
-    """Assumption: one LocalTensor::GetValue, a scalar load from UB (a per-row scale copied into
-    UB once, read per row run)."""
+    scalar_ub_write_cycles: int = 12
+    """Fitted: one LocalTensor::SetValue, a scalar store to UB, with its share of the loop
+    around it (ADD_PROFILES case 0: two GetValue, one SetValue and a float add per element,
+    34 cycles an element)."""
+    scalar_ub_read_cycles: int = 11
+    """Fitted: one LocalTensor::GetValue, a scalar load from UB (as scalar_ub_write_cycles)."""
+    scalar_gm_write_cycles: int = 100
+    """Assumption: one GlobalTensor::SetValue, a scalar store to GM (timed as a GetValue)."""
+    scalar_call_cycles: int = 4
+    """Fitted: the scalar unit's busy cycles for issuing one recorded API call (aiv_scalar_time
+    of ADD_PROFILES cases 1-6, 26 to 61 cycles a loop iteration of about 10 calls). Counted in
+    a recorded kernel's scalar time only; the pipes do not wait for it."""
+    launch_cycles: int = 9250
+    """Fitted: what a launch adds to the cores' own time (scheduling the task onto the cores
+    and reporting its end): the profiler's Task Duration less its aiv_time, 0.5 to 9.4 us in
+    ADD_PROFILES' A2 cases (5 us taken). Only a recorded kernel's total (hswc-check-kernel
+    --profile) includes it."""
+    slow_repeat_cycles: tuple[tuple[str, float], ...] = ()
+    """Cycles per 256-byte repeat of the vector calls slower than `cycles_per_repeat`:
+    (call name in lower case, cycles) pairs. Empty: every call at `cycles_per_repeat`."""
 
     status: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     """Where a platform's figure comes from, where it differs from FIGURE_STATUS: (field,
@@ -107,6 +150,11 @@ class CostFigures:
     def status_of(self, name: str) -> str:
         """'documented ...' or 'assumption ...' for the figure `name`."""
         return dict(self.status).get(name, FIGURE_STATUS.get(name, "?"))
+
+    def repeat_cycles_of(self, call: str) -> float:
+        """Cycles per repeat of the vector call `call` (any case; `ascend.` prefix allowed)."""
+        name = call.lower().removeprefix("ascend.").replace("_", "")
+        return dict(self.slow_repeat_cycles).get(name, self.cycles_per_repeat)
 
     def cycles(self, seconds: float) -> float:
         return seconds * self.clock_hz
@@ -120,7 +168,25 @@ COST_FIGURES = CostFigures()
 
 ASCEND950_COST_FIGURES = replace(
     COST_FIGURES,
-    status=(("clock_hz", "assumption: the A2 clock, no public figure"),
+    clock_hz=1.65e9,
+    cycles_per_repeat=2.0,
+    vector_issue_cycles=35,
+    bank_conflict_factor=1.0,
+    dma_setup_cycles=127,
+    scalar_ub_read_cycles=10,
+    scalar_ub_write_cycles=10,
+    launch_cycles=8250,
+    status=(("clock_hz", "documented: 1.65 GHz (ADD_PROFILES, Ascend 950)"),
+            ("cycles_per_repeat", "fitted: an Add of 32 repeats takes 100 cycles, of 170 "
+                                  "374 (ADD_PROFILES 950 cases 2 and 3): 2 cycles a repeat "
+                                  "(the basic API's load, compute and store per register)"),
+            ("vector_issue_cycles", "fitted: the same cases"),
+            ("bank_conflict_factor", "assumption: no conflicts (ADD_PROFILES: 'BANK "
+                                     "arrangement is different', not considered on 950)"),
+            ("dma_setup_cycles", "fitted: 950 case 1, one core's 8 KB reads at 35 GB/s"),
+            ("scalar_ub_read_cycles", "fitted: 950 case 0, 30 cycles an element"),
+            ("scalar_ub_write_cycles", "fitted: 950 case 0"),
+            ("launch_cycles", "fitted: 5 us, as on A2"),
             ("hbm_bytes_per_s", "documented: Ascend 950PR, HiBL 1.0 at 1.6 TB/s (Huawei "
                                 "Connect 2025); 950DT has 4 TB/s, a parameter"),
             ("repeat_bytes", "documented: 256 bytes per cycle (asc-devkit, NPU arch 3510)"),
@@ -128,7 +194,7 @@ ASCEND950_COST_FIGURES = replace(
 )
 """The figures of an Ascend 950PR vector core: the A2 core's, except where its status says
 otherwise (asc-devkit's NPU architecture 3510 page: the vector unit handles 256 bytes per
-cycle, as on A2)."""
+cycle, as on A2; measured, a basic-API call takes two cycles a repeat)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +219,9 @@ class Platform:
     which vector calls take which element types."""
     cost: CostFigures = field(default=COST_FIGURES, compare=False, repr=False)
     """Timing figures for the cost model (not part of what the tiling sees)."""
+    ub_physical: int = 0
+    """The whole UB of a core, where it is larger than `ub_size` (what TPipe hands out): what a
+    kernel laying out its own buffers (static LocalTensor(pos, addr, len)) may use. 0: ub_size."""
 
     def with_overrides(self, core_num: int | None = None, ub_size: int | None = None) -> Platform:
         """The same SoC with the core count or UB size replaced (None keeps the SoC's); a
@@ -184,12 +253,15 @@ PLATFORMS: dict[str, Platform] = {
                              product="Atlas A3 series"),
     # Ascend 950PR / 950DT (NPU architecture 3510, ops-nn's arch35). UB: 248 KB, documented
     # (asc-devkit GetUBSizeInBytes: 248 KB on Ascend 950PR/950DT; the 3510 architecture page:
-    # ASC_UB_SIZE = 248 x 1024 of the 256 KB UB). Cores: an assumption, 64 vector cores, the
-    # CORE_NUM of ops-nn's arch35 tiling unit tests (e.g. activation/elu_grad/tests/ut/op_host/
-    # arch35): no public source gives the product's figure; core-num= / --core-num override it.
+    # ASC_UB_SIZE = 248 x 1024 of the 256 KB UB). Cores: 64 vector cores, documented by
+    # asc-devkit's add_high_performance README ('AIV core count 64', ADD_PROFILES; also the
+    # CORE_NUM of ops-nn's arch35 tiling unit tests); core-num= / --core-num override it.
+    # The whole UB, 256 KB, for kernels laying out their own buffers: the same 3510 page, and
+    # asc-devkit's add_high_performance example, whose 950 buffers take 6 x 43680 bytes.
     "ascend950": Platform("ascend950", core_num=64, ub_size=253952,
                           product="Ascend 950PR / Ascend 950DT", semantics="cann-arch35",
-                          schedule="arch35", api="dav_3510", cost=ASCEND950_COST_FIGURES),
+                          schedule="arch35", api="dav_3510", cost=ASCEND950_COST_FIGURES,
+                          ub_physical=262144),
 }
 
 DEFAULT_SOC = "ascend910b"

@@ -234,30 +234,58 @@ def hard_swish_torch(x: np.ndarray) -> np.ndarray:
         return _narrowed(yf, x.dtype)
 
 
-def hard_sigmoid_torch(x: np.ndarray) -> np.ndarray:
-    """PyTorch hardsigmoid: `min(max(x + 3, 0), 6) / 6`, a true division by 6.
+def _hard_sigmoid_constants(op: str, alpha: Attribute, beta: Attribute
+                            ) -> tuple[np.float32, np.float32, np.float32]:
+    """(alpha, beta / alpha, 1 / alpha) in f32: the slope, the x at which alpha x + beta is 0
+    (negated), and the run of x over which it rises by 1. For the defaults (0x3E2AAAAB, the f32
+    nearest 1/6, and 1/2) the two quotients round to exactly 3 and 6, PyTorch's constants.
+    Refused: an alpha below the smallest normal f32 in magnitude (zero included), whose
+    reciprocal is not finite."""
+    a = _attribute(op, "alpha", alpha)
+    b = _attribute(op, "beta", beta)
+    if abs(a) < _F32(2.0 ** -126):
+        raise ValueError(f"{op}: attribute alpha = {alpha!r} is below the smallest normal f32 "
+                         "in magnitude")
+    with np.errstate(all="ignore"):
+        return a, _F32(b / a), _F32(_ONE / a)
 
-    NaN x: x + 3 is NaN and max and min propagate it: NaN.
+
+def hard_sigmoid_torch(x: np.ndarray, alpha: Attribute = ONE_SIXTH_F32,
+                       beta: Attribute = 0.5) -> np.ndarray:
+    """HardSigmoid: `clamp(alpha x + beta, 0, 1)` (ONNX's), computed as PyTorch's hardsigmoid
+    `min(max(x + 3, 0), 6) / 6` is: `min(max((x + beta / alpha) / (1 / alpha), 0), 1)`, two
+    true divisions. For the defaults that is PyTorch's result bit for bit: beta / alpha = 3,
+    1 / alpha = 6, and clamping after the division by 6 rather than before gives the same
+    float (the division is monotone and exact at 0 and 6).
+
+    NaN x: the sum and quotient are NaN and max and min propagate it: NaN.
     """
     (x,) = _checked("hard_sigmoid", x=x)
+    _, offset, span = _hard_sigmoid_constants("hard_sigmoid", alpha, beta)
     with np.errstate(all="ignore"):
         xf = _widened(x)
-        yf = _relu6_of_x_plus_3(xf) / _SIX
+        yf = np.minimum(np.maximum((xf + offset) / span, _ZERO), _ONE)
         return _narrowed(yf, x.dtype)
 
 
-def hard_sigmoid_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """PyTorch hardsigmoid_backward: `where(x > -3 and x < 3, grad * (1/6), +0)`.
-
-    `1/6` is the f32 constant 0x3E2AAAAB (a multiply, not a division). The bounds are open:
-    x = +-3 gives +0. NaN x: both compares are false, so the result is +0.
+def hard_sigmoid_grad_torch(grad: np.ndarray, x: np.ndarray, alpha: Attribute = ONE_SIXTH_F32,
+                            beta: Attribute = 0.5) -> np.ndarray:
+    """HardSigmoid's gradient: `grad * alpha` where `0 < alpha x + beta < 1`, else +0, with the
+    interval's ends in x computed as `-(beta / alpha)` and `1 / alpha - beta / alpha` (ordered
+    by size: a negative alpha swaps them) and compared with x in f32. For the defaults that is
+    PyTorch's hardsigmoid_backward: `where(x > -3 and x < 3, grad * (1/6), +0)`, `1/6` the f32
+    constant 0x3E2AAAAB (a multiply, not a division); x = +-3 gives +0.
+    NaN x: both compares are false, so the result is +0.
     """
     grad, x = _checked("hard_sigmoid_grad", grad=grad, x=x)
+    a, offset, span = _hard_sigmoid_constants("hard_sigmoid_grad", alpha, beta)
     with np.errstate(all="ignore"):
+        ends = (-offset, _F32(span - offset))
+        lower, upper = min(ends), max(ends)
         xf = _widened(x)
         gf = _widened(grad)
-        inside = (xf > -_THREE) & (xf < _THREE)
-        yf = np.where(inside, gf * ONE_SIXTH_F32, _ZERO)
+        inside = (xf > lower) & (xf < upper)
+        yf = np.where(inside, gf * a, _ZERO)
         return _narrowed(yf, grad.dtype)
 
 
@@ -407,21 +435,26 @@ def hard_shrink_grad_torch(grad: np.ndarray, x: np.ndarray, lambd: Attribute) ->
     return _shrink_grad("hard_shrink_grad", grad, x, lambd)
 
 
-def softshrink_torch(x: np.ndarray, lambd: Attribute) -> np.ndarray:
-    """PyTorch softshrink: `where(x > lambd, x - lambd, where(x < -lambd, x + lambd, +0))`.
+def softshrink_torch(x: np.ndarray, lambd: Attribute, bias: Attribute | None = None
+                     ) -> np.ndarray:
+    """PyTorch softshrink: `where(x > lambd, x - lambd, where(x < -lambd, x + lambd, +0))`;
+    with `bias` (ONNX Shrink's), x moves towards 0 by bias instead of lambd.
 
     lambd is first rounded to the input dtype, as PyTorch 2.14 does (FAMILY.md says f32): in
-    bf16, 0.7 becomes 0.69921875, so x = 0.703125 gives 0.00390625. Inside the band the result
-    is +0, as in PyTorch's vectorised loop; its scalar loop (the tail of a contiguous tensor,
-    and strided tensors) returns a zero with x's sign instead, so -0.0 for x in [-lambd, -0.0]
-    there. Refused: a negative lambd, and one outside the dtype's range.
+    bf16, 0.7 becomes 0.69921875, so x = 0.703125 gives 0.00390625; bias likewise. Inside the
+    band the result is +0, as in PyTorch's vectorised loop; its scalar loop (the tail of a
+    contiguous tensor, and strided tensors) returns a zero with x's sign instead, so -0.0 for x
+    in [-lambd, -0.0] there. Refused: a negative lambd, and a lambd or bias outside the dtype's
+    range.
     NaN x: both compares are false, so the result is +0.
     """
     (x,) = _checked("softshrink", x=x)
     lam = _lambd("softshrink", lambd, x.dtype)
+    shift = lam if bias is None else _in_dtype(
+        _attribute("softshrink", "bias", bias, fits=x.dtype), x.dtype)
     with np.errstate(all="ignore"):
         xf = _widened(x)
-        yf = np.where(xf > lam, xf - lam, np.where(xf < -lam, xf + lam, _ZERO))
+        yf = np.where(xf > lam, xf - shift, np.where(xf < -lam, xf + shift, _ZERO))
         return _narrowed(yf, x.dtype)
 
 
@@ -499,9 +532,10 @@ def tanh_torch(x: np.ndarray) -> np.ndarray:
     return _exact("tanh", np.tanh, x)
 
 
-def silu_torch(x: np.ndarray) -> np.ndarray:
-    """F.silu: x * sigmoid(x)."""
-    return _exact("silu", lambda v: v * _sigmoid64(v), x)
+def silu_torch(x: np.ndarray, scale: Attribute = 1.0) -> np.ndarray:
+    """F.silu: x * sigmoid(x); with scale (ops-nn's Swish) x * sigmoid(scale x)."""
+    k = _f32("silu", "scale", scale)
+    return _exact("silu", lambda v: v * _sigmoid64(k * v), x)
 
 
 def _gelu64(v: np.ndarray, approximate: str) -> np.ndarray:
@@ -542,12 +576,17 @@ def selu_torch(x: np.ndarray) -> np.ndarray:
     return _exact("selu", lambda v: _elu64(v, a, s, 1.0), x)
 
 
-def celu_torch(x: np.ndarray, alpha: Attribute = 1.0) -> np.ndarray:
-    """torch.celu: max(0, x) + min(0, alpha (exp(x / alpha) - 1)); alpha 0 is refused."""
+def celu_torch(x: np.ndarray, alpha: Attribute = 1.0, alpha2: Attribute | None = None,
+               alpha3: Attribute = 1.0) -> np.ndarray:
+    """torch.celu: max(0, x) + min(0, alpha (exp(x / alpha) - 1)); with ops-nn's three alphas
+    (its alpha1 is alpha; alpha2 defaults to alpha): x >= 0 ? alpha3 x : alpha (exp(x / alpha2)
+    - 1). A zero alpha or alpha2 is refused."""
     a = _f32("celu", "alpha", alpha)
-    if a == 0:
-        raise ValueError("celu: attribute alpha must not be zero")
-    return _exact("celu", lambda v: _elu64(v, a, 1.0, 1.0 / a), x)
+    a2 = a if alpha2 is None else _f32("celu", "alpha2", alpha2)
+    a3 = _f32("celu", "alpha3", alpha3)
+    if a == 0 or a2 == 0:
+        raise ValueError(f"celu: attribute {'alpha' if a == 0 else 'alpha2'} must not be zero")
+    return _exact("celu", lambda v: np.where(v < 0, a * np.expm1(v / a2), a3 * v), x)
 
 
 def _softplus_attributes(op: str, beta: Attribute, threshold: Attribute) -> tuple[float, float]:
@@ -599,11 +638,14 @@ def tanh_grad_torch(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     return _exact("tanh_grad", lambda g, v: g * (1.0 - v * v), grad, y)
 
 
-def silu_grad_torch(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """aten.silu_backward: grad s (1 + x (1 - s)), s = sigmoid(x)."""
+def silu_grad_torch(grad: np.ndarray, x: np.ndarray, scale: Attribute = 1.0) -> np.ndarray:
+    """aten.silu_backward: grad s (1 + x (1 - s)), s = sigmoid(x); with scale k (ops-nn's
+    SwishGrad) the derivative of x sigmoid(k x): s + k x s (1 - s), s = sigmoid(k x)."""
+    k = _f32("silu_grad", "scale", scale)
+
     def f(g: np.ndarray, v: np.ndarray) -> np.ndarray:
-        s = _sigmoid64(v)
-        return g * s * (1.0 + v * (1.0 - s))
+        s = _sigmoid64(k * v)
+        return g * (s + k * v * s * (1.0 - s))
     return _exact("silu_grad", f, grad, x)
 
 

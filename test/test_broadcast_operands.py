@@ -130,13 +130,13 @@ def test_strides_follow_the_map() -> None:
 
 @pytest.mark.parametrize(("out", "operand", "m", "message", "severity"), [
     ((4, 6), (6, 4), "d1, d0", "out of order (a transpose)", "warning"),
-    ((4, 6), (7,), "d1 + 1", "a gather or a shifted window", "remark"),
+    ((4, 6), (12,), "d1 * 2", "a gather or a strided read", "remark"),
 ])
 def test_what_is_not_a_broadcast_stays_on_the_host(out: tuple[int, ...],
                                                   operand: tuple[int, ...], m: str,
                                                   message: str, severity: str) -> None:
     """An elementwise generic reading an operand out of order is one hswc could lower and does
-    not (a warning); one reading a shifted window is not elementwise in MLIR's sense (a remark:
+    not (a warning); one reading a strided window is not elementwise in MLIR's sense (a remark:
     the partition leaves it on the host, as it does a reduction)."""
     _stays(generic("bad", out, operand, m, "f32"), message, severity)
 

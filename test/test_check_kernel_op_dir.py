@@ -162,8 +162,11 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
     ("softplus_v2_grad", ("hsg.softplus_grad", {}, "softplus_v2_grad = hsg.softplus_grad")),
     ("threshold_v2", ("hsg.threshold", {"threshold": "0.5", "value": "-2"},
                       "threshold_v2 = hsg.threshold(threshold=0.5, value=-2)")),
-    ("threshold", None),  # ops-nn's Threshold is a step function, not torch.threshold
-    ("prelu", None),
+    ("threshold", ("generic threshold_step", {},  # a step function, not torch.threshold
+                   "threshold = the generic threshold_step")),
+    ("elu_grad", ("hsg.elu_grad", {"is_result": "true"},  # EluGrad reads the forward output
+                  "elu_grad = hsg.elu_grad(is_result=true)")),
+    ("prelu", None),  # blocked: a weight broadcast per channel
     ("crelu", None),
 ])
 def test_sweep_maps_folder_names_to_hsg_ops(name: str, expected: tuple | None) -> None:

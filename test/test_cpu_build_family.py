@@ -136,7 +136,7 @@ def test_cpu_build_matches_interpreter_and_reference(
     assert record is not None
     assert {k for k, v in record.items() if isinstance(v, float)} == \
         {"".join(w.capitalize() if i else w for i, w in enumerate(n.split("_")))
-         for n in ATTRIBUTES.get(op, {})}  # the attributes arrive as float tiling fields
+         for n in (a.name for a in definition.op.ATTRIBUTES)}  # each one a float tiling field
     interpreted = result.outputs[0]
     on_cpu = run_recorded(executables[op], record, inputs, UB, tmp_path)
     assert _same(on_cpu, interpreted), f"{op} {dtype}: C++ != interpreter"

@@ -45,14 +45,15 @@ A2_DIGESTS = {
                         [EXAMPLES / "hard_swish_grad.mlir"]),
     "leaky_relu_grad": ("7b51d37bf9768893d74ce03a8b7ec145363328592b6c1f533ac67a138dc9c4a0",
                         [EXAMPLES / "leaky_relu_grad.mlir"]),
-    "silu": ("a429c95b5f72da2ee71e63e4dd558d7c9c21079603228d9f4b0791edb5a2ff22",
+    "silu": ("4f0ea4249a62a1866a510c8bcd7b3068f9f9211d68a614e824d4ebbb0546f870",
              [EXAMPLES / "silu.mlir"]),
     "grad_times_scale": ("050c1dd67742e4435156b61f3a96803f85544f1ff32aae311735f0be946feb0a",
                          [EXAMPLES / "grad_times_scale.mlir", "--name", "GradTimesScale"]),
 }
 """The A2/A3 packages' digests (sorted relative path, NUL, bytes, NUL per file); last changed by
 the PipeBarrier<PIPE_V> the kernels gained for --cce-auto-sync=off (hswc/vectorizer/emit.py)
-and the host tiling's cap on ubFactor (a chunk one DataCopyPad moves: `Min(..., 32704)`)."""
+and the host tiling's cap on ubFactor (a chunk one DataCopyPad moves: `Min(..., 32704)`); silu's
+by Swish's scale attribute (ops-nn's Swish definition's, launched at 1 by aclnnSilu)."""
 DTYPES = ("f16", "f32", "bf16")
 SAMPLE = ("hard_swish_grad", "hard_shrink")
 OPS_950 = tuple(OPS) if os.environ.get("HSWC_ALL_950") == "1" else SAMPLE

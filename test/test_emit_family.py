@@ -90,13 +90,16 @@ BOUNDS = ['this->Attr("min_val").AttrType(OPTIONAL).Float(-1.0f);',
           'this->Attr("max_val").AttrType(OPTIONAL).Float(1.0f);']
 SLOPE = ['this->Attr("negative_slope").AttrType(OPTIONAL).Float(0.01f);']
 LAMBD = ['this->Attr("lambd").AttrType(OPTIONAL).Float(0.5f);']
+ALPHA_BETA = ['this->Attr("alpha").AttrType(OPTIONAL).Float(0.166666672f);',
+              'this->Attr("beta").AttrType(OPTIONAL).Float(0.5f);']
 OP_DEF_ATTRIBUTES = {
     "hardtanh": BOUNDS, "hardtanh_grad": BOUNDS, "leaky_relu": SLOPE, "leaky_relu_grad": SLOPE,
     "threshold": ['this->Attr("threshold").AttrType(REQUIRED).Float();',
                   'this->Attr("value").AttrType(REQUIRED).Float();'],
     "threshold_grad": ['this->Attr("threshold").AttrType(REQUIRED).Float();'],
-    "hard_shrink": LAMBD, "hard_shrink_grad": LAMBD, "softshrink": LAMBD,
-    "softshrink_grad": LAMBD,
+    "hard_shrink": LAMBD, "hard_shrink_grad": LAMBD,
+    "softshrink": [*LAMBD, 'this->Attr("bias").AttrType(REQUIRED).Float();'],
+    "softshrink_grad": LAMBD, "hard_sigmoid": ALPHA_BETA, "hard_sigmoid_grad": ALPHA_BETA,
 }
 """The op definition's attributes: PyTorch's defaults (threshold and value have none)."""
 
@@ -139,6 +142,17 @@ def field(attribute: str) -> str:
 
 def cpp_float(value: float) -> str:
     return f"{np.float32(value)!s}f"
+
+
+def launched(stem: str) -> dict[str, float]:
+    """Every attribute of the op as the module launches it: ATTRIBUTES' values, else the
+    attribute it follows, else its default (HardSigmoid's alpha and beta)."""
+    values: dict[str, float] = {}
+    for a in definition_of(stem).op.ATTRIBUTES:
+        given = ATTRIBUTES.get(stem, {}).get(a.name)
+        values[a.name] = given if given is not None else \
+            values[a.same_as] if a.same_as else a.default  # type: ignore[assignment]
+    return values
 
 
 # region content
@@ -184,13 +198,20 @@ def test_aclnn_api_takes_what_ops_nn_header_takes(packages: dict[str, Path], ste
     for scalar in scalars:
         assert f"const float {scalar}Value = {scalar}->ToFloat();" in source
         assert f"OP_CHECK_NULL({scalar}, return false);" in source
-    values = ", ".join(f"{s}Value" for s in scalars)
+    definition = definition_of(stem)  # the l0op takes every attribute, aclnn ops-nn's only
+    taken = iter(scalars)
+    values = ", ".join(f"{field(a.name)}Value" if a.name in definition.docs.aclnn_omits
+                       else f"{next(taken)}Value" for a in definition.op.ATTRIBUTES)
+    for a in definition.op.ATTRIBUTES:
+        if a.name in definition.docs.aclnn_omits:  # launched at the default, or as it follows
+            assert re.search(rf"const float {field(a.name)}Value = "
+                             rf"({field(a.same_as or '')}Value|[0-9.e+-]+f);", source), a.name
     contiguous = ", ".join(f"{n}Contiguous" for n in re.findall(r"const aclTensor\* (\w+)",
                                                                    params))
     call = ", ".join(p for p in (contiguous, values, "uniqueExecutor.get()") if p)
     assert f"const aclTensor* result = l0op::{op_type}({call});" in source
     l0op = flat(read(packages, stem, f"op_host/op_api/{entry}.cpp"))
-    attrs = [field(a) for a in ATTRIBUTES.get(stem, {})]  # in the op definition's order
+    attrs = [field(a.name) for a in definition.op.ATTRIBUTES]  # in the definition's order
     op_attr = f", OP_ATTR({', '.join(attrs)})" if attrs else ""
     assert (f"ADD_TO_LAUNCHER_LIST_AICORE({op_type}, OP_INPUT({', '.join(INPUTS[stem])}), "
             f"OP_OUTPUT(y){op_attr});") in l0op
@@ -215,6 +236,21 @@ def test_attributes_go_through_the_op_definition_and_tiling(packages: dict[str, 
         assert f"tilingData->{f}" in kernel  # Init reads it into the kernel
     assert ("float " in struct) == bool(names)
     assert ("GetAttrs" in tiling) == bool(names)
+
+
+def test_an_attribute_ops_nns_aclnn_does_not_take_is_packaged_only_at_its_default(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """aclnnHardsigmoid takes no alpha (ops-nn's API, which the package keeps): a module setting
+    alpha = 0.2 would be packaged wrong, so it is refused at its kernel."""
+    source = tmp_path / "hs.mlir"
+    source.write_text("func.func @hs(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+                      "  %y = hsg.hard_sigmoid %x {alpha = 0.2 : f32} : tensor<?xf32>\n"
+                      "  func.return %y : tensor<?xf32>\n}\n")
+    assert main([str(source), "-o", str(tmp_path / "p")]) == 1
+    assert ("sets alpha = 0.2, but aclnnHardsigmoid takes no alpha (ops-nn's API, which the "
+            "package keeps), so its package would launch alpha = 0.166667") in \
+        capsys.readouterr().err
+    assert not (tmp_path / "p").exists()
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -308,8 +344,8 @@ def tiling_tests(text: str) -> dict[str, str]:
 def test_tiling_unit_test_expects_hswc_tiling(packages: dict[str, Path], stem: str) -> None:
     _, entry, *_ = OPS_NN[stem]
     tests = tiling_tests(read(packages, stem, f"tests/ut/op_host/test_{entry}_tiling.cpp"))
-    attributes = ATTRIBUTES.get(stem, {})
-    given = ", ".join(f'Attribute("{k}", {cpp_float(v)})' for k, v in attributes.items())
+    attributes = launched(stem)
+    given = [(k, np.float32(v)) for k, v in attributes.items()]
     checked = 0
     for name, body in tests.items():
         tensors = [(tuple(int(d) for d in re.findall(r"\d+", dims)), dtype)
@@ -317,8 +353,11 @@ def test_tiling_unit_test_expects_hswc_tiling(packages: dict[str, Path], stem: s
         call = re.search(r"Tile\(tensors, (?:\{(.*?)\}, )?(\d+), (\d+), info\)", body)
         assert call, name
         attrs, cores, ub = call[1], int(call[2]), int(call[3])
+        passed = [(k, np.float32(v)) for k, v in
+                  re.findall(r'Attribute\("(\w+)", ([-+0-9.e]+|[^)]*?)f?\)', attrs or "")
+                  if re.fullmatch(r"[-+0-9.e]+", v)]
         if {dtype for _, dtype in tensors} - set(GE) or len(set(tensors)) > 1 or \
-                attrs != (given or None):
+                passed != given or (attrs or "").count("Attribute(") != len(given):
             assert "EXPECT_FALSE(Tile(" in body, name  # a refusal case
             continue
         (shape, dtype), *_ = tensors
@@ -337,8 +376,8 @@ def test_tiling_unit_test_expects_hswc_tiling(packages: dict[str, Path], stem: s
             record = hswc_run(stem, GE[dtype]).run(
                 *[np.zeros(4, DTYPES[GE[dtype]])] * len(INPUTS[stem])).tilings[0]
             assert record is not None
-            scalars = [cpp_float(v) for v in record.values() if isinstance(v, float)]
-            assert fields == scalars, name  # the kernel's float fields, in its order
+            scalars = [np.float32(v) for v in record.values() if isinstance(v, float)]
+            assert [np.float32(f.removesuffix("f")) for f in fields] == scalars, name
         checked += 1
     assert checked == 3 * 5
     refusals = {n for n in tests if not n.startswith(("f16_", "f32_", "bf16_"))}
@@ -348,6 +387,8 @@ def test_tiling_unit_test_expects_hswc_tiling(packages: dict[str, Path], stem: s
     expected_refusals |= {f"{a}_is_not_finite" for a in attributes}
     if "lambd" in attributes:
         expected_refusals |= {"lambd_is_negative", "lambd_does_not_fit_f16"}
+    if "bias" in attributes:  # Softshrink's, converted to the dtype as lambd is
+        expected_refusals |= {"bias_does_not_fit_f16"}
     if stem == "hardtanh":
         expected_refusals |= {"min_val_does_not_fit_f16", "max_val_does_not_fit_f16"}
     if stem == "threshold":
@@ -384,7 +425,8 @@ def test_kernel_unit_test_expects_what_hswc_run_computes(packages: dict[str, Pat
             if key in ("totalNum", "blockFactor", "ubFactor"):
                 assert f"tiling.{key} = {value};" in body
             elif isinstance(value, float):
-                assert f"tiling.{key} = {cpp_float(value)};" in body
+                written = re.search(rf"tiling\.{key} = ([-+0-9.e]+)f;", body)
+                assert written and np.float32(written[1]) == np.float32(value), key
 
 
 # endregion

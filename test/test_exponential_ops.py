@@ -41,10 +41,17 @@ VARIANTS: dict[str, dict[str, object]] = {
     "elu_grad": {"alpha": 0.7, "scale": 1.5, "input_scale": 2.0, "is_result": True},
     "celu": {"alpha": 2.5}, "softplus": {"beta": 2.0, "threshold": 5.0},
     "softplus_grad": {"beta": 2.0, "threshold": 5.0},
+    "silu": {"scale": 1.702}, "silu_grad": {"scale": -0.6},
 }
 """Attributes away from their defaults (the ops without attributes run with none)."""
-CASES = [(op, {}) for op in EXPONENTIAL] + list(VARIANTS.items())
-IDS = [op if not attrs else f"{op}-variant" for op, attrs in CASES]
+OPS_NN_VARIANTS: dict[str, dict[str, object]] = {
+    "celu": {"alpha": 1.5, "alpha2": 0.8, "alpha3": 2.0},
+}
+"""ops-nn's forms beyond PyTorch's: its Celu's three alphas (alpha1 is alpha)."""
+CASES = ([(op, {}) for op in EXPONENTIAL] + list(VARIANTS.items())
+         + list(OPS_NN_VARIANTS.items()))
+IDS = ([op for op in EXPONENTIAL] + [f"{op}-variant" for op in VARIANTS]
+       + [f"{op}-ops-nn" for op in OPS_NN_VARIANTS])
 CASE_OF = dict(zip(IDS, CASES, strict=True))
 BUILD_SAMPLE = ("sigmoid", "gelu", "log_sigmoid", "softplus", "mish_grad", "elu-variant")
 """The cases whose C++ the default suite builds (a plain, a tanh-based, a log, a softplus

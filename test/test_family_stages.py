@@ -32,12 +32,13 @@ OFF_DEFAULT: dict[str, dict[str, float]] = {
     "leaky_relu": {"negative_slope": 0.3},
     "threshold": {"threshold": 0.7, "value": -1.5},
     "hard_shrink": {"lambd": 0.7},
-    "softshrink": {"lambd": 0.1},
+    "softshrink": {"lambd": 0.1, "bias": 0.3},
+    "hard_sigmoid": {"alpha": -0.3, "beta": 0.6},
 }
 """Attributes away from the defaults (by forward op; its gradient takes the same ones)."""
-FIXED_EDGES = (0.0, 1.0, 3.0, 6.0)
+FIXED_EDGES = (0.0, 1.0, 3.0, 6.0, 2.0, 4.0 / 3.0)
 """Where the family's ops change behaviour besides their attributes (HardSwish's and
-HardSigmoid's +-3, relu6's 6)."""
+HardSigmoid's +-3, relu6's 6; 2 and -4/3, HardSigmoid's ends for alpha -0.3, beta 0.6)."""
 
 
 def attributes_of(op: str, chosen: dict[str, float]) -> dict[str, float]:
@@ -51,7 +52,7 @@ def cases() -> list[tuple[str, str, dict[str, float]]]:
     for op, definition in OPS.items():
         forward = op.removesuffix("_grad")
         for semantics in definition.semantics:
-            if all(a.default is not None for a in definition.op.ATTRIBUTES):
+            if not any(a.required for a in definition.op.ATTRIBUTES):
                 found.append((op, semantics, {}))  # threshold has none: no default case
             if definition.op.ATTRIBUTES:
                 found.append((op, semantics, attributes_of(op, OFF_DEFAULT[forward])))
@@ -131,6 +132,8 @@ def op_and_attributes(draw: st.DrawFn) -> tuple[str, str, dict[str, float]]:
     chosen = {}
     for a in OPS[op].op.ATTRIBUTES:
         v = draw(values)
+        if a.nonzero and abs(v) < 2.0 ** -126:  # HardSigmoid divides by its alpha
+            v = 1.0
         chosen[a.name] = abs(v) if a.non_negative else v
     if "min_val" in chosen and chosen["min_val"] > chosen["max_val"]:
         chosen["min_val"], chosen["max_val"] = chosen["max_val"], chosen["min_val"]

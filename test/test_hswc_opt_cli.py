@@ -118,8 +118,8 @@ def test_print_between_passes(capsys: Capsys, write: Writer) -> None:
     code, out, err = run(capsys, write(VALID), "--lower-to-ascend", "--print-between-passes")
     assert (code, err) == (0, "")
     headers = re.findall(r"IR after ([\w-]+)", out)
-    front_door = ["hsg-fold-constant-operands", "hsg-fold-reshapes", "hsg-exact-f64",
-                  "hsg-demote-f64", "hsg-widen-bf16"]
+    front_door = ["hsg-fold-constant-operands", "hsg-fold-reshapes", "hsg-fold-slices",
+                  "hsg-exact-f64", "hsg-demote-f64", "hsg-widen-bf16"]
     assert headers == ["hsg-generalize-named", "hsg-decompose", *front_door,
                        "hsg-fuse-elementwise", "hsg-tile-on-cores", "hsg-block-into-ub"]
     after_generalize, after_decompose, *normalised, after_fuse, after_tile, after_block, \
@@ -375,7 +375,7 @@ def test_time_passes_reports_each_pass(capsys: Capsys, write: Writer) -> None:
     assert "ascend.tpipe" in out
     timed = [line.split()[1] for line in err.splitlines() if line.startswith("Pass ")]
     assert timed == ["hsg-generalize-named", "hsg-decompose", "hsg-fold-constant-operands",
-                     "hsg-fold-reshapes", "hsg-exact-f64", "hsg-demote-f64",
+                     "hsg-fold-reshapes", "hsg-fold-slices", "hsg-exact-f64", "hsg-demote-f64",
                      "hsg-widen-bf16", "hsg-fuse-elementwise", "hsg-tile-on-cores",
                      "hsg-block-into-ub", "convert-hsg-to-ascend"]
 

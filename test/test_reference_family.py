@@ -543,8 +543,8 @@ NAN_X_RESULT: dict[str, tuple[dict[str, float], str]] = {
     # op: (attributes, result for grad = -1.5 / x = NaN: "nan", "grad", "+0" or "grad*slope")
     "hard_swish": ({}, "nan"),
     "hard_swish_grad": ({}, "grad"),
-    "hard_sigmoid": ({}, "nan"),
-    "hard_sigmoid_grad": ({}, "+0"),
+    "hard_sigmoid": ({"alpha": 0.2, "beta": 0.5}, "nan"),
+    "hard_sigmoid_grad": ({"alpha": 0.2, "beta": 0.5}, "+0"),
     "hardtanh": ({"min_val": -1, "max_val": 1}, "nan"),
     "hardtanh_grad": ({"min_val": -1, "max_val": 1}, "grad"),
     "leaky_relu": ({"negative_slope": 0.5}, "nan"),
@@ -553,7 +553,7 @@ NAN_X_RESULT: dict[str, tuple[dict[str, float], str]] = {
     "threshold_grad": ({"threshold": 0}, "grad"),
     "hard_shrink": ({"lambd": 0.5}, "nan"),
     "hard_shrink_grad": ({"lambd": 0.5}, "grad"),
-    "softshrink": ({"lambd": 0.5}, "+0"),
+    "softshrink": ({"lambd": 0.5, "bias": 0.25}, "+0"),
     "softshrink_grad": ({"lambd": 0.5}, "grad"),
 }
 
@@ -573,6 +573,48 @@ def test_nan_x(op: str, semantics: str, dtype: np.dtype) -> None:
         "grad*slope": np.full(2, -0.75, dtype),
     }[want]
     assert compare_bitwise(y, expected).equal, (op, semantics)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize(("alpha", "beta", "x", "want"), [
+    (0.2, 0.5, [-3.0, -2.5, 0.0, 1.0, 2.5, 3.0], [0.0, 0.0, 0.5, 0.7, 1.0, 1.0]),
+    (-0.5, 0.5, [-3.0, -1.0, 0.0, 0.5, 1.0, 3.0], [1.0, 1.0, 0.5, 0.25, 0.0, 0.0]),
+])
+def test_hard_sigmoid_alpha_beta(alpha: float, beta: float, x: list[float], want: list[float],
+                                 dtype: np.dtype) -> None:
+    """ONNX's HardSigmoid, clamp(alpha x + beta, 0, 1), by hand; a negative alpha falls."""
+    y = hard_sigmoid_torch(np.array(x, dtype), alpha, beta)
+    assert compare_bitwise(y, np.array(want, np.float32).astype(dtype)).equal, y
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_hard_sigmoid_grad_alpha_beta(dtype: np.dtype) -> None:
+    """grad * alpha inside 0 < alpha x + beta < 1 (x in (-2.5, 2.5) for 0.2, 0.5), else +0;
+    the ends give +0 as PyTorch's -3 and 3 do."""
+    x = np.array([-3.0, -2.5, -2.0, 0.0, 2.0, 2.5, 3.0], dtype)
+    g = np.full(7, 2.0, dtype)
+    y = hard_sigmoid_grad_torch(g, x, 0.25, 0.5)  # ends -2 and 2
+    want = np.array([0, 0, 0, 0.5, 0, 0, 0], np.float32).astype(dtype)
+    assert compare_bitwise(y, want).equal, y
+    y = hard_sigmoid_grad_torch(g, x, 0.2, 0.5)
+    want = np.where(np.abs(x.astype(np.float32)) < 2.5, np.float32(2.0) * np.float32(0.2),
+                    0).astype(np.float32).astype(dtype)
+    assert compare_bitwise(y, want).equal, y
+
+
+def test_hard_sigmoid_refuses_a_zero_alpha() -> None:
+    with pytest.raises(ValueError, match=r"alpha = 0\.0 is below the smallest normal f32"):
+        hard_sigmoid_torch(np.zeros(2, np.float32), 0.0, 0.5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_softshrink_bias(dtype: np.dtype) -> None:
+    """ONNX Shrink (lambd 0.5, bias 0 and 0.25) by hand; without bias, lambd shifts."""
+    x = np.array([-1.0, -0.5, 0.25, 0.5, 1.0], dtype)
+    for bias, want in ((0.0, [-1.0, 0, 0, 0, 1.0]), (0.25, [-0.75, 0, 0, 0, 0.75]),
+                       (None, [-0.5, 0, 0, 0, 0.5])):
+        y = softshrink_torch(x, 0.5, bias)
+        assert compare_bitwise(y, np.array(want, np.float32).astype(dtype)).equal, (bias, y)
 
 
 # endregion
@@ -659,6 +701,8 @@ ATTRIBUTE_OPS = sorted(op for op, _ in OP_REFERENCES if NAN_X_RESULT[op][0])
 )
 def test_bad_attributes_are_refused(op: str, bad: object, message: str) -> None:
     for name in NAN_X_RESULT[op][0]:
+        if bad is None and name == "bias":  # softshrink's bias left out: lambd
+            continue
         with pytest.raises(ValueError, match=rf"^{op}: attribute {name} {message}"):
             _call(op, "torch", F32, F32, **{name: bad})
 

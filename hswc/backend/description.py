@@ -33,6 +33,7 @@ from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.dtypes import numpy_dtype
+from hswc.ops.definition import OpDefinition
 from hswc.ops.docs import AclnnFlag, Formula
 
 Golden = Callable[[Kernel, Sequence[np.ndarray]], np.ndarray]
@@ -80,6 +81,10 @@ class Attribute:
     non_negative: bool = False
     in_dtype: bool = False
     """Converted to the input's dtype, so it must fit it."""
+    in_aclnn: bool = True
+    """Whether the aclnn API takes it; else it launches at its default or `follows`'s value."""
+    follows: str | None = None
+    """The attribute whose value it takes when not given (Softshrink's bias: lambd)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,11 @@ class Description:
 
     def attribute_values(self, kernel: Kernel) -> dict[str, float]:
         return dict(self.values.get(kernel.dtype, {}))
+
+    @property
+    def aclnn_attributes(self) -> tuple[Attribute, ...]:
+        """The attributes the aclnn API takes, in order."""
+        return tuple(a for a in self.attributes if a.in_aclnn)
 
     def by_field(self) -> dict[str, Attribute]:
         return {a.field: a for a in self.attributes}
@@ -249,6 +259,32 @@ def launch_scalars(module: ModuleOp, kernel: Kernel, function: str | None) -> di
 # region named ops
 
 
+def _complete_values(kernels: list[Kernel], attributes: tuple[Attribute, ...],
+                     values: dict[str, dict[str, float]], definition: OpDefinition) -> None:
+    """Each kernel's attribute values completed: those no host function launches (a module of
+    kernels only) at the attribute they follow or their default; an OpError for a value the
+    aclnn API cannot pass (an attribute it does not take, set otherwise than it launches it)."""
+    for kernel in kernels:
+        given = values[kernel.dtype]
+        for a in attributes:
+            if a.name not in given and a.follows is not None and a.follows in given:
+                given[a.name] = given[a.follows]  # Softshrink's bias: its lambd
+            if a.name not in given and a.default is None:
+                raise OpError(kernel.func, f"is launched by no host function, so the value of "
+                              f"{a.name} (which has no default) is unknown: package the "
+                              "module with the function that launches it")
+            if a.name not in given and a.default is not None:
+                given[a.name] = a.default
+        for a in attributes:  # what the aclnn API does not take, it launches at its default
+            fixed = given[a.follows] if a.follows else a.default
+            if not a.in_aclnn and fixed is not None and \
+                    np.float32(given[a.name]) != np.float32(fixed):
+                raise OpError(kernel.func, f"sets {a.name} = {given[a.name]:g}, but "
+                              f"{definition.aclnn} takes no {a.name} (ops-nn's API, which the "
+                              f"package keeps), so its package would launch {a.name} = "
+                              f"{fixed:g}")
+
+
 def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequest
                    ) -> Description:
     """A named op's package: everything from its definition (hswc.ops), the attribute values
@@ -271,7 +307,8 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
     attributes = tuple(Attribute(
         spec.name, lower_camel(spec.name), docs.aclnn_attributes.get(spec.name,
                                                                       lower_camel(spec.name)),
-        docs.parameters[spec.name], spec.default, spec.non_negative, spec.in_dtype)
+        docs.parameters[spec.name], spec.default, spec.non_negative, spec.in_dtype,
+        spec.name not in docs.aclnn_omits, spec.same_as)
         for spec in definition.op.ATTRIBUTES)
     inputs = definition.op.INPUTS
     for kernel in kernels:
@@ -284,15 +321,7 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
     fields = {a.field: a.name for a in attributes}
     values = {k.dtype: {fields[f]: v for f, v in launch_scalars(module, k, request.function)
                         .items()} for k in kernels}
-    for kernel in kernels:  # nothing launches it (a module of kernels only): the defaults
-        given = values[kernel.dtype]
-        for a in attributes:
-            if a.name not in given and a.default is None:
-                raise OpError(kernel.func, f"is launched by no host function, so the value of "
-                              f"{a.name} (which has no default) is unknown: package the "
-                              "module with the function that launches it")
-            if a.name not in given and a.default is not None:
-                given[a.name] = a.default
+    _complete_values(kernels, attributes, values, definition)
     reference = OP_REFERENCES[(definition.name, semantics)]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:

@@ -146,7 +146,7 @@ def _attribute_constraints(d: Description, name: Mapping[str, str], flags: bool)
     """One line for each attribute, their order and (`flags`: in the aclnn doc) each flag;
     `name` spells them."""
     lines = []
-    for a in d.attributes:
+    for a in d.attributes if not flags else d.aclnn_attributes:
         rules = ["a finite float32"]
         if a.non_negative:
             rules.append("not negative")
@@ -292,7 +292,7 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
              _tensor_dtypes(kernels, i, first), "ND", shape(i, n))
             for i, n in enumerate(inputs)]
     rows += [(f"`{a.aclnn}`", "input", a.description, "FLOAT (a host aclScalar)", "-", "-")
-             for a in d.attributes]
+             for a in d.aclnn_attributes]
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
     rows += [(f"`{names[output]}`", "output", d.parameters[output],
               _tensor_dtypes(kernels, len(inputs), first), "ND",

@@ -204,20 +204,21 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     tensors = "\n".join([*(f"    DeviceTensor{typed[name]} {name};"
                            for name in (*names, output)),
                          *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
-                           for a in d.attributes)])
+                           for a in d.aclnn_attributes)])
     shaped = d.shapes is not None  # a broadcast operator: each tensor has its own shape
     count = "EXPECTED.size()" if shaped else f"{_host_name(first)}.size()"
     shape_args = {n: f", {_shape_name(n)}" if shaped else "" for n in (*names, output)}
     creates = " || ".join([*(f"!{name}.Create({_host_name(name)}{shape_args[name]})"
                              for name in names),
                            f"!{output}.Create(std::vector<Element>({count}){shape_args[output]})",
-                           *(f"{_scalar(a.aclnn)}.scalar == nullptr" for a in d.attributes)])
+                           *(f"{_scalar(a.aclnn)}.scalar == nullptr"
+                             for a in d.aclnn_attributes)])
     given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
              d.aclnn_output: f"{output}.tensor",
-             **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in d.attributes}}
+             **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in d.aclnn_attributes}}
     arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
-    host_scalar = HOST_SCALAR if d.attributes else ""
+    host_scalar = HOST_SCALAR if d.aclnn_attributes else ""
     non_finite = "" if np.isfinite(expected).all() else NON_FINITE_CLOSE
     device_tensor = _boundary_tensor(shaped) if kernel.mixed else \
         DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR

@@ -16,6 +16,9 @@ checks of `aclnn_kernels/common/op_error_check.h`.
 
 from __future__ import annotations
 
+import numpy as np
+
+from hswc.backend.cpp_types import float_literal
 from hswc.backend.description import Attribute, Description, shape_said, shape_text
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import snake_case
@@ -49,7 +52,7 @@ def workspace_parameters(d: Description) -> list[str]:
     """Phase 1's parameters: the inputs, the attributes and flags, the output, then where the
     plan goes."""
     return [*_tensors(d.aclnn_inputs, True),
-            *(f"const aclScalar* {a.aclnn}" for a in d.attributes),
+            *(f"const aclScalar* {a.aclnn}" for a in d.aclnn_attributes),
             *(f"bool {flag.name}" for flag in d.flags),
             *_tensors((d.aclnn_output,), False),
             "uint64_t* workspaceSize", "aclOpExecutor** executor"]
@@ -57,7 +60,7 @@ def workspace_parameters(d: Description) -> list[str]:
 
 def call_arguments(d: Description, flags: str = "") -> list[str]:
     """Phase 1's arguments as the names of its parameters (`flags`: a value for every flag)."""
-    return [*d.aclnn_inputs, *(a.aclnn for a in d.attributes),
+    return [*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
             *(flags or flag.name for flag in d.flags), d.aclnn_output]
 
 
@@ -165,10 +168,10 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     first, others = d.aclnn_inputs[0], tensors[1:]
     params = ", ".join(f"const aclTensor* {t}" for t in tensors)
     null_params = ", ".join([*(f"const aclTensor* {t}" for t in d.aclnn_inputs),
-                             *(f"const aclScalar* {a.aclnn}" for a in d.attributes),
+                             *(f"const aclScalar* {a.aclnn}" for a in d.aclnn_attributes),
                              f"const aclTensor* {d.aclnn_output}"])
     nulls = [f"OP_CHECK_NULL({t}, return false);"
-             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.attributes), d.aclnn_output)]
+             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes), d.aclnn_output)]
     dtypes = [f"OP_CHECK_DTYPE_NOT_SUPPORT({t}, supported, return false);"
               for t in d.aclnn_inputs]
     dtypes += [f"OP_CHECK_DTYPE_NOT_MATCH({t}, {first}->GetDataType(), return false);"
@@ -226,7 +229,13 @@ def _attribute_reads(d: Description) -> str:
     """Each attribute as a float, then its checks; empty without attributes."""
     if not d.attributes:
         return ""
-    lines = [f"const float {_value(a)} = {a.aclnn}->ToFloat();" for a in d.attributes]
+    by_name = {a.name: a for a in d.attributes}
+    lines = [f"const float {_value(a)} = {a.aclnn}->ToFloat();" if a.in_aclnn else
+             f"const float {_value(a)} = {_value(by_name[a.follows])};  // {a.aclnn}: as "
+             f"{by_name[a.follows].aclnn}" if a.follows else
+             f"const float {_value(a)} = {float_literal(float(np.float32(a.default)))};  // "
+             f"{a.aclnn}: its default (ops-nn's {d.aclnn} takes none)"
+             for a in d.attributes]
     args = [*(_value(a) for a in d.attributes), *(flag.name for flag in d.flags)]
     if needs_largest(d):
         args.append(f"{d.aclnn_inputs[0]}->GetDataType()")
@@ -254,8 +263,9 @@ def _launch_body(d: Description) -> list[str]:
 
 def aclnn_cpp_text(kernels: list[Kernel], d: Description) -> str:
     tensors = ", ".join((*d.aclnn_inputs, d.aclnn_output))
-    not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.attributes), d.aclnn_output))
-    inputs = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.attributes),
+    not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
+                          d.aclnn_output))
+    inputs = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
                         *(flag.name for flag in d.flags)))
     empty = " || ".join(f"{name}->IsEmpty()" for name in d.aclnn_inputs)
     cmath = "#include <cmath>\n\n" if d.attributes else ""

@@ -53,6 +53,8 @@ class BuildSpec:
     tiling_struct: str | None = None
     tiling_fields: tuple[str, ...] = ()
     extra_flags: tuple[str, ...] = ()
+    gm_only: bool = False
+    """The entry takes its GM tensors only (HSWC_GM_ONLY)."""
 
     def command(self, cxx: str) -> list[str]:
         flags = [f"-DHSWC_KERNEL_ENTRY={self.entry}", f"-DHSWC_GM_INPUTS={self.gm_inputs}",
@@ -64,6 +66,8 @@ class BuildSpec:
             listed = " ".join(f"HSWC_INSTANCE({i}, {args})"
                               for i, args in enumerate(self.instances))
             flags.append(f"-DHSWC_KERNEL_INSTANCES={listed}")
+        if self.gm_only:
+            flags.append("-DHSWC_GM_ONLY")
         if self.tiling_struct is not None:
             flags.append(f"-DHSWC_TILING_STRUCT={self.tiling_struct}")
             fields = " ".join(f"HSWC_TILING_FIELD({f})" for f in self.tiling_fields)

@@ -174,7 +174,7 @@ def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expe
             len(ref.input_names) if gm_inputs is None else gm_inputs,
             ref.result_count if gm_outputs is None else gm_outputs, listed, tuple(defines),
             tuple(Path(p) for p in o.forced_includes), struct, tuple(f.name for f in fields),
-            soc_flags(o.soc))
+            soc_flags(o.soc), entry.gm_only)
         words = [f"-D{d}" for d in defines]
         if listed is not None:
             words.append("template args " + " | ".join(f"<{a}>" for a in listed))

@@ -23,8 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
+from hswc.checker import (
+    asc_source,
+    expected,
+    host_tiling,
+    inputs,
+    kernel_source,
+    op_folder,
+    time_limits,
+)
 from hswc.checker import build as builder
-from hswc.checker import expected, host_tiling, inputs, kernel_source, op_folder, time_limits
 from hswc.checker.cases import Case, build_specs, make_cases
 from hswc.checker.dtypes import NUMPY
 from hswc.checker.errors import CheckError
@@ -134,6 +142,8 @@ class Plan:
     """Kernel GM inputs that are optional inputs left out (MishGrad's tanhx): a null address."""
     masks: Masks = NO_MASKS
     """The kernel's mask inputs and outputs (ReluV2's mask, ReluGradV2's)."""
+    ub_physical: int = 0
+    """The whole UB, for a kernel laying out its own buffers (Platform.ub_physical)."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -148,6 +158,11 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
     the struct an op folder's build generates from its tiling-data class, and its header
     (HostTiling.tiling_data_header), which the kernel gets when it says GET_TILING_DATA or names
     that struct without declaring it."""
+    if sources.entry.gm_only:
+        if o.tiling_struct is not None:
+            raise CheckError(f"--tiling-struct {o.tiling_struct}: entry {sources.entry.name} "
+                             "takes its GM tensors only, no tiling")
+        return None, (), None
     struct = o.tiling_struct or sources.tiling_struct_used or (
         opdir.struct_from_tiling() if opdir is not None else None)
     if struct is None and generated is not None and sources.gets_tiling_data:
@@ -189,8 +204,11 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
             platform: Platform, struct: str | None, shown: dict[str, str],
             scalars: dict[int, tuple[str, str]],
             forward: dict[int, expected.Reference],
-            absent: frozenset[int] = frozenset(), masks: Masks = NO_MASKS) -> CheckReport:
+            absent: frozenset[int] = frozenset(), masks: Masks = NO_MASKS,
+            o_kernel: str = "") -> CheckReport:
     entry = sources.entry
+    kernel = f"{entry.source.name}: the device part of {o_kernel}" if entry.gm_only else str(
+        entry.source)
     tensors = iter(order)
     mask_in, mask_out = masks.inputs, masks.outputs
     count = len(order) + len(scalars) + len(forward) + len(absent) + len(mask_in)
@@ -210,12 +228,14 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
     gm_out = [f"{a} (mask: {masks.describe(mask_out[k])})" if k in mask_out else a
               for k, a in enumerate(entry.gm_arguments[count:])]
     report = CheckReport(
-        kernel=str(entry.source), entry=entry.name, reference=ref.title,
+        kernel=kernel, entry=entry.name, reference=ref.title,
         platform=f"{platform.name}: {platform.core_num} cores, {platform.ub_size} bytes of UB",
         arguments=f"inputs {', '.join(gm_in)}; outputs {', '.join(gm_out)}; "
                   f"{entry.template_spelling}; "
-                  + (f"tiling struct {struct}" if struct else "tiling: the raw bytes the op's "
-                     "tiling writes (the kernel reads them itself)"),
+                  + (f"tiling struct {struct}" if struct else
+                     "no tiling (the entry takes its GM tensors only)" if entry.gm_only else
+                     "tiling: the raw bytes the op's tiling writes (the kernel reads them "
+                     "itself)"),
         per_dtype=shown, input_names=(*entry.gm_arguments[:count],
                                       *(f"{h} (of the mask)" for h in masks.hidden)))
     text = sources.own_text()
@@ -251,7 +271,10 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     only)."""
     if opdir is None:
         return reference(o), {}, {}, {}, frozenset(), NO_MASKS
-    assert o.op is not None
+    if o.op is None:  # a --reference module holds its values: every --attr is the tiling's
+        ref = reference(replace(o, attrs={}))
+        return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
+                NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     ref = expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
@@ -352,7 +375,8 @@ def _guarded_header(path: Path | None) -> bool:
 
 
 def _uses_op_dir(o: CheckOptions) -> bool:
-    return (o.tiling_function is None and not o.tiling and o.op is not None
+    return (o.tiling_function is None and not o.tiling
+            and (o.op is not None or o.reference is not None)
             and op_folder.is_op_folder(o.kernel))
 
 
@@ -360,12 +384,16 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     include_dirs = tuple(Path(d) for d in o.include_dirs)
     opdir = None
     kernel: str | Path = o.kernel
-    if _uses_op_dir(o):
+    gm_only = asc_source.is_asc(o.kernel)
+    if gm_only:  # an asc-devkit example: its device part, beside its own headers
+        kernel = asc_source.device_source(Path(o.kernel), workdir)
+        include_dirs = (*include_dirs, Path(o.kernel).parent)
+    if _uses_op_dir(o) and not gm_only:
         opdir = open_op_dir(o.kernel, o.soc, builder.compiler(o.cxx), workdir)
         kernel = opdir.kernel
         include_dirs = (*include_dirs, *opdir.folder.kernel_include_dirs)
     sources = kernel_source.scan(kernel, o.entry, include_dirs, list(o.defines.get(None, ())),
-                                 opdir.kernel_names() if opdir is not None else ())
+                                 opdir.kernel_names() if opdir is not None else (), gm_only)
     ref, tiling_attrs, scalars, forward, absent, masks = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
     mask_in, mask_out, hidden = masks.inputs, masks.outputs, masks.hidden
@@ -422,7 +450,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir, count_in, ref.result_count + len(mask_out))
     report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent,
-                     masks)
+                     masks, o.kernel)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         renamed = opdir.folder.op_type not in (None, opdir.op.name)
@@ -435,7 +463,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
                 attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent,
-                masks=masks)
+                masks=masks, ub_physical=platform.ub_physical if o.ub_size is None else 0)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -476,7 +504,46 @@ def _kernel_folder(o: CheckOptions) -> Path:
     return given if given.is_dir() else given.parent
 
 
-def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
+def _profiled_case(p: Plan) -> int | None:
+    """--profile: the run whose call stream is recorded, the largest of the first dtype."""
+    if not p.options.profile or not p.cases:
+        return None
+    first = p.cases[0].dtype
+    return max((k for k, c in enumerate(p.cases) if c.dtype == first),
+               key=lambda k: p.cases[k].size)
+
+
+def _profile_path(p: Plan) -> Path:
+    return p.workdir / "profile.stream"
+
+
+def _modelled(p: Plan, outcome: RunOutcome) -> str:
+    """The cost model's line for the profiled run's recorded stream (hswc.cost_model.recorded),
+    or why there is none; the times go into the report (CheckReport.modelled)."""
+    from hswc.cost_model.recorded import RecordError, read_stream, time_run
+    from hswc.cost_model.schedule import ScheduleError
+
+    path = _profile_path(p)
+    if outcome.failure is not None or not path.is_file():
+        return "modelled: not timed: the profiled run did not finish"
+    figures = get_platform(p.options.soc).cost
+    try:
+        run = read_stream(path.read_text(), figures)
+        if run.unmodelled:
+            return ("modelled: not timed: the cost model has no rule for "
+                    + ", ".join(run.unmodelled))
+        times = time_run(run, figures)
+        p.report.modelled = times
+    except (RecordError, ScheduleError) as error:
+        return f"modelled: not timed: {error}"
+    finally:
+        path.unlink(missing_ok=True)
+    where = f" ({outcome.dtype}, n={outcome.size}, {outcome.block_dim} cores)"
+    return times.line() + where
+
+
+def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
+              profile: Path | None = None) -> RunOutcome:
     ref, o = p.reference, p.options
     values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
                                                    len(ref.input_names), case.size))
@@ -501,7 +568,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes) -> RunOutcome:
                      outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
-                     o.auto_sync, _kernel_folder(o))
+                     o.auto_sync, _kernel_folder(o), profile, p.ub_physical)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
@@ -603,18 +670,21 @@ def run_plan(p: Plan) -> CheckReport:
     (dtype, template instance, tiling key) whose run times out is not run at its other sizes:
     those runs say so instead of each waiting for the timeout."""
     tilings = [c.launch.raw if c.launch.raw is not None else
+               b"" if p.sources.entry.gm_only else
                p.layouts[c.dtype].pack(c.launch.fields, p.fields,
                                        f"tiling of {c.size} {c.dtype} elements")
                for c in p.cases]
     jobs = p.options.jobs or os.cpu_count() or 1
     hangs = _Hangs()
+    profiled = _profiled_case(p)
 
     def one(k: int) -> RunOutcome:
         case = p.cases[k]
         hung_at = hangs.seen(case)
         if hung_at is not None:
             return _skipped(p, case, hung_at)
-        outcome = _run_case(p, k, case, tilings[k])
+        outcome = _run_case(p, k, case, tilings[k],
+                            _profile_path(p) if k == profiled else None)
         if outcome.timed_out:
             hangs.record(case)
         return outcome
@@ -622,6 +692,8 @@ def run_plan(p: Plan) -> CheckReport:
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         outcomes = list(pool.map(one, range(len(p.cases))))
     p.report.outcomes = outcomes
+    if profiled is not None:
+        p.report.profile = _modelled(p, outcomes[profiled])
     return p.report
 
 

@@ -129,7 +129,7 @@ def _attribute_values(op: type[hsg.NamedOp], attrs: Mapping[str, str]) -> dict[s
         if not math.isfinite(value):
             raise CheckError(f"--attr {name}={text}: {op.name}'s attributes must be finite")
         values[name] = value
-    missing = [s.name for s in op.ATTRIBUTES if s.default is None and s.name not in values]
+    missing = [s.name for s in op.ATTRIBUTES if s.required and s.name not in values]
     if missing:
         raise CheckError(f"{op.name} needs --attr for {', '.join(missing)} (it has no default)")
     return values
@@ -167,7 +167,9 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
     except RunnerError as error:
         raise CheckError(f"{op.name}: {_plain(str(error))}") from None
     model = OP_REFERENCES[(stem, chosen)]
-    given = {s.name: values.get(s.name, s.default) for s in op.ATTRIBUTES}
+    given: dict[str, float | None] = {}
+    for s in op.ATTRIBUTES:  # one left out that follows another takes its value
+        given[s.name] = values.get(s.name, given[s.same_as] if s.same_as else s.default)
     shown = ", ".join(f"{k} = {v}" for k, v in {**given, **options}.items())
     title = f"{op.name}{' {' + shown + '}' if shown else ''}, {chosen} semantics"
     return Reference(title, op.INPUTS, 1,

@@ -79,6 +79,9 @@ class Entry:
     """The GM_ADDR arguments before workspace and tiling (inputs, then outputs)."""
     extern_c: bool = False
     """Declared `extern "C"` (macros expanded): what the build's launch looks up by name."""
+    gm_only: bool = False
+    """It takes its GM tensors only, no workspace or tiling (an asc-devkit `.asc` example's
+    entry, hswc.checker.asc_source)."""
 
     @property
     def template_spelling(self) -> str:
@@ -181,12 +184,17 @@ def _template_parameters(spelling: str) -> tuple[TemplateParameter, ...]:
     return tuple(params)
 
 
-def _gm_arguments(name: str, params: str, source: Path) -> tuple[str, ...]:
+def _gm_arguments(name: str, params: str, source: Path, gm_only: bool = False
+                  ) -> tuple[str, ...]:
     names = []
     for part in (p.strip() for p in _ATTRIBUTES.sub(" ", params).split(",")):
         words = re.findall(r"\w+", part)
         if words:
             names.append(words[-1])
+    if gm_only:
+        if not names:
+            raise CheckError(f"{source}: entry {name}() takes no GM tensors")
+        return tuple(names)
     if len(names) < 3:
         raise CheckError(f"{source}: entry {name}({params.strip()}) does not take "
                          "(GM_ADDR inputs..., GM_ADDR outputs..., GM_ADDR workspace, "
@@ -312,10 +320,10 @@ def expanded_qualifiers(quals: str, macros: dict[str, str]) -> list[str]:
 
 
 def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
-                 defines: Sequence[str] = ()) -> list[Entry]:
+                 defines: Sequence[str] = (), gm_only: bool = False) -> list[Entry]:
     """The __global__ entries of the .cpp files, each as the build sees it (see
     `preprocessed`): of `#ifdef DTYPE_X` (the UT entry) `#else` (the device template), the one
-    the defines select."""
+    the defines select. `gm_only`: the entries take GM tensors only (Entry.gm_only)."""
     entries = []
     for f in files:
         if f.suffix not in (".cpp", ".cc"):
@@ -334,8 +342,9 @@ def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
             if m.group("tparams") is not None:
                 template = _template_parameters(m.group("tparams"))
             entries.append(Entry(m.group("name"), f, template,
-                                 _gm_arguments(m.group("name"), m.group("params"), f),
-                                 '"C"' in quals))
+                                 _gm_arguments(m.group("name"), m.group("params"), f,
+                                               gm_only),
+                                 '"C"' in quals, gm_only))
     return entries
 
 
@@ -393,13 +402,14 @@ def dtype_macros(text: str) -> tuple[str, ...]:
 
 
 def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Path] = (),
-         defines: Sequence[str] = (), kernel_names: Sequence[str] = ()) -> KernelSources:
+         defines: Sequence[str] = (), kernel_names: Sequence[str] = (),
+         gm_only: bool = False) -> KernelSources:
     """The kernel's sources and entry, as the build with `defines` sees them; a CheckError
     naming what is missing or ambiguous. `kernel_names`: the names the build gives the op's
     kernel (see `_build_entries`), which pick the entry among several `__global__` ones."""
     directory, files, named = locate(kernel)
     scanned = (named,) if named is not None else files
-    candidates = find_entries(scanned, include_dirs, defines)
+    candidates = find_entries(scanned, include_dirs, defines, gm_only)
     unread = [f"{f}: {_PREPROCESS_ERRORS[f]}" for f in scanned if f in _PREPROCESS_ERRORS]
     if not candidates and unread:
         # An entry declared through a macro of a header (KERNEL_API) needs the preprocessor.

@@ -6,9 +6,11 @@ reference and the op's tiling, the tiling struct (the one the tiling's GetTiling
 when the entry names none), and the op's own tiling built to give every launch.
 
 Attributes: each `--attr` is matched, in either spelling, to the hsg op's attributes (the
-reference) and to the op definition's (the tiling); one only the definition has (Shrink's
-`bias`) reaches the tiling alone. An hsg attribute not given takes the definition's default when
-the definition has it, so that reference and kernel agree.
+reference) and to the op definition's (the tiling); one only the definition has reaches the
+tiling alone. An hsg attribute not given takes the definition's default when the definition has
+it, so that reference and kernel agree (ops-nn's LeakyRelu checks hsg.leaky_relu with its own
+negative_slope 0.0, not PyTorch's 0.01). With `--reference FILE.mlir` instead of `--op`, the
+module holds its own values and every `--attr` goes to the tiling.
 """
 
 from __future__ import annotations
@@ -144,6 +146,16 @@ class OpDir:
                                  f"{hsg_op}'s attribute {attr}: give --attr {attr}=VALUE")
             out[k] = (attr, semantic[attr])
         return out
+
+    def tiling_attributes(self, given: Mapping[str, str]) -> dict[str, str]:
+        """`--attr`s for the op's tiling alone (a --reference module holds its own values):
+        each must be an attribute of the definition."""
+        for name in given:
+            if self.op.attribute(name) is None:
+                theirs = ", ".join(a.name for a in self.op.attributes) or "none"
+                raise CheckError(f"--attr {name}: {self.op.name} ({self.def_names}: {theirs}) "
+                                 "has no such attribute")
+        return dict(given)
 
     def split_attributes(self, hsg_op: str, given: Mapping[str, str]) -> tuple[dict[str, str],
                                                                               dict[str, str]]:

@@ -72,6 +72,9 @@ class CheckOptions:
     """--auto-sync on|off, as BiSheng's --cce-auto-sync: off, the kernel is taken as built without
     the compiler's automatic synchronisation, so on Atlas A2/A3 two vector calls touching the same
     UB bytes (one writing) need a PipeBarrier<PIPE_V> between them."""
+    profile: bool = False
+    """--profile: the largest run of the first dtype records its call stream, and the report
+    gives its time in the cost model (hswc.cost_model.recorded)."""
     cxx: str | None = None
     work_dir: str | None = None
 

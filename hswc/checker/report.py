@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hswc.checker.dtypes import hex_value
 from hswc.checker.rules import Violation
 from hswc.reference import Comparison, ToleranceComparison
+
+if TYPE_CHECKING:  # the cost model is imported only by a --profile run
+    from hswc.cost_model.recorded import RecordedTimes
 
 MASK_DTYPE = "uint1"
 """The dtype of a mask output's comparison (hswc.checker.masks.compare): elements are bits."""
@@ -177,6 +181,10 @@ class CheckReport:
     input_names: tuple[str, ...] = ()
     tolerance: str | None = None
     """What the runs were compared within (None: bit for bit)."""
+    profile: str | None = None
+    """--profile: the cost model's line for the profiled run (after the verdict)."""
+    modelled: RecordedTimes | None = None
+    """--profile: the profiled run's times in the cost model, when it could be timed."""
 
     @property
     def passed(self) -> bool:
@@ -217,6 +225,8 @@ class CheckReport:
             out.append("")
             out += [f"note: {n}" for n in self.notes]
         out += ["", self.verdict()]
+        if self.profile is not None:
+            out.append(self.profile)
         return "\n".join(out)
 
     def _differences(self, o: RunOutcome) -> list[str]:

@@ -42,7 +42,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
             tiling_key: int, instance: int | None, ub_size: int, names: Sequence[str],
             timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False,
             record_rules: bool = False, auto_sync: bool = True,
-            root: Path | None = None) -> Execution:
+            root: Path | None = None, profile: Path | None = None,
+            ub_physical: int = 0) -> Execution:
     """One run; `outputs_of` gives each output's dtype and element count (a packed mask:
     uint8 and its bytes), which is the GM tensor the kernel gets and what is read back;
     `names` are the kernel's GM arguments (inputs, then outputs), which the messages use
@@ -50,7 +51,9 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     GM tensor is reported as a broken rule and the run goes on (its outputs are compared); with
     `record_rules`, so is every other rule the model can go on after. Without `auto_sync`,
     vector calls need a PipeBarrier<PIPE_V> between them (Atlas A2/A3). Locations in `root`
-    (the kernel's folder) are given relative to it."""
+    (the kernel's folder) are given relative to it. With `profile`, the harness writes each
+    core's call stream there (ascendc_cpu_record.h). `ub_physical`: the whole UB, where a
+    kernel laying out its own buffers may use more than `ub_size` (Ascend 950)."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)
@@ -60,6 +63,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     command += [flag for flag, on in (("--record-gm-reads", record_gm_reads),
                                       ("--record-rules", record_rules)) if on]
     command += [] if auto_sync else ["--auto-sync", "off"]
+    command += [] if profile is None else ["--profile", str(profile)]
+    command += ["--ub-physical", str(ub_physical)] if ub_physical > ub_size else []
     for k, array in enumerate(inputs):
         path = workdir / f"input{k}.bin"
         np.ascontiguousarray(array).tofile(path)

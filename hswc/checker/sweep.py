@@ -1,5 +1,6 @@
-"""hswc-check-kernel --sweep OPS_NN_DIR: every op folder of an ops-nn tree that maps to an hsg op,
-checked from its folder alone on each SoC its definition configures, in one table.
+"""hswc-check-kernel --sweep OPS_NN_DIR: every op folder of an ops-nn tree, checked from its
+folder alone on each SoC its definition configures against the hswc semantics it maps to, or
+reported with what hswc cannot express of it yet, in one table.
 
 An op folder maps by its name (as listed below), else without a version suffix (`_v2`, `_v3`,
 `_d`): the hsg op of the same name (FAMILY.md, EXPONENTIAL.md), or one of these, with the
@@ -9,20 +10,31 @@ attributes that make them the same function:
     relu6_grad           hsg.hardtanh_grad  min_val = 0, max_val = 6
     relu                 hsg.threshold      threshold = 0, value = 0
     relu_grad            hsg.threshold_grad threshold = 0
-    shrink               hsg.softshrink     lambd = bias = 0.5 (ONNX Shrink with bias = lambd)
+    shrink               hsg.softshrink     (ONNX Shrink: lambd and bias its definition's)
     threshold_grad_v2_d  hsg.threshold_grad
     threshold_v2         hsg.threshold      threshold = 0.5, value = -2 (no default in the family)
     gelu, gelu_grad      hsg.gelu, hsg.gelu_grad  approximate = "tanh" (ops-nn's Gelu and GeluGrad
                          are the tanh form; GeluV2 and GeluGradV2 take approximate, default none)
-    swish, swish_v2      hsg.silu           (Swish's scale left at its default, 1)
+    elu_grad             hsg.elu_grad       is_result = true (EluGrad takes the forward output)
+    elu_grad_v2          hsg.elu_grad       (its own is_result, default false)
+    selu_grad            hsg.elu_grad       SELU's alpha and scale, is_result = true
+    swish, swish_v2      hsg.silu           (Swish's scale, its definition's default 1)
+    swish_grad           hsg.silu_grad      (the forward y it also takes is silu(x))
     logsigmoid           hsg.log_sigmoid    (ops-nn spells it without the underscore)
     logsigmoid_grad      hsg.log_sigmoid_grad
     soft_plus            hsg.softplus       (soft_plus_v2 spelled with one)
     softplus_v2_grad     hsg.softplus_grad
 
-Folders of these names are ops of their own, which no hsg op computes, and are left out:
-
-    threshold            y = (x > threshold) ? 1 : 0 (its README), not torch.threshold
+An hsg attribute the mapping leaves out takes the op definition's default where the definition
+has it (hswc.checker.op_dir): ops-nn's LeakyRelu is checked with its slope 0.0, HardSigmoid with
+its alpha and beta, Celu with its alpha2 and alpha3. Folders no named op computes map to the
+generic their README writes (GENERIC_FOLDERS: hswc.checker.opsnn_generics, checked as a
+`--reference` module with the folder's own tiling, attributes at the definition's defaults):
+bnll, erfinv, fast_gelu (and activation/'s fast_gelu_v2, the same formula; experimental/'s is a
+polynomial), fast_gelu_grad, fused_bias_leaky_relu and its grad, heaviside (same shapes),
+softsign_grad, squared_relu, silu_mul and threshold (a step function, `x > threshold ? 1 : 0`,
+not torch.threshold). The rest (BLOCKED: halves of one tensor, reductions, quantized outputs,
+broadcast weights) get one row per SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -35,7 +47,7 @@ size that is not a multiple of 8 (x's last dim, whole bytes of the mask), the ru
 multiple of 8.
 
 Each row is a kernel, SoC and dtype: bit-exact (every run), differing (how many runs), rule broken
-(which kinds), or not checkable (why: the first line of the checker's message). The
+(which kinds), not checkable (why: the first line of the checker's message), or not expressible. The
 synchronisation rules a kernel broke (an event id reused in flight; with --auto-sync off, vector
 calls on one buffer with no PipeBarrier<PIPE_V> between them) follow the table, each once per
 kernel and SoC with its dtypes, located at both calls (file:line, files of the op folder named
@@ -54,6 +66,7 @@ its table, which ends with the rows counted by verdict (`verdict_kind`).
 from __future__ import annotations
 
 import re
+import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -66,12 +79,14 @@ from hswc.checker.report import MASK_DTYPE, RunOutcome
 from hswc.checker.rules import SYNC_CATEGORIES
 from hswc.progress import Progress, summary_table
 
+SELU = {"alpha": "1.6732632423543772", "scale": "1.0507009873554805"}
+"""SELU's constants (torch.selu's), which hsg.elu_grad takes as attributes."""
 ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
     "relu6_grad": ("hardtanh_grad", {"min_val": "0", "max_val": "6"}),
     "relu": ("threshold", {"threshold": "0", "value": "0"}),
     "relu_grad": ("threshold_grad", {"threshold": "0"}),
-    "shrink": ("softshrink", {"lambd": "0.5", "bias": "0.5"}),
+    "shrink": ("softshrink", {}),
     "threshold_v2": ("threshold", {"threshold": "0.5", "value": "-2"}),
     "leakyrelu": ("leaky_relu", {}),
     "soft_shrink_grad": ("softshrink_grad", {}),
@@ -79,27 +94,95 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "gelu_grad": ("gelu_grad", {"approximate": "tanh"}),
     "gelu_v2": ("gelu", {}),
     "gelu_grad_v2": ("gelu_grad", {}),
+    "elu_grad": ("elu_grad", {"is_result": "true"}),
+    "elu_grad_v2": ("elu_grad", {}),
+    "selu_grad": ("elu_grad", {**SELU, "is_result": "true"}),
     "swish": ("silu", {}),
+    "swish_grad": ("silu_grad", {}),
     "logsigmoid": ("log_sigmoid", {}),
     "logsigmoid_grad": ("log_sigmoid_grad", {}),
     "soft_plus": ("softplus", {}),
     "softplus_v2_grad": ("softplus_grad", {}),
 }
-UNMAPPED: Mapping[str, str] = {
-    "threshold": "y = (x > threshold) ? 1 : 0, not torch.threshold",
+FOLDER_SEMANTICS: Mapping[str, str] = {"hard_swish_grad_v2": "cann"}
+"""Folders whose kernels on every SoC compute one semantics of their hsg op: HardSwishGradV2's
+README and its Ascend 950 kernel (op_kernel/arch35/hard_swish_grad_v2.h:151,156, Compares GT -3
+and LT 3) take the open interval, as the A2/A3 kernel does, not HardSwishGrad's 950 kernel's
+closed one (`cann-arch35`)."""
+NAN_LEFT_OUT: Mapping[str, tuple[str, ...]] = {"elu_grad": ("v",), "selu_grad": ("v",)}
+"""Folders whose NaN input the op's own definition leaves open, left out of the comparison:
+EluGrad and SeluGrad take the forward output, whose NaN their READMEs' cases (`> 0` / `<= 0`,
+`>= 0` / `< 0`) do not decide; their kernels give the positive case's gradient for it,
+hsg.elu_grad NaN (as ATen's vectorised elu_backward). The census's rerun of EluGrad left them out
+the same way (--ignore-nan-inputs v)."""
+GENERIC_FOLDERS: Mapping[str, str] = {
+    "bnll": "bnll",
+    "erfinv": "erfinv_giles",
+    "fast_gelu": "fast_gelu",
+    "fast_gelu_v2": "fast_gelu",
+    "experimental/fast_gelu_v2": "fast_gelu_v2_poly",
+    "fast_gelu_grad": "fast_gelu_grad",
+    "fused_bias_leaky_relu": "fused_bias_leaky_relu",
+    "fused_bias_leaky_relu_grad": "fused_bias_leaky_relu_grad",
+    "heaviside": "heaviside",
+    "softsign_grad": "softsign_grad",
+    "squared_relu": "squared_relu",
+    "threshold": "threshold_step",
+    "silu_mul": "silu_mul",
 }
-"""Folder names of ops no hsg op computes, though a name or its stem matches one."""
+"""Folder name (`experimental/<name>` where experimental/activation's differs) -> the generic
+of hswc.checker.opsnn_generics its README's formula is."""
+HALVES = ("halves of one tensor (a dim split in two, or even and odd elements): the checker "
+          "compares kernels whose tensors share one size")
+GATED = (HALVES + " (hswc computes it: hsg.glu, hsg.swi_glu, hsg.ge_glu and their gradients, "
+         "issue 37 items 1 and 2)")
+REDUCTION = "a reduction along a dim: the checker compares elementwise computations only"
+BLOCKED: Mapping[str, str] = {
+    **dict.fromkeys(("clipped_swiglu", "clipped_swiglu_grad", "swiglu_group",
+                     "swiglu_group_quant", "swiglu_group_quant_grad"),
+                    HALVES + "; its row count read from group_index"),
+    **dict.fromkeys(("ge_glu_grad_v2", "ge_glu_v2", "glu", "glu_grad", "swi_glu",
+                     "swi_glu_grad"), GATED),
+    **dict.fromkeys(("fatrelu_mul", "gelu_mul", "situ_glu", "situ_glu_grad", "swiglu_clamp"),
+                    HALVES),
+    **dict.fromkeys(("confusion_softmax_grad", "log_softmax_grad", "log_softmax_v2",
+                     "p_relu_grad_reduce", "softmax_grad", "softmax_grad_ext", "softmax_v2"),
+                    REDUCTION),
+    "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
+    "gelu_quant": ("an int8 output and its f32 scale: several outputs of other dtypes (issue 37 "
+                   "items 3 and 5); dynamic mode reduces each row"),
+    "p_relu": "a weight broadcast per channel (or one element) on dynamic shapes (issue 37 "
+              "item 6)",
+    "prelu": "a weight broadcast per channel (or one element) on dynamic shapes (issue 37 "
+             "item 6)",
+    "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
+                           "and two outputs (dx and update)"),
+}
+"""Folder name -> what hswc cannot express yet, which the sweep reports as the folder's row."""
 _VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")
 SWEEP_LIMIT = 1 << 16
 """The sweep's largest size (every f16/bf16 bit pattern; a whole sweep in minutes)."""
 
 
+def _generic(folder: Path) -> str | None:
+    """The generic of GENERIC_FOLDERS for the folder (an experimental/ folder's own first)."""
+    if folder.parent.parent.name == "experimental":
+        own = GENERIC_FOLDERS.get(f"experimental/{folder.name}")
+        if own is not None:
+            return own
+    return GENERIC_FOLDERS.get(folder.name)
+
+
 def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
-    """(hsg op, attributes, how it maps) for an op folder's name, or None."""
+    """(hsg op, or `generic <name>` of hswc.checker.opsnn_generics; attributes; how it maps) for
+    an op folder's name, or None (a blocked folder, or no op of ops-nn's activations)."""
     from hswc.dialects import hsg
 
     family = {op.name.removeprefix("hsg."): op for op in hsg.NAMED_OPS}
-    if folder.name in UNMAPPED:
+    generic = _generic(folder)
+    if generic is not None:
+        return f"generic {generic}", {}, f"{folder.name} = the generic {generic}"
+    if folder.name in BLOCKED:
         return None
     stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)
     if stem in ALIASES:
@@ -109,6 +192,11 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
     if stem in family:
         return f"hsg.{stem}", {}, f"{folder.name} = hsg.{stem} (same name)"
     return None
+
+
+def blocked(folder: Path) -> str | None:
+    """What hswc cannot express yet of the op in `folder` (BLOCKED), or None."""
+    return BLOCKED.get(folder.name)
 
 
 def op_folders(root: Path) -> Iterator[Path]:
@@ -184,17 +272,17 @@ def _values_verdict(runs: list[RunOutcome]) -> str:
 
 def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
           progress: Progress | None = None) -> list[Row]:
-    """Every mapped op folder below `root`, checked (see the module docstring). `progress`
-    (its total set to the number of mapped folders) names each kernel and SoC as its check
-    starts and counts the folders done."""
+    """Every op folder below `root` that maps or is blocked, checked or reported (see the
+    module docstring). `progress` (its total set to the number of those folders) names each
+    kernel and SoC as its check starts and counts the folders done."""
     rows: list[Row] = []
     found = list(op_folders(root))
     if not found:
         raise CheckError(f"--sweep {root}: no op folder (op_host/ and op_kernel/) below it")
-    mapped = [folder for folder in found if mapping(folder) is not None]
+    chosen = [f for f in found if mapping(f) is not None or blocked(f) is not None]
     if progress is not None:
-        progress.total = len(mapped)
-    for folder in mapped:
+        progress.total = len(chosen)
+    for folder in chosen:
         rows += check_folder(folder, str(folder.relative_to(root)), base, socs, progress)
         if progress is not None:
             progress.advance()
@@ -203,29 +291,51 @@ def sweep(root: Path, base: CheckOptions, socs: tuple[str, ...] | None,
 
 def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, ...] | None,
                  progress: Progress | None = None) -> list[Row]:
-    """The rows of one op folder (none when it maps to no hsg op)."""
-    from hswc.checker.check import check
+    """The rows of one op folder: its checks' verdicts, per SoC its definition configures; a
+    blocked folder's reason on each of them; none when it is neither mapped nor blocked."""
     from hswc.platform import PLATFORMS
 
     mapped = mapping(folder)
-    if mapped is None:
+    reason = blocked(folder)
+    if mapped is None and reason is None:
         return []
-    op, attrs, _ = mapped
     rows: list[Row] = []
     for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
+        if mapped is None:
+            rows.append(Row(name, soc, "-", f"not expressible: {reason}"))
+            continue
         if progress is not None:
             progress.working_on(f"{name} on {soc}")
-        options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
-                          record_gm_reads=True, record_rules=True,
-                          ignore_nan_inputs=_nan_outside_contract(op),
-                          semantics=base.semantics or _soc_semantics(op, soc))
-        try:
-            found = [Row(name, soc, d, v, sync)
-                     for d, (v, sync) in _verdicts(check(options)).items()]
-        except CheckError as error:
-            found = [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
-        rows += found
+        rows += _check_on(folder, name, base, soc, *mapped[:2])
     return rows
+
+
+def _check_on(folder: Path, name: str, base: CheckOptions, soc: str, op: str,
+              attrs: dict[str, str]) -> list[Row]:
+    """The rows of one folder's check on one SoC, against an hsg op or a generic's module."""
+    from hswc.checker.check import check
+    from hswc.checker.opsnn_generics import GENERICS, module_text
+
+    with tempfile.TemporaryDirectory(prefix="hswc-sweep-") as scratch:
+        if op.startswith("generic "):
+            generic = GENERICS[op.removeprefix("generic ")]
+            path = Path(scratch) / f"{generic.name}.mlir"
+            path.write_text(module_text(generic.name))
+            options = replace(base, kernel=str(folder), op=None, reference=str(path),
+                              attrs=dict(generic.attrs), soc=soc, record_gm_reads=True,
+                              record_rules=True, tolerance=base.tolerance or generic.tolerance)
+        else:
+            options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
+                              record_gm_reads=True, record_rules=True,
+                              ignore_nan_inputs=NAN_LEFT_OUT.get(folder.name)
+                              or _nan_outside_contract(op),
+                              semantics=base.semantics or FOLDER_SEMANTICS.get(folder.name)
+                              or _soc_semantics(op, soc))
+        try:
+            return [Row(name, soc, d, v, sync)
+                    for d, (v, sync) in _verdicts(check(options)).items()]
+        except CheckError as error:
+            return [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
 
 
 def _soc_semantics(op: str, soc: str) -> str | None:
@@ -263,7 +373,8 @@ def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -
     return tuple(named) or (base.soc,)
 
 
-VERDICT_KINDS = ("not checkable", "outside", "differing", "rule broken", "within", "bit-exact")
+VERDICT_KINDS = ("not expressible", "not checkable", "outside", "differing", "rule broken",
+                 "within", "bit-exact")
 """The kinds of verdict, in the order a verdict is counted by (a row differing and breaking a
 rule is differing)."""
 SYNC_HEADING = "synchronisation rules broken (kernel on SoC [dtypes]: both calls):"
@@ -272,7 +383,7 @@ SYNC_HEADING = "synchronisation rules broken (kernel on SoC [dtypes]: both calls
 def verdict_kind(verdict: str) -> str:
     """Which of VERDICT_KINDS a row's verdict is."""
     for kind in VERDICT_KINDS:
-        if verdict.startswith(kind) or (kind != "not checkable" and kind in verdict):
+        if verdict.startswith(kind) or (not kind.startswith("not ") and kind in verdict):
             return kind
     return "other"
 

@@ -14,36 +14,31 @@ How it works:
    the launch's tiling), every `ascend` op becoming work on MTE2 (GM -> UB copies), V (vector
    instructions, `ceil(count * sizeof(T) / 256)` repeats each) or MTE3 (UB -> GM copies), or an
    event between them (EnQue/DeQue, FreeTensor/AllocTensor, as AscendC's TQue implements them).
-2. `schedule`: an event-driven scheduler runs the three in-order pipes of every core; DMAs share
-   the HBM bandwidth max-min fairly, each capped by its core's GM port. Depth-1 queues serialise
-   a core's chunks because the next copy-in waits for the compute that frees the one buffer;
-   depth-2 queues let copy-in, compute and copy-out of neighbouring chunks overlap.
+2. `schedule`: an event-driven scheduler runs the three in-order pipes of every core; DMAs
+   share the HBM and L2 bandwidths max-min fairly, each capped by its pipe's GM port. Depth-1
+   queues serialise a core's chunks because the next copy-in waits for the compute that frees
+   the one buffer; depth-2 queues let copy-in, compute and copy-out of neighbouring chunks
+   overlap.
 3. `report`: total time, GM bandwidth as a fraction of the HBM roofline, the binding resource,
    per-core imbalance, per-chunk pipe times, UB and vector instruction counts; `trace` writes
    the schedule as Chrome/Perfetto JSON (one track per pipe per core).
 
-The figures (hswc.platform.CostFigures, kept with the platform facts):
+The figures (hswc.platform.CostFigures, kept with the platform facts, each with its source):
+documented ones (clock, HBM bandwidth, 256-byte repeats of one cycle, at most 255 repeats an
+instruction), ones fitted on Huawei's measured profiles of asc-devkit's add_high_performance
+example (hswc.platform.ADD_PROFILES: the vector issue overhead, UB bank conflicts doubling a
+call's repeats, each MTE pipe's GM port and set-up, the L2 bandwidth reads and writes share,
+the scalar accesses, the launch) and assumptions (a PipeBarrier's drain, scalar GM access).
+bench/bench_calibration.py prints the model beside every published measurement it can run.
 
-| figure                       | value     | status                                            |
-|------------------------------|-----------|---------------------------------------------------|
-| bytes per vector repeat      | 256       | documented: AscendC API reference                 |
-| repeats per instruction      | <= 255    | documented: AscendC repeatTimes is a uint8        |
-| clock                        | 1.8 GHz   | documented: Atlas A2 in CANN ops-nn's cross-      |
-|                              |           | platform migration guide                          |
-| HBM bandwidth (all cores)    | 1.6 TB/s  | documented: Atlas A2, the same table; a parameter |
-| cycles per repeat            | 1         | assumption (matches the A2 vector peak of 22.1    |
-|                              |           | TFLOPS f16 derived from CANN's platform config)   |
-| issue overhead / instruction | 16 cycles | assumption                                        |
-| PipeBarrier<PIPE_V>          | 16 cycles | assumption                                        |
-| GM port per core             | 128 GB/s  | assumption (Ascend 910, Hot Chips 2019: <= 128    |
-|                              |           | GB/s per core)                                    |
-| DMA set-up per copy          | 32 cycles | assumption, calibrated on AscendC's documented    |
-|                              |           | best practice: copies of >= 16 KB get close to    |
-|                              |           | the best bandwidth (88% here; 2 KB: 47%)          |
+`hswc.cost_model.recorded` times a hand-written kernel the same way: the C++ CPU model records
+its call stream (hswc-check-kernel --profile), turned into the same pipe streams.
 
-Not modelled: the scalar unit (its issue work is folded into the per-instruction overhead),
-the kernel launch, GM address alignment (AscendC documents up to 30% less bandwidth for copies
-whose GM address is 32- but not 512-byte aligned on A2), UB bank conflicts, and L2 caching.
+Not modelled: GM burst size (a copy of many short GM runs costs what one of their total does),
+GM address alignment (AscendC documents up to 30% less bandwidth for copies whose GM address is
+32- but not 512-byte aligned on A2), UB bank conflicts of a generated kernel (its UB addresses
+are not known to the stream), L2 hits of data read twice, and Ascend 950's RegBase (MicroAPI)
+register calls.
 """
 
 from hswc.cost_model.report import Report

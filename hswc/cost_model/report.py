@@ -24,6 +24,13 @@ SERIAL_THRESHOLD = 0.7
 """Below this share of the time bound by any one resource, the pipes are mostly serialised."""
 
 
+def _figure(value: object) -> str:
+    """A figure as the summary prints it: a number with %g, per-call pairs as call=value."""
+    if isinstance(value, tuple):
+        return ",".join(f"{name}={number:g}" for name, number in value)
+    return f"{value:g}"
+
+
 @dataclass(frozen=True)
 class ChunkTimes:
     """Busy seconds of each pipe for one chunk of one core."""
@@ -62,7 +69,9 @@ class Report:
 
     @property
     def roofline_time(self) -> float:
-        """The GM traffic at the full HBM bandwidth: no kernel moving these bytes is faster."""
+        """The GM traffic at the full HBM bandwidth: the reference of the roofline fraction.
+        (The writes that stay in L2, hswc.cost_model.schedule, can make a launch a little
+        faster; the reads alone at the HBM bandwidth and all bytes at L2's are the floor.)"""
         return self.gm_bytes / self.figures.hbm_bytes_per_s
 
     @property
@@ -219,8 +228,10 @@ class Report:
                 lines.append(f"    {chunk_name(r.chunk):>6}  {r.mte2 * us:8.3f} "
                              f"{r.vector * us:8.3f} {r.mte3 * us:8.3f}")
         lines.append("figures: " + "; ".join(
-            f"{f.name} {getattr(self.figures, f.name):g} [{self.figures.status_of(f.name)}]"
-            for f in fields(self.figures) if f.name != "status"))
+            f"{f.name} {_figure(getattr(self.figures, f.name))} "
+            f"[{self.figures.status_of(f.name)}]"
+            for f in fields(self.figures)
+            if f.name != "status" and getattr(self.figures, f.name) != ()))
         return "\n".join(lines)
 
     def trace_json(self, max_cores: int | None = None) -> str:

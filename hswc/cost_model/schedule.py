@@ -2,10 +2,18 @@
 
 Each core has three in-order pipes (MTE2, V, MTE3). A pipe starts its next item as soon as it
 is free: a Signal marks its token done at that moment, a Wait holds the pipe until the token is
-done, vector work takes its cycles, and a DMA takes `dma_setup_cycles` and then moves its bytes.
-Bandwidth is shared: all DMAs moving data at one moment split the HBM bandwidth max-min fairly
-(water-filling), each also held to its core's GM port (`core_gm_bytes_per_s`, split between the
-core's MTE2 and MTE3 when both move data). Rates are recomputed at every event.
+done, vector work takes its cycles, and a DMA takes its set-up cycles and then moves its bytes.
+Bandwidth is shared max-min fairly (progressive filling) by all DMAs moving data at one moment,
+under three kinds of limit, each fitted on asc-devkit's measured add_high_performance profiles
+(hswc.platform.CostFigures):
+- each MTE pipe's own GM port, `core_gm_bytes_per_s`;
+- L2, `l2_bytes_per_s`, shared by every DMA: what every core's reads and writes together reach
+  (2.4 TB/s read and written at once on A2, above the HBM's 1.6 TB/s);
+- the HBM, `hbm_bytes_per_s`, shared by the reads, and by the writes too while a read that
+  allocates in L2 moves (CACHE_MODE_NORMAL: its lines evict the written ones, which then go to
+  HBM within the launch); otherwise the writes stay in L2 (the measured case 5 against case 4:
+  the inputs bypassing L2 took the Add from 264 to 188 us).
+Rates are recomputed at every event.
 
 Cores whose streams are equal run as one class with a multiplicity: they start together and
 share bandwidth symmetrically, so they keep in step and one simulation stands for all of them.
@@ -21,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hswc.cost_model.stream import VECTOR, CoreProgram, Signal, Wait, Work
+from hswc.cost_model.stream import MTE2, VECTOR, CoreProgram, Signal, Wait, Work
 from hswc.platform import CostFigures
 
 _EPS_BYTES = 1e-6
@@ -80,21 +88,30 @@ class _Pipe:
         return self.phase is None and self.index >= len(self.items)
 
 
-def _water_fill(pipes: list[_Pipe], weight: list[int], per_core: list[float],
-                total: float) -> None:
-    """Max-min fair rates: each transfer capped by its core's share, all by `total`."""
-    order = sorted(range(len(pipes)), key=lambda i: per_core[i])
-    left, weights = total, sum(weight)
-    for position, i in enumerate(order):
-        level = left / weights if weights else 0.0
-        if per_core[i] <= level:
-            pipes[i].rate = per_core[i]
-            left -= per_core[i] * weight[i]
-            weights -= weight[i]
-        else:
-            for j in order[position:]:
-                pipes[j].rate = level
-            return
+def _fair_rates(weight: list[int], cap: list[float],
+                pools: list[tuple[list[int], float]]) -> list[float]:
+    """Max-min fair rates (progressive filling): every transfer's rate rises at the same pace
+    until its own `cap` or a pool it is in (members, bytes per second; transfer i counts
+    `weight[i]` times: the cores of its class) is full."""
+    rate = [0.0] * len(cap)
+    active = set(range(len(cap)))
+    while active:
+        step = min(cap[i] - rate[i] for i in active)
+        for members, total in pools:
+            moving = sum(weight[i] for i in members if i in active)
+            if moving:
+                used = sum(weight[i] * rate[i] for i in members)
+                step = min(step, max(0.0, total - used) / moving)
+        for i in active:
+            rate[i] += step
+        full = {i for i in active if rate[i] >= cap[i] * (1 - 1e-12)}
+        for members, total in pools:
+            if sum(weight[i] * rate[i] for i in members) >= total * (1 - 1e-12):
+                full |= {i for i in members if i in active}
+        if not full:  # rounding: nothing reached its limit exactly
+            full = set(active)
+        active -= full
+    return rate
 
 
 class _Simulation:
@@ -143,13 +160,20 @@ class _Simulation:
             p.phase, p.remaining = "setup", float(work.bytes)
 
     def set_rates(self) -> list[_Pipe]:
+        """Each moving DMA's rate (see the module docstring)."""
         moving = [p for p in self.pipes if p.phase == "transfer"]
-        per_class: dict[int, int] = {}
-        for p in moving:
-            per_class[p.cls] = per_class.get(p.cls, 0) + 1
+        works = [p.items[p.index] for p in moving]
+        reads = [isinstance(w, Work) and w.pipe == MTE2 for w in works]
+        allocating = any(r and isinstance(w, Work) and not w.l2_bypass
+                         for r, w in zip(reads, works, strict=True))
         weight = [len(self.classes[p.cls].cores) for p in moving]
-        cap = [self.figures.core_gm_bytes_per_s / per_class[p.cls] for p in moving]
-        _water_fill(moving, weight, cap, self.figures.hbm_bytes_per_s)
+        f = self.figures
+        everyone = list(range(len(moving)))
+        on_hbm = [i for i in everyone if reads[i] or allocating]
+        rates = _fair_rates(weight, [f.core_gm_bytes_per_s] * len(moving),
+                            [(on_hbm, f.hbm_bytes_per_s), (everyone, f.l2_bytes_per_s)])
+        for p, rate in zip(moving, rates, strict=True):
+            p.rate = rate
         return moving
 
     def finish_work(self, p: _Pipe) -> None:
@@ -199,7 +223,9 @@ class _Simulation:
                 p.phase, p.data_start = "transfer", self.now
                 if p.remaining <= _EPS_BYTES:
                     self.finish_work(p)
-            elif p.phase == "transfer" and p.remaining <= _EPS_BYTES:
+            elif p.phase == "transfer" and p.remaining <= max(_EPS_BYTES, p.rate * tolerance):
+                # The bytes left would take less than the clock can tell apart from now (late
+                # in a long launch, now + remaining / rate == now): done.
                 self.finish_work(p)
 
 

@@ -87,6 +87,8 @@ class Work:
     bytes: int = 0
     repeats: int = 0
     instructions: int = 0
+    l2_bypass: bool = False
+    """A DMA whose GM tensor bypasses L2 (GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE))."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +121,8 @@ class CoreProgram:
         """Equal signatures time identically (used to simulate identical cores once)."""
         return tuple(
             (pipe, tuple((type(i).__name__, getattr(i, "token", None), getattr(i, "cycles", 0),
-                          getattr(i, "bytes", 0)) for i in items))
+                          getattr(i, "bytes", 0), getattr(i, "l2_bypass", False))
+                         for i in items))
             for pipe, items in self.pipes.items()
         )
 
@@ -186,6 +189,57 @@ def repeats_of(lane: int, count: int, figures: CostFigures) -> tuple[int, int]:
     """(repeats, instructions) of one vector API call over `count` elements of `lane` bytes."""
     repeats = -(-count * lane // figures.repeat_bytes)
     return repeats, -(-repeats // figures.max_repeats_per_instruction)
+
+
+def vector_cycles(call: str, repeats: int, instructions: int, figures: CostFigures,
+                  conflict: bool = False) -> float:
+    """V cycles of one vector API call (`call`: its name, as the API or the `ascend` op spells
+    it, any case): its instructions' issue and its repeats at the call's rate
+    (CostFigures.repeat_cycles_of), times `bank_conflict_factor` when its operands conflict in
+    the UB banks (`bank_conflict`). One rule for a generated kernel's op and a recorded call."""
+    factor = figures.bank_conflict_factor if conflict else 1.0
+    return (instructions * figures.vector_issue_cycles
+            + repeats * figures.repeat_cycles_of(call) * factor)
+
+
+def copy_cycles(pipe: str, gm_bytes: int, bursts: int, figures: CostFigures) -> float:
+    """The MTE pipe's set-up cycles of one DataCopy(Pad) before its bytes move (its bytes are
+    timed by the scheduler's bandwidth sharing): `dma_setup_cycles` for a read (MTE2),
+    `write_setup_cycles` for a write (MTE3). `gm_bytes` and `bursts` (its GM runs) are what a
+    burst-size rule would read (not modelled: see hswc.cost_model's docstring)."""
+    del gm_bytes, bursts
+    return figures.dma_setup_cycles if pipe == MTE2 else figures.write_setup_cycles
+
+
+UB_BANK_GROUP_SPAN = 512
+"""Atlas A2/A3's UB: 16 bank groups of 32-byte rows, interleaved (asc-devkit
+add_high_performance README, 'Bank Conflict' section: 192 KB = 16 bank groups x 3 banks of
+4 KB; a vector repeat reads 8 blocks of 256 bytes, and operands offset by 256 bytes fall in
+different bank groups). So the group of UB byte b is (b // 32) % 16, and a repeat's 8 blocks
+from offset o take groups (o // 32) % 16 ... + 7: two operands whose offsets are equal modulo
+512 take the same 8 groups."""
+UB_BANK_BYTES = 64 * 1024
+"""Assumed: the 3 banks of a group are the UB's three 64 KB thirds (192 KB / 3); the README
+gives their size (4 KB = 128 rows of 32 bytes in each group), not which addresses they hold."""
+
+
+def bank_conflict(operands: list[tuple[int, bool]]) -> bool:
+    """Whether a vector call's UB operands (start offset, written) conflict in Atlas A2/A3's UB
+    banks (a measured doubling of its repeats' time: add_high_performance cases 5 and 6): two
+    read operands in the same bank groups (a read-read conflict), or a read and the written
+    operand in the same groups of the same bank (read-write)."""
+    def groups(offset: int) -> int:
+        return (offset % UB_BANK_GROUP_SPAN) // (UB_BANK_GROUP_SPAN // 2)
+
+    reads = [o for o, written in operands if not written]
+    writes = [o for o, written in operands if written]
+    for k, a in enumerate(reads):
+        if any(groups(a) == groups(b) for b in reads[k + 1:]):
+            return True
+        if any(groups(a) == groups(w) and a // UB_BANK_BYTES == w // UB_BANK_BYTES
+               for w in writes):
+            return True
+    return False
 
 
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
@@ -470,8 +524,7 @@ class KernelWalker:
                                               op.count)
         lane, label, count = facts
         repeats, instructions = repeats_of(lane, self.int(count), self.figures)
-        f = self.figures
-        cycles = instructions * f.vector_issue_cycles + repeats * f.cycles_per_repeat
+        cycles = vector_cycles(label, repeats, instructions, self.figures)
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
@@ -491,7 +544,8 @@ class KernelWalker:
         name = gm.name if isinstance(gm, _Gm) else "gm"
         pipe, label = (MTE2, f"copy-in {name}") if into_ub else (MTE3, f"copy-out {name}")
         if nbytes > 0:
-            self.emit(pipe, Work(pipe, label, self.chunk, self.figures.dma_setup_cycles, nbytes))
+            cycles = copy_cycles(pipe, nbytes, 1, self.figures)
+            self.emit(pipe, Work(pipe, label, self.chunk, cycles, nbytes))
 
     def ub_copy(self, op: ascend.DataCopyOp) -> None:
         """DataCopy UB -> UB: V work of one instruction over the whole 32-byte blocks it moves."""

@@ -58,6 +58,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import Broadcast, read_broadcast
+from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
@@ -176,6 +177,14 @@ class OpAttribute:
     """Must be above zero (Softplus's beta)."""
     nonzero: bool = False
     """Must not be zero (CELU's alpha, which it divides by)."""
+    same_as: str | None = None
+    """When absent, the value of this other attribute (listed before it): Softshrink's bias is
+    its lambd, as PyTorch shifts by lambd; ONNX Shrink sets them apart."""
+
+    @property
+    def required(self) -> bool:
+        """Whether it must be given: no default and no attribute it follows."""
+        return self.default is None and self.same_as is None
 
 
 @dataclass(frozen=True)
@@ -233,9 +242,12 @@ class NamedOp(IRDLOperation):
 
     def attribute_values(self) -> dict[str, float]:
         """Every attribute's value, by name (after verification: all present)."""
-        values = {}
+        values: dict[str, float] = {}
         for spec in self.ATTRIBUTES:
             attr = self.properties.get(spec.name)
+            if attr is None and spec.same_as is not None:
+                values[spec.name] = values[spec.same_as]
+                continue
             assert isinstance(attr, FloatAttr)
             values[spec.name] = float(attr.value.data)
         return values
@@ -263,7 +275,11 @@ class NamedOp(IRDLOperation):
         _verify_same_types(self, [n.removeprefix("the ") for n in names], types,
                            _together(names))
         element = types[0].get_element_type()  # type: ignore[union-attr]
-        values = {spec.name: _verify_attribute(self, spec, element) for spec in self.ATTRIBUTES}
+        values: dict[str, float] = {}
+        for spec in self.ATTRIBUTES:
+            follows = spec.same_as is not None and spec.name not in self.properties
+            values[spec.name] = (values[spec.same_as] if follows  # type: ignore[index]
+                                 else _verify_attribute(self, spec, element))
         for option in self.OPTIONS:
             _verify_option(self, option)
         self.verify_attributes(values)
@@ -396,28 +412,57 @@ class HardSwishOp(NamedOp):
     TITLE: ClassVar[str] = "HardSwish"
 
 
+HARD_SIGMOID_ATTRIBUTES = (OpAttribute("alpha", float.fromhex("0x1.555556p-3"), nonzero=True),
+                           OpAttribute("beta", 0.5))
+"""HardSigmoid's slope and offset (ONNX, ops-nn): alpha is the f32 nearest 1/6, so that
+PyTorch's hardsigmoid, which has neither, is the op with its defaults."""
+
+
 @irdl_op_definition
 class HardSigmoidOp(NamedOp):
-    """HardSigmoid(x) -> y = min(max(x + 3, 0), 6) / 6, elementwise (FAMILY.md, torch).
+    """HardSigmoid(x; alpha, beta) -> y = max(0, min(1, alpha * x + beta)), elementwise; with the defaults (alpha 1/6, beta 1/2) min(max(x + 3, 0), 6) / 6 bit for bit (F.hardsigmoid; FAMILY.md).
 
-    Example: `%y = hsg.hard_sigmoid %x : tensor<?xf16>`
+    Example: `%y = hsg.hard_sigmoid %x {alpha = 0.2 : f32} : tensor<?xf16>`
     """
 
     name = "hsg.hard_sigmoid"
     INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = HARD_SIGMOID_ATTRIBUTES
     TITLE: ClassVar[str] = "HardSigmoid"
+    alpha = opt_prop_def(FloatAttr)
+    beta = opt_prop_def(FloatAttr)
+
+    def verify_attributes(self, values: dict[str, float]) -> None:
+        _verify_normal_slope(self, values["alpha"])
 
 
 @irdl_op_definition
 class HardSigmoidGradOp(NamedOp):
-    """HardSigmoidGrad(grad, x) -> y = grad * (1/6) for -3 < x < 3, else +0 (FAMILY.md).
+    """HardSigmoidGrad(grad, x; alpha, beta) -> y = grad * alpha where 0 < alpha * x + beta < 1, else +0; with the defaults grad * (1/6) for -3 < x < 3 (FAMILY.md).
 
     Example: `%y = hsg.hard_sigmoid_grad %grad, %x : tensor<?xf16>`
     """
 
     name = "hsg.hard_sigmoid_grad"
     INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = HARD_SIGMOID_ATTRIBUTES
     TITLE: ClassVar[str] = "HardSigmoidGrad"
+    alpha = opt_prop_def(FloatAttr)
+    beta = opt_prop_def(FloatAttr)
+
+    def verify_attributes(self, values: dict[str, float]) -> None:
+        _verify_normal_slope(self, values["alpha"])
+
+
+def _verify_normal_slope(op: NamedOp, alpha: float) -> None:
+    """HardSigmoid's alpha is a normal f32: its decomposition divides by it (hswc.ops)."""
+    if abs(alpha) < _SMALLEST_NORMAL_F32:
+        raise VerifyException(f"{op.name}: attribute alpha = {alpha:g} is below the smallest "
+                              f"normal f32 ({_SMALLEST_NORMAL_F32:g}) in magnitude; "
+                              f"{op.TITLE} divides by it")
+
+
+_SMALLEST_NORMAL_F32 = 2.0 ** -126
 
 
 class _BoundedOp(NamedOp):
@@ -559,16 +604,18 @@ class HardShrinkGradOp(NamedOp):
 
 @irdl_op_definition
 class SoftshrinkOp(NamedOp):
-    """Softshrink(x; lambd) -> y = x - lambd for x > lambd, x + lambd for x < -lambd, else +0.
+    """Softshrink(x; lambd, bias) -> y = x - bias for x > lambd, x + bias for x < -lambd, else +0; bias is lambd unless given (F.softshrink; ONNX Shrink sets bias apart).
 
-    Example: `%y = hsg.softshrink %x {lambd = 0.5 : f32} : tensor<?xf32>`
+    Example: `%y = hsg.softshrink %x {lambd = 0.5 : f32, bias = 0.0 : f32} : tensor<?xf32>`
     """
 
     name = "hsg.softshrink"
     INPUTS: ClassVar[tuple[str, ...]] = ("x",)
-    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (LAMBD,)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (
+        LAMBD, OpAttribute("bias", in_dtype=True, same_as="lambd"))
     TITLE: ClassVar[str] = "Softshrink"
     lambd = opt_prop_def(FloatAttr)
+    bias = opt_prop_def(FloatAttr)
 
 
 @irdl_op_definition
@@ -590,6 +637,8 @@ APPROXIMATE = OpOption("approximate", "none", ("none", "tanh"))
 ELU_ATTRIBUTES = (OpAttribute("alpha", 1.0), OpAttribute("scale", 1.0),
                   OpAttribute("input_scale", 1.0))
 SOFTPLUS_ATTRIBUTES = (OpAttribute("beta", 1.0, positive=True), OpAttribute("threshold", 20.0))
+SWISH_SCALE = OpAttribute("scale", 1.0)
+"""Swish's factor on x inside the sigmoid (ops-nn's Swish, SwishGrad); SiLU's is 1."""
 
 # The exponential activations (EXPONENTIAL.md): PyTorch 2.14's formulas, compared with a tolerance.
 
@@ -620,14 +669,16 @@ class TanhOp(NamedOp):
 
 @irdl_op_definition
 class SiluOp(NamedOp):
-    """Silu(x) -> y = x / (1 + exp(-x)) (F.silu).
+    """Silu(x; scale) -> y = x / (1 + exp(-(x * scale))) (F.silu for scale 1, its default; ops-nn's Swish).
 
-    Example: `%y = hsg.silu %x : tensor<?xbf16>`
+    Example: `%y = hsg.silu %x {scale = 1.702 : f32} : tensor<?xbf16>`
     """
 
     name = "hsg.silu"
     INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (SWISH_SCALE,)
     TITLE: ClassVar[str] = "Silu"
+    scale = opt_prop_def(FloatAttr)
 
 
 @irdl_op_definition
@@ -674,16 +725,20 @@ class SeluOp(NamedOp):
 
 @irdl_op_definition
 class CeluOp(NamedOp):
-    """Celu(x; alpha) -> y = max(0, x) + min(0, alpha * expm1(x / alpha)) (torch.celu: Elu with input_scale 1/alpha).
+    """Celu(x; alpha, alpha2, alpha3) -> y = x * alpha3 for x >= 0, else alpha * expm1(x / alpha2); alpha2 is alpha unless given, alpha3 1 (torch.celu: max(0, x) + min(0, alpha * expm1(x / alpha)); ops-nn's Celu names them alpha1, alpha2, alpha3).
 
     Example: `%y = hsg.celu %x {alpha = 2.0 : f32} : tensor<?xf16>`
     """
 
     name = "hsg.celu"
     INPUTS: ClassVar[tuple[str, ...]] = ("x",)
-    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (OpAttribute("alpha", 1.0, nonzero=True),)
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (
+        OpAttribute("alpha", 1.0, nonzero=True), OpAttribute("alpha2", nonzero=True, same_as="alpha"),
+        OpAttribute("alpha3", 1.0))
     TITLE: ClassVar[str] = "Celu"
     alpha = opt_prop_def(FloatAttr)
+    alpha2 = opt_prop_def(FloatAttr)
+    alpha3 = opt_prop_def(FloatAttr)
 
 
 @irdl_op_definition
@@ -765,14 +820,16 @@ class TanhGradOp(NamedOp):
 
 @irdl_op_definition
 class SiluGradOp(NamedOp):
-    """SiluGrad(grad, x) -> grad * s * (1 + x * (1 - s)), s = sigmoid(x) (aten.silu_backward).
+    """SiluGrad(grad, x; scale) -> grad * s * (1 + x * scale * (1 - s)), s = sigmoid(x * scale) (aten.silu_backward for scale 1; ops-nn's SwishGrad).
 
     Example: `%dx = hsg.silu_grad %grad, %x : tensor<?xf32>`
     """
 
     name = "hsg.silu_grad"
     INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    ATTRIBUTES: ClassVar[tuple[OpAttribute, ...]] = (SWISH_SCALE,)
     TITLE: ClassVar[str] = "SiluGrad"
+    scale = opt_prop_def(FloatAttr)
 
 
 @irdl_op_definition
@@ -1244,6 +1301,7 @@ Hsg = Dialect(
         ElementwiseChunkOp,
         *ROW_OPS,
         *NORM_OPS,
+        *GATED_OPS,
     ],
     [],
 )

@@ -18,12 +18,14 @@ from xdsl.ir import Operation
 from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
+from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
 from hswc.ops import OPS
+from hswc.reference_gated import run_gated_reference
 from hswc.reference_norms import run_reference
 
 
@@ -55,6 +57,29 @@ class HsgFunctions(MachineFunctions):
         attributes = ({"dim": op.reduced_dim()} if op.EPSILON is None
                       else {"epsilon": op.epsilon_value()})
         return (run_reference(op.name, arrays, **attributes),)
+
+    def run_gated(self, interpreter: Interpreter, op: GatedOp,
+                  args: PythonValues) -> PythonValues:
+        """A gated linear unit or its gradient: its golden model (hswc.reference_gated)."""
+        arrays = []
+        for name, value in zip(op.INPUTS, args, strict=True):
+            if not isinstance(value, np.ndarray):
+                raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
+            arrays.append(np.asarray(value))
+        x = arrays[-1]
+        k = op.split_dim()
+        if x.shape[k] % 2:
+            raise OpError(op, f"x has shape {x.shape} at run time: dim {k} of "
+                          f"{x.shape[k]} elements does not split into two halves")
+        half = (*x.shape[:k], x.shape[k] // 2, *x.shape[k + 1:])
+        if len(arrays) > 1 and (arrays[0].shape != half or arrays[0].dtype != x.dtype):
+            raise OpError(op, f"grad is {arrays[0].dtype} of shape {arrays[0].shape}; x is "
+                          f"{x.dtype} of shape {x.shape}, so it must be {x.dtype} of shape "
+                          f"{half}")
+        options: dict[str, object] = {"dim": k}
+        if op.GELU:
+            options.update(approximate=op.approximation(), activate_left=op.left())
+        return (run_gated_reference(op.name, arrays, **options),)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,
@@ -183,8 +208,19 @@ def _norm_impl(op_type: type[NormOp]) -> Callable[..., PythonValues]:
     return run
 
 
+def _gated_impl(op_type: type[GatedOp]) -> Callable[..., PythonValues]:
+    @impl(op_type)
+    def run(self: HsgFunctions, interpreter: Interpreter, op: GatedOp,
+            args: PythonValues) -> PythonValues:
+        return self.run_gated(interpreter, op, args)
+
+    return run
+
+
 for _norm in NORM_OPS:
     setattr(HsgFunctions, f"run_{_norm.name.removeprefix('hsg.')}", _norm_impl(_norm))
+for _gated in GATED_OPS:
+    setattr(HsgFunctions, f"run_{_gated.name.removeprefix('hsg.')}", _gated_impl(_gated))
 register_impls(HsgFunctions)
 
 

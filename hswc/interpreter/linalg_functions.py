@@ -2,7 +2,8 @@
 
 An elementwise generic (every iterator parallel, the output indexed by a permutation of the
 iteration dims, each input by a projected permutation: dims dropped are a broadcast, constant 0
-a size-1 dim; one output, a body that reads neither the output nor linalg.index) runs its body
+a size-1 dim, a constant offset a window of a larger input, as a slice folded into the map
+reads it; one output, a body that reads neither the output nor linalg.index) runs its body
 once over whole arrays, each operand read through its indexing map: the kernels' semantics,
 at the speed of one numpy call per body op. Every other generic (reductions, several results,
 a body reading its output or its indices, convolution-like maps) runs by
@@ -18,9 +19,9 @@ from xdsl.dialects.builtin import AffineMapAttr, MemRefType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.interpreter import Interpreter, PythonValues, impl, impl_terminator, register_impls
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from hswc.broadcast import is_projection
+from hswc.broadcast import dim_and_offset, is_window
 from hswc.diagnostics import OpError
 from hswc.interpreter.body import run_body
 from hswc.interpreter.machine import MachineFunctions
@@ -93,7 +94,7 @@ def _elementwise_maps(op: GenericOp) -> list[AffineMap] | None:
         output = i == len(op.inputs)
         ok = (m.num_dims == len(op.iterator_types)
               and (m.is_projected_permutation() and len(m.results) == m.num_dims if output
-                   else is_projection(m)))
+                   else is_window(m)))
         if not ok:
             return None
         maps.append(m)
@@ -112,23 +113,30 @@ def _iteration_space(op: GenericOp, output_map: AffineMap, shape: tuple[int, ...
 def _read(op: GenericOp, index: int, array: np.ndarray, m: AffineMap,
           space: tuple[int, ...]) -> np.ndarray:
     """Input `index` as an array over the iteration space (a view: dims its map drops are
-    broadcast, a constant 0 reads element 0 of its dim)."""
+    broadcast, a constant c reads element c of its dim, `d + c` the window of its dim from c: a
+    slice folded into the map, hswc.broadcast.is_window)."""
     if array.ndim != len(m.results):
         raise OpError(op, f"gets a rank-{array.ndim} input {index} for its map {m}")
     picks: list[int | slice] = []
     dims: list[int] = []
     for axis, e in enumerate(m.results):
-        if isinstance(e, AffineConstantExpr):
-            if array.shape[axis] < 1:
-                raise OpError(op, f"reads element 0 of an empty dim of input {index}")
-            picks.append(0)
-        else:
-            assert isinstance(e, AffineDimExpr)
-            if array.shape[axis] != space[e.position]:
-                raise OpError(op, f"gets input {index} of shape {array.shape}, which its map "
-                              f"{m} does not fit to the iteration space {space}")
+        found = dim_and_offset(e)
+        assert found is not None
+        d, offset = found
+        if d is None:
+            if offset >= array.shape[axis]:
+                raise OpError(op, f"reads element {offset} of dim {axis} of input {index}, "
+                              f"which has {array.shape[axis]}")
+            picks.append(offset)
+            continue
+        if offset == 0 and array.shape[axis] == space[d]:
             picks.append(slice(None))
-            dims.append(e.position)
+        elif offset + space[d] <= array.shape[axis]:
+            picks.append(slice(offset, offset + space[d]))
+        else:
+            raise OpError(op, f"gets input {index} of shape {array.shape}, which its map "
+                          f"{m} does not fit to the iteration space {space}")
+        dims.append(d)
     view = np.transpose(array[tuple(picks)], np.argsort(dims)) if dims else array[tuple(picks)]
     shape = [space[d] if d in dims else 1 for d in range(len(space))]
     return np.broadcast_to(view.reshape(shape), space)

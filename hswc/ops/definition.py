@@ -65,7 +65,7 @@ class OpDefinition:
         args = ", ".join(f"%{name}: {t}" for name in self.op.INPUTS)
         operands = ", ".join(f"%{name}" for name in self.op.INPUTS)
         required = ", ".join(f"{spec.name} = {attribute!r} : f32"
-                             for spec in self.op.ATTRIBUTES if spec.default is None)
+                             for spec in self.op.ATTRIBUTES if spec.required)
         attrs = f" {{{required}}}" if required else ""
         return (f"func.func @{function or self.name}({args}) -> {t} {{\n"
                 f"  %y = {self.op.name} {operands}{attrs} : {t}\n"

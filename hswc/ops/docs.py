@@ -69,6 +69,10 @@ class OpDocs:
     aclnn_output: str = "out"
     aclnn_attributes: Mapping[str, str] = field(default_factory=dict)
     """Attribute -> aclnn parameter, where aclnn does not take the lowerCamel of its name."""
+    aclnn_omits: tuple[str, ...] = ()
+    """Attributes ops-nn's aclnn API of the op does not take (aclnnHardsigmoid has no alpha
+    and beta): the package's API keeps ops-nn's signature and launches them at their default
+    (or at the attribute they follow), and a module setting them otherwise is not packaged."""
     aclnn_flags: tuple[AclnnFlag, ...] = ()
     ordered: tuple[tuple[str, str], ...] = ()
     """(a, b): attribute a must not exceed attribute b (the op's verifier says so too)."""

@@ -43,10 +43,17 @@ def tanh(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     return b.math("tanh", b.widen(inputs[0], "x_fp32"), "tanh")
 
 
+def scaled_by(b: BodyBuilder, x: SSAValue, attrs: Attrs) -> SSAValue:
+    """x * scale (Swish's), or x itself where the caller gives no scale."""
+    return b.mulf(x, attrs["scale"], "x_scaled") if "scale" in attrs else x
+
+
 def silu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """x / (1 + exp(-x))."""
+    """x / (1 + exp(-(x * scale))): PyTorch's x / (1 + exp(-x)) for scale 1 (x * 1 is x),
+    and without a scale (the gated ops' SiLU, hswc.ops.gated_ops)."""
     x = b.widen(inputs[0], "x_fp32")
-    e = b.math("exp", b.negf(x, "minus_x"), "exp_minus_x")
+    scaled = scaled_by(b, x, attrs)
+    e = b.math("exp", b.negf(scaled, "minus_x"), "exp_minus_x")
     return b.divf(x, b.addf(_one(b), e, "denominator"), "silu")
 
 
@@ -89,10 +96,11 @@ def selu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
 
 
 def celu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """Elu with alpha, scale 1 and input_scale 1 / alpha."""
+    """Elu with negcoef alpha, poscoef alpha3 and input_scale 1 / alpha2: PyTorch's celu (alpha2
+    = alpha, alpha3 = 1: x * 1 is x) and ops-nn's three-alpha Celu."""
     x = b.widen(inputs[0], "x_fp32")
-    inverse = b.divf(_one(b), attrs["alpha"], "inv_alpha")
-    return elu_of(b, x, attrs["alpha"], _one(b), inverse)
+    inverse = b.divf(_one(b), attrs["alpha2"], "inv_alpha")
+    return elu_of(b, x, attrs["alpha"], attrs["alpha3"], inverse)
 
 
 def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

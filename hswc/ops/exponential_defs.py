@@ -22,7 +22,8 @@ NOTES = (
 
 def _definition(op: type[hsg.NamedOp], decomposition: Decomposition, op_type: str,
                 aclnn: str, formula: str, aclnn_inputs: tuple[str, ...],
-                parameters: dict[str, str], nan_x: str = "NaN") -> OpDefinition:
+                parameters: dict[str, str], nan_x: str = "NaN",
+                aclnn_omits: tuple[str, ...] = ()) -> OpDefinition:
     grad = len(op.INPUTS) == 2
     inputs = {"grad": GRAD_EXAMPLE, op.INPUTS[-1]: AROUND_0_EXAMPLE} if grad \
         else {"x": AROUND_0_EXAMPLE}
@@ -34,7 +35,8 @@ def _definition(op: type[hsg.NamedOp], decomposition: Decomposition, op_type: st
                     op.INPUTS[-1]: "the input" if not grad else f"the forward {op.INPUTS[-1]}",
                     "y": f"{op.TITLE} of x" if not grad else "the gradient with respect to x",
                     **parameters},
-        aclnn_inputs=aclnn_inputs, example_inputs=inputs, kernel_test_inputs=tests)
+        aclnn_inputs=aclnn_inputs, example_inputs=inputs, kernel_test_inputs=tests,
+        aclnn_omits=aclnn_omits)
     return OpDefinition(op=op, semantics={"torch": decomposition}, aclnn=aclnn, docs=docs,
                         exact=False)
 
@@ -43,13 +45,15 @@ X = ("self",)
 GRAD_X = ("gradOutput", "self")
 ELU = {"alpha": "the scale of the negative side", "scale": "the output scale",
        "input_scale": "the input scale of the negative side"}
+SWISH = {"scale": "the factor of x inside the sigmoid (1: PyTorch's SiLU)"}
 SOFTPLUS = {"beta": "the sharpness (positive)", "threshold": "above x * beta the result is x"}
 
 EXPONENTIAL = (
     _definition(hsg.SigmoidOp, fw.sigmoid, "Sigmoid", "aclnnSigmoid", "1 / (1 + exp(-{x}))",
                 X, {}),
     _definition(hsg.TanhOp, fw.tanh, "Tanh", "aclnnTanh", "tanh({x})", X, {}),
-    _definition(hsg.SiluOp, fw.silu, "Swish", "aclnnSilu", "{x} / (1 + exp(-{x}))", X, {}),
+    _definition(hsg.SiluOp, fw.silu, "Swish", "aclnnSilu",
+                "{x} / (1 + exp(-{x} * {scale}))", X, SWISH, aclnn_omits=("scale",)),
     _definition(hsg.GeluOp, fw.gelu, "GeluV2", "aclnnGeluV2",
                 "{x} / 2 * (1 + erf({x} / sqrt 2)) (approximate = tanh: 0.5 {x} (1 + "
                 "tanh(sqrt(2 / pi) ({x} + 0.044715 {x}^3))))", ("x",), {}),
@@ -59,8 +63,11 @@ EXPONENTIAL = (
     _definition(hsg.SeluOp, fw.selu, "Selu", "aclnnSelu",
                 "Elu with alpha 1.6732632, scale 1.0507010", X, {}),
     _definition(hsg.CeluOp, fw.celu, "CeluV2", "aclnnCelu",
-                "{x} > 0 ? {x} : expm1({x} / {alpha}) * {alpha}", X,
-                {"alpha": "the scale of the negative side (not zero)"}),
+                "{x} >= 0 ? {x} * {alpha3} : expm1({x} / {alpha2}) * {alpha}", X,
+                {"alpha": "the scale of the negative side (not zero)",
+                 "alpha2": "the divisor of x on the negative side (not zero; alpha unless given)",
+                 "alpha3": "the slope of the non-negative side (1: PyTorch's celu)"},
+                aclnn_omits=("alpha2", "alpha3")),
     _definition(hsg.SoftplusOp, fw.softplus, "SoftplusV2", "aclnnSoftplus",
                 "{x} * {beta} > {threshold} ? {x} : log1p(exp({x} * {beta})) / {beta}", X,
                 SOFTPLUS),
@@ -74,7 +81,8 @@ EXPONENTIAL = (
     _definition(hsg.TanhGradOp, bw.tanh_grad, "TanhGrad", "aclnnTanhBackward",
                 "{grad} * (1 - {result} * {result})", ("gradOutput", "output"), {}),
     _definition(hsg.SiluGradOp, bw.silu_grad, "SiluGrad", "aclnnSiluBackward",
-                "{grad} * s * (1 + {x} * (1 - s)), s = sigmoid({x})", GRAD_X, {}),
+                "{grad} * s * (1 + {x} * {scale} * (1 - s)), s = sigmoid({x} * {scale})",
+                GRAD_X, SWISH, aclnn_omits=("scale",)),
     _definition(hsg.GeluGradOp, bw.gelu_grad, "GeluGrad", "aclnnGeluBackward",
                 "{grad} * (cdf({x}) + {x} * pdf({x}))", GRAD_X, {}),
     _definition(hsg.EluGradOp, bw.elu_grad, "EluGradV2", "aclnnEluBackward",

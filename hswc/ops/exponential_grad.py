@@ -10,7 +10,14 @@ from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import SSAValue
 
 from hswc.ops.body import BodyBuilder
-from hswc.ops.exponential import GELU_KAPPA, GELU_TANH_BETA, SQRT1_2, mish_tanh, sigmoid_of
+from hswc.ops.exponential import (
+    GELU_KAPPA,
+    GELU_TANH_BETA,
+    SQRT1_2,
+    mish_tanh,
+    scaled_by,
+    sigmoid_of,
+)
 
 Attrs = Mapping[str, SSAValue]
 F16 = Float16Type()
@@ -43,11 +50,13 @@ def tanh_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
 
 
 def silu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
+    """grad * s * (1 + x * scale * (1 - s)), s = sigmoid(x * scale): PyTorch's silu_backward
+    for scale 1 (x * 1 is x)."""
     grad, x = _wide(b, inputs, "x")
-    s = sigmoid_of(b, x)
+    scaled = scaled_by(b, x, attrs)
+    s = sigmoid_of(b, scaled)
     one = b.const(1.0, "one")
-    inner = b.addf(one, b.mulf(x, b.subf(one, s, "one_minus_s")), "inner")
+    inner = b.addf(one, b.mulf(scaled, b.subf(one, s, "one_minus_s")), "inner")
     return b.mulf(b.mulf(grad, s, "grad_s"), inner, "dx")
 
 

@@ -1,4 +1,5 @@
-"""hsg.hard_sigmoid and hsg.hard_sigmoid_grad, as PyTorch computes them (FAMILY.md)."""
+"""hsg.hard_sigmoid and hsg.hard_sigmoid_grad, as PyTorch computes them (FAMILY.md), with
+ONNX's and ops-nn's alpha and beta (defaults 1/6 and 1/2: PyTorch's function)."""
 
 from __future__ import annotations
 
@@ -7,50 +8,67 @@ from collections.abc import Mapping, Sequence
 from xdsl.ir import SSAValue
 
 from hswc.dialects.hsg import HardSigmoidGradOp, HardSigmoidOp
-from hswc.ops.body import BodyBuilder, f32_from_bits
+from hswc.ops.body import BodyBuilder
 from hswc.ops.definition import OpDefinition
 from hswc.ops.docs import TORCH_NOTES, Computation, OpDocs
 from hswc.ops.samples import AROUND_3_EXAMPLE, AROUND_3_TEST, GRAD_EXAMPLE, GRAD_TEST
 
-ONE_SIXTH = f32_from_bits(0x3E2AAAAB)
-"""The f32 nearest 1/6: hardsigmoid_backward multiplies by it."""
 
-
-def relu6_of_x_plus_3(b: BodyBuilder, x_fp32: SSAValue) -> SSAValue:
-    """min(max(x + 3, 0), 6), three f32 steps (NaN propagates through max and min)."""
-    shifted = b.addf(x_fp32, b.const(3.0, "three"), "shifted")
-    return b.minimumf(b.maximumf(shifted, b.const(0.0, "zero"), "relu"), b.const(6.0, "six"),
-                      "relu6")
+def offset_and_span(b: BodyBuilder, attrs: Mapping[str, SSAValue]) -> tuple[SSAValue, SSAValue]:
+    """beta / alpha and 1 / alpha: where alpha * x + beta is 0, and how far x goes for it to
+    rise by 1 (3 and 6 exactly for the f32 nearest 1/6 and 1/2: PyTorch's constants)."""
+    alpha = attrs["alpha"]
+    offset = b.divf(attrs["beta"], alpha, "offset")
+    span = b.divf(b.const(1.0, "one"), alpha, "span")
+    return offset, span
 
 
 def torch(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Mapping[str, SSAValue]) -> SSAValue:
-    """min(max(x + 3, 0), 6) / 6, a true division."""
+    """min(max((x + beta / alpha) / (1 / alpha), 0), 1): alpha * x + beta clamped to [0, 1],
+    computed as PyTorch's min(max(x + 3, 0), 6) / 6 is (a true division, then the clamp, which
+    the division keeps: 0 / 6 and 6 / 6 are exact)."""
     (x,) = inputs
-    return b.divf(relu6_of_x_plus_3(b, b.widen(x, "x_fp32")), b.const(6.0, "six"), "result")
+    offset, span = offset_and_span(b, attrs)
+    shifted = b.addf(b.widen(x, "x_fp32"), offset, "shifted")
+    ratio = b.divf(shifted, span, "ratio")
+    return b.minimumf(b.maximumf(ratio, b.const(0.0, "zero"), "above_zero"),
+                      b.const(1.0, "one"), "result")
 
 
 def torch_grad(b: BodyBuilder, inputs: Sequence[SSAValue],
                attrs: Mapping[str, SSAValue]) -> SSAValue:
-    """where(x > -3 and x < 3, grad * (1/6), +0)."""
+    """where(lower < x < upper, grad * alpha, +0), lower and upper the x where alpha * x +
+    beta is 0 and 1 (-3 and 3 for the defaults, where PyTorch compares x with them)."""
     grad, x = inputs
     x_fp32 = b.widen(x, "x_fp32")
     grad_fp32 = b.widen(grad, "grad_fp32")
-    above = b.cmpf("ogt", x_fp32, b.const(-3.0, "lower"), "above")
-    below = b.cmpf("olt", x_fp32, b.const(3.0, "upper"), "below")
+    offset, span = offset_and_span(b, attrs)
+    at_zero = b.negf(offset, "at_zero")
+    at_one = b.subf(span, offset, "at_one")
+    lower = b.minimumf(at_zero, at_one, "lower")
+    upper = b.maximumf(at_zero, at_one, "upper")
+    above = b.cmpf("ogt", x_fp32, lower, "above")
+    below = b.cmpf("olt", x_fp32, upper, "below")
     inside = b.andi(above, below, "inside")
-    scaled = b.mulf(grad_fp32, b.const(ONE_SIXTH, "one_sixth"), "scaled")
+    scaled = b.mulf(grad_fp32, attrs["alpha"], "scaled")
     return b.select(inside, scaled, b.const(0.0, "zero"), "result")
 
 
+ALPHA_BETA = {"alpha": "the slope (not zero; default 1/6)",
+              "beta": "the value at x = 0 (default 1/2)"}
 DOCS = OpDocs(
     op_type="HardSigmoid",
-    summary="HardSigmoid: relu6({x} + 3) / 6",
+    summary="HardSigmoid: {alpha} * {x} + {beta} clamped to [0, 1] (relu6({x} + 3) / 6 for the "
+            "defaults)",
     computations={"torch": Computation(
-        formula=(("", "min(max({x} + 3, 0), 6) / 6"),),
-        notes=f"{TORCH_NOTES} The division by 6 is a true division.",
+        formula=(("", "min(max(({x} + {beta} / {alpha}) / (1 / {alpha}), 0), 1)"),),
+        notes=f"{TORCH_NOTES} The divisions are true divisions; for the default alpha and beta "
+              "(the float nearest 1/6, and 1/2) beta / alpha is 3 and 1 / alpha is 6, so the "
+              "result is PyTorch's min(max(x + 3, 0), 6) / 6.",
         nan_x="NaN")},
-    parameters={"x": "the input", "y": "HardSigmoid of x"},
+    parameters={"x": "the input", "y": "HardSigmoid of x", **ALPHA_BETA},
     aclnn_inputs=("self",),
+    aclnn_omits=("alpha", "beta"),
     example_inputs={"x": AROUND_3_EXAMPLE},
     kernel_test_inputs={"x": AROUND_3_TEST},
 )
@@ -58,12 +76,16 @@ GRAD_DOCS = OpDocs(
     op_type="HardSigmoidGrad",
     summary="the gradient of HardSigmoid: {grad} times the derivative of HardSigmoid at {x}",
     computations={"torch": Computation(
-        formula=(("-3 < {x} < 3", "{grad} * 0.166666672f"), ("{x} <= -3 or {x} >= 3", "+0")),
-        notes=f"{TORCH_NOTES} 0.166666672f is the float nearest 1/6.",
+        formula=(("lower < {x} < upper", "{grad} * {alpha}"), ("otherwise", "+0")),
+        notes=f"{TORCH_NOTES} lower and upper are the x where alpha * x + beta is 0 and 1, "
+              "computed as -(beta / alpha) and 1 / alpha - beta / alpha (in either order); for "
+              "the defaults -3 and 3, and alpha is 0.166666672f, the float nearest 1/6.",
         nan_x="+0")},
     parameters={"grad": "the gradient flowing back from HardSigmoid's output",
-                "x": "HardSigmoid's forward input", "y": "the gradient with respect to x"},
+                "x": "HardSigmoid's forward input", "y": "the gradient with respect to x",
+                **ALPHA_BETA},
     aclnn_inputs=("gradOutput", "self"),
+    aclnn_omits=("alpha", "beta"),
     example_inputs={"grad": GRAD_EXAMPLE, "x": AROUND_3_EXAMPLE},
     kernel_test_inputs={"grad": GRAD_TEST, "x": AROUND_3_TEST},
 )

@@ -15,9 +15,10 @@ from hswc.ops.docs import TORCH_NOTES, Computation, OpDocs
 from hswc.ops.samples import AROUND_HALF_EXAMPLE, AROUND_HALF_TEST, GRAD_EXAMPLE, GRAD_TEST
 
 
-def _lambd(b: BodyBuilder, x: SSAValue, attrs: Mapping[str, SSAValue]) -> SSAValue:
-    """lambd as PyTorch uses it: rounded to x's dtype, as f32 (exact for f32)."""
-    return b.widen(b.narrow(attrs["lambd"], x.type, "lambd_in_dtype"), "lambd_rounded")
+def _lambd(b: BodyBuilder, x: SSAValue, attrs: Mapping[str, SSAValue],
+           name: str = "lambd") -> SSAValue:
+    """lambd (or bias) as PyTorch uses it: rounded to x's dtype, as f32 (exact for f32)."""
+    return b.widen(b.narrow(attrs[name], x.type, f"{name}_in_dtype"), f"{name}_rounded")
 
 
 def _inside(b: BodyBuilder, x_fp32: SSAValue, lambd: SSAValue) -> SSAValue:
@@ -48,15 +49,17 @@ def shrink_grad(b: BodyBuilder, inputs: Sequence[SSAValue],
 
 def softshrink(b: BodyBuilder, inputs: Sequence[SSAValue],
                attrs: Mapping[str, SSAValue]) -> SSAValue:
-    """where(x > lambd, x - lambd, where(x < -lambd, x + lambd, +0))."""
+    """where(x > lambd, x - bias, where(x < -lambd, x + bias, +0)); bias is lambd unless
+    given (ONNX Shrink's), rounded to x's dtype as lambd is."""
     (x,) = inputs
     x_fp32 = b.widen(x, "x_fp32")
     lambd = _lambd(b, x, attrs)
-    shifted_down = b.subf(x_fp32, lambd, "shifted_down")
-    shifted_up = b.addf(x_fp32, lambd, "shifted_up")
     below = b.cmpf("olt", x_fp32, b.negf(lambd, "minus_lambd"), "below")
-    lower = b.select(below, shifted_up, b.const(0.0, "zero"), "lower")
     above = b.cmpf("ogt", x_fp32, lambd, "above")
+    bias = _lambd(b, x, attrs, "bias")  # after lambd's uses: the kernel's scalars in one order
+    shifted_down = b.subf(x_fp32, bias, "shifted_down")
+    shifted_up = b.addf(x_fp32, bias, "shifted_up")
+    lower = b.select(below, shifted_up, b.const(0.0, "zero"), "lower")
     return b.select(above, shifted_down, lower, "result")
 
 
@@ -91,12 +94,15 @@ HARD_SHRINK_GRAD_DOCS = OpDocs(
 )
 SOFTSHRINK_DOCS = OpDocs(
     op_type="Softshrink",
-    summary="Softshrink: {x} moved towards 0 by {lambd}, and 0 where |{x}| <= {lambd}",
+    summary="Softshrink: {x} moved towards 0 by {bias} where |{x}| > {lambd}, and 0 elsewhere",
     computations={"torch": Computation(
-        formula=(("{x} > {lambd}", "{x} - {lambd}"), ("{x} < -{lambd}", "{x} + {lambd}"), *BAND),
-        notes=SHRINK_NOTES + SOFTSHRINK_ZERO, nan_x="+0")},
-    parameters={"x": "the input", "y": "Softshrink of x", **LAMBD},
+        formula=(("{x} > {lambd}", "{x} - {bias}"), ("{x} < -{lambd}", "{x} + {bias}"), *BAND),
+        notes=SHRINK_NOTES + " So is bias, which is lambd unless given (PyTorch's softshrink; "
+              "ONNX's Shrink sets it apart)." + SOFTSHRINK_ZERO, nan_x="+0")},
+    parameters={"x": "the input", "y": "Softshrink of x", **LAMBD,
+                "bias": "how far x moves towards 0 outside the band (lambd unless given)"},
     aclnn_inputs=("self",),
+    aclnn_omits=("bias",),
     example_inputs={"x": AROUND_HALF_EXAMPLE},
     kernel_test_inputs={"x": AROUND_HALF_TEST},
 )

@@ -43,9 +43,11 @@ from xdsl.utils.exceptions import PassFailedException
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
+from hswc.dialects.hsg_gated_ops import GatedOp
 from hswc.dialects.hsg_norm_ops import NormOp
 from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
+from hswc.ops.gated_ops import decompose_gated
 from hswc.ops.norm_ops import decompose_norm
 from hswc.passes.schedule_options import budget_attribute
 
@@ -125,9 +127,10 @@ class HsgDecomposePass(ModulePass):
         if self.semantics is not None and self.semantics not in known:
             raise PassFailedException(
                 f"{self.name}: unknown semantics '{self.semantics}' (known: {', '.join(known)})")
-        for norm in [o for o in op.walk() if isinstance(o, NormOp)]:
+        for norm in [o for o in op.walk() if isinstance(o, NormOp | GatedOp)]:
             before = norm.prev_op
-            result = decompose_norm(norm)
+            result = decompose_norm(norm) if isinstance(norm, NormOp) else \
+                decompose_gated(norm)
             copy_location(norm, ops_between(before, norm))
             result.name_hint = norm.result.name_hint
             norm.result.replace_all_uses_with(result)

@@ -37,7 +37,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from hswc.broadcast import is_projection
+from hswc.broadcast import dim_and_offset, is_projection
 from hswc.passes import mark_unchanged
 from hswc.passes.hsg_fuse_elementwise import fusable_generic
 
@@ -148,9 +148,12 @@ def _reindex(m: AffineMap, moves: Sequence[int | None], rank: int) -> AffineMap:
     """`m` over the reshaped iteration space: each dim replaced by the dim it becomes, or 0."""
     exprs: list[AffineExpr] = []
     for e in m.results:
-        if isinstance(e, AffineDimExpr):
-            new = moves[e.position]
-            exprs.append(AffineConstantExpr(0) if new is None else AffineDimExpr(new))
+        read = dim_and_offset(e)  # d, d + c (a window: hswc.broadcast) or a constant
+        d, c = read if read is not None else (None, 0)
+        if d is not None:
+            new = moves[d]
+            base = AffineConstantExpr(0) if new is None else AffineDimExpr(new)
+            exprs.append(base + c if c else base)
         else:
             exprs.append(e)
     return AffineMap(rank, 0, tuple(exprs))

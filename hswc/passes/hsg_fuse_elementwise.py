@@ -50,7 +50,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import PassFailedException
 
-from hswc.broadcast import is_projection
+from hswc.broadcast import is_window
 from hswc.diagnostics import location_of
 from hswc.elementwise import MAX_INPUTS
 from hswc.remarks import remark
@@ -69,8 +69,9 @@ def _map(op: GenericOp, index: int) -> AffineMap:
 def fusable_generic(op: Operation) -> bool:
     """Whether `op` is a generic fusion can take apart and join: one output indexed by the
     identity, every iterator parallel, inputs indexed by projected permutations (constant 0
-    allowed), a body that does not read the output and holds only ops the vectorizer maps (so
-    fusion never drags a kernel's work into a generic that must stay on the host)."""
+    allowed) at constant offsets (hswc.broadcast.is_window), a body that does not read the
+    output and holds only ops the vectorizer maps (so fusion never drags a kernel's work into
+    a generic that must stay on the host)."""
     if not isinstance(op, GenericOp) or len(op.outputs) != 1 or len(op.res) != 1:
         return False
     if len(op.indexing_maps) != len(op.inputs) + 1:
@@ -82,7 +83,7 @@ def fusable_generic(op: Operation) -> bool:
         return False
     for i in range(len(op.inputs)):
         m = _map(op, i)
-        if m.num_dims != rank or not is_projection(m):
+        if m.num_dims != rank or not is_window(m):
             return False
     if not all(isinstance(v.type, TensorType) for v in (*op.inputs, *op.outputs, op.res[0])):
         return False
@@ -101,17 +102,19 @@ def _iteration_shape(op: GenericOp) -> tuple[int, ...]:
     return tuple(t.get_shape())
 
 
-def _reads_shape(consumer: GenericOp, m: AffineMap) -> tuple[int, ...]:
+def _reads_shape(consumer: GenericOp, m: AffineMap) -> tuple[int, ...] | None:
     """The shape of the tensor `consumer` reads through map `m` (dims of its iteration space;
-    a constant 0 reads a dim of size 1)."""
+    a constant 0 reads a dim of size 1); None where it reads at an offset (a window of a larger
+    tensor: its producer is not fused, it stays a kernel of its own)."""
     space = _iteration_shape(consumer)
     shape = []
     for e in m.results:
         if isinstance(e, AffineDimExpr):
             shape.append(space[e.position])
-        else:
-            assert isinstance(e, AffineConstantExpr)
+        elif isinstance(e, AffineConstantExpr) and e.value == 0:
             shape.append(1)
+        else:
+            return None
     return tuple(shape)
 
 
@@ -182,11 +185,15 @@ class _Fuser:
         result = producer.res[0]
         t = result.type
         assert isinstance(t, TensorType)
+        reads: set[AffineMap] = set()
         for value, attr in zip(consumer.inputs, consumer.indexing_maps.data, strict=False):
             if value is result:
                 assert isinstance(attr, AffineMapAttr)
                 if _reads_shape(consumer, attr.data) != tuple(t.get_shape()):
                     return False
+                reads.add(attr.data)
+        if len(reads) > 1:
+            return False  # fuse() reads the producer's body once, through one map
         return len(_fused_inputs(producer, consumer)) <= MAX_INPUTS
 
     def fuse_into(self, producer: GenericOp, consumer: GenericOp) -> None:

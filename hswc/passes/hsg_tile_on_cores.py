@@ -10,8 +10,10 @@ type two functions:
   usedCoreNum, tilingKey), marked `hsg.tiling`: the formula of hswc.tiling, checks as cf.assert;
 - `@<op>_kernel_<dt>(inputs..., y: memref<?xT>, totalNum, blockFactor, ubFactor)`, marked
   `hsg.kernel`: the core's slice from GetBlockIdx(), one `hsg.elementwise_slice` with the body;
-  where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor), the
-  kernel and the slice carry `hsg.broadcast`, the count the tiling divides is the output's, and
+  where inputs are broadcast (hswc.broadcast: a bias, a per-row scale, a rank-0 tensor) or read
+  through a window (a slice folded into the map; launched on the tensor a static reshape views,
+  the same GM data), the kernel and the slice carry `hsg.broadcast`, the count the tiling
+  divides is the output's, and
   where some input is read in row runs the tiling aligns blockFactor to a 32-byte block
   (hswc.vectorizer.broadcast_copy.block_align).
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
@@ -37,7 +39,7 @@ from io import StringIO
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float32Type,
@@ -46,6 +48,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
+    TensorType,
     UnitAttr,
 )
 from xdsl.dialects.linalg.ops import GenericOp
@@ -189,13 +192,42 @@ class _Kernel:
         fn.attributes[hsg.QUEUE_DEPTH_ATTR] = IntegerAttr(self.depth, IndexType())
 
 
+def _flat_source(ew: Elementwise, i: int) -> SSAValue:
+    """What the launch passes for input i: for an input read through a window (a slice folded
+    into its map: hswc.broadcast) that is a static reshape of another tensor (hsg-fold-slices'
+    view), that tensor, whose row-major data, and so GM buffer, is the same; else the input."""
+    value = ew.inputs[i]
+    reshape = value.owner
+    if (ew.broadcast is None or ew.broadcast.window(i) is None
+            or not isinstance(reshape, tensor.ExpandShapeOp | tensor.CollapseShapeOp)):
+        return value
+    source = reshape.operands[0]
+    t = source.type
+    if not isinstance(t, TensorType) or not t.has_static_shape():
+        return value
+    return source
+
+
+def _erase_generic(op: GenericOp) -> None:
+    """The launched generic erased, with its init and the views (_flat_source) only it read."""
+    init = op.outputs[0].owner
+    views = [v.owner for v in op.inputs
+             if isinstance(v.owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp)]
+    Rewriter.erase_op(op)
+    erase_if_dead(init)
+    for view in dict.fromkeys(views):
+        if not view.results[0].uses:
+            Rewriter.erase_op(view)
+
+
 def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAValue],
             ew: Elementwise, scalars: list[SSAValue]) -> SSAValue:
     """hsg.launch of the kernel; of several, the one whose key the tiling returned (an scf.if
     on the key per kernel but the first, which runs when no other key matches)."""
     *others, (key, name) = kernels
     if not others:
-        launch = builder.insert(hsg.LaunchOp(name, values[3], ew.inputs,
+        inputs = [_flat_source(ew, i) for i in range(len(ew.inputs))]
+        launch = builder.insert(hsg.LaunchOp(name, values[3], inputs,
                                              values[: len(TILING_FIELDS)], scalars,
                                              ew.result.type))
         launch.y.name_hint = ew.result.name_hint
@@ -299,17 +331,21 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
         # A whole model's partition takes a while: on a terminal, one line of how far it is.
+        host: list[tuple[Operation, str]] = []
         with Progress(generics, self.name) as progress:
             for found in found_ops:
                 if found.parent is None:  # erased with the generic it was in
                     continue
                 if not isinstance(found, GenericOp):
                     if (kind := host_kind(found)) is not None:
-                        remark(found, f"stays on the host ({kind})")
+                        host.append((found, kind))
                     continue
                 progress.working_on(location_of(found) or found.name)
                 self._partition(found, schedule, platform, functions)
                 progress.advance()
+        for found, kind in host:  # a view a launch reads through is gone (_flat_source)
+            if found.parent is not None:
+                remark(found, f"stays on the host ({kind})")
 
     def _partition(self, found: GenericOp, schedule: Schedule,
                    platform: tuple[int | None, int | None],
@@ -385,11 +421,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         result = _launch(builder, launched, values, ew, scalars)
         copy_location(op, ops_between(before, op))
         ew.result.replace_all_uses_with(result)
-        init = op.outputs[0].owner
         names = ", ".join(f"@{name}" for _, name in launched)
         remark(op, f"becomes a launch of {names}", display_name(op))
-        Rewriter.erase_op(op)
-        erase_if_dead(init)
+        _erase_generic(op)
 
     def _check_static_tiling(self, ew: Elementwise, dtype: str, plans: Plans,
                              platform: tuple[int | None, int | None], title: str) -> None:

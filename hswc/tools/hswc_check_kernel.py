@@ -43,12 +43,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("kernel", nargs="?",
                    help="op_kernel directory, ops-nn operator directory or .cpp file")
     p.add_argument("--sweep", metavar="OPS_NN_DIR",
-                   help="check every op folder below OPS_NN_DIR that maps to an hsg op, on each "
-                        "SoC its definition configures (or --soc if given), and print one table")
+                   help="check every op folder below OPS_NN_DIR against the hsg op or generic it "
+                        "maps to, on each SoC its definition configures (or --soc if given), "
+                        "report those hswc cannot express yet, and print one table")
     ref = p.add_argument_group("the reference")
     ref.add_argument("--op", metavar="hsg.OP", help="a named op of the family (FAMILY.md)")
     ref.add_argument("--attr", action="append", default=[], metavar="NAME=VALUE",
-                     help="an attribute of --op (repeat for each)")
+                     help="an attribute of --op; with --reference, of the op folder's "
+                          "definition, for its tiling (repeat for each)")
     ref.add_argument("--reference", metavar="FILE.mlir",
                      help="a module holding the computation (hsg ops or linalg.generic), one "
                           "function per dtype")
@@ -125,6 +127,10 @@ def _parser() -> argparse.ArgumentParser:
                            "takes the kernel as built without the compiler's automatic "
                            "synchronisation, so on Atlas A2/A3 two vector calls touching the "
                            "same UB bytes, one writing, need a PipeBarrier<PIPE_V> between them")
+    runs.add_argument("--profile", action="store_true",
+                      help="also time the largest run of the first dtype in the cost model, from "
+                           "the call stream the CPU model records: after the verdict, 'modelled: "
+                           "TOTAL us (MTE2 .. us, V .. us, MTE3 .. us, scalar .. us)'")
     runs.add_argument("--work-dir", metavar="DIR", help="keep the builds here (default: a "
                       "temporary directory, removed)")
     return p
@@ -194,7 +200,7 @@ def _options(args: argparse.Namespace) -> object:
         sizes=sizes, max_size=args.max_size, input_files=args.input, first=args.first,
         jobs=args.jobs, timeout=args.timeout, build_timeout=args.build_timeout,
         record_gm_reads=args.record_gm_reads, record_rules=args.record_rules,
-        auto_sync=args.auto_sync == "on", cxx=args.cxx,
+        auto_sync=args.auto_sync == "on", profile=args.profile, cxx=args.cxx,
         work_dir=args.work_dir)
 
 

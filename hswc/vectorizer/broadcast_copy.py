@@ -35,8 +35,9 @@ An input of at most RESIDENT_BYTES is copied into UB once, in Init (a TBuf<VECIN
 one DataCopyPad, then PipeBarrier<PIPE_ALL> so MTE2's copy is done before V or the scalar unit
 read it; its bytes reserved out of the UB the tiling divides): then a contiguous run is a
 UB -> UB DataCopy of whole 32-byte blocks from it (V; its source address is aligned too, the
-run's first index being phase or a multiple of row), and a constant run's value a
-LocalTensor::GetValue of it, so no row reads GM again.
+run's first index being phase or a multiple of row, plus a window's offset: an input whose
+offset or row stride is not whole blocks, a slice at `d1 + 5`, reads its runs from GM), and a
+constant run's value a LocalTensor::GetValue of it, so no row reads GM again.
 
 The element loop, for every other input (a row that is not a whole number of 32-byte blocks,
 a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
@@ -116,7 +117,25 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
         return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
                 f"of {UB_BLOCK_BYTES}-byte blocks")
     assert stride is not None
-    return RowRuns(row, stride, resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES)
+    resident = resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
+    if stride and not _block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
+        resident = False  # a run's source in the UB copy would start off a 32-byte block
+    return RowRuns(row, stride, resident)
+
+
+def _block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
+    """Whether every run of input i starts at an index that is a whole number of 32-byte
+    blocks (`block` elements) into the input: its window's offset and the strides of the dims
+    outside the run are. A window at an odd offset (`d1 + 5`) is not; a broadcast's are."""
+    strides = broadcast.strides[i]
+    assert strides is not None
+    inner = 1
+    outer: list[int] = []
+    for size, s in zip(reversed(broadcast.shape), reversed(strides), strict=True):
+        if inner >= row:
+            outer.append(s)
+        inner *= size
+    return broadcast.offset(i) % block == 0 and all(s % block == 0 for s in outer)
 
 
 def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
@@ -166,7 +185,8 @@ def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[s
 
 
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
-    """Input i's flat index at the output's flat index `flat`, as index arithmetic."""
+    """Input i's flat index at the output's flat index `flat`, as index arithmetic (a window's
+    offset added)."""
     strides = broadcast.strides[i]
     assert strides is not None
     index: SSAValue | None = None
@@ -178,7 +198,10 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
             digit = a.rem(digit, a.const(size))
         term = a.mul(digit, a.const(stride)) if stride > 1 else digit
         index = term if index is None else a.add(index, term)
-    return a.const(0) if index is None else index
+    offset = broadcast.offset(i)  # a window: where the output's element 0 is read
+    if index is None:
+        return a.const(offset)
+    return a.add(index, a.const(offset)) if offset else index
 
 
 def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,

@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "ascendc_cpu_record.h"
 #include "ascendc_cpu_runtime.h"
 #include "ascendc_cpu_site.h"
 
@@ -152,9 +153,15 @@ public:
         if (rt.callDepth++ == 0) {
             rt.callSite = site;
             rt.vCallStart = rt.pipeClock[kV].t[kV] + 1;
+            RecordCallBegin(site);
         }
     }
-    ~CallScope() { --Rt().callDepth; }
+    ~CallScope()
+    {
+        if (--Rt().callDepth == 0) {
+            RecordCallEnd();
+        }
+    }
     CallScope(const CallScope&) = delete;
     CallScope& operator=(const CallScope&) = delete;
 };
@@ -245,6 +252,7 @@ inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off,
     if (bytes == 0 || off + bytes > rt.shadow.size()) {
         return;  // outside the arena: CheckUb reports it
     }
+    RecordUb(api, p, off, bytes, write);
     if (rt.vOrderChecked) {
         VecOrderAccess(api, operand, p, off, bytes, write);
     }

@@ -154,7 +154,8 @@ struct Runtime {
     bool inBlock = false;
 
     // UB arena (capacity = platform UB size).
-    uint32_t ubBytes = kDefaultUbBytes;
+    uint32_t ubBytes = kDefaultUbBytes;  // the arena: what a static LocalTensor(pos, addr, len) may use
+    uint32_t ubPipeBytes = kDefaultUbBytes;  // what TPipe::InitBuffer hands out (GetCoreMemSize(UB))
     uint8_t fillByte = 0xA5;
     std::unique_ptr<uint8_t[]> arenaStorage;
     uint8_t* arena = nullptr;  // 32-byte aligned
@@ -276,6 +277,7 @@ inline void Configure(uint32_t ubBytes, uint8_t fillByte = 0xA5)
         Fail("Configure", Msg("UB size ", ubBytes, " must be a positive multiple of 32"));
     }
     rt.ubBytes = ubBytes;
+    rt.ubPipeBytes = ubBytes;
     rt.fillByte = fillByte;
     rt.arenaStorage.reset(new uint8_t[static_cast<size_t>(ubBytes) + 64]);
     const uintptr_t raw = reinterpret_cast<uintptr_t>(rt.arenaStorage.get());

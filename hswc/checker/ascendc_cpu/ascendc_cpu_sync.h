@@ -153,6 +153,7 @@ inline void SetFlagAt(const char* api, AscendC::HardEvent e, int32_t id, const S
             break;
         }
     }
+    RecordLine(Msg("set ", EventName(e), " ", id));
     rt.flags.push_back(PendingFlag{static_cast<uint8_t>(e), id, Snapshot(EventPipes(e).first), site, by, queue});
 }
 
@@ -163,6 +164,7 @@ inline void QueueWaited(AscendC::HardEvent e, int32_t id)
     std::vector<PendingFlag>& flags = Rt().flags;
     for (size_t i = 0; i < flags.size(); ++i) {
         if (flags[i].queue && flags[i].event == static_cast<uint8_t>(e) && flags[i].id == id) {
+            RecordLine(Msg("wait ", EventName(e), " ", id));
             flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(i));
             return;
         }
@@ -236,8 +238,10 @@ template <pipe_t pipe>
 inline void PipeBarrier()
 {
     if constexpr (pipe == PIPE_ALL) {
+        ascendc_cpu::RecordLine("barrier ALL");
         ascendc_cpu::JoinAll();
     } else if constexpr (pipe == PIPE_V) {
+        ascendc_cpu::RecordLine("barrier V");
         ascendc_cpu::VecBarrier();
     }
 }
@@ -260,6 +264,7 @@ inline void WaitFlag(int32_t eventID, ascendc_cpu::Site site = ascendc_cpu::Site
         if (flags[i].queue || flags[i].event != static_cast<uint8_t>(event) || flags[i].id != eventID) {
             continue;
         }
+        ascendc_cpu::RecordLine(ascendc_cpu::Msg("wait ", ascendc_cpu::EventName(event), " ", eventID));
         ascendc_cpu::JoinInto(ascendc_cpu::EventPipes(event).second, flags[i].clock);
         flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(i));
         return;

@@ -281,9 +281,9 @@ inline uint32_t AllocateUb(const char* what, uint32_t count, uint32_t len)
     Arena();
     const uint64_t need = static_cast<uint64_t>(count) * len;
     const std::string entry = Msg(what, " ", static_cast<unsigned>(count), "x", len);
-    if (rt.ubUsed + need > rt.ubBytes) {
+    if (rt.ubUsed + need > rt.ubPipeBytes) {
         Fail("TPipe::InitBuffer", Msg("UB overflow: ", entry, " at offset ", rt.ubUsed, " would end at byte ",
-            rt.ubUsed + need, " but the UB has ", rt.ubBytes, " bytes; buffers so far: [",
+            rt.ubUsed + need, " but the UB has ", rt.ubPipeBytes, " bytes; buffers so far: [",
             rt.ubLayout.empty() ? std::string("none") : rt.ubLayout, "]"));
     }
     const uint32_t off = rt.ubUsed;
@@ -376,6 +376,7 @@ public:
     T GetValue(const uint32_t index) const
     {
         CheckIndex("LocalTensor::GetValue", index);
+        ascendc_cpu::RecordUbScalar(false);
         T v;
         std::memcpy(static_cast<void*>(&v), cpu_.ptr + static_cast<size_t>(index) * sizeof(T), sizeof(T));
         return v;
@@ -383,11 +384,13 @@ public:
     void SetValue(const uint32_t index, const T& value) const
     {
         CheckIndex("LocalTensor::SetValue", index);
+        ascendc_cpu::RecordUbScalar(true);
         std::memcpy(cpu_.ptr + static_cast<size_t>(index) * sizeof(T), static_cast<const void*>(&value), sizeof(T));
     }
     T& operator()(const uint32_t index) const
     {
         CheckIndex("LocalTensor::operator()", index);
+        ascendc_cpu::RecordUbScalar(false);
         return *reinterpret_cast<T*>(cpu_.ptr + static_cast<size_t>(index) * sizeof(T));
     }
 
@@ -403,6 +406,14 @@ private:
         }
     }
 };
+
+/// GlobalTensor::SetL2CacheHint's modes, as asc-devkit declares them
+/// (impl/basic_api/utils/kernel_utils_macros.h; CACHE_MODE_DISABLE bypasses L2).
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
+/// asc-devkit's DivCeil (impl/basic_api/utils/kernel_utils_ceil_oom_que.h): a / b rounded up.
+constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 /// Tensor in global memory. SetGlobalBuffer(ptr, len) bounds every access
 /// to [0, len) elements; operator[](offset) is the tensor at that element
@@ -435,6 +446,15 @@ public:
         GlobalTensor r = *this;
         r.offset_ += offset;
         return r;
+    }
+
+    /// The L2 cache policy of this tensor's GM accesses (asc-devkit docs, GlobalTensor's
+    /// SetL2CacheHint: CACHE_MODE_DISABLE reads and writes bypass L2). No effect on the values;
+    /// the cost model (--profile) times a copy of a bypassing tensor by its own figure.
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode)
+    {
+        cacheMode_ = mode;
     }
 
     /// Elements left before the SetGlobalBuffer bound (0 if unbounded).
@@ -474,6 +494,7 @@ public:
             ascendc_cpu::Defer(api, rule, ascendc_cpu::Msg(api, " outside the GlobalTensor bound"));
         }
         T* p = Address(start);
+        ascendc_cpu::RecordGm(api, count * sizeof(T), cacheMode_ == CacheMode::CACHE_MODE_DISABLE ? 1 : 0);
         ascendc_cpu::CheckGm(api, p, static_cast<size_t>(count * sizeof(T)), write, src);
         return p;
     }
@@ -489,6 +510,7 @@ private:
     uint64_t size_ = 0;
     uint64_t offset_ = 0;
     bool sized_ = false;
+    CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
 };
 
 }  // namespace AscendC

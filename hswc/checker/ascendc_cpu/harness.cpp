@@ -7,6 +7,8 @@
 //                        ENTRY(GM_ADDR in..., GM_ADDR out..., GM_ADDR workspace, GM_ADDR tiling)
 //   HSWC_GM_INPUTS       GM inputs before the outputs (default 2)
 //   HSWC_GM_OUTPUTS      GM outputs before workspace (default 1)
+//   HSWC_GM_ONLY         the entry takes its GM tensors only (no workspace, no tiling):
+//                        ENTRY(GM_ADDR in..., GM_ADDR out...)
 //   and how a tiling key selects the code to run, one of:
 //   HSWC_TILING_KEYS     (default) the entry is `template <KeyType K>`; the keys
 //                        to instantiate, comma-separated (default 0,1,2)
@@ -22,7 +24,7 @@
 //   run_kernel --tiling-key K --block-dim N --ub-size BYTES
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
 //              [--instance I] [--keep-going] [--record-gm-reads] [--record-rules] [--ub-fill BYTE]
-//              [--auto-sync on|off] [--verbose]
+//              [--auto-sync on|off] [--verbose] [--profile FILE] [--ub-physical BYTES]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
@@ -35,7 +37,10 @@
 //   built with BiSheng's --cce-auto-sync=off, so two vector calls touching the same UB bytes (at
 //   least one writing) need a PipeBarrier<PIPE_V> between them on Atlas A2/A3 (ascendc_cpu_hb.h;
 //   a build for Ascend 950, whose hardware orders them, takes the option and checks nothing
-//   more); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
+//   more); --ub-physical BYTES: the UB a kernel laying out its own buffers (static
+//   LocalTensor(pos, addr, len)) may use, when larger than what TPipe hands out (--ub-size; Ascend
+//   950: 256 KB, of which 248 KB for TPipe); --profile FILE: each core's call stream is written to FILE for the cost model
+//   (ascendc_cpu_record.h); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
@@ -60,6 +65,7 @@
 // the block; a store into the readable bytes after a tensor is found when its block ends
 // (they no longer hold the fill byte) and reported the same way. Not caught: a load from those
 // readable bytes, and an access that lands in another allocation of the process.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cinttypes>
@@ -112,16 +118,22 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::fprintf(stderr,
         "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
-        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] "
+        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] [--ub-physical BYTES] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
 }
 
-/// Calls `entry` with the GM arrays, workspace = nullptr and the tiling buffer.
+/// Calls `entry` with the GM arrays, workspace = nullptr and the tiling buffer (an entry taking
+/// GM tensors only, HSWC_GM_ONLY: the GM arrays).
 template <typename F, size_t... I>
 void Invoke(F entry, const GmArgs& gm, uint8_t* tiling, std::index_sequence<I...>)
 {
+#if defined(HSWC_GM_ONLY)
+    (void)tiling;
+    entry(gm[I]...);
+#else
     entry(gm[I]..., static_cast<uint8_t*>(nullptr), tiling);
+#endif
 }
 
 template <typename F>
@@ -332,8 +344,10 @@ struct Options {
     uint64_t key = 0;
     int64_t blockDim = -1;
     int64_t ubSize = -1;
+    int64_t ubPhysical = -1;
     int64_t fill = 0xA5;
     bool verbose = false;
+    std::string profile;
     bool haveTiling = false;
     std::vector<uint8_t> tiling;
     std::vector<std::string> inputs;
@@ -370,6 +384,11 @@ Options Parse(int argc, char** argv)
             if (o.ubSize % 32 != 0) {
                 UsageError("--ub-size must be a multiple of 32");
             }
+        } else if (a == "--ub-physical") {
+            o.ubPhysical = IntArg(a, value(), 32, int64_t{1} << 30);
+            if (o.ubPhysical % 32 != 0) {
+                UsageError("--ub-physical must be a multiple of 32");
+            }
         } else if (a == "--ub-fill") {
             o.fill = IntArg(a, value(), 0, 255);
         } else if (a == "--tiling") {
@@ -382,6 +401,8 @@ Options Parse(int argc, char** argv)
             o.outputs.push_back(value());
         } else if (a == "--output-bytes") {
             o.outputBytes.push_back(IntArg(a, value(), 0, int64_t{1} << 40));
+        } else if (a == "--profile") {
+            o.profile = value();
         } else if (a == "--verbose") {
             o.verbose = true;
         } else if (a == "--keep-going") {
@@ -622,7 +643,8 @@ int Main(int argc, char** argv)
     }
     o.tiling.reserve(1);  // a non-null buffer also when the tiling file is empty
 
-    ascendc_cpu::Configure(static_cast<uint32_t>(o.ubSize), static_cast<uint8_t>(o.fill));
+    ascendc_cpu::Configure(static_cast<uint32_t>(std::max(o.ubSize, o.ubPhysical)), static_cast<uint8_t>(o.fill));
+    ascendc_cpu::Rt().ubPipeBytes = static_cast<uint32_t>(o.ubSize);
     ascendc_cpu::Rt().keepGoing = o.keepGoing;
     ascendc_cpu::Rt().recordGmReads = o.recordGmReads;
     ascendc_cpu::Rt().recordRules = o.recordRules;
@@ -660,9 +682,13 @@ int Main(int argc, char** argv)
     ascendc_cpu::RegisterGm(o.tiling.data(), o.tiling.size(), "tiling", false);
     ascendc_cpu::SetTilingBytes(o.tiling.size());
     ascendc_cpu::Rt().tilingKey = o.key;
+    if (!o.profile.empty() && !ascendc_cpu::RecordTo(o.profile.c_str())) {
+        UsageError("--profile: cannot write " + o.profile);
+    }
 
     for (int64_t b = 0; b < o.blockDim; ++b) {
         ascendc_cpu::BeginBlock(b, o.blockDim);
+        ascendc_cpu::RecordCore(b);
         LaunchBlock(o, gm);
         if (o.verbose) {
             std::fprintf(stderr, "run_kernel: block %" PRId64 ": UB used %u of %u bytes [%s]\n", b,
@@ -676,6 +702,7 @@ int Main(int argc, char** argv)
         const uint8_t* bytes = gm[kInputs + i];
         WriteFile(o.outputs[i], std::vector<uint8_t>(bytes, bytes + (bytes == nullptr ? 0 : sizes[kInputs + i])));
     }
+    ascendc_cpu::RecordFinish();
     const std::string report = Unwritten(outputs);
     if (!report.empty()) {
         ascendc_cpu::Fail("harness", report);

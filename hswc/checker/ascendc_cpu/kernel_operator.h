@@ -28,6 +28,10 @@
 #ifndef __global__
 #define __global__
 #endif
+/// A kernel for the vector cores only (asc-devkit's .asc examples: `__vector__ __global__`).
+#ifndef __vector__
+#define __vector__
+#endif
 
 /// Kernel parameter type for GM addresses.
 #ifndef GM_ADDR

@@ -37,6 +37,32 @@ func.func @lambd(%g: tensor<4xbf16>, %x: tensor<4xbf16>) {
 
 // -----
 
+// HardSigmoid divides by its alpha: zero is refused, as is a subnormal one.
+func.func @hard_sigmoid_alpha(%x: tensor<4xf16>) {
+  // CHECK: error: 'hsg.hard_sigmoid' attribute alpha must not be zero (HardSigmoid divides by it)
+  %y = hsg.hard_sigmoid %x {alpha = 0.0 : f32} : tensor<4xf16>
+  func.return
+}
+
+// -----
+
+func.func @hard_sigmoid_grad_alpha(%g: tensor<4xf32>, %x: tensor<4xf32>) {
+  // CHECK: error: 'hsg.hard_sigmoid_grad' attribute alpha = 9.99995e-41 is below the smallest normal f32 (1.17549e-38) in magnitude; HardSigmoidGrad divides by it
+  %y = hsg.hard_sigmoid_grad %g, %x {alpha = 1.0e-40 : f32} : tensor<4xf32>
+  func.return
+}
+
+// -----
+
+// Softshrink's bias, which PyTorch converts to the input dtype as lambd, must fit it.
+func.func @softshrink_bias(%x: tensor<4xf16>) {
+  // CHECK: error: 'hsg.softshrink' attribute bias = 70000.0 does not fit f16 (largest finite 65504), which Softshrink converts it to
+  %y = hsg.softshrink %x {bias = 70000.0 : f32} : tensor<4xf16>
+  func.return
+}
+
+// -----
+
 // NaN and infinity are not attributes.
 func.func @nan(%x: tensor<4xf32>) {
   // CHECK: error: 'hsg.leaky_relu' attribute negative_slope must be a finite f32, got nan

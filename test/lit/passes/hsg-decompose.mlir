@@ -144,28 +144,132 @@ func.func @leaky_relu_grad(%grad: tensor<8xf32>, %x: tensor<8xf32>) -> tensor<8x
 
 // -----
 
-// Softshrink in f16: lambd is rounded to f16 first (as PyTorch does), in the body, on scalars.
+// Softshrink in f16: lambd is rounded to f16 first (as PyTorch does), in the body, on scalars;
+// bias, left out, is lambd's value, rounded the same way.
 func.func @softshrink(%x: tensor<?xf16>) -> tensor<?xf16> {
   %y = hsg.softshrink %x {lambd = 0.7 : f32} : tensor<?xf16>
   func.return %y : tensor<?xf16>
 }
 // CHECK-LABEL: func.func @softshrink(
 // CHECK:         %[[L:.*]] = arith.constant 7.000000e-01 : f32
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 7.000000e-01 : f32
 // CHECK-NEXT:    linalg.generic
 // CHECK-NEXT:    ^{{.*}}(%[[E:.*]]: f16, %{{.*}}: f16):
 // CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[E]] : f16 to f32
 // CHECK-NEXT:      %[[LH:.*]] = arith.truncf %[[L]] : f32 to f16
 // CHECK-NEXT:      %[[LR:.*]] = arith.extf %[[LH]] : f16 to f32
-// CHECK-NEXT:      %[[DOWN:.*]] = arith.subf %[[XF]], %[[LR]] : f32
-// CHECK-NEXT:      %[[UP:.*]] = arith.addf %[[XF]], %[[LR]] : f32
 // CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[LR]] : f32
 // CHECK-NEXT:      %[[BELOW:.*]] = arith.cmpf olt, %[[XF]], %[[NEG]] : f32
+// CHECK-NEXT:      %[[ABOVE:.*]] = arith.cmpf ogt, %[[XF]], %[[LR]] : f32
+// CHECK-NEXT:      %[[BH:.*]] = arith.truncf %[[B]] : f32 to f16
+// CHECK-NEXT:      %[[BR:.*]] = arith.extf %[[BH]] : f16 to f32
+// CHECK-NEXT:      %[[DOWN:.*]] = arith.subf %[[XF]], %[[BR]] : f32
+// CHECK-NEXT:      %[[UP:.*]] = arith.addf %[[XF]], %[[BR]] : f32
 // CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      %[[LOW:.*]] = arith.select %[[BELOW]], %[[UP]], %[[ZERO]] : f32
-// CHECK-NEXT:      %[[ABOVE:.*]] = arith.cmpf ogt, %[[XF]], %[[LR]] : f32
 // CHECK-NEXT:      %[[R:.*]] = arith.select %[[ABOVE]], %[[DOWN]], %[[LOW]] : f32
 // CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to f16
 // CHECK-NEXT:      linalg.yield %[[N]] : f16
+
+// -----
+
+// ONNX Shrink: a bias of its own (0 here) shifts, lambd bounds the band.
+func.func @shrink_bias(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = hsg.softshrink %x {lambd = 0.5 : f32, bias = 0.0 : f32} : tensor<?xf32>
+  func.return %y : tensor<?xf32>
+}
+// CHECK-LABEL: func.func @shrink_bias(
+// CHECK:         %[[L:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^{{.*}}(%[[XF:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[L]] : f32
+// CHECK-NEXT:      arith.cmpf olt, %[[XF]], %[[NEG]] : f32
+// CHECK-NEXT:      arith.cmpf ogt, %[[XF]], %[[L]] : f32
+// CHECK-NEXT:      arith.subf %[[XF]], %[[B]] : f32
+// CHECK-NEXT:      arith.addf %[[XF]], %[[B]] : f32
+
+// -----
+
+// HardSigmoid's alpha and beta: alpha x + beta clamped to [0, 1], as (x + beta / alpha) /
+// (1 / alpha), PyTorch's (x + 3) / 6 for the defaults; the quotients of the scalars in the body.
+func.func @hard_sigmoid_alpha_beta(%x: tensor<?xf16>) -> tensor<?xf16> {
+  %y = hsg.hard_sigmoid %x {alpha = 0.2 : f32, beta = 0.4 : f32} : tensor<?xf16>
+  func.return %y : tensor<?xf16>
+}
+// CHECK-LABEL: func.func @hard_sigmoid_alpha_beta(
+// CHECK:         %[[A:.*]] = arith.constant 2.000000e-01 : f32
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 4.000000e-01 : f32
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^{{.*}}(%[[E:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:      %[[OFF:.*]] = arith.divf %[[B]], %[[A]] : f32
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      %[[SPAN:.*]] = arith.divf %[[ONE]], %[[A]] : f32
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:      %[[SH:.*]] = arith.addf %[[XF]], %[[OFF]] : f32
+// CHECK-NEXT:      %[[RATIO:.*]] = arith.divf %[[SH]], %[[SPAN]] : f32
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[LOW:.*]] = arith.maximumf %[[RATIO]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[ONE2:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.minimumf %[[LOW]], %[[ONE2]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[N]] : f16
+
+// -----
+
+// ops-nn's Celu: x >= 0 ? x * alpha3 : expm1(x / alpha2) * alpha (its alpha1).
+func.func @celu_three_alphas(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = hsg.celu %x {alpha = 1.5 : f32, alpha2 = 0.5 : f32, alpha3 = 2.0 : f32} : tensor<?xf32>
+  func.return %y : tensor<?xf32>
+}
+// CHECK-LABEL: func.func @celu_three_alphas(
+// CHECK:         %[[A1:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-NEXT:    %[[A2:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:    %[[A3:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^{{.*}}(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK:           %[[INV:.*]] = arith.divf %{{.*}}, %[[A2]] : f32
+// CHECK:           %[[NN:.*]] = arith.cmpf oge, %[[X]], %{{.*}} : f32
+// CHECK-NEXT:      %[[XIN:.*]] = arith.mulf %[[X]], %[[INV]] : f32
+// CHECK-NEXT:      %[[EM1:.*]] = math.expm1 %[[XIN]] : f32
+// CHECK-NEXT:      %[[BELOW:.*]] = arith.mulf %[[EM1]], %[[A1]] : f32
+// CHECK-NEXT:      %[[ABOVE:.*]] = arith.mulf %[[X]], %[[A3]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[NN]], %[[ABOVE]], %[[BELOW]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+
+// -----
+
+// PyTorch's celu: alpha2, left out, is alpha's value; alpha3 is 1.
+func.func @celu_torch(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = hsg.celu %x {alpha = 2.5 : f32} : tensor<?xf32>
+  func.return %y : tensor<?xf32>
+}
+// CHECK-LABEL: func.func @celu_torch(
+// CHECK:         arith.constant 2.500000e+00 : f32
+// CHECK-NEXT:    arith.constant 2.500000e+00 : f32
+// CHECK-NEXT:    arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    linalg.generic
+
+// -----
+
+// ops-nn's Swish: x / (1 + exp(-(x * scale))); SiLU is scale 1.
+func.func @swish_scale(%x: tensor<?xbf16>) -> tensor<?xbf16> {
+  %y = hsg.silu %x {scale = 1.702 : f32} : tensor<?xbf16>
+  func.return %y : tensor<?xbf16>
+}
+// CHECK-LABEL: func.func @swish_scale(
+// CHECK:         %[[S:.*]] = arith.constant 1.702000e+00 : f32
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^{{.*}}(%[[E:.*]]: bf16, %{{.*}}: bf16):
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[E]] : bf16 to f32
+// CHECK-NEXT:      %[[XS:.*]] = arith.mulf %[[XF]], %[[S]] : f32
+// CHECK-NEXT:      %[[NEG:.*]] = arith.negf %[[XS]] : f32
+// CHECK-NEXT:      %[[EXP:.*]] = math.exp %[[NEG]] : f32
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      %[[DEN:.*]] = arith.addf %[[ONE]], %[[EXP]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.divf %[[XF]], %[[DEN]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[R]] : f32 to bf16
+// CHECK-NEXT:      linalg.yield %[[N]] : bf16
 
 // -----
 

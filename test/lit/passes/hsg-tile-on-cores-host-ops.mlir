@@ -39,7 +39,7 @@ func.func @product(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>
 // -----
 
 // A gather-like generic: the input map is not a projection.
-// CHECK: hsg-tile-on-cores-host-ops.mlir:[[# @LINE + 6]]:3: remark: 'linalg.generic' stays on the host (a gather or a shifted window)
+// CHECK: hsg-tile-on-cores-host-ops.mlir:[[# @LINE + 6]]:3: remark: 'linalg.generic' stays on the host (a gather or a strided read (a map other than dims plus constants))
 // CHECK-NEXT: remark: 0 kernel launches, 1 op left on the host
 // CHECK-LABEL: func.func @strided
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> ((d0 * 2))>

@@ -1,0 +1,239 @@
+"""The cost model against the chip: Huawei's measured profiles of asc-devkit's examples.
+
+Each case is one published measurement (msprof's Task Duration and per-pipe busy times) of an
+asc-devkit example, run here exactly as published through `hswc-check-kernel --profile` (the
+C++ CPU model records the kernel's call stream, hswc.cost_model.recorded times it): the
+example's output is checked against an Add reference, and its modelled times are printed beside
+the measured ones with their ratio (modelled / measured).
+
+    python bench/bench_calibration.py [ASC_DEVKIT_DIR] [--cases a2-add-6,950-add-5]
+
+ASC_DEVKIT_DIR is a checkout of asc-devkit (default: $ASC_DEVKIT_SOURCE_PATH); nothing is read
+from the network. A case whose source file is missing is printed as skipped, with the path, and
+counted; so is a published measurement this bench cannot run yet, with the reason.
+
+Fit set: add_high_performance (Atlas A2, cases 0-6; Ascend 950, cases 0-5), the figures of
+hswc.platform are set from it. Check set (never fitted): data_copy's GM -> UB scenarios (A2 and
+950) and the RegBase gelu examples (950). The issue's goals: every total within [0.8, 1.25] of
+the measured task time, every published pipe time within [0.67, 1.5], and each SoC's cases in
+the measured order.
+
+The model is deterministic; a full run builds and runs each example on 64M elements in the CPU
+model (about 40 s a case on one core, several minutes for the scalar case 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+from hswc.checker.check import build_plans, plan, run_plan
+from hswc.checker.errors import CheckError
+from hswc.checker.options import CheckOptions
+from hswc.cost_model.recorded import SCALAR
+from hswc.cost_model.stream import MTE2, MTE3, VECTOR
+
+ADD = "examples/01_simd_cpp_api/05_best_practices/00_vector_compute/add_high_performance/add.asc"
+DATA_COPY = "examples/01_simd_cpp_api/05_best_practices/04_memory_access/data_copy/data_copy.asc"
+GELU = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_high_performance/gelu.asc"
+GELU_ELTWISE = ("examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
+                "gelu_eltwise_high_performance/gelu_eltwise.asc")
+TOTAL_BOUNDS = (0.8, 1.25)
+PIPE_BOUNDS = (0.67, 1.5)
+PIPE_NAMES = {MTE2: "aiv_mte2", VECTOR: "aiv_vec", MTE3: "aiv_mte3", SCALAR: "aiv_scalar"}
+
+ADD_REFERENCE = """\
+func.func @add(%a: tensor<?xf16>, %b: tensor<?xf16>) -> tensor<?xf16> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf16>
+  %init = tensor.empty(%n) : tensor<?xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>,
+                                        affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<?xf16>, tensor<?xf16>) outs(%init : tensor<?xf16>) {
+  ^bb0(%ai: f16, %bi: f16, %out: f16):
+    %s = arith.addf %ai, %bi : f16
+    linalg.yield %s : f16
+  } -> tensor<?xf16>
+  func.return %y : tensor<?xf16>
+}
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One published measurement (microseconds; None: not published)."""
+
+    name: str
+    soc: str
+    source: str
+    """The example's path in asc-devkit."""
+    role: str
+    """'fit' or 'check'."""
+    total: float
+    pipes: dict[str, float | None]
+    entry: str = "add_custom"
+    template_args: str = ""
+    defines: tuple[str, ...] = ()
+    block_dim: int = 1
+    size: int = 8192 * 8192
+    not_run: str | None = None
+    """Why this bench cannot run the case yet (it is reported, not dropped)."""
+
+
+def _add(soc: str, scenario: int, cores: int, copy_len: int, total: float,
+         vec: float | None, scalar: float | None = None, mte2: float | None = None,
+         mte3: float | None = None) -> Case:
+    """add_high_performance's case `scenario` (README tables: Atlas A2 with every pipe, Ascend
+    950 with the task time and aiv_vec_time)."""
+    return Case(f"{'a2' if soc == 'ascend910b' else '950'}-add-{scenario}", soc, ADD, "fit",
+                total, {MTE2: mte2, VECTOR: vec, MTE3: mte3, SCALAR: scalar},
+                template_args=f"8192, 8192, {cores}, 1, {copy_len}",
+                defines=(f"SCENARIO={scenario}",), block_dim=cores)
+
+
+CASES = (
+    _add("ascend910b", 0, 1, 4096, 1239689.1, 0.015, 1233742.494, 5916.341, 2485.465),
+    _add("ascend910b", 1, 1, 4096, 6909.6, 761.65, 231.166, 6208.762, 2613.205),
+    _add("ascend910b", 2, 48, 4096, 306.58, 15.885, 8.219, 215.485, 54.33),
+    _add("ascend910b", 3, 48, 16384, 268.5, 12.845, 2.833, 184.369, 57.354),
+    _add("ascend910b", 4, 48, 16384, 264.02, 12.846, 2.796, 250.528, 84.988),
+    _add("ascend910b", 5, 48, 16384, 187.68, 12.846, 4.479, 175.997, 160.291),
+    _add("ascend910b", 6, 48, 16256, 184.52, 6.954, 3.424, 171.611, 121.442),
+    _add("ascend950", 0, 1, 4096, 1228475.435, None),
+    _add("ascend950", 1, 1, 4096, 8924.021, 943.362),
+    _add("ascend950", 2, 64, 4096, 310.489, 15.465),
+    _add("ascend950", 3, 64, 21760, 251.684, 11.121),
+    _add("ascend950", 4, 64, 21760, 247.665, 10.976),
+    _add("ascend950", 5, 64, 21760, 182.04, 10.997),
+    *(Case(f"{tag}-data-copy-{s}", soc, DATA_COPY, "check", total, {MTE2: mte2},
+           entry="kernel_data_copy_pad_gm2ub", not_run="the kernel only reads GM (no output "
+           "for hswc-check-kernel to compare, so no run to profile)")
+      for tag, soc, s, total, mte2 in (
+          ("a2", "ascend910b", 1, 564.84, 548.161), ("a2", "ascend910b", 2, 233.54, 220.772),
+          ("a2", "ascend910b", 3, 215.82, 202.657), ("a2", "ascend910b", 4, 275.3, 259.047),
+          ("950", "ascend950", 1, 884.06, 881.13), ("950", "ascend950", 2, 208.64, 205.99),
+          ("950", "ascend950", 3, 188.52, 185.66), ("950", "ascend950", 4, 192.07, 189.16))),
+    Case("950-gelu", "ascend950", GELU, "check", 0.0, {}, not_run="its measurements are not "
+         "mapped yet, and its RegBase (MicroAPI) register calls are recorded as unmodelled"),
+    Case("950-gelu-eltwise", "ascend950", GELU_ELTWISE, "check", 0.0, {}, not_run="as 950-gelu"),
+)
+
+
+@dataclass
+class Row:
+    case: Case
+    status: str
+    """'ok', 'skipped: ...' or 'failed: ...'."""
+    total: float = 0.0
+    pipes: dict[str, float] | None = None
+
+
+def run_case(case: Case, root: Path, reference: Path) -> Row:
+    path = root / case.source
+    if not path.is_file():
+        return Row(case, f"skipped: {path} is missing")
+    if case.not_run is not None:
+        return Row(case, f"skipped: {case.not_run}")
+    options = CheckOptions(
+        kernel=str(path), reference=str(reference), entry=case.entry,
+        template_args={None: [case.template_args]}, defines={None: list(case.defines)},
+        soc=case.soc, block_dim=case.block_dim, dtypes=["f16"], sizes=[case.size],
+        max_size=case.size, profile=True, timeout=3600)
+    try:
+        p = plan(options)
+        try:
+            build_plans([p])
+            report = run_plan(p)
+        finally:
+            p.cleanup()
+    except CheckError as error:
+        return Row(case, f"failed: {str(error).splitlines()[0]}")
+    if not report.passed:
+        return Row(case, f"failed: {report.verdict()}")
+    if report.modelled is None:
+        return Row(case, f"failed: {report.profile}")
+    us = {k: v * 1e6 for k, v in report.modelled.busy.items()}
+    return Row(case, "ok", report.modelled.total * 1e6, us)
+
+
+def _ratio(model: float, measured: float | None) -> str:
+    return "-" if not measured else f"{model / measured:.2f}"
+
+
+def _within(value: float, bounds: tuple[float, float]) -> bool:
+    return bounds[0] <= value <= bounds[1]
+
+
+def table(rows: list[Row]) -> str:
+    head = (f"{'case':<18} {'set':<5} {'total us: measured':>19} {'model':>10} {'ratio':>6}  "
+            + "  ".join(f"{n + ' meas/model/ratio':>30}" for n in PIPE_NAMES.values()))
+    out = [head]
+    for r in rows:
+        c = r.case
+        if r.status != "ok" or r.pipes is None:
+            out.append(f"{c.name:<18} {c.role:<5} {r.status}")
+            continue
+        cells = []
+        for pipe in PIPE_NAMES:
+            measured = c.pipes.get(pipe)
+            shown = "-" if measured is None else f"{measured:.3f}"
+            cells.append(f"{shown:>10}/{r.pipes[pipe]:>10.3f}/{_ratio(r.pipes[pipe], measured):>6}")
+        out.append(f"{c.name:<18} {c.role:<5} {c.total:>19.2f} {r.total:>10.2f} "
+                   f"{_ratio(r.total, c.total):>6}  " + "  ".join(f"{x:>30}" for x in cells))
+    return "\n".join(out)
+
+
+def summary(rows: list[Row]) -> list[str]:
+    ran = [r for r in rows if r.status == "ok" and r.pipes is not None]
+    skipped = [r for r in rows if r.status.startswith("skipped")]
+    failed = [r for r in rows if r.status.startswith("failed")]
+    lines = [f"{len(ran)} cases run, {len(skipped)} skipped, {len(failed)} failed "
+             f"(of {len(rows)})"]
+    totals = [r for r in ran if _within(r.total / r.case.total, TOTAL_BOUNDS)]
+    lines.append(f"totals within {list(TOTAL_BOUNDS)}: {len(totals)} of {len(ran)}")
+    pipes = [(r, p) for r in ran for p, m in r.case.pipes.items() if m]
+    inside = [(r, p) for r, p in pipes
+              if r.pipes is not None and _within(r.pipes[p] / (r.case.pipes[p] or 1), PIPE_BOUNDS)]
+    lines.append(f"published pipe times within {list(PIPE_BOUNDS)}: {len(inside)} of "
+                 f"{len(pipes)}")
+    for soc in dict.fromkeys(r.case.soc for r in ran):
+        mine = sorted((r for r in ran if r.case.soc == soc and r.case.source == ADD),
+                      key=lambda r: -r.case.total)
+        measured = [r.case.name for r in mine]
+        strictly = all(a.total > b.total for a, b in pairwise(mine))
+        modelled = [f"{r.case.name} {r.total:.1f}" for r in mine]
+        same = "same" if strictly else f"not kept: modelled {', '.join(modelled)}"
+        lines.append(f"{soc} add cases, slowest first: measured {', '.join(measured)}; "
+                     f"order {same}")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root", nargs="?", default=os.environ.get("ASC_DEVKIT_SOURCE_PATH"),
+                        help="an asc-devkit checkout (default $ASC_DEVKIT_SOURCE_PATH)")
+    parser.add_argument("--cases", help="only these cases (comma-separated names)")
+    args = parser.parse_args()
+    if not args.root:
+        parser.error("give the asc-devkit checkout (or set ASC_DEVKIT_SOURCE_PATH)")
+    chosen = [c for c in CASES if not args.cases or c.name in args.cases.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        reference = Path(scratch) / "add.mlir"
+        reference.write_text(ADD_REFERENCE)
+        for case in chosen:
+            rows.append(run_case(case, Path(args.root), reference))
+            print(f"{case.name}: {rows[-1].status}", file=sys.stderr, flush=True)
+    print(table(rows))
+    print()
+    print("\n".join(summary(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

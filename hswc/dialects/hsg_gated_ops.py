@@ -1,0 +1,245 @@
+"""The gated linear units: operators on the two halves of one tensor along a dim, and their
+gradients.
+
+Each is PyTorch's function on ranked tensors of f16, bf16 or f32 whose `dim` (i64, default -1)
+has an even static size 2H: `a, b = x.chunk(2, dim)`. The forward ops return a tensor of x's
+shape with `dim` of size H; the gradients take the gradient of that result and x, and return
+x's gradient (x's type: its two halves, da then db, along `dim`). Their semantics are their
+decomposition (hswc.ops.gated_ops: generics reading the halves through indexing maps at
+constant offsets) and, independently, their golden model (hswc.reference_gated).
+hswc.dialects.hsg puts them in the dialect.
+
+    %y = hsg.swi_glu %x {dim = -1 : i64} : tensor<4x128xf16>
+    %z = hsg.ge_glu %x {dim = 0 : i64, approximate = "tanh", activate_left = false} : tensor<8x64xf32>
+    %dx = hsg.glu_grad %dy, %x {dim = -1 : i64} : tensor<4x64xbf16>, tensor<4x128xbf16>
+
+The operands' types follow the colon; the result's follows from x's.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    BoolAttr,
+    Float16Type,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, result_def, var_operand_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
+APPROXIMATIONS = ("none", "tanh")
+
+
+def half_type(x: TensorType[Attribute], dim: int) -> TensorType[Attribute]:
+    """x's type with `dim` (in [0, rank)) halved (a dynamic size stays dynamic)."""
+    shape = list(x.get_shape())
+    shape[dim] = shape[dim] // 2 if shape[dim] >= 0 else shape[dim]
+    return TensorType(x.get_element_type(), shape)
+
+
+class GatedOp(IRDLOperation):
+    """A gated linear unit or its gradient (abstract): `INPUTS` in operand order, the last x;
+    `dim`; ge_glu's `approximate` and `activate_left`."""
+
+    INPUTS: ClassVar[tuple[str, ...]]
+    TORCH: ClassVar[str]
+    GELU: ClassVar[bool] = False
+    """Takes `approximate` and `activate_left` (the GeGLU ops)."""
+
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dim = opt_prop_def(IntegerAttr)
+    approximate = opt_prop_def(StringAttr)
+    activate_left = opt_prop_def(BoolAttr)
+
+    def __init__(self, *inputs: SSAValue, dim: int = -1, approximate: str = "none",
+                 activate_left: bool = True):
+        props: dict[str, Attribute] = {"dim": IntegerAttr(dim, i64)}
+        if self.GELU:
+            props["approximate"] = StringAttr(approximate)
+            props["activate_left"] = BoolAttr.from_bool(activate_left)
+        x = inputs[-1].type
+        assert isinstance(x, TensorType)
+        result = x if len(self.INPUTS) > 1 else half_type(x, dim % x.get_num_dims())
+        super().__init__(operands=[list(inputs)], result_types=[result], properties=props)
+
+    @property
+    def x_type(self) -> TensorType[Attribute]:
+        t = self.inputs[-1].type
+        assert isinstance(t, TensorType)
+        return t
+
+    def split_dim(self) -> int:
+        """The dim split into halves, in [0, rank)."""
+        assert self.dim is not None
+        return self.dim.value.data % self.x_type.get_num_dims()
+
+    def approximation(self) -> str:
+        return self.approximate.data if self.approximate is not None else "none"
+
+    def left(self) -> bool:
+        """Whether GeLU applies to the first half (activate_left), else to the second."""
+        return self.activate_left is None or self.activate_left.value.data != 0
+
+    def verify_(self) -> None:
+        if len(self.inputs) != len(self.INPUTS):
+            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
+                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
+        x = self.x_type
+        element = x.get_element_type()
+        if not isinstance(element, SUPPORTED_ELEMENT_TYPES):
+            raise VerifyException(f"{self.name}: x has element type {element}; {self.TORCH} "
+                                  "takes f16, bf16 and f32")
+        rank = x.get_num_dims()
+        if rank == 0:
+            raise VerifyException(f"{self.name}: x has rank 0; it needs a dim to split")
+        self._verify_attributes(rank)
+        k = self.split_dim()
+        size = x.get_shape()[k]
+        if size >= 0 and size % 2:
+            raise VerifyException(f"{self.name}: dim {k} of x has {size} elements, an odd "
+                                  "number: it does not split into two halves")
+        half = half_type(x, k)
+        if len(self.INPUTS) > 1:
+            grad = self.inputs[0].type
+            if grad != half:
+                raise VerifyException(f"{self.name}: {self.INPUTS[0]} has type {grad}; the "
+                                      f"forward result's is {half}")
+        want = x if len(self.INPUTS) > 1 else half
+        if self.result.type != want:
+            raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
+                                  f"{want}")
+
+    def _verify_attributes(self, rank: int) -> None:
+        if self.dim is None or not isinstance(self.dim.type, IntegerType) \
+                or self.dim.type.width.data != 64:
+            raise VerifyException(f"{self.name}: `dim` must be an i64 (dim = -1 : i64)")
+        d = self.dim.value.data
+        if not -rank <= d < rank:
+            raise VerifyException(f"{self.name}: dim {d} is out of range for rank {rank} "
+                                  f"(-{rank} to {rank - 1})")
+        if not self.GELU and (self.approximate is not None or self.activate_left is not None):
+            raise VerifyException(f"{self.name} takes `dim` only")
+        if self.approximation() not in APPROXIMATIONS:
+            raise VerifyException(f"{self.name}: approximate must be \"none\" or \"tanh\", got "
+                                  f"\"{self.approximation()}\"")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GatedOp:
+        pos = parser.pos
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                     parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(operands):
+            parser.raise_error(f"{cls.name}: {len(operands)} operands but {len(types)} types",
+                               pos, parser.pos)
+        x = types[-1]
+        if not isinstance(x, TensorType) or x.get_num_dims() == 0:
+            parser.raise_error(f"{cls.name}: x must be a ranked tensor of rank 1 or more, got "
+                               f"{x}", pos, parser.pos)
+        dim = attrs.get("dim", IntegerAttr(-1, i64))
+        if not isinstance(dim, IntegerAttr) or not -x.get_num_dims() <= dim.value.data \
+                < x.get_num_dims():
+            parser.raise_error(f"{cls.name}: dim must be an i64 in [-rank, rank), got {dim}",
+                               pos, parser.pos)
+        result = x if len(cls.INPUTS) > 1 else half_type(x, dim.value.data % x.get_num_dims())
+        op = cls.__new__(cls)
+        IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
+                               result_types=[result])
+        names = ("dim", "approximate", "activate_left") if cls.GELU else ("dim",)
+        for name, value in attrs.items():
+            if name in names:
+                op.properties[name] = value
+            elif "." not in name:
+                parser.raise_error(f"{cls.name} has no attribute '{name}' (its attributes: "
+                                   f"{', '.join(names)})", pos, parser.pos)
+            else:
+                op.attributes[name] = value
+        op.properties.setdefault("dim", IntegerAttr(-1, i64))
+        if cls.GELU:
+            op.properties.setdefault("approximate", StringAttr("none"))
+            op.properties.setdefault("activate_left", BoolAttr.from_bool(True))
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes({**self.properties, **self.attributes})
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+
+
+@irdl_op_definition
+class GluOp(GatedOp):
+    """F.glu(x, dim): a * sigmoid(b)."""
+
+    name = "hsg.glu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "F.glu"
+
+
+@irdl_op_definition
+class SwiGluOp(GatedOp):
+    """F.silu(a) * b (ops-nn's SwiGlu; the Llama MLP's gate)."""
+
+    name = "hsg.swi_glu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "F.silu(a) * b"
+
+
+@irdl_op_definition
+class GeGluOp(GatedOp):
+    """F.gelu(a, approximate) * b, or a * F.gelu(b, approximate) when not activate_left."""
+
+    name = "hsg.ge_glu"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "F.gelu(a) * b"
+    GELU: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class GluGradOp(GatedOp):
+    """aten.glu_backward(grad, x, dim): [grad * sigmoid(b), grad * a * sigmoid(b) *
+    (1 - sigmoid(b))] along dim."""
+
+    name = "hsg.glu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TORCH: ClassVar[str] = "aten.glu_backward"
+
+
+@irdl_op_definition
+class SwiGluGradOp(GatedOp):
+    """The gradient of F.silu(a) * b: [grad * b * silu'(a), grad * silu(a)] along dim,
+    silu'(a) = sigmoid(a) * (1 + a * (1 - sigmoid(a)))."""
+
+    name = "hsg.swi_glu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TORCH: ClassVar[str] = "the gradient of F.silu(a) * b"
+
+
+@irdl_op_definition
+class GeGluGradOp(GatedOp):
+    """The gradient of hsg.ge_glu: [grad * b * gelu'(a), grad * gelu(a)] along dim (activate
+    left), else [grad * gelu(b), grad * a * gelu'(b)]."""
+
+    name = "hsg.ge_glu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TORCH: ClassVar[str] = "the gradient of F.gelu(a) * b"
+    GELU: ClassVar[bool] = True
+
+
+GATED_OPS: tuple[type[GatedOp], ...] = (GluOp, SwiGluOp, GeGluOp, GluGradOp, SwiGluGradOp,
+                                        GeGluGradOp)

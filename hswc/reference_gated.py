@@ -1,0 +1,108 @@
+"""Golden models of the gated linear units (hswc.dialects.hsg_gated_ops), written from
+PyTorch's definitions independently of their decomposition (hswc.ops.gated_ops): each in
+float64 on the operands' values (math.erf and math.tanh of the exact GeLU), rounded to their
+type where PyTorch 2.14 holds a tensor of it: F.silu(a) and F.gelu(a) before the product,
+glu_backward's sigmoid(b), the gradient of the product autograd hands the activation's backward
+(`_held`), and the result. The decomposition computes each step in f32, so the two agree within
+PyTorch's tolerance, not bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from hswc import arith_semantics as sem
+
+_ERF = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _held(v: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """`v` rounded to `like`'s type (a tensor PyTorch holds between kernels), as float64."""
+    return sem.convert(v, np.asarray(like).dtype).astype(np.float64)
+
+
+def _halves(x: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    a, b = np.split(np.asarray(x).astype(np.float64), 2, axis=dim)
+    return a, b
+
+
+def _sigmoid(v: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+def _gelu(v: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
+    return 0.5 * v * (1.0 + _ERF(v / math.sqrt(2.0)))
+
+
+def _gelu_derivative(v: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        k = math.sqrt(2.0 / math.pi)
+        t = np.tanh(k * (v + 0.044715 * v ** 3))
+        return 0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * v * v)
+    cdf = 0.5 * (1.0 + _ERF(v / math.sqrt(2.0)))
+    return cdf + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
+
+
+def glu(x: np.ndarray, dim: int) -> np.ndarray:
+    a, b = _halves(x, dim)
+    return a * _sigmoid(b)
+
+
+def swi_glu(x: np.ndarray, dim: int) -> np.ndarray:
+    a, b = _halves(x, dim)
+    return _held(a * _sigmoid(a), x) * b
+
+
+def ge_glu(x: np.ndarray, dim: int, approximate: str = "none",
+           activate_left: bool = True) -> np.ndarray:
+    a, b = _halves(x, dim)
+    if activate_left:
+        return _held(_gelu(a, approximate), x) * b
+    return a * _held(_gelu(b, approximate), x)
+
+
+def glu_grad(grad: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    s = _held(_sigmoid(b), x)
+    return np.concatenate([g * s, g * a * s * (1.0 - s)], axis=dim)
+
+
+def swi_glu_grad(grad: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    s = _sigmoid(a)
+    gb = _held(g * b, x)
+    return np.concatenate([gb * s * (1.0 + a * (1.0 - s)), g * _held(a * s, x)], axis=dim)
+
+
+def ge_glu_grad(grad: np.ndarray, x: np.ndarray, dim: int, approximate: str = "none",
+                activate_left: bool = True) -> np.ndarray:
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    if activate_left:
+        parts = [_held(g * b, x) * _gelu_derivative(a, approximate),
+                 g * _held(_gelu(a, approximate), x)]
+    else:
+        parts = [g * _held(_gelu(b, approximate), x),
+                 _held(g * a, x) * _gelu_derivative(b, approximate)]
+    return np.concatenate(parts, axis=dim)
+
+
+GATED_REFERENCES: dict[str, Callable[..., np.ndarray]] = {
+    "hsg.glu": glu, "hsg.swi_glu": swi_glu, "hsg.ge_glu": ge_glu,
+    "hsg.glu_grad": glu_grad, "hsg.swi_glu_grad": swi_glu_grad, "hsg.ge_glu_grad": ge_glu_grad,
+}
+
+
+def run_gated_reference(name: str, inputs: list[np.ndarray], **attributes: object
+                        ) -> np.ndarray:
+    """The op's result in x's type (its last operand's)."""
+    with np.errstate(all="ignore"):
+        exact = GATED_REFERENCES[name](*inputs, **attributes)
+    return sem.convert(exact, np.asarray(inputs[-1]).dtype)

@@ -1,0 +1,195 @@
+"""The sweep covers ops-nn's activation library: each of the 146 op folders of activation/ and
+experimental/activation/ (ops-nn e5c3fa93, listed in test/data) maps to hswc semantics, a named
+op with the attributes its definition and docs give it or the generic its README writes, or is
+reported with what hswc cannot express yet. The generics agree with their formulas evaluated
+independently in float64; a --reference module checks an op folder with the folder's own
+tiling."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hswc import runner
+from hswc.checker.check import check
+from hswc.checker.errors import CheckError
+from hswc.checker.opsnn_generics import GENERICS, module_text
+from hswc.checker.options import CheckOptions
+from hswc.checker.sweep import (
+    BLOCKED,
+    GATED,
+    HALVES,
+    REDUCTION,
+    Row,
+    blocked,
+    mapping,
+    sweep,
+    table,
+)
+from hswc.reference import compare_tolerance
+
+DATA = Path(__file__).resolve().parent / "data" / "opsnn_activation_folders.txt"
+FOLDERS = [line for line in DATA.read_text().splitlines() if line and not line.startswith("#")]
+FIXTURE = Path(__file__).resolve().parents[1] / "examples" / "check_kernel" / "leaky_relu_op"
+BASE = CheckOptions(kernel=str(FIXTURE), soc="ascend950", core_num=4, ub_size=16384,
+                    sizes=(129, 2561), jobs=2, dtypes=("f16", "f32"))
+
+
+def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
+    assert len(FOLDERS) == 146
+    assert sum(f.startswith("activation/") for f in FOLDERS) == 84
+    kinds: dict[str, list[str]] = {"named": [], "generic": [], "blocked": []}
+    for name in FOLDERS:
+        found, reason = mapping(Path(name)), blocked(Path(name))
+        assert (found is None) != (reason is None), name  # one or the other
+        kind = "blocked" if found is None else \
+            "generic" if found[0].startswith("generic ") else "named"
+        kinds[kind].append(name)
+    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [100, 15, 31]
+    assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
+    assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("activation/elu_grad", ("hsg.elu_grad", {"is_result": "true"})),  # from the output
+    ("activation/elu_grad_v2", ("hsg.elu_grad", {})),  # its own is_result, default false
+    ("activation/selu_grad", ("hsg.elu_grad", {"alpha": "1.6732632423543772",
+                                               "scale": "1.0507009873554805",
+                                               "is_result": "true"})),
+    ("activation/swish_grad", ("hsg.silu_grad", {})),  # scale: the definition's default
+    ("activation/shrink", ("hsg.softshrink", {})),  # lambd and bias: the definition's
+    ("experimental/activation/celu", ("hsg.celu", {})),  # its kernel's alpha3 * 3 shows
+    ("activation/threshold", ("generic threshold_step", {})),
+    ("activation/fast_gelu_v2", ("generic fast_gelu", {})),
+    ("experimental/activation/fast_gelu_v2", ("generic fast_gelu_v2_poly", {})),
+])
+def test_folders_map_to_named_ops_with_their_attributes_or_generics(
+        name: str, expected: tuple[str, dict[str, str]]) -> None:
+    found = mapping(Path(name))
+    assert found is not None and found[:2] == expected
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("activation/glu", GATED), ("experimental/activation/swiglu_clamp", HALVES),
+    ("activation/softmax_v2", REDUCTION),
+])
+def test_blocked_folders_say_why(name: str, reason: str) -> None:
+    assert mapping(Path(name)) is None and blocked(Path(name)) == reason
+
+
+def test_a_blocked_folder_is_a_row_on_each_configured_soc(tmp_path: Path) -> None:
+    folder = tmp_path / "activation" / "gelu_mul"
+    (folder / "op_kernel").mkdir(parents=True)
+    (folder / "op_host").mkdir()
+    (folder / "op_host" / "gelu_mul_def.cpp").write_text(
+        'this->AICore().AddConfig("ascend910b", c);\nthis->AICore().AddConfig("ascend950", c);\n')
+    rows = sweep(tmp_path, replace(BASE, kernel=""), None)
+    why = f"not expressible: {HALVES}"
+    assert rows == [Row("activation/gelu_mul", "ascend910b", "-", why),
+                    Row("activation/gelu_mul", "ascend950", "-", why)]
+    assert table(rows).splitlines()[-1] == "2 rows: not expressible 2"
+
+
+LEAKY = """func.func @leaky_{t}(%x: tensor<?x{t}>) -> tensor<?x{t}> {{
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x{t}>
+  %init = tensor.empty(%n) : tensor<?x{t}>
+  %y = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]}} ins(%x : tensor<?x{t}>) outs(%init : tensor<?x{t}>) {{
+  ^bb0(%e: {t}, %o: {t}):
+    %xf = {widen}
+    %zero = arith.constant 0.0 : f32
+    %slope = arith.constant {slope} : f32
+    %pos = arith.cmpf ogt, %xf, %zero : f32
+    %s = arith.mulf %xf, %slope : f32
+    %r = arith.select %pos, %xf, %s : f32
+    %rn = {narrow}
+    linalg.yield %rn : {t}
+  }} -> tensor<?x{t}>
+  func.return %y : tensor<?x{t}>
+}}
+"""
+
+
+def _leaky_module(slope: float) -> str:
+    return "\n".join(LEAKY.format(
+        t=t, slope=slope,
+        widen="arith.extf %e : f16 to f32" if t == "f16" else "arith.addf %e, %e : f32",
+        narrow="arith.truncf %r : f32 to f16" if t == "f16" else "arith.addf %r, %r : f32")
+        .replace("%xf = arith.addf %e, %e : f32", "%xf = arith.maximumf %e, %e : f32")
+        .replace("%rn = arith.addf %r, %r : f32", "%rn = arith.maximumf %r, %r : f32")
+        for t in ("f16", "f32"))
+
+
+@pytest.mark.parametrize(("slope", "passes"), [(0.25, True), (0.5, False)])
+def test_an_op_folder_is_checked_against_a_reference_module_with_its_own_tiling(
+        tmp_path: Path, slope: float, passes: bool) -> None:
+    """The fixture's LeakyRelu (its definition's slope 0.25, which its tiling passes the
+    kernel): a module computing slope 0.25 matches it, one computing 0.5 does not."""
+    path = tmp_path / "leaky.mlir"
+    path.write_text(_leaky_module(slope))
+    report = check(replace(BASE, reference=str(path), attrs={"negative_slope": "0.25"}))
+    assert report.passed == passes
+    assert any("LeakyReluFixture's own" in n or "own" in n for n in report.notes)
+
+
+def test_an_attribute_the_definition_lacks_is_refused_with_a_reference_module(
+        tmp_path: Path) -> None:
+    path = tmp_path / "leaky.mlir"
+    path.write_text(_leaky_module(0.25))
+    with pytest.raises(CheckError, match=r"--attr slope: .* has no such attribute"):
+        check(replace(BASE, reference=str(path), attrs={"slope": "0.25"}))
+
+
+def _erfinv64(x: np.ndarray) -> np.ndarray:
+    """erf^-1 by Newton's method on math.erf, from a coarse start (independent of Giles)."""
+    y = np.sign(x) * np.sqrt(-np.log1p(-x * x))
+    for _ in range(60):
+        y = y - (np.array([math.erf(v) for v in y]) - x) * math.sqrt(math.pi) / 2 * np.exp(y * y)
+    return y
+
+
+def _sig(v: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+FORMULAS = {
+    "bnll": lambda x: np.log1p(np.exp(x)),
+    "squared_relu": lambda x: np.maximum(x, 0) ** 2,
+    "fast_gelu": lambda x: x * _sig(1.702 * x),
+    "fast_gelu_grad": lambda dy, x: dy * (_sig(1.702 * x) + 1.702 * x * _sig(1.702 * x)
+                                          * (1 - _sig(1.702 * x))),
+    "fast_gelu_v2_poly": lambda x: x * (np.where(x >= 0, 1, -1) * (
+        -0.1444 * (np.minimum(np.abs(0.7071 * x), 1.769) - 1.769) ** 2 + 0.5) + 0.5),
+    "fused_bias_leaky_relu": lambda x, b: np.where(x + b >= 0, x + b, 0.2 * (x + b))
+    * math.sqrt(2),
+    "fused_bias_leaky_relu_grad": lambda g, f: np.where(f > 0, g, 0.2 * g) * math.sqrt(2),
+    "heaviside": lambda x, v: np.where(x == 0, v, np.where(x > 0, 1.0, 0.0)),
+    "softsign_grad": lambda g, f: g / (1 + np.abs(f)) ** 2,
+    "threshold_step": lambda x: np.where(x > 0, 1.0, 0.0),
+    "silu_mul": lambda x, y: x * _sig(x) * y,
+    "erfinv_giles": _erfinv64,
+}
+
+
+@pytest.mark.parametrize("name", sorted(GENERICS))
+def test_each_generic_is_its_formula(name: str) -> None:
+    """Run by hswc's interpreter (linalg level, f32), each generic is within PyTorch's
+    tolerance of its README formula evaluated in float64 (and the exact ones equal it)."""
+    g = GENERICS[name]
+    rng = np.random.default_rng(len(name))
+    scale = 0.999 if name == "erfinv_giles" else 6.0
+    args = [rng.uniform(-scale, scale, 3000).astype(np.float32) for _ in g.inputs]
+    args[0][:4] = [0.0, -0.0, 0.5, -0.5]
+    kernel = runner.compile_text(module_text(name, ("f32",)), level="linalg",
+                                 function=f"{name}_f32")
+    got = np.asarray(kernel(*args)).reshape(-1)
+    want = np.asarray(FORMULAS[name](*[a.astype(np.float64) for a in args])).astype(np.float32)
+    if g.tolerance is None:
+        assert np.array_equal(got, want)
+    else:
+        assert compare_tolerance(got, want).equal, compare_tolerance(got, want).summary()

@@ -1,0 +1,199 @@
+"""A hand-written kernel timed by the cost model: the C++ CPU model's recorded call stream
+(hswc.cost_model.recorded), the UB bank-conflict rule, an asc-devkit `.asc` example's device part
+(hswc.checker.asc_source), and hswc-check-kernel --profile end to end, against times worked out
+by hand from the figures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from hswc.checker.asc_source import device_part
+from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
+from hswc.cost_model.stream import MTE2, MTE3, VECTOR, bank_conflict
+from hswc.platform import COST_FIGURES, CostFigures
+
+SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycles_per_repeat=1.0,
+                     vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
+                     dma_setup_cycles=0, write_setup_cycles=0, bank_conflict_factor=2.0,
+                     scalar_ub_read_cycles=3, scalar_ub_write_cycles=5, scalar_call_cycles=0,
+                     launch_cycles=0)
+"""1 cycle = 1 ns, 1 byte per ns, no overheads: times by hand."""
+
+ONE_CHUNK = """core 0
+MTE2 DataCopy k.cpp:10 128 100 1 0
+set MTE2_V 0
+wait MTE2_V 0
+V Add k.cpp:12 0:512:r {y}:512:r 65536:512:w
+set V_MTE3 0
+wait V_MTE3 0
+MTE3 DataCopy k.cpp:14 128 100 1 0
+barrier ALL
+"""
+
+
+def test_a_recorded_chunk_in_order() -> None:
+    """Copy-in 100 ns, then an Add of 2 repeats (y 1280 bytes after x: other bank groups; z in
+    the next 64 KB bank), then copy-out 100 ns: 202 ns; every busy time as its pipe's work."""
+    times = time_run(read_stream(ONE_CHUNK.format(y=1024 + 256), SIMPLE), SIMPLE)
+    assert times.total * 1e9 == pytest.approx(202)
+    assert {k: v * 1e9 for k, v in times.busy.items()} == {
+        MTE2: pytest.approx(100), VECTOR: pytest.approx(2), MTE3: pytest.approx(100),
+        SCALAR: pytest.approx(0)}
+    assert times.line().startswith("modelled: 0.20 us (MTE2 0.10 us, V 0.00 us, MTE3 0.10 us")
+
+
+def test_sources_in_the_same_bank_groups_double_the_repeats() -> None:
+    """y at 1024 bytes after x (a multiple of 512): the same 8 bank groups, 4 cycles."""
+    times = time_run(read_stream(ONE_CHUNK.format(y=1024), SIMPLE), SIMPLE)
+    assert times.busy[VECTOR] * 1e9 == pytest.approx(4)
+    assert times.total * 1e9 == pytest.approx(204)
+
+
+def test_scalar_accesses_wait_for_the_pipes_and_hold_them() -> None:
+    """10 GetValue (3 cycles) and 4 SetValue (5): 50 cycles on the scalar unit after the
+    copy-in, before the copy-out; the launch's and the issued calls' cycles counted."""
+    stream = ("core 0\nMTE2 DataCopy k.cpp:1 64 64 1 0\nscalar 10 4 0 0\n"
+              "MTE3 DataCopy k.cpp:2 64 64 1 0\n")
+    figures = replace(SIMPLE, launch_cycles=7, scalar_call_cycles=2)
+    times = time_run(read_stream(stream, figures), figures)
+    assert times.total * 1e9 == pytest.approx(64 + 50 + 64 + 7)
+    assert times.busy[SCALAR] * 1e9 == pytest.approx(50 + 2 * 2)
+
+
+def test_cores_share_the_bandwidth_and_are_averaged() -> None:
+    """Two cores reading 100 bytes each behind a 1 byte/ns HBM: 200 ns, each MTE2 busy 200."""
+    copy = "MTE2 DataCopy k.cpp:1 128 100 1 0\n"
+    stream = f"core 0\n{copy}core 1\n{copy}"
+    times = time_run(read_stream(stream, SIMPLE), SIMPLE)
+    assert times.total * 1e9 == pytest.approx(200)
+    assert times.busy[MTE2] * 1e9 == pytest.approx(200)
+
+
+def test_an_unmodelled_call_is_named_once() -> None:
+    stream = "core 0\nother Reg::LoadAlign - V\nother Reg::LoadAlign - V\nother Foo k.cpp:3 S\n"
+    assert read_stream(stream, SIMPLE).unmodelled == ["Reg::LoadAlign", "Foo at k.cpp:3"]
+
+
+@pytest.mark.parametrize(("stream", "message"), [
+    ("core 0\nwait MTE2_V 0\n", "never set"),
+    ("core 0\nV\n", "cannot read"),
+    ("MTE2 DataCopy k.cpp:1 1 1 1 0\n", "before any core"),
+])
+def test_a_stream_it_cannot_read_is_an_error(stream: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        read_stream(stream, SIMPLE)
+
+
+@pytest.mark.parametrize(("operands", "conflict"), [
+    ([(0, False), (32768, False), (65536, True)], True),  # add_high_performance case 5's ping
+    ([(0, False), (32512, False), (131072, True)], False),  # case 6's ping: y 256 bytes on
+    ([(65536, False), (98048, False), (163584, True)], False),  # case 6's pong
+    ([(0, False), (256, False), (512, True)], True),  # x and z: the same groups, one bank
+    ([(0, False), (256, False), (65536 + 512, True)], False),  # z in the next bank
+])
+def test_bank_conflicts(operands: list[tuple[int, bool]], conflict: bool) -> None:
+    assert bank_conflict(operands) is conflict
+
+
+ASC = """#include "acl/acl.h"
+#include "kernel_operator.h"
+__vector__ __global__ void add_custom(__gm__ uint8_t* x, __gm__ uint8_t* y, __gm__ uint8_t* z)
+{
+    int a = 1; // main() { aclInit(nullptr); }
+}
+void launch(uint8_t* x)
+{
+    add_custom<<<1, 0, nullptr>>>(x, x, x);
+}
+int32_t main(int32_t argc, char* argv[])
+{
+    aclInit(nullptr);
+    return 0;
+}
+"""
+
+
+def test_the_device_part_of_an_asc_example() -> None:
+    """The acl include, main and the launcher go, line for line; the kernel and its comment
+    (which mentions main and aclInit) stay."""
+    kept = device_part(ASC)
+    assert len(kept.splitlines()) == len(ASC.splitlines())
+    assert "acl/acl.h" not in kept and "<<<" not in kept and "int32_t main" not in kept
+    assert kept.splitlines()[2:6] == ASC.splitlines()[2:6]
+
+
+KERNEL = """#include "kernel_operator.h"
+template <uint32_t totalLength, uint32_t tileLength>
+__vector__ __global__ void add_custom(__gm__ uint8_t* x, __gm__ uint8_t* y, __gm__ uint8_t* z)
+{
+    AscendC::GlobalTensor<half> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, totalLength);
+    yGm.SetGlobalBuffer((__gm__ half*)y, totalLength);
+    zGm.SetGlobalBuffer((__gm__ half*)z, totalLength);
+    xGm.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
+    AscendC::LocalTensor<half> xLocal(AscendC::TPosition::VECCALC, 0, tileLength);
+    AscendC::LocalTensor<half> yLocal(AscendC::TPosition::VECCALC, tileLength * 2, tileLength);
+    AscendC::LocalTensor<half> zLocal(AscendC::TPosition::VECCALC, tileLength * 4 + 256,
+                                      tileLength);
+    for (uint32_t i = 0; i < AscendC::DivCeil(totalLength, tileLength); i++) {
+        AscendC::DataCopy(xLocal, xGm[i * tileLength], tileLength);
+        AscendC::DataCopy(yLocal, yGm[i * tileLength], tileLength);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
+        AscendC::Add(zLocal, xLocal, yLocal, tileLength);
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
+        AscendC::DataCopy(zGm[i * tileLength], zLocal, tileLength);
+        AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(0);
+    }
+}
+int32_t main()
+{
+    aclrtSetDevice(0);
+    return 0;
+}
+"""
+
+ADD = """func.func @add(%a: tensor<?xf16>, %b: tensor<?xf16>) -> tensor<?xf16> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf16>
+  %init = tensor.empty(%n) : tensor<?xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>,
+                                        affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<?xf16>, tensor<?xf16>) outs(%init : tensor<?xf16>) {
+  ^bb0(%ai: f16, %bi: f16, %out: f16):
+    %s = arith.addf %ai, %bi : f16
+    linalg.yield %s : f16
+  } -> tensor<?xf16>
+  func.return %y : tensor<?xf16>
+}
+"""
+
+
+def test_check_kernel_profiles_an_asc_example(tmp_path: Path) -> None:
+    """One core, 4 tiles of 2048 halves: each tile's Add is 16 repeats (x and y in the same
+    bank groups: doubled) after an issue, so V is busy 4 x (21 + 2 x 16) cycles at 1.85 GHz;
+    the line follows the verdict."""
+    (tmp_path / "add.asc").write_text(KERNEL)
+    (tmp_path / "add.mlir").write_text(ADD)
+    done = subprocess.run(
+        ["hswc-check-kernel", "add.asc", "--entry", "add_custom", "--template-args",
+         "8192, 2048", "--block-dim", "1", "--dtypes", "f16", "--sizes", "8192", "--reference",
+         "add.mlir", "--profile"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-2].startswith("PASS: all 1 runs are bit-exact")
+    m = re.fullmatch(r"modelled: ([\d.]+) us \(MTE2 ([\d.]+) us, V ([\d.]+) us, MTE3 ([\d.]+) "
+                     r"us, scalar ([\d.]+) us\) \(f16, n=8192, 1 cores\)", lines[-1])
+    assert m is not None, lines[-1]
+    f = COST_FIGURES
+    assert float(m.group(3)) == pytest.approx(
+        4 * (f.vector_issue_cycles + 2 * 16) / f.clock_hz * 1e6, abs=0.006)
+    total, mte2, v, mte3 = (float(m.group(k)) for k in range(1, 5))
+    assert total >= mte2 + v + mte3  # nothing overlaps: every step waits for the last
