@@ -2,11 +2,12 @@
 
 `elementwise(generic)` checks a generic and describes it, or raises an OpError at it that says
 what is supported: every iterator parallel, 1 to 4 inputs and one output, ranked tensors each of
-its own element type (f16, bf16 or f32: a region at a dtype boundary reads an f32 accumulator and
-writes f16), each input read at the output's index or, with static shapes, broadcast to it
-(hswc.broadcast: a bias, a per-row scale, a rank-0 tensor) or read at a constant offset (a
-slice folded into its map: a half of the last dim), an output whose value the body does
-not read, and a body the vectorizer maps (hswc.vectorizer.dag).
+its own element type (f16, bf16, f32, or an integer type i8, ui8, i16, i32, i64: a region at
+a dtype boundary reads an f32 accumulator and writes f16, or f32 and writes i8), each input read
+at the output's index or, with static shapes, broadcast to it (hswc.broadcast: a bias, a
+per-row scale, a rank-0 tensor) or read at a constant offset (a slice folded into its map: a
+half of the last dim), an output whose value the body does not read, and a body the vectorizer
+maps (hswc.vectorizer.dag).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
 from hswc.kernel_dtypes import kernel_dtype
 from hswc.slices import slice_refusal
-from hswc.vectorizer.dag import Dag, body_dag
+from hswc.vectorizer.dag import INTEGER_DTYPES, Dag, body_dag
 
 MAX_INPUTS = 4
 
@@ -79,10 +80,10 @@ class Elementwise:
 
 def _fail(op: GenericOp, why: str) -> OpError:
     return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
-                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output, each f16, bf16 "
-                   "or f32, each input read at the output's index or broadcast to it by a "
-                   "projection that keeps the dims' order, at constant offsets >= 0 inside the "
-                   "operand")
+                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output, each f16, bf16, "
+                   "f32, i8, ui8, i16, i32 or i64, each input read at the output's index or "
+                   "broadcast to it by a projection that keeps the dims' order, at constant "
+                   "offsets >= 0 inside the operand")
 
 
 def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None]:
@@ -103,8 +104,10 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
     assert isinstance(result, TensorType)
     for t in types:
         assert isinstance(t, TensorType)
-        if not isinstance(t.get_element_type(), SUPPORTED_ELEMENT_TYPES):
-            raise _fail(op, f"{t} has the element type {t.get_element_type()}")
+        element = t.get_element_type()
+        if not isinstance(element, SUPPORTED_ELEMENT_TYPES) \
+                and str(element) not in INTEGER_DTYPES:
+            raise _fail(op, f"{t} has the element type {element}")
     if result.get_num_dims() > MAX_RANK:
         raise _fail(op, f"its rank is {result.get_num_dims()}, above {MAX_RANK}")
     broadcast = _check_iteration(op, result, len(operands))

@@ -1,7 +1,8 @@
 """The AscendC API table of each SoC family: which vector calls take which element types.
 
 The table is written once, in `hswc/api_tables.def` (rows `ASCENDC_API(call, result, dav_c220
-types, dav_3510 types)`, from asc-devkit's headers and API docs; the file says which). This
+types, dav_3510 types)`, and for Cast `ASCENDC_CAST(src, dst, dav_c220 modes, dav_3510
+modes)`, from asc-devkit's headers and API docs; the file says which). This
 module reads it for the vectorizer (which calls a body may use in which dtype), the `ascend`
 dialect's verifiers (what some SoC takes) and the interpreter (what the SoC it runs on takes);
 the C++ CPU model includes the same file (hswc/checker/ascendc_cpu/ascendc_cpu_api.h), so the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -31,8 +32,9 @@ FAMILIES: Final = ("dav_c220", "dav_3510")
 FAMILY_NAMES: Final = {"dav_c220": "Atlas A2/A3", "dav_3510": "Ascend 950"}
 CPP_DEFINES: Final = {"dav_c220": (), "dav_3510": ("ASCENDC_CPU_DAV_3510",)}
 """The -D flags that build the CPU model (hswc/checker/ascendc_cpu) for a family."""
-IR_TYPES: Final = {"half": "f16", "bfloat16_t": "bf16", "float": "f32", "int16_t": "i16",
-                   "uint16_t": "ui16", "int32_t": "i32", "uint32_t": "ui32"}
+IR_TYPES: Final = {"half": "f16", "bfloat16_t": "bf16", "float": "f32", "int8_t": "i8",
+                   "uint8_t": "ui8", "int16_t": "i16", "uint16_t": "ui16", "int32_t": "i32",
+                   "uint32_t": "ui32", "int64_t": "i64"}
 """AscendC element type -> the IR's spelling."""
 ALIASES: Final = {"Compares": "CompareScalar"}
 """Calls the table lists under another name (Compares is CompareScalar's current name)."""
@@ -40,6 +42,7 @@ ALIASES: Final = {"Compares": "CompareScalar"}
 _RESULTS = r"(ASCENDC_EXACT|ASCENDC_ROUNDS_BF16_IN_FLOAT|ASCENDC_ROUNDS)"
 _ROW = re.compile(r"^ASCENDC_API\((\w+),\s*" + _RESULTS + r","
                   r"\s*\(([^)]*)\),\s*\(([^)]*)\)\)\s*$")
+_CAST_ROW = re.compile(r"^ASCENDC_CAST\((\w+),\s*(\w+),\s*\(([^)]*)\),\s*\(([^)]*)\)\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class ApiTable:
     """call -> the AscendC element types it takes, in the table's order."""
     rounding: frozenset[str]
     """The calls whose result is rounded in T with no documented bf16 rounding."""
+    casts: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    """(src, dst) in the IR's spelling -> the RoundModes Cast takes (`cast_none`, `cast_rint`,
+    ...: the ascend dialect's spelling), for the pairs the family converts (ASCENDC_CAST)."""
 
     @property
     def soc_words(self) -> str:
@@ -68,6 +74,11 @@ class ApiTable:
         rounds = ALIASES.get(call, call) in self.rounding
         return self.takes(call, dtype) and not (rounds and dtype == "bf16")
 
+    def cast_modes(self, src: str, dst: str) -> tuple[str, ...]:
+        """The RoundModes Cast takes from `src` to `dst` (IR spelling); () when it has no such
+        Cast."""
+        return self.casts.get((src, dst), ())
+
     def words(self, call: str) -> str:
         """`half, float, int16_t` for messages."""
         return ", ".join(self.types(call)) or "no element type"
@@ -77,10 +88,19 @@ class ApiTable:
 def tables() -> Mapping[str, ApiTable]:
     """Every family's table, read from TABLE_FILE."""
     columns: list[dict[str, tuple[str, ...]]] = [{} for _ in FAMILIES]
+    casts: list[dict[tuple[str, str], tuple[str, ...]]] = [{} for _ in FAMILIES]
     rounding: set[str] = set()
     for number, line in enumerate(TABLE_FILE.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith(("//", "ASCENDC_SOC_TYPES(")):
             continue  # ASCENDC_SOC_TYPES rows: the CPU model's run-time refusals only
+        cast = _CAST_ROW.match(line)
+        if cast is not None:
+            src, dst, *modes = cast.groups()
+            for column, text in zip(casts, modes, strict=True):
+                if text.strip():
+                    column[(IR_TYPES[src], IR_TYPES[dst])] = tuple(
+                        m.strip().lower() for m in text.split(","))
+            continue
         m = _ROW.match(line)
         if m is None:
             raise ValueError(f"{TABLE_FILE}:{number}: not an ASCENDC_API row: {line}")
@@ -89,8 +109,8 @@ def tables() -> Mapping[str, ApiTable]:
             column[call] = tuple(t.strip() for t in text.split(","))
         if result == "ASCENDC_ROUNDS":
             rounding.add(call)
-    return {family: ApiTable(family, column, frozenset(rounding))
-            for family, column in zip(FAMILIES, columns, strict=True)}
+    return {family: ApiTable(family, column, frozenset(rounding), cast_column)
+            for family, column, cast_column in zip(FAMILIES, columns, casts, strict=True)}
 
 
 def table(family: str) -> ApiTable:
@@ -101,6 +121,15 @@ def table(family: str) -> ApiTable:
 def default_table() -> ApiTable:
     """Atlas A2/A3's: what IR without a SoC is lowered for."""
     return table(FAMILIES[0])
+
+
+def any_soc_cast_modes(src: str, dst: str) -> tuple[str, ...]:
+    """The RoundModes some SoC's Cast takes from `src` to `dst` (what the dialect's verifier
+    accepts), in the table's order."""
+    seen: dict[str, None] = {}
+    for t in tables().values():
+        seen.update(dict.fromkeys(t.cast_modes(src, dst)))
+    return tuple(seen)
 
 
 def any_soc_types(call: str) -> tuple[str, ...]:

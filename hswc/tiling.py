@@ -56,7 +56,8 @@ class Budget:
         return dict(self.depths).get(depth)
 
 
-ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4}
+ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "ui8": 1, "i16": 2, "ui16": 2, "i32": 4,
+                 "ui32": 4, "i64": 8}
 
 
 def overlong_chunk(ub_factor: int, dtype: str) -> int | None:
@@ -76,11 +77,14 @@ def mask_length(a: TilingArith[V, B], ub_factor: V) -> V:
     return a.name(a.max(roundup, a.const(MASK_MIN_BYTES)), "mask_bytes")
 
 
-TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2}
-"""schMode of the kernel entry, by dtype: <OP>_TPL_SCH_MODE_FP16 / FP32 / BF16."""
+TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2, "i8": 3, "ui8": 4, "i16": 5, "i32": 6, "i64": 7}
+"""schMode of the kernel entry, by dtype: <OP>_TPL_SCH_MODE_FP16 / FP32 / BF16 / INT8 / UINT8 /
+INT16 / INT32 / INT64."""
 
-GE_DATA_TYPES = {"f32": 0, "f16": 1, "bf16": 27}
-"""ge::DataType of each dtype: DT_FLOAT, DT_FLOAT16, DT_BF16."""
+GE_DATA_TYPES = {"f32": 0, "f16": 1, "bf16": 27, "i8": 2, "ui8": 4, "i16": 6, "i32": 3,
+                 "i64": 9}
+"""ge::DataType of each dtype: DT_FLOAT, DT_FLOAT16, DT_BF16, DT_INT8, DT_UINT8, DT_INT16,
+DT_INT32, DT_INT64 (graph/types.h)."""
 TPL_DTYPE_BITS = 8
 """Bits of an ASCENDC_TPL_DATATYPE_DECL parameter in a tiling key (asc-devkit
 template_argument.h: ASCENDC_TPL_8_BW)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import FloatAttr
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
 from hswc.backend.context import CppContext, fallback_name
@@ -36,7 +36,7 @@ def scalar(ctx: CppContext, op: Operation) -> str:
     expression (which has the tensors' type, as the verifier requires)."""
     assert isinstance(op, ascend.ScalarSourceOp)
     source = op.scalar_source
-    if isinstance(source, FloatAttr):
+    if isinstance(source, FloatAttr | IntegerAttr):
         return scalar_cpp(op, source)
     if source is None:
         raise OpError(op, "has no scalar to print")

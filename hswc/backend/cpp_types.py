@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     Signedness,
@@ -103,14 +104,18 @@ def cpp_type(t: Attribute) -> str:
     return element_cpp(t)
 
 
-def scalar_cpp(op: Operation, scalar: FloatAttr) -> str:
+def scalar_cpp(op: Operation, scalar: FloatAttr | IntegerAttr) -> str:
     """The scalar operand of Muls / Adds / Duplicate / CompareScalar / Select, in its type.
+
+    An integer attribute is its value cast to its C++ type (`static_cast<int8_t>(-5)`).
 
     A float attribute means its value rounded to its type (as MLIR's APFloat does); that value
     is written as a float literal that reads back to it (`float_literal`; an infinity or NaN
     through the compiler's builtins, `non_finite_float`), and converted to half or bfloat16_t
     exactly (every half and bfloat16_t value is a float).
     """
+    if isinstance(scalar, IntegerAttr):
+        return f"static_cast<{element_cpp(scalar.type)}>({scalar.value.data})"
     kind = type(scalar.type)
     format_name = _FORMAT_NAMES.get(kind)
     if format_name is None:

@@ -133,8 +133,10 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
         raise OpError(fn, f"is a kernel whose arguments are not {expected} with no results")
     elements = [a.type.get_element_type() for a in args.gm if isinstance(a.type, MemRefType)]
     for element in elements:
-        if not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES):
-            raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32 or bf16 tensors")
+        if not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES) \
+                and str(element) not in hsg.KERNEL_INTEGER_TYPES:
+            raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32, bf16, "
+                          f"{', '.join(hsg.KERNEL_INTEGER_TYPES)} tensors")
     names = [element_type_name(e) for e in elements]
     return kernel_dtype(names[:-1], names[-1:]), tuple(elements)
 

@@ -68,6 +68,7 @@ from hswc.backend.package_tests import (
     test_files,
 )
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
+from hswc.dialects.hsg import KERNEL_INTEGER_TYPES
 from hswc.platform import PLATFORMS, Platform
 from hswc.reference import compare_bitwise, compare_tolerance
 
@@ -139,7 +140,15 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
                 "launches one")
         raise PackageRefused(f"the module holds {len(groups)} operators ({listed}); a package "
                              f"holds one: {hint}")
-    return groups[0][1]
+    kernels = groups[0][1]
+    integers = sorted({t for k in kernels for t in k.dtype.replace("_to_", "_").split("_")
+                       if t in KERNEL_INTEGER_TYPES})
+    if integers:
+        raise PackageRefused(
+            f"@{kernels[0].func.sym_name.data} reads or writes {', '.join(integers)} tensors: "
+            "packages (their example, unit tests and goldens) hold float tensors only; "
+            "hswc-opt -t ascendc prints the kernel, hswc-run runs it")
+    return kernels
 
 
 def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -> Description:

@@ -96,7 +96,6 @@ from hswc.dialects.ascend_types import (
     element_type_name,
 )
 from hswc.dialects.ascend_vector import (
-    CAST_RULES,
     VECTOR_OPS,
     AbsOp,
     AddOp,
@@ -126,6 +125,7 @@ from hswc.dialects.ascend_vector import (
     SqrtOp,
     SubOp,
     VectorOp,
+    cast_rules,
 )
 from hswc.dialects.ascend_verify import (
     api_name,
@@ -634,7 +634,6 @@ Ascend = Dialect(
 __all__ = [
     "BINARY_REPEAT_OPS",
     "BITWISE_ELEMENT_TYPES",
-    "CAST_RULES",
     "HALF_FLOAT",
     "MASK_ELEMENT_TYPE",
     "REDUCE_OPS",
@@ -732,6 +731,7 @@ __all__ = [
     "WholeReduceOp",
     "WholeReduceSumOp",
     "api_name",
+    "cast_rules",
     "constant_index",
     "element_size",
     "element_type_name",

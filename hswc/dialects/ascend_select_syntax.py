@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import FloatAttr, IndexType
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -83,7 +83,7 @@ def print_select(op: SelectOp, printer: Printer) -> None:
     sources = [s for s in (op.src1, op.scalar, op.scalar_value) if s is not None]
     for i, source in enumerate(sources):
         printer.print_string(" " if i else "")
-        if isinstance(source, FloatAttr):
+        if isinstance(source, FloatAttr | IntegerAttr):
             printer.print_attribute(source)
         else:
             printer.print_operand(source)

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, FloatAttr, IndexType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -30,9 +38,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc import soc_api
 from hswc.dialects.ascend_select_syntax import parse_select, print_select
 from hswc.dialects.ascend_types import (
-    HALF_FLOAT,
     MASK_ELEMENT_TYPE,
     CmpMode,
     CmpModeAttr,
@@ -55,6 +63,7 @@ from hswc.dialects.ascend_verify import (
     require_same_element,
     require_scalar,
     soc_float_elements,
+    with_soc_integers,
 )
 from hswc.platform import VECTOR_REPEAT_BYTES
 
@@ -65,9 +74,9 @@ class VectorOp(IRDLOperation):
     count = operand_def(IndexType)
 
 
-Scalar = FloatAttr | SSAValue
-"""A scalar source as the constructors take it: a constant, or a value of the kernel's scalar
-code (a tiling field, or arithmetic on one)."""
+Scalar = FloatAttr | IntegerAttr | SSAValue
+"""A scalar source as the constructors take it: a constant (a float, or an integer for integer
+tensors), or a value of the kernel's scalar code (a tiling field, or arithmetic on one)."""
 
 SCALAR_FORMAT = "($scalar_value^ `:` type($scalar_value))? ($scalar^)?"
 """The scalar in the assembly format: `0.5 : f32` (the attribute) or `%slope : f32` (a value)."""
@@ -78,8 +87,9 @@ class ScalarSourceOp(VectorOp):
     a compile-time constant, or the operand `scalar_value`, a run-time scalar; either has the
     tensors' dtype. The operand comes after the tensors, before count."""
 
-    scalar = opt_prop_def(FloatAttr)
-    scalar_value = opt_operand_def(base(Float16Type) | base(Float32Type) | base(BFloat16Type))
+    scalar = opt_prop_def(base(FloatAttr) | base(IntegerAttr))
+    scalar_value = opt_operand_def(base(Float16Type) | base(Float32Type) | base(BFloat16Type)
+                                   | base(IntegerType))
 
     @property
     def scalar_source(self) -> Scalar | None:
@@ -93,7 +103,7 @@ class ScalarSourceOp(VectorOp):
 
 def scalar_parts(scalar: Scalar) -> tuple[list[SSAValue], dict[str, Attribute]]:
     """(the scalar_value operand group, the properties) of a scalar given to a constructor."""
-    if isinstance(scalar, FloatAttr):
+    if isinstance(scalar, FloatAttr | IntegerAttr):
         return [], {"scalar": scalar}
     return [scalar], {}
 
@@ -174,6 +184,7 @@ class AddOp(_BinaryOp):
     Example: `ascend.add %d, %a, %b, %n : !ascend.local_tensor<f32, veccalc>, ...`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Add")
     name = "ascend.add"
 
 
@@ -186,6 +197,7 @@ class SubOp(_BinaryOp):
     Example: `ascend.sub %d, %a, %b, %n : !ascend.local_tensor<f16, veccalc>, ...`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Sub")
     name = "ascend.sub"
 
 
@@ -198,6 +210,7 @@ class MulOp(_BinaryOp):
     Example: `ascend.mul %y, %g, %s, %n : !ascend.local_tensor<f32, vecout>, ...`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Mul")
     name = "ascend.mul"
 
 
@@ -251,6 +264,7 @@ class MulsOp(_UnaryScalarOp):
     Example: `ascend.muls %s, %x, 0.333333343 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Muls")
     name = "ascend.muls"
 
 
@@ -263,6 +277,7 @@ class AddsOp(_UnaryScalarOp):
     Example: `ascend.adds %s, %s, 5.000000e-01 : f32, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Adds")
     name = "ascend.adds"
 
 
@@ -313,6 +328,7 @@ class ReluOp(_UnaryOp):
     Example: `ascend.relu %d, %x, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>`
     """
 
+    ELEMENTS: ClassVar[Elements] = with_soc_integers(HALF_OR_FLOAT, "Relu")
     name = "ascend.relu"
 
 
@@ -423,15 +439,12 @@ class DuplicateOp(ScalarSourceOp):
     dst = operand_def(LocalTensorType)
     assembly_format = f"$dst `,` {SCALAR_FORMAT} `,` $count attr-dict `:` type($dst)"
 
-    ELEMENTS: ClassVar[Elements] = Elements("half, bfloat16_t or float",
-                                            kinds=(*HALF_FLOAT, BFloat16Type))
-
     def __init__(self, dst: SSAValue, scalar: Scalar, count: SSAValue):
         value, props = scalar_parts(scalar)
         super().__init__(operands=[dst, value, count], properties=props)
 
     def verify_(self) -> None:
-        require_element(self, "dst", self.ELEMENTS)
+        require_element(self, "dst", soc_float_elements("Duplicate"))
         self.verify_scalar("dst")
 
 
@@ -595,27 +608,19 @@ class SelectOp(ScalarSourceOp):
         print_select(self, printer)
 
 
-CAST_RULES: dict[tuple[str, str], tuple[RoundMode, ...]] = {
-    ("f16", "f32"): (RoundMode.CAST_NONE,),
-    ("bf16", "f32"): (RoundMode.CAST_NONE,),
-    ("f32", "f16"): (
-        RoundMode.CAST_NONE, RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
-        RoundMode.CAST_ROUND, RoundMode.CAST_TRUNC, RoundMode.CAST_ODD,
-    ),
-    # The 910B implementation asserts on CAST_NONE for f32 -> bf16.
-    ("f32", "bf16"): (
-        RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL, RoundMode.CAST_ROUND,
-        RoundMode.CAST_TRUNC,
-    ),
-}
-"""(src, dst) -> the round modes AscendC::Cast accepts for that pair on Atlas A2/A3."""
+def cast_rules(src: str, dst: str) -> tuple[RoundMode, ...]:
+    """The round modes some SoC's AscendC::Cast accepts from `src` to `dst` (hswc.soc_api's
+    ASCENDC_CAST rows: e.g. f32 -> bf16 without CAST_NONE, on which the 910B asserts); () for a
+    pair no SoC converts."""
+    return tuple(RoundMode(m) for m in soc_api.any_soc_cast_modes(src, dst))
 
 
 @irdl_op_definition
 class CastOp(VectorOp):
     """AscendC::Cast(dst, src, RoundMode, count): convert count elements between dtypes.
 
-    Pairs and modes as CAST_RULES lists; f32 -> bf16 with CAST_NONE is refused, as on the 910B.
+    Pairs and modes as some SoC's table lists them (cast_rules; hswc/api_tables.def): integer
+    results are rounded by the mode and saturated to the destination's range.
 
     Example: `ascend.cast %f, %h, cast_none, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f16, vecin>`
     """
@@ -636,8 +641,8 @@ class CastOp(VectorOp):
     def verify_(self) -> None:
         pair = (element_type_name(local(self, "src").element_type),
                 element_type_name(local(self, "dst").element_type))
-        modes = CAST_RULES.get(pair)
-        if modes is None:
+        modes = cast_rules(*pair)
+        if not modes:
             raise VerifyException(f"{self.name}: no Cast from {pair[0]} to {pair[1]}")
         mode = self.round_mode.data
         if mode not in modes:

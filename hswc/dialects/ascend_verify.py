@@ -45,18 +45,36 @@ _CPP_NAMES = {"f16": "half", "bf16": "bfloat16_t", "f32": "float"}
 
 
 def soc_float_elements(call: str) -> Elements:
-    """The float element types some SoC's `call` takes with an exactly specified result
-    (hswc.soc_api's table): what an `ascend` op of that call may hold. Which SoC takes which is
+    """The float element types some SoC's `call` takes with an exactly specified result, and the
+    integer types some SoC's call takes (hswc.soc_api's table): what an `ascend` op of that call
+    may hold. Which SoC takes which is
     checked where the SoC is known (the vectorizer, the interpreter, the CPU model)."""
     exact = [t for t in _FLOAT_KINDS if any(table.exact(call, t) for table in tables().values())]
-    names = [_CPP_NAMES[t] for t in exact]
+    integers = [t for t in any_soc_types(call) if t in _INTEGER_TYPES]
+    names = [_CPP_NAMES[t] for t in exact] + [_IR_CPP[t] for t in integers]
     words = " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
-    return Elements(words, kinds=tuple(_FLOAT_KINDS[t] for t in exact))
-_IR_KINDS: dict[str, Attribute | type[Attribute]] = {
-    **_FLOAT_KINDS, "i16": IntegerType(16), "ui16": IntegerType(16, Signedness.UNSIGNED),
-    "i32": IntegerType(32), "ui32": IntegerType(32, Signedness.UNSIGNED)}
-_IR_CPP = {**_CPP_NAMES, "i16": "int16_t", "ui16": "uint16_t", "i32": "int32_t",
-           "ui32": "uint32_t"}
+    return Elements(words, kinds=tuple(_FLOAT_KINDS[t] for t in exact),
+                    types=tuple(_INTEGER_TYPES[t] for t in integers))
+_INTEGER_TYPES: dict[str, Attribute] = {
+    "i8": IntegerType(8), "ui8": IntegerType(8, Signedness.UNSIGNED), "i16": IntegerType(16),
+    "ui16": IntegerType(16, Signedness.UNSIGNED), "i32": IntegerType(32),
+    "ui32": IntegerType(32, Signedness.UNSIGNED), "i64": IntegerType(64)}
+_IR_KINDS: dict[str, Attribute | type[Attribute]] = {**_FLOAT_KINDS, **_INTEGER_TYPES}
+_IR_CPP = {**_CPP_NAMES, "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "ui16": "uint16_t",
+           "i32": "int32_t", "ui32": "uint32_t", "i64": "int64_t"}
+
+
+def with_soc_integers(base: Elements, call: str) -> Elements:
+    """`base` and the integer types some SoC's `call` takes (hswc.soc_api: int16_t, int32_t
+    for Add, Sub, Mul, Adds, Muls; int32_t for Relu)."""
+    integers = [t for t in any_soc_types(call) if t in _INTEGER_TYPES]
+    if not integers:
+        return base
+    words = ", ".join([*base.words.replace(" or ", ", ").split(", "),
+                       *(_IR_CPP[t] for t in integers)])
+    head, _, last = words.rpartition(", ")
+    return Elements(f"{head} or {last}", kinds=base.kinds,
+                    types=(*base.types, *(_INTEGER_TYPES[t] for t in integers)))
 
 
 def soc_elements(call: str) -> Elements:
@@ -113,7 +131,8 @@ def require_same_element(op: Operation, names: Sequence[str]) -> None:
             )
 
 
-def require_scalar(op: Operation, scalar: FloatAttr | SSAValue, tensor: str) -> None:
+def require_scalar(op: Operation, scalar: FloatAttr | IntegerAttr | SSAValue,
+                   tensor: str) -> None:
     """The scalar operand (an attribute, or a run-time SSA value) has the dtype of the tensor
     `tensor`."""
     elem = local(op, tensor).element_type
@@ -124,8 +143,8 @@ def require_scalar(op: Operation, scalar: FloatAttr | SSAValue, tensor: str) -> 
         )
 
 
-def one_scalar(op: Operation, attr: FloatAttr | None,
-               value: SSAValue | None) -> FloatAttr | SSAValue:
+def one_scalar(op: Operation, attr: FloatAttr | IntegerAttr | None,
+               value: SSAValue | None) -> FloatAttr | IntegerAttr | SSAValue:
     """The scalar of a call that takes it as the property `scalar` or as the operand
     `scalar_value`: exactly one of the two."""
     if attr is not None and value is None:

@@ -85,13 +85,23 @@ OP_NAME_ATTR = "hsg.op_name"
 HsgTensorType = TensorType[Attribute] | UnrankedTensorType[Attribute]
 
 
-def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc") -> None:
-    """A tensor an operator accepts: f16/bf16/f32, dense, ranked up to rank 8, or unranked."""
+KERNEL_INTEGER_TYPES = ("i8", "ui8", "i16", "i32", "i64")
+"""The integer element types a kernel (an hsg.launch, not a named op) reads and writes."""
+
+
+def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc",
+                           integers: bool = False) -> None:
+    """A tensor an operator accepts: f16/bf16/f32 (or, with `integers`, an integer type of
+    KERNEL_INTEGER_TYPES), dense, ranked up to rank 8, or unranked."""
     if not isinstance(t, TensorType | UnrankedTensorType):
         raise VerifyException(f"{what} must be a tensor, got {t}")
     elem = t.get_element_type()
-    if not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
-        raise VerifyException(f"{what} has element type {elem}; {title} supports f16, bf16 and f32")
+    if integers and str(elem) in KERNEL_INTEGER_TYPES:
+        pass
+    elif not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
+        types = f"f16, bf16, f32, {', '.join(KERNEL_INTEGER_TYPES)}" if integers \
+            else "f16, bf16 and f32"
+        raise VerifyException(f"{what} has element type {elem}; {title} supports {types}")
     if isinstance(t, TensorType):
         if not isinstance(t.encoding, NoneAttr):
             raise VerifyException(
@@ -1067,7 +1077,8 @@ class LaunchOp(IRDLOperation):
         names = [f"input {i + 1}" for i in range(len(self.inputs))] + ["the result"]
         types = [*(v.type for v in self.inputs), self.y.type]
         for name, t in zip(names, types, strict=True):
-            verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t)
+            verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
+                                   integers=True)
         broadcast = self._broadcast()
         if broadcast is None:
             _verify_same_shapes(self, [n.removeprefix("the ") for n in names], types,
@@ -1148,9 +1159,12 @@ def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue]) -> None:
     types = [b.type for b in buffers]
     for name, t in zip(names, types, strict=True):
         assert isinstance(t, MemRefType)
-        if t.get_num_dims() != 1 or not isinstance(t.get_element_type(), SUPPORTED_ELEMENT_TYPES):
+        elem = t.get_element_type()
+        if t.get_num_dims() != 1 or not (isinstance(elem, SUPPORTED_ELEMENT_TYPES)
+                                         or str(elem) in KERNEL_INTEGER_TYPES):
             raise VerifyException(
-                f"{op.name}: {name} must be a flat GM buffer memref<?xf16|bf16|f32>, got {t}"
+                f"{op.name}: {name} must be a flat GM buffer memref<?xf16|bf16|f32|i8|ui8|i16|"
+                f"i32|i64>, got {t}"
             )
 
 

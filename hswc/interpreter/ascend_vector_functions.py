@@ -296,6 +296,16 @@ class AscendVectorFunctions(MachineFunctions):
     def run_cast(self, interpreter: Interpreter, op: ascend.CastOp,
                  args: PythonValues) -> PythonValues:
         mode = op.round_mode.data.value.removeprefix("cast_")
-        return self._vector(op, args, lambda v, n: api.cast(v[0], v[1], mode, n))
+        family = self.machine.platform.api
+        table = soc_api.table(family)
+        pair = (element_type_name(local(op, "src").element_type),
+                element_type_name(local(op, "dst").element_type))
+        modes = table.cast_modes(*pair)
+        if op.round_mode.data.value not in modes:
+            soc = f"{table.soc_words} ({self.machine.platform.name})"
+            takes = f"takes {', '.join(modes)}" if modes else "has no such Cast"
+            raise OpError(op, f"Cast from {pair[0]} to {pair[1]} with "
+                          f"{op.round_mode.data.value}: {soc} {takes}")
+        return self._vector(op, args, lambda v, n: api.cast(v[0], v[1], mode, n, family))
 
     # endregion

@@ -1,6 +1,9 @@
 """Elementwise vector calls over numpy views: arithmetic, maximum / minimum, Abs, Relu, the
 bitwise calls and Duplicate.
 
+- Integer lanes (int16_t, int32_t, and what else the SoC's table lists): Add, Sub, Mul, Adds and
+  Muls wrap around (two's complement, an assumption: asc-devkit documents no overflow rule for
+  them; the CPU model does the same), Max, Min, Maxs, Mins and Relu compare plainly.
 - Add, Sub, Mul, Div, Adds, Muls: one IEEE rounding to nearest even in T, subnormals kept, inf
   and NaN as IEEE. float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
   computed in f32 and rounded to half, which is the correctly rounded result: for + - * / a
@@ -60,17 +63,29 @@ def arith_dtype(api: str, a: np.ndarray) -> np.dtype:
     return a.dtype
 
 
+def integer_or(rule: DtypeRule) -> DtypeRule:
+    """`rule`, but for an integer `a` (int8 to int64, signed or not), its dtype: which integer
+    types a call takes on a SoC is hswc.soc_api's table, checked before the call runs."""
+    def checked(api: str, a: np.ndarray) -> np.dtype:
+        return a.dtype if a.dtype.kind in "iu" else rule(api, a)
+    return checked
+
+
 def bf16_in_float_dtype(api: str, a: np.ndarray) -> np.dtype:
     """The dtype of `a`, which must be one the call computes in: half, float, or bfloat16 for
-    the calls documented as float arithmetic rounded to bfloat16 (Add, Sub, Mul, Adds)."""
+    the calls documented as float arithmetic rounded to bfloat16 (Add, Sub, Mul, Adds), or an
+    integer type."""
+    if a.dtype.kind in "iu":
+        return a.dtype
     return a.dtype if a.dtype == BF16 else arith_dtype(api, a)
 
 
 def extremum_dtype(api: str, a: np.ndarray) -> np.dtype:
     """The dtype of `a`, which must be one maximum / minimum is computed in (half, float,
-    bfloat16: no rounding is involved)."""
-    if a.dtype not in (F16, F32, BF16):
-        raise ApiError(f"{api}: unsupported dtype {a.dtype} (float16, float32, bfloat16)")
+    bfloat16: no rounding is involved; an integer type)."""
+    if a.dtype not in (F16, F32, BF16) and a.dtype.kind not in "iu":
+        raise ApiError(f"{api}: unsupported dtype {a.dtype} (float16, float32, bfloat16, "
+                       "integers)")
     return a.dtype
 
 
@@ -128,8 +143,8 @@ class _Rounded(_Direct):
     op: np.ufunc
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if a.dtype == F32:
-            return self.op(a, b)  # native f32 arithmetic: IEEE RNE
+        if a.dtype == F32 or a.dtype.kind in "iu":
+            return self.op(a, b)  # native f32 arithmetic: IEEE RNE; integers wrap around
         # half: in f32, then numpy's correctly rounded (RNE) astype; see the module docstring.
         return self.op(widened(a), widened(b)).astype(a.dtype)
 
@@ -139,7 +154,7 @@ class _Rounded(_Direct):
         (numpy buffers an operand that overlaps out; assigning f32 to half rounds as astype)."""
         if not _same_shape(a, b, out):
             return False
-        if a.dtype == F32:
+        if a.dtype == F32 or a.dtype.kind in "iu":
             self.op(a, b, out=out)
         else:
             out[...] = self.op(widened(a), widened(b))
@@ -176,6 +191,8 @@ class _Extremum(_Direct):
         return self.op(widened(a), widened(b)).astype(a.dtype)
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.dtype.kind in "iu":
+            return self.op(a, b)
         view = _BITS[a.dtype][0]
         picked = self.pick(a.view(view), b.view(view)).view(a.dtype)
         result = np.where(a == b, picked, self._op(a, b))
@@ -186,6 +203,9 @@ class _Extremum(_Direct):
         operand overlaps (in place) through a scratch of out's shape, then one copy."""
         if not _same_shape(a, b, out):
             return False
+        if a.dtype.kind in "iu":
+            self.op(a, b, out=out)
+            return True
         if overlaps(out, a) or overlaps(out, b):
             scratch = np.empty_like(out)
             self._into(a, b, scratch)
@@ -307,7 +327,8 @@ def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
 
 def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Muls(dst, src, scalar, count): dst[i] = src[i] * scalar, scalar of the tensor's dtype."""
-    _apply("Muls", arith_dtype, _Rounded(np.multiply), dst, count, {"src": src}, scalar)
+    _apply("Muls", integer_or(arith_dtype), _Rounded(np.multiply), dst, count, {"src": src},
+           scalar)
 
 
 def maxs(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
@@ -345,7 +366,7 @@ rsqrt = _math("Rsqrt", "rsqrt")
 
 def relu(dst: np.ndarray, src: np.ndarray, count: int) -> None:
     """Relu(dst, src, count): dst[i] = maximum(src[i], +0): Relu(-0) = +0, NaN stays NaN."""
-    _apply("Relu", arith_dtype, _relu, dst, count, {"src": src}, 0.0)
+    _apply("Relu", integer_or(arith_dtype), _relu, dst, count, {"src": src}, 0)
 
 
 def not_(dst: np.ndarray, src: np.ndarray, count: int) -> None:
@@ -356,7 +377,7 @@ def not_(dst: np.ndarray, src: np.ndarray, count: int) -> None:
 def duplicate(dst: np.ndarray, scalar: Scalar, count: int) -> None:
     """Duplicate(dst, scalar, count): the first count elements of dst become scalar."""
     check_operand("Duplicate", "dst", dst)
-    dtype = float_dtype("Duplicate", dst)
+    dtype = dst.dtype if dst.dtype.kind in "iu" else float_dtype("Duplicate", dst)
     check_count("Duplicate", count, dst=dst)
     dst[..., :count] = scalar_operand(scalar, dtype)
 

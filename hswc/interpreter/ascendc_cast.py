@@ -19,6 +19,7 @@ from typing import Final
 import numpy as np
 
 from hswc import arith_semantics as sem
+from hswc import soc_api
 from hswc.interpreter.ascendc_checks import (
     FLOATS,
     ApiError,
@@ -132,22 +133,28 @@ def scalar_operand(value: Scalar | np.ndarray, dtype: np.dtype) -> np.ndarray:
     return sem.constant(float(value), dtype)
 
 
-_CASTS: Final[dict[tuple[np.dtype, np.dtype], tuple[str, ...]]] = {
-    (F16, F32): ("none",),
-    (BF16, F32): ("none",),
-    (F32, F16): ("none", "rint", "floor", "ceil", "round", "trunc", "odd"),
-    # The 910B implementation asserts on NONE; ODD is documented for f32 -> f16 only.
-    (F32, BF16): ("rint", "floor", "ceil", "round", "trunc"),
-}
+def cast_modes(src: np.dtype, dst: np.dtype, family: str) -> tuple[str, ...]:
+    """The RoundModes (`none`, `rint`, ...) the family's Cast takes from src to dst
+    (hswc.soc_api's ASCENDC_CAST rows); () for a pair it does not convert."""
+    from hswc.interpreter.dtypes import element_name
+
+    names = element_name(src), element_name(dst)
+    if None in names:
+        return ()
+    return tuple(m.removeprefix("cast_")
+                 for m in soc_api.table(family).cast_modes(*names))  # type: ignore[arg-type]
 
 
-def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int) -> None:
-    """Cast(dst, src, RoundMode, count): widening is exact, narrowing rounds by round_mode."""
+def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int,
+         family: str = "dav_c220") -> None:
+    """Cast(dst, src, RoundMode, count) on the SoC family's pairs and modes: widening is exact,
+    narrowing rounds by round_mode; to and from integers as hswc.interpreter.ascendc_cast_int
+    says."""
     api = "Cast"
     check_operand(api, "dst", dst)
     check_operand(api, "src", src)
-    modes = _CASTS.get((src.dtype, dst.dtype))
-    if modes is None:
+    modes = cast_modes(src.dtype, dst.dtype, family)
+    if not modes:
         raise ApiError(f"{api}: {src.dtype} -> {dst.dtype} is not a supported conversion")
     if round_mode not in modes:
         raise ApiError(
@@ -158,6 +165,11 @@ def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int) -> None:
     if count == 0:
         return
     part = src[..., :count]
+    if src.dtype not in FLOATS or dst.dtype not in FLOATS or src.dtype == dst.dtype:
+        from hswc.interpreter.ascendc_cast_int import convert
+
+        store(api, dst, convert(part, dst.dtype, round_mode))
+        return
     if dst.dtype == F32:
         out = dst[..., :count]
         if out.shape == part.shape:

@@ -42,7 +42,7 @@ UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
 
 def _dtype(op: Operation, t: Attribute) -> np.dtype:
     name = "f64" if isinstance(t, Float64Type) else dtype_of(t)
-    if name is not None:
+    if name is not None and name in sem.BODY_DTYPES:
         return sem.BODY_DTYPES[name]
     try:
         return numpy_dtype(t)  # integers of any width, index

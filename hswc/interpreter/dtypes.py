@@ -49,3 +49,13 @@ def numpy_dtype(t: Attribute) -> np.dtype:
     if isinstance(t, IndexType):
         return I64
     raise ValueError(f"the interpreter has no dtype for element type {t}")
+
+
+def element_name(dtype: np.dtype) -> str | None:
+    """The IR's spelling of a numpy dtype the vector unit holds (f16, bf16, f32, i8, ui8, i16,
+    ui16, i32, ui32, i64; hswc.soc_api's IR_TYPES), None for others."""
+    if dtype in NAMES:
+        return NAMES[dtype]
+    if dtype.kind in "iu" and dtype.itemsize in (1, 2, 4, 8):
+        return f"{'ui' if dtype.kind == 'u' else 'i'}{dtype.itemsize * 8}"
+    return None

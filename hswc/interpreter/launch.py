@@ -25,7 +25,7 @@ from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
-from hswc.interpreter.dtypes import NAMES, numpy_dtype
+from hswc.interpreter.dtypes import element_name, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
 from hswc.kernel_signature import kernel_arguments, scalar_fields
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
@@ -164,7 +164,7 @@ def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_d
     """
     record: TilingRecord = {name: int(v) for name, v in zip(TILING_FIELDS, tiling, strict=False)}
     record["usedCoreNum"] = int(block_dim)
-    key = TILING_KEYS.get(NAMES.get(dtype, ""), -1)
+    key = TILING_KEYS.get(element_name(dtype) or "", -1)
     owner = op.block_dim.owner
     if isinstance(owner, func.CallOp) and len(owner.results) == 5:
         (computed,) = interpreter.get_values((owner.results[4],))

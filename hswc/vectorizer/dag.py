@@ -54,9 +54,22 @@ FLOAT_BINARY = {
     arith.MaximumfOp: "maximumf", arith.MinimumfOp: "minimumf",
 }
 LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
+INTEGER_BINARY = {arith.AddiOp: "addi", arith.SubiOp: "subi", arith.MuliOp: "muli",
+                  arith.MaxSIOp: "maxsi", arith.MinSIOp: "minsi"}
+"""arith's integer ops on integer values (iN: two's complement, + - * wrapping)."""
+CONVERSIONS = {arith.ExtSIOp: "extsi", arith.SIToFPOp: "sitofp", arith.FPToSIOp: "fptosi",
+               arith.FPToUIOp: "fptoui", arith.UIToFPOp: "uitofp", arith.ExtUIOp: "extui"}
+"""The conversions to and from integers (hswc.vectorizer.cast_routes maps them to Casts)."""
+ROUNDEVEN = "math.roundeven"
+INTEGER_DTYPES = {"i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32", "i64": "int64"}
+"""The integer element types a body may compute on (ui8: an unsigned byte tensor's element),
+and the numpy dtype holding each."""
 SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
                  "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
-                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant")
+                 "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant",
+                 "arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi",
+                 "arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.fptosi",
+                 "arith.fptoui", ROUNDEVEN)
 ROW_OPS = ("hsg.reduce",)
 """What a row region's body holds besides SUPPORTED_OPS (hswc.row_regions builds it; no user
 writes it, so refusals do not list it)."""
@@ -67,7 +80,8 @@ MATH_KINDS = ("exp", "ln", "sqrt", "rsqrt", "abs")
 
 
 def dtype_of(t: Attribute) -> str | None:
-    """'f16', 'bf16', 'f32' or 'i1' for the scalar types a body may hold, else None."""
+    """'f16', 'bf16', 'f32', 'i1' or an integer type (INTEGER_DTYPES) for the scalar types a
+    body may hold, else None."""
     if isinstance(t, Float16Type):
         return "f16"
     if isinstance(t, BFloat16Type):
@@ -76,7 +90,14 @@ def dtype_of(t: Attribute) -> str | None:
         return "f32"
     if isinstance(t, IntegerType) and t.width.data == 1:
         return "i1"
+    if isinstance(t, IntegerType) and str(t) in INTEGER_DTYPES:
+        return str(t)
     return None
+
+
+def is_integer(dtype: str) -> bool:
+    """Whether a node's dtype is an integer type (not i1, not a float)."""
+    return dtype in INTEGER_DTYPES
 
 
 @dataclass(eq=False)
@@ -89,8 +110,8 @@ class Node:
     decompositions, hswc.math_decompositions)."""
     dtype: str
     operands: tuple[Node, ...] = ()
-    value: float | bool | None = None
-    """A constant's value (as its type rounds it)."""
+    value: float | int | bool | None = None
+    """A constant's value (as its type rounds it; an integer's as a Python int)."""
     predicate: str | None = None
     index: int | None = None
     """An input's position among the body's arguments; a scalar's among the captured values."""
@@ -130,6 +151,8 @@ class Node:
             assert self.value is not None
             if self.is_mask:
                 return ("const", self.dtype, bool(self.value))
+            if is_integer(self.dtype):
+                return ("const", self.dtype, int(self.value))
             return ("const", self.dtype, float_bits(self.value, self.dtype))
         return (self.kind, self.dtype, self.predicate, self.index, *map(id, self.operands))
 
@@ -247,25 +270,57 @@ class _Builder:
         return b  # andi with false, ori with true
 
     def folded(self, node: Node) -> Node:
-        from hswc import arith_semantics as sem
 
-        value = evaluate(node, [sem.constant(o.value, sem.DTYPES[o.dtype])  # type: ignore[arg-type]
-                                for o in node.operands])
+        value = evaluate(node, [_constant_array(o) for o in node.operands])
         scalar = value.item()
-        return Node("const", node.dtype, value=bool(scalar) if node.is_mask else float(scalar),
-                    source=node.source)
+        folded: float | int | bool = bool(scalar) if node.is_mask else \
+            int(scalar) if is_integer(node.dtype) else float(scalar)
+        return Node("const", node.dtype, value=folded, source=node.source)
 
     # endregion
 
 
-def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
-    """The node's operation on arrays of its operands (hswc.arith_semantics)."""
+def numpy_dtype_of(dtype: str) -> np.dtype:
+    """The numpy dtype holding values of a node's dtype."""
     import numpy as np
 
     from hswc import arith_semantics as sem
 
-    dtype = sem.DTYPES[node.dtype]
+    if is_integer(dtype):
+        return np.dtype(INTEGER_DTYPES[dtype])
+    return sem.DTYPES[dtype]
+
+
+def _constant_array(node: Node) -> np.ndarray:
+    import numpy as np
+
+    from hswc import arith_semantics as sem
+
+    if is_integer(node.dtype):
+        return np.asarray(node.value, dtype=numpy_dtype_of(node.dtype))
+    return sem.constant(node.value, sem.DTYPES[node.dtype])  # type: ignore[arg-type]
+
+
+def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
+    """The node's operation on arrays of its operands (hswc.arith_semantics, and
+    hswc.arith_integer_semantics for integers)."""
+    import numpy as np
+
+    from hswc import arith_integer_semantics as isem
+    from hswc import arith_semantics as sem
+
+    dtype = numpy_dtype_of(node.dtype)
     kind = node.kind
+    if kind in INTEGER_BINARY.values():
+        return isem.BINARY[f"arith.{kind}"](operands[0], operands[1]).astype(dtype)
+    if kind in ("extsi", "extui"):
+        return isem.extend(operands[0], dtype, kind == "extsi")
+    if kind in ("sitofp", "uitofp"):
+        return isem.to_float(operands[0], dtype, kind == "sitofp")
+    if kind in ("fptosi", "fptoui"):
+        return isem.to_integer(operands[0], dtype, kind == "fptosi")
+    if kind == "roundeven":
+        return np.rint(operands[0])
     if kind in ("extf", "truncf"):
         return sem.convert(operands[0], dtype)
     if kind == "negf":
@@ -294,9 +349,14 @@ def _scalar_dtype(op: Operation, value: SSAValue) -> str:
 
 def _constant_node(op: arith.ConstantOp, dtype: str) -> Node:
     if isinstance(op.value, FloatAttr):
-        value: float | bool = float(op.value.value.data)
+        value: float | int | bool = float(op.value.value.data)
     elif isinstance(op.value, IntegerAttr) and dtype == "i1":
         value = bool(op.value.value.data & 1)
+    elif isinstance(op.value, IntegerAttr) and is_integer(dtype):
+        bits = int(dtype.removeprefix("ui").removeprefix("i"))
+        raw = op.value.value.data & ((1 << bits) - 1)
+        signed = not dtype.startswith("ui") and raw >= 1 << (bits - 1)
+        return Node("const", dtype, value=raw - (1 << bits) if signed else raw, source=op)
     else:
         raise OpError(op, f"is a constant of {op.value.type}; a body's constants are f16, "
                       "bf16 or f32 numbers or i1 booleans")
@@ -316,6 +376,23 @@ def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Nod
     return Node("cmpf", "i1", operands, predicate=predicate, source=op)
 
 
+def _integer_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+    """An integer op, a conversion to or from an integer, or math.roundeven."""
+    result = op.results[0]
+    if type(op) in INTEGER_BINARY:
+        if not is_integer(dtype):
+            raise OpError(op, f"works on {result.type}; {op.name} is supported on integer "
+                          f"values ({', '.join(INTEGER_DTYPES)})")
+        return Node(INTEGER_BINARY[type(op)], dtype, operands, source=op)  # type: ignore[index]
+    if type(op) in CONVERSIONS:
+        return Node(CONVERSIONS[type(op)], dtype, operands, source=op)  # type: ignore[index]
+    if dtype not in ("f16", "bf16", "f32") or op.attributes or \
+            any(k != "fastmath" for k in op.properties):
+        raise OpError(op, f"works on {result.type}; math.roundeven is supported on f16, "
+                      "bf16 and f32 values without attributes")
+    return Node("roundeven", dtype, operands, source=op)
+
+
 def _node_of(b: _Builder, op: Operation) -> Node:
     """The node for one supported op (operands already built), or a located error."""
     def ins() -> tuple[Node, ...]:
@@ -327,6 +404,8 @@ def _node_of(b: _Builder, op: Operation) -> Node:
         return _constant_node(op, dtype)
     if type(op) in FLOAT_BINARY:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
+    if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name == ROUNDEVEN:
+        return _integer_node(op, dtype, ins())
     if type(op) in LOGIC:
         if dtype != "i1":
             raise OpError(op, f"works on {result.type}; andi, ori and xori are supported on "
@@ -441,15 +520,65 @@ def body_dag(block: Block, inputs: int | None = None,
         if len(op.results) != 1 or op.regions:
             raise OpError(op, f"is not an elementwise operation the vectorizer maps; "
                           f"supported: {SUPPORTED_TEXT}")
-        made = _math_node(b, op) if op.name in SUPPORTED_MATH else \
+        made = _math_node(b, op) if op.name in SUPPORTED_MATH and op.name != ROUNDEVEN else \
             _reduce_node(b, op) if isinstance(op, ReduceOp) else _node_of(b, op)
         b.add(made, op.results[0])
     results = [b.operand(terminator, v) for v in terminator.operands]
     nodes = _live(b.nodes, *results)
+    _check_quantization_scales(nodes, b.scalars)
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
     return Dag(input_nodes, nodes, results, b.scalars)
+
+
+QUANTIZED = ("fptosi", "fptoui")
+
+
+def _check_quantization_scales(nodes: Sequence[Node], scalars: Sequence[SSAValue]) -> None:
+    """A float quantized to an integer (fptosi / fptoui of what the body computes) must not
+    have been scaled by a constant of zero or NaN (x * 0, x * NaN, x / 0, x / NaN): every
+    element would become one integer, and no quantization means that. An OpError at the
+    scaling op, naming the scale."""
+    scaled: dict[int, tuple[Node, float]] = {}
+    """id of a node -> (the bad scaling it depends on, its scale)."""
+    for node in nodes:
+        for operand in node.operands:
+            if id(operand) in scaled:
+                scaled.setdefault(id(node), scaled[id(operand)])
+        bad = _bad_scale(node, scalars)
+        if bad is not None:
+            scaled[id(node)] = (node, bad)
+        if node.kind in QUANTIZED and id(node) in scaled:
+            scaling, scale = scaled[id(node)]
+            assert scaling.source is not None
+            raise OpError(scaling.source, f"scales by {scale} a value the body quantizes to "
+                          f"{node.dtype}: a quantization scale of zero or NaN maps every "
+                          "element to one value")
+
+
+def _bad_scale(node: Node, scalars: Sequence[SSAValue]) -> float | None:
+    """k of x * k, k * x or x / k when k is a constant zero or NaN (a constant of the body, or
+    a scalar the body captures that an arith.constant defines), x not uniform."""
+    if node.kind not in ("mulf", "divf"):
+        return None
+    a, b = node.operands
+    candidates = [(b, a)] if node.kind == "divf" else [(b, a), (a, b)]
+    for k, x in candidates:
+        value = _known_value(k, scalars)
+        if value is not None and not x.uniform and (value == 0 or value != value):
+            return value
+    return None
+
+
+def _known_value(node: Node, scalars: Sequence[SSAValue]) -> float | None:
+    if node.is_const and isinstance(node.value, float):
+        return node.value
+    if node.kind == "scalar" and node.index is not None:
+        owner = scalars[node.index].owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr):
+            return float(owner.value.value.data)
+    return None
 
 
 def _reduce_node(b: _Builder, op: ReduceOp) -> Node:

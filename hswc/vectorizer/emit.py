@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     FloatAttr,
+    IntegerAttr,
     IntegerType,
     Signedness,
 )
@@ -66,15 +67,24 @@ from hswc.vectorizer.dag import Node
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
 
-ELEMENT_TYPES: dict[str, Attribute] = {"f16": Float16Type(), "bf16": BFloat16Type(),
-                                       "f32": Float32Type(), "mask": MASK_ELEMENT_TYPE}
+ELEMENT_TYPES: dict[str, Attribute] = {
+    "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "mask": MASK_ELEMENT_TYPE,
+    "i8": IntegerType(8), "ui8": IntegerType(8, Signedness.UNSIGNED), "i16": IntegerType(16),
+    "ui16": IntegerType(16, Signedness.UNSIGNED), "i32": IntegerType(32),
+    "ui32": IntegerType(32, Signedness.UNSIGNED), "i64": IntegerType(64)}
 MASK_WORD = IntegerType(16, Signedness.UNSIGNED)
 """Masks are combined (And, Or, Not) as uint16 words."""
 MASK_WORD_BITS = 16
-VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16"}
+VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8", "ui8": "uint8",
+               "i16": "int16", "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64"}
 LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_bytes",
+                "i8": "byte_bytes", "ui8": "byte_bytes", "i16": "half_bytes",
+                "ui16": "half_bytes", "i32": "float_bytes", "ui32": "float_bytes",
+                "i64": "long_bytes",
                 "bf16": "half_bytes"}
-SIZE_WORDS = {2: "half", 4: "float"}
+LENGTH_ORDER = ("f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32", "i64")
+"""The order Init computes the buffers' byte lengths in (the float ones first, as always)."""
+SIZE_WORDS = {1: "byte", 2: "half", 4: "float", 8: "long"}
 """How a kernel at a dtype boundary names its copies' byte counts, by element size."""
 RAW_ACCESS = ("Cast", "DataCopy")
 """Instructions that take queue tensors as they are."""
@@ -176,8 +186,9 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
     consts = [b for b in plan.buffers if b.role == "const"]
     for b in consts:
         local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
-        fill: FloatAttr | SSAValue = (uniforms.value(b.uniform) if b.uniform is not None
-                                      else float_attr(_fill_value(b.value), ELEMENT_TYPES[b.dtype]))
+        fill: FloatAttr | IntegerAttr | SSAValue = (
+            uniforms.value(b.uniform) if b.uniform is not None
+            else float_attr(_fill_value(b.value), ELEMENT_TYPES[b.dtype]))
         e.op(ascend.DuplicateOp(local, fill, ub_factor))
     if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
@@ -286,7 +297,7 @@ def _linear_lengths(e: Emitter, plan: KernelPlan, ub_factor: SSAValue) -> dict[s
     queues = _queue_dtypes(plan)
     if len(queues) == 1:
         wanted["tensor"] = ELEMENT_BYTES[queues.pop()]
-    for dtype in ("f32", "f16", "bf16"):
+    for dtype in LENGTH_ORDER:
         if any(_length_key(plan, b) == dtype for b in plan.buffers):
             wanted[dtype] = ELEMENT_BYTES[dtype]
     lengths: dict[str, SSAValue] = {}
@@ -557,18 +568,21 @@ class ChunkEmitter:
 # region the instruction table
 
 
-def _fill_value(value: float | None) -> float:
+def _fill_value(value: float | int | bool | None) -> float | int:
     """A constant's value; -0.0 stays -0.0 (it is falsy, so `value or 0.0` would lose it)."""
     assert value is not None, "a constant buffer or node always has its value"
-    return float(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else float(value)
 
 
-def float_attr(value: float, t: Attribute) -> FloatAttr:
+def float_attr(value: float | int, t: Attribute) -> FloatAttr | IntegerAttr:
+    """A constant of the element type t: a float, or an integer of an integer type."""
+    if isinstance(t, IntegerType):
+        return IntegerAttr(int(value), t)
     assert isinstance(t, AnyFloat)
     return FloatAttr(value, t)
 
 
-def _scalar_attr(value: float, like: SSAValue) -> FloatAttr:
+def _scalar_attr(value: float | int, like: SSAValue) -> FloatAttr | IntegerAttr:
     """A constant scalar in the dtype of the tensor `like`."""
     t = like.type
     assert isinstance(t, ascend.LocalTensorType)
@@ -576,7 +590,7 @@ def _scalar_attr(value: float, like: SSAValue) -> FloatAttr:
 
 
 def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue,
-          scalar: FloatAttr | SSAValue | None) -> Operation:
+          scalar: FloatAttr | IntegerAttr | SSAValue | None) -> Operation:
     """The ascend op of one instruction (`scalar`: its scalar, a constant or a kernel value)."""
     api = instr.api
     if api == "Cast":

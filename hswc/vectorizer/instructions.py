@@ -42,6 +42,7 @@ from xdsl.ir import Operation, SSAValue
 from hswc import soc_api
 from hswc.diagnostics import OpError
 from hswc.kernel_dtypes import output_dtype
+from hswc.vectorizer.cast_routes import INTEGER_RANGES, NoRoute, cast_route, holds
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.schedule import Schedule
 
@@ -76,7 +77,7 @@ class Val:
     name: str | None = None
     input: int | None = None
     """For an input or its copy: the input's position."""
-    value: float | None = None
+    value: float | int | None = None
     """For a constant buffer: the value Init fills it with."""
     uniform: Node | None = None
     """For a buffer of a uniform value that is not a constant: the node giving it."""
@@ -85,7 +86,7 @@ class Val:
     value per row, or a row's columns (hswc.vectorizer.dag.Node.level)."""
 
 
-Scalar = float | Node
+Scalar = float | int | Node
 """An instruction's scalar: a constant, or a uniform node the kernel computes once."""
 
 
@@ -155,6 +156,8 @@ class _Selector:
         self.consts: dict[tuple[object, ...], Val] = {}
         self.conversions: list[Instr] = []
         self.instrs: list[Instr] = []
+        self.half_twins: dict[int, Val] = {}
+        """id of an integer node computed in half (_in_half) -> its half vector."""
 
     # region values
 
@@ -170,7 +173,7 @@ class _Selector:
             found = self.consts.get(key)
             if found is None:
                 value = node.value if node.is_const else None
-                assert value is None or isinstance(value, float)
+                assert value is None or isinstance(value, float | int)
                 found = Val("const", node.dtype, node.name or "const", value=value,
                             uniform=None if node.is_const else node)
                 self.consts[key] = found
@@ -192,7 +195,7 @@ class _Selector:
     def scalar(node: Node) -> Scalar:
         """A uniform node as an instruction's scalar: its value if it is a constant."""
         if node.is_const:
-            assert isinstance(node.value, float)
+            assert isinstance(node.value, float | int)
             return node.value
         return node
 
@@ -237,6 +240,10 @@ class _Selector:
         if dtype == "i1":
             raise OpError(node.source, f"works on i1 values, which {what} has no form for: "
                           "select between numbers, combine conditions with andi/ori/xori")
+        if dtype in INTEGER_RANGES and not self.table.takes(what, dtype):
+            raise OpError(node.source, f"computes on {dtype}, but {what} on "
+                          f"{self.table.soc_words} takes {self.table.words(what)}: extend the "
+                          "operands with arith.extsi to a type it takes first")
         if not self.table.exact(what, dtype):
             soc = self.table.soc_words
             if self.table.takes(what, dtype):
@@ -300,13 +307,23 @@ def _subf(s: _Selector, node: Node) -> None:
     s.require_arithmetic(node, "Sub")
     a, b = node.operands
     if b.uniform:  # t - k == t + (-k), to the bit
-        negated: Scalar = -b.value if isinstance(b.value, float) and b.is_const \
+        negated: Scalar = _negated(b.value, b.dtype) if b.is_const \
             else Node("negf", b.dtype, (b,), name=f"minus_{b.name or 'scalar'}", source=b.source)
         s.emit(Instr("Adds", s.result(node), (s.val(a),), scalar=negated, source=node.source,
                      in_place=(0,)))
         return
     s.emit(Instr("Sub", s.result(node), (s.val(a), s.val(b)), source=node.source,
                  in_place=(0, 1)))
+
+
+def _negated(value: float | int | bool | None, dtype: str) -> float | int:
+    """-value in the dtype: an integer's wrapping (-(-128) is -128 in i8: t - k == t + (-k)
+    modulo 2^N as well)."""
+    assert isinstance(value, float | int)
+    if isinstance(value, float):
+        return -value
+    lo, hi = INTEGER_RANGES[dtype]
+    return (-value - lo) % (hi - lo + 1) + lo
 
 
 def _divf(s: _Selector, node: Node) -> None:
@@ -415,6 +432,86 @@ def _reduce(s: _Selector, node: Node) -> None:
                  source=node.source))
 
 
+def _route(s: _Selector, node: Node) -> None:
+    """A conversion to or from an integer, or roundeven: the Casts of its route on the SoC
+    (hswc.vectorizer.cast_routes), through temporaries of the route's types."""
+    (src,) = node.operands
+    try:
+        steps = cast_route(s.table, node.kind, src.dtype, node.dtype)
+    except NoRoute as error:
+        raise OpError(node.source, f"converts {src.dtype} to {node.dtype}: {error}") from None  # type: ignore[arg-type]
+    value = s.val(src)
+    for i, step in enumerate(steps):
+        dst = s.result(node) if i == len(steps) - 1 else \
+            Val("temp", step.dst, f"{node.name or 'cast'}_{step.dst}")
+        s.emit(Instr("Cast", dst, (value,), mode=step.mode,
+                     count="compute" if s.schedule.whole_repeat_casts else "cur",
+                     source=node.source))
+        value = dst
+
+
+def _integer_binary(tensor_api: str, scalar_api: str | None) -> Rule:
+    """addi, muli, maxsi, minsi: the call on the integer type where the SoC takes it; maxsi and
+    minsi on a type the SoC lacks (i8 on A2/A3) in half, which holds every 8-bit value: the
+    operands Cast to half exactly, the larger or smaller picked, Cast back exactly."""
+    same = _binary(tensor_api, scalar_api)
+
+    def rule(s: _Selector, node: Node) -> None:
+        if s.table.takes(tensor_api, node.dtype):
+            same(s, node)
+            return
+        if _half_api(s, node) is not None:
+            _in_half(s, node, tensor_api, scalar_api)
+            return
+        raise OpError(node.source, f"computes on {node.dtype}, but {tensor_api} on "  # type: ignore[arg-type]
+                      f"{s.table.soc_words} takes {s.table.words(tensor_api)}: extend the "
+                      "operands with arith.extsi to a type it takes first")
+    return rule
+
+
+def _half_api(s: _Selector, node: Node) -> str | None:
+    """Max or Min when the integer node is a maxsi / minsi computed in half (_integer_binary)."""
+    api = {"maxsi": "Max", "minsi": "Min"}.get(node.kind)
+    if api is None or s.table.takes(api, node.dtype) or not holds("f16", node.dtype) \
+            or not s.table.takes(api, "f16"):
+        return None
+    return api
+
+
+def _in_half(s: _Selector, node: Node, tensor_api: str, scalar_api: str | None) -> None:
+    """The node in half; an operand computed in half already is used as it is, and the result
+    is Cast back to the integer type only where the body yields it or uses it otherwise."""
+    def widened(operand: Node) -> Val:
+        twin = s.half_twins.get(id(operand))
+        if twin is not None:
+            return twin
+        wide = Val("temp", "f16", f"{operand.name or 'value'}_fp16")
+        s.emit(Instr("Cast", wide, (s.val(operand),), mode=_exact_mode(s, operand.dtype, "f16"),
+                     count="cur", source=node.source))
+        return wide
+
+    a, b = node.operands
+    out = Val("temp", "f16", f"{node.name or 'tmp'}_fp16")
+    if scalar_api is not None and (a.uniform or b.uniform):
+        t, k = (b, a) if a.uniform else (a, b)
+        assert k.is_const, "a uniform integer operand is a constant"
+        s.emit(Instr(scalar_api, out, (widened(t),), scalar=float(k.value),  # type: ignore[arg-type]
+                     source=node.source, in_place=(0,)))
+    else:
+        s.emit(Instr(tensor_api, out, (widened(a), widened(b)), source=node.source,
+                     in_place=(0, 1)))
+    s.half_twins[id(node)] = out
+    if node in s.dag.results or any(_half_api(s, u) is None for u in node.users):
+        s.emit(Instr("Cast", s.result(node), (out,), mode=_exact_mode(s, "f16", node.dtype),
+                     count="cur", source=node.source))
+
+
+def _exact_mode(s: _Selector, src: str, dst: str) -> str:
+    """The mode of an exact Cast (CAST_NONE where the SoC takes it, else CAST_RINT)."""
+    modes = s.table.cast_modes(src, dst)
+    return "cast_none" if "cast_none" in modes else "cast_rint"
+
+
 RULES: dict[str, Rule] = {
     "extf": _cast,
     "truncf": _cast,
@@ -437,6 +534,13 @@ RULES: dict[str, Rule] = {
     "not": _not,
     "xori": _xori,
     "reduce": _reduce,
+    "addi": _integer_binary("Add", "Adds"),
+    "subi": _subf,
+    "muli": _integer_binary("Mul", "Muls"),
+    "maxsi": _integer_binary("Max", "Maxs"),
+    "minsi": _integer_binary("Min", "Mins"),
+    "extsi": _route, "extui": _route, "sitofp": _route, "uitofp": _route, "fptosi": _route,
+    "fptoui": _route, "roundeven": _route,
 }
 """Node kind -> its instruction(s)."""
 

@@ -11,10 +11,13 @@
 // a bfloat16_t on an ASCENDC_ROUNDS call (its rounding is documented nowhere, so the model has
 // no exact result for it; ASCENDC_ROUNDS_BF16_IN_FLOAT calls round it as documented); it returns whether the model has lanes for T (the ASCENDC_API row's
 // types). A type the SoC takes in that form (its ASCENDC_SOC_TYPES row) without lanes here
-// returns false: the call compiles and refuses it when it runs (NotModelled).
+// returns false: the call compiles and refuses it when it runs (NotModelled). Every
+// `ASCENDC_CAST(src, dst, ...)` row becomes ascendc_cpu::api::CastTable<src, dst>::value, the
+// bits of the RoundModes that Cast takes on the SoC (ascendc_cpu_vec_cast.h).
 #ifndef ASCENDC_CPU_API_H
 #define ASCENDC_CPU_API_H
 
+#include <cstdint>
 #include <type_traits>
 
 #include "ascendc_cpu_float.h"
@@ -36,6 +39,11 @@
 #define ASCENDC_SOC_TYPES(call, form, dav_c220, dav_3510) ASCENDC_CPU_SOC_ROW(call, form, dav_3510)
 #else
 #define ASCENDC_SOC_TYPES(call, form, dav_c220, dav_3510) ASCENDC_CPU_SOC_ROW(call, form, dav_c220)
+#endif
+#if defined(ASCENDC_CPU_DAV_3510)
+#define ASCENDC_CAST(src, dst, dav_c220, dav_3510) ASCENDC_CPU_CAST_ROW(src, dst, dav_3510)
+#else
+#define ASCENDC_CAST(src, dst, dav_c220, dav_3510) ASCENDC_CPU_CAST_ROW(src, dst, dav_c220)
 #endif
 #define ASCENDC_COUNT ::ascendc_cpu::api::FormCount
 #define ASCENDC_MASK ::ascendc_cpu::api::FormMask
@@ -60,8 +68,32 @@
         static constexpr bool value = ::ascendc_cpu::api::kIn<T, ASCENDC_CPU_EXPAND types>;              \
     };
 
+#define ASCENDC_CPU_CAST_ROW(src, dst, modes)                                                          \
+    template <>                                                                                          \
+    struct CastTable<src, dst> {                                                                         \
+        static constexpr uint32_t value = ModeBits(ASCENDC_CPU_EXPAND modes);                            \
+    };
+
 namespace ascendc_cpu {
 namespace api {
+
+/// The RoundModes of an ASCENDC_CAST row, as bits (bit i: RoundMode value i).
+enum CastModeBit : uint32_t {
+    CAST_NONE = 1u << 0, CAST_RINT = 1u << 1, CAST_FLOOR = 1u << 2, CAST_CEIL = 1u << 3,
+    CAST_ROUND = 1u << 4, CAST_TRUNC = 1u << 5, CAST_ODD = 1u << 6,
+};
+
+template <typename... Bits>
+constexpr uint32_t ModeBits(Bits... bits)
+{
+    return (0u | ... | static_cast<uint32_t>(bits));
+}
+
+/// The RoundModes Cast takes from Src to Dst on the SoC (its ASCENDC_CAST row; 0: no such Cast).
+template <typename Src, typename Dst>
+struct CastTable {
+    static constexpr uint32_t value = 0;
+};
 
 template <typename T, typename... Ts>
 constexpr bool kIn = (std::is_same<T, Ts>::value || ...);
@@ -84,6 +116,8 @@ struct SocTakes {
 
 #undef ASCENDC_API
 #undef ASCENDC_SOC_TYPES
+#undef ASCENDC_CAST
+#undef ASCENDC_CPU_CAST_ROW
 #undef ASCENDC_COUNT
 #undef ASCENDC_MASK
 #undef ASCENDC_CPU_SOC_ROW

@@ -10,7 +10,8 @@
 //     largest finite value as IEEE directed rounding prescribes), NaN (quiet,
 //     sign and top payload bits kept) and signed zero.
 //   * Integer results are rounded to an integer by the mode, then saturated
-//     to the destination's range (the documented default overflow mode).
+//     to the destination's range (the documented default overflow mode); an
+//     integer narrowed to an unsigned type keeps its low bits, as documented.
 //     NaN, and a negative value converted to uint8_t, have no documented
 //     result: they are violations.
 // A combination outside the table fails to compile; int32_t -> half (which
@@ -26,51 +27,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
 
 namespace ascendc_cpu {
 
-/// Bit i set: RoundMode value i is supported.
-constexpr uint32_t kNone = 1u << 0;
-constexpr uint32_t kRintToTrunc = 0x3Eu;  // CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC
-constexpr uint32_t kAllModes = 0x7Fu;
-
-/// The RoundModes Cast supports from U to T on ascend910b (0: unsupported).
+/// The RoundModes Cast supports from U to T on the SoC the model is built for (bit i: RoundMode
+/// value i; 0: unsupported): its ASCENDC_CAST row of hswc/api_tables.def (ascendc_cpu_api.h).
 template <typename T, typename U>
 constexpr uint32_t CastModes()
 {
-    using std::is_same;
-    if constexpr (is_same<U, int8_t>::value || is_same<U, uint8_t>::value) {
-        return is_same<T, half>::value ? kNone : 0;
-    } else if constexpr (is_same<U, int16_t>::value) {
-        return is_same<T, half>::value ? (kRintToTrunc | kNone) : (is_same<T, float>::value ? kNone : 0);
-    } else if constexpr (is_same<U, half>::value) {
-        if constexpr (is_same<T, int8_t>::value || is_same<T, uint8_t>::value) {
-            return kRintToTrunc | kNone;
-        } else if constexpr (is_same<T, int16_t>::value || is_same<T, int32_t>::value) {
-            return kRintToTrunc;
-        } else {
-            return is_same<T, float>::value ? kNone : 0;
-        }
-    } else if constexpr (is_same<U, bfloat16_t>::value) {
-        return is_same<T, int32_t>::value ? kRintToTrunc : (is_same<T, float>::value ? kNone : 0);
-    } else if constexpr (is_same<U, int32_t>::value) {
-        if constexpr (is_same<T, int16_t>::value || is_same<T, int64_t>::value) {
-            return kNone;
-        } else {
-            return is_same<T, float>::value ? (kRintToTrunc | kNone) : 0;
-        }
-    } else if constexpr (is_same<U, float>::value) {
-        if constexpr (is_same<T, half>::value) {
-            return kAllModes;
-        } else {
-            return kIsOneOf<T, int16_t, bfloat16_t, int32_t, float, int64_t> ? kRintToTrunc : 0;
-        }
-    } else if constexpr (is_same<U, int64_t>::value) {
-        return is_same<T, int32_t>::value ? kNone : (is_same<T, float>::value ? kRintToTrunc : 0);
-    } else {
-        return 0;
-    }
+    return api::CastTable<U, T>::value;
 }
 
 inline Rounding ToRounding(AscendC::RoundMode m)
@@ -184,8 +151,19 @@ inline T CastLane(const U& v, Rounding r, uint32_t index)
             }
             return static_cast<T>(static_cast<int64_t>(y));
         } else {
+            // Into a signed type: saturated (int32_t 2^31 - 1 -> int16_t 2^15 - 1); into a
+            // narrower unsigned one: its low bits ("高位截断", int16_t / int32_t -> uint8_t), a
+            // negative value having no documented result (precision_conversion.md).
             const int64_t x = static_cast<int64_t>(v);
-            return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));
+            if constexpr (std::is_unsigned<T>::value) {
+                if (x < 0) {
+                    Fail(api, Msg(TypeName<U>(), " -> ", TypeName<T>(), " of the negative value ", x, " (element ",
+                        index, "): the hardware result is not exactly specified"));
+                }
+                return static_cast<T>(static_cast<uint64_t>(x));
+            } else {
+                return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));
+            }
         }
     }
 }
@@ -207,11 +185,11 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
         "ascendc_cpu: Cast int32_t -> half is not modelled: its hardware result depends on SetDeqScale");
     constexpr uint32_t kModes = ascendc_cpu::CastModes<T, U>();
     static_assert(kModes != 0 || (std::is_same<T, half>::value && std::is_same<U, int32_t>::value),
-        "ascendc_cpu: this Cast source/destination type pair does not exist on ascend910b");
+        "ascendc_cpu: this Cast source/destination type pair does not exist on " ASCENDC_CPU_SOC_WORDS " (hswc/api_tables.def)");
     const char* api = "Cast";
     if (static_cast<uint32_t>(roundMode) >= 7 || ((kModes >> static_cast<uint32_t>(roundMode)) & 1u) == 0) {
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<U>(), " -> ", ascendc_cpu::TypeName<T>(),
-            " does not support ", ascendc_cpu::RoundModeName(roundMode), " on ascend910b (supported: ",
+            " does not support ", ascendc_cpu::RoundModeName(roundMode), " on " ASCENDC_CPU_SOC_WORDS " (supported: ",
             ascendc_cpu::ModeList(kModes), ")"));
     }
     if (count == 0) {

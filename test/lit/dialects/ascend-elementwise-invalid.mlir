@@ -5,7 +5,7 @@
 
 // Add on bf16: the A2/A3 vector unit has no bfloat16 arithmetic.
 func.func @add_bf16(%a: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.add' dst has element type bf16; Add takes half or float
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.add' dst has element type bf16; Add takes half, float, int16_t or int32_t
   ascend.add %a, %a, %a, %n : !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>
   func.return
 }
@@ -41,7 +41,7 @@ func.func @max_src0_dtype(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.lo
 
 // Min on ui16 (bf16 is Ascend 950's: see ascend-bf16-exact.mlir).
 func.func @min_ui16(%a: !ascend.local_tensor<ui16, vecout>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.min' dst has element type ui16; Min takes half, bfloat16_t or float
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.min' dst has element type ui16; Min takes half, bfloat16_t, float, int16_t or int32_t
   ascend.min %a, %a, %a, %n : !ascend.local_tensor<ui16, vecout>, !ascend.local_tensor<ui16, vecout>, !ascend.local_tensor<ui16, vecout>
   func.return
 }
@@ -59,7 +59,7 @@ func.func @maxs_scalar_dtype(%a: !ascend.local_tensor<f16, veccalc>, %n: index) 
 
 // Mins on ui16.
 func.func @mins_ui16(%a: !ascend.local_tensor<ui16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.mins' dst has element type ui16; Mins takes half, bfloat16_t or float
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.mins' dst has element type ui16; Mins takes half, bfloat16_t, float, int16_t or int32_t
   ascend.mins %a, %a, 6.0 : f32, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
   func.return
 }
@@ -86,7 +86,7 @@ func.func @abs_src_dtype(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.loc
 
 // Relu on int16: this Relu takes half or float.
 func.func @relu_i16(%a: !ascend.local_tensor<i16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.relu' dst has element type i16; Relu takes half or float
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.relu' dst has element type i16; Relu takes half, float or int32_t
   ascend.relu %a, %a, %n : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
   func.return
 }

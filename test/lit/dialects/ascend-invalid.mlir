@@ -27,18 +27,18 @@ func.func @cast_f32_to_bf16_odd(%d: !ascend.local_tensor<bf16, vecout>, %s: !asc
 
 // -----
 
-// No direct Cast between the two 16-bit float types.
-func.func @cast_bf16_to_f16(%d: !ascend.local_tensor<f16, vecout>, %s: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.cast' no Cast from bf16 to f16
-  ascend.cast %d, %s, cast_rint, %n : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<bf16, veccalc>
+// No SoC casts bf16 to i16 (api_tables.def's ASCENDC_CAST rows).
+func.func @cast_bf16_to_i16(%d: !ascend.local_tensor<i16, vecout>, %s: !ascend.local_tensor<bf16, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.cast' no Cast from bf16 to i16
+  ascend.cast %d, %s, cast_rint, %n : !ascend.local_tensor<i16, vecout>, !ascend.local_tensor<bf16, veccalc>
   func.return
 }
 
 // -----
 
-// A Cast to the same dtype is not a Cast pair the kernel may use.
+// float -> float rounds to an integral value by a directed mode; CAST_NONE is not one of them.
 func.func @cast_f32_to_f32(%d: !ascend.local_tensor<f32, veccalc>, %s: !ascend.local_tensor<f32, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.cast' no Cast from f32 to f32
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.cast' Cast from f32 to f32 does not support cast_none (supported: cast_rint, cast_floor, cast_ceil, cast_round, cast_trunc)
   ascend.cast %d, %s, cast_none, %n : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
   func.return
 }
@@ -47,17 +47,17 @@ func.func @cast_f32_to_f32(%d: !ascend.local_tensor<f32, veccalc>, %s: !ascend.l
 
 // Compare on ui16: Compare takes floats only (bf16 on Ascend 950: ascend-bf16-exact.mlir).
 func.func @compare_ui16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<ui16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type ui16; Compare takes half, bfloat16_t or float
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type ui16; Compare takes half, bfloat16_t, float or int32_t
   ascend.compare %m, %a, %a, gt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
   func.return
 }
 
 // -----
 
-// Compare on integers.
-func.func @compare_i32(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<i32, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type i32; Compare takes half, bfloat16_t or float
-  ascend.compare %m, %a, %a, lt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<i32, veccalc>, !ascend.local_tensor<i32, veccalc>
+// Compare on i16: the count form takes int32_t, not int16_t, on every SoC of the table.
+func.func @compare_i16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<i16, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare' src0 has element type i16; Compare takes half, bfloat16_t, float or int32_t
+  ascend.compare %m, %a, %a, lt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
   func.return
 }
 
@@ -74,7 +74,7 @@ func.func @compare_mixed_dtypes(%m: !ascend.local_tensor<ui8, veccalc>, %f: !asc
 
 // CompareScalar on ui16.
 func.func @compare_scalar_ui16(%m: !ascend.local_tensor<ui8, veccalc>, %a: !ascend.local_tensor<ui16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare_scalar' src0 has element type ui16; CompareScalar takes half, bfloat16_t or float
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.compare_scalar' src0 has element type ui16; CompareScalar takes half, bfloat16_t, float or int32_t
   ascend.compare_scalar %m, %a, 3.0 : f32, lt, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui16, veccalc>
   func.return
 }
@@ -175,7 +175,7 @@ func.func @select_scalar_dtype(%d: !ascend.local_tensor<f32, veccalc>, %m: !asce
 
 // Muls on bf16: the arithmetic instructions take half or float.
 func.func @muls_bf16(%a: !ascend.local_tensor<bf16, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.muls' dst has element type bf16; Muls takes half or float
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.muls' dst has element type bf16; Muls takes half, float, int16_t or int32_t
   ascend.muls %a, %a, 1.0 : bf16, %n : !ascend.local_tensor<bf16, veccalc>, !ascend.local_tensor<bf16, veccalc>
   func.return
 }
@@ -191,10 +191,10 @@ func.func @mul_mixed_dtypes(%f: !ascend.local_tensor<f32, veccalc>, %h: !ascend.
 
 // -----
 
-// Duplicate of an integer tensor.
-func.func @duplicate_i32(%a: !ascend.local_tensor<i32, veccalc>, %n: index) {
-  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.duplicate' dst has element type i32; Duplicate takes half, bfloat16_t or float
-  ascend.duplicate %a, 1.0 : f32, %n : !ascend.local_tensor<i32, veccalc>
+// Duplicate of an int8 tensor: the table's Duplicate takes 16- and 32-bit lanes.
+func.func @duplicate_i8(%a: !ascend.local_tensor<i8, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.duplicate' dst has element type i8; Duplicate takes half, bfloat16_t, float, int16_t, uint16_t, int32_t or uint32_t
+  ascend.duplicate %a, 1 : i8, %n : !ascend.local_tensor<i8, veccalc>
   func.return
 }
 

@@ -119,7 +119,7 @@ func.func @launch_types(%g: tensor<4xf16>, %x: tensor<5xf32>, %n: index) {
 
 // A launch of an f64 tensor.
 func.func @launch_f64(%g: tensor<4xf64>, %n: index) {
-  // CHECK: error: 'hsg.launch' input 1 has element type f64; hswc supports f16, bf16 and f32
+  // CHECK: error: 'hsg.launch' input 1 has element type f64; hswc supports f16, bf16, f32, i8, ui8, i16, i32, i64
   %y = hsg.launch @k blocks %n (%g, %g) tiling(%n, %n, %n) : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
   func.return
 }
@@ -128,7 +128,7 @@ func.func @launch_f64(%g: tensor<4xf64>, %n: index) {
 
 // A slice works on flat GM buffers only.
 func.func @slice_rank2(%a: memref<4x?xf16>, %n: index) {
-  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' input 1 must be a flat GM buffer memref<?xf16|bf16|f32>, got memref<4x?xf16>
+  // CHECK: hsg-invalid.mlir:[[# @LINE + 1]]:3: error: 'hsg.elementwise_slice' input 1 must be a flat GM buffer memref<?xf16|bf16|f32|i8|ui8|i16|i32|i64>, got memref<4x?xf16>
   hsg.elementwise_slice ins(%a : memref<4x?xf16>) outs(%a : memref<4x?xf16>) [%n, %n] ub_factor %n {
   ^bb0(%e: f16):
     linalg.yield %e : f16
@@ -140,7 +140,7 @@ func.func @slice_rank2(%a: memref<4x?xf16>, %n: index) {
 
 // A slice of f64 buffers.
 func.func @slice_f64(%a: memref<?xf64>, %n: index) {
-  // CHECK: error: 'hsg.elementwise_slice' input 1 must be a flat GM buffer memref<?xf16|bf16|f32>, got memref<?xf64>
+  // CHECK: error: 'hsg.elementwise_slice' input 1 must be a flat GM buffer memref<?xf16|bf16|f32|i8|ui8|i16|i32|i64>, got memref<?xf64>
   hsg.elementwise_slice ins(%a : memref<?xf64>) outs(%a : memref<?xf64>) [%n, %n] ub_factor %n {
   ^bb0(%e: f64):
     linalg.yield %e : f64

@@ -1,0 +1,269 @@
+"""Integer element types as kernels (issue 37, items 4 and 5's static int8 quantization).
+
+The torch-mlir exports of test/fixtures/torch_models/gated (tools/export_model_fixtures.py:
+`torch.relu` on int32, `torch.clamp(x, -100, 100)` on int8, `torch.round(x * 16 + 3).clamp(-128,
+127).to(torch.int8)` on f32, f16 and bf16) become one kernel each and equal MLIR's own execution
+of the file (the fixture's oracle) at every level and on the C++ CPU model. Bodies written here
+check the integer calls against numpy's integer arithmetic, computed independently in the test:
+wrapping + - *, conversions that saturate or round as asc-devkit documents, roundeven's ties. Bad
+input: an integer operation the SoC has no call for, arith.trunci, a quantization scale of zero
+or NaN, each one located message.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+from cpu_build import Build, build, run_recorded
+
+from hswc import runner
+from hswc.backend.source import kernel_source
+from hswc.remarks import collecting
+from hswc.runner import LEVELS
+from hswc.tiling import TILING_KEYS
+
+FIXTURES = Path(__file__).parent / "fixtures" / "torch_models"
+INDEX = {e["name"]: e for e in json.loads((FIXTURES / "index.json").read_text())["fixtures"]}
+GATED = ("gated/relu_i32", "gated/clamp_i8", "gated/quantize_int8_f32",
+         "gated/quantize_int8_f16", "gated/quantize_int8_bf16")
+VIEWS = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
+MAP = "affine_map<(d0) -> (d0)>"
+
+
+def _arrays(entry: dict[str, Any], prefix: str, described: list[dict[str, Any]]
+            ) -> list[np.ndarray]:
+    data = np.load(FIXTURES / entry["npz"])
+    return [data[f"{prefix}{i}"].view(VIEWS[d["type"]]) if d["type"] in VIEWS
+            else data[f"{prefix}{i}"] for i, d in enumerate(described)]
+
+
+def _fixture(name: str) -> tuple[Path, list[np.ndarray], np.ndarray]:
+    entry = INDEX[name]
+    (want,) = _arrays(entry, "out", entry["outputs"])
+    return FIXTURES / entry["mlir"], _arrays(entry, "in", entry["inputs"]), want
+
+
+# region the torch-mlir exports
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", GATED)
+def test_an_export_equals_mlirs_execution_at_every_level(name: str, level: str) -> None:
+    path, inputs, want = _fixture(name)
+    got = runner.compile_file(path, level=level, core_num=5, ub_size=16384).run(*inputs)
+    (out,) = got.outputs
+    assert out.dtype == want.dtype and np.array_equal(out, want)
+
+
+@pytest.mark.parametrize("name", GATED)
+def test_an_export_equals_mlirs_execution_on_ascend_950(name: str) -> None:
+    """Ascend 950's table (api_tables.def's dav_3510 column) casts int8 to int32 directly and has
+    no CAST_NONE from half to int8: other routes, the same results."""
+    path, inputs, want = _fixture(name)
+    (out,) = runner.compile_file(path, soc="ascend950").run(*inputs).outputs
+    assert np.array_equal(out, want)
+
+
+@pytest.mark.parametrize(("name", "kernel"), [
+    ("gated/relu_i32", "main_op_kernel_i32"), ("gated/clamp_i8", "main_op_kernel_i8"),
+    ("gated/quantize_int8_f32", "main_op_kernel_f32_to_i8"),
+    ("gated/quantize_int8_bf16", "main_op_kernel_bf16_to_i8")])
+def test_an_export_is_one_kernel_and_nothing_on_the_host(name: str, kernel: str) -> None:
+    path, _, _ = _fixture(name)
+    with collecting() as said:
+        module = str(runner.compile_file(path).module)
+    assert module.count("hsg.launch") == 1 and f"@{kernel}(" in module
+    assert "linalg.generic" not in module
+    assert not [d for d in said if d.severity == "warning"]
+
+
+def test_int8_is_clamped_in_half_on_atlas_a2() -> None:
+    """A2/A3 has no int8_t Max or Min: both run on half, which holds every int8 value, with
+    one exact Cast in and one out."""
+    path, _, _ = _fixture("gated/clamp_i8")
+    calls = [line.split()[0] for line in str(runner.compile_file(path).module).splitlines()
+             if line.strip().startswith("ascend.") and line.split()[0] in (
+                 "ascend.cast", "ascend.maxs", "ascend.mins")]
+    assert calls == ["ascend.cast", "ascend.maxs", "ascend.mins", "ascend.cast"]
+
+
+CPU_SAMPLE = ("gated/clamp_i8", "gated/quantize_int8_f32")
+"""Built and run on the CPU model by default (int8 through half; the f32 -> int8 route); the
+others are sweep tests (a build takes about 9 s here)."""
+_BUILT: dict[str, Path] = {}
+
+
+def _executable(name: str, directory: Path) -> Path:
+    """The fixture's kernel source (hswc-opt -t ascendc) built into the CPU model's harness."""
+    if name not in _BUILT:
+        path, inputs, _ = _fixture(name)
+        stem = name.split("/")[1]
+        source = directory / f"{stem}.cpp"
+        source.write_text(kernel_source(runner.compile_file(path, core_num=5,
+                                                            ub_size=16384).module))
+        key = TILING_KEYS[INDEX[name]["outputs"][0]["type"]]
+        made = Build(source, directory / stem, ("-DHSWC_KERNEL_ENTRY=main_op",
+                                                 f"-DHSWC_GM_INPUTS={len(inputs)}",
+                                                 f"-DHSWC_TILING_KEYS={key}"))
+        build([made])
+        _BUILT[name] = made.output
+    return _BUILT[name]
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=() if n in CPU_SAMPLE else pytest.mark.sweep) for n in GATED])
+def test_the_cpu_model_runs_the_emitted_kernel_as_mlir_does(
+        name: str, tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> None:
+    path, inputs, want = _fixture(name)
+    executable = _executable(name, tmp_path_factory.mktemp("integer_cpu_build"))
+    result = runner.compile_file(path, core_num=5, ub_size=16384).run(*inputs)
+    (record,) = result.tilings
+    assert record is not None
+    on_cpu = run_recorded(executable, record, inputs, 16384, tmp_path, want.dtype)
+    assert np.array_equal(on_cpu, want)
+
+
+# endregion
+# region bodies written here, against numpy
+
+
+def generic(inputs: list[str], output: str, body: str, n: int = 1000) -> str:
+    """@f: one elementwise generic over n elements, its body `body` (block arguments %a, %b,
+    ... of `inputs`' types; it yields %r)."""
+    args = ", ".join(f"%in{i}: tensor<{n}x{t}>" for i, t in enumerate(inputs))
+    block = ", ".join(f"%{'abcd'[i]}: {t}" for i, t in enumerate(inputs))
+    maps = ", ".join([MAP] * (len(inputs) + 1))
+    ins = ", ".join(f"%in{i}" for i in range(len(inputs)))
+    types = ", ".join(f"tensor<{n}x{t}>" for t in inputs)
+    return f"""func.func @f({args}) -> tensor<{n}x{output}> {{
+  %e = tensor.empty() : tensor<{n}x{output}>
+  %y = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel"]}}
+      ins({ins} : {types}) outs(%e : tensor<{n}x{output}>) {{
+  ^bb0({block}, %o: {output}):
+{body}
+    linalg.yield %r : {output}
+  }} -> tensor<{n}x{output}>
+  func.return %y : tensor<{n}x{output}>
+}}
+"""
+
+
+def _run(text: str, *inputs: np.ndarray, level: str = "ascend") -> np.ndarray:
+    return np.asarray(runner.compile_text(text, level=level, core_num=5, ub_size=16384)(*inputs))
+
+
+def _wrap(values: np.ndarray, dtype: type) -> np.ndarray:
+    """Python integers wrapped to dtype's width (two's complement), independently of numpy's
+    own wrapping arithmetic."""
+    info = np.iinfo(dtype)
+    span = int(info.max) - int(info.min) + 1
+    return np.array([(int(v) - int(info.min)) % span + int(info.min) for v in values], dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_integer_add_sub_mul_wrap_and_max_min_compare(dtype: type) -> None:
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t], t, f"""    %s = arith.addi %a, %b : {t}
+    %k = arith.constant 3 : {t}
+    %m = arith.muli %s, %k : {t}
+    %d = arith.subi %m, %b : {t}
+    %c = arith.constant -1000 : {t}
+    %r = arith.maxsi %d, %c : {t}""")
+    rng = np.random.default_rng(3)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, 1000, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 1000, endpoint=True).astype(dtype)
+    a[:4], b[:4] = [info.max, info.min, -1, 0], [1, -1, info.min, info.max]
+    s = _wrap([int(x) + int(y) for x, y in zip(a, b, strict=True)], dtype)
+    d = _wrap([3 * int(x) - int(y) for x, y in zip(s, b, strict=True)], dtype)
+    want = np.maximum(d, dtype(-1000))
+    for level in ("hsg", "ascend"):
+        assert np.array_equal(_run(text, a, b, level=level), want), level
+
+
+def test_conversions_between_int8_int32_and_floats() -> None:
+    """extsi i8 -> i32 (through half on A2/A3), sitofp i32 -> f32 (one RNE rounding), fptosi
+    f32 -> i32 (toward zero), all in one body."""
+    text = generic(["i8", "i32", "f32"], "f32", """    %w = arith.extsi %a : i8 to i32
+    %s = arith.addi %w, %b : i32
+    %f = arith.sitofp %s : i32 to f32
+    %t = arith.fptosi %c : f32 to i32
+    %g = arith.sitofp %t : i32 to f32
+    %r = arith.addf %f, %g : f32""")
+    rng = np.random.default_rng(4)
+    a = rng.integers(-128, 127, 1000, endpoint=True).astype(np.int8)
+    b = rng.integers(-(2**26), 2**26, 1000).astype(np.int32)
+    c = (rng.standard_normal(1000) * 1000).astype(np.float32)
+    b[:3], c[:3] = [2**25 + 3, 2**25 + 1, -(2**25) - 3], [-2.5, 2.99, -0.75]
+    a[:3] = [0, 0, 0]
+    # sitofp: 2^25 + 3 is a tie between 2^25 + 2 and 2^25 + 4: even -> + 4; 2^25 + 1 -> 2^25.
+    exact = a.astype(np.int64) + b.astype(np.int64)
+    rounded = np.array([float(np.float32(v)) for v in exact], np.float32)
+    assert rounded[:3].tolist() == [2**25 + 4, 2**25, -(2**25) - 4]
+    truncated = np.trunc(c.astype(np.float64)).astype(np.float32)
+    want = rounded + truncated
+    for level in ("hsg", "ascend"):
+        assert np.array_equal(_run(text, a, b, c, level=level), want), level
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
+def test_roundeven_rounds_ties_to_even_in_every_float_type(dtype: str) -> None:
+    text = generic([dtype], dtype, f"    %r = math.roundeven %a : {dtype}", n=120)
+    values = [0.5, 1.5, 2.5, -0.5, -2.5, -0.25, 3.75, 1000.5, 0.0, -0.0, 7.0, -130.5]
+    x = np.array(values * 10, VIEWS[dtype])
+    want = np.array([round(v) for v in values] * 10, np.float64)  # Python rounds ties to even
+    got = _run(text, x)
+    assert np.array_equal(got.astype(np.float64), want)
+    assert np.signbit(got[[3, 5, 9]]).all()  # -0.5, -0.25 and -0.0 round to -0.0
+
+
+# endregion
+# region bad input
+
+
+def _warnings(text: str) -> list[str]:
+    with collecting() as said:
+        runner.compile_text(text)
+    return [str(d) for d in said if d.severity == "warning"]
+
+
+def test_an_integer_op_the_soc_lacks_is_named_at_the_op() -> None:
+    text = generic(["i8", "i8"], "i8", "    %r = arith.addi %a, %b : i8")
+    (message,) = _warnings(text)
+    assert "'arith.addi'" in message and "computes on i8, but Add on Atlas A2/A3 takes half, " \
+        "float, int16_t, int32_t: extend the operands with arith.extsi" in message
+
+
+def test_trunci_is_refused_because_casts_saturate() -> None:
+    text = generic(["i32"], "i8", "    %r = arith.trunci %a : i32 to i8")
+    (message,) = _warnings(text)
+    assert "'arith.trunci'" in message and "is not an elementwise operation" in message
+
+
+def test_hswc_emit_refuses_to_package_an_integer_kernel(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Packages (example, unit tests, goldens) are written for float tensors: an integer
+    kernel is one message and no files, not a package with wrong goldens."""
+    from hswc.tools.hswc_emit import main
+
+    path, _, _ = _fixture("gated/quantize_int8_f32")
+    assert main([str(path), "--name", "QuantizeInt8", "-o", str(tmp_path / "q")]) == 1
+    assert "@quantize_int8_kernel_f32_to_i8 reads or writes i8 tensors" in capsys.readouterr().err
+    assert not (tmp_path / "q").exists()
+
+
+@pytest.mark.parametrize("scale", ["0.0", "0x7FC00000"])
+def test_a_quantization_scale_of_zero_or_nan_is_refused(scale: str) -> None:
+    text = generic(["f32"], "i8", f"""    %k = arith.constant {scale} : f32
+    %m = arith.mulf %a, %k : f32
+    %r = arith.fptosi %m : f32 to i8""")
+    (message,) = _warnings(text)
+    assert "'arith.mulf'" in message and "a quantization scale of zero or NaN" in message
+
+
+# endregion
