@@ -18,6 +18,7 @@ The operands' types follow the colon; the result's follows from x's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -32,10 +33,11 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, result_def, var_operand_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 
 SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
 APPROXIMATIONS = ("none", "tanh")
@@ -48,17 +50,13 @@ def half_type(x: TensorType[Attribute], dim: int) -> TensorType[Attribute]:
     return TensorType(x.get_element_type(), shape)
 
 
-class GatedOp(IRDLOperation):
+class GatedOp(TensorFunctionOp):
     """A gated linear unit or its gradient (abstract): `INPUTS` in operand order, the last x;
     `dim`; ge_glu's `approximate` and `activate_left`."""
 
-    INPUTS: ClassVar[tuple[str, ...]]
-    TORCH: ClassVar[str]
     GELU: ClassVar[bool] = False
     """Takes `approximate` and `activate_left` (the GeGLU ops)."""
 
-    inputs = var_operand_def(TensorType)
-    result = result_def(TensorType)
     dim = opt_prop_def(IntegerAttr)
     approximate = opt_prop_def(StringAttr)
     activate_left = opt_prop_def(BoolAttr)
@@ -136,50 +134,27 @@ class GatedOp(IRDLOperation):
                                   f"\"{self.approximation()}\"")
 
     @classmethod
-    def parse(cls, parser: Parser) -> GatedOp:
-        pos = parser.pos
-        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                     parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        if len(types) != len(operands):
-            parser.raise_error(f"{cls.name}: {len(operands)} operands but {len(types)} types",
-                               pos, parser.pos)
+    def attribute_defaults(cls) -> dict[str, Attribute]:
+        defaults: dict[str, Attribute] = {"dim": IntegerAttr(-1, i64)}
+        if cls.GELU:
+            defaults["approximate"] = StringAttr("none")
+            defaults["activate_left"] = BoolAttr.from_bool(True)
+        return defaults
+
+    @classmethod
+    def result_type(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
+                    parser: Parser, pos: int) -> Attribute:
+        """x's type (the gradients), or x's with `dim` halved (the forward ops)."""
         x = types[-1]
         if not isinstance(x, TensorType) or x.get_num_dims() == 0:
             parser.raise_error(f"{cls.name}: x must be a ranked tensor of rank 1 or more, got "
                                f"{x}", pos, parser.pos)
-        dim = attrs.get("dim", IntegerAttr(-1, i64))
+        dim = properties["dim"]
         if not isinstance(dim, IntegerAttr) or not -x.get_num_dims() <= dim.value.data \
                 < x.get_num_dims():
             parser.raise_error(f"{cls.name}: dim must be an i64 in [-rank, rank), got {dim}",
                                pos, parser.pos)
-        result = x if len(cls.INPUTS) > 1 else half_type(x, dim.value.data % x.get_num_dims())
-        op = cls.__new__(cls)
-        IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
-                               result_types=[result])
-        names = ("dim", "approximate", "activate_left") if cls.GELU else ("dim",)
-        for name, value in attrs.items():
-            if name in names:
-                op.properties[name] = value
-            elif "." not in name:
-                parser.raise_error(f"{cls.name} has no attribute '{name}' (its attributes: "
-                                   f"{', '.join(names)})", pos, parser.pos)
-            else:
-                op.attributes[name] = value
-        op.properties.setdefault("dim", IntegerAttr(-1, i64))
-        if cls.GELU:
-            op.properties.setdefault("approximate", StringAttr("none"))
-            op.properties.setdefault("activate_left", BoolAttr.from_bool(True))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_operand)
-        printer.print_op_attributes({**self.properties, **self.attributes})
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        return x if len(cls.INPUTS) > 1 else half_type(x, dim.value.data % x.get_num_dims())
 
 
 @irdl_op_definition
