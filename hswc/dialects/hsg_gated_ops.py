@@ -22,10 +22,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     BoolAttr,
-    Float16Type,
-    Float32Type,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -39,7 +36,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 
-SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
 APPROXIMATIONS = ("none", "tanh")
 
 
@@ -56,6 +52,7 @@ class GatedOp(TensorFunctionOp):
 
     GELU: ClassVar[bool] = False
     """Takes `approximate` and `activate_left` (the GeGLU ops)."""
+    X_INDEX: ClassVar[int] = -1
 
     dim = opt_prop_def(IntegerAttr)
     approximate = opt_prop_def(StringAttr)
@@ -72,12 +69,6 @@ class GatedOp(TensorFunctionOp):
         result = x if len(self.INPUTS) > 1 else half_type(x, dim % x.get_num_dims())
         super().__init__(operands=[list(inputs)], result_types=[result], properties=props)
 
-    @property
-    def x_type(self) -> TensorType[Attribute]:
-        t = self.inputs[-1].type
-        assert isinstance(t, TensorType)
-        return t
-
     def split_dim(self) -> int:
         """The dim split into halves, in [0, rank)."""
         assert self.dim is not None
@@ -91,17 +82,8 @@ class GatedOp(TensorFunctionOp):
         return self.activate_left is None or self.activate_left.value.data != 0
 
     def verify_(self) -> None:
-        if len(self.inputs) != len(self.INPUTS):
-            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
-                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
-        x = self.x_type
-        element = x.get_element_type()
-        if not isinstance(element, SUPPORTED_ELEMENT_TYPES):
-            raise VerifyException(f"{self.name}: x has element type {element}; {self.TORCH} "
-                                  "takes f16, bf16 and f32")
+        x = self.verify_x("split")
         rank = x.get_num_dims()
-        if rank == 0:
-            raise VerifyException(f"{self.name}: x has rank 0; it needs a dim to split")
         self._verify_attributes(rank)
         k = self.split_dim()
         size = x.get_shape()[k]

@@ -19,8 +19,6 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
     Float32Type,
     FloatAttr,
     IntegerAttr,
@@ -36,7 +34,6 @@ from xdsl.utils.exceptions import VerifyException
 from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 
 F32 = Float32Type()
-SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
 
 
 class NormOp(TensorFunctionOp):
@@ -60,12 +57,6 @@ class NormOp(TensorFunctionOp):
         super().__init__(operands=[list(inputs)], result_types=[inputs[0].type],
                          properties=props)
 
-    @property
-    def x_type(self) -> TensorType:
-        t = self.inputs[0].type
-        assert isinstance(t, TensorType)
-        return t
-
     def reduced_dim(self) -> int:
         """The dim reduced, in [0, rank): `dim` taken modulo the rank, or the last."""
         rank = self.x_type.get_num_dims()
@@ -79,18 +70,8 @@ class NormOp(TensorFunctionOp):
         return float(self.epsilon.value.data)
 
     def verify_(self) -> None:
-        if len(self.inputs) != len(self.INPUTS):
-            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
-                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
-        x = self.x_type
-        element = x.get_element_type()
-        if not isinstance(element, SUPPORTED_ELEMENT_TYPES):
-            raise VerifyException(f"{self.name}: {self.INPUTS[0]} has element type {element}; "
-                                  f"{self.TORCH} takes f16, bf16 and f32")
+        x = self.verify_x("reduce")
         rank = x.get_num_dims()
-        if rank == 0:
-            raise VerifyException(f"{self.name}: {self.INPUTS[0]} has rank 0; it needs a dim "
-                                  "to reduce")
         if self.result.type != x:
             raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
                                   f"{self.INPUTS[0]}'s {x}")

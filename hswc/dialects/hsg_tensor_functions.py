@@ -15,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, TensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, result_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type)
+"""The element types these PyTorch functions take."""
 
 
 class TensorFunctionOp(IRDLOperation):
@@ -32,9 +36,33 @@ class TensorFunctionOp(IRDLOperation):
     """The PyTorch function it is, as its docstring's first line names it."""
     ONE_TYPE: ClassVar[bool] = False
     """The text form may give one type for operands that all share it."""
+    X_INDEX: ClassVar[int] = 0
+    """Which operand is x, the tensor whose dim the op works along."""
 
     inputs = var_operand_def(TensorType)
     result = result_def(TensorType)
+
+    @property
+    def x_type(self) -> TensorType[Attribute]:
+        t = self.inputs[self.X_INDEX].type
+        assert isinstance(t, TensorType)
+        return t
+
+    def verify_x(self, needs: str) -> TensorType[Attribute]:
+        """x's type, after checking the operand count, x's element type (f16, bf16 or f32, as
+        PyTorch's function takes) and x's rank (1 or more: `needs` says what the dim is for)."""
+        if len(self.inputs) != len(self.INPUTS):
+            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
+                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
+        x = self.x_type
+        element = x.get_element_type()
+        name = self.INPUTS[self.X_INDEX]
+        if not isinstance(element, FLOAT_TYPES):
+            raise VerifyException(f"{self.name}: {name} has element type {element}; "
+                                  f"{self.TORCH} takes f16, bf16 and f32")
+        if x.get_num_dims() == 0:
+            raise VerifyException(f"{self.name}: {name} has rank 0; it needs a dim to {needs}")
+        return x
 
     @classmethod
     def attribute_defaults(cls) -> dict[str, Attribute]:
