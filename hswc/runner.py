@@ -60,8 +60,7 @@ from hswc.diagnostics import (
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.builtin import resource_blobs, resource_handles
-from hswc.dialects.hsg_gated_ops import GatedOp
-from hswc.dialects.hsg_norm_ops import NormOp
+from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
@@ -83,8 +82,7 @@ LEVELS = ("hsg", *LEVEL_PASSES)
 
 _LEVEL_OPS: tuple[tuple[type[Operation], str], ...] = (
     (hsg.NamedOp, "hsg"),
-    (NormOp, "hsg"),
-    (GatedOp, "hsg"),
+    (TensorFunctionOp, "hsg"),
     (GenericOp, "hsg"),  # generics as written: the linalg level normalises and fuses them
     (LinalgStructuredOperation, "hsg"),  # named ops: generalized, or refused by name
     (BroadcastOp, "hsg"),

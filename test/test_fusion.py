@@ -110,6 +110,8 @@ def attributes(draw: st.DrawFn, op: type[NamedOp]) -> tuple[tuple[str, float], .
     for a in op.ATTRIBUTES:
         if a.non_negative:
             chosen[a.name] = abs(chosen[a.name])
+        if a.nonzero and chosen[a.name] == 0:  # a divisor (HardSigmoid's alpha, CELU's)
+            chosen[a.name] = draw(st.sampled_from([v for v in ATTRIBUTE_VALUES if v]))
     if "min_val" in chosen and chosen["min_val"] > chosen["max_val"]:
         chosen["min_val"], chosen["max_val"] = chosen["max_val"], chosen["min_val"]
     return tuple(chosen.items())

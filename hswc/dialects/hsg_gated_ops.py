@@ -18,13 +18,11 @@ The operands' types follow the colon; the result's follows from x's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     BoolAttr,
-    Float16Type,
-    Float32Type,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -32,12 +30,12 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, result_def, var_operand_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
+from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
+
 APPROXIMATIONS = ("none", "tanh")
 
 
@@ -48,17 +46,14 @@ def half_type(x: TensorType[Attribute], dim: int) -> TensorType[Attribute]:
     return TensorType(x.get_element_type(), shape)
 
 
-class GatedOp(IRDLOperation):
+class GatedOp(TensorFunctionOp):
     """A gated linear unit or its gradient (abstract): `INPUTS` in operand order, the last x;
     `dim`; ge_glu's `approximate` and `activate_left`."""
 
-    INPUTS: ClassVar[tuple[str, ...]]
-    TORCH: ClassVar[str]
     GELU: ClassVar[bool] = False
     """Takes `approximate` and `activate_left` (the GeGLU ops)."""
+    X_INDEX: ClassVar[int] = -1
 
-    inputs = var_operand_def(TensorType)
-    result = result_def(TensorType)
     dim = opt_prop_def(IntegerAttr)
     approximate = opt_prop_def(StringAttr)
     activate_left = opt_prop_def(BoolAttr)
@@ -74,12 +69,6 @@ class GatedOp(IRDLOperation):
         result = x if len(self.INPUTS) > 1 else half_type(x, dim % x.get_num_dims())
         super().__init__(operands=[list(inputs)], result_types=[result], properties=props)
 
-    @property
-    def x_type(self) -> TensorType[Attribute]:
-        t = self.inputs[-1].type
-        assert isinstance(t, TensorType)
-        return t
-
     def split_dim(self) -> int:
         """The dim split into halves, in [0, rank)."""
         assert self.dim is not None
@@ -93,17 +82,8 @@ class GatedOp(IRDLOperation):
         return self.activate_left is None or self.activate_left.value.data != 0
 
     def verify_(self) -> None:
-        if len(self.inputs) != len(self.INPUTS):
-            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
-                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
-        x = self.x_type
-        element = x.get_element_type()
-        if not isinstance(element, SUPPORTED_ELEMENT_TYPES):
-            raise VerifyException(f"{self.name}: x has element type {element}; {self.TORCH} "
-                                  "takes f16, bf16 and f32")
+        x = self.verify_x("split")
         rank = x.get_num_dims()
-        if rank == 0:
-            raise VerifyException(f"{self.name}: x has rank 0; it needs a dim to split")
         self._verify_attributes(rank)
         k = self.split_dim()
         size = x.get_shape()[k]
@@ -136,50 +116,27 @@ class GatedOp(IRDLOperation):
                                   f"\"{self.approximation()}\"")
 
     @classmethod
-    def parse(cls, parser: Parser) -> GatedOp:
-        pos = parser.pos
-        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                     parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        if len(types) != len(operands):
-            parser.raise_error(f"{cls.name}: {len(operands)} operands but {len(types)} types",
-                               pos, parser.pos)
+    def attribute_defaults(cls) -> dict[str, Attribute]:
+        defaults: dict[str, Attribute] = {"dim": IntegerAttr(-1, i64)}
+        if cls.GELU:
+            defaults["approximate"] = StringAttr("none")
+            defaults["activate_left"] = BoolAttr.from_bool(True)
+        return defaults
+
+    @classmethod
+    def result_type(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
+                    parser: Parser, pos: int) -> Attribute:
+        """x's type (the gradients), or x's with `dim` halved (the forward ops)."""
         x = types[-1]
         if not isinstance(x, TensorType) or x.get_num_dims() == 0:
             parser.raise_error(f"{cls.name}: x must be a ranked tensor of rank 1 or more, got "
                                f"{x}", pos, parser.pos)
-        dim = attrs.get("dim", IntegerAttr(-1, i64))
+        dim = properties["dim"]
         if not isinstance(dim, IntegerAttr) or not -x.get_num_dims() <= dim.value.data \
                 < x.get_num_dims():
             parser.raise_error(f"{cls.name}: dim must be an i64 in [-rank, rank), got {dim}",
                                pos, parser.pos)
-        result = x if len(cls.INPUTS) > 1 else half_type(x, dim.value.data % x.get_num_dims())
-        op = cls.__new__(cls)
-        IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
-                               result_types=[result])
-        names = ("dim", "approximate", "activate_left") if cls.GELU else ("dim",)
-        for name, value in attrs.items():
-            if name in names:
-                op.properties[name] = value
-            elif "." not in name:
-                parser.raise_error(f"{cls.name} has no attribute '{name}' (its attributes: "
-                                   f"{', '.join(names)})", pos, parser.pos)
-            else:
-                op.attributes[name] = value
-        op.properties.setdefault("dim", IntegerAttr(-1, i64))
-        if cls.GELU:
-            op.properties.setdefault("approximate", StringAttr("none"))
-            op.properties.setdefault("activate_left", BoolAttr.from_bool(True))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_operand)
-        printer.print_op_attributes({**self.properties, **self.attributes})
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        return x if len(cls.INPUTS) > 1 else half_type(x, dim.value.data % x.get_num_dims())
 
 
 @irdl_op_definition

@@ -15,11 +15,10 @@ the ops whose operands all share it).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
     Float32Type,
     FloatAttr,
     IntegerAttr,
@@ -28,27 +27,23 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, result_def, var_operand_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
+
 F32 = Float32Type()
-SUPPORTED_ELEMENT_TYPES = (Float16Type, BFloat16Type, Float32Type)
 
 
-class NormOp(IRDLOperation):
+class NormOp(TensorFunctionOp):
     """An operator reducing along a dim (abstract): `INPUTS` named in operand order; the dim
     (`dim`, any, default the last) or the epsilon of a norm over the last dim."""
 
-    INPUTS: ClassVar[tuple[str, ...]]
-    TORCH: ClassVar[str]
-    """The PyTorch function it is, as its docstring's first line names it."""
     EPSILON: ClassVar[float | None] = None
     """The norm's default epsilon; None for the ops that take `dim` instead."""
+    ONE_TYPE: ClassVar[bool] = True
 
-    inputs = var_operand_def(TensorType)
-    result = result_def(TensorType)
     dim = opt_prop_def(IntegerAttr)
     epsilon = opt_prop_def(FloatAttr)
 
@@ -61,12 +56,6 @@ class NormOp(IRDLOperation):
             props["epsilon"] = FloatAttr(self.EPSILON if epsilon is None else epsilon, F32)
         super().__init__(operands=[list(inputs)], result_types=[inputs[0].type],
                          properties=props)
-
-    @property
-    def x_type(self) -> TensorType:
-        t = self.inputs[0].type
-        assert isinstance(t, TensorType)
-        return t
 
     def reduced_dim(self) -> int:
         """The dim reduced, in [0, rank): `dim` taken modulo the rank, or the last."""
@@ -81,18 +70,8 @@ class NormOp(IRDLOperation):
         return float(self.epsilon.value.data)
 
     def verify_(self) -> None:
-        if len(self.inputs) != len(self.INPUTS):
-            raise VerifyException(f"{self.name}: takes {len(self.INPUTS)} operand(s) "
-                                  f"({', '.join(self.INPUTS)}), got {len(self.inputs)}")
-        x = self.x_type
-        element = x.get_element_type()
-        if not isinstance(element, SUPPORTED_ELEMENT_TYPES):
-            raise VerifyException(f"{self.name}: {self.INPUTS[0]} has element type {element}; "
-                                  f"{self.TORCH} takes f16, bf16 and f32")
+        x = self.verify_x("reduce")
         rank = x.get_num_dims()
-        if rank == 0:
-            raise VerifyException(f"{self.name}: {self.INPUTS[0]} has rank 0; it needs a dim "
-                                  "to reduce")
         if self.result.type != x:
             raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
                                   f"{self.INPUTS[0]}'s {x}")
@@ -141,43 +120,19 @@ class NormOp(IRDLOperation):
                     f"(tensor<{last if last >= 0 else '?'}x{x.get_element_type()}>)")
 
     @classmethod
-    def parse(cls, parser: Parser) -> NormOp:
-        pos = parser.pos
-        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                     parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        if len(types) == 1:
-            types = types * len(operands)
-        if len(types) != len(operands):
-            parser.raise_error(f"{cls.name}: {len(operands)} operands but {len(types)} types",
-                               pos, parser.pos)
-        op = cls.__new__(cls)
-        IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
-                               result_types=[types[0]])
-        for name, value in attrs.items():
-            if name in ("dim", "epsilon"):
-                op.properties[name] = value
-            elif "." not in name:
-                parser.raise_error(f"{cls.name} has no attribute '{name}' (its attribute: "
-                                   f"{'dim' if cls.EPSILON is None else 'epsilon'})",
-                                   pos, parser.pos)
-            else:
-                op.attributes[name] = value
-        if cls.EPSILON is None and "dim" not in op.properties:
-            op.properties["dim"] = IntegerAttr(-1, i64)
-        if cls.EPSILON is not None and "epsilon" not in op.properties:
-            op.properties["epsilon"] = FloatAttr(cls.EPSILON, F32)
-        return op
+    def attribute_defaults(cls) -> dict[str, Attribute]:
+        if cls.EPSILON is None:
+            return {"dim": IntegerAttr(-1, i64)}
+        return {"epsilon": FloatAttr(cls.EPSILON, F32)}
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_operand)
-        printer.print_op_attributes({**self.properties, **self.attributes})
-        printer.print_string(" : ")
-        types = [v.type for v in self.inputs]
-        printer.print_list(types if len(set(types)) > 1 else types[:1], printer.print_attribute)
+    @classmethod
+    def attribute_names(cls) -> tuple[str, ...]:
+        return ("dim", "epsilon")  # either, so the verifier can say which the op takes
+
+    @classmethod
+    def result_type(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
+                    parser: Parser, pos: int) -> Attribute:
+        return types[0]
 
 
 @irdl_op_definition

@@ -45,6 +45,7 @@ from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg_gated_ops import GatedOp
 from hswc.dialects.hsg_norm_ops import NormOp
+from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
 from hswc.ops.gated_ops import decompose_gated
@@ -127,8 +128,9 @@ class HsgDecomposePass(ModulePass):
         if self.semantics is not None and self.semantics not in known:
             raise PassFailedException(
                 f"{self.name}: unknown semantics '{self.semantics}' (known: {', '.join(known)})")
-        for norm in [o for o in op.walk() if isinstance(o, NormOp | GatedOp)]:
+        for norm in [o for o in op.walk() if isinstance(o, TensorFunctionOp)]:
             before = norm.prev_op
+            assert isinstance(norm, NormOp | GatedOp), norm.name  # the two families
             result = decompose_norm(norm) if isinstance(norm, NormOp) else \
                 decompose_gated(norm)
             copy_location(norm, ops_between(before, norm))
