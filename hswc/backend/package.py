@@ -154,6 +154,7 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
 def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -> Description:
     """The description of the operator of `kernels`, as a named op or as the request's generic."""
     from hswc.ops import OPS
+    from hswc.ops.definition import camel
 
     stem = kernels[0].operator.stem
     if _named(stem, request):
@@ -167,16 +168,8 @@ def describe(module: ModuleOp, kernels: list[Kernel], request: PackageRequest) -
         raise PackageRefused(
             f"the operator is a generic one (kernel @{kernels[0].func.sym_name.data}), not a "
             f"named op: give its package an op type with --name (e.g. --name "
-            f"{_op_type_from(stem)})")
+            f"{camel(stem)})")
     return describe_generic(module, kernels, request)
-
-
-def _op_type_from(stem: str) -> str:
-    """An op type ops-nn would spell for a generic operator named `stem` ('scaled_grad' ->
-    'ScaledGrad'), offered in the refusal that asks for one."""
-    words = ["".join(c for c in word if c.isalnum()) for word in stem.split("_")]
-    camel = "".join(word[:1].upper() + word[1:] for word in words if word)
-    return camel[:64] if camel[:1].isalpha() else "Op" + camel[:62]
 
 
 def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,

@@ -24,7 +24,6 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     BoolAttr,
     IntegerAttr,
-    IntegerType,
     StringAttr,
     TensorType,
     i64,
@@ -102,13 +101,7 @@ class GatedOp(TensorFunctionOp):
                                   f"{want}")
 
     def _verify_attributes(self, rank: int) -> None:
-        if self.dim is None or not isinstance(self.dim.type, IntegerType) \
-                or self.dim.type.width.data != 64:
-            raise VerifyException(f"{self.name}: `dim` must be an i64 (dim = -1 : i64)")
-        d = self.dim.value.data
-        if not -rank <= d < rank:
-            raise VerifyException(f"{self.name}: dim {d} is out of range for rank {rank} "
-                                  f"(-{rank} to {rank - 1})")
+        self.verify_dim(self.dim, rank)
         if not self.GELU and (self.approximate is not None or self.activate_left is not None):
             raise VerifyException(f"{self.name} takes `dim` only")
         if self.approximation() not in APPROXIMATIONS:

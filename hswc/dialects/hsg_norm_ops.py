@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -82,13 +81,7 @@ class NormOp(TensorFunctionOp):
         if self.EPSILON is None:
             if self.epsilon is not None:
                 raise VerifyException(f"{self.name} takes `dim`, not `epsilon`")
-            if self.dim is None or not isinstance(self.dim.type, IntegerType) \
-                    or self.dim.type.width.data != 64:
-                raise VerifyException(f"{self.name}: `dim` must be an i64 (dim = -1 : i64)")
-            d = self.dim.value.data
-            if not -rank <= d < rank:
-                raise VerifyException(f"{self.name}: dim {d} is out of range for rank {rank} "
-                                      f"(-{rank} to {rank - 1})")
+            self.verify_dim(self.dim, rank)
             return
         if self.dim is not None:
             raise VerifyException(f"{self.name} normalises the last dim: it takes `epsilon`, "

@@ -15,7 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, TensorType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, result_def, var_operand_def
 from xdsl.parser import Parser
@@ -63,6 +70,16 @@ class TensorFunctionOp(IRDLOperation):
         if x.get_num_dims() == 0:
             raise VerifyException(f"{self.name}: {name} has rank 0; it needs a dim to {needs}")
         return x
+
+    def verify_dim(self, dim: IntegerAttr | None, rank: int) -> int:
+        """`dim`'s value, after checking it is an i64 in [-rank, rank)."""
+        if dim is None or not isinstance(dim.type, IntegerType) or dim.type.width.data != 64:
+            raise VerifyException(f"{self.name}: `dim` must be an i64 (dim = -1 : i64)")
+        d = dim.value.data
+        if not -rank <= d < rank:
+            raise VerifyException(f"{self.name}: dim {d} is out of range for rank {rank} "
+                                  f"(-{rank} to {rank - 1})")
+        return d
 
     @classmethod
     def attribute_defaults(cls) -> dict[str, Attribute]:
