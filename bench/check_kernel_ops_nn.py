@@ -125,8 +125,7 @@ def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
     rows, rules, kernel, soc = [], [], "", ""
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if line.startswith("| ") and len(cells) == 6 and "/" in cells[0] \
-                and cells[0] != "kernel":
+        if line.startswith("| ") and len(cells) == 6 and cells[0] != "kernel":
             rows.append((cells[0], cells[2], cells[3], cells[4]))
             continue
         m = re.match(r"- \*\*(\S+)\*\* on (\S+):$", line)
