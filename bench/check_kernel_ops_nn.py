@@ -219,6 +219,24 @@ what each kernel computes.
   before compared them with is_result = false and reported a correct kernel as far outside.
   A NaN forward output, which the README's cases leave open, is left out (the kernels give
   `grads` for it, hsg.elu_grad NaN).
+- **FatreluMul at a = threshold.** Its README (`README.md:36-37`) keeps x1 where x1 >=
+  threshold; its kernel where x1 > threshold (`op_kernel/fatrelu_mul.h:199`, `:226`
+  CompareScalar CMPMODE::GT, then Select against 0), so at x1 = threshold the kernel gives 0,
+  the README threshold * x2. hsg.fatrelu_mul follows the kernel.
+- **GeluMul's erf.** Its README (`README.md:36-42`) gives the exact GeLU (erf, or the tanh
+  form); its A2/A3 kernel computes erf mode with a polynomial and Exp on x clamped to
+  [-13.15, 5.751] (`op_kernel/gelu_mul.h:253-255`, `Maxs` writing x itself back), so its
+  f16 and bf16 rows are outside PyTorch's tolerance of the exact GeLU for x below about -3
+  (relative errors of tens of percent where gelu(x) * x2 is a few 1e-4) and x1 = -inf gives -0
+  where gelu(-inf) * x2 is NaN (-inf * 0).
+- **SituGlu's beta.** Its README (`README.md:41`, `:47`) divides by beta and linear_beta; its
+  kernel multiplies by their f32 reciprocals (`op_kernel/situ_glu.hpp:266`, `:279`),
+  which hsg.situ_glu does too (within PyTorch's tolerance of the division either way).
+- **ClippedSwiglu's clamp_mode.** The definition adds clamp_mode in its version 2
+  (`op_host/clipped_swiglu_def.cpp:42`) and the README describes both modes; only the Ascend
+  950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
+  (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
+  The sweep checks the default (clamp_mode 0, interleaved, no group_index).
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

@@ -112,7 +112,13 @@ class GatedVariantOp(GatedOp):
     def approximation(self) -> str:
         return str(self.value("approximate")) if "approximate" in self.DEFAULTS else "none"
 
+    REFUSED: ClassVar[str] = ""
+    """What an operand past INPUTS would be in ops-nn's op, which this op refuses (and why)."""
+
     def verify_(self) -> None:
+        if len(self.inputs) > len(self.INPUTS) and self.REFUSED:
+            raise VerifyException(f"{self.name}: operand {len(self.INPUTS) + 1} would be "
+                                  f"{self.REFUSED}")
         x = self.verify_x("split")
         rank = x.get_num_dims()
         self._verify_attributes(rank)
@@ -284,6 +290,9 @@ class ClippedSwigluOp(GatedVariantOp):
     DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
         "dim": -1, "alpha": 1.702, "limit": 7.0, "bias": 1.0, "interleaved": True,
         "clamp_mode": 0}
+    REFUSED: ClassVar[str] = (
+        "ops-nn's group_index (the number of rows to compute, read from a tensor at run time), "
+        "which hswc does not take: hsg.clipped_swiglu computes every row")
 
     def verify_values(self) -> None:
         if self.value("clamp_mode") not in (0, 1):
