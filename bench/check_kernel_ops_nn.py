@@ -117,7 +117,10 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link = Path(scratch) / name
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
-        return _sweep(Path(scratch), max_size)
+        rows, rules = _sweep(Path(scratch), max_size)
+    named = (f"{scratch}/", f"{ops_nn}/")  # the messages name the folders, not the links
+    return ([(k, s, d, v.replace(*named)) for k, s, d, v in rows],
+            [(k, s, d, r.replace(*named)) for k, s, d, r in rules])
 
 
 def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
@@ -224,11 +227,12 @@ what each kernel computes.
   CompareScalar CMPMODE::GT, then Select against 0), so at x1 = threshold the kernel gives 0,
   the README threshold * x2. hsg.fatrelu_mul follows the kernel.
 - **GeluMul's erf.** Its README (`README.md:36-42`) gives the exact GeLU (erf, or the tanh
-  form); its A2/A3 kernel computes erf mode with a polynomial and Exp on x clamped to
-  [-13.15, 5.751] (`op_kernel/gelu_mul.h:253-255`, `Maxs` writing x itself back), so its
-  f16 and bf16 rows are outside PyTorch's tolerance of the exact GeLU for x below about -3
-  (relative errors of tens of percent where gelu(x) * x2 is a few 1e-4) and x1 = -inf gives -0
-  where gelu(-inf) * x2 is NaN (-inf * 0).
+  form); its kernel (every SoC but `__CCE_AICORE__ == 330`, which calls the library's Erf)
+  computes erf mode with a polynomial and Exp on x clamped to [-13.15, 5.751]
+  (`op_kernel/gelu_mul.h:253-255`, `Maxs` writing x itself back), so its rows are outside
+  PyTorch's tolerance of the exact GeLU in every dtype on every SoC: for x1 below about -3
+  (relative errors of tens of percent where gelu(x1) * x2 is a few 1e-4), and x1 = -inf gives
+  -0 where gelu(-inf) * x2 is NaN (-inf * 0).
 - **SituGlu's beta.** Its README (`README.md:41`, `:47`) divides by beta and linear_beta; its
   kernel multiplies by their f32 reciprocals (`op_kernel/situ_glu.hpp:266`, `:279`),
   which hsg.situ_glu does too (within PyTorch's tolerance of the division either way).
