@@ -4,11 +4,14 @@ differing / rule broken / not checkable and why), as markdown with ops-nn's and 
 then (issue 40) the synchronisation rules each kernel broke, located at both calls.
 
     python bench/check_kernel_ops_nn.py OPS_NN_DIR [--out bench/check_kernel_ops_nn.md]
-        [--max-size N] [--table SWEEP_OUTPUT]
+        [--max-size N] [--table SWEEP_OUTPUT] [--folders activation/glu,...]
 
 It runs `hswc-check-kernel --sweep --auto-sync off` on OPS_NN_DIR's activation/ and
 experimental/activation/ (heavy: each kernel is built and run on the CPU model, one at a time;
-run it with nice), or, with --table, formats the table a sweep already printed. The verdict
+run it with nice), or, with --table, formats the table a sweep already printed. With --folders
+it sweeps those op folders only (named from OPS_NN_DIR) and puts their rows and rules in place
+of theirs in the --out table, keeping every other folder's as that table has them (the totals
+recounted). The verdict
 column is what the default build (--cce-auto-sync=on) gives: a run under --auto-sync off is that
 run with the vector-order rule's reports added, so the column leaves those out, and the column
 beside it counts them; the section after the table lists every synchronisation rule broken.
@@ -23,6 +26,7 @@ import argparse
 import re
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -102,6 +106,51 @@ def _sweep(ops_nn: Path, max_size: int) -> tuple[list[Row], list[SyncRule]]:
     return rows, rules
 
 
+def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
+                   ) -> tuple[list[Row], list[SyncRule]]:
+    """The sweep of the named op folders alone: a tree of links to them, swept as OPS_NN."""
+    with tempfile.TemporaryDirectory(prefix="hswc-sweep-folders-") as scratch:
+        for name in names:
+            folder = ops_nn / name
+            if not folder.is_dir():
+                raise SystemExit(f"--folders {name}: no such folder in {ops_nn}")
+            link = Path(scratch) / name
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(folder.resolve(), target_is_directory=True)
+        rows, rules = _sweep(Path(scratch), max_size)
+    named = (f"{scratch}/", f"{ops_nn}/")  # the messages name the folders, not the links
+    return ([(k, s, d, v.replace(*named)) for k, s, d, v in rows],
+            [(k, s, d, r.replace(*named)) for k, s, d, r in rules])
+
+
+def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
+    """A table this script wrote, back into rows and synchronisation rules."""
+    rows, rules, kernel, soc = [], [], "", ""
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if line.startswith("| ") and len(cells) == 6 and cells[0] != "kernel":
+            rows.append((cells[0], cells[2], cells[3], cells[4]))
+            continue
+        m = re.match(r"- \*\*(\S+)\*\* on (\S+):$", line)
+        if m is not None:
+            kernel, soc = m.group(1), m.group(2)
+            continue
+        m = re.match(r"  - \[([^\]]*)\] (.+)$", line)
+        if m is not None and kernel:
+            rules.append((kernel, soc, m.group(1), m.group(2)))
+    return rows, rules
+
+
+def _merged(out: Path, names: list[str], rows: list[Row], rules: list[SyncRule]
+            ) -> tuple[list[Row], list[SyncRule]]:
+    """The rows and rules of `out`'s table, those of the `names` folders replaced."""
+    kept_rows, kept_rules = _from_markdown(out.read_text()) if out.is_file() else ([], [])
+    chosen = set(names)
+    rows = sorted([r for r in kept_rows if r[0] not in chosen] + rows, key=lambda r: r[0])
+    rules = sorted([r for r in kept_rules if r[0] not in chosen] + rules, key=lambda r: r[0])
+    return rows, rules
+
+
 def _default_build(verdict: str) -> str:
     """The verdict without the vector-order rule's kind: what --cce-auto-sync=on gives."""
     from hswc.checker.rules import UNORDERED
@@ -173,6 +222,25 @@ what each kernel computes.
   before compared them with is_result = false and reported a correct kernel as far outside.
   A NaN forward output, which the README's cases leave open, is left out (the kernels give
   `grads` for it, hsg.elu_grad NaN).
+- **FatreluMul at a = threshold.** Its README (`README.md:36-37`) keeps x1 where x1 >=
+  threshold; its kernel where x1 > threshold (`op_kernel/fatrelu_mul.h:199`, `:226`
+  CompareScalar CMPMODE::GT, then Select against 0), so at x1 = threshold the kernel gives 0,
+  the README threshold * x2. hsg.fatrelu_mul follows the kernel.
+- **GeluMul's erf.** Its README (`README.md:36-42`) gives the exact GeLU (erf, or the tanh
+  form); its kernel (every SoC but `__CCE_AICORE__ == 330`, which calls the library's Erf)
+  computes erf mode with a polynomial and Exp on x clamped to [-13.15, 5.751]
+  (`op_kernel/gelu_mul.h:253-255`, `Maxs` writing x itself back), so its rows are outside
+  PyTorch's tolerance of the exact GeLU in every dtype on every SoC: for x1 below about -3
+  (relative errors of tens of percent where gelu(x1) * x2 is a few 1e-4), and x1 = -inf gives
+  -0 where gelu(-inf) * x2 is NaN (-inf * 0).
+- **SituGlu's beta.** Its README (`README.md:41`, `:47`) divides by beta and linear_beta; its
+  kernel multiplies by their f32 reciprocals (`op_kernel/situ_glu.hpp:266`, `:279`),
+  which hsg.situ_glu does too (within PyTorch's tolerance of the division either way).
+- **ClippedSwiglu's clamp_mode.** The definition adds clamp_mode in its version 2
+  (`op_host/clipped_swiglu_def.cpp:42`) and the README describes both modes; only the Ascend
+  950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
+  (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
+  The sweep checks the default (clamp_mode 0, interleaved, no group_index).
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 
@@ -236,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--progress", action="append", default=[],
                    help="the progress lines (stderr) of a sweep from before hswc.progress, "
                         "FILE or PART=FILE, for a sweep stopped before its table")
+    p.add_argument("--folders", help="comma-separated op folders (activation/glu,...) to sweep "
+                                     "again, their rows replacing theirs in --out")
     p.add_argument("--commit", help="ops-nn's commit (default: git rev-parse in OPS_NN)")
     p.add_argument("--opbase-commit", help="opbase's commit (default: git rev-parse there)")
     args = p.parse_args(argv)
@@ -251,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
                 rules += [(f"{part}/{k}" if part else k, s, d, r)
                           for k, s, d, r in (_sync_from_table(text) if items is args.table
                                              else ())]
+    elif args.folders:
+        names = [n.strip().strip("/") for n in args.folders.split(",") if n.strip()]
+        rows, rules = _merged(args.out, names,
+                              *_sweep_folders(args.ops_nn, names, args.max_size))
     else:
         rows, rules = _sweep(args.ops_nn, args.max_size)
     opbase = opbase_root(args.ops_nn.resolve())

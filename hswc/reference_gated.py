@@ -4,7 +4,8 @@ float64 on the operands' values (math.erf and math.tanh of the exact GeLU), roun
 type where PyTorch 2.14 holds a tensor of it: F.silu(a) and F.gelu(a) before the product,
 glu_backward's sigmoid(b), the gradient of the product autograd hands the activation's backward
 (`_held`), and the result. The decomposition computes each step in f32, so the two agree within
-PyTorch's tolerance, not bit for bit.
+PyTorch's tolerance, not bit for bit. ops-nn's gated variants (hswc.dialects.hsg_gated_variants)
+follow, from their kernels' formulas.
 """
 
 from __future__ import annotations
@@ -92,6 +93,71 @@ def ge_glu_grad(grad: np.ndarray, x: np.ndarray, dim: int, approximate: str = "n
         parts = [g * _held(_gelu(b, approximate), x),
                  _held(g * a, x) * _gelu_derivative(b, approximate)]
     return np.concatenate(parts, axis=dim)
+
+
+# region ops-nn's variants (hswc.dialects.hsg_gated_variants): the formulas of their kernels in
+# float64, rounded once; the kernels' f32 steps agree within PyTorch's tolerance, not bit for bit.
+
+
+def _clip(v: np.ndarray, limit: float) -> np.ndarray:
+    return np.minimum(np.maximum(v, -limit), limit)
+
+
+def gelu_mul(x: np.ndarray, approximate: str = "none") -> np.ndarray:
+    a, b = _halves(x, -1)
+    return _gelu(a, approximate) * b
+
+
+def fatrelu_mul(x: np.ndarray, threshold: np.ndarray) -> np.ndarray:
+    a, b = _halves(x, -1)
+    t = float(np.asarray(threshold).astype(np.float64).reshape(-1)[0])
+    return np.where(a > t, a, 0.0) * b
+
+
+def situ_glu(x: np.ndarray, dim: int = -1, beta: float = 1.0, linear_beta: float = 0.0,
+             activate_left: bool = True) -> np.ndarray:
+    a, b = _halves(x, dim)
+    gate, up = (a, b) if activate_left else (b, a)
+    situ = beta * np.tanh(gate / beta) * _sigmoid(gate)
+    if linear_beta > 0:
+        up = linear_beta * np.tanh(up / linear_beta)
+    return situ * up
+
+
+def swiglu_clamp(x: np.ndarray, limit: float = 7.0) -> np.ndarray:
+    a, b = _halves(x, -1)
+    return np.minimum(a * _sigmoid(a), limit) * _clip(b, limit)
+
+
+def clipped_swiglu(x: np.ndarray, dim: int = -1, alpha: float = 1.702, limit: float = 7.0,
+                   bias: float = 1.0, interleaved: bool = True, clamp_mode: int = 0
+                   ) -> np.ndarray:
+    if interleaved:
+        v = np.moveaxis(np.asarray(x).astype(np.float64), dim, -1)
+        a, b = (np.moveaxis(v[..., k::2], -1, dim) for k in (0, 1))
+    else:
+        a, b = _halves(x, dim)
+    if clamp_mode == 1:
+        return np.minimum(a * _sigmoid(a), limit) * _clip(b, limit)
+    a = np.minimum(a, limit)
+    return a * _sigmoid(alpha * a) * (_clip(b, limit) + bias)
+
+
+VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray]] = {
+    "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
+    "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
+}
+
+
+def run_variant_reference(name: str, inputs: list[np.ndarray], **attributes: object
+                          ) -> np.ndarray:
+    """An ops-nn gated variant's result in x's type (its first operand's)."""
+    with np.errstate(all="ignore"):
+        exact = VARIANT_REFERENCES[name](*inputs, **attributes)
+    return sem.convert(exact, np.asarray(inputs[0]).dtype)
+
+
+# endregion
 
 
 GATED_REFERENCES: dict[str, Callable[..., np.ndarray]] = {

@@ -21,8 +21,6 @@ from hswc.checker.opsnn_generics import GENERICS, module_text
 from hswc.checker.options import CheckOptions
 from hswc.checker.sweep import (
     BLOCKED,
-    GATED,
-    HALVES,
     REDUCTION,
     Row,
     blocked,
@@ -49,7 +47,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
         kind = "blocked" if found is None else \
             "generic" if found[0].startswith("generic ") else "named"
         kinds[kind].append(name)
-    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [100, 15, 31]
+    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [109, 15, 22]
     assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
     assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
 
@@ -66,6 +64,11 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     ("activation/threshold", ("generic threshold_step", {})),
     ("activation/fast_gelu_v2", ("generic fast_gelu", {})),
     ("experimental/activation/fast_gelu_v2", ("generic fast_gelu_v2_poly", {})),
+    ("activation/glu", ("hsg.glu", {})),  # x of [rows, 2H] (hswc.checker.halves)
+    ("activation/swi_glu_grad", ("hsg.swi_glu_grad", {})),
+    ("activation/fatrelu_mul", ("hsg.fatrelu_mul", {})),
+    ("activation/clipped_swiglu", ("hsg.clipped_swiglu", {})),  # group_index left out
+    ("experimental/activation/swiglu_clamp", ("hsg.swiglu_clamp", {})),
 ])
 def test_folders_map_to_named_ops_with_their_attributes_or_generics(
         name: str, expected: tuple[str, dict[str, str]]) -> None:
@@ -74,7 +77,8 @@ def test_folders_map_to_named_ops_with_their_attributes_or_generics(
 
 
 @pytest.mark.parametrize(("name", "reason"), [
-    ("activation/glu", GATED), ("experimental/activation/swiglu_clamp", HALVES),
+    ("activation/ge_glu_v2", BLOCKED["ge_glu_v2"]),
+    ("activation/swiglu_group", BLOCKED["swiglu_group"]),
     ("activation/softmax_v2", REDUCTION),
 ])
 def test_blocked_folders_say_why(name: str, reason: str) -> None:
@@ -82,15 +86,15 @@ def test_blocked_folders_say_why(name: str, reason: str) -> None:
 
 
 def test_a_blocked_folder_is_a_row_on_each_configured_soc(tmp_path: Path) -> None:
-    folder = tmp_path / "activation" / "gelu_mul"
+    folder = tmp_path / "activation" / "swiglu_group"
     (folder / "op_kernel").mkdir(parents=True)
     (folder / "op_host").mkdir()
-    (folder / "op_host" / "gelu_mul_def.cpp").write_text(
+    (folder / "op_host" / "swiglu_group_def.cpp").write_text(
         'this->AICore().AddConfig("ascend910b", c);\nthis->AICore().AddConfig("ascend950", c);\n')
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
-    why = f"not expressible: {HALVES}"
-    assert rows == [Row("activation/gelu_mul", "ascend910b", "-", why),
-                    Row("activation/gelu_mul", "ascend950", "-", why)]
+    why = f"not expressible: {BLOCKED['swiglu_group']}"
+    assert rows == [Row("activation/swiglu_group", "ascend910b", "-", why),
+                    Row("activation/swiglu_group", "ascend950", "-", why)]
     assert table(rows).splitlines()[-1] == "2 rows: not expressible 2"
 
 

@@ -197,3 +197,7 @@ def test_the_sweep_table_and_the_bench_markdown_list_the_rules_broken() -> None:
     assert "| ascend950 | f16 | bit-exact (3 runs) | - (ordered in hardware) |" in text
     assert text.endswith(f"- **hard_sigmoid** on ascend910b:\n  - [f16, f32] {unordered}\n"
                          f"  - [f16] {reused}\n")
+    rows_back, rules_back = bench._from_markdown(text)  # what --folders keeps of a table
+    assert rules_back == bench._sync_from_table(printed)
+    assert [r[:3] for r in rows_back] == [r[:3] for r in bench._rows_from_table(printed)]
+    assert bench.markdown(rows_back, rules_back, Path("ops-nn"), "c0", "c1") == text

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hswc.checker import expected, inputs, kernel_source
+from hswc.checker import expected, halves, inputs, kernel_source
 from hswc.checker.build import BuildSpec
 from hswc.checker.dtypes import CPP
 from hswc.checker.errors import CheckError
@@ -98,6 +98,18 @@ class Sizes:
 
 def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: TilingSource,
               platform: Platform, sizes: Sizes | None = None) -> list[int]:
+    found = _run_sizes(o, ref, dtype, source, platform, sizes)
+    if ref.halves is None:
+        return found
+    odd = [n for n in o.sizes or () if n % 2]
+    if odd:
+        raise CheckError(f"--sizes {odd[0]}: {ref.op} splits x in two halves; give an even size "
+                         "(x's elements)")
+    return sorted({halves.even(n) for n in found})
+
+
+def _run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: TilingSource,
+               platform: Platform, sizes: Sizes | None = None) -> list[int]:
     shape = ref.shapes.get(dtype)
     if shape is not None:
         return [int(np.prod(shape))]

@@ -237,7 +237,8 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                      "tiling: the raw bytes the op's tiling writes (the kernel reads them "
                      "itself)"),
         per_dtype=shown, input_names=(*entry.gm_arguments[:count],
-                                      *(f"{h} (of the mask)" for h in masks.hidden)))
+                                      *(f"{h} (of the mask)" for h in masks.hidden))
+        if ref.halves is None else tuple(ref.halves.shown_names(ref.input_names)))
     text = sources.own_text()
     called: dict[str, list[str]] = {}
     for call, note in ASSUMED_CALLS.items():  # a call, or ATVOSS's Vec::Call<T> in a DAG
@@ -276,6 +277,9 @@ def _reference(o: CheckOptions, opdir: OpDir | None
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
+    if expected.gated_op(o.op) is not None:
+        return (reference(replace(o, attrs=semantic)), tiling_attrs, {}, {},
+                opdir.absent_inputs(expected.gated_op_inputs(o.op)), NO_MASKS)
     ref = expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
     taken = set(masks.inputs)
@@ -380,6 +384,36 @@ def _uses_op_dir(o: CheckOptions) -> bool:
             and op_folder.is_op_folder(o.kernel))
 
 
+HALVES_GRANULE = 32
+"""A gated op's run whose size its tiling refuses is moved up to a multiple of 32 elements of
+x (16 per half: a whole 32-byte block of f16 or bf16, two of f32), the alignment such tilings
+ask of a half (SwigluClamp's)."""
+
+
+def _check_halves_options(o: CheckOptions, ref: expected.Reference) -> None:
+    """A gated op's refusals: options that need tensors of one size."""
+    if ref.halves is None:
+        return
+    if o.ignore_nan_inputs:
+        raise CheckError(f"--ignore-nan-inputs: {ref.op}'s result does not match its inputs "
+                         "element for element (x holds twice its elements)")
+    if o.input_files:
+        raise CheckError(f"--input: {ref.op}'s tensors are of two sizes; the checker draws them "
+                         "itself (give --sizes)")
+
+
+def _tensor_kinds(ref: expected.Reference, order: tuple[int, ...], elsewhere: set[int],
+                  inputs: int, outputs: int) -> dict[tuple[str, int], str]:
+    """A gated op's definition tensors by (input or output, position): their kind
+    (hswc.checker.halves); empty for an op whose tensors share one size."""
+    if ref.halves is None:
+        return {}
+    tensors = iter(order)
+    kinds = {("input", k): ref.halves.inputs[ref.input_names[next(tensors)]]
+             for k in range(inputs) if k not in elsewhere}
+    return kinds | {("output", k): ref.halves.result for k in range(outputs)}
+
+
 def _plan(o: CheckOptions, workdir: Path) -> Plan:
     include_dirs = tuple(Path(d) for d in o.include_dirs)
     opdir = None
@@ -404,6 +438,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     tensors = tuple(a for k, a in enumerate(sources.entry.gm_arguments) if k not in elsewhere)
     order = argument_order(o, ref, replace(sources.entry, gm_arguments=tensors), hidden,
                            len(mask_out))
+    _check_halves_options(o, ref)
     unknown = [n for n in o.ignore_nan_inputs if n not in ref.input_names]
     if unknown:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
@@ -429,7 +464,9 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                  [f.name for f in fields], struct_file, template, opdir.cxx,
                                  workdir / "host", frozenset(scalars), absent,
                                  {(m.direction, m.position): m for m in (*mask_in.values(),
-                                                                         *mask_out.values())})
+                                                                         *mask_out.values())},
+                                 _tensor_kinds(ref, order, elsewhere, len(opdir.op.inputs),
+                                               len(opdir.op.outputs)))
         if struct is None:
             struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
                                                                host, missing)
@@ -440,7 +477,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         source = replace(source, host=host.launch)
         dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, set(mask_in))
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
-                                  8 if masks.packed else 1, notes)
+                                  8 if masks.packed else HALVES_GRANULE if ref.halves else 1,
+                                  notes)
     known = {f.name for f in fields}
     for case in cases:
         unknown = sorted(set(case.launch.fields) - known)
@@ -547,6 +585,10 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     ref, o = p.reference, p.options
     values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
                                                    len(ref.input_names), case.size))
+    halves = ref.halves
+    if halves is not None and case.user_inputs is None:
+        values = tuple(halves.sized(ref.input_names, values, case.size))
+    result_size = case.size if halves is None else halves.result_size(case.size)
     kernel_inputs = [values[i] for i in p.order]
     dtype = NUMPY[case.dtype]
     extra = {k: np.array([float(value)]).astype(dtype)
@@ -562,7 +604,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         kernel_inputs.insert(k, extra[k])
     mask_out = p.masks.outputs
     outputs_of = [(np.dtype(np.uint8), mask_out[k].nbytes(case.size)) if k in mask_out
-                  else (dtype, case.size) for k in range(ref.result_count + len(mask_out))]
+                  else (dtype, result_size) for k in range(ref.result_count + len(mask_out))]
     spec = p.builds[case.dtype]
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      outputs_of, tiling, case.launch.block_dim,
@@ -578,12 +620,13 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         return outcome
     with _REFERENCE_LOCK:
         wanted = ref.outputs(case.dtype, values)
-    skip = np.zeros(case.size, bool)
-    for name in o.ignore_nan_inputs:
+    skip = np.zeros(result_size, bool)
+    for name in o.ignore_nan_inputs if halves is None else ():  # refused for a gated op
         skip |= np.isnan(values[ref.input_names.index(name)].astype(np.float32))
     outcome.ignored = int(skip.sum())
     outcome.comparisons, outcome.differences = [], []
-    shown = _shown_inputs(p, values, kernel_inputs, bits)
+    shown = _shown_inputs(p, values, kernel_inputs, bits) if halves is None else \
+        halves.aligned(ref.input_names, values, case.size)
     results = iter(wanted)
     for k, actual in enumerate(result.outputs):
         if k in mask_out:

@@ -35,7 +35,10 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from hswc.checker.dtypes import DTYPES, dtype_of_element
 from hswc.checker.errors import CheckError
+from hswc.checker.halves import Halves
+from hswc.checker.halves import shape as halves_shape
 from hswc.dialects import hsg
+from hswc.dialects.hsg_gated_ops import GatedOp
 from hswc.interpreter.errors import RunnerError
 
 ELEMENT_TYPES: Mapping[str, Attribute] = {
@@ -63,6 +66,8 @@ class Reference:
     exact: bool = True
     """Whether the kernel must give the reference's bits (else, by default, PyTorch's
     tolerance of it: the exponential activations, hswc.checker.tolerance)."""
+    halves: Halves | None = None
+    """A gated op's tensors of two sizes (hswc.checker.halves); None: all of one size."""
 
     @property
     def dtypes(self) -> tuple[str, ...]:
@@ -73,6 +78,11 @@ class Reference:
         has one), each flattened."""
         shape = self.shapes[dtype]
         args = [a.reshape(shape) if shape is not None else a for a in inputs]
+        if self.halves is not None:
+            n = next(a.size for name, a in zip(self.input_names, inputs, strict=True)
+                     if self.halves.inputs[name] == "x")
+            args = [a.reshape(halves_shape(self.halves.inputs[name], n))
+                    for name, a in zip(self.input_names, inputs, strict=True)]
         try:
             results = self.compute(dtype, args)
         except (RunnerError, ValueError) as error:
@@ -181,6 +191,128 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
 def _plain(message: str) -> str:
     """A diagnostic without its location prefix (the module was built, not written)."""
     return message.split("error: ", 1)[-1]
+
+
+# endregion
+# region --op hsg.<gated op>
+
+GATED_FIXED = {"threshold": 0.5}
+"""The values of the gated ops' one-element operands in a check (FatreluMul's threshold; the
+drawn inputs concentrate around it)."""
+
+
+def gated_op(name: str) -> type[GatedOp] | None:
+    """The gated op (hswc.dialects.hsg_gated_ops, hsg_gated_variants) called `name`, or None."""
+    from hswc.dialects.hsg_gated_ops import GATED_OPS
+    from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
+
+    stem = name.removeprefix("hsg.")
+    for op in (*GATED_OPS, *GATED_VARIANTS):
+        if op.name == f"hsg.{stem}":
+            return op
+    return None
+
+
+def _gated_defaults(op: type[GatedOp]) -> dict[str, object]:
+    """The op's attributes and their defaults."""
+    from hswc.dialects.hsg_gated_variants import GatedVariantOp
+
+    if issubclass(op, GatedVariantOp):
+        return dict(op.DEFAULTS)
+    return {k: v for k, v in (("dim", -1), ("approximate", "none"), ("activate_left", True))
+            if k == "dim" or op.GELU}
+
+
+def gated_op_inputs(name: str) -> tuple[str, ...]:
+    op = gated_op(name)
+    assert op is not None
+    return op.INPUTS
+
+
+def gated_attribute_names(op: type[GatedOp]) -> tuple[str, ...]:
+    return tuple(_gated_defaults(op))
+
+
+def _gated_attributes(op: type[GatedOp], attrs: Mapping[str, str]) -> dict[str, object]:
+    """--attr values as the op's attributes (a float, a bool, an int or a string, as its
+    default is)."""
+    defaults = _gated_defaults(op)
+    values: dict[str, object] = {}
+    for name, text in attrs.items():
+        if name not in defaults:
+            raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: "
+                             f"{', '.join(defaults) or 'none'})")
+        default = defaults[name]
+        try:
+            if isinstance(default, bool):
+                if text not in ("true", "false"):
+                    raise ValueError
+                values[name] = text == "true"
+            elif isinstance(default, int):
+                values[name] = int(text)
+            elif isinstance(default, float):
+                values[name] = float(text)
+            else:
+                values[name] = text
+        except ValueError:
+            raise CheckError(f"--attr {name}={text}: {op.name}'s {name} is "
+                             f"{type(default).__name__} (e.g. {str(default).lower()})") from None
+    if values.get("dim", -1) not in (-1,):
+        raise CheckError(f"--attr dim={values['dim']}: the checker splits the last dim (-1), "
+                         "as ops-nn's gated kernels do by default")
+    return values
+
+
+def _gated_module(op: type[GatedOp], dtype: str, attrs: Mapping[str, object]) -> ModuleOp:
+    """The op on a small static x (2 x 8) of `dtype`: what the verifier checks and the float
+    constants come from."""
+    element = ELEMENT_TYPES[dtype]
+    gradient = len(op.INPUTS) > 1 and op.INPUTS[0] == "grad"
+    x = TensorType(element, [2, 8])
+    half = TensorType(element, [2, 4])
+    types = [half if gradient and k == 0 else TensorType(element, [1])
+             if name in GATED_FIXED else x for k, name in enumerate(op.INPUTS)]
+    block = Block(arg_types=types)
+    gated = op(*block.args, **attrs)  # type: ignore[arg-type]
+    block.add_ops([gated, func.ReturnOp(gated.result)])
+    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}", (types, [gated.result.type]),
+                     Region(block))
+    return ModuleOp([fn])
+
+
+def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
+    """The reference of `--op` a gated op: its golden model (hswc.reference_gated) on x of
+    [rows, 2H] (hswc.checker.halves), compared within PyTorch's tolerance."""
+    from hswc.dialects.hsg_gated_variants import GatedVariantOp
+    from hswc.reference_gated import run_gated_reference, run_variant_reference
+    from hswc.runner import compile_module
+
+    op = gated_op(name)
+    assert op is not None
+    values = _gated_attributes(op, attrs)
+    try:
+        linalg = compile_module(_gated_module(op, "f32", values), level="linalg")
+    except RunnerError as error:
+        raise CheckError(f"{op.name}: {_plain(str(error))}") from None
+    gradient = op.INPUTS[0] == "grad"
+    kinds = {n: "half" if gradient and k == 0 else "one" if n in GATED_FIXED else "x"
+             for k, n in enumerate(op.INPUTS)}
+    halves = Halves(kinds, "x" if gradient else "half",
+                    {n: GATED_FIXED[n] for n in op.INPUTS if n in GATED_FIXED})
+    variant = issubclass(op, GatedVariantOp)
+    options = {k: v for k, v in values.items() if k != "dim"}
+    if "dim" in _gated_defaults(op):
+        options["dim"] = -1
+
+    def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        run = run_variant_reference if variant else run_gated_reference
+        return (run(op.name, list(args), **options),)
+
+    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+    thresholds = tuple(sorted({*float_constants(linalg.module), *halves.fixed.values()}))
+    return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
+                     "last dim split)", op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
+                     thresholds, op.name, exact=False, halves=halves)
 
 
 # endregion

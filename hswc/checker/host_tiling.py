@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hswc.checker import build as builder
-from hswc.checker import build_cache, time_limits
+from hswc.checker import build_cache, halves, time_limits
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
 from hswc.checker.masks import MaskTensor
@@ -173,6 +173,10 @@ class HostTiling:
     masks: Mapping[tuple[str, int], MaskTensor] = field(default_factory=dict)
     """Mask tensors by (input or output, position): given their own dtype and shape
     (hswc.checker.masks: DT_UINT1 of the elements' shape, ...), as the framework passes them."""
+    kinds: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    """A gated op's tensors by (input or output, position): their kind of hswc.checker.halves
+    ("x", "half", "one"), given as 2-d shapes [rows, 2H], [rows, H] (or one element) for a run
+    of `total` elements of x; empty: every tensor 1-d of `total` elements."""
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
@@ -199,6 +203,9 @@ class HostTiling:
             mask = self.masks.get((direction, k))
             if mask is not None:
                 return mask.tiling_tensor(total)
+            kind = self.kinds.get((direction, k))
+            if kind is not None:
+                return f"{ge}:{'x'.join(map(str, halves.shape(kind, total)))}"
             return f"{ge}:{1 if direction == 'input' and k in self.one_element else total}"
 
         command += [a for k, _ in enumerate(self.op.inputs)
@@ -309,7 +316,8 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           template: Sequence[tuple[str, bool]] | None, cxx: str, workdir: Path,
           one_element: frozenset[int] = frozenset(),
           absent: frozenset[int] = frozenset(),
-          masks: Mapping[tuple[str, int], MaskTensor] | None = None) -> HostTiling:
+          masks: Mapping[tuple[str, int], MaskTensor] | None = None,
+          kinds: Mapping[tuple[str, int], str] | None = None) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     if struct_header is not None and struct is not None:
@@ -323,4 +331,4 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
     return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,
-                      absent, dict(masks or {}))
+                      absent, dict(masks or {}), dict(kinds or {}))

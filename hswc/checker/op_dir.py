@@ -133,8 +133,10 @@ class OpDir:
         """The definition's inputs that carry an attribute of the hsg op as a one-element
         tensor of x's dtype (ThresholdV2's threshold and value, as aclnnThreshold's
         ConvertToTensor passes them): input position -> (attribute, value)."""
-        from hswc.checker.expected import named_op
+        from hswc.checker.expected import gated_op, named_op
 
+        if gated_op(hsg_op) is not None:  # its one-element operands are its own inputs
+            return {}
         specs = {normalised(s.name): s.name for s in named_op(hsg_op).ATTRIBUTES}
         out: dict[int, tuple[str, str]] = {}
         for k, (name, _) in enumerate(self.op.inputs):
@@ -160,10 +162,12 @@ class OpDir:
     def split_attributes(self, hsg_op: str, given: Mapping[str, str]) -> tuple[dict[str, str],
                                                                               dict[str, str]]:
         """(the reference's attributes, the tiling's)."""
-        from hswc.checker.expected import named_op
+        from hswc.checker.expected import gated_attribute_names, gated_op, named_op
 
-        op = named_op(hsg_op)
-        specs = (*op.ATTRIBUTES, *op.OPTIONS)  # the float attributes, then gelu's approximate
+        gated = gated_op(hsg_op)
+        specs: tuple[_Named, ...] = tuple(_Named(n) for n in gated_attribute_names(gated)) \
+            if gated is not None else tuple(_Named(s.name) for s in (
+                *named_op(hsg_op).ATTRIBUTES, *named_op(hsg_op).OPTIONS))
         semantic: dict[str, str] = {}
         tiling: dict[str, str] = {}
         for name, value in given.items():
@@ -188,6 +192,13 @@ class OpDir:
                 if default is not None:
                     semantic[spec.name] = default
         return semantic, tiling
+
+
+@dataclass(frozen=True)
+class _Named:
+    """An attribute known by its name alone (a gated op's)."""
+
+    name: str
 
 
 def open_op_dir(path: str, soc: str, cxx: str, workdir: Path) -> OpDir:

@@ -33,8 +33,11 @@ generic their README writes (GENERIC_FOLDERS: hswc.checker.opsnn_generics, check
 bnll, erfinv, fast_gelu (and activation/'s fast_gelu_v2, the same formula; experimental/'s is a
 polynomial), fast_gelu_grad, fused_bias_leaky_relu and its grad, heaviside (same shapes),
 softsign_grad, squared_relu, silu_mul and threshold (a step function, `x > threshold ? 1 : 0`,
-not torch.threshold). The rest (BLOCKED: halves of one tensor, reductions, quantized outputs,
-broadcast weights) get one row per SoC, `not expressible: why`.
+not torch.threshold). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
+gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
+run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
+0.5). The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op, reductions,
+quantized outputs, broadcast weights) get one row per SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -132,19 +135,29 @@ GENERIC_FOLDERS: Mapping[str, str] = {
 }
 """Folder name (`experimental/<name>` where experimental/activation's differs) -> the generic
 of hswc.checker.opsnn_generics its README's formula is."""
-HALVES = ("halves of one tensor (a dim split in two, or even and odd elements): the checker "
-          "compares kernels whose tensors share one size")
-GATED = (HALVES + " (hswc computes it: hsg.glu, hsg.swi_glu, hsg.ge_glu and their gradients, "
-         "issue 37 items 1 and 2)")
+GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
+                 "situ_glu", "swiglu_clamp", "clipped_swiglu")
+"""Folders of ops-nn's gated ops checked against the hsg op of the same name
+(hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
+(hswc.checker.halves): the definitions' default dim. ClippedSwiglu's optional group_index is
+left out (all rows)."""
 REDUCTION = "a reduction along a dim: the checker compares elementwise computations only"
+GROUP_INDEX = ("its row count read from a tensor (group_index: a data-dependent number of "
+               "rows, which no hsg op takes)")
 BLOCKED: Mapping[str, str] = {
-    **dict.fromkeys(("clipped_swiglu", "clipped_swiglu_grad", "swiglu_group",
-                     "swiglu_group_quant", "swiglu_group_quant_grad"),
-                    HALVES + "; its row count read from group_index"),
-    **dict.fromkeys(("ge_glu_grad_v2", "ge_glu_v2", "glu", "glu_grad", "swi_glu",
-                     "swi_glu_grad"), GATED),
-    **dict.fromkeys(("fatrelu_mul", "gelu_mul", "situ_glu", "situ_glu_grad", "swiglu_clamp"),
-                    HALVES),
+    "clipped_swiglu_grad": "the gradient of ClippedSwiglu, which no hsg op computes; "
+                           + GROUP_INDEX,
+    "swiglu_group": ("SwiGLU times a per-token weight over the rows group_index counts: "
+                     + GROUP_INDEX),
+    "swiglu_group_quant": ("fp8/hif8/fp4 outputs with block scales (three outputs), "
+                           + GROUP_INDEX),
+    "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
+                                + GROUP_INDEX),
+    "ge_glu_v2": ("two outputs of different sizes (y of H, and gelu: the GeLU half itself); "
+                  "hsg.ge_glu computes y alone"),
+    "ge_glu_grad_v2": ("takes GeGluV2's second output (gelu) besides dy and x; hsg.ge_glu_grad "
+                       "takes dy and x"),
+    "situ_glu_grad": "the gradient of SituGlu, which no hsg op computes",
     **dict.fromkeys(("confusion_softmax_grad", "log_softmax_grad", "log_softmax_v2",
                      "p_relu_grad_reduce", "softmax_grad", "softmax_grad_ext", "softmax_v2"),
                     REDUCTION),
@@ -191,6 +204,9 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
         return f"hsg.{op}", dict(attrs), f"{folder.name} = hsg.{op}" + (f"({said})" if said else "")
     if stem in family:
         return f"hsg.{stem}", {}, f"{folder.name} = hsg.{stem} (same name)"
+    if folder.name in GATED_FOLDERS:
+        return (f"hsg.{folder.name}", {}, f"{folder.name} = hsg.{folder.name} (same name; x of "
+                "[rows, 2H])")
     return None
 
 
@@ -342,9 +358,12 @@ def _soc_semantics(op: str, soc: str) -> str | None:
     """The semantics of CANN's own kernel for the SoC where the op has one per architecture
     (HardSwishGrad: `cann` on Atlas A2/A3, `cann-arch35` on Ascend 950); None: the op's
     default."""
+    from hswc.checker.expected import gated_op
     from hswc.ops import definition_of
     from hswc.platform import get_platform
 
+    if gated_op(op) is not None:
+        return None  # one semantics, its definition's
     known = tuple(definition_of(op).semantics)
     if "cann-arch35" in known and get_platform(soc).api == "dav_3510":
         return "cann-arch35"

@@ -59,6 +59,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import Broadcast, read_broadcast
 from hswc.dialects.hsg_gated_ops import GATED_OPS
+from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
@@ -1302,6 +1303,7 @@ Hsg = Dialect(
         *ROW_OPS,
         *NORM_OPS,
         *GATED_OPS,
+        *GATED_VARIANTS,
     ],
     [],
 )

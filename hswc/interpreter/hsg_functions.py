@@ -19,13 +19,14 @@ from hswc.broadcast import Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
+from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import per_row
 from hswc.ops import OPS
-from hswc.reference_gated import run_gated_reference
+from hswc.reference_gated import run_gated_reference, run_variant_reference
 from hswc.reference_norms import run_reference
 
 
@@ -66,11 +67,13 @@ class HsgFunctions(MachineFunctions):
             if not isinstance(value, np.ndarray):
                 raise OpError(op, f"{name} is not a tensor value: {type(value).__name__}")
             arrays.append(np.asarray(value))
-        x = arrays[-1]
+        x = arrays[op.X_INDEX]
         k = op.split_dim()
         if x.shape[k] % 2:
             raise OpError(op, f"x has shape {x.shape} at run time: dim {k} of "
                           f"{x.shape[k]} elements does not split into two halves")
+        if isinstance(op, GatedVariantOp):
+            return self._run_variant(op, arrays, k)
         half = (*x.shape[:k], x.shape[k] // 2, *x.shape[k + 1:])
         if len(arrays) > 1 and (arrays[0].shape != half or arrays[0].dtype != x.dtype):
             raise OpError(op, f"grad is {arrays[0].dtype} of shape {arrays[0].shape}; x is "
@@ -80,6 +83,19 @@ class HsgFunctions(MachineFunctions):
         if op.GELU:
             options.update(approximate=op.approximation(), activate_left=op.left())
         return (run_gated_reference(op.name, arrays, **options),)
+
+    def _run_variant(self, op: GatedVariantOp, arrays: list[np.ndarray],
+                     k: int) -> PythonValues:
+        """An ops-nn gated variant: its golden model (hswc.reference_gated)."""
+        x = arrays[0]
+        for name, a in zip(op.INPUTS[1:], arrays[1:], strict=True):
+            if a.shape != (1,) or a.dtype != x.dtype:
+                raise OpError(op, f"{name} is {a.dtype} of shape {a.shape}; it must be one "
+                              f"{x.dtype} element (shape (1,))")
+        options: dict[str, object] = dict(op.values())
+        if "dim" in op.DEFAULTS:
+            options["dim"] = k
+        return (run_variant_reference(op.name, arrays, **options),)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,
@@ -219,7 +235,7 @@ def _gated_impl(op_type: type[GatedOp]) -> Callable[..., PythonValues]:
 
 for _norm in NORM_OPS:
     setattr(HsgFunctions, f"run_{_norm.name.removeprefix('hsg.')}", _norm_impl(_norm))
-for _gated in GATED_OPS:
+for _gated in (*GATED_OPS, *GATED_VARIANTS):
     setattr(HsgFunctions, f"run_{_gated.name.removeprefix('hsg.')}", _gated_impl(_gated))
 register_impls(HsgFunctions)
 

@@ -11,7 +11,7 @@ one f32 operation (an f16 or bf16 operand widened exactly, the result rounded on
 activations' steps those of hswc.ops.exponential (sigmoid, silu, gelu) and
 hswc.ops.exponential_grad (their derivatives). Where PyTorch 2.14 holds an intermediate
 tensor in x's type (F.silu(a) before the product, the sigmoid glu_backward stores, the gradient
-g * b autograd passes to silu_backward), the body rounds it to that type too (`_stored`), so
+g * b autograd passes to silu_backward), the body rounds it to that type too (`stored`), so
 f16 and bf16 results follow PyTorch's (glu_backward bit for bit), not an exact value it does not
 compute:
 
@@ -52,10 +52,12 @@ Body = Callable[[BodyBuilder, Sequence[SSAValue]], SSAValue]
 """A half's body from its f32 arguments: a, b (and the gradient g first, for the gradients)."""
 
 
-class _Decomposer:
-    """Inserts the view and the generics of one op before it."""
+class Decomposer:
+    """Inserts the view and the generics of one op before it. The split dim k of 2H elements is
+    viewed as `2 x H` (the halves), or as `H x 2` when `interleaved` (the even and odd
+    elements: ops-nn's ClippedSwiglu)."""
 
-    def __init__(self, op: ops.GatedOp):
+    def __init__(self, op: ops.GatedOp, interleaved: bool = False):
         self.op = op
         self.b = Builder(InsertPoint.before(op))
         x = op.x_type
@@ -66,11 +68,13 @@ class _Decomposer:
         self.half = ops.half_type(x, self.k)
         self.rank = len(self.shape)
         self.options: dict[str, str | bool] = {"approximate": op.approximation()}
-        self.view = self._view(op.inputs[-1])
+        self.interleaved = interleaved
+        self.view = self._view(op.inputs[op.X_INDEX])
 
     def _view(self, x: SSAValue) -> SSAValue:
         h = self.shape[self.k] // 2
-        shape = [*self.shape[:self.k], 2, h, *self.shape[self.k + 1:]]
+        pair = [h, 2] if self.interleaved else [2, h]
+        shape = [*self.shape[:self.k], *pair, *self.shape[self.k + 1:]]
         groups = [[d] if d < self.k else [d + 1] for d in range(self.rank)]
         groups[self.k] = [self.k, self.k + 1]
         reassociation = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
@@ -82,20 +86,24 @@ class _Decomposer:
     def half_map(self, part: int) -> AffineMap:
         """The map reading half `part` (0: a, 1: b) of the view over the result's dims."""
         dims = [AffineDimExpr(d) for d in range(self.rank)]
-        return AffineMap(self.rank, 0, (*dims[:self.k], AffineConstantExpr(part),
-                                        *dims[self.k:]))
+        at = self.k + 1 if self.interleaved else self.k
+        return AffineMap(self.rank, 0, (*dims[:at], AffineConstantExpr(part), *dims[at:]))
 
-    def generic(self, body: Body, grad: SSAValue | None, name: str) -> SSAValue:
-        """A tensor of the result's half shape: `body` of (g,) a, b at each element, in f32,
-        rounded once."""
-        inputs = [self.view, self.view]
-        maps = [self.half_map(0), self.half_map(1)]
+    def generic(self, body: Body, grad: SSAValue | None, name: str,
+                scalars: Sequence[SSAValue] = ()) -> SSAValue:
+        """A tensor of the result's half shape: `body` of (g,) a, b (and the one element of
+        each of `scalars`) at each element, in f32, rounded once."""
+        inputs = [self.view, self.view, *scalars]
+        maps = [self.half_map(0), self.half_map(1),
+                *[AffineMap(self.rank, 0, (AffineConstantExpr(0),))] * len(scalars)]
         if grad is not None:
             inputs.insert(0, grad)
             maps.insert(0, AffineMap.identity(self.rank))
         element = self.half.get_element_type()
         block = Block(arg_types=[element] * (len(inputs) + 1))
-        names = (["grad"] if grad is not None else []) + ["a", "b", "y"]
+        names = (["grad"] if grad is not None else []) + ["a", "b"] + \
+            [self.op.INPUTS[len(self.op.INPUTS) - len(scalars) + i] for i in range(len(scalars))] \
+            + ["y"]
         for arg, n in zip(block.args, names, strict=True):
             arg.name_hint = n
         bb = BodyBuilder(block, options=self.options)
@@ -129,7 +137,7 @@ def _attrs() -> dict[str, SSAValue]:
     return {}
 
 
-def _stored(d: _Decomposer, bb: BodyBuilder, v: SSAValue, name: str) -> SSAValue:
+def stored(d: Decomposer, bb: BodyBuilder, v: SSAValue, name: str) -> SSAValue:
     """`v` as PyTorch holds it between two of its kernels: rounded to the element type (an
     f16 or bf16 tensor), then widened again; an f32 value as it is."""
     element = d.half.get_element_type()
@@ -146,31 +154,31 @@ def _gelu(bb: BodyBuilder, v: SSAValue) -> SSAValue:
     return gelu(bb, [v], _attrs())
 
 
-def _glu(d: _Decomposer) -> SSAValue:
+def _glu(d: Decomposer) -> SSAValue:
     """ATen's glu kernel: a * sigmoid(b) in f32, rounded once."""
     return d.generic(lambda bb, a: bb.mulf(a[0], sigmoid_of(bb, a[1]), "glu"), None, "y")
 
 
-def _swi_glu(d: _Decomposer) -> SSAValue:
+def _swi_glu(d: Decomposer) -> SSAValue:
     """silu(a), a tensor of its own in PyTorch (rounded), times b."""
-    return d.generic(lambda bb, a: bb.mulf(_stored(d, bb, _silu(bb, a[0]), "silu"), a[1],
+    return d.generic(lambda bb, a: bb.mulf(stored(d, bb, _silu(bb, a[0]), "silu"), a[1],
                                            "swi_glu"), None, "y")
 
 
-def _ge_glu(d: _Decomposer) -> SSAValue:
+def _ge_glu(d: Decomposer) -> SSAValue:
     """gelu of one half, a tensor of its own in PyTorch (rounded), times the other."""
     gated, other = (0, 1) if d.op.left() else (1, 0)
-    return d.generic(lambda bb, a: bb.mulf(_stored(d, bb, _gelu(bb, a[gated]), "gelu"),
+    return d.generic(lambda bb, a: bb.mulf(stored(d, bb, _gelu(bb, a[gated]), "gelu"),
                                            a[other], "ge_glu"), None, "y")
 
 
-def _glu_grad(d: _Decomposer) -> SSAValue:
+def _glu_grad(d: Decomposer) -> SSAValue:
     """ATen's glu_backward: s = sigmoid(b) stored in x's type (the first half's buffer), da =
     s * g, db = (1 - s) * s * g * a, each in f32 rounded once."""
     g = d.op.inputs[0]
 
     def sig(bb: BodyBuilder, b: SSAValue) -> SSAValue:
-        return _stored(d, bb, sigmoid_of(bb, b), "sigmoid")
+        return stored(d, bb, sigmoid_of(bb, b), "sigmoid")
 
     def da(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
         return bb.mulf(sig(bb, a[2]), a[0], "da")
@@ -183,39 +191,39 @@ def _glu_grad(d: _Decomposer) -> SSAValue:
     return d.halves(d.generic(da, g, "da"), d.generic(db, g, "db"))
 
 
-def _swi_glu_grad(d: _Decomposer) -> SSAValue:
+def _swi_glu_grad(d: Decomposer) -> SSAValue:
     """Autograd of silu(a) * b: da = silu_backward(g * b, a), db = g * silu(a), the product
     and silu(a) stored in x's type."""
     g = d.op.inputs[0]
 
     def da(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        grad_b = _stored(d, bb, bb.mulf(a[0], a[2], "grad_b"), "grad_b")
+        grad_b = stored(d, bb, bb.mulf(a[0], a[2], "grad_b"), "grad_b")
         return silu_grad(bb, [grad_b, a[1]], _attrs())
 
     def db(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        return bb.mulf(a[0], _stored(d, bb, _silu(bb, a[1]), "silu"), "db")
+        return bb.mulf(a[0], stored(d, bb, _silu(bb, a[1]), "silu"), "db")
 
     return d.halves(d.generic(da, g, "da"), d.generic(db, g, "db"))
 
 
-def _ge_glu_grad(d: _Decomposer) -> SSAValue:
+def _ge_glu_grad(d: Decomposer) -> SSAValue:
     """Autograd of gelu(a) * b (or a * gelu(b)): the GeLU's argument gets gelu_backward(g *
     other, it), the other half g * gelu(it), the product and the GeLU stored in x's type."""
     g = d.op.inputs[0]
     gated, other = (1, 2) if d.op.left() else (2, 1)  # argument of the GeLU, of the factor
 
     def through(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        grad_other = _stored(d, bb, bb.mulf(a[0], a[other], "grad_other"), "grad_other")
+        grad_other = stored(d, bb, bb.mulf(a[0], a[other], "grad_other"), "grad_other")
         return gelu_grad(bb, [grad_other, a[gated]], _attrs())
 
     def plain(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        return bb.mulf(a[0], _stored(d, bb, _gelu(bb, a[gated]), "gelu"), "grad_gelu")
+        return bb.mulf(a[0], stored(d, bb, _gelu(bb, a[gated]), "gelu"), "grad_gelu")
 
     first, second = (through, plain) if d.op.left() else (plain, through)
     return d.halves(d.generic(first, g, "da"), d.generic(second, g, "db"))
 
 
-DECOMPOSITIONS: dict[type[ops.GatedOp], Callable[[_Decomposer], SSAValue]] = {
+DECOMPOSITIONS: dict[type[ops.GatedOp], Callable[[Decomposer], SSAValue]] = {
     ops.GluOp: _glu,
     ops.SwiGluOp: _swi_glu,
     ops.GeGluOp: _ge_glu,
@@ -227,5 +235,5 @@ DECOMPOSITIONS: dict[type[ops.GatedOp], Callable[[_Decomposer], SSAValue]] = {
 
 def decompose_gated(op: ops.GatedOp) -> SSAValue:
     """Insert the generics of `op` before it; the result (of op's type)."""
-    return DECOMPOSITIONS[type(op)](_Decomposer(op))
+    return DECOMPOSITIONS[type(op)](Decomposer(op))
 

@@ -44,11 +44,13 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg_gated_ops import GatedOp
+from hswc.dialects.hsg_gated_variants import GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NormOp
 from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
 from hswc.ops.gated_ops import decompose_gated
+from hswc.ops.gated_variants import decompose_variant
 from hswc.ops.norm_ops import decompose_norm
 from hswc.passes.schedule_options import budget_attribute
 
@@ -132,6 +134,7 @@ class HsgDecomposePass(ModulePass):
             before = norm.prev_op
             assert isinstance(norm, NormOp | GatedOp), norm.name  # the two families
             result = decompose_norm(norm) if isinstance(norm, NormOp) else \
+                decompose_variant(norm) if isinstance(norm, GatedVariantOp) else \
                 decompose_gated(norm)
             copy_location(norm, ops_between(before, norm))
             result.name_hint = norm.result.name_hint

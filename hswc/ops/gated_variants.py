@@ -1,0 +1,116 @@
+"""The semantics of ops-nn's gated variants (hswc.dialects.hsg_gated_variants), written once,
+as the linalg.generic each decomposes into: one generic reading x's two halves (or its even and
+odd elements) through hswc.ops.gated_ops' view and offset maps, every step in f32 as the
+kernels compute, the result rounded once to x's type:
+
+    gelu_mul        gelu(a) * b                                     (approximate: none | tanh)
+    fatrelu_mul     select(a > t, a, 0) * b                         (t: threshold's element)
+    situ_glu        beta * tanh(g * (1 / beta)) * sigmoid(g) * u',  u' = lb * tanh(u * (1 / lb))
+                    for lb = linear_beta > 0, else u; (g, u) = (a, b), or (b, a) when not
+                    activate_left
+    swiglu_clamp    min(silu(a), limit) * min(max(b, -limit), limit)
+    clipped_swiglu  clamp_mode 0: a' = min(a, limit); a' / (1 + exp(-alpha * a')) *
+                    (min(max(b, -limit), limit) + bias); clamp_mode 1: min(silu(a), limit) *
+                    min(max(b, -limit), limit)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.ir import SSAValue
+
+from hswc.dialects import hsg_gated_variants as ops
+from hswc.ops.body import BodyBuilder
+from hswc.ops.exponential import gelu, sigmoid_of, silu
+from hswc.ops.gated_ops import Decomposer
+
+
+def _f32(op: ops.GatedVariantOp, name: str) -> float:
+    value = op.value(name)
+    assert isinstance(value, float | int)
+    return float(value)
+
+
+def _clamp(bb: BodyBuilder, v: SSAValue, limit: float, name: str) -> SSAValue:
+    """min(max(v, -limit), limit): Maxs then Mins, as the kernels clamp (NaN stays NaN)."""
+    low = bb.maximumf(v, bb.const(-limit, "minus_limit"), f"{name}_low")
+    return bb.minimumf(low, bb.const(limit, "limit"), name)
+
+
+def _gelu_mul(d: Decomposer) -> SSAValue:
+    return d.generic(lambda bb, a: bb.mulf(gelu(bb, [a[0]], {}), a[1], "gelu_mul"), None, "y")
+
+
+def _fatrelu_mul(d: Decomposer) -> SSAValue:
+    def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        kept = bb.select(bb.cmpf("ogt", a[0], a[2], "above"), a[0], bb.const(0.0, "zero"),
+                         "fatrelu")
+        return bb.mulf(kept, a[1], "fatrelu_mul")
+
+    return d.generic(body, None, "y", d.op.inputs[1:])
+
+
+def _situ_glu(d: Decomposer) -> SSAValue:
+    op = d.op
+    assert isinstance(op, ops.SituGluOp)
+    beta, linear = _f32(op, "beta"), _f32(op, "linear_beta")
+    gate, up = (0, 1) if op.left() else (1, 0)
+
+    def scaled_tanh(bb: BodyBuilder, v: SSAValue, k: float, name: str) -> SSAValue:
+        inner = bb.mulf(v, bb.const(1.0 / k, f"{name}_reciprocal"), f"{name}_scaled")
+        return bb.mulf(bb.math("tanh", inner, f"{name}_tanh"), bb.const(k, name), f"{name}_out")
+
+    def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        g = a[gate]
+        situ = bb.mulf(scaled_tanh(bb, g, beta, "beta"), sigmoid_of(bb, g), "situ")
+        u = scaled_tanh(bb, a[up], linear, "linear_beta") if linear > 0 else a[up]
+        return bb.mulf(situ, u, "situ_glu")
+
+    return d.generic(body, None, "y")
+
+
+def _swiglu_clamp(d: Decomposer) -> SSAValue:
+    assert isinstance(d.op, ops.SwigluClampOp)
+    limit = _f32(d.op, "limit")
+
+    def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        gate = bb.minimumf(silu(bb, [a[0]], {}), bb.const(limit, "limit"), "silu_clamped")
+        return bb.mulf(gate, _clamp(bb, a[1], limit, "up_clamped"), "swiglu_clamp")
+
+    return d.generic(body, None, "y")
+
+
+def _clipped_swiglu(d: Decomposer) -> SSAValue:
+    op = d.op
+    assert isinstance(op, ops.ClippedSwigluOp)
+    alpha, limit, bias = _f32(op, "alpha"), _f32(op, "limit"), _f32(op, "bias")
+    after = op.value("clamp_mode") == 1
+
+    def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        b = _clamp(bb, a[1], limit, "b_clamped")
+        if after:
+            gate = bb.minimumf(silu(bb, [a[0]], {}), bb.const(limit, "limit"), "silu_clamped")
+            return bb.mulf(gate, b, "clipped_swiglu")
+        a_clamped = bb.minimumf(a[0], bb.const(limit, "limit"), "a_clamped")
+        e = bb.math("exp", bb.mulf(a_clamped, bb.const(-alpha, "minus_alpha"), "scaled"),
+                    "exp_scaled")
+        glu = bb.divf(a_clamped, bb.addf(e, bb.const(1.0, "one"), "denominator"), "glu")
+        return bb.mulf(bb.addf(b, bb.const(bias, "bias"), "b_biased"), glu, "clipped_swiglu")
+
+    return d.generic(body, None, "y")
+
+
+DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Callable[[Decomposer], SSAValue]] = {
+    ops.GeluMulOp: _gelu_mul,
+    ops.FatreluMulOp: _fatrelu_mul,
+    ops.SituGluOp: _situ_glu,
+    ops.SwigluClampOp: _swiglu_clamp,
+    ops.ClippedSwigluOp: _clipped_swiglu,
+}
+
+
+def decompose_variant(op: ops.GatedVariantOp) -> SSAValue:
+    """Insert the generic of `op` before it; the result (of op's type)."""
+    interleaved = bool(op.value("interleaved")) if "interleaved" in op.DEFAULTS else False
+    return DECOMPOSITIONS[type(op)](Decomposer(op, interleaved))
