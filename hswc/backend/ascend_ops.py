@@ -12,9 +12,9 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from hswc.backend.context import CppContext, fallback_name
+from hswc.backend.context import CppContext, ExprRule, fallback_name
 from hswc.backend.cpp_types import cpp_type, element_cpp, enum_cpp, scalar_cpp
-from hswc.backend.expressions import ADDITIVE, POSTFIX, UNARY, Expr, ExprRule
+from hswc.backend.expressions import ADDITIVE, POSTFIX, UNARY, Expr
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend import GlobalTensorType, LocalTensorType

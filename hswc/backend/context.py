@@ -6,7 +6,7 @@ own context, so two printers never see each other's names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from hswc.backend.cpp_types import cpp_type
-from hswc.backend.expressions import EXPRESSIONS, PRIMARY, Expr, ExprRule, helper_definitions
+from hswc.backend.expressions import EXPRESSIONS, PRIMARY, Expr, helper_definitions
 from hswc.backend.names import Scope
 from hswc.backend.writer import CppWriter
 from hswc.diagnostics import OpError
@@ -67,6 +67,11 @@ def inlined_ops(
         ):
             chosen.add(op)
     return frozenset(chosen)
+
+
+ExprRule = Callable[["CppContext", Operation], Expr]
+"""How one op is written as an expression, given the printer's context naming its operands
+(the arith rules, hswc.backend.expressions.EXPRESSIONS, are such rules)."""
 
 
 @dataclass

@@ -16,17 +16,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from hswc.backend.cpp_types import element_cpp, scalar_cpp
 from hswc.diagnostics import OpError
 
-if TYPE_CHECKING:
-    from hswc.backend.context import CppContext
+
+class ExpressionContext(Protocol):
+    """What an expression rule reads of the printer's context (hswc.backend.context.CppContext):
+    its operands' expressions, and the set of arith helpers the printed code calls."""
+
+    helpers: set[str]
+
+    def expr(self, value: SSAValue) -> Expr:
+        ...
 
 # C++ precedence, tighter binds higher.
 PRIMARY = 17
@@ -102,13 +109,13 @@ _PREDICATES = {
 _PREDICATE_NAMES = list(_PREDICATES)  # arith.CmpiOp numbers its predicates in this order
 
 
-def _arithmetic(ctx: CppContext, op: Operation) -> Expr:
+def _arithmetic(ctx: ExpressionContext, op: Operation) -> Expr:
     symbol, precedence = _ARITHMETIC[type(op)]
     lhs, rhs = (ctx.expr(v) for v in op.operands)
     return Expr(f"{lhs.at(precedence)} {symbol} {rhs.at(precedence + 1)}", precedence)
 
 
-def _bitwise(ctx: CppContext, op: Operation) -> Expr:
+def _bitwise(ctx: ExpressionContext, op: Operation) -> Expr:
     on_bool, on_int = _BITWISE[type(op)]
     lhs, rhs = (ctx.expr(v) for v in op.operands)
     if not _is_bool(op.results[0].type):
@@ -128,14 +135,14 @@ _BOOL_OPERANDS = {
 """C++ operator on i1 -> (its precedence, the precedence its left operand needs)."""
 
 
-def _helper(ctx: CppContext, op: Operation) -> Expr:
+def _helper(ctx: ExpressionContext, op: Operation) -> Expr:
     name = HELPERS[type(op)]
     ctx.helpers.add(name)
     args = ", ".join(ctx.expr(v).text for v in op.operands)
     return Expr(f"{name}({args})", POSTFIX)
 
 
-def _cmpi(ctx: CppContext, op: Operation) -> Expr:
+def _cmpi(ctx: ExpressionContext, op: Operation) -> Expr:
     assert isinstance(op, arith.CmpiOp)
     predicate = _PREDICATE_NAMES[op.predicate.value.data]
     lhs, rhs = ctx.expr(op.lhs), ctx.expr(op.rhs)
@@ -147,19 +154,19 @@ def _cmpi(ctx: CppContext, op: Operation) -> Expr:
     return Expr(f"{lhs_text} {_PREDICATES[predicate]} {rhs_text}", precedence)
 
 
-def _select(ctx: CppContext, op: Operation) -> Expr:
+def _select(ctx: ExpressionContext, op: Operation) -> Expr:
     assert isinstance(op, arith.SelectOp)
     cond, yes, no = ctx.expr(op.cond), ctx.expr(op.lhs), ctx.expr(op.rhs)
     text = f"{cond.at(LOGICAL_OR)} ? {yes.at(LOGICAL_OR)} : {no.at(LOGICAL_OR)}"
     return Expr(text, CONDITIONAL)
 
 
-def _index_cast(ctx: CppContext, op: Operation) -> Expr:
+def _index_cast(ctx: ExpressionContext, op: Operation) -> Expr:
     assert isinstance(op, arith.IndexCastOp)
     return Expr(f"static_cast<{element_cpp(op.result.type)}>({ctx.expr(op.input).text})", POSTFIX)
 
 
-def _constant(ctx: CppContext, op: Operation) -> Expr:
+def _constant(ctx: ExpressionContext, op: Operation) -> Expr:
     assert isinstance(op, arith.ConstantOp)
     return constant(op)
 
@@ -188,26 +195,26 @@ def _typed(op: Operation, expr: Expr) -> Expr:
     return Expr(f"static_cast<{element_cpp(t)}>({expr.text})", POSTFIX)
 
 
-def _float_arithmetic(ctx: CppContext, op: Operation) -> Expr:
+def _float_arithmetic(ctx: ExpressionContext, op: Operation) -> Expr:
     symbol, precedence = _FLOAT_ARITHMETIC[type(op)]
     lhs, rhs = (ctx.expr(v) for v in op.operands)
     return _typed(op, Expr(f"{lhs.at(precedence)} {symbol} {rhs.at(precedence + 1)}",
                            precedence))
 
 
-def _negf(ctx: CppContext, op: Operation) -> Expr:
+def _negf(ctx: ExpressionContext, op: Operation) -> Expr:
     operand = ctx.expr(op.operands[0])
     return _typed(op, Expr(f"-{operand.at(UNARY + 1)}", UNARY))  # `-(-a)`, never `--a`
 
 
-def _float_helper(ctx: CppContext, op: Operation) -> Expr:
+def _float_helper(ctx: ExpressionContext, op: Operation) -> Expr:
     name = FLOAT_HELPERS[type(op)]
     ctx.helpers.add(name)
     args = ", ".join(ctx.expr(v).text for v in op.operands)
     return _typed(op, Expr(f"{name}({args})", POSTFIX))
 
 
-def _float_cast(ctx: CppContext, op: Operation) -> Expr:
+def _float_cast(ctx: ExpressionContext, op: Operation) -> Expr:
     """extf (exact) and truncf (to nearest even): a static_cast to the result type."""
     result = op.results[0].type
     return Expr(f"static_cast<{element_cpp(result)}>({ctx.expr(op.operands[0]).text})", POSTFIX)
@@ -216,10 +223,11 @@ def _float_cast(ctx: CppContext, op: Operation) -> Expr:
 # endregion
 
 
-ExprRule = Callable[["CppContext", Operation], Expr]
-"""How one op is written as an expression, given the context naming its operands."""
+Rule = Callable[[ExpressionContext, Operation], Expr]
+"""How one op is written as an expression, given the context naming its operands (a rule of
+this module reads only what ExpressionContext names; the printer's rules: context.ExprRule)."""
 
-EXPRESSIONS: dict[type[Operation], ExprRule] = {
+EXPRESSIONS: dict[type[Operation], Rule] = {
     arith.ConstantOp: _constant,
     **dict.fromkeys(_ARITHMETIC, _arithmetic),
     **dict.fromkeys(_BITWISE, _bitwise),

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import func, scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from hswc.backend.context import inlined_ops
-from hswc.backend.expressions import ExprRule
+from hswc.backend.context import ExprRule, inlined_ops
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend import (
     DataCopyOp,

@@ -11,17 +11,14 @@ is followed by its own type, as an attribute is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import FloatAttr, IndexType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
 from hswc.dialects.ascend_types import LocalTensorType, SelMode, SelModeAttr
-
-if TYPE_CHECKING:
-    from hswc.dialects.ascend_vector import SelectOp
 
 SelectParts = tuple[SSAValue, SSAValue, SSAValue, SSAValue | FloatAttr, SelMode, SSAValue,
                     dict[str, Attribute]]
@@ -75,24 +72,26 @@ def _parse_second_source(parser: Parser) -> UnresolvedOperand | SSAValue | Float
     return parser.resolve_operand(operand, value_type)
 
 
-def print_select(op: SelectOp, printer: Printer) -> None:
-    """The custom syntax; an op with several second sources (invalid) prints them all."""
+def print_select(printer: Printer, tensors: tuple[SSAValue, ...],
+                 sources: Sequence[SSAValue | Attribute], scalar_value: SSAValue | None,
+                 mode: SelMode, count: SSAValue, attributes: dict[str, Attribute]) -> None:
+    """The custom syntax of a select of `tensors` (dst, mask, src0 and the tensor second source
+    if any) and `sources` (its second sources: one, but an invalid op prints them all;
+    `scalar_value` the run-time scalar among them, printed with its type)."""
     printer.print_string(" ")
-    printer.print_list((op.dst, op.mask, op.src0), printer.print_operand)
+    printer.print_list(tensors[:3], printer.print_operand)
     printer.print_string(", ")
-    sources = [s for s in (op.src1, op.scalar, op.scalar_value) if s is not None]
     for i, source in enumerate(sources):
         printer.print_string(" " if i else "")
-        if isinstance(source, FloatAttr | IntegerAttr):
+        if isinstance(source, Attribute):
             printer.print_attribute(source)
         else:
             printer.print_operand(source)
-            if source is op.scalar_value:
+            if source is scalar_value:
                 printer.print_string(" : ")
                 printer.print_attribute(source.type)
-    printer.print_string(f", {op.mode.data.value}, ")
-    printer.print_operand(op.count)
-    printer.print_op_attributes(op.attributes)
+    printer.print_string(f", {mode.value}, ")
+    printer.print_operand(count)
+    printer.print_op_attributes(attributes)
     printer.print_string(" : ")
-    tensors = (op.dst, op.mask, op.src0, *([op.src1] if op.src1 is not None else []))
     printer.print_list((t.type for t in tensors), printer.print_attribute)

@@ -605,7 +605,10 @@ class SelectOp(ScalarSourceOp):
         return op
 
     def print(self, printer: Printer) -> None:
-        print_select(self, printer)
+        tensors = (self.dst, self.mask, self.src0, *([self.src1] if self.src1 is not None else []))
+        sources = [s for s in (self.src1, self.scalar, self.scalar_value) if s is not None]
+        print_select(printer, tensors, sources, self.scalar_value, self.mode.data, self.count,
+                     self.attributes)
 
 
 def cast_rules(src: str, dst: str) -> tuple[RoundMode, ...]:
