@@ -376,7 +376,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
-        table = functions.setdefault(module, KernelFunctions(module))
+        table = functions.get(module)
+        if table is None:  # once per module: it indexes every function the module holds
+            table = functions[module] = KernelFunctions(module)
         body = _body_key(ew)
         plan_key = (body, dtype, tuple(sorted(op.attributes.items())))
         planned = table.plans.get(plan_key)
