@@ -412,6 +412,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             launched.append((k.variant.key, table.ensure_built(key, kernel, op)))
 
         before = op.prev_op
+        _check_broadcast_dims(op, ew, camel(op_name))
         values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name)
         builder = Builder(InsertPoint.before(op))
         scalars = host_scalars(builder, ew.dag.scalars)
@@ -516,6 +517,37 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         for value, name in zip(values, RESULT_NAMES, strict=True):
             value.name_hint = name
         return values
+
+
+def _check_broadcast_dims(op: GenericOp, ew: Elementwise, title: str) -> None:
+    """Host code before the launch of a broadcast of dynamic shapes: each run-time dim that
+    must agree for the inputs to broadcast (hswc.elementwise.DimCheck), compared and asserted
+    with a message naming the input, so a weight of the wrong length stops the host, never
+    reads past its buffer."""
+    if not ew.dim_checks:
+        return
+    a = IRArith(InsertPoint.before(op))
+    names = ew.input_names()
+    source = next(i for i, s in enumerate(ew.broadcast.strides) if s is None) \
+        if ew.broadcast is not None else 0
+
+    def dim(i: int, d: int) -> SSAValue:
+        found = a.builder.insert(tensor.DimOp(ew.inputs[i], a.const(d))).result
+        found.name_hint = f"{names[i]}_dim{d}"
+        return found
+
+    for check in ew.dim_checks:
+        actual = dim(check.input, check.dim)
+        if check.size is not None:
+            expected, what = a.const(check.size), f"{check.size}"
+        else:
+            expected = dim(source, check.output_dim)
+            what = f"dim {check.output_dim} of {names[source]}"
+        role = "broadcast" if ew.broadcast is not None \
+            and ew.broadcast.strides[check.input] is not None else "read at the output's index"
+        a.check(a.eq(actual, expected),
+                f"{title}: input {names[check.input]} ({role}) does not broadcast: its dim "
+                f"{check.dim} must be {what} at run time")
 
 
 def _stay_on_host(op: GenericOp, error: OpError) -> None:
