@@ -1,0 +1,201 @@
+"""Broadcast operands of dynamic shapes (hswc.broadcast): PReLU's per-channel weight over a
+dynamic batch, a bias over a dynamic row count, a per-row scale `(?, 1)`, a rank-0 tensor, a
+weight whose own dim is dynamic. One compiled module runs at several run-time shapes, at every
+level, equal bit for bit to numpy's broadcasting (an independent model: one IEEE operation per
+element in the dtype); a run-time shape that does not broadcast stops the host with a message
+naming the input; what the description cannot hold stays on the host, saying why."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ml_dtypes
+import numpy as np
+import pytest
+from math_bodies import same_bits
+
+from hswc.broadcast import DYNAMIC_DIM, Broadcast
+from hswc.remarks import collecting
+from hswc.runner import LEVELS, compile_text
+
+DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
+          "bf16": np.dtype(ml_dtypes.bfloat16)}
+
+
+def _type(shape: tuple[int | None, ...], dtype: str) -> str:
+    return f"tensor<{''.join(('?' if n is None else str(n)) + 'x' for n in shape)}{dtype}>"
+
+
+def prelu(name: str, x: tuple[int | None, ...], w: tuple[int | None, ...], m: str,
+          dtype: str) -> str:
+    """`x > 0 ? x : x * w` (PReLU, as torch-mlir writes it), w read through the map `m`; the
+    output's init sized by `tensor.dim` of x's dynamic dims."""
+    rank = len(x)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    ident = f"affine_map<({dims}) -> ({dims})>"
+    tx, tw = _type(x, dtype), _type(w, dtype)
+    sizes = [f"%n{k}" for k, n in enumerate(x) if n is None]
+    dim_ops = "".join(f"  %c{k} = arith.constant {k} : index\n"
+                      f"  %n{k} = tensor.dim %x, %c{k} : {tx}\n"
+                      for k, n in enumerate(x) if n is None)
+    parallel = ", ".join(['"parallel"'] * rank)
+    return f"""
+func.func @{name}(%x: {tx}, %w: {tw}) -> {tx} {{
+{dim_ops}  %e = tensor.empty({", ".join(sizes)}) : {tx}
+  %y = linalg.generic {{indexing_maps = [{ident}, affine_map<({dims}) -> ({m})>, {ident}],
+      iterator_types = [{parallel}]}} ins(%x, %w : {tx}, {tw}) outs(%e : {tx}) {{
+  ^bb0(%a: {dtype}, %b: {dtype}, %o: {dtype}):
+    %z = arith.constant 0.0 : {dtype}
+    %p = arith.cmpf ogt, %a, %z : {dtype}
+    %m = arith.mulf %a, %b : {dtype}
+    %r = arith.select %p, %a, %m : {dtype}
+    linalg.yield %r : {dtype}
+  }} -> {tx}
+  func.return %y : {tx}
+}}
+"""
+
+
+Spread = Callable[[np.ndarray], np.ndarray]
+CASES: dict[str, tuple[tuple[int | None, ...], tuple[int | None, ...], str, Spread, str,
+                       list[tuple[tuple[int, ...], tuple[int, ...]]]]] = {
+    # name: (x's type, w's type, map, w as numpy broadcasts it, dtype, run-time shapes)
+    "prelu_nchw_f32": ((None, 3, 4, 8), (3,), "d1", lambda w: w[:, None, None], "f32",
+                       [((1, 3, 4, 8), (3,)), ((5, 3, 4, 8), (3,)), ((40, 3, 4, 8), (3,))]),
+    "prelu_nchw_odd_f16": ((None, 5, 3, 3), (5,), "d1", lambda w: w[:, None, None], "f16",
+                           [((2, 5, 3, 3), (5,)), ((33, 5, 3, 3), (5,))]),
+    "prelu_nc_bf16": ((None, 48), (48,), "d1", lambda w: w, "bf16",
+                      [((3, 48), (48,)), ((129, 48), (48,))]),
+    "bias_dynamic_weight_f32": ((None, 16), (None,), "d1", lambda w: w, "f32",
+                                [((7, 16), (16,)), ((300, 16), (16,))]),
+    "bias_odd_row_f16": ((None, 10), (10,), "d1", lambda w: w, "f16",
+                         [((1, 10), (10,)), ((77, 10), (10,))]),
+    "row_scale_f32": ((None, 16), (None, 1), "d0, 0", lambda w: w, "f32",
+                      [((5, 16), (5, 1)), ((211, 16), (211, 1))]),
+    "row_scale_rank1_f16": ((None, 24), (None,), "d0", lambda w: w[:, None], "f16",
+                            [((9, 24), (9,)), ((130, 24), (130,))]),
+    "row_scale_odd_rows_f32": ((None, 5), (None, 1), "d0, 0", lambda w: w, "f32",
+                               [((3, 5), (3, 1)), ((97, 5), (97, 1))]),
+    "rank0_f16": ((None, None), (), "", lambda w: w, "f16",
+                  [((4, 90), ()), ((17, 3), ())]),
+    "static_weight_fixes_columns_f32": ((None, None), (16,), "d1", lambda w: w, "f32",
+                                        [((6, 16), (16,)), ((50, 16), (16,))]),
+    "channel_last_dims_dynamic_batch_f16": ((None, 2, 16), (2, 16), "d1, d2", lambda w: w,
+                                            "f16", [((3, 2, 16), (2, 16)),
+                                                    ((65, 2, 16), (2, 16))]),
+}
+
+
+def _values(shape: tuple[int, ...], dtype: np.dtype, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    flat = rng.uniform(-8, 8, int(np.prod(shape))).astype(np.float32)
+    flat[rng.integers(0, flat.size, min(flat.size, 4))] = [0.0, -0.0, np.inf, np.nan][
+        :min(flat.size, 4)]
+    return flat.astype(dtype).reshape(shape)
+
+
+def _want(x: np.ndarray, w: np.ndarray, spread: Spread) -> np.ndarray:
+    """PReLU by numpy: in f32 for bf16 (one operation rounded once: exact, hsg-widen-bf16)."""
+    wide = x.dtype == DTYPES["bf16"]
+    a, b = (x.astype(np.float32), spread(w).astype(np.float32)) if wide else (x, spread(w))
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(a > 0, a, a * b).astype(x.dtype)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_level_at_several_run_time_shapes_equals_numpy(case: str) -> None:
+    x_type, w_type, m, spread, dtype, shapes = CASES[case]
+    text = prelu(case, x_type, w_type, m, dtype)
+    t = DTYPES[dtype]
+    for level in LEVELS[1:]:
+        kernel = compile_text(text, level=level, core_num=7, ub_size=196608)
+        for seed, (xs, ws) in enumerate(shapes):
+            x, w = _values(xs, t, seed), _values(ws, t, seed + 100)
+            got = np.asarray(kernel(x, w))
+            want = _want(x, w, spread)
+            assert got.shape == want.shape and got.dtype == want.dtype, (case, level, xs)
+            assert same_bits(want, got), f"{case} at level {level}, shape {xs}"
+
+
+def test_the_prelu_kernel_reads_its_weight_by_row_runs_with_no_run_time_value() -> None:
+    """PReLU's weight `(3)` over `(?, 3, 4, 8)`: constant runs of H*W = 32 (one GetValue and
+    one Duplicate per run) from the weight's copy in UB; the description keeps the batch
+    dynamic and every stride static."""
+    module = str(compile_text(prelu("p", (None, 3, 4, 8), (3,), "d1", "f32"),
+                              level="ascend").module)
+    assert "hsg.broadcast = [array<i64: -1, 3, 4, 8>, array<i64>, array<i64: 0, 1, 0, 0>]" \
+        in module
+    assert 'row runs of 32 f32: one GetValue from the input\'s copy in UB + Duplicate' in module
+    assert "cf.assert" not in module.split("func.func @p_tiling")[0]  # static weight: no check
+
+
+def test_a_per_row_scale_covers_what_its_core_reads() -> None:
+    """A per-row scale `(?, 1)` holds as many elements as the run-time rows: its GlobalTensor
+    covers ceil(end / 16) elements of the core's slice [0, end), and it is never copied into
+    UB whole."""
+    module = str(compile_text(prelu("r", (None, 16), (None, 1), "d0, 0", "f32"),
+                              level="ascend").module)
+    assert "_resident" not in module
+    kernel = module.split("func.func @r_kernel")[1]
+    gm = next(line for line in kernel.splitlines() if "%w_gm = ascend.set_global_buffer" in line)
+    assert "%c16" not in gm and "[%c0" in gm, gm
+
+
+@pytest.mark.parametrize(("x_type", "w_type", "m", "x_shape", "w_shape", "message"), [
+    ((None, 16), (None,), "d1", (8, 16), (15,),
+     "input w (broadcast) does not broadcast: its dim 0 must be 16 at run time"),
+    ((None, 16), (None, 1), "d0, 0", (8, 16), (7, 1),
+     "input w (broadcast) does not broadcast: its dim 0 must be dim 0 of x at run time"),
+    ((None, None), (16,), "d1", (8, 12), (16,),
+     "input x (read at the output's index) does not broadcast: its dim 1 must be 16"),
+])
+def test_a_run_time_shape_that_does_not_broadcast_stops_the_host(
+        x_type: tuple[int | None, ...], w_type: tuple[int | None, ...], m: str,
+        x_shape: tuple[int, ...], w_shape: tuple[int, ...], message: str) -> None:
+    """The host code before the launch compares the run-time dims (tensor.dim) and asserts,
+    naming the input: never a read past the weight's buffer or a silently wrong result."""
+    kernel = compile_text(prelu("bad", x_type, w_type, m, "f32"), level="ascend")
+    x, w = _values(x_shape, DTYPES["f32"], 0), _values(w_shape, DTYPES["f32"], 1)
+    with pytest.raises(Exception, match="does not broadcast") as caught:
+        kernel(x, w)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(("x_type", "w_type", "m", "message"), [
+    ((None, None), (None,), "d1",
+     "input 2 reads output dim 1, of a run-time size, inside another dim"),
+    ((4, None), (4,), "d0",
+     "input 2 reads output dim 0, whose digit divides by the run-time size of dim 1"),
+    ((None, 16), (None, 16), "d0, d1", None),  # the identity map of x's shape: no broadcast
+])
+def test_what_the_description_cannot_hold_stays_on_the_host(
+        x_type: tuple[int | None, ...], w_type: tuple[int | None, ...], m: str,
+        message: str | None) -> None:
+    """A bias `(?)` over `(?, ?)` wraps at a run-time size; a per-row scale over `(4, ?)`
+    divides by one: each stays on the host with the reason (a warning at the generic)."""
+    text = prelu("hard", x_type, w_type, m, "f32")
+    with collecting() as said:
+        module = str(compile_text(text, level="tiled").module)
+    if message is None:
+        assert "hsg.launch" in module and all(r.severity == "remark" for r in said), said
+        return
+    assert "linalg.generic" in module and "hsg.launch" not in module
+    assert len(said) == 1 and said[0].severity == "warning", said
+    assert message in said[0].text, said[0].text
+
+
+def test_the_description_round_trips_and_resolves() -> None:
+    """-1 marks a run-time dim; resolving it gives the static description of that shape, whose
+    indices are the dynamic one's (a per-row scale over (?, 3): 0 0 0 1 1 1)."""
+    row = Broadcast((DYNAMIC_DIM, 3), ((1, 0),))
+    assert Broadcast.from_attr(row.to_attr()) == row
+    assert not row.has_static_size(0) and row.covered(0) == (3, 1)
+    flat = np.arange(6)
+    assert row.index(0, flat).tolist() == [0, 0, 0, 1, 1, 1]
+    assert row.resolve((2, 3)).operand_size(0) == 2
+    assert row.resolve((2, 3)).index(0, flat).tolist() == row.index(0, flat).tolist()
+    with pytest.raises(ValueError, match="not the kernel's output shape"):
+        row.resolve((2, 4))
+    bias = Broadcast((3, DYNAMIC_DIM), ((0, 1),))
+    with pytest.raises(ValueError, match="wraps at a size known only at run time"):
+        Broadcast.from_attr(bias.to_attr())
