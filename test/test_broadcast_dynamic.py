@@ -3,11 +3,13 @@ dynamic batch, a bias over a dynamic row count, a per-row scale `(?, 1)`, a rank
 weight whose own dim is dynamic. One compiled module runs at several run-time shapes, at every
 level, equal bit for bit to numpy's broadcasting (an independent model: one IEEE operation per
 element in the dtype); a run-time shape that does not broadcast stops the host with a message
-naming the input; what the description cannot hold stays on the host, saying why."""
+naming the input; what the description cannot hold stays on the host, saying why. torch-mlir's
+export of `F.prelu` with a dynamic batch lowers as exported, equal to MLIR's execution."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -15,8 +17,9 @@ import pytest
 from math_bodies import same_bits
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast
+from hswc.reference import compare_bitwise
 from hswc.remarks import collecting
-from hswc.runner import LEVELS, compile_text
+from hswc.runner import LEVELS, compile_file, compile_text
 
 DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
           "bf16": np.dtype(ml_dtypes.bfloat16)}
@@ -199,3 +202,32 @@ def test_the_description_round_trips_and_resolves() -> None:
     bias = Broadcast((3, DYNAMIC_DIM), ((0, 1),))
     with pytest.raises(ValueError, match="wraps at a size known only at run time"):
         Broadcast.from_attr(bias.to_attr())
+
+
+PRELU_FIXTURES = Path(__file__).parent / "fixtures" / "torch_models" / "gated"
+
+
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_torch_mlir_prelu_with_a_dynamic_batch_equals_mlir(dtype: str) -> None:
+    """`F.prelu(x, weight)`, x `(batch, 16, 8)` exported with `torch.export.Dim` for the batch
+    (test/fixtures/torch_models/gated, tools/export_model_fixtures.py): the weight's
+    `expand_shape` folds into the kernel's map, one launch; every level gives MLIR's own
+    execution (the npz's out0, batch 3) bit for bit, and the same module at batches 1 and 50
+    gives numpy's PReLU."""
+    path = PRELU_FIXTURES / f"prelu_dynamic_{dtype}.mlir"
+    data = np.load(path.with_suffix(".npz"))
+    x, w, want = (data[k].view(DTYPES[dtype]) for k in ("in0", "in1", "out0"))
+    assert x.shape == (3, 16, 8) and "tensor<?x16x8x" in path.read_text()
+    for level in LEVELS:
+        with collecting() as said:
+            kernel = compile_file(path, level=level)
+        if level == "ascend":
+            lowered = str(kernel.module)
+            assert lowered.count("hsg.launch") == 1 and "linalg.generic" not in lowered
+            assert not [r for r in said if r.severity == "warning"], said
+        got = np.asarray(kernel.run(x, w).outputs[0])
+        assert compare_bitwise(got, want).equal, f"{dtype} at level {level}"
+        for batch in (1, 50):
+            other = _values((batch, 16, 8), DTYPES[dtype], batch)
+            got = np.asarray(kernel.run(other, w).outputs[0])
+            assert same_bits(_want(other, w, lambda v: v[:, None]), got), (dtype, level, batch)
