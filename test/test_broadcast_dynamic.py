@@ -231,3 +231,18 @@ def test_torch_mlir_prelu_with_a_dynamic_batch_equals_mlir(dtype: str) -> None:
             other = _values((batch, 16, 8), DTYPES[dtype], batch)
             got = np.asarray(kernel.run(other, w).outputs[0])
             assert same_bits(_want(other, w, lambda v: v[:, None]), got), (dtype, level, batch)
+
+
+def test_hswc_emit_says_a_dynamic_broadcast_package_is_not_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The ops-nn package checks each broadcast input's static shape in its host tiling;
+    of dynamic shapes hswc-emit says so at the generic and writes nothing."""
+    from hswc.tools import hswc_emit
+
+    source = tmp_path / "scale.mlir"
+    source.write_text(prelu("scale", (None, 16), (None, 1), "d0, 0", "f32"))
+    with collecting():
+        code = hswc_emit.main([str(source), "-o", str(tmp_path / "out"), "--name", "Scale"])
+    assert code == 1 and not (tmp_path / "out").exists()
+    said = capsys.readouterr().err
+    assert "scale.mlir:6:3: error:" in said and "a shape known only at run time" in said, said
