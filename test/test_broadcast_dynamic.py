@@ -15,11 +15,16 @@ import ml_dtypes
 import numpy as np
 import pytest
 from math_bodies import same_bits
+from xdsl.dialects import func
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast
+from hswc.cost_model.stream import MTE2, VECTOR, core_program
+from hswc.dialects import hsg
+from hswc.platform import COST_FIGURES
 from hswc.reference import compare_bitwise
 from hswc.remarks import collecting
 from hswc.runner import LEVELS, compile_file, compile_text
+from hswc.tools import hswc_emit
 
 DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
           "bf16": np.dtype(ml_dtypes.bfloat16)}
@@ -237,8 +242,6 @@ def test_hswc_emit_says_a_dynamic_broadcast_package_is_not_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The ops-nn package checks each broadcast input's static shape in its host tiling;
     of dynamic shapes hswc-emit says so at the generic and writes nothing."""
-    from hswc.tools import hswc_emit
-
     source = tmp_path / "scale.mlir"
     source.write_text(prelu("scale", (None, 16), (None, 1), "d0, 0", "f32"))
     with collecting():
@@ -246,3 +249,23 @@ def test_hswc_emit_says_a_dynamic_broadcast_package_is_not_written(
     assert code == 1 and not (tmp_path / "out").exists()
     said = capsys.readouterr().err
     assert "scale.mlir:6:3: error:" in said and "a shape known only at run time" in said, said
+
+
+@pytest.mark.parametrize(("tiling", "block", "runs"), [
+    ((640, 640, 256), 0, 40),  # 40 rows in chunks of 16, 16 and 8 rows
+    ((16000, 3200, 4096), 0, 200),  # the first of 5 cores: 200 rows in one chunk
+    # core 1 of 2 starts mid-row (200 = 12.5 rows); chunks of 64 split rows 16, 20 and 24
+    # again: 13 rows + 3 = 16 runs
+    ((400, 200, 64), 1, 16),
+])
+def test_the_cost_model_counts_the_per_row_runs_at_the_modelled_size(
+        tiling: tuple[int, int, int], block: int, runs: int) -> None:
+    """hswc.cost_model.stream walks the kernel with the tiling of the modelled size: a per-row
+    scale `(?, 1)` over `(?, 16)` costs one GetValue (MTE2) and one Duplicate (V) per row run
+    of each chunk, computed from totalNum as the kernel computes them at run time."""
+    module = compile_text(prelu("r", (None, 16), (None, 1), "d0, 0", "f32"),
+                          level="ascend").module
+    kernel = next(o for o in module.ops if isinstance(o, func.FuncOp) and hsg.is_kernel(o))
+    work = core_program(kernel, block, tiling[0] // tiling[1], tiling, COST_FIGURES).work()
+    assert sum(w.pipe == VECTOR and w.label == "duplicate" for w in work) == runs
+    assert sum(w.pipe == MTE2 and w.label == "get_value w" for w in work) == runs
