@@ -15,7 +15,9 @@ type two functions:
   the same GM data), the kernel and the slice carry `hsg.broadcast`, the count the tiling
   divides is the output's, and
   where some input is read in row runs the tiling aligns blockFactor to a 32-byte block
-  (hswc.vectorizer.broadcast_copy.block_align).
+  (hswc.vectorizer.broadcast_copy.block_align); of dynamic shapes, host code before the
+  tiling call compares the run-time dims the inputs must agree on (`tensor.dim`, a
+  `cf.assert` naming the input: hswc.elementwise.DimCheck).
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
 name C++ can declare: `@main` gives `main_op`, hswc.cpp_identifiers); a name
 taken by a different function gets a number. With a static shape and a named platform (`soc`,
