@@ -269,3 +269,16 @@ def test_the_cost_model_counts_the_per_row_runs_at_the_modelled_size(
     work = core_program(kernel, block, tiling[0] // tiling[1], tiling, COST_FIGURES).work()
     assert sum(w.pipe == VECTOR and w.label == "duplicate" for w in work) == runs
     assert sum(w.pipe == MTE2 and w.label == "get_value w" for w in work) == runs
+
+
+def test_the_schedule_is_chosen_for_the_output_not_a_weight_listed_first() -> None:
+    """`ins(%w, %x)`: the cost model chooses the schedule for the output's element count
+    (unknown with a dynamic batch: CHOICE_ELEMENTS), not for the weight's 16."""
+    text = prelu("wfirst", (None, 16), (16,), "d1", "f32")
+    text = text.replace("ins(%x, %w : tensor<?x16xf32>, tensor<16xf32>)",
+                        "ins(%w, %x : tensor<16xf32>, tensor<?x16xf32>)")
+    text = text.replace("affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>",
+                        "affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>")
+    text = text.replace("^bb0(%a: f32, %b: f32", "^bb0(%b: f32, %a: f32")
+    module = str(compile_text(text, level="tiled").module)
+    assert "hsg.launch" in module and "elements = 1048576 : i64" in module

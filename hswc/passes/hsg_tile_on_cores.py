@@ -433,8 +433,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         """Refuse, before anything is built, a count a 64-bit tiling cannot hold, and a
         static shape that the tiling refuses on the named platform."""
         op = ew.op
-        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
-        total = static_num_elements(first.type)
+        total = static_num_elements(_counted(ew).type)
         if total is not None and total > INT64_MAX:
             raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",
                           display_name(op))
@@ -469,7 +468,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                                      lambda: _build_kernel_function(name, ew), ew.dag,
                                      dtype, ew.output_name(), target,
                                      core_num is not None and ub_size is not None,
-                                     static_num_elements(ew.inputs[0].type))
+                                     static_num_elements(_counted(ew).type))
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
         return replace(choice, schedule=replace(choice.schedule, api=schedule.api))
@@ -500,7 +499,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         core_num, ub_size = platform
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
-        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
+        first = _counted(ew)
         total = static_num_elements(first.type)
         if total is not None and core_num is not None and ub_size is not None:
             tiling = compute_tiling(total, core_num, ub_size, dtype, plans)  # checked before
@@ -519,6 +518,12 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         for value, name in zip(values, RESULT_NAMES, strict=True):
             value.name_hint = name
         return values
+
+
+def _counted(ew: Elementwise) -> SSAValue:
+    """The tensor whose element count the tiling divides: the first input's, or with
+    broadcast inputs the output's (an input may be a smaller weight)."""
+    return ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
 
 
 def _check_broadcast_dims(op: GenericOp, ew: Elementwise, title: str) -> None:
