@@ -282,3 +282,49 @@ def test_the_schedule_is_chosen_for_the_output_not_a_weight_listed_first() -> No
     text = text.replace("^bb0(%a: f32, %b: f32", "^bb0(%b: f32, %a: f32")
     module = str(compile_text(text, level="tiled").module)
     assert "hsg.launch" in module and "elements = 1048576 : i64" in module
+
+
+def heaviside(w_type: tuple[int | None, ...], m: str) -> str:
+    """torch.heaviside(x, values) on x `(?, 16)` f16: 0 below 0, values at 0, 1 above."""
+    tw = _type(w_type, "f16")
+    return f"""
+func.func @heaviside(%x: tensor<?x16xf16>, %v: {tw}) -> tensor<?x16xf16> {{
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x16xf16>
+  %e = tensor.empty(%n) : tensor<?x16xf16>
+  %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> ({m})>, affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]}}
+      ins(%x, %v : tensor<?x16xf16>, {tw}) outs(%e : tensor<?x16xf16>) {{
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %zero = arith.constant 0.0 : f16
+    %one = arith.constant 1.0 : f16
+    %is0 = arith.cmpf oeq, %a, %zero : f16
+    %pos = arith.cmpf ogt, %a, %zero : f16
+    %step = arith.select %pos, %one, %zero : f16
+    %r = arith.select %is0, %b, %step : f16
+    linalg.yield %r : f16
+  }} -> tensor<?x16xf16>
+  func.return %y : tensor<?x16xf16>
+}}
+"""
+
+
+@pytest.mark.parametrize(("w_type", "m", "w_shape"), [
+    ((16,), "d1", (16,)), ((), "", ()), ((None, 1), "d0, 0", None)])
+def test_heaviside_values_broadcast_over_a_dynamic_batch(
+        w_type: tuple[int | None, ...], m: str, w_shape: tuple[int, ...] | None) -> None:
+    """heaviside's `values` per column, rank-0 or per row, at every level and two batches,
+    equal to numpy.heaviside (no rounding: a choice between x's zeros, values and 1)."""
+    text = heaviside(w_type, m)
+    for level in LEVELS[1:]:
+        kernel = compile_text(text, level=level, core_num=7, ub_size=196608)
+        for batch in (3, 70):
+            x = _values((batch, 16), DTYPES["f16"], batch)
+            x[:, ::3] = 0.0  # zeros, where values are read
+            v = _values(w_shape if w_shape is not None else (batch, 1), DTYPES["f16"], 7)
+            got = np.asarray(kernel(x, v))
+            with np.errstate(invalid="ignore"):
+                want = np.heaviside(x, v).astype(np.float16)
+            want[np.isnan(x)] = 0.0  # arith: cmpf on NaN is false both ways: the step's 0
+            assert same_bits(want, got), (m, level, batch)
