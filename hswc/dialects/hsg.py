@@ -57,7 +57,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from hswc.broadcast import Broadcast, read_broadcast
+from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
@@ -1105,9 +1105,13 @@ class LaunchOp(IRDLOperation):
         """Inputs the kernel broadcasts hold its operand's elements; the rest, and the
         result, have the kernel's output shape (each of its own element type)."""
         *inputs, result = types
-        if not isinstance(result, TensorType) or tuple(result.get_shape()) != broadcast.shape:
+        if not isinstance(result, TensorType) or not _fits(result.get_shape(),
+                                                           broadcast.shape):
             raise VerifyException(f"{self.name}: the result must be a tensor of shape "
                                   f"{list(broadcast.shape)}, the kernel's, got {result}")
+        if not broadcast.is_static:  # the run-time shapes: checked by the host code before
+            self._verify_dynamic_broadcast(broadcast, names, inputs, result)
+            return
         if len(inputs) != len(broadcast.strides):
             raise VerifyException(f"{self.name}: {self.kernel} broadcasts "
                                   f"{len(broadcast.strides)} inputs, launched with {len(inputs)}")
@@ -1115,6 +1119,21 @@ class LaunchOp(IRDLOperation):
             ok = isinstance(t, TensorType) and t.has_static_shape() and (
                 t.get_shape() == result.get_shape() if broadcast.strides[i] is None else
                 t.element_count() == broadcast.operand_size(i))
+            if not ok:
+                raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
+                                      f"does not read into {result}")
+
+    def _verify_dynamic_broadcast(self, broadcast: Broadcast, names: Sequence[str],
+                                  inputs: Sequence[Attribute], result: TensorType) -> None:
+        """Of a kernel of dynamic shapes (hswc.broadcast): each input's rank and static dims
+        fit what the kernel reads (the output's rank for one at its index)."""
+        for i, (name, t) in enumerate(zip(names, inputs, strict=False)):
+            if broadcast.strides[i] is None:
+                ok = isinstance(t, TensorType) and _fits(t.get_shape(), broadcast.shape)
+            else:
+                ok = isinstance(t, TensorType) and (
+                    not broadcast.has_static_size(i) or not t.has_static_shape()
+                    or t.element_count() == broadcast.operand_size(i))
             if not ok:
                 raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
                                       f"does not read into {result}")
@@ -1309,3 +1328,11 @@ Hsg = Dialect(
 )
 
 __all__ = ["ReduceOp", "RowChunkOp", "RowSliceOp"]
+
+
+def _fits(shape: Sequence[int], described: Sequence[int]) -> bool:
+    """Whether a tensor type's shape can hold a broadcast's output shape: the same rank, equal
+    where both are static (a dynamic dim either side is checked at run time)."""
+    return len(shape) == len(described) and all(
+        a == b or a == DYNAMIC_INDEX or b == DYNAMIC_DIM
+        for a, b in zip(shape, described, strict=True))

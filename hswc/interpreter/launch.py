@@ -71,6 +71,8 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     except ValueError as error:
         raise OpError(op, str(error)) from None
     _check_launch_dtypes(op, inputs, names)
+    if broadcast is not None and not broadcast.is_static:
+        broadcast = _resolve(op, inputs, names, broadcast)
     if broadcast is None:
         check_operands(op, inputs, names, same_dtype=False)
     else:
@@ -133,6 +135,18 @@ def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Seque
         if value.size != broadcast.operand_size(i):
             raise OpError(op, f"{name} has shape {value.shape} at run time; the kernel reads "
                           f"{broadcast.operand_size(i)} elements of it")
+
+
+def _resolve(op: Operation, inputs: Sequence[Any], names: Sequence[str],
+             broadcast: Broadcast) -> Broadcast:
+    """A description of dynamic shapes at the run-time shape of its first input read at the
+    output's index (hswc.broadcast)."""
+    i = next(i for i, s in enumerate(broadcast.strides) if s is None)
+    try:
+        return broadcast.resolve(inputs[i].shape)
+    except ValueError as error:
+        raise OpError(op, f"{names[i]} has shape {inputs[i].shape} at run time: {error}") \
+            from None
 
 
 def _check_tiling(op: hsg.LaunchOp, record: TilingRecord, total: int) -> None:
