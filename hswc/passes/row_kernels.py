@@ -217,6 +217,9 @@ class RowTiler:
                 _erase_unused_fills(fn.body.block)
 
     def _tile(self, fn: func.FuncOp, region: RowRegion, table: KernelFunctions) -> None:
+        if region.space.length == 0 or region.space.rows == 0:
+            raise NotARowKernel("its rows are empty (the host gives the empty or initial "
+                                "result)")
         outputs = region.outputs()
         if len(outputs) != 1:
             raise NotARowKernel(f"its row region has {len(outputs)} results used outside; a "
