@@ -166,7 +166,8 @@ def _erase_dead(op: Operation) -> None:
     """An op nothing reads any more (a tensor.empty, a fill, the generic a fill became), and
     what only it read."""
     if op.regions and op.name in ("linalg.fill", "linalg.generic"):
-        operands = [v.owner for v in op.operands]
+        captured = [v for inner in op.walk() for v in inner.operands]  # a fill's constant
+        operands = [v.owner for v in (*op.operands, *captured)]
         Rewriter.erase_op(op)
         for owner in operands:
             if isinstance(owner, Operation) and not any(r.uses for r in owner.results):
@@ -176,15 +177,15 @@ def _erase_dead(op: Operation) -> None:
 
 
 def _erase_unused_fills(block: Block) -> None:
-    """The fills, tensor.empty and constants of a function nothing reads once its row kernels
-    are launched (a reduction's init; the init of the index torch-mlir's max also computes,
-    whose result hswc.row_regions dropped)."""
+    """The fills and tensor.empty of a function nothing reads once its row kernels are
+    launched, and the constants only they read (a reduction's init; the init of the index
+    torch-mlir's max also computes, whose result hswc.row_regions dropped)."""
     for op in reversed(list(block.ops)):
         if op.parent is None or any(r.uses for r in op.results) or not op.results:
             continue
         fill = op.name == "linalg.fill" or (op.name == "linalg.generic" and not any(
             isinstance(v.type, TensorType) for v in op.operands[:len(op.operands) - 1]))
-        if fill or op.name in ("tensor.empty", "arith.constant"):
+        if fill or op.name == "tensor.empty":
             _erase_dead(op)
 
 
@@ -253,8 +254,10 @@ class RowTiler:
         launch.y.name_hint = output.name_hint
         copy_location(last, ops_between(before, last))
         output.replace_all_uses_with(launch.y)
-        where = ", ".join(location_of(m) or m.name for m in region.members)
-        remark(last, f"becomes a launch of the row kernel @{kernel_name} (with {where})")
+        others = [location_of(m) or m.name for m in region.members if m is not last]
+        joined = f"; with the generics at {', '.join(others)}" if others else ""
+        remark(last, f"becomes a launch of the row kernel @{kernel_name} ("
+               f"{len(region.reductions)} reductions along rows of {rows.length}{joined})")
         _erase_members(region)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
