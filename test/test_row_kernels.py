@@ -3,7 +3,7 @@ one launch whose kernel splits the rows over the cores (hsg.row_slice) and a cor
 chunks of whole rows (hsg.row_chunk), and the interpreter runs it.
 
 Checked against outside oracles: torch-mlir's exports of the softmax family and the norms
-equal MLIR's own execution of them (the fixture's `out0`) and PyTorch's (`torch0`) within
+equal MLIR's own execution of them (the fixture's `out0`, in f32) and PyTorch's (`torch0`, f32, f16, bf16) within
 torch.testing.assert_close's default tolerance (hswc.reference.compare_tolerance), with their
 reductions in the kernel; the named ops equal PyTorch's recorded results likewise, in f32, f16
 and bf16, and rows of 1, 7, 64 and 1000 elements and every dim of a 3-D tensor against an
@@ -54,7 +54,7 @@ def _inputs(data: np.lib.npyio.NpzFile, dtype: str) -> list[np.ndarray]:
     return [data[k].view(NUMPY[dtype]) for k in sorted(data) if k.startswith("in")]
 
 
-@pytest.mark.parametrize("dtype", ["f32", "f16"])
+@pytest.mark.parametrize("dtype", ["f32", "f16", "bf16"])
 @pytest.mark.parametrize("stem", list(EXPORTS))
 def test_an_export_runs_its_reductions_in_a_row_kernel_equal_to_mlir_and_pytorch(
         stem: str, dtype: str) -> None:
