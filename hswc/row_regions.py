@@ -7,9 +7,10 @@ maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of soft
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its
 results over the same rows (element, row or column operands), further reductions of the same
 rows (torch-mlir's `expand_shape` of a sum to keepdim is folded into its readers' maps by
-hsg-fold-reshapes before). What the region computes is to become one kernel (issue 36's row
-kernel: not built yet, so nothing calls this module but its test); `row_body` writes it as one
-body in which `hsg.reduce` stands for each reduction.
+hsg-fold-reshapes before). What the region computes becomes one row kernel
+(hswc.passes.row_kernels, called by hsg-tile-on-cores); `row_body` writes it as one body in
+which `hsg.reduce` stands for each reduction. A bf16 reduction as hsg-widen-bf16 writes it
+(`truncf(combiner(extf(in), extf(out)))`) is combined in f32 and rounded once.
 
 A generic joins only where nothing outside the region lies between: each outside value it reads
 does not depend on the region; and (for now) the region has at most one result used outside,

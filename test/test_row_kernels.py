@@ -2,14 +2,15 @@
 one launch whose kernel splits the rows over the cores (hsg.row_slice) and a core's rows into UB
 chunks of whole rows (hsg.row_chunk), and the interpreter runs it.
 
-Checked against outside oracles: torch-mlir's exports of the softmax family and the norms
-equal MLIR's own execution of them (the fixture's `out0`, in f32) and PyTorch's (`torch0`, f32, f16, bf16) within
-torch.testing.assert_close's default tolerance (hswc.reference.compare_tolerance), with their
-reductions in the kernel; the named ops equal PyTorch's recorded results likewise, in f32, f16
-and bf16, and rows of 1, 7, 64 and 1000 elements and every dim of a 3-D tensor against an
-independent float64 model (hswc.reference_norms) within the same tolerance. What the kernel
-cannot take stays on the host with a message: a row longer than 8 whole rows of its buffers fit
-in UB, a reduced dim of size 0.
+Checked against outside oracles: torch-mlir's exports of the softmax family and the norms equal
+MLIR's own execution of them (the fixture's `out0`, in f32) and PyTorch's (`torch0`, in f32,
+f16 and bf16) within torch.testing.assert_close's default tolerance
+(hswc.reference.compare_tolerance), with their reductions in the kernel; the named ops equal
+PyTorch's recorded results likewise, in f32, f16 and bf16, and rows of 1, 7, 64 and 1000
+elements and every dim of a 3-D tensor against an independent float64 model
+(hswc.reference_norms) within the same tolerance. What the kernel cannot take stays on the host
+with a message: a row longer than 8 whole rows of its buffers fit in UB, a reduced dim of size
+0.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from test_norm_ops import CASES, module
 from hswc.reference import compare_tolerance
 from hswc.reference_norms import run_reference
 from hswc.remarks import collecting
-from hswc.runner import compile_file, compile_text
+from hswc.runner import CompileError, compile_file, compile_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models" / "reductions"
 NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
@@ -195,3 +196,17 @@ def test_the_kernel_splits_rows_over_cores_and_chunks_of_whole_rows() -> None:
             (300, block, used)
         assert tiling["ubFactor"] % 8 == 0 and 8 <= tiling["ubFactor"] <= 248
         assert compare_tolerance(run.outputs[0], want).equal
+
+
+def test_a_row_kernel_launched_with_operands_of_other_rows_is_refused() -> None:
+    """The launch verifier checks each operand against its class (hswc.rows): an element
+    input of whole rows, a column of the row's length."""
+    inputs = _named_inputs("hsg.rms_norm", (4, 8), "f32")
+    text = str(compile_text(_named("hsg.rms_norm", inputs, "f32", -1), level="tiled").module)
+    bad = text.replace("tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>",
+                       "tensor<4x8xf32>, tensor<7xf32> -> tensor<4x8xf32>", 1)
+    bad = bad.replace("%a1: tensor<8xf32>", "%a1: tensor<7xf32>", 1)
+    assert bad != text
+    with pytest.raises(CompileError, match="input 2 \\(a column operand\\) holds 7 elements, "
+                       "not the row length 8"):
+        compile_text(bad, level="tiled")
