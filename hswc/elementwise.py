@@ -277,7 +277,7 @@ def host_kind(op: Operation) -> str | None:
     if op.dialect_name() not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
         return None
     parent = op.parent_op()
-    if parent is not None and parent.dialect_name() == "linalg":  # a named op's own body
+    if parent is not None and parent.dialect_name() in ("linalg", "hsg"):  # an op's own body
         return None
     if op.name.startswith(("linalg.conv", "linalg.depthwise_conv")):
         return "a convolution"

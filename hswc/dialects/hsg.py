@@ -63,6 +63,7 @@ from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
+from hswc.rows import Rows, read_rows
 
 MAX_RANK = 8
 """MAX_SUPPORT_DIMS_NUMS of the aclnn layer."""
@@ -1081,7 +1082,10 @@ class LaunchOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
                                    integers=True)
         broadcast = self._broadcast()
-        if broadcast is None:
+        rows = self._rows()
+        if rows is not None:
+            self._verify_rows(rows, types)
+        elif broadcast is None:
             _verify_same_shapes(self, [n.removeprefix("the ") for n in names], types,
                                 "the inputs and the result")
         else:
@@ -1099,6 +1103,28 @@ class LaunchOp(IRDLOperation):
             return None if kernel is None else read_broadcast(kernel)
         except ValueError as error:
             raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
+
+    def _rows(self) -> Rows | None:
+        """The kernel's hsg.rows (a row kernel, hswc.rows), if it has one."""
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        try:
+            return None if kernel is None else read_rows(kernel)
+        except ValueError as error:
+            raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
+
+    def _verify_rows(self, rows: Rows, types: Sequence[Attribute]) -> None:
+        """A row kernel's operands are static tensors holding the rows its classes say."""
+        *inputs, result = types
+        if len(inputs) != len(rows.inputs):
+            raise VerifyException(f"{self.name}: {self.kernel} reads {len(rows.inputs)} "
+                                  f"inputs, launched with {len(inputs)}")
+        if not all(isinstance(t, TensorType) and t.has_static_shape() for t in types):
+            raise VerifyException(f"{self.name}: a row kernel's operands have static shapes")
+        try:
+            rows.count_rows([t.element_count() for t in inputs],  # type: ignore[attr-defined]
+                            [result.element_count()])  # type: ignore[attr-defined]
+        except ValueError as error:
+            raise VerifyException(f"{self.name}: {error}") from None
 
     def _verify_broadcast(self, broadcast: Broadcast, names: Sequence[str],
                           types: Sequence[Attribute]) -> None:

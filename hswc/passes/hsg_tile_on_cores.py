@@ -83,6 +83,7 @@ from hswc.passes.kernel_functions import (
     static_num_elements,
     tiling_function_name,
 )
+from hswc.passes.row_kernels import RowTiler
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
     API_ATTR,
@@ -292,6 +293,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     """Fold the UB size query to this many bytes (overrides the SoC's)."""
     kernel_name: str | None = None
     """The operator name of generics that carry no hsg.op_name (default: their function's)."""
+    rows: bool = False
+    """Make each row region (a reduction along trailing dims and the elementwise work around
+    it, hswc.row_regions) one row kernel (hswc.passes.row_kernels); false: its generics are
+    tiled one by one, the reductions left on the host. Off until convert-hsg-to-ascend lowers
+    a row kernel's chunks."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""
@@ -325,11 +331,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         if why is not None:
             raise PassFailedException(f"{self.name}: kernel-name={self.kernel_name} cannot name a "
                                       f"kernel entry: {why}; choose another name")
-        for named in op.walk():
-            if isinstance(named, hsg.NamedOp):
-                raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
-                              "hsg-decompose first (--lower-to-ascend does)")
+        _refuse_named(op)
         functions: dict[Operation, KernelFunctions] = {}
+        if self.rows:
+            target = get_platform(self.soc or DEFAULT_SOC).ub_size
+            RowTiler(*platform, schedule, self.kernel_name, target).tile_module(op, functions)
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
         # A whole model's partition takes a while: on a terminal, one line of how far it is.
@@ -555,6 +561,13 @@ def _check_broadcast_dims(op: GenericOp, ew: Elementwise, title: str) -> None:
         a.check(a.eq(actual, expected),
                 f"{title}: input {names[check.input]} ({role}) does not broadcast: its dim "
                 f"{check.dim} must be {what} at run time")
+
+
+def _refuse_named(module: ModuleOp) -> None:
+    for named in module.walk():
+        if isinstance(named, hsg.NamedOp):
+            raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
+                          "hsg-decompose first (--lower-to-ascend does)")
 
 
 def _stay_on_host(op: GenericOp, error: OpError) -> None:
