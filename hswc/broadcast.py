@@ -9,7 +9,18 @@ d_k, or reads it through a size-1 dim). That is MLIR's semantics of the map. The
 broadcast operands as their own flat GM buffers and read them through these strides; the
 description travels on the kernel, slice and chunk ops as `hsg.broadcast`:
 `[array<i64: output shape>, array<i64: strides of input 1>, ...]`, an empty array for an input
-read at the output's own index. Only static shapes are described (a dynamic one is refused).
+read at the output's own index.
+
+Dynamic shapes (a dynamic batch): a dim of the output known only at run time is -1 in the
+shape (DYNAMIC_DIM). The description stays static where the kernel reads it: every input's
+strides are numbers, and each dim an input reads (stride > 0) has only static dims after it
+(so the divisor of its digit is a number) and is static itself unless every dim before it is
+a static 1 (the outermost dim, whose digit needs no wrap). PReLU's weight `(d1)` over
+`(?, C, H, W)`, a bias over `(?, N)`, a per-row scale `(?, 1)` and a rank-0 tensor over any
+shape are such descriptions; `dynamic_refusal` says why another is not. The run-time dims come
+from the kernel's inputs read at the output's index (`resolve`); an input whose own size
+depends on them (the per-row scale: as many elements as rows) holds `operand_size` of the
+resolved description, and a kernel covers what one core reads of it (`covered`).
 
 Windows: an input may be read at a constant offset, as linalg writes a slice folded into the
 reader's map (`(d0, d1) -> (d0, d1 + 64)`: the second half of a `Nx128` tensor read into an
@@ -25,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i64
@@ -42,6 +53,8 @@ from xdsl.ir.affine import (
 if TYPE_CHECKING:
     import numpy as np
 
+DYNAMIC_DIM = -1
+"""A dim of the output's shape known only at run time, in `hsg.broadcast`."""
 BROADCAST_ATTR = "hsg.broadcast"
 BROADCAST_COPY_ATTR = "hsg.broadcast_copy"
 """On a broadcast input's copy-in loop: how it reads the input (row runs, or why the element
@@ -67,7 +80,8 @@ class Broadcast:
         return 0 if window is None else window.offset
 
     def reach(self, i: int) -> int:
-        """One past the largest flat index input i is read at."""
+        """One past the largest flat index input i is read at (of a static size)."""
+        assert self.has_static_size(i), "input of a run-time size: resolve the shape first"
         strides = self.strides[i]
         if strides is None:
             return self.total
@@ -76,7 +90,62 @@ class Broadcast:
 
     @property
     def total(self) -> int:
+        """The output's element count (a static description's)."""
+        assert self.is_static, "a dynamic description has no static element count"
         return math.prod(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return DYNAMIC_DIM not in self.shape
+
+    def has_static_size(self, i: int) -> bool:
+        """Whether input i's element count is known at compile time: it reads no dim of a
+        run-time size."""
+        strides = self.strides[i]
+        if strides is None:
+            return self.is_static
+        return all(n != DYNAMIC_DIM or not s for n, s in zip(self.shape, strides, strict=True))
+
+    def is_single(self, i: int) -> bool:
+        """Whether input i is read at one index only (a rank-0 tensor, all dims size 1)."""
+        strides = self.strides[i]
+        return strides is not None and all(n == 1 or not s
+                                           for n, s in zip(self.shape, strides, strict=True))
+
+    def wraps(self, k: int) -> bool:
+        """Whether output dim k's digit needs its wrap (% size): some dim before it is not a
+        static 1."""
+        return any(n != 1 for n in self.shape[:k])
+
+    def resolve(self, shape: Sequence[int]) -> Broadcast:
+        """This description at the output shape `shape` (the run-time sizes of its dynamic
+        dims); ValueError when `shape` is not one it describes."""
+        if len(shape) != len(self.shape) or any(
+                n != DYNAMIC_DIM and n != m for n, m in zip(self.shape, shape, strict=True)):
+            raise ValueError(f"shape {list(shape)} is not the kernel's output shape "
+                             f"{_shown_shape(self.shape)}")
+        return replace(self, shape=tuple(int(m) for m in shape))
+
+    def dynamic_refusal(self) -> str | None:
+        """Why a kernel cannot read the inputs of this description without its dynamic dims
+        (module docstring), None when it can."""
+        for i, strides in enumerate(self.strides):
+            if strides is None:
+                continue
+            if self.window(i) is not None and not self.is_static:
+                return f"input {i + 1} is read at an offset (a slice) of a dynamic shape"
+            for k, s in enumerate(strides):
+                if not s:
+                    continue
+                later = [j for j in range(k + 1, len(self.shape))
+                         if self.shape[j] == DYNAMIC_DIM]
+                if later:
+                    return (f"input {i + 1} reads output dim {k}, whose digit divides by the "
+                            f"run-time size of dim {later[0]}")
+                if self.shape[k] == DYNAMIC_DIM and self.wraps(k):
+                    return (f"input {i + 1} reads output dim {k}, of a run-time size, inside "
+                            "another dim (its digit wraps at a size known only at run time)")
+        return None
 
     def operand_size(self, i: int) -> int:
         """How many elements input i's GM buffer holds: the whole tensor of a window, else the
@@ -85,12 +154,26 @@ class Broadcast:
         return self.reach(i) if window is None else window.elements
 
     def digits(self) -> list[tuple[int, int]]:
-        """(inner, size) per output dim: digit_k(i) = (i // inner) % size."""
+        """(inner, size) per output dim: digit_k(i) = (i // inner) % size; inner is
+        DYNAMIC_DIM below a dynamic dim (no input reads such a dim: dynamic_refusal)."""
         out, inner = [], 1
         for n in reversed(self.shape):
             out.append((inner, n))
-            inner *= n
+            inner = DYNAMIC_DIM if DYNAMIC_DIM in (n, inner) else inner * n
         return out[::-1]
+
+    def covered(self, i: int) -> tuple[int, int] | None:
+        """For input i of a run-time size: (inner, stride) of the dynamic dim it reads, so
+        that the output's flat range [0, end) reads its indices [0, ceil(end / inner) *
+        stride) (its C-order stride bounds what the later dims add); None for a static
+        size."""
+        strides = self.strides[i]
+        if strides is None or self.has_static_size(i):
+            return None
+        for (inner, n), s in zip(self.digits(), strides, strict=True):
+            if n == DYNAMIC_DIM and s:
+                return inner, s
+        return None
 
     def index(self, i: int, flat: np.ndarray) -> np.ndarray:
         """Input i's flat indices at the output's flat indices `flat`."""
@@ -100,9 +183,10 @@ class Broadcast:
         import numpy as np  # only the interpreter runs this; compiling needs no numpy
 
         result = np.full_like(flat, self.offset(i))
-        for (inner, size), stride in zip(self.digits(), strides, strict=True):
+        for k, ((inner, size), stride) in enumerate(zip(self.digits(), strides, strict=True)):
             if stride:
-                result += (flat // inner) % size * stride
+                digit = flat // inner
+                result += (digit % size if self.wraps(k) else digit) * stride
         return result
 
     def to_attr(self) -> ArrayAttr[DenseArrayBase]:
@@ -128,7 +212,13 @@ class Broadcast:
                                  "output")
             strides.append(s[:len(shape)] or None)
             windows.append(Window(*s[len(shape):]) if len(s) > len(shape) else None)
+        if any(n < 0 and n != DYNAMIC_DIM for n in shape):
+            raise ValueError(f"{BROADCAST_ATTR}: shape {list(shape)} has a negative dim other "
+                             f"than {DYNAMIC_DIM} (known at run time)")
         found = Broadcast(shape, tuple(strides), tuple(windows) if any(windows) else ())
+        why = found.dynamic_refusal()
+        if why is not None:
+            raise ValueError(f"{BROADCAST_ATTR}: {why}")
         for i, window in enumerate(windows):
             if window is not None and not 0 <= window.offset < found.reach(i) <= \
                     window.elements:
@@ -136,6 +226,10 @@ class Broadcast:
                                  f"{window.offset} to {found.reach(i) - 1}, outside its "
                                  f"{window.elements} elements")
         return found
+
+
+def _shown_shape(shape: Sequence[int]) -> str:
+    return "x".join("?" if n == DYNAMIC_DIM else str(n) for n in shape) or "()"
 
 
 @dataclass(frozen=True)

@@ -4,22 +4,24 @@
 what is supported: every iterator parallel, 1 to 4 inputs and one output, ranked tensors each of
 its own element type (f16, bf16, f32, or an integer type i8, ui8, i16, i32, i64: a region at
 a dtype boundary reads an f32 accumulator and writes f16, or f32 and writes i8), each input read
-at the output's index or, with static shapes, broadcast to it (hswc.broadcast: a bias, a
-per-row scale, a rank-0 tensor) or read at a constant offset (a slice folded into its map: a
+at the output's index or broadcast to it (hswc.broadcast: a bias, a
+per-row scale, a rank-0 tensor; with dynamic shapes as hswc.broadcast describes) or, with
+static shapes, read at a constant offset (a slice folded into its map: a
 half of the last dim), an output whose value the body does not read, and a body the vectorizer
 maps (hswc.vectorizer.dag).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, NoneAttr, StringAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from hswc.broadcast import Broadcast, Window, is_projection, is_window, operand_access
+from hswc.broadcast import DYNAMIC_DIM, Broadcast, Window, is_projection, is_window, operand_access
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
@@ -43,6 +45,8 @@ class Elementwise:
     dag: Dag
     broadcast: Broadcast | None = None
     """How inputs of lower rank or with size-1 dims are read (hswc.broadcast), if any are."""
+    dim_checks: tuple[DimCheck, ...] = ()
+    """The run-time dims that must agree for the inputs to broadcast (dynamic shapes)."""
 
     @property
     def inputs(self) -> tuple[SSAValue, ...]:
@@ -78,6 +82,19 @@ class Elementwise:
         return "y" if self.op_name else self.result.name_hint or "y"
 
 
+@dataclass(frozen=True)
+class DimCheck:
+    """At run time, input `input`'s dim `dim` must be `size` (a static output dim) or, with
+    `size` None, the size of the output's dim `output_dim` (read from an input at the output's
+    index): else the inputs do not broadcast. A dynamic identity input's dim checked against a
+    static size is the case input == the identity input itself."""
+
+    input: int
+    dim: int
+    output_dim: int
+    size: int | None
+
+
 def _fail(op: GenericOp, why: str) -> OpError:
     return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
                    f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output, each f16, bf16, "
@@ -86,7 +103,8 @@ def _fail(op: GenericOp, why: str) -> OpError:
                    "offsets >= 0 inside the operand")
 
 
-def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None]:
+def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None,
+                                             tuple[DimCheck, ...]]:
     for it in op.iterator_types:
         if it.data.value != "parallel":
             raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
@@ -110,8 +128,8 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
             raise _fail(op, f"{t} has the element type {element}")
     if result.get_num_dims() > MAX_RANK:
         raise _fail(op, f"its rank is {result.get_num_dims()}, above {MAX_RANK}")
-    broadcast = _check_iteration(op, result, len(operands))
-    return result, broadcast
+    broadcast, checks = _check_iteration(op, result, len(operands))
+    return result, broadcast, checks
 
 
 def _same_shape(a: TensorType[Attribute], b: TensorType[Attribute]) -> bool:
@@ -124,9 +142,9 @@ def _same_shape(a: TensorType[Attribute], b: TensorType[Attribute]) -> bool:
 
 
 def _check_iteration(op: GenericOp, result: TensorType[Attribute],
-                     operands: int) -> Broadcast | None:
+                     operands: int) -> tuple[Broadcast | None, tuple[DimCheck, ...]]:
     """Parallel iterators; the output at the identity map; each input at the identity map of
-    the output's shape, or (static shapes) a broadcast (hswc.broadcast)."""
+    the output's shape, or a broadcast (hswc.broadcast; of dynamic shapes: _dynamic)."""
     rank = result.get_num_dims()
     if len(op.indexing_maps) != operands:
         raise _fail(op, f"it has {len(op.indexing_maps)} indexing maps for {operands} operands")
@@ -146,9 +164,10 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
             windows.append(None)
             continue
         if not (t.has_static_shape() and result.has_static_shape()):
-            what = "a broadcast" if is_projection(m) else "a read at an offset (a slice)"
-            raise _fail(op, f"indexing map {m} reads {t} into {result}: {what} needs "
-                        "static shapes")
+            if not is_projection(m):
+                raise _fail(op, f"indexing map {m} reads {t} into {result}: a read at an "
+                            "offset (a slice) needs static shapes")
+            return _dynamic(op, maps, result)
         try:
             access, window = operand_access(m, t.get_shape(), result.get_shape())
         except ValueError as error:
@@ -156,9 +175,87 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
         strides.append(access)
         windows.append(window)
     if all(s is None for s in strides):
-        return None
+        return None, ()
     return Broadcast(tuple(result.get_shape()), tuple(strides),
-                     tuple(windows) if any(windows) else ())
+                     tuple(windows) if any(windows) else ()), ()
+
+
+def _dynamic(op: GenericOp, maps: list[AffineMap], result: TensorType[Attribute]) -> \
+        tuple[Broadcast, tuple[DimCheck, ...]]:
+    """The broadcast of a generic with dynamic shapes (hswc.broadcast's module docstring):
+    each input a projection (no offsets); an output dim an input reads with a static size
+    > 1 takes that size (checked at run time against the identity inputs); every other
+    dynamic operand dim is checked at run time against the output's dim it reads."""
+    rank = result.get_num_dims()
+    shape = [DYNAMIC_DIM if n == DYNAMIC_INDEX else n for n in result.get_shape()]
+    identity = [i for i, (m, v) in enumerate(zip(maps, op.inputs, strict=False))
+                if m == AffineMap.identity(rank) and _same_shape(v.type, result)]  # type: ignore
+    if not identity:
+        raise _fail(op, f"its output {result} has dims known only at run time and no input "
+                    "is read at the output's index: the kernel takes its shape from one")
+    reads = [[] if i in identity else _operand_reads(op, m, value.type, shape)  # type: ignore
+             for i, (m, value) in enumerate(zip(maps, op.inputs, strict=False))]
+    checks: list[DimCheck] = []
+    for i in identity:  # its dynamic dims the broadcast inputs fix to a static size
+        t = op.inputs[i].type
+        assert isinstance(t, TensorType)
+        checks += [DimCheck(i, d, d, shape[d]) for d, n in enumerate(t.get_shape())
+                   if n == DYNAMIC_INDEX and shape[d] != DYNAMIC_DIM]
+    strides = [None if i in identity else _dynamic_strides(op, i, dims, shape, checks)
+               for i, dims in enumerate(reads)]
+    broadcast = Broadcast(tuple(shape), tuple(strides))
+    why = broadcast.dynamic_refusal()
+    if why is not None:
+        raise _fail(op, f"{why}: with dynamic shapes a broadcast input reads the outermost "
+                    "dim of a run-time size or dims of static sizes after every dynamic one")
+    return broadcast, tuple(checks)
+
+
+def _operand_reads(op: GenericOp, m: AffineMap, t: TensorType[Attribute],
+                   shape: list[int]) -> list[tuple[int, int | None]]:
+    """Per dim of a broadcast operand of type `t`: (the output dim it reads, -1 for a
+    constant; its static size or None). A static size > 1 fixes the output's dim in
+    `shape`."""
+    if m.num_dims != len(shape) or len(m.results) != t.get_num_dims():
+        raise _fail(op, f"indexing map {m} does not read {t} from the rank-{len(shape)} "
+                    "iteration")
+    dims: list[tuple[int, int | None]] = []
+    for k, (expr, n) in enumerate(zip(m.results, t.get_shape(), strict=True)):
+        size = None if n == DYNAMIC_INDEX else n
+        if not isinstance(expr, AffineDimExpr):
+            if size != 1:
+                raise _fail(op, f"indexing map {m} reads dim {k} of {t} at a constant: with "
+                            "dynamic shapes only a static size-1 dim is read so")
+            dims.append((-1, 1))
+            continue
+        d = expr.position
+        dims.append((d, size))
+        if size is not None and size != 1:
+            if shape[d] not in (DYNAMIC_DIM, size):
+                raise _fail(op, f"indexing map {m} reads dim {k} of {t} ({size} elements) "
+                            f"along the output's dim {d} of {shape[d]}")
+            shape[d] = size
+    return dims
+
+
+def _dynamic_strides(op: GenericOp, i: int, dims: list[tuple[int, int | None]],
+                     shape: list[int], checks: list[DimCheck]) -> tuple[int, ...]:
+    """Input i's strides (hswc.broadcast) from its dims' reads (_operand_reads); each of its
+    dynamic dims added to `checks`."""
+    row = [0] * len(shape)
+    for k, (d, size) in enumerate(dims):
+        if d < 0:
+            continue
+        if size is None:
+            checks.append(DimCheck(i, k, d, None if shape[d] == DYNAMIC_DIM else shape[d]))
+        if size == 1 or shape[d] == 1:
+            continue  # a size-1 dim: every output index reads its one element
+        later = [shape[e] if s is None else s for e, s in dims[k + 1:]]
+        if DYNAMIC_DIM in later:
+            raise _fail(op, f"input {i + 1}'s stride along the output's dim {d} depends on a "
+                        "dim known only at run time")
+        row[d] = math.prod(later)
+    return tuple(row)
 
 
 TENSOR_HOST_OPS = ("tensor.empty", "tensor.dim", "tensor.extract")
@@ -180,7 +277,7 @@ def host_kind(op: Operation) -> str | None:
     if op.dialect_name() not in ("linalg", "tensor") or op.name in TENSOR_HOST_OPS:
         return None
     parent = op.parent_op()
-    if parent is not None and parent.dialect_name() == "linalg":  # a named op's own body
+    if parent is not None and parent.dialect_name() in ("linalg", "hsg"):  # an op's own body
         return None
     if op.name.startswith(("linalg.conv", "linalg.depthwise_conv")):
         return "a convolution"
@@ -220,7 +317,7 @@ def generic_kind(op: GenericOp) -> str | None:
 
 def elementwise(op: GenericOp) -> Elementwise:
     """The generic, checked (see the module docstring)."""
-    t, broadcast = _check_structure(op)
+    t, broadcast, checks = _check_structure(op)
     body = op.body.block
     if len(body.args) != len(op.inputs) + 1:
         raise _fail(op, f"its body takes {len(body.args)} arguments for "
@@ -230,4 +327,4 @@ def elementwise(op: GenericOp) -> Elementwise:
         raise _fail(op, "its body reads the output's current value (an accumulation)")
     inputs = tuple(v.type.get_element_type() for v in op.inputs)  # type: ignore[attr-defined]
     return Elementwise(op, inputs, t.get_element_type(), body,
-                       body_dag(body, len(op.inputs)), broadcast)
+                       body_dag(body, len(op.inputs)), broadcast, checks)

@@ -7,9 +7,10 @@ maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of soft
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its
 results over the same rows (element, row or column operands), further reductions of the same
 rows (torch-mlir's `expand_shape` of a sum to keepdim is folded into its readers' maps by
-hsg-fold-reshapes before). What the region computes is to become one kernel (issue 36's row
-kernel: not built yet, so nothing calls this module but its test); `row_body` writes it as one
-body in which `hsg.reduce` stands for each reduction.
+hsg-fold-reshapes before). What the region computes becomes one row kernel
+(hswc.passes.row_kernels, called by hsg-tile-on-cores); `row_body` writes it as one body in
+which `hsg.reduce` stands for each reduction. A bf16 reduction as hsg-widen-bf16 writes it
+(`truncf(combiner(extf(in), extf(out)))`) is combined in f32 and rounded once.
 
 A generic joins only where nothing outside the region lies between: each outside value it reads
 does not depend on the region; and (for now) the region has at most one result used outside,
@@ -135,17 +136,34 @@ def _combiners(op: GenericOp) -> tuple[str, ...] | None:
         return None
     found: list[str] = []
     for out, yielded in zip(outs, last.operands, strict=True):
-        combine = yielded.owner
-        kind = COMBINERS.get(type(combine)) if isinstance(combine, Operation) else None
-        if kind is None or out not in combine.operands or len(list(out.uses)) != 1:  # type: ignore[union-attr]
+        combine = _combine_op(yielded)
+        kind = COMBINERS.get(type(combine)) if combine is not None else None
+        if kind is None or combine is None or len(list(out.uses)) != 1:
             return None
-        other = [v for v in combine.operands if v is not out]  # type: ignore[union-attr]
-        if len(other) != 1 or _depends_on(other[0], set(outs)):
+        other = [v for v in combine.operands if _accumulator(v) is not out]
+        if len(other) != 1 or len(other) == len(combine.operands) \
+                or _depends_on(other[0], set(outs)):
             return None
         found.append(kind)
     if unmapped_op(block) is not None:
         return None
     return tuple(found)
+
+
+def _combine_op(yielded: SSAValue) -> Operation | None:
+    """The op combining a reduction's value with its accumulator: the yielded value's, or,
+    as hsg-widen-bf16 writes a bf16 reduction (`truncf(maximumf(extf(in), extf(out)))`), the
+    op its truncf rounds."""
+    owner = yielded.owner
+    if isinstance(owner, arith.TruncFOp):
+        owner = owner.input.owner
+    return owner if isinstance(owner, Operation) else None
+
+
+def _accumulator(value: SSAValue) -> SSAValue:
+    """The value itself, or what an arith.extf widens (the widened accumulator)."""
+    owner = value.owner
+    return owner.input if isinstance(owner, arith.ExtFOp) else value
 
 
 def _depends_on(value: SSAValue, args: set[SSAValue]) -> bool:
@@ -463,7 +481,17 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
                                                                            strict=False)}
     last = body.last_op
     assert isinstance(last, YieldOp)
-    skipped = {y.owner for y in last.operands} if reduction is not None else set()
+    outs = body.args[count:]
+    skipped: set[Operation] = set()
+    if reduction is not None:  # the combining ops, their rounding and the widened accumulators
+        for yielded in last.operands:
+            combine = _combine_op(yielded)
+            assert combine is not None
+            skipped |= {o for o in (yielded.owner, combine, *(v.owner for v in combine.operands))
+                        if isinstance(o, arith.TruncFOp | arith.ExtFOp) and o.operands[0]
+                        in outs} | {combine}
+            if isinstance(yielded.owner, arith.TruncFOp):
+                skipped.add(yielded.owner)
     for inner in body.ops:
         if inner is last or inner in skipped:
             continue
@@ -471,11 +499,10 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
     if reduction is None:
         values[op.res[0]] = mapping.get(last.operands[0], last.operands[0])
         return
-    outs = body.args[count:]
     for j, (yielded, kind) in enumerate(zip(last.operands, reduction.combiners, strict=True)):
-        combine = yielded.owner
-        assert isinstance(combine, Operation)
-        element = next(v for v in combine.operands if v is not outs[j])
+        combine = _combine_op(yielded)
+        assert combine is not None
+        element = next(v for v in combine.operands if _accumulator(v) is not outs[j])
         reduced = ReduceOp(kind, mapping.get(element, element))
         block.add_op(reduced)
         result: SSAValue = reduced.result
@@ -484,10 +511,18 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
             1, init) == math.copysign(1, IDENTITY[kind])
         if not identity:
             start = _init_value(op.outputs[j], values, block)
+            if start.type != result.type:  # a bf16 init combined in f32, as the body does
+                widened = arith.ExtFOp(start, result.type)
+                block.add_op(widened)
+                start = widened.result
             again = type(combine).create(operands=[start, result], result_types=[result.type],
                                          properties=dict(combine.properties))
             block.add_op(again)
             result = again.results[0]
+        if result.type != yielded.type:  # rounded once to the accumulator's type
+            rounded = arith.TruncFOp(result, yielded.type)
+            block.add_op(rounded)
+            result = rounded.result
         values[op.res[j]] = result
 
 

@@ -40,6 +40,30 @@ class Rows:
         """How many elements an operand of this class holds for `rows` rows."""
         return {"element": rows * self.length, "row": rows, "column": self.length}[kind]
 
+    def count_rows(self, inputs: Sequence[int], outputs: Sequence[int]) -> int:
+        """The rows operands of these element counts (inputs, then outputs, by class) hold;
+        ValueError naming the first that disagrees."""
+        found: int | None = None
+        operands = [*zip(("input",) * len(inputs), range(len(inputs)), inputs, self.inputs,
+                         strict=True),
+                    *zip(("output",) * len(outputs), range(len(outputs)), outputs, self.outputs,
+                         strict=True)]
+        for what, i, size, kind in operands:
+            if kind == "column":
+                if size != self.length:
+                    raise ValueError(f"{what} {i + 1} (a column operand) holds {size} elements, "
+                                     f"not the row length {self.length}")
+                continue
+            if kind == "element" and size % self.length:
+                raise ValueError(f"{what} {i + 1} holds {size} elements, not whole rows of "
+                                 f"{self.length}")
+            count = size // self.length if kind == "element" else size
+            if found is not None and count != found:
+                raise ValueError(f"{what} {i + 1} ({kind}) holds {count} rows where the "
+                                 f"operands before it hold {found}")
+            found = count
+        return found or 0
+
     def to_attr(self) -> DictionaryAttr:
         return DictionaryAttr({
             "length": IntegerAttr(self.length, i64),

@@ -107,6 +107,12 @@ def level_of(module: ModuleOp) -> str:
                  if any(isinstance(op, op_type) for op in ops)), "ascend")
 
 
+ROW_KERNEL_LEVELS = ("tiled", "blocked")
+"""The levels a run lowers row regions to row kernels at (hsg-tile-on-cores' `rows`): those
+whose ops the interpreter runs; convert-hsg-to-ascend does not lower row chunks yet, so at the
+ascend level their reductions stay on the host."""
+
+
 def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: str | None,
             fuse: bool, variant: str | None = None,
             strict_f64: bool = False) -> list[ModulePass]:
@@ -122,12 +128,14 @@ def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: s
     for stage in LEVELS[LEVELS.index(start) + 1: LEVELS.index(level) + 1]:
         for name in LEVEL_PASSES[stage]:
             if name == HsgTileOnCoresPass.name:
+                rows = level in ROW_KERNEL_LEVELS
                 if fold:
                     passes.append(HsgTileOnCoresPass(core_num=platform.core_num,
                                                      ub_size=platform.ub_size, variant=variant,
-                                                     api=platform.api))
+                                                     api=platform.api, rows=rows))
                 else:
-                    passes.append(HsgTileOnCoresPass(variant=variant, api=platform.api))
+                    passes.append(HsgTileOnCoresPass(variant=variant, api=platform.api,
+                                                     rows=rows))
             elif name == ConvertHsgToAscendPass.name:
                 passes.append(ConvertHsgToAscendPass(variant=variant, api=platform.api))
             elif name == HsgDecomposePass.name:

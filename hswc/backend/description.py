@@ -218,6 +218,12 @@ def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str 
                           f"{_shown(first)}: a package's kernels take inputs of one shape each")
     if first is None:
         return None
+    if not first.is_static:
+        raise OpError(kernels[0].func, f"broadcasts inputs to a shape known only at run time "
+                      f"({BROADCAST_ATTR} = {_shown(first)}): hswc-opt, hswc-run and the kernel's "
+                      "C++ (-t ascendc) take it; its ops-nn package, whose host tiling checks "
+                      "each input's static shape, is not written yet: give the inputs static "
+                      "shapes to package it")
     name = kernels[0].func.sym_name.data
     for launch in launches(module, function) or launches(module):
         if launch.kernel.root_reference.data == name:

@@ -57,12 +57,13 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from hswc.broadcast import Broadcast, read_broadcast
+from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
+from hswc.rows import Rows, read_rows
 
 MAX_RANK = 8
 """MAX_SUPPORT_DIMS_NUMS of the aclnn layer."""
@@ -1081,7 +1082,10 @@ class LaunchOp(IRDLOperation):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
                                    integers=True)
         broadcast = self._broadcast()
-        if broadcast is None:
+        rows = self._rows()
+        if rows is not None:
+            self._verify_rows(rows, types)
+        elif broadcast is None:
             _verify_same_shapes(self, [n.removeprefix("the ") for n in names], types,
                                 "the inputs and the result")
         else:
@@ -1100,14 +1104,40 @@ class LaunchOp(IRDLOperation):
         except ValueError as error:
             raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
 
+    def _rows(self) -> Rows | None:
+        """The kernel's hsg.rows (a row kernel, hswc.rows), if it has one."""
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        try:
+            return None if kernel is None else read_rows(kernel)
+        except ValueError as error:
+            raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
+
+    def _verify_rows(self, rows: Rows, types: Sequence[Attribute]) -> None:
+        """A row kernel's operands are static tensors holding the rows its classes say."""
+        *inputs, result = types
+        if len(inputs) != len(rows.inputs):
+            raise VerifyException(f"{self.name}: {self.kernel} reads {len(rows.inputs)} "
+                                  f"inputs, launched with {len(inputs)}")
+        if not all(isinstance(t, TensorType) and t.has_static_shape() for t in types):
+            raise VerifyException(f"{self.name}: a row kernel's operands have static shapes")
+        try:
+            rows.count_rows([t.element_count() for t in inputs],  # type: ignore[attr-defined]
+                            [result.element_count()])  # type: ignore[attr-defined]
+        except ValueError as error:
+            raise VerifyException(f"{self.name}: {error}") from None
+
     def _verify_broadcast(self, broadcast: Broadcast, names: Sequence[str],
                           types: Sequence[Attribute]) -> None:
         """Inputs the kernel broadcasts hold its operand's elements; the rest, and the
         result, have the kernel's output shape (each of its own element type)."""
         *inputs, result = types
-        if not isinstance(result, TensorType) or tuple(result.get_shape()) != broadcast.shape:
+        if not isinstance(result, TensorType) or not _fits(result.get_shape(),
+                                                           broadcast.shape):
             raise VerifyException(f"{self.name}: the result must be a tensor of shape "
                                   f"{list(broadcast.shape)}, the kernel's, got {result}")
+        if not broadcast.is_static:  # the run-time shapes: checked by the host code before
+            self._verify_dynamic_broadcast(broadcast, names, inputs, result)
+            return
         if len(inputs) != len(broadcast.strides):
             raise VerifyException(f"{self.name}: {self.kernel} broadcasts "
                                   f"{len(broadcast.strides)} inputs, launched with {len(inputs)}")
@@ -1115,6 +1145,21 @@ class LaunchOp(IRDLOperation):
             ok = isinstance(t, TensorType) and t.has_static_shape() and (
                 t.get_shape() == result.get_shape() if broadcast.strides[i] is None else
                 t.element_count() == broadcast.operand_size(i))
+            if not ok:
+                raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
+                                      f"does not read into {result}")
+
+    def _verify_dynamic_broadcast(self, broadcast: Broadcast, names: Sequence[str],
+                                  inputs: Sequence[Attribute], result: TensorType) -> None:
+        """Of a kernel of dynamic shapes (hswc.broadcast): each input's rank and static dims
+        fit what the kernel reads (the output's rank for one at its index)."""
+        for i, (name, t) in enumerate(zip(names, inputs, strict=False)):
+            if broadcast.strides[i] is None:
+                ok = isinstance(t, TensorType) and _fits(t.get_shape(), broadcast.shape)
+            else:
+                ok = isinstance(t, TensorType) and (
+                    not broadcast.has_static_size(i) or not t.has_static_shape()
+                    or t.element_count() == broadcast.operand_size(i))
             if not ok:
                 raise VerifyException(f"{self.name}: {name} has type {t}, which the kernel "
                                       f"does not read into {result}")
@@ -1309,3 +1354,11 @@ Hsg = Dialect(
 )
 
 __all__ = ["ReduceOp", "RowChunkOp", "RowSliceOp"]
+
+
+def _fits(shape: Sequence[int], described: Sequence[int]) -> bool:
+    """Whether a tensor type's shape can hold a broadcast's output shape: the same rank, equal
+    where both are static (a dynamic dim either side is checked at run time)."""
+    return len(shape) == len(described) and all(
+        a == b or a == DYNAMIC_INDEX or b == DYNAMIC_DIM
+        for a, b in zip(shape, described, strict=True))

@@ -49,8 +49,9 @@ class AscendScalarFunctions(MachineFunctions):
             raise OpError(op, f"GetValue needs a GlobalTensor, got {tensor!r}")
         batch, rows = self.machine.kernel(op)
         n = batch.size
-        pos, base, length = (per_row(v, n).astype(np.int64) for v in
-                             (tensor.pos, tensor.base, tensor.length))
+        pos, base, length = (np.broadcast_to(np.asarray(v, dtype=np.int64), (n,))
+                             if isinstance(v, np.ndarray) else per_row(v, n).astype(np.int64)
+                             for v in (tensor.pos, tensor.base, tensor.length))
         at = pos + per_row(offset, n).astype(np.int64)
         active = rows.index
         outside = (at[active] < base[active]) | (at[active] >= base[active] + length[active]) \

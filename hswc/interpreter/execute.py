@@ -21,6 +21,7 @@ from hswc.interpreter.hsg_functions import HsgFunctions
 from hswc.interpreter.linalg_functions import LinalgFunctions
 from hswc.interpreter.linalg_named_functions import LinalgNamedFunctions
 from hswc.interpreter.machine import Machine
+from hswc.interpreter.row_functions import RowFunctions
 from hswc.interpreter.scf_functions import ScfFunctions
 from hswc.interpreter.tensor_functions import TensorFunctions
 from hswc.interpreter.walker import Walker
@@ -31,6 +32,7 @@ FUNCTIONS = (
     FuncFunctions,
     CfFunctions,
     HsgFunctions,
+    RowFunctions,
     LinalgFunctions,
     LinalgNamedFunctions,
     TensorFunctions,

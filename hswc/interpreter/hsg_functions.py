@@ -8,6 +8,7 @@ each active core. The ascend level is where the interpreter models hardware.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
-from hswc.broadcast import Broadcast, read_broadcast
+from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
@@ -185,21 +186,43 @@ class HsgFunctions(MachineFunctions):
         n = batch.size
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
+        broadcast = _at_size(op, broadcast, y.size)
         for i, a in enumerate(inputs):
-            if a.size != broadcast.operand_size(i):
+            if broadcast.has_static_size(i) and a.size != broadcast.operand_size(i):
                 raise OpError(op, f"input {i + 1} holds {a.size} elements; hsg.broadcast reads "
                               f"{broadcast.operand_size(i)}")
-        if y.size != broadcast.total:
+        if broadcast.is_static and y.size != broadcast.total:
             raise OpError(op, f"the output holds {y.size} elements, not the {broadcast.total} "
                           "of hsg.broadcast's shape")
         for r in rows.index.tolist():
             start, length = _core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
                                         chunks, r, y.size, f"the {y.size}-element output")
             flat = np.arange(start, start + length, dtype=np.int64)
+            indices = [broadcast.index(i, flat) for i in range(len(inputs))]
+            for i, (a, index) in enumerate(zip(inputs, indices, strict=True)):
+                if index.size and int(index.max()) >= a.size:
+                    raise OpError(op, f"input {i + 1} holds {a.size} elements; the core's "
+                                  f"range reads element {int(index.max())} of it")
             y[start:start + length] = run_body(
-                op.body.block, [a[broadcast.index(i, flat)] for i, a in enumerate(inputs)],
+                op.body.block, [a[index] for a, index in zip(inputs, indices, strict=True)],
                 lambda v, r=r: per_row(interpreter.get_values((v,))[0], n)[r])
             self.machine.mark_written(y, start, length)
+
+
+def _at_size(op: Operation, broadcast: Broadcast, total: int) -> Broadcast:
+    """A description of dynamic shapes resolved where its one dynamic dim follows from the
+    output's flat element count; else as it is (its indices need no run-time size:
+    hswc.broadcast), each input then checked by the indices it reads."""
+    dynamic = [k for k, n in enumerate(broadcast.shape) if n == DYNAMIC_DIM]
+    if len(dynamic) != 1:
+        return broadcast
+    rest = math.prod(n for n in broadcast.shape if n != DYNAMIC_DIM)
+    if rest == 0 or total % rest:
+        raise OpError(op, f"the output holds {total} elements, not a multiple of the "
+                      f"{rest} of hsg.broadcast's static dims")
+    shape = list(broadcast.shape)
+    shape[dynamic[0]] = total // rest
+    return broadcast.resolve(shape)
 
 
 def _named_impl(op_type: type[hsg.NamedOp]) -> Callable[..., PythonValues]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
@@ -28,6 +29,7 @@ from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.dtypes import element_name, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
 from hswc.kernel_signature import kernel_arguments, scalar_fields
+from hswc.rows import Rows, read_rows
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
 
 FRESH_GM_BYTE = 0x5B
@@ -70,8 +72,18 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         broadcast = read_broadcast(kernel)
     except ValueError as error:
         raise OpError(op, str(error)) from None
+    try:
+        rows = read_rows(kernel)
+    except ValueError as error:
+        raise OpError(op, str(error)) from None
     _check_launch_dtypes(op, inputs, names)
-    if broadcast is None:
+    if broadcast is not None and not broadcast.is_static:
+        broadcast = _resolve(op, inputs, names, broadcast)
+    shape: tuple[int, ...] = inputs[0].shape if broadcast is None else broadcast.shape
+    total = int(np.prod(shape, dtype=np.int64))
+    if rows is not None:
+        shape, total = _check_row_operands(op, inputs, names, rows)
+    elif broadcast is None:
         check_operands(op, inputs, names, same_dtype=False)
     else:
         _check_broadcast_operands(op, inputs, names, broadcast)
@@ -86,8 +98,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     y_dtype = numpy_dtype(op.y.type.get_element_type())  # type: ignore[attr-defined]
     record = _record(interpreter, op, y_dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
-    shape = inputs[0].shape if broadcast is None else broadcast.shape
-    _check_tiling(op, record, int(np.prod(shape, dtype=np.int64)))
+    _check_tiling(op, record, total)
     element_loops = 0 if broadcast is None else sum(
         1 for i, s in enumerate(broadcast.strides)
         if s is not None and broadcast.operand_size(i) > 1)
@@ -96,7 +107,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     gm_inputs = [a.reshape(-1) for a in inputs]
-    y_gm = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=y_dtype)
+    y_gm = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=y_dtype)  # rows: not `total`
     y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
     written = np.zeros(y_gm.size, dtype=bool)
     wave = max(1, machine.platform.core_num)
@@ -125,6 +136,21 @@ def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequenc
                           f"{wanted}")
 
 
+def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str],
+                        rows: Rows) -> tuple[tuple[int, ...], int]:
+    """A row kernel's inputs hold the rows its classes say (hswc.rows): the result's shape
+    (the launch's static type) and the row count, the tiling's totalNum."""
+    t = op.y.type
+    if not isinstance(t, TensorType) or not t.has_static_shape():
+        raise OpError(op, "launches a row kernel, whose result needs a static shape")
+    shape = tuple(t.get_shape())
+    try:
+        total = rows.count_rows([np.size(a) for a in inputs], [int(np.prod(shape))])
+    except ValueError as error:
+        raise OpError(op, f"{error} at run time ({', '.join(names)})") from None
+    return shape, total
+
+
 def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],
                               broadcast: Broadcast) -> None:
     """check_operands for a kernel with broadcast inputs: each input holds the elements the
@@ -133,6 +159,18 @@ def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Seque
         if value.size != broadcast.operand_size(i):
             raise OpError(op, f"{name} has shape {value.shape} at run time; the kernel reads "
                           f"{broadcast.operand_size(i)} elements of it")
+
+
+def _resolve(op: Operation, inputs: Sequence[Any], names: Sequence[str],
+             broadcast: Broadcast) -> Broadcast:
+    """A description of dynamic shapes at the run-time shape of its first input read at the
+    output's index (hswc.broadcast)."""
+    i = next(i for i, s in enumerate(broadcast.strides) if s is None)
+    try:
+        return broadcast.resolve(inputs[i].shape)
+    except ValueError as error:
+        raise OpError(op, f"{names[i]} has shape {inputs[i].shape} at run time: {error}") \
+            from None
 
 
 def _check_tiling(op: hsg.LaunchOp, record: TilingRecord, total: int) -> None:

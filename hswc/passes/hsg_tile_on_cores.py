@@ -15,7 +15,9 @@ type two functions:
   the same GM data), the kernel and the slice carry `hsg.broadcast`, the count the tiling
   divides is the output's, and
   where some input is read in row runs the tiling aligns blockFactor to a 32-byte block
-  (hswc.vectorizer.broadcast_copy.block_align).
+  (hswc.vectorizer.broadcast_copy.block_align); of dynamic shapes, host code before the
+  tiling call compares the run-time dims the inputs must agree on (`tensor.dim`, a
+  `cf.assert` naming the input: hswc.elementwise.DimCheck).
 `<op>` is the generic's `hsg.op_name`, else the `name` option, else its function's name (made a
 name C++ can declare: `@main` gives `main_op`, hswc.cpp_identifiers); a name
 taken by a different function gets a number. With a static shape and a named platform (`soc`,
@@ -81,6 +83,7 @@ from hswc.passes.kernel_functions import (
     static_num_elements,
     tiling_function_name,
 )
+from hswc.passes.row_kernels import RowTiler
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
     API_ATTR,
@@ -290,6 +293,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     """Fold the UB size query to this many bytes (overrides the SoC's)."""
     kernel_name: str | None = None
     """The operator name of generics that carry no hsg.op_name (default: their function's)."""
+    rows: bool = False
+    """Make each row region (a reduction along trailing dims and the elementwise work around
+    it, hswc.row_regions) one row kernel (hswc.passes.row_kernels); false: its generics are
+    tiled one by one, the reductions left on the host. Off until convert-hsg-to-ascend lowers
+    a row kernel's chunks."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""
@@ -323,11 +331,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         if why is not None:
             raise PassFailedException(f"{self.name}: kernel-name={self.kernel_name} cannot name a "
                                       f"kernel entry: {why}; choose another name")
-        for named in op.walk():
-            if isinstance(named, hsg.NamedOp):
-                raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
-                              "hsg-decompose first (--lower-to-ascend does)")
+        _refuse_named(op)
         functions: dict[Operation, KernelFunctions] = {}
+        if self.rows:
+            target = get_platform(self.soc or DEFAULT_SOC).ub_size
+            RowTiler(*platform, schedule, self.kernel_name, target).tile_module(op, functions)
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
         # A whole model's partition takes a while: on a terminal, one line of how far it is.
@@ -414,6 +422,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             launched.append((k.variant.key, table.ensure_built(key, kernel, op)))
 
         before = op.prev_op
+        _check_broadcast_dims(op, ew, camel(op_name))
         values = self._host_tiling(op, ew, dtype, plans, platform, tiling_name)
         builder = Builder(InsertPoint.before(op))
         scalars = host_scalars(builder, ew.dag.scalars)
@@ -432,8 +441,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         """Refuse, before anything is built, a count a 64-bit tiling cannot hold, and a
         static shape that the tiling refuses on the named platform."""
         op = ew.op
-        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
-        total = static_num_elements(first.type)
+        total = static_num_elements(_counted(ew).type)
         if total is not None and total > INT64_MAX:
             raise OpError(op, f"has {total} elements, more than a 64-bit count can hold",
                           display_name(op))
@@ -468,7 +476,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                                      lambda: _build_kernel_function(name, ew), ew.dag,
                                      dtype, ew.output_name(), target,
                                      core_num is not None and ub_size is not None,
-                                     static_num_elements(ew.inputs[0].type))
+                                     static_num_elements(_counted(ew).type))
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
         return replace(choice, schedule=replace(choice.schedule, api=schedule.api))
@@ -499,7 +507,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         core_num, ub_size = platform
         builder = Builder(InsertPoint.before(op))
         a = IRArith(InsertPoint.before(op))
-        first = ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
+        first = _counted(ew)
         total = static_num_elements(first.type)
         if total is not None and core_num is not None and ub_size is not None:
             tiling = compute_tiling(total, core_num, ub_size, dtype, plans)  # checked before
@@ -518,6 +526,50 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         for value, name in zip(values, RESULT_NAMES, strict=True):
             value.name_hint = name
         return values
+
+
+def _counted(ew: Elementwise) -> SSAValue:
+    """The tensor whose element count the tiling divides: the first input's, or with
+    broadcast inputs the output's (an input may be a smaller weight)."""
+    return ew.inputs[0] if ew.broadcast is None else ew.op.outputs[0]
+
+
+def _check_broadcast_dims(op: GenericOp, ew: Elementwise, title: str) -> None:
+    """Host code before the launch of a broadcast of dynamic shapes: each run-time dim that
+    must agree for the inputs to broadcast (hswc.elementwise.DimCheck), compared and asserted
+    with a message naming the input, so a weight of the wrong length stops the host, never
+    reads past its buffer."""
+    if not ew.dim_checks:
+        return
+    a = IRArith(InsertPoint.before(op))
+    names = ew.input_names()
+    source = next(i for i, s in enumerate(ew.broadcast.strides) if s is None) \
+        if ew.broadcast is not None else 0
+
+    def dim(i: int, d: int) -> SSAValue:
+        found = a.builder.insert(tensor.DimOp(ew.inputs[i], a.const(d))).result
+        found.name_hint = f"{names[i]}_dim{d}"
+        return found
+
+    for check in ew.dim_checks:
+        actual = dim(check.input, check.dim)
+        if check.size is not None:
+            expected, what = a.const(check.size), f"{check.size}"
+        else:
+            expected = dim(source, check.output_dim)
+            what = f"dim {check.output_dim} of {names[source]}"
+        role = "broadcast" if ew.broadcast is not None \
+            and ew.broadcast.strides[check.input] is not None else "read at the output's index"
+        a.check(a.eq(actual, expected),
+                f"{title}: input {names[check.input]} ({role}) does not broadcast: its dim "
+                f"{check.dim} must be {what} at run time")
+
+
+def _refuse_named(module: ModuleOp) -> None:
+    for named in module.walk():
+        if isinstance(named, hsg.NamedOp):
+            raise OpError(named, "must be decomposed before hsg-tile-on-cores: run "
+                          "hsg-decompose first (--lower-to-ascend does)")
 
 
 def _stay_on_host(op: GenericOp, error: OpError) -> None:

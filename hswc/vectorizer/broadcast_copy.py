@@ -47,6 +47,11 @@ tensor, then a barrier orders the scalar stores before every pipe:
         local.SetValue(j, gm.GetValue(index(base + j)));
     PipeBarrier<PIPE_ALL>();
 
+Dynamic shapes (hswc.broadcast): a run ends at the first dim of a run-time size (a bias over
+`(?, N)` still runs rows of N); an input whose size depends on the run-time shape (a per-row
+scale over a dynamic batch) is never resident; a run over a dim of run-time size is never
+planned (the element loop, with its remark, where no static trailing dims make a run).
+
 Any projection works this way, and no UB address but the tensor's own is touched, so no
 alignment rule applies; the cost is one scalar load and store per element.
 """
@@ -62,7 +67,7 @@ from xdsl.dialects.builtin import IndexType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from hswc.broadcast import BROADCAST_COPY_ATTR, Broadcast
+from hswc.broadcast import BROADCAST_COPY_ATTR, DYNAMIC_DIM, Broadcast
 from hswc.dialects import ascend
 from hswc.index_arith import IRArith
 from hswc.platform import UB_BLOCK_BYTES
@@ -104,6 +109,8 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
     for size, s in zip(reversed(broadcast.shape), reversed(strides), strict=True):
         if size == 1:
             continue  # one index: any stride reads it
+        if size == DYNAMIC_DIM:
+            break  # a run ends where the shape is known only at run time
         if stride is None:
             stride = s
         if stride not in (0, 1) or s != (contiguous if stride else 0):
@@ -117,7 +124,8 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
         return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
                 f"of {UB_BLOCK_BYTES}-byte blocks")
     assert stride is not None
-    resident = resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
+    resident = broadcast.has_static_size(i) \
+        and resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
     if stride and not _block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
         resident = False  # a run's source in the UB copy would start off a 32-byte block
     return RowRuns(row, stride, resident)
@@ -151,11 +159,17 @@ def resident_inputs(broadcast: Broadcast | None, dtypes: Sequence[str]) -> list[
         return []
     found = []
     for i, strides in enumerate(broadcast.strides):
-        if strides is not None and broadcast.operand_size(i) > 1:
+        if strides is not None and _many(broadcast, i):
             runs = row_runs(broadcast, i, dtypes[i])
             if isinstance(runs, RowRuns) and runs.resident:
                 found.append(i)
     return found
+
+
+def _many(broadcast: Broadcast, i: int) -> bool:
+    """Whether input i's GM buffer holds more than one element (one of a run-time size
+    does: it reads a dim of the output's run-time size)."""
+    return not broadcast.has_static_size(i) or broadcast.operand_size(i) > 1
 
 
 def block_align(broadcast: Broadcast | None, dtypes: Sequence[str]) -> int:
@@ -165,7 +179,7 @@ def block_align(broadcast: Broadcast | None, dtypes: Sequence[str]) -> int:
     if broadcast is None:
         return 1
     runs = [dtypes[i] for i, s in enumerate(broadcast.strides)
-            if s is not None and broadcast.operand_size(i) > 1
+            if s is not None and _many(broadcast, i)
             and isinstance(row_runs(broadcast, i, dtypes[i]), RowRuns)]
     if not runs:
         return 1
@@ -184,17 +198,30 @@ def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[s
     return replace(plan, block_align=align, ub_reserve=plan.ub_reserve + extra)
 
 
+def covered_size(a: IRArith, broadcast: Broadcast, i: int, end: SSAValue) -> SSAValue:
+    """The elements of input i a core reads for output elements [0, end): its whole
+    operand of a static size, else ceil(end / inner) * stride of the run-time dim it reads
+    (hswc.broadcast.Broadcast.covered)."""
+    covered = broadcast.covered(i)
+    if covered is None:
+        return a.const(broadcast.operand_size(i))
+    inner, stride = covered
+    rows = a.ceil_div(end, a.const(inner)) if inner > 1 else end
+    return a.mul(rows, a.const(stride)) if stride > 1 else rows
+
+
 def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> SSAValue:
     """Input i's flat index at the output's flat index `flat`, as index arithmetic (a window's
     offset added)."""
     strides = broadcast.strides[i]
     assert strides is not None
     index: SSAValue | None = None
-    for (inner, size), stride in zip(broadcast.digits(), strides, strict=True):
+    for k, ((inner, size), stride) in enumerate(zip(broadcast.digits(), strides, strict=True)):
         if not stride:
             continue
         digit = a.floor_div(flat, a.const(inner)) if inner > 1 else flat
-        if inner * size < broadcast.total:  # not the outermost dim: wrap it
+        if (inner * size < broadcast.total if broadcast.is_static
+                else broadcast.wraps(k)):  # not the outermost dim: wrap it
             digit = a.rem(digit, a.const(size))
         term = a.mul(digit, a.const(stride)) if stride > 1 else digit
         index = term if index is None else a.add(index, term)

@@ -59,6 +59,7 @@ from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
 from hswc.vectorizer.broadcast_copy import (
+    covered_size,
     emit_broadcast_copy,
     emit_resident_copy,
     resident_inputs,
@@ -195,6 +196,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
             for v in plan.inputs
             if broadcast is not None and _broadcast(broadcast, v)
+            and broadcast.has_static_size(v.input or 0)
             and broadcast.operand_size(v.input or 0) == 1}
     resident = _resident_copies(e, plan, broadcast, gm, pipe)
     return Handles(gm, objects, uniforms, broadcast, offset, once, resident)
@@ -226,7 +228,9 @@ def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         start, size = offset, length
         if val in plan.inputs and _broadcast(broadcast, val):
             assert broadcast is not None
-            start, size = e.a.const(0), e.a.const(broadcast.operand_size(val.input or 0))
+            start, i = e.a.const(0), val.input or 0
+            size = e.a.const(broadcast.operand_size(i)) if broadcast.has_static_size(i) \
+                else covered_size(e.a, broadcast, i, e.a.add(offset, length))
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, size), f"{val.name}_gm")
     return gm
 

@@ -490,3 +490,27 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
         if isinstance(item, Instr) and item.api == "Reduce" and last.get(item.srcs[0], at) > at:
             plan.reduce_scratch = alloc.new(Val("temp", "f32", "fold"), "temp", "f32")
             return
+
+
+LONGEST_ROW_SEARCHED = 1 << 24
+"""longest_row looks no further than this many elements (far beyond any UB)."""
+
+
+def longest_row(kernel: KernelPlan, ub_size: int) -> int:
+    """The longest row a chunk of ROW_ALIGN whole rows of this row kernel's buffers holds in
+    `ub_size` bytes (0: not even a row of one element): its UB plan grows with the row's pitch,
+    so the answer is found by bisection."""
+    assert kernel.rows is not None
+
+    def fits(length: int) -> bool:
+        plan = replace(kernel, rows=replace(kernel.rows, length=length)).ub_plan()  # type: ignore[arg-type]
+        return (ub_size - plan.ub_reserve) // max(plan.bytes_per_element, 1) >= ROW_ALIGN
+
+    low, high = 0, LONGEST_ROW_SEARCHED
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low

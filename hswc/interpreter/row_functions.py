@@ -1,0 +1,102 @@
+"""A row kernel's hsg ops above the ascend level: one core's rows (hsg.row_slice) and one UB
+chunk of them (hsg.row_chunk), each running its body (hswc.interpreter.body) on exactly the GM
+rows it names, for each active core: element operands as rows x length, row operands as
+rows x 1, column operands as 1 x length (hswc.rows); hsg.reduce combines along each row in the
+kernel's order (hswc.reduction_order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
+
+from hswc.diagnostics import OpError
+from hswc.dialects import hsg
+from hswc.interpreter.body import run_body_values
+from hswc.interpreter.machine import MachineFunctions
+from hswc.interpreter.values import per_row
+from hswc.rows import OperandClass, Rows
+
+
+def _rows_of(op: hsg.RowSliceOp | hsg.RowChunkOp) -> Rows:
+    try:
+        return Rows.from_attr(op.rows)
+    except ValueError as error:
+        raise OpError(op, str(error)) from None
+
+
+def _window(kind: OperandClass, gm: np.ndarray, length: int, start: int, count: int
+            ) -> np.ndarray:
+    """The part of a flat GM buffer rows [start, +count) read or write, shaped for the body."""
+    if kind == "column":
+        return gm.reshape(1, length)
+    if kind == "row":
+        return gm.reshape(-1, 1)[start:start + count]
+    return gm.reshape(-1, length)[start:start + count]
+
+
+class RowFunctions(MachineFunctions):
+    """hsg.row_slice and hsg.row_chunk at the tiled and blocked levels."""
+
+    @impl(hsg.RowSliceOp)
+    def run_row_slice(self, interpreter: Interpreter, op: hsg.RowSliceOp,
+                      args: PythonValues) -> PythonValues:
+        count = len(op.inputs) + len(op.outputs)
+        gm, (offset, size, _ub_factor) = args[:count], args[count:]
+        self._per_core(interpreter, op, list(gm), offset, size, None)
+        return ()
+
+    @impl(hsg.RowChunkOp)
+    def run_row_chunk(self, interpreter: Interpreter, op: hsg.RowChunkOp,
+                      args: PythonValues) -> PythonValues:
+        count = len(op.inputs) + len(op.outputs)
+        gm, (offset, size, chunk_offset, chunk_size, ub_factor) = args[:count], args[count:]
+        self._per_core(interpreter, op, list(gm), offset, size,
+                       (chunk_offset, chunk_size, ub_factor))
+        return ()
+
+    def _per_core(self, interpreter: Interpreter, op: hsg.RowSliceOp | hsg.RowChunkOp,
+                  gm: list[np.ndarray], offset: Any, size: Any,
+                  chunk: tuple[Any, Any, Any] | None) -> None:
+        """outputs[rows] = body(inputs[rows]) for each active core's rows."""
+        rows = _rows_of(op)
+        inputs, outputs = gm[:len(op.inputs)], gm[len(op.inputs):]
+        try:
+            total = rows.count_rows([a.size for a in inputs], [a.size for a in outputs])
+        except ValueError as error:
+            raise OpError(op, str(error)) from None
+        batch, active = self.machine.kernel(op)
+        n = batch.size
+        offsets, sizes = per_row(offset, n), per_row(size, n)
+        chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
+        length = rows.length
+        for r in active.index.tolist():
+            core = int(batch.cores[r])
+            start, count = int(offsets[r]), int(sizes[r])
+            if chunks is not None:
+                c_off, c_len, factor = (int(c[r]) for c in chunks)
+                if c_off < 0 or c_len < 0 or c_off + c_len > count or c_len > factor:
+                    raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
+                                  f"slice of {count} rows in passes of {factor}")
+                start, count = start + c_off, c_len
+            if start < 0 or count < 0 or start + count > total:
+                raise OpError(op, f"core {core} reaches rows [{start}, {start + count}) "
+                              f"outside the {total} rows of the operands")
+            if count == 0:
+                continue
+            shapes = [(count, length) if kind == "element" else (count, 1)
+                      for kind in rows.outputs]
+            values = run_body_values(
+                op.body.block,
+                [_window(kind, a, length, start, count)
+                 for kind, a in zip(rows.inputs, inputs, strict=True)],
+                lambda v, r=r: per_row(interpreter.get_values((v,))[0], n)[r], shapes)
+            for kind, a, value in zip(rows.outputs, outputs, values, strict=True):
+                _window(kind, a, length, start, count)[...] = value
+                width = length if kind == "element" else 1
+                self.machine.mark_written(a, start * width, count * width)
+
+
+register_impls(RowFunctions)

@@ -1,0 +1,294 @@
+"""The row kernels hsg-tile-on-cores builds: one per row region (hswc.row_regions) of a function.
+
+Input: a block after hsg-fuse-elementwise, holding generics that reduce along their trailing
+dims and the elementwise generics around them (static shapes).
+Output, per region whose kernel can be built: host code in place of its generics (the tiling,
+folded to constants when the platform is named, else a call of the tiling function, then
+`hsg.launch`), and in the module
+- `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)`: hswc.tiling's formula over the region's rows
+  (hswc.tiling.row_tiling), divided by the UB plan of chunks of whole rows
+  (hswc.vectorizer.plan: KernelPlan.ub_plan of a row kernel);
+- `@<op>_kernel_<dt>(inputs..., y, totalNum, blockFactor, ubFactor)`, marked `hsg.kernel` and
+  carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
+  `hsg.row_slice` with the region's one body (hswc.row_regions.row_body).
+A region that cannot be a kernel (a value captured from outside other than a constant, several
+results used outside, a row longer than the UB holds) keeps its generics, with a remark or, for
+a row too long, a warning naming the length and the longest row that fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import StringIO
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from hswc.cpp_identifiers import operator_stem
+from hswc.diagnostics import OpError, copy_location, location_of, ops_between
+from hswc.dialects import ascend, hsg
+from hswc.dialects.ascend_types import element_type_name
+from hswc.index_arith import IRArith
+from hswc.kernel_dtypes import kernel_dtype
+from hswc.passes.kernel_functions import (
+    KernelFunctions,
+    build_tiling_function,
+    erase_if_dead,
+    kernel_function_name,
+    tiling_function_name,
+)
+from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
+from hswc.remarks import remark, warn
+from hswc.row_regions import RowRegion, row_body, row_regions
+from hswc.rows import ROWS_ATTR, Rows
+from hswc.tiling import (
+    RESULT_NAMES,
+    TILING_FIELDS,
+    TilingError,
+    UbPlan,
+    block_slice,
+    compute_tiling,
+)
+from hswc.vectorizer.dag import body_dag
+from hswc.vectorizer.plan import ROW_ALIGN, KernelPlan, longest_row, plan_kernel
+from hswc.vectorizer.schedule import Schedule
+
+
+class NotARowKernel(Exception):
+    """Why a row region keeps its generics (a remark, not an error)."""
+
+
+def _element(value: SSAValue) -> str:
+    return element_type_name(value.type.get_element_type())  # type: ignore[attr-defined]
+
+
+def _captured_constants(body: Block) -> None:
+    """The constants the body reads from outside cloned into it; NotARowKernel for any other
+    value from outside (the kernel has no way to it yet)."""
+    inside: set[SSAValue] = set(body.args)
+    for op in body.ops:
+        for operand in op.operands:
+            if operand in inside:
+                continue
+            owner = operand.owner
+            if not isinstance(owner, arith.ConstantOp):
+                raise NotARowKernel(f"its body reads {operand.name_hint or 'a value'} from "
+                                    "outside, which a row kernel cannot take yet")
+            clone = owner.clone()
+            body.insert_op_before(clone, body.first_op)  # type: ignore[arg-type]
+            op.operands[[*op.operands].index(operand)] = clone.result
+            inside.add(clone.result)
+        inside.update(op.results)
+
+
+def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
+                    names: list[str]) -> KernelPlan:
+    """The plan of the row kernel computing `body` (hswc.vectorizer.plan)."""
+    dag = body_dag(body, levels=rows.inputs)
+    return plan_kernel(dag, schedule.variants()[0][0], dtype, names, rows)
+
+
+def _tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
+    fn = build_tiling_function(name, dtype, plan)
+    fn.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
+    return fn
+
+
+def _body_text(body: Block) -> str:
+    stream = StringIO()
+    Printer(stream=stream).print_block(body)
+    return stream.getvalue()
+
+
+def _kernel_function(name: str, body: Block, inputs: list[SSAValue], output: SSAValue,
+                     rows: Rows, plan: UbPlan) -> func.FuncOp:
+    """The device kernel: this core's rows, handed to hsg.row_slice."""
+    index = IndexType()
+    gm = [MemRefType(v.type.get_element_type(), [DYNAMIC_INDEX])  # type: ignore[attr-defined]
+          for v in (*inputs, output)]
+    block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS)])
+    names = [*(a.name_hint or f"in{i}" for i, a in enumerate(body.args)),
+             output.name_hint or "y", "total_num", "block_factor", "ub_factor"]
+    for arg, arg_name in zip(block.args, names, strict=True):
+        arg.name_hint = arg_name
+    count = len(inputs)
+    total_num, block_factor, ub_factor = block.args[count + 1:]
+    builder = Builder(InsertPoint.at_end(block))
+    block_idx = builder.insert(ascend.GetBlockIdxOp()).result
+    block_idx.name_hint = "block_idx"
+    a = IRArith(InsertPoint.at_end(block))
+    offset, length = block_slice(a, total_num, block_factor, block_idx)
+    offset.name_hint, length.name_hint = "block_offset", "block_length"
+    region = Region(body)
+    a.builder.insert(hsg.RowSliceOp(block.args[:count], [block.args[count]], offset, length,
+                                    ub_factor, rows, region))
+    a.builder.insert(func.ReturnOp())
+    fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
+    fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
+    fn.attributes[ROWS_ATTR] = rows.to_attr()
+    fn.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
+    return fn
+
+
+def _name_args(body: Block, inputs: list[SSAValue]) -> None:
+    taken: set[str] = set()
+    for i, (arg, value) in enumerate(zip(body.args, inputs, strict=True)):
+        name = value.name_hint or f"in{i}"
+        while name in taken:
+            name = f"{name}_{i}"
+        taken.add(name)
+        arg.name_hint = name
+
+
+def _erase_members(region: RowRegion) -> None:
+    """The region's generics erased, last first, with the inits (and fills) only they used."""
+    for member in reversed(region.members):
+        inits = [v.owner for v in member.outputs]
+        Rewriter.erase_op(member)
+        for init in inits:
+            if isinstance(init, Operation) and init.parent is not None \
+                    and not any(r.uses for r in init.results):
+                _erase_dead(init)
+
+
+def _erase_dead(op: Operation) -> None:
+    """An op nothing reads any more (a tensor.empty, a fill, the generic a fill became), and
+    what only it read."""
+    if op.regions and op.name in ("linalg.fill", "linalg.generic"):
+        captured = [v for inner in op.walk() for v in inner.operands]  # a fill's constant
+        operands = [v.owner for v in (*op.operands, *captured)]
+        Rewriter.erase_op(op)
+        for owner in operands:
+            if isinstance(owner, Operation) and not any(r.uses for r in owner.results):
+                _erase_dead(owner)
+        return
+    erase_if_dead(op)
+
+
+def _erase_unused_fills(block: Block) -> None:
+    """The fills and tensor.empty of a function nothing reads once its row kernels are
+    launched, and the constants only they read (a reduction's init; the init of the index
+    torch-mlir's max also computes, whose result hswc.row_regions dropped)."""
+    for op in reversed(list(block.ops)):
+        if op.parent is None or any(r.uses for r in op.results) or not op.results:
+            continue
+        fill = op.name == "linalg.fill" or (op.name == "linalg.generic" and not any(
+            isinstance(v.type, TensorType) for v in op.operands[:len(op.operands) - 1]))
+        if fill or op.name == "tensor.empty":
+            _erase_dead(op)
+
+
+@dataclass(frozen=True)
+class RowTiler:
+    """What hsg-tile-on-cores' options say of row kernels: the platform to fold, the schedule,
+    the operator name of kernels whose function gives none."""
+
+    core_num: int | None
+    ub_size: int | None
+    schedule: Schedule
+    kernel_name: str | None
+    target_ub: int
+    """The UB bytes a row must fit when `ub_size` is not folded (the SoC's)."""
+
+    def tile_module(self, module: ModuleOp, functions: dict[Operation, KernelFunctions]) -> None:
+        """Every row region of every function made a row kernel where it can be."""
+        for fn in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
+            if hsg.is_kernel(fn) or not fn.body.blocks:
+                continue
+            made = False
+            for region in row_regions(fn.body.block):
+                table = functions.setdefault(module, KernelFunctions(module))
+                try:
+                    self._tile(fn, region, table)
+                    made = True
+                except NotARowKernel as why:
+                    remark(region.members[0], f"stays on the host: {why}")
+            if made:
+                _erase_unused_fills(fn.body.block)
+
+    def _tile(self, fn: func.FuncOp, region: RowRegion, table: KernelFunctions) -> None:
+        if region.space.length == 0 or region.space.rows == 0:
+            raise NotARowKernel("its rows are empty (the host gives the empty or initial "
+                                "result)")
+        outputs = region.outputs()
+        if len(outputs) != 1:
+            raise NotARowKernel(f"its row region has {len(outputs)} results used outside; a "
+                                "row kernel writes one")
+        body, inputs, rows = row_body(region)
+        _captured_constants(body)
+        _name_args(body, inputs)
+        (output,) = outputs
+        first = region.members[0]
+        dtype = kernel_dtype([_element(v) for v in inputs], [_element(output)])
+        op_name = self.kernel_name or operator_stem(fn.sym_name.data)
+        try:
+            kernel = row_kernel_plan(body, rows, self.schedule, dtype, [output.name_hint or "y"])
+        except OpError as error:
+            raise NotARowKernel(f"its row body {error.message}") from None
+        plan = kernel.ub_plan()
+        self._check_fits(first, rows, kernel, dtype)
+        tiling_name = table.ensure_built(
+            ("row tiling", op_name, dtype, plan),
+            lambda: _tiling_function(tiling_function_name(op_name, dtype), dtype, plan), first)
+        kernel_name = table.ensure_built(
+            ("row kernel", op_name, dtype, rows, plan, _body_text(body)),
+            lambda: _kernel_function(kernel_function_name(op_name, dtype), body, inputs,
+                                     output, rows, plan), first)
+        last = region.members[-1]
+        before = first.prev_op
+        values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
+        builder = Builder(InsertPoint.before(last))
+        launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
+                                             values[:len(TILING_FIELDS)], (), output.type))
+        launch.y.name_hint = output.name_hint
+        copy_location(last, ops_between(before, last))
+        output.replace_all_uses_with(launch.y)
+        others = [location_of(m) or m.name for m in region.members if m is not last]
+        joined = f"; with the generics at {', '.join(others)}" if others else ""
+        remark(last, f"becomes a launch of the row kernel @{kernel_name} ("
+               f"{len(region.reductions)} reductions along rows of {rows.length}{joined})")
+        _erase_members(region)
+
+    def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
+        """A row too long for one chunk of whole rows on the named UB: a warning naming the
+        length and the longest row that fits, and NotARowKernel."""
+        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        try:
+            compute_tiling(1, 1, ub_size, dtype, kernel.ub_plan())
+            return
+        except TilingError:
+            longest = longest_row(kernel, ub_size)
+        warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of "
+             f"{ROW_ALIGN} whole rows of its row kernel holds in {ub_size} bytes of UB (the "
+             f"longest row that fits: {longest} elements); it stays on the host")
+        raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
+
+    def _host_tiling(self, op: Operation, rows: Rows, count: int, dtype: str, plan: UbPlan,
+                     tiling_name: str) -> list[SSAValue]:
+        a = IRArith(InsertPoint.before(op))
+        if self.core_num is not None and self.ub_size is not None:
+            tiling = compute_tiling(count, self.core_num, self.ub_size, dtype, plan)
+            return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
+                                                         strict=True)]
+        builder = Builder(InsertPoint.before(op))
+        n = a.const(count, "total_num")
+        cores = (a.const(self.core_num, "core_num") if self.core_num is not None
+                 else builder.insert(hsg.GetCoreNumAivOp()).result)
+        ub = (a.const(self.ub_size, "ub_size") if self.ub_size is not None
+              else builder.insert(hsg.GetUbSizeOp()).result)
+        cores.name_hint, ub.name_hint = "core_num", "ub_size"
+        call = builder.insert(func.CallOp(tiling_name, [n, cores, ub], [IndexType()] * 5))
+        for value, name in zip(call.results, RESULT_NAMES, strict=True):
+            value.name_hint = name
+        return list(call.results)

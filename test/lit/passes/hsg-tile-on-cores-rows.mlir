@@ -1,0 +1,69 @@
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b rows=true}' | filecheck %s
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b rows=true},hsg-block-into-ub' | filecheck %s --check-prefix=BLOCK
+// RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b rows=true}' --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+
+// f16 softmax over rows of 64: its max, its sum and the quotient are one row kernel; 300 rows
+// over 48 cores are 7 rows a core on 43 cores, chunks of at most 176 whole rows (1092 bytes a
+// row: the plan's buffers at a pitch of 64).
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NEXT:    %[[T:.*]] = arith.constant 300 : index
+// CHECK-NEXT:    %[[BF:.*]] = arith.constant 7 : index
+// CHECK-NEXT:    %[[UF:.*]] = arith.constant 176 : index
+// CHECK-NEXT:    %[[USED:.*]] = arith.constant 43 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %y = hsg.launch @softmax_kernel_f16 blocks %[[USED]] (%x) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<300x64xf16> -> tensor<300x64xf16>
+// CHECK-NEXT:    func.return %y
+// CHECK-LABEL: func.func @softmax_tiling_f16(
+// CHECK-SAME:      hsg.ub_plan = {bytes_per_element = 1092 : i64, ub_reserve = 256 : i64, align_elements = 8 : i64, most = 248 : i64}
+// CHECK-LABEL: func.func @softmax_kernel_f16(
+// CHECK-SAME:      %x: memref<?xf16>, %y: memref<?xf16>, %total_num: index, %block_factor: index, %ub_factor: index)
+// CHECK-SAME:      hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"]}
+// CHECK:         %block_idx = ascend.get_block_idx
+// CHECK:         hsg.row_slice ins(%x : memref<?xf16>) outs(%y : memref<?xf16>) [%block_offset, %block_length] ub_factor %ub_factor rows {length = 64 : i64, inputs = ["element"], outputs = ["element"]} {
+// CHECK:           hsg.reduce "maximumf" %{{.*}} : f32
+// CHECK:           math.exp
+// CHECK:           hsg.reduce "addf" %{{.*}} : f32
+// CHECK:           arith.divf
+// CHECK:           arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:      linalg.yield %{{.*}} : f16
+// BLOCK-LABEL: func.func @softmax_kernel_f16(
+// BLOCK:           %loop_count = arith.ceildivsi %block_length, %ub_factor : index
+// BLOCK:           scf.for %i = %{{.*}} to %loop_count step %{{.*}} {
+// BLOCK-NEXT:        %chunk_offset = arith.muli %i, %ub_factor : index
+// BLOCK-NEXT:        %[[REST:.*]] = arith.subi %block_length, %chunk_offset : index
+// BLOCK-NEXT:        %current_num = arith.minsi %ub_factor, %[[REST]] : index
+// BLOCK-NEXT:        hsg.row_chunk ins(%x : memref<?xf16>) outs(%y : memref<?xf16>) slice [%block_offset, %block_length] chunk [%chunk_offset, %current_num] ub_factor %ub_factor rows {length = 64 : i64, inputs = ["element"], outputs = ["element"]} {
+// BLOCK:               hsg.reduce "maximumf"
+// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @softmax_kernel_f16 (2 reductions along rows of 64; with the generics at
+func.func @softmax(%x: tensor<300x64xf16>) -> tensor<300x64xf16> {
+  %y = hsg.softmax %x {dim = -1 : i64} : tensor<300x64xf16>
+  return %y : tensor<300x64xf16>
+}
+
+// -----
+
+// bf16 rms_norm over rows of 7: the weight is a column operand (read whole by every core).
+// CHECK-LABEL: func.func @rms_norm(
+// CHECK:         %y = hsg.launch @rms_norm_kernel_bf16 blocks %{{.*}} (%x, %w) tiling(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<16x7xbf16>, tensor<7xbf16> -> tensor<16x7xbf16>
+// CHECK-LABEL: func.func @rms_norm_kernel_bf16(
+// CHECK-SAME:      hsg.rows = {length = 7 : i64, inputs = ["element", "column"], outputs = ["element"]}
+// CHECK:         hsg.row_slice ins(%x, %w : memref<?xbf16>, memref<?xbf16>) outs(%y : memref<?xbf16>)
+// CHECK:           hsg.reduce "addf"
+// CHECK:           math.rsqrt
+func.func @rms_norm(%x: tensor<16x7xbf16>, %w: tensor<7xbf16>) -> tensor<16x7xbf16> {
+  %y = hsg.rms_norm %x, %w {epsilon = 1.0e-06 : f32} : tensor<16x7xbf16>, tensor<7xbf16>
+  return %y : tensor<16x7xbf16>
+}
+
+// -----
+
+// A row too long for a chunk of 8 whole rows of its buffers in 196608 bytes: its generics stay
+// as they are, with a warning naming the longest row that fits.
+// CHECK-LABEL: func.func @too_long(
+// CHECK-NOT:     hsg.row_slice
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: warning: 'linalg.generic' reduces rows of 1000 elements, longer than a chunk of 8 whole rows of its row kernel holds in 196608 bytes of UB (the longest row that fits: 976 elements); it stays on the host
+func.func @too_long(%x: tensor<2x1000xf32>, %w: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<2x1000xf32> {
+  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x1000xf32>, tensor<1000xf32>, tensor<1000xf32>
+  return %y : tensor<2x1000xf32>
+}
