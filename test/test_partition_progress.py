@@ -55,17 +55,17 @@ def test_the_partition_indexes_a_modules_functions_once(monkeypatch: pytest.Monk
     """hsg-tile-on-cores builds one KernelFunctions (an index of every function of the module)
     per module, not one per generic: a module of n functions with a generic each was tiled in
     n^2 steps (100,000 unfused ops: 10,000 functions indexed 100,000 times)."""
-    from hswc.passes import hsg_tile_on_cores
+    from hswc.passes import kernel_functions
     from hswc.tools import hswc_opt
 
     built: list[object] = []
 
-    class Counted(hsg_tile_on_cores.KernelFunctions):
+    class Counted(kernel_functions.KernelFunctions):
         def __init__(self, module: object) -> None:
             built.append(module)
             super().__init__(module)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(hsg_tile_on_cores, "KernelFunctions", Counted)
+    monkeypatch.setattr(kernel_functions, "KernelFunctions", Counted)
     functions = "\n".join(
         f"func.func @f{i}(%x: tensor<8xf32>) -> tensor<8xf32> {{\n"
         f"  %y = hsg.leaky_relu %x {{negative_slope = {0.01 * (i + 1):e} : f32}} : tensor<8xf32>\n"
