@@ -79,6 +79,7 @@ from hswc.passes.kernel_functions import (
     erase_if_dead,
     host_scalars,
     kernel_function_name,
+    module_functions,
     scalar_names,
     static_num_elements,
     tiling_function_name,
@@ -384,7 +385,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
-        table = functions.setdefault(module, KernelFunctions(module))
+        table = module_functions(functions, module)
         body = _body_key(ew)
         plan_key = (body, dtype, tuple(sorted(op.attributes.items())))
         planned = table.plans.get(plan_key)

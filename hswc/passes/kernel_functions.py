@@ -204,3 +204,13 @@ def erase_if_dead(op: Operation | object) -> None:
     Rewriter.erase_op(op)
     for owner in operands:
         erase_if_dead(owner)
+
+
+def module_functions(tables: dict[Operation, KernelFunctions], module: ModuleOp
+                     ) -> KernelFunctions:
+    """The KernelFunctions of `module` in `tables`, made the first time only: it indexes every
+    function the module holds, so one per generic would tile n generics in n^2 steps."""
+    table = tables.get(module)
+    if table is None:
+        table = tables[module] = KernelFunctions(module)
+    return table

@@ -46,6 +46,7 @@ from hswc.passes.kernel_functions import (
     build_tiling_function,
     erase_if_dead,
     kernel_function_name,
+    module_functions,
     tiling_function_name,
 )
 from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
@@ -208,7 +209,7 @@ class RowTiler:
                 continue
             made = False
             for region in row_regions(fn.body.block):
-                table = functions.setdefault(module, KernelFunctions(module))
+                table = module_functions(functions, module)
                 try:
                     self._tile(fn, region, table)
                     made = True
