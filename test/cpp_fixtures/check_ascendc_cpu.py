@@ -987,7 +987,7 @@ REFUSED = {
     "Erfc<float, false>(t, t, 8, 1, UnaryRepeatParams())": f"ascendc_cpu: Erfc {UNSPECIFIED}",
     "Erf(h, h, 8)": "the library's Erf and Tanh take half and float",
     "Exp(h, h, 8)": "Exp supports (half, float) on Atlas A2/A3",
-    "Sigmoid(t, t, 8)": f"ascendc_cpu: Sigmoid {UNSPECIFIED}",
+    "Sigmoid(h, h, 8)": "ascendc_cpu: Sigmoid takes half and float",
     "Axpy(t, t, 2.0f, 8)": f"ascendc_cpu: Axpy {UNSPECIFIED}",
     "FusedMulAdd(t, t, t, 8)": f"ascendc_cpu: FusedMulAdd {UNSPECIFIED}",
     "BlockReduceSum(t, t, 1, 64, 1, 1, 8)": f"ascendc_cpu: BlockReduceSum {UNSPECIFIED}",

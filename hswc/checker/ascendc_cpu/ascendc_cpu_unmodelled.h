@@ -55,11 +55,11 @@ ASCENDC_CPU_UNMODELLED(MulAddRelu)
 ASCENDC_CPU_UNMODELLED(BlockReduceSum)
 // Library functions built on them (adv_api math).
 // (Log, the natural logarithm, is modelled as Ln: ascendc_cpu_vec_math.h; Erf and Tanh as the
-// sequences of basic calls asc-devkit's implementation runs: ascendc_cpu_vec_library.h.)
+// sequences of basic calls asc-devkit's implementation runs: ascendc_cpu_vec_library.h; Sigmoid
+// likewise: ascendc_cpu_vec_sigmoid.h.)
 ASCENDC_CPU_UNMODELLED(Log2)
 ASCENDC_CPU_UNMODELLED(Log10)
 ASCENDC_CPU_UNMODELLED(Power)
-ASCENDC_CPU_UNMODELLED(Sigmoid)
 ASCENDC_CPU_UNMODELLED(Erfc)
 ASCENDC_CPU_UNMODELLED(Sin)
 ASCENDC_CPU_UNMODELLED(Cos)
