@@ -210,3 +210,20 @@ def test_a_row_kernel_launched_with_operands_of_other_rows_is_refused() -> None:
     with pytest.raises(CompileError, match="input 2 \\(a column operand\\) holds 7 elements, "
                        "not the row length 8"):
         compile_text(bad, level="tiled")
+
+
+def test_convert_hsg_to_ascend_refuses_a_row_kernel_at_its_source(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Row chunks are not lowered to AscendC yet: the ascend level is refused with one message
+    at the reduction the user wrote, never an output still holding hsg.row_chunk."""
+    from hswc.tools import hswc_opt
+
+    source = FIXTURES / "softmax_rows64_f32.mlir"
+    out = tmp_path / "out.mlir"
+    status = hswc_opt.main(["-p", "hsg-generalize-named,hsg-decompose,hsg-fuse-elementwise,"
+                            "hsg-tile-on-cores{rows=true},hsg-block-into-ub,convert-hsg-to-ascend",
+                            str(source), "-o", str(out)])
+    errors = [line for line in capsys.readouterr().err.splitlines() if ": error: " in line]
+    assert status == 1 and not out.exists()
+    assert len(errors) == 1 and errors[0].startswith(f"{source}:13:5: error: 'hsg.row_chunk' "
+                                                     "is a row kernel's"), errors

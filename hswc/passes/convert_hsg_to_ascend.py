@@ -202,6 +202,10 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
         for chunk, plan in zip(chunks, plans, strict=True):
             convert_chunk(chunk, plan)
         for leftover in op.walk():  # linalg ops hsg-tile-on-cores left stay on the host
+            if isinstance(leftover, hsg.RowSliceOp | hsg.RowChunkOp):
+                raise OpError(leftover, "is a row kernel's, which convert-hsg-to-ascend does not "
+                                        "lower yet: row kernels (hsg-tile-on-cores{rows=true}) "
+                                        "run at the tiled and blocked levels only")
             if isinstance(leftover, hsg.NamedOp | hsg.ElementwiseSliceOp):
                 raise OpError(leftover, "must be tiled and blocked before convert-hsg-to-ascend "
                                         "(run hsg-tile-on-cores and hsg-block-into-ub first)")
