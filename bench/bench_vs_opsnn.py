@@ -253,7 +253,10 @@ def _row(folder: Path, name: str, shown: str, soc: str, dtype: str, size: int, b
             p.cleanup()
         check = "pass" if report.passed else "fail"
         opsnn = report.modelled
-        if opsnn is None:
+        if opsnn is not None and not opsnn.schedules:
+            opsnn = None
+            note = "ops-nn not timed: its profiled run recorded no core's calls"
+        elif opsnn is None:
             note = "ops-nn " + (report.profile or "not timed").removeprefix("modelled: ")
     except check_error as error:
         note = f"ops-nn not run: {_first_line(str(error))}"
@@ -360,7 +363,11 @@ def main(argv: list[str] | None = None) -> int:
         futures = [pool.submit(run_folder, str(args.ops_nn), name, soc, dtypes, sizes,
                                args.timeout) for name, soc in tasks]
         for k, (future, (name, soc)) in enumerate(zip(futures, tasks, strict=True)):
-            done = future.result()
+            try:
+                done = future.result()
+            except Exception as error:  # a row says why; the other tasks go on
+                done = [Row(name, "?", soc, "-", 0, None, None,
+                            f"failed: {type(error).__name__}: {_first_line(str(error))}")]
             rows += done
             print(f"[{k + 1}/{len(tasks)}] {name} on {soc}:\n"
                   + table(done).split("\n", 2)[2], file=sys.stderr, flush=True)
