@@ -63,6 +63,8 @@ FIGURE_STATUS = {
     "scalar_call_cycles": "fitted",
     "launch_cycles": "fitted",
     "slow_repeat_cycles": "assumption",
+    "register_cycles": "documented",
+    "slow_register_cycles": "assumption",
 }
 """Which cost figures of an Atlas A2 core are documented, fitted on the measured profiles of
 ADD_PROFILES, or this project's assumptions (a platform's CostFigures.status overrides them)."""
@@ -143,6 +145,21 @@ class CostFigures:
     """Cycles per 256-byte repeat of the vector calls slower than `cycles_per_repeat`:
     (call name in lower case, cycles) pairs. Empty: every call at `cycles_per_repeat`."""
 
+    register_cycles: float = 0.5
+    """Documented (asc-devkit examples/01_simd_cpp_api/05_best_practices/02_reg_compute/
+    gelu_high_performance/README.md): Ascend 950's register calls (MicroAPI, inside a VF
+    function) dual-issue, 'regular compute instructions reach 512 bytes/cycle', so one call on a
+    256-byte register occupies V half a cycle; a load or store between UB and a register is
+    assumed at the same rate. Only a recorded kernel's register calls (`R` lines) use it; Atlas
+    A2/A3 have no register calls."""
+    slow_register_cycles: tuple[tuple[str, float], ...] = (
+        ("exp", 2.0), ("ln", 2.0), ("log", 2.0), ("sqrt", 2.0), ("div", 2.0))
+    """Assumption: the register calls slower than `register_cycles`, (call name in lower case,
+    cycles a register). The same README documents Exp and Div at 64 bytes/cycle without dual
+    issue and says dual issue cannot simply be taken as doubling it to 128; 128 (2 cycles a
+    register) is taken, and Ln, Log and Sqrt are assumed to be as Exp. Checked, never fitted, on
+    the README's gelu cases (bench/bench_calibration.py)."""
+
     status: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     """Where a platform's figure comes from, where it differs from FIGURE_STATUS: (field,
     status) pairs."""
@@ -155,6 +172,11 @@ class CostFigures:
         """Cycles per repeat of the vector call `call` (any case; `ascend.` prefix allowed)."""
         name = call.lower().removeprefix("ascend.").replace("_", "")
         return dict(self.slow_repeat_cycles).get(name, self.cycles_per_repeat)
+
+    def register_cycles_of(self, call: str) -> float:
+        """Cycles a register of the MicroAPI call `call` (`MicroAPI::` prefix allowed) takes."""
+        name = call.removeprefix("MicroAPI::").lower()
+        return dict(self.slow_register_cycles).get(name, self.register_cycles)
 
     def cycles(self, seconds: float) -> float:
         return seconds * self.clock_hz

@@ -197,3 +197,86 @@ def test_check_kernel_profiles_an_asc_example(tmp_path: Path) -> None:
         4 * (f.vector_issue_cycles + 2 * 16) / f.clock_hz * 1e6, abs=0.006)
     total, mte2, v, mte3 = (float(m.group(k)) for k in range(1, 5))
     assert total >= mte2 + v + mte3  # nothing overlaps: every step waits for the last
+
+
+def test_register_calls_are_work_on_v_without_issue() -> None:
+    """Ascend 950's register calls (`R API COUNT`): 4 registers loaded, multiplied, exponentiated
+    and stored: 4 x (0.5 + 0.5 + 2 + 0.5) cycles on V (CostFigures.register_cycles, Exp one of
+    slow_register_cycles), no issue overhead, and no scalar call counted for them."""
+    stream = ("core 0\nR MicroAPI::LoadAlign 4\nR MicroAPI::Mul 4\nR MicroAPI::Exp 4\n"
+              "R MicroAPI::StoreAlign 4\n")
+    figures = replace(SIMPLE, vector_issue_cycles=100, scalar_call_cycles=3)
+    run = read_stream(stream, figures)
+    assert run.calls == {0: 0} and not run.unmodelled
+    times = time_run(run, figures)
+    assert times.busy[VECTOR] * 1e9 == pytest.approx(4 * (0.5 + 0.5 + 2 + 0.5))
+    assert times.busy[SCALAR] == 0
+
+
+VF_KERNEL = """#include "kernel_operator.h"
+__simd_vf__ inline void ExpVf(__ubuf__ float* x, __ubuf__ float* y, uint32_t n, uint32_t loops)
+{
+    AscendC::Reg::MaskReg mask;
+    AscendC::Reg::RegTensor<float> r;
+    for (uint16_t i = 0; i < loops; ++i) {
+        mask = AscendC::Reg::UpdateMask<float>(n);
+        AscendC::Reg::LoadAlign(r, x + i * 64);
+        AscendC::Reg::Exp(r, r, mask);
+        AscendC::Reg::Muls(r, r, 2.0f, mask);
+        AscendC::Reg::StoreAlign(y + i * 64, r, mask);
+    }
+}
+template <uint32_t totalLength>
+__vector__ __global__ void exp_custom(__gm__ uint8_t* x, __gm__ uint8_t* y)
+{
+    AscendC::GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, totalLength);
+    yGm.SetGlobalBuffer((__gm__ float*)y, totalLength);
+    AscendC::LocalTensor<float> xLocal(AscendC::TPosition::VECCALC, 0, totalLength);
+    AscendC::LocalTensor<float> yLocal(AscendC::TPosition::VECCALC, totalLength * 4, totalLength);
+    AscendC::DataCopy(xLocal, xGm, totalLength);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
+    asc_vf_call<ExpVf>((__ubuf__ float*)xLocal.GetPhyAddr(), (__ubuf__ float*)yLocal.GetPhyAddr(),
+                       totalLength, totalLength / 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::DataCopy(yGm, yLocal, totalLength);
+}
+"""
+
+EXP_TWICE = """func.func @exp2(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf32>
+  %init = tensor.empty(%n) : tensor<?xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%a : tensor<?xf32>) outs(%init : tensor<?xf32>) {
+  ^bb0(%ai: f32, %out: f32):
+    %two = arith.constant 2.0 : f32
+    %e = math.exp %ai : f32
+    %s = arith.mulf %e, %two : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  func.return %y : tensor<?xf32>
+}
+"""
+
+
+def test_check_kernel_profiles_register_calls_on_950(tmp_path: Path) -> None:
+    """A VF function over 2048 floats on one Ascend 950 core: 32 registers, each loaded,
+    exponentiated, scaled and stored (0.5 + 2 + 0.5 + 0.5 cycles a register): V busy 112 cycles
+    at 1.65 GHz, where the recorder once named LoadAlign as unmodelled."""
+    (tmp_path / "exp.asc").write_text(VF_KERNEL)
+    (tmp_path / "exp.mlir").write_text(EXP_TWICE)
+    done = subprocess.run(
+        ["hswc-check-kernel", "exp.asc", "--entry", "exp_custom", "--template-args", "2048",
+         "--soc", "ascend950", "--block-dim", "1", "--dtypes", "f32", "--sizes", "2048",
+         "--reference", "exp.mlir", "--profile"], cwd=tmp_path, capture_output=True, text=True,
+        check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = done.stdout.splitlines()[-1]
+    m = re.fullmatch(r"modelled: [\d.]+ us \(MTE2 [\d.]+ us, V ([\d.]+) us, MTE3 [\d.]+ us, "
+                     r"scalar [\d.]+ us\) \(f32, n=2048, 1 cores\)", line)
+    assert m is not None, line
+    assert float(m.group(1)) == pytest.approx(32 * 3.5 / 1.65e9 * 1e6, abs=0.006)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +68,9 @@ class Reference:
     tolerance of it: the exponential activations, hswc.checker.tolerance)."""
     halves: Halves | None = None
     """A gated op's tensors of two sizes (hswc.checker.halves); None: all of one size."""
+    attributes: Mapping[str, float | str | bool | None] = field(default_factory=dict)
+    """The named op's attributes as compared, every one (given or its default): what
+    bench/bench_vs_opsnn.py builds hswc's own kernel of the op from; empty for a module."""
 
     @property
     def dtypes(self) -> tuple[str, ...]:
@@ -185,7 +188,7 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
     return Reference(title, op.INPUTS, 1,
                      lambda _dtype, args: (model(*args, **given, **options),),
                      dict.fromkeys(DTYPES), float_constants(linalg.module), op.name,
-                     exact=definition_of(op.name).exact)
+                     exact=definition_of(op.name).exact, attributes={**given, **options})
 
 
 def _plain(message: str) -> str:

@@ -316,7 +316,7 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
     if mapped is None and reason is None:
         return []
     rows: list[Row] = []
-    for soc in socs or _configured_socs(folder, base, tuple(PLATFORMS)):
+    for soc in socs or configured_socs(folder, base, tuple(PLATFORMS)):
         if mapped is None:
             rows.append(Row(name, soc, "-", f"not expressible: {reason}"))
             continue
@@ -330,28 +330,41 @@ def _check_on(folder: Path, name: str, base: CheckOptions, soc: str, op: str,
               attrs: dict[str, str]) -> list[Row]:
     """The rows of one folder's check on one SoC, against an hsg op or a generic's module."""
     from hswc.checker.check import check
-    from hswc.checker.opsnn_generics import GENERICS, module_text
 
     with tempfile.TemporaryDirectory(prefix="hswc-sweep-") as scratch:
-        if op.startswith("generic "):
-            generic = GENERICS[op.removeprefix("generic ")]
-            path = Path(scratch) / f"{generic.name}.mlir"
-            path.write_text(module_text(generic.name))
-            options = replace(base, kernel=str(folder), op=None, reference=str(path),
-                              attrs=dict(generic.attrs), soc=soc, record_gm_reads=True,
-                              record_rules=True, tolerance=base.tolerance or generic.tolerance)
-        else:
-            options = replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
-                              record_gm_reads=True, record_rules=True,
-                              ignore_nan_inputs=NAN_LEFT_OUT.get(folder.name)
-                              or _nan_outside_contract(op),
-                              semantics=base.semantics or FOLDER_SEMANTICS.get(folder.name)
-                              or _soc_semantics(op, soc))
+        options = folder_options(folder, base, soc, op, attrs, Path(scratch))
         try:
             return [Row(name, soc, d, v, sync)
                     for d, (v, sync) in _verdicts(check(options)).items()]
         except CheckError as error:
             return [Row(name, soc, "-", f"not checkable: {_reason(str(error))}")]
+
+
+def folder_options(folder: Path, base: CheckOptions, soc: str, op: str, attrs: dict[str, str],
+                   scratch: Path) -> CheckOptions:
+    """The options the sweep checks `folder` with on `soc` against `op` (an hsg op, or
+    `generic NAME`, whose module is written into `scratch`): `base` with the folder's
+    semantics, NaN inputs left out and rules recorded (bench/bench_vs_opsnn.py times the same
+    runs)."""
+    from hswc.checker.opsnn_generics import GENERICS, module_text
+
+    if op.startswith("generic "):
+        generic = GENERICS[op.removeprefix("generic ")]
+        path = scratch / f"{generic.name}.mlir"
+        path.write_text(module_text(generic.name))
+        return replace(base, kernel=str(folder), op=None, reference=str(path),
+                       attrs=dict(generic.attrs), soc=soc, record_gm_reads=True,
+                       record_rules=True, tolerance=base.tolerance or generic.tolerance)
+    return replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
+                   record_gm_reads=True, record_rules=True,
+                   ignore_nan_inputs=NAN_LEFT_OUT.get(folder.name) or _nan_outside_contract(op),
+                   semantics=folder_semantics(folder, base, op, soc))
+
+
+def folder_semantics(folder: Path, base: CheckOptions, op: str, soc: str) -> str | None:
+    """The semantics the sweep compares `folder`'s kernel on `soc` with (None: the op's
+    default)."""
+    return base.semantics or FOLDER_SEMANTICS.get(folder.name) or _soc_semantics(op, soc)
 
 
 def _soc_semantics(op: str, soc: str) -> str | None:
@@ -385,7 +398,7 @@ def _reason(message: str) -> str:
     return lines[0] if lines else "?"
 
 
-def _configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -> tuple[str, ...]:
+def configured_socs(folder: Path, base: CheckOptions, known: tuple[str, ...]) -> tuple[str, ...]:
     """The SoCs the definition's AICore().AddConfig names (as text), those hswc knows."""
     text = "\n".join(p.read_text(errors="replace") for p in (folder / "op_host").glob("*_def.cpp"))
     named = [s for s in dict.fromkeys(re.findall(r'AddConfig\(\s*"(\w+)"', text)) if s in known]

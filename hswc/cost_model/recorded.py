@@ -19,6 +19,10 @@ IR, with a fourth stream for the scalar unit, and their schedule by `hswc.cost_m
   pipes' earlier work is done (the compiler's automatic synchronisation of scalar UB
   accesses), and no pipe issues past them until they are done (the scalar unit issues every
   instruction in program order);
+- Ascend 950's register calls (`R API COUNT`: MicroAPI calls in a VF function, each on one
+  register, counted since the last line): work on V of COUNT times
+  `CostFigures.register_cycles_of(API)`, with no issue overhead of their own (the VF's
+  instructions are issued by the vector unit, not the scalar unit: not counted as calls);
 - a call the stream has no rule for (`other`): named in `unmodelled`, and left out of the time.
 """
 
@@ -123,6 +127,10 @@ class _Core:
                                bank_conflict(list(starts)))
         self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions))
 
+    def registers(self, api: str, count: int) -> None:
+        cycles = count * self.figures.register_cycles_of(api)
+        self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, count, 0))
+
     def copy(self, pipe: str, api: str, fields: list[str]) -> None:
         _ub_bytes, gm_bytes, bursts, cache = (int(x) for x in fields)
         cycles = copy_cycles(pipe, gm_bytes, bursts, self.figures)
@@ -153,9 +161,11 @@ class _Core:
 
     def line(self, words: list[str], line: str) -> None:
         kind = words[0]
-        self.calls += kind != "scalar"
+        self.calls += kind not in ("scalar", "R")
         if kind == "scalar" and len(words) == 5:
             self.scalar(words[1:])
+        elif kind == "R" and len(words) == 3 and words[2].isdigit():
+            self.registers(words[1], int(words[2]))
         elif kind == "V" and len(words) >= 3:
             self.vector(words[1], words[3:])
         elif kind in ("MTE2", "MTE3") and len(words) == 7:

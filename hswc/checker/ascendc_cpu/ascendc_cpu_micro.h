@@ -56,6 +56,8 @@
 //                           for NO_SAT); a rounding mode, layout or SatMode outside the pair's row of
 //                           the tables is a run-time violation.
 //   AscendC::CeilDivision(a, b)      (a + b - 1) / b, 0 for b == 0 (kernel_utils_ceil_oom_que.h)
+// Each call on a register (a load, a store, a computation; not the mask and address calls) is
+// counted for --profile (ascendc_cpu_record.h, RecordRegister: the `R API COUNT` lines).
 // Element types outside a call's list fail to compile; a type the SoC's call takes that the model
 // has no lanes for (int64_t, ...) compiles and is refused when the call runs (ascendc_cpu_api.h).
 // Scalars keep their C++ meaning; __VEC_SCOPE__, __simd_vf__ and __simd_callee__ are nothing on
@@ -547,6 +549,7 @@ inline void DataCopy(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, 
 template <typename T = DefaultType, typename U, typename S>
 inline void Duplicate(S& dstReg, U scalarValue)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Duplicate");
     using E = typename S::ActualT;
     for (uint32_t i = 0; i < S::kLanes; ++i) {
         dstReg.lane[i] = static_cast<E>(scalarValue);
@@ -556,6 +559,7 @@ inline void Duplicate(S& dstReg, U scalarValue)
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, typename S>
 inline void Duplicate(S& dstReg, U scalarValue, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Duplicate");
     using E = typename S::ActualT;
     const E s = static_cast<E>(scalarValue);
     ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t) { return s; });
@@ -564,6 +568,7 @@ inline void Duplicate(S& dstReg, U scalarValue, MaskReg& mask)
 template <typename T = DefaultType, typename U>
 inline void Select(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Select");
     for (uint32_t i = 0; i < U::kLanes; ++i) {
         dstReg.lane[i] = ascendc_cpu::LaneOn<U>(mask, i) ? srcReg0.lane[i] : srcReg1.lane[i];
     }
@@ -572,6 +577,7 @@ inline void Select(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U>
 inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Compare");
     using E = typename U::ActualT;
     if constexpr (ascendc_cpu::api::CheckCompare<E>()) {
         MaskReg out;
@@ -589,6 +595,7 @@ inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask)
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
 inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Compares");
     using E = typename U::ActualT;
     if constexpr (ascendc_cpu::api::CheckCompareScalar<E>()) {
         const double b = ascendc_cpu::CompareOperand(static_cast<E>(scalarValue));
@@ -619,6 +626,7 @@ inline void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
     inline void Name(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)                                   \
     {                                                                                                    \
         using E = typename U::ActualT;                                                                   \
+        ascendc_cpu::RecordRegister("MicroAPI::" #Name);                                                 \
         if constexpr (ascendc_cpu::api::Check<E>()) {                                                    \
             ascendc_cpu::MicroLanes<mode>(dstReg, mask,                                                  \
                 [&](uint32_t i) { return fn(srcReg0.lane[i], srcReg1.lane[i]); });                     \
@@ -632,6 +640,7 @@ inline void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
     inline void Name(S& dstReg, S& srcReg, U scalarValue, MaskReg& mask)                                 \
     {                                                                                                    \
         using E = typename S::ActualT;                                                                   \
+        ascendc_cpu::RecordRegister("MicroAPI::" #Name);                                                 \
         if constexpr (ascendc_cpu::api::Check<E>()) {                                                    \
             const E s = static_cast<E>(scalarValue);                                                     \
             ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return fn(srcReg.lane[i], s); }); \
@@ -648,6 +657,7 @@ inline void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
         static_assert(std::is_same<decltype(mode), MaskMergeMode>::value,                                \
             "ascendc_cpu: MicroAPI::" #Name "'s mode is a MaskMergeMode here (C++17)");                  \
         ascendc_cpu::api::Check<E>();                                                                    \
+        ascendc_cpu::RecordRegister("MicroAPI::" #Name);                                                 \
         ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return fn(srcReg.lane[i]); });  \
     }
 
@@ -674,6 +684,7 @@ ASCENDC_CPU_MICRO_MATH(Sqrt, CheckSqrt, ascendc_cpu::MathSqrt)
 template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>
 inline void Div(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Div");
     using E = typename U::ActualT;
     static_assert(std::is_same<decltype(mode), MaskMergeMode>::value,
         "ascendc_cpu: MicroAPI::Div's mode is a MaskMergeMode here (C++17)");
@@ -690,6 +701,7 @@ inline void Div(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
 inline void Axpy(S& dstReg, S& srcReg, const U scalarValue, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Axpy");
     using E = typename S::ActualT;
     static_assert(ascendc_cpu::kIsOneOf<E, half, float, int64_t, uint64_t>,
         "Axpy supports (half, float, int64_t, uint64_t) on Ascend 950 (MicroAPI Axpy.md)");
@@ -706,6 +718,7 @@ inline void Axpy(S& dstReg, S& srcReg, const U scalarValue, MaskReg& mask)
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void Abs(U& dstReg, U& srcReg, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Abs");
     using E = typename U::ActualT;
     ascendc_cpu::api::CheckAbs<E>();
     ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) {
@@ -721,6 +734,7 @@ inline void Abs(U& dstReg, U& srcReg, MaskReg& mask)
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void Neg(U& dstReg, U& srcReg, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Neg");
     using E = typename U::ActualT;
     static_assert(ascendc_cpu::kIsOneOf<E, half, bfloat16_t, float, int16_t, int32_t>,
         "ascendc_cpu: MicroAPI::Neg is modelled for half, bfloat16_t, float, int16_t, int32_t");
@@ -740,6 +754,7 @@ inline void Neg(U& dstReg, U& srcReg, MaskReg& mask)
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void Relu(U& dstReg, U& srcReg, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Relu");
     using E = typename U::ActualT;
     ascendc_cpu::api::CheckRelu<E>();
     ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return ascendc_cpu::ArithMax(srcReg.lane[i], E(0)); });
@@ -812,6 +827,7 @@ template <typename T = DefaultType, typename U = DefaultType, const CastTrait& t
     typename V>
 inline void Cast(S& dstReg, V& srcReg, MaskReg& mask)
 {
+    ascendc_cpu::RecordRegister("MicroAPI::Cast");
     using DT = typename S::ActualT;
     using ST = typename V::ActualT;
     static_assert(std::is_same<T, DefaultType>::value || std::is_same<T, DT>::value,

@@ -15,7 +15,9 @@
 //   * PipeBarrier.
 // Scalar GetValue / SetValue are counted, not recorded one by one (a scalar loop over a large
 // tensor makes hundreds of millions): their counts since the last record are written before
-// the next one.
+// the next one. So are Ascend 950's register calls (MicroAPI, inside a VF function: a load or
+// store between UB and a register, or a computation on registers), by API, in the order first
+// seen: RecordRegister.
 //
 // Lines (fields separated by one space; a site is file:line):
 //   core B                                  the block index B begins
@@ -26,12 +28,15 @@
 //   set EVENT ID / wait EVENT ID            a flag (EVENT as HardEvent spells it, e.g. MTE2_V)
 //   barrier ALL|V                           PipeBarrier<PIPE_ALL> / <PIPE_V>
 //   other API SITE PIPE                     a call touching a pipe the stream has no line for
+//   R API COUNT                             Ascend 950's register calls (MicroAPI) since the
+//                                           last line, COUNT of API (each on one register)
 #ifndef ASCENDC_CPU_RECORD_H
 #define ASCENDC_CPU_RECORD_H
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ascendc_cpu_runtime.h"
@@ -63,8 +68,10 @@ struct Recorder {
     uint64_t ubSets = 0;
     uint64_t gmGets = 0;
     uint64_t gmSets = 0;
-    // APIs already named as touching UB outside a kernel's call (MicroAPI's registers).
+    // APIs already named as touching UB outside a kernel's call.
     std::vector<std::string> outside;
+    // MicroAPI register calls not yet written: (API, count), in the order first seen.
+    std::vector<std::pair<std::string, uint64_t>> registers;
 };
 
 inline Recorder& Rec()
@@ -106,11 +113,38 @@ inline void RecordFlushScalars()
     r.ubGets = r.ubSets = r.gmGets = r.gmSets = 0;
 }
 
+/// Writes the register calls counted since the last line.
+inline void RecordFlushRegisters()
+{
+    Recorder& r = Rec();
+    for (const auto& [api, count] : r.registers) {
+        std::fprintf(r.out, "R %s %llu\n", api.c_str(), static_cast<unsigned long long>(count));
+    }
+    r.registers.clear();
+}
+
+/// One MicroAPI call on one register (a VF function's instruction): counted by API.
+inline void RecordRegister(const char* api)
+{
+    Recorder& r = Rec();
+    if (r.out == nullptr) {
+        return;
+    }
+    for (auto& [name, count] : r.registers) {
+        if (name == api) {
+            ++count;
+            return;
+        }
+    }
+    r.registers.emplace_back(api, 1);
+}
+
 inline void RecordLine(const std::string& line)
 {
     if (!Recording()) {
         return;
     }
+    RecordFlushRegisters();
     RecordFlushScalars();
     std::fputs(line.c_str(), Rec().out);
     std::fputc('\n', Rec().out);
@@ -119,6 +153,7 @@ inline void RecordLine(const std::string& line)
 inline void RecordCore(int64_t block)
 {
     if (Recording()) {
+        RecordFlushRegisters();
         RecordFlushScalars();
         std::fprintf(Rec().out, "core %lld\n", static_cast<long long>(block));
     }
@@ -127,6 +162,7 @@ inline void RecordCore(int64_t block)
 inline void RecordFinish()
 {
     if (Recording()) {
+        RecordFlushRegisters();
         RecordFlushScalars();
         std::fclose(Rec().out);
         Rec().out = nullptr;
@@ -156,6 +192,10 @@ inline void RecordUb(const char* api, Pipe p, uint64_t off, uint64_t bytes, bool
 {
     Recorder& r = Rec();
     if (r.out == nullptr) {
+        return;
+    }
+    if (!r.inCall && p == Pipe::kV && std::string(api).rfind("MicroAPI::", 0) == 0) {
+        RecordRegister(api);  // a register load or store (MicroAccess): one register
         return;
     }
     if (!r.inCall) {
