@@ -30,7 +30,8 @@ from hswc.tiling import TILING_KEYS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models"
 INDEX = {e["name"]: e for e in json.loads((FIXTURES / "index.json").read_text())["fixtures"]}
-GATED = ("gated/relu_i32", "gated/clamp_i8", "gated/clamp_small_i8", "gated/quantize_int8_f32",
+GATED = ("gated/relu_i32", "gated/where_positive_i32", "gated/clamp_i8", "gated/clamp_small_i8",
+         "gated/quantize_int8_f32",
          "gated/quantize_int8_f16", "gated/quantize_int8_bf16",
          "gated/quantize_per_channel_f32", "gated/quantize_per_channel_f16",
          "gated/quantize_per_channel_bf16")
@@ -223,6 +224,81 @@ def test_roundeven_rounds_ties_to_even_in_every_float_type(dtype: str) -> None:
     got = _run(text, x)
     assert np.array_equal(got.astype(np.float64), want)
     assert np.signbit(got[[3, 5, 9]]).all()  # -0.5, -0.25 and -0.0 round to -0.0
+
+
+PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+SOCS = ("ascend910b", "ascend950")
+
+
+def _predicate_sum(t: str, constant: int | None) -> str:
+    """Each cmpi predicate of %a and %b (or of the constant and %a) selects 2^i or 0 (i32); the
+    body yields their sum, so each bit of the result is one predicate's answer."""
+    lines = ["    %zero = arith.constant 0 : i32"]
+    if constant is not None:
+        lines.append(f"    %k = arith.constant {constant} : {t}")
+    terms = []
+    for i, p in enumerate(PREDICATES):
+        operands = "%k, %a" if constant is not None else "%a, %b"
+        lines += [f"    %c{i} = arith.cmpi {p}, {operands} : {t}",
+                  f"    %w{i} = arith.constant {1 << i} : i32",
+                  f"    %s{i} = arith.select %c{i}, %w{i}, %zero : i32"]
+        terms.append(f"%s{i}")
+    total = terms[0]
+    for i, term in enumerate(terms[1:]):
+        lines.append(f"    %t{i} = arith.addi {total}, {term} : i32")
+        total = f"%t{i}"
+    lines.append(f"    %r = arith.addi {total}, %zero : i32")
+    return "\n".join(lines)
+
+
+def _expected_predicates(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The predicates on Python integers: signed as they are, unsigned modulo 2^N."""
+    bits = a.dtype.itemsize * 8
+    tests = (lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y,
+             lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y)
+    out = []
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        ux, uy = x % (1 << bits), y % (1 << bits)
+        answers = [f(x, y) for f in tests] + [f(ux, uy) for f in tests[2:]]
+        out.append(sum(1 << i for i, yes in enumerate(answers) if yes))
+    return np.array(out, np.int32)
+
+
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("constant", [None, -3])
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32])
+def test_cmpi_every_predicate_against_python_integers(dtype: type, constant: int | None,
+                                                      soc: str) -> None:
+    """i32 on A2/A3 compares for equality only (Compare.md): its orders go through Max; i8 is
+    compared in half and i16 in float where the SoC has no such Compare; the unsigned
+    predicates on the operands biased by the sign bit. The constant stands on the left."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t] if constant is None else [t], "i32", _predicate_sum(t, constant),
+                   n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(7)
+    a = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    edges = [info.min, info.max, 0, -1, -3, 1, info.min, -3]
+    a[:8], b[:8] = edges, [info.max, info.min, 0, 0, -3, 1, info.min, 5]
+    b[8:16] = a[8:16]  # equal pairs
+    inputs = (a, b) if constant is None else (a,)
+    left = np.full_like(a, constant) if constant is not None else a
+    right = a if constant is not None else b
+    want = _expected_predicates(left, right)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(*inputs))
+        assert np.array_equal(got, want), (level, np.flatnonzero(got != want)[:5])
+
+
+def test_i32_orders_on_atlas_a2_go_through_max() -> None:
+    """Compare on int32_t takes CMPMODE::EQ only on A2/A3: sgt is Max, Compare EQ, Not."""
+    text = generic(["i32", "i32"], "i32", """    %c = arith.cmpi sgt, %a, %b : i32
+    %r = arith.select %c, %a, %b : i32""")
+    calls = [line.split()[0] for line in str(runner.compile_text(text).module).splitlines()
+             if line.strip().startswith(("ascend.max", "ascend.compare", "ascend.not",
+                                         "ascend.select"))]
+    assert calls == ["ascend.max", "ascend.compare", "ascend.not", "ascend.select"]
 
 
 # endregion

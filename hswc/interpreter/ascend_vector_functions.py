@@ -78,6 +78,12 @@ def check_api_table(machine: Machine, op: Operation) -> None:
         return  # not in the table: Cast and the copies check their own rules
     operand = "src0" if call.startswith("Compare") else "dst"
     elem = element_type_name(local(op, operand).element_type)
+    mode = getattr(op, "mode", None)
+    if call.startswith("Compare") and mode is not None and table.takes(call, elem) \
+            and mode.data.value not in table.compare_modes(elem):
+        raise OpError(op, f"{call} on {elem} in CMPMODE {mode.data.value.upper()}: "
+                      f"{table.soc_words} ({machine.platform.name}) compares {elem} in "
+                      f"{', '.join(m.upper() for m in table.compare_modes(elem))} only")
     if table.exact(call, elem):
         return
     soc = f"{table.soc_words} ({machine.platform.name})"
