@@ -301,6 +301,128 @@ def test_i32_orders_on_atlas_a2_go_through_max() -> None:
     assert calls == ["ascend.max", "ascend.compare", "ascend.not", "ascend.select"]
 
 
+def _bits(value: int, width: int) -> int:
+    """The low `width` bits of a Python integer, read as two's complement."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def _unsigned(value: int, width: int) -> int:
+    return value % (1 << width)
+
+
+SHIFT_BODY = """    %k3 = arith.constant 3 : {t}
+    %k5 = arith.constant 5 : {t}
+    %k7 = arith.constant 7 : {t}
+    %l = arith.shli %a, %k3 : {t}
+    %s = arith.shrsi %b, %k5 : {t}
+    %u = arith.shrui %a, %k7 : {t}
+    %m = arith.maxui %l, %s : {t}
+    %n = arith.minui %m, %u : {t}
+    %r = arith.addi %n, %s : {t}"""
+
+
+def _shifts_expected(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    w = a.dtype.itemsize * 8
+    out = []
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        left = _bits(x << 3, w)
+        signed = y >> 5  # Python's >> of a negative integer is arithmetic
+        logical = _bits(_unsigned(x, w) >> 7, w)
+        larger = max(left, signed, key=lambda v: _unsigned(v, w))
+        smaller = min(larger, logical, key=lambda v: _unsigned(v, w))
+        out.append(_bits(smaller + signed, w))
+    return np.array(out, a.dtype)
+
+
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_shifts_and_unsigned_max_min_against_python_integers(dtype: type, soc: str) -> None:
+    """shli on the unsigned lanes (AscendC shifts a signed type left keeping its sign bit:
+    ShiftLeft.md), shrsi on the signed ones, shrui on the unsigned ones; maxui / minui as the
+    signed ones of the values biased by the sign bit."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t], t, SHIFT_BODY.format(t=t), n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(8)
+    a = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    a[:6], b[:6] = [info.min, info.max, -1, 0, 1, info.min + 1], [-1, info.min, info.max, 0, 1, 7]
+    want = _shifts_expected(a, b)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(a, b))
+        assert np.array_equal(got, want), (level, np.flatnonzero(got != want)[:5])
+
+
+@pytest.mark.parametrize(("soc", "dtype"), [("ascend910b", np.int16), ("ascend950", np.int16),
+                                            ("ascend950", np.int32)])
+def test_andi_ori_xori_on_integers(soc: str, dtype: type) -> None:
+    """And / Or / Not on the SoC's lanes: 16-bit ones everywhere, 32-bit ones on Ascend 950
+    (And.md, Or.md, Not.md)."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t], t, f"""    %k = arith.constant -21846 : {t}
+    %x = arith.xori %a, %b : {t}
+    %v = arith.ori %x, %k : {t}
+    %r = arith.andi %v, %a : {t}""", n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(9)
+    a = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    w = a.dtype.itemsize * 8
+    want = np.array([_bits(((x ^ y) | -21846) & x, w) for x, y in zip(a.tolist(), b.tolist(),
+                                                                       strict=True)], dtype)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(a, b))
+        assert np.array_equal(got, want), level
+
+
+def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray]]:
+    """name -> (body text, SoC, inputs, expected) for the CPU model's runs."""
+    rng = np.random.default_rng(10)
+    a32, b32 = (rng.integers(-(2**31), 2**31 - 1, 512, endpoint=True).astype(np.int32)
+                for _ in range(2))
+    b32[:16] = a32[:16]
+    a16, b16 = (rng.integers(-(2**15), 2**15 - 1, 512, endpoint=True).astype(np.int16)
+                for _ in range(2))
+    compares = generic(["i32", "i32"], "i32", _predicate_sum("i32", None), n=512)
+    shifts = generic(["i32", "i32"], "i32", SHIFT_BODY.format(t="i32"), n=512)
+    compares16 = generic(["i16", "i16"], "i32", _predicate_sum("i16", None), n=512)
+    return {
+        "compares_i32_a2": (compares, "ascend910b", [a32, b32], _expected_predicates(a32, b32)),
+        "compares_i32_950": (compares, "ascend950", [a32, b32], _expected_predicates(a32, b32)),
+        "compares_i16_a2": (compares16, "ascend910b", [a16, b16],
+                            _expected_predicates(a16, b16)),
+        "shifts_i32_a2": (shifts, "ascend910b", [a32, b32], _shifts_expected(a32, b32)),
+        "shifts_i32_950": (shifts, "ascend950", [a32, b32], _shifts_expected(a32, b32)),
+    }
+
+
+CPU_BODIES = ("compares_i32_a2", "shifts_i32_950")
+"""Built by default; the other bodies are sweep tests."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=() if n in CPU_BODIES else pytest.mark.sweep) for n in _cpu_cases()])
+def test_the_cpu_model_runs_compare_select_and_shift_kernels(name: str, tmp_path: Path) -> None:
+    """The kernels' C++ (ReinterpretCast views, Compare on int32_t, Select on float lanes,
+    ShiftLeft on uint32_t lanes) built for the SoC's family computes what Python integers do."""
+    from hswc import soc_api
+
+    text, soc, inputs, want = _cpu_cases()[name]
+    compiled = runner.compile_text(text, soc=soc, core_num=5, ub_size=65536)
+    family = "dav_3510" if soc == "ascend950" else "dav_c220"
+    source = tmp_path / f"{name}.cpp"
+    source.write_text(kernel_source(compiled.module))
+    made = Build(source, tmp_path / name, (
+        *(f"-D{d}" for d in soc_api.CPP_DEFINES[family]), "-DHSWC_KERNEL_ENTRY=f",
+        f"-DHSWC_GM_INPUTS={len(inputs)}", f"-DHSWC_TILING_KEYS={TILING_KEYS['i32']}"))
+    build([made])
+    (record,) = compiled.run(*inputs).tilings
+    assert record is not None
+    on_cpu = run_recorded(made.output, record, inputs, 65536, tmp_path / "run", want.dtype)
+    assert np.array_equal(on_cpu, want), np.flatnonzero(on_cpu != want)[:5]
+
+
 # endregion
 # region bad input
 

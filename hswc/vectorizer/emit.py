@@ -631,8 +631,10 @@ def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue,
     return TENSOR_FORMS[api](dst, *srcs, count)
 
 
-SCALAR_FORMS: dict[str, type[ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp]] = {
+SCALAR_FORMS: dict[str, type[ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp
+                             | ascend.ShiftLeftOp | ascend.ShiftRightOp]] = {
     "Muls": ascend.MulsOp, "Adds": ascend.AddsOp, "Maxs": ascend.MaxsOp, "Mins": ascend.MinsOp,
+    "ShiftLeft": ascend.ShiftLeftOp, "ShiftRight": ascend.ShiftRightOp,
 }
 """dst = src <op> scalar."""
 TensorForm = Callable[..., Operation]
