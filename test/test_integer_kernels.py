@@ -467,4 +467,60 @@ def test_a_quantization_scale_of_zero_or_nan_is_refused(scale: str) -> None:
     assert "'arith.mulf'" in message and "a quantization scale of zero or NaN" in message
 
 
+@pytest.mark.parametrize("amount", ["32", "-1"])
+def test_a_constant_shift_amount_out_of_range_is_refused(amount: str) -> None:
+    text = generic(["i32"], "i32", f"""    %k = arith.constant {amount} : i32
+    %r = arith.shli %a, %k : i32""")
+    (message,) = _warnings(text)
+    assert "'arith.shli'" in message and f"shifts a i32 value by {amount} bits: MLIR " \
+        "defines shifts by 0 to 31 bits only (any other amount is poison)" in message
+
+
+def test_a_shift_by_a_tensor_is_refused() -> None:
+    text = generic(["i32", "i32"], "i32", "    %r = arith.shrsi %a, %b : i32")
+    (message,) = _warnings(text)
+    assert "'arith.shrsi'" in message and "shifts by an amount that is not a constant" in message
+
+
+def test_a_division_by_a_constant_zero_is_refused() -> None:
+    text = generic(["i32"], "i32", """    %k = arith.constant 0 : i32
+    %r = arith.divsi %a, %k : i32""")
+    (message,) = _warnings(text)
+    assert "'arith.divsi'" in message and "divides by the constant zero" in message
+
+
+def test_an_integer_division_is_refused_and_says_why() -> None:
+    text = generic(["i32", "i32"], "i32", "    %r = arith.remsi %a, %b : i32")
+    (message,) = _warnings(text)
+    assert "'arith.remsi'" in message and "is an integer division, which hswc does not lower"\
+        in message
+
+
+def test_an_unsigned_compare_of_i8_is_refused_on_atlas_a2() -> None:
+    """The sign-bit bias needs Adds on the type; A2/A3 has no int8_t Adds."""
+    text = generic(["i8", "i8"], "i32", """    %c = arith.cmpi ult, %a, %b : i8
+    %one = arith.constant 1 : i32
+    %zero = arith.constant 0 : i32
+    %r = arith.select %c, %one, %zero : i32""")
+    (message,) = _warnings(text)
+    assert "'arith.cmpi'" in message and "compares i8 as unsigned, which needs Adds on i8" \
+        in message
+
+
+def test_a_select_of_i8_is_refused_on_atlas_a2() -> None:
+    text = generic(["i8", "i8"], "i8", """    %z = arith.constant 0 : i8
+    %m = arith.cmpi sgt, %a, %z : i8
+    %r = arith.select %m, %b, %z : i8""")
+    (message,) = _warnings(text)
+    assert "'arith.select'" in message and "selects i8 values, but Select on Atlas A2/A3" \
+        in message
+
+
+def test_andi_of_i32_is_refused_on_atlas_a2() -> None:
+    text = generic(["i32", "i32"], "i32", "    %r = arith.andi %a, %b : i32")
+    (message,) = _warnings(text)
+    assert "'arith.andi'" in message and "computes on i32, but And on Atlas A2/A3 takes " \
+        "int16_t, uint16_t" in message
+
+
 # endregion
