@@ -446,15 +446,17 @@ def test_trunci_is_refused_because_casts_saturate() -> None:
     assert "'arith.trunci'" in message and "is not an elementwise operation" in message
 
 
-def test_hswc_emit_refuses_to_package_an_integer_kernel(
+def test_hswc_emit_refuses_to_package_an_i64_kernel(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Packages (example, unit tests, goldens) are written for float tensors: an integer
-    kernel is one message and no files, not a package with wrong goldens."""
+    """Packages hold int8, uint8, int16 and int32 tensors (test_emit_integer); an int64 kernel
+    is one message and no files."""
     from hswc.tools.hswc_emit import main
 
-    path, _, _ = _fixture("gated/quantize_int8_f32")
-    assert main([str(path), "--name", "QuantizeInt8", "-o", str(tmp_path / "q")]) == 1
-    assert "@quantize_int8_kernel_f32_to_i8 reads or writes i8 tensors" in capsys.readouterr().err
+    source = tmp_path / "widen.mlir"
+    source.write_text(generic(["i32"], "i64", "    %r = arith.extsi %a : i32 to i64"))
+    assert main([str(source), "--name", "Widen", "-o", str(tmp_path / "q")]) == 1
+    assert "reads or writes i64 tensors: packages hold f16, f32, bf16, i8, ui8, i16, i32 " \
+        "tensors" in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
 
 
