@@ -5,10 +5,12 @@ The torch-mlir exports of test/fixtures/torch_models/gated (tools/export_model_f
 `torch.round(x * 16 + 3).clamp(-128, 127).to(torch.int8)` on f32, f16 and bf16, the same with a
 scale and an offset per channel broadcast) become one kernel each and equal MLIR's own execution
 of the file (the fixture's oracle) at every level and on the C++ CPU model. Bodies written here
-check the integer calls against numpy's integer arithmetic, computed independently in the test:
-wrapping + - *, conversions that saturate or round as asc-devkit documents, roundeven's ties. Bad
-input: an integer operation the SoC has no call for, arith.trunci, a quantization scale of zero
-or NaN, each one located message.
+check the integer calls against numpy's or Python's integer arithmetic, computed independently in
+the test: wrapping + - *, conversions that saturate or round as asc-devkit documents,
+roundeven's ties, cmpi's ten predicates, shifts, unsigned max / min, bitwise ops, on both SoC
+families, at the hsg and ascend levels and on the C++ CPU model. Bad input: an integer operation
+the SoC has no call for, arith.trunci, an integer division (a constant zero divisor named), a
+shift amount out of range, a quantization scale of zero or NaN, each one located message.
 """
 
 from __future__ import annotations
