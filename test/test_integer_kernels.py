@@ -293,6 +293,22 @@ def test_cmpi_every_predicate_against_python_integers(dtype: type, constant: int
         assert np.array_equal(got, want), (level, np.flatnonzero(got != want)[:5])
 
 
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_absi_as_torch_mlir_writes_torch_abs(dtype: type, soc: str) -> None:
+    """math.absi (torch-mlir's torch.abs of an integer tensor): Max(x, x * -1); the smallest
+    value is its own absolute value (it wraps), as math.absi defines it."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t], t, f"    %r = math.absi %a : {t}", n=512)
+    info = np.iinfo(dtype)
+    x = np.random.default_rng(11).integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    x[:4] = [info.min, info.max, -1, 0]
+    want = np.array([v if v == info.min else abs(v) for v in x.tolist()], dtype)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(x))
+        assert np.array_equal(got, want), level
+
+
 def test_i32_orders_on_atlas_a2_go_through_max() -> None:
     """Compare on int32_t takes CMPMODE::EQ only on A2/A3: sgt is Max, Compare EQ, Not."""
     text = generic(["i32", "i32"], "i32", """    %c = arith.cmpi sgt, %a, %b : i32

@@ -71,6 +71,7 @@ CONVERSIONS = {arith.ExtSIOp: "extsi", arith.SIToFPOp: "sitofp", arith.FPToSIOp:
                arith.FPToUIOp: "fptoui", arith.UIToFPOp: "uitofp", arith.ExtUIOp: "extui"}
 """The conversions to and from integers (hswc.vectorizer.cast_routes maps them to Casts)."""
 ROUNDEVEN = "math.roundeven"
+ABSI = "math.absi"
 INTEGER_DTYPES = {"i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32", "i64": "int64"}
 """The integer element types a body may compute on (ui8: an unsigned byte tensor's element),
 and the numpy dtype holding each."""
@@ -80,7 +81,7 @@ SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arit
                  "arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi",
                  "arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.fptosi",
                  "arith.fptoui", "arith.maxui", "arith.minui", "arith.cmpi", "arith.shli",
-                 "arith.shrsi", "arith.shrui", ROUNDEVEN)
+                 "arith.shrsi", "arith.shrui", ROUNDEVEN, ABSI)
 ROW_OPS = ("hsg.reduce",)
 """What a row region's body holds besides SUPPORTED_OPS (hswc.row_regions builds it; no user
 writes it, so refusals do not list it)."""
@@ -324,7 +325,7 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
 
     dtype = numpy_dtype_of(node.dtype)
     kind = node.kind
-    if kind in (*INTEGER_BINARY.values(), *SHIFTS.values(), "cmpi") or (
+    if kind in (*INTEGER_BINARY.values(), *SHIFTS.values(), "cmpi", "absi") or (
             kind in LOGIC.values() and is_integer(node.dtype)):
         return _evaluate_integer(node, operands)
     if kind in ("extsi", "extui"):
@@ -357,6 +358,8 @@ def _evaluate_integer(node: Node, operands: list[np.ndarray]) -> np.ndarray:
     """An integer op's or cmpi's result (hswc.arith_integer_semantics)."""
     from hswc import arith_integer_semantics as isem
 
+    if node.kind == "absi":
+        return isem.absolute(operands[0])
     if node.kind == "cmpi":
         assert node.predicate is not None
         return isem.CMPI[CMPI_NAMES.index(node.predicate)](operands[0], operands[1])
@@ -411,6 +414,11 @@ def _integer_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node
         return Node(INTEGER_BINARY[type(op)], dtype, operands, source=op)  # type: ignore[index]
     if type(op) in CONVERSIONS:
         return Node(CONVERSIONS[type(op)], dtype, operands, source=op)  # type: ignore[index]
+    if op.name == ABSI:
+        if not is_integer(dtype):
+            raise OpError(op, f"works on {result.type}; math.absi is supported on integer "
+                          f"values ({', '.join(INTEGER_DTYPES)})")
+        return Node("absi", dtype, operands, source=op)
     if dtype not in ("f16", "bf16", "f32") or op.attributes or \
             any(k != "fastmath" for k in op.properties):
         raise OpError(op, f"works on {result.type}; math.roundeven is supported on f16, "
@@ -517,7 +525,7 @@ def _node_of(b: _Builder, op: Operation) -> Node:
         return _constant_node(op, dtype)
     if type(op) in FLOAT_BINARY:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
-    if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name == ROUNDEVEN:
+    if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name in (ROUNDEVEN, ABSI):
         return _integer_node(op, dtype, ins())
     if isinstance(op, (arith.CmpiOp, *DIVISIONS)) or type(op) in SHIFTS or type(op) in LOGIC:
         return _bitwise_node(op, dtype, ins())

@@ -719,6 +719,19 @@ def _shift(api: str, lanes_of: Callable[[str], str]) -> Rule:
     return rule
 
 
+def _absi(s: _Selector, node: Node) -> None:
+    """math.absi: Max(t, Muls(t, -1)); -(-2^(N-1)) wraps to itself, which is then its own
+    absolute value, as math.absi defines it."""
+    (value,) = node.operands
+    minus_one = Node("const", node.dtype, value=-1, source=node.source)
+    negated = _derived(s, node, "muli", node.dtype, value, minus_one)
+    if not s.table.takes("Max", node.dtype):
+        raise OpError(node.source, f"computes on {node.dtype}, but Max on "  # type: ignore[arg-type]
+                      f"{s.table.soc_words} takes {s.table.words('Max')}")
+    s.emit(Instr("Max", s.result(node), (s.val(value), s.val(negated)), source=node.source,
+                 in_place=(0, 1)))
+
+
 RULES: dict[str, Rule] = {
     "extf": _cast,
     "truncf": _cast,
@@ -741,6 +754,7 @@ RULES: dict[str, Rule] = {
     "not": _not,
     "xori": _integer_xori,
     "cmpi": _cmpi,
+    "absi": _absi,
     "maxui": _unsigned_pick("maxsi"),
     "minui": _unsigned_pick("minsi"),
     "shli": _shift("ShiftLeft", lambda t: UNSIGNED.get(t, t)),
