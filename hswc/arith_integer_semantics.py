@@ -120,6 +120,13 @@ CMPI: Final[tuple[Callable[[Array, Array], Array], ...]] = (
 """arith.cmpi by predicate number: eq ne slt sle sgt sge ult ule ugt uge."""
 
 
+def absolute(a: Array) -> Array:
+    """math.absi: |a|, the smallest value its own absolute value (-(-2^(N-1)) wraps)."""
+    a = np.asarray(a)
+    with np.errstate(over="ignore"):
+        return np.where(a < 0, (np.zeros_like(a) - a).astype(a.dtype), a).astype(a.dtype)
+
+
 def extend(a: Array, dtype: np.dtype, signed: bool) -> Array:
     """extsi / extui (and index_cast / index_castui from a narrower type)."""
     a = np.asarray(a)

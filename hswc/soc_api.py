@@ -37,6 +37,11 @@ IR_TYPES: Final = {"half": "f16", "bfloat16_t": "bf16", "float": "f32", "int8_t"
                    "uint32_t": "ui32", "int64_t": "i64"}
 """AscendC element type -> the IR's spelling."""
 ALIASES: Final = {"Compares": "CompareScalar"}
+EQ_ONLY_COMPARES: Final = {"dav_c220": ("i32",), "dav_3510": ()}
+"""The element types whose Compare / CompareScalar take CMPMODE::EQ only, per family (asc-devkit
+比较与选择/Compare.md and Compares.md, Atlas A2/A3: "int32_t (只支持CMPMODE::EQ)"; Ascend 950
+lists every mode for int32_t). The CPU model checks the same (ascendc_cpu_vec_cmpsel.h,
+CheckCompareMode)."""
 """Calls the table lists under another name (Compares is CompareScalar's current name)."""
 
 _RESULTS = r"(ASCENDC_EXACT|ASCENDC_ROUNDS_BF16_IN_FLOAT|ASCENDC_ROUNDS)"
@@ -73,6 +78,12 @@ class ApiTable:
         """Whether `call` on `dtype` is taken and its result specified bit for bit."""
         rounds = ALIASES.get(call, call) in self.rounding
         return self.takes(call, dtype) and not (rounds and dtype == "bf16")
+
+    def compare_modes(self, dtype: str) -> tuple[str, ...]:
+        """The CMPMODEs (the ascend dialect's spelling) Compare takes on `dtype`."""
+        if dtype in EQ_ONLY_COMPARES[self.family]:
+            return ("eq",)
+        return ("lt", "gt", "ge", "eq", "ne", "le")
 
     def cast_modes(self, src: str, dst: str) -> tuple[str, ...]:
         """The RoundModes Cast takes from `src` to `dst` (IR spelling); () when it has no such

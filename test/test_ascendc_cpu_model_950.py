@@ -57,7 +57,7 @@ REFUSED_950 = {
     "MicroAPI::Cast<int32_t, float>(d, s, m)": "MicroAPI::Cast is modelled for the float results",
     # The level-0 Compares takes no int64_t (its count form does: a type list per form).
     "Compares(t.ReinterpretCast<uint8_t>(), i64, int64_t{0}, CMPMODE::EQ, uint64_t{32}, 1, "
-    "UnaryRepeatParams{})": "CompareScalar supports (half, bfloat16_t, float, int32_t)",
+    "UnaryRepeatParams{})": "CompareScalar supports (half, bfloat16_t, float, int16_t, int32_t)",
 }
 """Calls the Ascend 950 build refuses at compile time, with (part of) the message."""
 

@@ -1,13 +1,16 @@
 """Integer element types as kernels (issue 37, items 4 and 5's static int8 quantization).
 
 The torch-mlir exports of test/fixtures/torch_models/gated (tools/export_model_fixtures.py:
-`torch.relu` on int32, `torch.clamp(x, -100, 100)` on int8, `torch.round(x * 16 + 3).clamp(-128,
-127).to(torch.int8)` on f32, f16 and bf16) become one kernel each and equal MLIR's own execution
+`torch.relu` on int32, `torch.clamp(x, -100, 100)` and `torch.clamp(x, -5, 7)` on int8,
+`torch.round(x * 16 + 3).clamp(-128, 127).to(torch.int8)` on f32, f16 and bf16, the same with a
+scale and an offset per channel broadcast) become one kernel each and equal MLIR's own execution
 of the file (the fixture's oracle) at every level and on the C++ CPU model. Bodies written here
-check the integer calls against numpy's integer arithmetic, computed independently in the test:
-wrapping + - *, conversions that saturate or round as asc-devkit documents, roundeven's ties. Bad
-input: an integer operation the SoC has no call for, arith.trunci, a quantization scale of zero
-or NaN, each one located message.
+check the integer calls against numpy's or Python's integer arithmetic, computed independently in
+the test: wrapping + - *, conversions that saturate or round as asc-devkit documents,
+roundeven's ties, cmpi's ten predicates, shifts, unsigned max / min, bitwise ops, on both SoC
+families, at the hsg and ascend levels and on the C++ CPU model. Bad input: an integer operation
+the SoC has no call for, arith.trunci, an integer division (a constant zero divisor named), a
+shift amount out of range, a quantization scale of zero or NaN, each one located message.
 """
 
 from __future__ import annotations
@@ -29,8 +32,11 @@ from hswc.tiling import TILING_KEYS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models"
 INDEX = {e["name"]: e for e in json.loads((FIXTURES / "index.json").read_text())["fixtures"]}
-GATED = ("gated/relu_i32", "gated/clamp_i8", "gated/quantize_int8_f32",
-         "gated/quantize_int8_f16", "gated/quantize_int8_bf16")
+GATED = ("gated/relu_i32", "gated/where_positive_i32", "gated/clamp_i8", "gated/clamp_small_i8",
+         "gated/quantize_int8_f32",
+         "gated/quantize_int8_f16", "gated/quantize_int8_bf16",
+         "gated/quantize_per_channel_f32", "gated/quantize_per_channel_f16",
+         "gated/quantize_per_channel_bf16")
 VIEWS = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 MAP = "affine_map<(d0) -> (d0)>"
 
@@ -92,9 +98,9 @@ def test_int8_is_clamped_in_half_on_atlas_a2() -> None:
     assert calls == ["ascend.cast", "ascend.maxs", "ascend.mins", "ascend.cast"]
 
 
-CPU_SAMPLE = ("gated/clamp_i8", "gated/quantize_int8_f32")
-"""Built and run on the CPU model by default (int8 through half; the f32 -> int8 route); the
-others are sweep tests (a build takes about 9 s here)."""
+CPU_SAMPLE = ("gated/clamp_i8", "gated/quantize_int8_f32", "gated/quantize_per_channel_f32")
+"""Built and run on the CPU model by default (int8 through half; the f32 -> int8 route; scale and
+offset broadcast per channel); the others are sweep tests (a build takes about 9 s here)."""
 _BUILT: dict[str, Path] = {}
 
 
@@ -222,6 +228,219 @@ def test_roundeven_rounds_ties_to_even_in_every_float_type(dtype: str) -> None:
     assert np.signbit(got[[3, 5, 9]]).all()  # -0.5, -0.25 and -0.0 round to -0.0
 
 
+PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+SOCS = ("ascend910b", "ascend950")
+
+
+def _predicate_sum(t: str, constant: int | None) -> str:
+    """Each cmpi predicate of %a and %b (or of the constant and %a) selects 2^i or 0 (i32); the
+    body yields their sum, so each bit of the result is one predicate's answer."""
+    lines = ["    %zero = arith.constant 0 : i32"]
+    if constant is not None:
+        lines.append(f"    %k = arith.constant {constant} : {t}")
+    terms = []
+    for i, p in enumerate(PREDICATES):
+        operands = "%k, %a" if constant is not None else "%a, %b"
+        lines += [f"    %c{i} = arith.cmpi {p}, {operands} : {t}",
+                  f"    %w{i} = arith.constant {1 << i} : i32",
+                  f"    %s{i} = arith.select %c{i}, %w{i}, %zero : i32"]
+        terms.append(f"%s{i}")
+    total = terms[0]
+    for i, term in enumerate(terms[1:]):
+        lines.append(f"    %t{i} = arith.addi {total}, {term} : i32")
+        total = f"%t{i}"
+    lines.append(f"    %r = arith.addi {total}, %zero : i32")
+    return "\n".join(lines)
+
+
+def _expected_predicates(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The predicates on Python integers: signed as they are, unsigned modulo 2^N."""
+    bits = a.dtype.itemsize * 8
+    tests = (lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y,
+             lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y)
+    out = []
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        ux, uy = x % (1 << bits), y % (1 << bits)
+        answers = [f(x, y) for f in tests] + [f(ux, uy) for f in tests[2:]]
+        out.append(sum(1 << i for i, yes in enumerate(answers) if yes))
+    return np.array(out, np.int32)
+
+
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("constant", [None, -3])
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32])
+def test_cmpi_every_predicate_against_python_integers(dtype: type, constant: int | None,
+                                                      soc: str) -> None:
+    """i32 on A2/A3 compares for equality only (Compare.md): its orders go through Max; i8 is
+    compared in half and i16 in float where the SoC has no such Compare; the unsigned
+    predicates on the operands biased by the sign bit. The constant stands on the left."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t] if constant is None else [t], "i32", _predicate_sum(t, constant),
+                   n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(7)
+    a = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    edges = [info.min, info.max, 0, -1, -3, 1, info.min, -3]
+    a[:8], b[:8] = edges, [info.max, info.min, 0, 0, -3, 1, info.min, 5]
+    b[8:16] = a[8:16]  # equal pairs
+    inputs = (a, b) if constant is None else (a,)
+    left = np.full_like(a, constant) if constant is not None else a
+    right = a if constant is not None else b
+    want = _expected_predicates(left, right)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(*inputs))
+        assert np.array_equal(got, want), (level, np.flatnonzero(got != want)[:5])
+
+
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_absi_as_torch_mlir_writes_torch_abs(dtype: type, soc: str) -> None:
+    """math.absi (torch-mlir's torch.abs of an integer tensor): Max(x, x * -1); the smallest
+    value is its own absolute value (it wraps), as math.absi defines it."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t], t, f"    %r = math.absi %a : {t}", n=512)
+    info = np.iinfo(dtype)
+    x = np.random.default_rng(11).integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    x[:4] = [info.min, info.max, -1, 0]
+    want = np.array([v if v == info.min else abs(v) for v in x.tolist()], dtype)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(x))
+        assert np.array_equal(got, want), level
+
+
+def test_i32_orders_on_atlas_a2_go_through_max() -> None:
+    """Compare on int32_t takes CMPMODE::EQ only on A2/A3: sgt is Max, Compare EQ, Not."""
+    text = generic(["i32", "i32"], "i32", """    %c = arith.cmpi sgt, %a, %b : i32
+    %r = arith.select %c, %a, %b : i32""")
+    calls = [line.split()[0] for line in str(runner.compile_text(text).module).splitlines()
+             if line.strip().startswith(("ascend.max", "ascend.compare", "ascend.not",
+                                         "ascend.select"))]
+    assert calls == ["ascend.max", "ascend.compare", "ascend.not", "ascend.select"]
+
+
+def _bits(value: int, width: int) -> int:
+    """The low `width` bits of a Python integer, read as two's complement."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def _unsigned(value: int, width: int) -> int:
+    return value % (1 << width)
+
+
+SHIFT_BODY = """    %k3 = arith.constant 3 : {t}
+    %k5 = arith.constant 5 : {t}
+    %k7 = arith.constant 7 : {t}
+    %l = arith.shli %a, %k3 : {t}
+    %s = arith.shrsi %b, %k5 : {t}
+    %u = arith.shrui %a, %k7 : {t}
+    %m = arith.maxui %l, %s : {t}
+    %n = arith.minui %m, %u : {t}
+    %r = arith.addi %n, %s : {t}"""
+
+
+def _shifts_expected(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    w = a.dtype.itemsize * 8
+    out = []
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        left = _bits(x << 3, w)
+        signed = y >> 5  # Python's >> of a negative integer is arithmetic
+        logical = _bits(_unsigned(x, w) >> 7, w)
+        larger = max(left, signed, key=lambda v: _unsigned(v, w))
+        smaller = min(larger, logical, key=lambda v: _unsigned(v, w))
+        out.append(_bits(smaller + signed, w))
+    return np.array(out, a.dtype)
+
+
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_shifts_and_unsigned_max_min_against_python_integers(dtype: type, soc: str) -> None:
+    """shli on the unsigned lanes (AscendC shifts a signed type left keeping its sign bit:
+    ShiftLeft.md), shrsi on the signed ones, shrui on the unsigned ones; maxui / minui as the
+    signed ones of the values biased by the sign bit."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t], t, SHIFT_BODY.format(t=t), n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(8)
+    a = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    a[:6], b[:6] = [info.min, info.max, -1, 0, 1, info.min + 1], [-1, info.min, info.max, 0, 1, 7]
+    want = _shifts_expected(a, b)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(a, b))
+        assert np.array_equal(got, want), (level, np.flatnonzero(got != want)[:5])
+
+
+@pytest.mark.parametrize(("soc", "dtype"), [("ascend910b", np.int16), ("ascend950", np.int16),
+                                            ("ascend950", np.int32)])
+def test_andi_ori_xori_on_integers(soc: str, dtype: type) -> None:
+    """And / Or / Not on the SoC's lanes: 16-bit ones everywhere, 32-bit ones on Ascend 950
+    (And.md, Or.md, Not.md)."""
+    t = np.dtype(dtype).name.replace("int", "i")
+    text = generic([t, t], t, f"""    %k = arith.constant -21846 : {t}
+    %x = arith.xori %a, %b : {t}
+    %v = arith.ori %x, %k : {t}
+    %r = arith.andi %v, %a : {t}""", n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(9)
+    a = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    b = rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype)
+    w = a.dtype.itemsize * 8
+    want = np.array([_bits(((x ^ y) | -21846) & x, w) for x, y in zip(a.tolist(), b.tolist(),
+                                                                       strict=True)], dtype)
+    for level in ("hsg", "ascend"):
+        got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5)(a, b))
+        assert np.array_equal(got, want), level
+
+
+def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray]]:
+    """name -> (body text, SoC, inputs, expected) for the CPU model's runs."""
+    rng = np.random.default_rng(10)
+    a32, b32 = (rng.integers(-(2**31), 2**31 - 1, 512, endpoint=True).astype(np.int32)
+                for _ in range(2))
+    b32[:16] = a32[:16]
+    a16, b16 = (rng.integers(-(2**15), 2**15 - 1, 512, endpoint=True).astype(np.int16)
+                for _ in range(2))
+    compares = generic(["i32", "i32"], "i32", _predicate_sum("i32", None), n=512)
+    shifts = generic(["i32", "i32"], "i32", SHIFT_BODY.format(t="i32"), n=512)
+    compares16 = generic(["i16", "i16"], "i32", _predicate_sum("i16", None), n=512)
+    return {
+        "compares_i32_a2": (compares, "ascend910b", [a32, b32], _expected_predicates(a32, b32)),
+        "compares_i32_950": (compares, "ascend950", [a32, b32], _expected_predicates(a32, b32)),
+        "compares_i16_a2": (compares16, "ascend910b", [a16, b16],
+                            _expected_predicates(a16, b16)),
+        "shifts_i32_a2": (shifts, "ascend910b", [a32, b32], _shifts_expected(a32, b32)),
+        "shifts_i32_950": (shifts, "ascend950", [a32, b32], _shifts_expected(a32, b32)),
+    }
+
+
+CPU_BODIES = ("compares_i32_a2", "shifts_i32_950")
+"""Built by default; the other bodies are sweep tests."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=() if n in CPU_BODIES else pytest.mark.sweep) for n in _cpu_cases()])
+def test_the_cpu_model_runs_compare_select_and_shift_kernels(name: str, tmp_path: Path) -> None:
+    """The kernels' C++ (ReinterpretCast views, Compare on int32_t, Select on float lanes,
+    ShiftLeft on uint32_t lanes) built for the SoC's family computes what Python integers do."""
+    from hswc import soc_api
+
+    text, soc, inputs, want = _cpu_cases()[name]
+    compiled = runner.compile_text(text, soc=soc, core_num=5, ub_size=65536)
+    family = "dav_3510" if soc == "ascend950" else "dav_c220"
+    source = tmp_path / f"{name}.cpp"
+    source.write_text(kernel_source(compiled.module))
+    made = Build(source, tmp_path / name, (
+        *(f"-D{d}" for d in soc_api.CPP_DEFINES[family]), "-DHSWC_KERNEL_ENTRY=f",
+        f"-DHSWC_GM_INPUTS={len(inputs)}", f"-DHSWC_TILING_KEYS={TILING_KEYS['i32']}"))
+    build([made])
+    (record,) = compiled.run(*inputs).tilings
+    assert record is not None
+    on_cpu = run_recorded(made.output, record, inputs, 65536, tmp_path / "run", want.dtype)
+    assert np.array_equal(on_cpu, want), np.flatnonzero(on_cpu != want)[:5]
+
+
 # endregion
 # region bad input
 
@@ -245,15 +464,17 @@ def test_trunci_is_refused_because_casts_saturate() -> None:
     assert "'arith.trunci'" in message and "is not an elementwise operation" in message
 
 
-def test_hswc_emit_refuses_to_package_an_integer_kernel(
+def test_hswc_emit_refuses_to_package_an_i64_kernel(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Packages (example, unit tests, goldens) are written for float tensors: an integer
-    kernel is one message and no files, not a package with wrong goldens."""
+    """Packages hold int8, uint8, int16 and int32 tensors (test_emit_integer); an int64 kernel
+    is one message and no files."""
     from hswc.tools.hswc_emit import main
 
-    path, _, _ = _fixture("gated/quantize_int8_f32")
-    assert main([str(path), "--name", "QuantizeInt8", "-o", str(tmp_path / "q")]) == 1
-    assert "@quantize_int8_kernel_f32_to_i8 reads or writes i8 tensors" in capsys.readouterr().err
+    source = tmp_path / "widen.mlir"
+    source.write_text(generic(["i32"], "i64", "    %r = arith.extsi %a : i32 to i64"))
+    assert main([str(source), "--name", "Widen", "-o", str(tmp_path / "q")]) == 1
+    assert "reads or writes i64 tensors: packages hold f16, f32, bf16, i8, ui8, i16, i32 " \
+        "tensors" in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
 
 
@@ -264,6 +485,62 @@ def test_a_quantization_scale_of_zero_or_nan_is_refused(scale: str) -> None:
     %r = arith.fptosi %m : f32 to i8""")
     (message,) = _warnings(text)
     assert "'arith.mulf'" in message and "a quantization scale of zero or NaN" in message
+
+
+@pytest.mark.parametrize("amount", ["32", "-1"])
+def test_a_constant_shift_amount_out_of_range_is_refused(amount: str) -> None:
+    text = generic(["i32"], "i32", f"""    %k = arith.constant {amount} : i32
+    %r = arith.shli %a, %k : i32""")
+    (message,) = _warnings(text)
+    assert "'arith.shli'" in message and f"shifts a i32 value by {amount} bits: MLIR " \
+        "defines shifts by 0 to 31 bits only (any other amount is poison)" in message
+
+
+def test_a_shift_by_a_tensor_is_refused() -> None:
+    text = generic(["i32", "i32"], "i32", "    %r = arith.shrsi %a, %b : i32")
+    (message,) = _warnings(text)
+    assert "'arith.shrsi'" in message and "shifts by an amount that is not a constant" in message
+
+
+def test_a_division_by_a_constant_zero_is_refused() -> None:
+    text = generic(["i32"], "i32", """    %k = arith.constant 0 : i32
+    %r = arith.divsi %a, %k : i32""")
+    (message,) = _warnings(text)
+    assert "'arith.divsi'" in message and "divides by the constant zero" in message
+
+
+def test_an_integer_division_is_refused_and_says_why() -> None:
+    text = generic(["i32", "i32"], "i32", "    %r = arith.remsi %a, %b : i32")
+    (message,) = _warnings(text)
+    assert "'arith.remsi'" in message and "is an integer division, which hswc does not lower"\
+        in message
+
+
+def test_an_unsigned_compare_of_i8_is_refused_on_atlas_a2() -> None:
+    """The sign-bit bias needs Adds on the type; A2/A3 has no int8_t Adds."""
+    text = generic(["i8", "i8"], "i32", """    %c = arith.cmpi ult, %a, %b : i8
+    %one = arith.constant 1 : i32
+    %zero = arith.constant 0 : i32
+    %r = arith.select %c, %one, %zero : i32""")
+    (message,) = _warnings(text)
+    assert "'arith.cmpi'" in message and "compares i8 as unsigned, which needs Adds on i8" \
+        in message
+
+
+def test_a_select_of_i8_is_refused_on_atlas_a2() -> None:
+    text = generic(["i8", "i8"], "i8", """    %z = arith.constant 0 : i8
+    %m = arith.cmpi sgt, %a, %z : i8
+    %r = arith.select %m, %b, %z : i8""")
+    (message,) = _warnings(text)
+    assert "'arith.select'" in message and "selects i8 values, but Select on Atlas A2/A3" \
+        in message
+
+
+def test_andi_of_i32_is_refused_on_atlas_a2() -> None:
+    text = generic(["i32", "i32"], "i32", "    %r = arith.andi %a, %b : i32")
+    (message,) = _warnings(text)
+    assert "'arith.andi'" in message and "computes on i32, but And on Atlas A2/A3 takes " \
+        "int16_t, uint16_t" in message
 
 
 # endregion

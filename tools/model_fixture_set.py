@@ -518,6 +518,27 @@ def _quantize(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     return Case(Function(quantize), (x,))
 
 
+def _quantize_per_channel(dtype: torch.dtype, rng: np.random.Generator) -> Case:
+    """Static per-channel quantization: x (2, 16, 8), a scale and an offset per channel (dim 1),
+    broadcast; scales from 2 to 40 (never 0), offsets from -8 to 8, ties and clamp edges of
+    channel 0 placed in its first elements."""
+    x = with_specials(normal(rng, (2, 16, 8), dtype, 4.0), rng,
+                      (100.0, -100.0, math.inf, -math.inf, -0.0))
+    scale = torch.from_numpy(rng.uniform(2.0, 40.0, 16).astype(np.float32)).to(dtype)
+    offset = torch.from_numpy(rng.integers(-8, 8, 16, endpoint=True).astype(np.float32)
+                              ).to(dtype)
+    s0, o0 = float(scale[0]), float(offset[0])
+    edges = [(v - o0) / s0 for v in (0.5, 1.5, -2.5, 126.5, 127.5, -128.5, -129.0)]
+    x[0, 0, :len(edges)] = torch.tensor(edges, dtype=torch.float64).to(dtype)
+
+    def quantize(x: torch.Tensor, scale: torch.Tensor, offset: torch.Tensor) -> torch.Tensor:
+        per_channel = (1, -1, 1)
+        return torch.round(x * scale.view(per_channel) + offset.view(per_channel)).clamp(
+            -128, 127).to(torch.int8)
+
+    return Case(Function(quantize), (x, scale, offset))
+
+
 def _prelu(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     x = with_specials(normal(rng, (3, 16, 8), dtype, 3.0), rng)
     weight = torch.from_numpy(rng.uniform(0.0, 0.5, 16).astype(np.float32)).to(dtype)
@@ -544,6 +565,16 @@ def gated_specs() -> list[Spec]:
              _integers(torch.relu, -1000, 1000), dtypes=("i32",)),
         Spec("gated", "clamp", "torch.clamp(x, -100, 100), x (4, 64) int8 with its min and max",
              _integers(lambda x: torch.clamp(x, -100, 100), -128, 127), dtypes=("i8",)),
+        Spec("gated", "clamp_small",
+             "torch.clamp(x, -5, 7), x (4, 64) int8 with its min and max",
+             _integers(lambda x: torch.clamp(x, -5, 7), -128, 127), dtypes=("i8",)),
+        Spec("gated", "where_positive",
+             "torch.where(x > 0, x, 0), x (4, 64) int32 with its min and max",
+             _integers(lambda x: torch.where(x > 0, x, 0), -(2**31), 2**31 - 1),
+             dtypes=("i32",)),
+        Spec("gated", "quantize_per_channel",
+             "torch.round(x * scale + offset).clamp(-128, 127).to(torch.int8), x (2, 16, 8), "
+             "scale and offset (16,) per channel (dim 1, broadcast)", _quantize_per_channel),
         Spec("gated", "quantize_int8",
              f"torch.round(x * {QUANT_SCALE} + {QUANT_OFFSET}).clamp(-128, 127).to(torch.int8), "
              "x (4, 64) with ties, clamp edges and infinities", _quantize),

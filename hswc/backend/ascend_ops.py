@@ -59,7 +59,8 @@ TWO_SOURCES: tuple[Arg, ...] = (operand("dst"), operand("src0"), operand("src1")
 ONE_SOURCE: tuple[Arg, ...] = (operand("dst"), operand("src"), operand("count"))
 """(dst, src, count): Abs, Relu, Exp, Ln, Sqrt, Rsqrt, Not."""
 WITH_SCALAR: tuple[Arg, ...] = (operand("dst"), operand("src"), scalar, operand("count"))
-"""(dst, src, scalar, count): Adds, Muls, Maxs, Mins; the scalar in the tensors' type."""
+"""(dst, src, scalar, count): Adds, Muls, Maxs, Mins, ShiftLeft, ShiftRight; the scalar in the
+tensors' type."""
 
 VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
     ascend.AddOp: ("Add", TWO_SOURCES),
@@ -81,6 +82,8 @@ VECTOR_CALLS: dict[type[ascend.VectorOp], tuple[str, tuple[Arg, ...]]] = {
     ascend.MulsOp: ("Muls", WITH_SCALAR),
     ascend.MaxsOp: ("Maxs", WITH_SCALAR),
     ascend.MinsOp: ("Mins", WITH_SCALAR),
+    ascend.ShiftLeftOp: ("ShiftLeft", WITH_SCALAR),
+    ascend.ShiftRightOp: ("ShiftRight", WITH_SCALAR),
     ascend.DuplicateOp: ("Duplicate", (operand("dst"), scalar, operand("count"))),
     ascend.CompareOp: ("Compare", (operand("dst"), operand("src0"), operand("src1"),
                                    enum("CMPMODE", "mode"), operand("count"))),

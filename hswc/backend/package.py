@@ -46,6 +46,7 @@ from hswc.backend.description import (
 )
 from hswc.backend.ir_tiling import check_ub_plan
 from hswc.backend.kernels import Kernel, by_operator, collect_kernels
+from hswc.backend.operator import GE_DTYPES
 from hswc.backend.package_build import build_files
 from hswc.backend.package_docs import Arch35Docs, doc_files
 from hswc.backend.package_example import example_arrays, example_files
@@ -141,12 +142,13 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
         raise PackageRefused(f"the module holds {len(groups)} operators ({listed}); a package "
                              f"holds one: {hint}")
     kernels = groups[0][1]
-    integers = sorted({t for k in kernels for t in k.dtype.replace("_to_", "_").split("_")
-                       if t in KERNEL_INTEGER_TYPES})
-    if integers:
+    unpackaged = sorted({t for k in kernels for t in k.dtype.replace("_to_", "_").split("_")
+                         if t in KERNEL_INTEGER_TYPES and t not in GE_DTYPES})
+    if unpackaged:
         raise PackageRefused(
-            f"@{kernels[0].func.sym_name.data} reads or writes {', '.join(integers)} tensors: "
-            "packages (their example, unit tests and goldens) hold float tensors only; "
+            f"@{kernels[0].func.sym_name.data} reads or writes {', '.join(unpackaged)} tensors: "
+            f"packages hold {', '.join(GE_DTYPES)} tensors (ops-nn's "
+            f"{', '.join(t.removeprefix('ge::') for t in GE_DTYPES.values())}); "
             "hswc-opt -t ascendc prints the kernel, hswc-run runs it")
     return kernels
 

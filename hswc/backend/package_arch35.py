@@ -36,7 +36,8 @@ ARCH35 = "arch35"
 """The folder of the arch35 files under op_kernel/ and op_host/ (ops-nn's name)."""
 DTYPE_PARAM = "D_T_X"
 VARIANT_PARAM = "BUFFER_MODE"
-C_DTYPES = {"f32": "C_DT_FLOAT", "f16": "C_DT_FLOAT16", "bf16": "C_DT_BF16"}
+C_DTYPES = {"f32": "C_DT_FLOAT", "f16": "C_DT_FLOAT16", "bf16": "C_DT_BF16", "i8": "C_DT_INT8",
+            "ui8": "C_DT_UINT8", "i16": "C_DT_INT16", "i32": "C_DT_INT32"}
 """The template machinery's names of the ge::DataTypes."""
 
 

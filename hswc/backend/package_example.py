@@ -35,7 +35,13 @@ _TO_FLOAT = {
              "    float value = 0.0f;", "    std::memcpy(&value, &widened, sizeof value);",
              "    return value;", "}"],
 }
-"""An element of y as float: f16 through ACL, bf16 by widening its bits (exact)."""
+_TO_FLOAT.update({dt: ["float ToFloat(Element value)", "{",
+                       "    return static_cast<float>(value);", "}"]
+                  for dt in ("i8", "ui8", "i16", "i32")})
+"""An element of y as float: f16 through ACL, bf16 by widening its bits (exact); an integer
+converted (exact up to 2^24 in magnitude, which every int8, uint8 and int16 value is)."""
+INTEGER_ELEMENTS = {"i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t"}
+"""The C++ type the example holds an element of an integer dtype in."""
 
 
 def _float(value: float) -> str:
@@ -58,7 +64,10 @@ difference is NaN there); an example of finite values has no need of them."""
 
 
 def _elements(values: np.ndarray, dtype: str) -> str:
-    """C++ initialisers: float literals for f32, bit patterns (value in a comment) otherwise."""
+    """C++ initialisers: float literals for f32, integer literals for an integer type, bit
+    patterns (value in a comment) otherwise."""
+    if dtype in INTEGER_ELEMENTS:
+        return ", ".join(str(int(v)) for v in values)
     if dtype == "f32":
         return ", ".join(_float(v) for v in values)
     bits = values.view(np.uint16)
@@ -171,7 +180,9 @@ def _scalar(name: str) -> str:
 
 def _element(dtype: str) -> str:
     """The C++ type the example holds an element of `dtype` in: f32 as float, f16 and bf16 as
-    their bits."""
+    their bits, an integer as itself."""
+    if dtype in INTEGER_ELEMENTS:
+        return INTEGER_ELEMENTS[dtype]
     return "float" if dtype == "f32" else "uint16_t"
 
 

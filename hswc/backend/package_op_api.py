@@ -28,7 +28,9 @@ from hswc.backend.writer import wrapped
 from hswc.dialects.hsg import MAX_RANK
 
 OP_API_DTYPES = {"f16": "op::DataType::DT_FLOAT16", "f32": "op::DataType::DT_FLOAT",
-                 "bf16": "op::DataType::DT_BF16"}
+                 "bf16": "op::DataType::DT_BF16",
+                 "i8": "op::DataType::DT_INT8", "ui8": "op::DataType::DT_UINT8",
+                 "i16": "op::DataType::DT_INT16", "i32": "op::DataType::DT_INT32"}
 
 
 def aclnn_stem(d: Description) -> str:

@@ -334,14 +334,22 @@ class {op_type}TilingTest : public testing::Test {{}};
 def _bits(values: np.ndarray) -> str:
     """C++ initialisers: each element's bit pattern, its value in a comment."""
     width = values.dtype.itemsize * 2
-    raw = values.view(np.uint16 if values.dtype.itemsize == 2 else np.uint32)
-    return ", ".join(f"0x{int(b):0{width}x} /* {float(v)!r} */"
-                     for b, v in zip(raw, values.astype(np.float64), strict=True))
+    raw = values.view(_UNSIGNED[values.dtype.itemsize])
+    shown = values if values.dtype.kind in "iu" else values.astype(np.float64)
+    return ", ".join(f"0x{int(b):0{width}x} /* {v!r} */" if values.dtype.kind in "iu"
+                     else f"0x{int(b):0{width}x} /* {float(v)!r} */"
+                     for b, v in zip(raw, shown.tolist(), strict=True))
+
+
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+"""The unsigned integer of each element width: what the tests compare bit patterns as."""
 
 
 def _bits_type(dtype: str) -> str:
-    """The C++ type of an element's bit pattern."""
-    return "uint16_t" if dtype in ("f16", "bf16") else "uint32_t"
+    """The C++ type of an element's bit pattern (by its width)."""
+    if dtype in ("i8", "ui8"):
+        return "uint8_t"
+    return "uint16_t" if dtype in ("f16", "bf16", "i16") else "uint32_t"
 
 
 def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[str]:

@@ -54,7 +54,6 @@ from hswc.dialects.ascend_types import (
 )
 from hswc.dialects.ascend_verify import (
     HALF_OR_FLOAT,
-    INT16,
     Elements,
     constant_index,
     local,
@@ -62,6 +61,7 @@ from hswc.dialects.ascend_verify import (
     require_element,
     require_same_element,
     require_scalar,
+    soc_elements,
     soc_float_elements,
     with_soc_integers,
 )
@@ -387,41 +387,70 @@ class RsqrtOp(_UnaryOp):
 
 @irdl_op_definition
 class AndOp(_BinaryOp):
-    """AscendC::And(dst, src0, src1, count): dst = src0 & src1 on the 16-bit patterns.
+    """AscendC::And(dst, src0, src1, count): dst = src0 & src1 on the bit patterns.
 
-    T is uint16_t or int16_t; count is in 16-bit elements (a ui8 mask of 2n bytes is n of them).
+    T is uint16_t or int16_t (Ascend 950 also int32_t, uint32_t: hswc.soc_api); count is in
+    elements of T (a ui8 mask of 2n bytes is n 16-bit ones).
 
     Example: `ascend.and %m, %a, %b, %n : !ascend.local_tensor<ui16, veccalc>, ...`
     """
 
     name = "ascend.and"
-    ELEMENTS: ClassVar[Elements] = INT16
+    ELEMENTS: ClassVar[Elements] = soc_elements("And")
 
 
 @irdl_op_definition
 class OrOp(_BinaryOp):
-    """AscendC::Or(dst, src0, src1, count): dst = src0 | src1 on the 16-bit patterns.
+    """AscendC::Or(dst, src0, src1, count): dst = src0 | src1 on the bit patterns.
 
-    T is uint16_t or int16_t.
+    T is uint16_t or int16_t (Ascend 950 also int32_t, uint32_t).
 
     Example: `ascend.or %m, %a, %b, %n : !ascend.local_tensor<ui16, veccalc>, ...`
     """
 
     name = "ascend.or"
-    ELEMENTS: ClassVar[Elements] = INT16
+    ELEMENTS: ClassVar[Elements] = soc_elements("Or")
+
+
+@irdl_op_definition
+class ShiftLeftOp(_UnaryScalarOp):
+    """AscendC::ShiftLeft(dst, src, scalar, count): dst = src << scalar.
+
+    T is int16_t, uint16_t, int32_t or uint32_t; unsigned lanes shift logically, signed ones keep
+    their sign bit (hswc.interpreter.ascendc_shift); the amount is in [0, width].
+
+    Example: `ascend.shift_left %d, %x, 3 : ui32, %n : !ascend.local_tensor<ui32, veccalc>, !ascend.local_tensor<ui32, veccalc>`
+    """
+
+    name = "ascend.shift_left"
+    ELEMENTS: ClassVar[Elements] = soc_elements("ShiftLeft")
+
+
+@irdl_op_definition
+class ShiftRightOp(_UnaryScalarOp):
+    """AscendC::ShiftRight(dst, src, scalar, count): dst = src >> scalar.
+
+    T is int16_t, uint16_t, int32_t or uint32_t; signed lanes shift arithmetically (the sign bit
+    copied in), unsigned ones logically; the amount is in [0, width].
+
+    Example: `ascend.shift_right %d, %x, 3 : i32, %n : !ascend.local_tensor<i32, veccalc>, !ascend.local_tensor<i32, veccalc>`
+    """
+
+    name = "ascend.shift_right"
+    ELEMENTS: ClassVar[Elements] = soc_elements("ShiftRight")
 
 
 @irdl_op_definition
 class NotOp(_UnaryOp):
     """AscendC::Not(dst, src, count): dst = ~src on the 16-bit patterns.
 
-    T is uint16_t or int16_t.
+    T is uint16_t or int16_t (Ascend 950 also int32_t, uint32_t).
 
     Example: `ascend.not %m, %a, %n : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>`
     """
 
     name = "ascend.not"
-    ELEMENTS: ClassVar[Elements] = INT16
+    ELEMENTS: ClassVar[Elements] = soc_elements("Not")
 
 
 # endregion
@@ -662,7 +691,7 @@ VECTOR_OPS: tuple[type[VectorOp], ...] = (
     AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
     AddsOp, MulsOp, MaxsOp, MinsOp,
     AbsOp, ReluOp, ExpOp, LnOp, SqrtOp, RsqrtOp,
-    AndOp, OrOp, NotOp,
+    AndOp, OrOp, NotOp, ShiftLeftOp, ShiftRightOp,
     DuplicateOp, CompareOp, CompareScalarOp, ComparesOp, SelectOp, CastOp,
 )
 """Every vector instruction of the dialect."""

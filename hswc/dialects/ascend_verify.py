@@ -50,7 +50,7 @@ def soc_float_elements(call: str) -> Elements:
     may hold. Which SoC takes which is
     checked where the SoC is known (the vectorizer, the interpreter, the CPU model)."""
     exact = [t for t in _FLOAT_KINDS if any(table.exact(call, t) for table in tables().values())]
-    integers = [t for t in any_soc_types(call) if t in _INTEGER_TYPES]
+    integers = [t for t in _INTEGER_TYPES if t in any_soc_types(call)]
     names = [_CPP_NAMES[t] for t in exact] + [_IR_CPP[t] for t in integers]
     words = " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
     return Elements(words, kinds=tuple(_FLOAT_KINDS[t] for t in exact),

@@ -59,12 +59,15 @@ UNARY_CALLS: dict[type[ascend.VectorOp], Unary] = {
 }
 """call(dst, src, count) of each one-source instruction."""
 
-ScalarOps = ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp
+ScalarOps = ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp | ascend.ShiftLeftOp \
+    | ascend.ShiftRightOp
 SCALAR_CALLS: dict[type[ascend.VectorOp], WithScalar] = {
     ascend.MulsOp: api.muls,
     ascend.AddsOp: api.adds,
     ascend.MaxsOp: api.maxs,
     ascend.MinsOp: api.mins,
+    ascend.ShiftLeftOp: api.shift_left,
+    ascend.ShiftRightOp: api.shift_right,
 }
 """call(dst, src, scalar, count) of each tensor-scalar instruction."""
 
@@ -78,6 +81,12 @@ def check_api_table(machine: Machine, op: Operation) -> None:
         return  # not in the table: Cast and the copies check their own rules
     operand = "src0" if call.startswith("Compare") else "dst"
     elem = element_type_name(local(op, operand).element_type)
+    mode = getattr(op, "mode", None)
+    if call.startswith("Compare") and mode is not None and table.takes(call, elem) \
+            and mode.data.value not in table.compare_modes(elem):
+        raise OpError(op, f"{call} on {elem} in CMPMODE {mode.data.value.upper()}: "
+                      f"{table.soc_words} ({machine.platform.name}) compares {elem} in "
+                      f"{', '.join(m.upper() for m in table.compare_modes(elem))} only")
     if table.exact(call, elem):
         return
     soc = f"{table.soc_words} ({machine.platform.name})"
@@ -222,6 +231,16 @@ class AscendVectorFunctions(MachineFunctions):
     @impl(ascend.MaxsOp)
     def run_maxs(self, interpreter: Interpreter, op: ascend.MaxsOp,
                  args: PythonValues) -> PythonValues:
+        return self._with_scalar(op, args)
+
+    @impl(ascend.ShiftLeftOp)
+    def run_shift_left(self, interpreter: Interpreter, op: ascend.ShiftLeftOp,
+                       args: PythonValues) -> PythonValues:
+        return self._with_scalar(op, args)
+
+    @impl(ascend.ShiftRightOp)
+    def run_shift_right(self, interpreter: Interpreter, op: ascend.ShiftRightOp,
+                        args: PythonValues) -> PythonValues:
         return self._with_scalar(op, args)
 
     @impl(ascend.MinsOp)

@@ -72,6 +72,7 @@ from hswc.interpreter.ascendc_copy import (
     data_copy_ub_to_gm,
     data_copy_ub_to_ub,
 )
+from hswc.interpreter.ascendc_shift import shift_left, shift_right
 from hswc.interpreter.ascendc_vector import (
     SELECT_MODES,
     compare,
@@ -112,6 +113,8 @@ __all__ = [
     "relu",
     "rsqrt",
     "select",
+    "shift_left",
+    "shift_right",
     "sqrt",
     "sub",
 ]

@@ -90,9 +90,11 @@ def extremum_dtype(api: str, a: np.ndarray) -> np.dtype:
 
 
 def bitwise_dtype(api: str, a: np.ndarray) -> np.dtype:
-    """The dtype of `a`, which must be a 16-bit integer (uint16_t / int16_t lanes)."""
-    if a.dtype not in (U16, I16):
-        raise ApiError(f"{api}: unsupported dtype {a.dtype} (uint16, int16)")
+    """The dtype of `a`, which must be a 16- or 32-bit integer (int16_t / uint16_t lanes on
+    every SoC, int32_t / uint32_t on Ascend 950: hswc.soc_api's table says which SoC takes
+    which, checked before the call runs)."""
+    if a.dtype not in (U16, I16) and a.dtype not in (np.dtype(np.int32), np.dtype(np.uint32)):
+        raise ApiError(f"{api}: unsupported dtype {a.dtype} (uint16, int16, int32, uint32)")
     return a.dtype
 
 

@@ -2,7 +2,9 @@
 
 Compare packs its mask little-endian (element i -> bit i%8 of byte i/8) and computes whole
 256-byte repeats only; NaN makes LT/GT/GE/EQ/LE false and NE true (IEEE: NE is the negation of
-EQ). Select reads the mask as its mode says. (The elementwise calls are in ascendc_arith.)
+EQ). Select reads the mask as its mode says and moves bit patterns. Integer lanes (int16_t,
+int32_t) compare as integers; which SoC takes them, and in which CMPMODE, the caller checks
+against hswc.soc_api's table. (The elementwise calls are in ascendc_arith.)
 """
 
 from __future__ import annotations
@@ -35,6 +37,17 @@ _COMPARES: Final = {
 }
 
 
+def _lane_dtype(api: str, a: np.ndarray) -> np.dtype:
+    """The dtype of `a`: a float the vector unit computes in, or a 16- or 32-bit integer."""
+    if a.dtype in _INTEGER_LANES:
+        return a.dtype
+    return float_dtype(api, a)
+
+
+_INTEGER_LANES: Final = (np.dtype(np.int16), np.dtype(np.uint16), np.dtype(np.int32),
+                         np.dtype(np.uint32))
+
+
 def _compare_into(
     api: str, dst_mask_u8: np.ndarray, src0: np.ndarray, src1: np.ndarray, mode: str, count: int
 ) -> None:
@@ -42,7 +55,7 @@ def _compare_into(
     if op is None:
         raise ApiError(f"{api}: unknown mode {mode!r} (known: {', '.join(_COMPARES)})")
     check_operand(api, "dst mask", dst_mask_u8, U8)
-    dtype = float_dtype(api, src0)
+    dtype = _lane_dtype(api, src0)
     check_count(api, count, src0=src0)
     if count * dtype.itemsize % VECTOR_REPEAT_BYTES:
         raise ApiError(
@@ -80,7 +93,7 @@ def compare_scalar(
 ) -> None:
     """CompareScalar: Compare with a scalar (of src0's dtype) as src1."""
     check_operand("CompareScalar", "src0", src0)
-    scalar_t = scalar_operand(scalar, float_dtype("CompareScalar", src0))
+    scalar_t = scalar_operand(scalar, _lane_dtype("CompareScalar", src0))
     _compare_into("CompareScalar", dst_mask_u8, src0, scalar_t, mode, count)
 
 
@@ -137,7 +150,7 @@ def select(
     if mode not in SELECT_MODES:
         raise ApiError(f"{api}: unknown mode {mode!r} (known: {', '.join(SELECT_MODES)})")
     check_operand(api, "dst", dst)
-    dtype = float_dtype(api, dst)
+    dtype = _lane_dtype(api, dst)
     check_operand(api, "mask", mask_u8, U8)
     check_operand(api, "src0", src0, dtype)
     check_count(api, count, dst=dst, src0=src0)

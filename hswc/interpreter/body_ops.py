@@ -95,6 +95,8 @@ def run_more(op: Operation, args: Sequence[np.ndarray], at: Iteration | None) ->
             return _conversion(op, args[0])
     except ints.IntegerError as error:
         raise OpError(op, str(error)) from None
+    if op.name == "math.absi":
+        return ints.absolute(args[0])
     if op.name.startswith("math."):
         return _math(op, args)
     if isinstance(op, IndexOp):

@@ -55,12 +55,23 @@ FLOAT_BINARY = {
 }
 LOGIC = {arith.AndIOp: "andi", arith.OrIOp: "ori", arith.XOrIOp: "xori"}
 INTEGER_BINARY = {arith.AddiOp: "addi", arith.SubiOp: "subi", arith.MuliOp: "muli",
-                  arith.MaxSIOp: "maxsi", arith.MinSIOp: "minsi"}
-"""arith's integer ops on integer values (iN: two's complement, + - * wrapping)."""
+                  arith.MaxSIOp: "maxsi", arith.MinSIOp: "minsi", arith.MaxUIOp: "maxui",
+                  arith.MinUIOp: "minui"}
+"""arith's integer ops on integer values (iN: two's complement, + - * wrapping; the `u` ones
+read the bits as unsigned)."""
+SHIFTS = {arith.ShLIOp: "shli", arith.ShRSIOp: "shrsi", arith.ShRUIOp: "shrui"}
+"""Shifts of integer values by a constant amount (0 to the width - 1: MLIR makes any other
+amount poison)."""
+DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.FloorDivSIOp,
+             arith.CeilDivSIOp, arith.CeilDivUIOp)
+"""arith's integer divisions: no AscendC call hswc models computes them (refused at the op)."""
+CMPI_NAMES = tuple(arith.CMPI_COMPARISON_OPERATIONS)
+"""arith.cmpi's predicates in the order of their integer encoding."""
 CONVERSIONS = {arith.ExtSIOp: "extsi", arith.SIToFPOp: "sitofp", arith.FPToSIOp: "fptosi",
                arith.FPToUIOp: "fptoui", arith.UIToFPOp: "uitofp", arith.ExtUIOp: "extui"}
 """The conversions to and from integers (hswc.vectorizer.cast_routes maps them to Casts)."""
 ROUNDEVEN = "math.roundeven"
+ABSI = "math.absi"
 INTEGER_DTYPES = {"i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32", "i64": "int64"}
 """The integer element types a body may compute on (ui8: an unsigned byte tensor's element),
 and the numpy dtype holding each."""
@@ -69,7 +80,8 @@ SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arit
                  "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant",
                  "arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi",
                  "arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.fptosi",
-                 "arith.fptoui", ROUNDEVEN)
+                 "arith.fptoui", "arith.maxui", "arith.minui", "arith.cmpi", "arith.shli",
+                 "arith.shrsi", "arith.shrui", ROUNDEVEN, ABSI)
 ROW_OPS = ("hsg.reduce",)
 """What a row region's body holds besides SUPPORTED_OPS (hswc.row_regions builds it; no user
 writes it, so refusals do not list it)."""
@@ -252,8 +264,10 @@ class _Builder:
                                     predicate=node.predicate, source=node.source))
         if node.kind == "select" and ops[0].is_const:
             return ops[1] if ops[0].value else ops[2]
-        if node.kind in ("andi", "ori", "xori"):
+        if node.kind in ("andi", "ori", "xori") and node.is_mask:
             return self.simplify_logic(node)
+        if node.kind == "cmpi":
+            return narrowed_compare(node)
         return node
 
     def simplify_logic(self, node: Node) -> Node:
@@ -311,8 +325,9 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
 
     dtype = numpy_dtype_of(node.dtype)
     kind = node.kind
-    if kind in INTEGER_BINARY.values():
-        return isem.BINARY[f"arith.{kind}"](operands[0], operands[1]).astype(dtype)
+    if kind in (*INTEGER_BINARY.values(), *SHIFTS.values(), "cmpi", "absi") or (
+            kind in LOGIC.values() and is_integer(node.dtype)):
+        return _evaluate_integer(node, operands)
     if kind in ("extsi", "extui"):
         return isem.extend(operands[0], dtype, kind == "extsi")
     if kind in ("sitofp", "uitofp"):
@@ -337,6 +352,19 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
 
         return MODELS[kind](operands[0])
     return sem.binary(f"arith.{kind}", operands[0], operands[1]).astype(dtype)
+
+
+def _evaluate_integer(node: Node, operands: list[np.ndarray]) -> np.ndarray:
+    """An integer op's or cmpi's result (hswc.arith_integer_semantics)."""
+    from hswc import arith_integer_semantics as isem
+
+    if node.kind == "absi":
+        return isem.absolute(operands[0])
+    if node.kind == "cmpi":
+        assert node.predicate is not None
+        return isem.CMPI[CMPI_NAMES.index(node.predicate)](operands[0], operands[1])
+    result = isem.BINARY[f"arith.{node.kind}"](operands[0], operands[1])
+    return result.astype(numpy_dtype_of(node.dtype))
 
 
 def _scalar_dtype(op: Operation, value: SSAValue) -> str:
@@ -386,11 +414,104 @@ def _integer_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node
         return Node(INTEGER_BINARY[type(op)], dtype, operands, source=op)  # type: ignore[index]
     if type(op) in CONVERSIONS:
         return Node(CONVERSIONS[type(op)], dtype, operands, source=op)  # type: ignore[index]
+    if op.name == ABSI:
+        if not is_integer(dtype):
+            raise OpError(op, f"works on {result.type}; math.absi is supported on integer "
+                          f"values ({', '.join(INTEGER_DTYPES)})")
+        return Node("absi", dtype, operands, source=op)
     if dtype not in ("f16", "bf16", "f32") or op.attributes or \
             any(k != "fastmath" for k in op.properties):
         raise OpError(op, f"works on {result.type}; math.roundeven is supported on f16, "
                       "bf16 and f32 values without attributes")
     return Node("roundeven", dtype, operands, source=op)
+
+
+def narrowed_compare(node: Node) -> Node:
+    """cmpi of values extended from a narrower type (extsi, or extui) and constants that type
+    holds, compared in the narrower type: extsi keeps both orders (signed and unsigned) of
+    the values it extends, extui keeps the unsigned one and makes the signed one unsigned
+    (torch-mlir compares an int32 tensor with 0 as `cmpi sgt, (extsi x to i64), 0 : i64`).
+    The node as it is when its operands are not such."""
+    assert node.predicate is not None
+    extended = [o for o in node.operands if o.kind in ("extsi", "extui")]
+    kinds = {o.kind for o in extended}
+    narrow = {o.operands[0].dtype for o in extended}
+    if len(kinds) != 1 or len(narrow) != 1:
+        return node
+    kind, dtype = kinds.pop(), narrow.pop()
+    if not is_integer(dtype) or dtype.startswith("ui"):
+        return node
+    lo, hi = integer_range(dtype, signed=kind == "extsi")
+    operands = []
+    for o in node.operands:
+        if o.kind == kind:
+            operands.append(o.operands[0])
+        elif o.is_const and isinstance(o.value, int) and lo <= o.value <= hi:
+            value = o.value if o.value <= integer_range(dtype, True)[1] \
+                else o.value - (hi + 1)  # extui's constant as the narrow type's bits
+            operands.append(Node("const", dtype, value=value, source=o.source))
+        else:
+            return node
+    predicate = node.predicate
+    if kind == "extui" and predicate[0] == "s":
+        predicate = "u" + predicate[1:]
+    return Node("cmpi", "i1", tuple(operands), predicate=predicate, source=node.source)
+
+
+def integer_range(dtype: str, signed: bool) -> tuple[int, int]:
+    """The values an integer type holds read as signed (or as unsigned)."""
+    bits = int(dtype.removeprefix("ui").removeprefix("i"))
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+
+def _cmpi_node(op: arith.CmpiOp, operands: tuple[Node, ...]) -> Node:
+    predicate = CMPI_NAMES[op.predicate.value.data]
+    dtype = operands[0].dtype
+    if not is_integer(dtype):
+        raise OpError(op, f"compares {op.lhs.type} values; arith.cmpi is supported on integer "
+                      f"values ({', '.join(INTEGER_DTYPES)})")
+    return Node("cmpi", "i1", operands, predicate=predicate, source=op)
+
+
+def _shift_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+    """shli / shrsi / shrui by a constant amount in [0, width): MLIR makes a larger or a
+    negative amount poison, so such a constant is refused here; an amount that varies per
+    element is refused by the instruction selection (AscendC's ShiftLeft / ShiftRight take a
+    scalar amount)."""
+    if not is_integer(dtype):
+        raise OpError(op, f"works on {op.results[0].type}; {op.name} is supported on integer "
+                      f"values ({', '.join(INTEGER_DTYPES)})")
+    amount = operands[1]
+    bits = int(dtype.removeprefix("ui").removeprefix("i"))
+    if amount.is_const and isinstance(amount.value, int) and not 0 <= amount.value < bits:
+        raise OpError(op, f"shifts a {dtype} value by {amount.value} bits: MLIR defines "
+                      f"shifts by 0 to {bits - 1} bits only (any other amount is poison)")
+    return Node(SHIFTS[type(op)], dtype, operands, source=op)  # type: ignore[index]
+
+
+def _bitwise_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+    """cmpi, andi / ori / xori or a shift; an integer division is refused here."""
+    if type(op) in LOGIC:
+        if dtype != "i1" and not is_integer(dtype):
+            raise OpError(op, f"works on {op.results[0].type}; andi, ori and xori are "
+                          "supported on i1 conditions and integer values")
+        return Node(LOGIC[type(op)], dtype, operands, source=op)  # type: ignore[index]
+    if isinstance(op, arith.CmpiOp):
+        return _cmpi_node(op, operands)
+    if type(op) in SHIFTS:
+        return _shift_node(op, dtype, operands)
+    raise _division_error(op)
+
+
+def _division_error(op: Operation) -> OpError:
+    divisor = op.operands[1].owner
+    if isinstance(divisor, arith.ConstantOp) and isinstance(divisor.value, IntegerAttr) \
+            and divisor.value.value.data == 0:
+        return OpError(op, "divides by the constant zero: undefined behaviour in MLIR, "
+                       "and no kernel computes it")
+    return OpError(op, "is an integer division, which hswc does not lower: A2/A3's Div "
+                   "takes half and float only, and Ascend 950's integer Div documents no "
+                   "rounding; divide in f32 (arith.sitofp, divf, fptosi) where that is exact")
 
 
 def _node_of(b: _Builder, op: Operation) -> Node:
@@ -404,13 +525,10 @@ def _node_of(b: _Builder, op: Operation) -> Node:
         return _constant_node(op, dtype)
     if type(op) in FLOAT_BINARY:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
-    if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name == ROUNDEVEN:
+    if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name in (ROUNDEVEN, ABSI):
         return _integer_node(op, dtype, ins())
-    if type(op) in LOGIC:
-        if dtype != "i1":
-            raise OpError(op, f"works on {result.type}; andi, ori and xori are supported on "
-                          "i1 conditions only")
-        return Node(LOGIC[type(op)], dtype, ins(), source=op)  # type: ignore[index]
+    if isinstance(op, (arith.CmpiOp, *DIVISIONS)) or type(op) in SHIFTS or type(op) in LOGIC:
+        return _bitwise_node(op, dtype, ins())
     if isinstance(op, arith.NegfOp):
         return Node("negf", dtype, ins(), source=op)
     if isinstance(op, arith.ExtFOp | arith.TruncFOp):

@@ -332,6 +332,8 @@ class ChunkEmitter:
         """Queue tensors taken (DeQue, AllocTensor) and TBufs got in this chunk."""
         self.views: dict[Buffer, SSAValue] = {}
         self.bits: dict[Buffer, SSAValue] = {}
+        self.lanes: dict[tuple[SSAValue, str], SSAValue] = {}
+        """(a tensor, lanes) -> its ReinterpretCast to the lanes an instruction sees."""
         self.counts: dict[str, SSAValue] = {"cur": current_num}
         self.step: list[Instr] = []
         self.previous: list[Instr] = []
@@ -479,6 +481,17 @@ class ChunkEmitter:
         return self.counts[kind]
 
     def operand(self, val: Val, instr: Instr) -> SSAValue:
+        tensor = self.buffer_operand(val, instr)
+        if instr.lanes is None or val.dtype in ("mask", instr.lanes):
+            return tensor
+        key = (tensor, instr.lanes)
+        if key not in self.lanes:
+            self.lanes[key] = self.e.value(
+                ascend.ReinterpretCastOp(tensor, ELEMENT_TYPES[instr.lanes]),
+                f"{tensor.name_hint or 'tensor'}_as_{instr.lanes}")
+        return self.lanes[key]
+
+    def buffer_operand(self, val: Val, instr: Instr) -> SSAValue:
         b = self.buffer(val)
         if b.is_queue:
             raw = instr.api in RAW_ACCESS or self.plan.schedule.raw_queue_tensors
@@ -622,8 +635,10 @@ def build(instr: Instr, dst: SSAValue, srcs: list[SSAValue], count: SSAValue,
     return TENSOR_FORMS[api](dst, *srcs, count)
 
 
-SCALAR_FORMS: dict[str, type[ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp]] = {
+SCALAR_FORMS: dict[str, type[ascend.MulsOp | ascend.AddsOp | ascend.MaxsOp | ascend.MinsOp
+                             | ascend.ShiftLeftOp | ascend.ShiftRightOp]] = {
     "Muls": ascend.MulsOp, "Adds": ascend.AddsOp, "Maxs": ascend.MaxsOp, "Mins": ascend.MinsOp,
+    "ShiftLeft": ascend.ShiftLeftOp, "ShiftRight": ascend.ShiftRightOp,
 }
 """dst = src <op> scalar."""
 TensorForm = Callable[..., Operation]

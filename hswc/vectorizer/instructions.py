@@ -19,6 +19,23 @@ Mapping (t: a vector, k: a constant):
   cmpf ult ule ugt uge ueq uno   Not of oge ogt ole olt one ord (hswc.vectorizer.dag)
   select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
+Integer values (i8, i16, i32; which call takes which type per SoC: hswc.soc_api):
+  addi subi muli maxsi minsi   Add Sub/Adds Mul Max Min (maxsi / minsi of i8 in half)
+  maxui / minui          maxsi / minsi of the values biased by the sign bit (+ 2^(N-1)
+                         wraps: the unsigned order becomes the signed one), unbiased after
+  cmpi eq ne slt sle sgt sge   Compare EQ NE LT LE GT GE on the type where the SoC compares
+                         it so; i32 on A2/A3 (EQ only): Max, then EQ against an operand (a >= b
+                         is max(a, b) == a), Not for the strict ones and ne; i8 in half and i16
+                         in float (exact Casts) where the SoC has no integer compare
+  cmpi ult ule ugt uge   the signed ones on the operands biased by the sign bit
+  select m, t, t|k       Select on the type; where the SoC's Select takes no integer type
+                         (A2/A3), on the same lanes seen as half / float (ReinterpretCast: Select
+                         moves bit patterns), a constant in a buffer Duplicate fills
+  andi / ori / xori      And / Or on 16-bit lanes (xori: (a | b) & ~(a & b))
+  shli / shrsi / shrui   ShiftLeft on the unsigned lanes (a logical shift, as MLIR's; AscendC
+                         shifts a signed type arithmetically), ShiftRight on the signed /
+                         unsigned lanes, by a constant amount
+  extsi extui sitofp uitofp fptosi fptoui roundeven   Casts (hswc.vectorizer.cast_routes)
 A uniform operand (a scalar of the kernel, or computed from scalars and constants: see
 hswc.vectorizer.dag) takes a constant's place: the scalar of a scalar form, or a buffer Init
 fills with Duplicate; the kernel computes its value once, before the chunk loop. A body that
@@ -106,6 +123,9 @@ class Instr:
     """Positions of the sources whose buffer dst may share (AscendC allows dst == that src)."""
     conversion: bool = False
     """The Cast of an input to its f32 copy, placed where the input arrives."""
+    lanes: str | None = None
+    """The element type the call sees its non-mask operands as, when it is not theirs (a
+    ReinterpretCast of the same bytes: an i32 Select on float lanes, a shli on ui32 lanes)."""
 
     def reads(self) -> tuple[Val, ...]:
         return self.srcs
@@ -322,8 +342,13 @@ def _negated(value: float | int | bool | None, dtype: str) -> float | int:
     assert isinstance(value, float | int)
     if isinstance(value, float):
         return -value
+    return _wrapped(-value, dtype)
+
+
+def _wrapped(value: int, dtype: str) -> int:
+    """value modulo 2^N, in the integer type's range."""
     lo, hi = INTEGER_RANGES[dtype]
-    return (-value - lo) % (hi - lo + 1) + lo
+    return (value - lo) % (hi - lo + 1) + lo
 
 
 def _divf(s: _Selector, node: Node) -> None:
@@ -512,6 +537,201 @@ def _exact_mode(s: _Selector, src: str, dst: str) -> str:
     return "cast_none" if "cast_none" in modes else "cast_rint"
 
 
+INTEGER_COMPARES = {"eq": "oeq", "ne": "une", "slt": "olt", "sle": "ole", "sgt": "ogt",
+                    "sge": "oge"}
+"""cmpi's signed predicates as the cmpf ones of the same CMPMODE (_compare's spelling)."""
+SWAPPED_CMPI = {"eq": "eq", "ne": "ne", "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle",
+                "ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule"}
+"""k <p> t is t <SWAPPED_CMPI[p]> k."""
+LANES = {2: "f16", 4: "f32"}
+"""The float of each width, whose Select moves an integer's bit patterns."""
+UNSIGNED = {"i16": "ui16", "i32": "ui32", "ui16": "ui16", "ui32": "ui32"}
+"""The unsigned type of each width (ShiftLeft and ShiftRight shift it logically)."""
+
+
+def _width(dtype: str) -> int:
+    return int(dtype.removeprefix("ui").removeprefix("i"))
+
+
+def _derived(s: _Selector, like: Node, kind: str, dtype: str, *operands: Node) -> Node:
+    """A value the rule of `like` computes on the way: a node of its own (not in the DAG),
+    selected now by its kind's rule, located at `like`'s op."""
+    node = Node(kind, dtype, operands, name=f"{like.name or 'tmp'}_{kind}", source=like.source)
+    RULES[kind](s, node)
+    return node
+
+
+def _biased(s: _Selector, like: Node, value: Node) -> Node:
+    """value + 2^(N-1), wrapping (the sign bit flipped): unsigned order becomes signed."""
+    lo, _ = INTEGER_RANGES[value.dtype]
+    if value.is_const:
+        assert isinstance(value.value, int)
+        return Node("const", value.dtype, value=_wrapped(value.value + lo, value.dtype),
+                    source=value.source)
+    bias = Node("const", value.dtype, value=lo, source=like.source)
+    return _derived(s, like, "addi", value.dtype, value, bias)
+
+
+def _cmpi(s: _Selector, node: Node) -> None:
+    a, b = node.operands
+    predicate = node.predicate
+    assert predicate is not None
+    if a.uniform:
+        a, b, predicate = b, a, SWAPPED_CMPI[predicate]
+    if predicate[0] == "u":
+        if not s.table.takes("Adds", a.dtype):
+            raise OpError(node.source, f"compares {a.dtype} as unsigned, which needs Adds on "  # type: ignore[arg-type]
+                          f"{a.dtype}; Adds on {s.table.soc_words} takes "
+                          f"{s.table.words('Adds')}: extend the operands with arith.extui first")
+        a, b, predicate = _biased(s, node, a), _biased(s, node, b), "s" + predicate[1:]
+    dst = s.result(node)
+    dtype = a.dtype
+    if s.table.takes("Compare", dtype) and \
+            COMPARE_MODES[INTEGER_COMPARES[predicate]] in s.table.compare_modes(dtype):
+        _compare(s, dst, a, b, INTEGER_COMPARES[predicate], node)
+        return
+    if s.table.takes("Compare", dtype) and s.table.takes("Max", dtype):
+        _compare_through_max(s, node, dst, a, b, predicate)
+        return
+    wide = next((f for f in ("f16", "f32") if holds(f, dtype) and s.table.exact("Compare", f)
+                 and cast_route_or_none(s, dtype, f) is not None), None)
+    if wide is None:
+        raise OpError(node.source, f"compares {dtype}, but Compare on {s.table.soc_words} takes "  # type: ignore[arg-type]
+                      f"{s.table.words('Compare')}: extend the operands with arith.extsi to a "
+                      "type it takes first")
+    pair = [Node("const", wide, value=float(o.value), source=o.source)  # type: ignore[arg-type]
+            if o.is_const else _derived(s, node, "sitofp", wide, o) for o in (a, b)]
+    _compare(s, dst, pair[0], pair[1], INTEGER_COMPARES[predicate], node)
+
+
+def cast_route_or_none(s: _Selector, src: str, dst: str) -> object | None:
+    try:
+        return cast_route(s.table, "sitofp", src, dst)
+    except NoRoute:
+        return None
+
+
+def _compare_through_max(s: _Selector, node: Node, dst: Val, a: Node, b: Node,
+                         predicate: str) -> None:
+    """A signed compare where the SoC compares the type for equality only (i32 on A2/A3,
+    Compare.md): a >= b is max(a, b) == a, a <= b is max(a, b) == b, > and < their negations,
+    ne the negation of eq."""
+    if predicate in ("eq", "ne"):
+        _compare(s, dst, a, b, "oeq", node)
+    else:
+        larger = _derived(s, node, "maxsi", a.dtype, a, b)
+        other = a if predicate in ("sge", "slt") else b
+        _compare(s, dst, larger, other, "oeq", node)
+    if predicate in ("ne", "sgt", "slt"):
+        s.emit(Instr("Not", dst, (dst,), count="words", source=node.source, in_place=(0,)))
+
+
+def _integer_select(s: _Selector, node: Node) -> None:
+    """select between integers on a SoC whose Select takes no integer type: the same bytes as
+    the float of their width (Select copies bit patterns), both values in vectors."""
+    lanes = LANES.get(_width(node.dtype) // 8)
+    if lanes is None or not s.table.takes("Select", lanes):
+        raise OpError(node.source, f"selects {node.dtype} values, but Select on "  # type: ignore[arg-type]
+                      f"{s.table.soc_words} takes {s.table.words('Select')}: extend the values "
+                      "with arith.extsi to i16 or i32 first")
+    mask, a, b = node.operands
+    dst = s.result(node)
+    value = s.element_val if dst.level == "element" else s.val
+    s.emit(Instr("Select", dst, (value(mask), value(a), value(b)),
+                 mode="vsel_tensor_tensor_mode", source=node.source, in_place=(1,),
+                 lanes=lanes))
+
+
+def _select_rule(s: _Selector, node: Node) -> None:
+    if node.dtype in INTEGER_RANGES and not s.table.takes("Select", node.dtype):
+        _integer_select(s, node)
+        return
+    _select(s, node)
+
+
+def _unsigned_pick(signed_kind: str) -> Rule:
+    """maxui / minui: maxsi / minsi of the operands biased by the sign bit, unbiased after."""
+    def rule(s: _Selector, node: Node) -> None:
+        a, b = (_biased(s, node, o) for o in node.operands)
+        picked = _derived(s, node, signed_kind, node.dtype, a, b)
+        lo, _ = INTEGER_RANGES[node.dtype]
+        s.emit(Instr("Adds", s.result(node), (s.val(picked),), scalar=lo, source=node.source,
+                     in_place=(0,)))
+    return rule
+
+
+def _integer_logic(api: str) -> Rule:
+    """andi / ori of integers: And / Or on 16-bit lanes (the SoC's And and Or take int16_t and
+    uint16_t); masks as before."""
+    mask_rule = _logic(api)
+
+    def rule(s: _Selector, node: Node) -> None:
+        if node.is_mask:
+            mask_rule(s, node)
+            return
+        _require_bitwise(s, node, api)
+        a, b = node.operands
+        s.emit(Instr(api, s.result(node), (s.val(a), s.val(b)), source=node.source,
+                     in_place=(0, 1)))
+    return rule
+
+
+def _require_bitwise(s: _Selector, node: Node, api: str) -> None:
+    if not s.table.takes(api, node.dtype):
+        raise OpError(node.source, f"computes on {node.dtype}, but {api} on "  # type: ignore[arg-type]
+                      f"{s.table.soc_words} takes {s.table.words(api)}")
+
+
+def _integer_xori(s: _Selector, node: Node) -> None:
+    """xori of integers: (a | b) & ~(a & b) on 16-bit lanes; masks as before."""
+    if node.is_mask:
+        _xori(s, node)
+        return
+    for api in ("And", "Or", "Not"):
+        _require_bitwise(s, node, api)
+    a, b = (s.val(n) for n in node.operands)
+    both = Val("temp", node.dtype, f"{node.name or 'tmp'}_and")
+    dst = s.result(node)
+    for instr in (Instr("And", both, (a, b), in_place=(0, 1)),
+                  Instr("Not", both, (both,), in_place=(0,)),
+                  Instr("Or", dst, (a, b), in_place=(0, 1)),
+                  Instr("And", dst, (dst, both), in_place=(0, 1))):
+        instr.source = node.source
+        s.emit(instr)
+
+
+def _shift(api: str, lanes_of: Callable[[str], str]) -> Rule:
+    """shli / shrsi / shrui by a constant amount: ShiftLeft / ShiftRight on the lanes that
+    shift as MLIR does (unsigned for shli and shrui, signed for shrsi)."""
+    def rule(s: _Selector, node: Node) -> None:
+        value, amount = node.operands
+        if not amount.is_const:
+            raise OpError(node.source, f"shifts by an amount that is not a constant; "  # type: ignore[arg-type]
+                          f"AscendC's {api} shifts every element by one scalar amount")
+        lanes = lanes_of(node.dtype)
+        if not s.table.takes(api, lanes):
+            raise OpError(node.source, f"shifts {node.dtype}, but {api} on "  # type: ignore[arg-type]
+                          f"{s.table.soc_words} takes {s.table.words(api)}: extend the value "
+                          "with arith.extsi first")
+        s.emit(Instr(api, s.result(node), (s.val(value),), scalar=amount.value,  # type: ignore[arg-type]
+                     source=node.source, in_place=(0,),
+                     lanes=None if lanes == node.dtype else lanes))
+    return rule
+
+
+def _absi(s: _Selector, node: Node) -> None:
+    """math.absi: Max(t, Muls(t, -1)); -(-2^(N-1)) wraps to itself, which is then its own
+    absolute value, as math.absi defines it."""
+    (value,) = node.operands
+    minus_one = Node("const", node.dtype, value=-1, source=node.source)
+    negated = _derived(s, node, "muli", node.dtype, value, minus_one)
+    if not s.table.takes("Max", node.dtype):
+        raise OpError(node.source, f"computes on {node.dtype}, but Max on "  # type: ignore[arg-type]
+                      f"{s.table.soc_words} takes {s.table.words('Max')}")
+    s.emit(Instr("Max", s.result(node), (s.val(value), s.val(negated)), source=node.source,
+                 in_place=(0, 1)))
+
+
 RULES: dict[str, Rule] = {
     "extf": _cast,
     "truncf": _cast,
@@ -528,11 +748,18 @@ RULES: dict[str, Rule] = {
     "rsqrt": _unary("Rsqrt"),
     "abs": _unary("Abs"),
     "cmpf": _cmpf,
-    "select": _select,
-    "andi": _logic("And"),
-    "ori": _logic("Or"),
+    "select": _select_rule,
+    "andi": _integer_logic("And"),
+    "ori": _integer_logic("Or"),
     "not": _not,
-    "xori": _xori,
+    "xori": _integer_xori,
+    "cmpi": _cmpi,
+    "absi": _absi,
+    "maxui": _unsigned_pick("maxsi"),
+    "minui": _unsigned_pick("minsi"),
+    "shli": _shift("ShiftLeft", lambda t: UNSIGNED.get(t, t)),
+    "shrsi": _shift("ShiftRight", lambda t: t),
+    "shrui": _shift("ShiftRight", lambda t: UNSIGNED.get(t, t)),
     "reduce": _reduce,
     "addi": _integer_binary("Add", "Adds"),
     "subi": _subf,

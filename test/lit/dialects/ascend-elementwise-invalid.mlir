@@ -93,9 +93,9 @@ func.func @relu_i16(%a: !ascend.local_tensor<i16, veccalc>, %n: index) {
 
 // -----
 
-// And of half tensors: the bitwise calls take 16-bit integers.
+// And of half tensors: the bitwise calls take 16-bit integers (Ascend 950 also 32-bit ones).
 func.func @and_f16(%a: !ascend.local_tensor<f16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.and' dst has element type f16; And takes uint16_t (ui16) or int16_t (i16)
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.and' dst has element type f16; And takes int16_t, uint16_t, int32_t, uint32_t
   ascend.and %a, %a, %a, %n : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f16, veccalc>
   func.return
 }
@@ -104,7 +104,7 @@ func.func @and_f16(%a: !ascend.local_tensor<f16, veccalc>, %n: index) {
 
 // And of ui8 masks not seen as ui16 first (ReinterpretCast them).
 func.func @and_ui8_masks(%m: !ascend.local_tensor<ui8, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.and' dst has element type ui8; And takes uint16_t (ui16) or int16_t (i16)
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.and' dst has element type ui8; And takes int16_t, uint16_t, int32_t, uint32_t
   ascend.and %m, %m, %m, %n : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<ui8, veccalc>
   func.return
 }
@@ -122,17 +122,17 @@ func.func @or_mixed_signedness(%u: !ascend.local_tensor<ui16, veccalc>, %s: !asc
 
 // Or on explicitly signed si16: int16_t is spelled i16.
 func.func @or_si16(%s: !ascend.local_tensor<si16, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.or' dst has element type si16; Or takes uint16_t (ui16) or int16_t (i16)
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.or' dst has element type si16; Or takes int16_t, uint16_t, int32_t, uint32_t
   ascend.or %s, %s, %s, %n : !ascend.local_tensor<si16, veccalc>, !ascend.local_tensor<si16, veccalc>, !ascend.local_tensor<si16, veccalc>
   func.return
 }
 
 // -----
 
-// Not on 32-bit lanes.
-func.func @not_ui32(%a: !ascend.local_tensor<ui32, veccalc>, %n: index) {
-  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.not' dst has element type ui32; Not takes uint16_t (ui16) or int16_t (i16)
-  ascend.not %a, %a, %n : !ascend.local_tensor<ui32, veccalc>, !ascend.local_tensor<ui32, veccalc>
+// Not on 64-bit lanes (Ascend 950 takes int64_t in the count form only; the model has no such lanes).
+func.func @not_i64(%a: !ascend.local_tensor<i64, veccalc>, %n: index) {
+  // CHECK: ascend-elementwise-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.not' dst has element type i64; Not takes int16_t, uint16_t, int32_t, uint32_t
+  ascend.not %a, %a, %n : !ascend.local_tensor<i64, veccalc>, !ascend.local_tensor<i64, veccalc>
   func.return
 }
 
