@@ -18,6 +18,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from test_gated_ops import _type, module
 
 from hswc.reference import compare_tolerance
 from hswc.reference_gated import run_variant_reference
@@ -46,18 +47,6 @@ DEFAULT = {("gelu_mul_tanh", "f16"), ("fatrelu_mul", "bf16"), ("situ_glu_dim0_ri
            ("swiglu_clamp", "f16"), ("clipped_swiglu_interleaved", "bf16"),
            ("clipped_swiglu_after", "f32")}
 """Run by default (about a second each); the rest under the sweep marker."""
-
-
-def _type(shape: tuple[int, ...], dtype: str) -> str:
-    return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
-
-
-def module(op: str, attributes: str, types: list[str], result: str) -> str:
-    args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
-    operands = ", ".join(f"%a{i}" for i in range(len(types)))
-    return (f"func.func @f({args}) -> {result} {{\n"
-            f"  %y = {op} {operands} {attributes} : {', '.join(types)}\n"
-            f"  return %y : {result}\n}}\n")
 
 
 def _load(name: str, dtype: str) -> dict[str, np.ndarray]:

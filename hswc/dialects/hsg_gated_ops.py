@@ -80,15 +80,20 @@ class GatedOp(TensorFunctionOp):
         """Whether GeLU applies to the first half (activate_left), else to the second."""
         return self.activate_left is None or self.activate_left.value.data != 0
 
-    def verify_(self) -> None:
+    def verify_split(self) -> tuple[TensorType[Attribute], int]:
+        """x, its attributes, and the dim it splits (which must hold an even size): x's type
+        and that dim."""
         x = self.verify_x("split")
-        rank = x.get_num_dims()
-        self._verify_attributes(rank)
+        self._verify_attributes(x.get_num_dims())
         k = self.split_dim()
         size = x.get_shape()[k]
         if size >= 0 and size % 2:
             raise VerifyException(f"{self.name}: dim {k} of x has {size} elements, an odd "
                                   "number: it does not split into two halves")
+        return x, k
+
+    def verify_(self) -> None:
+        x, k = self.verify_split()
         half = half_type(x, k)
         if len(self.INPUTS) > 1:
             grad = self.inputs[0].type

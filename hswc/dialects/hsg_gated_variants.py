@@ -119,14 +119,7 @@ class GatedVariantOp(GatedOp):
         if len(self.inputs) > len(self.INPUTS) and self.REFUSED:
             raise VerifyException(f"{self.name}: operand {len(self.INPUTS) + 1} would be "
                                   f"{self.REFUSED}")
-        x = self.verify_x("split")
-        rank = x.get_num_dims()
-        self._verify_attributes(rank)
-        k = self.split_dim()
-        size = x.get_shape()[k]
-        if size >= 0 and size % 2:
-            raise VerifyException(f"{self.name}: dim {k} of x has {size} elements, an odd "
-                                  "number: it does not split into two halves")
+        x, k = self.verify_split()
         for name, operand in zip(self.INPUTS[1:], self.inputs[1:], strict=True):
             t = operand.type
             want = TensorType(x.get_element_type(), [1])

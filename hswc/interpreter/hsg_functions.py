@@ -25,7 +25,7 @@ from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
-from hswc.interpreter.values import per_row
+from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
 from hswc.reference_gated import run_gated_reference, run_variant_reference
 from hswc.reference_norms import run_reference
@@ -168,8 +168,8 @@ class HsgFunctions(MachineFunctions):
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
         limit = min(a.size for a in (*inputs, y))
         for r in rows.index.tolist():
-            start, length = _core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
-                                        chunks, r, limit, f"the {y.size}-element tensors")
+            start, length = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
+                                       chunks, r, limit, f"the {y.size}-element tensors")
             end = start + length
             y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs],
                                     lambda v, r=r: per_row(interpreter.get_values((v,))[0],
@@ -195,8 +195,8 @@ class HsgFunctions(MachineFunctions):
             raise OpError(op, f"the output holds {y.size} elements, not the {broadcast.total} "
                           "of hsg.broadcast's shape")
         for r in rows.index.tolist():
-            start, length = _core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
-                                        chunks, r, y.size, f"the {y.size}-element output")
+            start, length = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
+                                       chunks, r, y.size, f"the {y.size}-element output")
             flat = np.arange(start, start + length, dtype=np.int64)
             indices = [broadcast.index(i, flat) for i in range(len(inputs))]
             for i, (a, index) in enumerate(zip(inputs, indices, strict=True)):
@@ -261,20 +261,3 @@ for _norm in NORM_OPS:
 for _gated in (*GATED_OPS, *GATED_VARIANTS):
     setattr(HsgFunctions, f"run_{_gated.name.removeprefix('hsg.')}", _gated_impl(_gated))
 register_impls(HsgFunctions)
-
-
-def _core_range(op: Operation, core: int, start: int, length: int,
-                chunks: list[np.ndarray] | None, row: int, limit: int,
-                tensors: str) -> tuple[int, int]:
-    """The GM range [start, +length) one core's slice (or its chunk of it) covers, checked
-    against the slice and against `limit` elements (`tensors` names them in the message)."""
-    if chunks is not None:
-        c_off, c_len, factor = (int(c[row]) for c in chunks)
-        if c_off < 0 or c_len < 0 or c_off + c_len > length or c_len > factor:
-            raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
-                          f"slice of {length} elements in passes of {factor}")
-        start, length = start + c_off, c_len
-    if start < 0 or length < 0 or start + length > limit:
-        raise OpError(op, f"core {core} reaches GM elements [{start}, {start + length}) "
-                      f"outside {tensors}")
-    return start, length

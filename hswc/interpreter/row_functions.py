@@ -16,7 +16,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.body import run_body_values
 from hswc.interpreter.machine import MachineFunctions
-from hswc.interpreter.values import per_row
+from hswc.interpreter.values import core_range, per_row
 from hswc.rows import OperandClass, Rows
 
 
@@ -73,17 +73,9 @@ class RowFunctions(MachineFunctions):
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
         length = rows.length
         for r in active.index.tolist():
-            core = int(batch.cores[r])
-            start, count = int(offsets[r]), int(sizes[r])
-            if chunks is not None:
-                c_off, c_len, factor = (int(c[r]) for c in chunks)
-                if c_off < 0 or c_len < 0 or c_off + c_len > count or c_len > factor:
-                    raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
-                                  f"slice of {count} rows in passes of {factor}")
-                start, count = start + c_off, c_len
-            if start < 0 or count < 0 or start + count > total:
-                raise OpError(op, f"core {core} reaches rows [{start}, {start + count}) "
-                              f"outside the {total} rows of the operands")
+            start, count = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
+                                      chunks, r, total, f"the {total} rows of the operands",
+                                      "rows")
             if count == 0:
                 continue
             shapes = [(count, length) if kind == "element" else (count, 1)

@@ -18,6 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.ir import Operation
+
+from hswc.diagnostics import OpError
 
 
 class Varying:
@@ -173,3 +176,23 @@ def raw(value: Any) -> Any:
 def on_rows(rows: Rows | None, values: np.ndarray) -> np.ndarray:
     """The entries of a per-row array that `rows` hold (all of them outside a kernel)."""
     return rows.take(values) if rows is not None else values
+
+
+def core_range(op: Operation, core: int, start: int, length: int,
+               chunks: list[np.ndarray] | None, row: int, limit: int, tensors: str,
+               unit: str = "elements") -> tuple[int, int]:
+    """The range [start, +length) one core's slice (or its chunk of it: `chunks` the chunk
+    ops' offset, length and factor per core, `row` this core's) covers, checked against the
+    slice and against `limit` (`tensors` names them in the message); `unit`: "elements" of GM,
+    or "rows" of a row kernel."""
+    if chunks is not None:
+        c_off, c_len, factor = (int(c[row]) for c in chunks)
+        if c_off < 0 or c_len < 0 or c_off + c_len > length or c_len > factor:
+            raise OpError(op, f"chunk [{c_off}, +{c_len}) is not inside core {core}'s "
+                          f"slice of {length} {unit} in passes of {factor}")
+        start, length = start + c_off, c_len
+    if start < 0 or length < 0 or start + length > limit:
+        where = "GM elements" if unit == "elements" else unit
+        raise OpError(op, f"core {core} reaches {where} [{start}, {start + length}) "
+                      f"outside {tensors}")
+    return start, length

@@ -97,6 +97,8 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     ascend.and %bits, %bits, %bits, %mask_words : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
     ascend.or %signed_bits, %signed_bits, %signed_bits, %mask_words : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
     ascend.not %bits, %bits, %mask_words : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+    ascend.shift_left %bits, %bits, 3 : ui16, %mask_words : !ascend.local_tensor<ui16, veccalc>, !ascend.local_tensor<ui16, veccalc>
+    ascend.shift_right %signed_bits, %signed_bits, 2 : i16, %mask_words : !ascend.local_tensor<i16, veccalc>, !ascend.local_tensor<i16, veccalc>
     ascend.select %wide, %mask, %wide, %wide, vsel_tensor_tensor_mode, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.select %wide, %mask, %wide, 1.000000e+00 : f32, vsel_tensor_scalar_mode, %ub_factor : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<f32, veccalc>
     ascend.cast %y_local, %wide, cast_rint, %ub_factor : !ascend.local_tensor<f16, vecout>, !ascend.local_tensor<f32, veccalc>
@@ -189,6 +191,8 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          AscendC::And(bits, bits, bits, maskWords);
 // CHECK-NEXT:          AscendC::Or(signedBits, signedBits, signedBits, maskWords);
 // CHECK-NEXT:          AscendC::Not(bits, bits, maskWords);
+// CHECK-NEXT:          AscendC::ShiftLeft(bits, bits, static_cast<uint16_t>(3), maskWords);
+// CHECK-NEXT:          AscendC::ShiftRight(signedBits, signedBits, static_cast<int16_t>(2), maskWords);
 // CHECK:               AscendC::Cast(yLocal, wide, AscendC::RoundMode::CAST_RINT, ubFactor);
 // CHECK:           __aicore__ inline void CopyOut(int64_t chunk, int64_t bytes)
 // CHECK-NEXT:      {
