@@ -183,3 +183,19 @@ def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequenc
 def bits(array: np.ndarray) -> np.ndarray:
     """The bit patterns, so that comparisons are exact (NaN payloads and -0.0 included)."""
     return np.ascontiguousarray(array).view(BITS[dtype_name(array)])
+
+
+def build_generic_kernels(directory: Path, texts: Mapping[str, str]) -> dict[str, Path]:
+    """Each module text (one elementwise kernel of two GM inputs, named by its case) lowered by
+    hswc.runner and its kernel built against the CPU model: case -> executable."""
+    from hswc import runner
+    from hswc.backend.source import kernel_source
+
+    builds = {}
+    for case, text in texts.items():
+        source = directory / f"{case}.cpp"
+        source.write_text(kernel_source(runner.compile_text(text).module))
+        builds[case] = Build(source, directory / case,
+                             (f"-DHSWC_KERNEL_ENTRY={case}", "-DHSWC_GM_INPUTS=2"))
+    build(list(builds.values()))
+    return {case: b.output for case, b in builds.items()}

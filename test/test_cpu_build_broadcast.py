@@ -11,13 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import Build, build, run_recorded
+from cpu_build import build_generic_kernels, run_recorded
 from test_broadcast_operands import CASES as ONE_CHUNK
 from test_broadcast_operands import DTYPES, NUMPY, _same, _values, generic
 from test_broadcast_row_runs import MULTI_CHUNK
 
 from hswc import runner
-from hswc.backend.source import kernel_source
 
 CASES = {**ONE_CHUNK, **{f"{name}_chunks": case for name, case in MULTI_CHUNK.items()}}
 BUILT = ("bias_f16", "rank0_argument_f16", "row_scale_size1_f32", "bias_runs_f32",
@@ -30,17 +29,11 @@ SMALL_UB = 4096
 
 @pytest.fixture(scope="module")
 def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    directory = tmp_path_factory.mktemp("broadcast_cpu_build")
-    builds = {}
+    texts = {}
     for case in BUILT:
         out, operand, m, _, op, dtype = CASES[case]
-        lowered = runner.compile_text(generic(case, out, operand, m, dtype, op)).module
-        source = directory / f"{case}.cpp"
-        source.write_text(kernel_source(lowered))
-        builds[case] = Build(source, directory / case,
-                             (f"-DHSWC_KERNEL_ENTRY={case}", "-DHSWC_GM_INPUTS=2"))
-    build(list(builds.values()))
-    return {case: b.output for case, b in builds.items()}
+        texts[case] = generic(case, out, operand, m, dtype, op)
+    return build_generic_kernels(tmp_path_factory.mktemp("broadcast_cpu_build"), texts)
 
 
 @pytest.mark.parametrize("case", BUILT)

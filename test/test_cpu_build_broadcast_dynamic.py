@@ -12,12 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import Build, build, run_recorded
+from cpu_build import build_generic_kernels, run_recorded
 from math_bodies import same_bits
 from test_broadcast_dynamic import CASES, DTYPES, _values, _want, prelu
 
 from hswc import runner
-from hswc.backend.source import kernel_source
 
 BUILT = ("prelu_nchw_f32", "row_scale_f32", "bias_odd_row_f16")
 CORES, UB = 5, 196608
@@ -28,17 +27,11 @@ core, each starting mid-row."""
 
 @pytest.fixture(scope="module")
 def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    directory = tmp_path_factory.mktemp("dynamic_broadcast_cpu_build")
-    builds = {}
+    texts = {}
     for case in BUILT:
         x_type, w_type, m, _, dtype, _ = CASES[case]
-        lowered = runner.compile_text(prelu(case, x_type, w_type, m, dtype)).module
-        source = directory / f"{case}.cpp"
-        source.write_text(kernel_source(lowered))
-        builds[case] = Build(source, directory / case,
-                             (f"-DHSWC_KERNEL_ENTRY={case}", "-DHSWC_GM_INPUTS=2"))
-    build(list(builds.values()))
-    return {case: b.output for case, b in builds.items()}
+        texts[case] = prelu(case, x_type, w_type, m, dtype)
+    return build_generic_kernels(tmp_path_factory.mktemp("dynamic_broadcast_cpu_build"), texts)
 
 
 @pytest.mark.parametrize("case", BUILT)
