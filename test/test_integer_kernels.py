@@ -9,8 +9,8 @@ check the integer calls against numpy's or Python's integer arithmetic, computed
 the test: wrapping + - *, conversions that saturate or round as asc-devkit documents,
 roundeven's ties, cmpi's ten predicates, shifts, unsigned max / min, bitwise ops, on both SoC
 families, at the hsg and ascend levels and on the C++ CPU model. Bad input: an integer operation
-the SoC has no call for, arith.trunci, an integer division (a constant zero divisor named), a
-shift amount out of range, a quantization scale of zero or NaN, each one located message.
+the SoC has no call for, a shift amount out of range, a quantization scale of zero or NaN, each
+one located message. trunci and the integer divisions: test_integer_division.
 """
 
 from __future__ import annotations
@@ -458,12 +458,6 @@ def test_an_integer_op_the_soc_lacks_is_named_at_the_op() -> None:
         "float, int16_t, int32_t: extend the operands with arith.extsi" in message
 
 
-def test_trunci_is_refused_because_casts_saturate() -> None:
-    text = generic(["i32"], "i8", "    %r = arith.trunci %a : i32 to i8")
-    (message,) = _warnings(text)
-    assert "'arith.trunci'" in message and "is not an elementwise operation" in message
-
-
 def test_hswc_emit_refuses_to_package_an_i64_kernel(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Packages hold int8, uint8, int16 and int32 tensors (test_emit_integer); an int64 kernel
@@ -500,20 +494,6 @@ def test_a_shift_by_a_tensor_is_refused() -> None:
     text = generic(["i32", "i32"], "i32", "    %r = arith.shrsi %a, %b : i32")
     (message,) = _warnings(text)
     assert "'arith.shrsi'" in message and "shifts by an amount that is not a constant" in message
-
-
-def test_a_division_by_a_constant_zero_is_refused() -> None:
-    text = generic(["i32"], "i32", """    %k = arith.constant 0 : i32
-    %r = arith.divsi %a, %k : i32""")
-    (message,) = _warnings(text)
-    assert "'arith.divsi'" in message and "divides by the constant zero" in message
-
-
-def test_an_integer_division_is_refused_and_says_why() -> None:
-    text = generic(["i32", "i32"], "i32", "    %r = arith.remsi %a, %b : i32")
-    (message,) = _warnings(text)
-    assert "'arith.remsi'" in message and "is an integer division, which hswc does not lower"\
-        in message
 
 
 def test_an_unsigned_compare_of_i8_is_refused_on_atlas_a2() -> None:

@@ -36,6 +36,8 @@ Integer values (i8, i16, i32; which call takes which type per SoC: hswc.soc_api)
                          shifts a signed type arithmetically), ShiftRight on the signed /
                          unsigned lanes, by a constant amount
   extsi extui sitofp uitofp fptosi fptoui roundeven   Casts (hswc.vectorizer.cast_routes)
+  floor ceil trunc narrow   Casts too: a float to an integral float; an in-range integer
+                         narrowed (trunci and the divisions: hswc.vectorizer.integer_lowering)
 A uniform operand (a scalar of the kernel, or computed from scalars and constants: see
 hswc.vectorizer.dag) takes a constant's place: the scalar of a scalar form, or a buffer Init
 fills with Duplicate; the kernel computes its value once, before the chunk loop. A body that
@@ -767,7 +769,8 @@ RULES: dict[str, Rule] = {
     "maxsi": _integer_binary("Max", "Maxs"),
     "minsi": _integer_binary("Min", "Mins"),
     "extsi": _route, "extui": _route, "sitofp": _route, "uitofp": _route, "fptosi": _route,
-    "fptoui": _route, "roundeven": _route,
+    "fptoui": _route, "roundeven": _route, "floor": _route, "ceil": _route, "trunc": _route,
+    "narrow": _route,
 }
 """Node kind -> its instruction(s)."""
 
