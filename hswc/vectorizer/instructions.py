@@ -30,8 +30,10 @@ Integer values (i8, i16, i32; which call takes which type per SoC: hswc.soc_api)
   cmpi ult ule ugt uge   the signed ones on the operands biased by the sign bit
   select m, t, t|k       Select on the type; where the SoC's Select takes no integer type
                          (A2/A3), on the same lanes seen as half / float (ReinterpretCast: Select
-                         moves bit patterns), a constant in a buffer Duplicate fills
-  andi / ori / xori      And / Or on 16-bit lanes (xori: (a | b) & ~(a & b))
+                         moves bit patterns), a constant in a buffer Duplicate fills; int8 /
+                         uint8 (no SoC's Select takes them) in half between exact Casts
+  andi / ori / xori      And / Or (xori: (a | b) & ~(a & b)) on the type where the SoC takes
+                         it, else a 32-bit value as two int16_t lanes over twice the count
   shli / shrsi / shrui   ShiftLeft on the unsigned lanes (a logical shift, as MLIR's; AscendC
                          shifts a signed type arithmetically), ShiftRight on the signed /
                          unsigned lanes, by a constant amount
@@ -66,7 +68,10 @@ from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.schedule import Schedule
 
 Role = Literal["input", "copy", "temp", "const", "mask", "output"]
-Count = Literal["cur", "compute", "words"]
+Count = Literal["cur", "compute", "words", "double"]
+"""How many elements a call covers: the chunk's (`cur`), whole repeats of it (`compute`), the
+16-bit words of a mask over `compute` elements, or twice `compute` (32-bit values seen as two
+16-bit lanes each)."""
 
 FLOAT_DTYPES = ("f16", "bf16", "f32")
 
@@ -462,9 +467,13 @@ def _reduce(s: _Selector, node: Node) -> None:
 def _route(s: _Selector, node: Node) -> None:
     """A conversion to or from an integer, or roundeven: the Casts of its route on the SoC
     (hswc.vectorizer.cast_routes), through temporaries of the route's types."""
-    (src,) = node.operands
+    _cast_chain(s, node, node.kind, node.operands[0])
+
+
+def _cast_chain(s: _Selector, node: Node, kind: str, src: Node) -> None:
+    """The node's value as conversion `kind` of `src`: the Casts of its route."""
     try:
-        steps = cast_route(s.table, node.kind, src.dtype, node.dtype)
+        steps = cast_route(s.table, kind, src.dtype, node.dtype)
     except NoRoute as error:
         raise OpError(node.source, f"converts {src.dtype} to {node.dtype}: {error}") from None  # type: ignore[arg-type]
     value = s.val(src)
@@ -630,8 +639,12 @@ def _compare_through_max(s: _Selector, node: Node, dst: Val, a: Node, b: Node,
 
 def _integer_select(s: _Selector, node: Node) -> None:
     """select between integers on a SoC whose Select takes no integer type: the same bytes as
-    the float of their width (Select copies bit patterns), both values in vectors."""
+    the float of their width (Select copies bit patterns), both values in vectors; 8-bit
+    values, which no float is as wide as, in half (_select_in_half)."""
     lanes = LANES.get(_width(node.dtype) // 8)
+    if lanes is None and holds("f16", node.dtype) and s.table.takes("Select", "f16"):
+        _select_in_half(s, node)
+        return
     if lanes is None or not s.table.takes("Select", lanes):
         raise OpError(node.source, f"selects {node.dtype} values, but Select on "  # type: ignore[arg-type]
                       f"{s.table.soc_words} takes {s.table.words('Select')}: extend the values "
@@ -642,6 +655,18 @@ def _integer_select(s: _Selector, node: Node) -> None:
     s.emit(Instr("Select", dst, (value(mask), value(a), value(b)),
                  mode="vsel_tensor_tensor_mode", source=node.source, in_place=(1,),
                  lanes=lanes))
+
+
+def _select_in_half(s: _Selector, node: Node) -> None:
+    """select of int8 / uint8 values (Select takes no 8-bit type on either SoC: Select.md):
+    both values Cast to half exactly (half holds every 8-bit integer), Select on half, the
+    picked value Cast back exactly."""
+    mask, a, b = node.operands
+    wide = [Node("const", "f16", value=float(o.value), source=o.source)  # type: ignore[arg-type]
+            if o.is_const else _derived(s, node, "sitofp" if node.dtype[0] == "i" else "uitofp",
+                                        "f16", o) for o in (a, b)]
+    picked = _derived(s, node, "select", "f16", mask, *wide)
+    _cast_chain(s, node, "fptosi" if node.dtype[0] == "i" else "fptoui", picked)
 
 
 def _select_rule(s: _Selector, node: Node) -> None:
@@ -663,34 +688,44 @@ def _unsigned_pick(signed_kind: str) -> Rule:
 
 
 def _integer_logic(api: str) -> Rule:
-    """andi / ori of integers: And / Or on 16-bit lanes (the SoC's And and Or take int16_t and
-    uint16_t); masks as before."""
+    """andi / ori of integers: And / Or on the type, or on 16-bit lanes (_bitwise_lanes);
+    masks as before."""
     mask_rule = _logic(api)
 
     def rule(s: _Selector, node: Node) -> None:
         if node.is_mask:
             mask_rule(s, node)
             return
-        _require_bitwise(s, node, api)
+        lanes, count = _bitwise_lanes(s, node, (api,))
         a, b = node.operands
         s.emit(Instr(api, s.result(node), (s.val(a), s.val(b)), source=node.source,
-                     in_place=(0, 1)))
+                     in_place=(0, 1), lanes=lanes, count=count))
     return rule
 
 
-def _require_bitwise(s: _Selector, node: Node, api: str) -> None:
-    if not s.table.takes(api, node.dtype):
-        raise OpError(node.source, f"computes on {node.dtype}, but {api} on "  # type: ignore[arg-type]
-                      f"{s.table.soc_words} takes {s.table.words(api)}")
+def _bitwise_lanes(s: _Selector, node: Node, apis: Sequence[str]) -> tuple[str | None, Count]:
+    """The lanes and count the bitwise calls `apis` run on for the node's type: the type itself
+    where the SoC takes it (And, Or, Not on int32_t on Ascend 950), else a 32-bit value as two
+    int16_t lanes over twice the count (A2/A3's And, Or and Not take int16_t and uint16_t only:
+    And.md, Or.md, Not.md; a bitwise op is the same on each half of the bits). An OpError
+    naming the SoC, the call and the type where neither works (int8: no lanes that narrow)."""
+    if all(s.table.takes(api, node.dtype) for api in apis):
+        return None, "compute"
+    if _width(node.dtype) == 32 and all(s.table.takes(api, "i16") for api in apis):
+        return "i16", "double"
+    missing = next(api for api in apis if not s.table.takes(api, node.dtype))
+    raise OpError(node.source, f"computes on {node.dtype}, but {missing} on "  # type: ignore[arg-type]
+                  f"{s.table.soc_words} takes {s.table.words(missing)}: extend the operands "
+                  "with arith.extsi to i16 first")
 
 
 def _integer_xori(s: _Selector, node: Node) -> None:
-    """xori of integers: (a | b) & ~(a & b) on 16-bit lanes; masks as before."""
+    """xori of integers: (a | b) & ~(a & b), on the lanes _bitwise_lanes picks; masks as
+    before."""
     if node.is_mask:
         _xori(s, node)
         return
-    for api in ("And", "Or", "Not"):
-        _require_bitwise(s, node, api)
+    lanes, count = _bitwise_lanes(s, node, ("And", "Or", "Not"))
     a, b = (s.val(n) for n in node.operands)
     both = Val("temp", node.dtype, f"{node.name or 'tmp'}_and")
     dst = s.result(node)
@@ -698,7 +733,7 @@ def _integer_xori(s: _Selector, node: Node) -> None:
                   Instr("Not", both, (both,), in_place=(0,)),
                   Instr("Or", dst, (a, b), in_place=(0, 1)),
                   Instr("And", dst, (dst, both), in_place=(0, 1))):
-        instr.source = node.source
+        instr.source, instr.lanes, instr.count = node.source, lanes, count
         s.emit(instr)
 
 
