@@ -1,7 +1,9 @@
 """Integer element types as kernels (issue 37, items 4 and 5's static int8 quantization).
 
 The torch-mlir exports of test/fixtures/torch_models/gated (tools/export_model_fixtures.py:
-`torch.relu` on int32, `torch.clamp(x, -100, 100)` and `torch.clamp(x, -5, 7)` on int8,
+`torch.relu`, `torch.where(x > 0, x, 0)` and `torch.abs` (math.absi, whose oracle MLIR runs as
+select(x < 0, 0 - x, x): tools/mlir_oracle.expand_absi) on int32,
+`torch.clamp(x, -100, 100)` and `torch.clamp(x, -5, 7)` on int8,
 `torch.round(x * 16 + 3).clamp(-128, 127).to(torch.int8)` on f32, f16 and bf16, the same with a
 scale and an offset per channel broadcast) become one kernel each and equal MLIR's own execution
 of the file (the fixture's oracle) at every level and on the C++ CPU model. Bodies written here
@@ -32,7 +34,8 @@ from hswc.tiling import TILING_KEYS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models"
 INDEX = {e["name"]: e for e in json.loads((FIXTURES / "index.json").read_text())["fixtures"]}
-GATED = ("gated/relu_i32", "gated/where_positive_i32", "gated/clamp_i8", "gated/clamp_small_i8",
+GATED = ("gated/relu_i32", "gated/where_positive_i32", "gated/abs_i32", "gated/clamp_i8",
+         "gated/clamp_small_i8",
          "gated/quantize_int8_f32",
          "gated/quantize_int8_f16", "gated/quantize_int8_bf16",
          "gated/quantize_per_channel_f32", "gated/quantize_per_channel_f16",
@@ -76,7 +79,8 @@ def test_an_export_equals_mlirs_execution_on_ascend_950(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "kernel"), [
-    ("gated/relu_i32", "main_op_kernel_i32"), ("gated/clamp_i8", "main_op_kernel_i8"),
+    ("gated/relu_i32", "main_op_kernel_i32"), ("gated/abs_i32", "main_op_kernel_i32"),
+    ("gated/clamp_i8", "main_op_kernel_i8"),
     ("gated/quantize_int8_f32", "main_op_kernel_f32_to_i8"),
     ("gated/quantize_int8_bf16", "main_op_kernel_bf16_to_i8")])
 def test_an_export_is_one_kernel_and_nothing_on_the_host(name: str, kernel: str) -> None:
@@ -98,9 +102,11 @@ def test_int8_is_clamped_in_half_on_atlas_a2() -> None:
     assert calls == ["ascend.cast", "ascend.maxs", "ascend.mins", "ascend.cast"]
 
 
-CPU_SAMPLE = ("gated/clamp_i8", "gated/quantize_int8_f32", "gated/quantize_per_channel_f32")
-"""Built and run on the CPU model by default (int8 through half; the f32 -> int8 route; scale and
-offset broadcast per channel); the others are sweep tests (a build takes about 9 s here)."""
+CPU_SAMPLE = ("gated/clamp_i8", "gated/abs_i32", "gated/quantize_int8_f32",
+              "gated/quantize_per_channel_f32")
+"""Built and run on the CPU model by default (int8 through half; math.absi as Muls and Max;
+the f32 -> int8 route; scale and offset broadcast per channel); the others are sweep tests (a
+build takes about 9 s here)."""
 _BUILT: dict[str, Path] = {}
 
 
