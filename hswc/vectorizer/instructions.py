@@ -20,7 +20,8 @@ Mapping (t: a vector, k: a constant):
   select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
 Integer values (i8, i16, i32; which call takes which type per SoC: hswc.soc_api):
-  addi subi muli maxsi minsi   Add Sub/Adds Mul Max Min (maxsi / minsi of i8 in half)
+  addi subi muli maxsi minsi   Add Sub/Adds Mul Max Min (maxsi / minsi of i8 in half; addi, subi,
+                         muli of i8 in int16, its low 8 bits kept as trunci keeps them)
   maxui / minui          maxsi / minsi of the values biased by the sign bit (+ 2^(N-1)
                          wraps: the unsigned order becomes the signed one), unbiased after
   cmpi eq ne slt sle sgt sge   Compare EQ NE LT LE GT GE on the type where the SoC compares
@@ -185,6 +186,8 @@ class _Selector:
         self.instrs: list[Instr] = []
         self.half_twins: dict[int, Val] = {}
         """id of an integer node computed in half (_in_half) -> its half vector."""
+        self.int16_twins: dict[int, Node] = {}
+        """id of an int8 node -> an int16 node with its low 8 bits (_wrapping_in_int16)."""
 
     # region values
 
@@ -769,6 +772,46 @@ def _absi(s: _Selector, node: Node) -> None:
                  in_place=(0, 1)))
 
 
+def _wrapping_in_int16(api: str, rule: Rule) -> Rule:
+    """addi / subi / muli of int8 where the SoC's call takes no int8_t (A2/A3 and the model's
+    950 lanes: api_tables.def): the operands extended to int16 exactly, the call on int16, and
+    the low 8 bits of the result kept as trunci keeps them (ShiftLeft and ShiftRight by 8, then
+    an exact narrowing Cast: hswc.vectorizer.integer_lowering). Wrapping + - * modulo 2^8 are
+    the low 8 bits of the same operation on any wider type, and of a chain of them: the int16
+    result is the next such op's operand as it is (an operand's extension is made once), and
+    its low 8 bits are taken only where the body yields it or another op uses it."""
+    def widened(s: _Selector, node: Node) -> None:
+        if not _wraps_in_int16(s, node, api):
+            rule(s, node)
+            return
+        wide = [Node("const", "i16", value=o.value, source=o.source) if o.is_const
+                else _int16_twin(s, node, o) for o in node.operands]
+        result = _derived(s, node, node.kind, "i16", *wide)
+        s.int16_twins[id(node)] = result
+        if node in s.dag.results or any(u.kind not in WRAPPING or not _wraps_in_int16(
+                s, u, WRAPPING[u.kind]) for u in node.users):
+            eight = Node("const", "i16", value=8, source=node.source)
+            up = _derived(s, node, "shli", "i16", result, eight)
+            _cast_chain(s, node, "narrow", _derived(s, node, "shrsi", "i16", up, eight))
+    return widened
+
+
+def _int16_twin(s: _Selector, like: Node, value: Node) -> Node:
+    """An int8 value in int16 with the same low 8 bits: its wrapping op's int16 result, or
+    its extension (made once)."""
+    twin = s.int16_twins.get(id(value))
+    if twin is None:
+        twin = s.int16_twins[id(value)] = _derived(s, like, "extsi", "i16", value)
+    return twin
+
+
+WRAPPING = {"addi": "Add", "subi": "Sub", "muli": "Mul"}
+
+
+def _wraps_in_int16(s: _Selector, node: Node, api: str) -> bool:
+    return node.dtype == "i8" and not s.table.takes(api, "i8") and s.table.takes(api, "i16")
+
+
 RULES: dict[str, Rule] = {
     "extf": _cast,
     "truncf": _cast,
@@ -798,9 +841,9 @@ RULES: dict[str, Rule] = {
     "shrsi": _shift("ShiftRight", lambda t: t),
     "shrui": _shift("ShiftRight", lambda t: UNSIGNED.get(t, t)),
     "reduce": _reduce,
-    "addi": _integer_binary("Add", "Adds"),
-    "subi": _subf,
-    "muli": _integer_binary("Mul", "Muls"),
+    "addi": _wrapping_in_int16("Add", _integer_binary("Add", "Adds")),
+    "subi": _wrapping_in_int16("Sub", _subf),
+    "muli": _wrapping_in_int16("Mul", _integer_binary("Mul", "Muls")),
     "maxsi": _integer_binary("Max", "Maxs"),
     "minsi": _integer_binary("Min", "Mins"),
     "extsi": _route, "extui": _route, "sitofp": _route, "uitofp": _route, "fptosi": _route,
