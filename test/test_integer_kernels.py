@@ -421,6 +421,10 @@ def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray]]:
         "shifts_i32_950": (shifts, "ascend950", [a32, b32], _shifts_expected(a32, b32)),
         "xori_i32_a2": (generic(["i32", "i32"], "i32", "    %r = arith.xori %a, %b : i32", n=512),
                         "ascend910b", [a32, b32], a32 ^ b32),
+        "wrap_i8_950": (generic(["i8", "i8"], "i8", """    %s = arith.addi %a, %b : i8
+    %r = arith.muli %s, %a : i8""", n=512), "ascend950", [a8, b8],
+                        _wrap([(int(x) + int(y)) * int(x) for x, y in zip(a8, b8, strict=True)],
+                              np.int8)),
         "select_i8_a2": (generic(["i8", "i8"], "i8", """    %z = arith.constant 0 : i8
     %m = arith.cmpi slt, %a, %z : i8
     %r = arith.select %m, %b, %a : i8""", n=512), "ascend910b", [a8, b8], np.where(a8 < 0, b8, a8)),
