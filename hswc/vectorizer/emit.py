@@ -475,6 +475,9 @@ class ChunkEmitter:
                 align = a.const(self.plan.align)
                 self.counts[kind] = a.name(a.mul(a.ceil_div(self.current_num, align), align),
                                            "compute_num")
+            elif kind == "double":  # 32-bit values as twice as many 16-bit lanes
+                self.counts[kind] = a.name(a.mul(self.count("compute"), a.const(2)),
+                                           "half_lanes_num")
             else:
                 words = a.ceil_div(self.count("compute"), a.const(MASK_WORD_BITS))
                 self.counts[kind] = a.name(words, "mask_words")
