@@ -105,7 +105,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="--force, and replace or remove files that changed since "
                              "hswc-emit wrote them (or that it did not write) too")
     parser.add_argument("--soc", action="append", choices=sorted(PLATFORMS),
-                        help="SoC to register in the op definition (repeatable; default: all)")
+                        help="SoC to register in the op definition (repeatable; default: the Atlas "
+                             f"A2/A3 SoCs, {', '.join(PACKAGE_SOCS)})")
     parser.add_argument("--semantics", choices=_semantics(),
                         help="decompose the named ops with these semantics (default: each op's "
                              "own); for a lowered module, the semantics it was lowered with")
