@@ -80,15 +80,16 @@ def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
     return p
 
 
-def gelu_tail(b: BodyBuilder, x: SSAValue) -> SSAValue:
-    """h = erfc(|x| / sqrt 2) / 2, the normal distribution's mass beyond |x|, as exp(-x^2 / 2)
-    G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no erf."""
+def gelu_tail(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(g, h): g = exp(-x^2 / 2) and h = erfc(|x| / sqrt 2) / 2, the normal distribution's mass
+    beyond |x|, as g G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no
+    erf."""
     a = b.math("absf", x, "abs_x")
     gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
                                  "minus_half_x_sq"), "gauss")
     t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
                                _one(b), "t_denominator"), "t")
-    return b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
+    return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
 
 
 def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
@@ -109,7 +110,7 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
                               "kappa_x_sq"), b.const(-2.0 * GELU_TANH_BETA, "beta2"), "slope")
         e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
         return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
-    h = gelu_tail(b, x)
+    _, h = gelu_tail(b, x)
     zero = b.const(0.0, "zero")
     upper = b.mulf(b.maximumf(x, zero, "x_pos"), b.subf(_one(b), h, "one_minus_tail"), "upper")
     lower = b.mulf(b.minimumf(x, zero, "x_neg"), h, "lower")
@@ -154,27 +155,29 @@ def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVal
     return b.select(linear, x, soft, "softplus")
 
 
-def mish_tanh(b: BodyBuilder, x: SSAValue) -> SSAValue:
-    """tanh(log1p(exp(x)))."""
-    return b.math("tanh", b.math("log1p", b.math("exp", x, "exp"), "softplus"), "tanh_softplus")
+MISH_EXP_CAP = 44.0
+"""mish's terms take e = exp(min(x, MISH_EXP_CAP)): e (e + 2) stays finite (e^88 < 3.4e38),
+and from x = 9.1 on tanh(softplus(x)) is 1 in f32 (1 - 2 e^-2x < 2^-25), so the cap changes
+nothing the function gives."""
 
 
-MISH_LINEAR = 20.0
-"""Above it tanh(softplus(x)) is 1 in f32 (1 - 2 e^-2x < 2^-25 from x = 9.1): mish's ratio
-takes exp(min(x, MISH_LINEAR)), so e (e + 2) cannot overflow."""
+def mish_terms(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(e, n, n + 2), e = exp(min(x, MISH_EXP_CAP)), n = e (e + 2): tanh(log1p(e^x)) is
+    ((1 + e)^2 - 1) / ((1 + e)^2 + 1) = n / (n + 2)."""
+    e = b.math("exp", b.minimumf(x, b.const(MISH_EXP_CAP, "exp_cap"), "x_capped"), "exp")
+    two = b.const(2.0, "two")
+    n = b.mulf(e, b.addf(e, two, "e_plus_2"), "n")
+    return e, n, b.addf(n, two, "n_plus_2")
 
 
 def mish(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """x tanh(log1p(e^x)) = x n / (n + 2), n = e (e + 2), e = exp(min(x, 20)): tanh(ln(1 + e))
-    is ((1 + e)^2 - 1) / ((1 + e)^2 + 1). One Exp and one Div where ATen's formula takes Exp,
-    log1p and tanh (issue 38 item 4), within PyTorch's tolerance of it (docs/accuracy.md); no
-    cancellation for negative x (n / (n + 2) tends to e). +inf at +inf, NaN at -inf (-inf
-    times 0), as the formula gives."""
+    """x tanh(log1p(e^x)) = x n / (n + 2) (`mish_terms`): one Exp and one Div where ATen's
+    formula takes Exp, log1p and tanh (issue 38 item 4), within PyTorch's tolerance of it
+    (docs/accuracy.md); no cancellation for negative x (n / (n + 2) tends to e). +inf at +inf,
+    NaN at -inf (-inf times 0), as the formula gives."""
     x = b.widen(inputs[0], "x_fp32")
-    e = b.math("exp", b.minimumf(x, b.const(MISH_LINEAR, "linear"), "x_capped"), "exp")
-    two = b.const(2.0, "two")
-    n = b.mulf(e, b.addf(e, two, "e_plus_2"), "n")
-    return b.mulf(x, b.divf(n, b.addf(n, two, "n_plus_2"), "tanh_softplus"), "mish")
+    _, n, denominator = mish_terms(b, x)
+    return b.mulf(x, b.divf(n, denominator, "tanh_softplus"), "mish")
 
 
 def softsign(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
