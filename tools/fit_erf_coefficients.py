@@ -7,7 +7,7 @@ g is a degree-9 polynomial fitted by least squares (relative error) to erfc(a) *
 `python tools/fit_erf_coefficients.py`; the output is the tuples to paste.
 
 GELU (approximate = none) needs h(x) = erfc(|x| / sqrt 2) / 2 for every x, not erf on two
-ranges: gelu(x) = max(x, 0) (1 - h) + min(x, 0) h. hswc computes h = exp(-x^2 / 2) G(t),
+ranges: gelu(x) = x (1 - h) for x >= 0, x h below. hswc computes h = exp(-x^2 / 2) G(t),
 t = 1 / (1 + |x| / 4), G a degree-9 polynomial fitted the same way to h(x) exp(x^2 / 2) at 6,500
 points of [0, 14.5] (beyond, exp(-x^2 / 2) is 0 in f32): its relative error, coefficients
 rounded to f32, is below 7e-8 (printed).

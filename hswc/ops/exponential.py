@@ -92,11 +92,17 @@ def gelu_tail(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
 
 
+def gelu_cdf(b: BodyBuilder, x: SSAValue, h: SSAValue) -> SSAValue:
+    """Phi(x) from h = Phi(-|x|) (`gelu_tail`): 1 - h for x >= 0, h below (and for NaN)."""
+    return b.select(b.cmpf("oge", x, b.const(0.0, "zero"), "not_negative"),
+                    b.subf(_one(b), h, "one_minus_tail"), h, "cdf")
+
+
 def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     """The function, in fewer vector calls than ATen's formula (issue 38 item 4), within
     PyTorch's tolerance of it (docs/accuracy.md).
 
-    none: x Phi(x) = max(x, 0) (1 - h) + min(x, 0) h, h = Phi(-|x|) (`gelu_tail`); no
+    none: x Phi(x), Phi(x) = 1 - h for x >= 0 and h below, h = Phi(-|x|) (`gelu_tail`); no
     cancellation for negative x, where ATen's 1 + erf(x / sqrt 2) loses its digits; +inf at
     +inf and NaN at -inf (-inf times 0) as PyTorch 2.14.1's eager CPU gelu gives.
     tanh: 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = beta (x + kappa x^3) = beta x (1 +
@@ -111,10 +117,7 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
         e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
         return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
     _, h = gelu_tail(b, x)
-    zero = b.const(0.0, "zero")
-    upper = b.mulf(b.maximumf(x, zero, "x_pos"), b.subf(_one(b), h, "one_minus_tail"), "upper")
-    lower = b.mulf(b.minimumf(x, zero, "x_neg"), h, "lower")
-    return b.addf(upper, lower, "gelu")
+    return b.mulf(x, gelu_cdf(b, x, h), "gelu")
 
 
 def elu_of(b: BodyBuilder, x: SSAValue, negcoef: SSAValue, poscoef: SSAValue,

@@ -16,6 +16,7 @@ from hswc.ops.exponential import (
     GELU_KAPPA,
     GELU_TANH_BETA,
     SQRT1_2,
+    gelu_cdf,
     gelu_tail,
     mish_terms,
     scaled_by,
@@ -86,8 +87,7 @@ def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
         return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
     # none: cdf = 1 - h for x >= 0, h below (h = erfc(|x| / sqrt 2) / 2), pdf = g / sqrt(2 pi)
     gauss, h = gelu_tail(b, x)
-    cdf = b.select(b.cmpf("oge", x, b.const(0.0, "zero"), "not_negative"),
-                   b.subf(one, h, "one_minus_tail"), h, "cdf")
+    cdf = gelu_cdf(b, x, h)
     pdf = b.mulf(gauss, b.const(GELU_PDF_SCALE, "pdf_scale"), "pdf")
     return b.mulf(grad, b.addf(cdf, b.mulf(x, pdf)), "dx")
 
