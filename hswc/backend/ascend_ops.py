@@ -196,6 +196,14 @@ def _set_global_buffer(ctx: CppContext, op: Operation) -> None:
     ctx.writer.call(f"{ctx.text(op.result)}.SetGlobalBuffer", [pointer, ctx.text(op.length)])
 
 
+def _set_l2_cache_hint(ctx: CppContext, op: Operation) -> None:
+    """`xGm.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);`"""
+    assert isinstance(op, ascend.SetL2CacheHintOp)
+    mode = ascend.SetL2CacheHintOp.MODES[op.mode.data]
+    ctx.writer.call(f"{ctx.expr(op.tensor).at(POSTFIX)}.SetL2CacheHint",
+                    [f"AscendC::CacheMode::{mode}"])
+
+
 def element_view(ctx: CppContext, op: Operation) -> Expr:
     """`tensor[offset]`: GlobalTensor's or LocalTensor's operator[]."""
     assert isinstance(op, ascend.GlobalAtOp | ascend.LocalAtOp)
@@ -302,6 +310,7 @@ RULES: dict[type[Operation], Rule] = {
     ascend.WaitFlagOp: _flag,
     **dict.fromkeys(CORE_QUERIES, _core_query),
     ascend.SetGlobalBufferOp: _set_global_buffer,
+    ascend.SetL2CacheHintOp: _set_l2_cache_hint,
     ascend.TPipeOp: _declaration,
     ascend.TQueOp: _declaration,
     ascend.TBufOp: _declaration,

@@ -42,6 +42,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.ascend_cache import SetL2CacheHintOp
 from hswc.dialects.ascend_reduce import (
     REDUCE_OPS,
     ReduceCountOp,
@@ -594,6 +595,7 @@ Ascend = Dialect(
         GetBlockIdxOp,
         GetBlockNumOp,
         SetGlobalBufferOp,
+        SetL2CacheHintOp,
         GlobalAtOp,
         TPipeOp,
         TQueOp,
@@ -713,6 +715,7 @@ __all__ = [
     "SelectOp",
     "SetFlagOp",
     "SetGlobalBufferOp",
+    "SetL2CacheHintOp",
     "SetValueOp",
     "ShiftLeftOp",
     "ShiftRightOp",

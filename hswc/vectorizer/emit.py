@@ -232,6 +232,8 @@ def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
             size = e.a.const(broadcast.operand_size(i)) if broadcast.has_static_size(i) \
                 else covered_size(e.a, broadcast, i, e.a.add(offset, length))
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, size), f"{val.name}_gm")
+        if plan.schedule.l2_bypass and val in plan.inputs and not _broadcast(broadcast, val):
+            e.op(ascend.SetL2CacheHintOp(gm[val], "disable"))
     return gm
 
 
