@@ -1,6 +1,8 @@
-"""Row kernels (hswc.passes.row_kernels) at the tiled and blocked levels: a row region becomes
-one launch whose kernel splits the rows over the cores (hsg.row_slice) and a core's rows into UB
-chunks of whole rows (hsg.row_chunk), and the interpreter runs it.
+"""Row kernels (hswc.passes.row_kernels) at the tiled, blocked and ascend levels: a row region
+becomes one launch whose kernel splits the rows over the cores (hsg.row_slice) and a core's rows
+into UB chunks of whole rows (hsg.row_chunk), lowered to AscendC calls
+(hswc.passes.row_chunk_lowering), and the interpreter runs it; the ascend level bit for bit
+equal to the blocked one, whose reductions combine in hswc.reduction_order's order.
 
 Checked against outside oracles: torch-mlir's exports of the softmax family and the norms equal
 MLIR's own execution of them (the fixture's `out0`, in f32) and PyTorch's (`torch0`, in f32,
@@ -30,7 +32,7 @@ from hswc.runner import CompileError, compile_file, compile_text
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models" / "reductions"
 NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
          "bf16": np.dtype(ml_dtypes.bfloat16)}
-LEVELS = ("tiled", "blocked")
+LEVELS = ("tiled", "blocked", "ascend")
 
 EXPORTS = {  # fixture stem: row kernels its one function launches at the tiled level
     "softmax_rows64": 1, "softmax_rows1000": 1, "log_softmax_rows64": 1,
@@ -212,10 +214,11 @@ def test_a_row_kernel_launched_with_operands_of_other_rows_is_refused() -> None:
         compile_text(bad, level="tiled")
 
 
-def test_convert_hsg_to_ascend_refuses_a_row_kernel_at_its_source(
+def test_convert_hsg_to_ascend_lowers_a_row_kernel(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Row chunks are not lowered to AscendC yet: the ascend level is refused with one message
-    at the reduction the user wrote, never an output still holding hsg.row_chunk."""
+    """hswc-opt takes an export's softmax down to AscendC: no hsg row op is left, the max and
+    the sum are WholeReduceMax and WholeReduceSum over the chunk's rows, a row's value reaches
+    its elements through Brcb, and the rows are copied as one DataCopyPad of `rows` blocks."""
     from hswc.tools import hswc_opt
 
     source = FIXTURES / "softmax_rows64_f32.mlir"
@@ -223,7 +226,33 @@ def test_convert_hsg_to_ascend_refuses_a_row_kernel_at_its_source(
     status = hswc_opt.main(["-p", "hsg-generalize-named,hsg-decompose,hsg-fuse-elementwise,"
                             "hsg-tile-on-cores{rows=true},hsg-block-into-ub,convert-hsg-to-ascend",
                             str(source), "-o", str(out)])
-    errors = [line for line in capsys.readouterr().err.splitlines() if ": error: " in line]
-    assert status == 1 and not out.exists()
-    assert len(errors) == 1 and errors[0].startswith(f"{source}:13:5: error: 'hsg.row_chunk' "
-                                                     "is a row kernel's"), errors
+    assert status == 0, capsys.readouterr().err
+    text = out.read_text()
+    assert "hsg.row_" not in text and "hsg.reduce" not in text
+    for call in ("ascend.whole_reduce_max", "ascend.whole_reduce_sum", "ascend.brcb",
+                 "blocks %current_num"):
+        assert call in text, call
+
+
+BIT_EQUAL_LENGTHS = [130, *(pytest.param(n, marks=pytest.mark.sweep) for n in (1, 7, 64, 900))]
+"""130: two full groups and a partial one (two fold levels, a masked fold, then WholeReduce)."""
+
+
+@pytest.mark.parametrize("dtype", list(NUMPY))
+@pytest.mark.parametrize("length", BIT_EQUAL_LENGTHS)
+@pytest.mark.parametrize("op", list(NAMED))
+def test_the_ascend_level_equals_the_blocked_level_bit_for_bit(op: str, length: int,
+                                                               dtype: str) -> None:
+    """21 rows on 4 cores (6 rows a core, the last core 3): the AscendC calls (folds, WholeReduce,
+    Brcb, level-0 calls over row groups, DataCopyPad of row blocks) give the blocked level's
+    bits, and both are within PyTorch's tolerance of the float64 model."""
+    inputs = _named_inputs(op, (21, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    blocked, lowered = (compile_text(text, level=level, core_num=4)
+                        for level in ("blocked", "ascend"))
+    assert _row_kernels(lowered) == 1
+    want = blocked.run(*inputs).outputs[0]
+    got = lowered.run(*inputs).outputs[0]
+    assert got.tobytes() == want.tobytes()
+    within = compare_tolerance(got, _reference(op, inputs, -1))
+    assert within.equal, within.summary()
