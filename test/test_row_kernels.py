@@ -256,3 +256,17 @@ def test_the_ascend_level_equals_the_blocked_level_bit_for_bit(op: str, length: 
     assert got.tobytes() == want.tobytes()
     within = compare_tolerance(got, _reference(op, inputs, -1))
     assert within.equal, within.summary()
+
+
+@pytest.mark.parametrize(("op", "length", "dtype"), [
+    ("hsg.softmax", 130, "f16"), ("hsg.layer_norm", 7, "bf16"), ("hsg.rms_norm", 64, "f32")])
+def test_the_ascend_level_on_ascend950_equals_the_blocked_level(op: str, length: int,
+                                                                dtype: str) -> None:
+    """Ascend 950 (its API table and its SoC family's reduction calls in the interpreter): the
+    same bits as the blocked level."""
+    inputs = _named_inputs(op, (21, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    blocked, lowered = (compile_text(text, level=level, core_num=4, soc="ascend950")
+                        for level in ("blocked", "ascend"))
+    assert _row_kernels(lowered) == 1
+    assert lowered.run(*inputs).outputs[0].tobytes() == blocked.run(*inputs).outputs[0].tobytes()
