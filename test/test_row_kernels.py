@@ -270,3 +270,26 @@ def test_the_ascend_level_on_ascend950_equals_the_blocked_level(op: str, length:
                         for level in ("blocked", "ascend"))
     assert _row_kernels(lowered) == 1
     assert lowered.run(*inputs).outputs[0].tobytes() == blocked.run(*inputs).outputs[0].tobytes()
+
+
+FAST_OPTIONS = "double-buffer=true early-free=true in-place=true x-first=true"
+
+
+@pytest.mark.parametrize(("op", "length", "dtype"), [
+    ("hsg.softmax", 130, "f16"), ("hsg.layer_norm", 100, "f32"), ("hsg.rms_norm", 7, "bf16")])
+def test_a_row_kernel_lowered_with_the_fast_options_equals_the_blocked_level(
+        op: str, length: int, dtype: str) -> None:
+    """Depth-2 queues, each input freed after its last read, copied and handed on one by one,
+    in-place steps, on 4 cores and 64 KiB of UB (several chunks a core): the same bits."""
+    from cpu_build import lower
+
+    inputs = _named_inputs(op, (301, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    pipeline = (f"hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{{core-num=4 "
+                f"ub-size=65536 rows=true {FAST_OPTIONS}}},hsg-block-into-ub,"
+                f"convert-hsg-to-ascend{{{FAST_OPTIONS}}}")
+    lowered = str(lower(text, pipeline))
+    assert "!ascend.tque<vecin, 2>" in lowered
+    got = compile_text(lowered).run(*inputs).outputs[0]
+    want = compile_text(text, level="blocked", core_num=4, ub_size=65536).run(*inputs)
+    assert got.tobytes() == want.outputs[0].tobytes()

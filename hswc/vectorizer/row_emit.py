@@ -209,6 +209,8 @@ class RowChunkEmitter:
         self.views: dict[tuple[SSAValue, int], SSAValue] = {}
         self.casts: dict[tuple[SSAValue, str], SSAValue] = {}
         self.counts: dict[str, SSAValue] = {}
+        self.freed: set[int] = set()
+        """The queued inputs (by id) freed in this chunk."""
         self.spread_done: set[int] = set()
         """The row values (by id) spread in this chunk."""
         self.pending = True
@@ -244,13 +246,28 @@ class RowChunkEmitter:
             dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
 
     def copy_in(self) -> None:
+        """AllocTensor, DataCopyPad and EnQue of each queued input: all allocations first,
+        then the copies, then the EnQues; with `x-first` each input handed on as soon as it
+        is copied."""
         e, queued = self.e, [v for v in self.plan.inputs if self.buffer(v).is_queue]
-        locals_ = [e.value(ascend.AllocTensorOp(self.h.objects[self.buffer(v)],
+
+        def alloc(v: Val) -> SSAValue:
+            return e.value(ascend.AllocTensorOp(self.h.objects[self.buffer(v)],
                                                 ELEMENT_TYPES[v.dtype]), f"{v.name}_local")
-                   for v in queued]
+
+        def copy(v: Val, local: SSAValue) -> None:
+            kind = self.rows.inputs[v.input or 0]
+            self._row_copy(local, self._gm_at(v, kind), v, kind, True)
+
+        if self.plan.schedule.x_first:
+            for v in queued:
+                local = alloc(v)
+                copy(v, local)
+                e.op(ascend.EnQueOp(self.h.objects[self.buffer(v)], local))
+            return
+        locals_ = [alloc(v) for v in queued]
         for v, local in zip(queued, locals_, strict=True):
-            self._row_copy(local, self._gm_at(v, self.rows.inputs[v.input or 0]), v,
-                           self.rows.inputs[v.input or 0], True)
+            copy(v, local)
         for v, local in zip(queued, locals_, strict=True):
             e.op(ascend.EnQueOp(self.h.objects[self.buffer(v)], local))
 
@@ -266,17 +283,26 @@ class RowChunkEmitter:
     # region compute
 
     def compute(self) -> None:
-        for item in self.plan.items:
+        """The plan's items in order, each queued input freed after its last read where the
+        plan says (early-free), the others after the output's EnQue."""
+        for at, item in enumerate(self.plan.items):
             if isinstance(item, Arrival):
                 self.arrive(item)
             else:
                 self.instruction(item)
+            for v in self.plan.frees.get(at, ()):
+                self.free(v)
         out = self.buffer(self.plan.output)
         self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensors[out]))
         for v in self.plan.inputs:
-            b = self.buffer(v)
-            if b.is_queue:
-                self.e.op(ascend.FreeTensorOp(self.h.objects[b], self.tensors[b]))
+            self.free(v)
+
+    def free(self, v: Val) -> None:
+        """FreeTensor of a queued input, once."""
+        b = self.buffer(v)
+        if b.is_queue and id(v) not in self.freed:
+            self.freed.add(id(v))
+            self.e.op(ascend.FreeTensorOp(self.h.objects[b], self.tensors[b]))
 
     def arrive(self, item: Arrival) -> None:
         for v in item.inputs:
