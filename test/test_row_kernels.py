@@ -293,3 +293,21 @@ def test_a_row_kernel_lowered_with_the_fast_options_equals_the_blocked_level(
     got = compile_text(lowered).run(*inputs).outputs[0]
     want = compile_text(text, level="blocked", core_num=4, ub_size=65536).run(*inputs)
     assert got.tobytes() == want.outputs[0].tobytes()
+
+
+IS_ROW_MAX = Path(__file__).parent / "fixtures" / "row_kernels" / "is_row_max_f32.mlir"
+"""x == amax(x, -1) as 1.0 / 0.0: a compare with the row's value, which the kernel spreads over
+the row's elements first (the plan's Broadcast: a level-0 Max(v, v) of the Brcb spread)."""
+
+
+def test_a_compare_with_the_row_value_is_lowered_and_equals_numpy() -> None:
+    """A NaN in a row makes its max NaN (arith.maximumf), so no element of it compares equal;
+    the other rows mark their maximum. Ascend level = blocked level = numpy, bit for bit."""
+    x = np.random.default_rng(0).standard_normal((4, 64)).astype(np.float32)
+    x[1, 5] = np.nan
+    with np.errstate(invalid="ignore"):
+        want = (x == np.max(x, -1, keepdims=True)).astype(np.float32)
+    for level in ("blocked", "ascend"):
+        kernel = compile_file(IS_ROW_MAX, level=level)
+        assert _row_kernels(kernel) == 1
+        assert kernel.run(x).outputs[0].tobytes() == want.tobytes(), level

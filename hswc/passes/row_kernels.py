@@ -12,8 +12,9 @@ folded to constants when the platform is named, else a call of the tiling functi
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body).
 A region that cannot be a kernel (a value captured from outside other than a constant, several
-results used outside, a row longer than the UB holds) keeps its generics, with a remark or, for
-a row too long, a warning naming the length and the longest row that fits.
+results used outside, a step convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal,
+a row longer than the UB holds) keeps its generics, with a remark or, for a row too long, a
+warning naming the length and the longest row that fits.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import ROW_ALIGN, KernelPlan, longest_row, plan_kernel
+from hswc.vectorizer.row_emit import refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -237,6 +239,13 @@ class RowTiler:
             kernel = row_kernel_plan(body, rows, self.schedule, dtype, [output.name_hint or "y"])
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
+        unlowered = refusal(kernel)
+        if unlowered is not None:
+            instr, why = unlowered
+            where = location_of(instr.source) if instr.source is not None else None
+            raise NotARowKernel(f"its row body's {instr.source.name if instr.source else 'step'}"
+                                f"{f' at {where}' if where else ''} {why}, which a row "
+                                "kernel's lowering to AscendC does not take yet")
         plan = kernel.ub_plan()
         self._check_fits(first, rows, kernel, dtype)
         tiling_name = table.ensure_built(

@@ -64,13 +64,51 @@ MAX_STRIDE = 0xFF
 """BinaryRepeatParams' strides are uint8_t (ascend_repeat.BINARY_STRIDES)."""
 REPEAT_FORMS: dict[str, type[BinaryRepeatOp]] = {
     "Add": ascend.AddRepeatOp, "Sub": ascend.SubRepeatOp, "Mul": ascend.MulRepeatOp,
-    "Div": ascend.DivRepeatOp, "Max": ascend.MaxRepeatOp, "Min": ascend.MinRepeatOp}
-"""The level-0 call of each binary instruction that reads a row value or a column."""
+    "Div": ascend.DivRepeatOp, "Max": ascend.MaxRepeatOp, "Min": ascend.MinRepeatOp,
+    "Broadcast": ascend.MaxRepeatOp}
+"""The level-0 call of each instruction that reads a row value or a column. Broadcast (a row's
+or a column's value spread over the elements, for a Compare or Select) is Max(v, v): IEEE
+maximum of a value with itself is that value, bit for bit (a NaN as it is, -0 as -0)."""
 FOLDS: dict[str, type[BinaryRepeatOp]] = {
     "addf": ascend.AddRepeatOp, "maximumf": ascend.MaxRepeatOp, "minimumf": ascend.MinRepeatOp}
 WHOLE: dict[str, type[ascend.WholeReduceOp]] = {
     "addf": ascend.WholeReduceSumOp, "maximumf": ascend.WholeReduceMaxOp,
     "minimumf": ascend.WholeReduceMinOp}
+
+
+def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
+    """Why this instruction of a row kernel's plan has no lowering here (None: it has one);
+    hsg-tile-on-cores keeps such a row region on the host (hswc.passes.row_kernels)."""
+    if instr.lanes is not None:
+        return f"reads its operands as {instr.lanes} lanes"
+    if instr.api == "Reduce":
+        (src,) = instr.srcs
+        combiner = instr.mode or ""
+        if src.dtype != "f32" or src.level != "element" or combiner not in FOLDS:
+            return f"reduces {src.dtype} {src.level} values by {combiner}"
+        dtype = "f32"
+    elif instr.dst.level == "element" and {v.level for v in instr.srcs} & {"row", "column"}:
+        dtype = instr.dst.dtype
+        arity = 1 if instr.api == "Broadcast" else 2
+        if instr.api not in REPEAT_FORMS or len(instr.srcs) != arity \
+                or dtype not in ("f32", "f16") or any(v.dtype != dtype for v in instr.srcs):
+            return (f"is {instr.api} on {dtype} with a row value or a column operand (only "
+                    "Add, Sub, Mul, Div, Max, Min and Broadcast of one float type)")
+    else:
+        return None
+    if plan.pitch * ELEMENT_BYTES[dtype] // UB_BLOCK_BYTES > MAX_STRIDE:
+        return (f"works on rows {plan.pitch} elements apart, more than a repeat stride of "
+                f"{MAX_STRIDE} blocks reaches")
+    return None
+
+
+def refusal(plan: KernelPlan) -> tuple[Instr, str] | None:
+    """The first instruction of a row kernel's plan without a lowering here, and why."""
+    for instr in plan.instrs():
+        why = why_not_lowered(plan, instr)
+        if why is not None:
+            return instr, why
+    return None
 
 
 def _gap_blocks(length: int, pitch: int, size: int) -> int:
@@ -361,8 +399,9 @@ class RowChunkEmitter:
         return self.counts[key]
 
     def instruction(self, instr: Instr) -> None:
-        if instr.lanes is not None:
-            raise self.refuse(instr, f"reads its operands as {instr.lanes} lanes")
+        why = why_not_lowered(self.plan, instr)
+        if why is not None:
+            raise self.refuse(instr, why)
         if instr.api == "Reduce":
             self.reduce(instr)
             return
@@ -413,18 +452,11 @@ class RowChunkEmitter:
     def broadcast_binary(self, instr: Instr) -> None:
         """An element instruction reading a row value or a column: level-0 calls per group
         of the pitch, one repeat per row (module docstring)."""
-        form = REPEAT_FORMS.get(instr.api)
-        dtype = instr.dst.dtype
-        if form is None or len(instr.srcs) != 2 or dtype not in ("f32", "f16") \
-                or any(v.dtype != dtype for v in instr.srcs):
-            raise self.refuse(instr, f"is {instr.api} on {dtype} with a row value or a column "
-                              "operand (only Add, Sub, Mul, Div, Max, Min of one float type)")
-        size = ELEMENT_BYTES[dtype]
+        form = REPEAT_FORMS[instr.api]  # why_not_lowered checked the call and the strides
+        size = ELEMENT_BYTES[instr.dst.dtype]
         pitch_blocks = self.plan.pitch * size // UB_BLOCK_BYTES
-        if pitch_blocks > MAX_STRIDE:
-            raise self.refuse(instr, f"works on rows of {self.plan.pitch} elements apart, more "
-                              f"than a repeat stride of {MAX_STRIDE} blocks reaches")
-        sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in instr.srcs]
+        srcs = instr.srcs * 2 if instr.api == "Broadcast" else instr.srcs
+        sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in srcs]
         self.barrier()
         lanes = VECTOR_REPEAT_BYTES // size
         a = self.e.a
@@ -432,7 +464,7 @@ class RowChunkEmitter:
         for start in range(0, self.plan.pitch, lanes):
             operands: list[SSAValue] = []
             strides: list[tuple[int, int]] = []
-            for v, t in zip(instr.srcs, sources, strict=True):
+            for v, t in zip(srcs, sources, strict=True):
                 if v.level == "row":
                     operands.append(t)
                     strides.append((0, 1))
@@ -451,14 +483,9 @@ class RowChunkEmitter:
 
     def reduce(self, instr: Instr) -> None:
         """The fold tree, then WholeReduce, in hswc.reduction_order's order."""
-        combiner = instr.mode or ""
+        combiner = instr.mode or ""  # why_not_lowered checked the combiner and the strides
         (src,) = instr.srcs
-        if src.dtype != "f32" or src.level != "element" or combiner not in FOLDS:
-            raise self.refuse(instr, f"reduces {src.dtype} {src.level} values by {combiner}")
         pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
-        if pitch_blocks > MAX_STRIDE:
-            raise self.refuse(instr, f"reduces rows of {self.plan.pitch} f32 apart, more than a "
-                              f"repeat stride of {MAX_STRIDE} blocks reaches")
         a = self.e.a
         work = self.tensor(src)
         levels = fold_plan(self.rows.length)
