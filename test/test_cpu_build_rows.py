@@ -1,9 +1,10 @@
 """Row kernels in C++: the emitted kernels of the softmax family and the norms (whole rows per
 chunk: DataCopyPad of row blocks, the folds and WholeReduceSum / Max of hswc.reduction_order,
 Brcb spreads and level-0 calls over row groups, column weights copied in Init), compiled with
-g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu) and run
-with --auto-sync off on every core the tiling uses, several chunks a core: bit for bit what the
-interpreter gives at the ascend level, and within PyTorch's tolerance of the float64 model."""
+g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2
+and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
+chunks a core: bit for bit what the interpreter gives at the ascend level, and within PyTorch's
+tolerance of the float64 model."""
 
 from __future__ import annotations
 
@@ -14,23 +15,27 @@ import pytest
 from cpu_build import Build, build, run_recorded
 from test_row_kernels import _named, _named_inputs, _reference
 
-from hswc import runner
+from hswc import runner, soc_api
 from hswc.reference import compare_tolerance
 
-CASES = {  # case: (op, rows, row length, dtype)
-    "softmax_f16": ("hsg.softmax", 101, 64, "f16"),
-    "layer_norm_f32": ("hsg.layer_norm", 29, 100, "f32"),
-    "rms_norm_bf16": ("hsg.rms_norm", 600, 7, "bf16"),
-    "log_softmax_grad_f32": ("hsg.log_softmax_grad", 23, 130, "f32"),
-    "softmax_f32": ("hsg.softmax", 19, 900, "f32"),
+CASES = {  # case: (op, rows, row length, dtype, SoC)
+    "softmax_f16": ("hsg.softmax", 101, 64, "f16", "ascend910b"),
+    "layer_norm_f32": ("hsg.layer_norm", 29, 100, "f32", "ascend910b"),
+    "rms_norm_bf16": ("hsg.rms_norm", 600, 7, "bf16", "ascend910b"),
+    "log_softmax_grad_f32": ("hsg.log_softmax_grad", 23, 130, "f32", "ascend910b"),
+    "softmax_f32": ("hsg.softmax", 19, 900, "f32", "ascend910b"),
+    "softmax_f16_950": ("hsg.softmax", 101, 64, "f16", "ascend950"),
+    "layer_norm_bf16_950": ("hsg.layer_norm", 29, 100, "bf16", "ascend950"),
 }
+FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
+"""The CPU model's SoC column (test_cpu_build_950)."""
 CORES = 2
 UB = 32768
 """Small enough for several chunks a core (softmax_f16: 24 rows a chunk, 51 rows a core)."""
 
 
 def _case(case: str) -> tuple[list[np.ndarray], str]:
-    op, rows, length, dtype = CASES[case]
+    op, rows, length, dtype, _soc = CASES[case]
     inputs = _named_inputs(op, (rows, length), dtype)
     return inputs, _named(op, inputs, dtype, -1).replace("@f(", f"@{case}(", 1)
 
@@ -48,10 +53,12 @@ def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for case in CASES:
         inputs, text = _case(case)
         source = directory / f"{case}.cpp"
-        module = runner.compile_text(text, core_num=CORES, ub_size=_ub(case)).module
+        soc = CASES[case][4]
+        module = runner.compile_text(text, core_num=CORES, ub_size=_ub(case), soc=soc).module
         source.write_text(kernel_source(module))
         builds[case] = Build(source, directory / case,
-                             (f"-DHSWC_KERNEL_ENTRY={case}", f"-DHSWC_GM_INPUTS={len(inputs)}"))
+                             (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={case}",
+                              f"-DHSWC_GM_INPUTS={len(inputs)}"))
     build(list(builds.values()))
     return {case: b.output for case, b in builds.items()}
 
@@ -60,7 +67,8 @@ def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_cpu_build_of_a_row_kernel_equals_the_interpreter(
         case: str, executables: dict[str, Path], tmp_path: Path) -> None:
     inputs, text = _case(case)
-    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=_ub(case))
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=_ub(case),
+                                 soc=CASES[case][4])
     result = kernel.run(*inputs)
     (record,) = result.tilings
     assert record is not None
