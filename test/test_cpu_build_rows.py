@@ -22,7 +22,7 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "softmax_f16": ("hsg.softmax", 101, 64, "f16", "ascend910b"),
     "layer_norm_f32": ("hsg.layer_norm", 29, 100, "f32", "ascend910b"),
     "rms_norm_bf16": ("hsg.rms_norm", 600, 7, "bf16", "ascend910b"),
-    "log_softmax_grad_f32": ("hsg.log_softmax_grad", 23, 130, "f32", "ascend910b"),
+    "log_softmax_grad_f32": ("hsg.log_softmax_grad", 40, 130, "f32", "ascend910b"),
     "softmax_f32": ("hsg.softmax", 19, 900, "f32", "ascend910b"),
     "softmax_f16_950": ("hsg.softmax", 101, 64, "f16", "ascend950"),
     "layer_norm_bf16_950": ("hsg.layer_norm", 29, 100, "bf16", "ascend950"),
@@ -41,7 +41,11 @@ def _case(case: str) -> tuple[list[np.ndarray], str]:
 
 
 def _ub(case: str) -> int:
-    return 6 * UB if CASES[case][2] >= 900 else UB
+    """The case's UB: enough for 8 rows of the schedule the cost model chose for the SoC's UB
+    (the choice is made at compile time, for the SoC: a smaller UB at run time could hold fewer
+    than 8 of its rows)."""
+    length = CASES[case][2]
+    return 6 * UB if length >= 900 else 2 * UB if length > 100 else UB
 
 
 @pytest.fixture(scope="module")

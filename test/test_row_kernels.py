@@ -311,3 +311,23 @@ def test_a_compare_with_the_row_value_is_lowered_and_equals_numpy() -> None:
         kernel = compile_file(IS_ROW_MAX, level=level)
         assert _row_kernels(kernel) == 1
         assert kernel.run(x).outputs[0].tobytes() == want.tobytes(), level
+
+
+@pytest.mark.parametrize(("op", "length", "dtype", "chosen"), [
+    ("hsg.softmax", 64, "f16", "double-buffer=true"),  # the fast preset, modelled faster
+    ("hsg.layer_norm", 900, "f32", "reference")])  # depth-2 queues do not fit 8 such rows
+def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dtype: str,
+                                                       chosen: str) -> None:
+    """Without schedule options hsg-tile-on-cores records the schedule the cost model chose
+    (hswc.passes.row_schedule_choice) and convert-hsg-to-ascend lowers with it; with an option
+    given, nothing is chosen."""
+    from cpu_build import lower
+
+    inputs = _named_inputs(op, (64, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    lowered = str(compile_text(text, level="ascend").module)
+    assert f'hsg.schedule = {{options = "{chosen}' in lowered
+    assert ("!ascend.tque<vecin, 2>" in lowered) == (chosen != "reference")
+    given = str(lower(text, "hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{rows=true "
+                            "double-buffer=false},hsg-block-into-ub,convert-hsg-to-ascend"))
+    assert "hsg.schedule" not in given and "!ascend.tque<vecin, 1>" in given

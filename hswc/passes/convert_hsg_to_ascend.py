@@ -183,7 +183,8 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
 
     name = "convert-hsg-to-ascend"
 
-    def _schedule_of(self, chunk: hsg.ElementwiseChunkOp, schedule: Schedule) -> Schedule:
+    def _schedule_of(self, chunk: hsg.ElementwiseChunkOp | hsg.RowChunkOp,
+                     schedule: Schedule) -> Schedule:
         """The options' schedule; without options, the one hsg-tile-on-cores chose for the
         chunk's kernel (its hsg.schedule), else the reference."""
         kernel = _kernel_of(chunk)
@@ -201,7 +202,8 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
         plans = [plan_chunk(chunk, self._schedule_of(chunk, schedule), self.name)
                  for chunk in chunks]
         row_chunks = [o for o in op.walk() if isinstance(o, hsg.RowChunkOp)]
-        row_plans = [plan_row_chunk(chunk, schedule) for chunk in row_chunks]
+        row_plans = [plan_row_chunk(chunk, self._schedule_of(chunk, schedule))
+                     for chunk in row_chunks]
         for chunk, plan in zip(chunks, plans, strict=True):
             convert_chunk(chunk, plan)
         for row_chunk, row_plan in zip(row_chunks, row_plans, strict=True):
