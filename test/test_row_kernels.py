@@ -331,3 +331,24 @@ def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dty
     given = str(lower(text, "hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{rows=true "
                             "double-buffer=false},hsg-block-into-ub,convert-hsg-to-ascend"))
     assert "hsg.schedule" not in given and "!ascend.tque<vecin, 1>" in given
+
+
+def test_hswc_emit_refuses_a_row_kernel_with_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Packages of row kernels are not written yet: one message naming the kernel, exit 1,
+    no folder (it was an internal error)."""
+    from cpu_build import lower
+
+    from hswc.tools import hswc_emit
+
+    text = _named("hsg.softmax", _named_inputs("hsg.softmax", (8, 64), "f16"), "f16", -1)
+    source = tmp_path / "softmax.ascend.mlir"
+    source.write_text(str(lower(text, "hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{"
+                                      "rows=true},hsg-block-into-ub,convert-hsg-to-ascend")))
+    out = tmp_path / "package"
+    assert hswc_emit.main([str(source), "--name", "Softmax", "-o", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["hswc-emit: error: @f_kernel_f16 is a row kernel (hsg-tile-on-cores"
+                   "{rows=true}), which hswc-emit does not package yet: package the module "
+                   "lowered without rows=true (its reductions on the host)"], err
+    assert not out.exists()
