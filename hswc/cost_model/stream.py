@@ -543,8 +543,10 @@ class KernelWalker:
         if ub_to_ub and isinstance(op, ascend.DataCopyOp):
             self.ub_copy(op)
             return
+        bursts = 1
         if isinstance(op, ascend.DataCopyPadOp):
-            nbytes = self.int(op.block_len)
+            bursts = 1 if op.block_count is None else self.int(op.block_count)
+            nbytes = self.int(op.block_len) * bursts
         else:
             local = op.dst.type if isinstance(op.dst.type, ascend.LocalTensorType) else op.src.type
             assert isinstance(local, ascend.LocalTensorType)
@@ -556,7 +558,7 @@ class KernelWalker:
         bypass = isinstance(gm, _Gm) and gm.l2_bypass
         pipe, label = (MTE2, f"copy-in {name}") if into_ub else (MTE3, f"copy-out {name}")
         if nbytes > 0:
-            cycles = copy_cycles(pipe, nbytes, 1, self.figures)
+            cycles = copy_cycles(pipe, nbytes, bursts, self.figures)
             self.emit(pipe, Work(pipe, label, self.chunk, cycles, nbytes, l2_bypass=bypass))
 
     def ub_copy(self, op: ascend.DataCopyOp) -> None:
