@@ -32,8 +32,10 @@ generic their README writes (GENERIC_FOLDERS: hswc.checker.opsnn_generics, check
 `--reference` module with the folder's own tiling, attributes at the definition's defaults):
 bnll, erfinv, fast_gelu (and activation/'s fast_gelu_v2, the same formula; experimental/'s is a
 polynomial), fast_gelu_grad, fused_bias_leaky_relu and its grad, heaviside (same shapes),
-softsign_grad, squared_relu, silu_mul and threshold (a step function, `x > threshold ? 1 : 0`,
-not torch.threshold). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
+softsign_grad, squared_relu, silu_mul, threshold (a step function, `x > threshold ? 1 : 0`,
+not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
+[N, C, L] with a weight per channel as each tiling reads it: CHANNEL_FOLDERS,
+hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
 gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
 run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
 0.5). The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op, reductions,
