@@ -614,7 +614,8 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
                      outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
-                     o.auto_sync, _kernel_folder(o), profile, p.ub_physical)
+                     o.auto_sync, _kernel_folder(o), profile, p.ub_physical,
+                     case.launch.workspace)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],

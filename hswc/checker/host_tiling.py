@@ -248,7 +248,9 @@ class HostTiling:
                 fields[name] = float(text) if any(c in text for c in ".en") else int(text)
         chosen = dict(w.split("=", 1) for w in lines.get("template", "").split())
         key = int(lines.get("tiling_key", "0"))
-        return Launch(fields, int(block[0]), key, self._template_args(chosen, key), raw)
+        workspace = sum(int(w) for w in lines.get("workspace", "").split())  # each asked for
+        return Launch(fields, int(block[0]), key, self._template_args(chosen, key), raw,
+                      workspace)
 
     def tiling_data_header(self) -> tuple[str, Path] | None:
         """The kernel's tiling struct as CANN's kernel build generates it from the tiling-data
