@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from xdsl.context import Context
@@ -105,11 +105,17 @@ def chosen_schedule(low: ModuleOp) -> Schedule | None:
 
 
 def measure(name: str, module: ModuleOp, dtype: str, sizes: list[int], soc: str,
-            default: Schedule | None = None) -> list[Row]:
+            default: Schedule | None = None, l2_bypass: bool = False) -> list[Row]:
+    """The rows of one kernel; `l2_bypass`: its chosen schedule with the flag `l2-bypass` on
+    (streamed inputs bypass L2) in place of the default (a CANN kernel, chosen by no model,
+    stays as it is)."""
     platform = get_platform(soc)
     low = lower(module, default)
-    ref = lower(module, REFERENCE)
     chosen = chosen_schedule(low) if default is None else default
+    if l2_bypass and chosen is not None:
+        chosen = replace(chosen, l2_bypass=True)
+        low = lower(module, chosen)
+    ref = lower(module, REFERENCE)
     ops = body_ops(module)
     return [Row(name, dtype, log2, profile(low, 1 << log2, platform=platform),
                 profile(ref, 1 << log2, platform=platform, variant=REFERENCE), chosen, ops)
@@ -161,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soc", default=DEFAULT_SOC, choices=sorted(PLATFORMS))
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--dtypes", default=",".join(DTYPES))
+    parser.add_argument("--l2-bypass", action="store_true",
+                        help="time each chosen schedule with l2-bypass=true (its inputs bypass "
+                             "L2) in the default's columns")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     sizes = [int(v) for v in args.log2_sizes.split(",")]
@@ -168,17 +177,18 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     for stem in args.ops.split(","):
         for dtype in dtypes:
-            rows += measure(stem, op_module(stem, dtype), dtype, sizes, args.soc)
+            rows += measure(stem, op_module(stem, dtype), dtype, sizes, args.soc,
+                            l2_bypass=args.l2_bypass)
     for dtype in dtypes:
         fast = measure("hard_swish_grad fast", op_module("hard_swish_grad", dtype), dtype,
-                       sizes, args.soc, FAST)
+                       sizes, args.soc, FAST, args.l2_bypass)
         for r in fast:
             r.fixed_goal = GOAL_SHORT  # the issue's goal for it, whatever its body
         rows += fast
     for length in (2, 3, 4):
         for dtype in dtypes:
             rows += measure(f"chain of {length}", parse(chain(length, dtype)), dtype, sizes,
-                            args.soc)
+                            args.soc, l2_bypass=args.l2_bypass)
     print(table(rows))
     ok, lines = goals(rows)
     print("\n".join(lines))

@@ -72,7 +72,17 @@ def _floor_division(a: Array, b: Array) -> Array:
 
 
 def _ceil_division(a: Array, b: Array) -> Array:
-    return -np.floor_divide(-np.asarray(a), _divisor(b))
+    """a / b rounded toward +infinity, computed in int64: -a in a's own width wraps for its
+    smallest value (ceildivsi(-128, -73) is 2, not -1)."""
+    a = np.asarray(a)
+    wide = -np.floor_divide(-a.astype(np.int64), _divisor(b).astype(np.int64))
+    return wide.astype(a.dtype)
+
+
+def _unsigned_ceil_division(a: Array, b: Array) -> Array:
+    ua, ub = unsigned(a), unsigned(_divisor(b))
+    rounded_up = ua // ub + (ua % ub != 0)
+    return rounded_up.astype(ua.dtype).view(np.asarray(a).dtype)
 
 
 def _unsigned_division(a: Array, b: Array) -> Array:
@@ -97,6 +107,7 @@ BINARY: Final[dict[str, Callable[[Array, Array], Array]]] = {
     "arith.ceildivsi": _ceil_division,
     "arith.divui": _unsigned_division,
     "arith.remui": _unsigned_remainder,
+    "arith.ceildivui": _unsigned_ceil_division,
     "arith.maxsi": np.maximum,
     "arith.minsi": np.minimum,
     "arith.maxui": _unsigned_pick(np.maximum),

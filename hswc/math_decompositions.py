@@ -92,18 +92,19 @@ def expm1(b: Builder[V], x: V) -> V:
 
 F32_MAX: Final = float.fromhex("0x1.fffffep+127")
 """The largest finite f32: u > F32_MAX is u == +inf without an infinite constant."""
-TANH_TINY: Final = 2.0 ** -12
-"""Below it tanh(x) rounds to x in f32 (x^2 / 3 < 2^-25)."""
+TANH_CAP: Final = 9.0
+"""From here on tanh(x) rounds to 1 in f32 (1 - tanh 9 = 3e-8 < 2^-25): `tanh` takes min(x, 9),
+so expm1(2x) stays finite."""
 
 
 def tanh(b: Builder[V], x: V) -> V:
-    """tanh |x| = -e / (2 + e), e = expm1(-2|x|) (no overflow, no cancellation), the sign of
-    x put back; x itself where |x| < 2^-12 (zeros keep their sign)."""
-    a = b.op("abs", x)
-    e = expm1(b, b.op("mulf", a, b.const(-2.0, "f32")))
-    t = b.op("divf", e, b.op("addf", e, b.const(2.0, "f32")))  # -tanh|x|
-    r = b.op("select", b.cmpf("ogt", x, b.const(0.0, "f32")), b.op("negf", t), t)
-    return b.op("select", b.cmpf("olt", a, b.const(TANH_TINY, "f32")), x, r)
+    """tanh x = e / (e + 2), e = expm1(2 min(x, 9)) (min(x, 9): e finite; NaN stays NaN): no
+    overflow, and no cancellation on either side of 0 (e in (-1, 0) below 0, e + 2 in (1, 2));
+    near 0 e is 2x, so e / (e + 2) is x / (1 + x), within 2^-24 of tanh x where expm1 returns
+    its argument (|2x| < 2^-24); +-0 keep their sign; -1 at -inf."""
+    capped = b.op("minimumf", x, b.const(TANH_CAP, "f32"))
+    e = expm1(b, b.op("mulf", capped, b.const(2.0, "f32")))
+    return b.op("divf", e, b.op("addf", e, b.const(2.0, "f32")))
 
 
 ERF_TAYLOR: Final = (

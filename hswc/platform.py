@@ -16,6 +16,10 @@ DATA_COPY_PAD_MAX_BYTES = 0xFFFF
 in bytes, is a uint16_t (asc-devkit include/basic_api/kernel_struct_data_copy.h); a longer
 length is truncated to its low 16 bits."""
 
+DATA_COPY_PAD_MAX_BLOCKS = 4095
+"""DataCopyExtParams.blockCount's range [0, 4095] (asc-devkit's DataCopyPad pages, GM -> UB and
+UB -> GM, under 基础API/Memory矢量计算/数据搬运/: the DataCopyExtParams table)."""
+
 VECTOR_REPEAT_BYTES = 256
 """One vector instruction repeat handles 256 bytes (64 f32 or 128 f16/bf16 lanes)."""
 

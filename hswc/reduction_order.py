@@ -1,14 +1,17 @@
 """The order a row kernel combines a row's values in: one definition for the kernel's calls
-(hswc.vectorizer) and for the levels above it (the interpreter of hsg.reduce).
+(hswc.vectorizer, the row emitter) and for the levels above it (the interpreter of hsg.reduce).
 
 A row of `length` f32 values lies in UB as groups of `lanes` (one vector repeat, 64 f32): group
 g holds values [g * lanes, (g + 1) * lanes), the last one possibly partial. The kernel folds the
 upper half of the groups into the lower half (group g + keep into g, lane by lane, only the
 source group's valid lanes: a level-0 Add / Max / Min with that mask), level by level, until one
-group is left; then a WholeReduce combines that group's first min(length, lanes) lanes into the
-row's value. Every fold after the first combines full groups (the partial last group is always
-folded first). Sums in another order than MLIR's sequential loop differ in the last bits; the
-issue allows that for reductions (within PyTorch's tolerance).
+group is left; then a WholeReduceSum / Max / Min combines that group's first min(length, lanes)
+lanes into the row's value, in the one order hswc.reduce_semantics defines for it (asc-devkit
+ReduceDataBlock.md and ReduceRepeat.md, 关键特性说明: "二叉树累加", the neighbour tree: lane 2i
+with lane 2i + 1, level by level; a lane the mask leaves out takes no part). Every fold after
+the first combines full groups (the partial last group is always folded first). Sums in another
+order than MLIR's sequential loop differ in the last bits; the issue allows that for reductions
+(within PyTorch's tolerance).
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-LANES_F32 = 64
-"""f32 values in one 256-byte vector repeat."""
+from hswc.reduce_semantics import lanes, whole_repeats
+
+LANES_F32 = lanes(np.dtype(np.float32))
+"""f32 values in one 256-byte vector repeat (64)."""
 
 def combine(combiner: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Two f32 values combined as the body's arith op does (hswc.arith_semantics: addf rounded
@@ -50,20 +55,12 @@ def fold_plan(length: int, lanes: int = LANES_F32) -> list[list[Fold]]:
 
 
 def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
-    """One repeat's valid lanes (the last axis, at most `lanes`) combined into one value per
-    row: halving the lanes pairwise, lane i with lane i + half, until one is left (ASSUMED:
-    asc-devkit does not document the order WholeReduceSum combines a repeat in; this is the
-    tree its vcadd is commonly described by)."""
-    acc = values
-    while acc.shape[-1] > 1:
-        n = acc.shape[-1]
-        half = n // 2
-        if n % 2 == 0:
-            acc = combine(combiner, acc[..., :half], acc[..., half:])
-        else:  # an odd count: the middle lane joins the next level as it is
-            acc = np.concatenate([combine(combiner, acc[..., :half], acc[..., half + 1:]),
-                                  acc[..., half:half + 1]], axis=-1)
-    return acc[..., 0]
+    """WholeReduce of one repeat per row: the valid lanes (the last axis, at most `lanes`)
+    combined by hswc.reduce_semantics' neighbour tree, the one definition of that order."""
+    count = values.shape[-1]
+    padded = np.zeros((*values.shape[:-1], LANES_F32), dtype=np.float32)
+    padded[..., :count] = values
+    return whole_repeats(padded, count, lambda a, b: combine(combiner, a, b))
 
 
 def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32) -> np.ndarray:

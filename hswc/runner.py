@@ -107,10 +107,9 @@ def level_of(module: ModuleOp) -> str:
                  if any(isinstance(op, op_type) for op in ops)), "ascend")
 
 
-ROW_KERNEL_LEVELS = ("tiled", "blocked")
-"""The levels a run lowers row regions to row kernels at (hsg-tile-on-cores' `rows`): those
-whose ops the interpreter runs; convert-hsg-to-ascend does not lower row chunks yet, so at the
-ascend level their reductions stay on the host."""
+ROW_KERNEL_LEVELS = ("tiled", "blocked", "ascend")
+"""The levels a run lowers row regions to row kernels at (hsg-tile-on-cores' `rows`): every
+level below hsg (convert-hsg-to-ascend lowers row chunks: hswc.passes.row_chunk_lowering)."""
 
 
 def _passes(start: str, level: str, platform: Platform, fold: bool, semantics: str | None,

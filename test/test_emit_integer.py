@@ -3,8 +3,9 @@ of test/fixtures/torch_models/gated (torch.where(x > 0, x, 0) on int32, torch.cl
 quantization of f32 to int8) as packages whose op definition names ops-nn's DT_INT32 / DT_INT8,
 whose example holds int32_t / int8_t data, and whose kernel unit test, built unchanged against
 the C++ CPU model, passes; its expected values are checked here against numpy, independently of
-hswc-run that wrote them. For Ascend 950 the int32 package's arch35 kernel runs on the CPU model
-built for that family as hswc-run runs the kernel.
+hswc-run that wrote them. For Ascend 950 the arch35 kernels of the int32 package and of the
+per-channel quantizations of f16 / f32 / bf16 to int8 (kernels at a dtype boundary) run on the
+CPU model built for that family equal to MLIR's oracle, and their arch35 kernel unit tests pass.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 from cpu_build import MODEL, REPO, STRICT, Build, build, compiler, run_recorded
@@ -79,28 +81,67 @@ def test_an_integer_package_names_its_types_and_its_unit_test_passes(name: str,
         assert np.array_equal(_vector(text, "expected").view(np.int8), want.astype(np.int8))
 
 
-def test_an_int32_package_for_ascend_950_runs_on_the_cpu_model(tmp_path: Path) -> None:
-    """The arch35 entry (every template instance) built for dav_3510: Compare and Select on
-    int32_t lanes (Compare.md, Select.md), as hswc-run computes."""
-    name = "gated/where_positive_i32"
-    folder = _emit(name, tmp_path / "package", "ascend950")
+@pytest.mark.parametrize(("name", "op_type"), [
+    ("gated/where_positive_i32", "WherePositive"),
+    ("gated/quantize_per_channel_f16", "QuantizePerChannel"),
+    pytest.param("gated/quantize_per_channel_f32", "QuantizePerChannel", marks=pytest.mark.sweep),
+    pytest.param("gated/quantize_per_channel_bf16", "QuantizePerChannel",
+                 marks=pytest.mark.sweep)])
+def test_an_integer_package_for_ascend_950_runs_on_the_cpu_model(name: str, op_type: str,
+                                                                  tmp_path: Path) -> None:
+    """The arch35 entry (every template instance) built for dav_3510 computes as hswc-run and
+    MLIR's oracle: Compare and Select on int32_t lanes (Compare.md, Select.md); a quantization
+    of f16 / f32 / bf16 with a scale and an offset per channel to int8 (a kernel at a dtype
+    boundary: its class and its key's D_T_X are the first input's dtype)."""
+    folder = tmp_path / "package"
+    args = [str(FIXTURES / INDEX[name]["mlir"]), "--name", op_type, "-o", str(folder),
+            "--soc", "ascend910b", "--soc", "ascend950"]
+    assert main(args) == 0
     path = FIXTURES / INDEX[name]["mlir"]
     compiled = runner.compile_file(path, soc="ascend950", core_num=5)
+    _run_arch35_unit_test(folder, compiled.platform.ub_size, tmp_path)
     kernels = collect_kernels(compiled.module)
-    instances = " ".join(f"HSWC_INSTANCE({arch35_key(k, k.tiling_key)}, {k.template_arguments})"
-                         for k in kernels)
     (entry,) = (folder / "op_kernel").glob("*_apt.cpp")
+    key = (folder / "op_kernel/arch35").glob("*_tiling_key.h").__next__().read_text()
+    data = np.load(FIXTURES / INDEX[name]["npz"])
+    described = INDEX[name]["inputs"]
+    inputs = [data[f"in{i}"] for i in range(len(described))]
+    first = {"f32": "float", "f16": "half", "bf16": "bfloat16_t",
+             "i32": "int32_t"}[described[0]["type"]]
+    assert f"ASCENDC_TPL_DATATYPE_DECL(D_T_X, {C_DT[described[0]['type']]}" in key
+    instances = " ".join(f"HSWC_INSTANCE({arch35_key(k, k.tiling_key)}, {first})"
+                         for k in kernels)
     made = Build(entry, tmp_path / "run", (
         *(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"]),
         f"-DHSWC_KERNEL_INSTANCES={instances}",
-        f"-DHSWC_KERNEL_ENTRY={entry.name.removesuffix('_apt.cpp')}", "-DHSWC_GM_INPUTS=1"))
+        f"-DHSWC_KERNEL_ENTRY={entry.name.removesuffix('_apt.cpp')}",
+        f"-DHSWC_GM_INPUTS={len(inputs)}"))
     build([made])
-    data = np.load(FIXTURES / INDEX[name]["npz"])
-    x, want = data["in0"], data["out0"]
-    result = compiled.run(x)
+    want = data["out0"]
+    views = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
+    result = compiled.run(*[x.view(views[d["type"]]) if d["type"] in views else x
+                            for x, d in zip(inputs, described, strict=True)])
     (record,) = result.tilings
     assert record is not None
     kernel = next(k for k in kernels if k.tiling_key == record["tilingKey"])
     record = {**record, "tilingKey": arch35_key(kernel, int(record["tilingKey"]))}
-    on_cpu = run_recorded(made.output, record, [x], compiled.platform.ub_size, tmp_path / "r")
+    on_cpu = run_recorded(made.output, record, inputs, compiled.platform.ub_size, tmp_path / "r",
+                          want.dtype)
     assert np.array_equal(on_cpu, want) and np.array_equal(result.outputs[0], want)
+
+
+def _run_arch35_unit_test(folder: Path, ub_size: int, tmp_path: Path) -> None:
+    """The package's arch35 kernel unit test (tests/ut/op_kernel/test_<stem>_apt.cpp), built
+    unchanged against the CPU model of dav_3510 with Ascend 950's UB, passes."""
+    (source,) = (folder / "tests/ut/op_kernel").glob("test_*_apt.cpp")
+    exe = tmp_path / "ut_apt"
+    subprocess.run([compiler(), *STRICT, *(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"]),
+                    f"-DHSWC_UT_UB_BYTES={ub_size}", f"-I{SHIMS}", f"-I{MODEL}", str(source),
+                    "-o", str(exe)], check=True)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "1 passed, 0 failed", \
+        done.stdout + done.stderr
+
+
+C_DT = {"f32": "C_DT_FLOAT", "f16": "C_DT_FLOAT16", "bf16": "C_DT_BF16", "i32": "C_DT_INT32"}
+"""Written here from ge's names (graph/types.h), not taken from hswc."""

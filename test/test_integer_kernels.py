@@ -1,7 +1,9 @@
 """Integer element types as kernels (issue 37, items 4 and 5's static int8 quantization).
 
 The torch-mlir exports of test/fixtures/torch_models/gated (tools/export_model_fixtures.py:
-`torch.relu` on int32, `torch.clamp(x, -100, 100)` and `torch.clamp(x, -5, 7)` on int8,
+`torch.relu`, `torch.where(x > 0, x, 0)` and `torch.abs` (math.absi, whose oracle MLIR runs as
+select(x < 0, 0 - x, x): tools/mlir_oracle.expand_absi) on int32,
+`torch.clamp(x, -100, 100)` and `torch.clamp(x, -5, 7)` on int8,
 `torch.round(x * 16 + 3).clamp(-128, 127).to(torch.int8)` on f32, f16 and bf16, the same with a
 scale and an offset per channel broadcast) become one kernel each and equal MLIR's own execution
 of the file (the fixture's oracle) at every level and on the C++ CPU model. Bodies written here
@@ -9,8 +11,8 @@ check the integer calls against numpy's or Python's integer arithmetic, computed
 the test: wrapping + - *, conversions that saturate or round as asc-devkit documents,
 roundeven's ties, cmpi's ten predicates, shifts, unsigned max / min, bitwise ops, on both SoC
 families, at the hsg and ascend levels and on the C++ CPU model. Bad input: an integer operation
-the SoC has no call for, arith.trunci, an integer division (a constant zero divisor named), a
-shift amount out of range, a quantization scale of zero or NaN, each one located message.
+the SoC has no call for, a shift amount out of range, a quantization scale of zero or NaN, each
+one located message. trunci and the integer divisions: test_integer_division.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from hswc.tiling import TILING_KEYS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models"
 INDEX = {e["name"]: e for e in json.loads((FIXTURES / "index.json").read_text())["fixtures"]}
-GATED = ("gated/relu_i32", "gated/where_positive_i32", "gated/clamp_i8", "gated/clamp_small_i8",
+GATED = ("gated/relu_i32", "gated/where_positive_i32", "gated/abs_i32", "gated/clamp_i8",
+         "gated/clamp_small_i8",
          "gated/quantize_int8_f32",
          "gated/quantize_int8_f16", "gated/quantize_int8_bf16",
          "gated/quantize_per_channel_f32", "gated/quantize_per_channel_f16",
@@ -76,7 +79,8 @@ def test_an_export_equals_mlirs_execution_on_ascend_950(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "kernel"), [
-    ("gated/relu_i32", "main_op_kernel_i32"), ("gated/clamp_i8", "main_op_kernel_i8"),
+    ("gated/relu_i32", "main_op_kernel_i32"), ("gated/abs_i32", "main_op_kernel_i32"),
+    ("gated/clamp_i8", "main_op_kernel_i8"),
     ("gated/quantize_int8_f32", "main_op_kernel_f32_to_i8"),
     ("gated/quantize_int8_bf16", "main_op_kernel_bf16_to_i8")])
 def test_an_export_is_one_kernel_and_nothing_on_the_host(name: str, kernel: str) -> None:
@@ -98,9 +102,11 @@ def test_int8_is_clamped_in_half_on_atlas_a2() -> None:
     assert calls == ["ascend.cast", "ascend.maxs", "ascend.mins", "ascend.cast"]
 
 
-CPU_SAMPLE = ("gated/clamp_i8", "gated/quantize_int8_f32", "gated/quantize_per_channel_f32")
-"""Built and run on the CPU model by default (int8 through half; the f32 -> int8 route; scale and
-offset broadcast per channel); the others are sweep tests (a build takes about 9 s here)."""
+CPU_SAMPLE = ("gated/clamp_i8", "gated/abs_i32", "gated/quantize_int8_f32",
+              "gated/quantize_per_channel_f32")
+"""Built and run on the CPU model by default (int8 through half; math.absi as Muls and Max;
+the f32 -> int8 route; scale and offset broadcast per channel); the others are sweep tests (a
+build takes about 9 s here)."""
 _BUILT: dict[str, Path] = {}
 
 
@@ -372,11 +378,11 @@ def test_shifts_and_unsigned_max_min_against_python_integers(dtype: type, soc: s
         assert np.array_equal(got, want), (level, np.flatnonzero(got != want)[:5])
 
 
-@pytest.mark.parametrize(("soc", "dtype"), [("ascend910b", np.int16), ("ascend950", np.int16),
-                                            ("ascend950", np.int32)])
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
 def test_andi_ori_xori_on_integers(soc: str, dtype: type) -> None:
     """And / Or / Not on the SoC's lanes: 16-bit ones everywhere, 32-bit ones on Ascend 950
-    (And.md, Or.md, Not.md)."""
+    (And.md, Or.md, Not.md); an int32 on Atlas A2/A3 as two int16_t lanes."""
     t = np.dtype(dtype).name.replace("int", "i")
     text = generic([t, t], t, f"""    %k = arith.constant -21846 : {t}
     %x = arith.xori %a, %b : {t}
@@ -402,6 +408,7 @@ def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray]]:
     b32[:16] = a32[:16]
     a16, b16 = (rng.integers(-(2**15), 2**15 - 1, 512, endpoint=True).astype(np.int16)
                 for _ in range(2))
+    a8, b8 = (rng.integers(-128, 127, 512, endpoint=True).astype(np.int8) for _ in range(2))
     compares = generic(["i32", "i32"], "i32", _predicate_sum("i32", None), n=512)
     shifts = generic(["i32", "i32"], "i32", SHIFT_BODY.format(t="i32"), n=512)
     compares16 = generic(["i16", "i16"], "i32", _predicate_sum("i16", None), n=512)
@@ -412,10 +419,19 @@ def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray]]:
                             _expected_predicates(a16, b16)),
         "shifts_i32_a2": (shifts, "ascend910b", [a32, b32], _shifts_expected(a32, b32)),
         "shifts_i32_950": (shifts, "ascend950", [a32, b32], _shifts_expected(a32, b32)),
+        "xori_i32_a2": (generic(["i32", "i32"], "i32", "    %r = arith.xori %a, %b : i32", n=512),
+                        "ascend910b", [a32, b32], a32 ^ b32),
+        "wrap_i8_950": (generic(["i8", "i8"], "i8", """    %s = arith.addi %a, %b : i8
+    %r = arith.muli %s, %a : i8""", n=512), "ascend950", [a8, b8],
+                        _wrap([(int(x) + int(y)) * int(x) for x, y in zip(a8, b8, strict=True)],
+                              np.int8)),
+        "select_i8_a2": (generic(["i8", "i8"], "i8", """    %z = arith.constant 0 : i8
+    %m = arith.cmpi slt, %a, %z : i8
+    %r = arith.select %m, %b, %a : i8""", n=512), "ascend910b", [a8, b8], np.where(a8 < 0, b8, a8)),
     }
 
 
-CPU_BODIES = ("compares_i32_a2", "shifts_i32_950")
+CPU_BODIES = ("compares_i32_a2", "shifts_i32_950", "xori_i32_a2", "select_i8_a2")
 """Built by default; the other bodies are sweep tests."""
 
 
@@ -423,7 +439,8 @@ CPU_BODIES = ("compares_i32_a2", "shifts_i32_950")
     pytest.param(n, marks=() if n in CPU_BODIES else pytest.mark.sweep) for n in _cpu_cases()])
 def test_the_cpu_model_runs_compare_select_and_shift_kernels(name: str, tmp_path: Path) -> None:
     """The kernels' C++ (ReinterpretCast views, Compare on int32_t, Select on float lanes,
-    ShiftLeft on uint32_t lanes) built for the SoC's family computes what Python integers do."""
+    ShiftLeft on uint32_t lanes, And / Or / Not of int32 on int16_t lanes, an int8 Select in
+    half) built for the SoC's family computes what Python integers do."""
     from hswc import soc_api
 
     text, soc, inputs, want = _cpu_cases()[name]
@@ -433,7 +450,8 @@ def test_the_cpu_model_runs_compare_select_and_shift_kernels(name: str, tmp_path
     source.write_text(kernel_source(compiled.module))
     made = Build(source, tmp_path / name, (
         *(f"-D{d}" for d in soc_api.CPP_DEFINES[family]), "-DHSWC_KERNEL_ENTRY=f",
-        f"-DHSWC_GM_INPUTS={len(inputs)}", f"-DHSWC_TILING_KEYS={TILING_KEYS['i32']}"))
+        f"-DHSWC_GM_INPUTS={len(inputs)}",
+        f"-DHSWC_TILING_KEYS={TILING_KEYS[want.dtype.name.replace('nt', '')]}"))
     build([made])
     (record,) = compiled.run(*inputs).tilings
     assert record is not None
@@ -445,23 +463,41 @@ def test_the_cpu_model_runs_compare_select_and_shift_kernels(name: str, tmp_path
 # region bad input
 
 
-def _warnings(text: str) -> list[str]:
+def _warnings(text: str, soc: str = "ascend910b") -> list[str]:
     with collecting() as said:
-        runner.compile_text(text)
+        runner.compile_text(text, soc=soc)
     return [str(d) for d in said if d.severity == "warning"]
 
 
 def test_an_integer_op_the_soc_lacks_is_named_at_the_op() -> None:
-    text = generic(["i8", "i8"], "i8", "    %r = arith.addi %a, %b : i8")
+    text = generic(["i64", "i64"], "i64", "    %r = arith.addi %a, %b : i64")
     (message,) = _warnings(text)
-    assert "'arith.addi'" in message and "computes on i8, but Add on Atlas A2/A3 takes half, " \
-        "float, int16_t, int32_t: extend the operands with arith.extsi" in message
+    assert "'arith.addi'" in message and "computes on i64, but Add on Atlas A2/A3 takes " \
+        "half, float, int16_t, int32_t" in message
 
 
-def test_trunci_is_refused_because_casts_saturate() -> None:
-    text = generic(["i32"], "i8", "    %r = arith.trunci %a : i32 to i8")
-    (message,) = _warnings(text)
-    assert "'arith.trunci'" in message and "is not an elementwise operation" in message
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_int8_add_sub_mul_wrap_through_int16(level: str, soc: str) -> None:
+    """No SoC's Add / Sub / Mul takes int8_t in the API table: a chain of them runs on int16
+    (extended once), its low 8 bits taken once at the end. (a + b) * 3 - b - 100 against Python
+    integers wrapped to int8."""
+    text = generic(["i8", "i8"], "i8", """    %s = arith.addi %a, %b : i8
+    %k = arith.constant 3 : i8
+    %m = arith.muli %s, %k : i8
+    %d = arith.subi %m, %b : i8
+    %h = arith.constant 100 : i8
+    %r = arith.subi %d, %h : i8""", n=512)
+    rng = np.random.default_rng(13)
+    a, b = (rng.integers(-128, 127, 512, endpoint=True).astype(np.int8) for _ in "ab")
+    a[:3], b[:3] = [127, -128, -1], [1, -1, -128]
+    want = _wrap([(int(x) + int(y)) * 3 - int(y) - 100 for x, y in zip(a, b, strict=True)],
+                 np.int8)
+    compiled = runner.compile_text(text, level=level, soc=soc, core_num=5, ub_size=16384)
+    assert np.array_equal(np.asarray(compiled(a, b)), want)
+    if level == "ascend":
+        shifts = str(compiled.module).count("ascend.shift_right")
+        assert shifts == 1, "the low 8 bits are taken once, at the end of the chain"
 
 
 def test_hswc_emit_refuses_to_package_an_i64_kernel(
@@ -502,17 +538,46 @@ def test_a_shift_by_a_tensor_is_refused() -> None:
     assert "'arith.shrsi'" in message and "shifts by an amount that is not a constant" in message
 
 
-def test_a_division_by_a_constant_zero_is_refused() -> None:
-    text = generic(["i32"], "i32", """    %k = arith.constant 0 : i32
-    %r = arith.divsi %a, %k : i32""")
-    (message,) = _warnings(text)
-    assert "'arith.divsi'" in message and "divides by the constant zero" in message
+@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("t", ["i8", "ui8"])
+def test_a_select_of_8_bit_integers_runs_in_half(t: str, level: str, soc: str) -> None:
+    """No SoC's Select takes int8_t or uint8_t (Select.md): both values go to half exactly,
+    Select picks, one Cast back. torch.where(x > 3, y, z) against numpy's where (the mask from
+    an int8 x: arith compares signless integers only)."""
+    dtype = np.int8 if t == "i8" else np.uint8
+    text = generic(["i8", t, t], t, f"""    %k = arith.constant 3 : i8
+    %m = arith.cmpi sgt, %a, %k : i8
+    %r = arith.select %m, %b, %c : {t}""", n=512)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(12)
+    x = rng.integers(-128, 127, 512, endpoint=True).astype(np.int8)
+    y, z = (rng.integers(info.min, info.max, 512, endpoint=True).astype(dtype) for _ in "yz")
+    x[:4], y[:4], z[:4] = [4, 4, 3, 3], [info.min, info.max, 0, 0], [0, 0, info.min, info.max]
+    got = np.asarray(runner.compile_text(text, level=level, soc=soc, core_num=5,
+                                         ub_size=16384)(x, y, z))
+    assert got.dtype == dtype and np.array_equal(got, np.where(x > 3, y, z))
 
 
-def test_an_integer_division_is_refused_and_says_why() -> None:
-    text = generic(["i32", "i32"], "i32", "    %r = arith.remsi %a, %b : i32")
-    (message,) = _warnings(text)
-    assert "'arith.remsi'" in message and "is an integer division, which hswc does not lower"\
+def test_an_int32_xori_on_atlas_a2_runs_on_int16_lanes() -> None:
+    """A2/A3's And / Or / Not take int16_t only: the int32 tensors are ReinterpretCast to
+    int16_t and every call covers twice the count."""
+    text = generic(["i32", "i32"], "i32", "    %r = arith.xori %a, %b : i32")
+    module = str(runner.compile_text(text, core_num=5).module)
+    calls = [line.split("=")[-1].split()[0] for line in module.splitlines()
+             if "%half_lanes_num :" in line]
+    assert calls == ["ascend.and", "ascend.not", "ascend.or", "ascend.and"]
+    assert "!ascend.local_tensor<i32, vecin> -> !ascend.local_tensor<i16, vecin>" in module
+
+
+@pytest.mark.parametrize("soc", SOCS)
+def test_andi_of_int8_is_refused_naming_the_soc_the_call_and_the_type(soc: str) -> None:
+    """No And on 8-bit lanes on either SoC, and no lanes narrower to split them into."""
+    (message,) = _warnings(generic(["i8", "i8"], "i8", "    %r = arith.andi %a, %b : i8"),
+                           soc=soc)
+    family = "Atlas A2/A3" if soc == "ascend910b" else "Ascend 950"
+    assert "'arith.andi'" in message and f"computes on i8, but And on {family} takes " \
+        "int16_t, uint16_t" in message and "extend the operands with arith.extsi to i16" \
         in message
 
 
@@ -525,22 +590,6 @@ def test_an_unsigned_compare_of_i8_is_refused_on_atlas_a2() -> None:
     (message,) = _warnings(text)
     assert "'arith.cmpi'" in message and "compares i8 as unsigned, which needs Adds on i8" \
         in message
-
-
-def test_a_select_of_i8_is_refused_on_atlas_a2() -> None:
-    text = generic(["i8", "i8"], "i8", """    %z = arith.constant 0 : i8
-    %m = arith.cmpi sgt, %a, %z : i8
-    %r = arith.select %m, %b, %z : i8""")
-    (message,) = _warnings(text)
-    assert "'arith.select'" in message and "selects i8 values, but Select on Atlas A2/A3" \
-        in message
-
-
-def test_andi_of_i32_is_refused_on_atlas_a2() -> None:
-    text = generic(["i32", "i32"], "i32", "    %r = arith.andi %a, %b : i32")
-    (message,) = _warnings(text)
-    assert "'arith.andi'" in message and "computes on i32, but And on Atlas A2/A3 takes " \
-        "int16_t, uint16_t" in message
 
 
 # endregion

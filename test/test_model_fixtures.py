@@ -78,7 +78,7 @@ def test_the_set_holds_what_the_issues_name() -> None:
     wanted += [f"gated/{what}_{dt}" for dt in floats for what in (
         "swiglu_chunk", "glu_last", "glu_dim0", "geglu_erf", "geglu_tanh", "quantize_int8",
         "relu_and_mask", "prelu_dynamic")]
-    wanted += ["gated/relu_i32", "gated/clamp_i8"]
+    wanted += ["gated/relu_i32", "gated/clamp_i8", "gated/abs_i32"]
     assert not set(wanted) - names
     assert len(names) == len(ENTRIES), "a name appears twice in the index"
 

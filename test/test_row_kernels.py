@@ -1,6 +1,8 @@
-"""Row kernels (hswc.passes.row_kernels) at the tiled and blocked levels: a row region becomes
-one launch whose kernel splits the rows over the cores (hsg.row_slice) and a core's rows into UB
-chunks of whole rows (hsg.row_chunk), and the interpreter runs it.
+"""Row kernels (hswc.passes.row_kernels) at the tiled, blocked and ascend levels: a row region
+becomes one launch whose kernel splits the rows over the cores (hsg.row_slice) and a core's rows
+into UB chunks of whole rows (hsg.row_chunk), lowered to AscendC calls
+(hswc.passes.row_chunk_lowering), and the interpreter runs it; the ascend level bit for bit
+equal to the blocked one, whose reductions combine in hswc.reduction_order's order.
 
 Checked against outside oracles: torch-mlir's exports of the softmax family and the norms equal
 MLIR's own execution of them (the fixture's `out0`, in f32) and PyTorch's (`torch0`, in f32,
@@ -30,7 +32,7 @@ from hswc.runner import CompileError, compile_file, compile_text
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models" / "reductions"
 NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
          "bf16": np.dtype(ml_dtypes.bfloat16)}
-LEVELS = ("tiled", "blocked")
+LEVELS = ("tiled", "blocked", "ascend")
 
 EXPORTS = {  # fixture stem: row kernels its one function launches at the tiled level
     "softmax_rows64": 1, "softmax_rows1000": 1, "log_softmax_rows64": 1,
@@ -212,10 +214,11 @@ def test_a_row_kernel_launched_with_operands_of_other_rows_is_refused() -> None:
         compile_text(bad, level="tiled")
 
 
-def test_convert_hsg_to_ascend_refuses_a_row_kernel_at_its_source(
+def test_convert_hsg_to_ascend_lowers_a_row_kernel(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Row chunks are not lowered to AscendC yet: the ascend level is refused with one message
-    at the reduction the user wrote, never an output still holding hsg.row_chunk."""
+    """hswc-opt takes an export's softmax down to AscendC: no hsg row op is left, the max and
+    the sum are WholeReduceMax and WholeReduceSum over the chunk's rows, a row's value reaches
+    its elements through Brcb, and the rows are copied as one DataCopyPad of `rows` blocks."""
     from hswc.tools import hswc_opt
 
     source = FIXTURES / "softmax_rows64_f32.mlir"
@@ -223,7 +226,129 @@ def test_convert_hsg_to_ascend_refuses_a_row_kernel_at_its_source(
     status = hswc_opt.main(["-p", "hsg-generalize-named,hsg-decompose,hsg-fuse-elementwise,"
                             "hsg-tile-on-cores{rows=true},hsg-block-into-ub,convert-hsg-to-ascend",
                             str(source), "-o", str(out)])
-    errors = [line for line in capsys.readouterr().err.splitlines() if ": error: " in line]
-    assert status == 1 and not out.exists()
-    assert len(errors) == 1 and errors[0].startswith(f"{source}:13:5: error: 'hsg.row_chunk' "
-                                                     "is a row kernel's"), errors
+    assert status == 0, capsys.readouterr().err
+    text = out.read_text()
+    assert "hsg.row_" not in text and "hsg.reduce" not in text
+    for call in ("ascend.whole_reduce_max", "ascend.whole_reduce_sum", "ascend.brcb",
+                 "blocks %current_num"):
+        assert call in text, call
+
+
+BIT_EQUAL_LENGTHS = [130, *(pytest.param(n, marks=pytest.mark.sweep) for n in (1, 7, 64, 900))]
+"""130: two full groups and a partial one (two fold levels, a masked fold, then WholeReduce)."""
+
+
+@pytest.mark.parametrize("dtype", list(NUMPY))
+@pytest.mark.parametrize("length", BIT_EQUAL_LENGTHS)
+@pytest.mark.parametrize("op", list(NAMED))
+def test_the_ascend_level_equals_the_blocked_level_bit_for_bit(op: str, length: int,
+                                                               dtype: str) -> None:
+    """21 rows on 4 cores (6 rows a core, the last core 3): the AscendC calls (folds, WholeReduce,
+    Brcb, level-0 calls over row groups, DataCopyPad of row blocks) give the blocked level's
+    bits, and both are within PyTorch's tolerance of the float64 model."""
+    inputs = _named_inputs(op, (21, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    blocked, lowered = (compile_text(text, level=level, core_num=4)
+                        for level in ("blocked", "ascend"))
+    assert _row_kernels(lowered) == 1
+    want = blocked.run(*inputs).outputs[0]
+    got = lowered.run(*inputs).outputs[0]
+    assert got.tobytes() == want.tobytes()
+    within = compare_tolerance(got, _reference(op, inputs, -1))
+    assert within.equal, within.summary()
+
+
+@pytest.mark.parametrize(("op", "length", "dtype"), [
+    ("hsg.softmax", 130, "f16"), ("hsg.layer_norm", 7, "bf16"), ("hsg.rms_norm", 64, "f32")])
+def test_the_ascend_level_on_ascend950_equals_the_blocked_level(op: str, length: int,
+                                                                dtype: str) -> None:
+    """Ascend 950 (its API table and its SoC family's reduction calls in the interpreter): the
+    same bits as the blocked level."""
+    inputs = _named_inputs(op, (21, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    blocked, lowered = (compile_text(text, level=level, core_num=4, soc="ascend950")
+                        for level in ("blocked", "ascend"))
+    assert _row_kernels(lowered) == 1
+    assert lowered.run(*inputs).outputs[0].tobytes() == blocked.run(*inputs).outputs[0].tobytes()
+
+
+FAST_OPTIONS = "double-buffer=true early-free=true in-place=true x-first=true"
+
+
+@pytest.mark.parametrize(("op", "length", "dtype"), [
+    ("hsg.softmax", 130, "f16"), ("hsg.layer_norm", 100, "f32"), ("hsg.rms_norm", 7, "bf16")])
+def test_a_row_kernel_lowered_with_the_fast_options_equals_the_blocked_level(
+        op: str, length: int, dtype: str) -> None:
+    """Depth-2 queues, each input freed after its last read, copied and handed on one by one,
+    in-place steps, on 4 cores and 64 KiB of UB (several chunks a core): the same bits."""
+    from cpu_build import lower
+
+    inputs = _named_inputs(op, (301, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    pipeline = (f"hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{{core-num=4 "
+                f"ub-size=65536 rows=true {FAST_OPTIONS}}},hsg-block-into-ub,"
+                f"convert-hsg-to-ascend{{{FAST_OPTIONS}}}")
+    lowered = str(lower(text, pipeline))
+    assert "!ascend.tque<vecin, 2>" in lowered
+    got = compile_text(lowered).run(*inputs).outputs[0]
+    want = compile_text(text, level="blocked", core_num=4, ub_size=65536).run(*inputs)
+    assert got.tobytes() == want.outputs[0].tobytes()
+
+
+IS_ROW_MAX = Path(__file__).parent / "fixtures" / "row_kernels" / "is_row_max_f32.mlir"
+"""x == amax(x, -1) as 1.0 / 0.0: a compare with the row's value, which the kernel spreads over
+the row's elements first (the plan's Broadcast: a level-0 Max(v, v) of the Brcb spread)."""
+
+
+def test_a_compare_with_the_row_value_is_lowered_and_equals_numpy() -> None:
+    """A NaN in a row makes its max NaN (arith.maximumf), so no element of it compares equal;
+    the other rows mark their maximum. Ascend level = blocked level = numpy, bit for bit."""
+    x = np.random.default_rng(0).standard_normal((4, 64)).astype(np.float32)
+    x[1, 5] = np.nan
+    with np.errstate(invalid="ignore"):
+        want = (x == np.max(x, -1, keepdims=True)).astype(np.float32)
+    for level in ("blocked", "ascend"):
+        kernel = compile_file(IS_ROW_MAX, level=level)
+        assert _row_kernels(kernel) == 1
+        assert kernel.run(x).outputs[0].tobytes() == want.tobytes(), level
+
+
+@pytest.mark.parametrize(("op", "length", "dtype", "chosen"), [
+    ("hsg.softmax", 64, "f16", "double-buffer=true"),  # the fast preset, modelled faster
+    ("hsg.layer_norm", 900, "f32", "reference")])  # depth-2 queues do not fit 8 such rows
+def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dtype: str,
+                                                       chosen: str) -> None:
+    """Without schedule options hsg-tile-on-cores records the schedule the cost model chose
+    (hswc.passes.row_schedule_choice) and convert-hsg-to-ascend lowers with it; with an option
+    given, nothing is chosen."""
+    from cpu_build import lower
+
+    inputs = _named_inputs(op, (64, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    lowered = str(compile_text(text, level="ascend").module)
+    assert f'hsg.schedule = {{options = "{chosen}' in lowered
+    assert ("!ascend.tque<vecin, 2>" in lowered) == (chosen != "reference")
+    given = str(lower(text, "hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{rows=true "
+                            "double-buffer=false},hsg-block-into-ub,convert-hsg-to-ascend"))
+    assert "hsg.schedule" not in given and "!ascend.tque<vecin, 1>" in given
+
+
+def test_hswc_emit_refuses_a_row_kernel_with_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Packages of row kernels are not written yet: one message naming the kernel, exit 1,
+    no folder (it was an internal error)."""
+    from cpu_build import lower
+
+    from hswc.tools import hswc_emit
+
+    text = _named("hsg.softmax", _named_inputs("hsg.softmax", (8, 64), "f16"), "f16", -1)
+    source = tmp_path / "softmax.ascend.mlir"
+    source.write_text(str(lower(text, "hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{"
+                                      "rows=true},hsg-block-into-ub,convert-hsg-to-ascend")))
+    out = tmp_path / "package"
+    assert hswc_emit.main([str(source), "--name", "Softmax", "-o", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["hswc-emit: error: @f_kernel_f16 is a row kernel (hsg-tile-on-cores"
+                   "{rows=true}), which hswc-emit does not package yet: package the module "
+                   "lowered without rows=true (its reductions on the host)"], err
+    assert not out.exists()

@@ -1,9 +1,16 @@
-"""Prints the coefficients of hswc's erf decomposition (hswc/math_decompositions.py, ERFC_FIT).
+"""Prints the coefficients of hswc's erf decomposition (hswc/math_decompositions.py, ERFC_FIT)
+and of GELU's tail (hswc/ops/exponential.py, GELU_TAIL_FIT).
 
 For 1 <= |x| < 4.5 hswc computes erf(|x|) = 1 - exp(-x^2) * g(t), t = 1 / (1 + |x| / 2), where
 g is a degree-9 polynomial fitted by least squares (relative error) to erfc(a) * exp(a^2) at
 4000 points of [1, 4.5] (mpmath's erfc, 50 digits), its coefficients rounded to f32. Run:
-`python tools/fit_erf_coefficients.py`; the output is the tuple to paste.
+`python tools/fit_erf_coefficients.py`; the output is the tuples to paste.
+
+GELU (approximate = none) needs h(x) = erfc(|x| / sqrt 2) / 2 for every x, not erf on two
+ranges: gelu(x) = x (1 - h) for x >= 0, x h below. hswc computes h = exp(-x^2 / 2) G(t),
+t = 1 / (1 + |x| / 4), G a degree-9 polynomial fitted the same way to h(x) exp(x^2 / 2) at 6,500
+points of [0, 14.5] (beyond, exp(-x^2 / 2) is 0 in f32): its relative error, coefficients
+rounded to f32, is below 7e-8 (printed).
 """
 
 from __future__ import annotations
@@ -22,6 +29,24 @@ def main() -> None:
     vander = np.vander(t, DEGREE + 1) / g[:, None]
     coefficients, *_ = np.linalg.lstsq(vander, np.ones_like(g), rcond=None)
     print("ERFC_FIT = (" + ", ".join(repr(float(np.float32(c))) for c in coefficients) + ")")
+    gelu_tail()
+
+
+GELU_TAIL_SCALE = 0.25
+"""t = 1 / (1 + |x| GELU_TAIL_SCALE) (hswc.ops.exponential.GELU_TAIL_SCALE)."""
+
+
+def gelu_tail() -> None:
+    """GELU_TAIL_FIT (module docstring), and its largest relative error over the fit's points."""
+    x = np.concatenate([np.linspace(0.0, 14.5, 6000), np.linspace(0.0, 1.0, 500)])
+    t = 1.0 / (1.0 + GELU_TAIL_SCALE * x)
+    g = np.array([float(mpmath.erfc(v / mpmath.sqrt(2)) * mpmath.exp(v * v / 2) / 2) for v in x])
+    vander = np.vander(t, DEGREE + 1) / g[:, None]
+    coefficients, *_ = np.linalg.lstsq(vander, np.ones_like(g), rcond=None)
+    rounded = coefficients.astype(np.float32)
+    error = np.abs(np.polyval(rounded.astype(np.float64), t) / g - 1).max()
+    print("GELU_TAIL_FIT = (" + ", ".join(repr(float(c)) for c in rounded) + ")")
+    print(f"# largest relative error of G: {error:.3g}")
 
 
 if __name__ == "__main__":

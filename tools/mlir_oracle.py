@@ -32,6 +32,11 @@ Traps of these machines are avoided:
   subnormal results to zero: it made leaky_relu of the bf16 subnormal 9.18e-41 zero).
 - A memref.copy between strided memrefs (a padded convolution input's interior) calls MLIR's
   runtime `memrefCopy`, which torch-mlir's wheel does not ship: `_memref_copy` is it.
+- `math.absi` (torch-mlir's `torch.abs` of an integer tensor) is refused by this MLIR's
+  convert-math-to-libm ("failed to legalize operation 'math.absi' that was explicitly marked
+  illegal"), so `expand_absi` rewrites it before the pipeline as arith ops with its own
+  definition: `x < 0 ? 0 - x : x`, the subtraction wrapping (|INT_MIN| is INT_MIN, as
+  math.absi and torch.abs give). The oracle of such a file runs that equivalent module.
 
 Every bf16 and f16 rounding the oracle does is checked before anything is written
 (`check_conversions`: truncf from f32 against numpy's f16 and an integer round-to-nearest-even
@@ -147,6 +152,21 @@ def widen_half_math(module: object) -> None:
             op.erase()
 
 
+def expand_absi(module: object) -> None:
+    """Each math.absi rewritten as `select(x < 0, 0 - x, x)` in arith (module docstring)."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import arith
+
+    for op in _ops(module, lambda op: op.name == "math.absi"):
+        with ir.InsertionPoint(op), op.location:
+            x = op.operands[0]
+            zero = arith.constant(x.type, 0)
+            negative = arith.cmpi(arith.CmpIPredicate.slt, x, zero)
+            result = arith.select(negative, arith.subi(zero, x), x)
+            op.results[0].replace_all_uses_with(result)
+            op.erase()
+
+
 def round_f64_to_bf16_once(module: object) -> None:
     """Each `arith.truncf` f64 -> bf16 of the module rewritten as a truncf to f32 rounded to
     odd (the nearest f32, stepped toward zero when it rounded away, its last bit set when
@@ -223,6 +243,7 @@ def execute(text: str, inputs: Sequence[np.ndarray],
         module = ir.Module.parse(text)
         widen_half_math(module)
         round_f64_to_bf16_once(module)
+        expand_absi(module)
         for op in module.body.operations:
             if op.operation.name == "func.func":
                 op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()

@@ -572,6 +572,10 @@ def gated_specs() -> list[Spec]:
              "torch.where(x > 0, x, 0), x (4, 64) int32 with its min and max",
              _integers(lambda x: torch.where(x > 0, x, 0), -(2**31), 2**31 - 1),
              dtypes=("i32",)),
+        Spec("gated", "abs",
+             "torch.abs(x), x (4, 64) int32 with its min and max (math.absi: the oracle runs it "
+             "as select(x < 0, 0 - x, x), tools/mlir_oracle.expand_absi)",
+             _integers(torch.abs, -(2**31), 2**31 - 1), dtypes=("i32",)),
         Spec("gated", "quantize_per_channel",
              "torch.round(x * scale + offset).clamp(-128, 127).to(torch.int8), x (2, 16, 8), "
              "scale and offset (16,) per channel (dim 1, broadcast)", _quantize_per_channel),

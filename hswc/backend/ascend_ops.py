@@ -196,6 +196,14 @@ def _set_global_buffer(ctx: CppContext, op: Operation) -> None:
     ctx.writer.call(f"{ctx.text(op.result)}.SetGlobalBuffer", [pointer, ctx.text(op.length)])
 
 
+def _set_l2_cache_hint(ctx: CppContext, op: Operation) -> None:
+    """`xGm.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);`"""
+    assert isinstance(op, ascend.SetL2CacheHintOp)
+    mode = ascend.SetL2CacheHintOp.MODES[op.mode.data]
+    ctx.writer.call(f"{ctx.expr(op.tensor).at(POSTFIX)}.SetL2CacheHint",
+                    [f"AscendC::CacheMode::{mode}"])
+
+
 def element_view(ctx: CppContext, op: Operation) -> Expr:
     """`tensor[offset]`: GlobalTensor's or LocalTensor's operator[]."""
     assert isinstance(op, ascend.GlobalAtOp | ascend.LocalAtOp)
@@ -257,19 +265,22 @@ def _data_copy(ctx: CppContext, op: Operation) -> None:
 
 
 def _data_copy_pad(ctx: CppContext, op: Operation) -> None:
-    """One block of block_len bytes; GM -> UB pads with the first element (isPad false) or, when
-    the IR gives a pad value, with that value in the tensor's dtype."""
+    """block_count blocks (1 when the IR gives none) of block_len bytes with the IR's strides;
+    GM -> UB pads with the first element (isPad false) or, when the IR gives a pad value, with
+    that value in the tensor's dtype."""
     assert isinstance(op, ascend.DataCopyPadOp)
     length = ctx.text(op.block_len)
+    count = "1" if op.block_count is None else ctx.text(op.block_count)
+    strides = f"{op.stride('src_stride')}, {op.stride('dst_stride')}"
     args = [ctx.text(op.dst), ctx.text(op.src)]
     if isinstance(op.dst.type, GlobalTensorType):
-        args.append(f"AscendC::DataCopyParams(1, {length}, 0, 0)")
+        args.append(f"AscendC::DataCopyParams({count}, {length}, {strides})")
     elif op.pad_value is None:
-        args += [f"AscendC::DataCopyParams(1, {length}, 0, 0)",
+        args += [f"AscendC::DataCopyParams({count}, {length}, {strides})",
                  "AscendC::DataCopyPadParams(false, 0, 0, 0)"]
     else:
         pad = scalar_cpp(op, op.pad_value)
-        args += [f"AscendC::DataCopyExtParams(1, {length}, 0, 0, 0)",
+        args += [f"AscendC::DataCopyExtParams({count}, {length}, {strides}, 0)",
                  f"AscendC::DataCopyPadExtParams<{_element(op.dst.type)}>(true, 0, 0, {pad})"]
     ctx.writer.call("AscendC::DataCopyPad", args)
 
@@ -302,6 +313,7 @@ RULES: dict[type[Operation], Rule] = {
     ascend.WaitFlagOp: _flag,
     **dict.fromkeys(CORE_QUERIES, _core_query),
     ascend.SetGlobalBufferOp: _set_global_buffer,
+    ascend.SetL2CacheHintOp: _set_l2_cache_hint,
     ascend.TPipeOp: _declaration,
     ascend.TQueOp: _declaration,
     ascend.TBufOp: _declaration,

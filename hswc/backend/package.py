@@ -243,17 +243,16 @@ def _arch35_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Ascend 950 kernels of `module` (lowered for that SoC) and their description."""
     request = replace(request, soc=socs[0])
     kernels = operator_kernels(module, request)
-    boundary = next((k for k in kernels if k.mixed), None)
-    if boundary is not None:
-        raise PackageRefused(
-            f"@{boundary.func.sym_name.data} reads and writes tensors of different dtypes "
-            f"({boundary.dtype}): such kernels are packaged for Atlas A2/A3 only, not for "
-            f"{', '.join(socs)}")
+    check_boundary_kernels(kernels)
     check_ub_plan(kernels, [PLATFORMS[s] for s in socs])
     d = describe(module, kernels, request)
     if not d.generated:
         check_reference(module, kernels, d, ARCH35_UT_PLATFORM)
-    return [replace(k, operator=d.operator) for k in kernels], d
+    # The arch35 entry picks the kernel class by the tiling key's D_T_X, the first input's
+    # dtype: a kernel at a dtype boundary is specialised on that (f16 of f16 -> int8), not on
+    # its output's as the A2/A3 class is (package_arch35.key_dtype).
+    return [replace(k, operator=d.operator, element_type=k.gm_element_types()[0])
+            for k in kernels], d
 
 
 def package_files(module: ModuleOp, socs: Sequence[str] = A2_SOCS,

@@ -41,6 +41,12 @@ C_DTYPES = {"f32": "C_DT_FLOAT", "f16": "C_DT_FLOAT16", "bf16": "C_DT_BF16", "i8
 """The template machinery's names of the ge::DataTypes."""
 
 
+def key_dtype(kernel: Kernel) -> str:
+    """The dtype D_T_X selects: the first input's (ASCENDC_TPL_INPUT(0)); of a kernel at a dtype
+    boundary that is not its output's (f16 of an f16 -> int8 quantization)."""
+    return kernel.gm_dtypes[0]
+
+
 def entry_cpp(kernels: list[Kernel]) -> str:
     return f"{kernels[0].operator.stem}_apt"
 
@@ -55,7 +61,7 @@ def tiling_key_text(kernels: list[Kernel]) -> str:
     """The template parameters of the arch35 entry, declared to the template-argument machinery:
     one selection per dtype (with its variants)."""
     operator = kernels[0].operator
-    dtypes = ", ".join(C_DTYPES[k.dtype] for k in one_per_dtype(kernels))
+    dtypes = ", ".join(C_DTYPES[key_dtype(k)] for k in one_per_dtype(kernels))
     variants = _variants(kernels)
     decl = [f"    ASCENDC_TPL_DATATYPE_DECL({DTYPE_PARAM}, {dtypes}, ASCENDC_TPL_INPUT(0))"]
     if variants is not None:
@@ -64,7 +70,7 @@ def tiling_key_text(kernels: list[Kernel]) -> str:
                     f"ASCENDC_TPL_UI_LIST, {listed})")
     selections = []
     for k in one_per_dtype(kernels):
-        chosen = [f"ASCENDC_TPL_DATATYPE_SEL({DTYPE_PARAM}, {C_DTYPES[k.dtype]})"]
+        chosen = [f"ASCENDC_TPL_DATATYPE_SEL({DTYPE_PARAM}, {C_DTYPES[key_dtype(k)]})"]
         if variants is not None:
             own = ", ".join(str(o.variant) for o in kernels if o.dtype == k.dtype)
             chosen.append(f"ASCENDC_TPL_UINT_SEL({VARIANT_PARAM}, ASCENDC_TPL_UI_LIST, {own})")
@@ -103,10 +109,14 @@ def entry_text(kernels: list[Kernel]) -> str:
 
 
 def set_key_lines(kernels: list[Kernel]) -> str:
-    """TilingFunc's last step: the key from the dtype (and the variant the IR's tiling chose)."""
+    """TilingFunc's last step: the key from the dtype (and the variant the IR's tiling chose).
+    Of a kernel at a dtype boundary, whose `dataType` is its output's, the first input's dtype
+    (key_dtype)."""
     variant = "" if _variants(kernels) is None else \
         f", static_cast<uint64_t>(tilingKey) >> {TPL_DTYPE_BITS}"
-    return f"    ASCENDC_TPL_SEL_PARAM(context, static_cast<uint64_t>(dataType){variant});\n"
+    dtype = f"{kernels[0].operator.inputs[0]}Desc->GetDataType()" if kernels[0].mixed \
+        else "dataType"
+    return f"    ASCENDC_TPL_SEL_PARAM(context, static_cast<uint64_t>({dtype}){variant});\n"
 
 
 def op_kernel_files(kernels: list[Kernel]) -> dict[str, str]:

@@ -51,8 +51,9 @@ def same_key(kernel: Kernel, key: int) -> int:
 def arch35_key(kernel: Kernel, key: int) -> int:
     """The arch35 package's tiling key, as ASCENDC_TPL_SEL_PARAM encodes (dtype, variant): the
     input's ge::DataType in the low 8 bits, the variant (BUFFER_MODE) above; the IR's key of a
-    run-time choice already is that (hswc.tiling.template_tiling_key)."""
-    return key if kernel.variant is not None else GE_DATA_TYPES[kernel.dtype]
+    run-time choice already is that (hswc.tiling.template_tiling_key). The input's: of a
+    kernel at a dtype boundary, the first input's (hswc.backend.package_arch35.key_dtype)."""
+    return key if kernel.variant is not None else GE_DATA_TYPES[kernel.gm_dtypes[0]]
 
 
 def tiling_ut_path(operator: Operator) -> str:
@@ -444,9 +445,9 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels
     tests = [line for k in tested for line in [*_kernel_test(k, d, arch35), ""]]
     variant = kernels[0].variant is not None
-    template = ("template <uint32_t KEY, typename T, uint32_t MODE, typename Bits>" if variant
-                else "template <uint32_t KEY, typename T, typename Bits>") if arch35 else \
-        "template <uint32_t KEY>" if boundary else "template <uint32_t KEY, typename Bits>"
+    bits = "" if boundary else ", typename Bits"  # a boundary's tensors have their own types
+    template = f"template <uint32_t KEY, typename T{', uint32_t MODE' if variant else ''}{bits}>" \
+        if arch35 else f"template <uint32_t KEY{bits}>"
     instance = (f"{entry}<T, MODE>" if variant else f"{entry}<T>") if arch35 else f"{entry}<KEY>"
     source = f"{entry}_apt.cpp" if arch35 else kernel_cpp(op)
     what = f"{entry}<T{', MODE' if variant else ''}> (tiling key KEY)" if arch35 else \

@@ -35,6 +35,9 @@ work on one of three pipes or into a synchronisation between them:
   instruction of `repeat` repeats, each repeat one `cycles_per_repeat` whatever its mask and
   strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does; UB bank
   conflicts are not modelled).
+- GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE): that tensor's copies are marked
+  `l2_bypass` (hswc.cost_model.schedule: while no read that allocates in L2 moves, the writes
+  stay in L2).
 - SetFlag / WaitFlag<A_B>: a Signal on A's stream, a Wait on B's; the scalar unit is no stream
   of its own: a wait on S (V_S, MTE2_S, MTE3_S) holds every pipe (the scalar unit stops issuing
   until it returns), a signal from S (S_V, ...) is there at once (program order).
@@ -133,6 +136,8 @@ class CoreProgram:
 @dataclass
 class _Gm:
     name: str
+    l2_bypass: bool = False
+    """SetL2CacheHint(CACHE_MODE_DISABLE) was called on it: its copies bypass L2."""
 
 
 @dataclass
@@ -489,6 +494,12 @@ class KernelWalker:
         hint = op.result.name_hint or "gm"
         self.env[op.result] = _Gm(hint.removesuffix("_gm"))
 
+    def l2_cache_hint(self, op: ascend.SetL2CacheHintOp) -> None:
+        """SetL2CacheHint: the tensor's later copies bypass L2 (disable) or allocate (normal)."""
+        gm = self.env.get(op.tensor)
+        if isinstance(gm, _Gm):
+            gm.l2_bypass = op.mode.data == "disable"
+
     def global_at(self, op: ascend.GlobalAtOp) -> None:
         self.env[op.result] = self.env.get(op.tensor)
 
@@ -532,8 +543,10 @@ class KernelWalker:
         if ub_to_ub and isinstance(op, ascend.DataCopyOp):
             self.ub_copy(op)
             return
+        bursts = 1
         if isinstance(op, ascend.DataCopyPadOp):
-            nbytes = self.int(op.block_len)
+            bursts = 1 if op.block_count is None else self.int(op.block_count)
+            nbytes = self.int(op.block_len) * bursts
         else:
             local = op.dst.type if isinstance(op.dst.type, ascend.LocalTensorType) else op.src.type
             assert isinstance(local, ascend.LocalTensorType)
@@ -542,10 +555,11 @@ class KernelWalker:
         into_ub = isinstance(op.dst.type, ascend.LocalTensorType)
         gm = self.env.get(op.src if into_ub else op.dst)
         name = gm.name if isinstance(gm, _Gm) else "gm"
+        bypass = isinstance(gm, _Gm) and gm.l2_bypass
         pipe, label = (MTE2, f"copy-in {name}") if into_ub else (MTE3, f"copy-out {name}")
         if nbytes > 0:
-            cycles = copy_cycles(pipe, nbytes, 1, self.figures)
-            self.emit(pipe, Work(pipe, label, self.chunk, cycles, nbytes))
+            cycles = copy_cycles(pipe, nbytes, bursts, self.figures)
+            self.emit(pipe, Work(pipe, label, self.chunk, cycles, nbytes, l2_bypass=bypass))
 
     def ub_copy(self, op: ascend.DataCopyOp) -> None:
         """DataCopy UB -> UB: V work of one instruction over the whole 32-byte blocks it moves."""
@@ -648,6 +662,7 @@ _BY_CLASS: tuple[tuple[type | UnionType, Callable[..., None]], ...] = (
     (ascend.GetBlockIdxOp, KernelWalker.block_idx_op),
     (ascend.GetBlockNumOp, KernelWalker.block_num_op),
     (ascend.SetGlobalBufferOp, KernelWalker.global_buffer),
+    (ascend.SetL2CacheHintOp, KernelWalker.l2_cache_hint),
     (ascend.GlobalAtOp, KernelWalker.global_at),
     (ascend.LocalAtOp | ascend.ReinterpretCastOp, KernelWalker.local_view),
     (ascend.TQueOp, KernelWalker.tque),

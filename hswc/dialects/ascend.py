@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I32,
+    I64,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -30,10 +31,12 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -42,6 +45,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from hswc.dialects.ascend_cache import SetL2CacheHintOp
 from hswc.dialects.ascend_reduce import (
     REDUCE_OPS,
     ReduceCountOp,
@@ -137,6 +141,7 @@ from hswc.dialects.ascend_verify import (
     require_scalar,
 )
 from hswc.dialects.query import IndexQueryOp
+from hswc.platform import DATA_COPY_PAD_MAX_BLOCKS
 
 # region kernel structure
 
@@ -558,26 +563,50 @@ class DataCopyOp(IRDLOperation):
 
 @irdl_op_definition
 class DataCopyPadOp(IRDLOperation):
-    """AscendC::DataCopyPad(dst, src, {1, blockLen, 0, 0}[, {isPad, 0, 0, padValue}]).
+    """AscendC::DataCopyPad(dst, src, {blockCount, blockLen, srcStride, dstStride}[, {isPad,
+    0, 0, padValue}]).
 
-    One block of `block_len` bytes (a multiple of sizeof(T)). GM -> UB pads the UB tail up to
-    32 bytes: with `pad_value` given (isPad = true) with that value, otherwise with the block's
-    first element (isPad = false). UB -> GM writes exactly `block_len` bytes.
+    `block_count` blocks (1 when not given) of `block_len` bytes (a multiple of sizeof(T)).
+    GM -> UB pads each block's UB tail up to 32 bytes: with `pad_value` given (isPad = true)
+    with that value, otherwise with the block's first element (isPad = false); block b is read
+    from GM b * (blockLen + srcStride) bytes on and lands in UB b * (roundup32(blockLen) +
+    dstStride * 32) bytes on. UB -> GM writes exactly `block_len` bytes per block, block b read
+    from UB b * (roundup32(blockLen) + srcStride * 32) bytes on and written to GM b * (blockLen +
+    dstStride) bytes on. asc-devkit's DataCopyPad pages (GM -> UB and UB -> GM, under
+    基础API/Memory矢量计算/数据搬运/), DataCopyExtParams: blockCount in [0, 4095], the GM stride
+    in bytes, the UB stride in 32-byte blocks.
 
-    Example: `ascend.data_copy_pad %t, %g, %bytes : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>`
+    Example: `ascend.data_copy_pad %t, %g, %bytes blocks %rows {dst_stride = 1 : i64} : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>`
     """
 
     name = "ascend.data_copy_pad"
     dst = operand_def(LocalTensorType | GlobalTensorType)
     src = operand_def(LocalTensorType | GlobalTensorType)
     block_len = operand_def(IndexType)
+    block_count = opt_operand_def(IndexType)
     pad_value = opt_prop_def(FloatAttr)
+    src_stride = opt_prop_def(IntegerAttr[I64])
+    dst_stride = opt_prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$dst `,` $src `,` $block_len (`pad` $pad_value^)? attr-dict `:` type($dst) `,` type($src)"
+        "$dst `,` $src `,` $block_len (`blocks` $block_count^)? (`pad` $pad_value^)? attr-dict "
+        "`:` type($dst) `,` type($src)"
     )
 
-    def __init__(self, dst: SSAValue, src: SSAValue, block_len: SSAValue):
-        super().__init__(operands=[dst, src, block_len])
+    def __init__(self, dst: SSAValue, src: SSAValue, block_len: SSAValue,
+                 block_count: SSAValue | None = None, src_stride: int = 0,
+                 dst_stride: int = 0):
+        properties: dict[str, Attribute] = {}
+        if src_stride:
+            properties["src_stride"] = IntegerAttr(src_stride, 64)
+        if dst_stride:
+            properties["dst_stride"] = IntegerAttr(dst_stride, 64)
+        super().__init__(operands=[dst, src, block_len, block_count], properties=properties)
+
+    def stride(self, name: str) -> int:
+        """`src_stride` or `dst_stride` (0 when not given)."""
+        attr = self.properties.get(name)
+        return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
     def verify_(self) -> None:
         direction = _copy_direction(self, self.dst.type, self.src.type)
@@ -585,6 +614,13 @@ class DataCopyPadOp(IRDLOperation):
             if direction != "in":
                 raise VerifyException(f"{self.name}: only a GM -> UB copy pads")
             require_scalar(self, self.pad_value, "dst")
+        for name in ("src_stride", "dst_stride"):
+            if self.stride(name) < 0:
+                raise VerifyException(f"{self.name}: {name} {self.stride(name)} is negative")
+        count = None if self.block_count is None else constant_index(self.block_count)
+        if count is not None and not 0 <= count <= DATA_COPY_PAD_MAX_BLOCKS:
+            raise VerifyException(f"{self.name}: block count {count} is outside [0, "
+                                  f"{DATA_COPY_PAD_MAX_BLOCKS}] (DataCopyExtParams.blockCount)")
 
 
 # endregion
@@ -594,6 +630,7 @@ Ascend = Dialect(
         GetBlockIdxOp,
         GetBlockNumOp,
         SetGlobalBufferOp,
+        SetL2CacheHintOp,
         GlobalAtOp,
         TPipeOp,
         TQueOp,
@@ -713,6 +750,7 @@ __all__ = [
     "SelectOp",
     "SetFlagOp",
     "SetGlobalBufferOp",
+    "SetL2CacheHintOp",
     "SetValueOp",
     "ShiftLeftOp",
     "ShiftRightOp",

@@ -30,7 +30,7 @@ from hswc.interpreter.on_cores import (
 )
 from hswc.interpreter.tensors import GlobalTensor, LocalTensor, RuleError
 from hswc.interpreter.values import Rows
-from hswc.platform import DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES
+from hswc.platform import DATA_COPY_PAD_MAX_BLOCKS, DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES
 
 
 def _window_check(batch: CoreBatch, rows: Rows, gm: GlobalTensor, n: int, what: str) -> Any:
@@ -59,7 +59,7 @@ class AscendCopyFunctions(MachineFunctions):
     @impl(ascend.DataCopyPadOp)
     def run_data_copy_pad(self, interpreter: Interpreter, op: ascend.DataCopyPadOp,
                           args: PythonValues) -> PythonValues:
-        dst, src, block_len = args
+        dst, src, block_len, *blocks = args
         pad = op.pad_value.value.data if op.pad_value is not None else None
 
         def to_ub(ub: np.ndarray, gm: GlobalTensor, pos: Any, nbytes: int) -> None:
@@ -70,7 +70,7 @@ class AscendCopyFunctions(MachineFunctions):
             api.data_copy_pad_ub_to_gm(gm.gm, pos, ub, nbytes)
             self.machine.mark_written(gm.gm, pos, nbytes // gm.gm.dtype.itemsize)
 
-        self._copy(op, dst, src, block_len, True, to_ub, to_gm)
+        self._copy(op, dst, src, block_len, True, to_ub, to_gm, blocks[0] if blocks else 1)
         return ()
 
     @impl(ascend.DataCopyOp)
@@ -97,12 +97,18 @@ class AscendCopyFunctions(MachineFunctions):
         return ()
 
     def _copy(self, op: ascend.DataCopyOp | ascend.DataCopyPadOp, dst: Any, src: Any,
-              amount: Any, in_bytes: bool, to_ub: Any, to_gm: Any) -> None:
+              amount: Any, in_bytes: bool, to_ub: Any, to_gm: Any, blocks: Any = 1) -> None:
+        """One copy of `amount` (bytes or elements) per block; DataCopyPad's `blocks` blocks
+        lie in GM (blockLen + the GM stride) bytes apart and in UB (blockLen rounded up to 32
+        bytes + the UB stride's blocks) apart (ascend.DataCopyPadOp)."""
         inbound = isinstance(op.src.type, ascend.GlobalTensorType)  # the verifier checked the pair
         api_name = type(op).__name__.removesuffix("Op")
+        gm_gap, ub_gap = ((op.stride("src_stride"), op.stride("dst_stride")) if inbound
+                          else (op.stride("dst_stride"), op.stride("src_stride"))) \
+            if isinstance(op, ascend.DataCopyPadOp) else (0, 0)
 
         def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
-            local, amount, gm = values
+            local, amount, gm, count = values
             if not isinstance(gm, GlobalTensor):
                 raise RuleError(f"{api_name} needs a GlobalTensor on its GM side, got {gm!r}")
             tensor: LocalTensor = require_tensor(local, api_name)
@@ -112,23 +118,43 @@ class AscendCopyFunctions(MachineFunctions):
                 raise RuleError(f"a copy {'from' if inbound else 'to'} GM needs a "
                                 f"{want.value.upper()} tensor, got {tensor.position.value.upper()}")
             amount_ = require_count(amount, "the copy length")
+            count_ = require_count(count, "the block count")
             if in_bytes and amount_ > DATA_COPY_PAD_MAX_BYTES:
                 raise RuleError(f"DataCopyParams.blockLen is a uint16_t: {amount_} bytes do not "
                                 f"fit (at most {DATA_COPY_PAD_MAX_BYTES}); the copy would be "
                                 "truncated")
+            if count_ > DATA_COPY_PAD_MAX_BLOCKS:
+                raise RuleError(f"DataCopyExtParams.blockCount {count_} is above "
+                                f"{DATA_COPY_PAD_MAX_BLOCKS}")
             item = tensor.dtype.itemsize
             n = amount_ // item if in_bytes else amount_
-            pos = _window_check(batch, rows, gm, n, "read" if inbound else "write")
+            if count_ == 0 or n == 0:
+                self.machine.emit(op, rows, 0, 0)
+                return
+            if gm_gap % item:
+                raise RuleError(f"the GM stride {gm_gap} bytes is not a multiple of the "
+                                f"{item}-byte element")
+            gm_step = n + gm_gap // item
+            ub_step = (-(-n * item // UB_BLOCK_BYTES) + ub_gap) * UB_BLOCK_BYTES // item
+            pos = _window_check(batch, rows, gm, (count_ - 1) * gm_step + n,
+                                "read" if inbound else "write")
             ub = batch.ub_rows(rows)
-            (to_ub if inbound else to_gm)(ub_view(ub, tensor), gm, pos, amount_)
+            view = ub_view(ub, tensor)
+            if (count_ - 1) * ub_step > view.shape[-1]:
+                raise RuleError(f"{count_} blocks {ub_step * item} bytes apart run past the "
+                                f"{tensor.nbytes}-byte UB tensor")
+            for b in range(count_):
+                (to_ub if inbound else to_gm)(view[..., b * ub_step:], gm, pos + b * gm_step,
+                                              amount_)
             batch.write_back(rows, ub)
             if inbound:  # MTE2 writes whole 32-byte blocks (DataCopyPad pads the last one)
-                end = tensor.addr + -(-n * item // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+                end = tensor.addr + ((count_ - 1) * ub_step * item
+                                     + -(-n * item // UB_BLOCK_BYTES) * UB_BLOCK_BYTES)
                 batch.scalar_order.write("MTE2", tensor.addr, min(end, tensor.addr +
                                                                   tensor.nbytes), api_name)
-            self.machine.emit(op, rows, n, n * item)
+            self.machine.emit(op, rows, n * count_, n * count_ * item)
 
         # A GlobalTensor that differs between cores as a whole (not just in its offsets, which
         # stay per-core arrays inside it) splits the cores like any other operand.
-        operands = (dst, amount, src) if inbound else (src, amount, dst)
+        operands = (dst, amount, src, blocks) if inbound else (src, amount, dst, blocks)
         on_cores(self.machine, op, operands, False, body)

@@ -70,6 +70,11 @@ class AscendFunctions(MachineFunctions):
         self.machine.kernel(op)
         return (GlobalTensor(gm, raw(offset), raw(length), raw(offset)),)
 
+    @impl(ascend.SetL2CacheHintOp)
+    def run_set_l2_cache_hint(self, interpreter: Interpreter, op: ascend.SetL2CacheHintOp,
+                              args: PythonValues) -> PythonValues:
+        return ()  # how copies use L2: no value changes (the cost model times it)
+
     @impl(ascend.GlobalAtOp)
     def run_global_at(self, interpreter: Interpreter, op: ascend.GlobalAtOp,
                       args: PythonValues) -> PythonValues:

@@ -1,5 +1,7 @@
 """The exponential activations, forward: sigmoid, tanh, silu, gelu, elu, selu, celu, softplus,
-mish, softsign, log_sigmoid, each as PyTorch 2.14's CPU kernel computes it (EXPONENTIAL.md).
+mish, softsign, log_sigmoid, each as PyTorch 2.14's CPU kernel computes it (EXPONENTIAL.md),
+but gelu and mish, whose ATen formulas cost the vector unit 3 to 8 times as many calls: an
+equal form of the function with one Exp (their docstrings), within PyTorch's tolerance.
 
 Every step is one f32 operation in the order of ATen's formula (aten/src/ATen/native/cpu/
 Activation.cpp, UnaryOpsKernel.cpp); exp, log1p, expm1, tanh and erf are math ops, which the
@@ -57,21 +59,65 @@ def silu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     return b.divf(x, b.addf(_one(b), e, "denominator"), "silu")
 
 
+GELU_TAIL_SCALE = 0.25
+"""GELU's tail polynomial runs on t = 1 / (1 + |x| GELU_TAIL_SCALE) (GELU_TAIL_FIT)."""
+GELU_TAIL_FIT = (
+    0.03286110237240791, -0.19060102105140686, 0.3826160132884979, -0.31788304448127747,
+    0.2922589182853699, -0.01419015135616064, 0.11954427510499954, 0.09523124247789383,
+    0.10018191486597061, -1.9281455024611205e-05,
+)
+"""G(t), highest power first: erfc(|x| / sqrt 2) / 2 = exp(-x^2 / 2) G(t) for every x, relative
+error below 7e-8 (tools/fit_erf_coefficients.py, which prints it)."""
+
+
+def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
+                name: str) -> SSAValue:
+    """Horner's scheme, highest power first: (c0 t + c1) t + ..."""
+    p = b.addf(b.mulf(t, b.const(coefficients[0]), f"{name}_0"), b.const(coefficients[1]),
+               f"{name}_1")
+    for k, c in enumerate(coefficients[2:], start=2):
+        p = b.addf(b.mulf(p, t, f"{name}_{k}t"), b.const(c), f"{name}_{k}")
+    return p
+
+
+def gelu_tail(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(g, h): g = exp(-x^2 / 2) and h = erfc(|x| / sqrt 2) / 2, the normal distribution's mass
+    beyond |x|, as g G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no
+    erf."""
+    a = b.math("absf", x, "abs_x")
+    gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
+                                 "minus_half_x_sq"), "gauss")
+    t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
+                               _one(b), "t_denominator"), "t")
+    return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
+
+
+def gelu_cdf(b: BodyBuilder, x: SSAValue, h: SSAValue) -> SSAValue:
+    """Phi(x) from h = Phi(-|x|) (`gelu_tail`): 1 - h for x >= 0, h below (and for NaN)."""
+    return b.select(b.cmpf("oge", x, b.const(0.0, "zero"), "not_negative"),
+                    b.subf(_one(b), h, "one_minus_tail"), h, "cdf")
+
+
 def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """none: x * 0.5 * (1 + erf(x * sqrt(1/2))), NaN for x = -inf (-inf times 0, as PyTorch
-    2.14.1's eager CPU gelu gives in every dtype and CPU capability); tanh: 0.5 * x * (1 +
-    tanh(beta * (x + kappa * x^3)))."""
+    """The function, in fewer vector calls than ATen's formula (issue 38 item 4), within
+    PyTorch's tolerance of it (docs/accuracy.md).
+
+    none: x Phi(x), Phi(x) = 1 - h for x >= 0 and h below, h = Phi(-|x|) (`gelu_tail`); no
+    cancellation for negative x, where ATen's 1 + erf(x / sqrt 2) loses its digits; +inf at
+    +inf and NaN at -inf (-inf times 0) as PyTorch 2.14.1's eager CPU gelu gives.
+    tanh: 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = beta (x + kappa x^3) = beta x (1 +
+    kappa x^2), so -2u = x (x^2 (-2 beta kappa) - 2 beta): one Exp and one Div; +inf at +inf,
+    NaN at -inf (-inf / +inf), -0 where exp(-2u) overflows, as the formula's 1 + tanh(u) = 0.
+    """
     x = b.widen(inputs[0], "x_fp32")
-    half = b.const(0.5, "half")
     if b.options.get("approximate", "none") == "tanh":
-        cube = b.mulf(b.mulf(x, x, "x_sq"), x, "x_cube")
-        inner = b.mulf(b.const(GELU_TANH_BETA, "beta"),
-                       b.addf(x, b.mulf(b.const(GELU_KAPPA, "kappa"), cube), "inner_sum"),
-                       "inner")
-        return b.mulf(b.mulf(half, x, "half_x"),
-                      b.addf(_one(b), b.math("tanh", inner, "tanh_inner")), "gelu")
-    erf = b.math("erf", b.mulf(x, b.const(SQRT1_2, "sqrt1_2"), "scaled"), "erf")
-    return b.mulf(b.mulf(x, half, "half_x"), b.addf(_one(b), erf, "one_plus_erf"), "gelu")
+        square = b.mulf(x, x, "x_sq")
+        slope = b.addf(b.mulf(square, b.const(-2.0 * GELU_TANH_BETA * GELU_KAPPA, "kappa2"),
+                              "kappa_x_sq"), b.const(-2.0 * GELU_TANH_BETA, "beta2"), "slope")
+        e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
+        return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
+    _, h = gelu_tail(b, x)
+    return b.mulf(x, gelu_cdf(b, x, h), "gelu")
 
 
 def elu_of(b: BodyBuilder, x: SSAValue, negcoef: SSAValue, poscoef: SSAValue,
@@ -112,14 +158,29 @@ def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVal
     return b.select(linear, x, soft, "softplus")
 
 
-def mish_tanh(b: BodyBuilder, x: SSAValue) -> SSAValue:
-    """tanh(log1p(exp(x)))."""
-    return b.math("tanh", b.math("log1p", b.math("exp", x, "exp"), "softplus"), "tanh_softplus")
+MISH_EXP_CAP = 44.0
+"""mish's terms take e = exp(min(x, MISH_EXP_CAP)): e (e + 2) stays finite (e^88 < 3.4e38),
+and from x = 9.1 on tanh(softplus(x)) is 1 in f32 (1 - 2 e^-2x < 2^-25), so the cap changes
+nothing the function gives."""
+
+
+def mish_terms(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(e, n, n + 2), e = exp(min(x, MISH_EXP_CAP)), n = e (e + 2): tanh(log1p(e^x)) is
+    ((1 + e)^2 - 1) / ((1 + e)^2 + 1) = n / (n + 2)."""
+    e = b.math("exp", b.minimumf(x, b.const(MISH_EXP_CAP, "exp_cap"), "x_capped"), "exp")
+    two = b.const(2.0, "two")
+    n = b.mulf(e, b.addf(e, two, "e_plus_2"), "n")
+    return e, n, b.addf(n, two, "n_plus_2")
 
 
 def mish(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
+    """x tanh(log1p(e^x)) = x n / (n + 2) (`mish_terms`): one Exp and one Div where ATen's
+    formula takes Exp, log1p and tanh (issue 38 item 4), within PyTorch's tolerance of it
+    (docs/accuracy.md); no cancellation for negative x (n / (n + 2) tends to e). +inf at +inf,
+    NaN at -inf (-inf times 0), as the formula gives."""
     x = b.widen(inputs[0], "x_fp32")
-    return b.mulf(x, mish_tanh(b, x), "mish")
+    _, n, denominator = mish_terms(b, x)
+    return b.mulf(x, b.divf(n, denominator, "tanh_softplus"), "mish")
 
 
 def softsign(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

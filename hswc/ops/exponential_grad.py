@@ -1,6 +1,8 @@
 """The exponential activations, backward: sigmoid_grad, tanh_grad, silu_grad, gelu_grad,
 elu_grad, softplus_grad, mish_grad, log_sigmoid_grad, each as PyTorch 2.14's CPU kernel
-computes it (EXPONENTIAL.md; ATen's *_backward kernels), every step one f32 operation."""
+computes it (EXPONENTIAL.md; ATen's *_backward kernels), every step one f32 operation; but
+gelu_grad (approximate = none) and mish_grad, on the forward ops' cheaper terms
+(hswc.ops.exponential.gelu_tail, mish_terms), within PyTorch's tolerance."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from hswc.ops.exponential import (
     GELU_KAPPA,
     GELU_TANH_BETA,
     SQRT1_2,
-    mish_tanh,
+    gelu_cdf,
+    gelu_tail,
+    mish_terms,
     scaled_by,
     sigmoid_of,
 )
@@ -61,8 +65,9 @@ def silu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
 
 
 def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """none: grad * (cdf + x * pdf); tanh: grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3
-    kappa x^2)), t = tanh(beta (x + kappa x^3))."""
+    """none: grad * (cdf + x * pdf), cdf and pdf from gelu's tail (one Exp, no erf); tanh:
+    grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)), t = tanh(beta (x + kappa
+    x^3))."""
     grad, x = _wide(b, inputs, "x")
     one, half = b.const(1.0, "one"), b.const(0.5, "half")
     if b.options.get("approximate", "none") == "tanh":
@@ -80,10 +85,10 @@ def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
         right_derivative = b.mulf(b.mulf(left, tanh_derivative), inner_derivative,
                                   "right_derivative")
         return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
-    cdf = b.mulf(half, b.addf(one, b.math("erf", b.mulf(x, b.const(SQRT1_2, "sqrt1_2")))),
-                 "cdf")
-    pdf = b.mulf(b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half")),
-                        "exp"), b.const(GELU_PDF_SCALE, "pdf_scale"), "pdf")
+    # none: cdf = 1 - h for x >= 0, h below (h = erfc(|x| / sqrt 2) / 2), pdf = g / sqrt(2 pi)
+    gauss, h = gelu_tail(b, x)
+    cdf = gelu_cdf(b, x, h)
+    pdf = b.mulf(gauss, b.const(GELU_PDF_SCALE, "pdf_scale"), "pdf")
     return b.mulf(grad, b.addf(cdf, b.mulf(x, pdf)), "dx")
 
 
@@ -113,12 +118,19 @@ def softplus_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> S
 
 
 def mish_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """grad * (t + x * sigmoid(x) * (1 - t * t)), t = tanh(log1p(exp(x)))."""
+    """grad * (t + x * sigmoid(x) * (1 - t * t)), t = tanh(log1p(exp(x))), from mish's terms
+    (`mish_terms`: one Exp): t = n / d, sigmoid(x) = e / (1 + e), 1 - t^2 = 4 (n + 1) / d^2
+    without cancellation (d = n + 2; d^2 overflows to +inf from x = 22.2, where 1 - t^2 is
+    below 2^-126 and x sigmoid(x) (1 - t^2) within PyTorch's tolerance of 0; at x = +inf
+    +inf * 0 = NaN, as the formula gives)."""
     grad, x = _wide(b, inputs, "x")
-    s = sigmoid_of(b, x)
-    t = mish_tanh(b, x)
-    one_minus = b.subf(b.const(1.0, "one"), b.mulf(t, t, "t_sq"), "one_minus_t_sq")
-    return b.mulf(grad, b.addf(t, b.mulf(b.mulf(x, s), one_minus)), "dx")
+    e, n, d = mish_terms(b, x)
+    one = b.const(1.0, "one")
+    t = b.divf(n, d, "t")
+    s = b.divf(e, b.addf(e, one, "one_plus_e"), "sigmoid")
+    one_minus = b.mulf(b.divf(b.addf(n, one, "n_plus_1"), b.mulf(d, d, "d_sq"), "n1_over_d_sq"),
+                       b.const(4.0, "four"), "one_minus_t_sq")  # 4 (n + 1) overflows at x = 44
+    return b.mulf(grad, b.addf(t, b.mulf(b.mulf(x, s, "x_sigmoid"), one_minus)), "dx")
 
 
 def log_sigmoid_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

@@ -36,6 +36,7 @@ from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.kernel_dtypes import kernel_dtype
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
+from hswc.passes.row_chunk_lowering import convert_row_chunk, plan_row_chunk
 from hswc.passes.schedule_options import (
     API_ATTR,
     SCHEDULE_ATTR,
@@ -182,7 +183,8 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
 
     name = "convert-hsg-to-ascend"
 
-    def _schedule_of(self, chunk: hsg.ElementwiseChunkOp, schedule: Schedule) -> Schedule:
+    def _schedule_of(self, chunk: hsg.ElementwiseChunkOp | hsg.RowChunkOp,
+                     schedule: Schedule) -> Schedule:
         """The options' schedule; without options, the one hsg-tile-on-cores chose for the
         chunk's kernel (its hsg.schedule), else the reference."""
         kernel = _kernel_of(chunk)
@@ -199,13 +201,17 @@ class ConvertHsgToAscendPass(ScheduleOptions, ModulePass):
         chunks = [o for o in op.walk() if isinstance(o, hsg.ElementwiseChunkOp)]
         plans = [plan_chunk(chunk, self._schedule_of(chunk, schedule), self.name)
                  for chunk in chunks]
+        row_chunks = [o for o in op.walk() if isinstance(o, hsg.RowChunkOp)]
+        row_plans = [plan_row_chunk(chunk, self._schedule_of(chunk, schedule))
+                     for chunk in row_chunks]
         for chunk, plan in zip(chunks, plans, strict=True):
             convert_chunk(chunk, plan)
+        for row_chunk, row_plan in zip(row_chunks, row_plans, strict=True):
+            convert_row_chunk(row_chunk, row_plan)
         for leftover in op.walk():  # linalg ops hsg-tile-on-cores left stay on the host
-            if isinstance(leftover, hsg.RowSliceOp | hsg.RowChunkOp):
-                raise OpError(leftover, "is a row kernel's, which convert-hsg-to-ascend does not "
-                                        "lower yet: row kernels (hsg-tile-on-cores{rows=true}) "
-                                        "run at the tiled and blocked levels only")
+            if isinstance(leftover, hsg.RowSliceOp):
+                raise OpError(leftover, "must be blocked before convert-hsg-to-ascend (run "
+                                        "hsg-block-into-ub first)")
             if isinstance(leftover, hsg.NamedOp | hsg.ElementwiseSliceOp):
                 raise OpError(leftover, "must be tiled and blocked before convert-hsg-to-ascend "
                                         "(run hsg-tile-on-cores and hsg-block-into-ub first)")

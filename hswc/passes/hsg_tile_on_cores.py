@@ -335,8 +335,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         _refuse_named(op)
         functions: dict[Operation, KernelFunctions] = {}
         if self.rows:
-            target = get_platform(self.soc or DEFAULT_SOC).ub_size
-            RowTiler(*platform, schedule, self.kernel_name, target).tile_module(op, functions)
+            soc = self.soc or DEFAULT_SOC
+            chooser = None if self.given() else replace(
+                get_platform(soc).with_overrides(*platform), api=schedule.api)
+            RowTiler(*platform, schedule, self.kernel_name, get_platform(soc).ub_size, chooser,
+                     soc).tile_module(op, functions)
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
         # A whole model's partition takes a while: on a terminal, one line of how far it is.

@@ -10,10 +10,13 @@ folded to constants when the platform is named, else a call of the tiling functi
   (hswc.vectorizer.plan: KernelPlan.ub_plan of a row kernel);
 - `@<op>_kernel_<dt>(inputs..., y, totalNum, blockFactor, ubFactor)`, marked `hsg.kernel` and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
-  `hsg.row_slice` with the region's one body (hswc.row_regions.row_body).
+  `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
+  options, the schedule the cost model picks (hswc.passes.row_schedule_choice), recorded as
+  `hsg.schedule` for convert-hsg-to-ascend.
 A region that cannot be a kernel (a value captured from outside other than a constant, several
-results used outside, a row longer than the UB holds) keeps its generics, with a remark or, for
-a row too long, a warning naming the length and the longest row that fits.
+results used outside, a step convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal,
+a row longer than the UB holds) keeps its generics, with a remark or, for a row too long, a
+warning naming the length and the longest row that fits.
 """
 
 from __future__ import annotations
@@ -49,7 +52,14 @@ from hswc.passes.kernel_functions import (
     module_functions,
     tiling_function_name,
 )
-from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
+from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
+from hswc.passes.schedule_options import (
+    SCHEDULE_ATTR,
+    UB_PLAN_ATTR,
+    plan_attribute,
+    schedule_attribute,
+)
+from hswc.platform import DEFAULT_SOC, Platform
 from hswc.remarks import remark, warn
 from hswc.row_regions import RowRegion, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
@@ -63,6 +73,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import ROW_ALIGN, KernelPlan, longest_row, plan_kernel
+from hswc.vectorizer.row_emit import refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -142,6 +153,14 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], output: SSA
     return fn
 
 
+def _copy_of(body: Block) -> Block:
+    """A copy of a detached block (its ops and arguments)."""
+    region = Region(body)
+    copy = region.clone()
+    region.detach_block(body)
+    return copy.detach_block(0)
+
+
 def _name_args(body: Block, inputs: list[SSAValue]) -> None:
     taken: set[str] = set()
     for i, (arg, value) in enumerate(zip(body.args, inputs, strict=True)):
@@ -201,6 +220,10 @@ class RowTiler:
     kernel_name: str | None
     target_ub: int
     """The UB bytes a row must fit when `ub_size` is not folded (the SoC's)."""
+    choose_on: Platform | None = None
+    """The platform the cost model chooses each kernel's schedule for (no schedule option
+    given: hswc.passes.row_schedule_choice); None: the options' schedule."""
+    soc: str = DEFAULT_SOC
 
     def tile_module(self, module: ModuleOp, functions: dict[Operation, KernelFunctions]) -> None:
         """Every row region of every function made a row kernel where it can be."""
@@ -233,19 +256,39 @@ class RowTiler:
         first = region.members[0]
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(output)])
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
+        names = [output.name_hint or "y"]
         try:
-            kernel = row_kernel_plan(body, rows, self.schedule, dtype, [output.name_hint or "y"])
+            kernel = row_kernel_plan(body, rows, self.schedule, dtype, names)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
+        choice = self._choose(body, inputs, output, rows, region.space.rows, dtype, kernel)
+        schedule = self.schedule if choice is None else choice.schedule
+        if choice is not None:
+            kernel = row_kernel_plan(body, rows, schedule, dtype, names)
+        unlowered = refusal(kernel)
+        if unlowered is not None:
+            instr, why = unlowered
+            where = location_of(instr.source) if instr.source is not None else None
+            raise NotARowKernel(f"its row body's {instr.source.name if instr.source else 'step'}"
+                                f"{f' at {where}' if where else ''} {why}, which a row "
+                                "kernel's lowering to AscendC does not take yet")
         plan = kernel.ub_plan()
         self._check_fits(first, rows, kernel, dtype)
         tiling_name = table.ensure_built(
             ("row tiling", op_name, dtype, plan),
             lambda: _tiling_function(tiling_function_name(op_name, dtype), dtype, plan), first)
+        def build() -> func.FuncOp:
+            built = _kernel_function(kernel_function_name(op_name, dtype), body, inputs,
+                                     output, rows, plan)
+            if choice is not None:
+                built.attributes[SCHEDULE_ATTR] = schedule_attribute(
+                    schedule, self.soc, self.core_num is not None and self.ub_size is not None,
+                    choice.rows * rows.length)
+            return built
+
         kernel_name = table.ensure_built(
-            ("row kernel", op_name, dtype, rows, plan, _body_text(body)),
-            lambda: _kernel_function(kernel_function_name(op_name, dtype), body, inputs,
-                                     output, rows, plan), first)
+            ("row kernel", op_name, dtype, rows, plan, schedule.describe(), _body_text(body)),
+            build, first)
         last = region.members[-1]
         before = first.prev_op
         values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
@@ -260,6 +303,17 @@ class RowTiler:
         remark(last, f"becomes a launch of the row kernel @{kernel_name} ("
                f"{len(region.reductions)} reductions along rows of {rows.length}{joined})")
         _erase_members(region)
+
+    def _choose(self, body: Block, inputs: list[SSAValue], output: SSAValue, rows: Rows,
+                count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
+        """The cost model's schedule for this row kernel when no option names one."""
+        if self.choose_on is None:
+            return None
+        copy = _copy_of(body)
+        tiled = _kernel_function("choice", copy, inputs, output, rows, reference.ub_plan())
+        return choose_row_schedule(
+            tiled, lambda s: row_kernel_plan(body, rows, s, dtype, [output.name_hint or "y"]),
+            rows, count, dtype, self.choose_on)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
         """A row too long for one chunk of whole rows on the named UB: a warning naming the

@@ -77,6 +77,8 @@ class ScheduleOptions:
     """The scalar compare spelled Compares, not CompareScalar."""
     widened_bf16: bool | None = None
     """bf16 bodies computed in f32 as written, even where the SoC has exact bf16 calls."""
+    l2_bypass: bool | None = None
+    """Streamed inputs' GlobalTensors set to bypass L2 (SetL2CacheHint(CACHE_MODE_DISABLE))."""
     api: str | None = None
     """The SoC family's API table to choose calls from (hswc.soc_api: dav_c220, dav_3510);
     default: hsg-tile-on-cores' `soc`'s, or the one recorded on the kernel (hsg.api)."""

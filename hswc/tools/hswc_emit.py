@@ -31,7 +31,7 @@ is not overwritten or removed (the write is refused, naming it) without
 Errors (unreadable file, text that is not UTF-8, invalid IR, an op the printer has no rule
 for, a kernel whose UB plan overflows a target SoC, a module with no operator or several, a
 bad --name, a folder that cannot take the package, an Ascend 950 package of a lowered module,
-a usage error) print one message and exit
+a row kernel (not packaged yet), a usage error) print one message and exit
 1, and write nothing.
 """
 
@@ -337,6 +337,18 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _refuse_row_kernels(module: ModuleOp) -> None:
+    """PackageRefused for a module holding a row kernel (not packaged yet)."""
+    from hswc.backend.description import PackageRefused
+
+    for op in module.walk():
+        if "hsg.rows" in op.attributes and isinstance(op, func.FuncOp):
+            raise PackageRefused(
+                f"@{op.sym_name.data} is a row kernel (hsg-tile-on-cores{{rows=true}}), which "
+                "hswc-emit does not package yet: package the module lowered without rows=true "
+                "(its reductions on the host)")
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     name = "<stdin>" if args.input == "-" else args.input
@@ -359,6 +371,7 @@ def _main(argv: Sequence[str] | None) -> int:
         with collecting() as said:
             lowered = lower(text, name, args.semantics, kernel_name,
                             None if len(own) < len(socs) else own[0], args.function)
+        _refuse_row_kernels(lowered.module)
         if _emit_model(args, lowered, said, socs, name):
             return 0
         arch35 = lowered if len(own) == len(socs) else \

@@ -16,11 +16,16 @@ mode and then saturates (asc-devkit's precision_conversion.md). A route is one o
   the float rounded to an integral float by the mode (float -> float), then CAST_TRUNC to half,
   then CAST_TRUNC to the integer. Every integral value of the 8-bit range is exact in half, and a
   value beyond it stays beyond it with its sign (half reaches 65504), so it saturates alike;
-- *roundeven* (to an integral value in the same float type): float -> float CAST_RINT, with half
-  and bfloat16_t widened to float first and the integral result narrowed back exactly (an
-  integral value of magnitude below 2^p is exact in the narrow type; a larger one was integral
-  to begin with).
-`arith.trunci` has no route: MLIR keeps its low bits, AscendC's integer Casts saturate.
+- *roundeven*, *floor*, *ceil*, *trunc* (to an integral value in the same float type):
+  float -> float CAST_RINT, CAST_FLOOR, CAST_CEIL or CAST_TRUNC, with half and bfloat16_t
+  widened to float first and the integral result narrowed back exactly (an integral value of
+  magnitude below 2^p is exact in the narrow type; a larger one was integral to begin with);
+- *narrow* (an integer already within the narrower type's range, as arith.trunci's low bits
+  are once hswc.vectorizer.integer_lowering has sign-extended them in the wide type): Casts
+  through types that hold the narrow type's every value, each exact on such values whatever its
+  mode (int32_t -> int16_t -> half -> int8_t on A2/A3, which has no int32_t -> int8_t Cast).
+`arith.trunci` itself has no route: MLIR keeps the low bits, AscendC's integer Casts saturate
+(precision_conversion.md: "溢出默认按照饱和模式处理").
 """
 
 from __future__ import annotations
@@ -37,9 +42,12 @@ PRECISION = {"f16": 11, "bf16": 8, "f32": 24}
 """Significand bits: a float holds every integer of magnitude up to 2^p exactly."""
 WIDER = ("f16", "f32", "i16", "i32")
 """The types a route may pass through."""
+INTEGRAL = ("roundeven", "floor", "ceil", "trunc")
+"""The conversions of a float to an integral value of its own type."""
 MODES = {"extsi": "cast_rint", "extui": "cast_rint", "sitofp": "cast_rint",
          "uitofp": "cast_rint", "fptosi": "cast_trunc", "fptoui": "cast_trunc",
-         "roundeven": "cast_rint"}
+         "roundeven": "cast_rint", "floor": "cast_floor", "ceil": "cast_ceil",
+         "trunc": "cast_trunc", "narrow": "cast_none"}
 """The rounding each conversion asks for (MLIR: sitofp rounds to nearest even, fptosi toward
 zero; an exact conversion's mode does not matter)."""
 
@@ -120,15 +128,34 @@ class _Router:
             return None
         return [*wide, *steps]  # type: ignore[list-item]
 
-    def roundeven(self, dtype: str) -> list[Step] | None:
+    def integral(self, dtype: str, mode: str) -> list[Step] | None:
+        """A float rounded by `mode` to an integral value of its own type."""
         if dtype == "f32":
-            found = self.step("f32", "f32", "cast_rint")
+            found = self.step("f32", "f32", mode)
             return None if found is None else [found]
         widen, back = self.exact(dtype, "f32"), self.step("f32", dtype, "cast_rint")
-        rint = self.step("f32", "f32", "cast_rint")
-        if widen is None or back is None or rint is None:
+        rounded = self.step("f32", "f32", mode)
+        if widen is None or back is None or rounded is None:
             return None
-        return [*widen, rint, back]
+        return [*widen, rounded, back]
+
+    def narrow(self, src: str, dst: str) -> list[Step] | None:
+        """An integral value within dst's range, from src: the shortest chain of Casts through
+        types holding dst's every value (each exact on it, whatever its mode)."""
+        through = [t for t in (*WIDER, *INTEGER_RANGES) if t not in (src, dst) and holds(t, dst)]
+        paths: list[list[Step]] = [[]]
+        for _ in range(3):
+            longer: list[list[Step]] = []
+            for path in paths:
+                at = path[-1].dst if path else src
+                last = self.step(at, dst, None)
+                if last is not None:
+                    return [*path, last]
+                seen = {src, *(s.dst for s in path)}
+                longer += [[*path, step] for t in through if t not in seen
+                           for step in [self.step(at, t, None)] if step is not None]
+            paths = longer
+        return None
 
 
 def cast_route(table: ApiTable, kind: str, src: str, dst: str) -> list[Step]:
@@ -143,8 +170,10 @@ def cast_route(table: ApiTable, kind: str, src: str, dst: str) -> list[Step]:
     if mode is None:
         raise NoRoute(f"{kind} has no Cast route; AscendC's Cast saturates where arith.trunci "
                       "keeps the low bits")
-    if kind == "roundeven":
-        route = r.roundeven(src)
+    if kind in INTEGRAL:
+        route = r.integral(src, mode)
+    elif kind == "narrow":
+        route = r.narrow(src, dst)
     elif kind in ("extsi", "extui") or (kind in ("sitofp", "uitofp") and holds(dst, src)):
         route = r.exact(src, dst)
     elif kind in ("sitofp", "uitofp"):

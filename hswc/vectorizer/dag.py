@@ -15,7 +15,7 @@ naming what is supported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,7 @@ from hswc.dialects.ascend import constant_index
 from hswc.dialects.hsg_rows import ReduceOp
 from hswc.float_formats import float_bits, round_float
 from hswc.math_decompositions import FPOWI, MATH_OPS, SUPPORTED_MATH, power
+from hswc.vectorizer import integer_lowering
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,7 +65,8 @@ SHIFTS = {arith.ShLIOp: "shli", arith.ShRSIOp: "shrsi", arith.ShRUIOp: "shrui"}
 amount poison)."""
 DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.FloorDivSIOp,
              arith.CeilDivSIOp, arith.CeilDivUIOp)
-"""arith's integer divisions: no AscendC call hswc models computes them (refused at the op)."""
+"""arith's integer divisions: computed in f32 for 8- and 16-bit types
+(hswc.vectorizer.integer_lowering), refused for wider ones and by a constant zero."""
 CMPI_NAMES = tuple(arith.CMPI_COMPARISON_OPERATIONS)
 """arith.cmpi's predicates in the order of their integer encoding."""
 CONVERSIONS = {arith.ExtSIOp: "extsi", arith.SIToFPOp: "sitofp", arith.FPToSIOp: "fptosi",
@@ -81,7 +83,9 @@ SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arit
                  "arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi",
                  "arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.fptosi",
                  "arith.fptoui", "arith.maxui", "arith.minui", "arith.cmpi", "arith.shli",
-                 "arith.shrsi", "arith.shrui", ROUNDEVEN, ABSI)
+                 "arith.shrsi", "arith.shrui", "arith.trunci", "arith.divsi", "arith.divui",
+                 "arith.remsi", "arith.remui", "arith.floordivsi", "arith.ceildivsi",
+                 "arith.ceildivui", ROUNDEVEN, ABSI)
 ROW_OPS = ("hsg.reduce",)
 """What a row region's body holds besides SUPPORTED_OPS (hswc.row_regions builds it; no user
 writes it, so refusals do not list it)."""
@@ -325,7 +329,7 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
 
     dtype = numpy_dtype_of(node.dtype)
     kind = node.kind
-    if kind in (*INTEGER_BINARY.values(), *SHIFTS.values(), "cmpi", "absi") or (
+    if kind in (*INTEGER_BINARY.values(), *SHIFTS.values(), "cmpi", "absi", "narrow") or (
             kind in LOGIC.values() and is_integer(node.dtype)):
         return _evaluate_integer(node, operands)
     if kind in ("extsi", "extui"):
@@ -334,8 +338,8 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
         return isem.to_float(operands[0], dtype, kind == "sitofp")
     if kind in ("fptosi", "fptoui"):
         return isem.to_integer(operands[0], dtype, kind == "fptosi")
-    if kind == "roundeven":
-        return np.rint(operands[0])
+    if kind in ROUNDINGS:
+        return ROUNDINGS[kind](operands[0])
     if kind in ("extf", "truncf"):
         return sem.convert(operands[0], dtype)
     if kind == "negf":
@@ -354,12 +358,27 @@ def evaluate(node: Node, operands: list[np.ndarray]) -> np.ndarray:
     return sem.binary(f"arith.{kind}", operands[0], operands[1]).astype(dtype)
 
 
+def _rounding(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    def run(a: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        return getattr(np, name)(a)
+    return run
+
+
+ROUNDINGS = {"roundeven": _rounding("rint"), "floor": _rounding("floor"),
+             "ceil": _rounding("ceil"), "trunc": _rounding("trunc")}
+"""A float to an integral value of its type (numpy's rint rounds ties to even)."""
+
+
 def _evaluate_integer(node: Node, operands: list[np.ndarray]) -> np.ndarray:
     """An integer op's or cmpi's result (hswc.arith_integer_semantics)."""
     from hswc import arith_integer_semantics as isem
 
     if node.kind == "absi":
         return isem.absolute(operands[0])
+    if node.kind == "narrow":
+        return isem.truncate(operands[0], numpy_dtype_of(node.dtype))
     if node.kind == "cmpi":
         assert node.predicate is not None
         return isem.CMPI[CMPI_NAMES.index(node.predicate)](operands[0], operands[1])
@@ -490,7 +509,7 @@ def _shift_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
 
 
 def _bitwise_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
-    """cmpi, andi / ori / xori or a shift; an integer division is refused here."""
+    """cmpi, andi / ori / xori or a shift."""
     if type(op) in LOGIC:
         if dtype != "i1" and not is_integer(dtype):
             raise OpError(op, f"works on {op.results[0].type}; andi, ori and xori are "
@@ -498,20 +517,29 @@ def _bitwise_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node
         return Node(LOGIC[type(op)], dtype, operands, source=op)  # type: ignore[index]
     if isinstance(op, arith.CmpiOp):
         return _cmpi_node(op, operands)
-    if type(op) in SHIFTS:
-        return _shift_node(op, dtype, operands)
-    raise _division_error(op)
+    assert type(op) in SHIFTS
+    return _shift_node(op, dtype, operands)
 
 
-def _division_error(op: Operation) -> OpError:
-    divisor = op.operands[1].owner
-    if isinstance(divisor, arith.ConstantOp) and isinstance(divisor.value, IntegerAttr) \
-            and divisor.value.value.data == 0:
-        return OpError(op, "divides by the constant zero: undefined behaviour in MLIR, "
-                       "and no kernel computes it")
-    return OpError(op, "is an integer division, which hswc does not lower: A2/A3's Div "
-                   "takes half and float only, and Ascend 950's integer Div documents no "
-                   "rounding; divide in f32 (arith.sitofp, divf, fptosi) where that is exact")
+def _lowered_node(b: _Builder, op: Operation, dtype: str) -> Node:
+    """trunci or an integer division as the nodes hswc.vectorizer.integer_lowering makes of it
+    (every one located at the op); a division by the constant zero, or an op it has no exact
+    sequence for, an error at the op."""
+    operands = tuple(b.operand(op, v) for v in op.operands)
+    if not all(is_integer(o.dtype) for o in operands):
+        raise OpError(op, f"works on {op.operands[0].type}; {op.name} is supported on integer "
+                      f"values ({', '.join(INTEGER_DTYPES)})")
+    nodes = _NodeBuilder(b, op)
+    try:
+        if isinstance(op, arith.TruncIOp):
+            return integer_lowering.truncation(nodes, operands[0], dtype)
+        divisor = operands[1]
+        if divisor.is_const and divisor.value == 0:
+            raise OpError(op, "divides by the constant zero: undefined behaviour in MLIR, "
+                          "and no kernel computes it")
+        return integer_lowering.division(nodes, op.name, *operands)
+    except integer_lowering.Unlowered as error:
+        raise OpError(op, str(error)) from None
 
 
 def _node_of(b: _Builder, op: Operation) -> Node:
@@ -527,7 +555,9 @@ def _node_of(b: _Builder, op: Operation) -> Node:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
     if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name in (ROUNDEVEN, ABSI):
         return _integer_node(op, dtype, ins())
-    if isinstance(op, (arith.CmpiOp, *DIVISIONS)) or type(op) in SHIFTS or type(op) in LOGIC:
+    if isinstance(op, (*DIVISIONS, arith.TruncIOp)):
+        return _lowered_node(b, op, dtype)
+    if isinstance(op, arith.CmpiOp) or type(op) in SHIFTS or type(op) in LOGIC:
         return _bitwise_node(op, dtype, ins())
     if isinstance(op, arith.NegfOp):
         return Node("negf", dtype, ins(), source=op)
@@ -594,6 +624,22 @@ class _NodeBuilder:
     def convert(self, a: Node, dtype: str) -> Node:
         kind = "extf" if dtype == "f32" else "truncf"
         return self.b.intern(Node(kind, dtype, (a,), source=self.source))
+
+    # hswc.vectorizer.integer_lowering's Builder
+
+    @staticmethod
+    def kind(a: Node) -> str:
+        return a.kind
+
+    @staticmethod
+    def source_of(a: Node) -> Node | None:
+        return a.operands[0] if len(a.operands) == 1 else None
+
+    def integer(self, value: int, dtype: str) -> Node:
+        return self.b.intern(Node("const", dtype, value=value, source=self.source))
+
+    def node(self, kind: str, dtype: str, *operands: Node) -> Node:
+        return self.b.intern(Node(kind, dtype, operands, source=self.source))
 
 
 def unmapped_op(block: Block) -> Operation | None:

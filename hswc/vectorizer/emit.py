@@ -189,7 +189,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: 
         local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
         fill: FloatAttr | IntegerAttr | SSAValue = (
             uniforms.value(b.uniform) if b.uniform is not None
-            else float_attr(_fill_value(b.value), ELEMENT_TYPES[b.dtype]))
+            else float_attr(fill_value(b.value), ELEMENT_TYPES[b.dtype]))
         e.op(ascend.DuplicateOp(local, fill, ub_factor))
     if consts and not plan.schedule.no_pipe_barriers:
         e.op(ascend.PipeBarrierOp())
@@ -232,6 +232,8 @@ def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
             size = e.a.const(broadcast.operand_size(i)) if broadcast.has_static_size(i) \
                 else covered_size(e.a, broadcast, i, e.a.add(offset, length))
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, size), f"{val.name}_gm")
+        if plan.schedule.l2_bypass and val in plan.inputs and not _broadcast(broadcast, val):
+            e.op(ascend.SetL2CacheHintOp(gm[val], "disable"))
     return gm
 
 
@@ -264,7 +266,7 @@ class Uniforms:
         if node.kind == "scalar":
             return self.scalars[node.index or 0]
         if node.kind == "const":
-            return self.e.value(arith.ConstantOp(float_attr(_fill_value(node.value), t)),
+            return self.e.value(arith.ConstantOp(float_attr(fill_value(node.value), t)),
                                 node.name or "scalar")
         args = [self.value(o) for o in node.operands]
         name = node.name or "scalar"
@@ -475,6 +477,9 @@ class ChunkEmitter:
                 align = a.const(self.plan.align)
                 self.counts[kind] = a.name(a.mul(a.ceil_div(self.current_num, align), align),
                                            "compute_num")
+            elif kind == "double":  # 32-bit values as twice as many 16-bit lanes
+                self.counts[kind] = a.name(a.mul(self.count("compute"), a.const(2)),
+                                           "half_lanes_num")
             else:
                 words = a.ceil_div(self.count("compute"), a.const(MASK_WORD_BITS))
                 self.counts[kind] = a.name(words, "mask_words")
@@ -537,7 +542,7 @@ class ChunkEmitter:
         like = srcs[-1] if srcs else dst  # the scalar has this tensor's dtype
         scalar = (None if instr.scalar is None
                   else self.h.uniforms.value(instr.scalar) if isinstance(instr.scalar, Node)
-                  else _scalar_attr(instr.scalar, like))
+                  else scalar_attr(instr.scalar, like))
         op = build(instr, dst, srcs, self.count(instr.count), scalar)
         self.e.op(op)
 
@@ -585,7 +590,7 @@ class ChunkEmitter:
 # region the instruction table
 
 
-def _fill_value(value: float | int | bool | None) -> float | int:
+def fill_value(value: float | int | bool | None) -> float | int:
     """A constant's value; -0.0 stays -0.0 (it is falsy, so `value or 0.0` would lose it)."""
     assert value is not None, "a constant buffer or node always has its value"
     return value if isinstance(value, int) and not isinstance(value, bool) else float(value)
@@ -599,7 +604,7 @@ def float_attr(value: float | int, t: Attribute) -> FloatAttr | IntegerAttr:
     return FloatAttr(value, t)
 
 
-def _scalar_attr(value: float | int, like: SSAValue) -> FloatAttr | IntegerAttr:
+def scalar_attr(value: float | int, like: SSAValue) -> FloatAttr | IntegerAttr:
     """A constant scalar in the dtype of the tensor `like`."""
     t = like.type
     assert isinstance(t, ascend.LocalTensorType)

@@ -20,7 +20,8 @@ Mapping (t: a vector, k: a constant):
   select m, t, t|k       Select TENSOR_TENSOR (or TENSOR_SCALAR with a scalar k)
   andi / ori / xori      And / Or / Not on the masks (xori of two masks: (a | b) & ~(a & b))
 Integer values (i8, i16, i32; which call takes which type per SoC: hswc.soc_api):
-  addi subi muli maxsi minsi   Add Sub/Adds Mul Max Min (maxsi / minsi of i8 in half)
+  addi subi muli maxsi minsi   Add Sub/Adds Mul Max Min (maxsi / minsi of i8 in half; addi, subi,
+                         muli of i8 in int16, its low 8 bits kept as trunci keeps them)
   maxui / minui          maxsi / minsi of the values biased by the sign bit (+ 2^(N-1)
                          wraps: the unsigned order becomes the signed one), unbiased after
   cmpi eq ne slt sle sgt sge   Compare EQ NE LT LE GT GE on the type where the SoC compares
@@ -30,12 +31,16 @@ Integer values (i8, i16, i32; which call takes which type per SoC: hswc.soc_api)
   cmpi ult ule ugt uge   the signed ones on the operands biased by the sign bit
   select m, t, t|k       Select on the type; where the SoC's Select takes no integer type
                          (A2/A3), on the same lanes seen as half / float (ReinterpretCast: Select
-                         moves bit patterns), a constant in a buffer Duplicate fills
-  andi / ori / xori      And / Or on 16-bit lanes (xori: (a | b) & ~(a & b))
+                         moves bit patterns), a constant in a buffer Duplicate fills; int8 /
+                         uint8 (no SoC's Select takes them) in half between exact Casts
+  andi / ori / xori      And / Or (xori: (a | b) & ~(a & b)) on the type where the SoC takes
+                         it, else a 32-bit value as two int16_t lanes over twice the count
   shli / shrsi / shrui   ShiftLeft on the unsigned lanes (a logical shift, as MLIR's; AscendC
                          shifts a signed type arithmetically), ShiftRight on the signed /
                          unsigned lanes, by a constant amount
   extsi extui sitofp uitofp fptosi fptoui roundeven   Casts (hswc.vectorizer.cast_routes)
+  floor ceil trunc narrow   Casts too: a float to an integral float; an in-range integer
+                         narrowed (trunci and the divisions: hswc.vectorizer.integer_lowering)
 A uniform operand (a scalar of the kernel, or computed from scalars and constants: see
 hswc.vectorizer.dag) takes a constant's place: the scalar of a scalar form, or a buffer Init
 fills with Duplicate; the kernel computes its value once, before the chunk loop. A body that
@@ -64,7 +69,10 @@ from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.schedule import Schedule
 
 Role = Literal["input", "copy", "temp", "const", "mask", "output"]
-Count = Literal["cur", "compute", "words"]
+Count = Literal["cur", "compute", "words", "double"]
+"""How many elements a call covers: the chunk's (`cur`), whole repeats of it (`compute`), the
+16-bit words of a mask over `compute` elements, or twice `compute` (32-bit values seen as two
+16-bit lanes each)."""
 
 FLOAT_DTYPES = ("f16", "bf16", "f32")
 
@@ -178,6 +186,8 @@ class _Selector:
         self.instrs: list[Instr] = []
         self.half_twins: dict[int, Val] = {}
         """id of an integer node computed in half (_in_half) -> its half vector."""
+        self.int16_twins: dict[int, Node] = {}
+        """id of an int8 node -> an int16 node with its low 8 bits (_wrapping_in_int16)."""
 
     # region values
 
@@ -460,9 +470,13 @@ def _reduce(s: _Selector, node: Node) -> None:
 def _route(s: _Selector, node: Node) -> None:
     """A conversion to or from an integer, or roundeven: the Casts of its route on the SoC
     (hswc.vectorizer.cast_routes), through temporaries of the route's types."""
-    (src,) = node.operands
+    _cast_chain(s, node, node.kind, node.operands[0])
+
+
+def _cast_chain(s: _Selector, node: Node, kind: str, src: Node) -> None:
+    """The node's value as conversion `kind` of `src`: the Casts of its route."""
     try:
-        steps = cast_route(s.table, node.kind, src.dtype, node.dtype)
+        steps = cast_route(s.table, kind, src.dtype, node.dtype)
     except NoRoute as error:
         raise OpError(node.source, f"converts {src.dtype} to {node.dtype}: {error}") from None  # type: ignore[arg-type]
     value = s.val(src)
@@ -628,8 +642,12 @@ def _compare_through_max(s: _Selector, node: Node, dst: Val, a: Node, b: Node,
 
 def _integer_select(s: _Selector, node: Node) -> None:
     """select between integers on a SoC whose Select takes no integer type: the same bytes as
-    the float of their width (Select copies bit patterns), both values in vectors."""
+    the float of their width (Select copies bit patterns), both values in vectors; 8-bit
+    values, which no float is as wide as, in half (_select_in_half)."""
     lanes = LANES.get(_width(node.dtype) // 8)
+    if lanes is None and holds("f16", node.dtype) and s.table.takes("Select", "f16"):
+        _select_in_half(s, node)
+        return
     if lanes is None or not s.table.takes("Select", lanes):
         raise OpError(node.source, f"selects {node.dtype} values, but Select on "  # type: ignore[arg-type]
                       f"{s.table.soc_words} takes {s.table.words('Select')}: extend the values "
@@ -640,6 +658,18 @@ def _integer_select(s: _Selector, node: Node) -> None:
     s.emit(Instr("Select", dst, (value(mask), value(a), value(b)),
                  mode="vsel_tensor_tensor_mode", source=node.source, in_place=(1,),
                  lanes=lanes))
+
+
+def _select_in_half(s: _Selector, node: Node) -> None:
+    """select of int8 / uint8 values (Select takes no 8-bit type on either SoC: Select.md):
+    both values Cast to half exactly (half holds every 8-bit integer), Select on half, the
+    picked value Cast back exactly."""
+    mask, a, b = node.operands
+    wide = [Node("const", "f16", value=float(o.value), source=o.source)  # type: ignore[arg-type]
+            if o.is_const else _derived(s, node, "sitofp" if node.dtype[0] == "i" else "uitofp",
+                                        "f16", o) for o in (a, b)]
+    picked = _derived(s, node, "select", "f16", mask, *wide)
+    _cast_chain(s, node, "fptosi" if node.dtype[0] == "i" else "fptoui", picked)
 
 
 def _select_rule(s: _Selector, node: Node) -> None:
@@ -661,34 +691,44 @@ def _unsigned_pick(signed_kind: str) -> Rule:
 
 
 def _integer_logic(api: str) -> Rule:
-    """andi / ori of integers: And / Or on 16-bit lanes (the SoC's And and Or take int16_t and
-    uint16_t); masks as before."""
+    """andi / ori of integers: And / Or on the type, or on 16-bit lanes (_bitwise_lanes);
+    masks as before."""
     mask_rule = _logic(api)
 
     def rule(s: _Selector, node: Node) -> None:
         if node.is_mask:
             mask_rule(s, node)
             return
-        _require_bitwise(s, node, api)
+        lanes, count = _bitwise_lanes(s, node, (api,))
         a, b = node.operands
         s.emit(Instr(api, s.result(node), (s.val(a), s.val(b)), source=node.source,
-                     in_place=(0, 1)))
+                     in_place=(0, 1), lanes=lanes, count=count))
     return rule
 
 
-def _require_bitwise(s: _Selector, node: Node, api: str) -> None:
-    if not s.table.takes(api, node.dtype):
-        raise OpError(node.source, f"computes on {node.dtype}, but {api} on "  # type: ignore[arg-type]
-                      f"{s.table.soc_words} takes {s.table.words(api)}")
+def _bitwise_lanes(s: _Selector, node: Node, apis: Sequence[str]) -> tuple[str | None, Count]:
+    """The lanes and count the bitwise calls `apis` run on for the node's type: the type itself
+    where the SoC takes it (And, Or, Not on int32_t on Ascend 950), else a 32-bit value as two
+    int16_t lanes over twice the count (A2/A3's And, Or and Not take int16_t and uint16_t only:
+    And.md, Or.md, Not.md; a bitwise op is the same on each half of the bits). An OpError
+    naming the SoC, the call and the type where neither works (int8: no lanes that narrow)."""
+    if all(s.table.takes(api, node.dtype) for api in apis):
+        return None, "compute"
+    if _width(node.dtype) == 32 and all(s.table.takes(api, "i16") for api in apis):
+        return "i16", "double"
+    missing = next(api for api in apis if not s.table.takes(api, node.dtype))
+    raise OpError(node.source, f"computes on {node.dtype}, but {missing} on "  # type: ignore[arg-type]
+                  f"{s.table.soc_words} takes {s.table.words(missing)}: extend the operands "
+                  "with arith.extsi to i16 first")
 
 
 def _integer_xori(s: _Selector, node: Node) -> None:
-    """xori of integers: (a | b) & ~(a & b) on 16-bit lanes; masks as before."""
+    """xori of integers: (a | b) & ~(a & b), on the lanes _bitwise_lanes picks; masks as
+    before."""
     if node.is_mask:
         _xori(s, node)
         return
-    for api in ("And", "Or", "Not"):
-        _require_bitwise(s, node, api)
+    lanes, count = _bitwise_lanes(s, node, ("And", "Or", "Not"))
     a, b = (s.val(n) for n in node.operands)
     both = Val("temp", node.dtype, f"{node.name or 'tmp'}_and")
     dst = s.result(node)
@@ -696,7 +736,7 @@ def _integer_xori(s: _Selector, node: Node) -> None:
                   Instr("Not", both, (both,), in_place=(0,)),
                   Instr("Or", dst, (a, b), in_place=(0, 1)),
                   Instr("And", dst, (dst, both), in_place=(0, 1))):
-        instr.source = node.source
+        instr.source, instr.lanes, instr.count = node.source, lanes, count
         s.emit(instr)
 
 
@@ -732,6 +772,46 @@ def _absi(s: _Selector, node: Node) -> None:
                  in_place=(0, 1)))
 
 
+def _wrapping_in_int16(api: str, rule: Rule) -> Rule:
+    """addi / subi / muli of int8 where the SoC's call takes no int8_t (A2/A3 and the model's
+    950 lanes: api_tables.def): the operands extended to int16 exactly, the call on int16, and
+    the low 8 bits of the result kept as trunci keeps them (ShiftLeft and ShiftRight by 8, then
+    an exact narrowing Cast: hswc.vectorizer.integer_lowering). Wrapping + - * modulo 2^8 are
+    the low 8 bits of the same operation on any wider type, and of a chain of them: the int16
+    result is the next such op's operand as it is (an operand's extension is made once), and
+    its low 8 bits are taken only where the body yields it or another op uses it."""
+    def widened(s: _Selector, node: Node) -> None:
+        if not _wraps_in_int16(s, node, api):
+            rule(s, node)
+            return
+        wide = [Node("const", "i16", value=o.value, source=o.source) if o.is_const
+                else _int16_twin(s, node, o) for o in node.operands]
+        result = _derived(s, node, node.kind, "i16", *wide)
+        s.int16_twins[id(node)] = result
+        if node in s.dag.results or any(u.kind not in WRAPPING or not _wraps_in_int16(
+                s, u, WRAPPING[u.kind]) for u in node.users):
+            eight = Node("const", "i16", value=8, source=node.source)
+            up = _derived(s, node, "shli", "i16", result, eight)
+            _cast_chain(s, node, "narrow", _derived(s, node, "shrsi", "i16", up, eight))
+    return widened
+
+
+def _int16_twin(s: _Selector, like: Node, value: Node) -> Node:
+    """An int8 value in int16 with the same low 8 bits: its wrapping op's int16 result, or
+    its extension (made once)."""
+    twin = s.int16_twins.get(id(value))
+    if twin is None:
+        twin = s.int16_twins[id(value)] = _derived(s, like, "extsi", "i16", value)
+    return twin
+
+
+WRAPPING = {"addi": "Add", "subi": "Sub", "muli": "Mul"}
+
+
+def _wraps_in_int16(s: _Selector, node: Node, api: str) -> bool:
+    return node.dtype == "i8" and not s.table.takes(api, "i8") and s.table.takes(api, "i16")
+
+
 RULES: dict[str, Rule] = {
     "extf": _cast,
     "truncf": _cast,
@@ -761,13 +841,14 @@ RULES: dict[str, Rule] = {
     "shrsi": _shift("ShiftRight", lambda t: t),
     "shrui": _shift("ShiftRight", lambda t: UNSIGNED.get(t, t)),
     "reduce": _reduce,
-    "addi": _integer_binary("Add", "Adds"),
-    "subi": _subf,
-    "muli": _integer_binary("Mul", "Muls"),
+    "addi": _wrapping_in_int16("Add", _integer_binary("Add", "Adds")),
+    "subi": _wrapping_in_int16("Sub", _subf),
+    "muli": _wrapping_in_int16("Mul", _integer_binary("Mul", "Muls")),
     "maxsi": _integer_binary("Max", "Maxs"),
     "minsi": _integer_binary("Min", "Mins"),
     "extsi": _route, "extui": _route, "sitofp": _route, "uitofp": _route, "fptosi": _route,
-    "fptoui": _route, "roundeven": _route,
+    "fptoui": _route, "roundeven": _route, "floor": _route, "ceil": _route, "trunc": _route,
+    "narrow": _route,
 }
 """Node kind -> its instruction(s)."""
 

@@ -433,7 +433,7 @@ def _alignment(plan: KernelPlan) -> int:
     sizes: list[int] = []
     for i in plan.instrs():
         widths = [ELEMENT_BYTES[v.dtype] for v in (i.dst, *i.srcs) if v.dtype != "mask"]
-        if i.count == "compute" and widths:
+        if i.count in ("compute", "double") and widths:
             sizes.append(max(widths) if i.api == "Cast" else min(widths))
     return VECTOR_REPEAT_BYTES // min(sizes, default=4)
 

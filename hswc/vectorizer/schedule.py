@@ -68,6 +68,10 @@ class Schedule:
     """bf16 bodies computed as written, in f32, even where the SoC's calls are exact on bf16
     (ops-nn's arch35 HardSwishGrad compares x's f32 copy); otherwise hswc.vectorizer.narrow
     moves the exact steps (compares, selects, maximum, minimum) of widened bf16 values to bf16."""
+    l2_bypass: bool = False
+    """Each streamed input's GlobalTensor (read once; not a broadcast operand, read again and
+    again) set to SetL2CacheHint(CACHE_MODE_DISABLE), so the output's writes keep L2 (asc-devkit
+    add_high_performance's L2 bypass, hswc.dialects.ascend_cache). No value changes."""
     api: str = DEFAULT_API
     """The SoC family whose API table (hswc.soc_api) the calls are chosen from."""
     double_buffer_above: int | None = None

@@ -497,8 +497,9 @@ namespace AscendC {
 /// dst[0] = the sum of src[0:count], in the SoC's order: ascendc_cpu_vec_reduce.h's header.
 template <typename T, bool isSetMask = true>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-    const int32_t count)
+    const int32_t count, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     if constexpr (!ascendc_cpu::api::CheckReduceSum<T>()) {
         ascendc_cpu::NotModelledType<T>("ReduceSum");
     } else {
@@ -509,8 +510,9 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 #define ASCENDC_CPU_REDUCE_EXTREMUM(Name, kind)                                                               \
     template <typename T>                                                                                     \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, \
-        const int32_t count, bool calIndex = 0)                                                               \
+        const int32_t count, bool calIndex = 0, ascendc_cpu::Site site = ascendc_cpu::Site())                 \
     {                                                                                                         \
+        ascendc_cpu::CallScope call(site);                                                                    \
         if constexpr (!ascendc_cpu::api::Check##Name<T>()) {                                                  \
             ascendc_cpu::NotModelledType<T>(#Name);                                                           \
         } else {                                                                                              \
@@ -550,8 +552,9 @@ ASCENDC_CPU_REDUCE_LEVEL0(ReduceMin, const uint64_t[], , bool = 0)
     template <typename T, bool isSetMask = true>                                                              \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, MaskType mask,                     \
         const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,                    \
-        const int32_t srcRepStride __VA_ARGS__)                                                               \
+        const int32_t srcRepStride __VA_ARGS__, ascendc_cpu::Site site = ascendc_cpu::Site())                 \
     {                                                                                                         \
+        ascendc_cpu::CallScope call(site);                                                                    \
         if constexpr (!ascendc_cpu::api::Check##Name<T, ascendc_cpu::api::FormMask>()) {                      \
             ascendc_cpu::NotModelledType<T>(#Name);                                                           \
         } else {                                                                                              \
@@ -583,8 +586,9 @@ ASCENDC_CPU_WHOLE_REDUCE(WholeReduceMin, kMin, const uint64_t*, , ReduceOrder or
 /// Element 8r + j of src fills block j of repeat r of dst: ascendc_cpu_vec_reduce.h's header.
 template <typename T>
 inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
-    const BrcbRepeatParams& repeatParams)
+    const BrcbRepeatParams& repeatParams, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    ascendc_cpu::CallScope call(site);
     const char* api = "Brcb";
     if constexpr (!ascendc_cpu::api::CheckBrcb<T, ascendc_cpu::api::FormMask>()) {
         ascendc_cpu::NotModelledType<T>(api);
@@ -631,8 +635,10 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
 #define ASCENDC_CPU_BINARY_LEVEL0(Name, Row, accumulates, lane, MaskType)                                     \
     template <typename T, bool isSetMask = true>                                                              \
     inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
-        MaskType, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams)                           \
+        MaskType, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,                           \
+        ascendc_cpu::Site site = ascendc_cpu::Site())                                                         \
     {                                                                                                         \
+        ascendc_cpu::CallScope call(site);                                                                    \
         if constexpr (!ascendc_cpu::api::Check##Row<T, ascendc_cpu::api::FormMask>()) {                       \
             ascendc_cpu::NotModelledType<T>(#Name);                                                           \
         } else {                                                                                              \

@@ -1,7 +1,7 @@
 // RUN: hswc-opt %s -t ascendc | filecheck %s
 
 // Every op of the ascend dialect in one kernel, as kernel variants may combine them (double
-// buffering, CompareScalar, Compares, Select with a scalar, DataCopy both ways and UB -> UB, GetBlockNum,
+// buffering, an L2 cache hint, CompareScalar, Compares, Select with a scalar, DataCopy both ways and UB -> UB, GetBlockNum,
 // PIPE_ALL, a padded copy, the arithmetic and bitwise families on half, float and a mask seen as
 // uint16_t / int16_t): each prints by its rule. test_cpu_build.py checks that this module uses every op of the
 // dialect and that its C++ compiles warning-free against the CPU model of AscendC.
@@ -18,6 +18,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
   %offset = arith.muli %block_idx, %block_factor : index
   %x_gm = ascend.set_global_buffer %x[%offset], %block_factor : memref<?xf16> -> !ascend.global_tensor<f16>
   %y_gm = ascend.set_global_buffer %y[%offset], %block_factor : memref<?xf16> -> !ascend.global_tensor<f16>
+  ascend.set_l2_cache_hint %x_gm, "disable" : !ascend.global_tensor<f16>
   %pipe = ascend.tpipe
   %in_queue = ascend.tque : !ascend.tque<vecin, 2>
   %out_queue = ascend.tque : !ascend.tque<vecout, 2>
@@ -122,6 +123,9 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-LABEL: class HardSwishGrad<half> {
 // CHECK:               int64_t blockIdx = AscendC::GetBlockIdx();
 // CHECK-NEXT:          blockNum = AscendC::GetBlockNum();
+// CHECK:               xGm.SetGlobalBuffer((__gm__ half*)x + offset, blockFactor);
+// CHECK-NEXT:          yGm.SetGlobalBuffer((__gm__ half*)y + offset, blockFactor);
+// CHECK-NEXT:          xGm.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
 // CHECK:           __aicore__ inline void Process()
 // CHECK-NEXT:      {
 // CHECK-NEXT:          for (int64_t i = 0; i < loops; ++i) {

@@ -1,0 +1,526 @@
+"""A row kernel's `KernelPlan` (hswc.rows, hswc.vectorizer.plan with `rows`) as ascend ops:
+Init before the chunk loop, CopyIn, Compute and CopyOut in it, for chunks of whole rows.
+
+Layout in UB: an element buffer holds a chunk's rows `pitch` elements apart
+(KernelPlan.pitch: the row rounded up to 16 elements, so every row starts on a 32-byte block);
+a row buffer one value per row, contiguous; a spread buffer a row's value over one 32-byte
+block per row (Brcb); a column input its `length` elements once, copied in Init.
+
+- CopyIn: an element input is one DataCopyPad of `rows` blocks of `length * sizeof(T)` bytes
+  (GM rows are contiguous; in UB each block pads to 32 bytes, then a dstStride of the blocks
+  left to the pitch); a row input one block of `rows` values. CopyOut mirrors it (srcStride).
+- Compute, per instruction of the plan:
+  - on elements or rows alone: the level-2 call over the chunk (`rows * pitch` elements, rounded
+    up to the plan's alignment, or `rows` values); the pad lanes of each row are computed and
+    never copied out;
+  - on elements with a row value or a column operand: the level-0 call once per 256-byte group
+    of the pitch, `rows` repeats, one per row (dst / element repeat stride pitch / 8 blocks of
+    f32); a row value read through its Brcb spread (block stride 0, repeat stride 1: the row's
+    block for every lane of its repeat), a column at its group with repeat stride 0;
+  - hsg.reduce: the fold tree of hswc.reduction_order (a level-0 Add / Max / Min per fold,
+    masked to the source group's valid lanes, `rows` repeats), then one WholeReduceSum / Max /
+    Min of each row's first group into the row buffer, in the one order reduction_order
+    defines; the fold works in the plan's f32 scratch (a UB -> UB DataCopy of the source
+    first) when the source is read again.
+- Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
+  instruction's groups, or of one fold level, are independent), so the kernel is right under
+  --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from hswc.diagnostics import OpError
+from hswc.dialects import ascend
+from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
+from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.reduction_order import fold_plan
+from hswc.rows import Rows
+from hswc.tiling import ELEMENT_BYTES
+from hswc.vectorizer.dag import Node
+from hswc.vectorizer.emit import (
+    ELEMENT_TYPES,
+    MASK_WORD_BITS,
+    Emitter,
+    Uniforms,
+    build,
+    fill_value,
+    float_attr,
+    local_name,
+    object_name,
+    scalar_attr,
+)
+from hswc.vectorizer.instructions import Instr, Val
+from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
+
+BRCB_VALUES = 8
+"""Brcb reads 8 values a repeat, one per 32-byte block it writes (Brcb.md)."""
+MAX_STRIDE = 0xFF
+"""BinaryRepeatParams' strides are uint8_t (ascend_repeat.BINARY_STRIDES)."""
+REPEAT_FORMS: dict[str, type[BinaryRepeatOp]] = {
+    "Add": ascend.AddRepeatOp, "Sub": ascend.SubRepeatOp, "Mul": ascend.MulRepeatOp,
+    "Div": ascend.DivRepeatOp, "Max": ascend.MaxRepeatOp, "Min": ascend.MinRepeatOp,
+    "Broadcast": ascend.MaxRepeatOp}
+"""The level-0 call of each instruction that reads a row value or a column. Broadcast (a row's
+or a column's value spread over the elements, for a Compare or Select) is Max(v, v): IEEE
+maximum of a value with itself is that value, bit for bit (a NaN as it is, -0 as -0)."""
+FOLDS: dict[str, type[BinaryRepeatOp]] = {
+    "addf": ascend.AddRepeatOp, "maximumf": ascend.MaxRepeatOp, "minimumf": ascend.MinRepeatOp}
+WHOLE: dict[str, type[ascend.WholeReduceOp]] = {
+    "addf": ascend.WholeReduceSumOp, "maximumf": ascend.WholeReduceMaxOp,
+    "minimumf": ascend.WholeReduceMinOp}
+
+
+def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
+    """Why this instruction of a row kernel's plan has no lowering here (None: it has one);
+    hsg-tile-on-cores keeps such a row region on the host (hswc.passes.row_kernels)."""
+    if instr.lanes is not None:
+        return f"reads its operands as {instr.lanes} lanes"
+    if instr.api == "Reduce":
+        (src,) = instr.srcs
+        combiner = instr.mode or ""
+        if src.dtype != "f32" or src.level != "element" or combiner not in FOLDS:
+            return f"reduces {src.dtype} {src.level} values by {combiner}"
+        dtype = "f32"
+    elif instr.dst.level == "element" and {v.level for v in instr.srcs} & {"row", "column"}:
+        dtype = instr.dst.dtype
+        arity = 1 if instr.api == "Broadcast" else 2
+        if instr.api not in REPEAT_FORMS or len(instr.srcs) != arity \
+                or dtype not in ("f32", "f16") or any(v.dtype != dtype for v in instr.srcs):
+            return (f"is {instr.api} on {dtype} with a row value or a column operand (only "
+                    "Add, Sub, Mul, Div, Max, Min and Broadcast of one float type)")
+    else:
+        return None
+    if plan.pitch * ELEMENT_BYTES[dtype] // UB_BLOCK_BYTES > MAX_STRIDE:
+        return (f"works on rows {plan.pitch} elements apart, more than a repeat stride of "
+                f"{MAX_STRIDE} blocks reaches")
+    return None
+
+
+def refusal(plan: KernelPlan) -> tuple[Instr, str] | None:
+    """The first instruction of a row kernel's plan without a lowering here, and why."""
+    for instr in plan.instrs():
+        why = why_not_lowered(plan, instr)
+        if why is not None:
+            return instr, why
+    return None
+
+
+def _gap_blocks(length: int, pitch: int, size: int) -> int:
+    """The 32-byte blocks between a row's padded copy and the next row's start in UB."""
+    padded = -(-length * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+    return (pitch * size - padded) // UB_BLOCK_BYTES
+
+
+@dataclass
+class RowHandles:
+    """What Init sets up and every chunk uses."""
+
+    gm: dict[Val, SSAValue]
+    objects: dict[Buffer, SSAValue]
+    uniforms: Uniforms
+    columns: dict[Buffer, SSAValue] = field(default_factory=dict)
+    """The column inputs' tensors, copied in Init."""
+
+
+def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
+                     e: Emitter) -> SSAValue:
+    """How many elements of its type buffer `b` holds (module docstring's layout)."""
+    a = e.a
+    if b.level == "column":
+        size = ELEMENT_BYTES[b.dtype]
+        return a.const(-(-plan.pitch * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES // size)
+    assert isinstance(ub_factor, SSAValue)
+    if b.level == "row":
+        lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
+        return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
+    if b.level == "spread":
+        return a.mul(ub_factor, a.const(UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
+    return a.mul(ub_factor, a.const(plan.pitch))
+
+
+def _buffer_bytes(plan: KernelPlan, b: Buffer, ub_factor: SSAValue, e: Emitter) -> SSAValue:
+    a = e.a
+    if b.dtype == "mask":
+        from hswc.vectorizer.plan import MASK_MIN_BYTES
+
+        return a.add(a.mul(ub_factor, a.const(plan.pitch // 8)), a.const(MASK_MIN_BYTES))
+    return a.mul(_buffer_elements(plan, b, ub_factor, e), a.const(ELEMENT_BYTES[b.dtype]))
+
+
+def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[SSAValue],
+                    output: SSAValue, offset: SSAValue, size: SSAValue
+                    ) -> tuple[dict[Val, SSAValue], list[tuple[Val, str]]]:
+    """A GlobalTensor per input and the output: an element operand over the core's rows x
+    length elements, a row operand over its rows, a column whole; and each one's class."""
+    a = e.a
+    gm: dict[Val, SSAValue] = {}
+    wanted = [(v, inputs[v.input or 0], rows.inputs[v.input or 0])
+              for v in plan.selection.inputs]
+    wanted.append((plan.output, output, rows.outputs[0]))
+    length = a.const(rows.length)
+    for val, memref, kind in wanted:
+        if kind == "column":
+            start, count = a.const(0), length
+        elif kind == "row":
+            start, count = offset, size
+        else:
+            start, count = a.mul(offset, length), a.mul(size, length)
+        gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, count), f"{val.name}_gm")
+    return gm, [(val, kind) for val, _memref, kind in wanted[:-1]]
+
+
+def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
+             ) -> dict[Buffer, SSAValue]:
+    """The queues, then the TBufs (a column input's at VECIN: Init copies it in), each
+    InitBuffer'd."""
+    objects: dict[Buffer, SSAValue] = {}
+    for b in plan.buffers:
+        if b.is_queue:
+            objects[b] = e.value(ascend.TQueOp(ascend.TPosition(b.position), b.depth),
+                                 object_name(b))
+    for b in plan.buffers:
+        if not b.is_queue:
+            position = ascend.TPosition.VECIN if b.level == "column" else \
+                ascend.TPosition.VECCALC
+            objects[b] = e.value(ascend.TBufOp(position), object_name(b))
+    for b in plan.buffers:
+        e.op(ascend.InitBufferOp(pipe, objects[b], _buffer_bytes(plan, b, ub_factor, e),
+                                 num=b.depth if b.is_queue else None))
+    return objects
+
+
+def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
+                  output: SSAValue, offset: SSAValue, size: SSAValue,
+                  ub_factor: SSAValue) -> RowHandles:
+    """GlobalTensors over the core's rows, the TPipe, queues and TBufs, the constants, the
+    column inputs copied in (module docstring)."""
+    rows = plan.rows
+    assert rows is not None
+    gm, kinds = _global_tensors(e, plan, rows, inputs, output, offset, size)
+    pipe = e.value(ascend.TPipeOp(), "pipe")
+    objects = _buffers(e, plan, pipe, ub_factor)
+    uniforms = Uniforms(e, plan.selection.scalars)
+    for instr in plan.instrs():
+        if isinstance(instr.scalar, Node):
+            uniforms.value(instr.scalar)
+    consts = [b for b in plan.buffers if b.role == "const"]
+    for b in consts:
+        local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
+        fill = (uniforms.value(b.uniform) if b.uniform is not None
+                else float_attr(fill_value(b.value), ELEMENT_TYPES[b.dtype]))
+        e.op(ascend.DuplicateOp(local, fill, _buffer_elements(plan, b, ub_factor, e)))
+    if consts and not plan.schedule.no_pipe_barriers:
+        e.op(ascend.PipeBarrierOp())
+    columns: dict[Buffer, SSAValue] = {}
+    for val, kind in kinds:
+        if kind == "column":
+            b = plan.place[val]
+            columns[b] = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]),
+                                 local_name(b))
+            e.op(ascend.DataCopyPadOp(columns[b], gm[val],
+                                      e.a.const(rows.length * ELEMENT_BYTES[val.dtype])))
+    if columns:  # MTE2's copies done before the vector pipe or the scalar unit reads them
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
+    return RowHandles(gm, objects, uniforms, columns)
+
+
+class RowChunkEmitter:
+    """One chunk's CopyIn, Compute and CopyOut at the chunk op's place."""
+
+    def __init__(self, e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offset: SSAValue,
+                 rows_now: SSAValue, source: Operation):
+        assert plan.rows is not None
+        self.e = e
+        self.plan = plan
+        self.rows: Rows = plan.rows
+        self.h = h
+        self.chunk_offset = chunk_offset
+        self.rows_now = rows_now
+        self.source = source
+        self.tensors: dict[Buffer, SSAValue] = dict(h.columns)
+        self.views: dict[tuple[SSAValue, int], SSAValue] = {}
+        self.casts: dict[tuple[SSAValue, str], SSAValue] = {}
+        self.counts: dict[str, SSAValue] = {}
+        self.freed: set[int] = set()
+        """The queued inputs (by id) freed in this chunk."""
+        self.spread_done: set[int] = set()
+        """The row values (by id) spread in this chunk."""
+        self.pending = True
+        """Whether a vector step may still run since the last barrier (at a chunk's start:
+        the previous chunk's last step)."""
+
+    def buffer(self, val: Val) -> Buffer:
+        return self.plan.place[val]
+
+    def emit(self) -> None:
+        self.copy_in()
+        self.compute()
+        self.copy_out()
+
+    # region copies
+
+    def _gm_at(self, val: Val, kind: str) -> SSAValue:
+        a = self.e.a
+        at = self.chunk_offset if kind == "row" else a.mul(self.chunk_offset,
+                                                           a.const(self.rows.length))
+        return self.e.value(ascend.GlobalAtOp(self.h.gm[val], at), f"{val.name}_gm_at")
+
+    def _row_copy(self, dst: SSAValue, src: SSAValue, val: Val, kind: str,
+                  inbound: bool) -> None:
+        """One DataCopyPad of the chunk's rows (module docstring)."""
+        a, size = self.e.a, ELEMENT_BYTES[val.dtype]
+        if kind == "row":
+            self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.rows_now, a.const(size))))
+            return
+        gap = _gap_blocks(self.rows.length, self.plan.pitch, size)
+        self.e.op(ascend.DataCopyPadOp(
+            dst, src, a.const(self.rows.length * size), self.rows_now,
+            dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
+
+    def copy_in(self) -> None:
+        """AllocTensor, DataCopyPad and EnQue of each queued input: all allocations first,
+        then the copies, then the EnQues; with `x-first` each input handed on as soon as it
+        is copied."""
+        e, queued = self.e, [v for v in self.plan.inputs if self.buffer(v).is_queue]
+
+        def alloc(v: Val) -> SSAValue:
+            return e.value(ascend.AllocTensorOp(self.h.objects[self.buffer(v)],
+                                                ELEMENT_TYPES[v.dtype]), f"{v.name}_local")
+
+        def copy(v: Val, local: SSAValue) -> None:
+            kind = self.rows.inputs[v.input or 0]
+            self._row_copy(local, self._gm_at(v, kind), v, kind, True)
+
+        if self.plan.schedule.x_first:
+            for v in queued:
+                local = alloc(v)
+                copy(v, local)
+                e.op(ascend.EnQueOp(self.h.objects[self.buffer(v)], local))
+            return
+        locals_ = [alloc(v) for v in queued]
+        for v, local in zip(queued, locals_, strict=True):
+            copy(v, local)
+        for v, local in zip(queued, locals_, strict=True):
+            e.op(ascend.EnQueOp(self.h.objects[self.buffer(v)], local))
+
+    def copy_out(self) -> None:
+        e, out = self.e, self.plan.output
+        que = self.h.objects[self.buffer(out)]
+        local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
+        self._row_copy(self._gm_at(out, self.rows.outputs[0]), local, out,
+                       self.rows.outputs[0], False)
+        e.op(ascend.FreeTensorOp(que, local))
+
+    # endregion
+    # region compute
+
+    def compute(self) -> None:
+        """The plan's items in order, each queued input freed after its last read where the
+        plan says (early-free), the others after the output's EnQue."""
+        for at, item in enumerate(self.plan.items):
+            if isinstance(item, Arrival):
+                self.arrive(item)
+            else:
+                self.instruction(item)
+            for v in self.plan.frees.get(at, ()):
+                self.free(v)
+        out = self.buffer(self.plan.output)
+        self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensors[out]))
+        for v in self.plan.inputs:
+            self.free(v)
+
+    def free(self, v: Val) -> None:
+        """FreeTensor of a queued input, once."""
+        b = self.buffer(v)
+        if b.is_queue and id(v) not in self.freed:
+            self.freed.add(id(v))
+            self.e.op(ascend.FreeTensorOp(self.h.objects[b], self.tensors[b]))
+
+    def arrive(self, item: Arrival) -> None:
+        for v in item.inputs:
+            b = self.buffer(v)
+            if b.is_queue:
+                self.tensors[b] = self.e.value(
+                    ascend.DeQueOp(self.h.objects[b], ELEMENT_TYPES[v.dtype]), local_name(b))
+        out = self.buffer(self.plan.output)
+        if out not in self.tensors:
+            self.tensors[out] = self.e.value(
+                ascend.AllocTensorOp(self.h.objects[out], ELEMENT_TYPES[out.dtype]),
+                local_name(out))
+        for b in self.plan.buffers:  # every TBuf of Compute up front
+            if not b.is_queue and b not in self.tensors:
+                self.tensors[b] = self.e.value(
+                    ascend.TBufGetOp(self.h.objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
+        for cast in item.casts:
+            self.instruction(cast)
+
+    def tensor(self, val: Val) -> SSAValue:
+        return self.tensors[self.buffer(val)]
+
+    def at(self, tensor: SSAValue, offset: int) -> SSAValue:
+        """tensor[offset] (the tensor itself at 0)."""
+        if offset == 0:
+            return tensor
+        key = (tensor, offset)
+        if key not in self.views:
+            self.views[key] = self.e.value(ascend.LocalAtOp(tensor, self.e.a.const(offset)),
+                                           f"{tensor.name_hint or 'tensor'}_at{offset}")
+        return self.views[key]
+
+    def barrier(self) -> None:
+        if self.pending and not self.plan.schedule.no_pipe_barriers:
+            self.e.op(ascend.PipeBarrierOp())
+        self.pending = False
+
+    def count(self, level: str, kind: str) -> SSAValue:
+        """The count of a level-2 call on `level` (element, row or column): `cur` exactly,
+        `compute` rounded up to the plan's alignment, `words` its mask words."""
+        key = f"{level}:{kind}"
+        if key not in self.counts:
+            a = self.e.a
+            if level == "row":
+                value = self.rows_now
+            elif level == "column":
+                value = a.const(self.plan.pitch)
+            elif kind == "cur":
+                value = a.name(a.mul(self.rows_now, a.const(self.plan.pitch)), "chunk_elements")
+            else:
+                align = a.const(self.plan.align)
+                value = a.mul(a.ceil_div(self.count(level, "cur"), align), align)
+            if kind == "words":
+                value = a.ceil_div(self.count(level, "compute"), a.const(MASK_WORD_BITS))
+            self.counts[key] = value
+        return self.counts[key]
+
+    def instruction(self, instr: Instr) -> None:
+        why = why_not_lowered(self.plan, instr)
+        if why is not None:
+            raise self.refuse(instr, why)
+        if instr.api == "Reduce":
+            self.reduce(instr)
+            return
+        levels = {v.level for v in instr.srcs}
+        if instr.dst.level == "element" and levels & {"row", "column"}:
+            self.broadcast_binary(instr)
+            return
+        self.barrier()
+        dst = self.tensor(instr.dst)
+        srcs = [self.tensor(v) for v in instr.srcs]
+        like = srcs[-1] if srcs else dst
+        scalar = (None if instr.scalar is None
+                  else self.h.uniforms.value(instr.scalar) if isinstance(instr.scalar, Node)
+                  else scalar_attr(instr.scalar, like))
+        self.e.op(build(instr, dst, srcs, self.count(instr.dst.level, instr.count), scalar))
+        self.pending = True
+
+    def refuse(self, instr: Instr, why: str) -> OpError:
+        return OpError(instr.source or self.source,
+                       f"{why}, which a row kernel's lowering to AscendC does not take yet")
+
+    def spread(self, val: Val) -> SSAValue:
+        """The row value's Brcb spread (its 32-byte block per row, seen as the value's type),
+        made once per chunk."""
+        b = self.plan.spreads[val]
+        tensor = self.tensors[b]
+        if b.dtype != val.dtype:
+            tensor = self.view(tensor, val.dtype)
+        if id(val) not in self.spread_done:
+            self.barrier()
+            a = self.e.a
+            repeats = a.ceil_div(self.rows_now, a.const(BRCB_VALUES))
+            self.e.op(ascend.BrcbOp(tensor, self.tensor(val), repeats, dst_blk_stride=1,
+                                    dst_rep_stride=BRCB_VALUES))
+            self.pending = True
+            self.spread_done.add(id(val))
+        return tensor
+
+    def view(self, tensor: SSAValue, dtype: str) -> SSAValue:
+        """ReinterpretCast of a tensor to `dtype` (once per chunk)."""
+        key = (tensor, dtype)
+        if key not in self.casts:
+            self.casts[key] = self.e.value(
+                ascend.ReinterpretCastOp(tensor, ELEMENT_TYPES[dtype]),
+                f"{tensor.name_hint or 'tensor'}_{dtype}")
+        return self.casts[key]
+
+    def broadcast_binary(self, instr: Instr) -> None:
+        """An element instruction reading a row value or a column: level-0 calls per group
+        of the pitch, one repeat per row (module docstring)."""
+        form = REPEAT_FORMS[instr.api]  # why_not_lowered checked the call and the strides
+        size = ELEMENT_BYTES[instr.dst.dtype]
+        pitch_blocks = self.plan.pitch * size // UB_BLOCK_BYTES
+        srcs = instr.srcs * 2 if instr.api == "Broadcast" else instr.srcs
+        sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in srcs]
+        self.barrier()
+        lanes = VECTOR_REPEAT_BYTES // size
+        a = self.e.a
+        dst = self.tensor(instr.dst)
+        for start in range(0, self.plan.pitch, lanes):
+            operands: list[SSAValue] = []
+            strides: list[tuple[int, int]] = []
+            for v, t in zip(srcs, sources, strict=True):
+                if v.level == "row":
+                    operands.append(t)
+                    strides.append((0, 1))
+                elif v.level == "column":
+                    operands.append(self.at(t, start))
+                    strides.append((1, 0))
+                else:
+                    operands.append(self.at(t, start))
+                    strides.append((1, pitch_blocks))
+            params = BinaryRepeatParams(1, strides[0][0], strides[1][0], pitch_blocks,
+                                        strides[0][1], strides[1][1])
+            mask = a.const(min(lanes, self.plan.pitch - start))
+            self.e.op(form(self.at(dst, start), operands[0], operands[1], mask, self.rows_now,
+                           params))
+        self.pending = True
+
+    def reduce(self, instr: Instr) -> None:
+        """The fold tree, then WholeReduce, in hswc.reduction_order's order."""
+        combiner = instr.mode or ""  # why_not_lowered checked the combiner and the strides
+        (src,) = instr.srcs
+        pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
+        a = self.e.a
+        work = self.tensor(src)
+        levels = fold_plan(self.rows.length)
+        scratch = self.plan.reduce_scratch
+        if levels and scratch is not None and self.buffer(src) is not scratch:
+            self.barrier()
+            work = self.tensors[scratch]
+            self.e.op(ascend.DataCopyOp(work, self.tensor(src),
+                                        self.count("element", "cur")))
+            self.pending = True
+        lanes = VECTOR_REPEAT_BYTES // 4
+        params = BinaryRepeatParams(1, 1, 1, pitch_blocks, pitch_blocks, pitch_blocks)
+        for level in levels:
+            self.barrier()
+            for fold in level:
+                target = self.at(work, fold.dst * lanes)
+                self.e.op(FOLDS[combiner](target, target, self.at(work, fold.src * lanes),
+                                          a.const(fold.lanes), self.rows_now, params))
+            self.pending = True
+        self.barrier()
+        self.e.op(WHOLE[combiner](self.tensor(instr.dst), work,
+                                  a.const(min(self.rows.length, lanes)), self.rows_now,
+                                  dst_rep_stride=1, src_blk_stride=1,
+                                  src_rep_stride=pitch_blocks))
+        self.pending = True
+
+    # endregion
+
+
+def emit_row_chunk(point_before_loop: InsertPoint, point_at_chunk: InsertPoint,
+                   plan: KernelPlan, inputs: Sequence[SSAValue], output: SSAValue,
+                   slice_offset: SSAValue, slice_size: SSAValue, ub_factor: SSAValue,
+                   chunk_offset: SSAValue, chunk_size: SSAValue, source: Operation) -> None:
+    """Init before the chunk loop, the chunk's calls at the chunk (module docstring)."""
+    handles = emit_row_init(Emitter(point_before_loop), plan, inputs, output, slice_offset,
+                            slice_size, ub_factor)
+    RowChunkEmitter(Emitter(point_at_chunk), plan, handles, chunk_offset, chunk_size,
+                    source).emit()

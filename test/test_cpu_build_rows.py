@@ -1,0 +1,84 @@
+"""Row kernels in C++: the emitted kernels of the softmax family and the norms (whole rows per
+chunk: DataCopyPad of row blocks, the folds and WholeReduceSum / Max of hswc.reduction_order,
+Brcb spreads and level-0 calls over row groups, column weights copied in Init), compiled with
+g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2
+and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
+chunks a core: bit for bit what the interpreter gives at the ascend level, and within PyTorch's
+tolerance of the float64 model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cpu_build import Build, build, run_recorded
+from test_row_kernels import _named, _named_inputs, _reference
+
+from hswc import runner, soc_api
+from hswc.reference import compare_tolerance
+
+CASES = {  # case: (op, rows, row length, dtype, SoC)
+    "softmax_f16": ("hsg.softmax", 101, 64, "f16", "ascend910b"),
+    "layer_norm_f32": ("hsg.layer_norm", 29, 100, "f32", "ascend910b"),
+    "rms_norm_bf16": ("hsg.rms_norm", 600, 7, "bf16", "ascend910b"),
+    "log_softmax_grad_f32": ("hsg.log_softmax_grad", 40, 130, "f32", "ascend910b"),
+    "softmax_f32": ("hsg.softmax", 19, 900, "f32", "ascend910b"),
+    "softmax_f16_950": ("hsg.softmax", 101, 64, "f16", "ascend950"),
+    "layer_norm_bf16_950": ("hsg.layer_norm", 29, 100, "bf16", "ascend950"),
+}
+FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
+"""The CPU model's SoC column (test_cpu_build_950)."""
+CORES = 2
+UB = 32768
+"""Small enough for several chunks a core (softmax_f16: 24 rows a chunk, 51 rows a core)."""
+
+
+def _case(case: str) -> tuple[list[np.ndarray], str]:
+    op, rows, length, dtype, _soc = CASES[case]
+    inputs = _named_inputs(op, (rows, length), dtype)
+    return inputs, _named(op, inputs, dtype, -1).replace("@f(", f"@{case}(", 1)
+
+
+def _ub(case: str) -> int:
+    """The case's UB: enough for 8 rows of the schedule the cost model chose for the SoC's UB
+    (the choice is made at compile time, for the SoC: a smaller UB at run time could hold fewer
+    than 8 of its rows)."""
+    length = CASES[case][2]
+    return 6 * UB if length >= 900 else 2 * UB if length > 100 else UB
+
+
+@pytest.fixture(scope="module")
+def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from hswc.backend.source import kernel_source
+
+    directory = tmp_path_factory.mktemp("rows_cpu_build")
+    builds = {}
+    for case in CASES:
+        inputs, text = _case(case)
+        source = directory / f"{case}.cpp"
+        soc = CASES[case][4]
+        module = runner.compile_text(text, core_num=CORES, ub_size=_ub(case), soc=soc).module
+        source.write_text(kernel_source(module))
+        builds[case] = Build(source, directory / case,
+                             (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={case}",
+                              f"-DHSWC_GM_INPUTS={len(inputs)}"))
+    build(list(builds.values()))
+    return {case: b.output for case, b in builds.items()}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_cpu_build_of_a_row_kernel_equals_the_interpreter(
+        case: str, executables: dict[str, Path], tmp_path: Path) -> None:
+    inputs, text = _case(case)
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=_ub(case),
+                                 soc=CASES[case][4])
+    result = kernel.run(*inputs)
+    (record,) = result.tilings
+    assert record is not None
+    assert int(record["ubFactor"]) < int(record["blockFactor"]), "several chunks a core"
+    on_cpu = run_recorded(executables[case], record, inputs, _ub(case), tmp_path)
+    want = np.asarray(result.outputs[0])
+    assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
+    within = compare_tolerance(on_cpu, _reference(CASES[case][0], inputs, -1))
+    assert within.equal, within.summary()

@@ -1,0 +1,62 @@
+"""hswc.reduction_order: a row kernel's order of combination, with hand-computed sums whose
+value depends on the order (so another order fails them), and its in-repeat step read from the
+one definition of WholeReduce's order (hswc.reduce_semantics), never a copy of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hswc import reduce_semantics
+from hswc.reduction_order import LANES_F32, Fold, fold_plan, reduce_rows, whole_reduce
+
+F32 = np.float32
+BIG = 1e8
+"""Far above 2^24: adding 1 to it is lost in f32."""
+
+
+def test_in_repeat_order_is_the_neighbour_tree() -> None:
+    """[BIG, 1, -BIG, 1]: the neighbour tree (ReduceDataBlock.md's 二叉树累加) gives
+    (BIG + 1) + (-BIG + 1) = BIG - BIG = 0; halving (lane i with i + 2) would give 2 and a
+    sequential loop 1."""
+    row = np.array([[BIG, 1.0, -BIG, 1.0]], dtype=F32)
+    assert reduce_rows(row, "addf")[0] == 0.0
+
+
+def test_odd_count_passes_the_lone_lane_on() -> None:
+    """Three lanes: (a + b) + c with c passed on unchanged by its absent neighbour."""
+    row = np.array([[BIG, -BIG, 1.0]], dtype=F32)
+    assert reduce_rows(row, "addf")[0] == 1.0
+    row = np.array([[1.0, BIG, -BIG]], dtype=F32)
+    assert reduce_rows(row, "addf")[0] == 0.0  # (1 + BIG) + (-BIG): the 1 is lost
+
+
+def test_a_negative_zero_survives_the_masked_lanes() -> None:
+    """A lane left out takes no part: a row of one -0.0 sums to -0.0, not +0.0."""
+    result = reduce_rows(np.array([[-0.0]], dtype=F32), "addf")
+    assert np.signbit(result[0])
+
+
+def test_folds_then_one_repeat() -> None:
+    """130 values: groups 0, 1 and a partial group 2 of 2 lanes. Level 1 folds group 2 into
+    group 0 (2 lanes); level 2 folds group 1 into group 0; then the tree of group 0."""
+    assert fold_plan(130) == [[Fold(0, 2, 2)], [Fold(0, 1, 64)]]
+    row = np.zeros((1, 130), dtype=F32)
+    row[0, 128] = BIG   # folded onto lane 0 first
+    row[0, 0] = 1.0
+    row[0, 64] = -BIG   # folded onto lane 0 next: (1 + BIG) - BIG = 0
+    assert reduce_rows(row, "addf")[0] == 0.0
+
+
+@pytest.mark.parametrize("combiner", ["addf", "maximumf", "minimumf"])
+@pytest.mark.parametrize("count", [1, 2, 7, 33, 64])
+def test_whole_reduce_reads_reduce_semantics(combiner: str, count: int) -> None:
+    """reduction_order's last step equals reduce_semantics' WholeReduce tree on random rows."""
+    rng = np.random.default_rng(count)
+    values = rng.standard_normal((5, count)).astype(F32)
+    padded = np.zeros((5, LANES_F32), dtype=F32)
+    padded[:, :count] = values
+    kind = {"addf": np.add, "maximumf": np.maximum, "minimumf": np.minimum}[combiner]
+    expected = reduce_semantics.whole_repeats(padded, count,
+                                              lambda a, b: kind(a, b, dtype=F32))
+    assert np.array_equal(whole_reduce(values, combiner), expected)
