@@ -17,15 +17,33 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, NoneAttr, StringAttr, TensorType
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    Float16Type,
+    FloatAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+)
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast, Window, is_projection, is_window, operand_access
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
-from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
+from hswc.dialects.hsg import (
+    BOOL_STORAGE,
+    MAX_RANK,
+    OP_NAME_ATTR,
+    SUPPORTED_ELEMENT_TYPES,
+    gm_element,
+)
 from hswc.kernel_dtypes import kernel_dtype
 from hswc.slices import slice_refusal
 from hswc.vectorizer.dag import INTEGER_DTYPES, Dag, body_dag
@@ -50,6 +68,9 @@ class Elementwise:
     """The run-time dims that must agree for the inputs to broadcast (dynamic shapes)."""
     output_types: tuple[Attribute, ...] = ()
     """Each output's element type (the first is `element_type`)."""
+    stored: Region | None = None
+    """The body the kernel runs where an output is i1: `body`'s region with each i1 it yields
+    stored as a byte (_byte_outputs); None where it is the generic's own."""
 
     @property
     def inputs(self) -> tuple[SSAValue, ...]:
@@ -70,9 +91,10 @@ class Elementwise:
 
     @property
     def dtype(self) -> str:
-        """What its kernel is named and keyed by (hswc.kernel_signature.kernel_dtype)."""
+        """What its kernel is named and keyed by (hswc.kernel_signature.kernel_dtype): of the
+        GM buffers (an i1 output's bytes, hsg.gm_element)."""
         return kernel_dtype([element_type_name(t) for t in self.input_types],
-                            [element_type_name(t) for t in self.outputs])
+                            [element_type_name(gm_element(t)) for t in self.outputs])
 
     @property
     def op_name(self) -> str | None:
@@ -144,11 +166,12 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
             raise _fail(op, f"{t} has an encoding; only dense tensors are supported")
     result = types[-1]
     assert isinstance(result, TensorType)
-    for t in types:
+    for k, t in enumerate(types):
         assert isinstance(t, TensorType)
         element = t.get_element_type()
+        output = k >= len(op.inputs)  # an i1 output is stored a byte per element
         if not isinstance(element, SUPPORTED_ELEMENT_TYPES) \
-                and str(element) not in INTEGER_DTYPES:
+                and str(element) not in INTEGER_DTYPES and not (output and element == I1):
             raise _fail(op, f"{t} has the element type {element}")
     if result.get_num_dims() > MAX_RANK:
         raise _fail(op, f"its rank is {result.get_num_dims()}, above {MAX_RANK}")
@@ -359,6 +382,33 @@ def elementwise(op: GenericOp) -> Elementwise:
         raise _fail(op, "its body reads the output's current value (an accumulation)")
     inputs = tuple(v.type.get_element_type() for v in op.inputs)  # type: ignore[attr-defined]
     types = tuple(r.type.get_element_type() for r in op.res)  # type: ignore[attr-defined]
+    stored = _byte_outputs(op.body) if I1 in types else None
+    run = body if stored is None else stored.block
     return Elementwise(op, inputs, t.get_element_type(), body,
-                       body_dag(body, len(op.inputs), several=outputs > 1), broadcast, checks,
-                       types if outputs > 1 else ())
+                       body_dag(run, len(op.inputs), several=outputs > 1), broadcast, checks,
+                       types if outputs > 1 else (), stored)
+
+
+I1 = IntegerType(1)
+
+
+def _byte_outputs(body: Region) -> Region:
+    """A copy of the body in which each i1 value it yields is stored as a byte, 0 or 1
+    (hsg.gm_element): `arith.fptosi (arith.select v, 1.0, 0.0) : f16 to i8`, the AscendC
+    Select of a compare mask between two f16 values, then a Cast to int8 (exact: 0 and 1)."""
+    region = body.clone()
+    terminator = region.block.last_op
+    assert terminator is not None
+    builder = Builder(InsertPoint.before(terminator))
+    f16 = Float16Type()
+    one = zero = None
+    for index, value in enumerate(terminator.operands):
+        if value.type != I1:
+            continue
+        if one is None or zero is None:
+            one = builder.insert(arith.ConstantOp(FloatAttr(1.0, f16))).result
+            zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, f16))).result
+        chosen = builder.insert(arith.SelectOp(value, one, zero)).result
+        stored = builder.insert(arith.FPToSIOp(chosen, BOOL_STORAGE)).result
+        terminator.operands[index] = stored
+    return region

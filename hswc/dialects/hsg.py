@@ -84,6 +84,9 @@ QUEUE_DEPTH_ATTR = "hsg.queue_depth"
 OP_NAME_ATTR = "hsg.op_name"
 """The operator a kernel (or the linalg.generic it came from) implements, e.g.
 "hard_swish_grad": the stem of its C++ and ops-nn names."""
+OUTPUTS_ATTR = "hsg.outputs"
+"""On a kernel of several outputs: how many of its GM buffers, after the inputs, are outputs
+(absent: one)."""
 
 HsgTensorType = TensorType[Attribute] | UnrankedTensorType[Attribute]
 
@@ -93,13 +96,14 @@ KERNEL_INTEGER_TYPES = ("i8", "ui8", "i16", "i32", "i64")
 
 
 def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc",
-                           integers: bool = False) -> None:
+                           integers: bool = False, booleans: bool = False) -> None:
     """A tensor an operator accepts: f16/bf16/f32 (or, with `integers`, an integer type of
-    KERNEL_INTEGER_TYPES), dense, ranked up to rank 8, or unranked."""
+    KERNEL_INTEGER_TYPES; with `booleans`, i1: a kernel's output stored a byte per element),
+    dense, ranked up to rank 8, or unranked."""
     if not isinstance(t, TensorType | UnrankedTensorType):
         raise VerifyException(f"{what} must be a tensor, got {t}")
     elem = t.get_element_type()
-    if integers and str(elem) in KERNEL_INTEGER_TYPES:
+    if (integers and str(elem) in KERNEL_INTEGER_TYPES) or (booleans and str(elem) == "i1"):
         pass
     elif not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
         types = f"f16, bf16, f32, {', '.join(KERNEL_INTEGER_TYPES)}" if integers \
@@ -1093,7 +1097,7 @@ class LaunchOp(IRDLOperation):
         types = [*(v.type for v in self.inputs), self.y.type]
         for name, t in zip(names, types, strict=True):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
-                                   integers=True)
+                                   integers=True, booleans=name == "the result")
         broadcast = self._broadcast()
         rows = self._rows()
         if rows is not None:
@@ -1114,7 +1118,8 @@ class LaunchOp(IRDLOperation):
         (they are written at the same flat indices)."""
         first = self.ys[0].type
         for i, y in enumerate(self.ys[1:], start=2):
-            verify_operator_tensor(f"{self.name}: result {i}", y.type, integers=True)
+            verify_operator_tensor(f"{self.name}: result {i}", y.type, integers=True,
+                                   booleans=True)
             if not (isinstance(first, TensorType) and isinstance(y.type, TensorType)
                     and _fits(y.type.get_shape(), first.get_shape())):
                 raise VerifyException(f"{self.name}: result {i} has type {y.type}; the outputs "
@@ -1215,9 +1220,19 @@ class LaunchOp(IRDLOperation):
 
 @cache
 def _flat_gm(element: Attribute) -> MemRefType:
-    """memref<?xT>, built once per element type (every launch's verification compares its
-    kernel's arguments with it)."""
-    return MemRefType(element, [DYNAMIC_INDEX])
+    """memref<?xT> of T's GM storage (gm_element), built once per element type (every launch's
+    verification compares its kernel's arguments with it)."""
+    return MemRefType(gm_element(element), [DYNAMIC_INDEX])
+
+
+BOOL_STORAGE = IntegerType(8)
+"""How a kernel stores an i1 output in GM: one byte per element, 0 or 1 (PyTorch's bool)."""
+
+
+def gm_element(element: Attribute) -> Attribute:
+    """The element type a kernel's GM buffer holds for a tensor of `element`: itself, but for
+    i1, stored one byte per element (BOOL_STORAGE)."""
+    return BOOL_STORAGE if element == IntegerType(1) else element
 
 
 # endregion
@@ -1370,6 +1385,16 @@ class ElementwiseChunkOp(IRDLOperation):
 def is_kernel(op: Operation) -> bool:
     """A func.func that `hsg.launch` runs on the vector cores."""
     return isinstance(op.attributes.get(KERNEL_ATTR), UnitAttr)
+
+
+def kernel_outputs(op: Operation) -> int:
+    """How many GM outputs a kernel function writes (its hsg.outputs, else one)."""
+    attr = op.attributes.get(OUTPUTS_ATTR)
+    if attr is None:
+        return 1
+    if not isinstance(attr, IntegerAttr) or attr.value.data < 1:
+        raise VerifyException(f"{OUTPUTS_ATTR} must be a positive integer, got {attr}")
+    return attr.value.data
 
 
 def is_tiling(op: Operation) -> bool:

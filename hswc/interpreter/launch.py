@@ -96,7 +96,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
     fields = scalar_fields(kernel_arguments(kernel).scalars)  # none for a declaration
-    y_dtype = numpy_dtype(op.y.type.get_element_type())  # type: ignore[attr-defined]
+    y_dtype = numpy_dtype(hsg.gm_element(op.y.type.get_element_type()))  # type: ignore[attr-defined]
     record = _record(interpreter, op, y_dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
     _check_tiling(op, record, total)
@@ -107,12 +107,25 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                          element_loops)
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
-    dtypes = [y_dtype, *(numpy_dtype(y.type.get_element_type())  # type: ignore[attr-defined]
-                         for y in op.ys[1:])]
+    elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
-                         [a.reshape(-1) for a in inputs], dtypes,
+                         [a.reshape(-1) for a in inputs],
+                         [numpy_dtype(hsg.gm_element(t)) for t in elements],
                          int(np.prod(shape, dtype=np.int64)), [*tiling, *scalars])
-    return tuple(y_gm.reshape(shape) for y_gm in outputs)
+    return tuple(_from_gm(op, k, y_gm, t).reshape(shape)
+                 for k, (y_gm, t) in enumerate(zip(outputs, elements, strict=True)))
+
+
+def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarray:
+    """Output k's GM data as its tensor's values: an i1 output's bytes (hsg.gm_element) read
+    as booleans, each of which must be 0 or 1 (else an error: a bool holds nothing else)."""
+    if numpy_dtype(element) == gm.dtype:
+        return gm
+    wrong = np.flatnonzero((gm != 0) & (gm != 1))
+    if wrong.size:
+        raise OpError(op, f"writes {int(gm[wrong[0]])} at element {int(wrong[0])} of its i1 "
+                      f"output {k + 1}, stored a byte per element: a bool is 0 or 1")
+    return gm.view(np.bool_)
 
 
 def _run_cores(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,

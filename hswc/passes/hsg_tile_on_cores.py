@@ -122,7 +122,7 @@ def _slice_body(ew: Elementwise, scalars: dict[SSAValue, SSAValue]) -> Region:
     arguments named as the kernel's inputs (the kernel's buffers are named after them), and
     the scalars it captures replaced by the kernel's (`scalars`: host value -> kernel value)."""
     region = Region()
-    ew.op.body.clone_into(region, value_mapper=dict(scalars))
+    (ew.stored or ew.op.body).clone_into(region, value_mapper=dict(scalars))
     block = region.block
     for arg in block.args[len(ew.inputs):][::-1]:
         block.erase_arg(arg)
@@ -135,7 +135,8 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
     the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
     their own type here (exact: the host widened them)."""
-    gm = [MemRefType(t, [DYNAMIC_INDEX]) for t in (*ew.input_types, *ew.outputs)]
+    gm = [MemRefType(hsg.gm_element(t), [DYNAMIC_INDEX])
+          for t in (*ew.input_types, *ew.outputs)]
     index = IndexType()
     count = len(ew.inputs)
     buffer_count = count + len(ew.outputs)
@@ -167,6 +168,8 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
+    if len(ew.outputs) > 1:  # how many GM buffers are outputs (the printer's, the emitter's)
+        fn.attributes[hsg.OUTPUTS_ATTR] = IntegerAttr(len(ew.outputs), 64)
     if ew.broadcast is not None:  # how its broadcast inputs are read (hswc.broadcast)
         fn.attributes[BROADCAST_ATTR] = sliced.attributes[BROADCAST_ATTR] = \
             ew.broadcast.to_attr()
