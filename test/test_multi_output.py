@@ -1,0 +1,164 @@
+"""Kernels of several outputs: a generic with several outs, and sibling generics (reading one
+tensor) fused into one, each output of its own element type, i1 outputs stored a byte per
+element. Checked against MLIR's own execution of torch-mlir's export of
+`relu(x), x > 0` (test/fixtures/multi_output, tools/export_multi_output_fixtures.py), against
+hand-checked values, and for the CPU model build of the emitted C++."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from math_bodies import same_bits
+
+from hswc.pipeline import parse_text
+from hswc.runner import LEVELS, compile_file, compile_text
+from hswc.tools.hswc_opt import main as hswc_opt
+
+FIXTURES = Path(__file__).parent / "fixtures" / "multi_output"
+FILES = sorted(FIXTURES.glob("*.mlir"))
+DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16)}
+
+TWO_OUTS = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @two(%x: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<2x3xf32>, tensor<2x3xi1>) {
+  %e0 = tensor.empty() : tensor<2x3xf16>
+  %e1 = tensor.empty() : tensor<2x3xf32>
+  %e2 = tensor.empty() : tensor<2x3xi1>
+  %relu, %wide, %pos = linalg.generic {indexing_maps = [#map, #map, #map, #map],
+      iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x3xf16>)
+      outs(%e0, %e1, %e2 : tensor<2x3xf16>, tensor<2x3xf32>, tensor<2x3xi1>) {
+  ^bb0(%in: f16, %o0: f16, %o1: f32, %o2: i1):
+    %c0 = arith.constant 0.0 : f16
+    %m = arith.maximumf %in, %c0 : f16
+    %w = arith.extf %in : f16 to f32
+    %c3 = arith.constant 3.0 : f32
+    %w3 = arith.mulf %w, %c3 : f32
+    %p = arith.cmpf ogt, %in, %c0 : f16
+    linalg.yield %m, %w3, %p : f16, f32, i1
+  } -> (tensor<2x3xf16>, tensor<2x3xf32>, tensor<2x3xi1>)
+  return %relu, %wide, %pos : tensor<2x3xf16>, tensor<2x3xf32>, tensor<2x3xi1>
+}
+"""
+HAND_X = np.array([[-2.0, -0.0, 0.5], [1.0, -65504.0, 3.0]], np.float16)
+HAND = (np.array([[0.0, 0.0, 0.5], [1.0, 0.0, 3.0]], np.float16),
+        np.array([[-6.0, -0.0, 1.5], [3.0, -196512.0, 9.0]], np.float32),
+        np.array([[False, False, True], [True, False, True]]))
+"""Worked by hand: max(x, 0) (maximumf of -0.0 and 0.0 is 0.0), 3 * x in f32, x > 0."""
+
+
+def _load(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    data = np.load(path.with_suffix(".npz"))
+    dtype = DTYPES[str(data["dtype"])]
+    return data["in0"].view(dtype), data["out0"].view(dtype), data["out1"]
+
+
+def test_the_fixtures_are_there() -> None:
+    assert [p.stem for p in FILES] == ["relu_and_mask_f16", "relu_and_mask_f32"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_torch_export_is_one_kernel_equal_to_mlir_at_every_level(path: Path) -> None:
+    x, relu, mask = _load(path)
+    assert mask.dtype == np.bool_ and mask.any() and not mask.all()
+    for level in LEVELS:
+        kernel = compile_file(path, level=level)
+        result = kernel.run(x)
+        got_relu, got_mask = result.outputs
+        assert same_bits(relu, got_relu) and got_relu.dtype == relu.dtype, level
+        assert got_mask.dtype == np.bool_ and np.array_equal(got_mask, mask), level
+        if LEVELS.index(level) >= LEVELS.index("tiled"):
+            assert len(result.kernels) == 1, (level, result.kernels)
+
+
+@pytest.mark.parametrize("level", ["linalg", "tiled", "blocked", "ascend"])
+def test_three_outputs_of_three_types_by_hand(level: str) -> None:
+    outputs = compile_text(TWO_OUTS, level=level).run(HAND_X).outputs
+    for got, want in zip(outputs, HAND, strict=True):
+        assert got.dtype == want.dtype and np.array_equal(got, want), (level, got, want)
+        if want.dtype != np.bool_:
+            assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_each_output_has_its_queue_and_copy_and_the_ub_plan_counts_its_bytes() -> None:
+    module = compile_text(TWO_OUTS, level="ascend").module
+    text = str(module)
+    assert text.count("ascend.tque : !ascend.tque<vecout") == 3
+    stores = [line for line in text.splitlines()
+              if line.strip().startswith("ascend.data_copy_pad %")
+              and line.split()[1].endswith("_gm_at,")]
+    assert [line.split()[1] for line in stores] == ["%relu_gm_at,", "%wide_gm_at,", "%pos_gm_at,"]
+    # Per element: the input's queue and each output's own, double-buffered: 2 * (2 + 2 + 4 +
+    # 1) bytes (the i1 output a byte); then the body's buffers: the f32 copy of x (4), the
+    # Select's result and its constant (2 + 2) and the compare mask (1).
+    plan = next(op for op in module.walk() if op.attributes.get("hsg.ub_plan") is not None)
+    bytes_per_element = plan.attributes["hsg.ub_plan"].data["bytes_per_element"].value.data  # type: ignore[attr-defined]
+    assert bytes_per_element == 2 * (2 + 2 + 4 + 1) + 4 + 2 + 2 + 1
+
+
+def test_siblings_of_different_shapes_stay_two_kernels_with_a_remark(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "shapes.mlir"
+    source.write_text("""
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @f(%b: tensor<8xf32>, %y: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<4x8xf32>) {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %neg = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]} ins(%b : tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row, #id],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%y, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %bias: f32, %o: f32):
+    %s = arith.addf %in, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %neg, %sum : tensor<8xf32>, tensor<4x8xf32>
+}
+""")
+    assert hswc_opt([str(source), "--lower-to-ascend", "--remarks", "-o",
+                     str(tmp_path / "out.mlir")]) == 0
+    err = capsys.readouterr().err
+    assert "cannot share one tiling: they stay two kernels" in err
+    assert "remark: 2 kernel launches" in err
+    b = np.arange(8, dtype=np.float32)
+    y = np.ones((4, 8), np.float32)
+    neg, total = compile_file(source).run(b, y).outputs
+    assert np.array_equal(neg, -b) and np.array_equal(total, y + b)
+
+
+def test_a_use_between_siblings_keeps_them_apart() -> None:
+    text = """
+#map = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %a = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<16xf32>
+  %t = linalg.transpose ins(%a : tensor<16xf32>) outs(%e : tensor<16xf32>) permutation = [0]
+  %b = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]}
+      ins(%x, %t : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %u: f32, %o: f32):
+    %s = arith.addf %in, %u : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %b : tensor<16xf32>
+}
+"""
+    from hswc.pipeline import PASSES, context
+
+    module = parse_text(text, "between.mlir")
+    PASSES["hsg-fuse-elementwise"]()().apply(context(), module)
+    generics = [op for op in module.walk() if op.name == "linalg.generic"]
+    assert len(generics) == 2 and all(len(g.results) == 1 for g in generics)
+    x = np.arange(16, dtype=np.float32)
+    assert np.array_equal(compile_text(text).run(x).outputs[0], np.zeros(16, np.float32))
