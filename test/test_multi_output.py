@@ -162,3 +162,43 @@ func.func @f(%x: tensor<16xf32>) -> tensor<16xf32> {
     assert len(generics) == 2 and all(len(g.results) == 1 for g in generics)
     x = np.arange(16, dtype=np.float32)
     assert np.array_equal(compile_text(text).run(x).outputs[0], np.zeros(16, np.float32))
+
+
+def test_an_output_dtype_the_soc_cannot_write_stays_on_the_host_with_one_message(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "unsigned.mlir"
+    source.write_text("""
+#map = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xi32>) {
+  %e0 = tensor.empty() : tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64xi32>
+  %a, %b = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e0, %e1 : tensor<64xf32>, tensor<64xi32>) {
+  ^bb0(%in: f32, %o0: f32, %o1: i32):
+    %n = arith.negf %in : f32
+    %i = arith.fptoui %in : f32 to i32
+    linalg.yield %n, %i : f32, i32
+  } -> (tensor<64xf32>, tensor<64xi32>)
+  return %a, %b : tensor<64xf32>, tensor<64xi32>
+}
+""")
+    assert hswc_opt([str(source), "--lower-to-ascend", "-o", str(tmp_path / "out.mlir")]) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"{source}:6:3: warning: 'linalg.generic' stays on the host: "
+                               f"its 'arith.fptoui' at {source}:10:5 converts f32 to i32")
+    x = np.linspace(0, 100, 64, dtype=np.float32)
+    negated, whole = compile_file(source).run(x).outputs
+    assert np.array_equal(negated, -x) and np.array_equal(whole, x.astype(np.int32))
+
+
+def test_hswc_emit_refuses_a_kernel_of_several_outputs_with_a_message(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from hswc.tools.hswc_emit import main as hswc_emit
+
+    assert hswc_emit([str(FILES[0]), "--name", "ReluMask", "-o", str(tmp_path / "pkg")]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == ("hswc-emit: error: @relu_mask_kernel_f16_to_f16_i8 writes 2 outputs "
+                           "(y0, y1): hswc-emit packages kernels of one output only so far; "
+                           "hswc-opt --lower-to-ascend -t ascendc prints its C++")
+    assert not (tmp_path / "pkg").exists()
