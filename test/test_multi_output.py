@@ -202,3 +202,50 @@ def test_hswc_emit_refuses_a_kernel_of_several_outputs_with_a_message(
                            "(y0, y1): hswc-emit packages kernels of one output only so far; "
                            "hswc-opt --lower-to-ascend -t ascendc prints its C++")
     assert not (tmp_path / "pkg").exists()
+
+
+GATED = """
+#x = affine_map<(d0, d1) -> (d0, d1)>
+func.func @ge_glu_v2(%x: tensor<4x16xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %a = tensor.extract_slice %x[0, 0] [4, 8] [1, 1] : tensor<4x16xf32> to tensor<4x8xf32>
+  %b = tensor.extract_slice %x[0, 8] [4, 8] [1, 1] : tensor<4x16xf32> to tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#x, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %c = arith.constant 0.707106769 : f32
+    %s = arith.mulf %in, %c : f32
+    %r = math.erf %s : f32
+    %one = arith.constant 1.0 : f32
+    %p = arith.addf %r, %one : f32
+    %h = arith.mulf %in, %half : f32
+    %gelu = arith.mulf %h, %p : f32
+    linalg.yield %gelu : f32
+  } -> tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#x, #x, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%gelu: f32, %v: f32, %o: f32):
+    %m = arith.mulf %gelu, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %y, %g : tensor<4x8xf32>, tensor<4x8xf32>
+}
+"""
+"""ge_glu_v2's two outputs as generics: the gelu of the first half (also returned) and its
+product with the second half (read through an offset map, a slice folded in)."""
+
+
+def test_a_producer_also_returned_joins_its_consumer_as_an_output() -> None:
+    x = np.random.default_rng(3).standard_normal((4, 16)).astype(np.float32)
+    host = compile_text(GATED, level="hsg").run(x).outputs
+    result = compile_text(GATED).run(x)
+    assert len(result.kernels) == 1, result.kernels
+    for got, want in zip(result.outputs, host, strict=True):
+        assert np.array_equal(got, want)  # the one kernel computes what MLIR's ops compute
+    a, b = x[:, :8].astype(np.float64), x[:, 8:].astype(np.float64)
+    from math import erf, sqrt
+
+    gelu = a * 0.5 * (1 + np.vectorize(erf)(a / sqrt(2)))
+    assert np.allclose(result.outputs[1], gelu, rtol=1e-5, atol=1e-6)
+    assert np.allclose(result.outputs[0], gelu * b, rtol=1e-5, atol=1e-6)

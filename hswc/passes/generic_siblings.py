@@ -3,16 +3,20 @@ become one generic with several outputs, so one kernel reads it once and writes 
 
 Input: the generics producer-consumer fusion left (hsg_fuse_elementwise.fusable_generic: each
 one elementwise output, or several from an earlier merge), in a block.
-Output: for each two of them in one block that read one same value (at any map), whose results
-have one shape (all dims static and equal, or the same type's dims) and together read at most
-MAX_INPUTS distinct (value, map) pairs, one generic at the later one's place: the inputs of
-both (pairs read by both merged), the outputs of the first then the second's, the first's body
-ops then the second's, each in its own types, yielding both. Bits never change: each output is
-computed by exactly its own ops. Two are merged only when no use of the earlier one's results
-comes before the later one (else the later one would depend on it, or a use between them would
-read a value not yet computed). Generics of named ops (`hsg.op_name`, a CANN kernel to
-reproduce) are left as they are; siblings of different shapes stay apart with a remark, as the
-kernels of one launch share one tiling of one element count.
+Output: for each two of them in one block that read one same value (at any map), or where the
+later reads the earlier's result at its own index, whose results have one shape (all dims
+static and equal, or both reading one tensor of that shape at its index) and that together read
+at most MAX_INPUTS distinct (value, map) pairs, one generic at the later one's place: the
+inputs of both (pairs read by both merged), the outputs of the first then the second's, the
+first's body ops then the second's, each in its own types, yielding both. Bits never change:
+each output is computed by exactly its own ops. Two are merged only when no use of the earlier
+one's results comes before the later one (a use between them would read a value not yet
+computed), but the later one's own reads of it: a consumer that reads a producer's result at
+its own index, where the producer stayed for another user (a result returned as well), takes
+the producer's body and keeps its result as an output (`g = gelu(a); return g * b, g`: one
+kernel writing both). Generics of named ops (`hsg.op_name`, a CANN kernel to reproduce) are
+left as they are; siblings of different shapes stay apart with a remark, as the outputs of one
+kernel share one tiling of one element count.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -72,21 +76,43 @@ def _top(op: Operation, block: Block) -> Operation | None:
     return op
 
 
-def _uses_after(first: GenericOp, second: GenericOp) -> bool:
-    """Whether every use of first's results is after `second` in their block."""
+Order = dict[Operation, int]
+"""Each op's position in the module's walk (a merged generic takes the later one's): within a
+block, the block's order, so comparing two numbers costs nothing (xDSL's is_before_in_block
+walks the block)."""
+
+
+def _before(a: Operation, b: Operation, order: Order) -> bool:
+    """Whether `a` is before `b` in their block."""
+    if a in order and b in order:
+        return order[a] < order[b]
+    return a.is_before_in_block(b)
+
+
+def _uses_after(first: GenericOp, second: GenericOp, order: Order) -> bool:
+    """Whether every use of first's results is after `second` in their block, or is second's
+    read of it at its own index (the merged body computes it)."""
     block = second.parent_block()
     assert block is not None
+    identity = AffineMap.identity(len(second.iterator_types))
     for result in first.res:
         for use in result.uses:
+            if use.operation is second:
+                if use.index >= len(second.inputs) or _maps(second)[use.index] != identity:
+                    return False
+                continue
             at = _top(use.operation, block)
-            if at is None or at is second or not second.is_before_in_block(at):
+            if at is None or at is second or not _before(second, at, order):
                 return False
     return True
 
 
 def _merged_pairs(first: GenericOp, second: GenericOp) -> Pairs:
+    """The merged generic's inputs: first's, then second's not already there, but for its
+    reads of first's results (which the merged body computes)."""
     pairs = _input_pairs(first)
-    return pairs + [p for p in _input_pairs(second) if p not in pairs]
+    return pairs + [p for p in _input_pairs(second)
+                    if p not in pairs and p[0] not in first.res]
 
 
 def _clone_body(op: GenericOp, block: Block, args: Sequence[SSAValue],
@@ -104,7 +130,7 @@ def _clone_body(op: GenericOp, block: Block, args: Sequence[SSAValue],
     return [mapping.get(v, v) for v in terminator.operands]
 
 
-def merge(first: GenericOp, second: GenericOp) -> GenericOp:
+def merge(first: GenericOp, second: GenericOp, order: Order | None = None) -> GenericOp:
     """The one generic of both (module docstring), inserted before `second`; both erased."""
     pairs = _merged_pairs(first, second)
     index = {pair: i for i, pair in enumerate(pairs)}
@@ -116,9 +142,13 @@ def merge(first: GenericOp, second: GenericOp) -> GenericOp:
     outs = list(block.args[len(pairs):])
     for op in (first, second):
         own = op.body.block.args
-        args = [block.args[index[pair]] for pair in _input_pairs(op)]
+        # second's reads of first's results read what first's body yields
+        computed: dict[SSAValue, SSAValue] = dict(zip(first.res, yielded, strict=False))
+        args = [computed[v] if v in computed else block.args[index[(v, m)]]
+                for v, m in _input_pairs(op)]
         for new, old in zip(args, own, strict=False):
-            new.name_hint = new.name_hint or old.name_hint
+            if isinstance(new, BlockArgument):
+                new.name_hint = new.name_hint or old.name_hint
         count = len(op.outputs)
         yielded += _clone_body(op, block, args, outs[:count])
         for new, old in zip(outs[:count], own[len(op.inputs):], strict=True):
@@ -132,6 +162,8 @@ def merge(first: GenericOp, second: GenericOp) -> GenericOp:
                        [r.type for op in (first, second) for r in op.res])
     merged.location = second.location
     Rewriter.insert_op(merged, InsertPoint.before(second))
+    if order is not None and second in order:
+        order[merged] = order[second]
     olds = [*first.res, *second.res]
     for old, new in zip(olds, merged.res, strict=True):
         new.name_hint = old.name_hint
@@ -141,27 +173,19 @@ def merge(first: GenericOp, second: GenericOp) -> GenericOp:
     return merged
 
 
-def _candidates(op: GenericOp, known: Callable[[Operation], bool]) -> list[GenericOp]:
-    """The generics after `op` in its block that read one of its inputs, in block order."""
+def _candidates(op: GenericOp, known: Callable[[Operation], bool],
+                order: Order) -> list[GenericOp]:
+    """The generics after `op` in its block that read one of its inputs or its results, in
+    block order."""
     block = op.parent_block()
-    found: dict[Operation, None] = {}
-    for value in op.inputs:
+    found: dict[GenericOp, None] = {}
+    for value in (*op.inputs, *op.res):
         for use in value.uses:
             user = use.operation
             if (user is not op and isinstance(user, GenericOp) and user.parent is block
-                    and op.is_before_in_block(user) and known(user)):
+                    and user in order and _before(op, user, order) and known(user)):
                 found[user] = None
-    return sorted(found, key=_position)  # type: ignore[arg-type]
-
-
-def _position(op: Operation) -> int:
-    """op's index in its block (siblings are few: the linear walk is over their block only
-    when two of them meet, which is bounded by the inputs' uses)."""
-    count = 0
-    while op.prev_op is not None:
-        op = op.prev_op
-        count += 1
-    return count
+    return sorted(found, key=lambda u: order[u])
 
 
 def _refusal(first: GenericOp, second: GenericOp) -> str | None:
@@ -173,32 +197,34 @@ def _refusal(first: GenericOp, second: GenericOp) -> str | None:
             "they stay two kernels")
 
 
-def _mergeable(first: GenericOp, second: GenericOp) -> bool:
+def _mergeable(first: GenericOp, second: GenericOp, order: Order) -> bool:
     """One space, at most MAX_INPUTS inputs together (as producer fusion), and no use of the
-    first's results before the second."""
+    first's results before the second but its own reads at its index."""
     return (_same_space(first, second) and len(_merged_pairs(first, second)) <= MAX_INPUTS
-            and _uses_after(first, second))
+            and _uses_after(first, second, order))
 
 
 def fuse_siblings(module: ModuleOp, known: Callable[[Operation], bool]) -> None:
     """Merge sibling generics (module docstring) among those `known` to be fusable."""
-    for op in list(module.walk()):
+    ops = list(module.walk())
+    order: Order = {op: i for i, op in enumerate(ops)}
+    for op in ops:
         if op.parent is None or not isinstance(op, GenericOp) or not _own(op, known):
             continue
         current = op
         changed = True
         while changed:
             changed = False
-            for other in _candidates(current, lambda u: _own(u, known)):
+            for other in _candidates(current, lambda u: _own(u, known), order):
                 why = _refusal(current, other)
                 if why is not None:
                     remark(other, f"reads an input of the generic at "
                            f"{location_of(current) or 'its sibling'}, but {why}")
-                if not _mergeable(current, other):
+                if not _mergeable(current, other, order):
                     continue
                 remark(current, "joins the generic at "
                        f"{location_of(other) or 'its sibling'}: one kernel, several outputs")
-                current = merge(current, other)
+                current = merge(current, other, order)
                 changed = True
                 break
 

@@ -280,8 +280,10 @@ class _Selector:
             if node.uniform:
                 continue  # computed once by the kernel, used as a scalar or a filled buffer
             RULES[node.kind](self, node)
-        for output, result in zip(self.outputs, self.dag.results, strict=True):
+        for k, (output, result) in enumerate(zip(self.outputs, self.dag.results, strict=True)):
             if result.kind == "input" or result.uniform:
+                self.copy_to_output(output, result)
+            elif self.dag.results.index(result) != k:  # yielded again: a copy of the first
                 self.copy_to_output(output, result)
         return Selection(self.dtype, self.inputs, self.outputs, self.conversions, self.instrs,
                          self.consts, list(self.dag.scalars))
