@@ -47,7 +47,7 @@ func.func @shapes(%b: tensor<8xf32>, %y: tensor<4x8xf32>) -> (tensor<8xf32>, ten
     linalg.yield %n : f32
   } -> tensor<8xf32>
   %e1 = tensor.empty() : tensor<4x8xf32>
-  %sum = linalg.generic {indexing_maps = [#map, affine_map<(d0, d1) -> (d1)>, #map], iterator_types = ["parallel", "parallel"]} ins(%y, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e1 : tensor<4x8xf32>) {
   ^bb0(%in: f32, %bias: f32, %o: f32):
     %s = arith.addf %in, %bias : f32
     linalg.yield %s : f32
