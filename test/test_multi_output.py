@@ -249,3 +249,29 @@ def test_a_producer_also_returned_joins_its_consumer_as_an_output() -> None:
     gelu = a * 0.5 * (1 + np.vectorize(erf)(a / sqrt(2)))
     assert np.allclose(result.outputs[1], gelu, rtol=1e-5, atol=1e-6)
     assert np.allclose(result.outputs[0], gelu * b, rtol=1e-5, atol=1e-6)
+
+
+def test_six_siblings_make_two_kernels_of_at_most_four_outputs() -> None:
+    scales = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    generics = "\n".join(f"""
+  %r{i} = linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel"]}}
+      ins(%x : tensor<32xf32>) outs(%e : tensor<32xf32>) {{
+  ^bb0(%in: f32, %o: f32):
+    %c = arith.constant {s} : f32
+    %m = arith.mulf %in, %c : f32
+    linalg.yield %m : f32
+  }} -> tensor<32xf32>""" for i, s in enumerate(scales))
+    types = ", ".join("tensor<32xf32>" for _ in scales)
+    text = f"""
+#map = affine_map<(d0) -> (d0)>
+func.func @six(%x: tensor<32xf32>) -> ({types}) {{
+  %e = tensor.empty() : tensor<32xf32>
+{generics}
+  return {', '.join(f'%r{i}' for i in range(len(scales)))} : {types}
+}}
+"""
+    x = np.arange(32, dtype=np.float32) - 9
+    result = compile_text(text).run(x)
+    assert len(result.kernels) == 2, result.kernels
+    for got, s in zip(result.outputs, scales, strict=True):
+        assert np.array_equal(got, x * np.float32(s))

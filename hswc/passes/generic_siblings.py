@@ -5,18 +5,20 @@ Input: the generics producer-consumer fusion left (hsg_fuse_elementwise.fusable_
 one elementwise output, or several from an earlier merge), in a block.
 Output: for each two of them in one block that read one same value (at any map), or where the
 later reads the earlier's result at its own index, whose results have one shape (all dims
-static and equal, or both reading one tensor of that shape at its index) and that together read
-at most MAX_INPUTS distinct (value, map) pairs, one generic at the later one's place: the
-inputs of both (pairs read by both merged), the outputs of the first then the second's, the
-first's body ops then the second's, each in its own types, yielding both. Bits never change:
-each output is computed by exactly its own ops. Two are merged only when no use of the earlier
-one's results comes before the later one (a use between them would read a value not yet
-computed), but the later one's own reads of it: a consumer that reads a producer's result at
-its own index, where the producer stayed for another user (a result returned as well), takes
-the producer's body and keeps its result as an output (`g = gelu(a); return g * b, g`: one
-kernel writing both). Generics of named ops (`hsg.op_name`, a CANN kernel to reproduce) are
-left as they are; siblings of different shapes stay apart with a remark, as the outputs of one
-kernel share one tiling of one element count.
+static and equal, or both reading one tensor of that shape at its index) and that together
+read at most MAX_INPUTS distinct (value, map) pairs and write at most MAX_OUTPUTS outputs, one
+generic at the later one's place: the inputs of both (pairs read by both merged), the outputs
+of the first then the second's, the first's body ops then the second's, each in its own types,
+yielding both. Bits never change: each output is computed by exactly its own ops.
+
+Two are merged only when no use of the earlier one's results comes before the later one (a
+use between them would read a value not yet computed), but the later one's own reads of it: a
+consumer that reads a producer's result at its own index, where the producer stayed for
+another user (a result returned as well), takes the producer's body and keeps its result as
+an output (`g = gelu(a); return g * b, g`: one kernel writing both). Generics of named ops
+(`hsg.op_name`, a CANN kernel to reproduce) are left as they are; siblings of different
+shapes stay apart with a remark, as the outputs of one kernel share one tiling of one element
+count.
 """
 
 from __future__ import annotations
@@ -173,21 +175,6 @@ def merge(first: GenericOp, second: GenericOp, order: Order | None = None) -> Ge
     return merged
 
 
-def _candidates(op: GenericOp, known: Callable[[Operation], bool],
-                order: Order) -> list[GenericOp]:
-    """The generics after `op` in its block that read one of its inputs or its results, in
-    block order."""
-    block = op.parent_block()
-    found: dict[GenericOp, None] = {}
-    for value in (*op.inputs, *op.res):
-        for use in value.uses:
-            user = use.operation
-            if (user is not op and isinstance(user, GenericOp) and user.parent is block
-                    and user in order and _before(op, user, order) and known(user)):
-                found[user] = None
-    return sorted(found, key=lambda u: order[u])
-
-
 def _refusal(first: GenericOp, second: GenericOp) -> str | None:
     """Why two siblings of different iteration spaces stay apart (for a remark), else None."""
     if _same_space(first, second):
@@ -204,29 +191,40 @@ def _mergeable(first: GenericOp, second: GenericOp, order: Order) -> bool:
             and _uses_after(first, second, order))
 
 
+MAX_OUTPUTS = 4
+"""The most outputs a merge makes (as MAX_INPUTS bounds the inputs: every output is a VECOUT
+queue in UB)."""
+
+
 def fuse_siblings(module: ModuleOp, known: Callable[[Operation], bool]) -> None:
-    """Merge sibling generics (module docstring) among those `known` to be fusable."""
+    """Merge sibling generics (module docstring) among those `known` to be fusable, in walk
+    order: each generic is merged with the latest generic before it that reads one of its
+    inputs or computes it, if they can be one. Linear in the module: a value read by many
+    generics is looked up once per reader, never scanned."""
     ops = list(module.walk())
     order: Order = {op: i for i, op in enumerate(ops)}
+    latest: dict[SSAValue, GenericOp] = {}
+    """Per value: the latest generic so far that reads or computes it."""
     for op in ops:
         if op.parent is None or not isinstance(op, GenericOp) or not _own(op, known):
             continue
         current = op
-        changed = True
-        while changed:
-            changed = False
-            for other in _candidates(current, lambda u: _own(u, known), order):
-                why = _refusal(current, other)
-                if why is not None:
-                    remark(other, f"reads an input of the generic at "
-                           f"{location_of(current) or 'its sibling'}, but {why}")
-                if not _mergeable(current, other, order):
-                    continue
-                remark(current, "joins the generic at "
-                       f"{location_of(other) or 'its sibling'}: one kernel, several outputs")
-                current = merge(current, other, order)
-                changed = True
-                break
+        for value in list(op.inputs):
+            earlier = latest.get(value)
+            if earlier is None or earlier.parent is None or earlier is current:
+                continue
+            why = _refusal(earlier, current)
+            if why is not None:
+                remark(current, f"reads an input of the generic at "
+                       f"{location_of(earlier) or 'its sibling'}, but {why}")
+            if len(earlier.outputs) + len(current.outputs) > MAX_OUTPUTS \
+                    or not _mergeable(earlier, current, order):
+                continue
+            remark(earlier, "joins the generic at "
+                   f"{location_of(current) or 'its sibling'}: one kernel, several outputs")
+            current = merge(earlier, current, order)
+        for value in (*current.inputs, *current.res):
+            latest[value] = current
 
 
 def _own(op: Operation, known: Callable[[Operation], bool]) -> bool:
