@@ -236,6 +236,32 @@ what each kernel computes.
 - **SituGlu's beta.** Its README (`README.md:41`, `:47`) divides by beta and linear_beta; its
   kernel multiplies by their f32 reciprocals (`op_kernel/situ_glu.hpp:266`, `:279`),
   which hsg.situ_glu does too (within PyTorch's tolerance of the division either way).
+- **experimental/activation/prelu computes max(x, 0) + weight * min(x, 0).** Its README
+  (`README.md:14-21`) gives `x` for x > 0 and `x * weight` for x <= 0, as torch.prelu and
+  activation/p_relu's kernel (a Compare GT 0 and a Select of x against x * weight:
+  `op_kernel/arch35/p_relu_dag.h`, bit-exact on Ascend 950 with the weight [1, C, 1] that
+  aclnnPrelu reshapes it to); the experimental kernel adds the two clamps
+  (`op_kernel/prelu.h:545-548` Maxs, Mins, Muls, Add; again at `:667-670` with a weight vector
+  per channel). No finite value differs (its rows: values 0), but a weight of inf or NaN makes
+  every positive x of its channel NaN (`0 * inf`), where the README gives x, and x * weight = -0
+  (x = -0, or a product that underflows) comes out +0 (`+0 + -0`). Both folders are checked
+  with x of [N, C, L] and a per-channel weight (hswc.checker.channels); the experimental
+  folder's entry takes its type from `DTYPE_X`, which the sweep defines as ops-nn's build does.
+- **GLU's Sigmoid underflows.** activation/glu (A2/A3) splits x's rows with GatherMask
+  (`op_kernel/glu_single_shape.h:183-184`, `:206-207`, patterns 1 and 2) and computes
+  `a * Sigmoid(b)`: bf16 through f32 (`:192-202`), f16 and f32 in their own type (`:211`).
+  Where the sigmoid underflows to 0 the product is 0 (NaN for a = inf), where the golden model
+  (float64) keeps a tiny product or inf: bf16's one value outside PyTorch's tolerance is such
+  (b = -135, a = -1.79e26: -0 against -4.2e-33; PyTorch's f32 opmath underflows alike); f16's
+  576 (max 2050 ulp) come from the half Sigmoid, not examined value by value; f32 within. It
+  now runs on the CPU model: GetUserWorkspace on the workspace its tiling asks for,
+  and GatherMask's built-in patterns. Its Ascend 950 kernel calls `AscendC::Reg::Or` (the
+  register API), which the model lacks. Its GatherMasks count repeats of 64 elements
+  (`op_kernel/glu_single_shape.h:182`, `:205`: `(count * 2 + 63) / 64`), the lanes of a 4-byte
+  type; an f16 or bf16 repeat holds 128, so they read twice the x they need and write 2 * count
+  kept elements where count are used: for bf16, from `ubX1[bufferSize]` (`:183`), outside the
+  sweep's sizes (bf16 n = 376834, A2) that is 15744 bytes into a LocalTensor of 12288, a write
+  past the buffer the model reports.
 - **ClippedSwiglu's clamp_mode.** The definition adds clamp_mode in its version 2
   (`op_host/clipped_swiglu_def.cpp:42`) and the README describes both modes; only the Ascend
   950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel

@@ -1,7 +1,8 @@
 """Which linalg.generic ops hswc compiles: elementwise computations on dense tensors.
 
 `elementwise(generic)` checks a generic and describes it, or raises an OpError at it that says
-what is supported: every iterator parallel, 1 to 4 inputs and one output, ranked tensors each of
+what is supported: every iterator parallel, 1 to 4 inputs and one or several outputs (of one
+shape, each at the identity map: a kernel writing several tensors), ranked tensors each of
 its own element type (f16, bf16, f32, or an integer type i8, ui8, i16, i32, i64: a region at
 a dtype boundary reads an f32 accumulator and writes f16, or f32 and writes i8), each input read
 at the output's index or broadcast to it (hswc.broadcast: a bias, a
@@ -16,15 +17,33 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, NoneAttr, StringAttr, TensorType
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    Float16Type,
+    FloatAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+)
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast, Window, is_projection, is_window, operand_access
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend_types import element_type_name
-from hswc.dialects.hsg import MAX_RANK, OP_NAME_ATTR, SUPPORTED_ELEMENT_TYPES
+from hswc.dialects.hsg import (
+    BOOL_STORAGE,
+    MAX_RANK,
+    OP_NAME_ATTR,
+    SUPPORTED_ELEMENT_TYPES,
+    gm_element,
+)
 from hswc.kernel_dtypes import kernel_dtype
 from hswc.slices import slice_refusal
 from hswc.vectorizer.dag import INTEGER_DTYPES, Dag, body_dag
@@ -40,13 +59,18 @@ class Elementwise:
     input_types: tuple[Attribute, ...]
     """Each input's element type."""
     element_type: Attribute
-    """The output's element type."""
+    """The (first) output's element type."""
     body: Block
     dag: Dag
     broadcast: Broadcast | None = None
     """How inputs of lower rank or with size-1 dims are read (hswc.broadcast), if any are."""
     dim_checks: tuple[DimCheck, ...] = ()
     """The run-time dims that must agree for the inputs to broadcast (dynamic shapes)."""
+    output_types: tuple[Attribute, ...] = ()
+    """Each output's element type (the first is `element_type`)."""
+    stored: Region | None = None
+    """The body the kernel runs where an output is i1: `body`'s region with each i1 it yields
+    stored as a byte (_byte_outputs); None where it is the generic's own."""
 
     @property
     def inputs(self) -> tuple[SSAValue, ...]:
@@ -57,10 +81,20 @@ class Elementwise:
         return self.op.res[0]
 
     @property
+    def results(self) -> tuple[SSAValue, ...]:
+        return tuple(self.op.res)
+
+    @property
+    def outputs(self) -> tuple[Attribute, ...]:
+        """Each output's element type."""
+        return self.output_types or (self.element_type,)
+
+    @property
     def dtype(self) -> str:
-        """What its kernel is named and keyed by (hswc.kernel_signature.kernel_dtype)."""
+        """What its kernel is named and keyed by (hswc.kernel_signature.kernel_dtype): of the
+        GM buffers (an i1 output's bytes, hsg.gm_element)."""
         return kernel_dtype([element_type_name(t) for t in self.input_types],
-                            [element_type_name(self.element_type)])
+                            [element_type_name(gm_element(t)) for t in self.outputs])
 
     @property
     def op_name(self) -> str | None:
@@ -81,6 +115,17 @@ class Elementwise:
         """A named op's output is its operator's `y`; a user's generic is named by its result."""
         return "y" if self.op_name else self.result.name_hint or "y"
 
+    def output_names(self) -> list[str]:
+        """Each output's name: output_name() for one output; of several, a named op's `y`,
+        `y1`, ... or each result's own name (else `y<i>`), each distinct."""
+        if len(self.results) == 1:
+            return [self.output_name()]
+        names: list[str] = []
+        for i, value in enumerate(self.results):
+            name = f"y{i}" if self.op_name else value.name_hint or f"y{i}"
+            names.append(name if name not in names else f"{name}_{i}")
+        return names
+
 
 @dataclass(frozen=True)
 class DimCheck:
@@ -97,10 +142,10 @@ class DimCheck:
 
 def _fail(op: GenericOp, why: str) -> OpError:
     return OpError(op, f"is not an elementwise computation hswc compiles: {why}; supported: "
-                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one output, each f16, bf16, "
-                   "f32, i8, ui8, i16, i32 or i64, each input read at the output's index or "
-                   "broadcast to it by a projection that keeps the dims' order, at constant "
-                   "offsets >= 0 inside the operand")
+                   f"parallel iterators, 1 to {MAX_INPUTS} inputs and one or several outputs "
+                   "of one shape, each f16, bf16, f32, i8, ui8, i16, i32 or i64, each input "
+                   "read at the output's index or broadcast to it by a projection that keeps "
+                   "the dims' order, at constant offsets >= 0 inside the operand")
 
 
 def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | None,
@@ -109,10 +154,11 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
         if it.data.value != "parallel":
             raise _fail(op, f"it has a {it.data.value} iterator (a reduction)")
     operands = [*op.inputs, *op.outputs]
-    if not 1 <= len(op.inputs) <= MAX_INPUTS or len(op.outputs) != 1 or len(op.res) != 1:
+    if not 1 <= len(op.inputs) <= MAX_INPUTS or not op.outputs \
+            or len(op.res) != len(op.outputs):
         raise _fail(op, f"it has {len(op.inputs)} input(s), {len(op.outputs)} output(s) and "
                     f"{len(op.res)} result(s)")
-    types = [v.type for v in operands] + [op.res[0].type]
+    types = [v.type for v in operands] + [r.type for r in op.res[1:]] + [op.res[0].type]
     for t in types:
         if not isinstance(t, TensorType):
             raise _fail(op, f"it works on {t}, not on a tensor")
@@ -120,11 +166,12 @@ def _check_structure(op: GenericOp) -> tuple[TensorType[Attribute], Broadcast | 
             raise _fail(op, f"{t} has an encoding; only dense tensors are supported")
     result = types[-1]
     assert isinstance(result, TensorType)
-    for t in types:
+    for k, t in enumerate(types):
         assert isinstance(t, TensorType)
         element = t.get_element_type()
+        output = k >= len(op.inputs)  # an i1 output is stored a byte per element
         if not isinstance(element, SUPPORTED_ELEMENT_TYPES) \
-                and str(element) not in INTEGER_DTYPES:
+                and str(element) not in INTEGER_DTYPES and not (output and element == I1):
             raise _fail(op, f"{t} has the element type {element}")
     if result.get_num_dims() > MAX_RANK:
         raise _fail(op, f"its rank is {result.get_num_dims()}, above {MAX_RANK}")
@@ -151,9 +198,15 @@ def _check_iteration(op: GenericOp, result: TensorType[Attribute],
     if len(op.iterator_types) != rank:
         raise _fail(op, f"it has {len(op.iterator_types)} iterators for rank {rank}")
     maps = [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
-    if maps[-1] != AffineMap.identity(rank) or op.outputs[0].type != result:
-        raise _fail(op, f"its output's indexing map {maps[-1]} is not the identity of rank "
-                    f"{rank} (a transpose or a reduction)")
+    outputs = len(op.outputs)
+    for k, (m, out, res) in enumerate(zip(maps[-outputs:], op.outputs, op.res, strict=True)):
+        which = "its output's" if outputs == 1 else f"its output {k + 1}'s"
+        if m != AffineMap.identity(rank) or out.type != res.type:
+            raise _fail(op, f"{which} indexing map {m} is not the identity of rank "
+                        f"{rank} (a transpose or a reduction)")
+        if not _same_shape(res.type, result):  # type: ignore[arg-type]
+            raise _fail(op, f"its output {k + 1} {res.type} has another shape than its "
+                        f"output 1 {result}")
     strides: list[tuple[int, ...] | None] = []
     windows: list[Window | None] = []
     for m, value in zip(maps, op.inputs, strict=False):
@@ -299,8 +352,10 @@ def generic_kind(op: GenericOp) -> str | None:
     not)."""
     if any(it.data.value != "parallel" for it in op.iterator_types):
         return "a reduction"
-    if len(op.res) != 1:
-        return "a generic of several results"
+    if len(op.res) != 1 and any(
+            not isinstance(attr, AffineMapAttr) or attr.data != AffineMap.identity(len(
+                op.iterator_types)) for attr in op.indexing_maps.data[len(op.inputs):]):
+        return "a generic of several results, not all at the identity map"
     if not op.inputs:
         return "a fill: it reads no tensor"
     if any(inner.name == "cf.assert" for inner in op.body.block.ops):
@@ -319,12 +374,41 @@ def elementwise(op: GenericOp) -> Elementwise:
     """The generic, checked (see the module docstring)."""
     t, broadcast, checks = _check_structure(op)
     body = op.body.block
-    if len(body.args) != len(op.inputs) + 1:
+    outputs = len(op.outputs)
+    if len(body.args) != len(op.inputs) + outputs:
         raise _fail(op, f"its body takes {len(body.args)} arguments for "
-                    f"{len(op.inputs)} input(s) and one output")
-    out = body.args[-1]
-    if out.uses:
+                    f"{len(op.inputs)} input(s) and {outputs} output(s)")
+    if any(out.uses for out in body.args[len(op.inputs):]):
         raise _fail(op, "its body reads the output's current value (an accumulation)")
     inputs = tuple(v.type.get_element_type() for v in op.inputs)  # type: ignore[attr-defined]
+    types = tuple(r.type.get_element_type() for r in op.res)  # type: ignore[attr-defined]
+    stored = _byte_outputs(op.body) if I1 in types else None
+    run = body if stored is None else stored.block
     return Elementwise(op, inputs, t.get_element_type(), body,
-                       body_dag(body, len(op.inputs)), broadcast, checks)
+                       body_dag(run, len(op.inputs), several=outputs > 1), broadcast, checks,
+                       types if outputs > 1 else (), stored)
+
+
+I1 = IntegerType(1)
+
+
+def _byte_outputs(body: Region) -> Region:
+    """A copy of the body in which each i1 value it yields is stored as a byte, 0 or 1
+    (hsg.gm_element): `arith.fptosi (arith.select v, 1.0, 0.0) : f16 to i8`, the AscendC
+    Select of a compare mask between two f16 values, then a Cast to int8 (exact: 0 and 1)."""
+    region = body.clone()
+    terminator = region.block.last_op
+    assert terminator is not None
+    builder = Builder(InsertPoint.before(terminator))
+    f16 = Float16Type()
+    one = zero = None
+    for index, value in enumerate(terminator.operands):
+        if value.type != I1:
+            continue
+        if one is None or zero is None:
+            one = builder.insert(arith.ConstantOp(FloatAttr(1.0, f16))).result
+            zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, f16))).result
+        chosen = builder.insert(arith.SelectOp(value, one, zero)).result
+        stored = builder.insert(arith.FPToSIOp(chosen, BOOL_STORAGE)).result
+        terminator.operands[index] = stored
+    return region

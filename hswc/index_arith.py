@@ -19,6 +19,7 @@ from hswc.dialects.ascend import constant_index
 from hswc.tiling import IntArith
 
 _INT = IntArith()
+_INDEX = IndexType()
 
 
 class IRArith:
@@ -48,9 +49,9 @@ class IRArith:
         dominates what is built here); constants with a meaningful name are left alone."""
         point = self.builder.insertion_point
         op = point.insert_before.prev_op if point.insert_before else point.block.last_op
-        while op is not None:
-            if (isinstance(op, arith.ConstantOp) and op.result.type == IndexType()
-                    and constant_index(op.result) == value and op.result.name_hint == name):
+        while op is not None:  # the cheapest tests first: this walks the block
+            if (isinstance(op, arith.ConstantOp) and op.result.name_hint == name
+                    and op.result.type == _INDEX and constant_index(op.result) == value):
                 return op.result
             op = op.prev_op
         return None

@@ -238,17 +238,20 @@ def test_torch_mlir_prelu_with_a_dynamic_batch_equals_mlir(dtype: str) -> None:
             assert same_bits(_want(other, w, lambda v: v[:, None]), got), (dtype, level, batch)
 
 
-def test_hswc_emit_says_a_dynamic_broadcast_package_is_not_written(
+def test_hswc_emit_refuses_a_run_time_dim_it_cannot_pair_with_an_output_dim(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The ops-nn package checks each broadcast input's static shape in its host tiling;
-    of dynamic shapes hswc-emit says so at the generic and writes nothing."""
-    source = tmp_path / "scale.mlir"
-    source.write_text(prelu("scale", (None, 16), (None, 1), "d0, 0", "f32"))
+    """hswc-emit packages dynamic broadcasts (test_emit_broadcast_dynamic); a weight of a
+    run-time length read along an output dim of static size 1 (`(?,)` read as `(d1)` over
+    `(?, 1)`) is one whose dim its host tiling cannot pair with the output's: it says so at
+    the kernel and writes nothing."""
+    source = tmp_path / "odd.mlir"
+    source.write_text(prelu("odd", (None, 1), (None,), "d1", "f32"))
     with collecting():
-        code = hswc_emit.main([str(source), "-o", str(tmp_path / "out"), "--name", "Scale"])
+        code = hswc_emit.main([str(source), "-o", str(tmp_path / "out"), "--name", "Odd"])
     assert code == 1 and not (tmp_path / "out").exists()
     said = capsys.readouterr().err
-    assert "scale.mlir:6:3: error:" in said and "a shape known only at run time" in said, said
+    assert "odd.mlir:6:3: error:" in said and "a shape known only at run time" in said, said
+    assert "a dim of a run-time size read along an output dim of size 1" in said, said
 
 
 @pytest.mark.parametrize(("tiling", "block", "runs"), [

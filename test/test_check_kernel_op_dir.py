@@ -166,7 +166,7 @@ def test_record_gm_reads_compares_the_values_of_a_run_that_reads_past_the_end() 
                    "threshold = the generic threshold_step")),
     ("elu_grad", ("hsg.elu_grad", {"is_result": "true"},  # EluGrad reads the forward output
                   "elu_grad = hsg.elu_grad(is_result=true)")),
-    ("prelu", None),  # blocked: a weight broadcast per channel
+    ("prelu", ("generic prelu", {}, "prelu = the generic prelu")),  # its weight per channel
     ("crelu", None),
 ])
 def test_sweep_maps_folder_names_to_hsg_ops(name: str, expected: tuple | None) -> None:

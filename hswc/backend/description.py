@@ -28,7 +28,8 @@ from xdsl.ir import Operation, SSAValue
 from hswc import arith_semantics as sem
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import Operator, snake_case
-from hswc.broadcast import BROADCAST_ATTR, Broadcast, read_broadcast
+from hswc.backend.run_time_shapes import RunTimeShapes, run_time_shapes
+from hswc.broadcast import BROADCAST_ATTR, DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
@@ -121,8 +122,12 @@ class Description:
     PyTorch's tolerance (None: no such check, as for an op with string or bool attributes)."""
     shapes: tuple[tuple[int, ...], ...] | None = None
     """Of kernels reading broadcast inputs (hswc.broadcast): the static shape of each input,
-    then the output's, as the kernels were compiled for them. None: every input has the
+    then the output's, as the kernels were compiled for them (of a shape known only at run
+    time: at the example's size, run_time_shapes.EXAMPLE_SIZE). None: every input has the
     output's shape, whatever it is at run time."""
+    run_time: RunTimeShapes | None = None
+    """Of kernels broadcasting inputs to a shape known only at run time: what the package
+    checks of each tensor's shape (hswc.backend.run_time_shapes); None: static shapes."""
 
     @property
     def op_type(self) -> str:
@@ -155,7 +160,11 @@ class Description:
 
     def tensor_shapes(self, output: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """The shape of every input, then the output's, for an output of shape `output`
-        (ignored by a broadcast operator, whose shapes are its own)."""
+        (ignored by a broadcast operator of static shapes, whose shapes are its own; of run-time
+        shapes, each resolved at `output` where it is one of theirs)."""
+        if self.run_time is not None and len(output) == len(self.run_time.output) and all(
+                n in (DYNAMIC_DIM, m) for n, m in zip(self.run_time.output, output, strict=True)):
+            return self.run_time.resolve(output)
         if self.shapes is not None:
             return self.shapes
         return tuple(output for _ in self.operator.gm_arguments)
@@ -203,12 +212,14 @@ def launches(module: ModuleOp, function: str | None = None) -> list[hsg.LaunchOp
 
 
 def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
-                     ) -> tuple[tuple[int, ...], ...] | None:
-    """Each input's shape, then the output's, of kernels reading broadcast inputs; None for
-    kernels without (every input has the output's shape). The inputs' shapes are the tensor
-    types of the first launch (an input's strides do not tell a (4, 1) scale from a (4,) one);
-    of a kernel nothing launches, each input's output-rank shape (size 1 where it is broadcast).
-    All kernels of a package read their inputs alike, or it is refused."""
+                     ) -> tuple[tuple[tuple[int, ...], ...] | None, RunTimeShapes | None]:
+    """Each input's shape, then the output's, of kernels reading broadcast inputs (None for
+    kernels without: every input has the output's shape), and of a shape known only at run
+    time what the package checks of it (run_time_shapes; the shapes are then those at the
+    example's size). The inputs' shapes are the tensor types of the first launch (an input's
+    strides do not tell a (4, 1) scale from a (4,) one); of a kernel nothing launches, each
+    input's output-rank shape (size 1 where it is broadcast). All kernels of a package read
+    their inputs alike, or it is refused."""
     described = [(k, read_broadcast(k.func)) for k in kernels]
     first = described[0][1]
     for kernel, broadcast in described[1:]:
@@ -217,28 +228,43 @@ def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str 
                           f"{_shown(broadcast)}, but @{kernels[0].func.sym_name.data} as "
                           f"{_shown(first)}: a package's kernels take inputs of one shape each")
     if first is None:
-        return None
+        return None, None
+    launched = _launched_shapes(module, kernels[0], function)
     if not first.is_static:
-        raise OpError(kernels[0].func, f"broadcasts inputs to a shape known only at run time "
-                      f"({BROADCAST_ATTR} = {_shown(first)}): hswc-opt, hswc-run and the kernel's "
-                      "C++ (-t ascendc) take it; its ops-nn package, whose host tiling checks "
-                      "each input's static shape, is not written yet: give the inputs static "
-                      "shapes to package it")
-    name = kernels[0].func.sym_name.data
+        inputs = launched or tuple(first.shape if s is None else tuple(
+            n if k else 1 for n, k in zip(first.shape, s, strict=True)) for s in first.strides)
+        try:
+            run_time = run_time_shapes(first, inputs)
+        except ValueError as error:
+            raise OpError(kernels[0].func, f"broadcasts inputs to a shape known only at run "
+                          f"time ({BROADCAST_ATTR} = {_shown(first)}) as its package's host "
+                          f"tiling cannot check: {error}") from None
+        return run_time.resolve(run_time.example_output()), run_time
+    if launched is not None and all(n >= 0 for s in launched for n in s):
+        return (*launched, first.shape), None
+    return (*(first.shape if s is None else tuple(n if k else 1 for n, k in
+                                                  zip(first.shape, s, strict=True))
+              for s in first.strides), first.shape), None
+
+
+def _launched_shapes(module: ModuleOp, kernel: Kernel, function: str | None
+                     ) -> tuple[tuple[int, ...], ...] | None:
+    """Each input's shape as the first launch of `kernel` types it (DYNAMIC_DIM at a
+    run-time dim); None when nothing launches it."""
+    name = kernel.func.sym_name.data
     for launch in launches(module, function) or launches(module):
         if launch.kernel.root_reference.data == name:
             types = [v.type for v in launch.inputs]
-            if all(isinstance(t, TensorType) and all(n >= 0 for n in t.get_shape())
-                   for t in types):
-                return (*(tuple(t.get_shape()) for t in types), first.shape)  # type: ignore
-    return (*(first.shape if s is None else tuple(n if k else 1 for n, k in
-                                                  zip(first.shape, s, strict=True))
-              for s in first.strides), first.shape)
+            if all(isinstance(t, TensorType) for t in types):
+                return tuple(tuple(DYNAMIC_DIM if n < 0 else n for n in t.get_shape())  # type: ignore
+                             for t in types)
+    return None
 
 
 def shape_text(shape: tuple[int, ...]) -> str:
-    """A static shape as the package's C++ and docs write it: {4, 64}, {} for a scalar."""
-    return "{" + ", ".join(map(str, shape)) + "}"
+    """A static shape as the package's C++ and docs write it: {4, 64}, {} for a scalar; a
+    run-time dim (in docs and messages only) is `?`."""
+    return "{" + ", ".join("?" if n == DYNAMIC_DIM else str(n) for n in shape) + "}"
 
 
 def shape_said(shape: tuple[int, ...]) -> str:
@@ -418,7 +444,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     names = {a.field: a.name for a in attributes}
     values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}
     platform = get_platform(request.soc or DEFAULT_SOC)
-    shapes = broadcast_shapes(module, kernels, request.function)
+    shapes, run_time = broadcast_shapes(module, kernels, request.function)
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
@@ -442,7 +468,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
                         for i, n in enumerate(inputs)},
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
-        values=values, golden=golden, generated=True, shapes=shapes)
+        values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time)
 
 
 # endregion

@@ -23,6 +23,7 @@ from itertools import pairwise
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
 
 from hswc.backend.cpp_types import element_cpp
 from hswc.backend.expressions import HELPER_NAMES
@@ -138,7 +139,19 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
             raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32, bf16, "
                           f"{', '.join(hsg.KERNEL_INTEGER_TYPES)} tensors")
     names = [element_type_name(e) for e in elements]
-    return kernel_dtype(names[:-1], names[-1:]), tuple(elements)
+    outputs = _outputs(fn)
+    if outputs >= len(elements):
+        raise OpError(fn, f"is a kernel of {outputs} outputs but {len(elements)} GM arguments: "
+                      "it reads at least one input")
+    return kernel_dtype(names[:-outputs], names[-outputs:]), tuple(elements)
+
+
+def _outputs(fn: func.FuncOp) -> int:
+    """How many of the kernel's GM arguments are outputs (hsg.outputs)."""
+    try:
+        return hsg.kernel_outputs(fn)
+    except VerifyException as error:
+        raise OpError(fn, str(error)) from None
 
 
 METHODS = re.compile(rf"(?:{'|'.join((INIT, PROCESS, *STAGE_KINDS))})\d*")
@@ -177,12 +190,14 @@ def _gm_names(fn: func.FuncOp, scalars: tuple[str, ...]) -> tuple[str, ...]:
     that a scalar field of the kernel already has: the op definition, the l0op and aclnn
     functions take both)."""
     args = kernel_arguments(fn).gm
+    inputs = len(args) - _outputs(fn)
     names: list[str] = []
     for i, arg in enumerate(args):
         name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else ""
         if (not name or unusable(name) is not None or name in names or name in ENTRY_NAMES
                 or name in scalars):
-            name = f"in{i}" if i < len(args) - 1 else "y"
+            name = f"in{i}" if i < inputs else "y" if len(args) == inputs + 1 else \
+                f"y{i - inputs}"
         names.append(name)
     return tuple(names)
 
@@ -194,7 +209,8 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
     names = _gm_names(fn, fields)
     definition = OPS.get(stem)
     aclnn = definition.aclnn if definition is not None else f"aclnn{camel(stem)}"
-    return Operator(stem, names[:-1], names[-1:], aclnn, fields)
+    outputs = _outputs(fn)
+    return Operator(stem, names[:-outputs], names[-outputs:], aclnn, fields)
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
@@ -262,7 +278,8 @@ def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
             dtype, elements = _check_signature(op)
             stem = _stem(op, dtype)
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
-            kernels.append(Kernel(op, dtype, elements[-1], key, tiling, _operator(stem, op),
+            first_output = elements[len(elements) - _outputs(op)]
+            kernels.append(Kernel(op, dtype, first_output, key, tiling, _operator(stem, op),
                                   variant, elements))
         elif not _is(op, hsg.TILING_ATTR):
             _check_host(op)

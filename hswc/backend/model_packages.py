@@ -246,6 +246,10 @@ def package_module(package: KernelPackage, module: ModuleOp) -> tuple[ModuleOp, 
     types and scalar values); and the kernel's new name."""
     kernel = package.kernel
     stem = package.stem
+    if len(kernel.operator.outputs) > 1:
+        raise PackageRefused(f"@{kernel.func.sym_name.data} writes "
+                             f"{len(kernel.operator.outputs)} outputs: hswc-emit packages "
+                             "kernels of one output only so far")
     kernel_fn = kernel.func.clone()
     kernel_name = f"{stem}_kernel_{kernel.dtype}"
     kernel_fn.sym_name = StringAttr(kernel_name)

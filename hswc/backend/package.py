@@ -200,6 +200,17 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
                           "not this op (package it as a generic with --name)")
 
 
+def check_one_output(kernels: list[Kernel]) -> None:
+    """PackageRefused for a kernel of several outputs (hsg.outputs): the op definition, aclnn
+    layer, example and tests of a package declare one output tensor so far."""
+    several = next((k for k in kernels if len(k.operator.outputs) > 1), None)
+    if several is not None:
+        raise PackageRefused(
+            f"@{several.func.sym_name.data} writes {len(several.operator.outputs)} outputs "
+            f"({', '.join(several.operator.outputs)}): hswc-emit packages kernels of one output "
+            "only so far; hswc-opt --lower-to-ascend -t ascendc prints its C++")
+
+
 def check_boundary_kernels(kernels: list[Kernel]) -> None:
     """PackageRefused for a package with a kernel at a dtype boundary (hswc.kernel_dtypes)
     beside kernels of other dtypes: its op definition, checks and tests declare each tensor's
@@ -227,6 +238,7 @@ def _a2_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Atlas A2/A3 kernels of `module`, their description and the SoCs of `socs` that
     run them; OpError for kernels none of them can run or whose buffers overflow a UB."""
     kernels = operator_kernels(module, request)
+    check_one_output(kernels)
     check_boundary_kernels(kernels)
     registered = socs_for(kernels, socs)
     if not registered:
@@ -243,6 +255,7 @@ def _arch35_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Ascend 950 kernels of `module` (lowered for that SoC) and their description."""
     request = replace(request, soc=socs[0])
     kernels = operator_kernels(module, request)
+    check_one_output(kernels)
     check_boundary_kernels(kernels)
     check_ub_plan(kernels, [PLATFORMS[s] for s in socs])
     d = describe(module, kernels, request)

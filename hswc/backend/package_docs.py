@@ -188,6 +188,15 @@ def _constraints(d: Description, names: Mapping[str, str], flags: bool = False,
                   "broadcasting.",
                   f"- Any rank from 0 to {MAX_RANK}, dynamic shapes and dynamic rank; a scalar "
                   "is computed as shape {1}."]
+    elif d.run_time is not None:
+        own = ", ".join(f"`{t}` {shape_text(s)}"
+                        for t, s in zip(tensors, d.run_time.compiled, strict=True))
+        source = tensors[d.run_time.source]
+        shapes = [f"- {listed} have {one} and format ND.",
+                  "- Each has the rank and the static dims its kernel was compiled for, the "
+                  f"inputs broadcast to the output's: {own}; a `?` is a size known at run time, "
+                  f"the size of `{source}`'s dim that the tensor's dim reads. Another shape is "
+                  "refused, naming the tensor, its dim and both sizes."]
     else:
         own = ", ".join(f"`{t}` {shape_text(s)}" for t, s in zip(tensors, d.shapes, strict=True))
         shapes = [f"- {listed} have {one} and format ND.",
@@ -282,6 +291,8 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     inputs, (output,) = d.operator.inputs, d.operator.outputs
     first, aclnn = d.aclnn_inputs[0], d.aclnn
     shapes = d.shapes or ()  # a broadcast operator's: each tensor's own
+    if d.run_time is not None:  # `?`: a size known at run time
+        shapes = d.run_time.compiled
 
     def shape(i: int, n: str) -> str:
         if shapes:

@@ -21,6 +21,8 @@ from hswc.backend.kernels import Kernel
 from hswc.backend.operator import GE_DTYPES, Operator
 from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
 from hswc.backend.package_kernel import generated, guarded, tiling_data_h, tiling_key_h
+from hswc.backend.run_time_shapes import RunTimeShapes
+from hswc.broadcast import DYNAMIC_DIM
 from hswc.platform import PLATFORMS
 
 
@@ -73,6 +75,8 @@ def _input_checks(operator: Operator, d: Description, kernels: list[Kernel]) -> 
                   f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Desc);"]
     if d.shapes is None:
         lines.append(f"const gert::Shape shape = NotScalar({first}Shape->GetStorageShape());")
+    elif d.run_time is not None:
+        lines += run_time_shape_checks(operator, d.run_time)
     else:
         lines.append(f"const gert::Shape shape = {gert_shape(d.shapes[-1])};")
         for name, own in zip(inputs, d.shapes[:-1], strict=True):
@@ -98,6 +102,53 @@ def _input_checks(operator: Operator, d: Description, kernels: list[Kernel]) -> 
     if boundary:
         lines += _boundary_dtype_checks(operator, kernels[0])
     return "\n".join("    " + line for line in lines)
+
+
+def run_time_dims(name: str, run_time: RunTimeShapes, of: str) -> str:
+    """The output's shape as C++ initializer list: its static dims and the run-time ones of
+    the source input `name`, whose gert::Shape is `of` (a C++ expression with GetDim)."""
+    return "{" + ", ".join(f"{of}.GetDim({k})" if n == DYNAMIC_DIM else str(n)
+                           for k, n in enumerate(run_time.output)) + "}"
+
+
+def run_time_shape_checks(operator: Operator, run_time: RunTimeShapes) -> list[str]:
+    """Of a broadcast operator over a shape known only at run time (hswc.backend.
+    run_time_shapes): each input's rank and static dims, then each dim of a run-time size
+    against the output's dim it reads (taken from the source input), each refusal naming the
+    input, its dim and both sizes; sets `shape`, the output's."""
+    op_type, inputs = operator.op_type, operator.inputs
+    source = inputs[run_time.source]
+    compiled = run_time.compiled
+    lines = [f"const gert::Shape& {n}Dims = {n}Shape->GetStorageShape();" for n in inputs]
+    for name, shape in zip(inputs, compiled, strict=False):
+        rank = len(shape)
+        lines += [f"OP_CHECK_IF({name}Dims.GetDimNum() != {rank},",
+                  f'    OP_LOGE(context, "{op_type}: {name} must have rank {rank} '
+                  f'({shape_said(shape)}), the rank its kernel was compiled for, not %zu",',
+                  f"        {name}Dims.GetDimNum()), return ge::GRAPH_FAILED);"]
+    lines.append(f"const gert::Shape shape({run_time_dims(source, run_time, source + 'Dims')});")
+    for i, (name, reads) in enumerate(zip(inputs, run_time.inputs, strict=True)):
+        for k, read in enumerate(reads):
+            if read.size is not None:
+                expected, said = str(read.size), f"{read.size}"
+                why = "as its kernel was compiled"
+            else:
+                d = read.output_dim
+                assert d is not None
+                if i == run_time.source and run_time.output[d] == DYNAMIC_DIM:
+                    continue  # the output's own run-time dim
+                expected = f"shape.GetDim({d})"
+                said = f"{run_time.output[d]}" if run_time.output[d] != DYNAMIC_DIM else \
+                    f"dim {d} of {source} (%ld)"
+                why = "to broadcast to the output" if i != run_time.source else \
+                    "as the output's"
+            values = f"static_cast<long>({name}Dims.GetDim({k}))"
+            if "%ld" in said:
+                values = f"static_cast<long>(shape.GetDim({read.output_dim})), {values}"
+            lines += [f"OP_CHECK_IF({name}Dims.GetDim({k}) != {expected},",
+                      f'    OP_LOGE(context, "{op_type}: dim {k} of {name} must be {said} {why}, '
+                      f'not %ld",', f"        {values}), return ge::GRAPH_FAILED);"]
+    return lines
 
 
 def _boundary_dtype_checks(operator: Operator, kernel: Kernel) -> list[str]:
@@ -311,14 +362,22 @@ def infershape_cpp(kernels: list[Kernel], d: Description) -> str:
     verb = "gets" if len(outputs_) == 1 else "get"
     shape = d.output_shape
     given = f"*{first}Shape" if shape is None else gert_shape(shape)
+    if d.run_time is not None:  # the source input's run-time dims, the static ones
+        first = operator.inputs[d.run_time.source]
+        given = f"gert::Shape({run_time_dims(first, d.run_time, f'(*{first}Shape)')})"
+        shape = None
     outputs = "\n".join(
         f"    gert::Shape* {name}Shape = context->GetOutputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);\n"
         f"    *{name}Shape = {given};" for index, name in enumerate(outputs_))
     what = f"{first}'s shape" if shape is None else \
         f"the shape {shape_text(shape)} its inputs broadcast to"
+    if d.run_time is not None:
+        what = (f"the shape {shape_text(d.run_time.output)} its inputs "
+                f"broadcast to, the run-time dims {first}'s")
+    index = 0 if d.run_time is None else d.run_time.source
     reads = "" if shape is not None else (
-        f"    const gert::Shape* {first}Shape = context->GetInputShape(0);\n"
+        f"    const gert::Shape* {first}Shape = context->GetInputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);\n")
     return f"""{generated(kernels)}
 // Shape inference of {op_type}: {" and ".join(outputs_)} {verb} {what}.

@@ -16,6 +16,8 @@ checks of `aclnn_kernels/common/op_error_check.h`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from hswc.backend.cpp_types import float_literal
@@ -24,7 +26,9 @@ from hswc.backend.kernels import Kernel
 from hswc.backend.operator import snake_case
 from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
 from hswc.backend.package_kernel import generated, guarded
+from hswc.backend.run_time_shapes import Read, RunTimeShapes
 from hswc.backend.writer import wrapped
+from hswc.broadcast import DYNAMIC_DIM
 from hswc.dialects.hsg import MAX_RANK
 
 OP_API_DTYPES = {"f16": "op::DataType::DT_FLOAT16", "f32": "op::DataType::DT_FLOAT",
@@ -185,6 +189,8 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     shapes = [f"OP_CHECK_MAX_DIM({t}, MAX_RANK, return false);" for t in d.aclnn_inputs]
     if d.shapes is None:
         shapes += [f"OP_CHECK_SHAPE_NOT_EQUAL({t}, {first}, return false);" for t in others]
+    elif d.run_time is not None:  # the run-time dims of the source's, the static ones
+        shapes += _run_time_shape_checks(d, d.run_time, tensors)
     else:  # a broadcast operator: each tensor has the shape its kernel was compiled for
         for t, shape in zip(tensors, d.shapes, strict=True):
             dims = shape_text(shape)
@@ -221,6 +227,32 @@ bool CheckDtypes({params})
 {_indent(shapes)}
     return true;
 }}{_attribute_check_function(kernels, d)}"""
+
+
+def _run_time_shape_checks(d: Description, run_time: RunTimeShapes,
+                           tensors: Sequence[str]) -> list[str]:
+    """Of a broadcast operator over a shape known only at run time: the source input's rank,
+    then each tensor's dims: static ones as compiled, run-time ones as the output dim they
+    read, the output's run-time dims the source's."""
+    source = d.aclnn_inputs[run_time.source]
+    rank = len(run_time.output)
+    reads = [*run_time.inputs, tuple(Read(None if n == DYNAMIC_DIM else n, k)
+                                     for k, n in enumerate(run_time.output))]
+    lines = [f"OP_CHECK({source}->GetViewShape().GetDimNum() == {rank},",
+             f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{source} must have rank {rank} '
+             f'({shape_said(run_time.output)}), the rank its kernel was compiled for"),',
+             "    return false);"]
+    for t, dims, shape in zip(tensors, reads, (*run_time.compiled[:-1], run_time.output),
+                              strict=True):
+        expected = ", ".join(
+            str(r.size) if r.size is not None else str(run_time.output[r.output_dim])
+            if r.output_dim is not None and run_time.output[r.output_dim] != DYNAMIC_DIM
+            else f"{source}->GetViewShape().GetDim({r.output_dim})" for r in dims)
+        lines += [f"OP_CHECK(HasShape({t}, {{{expected}}}),",
+                  f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{t} must have {shape_said(shape)}, '
+                  f'? the run-time dims of {source} it reads, the shape its kernel was '
+                  'compiled for"),', "    return false);"]
+    return lines
 
 
 def _contiguous(name: str) -> str:
@@ -365,6 +397,14 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
         (f"op::Shape({shape_text(shape)})" if shape else "op::Shape()")
     gets = f"{shape_from}'s shape and dtype" if shape is None else \
         f"the shape {shape_text(shape)} and {shape_from}'s dtype"
+    if d.run_time is not None:  # its run-time dims the source input's
+        source = inputs[d.run_time.source]
+        shape = d.run_time.output
+        allocated = "op::Shape({" + ", ".join(
+            f"{source}->GetViewShape().GetDim({k})" if n == DYNAMIC_DIM else str(n)
+            for k, n in enumerate(shape)) + "})"
+        gets = (f"the shape {shape_text(shape)} (each ? {source}'s dim) and {shape_from}'s "
+                "dtype")
     dtype = f"{shape_from}->GetDataType()"
     if kernels[0].mixed:  # a kernel at a dtype boundary writes its own dtype
         dtype = OP_API_DTYPES[kernels[0].gm_dtypes[-1]]

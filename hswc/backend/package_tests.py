@@ -31,7 +31,9 @@ from hswc.backend.kernels import Kernel
 from hswc.backend.operator import GE_DTYPES, Operator
 from hswc.backend.package_example import example_arrays
 from hswc.backend.package_kernel import generated, kernel_cpp, tiling_data_h
+from hswc.backend.run_time_shapes import RUN_TIME_SIZES
 from hswc.backend.writer import wrapped
+from hswc.dialects.hsg import MAX_RANK
 from hswc.platform import PLATFORMS, Platform
 from hswc.tiling import GE_DATA_TYPES, TILING_FIELDS, Tiling
 
@@ -90,7 +92,8 @@ COMPILED_SHAPE_CASES = (
     TilingCase("compiled_shape_on_48_cores", (), 48, 196608),
     TilingCase("ub_of_2048_bytes", (), 64, 2048),
 )
-"""Of a broadcast operator, whose kernels take one shape (the output's, put in for `()`)."""
+"""Of a broadcast operator, whose kernels take one shape (the output's, put in for `()`); of
+a run-time shape, at its example size and at RUN_TIME_SIZES of its first run-time dim."""
 
 
 def tiling_cases(d: Description) -> tuple[TilingCase, ...]:
@@ -99,7 +102,11 @@ def tiling_cases(d: Description) -> tuple[TilingCase, ...]:
     shape = d.output_shape
     if shape is None:
         return TILING_CASES
-    return tuple(TilingCase(c.name, shape, c.core_num, c.ub_size) for c in COMPILED_SHAPE_CASES)
+    cases = tuple(TilingCase(c.name, shape, c.core_num, c.ub_size) for c in COMPILED_SHAPE_CASES)
+    if d.run_time is None:
+        return cases
+    return (*cases, *(TilingCase(f"run_time_dim_{n}", d.run_time.example_output(n), 48, 196608)
+                      for n in RUN_TIME_SIZES))
 
 
 def _tensor_list(descs: list[str]) -> list[str]:
@@ -216,7 +223,7 @@ def _refusal_tests(kernels: list[Kernel], d: Description) -> list[str]:
     if d.shapes is not None:  # each input of another shape than its kernel's
         for i, name in enumerate(op.inputs):
             lines += _refusal(op, f"{name}_has_another_shape", [
-                (another_shape(s) if j == i else s, dt)
+                (_another(d, i, s) if j == i else s, dt)
                 for j, (s, dt) in enumerate(zip(shapes, dtypes, strict=True))], attrs)
     elif len(op.inputs) > 1:
         lines += _refusal(op, "inputs_differ_in_shape", [
@@ -235,6 +242,21 @@ def _refusal_tests(kernels: list[Kernel], d: Description) -> list[str]:
             for i, (s, dt) in enumerate(zip(shapes, dtypes, strict=True))], attrs)
     lines += _refusal(op, "dtype_without_a_kernel", [(s, unsupported) for s in shapes], attrs)
     return lines + _attribute_refusals(kernels, d)
+
+
+def _another(d: Description, i: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """A shape of input i its package refuses: another_shape, or of a run-time shape one with
+    a static dim one longer, else a run-time dim one longer than the output dim it reads,
+    else (the source input, every dim of a run-time size) one more dim."""
+    if d.run_time is None:
+        return another_shape(shape)
+    reads = d.run_time.inputs[i]
+    changed = next((k for k, r in enumerate(reads) if r.size is not None), None)
+    if changed is None and i != d.run_time.source:
+        changed = next((k for k, r in enumerate(reads) if r.output_dim is not None), None)
+    if changed is None:
+        return (*shape, 1) if len(shape) < MAX_RANK else shape[:-1]
+    return tuple(n + 1 if k == changed else n for k, n in enumerate(shape))
 
 
 def another_shape(shape: tuple[int, ...]) -> tuple[int, ...]:

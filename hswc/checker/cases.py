@@ -99,7 +99,7 @@ class Sizes:
 def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: TilingSource,
               platform: Platform, sizes: Sizes | None = None) -> list[int]:
     found = _run_sizes(o, ref, dtype, source, platform, sizes)
-    if ref.halves is None:
+    if ref.halves is None:  # a per-channel op's x takes any size (hswc.checker.channels)
         return found
     odd = [n for n in o.sizes or () if n % 2]
     if odd:

@@ -238,7 +238,7 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
                      "itself)"),
         per_dtype=shown, input_names=(*entry.gm_arguments[:count],
                                       *(f"{h} (of the mask)" for h in masks.hidden))
-        if ref.halves is None else tuple(ref.halves.shown_names(ref.input_names)))
+        if ref.sizing is None else tuple(ref.sizing.shown_names(ref.input_names)))
     text = sources.own_text()
     called: dict[str, list[str]] = {}
     for call, note in ASSUMED_CALLS.items():  # a call, or ATVOSS's Vec::Call<T> in a DAG
@@ -391,8 +391,11 @@ ask of a half (SwigluClamp's)."""
 
 
 def _check_halves_options(o: CheckOptions, ref: expected.Reference) -> None:
-    """A gated op's refusals: options that need tensors of one size."""
+    """A gated or per-channel op's refusals: options that need tensors of one size."""
     if ref.halves is None:
+        if ref.channels is not None and o.input_files:
+            raise CheckError("--input: the per-channel weight has its own size; the checker "
+                             "draws the tensors itself (give --sizes)")
         return
     if o.ignore_nan_inputs:
         raise CheckError(f"--ignore-nan-inputs: {ref.op}'s result does not match its inputs "
@@ -406,12 +409,13 @@ def _tensor_kinds(ref: expected.Reference, order: tuple[int, ...], elsewhere: se
                   inputs: int, outputs: int) -> dict[tuple[str, int], str]:
     """A gated op's definition tensors by (input or output, position): their kind
     (hswc.checker.halves); empty for an op whose tensors share one size."""
-    if ref.halves is None:
+    sizing = ref.sizing
+    if sizing is None:
         return {}
     tensors = iter(order)
-    kinds = {("input", k): ref.halves.inputs[ref.input_names[next(tensors)]]
+    kinds = {("input", k): sizing.inputs[ref.input_names[next(tensors)]]
              for k in range(inputs) if k not in elsewhere}
-    return kinds | {("output", k): ref.halves.result for k in range(outputs)}
+    return kinds | {("output", k): sizing.result for k in range(outputs)}
 
 
 def _plan(o: CheckOptions, workdir: Path) -> Plan:
@@ -585,7 +589,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     ref, o = p.reference, p.options
     values = case.user_inputs or tuple(inputs.draw(case.dtype, ref.thresholds,
                                                    len(ref.input_names), case.size))
-    halves = ref.halves
+    halves = ref.sizing  # a gated op's halves or a per-channel op's weight
     if halves is not None and case.user_inputs is None:
         values = tuple(halves.sized(ref.input_names, values, case.size))
     result_size = case.size if halves is None else halves.result_size(case.size)
@@ -610,7 +614,8 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
                      outputs_of, tiling, case.launch.block_dim,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
-                     o.auto_sync, _kernel_folder(o), profile, p.ub_physical)
+                     o.auto_sync, _kernel_folder(o), profile, p.ub_physical,
+                     case.launch.workspace)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
@@ -621,8 +626,9 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     with _REFERENCE_LOCK:
         wanted = ref.outputs(case.dtype, values)
     skip = np.zeros(result_size, bool)
-    for name in o.ignore_nan_inputs if halves is None else ():  # refused for a gated op
-        skip |= np.isnan(values[ref.input_names.index(name)].astype(np.float32))
+    spread = values if ref.channels is None else ref.channels.spread(ref.input_names, values)
+    for name in o.ignore_nan_inputs if ref.halves is None else ():  # refused for a gated op
+        skip |= np.isnan(spread[ref.input_names.index(name)].astype(np.float32))
     outcome.ignored = int(skip.sum())
     outcome.comparisons, outcome.differences = [], []
     shown = _shown_inputs(p, values, kernel_inputs, bits) if halves is None else \

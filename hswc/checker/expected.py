@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, dtype_of_element
 from hswc.checker.errors import CheckError
 from hswc.checker.halves import Halves
@@ -68,9 +69,16 @@ class Reference:
     tolerance of it: the exponential activations, hswc.checker.tolerance)."""
     halves: Halves | None = None
     """A gated op's tensors of two sizes (hswc.checker.halves); None: all of one size."""
+    channels: Channels | None = None
+    """A per-channel op's x and weight (hswc.checker.channels); None: all of one size."""
     attributes: Mapping[str, float | str | bool | None] = field(default_factory=dict)
     """The named op's attributes as compared, every one (given or its default): what
     bench/bench_vs_opsnn.py builds hswc's own kernel of the op from; empty for a module."""
+
+    @property
+    def sizing(self) -> Halves | Channels | None:
+        """How its tensors are sized when not all of one size: halves or channels."""
+        return self.halves if self.halves is not None else self.channels
 
     @property
     def dtypes(self) -> tuple[str, ...]:
@@ -86,6 +94,8 @@ class Reference:
                      if self.halves.inputs[name] == "x")
             args = [a.reshape(halves_shape(self.halves.inputs[name], n))
                     for name, a in zip(self.input_names, inputs, strict=True)]
+        if self.channels is not None:  # the weight spread over x's shape by NumPy
+            args = self.channels.spread(self.input_names, args)
         try:
             results = self.compute(dtype, args)
         except (RunnerError, ValueError) as error:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hswc.checker import build as builder
-from hswc.checker import build_cache, halves, time_limits
+from hswc.checker import build_cache, channels, halves, time_limits
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
 from hswc.checker.masks import MaskTensor
@@ -176,7 +176,8 @@ class HostTiling:
     kinds: Mapping[tuple[str, int], str] = field(default_factory=dict)
     """A gated op's tensors by (input or output, position): their kind of hswc.checker.halves
     ("x", "half", "one"), given as 2-d shapes [rows, 2H], [rows, H] (or one element) for a run
-    of `total` elements of x; empty: every tensor 1-d of `total` elements."""
+    of `total` elements of x; or a per-channel op's, of hswc.checker.channels (x and y
+    [N, C, L], the weight [C] or [1, C, 1]); empty: every tensor 1-d of `total` elements."""
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
@@ -205,7 +206,8 @@ class HostTiling:
                 return mask.tiling_tensor(total)
             kind = self.kinds.get((direction, k))
             if kind is not None:
-                return f"{ge}:{'x'.join(map(str, halves.shape(kind, total)))}"
+                sized = channels.shape if kind in channels.KINDS else halves.shape
+                return f"{ge}:{'x'.join(map(str, sized(kind, total)))}"
             return f"{ge}:{1 if direction == 'input' and k in self.one_element else total}"
 
         command += [a for k, _ in enumerate(self.op.inputs)
@@ -246,7 +248,9 @@ class HostTiling:
                 fields[name] = float(text) if any(c in text for c in ".en") else int(text)
         chosen = dict(w.split("=", 1) for w in lines.get("template", "").split())
         key = int(lines.get("tiling_key", "0"))
-        return Launch(fields, int(block[0]), key, self._template_args(chosen, key), raw)
+        workspace = sum(int(w) for w in lines.get("workspace", "").split())  # each asked for
+        return Launch(fields, int(block[0]), key, self._template_args(chosen, key), raw,
+                      workspace)
 
     def tiling_data_header(self) -> tuple[str, Path] | None:
         """The kernel's tiling struct as CANN's kernel build generates it from the tiling-data

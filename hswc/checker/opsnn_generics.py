@@ -115,6 +115,12 @@ GENERICS: dict[str, Generic] = {g.name: g for g in (
     %step = arith.select %gt, %one, %zero : f32
     %r = arith.select %eq, %values, %step : f32""",
             "input < 0: 0; input == 0: values; input > 0: 1 (same shapes)", tolerance=None),
+    Generic("prelu", ("x", "weight"), """
+    %p = arith.cmpf ogt, %x, %zero : f32
+    %m = arith.mulf %x, %weight : f32
+    %r = arith.select %p, %x, %m : f32""",
+            "x > 0: x; else weight[c] * x, c the channel (x's dim 1) of the element; a weight "
+            "of one element applies to every channel", tolerance=None),
     Generic("softsign_grad", ("gradients", "features"), """
     %a = math.absf %features : f32
     %d = arith.addf %a, %one : f32
@@ -210,7 +216,7 @@ def _function(g: Generic, dtype: str) -> str:
     n = len(g.inputs)
     identity = "affine_map<(d0) -> (d0)>"
     wide = dtype != "f32"
-    args = ", ".join(f"%{name}_in: {t}" for name in g.inputs)
+    args = ", ".join(f"%{argument(name)}: {t}" for name in g.inputs)
     block = ", ".join(f"%{name}{'_e' if wide else ''}: {dtype}" for name in g.inputs)
     lines = [f"func.func @{g.name}_{dtype}({args}) -> {t} {{",
              "  %c0 = arith.constant 0 : index",
@@ -230,6 +236,11 @@ def _function(g: Generic, dtype: str) -> str:
         lines.append("    linalg.yield %r : f32")
     lines += [f"  }} -> {t}", f"  func.return %y : {t}", "}"]
     return "\n".join(lines)
+
+
+def argument(name: str) -> str:
+    """The module's name of the definition's input `name` (its functions' argument)."""
+    return f"{name}_in"
 
 
 def module_text(name: str, dtypes: tuple[str, ...] = DTYPES) -> str:

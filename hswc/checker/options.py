@@ -9,11 +9,12 @@ CheckError that names the option.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from hswc.checker import expected, kernel_source
+from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, NUMPY
 from hswc.checker.errors import CheckError
 from hswc.checker.sizes import DEFAULT_LIMIT
@@ -77,6 +78,10 @@ class CheckOptions:
     gives its time in the cost model (hswc.cost_model.recorded)."""
     cxx: str | None = None
     work_dir: str | None = None
+    channels: Mapping[str, str] = field(default_factory=dict)
+    """A per-channel op's inputs by name: their kind of hswc.checker.channels (x, and its
+    weight "channel" or "channel_nd"), which the sweep gives PReLU's folders; empty: every
+    tensor of one size."""
 
 
 def for_dtype(values: PerDtype, dtype: str) -> list[str]:
@@ -88,6 +93,9 @@ def reference(o: CheckOptions) -> expected.Reference:
         raise CheckError("give the reference: --op hsg.<op> or --reference FILE.mlir (one of "
                          "them)")
     if o.op is not None:
+        if o.channels:
+            raise CheckError(f"{o.op}: a per-channel weight is given to a --reference module's "
+                             "inputs only")
         if o.function is not None:
             raise CheckError("--function names a function of --reference FILE.mlir")
         if expected.gated_op(o.op) is not None:
@@ -99,7 +107,15 @@ def reference(o: CheckOptions) -> expected.Reference:
         raise CheckError("--attr sets an attribute of --op; a --reference module holds its "
                          "own values")
     assert o.reference is not None
-    return expected.from_file(o.reference, o.function, o.semantics)
+    ref = expected.from_file(o.reference, o.function, o.semantics)
+    if not o.channels:
+        return ref
+    unknown = sorted(set(o.channels) - set(ref.input_names))
+    if unknown:
+        raise CheckError(f"{o.reference} takes no input {unknown[0]} (its inputs: "
+                         f"{', '.join(ref.input_names)})")
+    return replace(ref, channels=Channels({n: o.channels.get(n, "channel_x")
+                                           for n in ref.input_names}))
 
 
 def argument_order(o: CheckOptions, ref: expected.Reference, entry: kernel_source.Entry,

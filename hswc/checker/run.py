@@ -43,7 +43,7 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
             timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False,
             record_rules: bool = False, auto_sync: bool = True,
             root: Path | None = None, profile: Path | None = None,
-            ub_physical: int = 0) -> Execution:
+            ub_physical: int = 0, workspace: int = 0) -> Execution:
     """One run; `outputs_of` gives each output's dtype and element count (a packed mask:
     uint8 and its bytes), which is the GM tensor the kernel gets and what is read back;
     `names` are the kernel's GM arguments (inputs, then outputs), which the messages use
@@ -53,7 +53,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     vector calls need a PipeBarrier<PIPE_V> between them (Atlas A2/A3). Locations in `root`
     (the kernel's folder) are given relative to it. With `profile`, the harness writes each
     core's call stream there (ascendc_cpu_record.h). `ub_physical`: the whole UB, where a
-    kernel laying out its own buffers may use more than `ub_size` (Ascend 950)."""
+    kernel laying out its own buffers may use more than `ub_size` (Ascend 950). `workspace`:
+    the bytes of GM workspace the entry gets (the op's tiling's GetWorkspaceSizes; 0: nullptr)."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)
@@ -65,6 +66,7 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     command += [] if auto_sync else ["--auto-sync", "off"]
     command += [] if profile is None else ["--profile", str(profile)]
     command += ["--ub-physical", str(ub_physical)] if ub_physical > ub_size else []
+    command += ["--workspace-bytes", str(workspace)] if workspace > 0 else []
     for k, array in enumerate(inputs):
         path = workdir / f"input{k}.bin"
         np.ascontiguousarray(array).tofile(path)

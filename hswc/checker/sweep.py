@@ -32,8 +32,10 @@ generic their README writes (GENERIC_FOLDERS: hswc.checker.opsnn_generics, check
 `--reference` module with the folder's own tiling, attributes at the definition's defaults):
 bnll, erfinv, fast_gelu (and activation/'s fast_gelu_v2, the same formula; experimental/'s is a
 polynomial), fast_gelu_grad, fused_bias_leaky_relu and its grad, heaviside (same shapes),
-softsign_grad, squared_relu, silu_mul and threshold (a step function, `x > threshold ? 1 : 0`,
-not torch.threshold). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
+softsign_grad, squared_relu, silu_mul, threshold (a step function, `x > threshold ? 1 : 0`,
+not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
+[N, C, L] with a weight per channel as each tiling reads it: CHANNEL_FOLDERS,
+hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
 gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
 run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
 0.5). The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op, reductions,
@@ -71,7 +73,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -128,6 +130,8 @@ GENERIC_FOLDERS: Mapping[str, str] = {
     "fused_bias_leaky_relu": "fused_bias_leaky_relu",
     "fused_bias_leaky_relu_grad": "fused_bias_leaky_relu_grad",
     "heaviside": "heaviside",
+    "p_relu": "prelu",
+    "prelu": "prelu",
     "softsign_grad": "softsign_grad",
     "squared_relu": "squared_relu",
     "threshold": "threshold_step",
@@ -135,6 +139,19 @@ GENERIC_FOLDERS: Mapping[str, str] = {
 }
 """Folder name (`experimental/<name>` where experimental/activation's differs) -> the generic
 of hswc.checker.opsnn_generics its README's formula is."""
+CHANNEL_FOLDERS: Mapping[str, Mapping[str, str]] = {
+    "p_relu": {"weight": "channel_nd"},
+    "prelu": {"weight": "channel"},
+}
+"""Folders whose weight is per channel (hswc.checker.channels): x of [N, C, L], the weight as
+its tiling reads it: activation/p_relu's broadcast tiling (opbase's BroadcastBaseTiling)
+NumPy's way, x's rank with C at dim 1 (aclnnPrelu reshapes the weight so); experimental/
+activation/prelu's tiling a 1-d weight of x's dim 1 ("weight must be 1-D")."""
+TYPE_SELECTED: Mapping[str, str] = {"prelu": "DTYPE_X"}
+"""Folders whose entry picks its element type by `#ifdef DTYPE_X` inside its body (float
+otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves undefined as
+for a UT entry (hswc.checker.kernel_source): defined to the dtype, as ops-nn's kernel build
+defines it from the op's definition, so an f16 run is not the f32 kernel."""
 GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
                  "situ_glu", "swiglu_clamp", "clipped_swiglu")
 """Folders of ops-nn's gated ops checked against the hsg op of the same name
@@ -164,10 +181,6 @@ BLOCKED: Mapping[str, str] = {
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
     "gelu_quant": ("an int8 output and its f32 scale: several outputs of other dtypes (issue 37 "
                    "items 3 and 5); dynamic mode reduces each row"),
-    "p_relu": "a weight broadcast per channel (or one element) on dynamic shapes (issue 37 "
-              "item 6)",
-    "prelu": "a weight broadcast per channel (or one element) on dynamic shapes (issue 37 "
-             "item 6)",
     "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
                            "and two outputs (dx and update)"),
 }
@@ -346,7 +359,7 @@ def folder_options(folder: Path, base: CheckOptions, soc: str, op: str, attrs: d
     `generic NAME`, whose module is written into `scratch`): `base` with the folder's
     semantics, NaN inputs left out and rules recorded (bench/bench_vs_opsnn.py times the same
     runs)."""
-    from hswc.checker.opsnn_generics import GENERICS, module_text
+    from hswc.checker.opsnn_generics import GENERICS, argument, module_text
 
     if op.startswith("generic "):
         generic = GENERICS[op.removeprefix("generic ")]
@@ -354,11 +367,25 @@ def folder_options(folder: Path, base: CheckOptions, soc: str, op: str, attrs: d
         path.write_text(module_text(generic.name))
         return replace(base, kernel=str(folder), op=None, reference=str(path),
                        attrs=dict(generic.attrs), soc=soc, record_gm_reads=True,
-                       record_rules=True, tolerance=base.tolerance or generic.tolerance)
+                       record_rules=True, tolerance=base.tolerance or generic.tolerance,
+                       channels={argument(n): kind for n, kind in
+                                 CHANNEL_FOLDERS.get(folder.name, {}).items()},
+                       defines=_type_selected(folder.name, base))
     return replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
                    record_gm_reads=True, record_rules=True,
                    ignore_nan_inputs=NAN_LEFT_OUT.get(folder.name) or _nan_outside_contract(op),
                    semantics=folder_semantics(folder, base, op, soc))
+
+
+def _type_selected(name: str, base: CheckOptions) -> Mapping[str | None, Sequence[str]]:
+    """`base`'s defines, and the dtype macro of a TYPE_SELECTED folder per dtype."""
+    from hswc.checker.dtypes import CPP
+
+    macro = TYPE_SELECTED.get(name)
+    if macro is None:
+        return base.defines
+    return {**base.defines, **{d: (*base.defines.get(d, ()), f"{macro}={t}")
+                               for d, t in CPP.items()}}
 
 
 def folder_semantics(folder: Path, base: CheckOptions, op: str, soc: str) -> str | None:

@@ -9,7 +9,9 @@ mapping of tiling field names to values, plus these reserved keys:
 - `block_dim` (required unless --block-dim is given): how many cores the launch uses;
 - `tiling_key` (default --tiling-key, else 0): what TILING_KEY_IS compares with;
 - `template_args` (optional): the entry's template arguments for this run, a string
-  (`"half, 1"`) or a sequence (`("half", 1)`); default --template-args.
+  (`"half, 1"`) or a sequence (`("half", 1)`); default --template-args;
+- `workspace` (default 0): the bytes of GM workspace the entry gets (GetUserWorkspace returns
+  it; 0: the entry gets nullptr), as an op's tiling asks for with GetWorkspaceSizes.
 
 Fixed values override the function's. `module` is an importable module name or a path to a
 `.py` file. The struct's layout (offsets, sizes, kinds, the defaults of its member
@@ -36,7 +38,7 @@ from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import TilingField
 
 Value = int | float
-RESERVED = ("block_dim", "tiling_key", "template_args")
+RESERVED = ("block_dim", "tiling_key", "template_args", "workspace")
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,9 @@ class Launch:
     raw: bytes | None = None
     """The tiling data exactly as the op's own tiling wrote it (hswc.checker.host_tiling);
     None: `fields` packed into the struct's layout."""
+    workspace: int = 0
+    """The workspace bytes the op's tiling asked for (GetWorkspaceSizes), which the run
+    passes the kernel; 0: none (the entry gets nullptr)."""
 
 
 def _template_args(value: Any, where: str) -> str:
@@ -241,6 +246,7 @@ class TilingSource:
                              "give --block-dim)")
         key = values.pop("tiling_key", self.tiling_key.get(dtype, 0))
         args = values.pop("template_args", None)
+        workspace = values.pop("workspace", 0)
         fields: dict[str, Value] = {}
         for k, v in values.items():
             if isinstance(v, np.integer | np.floating):
@@ -250,4 +256,5 @@ class TilingSource:
             fields[str(k)] = v
         return Launch(fields, _integer(block_dim, "block_dim", where, 1, 65535),
                       _integer(key, "tiling_key", where, 0, (1 << 64) - 1),
-                      None if args is None else _template_args(args, where))
+                      None if args is None else _template_args(args, where),
+                      workspace=_integer(workspace, "workspace", where, 0, 1 << 34))

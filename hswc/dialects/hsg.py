@@ -51,6 +51,7 @@ from xdsl.irdl import (
     region_def,
     result_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -83,6 +84,9 @@ QUEUE_DEPTH_ATTR = "hsg.queue_depth"
 OP_NAME_ATTR = "hsg.op_name"
 """The operator a kernel (or the linalg.generic it came from) implements, e.g.
 "hard_swish_grad": the stem of its C++ and ops-nn names."""
+OUTPUTS_ATTR = "hsg.outputs"
+"""On a kernel of several outputs: how many of its GM buffers, after the inputs, are outputs
+(absent: one)."""
 
 HsgTensorType = TensorType[Attribute] | UnrankedTensorType[Attribute]
 
@@ -92,13 +96,14 @@ KERNEL_INTEGER_TYPES = ("i8", "ui8", "i16", "i32", "i64")
 
 
 def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc",
-                           integers: bool = False) -> None:
+                           integers: bool = False, booleans: bool = False) -> None:
     """A tensor an operator accepts: f16/bf16/f32 (or, with `integers`, an integer type of
-    KERNEL_INTEGER_TYPES), dense, ranked up to rank 8, or unranked."""
+    KERNEL_INTEGER_TYPES; with `booleans`, i1: a kernel's output stored a byte per element),
+    dense, ranked up to rank 8, or unranked."""
     if not isinstance(t, TensorType | UnrankedTensorType):
         raise VerifyException(f"{what} must be a tensor, got {t}")
     elem = t.get_element_type()
-    if integers and str(elem) in KERNEL_INTEGER_TYPES:
+    if (integers and str(elem) in KERNEL_INTEGER_TYPES) or (booleans and str(elem) == "i1"):
         pass
     elif not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
         types = f"f16, bf16, f32, {', '.join(KERNEL_INTEGER_TYPES)}" if integers \
@@ -1054,33 +1059,45 @@ class LaunchOp(IRDLOperation):
     inputs = var_operand_def(TensorType | UnrankedTensorType)
     tiling = var_operand_def(IndexType)
     scalars = var_operand_def(AnyFloatConstr)
-    y = result_def(TensorType | UnrankedTensorType)
+    ys = var_result_def(TensorType | UnrankedTensorType)
+    """The kernel's outputs: one, or several of one shape (each of its own element type)."""
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` "
         "(`scalars` `(` $scalars^ `:` type($scalars) `)`)? attr-dict "
-        "`:` type($inputs) `->` type($y)"
+        "`:` type($inputs) `->` type($ys)"
     )
 
     def __init__(self, kernel: str | SymbolRefAttr, block_dim: SSAValue,
                  inputs: Sequence[SSAValue], tiling: Sequence[SSAValue],
-                 scalars: Sequence[SSAValue] = (), result_type: Attribute | None = None):
+                 scalars: Sequence[SSAValue] = (),
+                 result_type: Attribute | Sequence[Attribute] | None = None):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
+        types = [inputs[0].type] if result_type is None else \
+            list(result_type) if isinstance(result_type, Sequence) else [result_type]
         super().__init__(
             operands=[block_dim, list(inputs), list(tiling), list(scalars)],
-            result_types=[inputs[0].type if result_type is None else result_type],
+            result_types=[types],
             properties={"kernel": kernel},
         )
+
+    @property
+    def y(self) -> SSAValue:
+        """The (first) output."""
+        return self.ys[0]
 
     def verify_(self) -> None:
         if not self.inputs:
             raise VerifyException(f"{self.name}: a kernel takes at least one input tensor")
+        if not self.ys:
+            raise VerifyException(f"{self.name}: a kernel writes at least one output tensor")
+        self._verify_outputs()
         names = [f"input {i + 1}" for i in range(len(self.inputs))] + ["the result"]
         types = [*(v.type for v in self.inputs), self.y.type]
         for name, t in zip(names, types, strict=True):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
-                                   integers=True)
+                                   integers=True, booleans=name == "the result")
         broadcast = self._broadcast()
         rows = self._rows()
         if rows is not None:
@@ -1095,6 +1112,18 @@ class LaunchOp(IRDLOperation):
                 raise VerifyException(f"{self.name}: scalar {i + 1} has type {scalar.type}; a "
                                       "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
+
+    def _verify_outputs(self) -> None:
+        """Each output a tensor an operator writes; the outputs after the first of its shape
+        (they are written at the same flat indices)."""
+        first = self.ys[0].type
+        for i, y in enumerate(self.ys[1:], start=2):
+            verify_operator_tensor(f"{self.name}: result {i}", y.type, integers=True,
+                                   booleans=True)
+            if not (isinstance(first, TensorType) and isinstance(y.type, TensorType)
+                    and _fits(y.type.get_shape(), first.get_shape())):
+                raise VerifyException(f"{self.name}: result {i} has type {y.type}; the outputs "
+                                      f"of one kernel have one shape, the first's ({first})")
 
     def _broadcast(self) -> Broadcast | None:
         """The kernel's hsg.broadcast (hswc.broadcast), if it has one."""
@@ -1175,33 +1204,47 @@ class LaunchOp(IRDLOperation):
                 f"{self.name}: {self.kernel} is not a kernel (a func.func marked {KERNEL_ATTR})"
             )
         expected = (*(_flat_gm(v.type.get_element_type())  # type: ignore[attr-defined]
-                      for v in (*self.inputs, self.y)),
+                      for v in (*self.inputs, *self.ys)),
                     *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
         if tuple(kernel.function_type.inputs) != expected:
             want = ", ".join(str(t) for t in expected)
             scalars = f" and {len(self.scalars)} f32 scalar(s)" if self.scalars else ""
+            outputs = f", {len(self.ys)} outputs" if len(self.ys) > 1 else ""
             raise VerifyException(
                 f"{self.name}: {self.kernel} must take ({want}) to be launched with "
-                f"{len(self.inputs)} input(s) and {len(self.tiling)} tiling values{scalars}, "
+                f"{len(self.inputs)} input(s){outputs} and {len(self.tiling)} tiling "
+                f"values{scalars}, "
                 f"but takes ({', '.join(str(t) for t in kernel.function_type.inputs)})"
             )
 
 
 @cache
 def _flat_gm(element: Attribute) -> MemRefType:
-    """memref<?xT>, built once per element type (every launch's verification compares its
-    kernel's arguments with it)."""
-    return MemRefType(element, [DYNAMIC_INDEX])
+    """memref<?xT> of T's GM storage (gm_element), built once per element type (every launch's
+    verification compares its kernel's arguments with it)."""
+    return MemRefType(gm_element(element), [DYNAMIC_INDEX])
+
+
+BOOL_STORAGE = IntegerType(8)
+"""How a kernel stores an i1 output in GM: one byte per element, 0 or 1 (PyTorch's bool)."""
+
+
+def gm_element(element: Attribute) -> Attribute:
+    """The element type a kernel's GM buffer holds for a tensor of `element`: itself, but for
+    i1, stored one byte per element (BOOL_STORAGE)."""
+    return BOOL_STORAGE if element == IntegerType(1) else element
 
 
 # endregion
 # region device side: a core's slice and a UB chunk of it
 
 
-def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue]) -> None:
-    """The inputs and the output of the slice and chunk ops are flat GM buffers, each of its
+def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue], outputs: int = 1) -> None:
+    """The inputs and the outputs of the slice and chunk ops are flat GM buffers, each of its
     own element type."""
-    names = [f"input {i + 1}" for i in range(len(buffers) - 1)] + ["output"]
+    count = len(buffers) - outputs
+    names = [f"input {i + 1}" for i in range(count)] + (
+        ["output"] if outputs == 1 else [f"output {i + 1}" for i in range(outputs)])
     types = [b.type for b in buffers]
     for name, t in zip(names, types, strict=True):
         assert isinstance(t, MemRefType)
@@ -1215,8 +1258,8 @@ def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue]) -> None:
 
 
 def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue],
-                 output: SSAValue) -> None:
-    """One block taking an element of each input, ending in linalg.yield of one element of the
+                 outputs: Sequence[SSAValue]) -> None:
+    """One block taking an element of each input, ending in linalg.yield of one element of each
     output."""
     block = body.block
     wanted = tuple(v.type.get_element_type() for v in inputs)  # type: ignore[attr-defined]
@@ -1227,25 +1270,29 @@ def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue],
             f"({', '.join(str(t) for t in wanted)}), takes "
             f"({', '.join(str(t) for t in arg_types)})"
         )
-    element = output.type.get_element_type()  # type: ignore[attr-defined]
+    elements = [o.type.get_element_type() for o in outputs]  # type: ignore[attr-defined]
     last = block.last_op
-    if last is None or last.name != "linalg.yield" or len(last.operands) != 1 \
-            or last.operands[0].type != element:
-        raise VerifyException(f"{op.name}: the body must end in linalg.yield of one {element}")
+    if last is None or last.name != "linalg.yield" \
+            or [v.type for v in last.operands] != elements:
+        what = f"one {elements[0]}" if len(elements) == 1 else \
+            f"one element of each output ({', '.join(str(t) for t in elements)})"
+        raise VerifyException(f"{op.name}: the body must end in linalg.yield of {what}")
 
 
-def _verify_elementwise(op: IRDLOperation, inputs: Sequence[SSAValue], output: SSAValue,
-                        body: Region) -> None:
-    """The body computed elementwise over a range of GM buffers: inputs, output, body agree."""
+def _verify_elementwise(op: IRDLOperation, inputs: Sequence[SSAValue],
+                        outputs: Sequence[SSAValue], body: Region) -> None:
+    """The body computed elementwise over a range of GM buffers: inputs, outputs, body agree."""
     if not inputs:
         raise VerifyException(f"{op.name}: at least one input is needed")
-    _verify_gm_buffers(op, [*inputs, output])
-    _verify_body(op, body, inputs, output)
+    if not outputs:
+        raise VerifyException(f"{op.name}: at least one output is needed")
+    _verify_gm_buffers(op, [*inputs, *outputs], len(outputs))
+    _verify_body(op, body, inputs, outputs)
 
 
 @irdl_op_definition
 class ElementwiseSliceOp(IRDLOperation):
-    """One core's share of an elementwise computation: output[offset : offset+size].
+    """One core's share of an elementwise computation: each output[offset : offset+size].
 
     Each output element is the body applied to the inputs' elements at the same index (an
     input `hsg.broadcast` describes at its own index, hswc.broadcast).
@@ -1257,24 +1304,30 @@ class ElementwiseSliceOp(IRDLOperation):
 
     name = "hsg.elementwise_slice"
     inputs = var_operand_def(MemRefType)
-    output = operand_def(MemRefType)
+    outputs = var_operand_def(MemRefType)
     offset = operand_def(IndexType)
     size = operand_def(IndexType)
     ub_factor = operand_def(IndexType)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $output `:` type($output) `)` "
+        "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $outputs `:` type($outputs) `)` "
         "`[` $offset `,` $size `]` `ub_factor` $ub_factor attr-dict-with-keyword $body"
     )
 
-    def __init__(self, inputs: Sequence[SSAValue], output: SSAValue, offset: SSAValue,
-                 size: SSAValue, ub_factor: SSAValue, body: Region):
-        super().__init__(operands=[list(inputs), output, offset, size, ub_factor],
+    def __init__(self, inputs: Sequence[SSAValue], outputs: SSAValue | Sequence[SSAValue],
+                 offset: SSAValue, size: SSAValue, ub_factor: SSAValue, body: Region):
+        outs = [outputs] if isinstance(outputs, SSAValue) else list(outputs)
+        super().__init__(operands=[list(inputs), outs, offset, size, ub_factor],
                          regions=[body])
 
+    @property
+    def output(self) -> SSAValue:
+        """The (first) output."""
+        return self.outputs[0]
+
     def verify_(self) -> None:
-        _verify_elementwise(self, self.inputs, self.output, self.body)
+        _verify_elementwise(self, self.inputs, self.outputs, self.body)
 
 
 @irdl_op_definition
@@ -1293,7 +1346,7 @@ class ElementwiseChunkOp(IRDLOperation):
 
     name = "hsg.elementwise_chunk"
     inputs = var_operand_def(MemRefType)
-    output = operand_def(MemRefType)
+    outputs = var_operand_def(MemRefType)
     slice_offset = operand_def(IndexType)
     slice_size = operand_def(IndexType)
     chunk_offset = operand_def(IndexType)
@@ -1302,22 +1355,28 @@ class ElementwiseChunkOp(IRDLOperation):
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $output `:` type($output) `)` "
+        "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $outputs `:` type($outputs) `)` "
         "`slice` ` ` `[` $slice_offset `,` $slice_size `]` `chunk` ` ` `[` $chunk_offset `,` "
         "$chunk_size `]` `ub_factor` $ub_factor attr-dict-with-keyword $body"
     )
 
-    def __init__(self, inputs: Sequence[SSAValue], output: SSAValue, slice_offset: SSAValue,
-                 slice_size: SSAValue, chunk_offset: SSAValue, chunk_size: SSAValue,
-                 ub_factor: SSAValue, body: Region):
+    def __init__(self, inputs: Sequence[SSAValue], outputs: SSAValue | Sequence[SSAValue],
+                 slice_offset: SSAValue, slice_size: SSAValue, chunk_offset: SSAValue,
+                 chunk_size: SSAValue, ub_factor: SSAValue, body: Region):
+        outs = [outputs] if isinstance(outputs, SSAValue) else list(outputs)
         super().__init__(
-            operands=[list(inputs), output, slice_offset, slice_size, chunk_offset, chunk_size,
+            operands=[list(inputs), outs, slice_offset, slice_size, chunk_offset, chunk_size,
                       ub_factor],
             regions=[body],
         )
 
+    @property
+    def output(self) -> SSAValue:
+        """The (first) output."""
+        return self.outputs[0]
+
     def verify_(self) -> None:
-        _verify_elementwise(self, self.inputs, self.output, self.body)
+        _verify_elementwise(self, self.inputs, self.outputs, self.body)
 
 
 # endregion
@@ -1326,6 +1385,16 @@ class ElementwiseChunkOp(IRDLOperation):
 def is_kernel(op: Operation) -> bool:
     """A func.func that `hsg.launch` runs on the vector cores."""
     return isinstance(op.attributes.get(KERNEL_ATTR), UnitAttr)
+
+
+def kernel_outputs(op: Operation) -> int:
+    """How many GM outputs a kernel function writes (its hsg.outputs, else one)."""
+    attr = op.attributes.get(OUTPUTS_ATTR)
+    if attr is None:
+        return 1
+    if not isinstance(attr, IntegerAttr) or attr.value.data < 1:
+        raise VerifyException(f"{OUTPUTS_ATTR} must be a positive integer, got {attr}")
+    return attr.value.data
 
 
 def is_tiling(op: Operation) -> bool:

@@ -22,7 +22,7 @@ from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
-from hswc.interpreter.body import run_body
+from hswc.interpreter.body import run_body_values
 from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import core_range, per_row
@@ -135,26 +135,27 @@ class HsgFunctions(MachineFunctions):
     @impl(hsg.ElementwiseSliceOp)
     def run_slice(self, interpreter: Interpreter, op: hsg.ElementwiseSliceOp,
                   args: PythonValues) -> PythonValues:
-        count = len(op.inputs)
-        inputs, (output, offset, size, _ub_factor) = args[:count], args[count:]
-        self._per_core(interpreter, op, list(inputs), output, offset, size, None)
+        count, outs = len(op.inputs), len(op.outputs)
+        inputs, outputs = args[:count], list(args[count:count + outs])
+        offset, size, _ub_factor = args[count + outs:]
+        self._per_core(interpreter, op, list(inputs), outputs, offset, size, None)
         return ()
 
     @impl(hsg.ElementwiseChunkOp)
     def run_chunk(self, interpreter: Interpreter, op: hsg.ElementwiseChunkOp,
                   args: PythonValues) -> PythonValues:
-        count = len(op.inputs)
-        inputs, rest = args[:count], args[count:]
-        output, slice_offset, slice_size, chunk_offset, chunk_size, ub_factor = rest
-        self._per_core(interpreter, op, list(inputs), output, slice_offset, slice_size,
+        count, outs = len(op.inputs), len(op.outputs)
+        inputs, outputs = args[:count], list(args[count:count + outs])
+        slice_offset, slice_size, chunk_offset, chunk_size, ub_factor = args[count + outs:]
+        self._per_core(interpreter, op, list(inputs), outputs, slice_offset, slice_size,
                        (chunk_offset, chunk_size, ub_factor))
         return ()
 
     def _per_core(self, interpreter: Interpreter,
                   op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
-                  inputs: list[np.ndarray], y: np.ndarray, offset: Any, size: Any,
+                  inputs: list[np.ndarray], ys: list[np.ndarray], offset: Any, size: Any,
                   chunk: tuple[Any, Any, Any] | None) -> None:
-        """y[range] = body(inputs[range]) for each active core's range."""
+        """y[range] = body(inputs[range]) for each output y and each active core's range."""
         batch, rows = self.machine.kernel(op)
         n = batch.size
         try:
@@ -162,23 +163,25 @@ class HsgFunctions(MachineFunctions):
         except ValueError as error:
             raise OpError(op, str(error)) from None
         if broadcast is not None:
-            return self._broadcast_per_core(interpreter, op, broadcast, inputs, y, offset,
+            return self._broadcast_per_core(interpreter, op, broadcast, inputs, ys, offset,
                                             size, chunk)
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
-        limit = min(a.size for a in (*inputs, y))
+        limit = min(a.size for a in (*inputs, *ys))
         for r in rows.index.tolist():
             start, length = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
-                                       chunks, r, limit, f"the {y.size}-element tensors")
+                                       chunks, r, limit, f"the {ys[0].size}-element tensors")
             end = start + length
-            y[start:end] = run_body(op.body.block, [a[start:end] for a in inputs],
-                                    lambda v, r=r: per_row(interpreter.get_values((v,))[0],
-                                                           n)[r])
-            self.machine.mark_written(y, start, length)
+            values = run_body_values(op.body.block, [a[start:end] for a in inputs],
+                                     lambda v, r=r: per_row(interpreter.get_values((v,))[0],
+                                                            n)[r])
+            for y, value in zip(ys, values, strict=True):
+                y[start:end] = value
+                self.machine.mark_written(y, start, length)
 
     def _broadcast_per_core(self, interpreter: Interpreter,
                             op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
-                            broadcast: Broadcast, inputs: list[np.ndarray], y: np.ndarray,
+                            broadcast: Broadcast, inputs: list[np.ndarray], ys: list[np.ndarray],
                             offset: Any, size: Any, chunk: tuple[Any, Any, Any] | None) -> None:
         """_per_core where some inputs are broadcast: each reads its own GM buffer at the
         indices hswc.broadcast gives for the core's output range."""
@@ -186,6 +189,7 @@ class HsgFunctions(MachineFunctions):
         n = batch.size
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
+        y = ys[0]
         broadcast = _at_size(op, broadcast, y.size)
         for i, a in enumerate(inputs):
             if broadcast.has_static_size(i) and a.size != broadcast.operand_size(i):
@@ -203,10 +207,15 @@ class HsgFunctions(MachineFunctions):
                 if index.size and int(index.max()) >= a.size:
                     raise OpError(op, f"input {i + 1} holds {a.size} elements; the core's "
                                   f"range reads element {int(index.max())} of it")
-            y[start:start + length] = run_body(
+            values = run_body_values(
                 op.body.block, [a[index] for a, index in zip(inputs, indices, strict=True)],
                 lambda v, r=r: per_row(interpreter.get_values((v,))[0], n)[r])
-            self.machine.mark_written(y, start, length)
+            for out, value in zip(ys, values, strict=True):
+                if out.size != y.size:
+                    raise OpError(op, f"its outputs hold {y.size} and {out.size} elements: "
+                                  "the outputs of one kernel have one shape")
+                out[start:start + length] = value
+                self.machine.mark_written(out, start, length)
 
 
 def _at_size(op: Operation, broadcast: Broadcast, total: int) -> Broadcast:

@@ -1,18 +1,19 @@
 """hsg.launch: run a kernel on `blockDim` vector cores, a batch of cores at a time.
 
-The host's tensors become flat GM buffers (their elements in C order), the output a fresh one
+The host's tensors become flat GM buffers (their elements in C order), each output a fresh one
 filled with a non-zero byte pattern (GM is not zeroed either); an output element that no core
-writes is an error naming the launch, as is a launch whose tiling values (folded constants
-included) the host tiling could not have produced. Cores run in batches of at most the
-platform's core count, as the hardware runs a launch with more blocks than cores in waves; the
-cores of a batch run in lock-step. The launch's f32 scalars follow the tiling values into the
-kernel, and its tiling record holds them under their tiling-struct names
+writes is an error naming the launch and the output, as is a launch whose tiling values
+(folded constants included) the host tiling could not have produced. Cores run in batches of
+at most the platform's core count, as the hardware runs a launch with more blocks than cores
+in waves; the cores of a batch run in lock-step. The launch's f32 scalars follow the tiling
+values into the kernel, and its tiling record holds them under their tiling-struct names
 (hswc.kernel_signature.scalar_fields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,7 @@ MAX_BLOCK_DIM = 65535
 
 
 def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
-               args: tuple[Any, ...]) -> tuple[np.ndarray]:
+               args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
     count, values = len(op.inputs), 1 + len(op.inputs) + len(op.tiling)
     block_dim, inputs, tiling = args[0], list(args[1:1 + count]), list(args[1 + count:values])
     scalars = [np.float32(v) for v in args[values:]]  # f32 operands: the conversion is exact
@@ -90,12 +91,12 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     if not isinstance(block_dim, int) or not 0 <= block_dim <= MAX_BLOCK_DIM:
         raise OpError(op, f"has block dim {block_dim!r}; it must be an index from 0 to "
                       f"{MAX_BLOCK_DIM} (AscendC's limit)")
-    expected = count + 1 + len(tiling) + len(scalars)
+    expected = count + len(op.ys) + len(tiling) + len(scalars)
     if len(kernel.function_type.inputs) != expected:
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
     fields = scalar_fields(kernel_arguments(kernel).scalars)  # none for a declaration
-    y_dtype = numpy_dtype(op.y.type.get_element_type())  # type: ignore[attr-defined]
+    y_dtype = numpy_dtype(hsg.gm_element(op.y.type.get_element_type()))  # type: ignore[attr-defined]
     record = _record(interpreter, op, y_dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
     _check_tiling(op, record, total)
@@ -106,23 +107,53 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                          element_loops)
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
-    gm_inputs = [a.reshape(-1) for a in inputs]
-    y_gm = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=y_dtype)  # rows: not `total`
-    y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
-    written = np.zeros(y_gm.size, dtype=bool)
+    elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
+    outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
+                         [a.reshape(-1) for a in inputs],
+                         [numpy_dtype(hsg.gm_element(t)) for t in elements],
+                         int(np.prod(shape, dtype=np.int64)), [*tiling, *scalars])
+    return tuple(_from_gm(op, k, y_gm, t).reshape(shape)
+                 for k, (y_gm, t) in enumerate(zip(outputs, elements, strict=True)))
+
+
+def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarray:
+    """Output k's GM data as its tensor's values: an i1 output's bytes (hsg.gm_element) read
+    as booleans, each of which must be 0 or 1 (else an error: a bool holds nothing else)."""
+    if numpy_dtype(element) == gm.dtype:
+        return gm
+    wrong = np.flatnonzero((gm != 0) & (gm != 1))
+    if wrong.size:
+        raise OpError(op, f"writes {int(gm[wrong[0]])} at element {int(wrong[0])} of its i1 "
+                      f"output {k + 1}, stored a byte per element: a bool is 0 or 1")
+    return gm.view(np.bool_)
+
+
+def _run_cores(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
+               kernel: func.FuncOp, block_dim: int, gm_inputs: list[np.ndarray],
+               dtypes: list[np.dtype], size: int, rest: list[Any]) -> list[np.ndarray]:
+    """The kernel run on every core, a wave at a time, on fresh GM outputs of `size` elements
+    (rows: not the tiling's total), one per dtype; an error if a core leaves one unwritten."""
+    outputs = [np.empty(size, dtype=d) for d in dtypes]
+    for y_gm in outputs:
+        y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
+    written = [np.zeros(size, dtype=bool) for _ in outputs]
     wave = max(1, machine.platform.core_num)
     for start in range(0, block_dim, wave):
         cores = np.arange(start, min(block_dim, start + wave), dtype=np.int64)
         batch = CoreBatch(cores, block_dim, machine.platform.ub_size)
-        with machine.running(batch), machine.writing(y_gm, written):
-            interpreter.call_op(kernel, (*gm_inputs, y_gm, *tiling, *scalars))
-    if not written.all():
-        first = int(np.argmin(written))
-        missing = int(y_gm.size - np.count_nonzero(written))
-        raise OpError(op, f"leaves {missing} of the {y_gm.size} output elements unwritten by "
-                      f"every core (the first at element {first}): the kernel's result would be "
-                      "whatever GM held")
-    return (y_gm.reshape(shape),)
+        with machine.running(batch), ExitStack() as stack:
+            for y_gm, marks in zip(outputs, written, strict=True):
+                stack.enter_context(machine.writing(y_gm, marks))
+            interpreter.call_op(kernel, (*gm_inputs, *outputs, *rest))
+    for k, marks in enumerate(written):
+        if not marks.all():
+            first = int(np.argmin(marks))
+            missing = int(size - np.count_nonzero(marks))
+            which = "output" if len(outputs) == 1 else f"output {k + 1}'s"
+            raise OpError(op, f"leaves {missing} of the {size} {which} elements unwritten by "
+                          f"every core (the first at element {first}): the kernel's result "
+                          "would be whatever GM held")
+    return outputs
 
 
 def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str]) -> None:

@@ -68,16 +68,19 @@ def _kernel_of(op: Operation) -> func.FuncOp | None:
     return parent if parent is not None and hsg.is_kernel(parent) else None
 
 
-def _output_name(chunk: hsg.ElementwiseChunkOp) -> str:
-    return chunk.output.name_hint or "y"
+def _output_name(chunk: hsg.ElementwiseChunkOp) -> str | list[str]:
+    """The output's name (`y` if it has none); of several outputs, each one's (`y<i>`)."""
+    if len(chunk.outputs) == 1:
+        return chunk.output.name_hint or "y"
+    return [out.name_hint or f"y{i}" for i, out in enumerate(chunk.outputs)]
 
 
 def plan_chunk(chunk: hsg.ElementwiseChunkOp, schedule: Schedule, pass_name: str) -> KernelPlan:
     """The chunk's kernel plan, after checking that its tiling was made for this plan."""
     dtype = kernel_dtype(*(
         [element_type_name(v.type.get_element_type()) for v in values]  # type: ignore[attr-defined]
-        for values in (chunk.inputs, [chunk.output])))
-    dag = body_dag(chunk.body.block)
+        for values in (chunk.inputs, chunk.outputs)))
+    dag = body_dag(chunk.body.block, several=len(chunk.outputs) > 1)
     kernel = _kernel_of(chunk)
     if kernel is None:  # a hand-written chunk: no tiling to agree with
         return plan_kernel(dag, schedule.variants()[0][0], dtype, _output_name(chunk))
@@ -166,7 +169,7 @@ def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:
         broadcast = read_broadcast(chunk)
     except ValueError as error:
         raise OpError(chunk, str(error)) from None
-    handles = emit_init(setup, plan, chunk.inputs, chunk.output, chunk.slice_offset,
+    handles = emit_init(setup, plan, chunk.inputs, chunk.outputs, chunk.slice_offset,
                         chunk.slice_size, chunk.ub_factor, broadcast)
     copy_location(chunk, ops_between(before_loop, loop))
 

@@ -72,7 +72,7 @@ class BlockSliceIntoChunks(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: hsg.ElementwiseSliceOp, rewriter: PatternRewriter) -> None:
         def chunk(offset: SSAValue, size: SSAValue) -> Operation:
-            made = hsg.ElementwiseChunkOp(op.inputs, op.output, op.offset, op.size, offset,
+            made = hsg.ElementwiseChunkOp(op.inputs, op.outputs, op.offset, op.size, offset,
                                           size, op.ub_factor, op.body.clone())
             made.attributes.update(op.attributes)  # hsg.broadcast: how its inputs are read
             return made

@@ -24,6 +24,10 @@ kernel is named after its function, or hsg-tile-on-cores' `kernel-name`). `tenso
 elementwise result is read from the generic's input of the same shape instead, so that what
 sizes a consumer does not keep its producer.
 
+Then, with `siblings` (on by default), generics that read a common tensor are merged into one
+generic of several outputs (hswc.passes.generic_siblings): `relu(x), x > 0` as torch-mlir
+exports it, two generics reading x, becomes one kernel writing both.
+
 Order: the earliest consumer (in walk order) with a fusable producer is fused first, its first
 such input first, and so on until nothing fuses: fusion decides which producers fit under the
 4-input limit, so the order is part of the result. A worklist ordered by each op's walk
@@ -53,6 +57,7 @@ from xdsl.utils.exceptions import PassFailedException
 from hswc.broadcast import is_window
 from hswc.diagnostics import location_of
 from hswc.elementwise import MAX_INPUTS
+from hswc.passes.generic_siblings import fuse_siblings
 from hswc.remarks import remark
 from hswc.vectorizer.dag import unmapped_op
 
@@ -370,6 +375,9 @@ class HsgFuseElementwisePass(ModulePass):
     """Fuse a producer that has other users too, computing it again in each consumer."""
     max_recompute_ops: int = 16
     """The largest producer body (in operations) that is computed again rather than kept."""
+    siblings: bool = True
+    """Then merge generics that read a common tensor into one of several outputs
+    (hswc.passes.generic_siblings): one kernel reads it once and writes them all."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_recompute_ops < 0:
@@ -377,6 +385,8 @@ class HsgFuseElementwisePass(ModulePass):
                                       f"got {self.max_recompute_ops}")
         _size_from_inputs(op)
         _Fuser(self.recompute, self.max_recompute_ops).run(op)
+        if self.siblings:
+            fuse_siblings(op, fusable_generic)
 
 
 def _size_from_inputs(module: ModuleOp) -> None:

@@ -118,13 +118,14 @@ F32 = Float32Type()
 
 
 def _slice_body(ew: Elementwise, scalars: dict[SSAValue, SSAValue]) -> Region:
-    """The generic's body without the output's argument (which it does not read), its
+    """The generic's body without the outputs' arguments (which it does not read), its
     arguments named as the kernel's inputs (the kernel's buffers are named after them), and
     the scalars it captures replaced by the kernel's (`scalars`: host value -> kernel value)."""
     region = Region()
-    ew.op.body.clone_into(region, value_mapper=dict(scalars))
+    (ew.stored or ew.op.body).clone_into(region, value_mapper=dict(scalars))
     block = region.block
-    block.erase_arg(block.args[-1])
+    for arg in block.args[len(ew.inputs):][::-1]:
+        block.erase_arg(arg)
     for arg, name in zip(block.args, ew.input_names(), strict=True):
         arg.name_hint = name
     return region
@@ -134,20 +135,23 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
     the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
     their own type here (exact: the host widened them)."""
-    gm = [MemRefType(t, [DYNAMIC_INDEX]) for t in (*ew.input_types, ew.element_type)]
+    gm = [MemRefType(hsg.gm_element(t), [DYNAMIC_INDEX])
+          for t in (*ew.input_types, *ew.outputs)]
     index = IndexType()
     count = len(ew.inputs)
+    buffer_count = count + len(ew.outputs)
     scalars = ew.dag.scalars
     block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS), *[F32] * len(scalars)])
-    names = (*ew.input_names(), ew.output_name(), "total_num", "block_factor", "ub_factor",
+    names = (*ew.input_names(), *ew.output_names(), "total_num", "block_factor", "ub_factor",
              *scalar_names(ew.dag.scalars))
     for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
-    buffers = block.args[: count + 1]
-    total_num, block_factor, ub_factor = block.args[count + 1: count + 1 + len(TILING_FIELDS)]
+    buffers = block.args[:buffer_count]
+    total_num, block_factor, ub_factor = \
+        block.args[buffer_count: buffer_count + len(TILING_FIELDS)]
     builder = Builder(InsertPoint.at_end(block))
     kernel_scalars: dict[SSAValue, SSAValue] = {}
-    for host, arg in zip(scalars, block.args[count + 1 + len(TILING_FIELDS):], strict=True):
+    for host, arg in zip(scalars, block.args[buffer_count + len(TILING_FIELDS):], strict=True):
         value: SSAValue = arg
         if host.type != F32:
             value = builder.insert(arith.TruncFOp(arg, host.type)).result
@@ -158,12 +162,14 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     a = IRArith(InsertPoint.at_end(block))
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
-    sliced = a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count], offset,
+    sliced = a.builder.insert(hsg.ElementwiseSliceOp(buffers[:count], buffers[count:], offset,
                                                      length, ub_factor,
                                                      _slice_body(ew, kernel_scalars)))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
+    if len(ew.outputs) > 1:  # how many GM buffers are outputs (the printer's, the emitter's)
+        fn.attributes[hsg.OUTPUTS_ATTR] = IntegerAttr(len(ew.outputs), 64)
     if ew.broadcast is not None:  # how its broadcast inputs are read (hswc.broadcast)
         fn.attributes[BROADCAST_ATTR] = sliced.attributes[BROADCAST_ATTR] = \
             ew.broadcast.to_attr()
@@ -213,42 +219,52 @@ def _flat_source(ew: Elementwise, i: int) -> SSAValue:
 
 
 def _erase_generic(op: GenericOp) -> None:
-    """The launched generic erased, with its init and the views (_flat_source) only it read."""
-    init = op.outputs[0].owner
+    """The launched generic erased, with its inits and the views (_flat_source) only it read."""
+    inits = [out.owner for out in op.outputs]
     views = [v.owner for v in op.inputs
              if isinstance(v.owner, tensor.ExpandShapeOp | tensor.CollapseShapeOp)]
     Rewriter.erase_op(op)
-    erase_if_dead(init)
+    for init in dict.fromkeys(inits):
+        erase_if_dead(init)
     for view in dict.fromkeys(views):
         if not view.results[0].uses:
             Rewriter.erase_op(view)
 
 
 def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAValue],
-            ew: Elementwise, scalars: list[SSAValue]) -> SSAValue:
-    """hsg.launch of the kernel; of several, the one whose key the tiling returned (an scf.if
-    on the key per kernel but the first, which runs when no other key matches)."""
+            ew: Elementwise, scalars: list[SSAValue]) -> list[SSAValue]:
+    """hsg.launch of the kernel (its results: one per output); of several, the one whose key
+    the tiling returned (an scf.if on the key per kernel but the first, which runs when no
+    other key matches)."""
     *others, (key, name) = kernels
     if not others:
         inputs = [_flat_source(ew, i) for i in range(len(ew.inputs))]
         launch = builder.insert(hsg.LaunchOp(name, values[3], inputs,
                                              values[: len(TILING_FIELDS)], scalars,
-                                             ew.result.type))
-        launch.y.name_hint = ew.result.name_hint
-        return launch.y
+                                             [r.type for r in ew.results]))
+        for made, result in zip(launch.ys, ew.results, strict=True):
+            made.name_hint = result.name_hint
+        return list(launch.ys)
     a = IRArith(builder.insertion_point)
     matches = a.name_bool(a.eq(values[4], a.const(key)), f"use_{name.rpartition('_')[2]}")
     then_block, else_block = Block(), Block()
-    result_type = ew.result.type
     branches = []
     for block, chosen in ((then_block, [(key, name)]), (else_block, others)):
         inner = Builder(InsertPoint.at_end(block))
-        value = _launch(inner, chosen, values, ew, scalars)
-        inner.insert(scf.YieldOp(value))
+        made = _launch(inner, chosen, values, ew, scalars)
+        inner.insert(scf.YieldOp(*made))
         branches.append(Region(block))
-    branch = builder.insert(scf.IfOp(matches, [result_type], branches[0], branches[1]))
-    branch.results[0].name_hint = ew.result.name_hint
-    return branch.results[0]
+    branch = builder.insert(scf.IfOp(matches, [r.type for r in ew.results], branches[0],
+                                     branches[1]))
+    for made, result in zip(branch.results, ew.results, strict=True):
+        made.name_hint = result.name_hint
+    return list(branch.results)
+
+
+def _replace_results(ew: Elementwise, results: list[SSAValue]) -> None:
+    """Every use of each of the generic's results reads the launch's."""
+    for old, new in zip(ew.results, results, strict=True):
+        old.replace_all_uses_with(new)
 
 
 def _body_key(ew: Elementwise, named: bool = True) -> tuple[object, ...]:
@@ -274,7 +290,7 @@ def _body_key(ew: Elementwise, named: bool = True) -> tuple[object, ...]:
                     tuple(sorted(body_op.attributes.items()))))
         for result in body_op.results:
             numbers[result] = len(numbers)
-    names = (tuple(ew.input_names()), ew.output_name(), tuple(scalar_names(ew.dag.scalars))) \
+    names = (tuple(ew.input_names()), *ew.output_names(), tuple(scalar_names(ew.dag.scalars))) \
         if named else ()
     return (ew.element_type, ew.input_types, tuple(block.arg_types), *names,
             tuple(v.type for v in ew.dag.scalars), tuple(ops), ew.broadcast)
@@ -431,9 +447,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         folded = constant_index(values[4])
         if folded is not None:  # the tiling is known: launch the kernel of its key
             launched = [(key, name) for key, name in launched if key == folded]
-        result = _launch(builder, launched, values, ew, scalars)
+        results = _launch(builder, launched, values, ew, scalars)
         copy_location(op, ops_between(before, op))
-        ew.result.replace_all_uses_with(result)
+        _replace_results(ew, results)
         names = ", ".join(f"@{name}" for _, name in launched)
         remark(op, f"becomes a launch of {names}", display_name(op))
         _erase_generic(op)
@@ -476,7 +492,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             name = kernel_function_name("choice", dtype)  # one name: the same body, one choice
             choice = choose_schedule(_body_key(ew, named=False),
                                      lambda: _build_kernel_function(name, ew), ew.dag,
-                                     dtype, ew.output_name(), target,
+                                     dtype, ew.output_names(), target,
                                      core_num is not None and ub_size is not None,
                                      static_num_elements(_counted(ew).type))
         except ValueError as error:
@@ -492,7 +508,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             variants = schedule.variants()
             for index, (fixed, above) in enumerate(variants):
                 fixed = budget_schedule(fixed, budget, schedule)
-                kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_name())
+                kernel = plan_kernel(ew.dag, fixed, dtype, ew.output_names())
                 plan, own = tiling_plan(kernel, budget, schedule)
                 plan = broadcast_plan(plan, ew.broadcast, kernel.input_dtypes)
                 key = template_tiling_key(output_dtype(dtype), index) if len(variants) > 1 \

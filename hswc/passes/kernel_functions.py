@@ -121,7 +121,10 @@ class KernelFunctions:
 
     What each generic needs is looked up first by a key of what it is built from (`built`), so
     a module of many generics builds and prints each distinct function once: the pass is
-    linear in the number of generics."""
+    linear in the number of generics. Two functions are the same when their attributes and
+    printed text are; the text is printed only for functions that could be the same by a key
+    that text determines (`_outline`: attributes, type, the ops' names in walk order), so a
+    module whose kernels all differ prints none of them."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
@@ -130,9 +133,11 @@ class KernelFunctions:
         """The printed text of the functions in `existing` that were compared (by name)."""
         self.built: dict[tuple[object, ...], str] = {}
         """What a function was built from -> the symbol `ensure` gave it."""
-        self.walks: dict[str, tuple[dict[tuple[object, ...], str], tuple[str, int]]] = {}
+        self.walks: dict[str, tuple[dict[tuple[object, ...], list[tuple[str, func.FuncOp]]],
+                                    tuple[str, int]]] = {}
         """A name `ensure` was asked for -> the taken names it walked (by their functions'
-        attributes and text) and where its walk stopped: the first free name and its number."""
+        outlines, in walk order) and where its walk stopped: the first free name and its
+        number."""
         self.plans: dict[tuple[object, ...], Any] = {}
         """A body (and dtype) -> its schedule's choice (None: the options') and the kernels
         planned for it."""
@@ -161,23 +166,29 @@ class KernelFunctions:
         `name` (or `name` with a number, when the name is taken by something else).
 
         The names `name`, then `name` numbered 1, 2, ... are tried in turn, as far as the first
-        free one; what each taken one holds is remembered by its attributes and text (`walks`),
-        so the next function of that name is compared with all of them at once and the walk
-        goes on from the free name: n functions of one name cost O(n), not O(n^2)."""
-        text: str | None = None  # printed only when a name is taken
+        free one; what each taken one holds is remembered by its outline (`walks`), so the next
+        function of that name is compared with those of its outline only, and the walk goes
+        on from the free name: n functions of one name cost O(n), not O(n^2)."""
+        outline = _outline(fn)
+        text: list[str] = []  # fn's, printed only when some function has its outline
+
+        def same(candidate: str, found: func.FuncOp) -> bool:
+            if found.attributes != fn.attributes:
+                return False
+            if not text:
+                text.append(function_text(fn))
+            return self._text_of(candidate, found) == text[0]
+
         walked, (candidate, n) = self.walks.setdefault(name, ({}, (name, 1)))
-        if walked and name in self.existing:
-            text = function_text(fn)
-            found_name = walked.get((_attributes_key(fn), text))
-            if found_name is not None:
-                return found_name
+        for earlier, found in walked.get(outline, ()):
+            if same(earlier, found):
+                return earlier
         while candidate in self.existing:
             found = self.existing[candidate]
             if isinstance(found, func.FuncOp):
-                text = function_text(fn) if text is None else text
-                found_text = self._text_of(candidate, found)
-                walked.setdefault((_attributes_key(found), found_text), candidate)
-                if found.attributes == fn.attributes and found_text == text:
+                found_outline = _outline(found)
+                walked.setdefault(found_outline, []).append((candidate, found))
+                if found_outline == outline and same(candidate, found):
                     self.walks[name] = (walked, (candidate, n))
                     return candidate
             candidate, n = name.replace("_kernel_", f"_{n}_kernel_").replace(
@@ -188,6 +199,12 @@ class KernelFunctions:
         self.module.body.block.add_op(fn)
         self.existing[candidate] = fn
         return candidate
+
+
+def _outline(fn: func.FuncOp) -> tuple[object, ...]:
+    """What the printed text of `fn` and its attributes determine, cheaper than printing:
+    functions that differ in it differ in text or attributes."""
+    return (_attributes_key(fn), fn.function_type, tuple(op.name for op in fn.body.walk()))
 
 
 def _attributes_key(fn: func.FuncOp) -> tuple[tuple[str, Attribute], ...]:

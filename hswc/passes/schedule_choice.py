@@ -33,7 +33,7 @@ command-line tools' cache folder), asked before a choice is modelled and told ea
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from itertools import product
 
@@ -143,7 +143,7 @@ def _tiling(ub_plan: UbPlan, dtype: str, platform: Platform, elements: int) -> T
 
 
 def _still_valid(found: tuple[Schedule, float], build: KernelBuilder, dag: Dag, dtype: str,
-                 output: str, platform: Platform, elements: int) -> bool:
+                 output: str | Sequence[str], platform: Platform, elements: int) -> bool:
     """Whether a remembered choice passes what a fresh one's candidates must: the planner
     builds its plan for this body, and that plan (with the kernel's broadcast rows) tiles a
     launch on `platform` in chunks one DataCopyPad moves. Not its time: the cost model is what
@@ -165,7 +165,7 @@ def _still_valid(found: tuple[Schedule, float], build: KernelBuilder, dag: Dag, 
     return True
 
 
-def _plans(dag: Dag, dtype: str, output: str, api: str,
+def _plans(dag: Dag, dtype: str, output: str | Sequence[str], api: str,
            candidates: tuple[Schedule, ...]) -> list[tuple[Schedule, KernelPlan]]:
     found = []
     for schedule in candidates:
@@ -194,8 +194,8 @@ def _signature(plan: KernelPlan) -> tuple[object, ...]:
     return items, buffers, frees, plan.align, plan.ub_plan()
 
 
-def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str, platform: Platform,
-                   elements: int, candidates: tuple[Schedule, ...] = CANDIDATES
+def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+                   platform: Platform, elements: int, candidates: tuple[Schedule, ...] = CANDIDATES
                    ) -> list[tuple[Schedule, float]]:
     """Every candidate the planner can build, with its modelled seconds for one launch."""
     from hswc.cost_model.stream import CostModelError
@@ -270,7 +270,7 @@ def choice_size(elements: int | None) -> int:
 
 
 def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
-                    output: str, platform: Platform, platform_known: bool,
+                    output: str | Sequence[str], platform: Platform, platform_known: bool,
                     elements: int | None) -> Choice:
     """The candidate the cost model predicts fastest for `elements` (None: unknown) on
     `platform`; `body_key` is what the kernel `build` makes depends on but its names (equal

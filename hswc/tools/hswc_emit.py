@@ -469,9 +469,9 @@ def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
     files: dict[str, str] = {}
     skipped: dict[str, str] = {}
     for package in packages:
-        sub, kernel_name = mp.package_module(package, module)
-        request = mp.request_for(package, kernel_name, lowered.bodies, lowered.semantics)
         try:
+            sub, kernel_name = mp.package_module(package, module)
+            request = mp.request_for(package, kernel_name, lowered.bodies, lowered.semantics)
             made = package_files(sub, socs, request)
         except (RunnerError, DiagnosticException, PackageRefused) as error:
             # A kernel the checks refuse (its UB plan, a hardware rule broken on the goldens'

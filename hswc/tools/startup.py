@@ -16,6 +16,11 @@ a run, none of them the compiler's work:
 - parsing the assembly format of every op of every dialect loaded
   (hswc.tools.lazy_assembly_formats: parsed when an op of that kind is first parsed or printed).
 
+A run that builds much IR (the schedule choice's candidate kernels) spends a seventh of its time
+in xDSL's general argument handling of op constructors (hswc.tools.fast_op_init: skipped where
+the arguments need none), and verifying an op spends a fifth of its time in xDSL's handling of
+variadic groups most ops do not have (hswc.tools.fast_op_verify: skipped where there are none).
+
 A long input adds a fourth: the collector walking the module. The IR of a 10,000-op chain is
 millions of objects in reference cycles (an op and its results, a block and its ops) that live
 from one pass to the next, and each full collection during a pass walks all of them to free
@@ -45,13 +50,20 @@ from hswc.tools import choice_cache, dataclass_code_cache
 
 
 def speedups() -> None:
-    """The dataclass code cache, lazy assembly formats and the schedule choices of earlier
-    runs (hswc.tools.choice_cache), for the rest of the process."""
+    """The dataclass code cache, lazy assembly formats, the schedule choices of earlier
+    runs (hswc.tools.choice_cache) and the op constructors' and verifiers' fast paths
+    (hswc.tools.fast_op_init, fast_op_verify), for the rest of the process."""
     dataclass_code_cache.install()
     choice_cache.install()
-    from hswc.tools import lazy_assembly_formats  # imports xDSL's core, with the cache on
+    from hswc.tools import (  # xDSL's core, with the cache on
+        fast_op_init,
+        fast_op_verify,
+        lazy_assembly_formats,
+    )
 
     lazy_assembly_formats.install()
+    fast_op_init.install()
+    fast_op_verify.install()
 
 
 @contextmanager

@@ -653,11 +653,11 @@ def unmapped_op(block: Block) -> Operation | None:
 
 
 def body_dag(block: Block, inputs: int | None = None,
-             levels: Sequence[str] | None = None) -> Dag:
+             levels: Sequence[str] | None = None, several: bool = False) -> Dag:
     """The DAG of a body block whose first `inputs` arguments (default: all) are the inputs'
     elements; later arguments (a linalg.generic's output element) must be unused. A row
     region's body (hswc.rows) gives each input its class (`levels`) and may yield several
-    values."""
+    values, as does a body of several outputs (`several`)."""
     count = len(block.args) if inputs is None else inputs
     b = _Builder(block)
     input_nodes = []
@@ -668,7 +668,7 @@ def body_dag(block: Block, inputs: int | None = None,
         b.values[arg] = node
         input_nodes.append(node)
     terminator = block.last_op
-    several = levels is not None
+    several = several or levels is not None
     if terminator is None or terminator.name != "linalg.yield" or not terminator.operands \
             or (len(terminator.operands) != 1 and not several):
         where = terminator or block.parent_op()

@@ -160,10 +160,11 @@ def object_name(buffer: Buffer) -> str:
 # region Init
 
 
-def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue], output: SSAValue,
-              offset: SSAValue, length: SSAValue, ub_factor: SSAValue,
-              broadcast: Broadcast | None = None) -> Handles:
-    gm = _global_tensors(e, plan, inputs, output, offset, length, broadcast)
+def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
+              outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
+              ub_factor: SSAValue, broadcast: Broadcast | None = None) -> Handles:
+    outs = [outputs] if isinstance(outputs, SSAValue) else list(outputs)
+    gm = _global_tensors(e, plan, inputs, outs, offset, length, broadcast)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects: dict[Buffer, SSAValue] = {}
     for b in plan.buffers:
@@ -218,13 +219,13 @@ def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
 
 
 def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
-                    output: SSAValue, offset: SSAValue, length: SSAValue,
+                    outputs: Sequence[SSAValue], offset: SSAValue, length: SSAValue,
                     broadcast: Broadcast | None) -> dict[Val, SSAValue]:
-    """A GlobalTensor per input and the output over the core's slice; a broadcast input's
+    """A GlobalTensor per input and per output over the core's slice; a broadcast input's
     over the whole operand (hswc.vectorizer.broadcast_copy reads it at its own indices)."""
     gm: dict[Val, SSAValue] = {}
     for val, memref in [*((v, inputs[v.input or 0]) for v in plan.inputs),
-                        (plan.output, output)]:
+                        *zip(plan.outputs, outputs, strict=True)]:
         start, size = offset, length
         if val in plan.inputs and _broadcast(broadcast, val):
             assert broadcast is not None
@@ -354,7 +355,8 @@ class ChunkEmitter:
     def emit(self) -> None:
         copied = [v for v in self.plan.inputs
                   if v not in self.h.once and not _broadcast(self.h.broadcast, v)]
-        sizes = list(dict.fromkeys(ELEMENT_BYTES[v.dtype] for v in (self.plan.output, *copied)))
+        sizes = list(dict.fromkeys(ELEMENT_BYTES[v.dtype]
+                                   for v in (*self.plan.outputs, *copied)))
         for size in sizes:  # the chunk's bytes: `copy_bytes`, at a dtype boundary one per size
             name = "copy_bytes" if len(sizes) == 1 else f"{SIZE_WORDS[size]}_copy_bytes"
             self.bytes[size] = self.e.a.name(
@@ -401,12 +403,14 @@ class ChunkEmitter:
         self.e.op(ascend.DataCopyPadOp(local, at, self.copy_bytes(v.dtype)))
 
     def copy_out(self) -> None:
-        e, out = self.e, self.plan.output
-        que = self.h.objects[self.buffer(out)]
-        local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
-        at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset), f"{out.name}_gm_at")
-        e.op(ascend.DataCopyPadOp(at, local, self.copy_bytes(out.dtype)))
-        e.op(ascend.FreeTensorOp(que, local))
+        e = self.e
+        for out in self.plan.outputs:  # each output's VECOUT queue, one DataCopyPad each
+            que = self.h.objects[self.buffer(out)]
+            local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
+            at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset),
+                         f"{out.name}_gm_at")
+            e.op(ascend.DataCopyPadOp(at, local, self.copy_bytes(out.dtype)))
+            e.op(ascend.FreeTensorOp(que, local))
 
     # endregion
     # region Compute
@@ -421,9 +425,10 @@ class ChunkEmitter:
                 self.instruction(item)
             for v in plan.frees.get(at, ()):
                 self.free(v)
-        out = self.buffer(plan.output)
         self.take_output()
-        self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensors[out]))
+        for output in plan.outputs:
+            out = self.buffer(output)
+            self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensors[out]))
         for v in plan.inputs:
             self.free(v)
 
@@ -450,11 +455,13 @@ class ChunkEmitter:
                    for i in self.plan.instrs())
 
     def take_output(self) -> None:
-        out = self.buffer(self.plan.output)
-        if out not in self.tensors:
-            que = self.h.objects[out]
-            self.tensors[out] = self.e.value(
-                ascend.AllocTensorOp(que, ELEMENT_TYPES[out.dtype]), local_name(out))
+        """AllocTensor of each output's queue not yet taken in this chunk."""
+        for output in self.plan.outputs:
+            out = self.buffer(output)
+            if out not in self.tensors:
+                que = self.h.objects[out]
+                self.tensors[out] = self.e.value(
+                    ascend.AllocTensorOp(que, ELEMENT_TYPES[out.dtype]), local_name(out))
 
     def view(self, b: Buffer) -> SSAValue:
         if b not in self.views:

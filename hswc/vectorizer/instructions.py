@@ -176,7 +176,8 @@ class _Selector:
         self.dtype = dtype
         self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index,
                            level=n.level) for n in dag.inputs]
-        self.outputs = [Val("output", node.dtype if dag.rows else output_dtype(dtype), name,
+        own = dag.rows or len(dag.results) > 1  # several outputs: each of its own type
+        self.outputs = [Val("output", node.dtype if own else output_dtype(dtype), name,
                             level=node.level)
                         for node, name in zip(dag.results, output_names, strict=True)]
         self.vals: dict[int, Val] = {id(n): v for n, v in zip(dag.inputs, self.inputs,
@@ -289,8 +290,10 @@ class _Selector:
             if node.uniform:
                 continue  # computed once by the kernel, used as a scalar or a filled buffer
             RULES[node.kind](self, node)
-        for output, result in zip(self.outputs, self.dag.results, strict=True):
+        for k, (output, result) in enumerate(zip(self.outputs, self.dag.results, strict=True)):
             if result.kind == "input" or result.uniform:
+                self.copy_to_output(output, result)
+            elif self.dag.results.index(result) != k:  # yielded again: a copy of the first
                 self.copy_to_output(output, result)
         return Selection(self.dtype, self.inputs, self.outputs, self.conversions, self.instrs,
                          self.consts, list(self.dag.scalars))

@@ -210,6 +210,34 @@ void TestIntCompareAndUbCopy()
     CHECK(g.GetValue(7) == 14.0f);
 }
 
+/// GatherMask, built-in patterns in Normal mode: the docs' example (GatherMask.md: [1 .. 256] of
+/// 4-byte elements, pattern 2, 4 repeats -> the even values 2 .. 256 packed, rsvdCnt 128); pattern
+/// 3 (k % 4 == 0) of 2 half repeats with a repeat stride of 16 blocks (the second repeat starts
+/// at element 256); pattern 7 keeps all.
+void TestGatherMask()
+{
+    Core core;
+    Buffers<2> ub(2048);
+    LocalTensor<float> src = ub.Get<float>(0), dst = ub.Get<float>(1);
+    for (uint32_t i = 0; i < 256; ++i) {
+        src.SetValue(i, static_cast<float>(i + 1));
+    }
+    Duplicate(dst, -1.0f, 256);
+    uint64_t kept = 0;
+    GatherMask(dst, src, 2, false, 0, {1, 4, 8, 0}, kept);
+    CHECK(kept == 128 && dst.GetValue(0) == 2.0f && dst.GetValue(63) == 128.0f && dst.GetValue(127) == 256.0f);
+    CHECK(dst.GetValue(128) == -1.0f);
+    GatherMask(dst, src, 7, false, 0, {1, 1, 8, 0}, kept);
+    CHECK(kept == 64 && dst.GetValue(63) == 64.0f);
+    LocalTensor<half> h = ub.Get<half>(0), hd = ub.Get<half>(1);
+    for (uint32_t i = 0; i < 512; ++i) {
+        h.SetValue(i, static_cast<half>(static_cast<float>(i % 1024)));
+    }
+    GatherMask(hd, h, 3, false, 0, {1, 2, 16, 0}, kept);
+    CHECK(kept == 64 && static_cast<float>(hd.GetValue(0)) == 0.0f && static_cast<float>(hd.GetValue(1)) == 4.0f);
+    CHECK(static_cast<float>(hd.GetValue(31)) == 124.0f && static_cast<float>(hd.GetValue(32)) == 256.0f);
+}
+
 
 // ---------------------------------------------------------------- level 0: Compare, Compares, Select
 
@@ -398,6 +426,7 @@ void VectorTests()
     TestAbsRelu();
     TestBitwise();
     TestIntCompareAndUbCopy();
+    TestGatherMask();
     TestLevel0Compares();
     TestLevel0Compare();
     TestLevel0SelectScalar();
@@ -421,6 +450,16 @@ void AddVectorViolations(Violations& v)
     v["compare_int32_lt"] = {"Compare", [] {
         Buffers<2> ub(256);
         Compare(ub.Get<uint8_t>(1), ub.Get<int32_t>(0), ub.Get<int32_t>(0), CMPMODE::LT, 64);
+    }};
+    v["gather_mask_counter_mode"] = {"GatherMask", [] {
+        Buffers<2> ub(256);
+        uint64_t kept = 0;
+        GatherMask(ub.Get<float>(1), ub.Get<float>(0), 1, true, 64, {1, 1, 8, 0}, kept);
+    }};
+    v["gather_mask_past_src"] = {"GatherMask", [] {
+        Buffers<2> ub(256);  // 2 repeats of 64 floats read 512 bytes
+        uint64_t kept = 0;
+        GatherMask(ub.Get<float>(1), ub.Get<float>(0), 1, false, 0, {1, 2, 8, 0}, kept);
     }};
     v["ub_copy_unaligned"] = {"DataCopy", [] {
         Buffers<2> ub(64);

@@ -542,6 +542,18 @@ public:
 inline int64_t GetBlockIdx() { return ascendc_cpu::Rt().blockIdx; }
 /// Number of cores of the launch (the block dim).
 inline int64_t GetBlockNum() { return ascendc_cpu::Rt().blockNum; }
+/// The user's part of the workspace: asc-devkit's CPU-debug build returns `workspace` itself,
+/// asserting it is not null (impl/basic_api/dav_c220/kernel_operator_common_impl.h,
+/// ASCENDC_CPU_DEBUG); on the device it is the system workspace + RESERVED_WORKSPACE (16 MiB on
+/// A2/A3), which the tiling's workspace size includes. Modelled as the CPU-debug build: the
+/// harness passes a workspace of the size the op's tiling asked for (--workspace-bytes).
+inline uint8_t* GetUserWorkspace(uint8_t* workspace)
+{
+    if (workspace == nullptr) {
+        ascendc_cpu::Fail("GetUserWorkspace", "the workspace is null (the op's tiling asked for none)");
+    }
+    return workspace;
+}
 /// Resets the core's control registers (mask, ...) at a kernel's start: the model keeps no
 /// such state between calls, so nothing.
 inline void InitSocState() {}

@@ -27,5 +27,6 @@
 #include "ascendc_cpu_vec_math.h"
 #include "ascendc_cpu_vec_reduce.h"
 #include "ascendc_cpu_vec_sigmoid.h"
+#include "ascendc_cpu_gather_mask.h"
 
 #endif  // ASCENDC_CPU_VECTOR_H

@@ -25,6 +25,7 @@
 //              (--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR)
 //              [--instance I] [--keep-going] [--record-gm-reads] [--record-rules] [--ub-fill BYTE]
 //              [--auto-sync on|off] [--verbose] [--profile FILE] [--ub-physical BYTES]
+//              [--workspace-bytes N]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
 //              [--output-bytes N ...]
 //   run_kernel --tiling-layout
@@ -39,12 +40,14 @@
 //   a build for Ascend 950, whose hardware orders them, takes the option and checks nothing
 //   more); --ub-physical BYTES: the UB a kernel laying out its own buffers (static
 //   LocalTensor(pos, addr, len)) may use, when larger than what TPipe hands out (--ub-size; Ascend
-//   950: 256 KB, of which 248 KB for TPipe); --profile FILE: each core's call stream is written to FILE for the cost model
+//   950: 256 KB, of which 248 KB for TPipe); --workspace-bytes N: the workspace the op's tiling
+//   asked for (GetWorkspaceSizes), a GM buffer of N bytes passed as the entry's workspace (else
+//   nullptr); --profile FILE: each core's call stream is written to FILE for the cost model
 //   (ascendc_cpu_record.h); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
-// 0xA5) and calls the entry with the GM arrays, workspace = nullptr and the
+// 0xA5) and calls the entry with the GM arrays, the workspace (or nullptr) and the
 // tiling buffer: the raw bytes of FILE, or for --tiling the three values as
 // little-endian int64 (HardSwishGrad's TilingData). Inputs are read-only;
 // each output has --output-bytes bytes (one per output, in order) or, by
@@ -118,13 +121,20 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::fprintf(stderr,
         "usage: run_kernel --tiling-key K --block-dim N --ub-size BYTES "
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
-        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] [--ub-physical BYTES] "
+        "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] [--ub-physical BYTES] [--workspace-bytes N] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
     std::exit(2);
 }
 
-/// Calls `entry` with the GM arrays, workspace = nullptr and the tiling buffer (an entry taking
-/// GM tensors only, HSWC_GM_ONLY: the GM arrays).
+/// The workspace the entries are called with (--workspace-bytes; nullptr without).
+uint8_t*& Workspace()
+{
+    static uint8_t* workspace = nullptr;
+    return workspace;
+}
+
+/// Calls `entry` with the GM arrays, the workspace and the tiling buffer (an entry taking GM
+/// tensors only, HSWC_GM_ONLY: the GM arrays).
 template <typename F, size_t... I>
 void Invoke(F entry, const GmArgs& gm, uint8_t* tiling, std::index_sequence<I...>)
 {
@@ -132,7 +142,7 @@ void Invoke(F entry, const GmArgs& gm, uint8_t* tiling, std::index_sequence<I...
     (void)tiling;
     entry(gm[I]...);
 #else
-    entry(gm[I]..., static_cast<uint8_t*>(nullptr), tiling);
+    entry(gm[I]..., Workspace(), tiling);
 #endif
 }
 
@@ -345,6 +355,7 @@ struct Options {
     int64_t blockDim = -1;
     int64_t ubSize = -1;
     int64_t ubPhysical = -1;
+    int64_t workspaceBytes = 0;
     int64_t fill = 0xA5;
     bool verbose = false;
     std::string profile;
@@ -389,6 +400,8 @@ Options Parse(int argc, char** argv)
             if (o.ubPhysical % 32 != 0) {
                 UsageError("--ub-physical must be a multiple of 32");
             }
+        } else if (a == "--workspace-bytes") {
+            o.workspaceBytes = IntArg(a, value(), 0, int64_t{1} << 34);
         } else if (a == "--ub-fill") {
             o.fill = IntArg(a, value(), 0, 255);
         } else if (a == "--tiling") {
@@ -679,6 +692,12 @@ int Main(int argc, char** argv)
     onSegv.sa_flags = SA_SIGINFO;
     sigemptyset(&onSegv.sa_mask);
     sigaction(SIGSEGV, &onSegv, nullptr);
+    if (o.workspaceBytes > 0) {  // read and written by the kernel, never compared
+        const size_t bytes = static_cast<size_t>(o.workspaceBytes);
+        GmBuffers().push_back(MapGm(nullptr, bytes, readable, static_cast<uint8_t>(o.fill), false, "workspace"));
+        ascendc_cpu::RegisterGm(GmBuffers().back().data, bytes, "workspace", true);
+        Workspace() = GmBuffers().back().data;
+    }
     ascendc_cpu::RegisterGm(o.tiling.data(), o.tiling.size(), "tiling", false);
     ascendc_cpu::SetTilingBytes(o.tiling.size());
     ascendc_cpu::Rt().tilingKey = o.key;

@@ -4,7 +4,7 @@
 
 // A transpose.
 func.func @transpose(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // CHECK: hsg-tile-on-cores-stays-on-host.mlir:[[# @LINE + 1]]:3: warning: 'linalg.generic' stays on the host: is not an elementwise computation hswc compiles: indexing map (d0, d1) -> (d1, d0) reads the output's dims out of order (a transpose); supported: parallel iterators, 1 to 4 inputs and one output, each f16, bf16, f32, i8, ui8, i16, i32 or i64, each input read at the output's index or broadcast to it by a projection that keeps the dims' order
+  // CHECK: hsg-tile-on-cores-stays-on-host.mlir:[[# @LINE + 1]]:3: warning: 'linalg.generic' stays on the host: is not an elementwise computation hswc compiles: indexing map (d0, d1) -> (d1, d0) reads the output's dims out of order (a transpose); supported: parallel iterators, 1 to 4 inputs and one or several outputs of one shape, each f16, bf16, f32, i8, ui8, i16, i32 or i64, each input read at the output's index or broadcast to it by a projection that keeps the dims' order
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {
   ^bb0(%e: f32, %o: f32):
     linalg.yield %e : f32

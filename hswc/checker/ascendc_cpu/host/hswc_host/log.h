@@ -98,6 +98,24 @@ inline void Log(char level, const N& node) { Log(level, node, "(no message)"); }
         }                                                 \
     } while (0)
 #define OP_TILING_CHECK(cond, log_func, expr) OP_CHECK_IF(cond, log_func, expr)
+
+// opbase's name helpers and the D_OP_LOG* macros ops-nn's common/inc/error_util.h logs through
+// (OPS_LOG_E(desc, ...) = D_OP_LOGE(GetSafeStr(GetOpInfo(desc)), ...)).
+namespace Ops::Base {
+inline const char* GetSafeStr(const char* name) { return name == nullptr ? "nil" : name; }
+inline const char* GetSafeStr(const std::string& name) { return name.c_str(); }
+inline const char* GetOpInfo(const char* name) { return name == nullptr ? "nil" : name; }
+inline const std::string& GetOpInfo(const std::string& name) { return name; }
+template <typename C>
+inline auto GetOpInfo(const C* context) -> decltype(std::string(context->GetNodeName()))
+{
+    return context == nullptr ? std::string("nil") : std::string(context->GetNodeName());
+}
+}  // namespace Ops::Base
+#define D_OP_LOGE(opName, ...) ::hswc_host::Log('E', opName, ##__VA_ARGS__)
+#define D_OP_LOGW(opName, ...) ((void)(opName))
+#define D_OP_LOGI(opName, ...) ((void)(opName))
+#define D_OP_LOGD(opName, ...) ((void)(opName))
 #define unlikely(x) __builtin_expect((x), 0)
 #define likely(x) __builtin_expect((x), 1)
 
