@@ -35,10 +35,11 @@ collections free it).
 The same walks came before the first pass, while the input was parsed and verified: the
 module grows from nothing there, and CPython's rule for a full collection (a quarter more than
 the last one kept) walked all of it, to free nothing, each time it had grown by a quarter. On
-bench/bench_scale.py's unfused input: three full collections before the first pass at 10,000
-ops (0.14 CPU s), nine in the run at 30,000 (2.8 s; with the parse and verification as below,
-none and one, 1.7 s, in the verification). `parsing()` makes them as rare during the parse as
-between passes, and freezes the module parsed.
+bench/bench_scale.py's unfused input, 30,000 ops, two runs side by side: nine full collections
+(3.81 CPU s), eight of them before the first pass, against one (2.55 s) with `parsing()`, which
+makes them as rare during the parse as between passes and freezes the module parsed. The one
+left comes in the input's verification, when the younger collections of the parse and the
+verification reach `FULL_COLLECTION_AFTER`. A small part of such a run (184 CPU s both).
 
 Nothing that a program can observe changes but the time.
 """
