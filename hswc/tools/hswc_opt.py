@@ -16,7 +16,7 @@ run leaves OUT as it was.
 
 from __future__ import annotations
 
-from hswc.tools.startup import between_passes, importing
+from hswc.tools.startup import between_passes, importing, parsing
 
 with importing():
     import argparse
@@ -193,7 +193,8 @@ class HswcOptMain(xDSLOptMain):
         try:
             text = decode(data, self.get_input_name(), line_offset)
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
-            module = parser.parse_module()
+            with parsing():  # the module lives to the end: no full collection walks it
+                module = parser.parse_module()
             self._verified = VerifiedOps()
             self._verify(module, between=True)  # in full, remembering what verified
             if self.args.passes or self.args.lower_to_ascend or self.args.target != "mlir":

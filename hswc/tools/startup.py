@@ -37,6 +37,15 @@ ops the hsg-tile-on-cores stage took 64.6 CPU s against 57.4 with a thousand), w
 peak memory (906 MB at 4000 ops, 1332 at 6000; the garbage of a pass is young and the younger
 collections free it).
 
+The same walks came before the first pass, while the input was parsed and verified: the
+module grows from nothing there, and CPython's rule for a full collection (a quarter more than
+the last one kept) walked all of it, to free nothing, each time it had grown by a quarter. On
+bench/bench_scale.py's unfused input, 30,000 ops, two runs side by side: nine full collections
+(3.81 CPU s), eight of them before the first pass, against one (2.55 s) with `parsing()`, which
+makes them as rare during the parse as between passes and freezes the module parsed. The one
+left comes in the input's verification, when the younger collections of the parse and the
+verification reach `FULL_COLLECTION_AFTER`. A small part of such a run (184 CPU s both).
+
 Nothing that a program can observe changes but the time.
 """
 
@@ -91,3 +100,16 @@ def between_passes() -> None:
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
+
+
+
+@contextmanager
+def parsing() -> Iterator[None]:
+    """The input parsed in the block: full collections as rare meanwhile as between passes,
+    and the module it built frozen afterwards, as between passes (the module docstring): it
+    lives to the end of the run."""
+    between_passes()
+    try:
+        yield
+    finally:
+        between_passes()
