@@ -17,17 +17,21 @@ order than MLIR's sequential loop differ in the last bits; the issue allows that
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+from hswc.platform import VECTOR_REPEAT_BYTES
 
-from hswc.reduce_semantics import lanes, whole_repeats
+if TYPE_CHECKING:  # numpy only where values are combined: the lowering reads fold_plan alone
+    import numpy as np
 
-LANES_F32 = lanes(np.dtype(np.float32))
-"""f32 values in one 256-byte vector repeat (64)."""
+LANES_F32 = VECTOR_REPEAT_BYTES // 4
+"""f32 values in one 256-byte vector repeat (64; hswc.reduce_semantics.lanes of f32)."""
 
 def combine(combiner: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Two f32 values combined as the body's arith op does (hswc.arith_semantics: addf rounded
     once, maximumf / minimumf with NaN winning and +0.0 above -0.0)."""
+    import numpy as np
+
     from hswc import arith_semantics as sem
 
     return np.asarray(sem.binary(f"arith.{combiner}", a, b), dtype=np.float32)
@@ -57,6 +61,10 @@ def fold_plan(length: int, lanes: int = LANES_F32) -> list[list[Fold]]:
 def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
     """WholeReduce of one repeat per row: the valid lanes (the last axis, at most `lanes`)
     combined by hswc.reduce_semantics' neighbour tree, the one definition of that order."""
+    import numpy as np
+
+    from hswc.reduce_semantics import whole_repeats
+
     count = values.shape[-1]
     padded = np.zeros((*values.shape[:-1], LANES_F32), dtype=np.float32)
     padded[..., :count] = values
@@ -65,6 +73,8 @@ def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
 
 def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32) -> np.ndarray:
     """Each row (the last axis) of f32 `values` combined in the kernel's order."""
+    import numpy as np
+
     values = np.asarray(values, dtype=np.float32)
     length = values.shape[-1]
     if length == 0:

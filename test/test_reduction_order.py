@@ -60,3 +60,8 @@ def test_whole_reduce_reads_reduce_semantics(combiner: str, count: int) -> None:
     expected = reduce_semantics.whole_repeats(padded, count,
                                               lambda a, b: kind(a, b, dtype=F32))
     assert np.array_equal(whole_reduce(values, combiner), expected)
+
+
+def test_the_row_lanes_are_an_f32_repeat() -> None:
+    """reduction_order's lanes (numpy-free, for the lowering) are reduce_semantics' of f32."""
+    assert LANES_F32 == reduce_semantics.lanes(np.dtype(np.float32)) == 64

@@ -310,11 +310,11 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     """Fold the UB size query to this many bytes (overrides the SoC's)."""
     kernel_name: str | None = None
     """The operator name of generics that carry no hsg.op_name (default: their function's)."""
-    rows: bool = False
+    rows: bool = True
     """Make each row region (a reduction along trailing dims and the elementwise work around
     it, hswc.row_regions) one row kernel (hswc.passes.row_kernels); false: its generics are
-    tiled one by one, the reductions left on the host. Off until convert-hsg-to-ascend lowers
-    a row kernel's chunks."""
+    tiled one by one, the reductions left on the host (hswc-emit lowers so: it does not
+    package row kernels yet)."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""

@@ -300,8 +300,9 @@ class RowTiler:
         output.replace_all_uses_with(launch.y)
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
-        remark(last, f"becomes a launch of the row kernel @{kernel_name} ("
-               f"{len(region.reductions)} reductions along rows of {rows.length}{joined})")
+        count = len(region.reductions)
+        remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
+               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{joined})")
         _erase_members(region)
 
     def _choose(self, body: Block, inputs: list[SSAValue], output: SSAValue, rows: Rows,

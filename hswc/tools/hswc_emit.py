@@ -105,7 +105,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="--force, and replace or remove files that changed since "
                              "hswc-emit wrote them (or that it did not write) too")
     parser.add_argument("--soc", action="append", choices=sorted(PLATFORMS),
-                        help="SoC to register in the op definition (repeatable; default: all)")
+                        help="SoC to register in the op definition (repeatable; default: the Atlas "
+                             f"A2/A3 SoCs, {', '.join(PACKAGE_SOCS)})")
     parser.add_argument("--semantics", choices=_semantics(),
                         help="decompose the named ops with these semantics (default: each op's "
                              "own); for a lowered module, the semantics it was lowered with")
@@ -144,9 +145,11 @@ def _pass(name: str, semantics: str | None, kernel_name: str | None,
     if name == HsgDecomposePass.name:
         return HsgDecomposePass(semantics=semantics)
     if name == HsgTileOnCoresPass.name:
+        # Row kernels are not packaged yet: their reductions stay on the host.
         if soc is not None:
-            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api)
-        return HsgTileOnCoresPass(kernel_name=kernel_name)
+            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api,
+                                      rows=False)
+        return HsgTileOnCoresPass(kernel_name=kernel_name, rows=False)
     if name == ConvertHsgToAscendPass.name and soc is not None:
         return ConvertHsgToAscendPass(variant=soc.variant, api=soc.api)
     return PASSES[name]()()

@@ -16,7 +16,11 @@
 #include "kernel_operator.h"
 
 #ifndef HSWC_UT_UB_BYTES
-#define HSWC_UT_UB_BYTES 196608
+#if defined(ASCENDC_CPU_DAV_3510)
+#define HSWC_UT_UB_BYTES 253952  // Ascend 950's UB as hswc.platform has it
+#else
+#define HSWC_UT_UB_BYTES 196608  // Atlas A2/A3's
+#endif
 #endif
 
 enum class KernelMode { MIX_MODE, AIC_MODE, AIV_MODE };

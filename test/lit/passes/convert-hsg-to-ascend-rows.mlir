@@ -8,12 +8,12 @@
 // schedule option: the cost model chose depth-2 queues (recorded as hsg.schedule).
 // CHECK-LABEL: func.func @softmax_kernel_f16(
 // CHECK-SAME:    hsg.schedule = {options = "double-buffer=true
-// CHECK:         %input_queue_x = ascend.tque : !ascend.tque<vecin, 2>
 // CHECK:         %x_gm = ascend.set_global_buffer %x[%{{.*}}], %{{.*}} : memref<?xf16> -> !ascend.global_tensor<f16>
+// CHECK:         %input_queue_x = ascend.tque : !ascend.tque<vecin, 2>
 // CHECK:         scf.for %i = %{{.*}} to %loop_count step %{{.*}} {
 // CHECK:           ascend.data_copy_pad %x_local, %x_gm_at, %[[ROW_BYTES:.*]] blocks %current_num : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
 // CHECK:           ascend.cast %x_fp32, %{{.*}}, cast_none, %chunk_elements
-// CHECK-NEXT:      ascend.pipe_barrier pipe_v
+// CHECK:           ascend.pipe_barrier pipe_v
 // CHECK-NEXT:      ascend.whole_reduce_max %[[ROW:.*]], %x_fp32, %{{.*}}, %current_num {dst_rep_stride = 1 : i64, src_blk_stride = 1 : i64, src_rep_stride = 8 : i64}
 // CHECK:           ascend.brcb %[[SPREAD:.*]], %[[ROW]], %{{.*}} {dst_blk_stride = 1 : i64, dst_rep_stride = 8 : i64}
 // CHECK-NEXT:      ascend.pipe_barrier pipe_v

@@ -3,7 +3,7 @@
 
 // hsg.softmax: its max and its sum as reductions into f32 tensors of the other dims (filled
 // with -inf and 0), the quotient an elementwise generic reading them through (d0) and rounding
-// once to f16. The partition makes a kernel of the quotient; the reductions stay on the host.
+// once to f16. The partition makes the reductions and the quotient one row kernel.
 // CHECK-LABEL: func.func @softmax
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
 // CHECK:         %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
@@ -15,9 +15,8 @@
 // CHECK:         %y = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x, %max, %sum : tensor<4x64xf16>, tensor<4xf32>, tensor<4xf32>)
 // CHECK:           arith.divf
 // CHECK-NEXT:      arith.truncf {{.*}} : f32 to f16
-// PARTITION: hsg-decompose-norms.mlir:[[# @LINE + 4]]:3: remark: 'linalg.generic' stays on the host (a reduction)
-// PARTITION: hsg-decompose-norms.mlir:[[# @LINE + 3]]:3: remark: 'linalg.generic' becomes a launch of @softmax_kernel_f16_f32_to_f16
-// PARTITION: remark: 1 kernel launch, 4 ops left on the host
+// PARTITION: hsg-decompose-norms.mlir:[[# @LINE + 3]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @softmax_kernel_f16 (2 reductions along rows of 64; with the generics at
+// PARTITION: remark: 1 kernel launch, 0 ops left on the host
 func.func @softmax(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %y = hsg.softmax %x {dim = -1 : i64} : tensor<4x64xf16>
   return %y : tensor<4x64xf16>
