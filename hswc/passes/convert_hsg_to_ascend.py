@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -35,6 +35,7 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.kernel_dtypes import kernel_dtype
+from hswc.passes.chunk_loop import chunk_loop
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.row_chunk_lowering import convert_row_chunk, plan_row_chunk
 from hswc.passes.schedule_options import (
@@ -53,12 +54,6 @@ from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
 from hswc.vectorizer.plan import KernelPlan, budget_covers, plan_kernel
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
-
-
-def _defined_outside(value: SSAValue, loop: Operation) -> bool:
-    owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    return op is None or not loop.is_ancestor(op)
 
 
 def _kernel_of(op: Operation) -> func.FuncOp | None:
@@ -156,13 +151,7 @@ def _with_kernel_api(kernel: func.FuncOp, schedule: Schedule) -> Schedule:
 
 def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:
     """Replace one chunk op: Init before its loop, CopyIn/Compute/CopyOut in its place."""
-    loop = chunk.parent_op()
-    if not isinstance(loop, scf.ForOp):
-        raise OpError(chunk, "must sit directly in the scf.for of hsg-block-into-ub")
-    for name in ("slice_offset", "slice_size", "ub_factor"):
-        if not _defined_outside(getattr(chunk, name), loop):
-            raise OpError(chunk, f"{name} must be defined outside the chunk loop, so the UB "
-                                 "set-up can precede it")
+    loop = chunk_loop(chunk, chunk.slice_offset, chunk.slice_size, chunk.ub_factor)
     before_loop = loop.prev_op
     setup = Emitter(InsertPoint.before(loop))
     try:

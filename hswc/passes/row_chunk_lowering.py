@@ -13,7 +13,6 @@ A chunk whose kernel was tiled for another UB plan than the one lowered here is 
 
 from __future__ import annotations
 
-from xdsl.dialects import scf
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -21,6 +20,7 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.kernel_dtypes import kernel_dtype
+from hswc.passes.chunk_loop import chunk_loop
 from hswc.passes.row_kernels import row_kernel_plan
 from hswc.passes.schedule_options import UB_PLAN_ATTR, describe_plan, read_plan
 from hswc.rows import Rows
@@ -65,21 +65,9 @@ def plan_row_chunk(chunk: hsg.RowChunkOp, schedule: Schedule) -> KernelPlan:
     return plan
 
 
-def _defined_outside(value: SSAValue, loop: Operation) -> bool:
-    owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    return op is None or not loop.is_ancestor(op)
-
-
 def convert_row_chunk(chunk: hsg.RowChunkOp, plan: KernelPlan) -> None:
     """Replace one row chunk: Init before its loop, CopyIn/Compute/CopyOut in its place."""
-    loop = chunk.parent_op()
-    if not isinstance(loop, scf.ForOp):
-        raise OpError(chunk, "must sit directly in the scf.for of hsg-block-into-ub")
-    for name in ("slice_offset", "slice_size", "ub_factor"):
-        if not _defined_outside(getattr(chunk, name), loop):
-            raise OpError(chunk, f"{name} must be defined outside the chunk loop, so the UB "
-                                 "set-up can precede it")
+    loop = chunk_loop(chunk, chunk.slice_offset, chunk.slice_size, chunk.ub_factor)
     before_loop, before_chunk = loop.prev_op, chunk.prev_op
     emit_row_chunk(InsertPoint.before(loop), InsertPoint.before(chunk), plan,
                    list(chunk.inputs), chunk.outputs[0], chunk.slice_offset, chunk.slice_size,

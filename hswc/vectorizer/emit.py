@@ -160,12 +160,11 @@ def object_name(buffer: Buffer) -> str:
 # region Init
 
 
-def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
-              outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
-              ub_factor: SSAValue, broadcast: Broadcast | None = None) -> Handles:
-    outs = [outputs] if isinstance(outputs, SSAValue) else list(outputs)
-    gm = _global_tensors(e, plan, inputs, outs, offset, length, broadcast)
-    pipe = e.value(ascend.TPipeOp(), "pipe")
+def buffer_objects(e: Emitter, plan: KernelPlan,
+                   tbuf_position: Callable[[Buffer], ascend.TPosition] | None = None
+                   ) -> dict[Buffer, SSAValue]:
+    """The plan's queues, then its TBufs (at `tbuf_position`: VECCALC unless told), not yet
+    InitBuffer'd."""
     objects: dict[Buffer, SSAValue] = {}
     for b in plan.buffers:
         if b.is_queue:
@@ -173,7 +172,18 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
                                  object_name(b))
     for b in plan.buffers:
         if not b.is_queue:
-            objects[b] = e.value(ascend.TBufOp(ascend.TPosition.VECCALC), object_name(b))
+            position = ascend.TPosition.VECCALC if tbuf_position is None else tbuf_position(b)
+            objects[b] = e.value(ascend.TBufOp(position), object_name(b))
+    return objects
+
+
+def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
+              outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
+              ub_factor: SSAValue, broadcast: Broadcast | None = None) -> Handles:
+    outs = [outputs] if isinstance(outputs, SSAValue) else list(outputs)
+    gm = _global_tensors(e, plan, inputs, outs, offset, length, broadcast)
+    pipe = e.value(ascend.TPipeOp(), "pipe")
+    objects = buffer_objects(e, plan)
     lengths = _linear_lengths(e, plan, ub_factor)
     for b in plan.buffers:
         if b.dtype == "mask" and "mask" not in lengths:

@@ -48,11 +48,11 @@ from hswc.vectorizer.emit import (
     MASK_WORD_BITS,
     Emitter,
     Uniforms,
+    buffer_objects,
     build,
     fill_value,
     float_attr,
     local_name,
-    object_name,
     scalar_attr,
 )
 from hswc.vectorizer.instructions import Instr, Val
@@ -179,16 +179,8 @@ def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
              ) -> dict[Buffer, SSAValue]:
     """The queues, then the TBufs (a column input's at VECIN: Init copies it in), each
     InitBuffer'd."""
-    objects: dict[Buffer, SSAValue] = {}
-    for b in plan.buffers:
-        if b.is_queue:
-            objects[b] = e.value(ascend.TQueOp(ascend.TPosition(b.position), b.depth),
-                                 object_name(b))
-    for b in plan.buffers:
-        if not b.is_queue:
-            position = ascend.TPosition.VECIN if b.level == "column" else \
-                ascend.TPosition.VECCALC
-            objects[b] = e.value(ascend.TBufOp(position), object_name(b))
+    objects = buffer_objects(e, plan, lambda b: ascend.TPosition.VECIN if b.level == "column"
+                             else ascend.TPosition.VECCALC)
     for b in plan.buffers:
         e.op(ascend.InitBufferOp(pipe, objects[b], _buffer_bytes(plan, b, ub_factor, e),
                                  num=b.depth if b.is_queue else None))
