@@ -157,7 +157,7 @@ tests."""
 
 @pytest.mark.parametrize("path", [
     pytest.param(p, id=p.stem, marks=[] if p.stem in ASCEND_SAMPLE else [pytest.mark.sweep])
-    for p in FILES if "mobilenet" not in p.stem or p.stem.endswith("_f32")])
+    for p in FILES if "mobilenet" not in p.stem or p.stem.endswith(("_f32", "_bf16"))])
 def test_ascend_level_equals_the_hsg_level(path: Path) -> None:
     """Partitioned: every region a kernel on the modelled cores, every other op on the host, and
     the results the file's run on the host, bit for bit."""

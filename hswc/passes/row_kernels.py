@@ -250,6 +250,9 @@ class RowTiler:
             raise NotARowKernel(f"its row region has {len(outputs)} results used outside; a "
                                 "row kernel writes one")
         body, inputs, rows = row_body(region)
+        if not inputs:
+            raise NotARowKernel("its row region reads no tensor (its values are constants: "
+                                "the host computes them)")
         _captured_constants(body)
         _name_args(body, inputs)
         (output,) = outputs

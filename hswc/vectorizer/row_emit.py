@@ -340,6 +340,14 @@ class RowChunkEmitter:
             if b.is_queue:
                 self.tensors[b] = self.e.value(
                     ascend.DeQueOp(self.h.objects[b], ELEMENT_TYPES[v.dtype]), local_name(b))
+        self.compute_tensors()
+        for cast in item.casts:
+            self.instruction(cast)
+
+    def compute_tensors(self) -> None:
+        """The output's AllocTensor and every TBuf's Get, once a chunk: at the first arrival,
+        or at the first step where no queued input arrives before it (a body computed from
+        row or column operands alone)."""
         out = self.buffer(self.plan.output)
         if out not in self.tensors:
             self.tensors[out] = self.e.value(
@@ -349,11 +357,12 @@ class RowChunkEmitter:
             if not b.is_queue and b not in self.tensors:
                 self.tensors[b] = self.e.value(
                     ascend.TBufGetOp(self.h.objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
-        for cast in item.casts:
-            self.instruction(cast)
 
     def tensor(self, val: Val) -> SSAValue:
-        return self.tensors[self.buffer(val)]
+        b = self.buffer(val)
+        if b not in self.tensors:
+            self.compute_tensors()
+        return self.tensors[b]
 
     def at(self, tensor: SSAValue, offset: int) -> SSAValue:
         """tensor[offset] (the tensor itself at 0)."""
