@@ -78,6 +78,25 @@ def test_an_export_runs_its_reductions_in_a_row_kernel_equal_to_mlir_and_pytorch
             assert within.equal, f"{level} against {oracle}: {within.summary()}"
 
 
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_a_backward_block_with_masks_and_sums_over_h_w_runs_in_row_kernels(dtype: str) -> None:
+    """MobileNetV3's squeeze-excitation backward (torch-mlir's export): hardsigmoid's mask
+    (two compares and an andi on row values, combined by 16-bit words, counts of whole
+    repeats) and the sums over H and W lower to row kernels; every result within PyTorch's
+    tolerance of eager PyTorch (f32: of MLIR's execution too; bf16: MLIR sums in bf16 itself,
+    up to 78 ulp from PyTorch)."""
+    path = FIXTURES.parent / "models" / f"mobilenet_se_backward_{dtype}.mlir"
+    data = np.load(path.with_suffix(".npz"))
+    inputs = _inputs(data, dtype)
+    kernel = compile_file(path, level="ascend")
+    assert _row_kernels(kernel) >= 1
+    got = kernel.run(*inputs).outputs
+    for i, g in enumerate(got):
+        for oracle in (f"out{i}", f"torch{i}") if dtype == "f32" else (f"torch{i}",):
+            within = compare_tolerance(g, data[oracle].view(NUMPY[dtype]))
+            assert within.equal, f"result {i} against {oracle}: {within.summary()}"
+
+
 @pytest.mark.parametrize("dtype", list(NUMPY))
 @pytest.mark.parametrize("name", list(CASES))
 def test_named_ops_equal_pytorch_with_their_reductions_in_a_row_kernel(

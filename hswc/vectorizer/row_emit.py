@@ -45,6 +45,7 @@ from hswc.tiling import ELEMENT_BYTES
 from hswc.vectorizer.dag import Node
 from hswc.vectorizer.emit import (
     ELEMENT_TYPES,
+    MASK_WORD,
     MASK_WORD_BITS,
     Emitter,
     Uniforms,
@@ -364,6 +365,18 @@ class RowChunkEmitter:
             self.compute_tensors()
         return self.tensors[b]
 
+    def operand(self, val: Val, instr: Instr) -> SSAValue:
+        """The tensor an instruction reads or writes; a mask that a logic call (And, Or, Not)
+        combines by 16-bit words seen as uint16_t, as the elementwise kernel does."""
+        tensor = self.tensor(val)
+        if val.dtype != "mask" or instr.count != "words":
+            return tensor
+        key = (tensor, -1)
+        if key not in self.views:
+            self.views[key] = self.e.value(ascend.ReinterpretCastOp(tensor, MASK_WORD),
+                                           f"{tensor.name_hint or 'mask'}_bits")
+        return self.views[key]
+
     def at(self, tensor: SSAValue, offset: int) -> SSAValue:
         """tensor[offset] (the tensor itself at 0)."""
         if offset == 0:
@@ -378,6 +391,24 @@ class RowChunkEmitter:
         if self.pending and not self.plan.schedule.no_pipe_barriers:
             self.e.op(ascend.PipeBarrierOp())
         self.pending = False
+
+    def call_count(self, instr: Instr) -> SSAValue:
+        """The count of a level-2 call; on row values, a call that computes whole repeats only
+        (Compare: its count a multiple of 256 bytes) takes the rows rounded up to a repeat of
+        its operands' type, which the row values' buffers are sized to (_buffer_elements)."""
+        level = instr.dst.level
+        if level != "row" or instr.count == "cur" or not instr.srcs:
+            return self.count(level, instr.count)
+        typed = [v.dtype for v in instr.srcs if v.dtype in ELEMENT_BYTES]  # not masks
+        lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[typed[0] if typed else "f32"]
+        key = f"row:{instr.count}:{lanes}"
+        if key not in self.counts:
+            a = self.e.a
+            value = a.mul(a.ceil_div(self.rows_now, a.const(lanes)), a.const(lanes))
+            if instr.count == "words":
+                value = a.ceil_div(value, a.const(MASK_WORD_BITS))
+            self.counts[key] = value
+        return self.counts[key]
 
     def count(self, level: str, kind: str) -> SSAValue:
         """The count of a level-2 call on `level` (element, row or column): `cur` exactly,
@@ -411,13 +442,13 @@ class RowChunkEmitter:
             self.broadcast_binary(instr)
             return
         self.barrier()
-        dst = self.tensor(instr.dst)
-        srcs = [self.tensor(v) for v in instr.srcs]
+        dst = self.operand(instr.dst, instr)
+        srcs = [self.operand(v, instr) for v in instr.srcs]
         like = srcs[-1] if srcs else dst
         scalar = (None if instr.scalar is None
                   else self.h.uniforms.value(instr.scalar) if isinstance(instr.scalar, Node)
                   else scalar_attr(instr.scalar, like))
-        self.e.op(build(instr, dst, srcs, self.count(instr.dst.level, instr.count), scalar))
+        self.e.op(build(instr, dst, srcs, self.call_count(instr), scalar))
         self.pending = True
 
     def refuse(self, instr: Instr, why: str) -> OpError:
