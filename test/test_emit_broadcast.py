@@ -128,11 +128,18 @@ def test_kernel_unit_tests_pass_on_the_cpu_model(packages: dict[str, Path],
     sources = {name: packages[name] / f"tests/ut/op_kernel/test_{PACKAGES[name][2]}.cpp"
                for name in PACKAGES}
     sources[ARCH35] = packages[ARCH35] / "tests/ut/op_kernel/test_bias_add_apt.cpp"
+    run_kernel_unit_tests(sources, ARCH35, tmp_path)
+
+
+def run_kernel_unit_tests(sources: dict[str, Path], arch35_name: str, tmp_path: Path) -> None:
+    """Build each package's tests/ut/op_kernel source against the CPU model (the one named
+    `arch35_name` for Ascend 950: its API and UB) with the test-only stand-ins of googletest
+    and tikicpulib, in parallel, then run each: one test, passed."""
     arch35 = ("-DASCENDC_CPU_DAV_3510",
               f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
     jobs = [(name, subprocess.Popen(
-        [compiler(), *STRICT, *(arch35 if name == ARCH35 else ()), f"-I{SHIMS}", f"-I{MODEL}",
-         str(source), "-o", str(tmp_path / name)],
+        [compiler(), *STRICT, *(arch35 if name == arch35_name else ()), f"-I{SHIMS}",
+         f"-I{MODEL}", str(source), "-o", str(tmp_path / name)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
         for name, source in sources.items()]
     for name, job in jobs:

@@ -16,8 +16,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cpu_build import MODEL, REPO, compiler
+from cpu_build import REPO, compiler
 from test_broadcast_dynamic import prelu
+from test_emit_broadcast import run_kernel_unit_tests
 
 from hswc.checker import host_tiling
 from hswc.checker.op_folder import folder
@@ -26,8 +27,6 @@ from hswc.remarks import collecting
 from hswc.tools.hswc_emit import main
 
 PRELU = REPO / "test" / "fixtures" / "torch_models" / "gated" / "prelu_dynamic_f16.mlir"
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
-STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
 GE = {"f16": 1, "f32": 0}
 """ge::DataType codes the tiling harness takes."""
 
@@ -147,21 +146,7 @@ def test_kernel_unit_tests_pass_on_the_cpu_model(packages: dict[str, Path],
     sources = {name: packages[name] / f"tests/ut/op_kernel/test_{PACKAGES[name][1]}.cpp"
                for name in PACKAGES}
     sources[ARCH35] = packages[ARCH35] / "tests/ut/op_kernel/test_p_relu_apt.cpp"
-    arch35 = ("-DASCENDC_CPU_DAV_3510",
-              f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
-    jobs = [(name, subprocess.Popen(
-        [compiler(), *STRICT, *(arch35 if name == ARCH35 else ()), f"-I{SHIMS}", f"-I{MODEL}",
-         str(source), "-o", str(tmp_path / name)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        for name, source in sources.items()]
-    for name, job in jobs:
-        output, _ = job.communicate()
-        assert job.returncode == 0, f"{name}:\n{output}"
-    for name in sources:
-        done = subprocess.run([str(tmp_path / name)], capture_output=True, text=True,
-                              timeout=120, check=False)
-        assert done.returncode == 0, f"{name}:\n{done.stdout}{done.stderr}"
-        assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", name
+    run_kernel_unit_tests(sources, ARCH35, tmp_path)
 
 
 def test_shape_inference_aclnn_checks_and_docs_take_the_run_time_dims(
