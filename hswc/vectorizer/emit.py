@@ -177,6 +177,27 @@ def buffer_objects(e: Emitter, plan: KernelPlan,
     return objects
 
 
+def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue],
+                   count: Callable[[Buffer], SSAValue]) -> Uniforms:
+    """The kernel's uniform scalars computed once, and each constant buffer Duplicate'd with
+    its value over `count(buffer)` elements (then one barrier): the set-up before the chunk
+    loop that elementwise and row kernels share."""
+    uniforms = Uniforms(e, plan.selection.scalars)
+    for instr in plan.instrs():
+        if isinstance(instr.scalar, Node):
+            uniforms.value(instr.scalar)
+    consts = [b for b in plan.buffers if b.role == "const"]
+    for b in consts:
+        local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
+        fill: FloatAttr | IntegerAttr | SSAValue = (
+            uniforms.value(b.uniform) if b.uniform is not None
+            else float_attr(fill_value(b.value), ELEMENT_TYPES[b.dtype]))
+        e.op(ascend.DuplicateOp(local, fill, count(b)))
+    if consts and not plan.schedule.no_pipe_barriers:
+        e.op(ascend.PipeBarrierOp())
+    return uniforms
+
+
 def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
               outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
               ub_factor: SSAValue, broadcast: Broadcast | None = None) -> Handles:
@@ -191,19 +212,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         key = _length_key(plan, b)
         num = b.depth if b.is_queue else None
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
-    uniforms = Uniforms(e, plan.selection.scalars)
-    for instr in plan.instrs():
-        if isinstance(instr.scalar, Node):
-            uniforms.value(instr.scalar)
-    consts = [b for b in plan.buffers if b.role == "const"]
-    for b in consts:
-        local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
-        fill: FloatAttr | IntegerAttr | SSAValue = (
-            uniforms.value(b.uniform) if b.uniform is not None
-            else float_attr(fill_value(b.value), ELEMENT_TYPES[b.dtype]))
-        e.op(ascend.DuplicateOp(local, fill, ub_factor))
-    if consts and not plan.schedule.no_pipe_barriers:
-        e.op(ascend.PipeBarrierOp())
+    uniforms = fill_constants(e, plan, objects, lambda _: ub_factor)
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
             for v in plan.inputs
             if broadcast is not None and _broadcast(broadcast, v)

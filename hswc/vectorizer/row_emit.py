@@ -51,8 +51,7 @@ from hswc.vectorizer.emit import (
     Uniforms,
     buffer_objects,
     build,
-    fill_value,
-    float_attr,
+    fill_constants,
     local_name,
     scalar_attr,
 )
@@ -198,18 +197,8 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     gm, kinds = _global_tensors(e, plan, rows, inputs, output, offset, size)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = _buffers(e, plan, pipe, ub_factor)
-    uniforms = Uniforms(e, plan.selection.scalars)
-    for instr in plan.instrs():
-        if isinstance(instr.scalar, Node):
-            uniforms.value(instr.scalar)
-    consts = [b for b in plan.buffers if b.role == "const"]
-    for b in consts:
-        local = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]), local_name(b))
-        fill = (uniforms.value(b.uniform) if b.uniform is not None
-                else float_attr(fill_value(b.value), ELEMENT_TYPES[b.dtype]))
-        e.op(ascend.DuplicateOp(local, fill, _buffer_elements(plan, b, ub_factor, e)))
-    if consts and not plan.schedule.no_pipe_barriers:
-        e.op(ascend.PipeBarrierOp())
+    uniforms = fill_constants(e, plan, objects,
+                              lambda b: _buffer_elements(plan, b, ub_factor, e))
     columns: dict[Buffer, SSAValue] = {}
     for val, kind in kinds:
         if kind == "column":
