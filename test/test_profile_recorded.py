@@ -54,6 +54,22 @@ def test_sources_in_the_same_bank_groups_double_the_repeats() -> None:
     assert times.total * 1e9 == pytest.approx(204)
 
 
+@pytest.mark.parametrize(("y", "total"), [
+    (7168, 125),  # y at 7168 (a multiple of 512): V 50 ns; MTE2 25 bytes in it, 75 after
+    (7168 + 256, 100),  # other bank groups: V 25 ns; MTE2 at the port rate throughout
+])
+def test_a_conflicting_vector_call_slows_the_reads_beside_it(y: int, total: float) -> None:
+    """A copy-in of 100 bytes beside an Add of 25 repeats, with no flag between them: while
+    the Add's sources conflict in the bank groups, MTE2 reads at conflict_read_factor (0.5 here)
+    of its port's 1 byte/ns."""
+    stream = (f"core 0\nV Add k.cpp:1 0:6400:r {y}:6400:r 65536:6400:w\n"
+              "MTE2 DataCopy k.cpp:2 128 100 1 0\n")
+    figures = replace(SIMPLE, conflict_read_factor=0.5)
+    times = time_run(read_stream(stream, figures), figures)
+    assert times.total * 1e9 == pytest.approx(total)
+    assert times.busy[MTE2] * 1e9 == pytest.approx(total)
+
+
 def test_scalar_accesses_wait_for_the_pipes_and_hold_them() -> None:
     """10 GetValue (3 cycles) and 4 SetValue (5): 50 cycles on the scalar unit after the
     copy-in, before the copy-out; the launch's and the issued calls' cycles counted."""
