@@ -6,7 +6,9 @@ done, vector work takes its cycles, and a DMA takes its set-up cycles and then m
 Bandwidth is shared max-min fairly (progressive filling) by all DMAs moving data at one moment,
 under three kinds of limit, each fitted on asc-devkit's measured add_high_performance profiles
 (hswc.platform.CostFigures):
-- each MTE pipe's own GM port, `core_gm_bytes_per_s`;
+- each MTE pipe's own GM port, `core_gm_bytes_per_s`; for MTE2, `conflict_read_factor` of it
+  while its core's V runs a call whose operands conflict in the UB banks (Work.bank_conflict:
+  MTE2's writes into UB wait for the banks that call holds);
 - L2, `l2_bytes_per_s`, shared by every DMA: what every core's reads and writes together reach
   (2.4 TB/s read and written at once on A2, above the HBM's 1.6 TB/s);
 - the HBM, `hbm_bytes_per_s`, shared by the reads, and by the writes too while a read that
