@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ import pytest
 from hswc.checker.asc_source import device_part
 from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR, bank_conflict
-from hswc.platform import COST_FIGURES, CostFigures
+from hswc.platform import COST_FIGURES, PLATFORMS, CostFigures
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycles_per_repeat=1.0,
                      vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
@@ -296,3 +296,12 @@ def test_check_kernel_profiles_register_calls_on_950(tmp_path: Path) -> None:
                      r"scalar [\d.]+ us\) \(f32, n=2048, 1 cores\)", line)
     assert m is not None, line
     assert float(m.group(1)) == pytest.approx(32 * 3.5 / 1.65e9 * 1e6, abs=0.006)
+
+
+def test_every_cost_figure_says_where_it_comes_from() -> None:
+    """Each figure of every platform is documented, fitted or an assumption (hswc.platform)."""
+    names = [f.name for f in fields(CostFigures) if f.name != "status"]
+    for platform in PLATFORMS.values():
+        for name in names:
+            assert platform.cost.status_of(name).split(":")[0].split(",")[0] in (
+                "documented", "fitted", "assumption"), (platform.name, name)
