@@ -423,9 +423,11 @@ def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Nod
     return Node("cmpf", "i1", operands, predicate=predicate, source=op)
 
 
-def _integer_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+def _integer_node(b: _Builder, op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
     """An integer op, a conversion to or from an integer, or math.roundeven."""
     result = op.results[0]
+    if type(op) in CONVERSIONS and operands[0].dtype == "i1":
+        return _boolean_conversion(b, op, dtype, operands[0])
     if type(op) in INTEGER_BINARY:
         if not is_integer(dtype):
             raise OpError(op, f"works on {result.type}; {op.name} is supported on integer "
@@ -568,10 +570,8 @@ def _node_of(b: _Builder, op: Operation) -> Node:
         return _constant_node(op, dtype)
     if type(op) in FLOAT_BINARY:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
-    if type(op) in CONVERSIONS and _scalar_dtype(op, op.operands[0]) == "i1":
-        return _boolean_conversion(b, op, dtype, ins()[0])
     if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name in (ROUNDEVEN, ABSI):
-        return _integer_node(op, dtype, ins())
+        return _integer_node(b, op, dtype, ins())
     if isinstance(op, (*DIVISIONS, arith.TruncIOp)):
         return _lowered_node(b, op, dtype)
     if isinstance(op, arith.CmpiOp) or type(op) in SHIFTS or type(op) in LOGIC:
