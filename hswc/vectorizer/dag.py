@@ -423,9 +423,11 @@ def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Nod
     return Node("cmpf", "i1", operands, predicate=predicate, source=op)
 
 
-def _integer_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+def _integer_node(b: _Builder, op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
     """An integer op, a conversion to or from an integer, or math.roundeven."""
     result = op.results[0]
+    if type(op) in CONVERSIONS and operands[0].dtype == "i1":
+        return _boolean_conversion(b, op, dtype, operands[0])
     if type(op) in INTEGER_BINARY:
         if not is_integer(dtype):
             raise OpError(op, f"works on {result.type}; {op.name} is supported on integer "
@@ -542,6 +544,21 @@ def _lowered_node(b: _Builder, op: Operation, dtype: str) -> Node:
         raise OpError(op, str(error)) from None
 
 
+def _boolean_conversion(b: _Builder, op: Operation, dtype: str, condition: Node) -> Node:
+    """extui / uitofp of an i1 (true is 1) and extsi / sitofp of one (true is -1, its one bit
+    read as signed: MLIR's arith semantics) as a select between the two constants: a
+    condition is a mask on the vector unit, never a Cast's operand."""
+    true = -1 if CONVERSIONS[type(op)] in ("extsi", "sitofp") else 1  # type: ignore[index]
+    if CONVERSIONS[type(op)] not in ("extsi", "extui", "sitofp", "uitofp"):  # type: ignore[index]
+        raise OpError(op, f"converts i1 to {dtype}; an i1 is converted by extui, extsi, "
+                      "uitofp or sitofp")
+    if true < 0 and dtype.startswith("ui"):
+        raise OpError(op, f"sign-extends i1 to {dtype}, whose values are unsigned: use extui")
+    values = [b.intern(Node("const", dtype, value=v if is_integer(dtype) else float(v),
+                            source=op)) for v in (true, 0)]
+    return b.intern(Node("select", dtype, (condition, *values), source=op))
+
+
 def _node_of(b: _Builder, op: Operation) -> Node:
     """The node for one supported op (operands already built), or a located error."""
     def ins() -> tuple[Node, ...]:
@@ -554,7 +571,7 @@ def _node_of(b: _Builder, op: Operation) -> Node:
     if type(op) in FLOAT_BINARY:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
     if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name in (ROUNDEVEN, ABSI):
-        return _integer_node(op, dtype, ins())
+        return _integer_node(b, op, dtype, ins())
     if isinstance(op, (*DIVISIONS, arith.TruncIOp)):
         return _lowered_node(b, op, dtype)
     if isinstance(op, arith.CmpiOp) or type(op) in SHIFTS or type(op) in LOGIC:
