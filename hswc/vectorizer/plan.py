@@ -167,6 +167,8 @@ class KernelPlan:
         the column inputs and each row buffer's rounding up to a repeat as a reserve, chunks of
         whole multiples of ROW_ALIGN rows and at most MAX_CHUNK_ROWS of them."""
         pitch = self.pitch
+        one = self.rows is not None and self.rows.one_per_chunk
+        span = self.element_span
         per_row = reserve = 0
         selects = any(i.api == "Select" for i in self.instrs())
         for b in self.buffers:
@@ -177,20 +179,31 @@ class KernelPlan:
                 per_row += b.depth * size
                 reserve += b.depth * VECTOR_REPEAT_BYTES
             elif b.level == "spread":
-                per_row += UB_BLOCK_BYTES
+                per_row += UB_BLOCK_BYTES * (ROW_ALIGN if one else 1)
             elif b.dtype == "mask":
                 per_row += -(-pitch // MASK_BITS_PER_BYTE)
                 reserve += MASK_MIN_BYTES
             else:
-                per_row += b.depth * pitch * size
+                per_row += b.depth * span * size
         return UbPlan(bytes_per_element=per_row,
                       ub_reserve=reserve + (SELECT_TMP_BYTES if selects else 0),
-                      align_elements=ROW_ALIGN, most=MAX_CHUNK_ROWS)
+                      align_elements=1 if one else ROW_ALIGN, most=1 if one else MAX_CHUNK_ROWS)
+
+    @property
+    def element_span(self) -> int:
+        """A row kernel's elements per row in an element buffer: the pitch, or, with one row
+        per chunk, the pitch rounded up to the plan's alignment (a level-2 call's count of one
+        row is rounded up so; with ROW_ALIGN rows a chunk's pitches already are)."""
+        assert self.rows is not None
+        if self.rows.one_per_chunk:
+            return -(-self.pitch // self.align) * self.align
+        return self.pitch
 
 
 ROW_ALIGN = 8
 """A row kernel's chunk is a multiple of this many rows: Brcb spreads 8 row values per
-repeat."""
+repeat. A row too long for that many is one row per chunk (Rows.one_per_chunk): its spread
+buffers then hold the 8 blocks one Brcb repeat writes."""
 MAX_CHUNK_ROWS = 248
 """At most this many rows per chunk: a row kernel's level-0 calls repeat once per row, at most
 255 times (asc-devkit: repeatTimes is a uint8), rounded down to ROW_ALIGN."""
@@ -496,15 +509,22 @@ LONGEST_ROW_SEARCHED = 1 << 24
 """longest_row looks no further than this many elements (far beyond any UB)."""
 
 
+def chunk_rows_needed(rows: Rows) -> int:
+    """The fewest rows a chunk of a row kernel must hold: ROW_ALIGN, or one with
+    one_per_chunk."""
+    return 1 if rows.one_per_chunk else ROW_ALIGN
+
+
 def longest_row(kernel: KernelPlan, ub_size: int) -> int:
-    """The longest row a chunk of ROW_ALIGN whole rows of this row kernel's buffers holds in
-    `ub_size` bytes (0: not even a row of one element): its UB plan grows with the row's pitch,
-    so the answer is found by bisection."""
+    """The longest row a chunk of this row kernel's buffers holds in `ub_size` bytes
+    (chunk_rows_needed of them; 0: not even a row of one element): its UB plan grows with the
+    row's pitch, so the answer is found by bisection."""
     assert kernel.rows is not None
+    needed = chunk_rows_needed(kernel.rows)
 
     def fits(length: int) -> bool:
         plan = replace(kernel, rows=replace(kernel.rows, length=length)).ub_plan()  # type: ignore[arg-type]
-        return (ub_size - plan.ub_reserve) // max(plan.bytes_per_element, 1) >= ROW_ALIGN
+        return (ub_size - plan.ub_reserve) // max(plan.bytes_per_element, 1) >= needed
 
     low, high = 0, LONGEST_ROW_SEARCHED
     while low < high:

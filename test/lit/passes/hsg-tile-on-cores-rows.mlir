@@ -57,13 +57,29 @@ func.func @rms_norm(%x: tensor<16x7xbf16>, %w: tensor<7xbf16>) -> tensor<16x7xbf
 
 // -----
 
-// A row too long for a chunk of 8 whole rows of its buffers in 196608 bytes: its generics stay
-// as they are, with a warning naming the longest row that fits.
+// A row too long for a chunk of 8 whole rows of its buffers in 196608 bytes is a kernel of one
+// row per chunk (ubFactor 1, the UB plan's alignment 1 and bound 1, `one_per_chunk`).
+// CHECK-LABEL: func.func @one_row_a_chunk(
+// CHECK-NEXT:    %[[T:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[BF:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[UF:.*]] = arith.constant 1 : index
+// CHECK:         hsg.launch @one_row_a_chunk_kernel_f32
+// CHECK:       func.func @one_row_a_chunk_tiling_f32({{.*}} hsg.ub_plan = {{{.*}}align_elements = 1 : i64, most = 1 : i64}
+// CHECK:       func.func @one_row_a_chunk_kernel_f32({{.*}}hsg.rows = {length = 1000 : i64, inputs = ["element", "column", "column"], outputs = ["element"], one_per_chunk}
+func.func @one_row_a_chunk(%x: tensor<2x1000xf32>, %w: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<2x1000xf32> {
+  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x1000xf32>, tensor<1000xf32>, tensor<1000xf32>
+  return %y : tensor<2x1000xf32>
+}
+
+// -----
+
+// A row too long for one row of its buffers in 196608 bytes: its generics stay as they are,
+// with a warning naming the longest row that fits.
 // CHECK-LABEL: func.func @too_long(
 // CHECK-NOT:     hsg.row_slice
 // CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: warning: 'linalg.generic' reduces rows of 1000 elements, longer than a chunk of 8 whole rows of its row kernel holds in 196608 bytes of UB (the longest row that fits: 976 elements); it stays on the host
-func.func @too_long(%x: tensor<2x1000xf32>, %w: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<2x1000xf32> {
-  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x1000xf32>, tensor<1000xf32>, tensor<1000xf32>
-  return %y : tensor<2x1000xf32>
+// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: warning: 'linalg.generic' reduces rows of 6081 elements, longer than a chunk of one row of its row kernel holds in 196608 bytes of UB (the longest row that fits: 6080 elements); it stays on the host
+func.func @too_long(%x: tensor<2x6081xf32>, %w: tensor<6081xf32>, %b: tensor<6081xf32>) -> tensor<2x6081xf32> {
+  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x6081xf32>, tensor<6081xf32>, tensor<6081xf32>
+  return %y : tensor<2x6081xf32>
 }
