@@ -3,9 +3,9 @@
 1024, 8192 and 60,000 elements at 2^24 elements, on Atlas A2 and Ascend 950, each row kernel's
 modelled time, its fraction of the HBM roofline and the pipe that binds it, lowered with the
 reference schedule (depth-1 queues) and with the fast options (double-buffer, early-free,
-in-place, x-first), side by side with their ratio and the chunk (`8k`: whole multiples of 8 rows,
-`1`: one row a chunk); a row too long for one row of its buffers in UB is printed as staying on
-the host, with the longest row that fits.
+in-place, x-first), side by side with their ratio and the chunk (`rows`: several whole
+rows, `1`: one row a chunk); a row too long for one row of its buffers in UB is printed as
+staying on the host, with the longest row that fits.
 
 With --accuracy, a second table: each op's kernel as hswc-run lowers it by default (the cost
 model's schedule; the host where no kernel takes the row) run by the interpreter at the ascend
@@ -90,8 +90,8 @@ def _cell(report: Report) -> str:
 
 
 def _chunk(module: ModuleOp) -> str:
-    """`1` for a kernel of one row a chunk, `8k` for chunks of multiples of 8 rows."""
-    return "1" if "one_per_chunk" in str(module) else "8k"
+    """`1` for a kernel of one row a chunk, `rows` for chunks of several rows."""
+    return "1" if "one_per_chunk" in str(module) else "rows"
 
 
 def row(op: str, length: int, dtype: str, total: int, soc: str) -> str:

@@ -45,8 +45,8 @@ class Rows:
     inputs: tuple[OperandClass, ...]
     outputs: tuple[OperandClass, ...]
     one_per_chunk: bool = False
-    """Each UB chunk holds one row (a row too long for ROW_ALIGN of them, or for a level-0
-    repeat stride between rows: hswc.vectorizer.plan.one_row_chunks)."""
+    """Each UB chunk holds one row (a row too long for MIN_CHUNK_ROWS of them, or for a
+    level-0 repeat stride between rows: hswc.passes.row_kernels.fitted_row_plan)."""
 
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""

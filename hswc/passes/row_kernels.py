@@ -72,7 +72,7 @@ from hswc.tiling import (
     compute_tiling,
 )
 from hswc.vectorizer.dag import body_dag
-from hswc.vectorizer.plan import KernelPlan, longest_row, plan_kernel
+from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
 from hswc.vectorizer.row_emit import refusal
 from hswc.vectorizer.schedule import Schedule
 
@@ -113,9 +113,9 @@ def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
                     names: list[str], ub_size: int) -> KernelPlan:
-    """The row kernel's plan with chunks of whole multiples of ROW_ALIGN rows where its
-    lowering takes that and such a chunk fits `ub_size` bytes of UB; else with one row per
-    chunk (Rows.one_per_chunk: a row longer than ROW_ALIGN of them hold, or than a level-0
+    """The row kernel's plan with chunks of several whole rows where its lowering takes that
+    and a chunk of MIN_CHUNK_ROWS rows fits `ub_size` bytes of UB; else with one row per
+    chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
     repeat stride between rows reaches), which the caller checks as it checks the other."""
     plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
     if refusal(plan) is None and _fits(plan, dtype, ub_size):
@@ -124,11 +124,13 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 def _fits(plan: KernelPlan, dtype: str, ub_size: int) -> bool:
+    """Whether a chunk of chunk_rows_needed rows of the plan fits `ub_size` bytes."""
+    assert plan.rows is not None
     try:
-        compute_tiling(1, 1, ub_size, dtype, plan.ub_plan())
+        tiling = compute_tiling(1 << 20, 1, ub_size, dtype, plan.ub_plan())
     except TilingError:
         return False
-    return True
+    return tiling.ub_factor >= chunk_rows_needed(plan.rows)
 
 
 def _tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:

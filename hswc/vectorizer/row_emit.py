@@ -142,10 +142,11 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
     if b.level == "row":
         lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
         return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
-    if b.level == "spread":
-        blocks = BRCB_VALUES if plan.rows is not None and plan.rows.one_per_chunk else 1
-        return a.mul(ub_factor, a.const(blocks * UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
-    return a.mul(ub_factor, a.const(plan.element_span))
+    if b.level == "spread":  # the 8 blocks a Brcb repeat writes, for every 8 rows begun
+        blocks = a.mul(a.ceil_div(ub_factor, a.const(BRCB_VALUES)), a.const(BRCB_VALUES))
+        return a.mul(blocks, a.const(UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
+    align = a.const(plan.align)  # a level-2 call's count is the chunk's rounded up so
+    return a.mul(a.ceil_div(a.mul(ub_factor, a.const(plan.pitch)), align), align)
 
 
 def _buffer_bytes(plan: KernelPlan, b: Buffer, ub_factor: SSAValue, e: Emitter) -> SSAValue:
