@@ -181,7 +181,12 @@ class Dag:
     results: list[Node]
     """What the body yields, in order (one value, but for a row region's several outputs)."""
     scalars: list[SSAValue] = field(default_factory=list)
-    """The values from outside the body it uses, in order of first use (scalar nodes' index)."""
+    """The values from outside the body it uses, in order of first use (scalar nodes' index);
+    of several `arith.constant`s of one name, type and value (each decomposed op's attribute is
+    one: a fused chain of 200 leaky_relu has 200 `negative_slope`s) only the first: a kernel
+    argument each made cloning its body quadratic, and the chain's kernel no different."""
+    scalar_aliases: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    """Each outside constant left out of `scalars` -> the equal one it reads instead."""
 
     @property
     def result(self) -> Node:
@@ -203,6 +208,8 @@ class _Builder:
         self.merged: dict[tuple[object, ...], Node] = {}
         self.nodes: list[Node] = []
         self.scalars: list[SSAValue] = []
+        self.aliases: dict[SSAValue, SSAValue] = {}
+        self.constants: dict[tuple[str | None, Attribute, Attribute], SSAValue] = {}
 
     def operand(self, op: Operation, value: SSAValue) -> Node:
         node = self.values.get(value)
@@ -219,6 +226,13 @@ class _Builder:
         if dtype is None or dtype == "i1":
             raise OpError(op, f"uses {value.type} from outside the body; an elementwise body "
                           "may only use float scalars (f16, bf16, f32) from outside")
+        if isinstance(value.owner, arith.ConstantOp):  # equal constants of one name: one scalar
+            key = (value.name_hint, value.type, value.owner.value)
+            first = self.constants.setdefault(key, value)
+            if first is not value:
+                self.aliases[value] = first
+                self.values[value] = self.values[first]
+                return self.values[first]
         node = Node("scalar", dtype, index=len(self.scalars), name=value.name_hint, source=op)
         self.scalars.append(value)
         self.values[value] = node
@@ -710,7 +724,7 @@ def body_dag(block: Block, inputs: int | None = None,
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
-    return Dag(input_nodes, nodes, results, b.scalars)
+    return Dag(input_nodes, nodes, results, b.scalars, b.aliases)
 
 
 QUANTIZED = ("fptosi", "fptoui")
