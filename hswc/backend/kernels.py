@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -69,8 +77,10 @@ class Kernel:
     variant: int | None = None
     """Of a kernel picked at run time (hsg.tiling_key): its index among its dtype's kernels."""
     gm_types: tuple[Attribute, ...] = ()
-    """The element type of every GM argument, inputs then output (one type, or at a dtype
-    boundary each its own; empty: every one is `element_type`)."""
+    """The element type of every GM argument's tensor, inputs then outputs (one type, or at a
+    dtype boundary each its own; empty: every one is `element_type`). An output the host's
+    launch types i1 is i1 here, though the kernel stores it a byte per element
+    (hsg.gm_element): the package declares it a bool tensor."""
 
     def gm_element_types(self) -> tuple[Attribute, ...]:
         """The element type of every GM argument, inputs then output."""
@@ -252,6 +262,24 @@ def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
     raise OpError(kernel, f"has no host tiling function @{name} to take its tiling key from")
 
 
+def _with_booleans(module: ModuleOp, kernel: func.FuncOp,
+                   elements: tuple[Attribute, ...]) -> tuple[Attribute, ...]:
+    """`elements` with i1 for each output the host's launches of `kernel` type i1 (stored a
+    byte per element, hsg.gm_element): what the package's tensors are."""
+    for op in module.walk():
+        if isinstance(op, hsg.LaunchOp) and \
+                op.kernel.root_reference.data == kernel.sym_name.data:
+            first = len(elements) - len(op.ys)
+            tensors = [y.type.get_element_type() for y in op.ys
+                       if isinstance(y.type, TensorType | UnrankedTensorType)]
+            if len(tensors) != len(op.ys) or first < 0:
+                return elements
+            return elements[:first] + tuple(
+                t if t == IntegerType(1) and hsg.gm_element(t) == e else e
+                for t, e in zip(tensors, elements[first:], strict=True))
+    return elements
+
+
 def _launch_tilings(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
     """The tiling functions whose results the host's launches of `kernel` take."""
     found: list[str] = []
@@ -280,7 +308,7 @@ def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
             first_output = elements[len(elements) - _outputs(op)]
             kernels.append(Kernel(op, dtype, first_output, key, tiling, _operator(stem, op),
-                                  variant, elements))
+                                  variant, _with_booleans(module, op, elements)))
         elif not _is(op, hsg.TILING_ATTR):
             _check_host(op)
     if not kernels:
