@@ -172,15 +172,24 @@ class Description:
         return {a.field: a for a in self.attributes}
 
     def tensor_shapes(self, output: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-        """The shape of every input, then the output's, for an output of shape `output`
+        """The shape of every input, then every output's, for outputs of shape `output`
         (ignored by a broadcast operator of static shapes, whose shapes are its own; of run-time
         shapes, each resolved at `output` where it is one of theirs)."""
         if self.run_time is not None and len(output) == len(self.run_time.output) and all(
                 n in (DYNAMIC_DIM, m) for n, m in zip(self.run_time.output, output, strict=True)):
-            return self.run_time.resolve(output)
+            return self._each_output(self.run_time.resolve(output))
         if self.shapes is not None:
-            return self.shapes
+            return self._each_output(self.shapes)
         return tuple(output for _ in self.operator.gm_arguments)
+
+    def _each_output(self, shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        """The inputs' shapes and the output's (`shapes`), with the output's for each output."""
+        return (*shapes[:-1], *(shapes[-1] for _ in self.operator.outputs))
+
+    def gm_shapes(self) -> tuple[tuple[int, ...], ...] | None:
+        """Of a broadcast operator: each input's static shape, then each output's; None:
+        every tensor has the output's shape, whatever it is at run time."""
+        return None if self.shapes is None else self._each_output(self.shapes)
 
     @property
     def output_shape(self) -> tuple[int, ...] | None:
@@ -226,7 +235,23 @@ def launches(module: ModuleOp, function: str | None = None) -> list[hsg.LaunchOp
 
 def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
                      ) -> tuple[tuple[tuple[int, ...], ...] | None, RunTimeShapes | None]:
-    """Each input's shape, then the output's, of kernels reading broadcast inputs (None for
+    """`_kernel_shapes`, of the operator's inputs: an input the kernel reads through several
+    GM arguments (Operator.reads) has the shape of the first."""
+    shapes, run_time = _kernel_shapes(module, kernels, function)
+    reads = kernels[0].operator.reads
+    if not reads or shapes is None:
+        return shapes, run_time
+    if run_time is not None:
+        raise OpError(kernels[0].func, "reads one input through several GM arguments at a "
+                      "shape known only at run time, which its package's host tiling cannot "
+                      "check: package it with static shapes")
+    inputs = tuple(shapes[reads.index(i)] for i in range(len(kernels[0].operator.inputs)))
+    return (*inputs, shapes[-1]), None
+
+
+def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
+                   ) -> tuple[tuple[tuple[int, ...], ...] | None, RunTimeShapes | None]:
+    """Each GM input's shape, then the output's, of kernels reading broadcast inputs (None for
     kernels without: every input has the output's shape), and of a shape known only at run
     time what the package checks of it (run_time_shapes; the shapes are then those at the
     example's size). The inputs' shapes are the tensor types of the first launch (an input's
@@ -380,7 +405,7 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
         return as_outputs(reference(*data, **values[kernel.dtype]))
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
-                        first.operator.scalar_fields, docs.op_type)
+                        first.operator.scalar_fields, docs.op_type, first.operator.reads)
     return Description(
         operator=operator, summary=docs.summary, formula=computation.formula, body=(),
         notes=computation.notes, nan_x=computation.nan_x,
@@ -470,7 +495,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         body = (f"// The body of the {first.dtype} kernel; the other kernels compute it on their "
                 "own dtype.", *body)
     operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}", fields,
-                        request.name)
+                        request.name, first.operator.reads)
     parameters = {**{n: f"input {i + 1} of the body" for i, n in enumerate(inputs)},
                   **{n: "the body's result" if len(outputs) == 1 else
                      f"result {i + 1} of the body" for i, n in enumerate(outputs)}}

@@ -17,7 +17,7 @@ GM buffers, the three tiling indices, f32 scalars).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from xdsl.dialects import func, scf
@@ -339,6 +339,36 @@ def _check_operators(kernels: list[Kernel]) -> None:
             if mine != theirs:
                 raise OpError(second.func, f"takes {what} {mine}, but "
                               f"@{first.func.sym_name.data} of the same operator takes {theirs}")
+
+
+def with_shared_inputs(module: ModuleOp, kernel: Kernel) -> Kernel:
+    """`kernel` as its package sees it: where the host's launch passes one tensor to several
+    of its GM inputs (a gated op's two halves of x, each read at its own offset), that tensor
+    is one input of the operator, which the entry passes to each (Operator.reads); it is
+    named after the launched value where that name is free, else after the first argument
+    reading it. A kernel nothing launches, or launched with distinct tensors, is unchanged."""
+    launch = next((op for op in module.walk() if isinstance(op, hsg.LaunchOp)
+                   and op.kernel.root_reference.data == kernel.func.sym_name.data), None)
+    if launch is None:
+        return kernel
+    values = list(launch.inputs)
+    unique = list(dict.fromkeys(values))
+    if len(unique) == len(values):
+        return kernel
+    reads = tuple(unique.index(v) for v in values)
+    op = kernel.operator
+    taken = {*op.outputs, *op.scalar_fields, *ENTRY_NAMES}
+    names: list[str] = []
+    for index, value in enumerate(unique):
+        hint = value.name_hint or ""
+        own = op.inputs[reads.index(index)]
+        usable = hint.isidentifier() and unusable(hint) is None and hint not in taken \
+            and hint not in names and hint not in op.inputs[:reads.index(index)]
+        names.append(hint if usable else own)
+    types = kernel.gm_element_types()
+    inputs = tuple(types[reads.index(i)] for i in range(len(unique)))
+    return replace(kernel, operator=replace(op, inputs=tuple(names), reads=reads),
+                   gm_types=inputs + types[len(values):])
 
 
 def by_operator(kernels: list[Kernel]) -> list[tuple[Operator, list[Kernel]]]:

@@ -31,6 +31,10 @@ class Operator:
     (hswc.kernel_signature.scalar_fields)."""
     type_name: str = ""
     """The type name where it is not the CamelCase of the stem."""
+    reads: tuple[int, ...] = ()
+    """Of a kernel reading one input through several GM arguments (a gated op's two halves of
+    x, each at its own offset): for each of the kernel's GM inputs, the index in `inputs` of
+    the tensor it reads. Empty: each GM input is an input of its own."""
 
     @property
     def op_type(self) -> str:
@@ -55,8 +59,15 @@ class Operator:
 
     @property
     def gm_arguments(self) -> tuple[str, ...]:
-        """The kernel's GM arguments, in order: what `hsg.launch` passes."""
+        """The operator's tensors, inputs then outputs: the kernel entry's GM parameters."""
         return self.inputs + self.outputs
+
+    @property
+    def kernel_arguments(self) -> tuple[str, ...]:
+        """The kernel class's GM arguments, in order: what `hsg.launch` passes (an input
+        read through several of them passed to each: `x, x, y`)."""
+        inputs = tuple(self.inputs[i] for i in self.reads) if self.reads else self.inputs
+        return inputs + self.outputs
 
     def key_macro(self, dtype: str, variant: int | None = None) -> str:
         """The schMode macro of a dtype's kernel, as ops-nn names it (of variant v of a run-time

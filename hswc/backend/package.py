@@ -45,7 +45,7 @@ from hswc.backend.description import (
     launches,
 )
 from hswc.backend.ir_tiling import check_ub_plan
-from hswc.backend.kernels import Kernel, by_operator, collect_kernels
+from hswc.backend.kernels import Kernel, by_operator, collect_kernels, with_shared_inputs
 from hswc.backend.operator import GE_DTYPES
 from hswc.backend.package_build import build_files
 from hswc.backend.package_docs import Arch35Docs, doc_files
@@ -141,7 +141,7 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
                 "launches one")
         raise PackageRefused(f"the module holds {len(groups)} operators ({listed}); a package "
                              f"holds one: {hint}")
-    kernels = groups[0][1]
+    kernels = [with_shared_inputs(module, k) for k in groups[0][1]]
     unpackaged = sorted({t for k in kernels for t in k.dtype.replace("_to_", "_").split("_")
                          if t in KERNEL_INTEGER_TYPES and t not in GE_DTYPES})
     if unpackaged:

@@ -198,7 +198,8 @@ def _constraints(d: Description, names: Mapping[str, str], flags: bool = False,
                   f"the size of `{source}`'s dim that the tensor's dim reads. Another shape is "
                   "refused, naming the tensor, its dim and both sizes."]
     else:
-        own = ", ".join(f"`{t}` {shape_text(s)}" for t, s in zip(tensors, d.shapes, strict=True))
+        own = ", ".join(f"`{t}` {shape_text(s)}"
+                        for t, s in zip(tensors, d.gm_shapes() or (), strict=True))
         shapes = [f"- {listed} have {one} and format ND.",
                   "- Each has the one shape its kernel was compiled for, the inputs broadcast "
                   f"to the output's: {own}; another shape is refused."]

@@ -135,7 +135,8 @@ def _shapes(d: Description, size: int) -> str:
         return f"const std::vector<int64_t> SHAPE = {{{size}}};"
     return "\n".join(f"const std::vector<int64_t> {_shape_name(n)} = "
                      f"{{{', '.join(map(str, shape))}}};"
-                     for n, shape in zip(d.operator.gm_arguments, d.shapes, strict=True))
+                     for n, shape in zip(d.operator.gm_arguments, d.gm_shapes() or (),
+                                         strict=True))
 
 
 def example_kernel(kernels: list[Kernel]) -> Kernel:

@@ -54,9 +54,10 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
     call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
                                 [IndexType()] * len(RESULT_NAMES)))
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
+    reads = kernel.operator.reads or tuple(range(count))  # an input read through several
     launch = b.insert(hsg.LaunchOp(kernel.func.sym_name.data, call.results[3],
-                                   list(block.args), call.results[:len(TILING_FIELDS)], values,
-                                   types[count:]))
+                                   [block.args[i] for i in reads],
+                                   call.results[:len(TILING_FIELDS)], values, types[count:]))
     b.insert(func.ReturnOp(*launch.ys))
     return func.FuncOp(RUNNER, (types[:count], types[count:]), Region(block))
 
