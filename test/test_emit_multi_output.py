@@ -16,8 +16,11 @@ import numpy as np
 import pytest
 from cpu_build import STRICT, compiler
 
+from hswc.checker import host_tiling
 from hswc.checker.build import MODEL
+from hswc.checker.op_folder import folder
 from hswc.platform import PLATFORMS
+from hswc.runner import compile_file
 from hswc.tools.hswc_emit import main as hswc_emit
 
 REPO = Path(__file__).resolve().parents[1]
@@ -215,3 +218,35 @@ def test_kernel_unit_tests_pass_on_the_cpu_model_and_catch_a_flipped_bit(
     for name in ("mask", "mask35", "quant", "sum"):
         assert ran[name].splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{ran[name]}"
     assert ran["flipped"].splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_host_tiling_takes_the_mask_as_bool_and_tiles_as_the_ir(
+        packages: Mapping[str, Path], tmp_path: Path) -> None:
+    """op_host's TilingFunc, unchanged, on the CPU model of the tiling context: the mask output
+    must be DT_BOOL (12), and the tiling struct is the IR's host tiling's."""
+    op = host_tiling.OpDefinition("ReluMask", [("arg0", (1,))], [("y0", (1,)), ("y1", (1,))],
+                                  [host_tiling.Attribute("cst", "float", "0.0")])
+    built = host_tiling.build(folder(packages["mask"], "ascend910b"), op, {},
+                              "ReluMaskTilingData", [], None, None, compiler(), tmp_path)
+    platform = PLATFORMS["ascend910b"]
+
+    def tile(mask_dtype: int) -> subprocess.CompletedProcess[str]:
+        command = [str(built.executable), "--op", "ReluMask", "--soc", "ascend910b",
+                   "--core-num", str(platform.core_num), "--ub-size", str(platform.ub_size),
+                   "--input", "1:4x64", "--output", "1:4x64", "--output", f"{mask_dtype}:4x64"]
+        for value in built.attributes:
+            command += ["--attr", value]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+    done = tile(12)
+    assert done.returncode == 0 and "status ok" in done.stdout, done.stdout + done.stderr
+    line = next(x for x in done.stdout.splitlines() if x.startswith("tiling "))
+    struct = bytes.fromhex(line.split()[2])
+    fields = [int.from_bytes(struct[8 * i: 8 * i + 8], "little") for i in range(3)]
+    (ir,) = compile_file(RELU_MASK, soc="ascend910b").run(np.zeros((4, 64), np.float16)).tilings
+    assert ir is not None
+    assert fields == [ir["totalNum"], ir["blockFactor"], ir["ubFactor"]]
+    assert f"block_dim {ir['usedCoreNum']}" in done.stdout
+    refused = tile(1)
+    assert refused.returncode != 0
+    assert "ReluMask: y1 must be DT_BOOL, the dtype its kernel was compiled for" in refused.stderr
