@@ -83,7 +83,7 @@ class Kernel:
     (hsg.gm_element): the package declares it a bool tensor."""
 
     def gm_element_types(self) -> tuple[Attribute, ...]:
-        """The element type of every GM argument, inputs then output."""
+        """The element type of every GM argument's tensor, inputs then outputs (`gm_types`)."""
         return self.gm_types or tuple(self.element_type
                                       for _ in self.operator.gm_arguments)
 

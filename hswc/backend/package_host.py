@@ -46,8 +46,9 @@ def _dispatch(kernels: list[Kernel]) -> list[str]:
     operator = kernels[0].operator
     lines = ["ComputeTiling TilingFor(ge::DataType dataType)", "{", "    switch (dataType) {"]
     first_output = len(operator.inputs)
-    for k in one_per_dtype(kernels):  # keyed by the (first) output's dtype (the first input's,
-        lines.append(f"        case {GE_DTYPES[k.gm_dtypes[first_output]]}:")  # alike)
+    # Keyed by the (first) output's dtype, which is the first input's but at a dtype boundary.
+    for k in one_per_dtype(kernels):
+        lines.append(f"        case {GE_DTYPES[k.gm_dtypes[first_output]]}:")
         lines.append(f"            return {operator.tiling_namespace}::"
                      f"{operator.tiling_function(k.dtype)};")
     return [*lines, "        default:", "            return nullptr;", "    }", "}"]
