@@ -421,10 +421,10 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     try:
         passes = list(_passes(start, level, platform, fold, semantics, fuse, variant,
                               strict_f64))
-        verified = VerifiedOps()  # between passes: the changed ops (hswc.verification_cache)
-        for index, p in enumerate(passes):
+        verified = VerifiedOps()  # after each pass: what it changed (hswc.verification_cache)
+        for p in passes:
             p.apply(ctx, lowered)
-            verify_located(lowered, verified if index < len(passes) - 1 else None)
+            verify_located(lowered, verified)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     if resources is None:

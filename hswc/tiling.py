@@ -86,9 +86,9 @@ TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2, "i8": 3, "ui8": 4, "i16": 5, "i32"
 INT16 / INT32 / INT64."""
 
 GE_DATA_TYPES = {"f32": 0, "f16": 1, "bf16": 27, "i8": 2, "ui8": 4, "i16": 6, "i32": 3,
-                 "i64": 9}
+                 "i64": 9, "i1": 12}
 """ge::DataType of each dtype: DT_FLOAT, DT_FLOAT16, DT_BF16, DT_INT8, DT_UINT8, DT_INT16,
-DT_INT32, DT_INT64 (graph/types.h)."""
+DT_INT32, DT_INT64, DT_BOOL (an i1 output, a byte per element) (graph/types.h)."""
 TPL_DTYPE_BITS = 8
 """Bits of an ASCENDC_TPL_DATATYPE_DECL parameter in a tiling key (asc-devkit
 template_argument.h: ASCENDC_TPL_8_BW)."""

@@ -6,7 +6,7 @@ Above hswc.diagnostics (its OpError and locations) and hswc.dominance, which bot
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import VerifyException
 from hswc.diagnostics import OpError
 from hswc.dominance import check_dominance
 from hswc.symbol_index import indexed_symbols
-from hswc.verification_cache import VerifiedOps, fingerprint, place, signature
+from hswc.verification_cache import VerifiedOps
 
 
 def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> None:
@@ -23,15 +23,19 @@ def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> Non
     first failing op is reported with its location. Linear in the module's size (symbol
     lookups are indexed meanwhile: hswc.symbol_index).
 
-    With `verified` (a driver's checks between passes), the ops unchanged since they last
-    verified are not verified again (hswc.verification_cache); any failure is then reported
-    as the full verification reports it."""
+    With `verified` (a driver's check after each pass; one made when it verified its input),
+    only the ops created or changed since they last verified and the ops whose verifiers read
+    them verify again (hswc.verification_cache), and the linalg yields among them; dominance
+    is checked in full. Any failure is reported as the full verification reports it."""
     with indexed_symbols():
         try:
             if verified is None:
                 module.verify()
+                ops: Iterable[Operation] = module.walk()
             else:
-                _verify_changed(module, verified)
+                ops = verified.changed(module)
+                for op in ops:
+                    op.verify(verify_nested_ops=False)
         except VerifyException as error:
             for op in module.walk():
                 try:
@@ -39,35 +43,10 @@ def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> Non
                 except VerifyException as inner:
                     raise _located(op, _strip_op_name(op, str(inner))) from None
             raise OpError(module, str(error)) from None
-        check_linalg_yields(module)
+        check_linalg_yields(ops)
         check_dominance(module)
-
-
-def _verify_changed(op: Operation, verified: VerifiedOps, where: tuple[Any, ...] = ()) -> bool:
-    """op.verify() for `op` and the ops nested in it, children first as xDSL does, skipping
-    an op when `verified` saw it verify exactly as it is now and nothing nested in it verified
-    again (the structure xDSL's Block.verify checks is checked for all); True when anything in
-    `op` verified. `where`: the place of op's block (hswc.verification_cache.place)."""
-    own = signature(op)
-    nested = False
-    for region in op.regions:
-        for block in region.blocks:
-            if block.parent is not region:
-                raise ValueError("Parent pointer of block does not refer to containing region")
-            if block.first_op is None:
-                block.verify()  # xDSL's message for an empty block that needs a terminator
-            inner_place = place(block, own)
-            for inner in block.ops:
-                if inner.parent is not block:
-                    raise ValueError("Parent pointer of operation does not refer to "
-                                     "containing region")
-                nested |= _verify_changed(inner, verified, inner_place)
-    key = fingerprint(op, own, where)
-    if not nested and verified.unchanged(op, key):
-        return False
-    op.verify(verify_nested_ops=False)
-    verified.remember(op, key)
-    return True
+    if verified is not None:
+        verified.commit()
 
 
 def _strip_op_name(op: Operation, message: str) -> str:
@@ -97,15 +76,16 @@ def _builds_its_body(op: Operation) -> bool:
     return isinstance(op, NamedOperation)
 
 
-def check_linalg_yields(module: ModuleOp) -> None:
-    """What MLIR's linalg verifier checks and xDSL's does not: each value a linalg op's body
+def check_linalg_yields(ops: Iterable[Operation]) -> None:
+    """What MLIR's linalg verifier checks and xDSL's does not, for the yields among `ops`
+    (`module.walk()` for a module): each value a linalg op's body
     yields has the element type of the output it goes to (`linalg.add` of two f32 tensors into
     an f16 one yields an f32 in xDSL's body; MLIR refuses it). An OpError at the yield of a
     body the user wrote, at the named op for one xDSL builds."""
     from xdsl.dialects.builtin import MemRefType, TensorType
     from xdsl.dialects.linalg.ops import YieldOp
 
-    for op in module.walk():
+    for op in ops:
         if not isinstance(op, YieldOp):
             continue
         owner = op.parent_op()

@@ -1,87 +1,152 @@
-"""Which ops a pass pipeline's verification between passes can skip: those that, with every op
-nested in them, are unchanged since they last verified.
+"""Which ops a pass pipeline's verification after a pass must verify again: those the pass
+created or changed, and the ops whose verifiers read them.
 
 xDSL's `Operation.verify` costs tens of microseconds an op, and a driver verifies the whole
 module after every pass (mlir-opt and xdsl-opt both do), so a whole model's lowering spent
-about 40% of its time re-verifying the same few thousand ops eleven times. An op's verifier
-reads the op itself (its operands, their types, its result types, attributes and properties,
-its place in its block), for terminators and ops with a parent trait its parent op, and for an
-op with regions what those hold (block arguments, terminators, nested ops for
-IsolatedFromAbove). So an op verifies again when its fingerprint of all of that differs from
-the one it verified with, or when an op nested in it verified again (the walk is children
-first, as xDSL's), and is skipped otherwise. Always verified again: ops with successors, and
-symbol users (func.call, hsg.launch: their verifiers read the op their symbol names, anywhere
-in the module). Assumed, not checked: no verifier reads an operand's defining op or a user
-beyond what the fingerprint holds.
+about 40% of its time re-verifying the same few thousand ops a dozen times. Here the input
+verifies once in full, and after each pass one walk of the module compares each op with what
+it was when it last verified, by identity where xDSL replaces rather than mutates (the
+operand, result, successor and block-argument tuples: a new operand, a value of a new type
+(`Rewriter.replace_value_with_new_type`) or a new argument is a new tuple), by equality for
+the attribute and property dictionaries (mutated in place). An op not seen before is one the
+pass created. What an op's verifier reads, and so what verifies again (`VerifiedOps.changed`):
 
-The cache is a speed-up of the checks between passes only: a driver verifies the module in
-full after its last pass (hswc.verification.verify_located without a cache), so what it
-prints or hands on has always passed every verifier.
+- a new or changed op itself: its operands and their types, its results, attributes,
+  properties, successors, its block and whether it is the block's last op, its regions' blocks,
+  their arguments and last ops (an op appended after a terminator, a block emptied);
+- the ops directly inside a new or changed op: a terminator checks itself against its parent
+  (func.return against the function's type, scf.yield against scf.if's results), an op with
+  a parent trait its parent's kind;
+- the users of a changed op's results: some verifiers read an operand's defining op
+  (ascend's `constant_index` reads the arith.constant a loop bound comes from);
+- every op enclosing one of those: a verifier may read its nested ops (IsolatedFromAbove reads
+  every operand inside it, a single-block region its terminator);
+- always: symbol users (func.call, hsg.launch: their verifiers read the op their symbol names,
+  anywhere in the module) and ops with successors (they read other blocks' arguments).
+
+What a verifier could read beyond that (a value's type mutated in place, an attribute object
+mutated in place: both immutable in xDSL) is assumed unchanged, not checked. Nothing a pass
+does goes untracked but that, so a driver does not verify the whole module again after its
+last pass; `hswc-opt --verify-each=full` does, after every pass, as mlir-opt.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 from xdsl.traits import SymbolUserOpInterface
-
-
-def signature(op: Operation) -> tuple[Any, ...]:
-    """What a verifier of `op` or of an op in its bodies may read of `op` (its bodies aside)."""
-    return (
-        op.name,
-        tuple(op.operands),
-        tuple(value.type for value in op.operands),
-        tuple(result.type for result in op.results),
-        tuple(op.properties.items()),
-        tuple(op.attributes.items()),
-    )
-
-
-def place(block: Block, parent_signature: tuple[Any, ...]) -> tuple[Any, ...]:
-    """What a verifier of an op of `block` may read of where it is (but whether it is last):
-    the block, its arguments' types, its region's block count, its parent op's signature."""
-    region = block.parent
-    return (block, tuple(arg.type for arg in block.args),
-            len(region.blocks) if region is not None else 0, parent_signature)
-
 
 _always: dict[type[Operation], bool] = {}
 
+_Seen = tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]
+"""An op as it last verified: its `_key`, attributes and properties."""
 
-def fingerprint(op: Operation, own: tuple[Any, ...],
-                where: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """What `op`'s verifier can read but the ops nested in it (`own` its signature, `where`
-    the place of its block), or None when that is more than the op, its parent and its bodies
-    (an op with successors, a symbol user): such an op always verifies."""
-    always = _always.get(type(op))
-    if always is None:
-        always = _always[type(op)] = op.has_trait(SymbolUserOpInterface)
-    if always or op.successors:
-        return None
-    block = op.parent
+
+def _key(op: Operation) -> tuple[Any, ...]:
+    """What of `op` and its regions a verifier can read, compared by identity but the
+    attributes and properties (kept apart: `_Seen`). The private fields are the tuples xDSL
+    replaces whole on every change (reading them through their properties builds a view)."""
+    regions = op.regions
     return (
-        own,
-        where,
-        block is not None and block.last_op is op,
-        tuple(tuple((body, tuple(arg.type for arg in body.args), body.last_op)
-                    for body in region.blocks) for region in op.regions),
+        op._operands,  # pyright: ignore[reportPrivateUsage]
+        op.results,
+        op._successors,  # pyright: ignore[reportPrivateUsage]
+        op.parent,
+        op._next_op is None,  # pyright: ignore[reportPrivateUsage]
+        tuple((region, block, block._args, block._last_op)  # pyright: ignore[reportPrivateUsage]
+              for region in regions for block in region.blocks) if regions else (),
     )
 
 
+def _always_verifies(op: Operation) -> bool:
+    """A symbol user or an op with successors: its verifier reads ops elsewhere."""
+    always = _always.get(type(op))
+    if always is None:
+        always = _always[type(op)] = op.has_trait(SymbolUserOpInterface)
+    return always or bool(op._successors)  # pyright: ignore[reportPrivateUsage]
+
+
 class VerifiedOps:
-    """The fingerprints of the ops that verified, for a driver's checks between passes."""
+    """Each op of a module as it was when it last verified, for a driver's checks after each
+    pass (the module docstring). One per module: a driver makes one when it verifies its
+    input."""
 
     def __init__(self) -> None:
-        self._seen: WeakKeyDictionary[Operation, tuple[Any, ...]] = WeakKeyDictionary()
+        self._seen: dict[Operation, _Seen] = {}
+        self._now: dict[Operation, _Seen] = {}
 
-    def unchanged(self, op: Operation, key: tuple[Any, ...] | None) -> bool:
-        """Whether `op` verified before with this fingerprint (hswc.verification_cache's
-        `fingerprint`); the ops nested in it are the caller's to ask about."""
-        return key is not None and self._seen.get(op) == key
+    def changed(self, module: Operation) -> list[Operation]:
+        """The ops of `module` to verify again (the module docstring), each once, an op's
+        nested ops before it; all of them the first time. Raises ValueError where a block's or
+        an op's parent pointer is wrong (as xDSL's verifier does)."""
+        now: dict[Operation, _Seen] = {}
+        marked: set[Operation] = set()
+        ordered: list[Operation] = []
+        for op in self._walk(module, now):
+            current: Operation | None = op
+            while current is not None and current not in marked and current in now:
+                marked.add(current)  # and what encloses it
+                ordered.append(current)
+                current = current.parent_op()
+        self._now = now
+        ordered.sort(key=_depth, reverse=True)  # nested ops first, as xDSL verifies
+        return ordered
 
-    def remember(self, op: Operation, key: tuple[Any, ...] | None) -> None:
-        if key is not None:
-            self._seen[op] = key
+    def _walk(self, module: Operation, now: dict[Operation, _Seen]) -> list[Operation]:
+        """Each op of `module` into `now` as it is; the ops that verify again but for what
+        encloses them."""
+        seen = self._seen
+        changed: list[Operation] = []
+        stack: list[Operation] = [module]
+        while stack:
+            op = stack.pop()
+            key = _key(op)
+            old = seen.get(op)
+            same = (old is not None and old[0] == key and old[1] == op.attributes
+                    and old[2] == op.properties)
+            if same:
+                now[op] = old  # pyright: ignore[reportArgumentType]
+                if _always_verifies(op):
+                    changed.append(op)
+            else:
+                now[op] = (key, dict(op.attributes), dict(op.properties))
+                changed.append(op)
+                if old is not None:  # an op the pass changed: its users may read it
+                    changed.extend(use.operation for result in op.results
+                                   for use in result.uses)
+            for inner in _nested(op):
+                stack.append(inner)
+                if not same:
+                    changed.append(inner)  # it may read its changed parent
+        return changed
+
+    def commit(self) -> None:
+        """What `changed` saw is what verified: remembered for the next check."""
+        self._seen = self._now
+        self._now = {}
+
+
+def _nested(op: Operation) -> Iterator[Operation]:
+    """The ops directly in `op`'s regions, their parent pointers checked as xDSL does."""
+    for region in op.regions:
+        for block in region.blocks:
+            if block.parent is not region:
+                raise ValueError("Parent pointer of block does not refer to containing region")
+            if block.first_op is None:
+                block.verify()  # xDSL's message for an empty block that needs a terminator
+            for inner in block.ops:
+                if inner.parent is not block:
+                    raise ValueError("Parent pointer of operation does not refer to "
+                                     "containing region")
+                yield inner
+
+
+def _depth(op: Operation) -> int:
+    depth = 0
+    current = op.parent_op()
+    while current is not None:
+        depth += 1
+        current = current.parent_op()
+    return depth

@@ -243,7 +243,7 @@ def _harness_agrees_with_the_interpreter(source: Path, folder: Path, workdir: Pa
             if launch is not None and "hsg.broadcast" in kernel.func.attributes:
                 shapes = [t.shape for t in (*launch.inputs, launch.output)]
                 inputs = [a[: int(np.prod(s))] for a, s in zip(inputs, shapes, strict=False)]
-            expected = run_kernel(module, kernel, inputs, fields, PLATFORM, shapes)  # type: ignore[arg-type]
+            (expected,) = run_kernel(module, kernel, inputs, fields, PLATFORM, shapes)  # type: ignore[arg-type]
             t = ir_tiling(kernel, count, PLATFORM.core_num, PLATFORM.ub_size)
             record: dict[str, object] = {"totalNum": t.total_num, "blockFactor": t.block_factor,
                                          "ubFactor": t.ub_factor, "usedCoreNum": t.used_core_num,

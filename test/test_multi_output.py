@@ -2,7 +2,8 @@
 tensor) fused into one, each output of its own element type, i1 outputs stored a byte per
 element. Checked against MLIR's own execution of torch-mlir's export of
 `relu(x), x > 0` (test/fixtures/multi_output, tools/export_multi_output_fixtures.py), against
-hand-checked values, and for the CPU model build of the emitted C++."""
+hand-checked values, and for the CPU model build of the emitted C++ (their packages:
+test_emit_multi_output.py)."""
 
 from __future__ import annotations
 
@@ -190,18 +191,6 @@ func.func @f(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xi32>) {
     x = np.linspace(0, 100, 64, dtype=np.float32)
     negated, whole = compile_file(source).run(x).outputs
     assert np.array_equal(negated, -x) and np.array_equal(whole, x.astype(np.int32))
-
-
-def test_hswc_emit_refuses_a_kernel_of_several_outputs_with_a_message(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from hswc.tools.hswc_emit import main as hswc_emit
-
-    assert hswc_emit([str(FILES[0]), "--name", "ReluMask", "-o", str(tmp_path / "pkg")]) == 1
-    err = capsys.readouterr().err
-    assert err.strip() == ("hswc-emit: error: @relu_mask_kernel_f16_to_f16_i8 writes 2 outputs "
-                           "(y0, y1): hswc-emit packages kernels of one output only so far; "
-                           "hswc-opt --lower-to-ascend -t ascendc prints its C++")
-    assert not (tmp_path / "pkg").exists()
 
 
 GATED = """

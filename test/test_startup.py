@@ -209,15 +209,16 @@ sys.exit(code)
 
 def test_no_full_collection_walks_the_module_while_it_is_parsed(tmp_path: Path) -> None:
     """hswc.tools.startup.parsing: the module a parse builds lives to the end of the run, so
-    no full collection walks it before the first pass; without it CPython makes one at 3,000
-    named ops already (more, each longer, the longer the input)."""
+    no full collection walks it before the first pass; without it CPython makes one at 6,000
+    named ops already (more, each longer, the longer the input; at 3,000 since the input's
+    verification stopped building a fingerprint per op, none)."""
     ops = "\n".join(f"  %y{i} = hsg.hard_swish %x : tensor<?xf16>" for i in range(10))
     results = ", ".join(f"%y{i}" for i in range(10))
     types = ", ".join(["tensor<?xf16>"] * 10)
     path = tmp_path / "many.mlir"
     path.write_text("".join(
         f"func.func @f{n}(%x: tensor<?xf16>) -> ({types}) {{\n{ops}\n"
-        f"  func.return {results} : {types}\n}}\n" for n in range(300)))
+        f"  func.return {results} : {types}\n}}\n" for n in range(600)))
     counts = {}
     for mode in ("with", "without"):
         run = _python(FULL_COLLECTIONS, str(tmp_path / "cache"), mode, str(path))

@@ -1,6 +1,7 @@
-"""The checks between passes skip the ops unchanged since they verified, and nothing else
-(hswc.verification_cache): an edit to an op, to an op nested in it, or to the parent a
-terminator checks itself against is verified again and refused at its location."""
+"""The checks after each pass verify what changed since the ops last verified, and what reads
+it, and skip the rest (hswc.verification_cache): an edit to an op, to an op nested in it, to
+the parent a terminator checks itself against, or to the op a user reads is verified again
+and refused at its location."""
 
 from __future__ import annotations
 
@@ -82,8 +83,9 @@ def test_a_changed_op_and_what_encloses_it_verify_again(
     negf = _op(module, "arith.negf")
     negf.attributes["fastmath_probe"] = negf.operands[0].type  # any edit of the op
     verify_located(module, verified)
-    assert verified_counts == Counter({"arith.negf": 1, "linalg.generic": 1, "func.func": 1,
-                                       "builtin.module": 1})
+    # the op, its result's user (linalg.yield) and what encloses them
+    assert verified_counts == Counter({"arith.negf": 1, "linalg.yield": 1, "linalg.generic": 1,
+                                       "func.func": 1, "builtin.module": 1})
 
 
 def test_an_operand_of_the_wrong_type_is_refused_after_an_edit() -> None:
@@ -107,3 +109,40 @@ def test_a_terminator_is_checked_again_when_its_parent_changes() -> None:
     f.function_type = FunctionType.from_lists([f32, f32], [f16])  # the return still says f32
     with pytest.raises(OpError, match=r"func\.return"):
         verify_located(module, verified)
+
+
+def test_a_new_op_verifies_with_what_encloses_it(verified_counts: Counter[str]) -> None:
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    verified_counts.clear()
+    mulf = _op(module, "arith.mulf")
+    const = arith.ConstantOp(FloatAttr(1.0, f32))
+    mulf.parent_block().insert_op_before(const, mulf)  # type: ignore[union-attr]
+    verify_located(module, verified)
+    assert verified_counts == Counter({"arith.constant": 1, "func.func": 1,
+                                       "builtin.module": 1})
+
+
+def test_a_block_left_without_its_terminator_is_refused() -> None:
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    yield_op = _op(module, "linalg.yield")
+    yield_op.detach()  # the linalg.generic's body now ends in arith.negf
+    with pytest.raises(OpError, match=r"cache\.mlir:12:5: .*'arith\.negf'.* is not a terminator"):
+        verify_located(module, verified)
+
+
+def test_the_user_of_a_changed_op_verifies_again(verified_counts: Counter[str]) -> None:
+    """A verifier may read an operand's defining op (ascend's constant_index): the users of an
+    op that changed verify again although their own operands are the same values."""
+    module = _module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    verified_counts.clear()
+    addf = _op(module, "arith.addf")
+    addf.attributes["probe"] = f32
+    verify_located(module, verified)
+    assert verified_counts["arith.mulf"] == 1  # the user of %s
+    assert verified_counts["func.return"] == 0  # it uses %p, not %s

@@ -37,7 +37,15 @@ from hswc.interpreter.dtypes import numpy_dtype
 from hswc.ops.definition import OpDefinition
 from hswc.ops.docs import AclnnFlag, Formula
 
-Golden = Callable[[Kernel, Sequence[np.ndarray]], np.ndarray]
+Golden = Callable[[Kernel, Sequence[np.ndarray]], tuple[np.ndarray, ...]]
+"""A kernel's outputs (one array each, flat) on the given inputs."""
+
+
+def as_outputs(result: object) -> tuple[np.ndarray, ...]:
+    """A reference model's result (one array, or a tuple of one per output) as outputs."""
+    if isinstance(result, tuple):
+        return tuple(np.asarray(r).reshape(-1) for r in result)
+    return (np.asarray(result).reshape(-1),)
 """y of a kernel for these inputs (in its dtype), with that kernel's attribute values."""
 
 
@@ -103,7 +111,7 @@ class Description:
     parameters: Mapping[str, str]
     """One line for each input and output, by kernel name."""
     aclnn_inputs: tuple[str, ...]
-    aclnn_output: str
+    aclnn_outputs: tuple[str, ...]
     attributes: tuple[Attribute, ...]
     """In the op definition's order."""
     flags: tuple[AclnnFlag, ...]
@@ -140,7 +148,7 @@ class Description:
     def aclnn_names(self) -> dict[str, str]:
         """Kernel name -> aclnn name of every input, the output and every attribute."""
         names = dict(zip(self.operator.inputs, self.aclnn_inputs, strict=True))
-        names[self.operator.outputs[0]] = self.aclnn_output
+        names |= dict(zip(self.operator.outputs, self.aclnn_outputs, strict=True))
         return {**names, **{a.name: a.aclnn for a in self.attributes}}
 
     def kernel_names(self) -> dict[str, str]:
@@ -151,6 +159,11 @@ class Description:
         return dict(self.values.get(kernel.dtype, {}))
 
     @property
+    def aclnn_output(self) -> str:
+        """The aclnn name of the (first) output."""
+        return self.aclnn_outputs[0]
+
+    @property
     def aclnn_attributes(self) -> tuple[Attribute, ...]:
         """The attributes the aclnn API takes, in order."""
         return tuple(a for a in self.attributes if a.in_aclnn)
@@ -159,15 +172,24 @@ class Description:
         return {a.field: a for a in self.attributes}
 
     def tensor_shapes(self, output: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-        """The shape of every input, then the output's, for an output of shape `output`
+        """The shape of every input, then every output's, for outputs of shape `output`
         (ignored by a broadcast operator of static shapes, whose shapes are its own; of run-time
         shapes, each resolved at `output` where it is one of theirs)."""
         if self.run_time is not None and len(output) == len(self.run_time.output) and all(
                 n in (DYNAMIC_DIM, m) for n, m in zip(self.run_time.output, output, strict=True)):
-            return self.run_time.resolve(output)
+            return self._each_output(self.run_time.resolve(output))
         if self.shapes is not None:
-            return self.shapes
+            return self._each_output(self.shapes)
         return tuple(output for _ in self.operator.gm_arguments)
+
+    def _each_output(self, shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        """The inputs' shapes and the output's (`shapes`), with the output's for each output."""
+        return (*shapes[:-1], *(shapes[-1] for _ in self.operator.outputs))
+
+    def gm_shapes(self) -> tuple[tuple[int, ...], ...] | None:
+        """Of a broadcast operator: each input's static shape, then each output's; None:
+        every tensor has the output's shape, whatever it is at run time."""
+        return None if self.shapes is None else self._each_output(self.shapes)
 
     @property
     def output_shape(self) -> tuple[int, ...] | None:
@@ -213,7 +235,23 @@ def launches(module: ModuleOp, function: str | None = None) -> list[hsg.LaunchOp
 
 def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
                      ) -> tuple[tuple[tuple[int, ...], ...] | None, RunTimeShapes | None]:
-    """Each input's shape, then the output's, of kernels reading broadcast inputs (None for
+    """`_kernel_shapes`, of the operator's inputs: an input the kernel reads through several
+    GM arguments (Operator.reads) has the shape of the first."""
+    shapes, run_time = _kernel_shapes(module, kernels, function)
+    reads = kernels[0].operator.reads
+    if not reads or shapes is None:
+        return shapes, run_time
+    if run_time is not None:
+        raise OpError(kernels[0].func, "reads one input through several GM arguments at a "
+                      "shape known only at run time, which its package's host tiling cannot "
+                      "check: package it with static shapes")
+    inputs = tuple(shapes[reads.index(i)] for i in range(len(kernels[0].operator.inputs)))
+    return (*inputs, shapes[-1]), None
+
+
+def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
+                   ) -> tuple[tuple[tuple[int, ...], ...] | None, RunTimeShapes | None]:
+    """Each GM input's shape, then the output's, of kernels reading broadcast inputs (None for
     kernels without: every input has the output's shape), and of a shape known only at run
     time what the package checks of it (run_time_shapes; the shapes are then those at the
     example's size). The inputs' shapes are the tensor types of the first launch (an input's
@@ -356,7 +394,7 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
     _complete_values(kernels, attributes, values, definition)
     reference = OP_REFERENCES[(definition.name, semantics)]
 
-    def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
+    def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         if not definition.exact:  # its model is the exact function: the goldens are hswc-run's
             from hswc.backend.package_run import run_kernel
             from hswc.platform import DEFAULT_SOC, get_platform
@@ -364,20 +402,20 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
             by_field = {a.field: values[kernel.dtype][a.name] for a in attributes}
             return run_kernel(module, kernel, data, by_field,
                               get_platform(request.soc or DEFAULT_SOC))
-        return reference(*data, **values[kernel.dtype])
+        return as_outputs(reference(*data, **values[kernel.dtype]))
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
-                        first.operator.scalar_fields, docs.op_type)
+                        first.operator.scalar_fields, docs.op_type, first.operator.reads)
     return Description(
         operator=operator, summary=docs.summary, formula=computation.formula, body=(),
         notes=computation.notes, nan_x=computation.nan_x,
         parameters={n: docs.parameters[n] for n in (*inputs, "y")},
-        aclnn_inputs=docs.aclnn_inputs, aclnn_output=docs.aclnn_output, attributes=attributes,
+        aclnn_inputs=docs.aclnn_inputs, aclnn_outputs=(docs.aclnn_output,), attributes=attributes,
         flags=docs.aclnn_flags, ordered=docs.ordered, example_inputs=docs.example_inputs,
         kernel_test_inputs=docs.kernel_test_inputs, values=values, golden=golden,
         generated=False, exact=definition.exact,
         model=None if definition.exact or definition.op.OPTIONS else
-        lambda kernel, data: reference(*data, **values[kernel.dtype]))
+        lambda kernel, data: as_outputs(reference(*data, **values[kernel.dtype])))
 
 
 # endregion
@@ -447,7 +485,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     shapes, run_time = broadcast_shapes(module, kernels, request.function)
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
 
-    def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> np.ndarray:
+    def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, shapes)
 
     stem = snake_case(request.name)
@@ -457,13 +495,16 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         body = (f"// The body of the {first.dtype} kernel; the other kernels compute it on their "
                 "own dtype.", *body)
     operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}", fields,
-                        request.name)
+                        request.name, first.operator.reads)
     parameters = {**{n: f"input {i + 1} of the body" for i, n in enumerate(inputs)},
-                  outputs[0]: "the body's result"}
+                  **{n: "the body's result" if len(outputs) == 1 else
+                     f"result {i + 1} of the body" for i, n in enumerate(outputs)}}
+    aclnn_outputs = ("out",) if len(outputs) == 1 else _aclnn_names(
+        [f"out{i}" for i in range(len(outputs))], taken)
     return Description(
         operator=operator, summary=GENERATED_SUMMARY, formula=(), body=body,
         notes=GENERATED_NOTES, nan_x=None, parameters=parameters, aclnn_inputs=aclnn_inputs,
-        aclnn_output="out", attributes=attributes, flags=(), ordered=(),
+        aclnn_outputs=aclnn_outputs, attributes=attributes, flags=(), ordered=(),
         example_inputs={n: _generic_sample(AROUND_3_EXAMPLE, i, sizes[i])
                         for i, n in enumerate(inputs)},
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])

@@ -17,11 +17,19 @@ GM buffers, the three tiling indices, f32 scalars).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -69,11 +77,13 @@ class Kernel:
     variant: int | None = None
     """Of a kernel picked at run time (hsg.tiling_key): its index among its dtype's kernels."""
     gm_types: tuple[Attribute, ...] = ()
-    """The element type of every GM argument, inputs then output (one type, or at a dtype
-    boundary each its own; empty: every one is `element_type`)."""
+    """The element type of every GM argument's tensor, inputs then outputs (one type, or at a
+    dtype boundary each its own; empty: every one is `element_type`). An output the host's
+    launch types i1 is i1 here, though the kernel stores it a byte per element
+    (hsg.gm_element): the package declares it a bool tensor."""
 
     def gm_element_types(self) -> tuple[Attribute, ...]:
-        """The element type of every GM argument, inputs then output."""
+        """The element type of every GM argument's tensor, inputs then outputs (`gm_types`)."""
         return self.gm_types or tuple(self.element_type
                                       for _ in self.operator.gm_arguments)
 
@@ -252,6 +262,24 @@ def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
     raise OpError(kernel, f"has no host tiling function @{name} to take its tiling key from")
 
 
+def _with_booleans(module: ModuleOp, kernel: func.FuncOp,
+                   elements: tuple[Attribute, ...]) -> tuple[Attribute, ...]:
+    """`elements` with i1 for each output the host's launches of `kernel` type i1 (stored a
+    byte per element, hsg.gm_element): what the package's tensors are."""
+    for op in module.walk():
+        if isinstance(op, hsg.LaunchOp) and \
+                op.kernel.root_reference.data == kernel.sym_name.data:
+            first = len(elements) - len(op.ys)
+            tensors = [y.type.get_element_type() for y in op.ys
+                       if isinstance(y.type, TensorType | UnrankedTensorType)]
+            if len(tensors) != len(op.ys) or first < 0:
+                return elements
+            return elements[:first] + tuple(
+                t if t == IntegerType(1) and hsg.gm_element(t) == e else e
+                for t, e in zip(tensors, elements[first:], strict=True))
+    return elements
+
+
 def _launch_tilings(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
     """The tiling functions whose results the host's launches of `kernel` take."""
     found: list[str] = []
@@ -280,7 +308,7 @@ def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
             first_output = elements[len(elements) - _outputs(op)]
             kernels.append(Kernel(op, dtype, first_output, key, tiling, _operator(stem, op),
-                                  variant, elements))
+                                  variant, _with_booleans(module, op, elements)))
         elif not _is(op, hsg.TILING_ATTR):
             _check_host(op)
     if not kernels:
@@ -311,6 +339,36 @@ def _check_operators(kernels: list[Kernel]) -> None:
             if mine != theirs:
                 raise OpError(second.func, f"takes {what} {mine}, but "
                               f"@{first.func.sym_name.data} of the same operator takes {theirs}")
+
+
+def with_shared_inputs(module: ModuleOp, kernel: Kernel) -> Kernel:
+    """`kernel` as its package sees it: where the host's launch passes one tensor to several
+    of its GM inputs (a gated op's two halves of x, each read at its own offset), that tensor
+    is one input of the operator, which the entry passes to each (Operator.reads); it is
+    named after the launched value where that name is free, else after the first argument
+    reading it. A kernel nothing launches, or launched with distinct tensors, is unchanged."""
+    launch = next((op for op in module.walk() if isinstance(op, hsg.LaunchOp)
+                   and op.kernel.root_reference.data == kernel.func.sym_name.data), None)
+    if launch is None:
+        return kernel
+    values = list(launch.inputs)
+    unique = list(dict.fromkeys(values))
+    if len(unique) == len(values):
+        return kernel
+    reads = tuple(unique.index(v) for v in values)
+    op = kernel.operator
+    taken = {*op.outputs, *op.scalar_fields, *ENTRY_NAMES}
+    names: list[str] = []
+    for index, value in enumerate(unique):
+        hint = value.name_hint or ""
+        own = op.inputs[reads.index(index)]
+        usable = hint.isidentifier() and unusable(hint) is None and hint not in taken \
+            and hint not in names and hint not in op.inputs[:reads.index(index)]
+        names.append(hint if usable else own)
+    types = kernel.gm_element_types()
+    inputs = tuple(types[reads.index(i)] for i in range(len(unique)))
+    return replace(kernel, operator=replace(op, inputs=tuple(names), reads=reads),
+                   gm_types=inputs + types[len(values):])
 
 
 def by_operator(kernels: list[Kernel]) -> list[tuple[Operator, list[Kernel]]]:

@@ -246,10 +246,6 @@ def package_module(package: KernelPackage, module: ModuleOp) -> tuple[ModuleOp, 
     types and scalar values); and the kernel's new name."""
     kernel = package.kernel
     stem = package.stem
-    if len(kernel.operator.outputs) > 1:
-        raise PackageRefused(f"@{kernel.func.sym_name.data} writes "
-                             f"{len(kernel.operator.outputs)} outputs: hswc-emit packages "
-                             "kernels of one output only so far")
     kernel_fn = kernel.func.clone()
     kernel_name = f"{stem}_kernel_{kernel.dtype}"
     kernel_fn.sym_name = StringAttr(kernel_name)
@@ -266,15 +262,19 @@ def package_module(package: KernelPackage, module: ModuleOp) -> tuple[ModuleOp, 
 def _host(launch: Launch, stem: str, kernel: Kernel, kernel_name: str, tiling_name: str,
           module: ModuleOp) -> func.FuncOp:
     """@stem(inputs) launching the kernel on the first launch's tensor types with its scalar
-    values as constants (what the package takes its shapes and attribute defaults from)."""
+    values as constants (what the package takes its shapes and attribute defaults from); a
+    tensor the launch passes to several GM inputs (a gated op's halves of x) is one argument
+    passed to each, as the package takes it (kernels.with_shared_inputs)."""
     original = next(op for fn in _host_functions(module) if fn.sym_name.data == launch.function
                     for op in fn.walk() if isinstance(op, hsg.LaunchOp)
                     and location_of(op) == launch.location
                     and op.kernel.root_reference.data == launch.kernel)
-    types = [v.type for v in original.inputs]
+    unique = list(dict.fromkeys(original.inputs))
+    types = [v.type for v in unique]
     block = Block(arg_types=types)
     b = Builder(InsertPoint.at_end(block))
-    output = original.y.type
+    outputs = [y.type for y in original.ys]
+    output = outputs[0]
     assert isinstance(output, TensorType)
     static = all(d >= 0 for d in output.get_shape())
     first: SSAValue = block.args[0]
@@ -286,10 +286,11 @@ def _host(launch: Launch, stem: str, kernel: Kernel, kernel_name: str, tiling_na
                                 [IndexType()] * len(RESULT_NAMES)))
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result
               for v in launch.scalars]
-    made = b.insert(hsg.LaunchOp(kernel_name, call.results[3], list(block.args),
-                                 call.results[:3], values, output))
-    b.insert(func.ReturnOp(made.y))
-    return func.FuncOp(stem, (types, [output]), Region(block))
+    operands = [block.args[unique.index(v)] for v in original.inputs]
+    made = b.insert(hsg.LaunchOp(kernel_name, call.results[3], operands, call.results[:3],
+                                 values, outputs))
+    b.insert(func.ReturnOp(*made.ys))
+    return func.FuncOp(stem, (types, outputs), Region(block))
 
 
 def _count(t: TensorType) -> int:
@@ -353,7 +354,11 @@ def index_entries(packages: list[KernelPackage], skipped: Mapping[str, str]
             "dtype": k.dtype,
             "inputs": [{"name": n, "dtype": dt} for n, dt in
                        zip(k.operator.inputs, k.gm_dtypes, strict=False)],
-            "output": {"name": k.operator.outputs[0], "dtype": k.gm_dtypes[-1]},
+            "output": {"name": k.operator.outputs[0],
+                       "dtype": k.gm_dtypes[len(k.operator.inputs)]},
+            "outputs": [{"name": n, "dtype": dt} for n, dt in
+                        zip(k.operator.outputs, k.gm_dtypes[len(k.operator.inputs):],
+                            strict=True)],
             "attributes": list(k.operator.scalar_fields),
             "ub_plan": str(plan) if plan is not None else None,
             "regions": [{

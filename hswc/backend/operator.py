@@ -31,6 +31,10 @@ class Operator:
     (hswc.kernel_signature.scalar_fields)."""
     type_name: str = ""
     """The type name where it is not the CamelCase of the stem."""
+    reads: tuple[int, ...] = ()
+    """Of a kernel reading one input through several GM arguments (a gated op's two halves of
+    x, each at its own offset): for each of the kernel's GM inputs, the index in `inputs` of
+    the tensor it reads. Empty: each GM input is an input of its own."""
 
     @property
     def op_type(self) -> str:
@@ -55,8 +59,15 @@ class Operator:
 
     @property
     def gm_arguments(self) -> tuple[str, ...]:
-        """The kernel's GM arguments, in order: what `hsg.launch` passes."""
+        """The operator's tensors, inputs then outputs: the kernel entry's GM parameters."""
         return self.inputs + self.outputs
+
+    @property
+    def kernel_arguments(self) -> tuple[str, ...]:
+        """The kernel class's GM arguments, in order: what `hsg.launch` passes (an input
+        read through several of them passed to each: `x, x, y`)."""
+        inputs = tuple(self.inputs[i] for i in self.reads) if self.reads else self.inputs
+        return inputs + self.outputs
 
     def key_macro(self, dtype: str, variant: int | None = None) -> str:
         """The schMode macro of a dtype's kernel, as ops-nn names it (of variant v of a run-time
@@ -77,12 +88,13 @@ def dtype_word(dtype: str) -> str:
 
 GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF16",
              "i8": "ge::DT_INT8", "ui8": "ge::DT_UINT8", "i16": "ge::DT_INT16",
-             "i32": "ge::DT_INT32"}
+             "i32": "ge::DT_INT32", "i1": "ge::DT_BOOL"}
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16", "i8": "ACL_INT8",
-              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32"}
+              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i1": "ACL_BOOL"}
 DOC_DTYPES = {"f16": "FLOAT16", "f32": "FLOAT", "bf16": "BFLOAT16", "i8": "INT8", "ui8": "UINT8",
-              "i16": "INT16", "i32": "INT32"}
-"""The dtype names of ops-nn's docs."""
+              "i16": "INT16", "i32": "INT32", "i1": "BOOL"}
+"""The dtype names of ops-nn's docs (i1: a kernel's output stored a byte per element, 0 or 1,
+as ops-nn's DT_BOOL)."""
 
 
 def doc_dtype(dtype: str) -> str:

@@ -45,7 +45,7 @@ from hswc.backend.description import (
     launches,
 )
 from hswc.backend.ir_tiling import check_ub_plan
-from hswc.backend.kernels import Kernel, by_operator, collect_kernels
+from hswc.backend.kernels import Kernel, by_operator, collect_kernels, with_shared_inputs
 from hswc.backend.operator import GE_DTYPES
 from hswc.backend.package_build import build_files
 from hswc.backend.package_docs import Arch35Docs, doc_files
@@ -141,7 +141,7 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
                 "launches one")
         raise PackageRefused(f"the module holds {len(groups)} operators ({listed}); a package "
                              f"holds one: {hint}")
-    kernels = groups[0][1]
+    kernels = [with_shared_inputs(module, k) for k in groups[0][1]]
     unpackaged = sorted({t for k in kernels for t in k.dtype.replace("_to_", "_").split("_")
                          if t in KERNEL_INTEGER_TYPES and t not in GE_DTYPES})
     if unpackaged:
@@ -183,32 +183,26 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
         inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
-        got = run_kernel(module, kernel, inputs, scalars, platform, d.shapes)
+        outputs = run_kernel(module, kernel, inputs, scalars, platform, d.shapes)
         if not d.exact:
-            within = compare_tolerance(got, np.asarray(d.model(kernel, inputs))) \
-                if d.model is not None else None
-            if within is not None and not within.equal:
-                raise OpError(kernel.func, "computes the unit test's data outside PyTorch's "
-                              f"tolerance of the op's model: {within.summary()}")
+            models = d.model(kernel, inputs) if d.model is not None else None
+            for got, model in zip(outputs, models or (), strict=False):
+                within = compare_tolerance(got, np.asarray(model))
+                if not within.equal:
+                    raise OpError(kernel.func, "computes the unit test's data outside "
+                                  f"PyTorch's tolerance of the op's model: {within.summary()}")
             continue
-        comparison = compare_bitwise(got, np.asarray(expected))
-        if not comparison.equal:
+        for name, got, wanted in zip(kernel.operator.outputs, outputs, expected, strict=True):
+            comparison = compare_bitwise(got, np.asarray(wanted))
+            if comparison.equal:
+                continue
+            which = f" of {name}" if len(outputs) > 1 else ""
             raise OpError(kernel.func, f"computes {comparison.mismatches} of the "
-                          f"{comparison.size} unit-test elements otherwise than the package's "
-                          f"reference model (first at index {comparison.first_index}): it was "
-                          "lowered with other semantics (give them with --semantics), or it is "
-                          "not this op (package it as a generic with --name)")
-
-
-def check_one_output(kernels: list[Kernel]) -> None:
-    """PackageRefused for a kernel of several outputs (hsg.outputs): the op definition, aclnn
-    layer, example and tests of a package declare one output tensor so far."""
-    several = next((k for k in kernels if len(k.operator.outputs) > 1), None)
-    if several is not None:
-        raise PackageRefused(
-            f"@{several.func.sym_name.data} writes {len(several.operator.outputs)} outputs "
-            f"({', '.join(several.operator.outputs)}): hswc-emit packages kernels of one output "
-            "only so far; hswc-opt --lower-to-ascend -t ascendc prints its C++")
+                          f"{comparison.size} unit-test elements{which} otherwise than the "
+                          f"package's reference model (first at index "
+                          f"{comparison.first_index}): it was lowered with other semantics "
+                          "(give them with --semantics), or it is not this op (package it as a "
+                          "generic with --name)")
 
 
 def check_boundary_kernels(kernels: list[Kernel]) -> None:
@@ -238,7 +232,6 @@ def _a2_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Atlas A2/A3 kernels of `module`, their description and the SoCs of `socs` that
     run them; OpError for kernels none of them can run or whose buffers overflow a UB."""
     kernels = operator_kernels(module, request)
-    check_one_output(kernels)
     check_boundary_kernels(kernels)
     registered = socs_for(kernels, socs)
     if not registered:
@@ -255,7 +248,6 @@ def _arch35_part(module: ModuleOp, socs: list[str], request: PackageRequest
     """The Ascend 950 kernels of `module` (lowered for that SoC) and their description."""
     request = replace(request, soc=socs[0])
     kernels = operator_kernels(module, request)
-    check_one_output(kernels)
     check_boundary_kernels(kernels)
     check_ub_plan(kernels, [PLATFORMS[s] for s in socs])
     d = describe(module, kernels, request)

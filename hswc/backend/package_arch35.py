@@ -101,7 +101,7 @@ def entry_text(kernels: list[Kernel]) -> str:
         f'#include "{ARCH35}/{kernel_h(operator)}"', "",
         *entry_head(operator, params),
         f"    {operator.kernel_namespace}::{operator.op_type}<{arguments}> op;",
-        f"    op.Init({', '.join(operator.gm_arguments)}, &{TILING_PARAM});",
+        f"    op.Init({', '.join(operator.kernel_arguments)}, &{TILING_PARAM});",
         "    op.Process();",
         "}",
     ]

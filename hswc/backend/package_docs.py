@@ -198,7 +198,8 @@ def _constraints(d: Description, names: Mapping[str, str], flags: bool = False,
                   f"the size of `{source}`'s dim that the tensor's dim reads. Another shape is "
                   "refused, naming the tensor, its dim and both sizes."]
     else:
-        own = ", ".join(f"`{t}` {shape_text(s)}" for t, s in zip(tensors, d.shapes, strict=True))
+        own = ", ".join(f"`{t}` {shape_text(s)}"
+                        for t, s in zip(tensors, d.gm_shapes() or (), strict=True))
         shapes = [f"- {listed} have {one} and format ND.",
                   "- Each has the one shape its kernel was compiled for, the inputs broadcast "
                   f"to the output's: {own}; another shape is refused."]
@@ -231,14 +232,15 @@ def _arch35_section(d: Description, arch35: Arch35Docs | None) -> list[str]:
 def readme(kernels: list[Kernel], d: Description, socs: list[str],
            arch35: Arch35Docs | None = None) -> str:
     names = d.kernel_names()
-    inputs, (output,) = d.operator.inputs, d.operator.outputs
+    inputs, outputs = d.operator.inputs, d.operator.outputs
     first = inputs[0]
     example, doc = example_path(d), aclnn_doc_path(d)
     params = [(f"`{n}`", "input", d.parameters[n], _tensor_dtypes(kernels, i, first), "ND")
               for i, n in enumerate(inputs)]
     params += [(f"`{a.name}`", "attribute", a.description, "FLOAT", "-") for a in d.attributes]
     params += [(f"`{output}`", "output", d.parameters[output],
-                _tensor_dtypes(kernels, len(inputs), first), "ND")]
+                _tensor_dtypes(kernels, len(inputs) + k, first), "ND")
+               for k, output in enumerate(outputs)]
     entry = d.operator.kernel_entry
     lines = [
         _note(d), f"# {d.op_type}", "",
@@ -288,7 +290,7 @@ def _return_codes(d: Description) -> list[tuple[str, str, str]]:
 
 def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     names = d.aclnn_names()
-    inputs, (output,) = d.operator.inputs, d.operator.outputs
+    inputs, outputs = d.operator.inputs, d.operator.outputs
     first, aclnn = d.aclnn_inputs[0], d.aclnn
     shapes = d.shapes or ()  # a broadcast operator's: each tensor's own
     if d.run_time is not None:  # `?`: a size known at run time
@@ -306,8 +308,11 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
              for a in d.aclnn_attributes]
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
     rows += [(f"`{names[output]}`", "output", d.parameters[output],
-              _tensor_dtypes(kernels, len(inputs), first), "ND",
-              shape_text(shapes[-1]) if shapes else f"as `{first}`")]
+              _tensor_dtypes(kernels, len(inputs) + k, first), "ND",
+              shape_text(shapes[-1]) if shapes else f"as `{first}`")
+             for k, output in enumerate(outputs)]
+    receive = f"`{names[outputs[0]]}` receives the result" if len(outputs) == 1 else \
+        " and ".join(f"`{names[o]}`" for o in outputs) + " receive its results"
     rows += [("`workspaceSize`", "output", "device workspace the launch needs (0 here)", "-",
               "-", "-"),
              ("`executor`", "output", "the planned launch, for phase 2", "-", "-", "-")]
@@ -323,7 +328,7 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
         "## Supported products", "", *_products(socs), "",
         "## What it does", "",
         f"`{aclnn}` computes {d.summary.format(**names)}, element by element, as the "
-        f"{d.op_type} kernel; `{names[output]}` receives the result:", "",
+        f"{d.op_type} kernel; {receive}:", "",
         *_formula(d, names), "", _how(d), "",
         "## Prototypes", "",
         "The API has two phases: the first checks the arguments and plans the launch, the "

@@ -37,11 +37,13 @@ _TO_FLOAT = {
 }
 _TO_FLOAT.update({dt: ["float ToFloat(Element value)", "{",
                        "    return static_cast<float>(value);", "}"]
-                  for dt in ("i8", "ui8", "i16", "i32")})
+                  for dt in ("i8", "ui8", "i16", "i32", "i1")})
 """An element of y as float: f16 through ACL, bf16 by widening its bits (exact); an integer
 converted (exact up to 2^24 in magnitude, which every int8, uint8 and int16 value is)."""
-INTEGER_ELEMENTS = {"i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t"}
-"""The C++ type the example holds an element of an integer dtype in."""
+INTEGER_ELEMENTS = {"i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t",
+                    "i1": "uint8_t"}
+"""The C++ type the example holds an element of an integer dtype in (i1: a bool tensor's
+bytes, 0 or 1)."""
 
 
 def _float(value: float) -> str:
@@ -133,7 +135,8 @@ def _shapes(d: Description, size: int) -> str:
         return f"const std::vector<int64_t> SHAPE = {{{size}}};"
     return "\n".join(f"const std::vector<int64_t> {_shape_name(n)} = "
                      f"{{{', '.join(map(str, shape))}}};"
-                     for n, shape in zip(d.operator.gm_arguments, d.shapes, strict=True))
+                     for n, shape in zip(d.operator.gm_arguments, d.gm_shapes() or (),
+                                         strict=True))
 
 
 def example_kernel(kernels: list[Kernel]) -> Kernel:
@@ -141,8 +144,8 @@ def example_kernel(kernels: list[Kernel]) -> Kernel:
 
 
 def example_arrays(kernel: Kernel, d: Description, data: Mapping[str, tuple[float, ...]]
-                   ) -> tuple[list[np.ndarray], np.ndarray]:
-    """The inputs of `data` (by input name) in the kernel's dtype, and the golden result."""
+                   ) -> tuple[list[np.ndarray], tuple[np.ndarray, ...]]:
+    """The inputs of `data` (by input name) in the kernel's dtype, and the golden outputs."""
     types = kernel.gm_element_types()
     inputs = [sem.convert(np.array(data[name], np.float64), numpy_dtype(types[i]))
               for i, name in enumerate(d.operator.inputs)]
@@ -194,15 +197,49 @@ def _boundary_tensor(shaped: bool) -> str:
                         "template <typename Element, aclDataType DTYPE>\nstruct DeviceTensor {")
 
 
+def _to_float(dtype: str, index: int | None, element: str) -> str:
+    """ToFloat of an output of `dtype` (of output `index` of several: ToFloat<index>, of its
+    own C++ type)."""
+    lines = _TO_FLOAT[dtype]
+    if index is not None:
+        lines = [line.replace("ToFloat(Element", f"ToFloat{index}({element}") for line in lines]
+    return "\n".join(lines)
+
+
+def _check_lines(output: str, element: str, expected: str, to_float: str, count: str
+                 ) -> list[str]:
+    """Copy `output` to the host and compare each element with `expected`'s."""
+    return [f"    std::vector<{element}> {output}Actual({count});",
+            f"    const size_t {output}Bytes = {output}Actual.size() * sizeof({element});",
+            f"    if (!ran || !Ok(aclrtMemcpy({output}Actual.data(), {output}Bytes, "
+            f"{output}.address, {output}Bytes,",
+            '            ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to the host")) {',
+            "        return 1;", "    }",
+            f"    for (size_t i = 0; i < {output}Actual.size(); ++i) {{",
+            f"        const float value = {to_float}({output}Actual[i]);",
+            f"        const bool close = IsClose(value, {expected}[i]);",
+            f'        std::printf("{output}[%zu] = %.9g, expected %.9g%s\\n", i, value, '
+            f"{expected}[i],",
+            '            close ? "" : "  MISMATCH");',
+            "        mismatches += close ? 0 : 1;", "    }"]
+
+
 def example_cpp(kernels: list[Kernel], d: Description) -> str:
     kernel = example_kernel(kernels)
     dtype = kernel.dtype
-    out_dtype = kernel.gm_dtypes[-1]  # the dtype of every tensor, but at a dtype boundary
-    inputs, result = example_arrays(kernel, d, d.example_inputs)
-    expected = result.astype(np.float32)
+    names, outputs = d.operator.inputs, d.operator.outputs
+    several = len(outputs) > 1
+    out_dtypes = kernel.gm_dtypes[len(names):]
+    out_dtype = out_dtypes[0]  # the dtype of every tensor, but at a dtype boundary
+    inputs, results = example_arrays(kernel, d, d.example_inputs)
+    expected = [r.astype(np.float32) for r in results]
     element = _element(out_dtype)
-    to_float = "\n".join(_TO_FLOAT[out_dtype])
-    names, (output,) = d.operator.inputs, d.operator.outputs
+    held_out = {o: _element(dt) if kernel.mixed else "Element"
+                for o, dt in zip(outputs, out_dtypes, strict=True)}
+    expected_names = {o: f"EXPECTED_{o.upper()}" if several else "EXPECTED" for o in outputs}
+    to_float = "\n\n".join(
+        _to_float(dt, i if several else None, held_out[o])
+        for i, (o, dt) in enumerate(zip(outputs, out_dtypes, strict=True)))
     first, aclnn, op_type = names[0], d.aclnn, d.op_type
     own = dict(zip(names, kernel.gm_dtypes, strict=False))
     held = {name: _element(own[name]) if kernel.mixed else "Element" for name in names}
@@ -211,28 +248,56 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
                           for name, values in zip(names, inputs, strict=True))
     values = d.attribute_values(kernel)
     typed = {name: f"<{_element(dt)}, {ACL_DTYPES[dt]}>" if kernel.mixed else ""
-             for name, dt in zip((*names, output), kernel.gm_dtypes, strict=True)}
+             for name, dt in zip((*names, *outputs), kernel.gm_dtypes, strict=True)}
     tensors = "\n".join([*(f"    DeviceTensor{typed[name]} {name};"
-                           for name in (*names, output)),
+                           for name in (*names, *outputs)),
                          *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
                            for a in d.aclnn_attributes)])
     shaped = d.shapes is not None  # a broadcast operator: each tensor has its own shape
-    count = "EXPECTED.size()" if shaped else f"{_host_name(first)}.size()"
-    shape_args = {n: f", {_shape_name(n)}" if shaped else "" for n in (*names, output)}
+    count = f"{expected_names[outputs[0]]}.size()" if shaped else f"{_host_name(first)}.size()"
+    shape_args = {n: f", {_shape_name(n)}" if shaped else "" for n in (*names, *outputs)}
     creates = " || ".join([*(f"!{name}.Create({_host_name(name)}{shape_args[name]})"
                              for name in names),
-                           f"!{output}.Create(std::vector<Element>({count}){shape_args[output]})",
+                           *(f"!{o}.Create(std::vector<{held_out[o] if several else 'Element'}>"
+                             f"({count}){shape_args[o]})" for o in outputs),
                            *(f"{_scalar(a.aclnn)}.scalar == nullptr"
                              for a in d.aclnn_attributes)])
     given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
-             d.aclnn_output: f"{output}.tensor",
+             **{a: f"{o}.tensor" for a, o in zip(d.aclnn_outputs, outputs, strict=True)},
              **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in d.aclnn_attributes}}
     arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
     host_scalar = HOST_SCALAR if d.aclnn_attributes else ""
-    non_finite = "" if np.isfinite(expected).all() else NON_FINITE_CLOSE
+    non_finite = "" if all(np.isfinite(e).all() for e in expected) else NON_FINITE_CLOSE
     device_tensor = _boundary_tensor(shaped) if kernel.mixed else \
         DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR
+    expected_data = "\n".join(
+        f"const std::vector<float> {expected_names[o]} = {{{', '.join(_float(v) for v in e)}}};"
+        for o, e in zip(outputs, expected, strict=True))
+    if several:
+        checks = "\n".join(line for i, o in enumerate(outputs) for line in _check_lines(
+            o, held_out[o], expected_names[o], f"ToFloat{i}", count))
+        check_text = f"    int mismatches = 0;\n{checks}\n"
+    else:
+        output = d.operator.outputs[0]
+        check_text = f"""    std::vector<Element> actual({count});
+    const size_t bytes = actual.size() * sizeof(Element);
+    if (!ran || !Ok(aclrtMemcpy(actual.data(), bytes, {output}.address, bytes,
+            ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to the host")) {{
+        return 1;
+    }}
+    int mismatches = 0;
+    for (size_t i = 0; i < actual.size(); ++i) {{
+        const float value = ToFloat(actual[i]);
+        const bool close = IsClose(value, EXPECTED[i]);
+        std::printf("{output}[%zu] = %.9g, expected %.9g%s\\n", i, value, EXPECTED[i],
+            close ? "" : "  MISMATCH");
+        mismatches += close ? 0 : 1;
+    }}
+"""
+    size = len(expected[0])
+    verdict = (f'    std::printf(mismatches == 0 ? "{op_type} example passed.\\n" : '
+               f'"{op_type} example FAILED.\\n");')
     return f"""{generated(kernels)}
 // {aclnn} on the {dtype} kernel: the operator's example data, checked against goldens of
 // {golden}, computed when the package was written.
@@ -249,9 +314,9 @@ namespace {{
 
 using Element = {element};
 constexpr aclDataType DTYPE = {ACL_DTYPES[out_dtype]};
-{_shapes(d, len(expected))}
+{_shapes(d, size)}
 {host_data}
-const std::vector<float> EXPECTED = {{{", ".join(_float(v) for v in expected)}}};
+{expected_data}
 constexpr float TOLERANCE = {_float(TOLERANCE)};
 
 {to_float}
@@ -293,21 +358,7 @@ int Run(aclrtStream stream)
     if (workspace != nullptr) {{
         aclrtFree(workspace);
     }}
-    std::vector<Element> actual({count});
-    const size_t bytes = actual.size() * sizeof(Element);
-    if (!ran || !Ok(aclrtMemcpy(actual.data(), bytes, {output}.address, bytes,
-            ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to the host")) {{
-        return 1;
-    }}
-    int mismatches = 0;
-    for (size_t i = 0; i < actual.size(); ++i) {{
-        const float value = ToFloat(actual[i]);
-        const bool close = IsClose(value, EXPECTED[i]);
-        std::printf("{output}[%zu] = %.9g, expected %.9g%s\\n", i, value, EXPECTED[i],
-            close ? "" : "  MISMATCH");
-        mismatches += close ? 0 : 1;
-    }}
-    std::printf(mismatches == 0 ? "{op_type} example passed.\\n" : "{op_type} example FAILED.\\n");
+{check_text}{verdict}
     return mismatches == 0 ? 0 : 1;
 }}
 

@@ -45,8 +45,10 @@ def tiling_compute_text(kernels: list[Kernel], kernel_dir: str = "../op_kernel/"
 def _dispatch(kernels: list[Kernel]) -> list[str]:
     operator = kernels[0].operator
     lines = ["ComputeTiling TilingFor(ge::DataType dataType)", "{", "    switch (dataType) {"]
-    for k in one_per_dtype(kernels):  # keyed by the output's dtype (the first input's, alike)
-        lines.append(f"        case {GE_DTYPES[k.gm_dtypes[-1]]}:")
+    first_output = len(operator.inputs)
+    # Keyed by the (first) output's dtype, which is the first input's but at a dtype boundary.
+    for k in one_per_dtype(kernels):
+        lines.append(f"        case {GE_DTYPES[k.gm_dtypes[first_output]]}:")
         lines.append(f"            return {operator.tiling_namespace}::"
                      f"{operator.tiling_function(k.dtype)};")
     return [*lines, "        default:", "            return nullptr;", "    }", "}"]
@@ -152,11 +154,14 @@ def run_time_shape_checks(operator: Operator, run_time: RunTimeShapes) -> list[s
 
 
 def _boundary_dtype_checks(operator: Operator, kernel: Kernel) -> list[str]:
-    """Of a kernel at a dtype boundary: each input and the output has the dtype the kernel was
-    compiled for; `dataType` is the output's, which picks its tiling."""
+    """Of a kernel at a dtype boundary: each input and output has the dtype the kernel was
+    compiled for; `dataType` is the (first) output's, which picks its tiling."""
     output = operator.outputs[0]
-    lines = [f"const gert::CompileTimeTensorDesc* {output}Desc = context->GetOutputDesc(0);",
-             f"OP_CHECK_NULL_WITH_CONTEXT(context, {output}Desc);"]
+    lines: list[str] = []
+    for index, name in enumerate(operator.outputs):
+        lines += [f"const gert::CompileTimeTensorDesc* {name}Desc = "
+                  f"context->GetOutputDesc({index});",
+                  f"OP_CHECK_NULL_WITH_CONTEXT(context, {name}Desc);"]
     for name, dtype in zip(operator.gm_arguments, kernel.gm_dtypes, strict=True):
         word = GE_DTYPES[dtype].removeprefix("ge::")
         lines += [f"OP_CHECK_IF({name}Desc->GetDataType() != {GE_DTYPES[dtype]},",
@@ -379,6 +384,7 @@ def infershape_cpp(kernels: list[Kernel], d: Description) -> str:
     reads = "" if shape is not None else (
         f"    const gert::Shape* {first}Shape = context->GetInputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);\n")
+    dtypes, register = _infer_dtype(kernels[0])
     return f"""{generated(kernels)}
 // Shape inference of {op_type}: {" and ".join(outputs_)} {verb} {what}.
 #include "log/log.h"
@@ -391,11 +397,35 @@ static ge::graphStatus InferShape{op_type}(gert::InferShapeContext* context)
 {reads}{outputs}
     return ge::GRAPH_SUCCESS;
 }}
-
-IMPL_OP_INFERSHAPE({op_type}).InferShape(InferShape{op_type});
+{dtypes}
+IMPL_OP_INFERSHAPE({op_type}).InferShape(InferShape{op_type}){register};
 
 }}  // namespace ops
 """
+
+
+def _infer_dtype(kernel: Kernel) -> tuple[str, str]:
+    """Of a kernel whose outputs have their own dtypes (a dtype boundary; an i1 output, a bool
+    tensor): InferDataType, setting each output's (ops-nn sets an output's dtype in its
+    InferDataType, e.g. celu's op_graph), and its registration; else nothing: GE gives each
+    output its input's dtype."""
+    if not kernel.mixed:
+        return "", ""
+    op = kernel.operator
+    op_type = op.op_type
+    sets = "\n".join(
+        f"    context->SetOutputDataType({k}, {GE_DTYPES[dt]});  // {name}"
+        for k, (name, dt) in enumerate(zip(op.outputs, kernel.gm_dtypes[len(op.inputs):],
+                                           strict=True)))
+    text = f"""
+// The dtype of each output: the one its kernel was compiled for.
+static ge::graphStatus InferDataType{op_type}(gert::InferDataTypeContext* context)
+{{
+{sets}
+    return ge::GRAPH_SUCCESS;
+}}
+"""
+    return text, f".InferDataType(InferDataType{op_type})"
 
 
 def op_host_files(kernels: list[Kernel], d: Description, socs: list[str],

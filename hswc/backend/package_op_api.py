@@ -34,7 +34,8 @@ from hswc.dialects.hsg import MAX_RANK
 OP_API_DTYPES = {"f16": "op::DataType::DT_FLOAT16", "f32": "op::DataType::DT_FLOAT",
                  "bf16": "op::DataType::DT_BF16",
                  "i8": "op::DataType::DT_INT8", "ui8": "op::DataType::DT_UINT8",
-                 "i16": "op::DataType::DT_INT16", "i32": "op::DataType::DT_INT32"}
+                 "i16": "op::DataType::DT_INT16", "i32": "op::DataType::DT_INT32",
+                 "i1": "op::DataType::DT_BOOL"}
 
 
 def aclnn_stem(d: Description) -> str:
@@ -60,14 +61,14 @@ def workspace_parameters(d: Description) -> list[str]:
     return [*_tensors(d.aclnn_inputs, True),
             *(f"const aclScalar* {a.aclnn}" for a in d.aclnn_attributes),
             *(f"bool {flag.name}" for flag in d.flags),
-            *_tensors((d.aclnn_output,), False),
+            *_tensors(d.aclnn_outputs, False),
             "uint64_t* workspaceSize", "aclOpExecutor** executor"]
 
 
 def call_arguments(d: Description, flags: str = "") -> list[str]:
     """Phase 1's arguments as the names of its parameters (`flags`: a value for every flag)."""
     return [*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
-            *(flags or flag.name for flag in d.flags), d.aclnn_output]
+            *(flags or flag.name for flag in d.flags), *d.aclnn_outputs]
 
 
 HAS_SHAPE = """// Whether a tensor has these dims (a broadcast operator's kernel takes one shape).
@@ -170,14 +171,15 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     """The argument checks: nulls, then dtypes, then shapes, each against the first input (of
     a broadcast operator: against the shape its kernel was compiled for); then the
     attributes."""
-    tensors = (*d.aclnn_inputs, d.aclnn_output)
+    tensors = (*d.aclnn_inputs, *d.aclnn_outputs)
     first, others = d.aclnn_inputs[0], tensors[1:]
     params = ", ".join(f"const aclTensor* {t}" for t in tensors)
     null_params = ", ".join([*(f"const aclTensor* {t}" for t in d.aclnn_inputs),
                              *(f"const aclScalar* {a.aclnn}" for a in d.aclnn_attributes),
-                             f"const aclTensor* {d.aclnn_output}"])
+                             *(f"const aclTensor* {t}" for t in d.aclnn_outputs)])
     nulls = [f"OP_CHECK_NULL({t}, return false);"
-             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes), d.aclnn_output)]
+             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
+                       *d.aclnn_outputs)]
     dtypes = [f"OP_CHECK_DTYPE_NOT_SUPPORT({t}, supported, return false);"
               for t in d.aclnn_inputs]
     dtypes += [f"OP_CHECK_DTYPE_NOT_MATCH({t}, {first}->GetDataType(), return false);"
@@ -192,7 +194,8 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     elif d.run_time is not None:  # the run-time dims of the source's, the static ones
         shapes += _run_time_shape_checks(d, d.run_time, tensors)
     else:  # a broadcast operator: each tensor has the shape its kernel was compiled for
-        for t, shape in zip(tensors, d.shapes, strict=True):
+        outputs = tuple(d.shapes[-1] for _ in d.aclnn_outputs)
+        for t, shape in zip(tensors, (*d.shapes[:-1], *outputs), strict=True):
             dims = shape_text(shape)
             shapes += [f"OP_CHECK(HasShape({t}, {dims}),",
                        f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{t} must have {shape_said(shape)}, '
@@ -286,6 +289,8 @@ def _launch_body(d: Description) -> list[str]:
                   f"CHECK_RET({_contiguous(name)} != nullptr, ACLNN_ERR_INNER_NULLPTR);"]
     args = ", ".join([*(_contiguous(n) for n in d.aclnn_inputs),
                       *(_value(a) for a in d.attributes), "uniqueExecutor.get()"])
+    if len(d.aclnn_outputs) > 1:
+        return lines + _launch_several(d, args)
     output = d.aclnn_output
     lines += ["", f"const aclTensor* result = l0op::{d.op_type}({args});",
               "CHECK_RET(result != nullptr, ACLNN_ERR_INNER_NULLPTR);", "",
@@ -295,10 +300,28 @@ def _launch_body(d: Description) -> list[str]:
     return lines
 
 
+def _launch_several(d: Description, args: str) -> list[str]:
+    """The l0op launch of an operator of several outputs (a tuple, as ops-nn's GeGluV2's),
+    then a ViewCopy into each output."""
+    outputs = d.aclnn_outputs
+    results = [f"{name}Result" for name in outputs]
+    lines = ["", f"const auto results = l0op::{d.op_type}({args});"]
+    lines += [f"const aclTensor* {r} = std::get<{i}>(results);" for i, r in enumerate(results)]
+    lines += [f"CHECK_RET({' && '.join(f'{r} != nullptr' for r in results)}, "
+              "ACLNN_ERR_INNER_NULLPTR);", "",
+              f"// {', '.join(outputs)} may be strided views: each contiguous result is copied "
+              "into its own."]
+    for name, result in zip(outputs, results, strict=True):
+        lines += [f"const aclTensor* {name}Copied = l0op::ViewCopy({result}, {name}, "
+                  "uniqueExecutor.get());",
+                  f"CHECK_RET({name}Copied != nullptr, ACLNN_ERR_INNER_NULLPTR);"]
+    return lines
+
+
 def aclnn_cpp_text(kernels: list[Kernel], d: Description) -> str:
-    tensors = ", ".join((*d.aclnn_inputs, d.aclnn_output))
+    tensors = ", ".join((*d.aclnn_inputs, *d.aclnn_outputs))
     not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
-                          d.aclnn_output))
+                          *d.aclnn_outputs))
     inputs = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
                         *(flag.name for flag in d.flags)))
     empty = " || ".join(f"{name}->IsEmpty()" for name in d.aclnn_inputs)
@@ -333,7 +356,7 @@ extern "C" {{
 {wrapped(f"aclnnStatus {d.aclnn}GetWorkspaceSize", workspace_parameters(d))}
 {{
     OP_CHECK_COMM_INPUT(workspaceSize, executor);
-    L2_DFX_PHASE_1({d.aclnn}, DFX_IN({inputs}), DFX_OUT({d.aclnn_output}));
+    L2_DFX_PHASE_1({d.aclnn}, DFX_IN({inputs}), DFX_OUT({", ".join(d.aclnn_outputs)}));
     auto uniqueExecutor = CREATE_EXECUTOR();
     CHECK_RET(uniqueExecutor.get() != nullptr, ACLNN_ERR_INNER_CREATE_EXECUTOR);
 
@@ -367,15 +390,23 @@ extern "C" {{
 """
 
 
+def l0op_result(d: Description) -> str:
+    """The l0op launcher's result type: its output, or a tuple of its outputs."""
+    count = len(d.operator.outputs)
+    return "const aclTensor*" if count == 1 else \
+        f"std::tuple<{', '.join(['aclTensor*'] * count)}>"
+
+
 def l0op_signature(d: Description) -> str:
     params = ", ".join([*(f"const aclTensor* {name}" for name in d.operator.inputs),
                         *(f"float {a.field}" for a in d.attributes)])
-    return f"const aclTensor* {d.op_type}({params}, aclOpExecutor* executor)"
+    return f"{l0op_result(d)} {d.op_type}({params}, aclOpExecutor* executor)"
 
 
 def l0op_h_text(kernels: list[Kernel], d: Description) -> str:
     inputs, outputs = d.operator.inputs, d.operator.outputs
     body = [
+        *(["#include <tuple>", ""] if len(outputs) > 1 else []),
         '#include "opdev/op_executor.h"',
         "",
         "namespace l0op {",
@@ -389,7 +420,8 @@ def l0op_h_text(kernels: list[Kernel], d: Description) -> str:
 
 
 def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
-    (output,) = d.operator.outputs
+    outputs = d.operator.outputs
+    output = outputs[0]
     inputs = d.operator.inputs
     shape_from = inputs[-1]
     shape = d.output_shape
@@ -406,14 +438,19 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
         gets = (f"the shape {shape_text(shape)} (each ? {source}'s dim) and {shape_from}'s "
                 "dtype")
     dtype = f"{shape_from}->GetDataType()"
+    dtypes = [dtype for _ in outputs]
     if kernels[0].mixed:  # a kernel at a dtype boundary writes its own dtype
-        dtype = OP_API_DTYPES[kernels[0].gm_dtypes[-1]]
+        dtypes = [OP_API_DTYPES[dt] for dt in kernels[0].gm_dtypes[len(inputs):]]
+        dtype = dtypes[0]
         gets = (f"{shape_from}'s shape" if shape is None else f"the shape {shape_text(shape)}") \
-            + f" and the dtype {dtype.split('::')[-1]}"
+            + f" and the dtype{'s' if len(outputs) > 1 else ''} " \
+            + ", ".join(t.split('::')[-1] for t in dtypes)
     attrs = [a.field for a in d.attributes]
     op_attr = f", OP_ATTR({', '.join(attrs)})" if attrs else ""
     launch = (f"ADD_TO_LAUNCHER_LIST_AICORE({d.op_type}, OP_INPUT({', '.join(inputs)}), "
-              f"OP_OUTPUT({output}){op_attr});")
+              f"OP_OUTPUT({', '.join(outputs)}){op_attr});")
+    if len(outputs) > 1:
+        return _l0op_several_text(kernels, d, allocated, dtypes, gets, launch)
     return f"""{generated(kernels)}
 // The l0op launcher of {d.op_type}: {output} gets {gets}, then the launch.
 #include "{l0op_h(d)}"
@@ -443,6 +480,50 @@ OP_TYPE_REGISTER({d.op_type});
         OP_LOGE(ACLNN_ERR_INNER_NULLPTR, "{d.op_type}: adding the AI Core launch failed."),
         return nullptr);
     return {output};
+}}
+
+}}  // namespace l0op
+"""
+
+
+def _l0op_several_text(kernels: list[Kernel], d: Description, allocated: str,
+                       dtypes: list[str], gets: str, launch: str) -> str:
+    """The l0op launcher of an operator of several outputs: each allocated, then the launch;
+    it returns them as a tuple (of nullptrs when one fails), as ops-nn's GeGluV2 does."""
+    outputs, inputs = d.operator.outputs, d.operator.inputs
+    attrs = [a.field for a in d.attributes]
+    allocs = "\n".join(f"    aclTensor* {o} = executor->AllocTensor({allocated}, {t});"
+                       for o, t in zip(outputs, dtypes, strict=True))
+    return f"""{generated(kernels)}
+// The l0op launcher of {d.op_type}: {" and ".join(outputs)} get {gets}, then the launch.
+#include "{l0op_h(d)}"
+#include "opdev/data_type_utils.h"
+#include "opdev/make_op_executor.h"
+#include "opdev/op_def.h"
+#include "opdev/op_dfx.h"
+#include "opdev/op_executor.h"
+#include "opdev/op_log.h"
+#include "opdev/shape_utils.h"
+
+using namespace op;
+
+namespace l0op {{
+
+OP_TYPE_REGISTER({d.op_type});
+
+{l0op_signature(d)}
+{{
+    L0_DFX({d.op_type}, {", ".join([*inputs, *attrs])});
+{allocs}
+    if ({" || ".join(f"{o} == nullptr" for o in outputs)}) {{
+        return {{}};  // nullptrs
+    }}
+    const aclnnStatus launched =
+        {launch}
+    OP_CHECK(launched == ACLNN_SUCCESS,
+        OP_LOGE(ACLNN_ERR_INNER_NULLPTR, "{d.op_type}: adding the AI Core launch failed."),
+        return {{}});
+    return {{{", ".join(outputs)}}};
 }}
 
 }}  // namespace l0op

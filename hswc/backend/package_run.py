@@ -41,6 +41,8 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
             shapes: Sequence[tuple[int, ...]] | None) -> func.FuncOp:
     count = len(kernel.operator.inputs)
     elements = kernel.gm_element_types()  # each tensor's own (a dtype boundary's differ)
+    if shapes is not None:  # the inputs' shapes, then the output's, every output's
+        shapes = [*shapes[:count], *(shapes[-1] for _ in elements[count:])]
     types = [TensorType(e, s) for e, s in zip(elements, shapes, strict=True)] \
         if shapes is not None else [TensorType(e, [DYNAMIC_INDEX]) for e in elements]
     block = Block(arg_types=types[:count])
@@ -52,19 +54,21 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
     call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
                                 [IndexType()] * len(RESULT_NAMES)))
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
+    reads = kernel.operator.reads or tuple(range(count))  # an input read through several
     launch = b.insert(hsg.LaunchOp(kernel.func.sym_name.data, call.results[3],
-                                   list(block.args), call.results[:len(TILING_FIELDS)], values,
-                                   types[-1]))
-    b.insert(func.ReturnOp(launch.y))
-    return func.FuncOp(RUNNER, (types[:count], types[-1:]), Region(block))
+                                   [block.args[i] for i in reads],
+                                   call.results[:len(TILING_FIELDS)], values, types[count:]))
+    b.insert(func.ReturnOp(*launch.ys))
+    return func.FuncOp(RUNNER, (types[:count], types[count:]), Region(block))
 
 
 def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
                attributes: Mapping[str, float], platform: Platform,
-               shapes: Sequence[tuple[int, ...]] | None = None) -> np.ndarray:
-    """y of `kernel` (of `module`), flat, launched on the flat `inputs` on `platform`, its
-    scalars taken from `attributes` by tiling-struct field name; `shapes`: each input's and
-    the output's static shape (a kernel reading broadcast inputs), None: any, the first's."""
+               shapes: Sequence[tuple[int, ...]] | None = None) -> tuple[np.ndarray, ...]:
+    """Each output of `kernel` (of `module`), flat, launched on the flat `inputs` on
+    `platform`, its scalars taken from `attributes` by tiling-struct field name; `shapes`:
+    each input's and the output's static shape (a kernel reading broadcast inputs), None: any,
+    the first's. An i1 output is a bool array."""
     from hswc.runner import compile_module
 
     copy = module.clone()
@@ -74,4 +78,5 @@ def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
                               core_num=platform.core_num, ub_size=platform.ub_size)
     given = [np.ascontiguousarray(a).reshape(-1 if shapes is None else shapes[i])
              for i, a in enumerate(inputs)]
-    return np.asarray(compiled(*given)).reshape(-1)
+    results = compiled.run(*given).outputs
+    return tuple(np.asarray(r).reshape(-1) for r in results)

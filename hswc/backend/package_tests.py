@@ -19,6 +19,7 @@ description's golden model (a named op's bit-exact reference; hswc-run for a gen
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -370,14 +371,15 @@ _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32}
 
 def _bits_type(dtype: str) -> str:
     """The C++ type of an element's bit pattern (by its width)."""
-    if dtype in ("i8", "ui8"):
+    if dtype in ("i8", "ui8", "i1"):
         return "uint8_t"
     return "uint16_t" if dtype in ("f16", "bf16", "i16") else "uint32_t"
 
 
 def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[str]:
     op = kernel.operator
-    inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
+    inputs, results = example_arrays(kernel, d, d.kernel_test_inputs)
+    expected = results[0]
     p = ARCH35_UT_PLATFORM if arch35 else UT_PLATFORM
     tiling = ir_tiling(kernel, expected.size, p.core_num, p.ub_size)
     element = _bits_type(kernel.gm_dtypes[-1])
@@ -388,14 +390,31 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
              f"    // tiled as on {p.name}: {p.core_num} cores, {p.ub_size} bytes of UB"]
     lines += [f"    const std::vector<{bits}> {name} = {{{_bits(values)}}};"
               for name, values, bits in zip(op.inputs, inputs, own, strict=False)]
-    lines += [f"    const std::vector<{element}> expected = {{{_bits(expected)}}};",
-              f"    {op.tiling_struct} tiling;"]
+    several = len(op.outputs) > 1
+    if several:
+        lines += [f"    const std::vector<{bits}> expected_{name} = {{{_bits(values)}}};"
+                  for name, values, bits in zip(op.outputs, results, own[len(op.inputs):],
+                                                strict=True)]
+    else:
+        lines += [f"    const std::vector<{element}> expected = {{{_bits(expected)}}};"]
+    lines += [f"    {op.tiling_struct} tiling;"]
     lines += [f"    tiling.{field} = {value};" for field, value in
               zip(TILING_FIELDS, (tiling.total_num, tiling.block_factor,
                                   tiling.ub_factor), strict=True)]
     lines += [f"    tiling.{f} = {_float(given[by_field[f].name])};" for f in op.scalar_fields]
     launch = (f"{arch35_key(kernel, kernel.tiling_key)}, {kernel.template_arguments}"
               if arch35 else str(tiling.tiling_key))
+    if several:
+        lines += [f"    std::vector<{bits}> actual_{name};"
+                  for name, bits in zip(op.outputs, own[len(op.inputs):], strict=True)]
+        lines += [f"    LaunchKernel<{launch}>({', '.join(op.inputs)}, tiling, "
+                  f"{tiling.used_core_num}, {', '.join(f'actual_{o}' for o in op.outputs)});"]
+        for name in op.outputs:
+            lines += [f"    ASSERT_EQ(actual_{name}.size(), expected_{name}.size());",
+                      f"    for (size_t i = 0; i < actual_{name}.size(); ++i) {{",
+                      f"        EXPECT_EQ(actual_{name}[i], expected_{name}[i]) << "
+                      f'"{name} element " << i;', "    }"]
+        return [*lines, "}"]
     lines += [f"    const std::vector<{element}> actual = LaunchKernel<{launch}>("
               f"{', '.join(op.inputs)}, tiling, {tiling.used_core_num});",
               "    ASSERT_EQ(actual.size(), expected.size());",
@@ -410,7 +429,7 @@ def picked(kernels: list[Kernel], d: Description, platform: Platform) -> list[Ke
     kernel, but of a run-time choice (hsg.tiling_key) only the one the tiling picks, since the
     others' UB plans need their own tiling."""
     def chosen(k: Kernel) -> bool:
-        size = example_arrays(k, d, d.kernel_test_inputs)[1].size
+        size = example_arrays(k, d, d.kernel_test_inputs)[1][0].size
         return ir_tiling(k, size, platform.core_num, platform.ub_size).tiling_key == k.tiling_key
 
     return [k for k in kernels if k.variant is None or chosen(k)]
@@ -421,25 +440,28 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     element type (and the variant), tiled as on ARCH35_UT_PLATFORM: of a run-time choice, the
     kernel the tiling picks for the test's data (`picked`)."""
     op = kernels[0].operator
-    (output,) = op.outputs
+    outputs = op.outputs
+    output = outputs[0]
+    several = len(outputs) > 1
     inputs, entry = op.inputs, op.kernel_entry
     first = inputs[0]
     boundary = kernels[0].mixed  # one kernel, each tensor of its own type
     types = dict(zip(op.gm_arguments, (_bits_type(dt) for dt in kernels[0].gm_dtypes),
                      strict=True)) if boundary else {n: "Bits" for n in op.gm_arguments}
     params = [*(f"const std::vector<{types[name]}>& {name}" for name in inputs),
-              f"const {op.tiling_struct}& tilingData", "uint32_t blockDim"]
-    gm = [*inputs, output]
+              f"const {op.tiling_struct}& tilingData", "uint32_t blockDim",
+              *(f"std::vector<{types[o]}>& {o}Result" for o in outputs if several)]
+    gm = [*inputs, *outputs]
     own = d.shapes is not None  # inputs of their own sizes: y has the tiling's totalNum
-    size = {name: f"{name}.size() * sizeof({types[name]})" if own or types[name] != types[output]
-            else "bytes" for name in inputs}
-    size[output] = "bytes"
+    size = {name: f"{name}.size() * sizeof({types[name]})"
+            if own or several or types[name] != types[output] else "bytes" for name in inputs}
+    count = "tilingData.totalNum" if own else f"{first}.size()"
+    size |= {o: f"{count} * sizeof({types[o]})" if several else "bytes" for o in outputs}
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc({size[name]}));"
         for name in gm)
     copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), {size[name]});"
                        for name in inputs)
-    count = "tilingData.totalNum" if own else f"{first}.size()"
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
     tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels
@@ -454,9 +476,33 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
         f"{entry}<KEY>"
     golden = ("hswc-run's run of the kernel" if d.generated
               else "the bit-exact model of the kernel")
+    heading = "\n".join(textwrap.wrap(
+        f"Kernel unit tests of {op.op_type}: each kernel on the CPU debug model, "
+        f"{' and '.join(outputs)} compared bit for bit with {golden} (its values computed when "
+        "the package was written).", 97, initial_indent="// ", subsequent_indent="// ")) \
+        if several else (
+            f"// Kernel unit tests of {op.op_type}: each kernel on the CPU debug model, {output} "
+            f"compared bit for\n// bit with {golden} (its values computed when the package was "
+            "written).")
+    if several:
+        launch_text = (f"// {what} on blockDim cores with this tiling; each output's elements, "
+                       f"as bit patterns,\n// into {', '.join(f'{o}Result' for o in outputs)}.\n"
+                       f"{template}\n{wrapped('void LaunchKernel', params)}\n{{\n{allocs}")
+        results = "\n".join(f"    {o}Result.resize({count});\n"
+                             f"    std::memcpy({o}Result.data(), {o}Gm, {size[o]});"
+                             for o in outputs)
+        returned = ""
+    else:
+        launch_text = (f"// {what} on blockDim cores with this tiling; {output}'s elements, "
+                       f"as bit patterns.\n{template}\n"
+                       f"{wrapped(f'std::vector<{types[output]}> LaunchKernel', params)}\n"
+                       f"{{\n    const size_t bytes = {count} * sizeof({types[output]});\n"
+                       f"{allocs}")
+        results = (f"    std::vector<{types[output]}> result({count});\n"
+                   f"    std::memcpy(result.data(), {output}Gm, bytes);")
+        returned = "    return result;\n"
     return f"""{generated(kernels)}
-// Kernel unit tests of {op.op_type}: each kernel on the CPU debug model, {output} compared bit for
-// bit with {golden} (its values computed when the package was written).
+{heading}
 #include "../../../op_kernel/{source}"
 
 #include <cstdint>
@@ -468,12 +514,7 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
 
 namespace {{
 
-// {what} on blockDim cores with this tiling; {output}'s elements, as bit patterns.
-{template}
-{wrapped(f"std::vector<{types[output]}> LaunchKernel", params)}
-{{
-    const size_t bytes = {count} * sizeof({types[output]});
-{allocs}
+{launch_text}
     uint8_t* workspaceGm = static_cast<uint8_t*>(AscendC::GmAlloc(32));
     uint8_t* tilingGm = static_cast<uint8_t*>(AscendC::GmAlloc(sizeof tilingData));
 {copies}
@@ -481,11 +522,9 @@ namespace {{
     ICPU_SET_TILING_KEY(KEY);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(({instance}), blockDim, {args});
-    std::vector<{types[output]}> result({count});
-    std::memcpy(result.data(), {output}Gm, bytes);
+{results}
 {frees}
-    return result;
-}}
+{returned}}}
 
 }}  // namespace
 

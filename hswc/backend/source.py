@@ -75,7 +75,7 @@ def entry_lines(kernels: list[Kernel]) -> list[str]:
             f"    if constexpr (schMode == {operator.key_macro(kernel.dtype, kernel.variant)}) {{",
             f"        {operator.kernel_namespace}::{operator.op_type}"
             f"<{kernel.template_arguments}> op;",
-            f"        op.Init({', '.join(operator.gm_arguments)}, &{TILING_PARAM});",
+            f"        op.Init({', '.join(operator.kernel_arguments)}, &{TILING_PARAM});",
             "        op.Process();",
             "    }",
         ]

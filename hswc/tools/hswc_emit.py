@@ -37,7 +37,7 @@ a row kernel (not packaged yet), a usage error) print one message and exit
 
 from __future__ import annotations
 
-from hswc.tools.startup import importing
+from hswc.tools.startup import importing, parsing
 
 with importing():
     import argparse
@@ -251,7 +251,7 @@ def lower(text: str, name: str, semantics: str | None = None,
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
     module = LocatingParser(ctx, text, name).parse_module()
-    verified = VerifiedOps()  # between passes: the changed ops (hswc.verification_cache)
+    verified = VerifiedOps()  # after each pass: what it changed (hswc.verification_cache)
     verify_located(module, verified)
     if function is not None:
         _keep_only(module, function)
@@ -274,7 +274,7 @@ def lower(text: str, name: str, semantics: str | None = None,
                 op.attributes[hsg.OP_NAME_ATTR].data for op in module.walk()  # type: ignore[attr-defined]
                 if isinstance(op, GenericOp) and hsg.OP_NAME_ATTR in op.attributes)
         _pass(pass_name, semantics, kernel_name, own).apply(ctx, module)
-        verify_located(module, verified if pass_name != LOWER_TO_ASCEND[-1] else None)
+        verify_located(module, verified)
         if pass_name == "hsg-tile-on-cores":
             lowered.bodies = _bodies(module)
     return lowered
@@ -371,7 +371,8 @@ def _main(argv: Sequence[str] | None) -> int:
         kernel_name = snake_case(args.name) if args.name is not None else None
         socs = list(dict.fromkeys(args.soc or PACKAGE_SOCS))
         own = [s for s in socs if s in ARCH35_SOCS]
-        with collecting() as said:
+        # parsing(): the module and its lowering live to the end, no full collection walks them
+        with collecting() as said, parsing():
             lowered = lower(text, name, args.semantics, kernel_name,
                             None if len(own) < len(socs) else own[0], args.function)
         _refuse_row_kernels(lowered.module)

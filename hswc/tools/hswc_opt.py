@@ -2,6 +2,7 @@
 
     hswc-opt [FILE|-] [-p PIPELINE] [--lower-to-ascend] [-t mlir|ascendc] [-o OUT]
              [--split-input-file] [--verify-diagnostics] [--print-between-passes]
+             [--verify-each=true|full|false]
 
 Errors (text that is not UTF-8 or does not parse, nesting deeper than hswc's limit, unknown
 ops, verifier failures, uses of a value its definition does not dominate, ops a pass cannot
@@ -26,7 +27,7 @@ with importing():
     from collections.abc import Sequence
     from typing import IO, ClassVar
 
-    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
     from xdsl.passes import ModulePass, PassPipeline
     from xdsl.printer import Printer
     from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
@@ -35,6 +36,7 @@ with importing():
 
     from hswc.diagnostics import (
         LocatingParser,
+        OpError,
         check_compilable,
         format_parse_error,
     )
@@ -66,7 +68,7 @@ class HswcOptMain(xDSLOptMain):
     """The opt driver, with only what hswc needs registered."""
 
     _verified: VerifiedOps
-    """What verified so far in the chunk being lowered (hswc.verification_cache)."""
+    """The ops of the chunk being lowered as they last verified (hswc.verification_cache)."""
 
     version_format: ClassVar[str] = ToolVersionLine("hswc-opt")
 
@@ -110,6 +112,16 @@ class HswcOptMain(xDSLOptMain):
             "(without it, only the ops that could have been kernels and stay are named)",
         )
         arg_parser.add_argument(
+            "--verify-each",
+            default="true",
+            choices=("true", "full", "false"),
+            help="after each pass, 'true' (the default) verifies what the pass created or "
+            "changed and what reads it (the ops enclosing those, the terminators under them, "
+            "the users of a changed op's results, every symbol user) and the module's SSA "
+            "dominance; 'full' verifies the whole module, as mlir-opt; 'false' nothing (the "
+            "input verifies in full in every case, unless --disable-verify)",
+        )
+        arg_parser.add_argument(
             "--lower-to-ascend",
             action="store_true",
             help="run " + ",".join(LOWER_TO_ASCEND) + "; a stage named in -p takes its options "
@@ -134,11 +146,9 @@ class HswcOptMain(xDSLOptMain):
                       file=sys.stderr)
             # Before the first pass _run_chunk verified the input; after a pass that marked
             # the module unchanged, what verified before verifies again (MLIR skips it too).
-            # Between passes the ops unchanged since they verified are skipped
-            # (hswc.verification_cache); after the last pass the module verifies in full.
             unchanged = take_unchanged(module)
-            if previous is not None and (not unchanged or following is None):
-                self._verify(module, between=following is not None)
+            if previous is not None and not unchanged:
+                self._verify_after_pass(module, previous)
             between_passes()
             if previous and following and self.args.print_between_passes:
                 print(f"// -----// IR after {previous.name} //----- //")
@@ -154,9 +164,26 @@ class HswcOptMain(xDSLOptMain):
             passes = tuple(self._make_pass(spec) for spec in specs)
         self.pipeline = PassPipeline(passes, between)
 
-    def _verify(self, module: ModuleOp, *, between: bool = False) -> None:
+    def _verify_input(self, module: ModuleOp) -> None:
+        """The parsed input, in full; remembered for the checks after each pass."""
+        self._verified = VerifiedOps()
         if not self.args.disable_verify:
-            verify_located(module, self._verified if between else None)
+            incremental = self.args.verify_each == "true"
+            verify_located(module, self._verified if incremental else None)
+
+    def _verify_after_pass(self, module: ModuleOp, previous: ModulePass) -> None:
+        """--verify-each: what the pass created or changed (hswc.verification_cache), the
+        whole module, or nothing. An op that fails without a location of its own (one the
+        pass built) is named with the pass that built it."""
+        if self.args.disable_verify or self.args.verify_each == "false":
+            return
+        try:
+            verify_located(module, self._verified if self.args.verify_each == "true" else None)
+        except OpError as error:
+            if isinstance(error.op.location, FileLineColLoc):
+                raise
+            raise OpError(error.op, f"{error.message} (built by pass '{previous.name}')",
+                          error.name) from None
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
         return pass_from_spec(self.available_passes[spec.name](), spec)
@@ -195,8 +222,7 @@ class HswcOptMain(xDSLOptMain):
             parser = LocatingParser(self.ctx, text, self.get_input_name(), line_offset)
             with parsing():  # the module lives to the end: no full collection walks it
                 module = parser.parse_module()
-            self._verified = VerifiedOps()
-            self._verify(module, between=True)  # in full, remembering what verified
+            self._verify_input(module)
             if self.args.passes or self.args.lower_to_ascend or self.args.target != "mlir":
                 check_compilable(module)  # as hswc-run and hswc-emit refuse it
                 check_fits(module)  # before the lowering starts, never the OOM killer

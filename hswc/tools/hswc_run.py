@@ -50,7 +50,7 @@ from hswc.interpreter.limits import BASE_STEPS, DEFAULT_MAX_STEPS, STEPS_PER_CHU
 from hswc.output_files import Content, OutputError, write_files
 from hswc.platform import DEFAULT_SOC, PLATFORMS
 from hswc.tools.cli import TOO_DEEP, add_version_option, exit_status, report
-from hswc.tools.startup import importing
+from hswc.tools.startup import importing, parsing
 
 if TYPE_CHECKING:
     from hswc.runner import Kernel, RunResult
@@ -180,10 +180,11 @@ def run(args: argparse.Namespace) -> int:
     from hswc.interpreter.binding import load_npy
     from hswc.runner import RunnerError, compile_file
 
-    kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
-                          ub_size=args.ub_size, level=args.level, function=args.function,
-                          semantics=args.semantics, fuse=not args.no_fuse,
-                          strict_f64=args.strict_f64)
+    with parsing():  # the module and its lowering live to the end: no full collection walks them
+        kernel = compile_file(args.file, soc=args.soc, core_num=args.core_num,
+                              ub_size=args.ub_size, level=args.level, function=args.function,
+                              semantics=args.semantics, fuse=not args.no_fuse,
+                              strict_f64=args.strict_f64)
     results = len(kernel.result_types)
     if args.output and len(args.output) != results:
         raise RunnerError(f"{len(args.output)} --output file(s) given for the "

@@ -107,7 +107,8 @@ def between_passes() -> None:
 def parsing() -> Iterator[None]:
     """The input parsed in the block: full collections as rare meanwhile as between passes,
     and the module it built frozen afterwards, as between passes (the module docstring): it
-    lives to the end of the run."""
+    lives to the end of the run. hswc-opt parses in it; hswc-run and hswc-emit, whose library
+    calls parse and lower in one (hswc.runner.compile_file, hswc_emit.lower), compile in it."""
     between_passes()
     try:
         yield
