@@ -119,11 +119,14 @@ def _shape(shape: tuple[int, ...]) -> str:
     return f"{{{dims}, {dims}}}"
 
 
-def case_tiling(kernel: Kernel, case: TilingCase) -> Tiling[int] | None:
-    """What TilingFunc computes for `case` (a scalar counts as one element); None: refused."""
+def case_tiling(kernel: Kernel, case: TilingCase, d: Description | None = None
+                ) -> Tiling[int] | None:
+    """What TilingFunc computes for `case` (a scalar counts as one element; `d`: of a row
+    kernel, the tiling counts rows); None: refused."""
     total = int(np.prod(case.shape)) if case.shape else 1
     try:
-        return ir_tiling(kernel, total, case.core_num, case.ub_size)
+        return ir_tiling(kernel, total if d is None else d.tiled_count(total), case.core_num,
+                         case.ub_size)
     except TilingRefused:
         return None
 
@@ -150,7 +153,7 @@ def _tiling_test(kernel: Kernel, d: Description, case: TilingCase,
                for shape, dtype in zip(d.tensor_shapes(case.shape), kernel.gm_dtypes,
                                        strict=True)]
     name = f"{kernel.dtype}_{case.name}"
-    tiling = case_tiling(kernel, case)
+    tiling = case_tiling(kernel, case, d)
     values = d.attribute_values(kernel)
     attrs = _attrs(d, values)
     lines = [f"TEST_F({op.op_type}TilingTest, {name})", "{", *_tensor_list(tensors),
@@ -379,7 +382,7 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
     op = kernel.operator
     inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
     p = ARCH35_UT_PLATFORM if arch35 else UT_PLATFORM
-    tiling = ir_tiling(kernel, expected.size, p.core_num, p.ub_size)
+    tiling = ir_tiling(kernel, d.tiled_count(expected.size), p.core_num, p.ub_size)
     element = _bits_type(kernel.gm_dtypes[-1])
     own = [_bits_type(dt) for dt in kernel.gm_dtypes]  # a dtype boundary's: each its own
     given, by_field = d.attribute_values(kernel), d.by_field()
@@ -411,7 +414,8 @@ def picked(kernels: list[Kernel], d: Description, platform: Platform) -> list[Ke
     others' UB plans need their own tiling."""
     def chosen(k: Kernel) -> bool:
         size = example_arrays(k, d, d.kernel_test_inputs)[1].size
-        return ir_tiling(k, size, platform.core_num, platform.ub_size).tiling_key == k.tiling_key
+        return ir_tiling(k, d.tiled_count(size), platform.core_num,
+                         platform.ub_size).tiling_key == k.tiling_key
 
     return [k for k in kernels if k.variant is None or chosen(k)]
 
@@ -439,7 +443,8 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
         for name in gm)
     copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), {size[name]});"
                        for name in inputs)
-    count = "tilingData.totalNum" if own else f"{first}.size()"
+    count = f"{first}.size()" if not own else "tilingData.totalNum" if d.row_length is None \
+        else f"tilingData.totalNum * {d.row_length}"  # a row kernel's tiling counts rows
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
     tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels

@@ -145,11 +145,9 @@ def _pass(name: str, semantics: str | None, kernel_name: str | None,
     if name == HsgDecomposePass.name:
         return HsgDecomposePass(semantics=semantics)
     if name == HsgTileOnCoresPass.name:
-        # Row kernels are not packaged yet: their reductions stay on the host.
         if soc is not None:
-            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api,
-                                      rows=False)
-        return HsgTileOnCoresPass(kernel_name=kernel_name, rows=False)
+            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api)
+        return HsgTileOnCoresPass(kernel_name=kernel_name)
     if name == ConvertHsgToAscendPass.name and soc is not None:
         return ConvertHsgToAscendPass(variant=soc.variant, api=soc.api)
     return PASSES[name]()()
@@ -374,7 +372,6 @@ def _main(argv: Sequence[str] | None) -> int:
         with collecting() as said:
             lowered = lower(text, name, args.semantics, kernel_name,
                             None if len(own) < len(socs) else own[0], args.function)
-        _refuse_row_kernels(lowered.module)
         if _emit_model(args, lowered, said, socs, name):
             return 0
         arch35 = lowered if len(own) == len(socs) else \
