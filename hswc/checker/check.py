@@ -277,9 +277,10 @@ def _reference(o: CheckOptions, opdir: OpDir | None
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
-    if expected.gated_op(o.op) is not None:
+    shaped = expected.gated_op(o.op) or expected.row_op(o.op)  # tensors in rows
+    if shaped is not None:
         return (reference(replace(o, attrs=semantic)), tiling_attrs, {}, {},
-                opdir.absent_inputs(expected.gated_op_inputs(o.op)), NO_MASKS)
+                opdir.absent_inputs(shaped.INPUTS), NO_MASKS)
     ref = expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
     taken = set(masks.inputs)
