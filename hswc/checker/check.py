@@ -398,12 +398,15 @@ def _check_halves_options(o: CheckOptions, ref: expected.Reference) -> None:
             raise CheckError("--input: the per-channel weight has its own size; the checker "
                              "draws the tensors itself (give --sizes)")
         return
+    rows = ref.halves.rows_only
     if o.ignore_nan_inputs:
+        why = "each of its elements reads a whole row" if rows else "x holds twice its elements"
         raise CheckError(f"--ignore-nan-inputs: {ref.op}'s result does not match its inputs "
-                         "element for element (x holds twice its elements)")
+                         f"element for element ({why})")
     if o.input_files:
-        raise CheckError(f"--input: {ref.op}'s tensors are of two sizes; the checker draws them "
-                         "itself (give --sizes)")
+        what = "are rows of a length the size sets" if rows else "are of two sizes"
+        raise CheckError(f"--input: {ref.op}'s tensors {what}; the checker draws them itself "
+                         "(give --sizes)")
 
 
 def _tensor_kinds(ref: expected.Reference, order: tuple[int, ...], elsewhere: set[int],
