@@ -154,8 +154,8 @@ CPU_PLATFORM = (2, 12288)
 def test_the_package_kernel_equals_the_interpreter_over_several_chunks_a_core(
         package: Callable[[str, str], Path], ops: tuple[str, ...], tmp_path: Path) -> None:
     """op_kernel/<entry>.cpp of the A2/A3 package in the CPU model's harness, on random data
-    (a NaN and an infinity in a row, too), tiled by hswc-run on 2 cores of 12 KiB of UB (8 rows a chunk, 19 a core): the
-    bits of the interpreter."""
+    (a NaN and an infinity in a row, too), tiled by hswc-run on 2 cores of 12 KiB of UB (8 rows
+    a chunk, 19 a core): the bits of the interpreter."""
     builds = [Build(package(op, "ascend910b") / f"op_kernel/{op}.cpp", tmp_path / f"run_{op}",
                     (f"-DHSWC_KERNEL_ENTRY={op}", f"-DHSWC_GM_INPUTS={len(OPS[op][1])}"))
               for op in ops]
