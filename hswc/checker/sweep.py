@@ -38,8 +38,12 @@ not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight *
 hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
 gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
 run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
-0.5). The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op, reductions,
-quantized outputs, broadcast weights) get one row per SoC, `not expressible: why`.
+0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
+log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
+of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
+tolerance. The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op,
+reductions no hsg op computes, quantized outputs, broadcast weights) get one row per SoC,
+`not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
