@@ -187,3 +187,37 @@ def test_the_host_tiling_counts_rows(package: Callable[[str, str], Path]) -> Non
     assert f"const gert::Shape shape = gert::Shape({{{ROWS}, {LENGTH}}});" in tiling
     ut = (root / "tests/ut/op_host/test_softmax_tiling.cpp").read_text()
     assert f"{{{ROWS}, 1, " in ut  # totalNum 37 rows, one a core on 48 cores
+
+
+def test_the_host_tiling_runs_and_refuses_another_shape(
+        package: Callable[[str, str], Path], tmp_path: Path) -> None:
+    """The softmax package's op_host tiling, unchanged, on the CPU model of the tiling context:
+    totalNum is the rows (37 rows of 40 on 48 cores: one a core), another shape is refused
+    naming the input."""
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
+
+    root = package("softmax", "ascend910b")
+    op = host_tiling.OpDefinition("Softmax", [("x", (1,))], [("y", (1,))])
+    built = host_tiling.build(folder(root, "ascend910b"), op, {}, "SoftmaxTilingData", [],
+                              None, None, compiler(), tmp_path)
+
+    def tile(shape: tuple[int, ...]) -> subprocess.CompletedProcess[str]:
+        tensor = f"1:{'x'.join(map(str, shape))}"  # f16
+        return subprocess.run([str(built.executable), "--op", "Softmax", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608", "--input", tensor,
+                               "--output", tensor], capture_output=True, text=True, timeout=60,
+                              check=False)
+
+    done = tile((ROWS, LENGTH))
+    assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+    hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                     if line.startswith("tiling "))
+    total, block, _ub = np.frombuffer(bytes.fromhex(hex_bytes), "<i8")[:3]
+    assert (total, block) == (ROWS, 1), (total, block)  # the struct: totalNum, blockFactor
+    assert f"block_dim {ROWS}" in done.stdout
+    for shape in ((ROWS, LENGTH + 1), (ROWS * LENGTH,)):
+        done = tile(shape)
+        assert done.returncode != 0 and "status failed" in done.stdout, shape
+        assert (f"Softmax: x must have shape {{{ROWS}, {LENGTH}}}, the shape its kernel was "
+                "compiled for") in done.stderr, done.stderr
