@@ -278,12 +278,13 @@ what each kernel computes.
   does not provide (as ClippedSwiglu's). activation/log_softmax_v2: its tiling classes derive
   from SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19` includes
   `../../../softmax_v2/op_host/arch35/softmax_v2_tiling.h`), defined in softmax_v2's sources,
-  which ops-nn's build links in and a check of the folder alone does not: the link fails.
-  activation/softmax_grad and log_softmax_grad: the tiling includes ATVOSS's
-  `atvoss/elewise/elewise_tiling.h` and `atvoss/broadcast/broadcast_tiling.h`
-  (`op_host/arch35/softmax_grad_tiling_base.cpp:13-14`; LogSoftmaxGrad through SoftmaxGrad's
-  header), which the model lacks (their unqualified `vector<int64_t>`, `softmax_grad_tiling.h:232`,
-  builds: the model has the real platform_info_def.h's `using std::vector`). On Atlas A2
+  which ops-nn's build links in and a check of the folder alone does not: the link fails;
+  activation/log_softmax_grad likewise on SoftmaxGrad's
+  (`op_host/arch35/log_softmax_grad_tiling.h:19`).
+  activation/softmax_grad: its tiling includes ATVOSS's `atvoss/elewise/elewise_tiling.h` and
+  `atvoss/broadcast/broadcast_tiling.h` (`op_host/arch35/softmax_grad_tiling_base.cpp:13-14`),
+  which the model lacks (its unqualified `vector<int64_t>`, `softmax_grad_tiling.h:232`, builds:
+  the model has the real platform_info_def.h's `using std::vector`). On Atlas A2
   (experimental/activation/) the tilings build (the model reads a ListInt attribute, `axes`,
   with GetListInt) and the kernels do not: softmax_v2 accumulates across cores with
   `SetAtomicAdd<T>()` (`op_kernel/softmax_v2.h:248`) and `SyncAll()` (`:369`), neither modelled
