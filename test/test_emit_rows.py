@@ -221,3 +221,27 @@ def test_the_host_tiling_runs_and_refuses_another_shape(
         assert done.returncode != 0 and "status failed" in done.stdout, shape
         assert (f"Softmax: x must have shape {{{ROWS}, {LENGTH}}}, the shape its kernel was "
                 "compiled for") in done.stderr, done.stderr
+
+
+def test_a_reduction_to_one_value_a_row_is_packaged(tmp_path: Path) -> None:
+    """torch-mlir's x.amax(-1) (test/fixtures/torch_models/reductions): a row kernel whose
+    output holds one value per row, so the tiling's totalNum is the output's elements (4 rows
+    of 64); its kernel unit test passes on the CPU model, its goldens hswc-run's."""
+    fixture = REPO / "test" / "fixtures" / "torch_models" / "reductions" / "amax_rows64_f32.mlir"
+    out = tmp_path / "amax"
+    assert main([str(fixture), "--name", "Amax", "-o", str(out)]) == 0
+    tiling = (out / "op_host" / "amax_tiling.cpp").read_text()
+    assert "computeTiling(shape.GetShapeSize(), coreNum," in tiling
+    assert "const gert::Shape shape = gert::Shape({4});" in tiling
+    test = (out / "tests" / "ut" / "op_kernel" / "test_amax.cpp").read_text()
+    assert "tiling.totalNum = 4;" in test
+    (x,) = [unit_test_array(test, "arg0", "f32").reshape(4, 64)]
+    expected = unit_test_array(test, "expected", "f32")
+    assert expected.tobytes() == x.max(axis=-1).tobytes()  # a maximum is exact
+    source = out / "tests" / "ut" / "op_kernel" / "test_amax.cpp"
+    built = subprocess.run([compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
+                            str(tmp_path / "ut")], capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stdout + built.stderr
+    done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr

@@ -129,14 +129,15 @@ class Description:
     run_time: RunTimeShapes | None = None
     """Of kernels broadcasting inputs to a shape known only at run time: what the package
     checks of each tensor's shape (hswc.backend.run_time_shapes); None: static shapes."""
-    row_length: int | None = None
-    """Of row kernels (hswc.rows): the elements of a row, which the tiling counts as one (its
-    totalNum is the output's rows); None: the tiling counts elements."""
+    output_per_row: int | None = None
+    """Of row kernels (hswc.rows), whose tiling counts rows: the output's elements per row (the
+    row length, or 1 for an output of one value per row: x.amax(-1)); None: the tiling counts
+    elements."""
 
     def tiled_count(self, elements: int) -> int:
         """The tiling's totalNum for an output of `elements` elements: its rows, of a row
         kernel; else the elements themselves."""
-        return elements if self.row_length is None else elements // self.row_length
+        return elements if self.output_per_row is None else elements // self.output_per_row
 
     @property
     def op_type(self) -> str:
@@ -259,9 +260,10 @@ def broadcast_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str 
 def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
                ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
     """Of row kernels (hswc.rows): each input's shape, then the output's, as the first launch
-    types them, and the row length; None for kernels without rows. A package's kernels have
-    one row length, and their launch gives static shapes (a row kernel's operands are static,
-    hsg.launch's verifier), or it is refused."""
+    types them, and the output's elements per row (the row length, or 1 for an output of one
+    value per row); None for kernels without rows. A package's kernels have one row length,
+    and their launch gives static shapes (a row kernel's operands are static, hsg.launch's
+    verifier), or it is refused."""
     described = [(k, read_rows(k.func)) for k in kernels]
     first = described[0][1]
     if first is None:
@@ -276,7 +278,7 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
     if launched is None or output is None or any(n < 0 for s in (*launched, output) for n in s):
         raise OpError(kernels[0].func, "is a row kernel no host function launches on static "
                       "shapes: package the module with the function that launches it")
-    return (*launched, output), first.length
+    return (*launched, output), first.operand_size(first.outputs[0], 1)
 
 
 def _launched_output(module: ModuleOp, kernel: Kernel, function: str | None
@@ -518,7 +520,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
         values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
-        row_length=None if rows is None else rows[1])
+        output_per_row=None if rows is None else rows[1])
 
 
 # endregion

@@ -167,9 +167,9 @@ def _boundary_dtype_checks(operator: Operator, kernel: Kernel) -> list[str]:
 
 def _tiled_count(d: Description) -> str:
     """The tiling's totalNum as C++: the output's elements, or of a row kernel its rows."""
-    if d.row_length is None:
+    if d.output_per_row in (None, 1):
         return "shape.GetShapeSize()"
-    return f"shape.GetShapeSize() / {d.row_length}"
+    return f"shape.GetShapeSize() / {d.output_per_row}"
 
 
 def _attribute_pointer(a: Attribute) -> str:

@@ -443,8 +443,8 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
         for name in gm)
     copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), {size[name]});"
                        for name in inputs)
-    count = f"{first}.size()" if not own else "tilingData.totalNum" if d.row_length is None \
-        else f"tilingData.totalNum * {d.row_length}"  # a row kernel's tiling counts rows
+    count = f"{first}.size()" if not own else "tilingData.totalNum" if \
+        d.output_per_row in (None, 1) else f"tilingData.totalNum * {d.output_per_row}"
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
     tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels
