@@ -267,6 +267,32 @@ what each kernel computes.
   950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
   (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
   The sweep checks the default (clamp_mode 0, interleaved, no group_index).
+- **The softmax family: mapped, none checkable yet, each for a gap of the CPU models, none for a
+  bug of the kernel.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
+  log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,
+  softmax_grad and log_softmax_grad (dim -1, every tensor of [rows, L], within PyTorch's
+  tolerance of the float64 model; `examples/check_kernel/softmax_op` is such a check passing a
+  kernel and catching one without its maximum). Each folder stops before its first run:
+  activation/softmax_v2 (Ascend 950): its tiling includes `kernel_tiling/kernel_tiling.h`
+  (`op_host/arch35/softmax_v2_base_tiling.cpp:20`), which the CPU model of the tiling context
+  does not provide (as ClippedSwiglu's). activation/log_softmax_v2: its tiling classes derive
+  from SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19` includes
+  `../../../softmax_v2/op_host/arch35/softmax_v2_tiling.h`), defined in softmax_v2's sources,
+  which ops-nn's build links in and a check of the folder alone does not: the link fails;
+  activation/log_softmax_grad likewise on SoftmaxGrad's
+  (`op_host/arch35/log_softmax_grad_tiling.h:19`).
+  activation/softmax_grad: its tiling includes ATVOSS's `atvoss/elewise/elewise_tiling.h` and
+  `atvoss/broadcast/broadcast_tiling.h` (`op_host/arch35/softmax_grad_tiling_base.cpp:13-14`),
+  which the model lacks (its unqualified `vector<int64_t>`, `softmax_grad_tiling.h:232`, builds:
+  the model has the real platform_info_def.h's `using std::vector`). On Atlas A2
+  (experimental/activation/) the tilings build (the model reads a ListInt attribute, `axes`,
+  with GetListInt) and the kernels do not: softmax_v2 accumulates across cores with
+  `SetAtomicAdd<T>()` (`op_kernel/softmax_v2.h:248`) and `SyncAll()` (`:369`), neither modelled
+  (no GM atomics, no cross-core barrier); log_softmax_v2 reduces in mask counter mode with
+  `BlockReduceMax<float, false>(..., MASK_PLACEHOLDER, ...)` (`op_kernel/log_softmax_v2.h:220-223`);
+  log_softmax_grad transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and uses
+  `DEFAULT_DATA_COPY_STRIDE` (`op_kernel/reduce_mid.h:41`) and an unqualified `AlignUp`
+  (`op_kernel/log_softmax_grad_base.h:73`), none of them in the model.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

@@ -400,10 +400,9 @@ def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dty
     assert "hsg.schedule" not in given and "!ascend.tque<vecin, 1>" in given
 
 
-def test_hswc_emit_refuses_a_row_kernel_with_one_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Packages of row kernels are not written yet: one message naming the kernel, exit 1,
-    no folder (it was an internal error)."""
+def test_hswc_emit_packages_a_row_kernel_given_lowered(tmp_path: Path) -> None:
+    """A module lowered with rows=true is packaged as it is: its tiling counts the rows
+    (test_emit_rows packages the named ops and runs their kernels)."""
     from cpu_build import lower
 
     from hswc.tools import hswc_emit
@@ -413,9 +412,7 @@ def test_hswc_emit_refuses_a_row_kernel_with_one_message(
     source.write_text(str(lower(text, "hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{"
                                       "rows=true},hsg-block-into-ub,convert-hsg-to-ascend")))
     out = tmp_path / "package"
-    assert hswc_emit.main([str(source), "--name", "Softmax", "-o", str(out)]) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["hswc-emit: error: @f_kernel_f16 is a row kernel (hsg-tile-on-cores"
-                   "{rows=true}), which hswc-emit does not package yet: package the module "
-                   "lowered without rows=true (its reductions on the host)"], err
-    assert not out.exists()
+    assert hswc_emit.main([str(source), "--name", "Softmax", "-o", str(out)]) == 0
+    tiling = (out / "op_host" / "softmax_tiling.cpp").read_text()
+    assert "computeTiling(shape.GetShapeSize() / 64, coreNum," in tiling
+    assert "const gert::Shape shape = gert::Shape({8, 64});" in tiling

@@ -36,6 +36,7 @@ from hswc.dialects import hsg
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.ops.definition import OpDefinition
 from hswc.ops.docs import AclnnFlag, Formula
+from hswc.rows import read_rows
 
 Golden = Callable[[Kernel, Sequence[np.ndarray]], tuple[np.ndarray, ...]]
 """A kernel's outputs (one array each, flat) on the given inputs."""
@@ -136,6 +137,15 @@ class Description:
     run_time: RunTimeShapes | None = None
     """Of kernels broadcasting inputs to a shape known only at run time: what the package
     checks of each tensor's shape (hswc.backend.run_time_shapes); None: static shapes."""
+    output_per_row: int | None = None
+    """Of row kernels (hswc.rows), whose tiling counts rows: the output's elements per row (the
+    row length, or 1 for an output of one value per row: x.amax(-1)); None: the tiling counts
+    elements."""
+
+    def tiled_count(self, elements: int) -> int:
+        """The tiling's totalNum for an output of `elements` elements: its rows, of a row
+        kernel; else the elements themselves."""
+        return elements if self.output_per_row is None else elements // self.output_per_row
 
     @property
     def op_type(self) -> str:
@@ -283,6 +293,43 @@ def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | 
     return (*(first.shape if s is None else tuple(n if k else 1 for n, k in
                                                   zip(first.shape, s, strict=True))
               for s in first.strides), first.shape), None
+
+
+def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
+               ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
+    """Of row kernels (hswc.rows): each input's shape, then the output's, as the first launch
+    types them, and the output's elements per row (the row length, or 1 for an output of one
+    value per row); None for kernels without rows. A package's kernels have one row length,
+    and their launch gives static shapes (a row kernel's operands are static, hsg.launch's
+    verifier), or it is refused."""
+    described = [(k, read_rows(k.func)) for k in kernels]
+    first = described[0][1]
+    if first is None:
+        return None
+    for kernel, rows in described[1:]:
+        if rows is None or rows.length != first.length:
+            raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
+                          f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
+                          "kernels tile rows of one length")
+    launched = _launched_shapes(module, kernels[0], function)
+    output = _launched_output(module, kernels[0], function)
+    if launched is None or output is None or any(n < 0 for s in (*launched, output) for n in s):
+        raise OpError(kernels[0].func, "is a row kernel no host function launches on static "
+                      "shapes: package the module with the function that launches it")
+    return (*launched, output), first.operand_size(first.outputs[0], 1)
+
+
+def _launched_output(module: ModuleOp, kernel: Kernel, function: str | None
+                     ) -> tuple[int, ...] | None:
+    """The output's shape as the first launch of `kernel` types it; None when nothing
+    launches it."""
+    name = kernel.func.sym_name.data
+    for launch in launches(module, function) or launches(module):
+        if launch.kernel.root_reference.data == name:
+            t = launch.ys[0].type
+            if isinstance(t, TensorType):
+                return tuple(DYNAMIC_DIM if n < 0 else n for n in t.get_shape())  # type: ignore
+    return None
 
 
 def _launched_shapes(module: ModuleOp, kernel: Kernel, function: str | None
@@ -483,10 +530,14 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}
     platform = get_platform(request.soc or DEFAULT_SOC)
     shapes, run_time = broadcast_shapes(module, kernels, request.function)
+    rows = row_shapes(module, kernels, request.function)
+    if rows is not None:
+        shapes = rows[0]
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
-        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, shapes)
+        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, shapes,
+                          None if rows is None else rows[1])
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -509,7 +560,8 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
                         for i, n in enumerate(inputs)},
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
-        values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time)
+        values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
+        output_per_row=None if rows is None else rows[1])
 
 
 # endregion

@@ -183,7 +183,8 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
         inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
-        outputs = run_kernel(module, kernel, inputs, scalars, platform, d.shapes)
+        outputs = run_kernel(module, kernel, inputs, scalars, platform, d.shapes,
+                             d.output_per_row)
         if not d.exact:
             models = d.model(kernel, inputs) if d.model is not None else None
             for got, model in zip(outputs, models or (), strict=False):

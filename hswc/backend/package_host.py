@@ -170,6 +170,13 @@ def _boundary_dtype_checks(operator: Operator, kernel: Kernel) -> list[str]:
     return [*lines, f"const ge::DataType dataType = {output}Desc->GetDataType();"]
 
 
+def _tiled_count(d: Description) -> str:
+    """The tiling's totalNum as C++: the output's elements, or of a row kernel its rows."""
+    if d.output_per_row in (None, 1):
+        return "shape.GetShapeSize()"
+    return f"shape.GetShapeSize() / {d.output_per_row}"
+
+
 def _attribute_pointer(a: Attribute) -> str:
     return f"{a.field}Attr"
 
@@ -288,7 +295,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     int64_t blockDim = 0;
     int64_t tilingKey = 0;
     const char* error = "";
-    OP_CHECK_IF(!computeTiling(shape.GetShapeSize(), coreNum,
+    OP_CHECK_IF(!computeTiling({_tiled_count(d)}, coreNum,
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
 {_attribute_copies(d)}    context->SetBlockDim(static_cast<uint32_t>(blockDim));

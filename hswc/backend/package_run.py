@@ -38,7 +38,7 @@ RUNNER = "hswc_emit_run"
 
 
 def _runner(kernel: Kernel, scalars: Sequence[float],
-            shapes: Sequence[tuple[int, ...]] | None) -> func.FuncOp:
+            shapes: Sequence[tuple[int, ...]] | None, output_per_row: int | None) -> func.FuncOp:
     count = len(kernel.operator.inputs)
     elements = kernel.gm_element_types()  # each tensor's own (a dtype boundary's differ)
     if shapes is not None:  # the inputs' shapes, then the output's, every output's
@@ -48,7 +48,8 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
     block = Block(arg_types=types[:count])
     b = Builder(InsertPoint.at_end(block))
     total = b.insert(hsg.NumElementsOp(block.args[0])).result if shapes is None else \
-        b.insert(arith.ConstantOp(IntegerAttr(math.prod(shapes[-1]), IndexType()))).result
+        b.insert(arith.ConstantOp(IntegerAttr(math.prod(shapes[-1]) // (output_per_row or 1),
+                                              IndexType()))).result
     cores = b.insert(hsg.GetCoreNumAivOp()).result
     ub = b.insert(hsg.GetUbSizeOp()).result
     call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
@@ -64,16 +65,18 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
 
 def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
                attributes: Mapping[str, float], platform: Platform,
-               shapes: Sequence[tuple[int, ...]] | None = None) -> tuple[np.ndarray, ...]:
+               shapes: Sequence[tuple[int, ...]] | None = None,
+               output_per_row: int | None = None) -> tuple[np.ndarray, ...]:
     """Each output of `kernel` (of `module`), flat, launched on the flat `inputs` on
     `platform`, its scalars taken from `attributes` by tiling-struct field name; `shapes`:
-    each input's and the output's static shape (a kernel reading broadcast inputs), None: any,
-    the first's. An i1 output is a bool array."""
+    each input's and the output's static shape (a kernel reading broadcast inputs, a row
+    kernel), None: any, the first's; `output_per_row`: of a row kernel, the output's elements
+    per row (its tiling counts rows). An i1 output is a bool array."""
     from hswc.runner import compile_module
 
     copy = module.clone()
     copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields],
-                                   shapes))
+                                   shapes, output_per_row))
     compiled = compile_module(copy, soc=platform.name, function=RUNNER,
                               core_num=platform.core_num, ub_size=platform.ub_size)
     given = [np.ascontiguousarray(a).reshape(-1 if shapes is None else shapes[i])

@@ -120,11 +120,14 @@ def _shape(shape: tuple[int, ...]) -> str:
     return f"{{{dims}, {dims}}}"
 
 
-def case_tiling(kernel: Kernel, case: TilingCase) -> Tiling[int] | None:
-    """What TilingFunc computes for `case` (a scalar counts as one element); None: refused."""
+def case_tiling(kernel: Kernel, case: TilingCase, d: Description | None = None
+                ) -> Tiling[int] | None:
+    """What TilingFunc computes for `case` (a scalar counts as one element; `d`: of a row
+    kernel, the tiling counts rows); None: refused."""
     total = int(np.prod(case.shape)) if case.shape else 1
     try:
-        return ir_tiling(kernel, total, case.core_num, case.ub_size)
+        return ir_tiling(kernel, total if d is None else d.tiled_count(total), case.core_num,
+                         case.ub_size)
     except TilingRefused:
         return None
 
@@ -151,7 +154,7 @@ def _tiling_test(kernel: Kernel, d: Description, case: TilingCase,
                for shape, dtype in zip(d.tensor_shapes(case.shape), kernel.gm_dtypes,
                                        strict=True)]
     name = f"{kernel.dtype}_{case.name}"
-    tiling = case_tiling(kernel, case)
+    tiling = case_tiling(kernel, case, d)
     values = d.attribute_values(kernel)
     attrs = _attrs(d, values)
     lines = [f"TEST_F({op.op_type}TilingTest, {name})", "{", *_tensor_list(tensors),
@@ -381,7 +384,7 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
     inputs, results = example_arrays(kernel, d, d.kernel_test_inputs)
     expected = results[0]
     p = ARCH35_UT_PLATFORM if arch35 else UT_PLATFORM
-    tiling = ir_tiling(kernel, expected.size, p.core_num, p.ub_size)
+    tiling = ir_tiling(kernel, d.tiled_count(expected.size), p.core_num, p.ub_size)
     element = _bits_type(kernel.gm_dtypes[-1])
     own = [_bits_type(dt) for dt in kernel.gm_dtypes]  # a dtype boundary's: each its own
     given, by_field = d.attribute_values(kernel), d.by_field()
@@ -430,7 +433,8 @@ def picked(kernels: list[Kernel], d: Description, platform: Platform) -> list[Ke
     others' UB plans need their own tiling."""
     def chosen(k: Kernel) -> bool:
         size = example_arrays(k, d, d.kernel_test_inputs)[1][0].size
-        return ir_tiling(k, size, platform.core_num, platform.ub_size).tiling_key == k.tiling_key
+        return ir_tiling(k, d.tiled_count(size), platform.core_num,
+                         platform.ub_size).tiling_key == k.tiling_key
 
     return [k for k in kernels if k.variant is None or chosen(k)]
 
@@ -455,7 +459,8 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     own = d.shapes is not None  # inputs of their own sizes: y has the tiling's totalNum
     size = {name: f"{name}.size() * sizeof({types[name]})"
             if own or several or types[name] != types[output] else "bytes" for name in inputs}
-    count = "tilingData.totalNum" if own else f"{first}.size()"
+    count = f"{first}.size()" if not own else "tilingData.totalNum" if \
+        d.output_per_row in (None, 1) else f"tilingData.totalNum * {d.output_per_row}"
     size |= {o: f"{count} * sizeof({types[o]})" if several else "bytes" for o in outputs}
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc({size[name]}));"

@@ -103,8 +103,9 @@ def run_sizes(o: CheckOptions, ref: expected.Reference, dtype: str, source: Tili
         return found
     odd = [n for n in o.sizes or () if n % 2]
     if odd:
-        raise CheckError(f"--sizes {odd[0]}: {ref.op} splits x in two halves; give an even size "
-                         "(x's elements)")
+        how = ("views its tensors as rows of an even length (hswc.checker.halves)"
+               if ref.halves.rows_only else "splits x in two halves")
+        raise CheckError(f"--sizes {odd[0]}: {ref.op} {how}; give an even size (x's elements)")
     return sorted({halves.even(n) for n in found})
 
 

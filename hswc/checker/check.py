@@ -277,9 +277,10 @@ def _reference(o: CheckOptions, opdir: OpDir | None
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
-    if expected.gated_op(o.op) is not None:
+    shaped = expected.gated_op(o.op) or expected.row_op(o.op)  # tensors in rows
+    if shaped is not None:
         return (reference(replace(o, attrs=semantic)), tiling_attrs, {}, {},
-                opdir.absent_inputs(expected.gated_op_inputs(o.op)), NO_MASKS)
+                opdir.absent_inputs(shaped.INPUTS), NO_MASKS)
     ref = expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
     taken = set(masks.inputs)
@@ -397,12 +398,15 @@ def _check_halves_options(o: CheckOptions, ref: expected.Reference) -> None:
             raise CheckError("--input: the per-channel weight has its own size; the checker "
                              "draws the tensors itself (give --sizes)")
         return
+    rows = ref.halves.rows_only
     if o.ignore_nan_inputs:
+        why = "each of its elements reads a whole row" if rows else "x holds twice its elements"
         raise CheckError(f"--ignore-nan-inputs: {ref.op}'s result does not match its inputs "
-                         "element for element (x holds twice its elements)")
+                         f"element for element ({why})")
     if o.input_files:
-        raise CheckError(f"--input: {ref.op}'s tensors are of two sizes; the checker draws them "
-                         "itself (give --sizes)")
+        what = "are rows of a length the size sets" if rows else "are of two sizes"
+        raise CheckError(f"--input: {ref.op}'s tensors {what}; the checker draws them itself "
+                         "(give --sizes)")
 
 
 def _tensor_kinds(ref: expected.Reference, order: tuple[int, ...], elsewhere: set[int],

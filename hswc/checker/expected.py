@@ -40,6 +40,7 @@ from hswc.checker.halves import Halves
 from hswc.checker.halves import shape as halves_shape
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GatedOp
+from hswc.dialects.hsg_norm_ops import NormOp
 from hswc.interpreter.errors import RunnerError
 
 ELEMENT_TYPES: Mapping[str, Attribute] = {
@@ -326,6 +327,72 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
     return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
                      "last dim split)", op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
                      thresholds, op.name, exact=False, halves=halves)
+
+
+# endregion
+# region --op hsg.<reduction along the last dim>
+
+ROW_OPS = ("hsg.softmax", "hsg.log_softmax", "hsg.softmax_grad", "hsg.log_softmax_grad")
+"""The reductions the checker compares (hswc.dialects.hsg_norm_ops): every tensor of one
+shape, reduced along its last dim. The norms (a weight one row long) are not among them."""
+
+
+def row_op(name: str) -> type[NormOp] | None:
+    """The op of ROW_OPS called `name` (with or without `hsg.`), or None."""
+    from hswc.dialects.hsg_norm_ops import NORM_OPS
+
+    full = f"hsg.{name.removeprefix('hsg.')}"
+    if full not in ROW_OPS:
+        return None
+    return next(op for op in NORM_OPS if op.name == full)
+
+
+def _row_attributes(op: type[NormOp], attrs: Mapping[str, str]) -> int:
+    """The dim --attr gives (default -1): only the last dim, the one ops-nn's kernels reduce
+    by default (axes = [-1])."""
+    for name in attrs:
+        if name != "dim":
+            raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: dim)")
+    text = attrs.get("dim", "-1")
+    try:
+        dim = int(text)
+    except ValueError:
+        raise CheckError(f"--attr dim={text}: {op.name}'s dim is an integer (e.g. -1)") from None
+    if dim != -1:
+        raise CheckError(f"--attr dim={dim}: the checker reduces the last dim (-1), the one "
+                         "ops-nn's softmax kernels reduce by default (axes = [-1])")
+    return dim
+
+
+def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
+    """The reference of `--op` a reduction of ROW_OPS: its float64 model (hswc.reference_norms)
+    rounded once, on tensors of [rows, L] reduced along L (hswc.checker.halves' x: L up to 1024),
+    compared within PyTorch's tolerance."""
+    from hswc.reference_norms import run_reference
+    from hswc.runner import compile_module
+
+    op = row_op(name)
+    assert op is not None
+    dim = _row_attributes(op, attrs)
+    t = TensorType(Float32Type(), [2, 8])
+    block = Block(arg_types=[t] * len(op.INPUTS))
+    reduced = op(*block.args, dim=dim)
+    block.add_ops([reduced, func.ReturnOp(reduced.results[0])])
+    module = ModuleOp([func.FuncOp(f"{op.name.removeprefix('hsg.')}_f32",
+                                   ([t] * len(op.INPUTS), [t]), Region(block))])
+    try:
+        linalg = compile_module(module, level="linalg")
+    except RunnerError as error:
+        raise CheckError(f"{op.name}: {_plain(str(error))}") from None
+    rows = Halves(dict.fromkeys(op.INPUTS, "x"), "x")
+
+    def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return (run_reference(op.name, list(args), dim=dim),)
+
+    return Reference(f"{op.name} {{dim = {dim}}} (every tensor of [rows, L], reduced along L)",
+                     op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
+                     float_constants(linalg.module), op.name, exact=False, halves=rows,
+                     attributes={"dim": dim})
 
 
 # endregion

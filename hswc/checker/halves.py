@@ -58,6 +58,12 @@ class Halves:
     result: str
     fixed: Mapping[str, float] = field(default_factory=dict)
 
+    @property
+    def rows_only(self) -> bool:
+        """Every tensor x-sized: not halves, rows of 2H reduced along them (a reduction of
+        hswc.checker.expected.ROW_OPS)."""
+        return self.result == "x" and all(k == "x" for k in self.inputs.values())
+
     def size(self, name: str, n: int) -> int:
         """Elements of input `name` in a run of size n."""
         return int(np.prod(shape(self.inputs[name], n)))

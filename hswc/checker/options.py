@@ -102,6 +102,10 @@ def reference(o: CheckOptions) -> expected.Reference:
             if o.semantics is not None:
                 raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")
             return expected.from_gated_op(o.op, o.attrs)
+        if expected.row_op(o.op) is not None:
+            if o.semantics is not None:
+                raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")
+            return expected.from_row_op(o.op, o.attrs)
         return expected.from_op(o.op, o.attrs, o.semantics)
     if o.attrs:
         raise CheckError("--attr sets an attribute of --op; a --reference module holds its "

@@ -38,8 +38,12 @@ not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight *
 hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
 gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
 run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
-0.5). The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op, reductions,
-quantized outputs, broadcast weights) get one row per SoC, `not expressible: why`.
+0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
+log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
+of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
+tolerance. The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op,
+reductions no hsg op computes, quantized outputs, broadcast weights) get one row per SoC,
+`not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -158,7 +162,18 @@ GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatr
 (hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
 (hswc.checker.halves): the definitions' default dim. ClippedSwiglu's optional group_index is
 left out (all rows)."""
-REDUCTION = "a reduction along a dim: the checker compares elementwise computations only"
+ROW_FOLDERS: Mapping[str, str] = {
+    "softmax_v2": "softmax",
+    "log_softmax_v2": "log_softmax",
+    "softmax_grad": "softmax_grad",
+    "log_softmax_grad": "log_softmax_grad",
+}
+"""Folders of ops-nn's softmax family (activation/ and experimental/activation/) checked against
+the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced along L, dim -1
+(their definitions' default axes); SoftmaxGrad's (grad_softmax, softmax) and LogSoftmaxGrad's
+(grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
+REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
+             "reductions along the last dim, ROW_FOLDERS)")
 GROUP_INDEX = ("its row count read from a tensor (group_index: a data-dependent number of "
                "rows, which no hsg op takes)")
 BLOCKED: Mapping[str, str] = {
@@ -175,8 +190,7 @@ BLOCKED: Mapping[str, str] = {
     "ge_glu_grad_v2": ("takes GeGluV2's second output (gelu) besides dy and x; hsg.ge_glu_grad "
                        "takes dy and x"),
     "situ_glu_grad": "the gradient of SituGlu, which no hsg op computes",
-    **dict.fromkeys(("confusion_softmax_grad", "log_softmax_grad", "log_softmax_v2",
-                     "p_relu_grad_reduce", "softmax_grad", "softmax_grad_ext", "softmax_v2"),
+    **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
                     REDUCTION),
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
     "gelu_quant": ("an int8 output and its f32 scale: several outputs of other dtypes (issue 37 "
@@ -210,6 +224,10 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
         return f"generic {generic}", {}, f"{folder.name} = the generic {generic}"
     if folder.name in BLOCKED:
         return None
+    if folder.name in ROW_FOLDERS:
+        op = ROW_FOLDERS[folder.name]
+        return (f"hsg.{op}", {}, f"{folder.name} = hsg.{op} (every tensor of [rows, L], reduced "
+                "along L)")
     stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)
     if stem in ALIASES:
         op, attrs = ALIASES[stem]
@@ -398,11 +416,11 @@ def _soc_semantics(op: str, soc: str) -> str | None:
     """The semantics of CANN's own kernel for the SoC where the op has one per architecture
     (HardSwishGrad: `cann` on Atlas A2/A3, `cann-arch35` on Ascend 950); None: the op's
     default."""
-    from hswc.checker.expected import gated_op
+    from hswc.checker.expected import gated_op, row_op
     from hswc.ops import definition_of
     from hswc.platform import get_platform
 
-    if gated_op(op) is not None:
+    if gated_op(op) is not None or row_op(op) is not None:
         return None  # one semantics, its definition's
     known = tuple(definition_of(op).semantics)
     if "cann-arch35" in known and get_platform(soc).api == "dav_3510":

@@ -31,8 +31,12 @@ is not overwritten or removed (the write is refused, naming it) without
 Errors (unreadable file, text that is not UTF-8, invalid IR, an op the printer has no rule
 for, a kernel whose UB plan overflows a target SoC, a module with no operator or several, a
 bad --name, a folder that cannot take the package, an Ascend 950 package of a lowered module,
-a row kernel (not packaged yet), a usage error) print one message and exit
-1, and write nothing.
+a usage error) print one message and exit 1, and write nothing.
+
+Reductions along the last dims (the softmax family, the norms) are lowered with rows=true, as
+hswc-opt lowers them, into row kernels, and packaged like any kernel: their tiling counts rows
+(the output's elements / the row length), and each input has the static shape its kernel was
+compiled for (a row kernel's shapes are static), which the host tiling checks.
 """
 
 from __future__ import annotations
@@ -145,11 +149,9 @@ def _pass(name: str, semantics: str | None, kernel_name: str | None,
     if name == HsgDecomposePass.name:
         return HsgDecomposePass(semantics=semantics)
     if name == HsgTileOnCoresPass.name:
-        # Row kernels are not packaged yet: their reductions stay on the host.
         if soc is not None:
-            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api,
-                                      rows=False)
-        return HsgTileOnCoresPass(kernel_name=kernel_name, rows=False)
+            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api)
+        return HsgTileOnCoresPass(kernel_name=kernel_name)
     if name == ConvertHsgToAscendPass.name and soc is not None:
         return ConvertHsgToAscendPass(variant=soc.variant, api=soc.api)
     return PASSES[name]()()
@@ -340,18 +342,6 @@ def _usage_error(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _refuse_row_kernels(module: ModuleOp) -> None:
-    """PackageRefused for a module holding a row kernel (not packaged yet)."""
-    from hswc.backend.description import PackageRefused
-
-    for op in module.walk():
-        if "hsg.rows" in op.attributes and isinstance(op, func.FuncOp):
-            raise PackageRefused(
-                f"@{op.sym_name.data} is a row kernel (hsg-tile-on-cores{{rows=true}}), which "
-                "hswc-emit does not package yet: package the module lowered without rows=true "
-                "(its reductions on the host)")
-
-
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     name = "<stdin>" if args.input == "-" else args.input
@@ -375,7 +365,6 @@ def _main(argv: Sequence[str] | None) -> int:
         with collecting() as said, parsing():
             lowered = lower(text, name, args.semantics, kernel_name,
                             None if len(own) < len(socs) else own[0], args.function)
-        _refuse_row_kernels(lowered.module)
         if _emit_model(args, lowered, said, socs, name):
             return 0
         arch35 = lowered if len(own) == len(socs) else \

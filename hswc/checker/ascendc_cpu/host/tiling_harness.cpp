@@ -143,8 +143,13 @@ gert::RuntimeAttrs::Value Attr(const std::string& text)
     } else if (type == "string") {
         v.kind = Kind::kString;
         v.s = value;
-    } else if (type == "list_int") {
+    } else if (type == "list_int") {  // as op_def.h writes a ListInt: "-1,2"
         v.kind = Kind::kListInt;
+        for (size_t start = 0; start < value.size();) {
+            const size_t comma = std::min(value.find(',', start), value.size());
+            v.list.push_back(std::strtoll(value.substr(start, comma - start).c_str(), nullptr, 0));
+            start = comma + 1;
+        }
     } else if (type != "none") {
         Usage("unknown attribute type '" + type + "'");
     }

@@ -37,6 +37,7 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;  // metadef graph/error_codes.h
 
 /// graph/types.h's DataType, whole (metadef's numbering, C_DT_* of graph/c_types.h).
 enum DataType {
@@ -277,6 +278,18 @@ private:
     ge::DataType dtype_ = ge::DT_UNDEFINED;
 };
 
+/// exe_graph's TypedContinuousVector as an attribute's list reads it: GetSize, GetData.
+template <typename T>
+class TypedContinuousVector {
+public:
+    explicit TypedContinuousVector(const std::vector<T>& values) : values_(values) {}
+    size_t GetSize() const { return values_.size(); }
+    const T* GetData() const { return values_.data(); }
+
+private:
+    std::vector<T> values_;
+};
+
 /// The attributes of the node, by position in the op definition; the model records which ones
 /// the tiling read (hswc-check-kernel refuses an --attr the tiling never reads).
 class RuntimeAttrs {
@@ -291,7 +304,12 @@ public:
         std::vector<int64_t> list;
     };
 
-    void Add(const Value& v) { values_.push_back(v); read_.push_back(false); }
+    void Add(const Value& v)
+    {
+        values_.push_back(v);
+        read_.push_back(false);
+        lists_.emplace_back(v.list);
+    }
     size_t GetAttrNum() const { return values_.size(); }
     bool WasRead(size_t i) const { return i < read_.size() && read_[i]; }
 
@@ -318,6 +336,11 @@ public:
     const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
     const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const
+    {
+        const Value* v = At(i);
+        return v != nullptr && v->kind == Kind::kListInt ? &lists_[i] : nullptr;
+    }
 
 private:
     const Value* At(size_t i) const
@@ -329,6 +352,7 @@ private:
         return &values_[i];
     }
     std::vector<Value> values_;
+    std::vector<TypedContinuousVector<int64_t>> lists_;
     mutable std::vector<bool> read_;
 };
 

@@ -1,0 +1,247 @@
+"""hswc-emit packages row kernels (hsg-tile-on-cores rows=true): the softmax family and the
+norms, in f16 and f32, for Atlas A2/A3 (ascend910b) and Ascend 950 (ops-nn's arch35 layout).
+
+A row kernel's tiling counts rows (totalNum = the output's elements / the row length), so the
+package's host tiling, the goldens of its example and unit tests and its tiling unit test count
+rows too; each input has the shape its kernel was compiled for, which the host tiling checks.
+Checked here: the kernel unit tests of every package pass on the CPU model of AscendC (their
+goldens hswc-run's interpreter), those goldens meet the float64 model within PyTorch's tolerance,
+the A2/A3 package's kernel built in the CPU model's harness equals the interpreter bit for bit
+on random data over several chunks a core, and the host tiling divides by the row length.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cpu_build import DTYPES, MODEL, REPO, Build, build, compiler
+from family_packages import run_on_cpu, unit_test_array
+from sampling import halves
+
+from hswc import runner
+from hswc.reference import compare_tolerance
+from hswc.reference_norms import run_reference
+from hswc.tools.hswc_emit import main
+
+SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
+STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
+
+OPS = {  # op: (op type, its inputs, attributes in the module, as given to the reference)
+    "softmax": ("Softmax", ("x",), "{dim = -1 : i64}", {"dim": -1}),
+    "log_softmax": ("LogSoftmax", ("x",), "{dim = -1 : i64}", {"dim": -1}),
+    "softmax_grad": ("SoftmaxGrad", ("grad_output", "output"), "{dim = -1 : i64}",
+                     {"dim": -1}),
+    "log_softmax_grad": ("LogSoftmaxGrad", ("grad_output", "output"), "{dim = -1 : i64}",
+                         {"dim": -1}),
+    "rms_norm": ("RmsNorm", ("x", "weight"), "{epsilon = 1.0e-05 : f32}", {"epsilon": 1e-5}),
+    "layer_norm": ("LayerNorm", ("x", "weight", "bias"), "{epsilon = 1.0e-04 : f32}",
+                   {"epsilon": 1e-4}),
+}
+ROWS, LENGTH = 37, 40
+"""The shape the packages are compiled for: rows of 40 elements (80 bytes in f16, not a whole
+number of 32-byte blocks), fewer rows than the unit test's 48 cores."""
+SOCS = ("ascend910b", "ascend950")
+PACKAGE_DTYPES = ("f16", "f32")
+SAMPLE = {"ascend910b": ("softmax", "rms_norm"), "ascend950": ("layer_norm",)}
+"""The packages the default suite builds; `pytest -m sweep` the rest."""
+
+
+def shapes(op: str) -> list[tuple[int, ...]]:
+    """Each input's shape: the norms' weight and bias are one row long."""
+    return [(ROWS, LENGTH) if i == 0 or "norm" not in op else (LENGTH,)
+            for i in range(len(OPS[op][1]))]
+
+
+def module(op: str, dtypes: tuple[str, ...] = PACKAGE_DTYPES) -> str:
+    """One function @<op>_<dt> per dtype, each one hsg.<op> on static shapes."""
+    _, inputs, attributes, _ = OPS[op]
+    functions = []
+    for dt in dtypes:
+        types = [f"tensor<{'x'.join(map(str, s))}x{dt}>" for s in shapes(op)]
+        args = ", ".join(f"%{n}: {t}" for n, t in zip(inputs, types, strict=True))
+        operands = ", ".join(f"%{n}" for n in inputs)
+        functions.append(f"func.func @{op}_{dt}({args}) -> {types[0]} {{\n"
+                         f"  %y = hsg.{op} {operands} {attributes} : {', '.join(types)}\n"
+                         f"  func.return %y : {types[0]}\n}}\n")
+    return "".join(functions)
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
+    """The package of an op for an SoC, written by hswc-emit on first use."""
+    root = tmp_path_factory.mktemp("emit_rows")
+    written: dict[tuple[str, str], Path] = {}
+
+    def get(op: str, soc: str) -> Path:
+        if (op, soc) not in written:
+            source = root / f"{op}.mlir"
+            source.write_text(module(op))
+            out = root / f"{op}_{soc}"
+            assert main([str(source), "--name", OPS[op][0], "--soc", soc, "-o", str(out)]) == 0
+            written[op, soc] = out
+        return written[op, soc]
+
+    return get
+
+
+def _unit_test(op: str, soc: str) -> str:
+    return f"tests/ut/op_kernel/test_{op}{'_apt' if soc == 'ascend950' else ''}.cpp"
+
+
+CASES = [(op, soc) for soc in SOCS for op in OPS]
+
+
+@pytest.mark.parametrize("cases", halves([f"{op}@{soc}" for op, soc in CASES],
+                                         [f"{op}@{soc}" for soc, ops in SAMPLE.items()
+                                          for op in ops]))
+def test_kernel_unit_tests_of_row_packages_pass_on_the_cpu_model(
+        package: Callable[[str, str], Path], cases: tuple[str, ...], tmp_path: Path) -> None:
+    """tests/ut/op_kernel of each package (Ascend 950's with that SoC's API and UB) built with
+    the test-only stand-ins of googletest and tikicpulib: one test per dtype, passed."""
+    from hswc.platform import PLATFORMS
+
+    arch35 = ("-DASCENDC_CPU_DAV_3510", f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
+    jobs = []
+    for case in cases:
+        op, soc = case.split("@")
+        source = package(op, soc) / _unit_test(op, soc)
+        command = [compiler(), *STRICT, *(arch35 if soc == "ascend950" else ()), f"-I{SHIMS}",
+                   f"-I{MODEL}", str(source), "-o", str(tmp_path / case)]
+        jobs.append((case, subprocess.Popen(command, stdout=subprocess.PIPE,
+                                            stderr=subprocess.STDOUT, text=True)))
+    for case, job in jobs:
+        output, _ = job.communicate()
+        assert job.returncode == 0, f"{case}:\n{output}"
+    for case, _ in jobs:
+        done = subprocess.run([str(tmp_path / case)], capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, f"{case}:\n{done.stdout}{done.stderr}"
+        assert done.stdout.splitlines()[-1] == f"{len(PACKAGE_DTYPES)} passed, 0 failed", case
+
+
+@pytest.mark.parametrize(("op", "soc"), [
+    pytest.param(op, soc, marks=() if op in SAMPLE.get(soc, ()) else pytest.mark.sweep)
+    for op, soc in CASES])
+def test_unit_test_goldens_are_hswc_runs_and_within_tolerance_of_the_model(
+        package: Callable[[str, str], Path], op: str, soc: str) -> None:
+    """The kernel unit test's data has each input's own shape; its goldens are what hswc-run
+    computes for the module on that SoC, and meet the float64 model within PyTorch's
+    tolerance."""
+    text = (package(op, soc) / _unit_test(op, soc)).read_text()
+    for dtype in PACKAGE_DTYPES:
+        test = text[text.index(f"KernelTest, {dtype}_kernel)"):]
+        inputs = [unit_test_array(test, name, dtype).reshape(shape)
+                  for name, shape in zip(OPS[op][1], shapes(op), strict=True)]
+        expected = unit_test_array(test, "expected", dtype)
+        kernel = runner.compile_text(module(op, (dtype,)), soc=soc)
+        y = np.asarray(kernel(*inputs))
+        assert y.shape == (ROWS, LENGTH)
+        np.testing.assert_array_equal(y.reshape(-1).view(np.uint8), expected.view(np.uint8))
+        within = compare_tolerance(expected, run_reference(f"hsg.{op}", inputs, **OPS[op][3])
+                                   .reshape(-1))
+        assert within.equal, f"{op} {dtype}: {within.summary()}"
+
+
+CPU_PLATFORM = (2, 12288)
+"""(cores, UB bytes) of the harness runs: several chunks of whole rows a core."""
+
+
+@pytest.mark.parametrize("ops", halves(list(OPS), SAMPLE["ascend910b"]))
+def test_the_package_kernel_equals_the_interpreter_over_several_chunks_a_core(
+        package: Callable[[str, str], Path], ops: tuple[str, ...], tmp_path: Path) -> None:
+    """op_kernel/<entry>.cpp of the A2/A3 package in the CPU model's harness, on random data
+    (a NaN and an infinity in a row, too), tiled by hswc-run on 2 cores of 12 KiB of UB (8 rows
+    a chunk, 19 a core): the bits of the interpreter."""
+    builds = [Build(package(op, "ascend910b") / f"op_kernel/{op}.cpp", tmp_path / f"run_{op}",
+                    (f"-DHSWC_KERNEL_ENTRY={op}", f"-DHSWC_GM_INPUTS={len(OPS[op][1])}"))
+              for op in ops]
+    build(builds)
+    cores, ub = CPU_PLATFORM
+    for op in ops:
+        for dtype in PACKAGE_DTYPES:
+            rng = np.random.default_rng(len(op))
+            inputs = [rng.standard_normal(s).astype(DTYPES[dtype]) for s in shapes(op)]
+            inputs[0][3, 5], inputs[0][7, 0] = np.nan, np.inf
+            kernel = runner.compile_text(module(op, (dtype,))).with_platform(
+                core_num=cores, ub_size=ub)
+            result = kernel.run(*inputs)
+            (record,) = result.tilings
+            assert record is not None
+            assert int(record["ubFactor"]) < int(record["blockFactor"]), "several chunks a core"
+            y = run_on_cpu(tmp_path / f"run_{op}", inputs, record, ub,
+                           tmp_path / f"{op}_{dtype}")
+            want = np.asarray(result.outputs[0]).reshape(-1)
+            assert y.tobytes() == want.tobytes(), f"{op} {dtype}: C++ != interpreter"
+
+
+def test_the_host_tiling_counts_rows(package: Callable[[str, str], Path]) -> None:
+    """The tiling hands the generated tiling the output's rows; the tiling unit test expects
+    the rows as totalNum."""
+    root = package("softmax", "ascend910b")
+    tiling = (root / "op_host/softmax_tiling.cpp").read_text()
+    assert f"computeTiling(shape.GetShapeSize() / {LENGTH}, coreNum," in tiling
+    assert f"const gert::Shape shape = gert::Shape({{{ROWS}, {LENGTH}}});" in tiling
+    ut = (root / "tests/ut/op_host/test_softmax_tiling.cpp").read_text()
+    assert f"{{{ROWS}, 1, " in ut  # totalNum 37 rows, one a core on 48 cores
+
+
+def test_the_host_tiling_runs_and_refuses_another_shape(
+        package: Callable[[str, str], Path], tmp_path: Path) -> None:
+    """The softmax package's op_host tiling, unchanged, on the CPU model of the tiling context:
+    totalNum is the rows (37 rows of 40 on 48 cores: one a core), another shape is refused
+    naming the input."""
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
+
+    root = package("softmax", "ascend910b")
+    op = host_tiling.OpDefinition("Softmax", [("x", (1,))], [("y", (1,))])
+    built = host_tiling.build(folder(root, "ascend910b"), op, {}, "SoftmaxTilingData", [],
+                              None, None, compiler(), tmp_path)
+
+    def tile(shape: tuple[int, ...]) -> subprocess.CompletedProcess[str]:
+        tensor = f"1:{'x'.join(map(str, shape))}"  # f16
+        return subprocess.run([str(built.executable), "--op", "Softmax", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608", "--input", tensor,
+                               "--output", tensor], capture_output=True, text=True, timeout=60,
+                              check=False)
+
+    done = tile((ROWS, LENGTH))
+    assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+    hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                     if line.startswith("tiling "))
+    total, block, _ub = np.frombuffer(bytes.fromhex(hex_bytes), "<i8")[:3]
+    assert (total, block) == (ROWS, 1), (total, block)  # the struct: totalNum, blockFactor
+    assert f"block_dim {ROWS}" in done.stdout
+    for shape in ((ROWS, LENGTH + 1), (ROWS * LENGTH,)):
+        done = tile(shape)
+        assert done.returncode != 0 and "status failed" in done.stdout, shape
+        assert (f"Softmax: x must have shape {{{ROWS}, {LENGTH}}}, the shape its kernel was "
+                "compiled for") in done.stderr, done.stderr
+
+
+def test_a_reduction_to_one_value_a_row_is_packaged(tmp_path: Path) -> None:
+    """torch-mlir's x.amax(-1) (test/fixtures/torch_models/reductions): a row kernel whose
+    output holds one value per row, so the tiling's totalNum is the output's elements (4 rows
+    of 64); its kernel unit test passes on the CPU model, its goldens hswc-run's."""
+    fixture = REPO / "test" / "fixtures" / "torch_models" / "reductions" / "amax_rows64_f32.mlir"
+    out = tmp_path / "amax"
+    assert main([str(fixture), "--name", "Amax", "-o", str(out)]) == 0
+    tiling = (out / "op_host" / "amax_tiling.cpp").read_text()
+    assert "computeTiling(shape.GetShapeSize(), coreNum," in tiling
+    assert "const gert::Shape shape = gert::Shape({4});" in tiling
+    test = (out / "tests" / "ut" / "op_kernel" / "test_amax.cpp").read_text()
+    assert "tiling.totalNum = 4;" in test
+    (x,) = [unit_test_array(test, "arg0", "f32").reshape(4, 64)]
+    expected = unit_test_array(test, "expected", "f32")
+    assert expected.tobytes() == x.max(axis=-1).tobytes()  # a maximum is exact
+    source = out / "tests" / "ut" / "op_kernel" / "test_amax.cpp"
+    built = subprocess.run([compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
+                            str(tmp_path / "ut")], capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stdout + built.stderr
+    done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
