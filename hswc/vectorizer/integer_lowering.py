@@ -31,22 +31,23 @@ selection maps to calls (hswc.vectorizer.instructions), or `Unlowered` saying wh
      r0 = a - q0 * b (wrapping muli / subi) is the exact remainder of q0: its true value
      (q - q0) * b + (a - q * b) is below 2|b| + 384 in magnitude, and below 2^31 (a quotient of
      1 or more is never estimated below 1: the roundings are monotonic).
-  2. d = fptosi(sitofp(r0) / sitofp(b)), q1 = q0 + d, r1 = r0 - d * b: |r0 / b| < 3 here, so
-     the estimate is off by less than 1 and q1 is q - 1, q or q + 1.
+  2. d = fptosi(sitofp(r0) / sitofp(b)), q1 = q0 + d, r1 = r0 - d * b: r0 / b is q - q0 plus
+     a fraction below 1 in magnitude, at most 2 + 384 / |b| <= 386, so its estimate is off by
+     less than 2^-13 and its truncation by at most one: q1 is q - 1, q or q + 1.
   3. The one of those whose remainder lies between 0 and b's magnitude with a's sign: r1 of the
      other sign than a (and not 0) steps q1 one toward zero, |r1| >= |b| one away from it
      (compared as -|r1| <= -|b|, minsi(x, 0 - x), which holds -2^31's magnitude); the remainder
      is a - q * b. floordivsi subtracts 1 from the quotient where the remainder is nonzero and
      of the other sign than b, ceildivsi adds 1 where it is nonzero and of b's sign.
-  Checked against Python's integers on every pair of 200 edge values (0, +-1, +-2^k +- 1, the
-  extremes) and 300000 random pairs with remainders near 0 and near the divisor
+  Checked against Python's integers on every pair of 48 edge values (0, +-1, 2^k and its
+  neighbours, the extremes) and 3000 random pairs with remainders near 0 and near the divisor
   (test_integer_division). `INT_MIN / -1` (undefined in MLIR) gives INT_MIN (the wrapped
   quotient) and remsi 0; a divisor of zero at run time gives what the Casts make of an infinity
   or a NaN, corrected as above (undefined in MLIR as well: no trap, no particular value).
 - Divisions read as unsigned (divui, remui, ceildivui) of i16 and i32 and every 64-bit division
-  are refused: i32 values up to 2^32 - 1 have no Cast to float on either SoC (Cast.md lists
-  int32_t, not uint32_t, on Atlas A2/A3), and neither SoC has int64_t vector Mul, Compare and
-  Cast to float together on Atlas A2/A3 (Add.md, Mul.md: at most int32_t).
+  are refused: neither SoC converts uint32_t to float (Cast.md: no uint32_t -> float row in
+  either table), Atlas A2/A3 has no int64_t Add, Mul or Compare (Add.md, Mul.md, Compare.md),
+  and hswc gives Ascend 950's int64_t calls no lanes.
 """
 
 from __future__ import annotations
@@ -123,10 +124,11 @@ def division(b: Builder[V], name: str, x: V, y: V) -> V:
         return _corrected_division(b, how, x, y)
     if dtype not in DIVIDED_IN_F32:
         raise Unlowered(f"divides {dtype} values{' read as unsigned' if not signed else ''}: "
-                        "Atlas A2/A3's Div takes half and float only, Ascend 950's Div "
-                        "documents no rounding for integers, and neither SoC converts uint32 "
-                        "or int64 vectors to float; hswc divides i8, ui8 and i16 (through f32) "
-                        "and i32 as signed (divsi, remsi, floordivsi, ceildivsi)")
+                        "neither SoC converts uint32_t vectors to float, Atlas A2/A3 has no "
+                        "int64_t Add, Mul or Compare, and hswc gives Ascend 950's int64_t calls "
+                        "no lanes; hswc divides i8, ui8 and i16 (through f32) and i32 as signed "
+                        "(divsi, remsi, floordivsi, ceildivsi: an f32 estimate corrected in "
+                        "int32)")
     if signed == dtype.startswith("ui"):
         reads = "signed" if signed else "unsigned"
         raise Unlowered(f"reads {dtype} as {reads}; hswc divides i8, i16 and i32 as signed "
