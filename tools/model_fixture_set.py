@@ -556,6 +556,22 @@ def _quantize_dynamic(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     return Case(Function(quantize), (x,))
 
 
+def _gelu_quant_dynamic(dtype: torch.dtype, rng: np.random.Generator) -> Case:
+    """ops-nn's GeluQuant in its default mode (quant_mode "dynamic", approximate "none",
+    round_mode "rint", activation/gelu_quant/README.md): g = gelu(x) * smooth_scales (per
+    column, input_scale), scale = max|g| per row / 127, y = round(g / scale) to int8; y and the
+    f32 scale per row. x (8, 96)."""
+    x = normal(rng, (8, 96), dtype, 3.0)
+    smooth = torch.from_numpy(rng.uniform(0.5, 2.0, 96).astype(np.float32)).to(dtype)
+
+    def gelu_quant(x: torch.Tensor, smooth: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        g = F.gelu(x) * smooth
+        scale = g.abs().amax(-1, keepdim=True) / 127
+        return torch.round(g / scale).clamp(-128, 127).to(torch.int8), scale.squeeze(-1)
+
+    return Case(Function(gelu_quant), (x, smooth))
+
+
 def _prelu(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     x = with_specials(normal(rng, (3, 16, 8), dtype, 3.0), rng)
     weight = torch.from_numpy(rng.uniform(0.0, 0.5, 16).astype(np.float32)).to(dtype)
@@ -603,6 +619,11 @@ def gated_specs() -> list[Spec]:
              "s = x.abs().amax(-1, keepdim=True) / 127; (torch.round(x / s).clamp(-128, 127)"
              ".to(torch.int8), s.squeeze(-1)), x (4, 64) with ties in row 0: two results, int8 "
              "and the f32 scale per row", _quantize_dynamic, dtypes=("f32",)),
+        Spec("gated", "gelu_quant_dynamic",
+             "ops-nn GeluQuant's dynamic mode: g = F.gelu(x) * smooth (96,); s = "
+             "g.abs().amax(-1, keepdim=True) / 127; (torch.round(g / s).clamp(-128, 127)"
+             ".to(torch.int8), s.squeeze(-1)), x (8, 96)", _gelu_quant_dynamic,
+             dtypes=("f32",)),
         Spec("gated", "relu_and_mask", "(torch.relu(x), x > 0), x (4, 64): two results, "
              "float and bool", _elementwise(lambda x: (torch.relu(x), x > 0), (4, 64))),
         Spec("gated", "prelu_dynamic", "F.prelu(x, weight), x (batch, 16, 8) with batch "
