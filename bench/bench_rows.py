@@ -1,13 +1,22 @@
 """Row kernels (hsg-tile-on-cores{rows=true}, lowered by convert-hsg-to-ascend) in the cost model
-(hswc.cost_model): softmax, log_softmax, rms_norm and layer_norm over rows of 64, 1024 and 8192
-elements at 2^24 elements, each row kernel's modelled time, its fraction of the HBM roofline and
-the pipe that binds it, lowered with the reference schedule (depth-1 queues) and with the fast
-options (double-buffer, early-free, in-place, x-first), side by side with their ratio; a row
-too long for a chunk of 8 whole rows of its buffers is printed as staying on the host, with the
-longest row that fits.
+(hswc.cost_model): softmax, log_softmax, their grads, rms_norm and layer_norm over rows of 64,
+1024, 8192 and 60,000 elements at 2^24 elements, on Atlas A2 and Ascend 950, each row kernel's
+modelled time, its fraction of the HBM roofline and the pipe that binds it, lowered with the
+reference schedule (depth-1 queues) and with the fast options (double-buffer, early-free,
+in-place, x-first), side by side with their ratio and the chunk (`rows`: several whole
+rows, `1`: one row a chunk); a row too long for one row of its buffers in UB is printed as
+staying on the host, with the longest row that fits.
 
-    python bench/bench_rows.py [--log2-size 24] [--lengths 64,1024,8192] [--dtypes f16,f32]
-                               [--ops softmax,rms_norm] [--soc ascend910b]
+With --accuracy, a second table: each op's kernel as hswc-run lowers it by default (the cost
+model's schedule; the host where no kernel takes the row) run by the interpreter at the ascend
+level on a few random rows of 1, 7, 64, 1024, 8192 and 60,000 elements, its largest error in ulp
+from the float64 model rounded once (hswc.reference_norms) and whether it is within
+torch.testing.assert_close's default tolerance of it.
+
+    python bench/bench_rows.py [--log2-size 24] [--lengths 64,1024,8192,60000]
+                               [--dtypes f16,f32] [--ops softmax,rms_norm]
+                               [--socs ascend910b,ascend950] [--accuracy]
+                               [--accuracy-lengths 1,7,64,1024,8192,60000]
 
 The model is deterministic: the figures do not depend on the machine's load.
 """
@@ -27,19 +36,22 @@ from hswc.platform import DEFAULT_SOC, get_platform
 from hswc.profiling.profile import profile_kernel
 from hswc.remarks import collecting
 
-OPS = {  # op -> (operands, attributes)
-    "softmax": (1, "{dim = -1 : i64}"), "log_softmax": (1, "{dim = -1 : i64}"),
-    "rms_norm": (2, "{epsilon = 1.0e-06 : f32}"), "layer_norm": (3, "{epsilon = 1.0e-05 : f32}"),
+OPS = {  # op -> (operand classes: e element, c column; attributes)
+    "softmax": ("e", "{dim = -1 : i64}"), "log_softmax": ("e", "{dim = -1 : i64}"),
+    "softmax_grad": ("ee", "{dim = -1 : i64}"), "log_softmax_grad": ("ee", "{dim = -1 : i64}"),
+    "rms_norm": ("ec", "{epsilon = 1.0e-06 : f32}"),
+    "layer_norm": ("ecc", "{epsilon = 1.0e-05 : f32}"),
 }
 
 
 def module(op: str, rows: int, length: int, dtype: str) -> str:
-    count, attributes = OPS[op]
+    classes, attributes = OPS[op]
     full, column = f"tensor<{rows}x{length}x{dtype}>", f"tensor<{length}x{dtype}>"
-    types = [full, *[column] * (count - 1)]
+    types = [full if c == "e" else column for c in classes]
+    count = len(types)
     args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
     operands = ", ".join(f"%a{i}" for i in range(count))
-    listed = ", ".join(types) if count > 1 else full
+    listed = ", ".join(types) if classes != "ee" and count > 1 else full
     return (f"func.func @{op}({args}) -> {full} {{\n"
             f"  %y = hsg.{op} {operands} {attributes} : {listed}\n"
             f"  return %y : {full}\n}}\n")
@@ -77,41 +89,91 @@ def _cell(report: Report) -> str:
     return f"{report.total_time * 1e6:.1f} us | {report.roofline_fraction:.1%} | {binding}"
 
 
+def _chunk(module: ModuleOp) -> str:
+    """`1` for a kernel of one row a chunk, `rows` for chunks of several rows."""
+    return "1" if "one_per_chunk" in str(module) else "rows"
+
+
 def row(op: str, length: int, dtype: str, total: int, soc: str) -> str:
     rows = total // length
     text = module(op, rows, length, dtype)
     reference, said = lowered(text, REFERENCE, soc)
     slow = model(reference, rows, soc)
+    lead = f"| {soc} | {op} | {dtype} | {length} |"
     if slow is None:
         why = next((t for t in said if "longer than" in t), "")
         longest = why.split("the longest row that fits: ")[-1].split(")")[0] \
             if "longest row" in why else "?"
-        return (f"| {op} | {dtype} | {length} | stays on the host (longest row that fits: "
-                f"{longest}) | | | | | | |")
-    fast = model(lowered(text, FAST, soc)[0], rows, soc)
+        return (f"{lead} stays on the host (longest row that fits: {longest}) | | | | | | "
+                "| | |")
+    fast_module = lowered(text, FAST, soc)[0]
+    fast = model(fast_module, rows, soc)
     if fast is None:  # depth-2 queues: fewer whole rows fit
-        return f"| {op} | {dtype} | {length} | {_cell(slow)} | stays on the host | | | |"
-    return (f"| {op} | {dtype} | {length} | {_cell(slow)} | {_cell(fast)} | "
-            f"{fast.total_time / slow.total_time:.2f} |")
+        return f"{lead} {_chunk(reference)} | {_cell(slow)} | stays on the host | | | | |"
+    return (f"{lead} {_chunk(reference)} | {_cell(slow)} | {_chunk(fast_module)} | "
+            f"{_cell(fast)} | {fast.total_time / slow.total_time:.2f} |")
+
+
+ACCURACY_ROWS = 2
+"""Rows of each accuracy case (random normal data, as test_row_kernels draws it)."""
+
+
+def accuracy(op: str, length: int, dtype: str, soc: str) -> str:
+    """One line of the accuracy table (module docstring)."""
+    import ml_dtypes
+    import numpy as np
+
+    from hswc.reference import compare_tolerance
+    from hswc.reference_norms import run_reference
+    from hswc.runner import compile_text
+
+    numpy_type = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}[dtype]
+    classes, _attributes = OPS[op]
+    rng = np.random.default_rng(length)
+    inputs = [rng.standard_normal((ACCURACY_ROWS, length) if c == "e" else (length,))
+              .astype(numpy_type) for c in classes]
+    kernel = compile_text(module(op, ACCURACY_ROWS, length, dtype), level="ascend", soc=soc)
+    where = "kernel" if any(isinstance(f, func.FuncOp) and "hsg.rows" in f.attributes
+                            for f in kernel.module.walk()) else "host"
+    got = kernel.run(*inputs).outputs[0]
+    attributes = ({"epsilon": 1e-6 if op == "rms_norm" else 1e-5}
+                  if op.endswith("_norm") else {"dim": -1})
+    within = compare_tolerance(got, run_reference(f"hsg.{op}", inputs, **attributes))
+    verdict = "pass" if within.equal else f"FAIL ({within.outside} outside)"
+    return (f"| {op} | {dtype} | {length} | {where} | {within.max_ulp:.3g} | {verdict} |")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--log2-size", type=int, default=24)
-    parser.add_argument("--lengths", default="64,1024,8192")
+    parser.add_argument("--lengths", default="64,1024,8192,60000")
     parser.add_argument("--dtypes", default="f16,f32")
     parser.add_argument("--ops", default=",".join(OPS))
-    parser.add_argument("--soc", default=DEFAULT_SOC)
+    parser.add_argument("--socs", default=f"{DEFAULT_SOC},ascend950")
+    parser.add_argument("--accuracy", action="store_true",
+                        help="also the accuracy table (the interpreter: minutes)")
+    parser.add_argument("--accuracy-lengths", default="1,7,64,1024,8192,60000")
     args = parser.parse_args(argv)
     total = 1 << args.log2_size
-    print(f"row kernels at 2^{args.log2_size} elements on {args.soc} (cost model)")
-    print("| op | dtype | row | reference: time | roofline | binding | fast: time | roofline | "
-          "binding | fast / reference |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for op in args.ops.split(","):
-        for dtype in args.dtypes.split(","):
-            for length in (int(n) for n in args.lengths.split(",")):
-                print(row(op, length, dtype, total, args.soc), flush=True)
+    ops, dtypes = args.ops.split(","), args.dtypes.split(",")
+    print(f"row kernels at 2^{args.log2_size} elements (cost model)")
+    print("| SoC | op | dtype | row | reference: chunk | time | roofline | binding | "
+          "fast: chunk | time | roofline | binding | fast / reference |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for soc in args.socs.split(","):
+        for op in ops:
+            for dtype in dtypes:
+                for length in (int(n) for n in args.lengths.split(",")):
+                    print(row(op, length, dtype, total, soc), flush=True)
+    if args.accuracy:
+        soc = args.socs.split(",")[0]
+        print(f"\naccuracy on {soc} ({ACCURACY_ROWS} rows a case, the ascend level)")
+        print("| op | dtype | row | where | max ulp from exact | torch tolerance |")
+        print("|---|---|---|---|---|---|")
+        for op in ops:
+            for dtype in dtypes:
+                for length in (int(n) for n in args.accuracy_lengths.split(",")):
+                    print(accuracy(op, length, dtype, soc), flush=True)
     return 0
 
 

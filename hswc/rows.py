@@ -10,7 +10,9 @@ Its body is an elementwise body (scalar arith and math ending in linalg.yield) i
 `hsg.reduce` combines a value over the row: what follows reads the row's one result. Its kernel
 splits the rows over the cores and a core's rows into UB chunks of whole rows; the description
 travels on the kernel, slice and chunk ops as `hsg.rows` =
-`{length = N : i64, inputs = ["element", ...], outputs = ["row", ...]}`.
+`{length = N : i64, inputs = ["element", ...], outputs = ["row", ...]}`, with
+`one_per_chunk` where a row is too long for a chunk of several (hswc.vectorizer.plan: each
+chunk one row, its level-0 calls repeating along the row instead of across rows).
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+    i64,
+)
 from xdsl.ir import Attribute, Operation
 
 ROWS_ATTR = "hsg.rows"
@@ -35,6 +44,9 @@ class Rows:
     length: int
     inputs: tuple[OperandClass, ...]
     outputs: tuple[OperandClass, ...]
+    one_per_chunk: bool = False
+    """Each UB chunk holds one row (a row too long for MIN_CHUNK_ROWS of them, or for a
+    level-0 repeat stride between rows: hswc.passes.row_kernels.fitted_row_plan)."""
 
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""
@@ -65,11 +77,14 @@ class Rows:
         return found or 0
 
     def to_attr(self) -> DictionaryAttr:
-        return DictionaryAttr({
+        fields: dict[str, Attribute] = {
             "length": IntegerAttr(self.length, i64),
             "inputs": ArrayAttr([StringAttr(c) for c in self.inputs]),
             "outputs": ArrayAttr([StringAttr(c) for c in self.outputs]),
-        })
+        }
+        if self.one_per_chunk:
+            fields["one_per_chunk"] = UnitAttr()
+        return DictionaryAttr(fields)
 
     @staticmethod
     def from_attr(attr: Attribute) -> Rows:
@@ -80,8 +95,11 @@ class Rows:
         length = data.get("length")
         if not isinstance(length, IntegerAttr) or length.value.data < 1:
             raise ValueError(f"{ROWS_ATTR} needs a positive integer `length`, got {length}")
+        one = data.get("one_per_chunk")
+        if one is not None and not isinstance(one, UnitAttr):
+            raise ValueError(f"{ROWS_ATTR} `one_per_chunk` must be a unit attribute, got {one}")
         return Rows(length.value.data, _classes(data.get("inputs"), "inputs"),
-                    _classes(data.get("outputs"), "outputs"))
+                    _classes(data.get("outputs"), "outputs"), one is not None)
 
 
 def _classes(attr: Attribute | None, what: str) -> tuple[OperandClass, ...]:

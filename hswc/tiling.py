@@ -2,7 +2,7 @@
 
 A row kernel (hswc.rows) is tiled by the same formula over its rows instead of its elements:
 totalNum is the row count, blockFactor rows a core, ubFactor rows a UB pass, from its plan's
-bytes per row, a multiple of 8 rows and at most 248 (hswc.vectorizer.plan's row UbPlan).
+bytes per row, at most 248 rows, or one (hswc.vectorizer.plan's row UbPlan).
 
 `tiling_formula` is the only copy of the formula. It is written against a small arithmetic
 interface, so the same lines compute numbers (`IntArith`: compile-time folding, tests, the

@@ -223,6 +223,34 @@ def test_conversions_between_int8_int32_and_floats() -> None:
         assert np.array_equal(_run(text, a, b, c, level=level), want), level
 
 
+@pytest.mark.parametrize(("conversion", "result", "true"), [
+    ("extui", "i8", 1), ("extui", "ui8", 1), ("extsi", "i32", -1), ("extui", "i32", 1),
+    ("uitofp", "f16", 1), ("sitofp", "f32", -1)])
+@pytest.mark.parametrize("level", ["hsg", "ascend"])
+def test_a_condition_converted_to_a_number_is_one_or_minus_one(
+        conversion: str, result: str, true: int, level: str) -> None:
+    """torch's bool -> int8/float (`(x > 0).to(torch.int8)`): extui/uitofp of an i1 is 1 where
+    true, extsi/sitofp -1 (its one bit read as signed, as MLIR's arith defines); 0 where false.
+    The kernel selects between the two constants (the condition is a compare mask)."""
+    text = generic(["f32"], result, f"""    %z = arith.constant 0.0 : f32
+    %c = arith.cmpf ogt, %a, %z : f32
+    %r = arith.{conversion} %c : i1 to {result}""", n=300)
+    x = np.linspace(-3, 3, 300, dtype=np.float32)
+    numpy_type = {"i8": np.int8, "ui8": np.uint8, "i32": np.int32, "f16": np.float16,
+                  "f32": np.float32}[result]
+    want = np.where(x > 0, true, 0).astype(numpy_type)
+    got = _run(text, x, level=level)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_a_sign_extended_condition_into_an_unsigned_type_is_refused() -> None:
+    text = generic(["f32"], "ui8", """    %z = arith.constant 0.0 : f32
+    %c = arith.cmpf ogt, %a, %z : f32
+    %r = arith.extsi %c : i1 to ui8""", n=64)
+    (warning,) = _warnings(text)
+    assert "sign-extends i1 to ui8, whose values are unsigned: use extui" in warning
+
+
 @pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
 def test_roundeven_rounds_ties_to_even_in_every_float_type(dtype: str) -> None:
     text = generic([dtype], dtype, f"    %r = math.roundeven %a : {dtype}", n=120)

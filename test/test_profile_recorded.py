@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ import pytest
 from hswc.checker.asc_source import device_part
 from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR, bank_conflict
-from hswc.platform import COST_FIGURES, CostFigures
+from hswc.platform import COST_FIGURES, PLATFORMS, CostFigures
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycles_per_repeat=1.0,
                      vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
@@ -52,6 +52,22 @@ def test_sources_in_the_same_bank_groups_double_the_repeats() -> None:
     times = time_run(read_stream(ONE_CHUNK.format(y=1024), SIMPLE), SIMPLE)
     assert times.busy[VECTOR] * 1e9 == pytest.approx(4)
     assert times.total * 1e9 == pytest.approx(204)
+
+
+@pytest.mark.parametrize(("y", "total"), [
+    (7168, 125),  # y at 7168 (a multiple of 512): V 50 ns; MTE2 25 bytes in it, 75 after
+    (7168 + 256, 100),  # other bank groups: V 25 ns; MTE2 at the port rate throughout
+])
+def test_a_conflicting_vector_call_slows_the_reads_beside_it(y: int, total: float) -> None:
+    """A copy-in of 100 bytes beside an Add of 25 repeats, with no flag between them: while
+    the Add's sources conflict in the bank groups, MTE2 reads at conflict_read_factor (0.5 here)
+    of its port's 1 byte/ns."""
+    stream = (f"core 0\nV Add k.cpp:1 0:6400:r {y}:6400:r 65536:6400:w\n"
+              "MTE2 DataCopy k.cpp:2 128 100 1 0\n")
+    figures = replace(SIMPLE, conflict_read_factor=0.5)
+    times = time_run(read_stream(stream, figures), figures)
+    assert times.total * 1e9 == pytest.approx(total)
+    assert times.busy[MTE2] * 1e9 == pytest.approx(total)
 
 
 def test_scalar_accesses_wait_for_the_pipes_and_hold_them() -> None:
@@ -280,3 +296,12 @@ def test_check_kernel_profiles_register_calls_on_950(tmp_path: Path) -> None:
                      r"scalar [\d.]+ us\) \(f32, n=2048, 1 cores\)", line)
     assert m is not None, line
     assert float(m.group(1)) == pytest.approx(32 * 3.5 / 1.65e9 * 1e6, abs=0.006)
+
+
+def test_every_cost_figure_says_where_it_comes_from() -> None:
+    """Each figure of every platform is documented, fitted or an assumption (hswc.platform)."""
+    names = [f.name for f in fields(CostFigures) if f.name != "status"]
+    for platform in PLATFORMS.values():
+        for name in names:
+            assert platform.cost.status_of(name).split(":")[0].split(",")[0] in (
+                "documented", "fitted", "assumption"), (platform.name, name)

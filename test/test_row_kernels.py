@@ -11,8 +11,9 @@ f16 and bf16) within torch.testing.assert_close's default tolerance
 PyTorch's recorded results likewise, in f32, f16 and bf16, and rows of 1, 7, 64 and 1000
 elements and every dim of a 3-D tensor against an independent float64 model
 (hswc.reference_norms) within the same tolerance. What the kernel cannot take stays on the host
-with a message: a row longer than 8 whole rows of its buffers fit in UB, a reduced dim of size
-0.
+with a message: a row longer than one row of its buffers fits in UB, a reduced dim of size 0.
+A row too long for two whole rows of its buffers (or for a level-0 repeat stride between rows)
+is a kernel of one row per chunk (hswc.rows: one_per_chunk), bit-equal to the blocked level too.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from test_norm_ops import CASES, module
 from hswc.reference import compare_tolerance
 from hswc.reference_norms import run_reference
 from hswc.remarks import collecting
+from hswc.rows import Rows
 from hswc.runner import CompileError, compile_file, compile_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "torch_models" / "reductions"
@@ -150,13 +152,12 @@ def _reference(op: str, inputs: list[np.ndarray], dim: int) -> np.ndarray:
 @pytest.mark.parametrize("op", list(NAMED))
 def test_named_ops_over_rows_of_each_length(op: str, length: int, dtype: str) -> None:
     """Against the float64 model rounded once, within PyTorch's tolerance; a row kernel at
-    every length but LayerNorm's 1000 (too long for 8 whole rows of its buffers, where it
-    stays on the host with a warning: test_a_row_too_long_for_the_ub_stays_on_the_host)."""
+    every length."""
     inputs = _named_inputs(op, (3, length), dtype)
     want = _reference(op, inputs, -1)
     for level in LEVELS:
         kernel = compile_text(_named(op, inputs, dtype, -1), level=level)
-        assert _row_kernels(kernel) == (0 if (op, length) == ("hsg.layer_norm", 1000) else 1)
+        assert _row_kernels(kernel) == 1
         within = compare_tolerance(kernel.run(*inputs).outputs[0], want)
         assert within.equal, f"{level}: {within.summary()}"
 
@@ -174,24 +175,37 @@ def test_every_dim_of_a_3d_tensor(op: str, dim: int) -> None:
 
 
 def test_a_row_too_long_for_the_ub_stays_on_the_host_with_the_longest_row_that_fits() -> None:
-    inputs = _named_inputs("hsg.layer_norm", (2, 1000), "f32")
+    inputs = _named_inputs("hsg.layer_norm", (2, 6065), "f32")
     with collecting() as said:
         kernel = compile_text(_named("hsg.layer_norm", inputs, "f32", -1), level="tiled")
     assert _row_kernels(kernel) == 0
     (warning,) = [r for r in said if "longer than" in r.text]
-    assert warning.text == ("reduces rows of 1000 elements, longer than a chunk of 8 whole "
-                            "rows of its row kernel holds in 196608 bytes of UB (the longest "
-                            "row that fits: 976 elements); it stays on the host")
+    assert warning.text == ("reduces rows of 6065 elements, longer than a chunk of one row of "
+                            "its row kernel holds in 196608 bytes of UB (the longest row that "
+                            "fits: 6064 elements); it stays on the host")
     within = compare_tolerance(kernel.run(*inputs).outputs[0],
                                _reference("hsg.layer_norm", inputs, -1))
     assert within.equal, within.summary()
 
 
 def test_the_longest_row_that_fits_is_a_row_kernel_and_one_more_element_is_not() -> None:
-    for length, kernels in ((976, 1), (977, 0)):
+    """LayerNorm f32 with the reference schedule: 2032 elements, the longest row whose pitch a
+    level-0 repeat stride between rows reaches (254 blocks; 2033 rounds up to a pitch of 2048,
+    256 blocks), chunks of several rows (two such rows fit the UB); 2033, one row a chunk;
+    6064, the longest one row of its buffers holds; 6065 stays on the host."""
+    from cpu_build import lower
+
+    pipeline = ("hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b "
+                "rows=true variant=reference}")
+    for length, one_per_chunk in ((2032, False), (2033, True), (6064, True), (6065, None)):
         inputs = _named_inputs("hsg.layer_norm", (2, length), "f32")
-        kernel = compile_text(_named("hsg.layer_norm", inputs, "f32", -1), level="tiled")
-        assert _row_kernels(kernel) == kernels, length
+        module = lower(_named("hsg.layer_norm", inputs, "f32", -1), pipeline)
+        kernels = [op for op in module.walk()
+                   if op.name == "func.func" and "hsg.rows" in op.attributes]
+        assert len(kernels) == (0 if one_per_chunk is None else 1), length
+        if kernels:
+            rows = Rows.from_attr(kernels[0].attributes["hsg.rows"])
+            assert rows.one_per_chunk == one_per_chunk, length
 
 
 @pytest.mark.parametrize("op", ["hsg.softmax", "hsg.rms_norm"])
@@ -215,7 +229,7 @@ def test_the_kernel_splits_rows_over_cores_and_chunks_of_whole_rows() -> None:
         (tiling,) = run.tilings
         assert (tiling["totalNum"], tiling["blockFactor"], tiling["usedCoreNum"]) == \
             (300, block, used)
-        assert tiling["ubFactor"] % 8 == 0 and 8 <= tiling["ubFactor"] <= 248
+        assert 2 <= tiling["ubFactor"] <= 248
         assert compare_tolerance(run.outputs[0], want).equal
 
 
@@ -277,8 +291,41 @@ def test_the_ascend_level_equals_the_blocked_level_bit_for_bit(op: str, length: 
     assert within.equal, within.summary()
 
 
+LONG_ROWS = [(op, length, dtype) for op in NAMED if op != "hsg.layer_norm"
+             for length in (8192, 12345) for dtype in NUMPY]
+"""Every op but LayerNorm (whose buffers hold one row of at most 6064 f32 elements) at rows of
+8192 and 12,345 elements: one row a chunk; where the UB holds no such row (12,345 f32 elements
+of most ops) it stays on the host, and the test says so."""
+QUICK_LONG = {("hsg.softmax", 8192, "f32"), ("hsg.rms_norm", 8192, "bf16")}
+
+
 @pytest.mark.parametrize(("op", "length", "dtype"), [
-    ("hsg.softmax", 130, "f16"), ("hsg.layer_norm", 7, "bf16"), ("hsg.rms_norm", 64, "f32")])
+    *((op, 2100, "f32") for op in ("hsg.softmax", "hsg.layer_norm")),
+    *(pytest.param(*case, marks=() if case in QUICK_LONG else pytest.mark.sweep)
+      for case in LONG_ROWS)])
+def test_a_long_row_is_one_row_a_chunk_bit_equal_to_blocked(
+        op: str, length: int, dtype: str) -> None:
+    """3 rows on 2 cores, one row a chunk (2100 f32: a pitch of 263 blocks, past a level-0
+    repeat stride between rows; 8192: also past two rows of the UB): level-0 calls repeating along
+    the row (a call per 255 groups, the partial group masked), the folds of
+    hswc.reduction_order per level as such calls: the blocked level's bits, and within
+    PyTorch's tolerance of the float64 model."""
+    inputs = _named_inputs(op, (3, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    lowered = compile_text(text, level="ascend", core_num=2)
+    if not _row_kernels(lowered):
+        pytest.skip(f"rows of {length} {dtype} do not fit one row of {op}'s buffers in UB")
+    assert "one_per_chunk" in str(lowered.module)
+    got = lowered.run(*inputs).outputs[0]
+    want = compile_text(text, level="blocked", core_num=2).run(*inputs).outputs[0]
+    assert got.tobytes() == want.tobytes()
+    within = compare_tolerance(got, _reference(op, inputs, -1))
+    assert within.equal, within.summary()
+
+
+@pytest.mark.parametrize(("op", "length", "dtype"), [
+    ("hsg.softmax", 130, "f16"), ("hsg.layer_norm", 7, "bf16"), ("hsg.rms_norm", 64, "f32"),
+    ("hsg.log_softmax_grad", 3000, "f16")])
 def test_the_ascend_level_on_ascend950_equals_the_blocked_level(op: str, length: int,
                                                                 dtype: str) -> None:
     """Ascend 950 (its API table and its SoC family's reduction calls in the interpreter): the
@@ -334,7 +381,8 @@ def test_a_compare_with_the_row_value_is_lowered_and_equals_numpy() -> None:
 
 @pytest.mark.parametrize(("op", "length", "dtype", "chosen"), [
     ("hsg.softmax", 64, "f16", "double-buffer=true"),  # the fast preset, modelled faster
-    ("hsg.layer_norm", 900, "f32", "reference")])  # depth-2 queues do not fit 8 such rows
+    ("hsg.layer_norm", 900, "f32", "double-buffer=true"),
+    ("hsg.layer_norm", 6000, "f32", "reference")])  # depth-2 queues do not fit one such row
 def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dtype: str,
                                                        chosen: str) -> None:
     """Without schedule options hsg-tile-on-cores records the schedule the cost model chose
@@ -342,7 +390,7 @@ def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dty
     given, nothing is chosen."""
     from cpu_build import lower
 
-    inputs = _named_inputs(op, (64, length), dtype)
+    inputs = _named_inputs(op, (64 if length < 1000 else 4, length), dtype)
     text = _named(op, inputs, dtype, -1)
     lowered = str(compile_text(text, level="ascend").module)
     assert f'hsg.schedule = {{options = "{chosen}' in lowered

@@ -112,3 +112,34 @@ def test_a_fallback_name_a_hint_already_took_is_not_reused() -> None:
 
 
 # endregion
+
+
+# region equal attributes of a fused chain
+
+
+def _kernel_scalar_names(text: str) -> list[str]:
+    """The f32 scalar arguments of the one kernel hswc-opt --lower-to-ascend makes of `text`."""
+    import subprocess
+    lowered = subprocess.run(["hswc-opt", "--lower-to-ascend", "-"], input=text, text=True,
+                             capture_output=True, check=True).stdout
+    (signature,) = re.findall(r"func\.func @\w+_kernel_\w+\(([^)]*)\)", lowered)
+    return re.findall(r"%(\w+): f32", signature)
+
+
+CHAIN = """func.func @chain(%v0: tensor<?xf16>) -> tensor<?xf16> {{
+  %v1 = hsg.leaky_relu %v0 {{negative_slope = {a} : f32}} : tensor<?xf16>
+  %v2 = hsg.leaky_relu %v1 {{negative_slope = {b} : f32}} : tensor<?xf16>
+  %v3 = hsg.elu %v2 : tensor<?xf16>
+  func.return %v3 : tensor<?xf16>
+}}
+"""
+
+
+def test_equal_attributes_of_one_name_are_one_kernel_scalar() -> None:
+    """A fused chain's attributes of one name and value are one kernel argument (the chain of
+    100,000 ops had one per op); different values, and different names of one value (elu's
+    alpha, scale and input_scale, all 1.0: its package's attributes), stay apart."""
+    assert _kernel_scalar_names(CHAIN.format(a="2.0e-01", b="2.0e-01")) == [
+        "negative_slope", "alpha", "scale", "input_scale"]
+    assert _kernel_scalar_names(CHAIN.format(a="2.0e-01", b="3.0e-01")) == [
+        "negative_slope", "negative_slope_1", "alpha", "scale", "input_scale"]

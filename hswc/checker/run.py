@@ -54,7 +54,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     (the kernel's folder) are given relative to it. With `profile`, the harness writes each
     core's call stream there (ascendc_cpu_record.h). `ub_physical`: the whole UB, where a
     kernel laying out its own buffers may use more than `ub_size` (Ascend 950). `workspace`:
-    the bytes of GM workspace the entry gets (the op's tiling's GetWorkspaceSizes; 0: nullptr)."""
+    the bytes of GM workspace the entry gets (the op's tiling's GetWorkspaceSizes; 0: a
+    workspace of no bytes, never nullptr: hswc/checker/ascendc_cpu/harness.cpp)."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)

@@ -123,9 +123,10 @@ class _Core:
             widest = max(widest, int(size))
             starts[(int(off), mode == "w")] = None
         repeats, instructions = repeats_of(1, widest, self.figures)
-        cycles = vector_cycles(api, repeats, instructions, self.figures,
-                               bank_conflict(list(starts)))
-        self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions))
+        conflict = bank_conflict(list(starts))
+        cycles = vector_cycles(api, repeats, instructions, self.figures, conflict)
+        self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions,
+                               bank_conflict=conflict))
 
     def registers(self, api: str, count: int) -> None:
         cycles = count * self.figures.register_cycles_of(api)

@@ -6,7 +6,9 @@ done, vector work takes its cycles, and a DMA takes its set-up cycles and then m
 Bandwidth is shared max-min fairly (progressive filling) by all DMAs moving data at one moment,
 under three kinds of limit, each fitted on asc-devkit's measured add_high_performance profiles
 (hswc.platform.CostFigures):
-- each MTE pipe's own GM port, `core_gm_bytes_per_s`;
+- each MTE pipe's own GM port, `core_gm_bytes_per_s`; for MTE2, `conflict_read_factor` of it
+  while its core's V runs a call whose operands conflict in the UB banks (Work.bank_conflict:
+  MTE2's writes into UB wait for the banks that call holds);
 - L2, `l2_bytes_per_s`, shared by every DMA: what every core's reads and writes together reach
   (2.4 TB/s read and written at once on A2, above the HBM's 1.6 TB/s);
 - the HBM, `hbm_bytes_per_s`, shared by the reads, and by the writes too while a read that
@@ -71,6 +73,7 @@ class ClassSchedule:
 @dataclass
 class _Pipe:
     cls: int
+    name: str
     items: list[Signal | Wait | Work]
     index: int = 0
     phase: str | None = None
@@ -118,8 +121,8 @@ class _Simulation:
     def __init__(self, classes: list[CoreClass], figures: CostFigures):
         self.figures = figures
         self.classes = classes
-        self.pipes = [_Pipe(c, items) for c, cls in enumerate(classes)
-                      for items in cls.program.pipes.values()]
+        self.pipes = [_Pipe(c, name, items) for c, cls in enumerate(classes)
+                      for name, items in cls.program.pipes.items()]
         self.tokens: set[tuple[int, int]] = set()
         self.schedules = [ClassSchedule(cls.cores, cls.program) for cls in classes]
         self.now = 0.0
@@ -152,8 +155,8 @@ class _Simulation:
             p.run_end = p.index + 1
             while p.run_end < len(p.items):  # the rest of the run, back to back
                 item = p.items[p.run_end]
-                if not isinstance(item, Work):
-                    break
+                if not isinstance(item, Work) or item.bank_conflict != work.bank_conflict:
+                    break  # (a conflicting call slows MTE2 while it runs: its own event)
                 p.end += self.figures.seconds(item.cycles)
                 p.run_end += 1
         else:
@@ -170,7 +173,12 @@ class _Simulation:
         f = self.figures
         everyone = list(range(len(moving)))
         on_hbm = [i for i in everyone if reads[i] or allocating]
-        rates = _fair_rates(weight, [f.core_gm_bytes_per_s] * len(moving),
+        conflicting = {p.cls for p in self.pipes if p.name == VECTOR and p.phase == "fixed"
+                       and getattr(p.items[p.index], "bank_conflict", False)}
+        caps = [f.core_gm_bytes_per_s * (f.conflict_read_factor
+                                         if read and p.cls in conflicting else 1.0)
+                for p, read in zip(moving, reads, strict=True)]
+        rates = _fair_rates(weight, caps,
                             [(on_hbm, f.hbm_bytes_per_s), (everyone, f.l2_bytes_per_s)])
         for p, rate in zip(moving, rates, strict=True):
             p.rate = rate

@@ -92,6 +92,9 @@ class Work:
     instructions: int = 0
     l2_bypass: bool = False
     """A DMA whose GM tensor bypasses L2 (GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE))."""
+    bank_conflict: bool = False
+    """A vector call whose UB operands conflict in the banks (`bank_conflict`): while it runs,
+    its core's MTE2 writes into UB slow down too (hswc.cost_model.schedule)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +127,8 @@ class CoreProgram:
         """Equal signatures time identically (used to simulate identical cores once)."""
         return tuple(
             (pipe, tuple((type(i).__name__, getattr(i, "token", None), getattr(i, "cycles", 0),
-                          getattr(i, "bytes", 0), getattr(i, "l2_bypass", False))
+                          getattr(i, "bytes", 0), getattr(i, "l2_bypass", False),
+                          getattr(i, "bank_conflict", False))
                          for i in items))
             for pipe, items in self.pipes.items()
         )

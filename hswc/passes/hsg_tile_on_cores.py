@@ -157,6 +157,8 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
             value = builder.insert(arith.TruncFOp(arg, host.type)).result
             value.name_hint = arg.name_hint
         kernel_scalars[host] = value
+    for alias, first in ew.dag.scalar_aliases.items():
+        kernel_scalars[alias] = kernel_scalars[first]
     block_idx = builder.insert(ascend.GetBlockIdxOp()).result
     block_idx.name_hint = "block_idx"
     a = IRArith(InsertPoint.at_end(block))

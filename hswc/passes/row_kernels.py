@@ -22,7 +22,7 @@ warning naming the length and the longest row that fits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from io import StringIO
 
 from xdsl.builder import Builder
@@ -74,7 +74,7 @@ from hswc.tiling import (
     compute_tiling,
 )
 from hswc.vectorizer.dag import body_dag
-from hswc.vectorizer.plan import ROW_ALIGN, KernelPlan, longest_row, plan_kernel
+from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
 from hswc.vectorizer.row_emit import refusal
 from hswc.vectorizer.schedule import Schedule
 
@@ -111,6 +111,28 @@ def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     """The plan of the row kernel computing `body` (hswc.vectorizer.plan)."""
     dag = body_dag(body, levels=rows.inputs)
     return plan_kernel(dag, schedule.variants()[0][0], dtype, names, rows)
+
+
+def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
+                    names: list[str], ub_size: int) -> KernelPlan:
+    """The row kernel's plan with chunks of several whole rows where its lowering takes that
+    and a chunk of MIN_CHUNK_ROWS rows fits `ub_size` bytes of UB; else with one row per
+    chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
+    repeat stride between rows reaches), which the caller checks as it checks the other."""
+    plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
+    if refusal(plan) is None and _fits(plan, dtype, ub_size):
+        return plan
+    return row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
+
+
+def _fits(plan: KernelPlan, dtype: str, ub_size: int) -> bool:
+    """Whether a chunk of chunk_rows_needed rows of the plan fits `ub_size` bytes."""
+    assert plan.rows is not None
+    try:
+        tiling = compute_tiling(1 << 20, 1, ub_size, dtype, plan.ub_plan())
+    except TilingError:
+        return False
+    return tiling.ub_factor >= chunk_rows_needed(plan.rows)
 
 
 def _tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
@@ -270,14 +292,17 @@ class RowTiler:
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         names = output_names(outputs)
+        ub_size = self.target_ub if self.ub_size is None else self.ub_size
         try:
-            kernel = row_kernel_plan(body, rows, self.schedule, dtype, names)
+            kernel = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
         choice = self._choose(body, inputs, outputs, rows, region.space.rows, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
-            kernel = row_kernel_plan(body, rows, schedule, dtype, names)
+            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
+        assert kernel.rows is not None
+        rows = kernel.rows
         unlowered = refusal(kernel)
         if unlowered is not None:
             instr, why = unlowered
@@ -327,8 +352,10 @@ class RowTiler:
             return None
         copy = _copy_of(body)
         tiled = _kernel_function("choice", copy, inputs, outputs, rows, reference.ub_plan())
+        ub_size = self.target_ub if self.ub_size is None else self.ub_size
         return choose_row_schedule(
-            tiled, lambda s: row_kernel_plan(body, rows, s, dtype, output_names(outputs)),
+            tiled, lambda s: fitted_row_plan(body, rows, s, dtype, output_names(outputs),
+                                             ub_size),
             rows, count, dtype, self.choose_on)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
@@ -340,9 +367,9 @@ class RowTiler:
             return
         except TilingError:
             longest = longest_row(kernel, ub_size)
-        warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of "
-             f"{ROW_ALIGN} whole rows of its row kernel holds in {ub_size} bytes of UB (the "
-             f"longest row that fits: {longest} elements); it stays on the host")
+        warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of one row "
+             f"of its row kernel holds in {ub_size} bytes of UB (the longest row that fits: "
+             f"{longest} elements); it stays on the host")
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
     def _host_tiling(self, op: Operation, rows: Rows, count: int, dtype: str, plan: UbPlan,

@@ -3,11 +3,14 @@ predicts fastest among the fast preset (depth-2 queues, early-free, in-place, x-
 compares) and the reference (depth-1 queues).
 
 Each candidate whose plan the row lowering takes (hswc.vectorizer.row_emit.refusal) and whose
-chunk of 8 whole rows fits the target's UB is built as the passes build it (the tiled kernel,
-hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk), tiled by its own UB plan
-and modelled (hswc.passes.schedule_choice.modelled_time) for one launch of the region's rows,
-at most CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
-candidate. Depth-2 queues fit fewer whole rows, so a long row may leave only the reference.
+chunk fits the target's UB (two whole rows or more, or one:
+hswc.passes.row_kernels.fitted_row_plan) is built as the passes build it (the tiled kernel,
+hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk), tiled by its own UB
+plan and modelled
+(hswc.passes.schedule_choice.modelled_time) for one launch of the region's rows, at most
+CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
+candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
+and several with the reference, or leave only the reference.
 """
 
 from __future__ import annotations

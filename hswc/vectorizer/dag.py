@@ -181,7 +181,12 @@ class Dag:
     results: list[Node]
     """What the body yields, in order (one value, but for a row region's several outputs)."""
     scalars: list[SSAValue] = field(default_factory=list)
-    """The values from outside the body it uses, in order of first use (scalar nodes' index)."""
+    """The values from outside the body it uses, in order of first use (scalar nodes' index);
+    of several `arith.constant`s of one name, type and value (each decomposed op's attribute is
+    one: a fused chain of 200 leaky_relu has 200 `negative_slope`s) only the first: a kernel
+    argument each made cloning its body quadratic, and the chain's kernel no different."""
+    scalar_aliases: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    """Each outside constant left out of `scalars` -> the equal one it reads instead."""
 
     @property
     def result(self) -> Node:
@@ -203,6 +208,8 @@ class _Builder:
         self.merged: dict[tuple[object, ...], Node] = {}
         self.nodes: list[Node] = []
         self.scalars: list[SSAValue] = []
+        self.aliases: dict[SSAValue, SSAValue] = {}
+        self.constants: dict[tuple[str | None, Attribute, Attribute], SSAValue] = {}
 
     def operand(self, op: Operation, value: SSAValue) -> Node:
         node = self.values.get(value)
@@ -219,6 +226,13 @@ class _Builder:
         if dtype is None or dtype == "i1":
             raise OpError(op, f"uses {value.type} from outside the body; an elementwise body "
                           "may only use float scalars (f16, bf16, f32) from outside")
+        if isinstance(value.owner, arith.ConstantOp):  # equal constants of one name: one scalar
+            key = (value.name_hint, value.type, value.owner.value)
+            first = self.constants.setdefault(key, value)
+            if first is not value:
+                self.aliases[value] = first
+                self.values[value] = self.values[first]
+                return self.values[first]
         node = Node("scalar", dtype, index=len(self.scalars), name=value.name_hint, source=op)
         self.scalars.append(value)
         self.values[value] = node
@@ -423,9 +437,11 @@ def _cmpf_node(b: _Builder, op: arith.CmpfOp, operands: tuple[Node, ...]) -> Nod
     return Node("cmpf", "i1", operands, predicate=predicate, source=op)
 
 
-def _integer_node(op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
+def _integer_node(b: _Builder, op: Operation, dtype: str, operands: tuple[Node, ...]) -> Node:
     """An integer op, a conversion to or from an integer, or math.roundeven."""
     result = op.results[0]
+    if type(op) in CONVERSIONS and operands[0].dtype == "i1":
+        return _boolean_conversion(b, op, dtype, operands[0])
     if type(op) in INTEGER_BINARY:
         if not is_integer(dtype):
             raise OpError(op, f"works on {result.type}; {op.name} is supported on integer "
@@ -542,6 +558,21 @@ def _lowered_node(b: _Builder, op: Operation, dtype: str) -> Node:
         raise OpError(op, str(error)) from None
 
 
+def _boolean_conversion(b: _Builder, op: Operation, dtype: str, condition: Node) -> Node:
+    """extui / uitofp of an i1 (true is 1) and extsi / sitofp of one (true is -1, its one bit
+    read as signed: MLIR's arith semantics) as a select between the two constants: a
+    condition is a mask on the vector unit, never a Cast's operand."""
+    true = -1 if CONVERSIONS[type(op)] in ("extsi", "sitofp") else 1  # type: ignore[index]
+    if CONVERSIONS[type(op)] not in ("extsi", "extui", "sitofp", "uitofp"):  # type: ignore[index]
+        raise OpError(op, f"converts i1 to {dtype}; an i1 is converted by extui, extsi, "
+                      "uitofp or sitofp")
+    if true < 0 and dtype.startswith("ui"):
+        raise OpError(op, f"sign-extends i1 to {dtype}, whose values are unsigned: use extui")
+    values = [b.intern(Node("const", dtype, value=v if is_integer(dtype) else float(v),
+                            source=op)) for v in (true, 0)]
+    return b.intern(Node("select", dtype, (condition, *values), source=op))
+
+
 def _node_of(b: _Builder, op: Operation) -> Node:
     """The node for one supported op (operands already built), or a located error."""
     def ins() -> tuple[Node, ...]:
@@ -554,7 +585,7 @@ def _node_of(b: _Builder, op: Operation) -> Node:
     if type(op) in FLOAT_BINARY:
         return Node(FLOAT_BINARY[type(op)], dtype, ins(), source=op)  # type: ignore[index]
     if type(op) in INTEGER_BINARY or type(op) in CONVERSIONS or op.name in (ROUNDEVEN, ABSI):
-        return _integer_node(op, dtype, ins())
+        return _integer_node(b, op, dtype, ins())
     if isinstance(op, (*DIVISIONS, arith.TruncIOp)):
         return _lowered_node(b, op, dtype)
     if isinstance(op, arith.CmpiOp) or type(op) in SHIFTS or type(op) in LOGIC:
@@ -697,7 +728,7 @@ def body_dag(block: Block, inputs: int | None = None,
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
-    return Dag(input_nodes, nodes, results, b.scalars)
+    return Dag(input_nodes, nodes, results, b.scalars, b.aliases)
 
 
 QUANTIZED = ("fptosi", "fptoui")

@@ -352,6 +352,7 @@ class ChunkEmitter:
         self.current_num = current_num
         self.tensors: dict[Buffer, SSAValue] = {}
         """Queue tensors taken (DeQue, AllocTensor) and TBufs got in this chunk."""
+        self._viewed_buffers: set[Buffer] | None = None
         self.views: dict[Buffer, SSAValue] = {}
         self.bits: dict[Buffer, SSAValue] = {}
         self.lanes: dict[tuple[SSAValue, str], SSAValue] = {}
@@ -468,10 +469,14 @@ class ChunkEmitter:
             self.instruction(cast)
 
     def _viewed(self, b: Buffer) -> bool:
+        """Whether a call other than a raw access reads or writes buffer b (identity: Buffer
+        compares by identity): the set is made once per chunk, not once per arrival."""
         if self.plan.schedule.raw_queue_tensors:
             return False
-        return any(i.api not in RAW_ACCESS and any(self.buffer(v) is b for v in (i.dst, *i.srcs))
-                   for i in self.plan.instrs())
+        if self._viewed_buffers is None:
+            self._viewed_buffers = {self.buffer(v) for i in self.plan.instrs()
+                                    if i.api not in RAW_ACCESS for v in (i.dst, *i.srcs)}
+        return b in self._viewed_buffers
 
     def take_output(self) -> None:
         """AllocTensor of each output's queue not yet taken in this chunk."""

@@ -105,4 +105,4 @@ def narrow_exact(dag: Dag, table: ApiTable, dtype: str) -> Dag:
     for node in nodes:
         for operand in node.operands:
             operand.users.append(node)
-    return Dag(inputs, nodes, results, list(dag.scalars))
+    return Dag(inputs, nodes, results, list(dag.scalars), dict(dag.scalar_aliases))

@@ -166,10 +166,14 @@ class KernelPlan:
 
     def _row_ub_plan(self) -> UbPlan:
         """A row kernel's: bytes per row of every buffer (an element buffer a pitch of its
-        type, a row buffer one value, a spread row value 32 bytes, a mask a pitch of bits),
-        the column inputs and each row buffer's rounding up to a repeat as a reserve, chunks of
-        whole multiples of ROW_ALIGN rows and at most MAX_CHUNK_ROWS of them."""
+        type, a row buffer one value, a spread row value 32 bytes, a mask a pitch of bits), and
+        as a reserve the column inputs, each row buffer's rounding up to a repeat, each element
+        buffer's rounding up to the plan's alignment (a level-2 call's count of a chunk's
+        elements is rounded up so) and each spread buffer's to 8 blocks (the blocks a Brcb
+        repeat writes); chunks of any count of whole rows, at most MAX_CHUNK_ROWS, or one row
+        with one_per_chunk."""
         pitch = self.pitch
+        one = self.rows is not None and self.rows.one_per_chunk
         per_row = reserve = 0
         selects = any(i.api == "Select" for i in self.instrs())
         for b in self.buffers:
@@ -181,19 +185,21 @@ class KernelPlan:
                 reserve += b.depth * VECTOR_REPEAT_BYTES
             elif b.level == "spread":
                 per_row += UB_BLOCK_BYTES
+                reserve += (ROW_ALIGN - 1) * UB_BLOCK_BYTES
             elif b.dtype == "mask":
                 per_row += -(-pitch // MASK_BITS_PER_BYTE)
                 reserve += MASK_MIN_BYTES
             else:
                 per_row += b.depth * pitch * size
+                reserve += b.depth * self.align * size
         return UbPlan(bytes_per_element=per_row,
                       ub_reserve=reserve + (SELECT_TMP_BYTES if selects else 0),
-                      align_elements=ROW_ALIGN, most=MAX_CHUNK_ROWS)
+                      align_elements=1, most=1 if one else MAX_CHUNK_ROWS)
 
 
 ROW_ALIGN = 8
-"""A row kernel's chunk is a multiple of this many rows: Brcb spreads 8 row values per
-repeat."""
+"""Brcb spreads 8 row values per repeat: a spread buffer holds 8 blocks for every 8 rows
+begun."""
 MAX_CHUNK_ROWS = 248
 """At most this many rows per chunk: a row kernel's level-0 calls repeat once per row, at most
 255 times (asc-devkit: repeatTimes is a uint8), rounded down to ROW_ALIGN."""
@@ -501,15 +507,29 @@ LONGEST_ROW_SEARCHED = 1 << 24
 """longest_row looks no further than this many elements (far beyond any UB)."""
 
 
+MIN_CHUNK_ROWS = 2
+"""The fewest rows a chunk of several rows holds: where the UB holds only one, one row a chunk
+(its calls repeating along the row) is modelled faster than a call per 256-byte group of one
+repeat (bench_rows: LayerNorm f16 rows of 1024 at 2^24, several rows 38.8% of the roofline,
+one row 17.6%)."""
+
+
+def chunk_rows_needed(rows: Rows) -> int:
+    """The fewest rows a chunk of a row kernel must hold: MIN_CHUNK_ROWS, or one with
+    one_per_chunk."""
+    return 1 if rows.one_per_chunk else MIN_CHUNK_ROWS
+
+
 def longest_row(kernel: KernelPlan, ub_size: int) -> int:
-    """The longest row a chunk of ROW_ALIGN whole rows of this row kernel's buffers holds in
-    `ub_size` bytes (0: not even a row of one element): its UB plan grows with the row's pitch,
-    so the answer is found by bisection."""
+    """The longest row a chunk of this row kernel's buffers holds in `ub_size` bytes
+    (chunk_rows_needed of them; 0: not even a row of one element): its UB plan grows with the
+    row's pitch, so the answer is found by bisection."""
     assert kernel.rows is not None
+    needed = chunk_rows_needed(kernel.rows)
 
     def fits(length: int) -> bool:
         plan = replace(kernel, rows=replace(kernel.rows, length=length)).ub_plan()  # type: ignore[arg-type]
-        return (ub_size - plan.ub_reserve) // max(plan.bytes_per_element, 1) >= ROW_ALIGN
+        return (ub_size - plan.ub_reserve) // max(plan.bytes_per_element, 1) >= needed
 
     low, high = 0, LONGEST_ROW_SEARCHED
     while low < high:

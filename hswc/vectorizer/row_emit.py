@@ -39,7 +39,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
 from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
-from hswc.reduction_order import fold_plan
+from hswc.reduction_order import Fold, fold_plan
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
 from hswc.vectorizer.dag import Node
@@ -62,6 +62,8 @@ BRCB_VALUES = 8
 """Brcb reads 8 values a repeat, one per 32-byte block it writes (Brcb.md)."""
 MAX_STRIDE = 0xFF
 """BinaryRepeatParams' strides are uint8_t (ascend_repeat.BINARY_STRIDES)."""
+MAX_REPEATS = 0xFF
+"""A level-0 call's repeatTimes is a uint8_t (asc-devkit); a row's groups take several calls."""
 REPEAT_FORMS: dict[str, type[BinaryRepeatOp]] = {
     "Add": ascend.AddRepeatOp, "Sub": ascend.SubRepeatOp, "Mul": ascend.MulRepeatOp,
     "Div": ascend.DivRepeatOp, "Max": ascend.MaxRepeatOp, "Min": ascend.MinRepeatOp,
@@ -96,7 +98,8 @@ def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
                     "Add, Sub, Mul, Div, Max, Min and Broadcast of one float type)")
     else:
         return None
-    if plan.pitch * ELEMENT_BYTES[dtype] // UB_BLOCK_BYTES > MAX_STRIDE:
+    one = plan.rows is not None and plan.rows.one_per_chunk
+    if not one and plan.pitch * ELEMENT_BYTES[dtype] // UB_BLOCK_BYTES > MAX_STRIDE:
         return (f"works on rows {plan.pitch} elements apart, more than a repeat stride of "
                 f"{MAX_STRIDE} blocks reaches")
     return None
@@ -139,9 +142,11 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
     if b.level == "row":
         lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
         return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
-    if b.level == "spread":
-        return a.mul(ub_factor, a.const(UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
-    return a.mul(ub_factor, a.const(plan.pitch))
+    if b.level == "spread":  # the 8 blocks a Brcb repeat writes, for every 8 rows begun
+        blocks = a.mul(a.ceil_div(ub_factor, a.const(BRCB_VALUES)), a.const(BRCB_VALUES))
+        return a.mul(blocks, a.const(UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
+    align = a.const(plan.align)  # a level-2 call's count is the chunk's rounded up so
+    return a.mul(a.ceil_div(a.mul(ub_factor, a.const(plan.pitch)), align), align)
 
 
 def _buffer_bytes(plan: KernelPlan, b: Buffer, ub_factor: SSAValue, e: Emitter) -> SSAValue:
@@ -475,13 +480,18 @@ class RowChunkEmitter:
 
     def broadcast_binary(self, instr: Instr) -> None:
         """An element instruction reading a row value or a column: level-0 calls per group
-        of the pitch, one repeat per row (module docstring)."""
+        of the pitch, one repeat per row (module docstring); with one row per chunk, calls
+        whose repeats run along the row."""
         form = REPEAT_FORMS[instr.api]  # why_not_lowered checked the call and the strides
         size = ELEMENT_BYTES[instr.dst.dtype]
         pitch_blocks = self.plan.pitch * size // UB_BLOCK_BYTES
         srcs = instr.srcs * 2 if instr.api == "Broadcast" else instr.srcs
         sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in srcs]
         self.barrier()
+        if self.rows.one_per_chunk:
+            self.along_row(form, self.tensor(instr.dst), list(zip(srcs, sources, strict=True)),
+                           size)
+            return
         lanes = VECTOR_REPEAT_BYTES // size
         a = self.e.a
         dst = self.tensor(instr.dst)
@@ -505,6 +515,51 @@ class RowChunkEmitter:
                            params))
         self.pending = True
 
+    def along_row(self, form: type[BinaryRepeatOp], dst: SSAValue,
+                  srcs: list[tuple[Val, SSAValue]], size: int) -> None:
+        """One row's level-0 calls: its full 256-byte groups as repeats of calls of at most
+        MAX_REPEATS (each operand's repeat stride one group, 8 blocks; a row value's spread
+        block read for every lane and repeat), then the last, partial group masked."""
+        lanes = VECTOR_REPEAT_BYTES // size
+        group_blocks = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+        a = self.e.a
+        full, rest = divmod(self.plan.pitch, lanes)
+        pieces = [(g, min(MAX_REPEATS, full - g), lanes) for g in range(0, full, MAX_REPEATS)]
+        if rest:
+            pieces.append((full, 1, rest))
+        for group, repeats, mask in pieces:
+            start = group * lanes
+            operands: list[SSAValue] = []
+            strides: list[tuple[int, int]] = []
+            for v, t in srcs:
+                if v.level == "row":
+                    operands.append(t)
+                    strides.append((0, 0))
+                else:
+                    operands.append(self.at(t, start))
+                    strides.append((1, group_blocks))
+            params = BinaryRepeatParams(1, strides[0][0], strides[1][0], group_blocks,
+                                        strides[0][1], strides[1][1])
+            self.e.op(form(self.at(dst, start), operands[0], operands[1], a.const(mask),
+                           a.const(repeats), params))
+        self.pending = True
+
+    def fold_row(self, combiner: str, work: SSAValue, level: list[Fold]) -> None:
+        """One fold level of one row: its full folds (groups keep.. into 0.., contiguous) as
+        repeats of calls of at most MAX_REPEATS, its partial fold (the last) masked."""
+        lanes = VECTOR_REPEAT_BYTES // 4
+        group_blocks = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+        params = BinaryRepeatParams(1, 1, 1, group_blocks, group_blocks, group_blocks)
+        a = self.e.a
+        full = [f for f in level if f.lanes == lanes]
+        pieces = [(full[i], min(MAX_REPEATS, len(full) - i), lanes)
+                  for i in range(0, len(full), MAX_REPEATS)]
+        pieces += [(f, 1, f.lanes) for f in level if f.lanes != lanes]
+        for fold, repeats, mask in pieces:
+            target = self.at(work, fold.dst * lanes)
+            self.e.op(FOLDS[combiner](target, target, self.at(work, fold.src * lanes),
+                                      a.const(mask), a.const(repeats), params))
+
     def reduce(self, instr: Instr) -> None:
         """The fold tree, then WholeReduce, in hswc.reduction_order's order."""
         combiner = instr.mode or ""  # why_not_lowered checked the combiner and the strides
@@ -524,6 +579,10 @@ class RowChunkEmitter:
         params = BinaryRepeatParams(1, 1, 1, pitch_blocks, pitch_blocks, pitch_blocks)
         for level in levels:
             self.barrier()
+            if self.rows.one_per_chunk:
+                self.fold_row(combiner, work, level)
+                self.pending = True
+                continue
             for fold in level:
                 target = self.at(work, fold.dst * lanes)
                 self.e.op(FOLDS[combiner](target, target, self.at(work, fold.src * lanes),

@@ -41,6 +41,9 @@
 //   Compare<T, mode>(m, a, b, mask), Compares / CompareScalar<T, mode>(m, a, s, mask):
 //                           m = mask && a <mode> b (NaN: only NE true), the level-2 calls' types
 //   Select(d, a, b, m)      d = m ? a : b
+//   DeInterleave, Interleave  the even / odd lanes of two registers and back (order assumed)
+//   And, Or, Xor(d, a, b, m)  bitwise, lane by lane (bool, 8-32-bit integers; 64-bit refused when
+//                           run), and the MaskReg forms bit by bit under the mask
 //   Cast<T, U, trait>(d, s, mask)  the float results of the Cast page's tables: half/bfloat16_t ->
 //                           float (exact), float -> half (CAST_ODD, RINT..TRUNC), float ->
 //                           bfloat16_t, half <-> bfloat16_t (RINT..TRUNC), int8_t/uint8_t/int16_t
@@ -748,6 +751,83 @@ inline void Neg(U& dstReg, U& srcReg, MaskReg& mask)
             return v;
         }
     });
+}
+
+/// Bitwise And / Or / Xor of two registers, lane by lane (Reg矢量计算/逻辑计算/And.md, Or.md,
+/// Xor.md: "按位求或" ...; bool, int8_t..uint64_t); a kernel reinterprets float registers as
+/// integer ones to combine halves (ops-nn's glu: two half-filled Cast results Or-ed). 64-bit
+/// lanes compile and are refused when they run (no lanes modelled). Only ZEROING is documented.
+#define ASCENDC_CPU_MICRO_BITWISE(Name, expr)                                                      \
+    template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>  \
+    inline void Name(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)                          \
+    {                                                                                            \
+        ascendc_cpu::RecordRegister("MicroAPI::" #Name);                                         \
+        using E = typename U::ActualT;                                                           \
+        static_assert(ascendc_cpu::kIsOneOf<E, bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, \
+                          uint32_t, int64_t, uint64_t>,                                          \
+            "ascendc_cpu: MicroAPI::" #Name " takes bool and the integer types (" #Name ".md)");  \
+        static_assert(mode == MaskMergeMode::ZEROING,                                            \
+            "ascendc_cpu: MicroAPI::" #Name "'s MERGING mode is not supported (" #Name ".md)");    \
+        if constexpr (sizeof(E) == 8) {                                                          \
+            ascendc_cpu::MicroNotModelled<E>("MicroAPI::" #Name);                                \
+        } else {                                                                                 \
+            ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) {                        \
+                const E a = srcReg0.lane[i];                                                     \
+                const E b = srcReg1.lane[i];                                                     \
+                return static_cast<E>(expr);                                                     \
+            });                                                                                  \
+        }                                                                                        \
+    }                                                                                            \
+    /** The MaskReg form: dst bit = mask bit && (src0 bit <op> src1 bit), every VL/8 bit. */    \
+    inline void Name(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask)                 \
+    {                                                                                            \
+        for (uint32_t k = 0; k < VECTOR_REG_WIDTH; ++k) {                                       \
+            const bool a = src0.on[k];                                                           \
+            const bool b = src1.on[k];                                                           \
+            dst.on[k] = mask.on[k] && static_cast<bool>(expr);                                   \
+        }                                                                                        \
+    }
+
+ASCENDC_CPU_MICRO_BITWISE(And, a & b)
+ASCENDC_CPU_MICRO_BITWISE(Or, a | b)
+ASCENDC_CPU_MICRO_BITWISE(Xor, a ^ b)
+
+#undef ASCENDC_CPU_MICRO_BITWISE
+
+/// DeInterleave / Interleave of two registers (Reg矢量计算/数据重排/DeInterleave.md,
+/// Interleave.md; every element type; b64 only as RegTraitNumTwo). The pages define the order by
+/// a figure this model could not read (a Git LFS object in asc-devkit); assumed, as the callers
+/// read it: DeInterleave takes srcReg0 then srcReg1 as one sequence of 2N lanes and puts its
+/// even lanes in dstReg0, its odd lanes in dstReg1 (ops-nn's glu splits a, b pairs of a last dim
+/// of 2 so, glu_common.h ComputeSigmoidAndMulWithDeInterleave); Interleave is its inverse
+/// (dstReg0 = s0[0], s1[0], s0[1], s1[1], ... the first N, dstReg1 the rest). The sources may be
+/// the destinations (the pages allow it): both are read before either is written.
+template <typename T = DefaultType, typename U>
+inline void DeInterleave(U& dstReg0, U& dstReg1, U& srcReg0, U& srcReg1)
+{
+    ascendc_cpu::RecordRegister("MicroAPI::DeInterleave");
+    constexpr uint32_t n = U::kLanes;
+    const U a = srcReg0;
+    const U b = srcReg1;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t even = 2 * i;
+        const uint32_t odd = 2 * i + 1;
+        dstReg0.lane[i] = even < n ? a.lane[even] : b.lane[even - n];
+        dstReg1.lane[i] = odd < n ? a.lane[odd] : b.lane[odd - n];
+    }
+}
+
+template <typename T = DefaultType, typename U>
+inline void Interleave(U& dstReg0, U& dstReg1, U& srcReg0, U& srcReg1)
+{
+    ascendc_cpu::RecordRegister("MicroAPI::Interleave");
+    constexpr uint32_t n = U::kLanes;
+    const U a = srcReg0;
+    const U b = srcReg1;
+    for (uint32_t k = 0; k < 2 * n; ++k) {
+        const auto v = (k % 2 == 0) ? a.lane[k / 2] : b.lane[k / 2];
+        (k < n ? dstReg0.lane[k] : dstReg1.lane[k - n]) = v;
+    }
 }
 
 /// maximum(x, +0) (Relu's element types).

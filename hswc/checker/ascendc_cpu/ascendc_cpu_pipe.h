@@ -546,7 +546,8 @@ inline int64_t GetBlockNum() { return ascendc_cpu::Rt().blockNum; }
 /// asserting it is not null (impl/basic_api/dav_c220/kernel_operator_common_impl.h,
 /// ASCENDC_CPU_DEBUG); on the device it is the system workspace + RESERVED_WORKSPACE (16 MiB on
 /// A2/A3), which the tiling's workspace size includes. Modelled as the CPU-debug build: the
-/// harness passes a workspace of the size the op's tiling asked for (--workspace-bytes).
+/// harness passes a workspace of the size the op's tiling asked for (--workspace-bytes; of no
+/// bytes, never null, when it asked for none: harness.cpp).
 inline uint8_t* GetUserWorkspace(uint8_t* workspace)
 {
     if (workspace == nullptr) {

@@ -344,7 +344,7 @@ inline void EndBlock()
 /// then lie inside one registered region; writes to read-only regions fail.
 inline void RegisterGm(const void* base, size_t bytes, const std::string& name, bool writable)
 {
-    if (base == nullptr || bytes == 0) {
+    if (base == nullptr) {
         return;
     }
     GmRegion r;
@@ -426,6 +426,14 @@ inline void CheckGm(const char* api, const void* p, size_t bytes, bool write, co
                     "' runs past its end (", r.bytes, " bytes)"), Msg(api, " past the end of ", r.name));
                 return;
             }
+        }
+    }
+    for (const GmRegion& r : rt.gm) {  // just past a tensor's end (a workspace of 0 bytes too)
+        const uintptr_t end = reinterpret_cast<uintptr_t>(r.base) + r.bytes;
+        const uintptr_t at = reinterpret_cast<uintptr_t>(q);
+        if (at >= end && at - end < kGmGuardBytes) {
+            Fail(api, Msg(write ? "write" : "read", " of ", bytes, " bytes at byte ", at - end + r.bytes,
+                " of GM tensor '", r.name, "' runs past its end (", r.bytes, " bytes)"));
         }
     }
     Fail(api, Msg(write ? "write" : "read", " of ", bytes, " bytes at GM address ", p,

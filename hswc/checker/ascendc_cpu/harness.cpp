@@ -41,13 +41,17 @@
 //   more); --ub-physical BYTES: the UB a kernel laying out its own buffers (static
 //   LocalTensor(pos, addr, len)) may use, when larger than what TPipe hands out (--ub-size; Ascend
 //   950: 256 KB, of which 248 KB for TPipe); --workspace-bytes N: the workspace the op's tiling
-//   asked for (GetWorkspaceSizes), a GM buffer of N bytes passed as the entry's workspace (else
-//   nullptr); --profile FILE: each core's call stream is written to FILE for the cost model
+//   asked for (GetWorkspaceSizes), a GM buffer of N bytes passed as the entry's workspace
+//   (default 0: a pointer to no bytes, never nullptr: the runtime hands every AscendC kernel its
+//   system workspace, so kernels test `workspace == nullptr` as a guard only, and on Ascend 950
+//   GetUserWorkspace ignores its argument (asc-devkit impl/basic_api/dav_3510/
+//   kernel_operator_common_impl.h); ops-nn's kernel UTs always pass one. Any access to a
+//   0-byte workspace is outside every GM tensor of the launch); --profile FILE: each core's call stream is written to FILE for the cost model
 //   (ascendc_cpu_record.h); --tiling-layout: print the layout of HSWC_TILING_STRUCT, whose
 //   fields HSWC_TILING_FIELDS lists as HSWC_TILING_FIELD(name) ..., and exit)
 // (or the input files then the output files as positional arguments). For
 // block idx 0..N-1 the harness refills the UB with the garbage byte (default
-// 0xA5) and calls the entry with the GM arrays, the workspace (or nullptr) and the
+// 0xA5) and calls the entry with the GM arrays, the workspace and the
 // tiling buffer: the raw bytes of FILE, or for --tiling the three values as
 // little-endian int64 (HardSwishGrad's TilingData). Inputs are read-only;
 // each output has --output-bytes bytes (one per output, in order) or, by
@@ -126,7 +130,7 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
     std::exit(2);
 }
 
-/// The workspace the entries are called with (--workspace-bytes; nullptr without).
+/// The workspace the entries are called with (--workspace-bytes; of 0 bytes without).
 uint8_t*& Workspace()
 {
     static uint8_t* workspace = nullptr;
@@ -692,9 +696,10 @@ int Main(int argc, char** argv)
     onSegv.sa_flags = SA_SIGINFO;
     sigemptyset(&onSegv.sa_mask);
     sigaction(SIGSEGV, &onSegv, nullptr);
-    if (o.workspaceBytes > 0) {  // read and written by the kernel, never compared
+    {  // read and written by the kernel, never compared; never null, even of 0 bytes (below)
         const size_t bytes = static_cast<size_t>(o.workspaceBytes);
-        GmBuffers().push_back(MapGm(nullptr, bytes, readable, static_cast<uint8_t>(o.fill), false, "workspace"));
+        GmBuffers().push_back(MapGm(nullptr, bytes, bytes == 0 ? 0 : readable, static_cast<uint8_t>(o.fill), false,
+            "workspace"));
         ascendc_cpu::RegisterGm(GmBuffers().back().data, bytes, "workspace", true);
         Workspace() = GmBuffers().back().data;
     }

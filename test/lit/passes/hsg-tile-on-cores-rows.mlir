@@ -3,18 +3,19 @@
 // RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b rows=true}' --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
 // f16 softmax over rows of 64: its max, its sum and the quotient are one row kernel; 300 rows
-// over 48 cores are 7 rows a core on 43 cores, chunks of at most 176 whole rows (1092 bytes a
-// row: the plan's buffers at a pitch of 64).
+// over 48 cores are 7 rows a core on 43 cores, chunks of at most 178 whole rows (1092 bytes a
+// row: the plan's buffers at a pitch of 64; 1728 bytes reserved: the row buffer's repeat, the
+// spread buffer's 8 blocks, each element buffer's rounding to a repeat; (196608 - 1728) / 1092).
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NEXT:    %[[T:.*]] = arith.constant 300 : index
 // CHECK-NEXT:    %[[BF:.*]] = arith.constant 7 : index
-// CHECK-NEXT:    %[[UF:.*]] = arith.constant 176 : index
+// CHECK-NEXT:    %[[UF:.*]] = arith.constant 178 : index
 // CHECK-NEXT:    %[[USED:.*]] = arith.constant 43 : index
 // CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:    %y = hsg.launch @softmax_kernel_f16 blocks %[[USED]] (%x) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<300x64xf16> -> tensor<300x64xf16>
 // CHECK-NEXT:    func.return %y
 // CHECK-LABEL: func.func @softmax_tiling_f16(
-// CHECK-SAME:      hsg.ub_plan = {bytes_per_element = 1092 : i64, ub_reserve = 256 : i64, align_elements = 8 : i64, most = 248 : i64}
+// CHECK-SAME:      hsg.ub_plan = {bytes_per_element = 1092 : i64, ub_reserve = 1728 : i64, align_elements = 1 : i64, most = 248 : i64}
 // CHECK-LABEL: func.func @softmax_kernel_f16(
 // CHECK-SAME:      %x: memref<?xf16>, %y: memref<?xf16>, %total_num: index, %block_factor: index, %ub_factor: index)
 // CHECK-SAME:      hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"]}
@@ -57,13 +58,30 @@ func.func @rms_norm(%x: tensor<16x7xbf16>, %w: tensor<7xbf16>) -> tensor<16x7xbf
 
 // -----
 
-// A row too long for a chunk of 8 whole rows of its buffers in 196608 bytes: its generics stay
-// as they are, with a warning naming the longest row that fits.
+// Rows 2100 f32 elements apart in UB (263 blocks, more than a level-0 repeat stride between
+// rows reaches) make a kernel of one row per chunk (ubFactor 1, the UB plan's bound 1,
+// `one_per_chunk`); so does a row too long for two of them in UB.
+// CHECK-LABEL: func.func @one_row_a_chunk(
+// CHECK-NEXT:    %[[T:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[BF:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[UF:.*]] = arith.constant 1 : index
+// CHECK:         hsg.launch @one_row_a_chunk_kernel_f32
+// CHECK:       func.func @one_row_a_chunk_tiling_f32({{.*}} hsg.ub_plan = {{{.*}}align_elements = 1 : i64, most = 1 : i64}
+// CHECK:       func.func @one_row_a_chunk_kernel_f32({{.*}}hsg.rows = {length = 2100 : i64, inputs = ["element", "column", "column"], outputs = ["element"], one_per_chunk}
+func.func @one_row_a_chunk(%x: tensor<2x2100xf32>, %w: tensor<2100xf32>, %b: tensor<2100xf32>) -> tensor<2x2100xf32> {
+  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x2100xf32>, tensor<2100xf32>, tensor<2100xf32>
+  return %y : tensor<2x2100xf32>
+}
+
+// -----
+
+// A row too long for one row of its buffers in 196608 bytes: its generics stay as they are,
+// with a warning naming the longest row that fits.
 // CHECK-LABEL: func.func @too_long(
 // CHECK-NOT:     hsg.row_slice
 // CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: warning: 'linalg.generic' reduces rows of 1000 elements, longer than a chunk of 8 whole rows of its row kernel holds in 196608 bytes of UB (the longest row that fits: 976 elements); it stays on the host
-func.func @too_long(%x: tensor<2x1000xf32>, %w: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<2x1000xf32> {
-  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x1000xf32>, tensor<1000xf32>, tensor<1000xf32>
-  return %y : tensor<2x1000xf32>
+// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: warning: 'linalg.generic' reduces rows of 6065 elements, longer than a chunk of one row of its row kernel holds in 196608 bytes of UB (the longest row that fits: 6064 elements); it stays on the host
+func.func @too_long(%x: tensor<2x6065xf32>, %w: tensor<6065xf32>, %b: tensor<6065xf32>) -> tensor<2x6065xf32> {
+  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x6065xf32>, tensor<6065xf32>, tensor<6065xf32>
+  return %y : tensor<2x6065xf32>
 }
