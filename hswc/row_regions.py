@@ -13,8 +13,9 @@ which `hsg.reduce` stands for each reduction. A bf16 reduction as hsg-widen-bf16
 (`truncf(combiner(extf(in), extf(out)))`) is combined in f32 and rounded once.
 
 A generic joins only where nothing outside the region lies between: each outside value it reads
-does not depend on the region; and (for now) the region has at most one result used outside,
-its last members let go until it has.
+does not depend on the region; and the region's results used outside (several, of different
+classes and element types: a row's scale and the quantized elements) are used after its last
+member, where its kernel is launched; its last members are let go until they are.
 A sum's init that is not its identity (-0.0 for addf, -inf / +inf for maximumf / minimumf) is
 combined once, after the row's reduction. A reduction in f16 or bf16 is accumulated in f32 and
 rounded once (more exactly than MLIR's sequential loop in that type; the issue allows it).
@@ -72,13 +73,19 @@ class Space:
             return None
         if any(shape[i] != self.shape[d] for i, d in enumerate(dims) if d is not None):
             return None
-        if kept == list(range(full)):
-            return "element"
-        if kept == list(range(self.rank)):
-            return "row"
-        if kept == list(range(self.rank, full)):
-            return "column"
+        for span in (kept, [d for d in kept if self.shape[d] != 1]):
+            # then with the dims of extent 1 left out: a row value of (4,) read over the rows
+            # of a (4, 1) generic, as torch-mlir's keepdim leaves them (`amax / 127`)
+            if span == self._span(0, full, span is kept):
+                return "element"
+            if span == self._span(0, self.rank, span is kept):
+                return "row"
+            if span == self._span(self.rank, full, span is kept):
+                return "column"
         return None
+
+    def _span(self, start: int, stop: int, every: bool) -> list[int]:
+        return [d for d in range(start, stop) if every or self.shape[d] != 1]
 
 
 @dataclass(frozen=True)
@@ -338,12 +345,31 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
             if _try_add(region, candidate):
                 changed = True
     region.members.sort(key=_position)
-    # One result used outside (for now): the members after the region's first point with one
-    # are let go, last first. Checked once grown, not at each step: softmax's sum makes two
-    # results (the exponentials and their sum) until the division that reads both joins.
-    while len(region.outputs()) > 1 and len(region.members) > 1:
+    # The kernel takes the place of the last member, so every result used outside must be used
+    # after it: otherwise the members are let go, last first, until they are (one result used
+    # outside always is: the last member's). Checked once grown, not at each step: softmax's
+    # sum makes two results (the exponentials and their sum) until the division that reads
+    # both joins.
+    while len(region.members) > 1 and not _used_after(region):
         _remove(region, region.members[-1])
     return region
+
+
+def _used_after(region: RowRegion) -> bool:
+    """Whether every outside use of the region's results lies after its last member."""
+    last = region.members[-1]
+    block = last.parent_block()
+    inside: set[Operation] = set(region.members)
+    for value in region.outputs():
+        for use in value.uses:
+            user: Operation | None = use.operation
+            if user in inside or _within(user, inside):
+                continue
+            while user is not None and user.parent_block() is not block:
+                user = user.parent_op()
+            if user is None or _position(user) < _position(last):
+                return False
+    return True
 
 
 def _remove(region: RowRegion, op: GenericOp) -> None:

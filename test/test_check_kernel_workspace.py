@@ -1,7 +1,7 @@
 """hswc-check-kernel passes a kernel the workspace its tiling asks for: GetUserWorkspace (as
 asc-devkit's CPU-debug build: the workspace itself) on a GM buffer of that many bytes, bounded
-as the kernel's other GM tensors; without one it is a workspace of no bytes (never null). The fixture
-copies x through the workspace into y (test/cpp_fixtures/workspace_fixture.cpp)."""
+as the kernel's other GM tensors; without one it is a workspace of no bytes (never null).
+The fixture copies x through the workspace into y (test/cpp_fixtures/workspace_fixture.cpp)."""
 
 from __future__ import annotations
 

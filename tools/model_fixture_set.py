@@ -539,6 +539,39 @@ def _quantize_per_channel(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     return Case(Function(quantize), (x, scale, offset))
 
 
+def _quantize_dynamic(dtype: torch.dtype, rng: np.random.Generator) -> Case:
+    """Dynamic per-row quantization (gelu_quant's dynamic mode without the gelu): the scale of
+    each row its largest magnitude / 127, y = round(x / scale) to int8, and the scale per row
+    (the row dims only) as a second result. x (4, 64), finite, no row all zeros; row 0 holds
+    values whose quotient is a tie (k + 0.5) when its largest magnitude is 127 * 2^-2."""
+    x = normal(rng, (4, 64), dtype, 3.0)
+    x[0, 0] = 127 * 0.25
+    x[0, 1:8] = torch.tensor([0.125, -0.125, 0.375, -0.625, 31.625, -31.625, -0.0])
+    x[0, 8:] = x[0, 8:].clamp(-31.0, 31.0)
+
+    def quantize(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        scale = x.abs().amax(-1, keepdim=True) / 127
+        return torch.round(x / scale).clamp(-128, 127).to(torch.int8), scale.squeeze(-1)
+
+    return Case(Function(quantize), (x,))
+
+
+def _gelu_quant_dynamic(dtype: torch.dtype, rng: np.random.Generator) -> Case:
+    """ops-nn's GeluQuant in its default mode (quant_mode "dynamic", approximate "none",
+    round_mode "rint", activation/gelu_quant/README.md): g = gelu(x) * smooth_scales (per
+    column, input_scale), scale = max|g| per row / 127, y = round(g / scale) to int8; y and the
+    f32 scale per row. x (8, 96)."""
+    x = normal(rng, (8, 96), dtype, 3.0)
+    smooth = torch.from_numpy(rng.uniform(0.5, 2.0, 96).astype(np.float32)).to(dtype)
+
+    def gelu_quant(x: torch.Tensor, smooth: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        g = F.gelu(x) * smooth
+        scale = g.abs().amax(-1, keepdim=True) / 127
+        return torch.round(g / scale).clamp(-128, 127).to(torch.int8), scale.squeeze(-1)
+
+    return Case(Function(gelu_quant), (x, smooth))
+
+
 def _prelu(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     x = with_specials(normal(rng, (3, 16, 8), dtype, 3.0), rng)
     weight = torch.from_numpy(rng.uniform(0.0, 0.5, 16).astype(np.float32)).to(dtype)
@@ -582,6 +615,15 @@ def gated_specs() -> list[Spec]:
         Spec("gated", "quantize_int8",
              f"torch.round(x * {QUANT_SCALE} + {QUANT_OFFSET}).clamp(-128, 127).to(torch.int8), "
              "x (4, 64) with ties, clamp edges and infinities", _quantize),
+        Spec("gated", "quantize_dynamic",
+             "s = x.abs().amax(-1, keepdim=True) / 127; (torch.round(x / s).clamp(-128, 127)"
+             ".to(torch.int8), s.squeeze(-1)), x (4, 64) with ties in row 0: two results, int8 "
+             "and the f32 scale per row", _quantize_dynamic, dtypes=("f32",)),
+        Spec("gated", "gelu_quant_dynamic",
+             "ops-nn GeluQuant's dynamic mode: g = F.gelu(x) * smooth (96,); s = "
+             "g.abs().amax(-1, keepdim=True) / 127; (torch.round(g / s).clamp(-128, 127)"
+             ".to(torch.int8), s.squeeze(-1)), x (8, 96)", _gelu_quant_dynamic,
+             dtypes=("f32",)),
         Spec("gated", "relu_and_mask", "(torch.relu(x), x > 0), x (4, 64): two results, "
              "float and bool", _elementwise(lambda x: (torch.relu(x), x > 0), (4, 64))),
         Spec("gated", "prelu_dynamic", "F.prelu(x, weight), x (batch, 16, 8) with batch "

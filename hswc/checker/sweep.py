@@ -193,8 +193,9 @@ BLOCKED: Mapping[str, str] = {
     **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
                     REDUCTION),
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
-    "gelu_quant": ("an int8 output and its f32 scale: several outputs of other dtypes (issue 37 "
-                   "items 3 and 5); dynamic mode reduces each row"),
+    "gelu_quant": (REDUCTION + ": its default dynamic mode's f32 scale is each row's max "
+                   "abs(gelu(x) * smooth_scales) / 127 (hswc computes that mode as one row kernel "
+                   "of two outputs, the int8 y and the scale: test_dynamic_quantization)"),
     "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
                            "and two outputs (dx and update)"),
 }

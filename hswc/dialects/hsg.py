@@ -1092,14 +1092,14 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(f"{self.name}: a kernel takes at least one input tensor")
         if not self.ys:
             raise VerifyException(f"{self.name}: a kernel writes at least one output tensor")
-        self._verify_outputs()
+        rows = self._rows()
+        self._verify_outputs(rows is not None)
         names = [f"input {i + 1}" for i in range(len(self.inputs))] + ["the result"]
         types = [*(v.type for v in self.inputs), self.y.type]
         for name, t in zip(names, types, strict=True):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
                                    integers=True, booleans=name == "the result")
         broadcast = self._broadcast()
-        rows = self._rows()
         if rows is not None:
             self._verify_rows(rows, types)
         elif broadcast is None:
@@ -1113,15 +1113,16 @@ class LaunchOp(IRDLOperation):
                                       "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
 
-    def _verify_outputs(self) -> None:
+    def _verify_outputs(self, by_rows: bool) -> None:
         """Each output a tensor an operator writes; the outputs after the first of its shape
-        (they are written at the same flat indices)."""
+        (they are written at the same flat indices), except a row kernel's (of its rows:
+        _verify_rows)."""
         first = self.ys[0].type
         for i, y in enumerate(self.ys[1:], start=2):
             verify_operator_tensor(f"{self.name}: result {i}", y.type, integers=True,
                                    booleans=True)
-            if not (isinstance(first, TensorType) and isinstance(y.type, TensorType)
-                    and _fits(y.type.get_shape(), first.get_shape())):
+            if not by_rows and not (isinstance(first, TensorType) and isinstance(y.type, TensorType)
+                                    and _fits(y.type.get_shape(), first.get_shape())):
                 raise VerifyException(f"{self.name}: result {i} has type {y.type}; the outputs "
                                       f"of one kernel have one shape, the first's ({first})")
 
@@ -1143,15 +1144,18 @@ class LaunchOp(IRDLOperation):
 
     def _verify_rows(self, rows: Rows, types: Sequence[Attribute]) -> None:
         """A row kernel's operands are static tensors holding the rows its classes say."""
-        *inputs, result = types
-        if len(inputs) != len(rows.inputs):
+        inputs = types[:-1]
+        results = [y.type for y in self.ys]
+        if len(inputs) != len(rows.inputs) or len(results) != len(rows.outputs):
             raise VerifyException(f"{self.name}: {self.kernel} reads {len(rows.inputs)} "
-                                  f"inputs, launched with {len(inputs)}")
-        if not all(isinstance(t, TensorType) and t.has_static_shape() for t in types):
+                                  f"inputs and writes {len(rows.outputs)} outputs, launched "
+                                  f"with {len(inputs)} and {len(results)}")
+        if not all(isinstance(t, TensorType) and t.has_static_shape()
+                   for t in (*inputs, *results)):
             raise VerifyException(f"{self.name}: a row kernel's operands have static shapes")
         try:
             rows.count_rows([t.element_count() for t in inputs],  # type: ignore[attr-defined]
-                            [result.element_count()])  # type: ignore[attr-defined]
+                            [t.element_count() for t in results])  # type: ignore[attr-defined]
         except ValueError as error:
             raise VerifyException(f"{self.name}: {error}") from None
 

@@ -82,8 +82,9 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         broadcast = _resolve(op, inputs, names, broadcast)
     shape: tuple[int, ...] = inputs[0].shape if broadcast is None else broadcast.shape
     total = int(np.prod(shape, dtype=np.int64))
+    shapes = [shape] * len(op.ys)
     if rows is not None:
-        shape, total = _check_row_operands(op, inputs, names, rows)
+        shapes, total = _check_row_operands(op, inputs, names, rows)
     elif broadcast is None:
         check_operands(op, inputs, names, same_dtype=False)
     else:
@@ -111,9 +112,9 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
                          [a.reshape(-1) for a in inputs],
                          [numpy_dtype(hsg.gm_element(t)) for t in elements],
-                         int(np.prod(shape, dtype=np.int64)), [*tiling, *scalars])
-    return tuple(_from_gm(op, k, y_gm, t).reshape(shape)
-                 for k, (y_gm, t) in enumerate(zip(outputs, elements, strict=True)))
+                         [int(np.prod(s, dtype=np.int64)) for s in shapes], [*tiling, *scalars])
+    return tuple(_from_gm(op, k, y_gm, t).reshape(s)
+                 for k, (y_gm, t, s) in enumerate(zip(outputs, elements, shapes, strict=True)))
 
 
 def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarray:
@@ -130,13 +131,14 @@ def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarr
 
 def _run_cores(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                kernel: func.FuncOp, block_dim: int, gm_inputs: list[np.ndarray],
-               dtypes: list[np.dtype], size: int, rest: list[Any]) -> list[np.ndarray]:
-    """The kernel run on every core, a wave at a time, on fresh GM outputs of `size` elements
-    (rows: not the tiling's total), one per dtype; an error if a core leaves one unwritten."""
-    outputs = [np.empty(size, dtype=d) for d in dtypes]
+               dtypes: list[np.dtype], sizes: list[int], rest: list[Any]) -> list[np.ndarray]:
+    """The kernel run on every core, a wave at a time, on fresh GM outputs of `sizes`
+    elements (a row kernel's by their class: not the tiling's total), one per dtype; an error
+    if a core leaves one unwritten."""
+    outputs = [np.empty(size, dtype=d) for d, size in zip(dtypes, sizes, strict=True)]
     for y_gm in outputs:
         y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
-    written = [np.zeros(size, dtype=bool) for _ in outputs]
+    written = [np.zeros(size, dtype=bool) for size in sizes]
     wave = max(1, machine.platform.core_num)
     for start in range(0, block_dim, wave):
         cores = np.arange(start, min(block_dim, start + wave), dtype=np.int64)
@@ -148,6 +150,7 @@ def _run_cores(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     for k, marks in enumerate(written):
         if not marks.all():
             first = int(np.argmin(marks))
+            size = marks.size
             missing = int(size - np.count_nonzero(marks))
             which = "output" if len(outputs) == 1 else f"output {k + 1}'s"
             raise OpError(op, f"leaves {missing} of the {size} {which} elements unwritten by "
@@ -168,18 +171,21 @@ def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequenc
 
 
 def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str],
-                        rows: Rows) -> tuple[tuple[int, ...], int]:
-    """A row kernel's inputs hold the rows its classes say (hswc.rows): the result's shape
-    (the launch's static type) and the row count, the tiling's totalNum."""
-    t = op.y.type
-    if not isinstance(t, TensorType) or not t.has_static_shape():
-        raise OpError(op, "launches a row kernel, whose result needs a static shape")
-    shape = tuple(t.get_shape())
+                        rows: Rows) -> tuple[list[tuple[int, ...]], int]:
+    """A row kernel's inputs hold the rows its classes say (hswc.rows): each result's shape
+    (the launch's static types) and the row count, the tiling's totalNum."""
+    shapes = []
+    for y in op.ys:
+        t = y.type
+        if not isinstance(t, TensorType) or not t.has_static_shape():
+            raise OpError(op, "launches a row kernel, whose results need static shapes")
+        shapes.append(tuple(t.get_shape()))
     try:
-        total = rows.count_rows([np.size(a) for a in inputs], [int(np.prod(shape))])
+        total = rows.count_rows([np.size(a) for a in inputs],
+                                [int(np.prod(s)) for s in shapes])
     except ValueError as error:
         raise OpError(op, f"{error} at run time ({', '.join(names)})") from None
-    return shape, total
+    return shapes, total
 
 
 def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],

@@ -21,7 +21,7 @@ from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.kernel_dtypes import kernel_dtype
 from hswc.passes.chunk_loop import chunk_loop
-from hswc.passes.row_kernels import row_kernel_plan
+from hswc.passes.row_kernels import output_names, row_kernel_plan
 from hswc.passes.schedule_options import UB_PLAN_ATTR, describe_plan, read_plan
 from hswc.rows import Rows
 from hswc.vectorizer.plan import KernelPlan
@@ -46,11 +46,9 @@ def plan_row_chunk(chunk: hsg.RowChunkOp, schedule: Schedule) -> KernelPlan:
         rows = Rows.from_attr(chunk.rows)
     except ValueError as error:
         raise OpError(chunk, str(error)) from None
-    if len(chunk.outputs) != 1:
-        raise OpError(chunk, f"writes {len(chunk.outputs)} outputs; a row kernel's lowering "
-                      "to AscendC writes one")
-    dtype = kernel_dtype([_element(v) for v in chunk.inputs], [_element(chunk.outputs[0])])
-    names = [chunk.outputs[0].name_hint or "y"]
+    dtype = kernel_dtype([_element(v) for v in chunk.inputs],
+                         [_element(v) for v in chunk.outputs])
+    names = output_names(list(chunk.outputs))
     plan = row_kernel_plan(chunk.body.block, rows, schedule, dtype, names)
     kernel = _kernel_of(chunk)
     if kernel is not None and UB_PLAN_ATTR in kernel.attributes:
@@ -70,7 +68,7 @@ def convert_row_chunk(chunk: hsg.RowChunkOp, plan: KernelPlan) -> None:
     loop = chunk_loop(chunk, chunk.slice_offset, chunk.slice_size, chunk.ub_factor)
     before_loop, before_chunk = loop.prev_op, chunk.prev_op
     emit_row_chunk(InsertPoint.before(loop), InsertPoint.before(chunk), plan,
-                   list(chunk.inputs), chunk.outputs[0], chunk.slice_offset, chunk.slice_size,
+                   list(chunk.inputs), list(chunk.outputs), chunk.slice_offset, chunk.slice_size,
                    chunk.ub_factor, chunk.chunk_offset, chunk.chunk_size, chunk)
     copy_location(chunk, ops_between(before_loop, loop))
     copy_location(chunk, ops_between(before_chunk, chunk))

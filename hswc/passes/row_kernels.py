@@ -8,14 +8,15 @@ folded to constants when the platform is named, else a call of the tiling functi
 - `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)`: hswc.tiling's formula over the region's rows
   (hswc.tiling.row_tiling), divided by the UB plan of chunks of whole rows
   (hswc.vectorizer.plan: KernelPlan.ub_plan of a row kernel);
-- `@<op>_kernel_<dt>(inputs..., y, totalNum, blockFactor, ubFactor)`, marked `hsg.kernel` and
+- `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor)`, marked
+  `hsg.kernel` (and `hsg.outputs` when it writes several: a row's scale and the elements) and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
   options, the schedule the cost model picks (hswc.passes.row_schedule_choice), recorded as
   `hsg.schedule` for convert-hsg-to-ascend.
-A region that cannot be a kernel (a value captured from outside other than a constant, several
-results used outside, a step convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal,
-a row longer than the UB holds) keeps its generics, with a remark or, for a row too long, a
+A region that cannot be a kernel (a value captured from outside other than a constant, a step
+convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a row longer than the UB
+holds) keeps its generics, with a remark or, for a row too long, a
 warning naming the length and the longest row that fits.
 """
 
@@ -29,6 +30,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     TensorType,
@@ -145,19 +147,29 @@ def _body_text(body: Block) -> str:
     return stream.getvalue()
 
 
-def _kernel_function(name: str, body: Block, inputs: list[SSAValue], output: SSAValue,
+def output_names(outputs: list[SSAValue]) -> list[str]:
+    """Each output's name: its own (else `y`, or `y<i>` of several), each distinct."""
+    names: list[str] = []
+    for i, value in enumerate(outputs):
+        name = value.name_hint or ("y" if len(outputs) == 1 else f"y{i}")
+        names.append(name if name not in names else f"{name}_{i}")
+    return names
+
+
+def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
                      rows: Rows, plan: UbPlan) -> func.FuncOp:
     """The device kernel: this core's rows, handed to hsg.row_slice."""
     index = IndexType()
     gm = [MemRefType(v.type.get_element_type(), [DYNAMIC_INDEX])  # type: ignore[attr-defined]
-          for v in (*inputs, output)]
+          for v in (*inputs, *outputs)]
     block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS)])
     names = [*(a.name_hint or f"in{i}" for i, a in enumerate(body.args)),
-             output.name_hint or "y", "total_num", "block_factor", "ub_factor"]
+             *output_names(outputs), "total_num", "block_factor", "ub_factor"]
     for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
     count = len(inputs)
-    total_num, block_factor, ub_factor = block.args[count + 1:]
+    written = len(outputs)
+    total_num, block_factor, ub_factor = block.args[count + written:]
     builder = Builder(InsertPoint.at_end(block))
     block_idx = builder.insert(ascend.GetBlockIdxOp()).result
     block_idx.name_hint = "block_idx"
@@ -165,11 +177,13 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], output: SSA
     offset, length = block_slice(a, total_num, block_factor, block_idx)
     offset.name_hint, length.name_hint = "block_offset", "block_length"
     region = Region(body)
-    a.builder.insert(hsg.RowSliceOp(block.args[:count], [block.args[count]], offset, length,
-                                    ub_factor, rows, region))
+    a.builder.insert(hsg.RowSliceOp(block.args[:count], block.args[count:count + written],
+                                    offset, length, ub_factor, rows, region))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
+    if written > 1:
+        fn.attributes[hsg.OUTPUTS_ATTR] = IntegerAttr(written, 64)
     fn.attributes[ROWS_ATTR] = rows.to_attr()
     fn.attributes[UB_PLAN_ATTR] = plan_attribute(plan)
     return fn
@@ -268,26 +282,22 @@ class RowTiler:
             raise NotARowKernel("its rows are empty (the host gives the empty or initial "
                                 "result)")
         outputs = region.outputs()
-        if len(outputs) != 1:
-            raise NotARowKernel(f"its row region has {len(outputs)} results used outside; a "
-                                "row kernel writes one")
         body, inputs, rows = row_body(region)
         if not inputs:
             raise NotARowKernel("its row region reads no tensor (its values are constants: "
                                 "the host computes them)")
         _captured_constants(body)
         _name_args(body, inputs)
-        (output,) = outputs
         first = region.members[0]
-        dtype = kernel_dtype([_element(v) for v in inputs], [_element(output)])
+        dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
-        names = [output.name_hint or "y"]
+        names = output_names(outputs)
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
         try:
             kernel = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
-        choice = self._choose(body, inputs, output, rows, region.space.rows, dtype, kernel)
+        choice = self._choose(body, inputs, outputs, rows, region.space.rows, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
@@ -307,7 +317,7 @@ class RowTiler:
             lambda: _tiling_function(tiling_function_name(op_name, dtype), dtype, plan), first)
         def build() -> func.FuncOp:
             built = _kernel_function(kernel_function_name(op_name, dtype), body, inputs,
-                                     output, rows, plan)
+                                     outputs, rows, plan)
             if choice is not None:
                 built.attributes[SCHEDULE_ATTR] = schedule_attribute(
                     schedule, self.soc, self.core_num is not None and self.ub_size is not None,
@@ -322,10 +332,12 @@ class RowTiler:
         values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
-                                             values[:len(TILING_FIELDS)], (), output.type))
-        launch.y.name_hint = output.name_hint
+                                             values[:len(TILING_FIELDS)], (),
+                                             [v.type for v in outputs]))
         copy_location(last, ops_between(before, last))
-        output.replace_all_uses_with(launch.y)
+        for output, result in zip(outputs, launch.ys, strict=True):
+            result.name_hint = output.name_hint
+            output.replace_all_uses_with(result)
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         count = len(region.reductions)
@@ -333,16 +345,16 @@ class RowTiler:
                f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{joined})")
         _erase_members(region)
 
-    def _choose(self, body: Block, inputs: list[SSAValue], output: SSAValue, rows: Rows,
-                count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
+    def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                rows: Rows, count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
         """The cost model's schedule for this row kernel when no option names one."""
         if self.choose_on is None:
             return None
         copy = _copy_of(body)
-        tiled = _kernel_function("choice", copy, inputs, output, rows, reference.ub_plan())
+        tiled = _kernel_function("choice", copy, inputs, outputs, rows, reference.ub_plan())
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
         return choose_row_schedule(
-            tiled, lambda s: fitted_row_plan(body, rows, s, dtype, [output.name_hint or "y"],
+            tiled, lambda s: fitted_row_plan(body, rows, s, dtype, output_names(outputs),
                                              ub_size),
             rows, count, dtype, self.choose_on)
 

@@ -672,6 +672,10 @@ class _NodeBuilder:
     def node(self, kind: str, dtype: str, *operands: Node) -> Node:
         return self.b.intern(Node(kind, dtype, operands, source=self.source))
 
+    def compare(self, predicate: str, a: Node, b: Node) -> Node:
+        return self.b.intern(Node("cmpi", "i1", (a, b), predicate=predicate,
+                                  source=self.source))
+
 
 def unmapped_op(block: Block) -> Operation | None:
     """The first op of a body the vectorizer has no mapping for (by name; body_dag checks the

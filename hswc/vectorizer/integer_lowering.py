@@ -21,9 +21,33 @@ selection maps to calls (hswc.vectorizer.instructions), or `Unlowered` saying wh
   remainder is a - trunc(q) * b, exact in f32 (every term an integer below 2^17). `INT_MIN / -1`
   (undefined in MLIR) gives the saturated maximum (the Cast back saturates), a divisor of zero
   at run time what the Casts make of an infinity or a NaN (undefined in MLIR as well).
-- 32- and 64-bit divisions are refused: f32 holds integers exactly only up to 2^24, A2/A3's Div
-  takes half and float only (Div.md), and Ascend 950's Div, which lists int32_t, documents no
-  rounding for it (its precision table gives "1ulp").
+- The signed divisions of 32-bit integers (divsi, remsi, floordivsi, ceildivsi) start from the
+  same f32 estimate, which is no longer exact (f32 holds integers exactly only up to 2^24), and
+  correct it with integer arithmetic (Add, Sub, Mul, Min, Compare, Select and Cast of int32_t,
+  Add.md, Mul.md, Min.md, Compare.md, Select.md, Cast.md; hswc.vectorizer.instructions maps each
+  node to the SoC's calls):
+  1. q0 = fptosi(sitofp(a) / sitofp(b)): each of the three roundings is off by at most 2^-24
+     relatively, so q0 is within |a| * 3 * 2^-24 / |b| + 1 of the quotient q, and
+     r0 = a - q0 * b (wrapping muli / subi) is the exact remainder of q0: its true value
+     (q - q0) * b + (a - q * b) is below 2|b| + 384 in magnitude, and below 2^31 (a quotient of
+     1 or more is never estimated below 1: the roundings are monotonic).
+  2. d = fptosi(sitofp(r0) / sitofp(b)), q1 = q0 + d, r1 = r0 - d * b: r0 / b is q - q0 plus
+     a fraction below 1 in magnitude, at most 2 + 384 / |b| <= 386, so its estimate is off by
+     less than 2^-13 and its truncation by at most one: q1 is q - 1, q or q + 1.
+  3. The one of those whose remainder lies between 0 and b's magnitude with a's sign: r1 of the
+     other sign than a (and not 0) steps q1 one toward zero, |r1| >= |b| one away from it
+     (compared as -|r1| <= -|b|, minsi(x, 0 - x), which holds -2^31's magnitude); the remainder
+     is a - q * b. floordivsi subtracts 1 from the quotient where the remainder is nonzero and
+     of the other sign than b, ceildivsi adds 1 where it is nonzero and of b's sign.
+  Checked against Python's integers on every pair of 48 edge values (0, +-1, 2^k and its
+  neighbours, the extremes) and 3000 random pairs with remainders near 0 and near the divisor
+  (test_integer_division). `INT_MIN / -1` (undefined in MLIR) gives INT_MIN (the wrapped
+  quotient) and remsi 0; a divisor of zero at run time gives what the Casts make of an infinity
+  or a NaN, corrected as above (undefined in MLIR as well: no trap, no particular value).
+- Divisions read as unsigned (divui, remui, ceildivui) of i16 and i32 and every 64-bit division
+  are refused: neither SoC converts uint32_t to float (Cast.md: no uint32_t -> float row in
+  either table), Atlas A2/A3 has no int64_t Add, Mul or Compare (Add.md, Mul.md, Compare.md),
+  and hswc gives Ascend 950's int64_t calls no lanes.
 """
 
 from __future__ import annotations
@@ -38,6 +62,9 @@ UNSIGNED_DIVISIONS = {"arith.divui": "trunc", "arith.ceildivui": "ceil", "arith.
 """Division op -> how its f32 quotient becomes the result (a rounding, or the remainder)."""
 DIVIDED_IN_F32 = ("i8", "ui8", "i16")
 """The integer types whose divisions run in f32 (every value exact, |a| < 2^23)."""
+CORRECTED = ("i32",)
+"""The integer types whose signed divisions start from an f32 estimate and are corrected in
+the integer type (module docstring)."""
 SHIFTED = ("i16", "i32")
 """The types trunci shifts in (both SoCs' ShiftLeft and ShiftRight take them)."""
 
@@ -60,6 +87,10 @@ class Builder(Protocol[V]):
     def integer(self, value: int, dtype: str) -> V: ...
 
     def node(self, kind: str, dtype: str, *operands: V) -> V: ...
+
+    def compare(self, predicate: str, a: V, b: V) -> V:
+        """arith.cmpi's `predicate` (slt, sle, ne, ...) of a and b: an i1 node."""
+        ...
 
 
 def width(dtype: str) -> int:
@@ -89,14 +120,18 @@ def division(b: Builder[V], name: str, x: V, y: V) -> V:
     dtype = b.dtype(x)
     signed = name in SIGNED_DIVISIONS
     how = SIGNED_DIVISIONS[name] if signed else UNSIGNED_DIVISIONS[name]
+    if signed and dtype in CORRECTED:
+        return _corrected_division(b, how, x, y)
     if dtype not in DIVIDED_IN_F32:
-        raise Unlowered(f"divides {dtype} values: A2/A3's Div takes half and float only, "
-                        "Ascend 950's Div documents no rounding for integers, and f32 holds "
-                        "integers exactly only up to 2^24; hswc divides i8, ui8 and i16 "
-                        "(through f32)")
+        raise Unlowered(f"divides {dtype} values{' read as unsigned' if not signed else ''}: "
+                        "neither SoC converts uint32_t vectors to float, Atlas A2/A3 has no "
+                        "int64_t Add, Mul or Compare, and hswc gives Ascend 950's int64_t calls "
+                        "no lanes; hswc divides i8, ui8 and i16 (through f32) and i32 as signed "
+                        "(divsi, remsi, floordivsi, ceildivsi: an f32 estimate corrected in "
+                        "int32)")
     if signed == dtype.startswith("ui"):
         reads = "signed" if signed else "unsigned"
-        raise Unlowered(f"reads {dtype} as {reads}; hswc divides i8 and i16 as signed "
+        raise Unlowered(f"reads {dtype} as {reads}; hswc divides i8, i16 and i32 as signed "
                         "(divsi, remsi, floordivsi, ceildivsi) and ui8 as unsigned (divui, "
                         "remui, ceildivui)")
     to_float, to_int = ("sitofp", "fptosi") if signed else ("uitofp", "fptoui")
@@ -109,3 +144,45 @@ def division(b: Builder[V], name: str, x: V, y: V) -> V:
     whole = b.node("trunc", "f32", quotient)
     remainder = b.node("subf", "f32", a, b.node("mulf", "f32", whole, d))
     return b.node(to_int, dtype, remainder)
+
+
+def _corrected_division(b: Builder[V], how: str, x: V, y: V) -> V:
+    """A signed 32-bit division: an f32 estimate corrected twice (module docstring)."""
+    dtype = b.dtype(x)
+    zero, one, minus_one = b.integer(0, dtype), b.integer(1, dtype), b.integer(-1, dtype)
+
+    def estimate(n: V) -> V:
+        return b.node("fptosi", dtype, b.node("divf", "f32", b.node("sitofp", "f32", n),
+                                               b.node("sitofp", "f32", y)))
+
+    def less_than_zero(n: V) -> V:
+        return b.compare("slt", n, zero)
+
+    def negative_magnitude(n: V) -> V:
+        return b.node("minsi", dtype, n, b.node("subi", dtype, zero, n))
+
+    q0 = estimate(x)
+    r0 = b.node("subi", dtype, x, b.node("muli", dtype, q0, y))
+    d = estimate(r0)
+    q1 = b.node("addi", dtype, q0, d)
+    r1 = b.node("subi", dtype, r0, b.node("muli", dtype, d, y))
+    nonzero = b.compare("ne", r1, zero)
+    wrong_sign = b.node("andi", "i1", nonzero, less_than_zero(b.node("xori", dtype, r1, x)))
+    too_large = b.compare("sle", negative_magnitude(r1), negative_magnitude(y))
+    away = b.node("select", dtype, less_than_zero(b.node("xori", dtype, x, y)), minus_one, one)
+    toward = b.node("subi", dtype, zero, away)
+    step = b.node("select", dtype, wrong_sign,
+                  toward, b.node("select", dtype, too_large, away, zero))
+    q = b.node("addi", dtype, q1, step)
+    r = b.node("subi", dtype, x, b.node("muli", dtype, q, y))
+    if how == "trunc":
+        return q
+    if how == "rem":
+        return r
+    inexact = b.compare("ne", r, zero)
+    other_sign = less_than_zero(b.node("xori", dtype, r, y))
+    if how == "floor":
+        below = b.node("andi", "i1", inexact, other_sign)
+        return b.node("addi", dtype, q, b.node("select", dtype, below, minus_one, zero))
+    above = b.node("andi", "i1", inexact, b.node("not", "i1", other_sign))
+    return b.node("addi", dtype, q, b.node("select", dtype, above, one, zero))

@@ -113,9 +113,12 @@ class KernelPlan:
     def pitch(self) -> int:
         """A row kernel's elements per row in UB: the row rounded up to a 32-byte block of
         the narrowest element type (so every row of every buffer starts on a block, and a
-        Cast between f16 and f32 buffers keeps rows in place)."""
+        Cast between f16 and f32 buffers keeps rows in place): 16 elements, or 32 where an
+        element buffer holds bytes (an int8 output)."""
         assert self.rows is not None
-        return row_pitch(self.rows.length)
+        narrowest = min((ELEMENT_BYTES[b.dtype] for b in self.buffers
+                         if b.level == "element" and b.dtype in ELEMENT_BYTES), default=2)
+        return row_pitch(self.rows.length, narrowest)
 
     @property
     def input_dtypes(self) -> list[str]:
@@ -202,9 +205,11 @@ MAX_CHUNK_ROWS = 248
 255 times (asc-devkit: repeatTimes is a uint8), rounded down to ROW_ALIGN."""
 
 
-def row_pitch(length: int) -> int:
-    """Elements per row in UB (KernelPlan.pitch): a multiple of 16 (a 32-byte block of f16)."""
-    return -(-length // 16) * 16
+def row_pitch(length: int, narrowest: int = 2) -> int:
+    """Elements per row in UB (KernelPlan.pitch): a multiple of 16 (a 32-byte block of f16),
+    or of a 32-byte block of a narrower element (`narrowest` bytes)."""
+    block = UB_BLOCK_BYTES // min(narrowest, 2)
+    return -(-length // block) * block
 
 
 def budget_schedule(fixed: Schedule, budget: Budget | None, asked: Schedule) -> Schedule:

@@ -159,15 +159,15 @@ def _buffer_bytes(plan: KernelPlan, b: Buffer, ub_factor: SSAValue, e: Emitter) 
 
 
 def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[SSAValue],
-                    output: SSAValue, offset: SSAValue, size: SSAValue
+                    outputs: Sequence[SSAValue], offset: SSAValue, size: SSAValue
                     ) -> tuple[dict[Val, SSAValue], list[tuple[Val, str]]]:
-    """A GlobalTensor per input and the output: an element operand over the core's rows x
-    length elements, a row operand over its rows, a column whole; and each one's class."""
+    """A GlobalTensor per input and output: an element operand over the core's rows x
+    length elements, a row operand over its rows, a column whole; and each input's class."""
     a = e.a
     gm: dict[Val, SSAValue] = {}
     wanted = [(v, inputs[v.input or 0], rows.inputs[v.input or 0])
               for v in plan.selection.inputs]
-    wanted.append((plan.output, output, rows.outputs[0]))
+    wanted += zip(plan.outputs, outputs, rows.outputs, strict=True)
     length = a.const(rows.length)
     for val, memref, kind in wanted:
         if kind == "column":
@@ -177,7 +177,7 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
         else:
             start, count = a.mul(offset, length), a.mul(size, length)
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, count), f"{val.name}_gm")
-    return gm, [(val, kind) for val, _memref, kind in wanted[:-1]]
+    return gm, [(val, kind) for val, _memref, kind in wanted[:len(wanted) - len(outputs)]]
 
 
 def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
@@ -193,13 +193,13 @@ def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
 
 
 def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
-                  output: SSAValue, offset: SSAValue, size: SSAValue,
+                  outputs: Sequence[SSAValue], offset: SSAValue, size: SSAValue,
                   ub_factor: SSAValue) -> RowHandles:
     """GlobalTensors over the core's rows, the TPipe, queues and TBufs, the constants, the
     column inputs copied in (module docstring)."""
     rows = plan.rows
     assert rows is not None
-    gm, kinds = _global_tensors(e, plan, rows, inputs, output, offset, size)
+    gm, kinds = _global_tensors(e, plan, rows, inputs, outputs, offset, size)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = _buffers(e, plan, pipe, ub_factor)
     uniforms = fill_constants(e, plan, objects,
@@ -297,12 +297,13 @@ class RowChunkEmitter:
             e.op(ascend.EnQueOp(self.h.objects[self.buffer(v)], local))
 
     def copy_out(self) -> None:
-        e, out = self.e, self.plan.output
-        que = self.h.objects[self.buffer(out)]
-        local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
-        self._row_copy(self._gm_at(out, self.rows.outputs[0]), local, out,
-                       self.rows.outputs[0], False)
-        e.op(ascend.FreeTensorOp(que, local))
+        """Each output's DeQue, DataCopyPad and FreeTensor, in order."""
+        e = self.e
+        for out, kind in zip(self.plan.outputs, self.rows.outputs, strict=True):
+            que = self.h.objects[self.buffer(out)]
+            local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
+            self._row_copy(self._gm_at(out, kind), local, out, kind, False)
+            e.op(ascend.FreeTensorOp(que, local))
 
     # endregion
     # region compute
@@ -317,8 +318,9 @@ class RowChunkEmitter:
                 self.instruction(item)
             for v in self.plan.frees.get(at, ()):
                 self.free(v)
-        out = self.buffer(self.plan.output)
-        self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensors[out]))
+        for val in self.plan.outputs:
+            out = self.buffer(val)
+            self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensor(val)))
         for v in self.plan.inputs:
             self.free(v)
 
@@ -343,11 +345,12 @@ class RowChunkEmitter:
         """The output's AllocTensor and every TBuf's Get, once a chunk: at the first arrival,
         or at the first step where no queued input arrives before it (a body computed from
         row or column operands alone)."""
-        out = self.buffer(self.plan.output)
-        if out not in self.tensors:
-            self.tensors[out] = self.e.value(
-                ascend.AllocTensorOp(self.h.objects[out], ELEMENT_TYPES[out.dtype]),
-                local_name(out))
+        for val in self.plan.outputs:
+            out = self.buffer(val)
+            if out not in self.tensors:
+                self.tensors[out] = self.e.value(
+                    ascend.AllocTensorOp(self.h.objects[out], ELEMENT_TYPES[out.dtype]),
+                    local_name(out))
         for b in self.plan.buffers:  # every TBuf of Compute up front
             if not b.is_queue and b not in self.tensors:
                 self.tensors[b] = self.e.value(
@@ -596,11 +599,11 @@ class RowChunkEmitter:
 
 
 def emit_row_chunk(point_before_loop: InsertPoint, point_at_chunk: InsertPoint,
-                   plan: KernelPlan, inputs: Sequence[SSAValue], output: SSAValue,
+                   plan: KernelPlan, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
                    slice_offset: SSAValue, slice_size: SSAValue, ub_factor: SSAValue,
                    chunk_offset: SSAValue, chunk_size: SSAValue, source: Operation) -> None:
     """Init before the chunk loop, the chunk's calls at the chunk (module docstring)."""
-    handles = emit_row_init(Emitter(point_before_loop), plan, inputs, output, slice_offset,
+    handles = emit_row_init(Emitter(point_before_loop), plan, inputs, outputs, slice_offset,
                             slice_size, ub_factor)
     RowChunkEmitter(Emitter(point_at_chunk), plan, handles, chunk_offset, chunk_size,
                     source).emit()

@@ -76,3 +76,38 @@ func.func @trunc(%x: tensor<?xi32>) -> tensor<?xi8> {
 // CHECK:         ascend.cast %[[F:.*]], %[[S]], cast_none, %current_num : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<i32, veccalc>
 // CHECK:         ascend.cast %[[H:.*]], %[[F]], cast_none, %current_num : !ascend.local_tensor<f16, veccalc>, !ascend.local_tensor<f32, veccalc>
 // CHECK:         ascend.cast %r_local, %[[H]], cast_none, %current_num : !ascend.local_tensor<i8, vecout>, !ascend.local_tensor<f16, veccalc>
+
+// -----
+
+// divsi of int32: the f32 estimate (Cast CAST_RINT, Div, Cast CAST_TRUNC), its remainder in
+// int32 (Mul, Sub) divided again and added, then a step of one chosen by Compares and Selects of
+// the last remainder (hswc/vectorizer/integer_lowering.py); no Cast after the final Add.
+func.func @div32(%x: tensor<?xi32>, %y: tensor<?xi32>) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?xi32>
+  %e = tensor.empty(%d) : tensor<?xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x, %y : tensor<?xi32>, tensor<?xi32>) outs(%e : tensor<?xi32>) {
+  ^bb0(%a: i32, %b: i32, %o: i32):
+    %q = arith.divsi %a, %b : i32
+    linalg.yield %q : i32
+  } -> tensor<?xi32>
+  func.return %r : tensor<?xi32>
+}
+
+// CHECK-LABEL: func.func @div32_kernel_i32(
+// CHECK:         ascend.cast %[[A:.*]], %{{.*}}, cast_rint, %current_num : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<i32, vecin>
+// CHECK:         ascend.cast %[[B:.*]], %{{.*}}, cast_rint, %current_num : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<i32, vecin>
+// CHECK:         ascend.div %[[Q:.*]], %[[A]], %[[B]], %compute_num
+// CHECK:         ascend.cast %[[Q0:.*]], %[[Q]], cast_trunc, %current_num : !ascend.local_tensor<i32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK:         ascend.mul %[[P:.*]], %[[Q0]], %{{.*}}, %compute_num : !ascend.local_tensor<i32, veccalc>
+// CHECK:         ascend.sub %[[R0:.*]], %{{.*}}, %[[P]], %compute_num : !ascend.local_tensor<i32, veccalc>
+// CHECK:         ascend.cast %[[F:.*]], %[[R0]], cast_rint, %current_num : !ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<i32, veccalc>
+// CHECK:         ascend.div %[[F]], %[[F]], %[[B]], %compute_num
+// CHECK:         ascend.cast %[[D:.*]], %[[F]], cast_trunc, %current_num : !ascend.local_tensor<i32, veccalc>, !ascend.local_tensor<f32, veccalc>
+// CHECK:         ascend.add %[[Q0]], %[[Q0]], %[[D]], %compute_num : !ascend.local_tensor<i32, veccalc>
+// CHECK:         ascend.compare_scalar
+// CHECK:         ascend.min
+// CHECK:         ascend.select
+// CHECK:         ascend.add %r_int32, %[[Q0]], %{{.*}}, %compute_num : !ascend.local_tensor<i32, vecout>
+// CHECK-NOT:     ascend.cast
+// CHECK:         ascend.data_copy
