@@ -530,14 +530,14 @@ def test_int8_add_sub_mul_wrap_through_int16(level: str, soc: str) -> None:
 
 def test_hswc_emit_refuses_to_package_an_i64_kernel(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Packages hold int8, uint8, int16 and int32 tensors (test_emit_integer); an int64 kernel
-    is one message and no files."""
+    """Packages hold int8, uint8, int16 and int32 tensors (test_emit_integer) and i1 as bool
+    (test_emit_multi_output); an int64 kernel is one message and no files."""
     from hswc.tools.hswc_emit import main
 
     source = tmp_path / "widen.mlir"
     source.write_text(generic(["i32"], "i64", "    %r = arith.extsi %a : i32 to i64"))
     assert main([str(source), "--name", "Widen", "-o", str(tmp_path / "q")]) == 1
-    assert "reads or writes i64 tensors: packages hold f16, f32, bf16, i8, ui8, i16, i32 " \
+    assert "reads or writes i64 tensors: packages hold f16, f32, bf16, i8, ui8, i16, i32, i1 " \
         "tensors" in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
 
