@@ -33,6 +33,7 @@ from hswc.checker.build import HARNESS, MODEL
 from hswc.diagnostics import LocatingParser
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
+from hswc.platform import PLATFORMS
 from hswc.tiling import TILING_FIELDS, Plans, compute_tiling
 from hswc.verification import verify_located
 
@@ -44,6 +45,31 @@ DTYPES: Mapping[str, type] = {"f16": np.float16, "f32": np.float32, "bf16": ml_d
 BITS = {"f16": np.uint16, "f32": np.uint32, "bf16": np.uint16}
 AUTO_SYNC_OFF = ("--auto-sync", "off")
 """The harness's option for a kernel built with --cce-auto-sync=off (module docstring)."""
+
+
+UT_SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
+"""The test-only stand-ins of googletest and tikicpulib a package's kernel unit test builds with."""
+
+
+ARCH35_UT_FLAGS = ("-DASCENDC_CPU_DAV_3510",
+                   f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
+"""An Ascend 950 (arch35) kernel unit test's build: the CPU model's dav_3510 API and its UB."""
+
+
+def build_and_run_unit_tests(sources: Mapping[str, tuple[Path, Sequence[str]]], tmp_path: Path
+                             ) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Each package's tests/ut/op_kernel source (with its extra flags: ARCH35_UT_FLAGS for an
+    Ascend 950 one) built against the CPU model and the UT stand-ins, in parallel, each build
+    asserted clean; then each run: its completed process (the callers assert on its output)."""
+    jobs = {name: subprocess.Popen(
+        [compiler(), *STRICT, *flags, f"-I{UT_SHIMS}", f"-I{MODEL}", str(source), "-o",
+         str(tmp_path / name)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for name, (source, flags) in sources.items()}
+    for name, job in jobs.items():
+        output, _ = job.communicate()
+        assert job.returncode == 0, f"{name}:\n{output}"
+    return {name: subprocess.run([str(tmp_path / name)], capture_output=True, text=True,
+                                 timeout=120, check=False) for name in sources}
 
 
 def operator_module(dtypes: Sequence[str], rank: int = 1) -> str:

@@ -15,17 +15,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import MODEL, REPO, compiler
+from cpu_build import ARCH35_UT_FLAGS, REPO, build_and_run_unit_tests, compiler
 from family_packages import unit_test_array
 
 from hswc import runner
 from hswc.checker import host_tiling
 from hswc.checker.op_folder import folder
-from hswc.platform import PLATFORMS
 from hswc.tools.hswc_emit import main
 
 FIXTURES = REPO / "test" / "fixtures" / "torch_mlir"
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
 STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
 
 PACKAGES = {
@@ -135,19 +133,10 @@ def run_kernel_unit_tests(sources: dict[str, Path], arch35_name: str, tmp_path: 
     """Build each package's tests/ut/op_kernel source against the CPU model (the one named
     `arch35_name` for Ascend 950: its API and UB) with the test-only stand-ins of googletest
     and tikicpulib, in parallel, then run each: one test, passed."""
-    arch35 = ("-DASCENDC_CPU_DAV_3510",
-              f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
-    jobs = [(name, subprocess.Popen(
-        [compiler(), *STRICT, *(arch35 if name == arch35_name else ()), f"-I{SHIMS}",
-         f"-I{MODEL}", str(source), "-o", str(tmp_path / name)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        for name, source in sources.items()]
-    for name, job in jobs:
-        output, _ = job.communicate()
-        assert job.returncode == 0, f"{name}:\n{output}"
-    for name in sources:
-        done = subprocess.run([str(tmp_path / name)], capture_output=True, text=True,
-                              timeout=120, check=False)
+    ran = build_and_run_unit_tests(
+        {name: (source, ARCH35_UT_FLAGS if name == arch35_name else ())
+         for name, source in sources.items()}, tmp_path)
+    for name, done in ran.items():
         assert done.returncode == 0, f"{name}:\n{done.stdout}{done.stderr}"
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", name
 

@@ -7,21 +7,16 @@ the kernel unit tests pass on the CPU model for Atlas A2/A3 and Ascend 950."""
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import STRICT, compiler
+from cpu_build import ARCH35_UT_FLAGS, build_and_run_unit_tests
 
-from hswc.checker.build import MODEL
-from hswc.platform import PLATFORMS
 from hswc.tools.hswc_emit import main as hswc_emit
 
 REPO = Path(__file__).resolve().parents[1]
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
-ARCH35_FLAGS = ("-DASCENDC_CPU_DAV_3510", f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
 
 SWI_GLU = """
 func.func @f(%x: tensor<4x128xf16>) -> tensor<4x64xf16> {
@@ -108,18 +103,9 @@ def test_kernel_unit_tests_pass_on_the_cpu_model(packages: Mapping[str, Path],
                                                  tmp_path: Path) -> None:
     ut = "tests/ut/op_kernel"
     sources = {"swi_glu": (packages["swi_glu"] / ut / "test_swi_glu.cpp", ()),
-               "swi_glu_950": (packages["swi_glu"] / ut / "test_swi_glu_apt.cpp", ARCH35_FLAGS),
+               "swi_glu_950": (packages["swi_glu"] / ut / "test_swi_glu_apt.cpp", ARCH35_UT_FLAGS),
                "glu_grad": (packages["glu_grad"] / ut / "test_glu_grad.cpp", ())}
-    jobs = {name: subprocess.Popen(
-        [compiler(), *STRICT, *flags, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
-         str(tmp_path / name)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for name, (source, flags) in sources.items()}
-    for name, job in jobs.items():
-        output, _ = job.communicate()
-        assert job.returncode == 0, f"{name}:\n{output}"
-    for name in sources:
-        done = subprocess.run([str(tmp_path / name)], capture_output=True, text=True,
-                              timeout=120, check=False)
+    for name, done in build_and_run_unit_tests(sources, tmp_path).items():
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
 
 

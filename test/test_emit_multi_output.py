@@ -14,19 +14,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import STRICT, compiler
+from cpu_build import ARCH35_UT_FLAGS, build_and_run_unit_tests, compiler
 
 from hswc.checker import host_tiling
-from hswc.checker.build import MODEL
 from hswc.checker.op_folder import folder
 from hswc.platform import PLATFORMS
 from hswc.runner import compile_file
 from hswc.tools.hswc_emit import main as hswc_emit
 
 REPO = Path(__file__).resolve().parents[1]
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
 RELU_MASK = REPO / "test" / "fixtures" / "multi_output" / "relu_and_mask_f16.mlir"
-ARCH35_FLAGS = ("-DASCENDC_CPU_DAV_3510", f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
 
 QUANT = """
 #map = affine_map<(d0) -> (d0)>
@@ -183,20 +180,6 @@ def test_quantized_goldens_are_numpy_rounding(packages: Mapping[str, Path]) -> N
                           q.astype(np.float32) * np.float32(0.125))
 
 
-def _build_and_run(sources: Mapping[str, tuple[Path, tuple[str, ...]]], tmp_path: Path
-                   ) -> dict[str, str]:
-    """Each kernel unit test built against the CPU model (in parallel), run: its stdout."""
-    jobs = {name: subprocess.Popen(
-        [compiler(), *STRICT, *flags, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
-         str(tmp_path / name)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for name, (source, flags) in sources.items()}
-    for name, job in jobs.items():
-        output, _ = job.communicate()
-        assert job.returncode == 0, f"{name}:\n{output}"
-    return {name: subprocess.run([str(tmp_path / name)], capture_output=True, text=True,
-                                 timeout=120, check=False).stdout for name in sources}
-
-
 def test_kernel_unit_tests_pass_on_the_cpu_model_and_catch_a_flipped_bit(
         packages: Mapping[str, Path], tmp_path: Path) -> None:
     ut = "tests/ut/op_kernel"
@@ -208,13 +191,13 @@ def test_kernel_unit_tests_pass_on_the_cpu_model_and_catch_a_flipped_bit(
     assert broken != text
     flipped.write_text(broken.replace('#include "../../../op_kernel/',
                                       f'#include "{packages["mask"]}/op_kernel/'))
-    ran = _build_and_run({
+    ran = {name: done.stdout for name, done in build_and_run_unit_tests({
         "mask": (mask, ()),
-        "mask35": (packages["mask35"] / ut / "test_relu_mask_apt.cpp", ARCH35_FLAGS),
+        "mask35": (packages["mask35"] / ut / "test_relu_mask_apt.cpp", ARCH35_UT_FLAGS),
         "quant": (packages["quant"] / ut / "test_quant_scale.cpp", ()),
         "sum": (packages["sum"] / ut / "test_sum_product.cpp", ()),
         "flipped": (flipped, ()),
-    }, tmp_path)
+    }, tmp_path).items()}
     for name in ("mask", "mask35", "quant", "sum"):
         assert ran[name].splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{ran[name]}"
     assert ran["flipped"].splitlines()[-1] == "0 passed, 1 failed"

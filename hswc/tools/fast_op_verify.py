@@ -67,20 +67,15 @@ def _verified(op_def: OpDef, op: Operation) -> bool:
 def _entries_verified(op_def: OpDef, op: Operation, context: VerificationContext) -> bool:
     """The properties and attributes, as xDSL checks them (VerifyException from a
     constraint); False where one is missing or a property is not defined."""
-    for name, prop_def in op_def.properties.items():
-        if name not in op.properties:
-            if isinstance(prop_def, OptPropertyDef):
-                continue
-            return False
-        prop_def.constr.verify(op.properties[name], context)
     if any(name not in op_def.properties for name in op.properties):
         return False
-    for name, attr_def in op_def.attributes.items():
-        if name not in op.attributes:
-            if isinstance(attr_def, OptAttributeDef):
-                continue
-            return False
-        attr_def.constr.verify(op.attributes[name], context)
+    for defs, given, optional in ((op_def.properties, op.properties, OptPropertyDef),
+                                  (op_def.attributes, op.attributes, OptAttributeDef)):
+        for name, entry_def in defs.items():
+            if name in given:
+                entry_def.constr.verify(given[name], context)
+            elif not isinstance(entry_def, optional):
+                return False
     return True
 
 

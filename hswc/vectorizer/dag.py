@@ -561,11 +561,9 @@ def _lowered_node(b: _Builder, op: Operation, dtype: str) -> Node:
 def _boolean_conversion(b: _Builder, op: Operation, dtype: str, condition: Node) -> Node:
     """extui / uitofp of an i1 (true is 1) and extsi / sitofp of one (true is -1, its one bit
     read as signed: MLIR's arith semantics) as a select between the two constants: a
-    condition is a mask on the vector unit, never a Cast's operand."""
+    condition is a mask on the vector unit, never a Cast's operand. (fptosi / fptoui take
+    floats: the verifier refuses an i1 operand before this.)"""
     true = -1 if CONVERSIONS[type(op)] in ("extsi", "sitofp") else 1  # type: ignore[index]
-    if CONVERSIONS[type(op)] not in ("extsi", "extui", "sitofp", "uitofp"):  # type: ignore[index]
-        raise OpError(op, f"converts i1 to {dtype}; an i1 is converted by extui, extsi, "
-                      "uitofp or sitofp")
     if true < 0 and dtype.startswith("ui"):
         raise OpError(op, f"sign-extends i1 to {dtype}, whose values are unsigned: use extui")
     values = [b.intern(Node("const", dtype, value=v if is_integer(dtype) else float(v),
