@@ -12,6 +12,14 @@ with lane 2i + 1, level by level; a lane the mask leaves out takes no part). Eve
 the first combines full groups (the partial last group is always folded first). Sums in another
 order than MLIR's sequential loop differ in the last bits; the issue allows that for reductions
 (within PyTorch's tolerance).
+
+A row longer than a chunk holds (hswc.rows: `segment`) is combined so in each segment of
+`segment` values (the last one shorter); the segments' values are then combined in order into an
+f32 accumulator that starts at the combiner's identity (IDENTITY: -0.0 for the sum, so that
+-0.0 + x is x for every x, -0.0 included; -inf for the maximum, +inf for the minimum): what the
+kernel's per-row accumulator does across its passes over the row. For a 60,000-element f32 sum
+that is a tree of about 12 levels within each segment and a handful of sequential additions,
+where MLIR's sequential loop adds 60,000 times (bench/README.md, the bench_rows section).
 """
 
 from __future__ import annotations
@@ -35,6 +43,11 @@ def combine(combiner: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     from hswc import arith_semantics as sem
 
     return np.asarray(sem.binary(f"arith.{combiner}", a, b), dtype=np.float32)
+
+
+IDENTITY: dict[str, float] = {"addf": -0.0, "maximumf": float("-inf"),
+                              "minimumf": float("inf")}
+"""The value a row's accumulator starts at, per combiner: combining it with x gives x."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +84,24 @@ def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
     return whole_repeats(padded, count, lambda a, b: combine(combiner, a, b))
 
 
-def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32) -> np.ndarray:
-    """Each row (the last axis) of f32 `values` combined in the kernel's order."""
+def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
+                segment: int | None = None) -> np.ndarray:
+    """Each row (the last axis) of f32 `values` combined in the kernel's order: whole, or in
+    segments of `segment` values whose results an accumulator combines in order (module
+    docstring)."""
     import numpy as np
 
     values = np.asarray(values, dtype=np.float32)
     length = values.shape[-1]
     if length == 0:
         raise ValueError("a row of no elements has no combined value")
+    if segment is not None and length > segment:
+        accumulator = np.full(values.shape[:-1], IDENTITY[combiner], dtype=np.float32)
+        with np.errstate(all="ignore"):
+            for start in range(0, length, segment):
+                part = reduce_rows(values[..., start:start + segment], combiner, lanes)
+                accumulator = combine(combiner, accumulator, part)
+        return accumulator
     groups = -(-length // lanes)
     padded = np.zeros((*values.shape[:-1], groups * lanes), dtype=np.float32)
     padded[..., :length] = values

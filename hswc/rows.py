@@ -12,7 +12,11 @@ splits the rows over the cores and a core's rows into UB chunks of whole rows; t
 travels on the kernel, slice and chunk ops as `hsg.rows` =
 `{length = N : i64, inputs = ["element", ...], outputs = ["row", ...]}`, with
 `one_per_chunk` where a row is too long for a chunk of several (hswc.vectorizer.plan: each
-chunk one row, its level-0 calls repeating along the row instead of across rows).
+chunk one row, its level-0 calls repeating along the row instead of across rows), and
+`segment = S` where a row is longer than one chunk holds: the row is worked on in segments of
+S elements (the last one shorter), in one pass over the row in GM per reduction and a last pass
+for the outputs; each reduction's segment partials are combined in order into a per-row f32
+accumulator (hswc.reduction_order.reduce_rows), which the later passes read as the row's value.
 """
 
 from __future__ import annotations
@@ -47,6 +51,21 @@ class Rows:
     one_per_chunk: bool = False
     """Each UB chunk holds one row (a row too long for MIN_CHUNK_ROWS of them, or for a
     level-0 repeat stride between rows: hswc.passes.row_kernels.fitted_row_plan)."""
+    segment: int | None = None
+    """Elements of a row one chunk holds when a row is longer than a chunk (module docstring;
+    implies one_per_chunk); None: whole rows."""
+
+    @property
+    def chunk_length(self) -> int:
+        """Elements of a row one chunk's buffers hold: the segment, or the whole row."""
+        return self.segment if self.segment is not None else self.length
+
+    def segments(self) -> list[tuple[int, int]]:
+        """(start, elements) of each segment of a row, in order (one whole-row segment without
+        `segment`)."""
+        step = self.chunk_length
+        return [(start, min(step, self.length - start))
+                for start in range(0, self.length, step)]
 
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""
@@ -84,6 +103,8 @@ class Rows:
         }
         if self.one_per_chunk:
             fields["one_per_chunk"] = UnitAttr()
+        if self.segment is not None:
+            fields["segment"] = IntegerAttr(self.segment, i64)
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -98,8 +119,15 @@ class Rows:
         one = data.get("one_per_chunk")
         if one is not None and not isinstance(one, UnitAttr):
             raise ValueError(f"{ROWS_ATTR} `one_per_chunk` must be a unit attribute, got {one}")
+        segment = data.get("segment")
+        if segment is not None and (not isinstance(segment, IntegerAttr)
+                                    or not 0 < segment.value.data < length.value.data
+                                    or one is None):
+            raise ValueError(f"{ROWS_ATTR} `segment` must be a positive integer below the "
+                             f"length, with one_per_chunk, got {segment}")
         return Rows(length.value.data, _classes(data.get("inputs"), "inputs"),
-                    _classes(data.get("outputs"), "outputs"), one is not None)
+                    _classes(data.get("outputs"), "outputs"), one is not None,
+                    None if segment is None else segment.value.data)
 
 
 def _classes(attr: Attribute | None, what: str) -> tuple[OperandClass, ...]:

@@ -35,6 +35,7 @@ from hswc.interpreter.body_ops import Iteration, constant, run_more
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
 from hswc.reduction_order import reduce_rows
+from hswc.rows import read_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
 UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
@@ -204,6 +205,13 @@ def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             for value, v, shape in zip(found, last.operands, wanted, strict=True)]
 
 
+def _segment(op: ReduceOp) -> int | None:
+    """The segment the row kernel around `op` works its rows in (hswc.rows), if any."""
+    parent = op.parent_op()
+    rows = read_rows(parent) if parent is not None else None
+    return rows.segment if rows is not None else None
+
+
 def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray]) -> np.ndarray:
     """hsg.reduce over the last axis (keeping it, of size 1), in f32, rounded once back to the
     value's type."""
@@ -211,5 +219,5 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray]) -> np
     wide = np.broadcast_to(value, full).astype(np.float32)
     if wide.shape[-1] == 0:
         raise OpError(op, "reduces a row of no elements")
-    reduced = reduce_rows(wide, op.combiner.data)[..., None]
+    reduced = reduce_rows(wide, op.combiner.data, segment=_segment(op))[..., None]
     return sem.convert(reduced, _dtype(op, op.result.type))

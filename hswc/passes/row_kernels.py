@@ -62,6 +62,7 @@ from hswc.passes.schedule_options import (
     schedule_attribute,
 )
 from hswc.platform import DEFAULT_SOC, Platform
+from hswc.reduction_order import LANES_F32
 from hswc.remarks import remark, warn
 from hswc.row_regions import RowRegion, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
@@ -122,7 +123,29 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
     if refusal(plan) is None and _fits(plan, dtype, ub_size):
         return plan
-    return row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
+    one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
+    if _fits(one, dtype, ub_size):
+        return one
+    return segmented_plan(body, rows, schedule, dtype, names, ub_size) or one
+
+
+SEGMENT_ALIGN = LANES_F32
+"""A row in segments is cut in segments of whole f32 vector repeats (64 values): every full
+segment's fold tree has whole groups, and a segment starts 256 bytes of f32 after the last."""
+
+
+def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
+                   names: list[str], ub_size: int) -> KernelPlan | None:
+    """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN; None when not even one
+    such segment fits."""
+    probe = row_kernel_plan(body, replace(rows, one_per_chunk=True, segment=rows.length),
+                            schedule, dtype, names)
+    segment = longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
+    if segment == 0 or segment >= rows.length:
+        return None
+    assert probe.rows is not None
+    return replace(probe, rows=replace(probe.rows, segment=segment))
 
 
 def _fits(plan: KernelPlan, dtype: str, ub_size: int) -> bool:
