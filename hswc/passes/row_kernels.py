@@ -14,10 +14,13 @@ folded to constants when the platform is named, else a call of the tiling functi
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
   options, the schedule the cost model picks (hswc.passes.row_schedule_choice), recorded as
   `hsg.schedule` for convert-hsg-to-ascend.
+A row longer than one row of the kernel's buffers fits in UB is worked on in segments
+(hswc.rows: `segment`, the longest multiple of SEGMENT_ALIGN elements a chunk holds): one
+pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit).
 A region that cannot be a kernel (a value captured from outside other than a constant, a step
-convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a row longer than the UB
-holds) keeps its generics, with a remark or, for a row too long, a
-warning naming the length and the longest row that fits.
+convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a UB too small for a
+segment) keeps its generics, with a remark or, for a UB too small, a warning naming the length
+and the longest row that fits.
 """
 
 from __future__ import annotations
@@ -364,8 +367,11 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         count = len(region.reductions)
+        segments = (f" in segments of {rows.segment} (one pass over the row per reduction, "
+                    "then the outputs)" if rows.segment is not None else "")
         remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
-               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{joined})")
+               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{segments}"
+               f"{joined})")
         _erase_members(region)
 
     def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
@@ -392,7 +398,8 @@ class RowTiler:
             longest = longest_row(kernel, ub_size)
         warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of one row "
              f"of its row kernel holds in {ub_size} bytes of UB (the longest row that fits: "
-             f"{longest} elements); it stays on the host")
+             f"{longest} elements), and not even a segment of {SEGMENT_ALIGN} elements of "
+             "a longer row fits; it stays on the host")
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
     def _host_tiling(self, op: Operation, rows: Rows, count: int, dtype: str, plan: UbPlan,
