@@ -116,13 +116,25 @@ def row(op: str, length: int, dtype: str, total: int, soc: str) -> str:
         longest = why.split("the longest row that fits: ")[-1].split(")")[0] \
             if "longest row" in why else "?"
         return (f"{lead} stays on the host (longest row that fits: {longest}) | | | | | | "
-                "| | |")
+                "| | | |")
     fast_module = lowered(text, FAST, soc)[0]
     fast = model(fast_module, rows, soc)
     if fast is None:  # depth-2 queues: fewer whole rows fit
-        return f"{lead} {_chunk(reference)} | {_cell(slow)} | stays on the host | | | | |"
+        return (f"{lead} {_chunk(reference)} | {_cell(slow)} | stays on the host | | | | | "
+                f"{_traffic(slow, op, length, dtype, total)} |")
     return (f"{lead} {_chunk(reference)} | {_cell(slow)} | {_chunk(fast_module)} | "
-            f"{_cell(fast)} | {fast.total_time / slow.total_time:.2f} |")
+            f"{_cell(fast)} | {fast.total_time / slow.total_time:.2f} | "
+            f"{_traffic(fast, op, length, dtype, total)} |")
+
+
+def _traffic(report: Report, op: str, length: int, dtype: str, total: int) -> str:
+    """The kernel's GM bytes over the op's own (each element operand read once, the output
+    written once, the columns read once): above 1 where a row in segments is read once per
+    pass (the roofline fraction counts the kernel's bytes, so it hides that)."""
+    size = 4 if dtype == "f32" else 2
+    classes = OPS[op][0]
+    own = (classes.count("e") + 1) * total * size + classes.count("c") * length * size
+    return f"{report.gm_bytes / own:.2f}"
 
 
 ACCURACY_ROWS = 2
@@ -170,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     ops, dtypes = args.ops.split(","), args.dtypes.split(",")
     print(f"row kernels at 2^{args.log2_size} elements (cost model)")
     print("| SoC | op | dtype | row | reference: chunk | time | roofline | binding | "
-          "fast: chunk | time | roofline | binding | fast / reference |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "fast: chunk | time | roofline | binding | fast / reference | GM bytes / op's |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for soc in args.socs.split(","):
         for op in ops:
             for dtype in dtypes:
