@@ -22,6 +22,15 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     Min of each row's first group into the row buffer, in the one order reduction_order
     defines; the fold works in the plan's f32 scratch (a UB -> UB DataCopy of the source
     first) when the source is read again.
+- A row in segments (hswc.rows `segment`; one row a chunk): the chunk sets each reduction's
+  f32 accumulator (KernelPlan.accumulators) to its combiner's identity (Duplicate), then makes
+  one pass over the row per reduction and one for the outputs, each an scf.for over the full
+  segments and the short last segment after it. A pass computes only what its reduction's
+  source (or the outputs) needs (pass_values): it copies in those inputs and each column's
+  segment (between PIPE_ALL barriers), reads an earlier pass's reduction by copying its
+  accumulator into the reduction's row buffer, and folds its own reduction as above over the
+  segment's elements, then combines it into the accumulator (a level-2 Add / Max / Min, the
+  accumulator first); only the last pass copies out.
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
