@@ -60,13 +60,6 @@ class Rows:
         """Elements of a row one chunk's buffers hold: the segment, or the whole row."""
         return self.segment if self.segment is not None else self.length
 
-    def segments(self) -> list[tuple[int, int]]:
-        """(start, elements) of each segment of a row, in order (one whole-row segment without
-        `segment`)."""
-        step = self.chunk_length
-        return [(start, min(step, self.length - start))
-                for start in range(0, self.length, step)]
-
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""
         return {"element": rows * self.length, "row": rows, "column": self.length}[kind]
