@@ -16,7 +16,10 @@ chunk one row, its level-0 calls repeating along the row instead of across rows)
 `segment = S` where a row is longer than one chunk holds: the row is worked on in segments of
 S elements (the last one shorter), in one pass over the row in GM per reduction and a last pass
 for the outputs; each reduction's segment partials are combined in order into a per-row f32
-accumulator (hswc.reduction_order.reduce_rows), which the later passes read as the row's value.
+accumulator (hswc.reduction_order.reduce_rows), which the later passes read as the row's value;
+with `online` as well, a maximum m's pass also sums exp(b - m) with the running maximum,
+rescaling the sum as the maximum grows (hswc.reduction_order.online_sum: softmax's max and sum
+in one pass over the row instead of two).
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ class Rows:
     segment: int | None = None
     """Elements of a row one chunk holds when a row is longer than a chunk (module docstring;
     implies one_per_chunk); None: whole rows."""
+    online: bool = False
+    """A row in segments sums exp(b - max) in the max's pass (module docstring)."""
 
     @property
     def chunk_length(self) -> int:
@@ -98,6 +103,8 @@ class Rows:
             fields["one_per_chunk"] = UnitAttr()
         if self.segment is not None:
             fields["segment"] = IntegerAttr(self.segment, i64)
+        if self.online:
+            fields["online"] = UnitAttr()
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -118,9 +125,13 @@ class Rows:
                                     or one is None):
             raise ValueError(f"{ROWS_ATTR} `segment` must be a positive integer below the "
                              f"length, with one_per_chunk, got {segment}")
+        online = data.get("online")
+        if online is not None and (not isinstance(online, UnitAttr) or segment is None):
+            raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
+                             f"got {online}")
         return Rows(length.value.data, _classes(data.get("inputs"), "inputs"),
                     _classes(data.get("outputs"), "outputs"), one is not None,
-                    None if segment is None else segment.value.data)
+                    None if segment is None else segment.value.data, online is not None)
 
 
 def _classes(attr: Attribute | None, what: str) -> tuple[OperandClass, ...]:

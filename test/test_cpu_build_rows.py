@@ -7,7 +7,8 @@ chunks a core: bit for bit what the interpreter gives at the ascend level, and w
 tolerance of the float64 model. Rows too long for 8 of them in UB (8192 f32, 3000 f16 on 950)
 run one row a chunk: level-0 calls repeating along the row, the folds likewise. Rows longer
 than one row of the buffers holds (12,345 and 20,000 elements) run in segments (hswc.rows), one
-pass over the row per reduction, its partials carried in per-row accumulators."""
+pass over the row per reduction, its partials carried in per-row accumulators; softmax's and
+log_softmax's max and sum in one pass (`online`, the cost model's choice)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "softmax_f32_segments_20000": ("hsg.softmax", 3, 20000, "f32", "ascend910b"),
     "layer_norm_bf16_950_segments_12345": ("hsg.layer_norm", 3, 12345, "bf16", "ascend950"),
     "rms_norm_f16_segments_12345": ("hsg.rms_norm", 3, 12345, "f16", "ascend910b"),
+    "log_softmax_f16_950_online_20000": ("hsg.log_softmax", 3, 20000, "f16", "ascend950"),
 }
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 """The CPU model's SoC column (test_cpu_build_950)."""

@@ -463,3 +463,26 @@ def test_the_rows_attribute_carries_a_segment_and_refuses_a_bad_one() -> None:
         with pytest.raises(ValueError, match="`segment` must be a positive integer below the "
                            "length, with one_per_chunk"):
             Rows.from_attr(bad.to_attr())
+
+
+@pytest.mark.parametrize("op", ["hsg.softmax", "hsg.log_softmax"])
+def test_softmax_over_a_row_in_segments_sums_online_even_after_a_masked_prefix(op: str) -> None:
+    """Rows of 20,000 f32 whose max and sum take one pass (hswc.rows `online`: the cost
+    model's choice, one read of the row fewer): the first row's first 12,000 elements -inf (a
+    mask: whole segments of -inf before the first finite value), bit-equal at every level and
+    within PyTorch's tolerance of the float64 model; a row of -inf only gives NaN, as PyTorch
+    does."""
+    x = _named_inputs(op, (3, 20000), "f32")[0]
+    x[0, :12000] = -np.inf
+    x[2, :] = -np.inf
+    got = {}
+    for level in LEVELS:
+        kernel = compile_text(_named(op, [x], "f32", -1), level=level)
+        rows = [Rows.from_attr(o.attributes["hsg.rows"]) for o in kernel.module.walk()
+                if o.name == "func.func" and "hsg.rows" in o.attributes]
+        assert [(r.segment is not None, r.online) for r in rows] == [(True, True)], level
+        got[level] = kernel.run(x).outputs[0]
+    assert got["tiled"].tobytes() == got["blocked"].tobytes() == got["ascend"].tobytes()
+    within = compare_tolerance(got["ascend"][:2], _reference(op, [x[:2]], -1))
+    assert within.equal, within.summary()
+    assert np.isnan(got["ascend"][2]).all()

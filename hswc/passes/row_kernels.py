@@ -79,7 +79,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import refusal
+from hswc.vectorizer.row_emit import online_sums, refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -118,7 +118,7 @@ def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                    names: list[str], ub_size: int) -> KernelPlan:
+                    names: list[str], ub_size: int, online: bool = True) -> KernelPlan:
     """The row kernel's plan with chunks of several whole rows where its lowering takes that
     and a chunk of MIN_CHUNK_ROWS rows fits `ub_size` bytes of UB; else with one row per
     chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
@@ -129,7 +129,7 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
     if _fits(one, dtype, ub_size):
         return one
-    return segmented_plan(body, rows, schedule, dtype, names, ub_size) or one
+    return segmented_plan(body, rows, schedule, dtype, names, ub_size, online) or one
 
 
 SEGMENT_ALIGN = LANES_F32
@@ -138,12 +138,15 @@ segment's fold tree has whole groups, and a segment starts 256 bytes of f32 afte
 
 
 def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                   names: list[str], ub_size: int) -> KernelPlan | None:
+                   names: list[str], ub_size: int, online: bool = True) -> KernelPlan | None:
     """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
-    the most elements a chunk holds, a multiple of SEGMENT_ALIGN; None when not even one
-    such segment fits."""
-    probe = row_kernel_plan(body, replace(rows, one_per_chunk=True, segment=rows.length),
-                            schedule, dtype, names)
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
+    `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums);
+    None when not even one such segment fits."""
+    probe_rows = replace(rows, one_per_chunk=True, segment=rows.length)
+    probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
+    if online and online_sums(probe):
+        probe = row_kernel_plan(body, replace(probe_rows, online=True), schedule, dtype, names)
     segment = longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
     if segment == 0 or segment >= rows.length:
         return None
@@ -326,7 +329,8 @@ class RowTiler:
         choice = self._choose(body, inputs, outputs, rows, region.space.rows, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
-            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
+            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size,
+                                     choice.online)
         assert kernel.rows is not None
         rows = kernel.rows
         unlowered = refusal(kernel)
@@ -383,8 +387,8 @@ class RowTiler:
         tiled = _kernel_function("choice", copy, inputs, outputs, rows, reference.ub_plan())
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
         return choose_row_schedule(
-            tiled, lambda s: fitted_row_plan(body, rows, s, dtype, output_names(outputs),
-                                             ub_size),
+            tiled, lambda s, online: fitted_row_plan(body, rows, s, dtype,
+                                                     output_names(outputs), ub_size, online),
             rows, count, dtype, self.choose_on)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:

@@ -8,9 +8,10 @@ hswc.passes.row_kernels.fitted_row_plan) is built as the passes build it (the ti
 hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk), tiled by its own UB
 plan and modelled
 (hswc.passes.schedule_choice.modelled_time) for one launch of the region's rows, at most
-CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
-candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
-and several with the reference, or leave only the reference.
+CHOICE_ELEMENTS elements' worth; a row in segments with a sum of exp(b - max) is modelled
+summing online (one pass fewer over the row) and in separate passes (hswc.rows). A tie (within
+schedule_choice.TIE) goes to the earlier candidate. Depth-2 queues fit fewer whole rows: a
+long row may be one row a chunk with them and several with the reference.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 
 CANDIDATES = (FAST, REFERENCE)
 
-PlanOf = Callable[[Schedule], KernelPlan]
-"""The row kernel's plan under a schedule (hswc.passes.row_kernels.row_kernel_plan)."""
+PlanOf = Callable[[Schedule, bool], KernelPlan]
+"""The row kernel's plan under a schedule, summing online or not where its rows are in
+segments (hswc.passes.row_kernels.fitted_row_plan)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class RowChoice:
     seconds: float
     rows: int
     """The launch's rows it was modelled for."""
+    online: bool = False
+    """Whether the kernel sums online (hswc.rows)."""
 
 
 def _lowered(tiled: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
@@ -67,10 +71,12 @@ def choose_row_schedule(tiled: func.FuncOp, plan_of: PlanOf, rows: Rows, row_cou
 
     count = max(1, min(row_count, CHOICE_ELEMENTS // rows.length))
     best: RowChoice | None = None
-    for candidate in CANDIDATES:
+    for candidate, online in ((c, o) for c in CANDIDATES for o in (True, False)):
         schedule = replace(candidate, api=platform.api)
         try:
-            plan = plan_of(schedule)
+            plan = plan_of(schedule, online)
+            if online and (plan.rows is None or not plan.rows.online):
+                continue  # no online sum: the same plan as the next candidate's
             if refusal(plan) is not None:
                 continue
             compute_tiling(1, 1, platform.ub_size, dtype, plan.ub_plan())
@@ -78,5 +84,5 @@ def choose_row_schedule(tiled: func.FuncOp, plan_of: PlanOf, rows: Rows, row_cou
         except (OpError, TilingError, ValueError):
             continue
         if best is None or seconds < best.seconds - TIE:
-            best = RowChoice(schedule, seconds, count)
+            best = RowChoice(schedule, seconds, count, online)
     return best

@@ -99,6 +99,9 @@ class KernelPlan:
     accumulators: dict[Instr, Buffer] = field(default_factory=dict)
     """A row kernel in segments (hswc.rows): each reduction's f32 row accumulator, carried
     across the row's segments."""
+    rescale: Buffer | None = None
+    """A row kernel summing online (hswc.rows `online`): the f32 row buffer of the running
+    maximum's previous value, then the factor the sum is rescaled by."""
 
     @property
     def dtype(self) -> str:
@@ -505,6 +508,8 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
             i: alloc.new(Val("temp", "f32", f"{i.dst.name or 'reduced'}_acc"), "temp", "f32",
                          level="row")
             for i in instrs if i.api == "Reduce"}
+        if plan.rows.online:
+            plan.rescale = alloc.new(Val("temp", "f32", "rescale"), "temp", "f32", level="row")
     last = _last_uses(plan.items, plan.outputs)
     for at, item in enumerate(plan.items):
         if isinstance(item, Instr) and item.api == "Reduce" and last.get(item.srcs[0], at) > at:

@@ -128,13 +128,32 @@ def refusal(plan: KernelPlan) -> tuple[Instr, str] | None:
 @dataclass(frozen=True)
 class Segment:
     """One segment of a row in segments (hswc.rows) in one pass over the row: where it
-    starts in the row, its elements, the pass's reduction (None: the outputs' pass) and the
+    starts in the row, its elements, the pass's reductions (none: the outputs' pass) and the
     values (by id) that pass computes or reads (pass_values)."""
 
     start: SSAValue
     length: int
-    target: Instr | None
+    targets: tuple[Instr, ...]
     needed: frozenset[int]
+
+
+def online_sums(plan: KernelPlan) -> dict[Instr, Instr]:
+    """Each sum of exp(b - m) whose m is a maximum of the row, to that maximum: the pairs a row
+    kernel summing online (hswc.rows `online`) reduces in one pass (hswc.reduction_order's
+    online sum; hswc.interpreter.body.online_operands finds the same pairs in the body)."""
+    producers: dict[int, Instr] = {id(i.dst): i for i in plan.instrs()}
+    pairs: dict[Instr, Instr] = {}
+    for instr in plan.instrs():
+        if instr.api != "Reduce" or instr.mode != "addf":
+            continue
+        exp = producers.get(id(instr.srcs[0]))
+        sub = producers.get(id(exp.srcs[0])) if exp is not None and exp.api == "Exp" else None
+        if sub is None or sub.api != "Sub" or len(sub.srcs) != 2:
+            continue
+        peak = producers.get(id(sub.srcs[1]))
+        if peak is not None and peak.api == "Reduce" and peak.mode == "maximumf":
+            pairs[instr] = peak
+    return pairs
 
 
 def pass_values(plan: KernelPlan, target: Instr | None) -> frozenset[int]:
@@ -281,6 +300,8 @@ class RowChunkEmitter:
         self.length = segment.length if segment is not None else self.rows.length
         """The elements of each row this chunk works on (a segment's, or the row's)."""
         self.needed = segment.needed if segment is not None else None
+        self.online = online_sums(plan) if self.rows.online else {}
+        """Each sum the kernel sums online, to its maximum."""
         self.arrived: set[int] = set()
         """The queued inputs (by id) taken from their queues in this chunk."""
         self.chunk_offset = chunk_offset
@@ -312,7 +333,7 @@ class RowChunkEmitter:
     @property
     def reducing(self) -> bool:
         """A reduction pass of a row in segments: it writes no output."""
-        return self.segment is not None and self.segment.target is not None
+        return self.segment is not None and bool(self.segment.targets)
 
     def wanted(self, val: Val) -> bool:
         """Whether this chunk computes or reads `val` (all of them but in a row's segments)."""
@@ -527,11 +548,17 @@ class RowChunkEmitter:
         if why is not None:
             raise self.refuse(instr, why)
         if instr.api == "Reduce":
-            if self.segment is not None and instr is not self.segment.target:
+            if self.segment is not None and instr not in self.segment.targets:
                 self.load(instr)
                 return
             self.reduce(instr)
-            if self.segment is not None:
+            if self.segment is None:
+                return
+            if instr in self.online.values():
+                self.running_maximum(instr)
+            elif instr in self.online:
+                self.rescaled_sum(instr)
+            else:
                 self.accumulate(instr)
             return
         levels = {v.level for v in instr.srcs}
@@ -703,6 +730,51 @@ class RowChunkEmitter:
                                     self.e.a.const(VECTOR_REPEAT_BYTES // 4)))
         self.pending = True
 
+    def running_maximum(self, instr: Instr) -> None:
+        """An online maximum (hswc.reduction_order.online_sum): the accumulator combined with
+        this segment's maximum, and, both clamped to LOWEST, the rescale factor exp(previous -
+        new) of the sum; the clamped running maximum left in the reduction's row buffer for the
+        sum's terms exp(b - it) to read."""
+        from hswc.reduction_order import LOWEST
+
+        assert self.plan.rescale is not None
+        e, a = self.e, self.e.a
+        acc, now = self.h.accumulators[instr], self.tensor(instr.dst)
+        before = self.tensor_of(self.plan.rescale)
+        lanes = a.const(VECTOR_REPEAT_BYTES // 4)
+        lowest = scalar_attr(LOWEST, acc)
+        self.barrier()
+        e.op(ascend.DataCopyOp(before, acc, lanes))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.MaxsOp(before, before, lowest, self.rows_now))
+        e.op(ascend.MaxOp(acc, acc, now, self.rows_now))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.DataCopyOp(now, acc, lanes))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.MaxsOp(now, now, lowest, self.rows_now))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.SubOp(before, before, now, self.rows_now))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.ExpOp(before, before, self.rows_now))
+        self.pending = True
+
+    def rescaled_sum(self, instr: Instr) -> None:
+        """An online sum: the accumulator times the rescale factor, plus this segment's sum
+        (hswc.reduction_order.online_sum)."""
+        assert self.plan.rescale is not None
+        acc = self.h.accumulators[instr]
+        self.barrier()
+        self.e.op(ascend.MulOp(acc, acc, self.tensor_of(self.plan.rescale), self.rows_now))
+        self.e.op(ascend.PipeBarrierOp())
+        self.e.op(ascend.AddOp(acc, acc, self.tensor(instr.dst), self.rows_now))
+        self.pending = True
+
+    def tensor_of(self, b: Buffer) -> SSAValue:
+        """A TBuf's tensor in this chunk."""
+        if b not in self.tensors:
+            self.compute_tensors()
+        return self.tensors[b]
+
     def accumulate(self, instr: Instr) -> None:
         """This segment's value of the pass's reduction combined into its accumulator
         (hswc.reduction_order: in order, accumulator first)."""
@@ -753,9 +825,13 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
                                 a.const(VECTOR_REPEAT_BYTES // 4)))
     step = rows.segment
     full, rest = divmod(rows.length, step)
-    reductions = [i for i in plan.instrs() if i.api == "Reduce"]
-    for target in [*reductions, None]:
-        needed = pass_values(plan, target)
+    online = online_sums(plan) if rows.online else {}
+    passes: list[tuple[Instr, ...]] = [
+        (i, *(s for s, peak in online.items() if peak is i))
+        for i in plan.instrs() if i.api == "Reduce" and i not in online]
+    for targets in [*passes, ()]:
+        needed = frozenset().union(*(pass_values(plan, t) for t in targets)) if targets \
+            else pass_values(plan, None)
         if full > 1:
             body = Block(arg_types=[IndexType()])
             body.args[0].name_hint = "segment"
@@ -764,11 +840,11 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
             start = inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)),
                                  "segment_start")
             RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
-                            Segment(start, step, target, needed)).emit()
+                            Segment(start, step, targets, needed)).emit()
             inner.op(scf.YieldOp())
         else:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
-                            Segment(a.const(0), step, target, needed)).emit()
+                            Segment(a.const(0), step, targets, needed)).emit()
         if rest:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
-                            Segment(a.const(full * step), rest, target, needed)).emit()
+                            Segment(a.const(full * step), rest, targets, needed)).emit()
