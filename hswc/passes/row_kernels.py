@@ -16,7 +16,8 @@ folded to constants when the platform is named, else a call of the tiling functi
   `hsg.schedule` for convert-hsg-to-ascend.
 A row longer than one row of the kernel's buffers fits in UB is worked on in segments
 (hswc.rows: `segment`, the longest multiple of SEGMENT_ALIGN elements a chunk holds): one
-pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit).
+pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit);
+softmax's max and sum in one pass where summing online is chosen (hswc.rows `online`).
 A region that cannot be a kernel (a value captured from outside other than a constant, a step
 convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a UB too small for a
 segment) keeps its generics, with a remark or, for a UB too small, a warning naming the length

@@ -30,7 +30,10 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   segment (between PIPE_ALL barriers), reads an earlier pass's reduction by copying its
   accumulator into the reduction's row buffer, and folds its own reduction as above over the
   segment's elements, then combines it into the accumulator (a level-2 Add / Max / Min, the
-  accumulator first); only the last pass copies out.
+  accumulator first); only the last pass copies out. Summing online (hswc.rows `online`), a
+  maximum's pass also takes the sums of exp(b - it) (online_sums): after the maximum's
+  segment value, running_maximum, and after each such sum's, rescaled_sum
+  (hswc.reduction_order.online_sum).
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
