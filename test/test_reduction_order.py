@@ -88,3 +88,18 @@ def test_a_row_in_segments_starts_from_the_identity() -> None:
     assert reduce_rows(lows, "minimumf", segment=64)[0] == -3.0
     row = np.arange(64, dtype=F32)[None, :]
     assert reduce_rows(row, "addf", segment=64).tobytes() == reduce_rows(row, "addf").tobytes()
+
+
+def test_the_online_sum_rescales_as_the_maximum_grows_and_skips_masked_segments() -> None:
+    """online_sum of exp(x - max(x)), segments of 64: a first segment of -inf adds 0 (its
+    terms exp(-inf - LOWEST)), not NaN; ones after zeros rescale the zeros' sum 64 by
+    e^-1 (rounded to f32) before adding the ones' 64."""
+    from hswc.reduction_order import online_sum
+
+    row = np.zeros((1, 192), dtype=F32)
+    row[0, :64] = -np.inf
+    assert online_sum(row, row, 64)[0] == 128.0
+    row = np.zeros((1, 128), dtype=F32)
+    row[0, 64:] = 1.0
+    scale = F32(np.exp(np.float64(-1.0)))
+    assert online_sum(row, row, 64)[0] == F32(F32(64.0) * scale) + F32(64.0)
