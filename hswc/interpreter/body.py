@@ -215,8 +215,8 @@ def _segment(op: ReduceOp) -> tuple[int | None, bool]:
 
 
 def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
-    """(a, b) of a sum of exp(b - m) where m is the maximum of a (hswc.reduction_order's
-    online sum); None for any other reduction."""
+    """(a, b) of a sum of exp(b - m) where m is the maximum of a and b reads no reduction
+    after it (hswc.reduction_order's online sum); None for any other reduction."""
     exp = op.value.owner
     if op.combiner.data != "addf" or not isinstance(exp, Operation) \
             or exp.name != "math.exp":
@@ -227,6 +227,20 @@ def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
     peak = sub.operands[1].owner
     if not isinstance(peak, ReduceOp) or peak.combiner.data != "maximumf":
         return None
+    block = peak.parent_block()
+    assert block is not None
+    position = {o: n for n, o in enumerate(block.ops)}
+    seen: set[Operation] = set()
+    stack = [sub.operands[0].owner]
+    while stack:  # b reads no reduction after the maximum (as row_emit.online_sums)
+        owner = stack.pop()
+        if not isinstance(owner, Operation) or owner in seen or owner not in position:
+            continue
+        seen.add(owner)
+        if isinstance(owner, ReduceOp) and position[owner] > position[peak]:
+            return None
+        if not isinstance(owner, ReduceOp):
+            stack.extend(v.owner for v in owner.operands)
     return peak.value, sub.operands[0]
 
 

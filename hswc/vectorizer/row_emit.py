@@ -143,18 +143,26 @@ class Segment:
 def online_sums(plan: KernelPlan) -> dict[Instr, Instr]:
     """Each sum of exp(b - m) whose m is a maximum of the row, to that maximum: the pairs a row
     kernel summing online (hswc.rows `online`) reduces in one pass (hswc.reduction_order's
-    online sum; hswc.interpreter.body.online_operands finds the same pairs in the body)."""
-    producers: dict[int, Instr] = {id(i.dst): i for i in plan.instrs()}
+    online sum; hswc.interpreter.body.online_operands finds the same pairs in the body), where
+    b reads no reduction after the maximum's."""
+    instrs = plan.instrs()
+    producers: dict[int, Instr] = {id(i.dst): i for i in instrs}
+    order = {id(i): n for n, i in enumerate(instrs)}
+    reductions = [i for i in instrs if i.api == "Reduce"]
     pairs: dict[Instr, Instr] = {}
-    for instr in plan.instrs():
-        if instr.api != "Reduce" or instr.mode != "addf":
+    for instr in reductions:
+        if instr.mode != "addf":
             continue
         exp = producers.get(id(instr.srcs[0]))
         sub = producers.get(id(exp.srcs[0])) if exp is not None and exp.api == "Exp" else None
         if sub is None or sub.api != "Sub" or len(sub.srcs) != 2:
             continue
         peak = producers.get(id(sub.srcs[1]))
-        if peak is not None and peak.api == "Reduce" and peak.mode == "maximumf":
+        if peak is None or peak.api != "Reduce" or peak.mode != "maximumf":
+            continue
+        reads = pass_values(plan, instr)  # no reduction of a later pass than the maximum's
+        if all(order[id(r)] <= order[id(peak)] for r in reductions
+               if r is not instr and id(r.dst) in reads):
             pairs[instr] = peak
     return pairs
 
