@@ -486,3 +486,46 @@ def test_softmax_over_a_row_in_segments_sums_online_even_after_a_masked_prefix(o
     within = compare_tolerance(got["ascend"][:2], _reference(op, [x[:2]], -1))
     assert within.equal, within.summary()
     assert np.isnan(got["ascend"][2]).all()
+
+
+TWO_OUTPUTS = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+func.func @two(%x: tensor<2x20000xf32>) -> (tensor<2x20000xf32>, tensor<2xf32>) {
+  %init = tensor.empty() : tensor<2x20000xf32>
+  %e = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<2x20000xf32>) outs(%init : tensor<2x20000xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<2x20000xf32>
+  %zero = arith.constant 0.0 : f32
+  %i2 = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%i2 : tensor<2xf32>) -> tensor<2xf32>
+  %s = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<2x20000xf32>) outs(%f : tensor<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<2xf32>
+  return %e, %s : tensor<2x20000xf32>, tensor<2xf32>
+}
+"""
+
+
+def test_an_output_the_reduction_reads_is_computed_in_its_pass_and_written_in_the_last() -> None:
+    """exp(x) and its row sum, both outputs, over rows of 20,000 f32 in segments: the sum's
+    pass computes exp(x) into the output's queue buffer and frees it uncopied; the last pass
+    writes it. Every level bit-equal; the sum within PyTorch's tolerance of float64's."""
+    x = np.random.default_rng(5).standard_normal((2, 20000)).astype(np.float32)
+    got = {}
+    for level in LEVELS:
+        kernel = compile_text(TWO_OUTPUTS, level=level)
+        assert _segments(kernel) != [None], level
+        got[level] = kernel.run(x).outputs
+    for i in range(2):
+        assert got["tiled"][i].tobytes() == got["blocked"][i].tobytes() \
+            == got["ascend"][i].tobytes(), i
+    want = np.exp(x.astype(np.float64)).sum(-1).astype(np.float32)
+    within = compare_tolerance(np.asarray(got["ascend"][1]), want)
+    assert within.equal, within.summary()

@@ -443,6 +443,10 @@ class RowChunkEmitter:
                 self.free(v)
         if self.reducing:
             self.compute_tensors()  # a pass reading no queued input still takes its TBufs
+            for val in self.plan.outputs:  # an output the pass computes, not copied out
+                out = self.buffer(val)
+                if out in self.tensors:
+                    self.e.op(ascend.FreeTensorOp(self.h.objects[out], self.tensors[out]))
         for val in [] if self.reducing else self.plan.outputs:
             out = self.buffer(val)
             self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensor(val)))
@@ -472,8 +476,10 @@ class RowChunkEmitter:
         """The output's AllocTensor and every TBuf's Get, once a chunk: at the first arrival,
         or at the first step where no queued input arrives before it (a body computed from
         row or column operands alone)."""
-        for val in [] if self.reducing else self.plan.outputs:
+        for val in self.plan.outputs:
             out = self.buffer(val)
+            if self.reducing and not self.wanted(val):
+                continue  # a pass reducing without it
             if out not in self.tensors:
                 self.tensors[out] = self.e.value(
                     ascend.AllocTensorOp(self.h.objects[out], ELEMENT_TYPES[out.dtype]),
