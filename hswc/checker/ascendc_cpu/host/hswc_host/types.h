@@ -33,6 +33,7 @@ enum HswcCDataType {
 };
 
 namespace ge {
+using char_t = char;  // graph/types.h
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
