@@ -267,6 +267,50 @@ what each kernel computes.
   950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
   (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
   The sweep checks the default (clamp_mode 0, interleaved, no group_index).
+- **GeluQuant (activation/gelu_quant), checked against its dynamic mode.** The sweep maps it to
+  hswc.checker.quantized's generic (the README's formula: g = gelu(x) * input_scale in f32,
+  out_scale = max|g| / 127 per row, y = round half to even of g / out_scale to int8), x of
+  [rows, L] with its smooth scales of [L], y and out_scale compared bit for bit. On Atlas A2/A3
+  every y that the model wrote is equal but in rows made only of GELU's far tail, and out_scale
+  differs by up to a few hundred f32 ulps in f16, bf16 and f32 alike, for three reasons read in
+  the kernel: (1) its GELU is not erf's: `x / (1 + exp(x * P(x^2)))` with a degree-6 polynomial
+  P on x clamped to [-13.15, 5.75] (`op_kernel/gelu_quant_base.h:101-153`, its Maxs at `:102`
+  writing the clamped x back as the numerator too), so the largest |g| of a row, and with it the
+  scale, is off by up to about 4e-5 relatively (the model runs Exp and Div correctly rounded);
+  (2) it divides the other way round: `scale = 127 / max` (`op_kernel/gelu_dynamic_quant.h:257`),
+  `out_scale = 1 / scale` (`:258`: two roundings where the README has one), and
+  y = `Muls(g, scale)` (`:259`), then Cast f32 -> half CAST_ODD (`:262`) and half -> int8
+  CAST_RINT (`:265`), which together round the product correctly to an integer (round to odd
+  keeps the second rounding exact at |y| <= 127); (3) where every x of a row is below about
+  -5.5, 1 + erf(x / sqrt(2)) is 0 in f32 and the README's (and PyTorch's) formula gives g = -0
+  for those elements, while the kernel's form keeps their tiny values: its row max, scale and y
+  then come from other elements than the reference's (one f32 run: y 0 against -127 at two
+  elements, the scale 7.5e8 ulps away). Beyond values: the kernel calls
+  `WholeReduceMax(tempRes, tempRes, ...)` (`op_kernel/gelu_quant_base.h:202`), its one result
+  written over the first lanes of its own source, which the general overlap rule forbids
+  within a repeat (通用地址重叠约束: source and destination overlap completely or not at all;
+  the docs leave the result open; the model computes it from the sources read first and goes
+  on under --record-rules); runs of short rows over many cores (rows of 2 or 4 elements, 513
+  and 518 rows) stop at a Cast of NaN half -> int8 in the model (not traced to its line yet);
+  a row max below 127 / FLT_MAX (about 3.7e-37) would make `127 / max` inf and the row's
+  quotients NaN (the inputs are drawn so that no row is that small: hswc.checker.quantized).
+  On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) does not build on the
+  CPU model: it uses hifloat8_t, fp8_e4m3fn_t and SetCtrlSpr
+  (`arch35/gelu_quant_base_regbase.h:85-87`, `:287`), which the model lacks; its tiling reads
+  dst_type through `GetAttrPointer<int32_t>` (`op_host/gelu_quant_tiling_arch35.cpp:117`),
+  which the model of the tiling context now answers as metadef does (the int64 attribute's
+  low half). The static mode (y = round(g *
+  input_scale + input_offset)) is not compared yet.
+- **group_index: what the kernels do with it.** ClippedSwiglu's A2/A3 kernel reads the int64
+  counts on the device, converts them to float in place (`op_kernel/clipped_swiglu.hpp:121`,
+  Cast CAST_RINT onto a ReinterpretCast of its own int64 buffer: exact up to 2^24 only, and
+  its float results overlap its sources partially), sums them in float (`:123` ReduceSum) and
+  truncates the sum to the number of rows it computes, clamped to x's rows (`:124-127`); the
+  rows past it are not written (y keeps what it held: not zeroed). SwigluGroup's Ascend 950
+  kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
+  clamps the same way (`:385`). hswc has no kernel operand that bounds a row loop yet (issue 37
+  item 5), so clipped_swiglu is checked without group_index, and clipped_swiglu_grad,
+  swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
 - **The softmax family: mapped, none checkable yet, each for a gap of the CPU models, none for a
   bug of the kernel.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,
