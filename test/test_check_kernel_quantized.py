@@ -72,11 +72,12 @@ def test_the_tensors_are_rows_columns_and_a_value_per_row() -> None:
 
 def test_the_inputs_are_made_defined() -> None:
     """inf and NaN become 0, magnitudes above 2^32 are clipped, and a row with no element of
-    |x| >= 1/16 (with a smooth scale as large) gets x = 1 first."""
-    x = np.array([np.inf, np.nan, 1e20, -3.0, 1e-3, -1e-3, 0.0, 0.0], np.float32)
+    x >= 1/16 (with a smooth scale of that magnitude) gets x = 1 first: a very negative x is
+    GELU's tail, no row max."""
+    x = np.array([np.inf, np.nan, 1e20, 3.0, 1e-3, -1e-3, -1e20, -3.0], np.float32)
     scale = np.array([0.0, 1.0], np.float32)
     got_x, got_scale = quantized.defined([x, scale], 4)
-    want = np.array([1.0, 0.0, 2.0**32, -3.0, 1.0, -1e-3, 1.0, 0.0], np.float32)
+    want = np.array([1.0, 0.0, 2.0**32, 3.0, 1.0, -1e-3, 1.0, -3.0], np.float32)
     assert np.array_equal(got_x, want)
     assert got_scale.tolist() == [1.0, 1.0]  # the first column's scale made 1
     assert not quantized.undefined_rows(np.array([0.5, 1e-30], np.float32)).any()

@@ -21,8 +21,10 @@ Inputs are drawn as for every check, then made such that each row's quantization
 (`defined`): an inf or NaN makes a row's out_scale inf or NaN, whose quantization neither the
 README nor MLIR defines (fptosi of NaN), so values that are not finite become 0 and magnitudes
 above 2^32 are clipped to it (|g| stays finite in f32); a row none of whose elements has
-|x| >= 1/16 with a smooth scale of |input_scale| >= 1/16 gets x = 1 at its first element (and
-input_scale[0] = 1 where it is smaller), so that its largest |g| is at least about 0.003 and its
+x >= 1/16 with a smooth scale of |input_scale| >= 1/16 gets x = 1 at its first element (and
+input_scale[0] = 1 where it is smaller), so that its largest |g| is at least about 0.002 (a
+negative x gives GELU's tail, -0 in f32 below about -5.5 and in the kernel's form below
+-13.15 / FLT_MAX's reach) and its
 scale neither 0 (every quotient 0 / 0) nor so small that the kernel's 127 / max overflows (a
 row max below 127 / FLT_MAX, about 3.7e-37, makes it inf and the quotients NaN: see
 bench/check_kernel_ops_nn.md). A row whose expected scale is 0 or not finite anyway is left
@@ -201,7 +203,7 @@ def defined(args: Sequence[np.ndarray], rows: int) -> list[np.ndarray]:
         out.append(wide.astype(a.dtype))
     x, scale = out
     wx, ws = x.astype(np.float32).reshape(rows, -1), scale.astype(np.float32)
-    sizable = (np.abs(wx) >= SMALLEST) & (np.abs(ws) >= SMALLEST)[None, :]
+    sizable = (wx >= SMALLEST) & (np.abs(ws) >= SMALLEST)[None, :]
     empty = ~sizable.any(axis=1)
     if empty.any():
         x = x.reshape(rows, -1).copy()
