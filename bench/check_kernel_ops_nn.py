@@ -267,6 +267,52 @@ what each kernel computes.
   950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
   (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
   The sweep checks the default (clamp_mode 0, interleaved, no group_index).
+- **GeluQuant (activation/gelu_quant), checked against its dynamic mode.** The sweep maps it to
+  hswc.checker.quantized's generic (the README's formula: g = gelu(x) * input_scale in f32,
+  out_scale = max|g| / 127 per row, y = round half to even of g / out_scale to int8), x of
+  [rows, L] with its smooth scales of [L], y and out_scale compared bit for bit. On Atlas A2/A3
+  (sizes up to 65536, all runs) y is equal in f16 (298624 values), 13 of 298922 bf16 values
+  differ by one step, 31 of 236174 f32 values (up to 127 steps: below); out_scale differs in
+  8451 of 69606 rows in f16 (up to 41810 ulps), 5238 of 70732 in bf16 (up to 6 ulps), 22811 of
+  71435 in f32. Read in the kernel: (1) its GELU is not the README's erf form:
+  `x / (1 + exp(x * P(x^2)))` with a degree-6 polynomial P on x clamped to [-13.15, 5.75]
+  (`op_kernel/gelu_quant_base.h:101-153`, its Maxs at `:102` writing the clamped x back as the
+  numerator too); (2) where a row's largest |g| comes from a negative x, the README's
+  `0.5 * x * (1 + erf(x / sqrt(2)))` in f32 (hswc's generic, and PyTorch's f32 formula) loses
+  relative precision to the cancellation in 1 + erf (about 1e-3 at x = -4, all of it below
+  about -5.5, where it is -0), while the kernel's form keeps it: the large ulp figures and the
+  f32 y differences of up to 127 steps are rows whose maximum is such an element (one f32 row:
+  y 0 against -127 at x = -5.9, where the reference's g is -0 and the kernel's -3.2e-8), so
+  there the kernel is the more accurate; (3) it divides the other way round: `scale = 127 /
+  max` (`op_kernel/gelu_dynamic_quant.h:257`), `out_scale = 1 / scale` (`:258`: two roundings
+  where the README has one), y = `Muls(g, scale)` (`:259`), then Cast f32 -> half CAST_ODD
+  (`:262`) and half -> int8 CAST_RINT (`:265`), which together round the product correctly to
+  an integer (round to odd keeps the second rounding exact at |y| <= 127): the one-step y
+  differences of bf16 are such quotients at a rounding boundary. Beyond values: the kernel calls
+  `WholeReduceMax(tempRes, tempRes, ...)` (`op_kernel/gelu_quant_base.h:202`), its one result
+  written over the first lanes of its own source, which the general overlap rule forbids
+  within a repeat (通用地址重叠约束: source and destination overlap completely or not at all;
+  the docs leave the result open; the model computes it from the sources read first and goes
+  on under --record-rules); and a row max below 127 / FLT_MAX (about 3.7e-37) makes `127 / max`
+  inf and the row's quotients NaN, which the README's max / 127 does not (the inputs are drawn
+  so that every row has an element of x >= 1/16: hswc.checker.quantized).
+  On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) does not build on the
+  CPU model: it uses hifloat8_t, fp8_e4m3fn_t and SetCtrlSpr
+  (`arch35/gelu_quant_base_regbase.h:85-87`, `:287`), which the model lacks; its tiling reads
+  dst_type through `GetAttrPointer<int32_t>` (`op_host/gelu_quant_tiling_arch35.cpp:117`),
+  which the model of the tiling context now answers as metadef does (the int64 attribute's
+  low half). The static mode (y = round(g * input_scale + input_offset)) and approximate =
+  tanh are not swept (`--op gelu_quant --attr approximate=tanh` checks the latter).
+- **group_index: what the kernels do with it.** ClippedSwiglu's A2/A3 kernel reads the int64
+  counts on the device, converts them to float in place (`op_kernel/clipped_swiglu.hpp:121`,
+  Cast CAST_RINT onto a ReinterpretCast of its own int64 buffer: exact up to 2^24 only, and
+  its float results overlap its sources partially), sums them in float (`:123` ReduceSum) and
+  truncates the sum to the number of rows it computes, clamped to x's rows (`:124-127`); the
+  rows past it are not written (y keeps what it held: not zeroed). SwigluGroup's Ascend 950
+  kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
+  clamps the same way (`:385`). hswc has no kernel operand that bounds a row loop yet (issue 37
+  item 5), so clipped_swiglu is checked without group_index, and clipped_swiglu_grad,
+  swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
 - **The softmax family: mapped, none checkable yet, each for a gap of the CPU models, none for a
   bug of the kernel.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,

@@ -75,6 +75,19 @@ class Reference:
     attributes: Mapping[str, float | str | bool | None] = field(default_factory=dict)
     """The named op's attributes as compared, every one (given or its default): what
     bench/bench_vs_opsnn.py builds hswc's own kernel of the op from; empty for a module."""
+    output_dtypes: tuple[str, ...] = ()
+    """Each output's numpy dtype where it is not the run's (GeluQuant's int8 y and f32
+    out_scale); empty: every output of the run's dtype."""
+    prepare: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
+    """What becomes of the drawn (and sized) inputs before a run (GeluQuant's: finite values,
+    hswc.checker.quantized); None: they are run as drawn."""
+    left_out: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
+    """From the expected outputs, each output's elements left out of the comparison (where the
+    computation is undefined: a GeluQuant row whose scale is 0); None: none."""
+
+    def output_dtype(self, k: int, run: np.dtype) -> np.dtype:
+        """The numpy dtype of output k in a run of dtype `run`."""
+        return np.dtype(self.output_dtypes[k]) if self.output_dtypes else run
 
     @property
     def sizing(self) -> Halves | Channels | None:
@@ -393,6 +406,38 @@ def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
                      op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
                      float_constants(linalg.module), op.name, exact=False, halves=rows,
                      attributes={"dim": dim})
+
+
+# endregion
+# region --op gelu_quant (hswc.checker.quantized)
+
+
+def from_quantized(name: str, attrs: Mapping[str, str]) -> Reference:
+    """The reference of `--op gelu_quant`: the generic of hswc.checker.quantized run by hswc's
+    interpreter on x of [rows, L] and the smooth scales of [L]; y (int8) and out_scale (f32)
+    compared bit for bit."""
+    from hswc.checker import quantized
+
+    values = quantized.attributes(attrs)
+    halves = Halves(dict(quantized.KINDS), "x", outputs=quantized.OUTPUT_KINDS)
+
+    def compute(dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return quantized.outputs(dtype, args, values)
+
+    def left_out(wanted: Sequence[np.ndarray]) -> list[np.ndarray]:
+        rows = quantized.undefined_rows(wanted[1])
+        length = wanted[0].size // max(rows.size, 1)
+        return [np.repeat(rows, length), rows]
+
+    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+    return Reference(f"{name} {{{shown}}}: hswc.checker.quantized's generic (gelu, times "
+                     "input_scale, max |g| / 127 per row, round half to even to int8), x of "
+                     "[rows, L]", quantized.INPUTS, len(quantized.OUTPUT_DTYPES), compute,
+                     dict.fromkeys(DTYPES), (-3.0, -1.0, 0.0, 1.0, 3.0), name, exact=True,
+                     halves=halves, attributes=dict(values),
+                     output_dtypes=quantized.OUTPUT_DTYPES,
+                     prepare=lambda args: quantized.defined(args, args[0].size // args[1].size),
+                     left_out=left_out)
 
 
 # endregion

@@ -14,7 +14,8 @@ kernels split by default (`dim = -1`); the op's tiling is given those shapes
 (hswc.checker.host_tiling).
 
 Kinds of tensor: "x" (rows x 2H), "half" (rows x H), "one" (a single element, its value fixed
-by the reference: FatreluMul's threshold).
+by the reference: FatreluMul's threshold), "column" (2H: a value per element of x's rows,
+GeluQuant's smooth scales) and "row" (rows: a value per row, GeluQuant's out_scale).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 
 MAX_HALF = 1 << 9
 """The longest half row (512 elements: x's last dim 1024, GeluMul's largest)."""
-KINDS = ("x", "half", "one")
+KINDS = ("x", "half", "one", "column", "row")
 
 
 def even(n: int) -> int:
@@ -46,7 +47,8 @@ def rows_and_half(n: int) -> tuple[int, int]:
 def shape(kind: str, n: int) -> tuple[int, ...]:
     """The shape of a tensor of `kind` in a run of size n."""
     rows, h = rows_and_half(n)
-    return {"x": (rows, 2 * h), "half": (rows, h), "one": (1,)}[kind]
+    return {"x": (rows, 2 * h), "half": (rows, h), "one": (1,), "column": (2 * h,),
+            "row": (rows,)}[kind]
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,16 @@ class Halves:
     inputs: Mapping[str, str]
     result: str
     fixed: Mapping[str, float] = field(default_factory=dict)
+    outputs: tuple[str, ...] = ()
+    """Each output's kind where they differ (GeluQuant's y and out_scale); empty: every output
+    of the result's kind."""
+
+    def output(self, k: int) -> str:
+        """The kind of output k."""
+        return self.outputs[k] if self.outputs else self.result
+
+    def output_size(self, k: int, n: int) -> int:
+        return int(np.prod(shape(self.output(k), n)))
 
     @property
     def rows_only(self) -> bool:
@@ -104,6 +116,8 @@ class Halves:
             kind = self.inputs[name]
             if kind == "one":
                 shown.append(v)
+            elif kind == "column":
+                shown.append(v[c % v.size])
             elif kind == "half":
                 shown.append(v.reshape(rows, h)[r, c % h])
             elif self.result == "x":

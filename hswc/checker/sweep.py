@@ -41,7 +41,9 @@ run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMu
 0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
 log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
 of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
-tolerance. The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op,
+tolerance. gelu_quant (QUANTIZED_FOLDERS) maps to hswc.checker.quantized's generic of its
+dynamic mode, x of [rows, L], y int8 and out_scale f32 per row compared bit for bit. The rest
+(BLOCKED: gated ops with group_index, several outputs or no hsg op,
 reductions no hsg op computes, quantized outputs, broadcast weights) get one row per SoC,
 `not expressible: why`.
 
@@ -172,17 +174,26 @@ ROW_FOLDERS: Mapping[str, str] = {
 the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced along L, dim -1
 (their definitions' default axes); SoftmaxGrad's (grad_softmax, softmax) and LogSoftmaxGrad's
 (grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
+QUANTIZED_FOLDERS = ("gelu_quant",)
+"""Folders checked against a generic of hswc.checker.quantized (`--op gelu_quant`): GeluQuant's
+dynamic mode, its definition's default, x of [rows, L] and its smooth scales of [L] (the
+optional input_scale), y int8 and out_scale f32 per row."""
 REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
              "reductions along the last dim, ROW_FOLDERS)")
-GROUP_INDEX = ("its row count read from a tensor (group_index: a data-dependent number of "
-               "rows, which no hsg op takes)")
+GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
+               "group, summed and clamped to x's rows; the rows past the sum are not written), "
+               "which no hsg op takes")
+LOW_FLOATS = ("its y is FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT4_E2M1, FLOAT4_E1M2 or HIFLOAT8 "
+              "(op_host/swiglu_group_quant_def.cpp: no int8) with FLOAT8_E8M0 block scales: "
+              "Ascend 950's Cast converts to those types (Cast.md's dav_3510 table), but hswc has "
+              "no element type for them and its CPU model no lanes (hswc/api_tables.def leaves "
+              "those Cast rows out)")
 BLOCKED: Mapping[str, str] = {
     "clipped_swiglu_grad": "the gradient of ClippedSwiglu, which no hsg op computes; "
                            + GROUP_INDEX,
     "swiglu_group": ("SwiGLU times a per-token weight over the rows group_index counts: "
                      + GROUP_INDEX),
-    "swiglu_group_quant": ("fp8/hif8/fp4 outputs with block scales (three outputs), "
-                           + GROUP_INDEX),
+    "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),
     "ge_glu_v2": ("two outputs of different sizes (y of H, and gelu: the GeLU half itself); "
@@ -193,9 +204,6 @@ BLOCKED: Mapping[str, str] = {
     **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
                     REDUCTION),
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
-    "gelu_quant": (REDUCTION + ": its default dynamic mode's f32 scale is each row's max "
-                   "abs(gelu(x) * smooth_scales) / 127 (hswc computes that mode as one row kernel "
-                   "of two outputs, the int8 y and the scale: test_dynamic_quantization)"),
     "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
                            "and two outputs (dx and update)"),
 }
@@ -225,6 +233,9 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
         return f"generic {generic}", {}, f"{folder.name} = the generic {generic}"
     if folder.name in BLOCKED:
         return None
+    if folder.name in QUANTIZED_FOLDERS:
+        return (folder.name, {}, f"{folder.name} = hswc.checker.quantized's generic (its "
+                "dynamic mode: int8 y of [rows, L] and an f32 scale per row)")
     if folder.name in ROW_FOLDERS:
         op = ROW_FOLDERS[folder.name]
         return (f"hsg.{op}", {}, f"{folder.name} = hsg.{op} (every tensor of [rows, L], reduced "
@@ -418,10 +429,11 @@ def _soc_semantics(op: str, soc: str) -> str | None:
     (HardSwishGrad: `cann` on Atlas A2/A3, `cann-arch35` on Ascend 950); None: the op's
     default."""
     from hswc.checker.expected import gated_op, row_op
+    from hswc.checker.quantized import is_quantized
     from hswc.ops import definition_of
     from hswc.platform import get_platform
 
-    if gated_op(op) is not None or row_op(op) is not None:
+    if gated_op(op) is not None or row_op(op) is not None or is_quantized(op):
         return None  # one semantics, its definition's
     known = tuple(definition_of(op).semantics)
     if "cann-arch35" in known and get_platform(soc).api == "dav_3510":
