@@ -710,7 +710,9 @@ int Main(int argc, char** argv)
         UsageError("--profile: cannot write " + o.profile);
     }
 
-    for (int64_t b = 0; b < o.blockDim; ++b) {
+    // One core at a time, each on a host thread of its own so that a SyncAll can wait for the
+    // others (ascendc_cpu_cores.h).
+    ascendc_cpu::LaunchCores().Run(o.blockDim, [&o, &gm](int64_t b) {
         ascendc_cpu::BeginBlock(b, o.blockDim);
         ascendc_cpu::RecordCore(b);
         LaunchBlock(o, gm);
@@ -720,7 +722,7 @@ int Main(int argc, char** argv)
         }
         CheckGmSlack(static_cast<uint8_t>(o.fill));
         ascendc_cpu::EndBlock();
-    }
+    });
 
     for (size_t i = 0; i < kOutputs; ++i) {
         const uint8_t* bytes = gm[kInputs + i];
