@@ -118,9 +118,17 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
         rows, rules = _sweep(Path(scratch), max_size)
-    named = (f"{scratch}/", f"{ops_nn}/")  # the messages name the folders, not the links
-    return ([(k, s, d, v.replace(*named)) for k, s, d, v in rows],
-            [(k, s, d, r.replace(*named)) for k, s, d, r in rules])
+    return ([(k, s, d, _relative(v, scratch)) for k, s, d, v in rows],
+            [(k, s, d, _relative(r, scratch)) for k, s, d, r in rules])
+
+
+def _relative(text: str, *roots: Path | str) -> str:
+    """`text` with the paths below each root (the swept tree, a tree of links to its folders)
+    named from that root: `activation/x/op_host/...`, as the rows name their kernels."""
+    for root in roots:
+        for spelled in dict.fromkeys((str(root), str(Path(root).resolve()))):
+            text = text.replace(f"{spelled.rstrip('/')}/", "")
+    return text
 
 
 def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
@@ -379,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                               *_sweep_folders(args.ops_nn, names, args.max_size))
     else:
         rows, rules = _sweep(args.ops_nn, args.max_size)
+    rows = [(k, s, d, _relative(v, args.ops_nn)) for k, s, d, v in rows]
+    rules = [(k, s, d, _relative(r, args.ops_nn)) for k, s, d, r in rules]
     opbase = opbase_root(args.ops_nn.resolve())
     if opbase is not None:
         rules = [(k, s, d, r.replace(f"{opbase}/", "opbase/")) for k, s, d, r in rules]

@@ -172,6 +172,11 @@ ROW_FOLDERS: Mapping[str, str] = {
 the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced along L, dim -1
 (their definitions' default axes); SoftmaxGrad's (grad_softmax, softmax) and LogSoftmaxGrad's
 (grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
+ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
+"""ROW_FOLDERS whose tiling takes another spelling of the last dim: experimental/activation/
+softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README: "维度为4维", "取值需在[0，
+3]范围内"; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
+(hswc.checker.halves' "x4") with dim = 3."""
 REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
              "reductions along the last dim, ROW_FOLDERS)")
 GROUP_INDEX = ("its row count read from a tensor (group_index: a data-dependent number of "
@@ -227,6 +232,11 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
         return None
     if folder.name in ROW_FOLDERS:
         op = ROW_FOLDERS[folder.name]
+        experimental = folder.parent.parent.name == "experimental"
+        dim = ROW_DIMS.get(f"experimental/{folder.name}" if experimental else folder.name)
+        if dim is not None:
+            return (f"hsg.{op}", {"dim": dim}, f"{folder.name} = hsg.{op} (dim = {dim}: every "
+                    "tensor of [1, 1, rows, L], reduced along L)")
         return (f"hsg.{op}", {}, f"{folder.name} = hsg.{op} (every tensor of [rows, L], reduced "
                 "along L)")
     stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)
