@@ -17,6 +17,10 @@
 
 namespace AscendC {
 
+/// The default gap of DataCopyParams / DataCopyExtParams (asc-devkit impl/basic_api/utils/
+/// kernel_utils_constants.h; include/basic_api/kernel_struct_data_copy.h's member defaults).
+const uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
+
 /// blockCount blocks of blockLen each. Units: DataCopyPad -> blockLen in
 /// bytes, GM stride in bytes, UB stride in 32-byte blocks; DataCopy -> all
 /// in 32-byte blocks. Strides are gaps between the end of one block and the
