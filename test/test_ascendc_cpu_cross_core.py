@@ -102,7 +102,8 @@ def test_a_core_ending_before_a_sync_all_others_reach_is_a_hang(sum_kernel: Path
         f"({FIXTURE}:{barrier}): the device hangs here [block 2]"]
     done = _sum(sum_kernel, tmp_path, x, cores=3, mode=2)
     assert done.returncode == 3
-    assert "block 0 waits at a SyncAll that block 2 ended its kernel without reaching" in done.stderr
+    assert ("block 0 waits at a SyncAll that block 2 ended its kernel without reaching"
+            in done.stderr)
 
 
 def test_one_core_passes_its_sync_all(sum_kernel: Path, tmp_path: Path) -> None:

@@ -174,8 +174,8 @@ the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced al
 (grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
 ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
 """ROW_FOLDERS whose tiling takes another spelling of the last dim: experimental/activation/
-softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README: "维度为4维", "取值需在[0，
-3]范围内"; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
+softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
+[0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
 (hswc.checker.halves' "x4") with dim = 3."""
 REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
              "reductions along the last dim, ROW_FOLDERS)")

@@ -4,7 +4,8 @@
 // runs: block index / block count, the Unified Buffer (UB) arena, the list of
 // UB buffers handed out by TPipe::InitBuffer, and the GM regions the harness
 // registered (for bounds and write-coverage checks). Cores run one after the
-// other on the host thread; BeginBlock() resets the per-core part.
+// other, each on a host thread of its own (ascendc_cpu_cores.h: a SyncAll hands over to the
+// next core, which swaps the per-core part in); BeginBlock() resets the per-core part.
 //
 // Rule violations: Fail() prints ONE line
 //     ascendc_cpu: <API>: <rule> [block <idx>]
