@@ -67,3 +67,23 @@ def test_the_kernel_reaches_the_dependencys_kernel_headers(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     alone = folder(ops / "activation" / "other", "ascend950")
     assert len(alone.kernel_include_dirs) == len(built.kernel_include_dirs) - 1
+
+
+def test_the_bench_table_names_files_from_the_ops_nn_tree(tmp_path: Path) -> None:
+    """bench/check_kernel_ops_nn.py's rows name a kernel's files as `activation/x/...`, whether
+    the checker's message named the swept tree, a tree of links to it, or their real paths."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "check_kernel_ops_nn", Path(__file__).parents[1] / "bench" / "check_kernel_ops_nn.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ops = _tree(tmp_path)
+    alias = tmp_path / "alias"
+    alias.symlink_to(ops, target_is_directory=True)
+    said = (f"not checkable: the kernel {alias}/activation/lsm/op_kernel/lsm.cpp and "
+            f"{ops}/activation/sm/op_host/sm_def.cpp")
+    assert bench._relative(said, alias) == (
+        "not checkable: the kernel activation/lsm/op_kernel/lsm.cpp and "
+        "activation/sm/op_host/sm_def.cpp")
