@@ -125,3 +125,16 @@ def test_check_kernel_runs_a_kernel_needing_sync_all_and_atomics(tmp_path: Path)
     report = check(options)
     assert report.passed, report.format()
     assert {o.size for o in report.outcomes} == {1, 3, 100, 4099}
+
+
+def test_a_usage_error_on_a_cores_thread_ends_the_run(sum_kernel: Path, tmp_path: Path) -> None:
+    """--instance out of range is found when core 0 launches, while cores 1 and 2 wait for
+    their turn on their threads: the run ends with status 2 at once (it once hung in exit)."""
+    (tmp_path / "x.bin").write_bytes(np.ones(48, np.float16).tobytes())
+    done = subprocess.run([str(sum_kernel), "--tiling-key", "0", "--instance", "7", "--block-dim",
+                           "3", "--ub-size", "196608", "--tiling", "48,16,0", "--input",
+                           str(tmp_path / "x.bin"), "--output", str(tmp_path / "y.bin"),
+                           "--output-bytes", "32"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 2
+    assert "--instance 7 is not below the 2 entries of HSWC_KERNEL_INSTANCES" in done.stderr

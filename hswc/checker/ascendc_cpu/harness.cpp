@@ -127,7 +127,11 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
         "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] [--ub-physical BYTES] [--workspace-bytes N] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
-    std::exit(2);
+    // _Exit, not exit: a core's thread may call this while the others wait for their turn
+    // (ascendc_cpu_cores.h), and exit would destroy the condition variable they wait on.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(2);
 }
 
 /// The workspace the entries are called with (--workspace-bytes; of 0 bytes without).
