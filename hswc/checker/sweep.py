@@ -40,10 +40,11 @@ gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op
 run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
 0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
 log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
-of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
-tolerance. The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op,
-reductions no hsg op computes, quantized outputs, broadcast weights) get one row per SoC,
-`not expressible: why`.
+of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op; experimental/
+activation/softmax_v2, whose tiling takes 4-d tensors, [1, 1, rows, L] with dim = 3:
+ROW_DIMS), within PyTorch's tolerance. The rest (BLOCKED: gated ops with group_index, several
+outputs or no hsg op, reductions no hsg op computes, quantized outputs, broadcast weights) get
+one row per SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
