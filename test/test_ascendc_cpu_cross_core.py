@@ -40,12 +40,13 @@ TILING = """def tiling(total, core_num, ub_size, dtype):
 
 @pytest.fixture(scope="module")
 def sum_kernel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """cross_core_sum built for half (instance 0) and float (instance 1)."""
+    """cross_core_sum built for half (instance 0), float (1) and int32_t (2)."""
     exe = tmp_path_factory.mktemp("cross_core") / "cross_core_sum"
     subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", str(MODEL),
                     f"-DHSWC_KERNEL_SOURCE=\"{FIXTURE}\"", "-DHSWC_KERNEL_ENTRY=cross_core_sum",
                     "-DHSWC_GM_INPUTS=1", "-DHSWC_GM_OUTPUTS=1",
-                    "-DHSWC_KERNEL_INSTANCES=HSWC_INSTANCE(0, half) HSWC_INSTANCE(1, float)",
+                    "-DHSWC_KERNEL_INSTANCES=HSWC_INSTANCE(0, half) HSWC_INSTANCE(1, float) "
+                    "HSWC_INSTANCE(2, int32_t)",
                     str(MODEL / "harness.cpp"), "-o", str(exe)], check=True)
     return exe
 
@@ -54,8 +55,9 @@ def _sum(exe: Path, tmp_path: Path, x: np.ndarray, cores: int, mode: int = 0
          ) -> subprocess.CompletedProcess[str]:
     factor = x.size // cores
     (tmp_path / "x.bin").write_bytes(x.tobytes())
-    return subprocess.run([str(exe), "--tiling-key", "0", "--instance",
-                           "0" if x.dtype == np.float16 else "1", "--block-dim", str(cores),
+    instance = {np.dtype(np.float16): "0", np.dtype(np.float32): "1", np.dtype(np.int32): "2"}
+    return subprocess.run([str(exe), "--tiling-key", "0", "--instance", instance[x.dtype],
+                           "--block-dim", str(cores),
                            "--ub-size", "196608", "--tiling", f"{x.size},{factor},{mode}",
                            "--input", str(tmp_path / "x.bin"), "--output", str(tmp_path / "y.bin"),
                            "--output-bytes", str(factor * x.itemsize)],
@@ -137,4 +139,14 @@ def test_a_usage_error_on_a_cores_thread_ends_the_run(sum_kernel: Path, tmp_path
                            "--output-bytes", "32"], capture_output=True, text=True, timeout=60,
                           check=False)
     assert done.returncode == 2
-    assert "--instance 7 is not below the 2 entries of HSWC_KERNEL_INSTANCES" in done.stderr
+    assert "--instance 7 is not below the 3 entries of HSWC_KERNEL_INSTANCES" in done.stderr
+
+
+def test_an_integer_atomic_add_is_refused_when_it_runs(sum_kernel: Path, tmp_path: Path) -> None:
+    """SetAtomicAdd<int32_t> is documented; its overflow is not: the copy that would accumulate
+    is refused (the SetAtomicAdd itself compiles and runs)."""
+    done = _sum(sum_kernel, tmp_path, np.ones(24, np.int32), cores=3)
+    assert done.returncode == 3
+    assert done.stderr.strip() == ("ascendc_cpu: DataCopyPad: SetAtomicAdd<int32_t>: an integer "
+                                   "accumulation is not modelled (its overflow is not "
+                                   "documented) [block 0]")
