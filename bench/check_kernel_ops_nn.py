@@ -118,9 +118,17 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
         rows, rules = _sweep(Path(scratch), max_size)
-    named = (f"{scratch}/", f"{ops_nn}/")  # the messages name the folders, not the links
-    return ([(k, s, d, v.replace(*named)) for k, s, d, v in rows],
-            [(k, s, d, r.replace(*named)) for k, s, d, r in rules])
+    return ([(k, s, d, _relative(v, scratch)) for k, s, d, v in rows],
+            [(k, s, d, _relative(r, scratch)) for k, s, d, r in rules])
+
+
+def _relative(text: str, *roots: Path | str) -> str:
+    """`text` with the paths below each root (the swept tree, a tree of links to its folders)
+    named from that root: `activation/x/op_host/...`, as the rows name their kernels."""
+    for root in roots:
+        for spelled in dict.fromkeys((str(root), str(Path(root).resolve()))):
+            text = text.replace(f"{spelled.rstrip('/')}/", "")
+    return text
 
 
 def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
@@ -313,32 +321,44 @@ what each kernel computes.
   clamps the same way (`:385`). hswc has no kernel operand that bounds a row loop yet (issue 37
   item 5), so clipped_swiglu is checked without group_index, and clipped_swiglu_grad,
   swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
-- **The softmax family: mapped, none checkable yet, each for a gap of the CPU models, none for a
-  bug of the kernel.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
+- **The softmax family: mapped; experimental/activation/softmax_v2 runs, the others stop at a
+  call the CPU model lacks.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,
   softmax_grad and log_softmax_grad (dim -1, every tensor of [rows, L], within PyTorch's
   tolerance of the float64 model; `examples/check_kernel/softmax_op` is such a check passing a
-  kernel and catching one without its maximum). Each folder stops before its first run:
-  activation/softmax_v2 (Ascend 950): its tiling includes `kernel_tiling/kernel_tiling.h`
-  (`op_host/arch35/softmax_v2_base_tiling.cpp:20`), which the CPU model of the tiling context
-  does not provide (as ClippedSwiglu's). activation/log_softmax_v2: its tiling classes derive
-  from SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19` includes
-  `../../../softmax_v2/op_host/arch35/softmax_v2_tiling.h`), defined in softmax_v2's sources,
-  which ops-nn's build links in and a check of the folder alone does not: the link fails;
-  activation/log_softmax_grad likewise on SoftmaxGrad's
-  (`op_host/arch35/log_softmax_grad_tiling.h:19`).
-  activation/softmax_grad: its tiling includes ATVOSS's `atvoss/elewise/elewise_tiling.h` and
-  `atvoss/broadcast/broadcast_tiling.h` (`op_host/arch35/softmax_grad_tiling_base.cpp:13-14`),
-  which the model lacks (its unqualified `vector<int64_t>`, `softmax_grad_tiling.h:232`, builds:
-  the model has the real platform_info_def.h's `using std::vector`). On Atlas A2
-  (experimental/activation/) the tilings build (the model reads a ListInt attribute, `axes`,
-  with GetListInt) and the kernels do not: softmax_v2 accumulates across cores with
-  `SetAtomicAdd<T>()` (`op_kernel/softmax_v2.h:248`) and `SyncAll()` (`:369`), neither modelled
-  (no GM atomics, no cross-core barrier); log_softmax_v2 reduces in mask counter mode with
-  `BlockReduceMax<float, false>(..., MASK_PLACEHOLDER, ...)` (`op_kernel/log_softmax_v2.h:220-223`);
-  log_softmax_grad transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and uses
-  `DEFAULT_DATA_COPY_STRIDE` (`op_kernel/reduce_mid.h:41`) and an unqualified `AlignUp`
-  (`op_kernel/log_softmax_grad_base.h:73`), none of them in the model.
+  kernel and catching one without its maximum).
+  experimental/activation/softmax_v2 (Atlas A2) takes 4-d x and `dim` in [0, 3] (`README.md`:
+  "维度为4维"; its tiling's default `dim = 3` indexes the dims, `op_host/softmax_v2_tiling.cpp`),
+  so it runs on [1, 1, rows, L] with dim = 3 (ROW_DIMS); its cores meet at `SyncAll()`
+  (`op_kernel/softmax_v2.h:369`, after each of its three passes), which the CPU model now runs
+  (hswc/checker/ascendc_cpu/ascendc_cpu_cores.h; its `SetAtomicAdd<T>()`, `:248`, is for a dim
+  other than the last and is modelled too, ascendc_cpu_atomic.h). Its rows are real findings:
+  (1) a launch of fewer rows than its 8 cores reads before x: the tiling always launches 8
+  cores (`op_host/softmax_v2_tiling.cpp:39`, `:248`) and gives a core of no rows one tail row
+  (`:191-195`: `small_tail_num = core_tile_x1` when `small_tile_length` is 0), which the kernel
+  processes at `progress = loopCount - 1 = -1` (`op_kernel/softmax_v2.h:365`): the GM read of
+  elements [2^32 - 2, 2^32) (rule broken, GM out of bounds, in every run of fewer than 8 rows);
+  (2) the row sum, `ReduceSum<T>` into the dequeued VECOUT tensor (`op_kernel/softmax_v2.h:231`),
+  is copied out by `DataCopyPad` (`:235`) with no V -> MTE3 flag between them (unsynchronised
+  pipes); (3) f16 is computed in half throughout (`Adds`, `Exp`, `ReduceSum<half>`, `Div`,
+  `:298-327`), not accumulated in float as PyTorch's and ops-nn's Ascend 950 kernels do: 7 of
+  its 10 f16 runs are outside PyTorch's tolerance (max 8 ulp); f32 is within it (max 57 ulp).
+  The vector calls it leaves unordered with --auto-sync off are listed after the table.
+  The Ascend 950 folders' tilings now build (the host model has `kernel_tiling/kernel_tiling.h`
+  and `GetDeterministicLevel`; log_softmax_v2's and log_softmax_grad's tiling classes derive
+  from softmax_v2's and softmax_grad's, which their CMakeLists.txt names as DEPENDENCIES: the
+  checker builds those folders' tiling sources with theirs, as ops-nn's one tiling library
+  does, and lets `../../softmax_v2/arch35/...` reach softmax_v2's op_kernel, as ops-nn's kernel
+  tree does). Their kernels (one base per folder, e.g. `op_kernel/arch35/softmax_v2_base.h`)
+  use Reg calls the CPU model does not have: `ScalarCountLeadingZero` (`:150`),
+  `ScalarGetCountOfValue` (`:157`), `Reg::Move` with a merging mask (`:334`), `Reg::Reduce<SUM>`
+  into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`, `StoreUnAlignPost`, `:461-467`;
+  Reduce.md does not give the order of the sum). On Atlas A2 experimental/activation/
+  log_softmax_v2 reduces in mask counter mode (`SetMaskCount`, `op_kernel/log_softmax_v2.h:174`;
+  `BlockReduceSum<float, false>(..., MASK_PLACEHOLDER, ...)`, `:178`; `ReduceMax<half>` with its
+  index, `:140`), none of which the model has; experimental/activation/log_softmax_grad
+  transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and calls an unqualified
+  `AlignUp` (`op_kernel/log_softmax_grad_base.h:73`) that asc-devkit's headers do not declare.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 
@@ -425,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
                               *_sweep_folders(args.ops_nn, names, args.max_size))
     else:
         rows, rules = _sweep(args.ops_nn, args.max_size)
+    rows = [(k, s, d, _relative(v, args.ops_nn)) for k, s, d, v in rows]
+    rules = [(k, s, d, _relative(r, args.ops_nn)) for k, s, d, r in rules]
     opbase = opbase_root(args.ops_nn.resolve())
     if opbase is not None:
         rules = [(k, s, d, r.replace(f"{opbase}/", "opbase/")) for k, s, d, r in rules]

@@ -36,7 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, dtype_of_element
 from hswc.checker.errors import CheckError
-from hswc.checker.halves import Halves
+from hswc.checker.halves import WHOLE, Halves
 from hswc.checker.halves import shape as halves_shape
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GatedOp
@@ -105,7 +105,7 @@ class Reference:
         args = [a.reshape(shape) if shape is not None else a for a in inputs]
         if self.halves is not None:
             n = next(a.size for name, a in zip(self.input_names, inputs, strict=True)
-                     if self.halves.inputs[name] == "x")
+                     if self.halves.inputs[name] in WHOLE)
             args = [a.reshape(halves_shape(self.halves.inputs[name], n))
                     for name, a in zip(self.input_names, inputs, strict=True)]
         if self.channels is not None:  # the weight spread over x's shape by NumPy
@@ -362,7 +362,8 @@ def row_op(name: str) -> type[NormOp] | None:
 
 def _row_attributes(op: type[NormOp], attrs: Mapping[str, str]) -> int:
     """The dim --attr gives (default -1): only the last dim, the one ops-nn's kernels reduce
-    by default (axes = [-1])."""
+    by default (axes = [-1]); 3 is the last dim of tensors viewed as [1, 1, rows, L] (halves'
+    "x4": a tiling that takes 4-d tensors and a dim in [0, 3])."""
     for name in attrs:
         if name != "dim":
             raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: dim)")
@@ -371,9 +372,10 @@ def _row_attributes(op: type[NormOp], attrs: Mapping[str, str]) -> int:
         dim = int(text)
     except ValueError:
         raise CheckError(f"--attr dim={text}: {op.name}'s dim is an integer (e.g. -1)") from None
-    if dim != -1:
-        raise CheckError(f"--attr dim={dim}: the checker reduces the last dim (-1), the one "
-                         "ops-nn's softmax kernels reduce by default (axes = [-1])")
+    if dim not in (-1, 3):
+        raise CheckError(f"--attr dim={dim}: the checker reduces the last dim (-1, or 3 of "
+                         "tensors viewed as [1, 1, rows, L]), the one ops-nn's softmax kernels "
+                         "reduce by default (axes = [-1])")
     return dim
 
 
@@ -387,7 +389,7 @@ def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
     op = row_op(name)
     assert op is not None
     dim = _row_attributes(op, attrs)
-    t = TensorType(Float32Type(), [2, 8])
+    t = TensorType(Float32Type(), [2, 8] if dim == -1 else [1, 1, 2, 8])
     block = Block(arg_types=[t] * len(op.INPUTS))
     reduced = op(*block.args, dim=dim)
     block.add_ops([reduced, func.ReturnOp(reduced.results[0])])
@@ -397,12 +399,14 @@ def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
         linalg = compile_module(module, level="linalg")
     except RunnerError as error:
         raise CheckError(f"{op.name}: {_plain(str(error))}") from None
-    rows = Halves(dict.fromkeys(op.INPUTS, "x"), "x")
+    kind = "x" if dim == -1 else "x4"
+    rows = Halves(dict.fromkeys(op.INPUTS, kind), kind)
 
     def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         return (run_reference(op.name, list(args), dim=dim),)
 
-    return Reference(f"{op.name} {{dim = {dim}}} (every tensor of [rows, L], reduced along L)",
+    shaped = "[rows, L]" if dim == -1 else "[1, 1, rows, L]"
+    return Reference(f"{op.name} {{dim = {dim}}} (every tensor of {shaped}, reduced along L)",
                      op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
                      float_constants(linalg.module), op.name, exact=False, halves=rows,
                      attributes={"dim": dim})

@@ -339,7 +339,8 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
         flags += [f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
                   f"-DHSWC_TILING_STRUCT={scope}{struct}",
                   "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]
-    files = (*folder.def_files, *folder.tiling_files, *atvoss_sources(folder))
+    files = (*folder.def_files, *folder.tiling_files, *folder.dependency_tilings,
+             *atvoss_sources(folder))
     _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)

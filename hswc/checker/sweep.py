@@ -40,12 +40,13 @@ gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op
 run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
 0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
 log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
-of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
-tolerance. gelu_quant (QUANTIZED_FOLDERS) maps to hswc.checker.quantized's generic of its
-dynamic mode, x of [rows, L], y int8 and out_scale f32 per row compared bit for bit. The rest
-(BLOCKED: gated ops with group_index, several outputs or no hsg op,
-reductions no hsg op computes, quantized outputs, broadcast weights) get one row per SoC,
-`not expressible: why`.
+of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op; experimental/
+activation/softmax_v2, whose tiling takes 4-d tensors, [1, 1, rows, L] with dim = 3:
+ROW_DIMS), within PyTorch's tolerance. gelu_quant (QUANTIZED_FOLDERS) maps to
+hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and out_scale f32
+per row compared bit for bit. The rest (BLOCKED: gated ops with group_index, several outputs or
+no hsg op, reductions no hsg op computes, quantized outputs, broadcast weights) get one row per
+SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -178,6 +179,11 @@ QUANTIZED_FOLDERS = ("gelu_quant",)
 """Folders checked against a generic of hswc.checker.quantized (`--op gelu_quant`): GeluQuant's
 dynamic mode, its definition's default, x of [rows, L] and its smooth scales of [L] (the
 optional input_scale), y int8 and out_scale f32 per row."""
+ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
+"""ROW_FOLDERS whose tiling takes another spelling of the last dim: experimental/activation/
+softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
+[0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
+(hswc.checker.halves' "x4") with dim = 3."""
 REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
              "reductions along the last dim, ROW_FOLDERS)")
 GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
@@ -238,6 +244,11 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
                 "dynamic mode: int8 y of [rows, L] and an f32 scale per row)")
     if folder.name in ROW_FOLDERS:
         op = ROW_FOLDERS[folder.name]
+        experimental = folder.parent.parent.name == "experimental"
+        dim = ROW_DIMS.get(f"experimental/{folder.name}" if experimental else folder.name)
+        if dim is not None:
+            return (f"hsg.{op}", {"dim": dim}, f"{folder.name} = hsg.{op} (dim = {dim}: every "
+                    "tensor of [1, 1, rows, L], reduced along L)")
         return (f"hsg.{op}", {}, f"{folder.name} = hsg.{op} (every tensor of [rows, L], reduced "
                 "along L)")
     stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)

@@ -196,8 +196,11 @@ def read_stream(text: str, figures: CostFigures) -> RecordedRun:
         if not words:
             continue
         if words[0] == "core" and len(words) == 2 and words[1].isdigit():
-            core = cores[int(words[1])] = _Core(figures, run.unmodelled)
-            run.programs[int(words[1])] = core.program
+            n = int(words[1])  # a core seen before resumes its stream (after a SyncAll)
+            if n not in cores:
+                cores[n] = _Core(figures, run.unmodelled)
+                run.programs[n] = cores[n].program
+            core = cores[n]
             continue
         if core is None:
             raise RecordError(f"the recorded line '{line}' comes before any core")
