@@ -143,9 +143,43 @@ def clipped_swiglu(x: np.ndarray, dim: int = -1, alpha: float = 1.702, limit: fl
     return a * _sigmoid(alpha * a) * (_clip(b, limit) + bias)
 
 
+def situ_glu_grad(grad: np.ndarray, x: np.ndarray, dim: int = -1, beta: float = 1.0,
+                  linear_beta: float = 0.0, activate_left: bool = True) -> np.ndarray:
+    """The derivative of situ_glu (the chain rule on its formula, dividing by beta)."""
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    gate, up = (a, b) if activate_left else (b, a)
+    t, s = np.tanh(gate / beta), _sigmoid(gate)
+    # d/dgate beta * tanh(gate / beta) * sigmoid(gate)
+    situ_derivative = (1.0 - t * t) * s + beta * t * s * (1.0 - s)
+    if linear_beta > 0:
+        tu = np.tanh(up / linear_beta)
+        up_value, up_derivative = linear_beta * tu, 1.0 - tu * tu
+    else:
+        up_value, up_derivative = up, 1.0
+    d_gate = g * up_value * situ_derivative
+    d_up = g * beta * t * s * up_derivative
+    parts = [d_gate, d_up] if activate_left else [d_up, d_gate]
+    return np.concatenate(parts, axis=dim)
+
+
+def ge_glu_grad_v2(grad: np.ndarray, x: np.ndarray, gelu: np.ndarray, dim: int = -1,
+                   approximate: str = "tanh", activate_left: bool = False) -> np.ndarray:
+    """GeGluGradV2: the GeLU half given (`gelu`), the GeLU's argument's gradient from x."""
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    given = np.asarray(gelu).astype(np.float64)
+    gated, other = (a, b) if activate_left else (b, a)
+    d_gated = g * other * _gelu_derivative(gated, approximate)
+    d_other = g * given
+    parts = [d_gated, d_other] if activate_left else [d_other, d_gated]
+    return np.concatenate(parts, axis=dim)
+
+
 VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray]] = {
     "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
     "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
+    "hsg.situ_glu_grad": situ_glu_grad, "hsg.ge_glu_grad_v2": ge_glu_grad_v2,
 }
 
 

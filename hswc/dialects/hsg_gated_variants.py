@@ -130,6 +130,14 @@ class GatedVariantOp(GatedOp):
             raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
                                   f"{half_type(x, k)}")
 
+    @classmethod
+    def gradient(cls) -> bool:
+        return False
+
+    @classmethod
+    def half_inputs(cls) -> tuple[str, ...]:
+        return ()
+
     def _verify_attributes(self, rank: int) -> None:
         for name, attr in self.properties.items():
             if name not in self.DEFAULTS:
@@ -293,5 +301,96 @@ class ClippedSwigluOp(GatedVariantOp):
                                   f"or 1 (after), got {self.value('clamp_mode')}")
 
 
+class GatedVariantGradOp(GatedVariantOp):
+    """The gradient of an ops-nn gated variant (abstract): the incoming gradient first (of the
+    forward result's shape), then x (`X_INDEX` 1), then the forward outputs it reads
+    (`HALF_INPUTS` besides the gradient: GeGluGradV2's gelu, of the result's shape); it returns
+    x's gradient, x's type (da then db along the split dim)."""
+
+    X_INDEX: ClassVar[int] = 1
+    HALF_INPUTS: ClassVar[tuple[str, ...]] = ("grad",)
+
+    @classmethod
+    def gradient(cls) -> bool:
+        return True
+
+    @classmethod
+    def half_inputs(cls) -> tuple[str, ...]:
+        return cls.HALF_INPUTS
+
+    def __init__(self, *inputs: SSAValue, **attributes: AttrValue):
+        unknown = sorted(set(attributes) - set(self.DEFAULTS))
+        assert not unknown, f"{self.name} takes no {unknown}"
+        props = {k: _attribute(v) for k, v in {**self.DEFAULTS, **attributes}.items()}
+        x = inputs[self.X_INDEX].type
+        assert isinstance(x, TensorType)
+        super(GatedOp, self).__init__(operands=[list(inputs)], result_types=[x],
+                                      properties=props)
+
+    def verify_(self) -> None:
+        x, k = self.verify_split()
+        half = half_type(x, k)
+        for name, operand in zip(self.INPUTS, self.inputs, strict=True):
+            if name in self.HALF_INPUTS and operand.type != half:
+                raise VerifyException(f"{self.name}: {name} has type {operand.type}; the "
+                                      f"forward result's is {half}")
+        if self.result.type != x:
+            raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
+                                  f"{x}")
+
+    @classmethod
+    def result_type(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
+                    parser: Parser, pos: int) -> Attribute:
+        """x's type."""
+        if len(types) <= cls.X_INDEX:
+            parser.raise_error(f"{cls.name}: takes {len(cls.INPUTS)} operand(s) "
+                               f"({', '.join(cls.INPUTS)})", pos, parser.pos)
+        x = types[cls.X_INDEX]
+        if not isinstance(x, TensorType) or x.get_num_dims() == 0:
+            parser.raise_error(f"{cls.name}: x must be a ranked tensor of rank 1 or more, got "
+                               f"{x}", pos, parser.pos)
+        return x
+
+
+@irdl_op_definition
+class SituGluGradOp(GatedVariantGradOp):
+    """ops-nn's SituGluGrad (activation/situ_glu_grad): the gradient of hsg.situ_glu, as its
+    kernel computes it (op_kernel/situ_glu_grad.hpp:315-416): t = tanh(g * (1 / beta)),
+    s = sigmoid(g), u' = lb * tanh(u * (1 / lb)) for lb = linear_beta > 0, else u;
+    d_g = grad * u' * s * ((1 - t * t) + beta * t * (1 - s)), d_u = grad * beta * t * s,
+    times (1 - tanh(u * (1 / lb))^2) for lb > 0; dx = [d_g, d_u] along dim when activate_left,
+    else [d_u, d_g]."""
+
+    name = "hsg.situ_glu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TORCH: ClassVar[str] = "ops-nn's SituGluGrad"
+    OPSNN: ClassVar[str] = "situ_glu_grad"
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "beta": 1.0, "linear_beta": 0.0, "activate_left": True}
+
+    def verify_values(self) -> None:
+        if self.value("beta") == 0.0:
+            raise VerifyException(f"{self.name}: beta must not be 0 (tanh(g / beta))")
+
+
+@irdl_op_definition
+class GeGluGradV2Op(GatedVariantGradOp):
+    """ops-nn's GeGluGradV2 (activation/ge_glu_grad_v2): the gradient of GeGluV2 from the GeLU
+    half it wrote (`gelu`, not recomputed): with (g, o) = (a, b) when activate_left, else
+    (b, a), d_o = grad * gelu and d_g = grad * o * gelu'(g) (op_kernel/
+    ge_glu_grad_v2_tanh_fp32.h:58 `Mul(outLocalLeft, ubGelu, ubDY)`, :63 x1 * dy, then
+    ComputeGeluGrad; the erf kernels alike), in f32 rounded once. ops-nn's defaults:
+    approximate tanh (its index 1), activate_left false (op_host/ge_glu_grad_v2_def.cpp:38-40)."""
+
+    name = "hsg.ge_glu_grad_v2"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x", "gelu")
+    HALF_INPUTS: ClassVar[tuple[str, ...]] = ("grad", "gelu")
+    TORCH: ClassVar[str] = "ops-nn's GeGluGradV2"
+    OPSNN: ClassVar[str] = "ge_glu_grad_v2"
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "approximate": "tanh", "activate_left": False}
+
+
 GATED_VARIANTS: tuple[type[GatedVariantOp], ...] = (GeluMulOp, FatreluMulOp, SituGluOp,
-                                                    SwigluClampOp, ClippedSwigluOp)
+                                                    SwigluClampOp, ClippedSwigluOp,
+                                                    SituGluGradOp, GeGluGradV2Op)

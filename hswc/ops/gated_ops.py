@@ -90,19 +90,22 @@ class Decomposer:
         return AffineMap(self.rank, 0, (*dims[:at], AffineConstantExpr(part), *dims[at:]))
 
     def generic(self, body: Body, grad: SSAValue | None, name: str,
-                scalars: Sequence[SSAValue] = ()) -> SSAValue:
-        """A tensor of the result's half shape: `body` of (g,) a, b (and the one element of
-        each of `scalars`) at each element, in f32, rounded once."""
-        inputs = [self.view, self.view, *scalars]
-        maps = [self.half_map(0), self.half_map(1),
+                scalars: Sequence[SSAValue] = (),
+                halves: Sequence[tuple[str, SSAValue]] = ()) -> SSAValue:
+        """A tensor of the result's half shape: `body` of (g,) a, b, the element of each of
+        `halves` (named tensors of the half shape: GeGluGradV2's gelu) and the one element of
+        each of `scalars` at each element, in f32, rounded once."""
+        identity = AffineMap.identity(self.rank)
+        inputs = [self.view, self.view, *(v for _, v in halves), *scalars]
+        maps = [self.half_map(0), self.half_map(1), *[identity] * len(halves),
                 *[AffineMap(self.rank, 0, (AffineConstantExpr(0),))] * len(scalars)]
         if grad is not None:
             inputs.insert(0, grad)
-            maps.insert(0, AffineMap.identity(self.rank))
+            maps.insert(0, identity)
         element = self.half.get_element_type()
         block = Block(arg_types=[element] * (len(inputs) + 1))
-        names = (["grad"] if grad is not None else []) + ["a", "b"] + \
-            [self.op.INPUTS[len(self.op.INPUTS) - len(scalars) + i] for i in range(len(scalars))] \
+        names = (["grad"] if grad is not None else []) + ["a", "b"] + [n for n, _ in halves] \
+            + [self.op.INPUTS[len(self.op.INPUTS) - len(scalars) + i] for i in range(len(scalars))] \
             + ["y"]
         for arg, n in zip(block.args, names, strict=True):
             arg.name_hint = n
