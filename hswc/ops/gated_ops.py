@@ -104,9 +104,10 @@ class Decomposer:
             maps.insert(0, identity)
         element = self.half.get_element_type()
         block = Block(arg_types=[element] * (len(inputs) + 1))
+        scalar_names = list(self.op.INPUTS[len(self.op.INPUTS) - len(scalars):]) if scalars \
+            else []
         names = (["grad"] if grad is not None else []) + ["a", "b"] + [n for n, _ in halves] \
-            + [self.op.INPUTS[len(self.op.INPUTS) - len(scalars) + i] for i in range(len(scalars))] \
-            + ["y"]
+            + scalar_names + ["y"]
         for arg, n in zip(block.args, names, strict=True):
             arg.name_hint = n
         bb = BodyBuilder(block, options=self.options)
