@@ -118,9 +118,22 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
         rows, rules = _sweep(Path(scratch), max_size)
-    named = (f"{scratch}/", f"{ops_nn}/")  # the messages name the folders, not the links
-    return ([(k, s, d, v.replace(*named)) for k, s, d, v in rows],
-            [(k, s, d, r.replace(*named)) for k, s, d, r in rules])
+    return _relative(rows, rules, (Path(scratch), ops_nn))
+
+
+def _relative(rows: list[Row], rules: list[SyncRule], roots: tuple[Path, ...]
+              ) -> tuple[list[Row], list[SyncRule]]:
+    """The rows and rules with files named from the swept tree (`activation/x/op_host/...`),
+    not from where it was checked out (a /tmp path in the table says nothing to its reader)."""
+    prefixes = sorted({f"{p}/" for r in roots for p in (r, r.resolve())}, key=len, reverse=True)
+
+    def strip(text: str) -> str:
+        for prefix in prefixes:
+            text = text.replace(prefix, "")
+        return text
+
+    return ([(k, s, d, strip(v)) for k, s, d, v in rows],
+            [(k, s, d, strip(r)) for k, s, d, r in rules])
 
 
 def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
@@ -378,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         rows, rules = _merged(args.out, names,
                               *_sweep_folders(args.ops_nn, names, args.max_size))
     else:
-        rows, rules = _sweep(args.ops_nn, args.max_size)
+        rows, rules = _relative(*_sweep(args.ops_nn, args.max_size), (args.ops_nn,))
     opbase = opbase_root(args.ops_nn.resolve())
     if opbase is not None:
         rules = [(k, s, d, r.replace(f"{opbase}/", "opbase/")) for k, s, d, r in rules]
