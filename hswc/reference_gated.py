@@ -143,6 +143,14 @@ def clipped_swiglu(x: np.ndarray, dim: int = -1, alpha: float = 1.702, limit: fl
     return a * _sigmoid(alpha * a) * (_clip(b, limit) + bias)
 
 
+def ge_glu_v2(x: np.ndarray, dim: int = -1, approximate: str = "tanh",
+              activate_left: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """GeGluV2's y (ge_glu: the GeLU held in x's type times the other half) and gelu."""
+    a, b = _halves(x, dim)
+    held = _held(_gelu(a if activate_left else b, approximate), x)
+    return held * (b if activate_left else a), held
+
+
 def situ_glu_grad(grad: np.ndarray, x: np.ndarray, dim: int = -1, beta: float = 1.0,
                   linear_beta: float = 0.0, activate_left: bool = True) -> np.ndarray:
     """The derivative of situ_glu (the chain rule on its formula, dividing by beta)."""
@@ -176,19 +184,29 @@ def ge_glu_grad_v2(grad: np.ndarray, x: np.ndarray, gelu: np.ndarray, dim: int =
     return np.concatenate(parts, axis=dim)
 
 
-VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray]] = {
+VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray | tuple[np.ndarray, ...]]] = {
     "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
     "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
     "hsg.situ_glu_grad": situ_glu_grad, "hsg.ge_glu_grad_v2": ge_glu_grad_v2,
+    "hsg.ge_glu_v2": ge_glu_v2,
 }
+
+
+def run_variant_outputs(name: str, inputs: list[np.ndarray], **attributes: object
+                        ) -> tuple[np.ndarray, ...]:
+    """An ops-nn gated variant's results (GeGluV2's two), each in x's type (its first
+    operand's)."""
+    with np.errstate(all="ignore"):
+        exact = VARIANT_REFERENCES[name](*inputs, **attributes)
+    dtype = np.asarray(inputs[0]).dtype
+    return tuple(sem.convert(r, dtype) for r in (exact if isinstance(exact, tuple) else (exact,)))
 
 
 def run_variant_reference(name: str, inputs: list[np.ndarray], **attributes: object
                           ) -> np.ndarray:
-    """An ops-nn gated variant's result in x's type (its first operand's)."""
-    with np.errstate(all="ignore"):
-        exact = VARIANT_REFERENCES[name](*inputs, **attributes)
-    return sem.convert(exact, np.asarray(inputs[0]).dtype)
+    """An ops-nn gated variant's result in x's type (its first operand's); its first result,
+    for an op of several."""
+    return run_variant_outputs(name, inputs, **attributes)[0]
 
 
 # endregion

@@ -294,8 +294,9 @@ def _gated_module(op: type[GatedOp], dtype: str, attrs: Mapping[str, object]) ->
              if name in GATED_FIXED else x for name in op.INPUTS]
     block = Block(arg_types=types)
     gated = op(*block.args, **attrs)  # type: ignore[arg-type]
-    block.add_ops([gated, func.ReturnOp(gated.result)])
-    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}", (types, [gated.result.type]),
+    block.add_ops([gated, func.ReturnOp(*gated.results)])
+    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}",
+                     (types, [r.type for r in gated.results]),
                      Region(block))
     return ModuleOp([fn])
 
@@ -304,7 +305,7 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
     """The reference of `--op` a gated op: its golden model (hswc.reference_gated) on x of
     [rows, 2H] (hswc.checker.halves), compared within PyTorch's tolerance."""
     from hswc.dialects.hsg_gated_variants import GatedVariantOp
-    from hswc.reference_gated import run_gated_reference, run_variant_reference
+    from hswc.reference_gated import run_gated_reference, run_variant_outputs
     from hswc.runner import compile_module
 
     op = gated_op(name)
@@ -324,13 +325,14 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
         options["dim"] = -1
 
     def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
-        run = run_variant_reference if variant else run_gated_reference
-        return (run(op.name, list(args), **options),)
+        if variant:  # GeGluV2: y and gelu
+            return run_variant_outputs(op.name, list(args), **options)
+        return (run_gated_reference(op.name, list(args), **options),)
 
     shown = ", ".join(f"{k} = {v}" for k, v in values.items())
     thresholds = tuple(sorted({*float_constants(linalg.module), *halves.fixed.values()}))
     return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
-                     "last dim split)", op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
+                     "last dim split)", op.INPUTS, op.RESULTS, compute, dict.fromkeys(DTYPES),
                      thresholds, op.name, exact=False, halves=halves)
 
 

@@ -36,11 +36,11 @@ softsign_grad, squared_relu, silu_mul, threshold (a step function, `x > threshol
 not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
 [N, C, L] with a weight per channel as each tiling reads it: CHANNEL_FOLDERS,
 hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
-gelu_mul, fatrelu_mul, situ_glu and its gradient, ge_glu_grad_v2, swiglu_clamp,
-clipped_swiglu) map to the hsg op of their name, run on x of [rows, 2H] and a result of
-[rows, H] (a gradient's dx of [rows, 2H] from its gradient of [rows, H]; GeGluGradV2's gelu
-of [rows, H]; hswc.checker.halves; FatreluMul's threshold
-0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
+gelu_mul, fatrelu_mul, situ_glu and its gradient, ge_glu_v2 (y and gelu) and its gradient
+ge_glu_grad_v2, swiglu_clamp, clipped_swiglu) map to the hsg op of their name, run on x of
+[rows, 2H] and results of [rows, H] (a gradient's dx of [rows, 2H] from its gradient of
+[rows, H]; GeGluGradV2's gelu of [rows, H]; hswc.checker.halves; FatreluMul's threshold 0.5).
+The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
 log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
 of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
 tolerance. The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op,
@@ -159,7 +159,7 @@ otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves 
 for a UT entry (hswc.checker.kernel_source): defined to the dtype, as ops-nn's kernel build
 defines it from the op's definition, so an f16 run is not the f32 kernel."""
 GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
-                 "situ_glu", "situ_glu_grad", "ge_glu_grad_v2", "swiglu_clamp",
+                 "situ_glu", "situ_glu_grad", "ge_glu_v2", "ge_glu_grad_v2", "swiglu_clamp",
                  "clipped_swiglu")
 """Folders of ops-nn's gated ops checked against the hsg op of the same name
 (hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
@@ -188,8 +188,6 @@ BLOCKED: Mapping[str, str] = {
                            + GROUP_INDEX),
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),
-    "ge_glu_v2": ("two outputs of different sizes (y of H, and gelu: the GeLU half itself); "
-                  "hsg.ge_glu computes y alone"),
     **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
                     REDUCTION),
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import irdl_op_definition, opt_prop_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
@@ -76,7 +76,8 @@ class GatedVariantOp(GatedOp):
         x = inputs[0].type
         assert isinstance(x, TensorType)
         k = self._dim_of(props, x.get_num_dims())
-        super(GatedOp, self).__init__(operands=[list(inputs)], result_types=[half_type(x, k)],
+        super(GatedOp, self).__init__(operands=[list(inputs)],
+                                      result_types=[half_type(x, k)] * self.RESULTS,
                                       properties=props)
 
     @classmethod
@@ -301,6 +302,37 @@ class ClippedSwigluOp(GatedVariantOp):
                                   f"or 1 (after), got {self.value('clamp_mode')}")
 
 
+@irdl_op_definition
+class GeGluV2Op(GatedVariantOp):
+    """ops-nn's GeGluV2 (activation/ge_glu_v2): two results of the halves' shape, y = gelu(a) * b
+    (a * gelu(b) when not activate_left) and gelu, the GeLU half itself in x's type. The kernel
+    computes the GeLU in f32, Casts it to x's type (CAST_RINT: the gelu output), and multiplies
+    that by the other half (op_kernel/tanh/ge_glu_v2_fp16_align.h:139-158; f32 Mul of the rounded
+    GeLU, exact for f16 and bf16 operands, rounded once), so y is hsg.ge_glu's (PyTorch's
+    F.gelu(a) * b, the GeLU held in x's type). ops-nn's defaults: approximate tanh (its index 1),
+    activate_left false (op_host/ge_glu_v2_def.cpp:34-36).
+
+        %y, %gelu = hsg.ge_glu_v2 %x {dim = -1 : i64} : tensor<4x128xf16>
+    """
+
+    name = "hsg.ge_glu_v2"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "ops-nn's GeGluV2"
+    OPSNN: ClassVar[str] = "ge_glu_v2"
+    RESULTS: ClassVar[int] = 2
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "approximate": "tanh", "activate_left": False}
+
+    result = result_def(TensorType)
+    gelu = result_def(TensorType)
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.gelu.type != self.result.type:
+            raise VerifyException(f"{self.name}: gelu has type {self.gelu.type}, not "
+                                  f"{self.result.type}")
+
+
 class GatedVariantGradOp(GatedVariantOp):
     """The gradient of an ops-nn gated variant (abstract): the incoming gradient first (of the
     forward result's shape), then x (`X_INDEX` 1), then the forward outputs it reads
@@ -392,5 +424,5 @@ class GeGluGradV2Op(GatedVariantGradOp):
 
 
 GATED_VARIANTS: tuple[type[GatedVariantOp], ...] = (GeluMulOp, FatreluMulOp, SituGluOp,
-                                                    SwigluClampOp, ClippedSwigluOp,
+                                                    SwigluClampOp, ClippedSwigluOp, GeGluV2Op,
                                                     SituGluGradOp, GeGluGradV2Op)

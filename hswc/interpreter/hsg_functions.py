@@ -27,7 +27,7 @@ from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
-from hswc.reference_gated import run_gated_reference, run_variant_reference
+from hswc.reference_gated import run_gated_reference, run_variant_outputs
 from hswc.reference_norms import run_reference
 
 
@@ -100,7 +100,7 @@ class HsgFunctions(MachineFunctions):
         options: dict[str, object] = dict(op.values())
         if "dim" in op.DEFAULTS:
             options["dim"] = k
-        return (run_variant_reference(op.name, arrays, **options),)
+        return run_variant_outputs(op.name, arrays, **options)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,

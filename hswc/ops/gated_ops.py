@@ -169,7 +169,7 @@ def _swi_glu(d: Decomposer) -> SSAValue:
                                            "swi_glu"), None, "y")
 
 
-def _ge_glu(d: Decomposer) -> SSAValue:
+def ge_glu_body(d: Decomposer) -> SSAValue:
     """gelu of one half, a tensor of its own in PyTorch (rounded), times the other."""
     gated, other = (0, 1) if d.op.left() else (1, 0)
     return d.generic(lambda bb, a: bb.mulf(stored(d, bb, _gelu(bb, a[gated]), "gelu"),
@@ -230,7 +230,7 @@ def _ge_glu_grad(d: Decomposer) -> SSAValue:
 DECOMPOSITIONS: dict[type[ops.GatedOp], Callable[[Decomposer], SSAValue]] = {
     ops.GluOp: _glu,
     ops.SwiGluOp: _swi_glu,
-    ops.GeGluOp: _ge_glu,
+    ops.GeGluOp: ge_glu_body,
     ops.GluGradOp: _glu_grad,
     ops.SwiGluGradOp: _swi_glu_grad,
     ops.GeGluGradOp: _ge_glu_grad,

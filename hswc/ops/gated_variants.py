@@ -9,6 +9,7 @@ kernels compute, the result rounded once to x's type:
                     for lb = linear_beta > 0, else u; (g, u) = (a, b), or (b, a) when not
                     activate_left
     swiglu_clamp    min(silu(a), limit) * min(max(b, -limit), limit)
+    ge_glu_v2       y: ge_glu's body ([gelu(g)] * o); gelu: [gelu(g)] (two generics, two results)
     clipped_swiglu  clamp_mode 0: a' = min(a, limit); a' / (1 + exp(-alpha * a')) *
                     (min(max(b, -limit), limit) + bias); clamp_mode 1: min(silu(a), limit) *
                     min(max(b, -limit), limit)
@@ -31,7 +32,7 @@ from hswc.dialects import hsg_gated_variants as ops
 from hswc.ops.body import BodyBuilder
 from hswc.ops.exponential import gelu, sigmoid_of, silu
 from hswc.ops.exponential_grad import gelu_grad
-from hswc.ops.gated_ops import Decomposer
+from hswc.ops.gated_ops import Decomposer, ge_glu_body
 
 
 def _f32(op: ops.GatedVariantOp, name: str) -> float:
@@ -173,18 +174,29 @@ def _ge_glu_grad_v2(d: Decomposer) -> SSAValue:
                     d.generic(second, g, "db", halves=gelu_half))
 
 
-DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Callable[[Decomposer], SSAValue]] = {
+def _ge_glu_v2(d: Decomposer) -> tuple[SSAValue, ...]:
+    """GeGluV2's y, hsg.ge_glu's body (the GeLU held in x's type times the other half), and its
+    gelu: the GeLU of the gated half, rounded to x's type."""
+    gated = 0 if d.op.left() else 1
+    y = ge_glu_body(d)  # first, as the results: the fused kernel's outputs in their order
+    return y, d.generic(lambda bb, a: gelu(bb, [a[gated]], {}), None, "gelu")
+
+
+Decomposition = Callable[[Decomposer], SSAValue | tuple[SSAValue, ...]]
+DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Decomposition] = {
     ops.GeluMulOp: _gelu_mul,
     ops.FatreluMulOp: _fatrelu_mul,
     ops.SituGluOp: _situ_glu,
     ops.SwigluClampOp: _swiglu_clamp,
     ops.ClippedSwigluOp: _clipped_swiglu,
+    ops.GeGluV2Op: _ge_glu_v2,
     ops.SituGluGradOp: _situ_glu_grad,
     ops.GeGluGradV2Op: _ge_glu_grad_v2,
 }
 
 
-def decompose_variant(op: ops.GatedVariantOp) -> SSAValue:
-    """Insert the generic of `op` before it; the result (of op's type)."""
+def decompose_variant(op: ops.GatedVariantOp) -> SSAValue | tuple[SSAValue, ...]:
+    """Insert the generic(s) of `op` before it; the result (of op's type), or its results (an op
+    of several)."""
     interleaved = bool(op.value("interleaved")) if "interleaved" in op.DEFAULTS else False
     return DECOMPOSITIONS[type(op)](Decomposer(op, interleaved))
