@@ -17,7 +17,7 @@ import numpy as np
 
 from hswc import arith_semantics as sem
 
-_ERF = np.vectorize(math.erf, otypes=[np.float64])
+_ERFC = np.vectorize(math.erfc, otypes=[np.float64])
 
 
 def _held(v: np.ndarray, like: np.ndarray) -> np.ndarray:
@@ -34,19 +34,34 @@ def _sigmoid(v: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-v))
 
 
+def _tanh_half(v: np.ndarray) -> np.ndarray:
+    """0.5 * (1 + tanh(w)) of the tanh GeLU's w = sqrt(2 / pi) * (v + 0.044715 v^3), as
+    1 / (1 + exp(-2 w)): the same function without the cancellation of 1 + tanh(w) where
+    tanh(w) rounds to -1 (w below about -19: v below about -7.5), which made the GeLU of such v
+    0 where it is a tiny negative number (a kernel computing v / (1 + exp(-2 w)), as GeGluV2's,
+    gives it, and a large other half makes the product large)."""
+    w = math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)
+    return 1.0 / (1.0 + np.exp(-2.0 * w))
+
+
+def _normal_cdf(v: np.ndarray) -> np.ndarray:
+    """0.5 * (1 + erf(v / sqrt 2)) as 0.5 * erfc(-v / sqrt 2): no cancellation for very
+    negative v (the same reason as `_tanh_half`)."""
+    return 0.5 * _ERFC(-v / math.sqrt(2.0))
+
+
 def _gelu(v: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
-    return 0.5 * v * (1.0 + _ERF(v / math.sqrt(2.0)))
+        return v * _tanh_half(v)
+    return v * _normal_cdf(v)
 
 
 def _gelu_derivative(v: np.ndarray, approximate: str) -> np.ndarray:
-    if approximate == "tanh":
+    if approximate == "tanh":  # 0.5 (1 + t) = s, 1 - t^2 = 4 s (1 - s), t = tanh(w)
         k = math.sqrt(2.0 / math.pi)
-        t = np.tanh(k * (v + 0.044715 * v ** 3))
-        return 0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * v * v)
-    cdf = 0.5 * (1.0 + _ERF(v / math.sqrt(2.0)))
-    return cdf + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
+        s = _tanh_half(v)
+        return s + 2.0 * v * s * (1.0 - s) * k * (1.0 + 3 * 0.044715 * v * v)
+    return _normal_cdf(v) + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
 
 
 def glu(x: np.ndarray, dim: int) -> np.ndarray:
