@@ -124,8 +124,10 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
 def _relative(rows: list[Row], rules: list[SyncRule], roots: tuple[Path, ...]
               ) -> tuple[list[Row], list[SyncRule]]:
     """The rows and rules with files named from the swept tree (`activation/x/op_host/...`),
-    not from where it was checked out (a /tmp path in the table says nothing to its reader)."""
-    prefixes = sorted({f"{p}/" for r in roots for p in (r, r.resolve())}, key=len, reverse=True)
+    not from where it was checked out (a /tmp path in the table says nothing to its reader);
+    hswc's own files (the CPU model's headers) from this checkout's root (`hswc/checker/...`)."""
+    prefixes = sorted({f"{p}/" for r in (*roots, ROOT) for p in (r, r.resolve())}, key=len,
+                      reverse=True)
 
     def strip(text: str) -> str:
         for prefix in prefixes:

@@ -436,10 +436,13 @@ def _nan_outside_contract(op: str) -> tuple[str, ...]:
 
 
 def _reason(message: str) -> str:
-    """A checker message in one line: its first, and the first detail when it ends in ':'."""
+    """A checker message in one line: its first, and the first detail when it ends in ':' (the
+    first compiler error among the details, when one says `error:`: not the `In file included
+    from` lines that lead to it)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if len(lines) > 1 and lines[0].endswith(":"):
-        return f"{lines[0]} {lines[1]}"
+        errors = [line for line in lines[1:] if "error:" in line]
+        return f"{lines[0]} {errors[0] if errors else lines[1]}"
     return lines[0] if lines else "?"
 
 
