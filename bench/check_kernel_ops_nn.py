@@ -308,6 +308,38 @@ what each kernel computes.
   log_softmax_grad transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and uses
   `DEFAULT_DATA_COPY_STRIDE` (`op_kernel/reduce_mid.h:41`) and an unqualified `AlignUp`
   (`op_kernel/log_softmax_grad_base.h:73`), none of them in the model.
+- **GeGluV2: y and gelu, both compared (hsg.ge_glu_v2, its definition's defaults: approximate
+  tanh, activate_left false).** Its GeLU is `x / (1 + exp(-2u))` in f32
+  (`op_kernel/ge_glu_v2_base.h:245-259`). The f16 and f32 kernels Cast the GeLU to x's type and
+  multiply that (`op_kernel/tanh/ge_glu_v2_fp16_align.h:139-158`), as PyTorch's `F.gelu(b)` held
+  in x's type, which hsg.ge_glu_v2 computes; they enqueue their copied-out gelu again to pass it
+  to the Mul (`:166-171`), which asc-devkit's TQueBind::EnQue allows (a DEQUE buffer), and the
+  CPU model now does too. The bf16 kernel multiplies the unrounded f32 GeLU
+  (`op_kernel/tanh/ge_glu_v2_bf16_align.h:137-145`) and Casts the gelu output apart (`:149`):
+  the two differ where the GeLU is subnormal in bf16, which keeps few of its bits (b below
+  about -10, against a large a): the bf16 rows' runs outside PyTorch's tolerance (up to 14 ulp
+  of y; the gelu output within). The golden model's GeLU had read 0 there (`1 + tanh(w)` rounding to
+  0 in float64); it is now written without that cancellation (hswc/reference_gated.py). Ascend
+  950: the kernel's `static constexpr ErfConfig config` inside a member template
+  (`op_kernel/arch35/ge_glu_v2_base.h:275-276`), passed to `Erf`'s `const ErfConfig&`
+  template parameter, crashes g++ 12 (an internal compiler error, reproduced in ten lines of
+  C++17; by value under -std=c++20 it builds): not checkable until the CPU model is built
+  another way.
+- **GeGluGradV2** (hsg.ge_glu_grad_v2: dx from dy, x and the gelu GeGluV2 wrote, not
+  recomputed: `op_kernel/ge_glu_grad_v2_tanh_fp32.h:58` `Mul(outLocalLeft, ubGelu, ubDY)`)
+  splits and joins x's halves with `TransDataTo5HDImpl` on UB addresses
+  (`op_kernel/ge_glu_grad_v2_tanh_base.h:433`, `arch35/ge_glu_grad_v2_tanh_base.h:440`), which
+  the CPU model lacks: not checkable on any SoC.
+- **SituGluGrad** (hsg.situ_glu_grad, the kernel's steps `op_kernel/situ_glu_grad.hpp:315-416`)
+  is not checkable for the same reason as SituGlu: its tiling includes `graph/operator_reg.h`
+  (`op_graph/situ_glu_grad_proto.h:18`).
+- **GluGrad has one output** (`op_host/glu_grad_def.cpp:29`, `out`: both halves of dx), which
+  hsg.glu_grad returns (x's shape) and the sweep compares; its only configuration is Ascend 950
+  (`:44`), whose tiling includes `tiling/template_argument.h`
+  (`op_kernel/arch35/glu_grad_tiling_key.h:14`): not checkable. (hswc's own GluGrad package
+  writes the halves as two outputs, joined on the host: not ops-nn's signature.)
+- **ReluV2's mask** (`op_host/relu_v2_def.cpp`, output `mask`, DT_UINT1) is compared bit for
+  bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits too" in its rows.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 
