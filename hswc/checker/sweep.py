@@ -436,13 +436,14 @@ def _nan_outside_contract(op: str) -> tuple[str, ...]:
 
 
 def _reason(message: str) -> str:
-    """A checker message in one line: its first, and the first detail when it ends in ':' (the
-    first compiler error among the details, when one says `error:`: not the `In file included
-    from` lines that lead to it)."""
+    """A checker message in one line: its first, and the first detail when it ends in ':' (past
+    the compiler's `In file included from` lines, the first error they lead to)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if len(lines) > 1 and lines[0].endswith(":"):
-        errors = [line for line in lines[1:] if "error:" in line]
-        return f"{lines[0]} {errors[0] if errors else lines[1]}"
+        detail = lines[1]
+        if detail.startswith("In file included from"):
+            detail = next((line for line in lines[2:] if "error:" in line), detail)
+        return f"{lines[0]} {detail}"
     return lines[0] if lines else "?"
 
 
