@@ -118,17 +118,26 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
         rows, rules = _sweep(Path(scratch), max_size)
-    return ([(k, s, d, _relative(v, scratch)) for k, s, d, v in rows],
-            [(k, s, d, _relative(r, scratch)) for k, s, d, r in rules])
+    return _relative_rows(rows, rules, (Path(scratch), ops_nn))
 
 
 def _relative(text: str, *roots: Path | str) -> str:
-    """`text` with the paths below each root (the swept tree, a tree of links to its folders)
-    named from that root: `activation/x/op_host/...`, as the rows name their kernels."""
-    for root in roots:
-        for spelled in dict.fromkeys((str(root), str(Path(root).resolve()))):
-            text = text.replace(f"{spelled.rstrip('/')}/", "")
+    """`text` with the files below each root (the swept tree, a tree of links to its folders)
+    named from that root (`activation/x/op_host/...`), and hswc's own files (the CPU model's
+    headers) from this checkout's root (`hswc/checker/...`): a /tmp path in the table says
+    nothing to its reader."""
+    prefixes = sorted({f"{str(p).rstrip('/')}/" for r in (*roots, ROOT)
+                       for p in (Path(r), Path(r).resolve())}, key=len, reverse=True)
+    for prefix in prefixes:
+        text = text.replace(prefix, "")
     return text
+
+
+def _relative_rows(rows: list[Row], rules: list[SyncRule], roots: tuple[Path, ...]
+                   ) -> tuple[list[Row], list[SyncRule]]:
+    """The rows and rules with their files named as `_relative` names them."""
+    return ([(k, s, d, _relative(v, *roots)) for k, s, d, v in rows],
+            [(k, s, d, _relative(r, *roots)) for k, s, d, r in rules])
 
 
 def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
@@ -359,6 +368,44 @@ what each kernel computes.
   index, `:140`), none of which the model has; experimental/activation/log_softmax_grad
   transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and calls an unqualified
   `AlignUp` (`op_kernel/log_softmax_grad_base.h:73`) that asc-devkit's headers do not declare.
+- **GeGluV2: y and gelu, both compared (hsg.ge_glu_v2, its definition's defaults: approximate
+  tanh, activate_left false).** Its GeLU is `x / (1 + exp(-2u))` in f32
+  (`op_kernel/ge_glu_v2_base.h:245-259`). The f16 and f32 kernels Cast the GeLU to x's type and
+  multiply that (`op_kernel/tanh/ge_glu_v2_fp16_align.h:139-158`), as PyTorch's `F.gelu(b)` held
+  in x's type, which hsg.ge_glu_v2 computes; they enqueue their copied-out gelu again to pass it
+  to the Mul (`:166-171`), which asc-devkit's TQueBind::EnQue allows (a DEQUE buffer), and the
+  CPU model now does too. The bf16 kernel multiplies the unrounded f32 GeLU
+  (`op_kernel/tanh/ge_glu_v2_bf16_align.h:137-145`) and Casts the gelu output apart (`:149`):
+  the two differ where the GeLU is subnormal in bf16, which keeps few of its bits (b below
+  about -10, against a large a): the bf16 rows' runs outside PyTorch's tolerance (the gelu
+  output within). The f32 rows' are the formula's tail in f32: where exp(-2u) is large its
+  argument's rounding gives the GeLU some 20 ulp of error (within the tolerance's atol for
+  gelu itself, not for y = gelu * a with a large a: y 17 ulp off near b = -3.7), and below
+  b = -10.05 exp overflows to inf and the GeLU is -0 where it is subnormal (y 0 against 0.21
+  for a = 1.1e38). f16 (its range keeps a small) is within the tolerance. The golden model's
+  GeLU had read 0 there (`1 + tanh(w)` rounding to 0 in float64), which made the bf16 and f32
+  rows look far worse (6e21 ulp); it is now written without that cancellation
+  (hswc/reference_gated.py). Ascend
+  950: the kernel's `static constexpr ErfConfig config` inside a member template
+  (`op_kernel/arch35/ge_glu_v2_base.h:275-276`), passed to `Erf`'s `const ErfConfig&`
+  template parameter, crashes g++ 12 (an internal compiler error, reproduced in ten lines of
+  C++17; by value under -std=c++20 it builds): not checkable until the CPU model is built
+  another way.
+- **GeGluGradV2** (hsg.ge_glu_grad_v2: dx from dy, x and the gelu GeGluV2 wrote, not
+  recomputed: `op_kernel/ge_glu_grad_v2_tanh_fp32.h:58` `Mul(outLocalLeft, ubGelu, ubDY)`)
+  splits and joins x's halves with `TransDataTo5HDImpl` on UB addresses
+  (`op_kernel/ge_glu_grad_v2_tanh_base.h:433`, `arch35/ge_glu_grad_v2_tanh_base.h:440`), which
+  the CPU model lacks: not checkable on any SoC.
+- **SituGluGrad** (hsg.situ_glu_grad, the kernel's steps `op_kernel/situ_glu_grad.hpp:315-416`)
+  is not checkable for the same reason as SituGlu: its tiling includes `graph/operator_reg.h`
+  (`op_graph/situ_glu_grad_proto.h:18`).
+- **GluGrad has one output** (`op_host/glu_grad_def.cpp:29`, `out`: both halves of dx), which
+  hsg.glu_grad returns (x's shape) and the sweep compares; its only configuration is Ascend 950
+  (`:44`), whose tiling includes `tiling/template_argument.h`
+  (`op_kernel/arch35/glu_grad_tiling_key.h:14`): not checkable. (hswc's own GluGrad package
+  writes the halves as two outputs, joined on the host: not ops-nn's signature.)
+- **ReluV2's mask** (`op_host/relu_v2_def.cpp`, output `mask`, DT_UINT1) is compared bit for
+  bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits too" in its rows.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 
@@ -445,8 +492,7 @@ def main(argv: list[str] | None = None) -> int:
                               *_sweep_folders(args.ops_nn, names, args.max_size))
     else:
         rows, rules = _sweep(args.ops_nn, args.max_size)
-    rows = [(k, s, d, _relative(v, args.ops_nn)) for k, s, d, v in rows]
-    rules = [(k, s, d, _relative(r, args.ops_nn)) for k, s, d, r in rules]
+    rows, rules = _relative_rows(rows, rules, (args.ops_nn,))
     opbase = opbase_root(args.ops_nn.resolve())
     if opbase is not None:
         rules = [(k, s, d, r.replace(f"{opbase}/", "opbase/")) for k, s, d, r in rules]

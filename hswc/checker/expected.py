@@ -228,6 +228,11 @@ GATED_FIXED = {"threshold": 0.5}
 drawn inputs concentrate around it)."""
 
 
+OPSNN_APPROXIMATE = {"0": "none", "1": "tanh"}
+"""ops-nn's GeGluV2 and GeGluGradV2 give `approximate` as an index (their READMEs: 0 "none",
+1 "tanh"; the definitions' default 1), which a gated op's --attr takes for the name."""
+
+
 def gated_op(name: str) -> type[GatedOp] | None:
     """The gated op (hswc.dialects.hsg_gated_ops, hsg_gated_variants) called `name`, or None."""
     from hswc.dialects.hsg_gated_ops import GATED_OPS
@@ -270,6 +275,8 @@ def _gated_attributes(op: type[GatedOp], attrs: Mapping[str, str]) -> dict[str, 
             raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: "
                              f"{', '.join(defaults) or 'none'})")
         default = defaults[name]
+        if name == "approximate" and text in OPSNN_APPROXIMATE:
+            text = OPSNN_APPROXIMATE[text]
         try:
             if isinstance(default, bool):
                 if text not in ("true", "false"):
@@ -294,15 +301,15 @@ def _gated_module(op: type[GatedOp], dtype: str, attrs: Mapping[str, object]) ->
     """The op on a small static x (2 x 8) of `dtype`: what the verifier checks and the float
     constants come from."""
     element = ELEMENT_TYPES[dtype]
-    gradient = len(op.INPUTS) > 1 and op.INPUTS[0] == "grad"
     x = TensorType(element, [2, 8])
     half = TensorType(element, [2, 4])
-    types = [half if gradient and k == 0 else TensorType(element, [1])
-             if name in GATED_FIXED else x for k, name in enumerate(op.INPUTS)]
+    types = [half if name in op.half_inputs() else TensorType(element, [1])
+             if name in GATED_FIXED else x for name in op.INPUTS]
     block = Block(arg_types=types)
     gated = op(*block.args, **attrs)  # type: ignore[arg-type]
-    block.add_ops([gated, func.ReturnOp(gated.result)])
-    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}", (types, [gated.result.type]),
+    block.add_ops([gated, func.ReturnOp(*gated.results)])
+    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}",
+                     (types, [r.type for r in gated.results]),
                      Region(block))
     return ModuleOp([fn])
 
@@ -311,7 +318,7 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
     """The reference of `--op` a gated op: its golden model (hswc.reference_gated) on x of
     [rows, 2H] (hswc.checker.halves), compared within PyTorch's tolerance."""
     from hswc.dialects.hsg_gated_variants import GatedVariantOp
-    from hswc.reference_gated import run_gated_reference, run_variant_reference
+    from hswc.reference_gated import run_gated_reference, run_variant_outputs
     from hswc.runner import compile_module
 
     op = gated_op(name)
@@ -321,10 +328,9 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
         linalg = compile_module(_gated_module(op, "f32", values), level="linalg")
     except RunnerError as error:
         raise CheckError(f"{op.name}: {_plain(str(error))}") from None
-    gradient = op.INPUTS[0] == "grad"
-    kinds = {n: "half" if gradient and k == 0 else "one" if n in GATED_FIXED else "x"
-             for k, n in enumerate(op.INPUTS)}
-    halves = Halves(kinds, "x" if gradient else "half",
+    kinds = {n: "half" if n in op.half_inputs() else "one" if n in GATED_FIXED else "x"
+             for n in op.INPUTS}
+    halves = Halves(kinds, "x" if op.gradient() else "half",
                     {n: GATED_FIXED[n] for n in op.INPUTS if n in GATED_FIXED})
     variant = issubclass(op, GatedVariantOp)
     options = {k: v for k, v in values.items() if k != "dim"}
@@ -332,13 +338,14 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
         options["dim"] = -1
 
     def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
-        run = run_variant_reference if variant else run_gated_reference
-        return (run(op.name, list(args), **options),)
+        if variant:  # GeGluV2: y and gelu
+            return run_variant_outputs(op.name, list(args), **options)
+        return (run_gated_reference(op.name, list(args), **options),)
 
     shown = ", ".join(f"{k} = {v}" for k, v in values.items())
     thresholds = tuple(sorted({*float_constants(linalg.module), *halves.fixed.values()}))
     return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
-                     "last dim split)", op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
+                     "last dim split)", op.INPUTS, op.RESULTS, compute, dict.fromkeys(DTYPES),
                      thresholds, op.name, exact=False, halves=halves)
 
 

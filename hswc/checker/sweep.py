@@ -36,9 +36,11 @@ softsign_grad, squared_relu, silu_mul, threshold (a step function, `x > threshol
 not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
 [N, C, L] with a weight per channel as each tiling reads it: CHANNEL_FOLDERS,
 hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
-gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
-run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
-0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
+gelu_mul, fatrelu_mul, situ_glu and its gradient, ge_glu_v2 (y and gelu) and its gradient
+ge_glu_grad_v2, swiglu_clamp, clipped_swiglu) map to the hsg op of their name, run on x of
+[rows, 2H] and results of [rows, H] (a gradient's dx of [rows, 2H] from its gradient of
+[rows, H]; GeGluGradV2's gelu of [rows, H]; hswc.checker.halves; FatreluMul's threshold 0.5).
+The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
 log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
 of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op; experimental/
 activation/softmax_v2, whose tiling takes 4-d tensors, [1, 1, rows, L] with dim = 3:
@@ -160,7 +162,8 @@ otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves 
 for a UT entry (hswc.checker.kernel_source): defined to the dtype, as ops-nn's kernel build
 defines it from the op's definition, so an f16 run is not the f32 kernel."""
 GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
-                 "situ_glu", "swiglu_clamp", "clipped_swiglu")
+                 "situ_glu", "situ_glu_grad", "ge_glu_v2", "ge_glu_grad_v2", "swiglu_clamp",
+                 "clipped_swiglu")
 """Folders of ops-nn's gated ops checked against the hsg op of the same name
 (hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
 (hswc.checker.halves): the definitions' default dim. ClippedSwiglu's optional group_index is
@@ -202,11 +205,6 @@ BLOCKED: Mapping[str, str] = {
     "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),
-    "ge_glu_v2": ("two outputs of different sizes (y of H, and gelu: the GeLU half itself); "
-                  "hsg.ge_glu computes y alone"),
-    "ge_glu_grad_v2": ("takes GeGluV2's second output (gelu) besides dy and x; hsg.ge_glu_grad "
-                       "takes dy and x"),
-    "situ_glu_grad": "the gradient of SituGlu, which no hsg op computes",
     **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
                     REDUCTION),
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
@@ -328,9 +326,10 @@ def _values_verdict(runs: list[RunOutcome]) -> str:
         return (f"outside {how} ({len(outside)} of {len(compared)} runs: {beyond} values "
                 f"outside rtol/atol, {misplaced} inf/NaN misplaced; max {worst:.3g} ulp)")
     differing = [o for o in compared if not all(c.equal for c in o.comparisons or ())]
-    if not differing:
-        return f"bit-exact ({len(compared)} run{plural})"
     comparisons = [c for o in compared for c in (o.comparisons or ())]
+    if not differing:  # a mask output (ReluV2's DT_UINT1 bits) is said to be compared too
+        masked = ", mask bits too" if any(c.dtype == MASK_DTYPE for c in comparisons) else ""
+        return f"bit-exact ({len(compared)} run{plural}{masked})"
     counts = [(c.values.count, c.zero_signs.count, c.nans.count)
               for c in comparisons if c.dtype != MASK_DTYPE]
     values, zeros, nans = (sum(k[i] for k in counts) for i in range(3))
@@ -460,10 +459,14 @@ def _nan_outside_contract(op: str) -> tuple[str, ...]:
 
 
 def _reason(message: str) -> str:
-    """A checker message in one line: its first, and the first detail when it ends in ':'."""
+    """A checker message in one line: its first, and the first detail when it ends in ':' (past
+    the compiler's `In file included from` lines, the first error they lead to)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if len(lines) > 1 and lines[0].endswith(":"):
-        return f"{lines[0]} {lines[1]}"
+        detail = lines[1]
+        if detail.startswith("In file included from"):
+            detail = next((line for line in lines[2:] if "error:" in line), detail)
+        return f"{lines[0]} {detail}"
     return lines[0] if lines else "?"
 
 
