@@ -8,6 +8,9 @@ folded to constants when the platform is named, else a call of the tiling functi
 - `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)`: hswc.tiling's formula over the region's rows
   (hswc.tiling.row_tiling), divided by the UB plan of chunks of whole rows
   (hswc.vectorizer.plan: KernelPlan.ub_plan of a row kernel);
+  A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
+  kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
+  of their data;
 - `@<op>_kernel_<dt>(inputs..., y, totalNum, blockFactor, ubFactor)`, marked `hsg.kernel` and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
@@ -64,6 +67,7 @@ from hswc.remarks import remark, warn
 from hswc.row_regions import RowRegion, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
 from hswc.tiling import (
+    ELEMENT_BYTES,
     RESULT_NAMES,
     TILING_FIELDS,
     TilingError,
@@ -73,7 +77,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import ROW_ALIGN, KernelPlan, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import refusal
+from hswc.vectorizer.row_emit import refusal, runs_refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -253,9 +257,13 @@ class RowTiler:
         if not inputs:
             raise NotARowKernel("its row region reads no tensor (its values are constants: "
                                 "the host computes them)")
+        (output,) = outputs
+        strided = runs_refusal(rows, [ELEMENT_BYTES[_element(v)] for v, kind in zip(
+            (*inputs, output), (*rows.inputs, *rows.outputs), strict=True) if kind == "element"])
+        if strided is not None:
+            raise NotARowKernel(f"its row kernel {strided}")
         _captured_constants(body)
         _name_args(body, inputs)
-        (output,) = outputs
         first = region.members[0]
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(output)])
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
@@ -304,8 +312,11 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         count = len(region.reductions)
+        runs = f" ({rows.runs} runs of {rows.run} apart by {rows.stride})" if rows.runs > 1 \
+            else ""
         remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
-               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{joined})")
+               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{runs}"
+               f"{joined})")
         _erase_members(region)
 
     def _choose(self, body: Block, inputs: list[SSAValue], output: SSAValue, rows: Rows,
