@@ -361,6 +361,9 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
     # results (the exponentials and their sum) until the division that reads both joins.
     while len(region.outputs()) > 1 and len(region.members) > 1:
         _remove(region, region.members[-1])
+    if not region.reductions:  # what was left reduces nothing: the seed alone, then
+        region = RowRegion(seed.space)
+        _add(region, seed.op, seed)
     return region
 
 

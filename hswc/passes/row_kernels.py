@@ -312,7 +312,7 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         count = len(region.reductions)
-        runs = f" ({rows.runs} runs of {rows.run} apart by {rows.stride})" if rows.runs > 1 \
+        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart)" if rows.runs > 1 \
             else ""
         remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
                f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{runs}"
