@@ -31,30 +31,36 @@ NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
 LEVELS = ("tiled", "blocked", "ascend")
 
 
+def _row_kernels(kernel: object) -> list[Rows]:
+    """The rows descriptions of the module's row kernels, in module order."""
+    return [Rows.from_attr(op.attributes["hsg.rows"])
+            for op in kernel.module.walk()  # type: ignore[attr-defined]
+            if op.name == "func.func" and "hsg.rows" in op.attributes]
+
+
 def _strided_kernels(kernel: object) -> list[Rows]:
     """The rows descriptions of the module's row kernels whose rows are strided runs."""
-    found = []
-    for op in kernel.module.walk():  # type: ignore[attr-defined]
-        if op.name == "func.func" and "hsg.rows" in op.attributes:
-            rows = Rows.from_attr(op.attributes["hsg.rows"])
-            if rows.runs > 1:
-                found.append(rows)
-    return found
+    return [rows for rows in _row_kernels(kernel) if rows.runs > 1]
 
 
 @pytest.mark.parametrize("dtype", list(NUMPY))
 def test_the_export_of_a_sum_over_n_h_w_is_a_kernel_equal_to_mlir_and_pytorch(
         dtype: str) -> None:
-    """x (2, 8, 4, 4): 8 rows (channels) of 2 runs of 16 elements, 128 apart. MLIR's f16 and
-    bf16 loop sums in the type itself (3 and 12 ulp from PyTorch here); the kernel sums in f32
-    as PyTorch does, so it is held to PyTorch there, and to both in f32."""
+    """x (2, 8, 4, 4): 8 rows (channels) of 2 runs of 16 elements, 128 apart. 8 channels on
+    48 cores: in f32 each run is cut in 2 pieces of 8 (32 bytes), a partial kernel over 16 rows
+    and a second one combining 2 partials a channel (hswc.passes.row_split); in f16 and bf16
+    a piece would be less than a 32-byte block, so one kernel on 8 cores. MLIR's f16 and bf16
+    loop sums in the type itself (3 and 12 ulp from PyTorch here); the kernel sums in f32 as
+    PyTorch does, so it is held to PyTorch there, and to both in f32."""
     path = FIXTURES / "reductions" / f"sum_dims023_{dtype}.mlir"
     data = np.load(path.with_suffix(".npz"))
     x = data["in0"].view(NUMPY[dtype])
     results = {}
     for level in LEVELS:
         kernel = compile_file(path, level=level)
-        assert _strided_kernels(kernel) == [Rows(32, ("element",), ("row",), 2, 128)], level
+        want = ([Rows(16, ("element",), ("row",), 2, 128), Rows(2, ("element",), ("row",))]
+                if dtype == "f32" else [Rows(32, ("element",), ("row",), 2, 128)])
+        assert _row_kernels(kernel) == want, level
         results[level] = got = kernel.run(x).outputs[0]
         for oracle in ("out0", "torch0") if dtype == "f32" else ("torch0",):
             within = compare_tolerance(got, data[oracle].view(NUMPY[dtype]))
@@ -173,6 +179,49 @@ def test_the_channels_split_over_the_cores() -> None:
         assert compare_tolerance(run.outputs[0], want).equal
 
 
+@pytest.mark.parametrize(("channels", "parts"), [(48, 1), (24, 2), (8, 8)])
+def test_a_sum_over_too_few_channels_for_the_cores_is_split_in_two_kernels(
+        channels: int, parts: int) -> None:
+    """Channels of 2 runs of 64 f32 on Atlas A2's 48 cores (the split is chosen at compile
+    time, for the SoC): 48 channels are one kernel, a channel a core; 24 have each run cut in 2
+    pieces (48 partial rows); 8 in 8 (64 rows; pieces of 8 f32, the smallest whole block). The
+    result within tolerance of float64, the blocked and ascend levels bit-equal."""
+    x = np.random.default_rng(channels).standard_normal((2, channels, 8, 8)).astype(np.float32)
+    text = SUM_NHW.format(n=2, c=channels, h=8, w=8)
+    want = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(np.float32)
+    results = {}
+    for level in ("blocked", "ascend"):
+        kernel = compile_text(text, level=level)
+        found = _row_kernels(kernel)
+        if parts == 1:
+            assert found == [Rows(128, ("element",), ("row",), 2, 64 * channels)]
+        else:
+            assert found == [Rows(128 // parts, ("element",), ("row",), 2, 64 * channels),
+                             Rows(parts, ("element",), ("row",))]
+        results[level] = got = kernel.run(x).outputs[0]
+        assert compare_tolerance(got, want).equal
+    assert results["ascend"].tobytes() == results["blocked"].tobytes()
+
+
+SUM_NHW = """
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @sum_nhw(%x: tensor<{n}x{c}x{h}x{w}xf32>) -> tensor<{c}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{c}xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{c}xf32>) -> tensor<{c}xf32>
+  %s = linalg.generic {{indexing_maps = [#id, #ch],
+      iterator_types = ["reduction", "parallel", "reduction", "reduction"]}}
+      ins(%x : tensor<{n}x{c}x{h}x{w}xf32>) outs(%init : tensor<{c}xf32>) {{
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }} -> tensor<{c}xf32>
+  return %s : tensor<{c}xf32>
+}}
+"""
+
+
 @pytest.mark.parametrize("soc", ["ascend950"])
 def test_the_ascend_level_on_ascend950_equals_the_blocked_level(soc: str) -> None:
     shape = (2, 6, 4, 4)
@@ -199,17 +248,19 @@ def test_runs_that_are_not_whole_blocks_stay_on_the_host_with_a_remark() -> None
 
 def test_a_mobilenet_backward_block_runs_its_batchnorm_sums_in_kernels() -> None:
     """torch-mlir's export of conv -> BatchNorm -> hardswish -> conv backward (f32): BatchNorm's
-    two sums over N, H, W (2 runs of 64) launch one strided row kernel each; every result
-    within tolerance of MLIR's execution and of PyTorch."""
+    two sums over N, H, W of 8 channels (2 runs of 64) each launch a partial kernel over 64
+    rows (each run cut in 8 pieces of 8) and a kernel combining 8 partials a channel; every
+    result within tolerance of MLIR's execution and of PyTorch."""
     path = FIXTURES / "models" / "mobilenet_conv_bn_hardswish_conv_backward_f32.mlir"
     data = np.load(path.with_suffix(".npz"))
     inputs = [data[k].view(np.float32) for k in sorted(data) if k.startswith("in")]
     with collecting() as remarks:
         kernel = compile_file(path, level="ascend")
-    assert _strided_kernels(kernel) == [Rows(128, ("element",), ("row",), 2, 512)]
-    launches = [r for r in remarks if "becomes a launch of the row kernel" in str(r)
-                and "(2 runs of 64, 512 apart)" in str(r)]
-    assert len(launches) == 2, remarks
+    assert _strided_kernels(kernel) == [Rows(16, ("element",), ("row",), 2, 512)]
+    partial = [r for r in remarks if "(the first of two: 64 rows of partial results" in str(r)]
+    combined = [r for r in remarks if "becomes a launch of the row kernel" in str(r)
+                and "(2 runs of 64, 512 apart; its 8 partials a row combined)" in str(r)]
+    assert len(partial) == len(combined) == 2, remarks
     for i, got in enumerate(kernel.run(*inputs).outputs):
         for oracle in (f"out{i}", f"torch{i}"):
             within = compare_tolerance(got, data[oracle].view(np.float32))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    f32,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
@@ -56,6 +57,7 @@ from hswc.passes.kernel_functions import (
     tiling_function_name,
 )
 from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
+from hswc.passes.row_split import split_body, split_parts
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
     UB_PLAN_ATTR,
@@ -157,6 +159,13 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], output: SSA
     return fn
 
 
+def _callee(launched: SSAValue) -> str:
+    """The kernel an hsg.launch's result comes from."""
+    owner = launched.owner
+    assert isinstance(owner, hsg.LaunchOp)
+    return owner.kernel.root_reference.data
+
+
 def _copy_of(body: Block) -> Block:
     """A copy of a detached block (its ops and arguments)."""
     region = Region(body)
@@ -228,6 +237,9 @@ class RowTiler:
     """The platform the cost model chooses each kernel's schedule for (no schedule option
     given: hswc.passes.row_schedule_choice); None: the options' schedule."""
     soc: str = DEFAULT_SOC
+    target_cores: int = 0
+    """The cores a reduction over leading dims should give a row each (hswc.passes.row_split:
+    `core_num` when folded, else the SoC's); 0: never split."""
 
     def tile_module(self, module: ModuleOp, functions: dict[Operation, KernelFunctions]) -> None:
         """Every row region of every function made a row kernel where it can be."""
@@ -258,21 +270,61 @@ class RowTiler:
             raise NotARowKernel("its row region reads no tensor (its values are constants: "
                                 "the host computes them)")
         (output,) = outputs
-        strided = runs_refusal(rows, [ELEMENT_BYTES[_element(v)] for v, kind in zip(
-            (*inputs, output), (*rows.inputs, *rows.outputs), strict=True) if kind == "element"])
+        sizes = [ELEMENT_BYTES[_element(v)] for v, kind in zip(
+            (*inputs, output), (*rows.inputs, *rows.outputs), strict=True) if kind == "element"]
+        strided = runs_refusal(rows, sizes)
         if strided is not None:
             raise NotARowKernel(f"its row kernel {strided}")
         _captured_constants(body)
         _name_args(body, inputs)
-        first = region.members[0]
-        dtype = kernel_dtype([_element(v) for v in inputs], [_element(output)])
+        first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
+        before = first.prev_op
+        count = region.space.rows
+        parts = split_parts(rows, count, sizes, self.target_cores)
+        split = split_body(body, rows, parts) if parts > 1 else None
+        if split is None:
+            result = self._launch(body, inputs, output, rows, count, op_name, first, last,
+                                  table)
+            how = ""
+        else:
+            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+            workspace.name_hint = "partials"
+            partials = self._launch(split.partial, [inputs[i] for i in split.partial_inputs],
+                                    workspace, split.partial_rows, count * parts,
+                                    f"{op_name}_partial", first, last, table)
+            result = self._launch(split.combine,
+                                  [partials, *(inputs[i] for i in split.combine_inputs)],
+                                  output, split.combine_rows, count, op_name, first, last,
+                                  table)
+            remark(last, f"becomes a launch of the row kernel @{_callee(partials)} (the first "
+                   f"of two: {count * parts} rows of partial results, each run of the "
+                   f"{count} rows cut in {parts} pieces for the {self.target_cores} cores)")
+            how = f"; its {parts} partials a row combined"
+        copy_location(last, ops_between(before, last))
+        output.replace_all_uses_with(result)
+        others = [location_of(m) or m.name for m in region.members if m is not last]
+        joined = f"; with the generics at {', '.join(others)}" if others else ""
+        reductions = len(region.reductions)
+        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{how})" \
+            if rows.runs > 1 else ""
+        remark(last, f"becomes a launch of the row kernel @{_callee(result)} ({reductions} "
+               f"reduction{'s' if reductions != 1 else ''} along rows of {rows.length}{runs}"
+               f"{joined})")
+        _erase_members(region)
+
+    def _launch(self, body: Block, inputs: list[SSAValue], output: SSAValue, rows: Rows,
+                count: int, op_name: str, first: Operation, last: Operation,
+                table: KernelFunctions) -> SSAValue:
+        """The row kernel computing `body` over `count` rows (built once per module), and its
+        launch before `last`: its result."""
+        dtype = kernel_dtype([_element(v) for v in inputs], [_element(output)])
         names = [output.name_hint or "y"]
         try:
             kernel = row_kernel_plan(body, rows, self.schedule, dtype, names)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
-        choice = self._choose(body, inputs, output, rows, region.space.rows, dtype, kernel)
+        choice = self._choose(body, inputs, output, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = row_kernel_plan(body, rows, schedule, dtype, names)
@@ -300,24 +352,12 @@ class RowTiler:
         kernel_name = table.ensure_built(
             ("row kernel", op_name, dtype, rows, plan, schedule.describe(), _body_text(body)),
             build, first)
-        last = region.members[-1]
-        before = first.prev_op
-        values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
+        values = self._host_tiling(last, rows, count, dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
                                              values[:len(TILING_FIELDS)], (), output.type))
         launch.y.name_hint = output.name_hint
-        copy_location(last, ops_between(before, last))
-        output.replace_all_uses_with(launch.y)
-        others = [location_of(m) or m.name for m in region.members if m is not last]
-        joined = f"; with the generics at {', '.join(others)}" if others else ""
-        count = len(region.reductions)
-        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart)" if rows.runs > 1 \
-            else ""
-        remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
-               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{runs}"
-               f"{joined})")
-        _erase_members(region)
+        return launch.y
 
     def _choose(self, body: Block, inputs: list[SSAValue], output: SSAValue, rows: Rows,
                 count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
