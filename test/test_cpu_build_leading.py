@@ -1,10 +1,11 @@
 """Reductions over leading dims in C++: the emitted strided row kernels (a channel's N runs of
 H*W elements copied by one DataCopyPad per run index into one UB row, folded and
-WholeReduceSum'd in hswc.reduction_order's order), compiled with g++ -Wall -Wextra -Werror
-against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2 and Ascend 950's column)
-and run with --auto-sync off on every core the tiling uses, several chunks a core: bit for bit
-what the interpreter gives at the ascend level, and within PyTorch's tolerance of the float64
-model (test_leading_reductions.bn_reference)."""
+WholeReduceSum'd in hswc.reduction_order's order) and the two kernels of a reduction split over
+the cores (hswc.passes.row_split: f32 partials in GM, then the combining kernel), compiled with
+g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2
+and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
+chunks a core: bit for bit what the interpreter gives at the ascend level, and within
+PyTorch's tolerance of the float64 model."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cpu_build import Build, build, run_recorded
-from test_leading_reductions import bn_inputs, bn_reference, bn_sums
+from test_leading_reductions import SUM_NHW, bn_inputs, bn_reference, bn_sums
 
 from hswc import runner, soc_api
 from hswc.reference import compare_tolerance
@@ -67,4 +68,58 @@ def test_cpu_build_of_a_leading_axis_reduction_equals_the_interpreter(
     want = np.asarray(result.outputs[0])
     assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
     within = compare_tolerance(on_cpu, bn_reference(inputs, dtype))
+    assert within.equal, within.summary()
+
+
+SPLIT = {"sum_split_f32": (2, 8, 8, 8, "ascend910b"), "sum_split_f32_950": (2, 8, 8, 16,
+                                                                          "ascend950")}
+"""8 channels, fewer than the cores: a partial kernel and a combining one
+(hswc.passes.row_split): 64 partial rows on A2 (8 pieces of 8 f32), 64 on Ascend 950's 64
+cores (8 pieces of 16)."""
+SPLIT_UB = 16384
+
+
+@pytest.fixture(scope="module")
+def split_executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path]]:
+
+    from hswc.backend.source import kernel_source
+
+    directory = tmp_path_factory.mktemp("split_cpu_build")
+    builds: dict[str, tuple[Build, Build]] = {}
+    for case, (n, c, h, w, soc) in SPLIT.items():
+        text = SUM_NHW.format(n=n, c=c, h=h, w=w).replace("@sum_nhw(", f"@{case}(", 1)
+        source = directory / f"{case}.cpp"
+        module = runner.compile_text(text, core_num=CORES, ub_size=SPLIT_UB, soc=soc).module
+        source.write_text(kernel_source(module))
+        builds[case] = tuple(  # type: ignore[assignment]
+            Build(source, directory / entry, (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={entry}",
+                                              "-DHSWC_GM_INPUTS=1"))
+            for entry in (f"{case}_partial", case))
+    build([b for pair in builds.values() for b in pair])
+    return {case: (pair[0].output, pair[1].output) for case, pair in builds.items()}
+
+
+@pytest.mark.parametrize("case", list(SPLIT))
+def test_cpu_build_of_a_split_reduction_equals_the_interpreter(
+        case: str, split_executables: dict[str, tuple[Path, Path]], tmp_path: Path) -> None:
+    """The partial kernel's C++ writes the interpreter's partials, the combining kernel's C++
+    reads them and writes the interpreter's sums, bit for bit."""
+
+    n, c, h, w, soc = SPLIT[case]
+    text = SUM_NHW.format(n=n, c=c, h=h, w=w).replace("@sum_nhw(", f"@{case}(", 1)
+    x = np.random.default_rng(c * h).standard_normal((n, c, h, w)).astype(np.float32)
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=SPLIT_UB,
+                                 soc=soc)
+    result = kernel.run(x)
+    first, second = result.tilings
+    assert first is not None and second is not None
+    partial_exe, combine_exe = split_executables[case]
+    partials = run_recorded(partial_exe, first, [x], SPLIT_UB, tmp_path / "partial",
+                            shape=(int(first["totalNum"]),))
+    on_cpu = run_recorded(combine_exe, second, [partials], SPLIT_UB, tmp_path / "combine",
+                          shape=(c,))
+    want = np.asarray(result.outputs[0])
+    assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
+    exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(np.float32)
+    within = compare_tolerance(on_cpu, exact)
     assert within.equal, within.summary()
