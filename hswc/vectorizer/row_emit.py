@@ -115,7 +115,8 @@ def runs_refusal(rows: Rows, sizes: Sequence[int]) -> str | None:
         return None
     for size in sizes:
         if rows.run * size % UB_BLOCK_BYTES:
-            return (f"reads each row as {rows.runs} runs of {rows.run} elements "
+            return (f"reads each row as {rows.runs} runs of {rows.run} "
+                    f"element{'s' if rows.run != 1 else ''} "
                     f"({rows.run * size} bytes), not whole {UB_BLOCK_BYTES}-byte blocks, "
                     "which its copy by runs needs")
     return None

@@ -10,7 +10,7 @@
 // CHECK-NOT:     hsg.launch
 // CHECK:         linalg.generic
 // CHECK-SAME:      iterator_types = ["reduction", "parallel"]
-// REMARK: hsg-tile-on-cores-leading-host.mlir:[[# @LINE + 5]]:3: remark: 'linalg.generic' stays on the host: its row kernel reads each row as 6 runs of 1 elements (4 bytes), not whole 32-byte blocks, which its copy by runs needs
+// REMARK: hsg-tile-on-cores-leading-host.mlir:[[# @LINE + 5]]:3: remark: 'linalg.generic' stays on the host: its row kernel reads each row as 6 runs of 1 element (4 bytes), not whole 32-byte blocks, which its copy by runs needs
 func.func @sum_n(%x: tensor<6x40xf32>) -> tensor<40xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<40xf32>
