@@ -356,8 +356,9 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             soc = self.soc or DEFAULT_SOC
             chooser = None if self.given() else replace(
                 get_platform(soc).with_overrides(*platform), api=schedule.api)
+            cores = platform[0] if platform[0] is not None else get_platform(soc).core_num
             RowTiler(*platform, schedule, self.kernel_name, get_platform(soc).ub_size, chooser,
-                     soc).tile_module(op, functions)
+                     soc, cores).tile_module(op, functions)
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
         # A whole model's partition takes a while: on a terminal, one line of how far it is.
