@@ -78,3 +78,27 @@ def test_a_module_lowered_with_the_split_is_refused_naming_its_partial_kernel(
                 "hsg-tile-on-cores{split=false}", "--lower-to-ascend", "-o", str(unsplit)]) == 0
     assert "hsg.partial" not in unsplit.read_text()
     assert emit([str(unsplit), "--name", "SumNhw", "-o", str(out)]) == 0
+
+
+def test_a_row_kernel_of_row_and_element_outputs_is_refused_with_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Dynamic quantization (y int8 elements, s one f32 a row: torch-mlir's export) is one row
+    kernel whose outputs have different shapes, which a package (its outputs one shape) does
+    not hold yet: one located message, exit 1, nothing written (it was an internal error);
+    the MobileNet BatchNorm backward's kernel (two sums a channel and the input gradient) is
+    left out of its whole model's packages with the same reason."""
+    fixture = REPO / "test" / "fixtures" / "torch_models" / "gated" / "quantize_dynamic_f32.mlir"
+    out = tmp_path / "quant"
+    assert emit([str(fixture), "--name", "QuantDyn", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error" not in err, err
+    assert "quantize_dynamic_f32.mlir:" in err
+    assert ("is a row kernel writing outputs of different classes (row, element: of different "
+            "shapes)") in err
+    assert not out.exists()
+    model = (REPO / "test" / "fixtures" / "torch_models" / "models"
+             / "mobilenet_conv_bn_hardswish_conv_backward_f32.mlir")
+    emit([str(model), "-o", str(tmp_path / "model")])
+    err = capsys.readouterr().err
+    assert ("is a row kernel writing outputs of different classes (row, row, element: of "
+            "different shapes)") in err, err
