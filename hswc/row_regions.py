@@ -1,7 +1,9 @@
 """Row regions of a function: a reduction along trailing dims and the elementwise work around it.
 
 `row_regions(block)` finds, after elementwise fusion, each `linalg.generic` that reduces along
-its trailing dims (parallel iterators, then reduction iterators; its inputs read whole; its
+its trailing dims (parallel iterators, then reduction iterators; or, as a sum over N, H and W
+keeping C, reduction iterators around one block of parallel ones: its rows are then strided,
+hswc.rows' runs; its inputs read whole; its
 outputs the parallel dims; each output's body `combiner(value, out)` with combiner addf,
 maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of softmax), and grows a
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its
@@ -24,6 +26,7 @@ rounded once (more exactly than MLIR's sequential loop in that type; the issue a
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -44,19 +47,33 @@ IDENTITY = {"addf": -0.0, "maximumf": -math.inf, "minimumf": math.inf}
 
 @dataclass(frozen=True)
 class Space:
-    """The rows x length elements a region iterates (static shapes)."""
+    """The rows x length elements a region iterates (static shapes): the kept dims
+    [lead, rank) are the rows', the dims before `lead` and from `rank` on the reduced ones (a
+    reduction over leading dims when `lead` > 0: hswc.rows' runs)."""
 
     shape: tuple[int, ...]
     rank: int
-    """How many leading dims are the rows'."""
+    """Where the rows' dims end."""
+    lead: int = 0
+    """Where the rows' dims start (the leading reduced dims before)."""
 
     @property
     def rows(self) -> int:
-        return math.prod(self.shape[:self.rank])
+        return math.prod(self.shape[self.lead:self.rank])
 
     @property
     def length(self) -> int:
-        return math.prod(self.shape[self.rank:])
+        return math.prod(self.shape[:self.lead]) * math.prod(self.shape[self.rank:])
+
+    @property
+    def runs(self) -> int:
+        """How many contiguous runs of a row an element operand holds (hswc.rows)."""
+        return math.prod(self.shape[:self.lead]) if self.rows else 1
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The sizes of the rows' dims."""
+        return self.shape[self.lead:self.rank]
 
     def class_of(self, t: TensorType, m: AffineMap) -> OperandClass | None:
         """Which part of the space a tensor read through `m` spans, None for other reads."""
@@ -73,19 +90,20 @@ class Space:
             return None
         if any(shape[i] != self.shape[d] for i, d in enumerate(dims) if d is not None):
             return None
+        reduced = [*range(self.lead), *range(self.rank, full)]
         for span in (kept, [d for d in kept if self.shape[d] != 1]):
             # then with the dims of extent 1 left out: a row value of (4,) read over the rows
             # of a (4, 1) generic, as torch-mlir's keepdim leaves them (`amax / 127`)
-            if span == self._span(0, full, span is kept):
+            if span == self._span(range(full), span is kept):
                 return "element"
-            if span == self._span(0, self.rank, span is kept):
+            if span == self._span(range(self.lead, self.rank), span is kept):
                 return "row"
-            if span == self._span(self.rank, full, span is kept):
+            if span == self._span(reduced, span is kept):
                 return "column"
         return None
 
-    def _span(self, start: int, stop: int, every: bool) -> list[int]:
-        return [d for d in range(start, stop) if every or self.shape[d] != 1]
+    def _span(self, dims: Iterable[int], every: bool) -> list[int]:
+        return [d for d in dims if every or self.shape[d] != 1]
 
 
 @dataclass(frozen=True)
@@ -109,17 +127,19 @@ def _static(t: object) -> TensorType | None:
 def as_reduction(op: GenericOp) -> Reduction | None:
     """The generic as a row reduction, None when it is not one (module docstring)."""
     kinds = [str(it.data.value) for it in op.iterator_types]
-    if "reduction" not in kinds:
+    if "reduction" not in kinds or "parallel" not in kinds:
         return None
-    rank = kinds.index("reduction")
-    if any(k != "reduction" for k in kinds[rank:]) or rank == 0:
+    lead = kinds.index("parallel")
+    rank = kinds.index("reduction", lead) if "reduction" in kinds[lead:] else len(kinds)
+    if any(k != "parallel" for k in kinds[lead:rank]) \
+            or any(k != "reduction" for k in kinds[:lead] + kinds[rank:]):
         return None
     if len(op.outputs) != len(op.res):
         return None
     first = _static(op.inputs[0].type) if op.inputs else None
     if first is None or len(first.get_shape()) != len(kinds):
         return None
-    space = Space(tuple(first.get_shape()), rank)
+    space = Space(tuple(first.get_shape()), rank, lead)
     maps = _maps(op)
     for value, m in zip(op.inputs, maps, strict=False):
         t = _static(value.type)
@@ -352,6 +372,9 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
     # both joins.
     while len(region.members) > 1 and not _used_after(region):
         _remove(region, region.members[-1])
+    if not region.reductions:  # what was left reduces nothing: the seed alone, then
+        region = RowRegion(seed.space)
+        _add(region, seed.op, seed)
     return region
 
 
@@ -435,8 +458,7 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
     if t is None:
         return False
     shape = tuple(t.get_shape())
-    rows_only = [d for d in shape if d != 1] == [d for d in region.space.shape[:region.space.rank]
-                                                if d != 1]
+    rows_only = [d for d in shape if d != 1] == [d for d in region.space.kept if d != 1]
     if shape == region.space.shape:
         space = region.space
     elif rows_only:
@@ -494,8 +516,11 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
     for member in region.members:
         _inline(member, region.reductions.get(member), values, block)
     block.add_op(YieldOp(*(values[v] for v in outputs)))
-    rows = Rows(region.space.length, tuple(kind for _, kind in inputs),
-                tuple(region.level[v] for v in outputs))
+    space = region.space
+    runs = space.runs
+    rows = Rows(space.length, tuple(kind for _, kind in inputs),
+                tuple(region.level[v] for v in outputs), runs,
+                space.rows * (space.length // runs) if runs > 1 else 0)
     return block, [v for v, _ in inputs], rows
 
 

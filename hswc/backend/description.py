@@ -311,6 +311,10 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
+    if len(set(first.outputs)) > 1:  # every output is given the first's shape
+        raise OpError(kernels[0].func, "is a row kernel writing outputs of different classes "
+                      f"({', '.join(first.outputs)}: of different shapes), which a package, "
+                      "whose outputs share one shape, does not hold yet")
     launched = _launched_shapes(module, kernels[0], function)
     output = _launched_output(module, kernels[0], function)
     if launched is None or output is None or any(n < 0 for s in (*launched, output) for n in s):

@@ -8,6 +8,9 @@ folded to constants when the platform is named, else a call of the tiling functi
 - `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)`: hswc.tiling's formula over the region's rows
   (hswc.tiling.row_tiling), divided by the UB plan of chunks of whole rows
   (hswc.vectorizer.plan: KernelPlan.ub_plan of a row kernel);
+  A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
+  kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
+  of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
 - `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor)`, marked
   `hsg.kernel` (and `hsg.outputs` when it writes several: a row's scale and the elements) and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
@@ -26,7 +29,7 @@ from dataclasses import dataclass, replace
 from io import StringIO
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -35,6 +38,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    f32,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
@@ -55,6 +59,7 @@ from hswc.passes.kernel_functions import (
     tiling_function_name,
 )
 from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
+from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
     UB_PLAN_ATTR,
@@ -66,6 +71,7 @@ from hswc.remarks import remark, warn
 from hswc.row_regions import RowRegion, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
 from hswc.tiling import (
+    ELEMENT_BYTES,
     RESULT_NAMES,
     TILING_FIELDS,
     TilingError,
@@ -75,7 +81,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import refusal
+from hswc.vectorizer.row_emit import refusal, runs_refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -189,6 +195,13 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     return fn
 
 
+def _callee(launched: SSAValue) -> str:
+    """The kernel an hsg.launch's result comes from."""
+    owner = launched.owner
+    assert isinstance(owner, hsg.LaunchOp)
+    return owner.kernel.root_reference.data
+
+
 def _copy_of(body: Block) -> Block:
     """A copy of a detached block (its ops and arguments)."""
     region = Region(body)
@@ -260,6 +273,9 @@ class RowTiler:
     """The platform the cost model chooses each kernel's schedule for (no schedule option
     given: hswc.passes.row_schedule_choice); None: the options' schedule."""
     soc: str = DEFAULT_SOC
+    target_cores: int = 0
+    """The cores a reduction over leading dims should give a row each (hswc.passes.row_split:
+    `core_num` when folded, else the SoC's); 0: never split."""
 
     def tile_module(self, module: ModuleOp, functions: dict[Operation, KernelFunctions]) -> None:
         """Every row region of every function made a row kernel where it can be."""
@@ -286,18 +302,70 @@ class RowTiler:
         if not inputs:
             raise NotARowKernel("its row region reads no tensor (its values are constants: "
                                 "the host computes them)")
+        sizes = [ELEMENT_BYTES[_element(v)] for v, kind in zip(
+            (*inputs, *outputs), (*rows.inputs, *rows.outputs), strict=True)
+            if kind == "element"]
+        strided = runs_refusal(rows, sizes)
+        if strided is not None:
+            raise NotARowKernel(f"its row kernel {strided}")
         _captured_constants(body)
         _name_args(body, inputs)
-        first = region.members[0]
-        dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
+        first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
+        before = first.prev_op
+        count = region.space.rows
+        parts = split_parts(rows, count, sizes, self.target_cores)
+        split = split_body(body, rows, parts) if parts > 1 else None
+        if not isinstance(split, Split):
+            results = self._launch(body, inputs, outputs, rows, count, op_name, first, last,
+                                   table)
+            how = ""
+            if split is not None:
+                remark(last, f"gives {count} of the {self.target_cores} cores a row: not split "
+                       f"in two kernels as a reduction over leading dims with few rows is, "
+                       f"since {split}")
+        else:
+            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+            workspace.name_hint = "partials"
+            (partials,) = self._launch(split.partial,
+                                       [inputs[i] for i in split.partial_inputs], [workspace],
+                                       split.partial_rows, count * parts,
+                                       f"{op_name}_partial", first, last, table, partial=True)
+            results = self._launch(split.combine,
+                                   [partials, *(inputs[i] for i in split.combine_inputs)],
+                                   outputs, split.combine_rows, count, op_name, first, last,
+                                   table)
+            remark(last, f"becomes a launch of the row kernel @{_callee(partials)} (the first "
+                   f"of two: {count * parts} rows of partial results, each run of the "
+                   f"{count} rows cut in {parts} pieces for the {self.target_cores} cores)")
+            how = f"; its {parts} partials a row combined"
+        copy_location(last, ops_between(before, last))
+        for output, result in zip(outputs, results, strict=True):
+            output.replace_all_uses_with(result)
+        others = [location_of(m) or m.name for m in region.members if m is not last]
+        joined = f"; with the generics at {', '.join(others)}" if others else ""
+        reductions = len(region.reductions)
+        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{how})" \
+            if rows.runs > 1 else ""
+        remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "
+               f"reduction{'s' if reductions != 1 else ''} along rows of {rows.length}{runs}"
+               f"{joined})")
+        _erase_members(region)
+
+    def _launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                rows: Rows, count: int, op_name: str, first: Operation, last: Operation,
+                table: KernelFunctions, partial: bool = False) -> list[SSAValue]:
+        """The row kernel computing `body` over `count` rows (built once per module), and its
+        launch before `last`: its results, one per output (`partial`: the first of a split's
+        two kernels, marked so)."""
+        dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
         try:
             kernel = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
-        choice = self._choose(body, inputs, outputs, rows, region.space.rows, dtype, kernel)
+        choice = self._choose(body, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
@@ -318,6 +386,8 @@ class RowTiler:
         def build() -> func.FuncOp:
             built = _kernel_function(kernel_function_name(op_name, dtype), body, inputs,
                                      outputs, rows, plan)
+            if partial:
+                built.attributes[PARTIAL_ATTR] = UnitAttr()
             if choice is not None:
                 built.attributes[SCHEDULE_ATTR] = schedule_attribute(
                     schedule, self.soc, self.core_num is not None and self.ub_size is not None,
@@ -327,23 +397,14 @@ class RowTiler:
         kernel_name = table.ensure_built(
             ("row kernel", op_name, dtype, rows, plan, schedule.describe(), _body_text(body)),
             build, first)
-        last = region.members[-1]
-        before = first.prev_op
-        values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
+        values = self._host_tiling(last, rows, count, dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
                                              values[:len(TILING_FIELDS)], (),
                                              [v.type for v in outputs]))
-        copy_location(last, ops_between(before, last))
         for output, result in zip(outputs, launch.ys, strict=True):
             result.name_hint = output.name_hint
-            output.replace_all_uses_with(result)
-        others = [location_of(m) or m.name for m in region.members if m is not last]
-        joined = f"; with the generics at {', '.join(others)}" if others else ""
-        count = len(region.reductions)
-        remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
-               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{joined})")
-        _erase_members(region)
+        return list(launch.ys)
 
     def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
