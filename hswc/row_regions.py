@@ -44,15 +44,18 @@ IDENTITY = {"addf": -0.0, "maximumf": -math.inf, "minimumf": math.inf}
 
 @dataclass(frozen=True)
 class Space:
-    """The rows x length elements a region iterates (static shapes)."""
+    """The rows x length elements a region iterates: the row dims may be dynamic (negative:
+    the row count is known at run time), the reduced dims (the row length) are static."""
 
     shape: tuple[int, ...]
     rank: int
     """How many leading dims are the rows'."""
 
     @property
-    def rows(self) -> int:
-        return math.prod(self.shape[:self.rank])
+    def rows(self) -> int | None:
+        """The row count; None when a row dim is dynamic."""
+        dims = self.shape[:self.rank]
+        return None if any(d < 0 for d in dims) else math.prod(dims)
 
     @property
     def length(self) -> int:
@@ -102,8 +105,9 @@ def _maps(op: GenericOp) -> list[AffineMap]:
     return [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
 
 
-def _static(t: object) -> TensorType | None:
-    return t if isinstance(t, TensorType) and t.has_static_shape() else None
+def _ranked(t: object) -> TensorType | None:
+    """A ranked tensor type (static or dynamic dims: class_of and the caller place them)."""
+    return t if isinstance(t, TensorType) else None
 
 
 def as_reduction(op: GenericOp) -> Reduction | None:
@@ -116,17 +120,18 @@ def as_reduction(op: GenericOp) -> Reduction | None:
         return None
     if len(op.outputs) != len(op.res):
         return None
-    first = _static(op.inputs[0].type) if op.inputs else None
-    if first is None or len(first.get_shape()) != len(kinds):
-        return None
+    first = _ranked(op.inputs[0].type) if op.inputs else None
+    if first is None or len(first.get_shape()) != len(kinds) \
+            or any(d < 0 for d in first.get_shape()[rank:]):
+        return None  # a dynamic row length: hswc.passes.row_kernels says so
     space = Space(tuple(first.get_shape()), rank)
     maps = _maps(op)
     for value, m in zip(op.inputs, maps, strict=False):
-        t = _static(value.type)
+        t = _ranked(value.type)
         if t is None or space.class_of(t, m) not in ("element", "row", "column"):
             return None
     for value, m in zip(op.outputs, maps[len(op.inputs):], strict=True):
-        t = _static(value.type)
+        t = _ranked(value.type)
         if t is None or space.class_of(t, m) != "row":
             return None
     combiners = _combiners(op)
@@ -431,7 +436,7 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
         return False
     if unmapped_op(op.body.block) is not None or op.body.block.args[-1].uses:
         return False
-    t = _static(op.res[0].type)
+    t = _ranked(op.res[0].type)
     if t is None:
         return False
     shape = tuple(t.get_shape())
@@ -447,7 +452,7 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
     if maps[-1] != AffineMap.identity(len(shape)):
         return False
     for value, m in zip(op.inputs, maps, strict=False):
-        vt = _static(value.type)
+        vt = _ranked(value.type)
         if vt is None:
             return False
         kind = space.class_of(vt, m)

@@ -245,6 +245,32 @@ def _erase_unused_fills(block: Block) -> None:
             _erase_dead(op)
 
 
+def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: str) -> SSAValue:
+    """Host code before `op` computing a region's run-time row count (its row dims dynamic):
+    the elements of its first input that is not a column, over the row length if it is an
+    element operand (whose static dims hold the row, so the division is exact); then each
+    other such input checked to hold as many rows (a cf.assert naming it), so no core reads
+    past a buffer."""
+    a = IRArith(InsertPoint.before(op))
+    spans = [(v, kind) for v, kind in zip(inputs, rows.inputs, strict=True) if kind != "column"]
+    names = [v.name_hint or f"input {i + 1}" for i, v in enumerate(inputs)]
+
+    def count(value: SSAValue, kind: str) -> SSAValue:
+        n = a.builder.insert(hsg.NumElementsOp(value)).result
+        return n if kind == "row" else a.floor_div(n, a.const(rows.length))
+
+    first, first_kind = spans[0]
+    total = count(first, first_kind)
+    for value, kind in spans[1:]:
+        size = a.builder.insert(hsg.NumElementsOp(value)).result
+        wanted = total if kind == "row" else a.mul(total, a.const(rows.length))
+        name = names[inputs.index(value)]
+        a.check(a.eq(size, wanted), f"@{kernel}: input {name} ({kind} operand) must hold "
+                f"{'one value per row' if kind == 'row' else f'rows of {rows.length}'} of "
+                f"the rows of {names[inputs.index(first)]} at run time")
+    return total
+
+
 @dataclass(frozen=True)
 class RowTiler:
     """What hsg-tile-on-cores' options say of row kernels: the platform to fold, the schedule,
@@ -329,7 +355,10 @@ class RowTiler:
             build, first)
         last = region.members[-1]
         before = first.prev_op
-        values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
+        count = region.space.rows
+        values = self._host_tiling(last, rows, count if count is not None
+                                   else _run_time_rows(last, rows, inputs, kernel_name),
+                                   dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
                                              values[:len(TILING_FIELDS)], (),
@@ -346,8 +375,10 @@ class RowTiler:
         _erase_members(region)
 
     def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
-                rows: Rows, count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
-        """The cost model's schedule for this row kernel when no option names one."""
+                rows: Rows, count: int | None, dtype: str, reference: KernelPlan
+                ) -> RowChoice | None:
+        """The cost model's schedule for this row kernel when no option names one (`count`
+        rows, None: a run-time count)."""
         if self.choose_on is None:
             return None
         copy = _copy_of(body)
@@ -372,15 +403,19 @@ class RowTiler:
              f"{longest} elements); it stays on the host")
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
-    def _host_tiling(self, op: Operation, rows: Rows, count: int, dtype: str, plan: UbPlan,
-                     tiling_name: str) -> list[SSAValue]:
+    def _host_tiling(self, op: Operation, rows: Rows, count: int | SSAValue, dtype: str,
+                     plan: UbPlan, tiling_name: str) -> list[SSAValue]:
+        """The launch's tiling values: folded constants (a static row count on a named
+        platform), else a call of the tiling function on the row count (`count`: a number, or
+        the host's value of a run-time count)."""
         a = IRArith(InsertPoint.before(op))
-        if self.core_num is not None and self.ub_size is not None:
+        if isinstance(count, int) and self.core_num is not None and self.ub_size is not None:
             tiling = compute_tiling(count, self.core_num, self.ub_size, dtype, plan)
             return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
                                                          strict=True)]
         builder = Builder(InsertPoint.before(op))
-        n = a.const(count, "total_num")
+        n = a.const(count, "total_num") if isinstance(count, int) else count
+        n.name_hint = "total_num"
         cores = (a.const(self.core_num, "core_num") if self.core_num is not None
                  else builder.insert(hsg.GetCoreNumAivOp()).result)
         ub = (a.const(self.ub_size, "ub_size") if self.ub_size is not None
