@@ -138,6 +138,19 @@ def as_reduction(op: GenericOp) -> Reduction | None:
     return None if combiners is None else Reduction(op, space, combiners)
 
 
+def dynamic_row_length(op: GenericOp) -> bool:
+    """Whether the generic reduces along its trailing dims as a row reduction does, but some
+    reduced dim has a run-time size: a row length a row kernel cannot take (it stays on the
+    host, hswc.passes.row_kernels says so)."""
+    kinds = [str(it.data.value) for it in op.iterator_types]
+    if "reduction" not in kinds or not op.inputs:
+        return False
+    rank = kinds.index("reduction")
+    first = _ranked(op.inputs[0].type)
+    return rank > 0 and all(k == "reduction" for k in kinds[rank:]) and first is not None \
+        and len(first.get_shape()) == len(kinds) and any(d < 0 for d in first.get_shape()[rank:])
+
+
 def _combiners(op: GenericOp) -> tuple[str, ...] | None:
     """Each output's combiner, when the body yields combiner(value, out) with `value`
     independent of every out argument; None otherwise."""

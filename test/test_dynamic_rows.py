@@ -143,9 +143,12 @@ def test_a_generic_of_a_dynamic_row_length_stays_on_the_host_and_runs() -> None:
     text = GENERIC.replace("16xf32", "?xf32")
     x = np.random.default_rng(2).standard_normal((2, 3, 5)).astype(np.float32)
     b = np.zeros((2, 3), np.float32)
-    with collecting():
+    with collecting() as said:
         kernel = compile_text(text, level="ascend")
     assert _row_kernels(kernel) == 0
+    (told,) = [r for r in said if "no row kernel" in r.text]
+    assert told.where.endswith(":10:3") and "rows whose length is known only at run time" in \
+        told.text
     within = compare_tolerance(kernel.run(x, b).outputs[0],
                                (x.astype(np.float64) ** 2).sum(-1).astype(np.float32))
     assert within.equal, within.summary()

@@ -1,7 +1,11 @@
 """The row kernels hsg-tile-on-cores builds: one per row region (hswc.row_regions) of a function.
 
 Input: a block after hsg-fuse-elementwise, holding generics that reduce along their trailing
-dims and the elementwise generics around them (static shapes).
+dims and the elementwise generics around them (the row length static; the rows' dims static or
+dynamic: then the host code before the tiling call counts the rows, `hsg.num_elements` of the
+first input that is not a column over the row length, and asserts every other row or element
+input holds as many, so the count is known at run time only; a dynamic row length is remarked
+and stays on the host).
 Output, per region whose kernel can be built: host code in place of its generics (the tiling,
 folded to constants when the platform is named, else a call of the tiling function, then
 `hsg.launch`), and in the module
@@ -36,6 +40,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -63,7 +68,7 @@ from hswc.passes.schedule_options import (
 )
 from hswc.platform import DEFAULT_SOC, Platform
 from hswc.remarks import remark, warn
-from hswc.row_regions import RowRegion, row_body, row_regions
+from hswc.row_regions import RowRegion, dynamic_row_length, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
 from hswc.tiling import (
     RESULT_NAMES,
@@ -293,6 +298,11 @@ class RowTiler:
             if hsg.is_kernel(fn) or not fn.body.blocks:
                 continue
             made = False
+            for op in fn.body.block.ops:
+                if isinstance(op, GenericOp) and dynamic_row_length(op):
+                    remark(op, "is no row kernel: it reduces rows whose length is known only at "
+                           "run time (a dynamic reduced dim); a row kernel needs a static row "
+                           "length (its rows' count may be dynamic)")
             for region in row_regions(fn.body.block):
                 table = module_functions(functions, module)
                 try:

@@ -36,7 +36,8 @@ a usage error) print one message and exit 1, and write nothing.
 Reductions along the last dims (the softmax family, the norms) are lowered with rows=true, as
 hswc-opt lowers them, into row kernels, and packaged like any kernel: their tiling counts rows
 (the output's elements / the row length), and each input has the static shape its kernel was
-compiled for (a row kernel's shapes are static), which the host tiling checks.
+compiled for, or of a run-time row count its rank and static dims with the rows' dims of the
+first input (hswc.backend.run_time_shapes.row_run_time_shapes), which the host tiling checks.
 """
 
 from __future__ import annotations
