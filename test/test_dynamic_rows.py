@@ -152,3 +152,51 @@ def test_a_generic_of_a_dynamic_row_length_stays_on_the_host_and_runs() -> None:
     within = compare_tolerance(kernel.run(x, b).outputs[0],
                                (x.astype(np.float64) ** 2).sum(-1).astype(np.float32))
     assert within.equal, within.summary()
+
+
+TWO_OUTPUTS = """
+func.func @scaled(%x: tensor<?x32xf32>) -> (tensor<?x1xf32>, tensor<?x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x32xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e1 = tensor.empty(%n) : tensor<?x1xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<?x1xf32>) -> tensor<?x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>,
+                                        affine_map<(i, k) -> (i, 0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<?x32xf32>) outs(%init : tensor<?x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = math.absf %a : f32
+    %r = arith.maximumf %t, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<?x1xf32>
+  %e = tensor.empty(%n) : tensor<?x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>,
+                                        affine_map<(i, k) -> (i, 0)>,
+                                        affine_map<(i, k) -> (i, k)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<?x32xf32>, tensor<?x1xf32>) outs(%e : tensor<?x32xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %q = arith.divf %a, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<?x32xf32>
+  return %m, %y : tensor<?x1xf32>, tensor<?x32xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("rows", [1, 50])
+def test_a_row_kernel_of_two_outputs_gives_each_its_run_time_shape(rows: int) -> None:
+    """A keepdim row maximum (?x1) and the elements scaled by it (?x32), one row kernel of two
+    outputs: each result has its own run-time shape, the maximum exact, the quotient one
+    division of the two f32 values (so exact in f32 too)."""
+    x = np.random.default_rng(rows).standard_normal((rows, 32)).astype(np.float32)
+    m = np.abs(x).max(axis=-1, keepdims=True)
+    for level in ("linalg", "ascend"):
+        kernel = compile_text(TWO_OUTPUTS, level=level)
+        if level == "ascend":
+            assert _row_kernels(kernel) == 1
+        got_m, got_y = kernel.run(x).outputs
+        assert got_m.shape == (rows, 1) and got_y.shape == (rows, 32)
+        assert got_m.tobytes() == m.tobytes(), level
+        assert got_y.tobytes() == (x / m).tobytes(), level
