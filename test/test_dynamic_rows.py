@@ -127,8 +127,8 @@ def test_a_generic_with_dynamic_kept_dims_is_a_row_kernel_checked_on_the_host() 
         within = compare_tolerance(kernel.run(x, b).outputs[0], want)
         assert within.equal, f"{level}: {within.summary()}"
     kernel = compile_text(GENERIC, level="ascend")
-    with pytest.raises(Exception, match=r"input b \(row operand\) must hold one value per row "
-                                         r"of the rows of x at run time"):
+    with pytest.raises(Exception, match=r"input b \(a row operand\) must hold one value for "
+                                         r"each row of x at run time"):
         kernel.run(x, b[:2])
 
 

@@ -270,9 +270,10 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
         size = a.builder.insert(hsg.NumElementsOp(value)).result
         wanted = total if kind == "row" else a.mul(total, a.const(rows.length))
         name = names[inputs.index(value)]
-        a.check(a.eq(size, wanted), f"@{kernel}: input {name} ({kind} operand) must hold "
-                f"{'one value per row' if kind == 'row' else f'rows of {rows.length}'} of "
-                f"the rows of {names[inputs.index(first)]} at run time")
+        what = "one value for each row" if kind == "row" else \
+            f"as many rows of {rows.length} as there are rows"
+        a.check(a.eq(size, wanted), f"@{kernel}: input {name} (a {kind} operand) must hold "
+                f"{what} of {names[inputs.index(first)]} at run time")
     return total
 
 
