@@ -200,3 +200,14 @@ def test_a_row_kernel_of_two_outputs_gives_each_its_run_time_shape(rows: int) ->
         assert got_m.shape == (rows, 1) and got_y.shape == (rows, 32)
         assert got_m.tobytes() == m.tobytes(), level
         assert got_y.tobytes() == (x / m).tobytes(), level
+
+
+def test_an_element_input_of_another_row_count_stops_the_host() -> None:
+    """softmax_grad of a run-time row count: its output argument of fewer rows than its
+    gradient is refused before the launch, naming both."""
+    g = np.ones((4, 8), np.float32)
+    text = module("hsg.softmax_grad", "{dim = -1 : i64}", ["tensor<?x8xf32>"] * 2)
+    kernel = compile_text(text, level="ascend")
+    with pytest.raises(Exception, match=r"input a1 \(an element operand\) must hold as many "
+                                         r"rows of 8 as there are rows of a0 at run time"):
+        kernel.run(g, g[:3])

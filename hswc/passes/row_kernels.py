@@ -270,10 +270,10 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
         size = a.builder.insert(hsg.NumElementsOp(value)).result
         wanted = total if kind == "row" else a.mul(total, a.const(rows.length))
         name = names[inputs.index(value)]
-        what = "one value for each row" if kind == "row" else \
-            f"as many rows of {rows.length} as there are rows"
-        a.check(a.eq(size, wanted), f"@{kernel}: input {name} (a {kind} operand) must hold "
-                f"{what} of {names[inputs.index(first)]} at run time")
+        what = "(a row operand) must hold one value for each row" if kind == "row" else \
+            f"(an element operand) must hold as many rows of {rows.length} as there are rows"
+        a.check(a.eq(size, wanted), f"@{kernel}: input {name} {what} of "
+                f"{names[inputs.index(first)]} at run time")
     return total
 
 
