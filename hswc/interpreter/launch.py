@@ -185,7 +185,11 @@ def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence
         t = y.type
         if not isinstance(t, TensorType):
             raise OpError(op, "launches a row kernel, whose results need ranked types")
-        shape = _run_time_shape(tuple(t.get_shape()), rows.operand_size(kind, total), inputs)
+        size = rows.operand_size(kind, total)
+        if t.has_static_shape() and t.element_count() != size:
+            raise OpError(op, f"declares its result {k + 1} as {t}, but its inputs' {total} "
+                          f"rows give it {size} elements at run time ({', '.join(names)})")
+        shape = _run_time_shape(tuple(t.get_shape()), size, inputs)
         if shape is None:
             raise OpError(op, f"cannot tell the run-time shape of its result {k + 1} "
                           f"({t}) from its inputs' shapes: its run-time dims must be those of "
