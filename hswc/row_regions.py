@@ -47,9 +47,10 @@ IDENTITY = {"addf": -0.0, "maximumf": -math.inf, "minimumf": math.inf}
 
 @dataclass(frozen=True)
 class Space:
-    """The rows x length elements a region iterates (static shapes): the kept dims
-    [lead, rank) are the rows', the dims before `lead` and from `rank` on the reduced ones (a
-    reduction over leading dims when `lead` > 0: hswc.rows' runs)."""
+    """The rows x length elements a region iterates: the kept dims [lead, rank) are the rows',
+    the dims before `lead` and from `rank` on the reduced ones (a reduction over leading dims
+    when `lead` > 0: hswc.rows' runs). The row dims may be dynamic (negative: the row count is
+    known at run time) where `lead` is 0; the reduced dims (the row length) are static."""
 
     shape: tuple[int, ...]
     rank: int
@@ -58,8 +59,10 @@ class Space:
     """Where the rows' dims start (the leading reduced dims before)."""
 
     @property
-    def rows(self) -> int:
-        return math.prod(self.shape[self.lead:self.rank])
+    def rows(self) -> int | None:
+        """The row count; None when a row dim is dynamic."""
+        dims = self.shape[self.lead:self.rank]
+        return None if any(d < 0 for d in dims) else math.prod(dims)
 
     @property
     def length(self) -> int:
@@ -120,8 +123,9 @@ def _maps(op: GenericOp) -> list[AffineMap]:
     return [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
 
 
-def _static(t: object) -> TensorType | None:
-    return t if isinstance(t, TensorType) and t.has_static_shape() else None
+def _ranked(t: object) -> TensorType | None:
+    """A ranked tensor type (static or dynamic dims: class_of and the caller place them)."""
+    return t if isinstance(t, TensorType) else None
 
 
 def as_reduction(op: GenericOp) -> Reduction | None:
@@ -136,21 +140,39 @@ def as_reduction(op: GenericOp) -> Reduction | None:
         return None
     if len(op.outputs) != len(op.res):
         return None
-    first = _static(op.inputs[0].type) if op.inputs else None
+    first = _ranked(op.inputs[0].type) if op.inputs else None
     if first is None or len(first.get_shape()) != len(kinds):
         return None
-    space = Space(tuple(first.get_shape()), rank, lead)
+    shape = first.get_shape()
+    if any(d < 0 for d in shape[:lead] + shape[rank:]):
+        return None  # a dynamic row length: hswc.passes.row_kernels says so
+    if lead > 0 and any(d < 0 for d in shape):
+        return None  # strided runs (hswc.rows) need every dim static
+    space = Space(tuple(shape), rank, lead)
     maps = _maps(op)
     for value, m in zip(op.inputs, maps, strict=False):
-        t = _static(value.type)
+        t = _ranked(value.type)
         if t is None or space.class_of(t, m) not in ("element", "row", "column"):
             return None
     for value, m in zip(op.outputs, maps[len(op.inputs):], strict=True):
-        t = _static(value.type)
+        t = _ranked(value.type)
         if t is None or space.class_of(t, m) != "row":
             return None
     combiners = _combiners(op)
     return None if combiners is None else Reduction(op, space, combiners)
+
+
+def dynamic_row_length(op: GenericOp) -> bool:
+    """Whether the generic reduces along its trailing dims as a row reduction does, but some
+    reduced dim has a run-time size: a row length a row kernel cannot take (it stays on the
+    host, hswc.passes.row_kernels says so)."""
+    kinds = [str(it.data.value) for it in op.iterator_types]
+    if "reduction" not in kinds or not op.inputs:
+        return False
+    rank = kinds.index("reduction")
+    first = _ranked(op.inputs[0].type)
+    return rank > 0 and all(k == "reduction" for k in kinds[rank:]) and first is not None \
+        and len(first.get_shape()) == len(kinds) and any(d < 0 for d in first.get_shape()[rank:])
 
 
 def _combiners(op: GenericOp) -> tuple[str, ...] | None:
@@ -454,7 +476,7 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
         return False
     if unmapped_op(op.body.block) is not None or op.body.block.args[-1].uses:
         return False
-    t = _static(op.res[0].type)
+    t = _ranked(op.res[0].type)
     if t is None:
         return False
     shape = tuple(t.get_shape())
@@ -469,7 +491,7 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
     if maps[-1] != AffineMap.identity(len(shape)):
         return False
     for value, m in zip(op.inputs, maps, strict=False):
-        vt = _static(value.type)
+        vt = _ranked(value.type)
         if vt is None:
             return False
         kind = space.class_of(vt, m)

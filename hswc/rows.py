@@ -79,14 +79,14 @@ class Rows:
         """How many elements an operand of this class holds for `rows` rows."""
         return {"element": rows * self.length, "row": rows, "column": self.length}[kind]
 
-    def count_rows(self, inputs: Sequence[int], outputs: Sequence[int]) -> int:
-        """The rows operands of these element counts (inputs, then outputs, by class) hold;
-        ValueError naming the first that disagrees."""
+    def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
+        """The rows operands of these element counts (inputs, then outputs when given, by
+        class) hold; ValueError naming the first that disagrees."""
         found: int | None = None
         operands = [*zip(("input",) * len(inputs), range(len(inputs)), inputs, self.inputs,
                          strict=True),
-                    *zip(("output",) * len(outputs), range(len(outputs)), outputs, self.outputs,
-                         strict=True)]
+                    *zip(("output",) * len(outputs), range(len(outputs)), outputs,
+                         self.outputs if outputs else (), strict=True)]
         for what, i, size, kind in operands:
             if kind == "column":
                 if size != self.length:

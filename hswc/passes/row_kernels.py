@@ -1,7 +1,11 @@
 """The row kernels hsg-tile-on-cores builds: one per row region (hswc.row_regions) of a function.
 
 Input: a block after hsg-fuse-elementwise, holding generics that reduce along their trailing
-dims and the elementwise generics around them (static shapes).
+dims and the elementwise generics around them (the row length static; the rows' dims static or
+dynamic: then the host code before the tiling call counts the rows, `hsg.num_elements` of the
+first input that is not a column over the row length, and asserts every other row or element
+input holds as many, so the count is known at run time only; a dynamic row length is remarked
+and stays on the host).
 Output, per region whose kernel can be built: host code in place of its generics (the tiling,
 folded to constants when the platform is named, else a call of the tiling function, then
 `hsg.launch`), and in the module
@@ -40,6 +44,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f32,
 )
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -68,7 +73,7 @@ from hswc.passes.schedule_options import (
 )
 from hswc.platform import DEFAULT_SOC, Platform
 from hswc.remarks import remark, warn
-from hswc.row_regions import RowRegion, row_body, row_regions
+from hswc.row_regions import RowRegion, dynamic_row_length, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
 from hswc.tiling import (
     ELEMENT_BYTES,
@@ -258,6 +263,33 @@ def _erase_unused_fills(block: Block) -> None:
             _erase_dead(op)
 
 
+def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: str) -> SSAValue:
+    """Host code before `op` computing a region's run-time row count (its row dims dynamic):
+    the elements of its first input that is not a column, over the row length if it is an
+    element operand (whose static dims hold the row, so the division is exact); then each
+    other such input checked to hold as many rows (a cf.assert naming it), so no core reads
+    past a buffer."""
+    a = IRArith(InsertPoint.before(op))
+    spans = [(v, kind) for v, kind in zip(inputs, rows.inputs, strict=True) if kind != "column"]
+    names = [v.name_hint or f"input {i + 1}" for i, v in enumerate(inputs)]
+
+    def count(value: SSAValue, kind: str) -> SSAValue:
+        n = a.builder.insert(hsg.NumElementsOp(value)).result
+        return n if kind == "row" else a.floor_div(n, a.const(rows.length))
+
+    first, first_kind = spans[0]
+    total = count(first, first_kind)
+    for value, kind in spans[1:]:
+        size = a.builder.insert(hsg.NumElementsOp(value)).result
+        wanted = total if kind == "row" else a.mul(total, a.const(rows.length))
+        name = names[inputs.index(value)]
+        what = "(a row operand) must hold one value for each row" if kind == "row" else \
+            f"(an element operand) must hold as many rows of {rows.length} as there are rows"
+        a.check(a.eq(size, wanted), f"@{kernel}: input {name} {what} of "
+                f"{names[inputs.index(first)]} at run time")
+    return total
+
+
 @dataclass(frozen=True)
 class RowTiler:
     """What hsg-tile-on-cores' options say of row kernels: the platform to fold, the schedule,
@@ -283,6 +315,11 @@ class RowTiler:
             if hsg.is_kernel(fn) or not fn.body.blocks:
                 continue
             made = False
+            for op in fn.body.block.ops:
+                if isinstance(op, GenericOp) and dynamic_row_length(op):
+                    remark(op, "is no row kernel: it reduces rows whose length is known only at "
+                           "run time (a dynamic reduced dim); a row kernel needs a static row "
+                           "length (its rows' count may be dynamic)")
             for region in row_regions(fn.body.block):
                 table = module_functions(functions, module)
                 try:
@@ -314,7 +351,7 @@ class RowTiler:
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         before = first.prev_op
         count = region.space.rows
-        parts = split_parts(rows, count, sizes, self.target_cores)
+        parts = 1 if count is None else split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
         if not isinstance(split, Split):
             results = self._launch(body, inputs, outputs, rows, count, op_name, first, last,
@@ -325,6 +362,7 @@ class RowTiler:
                        f"in two kernels as a reduction over leading dims with few rows is, "
                        f"since {split}")
         else:
+            assert count is not None  # a split needs a static row count (parts above)
             workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
             workspace.name_hint = "partials"
             (partials,) = self._launch(split.partial,
@@ -353,9 +391,11 @@ class RowTiler:
         _erase_members(region)
 
     def _launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
-                rows: Rows, count: int, op_name: str, first: Operation, last: Operation,
-                table: KernelFunctions, partial: bool = False) -> list[SSAValue]:
-        """The row kernel computing `body` over `count` rows (built once per module), and its
+                rows: Rows, count: int | None, op_name: str, first: Operation,
+                last: Operation, table: KernelFunctions, partial: bool = False
+                ) -> list[SSAValue]:
+        """The row kernel computing `body` over `count` rows (None: counted at run time; built
+        once per module), and its
         launch before `last`: its results, one per output (`partial`: the first of a split's
         two kernels, marked so)."""
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
@@ -397,7 +437,9 @@ class RowTiler:
         kernel_name = table.ensure_built(
             ("row kernel", op_name, dtype, rows, plan, schedule.describe(), _body_text(body)),
             build, first)
-        values = self._host_tiling(last, rows, count, dtype, plan, tiling_name)
+        values = self._host_tiling(last, rows, count if count is not None
+                                   else _run_time_rows(last, rows, inputs, kernel_name),
+                                   dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
                                              values[:len(TILING_FIELDS)], (),
@@ -407,8 +449,10 @@ class RowTiler:
         return list(launch.ys)
 
     def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
-                rows: Rows, count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
-        """The cost model's schedule for this row kernel when no option names one."""
+                rows: Rows, count: int | None, dtype: str, reference: KernelPlan
+                ) -> RowChoice | None:
+        """The cost model's schedule for this row kernel when no option names one (`count`
+        rows, None: a run-time count)."""
         if self.choose_on is None:
             return None
         copy = _copy_of(body)
@@ -433,15 +477,19 @@ class RowTiler:
              f"{longest} elements); it stays on the host")
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
-    def _host_tiling(self, op: Operation, rows: Rows, count: int, dtype: str, plan: UbPlan,
-                     tiling_name: str) -> list[SSAValue]:
+    def _host_tiling(self, op: Operation, rows: Rows, count: int | SSAValue, dtype: str,
+                     plan: UbPlan, tiling_name: str) -> list[SSAValue]:
+        """The launch's tiling values: folded constants (a static row count on a named
+        platform), else a call of the tiling function on the row count (`count`: a number, or
+        the host's value of a run-time count)."""
         a = IRArith(InsertPoint.before(op))
-        if self.core_num is not None and self.ub_size is not None:
+        if isinstance(count, int) and self.core_num is not None and self.ub_size is not None:
             tiling = compute_tiling(count, self.core_num, self.ub_size, dtype, plan)
             return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
                                                          strict=True)]
         builder = Builder(InsertPoint.before(op))
-        n = a.const(count, "total_num")
+        n = a.const(count, "total_num") if isinstance(count, int) else count
+        n.name_hint = "total_num"
         cores = (a.const(self.core_num, "core_num") if self.core_num is not None
                  else builder.insert(hsg.GetCoreNumAivOp()).result)
         ub = (a.const(self.ub_size, "ub_size") if self.ub_size is not None

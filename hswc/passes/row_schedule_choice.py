@@ -60,12 +60,15 @@ def _lowered(tiled: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
     return kernel
 
 
-def choose_row_schedule(tiled: func.FuncOp, plan_of: PlanOf, rows: Rows, row_count: int,
-                        dtype: str, platform: Platform) -> RowChoice | None:
-    """The fastest candidate (module docstring); None when no candidate can be built."""
+def choose_row_schedule(tiled: func.FuncOp, plan_of: PlanOf, rows: Rows,
+                        row_count: int | None, dtype: str, platform: Platform
+                        ) -> RowChoice | None:
+    """The fastest candidate (module docstring) for `row_count` rows (None: a count known at
+    run time, chosen for CHOICE_ELEMENTS' worth); None when no candidate can be built."""
     from hswc.passes.schedule_choice import CHOICE_ELEMENTS, TIE, modelled_time
 
-    count = max(1, min(row_count, CHOICE_ELEMENTS // rows.length))
+    most = CHOICE_ELEMENTS // rows.length
+    count = max(1, most if row_count is None else min(row_count, most))
     best: RowChoice | None = None
     for candidate in CANDIDATES:
         schedule = replace(candidate, api=platform.api)

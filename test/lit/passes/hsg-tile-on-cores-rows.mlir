@@ -85,3 +85,22 @@ func.func @too_long(%x: tensor<2x6065xf32>, %w: tensor<6065xf32>, %b: tensor<606
   %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x6065xf32>, tensor<6065xf32>, tensor<6065xf32>
   return %y : tensor<2x6065xf32>
 }
+
+// -----
+
+// A run-time row count (rows of 64 static): the host computes it from x's elements, then calls
+// the tiling function on the platform's figures; the kernel is the static one's.
+// CHECK-LABEL: func.func @softmax_rows_at_run_time(
+// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %x : tensor<?x64xf16>
+// CHECK-NEXT:    %[[L:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    %total_num = arith.floordivsi %[[N]], %[[L]] : index
+// CHECK-NEXT:    %core_num = arith.constant 48 : index
+// CHECK-NEXT:    %ub_size = arith.constant 196608 : index
+// CHECK-NEXT:    %{{.*}}, %block_factor, %ub_factor, %used_core_num, %tiling_key = func.call @softmax_rows_at_run_time_tiling_f16(%total_num, %core_num, %ub_size)
+// CHECK-NEXT:    %y = hsg.launch @softmax_rows_at_run_time_kernel_f16 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor) : tensor<?x64xf16> -> tensor<?x64xf16>
+// CHECK-LABEL: func.func @softmax_rows_at_run_time_kernel_f16(
+// CHECK-SAME:      hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"]}
+func.func @softmax_rows_at_run_time(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
+  %y = hsg.softmax %x {dim = -1 : i64} : tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
+}
