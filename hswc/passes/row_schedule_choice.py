@@ -11,6 +11,15 @@ plan and modelled
 CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
 candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
 and several with the reference, or leave only the reference.
+
+A choice is kept, as the elementwise kernels' are (hswc.passes.schedule_choice: for the
+process, and in hswc.choice_store's store between processes), under a key of what it depends
+on: the row body as printed (its arguments' names and types, its ops, the constants it holds),
+the rows (length, operand classes), the kernel's dtype, its operands' element types and output
+names, the UB the plan is fitted to, the platform and its figures, and the rows it is modelled
+for. A remembered choice passes the checks a fresh candidate passes before it is modelled (its
+plan builds, the row lowering takes it, a chunk fits the UB); a store's entry that fails them
+is modelled again.
 """
 
 from __future__ import annotations
@@ -60,23 +69,60 @@ def _lowered(tiled: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
     return kernel
 
 
-def choose_row_schedule(tiled: func.FuncOp, plan_of: PlanOf, rows: Rows, row_count: int,
-                        dtype: str, platform: Platform) -> RowChoice | None:
-    """The fastest candidate (module docstring); None when no candidate can be built."""
-    from hswc.passes.schedule_choice import CHOICE_ELEMENTS, TIE, modelled_time
+_chosen: dict[tuple[object, ...], RowChoice | None] = {}
+
+
+def _plan_if_taken(schedule: Schedule, plan_of: PlanOf, dtype: str,
+                   platform: Platform) -> KernelPlan | None:
+    """The candidate's plan if it passes the checks before modelling (module docstring)."""
+    try:
+        plan = plan_of(schedule)
+        if refusal(plan) is not None:
+            return None
+        compute_tiling(1, 1, platform.ub_size, dtype, plan.ub_plan())
+    except (OpError, TilingError, ValueError):
+        return None
+    return plan
+
+
+def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows: Rows,
+                        row_count: int, dtype: str, platform: Platform,
+                        body_key: tuple[object, ...]) -> RowChoice | None:
+    """The fastest candidate (module docstring); None when no candidate can be built.
+    `tiled` builds the tiled kernel (only when the choice is modelled); `body_key` is what
+    the kernel and the plans depend on but the rows, dtype and platform (module docstring)."""
+    from hswc.passes.schedule_choice import (
+        CHOICE_ELEMENTS,
+        TIE,
+        modelled_time,
+        platform_key,
+        record,
+        remembered,
+    )
 
     count = max(1, min(row_count, CHOICE_ELEMENTS // rows.length))
-    best: RowChoice | None = None
-    for candidate in CANDIDATES:
-        schedule = replace(candidate, api=platform.api)
-        try:
-            plan = plan_of(schedule)
-            if refusal(plan) is not None:
+    candidates = [replace(candidate, api=platform.api) for candidate in CANDIDATES]
+    key = ("row kernel", body_key, rows, dtype, *platform_key(platform), count)
+    if key in _chosen:
+        return _chosen[key]
+    found = remembered(key, candidates)
+    if found is not None and _plan_if_taken(found[0], plan_of, dtype, platform) is not None:
+        best: RowChoice | None = RowChoice(found[0], found[1], count)
+    else:
+        best = None
+        kernel: func.FuncOp | None = None
+        for schedule in candidates:
+            plan = _plan_if_taken(schedule, plan_of, dtype, platform)
+            if plan is None:
                 continue
-            compute_tiling(1, 1, platform.ub_size, dtype, plan.ub_plan())
-            seconds = modelled_time(_lowered(tiled, plan), plan, platform, count)
-        except (OpError, TilingError, ValueError):
-            continue
-        if best is None or seconds < best.seconds - TIE:
-            best = RowChoice(schedule, seconds, count)
+            kernel = tiled() if kernel is None else kernel
+            try:
+                seconds = modelled_time(_lowered(kernel, plan), plan, platform, count)
+            except (OpError, TilingError, ValueError):
+                continue
+            if best is None or seconds < best.seconds - TIE:
+                best = RowChoice(schedule, seconds, count)
+        if best is not None:
+            record(key, (best.schedule, best.seconds), candidates)
+    _chosen[key] = best
     return best

@@ -247,21 +247,33 @@ def key_text(key: tuple[object, ...]) -> str | None:
     return None if " at 0x" in text else text
 
 
-def _remembered(key: tuple[object, ...]) -> tuple[Schedule, float] | None:
-    """The choice hswc.choice_store's store holds for `key`, if it holds a valid one."""
+def remembered(key: tuple[object, ...], candidates: Sequence[Schedule] = CANDIDATES
+               ) -> tuple[Schedule, float] | None:
+    """The choice among `candidates` hswc.choice_store's store holds for `key`, if it holds
+    one of them (the store keeps its index)."""
     store = choice_store.store
     if store is None or (text := key_text(key)) is None:
         return None
     found = store.lookup(text)
-    if found is None or not 0 <= found[0] < len(CANDIDATES):
+    if found is None or not 0 <= found[0] < len(candidates):
         return None
-    return CANDIDATES[found[0]], found[1]
+    return candidates[found[0]], found[1]
 
 
-def _record(key: tuple[object, ...], choice: tuple[Schedule, float]) -> None:
+def record(key: tuple[object, ...], choice: tuple[Schedule, float],
+           candidates: Sequence[Schedule] = CANDIDATES) -> None:
+    """`choice` (one of `candidates`, and its modelled time) told to the store under `key`."""
     store = choice_store.store
     if store is not None and (text := key_text(key)) is not None:
-        store.record(text, CANDIDATES.index(choice[0]), choice[1])
+        store.record(text, list(candidates).index(choice[0]), choice[1])
+
+
+def platform_key(platform: Platform) -> tuple[object, ...]:
+    """What a choice depends on of the platform it is made for: its name, figures, API
+    table and cost model figures."""
+    figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
+                    if f.name != "status")
+    return platform.name, platform.core_num, platform.ub_size, platform.api, figures
 
 
 def choice_size(elements: int | None) -> int:
@@ -277,13 +289,10 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
     keys, kernels equal but for their names, which time alike). ValueError when the planner
     can build none."""
     size = choice_size(elements)
-    figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
-                    if f.name != "status")
-    key = (body_key, dtype, platform.name, platform.core_num, platform.ub_size, platform.api,
-           figures, size)
+    key = (body_key, dtype, *platform_key(platform), size)
     found = _chosen.get(key)
     if found is None:
-        found = _remembered(key)
+        found = remembered(key)
         if found is not None and not _still_valid(found, build, dag, dtype, output, platform,
                                                   size):
             found = None  # a store's entry no fresh choice would make: modelled again
@@ -293,6 +302,6 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
             raise ValueError("the planner can build no schedule for this body")
         fastest = min(t for _, t in times)
         found = next(c for c in times if c[1] <= fastest * (1 + TIE))
-        _record(key, found)
+        record(key, found)
     _chosen[key] = found
     return Choice(found[0], platform.name, platform_known, size, found[1])
