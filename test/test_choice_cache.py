@@ -47,7 +47,7 @@ def _choose(op: str = "leaky_relu_grad") -> schedule_choice.Choice:
     ew = generic(op, "f16")
     return choose_schedule(_body_key(ew), lambda: _build_kernel_function("choice_f16", ew),
                            ew.dag, "f16", ew.output_name(), get_platform("ascend910b"), False,
-                           None)
+                           None, broadcast=ew.broadcast)
 
 
 def _no_model(*_: object, **__: object) -> None:

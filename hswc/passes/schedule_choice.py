@@ -42,7 +42,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from hswc import choice_store, collector
-from hswc.broadcast import read_broadcast
+from hswc.broadcast import Broadcast, read_broadcast
 from hswc.dialects import hsg
 from hswc.platform import Platform
 from hswc.tiling import Tiling, UbPlan, compute_tiling, core_slice, overlong_chunk
@@ -142,21 +142,16 @@ def _tiling(ub_plan: UbPlan, dtype: str, platform: Platform, elements: int) -> T
     return compute_tiling(elements, platform.core_num, platform.ub_size, dtype, ub_plan)
 
 
-def _still_valid(found: tuple[Schedule, float], build: KernelBuilder, dag: Dag, dtype: str,
-                 output: str | Sequence[str], platform: Platform, elements: int) -> bool:
+def _still_valid(found: tuple[Schedule, float], broadcast: Broadcast | None, dag: Dag,
+                 dtype: str, output: str | Sequence[str], platform: Platform,
+                 elements: int) -> bool:
     """Whether a remembered choice passes what a fresh one's candidates must: the planner
     builds its plan for this body, and that plan (with the kernel's broadcast rows) tiles a
     launch on `platform` in chunks one DataCopyPad moves. Not its time: the cost model is what
-    the store saves."""
+    the store saves. No kernel is built: `broadcast` is the one the kernel would carry."""
     plans = _plans(dag, dtype, output, platform.api, (found[0],))
     if not plans:
         return False
-    with collector.paused():
-        kernel = build()
-        try:
-            broadcast = read_broadcast(kernel)
-        finally:
-            kernel.erase(safe_erase=False)
     try:
         _tiling(broadcast_plan(plans[0][1].ub_plan(), broadcast, plans[0][1].input_dtypes),
                 dtype, platform, elements)
@@ -283,18 +278,19 @@ def choice_size(elements: int | None) -> int:
 
 def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
                     output: str | Sequence[str], platform: Platform, platform_known: bool,
-                    elements: int | None) -> Choice:
+                    elements: int | None, *, broadcast: Broadcast | None) -> Choice:
     """The candidate the cost model predicts fastest for `elements` (None: unknown) on
     `platform`; `body_key` is what the kernel `build` makes depends on but its names (equal
-    keys, kernels equal but for their names, which time alike). ValueError when the planner
-    can build none."""
+    keys, kernels equal but for their names, which time alike); `broadcast` is the kernel's
+    `hsg.broadcast` (hswc.broadcast: a remembered choice is validated with it, no kernel
+    built). ValueError when the planner can build none."""
     size = choice_size(elements)
     key = (body_key, dtype, *platform_key(platform), size)
     found = _chosen.get(key)
     if found is None:
         found = remembered(key)
-        if found is not None and not _still_valid(found, build, dag, dtype, output, platform,
-                                                  size):
+        if found is not None and not _still_valid(found, broadcast, dag, dtype, output,
+                                                  platform, size):
             found = None  # a store's entry no fresh choice would make: modelled again
     if found is None:
         times = modelled_times(build, dag, dtype, output, platform, size)
