@@ -23,7 +23,10 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.irdl.operations import OpDef, OptAttributeDef, OptPropertyDef, VariadicDef
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
+
+from hswc.verification_cache import isolation_checked
 
 xdsl_verify = OpDef.verify
 """xDSL's own OpDef.verify."""
@@ -87,6 +90,19 @@ def fast_verify(self: OpDef, op: Operation) -> None:
     xdsl_verify(self, op)
 
 
+xdsl_isolated_verify = IsolatedFromAbove.verify
+"""xDSL's own IsolatedFromAbove check."""
+
+
+def isolated_verify(self: IsolatedFromAbove, op: Operation) -> None:
+    """xDSL's IsolatedFromAbove check but for an op whose check the verification under way
+    made on what changed in it (hswc.verification_cache.isolation_checked)."""
+    if op not in isolation_checked:
+        xdsl_isolated_verify(self, op)
+
+
 def install() -> None:
-    """fast_verify as OpDef's verify, for the rest of the process."""
+    """fast_verify as OpDef's verify, and isolated_verify as IsolatedFromAbove's, for the
+    rest of the process."""
     OpDef.verify = fast_verify  # type: ignore[method-assign]
+    IsolatedFromAbove.verify = isolated_verify  # type: ignore[method-assign]
