@@ -129,10 +129,11 @@ class VerifiedOps:
         fresh = self._fresh
         for op in self._own:
             owner = _isolated_parent(op)
-            if owner in inside:
-                inside[owner].append(op)
+            checks = None if owner is None else inside.get(owner)
+            if checks is not None:
+                checks.append(op)
                 if op in fresh and op.regions and not _is_isolated(op):
-                    inside[owner].extend(_nested_to_isolation(op))
+                    checks.extend(_nested_to_isolation(op))
         for owner, ops in inside.items():
             for op in ops:
                 for operand in op.operands:
