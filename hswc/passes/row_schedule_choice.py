@@ -5,8 +5,8 @@ compares) and the reference (depth-1 queues).
 Each candidate whose plan the row lowering takes (hswc.vectorizer.row_emit.refusal) and whose
 chunk fits the target's UB (two whole rows or more, or one:
 hswc.passes.row_kernels.fitted_row_plan) is built as the passes build it (the tiled kernel,
-hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk), tiled by its own UB
-plan and modelled
+hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk; the kernel blocked once
+for all candidates), tiled by its own UB plan and modelled
 (hswc.passes.schedule_choice.modelled_time) for one launch of the region's rows, at most
 CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
 candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
@@ -54,16 +54,23 @@ class RowChoice:
     """The launch's rows it was modelled for."""
 
 
-def _lowered(tiled: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
-    """A copy of the tiled kernel blocked and its row chunk lowered, with its UB plan."""
+def _blocked(tiled: func.FuncOp) -> func.FuncOp:
+    """The tiled kernel blocked into UB chunks, as hsg-block-into-ub blocks it (which reads
+    no UB plan: one blocked kernel serves every candidate)."""
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
+
+    module = ModuleOp([tiled])
+    HsgBlockIntoUbPass().apply(Context(), module)  # it reads no dialect from the context
+    return tiled
+
+
+def _lowered(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
+    """A copy of the blocked kernel with its row chunk lowered, with its UB plan."""
     from hswc.passes.row_chunk_lowering import convert_row_chunk
     from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
 
-    kernel = tiled.clone()
+    kernel = blocked.clone()
     kernel.attributes[UB_PLAN_ATTR] = plan_attribute(plan.ub_plan())
-    module = ModuleOp([kernel])
-    HsgBlockIntoUbPass().apply(Context(), module)  # it reads no dialect from the context
     chunk = next(op for op in kernel.walk() if isinstance(op, hsg.RowChunkOp))
     convert_row_chunk(chunk, plan)
     return kernel
@@ -115,7 +122,7 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
             plan = _plan_if_taken(schedule, plan_of, dtype, platform)
             if plan is None:
                 continue
-            kernel = tiled() if kernel is None else kernel
+            kernel = _blocked(tiled()) if kernel is None else kernel
             try:
                 seconds = modelled_time(_lowered(kernel, plan), plan, platform, count)
             except (OpError, TilingError, ValueError):
