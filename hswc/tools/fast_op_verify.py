@@ -16,6 +16,11 @@ and results by position. Any other definition, and any op that fails a check, go
 own `OpDef.verify`, which verifies it again from the start and raises its own message. So an op
 that verifies, verifies; one that does not fails with xDSL's message: nothing a program can
 observe changes but the time (test/test_fast_op_verify.py).
+
+It also gives IsolatedFromAbove a `verify` that leaves out the ops whose check the
+verification under way made on what changed in them (hswc.verification_cache's
+`isolation_checked`: a function verified again after a pass only because it encloses what the
+pass changed), and walks every other as xDSL does.
 """
 
 from __future__ import annotations
