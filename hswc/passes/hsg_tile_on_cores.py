@@ -502,7 +502,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                                      lambda: _build_kernel_function(name, ew), ew.dag,
                                      dtype, ew.output_names(), target,
                                      core_num is not None and ub_size is not None,
-                                     static_num_elements(_counted(ew).type))
+                                     static_num_elements(_counted(ew).type),
+                                     broadcast=ew.broadcast)
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
         return replace(choice, schedule=replace(choice.schedule, api=schedule.api))

@@ -405,7 +405,8 @@ class RowTiler:
             kernel = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
-        choice = self._choose(body, inputs, outputs, rows, count, dtype, kernel)
+        text = _body_text(body)
+        choice = self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
@@ -435,7 +436,7 @@ class RowTiler:
             return built
 
         kernel_name = table.ensure_built(
-            ("row kernel", op_name, dtype, rows, plan, schedule.describe(), _body_text(body)),
+            ("row kernel", op_name, dtype, rows, plan, schedule.describe(), text),
             build, first)
         values = self._host_tiling(last, rows, count if count is not None
                                    else _run_time_rows(last, rows, inputs, kernel_name),
@@ -448,20 +449,22 @@ class RowTiler:
             result.name_hint = output.name_hint
         return list(launch.ys)
 
-    def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+    def _choose(self, body: Block, text: str, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int | None, dtype: str, reference: KernelPlan
                 ) -> RowChoice | None:
-        """The cost model's schedule for this row kernel when no option names one (`count`
-        rows, None: a run-time count)."""
+        """The cost model's schedule for this row kernel when no option names one (`text`:
+        the body as printed; `count` rows, None: a run-time count)."""
         if self.choose_on is None:
             return None
-        copy = _copy_of(body)
-        tiled = _kernel_function("choice", copy, inputs, outputs, rows, reference.ub_plan())
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        names = output_names(outputs)
+        key = (text, tuple(_element(v) for v in inputs),
+               tuple(_element(v) for v in outputs), tuple(names), ub_size)
         return choose_row_schedule(
-            tiled, lambda s: fitted_row_plan(body, rows, s, dtype, output_names(outputs),
-                                             ub_size),
-            rows, count, dtype, self.choose_on)
+            lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
+                                     reference.ub_plan()),
+            lambda s: fitted_row_plan(body, rows, s, dtype, names, ub_size),
+            rows, count, dtype, self.choose_on, key)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
         """A row too long for one chunk of whole rows on the named UB: a warning naming the
