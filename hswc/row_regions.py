@@ -539,10 +539,13 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
         _inline(member, region.reductions.get(member), values, block)
     block.add_op(YieldOp(*(values[v] for v in outputs)))
     space = region.space
-    runs = space.runs
+    runs, count = space.runs, space.rows
+    stride = 0
+    if runs > 1:
+        assert count is not None  # strided runs have static dims (as_reduction)
+        stride = count * (space.length // runs)
     rows = Rows(space.length, tuple(kind for _, kind in inputs),
-                tuple(region.level[v] for v in outputs), runs,
-                space.rows * (space.length // runs) if runs > 1 else 0)
+                tuple(region.level[v] for v in outputs), runs, stride)
     return block, [v for v, _ in inputs], rows
 
 
