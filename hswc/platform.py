@@ -91,8 +91,7 @@ class CostFigures:
     ops-nn's cross-platform migration guide gives 1.8 GHz for the product line."""
     hbm_bytes_per_s: float = 1.6e12
     """Documented: Atlas A2 memory bandwidth 1.6 TB/s (ops-nn's migration guide), shared by
-    every core's reads and the write-back of the written lines that reads allocating in L2
-    evict (hswc.cost_model.schedule: the writes themselves go into L2 at their ports' rate).
+    every core's reads (and its writes while reads allocate in L2: hswc.cost_model.schedule).
     Consistent with the measured Add: 1.456 TB/s of reads alone (case 3), 402 MB read and
     written in 257 us (case 4). A parameter: `replace(figures, hbm_bytes_per_s=...)`."""
     l2_bytes_per_s: float = 2.4e12
@@ -151,7 +150,7 @@ class CostFigures:
     system is idle (aiv_scalar_time of ADD_PROFILES case 1, one core: 26 cycles a loop
     iteration of 12 calls, 2.2 a call). Counted in a recorded kernel's scalar time only; the
     pipes do not wait for it."""
-    scalar_call_load_cycles: float = 4.6
+    scalar_call_load_cycles: float = 4.5
     """Fitted: what each recorded call's issue adds at full L2 load, times the launch's L2 load
     (the bytes every core moved over its duration, a fraction of `l2_bytes_per_s`). Measured:
     A2 cases 1-6 issue the same 12 calls a loop iteration (the same kinds, one GM offset a
@@ -160,7 +159,7 @@ class CostFigures:
     give both case 1 (at most 39 cycles in bounds) and case 5 (at least 65). The mechanism is
     assumed: the scalar unit's own loads (its stack and the kernel's members, through its data
     cache) wait in the memory queues the DMAs fill. Fitted by least squares on the relative
-    error of cases 1-6 (2.0 + 4.6 x load: 0.72-1.25 of the measured)."""
+    error of cases 1-6 (2.0 + 4.5 x load: 0.71-1.28 of the measured)."""
     launch_cycles: int = 9250
     """Fitted: what a launch adds to the cores' own time (scheduling the task onto the cores
     and reporting its end): the profiler's Task Duration less its aiv_time, 0.5 to 9.4 us in
