@@ -323,7 +323,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         for case in chosen:
             rows.append(run_case(case, Path(args.root), Path(scratch)))
-            print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+            print("\n".join(table(rows[-1:]).splitlines()[1:]), file=sys.stderr, flush=True)
     print(table(rows))
     print()
     print("\n".join(summary(rows)))
