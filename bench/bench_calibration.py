@@ -38,6 +38,7 @@ from pathlib import Path
 from hswc.checker.check import build_plans, plan, run_plan
 from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions
+from hswc.checker.report import CheckReport
 from hswc.cost_model.recorded import SCALAR
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR
 
@@ -47,12 +48,12 @@ GELU = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_high_perf
 GELU_ELTWISE = ("examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
                 "gelu_eltwise_high_performance/gelu_eltwise.asc")
 DATA_COPY_NOT_RUN = (
-    "data_copy.asc does not build against the CPU model: the same file holds the L1 (cube) "
-    "kernel kernel_data_copy_gm2l1 (__cube__, Nd2NzParams, DataCopy to TPosition::A1: the model "
-    "has the vector core only), and its data_utils.h includes acl/acl.h (host code that the "
-    ".asc's stripping, one file, does not reach); and kernel_data_copy_pad_gm2ub writes no "
-    "output, which hswc-check-kernel needs to compare before it profiles a run")
-"""Why data_copy's scenarios are not run (each of the three stops it)."""
+    "its vector kernel kernel_data_copy_pad_gm2ub(src) only reads GM: no output for "
+    "hswc-check-kernel to compare, and only a compared run is profiled; leaving out the same "
+    "file's L1 (cube) kernel kernel_data_copy_gm2l1 (__cube__, DataCopy to TPosition::A1: the "
+    "CPU model has the vector core only) and data_utils.h's acl/acl.h include (the .asc's "
+    "host-code stripping does not reach an included header) would not change that")
+"""Why data_copy's scenarios are not run (the first alone stops it)."""
 TOTAL_BOUNDS = (0.8, 1.25)
 PIPE_BOUNDS = (0.67, 1.5)
 PIPE_NAMES = {MTE2: "aiv_mte2", VECTOR: "aiv_vec", MTE3: "aiv_mte3", SCALAR: "aiv_scalar"}
@@ -195,6 +196,8 @@ class Row:
     """'ok', 'skipped: ...' or 'failed: ...'."""
     total: float = 0.0
     pipes: dict[str, float] | None = None
+    note: str = ""
+    """What to know about a timed case (a rule the CPU model found broken)."""
 
 
 def run_case(case: Case, root: Path, reference: Path) -> Row:
@@ -224,12 +227,28 @@ def run_case(case: Case, root: Path, reference: Path) -> Row:
             p.cleanup()
     except CheckError as error:
         return Row(case, f"failed: {str(error).splitlines()[0]}")
+    note = ""
     if not report.passed:
-        return Row(case, f"failed: {report.verdict()}")
+        if not _values_pass_rules_broken(report):
+            return Row(case, f"failed: {report.verdict()}")
+        rules = "; ".join(f"{v.category}: {v.api}: {v.rule}" for v, _ in report.rules_broken())
+        note = f"values within bounds, timed although the CPU model found: {rules}"
     if report.modelled is None:
         return Row(case, f"failed: {report.profile}")
     us = {k: v * 1e6 for k, v in report.modelled.busy.items()}
-    return Row(case, "ok", report.modelled.total * 1e6, us)
+    return Row(case, "ok", report.modelled.total * 1e6, us, note)
+
+
+def _values_pass_rules_broken(report: CheckReport) -> bool:
+    """Every run's values compared within bounds, but some run broke a rule of the CPU model
+    (an access race, say): the recorded stream is the kernel's as published, so it is timed and
+    the rule printed with the row (a case published as measured ran on the chip)."""
+    outcomes = report.outcomes
+    return (bool(outcomes) and not report.build_failures
+            and all(o.failure is None and o.comparisons is not None for o in outcomes)
+            and all(all(ok for ok, _ in o.measured) if o.tolerance is not None
+                    else all(c.equal for c in o.comparisons or ()) for o in outcomes)
+            and any(o.violations for o in outcomes))
 
 
 def _ratio(model: float, measured: float | None) -> str:
@@ -256,6 +275,8 @@ def table(rows: list[Row]) -> str:
             cells.append(f"{shown:>10}/{r.pipes[pipe]:>10.3f}/{_ratio(r.pipes[pipe], measured):>6}")
         out.append(f"{c.name:<18} {c.role:<5} {c.total:>19.2f} {r.total:>10.2f} "
                    f"{_ratio(r.total, c.total):>6}  " + "  ".join(f"{x:>30}" for x in cells))
+        if r.note:
+            out.append(f"{'':<18} note: {r.note}")
     return "\n".join(out)
 
 
@@ -302,7 +323,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         for case in chosen:
             rows.append(run_case(case, Path(args.root), Path(scratch)))
-            print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+            print("\n".join(table(rows[-1:]).splitlines()[1:]), file=sys.stderr, flush=True)
     print(table(rows))
     print()
     print("\n".join(summary(rows)))

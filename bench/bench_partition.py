@@ -19,7 +19,12 @@ dialects registered in place of xDSL's: stock `xdsl-opt` cannot read the file (i
 no `depthwise_conv_2d_nchw_chw`). Printed: each figure and the ratio of each hswc run to
 xDSL's; the goal line (issue 35): the lowering at most 1.5x xDSL's parse and print.
 
-    python bench/bench_partition.py [--model FILE] [--runs 3]
+With `--before EXE` (the `hswc-opt` of another install, say main's in a venv of its own) the
+three hswc runs are made with it too, in the same rounds (each round: the before runs, then
+this install's, then xDSL's, each install with a cache folder of its own), and printed side by
+side: a change measured before and after under one load.
+
+    python bench/bench_partition.py [--model FILE] [--runs 3] [--before OTHER/bin/hswc-opt]
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=DEFAULT)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--before", help="the hswc-opt of another install, timed alongside")
     args = parser.parse_args(argv)
     if not args.model.is_file():
         print(f"{args.model}: not found; make it with `python tools/export_model_fixtures.py "
@@ -74,30 +80,34 @@ def main(argv: list[str] | None = None) -> int:
           f"({args.model.stat().st_size / 2**20:.1f} MB)")
     model = str(args.model)
     names = ("lower, first run", "lower, choices kept", "hswc-opt, no pass", "xDSL")
-    results: dict[str, list[Run]] = {name: [] for name in names}
+    installs = {"": "hswc-opt"} if args.before is None else {"before: ": args.before,
+                                                             "": "hswc-opt"}
+    rows = [prefix + name for prefix in installs for name in names[:3]] + [names[3]]
+    results: dict[str, list[Run]] = {name: [] for name in rows}
     with tempfile.TemporaryDirectory(prefix="hswc-bench-partition-") as tmp:
         driver = Path(tmp) / "xdsl_driver.py"
         driver.write_text(XDSL_DRIVER)
         for index in range(args.runs):
-            cache = Path(tmp) / f"cache{index}"
-            env = dict(os.environ, HSWC_CACHE_DIR=str(cache))
-            lower = ["hswc-opt", "--lower-to-ascend", model]
-            results[names[0]].append(run(lower, env, args.timeout))
-            results[names[1]].append(run(lower, env, args.timeout))
-            results[names[2]].append(run(["hswc-opt", model], env, args.timeout))
-            results[names[3]].append(run([sys.executable, str(driver), model], env,
-                                         args.timeout))
-            shutil.rmtree(cache, ignore_errors=True)
+            for number, (prefix, exe) in enumerate(installs.items()):
+                cache = Path(tmp) / f"cache{index}-{number}"
+                env = dict(os.environ, HSWC_CACHE_DIR=str(cache))
+                lower = [exe, "--lower-to-ascend", model]
+                results[prefix + names[0]].append(run(lower, env, args.timeout))
+                results[prefix + names[1]].append(run(lower, env, args.timeout))
+                results[prefix + names[2]].append(run([exe, model], env, args.timeout))
+                shutil.rmtree(cache, ignore_errors=True)
+            results[names[3]].append(run([sys.executable, str(driver), model],
+                                         dict(os.environ), args.timeout))
     floor = best(results["xDSL"])
     print(f"\nbest of {args.runs}, CPU s and peak MB")
-    print(f"{'run':>22} {'CPU s':>8} {'peak MB':>8} {'/ xDSL':>7}")
-    for name in names:
+    print(f"{'run':>30} {'CPU s':>8} {'peak MB':>8} {'/ xDSL':>7}")
+    for name in rows:
         b = best(results[name])
         if b.failed:
-            print(f"{name:>22} failed: {b.failed}")
+            print(f"{name:>30} failed: {b.failed}")
             continue
         ratio = b.cpu / floor.cpu if not floor.failed else float("nan")
-        print(f"{name:>22} {b.cpu:8.2f} {b.peak_mb:8.0f} {ratio:7.2f}")
+        print(f"{name:>30} {b.cpu:8.2f} {b.peak_mb:8.0f} {ratio:7.2f}")
     for name in names[:2]:
         b = best(results[name])
         if not (b.failed or floor.failed):

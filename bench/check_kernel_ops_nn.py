@@ -118,9 +118,26 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
         rows, rules = _sweep(Path(scratch), max_size)
-    named = (f"{scratch}/", f"{ops_nn}/")  # the messages name the folders, not the links
-    return ([(k, s, d, v.replace(*named)) for k, s, d, v in rows],
-            [(k, s, d, r.replace(*named)) for k, s, d, r in rules])
+    return _relative_rows(rows, rules, (Path(scratch), ops_nn))
+
+
+def _relative(text: str, *roots: Path | str) -> str:
+    """`text` with the files below each root (the swept tree, a tree of links to its folders)
+    named from that root (`activation/x/op_host/...`), and hswc's own files (the CPU model's
+    headers) from this checkout's root (`hswc/checker/...`): a /tmp path in the table says
+    nothing to its reader."""
+    prefixes = sorted({f"{str(p).rstrip('/')}/" for r in (*roots, ROOT)
+                       for p in (Path(r), Path(r).resolve())}, key=len, reverse=True)
+    for prefix in prefixes:
+        text = text.replace(prefix, "")
+    return text
+
+
+def _relative_rows(rows: list[Row], rules: list[SyncRule], roots: tuple[Path, ...]
+                   ) -> tuple[list[Row], list[SyncRule]]:
+    """The rows and rules with their files named as `_relative` names them."""
+    return ([(k, s, d, _relative(v, *roots)) for k, s, d, v in rows],
+            [(k, s, d, _relative(r, *roots)) for k, s, d, r in rules])
 
 
 def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
@@ -267,32 +284,128 @@ what each kernel computes.
   950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
   (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
   The sweep checks the default (clamp_mode 0, interleaved, no group_index).
-- **The softmax family: mapped, none checkable yet, each for a gap of the CPU models, none for a
-  bug of the kernel.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
+- **GeluQuant (activation/gelu_quant), checked against its dynamic mode.** The sweep maps it to
+  hswc.checker.quantized's generic (the README's formula: g = gelu(x) * input_scale in f32,
+  out_scale = max|g| / 127 per row, y = round half to even of g / out_scale to int8), x of
+  [rows, L] with its smooth scales of [L], y and out_scale compared bit for bit. On Atlas A2/A3
+  (sizes up to 65536, all runs) y is equal in f16 (298624 values), 13 of 298922 bf16 values
+  differ by one step, 31 of 236174 f32 values (up to 127 steps: below); out_scale differs in
+  8451 of 69606 rows in f16 (up to 41810 ulps), 5238 of 70732 in bf16 (up to 6 ulps), 22811 of
+  71435 in f32. Read in the kernel: (1) its GELU is not the README's erf form:
+  `x / (1 + exp(x * P(x^2)))` with a degree-6 polynomial P on x clamped to [-13.15, 5.75]
+  (`op_kernel/gelu_quant_base.h:101-153`, its Maxs at `:102` writing the clamped x back as the
+  numerator too); (2) where a row's largest |g| comes from a negative x, the README's
+  `0.5 * x * (1 + erf(x / sqrt(2)))` in f32 (hswc's generic, and PyTorch's f32 formula) loses
+  relative precision to the cancellation in 1 + erf (about 1e-3 at x = -4, all of it below
+  about -5.5, where it is -0), while the kernel's form keeps it: the large ulp figures and the
+  f32 y differences of up to 127 steps are rows whose maximum is such an element (one f32 row:
+  y 0 against -127 at x = -5.9, where the reference's g is -0 and the kernel's -3.2e-8), so
+  there the kernel is the more accurate; (3) it divides the other way round: `scale = 127 /
+  max` (`op_kernel/gelu_dynamic_quant.h:257`), `out_scale = 1 / scale` (`:258`: two roundings
+  where the README has one), y = `Muls(g, scale)` (`:259`), then Cast f32 -> half CAST_ODD
+  (`:262`) and half -> int8 CAST_RINT (`:265`), which together round the product correctly to
+  an integer (round to odd keeps the second rounding exact at |y| <= 127): the one-step y
+  differences of bf16 are such quotients at a rounding boundary. Beyond values: the kernel calls
+  `WholeReduceMax(tempRes, tempRes, ...)` (`op_kernel/gelu_quant_base.h:202`), its one result
+  written over the first lanes of its own source, which the general overlap rule forbids
+  within a repeat (通用地址重叠约束: source and destination overlap completely or not at all;
+  the docs leave the result open; the model computes it from the sources read first and goes
+  on under --record-rules); and a row max below 127 / FLT_MAX (about 3.7e-37) makes `127 / max`
+  inf and the row's quotients NaN, which the README's max / 127 does not (the inputs are drawn
+  so that every row has an element of x >= 1/16: hswc.checker.quantized).
+  On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) does not build on the
+  CPU model: it uses hifloat8_t, fp8_e4m3fn_t and SetCtrlSpr
+  (`arch35/gelu_quant_base_regbase.h:85-87`, `:287`), which the model lacks; its tiling reads
+  dst_type through `GetAttrPointer<int32_t>` (`op_host/gelu_quant_tiling_arch35.cpp:117`),
+  which the model of the tiling context now answers as metadef does (the int64 attribute's
+  low half). The static mode (y = round(g * input_scale + input_offset)) and approximate =
+  tanh are not swept (`--op gelu_quant --attr approximate=tanh` checks the latter).
+- **group_index: what the kernels do with it.** ClippedSwiglu's A2/A3 kernel reads the int64
+  counts on the device, converts them to float in place (`op_kernel/clipped_swiglu.hpp:121`,
+  Cast CAST_RINT onto a ReinterpretCast of its own int64 buffer: exact up to 2^24 only, and
+  its float results overlap its sources partially), sums them in float (`:123` ReduceSum) and
+  truncates the sum to the number of rows it computes, clamped to x's rows (`:124-127`); the
+  rows past it are not written (y keeps what it held: not zeroed). SwigluGroup's Ascend 950
+  kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
+  clamps the same way (`:385`). hswc has no kernel operand that bounds a row loop yet (issue 37
+  item 5), so clipped_swiglu is checked without group_index, and clipped_swiglu_grad,
+  swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
+- **The softmax family: mapped; experimental/activation/softmax_v2 runs, the others stop at a
+  call the CPU model lacks.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,
   softmax_grad and log_softmax_grad (dim -1, every tensor of [rows, L], within PyTorch's
   tolerance of the float64 model; `examples/check_kernel/softmax_op` is such a check passing a
-  kernel and catching one without its maximum). Each folder stops before its first run:
-  activation/softmax_v2 (Ascend 950): its tiling includes `kernel_tiling/kernel_tiling.h`
-  (`op_host/arch35/softmax_v2_base_tiling.cpp:20`), which the CPU model of the tiling context
-  does not provide (as ClippedSwiglu's). activation/log_softmax_v2: its tiling classes derive
-  from SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19` includes
-  `../../../softmax_v2/op_host/arch35/softmax_v2_tiling.h`), defined in softmax_v2's sources,
-  which ops-nn's build links in and a check of the folder alone does not: the link fails;
-  activation/log_softmax_grad likewise on SoftmaxGrad's
-  (`op_host/arch35/log_softmax_grad_tiling.h:19`).
-  activation/softmax_grad: its tiling includes ATVOSS's `atvoss/elewise/elewise_tiling.h` and
-  `atvoss/broadcast/broadcast_tiling.h` (`op_host/arch35/softmax_grad_tiling_base.cpp:13-14`),
-  which the model lacks (its unqualified `vector<int64_t>`, `softmax_grad_tiling.h:232`, builds:
-  the model has the real platform_info_def.h's `using std::vector`). On Atlas A2
-  (experimental/activation/) the tilings build (the model reads a ListInt attribute, `axes`,
-  with GetListInt) and the kernels do not: softmax_v2 accumulates across cores with
-  `SetAtomicAdd<T>()` (`op_kernel/softmax_v2.h:248`) and `SyncAll()` (`:369`), neither modelled
-  (no GM atomics, no cross-core barrier); log_softmax_v2 reduces in mask counter mode with
-  `BlockReduceMax<float, false>(..., MASK_PLACEHOLDER, ...)` (`op_kernel/log_softmax_v2.h:220-223`);
-  log_softmax_grad transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and uses
-  `DEFAULT_DATA_COPY_STRIDE` (`op_kernel/reduce_mid.h:41`) and an unqualified `AlignUp`
-  (`op_kernel/log_softmax_grad_base.h:73`), none of them in the model.
+  kernel and catching one without its maximum).
+  experimental/activation/softmax_v2 (Atlas A2) takes 4-d x and `dim` in [0, 3] (`README.md`:
+  "维度为4维"; its tiling's default `dim = 3` indexes the dims, `op_host/softmax_v2_tiling.cpp`),
+  so it runs on [1, 1, rows, L] with dim = 3 (ROW_DIMS); its cores meet at `SyncAll()`
+  (`op_kernel/softmax_v2.h:369`, after each of its three passes), which the CPU model now runs
+  (hswc/checker/ascendc_cpu/ascendc_cpu_cores.h; its `SetAtomicAdd<T>()`, `:248`, is for a dim
+  other than the last and is modelled too, ascendc_cpu_atomic.h). Its rows are real findings:
+  (1) a launch of fewer rows than its 8 cores reads before x: the tiling always launches 8
+  cores (`op_host/softmax_v2_tiling.cpp:39`, `:248`) and gives a core of no rows one tail row
+  (`:191-195`: `small_tail_num = core_tile_x1` when `small_tile_length` is 0), which the kernel
+  processes at `progress = loopCount - 1 = -1` (`op_kernel/softmax_v2.h:365`): the GM read of
+  elements [2^32 - 2, 2^32) (rule broken, GM out of bounds, in every run of fewer than 8 rows);
+  (2) the row sum, `ReduceSum<T>` into the dequeued VECOUT tensor (`op_kernel/softmax_v2.h:231`),
+  is copied out by `DataCopyPad` (`:235`) with no V -> MTE3 flag between them (unsynchronised
+  pipes); (3) f16 is computed in half throughout (`Adds`, `Exp`, `ReduceSum<half>`, `Div`,
+  `:298-327`), not accumulated in float as PyTorch's and ops-nn's Ascend 950 kernels do: 7 of
+  its 10 f16 runs are outside PyTorch's tolerance (max 8 ulp); f32 is within it (max 57 ulp).
+  The vector calls it leaves unordered with --auto-sync off are listed after the table.
+  The Ascend 950 folders' tilings now build (the host model has `kernel_tiling/kernel_tiling.h`
+  and `GetDeterministicLevel`; log_softmax_v2's and log_softmax_grad's tiling classes derive
+  from softmax_v2's and softmax_grad's, which their CMakeLists.txt names as DEPENDENCIES: the
+  checker builds those folders' tiling sources with theirs, as ops-nn's one tiling library
+  does, and lets `../../softmax_v2/arch35/...` reach softmax_v2's op_kernel, as ops-nn's kernel
+  tree does). Their kernels (one base per folder, e.g. `op_kernel/arch35/softmax_v2_base.h`)
+  use Reg calls the CPU model does not have: `ScalarCountLeadingZero` (`:150`),
+  `ScalarGetCountOfValue` (`:157`), `Reg::Move` with a merging mask (`:334`), `Reg::Reduce<SUM>`
+  into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`, `StoreUnAlignPost`, `:461-467`;
+  Reduce.md does not give the order of the sum). On Atlas A2 experimental/activation/
+  log_softmax_v2 reduces in mask counter mode (`SetMaskCount`, `op_kernel/log_softmax_v2.h:174`;
+  `BlockReduceSum<float, false>(..., MASK_PLACEHOLDER, ...)`, `:178`; `ReduceMax<half>` with its
+  index, `:140`), none of which the model has; experimental/activation/log_softmax_grad
+  transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and calls an unqualified
+  `AlignUp` (`op_kernel/log_softmax_grad_base.h:73`) that asc-devkit's headers do not declare.
+- **GeGluV2: y and gelu, both compared (hsg.ge_glu_v2, its definition's defaults: approximate
+  tanh, activate_left false).** Its GeLU is `x / (1 + exp(-2u))` in f32
+  (`op_kernel/ge_glu_v2_base.h:245-259`). The f16 and f32 kernels Cast the GeLU to x's type and
+  multiply that (`op_kernel/tanh/ge_glu_v2_fp16_align.h:139-158`), as PyTorch's `F.gelu(b)` held
+  in x's type, which hsg.ge_glu_v2 computes; they enqueue their copied-out gelu again to pass it
+  to the Mul (`:166-171`), which asc-devkit's TQueBind::EnQue allows (a DEQUE buffer), and the
+  CPU model now does too. The bf16 kernel multiplies the unrounded f32 GeLU
+  (`op_kernel/tanh/ge_glu_v2_bf16_align.h:137-145`) and Casts the gelu output apart (`:149`):
+  the two differ where the GeLU is subnormal in bf16, which keeps few of its bits (b below
+  about -10, against a large a): the bf16 rows' runs outside PyTorch's tolerance (the gelu
+  output within). The f32 rows' are the formula's tail in f32: where exp(-2u) is large its
+  argument's rounding gives the GeLU some 20 ulp of error (within the tolerance's atol for
+  gelu itself, not for y = gelu * a with a large a: y 17 ulp off near b = -3.7), and below
+  b = -10.05 exp overflows to inf and the GeLU is -0 where it is subnormal (y 0 against 0.21
+  for a = 1.1e38). f16 (its range keeps a small) is within the tolerance. The golden model's
+  GeLU had read 0 there (`1 + tanh(w)` rounding to 0 in float64), which made the bf16 and f32
+  rows look far worse (6e21 ulp); it is now written without that cancellation
+  (hswc/reference_gated.py). Ascend
+  950: the kernel's `static constexpr ErfConfig config` inside a member template
+  (`op_kernel/arch35/ge_glu_v2_base.h:275-276`), passed to `Erf`'s `const ErfConfig&`
+  template parameter, crashes g++ 12 (an internal compiler error, reproduced in ten lines of
+  C++17; by value under -std=c++20 it builds): not checkable until the CPU model is built
+  another way.
+- **GeGluGradV2** (hsg.ge_glu_grad_v2: dx from dy, x and the gelu GeGluV2 wrote, not
+  recomputed: `op_kernel/ge_glu_grad_v2_tanh_fp32.h:58` `Mul(outLocalLeft, ubGelu, ubDY)`)
+  splits and joins x's halves with `TransDataTo5HDImpl` on UB addresses
+  (`op_kernel/ge_glu_grad_v2_tanh_base.h:433`, `arch35/ge_glu_grad_v2_tanh_base.h:440`), which
+  the CPU model lacks: not checkable on any SoC.
+- **SituGluGrad** (hsg.situ_glu_grad, the kernel's steps `op_kernel/situ_glu_grad.hpp:315-416`)
+  is not checkable for the same reason as SituGlu: its tiling includes `graph/operator_reg.h`
+  (`op_graph/situ_glu_grad_proto.h:18`).
+- **GluGrad has one output** (`op_host/glu_grad_def.cpp:29`, `out`: both halves of dx), which
+  hsg.glu_grad returns (x's shape) and the sweep compares; its only configuration is Ascend 950
+  (`:44`), whose tiling includes `tiling/template_argument.h`
+  (`op_kernel/arch35/glu_grad_tiling_key.h:14`): not checkable. (hswc's own GluGrad package
+  writes the halves as two outputs, joined on the host: not ops-nn's signature.)
+- **ReluV2's mask** (`op_host/relu_v2_def.cpp`, output `mask`, DT_UINT1) is compared bit for
+  bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits too" in its rows.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 
@@ -379,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
                               *_sweep_folders(args.ops_nn, names, args.max_size))
     else:
         rows, rules = _sweep(args.ops_nn, args.max_size)
+    rows, rules = _relative_rows(rows, rules, (args.ops_nn,))
     opbase = opbase_root(args.ops_nn.resolve())
     if opbase is not None:
         rules = [(k, s, d, r.replace(f"{opbase}/", "opbase/")) for k, s, d, r in rules]

@@ -66,6 +66,7 @@ FIGURE_STATUS = {
     "scalar_ub_read_cycles": "fitted",
     "scalar_gm_write_cycles": "assumption",
     "scalar_call_cycles": "fitted",
+    "scalar_call_load_cycles": "fitted",
     "launch_cycles": "fitted",
     "slow_repeat_cycles": "assumption",
     "register_cycles": "documented",
@@ -144,10 +145,21 @@ class CostFigures:
     """Fitted: one LocalTensor::GetValue, a scalar load from UB (as scalar_ub_write_cycles)."""
     scalar_gm_write_cycles: int = 100
     """Assumption: one GlobalTensor::SetValue, a scalar store to GM (timed as a GetValue)."""
-    scalar_call_cycles: int = 4
-    """Fitted: the scalar unit's busy cycles for issuing one recorded API call (aiv_scalar_time
-    of ADD_PROFILES cases 1-6, 26 to 61 cycles a loop iteration of about 10 calls). Counted in
-    a recorded kernel's scalar time only; the pipes do not wait for it."""
+    scalar_call_cycles: float = 2.0
+    """Fitted: the scalar unit's busy cycles for issuing one recorded API call while the memory
+    system is idle (aiv_scalar_time of ADD_PROFILES case 1, one core: 26 cycles a loop
+    iteration of 12 calls, 2.2 a call). Counted in a recorded kernel's scalar time only; the
+    pipes do not wait for it."""
+    scalar_call_load_cycles: float = 4.5
+    """Fitted: what each recorded call's issue adds at full L2 load, times the launch's L2 load
+    (the bytes every core moved over its duration, a fraction of `l2_bytes_per_s`). Measured:
+    A2 cases 1-6 issue the same 12 calls a loop iteration (the same kinds, one GM offset a
+    copy), yet take 26 cycles an iteration on one core and 45-97 on 48 (2.2 to 8.0 a call),
+    the most in the cases that load L2 most (5 and 6); no cost per call, kind or argument can
+    give both case 1 (at most 39 cycles in bounds) and case 5 (at least 65). The mechanism is
+    assumed: the scalar unit's own loads (its stack and the kernel's members, through its data
+    cache) wait in the memory queues the DMAs fill. Fitted by least squares on the relative
+    error of cases 1-6 (2.0 + 4.5 x load: 0.71-1.28 of the measured)."""
     launch_cycles: int = 9250
     """Fitted: what a launch adds to the cores' own time (scheduling the task onto the cores
     and reporting its end): the profiler's Task Duration less its aiv_time, 0.5 to 9.4 us in

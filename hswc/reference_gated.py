@@ -17,7 +17,7 @@ import numpy as np
 
 from hswc import arith_semantics as sem
 
-_ERF = np.vectorize(math.erf, otypes=[np.float64])
+_ERFC = np.vectorize(math.erfc, otypes=[np.float64])
 
 
 def _held(v: np.ndarray, like: np.ndarray) -> np.ndarray:
@@ -34,19 +34,34 @@ def _sigmoid(v: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-v))
 
 
+def _tanh_half(v: np.ndarray) -> np.ndarray:
+    """0.5 * (1 + tanh(w)) of the tanh GeLU's w = sqrt(2 / pi) * (v + 0.044715 v^3), as
+    1 / (1 + exp(-2 w)): the same function without the cancellation of 1 + tanh(w) where
+    tanh(w) rounds to -1 (w below about -19: v below about -7.5), which made the GeLU of such v
+    0 where it is a tiny negative number (a kernel computing v / (1 + exp(-2 w)), as GeGluV2's,
+    gives it, and a large other half makes the product large)."""
+    w = math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)
+    return 1.0 / (1.0 + np.exp(-2.0 * w))
+
+
+def _normal_cdf(v: np.ndarray) -> np.ndarray:
+    """0.5 * (1 + erf(v / sqrt 2)) as 0.5 * erfc(-v / sqrt 2): no cancellation for very
+    negative v (the same reason as `_tanh_half`)."""
+    return 0.5 * _ERFC(-v / math.sqrt(2.0))
+
+
 def _gelu(v: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
-    return 0.5 * v * (1.0 + _ERF(v / math.sqrt(2.0)))
+        return v * _tanh_half(v)
+    return v * _normal_cdf(v)
 
 
 def _gelu_derivative(v: np.ndarray, approximate: str) -> np.ndarray:
-    if approximate == "tanh":
+    if approximate == "tanh":  # 0.5 (1 + t) = s, 1 - t^2 = 4 s (1 - s), t = tanh(w)
         k = math.sqrt(2.0 / math.pi)
-        t = np.tanh(k * (v + 0.044715 * v ** 3))
-        return 0.5 * (1.0 + t) + 0.5 * v * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * v * v)
-    cdf = 0.5 * (1.0 + _ERF(v / math.sqrt(2.0)))
-    return cdf + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
+        s = _tanh_half(v)
+        return s + 2.0 * v * s * (1.0 - s) * k * (1.0 + 3 * 0.044715 * v * v)
+    return _normal_cdf(v) + v * np.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
 
 
 def glu(x: np.ndarray, dim: int) -> np.ndarray:
@@ -143,18 +158,70 @@ def clipped_swiglu(x: np.ndarray, dim: int = -1, alpha: float = 1.702, limit: fl
     return a * _sigmoid(alpha * a) * (_clip(b, limit) + bias)
 
 
-VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray]] = {
+def ge_glu_v2(x: np.ndarray, dim: int = -1, approximate: str = "tanh",
+              activate_left: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """GeGluV2's y (ge_glu: the GeLU held in x's type times the other half) and gelu."""
+    a, b = _halves(x, dim)
+    held = _held(_gelu(a if activate_left else b, approximate), x)
+    return held * (b if activate_left else a), held
+
+
+def situ_glu_grad(grad: np.ndarray, x: np.ndarray, dim: int = -1, beta: float = 1.0,
+                  linear_beta: float = 0.0, activate_left: bool = True) -> np.ndarray:
+    """The derivative of situ_glu (the chain rule on its formula, dividing by beta)."""
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    gate, up = (a, b) if activate_left else (b, a)
+    t, s = np.tanh(gate / beta), _sigmoid(gate)
+    # d/dgate beta * tanh(gate / beta) * sigmoid(gate)
+    situ_derivative = (1.0 - t * t) * s + beta * t * s * (1.0 - s)
+    if linear_beta > 0:
+        tu = np.tanh(up / linear_beta)
+        up_value, up_derivative = linear_beta * tu, 1.0 - tu * tu
+    else:
+        up_value, up_derivative = up, 1.0
+    d_gate = g * up_value * situ_derivative
+    d_up = g * beta * t * s * up_derivative
+    parts = [d_gate, d_up] if activate_left else [d_up, d_gate]
+    return np.concatenate(parts, axis=dim)
+
+
+def ge_glu_grad_v2(grad: np.ndarray, x: np.ndarray, gelu: np.ndarray, dim: int = -1,
+                   approximate: str = "tanh", activate_left: bool = False) -> np.ndarray:
+    """GeGluGradV2: the GeLU half given (`gelu`), the GeLU's argument's gradient from x."""
+    a, b = _halves(x, dim)
+    g = np.asarray(grad).astype(np.float64)
+    given = np.asarray(gelu).astype(np.float64)
+    gated, other = (a, b) if activate_left else (b, a)
+    d_gated = g * other * _gelu_derivative(gated, approximate)
+    d_other = g * given
+    parts = [d_gated, d_other] if activate_left else [d_other, d_gated]
+    return np.concatenate(parts, axis=dim)
+
+
+VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray | tuple[np.ndarray, ...]]] = {
     "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
     "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
+    "hsg.situ_glu_grad": situ_glu_grad, "hsg.ge_glu_grad_v2": ge_glu_grad_v2,
+    "hsg.ge_glu_v2": ge_glu_v2,
 }
+
+
+def run_variant_outputs(name: str, inputs: list[np.ndarray], **attributes: object
+                        ) -> tuple[np.ndarray, ...]:
+    """An ops-nn gated variant's results (GeGluV2's two), each in x's type (its first
+    operand's)."""
+    with np.errstate(all="ignore"):
+        exact = VARIANT_REFERENCES[name](*inputs, **attributes)
+    dtype = np.asarray(inputs[0]).dtype
+    return tuple(sem.convert(r, dtype) for r in (exact if isinstance(exact, tuple) else (exact,)))
 
 
 def run_variant_reference(name: str, inputs: list[np.ndarray], **attributes: object
                           ) -> np.ndarray:
-    """An ops-nn gated variant's result in x's type (its first operand's)."""
-    with np.errstate(all="ignore"):
-        exact = VARIANT_REFERENCES[name](*inputs, **attributes)
-    return sem.convert(exact, np.asarray(inputs[0]).dtype)
+    """An ops-nn gated variant's result in x's type (its first operand's); its first result,
+    for an op of several."""
+    return run_variant_outputs(name, inputs, **attributes)[0]
 
 
 # endregion

@@ -1,7 +1,9 @@
 """Row regions of a function: a reduction along trailing dims and the elementwise work around it.
 
 `row_regions(block)` finds, after elementwise fusion, each `linalg.generic` that reduces along
-its trailing dims (parallel iterators, then reduction iterators; its inputs read whole; its
+its trailing dims (parallel iterators, then reduction iterators; or, as a sum over N, H and W
+keeping C, reduction iterators around one block of parallel ones: its rows are then strided,
+hswc.rows' runs; its inputs read whole; its
 outputs the parallel dims; each output's body `combiner(value, out)` with combiner addf,
 maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of softmax), and grows a
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its
@@ -24,6 +26,7 @@ rounded once (more exactly than MLIR's sequential loop in that type; the issue a
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -44,19 +47,36 @@ IDENTITY = {"addf": -0.0, "maximumf": -math.inf, "minimumf": math.inf}
 
 @dataclass(frozen=True)
 class Space:
-    """The rows x length elements a region iterates (static shapes)."""
+    """The rows x length elements a region iterates: the kept dims [lead, rank) are the rows',
+    the dims before `lead` and from `rank` on the reduced ones (a reduction over leading dims
+    when `lead` > 0: hswc.rows' runs). The row dims may be dynamic (negative: the row count is
+    known at run time) where `lead` is 0; the reduced dims (the row length) are static."""
 
     shape: tuple[int, ...]
     rank: int
-    """How many leading dims are the rows'."""
+    """Where the rows' dims end."""
+    lead: int = 0
+    """Where the rows' dims start (the leading reduced dims before)."""
 
     @property
-    def rows(self) -> int:
-        return math.prod(self.shape[:self.rank])
+    def rows(self) -> int | None:
+        """The row count; None when a row dim is dynamic."""
+        dims = self.shape[self.lead:self.rank]
+        return None if any(d < 0 for d in dims) else math.prod(dims)
 
     @property
     def length(self) -> int:
-        return math.prod(self.shape[self.rank:])
+        return math.prod(self.shape[:self.lead]) * math.prod(self.shape[self.rank:])
+
+    @property
+    def runs(self) -> int:
+        """How many contiguous runs of a row an element operand holds (hswc.rows)."""
+        return math.prod(self.shape[:self.lead]) if self.rows else 1
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The sizes of the rows' dims."""
+        return self.shape[self.lead:self.rank]
 
     def class_of(self, t: TensorType, m: AffineMap) -> OperandClass | None:
         """Which part of the space a tensor read through `m` spans, None for other reads."""
@@ -73,19 +93,20 @@ class Space:
             return None
         if any(shape[i] != self.shape[d] for i, d in enumerate(dims) if d is not None):
             return None
+        reduced = [*range(self.lead), *range(self.rank, full)]
         for span in (kept, [d for d in kept if self.shape[d] != 1]):
             # then with the dims of extent 1 left out: a row value of (4,) read over the rows
             # of a (4, 1) generic, as torch-mlir's keepdim leaves them (`amax / 127`)
-            if span == self._span(0, full, span is kept):
+            if span == self._span(range(full), span is kept):
                 return "element"
-            if span == self._span(0, self.rank, span is kept):
+            if span == self._span(range(self.lead, self.rank), span is kept):
                 return "row"
-            if span == self._span(self.rank, full, span is kept):
+            if span == self._span(reduced, span is kept):
                 return "column"
         return None
 
-    def _span(self, start: int, stop: int, every: bool) -> list[int]:
-        return [d for d in range(start, stop) if every or self.shape[d] != 1]
+    def _span(self, dims: Iterable[int], every: bool) -> list[int]:
+        return [d for d in dims if every or self.shape[d] != 1]
 
 
 @dataclass(frozen=True)
@@ -102,35 +123,56 @@ def _maps(op: GenericOp) -> list[AffineMap]:
     return [attr.data for attr in op.indexing_maps if isinstance(attr, AffineMapAttr)]
 
 
-def _static(t: object) -> TensorType | None:
-    return t if isinstance(t, TensorType) and t.has_static_shape() else None
+def _ranked(t: object) -> TensorType | None:
+    """A ranked tensor type (static or dynamic dims: class_of and the caller place them)."""
+    return t if isinstance(t, TensorType) else None
 
 
 def as_reduction(op: GenericOp) -> Reduction | None:
     """The generic as a row reduction, None when it is not one (module docstring)."""
     kinds = [str(it.data.value) for it in op.iterator_types]
-    if "reduction" not in kinds:
+    if "reduction" not in kinds or "parallel" not in kinds:
         return None
-    rank = kinds.index("reduction")
-    if any(k != "reduction" for k in kinds[rank:]) or rank == 0:
+    lead = kinds.index("parallel")
+    rank = kinds.index("reduction", lead) if "reduction" in kinds[lead:] else len(kinds)
+    if any(k != "parallel" for k in kinds[lead:rank]) \
+            or any(k != "reduction" for k in kinds[:lead] + kinds[rank:]):
         return None
     if len(op.outputs) != len(op.res):
         return None
-    first = _static(op.inputs[0].type) if op.inputs else None
+    first = _ranked(op.inputs[0].type) if op.inputs else None
     if first is None or len(first.get_shape()) != len(kinds):
         return None
-    space = Space(tuple(first.get_shape()), rank)
+    shape = first.get_shape()
+    if any(d < 0 for d in shape[:lead] + shape[rank:]):
+        return None  # a dynamic row length: hswc.passes.row_kernels says so
+    if lead > 0 and any(d < 0 for d in shape):
+        return None  # strided runs (hswc.rows) need every dim static
+    space = Space(tuple(shape), rank, lead)
     maps = _maps(op)
     for value, m in zip(op.inputs, maps, strict=False):
-        t = _static(value.type)
+        t = _ranked(value.type)
         if t is None or space.class_of(t, m) not in ("element", "row", "column"):
             return None
     for value, m in zip(op.outputs, maps[len(op.inputs):], strict=True):
-        t = _static(value.type)
+        t = _ranked(value.type)
         if t is None or space.class_of(t, m) != "row":
             return None
     combiners = _combiners(op)
     return None if combiners is None else Reduction(op, space, combiners)
+
+
+def dynamic_row_length(op: GenericOp) -> bool:
+    """Whether the generic reduces along its trailing dims as a row reduction does, but some
+    reduced dim has a run-time size: a row length a row kernel cannot take (it stays on the
+    host, hswc.passes.row_kernels says so)."""
+    kinds = [str(it.data.value) for it in op.iterator_types]
+    if "reduction" not in kinds or not op.inputs:
+        return False
+    rank = kinds.index("reduction")
+    first = _ranked(op.inputs[0].type)
+    return rank > 0 and all(k == "reduction" for k in kinds[rank:]) and first is not None \
+        and len(first.get_shape()) == len(kinds) and any(d < 0 for d in first.get_shape()[rank:])
 
 
 def _combiners(op: GenericOp) -> tuple[str, ...] | None:
@@ -352,6 +394,9 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
     # both joins.
     while len(region.members) > 1 and not _used_after(region):
         _remove(region, region.members[-1])
+    if not region.reductions:  # what was left reduces nothing: the seed alone, then
+        region = RowRegion(seed.space)
+        _add(region, seed.op, seed)
     return region
 
 
@@ -431,12 +476,11 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
         return False
     if unmapped_op(op.body.block) is not None or op.body.block.args[-1].uses:
         return False
-    t = _static(op.res[0].type)
+    t = _ranked(op.res[0].type)
     if t is None:
         return False
     shape = tuple(t.get_shape())
-    rows_only = [d for d in shape if d != 1] == [d for d in region.space.shape[:region.space.rank]
-                                                if d != 1]
+    rows_only = [d for d in shape if d != 1] == [d for d in region.space.kept if d != 1]
     if shape == region.space.shape:
         space = region.space
     elif rows_only:
@@ -447,7 +491,7 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
     if maps[-1] != AffineMap.identity(len(shape)):
         return False
     for value, m in zip(op.inputs, maps, strict=False):
-        vt = _static(value.type)
+        vt = _ranked(value.type)
         if vt is None:
             return False
         kind = space.class_of(vt, m)
@@ -494,8 +538,14 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
     for member in region.members:
         _inline(member, region.reductions.get(member), values, block)
     block.add_op(YieldOp(*(values[v] for v in outputs)))
-    rows = Rows(region.space.length, tuple(kind for _, kind in inputs),
-                tuple(region.level[v] for v in outputs))
+    space = region.space
+    runs, count = space.runs, space.rows
+    stride = 0
+    if runs > 1:
+        assert count is not None  # strided runs have static dims (as_reduction)
+        stride = count * (space.length // runs)
+    rows = Rows(space.length, tuple(kind for _, kind in inputs),
+                tuple(region.level[v] for v in outputs), runs, stride)
     return block, [v for v, _ in inputs], rows
 
 

@@ -6,27 +6,33 @@ of three classes, by which part of that space they span:
 - `element`: the whole space, rows x length elements, row-major (a tensor of the full shape);
 - `row`: one value per row (the reduced dims dropped, or kept as size 1: `x.sum(-1, keepdim)`);
 - `column`: one value per position in a row (LayerNorm's weight), the same for every row.
+The rows need not be contiguous in an element operand: a reduction over leading (or leading and
+trailing) dims keeping the dims between (BatchNorm's sum over N, H and W keeping C) has `runs`
+> 1: an element operand is then `runs x rows x run` elements (run = length / runs), so row r's
+element p = a * run + b lives at a * stride + r * run + b (stride = rows * run, the distance
+between two runs of one row), and a row is read as `runs` runs of `run` contiguous elements.
 Its body is an elementwise body (scalar arith and math ending in linalg.yield) in which
 `hsg.reduce` combines a value over the row: what follows reads the row's one result. Its kernel
 splits the rows over the cores and a core's rows into UB chunks of whole rows; the description
 travels on the kernel, slice and chunk ops as `hsg.rows` =
-`{length = N : i64, inputs = ["element", ...], outputs = ["row", ...]}`, with
-`one_per_chunk` where a row is too long for a chunk of several (hswc.vectorizer.plan: each
-chunk one row, its level-0 calls repeating along the row instead of across rows), and
-`segment = S` where a row is longer than one chunk holds: the row is worked on in segments of
-S elements (the last one shorter), in one pass over the row in GM per reduction and a last pass
-for the outputs; each reduction's segment partials are combined in order into a per-row f32
-accumulator (hswc.reduction_order.reduce_rows), which the later passes read as the row's value;
-with `online` as well, a maximum m's pass also sums exp(b - m) with the running maximum,
-rescaling the sum as the maximum grows (hswc.reduction_order.online_sum: softmax's max and sum
-in one pass over the row instead of two).
+`{length = N : i64, inputs = ["element", ...], outputs = ["row", ...]}`, with `runs = A : i64,
+stride = S : i64` added when a row is not contiguous, `one_per_chunk` where a row is too long
+for a chunk of several (hswc.vectorizer.plan: each chunk one row, its level-0 calls repeating
+along the row instead of across rows), and `segment = S` where a row is longer than one chunk
+holds: the row is worked on in segments of S elements (the last one shorter), in one pass over
+the row in GM per reduction and a last pass for the outputs; each reduction's segment partials
+are combined in order into a per-row f32 accumulator (hswc.reduction_order.reduce_rows), which
+the later passes read as the row's value; with `online` as well, a maximum m's pass also sums
+exp(b - m) with the running maximum, rescaling the sum as the maximum grows
+(hswc.reduction_order.online_sum: softmax's max and sum in one pass over the row instead of
+two). A row in segments is contiguous (runs = 1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -37,6 +43,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ROWS_ATTR = "hsg.rows"
 
@@ -51,6 +60,10 @@ class Rows:
     length: int
     inputs: tuple[OperandClass, ...]
     outputs: tuple[OperandClass, ...]
+    runs: int = 1
+    """How many contiguous runs one row of an element operand is (module docstring)."""
+    stride: int = 0
+    """The elements between the starts of two runs of a row (0 when `runs` is 1)."""
     one_per_chunk: bool = False
     """Each UB chunk holds one row (a row too long for MIN_CHUNK_ROWS of them, or for a
     level-0 repeat stride between rows: hswc.passes.row_kernels.fitted_row_plan)."""
@@ -65,18 +78,32 @@ class Rows:
         """Elements of a row one chunk's buffers hold: the segment, or the whole row."""
         return self.segment if self.segment is not None else self.length
 
+    @property
+    def run(self) -> int:
+        """The contiguous elements of one run of a row."""
+        return self.length // self.runs
+
+    def element_indices(self, start: int, count: int) -> np.ndarray:
+        """The flat indices, in an element operand, of rows [start, +count)'s elements, row by
+        row (C order of the rows x length view)."""
+        import numpy as np  # here, not at module level: hswc-opt's startup does not need it
+
+        rows = np.arange(start, start + count, dtype=np.int64)[:, None, None] * self.run
+        runs = np.arange(self.runs, dtype=np.int64)[None, :, None] * self.stride
+        return (rows + runs + np.arange(self.run, dtype=np.int64)[None, None, :]).reshape(-1)
+
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""
         return {"element": rows * self.length, "row": rows, "column": self.length}[kind]
 
-    def count_rows(self, inputs: Sequence[int], outputs: Sequence[int]) -> int:
-        """The rows operands of these element counts (inputs, then outputs, by class) hold;
-        ValueError naming the first that disagrees."""
+    def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
+        """The rows operands of these element counts (inputs, then outputs when given, by
+        class) hold; ValueError naming the first that disagrees."""
         found: int | None = None
         operands = [*zip(("input",) * len(inputs), range(len(inputs)), inputs, self.inputs,
                          strict=True),
-                    *zip(("output",) * len(outputs), range(len(outputs)), outputs, self.outputs,
-                         strict=True)]
+                    *zip(("output",) * len(outputs), range(len(outputs)), outputs,
+                         self.outputs if outputs else (), strict=True)]
         for what, i, size, kind in operands:
             if kind == "column":
                 if size != self.length:
@@ -91,6 +118,9 @@ class Rows:
                 raise ValueError(f"{what} {i + 1} ({kind}) holds {count} rows where the "
                                  f"operands before it hold {found}")
             found = count
+        if found is not None and self.runs > 1 and found * self.run != self.stride:
+            raise ValueError(f"the operands hold {found} rows, but runs {self.stride} elements "
+                             f"apart are those of {self.stride // self.run} rows")
         return found or 0
 
     def to_attr(self) -> DictionaryAttr:
@@ -99,6 +129,9 @@ class Rows:
             "inputs": ArrayAttr([StringAttr(c) for c in self.inputs]),
             "outputs": ArrayAttr([StringAttr(c) for c in self.outputs]),
         }
+        if self.runs != 1:
+            fields["runs"] = IntegerAttr(self.runs, i64)
+            fields["stride"] = IntegerAttr(self.stride, i64)
         if self.one_per_chunk:
             fields["one_per_chunk"] = UnitAttr()
         if self.segment is not None:
@@ -119,6 +152,8 @@ class Rows:
         one = data.get("one_per_chunk")
         if one is not None and not isinstance(one, UnitAttr):
             raise ValueError(f"{ROWS_ATTR} `one_per_chunk` must be a unit attribute, got {one}")
+        inputs = _classes(data.get("inputs"), "inputs")
+        outputs = _classes(data.get("outputs"), "outputs")
         segment = data.get("segment")
         if segment is not None and (not isinstance(segment, IntegerAttr)
                                     or not 0 < segment.value.data < length.value.data
@@ -129,9 +164,19 @@ class Rows:
         if online is not None and (not isinstance(online, UnitAttr) or segment is None):
             raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
                              f"got {online}")
-        return Rows(length.value.data, _classes(data.get("inputs"), "inputs"),
-                    _classes(data.get("outputs"), "outputs"), one is not None,
-                    None if segment is None else segment.value.data, online is not None)
+        pieces = {"one_per_chunk": one is not None,
+                  "segment": None if segment is None else segment.value.data,
+                  "online": online is not None}
+        runs, stride = data.get("runs"), data.get("stride")
+        if runs is None and stride is None:
+            return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]
+        if not isinstance(runs, IntegerAttr) or not isinstance(stride, IntegerAttr) \
+                or runs.value.data < 1 or length.value.data % runs.value.data \
+                or stride.value.data < length.value.data // runs.value.data:
+            raise ValueError(f"{ROWS_ATTR} needs `runs` dividing the length and a `stride` of "
+                             f"at least one run together, got runs = {runs}, stride = {stride}")
+        return Rows(length.value.data, inputs, outputs, runs.value.data, stride.value.data,
+                    **pieces)  # type: ignore[arg-type]
 
 
 def _classes(attr: Attribute | None, what: str) -> tuple[OperandClass, ...]:

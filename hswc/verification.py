@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import VerifyException
 from hswc.diagnostics import OpError
 from hswc.dominance import check_dominance
 from hswc.symbol_index import indexed_symbols
-from hswc.verification_cache import VerifiedOps
+from hswc.verification_cache import VerifiedOps, isolation_checked
 
 
 def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> None:
@@ -25,8 +25,10 @@ def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> Non
 
     With `verified` (a driver's check after each pass; one made when it verified its input),
     only the ops created or changed since they last verified and the ops whose verifiers read
-    them verify again (hswc.verification_cache), and the linalg yields among them; dominance
-    is checked in full. Any failure is reported as the full verification reports it."""
+    them verify again (hswc.verification_cache), and the linalg yields among them; a function
+    verified again only because it encloses what changed has its IsolatedFromAbove check made
+    on what changed in it (VerifiedOps.check_isolation); dominance is checked in full. Any
+    failure is reported as the full verification reports it."""
     with indexed_symbols():
         try:
             if verified is None:
@@ -34,8 +36,12 @@ def verify_located(module: ModuleOp, verified: VerifiedOps | None = None) -> Non
                 ops: Iterable[Operation] = module.walk()
             else:
                 ops = verified.changed(module)
-                for op in ops:
-                    op.verify(verify_nested_ops=False)
+                try:
+                    verified.check_isolation()
+                    for op in ops:
+                        op.verify(verify_nested_ops=False)
+                finally:
+                    isolation_checked.clear()
         except VerifyException as error:
             for op in module.walk():
                 try:

@@ -28,6 +28,17 @@ What a verifier could read beyond that (a value's type mutated in place, an attr
 mutated in place: both immutable in xDSL) is assumed unchanged, not checked. Nothing a pass
 does goes untracked but that, so a driver does not verify the whole module again after its
 last pass; `hswc-opt --verify-each=full` does, after every pass, as mlir-opt.
+
+An op verified again only because it encloses what changed reads all its nested ops through
+one verifier: IsolatedFromAbove (every operand inside a function defined inside it), a walk of
+the whole function (a model's host function, 2,000 ops, after every pass). For such an op the
+check is made here on what can have changed (`isolation_checked`): the operands of the ops
+verified again inside it, and of every op nested in a new or changed one (a block moved into
+it brings ops of its own). An operand of an op not among those is the value it was, defined
+where it was unless its definition moved, and a definition that moved is a changed op whose
+users verify again. Where the tools install it (hswc.tools.fast_op_verify), xDSL's
+IsolatedFromAbove check skips the ops `isolation_checked` holds; anywhere else it walks them
+as always.
 """
 
 from __future__ import annotations
@@ -36,9 +47,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from xdsl.ir import Operation
-from xdsl.traits import SymbolUserOpInterface
+from xdsl.traits import IsolatedFromAbove, SymbolUserOpInterface
+from xdsl.utils.exceptions import VerifyException
 
 _always: dict[type[Operation], bool] = {}
+_isolated: dict[type[Operation], bool] = {}
+
+isolation_checked: set[Operation] = set()
+"""The ops whose IsolatedFromAbove check VerifiedOps.check_isolation made for the verification
+under way (the module docstring); empty outside it."""
 
 _Seen = tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]
 """An op as it last verified: its `_key`, attributes and properties."""
@@ -76,6 +93,9 @@ class VerifiedOps:
     def __init__(self) -> None:
         self._seen: dict[Operation, _Seen] = {}
         self._now: dict[Operation, _Seen] = {}
+        self._fresh: set[Operation] = set()
+        self._own: list[Operation] = []
+        self._enclosing: set[Operation] = set()
 
     def changed(self, module: Operation) -> list[Operation]:
         """The ops of `module` to verify again (the module docstring), each once, an op's
@@ -84,19 +104,47 @@ class VerifiedOps:
         now: dict[Operation, _Seen] = {}
         marked: set[Operation] = set()
         ordered: list[Operation] = []
-        for op in self._walk(module, now):
+        self._fresh = set()
+        own = self._own = self._walk(module, now)
+        for op in own:
             current: Operation | None = op
             while current is not None and current not in marked and current in now:
                 marked.add(current)  # and what encloses it
                 ordered.append(current)
                 current = current.parent_op()
+        self._enclosing = marked.difference(own)
         self._now = now
         ordered.sort(key=_depth, reverse=True)  # nested ops first, as xDSL verifies
         return ordered
 
+    def check_isolation(self) -> None:
+        """The IsolatedFromAbove check of each op `changed` returned only because it
+        encloses what changed, made on what can have changed (the module docstring), and
+        those ops put in `isolation_checked`; VerifyException (xDSL's message) for an operand
+        defined outside."""
+        isolated = [op for op in self._enclosing if _is_isolated(op)]
+        if not isolated:
+            return
+        inside: dict[Operation, list[Operation]] = {op: [] for op in isolated}
+        fresh = self._fresh
+        for op in self._own:
+            owner = _isolated_parent(op)
+            checks = None if owner is None else inside.get(owner)
+            if checks is not None:
+                checks.append(op)
+                if op in fresh and op.regions and not _is_isolated(op):
+                    checks.extend(_nested_to_isolation(op))
+        for owner, ops in inside.items():
+            for op in ops:
+                for operand in op.operands:
+                    if not owner.is_ancestor(operand.owner) or operand.owner is owner:
+                        raise VerifyException("Operation using value defined out of its "
+                                              f"IsolatedFromAbove parent: {op}")
+        isolation_checked.update(isolated)
+
     def _walk(self, module: Operation, now: dict[Operation, _Seen]) -> list[Operation]:
         """Each op of `module` into `now` as it is; the ops that verify again but for what
-        encloses them."""
+        encloses them (the new and changed ones into `_fresh`)."""
         seen = self._seen
         changed: list[Operation] = []
         stack: list[Operation] = [module]
@@ -113,6 +161,7 @@ class VerifiedOps:
             else:
                 now[op] = (key, dict(op.attributes), dict(op.properties))
                 changed.append(op)
+                self._fresh.add(op)
                 if old is not None:  # an op the pass changed: its users may read it
                     changed.extend(use.operation for result in op.results
                                    for use in result.uses)
@@ -141,6 +190,32 @@ def _nested(op: Operation) -> Iterator[Operation]:
                     raise ValueError("Parent pointer of operation does not refer to "
                                      "containing region")
                 yield inner
+
+
+def _is_isolated(op: Operation) -> bool:
+    isolated = _isolated.get(type(op))
+    if isolated is None:
+        isolated = _isolated[type(op)] = op.has_trait(IsolatedFromAbove)
+    return isolated
+
+
+def _isolated_parent(op: Operation) -> Operation | None:
+    """The nearest op enclosing `op` that is IsolatedFromAbove."""
+    current = op.parent_op()
+    while current is not None and not _is_isolated(current):
+        current = current.parent_op()
+    return current
+
+
+def _nested_to_isolation(op: Operation) -> Iterator[Operation]:
+    """The ops nested in `op` at any depth, but not inside an IsolatedFromAbove op among them
+    (that one checks its own)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield inner
+                if inner.regions and not _is_isolated(inner):
+                    yield from _nested_to_isolation(inner)
 
 
 def _depth(op: Operation) -> int:

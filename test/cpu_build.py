@@ -181,11 +181,12 @@ def tiling_bytes(record: Mapping[str, object]) -> bytes:
 
 def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequence[np.ndarray],
                  ub_size: int, workdir: Path, output: np.dtype | None = None,
-                 auto_sync: bool = False) -> np.ndarray:
-    """The kernel's one output (of dtype `output`, default the first input's), launched on
-    `inputs` with the tiling and scalars of a launch hswc-run recorded; AssertionError on a
-    violation (the harness's message)."""
+                 auto_sync: bool = False, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """The kernel's one output (of dtype `output`, default the first input's; of `shape`,
+    default the first input's), launched on `inputs` with the tiling and scalars of a launch
+    hswc-run recorded; AssertionError on a violation (the harness's message)."""
     dtype = inputs[0].dtype if output is None else np.dtype(output)
+    shape = inputs[0].shape if shape is None else shape
     workdir.mkdir(parents=True, exist_ok=True)
     tiling = workdir / "tiling.bin"
     tiling.write_bytes(tiling_bytes(record))
@@ -197,13 +198,13 @@ def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequenc
         np.ascontiguousarray(array).tofile(path)
         command += ["--input", str(path)]
     out = workdir / "out.bin"
-    command += ["--output", str(out), "--output-bytes", str(inputs[0].size * dtype.itemsize),
+    command += ["--output", str(out), "--output-bytes", str(int(np.prod(shape)) * dtype.itemsize),
                 *(() if auto_sync else AUTO_SYNC_OFF)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0 and not done.stderr, (
         f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
     )
-    return np.fromfile(out, dtype=dtype).reshape(inputs[0].shape)
+    return np.fromfile(out, dtype=dtype).reshape(shape)
 
 
 def bits(array: np.ndarray) -> np.ndarray:

@@ -147,12 +147,15 @@ class Driver:
             drivers[family] = Driver(family, exe)
         return drivers
 
-    def run(self, case: Case, workdir: Path) -> Outcome:
+    def run(self, case: Case, workdir: Path, record_rules: bool = False) -> Outcome:
+        """The call on the CPU model; with `record_rules`, a rule the model can go on after is
+        reported on stderr and the call completes (hswc-check-kernel --record-rules)."""
         workdir.mkdir(parents=True, exist_ok=True)
         spec, data, out = (workdir / name for name in ("spec.txt", "in.bin", "out.bin"))
         spec.write_text(case.spec())
         data.write_bytes(case.data)
-        done = subprocess.run([str(self.executable), str(spec), str(data), str(out)],
+        flags = ["--record-rules"] if record_rules else []
+        done = subprocess.run([str(self.executable), str(spec), str(data), str(out), *flags],
                               capture_output=True, text=True, timeout=60, check=False)
         if done.returncode == 0:
             return Outcome(out.read_bytes(), 0, done.stderr)

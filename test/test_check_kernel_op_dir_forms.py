@@ -219,6 +219,33 @@ def test_the_host_models_types_are_metadefs_and_opbase_helpers_are_the_models(
     assert done.returncode == 0, done.stderr
 
 
+def test_an_int_attribute_read_through_int32_is_its_low_half(tmp_path: Path) -> None:
+    """metadef's RuntimeAttrs::GetAttrPointer<T> reinterprets the stored value's address
+    (exe_graph/runtime/runtime_attrs.h): GeluQuant's arch35 tiling reads its Int dst_type
+    through int32_t*, the low half of the int64_t on a little-endian host; another type of the
+    value is still nullptr. ge::char_t is graph/types.h's char."""
+    from hswc.checker.host_tiling import HOST_MODEL
+
+    source = tmp_path / "attrs.cpp"
+    source.write_text(
+        '#include "register/op_def_registry.h"\n'
+        "int main() {\n"
+        "    gert::RuntimeAttrs attrs;\n"
+        "    gert::RuntimeAttrs::Value v;\n"
+        "    v.kind = gert::RuntimeAttrs::Kind::kInt;\n"
+        "    v.i = (int64_t{7} << 32) | 2;\n"
+        "    attrs.Add(v);\n"
+        "    const int32_t* low = attrs.GetAttrPointer<int32_t>(0);\n"
+        "    const ge::char_t* text = attrs.GetAttrPointer<ge::char_t>(0);\n"
+        "    return low != nullptr && *low == 2 && text == nullptr && attrs.WasRead(0) ? 0 : 1;\n"
+        "}\n")
+    exe = tmp_path / "attrs"
+    built = subprocess.run(["g++", "-std=c++17", f"-I{HOST_MODEL}", str(source), "-o", str(exe)],
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    assert subprocess.run([str(exe)], check=False).returncode == 0
+
+
 def test_of_several_global_functions_the_entry_is_the_one_the_build_launches(
         tmp_path: Path) -> None:
     kernel = tmp_path / "op_kernel"

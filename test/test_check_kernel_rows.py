@@ -7,6 +7,7 @@ with -DSEEDED_NO_MAX (the maximum not subtracted: exp overflows)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,12 +31,27 @@ BASE = CheckOptions(kernel=str(FOLDER), op="hsg.softmax", soc="ascend910b", core
     ("activation/log_softmax_v2", "hsg.log_softmax"),
     ("activation/softmax_grad", "hsg.softmax_grad"),
     ("activation/log_softmax_grad", "hsg.log_softmax_grad"),
-    ("experimental/activation/softmax_v2", "hsg.softmax"),
+    ("experimental/activation/log_softmax_v2", "hsg.log_softmax"),
     ("experimental/activation/log_softmax_grad", "hsg.log_softmax_grad")])
 def test_the_softmax_folders_map_to_the_row_ops(folder: str, op: str) -> None:
     mapped = mapping(Path("/ops-nn") / folder)
     assert mapped is not None and mapped[0] == op and mapped[1] == {}
     assert blocked(Path("/ops-nn") / folder) is None
+
+
+def test_experimental_softmax_v2_reduces_dim_3_of_four_d_tensors() -> None:
+    """Its tiling takes 4-d x and dim in [0, 3] (README), so the sweep gives dim = 3 and the
+    run's tensors are [1, 1, rows, L]: the same rows, reduced along L."""
+    mapped = mapping(Path("/ops-nn/experimental/activation/softmax_v2"))
+    assert mapped is not None and mapped[:2] == ("hsg.softmax", {"dim": "3"})
+    ref = from_row_op("hsg.softmax", {"dim": "3"})
+    assert ref.halves is not None and ref.halves.rows_only
+    assert halves.shape("x4", 96) == (1, 1, 3, 32)
+    x = np.random.default_rng(5).standard_normal(96).astype(np.float32)
+    (y,) = ref.outputs("f32", [x])
+    want = _softmax_rows(x.astype(np.float64).reshape(3, 32))
+    np.testing.assert_allclose(y, want.reshape(-1), rtol=2e-6, atol=1e-7)
+    assert "{dim = 3} (every tensor of [1, 1, rows, L]" in ref.title
 
 
 def test_the_reductions_no_hsg_op_computes_stay_blocked() -> None:
@@ -80,9 +96,10 @@ def test_a_softmax_without_its_maximum_is_caught() -> None:
 @pytest.mark.parametrize(("change", "message"), [
     ({"sizes": (257,)}, "--sizes 257: hsg.softmax views its tensors as rows of an even length"),
     ({"ignore_nan_inputs": ("x",)}, "each of its elements reads a whole row"),
-    ({"attrs": {"dim": "0"}}, "--attr dim=0: the checker reduces the last dim (-1)"),
+    ({"attrs": {"dim": "0"}}, "--attr dim=0: the checker reduces the last dim (-1, or 3 of "
+                              "tensors viewed as [1, 1, rows, L])"),
     ({"semantics": "torch"}, "--semantics: hsg.softmax has one semantics"),
 ])
 def test_what_a_row_check_refuses(change: dict[str, object], message: str) -> None:
-    with pytest.raises(CheckError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(CheckError, match=re.escape(message)):
         check(replace(BASE, **change))  # type: ignore[arg-type]

@@ -201,3 +201,28 @@ def test_the_sweep_table_and_the_bench_markdown_list_the_rules_broken() -> None:
     assert rules_back == bench._sync_from_table(printed)
     assert [r[:3] for r in rows_back] == [r[:3] for r in bench._rows_from_table(printed)]
     assert bench.markdown(rows_back, rules_back, Path("ops-nn"), "c0", "c1") == text
+
+
+def test_the_ops_nn_table_names_files_from_the_swept_tree(tmp_path: Path) -> None:
+    """bench/check_kernel_ops_nn.py: a verdict naming a file under the ops-nn checkout (or the
+    --folders scratch links, or hswc's own CPU model) names it from the tree's root, not by the
+    machine's absolute path."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "check_kernel_ops_nn", FIXTURES.parents[1] / "bench" / "check_kernel_ops_nn.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ops_nn, scratch = tmp_path / "opsnn-git", tmp_path / "links"
+    verdict = (f"not checkable: the tiling of X ({ops_nn}/activation/x/op_host/x_tiling.cpp) "
+               f"does not build: {scratch}/activation/x/op_host/x.h:18:10: fatal error; "
+               f"{bench.ROOT}/hswc/checker/ascendc_cpu/a.h:3: error")
+    rows, rules = bench._relative_rows([("activation/x", "ascend950", "-", verdict)],
+                                  [("activation/x", "ascend950", "f16",
+                                    f"Adds at {ops_nn}/activation/x/op_kernel/k.h:12")],
+                                  (scratch, ops_nn))
+    assert rows[0][3] == ("not checkable: the tiling of X (activation/x/op_host/x_tiling.cpp) "
+                          "does not build: activation/x/op_host/x.h:18:10: fatal error; "
+                          "hswc/checker/ascendc_cpu/a.h:3: error")
+    assert rules[0][3] == "Adds at activation/x/op_kernel/k.h:12"

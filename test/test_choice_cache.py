@@ -20,7 +20,7 @@ import pytest
 from test_schedule_choice import generic
 
 from hswc import choice_store
-from hswc.passes import schedule_choice
+from hswc.passes import row_schedule_choice, schedule_choice
 from hswc.passes.hsg_tile_on_cores import _body_key, _build_kernel_function
 from hswc.passes.schedule_choice import CANDIDATES, choose_schedule
 from hswc.platform import get_platform
@@ -37,15 +37,17 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FileStore
     found = FileStore(tmp_path / FILE_NAME)
     monkeypatch.setattr(choice_store, "store", found)
     schedule_choice._chosen.clear()
+    row_schedule_choice._chosen.clear()
     yield found
     schedule_choice._chosen.clear()
+    row_schedule_choice._chosen.clear()
 
 
 def _choose(op: str = "leaky_relu_grad") -> schedule_choice.Choice:
     ew = generic(op, "f16")
     return choose_schedule(_body_key(ew), lambda: _build_kernel_function("choice_f16", ew),
                            ew.dag, "f16", ew.output_name(), get_platform("ascend910b"), False,
-                           None)
+                           None, broadcast=ew.broadcast)
 
 
 def _no_model(*_: object, **__: object) -> None:
@@ -134,3 +136,70 @@ def test_runs_with_the_cache_write_what_a_run_without_it_writes(tmp_path: Path) 
     edited = _opt(tmp_path, str(folder))
     assert edited.returncode == 0
     assert f'options = "{CANDIDATES[other].describe()}"' in edited.stdout
+
+
+
+SOFTMAX = """func.func @f(%x: tensor<64x900xf32>) -> tensor<64x900xf32> {
+  %y = hsg.softmax %x {dim = -1 : i64} : tensor<64x900xf32>
+  return %y : tensor<64x900xf32>
+}
+"""
+
+LAYER_NORM = """func.func @f(%x: tensor<4x6000xf32>, %w: tensor<6000xf32>, %b: tensor<6000xf32>)
+    -> tensor<4x6000xf32> {
+  %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<4x6000xf32>, \
+tensor<6000xf32>, tensor<6000xf32>
+  return %y : tensor<4x6000xf32>
+}
+"""
+
+
+def _row_choice(store: FileStore, text: str) -> tuple[str, str, int]:
+    """The lowered module, the store's one key and its candidate's index."""
+    from hswc.runner import compile_text
+
+    lowered = str(compile_text(text, level="ascend").module)
+    store.save()
+    ((key, (index, _)),) = json.loads(store.path.read_text())["choices"].items()
+    return lowered, key, index
+
+
+def _edit(store: FileStore, key: str, index: int) -> None:
+    table = json.loads(store.path.read_text())
+    table["choices"][key][0] = index
+    store.path.write_text(json.dumps(table))
+    row_schedule_choice._chosen.clear()
+    choice_store.store = FileStore(store.path)  # the fixture restores it
+
+
+def test_a_row_kernels_saved_choice_is_taken_without_modelling(
+        store: FileStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row kernel's choice (hswc.passes.row_schedule_choice) is kept as an elementwise
+    kernel's is: another process's store gives the same kernel without building a candidate,
+    and the file's entry is what the run uses (a hand-edited one, still a candidate the row
+    lowering takes, is the recorded schedule)."""
+    from hswc.runner import compile_text
+
+    first, key, index = _row_choice(store, SOFTMAX)
+    chosen = row_schedule_choice.CANDIDATES[index]
+    assert f'options = "{chosen.describe()}' in first
+    _edit(store, key, index)
+    with monkeypatch.context() as patch:
+        patch.setattr(row_schedule_choice, "_lowered", _no_model)
+        assert str(compile_text(SOFTMAX, level="ascend").module) == first
+    _edit(store, key, 1 - index)
+    other = row_schedule_choice.CANDIDATES[1 - index]
+    assert f'options = "{other.describe()}' in str(compile_text(SOFTMAX, level="ascend").module)
+
+
+def test_a_row_kernels_saved_choice_that_does_not_fit_is_modelled_again(
+        store: FileStore) -> None:
+    """An entry naming a candidate whose chunk does not fit the UB (depth-2 queues and rows of
+    6000 f32: test_row_kernels) is not taken: the choice is modelled again, as the first."""
+    from hswc.runner import compile_text
+
+    first, key, index = _row_choice(store, LAYER_NORM)
+    assert row_schedule_choice.CANDIDATES[index].describe() == "reference"
+    _edit(store, key, 0)  # the fast preset
+    assert str(compile_text(LAYER_NORM, level="ascend").module) == first
+    assert choice_store.store.new  # type: ignore[union-attr]  # modelled again

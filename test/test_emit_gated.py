@@ -1,4 +1,5 @@
-"""A gated op's package takes x once, as ops-nn's glu / swi_glu / ge_glu_v2 do: its kernel reads
+"""A gated op's package takes x once, as ops-nn's glu / swi_glu / ge_glu_v2 do (GeGluV2's two
+outputs, y and gelu, in its definition's order): its kernel reads
 the two halves of x through two GM arguments, and the package's op definition, kernel entry,
 aclnn API, example and unit tests have one input x, which the entry passes to both. The goldens
 equal numpy's SwiGLU and GLU backward (within PyTorch's tolerances: they are hswc-run's), and
@@ -31,6 +32,13 @@ func.func @f(%g: tensor<4x64xf32>, %x: tensor<4x128xf32>) -> tensor<4x128xf32> {
 }
 """
 """Its kernel writes the two halves of dx as two outputs, the host joins them."""
+GE_GLU_V2 = """
+func.func @f(%x: tensor<4x128xbf16>) -> (tensor<4x64xbf16>, tensor<4x64xbf16>) {
+  %y, %gelu = hsg.ge_glu_v2 %x : tensor<4x128xbf16>
+  return %y, %gelu : tensor<4x64xbf16>, tensor<4x64xbf16>
+}
+"""
+"""ops-nn's GeGluV2 (defaults: tanh, activate_left false): one kernel of two outputs."""
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +47,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, Path]:
     made = {}
     for name, text, op_type, socs in (
             ("swi_glu", SWI_GLU, "SwiGlu", ("ascend910b", "ascend950")),
-            ("glu_grad", GLU_GRAD, "GluGrad", ("ascend910b",))):
+            ("glu_grad", GLU_GRAD, "GluGrad", ("ascend910b",)),
+            ("ge_glu_v2", GE_GLU_V2, "GeGluV2", ("ascend910b", "ascend950"))):
         source = root / f"{name}.mlir"
         source.write_text(text)
         args = [str(source), "--name", op_type, "-o", str(root / name)]
@@ -104,9 +113,34 @@ def test_kernel_unit_tests_pass_on_the_cpu_model(packages: Mapping[str, Path],
     ut = "tests/ut/op_kernel"
     sources = {"swi_glu": (packages["swi_glu"] / ut / "test_swi_glu.cpp", ()),
                "swi_glu_950": (packages["swi_glu"] / ut / "test_swi_glu_apt.cpp", ARCH35_UT_FLAGS),
-               "glu_grad": (packages["glu_grad"] / ut / "test_glu_grad.cpp", ())}
+               "glu_grad": (packages["glu_grad"] / ut / "test_glu_grad.cpp", ()),
+               "ge_glu_v2": (packages["ge_glu_v2"] / ut / "test_ge_glu_v2.cpp", ()),
+               "ge_glu_v2_950": (packages["ge_glu_v2"] / ut / "test_ge_glu_v2_apt.cpp",
+                                 ARCH35_UT_FLAGS)}
     for name, done in build_and_run_unit_tests(sources, tmp_path).items():
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
+
+
+def test_ge_glu_v2s_package_has_ops_nns_outputs(packages: Mapping[str, Path]) -> None:
+    """x in, y then gelu out (ops-nn's GeGluV2 definition); the goldens are a * gelu_tanh(b)
+    and gelu_tanh(b) within PyTorch's bf16 tolerance."""
+    import ml_dtypes
+
+    package = packages["ge_glu_v2"]
+    definition = (package / "op_host/ge_glu_v2_def.cpp").read_text()
+    assert re.findall(r'this->(Input|Output)\("(\w+)"\)', definition) == [
+        ("Input", "x"), ("Output", "y"), ("Output", "gelu")]
+    assert "op.Init(x, x, y, gelu, &tilingData);" in \
+        (package / "op_kernel/ge_glu_v2.cpp").read_text()
+    text = (package / "tests/ut/op_kernel/test_ge_glu_v2.cpp").read_text()
+    bf16 = ml_dtypes.bfloat16
+    x = _array(text, "x", np.uint16, bf16).astype(np.float64).reshape(4, 128)
+    a, b = x[:, :64], x[:, 64:]
+    k = np.sqrt(2 / np.pi)
+    gelu = 0.5 * b * (1 + np.tanh(k * (b + 0.044715 * b ** 3)))
+    for name, want in (("expected_y", a * gelu), ("expected_gelu", gelu)):
+        got = _array(text, name, np.uint16, bf16).astype(np.float64)
+        np.testing.assert_allclose(got, want.reshape(-1), rtol=1.6e-2, atol=1e-5)
 
 
 MODEL_MLP = """

@@ -273,3 +273,51 @@ def test_a_package_of_rows_longer_than_the_ub_passes_its_kernel_unit_test(
     expected = unit_test_array(test, "expected", "f32")
     within = compare_tolerance(expected, run_reference("hsg.softmax", [x], dim=-1).reshape(-1))
     assert within.equal, within.summary()
+
+
+def test_a_row_package_of_a_run_time_row_count(tmp_path: Path) -> None:
+    """RmsNorm over rows of 40 whose count is known at run time (x: tensor<?x40xf16>): the
+    host tiling checks x's rank and static dim and the weight's length, hands the generated
+    tiling x's rows (1, 37 and 1000 rows on 48 cores: CANN's split of each), and refuses a
+    row of another length naming the dim; the kernel unit test passes on the CPU model."""
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
+
+    source = tmp_path / "rms_norm.mlir"
+    source.write_text(module("rms_norm", ("f16",)).replace(f"tensor<{ROWS}x", "tensor<?x"))
+    assert "tensor<?x40xf16>, tensor<40xf16>" in source.read_text()
+    out = tmp_path / "pkg"
+    assert main([str(source), "--name", "RmsNorm", "-o", str(out)]) == 0
+    unit = out / "tests" / "ut" / "op_kernel" / "test_rms_norm.cpp"
+    built = subprocess.run([compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(unit), "-o",
+                            str(tmp_path / "ut")], capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stdout + built.stderr
+    done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
+    op = host_tiling.OpDefinition("RmsNorm", [("x", (1,)), ("weight", (1,))], [("y", (1,))])
+    tiler = host_tiling.build(folder(out, "ascend910b"), op, {"epsilon": 1e-5},
+                              "RmsNormTilingData", [], None, None, compiler(), tmp_path)
+
+    def tile(rows: int, length: int = LENGTH, weight: int = LENGTH
+             ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(tiler.executable), "--op", "RmsNorm", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608",
+                               "--input", f"1:{rows}x{length}", "--input", f"1:{weight}",
+                               "--output", f"1:{rows}x{length}"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    for rows in (1, ROWS, 1000):
+        done = tile(rows)
+        assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+        hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                         if line.startswith("tiling "))
+        total, block = np.frombuffer(bytes.fromhex(hex_bytes), "<i8")[:2]
+        per_core = -(-rows // 48)
+        assert (total, block) == (rows, per_core)
+        assert f"block_dim {-(-rows // per_core)}" in done.stdout
+    for bad, said in (((5, LENGTH + 1, LENGTH), f"dim 1 of x must be {LENGTH}"),
+                      ((5, LENGTH, LENGTH + 1), f"dim 0 of weight must be {LENGTH}")):
+        done = tile(*bad)
+        assert done.returncode != 0 and "status failed" in done.stdout, bad
+        assert said in done.stderr, done.stderr

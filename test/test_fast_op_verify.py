@@ -119,6 +119,10 @@ def test_every_op_of_a_lowered_example_verifies_either_way(
 
 
 def test_install_replaces_xdsls_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xdsl.traits import IsolatedFromAbove
+
     monkeypatch.setattr(OpDef, "verify", xdsl_verify)
+    monkeypatch.setattr(IsolatedFromAbove, "verify", fast_op_verify.xdsl_isolated_verify)
     fast_op_verify.install()
     assert OpDef.verify is fast_verify
+    assert IsolatedFromAbove.verify is fast_op_verify.isolated_verify

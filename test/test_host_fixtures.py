@@ -155,6 +155,50 @@ ASCEND_SAMPLE = {"llama_mlp_f16", "softmax_bf16", "attention_f16", "max_and_inde
 tests."""
 
 
+REDUCED_IN_KERNELS = {
+    "softmax_f32": 2, "conv_bn_hardswish_backward_f32": 192,
+    "conv_bn_hardswish_backward_f16": 25, "conv_bn_hardswish_backward_bf16": 29}
+"""Files whose reductions run in row kernels, which combine in AscendC's order (and f16 and bf16
+sums in f32), not MLIR's sequential loop in the type itself: the largest ulp any result is from
+the hsg level (measured 2026-12-06 on the merge of leading-axis reductions: BatchNorm's backward
+is one row kernel of its two sums over N, H, W and the input gradient). f32 within PyTorch's
+tolerance. In f16 and bf16 the sums feed convolutions' weight gradients that cancel, up to 25
+and 29 ulp from MLIR's execution: outside PyTorch's tolerance of it, but no farther from the
+exact value than MLIR's own result (test_kernel_sums_are_no_farther_from_the_exact_value: issue
+36 allows exported half sums accumulated more exactly, within the same tolerance)."""
+
+EXACT = FIXTURES / "exact"
+"""float64 results of the BatchNorm backward files on their own inputs: the same traced
+function run by PyTorch in float64 (tools/exact_host_fixtures.py; PyTorch is not needed here)."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(f"conv_bn_hardswish_backward_{dt}", id=dt,
+                 marks=[] if dt == "f16" else [pytest.mark.sweep])
+    for dt in ("f32", "f16", "bf16")])
+def test_kernel_sums_are_no_farther_from_the_exact_value_than_mlirs(name: str) -> None:
+    """The BatchNorm backward's results at the ascend level (its sums in a row kernel, in f32)
+    against the exact value: in f16 and bf16 each result's largest error is at most that of
+    MLIR's execution (which sums in the half type); in f32 both are within PyTorch's tolerance
+    of it. MLIR's f32 result within tolerance of the exact value checks the fixture itself
+    (its inputs and the traced function are the export's)."""
+    path = FIXTURES / f"{name}.mlir"
+    inputs, mlir = _load(path)
+    exact = np.load(EXACT / f"{name}.npz")
+    got = _compiled(path, "ascend").run(*inputs).outputs
+    assert len(got) == len(mlir) == len(exact.files)
+    for i, (ours, theirs) in enumerate(zip(got, mlir, strict=True)):
+        value = exact[f"exact{i}"]
+        if name.endswith("_f32"):
+            for result, who in ((ours, "hswc"), (theirs, "MLIR")):
+                within = compare_tolerance(result, value.astype(np.float32))
+                assert within.equal, f"{who} result {i} against float64: {within.summary()}"
+            continue
+        error = float(np.max(np.abs(ours.astype(np.float64) - value)))
+        bound = float(np.max(np.abs(theirs.astype(np.float64) - value)))
+        assert error <= bound, f"result {i}: hswc {error:.4g} from float64, MLIR {bound:.4g}"
+
+
 @pytest.mark.parametrize("path", [
     pytest.param(p, id=p.stem, marks=[] if p.stem in ASCEND_SAMPLE else [pytest.mark.sweep])
     for p in FILES if "mobilenet" not in p.stem or p.stem.endswith(("_f32", "_bf16"))])
@@ -166,4 +210,11 @@ def test_ascend_level_equals_the_hsg_level(path: Path) -> None:
     result = compile_file(path, level="ascend").run(*inputs)
     hsg = _compiled(path, "hsg").run(*inputs).outputs
     assert result.kernels or model in ("max_and_index", "embedding"), path.stem
-    _same_or_demoted(path, result.outputs, hsg)
+    bound = REDUCED_IN_KERNELS.get(path.stem)
+    if bound is None:
+        _same_or_demoted(path, result.outputs, hsg)
+        return
+    for i, (a, b) in enumerate(zip(result.outputs, hsg, strict=True)):
+        within = compare_tolerance(a, b)
+        assert within.max_ulp <= bound, f"{path.stem} result {i}: {within.summary()}"
+        assert within.equal or not path.stem.endswith("_f32"), within.summary()

@@ -3,7 +3,8 @@
 Expected values are written by hand (the quotient's rounding of each sign combination, the
 remainder's sign, the smallest value, truncation's low bits) or computed here with Python
 integers, never with hswc's own semantics: divsi rounds toward zero, floordivsi toward -inf,
-ceildivsi toward +inf, remsi takes the dividend's sign; trunci keeps the low bits. Each is run at
+ceildivsi toward +inf, remsi takes the dividend's sign; divui, remui and ceildivui read both
+operands' bits as unsigned; trunci keeps the low bits. Each is run at
 every IR level and on both SoC families, and built and run on the C++ CPU model.
 """
 
@@ -268,6 +269,76 @@ def test_trunci_of_an_extended_value_is_that_value() -> None:
     assert np.array_equal(_run(text, a), a.astype(np.int16))
 
 
+UNSIGNED_OPS = ("divui", "remui", "ceildivui")
+SIGNED_OF = {16: np.int16, 32: np.int32}
+
+
+def _python_unsigned(op: str, a: int, b: int) -> int:
+    """The unsigned op on Python integers (a, b >= 0)."""
+    return {"divui": a // b, "remui": a % b, "ceildivui": -(-a // b)}[op]
+
+
+def _unsigned_pairs(bits: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of edge values (0, 1, 2, 3, 7, 2^k - 1, 2^k, 2^k + 1 around 2^(N/2),
+    2^(N-2), 2^(N-1) - the signed boundary - and the top, 2^N - 1) but a zero divisor, then
+    random pairs with divisors of every magnitude and remainders at both ends, as the N-bit
+    signed values that carry those bits (the kernel's signless type)."""
+    top = 1 << bits
+    base = {0, 1, 2, 3, 7, 255, 256, top - 2, top - 1}
+    for k in (bits // 2, bits - 2, bits - 1):
+        base |= {(1 << k) - 1, 1 << k, (1 << k) + 1}
+    edges = sorted(base)
+    a = [x for x in edges for y in edges if y]
+    b = [y for x in edges for y in edges if y]
+    rng = np.random.default_rng(seed)
+    while len(a) < len(edges) ** 2 + 3000:
+        y = int(rng.choice([rng.integers(1, top), rng.integers(1, 300),
+                            max(1, int(2 ** rng.uniform(0, bits)) - 1)]))
+        q = int(rng.integers(0, top)) // y
+        r = int(rng.choice([0, 1, y - 1, rng.integers(0, y)])) % y
+        if q * y + r < top:
+            a.append(q * y + r)
+            b.append(y)
+    return tuple(np.array(v, np.uint64).astype(f"uint{bits}").view(SIGNED_OF[bits])
+                 for v in (a, b))  # type: ignore[return-value]
+
+
+def _unsigned_want(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    mask = (1 << bits) - 1
+    got = [_python_unsigned(op, int(x) & mask, int(y) & mask) for x, y in zip(a, b, strict=True)]
+    return np.array(got, np.uint64).astype(f"uint{bits}").view(a.dtype)
+
+
+@pytest.mark.parametrize("op", UNSIGNED_OPS)
+@pytest.mark.parametrize("t", ["i16", "i32"])
+def test_unsigned_divisions_of_signless_types_as_python_integers(t: str, op: str) -> None:
+    """divui / remui / ceildivui of i16 and i32 (through the signed division: integer_lowering's
+    docstring) on both SoCs, at the hsg level and as the ascend kernel, bit-exact against
+    Python's integers on the bits read as unsigned."""
+    a, b = _unsigned_pairs(int(t[1:]), 5)
+    want = _unsigned_want(op, a, b)
+    text = generic([t, t], t, f"    %r = arith.{op} %a, %b : {t}", n=a.size)
+    for soc in SOCS:
+        for level in ("hsg", "ascend"):
+            got = _run(text, a, b, level=level, soc=soc)
+            assert got.dtype == a.dtype and np.array_equal(got, want), (
+                soc, level, a[got != want][:5], b[got != want][:5])
+
+
+def test_unsigned_division_by_hand() -> None:
+    """Hand-checked: 2^32 - 1 over 2 is 2^31 - 1 rest 1; over 2^31 (a divisor of the top half,
+    negative read as signed) 1 rest 2^31 - 1, rounded up 2; 5 over 2^32 - 1 is 0 rest 5."""
+    a = np.array([-1, -1, 5, -2], np.int32)  # 2^32 - 1, 2^32 - 1, 5, 2^32 - 2
+    b = np.array([2, -(2**31), -1, -1], np.int32)  # 2, 2^31, 2^32 - 1, 2^32 - 1
+    want = {"divui": [2**31 - 1, 1, 0, 0], "remui": [1, 2**31 - 1, 5, 2**32 - 2],
+            "ceildivui": [2**31, 2, 1, 1]}
+    for op, values in want.items():
+        text = generic(["i32", "i32"], "i32", f"    %r = arith.{op} %a, %b : i32", n=4)
+        got = _run(text, a, b).view(np.uint32)
+        assert got.tolist() == values, op
+
+
 # endregion
 # region the CPU model
 
@@ -292,7 +363,17 @@ def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray, str]
     %r = arith.xori %q, %m : i32""", n=x.size)
     wide_want = np.array([_python("ceildivsi", int(p), int(d)) ^ _python("remsi", int(p), int(d))
                           for p, d in zip(x, y, strict=True)], np.int32)
+    ua, ub = (v[::4].copy() for v in _unsigned_pairs(32, 9))
+    unsigned = generic(["i32", "i32"], "i32", """    %q = arith.divui %a, %b : i32
+    %m = arith.remui %a, %b : i32
+    %c = arith.ceildivui %a, %b : i32
+    %s = arith.xori %q, %m : i32
+    %r = arith.addi %s, %c : i32""", n=ua.size)
+    unsigned_want = ((_unsigned_want("divui", ua, ub) ^ _unsigned_want("remui", ua, ub))
+                     + _unsigned_want("ceildivui", ua, ub))
     return {"divisions_i16_a2": (body, "ascend910b", [a, b], want, "i16"),
+            "unsigned_i32_a2": (unsigned, "ascend910b", [ua, ub], unsigned_want, "i32"),
+            "unsigned_i32_950": (unsigned, "ascend950", [ua, ub], unsigned_want, "i32"),
             "divisions_i16_950": (body, "ascend950", [a, b], want, "i16"),
             "divisions_i32_a2": (wide, "ascend910b", [x, y], wide_want, "i32"),
             "divisions_i32_950": (wide, "ascend950", [x, y], wide_want, "i32"),
@@ -300,7 +381,7 @@ def _cpu_cases() -> dict[str, tuple[str, str, list[np.ndarray], np.ndarray, str]
             "trunci_i32_950": (trunc, "ascend950", [w], low, "i8")}
 
 
-CPU_DEFAULT = ("divisions_i16_a2", "trunci_i32_950", "divisions_i32_a2")
+CPU_DEFAULT = ("divisions_i16_a2", "trunci_i32_950", "divisions_i32_a2", "unsigned_i32_950")
 
 
 @pytest.mark.parametrize("name", [
@@ -325,15 +406,14 @@ def test_the_cpu_model_runs_the_division_and_trunci_kernels(name: str, tmp_path:
 # region bad input
 
 
-def test_a_division_of_i64_is_refused_and_says_why() -> None:
-    (message,) = _warnings(generic(["i64", "i64"], "i64", "    %r = arith.remsi %a, %b : i64"))
-    assert "'arith.remsi'" in message and "divides i64 values: neither SoC converts uint32_t " \
-        "vectors to float, Atlas A2/A3 has no int64_t Add, Mul or Compare" in message
-
-
-def test_an_unsigned_division_of_i32_is_refused_and_says_why() -> None:
-    (message,) = _warnings(generic(["i32", "i32"], "i32", "    %r = arith.divui %a, %b : i32"))
-    assert "'arith.divui'" in message and "divides i32 values read as unsigned" in message
+@pytest.mark.parametrize("op", ["remsi", "divui"])
+def test_a_division_of_i64_is_refused_naming_each_soc_and_call(op: str) -> None:
+    (message,) = _warnings(generic(["i64", "i64"], "i64", f"    %r = arith.{op} %a, %b : i64"))
+    assert f"'arith.{op}'" in message and "divides i64 values" in message
+    assert "on Atlas A2/A3 (ascend910b, ascend910_93) AscendC has no int64_t Add, Mul, " \
+        "Compare or Div" in message
+    assert "on Ascend 950 (ascend950) Div takes int64_t in its count form (Div.md) but hswc " \
+        "models no int64_t vector lanes" in message
 
 
 def test_a_division_by_a_constant_zero_is_refused() -> None:
@@ -342,10 +422,11 @@ def test_a_division_by_a_constant_zero_is_refused() -> None:
     assert "'arith.floordivsi'" in message and "divides by the constant zero" in message
 
 
-def test_an_unsigned_division_of_a_signless_i16_is_refused() -> None:
-    (message,) = _warnings(generic(["i16", "i16"], "i16", "    %r = arith.divui %a, %b : i16"))
-    assert "'arith.divui'" in message and "reads i16 as unsigned; hswc divides i8, i16 and i32 " \
-        "as signed" in message
+def test_an_unsigned_division_of_a_signless_i8_is_refused() -> None:
+    (message,) = _warnings(generic(["i8", "i8"], "i8", "    %r = arith.remui %a, %b : i8"))
+    assert "'arith.remui'" in message and "reads i8 as unsigned" in message
+    assert "ShiftRight, which the unsigned division of a signless type needs, takes no " \
+        "int8_t" in message
 
 
 def test_trunci_from_i64_is_refused() -> None:

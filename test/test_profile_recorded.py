@@ -21,7 +21,7 @@ SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycl
                      vector_issue_cycles=0, pipe_barrier_cycles=0, core_gm_bytes_per_s=1e9,
                      dma_setup_cycles=0, write_setup_cycles=0, bank_conflict_factor=2.0,
                      scalar_ub_read_cycles=3, scalar_ub_write_cycles=5, scalar_call_cycles=0,
-                     launch_cycles=0)
+                     scalar_call_load_cycles=0, launch_cycles=0)
 """1 cycle = 1 ns, 1 byte per ns, no overheads: times by hand."""
 
 ONE_CHUNK = """core 0
@@ -79,6 +79,17 @@ def test_scalar_accesses_wait_for_the_pipes_and_hold_them() -> None:
     times = time_run(read_stream(stream, figures), figures)
     assert times.total * 1e9 == pytest.approx(64 + 50 + 64 + 7)
     assert times.busy[SCALAR] * 1e9 == pytest.approx(50 + 2 * 2)
+
+
+def test_a_call_issues_slower_under_l2_load() -> None:
+    """Two cores each read 100 bytes behind a 1 byte/ns HBM and a 4 byte/ns L2: 200 ns, 200
+    bytes moved of L2's 800 (a load of 1/4), so each core's one call takes 2 + 6 / 4 cycles."""
+    stream = "".join(f"core {c}\nMTE2 DataCopy k.cpp:1 128 100 1 0\n" for c in (0, 1))
+    figures = replace(SIMPLE, l2_bytes_per_s=4e9, scalar_call_cycles=2,
+                      scalar_call_load_cycles=6)
+    times = time_run(read_stream(stream, figures), figures)
+    assert times.total * 1e9 == pytest.approx(200)
+    assert times.busy[SCALAR] * 1e9 == pytest.approx(3.5)
 
 
 def test_cores_share_the_bandwidth_and_are_averaged() -> None:

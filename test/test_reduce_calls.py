@@ -334,6 +334,24 @@ def test_overlaps_the_docs_forbid(family: str, drivers: dict[str, Driver], tmp_p
                     "src of repeat 1 reads UB byte 256, which dst of repeat 0 wrote")
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_whole_reduction_over_its_own_source(family: str, drivers: dict[str, Driver],
+                                               tmp_path: Path) -> None:
+    """WholeReduceMax(t, t, ...) of one repeat (GeluQuant's ComputeReduceMax) writes its result
+    over the first lane of its own source: a partial overlap the general rule forbids, refused
+    by both; with --record-rules the model reports it and writes the maximum of the lanes it
+    read (numpy's max of the 64 floats, computed here)."""
+    values = np.random.default_rng(8).standard_normal(64).astype(np.float32)
+    case = Case("WholeReduceMax", "float", (256, 0, 0), ((0, 0), (0, 0), (0, 0)),
+                (64, 1, 1, 1, 8)).with_values(0, values)
+    refused_by_both(case, drivers, family, tmp_path, "overlap partially in repeat 0",
+                    "overlap partially in repeat 0")
+    recorded = drivers[family].run(case, tmp_path / f"{family}-recorded", record_rules=True)
+    assert recorded.status == 0 and "overlap partially in repeat 0" in recorded.message
+    assert recorded.data is not None
+    assert case.buffer(recorded.data, 0)[0] == values.max()
+
+
 # endregion
 # region random data, bit for bit
 

@@ -455,11 +455,11 @@ def test_hswc_emit_packages_a_row_kernel_given_lowered(tmp_path: Path) -> None:
 
 
 def test_the_rows_attribute_carries_a_segment_and_refuses_a_bad_one() -> None:
-    rows = Rows(60000, ("element", "column"), ("element",), True, 9664)
+    rows = Rows(60000, ("element", "column"), ("element",), one_per_chunk=True, segment=9664)
     assert Rows.from_attr(rows.to_attr()) == rows
     assert rows.chunk_length == 9664 and Rows(64, ("element",), ("row",)).chunk_length == 64
-    for bad in (Rows(100, ("element",), ("element",), True, 100),
-                Rows(100, ("element",), ("element",), False, 64)):
+    for bad in (Rows(100, ("element",), ("element",), one_per_chunk=True, segment=100),
+                Rows(100, ("element",), ("element",), segment=64)):
         with pytest.raises(ValueError, match="`segment` must be a positive integer below the "
                            "length, with one_per_chunk"):
             Rows.from_attr(bad.to_attr())

@@ -63,7 +63,7 @@ def test_the_choice_is_never_slower_in_the_model_than_any_schedule(stem: str,
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
     choice = choose_schedule(_body_key(ew), build, ew.dag, dtype, ew.output_name(), platform,
-                             False, None)
+                             False, None, broadcast=ew.broadcast)
     assert choice.schedule in CANDIDATES and choice.elements == choice_size(None)
     every = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, choice.elements,
                            EVERY)
@@ -86,7 +86,7 @@ def test_times_a_few_ulps_apart_are_a_tie(monkeypatch: pytest.MonkeyPatch) -> No
         monkeypatch.setattr(schedule_choice, "modelled_times", lambda *_, t=times: t)
         schedule_choice._chosen.clear()
         choice = choose_schedule(("tie", chosen), lambda: None, ew.dag, "f16",  # type: ignore
-                                 ew.output_name(), platform, False, None)
+                                 ew.output_name(), platform, False, None, broadcast=None)
         assert choice.schedule == chosen
     schedule_choice._chosen.clear()
 
@@ -166,7 +166,7 @@ def test_no_candidate_copies_more_than_one_data_copy_pad_moves() -> None:
         assert factor == (16320 if not schedule.double_buffer and schedule.in_place
                           else min(16320, factor))
     choice = choose_schedule(_body_key(ew), build, ew.dag, "f32", ew.output_name(), platform,
-                             False, None)
+                             False, None, broadcast=ew.broadcast)
     assert choice.schedule.double_buffer
 
 

@@ -146,3 +146,95 @@ def test_the_user_of_a_changed_op_verifies_again(verified_counts: Counter[str]) 
     verify_located(module, verified)
     assert verified_counts["arith.mulf"] == 1  # the user of %s
     assert verified_counts["func.return"] == 0  # it uses %p, not %s
+
+
+NESTED = """\
+func.func @h(%c: i1, %x: f32) {
+  scf.if %c {
+    %t = arith.constant true
+    scf.if %t {
+      %n = arith.negf %x : f32
+    }
+  }
+  func.return
+}
+func.func @k(%c: i1) {
+  func.return
+}
+"""
+
+
+@pytest.fixture
+def incremental_isolation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tools' IsolatedFromAbove check (hswc.tools.fast_op_verify): a function verified
+    again only because it encloses what changed is checked on what changed in it."""
+    from xdsl.traits import IsolatedFromAbove
+
+    from hswc.tools.fast_op_verify import isolated_verify
+
+    monkeypatch.setattr(IsolatedFromAbove, "verify", isolated_verify)
+
+
+def _nested_module() -> ModuleOp:
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    return LocatingParser(ctx, NESTED, "nested.mlir").parse_module()
+
+
+def _function(module: ModuleOp, name: str) -> func.FuncOp:
+    return next(op for op in module.walk()
+                if isinstance(op, func.FuncOp) and op.sym_name.data == name)
+
+
+def test_an_operand_from_another_function_is_refused(incremental_isolation: None) -> None:
+    module = _nested_module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    negf = _op(module, "arith.negf")
+    negf.operands[0] = _function(module, "k").args[0]  # @k's i1 in @h: outside @h
+    with pytest.raises(OpError, match=r"nested\.mlir:1:1: .*IsolatedFromAbove"):
+        verify_located(module, verified)
+
+
+def test_ops_deep_in_an_op_moved_into_a_function_are_checked(incremental_isolation: None,
+                                                            verified_counts: Counter[str]
+                                                            ) -> None:
+    """The outer scf.if moved from @h into @k: the arith.negf two levels down, unchanged
+    itself, reads @h's %x, which @k's isolation check finds (as the full one does), not only
+    the dominance check after it."""
+    module = _nested_module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    outer = _op(module, "scf.if")
+    k = _function(module, "k")
+    outer.detach()
+    k.body.block.insert_op_before(outer, k.body.block.last_op)  # type: ignore[arg-type]
+    outer.operands[0] = k.args[0]
+    verified_counts.clear()
+    with pytest.raises(OpError, match=r"nested\.mlir:10:1: .*IsolatedFromAbove"):
+        verify_located(module, verified)
+
+
+def test_an_enclosing_function_is_not_walked_again(incremental_isolation: None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change inside @h verifies @h again without xDSL's walk of all of it."""
+    from xdsl.traits import IsolatedFromAbove
+
+    from hswc.tools import fast_op_verify
+
+    module = _nested_module()
+    verified = VerifiedOps()
+    verify_located(module, verified)
+    walked: list[str] = []
+    original = fast_op_verify.xdsl_isolated_verify
+
+    def counting(self: IsolatedFromAbove, op: Operation) -> None:
+        walked.append(op.name)
+        original(self, op)
+
+    monkeypatch.setattr(fast_op_verify, "xdsl_isolated_verify", counting)
+    negf = _op(module, "arith.negf")
+    negf.attributes["probe"] = f32
+    verify_located(module, verified)
+    assert walked == []

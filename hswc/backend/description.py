@@ -28,7 +28,7 @@ from xdsl.ir import Operation, SSAValue
 from hswc import arith_semantics as sem
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import Operator, snake_case
-from hswc.backend.run_time_shapes import RunTimeShapes, run_time_shapes
+from hswc.backend.run_time_shapes import RunTimeShapes, row_run_time_shapes, run_time_shapes
 from hswc.broadcast import BROADCAST_ATTR, DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
@@ -296,12 +296,13 @@ def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | 
 
 
 def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
-               ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
+               ) -> tuple[tuple[tuple[int, ...], ...], int, RunTimeShapes | None] | None:
     """Of row kernels (hswc.rows): each input's shape, then the output's, as the first launch
-    types them, and the output's elements per row (the row length, or 1 for an output of one
-    value per row); None for kernels without rows. A package's kernels have one row length,
-    and their launch gives static shapes (a row kernel's operands are static, hsg.launch's
-    verifier), or it is refused."""
+    types them (of a run-time row count: at the example's size), the output's elements per
+    row (the row length, or 1 for an output of one value per row), and of a run-time row count
+    what the package checks of the shapes (run_time_shapes.row_run_time_shapes); None for
+    kernels without rows. A package's kernels have one row length, and a host function
+    launches them, or it is refused."""
     described = [(k, read_rows(k.func)) for k in kernels]
     first = described[0][1]
     if first is None:
@@ -311,12 +312,24 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
+    if len(set(first.outputs)) > 1:  # every output is given the first's shape
+        raise OpError(kernels[0].func, "is a row kernel writing outputs of different classes "
+                      f"({', '.join(first.outputs)}: of different shapes), which a package, "
+                      "whose outputs share one shape, does not hold yet")
     launched = _launched_shapes(module, kernels[0], function)
     output = _launched_output(module, kernels[0], function)
-    if launched is None or output is None or any(n < 0 for s in (*launched, output) for n in s):
-        raise OpError(kernels[0].func, "is a row kernel no host function launches on static "
-                      "shapes: package the module with the function that launches it")
-    return (*launched, output), first.operand_size(first.outputs[0], 1)
+    if launched is None or output is None:
+        raise OpError(kernels[0].func, "is a row kernel no host function launches: package "
+                      "the module with the function that launches it")
+    per_row = first.operand_size(first.outputs[0], 1)
+    if all(n >= 0 for s in (*launched, output) for n in s):
+        return (*launched, output), per_row, None
+    try:
+        run_time = row_run_time_shapes(launched, output)
+    except ValueError as error:
+        raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose shapes "
+                      f"its package's host tiling cannot check: {error}") from None
+    return run_time.resolve(run_time.example_output()), per_row, run_time
 
 
 def _launched_output(module: ModuleOp, kernel: Kernel, function: str | None
@@ -532,7 +545,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     shapes, run_time = broadcast_shapes(module, kernels, request.function)
     rows = row_shapes(module, kernels, request.function)
     if rows is not None:
-        shapes = rows[0]
+        shapes, run_time = rows[0], rows[2]
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:

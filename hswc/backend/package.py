@@ -70,6 +70,7 @@ from hswc.backend.package_tests import (
 )
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.dialects.hsg import KERNEL_INTEGER_TYPES
+from hswc.passes.row_split import PARTIAL_ATTR
 from hswc.platform import PLATFORMS, Platform
 from hswc.reference import compare_bitwise, compare_tolerance
 
@@ -131,6 +132,14 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
             raise PackageRefused(
                 f"no host function @{request.function} launches a kernel (functions that do: "
                 f"{symbol_list(hosts)})")
+    partials = [k for _, ks in groups for k in ks if PARTIAL_ATTR in k.func.attributes]
+    if partials:
+        raise PackageRefused(
+            f"@{partials[0].func.sym_name.data} is the first of the two kernels of a reduction "
+            "over leading dims split for the cores (its partials in a workspace the second "
+            "reads), which a package of one kernel cannot hold: give hswc-emit the module "
+            "before lowering (it packages the reduction as one kernel), or lower it with "
+            "hswc-opt -p 'hsg-tile-on-cores{split=false}' --lower-to-ascend")
     if len(groups) > 1:
         listed = "; ".join(_shown(module, op.stem, ks, request)
                            for op, ks in groups[:LISTED_SYMBOLS])

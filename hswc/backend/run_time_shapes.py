@@ -89,3 +89,32 @@ def run_time_shapes(broadcast: Broadcast, inputs: Sequence[Sequence[int]]) -> Ru
         reads.append(tuple(Read(None if n == DYNAMIC_DIM else n, by_dim.get(k))
                            for k, n in enumerate(shape)))
     return RunTimeShapes(tuple(reads), broadcast.shape, source)
+
+
+def row_run_time_shapes(inputs: Sequence[Sequence[int]], output: Sequence[int]
+                        ) -> RunTimeShapes:
+    """The run-time shapes of a row kernel (hswc.rows) of a run-time row count whose inputs
+    and output have these shapes (DYNAMIC_DIM at a run-time dim): the rows' dims lead every
+    operand that has them, so an input's run-time dim k is the output's dim k; the source is
+    the first input holding each of the output's run-time dims at its own index. ValueError,
+    saying why, where the shapes do not pair so (a run-time dim past the output's rank, or no
+    input holding the output's run-time dims)."""
+    reads: list[tuple[Read, ...]] = []
+    for i, shape in enumerate(inputs):
+        dims = []
+        for k, n in enumerate(shape):
+            if n != DYNAMIC_DIM:
+                dims.append(Read(n, None))
+            elif k < len(output) and output[k] == DYNAMIC_DIM:
+                dims.append(Read(None, k))
+            else:
+                raise ValueError(f"input {i + 1}'s dim {k} has a run-time size where the "
+                                 f"output's shape {list(output)} has none")
+        reads.append(tuple(dims))
+    dynamic = [k for k, n in enumerate(output) if n == DYNAMIC_DIM]
+    source = next((i for i, shape in enumerate(inputs)
+                   if all(k < len(shape) and shape[k] == DYNAMIC_DIM for k in dynamic)), None)
+    if source is None:
+        raise ValueError(f"no input holds the output's run-time dims {dynamic} at the same "
+                         "index")
+    return RunTimeShapes(tuple(reads), tuple(output), source)

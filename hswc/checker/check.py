@@ -30,12 +30,14 @@ from hswc.checker import (
     inputs,
     kernel_source,
     op_folder,
+    quantized,
     time_limits,
 )
 from hswc.checker import build as builder
 from hswc.checker.cases import Case, build_specs, make_cases
 from hswc.checker.dtypes import NUMPY
 from hswc.checker.errors import CheckError
+from hswc.checker.halves import Halves
 from hswc.checker.masks import MASK_RULES, MaskRule, MaskTensor
 from hswc.checker.masks import compare as compare_masks
 from hswc.checker.op_dir import OpDir, open_op_dir
@@ -276,6 +278,10 @@ def _reference(o: CheckOptions, opdir: OpDir | None
         ref = reference(replace(o, attrs={}))
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
+    if quantized.is_quantized(o.op):  # every attribute is the reference's and the tiling's
+        ref = reference(o)
+        return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
+                NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     shaped = expected.gated_op(o.op) or expected.row_op(o.op)  # tensors in rows
     if shaped is not None:
@@ -419,7 +425,16 @@ def _tensor_kinds(ref: expected.Reference, order: tuple[int, ...], elsewhere: se
     tensors = iter(order)
     kinds = {("input", k): sizing.inputs[ref.input_names[next(tensors)]]
              for k in range(inputs) if k not in elsewhere}
+    if isinstance(sizing, Halves):
+        return kinds | {("output", k): sizing.output(k) for k in range(outputs)}
     return kinds | {("output", k): sizing.result for k in range(outputs)}
+
+
+def _output_dtypes(ref: expected.Reference, outputs: int) -> dict[tuple[str, int], str]:
+    """The definition's outputs of another dtype than the run's (GeluQuant's int8 y and f32
+    out_scale), by ("output", position): their numpy dtype names."""
+    return {("output", k): ref.output_dtypes[k] for k in range(min(outputs,
+                                                                   len(ref.output_dtypes)))}
 
 
 def _plan(o: CheckOptions, workdir: Path) -> Plan:
@@ -474,7 +489,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                  {(m.direction, m.position): m for m in (*mask_in.values(),
                                                                          *mask_out.values())},
                                  _tensor_kinds(ref, order, elsewhere, len(opdir.op.inputs),
-                                               len(opdir.op.outputs)))
+                                               len(opdir.op.outputs)),
+                                 _output_dtypes(ref, len(opdir.op.outputs)))
         if struct is None:
             struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
                                                                host, missing)
@@ -596,6 +612,8 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     halves = ref.sizing  # a gated op's halves or a per-channel op's weight
     if halves is not None and case.user_inputs is None:
         values = tuple(halves.sized(ref.input_names, values, case.size))
+    if ref.prepare is not None and case.user_inputs is None:
+        values = tuple(ref.prepare(values))
     result_size = case.size if halves is None else halves.result_size(case.size)
     kernel_inputs = [values[i] for i in p.order]
     dtype = NUMPY[case.dtype]
@@ -612,7 +630,8 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         kernel_inputs.insert(k, extra[k])
     mask_out = p.masks.outputs
     outputs_of = [(np.dtype(np.uint8), mask_out[k].nbytes(case.size)) if k in mask_out
-                  else (dtype, result_size) for k in range(ref.result_count + len(mask_out))]
+                  else (ref.output_dtype(k, dtype), _output_size(ref, k, case.size))
+                  for k in range(ref.result_count + len(mask_out))]
     spec = p.builds[case.dtype]
     result = execute(spec.output, p.workdir / f"case{index}", kernel_inputs,
                      outputs_of, tiling, case.launch.block_dim,
@@ -634,6 +653,9 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     for name in o.ignore_nan_inputs if ref.halves is None else ():  # refused for a gated op
         skip |= np.isnan(spread[ref.input_names.index(name)].astype(np.float32))
     outcome.ignored = int(skip.sum())
+    undefined = ref.left_out(wanted) if ref.left_out is not None else None
+    if undefined is not None:
+        outcome.ignored = int(undefined[0].sum())
     outcome.comparisons, outcome.differences = [], []
     shown = _shown_inputs(p, values, kernel_inputs, bits) if halves is None else \
         halves.aligned(ref.input_names, values, case.size)
@@ -643,7 +665,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
             _compare_mask(p, outcome, shown, mask_out[k].unpack(actual, case.size), bits, skip)
             continue
         expected_values = next(results)
-        actual = np.where(skip, expected_values, actual)
+        actual = np.where(skip if undefined is None else undefined[k], expected_values, actual)
         comparison = compare_bitwise(actual, expected_values)
         outcome.comparisons.append(comparison)
         if not p.tolerance.exact:
@@ -656,6 +678,14 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         outcome.differences.append(first_differences(shown, actual, expected_values,
                                                      comparison, o.first))
     return outcome
+
+
+def _output_size(ref: expected.Reference, k: int, n: int) -> int:
+    """Elements of output k in a run of size n."""
+    sizing = ref.sizing
+    if sizing is None:
+        return n
+    return sizing.output_size(k, n) if isinstance(sizing, Halves) else sizing.result_size(n)
 
 
 def _shown_inputs(p: Plan, values: Sequence[np.ndarray], kernel_inputs: list[np.ndarray],

@@ -40,6 +40,8 @@ def hex_value(value: np.generic | np.ndarray) -> str:
     a = np.asarray(value).reshape(1)
     if a.dtype == np.bool_:
         return str(int(a[0]))
+    if a.dtype.kind in "iu":  # an integer output (GeluQuant's int8 y): its value
+        return str(int(a[0]))
     width = 2 * a.itemsize
     return f"0x{int(bits(a)[0]):0{width}x} ({float(a[0].astype(np.float32)):.8g})"
 

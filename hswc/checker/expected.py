@@ -36,7 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, dtype_of_element
 from hswc.checker.errors import CheckError
-from hswc.checker.halves import Halves
+from hswc.checker.halves import WHOLE, Halves
 from hswc.checker.halves import shape as halves_shape
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GatedOp
@@ -75,6 +75,19 @@ class Reference:
     attributes: Mapping[str, float | str | bool | None] = field(default_factory=dict)
     """The named op's attributes as compared, every one (given or its default): what
     bench/bench_vs_opsnn.py builds hswc's own kernel of the op from; empty for a module."""
+    output_dtypes: tuple[str, ...] = ()
+    """Each output's numpy dtype where it is not the run's (GeluQuant's int8 y and f32
+    out_scale); empty: every output of the run's dtype."""
+    prepare: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
+    """What becomes of the drawn (and sized) inputs before a run (GeluQuant's: finite values,
+    hswc.checker.quantized); None: they are run as drawn."""
+    left_out: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
+    """From the expected outputs, each output's elements left out of the comparison (where the
+    computation is undefined: a GeluQuant row whose scale is 0); None: none."""
+
+    def output_dtype(self, k: int, run: np.dtype) -> np.dtype:
+        """The numpy dtype of output k in a run of dtype `run`."""
+        return np.dtype(self.output_dtypes[k]) if self.output_dtypes else run
 
     @property
     def sizing(self) -> Halves | Channels | None:
@@ -92,7 +105,7 @@ class Reference:
         args = [a.reshape(shape) if shape is not None else a for a in inputs]
         if self.halves is not None:
             n = next(a.size for name, a in zip(self.input_names, inputs, strict=True)
-                     if self.halves.inputs[name] == "x")
+                     if self.halves.inputs[name] in WHOLE)
             args = [a.reshape(halves_shape(self.halves.inputs[name], n))
                     for name, a in zip(self.input_names, inputs, strict=True)]
         if self.channels is not None:  # the weight spread over x's shape by NumPy
@@ -215,6 +228,11 @@ GATED_FIXED = {"threshold": 0.5}
 drawn inputs concentrate around it)."""
 
 
+OPSNN_APPROXIMATE = {"0": "none", "1": "tanh"}
+"""ops-nn's GeGluV2 and GeGluGradV2 give `approximate` as an index (their READMEs: 0 "none",
+1 "tanh"; the definitions' default 1), which a gated op's --attr takes for the name."""
+
+
 def gated_op(name: str) -> type[GatedOp] | None:
     """The gated op (hswc.dialects.hsg_gated_ops, hsg_gated_variants) called `name`, or None."""
     from hswc.dialects.hsg_gated_ops import GATED_OPS
@@ -257,6 +275,8 @@ def _gated_attributes(op: type[GatedOp], attrs: Mapping[str, str]) -> dict[str, 
             raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: "
                              f"{', '.join(defaults) or 'none'})")
         default = defaults[name]
+        if name == "approximate" and text in OPSNN_APPROXIMATE:
+            text = OPSNN_APPROXIMATE[text]
         try:
             if isinstance(default, bool):
                 if text not in ("true", "false"):
@@ -281,15 +301,15 @@ def _gated_module(op: type[GatedOp], dtype: str, attrs: Mapping[str, object]) ->
     """The op on a small static x (2 x 8) of `dtype`: what the verifier checks and the float
     constants come from."""
     element = ELEMENT_TYPES[dtype]
-    gradient = len(op.INPUTS) > 1 and op.INPUTS[0] == "grad"
     x = TensorType(element, [2, 8])
     half = TensorType(element, [2, 4])
-    types = [half if gradient and k == 0 else TensorType(element, [1])
-             if name in GATED_FIXED else x for k, name in enumerate(op.INPUTS)]
+    types = [half if name in op.half_inputs() else TensorType(element, [1])
+             if name in GATED_FIXED else x for name in op.INPUTS]
     block = Block(arg_types=types)
     gated = op(*block.args, **attrs)  # type: ignore[arg-type]
-    block.add_ops([gated, func.ReturnOp(gated.result)])
-    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}", (types, [gated.result.type]),
+    block.add_ops([gated, func.ReturnOp(*gated.results)])
+    fn = func.FuncOp(f"{op.name.removeprefix('hsg.')}_{dtype}",
+                     (types, [r.type for r in gated.results]),
                      Region(block))
     return ModuleOp([fn])
 
@@ -298,7 +318,7 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
     """The reference of `--op` a gated op: its golden model (hswc.reference_gated) on x of
     [rows, 2H] (hswc.checker.halves), compared within PyTorch's tolerance."""
     from hswc.dialects.hsg_gated_variants import GatedVariantOp
-    from hswc.reference_gated import run_gated_reference, run_variant_reference
+    from hswc.reference_gated import run_gated_reference, run_variant_outputs
     from hswc.runner import compile_module
 
     op = gated_op(name)
@@ -308,10 +328,9 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
         linalg = compile_module(_gated_module(op, "f32", values), level="linalg")
     except RunnerError as error:
         raise CheckError(f"{op.name}: {_plain(str(error))}") from None
-    gradient = op.INPUTS[0] == "grad"
-    kinds = {n: "half" if gradient and k == 0 else "one" if n in GATED_FIXED else "x"
-             for k, n in enumerate(op.INPUTS)}
-    halves = Halves(kinds, "x" if gradient else "half",
+    kinds = {n: "half" if n in op.half_inputs() else "one" if n in GATED_FIXED else "x"
+             for n in op.INPUTS}
+    halves = Halves(kinds, "x" if op.gradient() else "half",
                     {n: GATED_FIXED[n] for n in op.INPUTS if n in GATED_FIXED})
     variant = issubclass(op, GatedVariantOp)
     options = {k: v for k, v in values.items() if k != "dim"}
@@ -319,13 +338,14 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
         options["dim"] = -1
 
     def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
-        run = run_variant_reference if variant else run_gated_reference
-        return (run(op.name, list(args), **options),)
+        if variant:  # GeGluV2: y and gelu
+            return run_variant_outputs(op.name, list(args), **options)
+        return (run_gated_reference(op.name, list(args), **options),)
 
     shown = ", ".join(f"{k} = {v}" for k, v in values.items())
     thresholds = tuple(sorted({*float_constants(linalg.module), *halves.fixed.values()}))
     return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
-                     "last dim split)", op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
+                     "last dim split)", op.INPUTS, op.RESULTS, compute, dict.fromkeys(DTYPES),
                      thresholds, op.name, exact=False, halves=halves)
 
 
@@ -349,7 +369,8 @@ def row_op(name: str) -> type[NormOp] | None:
 
 def _row_attributes(op: type[NormOp], attrs: Mapping[str, str]) -> int:
     """The dim --attr gives (default -1): only the last dim, the one ops-nn's kernels reduce
-    by default (axes = [-1])."""
+    by default (axes = [-1]); 3 is the last dim of tensors viewed as [1, 1, rows, L] (halves'
+    "x4": a tiling that takes 4-d tensors and a dim in [0, 3])."""
     for name in attrs:
         if name != "dim":
             raise CheckError(f"{op.name} has no attribute '{name}' (its attributes: dim)")
@@ -358,9 +379,10 @@ def _row_attributes(op: type[NormOp], attrs: Mapping[str, str]) -> int:
         dim = int(text)
     except ValueError:
         raise CheckError(f"--attr dim={text}: {op.name}'s dim is an integer (e.g. -1)") from None
-    if dim != -1:
-        raise CheckError(f"--attr dim={dim}: the checker reduces the last dim (-1), the one "
-                         "ops-nn's softmax kernels reduce by default (axes = [-1])")
+    if dim not in (-1, 3):
+        raise CheckError(f"--attr dim={dim}: the checker reduces the last dim (-1, or 3 of "
+                         "tensors viewed as [1, 1, rows, L]), the one ops-nn's softmax kernels "
+                         "reduce by default (axes = [-1])")
     return dim
 
 
@@ -374,7 +396,7 @@ def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
     op = row_op(name)
     assert op is not None
     dim = _row_attributes(op, attrs)
-    t = TensorType(Float32Type(), [2, 8])
+    t = TensorType(Float32Type(), [2, 8] if dim == -1 else [1, 1, 2, 8])
     block = Block(arg_types=[t] * len(op.INPUTS))
     reduced = op(*block.args, dim=dim)
     block.add_ops([reduced, func.ReturnOp(reduced.results[0])])
@@ -384,15 +406,49 @@ def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
         linalg = compile_module(module, level="linalg")
     except RunnerError as error:
         raise CheckError(f"{op.name}: {_plain(str(error))}") from None
-    rows = Halves(dict.fromkeys(op.INPUTS, "x"), "x")
+    kind = "x" if dim == -1 else "x4"
+    rows = Halves(dict.fromkeys(op.INPUTS, kind), kind)
 
     def compute(_dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         return (run_reference(op.name, list(args), dim=dim),)
 
-    return Reference(f"{op.name} {{dim = {dim}}} (every tensor of [rows, L], reduced along L)",
+    shaped = "[rows, L]" if dim == -1 else "[1, 1, rows, L]"
+    return Reference(f"{op.name} {{dim = {dim}}} (every tensor of {shaped}, reduced along L)",
                      op.INPUTS, 1, compute, dict.fromkeys(DTYPES),
                      float_constants(linalg.module), op.name, exact=False, halves=rows,
                      attributes={"dim": dim})
+
+
+# endregion
+# region --op gelu_quant (hswc.checker.quantized)
+
+
+def from_quantized(name: str, attrs: Mapping[str, str]) -> Reference:
+    """The reference of `--op gelu_quant`: the generic of hswc.checker.quantized run by hswc's
+    interpreter on x of [rows, L] and the smooth scales of [L]; y (int8) and out_scale (f32)
+    compared bit for bit."""
+    from hswc.checker import quantized
+
+    values = quantized.attributes(attrs)
+    halves = Halves(dict(quantized.KINDS), "x", outputs=quantized.OUTPUT_KINDS)
+
+    def compute(dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return quantized.outputs(dtype, args, values)
+
+    def left_out(wanted: Sequence[np.ndarray]) -> list[np.ndarray]:
+        rows = quantized.undefined_rows(wanted[1])
+        length = wanted[0].size // max(rows.size, 1)
+        return [np.repeat(rows, length), rows]
+
+    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+    return Reference(f"{name} {{{shown}}}: hswc.checker.quantized's generic (gelu, times "
+                     "input_scale, max |g| / 127 per row, round half to even to int8), x of "
+                     "[rows, L]", quantized.INPUTS, len(quantized.OUTPUT_DTYPES), compute,
+                     dict.fromkeys(DTYPES), (-3.0, -1.0, 0.0, 1.0, 3.0), name, exact=True,
+                     halves=halves, attributes=dict(values),
+                     output_dtypes=quantized.OUTPUT_DTYPES,
+                     prepare=lambda args: quantized.defined(args, args[0].size // args[1].size),
+                     left_out=left_out)
 
 
 # endregion

@@ -14,7 +14,11 @@ kernels split by default (`dim = -1`); the op's tiling is given those shapes
 (hswc.checker.host_tiling).
 
 Kinds of tensor: "x" (rows x 2H), "half" (rows x H), "one" (a single element, its value fixed
-by the reference: FatreluMul's threshold).
+by the reference: FatreluMul's threshold), "column" (2H: a value per element of x's rows,
+GeluQuant's smooth scales), "row" (rows: a value per row, GeluQuant's out_scale) and "x4" (x as
+4-d, [1, 1, rows, 2H], for a reduction whose tiling takes 4-d tensors alone: experimental/
+activation/softmax_v2's, whose README says "维度为4维" and whose tiling indexes its dims by `dim`
+in [0, 3]).
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ import numpy as np
 
 MAX_HALF = 1 << 9
 """The longest half row (512 elements: x's last dim 1024, GeluMul's largest)."""
-KINDS = ("x", "half", "one")
+KINDS = ("x", "half", "one", "column", "row", "x4")
+WHOLE = ("x", "x4")
+"""The kinds of x's whole size (a reduction's tensors)."""
 
 
 def even(n: int) -> int:
@@ -46,7 +52,8 @@ def rows_and_half(n: int) -> tuple[int, int]:
 def shape(kind: str, n: int) -> tuple[int, ...]:
     """The shape of a tensor of `kind` in a run of size n."""
     rows, h = rows_and_half(n)
-    return {"x": (rows, 2 * h), "half": (rows, h), "one": (1,)}[kind]
+    return {"x": (rows, 2 * h), "half": (rows, h), "one": (1,), "column": (2 * h,),
+            "row": (rows,), "x4": (1, 1, rows, 2 * h)}[kind]
 
 
 @dataclass(frozen=True)
@@ -57,12 +64,22 @@ class Halves:
     inputs: Mapping[str, str]
     result: str
     fixed: Mapping[str, float] = field(default_factory=dict)
+    outputs: tuple[str, ...] = ()
+    """Each output's kind where they differ (GeluQuant's y and out_scale); empty: every output
+    of the result's kind."""
+
+    def output(self, k: int) -> str:
+        """The kind of output k."""
+        return self.outputs[k] if self.outputs else self.result
+
+    def output_size(self, k: int, n: int) -> int:
+        return int(np.prod(shape(self.output(k), n)))
 
     @property
     def rows_only(self) -> bool:
         """Every tensor x-sized: not halves, rows of 2H reduced along them (a reduction of
         hswc.checker.expected.ROW_OPS)."""
-        return self.result == "x" and all(k == "x" for k in self.inputs.values())
+        return self.result in WHOLE and all(k == self.result for k in self.inputs.values())
 
     def size(self, name: str, n: int) -> int:
         """Elements of input `name` in a run of size n."""
@@ -97,16 +114,18 @@ class Halves:
         the result's element reads (an x of a half-sized result: its first and its second
         half's element; columns named by `shown_names`)."""
         rows, h = rows_and_half(n)
-        width = 2 * h if self.result == "x" else h
+        width = 2 * h if self.result in WHOLE else h
         r, c = np.divmod(np.arange(rows * width), width)
         shown = []
         for name, v in zip(names, values, strict=True):
             kind = self.inputs[name]
             if kind == "one":
                 shown.append(v)
+            elif kind == "column":
+                shown.append(v[c % v.size])
             elif kind == "half":
                 shown.append(v.reshape(rows, h)[r, c % h])
-            elif self.result == "x":
+            elif self.result in WHOLE:
                 shown.append(v.reshape(rows, 2 * h)[r, c])
             else:
                 two = v.reshape(rows, 2 * h)

@@ -39,6 +39,9 @@ HOST_MODEL = builder.MODEL / "host"
 HARNESS = HOST_MODEL / "tiling_harness.cpp"
 GE_DTYPES = {"f32": 0, "f16": 1, "bf16": 27}
 """ge::DataType of each checked dtype (CANN's numbering)."""
+NUMPY_GE = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
+            "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "bool": 12}
+"""ge::DataType of a tensor of another dtype than the run's, by its numpy dtype name."""
 TEMPLATE_TYPES = {0: "float", 1: "half", 2: "int8_t", 3: "int32_t", 4: "uint8_t", 6: "int16_t",
                   7: "uint16_t", 8: "uint32_t", 9: "int64_t", 10: "uint64_t", 12: "bool",
                   27: "bfloat16_t"}
@@ -178,6 +181,9 @@ class HostTiling:
     ("x", "half", "one"), given as 2-d shapes [rows, 2H], [rows, H] (or one element) for a run
     of `total` elements of x; or a per-channel op's, of hswc.checker.channels (x and y
     [N, C, L], the weight [C] or [1, C, 1]); empty: every tensor 1-d of `total` elements."""
+    dtypes: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    """Tensors of another dtype than the run's, by (input or output, position): their numpy
+    dtype name (GeluQuant's int8 y, f32 out_scale)."""
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
@@ -205,10 +211,12 @@ class HostTiling:
             if mask is not None:
                 return mask.tiling_tensor(total)
             kind = self.kinds.get((direction, k))
+            own = self.dtypes.get((direction, k))
+            number = ge if own is None else NUMPY_GE[own]
             if kind is not None:
                 sized = channels.shape if kind in channels.KINDS else halves.shape
-                return f"{ge}:{'x'.join(map(str, sized(kind, total)))}"
-            return f"{ge}:{1 if direction == 'input' and k in self.one_element else total}"
+                return f"{number}:{'x'.join(map(str, sized(kind, total)))}"
+            return f"{number}:{1 if direction == 'input' and k in self.one_element else total}"
 
         command += [a for k, _ in enumerate(self.op.inputs)
                     for a in ("--input", "none" if k in self.absent else tensor("input", k))]
@@ -321,7 +329,8 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           one_element: frozenset[int] = frozenset(),
           absent: frozenset[int] = frozenset(),
           masks: Mapping[tuple[str, int], MaskTensor] | None = None,
-          kinds: Mapping[tuple[str, int], str] | None = None) -> HostTiling:
+          kinds: Mapping[tuple[str, int], str] | None = None,
+          dtypes: Mapping[tuple[str, int], str] | None = None) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     if struct_header is not None and struct is not None:
@@ -330,9 +339,10 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
         flags += [f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
                   f"-DHSWC_TILING_STRUCT={scope}{struct}",
                   "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]
-    files = (*folder.def_files, *folder.tiling_files, *atvoss_sources(folder))
+    files = (*folder.def_files, *folder.tiling_files, *folder.dependency_tilings,
+             *atvoss_sources(folder))
     _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
     return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,
-                      absent, dict(masks or {}), dict(kinds or {}))
+                      absent, dict(masks or {}), dict(kinds or {}), dict(dtypes or {}))

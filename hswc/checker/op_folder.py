@@ -75,6 +75,9 @@ class Folder:
     op_type: str | None = None
     """The op type its binary configuration for the SoC names (see `binary_op_type`), if any:
     the tiling is looked up by it rather than by OP_ADD's name."""
+    dependency_tilings: tuple[Path, ...] = ()
+    """The tiling sources of the ops its CMakeLists.txt names as DEPENDENCIES (see
+    `dependencies`), built and linked with its own."""
 
     @property
     def arch_dirs(self) -> tuple[str, ...]:
@@ -101,9 +104,7 @@ def folder(path: str | Path, soc: str) -> Folder:
         raise CheckError(f"{root}: not an ops-nn op folder this checker can read: op_host/ "
                          "holds no *_def.cpp (the op definition)")
     dirs = ARCH_DIRS.get(soc, DEFAULT_ARCH_DIRS)
-    tilings = [p for p in sorted(host.glob("*.cpp")) if "tiling" in p.name]
-    for d in dirs:
-        tilings += [p for p in sorted((host / d).glob("*.cpp")) if "tiling" in p.name]
+    tilings = _tiling_sources(host, dirs)
     if not tilings:
         where = ", ".join(f"op_host/{d}/" for d in dirs)
         raise CheckError(f"{root}: no tiling source (*tiling*.cpp) in op_host/ or {where} for "
@@ -117,16 +118,51 @@ def folder(path: str | Path, soc: str) -> Folder:
     atvoss = opbase_includes(opbase)
     # OP_TILING_INCLUDE's order: opbase's, nlohmann/json's, then ops-nn's; then
     # add_tiling_sources's.
-    host_dirs = (*atvoss, *json_includes(), *ops_nn, *tiling_source_dirs(root))
-    tree = kernel_tree(base)
+    depends = dependencies(root)
+    host_dirs = (*atvoss, *json_includes(), *ops_nn, *tiling_source_dirs(root),
+                 *(d for dep in depends for d in tiling_source_dirs(dep)))
+    tree = kernel_tree(base, depends)
     return Folder(root, soc, defs, tuple(tilings), tuple(dict.fromkeys(host_dirs)),
-                  (*atvoss, *ops_nn[:1], *tree), opbase, binary_op_type(root, soc))
+                  (*atvoss, *ops_nn[:1], *tree), opbase, binary_op_type(root, soc),
+                  tuple(p for dep in depends for p in _tiling_sources(dep / "op_host", dirs)))
 
 
-def kernel_tree(ops_nn: Path | None) -> tuple[Path, ...]:
+def _tiling_sources(host: Path, dirs: tuple[str, ...]) -> list[Path]:
+    """op_host's *tiling*.cpp, then those of its SoC subfolders `dirs`."""
+    tilings = [p for p in sorted(host.glob("*.cpp")) if "tiling" in p.name]
+    for d in dirs:
+        tilings += [p for p in sorted((host / d).glob("*.cpp")) if "tiling" in p.name]
+    return tilings
+
+
+def dependencies(root: Path) -> tuple[Path, ...]:
+    """The op folders the op's CMakeLists.txt names in add_modules_sources(... DEPENDENCIES
+    a b ...) (ops-nn's cmake/func.cmake: "算子依赖"), beside it in its category folder: ops-nn
+    builds every tiling into one library, so log_softmax_v2's tiling classes, which derive from
+    SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19`), link with softmax_v2's sources.
+    A named folder that is not there is left out (the link then names what is missing)."""
+    try:
+        text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ()
+    found: list[Path] = []
+    for m in re.finditer(r"\bDEPENDENCIES\s+([^)]*)", text):
+        for name in re.split(r"\s+", m.group(1).strip()):
+            if name.isupper() or not re.fullmatch(r"[a-z0-9_]+", name):
+                break  # the next keyword (COMPUTE_UNIT, ...) or a variable
+            dep = root.resolve().parent / name  # beside the folder itself, not a link to it
+            if dep != root and (dep / "op_host").is_dir():
+                found.append(dep)
+    return tuple(dict.fromkeys(found))
+
+
+def kernel_tree(ops_nn: Path | None, depends: tuple[Path, ...] = ()) -> tuple[Path, ...]:
     """The -I directory through which `../inc/X` reaches ops-nn's common/inc/op_kernel/X, as it
     does from tbe/ascendc/<op>/ in ops-nn's kernel build (see the module docstring); none
-    outside an ops-nn tree."""
+    outside an ops-nn tree. With `depends` (the op's DEPENDENCIES), each one's op_kernel/ is
+    linked in the tree as tbe/ascendc/<dep>/ holds it, and a second directory, one level deeper,
+    lets `../../<dep>/arch35/x.h` from a kernel's arch35/ header reach it (log_softmax_v2's
+    `op_kernel/arch35/log_softmax_v2_ar_small_r.h:23`)."""
     if ops_nn is None or not (ops_nn / "common" / "inc" / "op_kernel").is_dir():
         return ()
     target = (ops_nn / "common" / "inc" / "op_kernel").resolve()
@@ -134,14 +170,23 @@ def kernel_tree(ops_nn: Path | None) -> tuple[Path, ...]:
     tree = Path(tempfile.gettempdir()) / f"hswc-ascendc-tree-{os.getuid()}" / tag
     op = tree / "op"
     op.mkdir(parents=True, exist_ok=True)
-    link = tree / "inc"
+    _link(tree / "inc", target)
+    if not depends:
+        return (op,)
+    for dep in depends:
+        _link(tree / dep.name, (dep / "op_kernel").resolve())
+    (op / "sub").mkdir(exist_ok=True)
+    return (op, op / "sub")
+
+
+def _link(link: Path, target: Path) -> None:
+    """`link` -> `target`, replaced atomically when it points elsewhere."""
     if not link.is_symlink() or link.resolve() != target:
-        temporary = tree / f"inc.{os.getpid()}"
+        temporary = link.with_name(f"{link.name}.{os.getpid()}")
         if temporary.is_symlink():
             temporary.unlink()
         temporary.symlink_to(target, target_is_directory=True)
         os.replace(temporary, link)
-    return (op,)
 
 
 JSON_WHERE = ("$JSON_SOURCE_PATH/include (ops-nn's cmake/variables.cmake JSON_INCLUDE, the json "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from hswc.checker import expected, kernel_source
+from hswc.checker import expected, kernel_source, quantized
 from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, NUMPY
 from hswc.checker.errors import CheckError
@@ -102,10 +102,12 @@ def reference(o: CheckOptions) -> expected.Reference:
             if o.semantics is not None:
                 raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")
             return expected.from_gated_op(o.op, o.attrs)
-        if expected.row_op(o.op) is not None:
+        one_semantics = {quantized.is_quantized(o.op): expected.from_quantized,
+                         expected.row_op(o.op) is not None: expected.from_row_op}.get(True)
+        if one_semantics is not None:
             if o.semantics is not None:
                 raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")
-            return expected.from_row_op(o.op, o.attrs)
+            return one_semantics(o.op, o.attrs)
         return expected.from_op(o.op, o.attrs, o.semantics)
     if o.attrs:
         raise CheckError("--attr sets an attribute of --op; a --reference module holds its "

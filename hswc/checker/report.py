@@ -44,8 +44,8 @@ def first_differences(inputs: Sequence[np.ndarray], actual: np.ndarray, expected
     """Up to `limit` differing elements of each kind (values, signs of zero, NaN class), the
     first ones of each, in index order. A one-element input (an attribute's tensor) shows its
     one value in every row, an absent one (an optional input left out) `none`. Masks (one bool
-    per element, hswc.checker.masks) differ in values only, shown as 1 and 0."""
-    if actual.dtype == np.bool_:
+    per element, hswc.checker.masks) and integers (GeluQuant's int8 y) differ in values only."""
+    if actual.dtype == np.bool_ or actual.dtype.kind in "iu":
         differ = actual != expected
         kinds: tuple[np.ndarray, ...] = (differ,)
         assert int(differ.sum()) == comparison.mismatches

@@ -36,14 +36,19 @@ softsign_grad, squared_relu, silu_mul, threshold (a step function, `x > threshol
 not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
 [N, C, L] with a weight per channel as each tiling reads it: CHANNEL_FOLDERS,
 hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
-gelu_mul, fatrelu_mul, situ_glu, swiglu_clamp, clipped_swiglu) map to the hsg op of their name,
-run on x of [rows, 2H] and a result of [rows, H] (hswc.checker.halves; FatreluMul's threshold
-0.5). The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
+gelu_mul, fatrelu_mul, situ_glu and its gradient, ge_glu_v2 (y and gelu) and its gradient
+ge_glu_grad_v2, swiglu_clamp, clipped_swiglu) map to the hsg op of their name, run on x of
+[rows, 2H] and results of [rows, H] (a gradient's dx of [rows, 2H] from its gradient of
+[rows, H]; GeGluGradV2's gelu of [rows, H]; hswc.checker.halves; FatreluMul's threshold 0.5).
+The softmax family's folders (ROW_FOLDERS: softmax_v2, log_softmax_v2, softmax_grad,
 log_softmax_grad) map to hsg.softmax, log_softmax, softmax_grad and log_softmax_grad, every tensor
-of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op), within PyTorch's
-tolerance. The rest (BLOCKED: gated ops with group_index, several outputs or no hsg op,
-reductions no hsg op computes, quantized outputs, broadcast weights) get one row per SoC,
-`not expressible: why`.
+of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op; experimental/
+activation/softmax_v2, whose tiling takes 4-d tensors, [1, 1, rows, L] with dim = 3:
+ROW_DIMS), within PyTorch's tolerance. gelu_quant (QUANTIZED_FOLDERS) maps to
+hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and out_scale f32
+per row compared bit for bit. The rest (BLOCKED: gated ops with group_index, several outputs or
+no hsg op, reductions no hsg op computes, quantized outputs, broadcast weights) get one row per
+SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -157,7 +162,8 @@ otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves 
 for a UT entry (hswc.checker.kernel_source): defined to the dtype, as ops-nn's kernel build
 defines it from the op's definition, so an f16 run is not the f32 kernel."""
 GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
-                 "situ_glu", "swiglu_clamp", "clipped_swiglu")
+                 "situ_glu", "situ_glu_grad", "ge_glu_v2", "ge_glu_grad_v2", "swiglu_clamp",
+                 "clipped_swiglu")
 """Folders of ops-nn's gated ops checked against the hsg op of the same name
 (hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
 (hswc.checker.halves): the definitions' default dim. ClippedSwiglu's optional group_index is
@@ -172,30 +178,36 @@ ROW_FOLDERS: Mapping[str, str] = {
 the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced along L, dim -1
 (their definitions' default axes); SoftmaxGrad's (grad_softmax, softmax) and LogSoftmaxGrad's
 (grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
+QUANTIZED_FOLDERS = ("gelu_quant",)
+"""Folders checked against a generic of hswc.checker.quantized (`--op gelu_quant`): GeluQuant's
+dynamic mode, its definition's default, x of [rows, L] and its smooth scales of [L] (the
+optional input_scale), y int8 and out_scale f32 per row."""
+ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
+"""ROW_FOLDERS whose tiling takes another spelling of the last dim: experimental/activation/
+softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
+[0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
+(hswc.checker.halves' "x4") with dim = 3."""
 REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
              "reductions along the last dim, ROW_FOLDERS)")
-GROUP_INDEX = ("its row count read from a tensor (group_index: a data-dependent number of "
-               "rows, which no hsg op takes)")
+GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
+               "group, summed and clamped to x's rows; the rows past the sum are not written), "
+               "which no hsg op takes")
+LOW_FLOATS = ("its y is FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT4_E2M1, FLOAT4_E1M2 or HIFLOAT8 "
+              "(op_host/swiglu_group_quant_def.cpp: no int8) with FLOAT8_E8M0 block scales: "
+              "Ascend 950's Cast converts to those types (Cast.md's dav_3510 table), but hswc has "
+              "no element type for them and its CPU model no lanes (hswc/api_tables.def leaves "
+              "those Cast rows out)")
 BLOCKED: Mapping[str, str] = {
     "clipped_swiglu_grad": "the gradient of ClippedSwiglu, which no hsg op computes; "
                            + GROUP_INDEX,
     "swiglu_group": ("SwiGLU times a per-token weight over the rows group_index counts: "
                      + GROUP_INDEX),
-    "swiglu_group_quant": ("fp8/hif8/fp4 outputs with block scales (three outputs), "
-                           + GROUP_INDEX),
+    "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),
-    "ge_glu_v2": ("two outputs of different sizes (y of H, and gelu: the GeLU half itself); "
-                  "hsg.ge_glu computes y alone"),
-    "ge_glu_grad_v2": ("takes GeGluV2's second output (gelu) besides dy and x; hsg.ge_glu_grad "
-                       "takes dy and x"),
-    "situ_glu_grad": "the gradient of SituGlu, which no hsg op computes",
     **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
                     REDUCTION),
     "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
-    "gelu_quant": (REDUCTION + ": its default dynamic mode's f32 scale is each row's max "
-                   "abs(gelu(x) * smooth_scales) / 127 (hswc computes that mode as one row kernel "
-                   "of two outputs, the int8 y and the scale: test_dynamic_quantization)"),
     "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
                            "and two outputs (dx and update)"),
 }
@@ -225,8 +237,16 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
         return f"generic {generic}", {}, f"{folder.name} = the generic {generic}"
     if folder.name in BLOCKED:
         return None
+    if folder.name in QUANTIZED_FOLDERS:
+        return (folder.name, {}, f"{folder.name} = hswc.checker.quantized's generic (its "
+                "dynamic mode: int8 y of [rows, L] and an f32 scale per row)")
     if folder.name in ROW_FOLDERS:
         op = ROW_FOLDERS[folder.name]
+        experimental = folder.parent.parent.name == "experimental"
+        dim = ROW_DIMS.get(f"experimental/{folder.name}" if experimental else folder.name)
+        if dim is not None:
+            return (f"hsg.{op}", {"dim": dim}, f"{folder.name} = hsg.{op} (dim = {dim}: every "
+                    "tensor of [1, 1, rows, L], reduced along L)")
         return (f"hsg.{op}", {}, f"{folder.name} = hsg.{op} (every tensor of [rows, L], reduced "
                 "along L)")
     stem = folder.name if folder.name in ALIASES else _VERSION.sub("", folder.name)
@@ -306,9 +326,10 @@ def _values_verdict(runs: list[RunOutcome]) -> str:
         return (f"outside {how} ({len(outside)} of {len(compared)} runs: {beyond} values "
                 f"outside rtol/atol, {misplaced} inf/NaN misplaced; max {worst:.3g} ulp)")
     differing = [o for o in compared if not all(c.equal for c in o.comparisons or ())]
-    if not differing:
-        return f"bit-exact ({len(compared)} run{plural})"
     comparisons = [c for o in compared for c in (o.comparisons or ())]
+    if not differing:  # a mask output (ReluV2's DT_UINT1 bits) is said to be compared too
+        masked = ", mask bits too" if any(c.dtype == MASK_DTYPE for c in comparisons) else ""
+        return f"bit-exact ({len(compared)} run{plural}{masked})"
     counts = [(c.values.count, c.zero_signs.count, c.nans.count)
               for c in comparisons if c.dtype != MASK_DTYPE]
     values, zeros, nans = (sum(k[i] for k in counts) for i in range(3))
@@ -418,10 +439,11 @@ def _soc_semantics(op: str, soc: str) -> str | None:
     (HardSwishGrad: `cann` on Atlas A2/A3, `cann-arch35` on Ascend 950); None: the op's
     default."""
     from hswc.checker.expected import gated_op, row_op
+    from hswc.checker.quantized import is_quantized
     from hswc.ops import definition_of
     from hswc.platform import get_platform
 
-    if gated_op(op) is not None or row_op(op) is not None:
+    if gated_op(op) is not None or row_op(op) is not None or is_quantized(op):
         return None  # one semantics, its definition's
     known = tuple(definition_of(op).semantics)
     if "cann-arch35" in known and get_platform(soc).api == "dav_3510":
@@ -437,10 +459,14 @@ def _nan_outside_contract(op: str) -> tuple[str, ...]:
 
 
 def _reason(message: str) -> str:
-    """A checker message in one line: its first, and the first detail when it ends in ':'."""
+    """A checker message in one line: its first, and the first detail when it ends in ':' (past
+    the compiler's `In file included from` lines, the first error they lead to)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if len(lines) > 1 and lines[0].endswith(":"):
-        return f"{lines[0]} {lines[1]}"
+        detail = lines[1]
+        if detail.startswith("In file included from"):
+            detail = next((line for line in lines[2:] if "error:" in line), detail)
+        return f"{lines[0]} {detail}"
     return lines[0] if lines else "?"
 
 

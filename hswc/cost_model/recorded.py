@@ -196,8 +196,11 @@ def read_stream(text: str, figures: CostFigures) -> RecordedRun:
         if not words:
             continue
         if words[0] == "core" and len(words) == 2 and words[1].isdigit():
-            core = cores[int(words[1])] = _Core(figures, run.unmodelled)
-            run.programs[int(words[1])] = core.program
+            n = int(words[1])  # a core seen before resumes its stream (after a SyncAll)
+            if n not in cores:
+                cores[n] = _Core(figures, run.unmodelled)
+                run.programs[n] = cores[n].program
+            core = cores[n]
             continue
         if core is None:
             raise RecordError(f"the recorded line '{line}' comes before any core")
@@ -214,13 +217,21 @@ class RecordedTimes:
     """Launch to the last core's end, plus the launch overhead: the profiler's Task Duration."""
     busy: dict[str, float]
     """Per stream, the busy time of a core, averaged over the cores: aiv_mte2_time, ...; the
-    scalar unit's also counts `scalar_call_cycles` for each call it issued."""
+    scalar unit's also counts, for each call it issued, `scalar_call_cycles` and
+    `scalar_call_load_cycles` times the launch's L2 load (`l2_load`)."""
     schedules: list[ClassSchedule]
 
     def line(self) -> str:
         us = {k: v * 1e6 for k, v in self.busy.items()}
         return (f"modelled: {self.total * 1e6:.2f} us (MTE2 {us[MTE2]:.2f} us, V {us[VECTOR]:.2f}"
                 f" us, MTE3 {us[MTE3]:.2f} us, scalar {us[SCALAR]:.2f} us)")
+
+
+def l2_load(schedules: list[ClassSchedule], finish: float, figures: CostFigures) -> float:
+    """The launch's load on L2: the GM bytes every core's copies moved over the launch's
+    duration, as a fraction of `l2_bytes_per_s` (at most 1)."""
+    moved = sum(len(s.cores) * w.bytes for s in schedules for w in s.program.work())
+    return min(1.0, moved / finish / figures.l2_bytes_per_s) if finish > 0 else 0.0
 
 
 def time_run(run: RecordedRun, figures: CostFigures) -> RecordedTimes:
@@ -238,8 +249,9 @@ def time_run(run: RecordedRun, figures: CostFigures) -> RecordedTimes:
     for s in schedules:
         for interval in s.intervals:
             busy[interval.work.pipe] += len(s.cores) * (interval.end - interval.start)
-    issue = sum(run.calls.values()) * figures.seconds(figures.scalar_call_cycles)
-    busy[SCALAR] += issue
-    busy = {k: v / cores if cores else 0.0 for k, v in busy.items()}
     finish = max((s.finish for s in schedules), default=0.0)
+    per_call = figures.scalar_call_cycles + figures.scalar_call_load_cycles * l2_load(
+        schedules, finish, figures)
+    busy[SCALAR] += sum(run.calls.values()) * figures.seconds(per_call)
+    busy = {k: v / cores if cores else 0.0 for k, v in busy.items()}
     return RecordedTimes(finish + figures.seconds(figures.launch_cycles), busy, schedules)

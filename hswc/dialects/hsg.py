@@ -1143,16 +1143,25 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
 
     def _verify_rows(self, rows: Rows, types: Sequence[Attribute]) -> None:
-        """A row kernel's operands are static tensors holding the rows its classes say."""
+        """A row kernel's operands are ranked tensors holding the rows its classes say: checked
+        here where every shape is static; with a run-time row count, each column operand is
+        static of the row length, the rest by the host code before the launch (hsg-tile-on-cores'
+        cf.assert) and the interpreter."""
         inputs = types[:-1]
         results = [y.type for y in self.ys]
         if len(inputs) != len(rows.inputs) or len(results) != len(rows.outputs):
             raise VerifyException(f"{self.name}: {self.kernel} reads {len(rows.inputs)} "
                                   f"inputs and writes {len(rows.outputs)} outputs, launched "
                                   f"with {len(inputs)} and {len(results)}")
-        if not all(isinstance(t, TensorType) and t.has_static_shape()
-                   for t in (*inputs, *results)):
-            raise VerifyException(f"{self.name}: a row kernel's operands have static shapes")
+        if not all(isinstance(t, TensorType) for t in (*inputs, *results)):
+            raise VerifyException(f"{self.name}: a row kernel's operands are ranked tensors")
+        if not all(t.has_static_shape() for t in (*inputs, *results)):  # type: ignore[attr-defined]
+            for i, (t, kind) in enumerate(zip(inputs, rows.inputs, strict=True)):
+                if kind == "column" and (not t.has_static_shape()  # type: ignore[attr-defined]
+                                         or t.element_count() != rows.length):  # type: ignore[attr-defined]
+                    raise VerifyException(f"{self.name}: input {i + 1} (a column operand) has "
+                                          f"type {t}, not {rows.length} elements")
+            return
         try:
             rows.count_rows([t.element_count() for t in inputs],  # type: ignore[attr-defined]
                             [t.element_count() for t in results])  # type: ignore[attr-defined]

@@ -68,6 +68,16 @@ class GatedOp(TensorFunctionOp):
         result = x if len(self.INPUTS) > 1 else half_type(x, dim % x.get_num_dims())
         super().__init__(operands=[list(inputs)], result_types=[result], properties=props)
 
+    @classmethod
+    def gradient(cls) -> bool:
+        """Whether it returns x's gradient (x's shape), not a forward result (half of it)."""
+        return len(cls.INPUTS) > 1
+
+    @classmethod
+    def half_inputs(cls) -> tuple[str, ...]:
+        """The operands of the forward result's shape (a gradient's incoming gradient)."""
+        return cls.INPUTS[:1] if cls.gradient() else ()
+
     def split_dim(self) -> int:
         """The dim split into halves, in [0, rank)."""
         assert self.dim is not None

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import irdl_op_definition, opt_prop_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
@@ -76,7 +76,8 @@ class GatedVariantOp(GatedOp):
         x = inputs[0].type
         assert isinstance(x, TensorType)
         k = self._dim_of(props, x.get_num_dims())
-        super(GatedOp, self).__init__(operands=[list(inputs)], result_types=[half_type(x, k)],
+        super(GatedOp, self).__init__(operands=[list(inputs)],
+                                      result_types=[half_type(x, k)] * self.RESULTS,
                                       properties=props)
 
     @classmethod
@@ -129,6 +130,14 @@ class GatedVariantOp(GatedOp):
         if self.result.type != half_type(x, k):
             raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
                                   f"{half_type(x, k)}")
+
+    @classmethod
+    def gradient(cls) -> bool:
+        return False
+
+    @classmethod
+    def half_inputs(cls) -> tuple[str, ...]:
+        return ()
 
     def _verify_attributes(self, rank: int) -> None:
         for name, attr in self.properties.items():
@@ -293,5 +302,127 @@ class ClippedSwigluOp(GatedVariantOp):
                                   f"or 1 (after), got {self.value('clamp_mode')}")
 
 
+@irdl_op_definition
+class GeGluV2Op(GatedVariantOp):
+    """ops-nn's GeGluV2 (activation/ge_glu_v2): two results of the halves' shape, y = gelu(a) * b
+    (a * gelu(b) when not activate_left) and gelu, the GeLU half itself in x's type. The kernel
+    computes the GeLU in f32, Casts it to x's type (CAST_RINT: the gelu output), and multiplies
+    that by the other half (op_kernel/tanh/ge_glu_v2_fp16_align.h:139-158; f32 Mul of the rounded
+    GeLU, exact for f16 and bf16 operands, rounded once), so y is hsg.ge_glu's (PyTorch's
+    F.gelu(a) * b, the GeLU held in x's type). ops-nn's defaults: approximate tanh (its index 1),
+    activate_left false (op_host/ge_glu_v2_def.cpp:34-36).
+
+        %y, %gelu = hsg.ge_glu_v2 %x {dim = -1 : i64} : tensor<4x128xf16>
+    """
+
+    name = "hsg.ge_glu_v2"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "ops-nn's GeGluV2"
+    OPSNN: ClassVar[str] = "ge_glu_v2"
+    RESULTS: ClassVar[int] = 2
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "approximate": "tanh", "activate_left": False}
+
+    result = result_def(TensorType)
+    gelu = result_def(TensorType)
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.gelu.type != self.result.type:
+            raise VerifyException(f"{self.name}: gelu has type {self.gelu.type}, not "
+                                  f"{self.result.type}")
+
+
+class GatedVariantGradOp(GatedVariantOp):
+    """The gradient of an ops-nn gated variant (abstract): the incoming gradient first (of the
+    forward result's shape), then x (`X_INDEX` 1), then the forward outputs it reads
+    (`HALF_INPUTS` besides the gradient: GeGluGradV2's gelu, of the result's shape); it returns
+    x's gradient, x's type (da then db along the split dim)."""
+
+    X_INDEX: ClassVar[int] = 1
+    HALF_INPUTS: ClassVar[tuple[str, ...]] = ("grad",)
+
+    @classmethod
+    def gradient(cls) -> bool:
+        return True
+
+    @classmethod
+    def half_inputs(cls) -> tuple[str, ...]:
+        return cls.HALF_INPUTS
+
+    def __init__(self, *inputs: SSAValue, **attributes: AttrValue):
+        unknown = sorted(set(attributes) - set(self.DEFAULTS))
+        assert not unknown, f"{self.name} takes no {unknown}"
+        props = {k: _attribute(v) for k, v in {**self.DEFAULTS, **attributes}.items()}
+        x = inputs[self.X_INDEX].type
+        assert isinstance(x, TensorType)
+        super(GatedOp, self).__init__(operands=[list(inputs)], result_types=[x],
+                                      properties=props)
+
+    def verify_(self) -> None:
+        x, k = self.verify_split()
+        half = half_type(x, k)
+        for name, operand in zip(self.INPUTS, self.inputs, strict=True):
+            if name in self.HALF_INPUTS and operand.type != half:
+                raise VerifyException(f"{self.name}: {name} has type {operand.type}; the "
+                                      f"forward result's is {half}")
+        if self.result.type != x:
+            raise VerifyException(f"{self.name}: the result has type {self.result.type}, not "
+                                  f"{x}")
+
+    @classmethod
+    def result_type(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
+                    parser: Parser, pos: int) -> Attribute:
+        """x's type."""
+        if len(types) <= cls.X_INDEX:
+            parser.raise_error(f"{cls.name}: takes {len(cls.INPUTS)} operand(s) "
+                               f"({', '.join(cls.INPUTS)})", pos, parser.pos)
+        x = types[cls.X_INDEX]
+        if not isinstance(x, TensorType) or x.get_num_dims() == 0:
+            parser.raise_error(f"{cls.name}: x must be a ranked tensor of rank 1 or more, got "
+                               f"{x}", pos, parser.pos)
+        return x
+
+
+@irdl_op_definition
+class SituGluGradOp(GatedVariantGradOp):
+    """ops-nn's SituGluGrad (activation/situ_glu_grad): the gradient of hsg.situ_glu, as its
+    kernel computes it (op_kernel/situ_glu_grad.hpp:315-416): t = tanh(g * (1 / beta)),
+    s = sigmoid(g), u' = lb * tanh(u * (1 / lb)) for lb = linear_beta > 0, else u;
+    d_g = grad * u' * s * ((1 - t * t) + beta * t * (1 - s)), d_u = grad * beta * t * s,
+    times (1 - tanh(u * (1 / lb))^2) for lb > 0; dx = [d_g, d_u] along dim when activate_left,
+    else [d_u, d_g]."""
+
+    name = "hsg.situ_glu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TORCH: ClassVar[str] = "ops-nn's SituGluGrad"
+    OPSNN: ClassVar[str] = "situ_glu_grad"
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "beta": 1.0, "linear_beta": 0.0, "activate_left": True}
+
+    def verify_values(self) -> None:
+        if self.value("beta") == 0.0:
+            raise VerifyException(f"{self.name}: beta must not be 0 (tanh(g / beta))")
+
+
+@irdl_op_definition
+class GeGluGradV2Op(GatedVariantGradOp):
+    """ops-nn's GeGluGradV2 (activation/ge_glu_grad_v2): the gradient of GeGluV2 from the GeLU
+    half it wrote (`gelu`, not recomputed): with (g, o) = (a, b) when activate_left, else
+    (b, a), d_o = grad * gelu and d_g = grad * o * gelu'(g) (op_kernel/
+    ge_glu_grad_v2_tanh_fp32.h:58 `Mul(outLocalLeft, ubGelu, ubDY)`, :63 x1 * dy, then
+    ComputeGeluGrad; the erf kernels alike), in f32 rounded once. ops-nn's defaults:
+    approximate tanh (its index 1), activate_left false (op_host/ge_glu_grad_v2_def.cpp:38-40)."""
+
+    name = "hsg.ge_glu_grad_v2"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x", "gelu")
+    HALF_INPUTS: ClassVar[tuple[str, ...]] = ("grad", "gelu")
+    TORCH: ClassVar[str] = "ops-nn's GeGluGradV2"
+    OPSNN: ClassVar[str] = "ge_glu_grad_v2"
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "approximate": "tanh", "activate_left": False}
+
+
 GATED_VARIANTS: tuple[type[GatedVariantOp], ...] = (GeluMulOp, FatreluMulOp, SituGluOp,
-                                                    SwigluClampOp, ClippedSwigluOp)
+                                                    SwigluClampOp, ClippedSwigluOp, GeGluV2Op,
+                                                    SituGluGradOp, GeGluGradV2Op)

@@ -1,6 +1,6 @@
 """The named operators that are PyTorch functions of whole tensors (abstract): what the reducing
 ops (hswc.dialects.hsg_norm_ops) and the gated linear units (hswc.dialects.hsg_gated_ops)
-share: operands named by `INPUTS`, one result, attributes as properties with defaults, and the
+share: operands named by `INPUTS`, one result (or `RESULTS` of one type), attributes as properties with defaults, and the
 text form
 
     %y = hsg.<op> %a, %b {attr = value : type} : type_a, type_b
@@ -45,6 +45,8 @@ class TensorFunctionOp(IRDLOperation):
     """The text form may give one type for operands that all share it."""
     X_INDEX: ClassVar[int] = 0
     """Which operand is x, the tensor whose dim the op works along."""
+    RESULTS: ClassVar[int] = 1
+    """How many results it has, each of `result_type` (GeGluV2's y and gelu: 2)."""
 
     inputs = var_operand_def(TensorType)
     result = result_def(TensorType)
@@ -127,7 +129,7 @@ class TensorFunctionOp(IRDLOperation):
         result = cls.result_type(types, properties, parser, pos)
         op = cls.__new__(cls)
         IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
-                               result_types=[result], properties=properties,
+                               result_types=[result] * cls.RESULTS, properties=properties,
                                attributes=attributes)
         return op
 

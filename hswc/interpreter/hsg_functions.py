@@ -27,7 +27,7 @@ from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
-from hswc.reference_gated import run_gated_reference, run_variant_reference
+from hswc.reference_gated import run_gated_reference, run_variant_outputs
 from hswc.reference_norms import run_reference
 
 
@@ -88,15 +88,19 @@ class HsgFunctions(MachineFunctions):
     def _run_variant(self, op: GatedVariantOp, arrays: list[np.ndarray],
                      k: int) -> PythonValues:
         """An ops-nn gated variant: its golden model (hswc.reference_gated)."""
-        x = arrays[0]
-        for name, a in zip(op.INPUTS[1:], arrays[1:], strict=True):
-            if a.shape != (1,) or a.dtype != x.dtype:
-                raise OpError(op, f"{name} is {a.dtype} of shape {a.shape}; it must be one "
-                              f"{x.dtype} element (shape (1,))")
+        x = arrays[op.X_INDEX]
+        half = (*x.shape[:k], x.shape[k] // 2, *x.shape[k + 1:])
+        for name, a in zip(op.INPUTS, arrays, strict=True):
+            if name == op.INPUTS[op.X_INDEX]:
+                continue
+            want = half if name in op.half_inputs() else (1,)
+            if a.shape != want or a.dtype != x.dtype:
+                raise OpError(op, f"{name} is {a.dtype} of shape {a.shape}; it must be "
+                              f"{x.dtype} of shape {want}")
         options: dict[str, object] = dict(op.values())
         if "dim" in op.DEFAULTS:
             options["dim"] = k
-        return (run_variant_reference(op.name, arrays, **options),)
+        return run_variant_outputs(op.name, arrays, **options)
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,

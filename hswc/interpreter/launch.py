@@ -12,6 +12,7 @@ values into the kernel, and its tiling record holds them under their tiling-stru
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any
@@ -173,19 +174,50 @@ def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequenc
 def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str],
                         rows: Rows) -> tuple[list[tuple[int, ...]], int]:
     """A row kernel's inputs hold the rows its classes say (hswc.rows): each result's shape
-    (the launch's static types) and the row count, the tiling's totalNum."""
-    shapes = []
-    for y in op.ys:
-        t = y.type
-        if not isinstance(t, TensorType) or not t.has_static_shape():
-            raise OpError(op, "launches a row kernel, whose results need static shapes")
-        shapes.append(tuple(t.get_shape()))
+    (the launch's types, a dynamic dim resolved by _run_time_shape) and the row count, the
+    tiling's totalNum."""
     try:
-        total = rows.count_rows([np.size(a) for a in inputs],
-                                [int(np.prod(s)) for s in shapes])
+        total = rows.count_rows([np.size(a) for a in inputs], [])
     except ValueError as error:
         raise OpError(op, f"{error} at run time ({', '.join(names)})") from None
+    shapes = []
+    for k, (y, kind) in enumerate(zip(op.ys, rows.outputs, strict=True)):
+        t = y.type
+        if not isinstance(t, TensorType):
+            raise OpError(op, "launches a row kernel, whose results need ranked types")
+        size = rows.operand_size(kind, total)
+        if t.has_static_shape() and t.element_count() != size:
+            raise OpError(op, f"declares its result {k + 1} as {t}, but its inputs' {total} "
+                          f"rows give it {size} elements at run time ({', '.join(names)})")
+        shape = _run_time_shape(tuple(t.get_shape()), size, inputs)
+        if shape is None:
+            raise OpError(op, f"cannot tell the run-time shape of its result {k + 1} "
+                          f"({t}) from its inputs' shapes: its run-time dims must be those of "
+                          "an input")
+        shapes.append(shape)
     return shapes, total
+
+
+def _run_time_shape(declared: tuple[int, ...], size: int, inputs: Sequence[Any]
+                    ) -> tuple[int, ...] | None:
+    """A row kernel's result shape at run time: `declared` where static, of `size` elements;
+    its dynamic dims those of an input whose leading dims (of the result's rank) agree with
+    the static ones, else the one dynamic dim the size leaves; None when neither tells."""
+    if all(d >= 0 for d in declared):
+        return declared if math.prod(declared) == size else None
+    for value in inputs:
+        shape = np.shape(value)
+        if len(shape) < len(declared):
+            continue
+        found = tuple(n if d < 0 else d for d, n in zip(declared, shape, strict=False))
+        if all(d < 0 or d == n or d == 1 for d, n in zip(declared, shape, strict=False)) \
+                and math.prod(found) == size:
+            return found
+    dynamic = [i for i, d in enumerate(declared) if d < 0]
+    known = math.prod(d for d in declared if d >= 0)
+    if len(dynamic) == 1 and known and size % known == 0:
+        return tuple(size // known if d < 0 else d for d in declared)
+    return None
 
 
 def _check_broadcast_operands(op: Operation, inputs: Sequence[Any], names: Sequence[str],

@@ -1,7 +1,8 @@
 """A row kernel's hsg ops above the ascend level: one core's rows (hsg.row_slice) and one UB
 chunk of them (hsg.row_chunk), each running its body (hswc.interpreter.body) on exactly the GM
 rows it names, for each active core: element operands as rows x length, row operands as
-rows x 1, column operands as 1 x length (hswc.rows); hsg.reduce combines along each row in the
+rows x 1, column operands as 1 x length (hswc.rows; a row of `runs` runs gathered from its
+strided places); hsg.reduce combines along each row in the
 kernel's order (hswc.reduction_order).
 """
 
@@ -27,14 +28,31 @@ def _rows_of(op: hsg.RowSliceOp | hsg.RowChunkOp) -> Rows:
         raise OpError(op, str(error)) from None
 
 
-def _window(kind: OperandClass, gm: np.ndarray, length: int, start: int, count: int
+def _window(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: int
             ) -> np.ndarray:
-    """The part of a flat GM buffer rows [start, +count) read or write, shaped for the body."""
+    """The part of a flat GM buffer rows [start, +count) read, shaped for the body (a copy
+    where a row is strided)."""
+    length = rows.length
     if kind == "column":
         return gm.reshape(1, length)
     if kind == "row":
         return gm.reshape(-1, 1)[start:start + count]
+    if rows.runs > 1:
+        return gm.reshape(-1)[rows.element_indices(start, count)].reshape(count, length)
     return gm.reshape(-1, length)[start:start + count]
+
+
+def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: int,
+           value: np.ndarray) -> list[tuple[int, int]]:
+    """Rows [start, +count) of `value` written to their places in a flat GM buffer; the
+    (offset, count) ranges of elements written."""
+    if kind == "element" and rows.runs > 1:
+        gm.reshape(-1)[rows.element_indices(start, count)] = np.asarray(value).reshape(-1)
+        return [(a * rows.stride + start * rows.run, count * rows.run)
+                for a in range(rows.runs)]
+    _window(kind, gm, rows, start, count)[...] = value
+    width = rows.length if kind == "element" else 1
+    return [(start * width, count * width)]
 
 
 class RowFunctions(MachineFunctions):
@@ -71,24 +89,22 @@ class RowFunctions(MachineFunctions):
         n = batch.size
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
-        length = rows.length
         for r in active.index.tolist():
             start, count = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
                                       chunks, r, total, f"the {total} rows of the operands",
                                       "rows")
             if count == 0:
                 continue
-            shapes = [(count, length) if kind == "element" else (count, 1)
+            shapes = [(count, rows.length) if kind == "element" else (count, 1)
                       for kind in rows.outputs]
             values = run_body_values(
                 op.body.block,
-                [_window(kind, a, length, start, count)
+                [_window(kind, a, rows, start, count)
                  for kind, a in zip(rows.inputs, inputs, strict=True)],
                 lambda v, r=r: per_row(interpreter.get_values((v,))[0], n)[r], shapes)
             for kind, a, value in zip(rows.outputs, outputs, values, strict=True):
-                _window(kind, a, length, start, count)[...] = value
-                width = length if kind == "element" else 1
-                self.machine.mark_written(a, start * width, count * width)
+                for at, size_ in _write(kind, a, rows, start, count, value):
+                    self.machine.mark_written(a, at, size_)
 
 
 register_impls(RowFunctions)

@@ -90,20 +90,24 @@ class Decomposer:
         return AffineMap(self.rank, 0, (*dims[:at], AffineConstantExpr(part), *dims[at:]))
 
     def generic(self, body: Body, grad: SSAValue | None, name: str,
-                scalars: Sequence[SSAValue] = ()) -> SSAValue:
-        """A tensor of the result's half shape: `body` of (g,) a, b (and the one element of
-        each of `scalars`) at each element, in f32, rounded once."""
-        inputs = [self.view, self.view, *scalars]
-        maps = [self.half_map(0), self.half_map(1),
+                scalars: Sequence[SSAValue] = (),
+                halves: Sequence[tuple[str, SSAValue]] = ()) -> SSAValue:
+        """A tensor of the result's half shape: `body` of (g,) a, b, the element of each of
+        `halves` (named tensors of the half shape: GeGluGradV2's gelu) and the one element of
+        each of `scalars` at each element, in f32, rounded once."""
+        identity = AffineMap.identity(self.rank)
+        inputs = [self.view, self.view, *(v for _, v in halves), *scalars]
+        maps = [self.half_map(0), self.half_map(1), *[identity] * len(halves),
                 *[AffineMap(self.rank, 0, (AffineConstantExpr(0),))] * len(scalars)]
         if grad is not None:
             inputs.insert(0, grad)
-            maps.insert(0, AffineMap.identity(self.rank))
+            maps.insert(0, identity)
         element = self.half.get_element_type()
         block = Block(arg_types=[element] * (len(inputs) + 1))
-        names = (["grad"] if grad is not None else []) + ["a", "b"] + \
-            [self.op.INPUTS[len(self.op.INPUTS) - len(scalars) + i] for i in range(len(scalars))] \
-            + ["y"]
+        scalar_names = list(self.op.INPUTS[len(self.op.INPUTS) - len(scalars):]) if scalars \
+            else []
+        names = (["grad"] if grad is not None else []) + ["a", "b"] + [n for n, _ in halves] \
+            + scalar_names + ["y"]
         for arg, n in zip(block.args, names, strict=True):
             arg.name_hint = n
         bb = BodyBuilder(block, options=self.options)
@@ -165,7 +169,7 @@ def _swi_glu(d: Decomposer) -> SSAValue:
                                            "swi_glu"), None, "y")
 
 
-def _ge_glu(d: Decomposer) -> SSAValue:
+def ge_glu_body(d: Decomposer) -> SSAValue:
     """gelu of one half, a tensor of its own in PyTorch (rounded), times the other."""
     gated, other = (0, 1) if d.op.left() else (1, 0)
     return d.generic(lambda bb, a: bb.mulf(stored(d, bb, _gelu(bb, a[gated]), "gelu"),
@@ -226,7 +230,7 @@ def _ge_glu_grad(d: Decomposer) -> SSAValue:
 DECOMPOSITIONS: dict[type[ops.GatedOp], Callable[[Decomposer], SSAValue]] = {
     ops.GluOp: _glu,
     ops.SwiGluOp: _swi_glu,
-    ops.GeGluOp: _ge_glu,
+    ops.GeGluOp: ge_glu_body,
     ops.GluGradOp: _glu_grad,
     ops.SwiGluGradOp: _swi_glu_grad,
     ops.GeGluGradOp: _ge_glu_grad,

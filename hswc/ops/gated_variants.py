@@ -9,9 +9,17 @@ kernels compute, the result rounded once to x's type:
                     for lb = linear_beta > 0, else u; (g, u) = (a, b), or (b, a) when not
                     activate_left
     swiglu_clamp    min(silu(a), limit) * min(max(b, -limit), limit)
+    ge_glu_v2       y: ge_glu's body ([gelu(g)] * o); gelu: [gelu(g)] (two generics, two results)
     clipped_swiglu  clamp_mode 0: a' = min(a, limit); a' / (1 + exp(-alpha * a')) *
                     (min(max(b, -limit), limit) + bias); clamp_mode 1: min(silu(a), limit) *
                     min(max(b, -limit), limit)
+
+and the gradients, two generics (one per half of dx, hswc.ops.gated_ops' `halves`):
+
+    situ_glu_grad   d_g = grad * u' * s * ((1 - t^2) + beta * t * (1 - s)), d_u = grad * situ
+                    (times 1 - tanh(u * (1 / lb))^2 for lb > 0); t = tanh(g * (1 / beta)),
+                    s = sigmoid(g)
+    ge_glu_grad_v2  d_o = grad * gelu (the operand), d_g = gelu_backward(grad * o, g)
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ from xdsl.ir import SSAValue
 from hswc.dialects import hsg_gated_variants as ops
 from hswc.ops.body import BodyBuilder
 from hswc.ops.exponential import gelu, sigmoid_of, silu
-from hswc.ops.gated_ops import Decomposer
+from hswc.ops.exponential_grad import gelu_grad
+from hswc.ops.gated_ops import Decomposer, ge_glu_body
 
 
 def _f32(op: ops.GatedVariantOp, name: str) -> float:
@@ -101,16 +110,93 @@ def _clipped_swiglu(d: Decomposer) -> SSAValue:
     return d.generic(body, None, "y")
 
 
-DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Callable[[Decomposer], SSAValue]] = {
+def _situ_glu_grad(d: Decomposer) -> SSAValue:
+    """SituGluGrad's kernel steps (op_kernel/situ_glu_grad.hpp:315-416), each in f32."""
+    op = d.op
+    assert isinstance(op, ops.SituGluGradOp)
+    beta, linear = _f32(op, "beta"), _f32(op, "linear_beta")
+    gate, up = (1, 2) if op.left() else (2, 1)  # body arguments: grad, a, b
+
+    def tanh_of(bb: BodyBuilder, v: SSAValue, k: float, name: str) -> SSAValue:
+        inner = bb.mulf(v, bb.const(1.0 / k, f"{name}_reciprocal"), f"{name}_scaled")
+        return bb.math("tanh", inner, f"{name}_tanh")
+
+    def one_minus_square(bb: BodyBuilder, t: SSAValue, name: str) -> SSAValue:
+        return bb.subf(bb.const(1.0, "one"), bb.mulf(t, t, f"{name}_squared"), name)
+
+    def d_gate(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        t = tanh_of(bb, a[gate], beta, "beta")
+        s = sigmoid_of(bb, a[gate])
+        u = a[up]
+        if linear > 0:
+            u = bb.mulf(tanh_of(bb, u, linear, "linear_beta"), bb.const(linear, "linear_beta"),
+                        "up_scaled")
+        grad_situ = bb.mulf(a[0], u, "grad_situ")
+        one_minus_s = bb.subf(bb.const(1.0, "one"), s, "one_minus_s")
+        term = bb.mulf(bb.mulf(one_minus_s, t, "t_one_minus_s"), bb.const(beta, "beta"),
+                       "beta_term")
+        factor = bb.addf(one_minus_square(bb, t, "one_minus_t2"), term, "situ_derivative")
+        return bb.mulf(bb.mulf(grad_situ, s, "grad_situ_s"), factor, "d_gate")
+
+    def d_up(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        t = tanh_of(bb, a[gate], beta, "beta")
+        situ = bb.mulf(bb.mulf(t, bb.const(beta, "beta"), "beta_t"), sigmoid_of(bb, a[gate]),
+                       "situ")
+        grad_up = bb.mulf(a[0], situ, "grad_up")
+        if linear <= 0:
+            return grad_up
+        tu = tanh_of(bb, a[up], linear, "linear_beta")
+        return bb.mulf(grad_up, one_minus_square(bb, tu, "one_minus_tu2"), "d_up")
+
+    first, second = (d_gate, d_up) if op.left() else (d_up, d_gate)
+    g = op.inputs[0]
+    return d.halves(d.generic(first, g, "da"), d.generic(second, g, "db"))
+
+
+def _ge_glu_grad_v2(d: Decomposer) -> SSAValue:
+    """GeGluGradV2's kernel: the other half's gradient grad * gelu (the GeLU half given), the
+    GeLU's argument's gelu_backward(grad * other, it), each in f32."""
+    op = d.op
+    assert isinstance(op, ops.GeGluGradV2Op)
+    gated, other = (1, 2) if op.left() else (2, 1)  # body arguments: grad, a, b, gelu
+    gelu_half = [("gelu", op.inputs[2])]
+
+    def through(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        grad_other = bb.mulf(a[0], a[other], "grad_other")
+        return gelu_grad(bb, [grad_other, a[gated]], {})
+
+    def plain(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        return bb.mulf(a[0], a[3], "grad_gelu")
+
+    first, second = (through, plain) if op.left() else (plain, through)
+    g = op.inputs[0]
+    return d.halves(d.generic(first, g, "da", halves=gelu_half),
+                    d.generic(second, g, "db", halves=gelu_half))
+
+
+def _ge_glu_v2(d: Decomposer) -> tuple[SSAValue, ...]:
+    """GeGluV2's y, hsg.ge_glu's body (the GeLU held in x's type times the other half), and its
+    gelu: the GeLU of the gated half, rounded to x's type."""
+    gated = 0 if d.op.left() else 1
+    y = ge_glu_body(d)  # first, as the results: the fused kernel's outputs in their order
+    return y, d.generic(lambda bb, a: gelu(bb, [a[gated]], {}), None, "gelu")
+
+
+Decomposition = Callable[[Decomposer], SSAValue | tuple[SSAValue, ...]]
+DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Decomposition] = {
     ops.GeluMulOp: _gelu_mul,
     ops.FatreluMulOp: _fatrelu_mul,
     ops.SituGluOp: _situ_glu,
     ops.SwigluClampOp: _swiglu_clamp,
     ops.ClippedSwigluOp: _clipped_swiglu,
+    ops.GeGluV2Op: _ge_glu_v2,
+    ops.SituGluGradOp: _situ_glu_grad,
+    ops.GeGluGradV2Op: _ge_glu_grad_v2,
 }
 
 
-def decompose_variant(op: ops.GatedVariantOp) -> SSAValue:
-    """Insert the generic of `op` before it; the result (of op's type)."""
+def decompose_variant(op: ops.GatedVariantOp) -> SSAValue | tuple[SSAValue, ...]:
+    """Insert the generic(s) of `op` before it; the result (of op's type), or its results (an op
+    of several)."""
     interleaved = bool(op.value("interleaved")) if "interleaved" in op.DEFAULTS else False
     return DECOMPOSITIONS[type(op)](Decomposer(op, interleaved))

@@ -33,6 +33,8 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     Float32Type,
     FloatAttr,
+    IndexType,
+    IntegerAttr,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -59,18 +61,34 @@ class _Decomposer:
         self.op = op
         self.b = Builder(InsertPoint.before(op))
         t = op.x_type
-        if any(d < 0 for d in t.get_shape()):
-            raise OpError(op, f"has the dynamic type {t}; its decomposition needs static shapes")
         self.shape = tuple(t.get_shape())
         self.element = t.get_element_type()
         self.rank = len(self.shape)
         self.k = op.reduced_dim()
         self.n = self.shape[self.k]
+        if self.n < 0:
+            raise OpError(op, f"has the type {t}, whose reduced dim {self.k} has a run-time "
+                          "size: a dynamic row length is not supported (only the other dims "
+                          "may be dynamic)")
+        self.sizes = {d: self._dim(d) for d, s in enumerate(self.shape) if s < 0}
+        """x's run-time size of each dynamic dim (tensor.dim), for the tensors built."""
         self.full = AffineMap.identity(self.rank)
         self.row = AffineMap(self.rank, 0, tuple(AffineDimExpr(d) for d in range(self.rank)
                                                  if d != self.k))
         self.column = AffineMap(self.rank, 0, (AffineDimExpr(self.rank - 1),))
         self.reduced = TensorType(F32, [s for d, s in enumerate(self.shape) if d != self.k])
+
+    def _dim(self, d: int) -> SSAValue:
+        index = self.b.insert(ConstantOp(IntegerAttr(d, IndexType()))).result
+        size = self.b.insert(tensor.DimOp(self.op.inputs[0], index)).result
+        size.name_hint = f"dim{d}"
+        return size
+
+    def empty(self, t: TensorType) -> SSAValue:
+        """A tensor.empty of `t`, a tensor of x's dims (all, or all but the reduced one)."""
+        dims = [d for d in range(self.rank) if t.get_num_dims() == self.rank or d != self.k]
+        sizes = [self.sizes[d] for d in dims if d in self.sizes]
+        return self.b.insert(tensor.EmptyOp(sizes, t)).results[0]
 
     def _generic(self, inputs: Sequence[SSAValue], maps: Sequence[AffineMap], init: SSAValue,
                  out_map: AffineMap, reduce: bool, body: Body, name: str) -> SSAValue:
@@ -93,7 +111,7 @@ class _Decomposer:
                combine: str, term: Body, name: str) -> SSAValue:
         """The f32 tensor of the other dims: `term` of each element combined (`addf` or
         `maximumf`) into `start` along the reduced dim."""
-        empty = self.b.insert(tensor.EmptyOp([], self.reduced)).results[0]
+        empty = self.empty(self.reduced)
         value = self.b.insert(ConstantOp(FloatAttr(start, F32))).result
         init = self.b.insert(FillOp((value,), (empty,), (self.reduced,))).results[0]
 
@@ -108,7 +126,7 @@ class _Decomposer:
         """A tensor of x's shape and type (or `element`): `body` at each element, rounded once
         to its element type."""
         t = self.op.x_type if element is None else TensorType(element, self.shape)
-        init = self.b.insert(tensor.EmptyOp([], t)).results[0]
+        init = self.empty(t)
         return self._generic(inputs, maps, init, self.full, False, body,
                              "result" if element is None else "normalised")
 

@@ -137,8 +137,10 @@ class HsgDecomposePass(ModulePass):
                 decompose_variant(norm) if isinstance(norm, GatedVariantOp) else \
                 decompose_gated(norm)
             copy_location(norm, ops_between(before, norm))
-            result.name_hint = norm.result.name_hint
-            norm.result.replace_all_uses_with(result)
+            values = result if isinstance(result, tuple) else (result,)
+            for old, new in zip(norm.results, values, strict=True):  # GeGluV2's y and gelu
+                new.name_hint = old.name_hint
+                old.replace_all_uses_with(new)
             Rewriter.erase_op(norm)
         for named in [o for o in op.walk() if isinstance(o, hsg.NamedOp)]:
             definition = definition_of(named.name)

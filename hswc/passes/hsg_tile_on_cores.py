@@ -313,10 +313,14 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     kernel_name: str | None = None
     """The operator name of generics that carry no hsg.op_name (default: their function's)."""
     rows: bool = True
-    """Make each row region (a reduction along trailing dims and the elementwise work around
-    it, hswc.row_regions) one row kernel (hswc.passes.row_kernels); false: its generics are
-    tiled one by one, the reductions left on the host (hswc-emit lowers so: it does not
-    package row kernels yet)."""
+    """Make each row region (a reduction along trailing dims, or over leading dims keeping the
+    dims between, and the elementwise work around it, hswc.row_regions) one row kernel
+    (hswc.passes.row_kernels); false: its generics are tiled one by one, the reductions left on
+    the host."""
+    split: bool = True
+    """Cut a reduction over leading dims whose rows (the kept channels) are fewer than the
+    cores into a kernel of partials and a kernel combining them (hswc.passes.row_split); false:
+    one kernel, a row a core (hswc-emit lowers so: a package is one kernel)."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""
@@ -356,8 +360,10 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             soc = self.soc or DEFAULT_SOC
             chooser = None if self.given() else replace(
                 get_platform(soc).with_overrides(*platform), api=schedule.api)
+            cores = 0 if not self.split else \
+                platform[0] if platform[0] is not None else get_platform(soc).core_num
             RowTiler(*platform, schedule, self.kernel_name, get_platform(soc).ub_size, chooser,
-                     soc).tile_module(op, functions)
+                     soc, cores).tile_module(op, functions)
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
         # A whole model's partition takes a while: on a terminal, one line of how far it is.
@@ -496,7 +502,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                                      lambda: _build_kernel_function(name, ew), ew.dag,
                                      dtype, ew.output_names(), target,
                                      core_num is not None and ub_size is not None,
-                                     static_num_elements(_counted(ew).type))
+                                     static_num_elements(_counted(ew).type),
+                                     broadcast=ew.broadcast)
         except ValueError as error:
             raise OpError(ew.op, f"cannot be tiled: {error}", display_name(ew.op)) from None
         return replace(choice, schedule=replace(choice.schedule, api=schedule.api))

@@ -1,13 +1,20 @@
 """The row kernels hsg-tile-on-cores builds: one per row region (hswc.row_regions) of a function.
 
 Input: a block after hsg-fuse-elementwise, holding generics that reduce along their trailing
-dims and the elementwise generics around them (static shapes).
+dims and the elementwise generics around them (the row length static; the rows' dims static or
+dynamic: then the host code before the tiling call counts the rows, `hsg.num_elements` of the
+first input that is not a column over the row length, and asserts every other row or element
+input holds as many, so the count is known at run time only; a dynamic row length is remarked
+and stays on the host).
 Output, per region whose kernel can be built: host code in place of its generics (the tiling,
 folded to constants when the platform is named, else a call of the tiling function, then
 `hsg.launch`), and in the module
 - `@<op>_tiling_<dt>(totalNum, coreNum, ubSize)`: hswc.tiling's formula over the region's rows
   (hswc.tiling.row_tiling), divided by the UB plan of chunks of whole rows
   (hswc.vectorizer.plan: KernelPlan.ub_plan of a row kernel);
+  A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
+  kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
+  of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
 - `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor)`, marked
   `hsg.kernel` (and `hsg.outputs` when it writes several: a row's scale and the elements) and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
@@ -30,7 +37,7 @@ from dataclasses import dataclass, replace
 from io import StringIO
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -39,7 +46,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    f32,
 )
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -59,6 +68,7 @@ from hswc.passes.kernel_functions import (
     tiling_function_name,
 )
 from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
+from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
     UB_PLAN_ATTR,
@@ -68,9 +78,10 @@ from hswc.passes.schedule_options import (
 from hswc.platform import DEFAULT_SOC, Platform
 from hswc.reduction_order import LANES_F32
 from hswc.remarks import remark, warn
-from hswc.row_regions import RowRegion, row_body, row_regions
+from hswc.row_regions import RowRegion, dynamic_row_length, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
 from hswc.tiling import (
+    ELEMENT_BYTES,
     RESULT_NAMES,
     TILING_FIELDS,
     TilingError,
@@ -80,7 +91,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import online_sums, refusal
+from hswc.vectorizer.row_emit import online_sums, refusal, runs_refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -143,7 +154,9 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
     the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
     `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums);
-    None when not even one such segment fits."""
+    None when not even one such segment fits, or the rows are strided runs."""
+    if rows.runs > 1:
+        return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
     probe_rows = replace(rows, one_per_chunk=True, segment=rows.length)
     probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
     if online and online_sums(probe):
@@ -219,6 +232,13 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     return fn
 
 
+def _callee(launched: SSAValue) -> str:
+    """The kernel an hsg.launch's result comes from."""
+    owner = launched.owner
+    assert isinstance(owner, hsg.LaunchOp)
+    return owner.kernel.root_reference.data
+
+
 def _copy_of(body: Block) -> Block:
     """A copy of a detached block (its ops and arguments)."""
     region = Region(body)
@@ -275,6 +295,33 @@ def _erase_unused_fills(block: Block) -> None:
             _erase_dead(op)
 
 
+def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: str) -> SSAValue:
+    """Host code before `op` computing a region's run-time row count (its row dims dynamic):
+    the elements of its first input that is not a column, over the row length if it is an
+    element operand (whose static dims hold the row, so the division is exact); then each
+    other such input checked to hold as many rows (a cf.assert naming it), so no core reads
+    past a buffer."""
+    a = IRArith(InsertPoint.before(op))
+    spans = [(v, kind) for v, kind in zip(inputs, rows.inputs, strict=True) if kind != "column"]
+    names = [v.name_hint or f"input {i + 1}" for i, v in enumerate(inputs)]
+
+    def count(value: SSAValue, kind: str) -> SSAValue:
+        n = a.builder.insert(hsg.NumElementsOp(value)).result
+        return n if kind == "row" else a.floor_div(n, a.const(rows.length))
+
+    first, first_kind = spans[0]
+    total = count(first, first_kind)
+    for value, kind in spans[1:]:
+        size = a.builder.insert(hsg.NumElementsOp(value)).result
+        wanted = total if kind == "row" else a.mul(total, a.const(rows.length))
+        name = names[inputs.index(value)]
+        what = "(a row operand) must hold one value for each row" if kind == "row" else \
+            f"(an element operand) must hold as many rows of {rows.length} as there are rows"
+        a.check(a.eq(size, wanted), f"@{kernel}: input {name} {what} of "
+                f"{names[inputs.index(first)]} at run time")
+    return total
+
+
 @dataclass(frozen=True)
 class RowTiler:
     """What hsg-tile-on-cores' options say of row kernels: the platform to fold, the schedule,
@@ -290,6 +337,9 @@ class RowTiler:
     """The platform the cost model chooses each kernel's schedule for (no schedule option
     given: hswc.passes.row_schedule_choice); None: the options' schedule."""
     soc: str = DEFAULT_SOC
+    target_cores: int = 0
+    """The cores a reduction over leading dims should give a row each (hswc.passes.row_split:
+    `core_num` when folded, else the SoC's); 0: never split."""
 
     def tile_module(self, module: ModuleOp, functions: dict[Operation, KernelFunctions]) -> None:
         """Every row region of every function made a row kernel where it can be."""
@@ -297,6 +347,11 @@ class RowTiler:
             if hsg.is_kernel(fn) or not fn.body.blocks:
                 continue
             made = False
+            for op in fn.body.block.ops:
+                if isinstance(op, GenericOp) and dynamic_row_length(op):
+                    remark(op, "is no row kernel: it reduces rows whose length is known only at "
+                           "run time (a dynamic reduced dim); a row kernel needs a static row "
+                           "length (its rows' count may be dynamic)")
             for region in row_regions(fn.body.block):
                 table = module_functions(functions, module)
                 try:
@@ -316,22 +371,77 @@ class RowTiler:
         if not inputs:
             raise NotARowKernel("its row region reads no tensor (its values are constants: "
                                 "the host computes them)")
+        sizes = [ELEMENT_BYTES[_element(v)] for v, kind in zip(
+            (*inputs, *outputs), (*rows.inputs, *rows.outputs), strict=True)
+            if kind == "element"]
+        strided = runs_refusal(rows, sizes)
+        if strided is not None:
+            raise NotARowKernel(f"its row kernel {strided}")
         _captured_constants(body)
         _name_args(body, inputs)
-        first = region.members[0]
-        dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
+        first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
+        before = first.prev_op
+        count = region.space.rows
+        parts = 1 if count is None else split_parts(rows, count, sizes, self.target_cores)
+        split = split_body(body, rows, parts) if parts > 1 else None
+        if not isinstance(split, Split):
+            results = self._launch(body, inputs, outputs, rows, count, op_name, first, last,
+                                   table)
+            how = ""
+            if split is not None:
+                remark(last, f"gives {count} of the {self.target_cores} cores a row: not split "
+                       f"in two kernels as a reduction over leading dims with few rows is, "
+                       f"since {split}")
+        else:
+            assert count is not None  # a split needs a static row count (parts above)
+            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+            workspace.name_hint = "partials"
+            (partials,) = self._launch(split.partial,
+                                       [inputs[i] for i in split.partial_inputs], [workspace],
+                                       split.partial_rows, count * parts,
+                                       f"{op_name}_partial", first, last, table, partial=True)
+            results = self._launch(split.combine,
+                                   [partials, *(inputs[i] for i in split.combine_inputs)],
+                                   outputs, split.combine_rows, count, op_name, first, last,
+                                   table)
+            remark(last, f"becomes a launch of the row kernel @{_callee(partials)} (the first "
+                   f"of two: {count * parts} rows of partial results, each run of the "
+                   f"{count} rows cut in {parts} pieces for the {self.target_cores} cores)")
+            how = f"; its {parts} partials a row combined"
+        copy_location(last, ops_between(before, last))
+        for output, result in zip(outputs, results, strict=True):
+            output.replace_all_uses_with(result)
+        others = [location_of(m) or m.name for m in region.members if m is not last]
+        joined = f"; with the generics at {', '.join(others)}" if others else ""
+        reductions = len(region.reductions)
+        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{how})" \
+            if rows.runs > 1 else ""
+        remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "
+               f"reduction{'s' if reductions != 1 else ''} along rows of {rows.length}{runs}"
+               f"{joined})")
+        _erase_members(region)
+
+    def _launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                rows: Rows, count: int | None, op_name: str, first: Operation,
+                last: Operation, table: KernelFunctions, partial: bool = False
+                ) -> list[SSAValue]:
+        """The row kernel computing `body` over `count` rows (None: counted at run time; built
+        once per module), and its
+        launch before `last`: its results, one per output (`partial`: the first of a split's
+        two kernels, marked so)."""
+        dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
         try:
             kernel = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
-        choice = self._choose(body, inputs, outputs, rows, region.space.rows, dtype, kernel)
+        text = _body_text(body)
+        choice = self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
-            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size,
-                                     choice.online)
+            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
         assert kernel.rows is not None
         rows = kernel.rows
         unlowered = refusal(kernel)
@@ -349,6 +459,8 @@ class RowTiler:
         def build() -> func.FuncOp:
             built = _kernel_function(kernel_function_name(op_name, dtype), body, inputs,
                                      outputs, rows, plan)
+            if partial:
+                built.attributes[PARTIAL_ATTR] = UnitAttr()
             if choice is not None:
                 built.attributes[SCHEDULE_ATTR] = schedule_attribute(
                     schedule, self.soc, self.core_num is not None and self.ub_size is not None,
@@ -356,41 +468,35 @@ class RowTiler:
             return built
 
         kernel_name = table.ensure_built(
-            ("row kernel", op_name, dtype, rows, plan, schedule.describe(), _body_text(body)),
+            ("row kernel", op_name, dtype, rows, plan, schedule.describe(), text),
             build, first)
-        last = region.members[-1]
-        before = first.prev_op
-        values = self._host_tiling(last, rows, region.space.rows, dtype, plan, tiling_name)
+        values = self._host_tiling(last, rows, count if count is not None
+                                   else _run_time_rows(last, rows, inputs, kernel_name),
+                                   dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
                                              values[:len(TILING_FIELDS)], (),
                                              [v.type for v in outputs]))
-        copy_location(last, ops_between(before, last))
         for output, result in zip(outputs, launch.ys, strict=True):
             result.name_hint = output.name_hint
-            output.replace_all_uses_with(result)
-        others = [location_of(m) or m.name for m in region.members if m is not last]
-        joined = f"; with the generics at {', '.join(others)}" if others else ""
-        count = len(region.reductions)
-        segments = (f" in segments of {rows.segment} (one pass over the row per reduction, "
-                    "then the outputs)" if rows.segment is not None else "")
-        remark(last, f"becomes a launch of the row kernel @{kernel_name} ({count} "
-               f"reduction{'s' if count != 1 else ''} along rows of {rows.length}{segments}"
-               f"{joined})")
-        _erase_members(region)
+        return list(launch.ys)
 
-    def _choose(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
-                rows: Rows, count: int, dtype: str, reference: KernelPlan) -> RowChoice | None:
-        """The cost model's schedule for this row kernel when no option names one."""
+    def _choose(self, body: Block, text: str, inputs: list[SSAValue], outputs: list[SSAValue],
+                rows: Rows, count: int | None, dtype: str, reference: KernelPlan
+                ) -> RowChoice | None:
+        """The cost model's schedule for this row kernel when no option names one (`text`:
+        the body as printed; `count` rows, None: a run-time count)."""
         if self.choose_on is None:
             return None
-        copy = _copy_of(body)
-        tiled = _kernel_function("choice", copy, inputs, outputs, rows, reference.ub_plan())
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        names = output_names(outputs)
+        key = (text, tuple(_element(v) for v in inputs),
+               tuple(_element(v) for v in outputs), tuple(names), ub_size)
         return choose_row_schedule(
-            tiled, lambda s, online: fitted_row_plan(body, rows, s, dtype,
-                                                     output_names(outputs), ub_size, online),
-            rows, count, dtype, self.choose_on)
+            lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
+                                     reference.ub_plan()),
+            lambda s: fitted_row_plan(body, rows, s, dtype, names, ub_size),
+            rows, count, dtype, self.choose_on, key)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
         """A row too long for one chunk of whole rows on the named UB: a warning naming the
@@ -407,15 +513,19 @@ class RowTiler:
              "a longer row fits; it stays on the host")
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
-    def _host_tiling(self, op: Operation, rows: Rows, count: int, dtype: str, plan: UbPlan,
-                     tiling_name: str) -> list[SSAValue]:
+    def _host_tiling(self, op: Operation, rows: Rows, count: int | SSAValue, dtype: str,
+                     plan: UbPlan, tiling_name: str) -> list[SSAValue]:
+        """The launch's tiling values: folded constants (a static row count on a named
+        platform), else a call of the tiling function on the row count (`count`: a number, or
+        the host's value of a run-time count)."""
         a = IRArith(InsertPoint.before(op))
-        if self.core_num is not None and self.ub_size is not None:
+        if isinstance(count, int) and self.core_num is not None and self.ub_size is not None:
             tiling = compute_tiling(count, self.core_num, self.ub_size, dtype, plan)
             return [a.const(v, name) for v, name in zip(tiling.as_tuple(), RESULT_NAMES,
                                                          strict=True)]
         builder = Builder(InsertPoint.before(op))
-        n = a.const(count, "total_num")
+        n = a.const(count, "total_num") if isinstance(count, int) else count
+        n.name_hint = "total_num"
         cores = (a.const(self.core_num, "core_num") if self.core_num is not None
                  else builder.insert(hsg.GetCoreNumAivOp()).result)
         ub = (a.const(self.ub_size, "ub_size") if self.ub_size is not None

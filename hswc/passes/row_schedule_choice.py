@@ -5,13 +5,21 @@ compares) and the reference (depth-1 queues).
 Each candidate whose plan the row lowering takes (hswc.vectorizer.row_emit.refusal) and whose
 chunk fits the target's UB (two whole rows or more, or one:
 hswc.passes.row_kernels.fitted_row_plan) is built as the passes build it (the tiled kernel,
-hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk), tiled by its own UB
-plan and modelled
+hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk; the kernel blocked once
+for all candidates), tiled by its own UB plan and modelled
 (hswc.passes.schedule_choice.modelled_time) for one launch of the region's rows, at most
-CHOICE_ELEMENTS elements' worth; a row in segments with a sum of exp(b - max) is modelled
-summing online (one pass fewer over the row) and in separate passes (hswc.rows). A tie (within
-schedule_choice.TIE) goes to the earlier candidate. Depth-2 queues fit fewer whole rows: a
-long row may be one row a chunk with them and several with the reference.
+CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
+candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
+and several with the reference, or leave only the reference.
+
+A choice is kept, as the elementwise kernels' are (hswc.passes.schedule_choice: for the
+process, and in hswc.choice_store's store between processes), under a key of what it depends
+on: the row body as printed (its arguments' names and types, its ops, the constants it holds),
+the rows (length, operand classes), the kernel's dtype, its operands' element types and output
+names, the UB the plan is fitted to, the platform and its figures, and the rows it is modelled
+for. A remembered choice passes the checks a fresh candidate passes before it is modelled (its
+plan builds, the row lowering takes it, a chunk fits the UB); a store's entry that fails them
+is modelled again.
 """
 
 from __future__ import annotations
@@ -34,9 +42,8 @@ from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 
 CANDIDATES = (FAST, REFERENCE)
 
-PlanOf = Callable[[Schedule, bool], KernelPlan]
-"""The row kernel's plan under a schedule, summing online or not where its rows are in
-segments (hswc.passes.row_kernels.fitted_row_plan)."""
+PlanOf = Callable[[Schedule], KernelPlan]
+"""The row kernel's plan under a schedule (hswc.passes.row_kernels.row_kernel_plan)."""
 
 
 @dataclass(frozen=True)
@@ -45,44 +52,86 @@ class RowChoice:
     seconds: float
     rows: int
     """The launch's rows it was modelled for."""
-    online: bool = False
-    """Whether the kernel sums online (hswc.rows)."""
 
 
-def _lowered(tiled: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
-    """A copy of the tiled kernel blocked and its row chunk lowered, with its UB plan."""
+def _blocked(tiled: func.FuncOp) -> func.FuncOp:
+    """The tiled kernel blocked into UB chunks, as hsg-block-into-ub blocks it (which reads
+    no UB plan: one blocked kernel serves every candidate)."""
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
+
+    module = ModuleOp([tiled])
+    HsgBlockIntoUbPass().apply(Context(), module)  # it reads no dialect from the context
+    return tiled
+
+
+def _lowered(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
+    """A copy of the blocked kernel with its row chunk lowered, with its UB plan."""
     from hswc.passes.row_chunk_lowering import convert_row_chunk
     from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
 
-    kernel = tiled.clone()
+    kernel = blocked.clone()
     kernel.attributes[UB_PLAN_ATTR] = plan_attribute(plan.ub_plan())
-    module = ModuleOp([kernel])
-    HsgBlockIntoUbPass().apply(Context(), module)  # it reads no dialect from the context
     chunk = next(op for op in kernel.walk() if isinstance(op, hsg.RowChunkOp))
     convert_row_chunk(chunk, plan)
     return kernel
 
 
-def choose_row_schedule(tiled: func.FuncOp, plan_of: PlanOf, rows: Rows, row_count: int,
-                        dtype: str, platform: Platform) -> RowChoice | None:
-    """The fastest candidate (module docstring); None when no candidate can be built."""
-    from hswc.passes.schedule_choice import CHOICE_ELEMENTS, TIE, modelled_time
+_chosen: dict[tuple[object, ...], RowChoice | None] = {}
 
-    count = max(1, min(row_count, CHOICE_ELEMENTS // rows.length))
-    best: RowChoice | None = None
-    for candidate, online in ((c, o) for c in CANDIDATES for o in (True, False)):
-        schedule = replace(candidate, api=platform.api)
-        try:
-            plan = plan_of(schedule, online)
-            if online and (plan.rows is None or not plan.rows.online):
-                continue  # no online sum: the same plan as the next candidate's
-            if refusal(plan) is not None:
+
+def _plan_if_taken(schedule: Schedule, plan_of: PlanOf, dtype: str,
+                   platform: Platform) -> KernelPlan | None:
+    """The candidate's plan if it passes the checks before modelling (module docstring)."""
+    try:
+        plan = plan_of(schedule)
+        if refusal(plan) is not None:
+            return None
+        compute_tiling(1, 1, platform.ub_size, dtype, plan.ub_plan())
+    except (OpError, TilingError, ValueError):
+        return None
+    return plan
+
+
+def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows: Rows,
+                        row_count: int | None, dtype: str, platform: Platform,
+                        body_key: tuple[object, ...]) -> RowChoice | None:
+    """The fastest candidate (module docstring) for `row_count` rows (None: a count known at
+    run time, chosen for CHOICE_ELEMENTS' worth); None when no candidate can be built.
+    `tiled` builds the tiled kernel (only when the choice is modelled); `body_key` is what
+    the kernel and the plans depend on but the rows, dtype and platform (module docstring)."""
+    from hswc.passes.schedule_choice import (
+        CHOICE_ELEMENTS,
+        TIE,
+        modelled_time,
+        platform_key,
+        record,
+        remembered,
+    )
+
+    most = CHOICE_ELEMENTS // rows.length
+    count = max(1, most if row_count is None else min(row_count, most))
+    candidates = [replace(candidate, api=platform.api) for candidate in CANDIDATES]
+    key = ("row kernel", body_key, rows, dtype, *platform_key(platform), count)
+    if key in _chosen:
+        return _chosen[key]
+    found = remembered(key, candidates)
+    if found is not None and _plan_if_taken(found[0], plan_of, dtype, platform) is not None:
+        best: RowChoice | None = RowChoice(found[0], found[1], count)
+    else:
+        best = None
+        kernel: func.FuncOp | None = None
+        for schedule in candidates:
+            plan = _plan_if_taken(schedule, plan_of, dtype, platform)
+            if plan is None:
                 continue
-            compute_tiling(1, 1, platform.ub_size, dtype, plan.ub_plan())
-            seconds = modelled_time(_lowered(tiled, plan), plan, platform, count)
-        except (OpError, TilingError, ValueError):
-            continue
-        if best is None or seconds < best.seconds - TIE:
-            best = RowChoice(schedule, seconds, count, online)
+            kernel = _blocked(tiled()) if kernel is None else kernel
+            try:
+                seconds = modelled_time(_lowered(kernel, plan), plan, platform, count)
+            except (OpError, TilingError, ValueError):
+                continue
+            if best is None or seconds < best.seconds - TIE:
+                best = RowChoice(schedule, seconds, count)
+        if best is not None:
+            record(key, (best.schedule, best.seconds), candidates)
+    _chosen[key] = best
     return best

@@ -42,7 +42,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from hswc import choice_store, collector
-from hswc.broadcast import read_broadcast
+from hswc.broadcast import Broadcast, read_broadcast
 from hswc.dialects import hsg
 from hswc.platform import Platform
 from hswc.tiling import Tiling, UbPlan, compute_tiling, core_slice, overlong_chunk
@@ -142,21 +142,16 @@ def _tiling(ub_plan: UbPlan, dtype: str, platform: Platform, elements: int) -> T
     return compute_tiling(elements, platform.core_num, platform.ub_size, dtype, ub_plan)
 
 
-def _still_valid(found: tuple[Schedule, float], build: KernelBuilder, dag: Dag, dtype: str,
-                 output: str | Sequence[str], platform: Platform, elements: int) -> bool:
+def _still_valid(found: tuple[Schedule, float], broadcast: Broadcast | None, dag: Dag,
+                 dtype: str, output: str | Sequence[str], platform: Platform,
+                 elements: int) -> bool:
     """Whether a remembered choice passes what a fresh one's candidates must: the planner
     builds its plan for this body, and that plan (with the kernel's broadcast rows) tiles a
     launch on `platform` in chunks one DataCopyPad moves. Not its time: the cost model is what
-    the store saves."""
+    the store saves. No kernel is built: `broadcast` is the one the kernel would carry."""
     plans = _plans(dag, dtype, output, platform.api, (found[0],))
     if not plans:
         return False
-    with collector.paused():
-        kernel = build()
-        try:
-            broadcast = read_broadcast(kernel)
-        finally:
-            kernel.erase(safe_erase=False)
     try:
         _tiling(broadcast_plan(plans[0][1].ub_plan(), broadcast, plans[0][1].input_dtypes),
                 dtype, platform, elements)
@@ -247,21 +242,33 @@ def key_text(key: tuple[object, ...]) -> str | None:
     return None if " at 0x" in text else text
 
 
-def _remembered(key: tuple[object, ...]) -> tuple[Schedule, float] | None:
-    """The choice hswc.choice_store's store holds for `key`, if it holds a valid one."""
+def remembered(key: tuple[object, ...], candidates: Sequence[Schedule] = CANDIDATES
+               ) -> tuple[Schedule, float] | None:
+    """The choice among `candidates` hswc.choice_store's store holds for `key`, if it holds
+    one of them (the store keeps its index)."""
     store = choice_store.store
     if store is None or (text := key_text(key)) is None:
         return None
     found = store.lookup(text)
-    if found is None or not 0 <= found[0] < len(CANDIDATES):
+    if found is None or not 0 <= found[0] < len(candidates):
         return None
-    return CANDIDATES[found[0]], found[1]
+    return candidates[found[0]], found[1]
 
 
-def _record(key: tuple[object, ...], choice: tuple[Schedule, float]) -> None:
+def record(key: tuple[object, ...], choice: tuple[Schedule, float],
+           candidates: Sequence[Schedule] = CANDIDATES) -> None:
+    """`choice` (one of `candidates`, and its modelled time) told to the store under `key`."""
     store = choice_store.store
     if store is not None and (text := key_text(key)) is not None:
-        store.record(text, CANDIDATES.index(choice[0]), choice[1])
+        store.record(text, list(candidates).index(choice[0]), choice[1])
+
+
+def platform_key(platform: Platform) -> tuple[object, ...]:
+    """What a choice depends on of the platform it is made for: its name, figures, API
+    table and cost model figures."""
+    figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
+                    if f.name != "status")
+    return platform.name, platform.core_num, platform.ub_size, platform.api, figures
 
 
 def choice_size(elements: int | None) -> int:
@@ -271,21 +278,19 @@ def choice_size(elements: int | None) -> int:
 
 def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
                     output: str | Sequence[str], platform: Platform, platform_known: bool,
-                    elements: int | None) -> Choice:
+                    elements: int | None, *, broadcast: Broadcast | None) -> Choice:
     """The candidate the cost model predicts fastest for `elements` (None: unknown) on
     `platform`; `body_key` is what the kernel `build` makes depends on but its names (equal
-    keys, kernels equal but for their names, which time alike). ValueError when the planner
-    can build none."""
+    keys, kernels equal but for their names, which time alike); `broadcast` is the kernel's
+    `hsg.broadcast` (hswc.broadcast: a remembered choice is validated with it, no kernel
+    built). ValueError when the planner can build none."""
     size = choice_size(elements)
-    figures = tuple(getattr(platform.cost, f.name) for f in fields(platform.cost)
-                    if f.name != "status")
-    key = (body_key, dtype, platform.name, platform.core_num, platform.ub_size, platform.api,
-           figures, size)
+    key = (body_key, dtype, *platform_key(platform), size)
     found = _chosen.get(key)
     if found is None:
-        found = _remembered(key)
-        if found is not None and not _still_valid(found, build, dag, dtype, output, platform,
-                                                  size):
+        found = remembered(key)
+        if found is not None and not _still_valid(found, broadcast, dag, dtype, output,
+                                                  platform, size):
             found = None  # a store's entry no fresh choice would make: modelled again
     if found is None:
         times = modelled_times(build, dag, dtype, output, platform, size)
@@ -293,6 +298,6 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
             raise ValueError("the planner can build no schedule for this body")
         fastest = min(t for _, t in times)
         found = next(c for c in times if c[1] <= fastest * (1 + TIE))
-        _record(key, found)
+        record(key, found)
     _chosen[key] = found
     return Choice(found[0], platform.name, platform_known, size, found[1])

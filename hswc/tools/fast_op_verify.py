@@ -16,6 +16,11 @@ and results by position. Any other definition, and any op that fails a check, go
 own `OpDef.verify`, which verifies it again from the start and raises its own message. So an op
 that verifies, verifies; one that does not fails with xDSL's message: nothing a program can
 observe changes but the time (test/test_fast_op_verify.py).
+
+It also gives IsolatedFromAbove a `verify` that leaves out the ops whose check the
+verification under way made on what changed in them (hswc.verification_cache's
+`isolation_checked`: a function verified again after a pass only because it encloses what the
+pass changed), and walks every other as xDSL does.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.irdl.operations import OpDef, OptAttributeDef, OptPropertyDef, VariadicDef
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
+
+from hswc.verification_cache import isolation_checked
 
 xdsl_verify = OpDef.verify
 """xDSL's own OpDef.verify."""
@@ -87,6 +95,19 @@ def fast_verify(self: OpDef, op: Operation) -> None:
     xdsl_verify(self, op)
 
 
+xdsl_isolated_verify = IsolatedFromAbove.verify
+"""xDSL's own IsolatedFromAbove check."""
+
+
+def isolated_verify(self: IsolatedFromAbove, op: Operation) -> None:
+    """xDSL's IsolatedFromAbove check but for an op whose check the verification under way
+    made on what changed in it (hswc.verification_cache.isolation_checked)."""
+    if op not in isolation_checked:
+        xdsl_isolated_verify(self, op)
+
+
 def install() -> None:
-    """fast_verify as OpDef's verify, for the rest of the process."""
+    """fast_verify as OpDef's verify, and isolated_verify as IsolatedFromAbove's, for the
+    rest of the process."""
     OpDef.verify = fast_verify  # type: ignore[method-assign]
+    IsolatedFromAbove.verify = isolated_verify  # type: ignore[method-assign]

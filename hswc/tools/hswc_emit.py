@@ -36,7 +36,12 @@ a usage error) print one message and exit 1, and write nothing.
 Reductions along the last dims (the softmax family, the norms) are lowered with rows=true, as
 hswc-opt lowers them, into row kernels, and packaged like any kernel: their tiling counts rows
 (the output's elements / the row length), and each input has the static shape its kernel was
-compiled for (a row kernel's shapes are static), which the host tiling checks.
+compiled for, or of a run-time row count its rank and static dims with the rows' dims of the
+first input (hswc.backend.run_time_shapes.row_run_time_shapes), which the host tiling checks.
+A reduction over leading dims (`x.sum(dim=(0, 2, 3))`) is packaged as one kernel whose rows are
+strided runs, a kept channel a core: hsg-tile-on-cores{split=false}, since the two kernels of
+its split for few channels (hswc.passes.row_split) would pass a workspace of partials from one
+operator to the next; a module given lowered with the split is refused, saying so.
 """
 
 from __future__ import annotations
@@ -149,9 +154,10 @@ def _pass(name: str, semantics: str | None, kernel_name: str | None,
     if name == HsgDecomposePass.name:
         return HsgDecomposePass(semantics=semantics)
     if name == HsgTileOnCoresPass.name:
-        if soc is not None:
-            return HsgTileOnCoresPass(kernel_name=kernel_name, variant=soc.variant, api=soc.api)
-        return HsgTileOnCoresPass(kernel_name=kernel_name)
+        if soc is not None:  # split=False: a package is one kernel (module docstring)
+            return HsgTileOnCoresPass(kernel_name=kernel_name, split=False, variant=soc.variant,
+                                      api=soc.api)
+        return HsgTileOnCoresPass(kernel_name=kernel_name, split=False)
     if name == ConvertHsgToAscendPass.name and soc is not None:
         return ConvertHsgToAscendPass(variant=soc.variant, api=soc.api)
     return PASSES[name]()()

@@ -44,10 +44,24 @@ selection maps to calls (hswc.vectorizer.instructions), or `Unlowered` saying wh
   (test_integer_division). `INT_MIN / -1` (undefined in MLIR) gives INT_MIN (the wrapped
   quotient) and remsi 0; a divisor of zero at run time gives what the Casts make of an infinity
   or a NaN, corrected as above (undefined in MLIR as well: no trap, no particular value).
-- Divisions read as unsigned (divui, remui, ceildivui) of i16 and i32 and every 64-bit division
-  are refused: neither SoC converts uint32_t to float (Cast.md: no uint32_t -> float row in
-  either table), Atlas A2/A3 has no int64_t Add, Mul or Compare (Add.md, Mul.md, Compare.md),
-  and hswc gives Ascend 950's int64_t calls no lanes.
+- The divisions of i16 and i32 values read as unsigned (divui, remui, ceildivui) use the signed
+  division above on values that are non-negative as signed (Hacker's Delight, 2nd ed., 9-3,
+  "Unsigned Short Division from Signed Division"): neither SoC converts uint32_t vectors to
+  float (Cast.md: no uint32_t -> float row in either table). A divisor of the top half
+  (negative read as signed, so at least 2^(N-1) unsigned) gives the quotient 1 where the
+  dividend is not below it unsigned, else 0. Otherwise q = (shrui(a, 1) divsi b) * 2 (shrui
+  and shli by one: ShiftRight / ShiftLeft on the unsigned lanes) is the quotient or one below
+  it: r = a - q * b (wrapping) lies in [0, 2b), and q steps up by one where r >= b unsigned
+  (cmpi uge: the signed compare of the values biased by the sign bit). remui is a - q * b,
+  ceildivui q plus one where that remainder is not zero. Checked against Python's integers on
+  every pair of edge values (0, 1, 2^k and its neighbours up to 2^N - 1) and random pairs
+  (test_integer_division). A divisor of zero gives whatever the signed division gives for it
+  (undefined in MLIR).
+- Every 64-bit division is refused, per SoC: Atlas A2/A3 has no int64_t Add, Mul, Compare or
+  Div (Add.md, Mul.md, Compare.md, Div.md list none), and on Ascend 950, whose Div takes
+  int64_t in its count form (Div.md), hswc models no int64_t vector lanes (its interpreter and
+  CPU model hold none). i8 read as unsigned is refused too (ShiftRight takes no int8_t: divide
+  ui8 values instead).
 """
 
 from __future__ import annotations
@@ -66,7 +80,13 @@ CORRECTED = ("i32",)
 """The integer types whose signed divisions start from an f32 estimate and are corrected in
 the integer type (module docstring)."""
 SHIFTED = ("i16", "i32")
-"""The types trunci shifts in (both SoCs' ShiftLeft and ShiftRight take them)."""
+"""The types trunci shifts in (both SoCs' ShiftLeft and ShiftRight take them), and those whose
+unsigned divisions go through the signed ones (module docstring)."""
+NO_INT64 = ("divides i64 values, which no SoC hswc targets divides: on Atlas A2/A3 (ascend910b, "
+            "ascend910_93) AscendC has no int64_t Add, Mul, Compare or Div (Add.md, Mul.md, "
+            "Compare.md, Div.md); on Ascend 950 (ascend950) Div takes int64_t in its count form "
+            "(Div.md) but hswc models no int64_t vector lanes (its interpreter and CPU model "
+            "hold none). hswc divides i8, ui8, i16 and i32")
 
 
 class Unlowered(ValueError):
@@ -120,20 +140,20 @@ def division(b: Builder[V], name: str, x: V, y: V) -> V:
     dtype = b.dtype(x)
     signed = name in SIGNED_DIVISIONS
     how = SIGNED_DIVISIONS[name] if signed else UNSIGNED_DIVISIONS[name]
+    if dtype == "i64":
+        raise Unlowered(NO_INT64)
     if signed and dtype in CORRECTED:
         return _corrected_division(b, how, x, y)
+    if not signed and dtype in SHIFTED:
+        return _unsigned_division(b, how, x, y)
     if dtype not in DIVIDED_IN_F32:
-        raise Unlowered(f"divides {dtype} values{' read as unsigned' if not signed else ''}: "
-                        "neither SoC converts uint32_t vectors to float, Atlas A2/A3 has no "
-                        "int64_t Add, Mul or Compare, and hswc gives Ascend 950's int64_t calls "
-                        "no lanes; hswc divides i8, ui8 and i16 (through f32) and i32 as signed "
-                        "(divsi, remsi, floordivsi, ceildivsi: an f32 estimate corrected in "
-                        "int32)")
+        raise Unlowered(f"divides {dtype} values; hswc divides i8, ui8, i16 and i32")
     if signed == dtype.startswith("ui"):
         reads = "signed" if signed else "unsigned"
         raise Unlowered(f"reads {dtype} as {reads}; hswc divides i8, i16 and i32 as signed "
-                        "(divsi, remsi, floordivsi, ceildivsi) and ui8 as unsigned (divui, "
-                        "remui, ceildivui)")
+                        "(divsi, remsi, floordivsi, ceildivsi), i16, i32 and ui8 as unsigned "
+                        "(divui, remui, ceildivui): AscendC's ShiftRight, which the unsigned "
+                        "division of a signless type needs, takes no int8_t")
     to_float, to_int = ("sitofp", "fptosi") if signed else ("uitofp", "fptoui")
     a, d = b.node(to_float, "f32", x), b.node(to_float, "f32", y)
     quotient = b.node("divf", "f32", a, d)
@@ -144,6 +164,29 @@ def division(b: Builder[V], name: str, x: V, y: V) -> V:
     whole = b.node("trunc", "f32", quotient)
     remainder = b.node("subf", "f32", a, b.node("mulf", "f32", whole, d))
     return b.node(to_int, dtype, remainder)
+
+
+def _unsigned_division(b: Builder[V], how: str, x: V, y: V) -> V:
+    """divui / remui / ceildivui of i16 or i32 through the signed division (module
+    docstring)."""
+    dtype = b.dtype(x)
+    zero, one = b.integer(0, dtype), b.integer(1, dtype)
+
+    def one_if(condition: V) -> V:
+        return b.node("select", dtype, condition, one, zero)
+
+    halved = division(b, "arith.divsi", b.node("shrui", dtype, x, one), y)
+    doubled = b.node("shli", dtype, halved, one)
+    short = b.node("subi", dtype, x, b.node("muli", dtype, doubled, y))
+    small = b.node("addi", dtype, doubled, one_if(b.compare("uge", short, y)))
+    large = one_if(b.compare("uge", x, y))
+    q = b.node("select", dtype, b.compare("slt", y, zero), large, small)
+    if how == "trunc":
+        return q
+    r = b.node("subi", dtype, x, b.node("muli", dtype, q, y))
+    if how == "rem":
+        return r
+    return b.node("addi", dtype, q, one_if(b.compare("ne", r, zero)))
 
 
 def _corrected_division(b: Builder[V], how: str, x: V, y: V) -> V:

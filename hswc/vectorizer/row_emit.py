@@ -9,6 +9,11 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
 - CopyIn: an element input is one DataCopyPad of `rows` blocks of `length * sizeof(T)` bytes
   (GM rows are contiguous; in UB each block pads to 32 bytes, then a dstStride of the blocks
   left to the pitch); a row input one block of `rows` values. CopyOut mirrors it (srcStride).
+  Where a row is `runs` strided runs (a reduction over leading dims, hswc.rows), one
+  DataCopyPad per run index a: `rows` blocks of `run * sizeof(T)` bytes from GM a * stride on
+  (the chunk's rows' a-th runs lie one after the other there) into UB a * run elements into
+  each row (dstStride: the pitch less one run), which needs whole 32-byte runs
+  (runs_refusal).
 - Compute, per instruction of the plan:
   - on elements or rows alone: the level-2 call over the chunk (`rows * pitch` elements, rounded
     up to the plan's alignment, or `rows` values); the pad lanes of each row are computed and
@@ -116,6 +121,21 @@ def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
     if not one and plan.pitch * ELEMENT_BYTES[dtype] // UB_BLOCK_BYTES > MAX_STRIDE:
         return (f"works on rows {plan.pitch} elements apart, more than a repeat stride of "
                 f"{MAX_STRIDE} blocks reaches")
+    return None
+
+
+def runs_refusal(rows: Rows, sizes: Sequence[int]) -> str | None:
+    """Why a row kernel whose rows are strided runs (hswc.rows) has no copy here (None: it
+    has one): each run must be whole 32-byte blocks in every element operand's type
+    (`sizes`: their element bytes) so each lands on a block boundary in UB."""
+    if rows.runs == 1:
+        return None
+    for size in sizes:
+        if rows.run * size % UB_BLOCK_BYTES:
+            return (f"reads each row as {rows.runs} runs of {rows.run} "
+                    f"element{'s' if rows.run != 1 else ''} "
+                    f"({rows.run * size} bytes), not whole {UB_BLOCK_BYTES}-byte blocks, "
+                    "which its copy by runs needs")
     return None
 
 
@@ -251,6 +271,10 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
             start, count = a.const(0), length
         elif kind == "row":
             start, count = offset, size
+        elif rows.runs > 1:  # the core's rows' runs, the last run's end included
+            run = a.const(rows.run)
+            start = a.mul(offset, run)
+            count = a.add(a.const((rows.runs - 1) * rows.stride), a.mul(size, run))
         else:
             start, count = a.mul(offset, length), a.mul(size, length)
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, count), f"{val.name}_gm")
@@ -370,13 +394,36 @@ class RowChunkEmitter:
 
     # region copies
 
-    def _gm_at(self, val: Val, kind: str) -> SSAValue:
+    def _gm_at(self, val: Val, kind: str, run: int = 0) -> SSAValue:
+        """The GM place of the chunk's first row of `val` (of its `run`-th run where rows are
+        strided)."""
         a = self.e.a
-        at = self.chunk_offset if kind == "row" else a.mul(self.chunk_offset,
-                                                           a.const(self.rows.length))
-        if kind != "row" and self.segment is not None:
-            at = a.add(at, self.segment.start)
-        return self.e.value(ascend.GlobalAtOp(self.h.gm[val], at), f"{val.name}_gm_at")
+        if kind == "row":
+            at = self.chunk_offset
+        elif self.rows.runs > 1:
+            at = a.mul(self.chunk_offset, a.const(self.rows.run))
+            if run:
+                at = a.add(at, a.const(run * self.rows.stride))
+        else:
+            at = a.mul(self.chunk_offset, a.const(self.rows.length))
+            if self.segment is not None:
+                at = a.add(at, self.segment.start)
+        name = f"{val.name}_gm_at" if not run else f"{val.name}_gm_at_run{run}"
+        return self.e.value(ascend.GlobalAtOp(self.h.gm[val], at), name)
+
+    def _runs_copy(self, local: SSAValue, val: Val, inbound: bool) -> None:
+        """One DataCopyPad per run index of the chunk's strided rows (module docstring)."""
+        a, size = self.e.a, ELEMENT_BYTES[val.dtype]
+        run = self.rows.run
+        gap = (self.plan.pitch - run) * size // UB_BLOCK_BYTES
+        for index in range(self.rows.runs):
+            gm = self._gm_at(val, "element", index)
+            ub = local if not index else self.e.value(
+                ascend.LocalAtOp(local, a.const(index * run)), f"{val.name}_run{index}")
+            dst, src = (ub, gm) if inbound else (gm, ub)
+            self.e.op(ascend.DataCopyPadOp(
+                dst, src, a.const(run * size), self.rows_now,
+                dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
 
     def _row_copy(self, dst: SSAValue, src: SSAValue, val: Val, kind: str,
                   inbound: bool) -> None:
@@ -403,6 +450,9 @@ class RowChunkEmitter:
 
         def copy(v: Val, local: SSAValue) -> None:
             kind = self.rows.inputs[v.input or 0]
+            if kind == "element" and self.rows.runs > 1:
+                self._runs_copy(local, v, True)
+                return
             self._row_copy(local, self._gm_at(v, kind), v, kind, True)
 
         if self.plan.schedule.x_first:
@@ -418,14 +468,18 @@ class RowChunkEmitter:
             e.op(ascend.EnQueOp(self.h.objects[self.buffer(v)], local))
 
     def copy_out(self) -> None:
-        """Each output's DeQue, DataCopyPad and FreeTensor, in order."""
+        """Each output's DeQue, DataCopyPad (one per run where rows are strided) and
+        FreeTensor, in order."""
         e = self.e
         if self.reducing:
             return
         for out, kind in zip(self.plan.outputs, self.rows.outputs, strict=True):
             que = self.h.objects[self.buffer(out)]
             local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
-            self._row_copy(self._gm_at(out, kind), local, out, kind, False)
+            if kind == "element" and self.rows.runs > 1:
+                self._runs_copy(local, out, False)
+            else:
+                self._row_copy(self._gm_at(out, kind), local, out, kind, False)
             e.op(ascend.FreeTensorOp(que, local))
 
     # endregion

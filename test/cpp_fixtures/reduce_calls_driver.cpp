@@ -109,10 +109,11 @@ void Run(const Spec& s, TBuf<TPosition::VECCALC>* bufs)
 
 int main(int argc, char** argv)
 {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: reduce_calls_driver SPEC IN OUT\n");
+    if (argc != 4 && !(argc == 5 && std::strcmp(argv[4], "--record-rules") == 0)) {
+        std::fprintf(stderr, "usage: reduce_calls_driver SPEC IN OUT [--record-rules]\n");
         return 2;
     }
+    ascendc_cpu::Rt().recordRules = argc == 5;  // a recordable rule reported, the call goes on
     Spec s;
     std::ifstream spec(argv[1]);
     spec >> s.call >> s.dtype;

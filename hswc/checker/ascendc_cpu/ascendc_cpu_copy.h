@@ -12,9 +12,14 @@
 #include <utility>
 #include <vector>
 
+#include "ascendc_cpu_atomic.h"
 #include "ascendc_cpu_tensor.h"
 
 namespace AscendC {
+
+/// The default gap of DataCopyParams / DataCopyExtParams (asc-devkit impl/basic_api/utils/
+/// kernel_utils_constants.h; include/basic_api/kernel_struct_data_copy.h's member defaults).
+const uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
 
 /// blockCount blocks of blockLen each. Units: DataCopyPad -> blockLen in
 /// bytes, GM stride in bytes, UB stride in 32-byte blocks; DataCopy -> all
@@ -162,8 +167,7 @@ inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::Local
     CheckUb(api, "src", src.cpu_, ubBytes, Access::kCopyOut);
     const uint8_t* ub = src.cpu_.ptr;
     for (uint32_t b = 0; b < blockCount; ++b) {
-        T* g = dst.Checked(api, b * ((blockLen + dstGapBytes) / es), blockLen / es, true, ub);
-        std::memcpy(static_cast<void*>(g), ub, blockLen);
+        StoreGm(api, dst, b * ((blockLen + dstGapBytes) / es), blockLen / es, ub);
         ub += blockUb + srcGapBlocks * kUbBlockBytes;
     }
 }
@@ -245,8 +249,7 @@ inline void CopyBlocks(const AscendC::LocalTensor<T>& ubT, const AscendC::Global
             const T* g = gmT.Checked(api, gmElem, len / es, false, nullptr);
             std::memcpy(ub, static_cast<const void*>(g), len);
         } else {
-            T* g = gmT.Checked(api, gmElem, len / es, true, ub);
-            std::memcpy(static_cast<void*>(g), ub, len);
+            StoreGm(api, gmT, gmElem, len / es, ub);
         }
         ub += len + ubGap;
     }

@@ -145,16 +145,18 @@ public:
     }
 
     /// EnQue on the queue's own route; `userRoute` (EnQue<srcUserPos, dstUserPos>) names
-    /// one leg of a TQueBind's way instead, and may re-enqueue a dequeued tensor.
+    /// one leg of a TQueBind's way instead. An allocated tensor or a dequeued one (enqueued
+    /// again, as GeGluV2's kernel passes its copied-out gelu on to the Mul) may be enqueued:
+    /// asc-devkit's TQueBind::EnQue asserts the buffer's state is OCCUPIED or DEQUE
+    /// (impl/basic_api/kernel_tquebind_impl.h, EnQue(TBufHandle), its ASCENDC_DEBUG_ASSERT).
     template <typename T>
     bool EnQue(const AscendC::LocalTensor<T>& t, const Site& site, const QueueRoute* userRoute = nullptr)
     {
         const char* api = "TQue::EnQue";
         CallScope call(site);
         BufferRecord& r = Own(api, t.cpu_);
-        const bool reEnqueue = userRoute != nullptr && r.state == BufState::kDequeued;
-        if (r.state != BufState::kAllocated && !reEnqueue) {
-            Fail(api, Msg("tensor is ", StateName(r.state), "; only an allocated (not yet enqueued) tensor can be "
+        if (r.state != BufState::kAllocated && r.state != BufState::kDequeued) {
+            Fail(api, Msg("tensor is ", StateName(r.state), "; only an allocated or a dequeued tensor can be "
                 "enqueued"));
         }
         if (static_cast<int32_t>(fifo_.size()) >= depth_) {

@@ -4,7 +4,8 @@
 // runs: block index / block count, the Unified Buffer (UB) arena, the list of
 // UB buffers handed out by TPipe::InitBuffer, and the GM regions the harness
 // registered (for bounds and write-coverage checks). Cores run one after the
-// other on the host thread; BeginBlock() resets the per-core part.
+// other, each on a host thread of its own (ascendc_cpu_cores.h: a SyncAll hands over to the
+// next core, which swaps the per-core part in); BeginBlock() resets the per-core part.
 //
 // Rule violations: Fail() prints ONE line
 //     ascendc_cpu: <API>: <rule> [block <idx>]
@@ -13,6 +14,7 @@
 #ifndef ASCENDC_CPU_RUNTIME_H
 #define ASCENDC_CPU_RUNTIME_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -33,6 +35,10 @@ constexpr int kViolationExitCode = 3;
 constexpr uint32_t kUbBlockBytes = 32;     // UB data block
 constexpr uint32_t kRepeatBytes = 256;     // one vector instruction repeat
 constexpr uint32_t kDefaultUbBytes = 196608;  // ascend910b / ascend910_93 AIV core
+/// The GM writer mark of a byte written before the last completed SyncAll, or by an atomic add
+/// (ascendc_cpu_cores.h, ascendc_cpu_atomic.h): another core's later write is ordered after it,
+/// or commutes with it.
+constexpr uint16_t kGmWriteOrdered = 0xFFFF;
 constexpr size_t kGmGuardBytes = 64 * 1024;  // readable bytes the harness keeps after each GM tensor
 
 struct Runtime;
@@ -143,7 +149,7 @@ struct GmRegion {
     size_t bytes = 0;
     std::string name;
     bool writable = false;
-    std::vector<uint16_t> writer;  // per byte: 0 = never written, else blockIdx + 1
+    std::vector<uint16_t> writer;  // per byte: 0 = never written, kGmWriteOrdered, else blockIdx + 1
 };
 
 struct Runtime {
@@ -209,6 +215,19 @@ struct Runtime {
         uint32_t loop1Size = 1, loop2Size = 1;
         uint64_t loop1SrcStride = 0, loop1DstStride = 0, loop2SrcStride = 0, loop2DstStride = 0;
     } loopMode[2];
+
+    // Per core, as the device's registers (ascendc_cpu_cores.h swaps them with the core): GM
+    // atomic accumulation of copies to GM (ascendc_cpu_atomic.h; `storing` while a copy's
+    // accumulating store is checked) and the vector mask mode (ascendc_cpu_mask.h: counter mode,
+    // SetVectorMask's two words).
+    struct Atomic {
+        uint8_t kind = 0;
+        const char* type = "";
+        size_t size = 0;
+        bool storing = false;
+    } atomic;
+    bool maskCounter = false;
+    uint64_t vectorMask[2] = {~uint64_t{0}, ~uint64_t{0}};
 
     // GM regions and tiling size registered by the harness.
     std::vector<GmRegion> gm;
@@ -328,6 +347,10 @@ inline void BeginBlock(int64_t idx, int64_t num)
     }
     rt.loopMode[0] = Runtime::LoopMode();
     rt.loopMode[1] = Runtime::LoopMode();
+    rt.atomic = Runtime::Atomic();
+    rt.maskCounter = false;
+    rt.vectorMask[0] = ~uint64_t{0};
+    rt.vectorMask[1] = ~uint64_t{0};
 }
 
 /// Ends the current core; a TPipe still alive here is a violation.
@@ -406,9 +429,14 @@ inline void CheckGm(const char* api, const void* p, size_t bytes, bool write, co
             }
             const uint16_t me = static_cast<uint16_t>(rt.blockIdx + 1);
             const uint8_t* s = static_cast<const uint8_t*>(src);
+            if (rt.atomic.storing) {  // an atomic add commutes with other cores' (ascendc_cpu_atomic.h)
+                std::fill(r.writer.begin() + static_cast<std::ptrdiff_t>(off),
+                    r.writer.begin() + static_cast<std::ptrdiff_t>(off + bytes), kGmWriteOrdered);
+                return;
+            }
             for (size_t i = 0; i < bytes; ++i) {
                 const uint16_t w = r.writer[off + i];
-                if (w != 0 && w != me && q[i] != s[i]) {
+                if (w != 0 && w != kGmWriteOrdered && w != me && q[i] != s[i]) {
                     Fail(api, Msg("byte ", off + i, " of GM tensor '", r.name, "' was written by block ", w - 1,
                         " and is overwritten with a different value"));
                 }

@@ -278,7 +278,7 @@ enum class Overlap { kSameLanes, kNone };
 /// read by the source in a later repeat, nor in repeat r but (kSameLanes) as the same lane at the
 /// same address; kNone: no byte may be both.
 inline void CheckOverlap(const char* api, const char* srcName, const std::vector<Touch>& dst,
-    const std::vector<Touch>& src, Overlap rule)
+    const std::vector<Touch>& src, Overlap rule, bool recordable = false)
 {
     if (dst.empty() || src.empty()) {
         return;
@@ -322,8 +322,13 @@ inline void CheckOverlap(const char* api, const char* srcName, const std::vector
                     f.repeat, " wrote (a later repeat may not read an earlier one's dst: 通用地址重叠约束)"));
             }
             if (f.lane != s.lane || f.at != s.at) {
-                Fail(api, Msg("dst and ", srcName, " overlap partially in repeat ", s.repeat, " (UB byte ", b,
-                    "): within a repeat they must be the same lanes or disjoint (通用地址重叠约束)"));
+                const std::string rule = Msg("dst and ", srcName, " overlap partially in repeat ", s.repeat,
+                    " (UB byte ", b, "): within a repeat they must be the same lanes or disjoint (通用地址重叠约束)");
+                if (!recordable) {
+                    Fail(api, rule);
+                }
+                Broken(api, rule, Msg(api, " partial overlap"));
+                return;
             }
         }
     }

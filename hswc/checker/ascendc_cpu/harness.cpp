@@ -127,7 +127,11 @@ using GmArgs = std::array<uint8_t*, kInputs + kOutputs>;
         "(--tiling-file FILE | --tiling TOTAL,BLOCKFACTOR,UBFACTOR) [--instance I] [--keep-going] "
         "[--record-gm-reads] [--record-rules] [--auto-sync on|off] [--ub-fill BYTE] [--verbose] [--profile FILE] [--ub-physical BYTES] [--workspace-bytes N] "
         "--input FILE ... --output FILE ... [--output-bytes N ...]\n");
-    std::exit(2);
+    // _Exit, not exit: a core's thread may call this while the others wait for their turn
+    // (ascendc_cpu_cores.h), and exit would destroy the condition variable they wait on.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(2);
 }
 
 /// The workspace the entries are called with (--workspace-bytes; of 0 bytes without).
@@ -710,7 +714,9 @@ int Main(int argc, char** argv)
         UsageError("--profile: cannot write " + o.profile);
     }
 
-    for (int64_t b = 0; b < o.blockDim; ++b) {
+    // One core at a time, each on a host thread of its own so that a SyncAll can wait for the
+    // others (ascendc_cpu_cores.h).
+    ascendc_cpu::LaunchCores().Run(o.blockDim, [&o, &gm](int64_t b) {
         ascendc_cpu::BeginBlock(b, o.blockDim);
         ascendc_cpu::RecordCore(b);
         LaunchBlock(o, gm);
@@ -720,7 +726,7 @@ int Main(int argc, char** argv)
         }
         CheckGmSlack(static_cast<uint8_t>(o.fill));
         ascendc_cpu::EndBlock();
-    }
+    });
 
     for (size_t i = 0; i < kOutputs; ++i) {
         const uint8_t* bytes = gm[kInputs + i];

@@ -13,7 +13,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ascendc_cpu_atomic.h"
 #include "ascendc_cpu_copy.h"
+#include "ascendc_cpu_cores.h"
 #include "ascendc_cpu_float.h"
 #include "ascendc_cpu_macros.h"
 #include "ascendc_cpu_pipe.h"

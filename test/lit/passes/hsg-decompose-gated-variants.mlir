@@ -39,3 +39,43 @@ func.func @clipped_swiglu(%x: tensor<4x64xbf16>) -> tensor<4x32xbf16> {
   %y = hsg.clipped_swiglu %x : tensor<4x64xbf16>
   return %y : tensor<4x32xbf16>
 }
+
+// -----
+
+// hsg.ge_glu_v2 (ops-nn's defaults: tanh, activate_left false): two results, each a generic on
+// the halves; y = [gelu(b)] * a (the GeLU rounded to f16, widened again), gelu = [gelu(b)].
+// Both results are replaced; one kernel writes both.
+// CHECK-LABEL: func.func @ge_glu_v2
+// CHECK:         %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0, d1)>, affine_map<(d0, d1) -> (d0, 1, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:           %gelu_rounded = arith.truncf %{{.*}} : f32 to f16
+// CHECK:           %gelu_stored = arith.extf %gelu_rounded : f16 to f32
+// CHECK:           %ge_glu = arith.mulf %gelu_stored, %a_fp32 : f32
+// CHECK:         %[[GELU:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0, d1)>, affine_map<(d0, d1) -> (d0, 1, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:           %exp_minus_2u_{{.*}} = math.exp
+// CHECK:           %[[G:.*]] = arith.divf %b_fp32_1, %denominator{{.*}} : f32
+// CHECK:           arith.truncf %[[G]] : f32 to f16
+// CHECK:         return %y, %[[GELU]] : tensor<4x32xf16>, tensor<4x32xf16>
+// PARTITION: remark: 1 kernel launch, 0 ops left on the host
+func.func @ge_glu_v2(%x: tensor<4x64xf16>) -> (tensor<4x32xf16>, tensor<4x32xf16>) {
+  %y, %gelu = hsg.ge_glu_v2 %x : tensor<4x64xf16>
+  return %y, %gelu : tensor<4x32xf16>, tensor<4x32xf16>
+}
+
+// -----
+
+// hsg.ge_glu_grad_v2: dx's halves as two generics reading grad, a, b and the given gelu (its
+// own map, the identity); d_a = grad * gelu (activate_left false), d_b the tanh GeLU's
+// derivative at b times grad * a; inserted into x's shape on the host.
+// CHECK-LABEL: func.func @ge_glu_grad_v2
+// CHECK:         %da = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0, d1)>, affine_map<(d0, d1) -> (d0, 1, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME:      ins(%g, %halves, %halves, %gelu : tensor<4x32xf16>, tensor<4x2x32xf16>, tensor<4x2x32xf16>, tensor<4x32xf16>)
+// CHECK:           %grad_gelu = arith.mulf %grad_fp32, %gelu_fp32 : f32
+// CHECK:         %db = linalg.generic
+// CHECK:           %grad_other = arith.mulf %grad_fp32_1, %a_fp32_1 : f32
+// CHECK:         tensor.insert_slice %da
+// CHECK:         tensor.insert_slice %db
+// PARTITION: remark: 1 kernel launch, 2 ops left on the host
+func.func @ge_glu_grad_v2(%g: tensor<4x32xf16>, %x: tensor<4x64xf16>, %gelu: tensor<4x32xf16>) -> tensor<4x64xf16> {
+  %dx = hsg.ge_glu_grad_v2 %g, %x, %gelu : tensor<4x32xf16>, tensor<4x64xf16>, tensor<4x32xf16>
+  return %dx : tensor<4x64xf16>
+}

@@ -81,8 +81,27 @@ func.func @one_row_a_chunk(%x: tensor<2x2100xf32>, %w: tensor<2100xf32>, %b: ten
 // CHECK:         hsg.launch @too_long_kernel_f32
 // CHECK:       func.func @too_long_kernel_f32({{.*}}hsg.rows = {length = 6065 : i64, inputs = ["element", "column", "column"], outputs = ["element"], one_per_chunk, segment = 5312 : i64}
 // CHECK:         hsg.row_slice
-// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @too_long_kernel_f32 (2 reductions along rows of 6065 in segments of 5312 (one pass over the row per reduction, then the outputs);
+// REMARK: hsg-tile-on-cores-rows.mlir:[[# @LINE + 2]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @too_long_kernel_f32 (2 reductions along rows of 6065;
 func.func @too_long(%x: tensor<2x6065xf32>, %w: tensor<6065xf32>, %b: tensor<6065xf32>) -> tensor<2x6065xf32> {
   %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<2x6065xf32>, tensor<6065xf32>, tensor<6065xf32>
   return %y : tensor<2x6065xf32>
+}
+
+// -----
+
+// A run-time row count (rows of 64 static): the host computes it from x's elements, then calls
+// the tiling function on the platform's figures; the kernel is the static one's.
+// CHECK-LABEL: func.func @softmax_rows_at_run_time(
+// CHECK-NEXT:    %[[N:.*]] = hsg.num_elements %x : tensor<?x64xf16>
+// CHECK-NEXT:    %[[L:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    %total_num = arith.floordivsi %[[N]], %[[L]] : index
+// CHECK-NEXT:    %core_num = arith.constant 48 : index
+// CHECK-NEXT:    %ub_size = arith.constant 196608 : index
+// CHECK-NEXT:    %{{.*}}, %block_factor, %ub_factor, %used_core_num, %tiling_key = func.call @softmax_rows_at_run_time_tiling_f16(%total_num, %core_num, %ub_size)
+// CHECK-NEXT:    %y = hsg.launch @softmax_rows_at_run_time_kernel_f16 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor) : tensor<?x64xf16> -> tensor<?x64xf16>
+// CHECK-LABEL: func.func @softmax_rows_at_run_time_kernel_f16(
+// CHECK-SAME:      hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"]}
+func.func @softmax_rows_at_run_time(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
+  %y = hsg.softmax %x {dim = -1 : i64} : tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
 }

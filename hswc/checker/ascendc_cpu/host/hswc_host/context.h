@@ -195,6 +195,12 @@ public:
         return ge::GRAPH_SUCCESS;
     }
     ge::graphStatus SetLocalMemorySize(uint32_t) { return ge::GRAPH_SUCCESS; }
+    /// Deterministic computation (metadef tiling_context.h: the framework's value after the
+    /// platform and tiling-function inputs): off, 0, and its level 0, the framework's defaults
+    /// when the user sets no deterministic option (assumed); level 3 would ask SoftmaxV2's
+    /// tiling for batch invariance.
+    int32_t GetDeterministic() const { return 0; }
+    int32_t GetDeterministicLevel() const { return 0; }
 
     size_t* GetWorkspaceSizes(size_t n)
     {

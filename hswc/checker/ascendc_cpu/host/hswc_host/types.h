@@ -33,6 +33,7 @@ enum HswcCDataType {
 };
 
 namespace ge {
+using char_t = char;  // graph/types.h
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
@@ -326,6 +327,11 @@ public:
             return v->kind == Kind::kBool ? &v->b : nullptr;
         } else if constexpr (std::is_same<T, int64_t>::value) {
             return v->kind == Kind::kInt ? &v->i : nullptr;
+        } else if constexpr (std::is_same<T, int32_t>::value) {
+            // metadef's GetAttrPointer reinterprets the stored value's address as T*
+            // (exe_graph/runtime/runtime_attrs.h): an Int attribute (int64_t) read through
+            // int32_t* is its low half on a little-endian host (GeluQuant's arch35 dst_type).
+            return v->kind == Kind::kInt ? reinterpret_cast<const int32_t*>(&v->i) : nullptr;
         } else if constexpr (std::is_same<T, char>::value) {
             return v->kind == Kind::kString ? v->s.c_str() : nullptr;
         } else {

@@ -1,0 +1,149 @@
+"""A reduction over leading dims with too few rows for the cores, as two row kernels.
+
+A sum over N, H and W keeping C (hswc.rows: C rows, each `runs` = N runs of `run` = H*W
+elements) gives each core one channel at most: with C = 8 on 48 cores, 40 cores idle. Where the
+body allows, hsg-tile-on-cores (hswc.passes.row_kernels) splits each run into `parts` pieces
+and launches two kernels, one after the other, as ops-nn's two-stage reductions do (a
+workspace in GM between two launches: the second kernel reads what the first wrote once the
+first launch has completed, which the stream's launch order guarantees):
+1. the partial kernel: C * parts rows, row (c, p) the p-th piece of each of channel c's runs
+   (`runs` runs of run / parts elements, still `stride` apart: hswc.rows' strided rows), each
+   reduced in f32 into a workspace of C * parts f32 values;
+2. the combining kernel: C contiguous rows of `parts` partials, reduced again in the kernel's
+   fold order (hswc.reduction_order), then whatever the body computes after the reduction.
+So every element is combined once in f32 in the partial kernel, and the partials in one fixed
+order; the result differs from one kernel's only in the order of combination.
+
+The split applies where the body is `element inputs -> one hsg.reduce -> row work`: the steps
+before the reduction read element operands only (a row or column operand there would need
+repeating for each piece), and nothing after it reads an element value; the combining kernel
+writes every output of the body (several where the region has several results used after it,
+each a row value). `split_parts` picks
+the fewest pieces that give every core a row, each piece whole 32-byte blocks in every element
+operand's type; none (1) where the rows already fill the cores or no piece size fits. (A cost
+model choice between one kernel and two is not made: the rule is assumed, not measured.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import Float32Type, f32
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from hswc.dialects.hsg_rows import ReduceOp
+from hswc.platform import UB_BLOCK_BYTES
+from hswc.rows import OperandClass, Rows
+
+PARTIAL_ATTR = "hsg.partial"
+"""Marks the first of the two kernels (a unit attribute on its func.func): what it writes is a
+workspace of partials the second one reads, not a result (hswc-emit refuses to package it)."""
+
+
+def split_parts(rows: Rows, count: int, sizes: Sequence[int], cores: int) -> int:
+    """How many pieces to cut each run of `count` strided rows into (module docstring): the
+    fewest that give `cores` rows, each piece whole blocks of every size in `sizes`; 1 for
+    none."""
+    if rows.runs == 1 or count >= cores or count == 0:
+        return 1
+    best = 1
+    for parts in range(2, rows.run + 1):
+        if rows.run % parts or any(rows.run // parts * s % UB_BLOCK_BYTES for s in sizes):
+            continue
+        best = parts
+        if count * parts >= cores:
+            break
+    return best
+
+
+@dataclass(frozen=True)
+class Split:
+    """The two kernels' bodies, the indices of the region's inputs each reads, and their rows
+    descriptions (module docstring)."""
+
+    partial: Block
+    partial_inputs: tuple[int, ...]
+    partial_rows: Rows
+    combine: Block
+    combine_inputs: tuple[int, ...]
+    """The region inputs the combining kernel reads after the partials (its first input)."""
+    combine_rows: Rows
+
+
+def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
+    """The body cut at its one reduction (module docstring); where it cannot be, why not."""
+    reduces = [op for op in body.ops if isinstance(op, ReduceOp)]
+    if len(reduces) != 1:
+        return f"it has {len(reduces)} reductions, not one"
+    (reduce,) = reduces
+    before = _needed(body, reduce.value)
+    after = [op for op in body.ops if op not in before and op is not reduce]
+    why = _why_not(body, rows, reduce, before, after)
+    if why is not None:
+        return why
+    used_before = [i for i, a in enumerate(body.args)
+                   if a is reduce.value or any(a in op.operands for op in before)]
+    partial = Block(arg_types=[body.args[i].type for i in used_before])
+    mapping: dict[SSAValue, SSAValue] = {body.args[i]: partial.args[j]
+                                         for j, i in enumerate(used_before)}
+    for j, i in enumerate(used_before):
+        partial.args[j].name_hint = body.args[i].name_hint
+    for op in body.ops:
+        if op in before:
+            partial.add_op(op.clone(value_mapper=mapping))
+    first = ReduceOp(reduce.combiner.data, mapping[reduce.value])
+    partial.add_op(first)
+    partial.add_op(YieldOp(first.result))
+    used_after = [i for i, a in enumerate(body.args)
+                  if any(a in op.operands for op in after)]
+    combine = Block(arg_types=[f32, *(body.args[i].type for i in used_after)])
+    mapping = {body.args[i]: combine.args[j + 1] for j, i in enumerate(used_after)}
+    combine.args[0].name_hint = "partials"
+    for j, i in enumerate(used_after):
+        combine.args[j + 1].name_hint = body.args[i].name_hint
+    again = ReduceOp(reduce.combiner.data, combine.args[0])
+    combine.add_op(again)
+    mapping[reduce.result] = again.result
+    for op in after:
+        combine.add_op(op.clone(value_mapper=mapping))
+    run = rows.run // parts
+    partial_rows = Rows(rows.runs * run, tuple(rows.inputs[i] for i in used_before), ("row",),
+                        rows.runs, rows.stride)
+    combine_classes: tuple[OperandClass, ...] = ("element", *(rows.inputs[i]
+                                                              for i in used_after))
+    combine_rows = Rows(parts, combine_classes, rows.outputs)
+    return Split(partial, tuple(used_before), partial_rows, combine, tuple(used_after),
+                 combine_rows)
+
+
+def _why_not(body: Block, rows: Rows, reduce: ReduceOp, before: list[Operation],
+             after: list[Operation]) -> str | None:
+    """Why the body cannot be cut at `reduce` (module docstring); None: it can."""
+    if not isinstance(reduce.result.type, Float32Type):
+        return "its reduction is not in f32"
+    if any(kind != "row" for kind in rows.outputs):
+        return "it writes element values, which need the rows whole"
+    classes: dict[SSAValue, OperandClass] = dict(zip(body.args, rows.inputs, strict=True))
+    if any(classes.get(v, "element") != "element" for op in before for v in op.operands):
+        return "the steps before its reduction read a row or column operand"
+    if classes.get(reduce.value, "element") != "element":
+        return "it reduces a row or column operand"
+    element_values: set[SSAValue] = {a for a in body.args if classes[a] == "element"}
+    element_values.update(r for op in before for r in op.results)
+    if any(v in element_values for op in after for v in op.operands):
+        return "the steps after its reduction read element values"
+    return None
+
+
+def _needed(body: Block, root: SSAValue) -> list[Operation]:
+    """The body's ops `root` is computed from, in body order."""
+    found: set[Operation] = set()
+    stack = [root]
+    while stack:
+        owner = stack.pop().owner
+        if isinstance(owner, Operation) and owner.parent_block() is body and owner not in found:
+            found.add(owner)
+            stack.extend(owner.operands)
+    return [op for op in body.ops if op in found]

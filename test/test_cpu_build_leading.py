@@ -1,0 +1,130 @@
+"""Reductions over leading dims in C++: the emitted strided row kernels (a channel's N runs of
+H*W elements copied by one DataCopyPad per run index into one UB row, folded and
+WholeReduceSum'd in hswc.reduction_order's order) and the two kernels of a reduction split over
+the cores (hswc.passes.row_split: f32 partials in GM, then the combining kernel), compiled with
+g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2
+and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
+chunks a core: bit for bit what the interpreter gives at the ascend level, and within
+PyTorch's tolerance of the float64 model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cpu_build import Build, build, run_recorded
+from test_leading_reductions import SUM_NHW, bn_inputs, bn_reference, bn_sums
+
+from hswc import runner, soc_api
+from hswc.reference import compare_tolerance
+
+CASES = {  # case: (N, C, H, W), dtype, SoC, UB bytes (small enough for several chunks a core)
+    "bn_sums_f32": ((3, 37, 4, 8), "f32", "ascend910b", 16384),
+    "bn_sums_f16": ((2, 61, 4, 4), "f16", "ascend910b", 16384),
+    "bn_sums_bf16_950": ((4, 61, 2, 16), "bf16", "ascend950", 32768),
+    "bn_sums_f32_one_a_chunk": ((2, 5, 16, 64), "f32", "ascend910b", 49152),
+}
+"""bn_sums_f32_one_a_chunk: channels of 2 runs of 1024 f32, 256 blocks a row, more than a
+repeat stride reaches: one strided row a chunk (hsg.rows one_per_chunk), its runs copied in by
+one DataCopyPad each, its calls repeating along the row."""
+FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
+"""The CPU model's SoC column (test_cpu_build_950)."""
+CORES = 2
+
+
+def _case(case: str) -> tuple[list[np.ndarray], str]:
+    shape, dtype, _soc, _ub = CASES[case]
+    return bn_inputs(shape, dtype), bn_sums(shape, dtype).replace("@bn_sums(", f"@{case}(", 1)
+
+
+@pytest.fixture(scope="module")
+def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from hswc.backend.source import kernel_source
+
+    directory = tmp_path_factory.mktemp("leading_cpu_build")
+    builds = {}
+    for case in CASES:
+        inputs, text = _case(case)
+        source = directory / f"{case}.cpp"
+        _shape, _dtype, soc, ub = CASES[case]
+        module = runner.compile_text(text, core_num=CORES, ub_size=ub, soc=soc).module
+        source.write_text(kernel_source(module))
+        builds[case] = Build(source, directory / case,
+                             (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={case}",
+                              f"-DHSWC_GM_INPUTS={len(inputs)}"))
+    build(list(builds.values()))
+    return {case: b.output for case, b in builds.items()}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_cpu_build_of_a_leading_axis_reduction_equals_the_interpreter(
+        case: str, executables: dict[str, Path], tmp_path: Path) -> None:
+    inputs, text = _case(case)
+    shape, dtype, soc, ub = CASES[case]
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=ub, soc=soc)
+    result = kernel.run(*inputs)
+    (record,) = result.tilings
+    assert record is not None
+    assert int(record["ubFactor"]) < int(record["blockFactor"]), "several chunks a core"
+    assert ("one_per_chunk" in str(kernel.module)) == case.endswith("_one_a_chunk")
+    on_cpu = run_recorded(executables[case], record, inputs, ub, tmp_path,
+                          shape=(shape[1],))
+    want = np.asarray(result.outputs[0])
+    assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
+    within = compare_tolerance(on_cpu, bn_reference(inputs, dtype))
+    assert within.equal, within.summary()
+
+
+SPLIT = {"sum_split_f32": (2, 8, 8, 8, "ascend910b"), "sum_split_f32_950": (2, 8, 8, 16,
+                                                                          "ascend950")}
+"""8 channels, fewer than the cores: a partial kernel and a combining one
+(hswc.passes.row_split): 64 partial rows on A2 (8 pieces of 8 f32), 64 on Ascend 950's 64
+cores (8 pieces of 16)."""
+SPLIT_UB = 16384
+
+
+@pytest.fixture(scope="module")
+def split_executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path]]:
+
+    from hswc.backend.source import kernel_source
+
+    directory = tmp_path_factory.mktemp("split_cpu_build")
+    builds: dict[str, tuple[Build, Build]] = {}
+    for case, (n, c, h, w, soc) in SPLIT.items():
+        text = SUM_NHW.format(n=n, c=c, h=h, w=w).replace("@sum_nhw(", f"@{case}(", 1)
+        source = directory / f"{case}.cpp"
+        module = runner.compile_text(text, core_num=CORES, ub_size=SPLIT_UB, soc=soc).module
+        source.write_text(kernel_source(module))
+        builds[case] = tuple(  # type: ignore[assignment]
+            Build(source, directory / entry, (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={entry}",
+                                              "-DHSWC_GM_INPUTS=1"))
+            for entry in (f"{case}_partial", case))
+    build([b for pair in builds.values() for b in pair])
+    return {case: (pair[0].output, pair[1].output) for case, pair in builds.items()}
+
+
+@pytest.mark.parametrize("case", list(SPLIT))
+def test_cpu_build_of_a_split_reduction_equals_the_interpreter(
+        case: str, split_executables: dict[str, tuple[Path, Path]], tmp_path: Path) -> None:
+    """The partial kernel's C++ writes the interpreter's partials, the combining kernel's C++
+    reads them and writes the interpreter's sums, bit for bit."""
+
+    n, c, h, w, soc = SPLIT[case]
+    text = SUM_NHW.format(n=n, c=c, h=h, w=w).replace("@sum_nhw(", f"@{case}(", 1)
+    x = np.random.default_rng(c * h).standard_normal((n, c, h, w)).astype(np.float32)
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=SPLIT_UB,
+                                 soc=soc)
+    result = kernel.run(x)
+    first, second = result.tilings
+    assert first is not None and second is not None
+    partial_exe, combine_exe = split_executables[case]
+    partials = run_recorded(partial_exe, first, [x], SPLIT_UB, tmp_path / "partial",
+                            shape=(int(first["totalNum"]),))
+    on_cpu = run_recorded(combine_exe, second, [partials], SPLIT_UB, tmp_path / "combine",
+                          shape=(c,))
+    want = np.asarray(result.outputs[0])
+    assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
+    exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(np.float32)
+    within = compare_tolerance(on_cpu, exact)
+    assert within.equal, within.summary()
