@@ -4,19 +4,22 @@
 modelled time, its fraction of the HBM roofline and the pipe that binds it, lowered with the
 reference schedule (depth-1 queues) and with the fast options (double-buffer, early-free,
 in-place, x-first), side by side with their ratio and the chunk (`rows`: several whole
-rows, `1`: one row a chunk); a row too long for one row of its buffers in UB is printed as
-staying on the host, with the longest row that fits.
+rows, `1`: one row a chunk, `seg S`: a row longer than one row of its buffers holds, in
+segments of S elements, one pass over the row per reduction: hswc.rows); a row the kernel
+cannot take is printed as staying on the host.
 
 With --accuracy, a second table: each op's kernel as hswc-run lowers it by default (the cost
 model's schedule; the host where no kernel takes the row) run by the interpreter at the ascend
-level on a few random rows of 1, 7, 64, 1024, 8192 and 60,000 elements, its largest error in ulp
+level on a few random rows of 1, 7, 64, 1024, 8192, 12,345 and 60,000 elements (f16, bf16 and
+f32: --accuracy-dtypes), its largest error in ulp
 from the float64 model rounded once (hswc.reference_norms) and whether it is within
 torch.testing.assert_close's default tolerance of it.
 
     python bench/bench_rows.py [--log2-size 24] [--lengths 64,1024,8192,60000]
                                [--dtypes f16,f32] [--ops softmax,rms_norm]
                                [--socs ascend910b,ascend950] [--accuracy]
-                               [--accuracy-lengths 1,7,64,1024,8192,60000]
+                               [--accuracy-lengths 1,7,64,1024,8192,12345,60000]
+                               [--accuracy-dtypes f16,bf16,f32]
 
 The model is deterministic: the figures do not depend on the machine's load.
 """
@@ -90,8 +93,16 @@ def _cell(report: Report) -> str:
 
 
 def _chunk(module: ModuleOp) -> str:
-    """`1` for a kernel of one row a chunk, `rows` for chunks of several rows."""
-    return "1" if "one_per_chunk" in str(module) else "rows"
+    """`rows` for chunks of several rows, `1` for one row a chunk, `seg S` for a row in
+    segments of S elements (hswc.rows)."""
+    from hswc.rows import read_rows
+
+    for fn in module.walk():
+        rows = read_rows(fn) if isinstance(fn, func.FuncOp) else None
+        if rows is not None:
+            return (f"seg {rows.segment}" if rows.segment is not None
+                    else "1" if rows.one_per_chunk else "rows")
+    return "?"
 
 
 def row(op: str, length: int, dtype: str, total: int, soc: str) -> str:
@@ -105,13 +116,25 @@ def row(op: str, length: int, dtype: str, total: int, soc: str) -> str:
         longest = why.split("the longest row that fits: ")[-1].split(")")[0] \
             if "longest row" in why else "?"
         return (f"{lead} stays on the host (longest row that fits: {longest}) | | | | | | "
-                "| | |")
+                "| | | |")
     fast_module = lowered(text, FAST, soc)[0]
     fast = model(fast_module, rows, soc)
     if fast is None:  # depth-2 queues: fewer whole rows fit
-        return f"{lead} {_chunk(reference)} | {_cell(slow)} | stays on the host | | | | |"
+        return (f"{lead} {_chunk(reference)} | {_cell(slow)} | stays on the host | | | | | "
+                f"{_traffic(slow, op, length, dtype, total)} |")
     return (f"{lead} {_chunk(reference)} | {_cell(slow)} | {_chunk(fast_module)} | "
-            f"{_cell(fast)} | {fast.total_time / slow.total_time:.2f} |")
+            f"{_cell(fast)} | {fast.total_time / slow.total_time:.2f} | "
+            f"{_traffic(fast, op, length, dtype, total)} |")
+
+
+def _traffic(report: Report, op: str, length: int, dtype: str, total: int) -> str:
+    """The kernel's GM bytes over the op's own (each element operand read once, the output
+    written once, the columns read once): above 1 where a row in segments is read once per
+    pass (the roofline fraction counts the kernel's bytes, so it hides that)."""
+    size = 4 if dtype == "f32" else 2
+    classes = OPS[op][0]
+    own = (classes.count("e") + 1) * total * size + classes.count("c") * length * size
+    return f"{report.gm_bytes / own:.2f}"
 
 
 ACCURACY_ROWS = 2
@@ -152,14 +175,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socs", default=f"{DEFAULT_SOC},ascend950")
     parser.add_argument("--accuracy", action="store_true",
                         help="also the accuracy table (the interpreter: minutes)")
-    parser.add_argument("--accuracy-lengths", default="1,7,64,1024,8192,60000")
+    parser.add_argument("--accuracy-lengths", default="1,7,64,1024,8192,12345,60000")
+    parser.add_argument("--accuracy-dtypes", default="f16,bf16,f32")
     args = parser.parse_args(argv)
     total = 1 << args.log2_size
     ops, dtypes = args.ops.split(","), args.dtypes.split(",")
     print(f"row kernels at 2^{args.log2_size} elements (cost model)")
     print("| SoC | op | dtype | row | reference: chunk | time | roofline | binding | "
-          "fast: chunk | time | roofline | binding | fast / reference |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "fast: chunk | time | roofline | binding | fast / reference | GM bytes / op's |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for soc in args.socs.split(","):
         for op in ops:
             for dtype in dtypes:
@@ -171,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         print("| op | dtype | row | where | max ulp from exact | torch tolerance |")
         print("|---|---|---|---|---|---|")
         for op in ops:
-            for dtype in dtypes:
+            for dtype in args.accuracy_dtypes.split(","):
                 for length in (int(n) for n in args.accuracy_lengths.split(",")):
                     print(accuracy(op, length, dtype, soc), flush=True)
     return 0

@@ -12,6 +12,22 @@ with lane 2i + 1, level by level; a lane the mask leaves out takes no part). Eve
 the first combines full groups (the partial last group is always folded first). Sums in another
 order than MLIR's sequential loop differ in the last bits; the issue allows that for reductions
 (within PyTorch's tolerance).
+
+A row longer than a chunk holds (hswc.rows: `segment`) is combined so in each segment of
+`segment` values (the last one shorter); the segments' values are then combined in order into an
+f32 accumulator that starts at the combiner's identity (IDENTITY: -0.0 for the sum, so that
+-0.0 + x is x for every x, -0.0 included; -inf for the maximum, +inf for the minimum): what the
+kernel's per-row accumulator does across its passes over the row. For a 60,000-element f32 sum
+that is a tree of about 12 levels within each segment and a handful of sequential additions,
+where MLIR's sequential loop adds 60,000 times (bench/README.md, the bench_rows section).
+
+Online (hswc.rows `online`): softmax's sum s = sum(exp(b - m)) of a row whose maximum m = max(a)
+is found in the same pass. Per segment k, in order: the running maximum m_k = maximumf(m_{k-1},
+the segment's maximum) (m_0 = -inf, as above), its clamp c_k = maximumf(m_k, LOWEST) (so that a
+row whose first segments are all -inf subtracts a finite value: exp(-inf - c) = 0, not NaN), the
+segment's sum s'_k of exp(b - c_k) in the tree order, and s_k = s_{k-1} * exp(c_{k-1} - c_k) +
+s'_k (s_0 = -0.0; each step rounded once in f32). Where m is finite, s is the sum of
+exp(b - m) up to those roundings; the later passes read m itself.
 """
 
 from __future__ import annotations
@@ -35,6 +51,42 @@ def combine(combiner: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     from hswc import arith_semantics as sem
 
     return np.asarray(sem.binary(f"arith.{combiner}", a, b), dtype=np.float32)
+
+
+IDENTITY: dict[str, float] = {"addf": -0.0, "maximumf": float("-inf"),
+                              "minimumf": float("inf")}
+"""The value a row's accumulator starts at, per combiner: combining it with x gives x."""
+
+
+LOWEST = -3.4028234663852886e38
+"""The lowest finite f32: the clamp of the online sum's running maximum."""
+
+
+def online_sum(a: np.ndarray, b: np.ndarray, segment: int) -> np.ndarray:
+    """The online sum of exp(b - max(a)) of each row of f32 `a` and `b` (module docstring)."""
+    import numpy as np
+
+    from hswc import arith_semantics as sem
+    from hswc.math_semantics import exp
+
+    a = np.asarray(a, dtype=np.float32)
+    b = np.asarray(b, dtype=np.float32)
+    shape = a.shape[:-1]
+    running = np.full(shape, IDENTITY["maximumf"], dtype=np.float32)
+    clamp = np.full(shape, LOWEST, dtype=np.float32)
+    total = np.full(shape, IDENTITY["addf"], dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for start in range(0, a.shape[-1], segment):
+            part = reduce_rows(a[..., start:start + segment], "maximumf")
+            running = combine("maximumf", running, part)
+            now = combine("maximumf", running, np.full(shape, LOWEST, dtype=np.float32))
+            terms = exp(sem.binary("arith.subf", b[..., start:start + segment], now[..., None]))
+            partial = reduce_rows(np.asarray(terms, dtype=np.float32), "addf")
+            scale = exp(sem.binary("arith.subf", clamp, now))
+            total = combine("addf", np.asarray(sem.binary("arith.mulf", total, scale),
+                                                dtype=np.float32), partial)
+            clamp = now
+    return total
 
 
 @dataclass(frozen=True)
@@ -71,14 +123,24 @@ def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
     return whole_repeats(padded, count, lambda a, b: combine(combiner, a, b))
 
 
-def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32) -> np.ndarray:
-    """Each row (the last axis) of f32 `values` combined in the kernel's order."""
+def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
+                segment: int | None = None) -> np.ndarray:
+    """Each row (the last axis) of f32 `values` combined in the kernel's order: whole, or in
+    segments of `segment` values whose results an accumulator combines in order (module
+    docstring)."""
     import numpy as np
 
     values = np.asarray(values, dtype=np.float32)
     length = values.shape[-1]
     if length == 0:
         raise ValueError("a row of no elements has no combined value")
+    if segment is not None and length > segment:
+        accumulator = np.full(values.shape[:-1], IDENTITY[combiner], dtype=np.float32)
+        with np.errstate(all="ignore"):
+            for start in range(0, length, segment):
+                part = reduce_rows(values[..., start:start + segment], combiner, lanes)
+                accumulator = combine(combiner, accumulator, part)
+        return accumulator
     groups = -(-length // lanes)
     padded = np.zeros((*values.shape[:-1], groups * lanes), dtype=np.float32)
     padded[..., :length] = values

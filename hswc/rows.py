@@ -16,9 +16,16 @@ Its body is an elementwise body (scalar arith and math ending in linalg.yield) i
 splits the rows over the cores and a core's rows into UB chunks of whole rows; the description
 travels on the kernel, slice and chunk ops as `hsg.rows` =
 `{length = N : i64, inputs = ["element", ...], outputs = ["row", ...]}`, with `runs = A : i64,
-stride = S : i64` added when a row is not contiguous, and `one_per_chunk` where a row is too
-long for a chunk of several (hswc.vectorizer.plan: each chunk one row, its level-0 calls
-repeating along the row instead of across rows).
+stride = S : i64` added when a row is not contiguous, `one_per_chunk` where a row is too long
+for a chunk of several (hswc.vectorizer.plan: each chunk one row, its level-0 calls repeating
+along the row instead of across rows), and `segment = S` where a row is longer than one chunk
+holds: the row is worked on in segments of S elements (the last one shorter), in one pass over
+the row in GM per reduction and a last pass for the outputs; each reduction's segment partials
+are combined in order into a per-row f32 accumulator (hswc.reduction_order.reduce_rows), which
+the later passes read as the row's value; with `online` as well, a maximum m's pass also sums
+exp(b - m) with the running maximum, rescaling the sum as the maximum grows
+(hswc.reduction_order.online_sum: softmax's max and sum in one pass over the row instead of
+two). A row in segments is contiguous (runs = 1).
 """
 
 from __future__ import annotations
@@ -60,6 +67,16 @@ class Rows:
     one_per_chunk: bool = False
     """Each UB chunk holds one row (a row too long for MIN_CHUNK_ROWS of them, or for a
     level-0 repeat stride between rows: hswc.passes.row_kernels.fitted_row_plan)."""
+    segment: int | None = None
+    """Elements of a row one chunk holds when a row is longer than a chunk (module docstring;
+    implies one_per_chunk); None: whole rows."""
+    online: bool = False
+    """A row in segments sums exp(b - max) in the max's pass (module docstring)."""
+
+    @property
+    def chunk_length(self) -> int:
+        """Elements of a row one chunk's buffers hold: the segment, or the whole row."""
+        return self.segment if self.segment is not None else self.length
 
     @property
     def run(self) -> int:
@@ -117,6 +134,10 @@ class Rows:
             fields["stride"] = IntegerAttr(self.stride, i64)
         if self.one_per_chunk:
             fields["one_per_chunk"] = UnitAttr()
+        if self.segment is not None:
+            fields["segment"] = IntegerAttr(self.segment, i64)
+        if self.online:
+            fields["online"] = UnitAttr()
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -133,16 +154,29 @@ class Rows:
             raise ValueError(f"{ROWS_ATTR} `one_per_chunk` must be a unit attribute, got {one}")
         inputs = _classes(data.get("inputs"), "inputs")
         outputs = _classes(data.get("outputs"), "outputs")
+        segment = data.get("segment")
+        if segment is not None and (not isinstance(segment, IntegerAttr)
+                                    or not 0 < segment.value.data < length.value.data
+                                    or one is None):
+            raise ValueError(f"{ROWS_ATTR} `segment` must be a positive integer below the "
+                             f"length, with one_per_chunk, got {segment}")
+        online = data.get("online")
+        if online is not None and (not isinstance(online, UnitAttr) or segment is None):
+            raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
+                             f"got {online}")
+        pieces = {"one_per_chunk": one is not None,
+                  "segment": None if segment is None else segment.value.data,
+                  "online": online is not None}
         runs, stride = data.get("runs"), data.get("stride")
         if runs is None and stride is None:
-            return Rows(length.value.data, inputs, outputs, one_per_chunk=one is not None)
+            return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]
         if not isinstance(runs, IntegerAttr) or not isinstance(stride, IntegerAttr) \
                 or runs.value.data < 1 or length.value.data % runs.value.data \
                 or stride.value.data < length.value.data // runs.value.data:
             raise ValueError(f"{ROWS_ATTR} needs `runs` dividing the length and a `stride` of "
                              f"at least one run together, got runs = {runs}, stride = {stride}")
         return Rows(length.value.data, inputs, outputs, runs.value.data, stride.value.data,
-                    one is not None)
+                    **pieces)  # type: ignore[arg-type]
 
 
 def _classes(attr: Attribute | None, what: str) -> tuple[OperandClass, ...]:

@@ -5,7 +5,10 @@ g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc
 and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
 chunks a core: bit for bit what the interpreter gives at the ascend level, and within PyTorch's
 tolerance of the float64 model. Rows too long for 8 of them in UB (8192 f32, 3000 f16 on 950)
-run one row a chunk: level-0 calls repeating along the row, the folds likewise."""
+run one row a chunk: level-0 calls repeating along the row, the folds likewise. Rows longer
+than one row of the buffers holds (12,345 and 20,000 elements) run in segments (hswc.rows), one
+pass over the row per reduction, its partials carried in per-row accumulators; softmax's and
+log_softmax's max and sum in one pass (`online`, the cost model's choice)."""
 
 from __future__ import annotations
 
@@ -29,6 +32,10 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "layer_norm_bf16_950": ("hsg.layer_norm", 29, 100, "bf16", "ascend950"),
     "softmax_f32_8192": ("hsg.softmax", 5, 8192, "f32", "ascend910b"),
     "log_softmax_grad_f16_950_3000": ("hsg.log_softmax_grad", 5, 3000, "f16", "ascend950"),
+    "softmax_f32_segments_20000": ("hsg.softmax", 3, 20000, "f32", "ascend910b"),
+    "layer_norm_bf16_950_segments_12345": ("hsg.layer_norm", 3, 12345, "bf16", "ascend950"),
+    "rms_norm_f16_segments_12345": ("hsg.rms_norm", 3, 12345, "f16", "ascend910b"),
+    "log_softmax_f16_950_online_20000": ("hsg.log_softmax", 3, 20000, "f16", "ascend950"),
 }
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 """The CPU model's SoC column (test_cpu_build_950)."""
@@ -85,3 +92,45 @@ def test_cpu_build_of_a_row_kernel_equals_the_interpreter(
     assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
     within = compare_tolerance(on_cpu, _reference(CASES[case][0], inputs, -1))
     assert within.equal, within.summary()
+
+
+def test_an_output_computed_in_a_reduction_pass_on_the_cpu_model(tmp_path: Path) -> None:
+    """exp(x) and its row sum over rows of 20,000 f32 in segments (test_row_kernels'
+    TWO_OUTPUTS: the sum's pass allocates exp(x)'s output buffer and frees it uncopied), two
+    GM outputs on 2 cores: bit for bit the interpreter's."""
+    import subprocess
+
+    from cpu_build import AUTO_SYNC_OFF, tiling_bytes
+    from test_row_kernels import TWO_OUTPUTS
+
+    from hswc.backend.source import kernel_source
+    from hswc.rows import read_rows
+
+    ub = 6 * UB
+    kernel = runner.compile_text(TWO_OUTPUTS, core_num=CORES, ub_size=ub)
+    source = tmp_path / "two.cpp"
+    source.write_text(kernel_source(kernel.module))
+    made = Build(source, tmp_path / "two",
+                 ("-DHSWC_KERNEL_ENTRY=two", "-DHSWC_GM_INPUTS=1", "-DHSWC_GM_OUTPUTS=2"))
+    build([made])
+    x = np.random.default_rng(6).standard_normal((2, 20000)).astype(np.float32)
+    result = kernel.run(x)
+    (record,) = result.tilings
+    assert record is not None
+    (tmp_path / "tiling.bin").write_bytes(tiling_bytes(record))
+    x.tofile(tmp_path / "x.bin")
+    command = [str(made.output), "--tiling-key", str(record["tilingKey"]),
+               "--block-dim", str(record["usedCoreNum"]), "--ub-size", str(ub),
+               "--tiling-file", str(tmp_path / "tiling.bin"), "--input", str(tmp_path / "x.bin")]
+    (rows,) = [read_rows(op) for op in kernel.module.walk() if read_rows(op) is not None
+               and op.name == "func.func"]
+    wanted = {"row": np.asarray(result.outputs[1]), "element": np.asarray(result.outputs[0])}
+    for i, kind in enumerate(rows.outputs):  # the kernel's outputs by class: the row sum first
+        command += ["--output", str(tmp_path / f"y{i}.bin"),
+                    "--output-bytes", str(wanted[kind].nbytes)]
+    done = subprocess.run([*command, *AUTO_SYNC_OFF], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    for i, kind in enumerate(rows.outputs):
+        on_cpu = np.fromfile(tmp_path / f"y{i}.bin", dtype=np.float32)
+        assert on_cpu.tobytes() == wanted[kind].reshape(-1).tobytes(), kind

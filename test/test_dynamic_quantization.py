@@ -229,3 +229,14 @@ def test_the_cpu_model_runs_gelu_quant(soc: str, tmp_path: Path) -> None:
 
 
 # endregion
+
+
+def test_rows_longer_than_the_ub_are_quantized_in_segments() -> None:
+    """Rows of 20,000 f32: one row a chunk in segments (hswc.rows), the row's amax in a pass
+    of its own, then the int8 y and the scale per row: numpy's quantization exactly."""
+    x = _inputs(2, 20000, 3)
+    kernel = runner.compile_text(_export_at(2, 20000))
+    assert re.search(r"segment = \d+", str(kernel.module))
+    got_y, got_scale = kernel.run(x).outputs
+    want_y, want_scale = _numpy(x)
+    assert np.array_equal(got_y, want_y) and np.array_equal(got_scale, want_scale)

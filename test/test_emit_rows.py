@@ -247,6 +247,34 @@ def test_a_reduction_to_one_value_a_row_is_packaged(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
 
 
+def test_a_package_of_rows_longer_than_the_ub_passes_its_kernel_unit_test(
+        tmp_path: Path) -> None:
+    """Softmax over rows of 20,000 f32 elements (one row a chunk in segments of the row, one
+    pass over it per reduction: hswc.rows): the A2/A3 package's kernel unit test, its goldens
+    hswc-run's, passes on the CPU model, and those goldens meet the float64 model."""
+    text = ("func.func @softmax_f32(%x: tensor<3x20000xf32>) -> tensor<3x20000xf32> {\n"
+            "  %y = hsg.softmax %x {dim = -1 : i64} : tensor<3x20000xf32>\n"
+            "  func.return %y : tensor<3x20000xf32>\n}\n")
+    source = tmp_path / "softmax.mlir"
+    source.write_text(text)
+    out = tmp_path / "softmax_long"
+    assert main([str(source), "--name", "Softmax", "-o", str(out)]) == 0
+    assert "segmentStart" in (out / "op_kernel" / "softmax.h").read_text()
+    unit = out / _unit_test("softmax", "ascend910b")
+    binary = tmp_path / "ut"
+    subprocess.run([compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(unit), "-o",
+                    str(binary)], check=True, capture_output=True, text=True)
+    done = subprocess.run([str(binary)], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed"
+    test = unit.read_text()
+    x = unit_test_array(test, "x", "f32").reshape(3, 20000)
+    expected = unit_test_array(test, "expected", "f32")
+    within = compare_tolerance(expected, run_reference("hsg.softmax", [x], dim=-1).reshape(-1))
+    assert within.equal, within.summary()
+
+
 def test_a_row_package_of_a_run_time_row_count(tmp_path: Path) -> None:
     """RmsNorm over rows of 40 whose count is known at run time (x: tensor<?x40xf16>): the
     host tiling checks x's rank and static dim and the weight's length, hands the generated

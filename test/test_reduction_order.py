@@ -65,3 +65,41 @@ def test_whole_reduce_reads_reduce_semantics(combiner: str, count: int) -> None:
 def test_the_row_lanes_are_an_f32_repeat() -> None:
     """reduction_order's lanes (numpy-free, for the lowering) are reduce_semantics' of f32."""
     assert LANES_F32 == reduce_semantics.lanes(np.dtype(np.float32)) == 64
+
+
+def test_a_row_in_segments_combines_each_segments_tree_in_order() -> None:
+    """192 values, segments of 64: 2^24 at 0 and 1 at 64 and 65. In segments: 2^24, then
+    1 + 1 = 2 within the second segment, then 2^24 + 2 (exact). The whole row's tree folds
+    group 1 into group 0 (2^24 + 1 ties to 2^24, and 1 in lane 1) and WholeReduce adds lane 1
+    to lane 0 (2^24 again); a sequential loop also loses both ones."""
+    row = np.zeros((1, 192), dtype=F32)
+    row[0, 0], row[0, 64], row[0, 65] = 2.0 ** 24, 1.0, 1.0
+    assert reduce_rows(row, "addf", segment=64)[0] == 2.0 ** 24 + 2
+    assert reduce_rows(row, "addf")[0] == 2.0 ** 24
+
+
+def test_a_row_in_segments_starts_from_the_identity() -> None:
+    """The accumulator starts at -0.0 for the sum (a row of -0.0 sums to -0.0, as the whole
+    row's tree gives), at -inf for the maximum; a row no longer than a segment is the tree."""
+    zeros = np.full((1, 130), -0.0, dtype=F32)
+    assert np.signbit(reduce_rows(zeros, "addf", segment=64)[0])
+    lows = np.full((1, 130), -3.0, dtype=F32)
+    assert reduce_rows(lows, "maximumf", segment=64)[0] == -3.0
+    assert reduce_rows(lows, "minimumf", segment=64)[0] == -3.0
+    row = np.arange(64, dtype=F32)[None, :]
+    assert reduce_rows(row, "addf", segment=64).tobytes() == reduce_rows(row, "addf").tobytes()
+
+
+def test_the_online_sum_rescales_as_the_maximum_grows_and_skips_masked_segments() -> None:
+    """online_sum of exp(x - max(x)), segments of 64: a first segment of -inf adds 0 (its
+    terms exp(-inf - LOWEST)), not NaN; ones after zeros rescale the zeros' sum 64 by
+    e^-1 (rounded to f32) before adding the ones' 64."""
+    from hswc.reduction_order import online_sum
+
+    row = np.zeros((1, 192), dtype=F32)
+    row[0, :64] = -np.inf
+    assert online_sum(row, row, 64)[0] == 128.0
+    row = np.zeros((1, 128), dtype=F32)
+    row[0, 64:] = 1.0
+    scale = F32(np.exp(np.float64(-1.0)))
+    assert online_sum(row, row, 64)[0] == F32(F32(64.0) * scale) + F32(64.0)

@@ -34,7 +34,8 @@ from hswc.dialects.hsg_rows import ReduceOp
 from hswc.interpreter.body_ops import Iteration, constant, run_more
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
-from hswc.reduction_order import reduce_rows
+from hswc.reduction_order import online_sum, reduce_rows
+from hswc.rows import read_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
 UNARY_CONVERSIONS = (arith.ExtFOp, arith.TruncFOp)
@@ -166,7 +167,8 @@ def evaluate(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             if operand not in values:
                 values[operand] = _scalar(op, operand, outer(operand))
             args.append(values[operand])
-        result = _reduce(op, args[0], inputs) if isinstance(op, ReduceOp) else _run(op, args, at)
+        result = (_reduce(op, args[0], inputs, values) if isinstance(op, ReduceOp)
+                  else _run(op, args, at))
         if op.results:
             values[op.results[0]] = result
     for operand in last.operands:
@@ -204,12 +206,57 @@ def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             for value, v, shape in zip(found, last.operands, wanted, strict=True)]
 
 
-def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray]) -> np.ndarray:
+def _segment(op: ReduceOp) -> tuple[int | None, bool]:
+    """The segment the row kernel around `op` works its rows in (hswc.rows), if any, and
+    whether it sums online."""
+    parent = op.parent_op()
+    rows = read_rows(parent) if parent is not None else None
+    return (rows.segment, rows.online) if rows is not None else (None, False)
+
+
+def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
+    """(a, b) of a sum of exp(b - m) where m is the maximum of a and b reads no reduction
+    after it (hswc.reduction_order's online sum); None for any other reduction."""
+    exp = op.value.owner
+    if op.combiner.data != "addf" or not isinstance(exp, Operation) \
+            or exp.name != "math.exp":
+        return None
+    sub = exp.operands[0].owner
+    if not isinstance(sub, Operation) or sub.name != "arith.subf":
+        return None
+    peak = sub.operands[1].owner
+    if not isinstance(peak, ReduceOp) or peak.combiner.data != "maximumf":
+        return None
+    block = peak.parent_block()
+    assert block is not None
+    position = {o: n for n, o in enumerate(block.ops)}
+    seen: set[Operation] = set()
+    stack = [sub.operands[0].owner]
+    while stack:  # b reads no reduction after the maximum (as row_emit.online_sums)
+        owner = stack.pop()
+        if not isinstance(owner, Operation) or owner in seen or owner not in position:
+            continue
+        seen.add(owner)
+        if isinstance(owner, ReduceOp) and position[owner] > position[peak]:
+            return None
+        if not isinstance(owner, ReduceOp):
+            stack.extend(v.owner for v in owner.operands)
+    return peak.value, sub.operands[0]
+
+
+def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
+            values: dict[SSAValue, np.ndarray]) -> np.ndarray:
     """hsg.reduce over the last axis (keeping it, of size 1), in f32, rounded once back to the
-    value's type."""
+    value's type; in a row kernel summing online, softmax's sum as it sums it."""
     full = np.broadcast_shapes(*(np.shape(a) for a in inputs))
     wide = np.broadcast_to(value, full).astype(np.float32)
     if wide.shape[-1] == 0:
         raise OpError(op, "reduces a row of no elements")
-    reduced = reduce_rows(wide, op.combiner.data)[..., None]
+    segment, online = _segment(op)
+    pair = online_operands(op) if online else None
+    if segment is not None and pair is not None:
+        a, b = (np.broadcast_to(values[v], full).astype(np.float32) for v in pair)
+        reduced = online_sum(a, b, segment)[..., None]
+    else:
+        reduced = reduce_rows(wide, op.combiner.data, segment=segment)[..., None]
     return sem.convert(reduced, _dtype(op, op.result.type))

@@ -21,10 +21,14 @@ folded to constants when the platform is named, else a call of the tiling functi
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
   options, the schedule the cost model picks (hswc.passes.row_schedule_choice), recorded as
   `hsg.schedule` for convert-hsg-to-ascend.
+A row longer than one row of the kernel's buffers fits in UB is worked on in segments
+(hswc.rows: `segment`, the longest multiple of SEGMENT_ALIGN elements a chunk holds): one
+pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit);
+softmax's max and sum in one pass where summing online is chosen (hswc.rows `online`).
 A region that cannot be a kernel (a value captured from outside other than a constant, a step
-convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a row longer than the UB
-holds) keeps its generics, with a remark or, for a row too long, a
-warning naming the length and the longest row that fits.
+convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a UB too small for a
+segment) keeps its generics, with a remark or, for a UB too small, a warning naming the length
+and the longest row that fits.
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ from hswc.passes.schedule_options import (
     schedule_attribute,
 )
 from hswc.platform import DEFAULT_SOC, Platform
+from hswc.reduction_order import LANES_F32
 from hswc.remarks import remark, warn
 from hswc.row_regions import RowRegion, dynamic_row_length, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
@@ -86,7 +91,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import refusal, runs_refusal
+from hswc.vectorizer.row_emit import online_sums, refusal, runs_refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -125,7 +130,7 @@ def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                    names: list[str], ub_size: int) -> KernelPlan:
+                    names: list[str], ub_size: int, online: bool = True) -> KernelPlan:
     """The row kernel's plan with chunks of several whole rows where its lowering takes that
     and a chunk of MIN_CHUNK_ROWS rows fits `ub_size` bytes of UB; else with one row per
     chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
@@ -133,7 +138,34 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
     if refusal(plan) is None and _fits(plan, dtype, ub_size):
         return plan
-    return row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
+    one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
+    if _fits(one, dtype, ub_size):
+        return one
+    return segmented_plan(body, rows, schedule, dtype, names, ub_size, online) or one
+
+
+SEGMENT_ALIGN = LANES_F32
+"""A row in segments is cut in segments of whole f32 vector repeats (64 values): every full
+segment's fold tree has whole groups, and a segment starts 256 bytes of f32 after the last."""
+
+
+def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
+                   names: list[str], ub_size: int, online: bool = True) -> KernelPlan | None:
+    """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
+    `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums);
+    None when not even one such segment fits, or the rows are strided runs."""
+    if rows.runs > 1:
+        return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
+    probe_rows = replace(rows, one_per_chunk=True, segment=rows.length)
+    probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
+    if online and online_sums(probe):
+        probe = row_kernel_plan(body, replace(probe_rows, online=True), schedule, dtype, names)
+    segment = longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
+    if segment == 0 or segment >= rows.length:
+        return None
+    assert probe.rows is not None
+    return replace(probe, rows=replace(probe.rows, segment=segment))
 
 
 def _fits(plan: KernelPlan, dtype: str, ub_size: int) -> bool:
@@ -477,7 +509,8 @@ class RowTiler:
             longest = longest_row(kernel, ub_size)
         warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of one row "
              f"of its row kernel holds in {ub_size} bytes of UB (the longest row that fits: "
-             f"{longest} elements); it stays on the host")
+             f"{longest} elements), and not even a segment of {SEGMENT_ALIGN} elements of "
+             "a longer row fits; it stays on the host")
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
     def _host_tiling(self, op: Operation, rows: Rows, count: int | SSAValue, dtype: str,

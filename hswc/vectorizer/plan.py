@@ -96,6 +96,12 @@ class KernelPlan:
     """A row kernel's row values that element instructions read, each spread by Brcb."""
     reduce_scratch: Buffer | None = None
     """A row kernel's f32 buffer a reduction folds in when its source is read again."""
+    accumulators: dict[Instr, Buffer] = field(default_factory=dict)
+    """A row kernel in segments (hswc.rows): each reduction's f32 row accumulator, carried
+    across the row's segments."""
+    rescale: Buffer | None = None
+    """A row kernel summing online (hswc.rows `online`): the f32 row buffer of the running
+    maximum's previous value, then the factor the sum is rescaled by."""
 
     @property
     def dtype(self) -> str:
@@ -111,14 +117,14 @@ class KernelPlan:
 
     @property
     def pitch(self) -> int:
-        """A row kernel's elements per row in UB: the row rounded up to a 32-byte block of
-        the narrowest element type (so every row of every buffer starts on a block, and a
-        Cast between f16 and f32 buffers keeps rows in place): 16 elements, or 32 where an
-        element buffer holds bytes (an int8 output)."""
+        """A row kernel's elements per row in UB: the row (its segment: hswc.rows) rounded up
+        to a 32-byte block of the narrowest element type (so every row of every buffer starts
+        on a block, and a Cast between f16 and f32 buffers keeps rows in place): 16 elements,
+        or 32 where an element buffer holds bytes (an int8 output)."""
         assert self.rows is not None
         narrowest = min((ELEMENT_BYTES[b.dtype] for b in self.buffers
                          if b.level == "element" and b.dtype in ELEMENT_BYTES), default=2)
-        return row_pitch(self.rows.length, narrowest)
+        return row_pitch(self.rows.chunk_length, narrowest)
 
     @property
     def input_dtypes(self) -> list[str]:
@@ -484,7 +490,8 @@ def plan_kernel(dag: Dag, schedule: Schedule, dtype: str,
 
 def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
     """A row kernel's extra buffers: a spread buffer per row value an element instruction
-    reads (Brcb: the value over a 32-byte block per row), and one f32 scratch where a
+    reads (Brcb: the value over a 32-byte block per row), an f32 accumulator per reduction of
+    a row in segments, and one f32 scratch where a
     reduction's source is read after it (the fold overwrites what it folds)."""
     instrs = plan.instrs()
     spread: dict[Val, Buffer] = {}
@@ -496,6 +503,13 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
                 spread[src] = alloc.new(Val("temp", "f32", f"{src.name or 'row'}_spread"),
                                         "temp", "f32", level="spread")
     plan.spreads = spread
+    if plan.rows is not None and plan.rows.segment is not None:
+        plan.accumulators = {
+            i: alloc.new(Val("temp", "f32", f"{i.dst.name or 'reduced'}_acc"), "temp", "f32",
+                         level="row")
+            for i in instrs if i.api == "Reduce"}
+        if plan.rows.online:
+            plan.rescale = alloc.new(Val("temp", "f32", "rescale"), "temp", "f32", level="row")
     last = _last_uses(plan.items, plan.outputs)
     for at, item in enumerate(plan.items):
         if isinstance(item, Instr) and item.api == "Reduce" and last.get(item.srcs[0], at) > at:
@@ -521,14 +535,19 @@ def chunk_rows_needed(rows: Rows) -> int:
 
 
 def longest_row(kernel: KernelPlan, ub_size: int) -> int:
-    """The longest row a chunk of this row kernel's buffers holds in `ub_size` bytes
-    (chunk_rows_needed of them; 0: not even a row of one element): its UB plan grows with the
+    """The longest row (of a row in segments: the longest segment) a chunk of this row
+    kernel's buffers holds in `ub_size` bytes (chunk_rows_needed of them; 0: not even a row
+    of one element): its UB plan grows with the
     row's pitch, so the answer is found by bisection."""
     assert kernel.rows is not None
     needed = chunk_rows_needed(kernel.rows)
 
     def fits(length: int) -> bool:
-        plan = replace(kernel, rows=replace(kernel.rows, length=length)).ub_plan()  # type: ignore[arg-type]
+        rows = kernel.rows
+        assert rows is not None
+        resized = (replace(rows, segment=length) if rows.segment is not None
+                   else replace(rows, length=length))
+        plan = replace(kernel, rows=resized).ub_plan()
         return (ub_size - plan.ub_reserve) // max(plan.bytes_per_element, 1) >= needed
 
     low, high = 0, LONGEST_ROW_SEARCHED

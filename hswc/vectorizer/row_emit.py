@@ -27,6 +27,18 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     Min of each row's first group into the row buffer, in the one order reduction_order
     defines; the fold works in the plan's f32 scratch (a UB -> UB DataCopy of the source
     first) when the source is read again.
+- A row in segments (hswc.rows `segment`; one row a chunk): the chunk sets each reduction's
+  f32 accumulator (KernelPlan.accumulators) to its combiner's identity (Duplicate), then makes
+  one pass over the row per reduction and one for the outputs, each an scf.for over the full
+  segments and the short last segment after it. A pass computes only what its reduction's
+  source (or the outputs) needs (pass_values): it copies in those inputs and each column's
+  segment (between PIPE_ALL barriers), reads an earlier pass's reduction by copying its
+  accumulator into the reduction's row buffer, and folds its own reduction as above over the
+  segment's elements, then combines it into the accumulator (a level-2 Add / Max / Min, the
+  accumulator first); only the last pass copies out. Summing online (hswc.rows `online`), a
+  maximum's pass also takes the sums of exp(b - it) (online_sums): after the maximum's
+  segment value, running_maximum, and after each such sum's, rescaled_sum
+  (hswc.reduction_order.online_sum).
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
@@ -78,6 +90,8 @@ or a column's value spread over the elements, for a Compare or Select) is Max(v,
 maximum of a value with itself is that value, bit for bit (a NaN as it is, -0 as -0)."""
 FOLDS: dict[str, type[BinaryRepeatOp]] = {
     "addf": ascend.AddRepeatOp, "maximumf": ascend.MaxRepeatOp, "minimumf": ascend.MinRepeatOp}
+ACCUMULATE = {"addf": ascend.AddOp, "maximumf": ascend.MaxOp, "minimumf": ascend.MinOp}
+"""The level-2 call combining a segment's value into a row's accumulator."""
 WHOLE: dict[str, type[ascend.WholeReduceOp]] = {
     "addf": ascend.WholeReduceSumOp, "maximumf": ascend.WholeReduceMaxOp,
     "minimumf": ascend.WholeReduceMinOp}
@@ -134,6 +148,65 @@ def refusal(plan: KernelPlan) -> tuple[Instr, str] | None:
     return None
 
 
+@dataclass(frozen=True)
+class Segment:
+    """One segment of a row in segments (hswc.rows) in one pass over the row: where it
+    starts in the row, its elements, the pass's reductions (none: the outputs' pass) and the
+    values (by id) that pass computes or reads (pass_values)."""
+
+    start: SSAValue
+    length: int
+    targets: tuple[Instr, ...]
+    needed: frozenset[int]
+
+
+def online_sums(plan: KernelPlan) -> dict[Instr, Instr]:
+    """Each sum of exp(b - m) whose m is a maximum of the row, to that maximum: the pairs a row
+    kernel summing online (hswc.rows `online`) reduces in one pass (hswc.reduction_order's
+    online sum; hswc.interpreter.body.online_operands finds the same pairs in the body), where
+    b reads no reduction after the maximum's."""
+    instrs = plan.instrs()
+    producers: dict[int, Instr] = {id(i.dst): i for i in instrs}
+    order = {id(i): n for n, i in enumerate(instrs)}
+    reductions = [i for i in instrs if i.api == "Reduce"]
+    pairs: dict[Instr, Instr] = {}
+    for instr in reductions:
+        if instr.mode != "addf":
+            continue
+        exp = producers.get(id(instr.srcs[0]))
+        sub = producers.get(id(exp.srcs[0])) if exp is not None and exp.api == "Exp" else None
+        if sub is None or sub.api != "Sub" or len(sub.srcs) != 2:
+            continue
+        peak = producers.get(id(sub.srcs[1]))
+        if peak is None or peak.api != "Reduce" or peak.mode != "maximumf":
+            continue
+        reads = pass_values(plan, instr)  # no reduction of a later pass than the maximum's
+        if all(order[id(r)] <= order[id(peak)] for r in reductions
+               if r is not instr and id(r.dst) in reads):
+            pairs[instr] = peak
+    return pairs
+
+
+def pass_values(plan: KernelPlan, target: Instr | None) -> frozenset[int]:
+    """The values (by id) a pass over a row in segments needs: what the source of its
+    reduction `target` (None: the outputs) is computed from, back to the inputs and to the
+    reductions of earlier passes, whose values it reads from their accumulators."""
+    producers: dict[int, Instr] = {id(i.dst): i for i in plan.instrs()}
+    wanted: list[Val] = list(target.srcs) if target is not None else list(plan.outputs)
+    needed: set[int] = set()
+    if target is not None:
+        needed.add(id(target.dst))
+    while wanted:
+        val = wanted.pop()
+        if id(val) in needed:
+            continue
+        needed.add(id(val))
+        producer = producers.get(id(val))
+        if producer is not None and producer.api != "Reduce":
+            wanted.extend(producer.srcs)
+    return frozenset(needed)
+
+
 def _gap_blocks(length: int, pitch: int, size: int) -> int:
     """The 32-byte blocks between a row's padded copy and the next row's start in UB."""
     padded = -(-length * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
@@ -148,7 +221,11 @@ class RowHandles:
     objects: dict[Buffer, SSAValue]
     uniforms: Uniforms
     columns: dict[Buffer, SSAValue] = field(default_factory=dict)
-    """The column inputs' tensors, copied in Init."""
+    """The column inputs' tensors, copied in Init (of a row in segments: per segment)."""
+    column_vals: dict[Buffer, Val] = field(default_factory=dict)
+    """The column input each of `columns` holds."""
+    accumulators: dict[Instr, SSAValue] = field(default_factory=dict)
+    """A row in segments: each reduction's accumulator tensor (KernelPlan.accumulators)."""
 
 
 def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
@@ -229,32 +306,44 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     uniforms = fill_constants(e, plan, objects,
                               lambda b: _buffer_elements(plan, b, ub_factor, e))
     columns: dict[Buffer, SSAValue] = {}
+    column_vals: dict[Buffer, Val] = {}
     for val, kind in kinds:
         if kind == "column":
             b = plan.place[val]
+            column_vals[b] = val
             columns[b] = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]),
                                  local_name(b))
-            e.op(ascend.DataCopyPadOp(columns[b], gm[val],
-                                      e.a.const(rows.length * ELEMENT_BYTES[val.dtype])))
-    if columns:  # MTE2's copies done before the vector pipe or the scalar unit reads them
-        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
-    return RowHandles(gm, objects, uniforms, columns)
+            if rows.segment is None:  # else each segment copies its part
+                e.op(ascend.DataCopyPadOp(columns[b], gm[val],
+                                          e.a.const(rows.length * ELEMENT_BYTES[val.dtype])))
+    if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
+    return RowHandles(gm, objects, uniforms, columns, column_vals)
 
 
 class RowChunkEmitter:
     """One chunk's CopyIn, Compute and CopyOut at the chunk op's place."""
 
     def __init__(self, e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offset: SSAValue,
-                 rows_now: SSAValue, source: Operation):
+                 rows_now: SSAValue, source: Operation, segment: Segment | None = None):
         assert plan.rows is not None
         self.e = e
         self.plan = plan
         self.rows: Rows = plan.rows
         self.h = h
+        self.segment = segment
+        self.length = segment.length if segment is not None else self.rows.length
+        """The elements of each row this chunk works on (a segment's, or the row's)."""
+        self.needed = segment.needed if segment is not None else None
+        self.online = online_sums(plan) if self.rows.online else {}
+        """Each sum the kernel sums online, to its maximum."""
+        self.arrived: set[int] = set()
+        """The queued inputs (by id) taken from their queues in this chunk."""
         self.chunk_offset = chunk_offset
         self.rows_now = rows_now
         self.source = source
         self.tensors: dict[Buffer, SSAValue] = dict(h.columns)
+        self.tensors.update((plan.accumulators[i], t) for i, t in h.accumulators.items())
         self.views: dict[tuple[SSAValue, int], SSAValue] = {}
         self.casts: dict[tuple[SSAValue, str], SSAValue] = {}
         self.counts: dict[str, SSAValue] = {}
@@ -270,9 +359,38 @@ class RowChunkEmitter:
         return self.plan.place[val]
 
     def emit(self) -> None:
+        if self.segment is not None and self.wanted_columns():
+            self.copy_columns()
         self.copy_in()
         self.compute()
         self.copy_out()
+
+    @property
+    def reducing(self) -> bool:
+        """A reduction pass of a row in segments: it writes no output."""
+        return self.segment is not None and bool(self.segment.targets)
+
+    def wanted(self, val: Val) -> bool:
+        """Whether this chunk computes or reads `val` (all of them but in a row's segments)."""
+        return self.needed is None or id(val) in self.needed
+
+    def wanted_columns(self) -> list[Buffer]:
+        return [b for b, v in self.h.column_vals.items() if self.wanted(v)]
+
+    def copy_columns(self) -> None:
+        """A segment's part of each column input it reads, copied in with the pipes idle
+        before (the previous segment's calls read the buffer) and after."""
+        assert self.segment is not None
+        e, a = self.e, self.e.a
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
+        for b in self.wanted_columns():
+            val = self.h.column_vals[b]
+            at = e.value(ascend.GlobalAtOp(self.h.gm[val], self.segment.start),
+                         f"{val.name}_gm_at")
+            e.op(ascend.DataCopyPadOp(self.tensors[b], at,
+                                      a.const(self.length * ELEMENT_BYTES[val.dtype])))
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
+        self.pending = False
 
     # region copies
 
@@ -288,6 +406,8 @@ class RowChunkEmitter:
                 at = a.add(at, a.const(run * self.rows.stride))
         else:
             at = a.mul(self.chunk_offset, a.const(self.rows.length))
+            if self.segment is not None:
+                at = a.add(at, self.segment.start)
         name = f"{val.name}_gm_at" if not run else f"{val.name}_gm_at_run{run}"
         return self.e.value(ascend.GlobalAtOp(self.h.gm[val], at), name)
 
@@ -312,16 +432,17 @@ class RowChunkEmitter:
         if kind == "row":
             self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.rows_now, a.const(size))))
             return
-        gap = _gap_blocks(self.rows.length, self.plan.pitch, size)
+        gap = _gap_blocks(self.length, self.plan.pitch, size)
         self.e.op(ascend.DataCopyPadOp(
-            dst, src, a.const(self.rows.length * size), self.rows_now,
+            dst, src, a.const(self.length * size), self.rows_now,
             dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
 
     def copy_in(self) -> None:
         """AllocTensor, DataCopyPad and EnQue of each queued input: all allocations first,
         then the copies, then the EnQues; with `x-first` each input handed on as soon as it
         is copied."""
-        e, queued = self.e, [v for v in self.plan.inputs if self.buffer(v).is_queue]
+        e = self.e
+        queued = [v for v in self.plan.inputs if self.buffer(v).is_queue and self.wanted(v)]
 
         def alloc(v: Val) -> SSAValue:
             return e.value(ascend.AllocTensorOp(self.h.objects[self.buffer(v)],
@@ -350,6 +471,8 @@ class RowChunkEmitter:
         """Each output's DeQue, DataCopyPad (one per run where rows are strided) and
         FreeTensor, in order."""
         e = self.e
+        if self.reducing:
+            return
         for out, kind in zip(self.plan.outputs, self.rows.outputs, strict=True):
             que = self.h.objects[self.buffer(out)]
             local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
@@ -368,11 +491,17 @@ class RowChunkEmitter:
         for at, item in enumerate(self.plan.items):
             if isinstance(item, Arrival):
                 self.arrive(item)
-            else:
+            elif self.wanted(item.dst):
                 self.instruction(item)
             for v in self.plan.frees.get(at, ()):
                 self.free(v)
-        for val in self.plan.outputs:
+        if self.reducing:
+            self.compute_tensors()  # a pass reading no queued input still takes its TBufs
+            for val in self.plan.outputs:  # an output the pass computes, not copied out
+                out = self.buffer(val)
+                if out in self.tensors:
+                    self.e.op(ascend.FreeTensorOp(self.h.objects[out], self.tensors[out]))
+        for val in [] if self.reducing else self.plan.outputs:
             out = self.buffer(val)
             self.e.op(ascend.EnQueOp(self.h.objects[out], self.tensor(val)))
         for v in self.plan.inputs:
@@ -381,19 +510,21 @@ class RowChunkEmitter:
     def free(self, v: Val) -> None:
         """FreeTensor of a queued input, once."""
         b = self.buffer(v)
-        if b.is_queue and id(v) not in self.freed:
+        if b.is_queue and id(v) in self.arrived and id(v) not in self.freed:
             self.freed.add(id(v))
             self.e.op(ascend.FreeTensorOp(self.h.objects[b], self.tensors[b]))
 
     def arrive(self, item: Arrival) -> None:
         for v in item.inputs:
             b = self.buffer(v)
-            if b.is_queue:
+            if b.is_queue and self.wanted(v):
+                self.arrived.add(id(v))
                 self.tensors[b] = self.e.value(
                     ascend.DeQueOp(self.h.objects[b], ELEMENT_TYPES[v.dtype]), local_name(b))
         self.compute_tensors()
         for cast in item.casts:
-            self.instruction(cast)
+            if self.wanted(cast.dst):
+                self.instruction(cast)
 
     def compute_tensors(self) -> None:
         """The output's AllocTensor and every TBuf's Get, once a chunk: at the first arrival,
@@ -401,6 +532,8 @@ class RowChunkEmitter:
         row or column operands alone)."""
         for val in self.plan.outputs:
             out = self.buffer(val)
+            if self.reducing and not self.wanted(val):
+                continue  # a pass reducing without it
             if out not in self.tensors:
                 self.tensors[out] = self.e.value(
                     ascend.AllocTensorOp(self.h.objects[out], ELEMENT_TYPES[out.dtype]),
@@ -486,7 +619,18 @@ class RowChunkEmitter:
         if why is not None:
             raise self.refuse(instr, why)
         if instr.api == "Reduce":
+            if self.segment is not None and instr not in self.segment.targets:
+                self.load(instr)
+                return
             self.reduce(instr)
+            if self.segment is None:
+                return
+            if instr in self.online.values():
+                self.running_maximum(instr)
+            elif instr in self.online:
+                self.rescaled_sum(instr)
+            else:
+                self.accumulate(instr)
             return
         levels = {v.level for v in instr.srcs}
         if instr.dst.level == "element" and levels & {"row", "column"}:
@@ -621,7 +765,7 @@ class RowChunkEmitter:
         pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
         a = self.e.a
         work = self.tensor(src)
-        levels = fold_plan(self.rows.length)
+        levels = fold_plan(self.length)
         scratch = self.plan.reduce_scratch
         if levels and scratch is not None and self.buffer(src) is not scratch:
             self.barrier()
@@ -644,9 +788,71 @@ class RowChunkEmitter:
             self.pending = True
         self.barrier()
         self.e.op(WHOLE[combiner](self.tensor(instr.dst), work,
-                                  a.const(min(self.rows.length, lanes)), self.rows_now,
+                                  a.const(min(self.length, lanes)), self.rows_now,
                                   dst_rep_stride=1, src_blk_stride=1,
                                   src_rep_stride=pitch_blocks))
+        self.pending = True
+
+    def load(self, instr: Instr) -> None:
+        """A reduction an earlier pass over the row completed: its accumulator copied into
+        the reduction's row buffer, where the calls after it read the row's value."""
+        self.barrier()
+        self.e.op(ascend.DataCopyOp(self.tensor(instr.dst), self.h.accumulators[instr],
+                                    self.e.a.const(VECTOR_REPEAT_BYTES // 4)))
+        self.pending = True
+
+    def running_maximum(self, instr: Instr) -> None:
+        """An online maximum (hswc.reduction_order.online_sum): the accumulator combined with
+        this segment's maximum, and, both clamped to LOWEST, the rescale factor exp(previous -
+        new) of the sum; the clamped running maximum left in the reduction's row buffer for the
+        sum's terms exp(b - it) to read."""
+        from hswc.reduction_order import LOWEST
+
+        assert self.plan.rescale is not None
+        e, a = self.e, self.e.a
+        acc, now = self.h.accumulators[instr], self.tensor(instr.dst)
+        before = self.tensor_of(self.plan.rescale)
+        lanes = a.const(VECTOR_REPEAT_BYTES // 4)
+        lowest = scalar_attr(LOWEST, acc)
+        self.barrier()
+        e.op(ascend.DataCopyOp(before, acc, lanes))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.MaxsOp(before, before, lowest, self.rows_now))
+        e.op(ascend.MaxOp(acc, acc, now, self.rows_now))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.DataCopyOp(now, acc, lanes))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.MaxsOp(now, now, lowest, self.rows_now))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.SubOp(before, before, now, self.rows_now))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.ExpOp(before, before, self.rows_now))
+        self.pending = True
+
+    def rescaled_sum(self, instr: Instr) -> None:
+        """An online sum: the accumulator times the rescale factor, plus this segment's sum
+        (hswc.reduction_order.online_sum)."""
+        assert self.plan.rescale is not None
+        acc = self.h.accumulators[instr]
+        self.barrier()
+        self.e.op(ascend.MulOp(acc, acc, self.tensor_of(self.plan.rescale), self.rows_now))
+        self.e.op(ascend.PipeBarrierOp())
+        self.e.op(ascend.AddOp(acc, acc, self.tensor(instr.dst), self.rows_now))
+        self.pending = True
+
+    def tensor_of(self, b: Buffer) -> SSAValue:
+        """A TBuf's tensor in this chunk."""
+        if b not in self.tensors:
+            self.compute_tensors()
+        return self.tensors[b]
+
+    def accumulate(self, instr: Instr) -> None:
+        """This segment's value of the pass's reduction combined into its accumulator
+        (hswc.reduction_order: in order, accumulator first)."""
+        self.barrier()
+        acc = self.h.accumulators[instr]
+        self.e.op(ACCUMULATE[instr.mode or ""](acc, acc, self.tensor(instr.dst),
+                                               self.rows_now))
         self.pending = True
 
     # endregion
@@ -659,5 +865,57 @@ def emit_row_chunk(point_before_loop: InsertPoint, point_at_chunk: InsertPoint,
     """Init before the chunk loop, the chunk's calls at the chunk (module docstring)."""
     handles = emit_row_init(Emitter(point_before_loop), plan, inputs, outputs, slice_offset,
                             slice_size, ub_factor)
-    RowChunkEmitter(Emitter(point_at_chunk), plan, handles, chunk_offset, chunk_size,
-                    source).emit()
+    assert plan.rows is not None
+    if plan.rows.segment is None:
+        RowChunkEmitter(Emitter(point_at_chunk), plan, handles, chunk_offset, chunk_size,
+                        source).emit()
+        return
+    _emit_segmented_row(Emitter(point_at_chunk), plan, handles, chunk_offset, chunk_size,
+                        source)
+
+
+def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offset: SSAValue,
+                        rows_now: SSAValue, source: Operation) -> None:
+    """A chunk of one row in segments: its accumulators set to their combiner's identity,
+    then one pass over the row's segments per reduction, in the plan's order, and one for
+    the outputs; in each pass an scf.for over the full segments and the short last one after
+    it (hswc.rows)."""
+    from xdsl.dialects import scf
+    from xdsl.dialects.builtin import IndexType
+    from xdsl.ir import Block, Region
+
+    from hswc.reduction_order import IDENTITY
+
+    rows = plan.rows
+    assert rows is not None and rows.segment is not None
+    a = e.a
+    for instr, b in plan.accumulators.items():
+        tensor = e.value(ascend.TBufGetOp(h.objects[b], ELEMENT_TYPES["f32"]), local_name(b))
+        h.accumulators[instr] = tensor
+        e.op(ascend.DuplicateOp(tensor, scalar_attr(IDENTITY[instr.mode or ""], tensor),
+                                a.const(VECTOR_REPEAT_BYTES // 4)))
+    step = rows.segment
+    full, rest = divmod(rows.length, step)
+    online = online_sums(plan) if rows.online else {}
+    passes: list[tuple[Instr, ...]] = [
+        (i, *(s for s, peak in online.items() if peak is i))
+        for i in plan.instrs() if i.api == "Reduce" and i not in online]
+    for targets in [*passes, ()]:
+        needed = frozenset().union(*(pass_values(plan, t) for t in targets)) if targets \
+            else pass_values(plan, None)
+        if full > 1:
+            body = Block(arg_types=[IndexType()])
+            body.args[0].name_hint = "segment"
+            e.op(scf.ForOp(a.const(0), a.const(full), a.const(1), [], Region(body)))
+            inner = Emitter(InsertPoint.at_end(body))
+            start = inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)),
+                                 "segment_start")
+            RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
+                            Segment(start, step, targets, needed)).emit()
+            inner.op(scf.YieldOp())
+        else:
+            RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
+                            Segment(a.const(0), step, targets, needed)).emit()
+        if rest:
+            RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
+                            Segment(a.const(full * step), rest, targets, needed)).emit()

@@ -80,3 +80,46 @@ func.func @layer_norm(%x: tensor<16x100xf32>, %w: tensor<100xf32>, %b: tensor<10
   %y = hsg.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f32} : tensor<16x100xf32>, tensor<100xf32>, tensor<100xf32>
   return %y : tensor<16x100xf32>
 }
+
+// -----
+
+// rms_norm over rows of 20,000 f32, longer than one row of its buffers: one row a chunk in
+// segments of 6912 (2 full ones in an scf.for, then the last 6176 elements). The sum's
+// accumulator starts at -0.0; its pass folds each segment, WholeReduceSum, and adds the result
+// to the accumulator; the outputs' pass copies each segment of the weight in between PIPE_ALL
+// barriers and reads the sum as the accumulator copied into the reduction's row buffer.
+// CHECK-LABEL: func.func @rms_norm_long_kernel_f32(
+// CHECK-SAME:    hsg.rows = {length = 20000 : i64, inputs = ["element", "column"], outputs = ["element"], one_per_chunk, segment = 6912 : i64}
+// CHECK:         scf.for %i = %{{.*}} to %loop_count step %{{.*}} {
+// CHECK:           %[[ACC:.*]] = ascend.tbuf_get %tmp_acc_buf
+// CHECK:           ascend.duplicate %[[ACC]], -0.000000e+00 : f32, %{{.*}} : !ascend.local_tensor<f32, veccalc>
+// CHECK:           scf.for %[[SEG:.*]] = %{{.*}} to %[[TWO:.*]] step %{{.*}} {
+// CHECK:             %[[START:.*]] = arith.muli %[[SEG]], %{{.*}} : index
+// CHECK:             %[[AT:.*]] = arith.addi %{{.*}}, %[[START]] : index
+// CHECK-NEXT:        %x_gm_at = ascend.global_at %x_gm[%[[AT]]]
+// CHECK:             ascend.whole_reduce_sum %[[SUM:.*]], %{{.*}}, %{{.*}}, %current_num
+// CHECK-NEXT:        ascend.pipe_barrier pipe_v
+// CHECK-NEXT:        ascend.add %[[ACC]], %[[ACC]], %[[SUM]], %current_num
+// CHECK-NOT:         ascend.data_copy_pad %y_gm_at
+// CHECK:           }
+// CHECK:           ascend.whole_reduce_sum
+// CHECK:           ascend.add %[[ACC]], %[[ACC]],
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[TWO]] step %{{.*}} {
+// CHECK:             ascend.pipe_barrier pipe_all
+// CHECK-NEXT:        %w_gm_at = ascend.global_at %w_gm[%{{.*}}]
+// CHECK-NEXT:        %{{.*}} = arith.constant 27648 : index
+// CHECK-NEXT:        ascend.data_copy_pad %w_local, %w_gm_at, %{{.*}} :
+// CHECK-NEXT:        ascend.pipe_barrier pipe_all
+// CHECK:             ascend.data_copy %{{.*}}, %[[ACC]], %{{.*}} :
+// CHECK:             ascend.data_copy_pad %y_gm_at, %{{.*}}, %{{.*}} blocks %current_num
+// CHECK:           }
+// CHECK:           ascend.data_copy_pad %w_local, %{{.*}}, %[[TAIL:.*]] :
+// CHECK:           ascend.data_copy_pad %y_gm_at_1, %{{.*}}, %[[TAIL]] blocks %current_num
+// CHECK-NOT:     hsg.row_chunk
+// CPP-LABEL: class RmsNormLong<float> {
+// CPP:         for (int64_t segment = 0; segment < 2; ++segment) {
+// CPP-NEXT:        int64_t segmentStart = segment * 6912;
+func.func @rms_norm_long(%x: tensor<2x20000xf32>, %w: tensor<20000xf32>) -> tensor<2x20000xf32> {
+  %y = hsg.rms_norm %x, %w {epsilon = 1.0e-06 : f32} : tensor<2x20000xf32>, tensor<20000xf32>
+  return %y : tensor<2x20000xf32>
+}
