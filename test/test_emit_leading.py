@@ -158,3 +158,23 @@ def test_the_batchnorm_backward_kernel_is_packaged_in_its_model_and_alone_for_as
         "alone": (alone / ut / "test_bn_backward_apt.cpp", ARCH35_UT_FLAGS)}, built)
     for name, done in ran.items():
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
+
+
+def test_outputs_of_different_shapes_at_a_run_time_row_count_are_refused_with_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A keepdim row maximum (?x1) and the elements scaled by it (?x32): the host tiling does
+    not infer shapes of a run-time row count that differ between outputs yet, so hswc-emit
+    says so at the function, exit 1, nothing written."""
+    from test_dynamic_rows import TWO_OUTPUTS
+
+    source = tmp_path / "two.mlir"
+    source.write_text(TWO_OUTPUTS)
+    out = tmp_path / "two"
+    assert emit([str(source), "--name", "TwoOut", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error" not in err, err
+    assert f"{source}:" in err
+    assert ("is a row kernel of a run-time row count whose outputs differ in shape ({?, 1}, "
+            "{?, 32}), which its package's host tiling does not infer yet: package it with "
+            "static shapes") in err, err
+    assert not out.exists()
