@@ -7,17 +7,21 @@ with the split is refused with one message, and nothing is written.
 Checked: torch-mlir's export (test/fixtures/torch_models/reductions/sum_dims023_*) packaged
 for Atlas A2/A3 and Ascend 950; the tiling counts the channels; the unit test's goldens (hswc-run's)
 equal a float64 sum of its inputs rounded once (f32: within PyTorch's tolerance); the kernel
-unit test passes on the CPU model of AscendC.
+unit test passes on the CPU model of AscendC. A row kernel whose outputs differ in shape (a row
+output and an element one: dynamic quantization, MobileNet's BatchNorm backward) is packaged
+with each output at its own shape.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import MODEL, REPO, compiler
+from cpu_build import ARCH35_UT_FLAGS, MODEL, REPO, build_and_run_unit_tests, compiler
 from family_packages import unit_test_array
 
 from hswc.platform import PLATFORMS
@@ -80,25 +84,97 @@ def test_a_module_lowered_with_the_split_is_refused_naming_its_partial_kernel(
     assert emit([str(unsplit), "--name", "SumNhw", "-o", str(out)]) == 0
 
 
-def test_a_row_kernel_of_row_and_element_outputs_is_refused_with_one_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Dynamic quantization (y int8 elements, s one f32 a row: torch-mlir's export) is one row
-    kernel whose outputs have different shapes, which a package (its outputs one shape) does
-    not hold yet: one located message, exit 1, nothing written (it was an internal error);
-    the MobileNet BatchNorm backward's kernel (two sums a channel and the input gradient) is
-    left out of its whole model's packages with the same reason."""
+def _int8_array(body: str, name: str) -> np.ndarray:
+    """The int8 array `name` of a kernel unit test's body (its elements as byte patterns)."""
+    values = re.search(rf"const std::vector<uint8_t> {name} = \{{(.*?)\}};", body, re.S)
+    assert values, name
+    return np.array([int(b, 16) for b in re.findall(r"0x([0-9a-f]+) /\*", values[1])],
+                    np.uint8).view(np.int8)
+
+
+@pytest.mark.parametrize("soc", ["ascend910b", "ascend950"])
+def test_dynamic_quantization_is_packaged_each_output_at_its_own_shape(
+        soc: str, tmp_path: Path) -> None:
+    """Dynamic per-row quantization (torch-mlir's export: the f32 scale a row, {4, 1}, and the
+    int8 y, {4, 64}) is one row kernel whose outputs differ in shape: InferShape, the l0op
+    launcher and the aclnn checks give each its own shape; the unit test's goldens equal numpy
+    (the row's max |x| / 127, then rint(x / scale) clipped to int8), and the kernel unit test
+    passes on the CPU model bit for bit (the goldens are hswc-run's)."""
     fixture = REPO / "test" / "fixtures" / "torch_models" / "gated" / "quantize_dynamic_f32.mlir"
     out = tmp_path / "quant"
-    assert emit([str(fixture), "--name", "QuantDyn", "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "internal error" not in err, err
-    assert "quantize_dynamic_f32.mlir:" in err
-    assert ("is a row kernel writing outputs of different classes (row, element: of different "
-            "shapes)") in err
-    assert not out.exists()
+    assert emit([str(fixture), "--name", "QuantDyn", "--soc", soc, "-o", str(out)]) == 0
+    infer = (out / "op_host" / "quant_dyn_infershape.cpp").read_text()
+    assert "*y0Shape = gert::Shape({4, 1});" in infer and \
+        "*y1Shape = gert::Shape({4, 64});" in infer, infer
+    l0op = (out / "op_host" / "op_api" / "quant_dyn.cpp").read_text()
+    assert "AllocTensor(op::Shape({4, 1}), op::DataType::DT_FLOAT)" in l0op, l0op
+    assert "AllocTensor(op::Shape({4, 64}), op::DataType::DT_INT8)" in l0op, l0op
+    aclnn = (out / "op_host" / "op_api" / "aclnn_quant_dyn.cpp").read_text()
+    assert "HasShape(out0, {4, 1})" in aclnn and "HasShape(out1, {4, 64})" in aclnn, aclnn
+    example = (out / "examples" / "test_aclnn_quant_dyn.cpp").read_text()
+    assert "std::vector<int8_t>(EXPECTED_Y1.size()), Y1_SHAPE)" in example
+    suffix = "_apt" if soc == "ascend950" else ""
+    source = out / "tests" / "ut" / "op_kernel" / f"test_quant_dyn{suffix}.cpp"
+    test = source.read_text()
+    x = unit_test_array(test, "arg0", "f32").reshape(4, 64)
+    scale = np.abs(x).max(axis=-1) / np.float32(127)
+    y = np.clip(np.rint(x / scale[:, None]), -128, 127).astype(np.int8)
+    assert np.array_equal(unit_test_array(test, "expected_y0", "f32"), scale)
+    assert np.array_equal(_int8_array(test, "expected_y1"), y.reshape(-1))
+    flags = ARCH35_UT_FLAGS if soc == "ascend950" else ()
+    built = tmp_path / "built"
+    built.mkdir()
+    done = build_and_run_unit_tests({"quant_ut": (source, flags)}, built)["quant_ut"]
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
+
+
+def test_the_batchnorm_backward_kernel_is_packaged_in_its_model_and_alone_for_ascend950(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """MobileNet's BatchNorm backward fuses two sums a channel ({8}) and the input gradient
+    ({2, 8, 8, 8}) into one leading-axis row kernel: its whole model's package (A2/A3) and
+    the operator packaged alone for Ascend 950 give each output its own shape, and both kernel
+    unit tests pass on the CPU model (bit for bit with hswc-run's goldens)."""
     model = (REPO / "test" / "fixtures" / "torch_models" / "models"
              / "mobilenet_conv_bn_hardswish_conv_backward_f32.mlir")
-    emit([str(model), "-o", str(tmp_path / "model")])
+    whole = tmp_path / "model"
+    assert emit([str(model), "-o", str(whole)]) == 0
+    assert "no package" not in capsys.readouterr().err
+    entries = json.loads((whole / "index.json").read_text())["packages"]
+    assert [e["not_packaged"] for e in entries] == [None]
+    assert entries[0]["regions"][0]["outputs"] == ["8xf32", "8xf32", "2x8x8x8xf32"]
+    stem = entries[0]["package"]
+    infer = (whole / stem / "op_host" / f"{stem}_infershape.cpp").read_text()
+    assert [line.strip() for line in infer.splitlines() if "Shape = gert::Shape(" in line] == [
+        "*y0Shape = gert::Shape({8});", "*y1Shape = gert::Shape({8});",
+        "*y2Shape = gert::Shape({2, 8, 8, 8});"]
+    alone = tmp_path / "alone"
+    assert emit([str(model), "--function", "main", "--name", "BnBackward", "--soc",
+                 "ascend950", "-o", str(alone)]) == 0
+    ut = Path("tests") / "ut" / "op_kernel"
+    built = tmp_path / "built"
+    built.mkdir()
+    ran = build_and_run_unit_tests({
+        "model": (whole / stem / ut / f"test_{stem}.cpp", ()),
+        "alone": (alone / ut / "test_bn_backward_apt.cpp", ARCH35_UT_FLAGS)}, built)
+    for name, done in ran.items():
+        assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
+
+
+def test_outputs_of_different_shapes_at_a_run_time_row_count_are_refused_with_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A keepdim row maximum (?x1) and the elements scaled by it (?x32): the host tiling does
+    not infer shapes of a run-time row count that differ between outputs yet, so hswc-emit
+    says so at the function, exit 1, nothing written."""
+    from test_dynamic_rows import TWO_OUTPUTS
+
+    source = tmp_path / "two.mlir"
+    source.write_text(TWO_OUTPUTS)
+    out = tmp_path / "two"
+    assert emit([str(source), "--name", "TwoOut", "-o", str(out)]) == 1
     err = capsys.readouterr().err
-    assert ("is a row kernel writing outputs of different classes (row, row, element: of "
-            "different shapes)") in err, err
+    assert err.count("\n") == 1 and "internal error" not in err, err
+    assert f"{source}:" in err
+    assert ("is a row kernel of a run-time row count whose outputs differ in shape ({?, 1}, "
+            "{?, 32}), which its package's host tiling does not infer yet: package it with "
+            "static shapes") in err, err
+    assert not out.exists()

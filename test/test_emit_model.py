@@ -188,7 +188,7 @@ def _inputs(kernel: Kernel, count: int, seed: int) -> list[np.ndarray]:
     beyond f16 in them."""
     rng = np.random.default_rng(seed)
     arrays = []
-    for element in kernel.gm_element_types()[:-1]:
+    for element in kernel.gm_element_types()[:len(kernel.operator.inputs)]:
         a = (rng.standard_normal(count) * 8).astype(np.float32)
         a[:7] = [0.0, -0.0, np.inf, -np.inf, np.nan, 70000.0, -3.0]
         with np.errstate(over="ignore"):
@@ -197,13 +197,14 @@ def _inputs(kernel: Kernel, count: int, seed: int) -> list[np.ndarray]:
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a).view(np.uint32 if a.dtype.itemsize == 4 else np.uint16)
+    return np.ascontiguousarray(a).view({4: np.uint32, 2: np.uint16, 1: np.uint8}[a.dtype.itemsize])
 
 
 def _run_harness(executable: Path, record: dict[str, object], inputs: list[np.ndarray],
-                 count: int, dtype: np.dtype, workdir: Path) -> np.ndarray:
-    """The kernel's output (`count` elements of `dtype`) launched on `inputs` with the tiling
-    and scalars of `record`, on the CPU model (hswc's kernels carry their own barriers)."""
+                 outputs: list[tuple[int, np.dtype]], workdir: Path) -> list[np.ndarray]:
+    """The kernel's outputs (each `count` elements of `dtype`) launched on `inputs` with the
+    tiling and scalars of `record`, on the CPU model (hswc's kernels carry their own
+    barriers)."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "tiling.bin").write_bytes(tiling_bytes(record))
     command = [str(executable), "--tiling-key", str(record["tilingKey"]),
@@ -212,11 +213,15 @@ def _run_harness(executable: Path, record: dict[str, object], inputs: list[np.nd
     for i, array in enumerate(inputs):
         np.ascontiguousarray(array).tofile(workdir / f"in{i}.bin")
         command += ["--input", str(workdir / f"in{i}.bin")]
-    command += ["--output", str(workdir / "out.bin"), "--output-bytes",
-                str(count * dtype.itemsize), *AUTO_SYNC_OFF]
+    for k, _ in enumerate(outputs):
+        command += ["--output", str(workdir / f"out{k}.bin")]
+    for count, dtype in outputs:
+        command += ["--output-bytes", str(count * dtype.itemsize)]
+    command += AUTO_SYNC_OFF
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0 and not done.stderr, f"{' '.join(command)}:\n{done.stderr}"
-    return np.fromfile(workdir / "out.bin", dtype=dtype)
+    return [np.fromfile(workdir / f"out{k}.bin", dtype=dtype)
+            for k, (_, dtype) in enumerate(outputs)]
 
 
 ROWS_AT_RUN_TIME = 61
@@ -254,7 +259,8 @@ def _harness_agrees_with_the_interpreter(source: Path, folder: Path, workdir: Pa
         entry = folder / p.stem / "op_kernel" / f"{p.stem}.cpp"
         builds[p.stem] = Build(entry, workdir / p.stem, (
             f"-DHSWC_KERNEL_ENTRY={p.stem}",
-            f"-DHSWC_GM_INPUTS={len(p.kernel.operator.inputs)}"))
+            f"-DHSWC_GM_INPUTS={len(p.kernel.operator.inputs)}",
+            f"-DHSWC_GM_OUTPUTS={len(p.kernel.operator.outputs)}"))
     build(list(builds.values()))
     compared = 0
     for p in packages:
@@ -270,33 +276,38 @@ def _harness_agrees_with_the_interpreter(source: Path, folder: Path, workdir: Pa
             shapes = None
             if launch is not None and ("hsg.broadcast" in kernel.func.attributes
                                        or rows is not None):
-                shapes = [t.shape for t in (*launch.inputs, launch.output)]
+                shapes = [t.shape for t in (*launch.inputs, *launch.outputs)]
             if rows is not None:  # static where the file is; else rows at run time
                 shapes = _row_shapes(rows, shapes, ROWS_AT_RUN_TIME)
             inputs = _inputs(kernel, max([count, *(int(np.prod(s)) for s in shapes or ())]), i)
             if shapes is not None:
                 inputs = [a[: int(np.prod(s))] for a, s in zip(inputs, shapes, strict=False)]
             per_row = None if rows is None else rows.operand_size(rows.outputs[0], 1)
-            (expected, *_) = run_kernel(module, kernel, inputs, fields, PLATFORM, shapes,  # type: ignore[arg-type]
-                                        per_row)
-            total = expected.size // (per_row or 1)
+            wanted = run_kernel(module, kernel, inputs, fields, PLATFORM, shapes,  # type: ignore[arg-type]
+                                per_row)
+            total = wanted[0].size // (per_row or 1)
             t = ir_tiling(kernel, total, PLATFORM.core_num, PLATFORM.ub_size)
             record: dict[str, object] = {"totalNum": t.total_num, "blockFactor": t.block_factor,
                                          "ubFactor": t.ub_factor, "usedCoreNum": t.used_core_num,
                                          "tilingKey": t.tiling_key}
             record |= {f: float(v) for f, v in fields.items()}
-            got = _run_harness(builds[p.stem].output, record, inputs, expected.size,
-                               numpy_dtype(kernel.gm_element_types()[-1]),
-                               workdir / f"{p.stem}_{i}")
-            if rows is not None:
-                # A row whose sum meets a NaN and inf + -inf (a column weight holding both)
-                # ends in a NaN whose sign differs between the models (the order of NaN
-                # operands in the reduction): compared as NaN there, bit for bit elsewhere.
-                nan = np.isnan(got.astype(np.float32))
-                assert np.array_equal(nan, np.isnan(expected.astype(np.float32))), (
-                    source, p.stem, i)
-                got, expected = got[~nan], expected[~nan]
-            assert np.array_equal(_bits(got), _bits(expected)), (source, p.stem, i)
+            types = kernel.gm_element_types()[len(kernel.operator.inputs):]
+            gots = _run_harness(builds[p.stem].output, record, inputs,
+                                [(w.size, numpy_dtype(t)) for w, t in zip(wanted, types,
+                                                                         strict=True)],
+                                workdir / f"{p.stem}_{i}")
+            for k, (got, expected) in enumerate(zip(gots, wanted, strict=True)):
+                expected = expected.astype(got.dtype)  # an i1 output: a bool array, bytes
+                if rows is not None:
+                    # A row whose sum meets a NaN and inf + -inf (a column weight holding
+                    # both) ends in a NaN whose sign differs between the models (the order of
+                    # NaN operands in the reduction): compared as NaN there, bit for bit
+                    # elsewhere.
+                    nan = np.isnan(got.astype(np.float32))
+                    assert np.array_equal(nan, np.isnan(expected.astype(np.float32))), (
+                        source, p.stem, i, k)
+                    got, expected = got[~nan], expected[~nan]
+                assert np.array_equal(_bits(got), _bits(expected)), (source, p.stem, i, k)
             compared += 1
     return compared
 

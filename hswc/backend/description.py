@@ -141,11 +141,23 @@ class Description:
     """Of row kernels (hswc.rows), whose tiling counts rows: the output's elements per row (the
     row length, or 1 for an output of one value per row: x.amax(-1)); None: the tiling counts
     elements."""
+    output_shapes: tuple[tuple[int, ...], ...] | None = None
+    """Of a row kernel whose outputs differ in shape (a `row` output and an `element` one:
+    dynamic quantization's scale per row and its int8 y): each output's static shape, the
+    first of them `shapes[-1]`; None: every output has `shapes[-1]`."""
 
     def tiled_count(self, elements: int) -> int:
         """The tiling's totalNum for an output of `elements` elements: its rows, of a row
         kernel; else the elements themselves."""
         return elements if self.output_per_row is None else elements // self.output_per_row
+
+    def each_output_per_row(self) -> tuple[int | None, ...]:
+        """output_per_row of each output: a row kernel's outputs of their own shapes hold
+        their own elements per row (the row length, 1); else each the first's."""
+        if self.output_shapes is None or self.output_per_row is None:
+            return tuple(self.output_per_row for _ in self.operator.outputs)
+        rows = math.prod(self.output_shapes[0]) // self.output_per_row
+        return tuple(math.prod(s) // rows for s in self.output_shapes)
 
     @property
     def op_type(self) -> str:
@@ -193,7 +205,10 @@ class Description:
         return tuple(output for _ in self.operator.gm_arguments)
 
     def _each_output(self, shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-        """The inputs' shapes and the output's (`shapes`), with the output's for each output."""
+        """The inputs' shapes and the output's (`shapes`), with the output's for each output
+        (each its own, of a row kernel whose outputs differ in shape)."""
+        if self.output_shapes is not None:
+            return (*shapes[:-1], *self.output_shapes)
         return (*shapes[:-1], *(shapes[-1] for _ in self.operator.outputs))
 
     def gm_shapes(self) -> tuple[tuple[int, ...], ...] | None:
@@ -296,13 +311,11 @@ def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | 
 
 
 def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
-               ) -> tuple[tuple[tuple[int, ...], ...], int, RunTimeShapes | None] | None:
-    """Of row kernels (hswc.rows): each input's shape, then the output's, as the first launch
-    types them (of a run-time row count: at the example's size), the output's elements per
-    row (the row length, or 1 for an output of one value per row), and of a run-time row count
-    what the package checks of the shapes (run_time_shapes.row_run_time_shapes); None for
-    kernels without rows. A package's kernels have one row length, and a host function
-    launches them, or it is refused."""
+               ) -> RowShapes | None:
+    """Of row kernels (hswc.rows): the shapes as the first launch types them (of a run-time row
+    count: at the example's size) and what the tiling counts (RowShapes); None for kernels
+    without rows. A package's kernels have one row length, and a host function launches them,
+    or it is refused; so are outputs of different shapes at a run-time row count."""
     described = [(k, read_rows(k.func)) for k in kernels]
     first = described[0][1]
     if first is None:
@@ -312,36 +325,55 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
-    if len(set(first.outputs)) > 1:  # every output is given the first's shape
-        raise OpError(kernels[0].func, "is a row kernel writing outputs of different classes "
-                      f"({', '.join(first.outputs)}: of different shapes), which a package, "
-                      "whose outputs share one shape, does not hold yet")
     launched = _launched_shapes(module, kernels[0], function)
-    output = _launched_output(module, kernels[0], function)
-    if launched is None or output is None:
+    outputs = _launched_outputs(module, kernels[0], function)
+    if launched is None or outputs is None:
         raise OpError(kernels[0].func, "is a row kernel no host function launches: package "
                       "the module with the function that launches it")
     per_row = first.operand_size(first.outputs[0], 1)
-    if all(n >= 0 for s in (*launched, output) for n in s):
-        return (*launched, output), per_row, None
+    own = None if len(set(outputs)) == 1 else outputs
+    if all(n >= 0 for s in (*launched, *outputs) for n in s):
+        return RowShapes((*launched, outputs[0]), per_row, None, own)
+    if own is not None:
+        raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose outputs "
+                      f"differ in shape ({', '.join(shape_text(s) for s in outputs)}), which "
+                      "its package's host tiling does not infer yet: package it with static "
+                      "shapes")
     try:
-        run_time = row_run_time_shapes(launched, output)
+        run_time = row_run_time_shapes(launched, outputs[0])
     except ValueError as error:
         raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose shapes "
                       f"its package's host tiling cannot check: {error}") from None
-    return run_time.resolve(run_time.example_output()), per_row, run_time
+    return RowShapes(run_time.resolve(run_time.example_output()), per_row, run_time, None)
 
 
-def _launched_output(module: ModuleOp, kernel: Kernel, function: str | None
-                     ) -> tuple[int, ...] | None:
-    """The output's shape as the first launch of `kernel` types it; None when nothing
-    launches it."""
+@dataclass(frozen=True)
+class RowShapes:
+    """What a row kernel's package knows of its shapes (row_shapes)."""
+
+    shapes: tuple[tuple[int, ...], ...]
+    """Each input's shape, then the first output's (Description.shapes)."""
+    per_row: int
+    """The first output's elements per row: the row length, or 1 for an output of one value a
+    row (x.amax(-1)); its tiling counts rows."""
+    run_time: RunTimeShapes | None
+    """Of a run-time row count, what the package checks of the shapes."""
+    outputs: tuple[tuple[int, ...], ...] | None
+    """Each output's own shape where they differ (a row and an element output); None: all
+    have the first's."""
+
+
+def _launched_outputs(module: ModuleOp, kernel: Kernel, function: str | None
+                      ) -> tuple[tuple[int, ...], ...] | None:
+    """Each output's shape as the first launch of `kernel` types it (DYNAMIC_DIM at a
+    run-time dim); None when nothing launches it."""
     name = kernel.func.sym_name.data
     for launch in launches(module, function) or launches(module):
         if launch.kernel.root_reference.data == name:
-            t = launch.ys[0].type
-            if isinstance(t, TensorType):
-                return tuple(DYNAMIC_DIM if n < 0 else n for n in t.get_shape())  # type: ignore
+            types = [v.type for v in launch.ys]
+            if all(isinstance(t, TensorType) for t in types):
+                return tuple(tuple(DYNAMIC_DIM if n < 0 else n for n in t.get_shape())  # type: ignore
+                             for t in types)
     return None
 
 
@@ -545,12 +577,15 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     shapes, run_time = broadcast_shapes(module, kernels, request.function)
     rows = row_shapes(module, kernels, request.function)
     if rows is not None:
-        shapes, run_time = rows[0], rows[2]
+        shapes, run_time = rows.shapes, rows.run_time
+    own = None if rows is None else rows.outputs
+    tensors = None if shapes is None else \
+        (*shapes[:-1], *(own or (shapes[-1] for _ in outputs)))
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
-        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, shapes,
-                          None if rows is None else rows[1])
+        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, tensors,
+                          None if rows is None else rows.per_row)
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -574,7 +609,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
         values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
-        output_per_row=None if rows is None else rows[1])
+        output_per_row=None if rows is None else rows.per_row, output_shapes=own)
 
 
 # endregion

@@ -91,6 +91,11 @@ class Launch:
     scalars: list[float]
     ops: list[tuple[str, str | None]] = field(default_factory=list)
     """The ops of the region (name, location): its generics, in the order of their lines."""
+    outputs: list[Tensor] = field(default_factory=list)
+    """Every output, `output` the first (a row kernel's may differ in shape)."""
+
+    def outputs_said(self) -> str:
+        return ", ".join(t.said() for t in self.outputs or [self.output])
 
 
 @dataclass
@@ -168,7 +173,7 @@ def _launches(module: ModuleOp) -> list[Launch]:
             found.append(Launch(fn.sym_name.data, index, location_of(op),
                                 op.kernel.root_reference.data,
                                 [_tensor(v.type) for v in op.inputs], _tensor(op.y.type),
-                                scalars))
+                                scalars, outputs=[_tensor(v.type) for v in op.ys]))
             index += 1
     return found
 
@@ -368,6 +373,7 @@ def index_entries(packages: list[KernelPackage], skipped: Mapping[str, str]
                 "ops": [{"op": name, "location": where} for name, where in launch.ops],
                 "inputs": [t.said() for t in launch.inputs],
                 "output": launch.output.said(),
+                "outputs": [t.said() for t in launch.outputs],
                 "scalars": launch.scalars,
                 "tiling": _tiling(k, launch),
             } for launch in p.launches],
@@ -390,7 +396,7 @@ def index_md(source: str, packages: list[KernelPackage], left: int,
              f"{left} op{'s' if left != 1 else ''} left on the host. The kernel is named as "
              "`hswc-opt --lower-to-ascend` names it; the tiling is ascend910b's (48 cores), "
              "where the shape is static.", "",
-             "| package | kernel | dtypes | region | ops (source) | inputs -> output | "
+             "| package | kernel | dtypes | region | ops (source) | inputs -> outputs | "
              "scalars | tiling |", "|---|---|---|---|---|---|---|---|"]
     for p in packages:
         kernel = f"`@{p.kernel.func.sym_name.data}`"
@@ -406,7 +412,7 @@ def index_md(source: str, packages: list[KernelPackage], left: int,
             name = f"`{p.stem}`" if i == 0 else f"(shares `{p.stem}`)"
             if p.stem in skipped:
                 name = f"`{p.stem}` (no package: below)"
-            shapes = f"{', '.join(t.said() for t in launch.inputs)} -> {launch.output.said()}"
+            shapes = f"{', '.join(t.said() for t in launch.inputs)} -> {launch.outputs_said()}"
             lines.append(f"| {name} | {kernel} | {p.kernel.dtype} | @{launch.function} "
                          f"#{launch.index} | {ops} | {shapes} | {scalars} | {tiling} |")
     if skipped:

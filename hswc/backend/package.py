@@ -192,7 +192,7 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
         inputs, expected = example_arrays(kernel, d, d.kernel_test_inputs)
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
-        outputs = run_kernel(module, kernel, inputs, scalars, platform, d.shapes,
+        outputs = run_kernel(module, kernel, inputs, scalars, platform, d.gm_shapes(),
                              d.output_per_row)
         if not d.exact:
             models = d.model(kernel, inputs) if d.model is not None else None

@@ -295,6 +295,7 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     shapes = d.shapes or ()  # a broadcast operator's: each tensor's own
     if d.run_time is not None:  # `?`: a size known at run time
         shapes = d.run_time.compiled
+    own = d.output_shapes  # a row kernel's outputs of their own shapes
 
     def shape(i: int, n: str) -> str:
         if shapes:
@@ -309,7 +310,7 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
     rows += [(f"`{names[output]}`", "output", d.parameters[output],
               _tensor_dtypes(kernels, len(inputs) + k, first), "ND",
-              shape_text(shapes[-1]) if shapes else f"as `{first}`")
+              shape_text(own[k] if own else shapes[-1]) if shapes else f"as `{first}`")
              for k, output in enumerate(outputs)]
     receive = f"`{names[outputs[0]]}` receives the result" if len(outputs) == 1 else \
         " and ".join(f"`{names[o]}`" for o in outputs) + " receive its results"

@@ -254,12 +254,14 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
                          *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
                            for a in d.aclnn_attributes)])
     shaped = d.shapes is not None  # a broadcast operator: each tensor has its own shape
-    count = f"{expected_names[outputs[0]]}.size()" if shaped else f"{_host_name(first)}.size()"
+    counts = {o: f"{expected_names[o]}.size()" if shaped else f"{_host_name(first)}.size()"
+              for o in outputs}  # of a row kernel's outputs of their own shapes, each its own
+    count = counts[outputs[0]]
     shape_args = {n: f", {_shape_name(n)}" if shaped else "" for n in (*names, *outputs)}
     creates = " || ".join([*(f"!{name}.Create({_host_name(name)}{shape_args[name]})"
                              for name in names),
                            *(f"!{o}.Create(std::vector<{held_out[o] if several else 'Element'}>"
-                             f"({count}){shape_args[o]})" for o in outputs),
+                             f"({counts[o]}){shape_args[o]})" for o in outputs),
                            *(f"{_scalar(a.aclnn)}.scalar == nullptr"
                              for a in d.aclnn_attributes)])
     given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
@@ -276,7 +278,7 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
         for o, e in zip(outputs, expected, strict=True))
     if several:
         checks = "\n".join(line for i, o in enumerate(outputs) for line in _check_lines(
-            o, held_out[o], expected_names[o], f"ToFloat{i}", count))
+            o, held_out[o], expected_names[o], f"ToFloat{i}", counts[o]))
         check_text = f"    int mismatches = 0;\n{checks}\n"
     else:
         output = d.operator.outputs[0]

@@ -367,7 +367,9 @@ def def_cpp(kernels: list[Kernel], d: Description, socs: list[str],
 
 def infershape_cpp(kernels: list[Kernel], d: Description) -> str:
     """Every output gets the first input's shape, or, of a broadcast operator, the shape its
-    kernel was compiled for (the inputs broadcast to it)."""
+    kernel was compiled for (the inputs broadcast to it), or, of a row kernel whose outputs
+    differ in shape, each its own static one (a row output the rows' dims, an element output
+    the input's shape)."""
     operator = kernels[0].operator
     op_type, outputs_ = operator.op_type, operator.outputs
     first = operator.inputs[0]
@@ -378,12 +380,19 @@ def infershape_cpp(kernels: list[Kernel], d: Description) -> str:
         first = operator.inputs[d.run_time.source]
         given = f"gert::Shape({run_time_dims(first, d.run_time, f'(*{first}Shape)')})"
         shape = None
+    givens = [given for _ in outputs_]
+    what = f"{first}'s shape" if shape is None else \
+        f"the shape {shape_text(shape)} its inputs broadcast to"
+    if d.output_shapes is not None:  # a row kernel's: a row output the rows' dims, an element
+        givens = [gert_shape(s) for s in d.output_shapes]  # output the input's shape
+        what = "the shape its kernel was compiled for, " + ", ".join(
+            f"{name} {shape_text(s)}" for name, s in zip(outputs_, d.output_shapes, strict=True))
+        verb = "each get"
     outputs = "\n".join(
         f"    gert::Shape* {name}Shape = context->GetOutputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);\n"
-        f"    *{name}Shape = {given};" for index, name in enumerate(outputs_))
-    what = f"{first}'s shape" if shape is None else \
-        f"the shape {shape_text(shape)} its inputs broadcast to"
+        f"    *{name}Shape = {g};" for index, (name, g) in enumerate(zip(outputs_, givens,
+                                                                        strict=True)))
     if d.run_time is not None:
         what = (f"the shape {shape_text(d.run_time.output)} its inputs "
                 f"broadcast to, the run-time dims {first}'s")

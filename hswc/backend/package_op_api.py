@@ -194,8 +194,7 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     elif d.run_time is not None:  # the run-time dims of the source's, the static ones
         shapes += _run_time_shape_checks(d, d.run_time, tensors)
     else:  # a broadcast operator: each tensor has the shape its kernel was compiled for
-        outputs = tuple(d.shapes[-1] for _ in d.aclnn_outputs)
-        for t, shape in zip(tensors, (*d.shapes[:-1], *outputs), strict=True):
+        for t, shape in zip(tensors, d.gm_shapes() or (), strict=True):
             dims = shape_text(shape)
             shapes += [f"OP_CHECK(HasShape({t}, {dims}),",
                        f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{t} must have {shape_said(shape)}, '
@@ -437,12 +436,18 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
             for k, n in enumerate(shape)) + "})"
         gets = (f"the shape {shape_text(shape)} (each ? {source}'s dim) and {shape_from}'s "
                 "dtype")
+    if d.output_shapes is not None:  # a row kernel's outputs of their own shapes
+        shape = None
+        gets = "the shapes " + ", ".join(shape_text(s) for s in d.output_shapes) + \
+            f" and {shape_from}'s dtype"
     dtype = f"{shape_from}->GetDataType()"
     dtypes = [dtype for _ in outputs]
     if kernels[0].mixed:  # a kernel at a dtype boundary writes its own dtype
         dtypes = [OP_API_DTYPES[dt] for dt in kernels[0].gm_dtypes[len(inputs):]]
         dtype = dtypes[0]
-        gets = (f"{shape_from}'s shape" if shape is None else f"the shape {shape_text(shape)}") \
+        gets = (f"the shapes {', '.join(shape_text(s) for s in d.output_shapes)}"
+                if d.output_shapes is not None else f"{shape_from}'s shape" if shape is None
+                else f"the shape {shape_text(shape)}") \
             + f" and the dtype{'s' if len(outputs) > 1 else ''} " \
             + ", ".join(t.split('::')[-1] for t in dtypes)
     attrs = [a.field for a in d.attributes]
@@ -492,8 +497,10 @@ def _l0op_several_text(kernels: list[Kernel], d: Description, allocated: str,
     it returns them as a tuple (of nullptrs when one fails), as ops-nn's GeGluV2 does."""
     outputs, inputs = d.operator.outputs, d.operator.inputs
     attrs = [a.field for a in d.attributes]
-    allocs = "\n".join(f"    aclTensor* {o} = executor->AllocTensor({allocated}, {t});"
-                       for o, t in zip(outputs, dtypes, strict=True))
+    own = [f"op::Shape({shape_text(s)})" if s else "op::Shape()"
+           for s in d.output_shapes or ()] or [allocated for _ in outputs]
+    allocs = "\n".join(f"    aclTensor* {o} = executor->AllocTensor({a}, {t});"
+                       for o, a, t in zip(outputs, own, dtypes, strict=True))
     return f"""{generated(kernels)}
 // The l0op launcher of {d.op_type}: {" and ".join(outputs)} get {gets}, then the launch.
 #include "{l0op_h(d)}"

@@ -41,14 +41,14 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
             shapes: Sequence[tuple[int, ...]] | None, output_per_row: int | None) -> func.FuncOp:
     count = len(kernel.operator.inputs)
     elements = kernel.gm_element_types()  # each tensor's own (a dtype boundary's differ)
-    if shapes is not None:  # the inputs' shapes, then the output's, every output's
-        shapes = [*shapes[:count], *(shapes[-1] for _ in elements[count:])]
+    if shapes is not None:  # each input's, each output's (those not given: the last one's)
+        shapes = [*shapes, *(shapes[-1] for _ in elements[len(shapes):])]
     types = [TensorType(e, s) for e, s in zip(elements, shapes, strict=True)] \
         if shapes is not None else [TensorType(e, [DYNAMIC_INDEX]) for e in elements]
     block = Block(arg_types=types[:count])
     b = Builder(InsertPoint.at_end(block))
     total = b.insert(hsg.NumElementsOp(block.args[0])).result if shapes is None else \
-        b.insert(arith.ConstantOp(IntegerAttr(math.prod(shapes[-1]) // (output_per_row or 1),
+        b.insert(arith.ConstantOp(IntegerAttr(math.prod(shapes[count]) // (output_per_row or 1),
                                               IndexType()))).result
     cores = b.insert(hsg.GetCoreNumAivOp()).result
     ub = b.insert(hsg.GetUbSizeOp()).result
@@ -69,9 +69,10 @@ def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
                output_per_row: int | None = None) -> tuple[np.ndarray, ...]:
     """Each output of `kernel` (of `module`), flat, launched on the flat `inputs` on
     `platform`, its scalars taken from `attributes` by tiling-struct field name; `shapes`:
-    each input's and the output's static shape (a kernel reading broadcast inputs, a row
-    kernel), None: any, the first's; `output_per_row`: of a row kernel, the output's elements
-    per row (its tiling counts rows). An i1 output is a bool array."""
+    each input's and then each output's static shape (a kernel reading broadcast inputs, a row
+    kernel; outputs past those given have the last one's), None: any, the first's;
+    `output_per_row`: of a row kernel, the first output's elements per row (its tiling counts
+    rows). An i1 output is a bool array."""
     from hswc.runner import compile_module
 
     copy = module.clone()

@@ -459,9 +459,11 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     own = d.shapes is not None  # inputs of their own sizes: y has the tiling's totalNum
     size = {name: f"{name}.size() * sizeof({types[name]})"
             if own or several or types[name] != types[output] else "bytes" for name in inputs}
-    count = f"{first}.size()" if not own else "tilingData.totalNum" if \
-        d.output_per_row in (None, 1) else f"tilingData.totalNum * {d.output_per_row}"
-    size |= {o: f"{count} * sizeof({types[o]})" if several else "bytes" for o in outputs}
+    counts = {o: f"{first}.size()" if not own else "tilingData.totalNum" if
+              per_row in (None, 1) else f"tilingData.totalNum * {per_row}"
+              for o, per_row in zip(outputs, d.each_output_per_row(), strict=True)}
+    count = counts[output]  # each output's elements (of a row kernel: its own per row)
+    size |= {o: f"{counts[o]} * sizeof({types[o]})" if several else "bytes" for o in outputs}
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc({size[name]}));"
         for name in gm)
@@ -493,7 +495,7 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
         launch_text = (f"// {what} on blockDim cores with this tiling; each output's elements, "
                        f"as bit patterns,\n// into {', '.join(f'{o}Result' for o in outputs)}.\n"
                        f"{template}\n{wrapped('void LaunchKernel', params)}\n{{\n{allocs}")
-        results = "\n".join(f"    {o}Result.resize({count});\n"
+        results = "\n".join(f"    {o}Result.resize({counts[o]});\n"
                              f"    std::memcpy({o}Result.data(), {o}Gm, {size[o]});"
                              for o in outputs)
         returned = ""
