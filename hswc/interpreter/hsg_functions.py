@@ -17,7 +17,6 @@ from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
-from hswc.output_windows import read_output_windows
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
@@ -28,6 +27,7 @@ from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
+from hswc.output_windows import read_output_windows
 from hswc.reference_gated import run_gated_reference, run_variant_outputs
 from hswc.reference_norms import run_reference
 

@@ -25,13 +25,13 @@ from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
 from hswc.broadcast import Broadcast, read_broadcast
-from hswc.output_windows import read_output_windows
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.dtypes import element_name, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
 from hswc.kernel_signature import kernel_arguments, scalar_fields
+from hswc.output_windows import read_output_windows
 from hswc.rows import Rows, read_rows
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
 

@@ -31,11 +31,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from hswc.broadcast import read_broadcast
-from hswc.output_windows import read_output_windows
 from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.kernel_dtypes import kernel_dtype
+from hswc.output_windows import read_output_windows
 from hswc.passes.chunk_loop import chunk_loop
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.row_chunk_lowering import convert_row_chunk, plan_row_chunk
