@@ -102,3 +102,27 @@ def test_a_malformed_description_is_located() -> None:
         DenseArrayBase.from_list(i64, [128, 1, 64, 512])])
     with pytest.raises(CompileError, match="output 1's strides \\[128, 0\\] write two of its"):
         compile_module(module, level="tiled")
+
+
+def test_torch_mlirs_glu_backward_writes_dx_as_one_output() -> None:
+    """aten.glu_backward exported by torch-mlir (test/fixtures/torch_models/gated, written by
+    tools/export_model_fixtures.py): its halves joined by a tensor.concat become one kernel
+    whose one output is dx, bit-equal to the linalg level and equal to MLIR's own execution
+    of the file (the committed oracle) within PyTorch's tolerance."""
+    from pathlib import Path
+
+    from hswc.reference import compare_bitwise, compare_tolerance
+    from hswc.runner import compile_file
+
+    path = Path(__file__).parent / "fixtures/torch_models/gated/glu_backward_f32.mlir"
+    data = np.load(path.with_suffix(".npz"))
+    grad, x = data["in0"].view(np.float32), data["in1"].view(np.float32)
+    kernel = compile_file(path, level="ascend")
+    lowered = str(kernel.module)
+    assert lowered.count("hsg.launch") == 1 and "tensor.concat" not in lowered
+    assert "-> tensor<4x64xf32>\n" in lowered and OUTPUT_WINDOWS_ATTR in lowered
+    got = np.asarray(kernel.run(grad, x).outputs[0])
+    linalg = np.asarray(compile_file(path, level="linalg").run(grad, x).outputs[0])
+    assert compare_bitwise(got, linalg).equal
+    verdict = compare_tolerance(got, data["out0"].view(np.float32))
+    assert verdict.equal, verdict

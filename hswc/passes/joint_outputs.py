@@ -32,7 +32,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
@@ -55,22 +62,22 @@ from hswc.vectorizer.window_copy_out import window_refusal
 
 @dataclass(eq=False)
 class _Joint:
-    """One chain of inserts: its empty tensor, its inserts in order, and the last one's
-    result (the joint tensor)."""
+    """One joint tensor: the ops that build it (erased, last first), each written value with
+    the box it fills (or why it is not a box), and the joint tensor."""
 
-    empty: tensor.EmptyOp
-    inserts: list[tensor.InsertSliceOp]
-
-    @property
-    def result(self) -> SSAValue:
-        return self.inserts[-1].result
+    ops: list[Operation]
+    parts: dict[SSAValue, Box | str]
+    result: SSAValue
 
 
 def _chain(y: SSAValue) -> _Joint | None:
-    """The chain of inserts `y` (a launch result) is written into, or None."""
+    """The joint tensor `y` (a launch result) is written into: a chain of inserts into an
+    empty tensor, or a tensor.concat; None for neither."""
     if len(list(y.uses)) != 1:
         return None
     first = next(iter(y.uses))
+    if isinstance(first.operation, tensor.ConcatOp):
+        return _concat(first.operation)
     if not isinstance(first.operation, tensor.InsertSliceOp) or first.index != 0:
         return None
     insert = first.operation
@@ -78,7 +85,8 @@ def _chain(y: SSAValue) -> _Joint | None:
         insert = insert.dest.owner
         if len(list(insert.result.uses)) != 1:
             return None
-    if not isinstance(insert.dest.owner, tensor.EmptyOp) or len(list(insert.dest.uses)) != 1:
+    empty = insert.dest.owner
+    if not isinstance(empty, tensor.EmptyOp) or len(list(insert.dest.uses)) != 1:
         return None
     chain = [insert]
     while len(list(chain[-1].result.uses)) == 1:
@@ -86,7 +94,28 @@ def _chain(y: SSAValue) -> _Joint | None:
         if not isinstance(user.operation, tensor.InsertSliceOp) or user.index != 1:
             break
         chain.append(user.operation)
-    return _Joint(insert.dest.owner, chain)
+    return _Joint([empty, *chain], {i.source: insert_box(i) for i in chain}, chain[-1].result)
+
+
+def _concat(op: tensor.ConcatOp) -> _Joint | None:
+    """A concatenation of distinct values of one use each, as the boxes it fills."""
+    t = op.result.type
+    values = list(op.inputs)
+    if not isinstance(t, TensorType) or not t.has_static_shape() or len(set(values)) != \
+            len(values) or any(len(list(v.uses)) != 1 for v in values):
+        return None
+    shape = tuple(t.get_shape())
+    dim = op.dim.value.data
+    parts: dict[SSAValue, Box | str] = {}
+    at = 0
+    for v in values:
+        vt = v.type
+        assert isinstance(vt, TensorType)
+        sizes = tuple(vt.get_shape())
+        offsets = tuple(at if k == dim else 0 for k in range(len(shape)))
+        parts[v] = Box(offsets, sizes, tuple(range(len(shape))), shape)
+        at += sizes[dim]
+    return _Joint([op], parts, op.result)
 
 
 def _block_align(kernel: func.FuncOp) -> int | None:
@@ -144,18 +173,16 @@ def _kernel(launch: hsg.LaunchOp) -> tuple[func.FuncOp, hsg.ElementwiseSliceOp] 
 def _owners(launch: hsg.LaunchOp) -> list[_Joint | None] | None:
     """Per result, the chain it is inserted into (None: a result of its own); None when no
     result is, or a chain also inserts what the launch does not write."""
-    joints: dict[Operation, _Joint] = {}
+    joints: dict[SSAValue, _Joint] = {}
     owner: list[_Joint | None] = []
     for y in launch.ys:
         joint = _chain(y)
         if joint is not None:
-            joint = joints.setdefault(joint.empty, joint)
-            if not any(i.source is y for i in joint.inserts):
-                return None
+            joint = joints.setdefault(joint.result, joint)
         owner.append(joint)
     for joint in joints.values():
-        if len(joint.inserts) != sum(1 for j in owner if j is joint):
-            return None
+        if set(joint.parts) != {y for y, j in zip(launch.ys, owner, strict=True) if j is joint}:
+            return None  # the joint also holds what the launch does not write
     return owner if joints else None
 
 
@@ -167,7 +194,7 @@ def _boxes(launch: hsg.LaunchOp, owner: list[_Joint | None]) -> list[Box | None]
         if joint is None:
             boxes.append(None)
             continue
-        box = insert_box(next(i for i in joint.inserts if i.source is y))
+        box = joint.parts[y]
         if not isinstance(box, Box):
             return None
         boxes.append(box)
@@ -216,8 +243,7 @@ def _rewrite(launch: hsg.LaunchOp, kernel: func.FuncOp, sliced: hsg.ElementwiseS
         made_result.name_hint = value.name_hint
         value.replace_all_uses_with(made_result)
     for joint in dict.fromkeys(j for j in owner if j is not None):
-        for insert in reversed(joint.inserts):
-            Rewriter.erase_op(insert)
-        Rewriter.erase_op(joint.empty)
+        for made_op in reversed(joint.ops):
+            Rewriter.erase_op(made_op)
     Rewriter.erase_op(launch)
 
