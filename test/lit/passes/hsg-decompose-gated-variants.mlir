@@ -65,7 +65,8 @@ func.func @ge_glu_v2(%x: tensor<4x64xf16>) -> (tensor<4x32xf16>, tensor<4x32xf16
 
 // hsg.ge_glu_grad_v2: dx's halves as two generics reading grad, a, b and the given gelu (its
 // own map, the identity); d_a = grad * gelu (activate_left false), d_b the tanh GeLU's
-// derivative at b times grad * a; inserted into x's shape, which the kernel writes as one output (joint_outputs).
+// derivative at b times grad * a; inserted into x's shape, which the kernel writes as one
+// output (hswc.passes.joint_outputs).
 // CHECK-LABEL: func.func @ge_glu_grad_v2
 // CHECK:         %da = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0, d1)>, affine_map<(d0, d1) -> (d0, 1, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
 // CHECK-SAME:      ins(%g, %halves, %halves, %gelu : tensor<4x32xf16>, tensor<4x2x32xf16>, tensor<4x2x32xf16>, tensor<4x32xf16>)
