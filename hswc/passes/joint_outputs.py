@@ -35,6 +35,7 @@ from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DictionaryAttr,
+    FunctionType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -228,7 +229,7 @@ def _rewrite(launch: hsg.LaunchOp, kernel: func.FuncOp, sliced: hsg.ElementwiseS
     for old, new in zip(old_args, buffers, strict=True):
         old.replace_all_uses_with(new)
         block.erase_arg(old)
-    kernel.function_type = func.FunctionType.from_lists(
+    kernel.function_type = FunctionType.from_lists(
         [a.type for a in block.args], list(kernel.function_type.outputs.data))
     attr = to_attr(windows)
     kernel.attributes[OUTPUT_WINDOWS_ATTR] = sliced.attributes[OUTPUT_WINDOWS_ATTR] = attr
