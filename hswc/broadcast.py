@@ -126,24 +126,25 @@ class Broadcast:
                              f"{_shown_shape(self.shape)}")
         return replace(self, shape=tuple(int(m) for m in shape))
 
-    def dynamic_refusal(self) -> str | None:
+    def dynamic_refusal(self, role: str = "input") -> str | None:
         """Why a kernel cannot read the inputs of this description without its dynamic dims
-        (module docstring), None when it can."""
+        (module docstring), None when it can; `role` names what the strides describe (inputs
+        read, or outputs written: hswc.output_windows)."""
         for i, strides in enumerate(self.strides):
             if strides is None:
                 continue
             if self.window(i) is not None and not self.is_static:
-                return f"input {i + 1} is read at an offset (a slice) of a dynamic shape"
+                return f"{role} {i + 1} is at an offset (a slice) of a dynamic shape"
             for k, s in enumerate(strides):
                 if not s:
                     continue
                 later = [j for j in range(k + 1, len(self.shape))
                          if self.shape[j] == DYNAMIC_DIM]
                 if later:
-                    return (f"input {i + 1} reads output dim {k}, whose digit divides by the "
+                    return (f"{role} {i + 1} reads output dim {k}, whose digit divides by the "
                             f"run-time size of dim {later[0]}")
                 if self.shape[k] == DYNAMIC_DIM and self.wraps(k):
-                    return (f"input {i + 1} reads output dim {k}, of a run-time size, inside "
+                    return (f"{role} {i + 1} reads output dim {k}, of a run-time size, inside "
                             "another dim (its digit wraps at a size known only at run time)")
         return None
 
@@ -198,8 +199,9 @@ class Broadcast:
         return ArrayAttr(arrays)
 
     @staticmethod
-    def from_attr(attr: Attribute) -> Broadcast:
-        """The description in `attr`; ValueError when it is not one."""
+    def from_attr(attr: Attribute, role: str = "input") -> Broadcast:
+        """The description in `attr`; ValueError when it is not one (`role`: what its arrays
+        after the shape describe, named in the message: dynamic_refusal)."""
         if not isinstance(attr, ArrayAttr) or not attr.data or not all(
                 isinstance(a, DenseArrayBase) for a in attr.data):
             raise ValueError(f"{BROADCAST_ATTR} must be an array of i64 arrays, got {attr}")
@@ -216,13 +218,13 @@ class Broadcast:
             raise ValueError(f"{BROADCAST_ATTR}: shape {list(shape)} has a negative dim other "
                              f"than {DYNAMIC_DIM} (known at run time)")
         found = Broadcast(shape, tuple(strides), tuple(windows) if any(windows) else ())
-        why = found.dynamic_refusal()
+        why = found.dynamic_refusal(role)
         if why is not None:
             raise ValueError(f"{BROADCAST_ATTR}: {why}")
         for i, window in enumerate(windows):
             if window is not None and not 0 <= window.offset < found.reach(i) <= \
                     window.elements:
-                raise ValueError(f"{BROADCAST_ATTR}: input {i + 1} is read at flat indices "
+                raise ValueError(f"{BROADCAST_ATTR}: {role} {i + 1} is at flat indices "
                                  f"{window.offset} to {found.reach(i) - 1}, outside its "
                                  f"{window.elements} elements")
         return found

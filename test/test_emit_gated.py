@@ -1,5 +1,5 @@
 """A gated op's package takes x once, as ops-nn's glu / swi_glu / ge_glu_v2 do (GeGluV2's two
-outputs, y and gelu, in its definition's order): its kernel reads
+outputs, y and gelu, in its definition's order; GluGrad's one dx, `out`): its kernel reads
 the two halves of x through two GM arguments, and the package's op definition, kernel entry,
 aclnn API, example and unit tests have one input x, which the entry passes to both. The goldens
 equal numpy's SwiGLU and GLU backward (within PyTorch's tolerances: they are hswc-run's), and
@@ -27,11 +27,12 @@ func.func @f(%x: tensor<4x128xf16>) -> tensor<4x64xf16> {
 """
 GLU_GRAD = """
 func.func @f(%g: tensor<4x64xf32>, %x: tensor<4x128xf32>) -> tensor<4x128xf32> {
-  %y = hsg.glu_grad %g, %x {dim = -1 : i64} : tensor<4x64xf32>, tensor<4x128xf32>
-  return %y : tensor<4x128xf32>
+  %out = hsg.glu_grad %g, %x {dim = -1 : i64} : tensor<4x64xf32>, tensor<4x128xf32>
+  return %out : tensor<4x128xf32>
 }
 """
-"""Its kernel writes the two halves of dx as two outputs, the host joins them."""
+"""Its kernel writes the two halves of dx into one output `out` (ops-nn's GluGrad,
+op_host/glu_grad_def.cpp: one output), each at its window in row runs."""
 GE_GLU_V2 = """
 func.func @f(%x: tensor<4x128xbf16>) -> (tensor<4x64xbf16>, tensor<4x64xbf16>) {
   %y, %gelu = hsg.ge_glu_v2 %x : tensor<4x128xbf16>
@@ -47,7 +48,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, Path]:
     made = {}
     for name, text, op_type, socs in (
             ("swi_glu", SWI_GLU, "SwiGlu", ("ascend910b", "ascend950")),
-            ("glu_grad", GLU_GRAD, "GluGrad", ("ascend910b",)),
+            ("glu_grad", GLU_GRAD, "GluGrad", ("ascend910b", "ascend950")),
             ("ge_glu_v2", GE_GLU_V2, "GeGluV2", ("ascend910b", "ascend950"))):
         source = root / f"{name}.mlir"
         source.write_text(text)
@@ -88,7 +89,10 @@ def test_the_package_takes_x_once(packages: Mapping[str, Path]) -> None:
     example = (package / "examples/test_aclnn_swi_glu.cpp").read_text()
     assert "const std::vector<int64_t> X_SHAPE = {4, 128};" in example
     grad = (packages["glu_grad"] / "op_kernel/glu_grad.cpp").read_text()
-    assert "op.Init(g, x, x, da, db, &tilingData);" in grad
+    assert "op.Init(g, x, x, out, &tilingData);" in grad
+    definition = (packages["glu_grad"] / "op_host/glu_grad_def.cpp").read_text()
+    assert re.findall(r'this->(Input|Output)\("(\w+)"\)', definition) == [
+        ("Input", "g"), ("Input", "x"), ("Output", "out")]
 
 
 def test_goldens_are_swiglu_and_glu_backward(packages: Mapping[str, Path]) -> None:
@@ -102,10 +106,9 @@ def test_goldens_are_swiglu_and_glu_backward(packages: Mapping[str, Path]) -> No
     g = _array(text, "g", np.uint32, np.float32).astype(np.float64).reshape(4, 64)
     x = _array(text, "x", np.uint32, np.float32).astype(np.float64).reshape(4, 128)
     a, s = x[:, :64], _sigmoid(x[:, 64:])
-    da = _array(text, "expected_da", np.uint32, np.float32).astype(np.float64)
-    db = _array(text, "expected_db", np.uint32, np.float32).astype(np.float64)
-    np.testing.assert_allclose(da, (g * s).reshape(-1), rtol=1.3e-6, atol=1e-5)
-    np.testing.assert_allclose(db, (g * a * s * (1 - s)).reshape(-1), rtol=1.3e-6, atol=1e-5)
+    dx = _array(text, "expected", np.uint32, np.float32).astype(np.float64).reshape(4, 128)
+    np.testing.assert_allclose(dx[:, :64], g * s, rtol=1.3e-6, atol=1e-5)
+    np.testing.assert_allclose(dx[:, 64:], g * a * s * (1 - s), rtol=1.3e-6, atol=1e-5)
 
 
 def test_kernel_unit_tests_pass_on_the_cpu_model(packages: Mapping[str, Path],
@@ -114,11 +117,14 @@ def test_kernel_unit_tests_pass_on_the_cpu_model(packages: Mapping[str, Path],
     sources = {"swi_glu": (packages["swi_glu"] / ut / "test_swi_glu.cpp", ()),
                "swi_glu_950": (packages["swi_glu"] / ut / "test_swi_glu_apt.cpp", ARCH35_UT_FLAGS),
                "glu_grad": (packages["glu_grad"] / ut / "test_glu_grad.cpp", ()),
+               "glu_grad_950": (packages["glu_grad"] / ut / "test_glu_grad_apt.cpp",
+                                ARCH35_UT_FLAGS),
                "ge_glu_v2": (packages["ge_glu_v2"] / ut / "test_ge_glu_v2.cpp", ()),
                "ge_glu_v2_950": (packages["ge_glu_v2"] / ut / "test_ge_glu_v2_apt.cpp",
                                  ARCH35_UT_FLAGS)}
     for name, done in build_and_run_unit_tests(sources, tmp_path).items():
-        assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
+        assert done.stdout.splitlines()[-1:] == ["1 passed, 0 failed"], \
+            f"{name}:\n{done.stdout}\n{done.stderr}"
 
 
 def test_ge_glu_v2s_package_has_ops_nns_outputs(packages: Mapping[str, Path]) -> None:

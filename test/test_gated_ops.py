@@ -6,8 +6,8 @@ the verifier refuses.
 
 The hsg level runs the golden model (hswc.reference_gated, float64 rounded once); the levels
 below run the decomposition (hswc.ops.gated_ops: f32 steps, rounded once), each forward op one
-kernel reading both halves of x, each gradient two kernels (one per half of dx) and the
-insert_slice ops that put them together on the host.
+kernel reading both halves of x, each gradient one kernel writing both halves of dx into one
+output (test_joint_outputs.py).
 """
 
 from __future__ import annotations

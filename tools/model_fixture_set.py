@@ -579,8 +579,18 @@ def _prelu(dtype: torch.dtype, rng: np.random.Generator) -> Case:
     return Case(Function(F.prelu), (x, weight), dynamic_shapes=(({0: batch}, None),))
 
 
+def _glu_backward(dtype: torch.dtype, rng: np.random.Generator) -> Case:
+    """aten.glu_backward(grad, x, -1): dx of x's shape, both halves (one kernel output)."""
+    x = with_specials(normal(rng, (4, 64), dtype, 3.0), rng)
+    grad = normal(rng, (4, 32), dtype)
+    return Case(Function(lambda g, x: torch.ops.aten.glu_backward(g, x, -1)), (grad, x))
+
+
 def gated_specs() -> list[Spec]:
     return [
+        Spec("gated", "glu_backward", "aten.glu_backward(grad, x, -1), grad (4, 32), x (4, 64) "
+             "(f32: torch-mlir's decomposition computes f16 and bf16 in their own type, which "
+             "eager does not)", _glu_backward, dtypes=("f32",)),
         Spec("gated", "swiglu_chunk", "a, b = x.chunk(2, -1); F.silu(a) * b, x (4, 64)",
              _elementwise(_halves(lambda a, b: F.silu(a) * b), (4, 64))),
         Spec("gated", "glu_last", "F.glu(x, -1), x (4, 64)",

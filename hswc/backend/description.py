@@ -36,6 +36,7 @@ from hswc.dialects import hsg
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.ops.definition import OpDefinition
 from hswc.ops.docs import AclnnFlag, Formula
+from hswc.output_windows import OUTPUT_WINDOWS_ATTR, read_output_windows
 from hswc.rows import read_rows
 
 Golden = Callable[[Kernel, Sequence[np.ndarray]], tuple[np.ndarray, ...]]
@@ -139,8 +140,9 @@ class Description:
     checks of each tensor's shape (hswc.backend.run_time_shapes); None: static shapes."""
     output_per_row: int | None = None
     """Of row kernels (hswc.rows), whose tiling counts rows: the output's elements per row (the
-    row length, or 1 for an output of one value per row: x.amax(-1)); None: the tiling counts
-    elements."""
+    row length, or 1 for an output of one value per row: x.amax(-1)); of a kernel writing a
+    joint output (hswc.output_windows) the joint's elements per element counted (GluGrad: 2);
+    None: the tiling counts the output's elements."""
     output_shapes: tuple[tuple[int, ...], ...] | None = None
     """Of a row kernel whose outputs differ in shape (a `row` output and an `element` one:
     dynamic quantization's scale per row and its int8 y): each output's static shape, the
@@ -290,7 +292,12 @@ def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | 
             raise OpError(kernel.func, f"reads its inputs as {BROADCAST_ATTR} = "
                           f"{_shown(broadcast)}, but @{kernels[0].func.sym_name.data} as "
                           f"{_shown(first)}: a package's kernels take inputs of one shape each")
+    output = _joint_output(module, kernels[0], function)
     if first is None:
+        if output is not None:
+            raise OpError(kernels[0].func, f"writes outputs at windows of one tensor "
+                          f"({OUTPUT_WINDOWS_ATTR}) reading no input through "
+                          f"{BROADCAST_ATTR}, which a package does not hold yet")
         return None, None
     launched = _launched_shapes(module, kernels[0], function)
     if not first.is_static:
@@ -303,11 +310,34 @@ def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | 
                           f"time ({BROADCAST_ATTR} = {_shown(first)}) as its package's host "
                           f"tiling cannot check: {error}") from None
         return run_time.resolve(run_time.example_output()), run_time
+    shape = first.shape if output is None else output
     if launched is not None and all(n >= 0 for s in launched for n in s):
-        return (*launched, first.shape), None
+        return (*launched, shape), None
     return (*(first.shape if s is None else tuple(n if k else 1 for n, k in
                                                   zip(first.shape, s, strict=True))
-              for s in first.strides), first.shape), None
+              for s in first.strides), shape), None
+
+
+def _joint_output(module: ModuleOp, kernel: Kernel, function: str | None
+                  ) -> tuple[int, ...] | None:
+    """Of a kernel writing its outputs at windows of one tensor (hswc.output_windows): that
+    tensor's shape, as its launch types it; None for another kernel."""
+    try:
+        windows = read_output_windows(kernel.func)
+    except ValueError as error:
+        raise OpError(kernel.func, str(error)) from None
+    if windows is None:
+        return None
+    if any(w is None for w in windows.windows):
+        raise OpError(kernel.func, f"writes some outputs at windows of one tensor "
+                      f"({OUTPUT_WINDOWS_ATTR}) and others of their own, which a package, "
+                      "whose outputs share one shape, does not hold")
+    outputs = _launched_outputs(module, kernel, function)
+    if outputs is None:
+        raise OpError(kernel.func, f"writes outputs at windows of one tensor "
+                      f"({OUTPUT_WINDOWS_ATTR}) that no host function launches: package the "
+                      "module with the function that launches it")
+    return outputs[0]
 
 
 def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
@@ -582,10 +612,11 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     tensors = None if shapes is None else \
         (*shapes[:-1], *(own or (shapes[-1] for _ in outputs)))
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
+    per_count = rows.per_row if rows is not None else _joint_factor(first, shapes)
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, tensors,
-                          None if rows is None else rows.per_row)
+                          per_count)
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -609,7 +640,21 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
         values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
-        output_per_row=None if rows is None else rows.per_row, output_shapes=own)
+        output_per_row=per_count, output_shapes=own)
+
+
+def _joint_factor(kernel: Kernel, shapes: Sequence[tuple[int, ...]] | None) -> int | None:
+    """Of a kernel writing its outputs at windows of one tensor (hswc.output_windows): the
+    joint output's elements per element the tiling counts (GluGrad's dx: 2, its two halves);
+    None for another kernel."""
+    windows = read_output_windows(kernel.func)
+    if windows is None or shapes is None:
+        return None
+    elements = math.prod(shapes[-1])
+    if elements % windows.total:
+        raise OpError(kernel.func, f"writes a joint output of {elements} elements, not a "
+                      f"multiple of the {windows.total} its tiling counts")
+    return elements // windows.total
 
 
 # endregion

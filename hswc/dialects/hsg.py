@@ -64,6 +64,7 @@ from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
 from hswc.dialects.query import IndexQueryOp
+from hswc.output_windows import read_output_windows
 from hswc.rows import Rows, read_rows
 
 MAX_RANK = 8
@@ -1093,9 +1094,16 @@ class LaunchOp(IRDLOperation):
         if not self.ys:
             raise VerifyException(f"{self.name}: a kernel writes at least one output tensor")
         rows = self._rows()
-        self._verify_outputs(rows is not None)
+        windows = self._output_windows() if rows is None else None
+        if windows is None:
+            self._verify_outputs(rows is not None)
+        else:
+            self._verify_joint_outputs(windows)
         names = [f"input {i + 1}" for i in range(len(self.inputs))] + ["the result"]
         types = [*(v.type for v in self.inputs), self.y.type]
+        if windows is not None:  # the inputs are read over the kernel's iteration shape
+            types[-1] = TensorType(self.y.type.get_element_type(),  # type: ignore[attr-defined]
+                                   windows.shape)
         for name, t in zip(names, types, strict=True):
             verify_operator_tensor(f"{self.name}: {name.removeprefix('the ')}", t,
                                    integers=True, booleans=name == "the result")
@@ -1125,6 +1133,29 @@ class LaunchOp(IRDLOperation):
                                     and _fits(y.type.get_shape(), first.get_shape())):
                 raise VerifyException(f"{self.name}: result {i} has type {y.type}; the outputs "
                                       f"of one kernel have one shape, the first's ({first})")
+
+    def _output_windows(self) -> Broadcast | None:
+        """The kernel's hsg.output_windows (hswc.output_windows), if it has one."""
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        try:
+            return None if kernel is None else read_output_windows(kernel)
+        except ValueError as error:
+            raise VerifyException(f"{self.name}: {self.kernel}: {error}") from None
+
+    def _verify_joint_outputs(self, windows: Broadcast) -> None:
+        """Of a kernel writing outputs at windows of one tensor (hswc.output_windows): each
+        result is static and holds what is written into it, the kernel's iteration shape (an
+        output of its own) or the element count of a window's tensor."""
+        sizes = {w.elements for w in windows.windows if w is not None}
+        for i, y in enumerate(self.ys, start=1):
+            t = y.type
+            verify_operator_tensor(f"{self.name}: result {i}", t, integers=True, booleans=True)
+            if not isinstance(t, TensorType) or not t.has_static_shape() or not (
+                    tuple(t.get_shape()) == windows.shape or t.element_count() in sizes):
+                raise VerifyException(
+                    f"{self.name}: result {i} has type {t}; {self.kernel} writes tensors of "
+                    f"shape {list(windows.shape)} or of {sorted(sizes)} elements "
+                    "(hsg.output_windows)")
 
     def _broadcast(self) -> Broadcast | None:
         """The kernel's hsg.broadcast (hswc.broadcast), if it has one."""

@@ -27,6 +27,7 @@ from hswc.interpreter.launch import check_operands, run_launch
 from hswc.interpreter.machine import MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
+from hswc.output_windows import read_output_windows
 from hswc.reference_gated import run_gated_reference, run_variant_outputs
 from hswc.reference_norms import run_reference
 
@@ -164,11 +165,14 @@ class HsgFunctions(MachineFunctions):
         n = batch.size
         try:
             broadcast = read_broadcast(op)
+            windows = read_output_windows(op)
         except ValueError as error:
             raise OpError(op, str(error)) from None
+        if windows is not None and broadcast is None:  # inputs read at the output's index
+            broadcast = Broadcast(windows.shape, (None,) * len(inputs))
         if broadcast is not None:
             return self._broadcast_per_core(interpreter, op, broadcast, inputs, ys, offset,
-                                            size, chunk)
+                                            size, chunk, windows)
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
         limit = min(a.size for a in (*inputs, *ys))
@@ -186,25 +190,33 @@ class HsgFunctions(MachineFunctions):
     def _broadcast_per_core(self, interpreter: Interpreter,
                             op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
                             broadcast: Broadcast, inputs: list[np.ndarray], ys: list[np.ndarray],
-                            offset: Any, size: Any, chunk: tuple[Any, Any, Any] | None) -> None:
+                            offset: Any, size: Any, chunk: tuple[Any, Any, Any] | None,
+                            windows: Broadcast | None = None) -> None:
         """_per_core where some inputs are broadcast: each reads its own GM buffer at the
-        indices hswc.broadcast gives for the core's output range."""
+        indices hswc.broadcast gives for the core's output range; an output with a window
+        (hswc.output_windows) is written at the indices its window gives, in the tensor its GM
+        buffer holds whole."""
         batch, rows = self.machine.kernel(op)
         n = batch.size
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
-        y = ys[0]
-        broadcast = _at_size(op, broadcast, y.size)
+        if windows is not None and windows.shape != broadcast.shape:
+            raise OpError(op, f"hsg.output_windows' shape {list(windows.shape)} is not "
+                          f"hsg.broadcast's {list(broadcast.shape)}")
+        own = [k for k in range(len(ys)) if windows is None or windows.strides[k] is None]
+        y = ys[own[0]] if own else None
+        total = y.size if y is not None else windows.total if windows is not None else 0
+        broadcast = _at_size(op, broadcast, total)
         for i, a in enumerate(inputs):
             if broadcast.has_static_size(i) and a.size != broadcast.operand_size(i):
                 raise OpError(op, f"input {i + 1} holds {a.size} elements; hsg.broadcast reads "
                               f"{broadcast.operand_size(i)}")
-        if broadcast.is_static and y.size != broadcast.total:
-            raise OpError(op, f"the output holds {y.size} elements, not the {broadcast.total} "
+        if broadcast.is_static and total != broadcast.total:
+            raise OpError(op, f"the output holds {total} elements, not the {broadcast.total} "
                           "of hsg.broadcast's shape")
         for r in rows.index.tolist():
             start, length = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
-                                       chunks, r, y.size, f"the {y.size}-element output")
+                                       chunks, r, total, f"the {total}-element output")
             flat = np.arange(start, start + length, dtype=np.int64)
             indices = [broadcast.index(i, flat) for i in range(len(inputs))]
             for i, (a, index) in enumerate(zip(inputs, indices, strict=True)):
@@ -214,9 +226,18 @@ class HsgFunctions(MachineFunctions):
             values = run_body_values(
                 op.body.block, [a[index] for a, index in zip(inputs, indices, strict=True)],
                 lambda v, r=r: per_row(interpreter.get_values((v,))[0], n)[r])
-            for out, value in zip(ys, values, strict=True):
-                if out.size != y.size:
-                    raise OpError(op, f"its outputs hold {y.size} and {out.size} elements: "
+            for k, (out, value) in enumerate(zip(ys, values, strict=True)):
+                if k not in own:
+                    assert windows is not None
+                    at = windows.index(k, flat)
+                    if at.size and int(at.max()) >= out.size:
+                        raise OpError(op, f"output {k + 1} holds {out.size} elements; the "
+                                      f"core's range writes element {int(at.max())} of it")
+                    out[at] = value
+                    self.machine.mark_written(out, at, 1)
+                    continue
+                if out.size != total:
+                    raise OpError(op, f"its outputs hold {total} and {out.size} elements: "
                                   "the outputs of one kernel have one shape")
                 out[start:start + length] = value
                 self.machine.mark_written(out, start, length)

@@ -31,6 +31,7 @@ from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.dtypes import element_name, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
 from hswc.kernel_signature import kernel_arguments, scalar_fields
+from hswc.output_windows import read_output_windows
 from hswc.rows import Rows, read_rows
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
 
@@ -76,14 +77,19 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         raise OpError(op, str(error)) from None
     try:
         rows = read_rows(kernel)
+        windows = read_output_windows(kernel)
     except ValueError as error:
         raise OpError(op, str(error)) from None
+    if windows is not None and broadcast is None:  # inputs read at the iteration's index
+        broadcast = Broadcast(windows.shape, (None,) * count)
     _check_launch_dtypes(op, inputs, names)
     if broadcast is not None and not broadcast.is_static:
         broadcast = _resolve(op, inputs, names, broadcast)
     shape: tuple[int, ...] = inputs[0].shape if broadcast is None else broadcast.shape
     total = int(np.prod(shape, dtype=np.int64))
     shapes = [shape] * len(op.ys)
+    if windows is not None:  # each result as the launch types it: a joint tensor is larger
+        shapes = [tuple(y.type.get_shape()) for y in op.ys]  # type: ignore[attr-defined]
     if rows is not None:
         shapes, total = _check_row_operands(op, inputs, names, rows)
     elif broadcast is None:

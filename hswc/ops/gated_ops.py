@@ -25,8 +25,10 @@ compute:
 
 ([v]: v rounded to x's type.)
 
-A gradient's two halves are two generics (one kernel each), inserted into x's shape by
-`tensor.insert_slice` (host ops: a kernel writes one output, at its own index).
+A gradient's two halves are two generics, inserted into x's shape by `tensor.insert_slice`;
+hsg-fuse-elementwise makes them one kernel of two outputs and hsg-tile-on-cores one output, dx,
+which the kernel writes at each half's window (hswc.passes.joint_outputs; halves whose rows
+are not whole 32-byte blocks stay two outputs the host's inserts join).
 """
 
 from __future__ import annotations

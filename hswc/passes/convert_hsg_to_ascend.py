@@ -35,6 +35,7 @@ from hswc.diagnostics import OpError, copy_location, ops_between
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.kernel_dtypes import kernel_dtype
+from hswc.output_windows import read_output_windows
 from hswc.passes.chunk_loop import chunk_loop
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.row_chunk_lowering import convert_row_chunk, plan_row_chunk
@@ -54,6 +55,7 @@ from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.emit import ChunkEmitter, Emitter, emit_init
 from hswc.vectorizer.plan import KernelPlan, budget_covers, plan_kernel
 from hswc.vectorizer.schedule import DEFAULT_API, Schedule
+from hswc.vectorizer.window_copy_out import window_refusal
 
 
 def _kernel_of(op: Operation) -> func.FuncOp | None:
@@ -156,10 +158,19 @@ def convert_chunk(chunk: hsg.ElementwiseChunkOp, plan: KernelPlan) -> None:
     setup = Emitter(InsertPoint.before(loop))
     try:
         broadcast = read_broadcast(chunk)
+        windows = read_output_windows(chunk)
     except ValueError as error:
         raise OpError(chunk, str(error)) from None
+    if windows is not None:
+        align = broadcast_plan(plan.ub_plan(), broadcast, plan.input_dtypes).block_align
+        for k, out in enumerate(plan.outputs):
+            why = None if windows.window(k) is None else \
+                window_refusal(windows, k, out.dtype, align)
+            if why is not None:
+                raise OpError(chunk, f"cannot write its outputs at their windows "
+                              f"(hsg.output_windows): {why}")
     handles = emit_init(setup, plan, chunk.inputs, chunk.outputs, chunk.slice_offset,
-                        chunk.slice_size, chunk.ub_factor, broadcast)
+                        chunk.slice_size, chunk.ub_factor, broadcast, windows)
     copy_location(chunk, ops_between(before_loop, loop))
 
     before_chunk = chunk.prev_op

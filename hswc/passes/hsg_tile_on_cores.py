@@ -70,6 +70,7 @@ from hswc.index_arith import IRArith
 from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
+from hswc.passes.joint_outputs import join_outputs
 from hswc.passes.kernel_functions import (
     INT64_MAX,
     KernelFunctions,
@@ -379,6 +380,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 progress.working_on(location_of(found) or found.name)
                 self._partition(found, schedule, platform, functions)
                 progress.advance()
+        join_outputs(op)  # results inserted into one tensor: one output (joint_outputs)
         for found, kind in host:  # a view a launch reads through is gone (_flat_source)
             if found.parent is not None:
                 remark(found, f"stays on the host ({kind})")

@@ -126,12 +126,12 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
     assert stride is not None
     resident = broadcast.has_static_size(i) \
         and resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
-    if stride and not _block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
+    if stride and not block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
         resident = False  # a run's source in the UB copy would start off a 32-byte block
     return RowRuns(row, stride, resident)
 
 
-def _block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
+def block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
     """Whether every run of input i starts at an index that is a whole number of 32-byte
     blocks (`block` elements) into the input: its window's offset and the strides of the dims
     outside the run are. A window at an odd offset (`d1 + 5`) is not; a broadcast's are."""

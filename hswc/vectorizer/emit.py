@@ -67,6 +67,7 @@ from hswc.vectorizer.broadcast_copy import (
 from hswc.vectorizer.dag import Node
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
+from hswc.vectorizer.window_copy_out import emit_window_copy_out
 
 ELEMENT_TYPES: dict[str, Attribute] = {
     "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "mask": MASK_ELEMENT_TYPE,
@@ -108,6 +109,9 @@ class Handles:
     """The broadcast inputs of one element (rank 0): their value, read from GM once in Init."""
     resident: dict[Val, SSAValue] = field(default_factory=dict)
     """The broadcast inputs copied into UB once in Init (hswc.vectorizer.broadcast_copy)."""
+    windows: Broadcast | None = None
+    """Where outputs are written at windows of one tensor (hswc.output_windows; their
+    GlobalTensors cover it whole)."""
 
 
 @dataclass
@@ -200,9 +204,10 @@ def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue]
 
 def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
               outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
-              ub_factor: SSAValue, broadcast: Broadcast | None = None) -> Handles:
+              ub_factor: SSAValue, broadcast: Broadcast | None = None,
+              windows: Broadcast | None = None) -> Handles:
     outs = [outputs] if isinstance(outputs, SSAValue) else list(outputs)
-    gm = _global_tensors(e, plan, inputs, outs, offset, length, broadcast)
+    gm = _global_tensors(e, plan, inputs, outs, offset, length, broadcast, windows)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = buffer_objects(e, plan)
     lengths = _linear_lengths(e, plan, ub_factor)
@@ -219,7 +224,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
             and broadcast.has_static_size(v.input or 0)
             and broadcast.operand_size(v.input or 0) == 1}
     resident = _resident_copies(e, plan, broadcast, gm, pipe)
-    return Handles(gm, objects, uniforms, broadcast, offset, once, resident)
+    return Handles(gm, objects, uniforms, broadcast, offset, once, resident, windows)
 
 
 def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
@@ -239,13 +244,19 @@ def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
 
 def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
                     outputs: Sequence[SSAValue], offset: SSAValue, length: SSAValue,
-                    broadcast: Broadcast | None) -> dict[Val, SSAValue]:
+                    broadcast: Broadcast | None,
+                    windows: Broadcast | None = None) -> dict[Val, SSAValue]:
     """A GlobalTensor per input and per output over the core's slice; a broadcast input's
-    over the whole operand (hswc.vectorizer.broadcast_copy reads it at its own indices)."""
+    over the whole operand (hswc.vectorizer.broadcast_copy reads it at its own indices), an
+    output written at a window over its whole joint tensor (hswc.vectorizer.window_copy_out)."""
     gm: dict[Val, SSAValue] = {}
+    joint = {v: w for v, w in zip(plan.outputs, windows.windows, strict=True) if w is not None} \
+        if windows is not None and windows.windows else {}
     for val, memref in [*((v, inputs[v.input or 0]) for v in plan.inputs),
                         *zip(plan.outputs, outputs, strict=True)]:
         start, size = offset, length
+        if val in joint:
+            start, size = e.a.const(0), e.a.const(joint[val].elements)
         if val in plan.inputs and _broadcast(broadcast, val):
             assert broadcast is not None
             start, i = e.a.const(0), val.input or 0
@@ -427,9 +438,17 @@ class ChunkEmitter:
         for out in self.plan.outputs:  # each output's VECOUT queue, one DataCopyPad each
             que = self.h.objects[self.buffer(out)]
             local = e.value(ascend.DeQueOp(que, ELEMENT_TYPES[out.dtype]), f"{out.name}_local")
-            at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset),
-                         f"{out.name}_gm_at")
-            e.op(ascend.DataCopyPadOp(at, local, self.copy_bytes(out.dtype)))
+            k = self.plan.outputs.index(out)
+            windows = self.h.windows
+            if windows is not None and windows.window(k) is not None:
+                assert self.h.slice_offset is not None
+                base = e.a.name(e.a.add(self.h.slice_offset, self.chunk_offset), "out_start")
+                emit_window_copy_out(e.point, windows, k, self.h.gm[out], local, base,
+                                     self.current_num, out.dtype)
+            else:
+                at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset),
+                             f"{out.name}_gm_at")
+                e.op(ascend.DataCopyPadOp(at, local, self.copy_bytes(out.dtype)))
             e.op(ascend.FreeTensorOp(que, local))
 
     # endregion
