@@ -193,13 +193,20 @@ def test_a_row_kernels_saved_choice_is_taken_without_modelling(
 
 
 def test_a_row_kernels_saved_choice_that_does_not_fit_is_modelled_again(
-        store: FileStore) -> None:
-    """An entry naming a candidate whose chunk does not fit the UB (depth-2 queues and rows of
-    6000 f32: test_row_kernels) is not taken: the choice is modelled again, as the first."""
+        store: FileStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry naming a candidate that no longer passes the checks before modelling is not
+    taken: the choice is modelled again, as the first. (Since rows too long for a chunk are cut
+    in segments, every candidate of a 6000-f32 LayerNorm fits the UB; the check here refuses
+    the fast preset as a changed platform or lowering would.)"""
     from hswc.runner import compile_text
 
     first, key, index = _row_choice(store, LAYER_NORM)
     assert row_schedule_choice.CANDIDATES[index].describe() == "reference"
+    fast = row_schedule_choice.CANDIDATES[0].describe()
+    checked = row_schedule_choice._plan_if_taken
+    monkeypatch.setattr(row_schedule_choice, "_plan_if_taken",
+                        lambda schedule, *rest: None if schedule.describe() == fast
+                        else checked(schedule, *rest))
     _edit(store, key, 0)  # the fast preset
     assert str(compile_text(LAYER_NORM, level="ascend").module) == first
     assert choice_store.store.new  # type: ignore[union-attr]  # modelled again
