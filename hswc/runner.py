@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp
@@ -189,6 +189,22 @@ class RunResult:
         return self.launched
 
 
+def _sums_into_its_outputs(op: GenericOp | ReduceOp) -> bool:
+    """Whether a reduction's body adds floats into one of its output (accumulator) arguments:
+    a sum, whose value depends on the order of the additions."""
+    if isinstance(op, GenericOp) and not any(
+            str(it.data.value) == "reduction" for it in op.iterator_types):
+        return False
+    if isinstance(op, GenericOp):
+        block = op.body.block
+        outs = set(block.args[len(block.args) - len(op.outputs):])
+    else:  # linalg.reduce: its inputs' then its inits' elements
+        block = op.region.block
+        outs = set(block.args[len(block.args) // 2:])
+    return any(isinstance(inner, arith.AddfOp | arith.SubfOp)
+               and any(o in outs for o in inner.operands) for inner in block.ops)
+
+
 class Kernel:
     """A parsed, verified and lowered module, ready to run on numpy arrays."""
 
@@ -270,9 +286,8 @@ class Kernel:
                 return f"{op.name} is an exponential activation"
             if isinstance(op, NormOp):
                 return f"{op.name} reduces along a dim"
-            if isinstance(op, ReduceOp) or (isinstance(op, GenericOp) and any(
-                    str(it.data.value) == "reduction" for it in op.iterator_types)):
-                return f"{op.name} has a reduction iterator"
+            if isinstance(op, GenericOp | ReduceOp) and _sums_into_its_outputs(op):
+                return f"{op.name} sums along a reduction iterator"
         return None
 
     def reference(self, *inputs: np.ndarray, model: str | None = None) -> Any:

@@ -170,7 +170,7 @@ REDUCTIONS = {
                 "ins(%x : tensor<5x64xf32>) outs(%f : tensor<5xf32>) {\n"
                 "  ^bb0(%a: f32, %acc: f32):\n    %r = arith.addf %a, %acc : f32\n"
                 "    linalg.yield %r : f32\n  } -> tensor<5xf32>", "tensor<5xf32>",
-                "linalg.generic has a reduction iterator"),
+                "linalg.generic sums along a reduction iterator"),
 }
 
 

@@ -15,8 +15,9 @@ are read from it. --check compares every result with the module as given, run en
 host at the hsg level (named ops by the golden models of the semantics named, every other op by
 its MLIR semantics): bit for bit, or, where the module holds an exponential activation (whose
 golden model is the exact function) or a reduction (the softmax family and the norms, whose
-golden models sum in float64; a linalg.generic with a reduction iterator, whose sums the kernel
-orders as its vector reductions do), within PyTorch's default tolerance, with a first line
+golden models sum in float64; a linalg.generic or linalg.reduce that sums along a reduction
+iterator, whose additions the kernel orders as its vector reductions do; a max or min stays
+bit-exact), within PyTorch's default tolerance, with a first line
 saying so and why; it prints a summary per result and exits 1 on any mismatch (the --output
 files are still written, to look at). At the hsg level the module is its own reference: --check
 checks a lowering.
@@ -93,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
                         "--semantics; every other op by its MLIR semantics): bit for bit, or "
                         "within PyTorch's tolerance (and saying so) where an exponential "
                         "activation is modelled by its exact function or the module reduces (the "
-                        "softmax family, the norms, a generic with a reduction iterator)")
+                        "softmax family, the norms, a generic summing along a reduction iterator)")
     p.add_argument("--tiling-json", metavar="PATH",
                    help="write the launch's tiling as JSON (a list, in launch order, when the "
                         "function launches several kernels)")
