@@ -540,7 +540,11 @@ def silu_torch(x: np.ndarray, scale: Attribute = 1.0) -> np.ndarray:
 
 def _gelu64(v: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
+        # 0.5 v (1 + tanh(w)) as v / (1 + exp(-2 w)): 1 + tanh(w) cancels to 0 in float64 once
+        # tanh(w) rounds to -1 (w below about -19, v below about -7.5), where the GeLU is a tiny
+        # negative number (as reference_gated's _tanh_half)
+        w = math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)
+        return v / (1.0 + np.exp(-2.0 * w))
     return 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0)))  # NaN at -inf, as PyTorch 2.14.1
 
 

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp
@@ -60,6 +60,7 @@ from hswc.diagnostics import (
 from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.builtin import resource_blobs, resource_handles
+from hswc.dialects.hsg_norm_ops import NormOp
 from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.dtypes import NAMES
@@ -188,6 +189,22 @@ class RunResult:
         return self.launched
 
 
+def _sums_into_its_outputs(op: GenericOp | ReduceOp) -> bool:
+    """Whether a reduction's body adds floats into one of its output (accumulator) arguments:
+    a sum, whose value depends on the order of the additions."""
+    if isinstance(op, GenericOp) and not any(
+            str(it.data.value) == "reduction" for it in op.iterator_types):
+        return False
+    if isinstance(op, GenericOp):
+        block = op.body.block
+        outs = set(block.args[len(block.args) - len(op.outputs):])
+    else:  # linalg.reduce: its inputs' then its inits' elements
+        block = op.region.block
+        outs = set(block.args[len(block.args) // 2:])
+    return any(isinstance(inner, arith.AddfOp | arith.SubfOp)
+               and any(o in outs for o in inner.operands) for inner in block.ops)
+
+
 class Kernel:
     """A parsed, verified and lowered module, ready to run on numpy arrays."""
 
@@ -252,12 +269,26 @@ class Kernel:
         return self._execute(self.module, args, machine)
 
     def has_inexact_ops(self) -> bool:
-        """Whether the module as given holds a named op whose model is not bit-exact (an
-        exponential activation: hswc.ops.OpDefinition.exact)."""
+        """Whether the module as given holds an op whose result is not expected bit for bit
+        (`inexact_reason`)."""
+        return self.inexact_reason() is not None
+
+    def inexact_reason(self) -> str | None:
+        """Why the module's results are compared within a tolerance and not bit for bit, or
+        None: a named op whose golden model is the exact function (an exponential activation:
+        hswc.ops.OpDefinition.exact), or a reduction, whose golden sums in float64 (the softmax
+        family and the norms: hswc.reference_norms) or in an order the kernel's vector
+        reductions do not keep (a linalg.generic with a reduction iterator, linalg.reduce)."""
         from hswc.ops import OPS
 
-        return any(isinstance(op, hsg.NamedOp) and not OPS[op.name.removeprefix("hsg.")].exact
-                   for op in self.source.walk())
+        for op in self.source.walk():
+            if isinstance(op, hsg.NamedOp) and not OPS[op.name.removeprefix("hsg.")].exact:
+                return f"{op.name} is an exponential activation"
+            if isinstance(op, NormOp):
+                return f"{op.name} reduces along a dim"
+            if isinstance(op, GenericOp | ReduceOp) and _sums_into_its_outputs(op):
+                return f"{op.name} sums along a reduction iterator"
+        return None
 
     def reference(self, *inputs: np.ndarray, model: str | None = None) -> Any:
         """The expected result, shaped as `kernel(...)` returns it (one array, or a tuple for

@@ -201,8 +201,12 @@ def test_check_reports_max_ulp_and_the_worst_input(tmp_path: Path) -> None:
                            str(tmp_path / "x.npy"), "--check"], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("--check (each op's default semantics): within torch "
-                                  "tolerance: max ")
+    said, summary = done.stdout.splitlines()
+    assert said == ("--check (each op's default semantics): compared within torch.testing."
+                    "assert_close's default tolerance, not bit for bit: hsg.silu is an "
+                    "exponential activation")
+    assert summary.startswith("--check (each op's default semantics): within torch "
+                              "tolerance: max ")
     assert " ulp over 999 elements at index (" in done.stdout
     assert "0 outside rtol/atol, 0 inf/NaN positions differ" in done.stdout
 

@@ -160,6 +160,60 @@ def test_several_launches_give_a_tiling_list_and_the_hsg_level_check(
     assert [t["totalNum"] for t in json.loads((tmp_path / "t.json").read_text())] == [100, 100]
 
 
+REDUCTIONS = {
+    "softmax": ("hsg.softmax %x {dim = -1 : i64} : tensor<5x64xf32>", "tensor<5x64xf32>",
+                "hsg.softmax reduces along a dim"),
+    "rms_norm": ("hsg.rms_norm %x, %w {epsilon = 1.0e-06 : f32} : tensor<5x64xf32>, "
+                 "tensor<64xf32>", "tensor<5x64xf32>", "hsg.rms_norm reduces along a dim"),
+    "row_sum": ("linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+                "affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]} "
+                "ins(%x : tensor<5x64xf32>) outs(%f : tensor<5xf32>) {\n"
+                "  ^bb0(%a: f32, %acc: f32):\n    %r = arith.addf %a, %acc : f32\n"
+                "    linalg.yield %r : f32\n  } -> tensor<5xf32>", "tensor<5xf32>",
+                "linalg.generic sums along a reduction iterator"),
+}
+
+
+def _float64_golden(case: str, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Each reduction in float64, written here independently of hswc.reference_norms."""
+    x64 = x.astype(np.float64)
+    if case == "softmax":
+        e = np.exp(x64 - x64.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    if case == "rms_norm":
+        return x64 / np.sqrt((x64 * x64).mean(axis=-1, keepdims=True) + 1e-6) * w
+    return x64.sum(axis=-1)
+
+
+@pytest.mark.parametrize("case", REDUCTIONS)
+def test_check_compares_a_reduction_within_torch_tolerance(
+        case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A kernel's f32 sums are not its float64 golden's, nor its MLIR semantics' sequential
+    order (softmax f32 (5, 64) differs by up to 14 ulp): --check says it compares within
+    torch.testing.assert_close's default tolerance, and the result is within it."""
+    body, result, why = REDUCTIONS[case]
+    args = "%x: tensor<5x64xf32>" + (", %w: tensor<64xf32>" if case == "rms_norm" else "")
+    fill = ("%z = arith.constant 0.0 : f32\n  %e = tensor.empty() : tensor<5xf32>\n"
+            "  %f = linalg.fill ins(%z : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>\n  "
+            if case == "row_sum" else "")
+    path = write(tmp_path, f"func.func @f({args}) -> {result} {{\n  {fill}%y = {body}\n"
+                           f"  func.return %y : {result}\n}}\n")
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((5, 64)) * 4).astype(np.float32)
+    w = rng.uniform(0.5, 2.0, 64).astype(np.float32)
+    argv = [str(path), "--input", save(tmp_path, "x.npy", x)]
+    if case == "rms_norm":
+        argv += ["--input", save(tmp_path, "w.npy", w)]
+    out = tmp_path / "y.npy"
+    code, stdout, err = run_cli([*argv, "--output", str(out), "--check"], capsys)
+    assert (code, err) == (0, "")
+    first, second = stdout.splitlines()
+    assert first == ("--check (each op's default semantics): compared within "
+                     f"torch.testing.assert_close's default tolerance, not bit for bit: {why}")
+    assert second.startswith("--check (each op's default semantics): within torch tolerance")
+    np.testing.assert_allclose(np.load(out), _float64_golden(case, x, w), rtol=1.3e-6, atol=1e-5)
+
+
 # endregion
 # region the Python API
 

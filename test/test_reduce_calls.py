@@ -145,6 +145,43 @@ def test_nan_and_infinities(family: str, drivers: dict[str, Driver], tmp_path: P
             assert (np.isnan(got) and np.isnan(want)) or got == want, (call, values[:3])
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_which_nan_a_sum_ends_in(family: str, drivers: dict[str, Driver], tmp_path: Path) -> None:
+    """A sum of 4 floats is one tree, (a0 + a1) + (a2 + a3), on both families: inf + -inf gives
+    the host's default NaN (x86: 0xFFC00000), NaN + 1 that NaN, and when the last step meets two
+    NaNs it keeps src0's, the left pair's. Both models give these bits (the emitted RMSNorm
+    backward's row kernel, whose sums meet both, differed in the NaN's sign before)."""
+    nan, default = 0x7FC00000, 0xFFC00000
+    for values, want in (([np.inf, -np.inf, np.nan, 1.0], default),
+                         ([np.nan, 1.0, np.inf, -np.inf], nan)):
+        for call, count in (("ReduceSum", (4,)), ("WholeReduceSum", (4, 1, 1, 1, 8))):
+            case = (reduce_case(call, "float", np.array(values, F32)) if call == "ReduceSum"
+                    else Case(call, "float", (32, 256, 0), ((0, 0), (1, 0), (1, 0)),
+                              count).with_values(1, np.array(values)))
+            out = case.buffer(run_both(case, drivers, family, tmp_path), 0)
+            assert int(np.asarray(out[:1], F32).view(np.uint32)[0]) == want, (call, values)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_arithmetic_on_two_nans_keeps_src0s(family: str, drivers: dict[str, Driver],
+                                            tmp_path: Path) -> None:
+    """Level-0 Add, Sub, Mul, Div of two NaNs give src0's NaN quieted, in both models (the
+    host's + may give either: the C++ compiler is free to swap a commutative operation's
+    operands); a NaN and a number give the NaN; inf - inf with no NaN the host's default NaN."""
+    sign, signalling = 0x80000000, 0x7F800001
+    a = np.full(64, 0x3F800000, np.uint32)  # 1.0
+    b = a.copy()
+    a[:4] = [0x7FC00000, 0x7FC00000 | sign, signalling, 0x7FC00123]
+    b[:4] = [0x7FC00000 | sign, 0x7FC00000, 0x7FC00000 | sign, 0x3F800000]
+    quiet = [0x7FC00000, 0x7FC00000 | sign, 0x7FC00001, 0x7FC00123]
+    for call in ("Add", "Sub", "Mul", "Div"):
+        case = Case(call, "float", (256, 256, 256), ((0, 0), (1, 0), (2, 0)),
+                    (64, 1, 1, 1, 1, 8, 8, 8))
+        case = case.with_values(1, a.view(F32)).with_values(2, b.view(F32))
+        out = case.buffer(run_both(case, drivers, family, tmp_path), 0)
+        assert np.asarray(out[:4], F32).view(np.uint32).tolist() == quiet, call
+
+
 def test_950_extrema_start_from_the_finite_limits(drivers: dict[str, Driver],
                                                   tmp_path: Path) -> None:
     """dav_3510's ReduceMax starts from the lowest finite value (GetMinValue): a row of -inf

@@ -378,3 +378,22 @@ def test_property_wider_then_round_matches_f32_model(ops: tuple[np.ndarray, np.n
 
 
 # endregion
+
+
+def test_tanh_gelu_golden_keeps_tiny_negative_results() -> None:
+    """The tanh GeLU of very negative x is a tiny negative number, not -0: the golden must not
+    compute 1 + tanh(w), which is 0 in float64 once tanh(w) rounds to -1 (w below about -19).
+    Expected: mpmath at 200 digits (enough for 1 + tanh(w) of w = -71), rounded to f32."""
+    import mpmath
+
+    from hswc.reference import gelu_torch
+
+    x = np.array([-7.0, -8.0, -10.0, -12.0, -1.0, 0.5, 3.0], np.float32)
+    with mpmath.workdps(200):
+        def exact(v: float) -> float:
+            w = mpmath.sqrt(2 / mpmath.pi) * (v + mpmath.mpf(0.044715) * v ** 3)
+            return float(mpmath.mpf(v) / 2 * (1 + mpmath.tanh(w)))
+        want = np.array([exact(float(v)) for v in x]).astype(np.float32)
+    got = gelu_torch(x, approximate="tanh")
+    assert np.all(got[:3] < 0)  # -12's is below f32's smallest subnormal: -0
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()

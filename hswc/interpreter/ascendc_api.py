@@ -24,8 +24,10 @@ Interpretation decisions (where SPEC.md leaves room):
   kept (no flush to zero). The vector unit of A2/A3 has no bfloat16 arithmetic: these calls,
   Max, Min, Abs and Relu refuse bf16 (Duplicate takes it). NaN payloads are not documented for
   the hardware; here a NaN operand comes out quieted, src0's when both are NaN (IEEE's
-  recommendation, and what the host's arithmetic does), and an invalid operation (inf - inf,
-  0 * inf, 0 / 0) gives the host's default NaN (x86: the negative quiet NaN).
+  recommendation; the host's + leaves the choice to its compiler, so ascendc_arith and the CPU
+  model's ArithNan pick it explicitly: in a reduction, the order of hswc.reduce_semantics then
+  decides which NaN a row's sum ends in), and an invalid operation (inf - inf, 0 * inf, 0 / 0)
+  with no NaN operand gives the host's default NaN (x86: the negative quiet NaN).
 - Abs clears the sign bit and leaves a NaN's payload alone; And, Or, Not act on the 16-bit
   patterns (uint16 or int16 lanes; masks are combined as their uint16 view).
 - Compare: NaN makes LT/GT/GE/EQ/LE false and NE true (IEEE: NE is the negation of EQ).

@@ -5,7 +5,8 @@ bitwise calls and Duplicate.
   Muls wrap around (two's complement, an assumption: asc-devkit documents no overflow rule for
   them; the CPU model does the same), Max, Min, Maxs, Mins and Relu compare plainly.
 - Add, Sub, Mul, Div, Adds, Muls: one IEEE rounding to nearest even in T, subnormals kept, inf
-  and NaN as IEEE. float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
+  and NaN as IEEE; a NaN operand gives that NaN quieted, src0's when both are (ascendc_api).
+  float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
   computed in f32 and rounded to half, which is the correctly rounded result: for + - * / a
   second rounding is innocuous when the wide format has at least 2p + 2 bits (24 >= 2 * 11 + 2).
   Add, Sub, Mul and Adds also take bfloat16, computed the same way: in f32, rounded to bfloat16
@@ -146,16 +147,22 @@ class _Rounded(_Direct):
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.dtype == F32 or a.dtype.kind in "iu":
-            return self.op(a, b)  # native f32 arithmetic: IEEE RNE; integers wrap around
-        # half: in f32, then numpy's correctly rounded (RNE) astype; see the module docstring.
-        return self.op(widened(a), widened(b)).astype(a.dtype)
+            result = self.op(a, b)  # native f32 arithmetic: IEEE RNE; integers wrap around
+        else:
+            # half: in f32, then numpy's correctly rounded (RNE) astype; module docstring.
+            result = self.op(widened(a), widened(b)).astype(a.dtype)
+        if a.dtype.kind == "f" and np.isnan(a).any():
+            # Which NaN the host's + keeps when both are is its compiler's choice: the rule
+            # (ascendc_api, and ascendc_cpu_vec_common.h's ArithNan) is src0's.
+            return _nan_first(a, b, result)
+        return result
 
     def into(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
         """Whether op(a, b) was written straight into `out`, which it is when the operands have
         out's shape (or b is a scalar): what storing the result would write, without the copy
         (numpy buffers an operand that overlaps out; assigning f32 to half rounds as astype)."""
-        if not _same_shape(a, b, out):
-            return False
+        if not _same_shape(a, b, out) or (a.dtype.kind == "f" and np.isnan(a).any()):
+            return False  # a NaN in src0: __call__ picks the NaN (out may overlap a)
         if a.dtype == F32 or a.dtype.kind in "iu":
             self.op(a, b, out=out)
         else:

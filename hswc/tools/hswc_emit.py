@@ -474,16 +474,18 @@ def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
         except (RunnerError, DiagnosticException, PackageRefused) as error:
             # A kernel the checks refuse (its UB plan, a hardware rule broken on the goldens'
             # data) gets no package; the model's other kernels do, and the index says why.
-            why = str(error).splitlines()[0]
-            skipped[package.stem] = why
-            print(f"hswc-emit: warning: no package {package.stem} for "
-                  f"@{package.kernel.func.sym_name.data}: {why}", file=sys.stderr)
+            skipped[package.stem] = str(error).splitlines()[0]
             continue
         for path, body in made.items():
             files[f"{package.stem}/{path}"] = body
+    refusals = [f"{p.stem} (@{p.kernel.func.sym_name.data}): {skipped[p.stem]}"
+                for p in packages if p.stem in skipped]
     if len(skipped) == len(packages):
-        raise PackageRefused("no kernel of the module can be packaged: "
-                             f"{skipped[packages[0].stem]}")
+        # Nothing the user asked for is written: one error naming every kernel's reason.
+        raise PackageRefused("no kernel of the module can be packaged, so nothing is written: "
+                             + "; ".join(refusals))
+    for refusal in refusals:
+        print(f"hswc-emit: warning: no package {refusal}", file=sys.stderr)
     entries = mp.index_entries(packages, skipped)
     files[mp.INDEX_JSON] = mp.index_json(name, entries, left)
     files[mp.INDEX_MD] = mp.index_md(name, packages, left, skipped)

@@ -14,9 +14,13 @@ with their MLIR semantics at every level; weights stored in the file as dense_re
 are read from it. --check compares every result with the module as given, run entirely on the
 host at the hsg level (named ops by the golden models of the semantics named, every other op by
 its MLIR semantics): bit for bit, or, where the module holds an exponential activation (whose
-golden model is the exact function), within PyTorch's default tolerance; it prints a summary per
-result and exits 1 on any mismatch (the --output files are still written, to look at). At the
-hsg level the module is its own reference: --check checks a lowering.
+golden model is the exact function) or a reduction (the softmax family and the norms, whose
+golden models sum in float64; a linalg.generic or linalg.reduce that sums along a reduction
+iterator, whose additions the kernel orders as its vector reductions do; a max or min stays
+bit-exact), within PyTorch's default tolerance, with a first line
+saying so and why; it prints a summary per result and exits 1 on any mismatch (the --output
+files are still written, to look at). At the hsg level the module is its own reference: --check
+checks a lowering.
 --tiling-json writes the tiling of the launch as {"totalNum", "blockFactor", "ubFactor",
 "usedCoreNum", "tilingKey"}; a function that launches several kernels gets a list of those, in
 launch order.
@@ -88,8 +92,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="compare every result with the module as given, run on the host at "
                         "the hsg level (named ops by these semantics' golden models, default "
                         "--semantics; every other op by its MLIR semantics): bit for bit, or "
-                        "within PyTorch's tolerance where an exponential activation is modelled "
-                        "by its exact function")
+                        "within PyTorch's tolerance (and saying so) where an exponential "
+                        "activation is modelled by its exact function or the module reduces (the "
+                        "softmax family, the norms, a generic summing along a reduction iterator)")
     p.add_argument("--tiling-json", metavar="PATH",
                    help="write the launch's tiling as JSON (a list, in launch order, when the "
                         "function launches several kernels)")
@@ -137,19 +142,21 @@ def _tiling_text(tilings: list[dict[str, int] | None]) -> str:
 def _check(kernel: Kernel, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
            model: str | None) -> tuple[list[str], bool]:
     """The summary lines of --check, and whether every result matched: bit for bit, or, where
-    the module holds an exponential activation (whose models are the exact functions,
-    hswc.reference), within PyTorch's tolerance, with the largest error in ulps and where it
-    is."""
+    the module holds an op whose result is not expected bit for bit (Kernel.inexact_reason: an
+    exponential activation, a reduction), within PyTorch's tolerance, with a line saying so
+    and, per result, the largest error in ulps and where it is."""
     from hswc.reference import compare_bitwise, compare_tolerance
 
     expected = kernel.reference_outputs(*inputs, model=model)
     name = model or kernel.semantics or "(each op's default semantics)"
-    tolerant = kernel.has_inexact_ops()
-    lines: list[str] = []
+    why = kernel.inexact_reason()
+    lines = [] if why is None else [
+        f"--check {name}: compared within torch.testing.assert_close's default tolerance, not "
+        f"bit for bit: {why}"]
     ok = True
     for i, (actual, want) in enumerate(zip(outputs, expected, strict=True)):
         label = f"result {i + 1}: " if len(outputs) > 1 else ""
-        if tolerant:
+        if why is not None:
             within = compare_tolerance(actual, want)
             alike = tuple(a for a in inputs if a.shape == actual.shape)  # shown at the worst
             lines.append(f"--check {name}: {label}{within.summary(alike)}")

@@ -181,12 +181,32 @@ inline bool SignBit(const T& v)
     }
 }
 
+/// Whether a or b is a NaN, and then in `out` the NaN an arithmetic instruction gives: a's
+/// quieted, else b's (src0's when both are, as hswc/interpreter/ascendc_api.py decides; the
+/// host's + would leave that choice to the compiler, which may swap the operands).
+template <typename T>
+inline bool ArithNan(const T& a, const T& b, T& out)
+{
+    if constexpr (std::is_integral<T>::value) {
+        return false;
+    } else {
+        if (IsNan(a) || IsNan(b)) {
+            out = Quiet(IsNan(a) ? a : b);
+            return true;
+        }
+        return false;
+    }
+}
+
 template <typename T>
 inline T ArithAdd(T a, T b)
 {
+    T nan{};
     if constexpr (std::is_integral<T>::value) {
         // wrap-around in 32-bit unsigned arithmetic (no signed overflow)
         return static_cast<T>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+    } else if (ArithNan(a, b, nan)) {
+        return nan;
     } else {
         return FromDouble<T>(AsDouble(a) + AsDouble(b));
     }
@@ -195,8 +215,11 @@ inline T ArithAdd(T a, T b)
 template <typename T>
 inline T ArithSub(T a, T b)
 {
+    T nan{};
     if constexpr (std::is_integral<T>::value) {
         return static_cast<T>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+    } else if (ArithNan(a, b, nan)) {
+        return nan;
     } else {
         return FromDouble<T>(AsDouble(a) - AsDouble(b));
     }
@@ -205,8 +228,11 @@ inline T ArithSub(T a, T b)
 template <typename T>
 inline T ArithMul(T a, T b)
 {
+    T nan{};
     if constexpr (std::is_integral<T>::value) {
         return static_cast<T>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+    } else if (ArithNan(a, b, nan)) {
+        return nan;
     } else {
         return FromDouble<T>(AsDouble(a) * AsDouble(b));
     }
@@ -217,7 +243,8 @@ inline T ArithMul(T a, T b)
 template <typename T>
 inline T ArithDiv(T a, T b)
 {
-    return FromDouble<T>(AsDouble(a) / AsDouble(b));
+    T nan{};
+    return ArithNan(a, b, nan) ? nan : FromDouble<T>(AsDouble(a) / AsDouble(b));
 }
 
 /// round_T(a * b + c) with one rounding (a fused multiply-add) for half and float lanes: the
