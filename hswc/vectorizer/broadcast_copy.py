@@ -264,23 +264,61 @@ def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SS
         _emit_elements(point, broadcast, i, gm, local, base, count, runs)
 
 
+@dataclass(frozen=True)
+class RunLoop:
+    """The loop over a chunk's row runs of operand i (module docstring), open: its body holds the
+    run's start, length and flat operand index; the caller adds the run's copy, then `close`s it.
+    Shared by the broadcast copy-in and the output windows' copy-out
+    (hswc.vectorizer.window_copy_out)."""
+
+    inner: IRArith
+    start: SSAValue
+    length: SSAValue
+    index: SSAValue
+    body: Block
+    trips: SSAValue
+    zero: SSAValue
+    one: SSAValue
+
+    def close(self, point: InsertPoint, describe: str) -> None:
+        """The loop inserted at `point`, named by `describe` (BROADCAST_COPY_ATTR)."""
+        self.inner.builder.insert(scf.YieldOp())
+        loop = Builder(point).insert(scf.ForOp(self.zero, self.trips, self.one, [],
+                                               Region(self.body)))
+        loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(describe)
+
+
+RUN_NAMES = ("phase", "runs", "k", "row_offset", "run_start", "run_length")
+"""The names the run loop's values print with: phase, trip count, induction variable, the
+run's first row offset, its start and its length."""
+
+
+def run_loop(point: InsertPoint, broadcast: Broadcast, i: int, base: SSAValue,
+             count: SSAValue, row: int, names: tuple[str, ...] = RUN_NAMES) -> RunLoop:
+    """The open loop over the runs of `row` elements that elements [base, base + count) of
+    operand i make (module docstring), its bounds built at `point`."""
+    outer = IRArith(point)
+    width = outer.const(row)
+    phase = outer.name(outer.rem(base, width), names[0])
+    trips = outer.name(outer.ceil_div(outer.add(phase, count), width), names[1])
+    zero, one = outer.const(0), outer.const(1)
+    body = Block(arg_types=[IndexType()])
+    r = body.args[0]
+    r.name_hint = names[2]
+    inner = IRArith(InsertPoint.at_end(body))
+    first = inner.name(inner.mul(r, width), names[3])
+    start = inner.name(inner.max(inner.sub(first, phase), zero), names[4])
+    end = inner.min(inner.sub(inner.add(first, width), phase), count)
+    length = inner.name(inner.sub(end, start), names[5])
+    index = operand_index(inner, broadcast, i, inner.add(base, start))
+    return RunLoop(inner, start, length, index, body, trips, zero, one)
+
+
 def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                local: SSAValue, base: SSAValue, count: SSAValue, dtype: str, runs: RowRuns,
                barriers: bool) -> None:
-    outer = IRArith(point)
-    row = outer.const(runs.row)
-    phase = outer.name(outer.rem(base, row), "phase")
-    trips = outer.name(outer.ceil_div(outer.add(phase, count), row), "runs")
-    zero, one = outer.const(0), outer.const(1)
-    body = Block(arg_types=[IndexType()])
-    k = body.args[0]
-    k.name_hint = "k"
-    inner = IRArith(InsertPoint.at_end(body))
-    first = inner.name(inner.mul(k, row), "row_offset")
-    start = inner.name(inner.max(inner.sub(first, phase), zero), "run_start")
-    end = inner.min(inner.sub(inner.add(first, row), phase), count)
-    length = inner.name(inner.sub(end, start), "run_length")
-    index = operand_index(inner, broadcast, i, inner.add(base, start))
+    loop = run_loop(point, broadcast, i, base, count, runs.row)
+    inner, start, length, index = loop.inner, loop.start, loop.length, loop.index
     dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
     if runs.resident and runs.stride:  # whole blocks: the last run's tail is stale lanes
         src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
@@ -296,12 +334,11 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
             else ascend.GlobalGetValueOp(gm, index)
         value = inner.builder.insert(read).result
         inner.builder.insert(ascend.DuplicateOp(dst, value, length))
-    inner.builder.insert(scf.YieldOp())
-    builder = Builder(point)
-    loop = builder.insert(scf.ForOp(zero, trips, one, [], Region(body)))
-    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(runs.describe(dtype))
+    loop.close(point, runs.describe(dtype))
     if (not runs.stride or runs.resident) and barriers:  # Duplicate, or DataCopy in UB: on V
-        builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+        Builder(point).insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+
+
 
 
 def _emit_elements(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,

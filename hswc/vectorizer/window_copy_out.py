@@ -26,18 +26,14 @@ outputs stay two tensors joined on the host.
 
 from __future__ import annotations
 
-from xdsl.builder import Builder
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType, StringAttr
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint
 
-from hswc.broadcast import BROADCAST_COPY_ATTR, Broadcast
+from hswc.broadcast import Broadcast
 from hswc.dialects import ascend
-from hswc.index_arith import IRArith
 from hswc.platform import UB_BLOCK_BYTES
 from hswc.tiling import ELEMENT_BYTES
-from hswc.vectorizer.broadcast_copy import RowRuns, block_starts, operand_index, row_runs
+from hswc.vectorizer.broadcast_copy import RowRuns, block_starts, row_runs, run_loop
 
 
 def window_refusal(windows: Broadcast, k: int, dtype: str, block_align: int) -> str | None:
@@ -63,25 +59,12 @@ def emit_window_copy_out(point: InsertPoint, windows: Broadcast, k: int, gm: SSA
     """Output k's copy-out at `point` (module docstring); window_refusal must be None."""
     runs = row_runs(windows, k, dtype)
     assert isinstance(runs, RowRuns) and runs.stride
-    outer = IRArith(point)
-    row = outer.const(runs.row)
-    phase = outer.name(outer.rem(base, row), "out_phase")
-    trips = outer.name(outer.ceil_div(outer.add(phase, count), row), "out_runs")
-    zero, one = outer.const(0), outer.const(1)
-    body = Block(arg_types=[IndexType()])
-    r = body.args[0]
-    r.name_hint = "r"
-    inner = IRArith(InsertPoint.at_end(body))
-    first = inner.name(inner.mul(r, row), "out_row_offset")
-    start = inner.name(inner.max(inner.sub(first, phase), zero), "out_start")
-    end = inner.min(inner.sub(inner.add(first, row), phase), count)
-    length = inner.name(inner.sub(end, start), "out_length")
-    index = operand_index(inner, windows, k, inner.add(base, start))
+    loop = run_loop(point, windows, k, base, count, runs.row,
+                    ("out_phase", "out_runs", "r", "out_row_offset", "out_start", "out_length"))
+    inner, start, length = loop.inner, loop.start, loop.length
     src = inner.builder.insert(ascend.LocalAtOp(local, start)).result
-    at = inner.builder.insert(ascend.GlobalAtOp(gm, index)).result
+    at = inner.builder.insert(ascend.GlobalAtOp(gm, loop.index)).result
     nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
     inner.builder.insert(ascend.DataCopyPadOp(at, src, nbytes))
-    inner.builder.insert(scf.YieldOp())
-    loop = Builder(point).insert(scf.ForOp(zero, trips, one, [], Region(body)))
-    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(
-        f"output window: row runs of {runs.row} {dtype}, one DataCopyPad UB -> GM per run")
+    loop.close(point, f"output window: row runs of {runs.row} {dtype}, one DataCopyPad UB -> GM "
+               "per run")
