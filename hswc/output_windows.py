@@ -16,9 +16,8 @@ disjoint and their sizes add up to its element count (`joint_refusal`), so nothi
 left unwritten (tensor.empty's contents are undefined) nor written twice. Only static shapes
 (an offset of a dynamic shape is refused, as for windows read).
 
-hsg-tile-on-cores does not write these descriptions yet (issue 37, item 1: a kernel writing
-halves): this module is the shared layer the tiling pass, the interpreters and the copy-out
-are to build on.
+hsg-tile-on-cores writes these descriptions (hswc.passes.joint_outputs); the interpreter's
+launch and hswc.vectorizer.window_copy_out read them.
 """
 
 from __future__ import annotations

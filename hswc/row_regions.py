@@ -38,11 +38,11 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from hswc.dialects.hsg_rows import ReduceOp
+from hswc.reduction_order import IDENTITY
 from hswc.rows import OperandClass, Rows
 from hswc.vectorizer.dag import unmapped_op
 
 COMBINERS = {arith.AddfOp: "addf", arith.MaximumfOp: "maximumf", arith.MinimumfOp: "minimumf"}
-IDENTITY = {"addf": -0.0, "maximumf": -math.inf, "minimumf": math.inf}
 
 
 @dataclass(frozen=True)

@@ -268,11 +268,6 @@ class Kernel:
         machine = Machine(self.platform, self.semantics, on_event, max_steps, self.resources)
         return self._execute(self.module, args, machine)
 
-    def has_inexact_ops(self) -> bool:
-        """Whether the module as given holds an op whose result is not expected bit for bit
-        (`inexact_reason`)."""
-        return self.inexact_reason() is not None
-
     def inexact_reason(self) -> str | None:
         """Why the module's results are compared within a tolerance and not bit for bit, or
         None: a named op whose golden model is the exact function (an exponential activation:

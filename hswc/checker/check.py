@@ -274,12 +274,10 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     only)."""
     if opdir is None:
         return reference(o), {}, {}, {}, frozenset(), NO_MASKS
-    if o.op is None:  # a --reference module holds its values: every --attr is the tiling's
-        ref = reference(replace(o, attrs={}))
-        return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
-                NO_MASKS)
-    if quantized.is_quantized(o.op):  # every attribute is the reference's and the tiling's
-        ref = reference(o)
+    if o.op is None or quantized.is_quantized(o.op):
+        # A --reference module holds its values: every --attr is the tiling's; a quantized
+        # op's attributes are both the reference's and the tiling's.
+        ref = reference(replace(o, attrs={}) if o.op is None else o)
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)

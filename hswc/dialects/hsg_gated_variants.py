@@ -397,12 +397,8 @@ class SituGluGradOp(GatedVariantGradOp):
     INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
     TORCH: ClassVar[str] = "ops-nn's SituGluGrad"
     OPSNN: ClassVar[str] = "situ_glu_grad"
-    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
-        "dim": -1, "beta": 1.0, "linear_beta": 0.0, "activate_left": True}
-
-    def verify_values(self) -> None:
-        if self.value("beta") == 0.0:
-            raise VerifyException(f"{self.name}: beta must not be 0 (tanh(g / beta))")
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = SituGluOp.DEFAULTS
+    verify_values = SituGluOp.verify_values  # the forward op's attributes and constraints
 
 
 @irdl_op_definition

@@ -130,7 +130,7 @@ def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                    names: list[str], ub_size: int, online: bool = True) -> KernelPlan:
+                    names: list[str], ub_size: int) -> KernelPlan:
     """The row kernel's plan with chunks of several whole rows where its lowering takes that
     and a chunk of MIN_CHUNK_ROWS rows fits `ub_size` bytes of UB; else with one row per
     chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
@@ -141,7 +141,7 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
     if _fits(one, dtype, ub_size):
         return one
-    return segmented_plan(body, rows, schedule, dtype, names, ub_size, online) or one
+    return segmented_plan(body, rows, schedule, dtype, names, ub_size) or one
 
 
 SEGMENT_ALIGN = LANES_F32
@@ -150,16 +150,17 @@ segment's fold tree has whole groups, and a segment starts 256 bytes of f32 afte
 
 
 def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                   names: list[str], ub_size: int, online: bool = True) -> KernelPlan | None:
+                   names: list[str], ub_size: int) -> KernelPlan | None:
     """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
-    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
-    `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums);
-    None when not even one such segment fits, or the rows are strided runs."""
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where the
+    body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it reads the row
+    once less; no choice against the passes is modelled); None when not even one such segment
+    fits, or the rows are strided runs."""
     if rows.runs > 1:
         return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
     probe_rows = replace(rows, one_per_chunk=True, segment=rows.length)
     probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
-    if online and online_sums(probe):
+    if online_sums(probe):
         probe = row_kernel_plan(body, replace(probe_rows, online=True), schedule, dtype, names)
     segment = longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
     if segment == 0 or segment >= rows.length:
@@ -427,9 +428,8 @@ class RowTiler:
                 last: Operation, table: KernelFunctions, partial: bool = False
                 ) -> list[SSAValue]:
         """The row kernel computing `body` over `count` rows (None: counted at run time; built
-        once per module), and its
-        launch before `last`: its results, one per output (`partial`: the first of a split's
-        two kernels, marked so)."""
+        once per module), and its launch before `last`: its results, one per output
+        (`partial`: the first of a split's two kernels, marked so)."""
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
         ub_size = self.target_ub if self.ub_size is None else self.ub_size

@@ -46,17 +46,19 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
 from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
-from hswc.reduction_order import Fold, fold_plan
+from hswc.reduction_order import IDENTITY, LOWEST, Fold, fold_plan
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
 from hswc.vectorizer.dag import Node
@@ -158,6 +160,8 @@ class Segment:
     length: int
     targets: tuple[Instr, ...]
     needed: frozenset[int]
+    online: Mapping[Instr, Instr]
+    """The row's online sums, to their maxima (online_sums; empty when it sums in passes)."""
 
 
 def online_sums(plan: KernelPlan) -> dict[Instr, Instr]:
@@ -335,7 +339,7 @@ class RowChunkEmitter:
         self.length = segment.length if segment is not None else self.rows.length
         """The elements of each row this chunk works on (a segment's, or the row's)."""
         self.needed = segment.needed if segment is not None else None
-        self.online = online_sums(plan) if self.rows.online else {}
+        self.online: Mapping[Instr, Instr] = segment.online if segment is not None else {}
         """Each sum the kernel sums online, to its maximum."""
         self.arrived: set[int] = set()
         """The queued inputs (by id) taken from their queues in this chunk."""
@@ -806,8 +810,6 @@ class RowChunkEmitter:
         this segment's maximum, and, both clamped to LOWEST, the rescale factor exp(previous -
         new) of the sum; the clamped running maximum left in the reduction's row buffer for the
         sum's terms exp(b - it) to read."""
-        from hswc.reduction_order import LOWEST
-
         assert self.plan.rescale is not None
         e, a = self.e, self.e.a
         acc, now = self.h.accumulators[instr], self.tensor(instr.dst)
@@ -880,12 +882,6 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
     then one pass over the row's segments per reduction, in the plan's order, and one for
     the outputs; in each pass an scf.for over the full segments and the short last one after
     it (hswc.rows)."""
-    from xdsl.dialects import scf
-    from xdsl.dialects.builtin import IndexType
-    from xdsl.ir import Block, Region
-
-    from hswc.reduction_order import IDENTITY
-
     rows = plan.rows
     assert rows is not None and rows.segment is not None
     a = e.a
@@ -911,11 +907,11 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
             start = inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)),
                                  "segment_start")
             RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
-                            Segment(start, step, targets, needed)).emit()
+                            Segment(start, step, targets, needed, online)).emit()
             inner.op(scf.YieldOp())
         else:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
-                            Segment(a.const(0), step, targets, needed)).emit()
+                            Segment(a.const(0), step, targets, needed, online)).emit()
         if rest:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
-                            Segment(a.const(full * step), rest, targets, needed)).emit()
+                            Segment(a.const(full * step), rest, targets, needed, online)).emit()
