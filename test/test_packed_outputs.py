@@ -13,11 +13,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import AUTO_SYNC_OFF, Build, build, tiling_bytes
+from cpu_build import (
+    ARCH35_UT_FLAGS,
+    AUTO_SYNC_OFF,
+    Build,
+    build,
+    build_and_run_unit_tests,
+    tiling_bytes,
+)
 
 from hswc import runner, soc_api
 from hswc.backend.source import kernel_source
 from hswc.interpreter.errors import RunnerError
+from hswc.tools.hswc_emit import main as hswc_emit
 from hswc.tools.hswc_opt import main as hswc_opt
 from hswc.tools.hswc_run import main as hswc_run
 
@@ -181,3 +189,61 @@ def test_the_cpu_model_writes_the_same_bits(executables: dict[str, Path], soc: s
     assert np.array_equal(y.view(np.uint16), result.outputs[0].view(np.uint16))
     with np.errstate(invalid="ignore"):
         assert np.array_equal(mask, x > 0)
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("packed_package")
+    source = root / "relu_mask.mlir"
+    source.write_text(_text("?x64").replace("%e0 = tensor.empty()", "%e0 = tensor.empty(%n)")
+                      .replace("%e1 = tensor.empty()", "%e1 = tensor.empty(%n)")
+                      .replace("  %c0 = arith.constant 0.0 : f16\n",
+                               "  %c0 = arith.constant 0.0 : f16\n  %i0 = arith.constant 0 : "
+                               "index\n  %n = tensor.dim %x, %i0 : tensor<?x64xf16>\n"))
+    out = root / "pkg"
+    assert hswc_emit([str(source), "--name", "ReluMask", "-o", str(out), "--soc", "ascend910b",
+                      "--soc", "ascend950"]) == 0
+    return out
+
+
+def test_the_package_declares_a_uint1_mask(package: Path) -> None:
+    definition = (package / "op_host/relu_mask_def.cpp").read_text()
+    assert definition.count("ge::DT_UINT1") == 1
+    infer = (package / "op_host/relu_mask_infershape.cpp").read_text()
+    assert "context->SetOutputDataType(1, ge::DT_UINT1);  // mask" in infer
+    api = (package / "op_host/op_api/relu_mask.cpp").read_text()
+    assert "AllocTensor(x->GetViewShape(), op::DataType::DT_UINT1)" in api
+
+
+def test_the_kernel_unit_tests_expect_packed_bytes(package: Path) -> None:
+    """The golden mask of the unit test is np.packbits of numpy's x > 0 on its inputs."""
+    text = (package / "tests/ut/op_kernel/test_relu_mask.cpp").read_text()
+    x = np.array([int(b, 16) for b in re.findall(
+        r"0x([0-9a-f]{4}) /\*", re.search(r"std::vector<uint16_t> x = \{(.*?)\};", text)[1])],
+        np.uint16).view(np.float16)
+    found = re.search(r"std::vector<uint8_t> expected_mask = \{(.*?)\};", text)
+    assert found
+    got = np.array([int(b, 16) for b in re.findall(r"0x([0-9a-f]{2}) /\*", found[1])], np.uint8)
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(got, np.packbits(x > 0, bitorder="little"))
+    assert x.size % 8 and "maskResult.resize((x.size() + 7) / 8);" in text
+
+
+def test_the_kernel_unit_tests_pass_on_the_cpu_model(package: Path, tmp_path: Path) -> None:
+    """A2 and Ascend 950, several cores, a partial last byte; a flipped bit fails."""
+    ut = package / "tests/ut/op_kernel"
+    text = (ut / "test_relu_mask.cpp").read_text()
+    broken = re.sub(r"(expected_mask = \{0x)([0-9a-f])", lambda m: m[1] + "%x" % (int(m[2], 16) ^ 1),
+                    text, count=1)
+    assert broken != text
+    flipped = tmp_path / "test_flipped.cpp"
+    flipped.write_text(broken.replace('#include "../../../op_kernel/',
+                                      f'#include "{package}/op_kernel/'))
+    ran = {name: done.stdout for name, done in build_and_run_unit_tests({
+        "a2": (ut / "test_relu_mask.cpp", ()),
+        "950": (ut / "test_relu_mask_apt.cpp", ARCH35_UT_FLAGS),
+        "flipped": (flipped, ()),
+    }, tmp_path).items()}
+    for name in ("a2", "950"):
+        assert ran[name].splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{ran[name]}"
+    assert ran["flipped"].splitlines()[-1] == "0 passed, 1 failed"

@@ -37,13 +37,13 @@ _TO_FLOAT = {
 }
 _TO_FLOAT.update({dt: ["float ToFloat(Element value)", "{",
                        "    return static_cast<float>(value);", "}"]
-                  for dt in ("i8", "ui8", "i16", "i32", "i1")})
+                  for dt in ("i8", "ui8", "i16", "i32", "i1", "ui1")})
 """An element of y as float: f16 through ACL, bf16 by widening its bits (exact); an integer
 converted (exact up to 2^24 in magnitude, which every int8, uint8 and int16 value is)."""
 INTEGER_ELEMENTS = {"i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t",
-                    "i1": "uint8_t"}
+                    "i1": "uint8_t", "ui1": "uint8_t"}
 """The C++ type the example holds an element of an integer dtype in (i1: a bool tensor's
-bytes, 0 or 1)."""
+bytes, 0 or 1; ui1: a packed one's bytes, 8 elements each)."""
 
 
 def _float(value: float) -> str:
