@@ -73,6 +73,7 @@ def test_every_level_gives_the_mask(level: str) -> None:
     assert mask.dtype == np.bool_ and mask.shape == x.shape
     with np.errstate(invalid="ignore"):
         assert np.array_equal(mask, x > 0)
+        assert np.array_equal(y[1:], np.maximum(x, np.float16(0))[1:])
 
 
 def test_the_kernel_compares_into_its_output_queue() -> None:
@@ -127,7 +128,8 @@ def test_a_bad_storage_is_refused() -> None:
 
 
 def test_bits_on_a_float_result_is_refused() -> None:
-    text = _text("4x64").replace('tensor<4x64xf16>,\n', 'tensor<4x64xf16> {hsg.storage = "bits"},\n', 1)
+    text = _text("4x64").replace("tensor<4x64xf16>,\n",
+                                 'tensor<4x64xf16> {hsg.storage = "bits"},\n', 1)
     with pytest.raises(RunnerError, match=r"only an i1 tensor is stored packed"):
         runner.compile_text(text)
 
@@ -233,8 +235,8 @@ def test_the_kernel_unit_tests_pass_on_the_cpu_model(package: Path, tmp_path: Pa
     """A2 and Ascend 950, several cores, a partial last byte; a flipped bit fails."""
     ut = package / "tests/ut/op_kernel"
     text = (ut / "test_relu_mask.cpp").read_text()
-    broken = re.sub(r"(expected_mask = \{0x)([0-9a-f])", lambda m: m[1] + "%x" % (int(m[2], 16) ^ 1),
-                    text, count=1)
+    broken = re.sub(r"(expected_mask = \{0x)([0-9a-f])",
+                    lambda m: m[1] + f"{int(m[2], 16) ^ 1:x}", text, count=1)
     assert broken != text
     flipped = tmp_path / "test_flipped.cpp"
     flipped.write_text(broken.replace('#include "../../../op_kernel/',

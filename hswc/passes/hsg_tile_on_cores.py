@@ -71,7 +71,6 @@ from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.joint_outputs import join_outputs
-from hswc.passes.packed_outputs import check_packed_outputs, mark_packed_outputs
 from hswc.passes.kernel_functions import (
     INT64_MAX,
     KernelFunctions,
@@ -86,6 +85,7 @@ from hswc.passes.kernel_functions import (
     static_num_elements,
     tiling_function_name,
 )
+from hswc.passes.packed_outputs import check_packed_outputs, mark_packed_outputs
 from hswc.passes.row_kernels import RowTiler
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (

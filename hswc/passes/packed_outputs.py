@@ -58,7 +58,8 @@ def packed_results(fn: func.FuncOp) -> list[int]:
 
 
 def _returned(fn: func.FuncOp) -> func.ReturnOp | None:
-    last = fn.body.blocks.last.last_op if fn.body.blocks else None
+    block = fn.body.blocks.last
+    last = block.last_op if block is not None else None
     return last if isinstance(last, func.ReturnOp) else None
 
 
@@ -81,7 +82,7 @@ def mark_packed_outputs(module: ModuleOp) -> None:
             owner = value.owner
             if not isinstance(owner, GenericOp):
                 raise _refuse(ret, j, getattr(owner, "name", "an argument"))
-            k = list(owner.res).index(value)
+            k = [r for r in owner.res].index(value)  # type: ignore[arg-type]
             old = owner.attributes.get(hsg.PACKED_ATTR)
             positions = set(old.get_values()) if isinstance(old, DenseArrayBase) else set()
             positions.add(k)
@@ -102,7 +103,7 @@ def check_packed_outputs(module: ModuleOp) -> None:
             if not isinstance(owner, hsg.LaunchOp):
                 raise _refuse(ret, j, getattr(owner, "name", "an argument"))
             kernel = SymbolTable.lookup_symbol(module, owner.kernel)
-            k = len(owner.inputs) + list(owner.ys).index(value)
+            k = len(owner.inputs) + [y for y in owner.ys].index(value)  # type: ignore[arg-type]
             stored: Attribute | None = kernel.function_type.inputs.data[k] \
                 if isinstance(kernel, func.FuncOp) else None
             if not isinstance(stored, MemRefType) \

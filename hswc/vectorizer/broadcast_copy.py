@@ -59,7 +59,6 @@ alignment rule applies; the cost is one scalar load and store per element.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
