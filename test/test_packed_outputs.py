@@ -24,6 +24,7 @@ from cpu_build import (
 
 from hswc import runner, soc_api
 from hswc.backend.source import kernel_source
+from hswc.checker import masks
 from hswc.interpreter.errors import RunnerError
 from hswc.tools.hswc_emit import main as hswc_emit
 from hswc.tools.hswc_opt import main as hswc_opt
@@ -249,3 +250,19 @@ def test_the_kernel_unit_tests_pass_on_the_cpu_model(package: Path, tmp_path: Pa
     for name in ("a2", "950"):
         assert ran[name].splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{ran[name]}"
     assert ran["flipped"].splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_the_bytes_are_those_the_checker_takes_from_ops_nn_relu_v2(tmp_path: Path) -> None:
+    """hswc-run's packed mask is, byte for byte (padding bits 0), what hswc-check-kernel
+    expects of ops-nn's ReluV2 `mask` (DT_UINT1: hswc.checker.masks, the rule hsg.threshold
+    x > 0), which its sweep finds ops-nn's kernel writes bit for bit."""
+    x = _x((5, 29), seed=7)
+    np.save(tmp_path / "x.npy", x)
+    source = tmp_path / "relu_mask.mlir"
+    source.write_text(_text("5x29"))
+    assert hswc_run([str(source), "--input", str(tmp_path / "x.npy"), "--output",
+                     str(tmp_path / "y.npy"), "--output", str(tmp_path / "m.npy")]) == 0
+    relu_v2 = masks.MaskTensor("output", 1, "mask", masks.DT_UINT1, packed=True)
+    rule = masks.MASK_RULES["hsg.threshold"]
+    want = relu_v2.pack(rule.values(x.reshape(-1), {"threshold": "0"}))
+    assert np.array_equal(np.load(tmp_path / "m.npy"), want)
