@@ -12,6 +12,8 @@ elementwise kernel writes (a host op's, a row kernel's, an input's) is refused a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -25,7 +27,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from hswc.diagnostics import OpError
@@ -57,56 +59,47 @@ def packed_results(fn: func.FuncOp) -> list[int]:
     return found
 
 
-def _returned(fn: func.FuncOp) -> func.ReturnOp | None:
-    block = fn.body.blocks.last
-    last = block.last_op if block is not None else None
-    return last if isinstance(last, func.ReturnOp) else None
-
-
-def _refuse(ret: func.ReturnOp, j: int, what: str) -> OpError:
-    return OpError(ret, f'returns result {j + 1}, marked {hsg.STORAGE_ATTR} = "bits", from '
-                   f"{what}: only an elementwise kernel's i1 output is stored packed; return "
-                   "the generic's result itself, or drop the attribute (one byte per element)")
+def _packed_returns(module: ModuleOp, producer: type[Operation]
+                    ) -> Iterator[tuple[Operation, int, SSAValue]]:
+    """(its producer, the result's position among the producer's results, the value) of each
+    "bits" result of every function; an error at the return when `producer` is not what makes
+    it (an argument, another op)."""
+    for fn in module.walk():
+        if not isinstance(fn, func.FuncOp) or fn.body.blocks.last is None:
+            continue
+        ret = fn.body.blocks.last.last_op
+        if not isinstance(ret, func.ReturnOp):
+            continue
+        for j in packed_results(fn):
+            value = ret.operands[j]
+            owner = value.owner
+            if not isinstance(owner, producer):
+                raise OpError(ret, f'returns result {j + 1}, marked {hsg.STORAGE_ATTR} = "bits", '
+                              f"from {getattr(owner, 'name', 'an argument')}: only an "
+                              "elementwise kernel's i1 output is stored packed; return the "
+                              "generic's result itself, or drop the attribute (one byte per "
+                              "element)")
+            yield owner, [r for r in owner.results].index(value), value  # type: ignore[arg-type]
 
 
 def mark_packed_outputs(module: ModuleOp) -> None:
     """hsg.PACKED_ATTR on each generic whose result a function returns as "bits"."""
-    for fn in module.walk():
-        if not isinstance(fn, func.FuncOp):
-            continue
-        ret = _returned(fn)
-        for j in packed_results(fn):
-            if ret is None:
-                continue
-            value = ret.operands[j]
-            owner = value.owner
-            if not isinstance(owner, GenericOp):
-                raise _refuse(ret, j, getattr(owner, "name", "an argument"))
-            k = [r for r in owner.res].index(value)  # type: ignore[arg-type]
-            old = owner.attributes.get(hsg.PACKED_ATTR)
-            positions = set(old.get_values()) if isinstance(old, DenseArrayBase) else set()
-            positions.add(k)
-            owner.attributes[hsg.PACKED_ATTR] = DenseArrayBase.from_list(i64, sorted(positions))
+    for owner, k, _ in _packed_returns(module, GenericOp):
+        old = owner.attributes.get(hsg.PACKED_ATTR)
+        positions = set(old.get_values()) if isinstance(old, DenseArrayBase) else set()
+        positions.add(k)
+        owner.attributes[hsg.PACKED_ATTR] = DenseArrayBase.from_list(i64, sorted(positions))
 
 
 def check_packed_outputs(module: ModuleOp) -> None:
     """Each "bits" result of a function comes from a launch whose kernel stores it packed."""
-    for fn in module.walk():
-        if not isinstance(fn, func.FuncOp):
-            continue
-        ret = _returned(fn)
-        for j in packed_results(fn):
-            if ret is None:
-                continue
-            value = ret.operands[j]
-            owner = value.owner
-            if not isinstance(owner, hsg.LaunchOp):
-                raise _refuse(ret, j, getattr(owner, "name", "an argument"))
-            kernel = SymbolTable.lookup_symbol(module, owner.kernel)
-            k = len(owner.inputs) + [y for y in owner.ys].index(value)  # type: ignore[arg-type]
-            stored: Attribute | None = kernel.function_type.inputs.data[k] \
-                if isinstance(kernel, func.FuncOp) else None
-            if not isinstance(stored, MemRefType) \
-                    or stored.get_element_type() != hsg.BITS_STORAGE:
-                raise _refuse(ret, j, f"a launch of {owner.kernel} that stores it a byte "
-                              "per element")
+    for owner, k, value in _packed_returns(module, hsg.LaunchOp):
+        assert isinstance(owner, hsg.LaunchOp)
+        kernel = SymbolTable.lookup_symbol(module, owner.kernel)
+        stored: Attribute | None = kernel.function_type.inputs.data[len(owner.inputs) + k] \
+            if isinstance(kernel, func.FuncOp) else None
+        if not isinstance(stored, MemRefType) or stored.get_element_type() != hsg.BITS_STORAGE:
+            raise OpError(owner, f"returns {value.name_hint or 'a result'} as packed bits "
+                          f'({hsg.STORAGE_ATTR} = "bits"), but its kernel {owner.kernel} stores '
+                          "it a byte per element: only an elementwise kernel's i1 output is "
+                          "stored packed")
