@@ -405,7 +405,9 @@ what each kernel computes.
   (`op_kernel/arch35/glu_grad_tiling_key.h:14`): not checkable. (hswc's own GluGrad package
   writes the halves as two outputs, joined on the host: not ops-nn's signature.)
 - **ReluV2's mask** (`op_host/relu_v2_def.cpp`, output `mask`, DT_UINT1) is compared bit for
-  bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits too" in its rows.
+  bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits too" in its rows. hswc
+  writes such a mask itself for an i1 result marked `hsg.storage = "bits"`
+  (docs/operators.md); test/test_packed_outputs.py checks its bytes are this layout.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

@@ -22,6 +22,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    DenseArrayBase,
     Float16Type,
     FloatAttr,
     IntegerType,
@@ -41,6 +42,7 @@ from hswc.dialects.hsg import (
     BOOL_STORAGE,
     MAX_RANK,
     OP_NAME_ATTR,
+    PACKED_ATTR,
     SUPPORTED_ELEMENT_TYPES,
     gm_element,
 )
@@ -71,6 +73,9 @@ class Elementwise:
     stored: Region | None = None
     """The body the kernel runs where an output is i1: `body`'s region with each i1 it yields
     stored as a byte (_byte_outputs); None where it is the generic's own."""
+    packed: tuple[int, ...] = ()
+    """The positions of the i1 outputs stored packed, 8 a byte (hsg.BITS_STORAGE: the generic's
+    hsg.packed_outputs); their masks are written as Compare leaves them."""
 
     @property
     def inputs(self) -> tuple[SSAValue, ...]:
@@ -94,7 +99,11 @@ class Elementwise:
         """What its kernel is named and keyed by (hswc.kernel_signature.kernel_dtype): of the
         GM buffers (an i1 output's bytes, hsg.gm_element)."""
         return kernel_dtype([element_type_name(t) for t in self.input_types],
-                            [element_type_name(gm_element(t)) for t in self.outputs])
+                            [element_type_name(t) for t in self.gm_outputs()])
+
+    def gm_outputs(self) -> tuple[Attribute, ...]:
+        """Each output's element type in GM (hsg.gm_element: an i1's bytes or packed bits)."""
+        return tuple(gm_element(t, k in self.packed) for k, t in enumerate(self.outputs))
 
     @property
     def op_name(self) -> str | None:
@@ -382,20 +391,38 @@ def elementwise(op: GenericOp) -> Elementwise:
         raise _fail(op, "its body reads the output's current value (an accumulation)")
     inputs = tuple(v.type.get_element_type() for v in op.inputs)  # type: ignore[attr-defined]
     types = tuple(r.type.get_element_type() for r in op.res)  # type: ignore[attr-defined]
-    stored = _byte_outputs(op.body) if I1 in types else None
+    packed = packed_outputs(op)
+    stored = _byte_outputs(op.body, packed) \
+        if any(t == I1 and k not in packed for k, t in enumerate(types)) else None
     run = body if stored is None else stored.block
     return Elementwise(op, inputs, t.get_element_type(), body,
                        body_dag(run, len(op.inputs), several=outputs > 1), broadcast, checks,
-                       types if outputs > 1 else (), stored)
+                       types if outputs > 1 else (), stored, packed)
+
+
+def packed_outputs(op: GenericOp) -> tuple[int, ...]:
+    """The generic's outputs stored packed (hsg.PACKED_ATTR), each checked to be an i1."""
+    attr = op.attributes.get(PACKED_ATTR)
+    if attr is None:
+        return ()
+    positions = attr.get_values() if isinstance(attr, DenseArrayBase) else None
+    if positions is None or not all(isinstance(k, int) for k in positions):
+        raise _fail(op, f"its {PACKED_ATTR} is {attr}, not an array<i64> of output positions")
+    for k in positions:
+        if not 0 <= int(k) < len(op.res) or op.res[int(k)].type.get_element_type() != I1:  # type: ignore[attr-defined]
+            raise _fail(op, f"its {PACKED_ATTR} names output {k}, which is not an i1 output: "
+                        "only an i1 is stored packed, 8 elements a byte")
+    return tuple(sorted({int(k) for k in positions}))
 
 
 I1 = IntegerType(1)
 
 
-def _byte_outputs(body: Region) -> Region:
+def _byte_outputs(body: Region, packed: tuple[int, ...] = ()) -> Region:
     """A copy of the body in which each i1 value it yields is stored as a byte, 0 or 1
     (hsg.gm_element): `arith.fptosi (arith.select v, 1.0, 0.0) : f16 to i8`, the AscendC
-    Select of a compare mask between two f16 values, then a Cast to int8 (exact: 0 and 1)."""
+    Select of a compare mask between two f16 values, then a Cast to int8 (exact: 0 and 1); the
+    `packed` ones stay i1 (their masks are what the kernel stores)."""
     region = body.clone()
     terminator = region.block.last_op
     assert terminator is not None
@@ -403,7 +430,7 @@ def _byte_outputs(body: Region) -> Region:
     f16 = Float16Type()
     one = zero = None
     for index, value in enumerate(terminator.operands):
-        if value.type != I1:
+        if value.type != I1 or index in packed:
             continue
         if one is None or zero is None:
             one = builder.insert(arith.ConstantOp(FloatAttr(1.0, f16))).result

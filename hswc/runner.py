@@ -71,6 +71,7 @@ from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
 from hswc.memory_budget import check_fits
+from hswc.passes.packed_outputs import packed_results
 from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
@@ -228,6 +229,9 @@ class Kernel:
         fn = self._func(module)
         self.input_types = tuple(fn.function_type.inputs)
         self.result_types = tuple(fn.function_type.outputs)
+        self.packed_results = tuple(packed_results(fn))
+        """The results stored packed, 8 elements a byte (`hsg.storage = "bits"`: hswc.passes.
+        packed_outputs): hswc-run writes their bytes."""
         block = fn.body.blocks.first
         self.arg_names = tuple(a.name_hint or "" for a in block.args) if block else ()
         """The arguments' SSA names (grad, x), which input errors cite."""

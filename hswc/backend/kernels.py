@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    Signedness,
     TensorType,
     UnrankedTensorType,
 )
@@ -262,10 +263,16 @@ def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
     raise OpError(kernel, f"has no host tiling function @{name} to take its tiling key from")
 
 
+PACKED_TENSOR = IntegerType(1, Signedness.UNSIGNED)
+"""A package tensor of an i1 output stored packed (dtype `ui1`: ops-nn's DT_UINT1, ceil(n / 8)
+bytes for n elements, hsg.BITS_STORAGE)."""
+
+
 def _with_booleans(module: ModuleOp, kernel: func.FuncOp,
                    elements: tuple[Attribute, ...]) -> tuple[Attribute, ...]:
     """`elements` with i1 for each output the host's launches of `kernel` type i1 (stored a
-    byte per element, hsg.gm_element): what the package's tensors are."""
+    byte per element, hsg.gm_element), ui1 for each it stores packed (hsg.BITS_STORAGE: the
+    package's DT_UINT1): what the package's tensors are."""
     for op in module.walk():
         if isinstance(op, hsg.LaunchOp) and \
                 op.kernel.root_reference.data == kernel.sym_name.data:
@@ -275,7 +282,8 @@ def _with_booleans(module: ModuleOp, kernel: func.FuncOp,
             if len(tensors) != len(op.ys) or first < 0:
                 return elements
             return elements[:first] + tuple(
-                t if t == IntegerType(1) and hsg.gm_element(t) == e else e
+                t if t == IntegerType(1) and hsg.gm_element(t) == e
+                else PACKED_TENSOR if t == IntegerType(1) and hsg.gm_element(t, True) == e else e
                 for t, e in zip(tensors, elements[first:], strict=True))
     return elements
 

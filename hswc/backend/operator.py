@@ -88,13 +88,14 @@ def dtype_word(dtype: str) -> str:
 
 GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF16",
              "i8": "ge::DT_INT8", "ui8": "ge::DT_UINT8", "i16": "ge::DT_INT16",
-             "i32": "ge::DT_INT32", "i1": "ge::DT_BOOL"}
+             "i32": "ge::DT_INT32", "i1": "ge::DT_BOOL", "ui1": "ge::DT_UINT1"}
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16", "i8": "ACL_INT8",
-              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i1": "ACL_BOOL"}
+              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i1": "ACL_BOOL",
+              "ui1": "ACL_UINT1"}
 DOC_DTYPES = {"f16": "FLOAT16", "f32": "FLOAT", "bf16": "BFLOAT16", "i8": "INT8", "ui8": "UINT8",
-              "i16": "INT16", "i32": "INT32", "i1": "BOOL"}
+              "i16": "INT16", "i32": "INT32", "i1": "BOOL", "ui1": "UINT1"}
 """The dtype names of ops-nn's docs (i1: a kernel's output stored a byte per element, 0 or 1,
-as ops-nn's DT_BOOL)."""
+as ops-nn's DT_BOOL; ui1: one stored packed, 8 elements a byte, as ops-nn's DT_UINT1)."""
 
 
 def doc_dtype(dtype: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from itertools import chain
 
 import numpy as np
 
@@ -37,13 +38,13 @@ _TO_FLOAT = {
 }
 _TO_FLOAT.update({dt: ["float ToFloat(Element value)", "{",
                        "    return static_cast<float>(value);", "}"]
-                  for dt in ("i8", "ui8", "i16", "i32", "i1")})
+                  for dt in ("i8", "ui8", "i16", "i32", "i1", "ui1")})
 """An element of y as float: f16 through ACL, bf16 by widening its bits (exact); an integer
 converted (exact up to 2^24 in magnitude, which every int8, uint8 and int16 value is)."""
 INTEGER_ELEMENTS = {"i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t",
-                    "i1": "uint8_t"}
+                    "i1": "uint8_t", "ui1": "uint8_t"}
 """The C++ type the example holds an element of an integer dtype in (i1: a bool tensor's
-bytes, 0 or 1)."""
+bytes, 0 or 1; ui1: a packed one's bytes, 8 elements each)."""
 
 
 def _float(value: float) -> str:
@@ -206,8 +207,15 @@ def _to_float(dtype: str, index: int | None, element: str) -> str:
     return "\n".join(lines)
 
 
-def _check_lines(output: str, element: str, expected: str, to_float: str, count: str
-                 ) -> list[str]:
+def _read(actual: str, packed: bool) -> str:
+    """Element i of the host copy `actual`: itself, or of a packed output (DT_UINT1) bit i % 8
+    of byte i / 8 (the copy holds a byte per element, more than the ceil(n / 8) it needs)."""
+    return f"static_cast<uint8_t>(({actual}[i / 8] >> (i % 8)) & 1u)" if packed \
+        else f"{actual}[i]"
+
+
+def _check_lines(output: str, element: str, expected: str, to_float: str, count: str,
+                 packed: bool = False) -> list[str]:
     """Copy `output` to the host and compare each element with `expected`'s."""
     return [f"    std::vector<{element}> {output}Actual({count});",
             f"    const size_t {output}Bytes = {output}Actual.size() * sizeof({element});",
@@ -216,7 +224,7 @@ def _check_lines(output: str, element: str, expected: str, to_float: str, count:
             '            ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to the host")) {',
             "        return 1;", "    }",
             f"    for (size_t i = 0; i < {output}Actual.size(); ++i) {{",
-            f"        const float value = {to_float}({output}Actual[i]);",
+            f"        const float value = {to_float}({_read(f'{output}Actual', packed)});",
             f"        const bool close = IsClose(value, {expected}[i]);",
             f'        std::printf("{output}[%zu] = %.9g, expected %.9g%s\\n", i, value, '
             f"{expected}[i],",
@@ -277,8 +285,9 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
         f"const std::vector<float> {expected_names[o]} = {{{', '.join(_float(v) for v in e)}}};"
         for o, e in zip(outputs, expected, strict=True))
     if several:
-        checks = "\n".join(line for i, o in enumerate(outputs) for line in _check_lines(
-            o, held_out[o], expected_names[o], f"ToFloat{i}", counts[o]))
+        checks = "\n".join(chain.from_iterable(_check_lines(
+            o, held_out[o], expected_names[o], f"ToFloat{i}", counts[o], dt == "ui1")
+            for i, (o, dt) in enumerate(zip(outputs, out_dtypes, strict=True))))
         check_text = f"    int mismatches = 0;\n{checks}\n"
     else:
         output = d.operator.outputs[0]
@@ -290,7 +299,7 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     }}
     int mismatches = 0;
     for (size_t i = 0; i < actual.size(); ++i) {{
-        const float value = ToFloat(actual[i]);
+        const float value = ToFloat({_read("actual", out_dtype == "ui1")});
         const bool close = IsClose(value, EXPECTED[i]);
         std::printf("{output}[%zu] = %.9g, expected %.9g%s\\n", i, value, EXPECTED[i],
             close ? "" : "  MISMATCH");

@@ -35,7 +35,7 @@ OP_API_DTYPES = {"f16": "op::DataType::DT_FLOAT16", "f32": "op::DataType::DT_FLO
                  "bf16": "op::DataType::DT_BF16",
                  "i8": "op::DataType::DT_INT8", "ui8": "op::DataType::DT_UINT8",
                  "i16": "op::DataType::DT_INT16", "i32": "op::DataType::DT_INT32",
-                 "i1": "op::DataType::DT_BOOL"}
+                 "i1": "op::DataType::DT_BOOL", "ui1": "op::DataType::DT_UINT1"}
 
 
 def aclnn_stem(d: Description) -> str:

@@ -22,13 +22,14 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     TensorType,
 )
 from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint
 
-from hswc.backend.kernels import Kernel
+from hswc.backend.kernels import PACKED_TENSOR, Kernel
 from hswc.dialects import hsg
 from hswc.platform import Platform
 from hswc.tiling import RESULT_NAMES, TILING_FIELDS
@@ -40,7 +41,8 @@ RUNNER = "hswc_emit_run"
 def _runner(kernel: Kernel, scalars: Sequence[float],
             shapes: Sequence[tuple[int, ...]] | None, output_per_row: int | None) -> func.FuncOp:
     count = len(kernel.operator.inputs)
-    elements = kernel.gm_element_types()  # each tensor's own (a dtype boundary's differ)
+    elements = [IntegerType(1) if e == PACKED_TENSOR else e  # the launch's i1, packed in GM
+                for e in kernel.gm_element_types()]  # each tensor's own (a boundary's differ)
     if shapes is not None:  # each input's, each output's (those not given: the last one's)
         shapes = [*shapes, *(shapes[-1] for _ in elements[len(shapes):])]
     types = [TensorType(e, s) for e, s in zip(elements, shapes, strict=True)] \
@@ -72,7 +74,7 @@ def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
     each input's and then each output's static shape (a kernel reading broadcast inputs, a row
     kernel; outputs past those given have the last one's), None: any, the first's;
     `output_per_row`: of a row kernel, the first output's elements per row (its tiling counts
-    rows). An i1 output is a bool array."""
+    rows). An i1 output is a bool array (one stored packed too)."""
     from hswc.runner import compile_module
 
     copy = module.clone()

@@ -374,7 +374,7 @@ _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32}
 
 def _bits_type(dtype: str) -> str:
     """The C++ type of an element's bit pattern (by its width)."""
-    if dtype in ("i8", "ui8", "i1"):
+    if dtype in ("i8", "ui8", "i1", "ui1"):
         return "uint8_t"
     return "uint16_t" if dtype in ("f16", "bf16", "i16") else "uint32_t"
 
@@ -395,11 +395,14 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
               for name, values, bits in zip(op.inputs, inputs, own, strict=False)]
     several = len(op.outputs) > 1
     if several:
-        lines += [f"    const std::vector<{bits}> expected_{name} = {{{_bits(values)}}};"
-                  for name, values, bits in zip(op.outputs, results, own[len(op.inputs):],
-                                                strict=True)]
+        lines += [f"    const std::vector<{bits}> expected_{name} = "
+                  f"{{{_bits(packed_values(values, dt))}}};"
+                  for name, values, bits, dt in zip(op.outputs, results, own[len(op.inputs):],
+                                                    kernel.gm_dtypes[len(op.inputs):],
+                                                    strict=True)]
     else:
-        lines += [f"    const std::vector<{element}> expected = {{{_bits(expected)}}};"]
+        values = packed_values(expected, kernel.gm_dtypes[-1])
+        lines += [f"    const std::vector<{element}> expected = {{{_bits(values)}}};"]
     lines += [f"    {op.tiling_struct} tiling;"]
     lines += [f"    tiling.{field} = {value};" for field, value in
               zip(TILING_FIELDS, (tiling.total_num, tiling.block_factor,
@@ -439,6 +442,30 @@ def picked(kernels: list[Kernel], d: Description, platform: Platform) -> list[Ke
     return [k for k in kernels if k.variant is None or chosen(k)]
 
 
+PACKED = "ui1"
+"""An output stored packed (ops-nn's DT_UINT1): ceil(n / 8) bytes, element i bit i % 8 of byte
+i / 8, the least significant first."""
+
+
+def _padding(result: str, elements: str, packed: bool) -> str:
+    """Of a packed output: its last byte's padding bits cleared (no element: the kernel's
+    compare leaves whatever the lanes past the tensor gave), so the bytes compare with
+    np.packbits'."""
+    if not packed:
+        return ""
+    return (f"\n    if ({elements} % 8 != 0) {{  // the last byte's padding bits are no element\n"
+            f"        {result}.back() &= static_cast<uint8_t>((1u << ({elements} % 8)) - 1);\n"
+            "    }")
+
+
+def packed_values(values: np.ndarray, dtype: str) -> np.ndarray:
+    """An output's golden values as its GM holds them: a packed one's bytes (np.packbits,
+    least significant bit first, padding bits 0), any other's as they are."""
+    if dtype != PACKED:
+        return values
+    return np.packbits(np.asarray(values, dtype=bool).reshape(-1), bitorder="little")
+
+
 def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> str:
     """`arch35`: the kernels of the arch35 entry (op_kernel/<entry>_apt.cpp), templated on the
     element type (and the variant), tiled as on ARCH35_UT_PLATFORM: of a run-time choice, the
@@ -462,6 +489,10 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     counts = {o: f"{first}.size()" if not own else "tilingData.totalNum" if
               per_row in (None, 1) else f"tilingData.totalNum * {per_row}"
               for o, per_row in zip(outputs, d.each_output_per_row(), strict=True)}
+    packed = [o for o, dt in zip(outputs, kernels[0].gm_dtypes[len(inputs):], strict=True)
+              if dt == PACKED]
+    elements = dict(counts)
+    counts |= {o: f"({counts[o]} + 7) / 8" for o in packed}  # DT_UINT1: 8 elements a byte
     count = counts[output]  # each output's elements (of a row kernel: its own per row)
     size |= {o: f"{counts[o]} * sizeof({types[o]})" if several else "bytes" for o in outputs}
     allocs = "\n".join(
@@ -497,6 +528,7 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
                        f"{template}\n{wrapped('void LaunchKernel', params)}\n{{\n{allocs}")
         results = "\n".join(f"    {o}Result.resize({counts[o]});\n"
                              f"    std::memcpy({o}Result.data(), {o}Gm, {size[o]});"
+                             + _padding(f"{o}Result", elements[o], o in packed)
                              for o in outputs)
         returned = ""
     else:
@@ -506,7 +538,8 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
                        f"{{\n    const size_t bytes = {count} * sizeof({types[output]});\n"
                        f"{allocs}")
         results = (f"    std::vector<{types[output]}> result({count});\n"
-                   f"    std::memcpy(result.data(), {output}Gm, bytes);")
+                   f"    std::memcpy(result.data(), {output}Gm, bytes);"
+                   + _padding("result", elements[output], output in packed))
         returned = "    return result;\n"
     return f"""{generated(kernels)}
 {heading}

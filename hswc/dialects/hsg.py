@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     NoneAttr,
+    Signedness,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -1250,7 +1251,13 @@ class LaunchOp(IRDLOperation):
         expected = (*(_flat_gm(v.type.get_element_type())  # type: ignore[attr-defined]
                       for v in (*self.inputs, *self.ys)),
                     *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
-        if tuple(kernel.function_type.inputs) != expected:
+        taken = tuple(kernel.function_type.inputs)
+        first_y = len(self.inputs)
+        if len(taken) == len(expected):  # an i1 output may be stored packed (BITS_STORAGE)
+            expected = tuple(_flat_gm(BITS_STORAGE) if first_y <= k < first_y + len(self.ys)
+                             and t == _flat_gm(BITS_STORAGE) and e == _flat_gm(BOOL_STORAGE)
+                             else e for k, (t, e) in enumerate(zip(taken, expected, strict=True)))
+        if taken != expected:
             want = ", ".join(str(t) for t in expected)
             scalars = f" and {len(self.scalars)} f32 scalar(s)" if self.scalars else ""
             outputs = f", {len(self.ys)} outputs" if len(self.ys) > 1 else ""
@@ -1270,13 +1277,27 @@ def _flat_gm(element: Attribute) -> MemRefType:
 
 
 BOOL_STORAGE = IntegerType(8)
-"""How a kernel stores an i1 output in GM: one byte per element, 0 or 1 (PyTorch's bool)."""
+"""How a kernel stores an i1 output in GM by default: one byte per element, 0 or 1 (PyTorch's
+bool)."""
+BITS_STORAGE = IntegerType(8, Signedness.UNSIGNED)
+"""How a kernel stores an i1 output in GM packed (ops-nn's DT_UINT1): bytes of 8 elements each,
+element i bit i % 8 of byte i // 8, the least significant bit first, as AscendC's Compare
+writes a mask (np.packbits(..., bitorder="little")); a kernel's argument memref<?xui8> for an
+i1 result. The padding bits of the last byte are no element."""
+STORAGE_ATTR = "hsg.storage"
+"""A function result's attribute choosing its GM storage: "bits" (BITS_STORAGE) or "bytes"
+(BOOL_STORAGE, the default), for an i1 result a kernel writes."""
+PACKED_ATTR = "hsg.packed_outputs"
+"""On a linalg.generic: the positions of its i1 outputs its kernel stores as BITS_STORAGE
+(hsg-tile-on-cores sets it from the function results' STORAGE_ATTR)."""
 
 
-def gm_element(element: Attribute) -> Attribute:
+def gm_element(element: Attribute, packed: bool = False) -> Attribute:
     """The element type a kernel's GM buffer holds for a tensor of `element`: itself, but for
-    i1, stored one byte per element (BOOL_STORAGE)."""
-    return BOOL_STORAGE if element == IntegerType(1) else element
+    i1, stored one byte per element (BOOL_STORAGE), or `packed`, 8 a byte (BITS_STORAGE)."""
+    if element == IntegerType(1):
+        return BITS_STORAGE if packed else BOOL_STORAGE
+    return element
 
 
 # endregion
@@ -1314,7 +1335,8 @@ def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue],
             f"({', '.join(str(t) for t in wanted)}), takes "
             f"({', '.join(str(t) for t in arg_types)})"
         )
-    elements = [o.type.get_element_type() for o in outputs]  # type: ignore[attr-defined]
+    elements = [IntegerType(1) if e == BITS_STORAGE else e  # a packed output holds i1s
+                for e in (o.type.get_element_type() for o in outputs)]  # type: ignore[attr-defined]
     last = block.last_op
     if last is None or last.name != "linalg.yield" \
             or [v.type for v in last.operands] != elements:

@@ -23,8 +23,8 @@ from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body_values
-from hswc.interpreter.launch import check_operands, run_launch
-from hswc.interpreter.machine import MachineFunctions
+from hswc.interpreter.launch import PACKED_BITS, check_operands, run_launch
+from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
 from hswc.output_windows import read_output_windows
@@ -175,7 +175,9 @@ class HsgFunctions(MachineFunctions):
                                             size, chunk, windows)
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
-        limit = min(a.size for a in (*inputs, *ys))
+        packed = _packed_outputs(op)
+        limit = min([a.size for a in inputs] + [y.size * (PACKED_BITS if p else 1)
+                                                for y, p in zip(ys, packed, strict=True)])
         for r in rows.index.tolist():
             start, length = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
                                        chunks, r, limit, f"the {ys[0].size}-element tensors")
@@ -183,9 +185,8 @@ class HsgFunctions(MachineFunctions):
             values = run_body_values(op.body.block, [a[start:end] for a in inputs],
                                      lambda v, r=r: per_row(interpreter.get_values((v,))[0],
                                                             n)[r])
-            for y, value in zip(ys, values, strict=True):
-                y[start:end] = value
-                self.machine.mark_written(y, start, length)
+            for y, value, p in zip(ys, values, packed, strict=True):
+                _store(self.machine, op, y, start, value, p)
 
     def _broadcast_per_core(self, interpreter: Interpreter,
                             op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp,
@@ -236,11 +237,35 @@ class HsgFunctions(MachineFunctions):
                     out[at] = value
                     self.machine.mark_written(out, at, 1)
                     continue
-                if out.size != total:
+                p = _packed_outputs(op)[k]
+                if out.size != (-(-total // PACKED_BITS) if p else total):
                     raise OpError(op, f"its outputs hold {total} and {out.size} elements: "
                                   "the outputs of one kernel have one shape")
-                out[start:start + length] = value
-                self.machine.mark_written(out, start, length)
+                _store(self.machine, op, out, start, value, p)
+
+
+def _packed_outputs(op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp) -> list[bool]:
+    """Which outputs are stored packed: GM buffers of hsg.BITS_STORAGE."""
+    return [o.type.get_element_type() == hsg.BITS_STORAGE  # type: ignore[attr-defined]
+            for o in op.outputs]
+
+
+def _store(machine: Machine, op: Operation, y: np.ndarray, start: int, value: np.ndarray,
+           packed: bool) -> None:
+    """y[start:] = value; a packed output's bits (hsg.BITS_STORAGE: element i bit i % 8 of
+    byte i // 8, the least significant first) as np.packbits(..., bitorder="little") packs
+    them, from byte start / 8 (the tiling aligns every range's start to 8 elements)."""
+    if not packed:
+        y[start:start + value.size] = value
+        machine.mark_written(y, start, value.size)
+        return
+    if start % PACKED_BITS:
+        raise OpError(op, f"writes a packed i1 output from element {start}, inside a byte: "
+                      "a range's first element must be a multiple of 8")
+    data = np.packbits(np.asarray(value, dtype=np.uint8).reshape(-1), bitorder="little")
+    at = start // PACKED_BITS
+    y[at:at + data.size] = data
+    machine.mark_written(y, at, data.size)
 
 
 def _at_size(op: Operation, broadcast: Broadcast, total: int) -> Broadcast:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
@@ -116,17 +116,38 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
+    packed = _packed(kernel, count, len(op.ys))
+    counts = [int(np.prod(s, dtype=np.int64)) for s in shapes]
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
                          [a.reshape(-1) for a in inputs],
-                         [numpy_dtype(hsg.gm_element(t)) for t in elements],
-                         [int(np.prod(s, dtype=np.int64)) for s in shapes], [*tiling, *scalars])
-    return tuple(_from_gm(op, k, y_gm, t).reshape(s)
-                 for k, (y_gm, t, s) in enumerate(zip(outputs, elements, shapes, strict=True)))
+                         [numpy_dtype(hsg.gm_element(t, p)) for t, p in zip(elements, packed,
+                                                                            strict=True)],
+                         [-(-n // PACKED_BITS) if p else n for n, p in zip(counts, packed,
+                                                                          strict=True)],
+                         [*tiling, *scalars])
+    return tuple((np.unpackbits(y_gm, count=n, bitorder="little").view(np.bool_) if p
+                  else _from_gm(op, k, y_gm, t)).reshape(s)
+                 for k, (y_gm, t, s, n, p) in enumerate(zip(outputs, elements, shapes, counts,
+                                                            packed, strict=True)))
+
+
+PACKED_BITS = 8
+"""Elements a byte of a packed i1 output holds (hsg.BITS_STORAGE)."""
+
+
+def _packed(kernel: func.FuncOp, inputs: int, outputs: int) -> list[bool]:
+    """Which of the kernel's outputs it stores packed: those whose GM buffer it takes as
+    memref<?xui8> for an i1 result (hsg.BITS_STORAGE; the launch's verifier allows no other)."""
+    types = kernel.function_type.inputs.data[inputs: inputs + outputs]
+    return [isinstance(t, MemRefType) and t.get_element_type() == hsg.BITS_STORAGE
+            for t in types] + [False] * (outputs - len(types))
 
 
 def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarray:
     """Output k's GM data as its tensor's values: an i1 output's bytes (hsg.gm_element) read
-    as booleans, each of which must be 0 or 1 (else an error: a bool holds nothing else)."""
+    as booleans, each of which must be 0 or 1 (else an error: a bool holds nothing else); a
+    packed one's bits (hsg.BITS_STORAGE), element i bit i % 8 of byte i // 8, are unpacked by
+    the caller, its last byte's padding bits left out."""
     if numpy_dtype(element) == gm.dtype:
         return gm
     wrong = np.flatnonzero((gm != 0) & (gm != 1))

@@ -85,6 +85,7 @@ from hswc.passes.kernel_functions import (
     static_num_elements,
     tiling_function_name,
 )
+from hswc.passes.packed_outputs import check_packed_outputs, mark_packed_outputs
 from hswc.passes.row_kernels import RowTiler
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
@@ -136,8 +137,7 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     """The device kernel: find this core's slice, hand it to hsg.elementwise_slice. The scalars
     the body captures (an op's attributes) are f32 arguments after the tiling's, narrowed to
     their own type here (exact: the host widened them)."""
-    gm = [MemRefType(hsg.gm_element(t), [DYNAMIC_INDEX])
-          for t in (*ew.input_types, *ew.outputs)]
+    gm = [MemRefType(t, [DYNAMIC_INDEX]) for t in (*ew.input_types, *ew.gm_outputs())]
     index = IndexType()
     count = len(ew.inputs)
     buffer_count = count + len(ew.outputs)
@@ -356,6 +356,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             raise PassFailedException(f"{self.name}: kernel-name={self.kernel_name} cannot name a "
                                       f"kernel entry: {why}; choose another name")
         _refuse_named(op)
+        mark_packed_outputs(op)
         functions: dict[Operation, KernelFunctions] = {}
         if self.rows:
             soc = self.soc or DEFAULT_SOC
@@ -381,6 +382,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 self._partition(found, schedule, platform, functions)
                 progress.advance()
         join_outputs(op)  # results inserted into one tensor: one output (joint_outputs)
+        check_packed_outputs(op)
         for found, kind in host:  # a view a launch reads through is gone (_flat_source)
             if found.parent is not None:
                 remark(found, f"stays on the host ({kind})")

@@ -139,6 +139,13 @@ def _tiling_text(tilings: list[dict[str, int] | None]) -> str:
     return json.dumps(tilings[0] if len(tilings) == 1 else tilings, indent=2) + "\n"
 
 
+def _packed(value: np.ndarray) -> np.ndarray:
+    """A result stored packed (`hsg.storage = "bits"`) as its bytes: element i bit i % 8 of
+    byte i // 8, the least significant first, the last byte's padding bits 0 (ops-nn's
+    DT_UINT1 tensor of ceil(n / 8) bytes)."""
+    return np.packbits(np.asarray(value, dtype=bool).reshape(-1), bitorder="little")
+
+
 def _check(kernel: Kernel, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
            model: str | None) -> tuple[list[str], bool]:
     """The summary lines of --check, and whether every result matched: bit for bit, or, where
@@ -199,9 +206,9 @@ def run(args: argparse.Namespace) -> int:
                           "result, in order")
     inputs = [load_npy(path) for path in args.input]
     result = kernel.run(*inputs, max_steps=args.max_steps)
-    files: dict[str | Path, Content] = {path: _npy(value)
-                                 for path, value in zip(args.output, result.outputs,
-                                                        strict=False)}
+    files: dict[str | Path, Content] = {
+        path: _npy(_packed(value) if k in kernel.packed_results else value)
+        for k, (path, value) in enumerate(zip(args.output, result.outputs, strict=False))}
     if args.tiling_json:
         files[args.tiling_json] = _tiling_text(result.tilings)
     report = _profile(kernel, inputs, result) if args.profile is not None else None

@@ -58,6 +58,7 @@ alignment rule applies; the cost is one scalar load and store per element.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -195,7 +196,8 @@ def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[s
                 for i in resident_inputs(broadcast, dtypes)) if broadcast is not None else 0
     if align == 1 and not extra:
         return plan
-    return replace(plan, block_align=align, ub_reserve=plan.ub_reserve + extra)
+    return replace(plan, block_align=math.lcm(plan.block_align, align),
+                   ub_reserve=plan.ub_reserve + extra)
 
 
 def covered_size(a: IRArith, broadcast: Broadcast, i: int, end: SSAValue) -> SSAValue:

@@ -77,6 +77,8 @@ ELEMENT_TYPES: dict[str, Attribute] = {
 MASK_WORD = IntegerType(16, Signedness.UNSIGNED)
 """Masks are combined (And, Or, Not) as uint16 words."""
 MASK_WORD_BITS = 16
+PACKED_BITS = 8
+"""Elements a byte of a packed i1 output holds (hsg.BITS_STORAGE)."""
 VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8", "ui8": "uint8",
                "i16": "int16", "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64"}
 LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_bytes",
@@ -255,6 +257,8 @@ def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     for val, memref in [*((v, inputs[v.input or 0]) for v in plan.inputs),
                         *zip(plan.outputs, outputs, strict=True)]:
         start, size = offset, length
+        if val.dtype == "mask":  # a packed i1 output: its bytes (blockFactor aligned to 8)
+            start, size = _packed_bytes(e, offset, floor=True), _packed_bytes(e, length)
         if val in joint:
             start, size = e.a.const(0), e.a.const(joint[val].elements)
         if val in plan.inputs and _broadcast(broadcast, val):
@@ -266,6 +270,13 @@ def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         if plan.schedule.l2_bypass and val in plan.inputs and not _broadcast(broadcast, val):
             e.op(ascend.SetL2CacheHintOp(gm[val], "disable"))
     return gm
+
+
+def _packed_bytes(e: Emitter, elements: SSAValue, floor: bool = False) -> SSAValue:
+    """The bytes of `elements` of a packed i1 output (hsg.BITS_STORAGE), 8 a byte: the byte
+    they start at (`floor`: element offsets are multiples of 8), or the bytes they cover."""
+    eight = e.a.const(PACKED_BITS)
+    return e.a.floor_div(elements, eight) if floor else e.a.ceil_div(elements, eight)
 
 
 def _broadcast(broadcast: Broadcast | None, val: Val) -> bool:
@@ -387,7 +398,7 @@ class ChunkEmitter:
         copied = [v for v in self.plan.inputs
                   if v not in self.h.once and not _broadcast(self.h.broadcast, v)]
         sizes = list(dict.fromkeys(ELEMENT_BYTES[v.dtype]
-                                   for v in (*self.plan.outputs, *copied)))
+                                   for v in (*self.plan.outputs, *copied) if v.dtype != "mask"))
         for size in sizes:  # the chunk's bytes: `copy_bytes`, at a dtype boundary one per size
             name = "copy_bytes" if len(sizes) == 1 else f"{SIZE_WORDS[size]}_copy_bytes"
             self.bytes[size] = self.e.a.name(
@@ -397,6 +408,11 @@ class ChunkEmitter:
         self.copy_out()
 
     def copy_bytes(self, dtype: str) -> SSAValue:
+        if dtype == "mask":  # a packed i1 output's bytes of the chunk
+            if "mask" not in self.counts:
+                self.counts["mask"] = self.e.a.name(_packed_bytes(self.e, self.current_num),
+                                                    "packed_copy_bytes")
+            return self.counts["mask"]
         return self.bytes[ELEMENT_BYTES[dtype]]
 
     # region CopyIn and CopyOut
@@ -446,8 +462,9 @@ class ChunkEmitter:
                 emit_window_copy_out(e.point, windows, k, self.h.gm[out], local, base,
                                      self.current_num, out.dtype)
             else:
-                at = e.value(ascend.GlobalAtOp(self.h.gm[out], self.chunk_offset),
-                             f"{out.name}_gm_at")
+                offset = self.chunk_offset if out.dtype != "mask" \
+                    else _packed_bytes(e, self.chunk_offset, floor=True)
+                at = e.value(ascend.GlobalAtOp(self.h.gm[out], offset), f"{out.name}_gm_at")
                 e.op(ascend.DataCopyPadOp(at, local, self.copy_bytes(out.dtype)))
             e.op(ascend.FreeTensorOp(que, local))
 
@@ -548,12 +565,12 @@ class ChunkEmitter:
 
     def buffer_operand(self, val: Val, instr: Instr) -> SSAValue:
         b = self.buffer(val)
-        if b.is_queue:
+        if b.is_queue and b.dtype != "mask":
             raw = instr.api in RAW_ACCESS or self.plan.schedule.raw_queue_tensors
             return self.tensors[b] if raw else self.view(b)
         if val.role == "copy" and self.plan.schedule.reuse_copies:
             return self.copy_tensor(val, b)
-        tensor = self.get(b)
+        tensor = self.tensors[b] if b.is_queue else self.get(b)  # a packed output's: its own
         if b.dtype == "mask" and instr.count == "words":
             if b not in self.bits:
                 self.bits[b] = self.e.value(ascend.ReinterpretCastOp(tensor, MASK_WORD),

@@ -177,7 +177,8 @@ class _Selector:
         self.inputs = [Val("input", n.dtype, n.name or f"in{n.index}", input=n.index,
                            level=n.level) for n in dag.inputs]
         own = dag.rows or len(dag.results) > 1  # several outputs: each of its own type
-        self.outputs = [Val("output", node.dtype if own else output_dtype(dtype), name,
+        self.outputs = [Val("output", "mask" if node.is_mask  # an i1 stored packed
+                            else node.dtype if own else output_dtype(dtype), name,
                             level=node.level)
                         for node, name in zip(dag.results, output_names, strict=True)]
         self.vals: dict[int, Val] = {id(n): v for n, v in zip(dag.inputs, self.inputs,

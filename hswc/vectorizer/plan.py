@@ -5,7 +5,10 @@ orders them (every input's arrival first, or, with `x-first`, each input just be
 instruction that needs it, with its Casts to f32; with `reuse-copies`, each Cast just before the
 first instruction reading its copy), then walks them allocating buffers by the values'
 lifetimes:
-- each input has a TQue<VECIN>, the output a TQue<VECOUT> (depth 2 with `double-buffer`);
+- each input has a TQue<VECIN>, the output a TQue<VECOUT> (depth 2 with `double-buffer`); an
+  i1 output stored packed (hsg.BITS_STORAGE) is a mask in its TQue<VECOUT>, which the compare
+  writes, and the tiling aligns blockFactor to its 8 elements a byte, so no two cores and no
+  two chunks write one byte (ubFactor is a multiple of a repeat's elements already);
 - each input's f32 copy has a TBuf of its own (with `reuse-copies`, a dead copy's when there is
   one); each constant that must be a vector, a TBuf that
   Init fills; each compare mask, a mask TBuf, reused once the mask it held is dead;
@@ -139,7 +142,8 @@ class KernelPlan:
         return out
 
     def mask_count(self) -> int:
-        return sum(1 for b in self.buffers if b.dtype == "mask")
+        """Mask buffers, each queue counted once per place (a packed i1 output's VECOUT)."""
+        return sum(b.depth for b in self.buffers if b.dtype == "mask")
 
     def ub_bytes(self, ub_factor: int) -> int:
         """UB the kernel claims at this ubFactor: every InitBuffer (rounded up to 32 bytes, times
@@ -165,9 +169,11 @@ class KernelPlan:
         linear = sum(b.depth * ELEMENT_BYTES[b.dtype] for b in self.buffers if b.dtype != "mask")
         masks = self.mask_count()
         selects = any(i.api == "Select" for i in self.instrs())
+        packed = any(v.dtype == "mask" for v in self.outputs)
         return UbPlan(bytes_per_element=linear + -(-masks // MASK_BITS_PER_BYTE),
                       ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES,
-                      align_elements=self.align)
+                      align_elements=self.align,
+                      block_align=MASK_BITS_PER_BYTE if packed else 1)
 
 
     def _row_ub_plan(self) -> UbPlan:
