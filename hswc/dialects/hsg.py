@@ -1050,7 +1050,9 @@ class LaunchOp(IRDLOperation):
     flat GM buffers (`memref<?xT>`), then the tiling values in order, then the f32 `scalars`
     (the operator's run-time attributes, float fields of the tiling struct). The result has
     the inputs' type; a kernel with `hsg.broadcast` (hswc.broadcast) gives its output's shape,
-    and each of its broadcast inputs holds that input's own elements.
+    and each of its broadcast inputs holds that input's own elements. With `counts` (an i64
+    tensor, hsg.first_rows), the kernel takes their GM buffer after the inputs and writes only
+    the leading rows they sum to (hswc.counted_rows).
 
     Example:
     `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`,

@@ -7,7 +7,9 @@ writes is an error naming the launch and the output, as is a launch whose tiling
 at most the platform's core count, as the hardware runs a launch with more blocks than cores
 in waves; the cores of a batch run in lock-step. The launch's f32 scalars follow the tiling
 values into the kernel, and its tiling record holds them under their tiling-struct names
-(hswc.kernel_signature.scalar_fields).
+(hswc.kernel_signature.scalar_fields). A launch with counts (hsg.first_rows,
+hswc.counted_rows) passes them after the inputs; its kernel writes the leading rows they sum to
+and nothing past them (an error otherwise), the rest keeping the fresh bytes.
 """
 
 from __future__ import annotations
