@@ -113,3 +113,13 @@ def test_counts_of_another_dtype_at_run_time_are_refused() -> None:
         kernel(_x((8, 128), np.float16), np.array([1, 2, 3], dtype=np.int32))
     assert str(error.value) == ("input 2 (g): expected element type i64 (int64) for "
                                 "tensor<3xi64>, got an array of dtype int32")
+
+
+def test_thousands_of_groups_are_summed_within_the_default_loop_limit() -> None:
+    text = SWIGLU.replace("tensor<3xi64>", "tensor<5000xi64>")
+    g = np.zeros(5000, dtype=np.int64)
+    g[::1000] = 1  # 5 rows
+    x = _x((8, 128), np.float16)
+    got = compile_text(text, level="ascend")(x, g)
+    want = compile_text(SWIGLU, level="ascend")(x, np.array([5, 0, 0], dtype=np.int64))
+    assert got.tobytes() == want.tobytes()

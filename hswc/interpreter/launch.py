@@ -117,7 +117,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         1 for i, s in enumerate(broadcast.strides)
         if s is not None and broadcast.operand_size(i) > 1)
     machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0),
-                         element_loops)
+                         element_loops, sum(np.size(c) for c in counted))
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
