@@ -123,3 +123,18 @@ def test_thousands_of_groups_are_summed_within_the_default_loop_limit() -> None:
     got = compile_text(text, level="ascend")(x, g)
     want = compile_text(SWIGLU, level="ascend")(x, np.array([5, 0, 0], dtype=np.int64))
     assert got.tobytes() == want.tobytes()
+
+
+def test_rows_of_leading_dims_count_whole_blocks_of_the_interleaved_kernel() -> None:
+    text = """func.func @f(%x: tensor<4x6x128xf32>, %g: tensor<2xi64>) -> tensor<4x6x64xf32> {
+  %y = hsg.clipped_swiglu %x : tensor<4x6x128xf32>
+  %z = hsg.first_rows %y, %g {row_dims = 1 : i64} : tensor<4x6x64xf32>, tensor<2xi64>
+  return %z : tensor<4x6x64xf32>
+}"""
+    x = _x((4, 6, 128), np.float32)
+    g = np.array([0, 3], dtype=np.int64)
+    decomposed = compile_text(text, level="linalg")(x, g)  # the kernels' f32 steps, unlaunched
+    assert decomposed.tobytes() == _expected(compile_text(text.replace(
+        "hsg.first_rows %y, %g {row_dims = 1 : i64}", "hsg.first_rows %y, %g {row_dims = 3 : i64}"
+    ), level="linalg")(x, np.array([10**6, 0], dtype=np.int64)), 3).tobytes()
+    assert compile_text(text, level="ascend", core_num=5)(x, g).tobytes() == decomposed.tobytes()
