@@ -327,9 +327,11 @@ what each kernel computes.
   truncates the sum to the number of rows it computes, clamped to x's rows (`:124-127`); the
   rows past it are not written (y keeps what it held: not zeroed). SwigluGroup's Ascend 950
   kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
-  clamps the same way (`:385`). hswc has no kernel operand that bounds a row loop yet (issue 37
-  item 5), so clipped_swiglu is checked without group_index, and clipped_swiglu_grad,
-  swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
+  clamps the same way (`:385`). hswc writes it as `hsg.first_rows %y, %group_index` (a kernel
+  reading its row count from the tensor in GM; a negative sum is 0 rows), but the checker does
+  not pass group_index to ops-nn's kernel yet, so clipped_swiglu is checked without it, and
+  clipped_swiglu_grad, swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not
+  expressible.
 - **The softmax family: mapped; experimental/activation/softmax_v2 runs, the others stop at a
   call the CPU model lacks.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,

@@ -181,10 +181,12 @@ def tiling_bytes(record: Mapping[str, object]) -> bytes:
 
 def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequence[np.ndarray],
                  ub_size: int, workdir: Path, output: np.dtype | None = None,
-                 auto_sync: bool = False, shape: tuple[int, ...] | None = None) -> np.ndarray:
+                 auto_sync: bool = False, shape: tuple[int, ...] | None = None,
+                 extra: Sequence[str] = ()) -> np.ndarray:
     """The kernel's one output (of dtype `output`, default the first input's; of `shape`,
     default the first input's), launched on `inputs` with the tiling and scalars of a launch
-    hswc-run recorded; AssertionError on a violation (the harness's message)."""
+    hswc-run recorded, `extra` harness options after the rest; AssertionError on a violation
+    (the harness's message)."""
     dtype = inputs[0].dtype if output is None else np.dtype(output)
     shape = inputs[0].shape if shape is None else shape
     workdir.mkdir(parents=True, exist_ok=True)
@@ -199,7 +201,7 @@ def run_recorded(executable: Path, record: Mapping[str, object], inputs: Sequenc
         command += ["--input", str(path)]
     out = workdir / "out.bin"
     command += ["--output", str(out), "--output-bytes", str(int(np.prod(shape)) * dtype.itemsize),
-                *(() if auto_sync else AUTO_SYNC_OFF)]
+                *(() if auto_sync else AUTO_SYNC_OFF), *extra]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0 and not done.stderr, (
         f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"

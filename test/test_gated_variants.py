@@ -143,7 +143,8 @@ def test_interleaved_reads_even_and_odd_elements_of_one_tensor() -> None:
      "dim must be an i64 in [-rank, rank)"),
     (module("hsg.clipped_swiglu", "", ["tensor<4x8xf16>", "tensor<2xi64>"], "tensor<4x4xf16>"),
      "operand 2 would be ops-nn's group_index (the number of rows to compute, read from a "
-     "tensor at run time), which hswc does not take"),
+     "tensor at run time), which hsg.clipped_swiglu does not take: it computes every row; "
+     "write `hsg.first_rows %y, %group_index` on its result"),
     (module("hsg.gelu_mul", "", ["tensor<4x8xi32>"], "tensor<4x4xi32>"),
      "takes f16, bf16 and f32"),
     (module("hsg.swiglu_clamp", "", ["tensor<?x8xf32>"], "tensor<?x4xf32>"),

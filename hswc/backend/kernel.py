@@ -15,7 +15,7 @@ f32 copies and reinterprets where the others cast, and kernel variants differ mo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects import func, scf
@@ -215,11 +215,18 @@ class KernelPrinter:
                 self.ops(op.false_region.block.ops)
 
     def _for(self, loop: scf.ForOp, body: Callable[[scf.ForOp], None]) -> None:
-        if loop.iter_args or loop.results:
-            raise OpError(loop, "carries values across iterations, which the AscendC printer "
-                          "has no rule for")
+        """`for (...) { ... }`; a value carried across iterations (iter_args) is a variable
+        declared before the loop from its initial value, read by the body under its name and
+        assigned what the body yields, its value after the loop the loop's result."""
         ctx = self.ctx
+        carried = list(zip(loop.results, loop.iter_args, loop.body.block.args[1:], strict=True))
+        for result, initial, _ in carried:
+            if not result.uses:
+                raise OpError(loop, "carries a value across iterations that nothing reads")
+            ctx.define(result, ctx.text(initial))
         lower, upper = ctx.text(loop.lb), ctx.text(loop.ub)
+        if carried:
+            body = self._carrying(carried)
         with ctx.inner_scope():  # the index is declared in the for statement's own scope
             index = loop.body.block.args[0]
             name = ctx.scope.declare(index, "i")
@@ -231,5 +238,22 @@ class KernelPrinter:
                 ctx.writer.line(f"// {how.data}")
             with ctx.writer.descend(header):
                 body(loop)
+
+    def _carrying(self, carried: Sequence[tuple[SSAValue, SSAValue, SSAValue]]
+                  ) -> Callable[[scf.ForOp], None]:
+        """A loop body that reads each carried value (result, initial, block argument) under
+        its variable's name and assigns it what the body yields."""
+        ctx = self.ctx
+
+        def body(loop: scf.ForOp) -> None:
+            yielded = loop.body.block.last_op
+            assert isinstance(yielded, scf.YieldOp)
+            for result, _, arg in carried:
+                ctx.scope.names[arg] = ctx.text(result)
+            self.ops([o for o in loop.body.block.ops if o is not yielded])
+            for (result, _, _), value in zip(carried, yielded.operands, strict=True):
+                ctx.writer.line(f"{ctx.text(result)} = {ctx.text(value)};")
+
+        return body
 
     # endregion

@@ -39,6 +39,7 @@ from hswc.backend.expressions import HELPER_NAMES
 from hswc.backend.layout import INIT, PROCESS, STAGE_KINDS
 from hswc.backend.names import TILING_PARAM
 from hswc.backend.operator import Operator
+from hswc.counted_rows import COUNTS_ATTR
 from hswc.cpp_identifiers import unusable
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
@@ -154,7 +155,10 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
     if outputs >= len(elements):
         raise OpError(fn, f"is a kernel of {outputs} outputs but {len(elements)} GM arguments: "
                       "it reads at least one input")
-    return kernel_dtype(names[:-outputs], names[-outputs:]), tuple(elements)
+    inputs = names[:-outputs]
+    if COUNTS_ATTR in fn.attributes:  # the counts (after the inputs) do not name the kernel
+        inputs = inputs[:-1]
+    return kernel_dtype(inputs, names[-outputs:]), tuple(elements)
 
 
 def _outputs(fn: func.FuncOp) -> int:

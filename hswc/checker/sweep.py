@@ -190,8 +190,8 @@ softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "ç»´åº
 REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
              "reductions along the last dim, ROW_FOLDERS)")
 GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
-               "group, summed and clamped to x's rows; the rows past the sum are not written), "
-               "which no hsg op takes")
+               "group, summed and clamped to x's rows; the rows past the sum are not written: "
+               "hsg.first_rows), which the checker does not pass to ops-nn's kernel yet")
 LOW_FLOATS = ("its y is FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT4_E2M1, FLOAT4_E1M2 or HIFLOAT8 "
               "(op_host/swiglu_group_quant_def.cpp: no int8) with FLOAT8_E8M0 block scales: "
               "Ascend 950's Cast converts to those types (Cast.md's dav_3510 table), but hswc has "

@@ -47,6 +47,7 @@ from xdsl.irdl import (
     base,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -60,6 +61,8 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
+from hswc.counted_rows import COUNTS_ATTR
+from hswc.dialects.hsg_first_rows import FirstRowsOp
 from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
@@ -1048,7 +1051,9 @@ class LaunchOp(IRDLOperation):
     flat GM buffers (`memref<?xT>`), then the tiling values in order, then the f32 `scalars`
     (the operator's run-time attributes, float fields of the tiling struct). The result has
     the inputs' type; a kernel with `hsg.broadcast` (hswc.broadcast) gives its output's shape,
-    and each of its broadcast inputs holds that input's own elements.
+    and each of its broadcast inputs holds that input's own elements. With `counts` (an i64
+    tensor, hsg.first_rows), the kernel takes their GM buffer after the inputs and writes only
+    the leading rows they sum to (hswc.counted_rows).
 
     Example:
     `%y = hsg.launch @hard_swish_grad_kernel_f16 blocks %n (%grad, %x) tiling(%t, %bf, %uf) : tensor<4x?xf16>, tensor<4x?xf16> -> tensor<4x?xf16>`,
@@ -1061,25 +1066,31 @@ class LaunchOp(IRDLOperation):
     inputs = var_operand_def(TensorType | UnrankedTensorType)
     tiling = var_operand_def(IndexType)
     scalars = var_operand_def(AnyFloatConstr)
+    counts = opt_operand_def(TensorType)
+    """A kernel computing only the leading rows these counts sum to (`hsg.first_rows`,
+    hswc.counted_rows): an i64 tensor its kernel reads in GM, passed after the inputs."""
     ys = var_result_def(TensorType | UnrankedTensorType)
     """The kernel's outputs: one, or several of one shape (each of its own element type)."""
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "$kernel `blocks` $block_dim ` ` `(` $inputs `)` `tiling` `(` $tiling `)` "
-        "(`scalars` `(` $scalars^ `:` type($scalars) `)`)? attr-dict "
+        "(`scalars` `(` $scalars^ `:` type($scalars) `)`)? "
+        "(`counts` `(` $counts^ `:` type($counts) `)`)? attr-dict "
         "`:` type($inputs) `->` type($ys)"
     )
 
     def __init__(self, kernel: str | SymbolRefAttr, block_dim: SSAValue,
                  inputs: Sequence[SSAValue], tiling: Sequence[SSAValue],
                  scalars: Sequence[SSAValue] = (),
-                 result_type: Attribute | Sequence[Attribute] | None = None):
+                 result_type: Attribute | Sequence[Attribute] | None = None,
+                 counts: SSAValue | None = None):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
         types = [inputs[0].type] if result_type is None else \
             list(result_type) if isinstance(result_type, Sequence) else [result_type]
         super().__init__(
-            operands=[block_dim, list(inputs), list(tiling), list(scalars)],
+            operands=[block_dim, list(inputs), list(tiling), list(scalars),
+                      [] if counts is None else [counts]],
             result_types=[types],
             properties={"kernel": kernel},
         )
@@ -1116,11 +1127,25 @@ class LaunchOp(IRDLOperation):
                                 "the inputs and the result")
         else:
             self._verify_broadcast(broadcast, names, types)
+        if self.counts is not None:
+            self._verify_counts(self.counts.type)
         for i, scalar in enumerate(self.scalars):
             if not isinstance(scalar.type, Float32Type):
                 raise VerifyException(f"{self.name}: scalar {i + 1} has type {scalar.type}; a "
                                       "kernel's scalars are f32 (float fields of its tiling)")
         self._verify_kernel()
+
+    def _verify_counts(self, t: Attribute) -> None:
+        """Counts of static length and i64, launched with a kernel that reads them
+        (hswc.counted_rows: its COUNTS_ATTR)."""
+        if not (isinstance(t, TensorType) and t.get_num_dims() == 1 and t.has_static_shape()
+                and t.get_element_type() == IntegerType(64)):
+            raise VerifyException(f"{self.name}: counts has type {t}; a kernel reads a "
+                                  "rank-1 i64 tensor of static length")
+        kernel = SymbolTable.lookup_symbol(self, self.kernel)
+        if kernel is not None and COUNTS_ATTR not in kernel.attributes:
+            raise VerifyException(f"{self.name}: {self.kernel} is launched with counts but "
+                                  f"does not read them (no {COUNTS_ATTR})")
 
     def _verify_outputs(self, by_rows: bool) -> None:
         """Each output a tensor an operator writes; the outputs after the first of its shape
@@ -1248,8 +1273,9 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(
                 f"{self.name}: {self.kernel} is not a kernel (a func.func marked {KERNEL_ATTR})"
             )
+        counts = (self.counts,) if self.counts is not None else ()
         expected = (*(_flat_gm(v.type.get_element_type())  # type: ignore[attr-defined]
-                      for v in (*self.inputs, *self.ys)),
+                      for v in (*self.inputs, *counts, *self.ys)),
                     *(IndexType() for _ in self.tiling), *(Float32Type() for _ in self.scalars))
         taken = tuple(kernel.function_type.inputs)
         first_y = len(self.inputs)
@@ -1261,6 +1287,7 @@ class LaunchOp(IRDLOperation):
             want = ", ".join(str(t) for t in expected)
             scalars = f" and {len(self.scalars)} f32 scalar(s)" if self.scalars else ""
             outputs = f", {len(self.ys)} outputs" if len(self.ys) > 1 else ""
+            outputs += ", its counts" if counts else ""
             raise VerifyException(
                 f"{self.name}: {self.kernel} must take ({want}) to be launched with "
                 f"{len(self.inputs)} input(s){outputs} and {len(self.tiling)} tiling "
@@ -1484,11 +1511,12 @@ Hsg = Dialect(
         *NORM_OPS,
         *GATED_OPS,
         *GATED_VARIANTS,
+        FirstRowsOp,
     ],
     [],
 )
 
-__all__ = ["ReduceOp", "RowChunkOp", "RowSliceOp"]
+__all__ = ["FirstRowsOp", "ReduceOp", "RowChunkOp", "RowSliceOp"]
 
 
 def _fits(shape: Sequence[int], described: Sequence[int]) -> bool:

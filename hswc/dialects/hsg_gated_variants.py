@@ -17,9 +17,10 @@ decomposition (hswc.ops.gated_variants) and, independently, their golden model
     %y = hsg.swiglu_clamp %x {limit = 7.0 : f32} : tensor<4x128xf16>
     %y = hsg.clipped_swiglu %x {interleaved = false} : tensor<4x128xf16>
 
-ops-nn's variants that read a row count from a tensor (clipped_swiglu's and swiglu_group's
-group_index) or write quantized outputs (swiglu_group_quant) are not these ops: the checker says
-so for their folders (hswc.checker.sweep).
+ops-nn's row count read from a tensor (clipped_swiglu's and swiglu_group's group_index) is
+hsg.first_rows after the op (hswc.dialects.hsg_first_rows); the variants writing quantized
+outputs (swiglu_group_quant) are not these ops: the checker says so for their folders
+(hswc.checker.sweep).
 """
 
 from __future__ import annotations
@@ -294,7 +295,8 @@ class ClippedSwigluOp(GatedVariantOp):
         "clamp_mode": 0}
     REFUSED: ClassVar[str] = (
         "ops-nn's group_index (the number of rows to compute, read from a tensor at run time), "
-        "which hswc does not take: hsg.clipped_swiglu computes every row")
+        "which hsg.clipped_swiglu does not take: it computes every row; write "
+        "`hsg.first_rows %y, %group_index` on its result")
 
     def verify_values(self) -> None:
         if self.value("clamp_mode") not in (0, 1):

@@ -17,14 +17,20 @@ from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
 from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
+from hswc.counted_rows import first_rows
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body_values
+<<<<<<< HEAD
 from hswc.interpreter.launch import PACKED_BITS, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
+=======
+from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
+from hswc.interpreter.machine import MachineFunctions
+>>>>>>> groupidx
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
 from hswc.output_windows import read_output_windows
@@ -131,6 +137,17 @@ class HsgFunctions(MachineFunctions):
             raise OpError(op, f"has {flat.size} elements to give the shape {like.shape} of "
                           f"{like.size} elements")
         return (flat.reshape(like.shape),)
+
+    @impl(hsg.FirstRowsOp)
+    def run_first_rows(self, interpreter: Interpreter, op: hsg.FirstRowsOp,
+                       args: PythonValues) -> PythonValues:
+        """y on its counted rows, the rest the fresh output buffer's bytes (unwritten:
+        hswc.counted_rows)."""
+        y, counts = (np.asarray(a) for a in args)
+        if counts.ndim != 1 or counts.dtype != np.int64:
+            raise OpError(op, f"counts is {counts.dtype} of shape {counts.shape} at run time; "
+                          "it must be int64 of rank 1")
+        return (first_rows(y, counts, op.dims(), FRESH_GM_BYTE),)
 
     @impl(hsg.LaunchOp)
     def run_launch(self, interpreter: Interpreter, op: hsg.LaunchOp,

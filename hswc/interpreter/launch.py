@@ -7,7 +7,9 @@ writes is an error naming the launch and the output, as is a launch whose tiling
 at most the platform's core count, as the hardware runs a launch with more blocks than cores
 in waves; the cores of a batch run in lock-step. The launch's f32 scalars follow the tiling
 values into the kernel, and its tiling record holds them under their tiling-struct names
-(hswc.kernel_signature.scalar_fields).
+(hswc.kernel_signature.scalar_fields). A launch with counts (hsg.first_rows,
+hswc.counted_rows) passes them after the inputs; its kernel writes the leading rows they sum to
+and nothing past them (an error otherwise), the rest keeping the fresh bytes.
 """
 
 from __future__ import annotations
@@ -15,16 +17,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from contextlib import ExitStack
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
 from hswc.broadcast import Broadcast, read_broadcast
+from hswc.counted_rows import COUNTS_ATTR, counted_rows
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
@@ -64,7 +68,8 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
     count, values = len(op.inputs), 1 + len(op.inputs) + len(op.tiling)
     block_dim, inputs, tiling = args[0], list(args[1:1 + count]), list(args[1 + count:values])
-    scalars = [np.float32(v) for v in args[values:]]  # f32 operands: the conversion is exact
+    counted = list(args[values + len(op.scalars):])  # the counts, when the launch has them
+    scalars = [np.float32(v) for v in args[values:values + len(op.scalars)]]  # exact: f32
     kernel = SymbolTable.lookup_symbol(interpreter.module, op.kernel)
     if not isinstance(kernel, func.FuncOp):
         raise OpError(op, f"launches {op.kernel}, which is not a func.func in this module")
@@ -99,7 +104,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     if not isinstance(block_dim, int) or not 0 <= block_dim <= MAX_BLOCK_DIM:
         raise OpError(op, f"has block dim {block_dim!r}; it must be an index from 0 to "
                       f"{MAX_BLOCK_DIM} (AscendC's limit)")
-    expected = count + len(op.ys) + len(tiling) + len(scalars)
+    expected = count + len(counted) + len(op.ys) + len(tiling) + len(scalars)
     if len(kernel.function_type.inputs) != expected:
         raise OpError(op, f"passes {expected} arguments but @{kernel.sym_name.data} takes "
                       f"{len(kernel.function_type.inputs)}")
@@ -112,22 +117,25 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
         1 for i, s in enumerate(broadcast.strides)
         if s is not None and broadcast.operand_size(i) > 1)
     machine.allow_launch(block_dim, record.get("blockFactor", 0), record.get("ubFactor", 0),
-                         element_loops)
+                         element_loops, sum(np.size(c) for c in counted))
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
-    packed = _packed(kernel, count, len(op.ys))
-    counts = [int(np.prod(s, dtype=np.int64)) for s in shapes]
+    packed = _packed(kernel, count + len(counted), len(op.ys))
+    sizes = [int(np.prod(s, dtype=np.int64)) for s in shapes]
+    written = [size * _counted_share(op, kernel, counted, total) for size in sizes]
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
-                         [a.reshape(-1) for a in inputs],
+                         [a.reshape(-1) for a in (*inputs, *counted)],
                          [numpy_dtype(hsg.gm_element(t, p)) for t, p in zip(elements, packed,
                                                                             strict=True)],
-                         [-(-n // PACKED_BITS) if p else n for n, p in zip(counts, packed,
+                         [-(-n // PACKED_BITS) if p else n for n, p in zip(sizes, packed,
                                                                           strict=True)],
-                         [*tiling, *scalars])
+                         [*tiling, *scalars],
+                         [-(-int(w) // PACKED_BITS) if p else int(w)
+                          for w, p in zip(written, packed, strict=True)])
     return tuple((np.unpackbits(y_gm, count=n, bitorder="little").view(np.bool_) if p
                   else _from_gm(op, k, y_gm, t)).reshape(s)
-                 for k, (y_gm, t, s, n, p) in enumerate(zip(outputs, elements, shapes, counts,
+                 for k, (y_gm, t, s, n, p) in enumerate(zip(outputs, elements, shapes, sizes,
                                                             packed, strict=True)))
 
 
@@ -135,12 +143,31 @@ PACKED_BITS = 8
 """Elements a byte of a packed i1 output holds (hsg.BITS_STORAGE)."""
 
 
-def _packed(kernel: func.FuncOp, inputs: int, outputs: int) -> list[bool]:
-    """Which of the kernel's outputs it stores packed: those whose GM buffer it takes as
-    memref<?xui8> for an i1 result (hsg.BITS_STORAGE; the launch's verifier allows no other)."""
-    types = kernel.function_type.inputs.data[inputs: inputs + outputs]
+def _packed(kernel: func.FuncOp, before: int, outputs: int) -> list[bool]:
+    """Which of the kernel's outputs it stores packed: those whose GM buffer (after its `before`
+    inputs and counts) it takes as memref<?xui8> for an i1 result (hsg.BITS_STORAGE; the
+    launch's verifier allows no other)."""
+    types = kernel.function_type.inputs.data[before: before + outputs]
     return [isinstance(t, MemRefType) and t.get_element_type() == hsg.BITS_STORAGE
             for t in types] + [False] * (outputs - len(types))
+
+
+def _counted_share(op: hsg.LaunchOp, kernel: func.FuncOp, counted: Sequence[Any],
+                   total: int) -> Fraction:
+    """The share of each output the kernel writes: all of it, or, launched with counts
+    (hswc.counted_rows), its leading rows the counts sum to, of the total / per-row rows."""
+    if not counted:
+        return Fraction(1)
+    counts = np.asarray(counted[0])
+    if counts.ndim != 1 or counts.dtype != np.int64:
+        raise OpError(op, f"counts is {counts.dtype} of shape {counts.shape} at run time; it "
+                      "must be int64 of rank 1")
+    per_row = kernel.attributes.get(COUNTS_ATTR)
+    if not isinstance(per_row, IntegerAttr):
+        raise OpError(op, f"passes counts to @{kernel.sym_name.data}, which is not marked "
+                      f"{COUNTS_ATTR}")
+    rows = total // per_row.value.data
+    return Fraction(counted_rows(counts, rows), rows) if rows else Fraction(1)
 
 
 def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarray:
@@ -159,10 +186,12 @@ def _from_gm(op: hsg.LaunchOp, k: int, gm: np.ndarray, element: Any) -> np.ndarr
 
 def _run_cores(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                kernel: func.FuncOp, block_dim: int, gm_inputs: list[np.ndarray],
-               dtypes: list[np.dtype], sizes: list[int], rest: list[Any]) -> list[np.ndarray]:
+               dtypes: list[np.dtype], sizes: list[int], rest: list[Any],
+               counted: list[int]) -> list[np.ndarray]:
     """The kernel run on every core, a wave at a time, on fresh GM outputs of `sizes`
     elements (a row kernel's by their class: not the tiling's total), one per dtype; an error
-    if a core leaves one unwritten."""
+    if a core leaves one of the first `counted` elements of an output unwritten, or writes one
+    past them (rows past a count: hswc.counted_rows)."""
     outputs = [np.empty(size, dtype=d) for d, size in zip(dtypes, sizes, strict=True)]
     for y_gm in outputs:
         y_gm.view(np.uint8).fill(FRESH_GM_BYTE)
@@ -175,7 +204,12 @@ def _run_cores(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
             for y_gm, marks in zip(outputs, written, strict=True):
                 stack.enter_context(machine.writing(y_gm, marks))
             interpreter.call_op(kernel, (*gm_inputs, *outputs, *rest))
-    for k, marks in enumerate(written):
+    for k, (marks, limit) in enumerate(zip(written, counted, strict=True)):
+        if marks[limit:].any():
+            first = limit + int(np.argmax(marks[limit:]))
+            raise OpError(op, f"writes element {first} of output {k + 1}, past the "
+                          f"{limit} elements of the rows its counts sum to")
+        marks = marks[:limit]
         if not marks.all():
             first = int(np.argmin(marks))
             size = marks.size

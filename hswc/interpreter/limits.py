@@ -37,14 +37,15 @@ lowers take one; the margin is for hand-lowered kernels with a short loop of the
 
 
 def launch_allowance(block_dim: int, block_factor: int, ub_factor: int, core_num: int,
-                     element_loops: int = 0) -> int:
+                     element_loops: int = 0, once: int = 0) -> int:
     """Loop iterations one launch may take by default: STEPS_PER_CHUNK per chunk a core's
     slice makes (ceil(blockFactor / ubFactor)) per batch of cores, and, for a kernel with
     `element_loops` loops over a chunk's elements (hswc.vectorizer.broadcast_copy), that many
-    per element of a core's slice (the run adds BASE_STEPS once)."""
+    per element of a core's slice, and `once` per batch (the counts a kernel sums before its
+    slice: hswc.counted_rows) (the run adds BASE_STEPS once)."""
     chunks = -(-max(block_factor, 0) // ub_factor) if ub_factor > 0 else 0
     batches = -(-max(block_dim, 0) // max(core_num, 1))
-    return (STEPS_PER_CHUNK * chunks + element_loops * max(block_factor, 0)) * batches
+    return (STEPS_PER_CHUNK * chunks + element_loops * max(block_factor, 0) + once) * batches
 
 MAX_RUN_DEPTH = 100
 """Regions active at once while running: a function body is one level, a branch or a loop body

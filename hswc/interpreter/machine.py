@@ -82,12 +82,13 @@ class Machine:
         return self._idents
 
     def allow_launch(self, block_dim: int, block_factor: int, ub_factor: int,
-                     element_loops: int = 0) -> None:
+                     element_loops: int = 0, once: int = 0) -> None:
         """Let the run take a launch's iterations more (the default limit only); a kernel with
         `element_loops` loops over each chunk's elements (a broadcast input's CopyIn) may take
-        that many iterations per element of a core's slice too."""
+        that many iterations per element of a core's slice too, and `once` more per batch of
+        cores (its counts' sum: hswc.counted_rows)."""
         self.allowed += launch_allowance(block_dim, block_factor, ub_factor,
-                                         self.platform.core_num, element_loops)
+                                         self.platform.core_num, element_loops, once)
 
     def step(self, loop: Operation) -> None:
         """Count one iteration of `loop`; an error naming it past the limit."""

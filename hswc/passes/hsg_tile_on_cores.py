@@ -69,6 +69,7 @@ from hswc.elementwise import Elementwise, elementwise, generic_kind, host_kind
 from hswc.index_arith import IRArith
 from hswc.kernel_dtypes import output_dtype
 from hswc.ops.definition import camel
+from hswc.passes.first_rows import fold_first_rows
 from hswc.passes.hsg_decompose import UB_BUDGET_ATTR
 from hswc.passes.joint_outputs import join_outputs
 from hswc.passes.kernel_functions import (
@@ -382,6 +383,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 self._partition(found, schedule, platform, functions)
                 progress.advance()
         join_outputs(op)  # results inserted into one tensor: one output (joint_outputs)
+        fold_first_rows(op)  # a row count read from a tensor (hsg.first_rows)
         check_packed_outputs(op)
         for found, kind in host:  # a view a launch reads through is gone (_flat_source)
             if found.parent is not None:

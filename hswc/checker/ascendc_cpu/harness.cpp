@@ -27,7 +27,7 @@
 //              [--auto-sync on|off] [--verbose] [--profile FILE] [--ub-physical BYTES]
 //              [--workspace-bytes N]
 //              --input A.bin [--input B.bin ...] --output Y.bin [--output ...]
-//              [--output-bytes N ...]
+//              [--output-bytes N ...] [--written-bytes N ...]
 //   run_kernel --tiling-layout
 //   (--instance I: run the I-th entry of HSWC_KERNEL_INSTANCES, whatever its key;
 //   --keep-going: report each distinct cross-pipe race once and run on, exit 3 at
@@ -55,7 +55,10 @@
 // tiling buffer: the raw bytes of FILE, or for --tiling the three values as
 // little-endian int64 (HardSwishGrad's TilingData). Inputs are read-only;
 // each output has --output-bytes bytes (one per output, in order) or, by
-// default, as many as the first input, initially all --ub-fill.
+// default, as many as the first input, initially all --ub-fill. --written-bytes N (once per
+// output, in order): only the first N bytes of that output are the kernel's to write (a kernel
+// reading its row count from a tensor, hswc.counted_rows): a byte before N left unwritten, or
+// one from N on written, is a violation; the rest keep --ub-fill.
 //
 // Exit status: 0 ok; 2 usage / file errors (message on stderr);
 // 3 kernel rule violation ("ascendc_cpu: <API>: <rule>" on stderr; a
@@ -372,6 +375,7 @@ struct Options {
     std::vector<std::string> inputs;
     std::vector<std::string> outputs;
     std::vector<int64_t> outputBytes;
+    std::vector<int64_t> writtenBytes;
     std::vector<std::string> positional;
 };
 
@@ -422,6 +426,8 @@ Options Parse(int argc, char** argv)
             o.outputs.push_back(value());
         } else if (a == "--output-bytes") {
             o.outputBytes.push_back(IntArg(a, value(), 0, int64_t{1} << 40));
+        } else if (a == "--written-bytes") {
+            o.writtenBytes.push_back(IntArg(a, value(), 0, int64_t{1} << 40));
         } else if (a == "--profile") {
             o.profile = value();
         } else if (a == "--verbose") {
@@ -474,6 +480,10 @@ Options Parse(int argc, char** argv)
     if (!o.outputBytes.empty() && o.outputBytes.size() != kOutputs) {
         UsageError("give --output-bytes once per output (" + std::to_string(kOutputs) + "), got " +
             std::to_string(o.outputBytes.size()));
+    }
+    if (!o.writtenBytes.empty() && o.writtenBytes.size() != kOutputs) {
+        UsageError("give --written-bytes once per output (" + std::to_string(kOutputs) + "), got " +
+            std::to_string(o.writtenBytes.size()));
     }
     if (o.outputBytes.empty() && kOutputs > 0 && kInputs == 0) {
         UsageError("a kernel without inputs needs --output-bytes for every output");
@@ -589,13 +599,16 @@ void CheckGmSlack(uint8_t fill)
     }
 }
 
-/// An output's GM region (index into Rt().gm) and its name in messages.
+/// An output's GM region (index into Rt().gm), its name in messages, and how many of its
+/// leading bytes the kernel writes (the rest it must leave: --written-bytes).
 struct OutputRegion {
     size_t region;
     std::string name;
+    size_t written;
 };
 
-/// One line naming every output with bytes no core wrote, or "".
+/// One line naming every output with bytes no core wrote, or written past its --written-bytes,
+/// or "".
 std::string Unwritten(const std::vector<OutputRegion>& outputs)
 {
     std::string report;
@@ -603,15 +616,24 @@ std::string Unwritten(const std::vector<OutputRegion>& outputs)
         const ascendc_cpu::GmRegion& r = ascendc_cpu::Rt().gm[o.region];
         size_t missing = 0;
         size_t first = 0;
+        size_t extra = 0;
+        size_t firstExtra = 0;
         for (size_t i = 0; i < r.writer.size(); ++i) {
-            if (r.writer[i] == 0) {
+            if (i < o.written && r.writer[i] == 0) {
                 first = missing == 0 ? i : first;
                 ++missing;
+            } else if (i >= o.written && r.writer[i] != 0) {
+                firstExtra = extra == 0 ? i : firstExtra;
+                ++extra;
             }
         }
         if (missing != 0) {
             report += ascendc_cpu::Msg(report.empty() ? "" : "; ", missing, " of ", r.bytes, " bytes of ", o.name,
                 " were never written (first at byte ", first, ")");
+        }
+        if (extra != 0) {
+            report += ascendc_cpu::Msg(report.empty() ? "" : "; ", extra, " bytes of ", o.name,
+                " were written past its --written-bytes ", o.written, " (first at byte ", firstExtra, ")");
         }
     }
     return report;
@@ -688,7 +710,8 @@ int Main(int argc, char** argv)
             continue;
         }
         if (!isInput) {
-            outputs.push_back({ascendc_cpu::Rt().gm.size(), name});
+            outputs.push_back({ascendc_cpu::Rt().gm.size(), name,
+                o.writtenBytes.empty() ? sizes[i] : static_cast<size_t>(o.writtenBytes[index])});
         }
         GmBuffers().push_back(MapGm(isInput ? &data[i] : nullptr, sizes[i], readable, static_cast<uint8_t>(o.fill),
             isInput, name));

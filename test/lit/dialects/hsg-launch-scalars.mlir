@@ -20,7 +20,7 @@ func.func @host(%x: tensor<?xf32>, %t: index, %bf: index, %uf: index, %lambd: f3
 // CHECK-NEXT:    func.return %[[Y]] : tensor<?xf32>
 // The scalars are the launch's fourth operand group.
 // GENERIC-LABEL: "func.func"() <{sym_name = "host"
-// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @leaky_clip_kernel_f32, operandSegmentSizes = array<i32: 1, 1, 3, 2>}> : (index, tensor<?xf32>, index, index, index, f32, f32) -> tensor<?xf32>
+// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @leaky_clip_kernel_f32, operandSegmentSizes = array<i32: 1, 1, 3, 2, 0>}> : (index, tensor<?xf32>, index, index, index, f32, f32) -> tensor<?xf32>
 
 // Without scalars the launch prints as it always did.
 func.func private @plain_kernel_f32(memref<?xf32>, memref<?xf32>, index, index, index) attributes {hsg.kernel}

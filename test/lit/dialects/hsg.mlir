@@ -87,7 +87,7 @@ func.func @host(%grad: tensor<4x?xf16>, %x: tensor<4x?xf16>, %t: index, %bf: ind
 // GENERIC:         "hsg.num_elements"(%{{.*}}) : (tensor<4x?xf16>) -> index
 // GENERIC:         "hsg.get_core_num_aiv"() : () -> index
 // GENERIC:         "hsg.get_ub_size"() : () -> index
-// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @hard_swish_grad_kernel_f16, operandSegmentSizes = array<i32: 1, 2, 3, 0>}> : (index, tensor<4x?xf16>, tensor<4x?xf16>, index, index, index) -> tensor<4x?xf16>
+// GENERIC:         "hsg.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @hard_swish_grad_kernel_f16, operandSegmentSizes = array<i32: 1, 2, 3, 0, 0>}> : (index, tensor<4x?xf16>, tensor<4x?xf16>, index, index, index) -> tensor<4x?xf16>
 
 // The kernel the launch above names.
 func.func @hard_swish_grad_kernel_f16(%g: memref<?xf16>, %x: memref<?xf16>, %y: memref<?xf16>, %t: index, %bf: index, %uf: index) attributes {hsg.kernel} {

@@ -58,7 +58,7 @@ func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %
 
 // -----
 
-// A loop carrying values has no C++ rule.
+// A loop carrying a value that nothing reads after it is an error (a variable never read).
 func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_size: index) -> (index, index, index, index, index) attributes {hsg.tiling} {
   %tiling_key = arith.constant 1 : index
   func.return %total_num, %total_num, %ub_size, %core_num, %tiling_key : index, index, index, index, index
@@ -66,7 +66,7 @@ func.func @hard_swish_grad_tiling_f32(%total_num: index, %core_num: index, %ub_s
 func.func @hard_swish_grad_kernel_f32(%grad: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %total_num: index, %block_factor: index, %ub_factor: index) attributes {hsg.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:3: error: 'scf.for' carries values across iterations, which the AscendC printer has no rule for
+  // CHECK: ascendc-invalid.mlir:[[# @LINE + 1]]:3: error: 'scf.for' carries a value across iterations that nothing reads
   %s = scf.for %i = %c0 to %total_num step %c1 iter_args(%acc = %c0) -> (index) {
     %n = arith.addi %acc, %i : index
     scf.yield %n : index
