@@ -354,6 +354,26 @@ inline std::vector<Touch> LaneTouches(const AscendC::LocalTensor<T>& t, const st
     return touches;
 }
 
+/// LaneTouches with lanes of their own in each repeat (ascendc_cpu_mask.h's RepeatMasks).
+template <typename T>
+inline std::vector<Touch> LaneTouches(const AscendC::LocalTensor<T>& t, const std::vector<std::vector<bool>>& on,
+    Strides s, std::vector<std::pair<uint64_t, uint64_t>>& spans)
+{
+    std::vector<Touch> touches;
+    for (uint32_t r = 0; r < on.size(); ++r) {
+        std::vector<std::pair<uint64_t, uint64_t>> mine;
+        for (Touch touch : LaneTouches<T>(t, on[r], 1, s, mine)) {
+            touch.at += uint64_t{r} * s.rep * kUbBlockBytes;
+            touch.repeat = r;
+            touches.push_back(touch);
+        }
+        for (const auto& span : mine) {
+            spans.emplace_back(span.first + uint64_t{r} * s.rep * kUbBlockBytes, span.second);
+        }
+    }
+    return touches;
+}
+
 /// The bytes [r * bytesPerRepeat, (r + 1) * bytesPerRepeat) of `t` for each repeat r (a
 /// compare's bit mask, selMask in modes 1 and 2), or bytes [0, bytesPerRepeat) for every repeat
 /// (`same`: VSEL_CMPMASK_SPR).

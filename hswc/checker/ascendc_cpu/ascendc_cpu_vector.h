@@ -9,6 +9,8 @@
 //   ascendc_cpu_vec_level0.h  their mask/repeat (level-0) forms, UnaryRepeatParams, BinaryRepeatParams
 //   ascendc_cpu_vec_reduce.h  ReduceSum, ReduceMax, ReduceMin, WholeReduceSum/Max/Min, Brcb, and the
 //                             level-0 Add, Sub, Mul, Div, Max, Min (the order of a sum as hswc's)
+//   ascendc_cpu_vec_block_reduce.h BlockReduceSum, BlockReduceMax, BlockReduceMin (per 32-byte block)
+//   ascendc_cpu_mask.h        the vector mask register: SetMaskCount, SetMaskNorm, SetVectorMask
 //   ascendc_cpu_vec_cast.h    Cast
 //   ascendc_cpu_vec_math.h    Exp, Ln, Sqrt, Rsqrt, Reciprocal (one model each, as hswc's)
 //   ascendc_cpu_vec_library.h the library's Erf and Tanh (asc-devkit's sequences of basic calls)
@@ -19,6 +21,8 @@
 
 #include "ascendc_cpu_unmodelled.h"
 #include "ascendc_cpu_vec_arith.h"
+#include "ascendc_cpu_mask.h"
+#include "ascendc_cpu_vec_block_reduce.h"
 #include "ascendc_cpu_vec_cast.h"
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"

@@ -1,0 +1,110 @@
+"""The CPU model's vector mask register (SetMaskCount / SetMaskNorm / SetVectorMask, read by
+isSetMask = false calls), BlockReduceSum / Max and WholeReduceMax's index orders
+(hswc/checker/ascendc_cpu/ascendc_cpu_mask.h, ascendc_cpu_vec_block_reduce.h,
+ascendc_cpu_vec_reduce.h), against values computed by hand from asc-devkit's documentation
+(掩码.md, SetVectorMask.md, ReduceDataBlock.md, ReduceRepeat.md). One driver build per SoC
+family (test/cpp_fixtures/mask_register_driver.cpp); Ascend 950's under `sweep`, but for the
+one case where the families differ."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from cpu_build import compiler
+
+from hswc.checker.build import MODEL
+
+REPO = Path(__file__).resolve().parents[1]
+DRIVER = REPO / "test" / "cpp_fixtures" / "mask_register_driver.cpp"
+FLAGS = {"dav_c220": (), "dav_3510": ("-DASCENDC_CPU_DAV_3510",)}
+BIG = 2.0**24
+
+
+def _build(directory: Path, family: str) -> Path:
+    exe = directory / f"mask_register_{family}"
+    command = [compiler(), "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", *FLAGS[family],
+               "-I", str(MODEL), "-I", str(REPO / "test" / "cpp_fixtures"), str(DRIVER), "-o",
+               str(exe)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return exe
+
+
+@pytest.fixture(scope="module")
+def a2(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(tmp_path_factory.mktemp("mask_register"), "dav_c220")
+
+
+def run(exe: Path, scenario: str) -> list[tuple[float, int]]:
+    """dst's first 16 floats (value, bits) after the scenario; asserts the run ended well."""
+    done = subprocess.run([str(exe), scenario], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return [(float(v), int(b)) for v, b in (line.split() for line in done.stdout.splitlines())]
+
+
+def refused(exe: Path, scenario: str) -> str:
+    done = subprocess.run([str(exe), scenario], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 3, (done.returncode, done.stdout)
+    return done.stderr
+
+
+def values(out: list[tuple[float, int]]) -> list[float]:
+    return [v for v, _ in out]
+
+
+UNTOUCHED = -7.0
+"""What the driver's dst holds before the call."""
+
+
+def test_block_sum_is_a_tree_per_block(a2: Path) -> None:
+    # each block [2^24, 1, 1, 1, 1, 1, 1, 1]: pairs 2^24 (2^24 + 1 ties to even), 2, 2, 2; then
+    # 2^24 + 2 and 4; then 2^24 + 6 (adding in order would stay at 2^24)
+    assert values(run(a2, "block_tree")) == [BIG + 6] * 16
+
+
+def test_block_max_takes_each_blocks_largest(a2: Path) -> None:
+    assert values(run(a2, "block_max")) == [7, 15, 23, 31, 39, 47, 55, 63] + [UNTOUCHED] * 8
+
+
+def test_counter_mode_runs_count_elements_over_repeats(a2: Path) -> None:
+    # 70 ones, repeatTime 1 ignored: a whole repeat (8 blocks of 8) and 6 lanes of a second;
+    # on Atlas A2/A3 the blocks with no lane keep dst
+    assert values(run(a2, "ones_counter")) == [8] * 8 + [6] + [UNTOUCHED] * 7
+    # WholeReduceSum with repeatTime 0 (log_softmax_v2.h:183's MASK_PLACEHOLDER there): 64 and 6
+    assert values(run(a2, "whole_counter")) == [64, 6] + [UNTOUCHED] * 14
+
+
+@pytest.mark.sweep
+def test_ascend_950_fills_empty_blocks(tmp_path: Path) -> None:
+    exe = _build(tmp_path, "dav_3510")
+    # ReduceDataBlock.md: a block with no lane on gets 0 for a sum on Ascend 950
+    assert values(run(exe, "ones_counter")) == [8] * 8 + [6] + [0] * 7
+    assert values(run(exe, "whole_counter")) == [64, 6] + [UNTOUCHED] * 14
+
+
+def test_normal_mode_reads_the_registers_lanes(a2: Path) -> None:
+    # SetVectorMask(0, 0b1011): lanes 0, 1 and 3 of each of 2 repeats of src[i] = i
+    assert values(run(a2, "whole_register")) == [0 + 1 + 3, 64 + 65 + 67] + [UNTOUCHED] * 14
+    # a call reading the register leaves it known for the next: max of lanes 0, 1, 3 is 3
+    out = values(run(a2, "whole_register_twice"))
+    assert out[0] == 4 and out[8] == 3
+
+
+def test_max_with_its_index(a2: Path) -> None:
+    # ORDER_VALUE_INDEX: [value, lane] per repeat, a float's lane as uint32 bits; a tie (lanes
+    # 5 and 9 hold 1000) gives the lowest lane
+    out = run(a2, "max_value_index")
+    assert out[0][0] == 1000 and out[1][1] == 5
+    assert out[2][0] == 127 and out[3][1] == 63
+    # ORDER_INDEX_VALUE; a NaN result's lane is the lowest NaN's (assumed), though quieted
+    out = run(a2, "max_nan_index")
+    assert out[0][1] == 3 and out[1][1] == 0x7FC00001
+
+
+def test_what_the_model_does_not_follow_is_refused(a2: Path) -> None:
+    assert "isSetMask = false after another vector call" in refused(a2, "stale_register")
+    assert "counter mode (SetMaskCount) with isSetMask = true" in refused(a2, "counter_set_mask")
