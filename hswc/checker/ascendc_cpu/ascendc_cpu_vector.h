@@ -15,6 +15,7 @@
 //   ascendc_cpu_vec_math.h    Exp, Ln, Sqrt, Rsqrt, Reciprocal (one model each, as hswc's)
 //   ascendc_cpu_vec_library.h the library's Erf and Tanh (asc-devkit's sequences of basic calls)
 //   ascendc_cpu_vec_sigmoid.h the library's Sigmoid (asc-devkit's sequence of basic calls)
+//   ascendc_cpu_vec_transpose.h TransDataTo5HD (16- and 32-bit elements)
 //   ascendc_cpu_unmodelled.h  Axpy, Sin, ...: compile errors (results not exactly specified)
 #ifndef ASCENDC_CPU_VECTOR_H
 #define ASCENDC_CPU_VECTOR_H
@@ -31,6 +32,7 @@
 #include "ascendc_cpu_vec_math.h"
 #include "ascendc_cpu_vec_reduce.h"
 #include "ascendc_cpu_vec_sigmoid.h"
+#include "ascendc_cpu_vec_transpose.h"
 #include "ascendc_cpu_gather_mask.h"
 
 #endif  // ASCENDC_CPU_VECTOR_H

@@ -1,8 +1,9 @@
-// mask_register_driver.cpp - the CPU model's vector mask register (SetMaskCount, SetMaskNorm,
-// SetVectorMask) and BlockReduceSum / Max on fixed inputs (build with -DASCENDC_CPU_DAV_3510 for
-// Ascend 950); test_mask_register.py checks the printed results against hand-computed values.
+// level0_calls_driver.cpp - the CPU model's vector mask register (SetMaskCount, SetMaskNorm,
+// SetVectorMask), BlockReduceSum / Max, WholeReduceMax's index orders and TransDataTo5HD on fixed
+// inputs (build with -DASCENDC_CPU_DAV_3510 for Ascend 950); test_level0_calls.py checks the
+// printed results against hand-computed values.
 //
-//   mask_register_driver SCENARIO
+//   level0_calls_driver SCENARIO
 //
 // prints dst's first 16 floats, one per line (%.9g and the bits), or exits 3 with the model's
 // message.
@@ -18,7 +19,7 @@ using namespace AscendC;
 int main(int argc, char** argv)
 {
     if (argc != 2) {
-        std::fprintf(stderr, "usage: mask_register_driver SCENARIO\n");
+        std::fprintf(stderr, "usage: level0_calls_driver SCENARIO\n");
         return 2;
     }
     const std::string s = argv[1];
@@ -67,6 +68,32 @@ int main(int argc, char** argv)
         std::memcpy(&nan, &signalling, sizeof nan);
         src.SetValue(3, nan);
         WholeReduceMax(dst, src, 64, 1, 1, 1, 8, ReduceOrder::ORDER_INDEX_VALUE);
+    } else if (s == "transpose_b32" || s == "transpose_twice") {
+        // 16 blocks of 8 floats, src[8b + i] = 100 b + i, into dst's 16 blocks (a TBuf of 512 bytes)
+        TBuf<TPosition::VECCALC> outBuf;
+        pipe.InitBuffer(outBuf, 1024);
+        const LocalTensor<float> out = outBuf.Get<float>();
+        for (int i = 0; i < 128; ++i) {
+            src.SetValue(i, static_cast<float>(100 * (i / 8) + i % 8));
+            src.SetValue(128 + i, static_cast<float>(-(100 * (i / 8) + i % 8)));
+        }
+        uint64_t dstList[16];
+        uint64_t srcList[16];
+        for (int b = 0; b < 16; ++b) {
+            srcList[b] = src.GetPhyAddr(8 * b);
+            dstList[b] = out.GetPhyAddr(8 * b);
+        }
+        TransDataTo5HDParams params;
+        // twice: repeat 1 reads 16 blocks further on and writes 16 further on
+        params.repeatTimes = s == "transpose_twice" ? 2 : 1;
+        params.srcRepStride = s == "transpose_twice" ? 16 : 0;
+        params.dstRepStride = s == "transpose_twice" ? 16 : 0;
+        TransDataTo5HD<float>(dstList, srcList, params);
+        for (int i = 0; i < 16; ++i) {
+            std::printf("%.9g %d\n", static_cast<double>(out.GetValue(i)), 0);
+            std::printf("%.9g %d\n", static_cast<double>(out.GetValue(128 + i)), 1);
+        }
+        return 0;
     } else if (s == "stale_register") {  // a level-2 call between SetVectorMask and its reader
         SetVectorMask<float>(0, 0xB);
         Adds(src[128], src[128], 1.0f, 64);

@@ -1,13 +1,14 @@
 """The CPU model's vector mask register (SetMaskCount / SetMaskNorm / SetVectorMask, read by
-isSetMask = false calls), BlockReduceSum / Max and WholeReduceMax's index orders
+isSetMask = false calls), BlockReduceSum / Max, WholeReduceMax's index orders and TransDataTo5HD
 (hswc/checker/ascendc_cpu/ascendc_cpu_mask.h, ascendc_cpu_vec_block_reduce.h,
-ascendc_cpu_vec_reduce.h), against values computed by hand from asc-devkit's documentation
-(掩码.md, SetVectorMask.md, ReduceDataBlock.md, ReduceRepeat.md). One driver build per SoC
-family (test/cpp_fixtures/mask_register_driver.cpp); Ascend 950's under `sweep`, but for the
-one case where the families differ."""
+ascendc_cpu_vec_reduce.h, ascendc_cpu_vec_transpose.h), against values computed by hand from
+asc-devkit's documentation (掩码.md, SetVectorMask.md, ReduceDataBlock.md, ReduceRepeat.md,
+TransDataTo5HD.md). One driver build per SoC family (test/cpp_fixtures/level0_calls_driver.cpp);
+Ascend 950's, for the one case where the families differ, under `sweep`."""
 
 from __future__ import annotations
 
+import struct
 import subprocess
 from pathlib import Path
 
@@ -17,13 +18,13 @@ from cpu_build import compiler
 from hswc.checker.build import MODEL
 
 REPO = Path(__file__).resolve().parents[1]
-DRIVER = REPO / "test" / "cpp_fixtures" / "mask_register_driver.cpp"
+DRIVER = REPO / "test" / "cpp_fixtures" / "level0_calls_driver.cpp"
 FLAGS = {"dav_c220": (), "dav_3510": ("-DASCENDC_CPU_DAV_3510",)}
 BIG = 2.0**24
 
 
 def _build(directory: Path, family: str) -> Path:
-    exe = directory / f"mask_register_{family}"
+    exe = directory / f"level0_calls_{family}"
     command = [compiler(), "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", *FLAGS[family],
                "-I", str(MODEL), "-I", str(REPO / "test" / "cpp_fixtures"), str(DRIVER), "-o",
                str(exe)]
@@ -34,7 +35,7 @@ def _build(directory: Path, family: str) -> Path:
 
 @pytest.fixture(scope="module")
 def a2(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _build(tmp_path_factory.mktemp("mask_register"), "dav_c220")
+    return _build(tmp_path_factory.mktemp("level0_calls"), "dav_c220")
 
 
 def run(exe: Path, scenario: str) -> list[tuple[float, int]]:
@@ -108,3 +109,21 @@ def test_max_with_its_index(a2: Path) -> None:
 def test_what_the_model_does_not_follow_is_refused(a2: Path) -> None:
     assert "isSetMask = false after another vector call" in refused(a2, "stale_register")
     assert "counter mode (SetMaskCount) with isSetMask = true" in refused(a2, "counter_set_mask")
+
+
+def test_transpose_of_32_bit_blocks(a2: Path) -> None:
+    # src block b holds 100 b + i (i < 8); round j gathers element j of blocks 0..7 into dst
+    # block 2j and of blocks 8..15 into 2j + 1: dst's first block is 0, 100, ..., 700, its second
+    # 800, ..., 1500, its third 1, 101, ..., 701
+    out = run(a2, "transpose_b32")
+    first = [v for v, which in out if which == 0]
+    assert first == [100 * b for b in range(16)]
+    # repeatTimes 1 with strides 0 writes those 16 blocks only: the next 16 keep the UB's fill
+    rest = {b for v, which in out if which == 1 for b in [struct.pack("<f", v)]}
+    assert rest == {bytes([0xA5] * 4)}
+
+def test_transpose_repeats_move_by_their_strides(a2: Path) -> None:
+    out = run(a2, "transpose_twice")
+    assert [v for v, which in out if which == 0] == [100 * b for b in range(16)]
+    # the second repeat: blocks 16..31 (-(100 b + i)) into dst blocks 16..31
+    assert [v for v, which in out if which == 1] == [-100 * b for b in range(16)]
