@@ -127,3 +127,11 @@ def test_transpose_repeats_move_by_their_strides(a2: Path) -> None:
     assert [v for v, which in out if which == 0] == [100 * b for b in range(16)]
     # the second repeat: blocks 16..31 (-(100 b + i)) into dst blocks 16..31
     assert [v for v, which in out if which == 1] == [-100 * b for b in range(16)]
+
+
+def test_transpose_of_16_bit_blocks(a2: Path) -> None:
+    # TransDataTo5HDImpl (GeGluGradV2 calls it) on 16 blocks of 16 halves, src[16 b + i] = 16 b + i:
+    # dst block j, element i = src block i, element j: the matrix's transpose
+    out = [v for v, _ in run(a2, "transpose_b16")]
+    assert out[:16] == [16 * i for i in range(16)]
+    assert out[16:32] == [16 * i + 1 for i in range(16)]

@@ -94,6 +94,23 @@ int main(int argc, char** argv)
             std::printf("%.9g %d\n", static_cast<double>(out.GetValue(128 + i)), 1);
         }
         return 0;
+    } else if (s == "transpose_b16") {  // TransDataTo5HDImpl on half: a 16 x 16 transpose
+        const LocalTensor<half> in = src.ReinterpretCast<half>();
+        const LocalTensor<half> out = dst.ReinterpretCast<half>();
+        __ubuf__ half* dstList[16];
+        __ubuf__ half* srcList[16];
+        for (int i = 0; i < 256; ++i) {
+            in.SetValue(i, half(static_cast<float>(i)));
+        }
+        for (int b = 0; b < 16; ++b) {
+            srcList[b] = in.GetPhyAddr(16 * b);
+            dstList[b] = out.GetPhyAddr(16 * b);
+        }
+        TransDataTo5HDImpl(dstList, srcList, TransDataTo5HDParams(false, false, 1, 0, 0));
+        for (int i = 0; i < 32; ++i) {
+            std::printf("%.9g %d\n", static_cast<double>(static_cast<float>(out.GetValue(i))), 0);
+        }
+        return 0;
     } else if (s == "stale_register") {  // a level-2 call between SetVectorMask and its reader
         SetVectorMask<float>(0, 0xB);
         Adds(src[128], src[128], 1.0f, 64);

@@ -6,8 +6,9 @@
 //   [capi]  docs/zh/api/SIMD-API/C-API/vector_compute/asc_transto5hd.md
 //   [struct] include/basic_api/kernel_struct_transpose.h (TransDataTo5HDParams)
 // Forms: TransDataTo5HD<T>(uint64_t dstList[16], uint64_t srcList[16], params), the addresses
-// from LocalTensor::GetPhyAddr(offset) (the model's are host addresses), and
-// TransDataTo5HD<T>(LocalTensor<T> (&dstList)[16], LocalTensor<T> (&srcList)[16], params).
+// from LocalTensor::GetPhyAddr(offset) (the model's are host addresses),
+// TransDataTo5HD<T>(LocalTensor<T> (&dstList)[16], LocalTensor<T> (&srcList)[16], params), and
+// the implementation's TransDataTo5HDImpl(__ubuf__ T* dstList[16], __ubuf__ T* srcList[16], params).
 // Each list entry is the start of a 32-byte DataBlock (B = 32 / sizeof(T) elements). Per repeat:
 //   * 16-bit T: dst block j, element i = src block i, element j ([t5hd]: "从指定的16个DataBlock
 //     中的对应位置取值，组成1个新的DataBlock放入目的地址中"; the docs' fp16 transpose example, a
@@ -145,6 +146,21 @@ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t 
         src[i] = ascendc_cpu::transpose::UbOffset("TransDataTo5HD", "srcList", i, srcList[i]);
     }
     ascendc_cpu::transpose::Run<T>("TransDataTo5HD", dst, src, nchwconvParams);
+}
+
+/// asc-devkit's implementation entry on UB pointers (impl/basic_api/dav_c220/
+/// kernel_operator_vec_transpose_impl.h TransDataTo5HDImpl(__ubuf__ T* dstList[16], __ubuf__ T*
+/// srcList[16], params)), which ops-nn's GeGluGradV2 calls directly: the same call.
+template <typename T>
+inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE], __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+    const TransDataTo5HDParams& nchwconvParams, ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    uint64_t dst[NCHW_CONV_ADDR_LIST_SIZE], src[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        dst[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(dstList[i]));
+        src[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(srcList[i]));
+    }
+    TransDataTo5HD<T>(dst, src, nchwconvParams, site);
 }
 
 /// The LocalTensor-list form: each tensor's start is its block.
