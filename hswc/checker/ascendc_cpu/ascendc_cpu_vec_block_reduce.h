@@ -56,11 +56,8 @@ inline void Blocks(const char* api, Kind kind, const AscendC::LocalTensor<T>& ds
     int32_t repeatTime, Mask mask, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride)
 {
     using level0::Touch;
-    CheckRepeatArgs(api, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
-    const std::vector<std::vector<bool>> on =
-        level0::RepeatMasks<T, isSetMask>(api, mask, static_cast<uint8_t>(repeatTime));
-    if (NoRepeat(api, on)) {
-        level0::RegisterKept<isSetMask>();
+    std::vector<std::vector<bool>> on;
+    if (!RepeatLanes<T, isSetMask>(api, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, on)) {
         return;
     }
     constexpr uint32_t perBlock = kUbBlockBytes / sizeof(T);

@@ -467,6 +467,21 @@ inline void CheckRepeatArgs(const char* api, int32_t repeatTime, int32_t dstRepS
     }
 }
 
+/// A level-0 reduction's arguments checked and the lanes of each of its repeats in `on`
+/// (ascendc_cpu_mask.h's RepeatMasks); false for a NOP (NoRepeat), the mask register kept.
+template <typename T, bool isSetMask, typename Mask>
+inline bool RepeatLanes(const char* api, Mask mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+    int32_t srcRepStride, std::vector<std::vector<bool>>& on)
+{
+    CheckRepeatArgs(api, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+    on = level0::RepeatMasks<T, isSetMask>(api, mask, static_cast<uint8_t>(repeatTime));
+    if (NoRepeat(api, on)) {
+        level0::RegisterKept<isSetMask>();
+        return false;
+    }
+    return true;
+}
+
 /// The bytes of one repeat's result of WholeReduceMax / Min in `order` (ReduceRepeat.md 表3:
 /// value and index two elements of T, the value one, the index alone a uint32_t).
 template <typename T>
@@ -505,11 +520,8 @@ inline void Whole(const char* api, Kind kind, const AscendC::LocalTensor<T>& dst
 {
     using AscendC::ReduceOrder;
     using level0::Touch;
-    CheckRepeatArgs(api, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
-    const std::vector<std::vector<bool>> on =
-        level0::RepeatMasks<T, isSetMask>(api, mask, static_cast<uint8_t>(repeatTime));
-    if (NoRepeat(api, on)) {
-        level0::RegisterKept<isSetMask>();
+    std::vector<std::vector<bool>> on;
+    if (!RepeatLanes<T, isSetMask>(api, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, on)) {
         return;
     }
     const uint32_t repeats = static_cast<uint32_t>(on.size());
