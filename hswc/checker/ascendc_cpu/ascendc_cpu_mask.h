@@ -30,8 +30,9 @@
 //     [mask] 图4 / 图8: 130 half elements are one whole repeat and 2 lanes of a second). N = 0 is
 //     a NOP on Atlas A2/A3 ([svm]: "mask = 0表示指令不会执行计算操作") and refused on Ascend 950;
 //     N beyond the UB's elements of T is refused;
-//   * Counter mode, isSetMask = true: refused when run ([mask] 表3 documents only a bitwise
-//     mask[] whose low word is the count; the model does not take the form).
+//   * Counter mode, isSetMask = true: refused when run, by every level-0 call that takes a mask
+//     (NormalMaskMode: [mask] 表3 documents only a bitwise mask[] whose low word is the count;
+//     the model does not take the form).
 // The model knows the register only until another vector call: on the device a level-2 call, or
 // a level-0 call with isSetMask = true, writes it ([mask]: level-2 calls set Counter mode and the
 // count, then ResetMask and SetMaskNorm), and the model does not follow those writes. So a call
@@ -156,10 +157,10 @@ inline std::vector<std::vector<bool>> RepeatMasks(const char* api, Mask maskArg,
             "have set (掩码.md: level-2 calls and isSetMask = true calls write it) is not modelled; "
             "SetVectorMask before the call");
     }
+    if (isSetMask) {
+        NormalMaskMode(api);
+    }
     if (rt.maskCounter) {
-        if (isSetMask) {
-            Fail(api, "counter mode (SetMaskCount) with isSetMask = true is not modelled");
-        }
         const uint64_t count = rt.vectorMask[0];
         if (count > rt.ubBytes / sizeof(T)) {
             Fail(api, Msg("counter mode: the count ", count, " of SetVectorMask is more elements of ",

@@ -289,6 +289,15 @@ inline void Broken(const char* api, const std::string& rule, const std::string& 
     Rt().keepGoing = keep;
 }
 
+/// A call that takes its mask as an argument (isSetMask = true) runs in the register's Normal
+/// mode; in Counter mode (SetMaskCount: ascendc_cpu_mask.h) it is refused.
+inline void NormalMaskMode(const char* api)
+{
+    if (Rt().maskCounter) {
+        Fail(api, "counter mode (SetMaskCount) with isSetMask = true is not modelled");
+    }
+}
+
 /// (Re)allocates the UB arena. `ubBytes` must be a positive multiple of 32.
 inline void Configure(uint32_t ubBytes, uint8_t fillByte = 0xA5)
 {

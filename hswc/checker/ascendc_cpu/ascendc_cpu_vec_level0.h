@@ -193,6 +193,7 @@ inline uint64_t LaneByte(uint32_t r, uint32_t k, Strides s)
 template <typename T>
 inline std::vector<bool> MaskLanes(const char* api, uint64_t mask)
 {
+    NormalMaskMode(api);
     constexpr uint32_t lanes = kLanes<T>;
     if (mask > lanes) {
         const std::string rule = Msg("mask ", mask, " is outside [0, ", lanes, "], the lanes of a repeat of ",
@@ -214,6 +215,7 @@ inline std::vector<bool> MaskLanes(const char* api, uint64_t mask)
 template <typename T>
 inline std::vector<bool> MaskLanes(const char* api, const uint64_t mask[])
 {
+    NormalMaskMode(api);
     constexpr uint32_t lanes = kLanes<T>;
     if (sizeof(T) == 4 && mask[1] != 0) {
         Fail(api, Msg("mask[1] is ", mask[1], ", not 0: a 4-byte element type has its ", lanes,
