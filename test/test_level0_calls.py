@@ -135,3 +135,9 @@ def test_transpose_of_16_bit_blocks(a2: Path) -> None:
     out = [v for v, _ in run(a2, "transpose_b16")]
     assert out[:16] == [16 * i for i in range(16)]
     assert out[16:32] == [16 * i + 1 for i in range(16)]
+
+
+def test_scalar_bit_counts(a2: Path) -> None:
+    # CountLeadingZero.md: 0x0100000000000020 has 7 leading zeros, 0 has 64; 0xF0F0 has 8 ones
+    # and 56 zeros (GetBitCount.md)
+    assert [v for v, _ in run(a2, "scalar_bits")] == [7, 64, 8, 56]

@@ -111,6 +111,12 @@ int main(int argc, char** argv)
             std::printf("%.9g %d\n", static_cast<double>(static_cast<float>(out.GetValue(i))), 0);
         }
         return 0;
+    } else if (s == "scalar_bits") {  // CountLeadingZero.md's example, and bit counts
+        std::printf("%lld %d\n", static_cast<long long>(ScalarCountLeadingZero(0x0100000000000020ULL)), 0);
+        std::printf("%lld %d\n", static_cast<long long>(CountLeadingZero(0)), 0);
+        std::printf("%lld %d\n", static_cast<long long>(ScalarGetCountOfValue<1>(0xF0F0ULL)), 0);
+        std::printf("%lld %d\n", static_cast<long long>(GetBitCount<0>(0xF0F0ULL)), 0);
+        return 0;
     } else if (s == "stale_register") {  // a level-2 call between SetVectorMask and its reader
         SetVectorMask<float>(0, 0xB);
         Adds(src[128], src[128], 1.0f, 64);
