@@ -359,10 +359,16 @@ what each kernel computes.
   checker builds those folders' tiling sources with theirs, as ops-nn's one tiling library
   does, and lets `../../softmax_v2/arch35/...` reach softmax_v2's op_kernel, as ops-nn's kernel
   tree does). Their kernels (one base per folder, e.g. `op_kernel/arch35/softmax_v2_base.h`)
-  use Reg calls the CPU model does not have: `ScalarCountLeadingZero` (`:150`),
-  `ScalarGetCountOfValue` (`:157`), `Reg::Move` with a merging mask (`:334`), `Reg::Reduce<SUM>`
-  into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`, `StoreUnAlignPost`, `:461-467`;
-  Reduce.md does not give the order of the sum).
+  use Reg calls the CPU model does not have. The scalar bit counts `ScalarCountLeadingZero`
+  (`:150`) and `ScalarGetCountOfValue` (`:157`) are modelled now (CountLeadingZero.md,
+  GetBitCount.md), so the four folders stop at `Reg::Move` with a merging mask (`:334`); after it
+  come `Reg::Reduce<SUM>` into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`,
+  `StoreUnAlignPost`, `:461-467`; Reduce.md does not give the order of the sum), `LocalMemBar`,
+  the `plt_b32` mask builtin, `MemType`, the library's `ReduceSum<float, Pattern::Reduce::AR,
+  true>` and `TransDataTo5HD` (now modelled), and five tiling structs, one per tiling key
+  (`REGISTER_TILING_DATA_CLASS(SoftmaxV2_500, ...)` to `(SoftmaxV2, ...)`,
+  `op_host/arch35/softmax_v2_tiling.h:132-136`), where the checker generates one struct per op
+  (a g++ syntax check of `op_kernel/softmax_v2_apt.cpp` lists them).
 - **experimental/activation/log_softmax_v2 (Atlas A2) is now checked: within PyTorch's tolerance
   in every dtype, rule broken.** It reduces each row in mask counter mode (`SetMaskCount`,
   `op_kernel/log_softmax_v2.h:220`; `SetVectorMask<float>(0, length[j])` and
@@ -373,8 +379,8 @@ what each kernel computes.
   breaks: (1) every reduction is in place, `BlockReduceSum(inputLocal, inputLocal, ...)` (`:238`),
   `WholeReduceSum(inputLocal, inputLocal, ...)` (`:242`) and their f16 (`:857-884`) and bf16
   (`:1579-1605`) twins: each repeat's results are written over that repeat's own source, a
-  partial overlap the general rule does not support (通用地址重叠约束: "单次迭代内：源操作数与目的
-  操作数必须100%完全重叠，不支持部分重叠"; the model computes them from the sources as read);
+  partial overlap the general rule does not support (通用地址重叠约束: within one repeat source
+  and destination overlap 100% or not at all; the model computes them from the sources as read);
   (2) f32 rows shorter than 32 elements are copied in as whole 32-element rows,
   `DataCopy(inputLocal, inputGm[start * n], align_to(n, 32))` (`:206`, `:213`): the last row's
   copy reads past x (GM out of bounds at rows of L = 2 and 16); (3) with --auto-sync off, the
@@ -427,8 +433,8 @@ what each kernel computes.
   that product overflows to inf and GELU's derivative at b is 0 (b below about -10, its
   exp(x (a1 x^2 + a2)) overflowing, `ge_glu_grad_v2_tanh_base.h:280-288`), inf * 0 gives NaN
   against the reference's -0 (f16 n = 4096: b = -36800, dy = 65504 at element 523). The bf16
-  and f32 rows are not traced further. Ascend 950 also reads an operand past its buffer ("operand past its buffer"
-  in its rows), not traced here.
+  and f32 rows are not traced further. On Ascend 950 the kernel also uses an operand past its
+  buffer ("operand past its buffer" in its rows), not traced here.
 - **SituGluGrad** (hsg.situ_glu_grad, the kernel's steps `op_kernel/situ_glu_grad.hpp:315-416`)
   is not checkable for the same reason as SituGlu: its tiling includes `graph/operator_reg.h`
   (`op_graph/situ_glu_grad_proto.h:18`).
