@@ -361,15 +361,46 @@ what each kernel computes.
   checker builds those folders' tiling sources with theirs, as ops-nn's one tiling library
   does, and lets `../../softmax_v2/arch35/...` reach softmax_v2's op_kernel, as ops-nn's kernel
   tree does). Their kernels (one base per folder, e.g. `op_kernel/arch35/softmax_v2_base.h`)
-  use Reg calls the CPU model does not have: `ScalarCountLeadingZero` (`:150`),
-  `ScalarGetCountOfValue` (`:157`), `Reg::Move` with a merging mask (`:334`), `Reg::Reduce<SUM>`
-  into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`, `StoreUnAlignPost`, `:461-467`;
-  Reduce.md does not give the order of the sum). On Atlas A2 experimental/activation/
-  log_softmax_v2 reduces in mask counter mode (`SetMaskCount`, `op_kernel/log_softmax_v2.h:174`;
-  `BlockReduceSum<float, false>(..., MASK_PLACEHOLDER, ...)`, `:178`; `ReduceMax<half>` with its
-  index, `:140`), none of which the model has; experimental/activation/log_softmax_grad
-  transposes with `TransDataTo5HD` (`op_kernel/reduce_tail.h:240`) and calls an unqualified
-  `AlignUp` (`op_kernel/log_softmax_grad_base.h:73`) that asc-devkit's headers do not declare.
+  use Reg calls the CPU model does not have. The scalar bit counts `ScalarCountLeadingZero`
+  (`:150`) and `ScalarGetCountOfValue` (`:157`) are modelled now (CountLeadingZero.md,
+  GetBitCount.md), so the four folders stop at `Reg::Move` with a merging mask (`:334`); after it
+  come `Reg::Reduce<SUM>` into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`,
+  `StoreUnAlignPost`, `:461-467`; Reduce.md does not give the order of the sum), `LocalMemBar`,
+  the `plt_b32` mask builtin, `MemType`, the library's `ReduceSum<float, Pattern::Reduce::AR,
+  true>` and `TransDataTo5HD` (now modelled), and five tiling structs, one per tiling key
+  (`REGISTER_TILING_DATA_CLASS(SoftmaxV2_500, ...)` to `(SoftmaxV2, ...)`,
+  `op_host/arch35/softmax_v2_tiling.h:132-136`), where the checker generates one struct per op
+  (a g++ syntax check of `op_kernel/softmax_v2_apt.cpp` lists them).
+- **experimental/activation/log_softmax_v2 (Atlas A2) is now checked: within PyTorch's tolerance
+  in every dtype, rule broken.** It reduces each row in mask counter mode (`SetMaskCount`,
+  `op_kernel/log_softmax_v2.h:220`; `SetVectorMask<float>(0, length[j])` and
+  `BlockReduceMax<float, false>(..., MASK_PLACEHOLDER, ...)`, `:222-223`; then
+  `WholeReduceMax<float, false>` with repeatTime MASK_PLACEHOLDER = 0, which counter mode
+  ignores, `:227-228`, in its default order, value and index), which the CPU model now runs
+  (hswc/checker/ascendc_cpu/ascendc_cpu_mask.h, ascendc_cpu_vec_block_reduce.h). The rules it
+  breaks: (1) every reduction is in place, `BlockReduceSum(inputLocal, inputLocal, ...)` (`:238`),
+  `WholeReduceSum(inputLocal, inputLocal, ...)` (`:242`) and their f16 (`:857-884`) and bf16
+  (`:1579-1605`) twins: each repeat's results are written over that repeat's own source, a
+  partial overlap the general rule does not support (通用地址重叠约束: within one repeat source
+  and destination overlap 100% or not at all; the model computes them from the sources as read);
+  (2) f32 rows shorter than 32 elements are copied in as whole 32-element rows,
+  `DataCopy(inputLocal, inputGm[start * n], align_to(n, 32))` (`:206`, `:213`): the last row's
+  copy reads past x (GM out of bounds at rows of L = 2 and 16); (3) with --auto-sync off, the
+  vector calls listed after the table.
+- **experimental/activation/log_softmax_grad (Atlas A2) is now checked: outside PyTorch's
+  tolerance in every dtype, rule broken.** Its short rows (L not a multiple of 8 floats) are
+  summed through two transposes, `TransDataTo5HD<float>` (`op_kernel/reduce_tail.h:240`, `:260`),
+  which the CPU model now has (ascendc_cpu_vec_transpose.h: the order of the two blocks a
+  32-bit round writes is in a figure only, and is taken as the kernel's address lists expect
+  it, `:235-237`); it calls `AlignUp` unqualified (`op_kernel/log_softmax_grad_base.h:73`),
+  which asc-devkit declares (impl/basic_api/utils/kernel_utils_ceil_oom_que.h:41) and the model
+  now does too. Rules: rows of fewer than 8 floats are copied in as whole 32-byte blocks,
+  `DataCopy(dyIn, dyGM_[offset], AlignUp(count, elemsPerBlock))` (`log_softmax_grad_base.h:73`,
+  `:100`): the last row's copy reads past dy and x (GM out of bounds). Values: whole-row runs
+  (16, 128, 1024, 12288, ... elements) are within the tolerance, most at 0 ulp; runs of many
+  short rows (289 rows of 2, 513 of 2, ...) put some values far off (f32 289 x 2: 27 of 578,
+  e.g. the kernel's 0 against -1.6e10 at element 212; f16 and bf16 alike, and infinities and
+  NaNs where the reference has finite values). Their cause is not traced here.
 - **GeGluV2: y and gelu, both compared (hsg.ge_glu_v2, its definition's defaults: approximate
   tanh, activate_left false).** Its GeLU is `x / (1 + exp(-2u))` in f32
   (`op_kernel/ge_glu_v2_base.h:245-259`). The f16 and f32 kernels Cast the GeLU to x's type and
@@ -396,8 +427,16 @@ what each kernel computes.
 - **GeGluGradV2** (hsg.ge_glu_grad_v2: dx from dy, x and the gelu GeGluV2 wrote, not
   recomputed: `op_kernel/ge_glu_grad_v2_tanh_fp32.h:58` `Mul(outLocalLeft, ubGelu, ubDY)`)
   splits and joins x's halves with `TransDataTo5HDImpl` on UB addresses
-  (`op_kernel/ge_glu_grad_v2_tanh_base.h:433`, `arch35/ge_glu_grad_v2_tanh_base.h:440`), which
-  the CPU model lacks: not checkable on any SoC.
+  (`op_kernel/ge_glu_grad_v2_tanh_base.h:433`, `arch35/ge_glu_grad_v2_tanh_base.h:440`), which the
+  CPU model now runs (ascendc_cpu_vec_transpose.h): checked on every SoC, outside PyTorch's
+  tolerance in every dtype. The halves are put back where they belong (most values within 1
+  ulp); what is outside is at inputs of large magnitude. In f16 the kernel forms a * dy in half
+  (`op_kernel/ge_glu_grad_v2_tanh_fp16.h:76`, `Mul(ubX1, ubX1, ubDY)`) before widening it: where
+  that product overflows to inf and GELU's derivative at b is 0 (b below about -10, its
+  exp(x (a1 x^2 + a2)) overflowing, `ge_glu_grad_v2_tanh_base.h:280-288`), inf * 0 gives NaN
+  against the reference's -0 (f16 n = 4096: b = -36800, dy = 65504 at element 523). The bf16
+  and f32 rows are not traced further. On Ascend 950 the kernel also uses an operand past its
+  buffer ("operand past its buffer" in its rows), not traced here.
 - **SituGluGrad** (hsg.situ_glu_grad, the kernel's steps `op_kernel/situ_glu_grad.hpp:315-416`)
   is not checkable for the same reason as SituGlu: its tiling includes `graph/operator_reg.h`
   (`op_graph/situ_glu_grad_proto.h:18`).

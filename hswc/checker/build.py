@@ -119,7 +119,8 @@ def summarise_errors(output: str) -> list[str]:
                          r"RepeatParams[^'\n]*\)'", output):
         line = (f"the kernel calls a mask/repeat (level-0) form of {m.group(1)}, which "
                 "hswc/checker/ascendc_cpu does not model (it models those of Copy, Compare, "
-                "Compares / CompareScalar and Select)")
+                "Compares / CompareScalar, Select, Add, Sub, Mul, Div, Max, Min, Brcb and the "
+                "WholeReduce and BlockReduce calls)")
         if line not in headline:
             headline.append(line)
     errors = [line.strip() for line in output.splitlines()

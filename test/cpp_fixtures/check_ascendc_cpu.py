@@ -990,7 +990,7 @@ REFUSED = {
     "Sigmoid(h, h, 8)": "ascendc_cpu: Sigmoid takes half and float",
     "Axpy(t, t, 2.0f, 8)": f"ascendc_cpu: Axpy {UNSPECIFIED}",
     "FusedMulAdd(t, t, t, 8)": f"ascendc_cpu: FusedMulAdd {UNSPECIFIED}",
-    "BlockReduceSum(t, t, 1, 64, 1, 1, 8)": f"ascendc_cpu: BlockReduceSum {UNSPECIFIED}",
+    "BlockReduceSum(h, h, 1, 64, 1, 1, 8)": "BlockReduceSum supports (half, float) on Atlas A2/A3",
     "Add(h, h, h, 8)": "Add supports (half, float, int16_t, int32_t) on Atlas A2/A3",
     "Muls(h, h, bfloat16_t(2.0f), 8)": "Muls supports (half, float, int16_t, int32_t)",
     "Cast(t.ReinterpretCast<half>(), t.ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, 8)": (

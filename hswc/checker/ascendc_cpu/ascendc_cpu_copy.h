@@ -441,6 +441,7 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     if (!isSetMask) {
         ascendc_cpu::Fail("Copy", "isSetMask = false (the mask of SetVectorMask) is not modelled");
     }
+    ascendc_cpu::NormalMaskMode("Copy");
     if (mask == 0 || mask > lanes) {
         ascendc_cpu::Fail("Copy", ascendc_cpu::Msg("mask ", mask, " must be in [1, ", lanes, "]"));
     }
@@ -462,6 +463,7 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     if (!isSetMask) {
         ascendc_cpu::Fail("Copy", "isSetMask = false (the mask of SetVectorMask) is not modelled");
     }
+    ascendc_cpu::NormalMaskMode("Copy");
     std::vector<bool> on(lanes, false);
     for (uint32_t k = 0; k < lanes; ++k) {
         on[k] = ((mask[k / 64] >> (k % 64)) & 1u) != 0;

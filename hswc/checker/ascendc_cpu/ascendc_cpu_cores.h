@@ -74,6 +74,7 @@ inline void SwapCore(Runtime& saved, std::vector<uint8_t>& ub)
     std::swap(rt.loopMode, saved.loopMode);
     std::swap(rt.maskCounter, saved.maskCounter);
     std::swap(rt.vectorMask, saved.vectorMask);
+    std::swap(rt.maskEpoch, saved.maskEpoch);
     std::swap(rt.atomic, saved.atomic);
 }
 

@@ -219,7 +219,7 @@ struct Runtime {
     // Per core, as the device's registers (ascendc_cpu_cores.h swaps them with the core): GM
     // atomic accumulation of copies to GM (ascendc_cpu_atomic.h; `storing` while a copy's
     // accumulating store is checked) and the vector mask mode (ascendc_cpu_mask.h: counter mode,
-    // SetVectorMask's two words).
+    // SetVectorMask's two words; maskEpoch, the V pipe's clock when the model last knew them).
     struct Atomic {
         uint8_t kind = 0;
         const char* type = "";
@@ -228,6 +228,7 @@ struct Runtime {
     } atomic;
     bool maskCounter = false;
     uint64_t vectorMask[2] = {~uint64_t{0}, ~uint64_t{0}};
+    uint32_t maskEpoch = 0;
 
     // GM regions and tiling size registered by the harness.
     std::vector<GmRegion> gm;
@@ -286,6 +287,15 @@ inline void Broken(const char* api, const std::string& rule, const std::string& 
     Rt().keepGoing = true;
     Defer(api, rule, key);
     Rt().keepGoing = keep;
+}
+
+/// A call that takes its mask as an argument (isSetMask = true) runs in the register's Normal
+/// mode; in Counter mode (SetMaskCount: ascendc_cpu_mask.h) it is refused.
+inline void NormalMaskMode(const char* api)
+{
+    if (Rt().maskCounter) {
+        Fail(api, "counter mode (SetMaskCount) with isSetMask = true is not modelled");
+    }
 }
 
 /// (Re)allocates the UB arena. `ubBytes` must be a positive multiple of 32.
@@ -351,6 +361,7 @@ inline void BeginBlock(int64_t idx, int64_t num)
     rt.maskCounter = false;
     rt.vectorMask[0] = ~uint64_t{0};
     rt.vectorMask[1] = ~uint64_t{0};
+    rt.maskEpoch = 0;
 }
 
 /// Ends the current core; a TPipe still alive here is a violation.

@@ -5,6 +5,10 @@
 //   AscendC::Cast(float) / ToBfloat16(float) -> bfloat16_t: the device's
 //                                  software rounding: nearest-even, NaN -> 0x7FFF
 //   min(a, b), max(a, b)           the compiler's scalar builtins (both operands one type)
+//   GetBitCount<v> / ScalarGetCountOfValue<v>, CountLeadingZero / ScalarCountLeadingZero: the bits
+//                                  of a uint64_t equal to v (0 or 1), its leading zeros (64 for 0)
+//                                  (asc-devkit docs/zh/api/SIMD-API/基础API/标量计算/GetBitCount.md,
+//                                  CountLeadingZero.md; the Scalar* names are their old ones)
 #ifndef ASCENDC_CPU_SCALAR_H
 #define ASCENDC_CPU_SCALAR_H
 
@@ -30,6 +34,36 @@ inline bfloat16_t Cast(const float& fVal)
 }
 
 inline bfloat16_t ToBfloat16(const float& fVal) { return Cast(fVal); }
+
+/// The bits of valueIn equal to countValue (0 or 1): GetBitCount.md.
+template <int countValue>
+inline int64_t GetBitCount(uint64_t valueIn)
+{
+    static_assert(countValue == 0 || countValue == 1, "GetBitCount counts bits of value 0 or 1");
+    int64_t ones = 0;
+    for (uint64_t v = valueIn; v != 0; v &= v - 1) {
+        ++ones;
+    }
+    return countValue == 1 ? ones : 64 - ones;
+}
+
+template <int countValue>
+inline int64_t ScalarGetCountOfValue(uint64_t valueIn)
+{
+    return GetBitCount<countValue>(valueIn);
+}
+
+/// The zeros above the highest 1 of valueIn, 64 for 0: CountLeadingZero.md.
+inline int64_t CountLeadingZero(uint64_t valueIn)
+{
+    int64_t zeros = 0;
+    for (uint64_t bit = uint64_t{1} << 63; bit != 0 && (valueIn & bit) == 0; bit >>= 1) {
+        ++zeros;
+    }
+    return zeros;
+}
+
+inline int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
 
 namespace Std {
 template <typename T, typename U>

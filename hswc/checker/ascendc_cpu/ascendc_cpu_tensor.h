@@ -156,6 +156,14 @@ enum class Access {
 
 /// The part of a LocalTensor the model needs: where it points, how many
 /// bytes it may touch, and which UB buffer (and allocation) it came from.
+/// LocalTensor::GetPhyAddr(offset)'s address: a T* or, as the device's uint64_t, its bits.
+template <typename T>
+struct UbAddress {
+    T* p;
+    operator T*() const { return p; }
+    operator uint64_t() const { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+};
+
 struct UbView {
     uint8_t* ptr = nullptr;
     uint32_t bytes = 0;     // logical length (GetSize() * sizeof(T))
@@ -348,6 +356,13 @@ public:
     }
     TPosition GetPosition() const { return cpu_.position; }
     __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(cpu_.ptr); }
+    /// The address of element `offset`: on the device a uint64_t UB address (kernel_tensor_impl.h),
+    /// which kernels store in TransDataTo5HD's address lists; here the host address, as a T* or
+    /// a uint64_t (ascendc_cpu::UbAddress), which the model's address lists take back.
+    ascendc_cpu::UbAddress<T> GetPhyAddr(const uint32_t offset) const
+    {
+        return ascendc_cpu::UbAddress<T>{reinterpret_cast<T*>(cpu_.ptr + static_cast<uint64_t>(offset) * sizeof(T))};
+    }
 
     /// Sub-tensor at element `offset` (offset <= GetSize()).
     LocalTensor operator[](const uint32_t offset) const
@@ -414,6 +429,8 @@ enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 /// asc-devkit's DivCeil (impl/basic_api/utils/kernel_utils_ceil_oom_que.h): a / b rounded up.
 constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+/// asc-devkit's AlignUp (the same file): a rounded up to a multiple of b.
+constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 
 /// Tensor in global memory. SetGlobalBuffer(ptr, len) bounds every access
 /// to [0, len) elements; operator[](offset) is the tensor at that element

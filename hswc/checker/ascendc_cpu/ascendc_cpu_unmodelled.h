@@ -5,7 +5,7 @@
 // are approximations documented within 1 ulp at best; the vector unit's Exp,
 // Ln, Sqrt, Rsqrt and Reciprocal have one chosen model each, in
 // ascendc_cpu_vec_math.h; the multiply-adds do not say whether the
-// product is rounded first; BlockReduceSum's order is not modelled), so
+// product is rounded first), so
 // a bit-exact model cannot compute them. Every
 // overload exists, so a kernel using one compiles up to the call, and the
 // call itself is a compile error whose text names it:
@@ -50,9 +50,8 @@ ASCENDC_CPU_UNMODELLED(FusedMulAdd)
 ASCENDC_CPU_UNMODELLED(FusedMulAddRelu)
 ASCENDC_CPU_UNMODELLED(MulAddDst)
 ASCENDC_CPU_UNMODELLED(MulAddRelu)
-// Sums: ReduceSum and WholeReduceSum are modelled (ascendc_cpu_vec_reduce.h: their order as
-// asc-devkit documents and implements it); BlockReduceSum is not.
-ASCENDC_CPU_UNMODELLED(BlockReduceSum)
+// (The sums ReduceSum, WholeReduceSum and BlockReduceSum are modelled: ascendc_cpu_vec_reduce.h
+// and ascendc_cpu_vec_block_reduce.h, their order as asc-devkit documents and implements it.)
 // Library functions built on them (adv_api math).
 // (Log, the natural logarithm, is modelled as Ln: ascendc_cpu_vec_math.h; Erf and Tanh as the
 // sequences of basic calls asc-devkit's implementation runs: ascendc_cpu_vec_library.h; Sigmoid

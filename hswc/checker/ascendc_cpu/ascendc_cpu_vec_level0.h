@@ -193,6 +193,7 @@ inline uint64_t LaneByte(uint32_t r, uint32_t k, Strides s)
 template <typename T>
 inline std::vector<bool> MaskLanes(const char* api, uint64_t mask)
 {
+    NormalMaskMode(api);
     constexpr uint32_t lanes = kLanes<T>;
     if (mask > lanes) {
         const std::string rule = Msg("mask ", mask, " is outside [0, ", lanes, "], the lanes of a repeat of ",
@@ -214,6 +215,7 @@ inline std::vector<bool> MaskLanes(const char* api, uint64_t mask)
 template <typename T>
 inline std::vector<bool> MaskLanes(const char* api, const uint64_t mask[])
 {
+    NormalMaskMode(api);
     constexpr uint32_t lanes = kLanes<T>;
     if (sizeof(T) == 4 && mask[1] != 0) {
         Fail(api, Msg("mask[1] is ", mask[1], ", not 0: a 4-byte element type has its ", lanes,
@@ -349,6 +351,26 @@ inline std::vector<Touch> LaneTouches(const AscendC::LocalTensor<T>& t, const st
                 touches.push_back(Touch{base + off, static_cast<uint32_t>(sizeof(T)), r, k});
                 spans.emplace_back(off, sizeof(T));
             }
+        }
+    }
+    return touches;
+}
+
+/// LaneTouches with lanes of their own in each repeat (ascendc_cpu_mask.h's RepeatMasks).
+template <typename T>
+inline std::vector<Touch> LaneTouches(const AscendC::LocalTensor<T>& t, const std::vector<std::vector<bool>>& on,
+    Strides s, std::vector<std::pair<uint64_t, uint64_t>>& spans)
+{
+    std::vector<Touch> touches;
+    for (uint32_t r = 0; r < on.size(); ++r) {
+        std::vector<std::pair<uint64_t, uint64_t>> mine;
+        for (Touch touch : LaneTouches<T>(t, on[r], 1, s, mine)) {
+            touch.at += uint64_t{r} * s.rep * kUbBlockBytes;
+            touch.repeat = r;
+            touches.push_back(touch);
+        }
+        for (const auto& span : mine) {
+            spans.emplace_back(span.first + uint64_t{r} * s.rep * kUbBlockBytes, span.second);
         }
     }
     return touches;

@@ -37,10 +37,14 @@
 // unspecified); dst needs only its element's alignment (ReduceRepeat.md 表3); calIndex = true
 // and the level-0 forms (mask, repeatTime, srcRepStride) are not modelled.
 // WholeReduceSum / Max / Min(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
-// srcRepStride[, order]): each repeat's first `mask` lanes (or bitwise mask lanes) reduced by the
-// tree into dst element r * dstRepStride (表3: dstRepStride in elements for SUM and for
-// ORDER_ONLY_VALUE); repeatTime in [0, 255] and the strides in [0, 65535] (ReduceRepeat.md);
-// other ReduceOrders (index results) not modelled.
+// srcRepStride[, order]): each repeat's enabled lanes (the mask argument, or with isSetMask =
+// false the vector mask register in Normal or Counter mode: ascendc_cpu_mask.h) reduced by the
+// tree into dst's result r at r * dstRepStride units (表3: a unit is the result's bytes: an
+// element of T for SUM and ORDER_ONLY_VALUE, two for ORDER_VALUE_INDEX / ORDER_INDEX_VALUE, a
+// uint32_t for ORDER_ONLY_INDEX; dst aligned to it); the index is the lane within the repeat, the
+// lowest holding the result ("如果存在多个最值，该指令会将最小索引写入目的操作数"), stored as
+// the integer of T's width ("索引按操作数的数据类型存储"); repeatTime in [0, 255] and the strides
+// in [0, 65535] (ReduceRepeat.md).
 // Brcb(dst, src, repeatTime, {dstBlkStride, dstRepStride}): element 8r + j of src fills the
 // 32-byte block j of repeat r of dst at block r * dstRepStride + j * dstBlkStride (Brcb.md's
 // pseudo-code); src and dst may not overlap; dstBlkStride 0 is undefined behaviour.
@@ -58,11 +62,13 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "ascendc_cpu_api.h"
 #include "ascendc_cpu_vec_common.h"
+#include "ascendc_cpu_mask.h"
 #include "ascendc_cpu_vec_level0.h"
 
 namespace AscendC {
@@ -429,12 +435,26 @@ inline void Binary(const char* api, bool accumulates, const AscendC::LocalTensor
     }
 }
 
-/// WholeReduceSum / Max / Min (ORDER_ONLY_VALUE): header comment.
-template <typename T, typename Mask>
-inline void Whole(const char* api, Kind kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-    Mask mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride)
+/// A level-0 reduction with no repeat or a repeat of no lane: Nothing's NOP on A2/A3, refused on
+/// Ascend 950 (header comment; every repeat has the same lanes but in counter mode's last).
+inline bool NoRepeat(const char* api, const std::vector<std::vector<bool>>& repeats)
 {
-    using level0::Touch;
+    if (repeats.empty()) {
+        return Nothing(api, 0, {});
+    }
+    for (const std::vector<bool>& on : repeats) {
+        if (!level0::Any(on)) {
+            return Nothing(api, 1, on);
+        }
+    }
+    return false;
+}
+
+/// The range checks of a level-0 reduction's repeatTime and strides (ReduceRepeat.md,
+/// ReduceDataBlock.md: repeatTime in [0, 255], the strides in [0, 65535]).
+inline void CheckRepeatArgs(const char* api, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+    int32_t srcRepStride)
+{
     if (repeatTime < 0 || repeatTime > 255) {
         Fail(api, Msg("repeatTime ", repeatTime, " is outside [0, 255] (ReduceRepeat.md)"));
     }
@@ -445,24 +465,80 @@ inline void Whole(const char* api, Kind kind, const AscendC::LocalTensor<T>& dst
             Fail(api, Msg(s.first, " ", s.second, " is outside [0, 65535] (ReduceRepeat.md)"));
         }
     }
-    const uint8_t repeats = static_cast<uint8_t>(repeatTime);
-    const std::vector<bool> on = level0::MaskLanes<T>(api, mask);
-    if (Nothing(api, repeats, on)) {
+}
+
+/// A level-0 reduction's arguments checked and the lanes of each of its repeats in `on`
+/// (ascendc_cpu_mask.h's RepeatMasks); false for a NOP (NoRepeat), the mask register kept.
+template <typename T, bool isSetMask, typename Mask>
+inline bool RepeatLanes(const char* api, Mask mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+    int32_t srcRepStride, std::vector<std::vector<bool>>& on)
+{
+    CheckRepeatArgs(api, repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+    on = level0::RepeatMasks<T, isSetMask>(api, mask, static_cast<uint8_t>(repeatTime));
+    if (NoRepeat(api, on)) {
+        level0::RegisterKept<isSetMask>();
+        return false;
+    }
+    return true;
+}
+
+/// The bytes of one repeat's result of WholeReduceMax / Min in `order` (ReduceRepeat.md 表3:
+/// value and index two elements of T, the value one, the index alone a uint32_t).
+template <typename T>
+inline uint32_t ResultBytes(AscendC::ReduceOrder order)
+{
+    switch (order) {
+        case AscendC::ReduceOrder::ORDER_VALUE_INDEX:
+        case AscendC::ReduceOrder::ORDER_INDEX_VALUE: return 2 * sizeof(T);
+        case AscendC::ReduceOrder::ORDER_ONLY_VALUE: break;
+        case AscendC::ReduceOrder::ORDER_ONLY_INDEX: return sizeof(uint32_t);
+    }
+    return sizeof(T);
+}
+
+/// The lane of a repeat's maximum / minimum: the lowest enabled lane holding its bits
+/// (ReduceRepeat.md: "如果存在多个最值，该指令会将最小索引写入目的操作数"); of a NaN result, the
+/// lowest enabled lane holding a NaN (assumed: the docs say nothing of NaN).
+template <typename T>
+inline uint32_t IndexOf(const char* api, const std::vector<Lane<T>>& values, T result)
+{
+    const bool nan = IsNan(result);
+    for (uint32_t k = 0; k < values.size(); ++k) {
+        if (values[k].on && (nan ? IsNan(values[k].v) : std::memcmp(&values[k].v, &result, sizeof(T)) == 0)) {
+            return k;
+        }
+    }
+    Fail(api, "the index of a result no lane holds is not modelled");
+}
+
+/// WholeReduceSum / Max / Min (ORDER_ONLY_VALUE): header comment; each repeat's lanes as
+/// ascendc_cpu_mask.h's RepeatMasks gives them (the mask argument, or the register).
+template <typename T, bool isSetMask, typename Mask>
+inline void Whole(const char* api, Kind kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+    Mask mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+    AscendC::ReduceOrder order = AscendC::ReduceOrder::ORDER_ONLY_VALUE)
+{
+    using AscendC::ReduceOrder;
+    using level0::Touch;
+    std::vector<std::vector<bool>> on;
+    if (!RepeatLanes<T, isSetMask>(api, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, on)) {
         return;
     }
+    const uint32_t repeats = static_cast<uint32_t>(on.size());
     std::vector<std::pair<uint64_t, uint64_t>> spansS, spansD;
     const level0::Strides ss{static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)};
-    const std::vector<Touch> read = level0::LaneTouches<T>(src, on, repeats, ss, spansS);
+    const std::vector<Touch> read = level0::LaneTouches<T>(src, on, ss, spansS);
     std::vector<Touch> written;
     const uint64_t base = static_cast<uint64_t>(dst.cpu_.ptr - Arena());
+    const uint32_t unit = ResultBytes<T>(order);
     for (uint32_t r = 0; r < repeats; ++r) {
-        const uint64_t at = uint64_t{r} * static_cast<uint64_t>(dstRepStride) * sizeof(T);
+        const uint64_t at = uint64_t{r} * static_cast<uint64_t>(dstRepStride) * unit;
         // lane 0xFFFFFFFF: no source lane is the same element, so any overlap within a repeat is partial
-        written.push_back(Touch{base + at, static_cast<uint32_t>(sizeof(T)), r, 0xFFFFFFFFu});
-        spansD.emplace_back(at, sizeof(T));
+        written.push_back(Touch{base + at, unit, r, 0xFFFFFFFFu});
+        spansD.emplace_back(at, unit);
     }
     StridedAccess(api, "src", src.cpu_, spansS, false);
-    StridedAccess(api, "dst", dst.cpu_, spansD, true, sizeof(T));
+    StridedAccess(api, "dst", dst.cpu_, spansD, true, unit);
     // A result written over its own repeat's source (WholeReduceMax(t, t, ...): GeluQuant's
     // ComputeReduceMax) breaks the general overlap rule, and the docs leave its result open;
     // with --record-rules the run goes on as the model computes it: every result from the
@@ -470,25 +546,41 @@ inline void Whole(const char* api, Kind kind, const AscendC::LocalTensor<T>& dst
     level0::CheckOverlap(api, "src", written, read, level0::Overlap::kSameLanes, true);
     const uint32_t lanes = kLanes<T>;
     std::vector<T> results(repeats);
+    std::vector<uint32_t> indices(repeats);
     for (uint32_t r = 0; r < repeats; ++r) {
         std::vector<Lane<T>> values(lanes);
         for (uint32_t k = 0; k < lanes; ++k) {
-            if (on[k]) {
+            if (on[r][k]) {
                 values[k] = Lane<T>{Load<T>(src.cpu_.ptr + level0::LaneByte<T>(r, k, ss)), true};
             }
         }
         results[r] = Tree(kind, values).v;
+        if (order != ReduceOrder::ORDER_ONLY_VALUE) {
+            indices[r] = IndexOf(api, values, results[r]);
+        }
     }
+    using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
     for (uint32_t r = 0; r < repeats; ++r) {
-        Store<T>(dst.cpu_.ptr + uint64_t{r} * static_cast<uint64_t>(dstRepStride) * sizeof(T), results[r]);
+        uint8_t* at = dst.cpu_.ptr + uint64_t{r} * static_cast<uint64_t>(dstRepStride) * unit;
+        const Bits index = static_cast<Bits>(indices[r]);
+        switch (order) {
+            case ReduceOrder::ORDER_VALUE_INDEX:
+                Store<T>(at, results[r]);
+                std::memcpy(at + sizeof(T), &index, sizeof(T));
+                break;
+            case ReduceOrder::ORDER_INDEX_VALUE:
+                std::memcpy(at, &index, sizeof(T));
+                Store<T>(at + sizeof(T), results[r]);
+                break;
+            case ReduceOrder::ORDER_ONLY_VALUE:
+                Store<T>(at, results[r]);
+                break;
+            case ReduceOrder::ORDER_ONLY_INDEX:
+                std::memcpy(at, &indices[r], sizeof(uint32_t));
+                break;
+        }
     }
-}
-
-inline void OnlyValue(const char* api, AscendC::ReduceOrder order)
-{
-    if (order != AscendC::ReduceOrder::ORDER_ONLY_VALUE) {
-        Fail(api, "only ReduceOrder::ORDER_ONLY_VALUE is modelled (the index results are not)");
-    }
+    level0::RegisterKept<isSetMask>();
 }
 
 }  // namespace reduce
@@ -562,19 +654,18 @@ ASCENDC_CPU_REDUCE_LEVEL0(ReduceMin, const uint64_t[], , bool = 0)
         if constexpr (!ascendc_cpu::api::Check##Name<T, ascendc_cpu::api::FormMask>()) {                      \
             ascendc_cpu::NotModelledType<T>(#Name);                                                           \
         } else {                                                                                              \
-            ASCENDC_CPU_WHOLE_REDUCE_ORDER_##kind(#Name)                                                      \
-            ascendc_cpu::reduce::Whole(#Name, ascendc_cpu::reduce::Kind::kind, dst, src, mask, repeatTime,    \
-                dstRepStride, srcBlkStride, srcRepStride);                                                    \
+            ascendc_cpu::reduce::Whole<T, isSetMask>(#Name, ascendc_cpu::reduce::Kind::kind, dst, src, mask,  \
+                repeatTime, dstRepStride, srcBlkStride, srcRepStride, ASCENDC_CPU_WHOLE_REDUCE_ORDER_##kind);  \
         }                                                                                                     \
     }
-#define ASCENDC_CPU_WHOLE_REDUCE_ORDER_kSum(api)
-#define ASCENDC_CPU_WHOLE_REDUCE_ORDER_kMax(api) ascendc_cpu::reduce::OnlyValue(api, order);
-#define ASCENDC_CPU_WHOLE_REDUCE_ORDER_kMin(api) ascendc_cpu::reduce::OnlyValue(api, order);
+#define ASCENDC_CPU_WHOLE_REDUCE_ORDER_kSum ReduceOrder::ORDER_ONLY_VALUE
+#define ASCENDC_CPU_WHOLE_REDUCE_ORDER_kMax order
+#define ASCENDC_CPU_WHOLE_REDUCE_ORDER_kMin order
 
 /// dst[r * dstRepStride] = the tree sum of repeat r's enabled lanes (ReduceRepeat<SUM>).
 ASCENDC_CPU_WHOLE_REDUCE(WholeReduceSum, kSum, const int32_t)
 ASCENDC_CPU_WHOLE_REDUCE(WholeReduceSum, kSum, const uint64_t*)
-/// dst[r * dstRepStride] = repeat r's maximum / minimum, ReduceOrder::ORDER_ONLY_VALUE only.
+/// repeat r's maximum / minimum and / or its lane at dst's result r, in `order` (Whole's comment).
 ASCENDC_CPU_WHOLE_REDUCE(WholeReduceMax, kMax, const int32_t, , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
 ASCENDC_CPU_WHOLE_REDUCE(WholeReduceMax, kMax, const uint64_t*, , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
 ASCENDC_CPU_WHOLE_REDUCE(WholeReduceMin, kMin, const int32_t, , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
