@@ -5,8 +5,9 @@ g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc
 and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
 chunks a core: bit for bit what the interpreter gives at the ascend level, and within PyTorch's
 tolerance of the float64 model (rows of whole repeats by a tree of WholeReduces and calls
-over the whole chunk: the last three cases). Rows too long for 8 of them in UB (8192 f32, 3000 f16 on 950)
-run one row a chunk: level-0 calls repeating along the row, the folds likewise. Rows longer
+over the whole chunk: the last three cases). Rows too long for 8 of them in UB (8192 f32,
+3000 f16 on 950) run one row a chunk: level-0 calls repeating along the row, the folds
+likewise (8192 f32: its tree of WholeReduces, 8192 -> 128 -> 2 -> 1). Rows longer
 than one row of the buffers holds (12,345 and 20,000 elements) run in segments (hswc.rows), one
 pass over the row per reduction, its partials carried in per-row accumulators; softmax's and
 log_softmax's max and sum in one pass (`online`, the cost model's choice)."""

@@ -209,12 +209,14 @@ class KernelPlan:
 
     def _row_ub_plan(self) -> UbPlan:
         """A row kernel's: bytes per row of every buffer (an element buffer a pitch of its
-        type, a row buffer one value, a spread row value 32 bytes, a mask a pitch of bits), and
+        type, a row buffer one value, a spread row value 32 bytes a block of spread_blocks, the
+        partials their partial_width of f32, a mask a pitch of bits), and
         as a reserve the column inputs, each row buffer's rounding up to a repeat, each element
         buffer's rounding up to the plan's alignment (a level-2 call's count of a chunk's
         elements is rounded up so) and each spread buffer's to 8 blocks (the blocks a Brcb
-        repeat writes); chunks of any count of whole rows, at most MAX_CHUNK_ROWS, or one row
-        with one_per_chunk."""
+        repeat writes); chunks of any count of whole rows, at most MAX_CHUNK_ROWS (with
+        wide_groups G, at most 255 // G: one call's repeats cover every group of the chunk),
+        or one row with one_per_chunk."""
         pitch = self.pitch
         one = self.rows is not None and self.rows.one_per_chunk
         per_row = reserve = 0

@@ -22,11 +22,21 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     of the pitch, `rows` repeats, one per row (dst / element repeat stride pitch / 8 blocks of
     f32); a row value read through its Brcb spread (block stride 0, repeat stride 1: the row's
     block for every lane of its repeat), a column at its group with repeat stride 0;
+  - on f32 elements with row values (no column) in a chunk of wide rows (KernelPlan.wide_groups
+    G: the rows whole repeats, a repeat stride of G groups): one level-0 call of rows x G
+    repeats over the whole chunk, the row value read from a wide spread (Brcb puts row r's
+    value in block G * r, level-0 Max(v, v) copies it to the row's other G - 1 blocks:
+    widen_spread), so repeat G * r + g reads block G * r + g;
   - hsg.reduce: the fold tree of hswc.reduction_order (a level-0 Add / Max / Min per fold,
     masked to the source group's valid lanes, `rows` repeats), then one WholeReduceSum / Max /
     Min of each row's first group into the row buffer, in the one order reduction_order
     defines; the fold works in the plan's f32 scratch (a UB -> UB DataCopy of the source
-    first) when the source is read again.
+    first) when the source is read again. A row (or segment) of whole repeats that
+    reduction_order.tree_levels takes is reduced by its tree of WholeReduces instead: each
+    level's group values into the plan's partials buffer (one call over every row's groups
+    in a chunk of wide rows, else a call per group with a repeat per row, or calls along the
+    row with one row a chunk), the last level's WholeReduce into the row buffer; the source is
+    left as it is (no scratch copy).
 - A row in segments (hswc.rows `segment`; one row a chunk): the chunk sets each reduction's
   f32 accumulator (KernelPlan.accumulators) to its combiner's identity (Duplicate), then makes
   one pass over the row per reduction and one for the outputs, each an scf.for over the full
