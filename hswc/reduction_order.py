@@ -28,6 +28,17 @@ row whose first segments are all -inf subtracts a finite value: exp(-inf - c) = 
 segment's sum s'_k of exp(b - c_k) in the tree order, and s_k = s_{k-1} * exp(c_{k-1} - c_k) +
 s'_k (s_0 = -0.0; each step rounded once in f32). Where m is finite, s is the sum of
 exp(b - m) up to those roundings; the later passes read m itself.
+
+Tree of WholeReduces (tree_levels): a row (or segment) whose length is a multiple of the lanes,
+more than one repeat long, and whose count of values stays a multiple of the lanes at every
+level until at most one repeat is left (1024 f32: 1024 -> 16; 8192: 8192 -> 128 -> 2) is
+combined without folds: each group of `lanes` values by WholeReduce's neighbour tree, the
+groups' values, in order, form the next level's row, down to one WholeReduce of the last
+level's at most `lanes` values (the mask that count). A kernel reduces a whole chunk's rows so
+in one WholeReduce call per level, its repeats across the rows' groups (ReduceRepeat.md:
+repeatTime, srcRepStride in 32-byte blocks, dstRepStride in elements for SUM and for
+ORDER_ONLY_VALUE; 关键特性说明: each repeat by the binary tree of ReduceDataBlock.md), where the
+fold tree above takes a call per fold and repeat row. Every other length keeps the fold tree.
 """
 
 from __future__ import annotations
@@ -134,6 +145,8 @@ def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
     length = values.shape[-1]
     if length == 0:
         raise ValueError("a row of no elements has no combined value")
+    if (segment is None or length <= segment) and tree_levels(length, lanes) is not None:
+        return tree_reduce(values, combiner, lanes)
     if segment is not None and length > segment:
         accumulator = np.full(values.shape[:-1], IDENTITY[combiner], dtype=np.float32)
         with np.errstate(all="ignore"):
@@ -152,3 +165,31 @@ def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
                 work[..., fold.dst, :n] = combine(combiner, work[..., fold.dst, :n],
                                                   work[..., fold.src, :n])
         return whole_reduce(work[..., 0, :min(length, lanes)], combiner)
+
+
+def tree_levels(length: int, lanes: int = LANES_F32) -> list[int] | None:
+    """The values of a row at each level of its tree of WholeReduces, the last one at most
+    `lanes` (module docstring: 1024 -> [1024, 16]); None where the row keeps the fold tree."""
+    if length <= lanes or length % lanes:
+        return None
+    counts = [length]
+    while counts[-1] > lanes:
+        if counts[-1] % lanes:
+            return None
+        counts.append(counts[-1] // lanes)
+    return counts
+
+
+def tree_reduce(values: np.ndarray, combiner: str, lanes: int = LANES_F32) -> np.ndarray:
+    """Each row (the last axis) of f32 `values` combined by its tree of WholeReduces (module
+    docstring; tree_levels must give the row's levels)."""
+    import numpy as np
+
+    counts = tree_levels(values.shape[-1], lanes)
+    assert counts is not None, values.shape
+    work = np.asarray(values, dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for count in counts[:-1]:
+            groups = work.reshape(*work.shape[:-1], count // lanes, lanes)
+            work = whole_reduce(groups, combiner)
+        return whole_reduce(work, combiner)

@@ -4,8 +4,10 @@ Brcb spreads and level-0 calls over row groups, column weights copied in Init), 
 g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2
 and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
 chunks a core: bit for bit what the interpreter gives at the ascend level, and within PyTorch's
-tolerance of the float64 model. Rows too long for 8 of them in UB (8192 f32, 3000 f16 on 950)
-run one row a chunk: level-0 calls repeating along the row, the folds likewise. Rows longer
+tolerance of the float64 model (rows of whole repeats by a tree of WholeReduces and calls
+over the whole chunk: the last three cases). Rows too long for 8 of them in UB (8192 f32,
+3000 f16 on 950) run one row a chunk: level-0 calls repeating along the row, the folds
+likewise (8192 f32: its tree of WholeReduces, 8192 -> 128 -> 2 -> 1). Rows longer
 than one row of the buffers holds (12,345 and 20,000 elements) run in segments (hswc.rows), one
 pass over the row per reduction, its partials carried in per-row accumulators; softmax's and
 log_softmax's max and sum in one pass (`online`, the cost model's choice)."""
@@ -36,7 +38,15 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "layer_norm_bf16_950_segments_12345": ("hsg.layer_norm", 3, 12345, "bf16", "ascend950"),
     "rms_norm_f16_segments_12345": ("hsg.rms_norm", 3, 12345, "f16", "ascend910b"),
     "log_softmax_f16_950_online_20000": ("hsg.log_softmax", 3, 20000, "f16", "ascend950"),
+    "softmax_f16_1024": ("hsg.softmax", 40, 1024, "f16", "ascend910b"),
+    "layer_norm_f32_950_192": ("hsg.layer_norm", 45, 192, "f32", "ascend950"),
+    "rms_norm_f32_segments_17920": ("hsg.rms_norm", 3, 17920, "f32", "ascend910b"),
 }
+"""softmax_f16_1024, layer_norm_f32_950_192 and rms_norm_f32_segments_17920: rows of whole f32
+repeats reduced by a tree of WholeReduces (hswc.reduction_order.tree_levels): a call over all
+the chunk's rows' groups (1024: 16 groups) or a call per group (192: 3), the last segment of
+17,920 (4096: 64 groups) likewise after segments of the fold tree; row values spread over a
+block per group and applied to the chunk in one call (KernelPlan.wide_groups)."""
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 """The CPU model's SoC column (test_cpu_build_950)."""
 CORES = 2

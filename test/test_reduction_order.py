@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from hswc import reduce_semantics
-from hswc.reduction_order import LANES_F32, Fold, fold_plan, reduce_rows, whole_reduce
+from hswc.reduction_order import (
+    LANES_F32,
+    Fold,
+    fold_plan,
+    reduce_rows,
+    tree_levels,
+    whole_reduce,
+)
 
 F32 = np.float32
 BIG = 1e8
@@ -68,11 +75,12 @@ def test_the_row_lanes_are_an_f32_repeat() -> None:
 
 
 def test_a_row_in_segments_combines_each_segments_tree_in_order() -> None:
-    """192 values, segments of 64: 2^24 at 0 and 1 at 64 and 65. In segments: 2^24, then
-    1 + 1 = 2 within the second segment, then 2^24 + 2 (exact). The whole row's tree folds
-    group 1 into group 0 (2^24 + 1 ties to 2^24, and 1 in lane 1) and WholeReduce adds lane 1
-    to lane 0 (2^24 again); a sequential loop also loses both ones."""
-    row = np.zeros((1, 192), dtype=F32)
+    """190 values (a partial last group: the fold tree), segments of 64: 2^24 at 0 and 1 at 64
+    and 65. In segments: 2^24, then 1 + 1 = 2 within the second segment, then 2^24 + 2
+    (exact). The whole row's tree folds group 1 into group 0 (2^24 + 1 ties to 2^24, and 1 in
+    lane 1) and WholeReduce adds lane 1 to lane 0 (2^24 again); a sequential loop also loses
+    both ones."""
+    row = np.zeros((1, 190), dtype=F32)
     row[0, 0], row[0, 64], row[0, 65] = 2.0 ** 24, 1.0, 1.0
     assert reduce_rows(row, "addf", segment=64)[0] == 2.0 ** 24 + 2
     assert reduce_rows(row, "addf")[0] == 2.0 ** 24
@@ -103,3 +111,38 @@ def test_the_online_sum_rescales_as_the_maximum_grows_and_skips_masked_segments(
     row[0, 64:] = 1.0
     scale = F32(np.exp(np.float64(-1.0)))
     assert online_sum(row, row, 64)[0] == F32(F32(64.0) * scale) + F32(64.0)
+
+
+def test_which_rows_a_tree_of_whole_reduces_takes() -> None:
+    """Whole repeats at every level down to one repeat: 1024 -> 16, 8192 -> 128 -> 2, 192 ->
+    3; one repeat or less, a partial group (130), or a level of a partial group (6400 -> 100)
+    keep the fold tree."""
+    assert tree_levels(1024) == [1024, 16]
+    assert tree_levels(8192) == [8192, 128, 2]
+    assert tree_levels(192) == [192, 3]
+    assert [tree_levels(n) for n in (1, 64, 130, 6400, 60000)] == [None] * 5
+
+
+def test_a_tree_of_whole_reduces_sums_each_group_then_the_groups() -> None:
+    """192 values, 2^24 at 0 and 1 at 64 and 65: each group's tree gives 2^24, 2 and 0, and
+    the groups' tree (2^24 + 2) + 0 keeps both ones, where the fold tree (190 values, above)
+    loses them; 1024 values with BIG at 0, 1 at 1 and -BIG at 64: the first group's tree loses
+    the 1 (BIG + 1 = BIG), so the row sums to 0, where the fold tree (1000 values) adds group
+    1 onto group 0 lane by lane before any tree (BIG - BIG in lane 0, then + 1): 1."""
+    row = np.zeros((1, 192), dtype=F32)
+    row[0, 0], row[0, 64], row[0, 65] = 2.0 ** 24, 1.0, 1.0
+    assert reduce_rows(row, "addf")[0] == 2.0 ** 24 + 2
+    row = np.zeros((1, 1024), dtype=F32)
+    row[0, 0], row[0, 1], row[0, 64] = BIG, 1.0, -BIG
+    assert reduce_rows(row, "addf")[0] == 0.0
+    assert reduce_rows(row[:, :1000], "addf")[0] == 1.0  # 1000: the fold tree
+
+
+def test_a_tree_of_three_levels_and_its_maximum() -> None:
+    """8192 values: 128 groups, their 128 values in two groups, then 2: NaN wins the maximum
+    wherever it sits, and a row's sum of ones is exact."""
+    ones = np.ones((2, 8192), dtype=F32)
+    assert reduce_rows(ones, "addf").tolist() == [8192.0, 8192.0]
+    ones[1, 5000] = np.nan
+    assert np.isnan(reduce_rows(ones, "maximumf")[1])
+    assert reduce_rows(ones, "maximumf")[0] == 1.0

@@ -20,6 +20,7 @@ segment), one pass over the row per reduction, bit-equal at every level.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import ml_dtypes
@@ -325,6 +326,59 @@ def test_the_ascend_level_equals_the_blocked_level_bit_for_bit(op: str, length: 
     assert got.tobytes() == want.tobytes()
     within = compare_tolerance(got, _reference(op, inputs, -1))
     assert within.equal, within.summary()
+
+
+_STRIDES = r"\{dst_rep_stride = (\d+) : i64, src_blk_stride = 1 : i64, src_rep_stride = (\d+) "
+"""A WholeReduce's strides, captured (dst in elements, src in 32-byte blocks)."""
+
+
+@pytest.mark.parametrize(("op", "length", "dtype", "calls"), [
+    ("hsg.softmax", 1024, "f16", [  # every row's 16 groups in one call, then 16 lanes a row
+        (r"whole_reduce_max %partials_local, %a0_fp32, %c64\w*, %\w+ " + _STRIDES, ("1", "8")),
+        (r"whole_reduce_max %tmp_local, %partials_local, %c16\w*, %current_num " + _STRIDES,
+         ("1", "2")),
+        (r"sub_repeat %a0_fp32, %a0_fp32, %tmp_spread_local, %c64\w*, %\w+ \{dst_blk_stride = "
+         r"1 : i64, src0_blk_stride = 1 : i64, src1_blk_stride = (0) : i64, dst_rep_stride = "
+         r"(8) : i64, src0_rep_stride = 8 : i64, src1_rep_stride = (1) ", ("0", "8", "1"))]),
+    ("hsg.layer_norm", 192, "f32", [  # a call per group, a value a block apart; then 3 lanes
+        (r"whole_reduce_sum %partials_local_at2, %a0_local_at128, %c64\w*, %current_num "
+         + _STRIDES, ("8", "24")),
+        (r"whole_reduce_sum %tmp_local, %partials_local, %c3, %current_num " + _STRIDES,
+         ("1", "1"))]),
+    pytest.param("hsg.rms_norm", 1024, "bf16", [], marks=pytest.mark.sweep),
+    pytest.param("hsg.log_softmax", 512, "f32", [], marks=pytest.mark.sweep)])
+def test_rows_of_whole_repeats_reduce_by_a_tree_of_whole_reduces_bit_equal_to_blocked(
+        op: str, length: int, dtype: str, calls: list[tuple[str, tuple[str, ...]]]) -> None:
+    """Rows of whole f32 repeats (hswc.reduction_order.tree_levels), 21 on 4 cores: 1024 (16
+    groups a row: the first level one WholeReduce over every row's groups, the last one of 16
+    lanes a row; Sub and Div one call over the chunk, their row values in a wide spread) and
+    192 (3 groups: a WholeReduce per group, its values a block apart, then one of 3 lanes); the
+    blocked level's bits (its hsg.reduce in the same order) and PyTorch's tolerance."""
+    inputs = _named_inputs(op, (21, length), dtype)
+    text = _named(op, inputs, dtype, -1)
+    blocked, lowered = (compile_text(text, level=level, core_num=4)
+                        for level in ("blocked", "ascend"))
+    assert _row_kernels(lowered) == 1
+    ir = str(lowered.module)
+    assert "%fold" not in ir  # no scratch copy: WholeReduce leaves its source as it is
+    for pattern, strides in calls:
+        found = re.search(pattern, ir)
+        assert found is not None and found.groups() == strides, pattern
+    got = lowered.run(*inputs).outputs[0]
+    assert got.tobytes() == blocked.run(*inputs).outputs[0].tobytes()
+    within = compare_tolerance(got, _reference(op, inputs, -1))
+    assert within.equal, within.summary()
+
+
+def test_a_chunk_of_wide_rows_holds_no_more_rows_than_a_call_repeats() -> None:
+    """Rows of 1024 f32 (16 groups): a call over the chunk repeats rows x 16 times, at most
+    255, so the host tiling caps a chunk at 15 rows (240,000 bytes of UB would hold 17 of these
+    f16 rows)."""
+    inputs = _named_inputs("hsg.softmax", (600, 1024), "f16")
+    kernel = compile_text(_named("hsg.softmax", inputs, "f16", -1), level="ascend", core_num=2,
+                          ub_size=240000)
+    (record,) = kernel.run(*inputs).tilings
+    assert record is not None and int(record["ubFactor"]) == 15
 
 
 LONG_ROWS = [(op, length, dtype) for op in NAMED if op != "hsg.layer_norm"

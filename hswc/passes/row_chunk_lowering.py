@@ -7,7 +7,7 @@ Output: the ascend ops of hswc.vectorizer.row_emit: Init before the loop (Global
 the core's rows, the queues and TBufs of the row kernel's plan, the column inputs copied in),
 and per chunk CopyIn (one DataCopyPad of whole rows), Compute (level-2 calls on elements or
 rows, level-0 calls with a row value spread by Brcb or a column, the reductions as the folds
-and WholeReduce of hswc.reduction_order), CopyOut.
+and WholeReduce of hswc.reduction_order, or its trees of WholeReduces), CopyOut.
 A chunk whose kernel was tiled for another UB plan than the one lowered here is refused.
 """
 

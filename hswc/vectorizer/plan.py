@@ -28,7 +28,14 @@ from functools import cache
 from typing import Literal
 
 from hswc import soc_api
-from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.platform import (
+    MAX_REPEAT_TIMES,
+    MAX_UB_SIZE,
+    SELECT_TMP_BYTES,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+)
+from hswc.reduction_order import LANES_F32, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
 from hswc.vectorizer.dag import Dag, Node
@@ -105,6 +112,9 @@ class KernelPlan:
     rescale: Buffer | None = None
     """A row kernel summing online (hswc.rows `online`): the f32 row buffer of the running
     maximum's previous value, then the factor the sum is rescaled by."""
+    partials: Buffer | None = None
+    """A row kernel reducing by trees of WholeReduces (hswc.reduction_order.tree_levels): the
+    f32 buffer of each row's values between the tree's levels (partial_widths)."""
 
     @property
     def dtype(self) -> str:
@@ -128,6 +138,33 @@ class KernelPlan:
         narrowest = min((ELEMENT_BYTES[b.dtype] for b in self.buffers
                          if b.level == "element" and b.dtype in ELEMENT_BYTES), default=2)
         return row_pitch(self.rows.chunk_length, narrowest)
+
+    @property
+    def wide_groups(self) -> int | None:
+        """G, where a chunk of several rows is worked on by calls over all its rows at once:
+        its f32 rows whole 256-byte repeats (G of them a row, 2 <= G <= MAX_WIDE_GROUPS, the
+        rows a repeat apart in every f32 buffer), so that a call's repeats run over every
+        row's groups in turn (rows x G <= 255: UbPlan.most); None: calls per group of a row."""
+        rows = self.rows
+        if rows is None or rows.one_per_chunk or rows.segment is not None:
+            return None
+        groups, rest = divmod(self.pitch, LANES_F32)
+        return groups if not rest and 2 <= groups <= MAX_WIDE_GROUPS else None
+
+    @property
+    def spread_blocks(self) -> int:
+        """32-byte blocks of a spread buffer per row: one (Brcb), or G with wide_groups (the
+        row's value over a block for each of its groups)."""
+        return self.wide_groups or 1
+
+    def reduced_lengths(self) -> list[int]:
+        """The lengths a chunk reduces: the row, or a segment and the short last one."""
+        rows = self.rows
+        assert rows is not None
+        if rows.segment is None:
+            return [rows.length]
+        rest = rows.length % rows.segment
+        return [rows.segment, rest] if rest else [rows.segment]
 
     @property
     def input_dtypes(self) -> list[str]:
@@ -178,12 +215,14 @@ class KernelPlan:
 
     def _row_ub_plan(self) -> UbPlan:
         """A row kernel's: bytes per row of every buffer (an element buffer a pitch of its
-        type, a row buffer one value, a spread row value 32 bytes, a mask a pitch of bits), and
+        type, a row buffer one value, a spread row value 32 bytes a block of spread_blocks, the
+        partials their partial_width of f32, a mask a pitch of bits), and
         as a reserve the column inputs, each row buffer's rounding up to a repeat, each element
         buffer's rounding up to the plan's alignment (a level-2 call's count of a chunk's
         elements is rounded up so) and each spread buffer's to 8 blocks (the blocks a Brcb
-        repeat writes); chunks of any count of whole rows, at most MAX_CHUNK_ROWS, or one row
-        with one_per_chunk."""
+        repeat writes); chunks of any count of whole rows, at most MAX_CHUNK_ROWS (with
+        wide_groups G, at most 255 // G: one call's repeats cover every group of the chunk),
+        or one row with one_per_chunk."""
         pitch = self.pitch
         one = self.rows is not None and self.rows.one_per_chunk
         per_row = reserve = 0
@@ -196,22 +235,30 @@ class KernelPlan:
                 per_row += b.depth * size
                 reserve += b.depth * VECTOR_REPEAT_BYTES
             elif b.level == "spread":
-                per_row += UB_BLOCK_BYTES
-                reserve += (ROW_ALIGN - 1) * UB_BLOCK_BYTES
+                per_row += self.spread_blocks * UB_BLOCK_BYTES
+                reserve += (ROW_ALIGN - 1) * self.spread_blocks * UB_BLOCK_BYTES
+            elif b.level == "partials":
+                per_row += partial_width(self) * ELEMENT_BYTES["f32"]
             elif b.dtype == "mask":
                 per_row += -(-pitch // MASK_BITS_PER_BYTE)
                 reserve += MASK_MIN_BYTES
             else:
                 per_row += b.depth * pitch * size
                 reserve += b.depth * self.align * size
+        wide = self.wide_groups
+        most = 1 if one else MAX_CHUNK_ROWS if wide is None else \
+            min(MAX_CHUNK_ROWS, MAX_REPEAT_TIMES // wide)
         return UbPlan(bytes_per_element=per_row,
                       ub_reserve=reserve + (SELECT_TMP_BYTES if selects else 0),
-                      align_elements=1, most=1 if one else MAX_CHUNK_ROWS)
+                      align_elements=1, most=most)
 
 
 ROW_ALIGN = 8
 """Brcb spreads 8 row values per repeat: a spread buffer holds 8 blocks for every 8 rows
 begun."""
+MAX_WIDE_GROUPS = MAX_REPEAT_TIMES // 2
+"""The most groups a row of a chunk worked on all at once has (KernelPlan.wide_groups): two
+rows' groups in one call's repeats."""
 MAX_CHUNK_ROWS = 248
 """At most this many rows per chunk: a row kernel's level-0 calls repeat once per row, at most
 255 times (asc-devkit: repeatTimes is a uint8), rounded down to ROW_ALIGN."""
@@ -516,11 +563,36 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
             for i in instrs if i.api == "Reduce"}
         if plan.rows.online:
             plan.rescale = alloc.new(Val("temp", "f32", "rescale"), "temp", "f32", level="row")
+    # A row in segments keeps both whatever its lengths: hswc.passes.row_kernels chooses its
+    # segment after its buffers.
+    segmented = plan.rows is not None and plan.rows.segment is not None
+    reduces = any(isinstance(i, Instr) and i.api == "Reduce" for i in plan.items)
+    if reduces and partial_width(plan):
+        plan.partials = alloc.new(Val("temp", "f32", "partials"), "temp", "f32",
+                                  level="partials")
+    if not segmented and all(tree_levels(n) is not None for n in plan.reduced_lengths()):
+        return  # no fold overwrites what it reduces
     last = _last_uses(plan.items, plan.outputs)
     for at, item in enumerate(plan.items):
         if isinstance(item, Instr) and item.api == "Reduce" and last.get(item.srcs[0], at) > at:
             plan.reduce_scratch = alloc.new(Val("temp", "f32", "fold"), "temp", "f32")
             return
+
+
+def partial_widths(length: int) -> list[int]:
+    """The f32 values a row's tree of WholeReduces (hswc.reduction_order.tree_levels) keeps
+    after each level but the last, each rounded up to a 32-byte block (so the next level's
+    rows start on a block); empty where the row keeps the fold tree."""
+    counts = tree_levels(length) or []
+    return [-(-(c // LANES_F32) // ROW_ALIGN) * ROW_ALIGN for c in counts[:-1]]
+
+
+def partial_width(plan: KernelPlan) -> int:
+    """A row's f32 values in the partials buffer: the most any length it reduces needs (a
+    block at least for a row in segments, which has one whatever its lengths)."""
+    assert plan.rows is not None
+    least = ROW_ALIGN if plan.rows.segment is not None else 0
+    return max(least, *(sum(partial_widths(n)) for n in plan.reduced_lengths()))
 
 
 LONGEST_ROW_SEARCHED = 1 << 24

@@ -22,11 +22,21 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     of the pitch, `rows` repeats, one per row (dst / element repeat stride pitch / 8 blocks of
     f32); a row value read through its Brcb spread (block stride 0, repeat stride 1: the row's
     block for every lane of its repeat), a column at its group with repeat stride 0;
+  - on f32 elements with row values (no column) in a chunk of wide rows (KernelPlan.wide_groups
+    G: the rows whole repeats, a repeat stride of G groups): one level-0 call of rows x G
+    repeats over the whole chunk, the row value read from a wide spread (Brcb puts row r's
+    value in block G * r, level-0 Max(v, v) copies it to the row's other G - 1 blocks:
+    widen_spread), so repeat G * r + g reads block G * r + g;
   - hsg.reduce: the fold tree of hswc.reduction_order (a level-0 Add / Max / Min per fold,
     masked to the source group's valid lanes, `rows` repeats), then one WholeReduceSum / Max /
     Min of each row's first group into the row buffer, in the one order reduction_order
     defines; the fold works in the plan's f32 scratch (a UB -> UB DataCopy of the source
-    first) when the source is read again.
+    first) when the source is read again. A row (or segment) of whole repeats that
+    reduction_order.tree_levels takes is reduced by its tree of WholeReduces instead: each
+    level's group values into the plan's partials buffer (one call over every row's groups
+    in a chunk of wide rows, else a call per group with a repeat per row, or calls along the
+    row with one row a chunk), the last level's WholeReduce into the row buffer; the source is
+    left as it is (no scratch copy).
 - A row in segments (hswc.rows `segment`; one row a chunk): the chunk sets each reduction's
   f32 accumulator (KernelPlan.accumulators) to its combiner's identity (Duplicate), then makes
   one pass over the row per reduction and one for the outputs, each an scf.for over the full
@@ -58,7 +68,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
 from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
-from hswc.reduction_order import IDENTITY, LOWEST, Fold, fold_plan
+from hswc.reduction_order import IDENTITY, LOWEST, Fold, fold_plan, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
 from hswc.vectorizer.dag import Node
@@ -75,7 +85,13 @@ from hswc.vectorizer.emit import (
     scalar_attr,
 )
 from hswc.vectorizer.instructions import Instr, Val
-from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
+from hswc.vectorizer.plan import (
+    Arrival,
+    Buffer,
+    KernelPlan,
+    partial_width,
+    partial_widths,
+)
 
 BRCB_VALUES = 8
 """Brcb reads 8 values a repeat, one per 32-byte block it writes (Brcb.md)."""
@@ -244,8 +260,11 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
         lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
         return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
     if b.level == "spread":  # the 8 blocks a Brcb repeat writes, for every 8 rows begun
-        blocks = a.mul(a.ceil_div(ub_factor, a.const(BRCB_VALUES)), a.const(BRCB_VALUES))
+        blocks = a.mul(a.ceil_div(ub_factor, a.const(BRCB_VALUES)),
+                       a.const(BRCB_VALUES * plan.spread_blocks))
         return a.mul(blocks, a.const(UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
+    if b.level == "partials":
+        return a.mul(ub_factor, a.const(partial_width(plan)))
     align = a.const(plan.align)  # a level-2 call's count is the chunk's rounded up so
     return a.mul(a.ceil_div(a.mul(ub_factor, a.const(plan.pitch)), align), align)
 
@@ -665,11 +684,32 @@ class RowChunkEmitter:
             self.barrier()
             a = self.e.a
             repeats = a.ceil_div(self.rows_now, a.const(BRCB_VALUES))
-            self.e.op(ascend.BrcbOp(tensor, self.tensor(val), repeats, dst_blk_stride=1,
-                                    dst_rep_stride=BRCB_VALUES))
+            wide = self.plan.spread_blocks
+            self.e.op(ascend.BrcbOp(tensor, self.tensor(val), repeats, dst_blk_stride=wide,
+                                    dst_rep_stride=BRCB_VALUES * wide))
             self.pending = True
+            if wide > 1:
+                self.widen_spread(tensor, ELEMENT_BYTES[val.dtype])
             self.spread_done.add(id(val))
         return tensor
+
+    def widen_spread(self, tensor: SSAValue, size: int) -> None:
+        """A wide spread (KernelPlan.spread_blocks G): Brcb left row r's value in block G * r;
+        Max(v, v) copies it into the row's blocks 1 .. G - 1, up to 8 blocks a call with one
+        repeat per row (the source block read for every lane: block stride 0), so that block
+        G * r + g holds it for the row's group g. No repeat reads a block an earlier one
+        wrote (the blocks it writes lie between two rows' first blocks)."""
+        wide = self.plan.spread_blocks
+        group_blocks = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+        per_block = UB_BLOCK_BYTES // size
+        self.barrier()
+        for first in range(1, wide, group_blocks):
+            blocks = min(group_blocks, wide - first)
+            params = BinaryRepeatParams(1, 0, 0, wide, wide, wide)
+            self.e.op(ascend.MaxRepeatOp(self.at(tensor, first * per_block), tensor, tensor,
+                                         self.e.a.const(blocks * per_block), self.rows_now,
+                                         params))
+        self.pending = True
 
     def view(self, tensor: SSAValue, dtype: str) -> SSAValue:
         """ReinterpretCast of a tensor to `dtype` (once per chunk)."""
@@ -697,13 +737,17 @@ class RowChunkEmitter:
         lanes = VECTOR_REPEAT_BYTES // size
         a = self.e.a
         dst = self.tensor(instr.dst)
+        if self.plan.wide_groups is not None and size == 4 \
+                and all(v.level != "column" for v in srcs):
+            self.whole_chunk(form, dst, list(zip(srcs, sources, strict=True)))
+            return
         for start in range(0, self.plan.pitch, lanes):
             operands: list[SSAValue] = []
             strides: list[tuple[int, int]] = []
             for v, t in zip(srcs, sources, strict=True):
                 if v.level == "row":
                     operands.append(t)
-                    strides.append((0, 1))
+                    strides.append((0, self.plan.spread_blocks))
                 elif v.level == "column":
                     operands.append(self.at(t, start))
                     strides.append((1, 0))
@@ -715,6 +759,22 @@ class RowChunkEmitter:
             mask = a.const(min(lanes, self.plan.pitch - start))
             self.e.op(form(self.at(dst, start), operands[0], operands[1], mask, self.rows_now,
                            params))
+        self.pending = True
+
+    def whole_chunk(self, form: type[BinaryRepeatOp], dst: SSAValue,
+                    srcs: list[tuple[Val, SSAValue]]) -> None:
+        """An f32 element instruction reading row values over a chunk of wide rows
+        (KernelPlan.wide_groups G): one level-0 call of rows x G repeats, one per group of each
+        row in turn, a row value read from its wide spread's block for that group (block
+        stride 0, repeat stride 1)."""
+        a = self.e.a
+        group_blocks = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+        strides = [(0, 1) if v.level == "row" else (1, group_blocks) for v, _t in srcs]
+        params = BinaryRepeatParams(1, strides[0][0], strides[1][0], group_blocks,
+                                    strides[0][1], strides[1][1])
+        repeats = a.mul(self.rows_now, a.const(self.plan.wide_groups or 1))
+        self.e.op(form(dst, srcs[0][1], srcs[1][1], a.const(VECTOR_REPEAT_BYTES // 4),
+                       repeats, params))
         self.pending = True
 
     def along_row(self, form: type[BinaryRepeatOp], dst: SSAValue,
@@ -763,12 +823,16 @@ class RowChunkEmitter:
                                       a.const(mask), a.const(repeats), params))
 
     def reduce(self, instr: Instr) -> None:
-        """The fold tree, then WholeReduce, in hswc.reduction_order's order."""
+        """The fold tree, then WholeReduce, in hswc.reduction_order's order; or, for a length
+        it reduces by a tree of WholeReduces, that tree (tree_reduce)."""
         combiner = instr.mode or ""  # why_not_lowered checked the combiner and the strides
         (src,) = instr.srcs
         pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
         a = self.e.a
         work = self.tensor(src)
+        if tree_levels(self.length) is not None:
+            self.tree_reduce(combiner, work, self.tensor(instr.dst))
+            return
         levels = fold_plan(self.length)
         scratch = self.plan.reduce_scratch
         if levels and scratch is not None and self.buffer(src) is not scratch:
@@ -795,6 +859,51 @@ class RowChunkEmitter:
                                   a.const(min(self.length, lanes)), self.rows_now,
                                   dst_rep_stride=1, src_blk_stride=1,
                                   src_rep_stride=pitch_blocks))
+        self.pending = True
+
+    def tree_reduce(self, combiner: str, work: SSAValue, dst: SSAValue) -> None:
+        """A tree of WholeReduces (hswc.reduction_order.tree_levels): each level but the last
+        writes its groups' values into the partials buffer, a row's partial_widths apart (a
+        level after the first only with one row a chunk: a row of several chunk rows is at
+        most 2040 f32 long, one level); the last level's WholeReduce writes the row values."""
+        a = self.e.a
+        lanes = VECTOR_REPEAT_BYTES // 4
+        group_blocks = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+        counts = tree_levels(self.length)
+        assert counts is not None and self.plan.partials is not None
+        widths = partial_widths(self.length)
+        partials = self.tensor_of(self.plan.partials)
+        one = self.rows.one_per_chunk
+        assert one or len(widths) == 1
+        wide = self.plan.wide_groups
+        source, stride, offset = work, self.plan.pitch, 0
+        for count, width in zip(counts, widths, strict=False):
+            groups = count // lanes
+            target = self.at(partials, offset)
+            self.barrier()
+            if one:  # along the row, at most MAX_REPEATS groups a call
+                for first in range(0, groups, MAX_REPEATS):
+                    self.e.op(WHOLE[combiner](
+                        self.at(target, first), self.at(source, first * lanes),
+                        a.const(lanes), a.const(min(MAX_REPEATS, groups - first)),
+                        dst_rep_stride=1, src_blk_stride=1, src_rep_stride=group_blocks))
+            elif wide is not None and width == groups == wide:  # every row's groups in turn
+                self.e.op(WHOLE[combiner](target, source, a.const(lanes),
+                                          a.mul(self.rows_now, a.const(groups)),
+                                          dst_rep_stride=1, src_blk_stride=1,
+                                          src_rep_stride=group_blocks))
+            else:  # a call per group, a repeat per row
+                for g in range(groups):
+                    self.e.op(WHOLE[combiner](
+                        self.at(target, g), self.at(source, g * lanes), a.const(lanes),
+                        self.rows_now, dst_rep_stride=width, src_blk_stride=1,
+                        src_rep_stride=stride * 4 // UB_BLOCK_BYTES))
+            self.pending = True
+            source, stride, offset = target, width, offset + width
+        self.barrier()
+        self.e.op(WHOLE[combiner](dst, source, a.const(counts[-1]), self.rows_now,
+                                  dst_rep_stride=1, src_blk_stride=1,
+                                  src_rep_stride=stride * 4 // UB_BLOCK_BYTES))
         self.pending = True
 
     def load(self, instr: Instr) -> None:
