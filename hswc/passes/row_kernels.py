@@ -15,7 +15,10 @@ folded to constants when the platform is named, else a call of the tiling functi
   A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
   kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
   of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
-- `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor)`, marked
+- `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor, scalars...)`
+  (the float scalars its body reads from outside, f32 as an elementwise kernel takes them:
+  values the host computes, and a named op's attribute its decomposition marks
+  hsg.OP_ATTRIBUTE_ATTR; other constants are folded into the body), marked
   `hsg.kernel` (and `hsg.outputs` when it writes several: a row's scale and the elements) and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
@@ -25,7 +28,7 @@ A row longer than one row of the kernel's buffers fits in UB is worked on in seg
 (hswc.rows: `segment`, the longest multiple of SEGMENT_ALIGN elements a chunk holds): one
 pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit);
 softmax's max and sum in one pass where summing online is chosen (hswc.rows `online`).
-A region that cannot be a kernel (a value captured from outside other than a constant, a step
+A region that cannot be a kernel (a value captured from outside other than a float, a step
 convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a UB too small for a
 segment) keeps its generics, with a remark or, for a UB too small, a warning naming the length
 and the longest row that fits.
