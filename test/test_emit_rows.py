@@ -178,6 +178,51 @@ def test_the_package_kernel_equals_the_interpreter_over_several_chunks_a_core(
             assert y.tobytes() == want.tobytes(), f"{op} {dtype}: C++ != interpreter"
 
 
+NORMS = ("rms_norm", "layer_norm")
+RUN_TIME_EPSILON = 0.75
+"""The epsilon the norm packages are run with: far from the compiled 1e-5 / 1e-4 (rows of
+standard normal values have a mean square near 1), so a kernel that ignored it would differ."""
+
+
+@pytest.mark.parametrize("op", [pytest.param(op, marks=() if op == "rms_norm" else
+                                             pytest.mark.sweep) for op in NORMS])
+def test_a_norm_package_takes_epsilon_at_run_time(
+        package: Callable[[str, str], Path], op: str, tmp_path: Path) -> None:
+    """A norm's epsilon is a package attribute: its op definition declares it with the named
+    op's default, and op_kernel/<entry>.cpp of the A2/A3 package (compiled from a module of
+    another epsilon) run in the CPU model's harness with RUN_TIME_EPSILON in its tiling data
+    gives the interpreter's bits for a module of that epsilon, which meet the float64 model
+    within PyTorch's tolerance and differ from the compiled epsilon's."""
+    from hswc.dialects import hsg_norm_ops
+
+    root = package(op, "ascend910b")
+    default = {"rms_norm": hsg_norm_ops.RmsNormOp, "layer_norm": hsg_norm_ops.LayerNormOp}[
+        op].EPSILON
+    definition = (root / f"op_host/{op}_def.cpp").read_text()
+    assert f'this->Attr("epsilon").AttrType(OPTIONAL).Float({default:g}f);' in definition
+    executable = tmp_path / f"run_{op}"
+    build([Build(root / f"op_kernel/{op}.cpp", executable,
+                 (f"-DHSWC_KERNEL_ENTRY={op}", f"-DHSWC_GM_INPUTS={len(OPS[op][1])}"))])
+    cores, ub = CPU_PLATFORM
+    compiled = OPS[op][2]
+    given = f"{{epsilon = {RUN_TIME_EPSILON} : f32}}"
+    for dtype in PACKAGE_DTYPES:
+        rng = np.random.default_rng(7)
+        inputs = [rng.standard_normal(s).astype(DTYPES[dtype]) for s in shapes(op)]
+        result = runner.compile_text(module(op, (dtype,)).replace(compiled, given)
+                                     ).with_platform(core_num=cores, ub_size=ub).run(*inputs)
+        (record,) = result.tilings
+        assert record is not None and record["epsilon"] == RUN_TIME_EPSILON
+        y = run_on_cpu(executable, inputs, record, ub, tmp_path / f"{op}_{dtype}")
+        want = np.asarray(result.outputs[0]).reshape(-1)
+        assert y.tobytes() == want.tobytes(), f"{op} {dtype}: C++ != interpreter"
+        within = compare_tolerance(want, run_reference(
+            f"hsg.{op}", inputs, epsilon=RUN_TIME_EPSILON).reshape(-1))
+        assert within.equal, f"{op} {dtype}: {within.summary()}"
+        at_compiled = runner.compile_text(module(op, (dtype,)))(*inputs)
+        assert not compare_tolerance(want, np.asarray(at_compiled).reshape(-1)).equal
+
+
 def test_the_host_tiling_counts_rows(package: Callable[[str, str], Path]) -> None:
     """The tiling hands the generated tiling the output's rows; the tiling unit test expects
     the rows as totalNum."""
@@ -295,16 +340,19 @@ def test_a_row_package_of_a_run_time_row_count(tmp_path: Path) -> None:
     done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
-    op = host_tiling.OpDefinition("RmsNorm", [("x", (1,)), ("weight", (1,))], [("y", (1,))])
-    tiler = host_tiling.build(folder(out, "ascend910b"), op, {"epsilon": 1e-5},
-                              "RmsNormTilingData", [], None, None, compiler(), tmp_path)
+    found = folder(out, "ascend910b")
+    op = host_tiling.describe(found, compiler(), tmp_path)  # epsilon, its attribute, included
+    assert [(a.name, a.type) for a in op.attributes] == [("epsilon", "float")]
+    tiler = host_tiling.build(found, op, {"epsilon": "1e-5"}, "RmsNormTilingData", [], None,
+                              None, compiler(), tmp_path)
 
-    def tile(rows: int, length: int = LENGTH, weight: int = LENGTH
-             ) -> subprocess.CompletedProcess[str]:
+    def tile(rows: int, length: int = LENGTH, weight: int = LENGTH,
+             epsilon: str = "1e-5") -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(tiler.executable), "--op", "RmsNorm", "--soc", "ascend910b",
                                "--core-num", "48", "--ub-size", "196608",
                                "--input", f"1:{rows}x{length}", "--input", f"1:{weight}",
-                               "--output", f"1:{rows}x{length}"],
+                               "--output", f"1:{rows}x{length}",
+                               "--attr", f"float:{epsilon}"],
                               capture_output=True, text=True, timeout=60, check=False)
 
     for rows in (1, ROWS, 1000):
@@ -316,8 +364,13 @@ def test_a_row_package_of_a_run_time_row_count(tmp_path: Path) -> None:
         per_core = -(-rows // 48)
         assert (total, block) == (rows, per_core)
         assert f"block_dim {-(-rows // per_core)}" in done.stdout
+    done = tile(5, epsilon="0.375")  # the attribute, into the tiling data after the int64s
+    hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                     if line.startswith("tiling "))
+    assert np.frombuffer(bytes.fromhex(hex_bytes)[24:28], "<f4")[0] == 0.375
     for bad, said in (((5, LENGTH + 1, LENGTH), f"dim 1 of x must be {LENGTH}"),
-                      ((5, LENGTH, LENGTH + 1), f"dim 0 of weight must be {LENGTH}")):
+                      ((5, LENGTH, LENGTH + 1), f"dim 0 of weight must be {LENGTH}"),
+                      ((5, LENGTH, LENGTH, "-0.5"), "epsilon must not be negative")):
         done = tile(*bad)
         assert done.returncode != 0 and "status failed" in done.stdout, bad
         assert said in done.stderr, done.stderr

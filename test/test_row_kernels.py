@@ -583,3 +583,53 @@ def test_an_output_the_reduction_reads_is_computed_in_its_pass_and_written_in_th
     want = np.exp(x.astype(np.float64)).sum(-1).astype(np.float32)
     within = compare_tolerance(np.asarray(got["ascend"][1]), want)
     assert within.equal, within.summary()
+
+
+SCALAR_RMS = """#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @rms(%x: tensor<6x40xf32>, %eps: f32) -> tensor<6x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 40.0 : f32
+  %e = tensor.empty() : tensor<6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x40xf32>) outs(%f : tensor<6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.mulf %a, %a : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<6xf32>
+  %e2 = tensor.empty() : tensor<6x40xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss : tensor<6x40xf32>, tensor<6xf32>) outs(%e2 : tensor<6x40xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %mean = arith.divf %c, %n : f32
+    %t = arith.addf %mean, %eps : f32
+    %r = math.rsqrt %t : f32
+    %u = arith.mulf %a, %r : f32
+    linalg.yield %u : f32
+  } -> tensor<6x40xf32>
+  func.return %y : tensor<6x40xf32>
+}
+"""
+
+
+def test_a_float_scalar_from_outside_is_a_row_kernel_argument() -> None:
+    """A row region whose body reads an f32 the function takes (an epsilon) is one row kernel
+    taking it after its tiling arguments, as an elementwise kernel takes its scalars; launched
+    with a value (hswc.backend.package_run, as a package's host would) it computes with it."""
+    from hswc.backend.kernels import collect_kernels
+    from hswc.backend.package_run import run_kernel
+    from hswc.platform import get_platform
+
+    lowered = compile_text(SCALAR_RMS).module
+    text = str(lowered)
+    assert "scalars(%eps : f32)" in text and text.count("hsg.launch") == 1
+    (kernel,) = collect_kernels(lowered)
+    assert kernel.operator.scalar_fields == ("eps",)
+    x = np.random.default_rng(3).standard_normal((6, 40)).astype(np.float32)
+    for eps in (1e-5, 2.5):
+        (y,) = run_kernel(lowered, kernel, [x], {"eps": eps}, get_platform("ascend910b"),
+                          [(6, 40), (6, 40)], 40)
+        want = x / np.sqrt((x.astype(np.float64) ** 2).mean(-1, keepdims=True) + eps)
+        assert compare_tolerance(y, want.astype(np.float32).reshape(-1)).equal, eps

@@ -436,15 +436,40 @@ def _shown(broadcast: Broadcast | None) -> str:
     return "none" if broadcast is None else str(broadcast.to_attr())
 
 
+def _first_launch(module: ModuleOp, kernel: Kernel, function: str | None
+                  ) -> hsg.LaunchOp | None:
+    name = kernel.func.sym_name.data
+    for launch in launches(module, function) or launches(module):
+        if launch.kernel.root_reference.data == name:
+            return launch
+    return None
+
+
 def launch_scalars(module: ModuleOp, kernel: Kernel, function: str | None) -> dict[str, float]:
     """Field name -> value of the scalars the first launch of `kernel` passes; {} when nothing
     launches it (a module of kernels only)."""
-    name = kernel.func.sym_name.data
+    launch = _first_launch(module, kernel, function)
+    if launch is None:
+        return {}
     fields = kernel.operator.scalar_fields
-    for launch in launches(module, function) or launches(module):
-        if launch.kernel.root_reference.data == name:
-            return {f: _constant(v, launch) for f, v in zip(fields, launch.scalars, strict=True)}
-    return {}
+    return {f: _constant(v, launch) for f, v in zip(fields, launch.scalars, strict=True)}
+
+
+def launch_op_attributes(module: ModuleOp, kernel: Kernel, function: str | None
+                         ) -> dict[str, hsg.CapturedAttribute]:
+    """Field name -> what it is, of the scalars the first launch of `kernel` passes
+    that are a named op's attributes (hsg.OP_ATTRIBUTE_ATTR: rms_norm's epsilon in the row
+    kernel of its decomposition)."""
+    launch = _first_launch(module, kernel, function)
+    if launch is None:
+        return {}
+    found = {}
+    for f, v in zip(kernel.operator.scalar_fields, launch.scalars, strict=True):
+        owner = v.owner  # the launch's f32 value, maybe widened from the op's own type
+        spec = hsg.read_op_attribute(owner.input if isinstance(owner, arith.ExtFOp) else v)
+        if spec is not None:
+            found[f] = spec
+    return found
 
 
 # endregion
@@ -597,9 +622,12 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
             raise OpError(kernel.func, "is launched by no host function, so the values of its "
                           f"scalars {', '.join(fields)} are unknown: package the module with "
                           "the function that launches it")
+    specs = launch_op_attributes(module, first, request.function)
     attributes = tuple(
         Attribute(snake_case(f), f, aclnn, "a scalar the body captures (the module's value is "
-                  "the default)", by_field[first.dtype][f])
+                  "the default)", by_field[first.dtype][f]) if f not in specs else
+        Attribute(snake_case(f), f, aclnn, specs[f].about, specs[f].default,
+                  non_negative=specs[f].non_negative)
         for f, aclnn in zip(fields, attribute_aclnn, strict=True))
     names = {a.field: a.name for a in attributes}
     values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}

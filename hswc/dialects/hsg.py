@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloatConstr,
     BFloat16Type,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     FloatAttr,
@@ -89,6 +90,44 @@ QUEUE_DEPTH_ATTR = "hsg.queue_depth"
 OP_NAME_ATTR = "hsg.op_name"
 """The operator a kernel (or the linalg.generic it came from) implements, e.g.
 "hard_swish_grad": the stem of its C++ and ops-nn names."""
+OP_ATTRIBUTE_ATTR = "hsg.op_attribute"
+"""On an arith.constant a named op's decomposition captures in a body: the op's attribute
+(rms_norm's epsilon), which a row kernel takes at run time (a scalar argument, a package
+attribute) instead of folding it into its body as it folds other constants. Its value is
+`{default = <the op's default> : f32, about = "<what it does>"}`, with `non_negative` where
+the op refuses a negative value (op_attribute), which a package's attribute takes
+(hswc.backend.description)."""
+
+
+@dataclass(frozen=True)
+class CapturedAttribute:
+    """What OP_ATTRIBUTE_ATTR says of a named op's attribute."""
+
+    default: float
+    about: str
+    """One line for the package's docs."""
+    non_negative: bool = False
+
+    def to_attr(self) -> DictionaryAttr:
+        fields: dict[str, Attribute] = {"default": FloatAttr(self.default, Float32Type()),
+                                        "about": StringAttr(self.about)}
+        if self.non_negative:
+            fields["non_negative"] = UnitAttr()
+        return DictionaryAttr(fields)
+
+
+def read_op_attribute(value: SSAValue) -> CapturedAttribute | None:
+    """The op's attribute a value is (OP_ATTRIBUTE_ATTR on the constant defining it); None
+    for any other value."""
+    owner = value.owner
+    attr = owner.attributes.get(OP_ATTRIBUTE_ATTR) if isinstance(owner, Operation) else None
+    if not isinstance(attr, DictionaryAttr):
+        return None
+    default, about = attr.data.get("default"), attr.data.get("about")
+    if not isinstance(default, FloatAttr) or not isinstance(about, StringAttr):
+        return None
+    return CapturedAttribute(float(default.value.data), about.data,
+                             "non_negative" in attr.data)
 OUTPUTS_ATTR = "hsg.outputs"
 """On a kernel of several outputs: how many of its GM buffers, after the inputs, are outputs
 (absent: one)."""

@@ -45,6 +45,7 @@ from xdsl.rewriter import InsertPoint
 
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg_norm_ops as ops
+from hswc.dialects.hsg import OP_ATTRIBUTE_ATTR, CapturedAttribute
 from hswc.dialects.linalg import FillOp
 from hswc.ops.body import BodyBuilder
 
@@ -83,6 +84,18 @@ class _Decomposer:
         size = self.b.insert(tensor.DimOp(self.op.inputs[0], index)).result
         size.name_hint = f"dim{d}"
         return size
+
+    def epsilon(self) -> SSAValue:
+        """The op's epsilon as an f32 constant before it, which the bodies capture: marked as
+        the op's attribute, so a row kernel takes it at run time (a package attribute)."""
+        constant = ConstantOp(FloatAttr(self.op.epsilon_value(), F32))
+        assert self.op.EPSILON is not None
+        constant.attributes[OP_ATTRIBUTE_ATTR] = CapturedAttribute(
+            self.op.EPSILON, "added to the row's mean square (rms_norm) or variance "
+            "(layer_norm) before its reciprocal square root, for numerical stability",
+            non_negative=True).to_attr()
+        constant.result.name_hint = "epsilon"
+        return self.b.insert(constant).result
 
     def empty(self, t: TensorType) -> SSAValue:
         """A tensor.empty of `t`, a tensor of x's dims (all, or all but the reduced one)."""
@@ -168,13 +181,13 @@ def _log_softmax_grad(d: _Decomposer) -> SSAValue:
 
 def _rms_norm(d: _Decomposer) -> SSAValue:
     x, w = d.op.inputs
-    eps = d.op.epsilon_value()
+    eps = d.epsilon()
     ss = d.reduce([x], [d.full], 0.0, "addf",
                   lambda bb, a: bb.mulf(_w(bb, a[0]), _w(bb, a[0])), "sum_of_squares")
 
     def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
         mean = bb.divf(a[2], bb.const(float(d.n)))
-        scale = bb.math("rsqrt", bb.addf(mean, bb.const(eps)))
+        scale = bb.math("rsqrt", bb.addf(mean, eps))
         return bb.mulf(bb.mulf(_w(bb, a[0]), scale), _w(bb, a[1]))
 
     return d.elementwise([x, w, ss], [d.full, d.column, d.row], body)
@@ -182,7 +195,7 @@ def _rms_norm(d: _Decomposer) -> SSAValue:
 
 def _layer_norm(d: _Decomposer) -> SSAValue:
     x, w, bias = d.op.inputs
-    eps = d.op.epsilon_value()
+    eps = d.epsilon()
     total = d.reduce([x], [d.full], 0.0, "addf", lambda bb, a: _w(bb, a[0]), "sum")
 
     def centred(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
@@ -193,7 +206,7 @@ def _layer_norm(d: _Decomposer) -> SSAValue:
 
     def normed(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
         var = bb.divf(a[2], bb.const(float(d.n)))
-        return bb.mulf(centred(bb, a), bb.math("rsqrt", bb.addf(var, bb.const(eps))))
+        return bb.mulf(centred(bb, a), bb.math("rsqrt", bb.addf(var, eps)))
 
     # Two generics, not one of five inputs (a kernel reads at most four): the normalised value
     # in f32, then the affine map, rounded once.

@@ -15,7 +15,10 @@ folded to constants when the platform is named, else a call of the tiling functi
   A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
   kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
   of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
-- `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor)`, marked
+- `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor, scalars...)`
+  (the float scalars its body reads from outside, f32 as an elementwise kernel takes them:
+  values the host computes, and a named op's attribute its decomposition marks
+  hsg.OP_ATTRIBUTE_ATTR; other constants are folded into the body), marked
   `hsg.kernel` (and `hsg.outputs` when it writes several: a row's scale and the elements) and
   carrying `hsg.rows` and `hsg.ub_plan`: the core's rows from GetBlockIdx(), one
   `hsg.row_slice` with the region's one body (hswc.row_regions.row_body). Without schedule
@@ -25,7 +28,7 @@ A row longer than one row of the kernel's buffers fits in UB is worked on in seg
 (hswc.rows: `segment`, the longest multiple of SEGMENT_ALIGN elements a chunk holds): one
 pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit);
 softmax's max and sum in one pass where summing online is chosen (hswc.rows `online`).
-A region that cannot be a kernel (a value captured from outside other than a constant, a step
+A region that cannot be a kernel (a value captured from outside other than a float, a step
 convert-hsg-to-ascend cannot lower: hswc.vectorizer.row_emit.refusal, a UB too small for a
 segment) keeps its generics, with a remark or, for a UB too small, a warning naming the length
 and the longest row that fits.
@@ -40,6 +43,9 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -63,8 +69,10 @@ from hswc.passes.kernel_functions import (
     KernelFunctions,
     build_tiling_function,
     erase_if_dead,
+    host_scalars,
     kernel_function_name,
     module_functions,
+    scalar_names,
     tiling_function_name,
 )
 from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
@@ -103,23 +111,44 @@ def _element(value: SSAValue) -> str:
     return element_type_name(value.type.get_element_type())  # type: ignore[attr-defined]
 
 
+FLOAT_SCALARS = (Float16Type(), BFloat16Type(), Float32Type())
+
+
 def _captured_constants(body: Block) -> None:
-    """The constants the body reads from outside cloned into it; NotARowKernel for any other
-    value from outside (the kernel has no way to it yet)."""
+    """The constants the body reads from outside cloned into it, but an op's attribute
+    (OP_ATTRIBUTE_ATTR: the kernel takes it at run time, as it takes any float scalar from
+    outside: kernel_scalars); NotARowKernel for a value from outside that is no float scalar."""
     inside: set[SSAValue] = set(body.args)
     for op in body.ops:
         for operand in op.operands:
             if operand in inside:
                 continue
             owner = operand.owner
-            if not isinstance(owner, arith.ConstantOp):
-                raise NotARowKernel(f"its body reads {operand.name_hint or 'a value'} from "
-                                    "outside, which a row kernel cannot take yet")
+            if not isinstance(owner, arith.ConstantOp) or hsg.OP_ATTRIBUTE_ATTR in \
+                    owner.attributes:
+                if operand.type not in FLOAT_SCALARS:
+                    raise NotARowKernel(f"its body reads {operand.name_hint or 'a value'} of "
+                                        f"type {operand.type} from outside, which a row kernel "
+                                        "cannot take (it takes f16, bf16 and f32 scalars)")
+                continue
             clone = owner.clone()
             body.insert_op_before(clone, body.first_op)  # type: ignore[arg-type]
             op.operands[[*op.operands].index(operand)] = clone.result
             inside.add(clone.result)
         inside.update(op.results)
+
+
+def kernel_scalars(body: Block) -> list[SSAValue]:
+    """The values from outside a body reads (after _captured_constants: the float scalars the
+    kernel takes after its tiling arguments), in order of first use."""
+    inside: set[SSAValue] = set(body.args)
+    found: list[SSAValue] = []
+    for op in body.ops:
+        for operand in op.operands:
+            if operand not in inside and operand not in found:
+                found.append(operand)
+        inside.update(op.results)
+    return found
 
 
 def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
@@ -130,18 +159,19 @@ def row_kernel_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                    names: list[str], ub_size: int) -> KernelPlan:
+                    names: list[str], ub_size: int, online: bool = True) -> KernelPlan:
     """The row kernel's plan with chunks of several whole rows where its lowering takes that
     and a chunk of MIN_CHUNK_ROWS rows fits `ub_size` bytes of UB; else with one row per
     chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
-    repeat stride between rows reaches), which the caller checks as it checks the other."""
+    repeat stride between rows reaches), which the caller checks as it checks the other; a
+    row too long for one chunk in segments (segmented_plan, summing online where `online`)."""
     plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
     if refusal(plan) is None and _fits(plan, dtype, ub_size):
         return plan
     one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
     if _fits(one, dtype, ub_size):
         return one
-    return segmented_plan(body, rows, schedule, dtype, names, ub_size) or one
+    return segmented_plan(body, rows, schedule, dtype, names, ub_size, online) or one
 
 
 SEGMENT_ALIGN = LANES_F32
@@ -150,17 +180,18 @@ segment's fold tree has whole groups, and a segment starts 256 bytes of f32 afte
 
 
 def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
-                   names: list[str], ub_size: int) -> KernelPlan | None:
+                   names: list[str], ub_size: int, online: bool = True) -> KernelPlan | None:
     """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
-    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where the
-    body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it reads the row
-    once less; no choice against the passes is modelled); None when not even one such segment
-    fits, or the rows are strided runs."""
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
+    `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it
+    reads the row once less, at more vector work a segment; the cost model chooses between
+    the two: hswc.passes.row_schedule_choice); None when not even one such segment fits, or
+    the rows are strided runs."""
     if rows.runs > 1:
         return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
     probe_rows = replace(rows, one_per_chunk=True, segment=rows.length)
     probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
-    if online_sums(probe):
+    if online and online_sums(probe):
         probe = row_kernel_plan(body, replace(probe_rows, online=True), schedule, dtype, names)
     segment = longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
     if segment == 0 or segment >= rows.length:
@@ -206,15 +237,25 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     index = IndexType()
     gm = [MemRefType(v.type.get_element_type(), [DYNAMIC_INDEX])  # type: ignore[attr-defined]
           for v in (*inputs, *outputs)]
-    block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS)])
+    scalars = kernel_scalars(body)
+    block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS), *[f32] * len(scalars)])
     names = [*(a.name_hint or f"in{i}" for i, a in enumerate(body.args)),
-             *output_names(outputs), "total_num", "block_factor", "ub_factor"]
+             *output_names(outputs), "total_num", "block_factor", "ub_factor",
+             *scalar_names(scalars)]
     for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
     count = len(inputs)
     written = len(outputs)
-    total_num, block_factor, ub_factor = block.args[count + written:]
+    tiling_end = count + written + len(TILING_FIELDS)
+    total_num, block_factor, ub_factor = block.args[count + written:tiling_end]
     builder = Builder(InsertPoint.at_end(block))
+    for host, arg in zip(scalars, block.args[tiling_end:], strict=True):
+        value: SSAValue = arg  # the host widened it to f32 (host_scalars): narrowed exactly
+        if host.type != f32:
+            value = builder.insert(arith.TruncFOp(arg, host.type)).result
+            value.name_hint = arg.name_hint
+        for use in [u for u in host.uses if u.operation.parent_block() is body]:
+            use.operation.operands[use.index] = value
     block_idx = builder.insert(ascend.GetBlockIdxOp()).result
     block_idx.name_hint = "block_idx"
     a = IRArith(InsertPoint.at_end(block))
@@ -438,10 +479,11 @@ class RowTiler:
         except OpError as error:
             raise NotARowKernel(f"its row body {error.message}") from None
         text = _body_text(body)
+        scalars = kernel_scalars(body)  # before the kernel takes the body in
         choice = self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
-            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size)
+            kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size, choice.online)
         assert kernel.rows is not None
         rows = kernel.rows
         unlowered = refusal(kernel)
@@ -475,7 +517,8 @@ class RowTiler:
                                    dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
-                                             values[:len(TILING_FIELDS)], (),
+                                             values[:len(TILING_FIELDS)],
+                                             host_scalars(builder, scalars),
                                              [v.type for v in outputs]))
         for output, result in zip(outputs, launch.ys, strict=True):
             result.name_hint = output.name_hint
@@ -495,7 +538,7 @@ class RowTiler:
         return choose_row_schedule(
             lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
                                      reference.ub_plan()),
-            lambda s: fitted_row_plan(body, rows, s, dtype, names, ub_size),
+            lambda c: fitted_row_plan(body, rows, c.schedule, dtype, names, ub_size, c.online),
             rows, count, dtype, self.choose_on, key)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:

@@ -1,6 +1,11 @@
 """The schedule of a row kernel when hsg-tile-on-cores is given none: the one the cost model
 predicts fastest among the fast preset (depth-2 queues, early-free, in-place, x-first, scalar
-compares) and the reference (depth-1 queues).
+compares) and the reference (depth-1 queues), each, for a row in segments with a sum of
+exp(b - max) (softmax's), summing online (a running maximum with a rescaled sum, in the max's
+pass over the row: hswc.rows `online`) or in passes (the sum in a pass of its own). Online
+reads the row from GM once less and does more vector work a segment (the rescaling); which
+costs less depends on the SoC, the dtype and the row, so both are modelled. A candidate in
+passes is modelled only where its online sibling sums online (elsewhere the two are one kernel).
 
 Each candidate whose plan the row lowering takes (hswc.vectorizer.row_emit.refusal) and whose
 chunk fits the target's UB (two whole rows or more, or one:
@@ -12,14 +17,18 @@ CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the 
 candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
 and several with the reference, or leave only the reference.
 
-A choice is kept, as the elementwise kernels' are (hswc.passes.schedule_choice: for the
-process, and in hswc.choice_store's store between processes), under a key of what it depends
-on: the row body as printed (its arguments' names and types, its ops, the constants it holds),
-the rows (length, operand classes), the kernel's dtype, its operands' element types and output
-names, the UB the plan is fitted to, the platform and its figures, and the rows it is modelled
-for. A remembered choice passes the checks a fresh candidate passes before it is modelled (its
-plan builds, the row lowering takes it, a chunk fits the UB); a store's entry that fails them
-is modelled again.
+A choice (its schedule and whether it sums online) is kept, as the elementwise kernels' are
+(hswc.passes.schedule_choice: for the process, and in hswc.choice_store's store between
+processes), under a key of what it depends on: the row body as printed (its arguments' names
+and types, its ops, the constants it holds), the rows (length, operand classes), the kernel's
+dtype, its operands' element types and output names, the UB the plan is fitted to, the platform
+and its figures, and the rows it is modelled for. A remembered choice passes the checks a fresh
+candidate passes before it is modelled (its plan builds, the row lowering takes it, a chunk
+fits the UB); a store's entry that fails them is modelled again. The store keeps the
+candidate's index in CANDIDATES, whose first two are the two schedules summing online, as the
+store's entries meant before the choice of online was modelled (online was taken wherever it
+applied): an older entry still means what it meant (and the code digest of
+hswc.tools.choice_cache makes such entries stale anyway).
 """
 
 from __future__ import annotations
@@ -40,10 +49,25 @@ from hswc.vectorizer.plan import KernelPlan
 from hswc.vectorizer.row_emit import refusal
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 
-CANDIDATES = (FAST, REFERENCE)
 
-PlanOf = Callable[[Schedule], KernelPlan]
-"""The row kernel's plan under a schedule (hswc.passes.row_kernels.row_kernel_plan)."""
+@dataclass(frozen=True)
+class RowCandidate:
+    """A schedule, and whether a row in segments sums exp(b - max) online (module docstring)."""
+
+    schedule: Schedule
+    online: bool = True
+
+    def describe(self) -> str:
+        return f"{self.schedule.describe()}, {'online' if self.online else 'in passes'}"
+
+
+CANDIDATES = (RowCandidate(FAST), RowCandidate(REFERENCE), RowCandidate(FAST, online=False),
+              RowCandidate(REFERENCE, online=False))
+"""In tie-break order; the first two are what a store's index 0 and 1 meant before the
+choice of online was modelled (module docstring)."""
+
+PlanOf = Callable[[RowCandidate], KernelPlan]
+"""The row kernel's plan of a candidate (hswc.passes.row_kernels.fitted_row_plan)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +76,8 @@ class RowChoice:
     seconds: float
     rows: int
     """The launch's rows it was modelled for."""
+    online: bool = True
+    """Whether a row in segments sums online (RowCandidate)."""
 
 
 def _blocked(tiled: func.FuncOp) -> func.FuncOp:
@@ -79,11 +105,11 @@ def _lowered(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
 _chosen: dict[tuple[object, ...], RowChoice | None] = {}
 
 
-def _plan_if_taken(schedule: Schedule, plan_of: PlanOf, dtype: str,
+def _plan_if_taken(candidate: RowCandidate, plan_of: PlanOf, dtype: str,
                    platform: Platform) -> KernelPlan | None:
     """The candidate's plan if it passes the checks before modelling (module docstring)."""
     try:
-        plan = plan_of(schedule)
+        plan = plan_of(candidate)
         if refusal(plan) is not None:
             return None
         compute_tiling(1, 1, platform.ub_size, dtype, plan.ub_plan())
@@ -110,28 +136,36 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
 
     most = CHOICE_ELEMENTS // rows.length
     count = max(1, most if row_count is None else min(row_count, most))
-    candidates = [replace(candidate, api=platform.api) for candidate in CANDIDATES]
-    key = ("row kernel", body_key, rows, dtype, *platform_key(platform), count)
+    candidates = [replace(c, schedule=replace(c.schedule, api=platform.api))
+                  for c in CANDIDATES]
+    key = ("row kernel", "online or in passes", body_key, rows, dtype, *platform_key(platform),
+           count)
     if key in _chosen:
         return _chosen[key]
     found = remembered(key, candidates)
     if found is not None and _plan_if_taken(found[0], plan_of, dtype, platform) is not None:
-        best: RowChoice | None = RowChoice(found[0], found[1], count)
+        best: RowChoice | None = RowChoice(found[0].schedule, found[1], count, found[0].online)
     else:
         best = None
         kernel: func.FuncOp | None = None
-        for schedule in candidates:
-            plan = _plan_if_taken(schedule, plan_of, dtype, platform)
+        sums_online: dict[Schedule, bool] = {}
+        for candidate in candidates:
+            if not candidate.online and not sums_online.get(candidate.schedule, True):
+                continue  # the same kernel as its online sibling's
+            plan = _plan_if_taken(candidate, plan_of, dtype, platform)
             if plan is None:
                 continue
+            assert plan.rows is not None
+            if candidate.online:
+                sums_online[candidate.schedule] = plan.rows.online
             kernel = _blocked(tiled()) if kernel is None else kernel
             try:
                 seconds = modelled_time(_lowered(kernel, plan), plan, platform, count)
             except (OpError, TilingError, ValueError):
                 continue
             if best is None or seconds < best.seconds - TIE:
-                best = RowChoice(schedule, seconds, count)
+                best = RowChoice(candidate.schedule, seconds, count, candidate.online)
         if best is not None:
-            record(key, (best.schedule, best.seconds), candidates)
+            record(key, (RowCandidate(best.schedule, best.online), best.seconds), candidates)
     _chosen[key] = best
     return best

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from itertools import product
+from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -242,8 +243,12 @@ def key_text(key: tuple[object, ...]) -> str | None:
     return None if " at 0x" in text else text
 
 
-def remembered(key: tuple[object, ...], candidates: Sequence[Schedule] = CANDIDATES
-               ) -> tuple[Schedule, float] | None:
+C = TypeVar("C")
+"""A candidate: a Schedule here, a row kernel's RowCandidate (hswc.passes.row_schedule_choice)."""
+
+
+def remembered(key: tuple[object, ...], candidates: Sequence[C] = CANDIDATES
+               ) -> tuple[C, float] | None:
     """The choice among `candidates` hswc.choice_store's store holds for `key`, if it holds
     one of them (the store keeps its index)."""
     store = choice_store.store
@@ -255,8 +260,8 @@ def remembered(key: tuple[object, ...], candidates: Sequence[Schedule] = CANDIDA
     return candidates[found[0]], found[1]
 
 
-def record(key: tuple[object, ...], choice: tuple[Schedule, float],
-           candidates: Sequence[Schedule] = CANDIDATES) -> None:
+def record(key: tuple[object, ...], choice: tuple[C, float],
+           candidates: Sequence[C] = CANDIDATES) -> None:
     """`choice` (one of `candidates`, and its modelled time) told to the store under `key`."""
     store = choice_store.store
     if store is not None and (text := key_text(key)) is not None:

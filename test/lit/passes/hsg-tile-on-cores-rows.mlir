@@ -43,10 +43,13 @@ func.func @softmax(%x: tensor<300x64xf16>) -> tensor<300x64xf16> {
 
 // -----
 
-// bf16 rms_norm over rows of 7: the weight is a column operand (read whole by every core).
+// bf16 rms_norm over rows of 7: the weight is a column operand (read whole by every core);
+// epsilon, the op's attribute, is the kernel's scalar argument.
 // CHECK-LABEL: func.func @rms_norm(
-// CHECK:         %y = hsg.launch @rms_norm_kernel_bf16 blocks %{{.*}} (%x, %w) tiling(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<16x7xbf16>, tensor<7xbf16> -> tensor<16x7xbf16>
+// CHECK-NEXT:    %epsilon = arith.constant {hsg.op_attribute = {default = 1.000000e-06 : f32, {{.*}}, non_negative}} 1.000000e-06 : f32
+// CHECK:         %y = hsg.launch @rms_norm_kernel_bf16 blocks %{{.*}} (%x, %w) tiling(%{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}) scalars(%epsilon : f32) : tensor<16x7xbf16>, tensor<7xbf16> -> tensor<16x7xbf16>
 // CHECK-LABEL: func.func @rms_norm_kernel_bf16(
+// CHECK-SAME:      %ub_factor: index, %epsilon: f32)
 // CHECK-SAME:      hsg.rows = {length = 7 : i64, inputs = ["element", "column"], outputs = ["element"]}
 // CHECK:         hsg.row_slice ins(%x, %w : memref<?xbf16>, memref<?xbf16>) outs(%y : memref<?xbf16>)
 // CHECK:           hsg.reduce "addf"
@@ -62,6 +65,7 @@ func.func @rms_norm(%x: tensor<16x7xbf16>, %w: tensor<7xbf16>) -> tensor<16x7xbf
 // rows reaches) make a kernel of one row per chunk (ubFactor 1, the UB plan's bound 1,
 // `one_per_chunk`); so does a row too long for two of them in UB.
 // CHECK-LABEL: func.func @one_row_a_chunk(
+// CHECK-NEXT:    %epsilon = arith.constant
 // CHECK-NEXT:    %[[T:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    %[[BF:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[UF:.*]] = arith.constant 1 : index
