@@ -365,17 +365,19 @@ def row_regions(block: Block) -> list[RowRegion]:
             drop_unused_results(op)
     regions: list[RowRegion] = []
     taken: set[Operation] = set()
-    for op in list(block.ops):
+    order = {op: i for i, op in enumerate(block.ops)}  # the block's ops stay while regions grow
+    for op in order:
         if isinstance(op, GenericOp) and op not in taken:
             reduction = as_reduction(op)
             if reduction is not None:
-                region = _grow(reduction, taken)
+                region = _grow(reduction, taken, order)
                 regions.append(region)
                 taken.update(region.members)
     return regions
 
 
-def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
+def _grow(seed: Reduction, taken: set[Operation], order: dict[Operation, int]) -> RowRegion:
+    """The region grown from a reduction (`order`: each op of the block by position)."""
     region = RowRegion(seed.space)
     _add(region, seed.op, seed)
     changed = True
@@ -384,15 +386,15 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
         for candidate in _neighbours(region):
             if candidate in taken or candidate in region.members:
                 continue
-            if _try_add(region, candidate):
+            if _try_add(region, candidate, order):
                 changed = True
-    region.members.sort(key=_position)
+    region.members.sort(key=order.__getitem__)
     # The kernel takes the place of the last member, so every result used outside must be used
     # after it: otherwise the members are let go, last first, until they are (one result used
     # outside always is: the last member's). Checked once grown, not at each step: softmax's
     # sum makes two results (the exponentials and their sum) until the division that reads
     # both joins.
-    while len(region.members) > 1 and not _used_after(region):
+    while len(region.members) > 1 and not _used_after(region, order):
         _remove(region, region.members[-1])
     if not region.reductions:  # what was left reduces nothing: the seed alone, then
         region = RowRegion(seed.space)
@@ -400,7 +402,7 @@ def _grow(seed: Reduction, taken: set[Operation]) -> RowRegion:
     return region
 
 
-def _used_after(region: RowRegion) -> bool:
+def _used_after(region: RowRegion, order: dict[Operation, int]) -> bool:
     """Whether every outside use of the region's results lies after its last member."""
     last = region.members[-1]
     block = last.parent_block()
@@ -412,7 +414,7 @@ def _used_after(region: RowRegion) -> bool:
                 continue
             while user is not None and user.parent_block() is not block:
                 user = user.parent_op()
-            if user is None or _position(user) < _position(last):
+            if user is None or order[user] < order[last]:
                 return False
     return True
 
@@ -422,12 +424,6 @@ def _remove(region: RowRegion, op: GenericOp) -> None:
     region.reductions.pop(op, None)
     for result in op.results:
         region.level.pop(result, None)
-
-
-def _position(op: Operation) -> int:
-    block = op.parent_block()
-    assert block is not None
-    return block.get_operation_index(op)
 
 
 def _neighbours(region: RowRegion) -> list[Operation]:
@@ -454,7 +450,7 @@ def _add(region: RowRegion, op: GenericOp, reduction: Reduction | None = None) -
     region.level[op.res[0]] = "element" if tuple(t.get_shape()) == region.space.shape else "row"
 
 
-def _try_add(region: RowRegion, op: Operation) -> bool:
+def _try_add(region: RowRegion, op: Operation, order: dict[Operation, int]) -> bool:
     """Add `op` if it computes over the region's rows and keeps the region one kernel."""
     if op.parent_block() is not region.members[0].parent_block() or not isinstance(op, GenericOp):
         return False
@@ -463,7 +459,8 @@ def _try_add(region: RowRegion, op: Operation) -> bool:
         reduction = None
     if reduction is None and not _joins(region, op):
         return False
-    if any(_depends_on_region(region, v) for v in op.operands if not region.computes(v)):
+    if any(_depends_on_region(region, v, order) for v in op.operands
+           if not region.computes(v)):
         return False
     _add(region, op, reduction)
     return True
@@ -505,16 +502,20 @@ def _joins(region: RowRegion, op: GenericOp) -> bool:
     return reads or feeds
 
 
-def _depends_on_region(region: RowRegion, value: SSAValue) -> bool:
+def _depends_on_region(region: RowRegion, value: SSAValue, order: dict[Operation, int]) -> bool:
     """Whether an outside value is computed from what the region computes (reading it would
-    put the region on both sides of an outside op)."""
+    put the region on both sides of an outside op). An op of the block before the region's
+    first member (`order`: the block's ops by position) reads only values that dominate it,
+    none of them the region's: the search stops there, so it looks at the ops between the
+    region and the value, not at everything the model computed before."""
+    first = min(order[member] for member in region.members)
     stack, seen = [value], set()
     while stack:
         v = stack.pop()
         if region.computes(v):
             return True
         owner = v.owner
-        if v in seen or not isinstance(owner, Operation):
+        if v in seen or not isinstance(owner, Operation) or order.get(owner, first) < first:
             continue
         seen.add(v)
         stack.extend(owner.operands)

@@ -27,7 +27,9 @@ pass created. What an op's verifier reads, and so what verifies again (`Verified
 What a verifier could read beyond that (a value's type mutated in place, an attribute object
 mutated in place: both immutable in xDSL) is assumed unchanged, not checked. Nothing a pass
 does goes untracked but that, so a driver does not verify the whole module again after its
-last pass; `hswc-opt --verify-each=full` does, after every pass, as mlir-opt.
+last pass; `hswc-opt --verify-each=full` does, after every pass, as mlir-opt. Since each op is
+compared with what it was when it last verified, however many passes ago, one check after
+several passes sees what all of them did: hswc-opt checks once, after the last pass.
 
 An op verified again only because it encloses what changed reads all its nested ops through
 one verifier: IsolatedFromAbove (every operand inside a function defined inside it), a walk of

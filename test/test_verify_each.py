@@ -1,7 +1,9 @@
 """hswc-opt's --verify-each: a pass that builds or changes IR that does not verify is caught by
-the default check after it (only what the pass created or changed: hswc.verification_cache),
-located as the full verification locates it; `full` verifies the whole module after each pass,
-`false` nothing after the passes."""
+the default check (only what the passes created or changed: hswc.verification_cache), made once
+after the last pass, and reported as a check after each pass reports it (the passes run again
+with one after each: the pass that built the failing op named); located as the full
+verification locates it; `full` verifies the whole module after each pass, `false` nothing
+after the passes."""
 
 from __future__ import annotations
 
@@ -62,9 +64,19 @@ class BuildAnOpPass(ModulePass):
         addf.parent_block().insert_op_after(built, addf)  # type: ignore[union-attr]
 
 
+@dataclass(frozen=True)
+class TripOverItPass(ModulePass):
+    """Broken on purpose: fails as a pass does that meets IR an earlier pass broke."""
+
+    name = "test-trip-over-it"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        raise AssertionError("an f16 result where f32 was expected")
+
+
 @pytest.fixture
 def broken_passes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for broken in (ChangeAnOperandPass, BuildAnOpPass):
+    for broken in (ChangeAnOperandPass, BuildAnOpPass, TripOverItPass):
         monkeypatch.setitem(PASSES, broken.name, lambda broken=broken: broken)
 
 
@@ -98,6 +110,30 @@ def test_a_pass_building_an_invalid_op_is_caught(
     assert err.endswith("in.mlir:1:1: error: 'arith.addf' result 'result' at position 0 does "
                         "not verify: attribute f32 expected from variable 'T', but got f16 "
                         "(built by pass 'test-build-an-op')\n"), err
+
+
+BUILT_BY = ("in.mlir:1:1: error: 'arith.addf' result 'result' at position 0 does not verify: "
+            "attribute f32 expected from variable 'T', but got f16 (built by pass "
+            "'test-build-an-op')\n")
+
+
+def test_the_check_made_once_at_the_end_names_the_pass_that_built_the_op(
+        broken_passes: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the default check runs after the last pass; its failure runs the passes again with a
+    # check after each, which names the second pass of three, not the last
+    code, err = _run(tmp_path, capsys, "-p", "hsg-fold-slices,test-build-an-op,"
+                     "hsg-fold-reshapes")
+    assert code == 1 and err.endswith(BUILT_BY) and err.count("error") == 1, err
+
+
+def test_a_pass_failing_on_ir_an_earlier_pass_broke_reports_the_earlier_pass(
+        broken_passes: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # as a check after each pass would: the broken op, not the later pass's internal error
+    code, err = _run(tmp_path, capsys, "-p", "test-build-an-op,test-trip-over-it")
+    assert code == 1 and err.endswith(BUILT_BY) and "internal error" not in err, err
+    # with nothing broken before it, the internal error is what there is to report
+    code, err = _run(tmp_path, capsys, "-p", "hsg-fold-slices,test-trip-over-it")
+    assert code == 1 and "internal error: AssertionError: an f16 result" in err, err
 
 
 def test_the_last_pass_is_checked_too(broken_passes: None, tmp_path: Path,

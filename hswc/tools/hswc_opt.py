@@ -69,6 +69,10 @@ class HswcOptMain(xDSLOptMain):
 
     _verified: VerifiedOps
     """The ops of the chunk being lowered as they last verified (hswc.verification_cache)."""
+    _deferred: bool = False
+    """The checks after the passes are made once, after the last (_lower)."""
+    _pending: bool = False
+    """A pass changed the module since the last check."""
 
     version_format: ClassVar[str] = ToolVersionLine("hswc-opt")
 
@@ -115,10 +119,12 @@ class HswcOptMain(xDSLOptMain):
             "--verify-each",
             default="true",
             choices=("true", "full", "false"),
-            help="after each pass, 'true' (the default) verifies what the pass created or "
-            "changed and what reads it (the ops enclosing those, the terminators under them, "
-            "the users of a changed op's results, every symbol user) and the module's SSA "
-            "dominance; 'full' verifies the whole module, as mlir-opt; 'false' nothing (the "
+            help="'true' (the default) verifies, once after the last pass, what the passes "
+            "created or changed and what reads it (the ops enclosing those, the terminators "
+            "under them, the users of a changed op's results, every symbol user) and the "
+            "module's SSA dominance; should that fail, the passes run again from the input "
+            "with that check after each, to name the pass that built what fails; 'full' "
+            "verifies the whole module after each pass, as mlir-opt; 'false' nothing (the "
             "input verifies in full in every case, unless --disable-verify)",
         )
         arg_parser.add_argument(
@@ -146,8 +152,12 @@ class HswcOptMain(xDSLOptMain):
                       file=sys.stderr)
             # Before the first pass _run_chunk verified the input; after a pass that marked
             # the module unchanged, what verified before verifies again (MLIR skips it too).
-            unchanged = take_unchanged(module)
-            if previous is not None and not unchanged:
+            # Checks deferred to the end (_lower) are made after the last pass only.
+            if previous is not None and not take_unchanged(module):
+                self._pending = True
+            if previous is not None and self._pending and (following is None
+                                                           or not self._deferred):
+                self._pending = False
                 self._verify_after_pass(module, previous)
             between_passes()
             if previous and following and self.args.print_between_passes:
@@ -172,18 +182,50 @@ class HswcOptMain(xDSLOptMain):
             verify_located(module, self._verified if incremental else None)
 
     def _verify_after_pass(self, module: ModuleOp, previous: ModulePass) -> None:
-        """--verify-each: what the pass created or changed (hswc.verification_cache), the
-        whole module, or nothing. An op that fails without a location of its own (one the
-        pass built) is named with the pass that built it."""
+        """--verify-each: what the passes created or changed since the last check
+        (hswc.verification_cache), the whole module, or nothing. An op that fails without a
+        location of its own (one the pass built) is named with the pass that built it; with
+        the checks deferred to the end, the failure is a _LateFailure (_lower)."""
         if self.args.disable_verify or self.args.verify_each == "false":
             return
         try:
             verify_located(module, self._verified if self.args.verify_each == "true" else None)
         except OpError as error:
+            if self._deferred:
+                raise _LateFailure(error) from None
             if isinstance(error.op.location, FileLineColLoc):
                 raise
             raise OpError(error.op, f"{error.message} (built by pass '{previous.name}')",
                           error.name) from None
+
+    def _lower(self, module: ModuleOp, text: str, line_offset: int) -> None:
+        """The passes applied to `module`. With --verify-each=true the check after them is
+        made once, after the last (hswc.verification_cache compares each op with what it was
+        when the input verified, so one check sees what every pass created or changed):
+        a model's lowering no longer verifies the ops one pass builds and the next replaces.
+        Should that check fail, or a pass fail other than with a diagnostic of its own (an
+        internal error, perhaps from IR an earlier pass broke), the passes run again from the
+        input with the check after each, and the run reports what that reports: the first
+        pass whose output fails, named where the failing op has no location of its own."""
+        self._pending = False
+        self._deferred = (self.args.verify_each == "true" and not self.args.disable_verify
+                          and not self.args.print_between_passes)
+        try:
+            self.apply_passes(module)
+            return
+        except DiagnosticException:
+            raise
+        except Exception as error:  # re-raised below, after the second run
+            if not self._deferred:
+                raise
+            failure = error.error if isinstance(error, _LateFailure) else error
+        self._deferred = self._pending = False
+        with parsing():
+            again = LocatingParser(self.ctx, text, self.get_input_name(),
+                                   line_offset).parse_module()
+        self._verify_input(again)
+        self.apply_passes(again)
+        raise failure  # the passes are deterministic: the second run fails first
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
         return pass_from_spec(self.available_passes[spec.name](), spec)
@@ -227,7 +269,7 @@ class HswcOptMain(xDSLOptMain):
                 check_compilable(module)  # as hswc-run and hswc-emit refuse it
                 check_fits(module)  # before the lowering starts, never the OOM killer
             with collecting() as said:
-                self.apply_passes(module)
+                self._lower(module, text, line_offset)
             print_remarks(said, self.args.remarks)
             return self.output_resulting_program(module)
         except (ParseError, DiagnosticException, RecursionError) as error:
@@ -240,6 +282,14 @@ class HswcOptMain(xDSLOptMain):
                 print(message, file=sys.stderr)
                 self.failed = True
             return ""
+
+
+class _LateFailure(Exception):
+    """The check after the last pass failed, with checks deferred to it (HswcOptMain._lower)."""
+
+    def __init__(self, error: OpError):
+        super().__init__(str(error))
+        self.error = error
 
 
 def _print(text: str) -> None:

@@ -19,7 +19,9 @@ a run, none of them the compiler's work:
 A run that builds much IR (the schedule choice's candidate kernels) spends a seventh of its time
 in xDSL's general argument handling of op constructors (hswc.tools.fast_op_init: skipped where
 the arguments need none), and verifying an op spends a fifth of its time in xDSL's handling of
-variadic groups most ops do not have (hswc.tools.fast_op_verify: skipped where there are none).
+variadic groups most ops do not have (hswc.tools.fast_op_verify: skipped where there are none);
+printing a lowered model, a fifth of the print went to xDSL's line bookkeeping of tokens that
+have no line break (hswc.tools.fast_print: skipped for those).
 
 A long input adds a fourth: the collector walking the module. The IR of a 10,000-op chain is
 millions of objects in reference cycles (an op and its results, a block and its ops) that live
@@ -60,19 +62,22 @@ from hswc.tools import choice_cache, dataclass_code_cache
 
 def speedups() -> None:
     """The dataclass code cache, lazy assembly formats, the schedule choices of earlier
-    runs (hswc.tools.choice_cache) and the op constructors' and verifiers' fast paths
-    (hswc.tools.fast_op_init, fast_op_verify), for the rest of the process."""
+    runs (hswc.tools.choice_cache) and the op constructors', verifiers' and printer's fast
+    paths (hswc.tools.fast_op_init, fast_op_verify, fast_print), for the rest of the
+    process."""
     dataclass_code_cache.install()
     choice_cache.install()
     from hswc.tools import (  # xDSL's core, with the cache on
         fast_op_init,
         fast_op_verify,
+        fast_print,
         lazy_assembly_formats,
     )
 
     lazy_assembly_formats.install()
     fast_op_init.install()
     fast_op_verify.install()
+    fast_print.install()
 
 
 @contextmanager
