@@ -86,9 +86,9 @@ def test_times_a_few_ulps_apart_are_a_tie(monkeypatch: pytest.MonkeyPatch) -> No
     platform = get_platform("ascend910b")
     second = CANDIDATES[1]
     monkeypatch.setattr(choice_store, "store", None)  # a tool's cache of real choices
-    for times, chosen in (([(FAST, 1.0 + 4e-16), (second, 1.0)], FAST),
-                          ([(FAST, 1.0 + 1e-6), (second, 1.0)], second)):
-        monkeypatch.setattr(schedule_choice, "modelled_times", lambda *_, t=times: t)
+    for times, chosen in (([(FAST, (1.0 + 4e-16,)), (second, (1.0,))], FAST),
+                          ([(FAST, (1.0 + 1e-6,)), (second, (1.0,))], second)):
+        monkeypatch.setattr(schedule_choice, "modelled_times_at", lambda *_, t=times: t)
         schedule_choice._chosen.clear()
         choice = choose_schedule(("tie", chosen), lambda: None, ew.dag, "f16",  # type: ignore
                                  ew.output_name(), platform, False, None, broadcast=None)
@@ -240,12 +240,15 @@ def test_the_hint_is_refused_when_slower_at_one_size(monkeypatch: pytest.MonkeyP
     hinted = replace(FAST, l2_bypass=True)
     monkeypatch.setattr(choice_store, "store", None)
     for at_small, chosen in ((1.1, FAST), (1.0, hinted)):
-        def times(*args: object, small: float = at_small) -> list[tuple[Schedule, float]]:
-            size, candidates = args[5], args[6] if len(args) > 6 else CANDIDATES
+        def times(*args: object, small: float = at_small
+                  ) -> list[tuple[Schedule, tuple[float, ...]]]:
+            sizes, candidates = args[5], args[6]
+            assert isinstance(sizes, tuple) and isinstance(candidates, tuple)
             if hinted not in candidates:
-                return [(FAST, 1.0)]
-            return [(FAST, 1.0), (hinted, small if size == 1 << 20 else 0.7)]
-        monkeypatch.setattr(schedule_choice, "modelled_times", times)
+                return [(FAST, (1.0,) * len(sizes))]
+            return [(FAST, (1.0,) * len(sizes)),
+                    (hinted, tuple(small if size == 1 << 20 else 0.7 for size in sizes))]
+        monkeypatch.setattr(schedule_choice, "modelled_times_at", times)
         schedule_choice._chosen.clear()
         choice = choose_schedule(("hint", at_small), lambda: None, ew.dag, "f16",  # type: ignore
                                  ew.output_name(), get_platform("ascend910b"), False, None,

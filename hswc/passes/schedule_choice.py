@@ -213,6 +213,16 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
                    platform: Platform, elements: int, candidates: tuple[Schedule, ...] = CANDIDATES
                    ) -> list[tuple[Schedule, float]]:
     """Every candidate the planner can build, with its modelled seconds for one launch."""
+    return [(schedule, times[0]) for schedule, times in
+            modelled_times_at(build, dag, dtype, output, platform, (elements,), candidates)]
+
+
+def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+                      platform: Platform, sizes: tuple[int, ...],
+                      candidates: tuple[Schedule, ...] = CANDIDATES
+                      ) -> list[tuple[Schedule, tuple[float, ...]]]:
+    """Every candidate the planner can build, with its modelled seconds for one launch of each
+    of `sizes` (each candidate's kernel built once); one not tileable at a size is left out."""
     from hswc.cost_model.stream import CostModelError
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
 
@@ -220,8 +230,8 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
         module = ModuleOp([build()])
         HsgBlockIntoUbPass().apply(Context(), module)
         blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
-    times: list[tuple[Schedule, float]] = []
-    seen: dict[tuple[object, ...], float | None] = {}
+    times: list[tuple[Schedule, tuple[float, ...]]] = []
+    seen: dict[tuple[object, ...], tuple[float, ...] | None] = {}
     for schedule in candidates:
         # One candidate's plan at a time, each let go once modelled: a long body's plans are
         # some 3 KB per body op each, and only their signatures are needed to find equal ones.
@@ -236,7 +246,8 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
                 with collector.paused():  # the candidate's IR is garbage once modelled
                     kernel = candidate_kernel(blocked, plan)
                     try:
-                        seen[key] = modelled_time(kernel, plan, platform, elements)
+                        seen[key] = tuple(modelled_time(kernel, plan, platform, size)
+                                          for size in sizes)
                     finally:
                         # Its uniform scalars are the generic's own values (the plans are of
                         # the generic's body), whose use lists would keep it alive: unlinked.
@@ -245,9 +256,9 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
             except (ValueError, CostModelError):
                 seen[key] = None  # not tileable on this platform
         del plan, plans
-        time = seen[key]
-        if time is not None:
-            times.append((schedule, time))
+        found = seen[key]
+        if found is not None:
+            times.append((schedule, found))
     return times
 
 
@@ -317,12 +328,11 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
     and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both."""
     plain, hinted = found[0], replace(found[0], l2_bypass=True)
-    times: list[tuple[float, float]] = []
-    for size in hint_sizes(elements):
-        pair = dict(modelled_times(build, dag, dtype, output, platform, size, (plain, hinted)))
-        if plain not in pair or hinted not in pair:
-            return found  # one of them not tileable here
-        times.append((pair[plain], pair[hinted]))
+    pair = dict(modelled_times_at(build, dag, dtype, output, platform, hint_sizes(elements),
+                                  (plain, hinted)))
+    if plain not in pair or hinted not in pair:
+        return found  # one of them not tileable here
+    times = list(zip(pair[plain], pair[hinted], strict=True))
     if all(h <= p * (1 + TIE) for p, h in times) and any(h * (1 + TIE) < p for p, h in times):
         return hinted, times[0][1]
     return found
