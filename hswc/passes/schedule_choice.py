@@ -326,7 +326,9 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     chunks' lengths decide, and the same choice is within 0.1% of the fastest at 2^24
     (bench/bench_default_schedule.py). The hint is not: it changes only which bytes cross the
     HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
-    and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both."""
+    and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both.
+    That costs a body's first choice two kernels and four models more, about doubling it (a
+    kept choice, hswc.choice_store, costs nothing)."""
     plain, hinted = found[0], replace(found[0], l2_bypass=True)
     pair = dict(modelled_times_at(build, dag, dtype, output, platform, hint_sizes(elements),
                                   (plain, hinted)))
