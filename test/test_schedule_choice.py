@@ -222,8 +222,11 @@ def test_the_l2_hint_is_taken_where_the_model_says_it_gains(soc: str) -> None:
     assert times[plain] / times[choice.schedule] >= 1.2
     small, *_ = choose("sigmoid", "f32", 1 << 16, soc)
     assert not small.schedule.l2_bypass and small.elements == 1 << 16
-    assert hint_sizes(1 << 16) == (1 << 16,) and hint_sizes(None) == (1 << 20, LARGE_ELEMENTS)
-    assert hint_sizes(1 << 22) == (1 << 20, 1 << 22)
+    assert hint_sizes(1 << 16, platform) == (1 << 16,)
+    assert hint_sizes(None, platform) == (1 << 20, LARGE_ELEMENTS)
+    assert hint_sizes(1 << 22, platform) == (1 << 20, 1 << 22)
+    small_ub = platform.with_overrides(8, 9728)  # 155,648 elements: below the choice size
+    assert hint_sizes(None, small_ub) == (1 << 20,)
 
 
 def test_a_kernel_bound_by_its_vector_work_keeps_no_hint() -> None:

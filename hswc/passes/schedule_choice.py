@@ -307,12 +307,16 @@ def choice_size(elements: int | None) -> int:
     return CHOICE_ELEMENTS if elements is None else min(max(elements, 1), CHOICE_ELEMENTS)
 
 
-def hint_sizes(elements: int | None) -> tuple[int, ...]:
-    """The launch sizes the L2 hint of a kernel of `elements` (None: unknown) is modelled at:
-    its choice size, and LARGE_ELEMENTS (or its own count, if smaller) when it may be launched
-    on more than that."""
+def hint_sizes(elements: int | None, platform: Platform) -> tuple[int, ...]:
+    """The launch sizes the L2 hint of a kernel of `elements` (None: unknown) is modelled at on
+    `platform`: its choice size, and LARGE_ELEMENTS when it may be launched on more than that.
+    The large size is capped by the launch's own count and by twice as many elements as all
+    the cores' UB has bytes (a few UB passes a core, the chunks the model steps through bounded
+    on a small platform given by hand, as core-num=8 ub-size=9728)."""
     size = choice_size(elements)
-    large = LARGE_ELEMENTS if elements is None else min(elements, LARGE_ELEMENTS)
+    large = min(LARGE_ELEMENTS, 2 * platform.core_num * platform.ub_size)
+    if elements is not None:
+        large = min(large, elements)
     return (size, large) if large > size else (size,)
 
 
@@ -330,8 +334,8 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     That costs a body's first choice two kernels and four models more, about doubling it (a
     kept choice, hswc.choice_store, costs nothing)."""
     plain, hinted = found[0], replace(found[0], l2_bypass=True)
-    pair = dict(modelled_times_at(build, dag, dtype, output, platform, hint_sizes(elements),
-                                  (plain, hinted)))
+    sizes = hint_sizes(elements, platform)
+    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted)))
     if plain not in pair or hinted not in pair:
         return found  # one of them not tileable here
     times = list(zip(pair[plain], pair[hinted], strict=True))
@@ -349,7 +353,7 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
     `hsg.broadcast` (hswc.broadcast: a remembered choice is validated with it, no kernel
     built). ValueError when the planner can build none."""
     size = choice_size(elements)
-    key = (body_key, dtype, *platform_key(platform), hint_sizes(elements))
+    key = (body_key, dtype, *platform_key(platform), hint_sizes(elements, platform))
     found = _chosen.get(key)
     if found is None:
         found = remembered(key)
