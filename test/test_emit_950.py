@@ -43,17 +43,19 @@ EXAMPLES = REPO / "examples"
 A2_DIGESTS = {
     "hard_swish_grad": ("dd75e090d2de0cc9cb21fe30d56693da8c1a147d3330a6d8fbf28e230d3d91c7",
                         [EXAMPLES / "hard_swish_grad.mlir"]),
-    "leaky_relu_grad": ("7b51d37bf9768893d74ce03a8b7ec145363328592b6c1f533ac67a138dc9c4a0",
+    "leaky_relu_grad": ("9ea7b784f58a4515c15e4852de161ae49103cfb3fcf35f27e0cdb2036602ddcf",
                         [EXAMPLES / "leaky_relu_grad.mlir"]),
-    "silu": ("4f0ea4249a62a1866a510c8bcd7b3068f9f9211d68a614e824d4ebbb0546f870",
+    "silu": ("410d7b59d518813c8b82c9854caac572e946bc5956ad29ca15b0519591d3ee7b",
              [EXAMPLES / "silu.mlir"]),
-    "grad_times_scale": ("050c1dd67742e4435156b61f3a96803f85544f1ff32aae311735f0be946feb0a",
+    "grad_times_scale": ("b66efe5bc36ca7660b7719a982c02ea99a7584a55d080d43c609f5e3b3bc4b52",
                          [EXAMPLES / "grad_times_scale.mlir", "--name", "GradTimesScale"]),
 }
 """The A2/A3 packages' digests (sorted relative path, NUL, bytes, NUL per file); last changed by
 the PipeBarrier<PIPE_V> the kernels gained for --cce-auto-sync=off (hswc/vectorizer/emit.py)
 and the host tiling's cap on ubFactor (a chunk one DataCopyPad moves: `Min(..., 32704)`); silu's
-by Swish's scale attribute (ops-nn's Swish definition's, launched at 1 by aclnnSilu)."""
+by Swish's scale attribute (ops-nn's Swish definition's, launched at 1 by aclnnSilu); all but
+HardSwishGrad's (the CANN kernel) by the L2 hint the default choice takes (SetL2CacheHint on each
+streamed input, hswc.passes.schedule_choice: the kernels otherwise byte-identical)."""
 DTYPES = ("f16", "f32", "bf16")
 SAMPLE = ("hard_swish_grad", "hard_shrink")
 OPS_950 = tuple(OPS) if os.environ.get("HSWC_ALL_950") == "1" else SAMPLE

@@ -5,6 +5,7 @@ whole table is bench/bench_default_schedule.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import product
 
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import GenericOp
 
 from hswc import choice_store, runner
@@ -23,16 +25,19 @@ from hswc.passes.hsg_decompose import HsgDecomposePass
 from hswc.passes.hsg_tile_on_cores import _body_key, _build_kernel_function
 from hswc.passes.schedule_choice import (
     CANDIDATES,
+    LARGE_ELEMENTS,
     TIE,
     TRADED_FLAGS,
+    Choice,
     _plans,
     choice_size,
     choose_schedule,
+    hint_sizes,
     modelled_times,
 )
 from hswc.passes.schedule_options import SCHEDULE_ATTR, parse_schedule, read_schedule
 from hswc.pipeline import parse_text
-from hswc.platform import get_platform
+from hswc.platform import Platform, get_platform
 from hswc.profiling import lower
 from hswc.tiling import compute_tiling
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
@@ -81,9 +86,9 @@ def test_times_a_few_ulps_apart_are_a_tie(monkeypatch: pytest.MonkeyPatch) -> No
     platform = get_platform("ascend910b")
     second = CANDIDATES[1]
     monkeypatch.setattr(choice_store, "store", None)  # a tool's cache of real choices
-    for times, chosen in (([(FAST, 1.0 + 4e-16), (second, 1.0)], FAST),
-                          ([(FAST, 1.0 + 1e-6), (second, 1.0)], second)):
-        monkeypatch.setattr(schedule_choice, "modelled_times", lambda *_, t=times: t)
+    for times, chosen in (([(FAST, (1.0 + 4e-16,)), (second, (1.0,))], FAST),
+                          ([(FAST, (1.0 + 1e-6,)), (second, (1.0,))], second)):
+        monkeypatch.setattr(schedule_choice, "modelled_times_at", lambda *_, t=times: t)
         schedule_choice._chosen.clear()
         choice = choose_schedule(("tie", chosen), lambda: None, ew.dag, "f16",  # type: ignore
                                  ew.output_name(), platform, False, None, broadcast=None)
@@ -189,3 +194,67 @@ def test_the_candidates_are_freed_once_modelled() -> None:
     gc.collect()
     assert [o for o in gc.get_objects()
             if isinstance(o, func.FuncOp) and id(o) not in before] == []
+
+
+def choose(stem: str, dtype: str, elements: int | None, soc: str = "ascend910b"
+           ) -> tuple[Choice, Elementwise, Callable[[], FuncOp], Platform]:
+    ew = generic(stem, dtype)
+    build = lambda: _build_kernel_function("hint_kernel_" + dtype, ew)  # noqa: E731
+    platform = get_platform(soc)
+    choice = choose_schedule(_body_key(ew), build, ew.dag, dtype, ew.output_name(), platform,
+                             False, elements, broadcast=ew.broadcast)
+    return choice, ew, build, platform
+
+
+@pytest.mark.parametrize("soc", ["ascend910b", "ascend950"])
+def test_the_l2_hint_is_taken_where_the_model_says_it_gains(soc: str) -> None:
+    """sigmoid f32 of unknown size: the chosen kernel with its input bypassing L2 models no
+    slower at 2^20 and faster at 2^24 (its writes then stay in L2: at least 1.2x, by hand from
+    hswc.platform's bandwidths, 1.6 TB/s of HBM for all bytes against 2.4 TB/s of L2), so it
+    is taken; a launch known to be 2^16 elements, where both model alike, keeps no hint."""
+    choice, ew, build, platform = choose("sigmoid", "f32", None, soc)
+    assert choice.schedule.l2_bypass
+    plain = replace(choice.schedule, l2_bypass=False)
+    for size in (1 << 20, LARGE_ELEMENTS):
+        times = dict(modelled_times(build, ew.dag, "f32", ew.output_name(), platform, size,
+                                    (plain, choice.schedule)))
+        assert times[choice.schedule] <= times[plain] * (1 + TIE)
+    assert times[plain] / times[choice.schedule] >= 1.2
+    small, *_ = choose("sigmoid", "f32", 1 << 16, soc)
+    assert not small.schedule.l2_bypass and small.elements == 1 << 16
+    assert hint_sizes(1 << 16, platform) == (1 << 16,)
+    assert hint_sizes(None, platform) == (1 << 20, LARGE_ELEMENTS)
+    assert hint_sizes(1 << 22, platform) == (1 << 20, 1 << 22)
+    small_ub = platform.with_overrides(8, 9728)  # 155,648 elements: below the choice size
+    assert hint_sizes(None, small_ub) == (1 << 20,)
+
+
+def test_a_kernel_bound_by_its_vector_work_keeps_no_hint() -> None:
+    """gelu f16 is bound by V at both sizes (bench_default_schedule's `below goal` rows): the
+    hint changes no modelled time, and a tie keeps the kernel without it."""
+    choice, *_ = choose("gelu", "f16", None)
+    assert not choice.schedule.l2_bypass
+
+
+def test_the_hint_is_refused_when_slower_at_one_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule itself, on made-up times: faster at 2^24 but slower at 2^20 is no hint; no
+    slower at 2^20 and faster at 2^24 is the hint."""
+    ew = generic("leaky_relu", "f16")
+    hinted = replace(FAST, l2_bypass=True)
+    monkeypatch.setattr(choice_store, "store", None)
+    for at_small, chosen in ((1.1, FAST), (1.0, hinted)):
+        def times(*args: object, small: float = at_small
+                  ) -> list[tuple[Schedule, tuple[float, ...]]]:
+            sizes, candidates = args[5], args[6]
+            assert isinstance(sizes, tuple) and isinstance(candidates, tuple)
+            if hinted not in candidates:
+                return [(FAST, (1.0,) * len(sizes))]
+            return [(FAST, (1.0,) * len(sizes)),
+                    (hinted, tuple(small if size == 1 << 20 else 0.7 for size in sizes))]
+        monkeypatch.setattr(schedule_choice, "modelled_times_at", times)
+        schedule_choice._chosen.clear()
+        choice = choose_schedule(("hint", at_small), lambda: None, ew.dag, "f16",  # type: ignore
+                                 ew.output_name(), get_platform("ascend910b"), False, None,
+                                 broadcast=None)
+        assert choice.schedule == chosen
+    schedule_choice._chosen.clear()

@@ -14,6 +14,16 @@ test/test_schedule_choice.py checks it against all 32 combinations on sampled bo
 Candidates whose plans come out equal (a body without compares has nothing for `scalar-compare`
 to change) are modelled once.
 
+Then the L2 hint (`l2_bypass`: each streamed input's GlobalTensor set to
+SetL2CacheHint(CACHE_MODE_DISABLE), so the output's writes keep L2): the chosen kernel with it
+is modelled at the choice size and, when the launch may be larger, at `LARGE_ELEMENTS`, and
+taken when it is no slower at either and faster at one (`_hinted`). asc-devkit's guide
+(docs/zh/guide/算子实践参考/SIMD算子性能优化/内存访问/设置合理的L2-CacheMode.md, priority
+high, Atlas A2/A3 and Ascend 950) asks for it on data read once, and its Add measured 29% less
+time with it. Assumed: a hinted read is still served by the lines a previous launch left in L2
+(L2 keeps GM coherent, and that guide writes dirty lines back only when they are evicted), so
+a chain of launches loses nothing by it; the model times one launch and cannot tell.
+
 Each distinct candidate's kernel is built as the passes build it (the tiled kernel,
 hsg-block-into-ub, convert-hsg-to-ascend's lowering of its chunk), tiled by its own UB plan (so
 its ubFactor is the largest its buffers allow) and modelled by hswc.cost_model's streams and
@@ -65,14 +75,24 @@ TRADED_FLAGS = ("double_buffer", "scalar_compare", "in_place")
 """The choices searched over; `early_free` and `x_first` are on in every candidate."""
 
 
+LARGE_ELEMENTS = 1 << 24
+"""The second launch size the L2 hint is modelled at, for a kernel that may be launched on
+more than CHOICE_ELEMENTS: where the whole launch's traffic, not the pipeline's fill, binds
+(hswc.platform.COST_FIGURES.l2_bytes_per_s; asc-devkit's Add moves 384 MB)."""
+
+
 def _candidates() -> tuple[Schedule, ...]:
     every = [replace(FAST, **dict(zip(TRADED_FLAGS, flags, strict=True)))
              for flags in product((True, False), repeat=len(TRADED_FLAGS))]
-    return tuple(every)  # FAST (all on) first, then fewer flags
+    # FAST (all on) first, then fewer flags; then each again with its streamed inputs hinted
+    return (*every, *(replace(schedule, l2_bypass=True) for schedule in every))
 
 
 CANDIDATES = _candidates()
-"""The schedules the choice models, in tie-break order: `fast` first."""
+"""The schedules a choice may come out as (the order the choice store indexes them by): the
+traded flags' eight, `fast` first, then the same eight with `l2_bypass`."""
+TRADED = CANDIDATES[:len(CANDIDATES) // 2]
+"""The candidates the first step models, in tie-break order: without the L2 hint."""
 
 
 @dataclass(frozen=True)
@@ -187,13 +207,23 @@ def _signature(plan: KernelPlan) -> tuple[object, ...]:
                   if isinstance(item, Arrival) else instr(item) for item in plan.items)
     buffers = tuple((b.name, b.role, b.dtype, b.depth, b.value) for b in plan.buffers)
     frees = tuple(sorted((at, tuple(name(v) for v in vals)) for at, vals in plan.frees.items()))
-    return items, buffers, frees, plan.align, plan.ub_plan()
+    return items, buffers, frees, plan.align, plan.ub_plan(), plan.schedule.l2_bypass
 
 
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
                    platform: Platform, elements: int, candidates: tuple[Schedule, ...] = CANDIDATES
                    ) -> list[tuple[Schedule, float]]:
     """Every candidate the planner can build, with its modelled seconds for one launch."""
+    return [(schedule, times[0]) for schedule, times in
+            modelled_times_at(build, dag, dtype, output, platform, (elements,), candidates)]
+
+
+def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+                      platform: Platform, sizes: tuple[int, ...],
+                      candidates: tuple[Schedule, ...] = CANDIDATES
+                      ) -> list[tuple[Schedule, tuple[float, ...]]]:
+    """Every candidate the planner can build, with its modelled seconds for one launch of each
+    of `sizes` (each candidate's kernel built once); one not tileable at a size is left out."""
     from hswc.cost_model.stream import CostModelError
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
 
@@ -201,8 +231,8 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
         module = ModuleOp([build()])
         HsgBlockIntoUbPass().apply(Context(), module)
         blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
-    times: list[tuple[Schedule, float]] = []
-    seen: dict[tuple[object, ...], float | None] = {}
+    times: list[tuple[Schedule, tuple[float, ...]]] = []
+    seen: dict[tuple[object, ...], tuple[float, ...] | None] = {}
     for schedule in candidates:
         # One candidate's plan at a time, each let go once modelled: a long body's plans are
         # some 3 KB per body op each, and only their signatures are needed to find equal ones.
@@ -217,7 +247,8 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
                 with collector.paused():  # the candidate's IR is garbage once modelled
                     kernel = candidate_kernel(blocked, plan)
                     try:
-                        seen[key] = modelled_time(kernel, plan, platform, elements)
+                        seen[key] = tuple(modelled_time(kernel, plan, platform, size)
+                                          for size in sizes)
                     finally:
                         # Its uniform scalars are the generic's own values (the plans are of
                         # the generic's body), whose use lists would keep it alive: unlinked.
@@ -226,9 +257,9 @@ def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Seq
             except (ValueError, CostModelError):
                 seen[key] = None  # not tileable on this platform
         del plan, plans
-        time = seen[key]
-        if time is not None:
-            times.append((schedule, time))
+        found = seen[key]
+        if found is not None:
+            times.append((schedule, found))
     return times
 
 
@@ -281,6 +312,43 @@ def choice_size(elements: int | None) -> int:
     return CHOICE_ELEMENTS if elements is None else min(max(elements, 1), CHOICE_ELEMENTS)
 
 
+def hint_sizes(elements: int | None, platform: Platform) -> tuple[int, ...]:
+    """The launch sizes the L2 hint of a kernel of `elements` (None: unknown) is modelled at on
+    `platform`: its choice size, and LARGE_ELEMENTS when it may be launched on more than that.
+    The large size is capped by the launch's own count and by twice as many elements as all
+    the cores' UB has bytes (a few UB passes a core, the chunks the model steps through bounded
+    on a small platform given by hand, as core-num=8 ub-size=9728)."""
+    size = choice_size(elements)
+    large = min(LARGE_ELEMENTS, 2 * platform.core_num * platform.ub_size)
+    if elements is not None:
+        large = min(large, elements)
+    return (size, large) if large > size else (size,)
+
+
+def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+            platform: Platform, elements: int | None,
+            found: tuple[Schedule, float]) -> tuple[Schedule, float]:
+    """`found` with `l2_bypass` on when that kernel models no slower at every size of
+    hint_sizes and faster (beyond TIE) at one of them; `found` otherwise.
+
+    The traded flags are chosen at the choice size alone: there the pipeline's fill and the
+    chunks' lengths decide, and the same choice is within 0.1% of the fastest at 2^24
+    (bench/bench_default_schedule.py). The hint is not: it changes only which bytes cross the
+    HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
+    and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both.
+    That costs a body's first choice two kernels and four models more, about doubling it (a
+    kept choice, hswc.choice_store, costs nothing)."""
+    plain, hinted = found[0], replace(found[0], l2_bypass=True)
+    sizes = hint_sizes(elements, platform)
+    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted)))
+    if plain not in pair or hinted not in pair:
+        return found  # one of them not tileable here
+    times = list(zip(pair[plain], pair[hinted], strict=True))
+    if all(h <= p * (1 + TIE) for p, h in times) and any(h * (1 + TIE) < p for p, h in times):
+        return hinted, times[0][1]
+    return found
+
+
 def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
                     output: str | Sequence[str], platform: Platform, platform_known: bool,
                     elements: int | None, *, broadcast: Broadcast | None) -> Choice:
@@ -290,7 +358,7 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
     `hsg.broadcast` (hswc.broadcast: a remembered choice is validated with it, no kernel
     built). ValueError when the planner can build none."""
     size = choice_size(elements)
-    key = (body_key, dtype, *platform_key(platform), size)
+    key = (body_key, dtype, *platform_key(platform), hint_sizes(elements, platform))
     found = _chosen.get(key)
     if found is None:
         found = remembered(key)
@@ -298,11 +366,12 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
                                                   platform, size):
             found = None  # a store's entry no fresh choice would make: modelled again
     if found is None:
-        times = modelled_times(build, dag, dtype, output, platform, size)
+        times = modelled_times(build, dag, dtype, output, platform, size, TRADED)
         if not times:
             raise ValueError("the planner can build no schedule for this body")
         fastest = min(t for _, t in times)
         found = next(c for c in times if c[1] <= fastest * (1 + TIE))
+        found = _hinted(build, dag, dtype, output, platform, elements, found)
         record(key, found)
     _chosen[key] = found
     return Choice(found[0], platform.name, platform_known, size, found[1])

@@ -31,7 +31,7 @@ func.func @hard_shrink_bf16(%x: tensor<?xbf16>) -> tensor<?xbf16> {
 // A2:         ascend.cast %{{.*}}, %{{.*}}, cast_rint, %{{.*}} : !ascend.local_tensor<bf16, vecout>, !ascend.local_tensor<f32, veccalc>
 
 // A950-DEFAULT-LABEL: func.func @hard_shrink_kernel_bf16(
-// A950-DEFAULT-SAME:    hsg.schedule = {options = "double-buffer=true in-place=true early-free=true x-first=true api=dav_3510", soc = "ascend950", platform = "folded"
+// A950-DEFAULT-SAME:    hsg.schedule = {options = "double-buffer=true in-place=true early-free=true x-first=true l2-bypass=true api=dav_3510", soc = "ascend950", platform = "folded"
 // A950-DEFAULT-NOT:     ascend.cast
 // A950-DEFAULT:         ascend.duplicate %{{.*}}, %{{.*}} : bf16, %{{.*}} : !ascend.local_tensor<bf16, veccalc>
 // A950-DEFAULT:         ascend.compare %{{.*}}, %{{.*}}, %{{.*}}, ge, %{{.*}} : !ascend.local_tensor<ui8, veccalc>, !ascend.local_tensor<bf16, vecin>, !ascend.local_tensor<bf16, veccalc>
