@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cpu_build import Build, build, run_recorded
+from sampling import sampled, selected
 from test_row_kernels import _named, _named_inputs, _reference
 
 from hswc import runner, soc_api
@@ -47,6 +48,10 @@ repeats reduced by a tree of WholeReduces (hswc.reduction_order.tree_levels): a 
 the chunk's rows' groups (1024: 16 groups) or a call per group (192: 3), the last segment of
 17,920 (4096: 64 groups) likewise after segments of the fold tree; row values spread over a
 block per group and applied to the chunk in one call (KernelPlan.wide_groups)."""
+QUICK = {"softmax_f16", "layer_norm_bf16_950", "log_softmax_grad_f32",
+         "softmax_f32_segments_20000", "softmax_f16_1024"}
+"""The cases the default run builds (one per SoC, schedule and reduction order); the rest run
+under `pytest -m sweep`."""
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 """The CPU model's SoC column (test_cpu_build_950)."""
 CORES = 2
@@ -69,12 +74,14 @@ def _ub(case: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def executables(tmp_path_factory: pytest.TempPathFactory,
+                request: pytest.FixtureRequest) -> dict[str, Path]:
+    """One build per case the session's tests run."""
     from hswc.backend.source import kernel_source
 
     directory = tmp_path_factory.mktemp("rows_cpu_build")
     builds = {}
-    for case in CASES:
+    for case in [c for c in CASES if c in selected(request, "case")]:
         inputs, text = _case(case)
         source = directory / f"{case}.cpp"
         soc = CASES[case][4]
@@ -87,7 +94,7 @@ def executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {case: b.output for case, b in builds.items()}
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", sampled(CASES, QUICK, ids=list(CASES)))
 def test_cpu_build_of_a_row_kernel_equals_the_interpreter(
         case: str, executables: dict[str, Path], tmp_path: Path) -> None:
     inputs, text = _case(case)
