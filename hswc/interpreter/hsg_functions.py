@@ -24,13 +24,8 @@ from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body_values
-<<<<<<< HEAD
-from hswc.interpreter.launch import PACKED_BITS, check_operands, run_launch
+from hswc.interpreter.launch import FRESH_GM_BYTE, PACKED_BITS, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
-=======
-from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
-from hswc.interpreter.machine import MachineFunctions
->>>>>>> groupidx
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
 from hswc.output_windows import read_output_windows
