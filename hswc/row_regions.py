@@ -579,7 +579,8 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
         combine = _combine_op(yielded)
         assert combine is not None
         element = next(v for v in combine.operands if _accumulator(v) is not outs[j])
-        reduced = ReduceOp(kind, mapping.get(element, element))
+        value = mapping.get(element, element)
+        reduced = ReduceOp(kind, value, signed=kind == "addf" and not nonnegative(value))
         block.add_op(reduced)
         result: SSAValue = reduced.result
         init = _init_constant(op.outputs[j])
@@ -600,6 +601,56 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
             block.add_op(rounded)
             result = rounded.result
         values[op.res[j]] = result
+
+
+NONNEGATIVE_DEPTH = 32
+"""How far back nonnegative looks (a body's chain is short; beyond: not shown)."""
+_NONNEGATIVE_ALWAYS = ("math.exp", "math.absf", "math.sqrt")
+_NONNEGATIVE_IF_ALL = ("arith.addf", "arith.mulf", "arith.divf", "arith.minimumf",
+                       "arith.extf", "arith.truncf")
+
+
+def nonnegative(value: SSAValue, depth: int = NONNEGATIVE_DEPTH) -> bool:
+    """Whether every value `value` takes is >= 0, -0.0 or NaN (never a negative number), as
+    its ops show: exp, absf, sqrt, a product of a value with itself, a constant >= 0, and
+    sums, products, quotients, minima, conversions and selects of such values, or a maximum
+    with one. A sum of such terms cannot cancel (hswc.reduction_order: Compensated); False
+    where it cannot be shown."""
+    owner = value.owner
+    if depth == 0 or not isinstance(owner, Operation):
+        return False
+    name = owner.name
+    if name in _NONNEGATIVE_ALWAYS:
+        return True
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+        return isinstance(attr, FloatAttr) and (math.isnan(attr.value.data)
+                                                or math.copysign(1, attr.value.data) > 0)
+    operands = list(owner.operands)
+    if name == "arith.mulf" and _same_value(operands[0], operands[1], depth):
+        return True
+    if name == "arith.select":
+        operands = operands[1:]
+    elif name == "arith.maximumf":
+        return any(nonnegative(v, depth - 1) for v in operands)
+    elif name not in _NONNEGATIVE_IF_ALL:
+        return False
+    return all(nonnegative(v, depth - 1) for v in operands)
+
+
+def _same_value(a: SSAValue, b: SSAValue, depth: int) -> bool:
+    """Whether a and b are one value, or the results of equal ops of equal operands (the
+    decompositions write x - mean twice for (x - mean) * (x - mean))."""
+    if a is b:
+        return True
+    x, y = a.owner, b.owner
+    if depth == 0 or not isinstance(x, Operation) or not isinstance(y, Operation) \
+            or x.name != y.name or x.regions or y.regions or len(x.results) != 1 \
+            or x.properties != y.properties or x.attributes != y.attributes \
+            or len(x.operands) != len(y.operands):
+        return False
+    return all(_same_value(p, q, depth - 1) for p, q in zip(x.operands, y.operands,
+                                                             strict=True))
 
 
 def fill_constant(init: SSAValue) -> arith.ConstantOp | None:

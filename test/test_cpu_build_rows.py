@@ -8,7 +8,9 @@ tolerance of the float64 model. Rows too long for 8 of them in UB (8192 f32, 300
 run one row a chunk: level-0 calls repeating along the row, the folds likewise. Rows longer
 than one row of the buffers holds (12,345 and 20,000 elements) run in segments (hswc.rows), one
 pass over the row per reduction, its partials carried in per-row accumulators; softmax's and
-log_softmax's max and sum in one pass (`online`, the cost model's choice)."""
+log_softmax's max and sum in one pass (`online`, the cost model's choice). A sum of terms of
+either sign in a row one a chunk (log_softmax_grad's, softmax_grad's) is compensated
+(hswc.reduction_order: TwoSum folds, Brcb, CompareScalar and Select), whole and in segments."""
 
 from __future__ import annotations
 
@@ -36,6 +38,10 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "layer_norm_bf16_950_segments_12345": ("hsg.layer_norm", 3, 12345, "bf16", "ascend950"),
     "rms_norm_f16_segments_12345": ("hsg.rms_norm", 3, 12345, "f16", "ascend910b"),
     "log_softmax_f16_950_online_20000": ("hsg.log_softmax", 3, 20000, "f16", "ascend950"),
+    "log_softmax_grad_f32_compensated_12345": ("hsg.log_softmax_grad", 3, 12345, "f32",
+                                               "ascend910b"),
+    "softmax_grad_f32_950_compensated_2100": ("hsg.softmax_grad", 3, 2100, "f32",
+                                              "ascend950"),
 }
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 """The CPU model's SoC column (test_cpu_build_950)."""

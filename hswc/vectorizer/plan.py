@@ -25,6 +25,7 @@ from functools import cache
 from typing import Literal
 
 from hswc import soc_api
+from hswc.dialects.hsg_rows import compensated
 from hswc.platform import MAX_UB_SIZE, SELECT_TMP_BYTES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
@@ -74,6 +75,29 @@ class Arrival:
 Item = Arrival | Instr
 
 
+LANE_SPREAD_ELEMENTS = 512
+"""f32 values of one spread of a repeat's 64 lanes, a lane a 32-byte block (Brcb)."""
+LANES_BUFFER_ELEMENTS = 4 * LANE_SPREAD_ELEMENTS
+"""The lanes buffer of a compensated sum: hi's spread, lo's, and two temporaries."""
+
+
+@dataclass(eq=False)
+class Compensation:
+    """The buffers of a row kernel's compensated sums (hswc.reduction_order: Compensated),
+    one row a chunk: lo over the row's groups and two temporaries of the fold tree (f32
+    element buffers), the `lanes` buffer (LANES_BUFFER_ELEMENTS f32: the spreads of hi's and
+    lo's last group, and the lane folds' two temporaries), a mask for the last step (hi + lo,
+    or hi where hi is not finite: CompareScalar and Select), and, in segments, each sum's
+    accumulator of lo beside its accumulator of hi (KernelPlan.accumulators)."""
+
+    lo: Buffer
+    first: Buffer
+    second: Buffer
+    lanes: Buffer
+    mask: Buffer
+    low_accumulators: dict[Instr, Buffer] = field(default_factory=dict)
+
+
 @dataclass(eq=False)
 class KernelPlan:
     selection: Selection
@@ -102,6 +126,8 @@ class KernelPlan:
     rescale: Buffer | None = None
     """A row kernel summing online (hswc.rows `online`): the f32 row buffer of the running
     maximum's previous value, then the factor the sum is rescaled by."""
+    compensation: Compensation | None = None
+    """A row kernel with a compensated sum (hswc.reduction_order): its buffers."""
 
     @property
     def dtype(self) -> str:
@@ -181,7 +207,8 @@ class KernelPlan:
         pitch = self.pitch
         one = self.rows is not None and self.rows.one_per_chunk
         per_row = reserve = 0
-        selects = any(i.api == "Select" for i in self.instrs())
+        selects = any(i.api == "Select" for i in self.instrs()) \
+            or self.compensation is not None  # its last step's Select
         for b in self.buffers:
             size = 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
             if b.level == "column":
@@ -192,6 +219,8 @@ class KernelPlan:
             elif b.level == "spread":
                 per_row += UB_BLOCK_BYTES
                 reserve += (ROW_ALIGN - 1) * UB_BLOCK_BYTES
+            elif b.level == "lanes":
+                reserve += LANES_BUFFER_ELEMENTS * size
             elif b.dtype == "mask":
                 per_row += -(-pitch // MASK_BITS_PER_BYTE)
                 reserve += MASK_MIN_BYTES
@@ -510,11 +539,29 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
             for i in instrs if i.api == "Reduce"}
         if plan.rows.online:
             plan.rescale = alloc.new(Val("temp", "f32", "rescale"), "temp", "f32", level="row")
+    _compensation(plan, alloc, instrs)
     last = _last_uses(plan.items, plan.outputs)
     for at, item in enumerate(plan.items):
         if isinstance(item, Instr) and item.api == "Reduce" and last.get(item.srcs[0], at) > at:
             plan.reduce_scratch = alloc.new(Val("temp", "f32", "fold"), "temp", "f32")
             return
+
+
+def _compensation(plan: KernelPlan, alloc: _Allocator, instrs: list[Instr]) -> None:
+    """The buffers of the row kernel's compensated sums (Compensation), if it has any."""
+    sums = [i for i in instrs if i.api == "Reduce" and compensated(i.source, plan.rows)]
+    if not sums:
+        return
+
+    def new(name: str, level: str = "element") -> Buffer:
+        return alloc.new(Val("temp", "f32", name), "temp", "f32", level=level)
+
+    plan.compensation = Compensation(
+        new("sum_lo"), new("sum_first"), new("sum_second"), new("sum_lanes", "lanes"),
+        alloc.new(Val("mask", "mask", "sum_finite"), "mask", "mask"))
+    if plan.rows is not None and plan.rows.segment is not None:
+        plan.compensation.low_accumulators = {
+            i: new(f"{i.dst.name or 'reduced'}_acc_lo", "row") for i in sums}
 
 
 LONGEST_ROW_SEARCHED = 1 << 24
