@@ -77,18 +77,29 @@ Item = Arrival | Instr
 
 LANE_SPREAD_ELEMENTS = 512
 """f32 values of one spread of a repeat's 64 lanes, a lane a 32-byte block (Brcb)."""
-LANES_BUFFER_ELEMENTS = 4 * LANE_SPREAD_ELEMENTS
+LANE_TEMP_ELEMENTS = LANE_SPREAD_ELEMENTS // 2
+"""f32 values of a temporary of the lane folds (the first folds half the spread)."""
+LANES_BUFFER_ELEMENTS = 2 * LANE_SPREAD_ELEMENTS + 2 * LANE_TEMP_ELEMENTS
 """The lanes buffer of a compensated sum: hi's spread, lo's, and two temporaries."""
+
+
+def half_pitch(pitch: int) -> int:
+    """f32 values of a buffer of the first fold level's destination groups (`half` level):
+    half a row's 64-lane groups, rounded up."""
+    lanes = VECTOR_REPEAT_BYTES // 4
+    groups = -(-pitch // lanes)
+    return (groups + 1) // 2 * lanes
 
 
 @dataclass(eq=False)
 class Compensation:
     """The buffers of a row kernel's compensated sums (hswc.reduction_order: Compensated),
     one row a chunk: lo over the row's groups and two temporaries of the fold tree (f32
-    element buffers), the `lanes` buffer (LANES_BUFFER_ELEMENTS f32: the spreads of hi's and
-    lo's last group, and the lane folds' two temporaries), a mask for the last step (hi + lo,
-    or hi where hi is not finite: CompareScalar and Select), and, in segments, each sum's
-    accumulator of lo beside its accumulator of hi (KernelPlan.accumulators)."""
+    buffers of half a row's groups, level `half`: half_pitch); the `lanes` buffer
+    (LANES_BUFFER_ELEMENTS f32: the spreads of hi's and lo's last group, and the lane folds'
+    two temporaries); a mask for the last step (hi + lo, or hi where hi is not finite:
+    CompareScalar and Select); and, in segments, each sum's accumulator of lo beside its
+    accumulator of hi (KernelPlan.accumulators)."""
 
     lo: Buffer
     first: Buffer
@@ -221,6 +232,8 @@ class KernelPlan:
                 reserve += (ROW_ALIGN - 1) * UB_BLOCK_BYTES
             elif b.level == "lanes":
                 reserve += LANES_BUFFER_ELEMENTS * size
+            elif b.level == "half":
+                per_row += half_pitch(pitch) * size
             elif b.dtype == "mask":
                 per_row += -(-pitch // MASK_BITS_PER_BYTE)
                 reserve += MASK_MIN_BYTES
@@ -553,7 +566,7 @@ def _compensation(plan: KernelPlan, alloc: _Allocator, instrs: list[Instr]) -> N
     if not sums:
         return
 
-    def new(name: str, level: str = "element") -> Buffer:
+    def new(name: str, level: str = "half") -> Buffer:
         return alloc.new(Val("temp", "f32", name), "temp", "f32", level=level)
 
     plan.compensation = Compensation(

@@ -78,10 +78,12 @@ from hswc.vectorizer.emit import (
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import (
     LANE_SPREAD_ELEMENTS,
+    LANE_TEMP_ELEMENTS,
     LANES_BUFFER_ELEMENTS,
     Arrival,
     Buffer,
     KernelPlan,
+    half_pitch,
 )
 
 BRCB_VALUES = 8
@@ -254,6 +256,8 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
         return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
     if b.level == "lanes":
         return a.const(LANES_BUFFER_ELEMENTS)
+    if b.level == "half":
+        return a.mul(ub_factor, a.const(half_pitch(plan.pitch)))
     if b.level == "spread":  # the 8 blocks a Brcb repeat writes, for every 8 rows begun
         blocks = a.mul(a.ceil_div(ub_factor, a.const(BRCB_VALUES)), a.const(BRCB_VALUES))
         return a.mul(blocks, a.const(UB_BLOCK_BYTES // ELEMENT_BYTES[b.dtype]))
@@ -854,7 +858,7 @@ class RowChunkEmitter:
             views = {"a": hi_spread, "b": self.at(spread, keep), "a_lo": lo_spread,
                      "b_lo": self.at(spread, LANE_SPREAD_ELEMENTS + keep),
                      "t1": self.at(spread, 2 * LANE_SPREAD_ELEMENTS),
-                     "t2": self.at(spread, 3 * LANE_SPREAD_ELEMENTS)}
+                     "t2": self.at(spread, 2 * LANE_SPREAD_ELEMENTS + LANE_TEMP_ELEMENTS)}
             self.two_sum(lambda kind, dst, x, y, views=views, count=count:
                          self.level2_step(kind, views, dst, x, y, count))
         if self.segment is None:
@@ -914,7 +918,7 @@ class RowChunkEmitter:
         e, a = self.e, self.e.a
         spread = self.tensor_of(c.lanes)
         total = self.at(spread, 2 * LANE_SPREAD_ELEMENTS)
-        difference = self.at(spread, 3 * LANE_SPREAD_ELEMENTS)
+        difference = self.at(spread, 2 * LANE_SPREAD_ELEMENTS + LANE_TEMP_ELEMENTS)
         mask = self.tensor_of(c.mask)
         count = a.const(VECTOR_REPEAT_BYTES // 4)
         self.barrier()
@@ -939,7 +943,7 @@ class RowChunkEmitter:
                  "a_lo": self.h.low_accumulators[instr],
                  "b_lo": self.at(spread, LANE_SPREAD_ELEMENTS),
                  "t1": self.at(spread, 2 * LANE_SPREAD_ELEMENTS),
-                 "t2": self.at(spread, 3 * LANE_SPREAD_ELEMENTS)}
+                 "t2": self.at(spread, 2 * LANE_SPREAD_ELEMENTS + LANE_TEMP_ELEMENTS)}
         self.two_sum(lambda kind, dst, x, y: self.level2_step(kind, views, dst, x, y, count))
 
     # endregion
