@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType, UnitAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
@@ -539,6 +539,10 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
         _inline(member, region.reductions.get(member), values, block)
     block.add_op(YieldOp(*(values[v] for v in outputs)))
     space = region.space
+    for op in block.ops:
+        if isinstance(op, ReduceOp) and op.combiner.data == "addf" \
+                and not nonnegative(op.value) and not averaged(op.result, space.length):
+            op.properties["signed"] = UnitAttr()
     runs, count = space.runs, space.rows
     stride = 0
     if runs > 1:
@@ -579,8 +583,7 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
         combine = _combine_op(yielded)
         assert combine is not None
         element = next(v for v in combine.operands if _accumulator(v) is not outs[j])
-        value = mapping.get(element, element)
-        reduced = ReduceOp(kind, value, signed=kind == "addf" and not nonnegative(value))
+        reduced = ReduceOp(kind, mapping.get(element, element))
         block.add_op(reduced)
         result: SSAValue = reduced.result
         init = _init_constant(op.outputs[j])
@@ -636,6 +639,33 @@ def nonnegative(value: SSAValue, depth: int = NONNEGATIVE_DEPTH) -> bool:
     elif name not in _NONNEGATIVE_IF_ALL:
         return False
     return all(nonnegative(v, depth - 1) for v in operands)
+
+
+def averaged(total: SSAValue, length: int) -> bool:
+    """Whether every use of a row's sum divides it by the row length or more (a mean; through
+    an init's + 0.0). A mean's error from the fold tree is at most about log2(length) eps
+    times the mean magnitude of its terms, that of a rounding of a term, so it needs no
+    compensation however the sum cancels (hswc.reduction_order: Compensated)."""
+    uses = list(total.uses)
+    for use in uses:
+        op = use.operation
+        other = [v for v in op.operands if v is not total]
+        constant = other[0].owner if len(other) == 1 else None
+        value = float(constant.value.value.data) \
+            if isinstance(constant, arith.ConstantOp) and isinstance(constant.value, FloatAttr) \
+            else None
+        if value is None:
+            return False
+        if isinstance(op, arith.AddfOp) and value == 0.0:
+            if not averaged(op.result, length):
+                return False
+        elif isinstance(op, arith.DivfOp) and use.index == 0 and value >= length:
+            continue
+        elif isinstance(op, arith.MulfOp) and 0 <= value <= 1 / length:
+            continue
+        else:
+            return False
+    return bool(uses)
 
 
 def _same_value(a: SSAValue, b: SSAValue, depth: int) -> bool:
