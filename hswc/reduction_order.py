@@ -29,31 +29,41 @@ segment's sum s'_k of exp(b - c_k) in the tree order, and s_k = s_{k-1} * exp(c_
 s'_k (s_0 = -0.0; each step rounded once in f32). Where m is finite, s is the sum of
 exp(b - m) up to those roundings; the later passes read m itself.
 
-Compensated (`compensated_sum`): a sum whose terms may have either sign (hsg.reduce `signed`:
-hswc.row_regions.nonnegative cannot show every term >= 0) in a row one a chunk (hswc.rows
-`one_per_chunk`: rows of thousands of elements, and every row in segments) is summed as a pair
-(hi, lo) per lane. Why: the tree's error is bounded by about log2(length) * eps * sum|x| (each
-fold level adds a rounding of every partial, Higham, Accuracy and Stability of Numerical
-Algorithms, 4.2), so a sum that cancels (|sum x| much below sum|x|) loses its low digits:
-log_softmax_grad's sum of grad_output over rows of 12,345 normal values, 7.3 against a sum|x|
-of 9,850, came out 2.0e-5 off, which exp(output) magnified past PyTorch's tolerance. A sum of
-terms >= 0 (softmax's exp, a norm's squares) has sum|x| = |sum x|: its relative error is
-already that bound's (about 14 eps), so it keeps the plain tree and its cost. The compensated
-order is the same fold tree, each fold an error-free TwoSum (Knuth; Ogita, Rump and Oishi,
-"Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005, algorithm 3.1, "Sum2" in a
-tree): s = a + b, z = s - a, e = (a - (s - z)) + (b - z), so a + b = s + e exactly where s
-is finite; hi takes s, lo the folded lo's plus e (lo_dst + lo_src, then + e; lo starts at
--0.0). After the group folds, lane 0's group is spread a lane a 32-byte block (Brcb: the
-UB's level-0 calls need 32-byte aligned operands, so lanes cannot be folded in place) and its
-first min(length, lanes) lanes folded so, as groups of one lane (`fold_plan(count, 1)`). The
-row's value is hi + lo rounded once, or hi itself where hi is not finite (an infinity or NaN:
-e is NaN there, hi is already the plain sum's answer). Its error is at most about
-eps |sum x| + (log2(length) eps)^2 sum|x| (Ogita, Rump and Oishi, Proposition 4.5 for the
-sequential order; the tree's has log2 in place of n). In segments the accumulator is a pair
-too: each segment's (hi, lo) is added by TwoSum into (acc_hi, acc_lo) (acc_hi + hi, its error
-and the segment's lo added to acc_lo: acc_lo + lo, then + e), and the row's value is
-acc_hi + acc_lo, as above. The extra vector work (9 calls per fold level where the plain tree
-has 1, the spread and the lane folds) is in the cost model, being calls the kernel makes.
+Compensated (`compensated_sum`): a sum whose terms may have either sign and which is not a mean
+(hsg.reduce `signed`, set by hswc.row_regions.row_body where nonnegative cannot show every term
+>= 0 and averaged does not find the sum only divided by the row length) in a row one a chunk
+(hswc.rows `one_per_chunk`: rows of thousands of elements, and every row in segments;
+hswc.dialects.hsg_rows.compensated) is summed as a pair (hi, lo) per lane. Of the named ops,
+softmax_grad's sum(grad_output * y) and log_softmax_grad's sum(grad_output) are; softmax's sums
+of exp, rms_norm's of squares and LayerNorm's mean and variance keep the plain tree (their bits
+and cost unchanged). Why: the tree's error is bounded by about log2(length) * eps * sum|x| (each
+fold level adds a rounding of every partial: Higham, Accuracy and Stability of Numerical
+Algorithms, section 4.2), so a sum that cancels (|sum x| much below sum|x|) loses its low
+digits: log_softmax_grad's sum of grad_output over rows of 12,345 normal values, 7.3 against a
+sum|x| of 9,850, came out 2.0e-5 off, which exp(output) magnified past PyTorch's tolerance. A
+sum of terms >= 0 (softmax's exp, a norm's squares) has sum|x| = |sum x|: its relative error is
+already that bound's (about 14 eps), so it keeps the plain tree and its cost; so does a mean,
+whose error is that bound divided by the length, about the rounding of one term. Rows of several
+a chunk (at most about 2,000 f32 elements) keep it too: the bound is smaller there, and the lane
+stage below would cost a spread per row. The compensated order is the same fold tree, each fold
+an error-free TwoSum (Knuth's; Ogita, Rump and Oishi, "Accurate sum and dot product", SIAM J.
+Sci. Comput. 26(6), 2005, whose Sum2 is this in sequential order): s = a + b, z = s - a, e = (a
+- (s - z)) + (b - z), so a + b = s + e exactly where s is finite; hi takes s, lo the folded lo's
+plus e (lo_dst + lo_src, then + e; lo starts at -0.0). After the group folds, lane 0's group is
+spread a lane a 32-byte block (Brcb: the UB's level-0 calls need 32-byte aligned operands, so
+lanes cannot be folded in place) and its first min(length, lanes) lanes folded so, as groups of
+one lane (`fold_plan(count, 1)`). The row's value is hi + lo rounded once, or hi itself where hi
+is not finite (an infinity or NaN: e is NaN there, hi is already the plain sum's answer). Its
+error is at most about eps |sum x| + (log2(length) eps)^2 sum|x| (their bound for Sum2 has n - 1
+where the tree's depth stands here). In segments the accumulator is a pair too: each segment's
+(hi, lo) is added by TwoSum into (acc_hi, acc_lo) (acc_hi + hi, its error and the segment's lo
+added to acc_lo: acc_lo + lo, then + e), and the row's value is acc_hi + acc_lo, as above. The
+steps are TWO_SUM_STEPS, run by the interpreter here and emitted call for call by
+hswc.vectorizer.row_emit, so the levels and the C++ CPU model agree bit for bit. The extra
+vector work (9 calls per fold level where the plain tree has 1, two Brcb, the lane folds,
+CompareScalar and Select) is in the cost model, being calls the kernel makes, and its buffers
+(half a row of f32 three times, 6 KiB of lanes, Select's temporary space) in the UB plan
+(hswc.vectorizer.plan.Compensation).
 """
 
 from __future__ import annotations
