@@ -26,7 +26,12 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     masked to the source group's valid lanes, `rows` repeats), then one WholeReduceSum / Max /
     Min of each row's first group into the row buffer, in the one order reduction_order
     defines; the fold works in the plan's f32 scratch (a UB -> UB DataCopy of the source
-    first) when the source is read again.
+    first) when the source is read again. A compensated sum (hswc.dialects.hsg_rows
+    .compensated: a `signed` sum, one row a chunk) makes each fold reduction_order's
+    TWO_SUM_STEPS instead (level-0 calls along the row over its lo and two temporaries), then
+    Brcb-spreads the last group's hi and lo a lane a block and folds them by level-2 calls, and
+    writes hi + lo (CompareScalar and Select keep hi where it is not finite); in segments it
+    adds each segment's (hi, lo) into a pair of accumulators by the same steps.
 - A row in segments (hswc.rows `segment`; one row a chunk): the chunk sets each reduction's
   f32 accumulator (KernelPlan.accumulators) to its combiner's identity (Duplicate), then makes
   one pass over the row per reduction and one for the outputs, each an scf.for over the full
