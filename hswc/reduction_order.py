@@ -39,6 +39,42 @@ in one WholeReduce call per level, its repeats across the rows' groups (ReduceRe
 repeatTime, srcRepStride in 32-byte blocks, dstRepStride in elements for SUM and for
 ORDER_ONLY_VALUE; 关键特性说明: each repeat by the binary tree of ReduceDataBlock.md), where the
 fold tree above takes a call per fold and repeat row. Every other length keeps the fold tree.
+
+Compensated (`compensated_sum`): a sum whose terms may have either sign and which is not a mean
+(hsg.reduce `signed`, set by hswc.row_regions.row_body where nonnegative cannot show every term
+>= 0 and averaged does not find the sum only divided by the row length) in a row one a chunk
+(hswc.rows `one_per_chunk`: rows of thousands of elements, and every row in segments;
+hswc.dialects.hsg_rows.compensated) is summed as a pair (hi, lo) per lane. Of the named ops,
+softmax_grad's sum(grad_output * y) and log_softmax_grad's sum(grad_output) are; softmax's sums
+of exp, rms_norm's of squares and LayerNorm's mean and variance keep the plain tree (their bits
+and cost unchanged). Why: the tree's error is bounded by about log2(length) * eps * sum|x| (each
+fold level adds a rounding of every partial: Higham, Accuracy and Stability of Numerical
+Algorithms, section 4.2), so a sum that cancels (|sum x| much below sum|x|) loses its low
+digits: log_softmax_grad's sum of grad_output over rows of 12,345 normal values, 7.3 against a
+sum|x| of 9,850, came out 2.0e-5 off, which exp(output) magnified past PyTorch's tolerance. A
+sum of terms >= 0 (softmax's exp, a norm's squares) has sum|x| = |sum x|: its relative error is
+already that bound's (about 14 eps), so it keeps the plain tree and its cost; so does a mean,
+whose error is that bound divided by the length, about the rounding of one term. Rows of several
+a chunk (at most about 2,000 f32 elements) keep it too: the bound is smaller there, and the lane
+stage below would cost a spread per row. The compensated order is the same fold tree, each fold
+an error-free TwoSum (Knuth's; Ogita, Rump and Oishi, "Accurate sum and dot product", SIAM J.
+Sci. Comput. 26(6), 2005, whose Sum2 is this in sequential order): s = a + b, z = s - a, e = (a
+- (s - z)) + (b - z), so a + b = s + e exactly where s is finite; hi takes s, lo the folded lo's
+plus e (lo_dst + lo_src, then + e; lo starts at -0.0). After the group folds, lane 0's group is
+spread a lane a 32-byte block (Brcb: the UB's level-0 calls need 32-byte aligned operands, so
+lanes cannot be folded in place) and its first min(length, lanes) lanes folded so, as groups of
+one lane (`fold_plan(count, 1)`). The row's value is hi + lo rounded once, or hi itself where hi
+is not finite (an infinity or NaN: e is NaN there, hi is already the plain sum's answer). Its
+error is at most about eps |sum x| + (log2(length) eps)^2 sum|x| (their bound for Sum2 has n - 1
+where the tree's depth stands here). In segments the accumulator is a pair too: each segment's
+(hi, lo) is added by TwoSum into (acc_hi, acc_lo) (acc_hi + hi, its error and the segment's lo
+added to acc_lo: acc_lo + lo, then + e), and the row's value is acc_hi + acc_lo, as above. The
+steps are TWO_SUM_STEPS, run by the interpreter here and emitted call for call by
+hswc.vectorizer.row_emit, so the levels and the C++ CPU model agree bit for bit. The extra
+vector work (9 calls per fold level where the plain tree has 1, two Brcb, the lane folds,
+CompareScalar and Select) is in the cost model, being calls the kernel makes, and its buffers
+(half a row of f32 three times, 6 KiB of lanes, Select's temporary space) in the UB plan
+(hswc.vectorizer.plan.Compensation).
 """
 
 from __future__ import annotations
@@ -134,17 +170,114 @@ def whole_reduce(values: np.ndarray, combiner: str) -> np.ndarray:
     return whole_repeats(padded, count, lambda a, b: combine(combiner, a, b))
 
 
+TWO_SUM_STEPS: tuple[tuple[str, str, str, str | None], ...] = (
+    ("copy", "t1", "a", None),
+    ("addf", "a", "a", "b"),
+    ("subf", "t2", "a", "t1"),
+    ("subf", "b", "b", "t2"),
+    ("subf", "t2", "a", "t2"),
+    ("subf", "t1", "t1", "t2"),
+    ("addf", "t1", "t1", "b"),
+    ("addf", "a_lo", "a_lo", "b_lo"),
+    ("addf", "a_lo", "a_lo", "t1"),
+)
+"""One compensated addition of (b, b_lo) into (a, a_lo), as the kernel's calls make it (dst,
+src0, src1; `copy` a copy, each other step rounded once in f32), over two temporaries: t1 = a;
+a = s = a + b; t2 = z = s - a; b = b - z; t2 = s - z; t1 = a - (s - z); t1 = e = t1 + b;
+a_lo = (a_lo + b_lo) + e (module docstring: TwoSum). The one definition of the order the
+interpreter and the row emitter follow."""
+
+
+def two_sum_steps(slots: dict[str, np.ndarray]) -> None:
+    """TWO_SUM_STEPS run on numpy f32 arrays `a`, `b`, `a_lo`, `b_lo` (updated in place; t1
+    and t2 made here)."""
+    import numpy as np
+
+    for kind, dst, x, y in TWO_SUM_STEPS:
+        value = slots[x].copy() if y is None else combine(kind, slots[x], slots[y])
+        if dst in slots and slots[dst].ndim:
+            slots[dst][...] = value
+        else:
+            slots[dst] = np.asarray(value, dtype=np.float32)
+
+
+def _compensated_fold(hi: np.ndarray, lo: np.ndarray, fold: Fold) -> None:
+    """One fold of the compensated tree, in place on (hi, lo) of shape (..., groups, lanes)."""
+    n = fold.lanes
+    slots = {"a": hi[..., fold.dst, :n].copy(), "b": hi[..., fold.src, :n].copy(),
+             "a_lo": lo[..., fold.dst, :n].copy(), "b_lo": lo[..., fold.src, :n]}
+    two_sum_steps(slots)
+    hi[..., fold.dst, :n] = slots["a"]
+    hi[..., fold.src, :n] = slots["b"]
+    lo[..., fold.dst, :n] = slots["a_lo"]
+
+
+def compensated_parts(values: np.ndarray, lanes: int = LANES_F32
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(hi, lo) of each row of f32 `values` (not empty): the compensated fold tree over its
+    groups, then over lane 0's group's valid lanes one a block (module docstring)."""
+    import numpy as np
+
+    length = values.shape[-1]
+    groups = -(-length // lanes)
+    hi = np.zeros((*values.shape[:-1], groups * lanes), dtype=np.float32)
+    hi[..., :length] = values
+    hi = hi.reshape(*values.shape[:-1], groups, lanes)
+    lo = np.full(hi.shape, IDENTITY["addf"], dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for level in fold_plan(length, lanes):
+            for fold in level:
+                _compensated_fold(hi, lo, fold)
+        count = min(length, lanes)
+        hi, lo = hi[..., 0, :count, None].copy(), lo[..., 0, :count, None].copy()
+        for level in fold_plan(count, 1):
+            for fold in level:
+                _compensated_fold(hi, lo, fold)
+    return hi[..., 0, 0], lo[..., 0, 0]
+
+
+def compensated_value(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """hi + lo rounded once, hi where hi is not finite (module docstring)."""
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        return np.where(np.isfinite(hi), combine("addf", hi, lo), hi).astype(np.float32)
+
+
+def compensated_sum(values: np.ndarray, segment: int | None = None) -> np.ndarray:
+    """Each row's compensated sum: whole, or in segments whose (hi, lo) a pair accumulator
+    adds by TwoSum (module docstring)."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float32)
+    length = values.shape[-1]
+    if segment is None or length <= segment:
+        return compensated_value(*compensated_parts(values))
+    acc_hi = np.full(values.shape[:-1], IDENTITY["addf"], dtype=np.float32)
+    acc_lo = acc_hi.copy()
+    with np.errstate(all="ignore"):
+        for start in range(0, length, segment):
+            hi, lo = compensated_parts(values[..., start:start + segment])
+            slots = {"a": acc_hi, "b": hi, "a_lo": acc_lo, "b_lo": lo}
+            two_sum_steps(slots)
+            acc_hi, acc_lo = slots["a"], slots["a_lo"]
+    return compensated_value(acc_hi, acc_lo)
+
+
 def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
-                segment: int | None = None) -> np.ndarray:
+                segment: int | None = None, compensated: bool = False) -> np.ndarray:
     """Each row (the last axis) of f32 `values` combined in the kernel's order: whole, or in
-    segments of `segment` values whose results an accumulator combines in order (module
-    docstring)."""
+    segments of `segment` values whose results an accumulator combines in order; a sum
+    `compensated` in the compensated order (module docstring)."""
     import numpy as np
 
     values = np.asarray(values, dtype=np.float32)
     length = values.shape[-1]
     if length == 0:
         raise ValueError("a row of no elements has no combined value")
+    if compensated:
+        assert combiner == "addf" and lanes == LANES_F32
+        return compensated_sum(values, segment)
     if (segment is None or length <= segment) and tree_levels(length, lanes) is not None:
         return tree_reduce(values, combiner, lanes)
     if segment is not None and length > segment:

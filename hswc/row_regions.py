@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType, UnitAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
@@ -540,6 +540,10 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
         _inline(member, region.reductions.get(member), values, block)
     block.add_op(YieldOp(*(values[v] for v in outputs)))
     space = region.space
+    for op in block.ops:
+        if isinstance(op, ReduceOp) and op.combiner.data == "addf" \
+                and not nonnegative(op.value) and not averaged(op.result, space.length):
+            op.properties["signed"] = UnitAttr()
     runs, count = space.runs, space.rows
     stride = 0
     if runs > 1:
@@ -601,6 +605,83 @@ def _inline(op: GenericOp, reduction: Reduction | None, values: dict[SSAValue, S
             block.add_op(rounded)
             result = rounded.result
         values[op.res[j]] = result
+
+
+NONNEGATIVE_DEPTH = 32
+"""How far back nonnegative looks (a body's chain is short; beyond: not shown)."""
+_NONNEGATIVE_ALWAYS = ("math.exp", "math.absf", "math.sqrt")
+_NONNEGATIVE_IF_ALL = ("arith.addf", "arith.mulf", "arith.divf", "arith.minimumf",
+                       "arith.extf", "arith.truncf")
+
+
+def nonnegative(value: SSAValue, depth: int = NONNEGATIVE_DEPTH) -> bool:
+    """Whether every value `value` takes is >= 0, -0.0 or NaN (never a negative number), as
+    its ops show: exp, absf, sqrt, a product of a value with itself, a constant >= 0, and
+    sums, products, quotients, minima, conversions and selects of such values, or a maximum
+    with one. A sum of such terms cannot cancel (hswc.reduction_order: Compensated); False
+    where it cannot be shown."""
+    owner = value.owner
+    if depth == 0 or not isinstance(owner, Operation):
+        return False
+    name = owner.name
+    if name in _NONNEGATIVE_ALWAYS:
+        return True
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+        return isinstance(attr, FloatAttr) and (math.isnan(attr.value.data)
+                                                or math.copysign(1, attr.value.data) > 0)
+    operands = list(owner.operands)
+    if name == "arith.mulf" and _same_value(operands[0], operands[1], depth):
+        return True
+    if name == "arith.select":
+        operands = operands[1:]
+    elif name == "arith.maximumf":
+        return any(nonnegative(v, depth - 1) for v in operands)
+    elif name not in _NONNEGATIVE_IF_ALL:
+        return False
+    return all(nonnegative(v, depth - 1) for v in operands)
+
+
+def averaged(total: SSAValue, length: int) -> bool:
+    """Whether every use of a row's sum divides it by the row length or more (a mean; through
+    an init's + 0.0). A mean's error from the fold tree is at most about log2(length) eps
+    times the mean magnitude of its terms, that of a rounding of a term, so it needs no
+    compensation however the sum cancels (hswc.reduction_order: Compensated)."""
+    uses = list(total.uses)
+    for use in uses:
+        op = use.operation
+        other = [v for v in op.operands if v is not total]
+        constant = other[0].owner if len(other) == 1 else None
+        value = float(constant.value.value.data) \
+            if isinstance(constant, arith.ConstantOp) and isinstance(constant.value, FloatAttr) \
+            else None
+        if value is None:
+            return False
+        if isinstance(op, arith.AddfOp) and value == 0.0:
+            if not averaged(op.result, length):
+                return False
+        elif isinstance(op, arith.DivfOp) and use.index == 0 and value >= length:
+            continue
+        elif isinstance(op, arith.MulfOp) and 0 <= value <= 1 / length:
+            continue
+        else:
+            return False
+    return bool(uses)
+
+
+def _same_value(a: SSAValue, b: SSAValue, depth: int) -> bool:
+    """Whether a and b are one value, or the results of equal ops of equal operands (the
+    decompositions write x - mean twice for (x - mean) * (x - mean))."""
+    if a is b:
+        return True
+    x, y = a.owner, b.owner
+    if depth == 0 or not isinstance(x, Operation) or not isinstance(y, Operation) \
+            or x.name != y.name or x.regions or y.regions or len(x.results) != 1 \
+            or x.properties != y.properties or x.attributes != y.attributes \
+            or len(x.operands) != len(y.operands):
+        return False
+    return all(_same_value(p, q, depth - 1) for p, q in zip(x.operands, y.operands,
+                                                             strict=True))
 
 
 def fill_constant(init: SSAValue) -> arith.ConstantOp | None:

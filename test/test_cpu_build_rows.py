@@ -10,7 +10,9 @@ over the whole chunk: the last three cases). Rows too long for 8 of them in UB (
 likewise (8192 f32: its tree of WholeReduces, 8192 -> 128 -> 2 -> 1). Rows longer
 than one row of the buffers holds (12,345 and 20,000 elements) run in segments (hswc.rows), one
 pass over the row per reduction, its partials carried in per-row accumulators; softmax's and
-log_softmax's max and sum in one pass (`online`, the cost model's choice)."""
+log_softmax's max and sum in one pass (`online`, the cost model's choice). A sum of terms of
+either sign in a row one a chunk (log_softmax_grad's, softmax_grad's) is compensated
+(hswc.reduction_order: TwoSum folds, Brcb, CompareScalar and Select), whole and in segments."""
 
 from __future__ import annotations
 
@@ -42,6 +44,10 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "softmax_f16_1024": ("hsg.softmax", 40, 1024, "f16", "ascend910b"),
     "layer_norm_f32_950_192": ("hsg.layer_norm", 45, 192, "f32", "ascend950"),
     "rms_norm_f32_segments_17920": ("hsg.rms_norm", 3, 17920, "f32", "ascend910b"),
+    "log_softmax_grad_f32_compensated_12345": ("hsg.log_softmax_grad", 3, 12345, "f32",
+                                               "ascend910b"),
+    "softmax_grad_f32_950_compensated_2100": ("hsg.softmax_grad", 3, 2100, "f32",
+                                              "ascend950"),
 }
 """softmax_f16_1024, layer_norm_f32_950_192 and rms_norm_f32_segments_17920: rows of whole f32
 repeats reduced by a tree of WholeReduces (hswc.reduction_order.tree_levels): a call over all

@@ -15,14 +15,16 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     StringAttr,
+    UnitAttr,
 )
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -41,21 +43,25 @@ class ReduceOp(IRDLOperation):
     """A reduction along the row, inside a row region's body (hswc.rows): `value` combined over
     the row's elements by `combiner` (the sum, `arith.maximumf`'s or `minimumf`'s maximum or
     minimum; NaN wins both); what uses the result reads the row's one value. The order the sum
-    combines in is the kernel's (hswc.reduction_order), at every level below linalg.
+    combines in is the kernel's (hswc.reduction_order), at every level below linalg. `signed`
+    (a sum only): its terms may have either sign, so the sum may cancel; a row kernel sums it
+    in reduction_order's compensated order where a row is one a chunk (`compensated`).
 
-    Example: `%s = hsg.reduce addf %e : f32`
+    Example: `%s = hsg.reduce "addf" %e : f32`, `%s = hsg.reduce "addf" signed %g : f32`
     """
 
     name = "hsg.reduce"
     T: ClassVar = VarConstraint("T", AnyFloatConstr)
     combiner = prop_def(StringAttr)
+    signed = opt_prop_def(UnitAttr)
     value = operand_def(T)
     result = result_def(T)
-    assembly_format = "$combiner $value attr-dict `:` type($value)"
+    assembly_format = "$combiner (`signed` $signed^)? $value attr-dict `:` type($value)"
 
-    def __init__(self, combiner: str, value: SSAValue):
+    def __init__(self, combiner: str, value: SSAValue, signed: bool = False):
         super().__init__(operands=[value], result_types=[value.type],
-                         properties={"combiner": StringAttr(combiner)})
+                         properties={"combiner": StringAttr(combiner),
+                                     **({"signed": UnitAttr()} if signed else {})})
 
     def verify_(self) -> None:
         if self.combiner.data not in COMBINERS:
@@ -63,6 +69,16 @@ class ReduceOp(IRDLOperation):
                                   f"{', '.join(COMBINERS)}, got {self.combiner.data}")
         if self.result.type != self.value.type:
             raise VerifyException(f"{self.name}: the result has the value's type")
+        if self.signed is not None and self.combiner.data != "addf":
+            raise VerifyException(f"{self.name}: only a sum (addf) is `signed`")
+
+
+def compensated(op: Operation | None, rows: Rows | None) -> bool:
+    """Whether a row kernel sums `op` (an hsg.reduce) in hswc.reduction_order's compensated
+    order: a `signed` sum in a row one a chunk (hswc.rows `one_per_chunk`, segments
+    included)."""
+    return isinstance(op, ReduceOp) and op.signed is not None and rows is not None \
+        and rows.one_per_chunk
 
 
 def _verify_rows(op: RowSliceOp | RowChunkOp) -> None:

@@ -30,7 +30,7 @@ from hswc import arith_semantics as sem
 from hswc import math_semantics
 from hswc.diagnostics import OpError
 from hswc.dialects.ascend import constant_index
-from hswc.dialects.hsg_rows import ReduceOp
+from hswc.dialects.hsg_rows import ReduceOp, compensated
 from hswc.interpreter.body_ops import Iteration, constant, run_more
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
@@ -206,12 +206,14 @@ def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             for value, v, shape in zip(found, last.operands, wanted, strict=True)]
 
 
-def _segment(op: ReduceOp) -> tuple[int | None, bool]:
-    """The segment the row kernel around `op` works its rows in (hswc.rows), if any, and
-    whether it sums online."""
+def _segment(op: ReduceOp) -> tuple[int | None, bool, bool]:
+    """The segment the row kernel around `op` works its rows in (hswc.rows), if any, whether
+    it sums online, and whether it sums `op` compensated (hswc.dialects.hsg_rows)."""
     parent = op.parent_op()
     rows = read_rows(parent) if parent is not None else None
-    return (rows.segment, rows.online) if rows is not None else (None, False)
+    if rows is None:
+        return None, False, False
+    return rows.segment, rows.online, compensated(op, rows)
 
 
 def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
@@ -252,11 +254,12 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
     wide = np.broadcast_to(value, full).astype(np.float32)
     if wide.shape[-1] == 0:
         raise OpError(op, "reduces a row of no elements")
-    segment, online = _segment(op)
+    segment, online, exact = _segment(op)
     pair = online_operands(op) if online else None
     if segment is not None and pair is not None:
         a, b = (np.broadcast_to(values[v], full).astype(np.float32) for v in pair)
         reduced = online_sum(a, b, segment)[..., None]
     else:
-        reduced = reduce_rows(wide, op.combiner.data, segment=segment)[..., None]
+        reduced = reduce_rows(wide, op.combiner.data, segment=segment,
+                              compensated=exact)[..., None]
     return sem.convert(reduced, _dtype(op, op.result.type))

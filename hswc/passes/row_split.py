@@ -93,7 +93,7 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
     for op in body.ops:
         if op in before:
             partial.add_op(op.clone(value_mapper=mapping))
-    first = ReduceOp(reduce.combiner.data, mapping[reduce.value])
+    first = ReduceOp(reduce.combiner.data, mapping[reduce.value], reduce.signed is not None)
     partial.add_op(first)
     partial.add_op(YieldOp(first.result))
     used_after = [i for i, a in enumerate(body.args)
@@ -103,7 +103,7 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
     combine.args[0].name_hint = "partials"
     for j, i in enumerate(used_after):
         combine.args[j + 1].name_hint = body.args[i].name_hint
-    again = ReduceOp(reduce.combiner.data, combine.args[0])
+    again = ReduceOp(reduce.combiner.data, combine.args[0], reduce.signed is not None)
     combine.add_op(again)
     mapping[reduce.result] = again.result
     for op in after:

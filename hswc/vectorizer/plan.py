@@ -28,6 +28,7 @@ from functools import cache
 from typing import Literal
 
 from hswc import soc_api
+from hswc.dialects.hsg_rows import compensated
 from hswc.platform import (
     MAX_REPEAT_TIMES,
     MAX_UB_SIZE,
@@ -84,6 +85,40 @@ class Arrival:
 Item = Arrival | Instr
 
 
+LANE_SPREAD_ELEMENTS = 512
+"""f32 values of one spread of a repeat's 64 lanes, a lane a 32-byte block (Brcb)."""
+LANE_TEMP_ELEMENTS = LANE_SPREAD_ELEMENTS // 2
+"""f32 values of a temporary of the lane folds (the first folds half the spread)."""
+LANES_BUFFER_ELEMENTS = 2 * LANE_SPREAD_ELEMENTS + 2 * LANE_TEMP_ELEMENTS
+"""The lanes buffer of a compensated sum: hi's spread, lo's, and two temporaries."""
+
+
+def half_pitch(pitch: int) -> int:
+    """f32 values of a buffer of the first fold level's destination groups (`half` level):
+    half a row's 64-lane groups, rounded up."""
+    lanes = VECTOR_REPEAT_BYTES // 4
+    groups = -(-pitch // lanes)
+    return (groups + 1) // 2 * lanes
+
+
+@dataclass(eq=False)
+class Compensation:
+    """The buffers of a row kernel's compensated sums (hswc.reduction_order: Compensated),
+    one row a chunk: lo over the row's groups and two temporaries of the fold tree (f32
+    buffers of half a row's groups, level `half`: half_pitch); the `lanes` buffer
+    (LANES_BUFFER_ELEMENTS f32: the spreads of hi's and lo's last group, and the lane folds'
+    two temporaries); a mask for the last step (hi + lo, or hi where hi is not finite:
+    CompareScalar and Select); and, in segments, each sum's accumulator of lo beside its
+    accumulator of hi (KernelPlan.accumulators)."""
+
+    lo: Buffer
+    first: Buffer
+    second: Buffer
+    lanes: Buffer
+    mask: Buffer
+    low_accumulators: dict[Instr, Buffer] = field(default_factory=dict)
+
+
 @dataclass(eq=False)
 class KernelPlan:
     selection: Selection
@@ -115,6 +150,8 @@ class KernelPlan:
     partials: Buffer | None = None
     """A row kernel reducing by trees of WholeReduces (hswc.reduction_order.tree_levels): the
     f32 buffer of each row's values between the tree's levels (partial_widths)."""
+    compensation: Compensation | None = None
+    """A row kernel with a compensated sum (hswc.reduction_order): its buffers."""
 
     @property
     def dtype(self) -> str:
@@ -226,7 +263,8 @@ class KernelPlan:
         pitch = self.pitch
         one = self.rows is not None and self.rows.one_per_chunk
         per_row = reserve = 0
-        selects = any(i.api == "Select" for i in self.instrs())
+        selects = any(i.api == "Select" for i in self.instrs()) \
+            or self.compensation is not None  # its last step's Select
         for b in self.buffers:
             size = 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
             if b.level == "column":
@@ -239,6 +277,10 @@ class KernelPlan:
                 reserve += (ROW_ALIGN - 1) * self.spread_blocks * UB_BLOCK_BYTES
             elif b.level == "partials":
                 per_row += partial_width(self) * ELEMENT_BYTES["f32"]
+            elif b.level == "lanes":
+                reserve += LANES_BUFFER_ELEMENTS * size
+            elif b.level == "half":
+                per_row += half_pitch(pitch) * size
             elif b.dtype == "mask":
                 per_row += -(-pitch // MASK_BITS_PER_BYTE)
                 reserve += MASK_MIN_BYTES
@@ -563,6 +605,7 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
             for i in instrs if i.api == "Reduce"}
         if plan.rows.online:
             plan.rescale = alloc.new(Val("temp", "f32", "rescale"), "temp", "f32", level="row")
+    _compensation(plan, alloc, instrs)
     # A row in segments keeps both whatever its lengths: hswc.passes.row_kernels chooses its
     # segment after its buffers.
     segmented = plan.rows is not None and plan.rows.segment is not None
@@ -570,7 +613,8 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
     if reduces and partial_width(plan):
         plan.partials = alloc.new(Val("temp", "f32", "partials"), "temp", "f32",
                                   level="partials")
-    if not segmented and all(tree_levels(n) is not None for n in plan.reduced_lengths()):
+    if not segmented and plan.compensation is None \
+            and all(tree_levels(n) is not None for n in plan.reduced_lengths()):
         return  # no fold overwrites what it reduces
     last = _last_uses(plan.items, plan.outputs)
     for at, item in enumerate(plan.items):
@@ -593,6 +637,23 @@ def partial_width(plan: KernelPlan) -> int:
     assert plan.rows is not None
     least = ROW_ALIGN if plan.rows.segment is not None else 0
     return max(least, *(sum(partial_widths(n)) for n in plan.reduced_lengths()))
+
+
+def _compensation(plan: KernelPlan, alloc: _Allocator, instrs: list[Instr]) -> None:
+    """The buffers of the row kernel's compensated sums (Compensation), if it has any."""
+    sums = [i for i in instrs if i.api == "Reduce" and compensated(i.source, plan.rows)]
+    if not sums:
+        return
+
+    def new(name: str, level: str = "half") -> Buffer:
+        return alloc.new(Val("temp", "f32", name), "temp", "f32", level=level)
+
+    plan.compensation = Compensation(
+        new("sum_lo"), new("sum_first"), new("sum_second"), new("sum_lanes", "lanes"),
+        alloc.new(Val("mask", "mask", "sum_finite"), "mask", "mask"))
+    if plan.rows is not None and plan.rows.segment is not None:
+        plan.compensation.low_accumulators = {
+            i: new(f"{i.dst.name or 'reduced'}_acc_lo", "row") for i in sums}
 
 
 LONGEST_ROW_SEARCHED = 1 << 24

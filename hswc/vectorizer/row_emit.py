@@ -36,7 +36,12 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     level's group values into the plan's partials buffer (one call over every row's groups
     in a chunk of wide rows, else a call per group with a repeat per row, or calls along the
     row with one row a chunk), the last level's WholeReduce into the row buffer; the source is
-    left as it is (no scratch copy).
+    left as it is (no scratch copy). A compensated sum (hswc.dialects.hsg_rows.compensated: a
+    `signed` sum, one row a chunk) makes each fold reduction_order's
+    TWO_SUM_STEPS instead (level-0 calls along the row over its lo and two temporaries), then
+    Brcb-spreads the last group's hi and lo a lane a block and folds them by level-2 calls, and
+    writes hi + lo (CompareScalar and Select keep hi where it is not finite); in segments it
+    adds each segment's (hi, lo) into a pair of accumulators by the same steps.
 - A row in segments (hswc.rows `segment`; one row a chunk): the chunk sets each reduction's
   f32 accumulator (KernelPlan.accumulators) to its combiner's identity (Duplicate), then makes
   one pass over the row per reduction and one for the outputs, each an scf.for over the full
@@ -56,7 +61,7 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
@@ -67,8 +72,9 @@ from xdsl.rewriter import InsertPoint
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
+from hswc.dialects.hsg_rows import compensated
 from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
-from hswc.reduction_order import IDENTITY, LOWEST, Fold, fold_plan, tree_levels
+from hswc.reduction_order import IDENTITY, LOWEST, TWO_SUM_STEPS, Fold, fold_plan, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
 from hswc.vectorizer.dag import Node
@@ -86,9 +92,13 @@ from hswc.vectorizer.emit import (
 )
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import (
+    LANE_SPREAD_ELEMENTS,
+    LANE_TEMP_ELEMENTS,
+    LANES_BUFFER_ELEMENTS,
     Arrival,
     Buffer,
     KernelPlan,
+    half_pitch,
     partial_width,
     partial_widths,
 )
@@ -246,6 +256,8 @@ class RowHandles:
     """The column input each of `columns` holds."""
     accumulators: dict[Instr, SSAValue] = field(default_factory=dict)
     """A row in segments: each reduction's accumulator tensor (KernelPlan.accumulators)."""
+    low_accumulators: dict[Instr, SSAValue] = field(default_factory=dict)
+    """A row in segments: each compensated sum's accumulator of lo (Compensation)."""
 
 
 def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
@@ -259,6 +271,10 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
     if b.level == "row":
         lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
         return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
+    if b.level == "lanes":
+        return a.const(LANES_BUFFER_ELEMENTS)
+    if b.level == "half":
+        return a.mul(ub_factor, a.const(half_pitch(plan.pitch)))
     if b.level == "spread":  # the 8 blocks a Brcb repeat writes, for every 8 rows begun
         blocks = a.mul(a.ceil_div(ub_factor, a.const(BRCB_VALUES)),
                        a.const(BRCB_VALUES * plan.spread_blocks))
@@ -367,6 +383,9 @@ class RowChunkEmitter:
         self.source = source
         self.tensors: dict[Buffer, SSAValue] = dict(h.columns)
         self.tensors.update((plan.accumulators[i], t) for i, t in h.accumulators.items())
+        if plan.compensation is not None:
+            self.tensors.update((plan.compensation.low_accumulators[i], t)
+                                for i, t in h.low_accumulators.items())
         self.views: dict[tuple[SSAValue, int], SSAValue] = {}
         self.casts: dict[tuple[SSAValue, str], SSAValue] = {}
         self.counts: dict[str, SSAValue] = {}
@@ -652,6 +671,8 @@ class RowChunkEmitter:
                 self.running_maximum(instr)
             elif instr in self.online:
                 self.rescaled_sum(instr)
+            elif compensated(instr.source, self.rows):
+                self.accumulate_pair(instr)
             else:
                 self.accumulate(instr)
             return
@@ -830,7 +851,7 @@ class RowChunkEmitter:
         pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
         a = self.e.a
         work = self.tensor(src)
-        if tree_levels(self.length) is not None:
+        if tree_levels(self.length) is not None and not compensated(instr.source, self.rows):
             self.tree_reduce(combiner, work, self.tensor(instr.dst))
             return
         levels = fold_plan(self.length)
@@ -841,6 +862,9 @@ class RowChunkEmitter:
             self.e.op(ascend.DataCopyOp(work, self.tensor(src),
                                         self.count("element", "cur")))
             self.pending = True
+        if compensated(instr.source, self.rows):
+            self.compensated_reduce(instr, work)
+            return
         lanes = VECTOR_REPEAT_BYTES // 4
         params = BinaryRepeatParams(1, 1, 1, pitch_blocks, pitch_blocks, pitch_blocks)
         for level in levels:
@@ -906,9 +930,143 @@ class RowChunkEmitter:
                                   src_rep_stride=stride * 4 // UB_BLOCK_BYTES))
         self.pending = True
 
+
+    # region compensated sums
+
+    def compensated_reduce(self, instr: Instr, work: SSAValue) -> None:
+        """A compensated sum of the chunk's one row (hswc.reduction_order: Compensated): lo
+        set to -0.0 over the groups the first level writes, the fold tree by TWO_SUM_STEPS,
+        the last group's hi and lo spread a lane a block (Brcb) and folded so; then, whole,
+        the row's value into its row buffer, or, in segments, (hi, lo) added into the
+        accumulators (accumulate_pair)."""
+        c = self.plan.compensation
+        assert c is not None and self.rows.one_per_chunk
+        e, a = self.e, self.e.a
+        lanes = VECTOR_REPEAT_BYTES // 4
+        lo, first, second, spread = (self.tensor_of(b) for b in (c.lo, c.first, c.second,
+                                                                  c.lanes))
+        groups = -(-self.length // lanes)
+        self.barrier()
+        e.op(ascend.DuplicateOp(lo, scalar_attr(IDENTITY["addf"], lo),
+                                a.const(max(1, (groups + 1) // 2) * lanes)))
+        self.pending = True
+        for n, level in enumerate(fold_plan(self.length)):
+            places = {"a": (work, "dst"), "b": (work, "src"), "a_lo": (lo, "dst"),
+                      "b_lo": (lo, "src"), "t1": (first, "dst"), "t2": (second, "dst")}
+            self.two_sum(lambda kind, dst, x, y, level=level, places=places:
+                         self.fold_step(kind, level, places, dst, x, y), first=n == 0)
+        self.barrier()
+        hi_spread, lo_spread = spread, self.at(spread, LANE_SPREAD_ELEMENTS)
+        repeats = a.const(lanes // BRCB_VALUES)
+        e.op(ascend.BrcbOp(hi_spread, work, repeats, dst_blk_stride=1,
+                           dst_rep_stride=BRCB_VALUES))
+        e.op(ascend.BrcbOp(lo_spread, lo, repeats, dst_blk_stride=1,
+                           dst_rep_stride=BRCB_VALUES))
+        self.pending = True
+        block = UB_BLOCK_BYTES // 4
+        for level in fold_plan(min(self.length, lanes), 1):
+            keep, count = level[0].src * block, a.const(len(level) * block)
+            views = {"a": hi_spread, "b": self.at(spread, keep), "a_lo": lo_spread,
+                     "b_lo": self.at(spread, LANE_SPREAD_ELEMENTS + keep),
+                     "t1": self.at(spread, 2 * LANE_SPREAD_ELEMENTS),
+                     "t2": self.at(spread, 2 * LANE_SPREAD_ELEMENTS + LANE_TEMP_ELEMENTS)}
+            self.two_sum(lambda kind, dst, x, y, views=views, count=count:
+                         self.level2_step(kind, views, dst, x, y, count))
+        if self.segment is None:
+            self.finish(self.tensor(instr.dst), hi_spread, lo_spread)
+
+    def two_sum(self, step: Callable[[str, str, str, str | None], None],
+                first: bool = False) -> None:
+        """TWO_SUM_STEPS, each a call after a barrier; the first fold level leaves out
+        a_lo + b_lo (b_lo is -0.0 there, which adds nothing)."""
+        for kind, dst, x, y in TWO_SUM_STEPS:
+            if first and y == "b_lo":
+                continue
+            self.barrier()
+            step(kind, dst, x, y)
+            self.pending = True
+
+    def fold_step(self, kind: str, level: list[Fold],
+                  places: dict[str, tuple[SSAValue, str]], dst: str, x: str,
+                  y: str | None) -> None:
+        """One step of TWO_SUM_STEPS over a fold level of the row's groups: level-0 calls
+        along the row as fold_row makes them (each operand at its fold's dst or src group),
+        a copy one DataCopy of the level's destination groups."""
+        lanes = VECTOR_REPEAT_BYTES // 4
+        a = self.e.a
+        if y is None:
+            self.e.op(ascend.DataCopyOp(places[dst][0], places[x][0],
+                                        a.const(len(level) * lanes)))
+            return
+        group_blocks = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+        params = BinaryRepeatParams(1, 1, 1, group_blocks, group_blocks, group_blocks)
+        form = {"addf": ascend.AddRepeatOp, "subf": ascend.SubRepeatOp}[kind]
+        full = [f for f in level if f.lanes == lanes]
+        pieces = [(full[i], min(MAX_REPEATS, len(full) - i), lanes)
+                  for i in range(0, len(full), MAX_REPEATS)]
+        pieces += [(f, 1, f.lanes) for f in level if f.lanes != lanes]
+        for fold, repeats, mask in pieces:
+            def at(name: str, fold: Fold = fold) -> SSAValue:
+                tensor, side = places[name]
+                return self.at(tensor, (fold.dst if side == "dst" else fold.src) * lanes)
+            self.e.op(form(at(dst), at(x), at(y), a.const(mask), a.const(repeats), params))
+
+    def level2_step(self, kind: str, views: dict[str, SSAValue], dst: str, x: str,
+                    y: str | None, count: SSAValue) -> None:
+        """One step of TWO_SUM_STEPS as a level-2 call of `count` values (a copy a
+        DataCopy)."""
+        if y is None:
+            self.e.op(ascend.DataCopyOp(views[dst], views[x], count))
+            return
+        form = {"addf": ascend.AddOp, "subf": ascend.SubOp}[kind]
+        self.e.op(form(views[dst], views[x], views[y], count))
+
+    def finish(self, dst: SSAValue, hi: SSAValue, lo: SSAValue) -> None:
+        """The row's value from (hi, lo), over one repeat: hi + lo, or hi where hi - hi is not
+        0 (hi not finite) by CompareScalar and Select (hswc.reduction_order.compensated_value)."""
+        c = self.plan.compensation
+        assert c is not None
+        e, a = self.e, self.e.a
+        spread = self.tensor_of(c.lanes)
+        total = self.at(spread, 2 * LANE_SPREAD_ELEMENTS)
+        difference = self.at(spread, 2 * LANE_SPREAD_ELEMENTS + LANE_TEMP_ELEMENTS)
+        mask = self.tensor_of(c.mask)
+        count = a.const(VECTOR_REPEAT_BYTES // 4)
+        self.barrier()
+        e.op(ascend.AddOp(total, hi, lo, count))
+        e.op(ascend.SubOp(difference, hi, hi, count))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.CompareScalarOp(mask, difference, scalar_attr(0.0, difference),
+                                    ascend.CmpMode.EQ, count))
+        e.op(ascend.PipeBarrierOp())
+        e.op(ascend.SelectOp(dst, mask, total, hi, ascend.SelMode.VSEL_TENSOR_TENSOR_MODE,
+                             count))
+        self.pending = True
+
+    def accumulate_pair(self, instr: Instr) -> None:
+        """A segment's (hi, lo) of a compensated sum added into its accumulators by
+        TWO_SUM_STEPS, over one repeat (hswc.reduction_order.compensated_sum)."""
+        c = self.plan.compensation
+        assert c is not None
+        spread = self.tensor_of(c.lanes)
+        count = self.e.a.const(VECTOR_REPEAT_BYTES // 4)
+        views = {"a": self.h.accumulators[instr], "b": spread,
+                 "a_lo": self.h.low_accumulators[instr],
+                 "b_lo": self.at(spread, LANE_SPREAD_ELEMENTS),
+                 "t1": self.at(spread, 2 * LANE_SPREAD_ELEMENTS),
+                 "t2": self.at(spread, 2 * LANE_SPREAD_ELEMENTS + LANE_TEMP_ELEMENTS)}
+        self.two_sum(lambda kind, dst, x, y: self.level2_step(kind, views, dst, x, y, count))
+
+    # endregion
+
     def load(self, instr: Instr) -> None:
         """A reduction an earlier pass over the row completed: its accumulator copied into
-        the reduction's row buffer, where the calls after it read the row's value."""
+        the reduction's row buffer, where the calls after it read the row's value (of a
+        compensated sum: its two accumulators' value, finish)."""
+        if compensated(instr.source, self.rows):
+            self.finish(self.tensor(instr.dst), self.h.accumulators[instr],
+                        self.h.low_accumulators[instr])
+            return
         self.barrier()
         self.e.op(ascend.DataCopyOp(self.tensor(instr.dst), self.h.accumulators[instr],
                                     self.e.a.const(VECTOR_REPEAT_BYTES // 4)))
@@ -998,6 +1156,12 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
         tensor = e.value(ascend.TBufGetOp(h.objects[b], ELEMENT_TYPES["f32"]), local_name(b))
         h.accumulators[instr] = tensor
         e.op(ascend.DuplicateOp(tensor, scalar_attr(IDENTITY[instr.mode or ""], tensor),
+                                a.const(VECTOR_REPEAT_BYTES // 4)))
+    low = plan.compensation.low_accumulators if plan.compensation is not None else {}
+    for instr, b in low.items():
+        tensor = e.value(ascend.TBufGetOp(h.objects[b], ELEMENT_TYPES["f32"]), local_name(b))
+        h.low_accumulators[instr] = tensor
+        e.op(ascend.DuplicateOp(tensor, scalar_attr(IDENTITY["addf"], tensor),
                                 a.const(VECTOR_REPEAT_BYTES // 4)))
     step = rows.segment
     full, rest = divmod(rows.length, step)
