@@ -48,14 +48,19 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
                                                "ascend910b"),
     "softmax_grad_f32_950_compensated_2100": ("hsg.softmax_grad", 3, 2100, "f32",
                                               "ascend950"),
+    "log_softmax_grad_f32_compensated_8192": ("hsg.log_softmax_grad", 3, 8192, "f32",
+                                              "ascend910b"),
 }
 """softmax_f16_1024, layer_norm_f32_950_192 and rms_norm_f32_segments_17920: rows of whole f32
 repeats reduced by a tree of WholeReduces (hswc.reduction_order.tree_levels): a call over all
 the chunk's rows' groups (1024: 16 groups) or a call per group (192: 3), the last segment of
 17,920 (4096: 64 groups) likewise after segments of the fold tree; row values spread over a
-block per group and applied to the chunk in one call (KernelPlan.wide_groups)."""
+block per group and applied to the chunk in one call (KernelPlan.wide_groups). The
+compensated cases: a signed sum one row a chunk (hswc.reduction_order's compensated order),
+in segments (12,345), whole (2100), and whole at a length the tree would take (8192: the
+compensated order comes first, on a scratch copy of the source the row reads again)."""
 QUICK = {"softmax_f16", "layer_norm_bf16_950", "log_softmax_grad_f32",
-         "softmax_f32_segments_20000", "softmax_f16_1024"}
+         "softmax_f32_segments_20000", "softmax_f16_1024", "log_softmax_grad_f32_compensated_12345"}
 """The cases the default run builds (one per SoC, schedule and reduction order); the rest run
 under `pytest -m sweep`."""
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
