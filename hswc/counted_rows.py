@@ -21,8 +21,10 @@ the others with the pattern.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported when a count is taken, not on hswc-opt's path
+    import numpy as np
 
 COUNTS_ATTR = "hsg.first_rows"
 """On a kernel function: it computes only the leading rows its counts tensor (the GM buffer
@@ -31,6 +33,8 @@ after its inputs) sums to; the value is the elements per row of its iteration (a
 
 def counted_rows(counts: np.ndarray, rows: int) -> int:
     """The rows a kernel computes: the int64 sum of `counts`, at least 0, at most `rows`."""
+    import numpy as np
+
     total = int(np.sum(np.asarray(counts, dtype=np.int64), dtype=np.int64))
     return min(max(total, 0), rows)
 
@@ -40,6 +44,8 @@ def first_rows(y: np.ndarray, counts: np.ndarray, row_dims: int, fill_byte: int)
     byte of the other rows `fill_byte` (what the output buffer held: not written)."""
     rows = math.prod(y.shape[:row_dims])
     n = counted_rows(counts, rows)
+    import numpy as np
+
     out = np.array(y, copy=True)
     flat = out.reshape(rows, -1) if rows else out.reshape(0, 0)
     flat[n:].view(np.uint8).fill(fill_byte)

@@ -1401,11 +1401,12 @@ def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue],
             f"({', '.join(str(t) for t in wanted)}), takes "
             f"({', '.join(str(t) for t in arg_types)})"
         )
-    elements = [IntegerType(1) if e == BITS_STORAGE else e  # a packed output holds i1s
-                for e in (o.type.get_element_type() for o in outputs)]  # type: ignore[attr-defined]
+    elements = [o.type.get_element_type() for o in outputs]  # type: ignore[attr-defined]
     last = block.last_op
-    if last is None or last.name != "linalg.yield" \
-            or [v.type for v in last.operands] != elements:
+    yielded = [] if last is None else [v.type for v in last.operands]
+    if last is None or last.name != "linalg.yield" or len(yielded) != len(elements) \
+            or any(y != e and not (e == BITS_STORAGE and y == IntegerType(1))
+                   for y, e in zip(yielded, elements, strict=True)):  # packed: i1s in ui8
         what = f"one {elements[0]}" if len(elements) == 1 else \
             f"one element of each output ({', '.join(str(t) for t in elements)})"
         raise VerifyException(f"{op.name}: the body must end in linalg.yield of {what}")

@@ -75,10 +75,11 @@ class ReduceOp(IRDLOperation):
 
 def compensated(op: Operation | None, rows: Rows | None) -> bool:
     """Whether a row kernel sums `op` (an hsg.reduce) in hswc.reduction_order's compensated
-    order: a `signed` sum in a row one a chunk (hswc.rows `one_per_chunk`, segments
-    included)."""
+    order: a `signed` sum in a contiguous row one a chunk (hswc.rows `one_per_chunk`,
+    segments included; a row of strided runs, a leading-axis reduction's, keeps the plain
+    order: its buffers are planned without the compensated sum's)."""
     return isinstance(op, ReduceOp) and op.signed is not None and rows is not None \
-        and rows.one_per_chunk
+        and rows.one_per_chunk and rows.runs == 1
 
 
 def _verify_rows(op: RowSliceOp | RowChunkOp) -> None:

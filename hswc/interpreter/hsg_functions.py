@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import IntegerType
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
@@ -257,9 +258,13 @@ class HsgFunctions(MachineFunctions):
 
 
 def _packed_outputs(op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp) -> list[bool]:
-    """Which outputs are stored packed: GM buffers of hsg.BITS_STORAGE."""
+    """Which outputs are stored packed: GM buffers of hsg.BITS_STORAGE the body yields an i1
+    for (a ui8 it yields a ui8 for is a ui8 tensor's)."""
+    last = op.body.block.last_op
+    yielded = [] if last is None else [v.type for v in last.operands]
     return [o.type.get_element_type() == hsg.BITS_STORAGE  # type: ignore[attr-defined]
-            for o in op.outputs]
+            and k < len(yielded) and yielded[k] == IntegerType(1)
+            for k, o in enumerate(op.outputs)]
 
 
 def _store(machine: Machine, op: Operation, y: np.ndarray, start: int, value: np.ndarray,

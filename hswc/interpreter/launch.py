@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, TensorType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
@@ -121,7 +121,9 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
-    packed = _packed(kernel, count + len(counted), len(op.ys))
+    packed = [p and e == IntegerType(1)  # a ui8 result's buffer is its own
+              for p, e in zip(_packed(kernel, count + len(counted), len(op.ys)), elements,
+                              strict=True)]
     sizes = [int(np.prod(s, dtype=np.int64)) for s in shapes]
     written = [size * _counted_share(op, kernel, counted, total) for size in sizes]
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
