@@ -1350,6 +1350,16 @@ BITS_STORAGE = IntegerType(8, Signedness.UNSIGNED)
 element i bit i % 8 of byte i // 8, the least significant bit first, as AscendC's Compare
 writes a mask (np.packbits(..., bitorder="little")); a kernel's argument memref<?xui8> for an
 i1 result. The padding bits of the last byte are no element."""
+PACKED_BITS = 8
+"""Elements a byte of a packed i1 output holds (BITS_STORAGE)."""
+
+
+def stores_packed(element: Attribute, stored: Attribute) -> bool:
+    """Whether a value of `element` held in a GM buffer of `stored` elements is packed: an i1
+    in BITS_STORAGE (a ui8 tensor's ui8 is its own)."""
+    return element == IntegerType(1) and stored == BITS_STORAGE
+
+
 STORAGE_ATTR = "hsg.storage"
 """A function result's attribute choosing its GM storage: "bits" (BITS_STORAGE) or "bytes"
 (BOOL_STORAGE, the default), for an i1 result a kernel writes."""
@@ -1405,8 +1415,8 @@ def _verify_body(op: IRDLOperation, body: Region, inputs: Sequence[SSAValue],
     last = block.last_op
     yielded = [] if last is None else [v.type for v in last.operands]
     if last is None or last.name != "linalg.yield" or len(yielded) != len(elements) \
-            or any(y != e and not (e == BITS_STORAGE and y == IntegerType(1))
-                   for y, e in zip(yielded, elements, strict=True)):  # packed: i1s in ui8
+            or any(y != e and not stores_packed(y, e)
+                   for y, e in zip(yielded, elements, strict=True)):
         what = f"one {elements[0]}" if len(elements) == 1 else \
             f"one element of each output ({', '.join(str(t) for t in elements)})"
         raise VerifyException(f"{op.name}: the body must end in linalg.yield of {what}")

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
@@ -25,7 +24,7 @@ from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.interpreter.body import run_body_values
-from hswc.interpreter.launch import FRESH_GM_BYTE, PACKED_BITS, check_operands, run_launch
+from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
@@ -189,7 +188,7 @@ class HsgFunctions(MachineFunctions):
         offsets, sizes = per_row(offset, n), per_row(size, n)
         chunks = [per_row(v, n) for v in chunk] if chunk is not None else None
         packed = _packed_outputs(op)
-        limit = min([a.size for a in inputs] + [y.size * (PACKED_BITS if p else 1)
+        limit = min([a.size for a in inputs] + [y.size * (hsg.PACKED_BITS if p else 1)
                                                 for y, p in zip(ys, packed, strict=True)])
         for r in rows.index.tolist():
             start, length = core_range(op, int(batch.cores[r]), int(offsets[r]), int(sizes[r]),
@@ -251,7 +250,7 @@ class HsgFunctions(MachineFunctions):
                     self.machine.mark_written(out, at, 1)
                     continue
                 p = _packed_outputs(op)[k]
-                if out.size != (-(-total // PACKED_BITS) if p else total):
+                if out.size != (-(-total // hsg.PACKED_BITS) if p else total):
                     raise OpError(op, f"its outputs hold {total} and {out.size} elements: "
                                   "the outputs of one kernel have one shape")
                 _store(self.machine, op, out, start, value, p)
@@ -262,8 +261,8 @@ def _packed_outputs(op: hsg.ElementwiseSliceOp | hsg.ElementwiseChunkOp) -> list
     for (a ui8 it yields a ui8 for is a ui8 tensor's)."""
     last = op.body.block.last_op
     yielded = [] if last is None else [v.type for v in last.operands]
-    return [o.type.get_element_type() == hsg.BITS_STORAGE  # type: ignore[attr-defined]
-            and k < len(yielded) and yielded[k] == IntegerType(1)
+    return [k < len(yielded)
+            and hsg.stores_packed(yielded[k], o.type.get_element_type())  # type: ignore[attr-defined]
             for k, o in enumerate(op.outputs)]
 
 
@@ -276,11 +275,11 @@ def _store(machine: Machine, op: Operation, y: np.ndarray, start: int, value: np
         y[start:start + value.size] = value
         machine.mark_written(y, start, value.size)
         return
-    if start % PACKED_BITS:
+    if start % hsg.PACKED_BITS:
         raise OpError(op, f"writes a packed i1 output from element {start}, inside a byte: "
                       "a range's first element must be a multiple of 8")
     data = np.packbits(np.asarray(value, dtype=np.uint8).reshape(-1), bitorder="little")
-    at = start // PACKED_BITS
+    at = start // hsg.PACKED_BITS
     y[at:at + data.size] = data
     machine.mark_written(y, at, data.size)
 

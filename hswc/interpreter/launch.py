@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, TensorType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
@@ -121,19 +121,17 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     machine.tilings.append(record)
     machine.launched.append(kernel.sym_name.data)
     elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
-    packed = [p and e == IntegerType(1)  # a ui8 result's buffer is its own
-              for p, e in zip(_packed(kernel, count + len(counted), len(op.ys)), elements,
-                              strict=True)]
+    packed = _packed(kernel, count + len(counted), elements)
     sizes = [int(np.prod(s, dtype=np.int64)) for s in shapes]
     written = [size * _counted_share(op, kernel, counted, total) for size in sizes]
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
                          [a.reshape(-1) for a in (*inputs, *counted)],
                          [numpy_dtype(hsg.gm_element(t, p)) for t, p in zip(elements, packed,
                                                                             strict=True)],
-                         [-(-n // PACKED_BITS) if p else n for n, p in zip(sizes, packed,
+                         [-(-n // hsg.PACKED_BITS) if p else n for n, p in zip(sizes, packed,
                                                                           strict=True)],
                          [*tiling, *scalars],
-                         [-(-int(w) // PACKED_BITS) if p else int(w)
+                         [-(-int(w) // hsg.PACKED_BITS) if p else int(w)
                           for w, p in zip(written, packed, strict=True)])
     return tuple((np.unpackbits(y_gm, count=n, bitorder="little").view(np.bool_) if p
                   else _from_gm(op, k, y_gm, t)).reshape(s)
@@ -141,17 +139,13 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
                                                             packed, strict=True)))
 
 
-PACKED_BITS = 8
-"""Elements a byte of a packed i1 output holds (hsg.BITS_STORAGE)."""
-
-
-def _packed(kernel: func.FuncOp, before: int, outputs: int) -> list[bool]:
-    """Which of the kernel's outputs it stores packed: those whose GM buffer (after its `before`
-    inputs and counts) it takes as memref<?xui8> for an i1 result (hsg.BITS_STORAGE; the
-    launch's verifier allows no other)."""
-    types = kernel.function_type.inputs.data[before: before + outputs]
-    return [isinstance(t, MemRefType) and t.get_element_type() == hsg.BITS_STORAGE
-            for t in types] + [False] * (outputs - len(types))
+def _packed(kernel: func.FuncOp, before: int, elements: Sequence[Any]) -> list[bool]:
+    """Which of the kernel's outputs, of result `elements`, it stores packed: the GM buffer it
+    takes after its `before` inputs and counts (hsg.stores_packed)."""
+    types = kernel.function_type.inputs.data[before: before + len(elements)]
+    return [isinstance(t, MemRefType) and hsg.stores_packed(e, t.get_element_type())
+            for t, e in zip(types, elements, strict=False)] + \
+        [False] * (len(elements) - len(types))
 
 
 def _counted_share(op: hsg.LaunchOp, kernel: func.FuncOp, counted: Sequence[Any],

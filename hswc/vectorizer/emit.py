@@ -54,7 +54,7 @@ from xdsl.rewriter import InsertPoint
 
 from hswc.broadcast import Broadcast
 from hswc.diagnostics import OpError
-from hswc.dialects import ascend
+from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
@@ -77,8 +77,6 @@ ELEMENT_TYPES: dict[str, Attribute] = {
 MASK_WORD = IntegerType(16, Signedness.UNSIGNED)
 """Masks are combined (And, Or, Not) as uint16 words."""
 MASK_WORD_BITS = 16
-PACKED_BITS = 8
-"""Elements a byte of a packed i1 output holds (hsg.BITS_STORAGE)."""
 VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8", "ui8": "uint8",
                "i16": "int16", "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64"}
 LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_bytes",
@@ -275,7 +273,7 @@ def _global_tensors(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
 def _packed_bytes(e: Emitter, elements: SSAValue, floor: bool = False) -> SSAValue:
     """The bytes of `elements` of a packed i1 output (hsg.BITS_STORAGE), 8 a byte: the byte
     they start at (`floor`: element offsets are multiples of 8), or the bytes they cover."""
-    eight = e.a.const(PACKED_BITS)
+    eight = e.a.const(hsg.PACKED_BITS)
     return e.a.floor_div(elements, eight) if floor else e.a.ceil_div(elements, eight)
 
 
