@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.ir import SSAValue
 
+from hswc.ops import half_math
 from hswc.ops.body import BodyBuilder
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -42,7 +43,11 @@ def sigmoid(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValu
 
 
 def tanh(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    return b.math("tanh", b.widen(inputs[0], "x_fp32"), "tanh")
+    """math.tanh; on f16 and bf16 hswc.ops.half_math's form, in half the vector calls."""
+    x = b.widen(inputs[0], "x_fp32")
+    if half_math.rounds_to_half(inputs[0]):
+        return half_math.tanh(b, x)
+    return b.math("tanh", x, "tanh")
 
 
 def scaled_by(b: BodyBuilder, x: SSAValue, attrs: Attrs) -> SSAValue:
@@ -80,13 +85,30 @@ def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
     return p
 
 
-def gelu_tail(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+GELU_TAIL_HALF_OFFSET = 4.0
+"""For a result rounded to f16 or bf16, GELU's tail polynomial runs on t = 4 / (4 + |x|), the
+same t as GELU_TAIL_SCALE's in one call fewer (GELU_TAIL_FIT_HALF)."""
+GELU_TAIL_FIT_HALF = (
+    0.24889102578163147, -0.12390690296888351, 0.20124010741710663, 0.07027553766965866,
+    0.103721022605896, -0.00020750011026393622,
+)
+"""G(t) of degree 5, highest power first, for a result rounded to f16 or bf16: relative error
+below 2.7e-5 (2^-15; tools/fit_erf_coefficients.py, which prints it), enough for one rounding
+to half (hswc.ops.half_math's bound), in 4 Horner steps fewer than GELU_TAIL_FIT."""
+
+
+def gelu_tail(b: BodyBuilder, x: SSAValue, half: bool = False) -> tuple[SSAValue, SSAValue]:
     """(g, h): g = exp(-x^2 / 2) and h = erfc(|x| / sqrt 2) / 2, the normal distribution's mass
     beyond |x|, as g G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no
-    erf."""
+    erf. `half` (a result rounded to f16 or bf16): G of degree 5 on t = 4 / (4 + |x|)
+    (GELU_TAIL_FIT_HALF)."""
     a = b.math("absf", x, "abs_x")
     gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
                                  "minus_half_x_sq"), "gauss")
+    if half:
+        offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
+        t = b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
+        return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
     t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
                                _one(b), "t_denominator"), "t")
     return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
@@ -116,29 +138,33 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
                               "kappa_x_sq"), b.const(-2.0 * GELU_TANH_BETA, "beta2"), "slope")
         e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
         return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
-    _, h = gelu_tail(b, x)
+    _, h = gelu_tail(b, x, half_math.rounds_to_half(inputs[0]))
     return b.mulf(x, gelu_cdf(b, x, h), "gelu")
 
 
 def elu_of(b: BodyBuilder, x: SSAValue, negcoef: SSAValue, poscoef: SSAValue,
-           negiptcoef: SSAValue) -> SSAValue:
-    """x >= 0 ? x * poscoef : expm1(x * negiptcoef) * negcoef (ATen's vectorised elu)."""
+           negiptcoef: SSAValue, half: bool = False) -> SSAValue:
+    """x >= 0 ? x * poscoef : expm1(x * negiptcoef) * negcoef (ATen's vectorised elu); `half`
+    (a result rounded to f16 or bf16): hswc.ops.half_math's expm1, in fewer vector calls."""
     above = b.cmpf("oge", x, b.const(0.0, "zero"), "not_negative")
-    below = b.mulf(b.math("expm1", b.mulf(x, negiptcoef, "x_in"), "expm1"), negcoef, "below")
+    scaled = b.mulf(x, negiptcoef, "x_in")
+    e = half_math.expm1(b, scaled) if half else b.math("expm1", scaled, "expm1")
+    below = b.mulf(e, negcoef, "below")
     return b.select(above, b.mulf(x, poscoef, "above"), below, "elu")
 
 
 def elu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     x = b.widen(inputs[0], "x_fp32")
     negcoef = b.mulf(attrs["alpha"], attrs["scale"], "negcoef")
-    return elu_of(b, x, negcoef, attrs["scale"], attrs["input_scale"])
+    return elu_of(b, x, negcoef, attrs["scale"], attrs["input_scale"],
+                  half_math.rounds_to_half(inputs[0]))
 
 
 def selu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     x = b.widen(inputs[0], "x_fp32")
     scale = b.const(SELU_SCALE, "scale")
     negcoef = b.mulf(b.const(SELU_ALPHA, "alpha"), scale, "negcoef")
-    return elu_of(b, x, negcoef, scale, _one(b))
+    return elu_of(b, x, negcoef, scale, _one(b), half_math.rounds_to_half(inputs[0]))
 
 
 def celu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
@@ -146,7 +172,8 @@ def celu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     = alpha, alpha3 = 1: x * 1 is x) and ops-nn's three-alpha Celu."""
     x = b.widen(inputs[0], "x_fp32")
     inverse = b.divf(_one(b), attrs["alpha2"], "inv_alpha")
-    return elu_of(b, x, attrs["alpha"], attrs["alpha3"], inverse)
+    return elu_of(b, x, attrs["alpha"], attrs["alpha3"], inverse,
+                  half_math.rounds_to_half(inputs[0]))
 
 
 def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

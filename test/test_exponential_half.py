@@ -1,0 +1,65 @@
+"""The shorter forms of the exponential ops whose result is rounded to f16 or bf16 (issue 38
+item 4: hswc.ops.half_math's tanh and expm1, GELU's degree-5 tail): every f16 and bf16 pattern
+within one ulp of the function evaluated in double and rounded once (numpy's tanh and expm1,
+math.erfc for GELU: an independent model, not hswc.reference's formula), with infinities and
+NaNs at the same places, and the kernels free of the Ln the longer forms take.
+
+test_exponential_ops.py checks the same ops against PyTorch's tolerance at every level and on
+the CPU build; this file checks the tighter bound the shorter forms are designed for.
+"""
+
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from hswc.backend.source import kernel_source
+from hswc.ops import OPS
+from hswc.runner import compile_text
+
+HALVES = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
+_ERFC = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    return x * _ERFC(-x / math.sqrt(2.0)) / 2
+
+
+EXACT = {"tanh": np.tanh, "elu": lambda x: np.where(x >= 0, x, np.expm1(x)), "gelu": _gelu}
+"""The function in double (elu with its default attributes: expm1 below 0)."""
+
+
+def ordered(y: np.ndarray) -> np.ndarray:
+    """16-bit patterns on a line where neighbours differ by one ulp (+0 and -0 both 0)."""
+    bits = y.view(np.uint16).astype(np.int32)
+    return np.where(bits & 0x8000, -(bits & 0x7FFF), bits)
+
+
+def kernel_of(op: str, dtype: str):  # noqa: ANN201 - runner.Kernel
+    return compile_text(OPS[op].single_op_text(dtype), core_num=4, ub_size=65536)
+
+
+@pytest.mark.parametrize("dtype", list(HALVES))
+@pytest.mark.parametrize("op", list(EXACT))
+def test_within_an_ulp_of_the_function_on_every_pattern(op: str, dtype: str) -> None:
+    x = np.arange(1 << 16, dtype=np.uint16).view(HALVES[dtype])
+    got = kernel_of(op, dtype)(x)
+    with np.errstate(all="ignore"):
+        expected = np.asarray(EXACT[op](x.astype(np.float64))).astype(HALVES[dtype])
+    nan = np.isnan(expected.astype(np.float32))
+    assert (np.isnan(got.astype(np.float32)) == nan).all()
+    finite = np.isfinite(expected.astype(np.float32))
+    assert (got[~finite & ~nan] == expected[~finite & ~nan]).all()
+    ulps = np.abs(ordered(got) - ordered(expected))[finite]
+    assert ulps.max() <= 1, f"{op} {dtype}: {ulps.max()} ulp at {x[finite][ulps.argmax()]}"
+    assert (ulps > 0).mean() < 0.03, f"{op} {dtype}: {(ulps > 0).mean():.2%} not exact"
+
+
+@pytest.mark.parametrize("op", ["tanh", "elu"])
+def test_half_kernels_take_no_ln_where_f32_ones_do(op: str) -> None:
+    """The short forms replace Kahan's expm1 (Exp, Ln, Div) with Exp alone in half."""
+    assert "AscendC::Ln(" not in kernel_source(kernel_of(op, "f16").module)
+    assert "AscendC::Ln(" in kernel_source(kernel_of(op, "f32").module)
