@@ -1,5 +1,5 @@
 """The shorter forms of the exponential ops whose result is rounded to f16 or bf16 (issue 38
-item 4: hswc.ops.half_math's tanh and expm1, GELU's degree-5 tail): every f16 and bf16 pattern
+item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 tail): every f16 and bf16 pattern
 within one ulp of the function evaluated in double and rounded once (numpy's tanh and expm1,
 math.erfc for GELU: an independent model, not hswc.reference's formula), with infinities and
 NaNs at the same places, and the kernels free of the Ln the longer forms take.
@@ -28,8 +28,10 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     return x * _ERFC(-x / math.sqrt(2.0)) / 2
 
 
-EXACT = {"tanh": np.tanh, "elu": lambda x: np.where(x >= 0, x, np.expm1(x)), "gelu": _gelu}
-"""The function in double (elu with its default attributes: expm1 below 0)."""
+EXACT = {"tanh": np.tanh, "elu": lambda x: np.where(x >= 0, x, np.expm1(x)), "gelu": _gelu,
+         "softplus": lambda x: np.where(x > 20, x, np.logaddexp(0.0, x)),
+         "log_sigmoid": lambda x: -np.logaddexp(0.0, -x)}
+"""The function in double (elu and softplus with their default attributes)."""
 
 
 def ordered(y: np.ndarray) -> np.ndarray:
@@ -63,3 +65,9 @@ def test_half_kernels_take_no_ln_where_f32_ones_do(op: str) -> None:
     """The short forms replace Kahan's expm1 (Exp, Ln, Div) with Exp alone in half."""
     assert "AscendC::Ln(" not in kernel_source(kernel_of(op, "f16").module)
     assert "AscendC::Ln(" in kernel_source(kernel_of(op, "f32").module)
+
+
+def test_half_softplus_takes_no_div_but_beta_s() -> None:
+    """log1p without Goldberg's correction (u - 1, a Div): the one Div left divides by beta."""
+    assert kernel_source(kernel_of("softplus", "f16").module).count("AscendC::Div(") == 1
+    assert kernel_source(kernel_of("softplus", "f32").module).count("AscendC::Div(") == 2

@@ -181,7 +181,10 @@ def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVal
     x = b.widen(inputs[0], "x_fp32")
     scaled = b.mulf(x, attrs["beta"], "x_beta")
     linear = b.cmpf("ogt", scaled, attrs["threshold"], "linear")
-    soft = b.divf(b.math("log1p", b.math("exp", scaled, "exp"), "log1p"), attrs["beta"], "soft")
+    e = b.math("exp", scaled, "exp")
+    ln = (half_math.log1p_of_nonnegative(b, e) if half_math.rounds_to_half(inputs[0])
+          else b.math("log1p", e, "log1p"))
+    soft = b.divf(ln, attrs["beta"], "soft")
     return b.select(linear, x, soft, "softplus")
 
 
@@ -221,4 +224,6 @@ def log_sigmoid(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSA
     x = b.widen(inputs[0], "x_fp32")
     low = b.minimumf(x, b.const(0.0, "zero"), "min_x_0")
     z = b.math("exp", b.negf(b.math("absf", x, "abs_x"), "minus_abs_x"), "z")
-    return b.subf(low, b.math("log1p", z, "log1p_z"), "log_sigmoid")
+    ln = (half_math.log1p_of_nonnegative(b, z) if half_math.rounds_to_half(inputs[0])
+          else b.math("log1p", z, "log1p_z"))
+    return b.subf(low, ln, "log_sigmoid")

@@ -11,12 +11,15 @@ half-way point, where it is one ulp off; docs/accuracy.md has the measured figur
 f32 values and give f32 values: the caller rounds.
 
 - tanh x = (1 - E) / (1 + E), E = exp(-2 max(x, -9)); x itself where |x| < 2^-12;
-- expm1 y = e^y - 1 for |y| >= 2^-10, y (1 + y / 2) below.
+- expm1 y = e^y - 1 for |y| >= 2^-10, y (1 + y / 2) below;
+- log1p z = ln(1 + z) for z >= 2^-10, z (1 - z / 2) below, for z >= 0 only (softplus's and
+  log_sigmoid's exp of something: no Abs).
 
 Why these bounds: `1 - E` and `e^y - 1` are exact subtractions (Sterbenz) of a value rounded
 once, so their absolute error is at most 2^-25 (E or e^y near 1), against a result of at least
-2^-11 (tanh) or 2^-10 (expm1) above the small-argument thresholds; below them the dropped
-Taylor terms (x^2 / 3, y^2 / 6) are under 2^-24.
+2^-11 (tanh) or 2^-10 (expm1) above the small-argument thresholds; `1 + z` rounded is off by at
+most 2^-24 (1 + z), which moves ln by at most 2^-24 against ln(1 + z) >= 2^-10.4; below the
+thresholds the dropped Taylor terms (x^2 / 3, y^2 / 6, z^2 / 3) are under 2^-21.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ TANH_LOW_CAP: Final = -9.0
 """tanh takes max(x, -9): E = exp(18) stays finite, and tanh(-9) is -1 in f32 and below."""
 EXPM1_SMALL: Final = 2.0 ** -10
 """Below this |y|, expm1 y is y (1 + y / 2) (the dropped y^2 / 6 is under 2^-21)."""
+LOG1P_SMALL: Final = 2.0 ** -10
+"""Below this z, log1p z is z (1 - z / 2) (the dropped z^2 / 3 is under 2^-21)."""
 
 
 def rounds_to_half(value: SSAValue) -> bool:
@@ -61,3 +66,13 @@ def expm1(b: BodyBuilder, y: SSAValue) -> SSAValue:
     small = b.cmpf("olt", b.math("absf", y, "abs_y"), b.const(EXPM1_SMALL, "expm1_small"),
                    "expm1_is_small")
     return b.select(small, series, large, "expm1")
+
+
+def log1p_of_nonnegative(b: BodyBuilder, z: SSAValue) -> SSAValue:
+    """ln(1 + z) of the f32 z >= 0 (module docstring): +inf at +inf, NaN at NaN."""
+    one = b.const(1.0, "one")
+    large = b.math("log", b.addf(one, z, "one_plus_z"), "ln_one_plus_z")
+    series = b.mulf(z, b.addf(b.mulf(z, b.const(-0.5, "minus_half"), "minus_half_z"), one,
+                              "series_factor"), "series")
+    small = b.cmpf("olt", z, b.const(LOG1P_SMALL, "log1p_small"), "log1p_is_small")
+    return b.select(small, series, large, "log1p")
