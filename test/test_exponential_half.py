@@ -1,6 +1,6 @@
 """The shorter forms of the exponential ops whose result is rounded to f16 or bf16 (issue 38
-item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 tail): every f16 and bf16 pattern
-within one ulp of the function evaluated in double and rounded once (numpy's tanh and expm1,
+item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 tail): every f16 and bf16
+pattern within one ulp of the function evaluated in double and rounded once (numpy's tanh and expm1,
 math.erfc for GELU: an independent model, not hswc.reference's formula), with infinities and
 NaNs at the same places, and the kernels free of the Ln the longer forms take.
 
@@ -18,7 +18,7 @@ import pytest
 
 from hswc.backend.source import kernel_source
 from hswc.ops import OPS
-from hswc.runner import compile_text
+from hswc.runner import Kernel, compile_text
 
 HALVES = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 _ERFC = np.vectorize(math.erfc, otypes=[np.float64])
@@ -40,7 +40,7 @@ def ordered(y: np.ndarray) -> np.ndarray:
     return np.where(bits & 0x8000, -(bits & 0x7FFF), bits)
 
 
-def kernel_of(op: str, dtype: str):  # noqa: ANN201 - runner.Kernel
+def kernel_of(op: str, dtype: str) -> Kernel:
     return compile_text(OPS[op].single_op_text(dtype), core_num=4, ub_size=65536)
 
 
