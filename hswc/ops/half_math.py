@@ -2,13 +2,14 @@
 
 An exponential op on f16 or bf16 widens its input, computes in f32 and rounds the result once
 (hswc.ops.exponential). Rounding to half keeps 11 (f16) or 8 (bf16) significant bits, so the
-f32 steps before it need a relative error of about 2^-14, not the 2^-23 of `math.tanh` and
-`math.expm1` (hswc.math_decompositions: Kahan's expm1 is Exp, Ln and a Div with three special
-cases). The forms below are within 2^-14 of the function over every f32 input (a bound
-checked over every f16 and bf16 pattern against mpmath, test/test_exponential_half.py), so the
-rounded result is the correctly rounded one but where the function lies within 2^-14 of a
-half-way point, where it is one ulp off; docs/accuracy.md has the measured figures. They take
-f32 values and give f32 values: the caller rounds.
+f32 steps before it need a relative error of about 2^-14, not the 2^-23 of `math.tanh`,
+`math.expm1` and `math.log1p` (hswc.math_decompositions: Kahan's expm1 is Exp, Ln and a Div
+with three special cases). The forms below are within about 2^-14 of the function (the bounds
+argued at the end), so the rounded result is the correctly rounded one but where the function
+lies that close to a half-way point, where it is one ulp off: test/test_exponential_half.py
+checks every f16 and bf16 pattern within an ulp of the function in double, and
+docs/accuracy.md has the measured figures. They take f32 values and give f32 values: the
+caller rounds.
 
 - tanh x = (1 - E) / (1 + E), E = exp(-2 max(x, -9)); x itself where |x| < 2^-12;
 - expm1 y = e^y - 1 for |y| >= 2^-10, y (1 + y / 2) below;
