@@ -18,6 +18,7 @@ import pytest
 
 from hswc.backend.source import kernel_source
 from hswc.ops import OPS
+from hswc.reference import compare_tolerance
 from hswc.runner import Kernel, compile_text
 
 HALVES = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
@@ -71,3 +72,12 @@ def test_half_softplus_takes_no_div_but_beta_s() -> None:
     """log1p without Goldberg's correction (u - 1, a Div): the one Div left divides by beta."""
     assert kernel_source(kernel_of("softplus", "f16").module).count("AscendC::Div(") == 1
     assert kernel_source(kernel_of("softplus", "f32").module).count("AscendC::Div(") == 2
+
+
+def test_compare_tolerance_reports_the_share_of_the_tolerance_used() -> None:
+    """The figure bench_exponential_accuracy prints: |a - e| / (atol + rtol |e|), largest."""
+    expected = np.array([1.0, 2.0, np.inf, 0.0], np.float16)
+    actual = np.array([1.0009765625, 2.0, np.inf, 5e-6], np.float16)
+    used = compare_tolerance(actual, expected).tolerance_used
+    assert used == pytest.approx(0.0009765625 / (1e-5 + 1e-3 * 1.0))
+    assert compare_tolerance(expected, expected).tolerance_used == 0.0

@@ -1,7 +1,10 @@
 """The exponential activations, forward: sigmoid, tanh, silu, gelu, elu, selu, celu, softplus,
 mish, softsign, log_sigmoid, each as PyTorch 2.14's CPU kernel computes it (EXPONENTIAL.md),
 but gelu and mish, whose ATen formulas cost the vector unit 3 to 8 times as many calls: an
-equal form of the function with one Exp (their docstrings), within PyTorch's tolerance.
+equal form of the function with one Exp (their docstrings), within PyTorch's tolerance. Where
+the result is rounded to f16 or bf16, tanh, elu, selu, celu, softplus, log_sigmoid and gelu take
+shorter forms still, accurate enough for that one rounding (hswc.ops.half_math,
+GELU_TAIL_FIT_HALF).
 
 Every step is one f32 operation in the order of ATen's formula (aten/src/ATen/native/cpu/
 Activation.cpp, UnaryOpsKernel.cpp); exp, log1p, expm1, tanh and erf are math ops, which the
