@@ -12,7 +12,9 @@ op's PyTorch formula evaluated in double and rounded once, hswc.reference's mode
 results and over results whose exact value is a normal number; the same against PyTorch (if
 it is installed: `pip install torch`); and whether assert_close's default tolerances hold
 against PyTorch (f32 rtol 1.3e-6 atol 1e-5, f16 rtol 1e-3, bf16 rtol 1.6e-2, atol 1e-5;
-inf and NaN at the same places). hswc runs at `--level` (default ascend: the AscendC calls on
+inf and NaN at the same places), with the largest error's share of that tolerance against the
+exact function and against PyTorch (|got - want| / (atol + rtol |want|): within it below 1).
+hswc runs at `--level` (default ascend: the AscendC calls on
 modelled cores; every level gives the same bits, test/test_exponential_ops.py).
 
     python bench/bench_exponential_accuracy.py [--ops sigmoid,gelu] [--f32-samples N]
@@ -117,8 +119,9 @@ def main() -> None:
                              "buffers asks DataCopyPad for more than its 65535-byte blockLen)")
     args = parser.parse_args()
     print("| op | dtype | max ulp vs exact (normal results) | max ulp vs PyTorch | "
-          "within torch tolerance | worst input vs exact |")
-    print("|---|---|---|---|---|---|")
+          "within torch tolerance | error / tolerance vs exact, vs PyTorch | "
+          "worst input vs exact |")
+    print("|---|---|---|---|---|---|---|")
     for op in args.ops.split(","):
         for dtype in DTYPES:
             inputs = inputs_for(op, dtype, args.f32_samples)
@@ -126,17 +129,20 @@ def main() -> None:
             exact = OP_REFERENCES[(op, "torch")](*inputs)
             vs_exact = compare_tolerance(got, exact)
             torch_out = torch_result(op, inputs)
+            used = f"{vs_exact.tolerance_used:.3g}"
             if torch_out is None:
                 vs_torch, ok = "(no torch)", "(no torch)"
             else:
                 against = compare_tolerance(got, torch_out)
                 vs_torch = f"{against.max_ulp:.3g}"
+                used += f", {against.tolerance_used:.3g}"
                 ok = "yes" if against.equal else (f"NO: {against.outside} outside, "
                                                   f"{against.specials_differ} inf/NaN")
             worst = ", ".join(f"{float(a[vs_exact.worst_index]):.9g}" for a in inputs) \
                 if vs_exact.worst_index is not None else ""
             print(f"| {op} | {dtype} | {vs_exact.max_ulp:.3g} "
-                  f"({normal_max_ulp(got, exact, dtype):.3g}) | {vs_torch} | {ok} | {worst} |",
+                  f"({normal_max_ulp(got, exact, dtype):.3g}) | {vs_torch} | {ok} | {used} | "
+                  f"{worst} |",
                   flush=True)
     listed = ", ".join(f"{d}: rtol {r}, atol {a}" for d, (r, a) in TORCH_TOLERANCES.items())
     print(f"\ntolerances: {listed}")

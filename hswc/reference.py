@@ -750,6 +750,9 @@ class ToleranceComparison:
     """Elements outside |actual - expected| <= atol + rtol |expected|."""
     specials_differ: int
     """Elements where one side is inf or NaN and the other is not the same."""
+    tolerance_used: float = 0.0
+    """The largest |actual - expected| / (atol + rtol |expected|) over finite pairs: the share
+    of the tolerance the worst element takes (within it below 1)."""
 
     @property
     def equal(self) -> bool:
@@ -796,6 +799,7 @@ def compare_tolerance(actual: np.ndarray, expected: np.ndarray) -> ToleranceComp
         ulps = np.where(finite, np.abs(a64 - e64) / _spacing(e64, e.dtype), 0.0)
     with np.errstate(all="ignore"):
         outside = finite & (np.abs(a64 - e64) > atol + rtol * np.abs(e64))
+        used = np.abs(a64 - e64)[finite] / (atol + rtol * np.abs(e64[finite]))
     worst = None
     if a.size:
         flat = int(np.argmax(ulps.reshape(-1)))
@@ -804,7 +808,8 @@ def compare_tolerance(actual: np.ndarray, expected: np.ndarray) -> ToleranceComp
         count=int(a.size), max_ulp=float(ulps.max()) if a.size else 0.0, worst_index=worst,
         worst_actual=float(a64[worst]) if worst is not None else 0.0,
         worst_expected=float(e64[worst]) if worst is not None else 0.0,
-        outside=int(outside.sum()), specials_differ=int(special.sum()))
+        outside=int(outside.sum()), specials_differ=int(special.sum()),
+        tolerance_used=float(used.max(initial=0.0)))
 
 
 # endregion

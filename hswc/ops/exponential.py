@@ -1,7 +1,10 @@
 """The exponential activations, forward: sigmoid, tanh, silu, gelu, elu, selu, celu, softplus,
 mish, softsign, log_sigmoid, each as PyTorch 2.14's CPU kernel computes it (EXPONENTIAL.md),
 but gelu and mish, whose ATen formulas cost the vector unit 3 to 8 times as many calls: an
-equal form of the function with one Exp (their docstrings), within PyTorch's tolerance.
+equal form of the function with one Exp (their docstrings), within PyTorch's tolerance. Where
+the result is rounded to f16 or bf16, tanh, elu, selu, celu, softplus, log_sigmoid and gelu take
+shorter forms still, accurate enough for that one rounding (hswc.ops.half_math,
+GELU_TAIL_FIT_HALF).
 
 Every step is one f32 operation in the order of ATen's formula (aten/src/ATen/native/cpu/
 Activation.cpp, UnaryOpsKernel.cpp); exp, log1p, expm1, tanh and erf are math ops, which the
@@ -16,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from xdsl.ir import SSAValue
 
+from hswc.ops import half_math
 from hswc.ops.body import BodyBuilder
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -42,7 +46,11 @@ def sigmoid(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValu
 
 
 def tanh(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    return b.math("tanh", b.widen(inputs[0], "x_fp32"), "tanh")
+    """math.tanh; on f16 and bf16 hswc.ops.half_math's form, in half the vector calls."""
+    x = b.widen(inputs[0], "x_fp32")
+    if half_math.rounds_to_half(inputs[0]):
+        return half_math.tanh(b, x)
+    return b.math("tanh", x, "tanh")
 
 
 def scaled_by(b: BodyBuilder, x: SSAValue, attrs: Attrs) -> SSAValue:
@@ -80,13 +88,32 @@ def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
     return p
 
 
-def gelu_tail(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+GELU_TAIL_HALF_OFFSET = 4.0
+"""For a result rounded to f16 or bf16, GELU's tail polynomial runs on t = 4 / (4 + |x|), the
+same t as GELU_TAIL_SCALE's in one call fewer (GELU_TAIL_FIT_HALF)."""
+GELU_TAIL_FIT_HALF = (
+    0.24889102578163147, -0.12390690296888351, 0.20124010741710663, 0.07027553766965866,
+    0.103721022605896, -0.00020750011026393622,
+)
+"""G(t) of degree 5, highest power first, for a result rounded to f16 or bf16: relative error
+below 2.7e-5 (2^-15; tools/fit_erf_coefficients.py, which prints it), enough for one rounding
+to half (hswc.ops.half_math's bound), in 4 Horner steps fewer than GELU_TAIL_FIT. gelu only:
+gelu_grad's cdf + x pdf cancels next to its zero (x = -0.75), where 2.7e-5 of h is 4% of the
+sum, outside PyTorch's f16 tolerance, so it keeps GELU_TAIL_FIT."""
+
+
+def gelu_tail(b: BodyBuilder, x: SSAValue, half: bool = False) -> tuple[SSAValue, SSAValue]:
     """(g, h): g = exp(-x^2 / 2) and h = erfc(|x| / sqrt 2) / 2, the normal distribution's mass
     beyond |x|, as g G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no
-    erf."""
+    erf. `half` (a result rounded to f16 or bf16): G of degree 5 on t = 4 / (4 + |x|)
+    (GELU_TAIL_FIT_HALF)."""
     a = b.math("absf", x, "abs_x")
     gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
                                  "minus_half_x_sq"), "gauss")
+    if half:
+        offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
+        t = b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
+        return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
     t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
                                _one(b), "t_denominator"), "t")
     return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
@@ -116,29 +143,33 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
                               "kappa_x_sq"), b.const(-2.0 * GELU_TANH_BETA, "beta2"), "slope")
         e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
         return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
-    _, h = gelu_tail(b, x)
+    _, h = gelu_tail(b, x, half_math.rounds_to_half(inputs[0]))
     return b.mulf(x, gelu_cdf(b, x, h), "gelu")
 
 
 def elu_of(b: BodyBuilder, x: SSAValue, negcoef: SSAValue, poscoef: SSAValue,
-           negiptcoef: SSAValue) -> SSAValue:
-    """x >= 0 ? x * poscoef : expm1(x * negiptcoef) * negcoef (ATen's vectorised elu)."""
+           negiptcoef: SSAValue, half: bool = False) -> SSAValue:
+    """x >= 0 ? x * poscoef : expm1(x * negiptcoef) * negcoef (ATen's vectorised elu); `half`
+    (a result rounded to f16 or bf16): hswc.ops.half_math's expm1, in fewer vector calls."""
     above = b.cmpf("oge", x, b.const(0.0, "zero"), "not_negative")
-    below = b.mulf(b.math("expm1", b.mulf(x, negiptcoef, "x_in"), "expm1"), negcoef, "below")
+    scaled = b.mulf(x, negiptcoef, "x_in")
+    e = half_math.expm1(b, scaled) if half else b.math("expm1", scaled, "expm1")
+    below = b.mulf(e, negcoef, "below")
     return b.select(above, b.mulf(x, poscoef, "above"), below, "elu")
 
 
 def elu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     x = b.widen(inputs[0], "x_fp32")
     negcoef = b.mulf(attrs["alpha"], attrs["scale"], "negcoef")
-    return elu_of(b, x, negcoef, attrs["scale"], attrs["input_scale"])
+    return elu_of(b, x, negcoef, attrs["scale"], attrs["input_scale"],
+                  half_math.rounds_to_half(inputs[0]))
 
 
 def selu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     x = b.widen(inputs[0], "x_fp32")
     scale = b.const(SELU_SCALE, "scale")
     negcoef = b.mulf(b.const(SELU_ALPHA, "alpha"), scale, "negcoef")
-    return elu_of(b, x, negcoef, scale, _one(b))
+    return elu_of(b, x, negcoef, scale, _one(b), half_math.rounds_to_half(inputs[0]))
 
 
 def celu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
@@ -146,7 +177,8 @@ def celu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     = alpha, alpha3 = 1: x * 1 is x) and ops-nn's three-alpha Celu."""
     x = b.widen(inputs[0], "x_fp32")
     inverse = b.divf(_one(b), attrs["alpha2"], "inv_alpha")
-    return elu_of(b, x, attrs["alpha"], attrs["alpha3"], inverse)
+    return elu_of(b, x, attrs["alpha"], attrs["alpha3"], inverse,
+                  half_math.rounds_to_half(inputs[0]))
 
 
 def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
@@ -154,7 +186,10 @@ def softplus(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVal
     x = b.widen(inputs[0], "x_fp32")
     scaled = b.mulf(x, attrs["beta"], "x_beta")
     linear = b.cmpf("ogt", scaled, attrs["threshold"], "linear")
-    soft = b.divf(b.math("log1p", b.math("exp", scaled, "exp"), "log1p"), attrs["beta"], "soft")
+    e = b.math("exp", scaled, "exp")
+    ln = (half_math.log1p_of_nonnegative(b, e) if half_math.rounds_to_half(inputs[0])
+          else b.math("log1p", e, "log1p"))
+    soft = b.divf(ln, attrs["beta"], "soft")
     return b.select(linear, x, soft, "softplus")
 
 
@@ -194,4 +229,6 @@ def log_sigmoid(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSA
     x = b.widen(inputs[0], "x_fp32")
     low = b.minimumf(x, b.const(0.0, "zero"), "min_x_0")
     z = b.math("exp", b.negf(b.math("absf", x, "abs_x"), "minus_abs_x"), "z")
-    return b.subf(low, b.math("log1p", z, "log1p_z"), "log_sigmoid")
+    ln = (half_math.log1p_of_nonnegative(b, z) if half_math.rounds_to_half(inputs[0])
+          else b.math("log1p", z, "log1p_z"))
+    return b.subf(low, ln, "log_sigmoid")
