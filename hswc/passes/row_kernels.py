@@ -185,7 +185,8 @@ segment's fold tree has whole groups, and a segment starts 256 bytes of f32 afte
 def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
                    names: list[str], ub_size: int, online: bool = True) -> KernelPlan | None:
     """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
-    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN (the longest: the cost model
+    may take a shorter one, hswc.passes.row_segment_choice), summing online where
     `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it
     reads the row once less, at more vector work a segment; the cost model chooses between
     the two: hswc.passes.row_schedule_choice); None when not even one such segment fits, or
