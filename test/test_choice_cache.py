@@ -187,7 +187,7 @@ def test_a_row_kernels_saved_choice_is_taken_without_modelling(
     assert f'options = "{chosen.describe()}' in first
     _edit(store, key, index)
     with monkeypatch.context() as patch:
-        patch.setattr(row_schedule_choice, "_lowered", _no_model)
+        patch.setattr(row_schedule_choice, "lowered_kernel", _no_model)
         assert str(compile_text(SOFTMAX, level="ascend").module) == first
     _edit(store, key, 1 - index)
     other = row_schedule_choice.CANDIDATES[1 - index].schedule
@@ -274,5 +274,5 @@ def test_the_row_choice_follows_the_model_and_is_kept_byte_identical(
     assert seen and _sums_online(first) == online
     assert row_schedule_choice.CANDIDATES[index].online == online
     _edit(store, key, index)
-    monkeypatch.setattr(row_schedule_choice, "_lowered", _no_model)
+    monkeypatch.setattr(row_schedule_choice, "lowered_kernel", _no_model)
     assert str(compile_text(LONG_SOFTMAX, level="ascend").module) == first

@@ -43,6 +43,7 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
     "log_softmax_f16_950_online_20000": ("hsg.log_softmax", 3, 20000, "f16", "ascend950"),
     "softmax_f16_1024": ("hsg.softmax", 40, 1024, "f16", "ascend910b"),
     "layer_norm_f32_950_192": ("hsg.layer_norm", 45, 192, "f32", "ascend950"),
+    "layer_norm_f16_1024": ("hsg.layer_norm", 40, 1024, "f16", "ascend910b"),
     "rms_norm_f32_segments_17920": ("hsg.rms_norm", 3, 17920, "f32", "ascend910b"),
     "log_softmax_grad_f32_compensated_12345": ("hsg.log_softmax_grad", 3, 12345, "f32",
                                                "ascend910b"),
@@ -55,12 +56,16 @@ CASES = {  # case: (op, rows, row length, dtype, SoC)
 repeats reduced by a tree of WholeReduces (hswc.reduction_order.tree_levels): a call over all
 the chunk's rows' groups (1024: 16 groups) or a call per group (192: 3), the last segment of
 17,920 (4096: 64 groups) likewise after segments of the fold tree; row values spread over a
-block per group and applied to the chunk in one call (KernelPlan.wide_groups). The
+block per group and applied to the chunk in one call (KernelPlan.wide_groups); LayerNorm's
+weight and bias there (192, and layer_norm_f16_1024) cast to f32 once a core in Init and
+copied to every row of a chunk, each applied in one level-2 call (KernelPlan.wide_columns,
+hswc.vectorizer.row_columns). The
 compensated cases: a signed sum one row a chunk (hswc.reduction_order's compensated order),
 in segments (12,345), whole (2100), and whole at a length the tree would take (8192: the
 compensated order comes first, on a scratch copy of the source the row reads again)."""
 QUICK = {"softmax_f16", "layer_norm_bf16_950", "log_softmax_grad_f32",
-         "softmax_f32_segments_20000", "softmax_f16_1024", "log_softmax_grad_f32_compensated_12345"}
+         "softmax_f32_segments_20000", "softmax_f16_1024", "log_softmax_grad_f32_compensated_12345",
+         "layer_norm_f16_1024"}
 """The cases the default run builds (one per SoC, schedule and reduction order); the rest run
 under `pytest -m sweep`."""
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}

@@ -25,7 +25,9 @@ folded to constants when the platform is named, else a call of the tiling functi
   options, the schedule the cost model picks (hswc.passes.row_schedule_choice), recorded as
   `hsg.schedule` for convert-hsg-to-ascend.
 A row longer than one row of the kernel's buffers fits in UB is worked on in segments
-(hswc.rows: `segment`, the longest multiple of SEGMENT_ALIGN elements a chunk holds): one
+(hswc.rows: `segment`, a multiple of SEGMENT_ALIGN elements a chunk holds, the one the cost
+model predicts fastest among the longest and a few shorter ones:
+hswc.passes.row_segment_choice): one
 pass over the row in GM per reduction, then one for the outputs (hswc.vectorizer.row_emit);
 softmax's max and sum in one pass where summing online is chosen (hswc.rows `online`).
 A region that cannot be a kernel (a value captured from outside other than a float, a step
@@ -76,6 +78,7 @@ from hswc.passes.kernel_functions import (
     tiling_function_name,
 )
 from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
+from hswc.passes.row_segment_choice import choose_segment
 from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
@@ -83,7 +86,7 @@ from hswc.passes.schedule_options import (
     plan_attribute,
     schedule_attribute,
 )
-from hswc.platform import DEFAULT_SOC, Platform
+from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reduction_order import LANES_F32
 from hswc.remarks import remark, warn
 from hswc.row_regions import RowRegion, dynamic_row_length, row_body, row_regions
@@ -182,7 +185,8 @@ segment's fold tree has whole groups, and a segment starts 256 bytes of f32 afte
 def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
                    names: list[str], ub_size: int, online: bool = True) -> KernelPlan | None:
     """The plan of a row too long for one chunk: one row a chunk in segments (hswc.rows) of
-    the most elements a chunk holds, a multiple of SEGMENT_ALIGN, summing online where
+    the most elements a chunk holds, a multiple of SEGMENT_ALIGN (the longest: the cost model
+    may take a shorter one, hswc.passes.row_segment_choice), summing online where
     `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it
     reads the row once less, at more vector work a segment; the cost model chooses between
     the two: hswc.passes.row_schedule_choice); None when not even one such segment fits, or
@@ -485,6 +489,13 @@ class RowTiler:
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size, choice.online)
         assert kernel.rows is not None
+        if kernel.rows.segment is not None:
+            longest = kernel
+            kernel = choose_segment(
+                longest, lambda: _kernel_function("choice", _copy_of(body), inputs, outputs,
+                                                  rows, longest.ub_plan()),
+                self.model_platform(), count, self._body_key(text, inputs, outputs, names))
+        assert kernel.rows is not None
         rows = kernel.rows
         unlowered = refusal(kernel)
         if unlowered is not None:
@@ -533,13 +544,27 @@ class RowTiler:
             return None
         ub_size = self.target_ub if self.ub_size is None else self.ub_size
         names = output_names(outputs)
-        key = (text, tuple(_element(v) for v in inputs),
-               tuple(_element(v) for v in outputs), tuple(names), ub_size)
         return choose_row_schedule(
             lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
                                      reference.ub_plan()),
             lambda c: fitted_row_plan(body, rows, c.schedule, dtype, names, ub_size, c.online),
-            rows, count, dtype, self.choose_on, key)
+            rows, count, dtype, self.choose_on, self._body_key(text, inputs, outputs, names))
+
+    def _body_key(self, text: str, inputs: list[SSAValue], outputs: list[SSAValue],
+                  names: list[str]) -> tuple[object, ...]:
+        """What a row kernel's modelled choices depend on but the rows, dtype and platform:
+        the body as printed, its operands' element types, its output names, the UB."""
+        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        return (text, tuple(_element(v) for v in inputs), tuple(_element(v) for v in outputs),
+                tuple(names), ub_size)
+
+    def model_platform(self) -> Platform:
+        """The platform the cost model chooses on: the schedule choice's, else the SoC named
+        (with the core count and UB given) and the schedule's API table."""
+        if self.choose_on is not None:
+            return self.choose_on
+        return replace(get_platform(self.soc).with_overrides(self.core_num, self.ub_size),
+                       api=self.schedule.api)
 
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
         """A row too long for one chunk of whole rows on the named UB: a warning naming the

@@ -80,7 +80,7 @@ class RowChoice:
     """Whether a row in segments sums online (RowCandidate)."""
 
 
-def _blocked(tiled: func.FuncOp) -> func.FuncOp:
+def blocked_kernel(tiled: func.FuncOp) -> func.FuncOp:
     """The tiled kernel blocked into UB chunks, as hsg-block-into-ub blocks it (which reads
     no UB plan: one blocked kernel serves every candidate)."""
     from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
@@ -90,7 +90,7 @@ def _blocked(tiled: func.FuncOp) -> func.FuncOp:
     return tiled
 
 
-def _lowered(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
+def lowered_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
     """A copy of the blocked kernel with its row chunk lowered, with its UB plan."""
     from hswc.passes.row_chunk_lowering import convert_row_chunk
     from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
@@ -158,9 +158,9 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
             assert plan.rows is not None
             if candidate.online:
                 sums_online[candidate.schedule] = plan.rows.online
-            kernel = _blocked(tiled()) if kernel is None else kernel
+            kernel = blocked_kernel(tiled()) if kernel is None else kernel
             try:
-                seconds = modelled_time(_lowered(kernel, plan), plan, platform, count)
+                seconds = modelled_time(lowered_kernel(kernel, plan), plan, platform, count)
             except (OpError, TilingError, ValueError):
                 continue
             if best is None or seconds < best.seconds - TIE:

@@ -189,6 +189,20 @@ class KernelPlan:
         return groups if not rest and 2 <= groups <= MAX_WIDE_GROUPS else None
 
     @property
+    def wide_columns(self) -> frozenset[Buffer]:
+        """Where a chunk is worked on whole (wide_groups): the buffers of the column values an
+        element instruction (not a Broadcast) reads, each holding the column once for every
+        row of a chunk, `pitch` apart like an element buffer's rows (Init computes the column
+        values once a core and copies them to every row: hswc.vectorizer.row_columns), so
+        that instruction is one level-2 call over the chunk where it took a level-0 call per
+        256-byte group; empty otherwise."""
+        if self.wide_groups is None:
+            return frozenset()
+        return frozenset(self.place[v] for i in self.instrs()
+                         if i.dst.level == "element" and i.api not in ("Reduce", "Broadcast")
+                         for v in i.srcs if v.level == "column")
+
+    @property
     def spread_blocks(self) -> int:
         """32-byte blocks of a spread buffer per row: one (Brcb), or G with wide_groups (the
         row's value over a block for each of its groups)."""
@@ -251,9 +265,9 @@ class KernelPlan:
 
 
     def _row_ub_plan(self) -> UbPlan:
-        """A row kernel's: bytes per row of every buffer (an element buffer a pitch of its
-        type, a row buffer one value, a spread row value 32 bytes a block of spread_blocks, the
-        partials their partial_width of f32, a mask a pitch of bits), and
+        """A row kernel's: bytes per row of every buffer (an element buffer or a wide column
+        a pitch of its type, a row buffer one value, a spread row value 32 bytes a block of
+        spread_blocks, the partials their partial_width of f32, a mask a pitch of bits), and
         as a reserve the column inputs, each row buffer's rounding up to a repeat, each element
         buffer's rounding up to the plan's alignment (a level-2 call's count of a chunk's
         elements is rounded up so) and each spread buffer's to 8 blocks (the blocks a Brcb
@@ -265,9 +279,10 @@ class KernelPlan:
         per_row = reserve = 0
         selects = any(i.api == "Select" for i in self.instrs()) \
             or self.compensation is not None  # its last step's Select
+        wide = self.wide_columns
         for b in self.buffers:
             size = 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
-            if b.level == "column":
+            if b.level == "column" and b not in wide:
                 reserve += -(-pitch * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
             elif b.level == "row":
                 per_row += b.depth * size
@@ -478,13 +493,16 @@ class _Allocator:
         for src in set(instr.srcs):
             buffer = self.plan.place[src]
             if self.last_use.get(src) == at and self.holder.get(buffer) is src \
-                    and buffer.role in ("temp", "copy", "mask"):
+                    and buffer.role in ("temp", "copy", "mask") and buffer.level != "column":
                 self.dead.append(buffer)
 
     def choose(self, instr: Instr, at: int) -> Buffer:
         dst = instr.dst
         if dst.role == "output":
             return self.outputs[dst]
+        if dst.level == "column":  # its own buffer: Init may compute every column value
+            role: Role = dst.role if dst.role in ("copy", "mask") else "temp"  # (row_columns)
+            return self.new(dst, role, dst.dtype)
         if dst.role == "copy":
             if self.plan.schedule.reuse_copies:
                 for buffer in self.dead:

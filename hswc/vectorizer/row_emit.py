@@ -22,6 +22,11 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
     of the pitch, `rows` repeats, one per row (dst / element repeat stride pitch / 8 blocks of
     f32); a row value read through its Brcb spread (block stride 0, repeat stride 1: the row's
     block for every lane of its repeat), a column at its group with repeat stride 0;
+  - in a chunk of wide rows (KernelPlan.wide_groups), on elements with a column (no row
+    value): one level-2 call over the chunk, the column read from its wide buffer, which Init
+    filled once a core with the column in every row (KernelPlan.wide_columns,
+    hswc.vectorizer.row_columns: the column instructions, such as a column's Cast to f32, are
+    made there, not in each chunk);
   - on f32 elements with row values (no column) in a chunk of wide rows (KernelPlan.wide_groups
     G: the rows whole repeats, a repeat stride of G groups): one level-0 call of rows x G
     repeats over the whole chunk, the row value read from a wide spread (Brcb puts row r's
@@ -102,6 +107,7 @@ from hswc.vectorizer.plan import (
     partial_width,
     partial_widths,
 )
+from hswc.vectorizer.row_columns import fill_wide_columns, hoisted
 
 BRCB_VALUES = 8
 """Brcb reads 8 values a repeat, one per 32-byte block it writes (Brcb.md)."""
@@ -264,7 +270,7 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
                      e: Emitter) -> SSAValue:
     """How many elements of its type buffer `b` holds (module docstring's layout)."""
     a = e.a
-    if b.level == "column":
+    if b.level == "column" and b not in plan.wide_columns:
         size = ELEMENT_BYTES[b.dtype]
         return a.const(-(-plan.pitch * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES // size)
     assert isinstance(ub_factor, SSAValue)
@@ -357,6 +363,7 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
                                           e.a.const(rows.length * ELEMENT_BYTES[val.dtype])))
     if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
+    fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
     return RowHandles(gm, objects, uniforms, columns, column_vals)
 
 
@@ -533,7 +540,7 @@ class RowChunkEmitter:
         for at, item in enumerate(self.plan.items):
             if isinstance(item, Arrival):
                 self.arrive(item)
-            elif self.wanted(item.dst):
+            elif self.wanted(item.dst) and not hoisted(self.plan, item):
                 self.instruction(item)
             for v in self.plan.frees.get(at, ()):
                 self.free(v)
@@ -565,7 +572,7 @@ class RowChunkEmitter:
                     ascend.DeQueOp(self.h.objects[b], ELEMENT_TYPES[v.dtype]), local_name(b))
         self.compute_tensors()
         for cast in item.casts:
-            if self.wanted(cast.dst):
+            if self.wanted(cast.dst) and not hoisted(self.plan, cast):
                 self.instruction(cast)
 
     def compute_tensors(self) -> None:
@@ -751,6 +758,13 @@ class RowChunkEmitter:
         srcs = instr.srcs * 2 if instr.api == "Broadcast" else instr.srcs
         sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in srcs]
         self.barrier()
+        wide = self.plan.wide_columns
+        if instr.api != "Broadcast" and all(v.level == "element" or self.buffer(v) in wide
+                                            for v in srcs):
+            self.e.op(build(instr, self.tensor(instr.dst), sources,
+                            self.count("element", "compute"), None))
+            self.pending = True
+            return
         if self.rows.one_per_chunk:
             self.along_row(form, self.tensor(instr.dst), list(zip(srcs, sources, strict=True)),
                            size)

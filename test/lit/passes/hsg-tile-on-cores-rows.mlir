@@ -80,12 +80,13 @@ func.func @one_row_a_chunk(%x: tensor<2x2100xf32>, %w: tensor<2100xf32>, %b: ten
 // -----
 
 // A row too long for one row of its buffers in 196608 bytes: a kernel of one row a chunk in
-// segments of 5312 elements (the most a chunk holds, in whole 64-lane f32 repeats). Neither sum
+// segments; the most a chunk holds is 5312 elements (whole 64-lane f32 repeats), and the cost
+// model takes two even segments of 3072 (hswc.passes.row_segment_choice). Neither sum
 // is `signed` (compensated in rows one a chunk, hswc.reduction_order): the mean is only divided
 // by the length, the variance sums squares.
 // CHECK-LABEL: func.func @too_long(
 // CHECK:         hsg.launch @too_long_kernel_f32
-// CHECK:       func.func @too_long_kernel_f32({{.*}}hsg.rows = {length = 6065 : i64, inputs = ["element", "column", "column"], outputs = ["element"], one_per_chunk, segment = 5312 : i64}
+// CHECK:       func.func @too_long_kernel_f32({{.*}}hsg.rows = {length = 6065 : i64, inputs = ["element", "column", "column"], outputs = ["element"], one_per_chunk, segment = 3072 : i64}
 // CHECK:         hsg.row_slice
 // CHECK:           hsg.reduce "addf" %{{.*}} : f32
 // CHECK:           hsg.reduce "addf" %{{.*}} : f32
