@@ -51,6 +51,22 @@ def test_one_module_of_a_run_time_row_length_runs_every_length_at_every_level(op
                 assert got.tobytes() == same.tobytes(), f"{level}, rows of {length}"
 
 
+@pytest.mark.parametrize(("op", "dtype"), [("hsg.softmax", "f16"), ("hsg.layer_norm", "bf16")])
+def test_half_types_of_a_run_time_row_length(op: str, dtype: str) -> None:
+    """A sample of f16 and bf16 (accumulated in f32, rounded once): one module at rows of 1, 7
+    and 64, within tolerance and equal to each shape's static compile."""
+    text = _text(op, _inputs(op, 3, 8, dtype), dtype, (0, 1))
+    text = text.replace(f"tensor<8x{dtype}>", f"tensor<?x{dtype}>")
+    kernel = compile_text(text, level="ascend")
+    for length in LENGTHS:
+        inputs = _inputs(op, 3, length, dtype)
+        got = kernel.run(*inputs).outputs[0]
+        within = compare_tolerance(got, _reference(op, inputs, -1))
+        assert within.equal, f"rows of {length}: {within.summary()}"
+        same = compile_text(_text(op, inputs, dtype, ()), level="linalg").run(*inputs)
+        assert got.tobytes() == same.outputs[0].tobytes(), f"rows of {length}"
+
+
 @pytest.mark.parametrize("dim", [0, 1, 2])
 def test_softmax_over_each_dynamic_dim_of_a_3d_tensor(dim: int) -> None:
     """`?x?x?`, softmax and log_softmax over each dim in turn, within tolerance."""
