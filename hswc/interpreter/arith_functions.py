@@ -25,9 +25,11 @@ from xdsl.dialects.builtin import (
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
+from hswc import arith_semantics as sem
 from hswc.diagnostics import OpError
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES, Binary
 from hswc.interpreter import constants
+from hswc.interpreter.dtypes import numpy_dtype
 from hswc.interpreter.float_scalars import FLOAT_OPS, float_constant, run_float
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import Rows, Varying, merge, on_rows, raw, uniform_on
@@ -101,6 +103,16 @@ class ArithFunctions(MachineFunctions):
     def run_index_cast(self, interpreter: Interpreter, op: arith.IndexCastOp,
                        args: PythonValues) -> PythonValues:
         return args
+
+    @impl(arith.SIToFPOp)
+    def run_sitofp(self, interpreter: Interpreter, op: arith.SIToFPOp,
+                   args: PythonValues) -> PythonValues:
+        """An integer (a run-time size) as a float, rounded once to the result's type."""
+        (v,) = args
+        dtype = numpy_dtype(op.result.type)
+        if isinstance(v, Varying):
+            return (Varying(sem.convert(v.values.astype(np.int64), dtype)),)
+        return (sem.convert(np.array(int(v), np.int64), dtype)[()],)
 
     @impl(arith.ExtUIOp)
     def run_extui(self, interpreter: Interpreter, op: arith.ExtUIOp,

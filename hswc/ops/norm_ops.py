@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     TensorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
@@ -43,7 +44,6 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
-from hswc.diagnostics import OpError
 from hswc.dialects import hsg_norm_ops as ops
 from hswc.dialects.hsg import OP_ATTRIBUTE_ATTR, CapturedAttribute
 from hswc.dialects.linalg import FillOp
@@ -67,12 +67,9 @@ class _Decomposer:
         self.rank = len(self.shape)
         self.k = op.reduced_dim()
         self.n = self.shape[self.k]
-        if self.n < 0:
-            raise OpError(op, f"has the type {t}, whose reduced dim {self.k} has a run-time "
-                          "size: a dynamic row length is not supported (only the other dims "
-                          "may be dynamic)")
         self.sizes = {d: self._dim(d) for d, s in enumerate(self.shape) if s < 0}
         """x's run-time size of each dynamic dim (tensor.dim), for the tensors built."""
+        self._length: SSAValue | None = None
         self.full = AffineMap.identity(self.rank)
         self.row = AffineMap(self.rank, 0, tuple(AffineDimExpr(d) for d in range(self.rank)
                                                  if d != self.k))
@@ -84,6 +81,34 @@ class _Decomposer:
         size = self.b.insert(tensor.DimOp(self.op.inputs[0], index)).result
         size.name_hint = f"dim{d}"
         return size
+
+    def length(self, bb: BodyBuilder) -> SSAValue:
+        """The row length n as an f32 in a body: a constant where it is static, else x's
+        run-time size of the reduced dim converted once before the op (exact: n < 2^24), which
+        the bodies capture (a row kernel takes it as a host scalar)."""
+        if self.n >= 0:
+            return bb.const(float(self.n))
+        if self._length is None:
+            size = self.b.insert(arith.IndexCastOp(self.sizes[self.k], i64)).result
+            self._length = self.b.insert(arith.SIToFPOp(size, F32)).result
+            self._length.name_hint = "row_length"
+        return self._length
+
+    def check_weights(self) -> None:
+        """Host code asserting each rank-1 operand (a weight or bias) holds the run-time row
+        length's elements; the verifier checks them where both sizes are static."""
+        index = self.b.insert(ConstantOp(IntegerAttr(0, IndexType()))).result
+        for name, value in zip(self.op.INPUTS[1:], self.op.inputs[1:], strict=True):
+            t = value.type
+            assert isinstance(t, TensorType)
+            if t.get_num_dims() != 1 or (self.n >= 0 and t.get_shape()[0] >= 0):
+                continue
+            row = self.sizes[self.k] if self.n < 0 else self.b.insert(
+                ConstantOp(IntegerAttr(self.n, IndexType()))).result
+            size = self.b.insert(tensor.DimOp(value, index)).result
+            same = self.b.insert(arith.CmpiOp(size, row, "eq")).result
+            self.b.insert(cf.AssertOp(same, f"{self.op.name}: {name}'s length is not the row "
+                                      f"length (x's dim {self.k})"))
 
     def epsilon(self) -> SSAValue:
         """The op's epsilon as an f32 constant before it, which the bodies capture: marked as
@@ -181,12 +206,13 @@ def _log_softmax_grad(d: _Decomposer) -> SSAValue:
 
 def _rms_norm(d: _Decomposer) -> SSAValue:
     x, w = d.op.inputs
+    d.check_weights()
     eps = d.epsilon()
     ss = d.reduce([x], [d.full], 0.0, "addf",
                   lambda bb, a: bb.mulf(_w(bb, a[0]), _w(bb, a[0])), "sum_of_squares")
 
     def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        mean = bb.divf(a[2], bb.const(float(d.n)))
+        mean = bb.divf(a[2], d.length(bb))
         scale = bb.math("rsqrt", bb.addf(mean, eps))
         return bb.mulf(bb.mulf(_w(bb, a[0]), scale), _w(bb, a[1]))
 
@@ -195,17 +221,18 @@ def _rms_norm(d: _Decomposer) -> SSAValue:
 
 def _layer_norm(d: _Decomposer) -> SSAValue:
     x, w, bias = d.op.inputs
+    d.check_weights()
     eps = d.epsilon()
     total = d.reduce([x], [d.full], 0.0, "addf", lambda bb, a: _w(bb, a[0]), "sum")
 
     def centred(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        return bb.subf(_w(bb, a[0]), bb.divf(a[1], bb.const(float(d.n))))
+        return bb.subf(_w(bb, a[0]), bb.divf(a[1], d.length(bb)))
 
     squares = d.reduce([x, total], [d.full, d.row], 0.0, "addf",
                        lambda bb, a: bb.mulf(centred(bb, a), centred(bb, a)), "squares")
 
     def normed(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        var = bb.divf(a[2], bb.const(float(d.n)))
+        var = bb.divf(a[2], d.length(bb))
         return bb.mulf(centred(bb, a), bb.math("rsqrt", bb.addf(var, eps)))
 
     # Two generics, not one of five inputs (a kernel reads at most four): the normalised value

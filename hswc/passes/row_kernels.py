@@ -397,7 +397,8 @@ class RowTiler:
                 if isinstance(op, GenericOp) and dynamic_row_length(op):
                     remark(op, "is no row kernel: it reduces rows whose length is known only at "
                            "run time (a dynamic reduced dim); a row kernel needs a static row "
-                           "length (its rows' count may be dynamic)")
+                           "length (its rows' count may be dynamic), so the host sums it in "
+                           "MLIR's loop order")
             for region in row_regions(fn.body.block):
                 table = module_functions(functions, module)
                 try:
