@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     TensorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
@@ -45,7 +46,7 @@ from xdsl.rewriter import InsertPoint
 
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg_norm_ops as ops
-from hswc.dialects.hsg import OP_ATTRIBUTE_ATTR, CapturedAttribute
+from hswc.dialects.hsg import OP_ATTRIBUTE_ATTR, OP_DIM_ATTR, CapturedAttribute
 from hswc.dialects.linalg import FillOp
 from hswc.ops.body import BodyBuilder
 
@@ -116,6 +117,8 @@ class _Decomposer:
                      else IteratorTypeAttr.parallel() for d in range(self.rank)]
         generic = GenericOp(list(inputs), [init], Region(block),
                             [AffineMapAttr(m) for m in (*maps, out_map)], iterators, [out_type])
+        if self.op.EPSILON is None:  # an op taking `dim`: its package's attribute
+            generic.attributes[OP_DIM_ATTR] = IntegerAttr(self.k, i64)
         self.b.insert(generic)
         generic.res[0].name_hint = name
         return generic.res[0]
