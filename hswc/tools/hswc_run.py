@@ -185,7 +185,7 @@ def _profile(kernel: Kernel, inputs: Sequence[np.ndarray], result: RunResult) ->
 
     tensors = [a for a in inputs if isinstance(a, np.ndarray)]  # a scalar has no shape
     if not tensors:
-        raise RunnerError("--profile: the function takes no tensor to take the shape from")
+        raise RunnerError("--profile: the function takes no tensor input to take the shape from")
     try:  # run() has checked the inputs against the function
         launches = kernel.profile_launches(tensors[0].shape, result)
         return launches.reports[0] if len(launches.reports) == 1 else launches
