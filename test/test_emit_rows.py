@@ -377,6 +377,19 @@ def test_a_row_package_of_a_run_time_row_count(tmp_path: Path) -> None:
         assert said in done.stderr, done.stderr
 
 
+def assert_same_package(one: Path, other: Path) -> None:
+    """The two folders hold the same files, byte for byte (but .hswc-package, the record of
+    each write)."""
+    def written(folder: Path) -> list[Path]:
+        return sorted(p.relative_to(folder) for p in folder.rglob("*")
+                      if p.is_file() and p.name != ".hswc-package")
+
+    files = written(one)
+    assert files == written(other)
+    for path in files:
+        assert (one / path).read_bytes() == (other / path).read_bytes(), path
+
+
 def test_a_softmax_package_takes_dim_and_serves_only_its_own(
         package: Callable[[str, str], Path], tmp_path: Path) -> None:
     """`dim` is a package attribute, as ops-nn's softmax_v2 declares it: an optional int64 of
@@ -396,14 +409,7 @@ def test_a_softmax_package_takes_dim_and_serves_only_its_own(
     source.write_text(module("softmax").replace("dim = -1", "dim = 1"))
     last = tmp_path / "last"
     assert main([str(source), "--name", "Softmax", "--soc", "ascend910b", "-o", str(last)]) == 0
-    def written(folder: Path) -> list[Path]:  # .hswc-package: the write's own record
-        return sorted(p.relative_to(folder) for p in folder.rglob("*")
-                      if p.is_file() and p.name != ".hswc-package")
-
-    files = written(root)
-    assert files == written(last)
-    for path in files:
-        assert (root / path).read_bytes() == (last / path).read_bytes(), path
+    assert_same_package(root, last)
     found = folder(root, "ascend910b")
     op = host_tiling.describe(found, compiler(), tmp_path)
     assert [(a.name, a.type, a.default) for a in op.attributes] == [("dim", "int", "-1")]
@@ -431,3 +437,25 @@ def test_a_softmax_package_takes_dim_and_serves_only_its_own(
         if "supported" in said:
             assert ("the kernel was compiled for dim 1, and a kernel of another dim's rows "
                     "cannot serve it") in done.stderr
+
+
+def test_a_row_op_package_is_named_after_the_op_without_name(
+        package: Callable[[str, str], Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A module whose only operator is one row op needs no --name: the package of hsg.softmax
+    is Softmax's, byte for byte what `--name Softmax` writes; a module of two row ops (a
+    generated operator) still needs --name, and says so."""
+    root = package("softmax", "ascend910b")
+    source = tmp_path / "softmax.mlir"  # the fixture's name: the same generated headers
+    source.write_text(module("softmax"))
+    out = tmp_path / "unnamed"
+    assert main([str(source), "--soc", "ascend910b", "-o", str(out)]) == 0
+    assert_same_package(root, out)
+    two = tmp_path / "two.mlir"
+    two.write_text("func.func @f(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {\n"
+                   "  %y = hsg.softmax %x {dim = -1 : i64} : tensor<4x64xf32>\n"
+                   "  %z = hsg.log_softmax %y {dim = -1 : i64} : tensor<4x64xf32>\n"
+                   "  func.return %z : tensor<4x64xf32>\n}\n")
+    capsys.readouterr()
+    assert main([str(two), "-o", str(tmp_path / "two")]) == 1
+    assert "not a named op: give its package an op type with --name" in capsys.readouterr().err

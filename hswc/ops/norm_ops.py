@@ -12,7 +12,8 @@ partition makes a kernel or leaves on the host (its reductions, until row kernel
 exporter's generic; those of an op taking `dim` carry it as `hsg.op_dim` (normalised), which
 the launch of their row kernel keeps for its package's `dim` attribute. Where a value over the
 row is needed twice (exp(x - max) in the sum and in the quotient) each generic computes it
-again from the inputs, so no full-size intermediate tensor exists: the two computations are the same ops on the same values, so the same bits.
+again from the inputs, so no full-size intermediate tensor exists: the two computations are
+the same ops on the same values, so the same bits.
 
     softmax(x)              y = exp(x - m) / s,  m = max(x), s = sum(exp(x - m))
     log_softmax(x)          y = (x - m) - log(s)
