@@ -284,13 +284,15 @@ Attr Attribute(const char* name, float value)
 {
     return Attr(name, Ops::NN::AnyValue::CreateFrom<float>(value));
 }
-
+"""
+"""How the tiling test gives TilingFunc the op's attributes (only when it has some)."""
+INTEGER_ATTRIBUTE = """
 Attr Attribute(const char* name, int64_t value)
 {
     return Attr(name, Ops::NN::AnyValue::CreateFrom<int64_t>(value));
 }
 """
-"""How the tiling test gives TilingFunc the op's attributes (only when it has some)."""
+"""And an integer one (a row op's dim), when it has one."""
 
 
 def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../../op_kernel/",
@@ -307,7 +309,8 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
     tests = [line for k in kernels for case in tiling_cases(d)
              for line in [*_tiling_test(k, d, case, key), ""]]
     limits = "#include <limits>\n" if d.attributes else ""
-    helpers = ATTRIBUTE_HELPERS if d.attributes else ""
+    helpers = (ATTRIBUTE_HELPERS if d.attributes else "") + \
+        (INTEGER_ATTRIBUTE if any(a.integer for a in d.attributes) else "")
     attr_param = "const std::vector<Attr>& attrs, " if d.attributes else ""
     attr_arg = "attrs, " if d.attributes else ""
     scalars_param = ",\n    const std::vector<float>& scalars" if d.attributes else ""
