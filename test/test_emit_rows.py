@@ -243,7 +243,8 @@ def test_the_host_tiling_runs_and_refuses_another_shape(
     from hswc.checker.op_folder import folder
 
     root = package("softmax", "ascend910b")
-    op = host_tiling.OpDefinition("Softmax", [("x", (1,))], [("y", (1,))])
+    op = host_tiling.OpDefinition("Softmax", [("x", (1,))], [("y", (1,))],
+                                  [host_tiling.Attribute("dim", "int", "-1")])
     built = host_tiling.build(folder(root, "ascend910b"), op, {}, "SoftmaxTilingData", [],
                               None, None, compiler(), tmp_path)
 
@@ -251,8 +252,8 @@ def test_the_host_tiling_runs_and_refuses_another_shape(
         tensor = f"1:{'x'.join(map(str, shape))}"  # f16
         return subprocess.run([str(built.executable), "--op", "Softmax", "--soc", "ascend910b",
                                "--core-num", "48", "--ub-size", "196608", "--input", tensor,
-                               "--output", tensor], capture_output=True, text=True, timeout=60,
-                              check=False)
+                               "--output", tensor, "--attr", "int:-1"], capture_output=True,
+                              text=True, timeout=60, check=False)
 
     done = tile((ROWS, LENGTH))
     assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
@@ -374,3 +375,87 @@ def test_a_row_package_of_a_run_time_row_count(tmp_path: Path) -> None:
         done = tile(*bad)
         assert done.returncode != 0 and "status failed" in done.stdout, bad
         assert said in done.stderr, done.stderr
+
+
+def assert_same_package(one: Path, other: Path) -> None:
+    """The two folders hold the same files, byte for byte (but .hswc-package, the record of
+    each write)."""
+    def written(folder: Path) -> list[Path]:
+        return sorted(p.relative_to(folder) for p in folder.rglob("*")
+                      if p.is_file() and p.name != ".hswc-package")
+
+    files = written(one)
+    assert files == written(other)
+    for path in files:
+        assert (one / path).read_bytes() == (other / path).read_bytes(), path
+
+
+def test_a_softmax_package_takes_dim_and_serves_only_its_own(
+        package: Callable[[str, str], Path], tmp_path: Path) -> None:
+    """`dim` is a package attribute, as ops-nn's softmax_v2 declares it: an optional int64 of
+    default -1 that the host tiling normalises against x's rank. The package of a module of
+    dim = 1 (rank - 1) is the package of dim = -1, byte for byte (so its kernel unit test
+    passes: test_kernel_unit_tests_of_row_packages_pass_on_the_cpu_model); its tiling, on the
+    CPU model of the tiling context, tiles dim -1 and 1 alike and refuses every other dim
+    naming the attribute, the given and the served value."""
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
+
+    root = package("softmax", "ascend910b")
+    definition = (root / "op_host/softmax_def.cpp").read_text()
+    assert 'this->Attr("dim").AttrType(OPTIONAL).Int(-1);' in definition
+    assert "int64_t dim" in (root / "op_host/op_api/aclnn_softmax.h").read_text()
+    source = tmp_path / "softmax.mlir"  # the fixture's name: the same generated headers
+    source.write_text(module("softmax").replace("dim = -1", "dim = 1"))
+    last = tmp_path / "last"
+    assert main([str(source), "--name", "Softmax", "--soc", "ascend910b", "-o", str(last)]) == 0
+    assert_same_package(root, last)
+    found = folder(root, "ascend910b")
+    op = host_tiling.describe(found, compiler(), tmp_path)
+    assert [(a.name, a.type, a.default) for a in op.attributes] == [("dim", "int", "-1")]
+    tiler = host_tiling.build(found, op, {}, "SoftmaxTilingData", [], None, None, compiler(),
+                              tmp_path)
+
+    def tile(dim: int) -> subprocess.CompletedProcess[str]:
+        tensor = f"1:{ROWS}x{LENGTH}"  # f16
+        return subprocess.run([str(tiler.executable), "--op", "Softmax", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608", "--input", tensor,
+                               "--output", tensor, "--attr", f"int:{dim}"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    served = [tile(dim) for dim in (-1, 1)]
+    for done in served:
+        assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+    assert served[0].stdout == served[1].stdout
+    for dim, said in ((0, "dim 0 (dim 0 of an input of rank 2) is not supported"),
+                      (-2, "dim -2 (dim 0 of an input of rank 2) is not supported"),
+                      (2, "dim 2 is out of range for an input of rank 2"),
+                      (-3, "dim -3 is out of range for an input of rank 2")):
+        done = tile(dim)
+        assert done.returncode != 0 and "status failed" in done.stdout, dim
+        assert said in done.stderr, done.stderr
+        if "supported" in said:
+            assert ("the kernel was compiled for dim 1, and a kernel of another dim's rows "
+                    "cannot serve it") in done.stderr
+
+
+def test_a_row_op_package_is_named_after_the_op_without_name(
+        package: Callable[[str, str], Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A module whose only operator is one row op needs no --name: the package of hsg.softmax
+    is Softmax's, byte for byte what `--name Softmax` writes; a module of two row ops (a
+    generated operator) still needs --name, and says so."""
+    root = package("softmax", "ascend910b")
+    source = tmp_path / "softmax.mlir"  # the fixture's name: the same generated headers
+    source.write_text(module("softmax"))
+    out = tmp_path / "unnamed"
+    assert main([str(source), "--soc", "ascend910b", "-o", str(out)]) == 0
+    assert_same_package(root, out)
+    two = tmp_path / "two.mlir"
+    two.write_text("func.func @f(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {\n"
+                   "  %y = hsg.softmax %x {dim = -1 : i64} : tensor<4x64xf32>\n"
+                   "  %z = hsg.log_softmax %y {dim = -1 : i64} : tensor<4x64xf32>\n"
+                   "  func.return %z : tensor<4x64xf32>\n}\n")
+    capsys.readouterr()
+    assert main([str(two), "-o", str(tmp_path / "two")]) == 1
+    assert "not a named op: give its package an op type with --name" in capsys.readouterr().err

@@ -472,7 +472,8 @@ def test_profile_of_a_function_without_inputs_is_one_message(
     source = write(tmp_path, "func.func @f() {\n  func.return\n}\n")
     code, _, err = run_cli([str(source), "--profile"], capsys)
     assert code == 1
-    assert err == "hswc-run: error: --profile: the function takes no input to take the shape from\n"
+    assert err == ("hswc-run: error: --profile: the function takes no tensor input to take the "
+                   "shape from\n")
 
 
 # endregion

@@ -11,7 +11,9 @@ entry is that type as ops-nn's build spells it (`ThresholdGradV2D` -> `threshold
 
 Each attribute is an f32 of the op definition, a parameter of the aclnn API and a float field
 of the tiling struct; the values the package's example and unit tests use are those the
-module's launch of each kernel passes.
+module's launch of each kernel passes. A row op's `dim` (hsg.OP_DIM_ATTR on its launch) is an
+int64 attribute the host tiling reads and checks but the kernel never sees: its row layout is
+that dim's, so the tiling serves that dim only (Attribute.serves).
 """
 
 from __future__ import annotations
@@ -96,6 +98,14 @@ class Attribute:
     """Whether the aclnn API takes it; else it launches at its default or `follows`'s value."""
     follows: str | None = None
     """The attribute whose value it takes when not given (Softshrink's bias: lambd)."""
+    serves: int | None = None
+    """Of an integer attribute (an int64 the host tiling reads, never the kernel: a row op's
+    `dim`): the one value, normalised against the input's rank, that the package's kernel
+    serves; None: a float attribute."""
+
+    @property
+    def integer(self) -> bool:
+        return self.serves is not None
 
 
 @dataclass(frozen=True)
@@ -472,6 +482,38 @@ def launch_op_attributes(module: ModuleOp, kernel: Kernel, function: str | None
     return found
 
 
+DIM = "dim"
+"""The integer attribute of a row op taking `dim` (hsg.OP_DIM_ATTR), as ops-nn names it."""
+DIM_DEFAULT = -1
+"""Its default, as ops-nn's softmax_v2 declares it (`.Attr("dim").Int(-1)`) and the ops'."""
+
+
+def launch_dim(module: ModuleOp, kernels: Sequence[Kernel], function: str | None) -> int | None:
+    """The dim the first launch of the kernels reduces (hsg.OP_DIM_ATTR: a row kernel of a
+    named op taking `dim`); None when it carries none. An OpError when the kernels' launches
+    carry different dims: a package serves one row layout."""
+    found = {}
+    for kernel in kernels:
+        launch = _first_launch(module, kernel, function)
+        if launch is not None:
+            found[kernel] = hsg.read_op_dim(launch)
+    dims = set(found.values())
+    if len(dims) > 1:
+        said = ", ".join(f"@{k.func.sym_name.data} {d}" for k, d in found.items())
+        raise OpError(kernels[0].func, f"is launched reducing dims that differ between the "
+                      f"package's kernels ({said}): a package serves one dim")
+    return dims.pop() if dims else None
+
+
+def dim_attribute(dim: int, taken: set[str]) -> Attribute:
+    """The package's `dim`: an int64 attribute whose only value served is `dim` (normalised)."""
+    aclnn = DIM if DIM not in taken else _aclnn_names([DIM], taken)[0]
+    return Attribute(DIM, DIM, aclnn, f"the dim reduced (default {DIM_DEFAULT}, the last; "
+                     "negative counts from the last); the kernel's rows are those of dim "
+                     f"{dim} (of the input's rank), the only dim it serves", DIM_DEFAULT,
+                     serves=dim)
+
+
 # endregion
 # region named ops
 
@@ -631,6 +673,11 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         for f, aclnn in zip(fields, attribute_aclnn, strict=True))
     names = {a.field: a.name for a in attributes}
     values = {dtype: {names[f]: v for f, v in given.items()} for dtype, given in by_field.items()}
+    dim = launch_dim(module, kernels, request.function)
+    if dim is not None:
+        attributes = (*attributes, dim_attribute(dim, taken))
+        for given in values.values():
+            given[DIM] = float(dim)
     platform = get_platform(request.soc or DEFAULT_SOC)
     shapes, run_time = broadcast_shapes(module, kernels, request.function)
     rows = row_shapes(module, kernels, request.function)

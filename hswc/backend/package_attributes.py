@@ -37,6 +37,8 @@ def attribute_checks(d: Description, value: Callable[[Attribute], str],
     `name(a)` in messages, `dtype` the input's data type."""
     checks: list[Check] = []
     for a in d.attributes:
+        if a.integer:
+            continue  # served_checks
         v, n = value(a), name(a)
         checks.append(Check(f"std::isfinite({v})", f"{n} must be a finite float, got %f", v))
         if a.non_negative:
@@ -50,6 +52,57 @@ def attribute_checks(d: Description, value: Callable[[Attribute], str],
         checks.append(Check(f"{value(lo)} <= {value(hi)}",
                             f"{name(lo)} (%f) is greater than {name(hi)}", value(lo)))
     return checks
+
+
+@dataclass(frozen=True)
+class ServedCheck:
+    """`condition` must hold, else the call fails with `message`, whose `%lld`s print
+    `arguments` (int64 C++ expressions)."""
+
+    condition: str
+    message: str
+    arguments: tuple[str, ...]
+
+
+def normalised_dim(value: str, rank: str) -> str:
+    """An integer attribute's value `value` counted from the front of `rank` dims, as
+    torch's dims are (-1: the last), in C++."""
+    return f"({value} < 0 ? {value} + {rank} : {value})"
+
+
+def served_checks(d: Description, value: Callable[[Attribute], str],
+                  name: Callable[[Attribute], str], rank: str) -> list[ServedCheck]:
+    """The checks of every integer attribute (a dim, Attribute.serves), `rank` the input's rank
+    in C++: within [-rank, rank), then, normalised, the one dim the kernel's rows are."""
+    checks: list[ServedCheck] = []
+    for a in d.attributes:
+        if a.serves is None:
+            continue
+        v, n = value(a), name(a)
+        checks += [
+            ServedCheck(f"{v} >= -{rank} && {v} < {rank}",
+                        f"{n} %lld is out of range for an input of rank %lld", (v, rank)),
+            ServedCheck(f"{normalised_dim(v, rank)} == {a.serves}",
+                        f"{n} %lld (dim %lld of an input of rank %lld) is not supported: the "
+                        f"kernel was compiled for {n} {a.serves}, and a kernel of another "
+                        "dim's rows cannot serve it", (v, normalised_dim(v, rank), rank))]
+    return checks
+
+
+def cpp_type(a: Attribute) -> str:
+    """How the host code holds the attribute's value."""
+    return "int64_t" if a.integer else "float"
+
+
+def aclnn_parameter(a: Attribute) -> str:
+    """The aclnn API's parameter of the attribute: an int64_t as ops-nn's aclnnSoftmax takes
+    its dim, else a host `const aclScalar*`."""
+    return f"int64_t {a.aclnn}" if a.integer else f"const aclScalar* {a.aclnn}"
+
+
+def float_attributes(d: Description) -> tuple[Attribute, ...]:
+    """The attributes attribute_checks checks (the floats)."""
+    return tuple(a for a in d.attributes if not a.integer)
 
 
 def needs_largest(d: Description) -> bool:

@@ -139,6 +139,8 @@ def _how(d: Description) -> str:
 def _default(a: Attribute) -> str:
     if a.default is None:
         return "required"
+    if a.integer:
+        return f"default {int(a.default)}"
     return f"default {float_literal(float(np.float32(a.default))).removesuffix('f')}"
 
 
@@ -147,6 +149,14 @@ def _attribute_constraints(d: Description, name: Mapping[str, str], flags: bool)
     `name` spells them."""
     lines = []
     for a in d.attributes if not flags else d.aclnn_attributes:
+        if a.integer:
+            lines.append(f"- `{name[a.name]}` is an int64, {_default(a)}, in [-rank, rank) of "
+                         f"the input's rank; counted from the front (a negative one plus the "
+                         f"rank) it must be {a.serves}, the dim the kernel's rows are: the host "
+                         "tiling refuses any other, naming it, since a kernel of another dim's "
+                         "rows cannot serve it (emit the package again from a module of that "
+                         "dim).")
+            continue
         rules = ["a finite float32"]
         if a.non_negative:
             rules.append("not negative")
@@ -237,7 +247,8 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str],
     example, doc = example_path(d), aclnn_doc_path(d)
     params = [(f"`{n}`", "input", d.parameters[n], _tensor_dtypes(kernels, i, first), "ND")
               for i, n in enumerate(inputs)]
-    params += [(f"`{a.name}`", "attribute", a.description, "FLOAT", "-") for a in d.attributes]
+    params += [(f"`{a.name}`", "attribute", a.description, "INT64" if a.integer else "FLOAT",
+                "-") for a in d.attributes]
     params += [(f"`{output}`", "output", d.parameters[output],
                 _tensor_dtypes(kernels, len(inputs) + k, first), "ND")
                for k, output in enumerate(outputs)]
@@ -305,8 +316,8 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     rows = [(f"`{names[n]}`", "input", d.parameters[n],
              _tensor_dtypes(kernels, i, first), "ND", shape(i, n))
             for i, n in enumerate(inputs)]
-    rows += [(f"`{a.aclnn}`", "input", a.description, "FLOAT (a host aclScalar)", "-", "-")
-             for a in d.aclnn_attributes]
+    rows += [(f"`{a.aclnn}`", "input", a.description, "INT64 (an int64_t)" if a.integer else
+              "FLOAT (a host aclScalar)", "-", "-") for a in d.aclnn_attributes]
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]
     rows += [(f"`{names[output]}`", "output", d.parameters[output],
               _tensor_dtypes(kernels, len(inputs) + k, first), "ND",

@@ -255,12 +255,13 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
                           f"{_host_name(name)} = {{{_elements(values, own[name])}}};"
                           for name, values in zip(names, inputs, strict=True))
     values = d.attribute_values(kernel)
+    scalars = [a for a in d.aclnn_attributes if not a.integer]  # an integer: a literal
     typed = {name: f"<{_element(dt)}, {ACL_DTYPES[dt]}>" if kernel.mixed else ""
              for name, dt in zip((*names, *outputs), kernel.gm_dtypes, strict=True)}
     tensors = "\n".join([*(f"    DeviceTensor{typed[name]} {name};"
                            for name in (*names, *outputs)),
                          *(f"    HostScalar {_scalar(a.aclnn)}({_float(values[a.name])});"
-                           for a in d.aclnn_attributes)])
+                           for a in scalars)])
     shaped = d.shapes is not None  # a broadcast operator: each tensor has its own shape
     counts = {o: f"{expected_names[o]}.size()" if shaped else f"{_host_name(first)}.size()"
               for o in outputs}  # of a row kernel's outputs of their own shapes, each its own
@@ -270,14 +271,14 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
                              for name in names),
                            *(f"!{o}.Create(std::vector<{held_out[o] if several else 'Element'}>"
                              f"({counts[o]}){shape_args[o]})" for o in outputs),
-                           *(f"{_scalar(a.aclnn)}.scalar == nullptr"
-                             for a in d.aclnn_attributes)])
+                           *(f"{_scalar(a.aclnn)}.scalar == nullptr" for a in scalars)])
     given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
              **{a: f"{o}.tensor" for a, o in zip(d.aclnn_outputs, outputs, strict=True)},
-             **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in d.aclnn_attributes}}
+             **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in scalars},
+             **{a.aclnn: str(int(values[a.name])) for a in d.aclnn_attributes if a.integer}}
     arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
-    host_scalar = HOST_SCALAR if d.aclnn_attributes else ""
+    host_scalar = HOST_SCALAR if scalars else ""
     non_finite = "" if all(np.isfinite(e).all() for e in expected) else NON_FINITE_CLOSE
     device_tensor = _boundary_tensor(shaped) if kernel.mixed else \
         DEVICE_TENSOR_OF_SHAPE if shaped else DEVICE_TENSOR

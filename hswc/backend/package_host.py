@@ -7,7 +7,9 @@ struct, block dim, tiling key), or fails with their message. Its inputs have one
 or, of a broadcast operator (hswc.broadcast), each the one its kernels were compiled for,
 which it checks; the element count it tiles is the output's. The operator's attributes are read
 from the op definition's attributes, checked (hswc.backend.package_attributes) and copied into
-the tiling struct's float fields, which the kernel reads.
+the tiling struct's float fields, which the kernel reads; an integer one (a row op's `dim`) is
+read and checked only: normalised against the input's rank, it must be the dim the kernel's
+rows are, or the tiling fails naming the attribute, the given and the served value.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ from hswc.backend.description import Attribute, Description, shape_said, shape_t
 from hswc.backend.host_tiling import tiling_compute_lines
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import GE_DTYPES, Operator
-from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
+from hswc.backend.package_attributes import (
+    attribute_checks,
+    largest_finite_lines,
+    needs_largest,
+    served_checks,
+)
 from hswc.backend.package_kernel import generated, guarded, tiling_data_h, tiling_key_h
 from hswc.backend.run_time_shapes import RunTimeShapes
 from hswc.broadcast import DYNAMIC_DIM
@@ -189,13 +196,24 @@ def _attribute_reads(d: Description) -> str:
     lines = ["const gert::RuntimeAttrs* attrs = context->GetAttrs();",
              "OP_CHECK_NULL_WITH_CONTEXT(context, attrs);"]
     for index, a in enumerate(d.attributes):
-        lines += [f"const float* {_attribute_pointer(a)} = attrs->GetFloat({index});",
+        kind, get = ("int64_t", "GetInt") if a.integer else ("float", "GetFloat")
+        lines += [f"const {kind}* {_attribute_pointer(a)} = attrs->{get}({index});",
                   f"OP_CHECK_NULL_WITH_CONTEXT(context, {_attribute_pointer(a)});"]
     for check in attribute_checks(d, lambda a: f"*{_attribute_pointer(a)}", lambda a: a.name,
                                   "dataType"):
         lines += [f"OP_CHECK_IF(!({check.condition}),",
                   f'    OP_LOGE(context, "{d.op_type}: {check.message}",',
                   f"        static_cast<double>({check.value})), return ge::GRAPH_FAILED);"]
+    served = served_checks(d, lambda a: f"*{_attribute_pointer(a)}", lambda a: a.name, "rank")
+    if served:  # the rank was checked with the shape: a kernel is compiled for one
+        first = d.operator.inputs[0]
+        lines.append("const int64_t rank = "
+                     f"static_cast<int64_t>({first}Shape->GetStorageShape().GetDimNum());")
+    for s in served:
+        printed = ", ".join(f"static_cast<long long>({v})" for v in s.arguments)
+        lines += [f"OP_CHECK_IF(!({s.condition}),",
+                  f'    OP_LOGE(context, "{d.op_type}: {s.message}",',
+                  f"        {printed}), return ge::GRAPH_FAILED);"]
     return "\n".join("    " + line for line in lines) + "\n"
 
 
@@ -325,10 +343,12 @@ def socs_for(kernels: list[Kernel], socs: list[str]) -> list[str]:
 
 
 def _attribute_defs(d: Description) -> list[str]:
-    """One Attr per attribute, a float: optional with its default, or required."""
+    """One Attr per attribute, a float (optional with its default, or required) or an
+    integer (optional with its default)."""
     lines = []
     for a in d.attributes:
         kind = ("AttrType(REQUIRED).Float()" if a.default is None
+                else f"AttrType(OPTIONAL).Int({int(a.default)})" if a.integer
                 else f"AttrType(OPTIONAL).Float({float_literal(float(np.float32(a.default)))})")
         lines.append(f'        this->Attr("{a.name}").{kind};')
     return lines

@@ -1,6 +1,7 @@
 """op_host/op_api/ of the ops-nn package: the aclnn two-phase API and the l0op launcher.
 
-<aclnn>GetWorkspaceSize takes the inputs, then the attributes (`const aclScalar*`) and flags
+<aclnn>GetWorkspaceSize takes the inputs, then the attributes (`const aclScalar*`, a row op's
+`dim` an `int64_t` as ops-nn's aclnnSoftmax takes it) and flags
 (`bool`) as ops-nn's own header of that API orders them, then the output. It checks the
 arguments (nulls, dtypes with a kernel in this package, same dtype and shape for all, or of a
 broadcast operator each tensor's own shape, rank <= hsg.MAX_RANK, the attributes' values:
@@ -24,7 +25,14 @@ from hswc.backend.cpp_types import float_literal
 from hswc.backend.description import Attribute, Description, shape_said, shape_text
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import snake_case
-from hswc.backend.package_attributes import attribute_checks, largest_finite_lines, needs_largest
+from hswc.backend.package_attributes import (
+    aclnn_parameter,
+    attribute_checks,
+    cpp_type,
+    float_attributes,
+    largest_finite_lines,
+    needs_largest,
+)
 from hswc.backend.package_kernel import generated, guarded
 from hswc.backend.run_time_shapes import Read, RunTimeShapes
 from hswc.backend.writer import wrapped
@@ -59,7 +67,7 @@ def workspace_parameters(d: Description) -> list[str]:
     """Phase 1's parameters: the inputs, the attributes and flags, the output, then where the
     plan goes."""
     return [*_tensors(d.aclnn_inputs, True),
-            *(f"const aclScalar* {a.aclnn}" for a in d.aclnn_attributes),
+            *(aclnn_parameter(a) for a in d.aclnn_attributes),
             *(f"bool {flag.name}" for flag in d.flags),
             *_tensors(d.aclnn_outputs, False),
             "uint64_t* workspaceSize", "aclOpExecutor** executor"]
@@ -134,15 +142,16 @@ def _indent(lines: list[str], depth: int = 1) -> str:
 
 
 def _value(a: Attribute) -> str:
-    """The attribute's value as a float, after phase 1 read it from its aclScalar."""
+    """The attribute's value as a float, after phase 1 read it from its aclScalar (an
+    integer's: its int64_t)."""
     return f"{a.aclnn}Value"
 
 
 def _attribute_check_function(kernels: list[Kernel], d: Description) -> str:
     """CheckAttributes(values..., flags..., dataType): what the operator refuses."""
-    if not d.attributes:
+    if not float_attributes(d):
         return ""
-    params = [*(f"float {_value(a)}" for a in d.attributes),
+    params = [*(f"float {_value(a)}" for a in float_attributes(d)),
               *(f"bool {flag.name}" for flag in d.flags)]
     if needs_largest(d):
         params.append("op::DataType dataType")
@@ -175,10 +184,11 @@ def _checks(kernels: list[Kernel], d: Description) -> str:
     first, others = d.aclnn_inputs[0], tensors[1:]
     params = ", ".join(f"const aclTensor* {t}" for t in tensors)
     null_params = ", ".join([*(f"const aclTensor* {t}" for t in d.aclnn_inputs),
-                             *(f"const aclScalar* {a.aclnn}" for a in d.aclnn_attributes),
+                             *(aclnn_parameter(a) for a in d.aclnn_attributes
+                               if not a.integer),
                              *(f"const aclTensor* {t}" for t in d.aclnn_outputs)])
     nulls = [f"OP_CHECK_NULL({t}, return false);"
-             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
+             for t in (*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes if not a.integer),
                        *d.aclnn_outputs)]
     dtypes = [f"OP_CHECK_DTYPE_NOT_SUPPORT({t}, supported, return false);"
               for t in d.aclnn_inputs]
@@ -266,16 +276,18 @@ def _attribute_reads(d: Description) -> str:
     if not d.attributes:
         return ""
     by_name = {a.name: a for a in d.attributes}
-    lines = [f"const float {_value(a)} = {a.aclnn}->ToFloat();" if a.in_aclnn else
+    lines = [f"const int64_t {_value(a)} = {a.aclnn};  // the tiling checks it" if a.integer
+             else f"const float {_value(a)} = {a.aclnn}->ToFloat();" if a.in_aclnn else
              f"const float {_value(a)} = {_value(by_name[a.follows])};  // {a.aclnn}: as "
              f"{by_name[a.follows].aclnn}" if a.follows else
              f"const float {_value(a)} = {float_literal(float(np.float32(a.default)))};  // "
              f"{a.aclnn}: its default (ops-nn's {d.aclnn} takes none)"
              for a in d.attributes]
-    args = [*(_value(a) for a in d.attributes), *(flag.name for flag in d.flags)]
+    args = [*(_value(a) for a in float_attributes(d)), *(flag.name for flag in d.flags)]
     if needs_largest(d):
         args.append(f"{d.aclnn_inputs[0]}->GetDataType()")
-    lines.append(f"CHECK_RET(CheckAttributes({', '.join(args)}), ACLNN_ERR_PARAM_INVALID);")
+    if float_attributes(d):
+        lines.append(f"CHECK_RET(CheckAttributes({', '.join(args)}), ACLNN_ERR_PARAM_INVALID);")
     return _indent(lines) + "\n"
 
 
@@ -319,12 +331,13 @@ def _launch_several(d: Description, args: str) -> list[str]:
 
 def aclnn_cpp_text(kernels: list[Kernel], d: Description) -> str:
     tensors = ", ".join((*d.aclnn_inputs, *d.aclnn_outputs))
-    not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
+    not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes
+                                              if not a.integer),
                           *d.aclnn_outputs))
     inputs = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
                         *(flag.name for flag in d.flags)))
     empty = " || ".join(f"{name}->IsEmpty()" for name in d.aclnn_inputs)
-    cmath = "#include <cmath>\n\n" if d.attributes else ""
+    cmath = "#include <cmath>\n\n" if float_attributes(d) else ""
     return f"""{generated(kernels)}
 // The aclnn API of {d.op_type}: argument checks, then Contiguous -> {d.op_type} -> ViewCopy.
 {cmath}#include "{aclnn_h(d)}"
@@ -398,7 +411,7 @@ def l0op_result(d: Description) -> str:
 
 def l0op_signature(d: Description) -> str:
     params = ", ".join([*(f"const aclTensor* {name}" for name in d.operator.inputs),
-                        *(f"float {a.field}" for a in d.attributes)])
+                        *(f"{cpp_type(a)} {a.field}" for a in d.attributes)])
     return f"{l0op_result(d)} {d.op_type}({params}, aclOpExecutor* executor)"
 
 

@@ -136,7 +136,10 @@ def _attrs(d: Description, values: dict[str, float]) -> str:
     """The Tile() argument of the op's attributes (nothing for an op without)."""
     if not d.attributes:
         return ""
-    given = ", ".join(f'Attribute("{a.name}", {_float(values[a.name])})' for a in d.attributes)
+    given = ", ".join(f'Attribute("{a.name}", ' + (f"int64_t{{{int(values[a.name])}}})"
+                                                     if a.integer else
+                                                     f"{_float(values[a.name])})")
+                      for a in d.attributes)
     return f"{{{given}}}, "
 
 
@@ -197,7 +200,13 @@ def _attribute_refusals(kernels: list[Kernel], d: Description) -> list[str]:
                                          zip(shapes, on.gm_dtypes, strict=True)],
                               _attrs(d, values)))
 
+    rank = len(shapes[0])
     for a in d.attributes:
+        if a.serves is not None:  # a dim: one out of range, one of other rows (if any)
+            refuse(f"{a.name}_is_out_of_range", {a.name: float(rank)})
+            if rank > 1:
+                refuse(f"{a.name}_is_not_served", {a.name: float((a.serves + 1) % rank)})
+            continue
         refuse(f"{a.name}_is_not_finite", {a.name: float("nan")})
         if a.non_negative:
             refuse(f"{a.name}_is_negative", {a.name: -0.5})
@@ -277,6 +286,13 @@ Attr Attribute(const char* name, float value)
 }
 """
 """How the tiling test gives TilingFunc the op's attributes (only when it has some)."""
+INTEGER_ATTRIBUTE = """
+Attr Attribute(const char* name, int64_t value)
+{
+    return Attr(name, Ops::NN::AnyValue::CreateFrom<int64_t>(value));
+}
+"""
+"""And an integer one (a row op's dim), when it has one."""
 
 
 def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../../op_kernel/",
@@ -293,7 +309,8 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
     tests = [line for k in kernels for case in tiling_cases(d)
              for line in [*_tiling_test(k, d, case, key), ""]]
     limits = "#include <limits>\n" if d.attributes else ""
-    helpers = ATTRIBUTE_HELPERS if d.attributes else ""
+    helpers = (ATTRIBUTE_HELPERS if d.attributes else "") + \
+        (INTEGER_ATTRIBUTE if any(a.integer for a in d.attributes) else "")
     attr_param = "const std::vector<Attr>& attrs, " if d.attributes else ""
     attr_arg = "attrs, " if d.attributes else ""
     scalars_param = ",\n    const std::vector<float>& scalars" if d.attributes else ""

@@ -128,6 +128,21 @@ def read_op_attribute(value: SSAValue) -> CapturedAttribute | None:
         return None
     return CapturedAttribute(float(default.value.data), about.data,
                              "non_negative" in attr.data)
+OP_DIM_ATTR = "hsg.op_dim"
+"""On the generics a named op taking `dim` (hsg.softmax and the rest of its family) decomposes
+into, and on the hsg.launch of the row kernel computing them: the dim the op reduces,
+normalised to [0, rank), an i64. The kernel's row layout is that dim's, so its package declares
+`dim` an operator attribute (default -1, as ops-nn's softmax_v2 does) that its host tiling
+normalises against the input's rank and refuses unless it is this one
+(hswc.backend.description)."""
+
+
+def read_op_dim(op: Operation) -> int | None:
+    """The OP_DIM_ATTR an op carries; None without one."""
+    attr = op.attributes.get(OP_DIM_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
 OUTPUTS_ATTR = "hsg.outputs"
 """On a kernel of several outputs: how many of its GM buffers, after the inputs, are outputs
 (absent: one)."""

@@ -9,9 +9,11 @@ the other dims (`linalg.fill` of its start value: -inf for a maximum, 0 for a su
 MLIR's loop order; what follows reads it through the projection that drops the reduced dim (a
 broadcast). The generics carry no `hsg.op_name`: each is a region of its own, which the
 partition makes a kernel or leaves on the host (its reductions, until row kernels) like any
-exporter's generic. Where a value over the row is needed twice (exp(x - max) in the sum and in the
-quotient) each generic computes it again from the inputs, so no full-size intermediate tensor
-exists: the two computations are the same ops on the same values, so the same bits.
+exporter's generic; those of an op taking `dim` carry it as `hsg.op_dim` (normalised), which
+the launch of their row kernel keeps for its package's `dim` attribute. Where a value over the
+row is needed twice (exp(x - max) in the sum and in the quotient) each generic computes it
+again from the inputs, so no full-size intermediate tensor exists: the two computations are
+the same ops on the same values, so the same bits.
 
     softmax(x)              y = exp(x - m) / s,  m = max(x), s = sum(exp(x - m))
     log_softmax(x)          y = (x - m) - log(s)
@@ -45,7 +47,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
 from hswc.dialects import hsg_norm_ops as ops
-from hswc.dialects.hsg import OP_ATTRIBUTE_ATTR, CapturedAttribute
+from hswc.dialects.hsg import OP_ATTRIBUTE_ATTR, OP_DIM_ATTR, CapturedAttribute
 from hswc.dialects.linalg import FillOp
 from hswc.ops.body import BodyBuilder
 
@@ -141,6 +143,8 @@ class _Decomposer:
                      else IteratorTypeAttr.parallel() for d in range(self.rank)]
         generic = GenericOp(list(inputs), [init], Region(block),
                             [AffineMapAttr(m) for m in (*maps, out_map)], iterators, [out_type])
+        if self.op.EPSILON is None:  # an op taking `dim`: its package's attribute
+            generic.attributes[OP_DIM_ATTR] = IntegerAttr(self.k, i64)
         self.b.insert(generic)
         generic.res[0].name_hint = name
         return generic.res[0]

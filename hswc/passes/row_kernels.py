@@ -278,6 +278,14 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     return fn
 
 
+def _mark_dim(region: RowRegion, launched: SSAValue) -> None:
+    """The launch computing a named op's generics carries the dim it reduces
+    (hsg.OP_DIM_ATTR), where they carry one."""
+    dims = {d for d in map(hsg.read_op_dim, region.members) if d is not None}
+    if len(dims) == 1 and isinstance(launched.owner, hsg.LaunchOp):
+        launched.owner.attributes[hsg.OP_DIM_ATTR] = IntegerAttr(dims.pop(), 64)
+
+
 def _callee(launched: SSAValue) -> str:
     """The kernel an hsg.launch's result comes from."""
     owner = launched.owner
@@ -457,6 +465,7 @@ class RowTiler:
                    f"{count} rows cut in {parts} pieces for the {self.target_cores} cores)")
             how = f"; its {parts} partials a row combined"
         copy_location(last, ops_between(before, last))
+        _mark_dim(region, results[0])
         for output, result in zip(outputs, results, strict=True):
             output.replace_all_uses_with(result)
         others = [location_of(m) or m.name for m in region.members if m is not last]

@@ -11,6 +11,9 @@ operator:
 - a named op gets ops-nn's names: its op type (LeakyReluGrad, ThresholdGradV2D, ...), its
   aclnn API (aclnnLeakyReluBackward) with its attributes where ops-nn's header has them, and
   its docs and example data from hswc.ops;
+- a module whose only operator is one row op (hsg.softmax, hsg.rms_norm, ...: `row_op_type`)
+  is packaged as a generated row operator named after it (Softmax, RmsNorm) unless `--name`
+  names it otherwise;
 - a generic needs `--name OpType` (CamelCase, as ops-nn spells op types) and may take
   `--aclnn aclnnName` (default aclnn<OpType>); its inputs are named after the function's
   arguments, the scalars its body captures become its attributes, and its docs show its body;
@@ -121,7 +124,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                              "own); for a lowered module, the semantics it was lowered with")
     parser.add_argument("--name", metavar="OpType",
                         help="op type of a generic operator (no named op): CamelCase, as "
-                             "ops-nn spells op types, e.g. GradTimesScale")
+                             "ops-nn spells op types, e.g. GradTimesScale (default for a "
+                             "module of one row op: its name, e.g. Softmax)")
     parser.add_argument("--aclnn", metavar="aclnnName",
                         help="aclnn API of a generic operator (default: aclnn<OpType>)")
     parser.add_argument("--function", metavar="F",
@@ -141,6 +145,9 @@ class Lowered:
     """Kernel function -> its elementwise body (IR text), as hsg-tile-on-cores made it."""
     semantics: str | None = None
     """The semantics the named ops were decomposed with (None: each op's default)."""
+    name: str | None = None
+    """The op type of the module's one row op (hsg.softmax -> Softmax: `row_op_type`), when
+    no --name was given; None: none derived."""
 
 
 def _pass(name: str, semantics: str | None, kernel_name: str | None,
@@ -268,6 +275,11 @@ def lower(text: str, name: str, semantics: str | None = None,
     if not any(isinstance(op, hsg.NamedOp | TensorFunctionOp | GenericOp)
                for op in module.walk()):
         return Lowered(module, semantics=semantics)
+    derived = row_op_type(module) if kernel_name is None else None
+    if derived is not None:
+        from hswc.backend.operator import snake_case
+
+        kernel_name = snake_case(derived)
     own: Lowering | None = None
     if soc is not None:
         from hswc.runner import platform_kernels
@@ -275,7 +287,7 @@ def lower(text: str, name: str, semantics: str | None = None,
         platform = PLATFORMS[soc]
         semantics, variant = platform_kernels(module, platform, semantics)
         own = Lowering(variant, platform.api)
-    lowered = Lowered(module, frozenset(), semantics=semantics)
+    lowered = Lowered(module, frozenset(), semantics=semantics, name=derived)
     for pass_name in LOWER_TO_ASCEND:
         if pass_name == "hsg-tile-on-cores":
             lowered.named = frozenset(
@@ -286,6 +298,22 @@ def lower(text: str, name: str, semantics: str | None = None,
         if pass_name == "hsg-tile-on-cores":
             lowered.bodies = _bodies(module)
     return lowered
+
+
+def row_op_type(module: ModuleOp) -> str | None:
+    """The op type of a module whose only operator is one row op (hsg.softmax,
+    hsg.log_softmax_grad, hsg.rms_norm, ...: the same op in every function, with no other
+    named op or generic), CamelCase as ops-nn spells op types (LogSoftmaxGrad); None
+    otherwise (such a module's row kernel is a generated operator, which needs --name)."""
+    from hswc.dialects.hsg_norm_ops import NormOp
+    from hswc.ops.definition import camel
+
+    names = {op.name for op in module.walk()
+             if isinstance(op, hsg.NamedOp | TensorFunctionOp | GenericOp)}
+    rows = {op.name for op in module.walk() if isinstance(op, NormOp)}
+    if len(names) != 1 or names != rows:
+        return None
+    return camel(names.pop().removeprefix("hsg."))
 
 
 def load(text: str, name: str) -> ModuleOp:
@@ -371,7 +399,8 @@ def _main(argv: Sequence[str] | None) -> int:
         with collecting() as said, parsing():
             lowered = lower(text, name, args.semantics, kernel_name,
                             None if len(own) < len(socs) else own[0], args.function)
-        if _emit_model(args, lowered, said, socs, name):
+        op_type = args.name or lowered.name
+        if _emit_model(args, op_type, lowered, said, socs, name):
             return 0
         arch35 = lowered if len(own) == len(socs) else \
             lower(text, name, args.semantics, kernel_name, own[0], args.function) if own else None
@@ -379,10 +408,10 @@ def _main(argv: Sequence[str] | None) -> int:
             raise PackageRefused(
                 f"the module is given lowered, for one SoC family: an {', '.join(own)} package "
                 "is lowered by hswc-emit for that SoC; give the module before lowering")
-        request = PackageRequest(args.name, args.aclnn, args.function, lowered.semantics,
+        request = PackageRequest(op_type, args.aclnn, args.function, lowered.semantics,
                                  lowered.named, lowered.bodies)
         arch35_module = None if arch35 is None else Arch35Module(arch35.module, PackageRequest(
-            args.name, args.aclnn, args.function, arch35.semantics, arch35.named, arch35.bodies))
+            op_type, args.aclnn, args.function, arch35.semantics, arch35.named, arch35.bodies))
         written = write_package(lowered.module, Path(args.output),
                                 socs, args.force or args.force_overwrite_edits,
                                 request, args.force_overwrite_edits, arch35_module)
@@ -405,20 +434,20 @@ def _main(argv: Sequence[str] | None) -> int:
     return 0
 
 
-def _emit_model(args: argparse.Namespace, lowered: Lowered, said: list[Remark],
-                socs: list[str], name: str) -> bool:
+def _emit_model(args: argparse.Namespace, op_type: str | None, lowered: Lowered,
+                said: list[Remark], socs: list[str], name: str) -> bool:
     """Write the packages of a whole model file, list them, and say how many; False (nothing
-    written) when the module is not one, or --name names its one operator. PackageRefused for
-    --name on a whole model of several kernels."""
+    written) when the module is not one, or `op_type` (--name, or the module's one row op's)
+    names its one operator. PackageRefused for --name on a whole model of several kernels."""
     from hswc.backend import model_packages as mp
     from hswc.backend.description import PackageRefused
     from hswc.backend.package_output import write_files
 
-    if args.name is not None:
+    if op_type is not None:
         kernels = sum(1 for fn in lowered.module.ops if hsg.is_kernel(fn))
         if kernels > 1 and lowered.named is not None and mp.is_whole_model(lowered.module):
             raise PackageRefused(
-                f"--name {args.name} names the one operator of a file, and this one is a whole "
+                f"--name {op_type} names the one operator of a file, and this one is a whole "
                 f"model of {kernels} kernels: without --name, hswc-emit writes a package per "
                 "kernel, named after its function and region")
         return False

@@ -5,7 +5,9 @@
              [--check cann|torch] [--tiling-json PATH] [--level hsg|tiled|blocked|ascend]
              [--function NAME] [--profile [TRACE.json]] [--max-steps N]
 
-Inputs bind to the function's arguments in order; results are written in order to the
+Inputs bind to the function's arguments in order (a scalar argument, `%alpha: f32`, takes a
+number, `--input 0.5`, rounded once to its type, or a .npy file of one value); results are
+written in order to the
 --output files (none, or exactly one per result), each exactly at the path given, as .npy, in
 its own element type (f64, integers, i1 as bool included). hsg-level input is lowered first, to
 `--level` (default ascend: the AscendC kernel on modelled vector cores); lowered input runs as
@@ -71,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     add_version_option(p)
     p.add_argument("file", help="the MLIR module (hsg-level or lowered)")
     p.add_argument("--input", action="append", default=[], metavar="NPY",
-                   help="an argument of the function, in order (repeat for each)")
+                   help="an argument of the function, in order (repeat for each): a .npy "
+                        "file, or for a scalar argument (f32, i32, ...) a number such as 0.5")
     p.add_argument("--output", action="append", default=[], metavar="NPY",
                    help="where to write a result, in order: once per result (or not at all); "
                         "the file is written at exactly this path, as .npy")
@@ -165,7 +168,7 @@ def _check(kernel: Kernel, inputs: Sequence[np.ndarray], outputs: Sequence[np.nd
         label = f"result {i + 1}: " if len(outputs) > 1 else ""
         if why is not None:
             within = compare_tolerance(actual, want)
-            alike = tuple(a for a in inputs if a.shape == actual.shape)  # shown at the worst
+            alike = tuple(a for a in inputs if np.shape(a) == actual.shape)  # at the worst
             lines.append(f"--check {name}: {label}{within.summary(alike)}")
             ok = ok and within.equal
             continue
@@ -180,13 +183,26 @@ def _profile(kernel: Kernel, inputs: Sequence[np.ndarray], result: RunResult) ->
     from hswc.cost_model.schedule import ScheduleError
     from hswc.runner import RunnerError
 
-    if not inputs:
-        raise RunnerError("--profile: the function takes no input to take the shape from")
+    tensors = [a for a in inputs if isinstance(a, np.ndarray)]  # a scalar has no shape
+    if not tensors:
+        raise RunnerError("--profile: the function takes no tensor input to take the shape from")
     try:  # run() has checked the inputs against the function
-        launches = kernel.profile_launches(inputs[0].shape, result)
+        launches = kernel.profile_launches(tensors[0].shape, result)
         return launches.reports[0] if len(launches.reports) == 1 else launches
     except (CostModelError, ScheduleError, ValueError) as error:
         raise RunnerError(f"--profile: {error}") from None
+
+
+def _inputs(kernel: Kernel, given: Sequence[str], load: Callable[[str], np.ndarray]
+            ) -> list[Any]:
+    """Each --input as the run takes it: a .npy file's array, or, for a scalar argument, the
+    number written (hswc.interpreter.binding checks and rounds it) unless a .npy file is
+    named."""
+    from hswc.interpreter.binding import is_scalar
+
+    types = list(kernel.input_types)
+    return [text if k < len(types) and is_scalar(types[k]) and not text.endswith(".npy")
+            else load(text) for k, text in enumerate(given)]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -204,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         raise RunnerError(f"{len(args.output)} --output file(s) given for the "
                           f"{results} result(s) of @{kernel.function}: give --output once per "
                           "result, in order")
-    inputs = [load_npy(path) for path in args.input]
+    inputs = _inputs(kernel, args.input, load_npy)
     result = kernel.run(*inputs, max_steps=args.max_steps)
     files: dict[str | Path, Content] = {
         path: _npy(_packed(value) if k in kernel.packed_results else value)

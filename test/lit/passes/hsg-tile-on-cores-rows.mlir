@@ -2,7 +2,8 @@
 // RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b rows=true},hsg-block-into-ub' | filecheck %s --check-prefix=BLOCK
 // RUN: hswc-opt %s --split-input-file -p 'hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{soc=ascend910b rows=true}' --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// f16 softmax over rows of 64: its max, its sum and the quotient are one row kernel; 300 rows
+// f16 softmax over rows of 64: its max, its sum and the quotient are one row kernel, whose
+// launch carries the dim softmax reduces (hsg.op_dim, for its package's `dim`); 300 rows
 // over 48 cores are 7 rows a core on 43 cores, chunks of at most 178 whole rows (1092 bytes a
 // row: the plan's buffers at a pitch of 64; 1728 bytes reserved: the row buffer's repeat, the
 // spread buffer's 8 blocks, each element buffer's rounding to a repeat; (196608 - 1728) / 1092).
@@ -12,7 +13,7 @@
 // CHECK-NEXT:    %[[UF:.*]] = arith.constant 178 : index
 // CHECK-NEXT:    %[[USED:.*]] = arith.constant 43 : index
 // CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT:    %y = hsg.launch @softmax_kernel_f16 blocks %[[USED]] (%x) tiling(%[[T]], %[[BF]], %[[UF]]) : tensor<300x64xf16> -> tensor<300x64xf16>
+// CHECK-NEXT:    %y = hsg.launch @softmax_kernel_f16 blocks %[[USED]] (%x) tiling(%[[T]], %[[BF]], %[[UF]]) {hsg.op_dim = 1 : i64} : tensor<300x64xf16> -> tensor<300x64xf16>
 // CHECK-NEXT:    func.return %y
 // CHECK-LABEL: func.func @softmax_tiling_f16(
 // CHECK-SAME:      hsg.ub_plan = {bytes_per_element = 1092 : i64, ub_reserve = 1728 : i64, align_elements = 1 : i64, most = 248 : i64}
@@ -107,7 +108,7 @@ func.func @too_long(%x: tensor<2x6065xf32>, %w: tensor<6065xf32>, %b: tensor<606
 // CHECK-NEXT:    %core_num = arith.constant 48 : index
 // CHECK-NEXT:    %ub_size = arith.constant 196608 : index
 // CHECK-NEXT:    %{{.*}}, %block_factor, %ub_factor, %used_core_num, %tiling_key = func.call @softmax_rows_at_run_time_tiling_f16(%total_num, %core_num, %ub_size)
-// CHECK-NEXT:    %y = hsg.launch @softmax_rows_at_run_time_kernel_f16 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor) : tensor<?x64xf16> -> tensor<?x64xf16>
+// CHECK-NEXT:    %y = hsg.launch @softmax_rows_at_run_time_kernel_f16 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor) {hsg.op_dim = 1 : i64} : tensor<?x64xf16> -> tensor<?x64xf16>
 // CHECK-LABEL: func.func @softmax_rows_at_run_time_kernel_f16(
 // CHECK-SAME:      hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"]}
 func.func @softmax_rows_at_run_time(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
