@@ -157,16 +157,20 @@ def test_the_cpu_model_writes_the_golden_y_and_mask(soc: str, element: str,
     source = tmp_path / "relu_mask.cpp"
     source.write_text(kernel_source(runner.compile_text(_text("8x1000", element),
                                                         soc=soc).module))
-    made = Build(source, tmp_path / "relu_mask", ("-DHSWC_KERNEL_ENTRY=relu_mask",
-                                                  "-DHSWC_GM_INPUTS=1", "-DHSWC_GM_OUTPUTS=2",
-                                                  *flags))
-    build([made])
+    runs = []
     for shape in [(3, 1001), (1, 13), (7, 129)]:
         x = _x(shape, element, seed=sum(shape))
         result = runner.compile_text(_text("x".join(map(str, shape)), element), soc=soc,
                                      core_num=CORES, ub_size=UB).run(x)
         (record,) = result.tilings
         assert record is not None
+        runs.append((shape, x, record))
+    keys = ", ".join(sorted({str(record["tilingKey"]) for _, _, record in runs}))
+    made = Build(source, tmp_path / "relu_mask", ("-DHSWC_KERNEL_ENTRY=relu_mask",
+                                                  "-DHSWC_GM_INPUTS=1", "-DHSWC_GM_OUTPUTS=2",
+                                                  f"-DHSWC_TILING_KEYS={keys}", *flags))
+    build([made])
+    for shape, x, record in runs:
         (tmp_path / "tiling.bin").write_bytes(tiling_bytes(record))
         x.tofile(tmp_path / "x.bin")
         packed = -(-x.size // 8)
