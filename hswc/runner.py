@@ -61,7 +61,6 @@ from hswc.dialects import hsg
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.builtin import resource_blobs, resource_handles
 from hswc.dialects.hsg_norm_ops import NormOp
-from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.interpreter.binding import bind_inputs
 from hswc.interpreter.dtypes import NAMES
 from hswc.interpreter.errors import CompileError, InputError, KernelError, RunnerError
@@ -83,8 +82,7 @@ LEVELS = ("hsg", *LEVEL_PASSES)
 """IR levels, highest first: named ops, then each level hswc.pipeline.LEVEL_PASSES reaches."""
 
 _LEVEL_OPS: tuple[tuple[type[Operation], str], ...] = (
-    (hsg.NamedOp, "hsg"),
-    (TensorFunctionOp, "hsg"),
+    *((op_type, "hsg") for op_type in hsg.OPERATOR_OPS),
     (GenericOp, "hsg"),  # generics as written: the linalg level normalises and fuses them
     (LinalgStructuredOperation, "hsg"),  # named ops: generalized, or refused by name
     (BroadcastOp, "hsg"),

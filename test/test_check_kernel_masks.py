@@ -12,6 +12,7 @@ and the one message for a DT_UINT1 tensor no mask rule covers.
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from hswc.checker import inputs, masks
 from hswc.checker.cases import Sizes, run_sizes
 from hswc.checker.check import build_plans, check, plan, run_plan
 from hswc.checker.errors import CheckError
-from hswc.checker.expected import from_op
+from hswc.checker.expected import from_op, from_relu_mask
 from hswc.checker.options import CheckOptions, tiling_source
 from hswc.checker.sweep import Row, mapping, sweep
 from hswc.checker.tiling_values import load_function
@@ -85,6 +86,38 @@ def test_a_mask_output_of_x_ge_0_differs_exactly_where_x_is_zero() -> None:
     assert not report.passed
 
 
+def test_hsg_relu_mask_checks_y_and_the_mask_from_its_golden_model() -> None:
+    """The folder checked against hsg.relu_mask (as the sweep maps ReluV2 and ReluV3): y of
+    its golden model, the mask output of the same model's mask; a kernel comparing x >= 0 into
+    the mask differs exactly at x = +-0."""
+    relu_mask = replace(RELU, op="hsg.relu_mask", attrs={})
+    p = plan(replace(relu_mask, dtypes=("f32",), sizes=(129,)))
+    try:
+        assert p.masks is not None and set(p.masks.outputs) == {1}
+        assert "mask: the mask of x > 0 (bits" in p.report.arguments
+        build_plans([p])
+        report = run_plan(p)
+    finally:
+        p.cleanup()
+    assert report.passed, report.format()
+    seeded = check(replace(relu_mask, dtypes=("f16",), sizes=(129,),
+                           defines={None: ["SEEDED_MASK_GE"]}))
+    (o,) = seeded.outcomes
+    assert o.comparisons is not None
+    (x,) = _drawn("f16", 1, 129)
+    zeros = np.flatnonzero(x.astype(np.float32) == 0)
+    assert o.comparisons[0].equal and o.comparisons[1].mismatches == len(zeros) > 0
+
+
+def test_hsg_relu_mask_takes_no_attributes() -> None:
+    with pytest.raises(CheckError, match=re.escape(
+            "--attr value: neither hsg.relu_mask (attributes: none) nor ReluMaskFixture")):
+        plan(replace(RELU, op="hsg.relu_mask", attrs={"value": "1"}))
+    with pytest.raises(CheckError, match=re.escape(
+            "hsg.relu_mask takes no attributes (--attr value)")):
+        from_relu_mask("hsg.relu_mask", {"value": "1"})
+
+
 def test_a_mask_input_is_fed_the_packed_mask_of_the_drawn_x() -> None:
     p = plan(replace(RELU_GRAD, dtypes=("f32", "bf16")))
     try:
@@ -130,8 +163,8 @@ def test_the_sweep_checks_mask_folders_from_the_folder_alone(tmp_path: Path) -> 
     assert rows == [Row("activation/relu_grad_v2", "ascend950", "f32", "bit-exact (1 run)"),
                     Row("activation/relu_v2", "ascend950", "f32",
                         "bit-exact (1 run, mask bits too)")]
-    assert "relu_v2 = hsg.threshold(threshold=0, value=0)" in mapping(tree / "activation"
-                                                                      / "relu_v2")[2]
+    assert mapping(tree / "activation" / "relu_v2") == (
+        "hsg.relu_mask", {}, "relu_v2 = hsg.relu_mask")
 
 
 def test_a_uint1_tensor_no_mask_rule_covers_is_one_message(

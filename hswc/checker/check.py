@@ -285,7 +285,8 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     if shaped is not None:
         return (reference(replace(o, attrs=semantic)), tiling_attrs, {}, {},
                 opdir.absent_inputs(shaped.INPUTS), NO_MASKS)
-    ref = expected.from_op(o.op, semantic, o.semantics)
+    ref = expected.from_relu_mask(o.op, semantic) if expected.is_relu_mask(o.op) else \
+        expected.from_op(o.op, semantic, o.semantics)
     masks = _masks(opdir, o.op, ref, semantic)
     taken = set(masks.inputs)
     scalars = {k: v for k, v in opdir.attribute_inputs(o.op, semantic).items()

@@ -215,6 +215,26 @@ def from_op(name: str, attrs: Mapping[str, str], semantics: str | None) -> Refer
                      exact=definition_of(op.name).exact, attributes={**given, **options})
 
 
+def is_relu_mask(name: str) -> bool:
+    """Whether `name` is hsg.relu_mask (`relu_mask` too): y and a mask, no attributes."""
+    from hswc.dialects.hsg_relu_mask import ReluMaskOp
+
+    return f"hsg.{name.removeprefix('hsg.')}" == ReluMaskOp.name
+
+
+def from_relu_mask(name: str, attrs: Mapping[str, str]) -> Reference:
+    """The reference of `--op hsg.relu_mask`: its y, of hswc.reference_relu_mask's golden
+    model; its mask is a mask tensor of the op definition (hswc.checker.masks), compared bit
+    for bit with the same model's mask."""
+    from hswc.reference_relu_mask import relu_mask
+
+    if attrs:
+        raise CheckError(f"{name} takes no attributes (--attr {next(iter(attrs))})")
+    return Reference("hsg.relu_mask (y; the mask x > 0 as a mask tensor)", ("x",), 1,
+                     lambda _dtype, args: (relu_mask(args[0])[0],), dict.fromkeys(DTYPES),
+                     (0.0,), "hsg.relu_mask", exact=True, attributes={})
+
+
 def _plain(message: str) -> str:
     """A diagnostic without its location prefix (the module was built, not written)."""
     return message.split("error: ", 1)[-1]

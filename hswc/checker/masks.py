@@ -8,6 +8,8 @@ Which ops have one, and which comparison it is (MASK_RULES):
                                         Compare(x, 0, GT)
     hsg.threshold_grad  x > threshold   the elements the result passes grad through (else
                                         +0); ReluGradV2's Select(mask, gradients, 0)
+    hsg.relu_mask       x > 0           its own mask output (hswc.reference_relu_mask's
+                                        golden model), which ReluV2 and ReluV3 write
 
 x is compared in f32 with the f32 threshold, as the reference compares (`x <= threshold` is
 the complement for every x but NaN; NaN x is outside the family's contract, FAMILY.md, and its
@@ -39,7 +41,7 @@ forward mask, uint8 {0, 1}, the shape of gradOutput", its README).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +49,7 @@ import numpy as np
 from hswc.checker.errors import CheckError
 from hswc.checker.report import MASK_DTYPE
 from hswc.reference import Comparison, Difference
+from hswc.reference_relu_mask import relu_mask
 
 DT_UINT8 = 4
 DT_UINT1 = 30
@@ -55,25 +58,35 @@ DT_UINT1 = 30
 
 @dataclass(frozen=True)
 class MaskRule:
-    """The comparison a mask of the op holds: `input` `compare` the attribute `attribute`."""
+    """The comparison a mask of the op holds: `input` `compare` the attribute `attribute`, or,
+    for an op whose mask is an output of its own (`model`), that model's mask of `input`."""
 
     input: str
     attribute: str
     compare: str = ">"
+    model: Callable[[np.ndarray], np.ndarray] | None = None
+    """The op's golden model of its mask (then `attribute` is the fixed bound it says)."""
 
     def describe(self, attrs: Mapping[str, str]) -> str:
         return f"{self.input} {self.compare} {attrs.get(self.attribute, self.attribute)}"
 
     def values(self, x: np.ndarray, attrs: Mapping[str, str]) -> np.ndarray:
         """The mask of x, one bool per element (NaN x: False)."""
+        if self.model is not None:
+            return np.asarray(self.model(x), dtype=bool)
         bound = np.float32(float(attrs[self.attribute]))
         with np.errstate(invalid="ignore"):
             return np.asarray(x.astype(np.float32) > bound, dtype=bool)
 
 
+def _relu_mask(x: np.ndarray) -> np.ndarray:
+    return relu_mask(x)[1]
+
+
 MASK_RULES: Mapping[str, MaskRule] = {
     "hsg.threshold": MaskRule("x", "threshold"),
     "hsg.threshold_grad": MaskRule("x", "threshold"),
+    "hsg.relu_mask": MaskRule("x", "0", model=_relu_mask),
 }
 """The hsg ops whose comparison a mask can hold (the module docstring's first table)."""
 

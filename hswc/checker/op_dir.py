@@ -133,10 +133,10 @@ class OpDir:
         """The definition's inputs that carry an attribute of the hsg op as a one-element
         tensor of x's dtype (ThresholdV2's threshold and value, as aclnnThreshold's
         ConvertToTensor passes them): input position -> (attribute, value)."""
-        from hswc.checker.expected import gated_op, named_op, row_op
+        from hswc.checker.expected import gated_op, is_relu_mask, named_op, row_op
 
-        if gated_op(hsg_op) is not None or row_op(hsg_op) is not None:
-            return {}  # a gated op's one-element operands are its own inputs; a row op has none
+        if gated_op(hsg_op) is not None or row_op(hsg_op) is not None or is_relu_mask(hsg_op):
+            return {}  # a gated op's one-element operands are its own inputs; the others have none
         specs = {normalised(s.name): s.name for s in named_op(hsg_op).ATTRIBUTES}
         out: dict[int, tuple[str, str]] = {}
         for k, (name, _) in enumerate(self.op.inputs):
@@ -162,12 +162,18 @@ class OpDir:
     def split_attributes(self, hsg_op: str, given: Mapping[str, str]) -> tuple[dict[str, str],
                                                                               dict[str, str]]:
         """(the reference's attributes, the tiling's)."""
-        from hswc.checker.expected import gated_attribute_names, gated_op, named_op, row_op
+        from hswc.checker.expected import (
+            gated_attribute_names,
+            gated_op,
+            is_relu_mask,
+            named_op,
+            row_op,
+        )
 
         gated = gated_op(hsg_op)
         specs: tuple[_Named, ...] = tuple(_Named(n) for n in gated_attribute_names(gated)) \
             if gated is not None else (_Named("dim"),) if row_op(hsg_op) is not None \
-            else tuple(_Named(s.name) for s in (
+            else () if is_relu_mask(hsg_op) else tuple(_Named(s.name) for s in (
                 *named_op(hsg_op).ATTRIBUTES, *named_op(hsg_op).OPTIONS))
         semantic: dict[str, str] = {}
         tiling: dict[str, str] = {}

@@ -103,7 +103,8 @@ def reference(o: CheckOptions) -> expected.Reference:
                 raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")
             return expected.from_gated_op(o.op, o.attrs)
         one_semantics = {quantized.is_quantized(o.op): expected.from_quantized,
-                         expected.row_op(o.op) is not None: expected.from_row_op}.get(True)
+                         expected.row_op(o.op) is not None: expected.from_row_op,
+                         expected.is_relu_mask(o.op): expected.from_relu_mask}.get(True)
         if one_semantics is not None:
             if o.semantics is not None:
                 raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")

@@ -99,6 +99,8 @@ ALIASES: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "relu6": ("hardtanh", {"min_val": "0", "max_val": "6"}),
     "relu6_grad": ("hardtanh_grad", {"min_val": "0", "max_val": "6"}),
     "relu": ("threshold", {"threshold": "0", "value": "0"}),
+    "relu_v2": ("relu_mask", {}),
+    "relu_v3": ("relu_mask", {}),
     "relu_grad": ("threshold_grad", {"threshold": "0"}),
     "shrink": ("softshrink", {}),
     "threshold_v2": ("threshold", {"threshold": "0.5", "value": "-2"}),
@@ -438,12 +440,13 @@ def _soc_semantics(op: str, soc: str) -> str | None:
     """The semantics of CANN's own kernel for the SoC where the op has one per architecture
     (HardSwishGrad: `cann` on Atlas A2/A3, `cann-arch35` on Ascend 950); None: the op's
     default."""
-    from hswc.checker.expected import gated_op, row_op
+    from hswc.checker.expected import gated_op, is_relu_mask, row_op
     from hswc.checker.quantized import is_quantized
     from hswc.ops import definition_of
     from hswc.platform import get_platform
 
-    if gated_op(op) is not None or row_op(op) is not None or is_quantized(op):
+    if gated_op(op) is not None or row_op(op) is not None or is_quantized(op) \
+            or is_relu_mask(op):
         return None  # one semantics, its definition's
     known = tuple(definition_of(op).semantics)
     if "cann-arch35" in known and get_platform(soc).api == "dav_3510":
@@ -455,7 +458,7 @@ def _nan_outside_contract(op: str) -> tuple[str, ...]:
     """The inputs whose NaN the op's contract leaves open: x of a piecewise-linear family op."""
     from hswc.dialects import hsg
 
-    return ("x",) if op in {o.name for o in hsg.PIECEWISE_OPS} else ()
+    return ("x",) if op in {o.name for o in (*hsg.PIECEWISE_OPS, hsg.ReluMaskOp)} else ()
 
 
 def _reason(message: str) -> str:

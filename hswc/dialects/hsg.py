@@ -67,7 +67,9 @@ from hswc.dialects.hsg_first_rows import FirstRowsOp
 from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_norm_ops import NORM_OPS
+from hswc.dialects.hsg_relu_mask import ReluMaskOp
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
+from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.dialects.query import IndexQueryOp
 from hswc.output_windows import read_output_windows
 from hswc.rows import Rows, read_rows
@@ -999,6 +1001,9 @@ EXPONENTIAL_OPS: tuple[type[NamedOp], ...] = (
 NAMED_OPS: tuple[type[NamedOp], ...] = (*PIECEWISE_OPS, *EXPONENTIAL_OPS)
 """Every named op: the 14 piecewise-linear ones (FAMILY.md), bit-exact, and the exponential
 ones."""
+OPERATOR_OPS: tuple[type[Operation], ...] = (NamedOp, TensorFunctionOp, ReluMaskOp)
+"""The op classes of the named operators hsg-decompose lowers: a module holding one is at the
+hsg level."""
 
 # endregion
 # region host side
@@ -1577,11 +1582,12 @@ Hsg = Dialect(
         *GATED_OPS,
         *GATED_VARIANTS,
         FirstRowsOp,
+        ReluMaskOp,
     ],
     [],
 )
 
-__all__ = ["FirstRowsOp", "ReduceOp", "RowChunkOp", "RowSliceOp"]
+__all__ = ["FirstRowsOp", "ReduceOp", "ReluMaskOp", "RowChunkOp", "RowSliceOp"]
 
 
 def _fits(shape: Sequence[int], described: Sequence[int]) -> bool:

@@ -23,6 +23,7 @@ from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
+from hswc.dialects.hsg_relu_mask import ReluMaskOp
 from hswc.interpreter.body import run_body_values
 from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
@@ -31,6 +32,7 @@ from hswc.ops import OPS
 from hswc.output_windows import read_output_windows
 from hswc.reference_gated import run_gated_reference, run_variant_outputs
 from hswc.reference_norms import run_reference
+from hswc.reference_relu_mask import relu_mask
 
 
 class HsgFunctions(MachineFunctions):
@@ -103,6 +105,13 @@ class HsgFunctions(MachineFunctions):
         if "dim" in op.DEFAULTS:
             options["dim"] = k
         return run_variant_outputs(op.name, arrays, **options)
+
+    @impl(ReluMaskOp)
+    def run_relu_mask(self, interpreter: Interpreter, op: ReluMaskOp,
+                      args: PythonValues) -> PythonValues:
+        """ReLU and its mask: the golden model (hswc.reference_relu_mask)."""
+        check_operands(op, args, ("x",))
+        return relu_mask(args[0])
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,

@@ -46,12 +46,14 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg_gated_ops import GatedOp
 from hswc.dialects.hsg_gated_variants import GatedVariantOp
 from hswc.dialects.hsg_norm_ops import NormOp
+from hswc.dialects.hsg_relu_mask import ReluMaskOp, mask_type
 from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
 from hswc.ops import OPS, OpDefinition, definition_of
 from hswc.ops.body import BodyBuilder
 from hswc.ops.gated_ops import decompose_gated
 from hswc.ops.gated_variants import decompose_variant
 from hswc.ops.norm_ops import decompose_norm
+from hswc.ops.relu_mask import mask_body, y_body
 from hswc.passes.schedule_options import budget_attribute
 
 F32 = Float32Type()
@@ -116,6 +118,23 @@ def decompose(op: hsg.NamedOp, definition: OpDefinition, semantics: str) -> SSAV
     return out
 
 
+def decompose_relu_mask(op: ReluMaskOp) -> tuple[SSAValue, SSAValue]:
+    """Insert y's generic and the mask's (hswc.ops.relu_mask) before `op`: two elementwise
+    generics reading x, which hsg-fuse-elementwise makes one kernel writing both."""
+    b = Builder(InsertPoint.before(op))
+    t = op.x.type
+    assert isinstance(t, TensorType)
+    identity = AffineMapAttr(AffineMap.identity(t.get_num_dims()))
+    results = []
+    for out_type, block in ((t, y_body(t.get_element_type())),
+                            (mask_type(t), mask_body(t.get_element_type()))):
+        init = _empty_like(b, out_type, op.x)
+        generic = GenericOp([op.x], [init], Region(block), [identity, identity],
+                            [IteratorTypeAttr.parallel()] * t.get_num_dims(), [out_type])
+        results.append(b.insert(generic).res[0])
+    return results[0], results[1]
+
+
 @dataclass(frozen=True)
 class HsgDecomposePass(ModulePass):
     """Named hsg ops -> their linalg.generic (see the module docstring)."""
@@ -142,6 +161,14 @@ class HsgDecomposePass(ModulePass):
                 new.name_hint = old.name_hint
                 old.replace_all_uses_with(new)
             Rewriter.erase_op(norm)
+        for relu in [o for o in op.walk() if isinstance(o, ReluMaskOp)]:
+            before = relu.prev_op
+            values = decompose_relu_mask(relu)
+            copy_location(relu, ops_between(before, relu))
+            for old, new in zip(relu.results, values, strict=True):
+                new.name_hint = old.name_hint
+                old.replace_all_uses_with(new)
+            Rewriter.erase_op(relu)
         for named in [o for o in op.walk() if isinstance(o, hsg.NamedOp)]:
             definition = definition_of(named.name)
             semantics = self.semantics or definition.default_semantics

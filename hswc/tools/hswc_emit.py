@@ -76,7 +76,6 @@ with importing():
         format_parse_error,
     )
     from hswc.dialects import hsg
-    from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
     from hswc.memory_budget import check_fits
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
@@ -232,7 +231,7 @@ def _operator_shape(fn: func.FuncOp) -> tuple[object, ...]:
     properties with element types erased)."""
     shape: list[object] = []
     for op in fn.walk():
-        if isinstance(op, hsg.NamedOp | TensorFunctionOp):
+        if isinstance(op, hsg.OPERATOR_OPS):
             shape.append(op.name)
         elif isinstance(op, GenericOp):
             shape.append(("linalg.generic", len(op.inputs), str(op.indexing_maps),
@@ -272,7 +271,7 @@ def lower(text: str, name: str, semantics: str | None = None,
         _keep_only(module, function)
     check_compilable(module)
     check_fits(module)
-    if not any(isinstance(op, hsg.NamedOp | TensorFunctionOp | GenericOp)
+    if not any(isinstance(op, (*hsg.OPERATOR_OPS, GenericOp))
                for op in module.walk()):
         return Lowered(module, semantics=semantics)
     derived = row_op_type(module) if kernel_name is None else None
