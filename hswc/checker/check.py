@@ -31,6 +31,7 @@ from hswc.checker import (
     kernel_source,
     op_folder,
     quantized,
+    row_generics,
     time_limits,
 )
 from hswc.checker import build as builder
@@ -274,10 +275,11 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     only)."""
     if opdir is None:
         return reference(o), {}, {}, {}, frozenset(), NO_MASKS
-    if o.op is None or quantized.is_quantized(o.op):
-        # A --reference module holds its values: every --attr is the tiling's; a quantized
-        # op's attributes are both the reference's and the tiling's.
-        ref = reference(replace(o, attrs={}) if o.op is None else o)
+    if o.op is None or quantized.is_quantized(o.op) or row_generics.is_row_generic(o.op):
+        # A --reference module (and a row generic) holds its values: every --attr is the
+        # tiling's; a quantized op's attributes are both the reference's and the tiling's.
+        keep = o.op is not None and quantized.is_quantized(o.op)
+        ref = reference(o if keep else replace(o, attrs={}))
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
