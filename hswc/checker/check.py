@@ -320,6 +320,20 @@ def _masks(opdir: OpDir, op: str, ref: expected.Reference, semantic: Mapping[str
                  {m.position: m for m in found if m.direction == "output"})
 
 
+def _ut_stand_in(opdir: OpDir, sources: kernel_source.KernelSources, struct: str,
+                 where: Path | None) -> bool:
+    """Whether the kernel's tiling struct is declared only by the op folder's tests/ut header
+    while its tiling registers a tiling-data class of that name (REGISTER_TILING_DATA_CLASS):
+    the kernel's real build gets the struct generated from that class (`_generated_struct`)."""
+    ut = sources.directory.parent / "tests" / "ut"
+    if where is None or not where.resolve().is_relative_to(ut.resolve()):
+        return False
+    registered = re.compile(rf"REGISTER_TILING_DATA_CLASS\(\s*\w+\s*,\s*{re.escape(struct)}\s*\)")
+    host = opdir.folder.root / "op_host"
+    return any(registered.search(p.read_text(encoding="utf-8", errors="replace"))
+               for p in sorted(host.rglob("*")) if p.suffix in (".h", ".hpp", ".cpp"))
+
+
 def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
                      include_dirs: tuple[Path, ...], opdir: OpDir | None,
                      ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
@@ -337,7 +351,8 @@ def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
 def _defined_dtypes(o: CheckOptions, opdir: OpDir, ref: expected.Reference,
                     dtypes: tuple[str, ...], notes: list[str],
                     masks: set[int] | None = None) -> tuple[str, ...]:
-    """The dtypes to run that the op's definition takes, its mask inputs aside (a note for
+    """The dtypes to run that the op's definition takes, its mask inputs and the optional
+    inputs left out aside (ClippedSwiglu's int64 group_index; a note for
     those left out)."""
     supported = opdir.dtypes(masks or set())
     left_out = [d for d in dtypes if d not in supported]
@@ -467,6 +482,14 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
     struct, fields, struct_file, missing = _declared_struct(o, sources, include_dirs, opdir)
+    if opdir is not None and struct is not None and _ut_stand_in(opdir, sources, struct,
+                                                                 struct_file):
+        # CANN's kernel build generates the struct from the registered class; the op's
+        # tests/ut header is its UT build's stand-in (ClippedSwiglu's packs it, `#pragma
+        # pack(1)`, where metadef aligns each field).
+        missing = CheckError(f"tiling struct {struct}: only the op's tests/ut header "
+                             f"({struct_file}) declares it")
+        struct, fields, struct_file = None, (), None
     if (opdir is not None and struct_file is not None and _guarded_header(struct_file)
             and kernel_source.reaches(sources.entry.source, struct_file) is False):
         # The UT variant of an entry (`#ifdef DTYPE_X`) leaves the tiling-data header out for
@@ -499,7 +522,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
                              f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
-        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, set(mask_in))
+        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, {*mask_in, *absent})
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
                                   8 if masks.packed else HALVES_GRANULE if ref.halves else 1,
                                   notes)
