@@ -341,7 +341,15 @@ def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
     """`_struct`'s answer, and for an op folder whose kernel names a struct it does not
     declare (perhaps the op's tiling-data class: `_generated_struct`), none and why."""
     try:
-        return (*_struct(o, sources, include_dirs, opdir), None)
+        struct, fields, where = _struct(o, sources, include_dirs, opdir)
+        if opdir is not None and struct is not None and _ut_stand_in(opdir, sources, struct,
+                                                                     where):
+            # CANN's kernel build generates the struct from the registered class; the op's
+            # tests/ut header is its UT build's stand-in (ClippedSwiglu's packs it, `#pragma
+            # pack(1)`, where metadef aligns each field).
+            return None, (), None, CheckError(f"tiling struct {struct}: only the op's tests/ut "
+                                              f"header ({where}) declares it")
+        return struct, fields, where, None
     except CheckError as error:
         if opdir is None or not str(error).startswith("no tiling struct "):
             raise
@@ -482,14 +490,6 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
         raise CheckError(f"--ignore-nan-inputs {','.join(unknown)}: the reference's inputs are "
                          f"{', '.join(ref.input_names)}")
     struct, fields, struct_file, missing = _declared_struct(o, sources, include_dirs, opdir)
-    if opdir is not None and struct is not None and _ut_stand_in(opdir, sources, struct,
-                                                                 struct_file):
-        # CANN's kernel build generates the struct from the registered class; the op's
-        # tests/ut header is its UT build's stand-in (ClippedSwiglu's packs it, `#pragma
-        # pack(1)`, where metadef aligns each field).
-        missing = CheckError(f"tiling struct {struct}: only the op's tests/ut header "
-                             f"({struct_file}) declares it")
-        struct, fields, struct_file = None, (), None
     if (opdir is not None and struct_file is not None and _guarded_header(struct_file)
             and kernel_source.reaches(sources.entry.source, struct_file) is False):
         # The UT variant of an entry (`#ifdef DTYPE_X`) leaves the tiling-data header out for
