@@ -344,6 +344,14 @@ what each kernel computes.
   clipped_swiglu_tiling_def.h`, whose `#pragma pack(1)` puts ubMaxPair at byte 60 where metadef
   aligns it to 64 (read from the UT header, ubMaxPair was 0 and InitBuffer failed). Checked
   with group_index left out (a null address, isGroup 0).
+- **ORIG_DTYPE_* now defined: GeGluGradV2, SituGlu and SituGluGrad swept again.** Before, the
+  checker left ORIG_DTYPE_<N> undefined, so `#if ORIG_DTYPE_DY != DT_FLOAT` was false and every
+  dtype built the float path (`op_kernel/ge_glu_grad_v2_tanh_base.h:140`, `:308`). Swept again,
+  GeGluGradV2's f16 and bf16 rows have no value outside the tolerance (max 1 ulp f16, 248 ulp
+  bf16 on A2/A3); what stays are misplaced inf/NaN, not yet traced, so the GeGluGradV2 note
+  above (f16 a * dy in half) was measured on the float path and is to be read again. SituGlu and
+  SituGluGrad (their tilings include their prototype headers, now built) run on every SoC:
+  within the tolerance in f16, outside in bf16 and f32 (not yet traced).
 - **The reductions no hsg op computes are mapped (hswc.checker.row_generics).**
   ConfusionSoftmaxGrad (y = grad - sum(grad * x, -1)), SoftmaxGradExt (y = (grad - sum(grad *
   x1, -1)) * x1 * x2, x2 one element), SoftmaxCrossEntropyWithLogits (loss = -sum(labels *
