@@ -329,9 +329,44 @@ what each kernel computes.
   kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
   clamps the same way (`:385`). hswc writes it as `hsg.first_rows %y, %group_index` (a kernel
   reading its row count from the tensor in GM; a negative sum is 0 rows), but the checker does
-  not pass group_index to ops-nn's kernel yet, so clipped_swiglu is checked without it, and
+  not pass group_index to ops-nn's kernel yet (an int64 input beside the float ones: the
+  checker's inputs are drawn in the run's dtype), so clipped_swiglu is checked without it, and
   clipped_swiglu_grad, swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not
   expressible.
+- **ClippedSwiglu (A2/A3) now builds and runs.** Its tiling includes its prototype header
+  (`op_host/clipped_swiglu_tiling.h:25`, `graph/operator_reg.h`'s REG_OP macros, which the
+  CPU model of the tiling context now has); its kernel picks its element type by
+  `#if (ORIG_DTYPE_X == DT_FLOAT16)` (`op_kernel/clipped_swiglu.cpp:31-55`), the macro CANN's
+  kernel build defines beside DTYPE_X, which the checker now defines too (before, every dtype
+  built the float kernel); it splits interleaved pairs with ArithProgression and Gather
+  (`op_kernel/clipped_swiglu.hpp:349-354`), now modelled; and its tiling struct is generated from
+  the registered class, as CANN's build does, not taken from `tests/ut/op_kernel/
+  clipped_swiglu_tiling_def.h`, whose `#pragma pack(1)` puts ubMaxPair at byte 60 where metadef
+  aligns it to 64 (read from the UT header, ubMaxPair was 0 and InitBuffer failed). Checked
+  with group_index left out (a null address, isGroup 0).
+- **ORIG_DTYPE_* now defined: GeGluGradV2, SituGlu and SituGluGrad swept again.** Before, the
+  checker left ORIG_DTYPE_<N> undefined, so `#if ORIG_DTYPE_DY != DT_FLOAT` was false and every
+  dtype built the float path (`op_kernel/ge_glu_grad_v2_tanh_base.h:140`, `:308`). Swept again,
+  GeGluGradV2's f16 and bf16 rows have no value outside the tolerance (max 1 ulp f16, 248 ulp
+  bf16 on A2/A3); what stays are misplaced inf/NaN, not yet traced, so the GeGluGradV2 note
+  above (f16 a * dy in half) was measured on the float path and is to be read again. SituGlu and
+  SituGluGrad (their tilings include their prototype headers, now built) run on every SoC:
+  within the tolerance in f16, outside in bf16 and f32 (not yet traced).
+- **The reductions no hsg op computes are mapped (hswc.checker.row_generics).**
+  ConfusionSoftmaxGrad (y = grad - sum(grad * x, -1)), SoftmaxGradExt (y = (grad - sum(grad *
+  x1, -1)) * x1 * x2, x2 one element), SoftmaxCrossEntropyWithLogits (loss = -sum(labels *
+  log_softmax(features), -1) and backprop = softmax(features) - labels, TensorFlow's op) and
+  PReluGradReduce (da = sum(updates) over every dim but the channel: its tiling's axes,
+  `op_host/arch35/prelu_grad_reduce_tiling_arch35.cpp:57-89`) are written as linalg.generics with
+  reduction iterators (f32 accumulation, one rounding), run by hswc's interpreter, compared
+  within PyTorch's tolerance. All four are Ascend 950 only and none runs yet: ConfusionSoftmaxGrad's
+  and SoftmaxGradExt's tilings include `common/inc/op_api/runtime2_util.h`, which needs
+  `util/fp16.h` (not in the CPU model of the tiling context), and their kernels are RegBase
+  (`MicroAPI` Reduce, `op_kernel/arch35/*_ar_full_load.h`); SoftmaxCrossEntropyWithLogits's
+  kernel calls `InitOutput`; PReluGradReduce's is ATVOSS's reduce template (`REDUCE_TPL_PARAM`).
+  examples/check_kernel/confusion_softmax_grad_op (an A2 kernel of the same formula in ops-nn's
+  layout) passes against the generic and fails with its seeded mistake
+  (test/test_check_kernel_row_generics.py).
 - **The softmax family: mapped; experimental/activation/softmax_v2 runs, the others stop at a
   call the CPU model lacks.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,

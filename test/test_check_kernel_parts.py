@@ -66,6 +66,17 @@ def test_scan_finds_the_entry_its_template_gm_arguments_macros_and_struct(tmp_pa
         ("totalNum", True), ("ubFactor", False), ("lambd", True), ("bias", True)]
 
 
+def test_scan_finds_orig_dtype_macros_read_only_by_if_lines(tmp_path: Path) -> None:
+    """CANN's kernel build defines ORIG_DTYPE_<N> (a ge::DataType name) beside DTYPE_<N>;
+    kernels compare it in #if lines (ClippedSwiglu: `#if (ORIG_DTYPE_X == DT_FLOAT16)`), which
+    preprocessing removes, so the scan reads them from the files as written."""
+    (tmp_path / "my_op.cpp").write_text(KERNEL.replace(
+        "    DTYPE_X v = DTYPE_GRAD(0);\n",
+        "    DTYPE_X v = DTYPE_GRAD(0);\n#if (ORIG_DTYPE_X == DT_FLOAT16)\n    v = v;\n#endif\n"))
+    found = kernel_source.scan(tmp_path)
+    assert found.dtype_macros == ("DTYPE_GRAD", "DTYPE_X", "ORIG_DTYPE_X")
+
+
 def test_scan_uses_op_kernel_of_an_operator_directory_and_the_file_named_after_the_entry(
         tmp_path: Path) -> None:
     kernel = tmp_path / "relu_v9" / "op_kernel"

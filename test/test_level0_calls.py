@@ -1,9 +1,10 @@
 """The CPU model's vector mask register (SetMaskCount / SetMaskNorm / SetVectorMask, read by
-isSetMask = false calls), BlockReduceSum / Max, WholeReduceMax's index orders and TransDataTo5HD
-(hswc/checker/ascendc_cpu/ascendc_cpu_mask.h, ascendc_cpu_vec_block_reduce.h,
-ascendc_cpu_vec_reduce.h, ascendc_cpu_vec_transpose.h), against values computed by hand from
-asc-devkit's documentation (掩码.md, SetVectorMask.md, ReduceDataBlock.md, ReduceRepeat.md,
-TransDataTo5HD.md). One driver build per SoC family (test/cpp_fixtures/level0_calls_driver.cpp);
+isSetMask = false calls), BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD,
+Gather's count form and ArithProgression (hswc/checker/ascendc_cpu/ascendc_cpu_mask.h,
+ascendc_cpu_vec_block_reduce.h, ascendc_cpu_vec_reduce.h, ascendc_cpu_vec_transpose.h,
+ascendc_cpu_gather.h), against values computed by hand from asc-devkit's documentation (掩码.md,
+SetVectorMask.md, ReduceDataBlock.md, ReduceRepeat.md, TransDataTo5HD.md, Gather.md). One
+driver build per SoC family (test/cpp_fixtures/level0_calls_driver.cpp);
 Ascend 950's, for the one case where the families differ, under `sweep`."""
 
 from __future__ import annotations
@@ -141,3 +142,15 @@ def test_scalar_bit_counts(a2: Path) -> None:
     # CountLeadingZero.md: 0x0100000000000020 has 7 leading zeros, 0 has 64; 0xF0F0 has 8 ones
     # and 56 zeros (GetBitCount.md)
     assert [v for v, _ in run(a2, "scalar_bits")] == [7, 64, 8, 56]
+
+
+def test_gather_picks_by_byte_offsets_and_arith_progression_fills_blocks(a2: Path) -> None:
+    """Gather.md: dst[i] = src[(srcBaseAddr + srcOffset[i]) / sizeof(T)]; src[i] = i, offsets
+    0, 8, 16, .. (ArithProgression, 4-byte elements): base 4 the odd elements, base 0 the even.
+    ArithProgression of 9 int32_t writes two whole blocks (its Adds fill CeilAlign(9, 8)): the
+    element at 10 is the sequence's 80, the one at 20 untouched (-9)."""
+    got = values(run(a2, "gather_pairs"))
+    assert got[:6] == [1, 3, 5, 7, 9, 11] and got[6:8] == [UNTOUCHED] * 2
+    assert got[8:14] == [0, 2, 4, 6, 8, 10]
+    assert got[14:16] == [80, -9]
+    assert "is not a multiple of the element's 4" in refused(a2, "gather_misaligned")

@@ -18,7 +18,7 @@ import numpy as np
 
 from hswc.checker import expected, halves, inputs, kernel_source
 from hswc.checker.build import BuildSpec
-from hswc.checker.dtypes import CPP
+from hswc.checker.dtypes import CPP, GE_NAMES
 from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions, for_dtype
 from hswc.checker.sizes import boundary_sizes
@@ -177,7 +177,8 @@ def build_specs(o: CheckOptions, sources: kernel_source.KernelSources, ref: expe
     for dtype in dict.fromkeys(c.dtype for c in cases):
         overrides = for_dtype(o.defines, dtype)
         named = {d.split("=", 1)[0] for d in overrides}
-        defines = [*(f"{m}={CPP[dtype]}" for m in sources.dtype_macros if m not in named),
+        defines = [*(f"{m}={(GE_NAMES if m.startswith('ORIG_') else CPP)[dtype]}"
+                     for m in sources.dtype_macros if m not in named),
                    *overrides]
         defines = [d.replace("{T}", CPP[dtype]) for d in defines]
         listed = tuple(instances[dtype]) if entry.template is not None else None

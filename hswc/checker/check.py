@@ -31,6 +31,7 @@ from hswc.checker import (
     kernel_source,
     op_folder,
     quantized,
+    row_generics,
     time_limits,
 )
 from hswc.checker import build as builder
@@ -274,10 +275,11 @@ def _reference(o: CheckOptions, opdir: OpDir | None
     only)."""
     if opdir is None:
         return reference(o), {}, {}, {}, frozenset(), NO_MASKS
-    if o.op is None or quantized.is_quantized(o.op):
-        # A --reference module holds its values: every --attr is the tiling's; a quantized
-        # op's attributes are both the reference's and the tiling's.
-        ref = reference(replace(o, attrs={}) if o.op is None else o)
+    if o.op is None or quantized.is_quantized(o.op) or row_generics.is_row_generic(o.op):
+        # A --reference module (and a row generic) holds its values: every --attr is the
+        # tiling's; a quantized op's attributes are both the reference's and the tiling's.
+        keep = o.op is not None and quantized.is_quantized(o.op)
+        ref = reference(o if keep else replace(o, attrs={}))
         return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
                 NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
@@ -319,6 +321,20 @@ def _masks(opdir: OpDir, op: str, ref: expected.Reference, semantic: Mapping[str
                  {m.position: m for m in found if m.direction == "output"})
 
 
+def _ut_stand_in(opdir: OpDir, sources: kernel_source.KernelSources, struct: str,
+                 where: Path | None) -> bool:
+    """Whether the kernel's tiling struct is declared only by the op folder's tests/ut header
+    while its tiling registers a tiling-data class of that name (REGISTER_TILING_DATA_CLASS):
+    the kernel's real build gets the struct generated from that class (`_generated_struct`)."""
+    ut = sources.directory.parent / "tests" / "ut"
+    if where is None or not where.resolve().is_relative_to(ut.resolve()):
+        return False
+    registered = re.compile(rf"REGISTER_TILING_DATA_CLASS\(\s*\w+\s*,\s*{re.escape(struct)}\s*\)")
+    host = opdir.folder.root / "op_host"
+    return any(registered.search(p.read_text(encoding="utf-8", errors="replace"))
+               for p in sorted(host.rglob("*")) if p.suffix in (".h", ".hpp", ".cpp"))
+
+
 def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
                      include_dirs: tuple[Path, ...], opdir: OpDir | None,
                      ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
@@ -326,7 +342,15 @@ def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
     """`_struct`'s answer, and for an op folder whose kernel names a struct it does not
     declare (perhaps the op's tiling-data class: `_generated_struct`), none and why."""
     try:
-        return (*_struct(o, sources, include_dirs, opdir), None)
+        struct, fields, where = _struct(o, sources, include_dirs, opdir)
+        if opdir is not None and struct is not None and _ut_stand_in(opdir, sources, struct,
+                                                                     where):
+            # CANN's kernel build generates the struct from the registered class; the op's
+            # tests/ut header is its UT build's stand-in (ClippedSwiglu's packs it, `#pragma
+            # pack(1)`, where metadef aligns each field).
+            return None, (), None, CheckError(f"tiling struct {struct}: only the op's tests/ut "
+                                              f"header ({where}) declares it")
+        return struct, fields, where, None
     except CheckError as error:
         if opdir is None or not str(error).startswith("no tiling struct "):
             raise
@@ -336,7 +360,8 @@ def _declared_struct(o: CheckOptions, sources: kernel_source.KernelSources,
 def _defined_dtypes(o: CheckOptions, opdir: OpDir, ref: expected.Reference,
                     dtypes: tuple[str, ...], notes: list[str],
                     masks: set[int] | None = None) -> tuple[str, ...]:
-    """The dtypes to run that the op's definition takes, its mask inputs aside (a note for
+    """The dtypes to run that the op's definition takes, its mask inputs and the optional
+    inputs left out aside (ClippedSwiglu's int64 group_index; a note for
     those left out)."""
     supported = opdir.dtypes(masks or set())
     left_out = [d for d in dtypes if d not in supported]
@@ -498,7 +523,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
                              f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
-        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, set(mask_in))
+        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, {*mask_in, *absent})
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
                                   8 if masks.packed else HALVES_GRANULE if ref.halves else 1,
                                   notes)

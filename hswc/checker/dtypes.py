@@ -21,6 +21,9 @@ BITS: Mapping[str, np.dtype] = {
 
 CPP: Mapping[str, str] = {"f16": "half", "bf16": "bfloat16_t", "f32": "float"}
 """The AscendC spelling of each element type (what DTYPE_X is defined to, and `{T}`)."""
+GE_NAMES: Mapping[str, str] = {"f16": "DT_FLOAT16", "bf16": "DT_BF16", "f32": "DT_FLOAT"}
+"""The ge::DataType name of each element type (what ORIG_DTYPE_X is defined to, as CANN's
+kernel build does; the CPU model defines the names as kernel_type.h numbers them)."""
 
 
 def dtype_of_element(t: Attribute) -> str | None:

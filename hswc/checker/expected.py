@@ -472,6 +472,33 @@ def from_quantized(name: str, attrs: Mapping[str, str]) -> Reference:
 
 
 # endregion
+# region --op <row generic> (hswc.checker.row_generics)
+
+
+def from_row_generic(name: str, attrs: Mapping[str, str]) -> Reference:
+    """The reference of `--op` a reduction of hswc.checker.row_generics: its linalg.generics
+    run by hswc's interpreter on tensors of [rows, L] (and [rows], [L], [1] by kind), compared
+    within PyTorch's tolerance. The definition's attributes (its reduced axes) are its tiling's
+    alone: the generic is written for their defaults."""
+    from hswc.checker import row_generics
+
+    g = row_generics.ROW_GENERICS[name]
+    halves = Halves(g.kinds, "x", outputs=g.outputs)
+
+    def compute(dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return row_generics.outputs(name, dtype, args)
+
+    def left_out(wanted: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.zeros(np.asarray(w).size, bool) for w in wanted]
+
+    return Reference(f"{name}: hswc.checker.row_generics' generic ({g.formula}), every tensor "
+                     "of [rows, L] reduced along L unless its kind says otherwise, run by hswc's "
+                     "interpreter", g.input_names, len(g.outputs), compute,
+                     dict.fromkeys(DTYPES), (-3.0, -1.0, 0.0, 1.0, 3.0), name, exact=False,
+                     halves=halves, left_out=left_out)
+
+
+# endregion
 # region --reference FILE.mlir
 
 

@@ -43,9 +43,9 @@ nothing)."""
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(?)[ \t]*(.*)$", re.M)
 _UNDEF = re.compile(r"^[ \t]*#[ \t]*undef[ \t]+([A-Za-z_]\w*)", re.M)
 _TOKEN = re.compile(r'"[^"]*"|[A-Za-z_]\w*')
-_DTYPE = re.compile(r"\bDTYPE_[A-Z0-9_]+\b")
+_DTYPE = re.compile(r"\b(?:ORIG_)?DTYPE_[A-Z0-9_]+\b")
 _DECLARED = re.compile(r"(?:#\s*define|typename|class|\b(?:u?int(?:8|16|32|64)_t|int|bool|auto))"
-                       r"\s+(DTYPE_[A-Z0-9_]+)\b")
+                       r"\s+((?:ORIG_)?DTYPE_[A-Z0-9_]+)\b")
 _GET_TILING_DATA = re.compile(r"\bGET_TILING_DATA\s*\(")
 _TILING_USE = re.compile(r"\b(?:GET_TILING_DATA_WITH_STRUCT|GET_TILING_DATA_PTR_WITH_STRUCT|"
                          r"REGISTER_TILING_DEFAULT)\s*\(\s*([A-Za-z_]\w*)")
@@ -396,7 +396,8 @@ def _pick_entry(entries: list[Entry], wanted: str | None, where: str,
 
 
 def dtype_macros(text: str) -> tuple[str, ...]:
-    """The DTYPE_* names the sources use but neither #define nor declare themselves."""
+    """The DTYPE_* and ORIG_DTYPE_* names the sources use but neither #define nor declare
+    themselves."""
     declared = set(_DECLARED.findall(text))
     return tuple(sorted(set(_DTYPE.findall(text)) - declared))
 
@@ -425,7 +426,11 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
     else:
         text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
     used = set(_TILING_USE.findall(own))
-    return KernelSources(directory, files, chosen, dtype_macros(text),
+    # ORIG_DTYPE_* are read by #if lines, which preprocessing removes: from the files as written.
+    raw = "\n".join(strip_comments(_read(f)) for f in files)
+    orig = tuple(m for m in dtype_macros(raw) if m.startswith("ORIG_"))
+    return KernelSources(directory, files, chosen,
+                         tuple(sorted({*dtype_macros(text), *orig})),
                          used.pop() if len(used) == 1 else None,
                          _GET_TILING_DATA.search(own) is not None)
 

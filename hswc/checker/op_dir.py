@@ -56,8 +56,8 @@ class OpDir:
         return found.pop() if len(found) == 1 else None
 
     def dtypes(self, masks: Collection[int] = ()) -> set[str]:
-        """The checked dtypes every input of the definition takes, but the masks at `masks`
-        (ReluGradV2's DT_UINT1 mask beside its float gradients)."""
+        """The checked dtypes every input of the definition takes, but those at `masks`
+        (ReluGradV2's DT_UINT1 mask beside its float gradients; optional inputs left out)."""
         wanted = {v: k for k, v in host_tiling.GE_DTYPES.items()}
         out: set[str] | None = None
         for k, (_, listed) in enumerate(self.op.inputs):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from hswc.checker import expected, kernel_source, quantized
+from hswc.checker import expected, kernel_source, quantized, row_generics
 from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, NUMPY
 from hswc.checker.errors import CheckError
@@ -103,6 +103,7 @@ def reference(o: CheckOptions) -> expected.Reference:
                 raise CheckError(f"--semantics: {o.op} has one semantics (its definition's)")
             return expected.from_gated_op(o.op, o.attrs)
         one_semantics = {quantized.is_quantized(o.op): expected.from_quantized,
+                         row_generics.is_row_generic(o.op): expected.from_row_generic,
                          expected.row_op(o.op) is not None: expected.from_row_op,
                          expected.is_relu_mask(o.op): expected.from_relu_mask}.get(True)
         if one_semantics is not None:

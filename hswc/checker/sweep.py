@@ -46,8 +46,11 @@ of [rows, L] reduced along L (dim -1; hswc.checker.expected.from_row_op; experim
 activation/softmax_v2, whose tiling takes 4-d tensors, [1, 1, rows, L] with dim = 3:
 ROW_DIMS), within PyTorch's tolerance. gelu_quant (QUANTIZED_FOLDERS) maps to
 hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and out_scale f32
-per row compared bit for bit. The rest (BLOCKED: gated ops with group_index, several outputs or
-no hsg op, reductions no hsg op computes, quantized outputs, broadcast weights) get one row per
+per row compared bit for bit. The reductions no hsg op computes (ROW_GENERIC_FOLDERS:
+confusion_softmax_grad, softmax_grad_ext, softmax_cross_entropy_with_logits, p_relu_grad_reduce)
+map to the linalg.generics of hswc.checker.row_generics their definitions write, run by hswc's
+interpreter on [rows, L], within PyTorch's tolerance. The rest (BLOCKED: gated ops with
+group_index, several outputs or no hsg op, quantized outputs, broadcast weights) get one row per
 SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
@@ -180,6 +183,12 @@ ROW_FOLDERS: Mapping[str, str] = {
 the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced along L, dim -1
 (their definitions' default axes); SoftmaxGrad's (grad_softmax, softmax) and LogSoftmaxGrad's
 (grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
+ROW_GENERIC_FOLDERS = ("confusion_softmax_grad", "softmax_grad_ext", "p_relu_grad_reduce",
+                       "softmax_cross_entropy_with_logits")
+"""Folders of reductions no hsg op computes, checked against the generic of their name in
+hswc.checker.row_generics (`--op <name>`): its linalg.generics run by hswc's interpreter on
+tensors of [rows, L], the definitions' default axes (the last dim; PReluGradReduce's every dim
+but the channel), within PyTorch's tolerance."""
 QUANTIZED_FOLDERS = ("gelu_quant",)
 """Folders checked against a generic of hswc.checker.quantized (`--op gelu_quant`): GeluQuant's
 dynamic mode, its definition's default, x of [rows, L] and its smooth scales of [L] (the
@@ -189,8 +198,6 @@ ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
 softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
 [0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
 (hswc.checker.halves' "x4") with dim = 3."""
-REDUCTION = ("a reduction hswc's ops do not compute (the checker compares the softmax family's "
-             "reductions along the last dim, ROW_FOLDERS)")
 GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
                "group, summed and clamped to x's rows; the rows past the sum are not written: "
                "hsg.first_rows), which the checker does not pass to ops-nn's kernel yet")
@@ -207,9 +214,6 @@ BLOCKED: Mapping[str, str] = {
     "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),
-    **dict.fromkeys(("confusion_softmax_grad", "p_relu_grad_reduce", "softmax_grad_ext"),
-                    REDUCTION),
-    "softmax_cross_entropy_with_logits": REDUCTION + "; two outputs of different shapes",
     "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
                            "and two outputs (dx and update)"),
 }
@@ -239,6 +243,11 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
         return f"generic {generic}", {}, f"{folder.name} = the generic {generic}"
     if folder.name in BLOCKED:
         return None
+    if folder.name in ROW_GENERIC_FOLDERS:
+        from hswc.checker.row_generics import ROW_GENERICS
+
+        return (folder.name, {}, f"{folder.name} = hswc.checker.row_generics' generic "
+                f"({ROW_GENERICS[folder.name].formula})")
     if folder.name in QUANTIZED_FOLDERS:
         return (folder.name, {}, f"{folder.name} = hswc.checker.quantized's generic (its "
                 "dynamic mode: int8 y of [rows, L] and an f32 scale per row)")
@@ -442,11 +451,12 @@ def _soc_semantics(op: str, soc: str) -> str | None:
     default."""
     from hswc.checker.expected import gated_op, is_relu_mask, row_op
     from hswc.checker.quantized import is_quantized
+    from hswc.checker.row_generics import is_row_generic
     from hswc.ops import definition_of
     from hswc.platform import get_platform
 
-    if gated_op(op) is not None or row_op(op) is not None or is_quantized(op) \
-            or is_relu_mask(op):
+    if (gated_op(op) is not None or row_op(op) is not None or is_quantized(op)
+            or is_row_generic(op) or is_relu_mask(op)):
         return None  # one semantics, its definition's
     known = tuple(definition_of(op).semantics)
     if "cann-arch35" in known and get_platform(soc).api == "dav_3510":

@@ -1,5 +1,6 @@
 // level0_calls_driver.cpp - the CPU model's vector mask register (SetMaskCount, SetMaskNorm,
-// SetVectorMask), BlockReduceSum / Max, WholeReduceMax's index orders and TransDataTo5HD on fixed
+// SetVectorMask), BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD, Gather and
+// ArithProgression on fixed
 // inputs (build with -DASCENDC_CPU_DAV_3510 for Ascend 950); test_level0_calls.py checks the
 // printed results against hand-computed values.
 //
@@ -117,6 +118,25 @@ int main(int argc, char** argv)
         std::printf("%lld %d\n", static_cast<long long>(ScalarGetCountOfValue<1>(0xF0F0ULL)), 0);
         std::printf("%lld %d\n", static_cast<long long>(GetBitCount<0>(0xF0F0ULL)), 0);
         return 0;
+    } else if (s == "gather_pairs") {  // Gather.md: src[(base + offset[i]) / 4]; ArithProgression's offsets
+        TBuf<TPosition::VECCALC> offBuf;
+        pipe.InitBuffer(offBuf, 256);
+        const LocalTensor<int32_t> offsets = offBuf.Get<int32_t>();
+        offsets.SetValue(10, -9);  // past count 9: its block is written (8 + 8 int32_t)
+        offsets.SetValue(20, -9);  // past that block: untouched
+        ArithProgression(offsets, static_cast<int32_t>(0), static_cast<int32_t>(8), 9);
+        PipeBarrier<PIPE_V>();
+        const LocalTensor<uint32_t> bytes = offsets.ReinterpretCast<uint32_t>();
+        Gather(dst, src, bytes, 4u, 6);       // src[2i + 1]
+        Gather(dst[8], src, bytes, 0u, 6);    // src[2i]
+        dst.SetValue(14, static_cast<float>(offsets.GetValue(10)));
+        dst.SetValue(15, static_cast<float>(offsets.GetValue(20)));
+    } else if (s == "gather_misaligned") {  // an offset not a multiple of the element: a rule
+        TBuf<TPosition::VECCALC> offBuf;
+        pipe.InitBuffer(offBuf, 256);
+        const LocalTensor<uint32_t> offsets = offBuf.Get<uint32_t>();
+        offsets.SetValue(0, 2);
+        Gather(dst, src, offsets, 0u, 1);
     } else if (s == "stale_register") {  // a level-2 call between SetVectorMask and its reader
         SetVectorMask<float>(0, 0xB);
         Adds(src[128], src[128], 1.0f, 64);

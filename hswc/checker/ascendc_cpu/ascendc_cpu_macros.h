@@ -181,4 +181,23 @@ template <typename T>
 struct IsSameType<T, T> : std::true_type {};
 }  // namespace AscendC
 
+// The ge::DataType numbers a kernel compares its ORIG_DTYPE_<INPUT> macros with (`#if
+// ORIG_DTYPE_X == DT_FLOAT16`): asc-devkit include/basic_api/kernel_type.h defines them for the
+// device build, and its kernel build passes -DORIG_DTYPE_<N>=DT_<TYPE> beside -DDTYPE_<N>
+// (cmake/asc/fwk_modules/util/ascendc_impl_build.py); the checker passes both (cases.py).
+#ifndef DT_FLOAT
+#define DT_FLOAT 0
+#define DT_FLOAT16 1
+#define DT_INT8 2
+#define DT_INT32 3
+#define DT_UINT8 4
+#define DT_INT16 6
+#define DT_UINT16 7
+#define DT_UINT32 8
+#define DT_INT64 9
+#define DT_UINT64 10
+#define DT_BOOL 12
+#define DT_BF16 27
+#endif
+
 #endif  // ASCENDC_CPU_MACROS_H

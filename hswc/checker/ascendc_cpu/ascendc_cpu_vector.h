@@ -33,6 +33,7 @@
 #include "ascendc_cpu_vec_reduce.h"
 #include "ascendc_cpu_vec_sigmoid.h"
 #include "ascendc_cpu_vec_transpose.h"
+#include "ascendc_cpu_gather.h"
 #include "ascendc_cpu_gather_mask.h"
 
 #endif  // ASCENDC_CPU_VECTOR_H
