@@ -71,9 +71,9 @@ from xdsl.rewriter import InsertPoint
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
-from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
+from hswc.dialects.ascend_repeat import UINT8_MAX, BinaryRepeatOp, BinaryRepeatParams
 from hswc.dialects.hsg_rows import compensated
-from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.platform import MAX_REPEAT_TIMES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 from hswc.reduction_order import IDENTITY, LOWEST, TWO_SUM_STEPS, Fold, fold_plan, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
@@ -105,10 +105,10 @@ from hswc.vectorizer.plan import (
 
 BRCB_VALUES = 8
 """Brcb reads 8 values a repeat, one per 32-byte block it writes (Brcb.md)."""
-MAX_STRIDE = 0xFF
+MAX_STRIDE = UINT8_MAX
 """BinaryRepeatParams' strides are uint8_t (ascend_repeat.BINARY_STRIDES)."""
-MAX_REPEATS = 0xFF
-"""A level-0 call's repeatTimes is a uint8_t (asc-devkit); a row's groups take several calls."""
+MAX_REPEATS = MAX_REPEAT_TIMES
+"""A level-0 call's repeatTimes (hswc.platform); a row's groups take several calls."""
 REPEAT_FORMS: dict[str, type[BinaryRepeatOp]] = {
     "Add": ascend.AddRepeatOp, "Sub": ascend.SubRepeatOp, "Mul": ascend.MulRepeatOp,
     "Div": ascend.DivRepeatOp, "Max": ascend.MaxRepeatOp, "Min": ascend.MinRepeatOp,
