@@ -73,7 +73,12 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import UINT8_MAX, BinaryRepeatOp, BinaryRepeatParams
 from hswc.dialects.hsg_rows import compensated
-from hswc.platform import MAX_REPEAT_TIMES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.platform import (
+    DATA_COPY_PAD_MAX_BYTES,
+    MAX_REPEAT_TIMES,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+)
 from hswc.reduction_order import IDENTITY, LOWEST, TWO_SUM_STEPS, Fold, fold_plan, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
@@ -165,6 +170,18 @@ def runs_refusal(rows: Rows, sizes: Sequence[int]) -> str | None:
                     f"({rows.run * size} bytes), not whole {UB_BLOCK_BYTES}-byte blocks, "
                     "which its copy by runs needs")
     return None
+
+
+def overlong_runs(rows: Rows, sizes: Sequence[int]) -> str | None:
+    """Why strided runs are too long for the copy by runs (None: they are not): each run is
+    one DataCopyPad block, at most hswc.platform.DATA_COPY_PAD_MAX_BYTES in every element
+    operand's type (`sizes`: their element bytes)."""
+    longest = rows.run * max(sizes, default=0)
+    if rows.runs == 1 or longest <= DATA_COPY_PAD_MAX_BYTES:
+        return None
+    return (f"reads each row as {rows.runs} runs of {rows.run} elements ({longest} bytes), "
+            f"longer than the {DATA_COPY_PAD_MAX_BYTES} bytes one DataCopyPad block moves, "
+            "which its copy by runs needs")
 
 
 def refusal(plan: KernelPlan) -> tuple[Instr, str] | None:
