@@ -315,6 +315,16 @@ PLATFORMS: dict[str, Platform] = {
 DEFAULT_SOC = "ascend910b"
 
 
+def soc_of_api(api: str) -> str:
+    """The SoC whose cost figures time a kernel written for the API column `api` when no SoC is
+    named (a pass given only the API table, as hswc-run and hswc-emit give it): the default SoC
+    where its column is `api`, else the first SoC of that column (dav_3510: ascend950)."""
+    if PLATFORMS[DEFAULT_SOC].api == api:
+        return DEFAULT_SOC
+    return next((name for name, platform in PLATFORMS.items() if platform.api == api),
+                DEFAULT_SOC)
+
+
 def get_platform(name: str) -> Platform:
     """The named SoC; a ValueError that lists the known names otherwise."""
     try:

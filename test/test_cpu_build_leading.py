@@ -76,11 +76,13 @@ def test_cpu_build_of_a_leading_axis_reduction_equals_the_interpreter(
     assert within.equal, within.summary()
 
 
-SPLIT = {"sum_split_f32": (2, 8, 8, 8, "ascend910b"), "sum_split_f32_950": (2, 8, 8, 16,
-                                                                          "ascend950")}
-"""8 channels, fewer than the cores: a partial kernel and a combining one
-(hswc.passes.row_split): 64 partial rows on A2 (8 pieces of 8 f32), 64 on Ascend 950's 64
-cores (8 pieces of 16)."""
+SPLIT = {"sum_split_f32": (4, 2, 112, 112, "ascend910b"),
+         "sum_split_f32_950": (4, 1, 120, 120, "ascend950")}
+"""Channels fewer than the cores, split in a partial kernel and a combining one
+(hswc.passes.row_split), chosen for the SoC's cores: on A2 2 channels of 4 runs of 112 x 112
+(one kernel's chunk cannot hold such a row) in 56 partial rows of 4 pieces of 448 f32; on
+Ascend 950 one channel of 4 runs of 120 x 120, in 72 rows of 4 pieces of 200 (the cost model
+times the split faster: test_leading_reductions)."""
 SPLIT_UB = 16384
 
 

@@ -258,3 +258,24 @@ def test_the_hint_is_refused_when_slower_at_one_size(monkeypatch: pytest.MonkeyP
                                  broadcast=None)
         assert choice.schedule == chosen
     schedule_choice._chosen.clear()
+
+
+def test_a_run_for_the_950_chooses_with_the_950s_figures() -> None:
+    """hswc-run and hswc-emit name the 950's API table without folding its platform: the
+    choice is still the 950's (its cost figures), the same as a choice made on the 950 directly,
+    and for sigmoid f32 not the A2's (the 950 frees x before its Exp; the A2 keeps one buffer)."""
+    chosen = {}
+    for soc in ("ascend950", "ascend910b"):
+        kernel = runner.compile_module(module("sigmoid", "f32"), soc=soc, fold=False,
+                                       level="ascend")
+        records = [op.attributes[SCHEDULE_ATTR] for op in kernel.module.walk()
+                   if SCHEDULE_ATTR in op.attributes]
+        assert len(records) == 1
+        assert records[0].data["soc"].data == soc  # type: ignore[attr-defined]
+        chosen[soc] = records[0].data["options"].data  # type: ignore[attr-defined]
+    ew = generic("sigmoid", "f32")
+    direct = choose_schedule(_body_key(ew), lambda: _build_kernel_function("t_kernel_f32", ew),
+                             ew.dag, "f32", ew.output_name(), get_platform("ascend950"), False,
+                             None, broadcast=ew.broadcast)
+    assert chosen["ascend950"] == replace(direct.schedule, api="dav_3510").describe()
+    assert chosen["ascend950"] != chosen["ascend910b"]

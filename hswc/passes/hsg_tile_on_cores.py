@@ -98,7 +98,7 @@ from hswc.passes.schedule_options import (
     read_budget,
     schedule_attribute,
 )
-from hswc.platform import DEFAULT_SOC, MAX_CORE_NUM, MAX_UB_SIZE, get_platform
+from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform, soc_of_api
 from hswc.progress import Progress
 from hswc.remarks import remark, warn
 from hswc.tiling import (
@@ -344,6 +344,12 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                 )
         return core_num, ub_size
 
+    def figures_soc(self, schedule: Schedule) -> str:
+        """The SoC whose figures (cost, UB, cores where none is folded) the schedule choices
+        use: the named one, else the one the schedule's API column is written for (hswc-run and
+        hswc-emit name the 950's API table without folding its platform)."""
+        return self.soc if self.soc is not None else soc_of_api(schedule.api)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         platform = self.platform()
         schedule = self.schedule(self.name)  # an unknown preset fails before any rewrite
@@ -360,7 +366,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         mark_packed_outputs(op)
         functions: dict[Operation, KernelFunctions] = {}
         if self.rows:
-            soc = self.soc or DEFAULT_SOC
+            soc = self.figures_soc(schedule)
             chooser = None if self.given() else replace(
                 get_platform(soc).with_overrides(*platform), api=schedule.api)
             cores = 0 if not self.split else \
@@ -501,7 +507,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if self.given() or read_budget(ew.op, UB_BUDGET_ATTR) is not None:
                 return None
             core_num, ub_size = platform
-            target = get_platform(self.soc or DEFAULT_SOC).with_overrides(core_num, ub_size)
+            target = get_platform(self.figures_soc(schedule)).with_overrides(core_num, ub_size)
             target = replace(target, api=schedule.api)
             name = kernel_function_name("choice", dtype)  # one name: the same body, one choice
             choice = choose_schedule(_body_key(ew, named=False),

@@ -77,9 +77,14 @@ from hswc.passes.kernel_functions import (
     scalar_names,
     tiling_function_name,
 )
-from hswc.passes.row_schedule_choice import RowChoice, choose_row_schedule
+from hswc.passes.row_schedule_choice import (
+    RowChoice,
+    choose_row_schedule,
+    modelled_row_launch,
+)
 from hswc.passes.row_segment_choice import choose_segment
 from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
+from hswc.passes.schedule_choice import TIE
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
     UB_PLAN_ATTR,
@@ -102,7 +107,7 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import online_sums, refusal, runs_refusal
+from hswc.vectorizer.row_emit import online_sums, overlong_runs, refusal, runs_refusal
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -440,6 +445,13 @@ class RowTiler:
         count = region.space.rows
         parts = 1 if count is None else split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
+        if isinstance(split, Split) and self.choose_on is not None:
+            assert count is not None  # a split needs a static row count (parts above)
+            split = self._split_if_faster(split, body, inputs, outputs, rows, count, parts,
+                                          sizes)
+        overlong = overlong_runs(rows, sizes)
+        if not isinstance(split, Split) and overlong is not None:
+            raise NotARowKernel(f"its row kernel {overlong}")
         if not isinstance(split, Split):
             results = self._launch(body, inputs, outputs, rows, count, op_name, first, last,
                                    table)
@@ -477,6 +489,55 @@ class RowTiler:
                f"reduction{'s' if reductions != 1 else ''} along rows of {rows.length}{runs}"
                f"{joined})")
         _erase_members(region)
+
+    def _split_if_faster(self, split: Split, body: Block, inputs: list[SSAValue],
+                         outputs: list[SSAValue], rows: Rows, count: int, parts: int,
+                         sizes: list[int]) -> Split | str:
+        """The split where the cost model times its two launches (the partials, then their
+        combination, and what the second launch itself adds) faster than one kernel giving each
+        of `count` cores a row; else why not (hswc.passes.row_split: a second launch and a
+        workspace in GM against idle cores). Where the model cannot time one side (or one
+        kernel cannot copy the runs: `sizes`, the element operands' bytes), the split (the rule
+        without a model)."""
+        workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+        one = None if overlong_runs(rows, sizes) is not None else \
+            self._modelled_launch(body, inputs, outputs, rows, count)
+        first = self._modelled_launch(split.partial, [inputs[i] for i in split.partial_inputs],
+                                      [workspace], split.partial_rows, count * parts)
+        second = self._modelled_launch(split.combine,
+                                       [workspace, *(inputs[i] for i in split.combine_inputs)],
+                                       outputs, split.combine_rows, count)
+        if one is None or first is None or second is None:
+            return split
+        figures = self.choose_on.cost  # the second launch's own cost (CostFigures.launch_cycles)
+        two = first + second + figures.seconds(figures.launch_cycles)
+        if two < one * (1 - TIE):
+            return split
+        return (f"the cost model times one kernel at {one * 1e6:.2f} us and the two launches "
+                f"of {parts} pieces a run at {two * 1e6:.2f} us (the second launch's "
+                f"{figures.seconds(figures.launch_cycles) * 1e6:.2f} us included)")
+
+    def _modelled_launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                         rows: Rows, count: int) -> float | None:
+        """The modelled seconds of the row kernel _launch would build for `body` over `count`
+        rows, with the schedule the cost model chooses for it; None where it builds none."""
+        assert self.choose_on is not None
+        dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
+        names = output_names(outputs)
+        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        try:
+            reference = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
+            choice = self._choose(body, _body_text(body), inputs, outputs, rows, count, dtype,
+                                  reference)
+            if choice is None:
+                return None
+            plan = fitted_row_plan(body, rows, choice.schedule, dtype, names, ub_size,
+                                   choice.online)
+            return modelled_row_launch(
+                lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
+                                         reference.ub_plan()), plan, self.choose_on, count)
+        except (OpError, TilingError, ValueError):
+            return None
 
     def _launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int | None, op_name: str, first: Operation,

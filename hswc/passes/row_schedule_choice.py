@@ -169,3 +169,14 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
             record(key, (RowCandidate(best.schedule, best.online), best.seconds), candidates)
     _chosen[key] = best
     return best
+
+
+def modelled_row_launch(tiled: Callable[[], func.FuncOp], plan: KernelPlan, platform: Platform,
+                        row_count: int) -> float:
+    """The cost model's seconds for one launch of the row kernel `tiled` builds, lowered with
+    `plan` (a chosen candidate's), over `row_count` rows (not capped: hswc.passes.row_kernels
+    compares launches of different row counts and lengths with it)."""
+    from hswc.passes.schedule_choice import modelled_time
+
+    return modelled_time(lowered_kernel(blocked_kernel(tiled()), plan), plan, platform, row_count)
+

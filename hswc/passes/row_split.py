@@ -18,10 +18,14 @@ The split applies where the body is `element inputs -> one hsg.reduce -> row wor
 before the reduction read element operands only (a row or column operand there would need
 repeating for each piece), and nothing after it reads an element value; the combining kernel
 writes every output of the body (several where the region has several results used after it,
-each a row value). `split_parts` picks
-the fewest pieces that give every core a row, each piece whole 32-byte blocks in every element
-operand's type; none (1) where the rows already fill the cores or no piece size fits. (A cost
-model choice between one kernel and two is not made: the rule is assumed, not measured.)
+each a row value). `split_parts` picks the fewest pieces that give every core a row, each piece
+whole 32-byte blocks in every element operand's type and at most one DataCopyPad block; none (1)
+where the rows already fill the cores or no piece size fits. Where hsg-tile-on-cores chooses
+schedules with the cost model, the split is taken only where the model times its two launches,
+with the second launch's own cost (CostFigures.launch_cycles), faster than one kernel giving
+each of the few rows a core (hswc.passes.row_kernels: `_split_if_faster`), or where one kernel
+cannot be built (its rows do not fit the UB, or its runs are longer than a DataCopyPad block);
+with a schedule given, by the rule alone.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.dialects.hsg_rows import ReduceOp
-from hswc.platform import UB_BLOCK_BYTES
+from hswc.platform import DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES
 from hswc.rows import OperandClass, Rows
 
 PARTIAL_ATTR = "hsg.partial"
@@ -44,8 +48,8 @@ workspace of partials the second one reads, not a result (hswc-emit refuses to p
 
 def split_parts(rows: Rows, count: int, sizes: Sequence[int], cores: int) -> int:
     """How many pieces to cut each run of `count` strided rows into (module docstring): the
-    fewest that give `cores` rows, each piece whole blocks of every size in `sizes`; 1 for
-    none."""
+    fewest that give `cores` rows, each piece whole blocks of every size in `sizes` and at
+    most one DataCopyPad block (the partial kernel copies a piece as one); 1 for none."""
     if rows.runs == 1 or count >= cores or count == 0:
         return 1
     best = 1
@@ -53,7 +57,8 @@ def split_parts(rows: Rows, count: int, sizes: Sequence[int], cores: int) -> int
         if rows.run % parts or any(rows.run // parts * s % UB_BLOCK_BYTES for s in sizes):
             continue
         best = parts
-        if count * parts >= cores:
+        if count * parts >= cores and \
+                rows.run // parts * max(sizes, default=0) <= DATA_COPY_PAD_MAX_BYTES:
             break
     return best
 

@@ -308,7 +308,7 @@ def row_op_type(module: ModuleOp) -> str | None:
     from hswc.ops.definition import camel
 
     names = {op.name for op in module.walk()
-             if isinstance(op, hsg.NamedOp | TensorFunctionOp | GenericOp)}
+             if isinstance(op, (*hsg.OPERATOR_OPS, GenericOp))}
     rows = {op.name for op in module.walk() if isinstance(op, NormOp)}
     if len(names) != 1 or names != rows:
         return None

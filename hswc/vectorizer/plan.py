@@ -28,6 +28,7 @@ from functools import cache
 from typing import Literal
 
 from hswc import soc_api
+from hswc.dialects import hsg
 from hswc.dialects.hsg_rows import compensated
 from hswc.platform import (
     MAX_REPEAT_TIMES,
@@ -44,7 +45,8 @@ from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_ins
 from hswc.vectorizer.narrow import narrow_exact
 from hswc.vectorizer.schedule import PRESETS, Schedule
 
-MASK_BITS_PER_BYTE = 8
+MASK_BITS_PER_BYTE = hsg.PACKED_BITS
+"""A compare mask in UB holds a bit per element, 8 a byte, as a packed i1 output does."""
 
 
 @dataclass(eq=False)

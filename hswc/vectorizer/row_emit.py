@@ -76,9 +76,14 @@ from xdsl.rewriter import InsertPoint
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
-from hswc.dialects.ascend_repeat import BinaryRepeatOp, BinaryRepeatParams
+from hswc.dialects.ascend_repeat import UINT8_MAX, BinaryRepeatOp, BinaryRepeatParams
 from hswc.dialects.hsg_rows import compensated
-from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
+from hswc.platform import (
+    DATA_COPY_PAD_MAX_BYTES,
+    MAX_REPEAT_TIMES,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+)
 from hswc.reduction_order import IDENTITY, LOWEST, TWO_SUM_STEPS, Fold, fold_plan, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES
@@ -111,10 +116,10 @@ from hswc.vectorizer.row_columns import fill_wide_columns, hoisted
 
 BRCB_VALUES = 8
 """Brcb reads 8 values a repeat, one per 32-byte block it writes (Brcb.md)."""
-MAX_STRIDE = 0xFF
+MAX_STRIDE = UINT8_MAX
 """BinaryRepeatParams' strides are uint8_t (ascend_repeat.BINARY_STRIDES)."""
-MAX_REPEATS = 0xFF
-"""A level-0 call's repeatTimes is a uint8_t (asc-devkit); a row's groups take several calls."""
+MAX_REPEATS = MAX_REPEAT_TIMES
+"""A level-0 call's repeatTimes (hswc.platform); a row's groups take several calls."""
 REPEAT_FORMS: dict[str, type[BinaryRepeatOp]] = {
     "Add": ascend.AddRepeatOp, "Sub": ascend.SubRepeatOp, "Mul": ascend.MulRepeatOp,
     "Div": ascend.DivRepeatOp, "Max": ascend.MaxRepeatOp, "Min": ascend.MinRepeatOp,
@@ -171,6 +176,18 @@ def runs_refusal(rows: Rows, sizes: Sequence[int]) -> str | None:
                     f"({rows.run * size} bytes), not whole {UB_BLOCK_BYTES}-byte blocks, "
                     "which its copy by runs needs")
     return None
+
+
+def overlong_runs(rows: Rows, sizes: Sequence[int]) -> str | None:
+    """Why strided runs are too long for the copy by runs (None: they are not): each run is
+    one DataCopyPad block, at most hswc.platform.DATA_COPY_PAD_MAX_BYTES in every element
+    operand's type (`sizes`: their element bytes)."""
+    longest = rows.run * max(sizes, default=0)
+    if rows.runs == 1 or longest <= DATA_COPY_PAD_MAX_BYTES:
+        return None
+    return (f"reads each row as {rows.runs} runs of {rows.run} elements ({longest} bytes), "
+            f"longer than the {DATA_COPY_PAD_MAX_BYTES} bytes one DataCopyPad block moves, "
+            "which its copy by runs needs")
 
 
 def refusal(plan: KernelPlan) -> tuple[Instr, str] | None:

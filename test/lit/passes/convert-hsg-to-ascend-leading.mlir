@@ -59,33 +59,35 @@ func.func @sum_nhw(%x: tensor<2x48x4x4xf32>) -> tensor<48xf32> {
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
 
-// The same sum over 8 channels, fewer than the 48 cores: each run of 16 is cut in 2 pieces of
-// 8 f32 (32 bytes): a partial kernel over 16 rows (2 runs of 8, still 128 apart) writes 16 f32
-// partials, and a second kernel sums each channel's 2 partials.
+// The same sum over 8 channels, fewer than the 48 cores, of rows too long for one kernel's UB
+// (2 runs of 160 x 160): each run of 25600 is cut in 8 pieces of 3200 f32 (12,800 bytes, one
+// DataCopyPad block): a partial kernel over 64 rows (2 runs of 3200, still 204800 apart) writes
+// 64 f32 partials, and a second kernel sums each channel's 8 partials. (Where one kernel fits,
+// the cost model decides: test_leading_reductions.)
 // TILE-LABEL: func.func @sum_nhw_split(
-// TILE:         %[[T:.*]] = arith.constant 16 : index
-// TILE:         %partials = hsg.launch @sum_nhw_split_partial_kernel_f32 blocks %{{.*}} (%x) tiling(%{{.*}}) : tensor<2x8x4x4xf32> -> tensor<16xf32>
-// TILE:         %{{.*}} = hsg.launch @sum_nhw_split_kernel_f32 blocks %{{.*}} (%partials) tiling(%{{.*}}) : tensor<16xf32> -> tensor<8xf32>
+// TILE:         %[[T:.*]] = arith.constant 64 : index
+// TILE:         %partials = hsg.launch @sum_nhw_split_partial_kernel_f32 blocks %{{.*}} (%x) tiling(%{{.*}}) : tensor<2x8x160x160xf32> -> tensor<64xf32>
+// TILE:         %{{.*}} = hsg.launch @sum_nhw_split_kernel_f32 blocks %{{.*}} (%partials) tiling(%{{.*}}) : tensor<64xf32> -> tensor<8xf32>
 // TILE-LABEL: func.func @sum_nhw_split_partial_kernel_f32(
-// TILE-SAME:    hsg.rows = {length = 16 : i64, inputs = ["element"], outputs = ["row"], runs = 2 : i64, stride = 128 : i64}
+// TILE-SAME:    hsg.rows = {length = 6400 : i64, inputs = ["element"], outputs = ["row"], runs = 2 : i64, stride = 204800 : i64
 // TILE:         hsg.reduce "addf"
 // TILE-NEXT:    linalg.yield
 // TILE-LABEL: func.func @sum_nhw_split_kernel_f32(
-// TILE-SAME:    hsg.rows = {length = 2 : i64, inputs = ["element"], outputs = ["row"]}
+// TILE-SAME:    hsg.rows = {length = 8 : i64, inputs = ["element"], outputs = ["row"]}
 // TILE:         hsg.reduce "addf"
 // CHECK-LABEL: func.func @sum_nhw_split_partial_kernel_f32(
-// CHECK:         ascend.data_copy_pad %x_local, %x_gm_at, %[[BYTES:.*]] blocks %current_num {dst_stride = 1 : i64}
-// CHECK:         ascend.data_copy_pad %x_run1, %x_gm_at_run1, %[[BYTES]] blocks %current_num {dst_stride = 1 : i64}
+// CHECK:         ascend.data_copy_pad %x_local, %x_gm_at, %[[BYTES:.*]] blocks %current_num {dst_stride = 400 : i64}
+// CHECK:         ascend.data_copy_pad %x_run1, %x_gm_at_run1, %[[BYTES]] blocks %current_num {dst_stride = 400 : i64}
 // CPP-LABEL: class SumNhwSplitPartial<float> {
-// CPP:         AscendC::DataCopyPad(xLocal[8], xGm[chunkOffset * 8 + 128],
-// CPP-NEXT:        AscendC::DataCopyParams(currentNum, 32, 0, 1),
-// REMARK: convert-hsg-to-ascend-leading.mlir:[[# @LINE + 6]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @sum_nhw_split_partial_kernel_f32 (the first of two: 16 rows of partial results, each run of the 8 rows cut in 2 pieces for the 48 cores)
-// REMARK: convert-hsg-to-ascend-leading.mlir:[[# @LINE + 5]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @sum_nhw_split_kernel_f32 (1 reduction along rows of 32 (2 runs of 16, 128 apart; its 2 partials a row combined))
-func.func @sum_nhw_split(%x: tensor<2x8x4x4xf32>) -> tensor<8xf32> {
+// CPP:         AscendC::DataCopyPad(xLocal[3200], xGm[chunkOffset * 3200 + 204800],
+// CPP-NEXT:        AscendC::DataCopyParams(currentNum, 12800, 0, 400),
+// REMARK: convert-hsg-to-ascend-leading.mlir:[[# @LINE + 6]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @sum_nhw_split_partial_kernel_f32 (the first of two: 64 rows of partial results, each run of the 8 rows cut in 8 pieces for the 48 cores)
+// REMARK: convert-hsg-to-ascend-leading.mlir:[[# @LINE + 5]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @sum_nhw_split_kernel_f32 (1 reduction along rows of 51200 (2 runs of 25600, 204800 apart; its 8 partials a row combined))
+func.func @sum_nhw_split(%x: tensor<2x8x160x160xf32>) -> tensor<8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8xf32>
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-  %s = linalg.generic {indexing_maps = [#id, #ch], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%x : tensor<2x8x4x4xf32>) outs(%init : tensor<8xf32>) {
+  %s = linalg.generic {indexing_maps = [#id, #ch], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%x : tensor<2x8x160x160xf32>) outs(%init : tensor<8xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %r = arith.addf %in, %acc : f32
     linalg.yield %r : f32
