@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from test_verify_each import TripOverItPass
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, ModuleOp, f16, f32
@@ -60,16 +61,6 @@ class BreakAnOpPass(ModulePass):
         f.body.block.insert_ops_before([one, built], ret)
 
 
-@dataclass(frozen=True)
-class TripPass(ModulePass):
-    """Broken on purpose: fails as a pass does that meets IR an earlier pass broke."""
-
-    name = "test-trip"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        raise AssertionError("an f16 result where f32 was expected")
-
-
 @pytest.fixture
 def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The number of ops each check of hswc.pass_checks verified again, in order."""
@@ -115,12 +106,12 @@ def test_hswc_run_reports_the_pass_that_broke_the_ir(monkeypatch: pytest.MonkeyP
 
 def test_hswc_run_reports_the_broken_ir_not_a_later_internal_error(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    _with(monkeypatch, BreakAnOpPass(), TripPass())
+    _with(monkeypatch, BreakAnOpPass(), TripOverItPass())
     with pytest.raises(CompileError) as caught:
         compile_text(TEXT, name="in.mlir")
     assert BROKEN in str(caught.value), caught.value
     # with nothing broken before it, the pass's own failure is what there is to report
-    _with(monkeypatch, TripPass(), at=1)
+    _with(monkeypatch, TripOverItPass(), at=1)
     with pytest.raises(AssertionError, match="an f16 result"):
         compile_text(TEXT, name="in.mlir")
 
@@ -160,7 +151,7 @@ def test_hswc_emit_reports_the_pass_that_broke_the_ir(monkeypatch: pytest.Monkey
                                                       checks: list[int]) -> None:
     names = list(hswc_emit.LOWER_TO_ASCEND)
     broken = names.index("hsg-fuse-elementwise")
-    _emit_with(monkeypatch, {names[broken]: BreakAnOpPass(), names[broken + 1]: TripPass()})
+    _emit_with(monkeypatch, {names[broken]: BreakAnOpPass(), names[broken + 1]: TripOverItPass()})
     with pytest.raises(OpError) as caught:
         hswc_emit.lower(TEXT, "in.mlir")
     assert BROKEN in str(caught.value), caught.value
