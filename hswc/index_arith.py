@@ -11,11 +11,12 @@ from collections.abc import Callable
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from hswc.dialects.ascend import constant_index
+from hswc.dialects.int_attrs import index_attr
 from hswc.tiling import IntArith
 
 _INT = IntArith()
@@ -42,7 +43,7 @@ class IRArith:
             existing = self._earlier_constant(value, name)
             if existing is not None:
                 return existing
-        return self._insert(arith.ConstantOp(IntegerAttr(value, IndexType())), name)
+        return self._insert(arith.ConstantOp(index_attr(value)), name)
 
     def _earlier_constant(self, value: int, name: str) -> SSAValue | None:
         """An unnamed index constant `value` before the insertion point in its block (so it

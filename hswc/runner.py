@@ -70,6 +70,7 @@ from hswc.interpreter.limits import DEFAULT_MAX_STEPS
 from hswc.interpreter.machine import Machine
 from hswc.interpreter.trace import EventHook
 from hswc.memory_budget import check_fits
+from hswc.pass_checks import apply_checked, trusted
 from hswc.passes.packed_outputs import packed_results
 from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
@@ -442,17 +443,19 @@ def compile_module(module: ModuleOp, *, soc: str = DEFAULT_SOC, core_num: int | 
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     name = _pick_function(module, function)
-    lowered = module.clone()
     ctx = context()
     start = level_of(module)  # input already below `level` is kept as it is
     semantics, variant = platform_kernels(module, platform, semantics)
+
+    def fresh() -> tuple[ModuleOp, VerifiedOps]:
+        copy = module.clone()  # a copy of what verified above: not verified again
+        return copy, trusted(copy)
+
     try:
         passes = list(_passes(start, level, platform, fold, semantics, fuse, variant,
                               strict_f64))
-        verified = VerifiedOps()  # after each pass: what it changed (hswc.verification_cache)
-        for p in passes:
-            p.apply(ctx, lowered)
-            verify_located(lowered, verified)
+        # One check after the last pass (hswc.pass_checks), each pass's when that fails.
+        lowered = apply_checked(passes, ctx, fresh)
     except DiagnosticException as error:
         raise CompileError(_message(error)) from None
     if resources is None:

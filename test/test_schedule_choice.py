@@ -279,3 +279,45 @@ def test_a_run_for_the_950_chooses_with_the_950s_figures() -> None:
                              None, broadcast=ew.broadcast)
     assert chosen["ascend950"] == replace(direct.schedule, api="dav_3510").describe()
     assert chosen["ascend950"] != chosen["ascend910b"]
+
+
+@pytest.mark.parametrize(("stem", "dtype"), [("leaky_relu", "f16"), ("hard_sigmoid_grad", "f32")])
+def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """One choice (schedule_choice.Models) builds the blocked kernel once and each distinct
+    candidate kernel once, the L2 hint's plain kernel not again, and comes out as the steps
+    made apart (each with kernels of its own) come out."""
+    ew = generic(stem, dtype)
+    platform = get_platform("ascend910b")
+    build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
+    monkeypatch.setattr(choice_store, "store", None)
+    # apart: the traded candidates, then the hint of their winner, each step its own kernels
+    size = choice_size(None)
+    times = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, size,
+                           schedule_choice.TRADED)
+    fastest = min(t for _, t in times)
+    apart = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
+                                    next(c for c in times if c[1] <= fastest * (1 + TIE)))
+    distinct = {schedule_choice._signature(plan)
+                for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api,
+                                      schedule_choice.TRADED)}
+    built: list[int] = []
+    blocked: list[int] = []
+    real_kernel, real_build = schedule_choice.candidate_kernel, build
+
+    def counted_kernel(*args: object) -> FuncOp:
+        built.append(1)
+        return real_kernel(*args)  # type: ignore[arg-type]
+
+    def counted_build() -> FuncOp:
+        blocked.append(1)
+        return real_build()
+
+    monkeypatch.setattr(schedule_choice, "candidate_kernel", counted_kernel)
+    schedule_choice._chosen.clear()
+    choice = choose_schedule(("once", stem, dtype), counted_build, ew.dag, dtype,
+                             ew.output_name(), platform, False, None, broadcast=ew.broadcast)
+    schedule_choice._chosen.clear()
+    assert (choice.schedule, choice.time) == apart
+    assert len(blocked) == 1
+    assert len(built) == len(distinct) + 1  # and the winner with the hint

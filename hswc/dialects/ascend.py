@@ -140,6 +140,7 @@ from hswc.dialects.ascend_verify import (
     require_same_element,
     require_scalar,
 )
+from hswc.dialects.int_attrs import int_attr
 from hswc.dialects.query import IndexQueryOp
 from hswc.platform import DATA_COPY_PAD_MAX_BLOCKS
 
@@ -279,7 +280,7 @@ class InitBufferOp(IRDLOperation):
     length = operand_def(IndexType)
 
     def __init__(self, pipe: SSAValue, buffer: SSAValue, length: SSAValue, num: int | None = None):
-        props = {} if num is None else {"num": IntegerAttr(num, 32)}
+        props = {} if num is None else {"num": int_attr(num, 32)}
         super().__init__(operands=[pipe, buffer, length], properties=props)
 
     def verify_(self) -> None:

@@ -46,6 +46,7 @@ from hswc.dialects.ascend_verify import (
     soc_elements,
     soc_float_elements,
 )
+from hswc.dialects.int_attrs import int_attr
 from hswc.platform import MAX_REPEAT_TIMES, VECTOR_REPEAT_BYTES
 
 UINT8_MAX = 0xFF
@@ -53,7 +54,7 @@ UINT16_MAX = 0xFFFF
 
 
 def _stride(value: int) -> IntegerAttr:
-    return IntegerAttr(value, 64)
+    return int_attr(value, 64)
 
 
 class RepeatOp(IRDLOperation):

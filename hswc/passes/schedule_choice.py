@@ -211,55 +211,123 @@ def _signature(plan: KernelPlan) -> tuple[object, ...]:
 
 
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
-                   platform: Platform, elements: int, candidates: tuple[Schedule, ...] = CANDIDATES
-                   ) -> list[tuple[Schedule, float]]:
+                   platform: Platform, elements: int, candidates: tuple[Schedule, ...] = CANDIDATES,
+                   models: Models | None = None) -> list[tuple[Schedule, float]]:
     """Every candidate the planner can build, with its modelled seconds for one launch."""
     return [(schedule, times[0]) for schedule, times in
-            modelled_times_at(build, dag, dtype, output, platform, (elements,), candidates)]
+            modelled_times_at(build, dag, dtype, output, platform, (elements,), candidates,
+                              models)]
+
+
+class Models:
+    """What one body's choice has modelled (choose_schedule), so that a later step of it
+    (the L2 hint of the winner, `_hinted`) builds and models nothing twice: the blocked kernel,
+    built once; each distinct candidate kernel's (by `_signature`) modelled seconds at each
+    size; and the kernels that may still be chosen, those within TIE of the fastest so far at
+    the first size asked (the winner is among them), to model at another size. Every number is
+    the one a fresh build and model gives (the model is deterministic and reads the kernel
+    only). `close` erases what it holds."""
+
+    def __init__(self, build: KernelBuilder):
+        self._build = build
+        self._blocked: func.FuncOp | None = None
+        self._times: dict[tuple[object, ...], dict[int, float | None]] = {}
+        self._kernels: dict[tuple[object, ...], func.FuncOp] = {}
+        self._fastest: float | None = None
+
+    def blocked(self) -> func.FuncOp:
+        """The body's tiled kernel as hsg-block-into-ub makes it, built on first use."""
+        from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
+
+        if self._blocked is None:
+            with collector.paused():
+                module = ModuleOp([self._build()])
+                HsgBlockIntoUbPass().apply(Context(), module)
+                self._blocked = next(op for op in module.body.block.ops
+                                     if isinstance(op, func.FuncOp))
+        return self._blocked
+
+    def times(self, key: tuple[object, ...], plan: KernelPlan, platform: Platform,
+              sizes: tuple[int, ...]) -> tuple[float, ...] | None:
+        """The seconds of the kernel of `plan` (signature `key`) at each of `sizes`; None when
+        it does not tile at one of them."""
+        from hswc.cost_model.stream import CostModelError
+
+        known = self._times.setdefault(key, {})
+        missing = [size for size in sizes if size not in known]
+        if missing:
+            with collector.paused():  # a candidate's IR is garbage once modelled
+                kernel = self._kernels.pop(key, None)
+                if kernel is None:
+                    kernel = candidate_kernel(self.blocked(), plan)
+                for size in missing:
+                    try:
+                        known[size] = modelled_time(kernel, plan, platform, size)
+                    except (ValueError, CostModelError):
+                        known[size] = None  # not tileable on this platform
+                self._keep(key, kernel, known[sizes[0]])
+                del kernel  # so the collection that ends the block frees a dropped one
+        found = tuple(known[size] for size in sizes)
+        return None if None in found else found  # type: ignore[return-value]
+
+    def _keep(self, key: tuple[object, ...], kernel: func.FuncOp, time: float | None) -> None:
+        """`kernel` kept while it may still be the choice; the others dropped."""
+        if time is not None and (self._fastest is None or time < self._fastest):
+            self._fastest = time
+            for other in [k for k, kept in self._kernels.items()
+                          if self._first(k) > time * (1 + TIE)]:
+                _drop(self._kernels.pop(other))
+        if time is not None and time <= self._fastest * (1 + TIE):  # type: ignore[operator]
+            self._kernels[key] = kernel
+        else:
+            _drop(kernel)
+
+    def _first(self, key: tuple[object, ...]) -> float:
+        """The kept kernel's seconds at the first size it was modelled at."""
+        return next(t for t in self._times[key].values() if t is not None)
+
+    def close(self) -> None:
+        with collector.paused():
+            for kernel in self._kernels.values():
+                _drop(kernel)
+            self._kernels.clear()
+            self._blocked = None
+
+
+def _drop(kernel: func.FuncOp) -> None:
+    """A candidate kernel let go. Its uniform scalars are the generic's own values (the plans
+    are of the generic's body), whose use lists would keep it alive: unlinked."""
+    kernel.erase(safe_erase=False)
 
 
 def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
                       platform: Platform, sizes: tuple[int, ...],
-                      candidates: tuple[Schedule, ...] = CANDIDATES
+                      candidates: tuple[Schedule, ...] = CANDIDATES,
+                      models: Models | None = None
                       ) -> list[tuple[Schedule, tuple[float, ...]]]:
     """Every candidate the planner can build, with its modelled seconds for one launch of each
-    of `sizes` (each candidate's kernel built once); one not tileable at a size is left out."""
-    from hswc.cost_model.stream import CostModelError
-    from hswc.passes.hsg_block_into_ub import HsgBlockIntoUbPass
-
-    with collector.paused():
-        module = ModuleOp([build()])
-        HsgBlockIntoUbPass().apply(Context(), module)
-        blocked = next(op for op in module.body.block.ops if isinstance(op, func.FuncOp))
+    of `sizes` (each distinct candidate's kernel built once: `models`, the choice's so far, or
+    new); one not tileable at a size is left out."""
+    own = models is None
+    found_models = Models(build) if models is None else models
     times: list[tuple[Schedule, tuple[float, ...]]] = []
-    seen: dict[tuple[object, ...], tuple[float, ...] | None] = {}
-    for schedule in candidates:
-        # One candidate's plan at a time, each let go once modelled: a long body's plans are
-        # some 3 KB per body op each, and only their signatures are needed to find equal ones.
-        with collector.paused():
-            plans = _plans(dag, dtype, output, platform.api, (schedule,))
-            if not plans:
-                continue  # a plan the planner cannot build for this body
-            plan = plans[0][1]
-            key = _signature(plan)
-        if key not in seen:
-            try:
-                with collector.paused():  # the candidate's IR is garbage once modelled
-                    kernel = candidate_kernel(blocked, plan)
-                    try:
-                        seen[key] = tuple(modelled_time(kernel, plan, platform, size)
-                                          for size in sizes)
-                    finally:
-                        # Its uniform scalars are the generic's own values (the plans are of
-                        # the generic's body), whose use lists would keep it alive: unlinked.
-                        kernel.erase(safe_erase=False)
-                        del kernel  # so the collection that ends the block frees it
-            except (ValueError, CostModelError):
-                seen[key] = None  # not tileable on this platform
-        del plan, plans
-        found = seen[key]
-        if found is not None:
-            times.append((schedule, found))
+    try:
+        for schedule in candidates:
+            # One candidate's plan at a time, each let go once modelled: a long body's plans
+            # are some 3 KB per body op each, and only their signatures find equal ones.
+            with collector.paused():
+                plans = _plans(dag, dtype, output, platform.api, (schedule,))
+                if not plans:
+                    continue  # a plan the planner cannot build for this body
+                plan = plans[0][1]
+                key = _signature(plan)
+            found = found_models.times(key, plan, platform, sizes)
+            del plan, plans
+            if found is not None:
+                times.append((schedule, found))
+    finally:
+        if own:
+            found_models.close()
     return times
 
 
@@ -327,7 +395,8 @@ def hint_sizes(elements: int | None, platform: Platform) -> tuple[int, ...]:
 
 def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
             platform: Platform, elements: int | None,
-            found: tuple[Schedule, float]) -> tuple[Schedule, float]:
+            found: tuple[Schedule, float], models: Models | None = None
+            ) -> tuple[Schedule, float]:
     """`found` with `l2_bypass` on when that kernel models no slower at every size of
     hint_sizes and faster (beyond TIE) at one of them; `found` otherwise.
 
@@ -336,11 +405,13 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     (bench/bench_default_schedule.py). The hint is not: it changes only which bytes cross the
     HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
     and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both.
-    That costs a body's first choice two kernels and four models more, about doubling it (a
-    kept choice, hswc.choice_store, costs nothing)."""
+    That costs a body's first choice one kernel and three models more (`models`, the choice's
+    so far, holds `found`'s kernel and its time at the choice size; a kept choice,
+    hswc.choice_store, costs nothing)."""
     plain, hinted = found[0], replace(found[0], l2_bypass=True)
     sizes = hint_sizes(elements, platform)
-    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted)))
+    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted),
+                                  models))
     if plain not in pair or hinted not in pair:
         return found  # one of them not tileable here
     times = list(zip(pair[plain], pair[hinted], strict=True))
@@ -366,12 +437,16 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
                                                   platform, size):
             found = None  # a store's entry no fresh choice would make: modelled again
     if found is None:
-        times = modelled_times(build, dag, dtype, output, platform, size, TRADED)
-        if not times:
-            raise ValueError("the planner can build no schedule for this body")
-        fastest = min(t for _, t in times)
-        found = next(c for c in times if c[1] <= fastest * (1 + TIE))
-        found = _hinted(build, dag, dtype, output, platform, elements, found)
+        models = Models(build)
+        try:
+            times = modelled_times(build, dag, dtype, output, platform, size, TRADED, models)
+            if not times:
+                raise ValueError("the planner can build no schedule for this body")
+            fastest = min(t for _, t in times)
+            found = next(c for c in times if c[1] <= fastest * (1 + TIE))
+            found = _hinted(build, dag, dtype, output, platform, elements, found, models)
+        finally:
+            models.close()
         record(key, found)
     _chosen[key] = found
     return Choice(found[0], platform.name, platform_known, size, found[1])

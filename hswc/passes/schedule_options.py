@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import PassFailedException
 
+from hswc.dialects.int_attrs import int_attr
 from hswc.soc_api import FAMILIES
 from hswc.tiling import Budget, UbPlan
 from hswc.vectorizer.schedule import OPTIONS, PRESETS, REFERENCE, Schedule
@@ -165,7 +166,7 @@ def plan_attribute(plan: UbPlan) -> DictionaryAttr:
     """`{bytes_per_element = 21 : i64, ub_reserve = 8704 : i64, align_elements = 64 : i64}`,
     and `block_align` where it is not 1 (a kernel reading broadcast inputs in row runs), `most`
     where the plan bounds its chunks (a row kernel)."""
-    return DictionaryAttr({name: IntegerAttr(getattr(plan, name), 64) for name in _PLAN_FIELDS
+    return DictionaryAttr({name: int_attr(getattr(plan, name), 64) for name in _PLAN_FIELDS
                            if getattr(plan, name) != _OPTIONAL_FIELDS.get(name, -1)})
 
 

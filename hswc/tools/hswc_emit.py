@@ -77,6 +77,7 @@ with importing():
     )
     from hswc.dialects import hsg
     from hswc.memory_budget import check_fits
+    from hswc.pass_checks import apply_checked
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
     from hswc.platform import PLATFORMS
     from hswc.remarks import Remark, collecting, print_remarks
@@ -264,11 +265,16 @@ def lower(text: str, name: str, semantics: str | None = None,
     ctx = Context()
     for dialect, factory in DIALECTS.items():
         ctx.register_dialect(dialect, factory)
-    module = LocatingParser(ctx, text, name).parse_module()
-    verified = VerifiedOps()  # after each pass: what it changed (hswc.verification_cache)
-    verify_located(module, verified)
-    if function is not None:
-        _keep_only(module, function)
+
+    def parsed() -> tuple[ModuleOp, VerifiedOps]:
+        module = LocatingParser(ctx, text, name).parse_module()
+        verified = VerifiedOps()  # what the passes change verifies again (verification_cache)
+        verify_located(module, verified)
+        if function is not None:
+            _keep_only(module, function)
+        return module, verified
+
+    module, verified = parsed()
     check_compilable(module)
     check_fits(module)
     if not any(isinstance(op, (*hsg.OPERATOR_OPS, GenericOp))
@@ -287,15 +293,21 @@ def lower(text: str, name: str, semantics: str | None = None,
         semantics, variant = platform_kernels(module, platform, semantics)
         own = Lowering(variant, platform.api)
     lowered = Lowered(module, frozenset(), semantics=semantics, name=derived)
-    for pass_name in LOWER_TO_ASCEND:
-        if pass_name == "hsg-tile-on-cores":
+
+    def step(lowering: ModulePass, module: ModuleOp) -> None:
+        tiling = lowering.name == "hsg-tile-on-cores"
+        if tiling:
             lowered.named = frozenset(
                 op.attributes[hsg.OP_NAME_ATTR].data for op in module.walk()  # type: ignore[attr-defined]
                 if isinstance(op, GenericOp) and hsg.OP_NAME_ATTR in op.attributes)
-        _pass(pass_name, semantics, kernel_name, own).apply(ctx, module)
-        verify_located(module, verified)
-        if pass_name == "hsg-tile-on-cores":
+        lowering.apply(ctx, module)
+        if tiling:
             lowered.bodies = _bodies(module)
+
+    first = [(module, verified)]  # then the input again, should the check at the end fail
+    passes = [_pass(pass_name, semantics, kernel_name, own) for pass_name in LOWER_TO_ASCEND]
+    # One check after the last pass (hswc.pass_checks), each pass's when that fails.
+    apply_checked(passes, ctx, lambda: first.pop() if first else parsed(), step)
     return lowered
 
 

@@ -42,6 +42,7 @@ with importing():
     )
     from hswc.memory_budget import check_fits
     from hswc.output_files import OutputError, write_file
+    from hswc.pass_checks import LateFailure, checked_once
     from hswc.passes import take_unchanged
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
     from hswc.remarks import collecting, print_remarks
@@ -185,14 +186,14 @@ class HswcOptMain(xDSLOptMain):
         """--verify-each: what the passes created or changed since the last check
         (hswc.verification_cache), the whole module, or nothing. An op that fails without a
         location of its own (one the pass built) is named with the pass that built it; with
-        the checks deferred to the end, the failure is a _LateFailure (_lower)."""
+        the checks deferred to the end, the failure is a LateFailure (hswc.pass_checks)."""
         if self.args.disable_verify or self.args.verify_each == "false":
             return
         try:
             verify_located(module, self._verified if self.args.verify_each == "true" else None)
         except OpError as error:
             if self._deferred:
-                raise _LateFailure(error) from None
+                raise LateFailure(error) from None
             if isinstance(error.op.location, FileLineColLoc):
                 raise
             raise OpError(error.op, f"{error.message} (built by pass '{previous.name}')",
@@ -200,32 +201,30 @@ class HswcOptMain(xDSLOptMain):
 
     def _lower(self, module: ModuleOp, text: str, line_offset: int) -> None:
         """The passes applied to `module`. With --verify-each=true the check after them is
-        made once, after the last (hswc.verification_cache compares each op with what it was
-        when the input verified, so one check sees what every pass created or changed):
-        a model's lowering no longer verifies the ops one pass builds and the next replaces.
-        Should that check fail, or a pass fail other than with a diagnostic of its own (an
-        internal error, perhaps from IR an earlier pass broke), the passes run again from the
-        input with the check after each, and the run reports what that reports: the first
-        pass whose output fails, named where the failing op has no location of its own."""
+        made once, after the last, and should it or a pass fail, the passes run again from
+        the input with the check after each (hswc.pass_checks.checked_once): the run reports
+        the first pass whose output fails, named where the failing op has no location of its
+        own."""
         self._pending = False
         self._deferred = (self.args.verify_each == "true" and not self.args.disable_verify
                           and not self.args.print_between_passes)
-        try:
+        if not self._deferred:
             self.apply_passes(module)
             return
-        except DiagnosticException:
-            raise
-        except Exception as error:  # re-raised below, after the second run
-            if not self._deferred:
-                raise
-            failure = error.error if isinstance(error, _LateFailure) else error
-        self._deferred = self._pending = False
-        with parsing():
-            again = LocatingParser(self.ctx, text, self.get_input_name(),
-                                   line_offset).parse_module()
-        self._verify_input(again)
-        self.apply_passes(again)
-        raise failure  # the passes are deterministic: the second run fails first
+        modules = [module]
+
+        def lower(each: bool) -> None:
+            self._deferred, self._pending = not each, False
+            if modules:
+                self.apply_passes(modules.pop())
+                return
+            with parsing():
+                again = LocatingParser(self.ctx, text, self.get_input_name(),
+                                       line_offset).parse_module()
+            self._verify_input(again)
+            self.apply_passes(again)
+
+        checked_once(lower)
 
     def _make_pass(self, spec: ArgSpec) -> ModulePass:
         return pass_from_spec(self.available_passes[spec.name](), spec)
@@ -282,14 +281,6 @@ class HswcOptMain(xDSLOptMain):
                 print(message, file=sys.stderr)
                 self.failed = True
             return ""
-
-
-class _LateFailure(Exception):
-    """The check after the last pass failed, with checks deferred to it (HswcOptMain._lower)."""
-
-    def __init__(self, error: OpError):
-        super().__init__(str(error))
-        self.error = error
 
 
 def _print(text: str) -> None:
