@@ -507,7 +507,7 @@ class RowTiler:
         second = self._modelled_launch(split.combine,
                                        [workspace, *(inputs[i] for i in split.combine_inputs)],
                                        outputs, split.combine_rows, count)
-        if one is None or first is None or second is None:
+        if one is None or first is None or second is None or self.choose_on is None:
             return split
         figures = self.choose_on.cost  # the second launch's own cost (CostFigures.launch_cycles)
         two = first + second + figures.seconds(figures.launch_cycles)
