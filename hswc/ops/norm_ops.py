@@ -99,12 +99,14 @@ class _Decomposer:
     def check_weights(self) -> None:
         """Host code asserting each rank-1 operand (a weight or bias) holds the run-time row
         length's elements; the verifier checks them where both sizes are static."""
-        index = self.b.insert(ConstantOp(IntegerAttr(0, IndexType()))).result
+        index: SSAValue | None = None  # made where a check needs it (none: static sizes)
         for name, value in zip(self.op.INPUTS[1:], self.op.inputs[1:], strict=True):
             t = value.type
             assert isinstance(t, TensorType)
             if t.get_num_dims() != 1 or (self.n >= 0 and t.get_shape()[0] >= 0):
                 continue
+            if index is None:
+                index = self.b.insert(ConstantOp(IntegerAttr(0, IndexType()))).result
             row = self.sizes[self.k] if self.n < 0 else self.b.insert(
                 ConstantOp(IntegerAttr(self.n, IndexType()))).result
             size = self.b.insert(tensor.DimOp(value, index)).result
