@@ -395,3 +395,20 @@ def test_unsupported_xdsl_opt_flags_are_refused(capsys: Capsys, write: Writer,
                                                 flag: list[str]) -> None:
     err = assert_one_diagnostic(*run(capsys, write(VALID), *flag))
     assert "is not supported by hswc-opt" in err
+
+
+@pytest.mark.parametrize("tool", ["hswc-opt", "hswc-emit"])
+def test_a_reader_that_goes_away_ends_the_tool_quietly(tool: str, tmp_path: Path) -> None:
+    """`tool ... | head`: the pipe's reader closes before the tool writes; the tool ends with
+    status 1 and says nothing (no BrokenPipeError traceback): hswc-opt through its own
+    handler, hswc-emit (which lists the files it wrote) through hswc.tools.cli.exit_status."""
+    import subprocess
+
+    args = (["--lower-to-ascend"] if tool == "hswc-opt" else ["-o", str(tmp_path / "package")])
+    process = subprocess.Popen([tool, *args, str(EXAMPLE)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 1, err
+    assert err == "", err

@@ -10,6 +10,7 @@ tool's start-up about 60 ms otherwise).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -17,14 +18,29 @@ from typing import Any
 
 def exit_status(main: Callable[[], int]) -> int:
     """main()'s status, with argparse's usage errors (status 2) reported as status 1; --help
-    and --version keep their 0."""
+    and --version keep their 0. A reader of the output that went away (`tool ... | head`)
+    ends the tool with status 1 and nothing more said (no traceback, and Python's flush of
+    stdout at exit writes into /dev/null)."""
     try:
         return main()
+    except BrokenPipeError:
+        return reader_gone()
     except SystemExit as done:
         if done.code is None or isinstance(done.code, int):
             return 1 if done.code == 2 else done.code or 0
         print(done.code, file=sys.stderr)
         return 1
+
+
+def reader_gone() -> int:
+    """The exit status when the reader of the output went away (`tool ... | head`): nothing
+    left to say; stdout now writes into /dev/null, so Python's flush at exit says nothing
+    either."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout has no file descriptor (an embedding's stream): nothing to flush
+    return 1
 
 
 def diagnostic(tool: str, message: str) -> str:

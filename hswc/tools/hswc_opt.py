@@ -21,7 +21,6 @@ from hswc.tools.startup import between_passes, importing, parsing
 
 with importing():
     import argparse
-    import os
     import sys
     import time
     from collections.abc import Sequence
@@ -47,7 +46,14 @@ with importing():
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES, pass_from_spec
     from hswc.remarks import collecting, print_remarks
     from hswc.source_text import decode
-    from hswc.tools.cli import TOO_DEEP, ToolVersionLine, diagnostic, exit_status, report
+    from hswc.tools.cli import (
+        TOO_DEEP,
+        ToolVersionLine,
+        diagnostic,
+        exit_status,
+        reader_gone,
+        report,
+    )
     from hswc.verification import verify_located
     from hswc.verification_cache import VerifiedOps
 
@@ -302,10 +308,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         tool = HswcOptMain(description="hswc modular optimizer driver", args=argv)
         tool.run()
-    except BrokenPipeError:
-        # The reader of our output went away (`hswc-opt ... | head`): nothing left to say.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    except BrokenPipeError:  # before OSError, which it is
+        return reader_gone()
     except OutputError as error:
         return report("hswc-opt", str(error))
     except OSError as error:
