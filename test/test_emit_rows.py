@@ -459,3 +459,24 @@ def test_a_row_op_package_is_named_after_the_op_without_name(
     capsys.readouterr()
     assert main([str(two), "-o", str(tmp_path / "two")]) == 1
     assert "not a named op: give its package an op type with --name" in capsys.readouterr().err
+
+
+def test_a_softmax_over_a_leading_dim_is_no_package(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A softmax over dim 0 is no row kernel (its rows would be runs of one element): its max
+    and sum stay on the host and only the last step is a kernel. Packaged as Softmax (the
+    name hswc-emit gives a single row op), that kernel would be an operator taking x, max and
+    sum; hswc-emit refuses it with one message and writes nothing. (With --name, a kernel of a
+    file is packaged alone, as a model's are: test_emit_leading.)"""
+    name: list[str] = []
+    source = tmp_path / "softmax0.mlir"
+    source.write_text("func.func @f(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {\n"
+                      "  %y = hsg.softmax %x {dim = 0 : i64} : tensor<64x128xf16>\n"
+                      "  func.return %y : tensor<64x128xf16>\n}\n")
+    out = tmp_path / "package"
+    assert main([str(source), *name, "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert ("the operator Softmax keeps 2 computations (linalg.generic) on the host besides "
+            "its kernel") in err
+    assert not out.exists()

@@ -131,6 +131,13 @@ def has_ops_left(module: ModuleOp) -> int:
     return sum(1 for fn in _host_functions(module) for op in fn.walk() if _stays(op))
 
 
+def computations_left(module: ModuleOp) -> int:
+    """How many generics (computations no kernel took) the host functions keep on the host;
+    the other ops that stay there (reshapes, matmuls, ...: host_kind) are not counted."""
+    return sum(1 for fn in _host_functions(module) for op in fn.walk()
+               if isinstance(op, GenericOp))
+
+
 def _stays(op: Operation) -> bool:
     """Whether `op` is host work the partition left: a generic (no kernel took it) or what
     hsg-tile-on-cores calls staying on the host (a matmul, a reshape, ...)."""

@@ -461,6 +461,15 @@ def _emit_model(args: argparse.Namespace, op_type: str | None, lowered: Lowered,
                 f"--name {op_type} names the one operator of a file, and this one is a whole "
                 f"model of {kernels} kernels: without --name, hswc-emit writes a package per "
                 "kernel, named after its function and region")
+        # a named row op's package (its name derived): the whole op, or no package
+        left = mp.computations_left(lowered.module) if lowered.name is not None else 0
+        if kernels == 1 and left:
+            raise PackageRefused(
+                f"the operator {op_type} keeps {left} computation{'s' if left != 1 else ''} "
+                "(linalg.generic) on the host besides its kernel (hswc-opt --lower-to-ascend "
+                "--remarks says why: e.g. a softmax over a dim other than the last is no row "
+                "kernel), and a package is one kernel computing the whole operator: none is "
+                "written")
         return False
     model = _model_files(lowered, said, socs, name)
     if model is None:
