@@ -507,7 +507,8 @@ class RowTiler:
         second = self._modelled_launch(split.combine,
                                        [workspace, *(inputs[i] for i in split.combine_inputs)],
                                        outputs, split.combine_rows, count)
-        if one is None or first is None or second is None or self.choose_on is None:
+        assert self.choose_on is not None  # asked only where the cost model chooses
+        if one is None or first is None or second is None:
             return split
         figures = self.choose_on.cost  # the second launch's own cost (CostFigures.launch_cycles)
         two = first + second + figures.seconds(figures.launch_cycles)
@@ -524,7 +525,7 @@ class RowTiler:
         assert self.choose_on is not None
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
-        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        ub_size = self.ub
         try:
             reference = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
             choice = self._choose(body, _body_text(body), inputs, outputs, rows, count, dtype,
@@ -548,7 +549,7 @@ class RowTiler:
         (`partial`: the first of a split's two kernels, marked so)."""
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
-        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        ub_size = self.ub
         try:
             kernel = fitted_row_plan(body, rows, self.schedule, dtype, names, ub_size)
         except OpError as error:
@@ -613,7 +614,7 @@ class RowTiler:
         the body as printed; `count` rows, None: a run-time count)."""
         if self.choose_on is None:
             return None
-        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        ub_size = self.ub
         names = output_names(outputs)
         return choose_row_schedule(
             lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
@@ -621,11 +622,16 @@ class RowTiler:
             lambda c: fitted_row_plan(body, rows, c.schedule, dtype, names, ub_size, c.online),
             rows, count, dtype, self.choose_on, self._body_key(text, inputs, outputs, names))
 
+    @property
+    def ub(self) -> int:
+        """The UB bytes the row plans are fitted to: the folded size, else the target SoC's."""
+        return self.target_ub if self.ub_size is None else self.ub_size
+
     def _body_key(self, text: str, inputs: list[SSAValue], outputs: list[SSAValue],
                   names: list[str]) -> tuple[object, ...]:
         """What a row kernel's modelled choices depend on but the rows, dtype and platform:
         the body as printed, its operands' element types, its output names, the UB."""
-        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        ub_size = self.ub
         return (text, tuple(_element(v) for v in inputs), tuple(_element(v) for v in outputs),
                 tuple(names), ub_size)
 
@@ -640,7 +646,7 @@ class RowTiler:
     def _check_fits(self, op: Operation, rows: Rows, kernel: KernelPlan, dtype: str) -> None:
         """A row too long for one chunk of whole rows on the named UB: a warning naming the
         length and the longest row that fits, and NotARowKernel."""
-        ub_size = self.target_ub if self.ub_size is None else self.ub_size
+        ub_size = self.ub
         try:
             compute_tiling(1, 1, ub_size, dtype, kernel.ub_plan())
             return
