@@ -163,7 +163,7 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
                 seconds = modelled_time(lowered_kernel(kernel, plan), plan, platform, count)
             except (OpError, TilingError, ValueError):
                 continue
-            if best is None or seconds < best.seconds - TIE:
+            if best is None or seconds * (1 + TIE) < best.seconds:
                 best = RowChoice(candidate.schedule, seconds, count, candidate.online)
         if best is not None:
             record(key, (RowCandidate(best.schedule, best.online), best.seconds), candidates)
