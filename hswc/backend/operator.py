@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hswc.counted_rows import GROUP_NUM_FIELD
 from hswc.kernel_dtypes import BOUNDARY
 from hswc.ops.definition import camel
+from hswc.tiling import TILING_FIELDS
 
 DTYPE_WORDS = {"f16": "FP16", "f32": "FP32", "bf16": "BF16"}
 
@@ -35,6 +37,14 @@ class Operator:
     """Of a kernel reading one input through several GM arguments (a gated op's two halves of
     x, each at its own offset): for each of the kernel's GM inputs, the index in `inputs` of
     the tensor it reads. Empty: each GM input is an input of its own."""
+    counts: str | None = None
+    """Of a kernel reading counts (hsg.first_rows: ops-nn's group_index), their GM argument,
+    after the inputs: an optional int64 input of the operator, not among `inputs`."""
+
+    @property
+    def int_fields(self) -> tuple[str, ...]:
+        """The int64 fields of the tiling struct (hswc.kernel_signature.tiling_fields)."""
+        return (*TILING_FIELDS, GROUP_NUM_FIELD) if self.counts else TILING_FIELDS
 
     @property
     def op_type(self) -> str:
@@ -60,14 +70,18 @@ class Operator:
     @property
     def gm_arguments(self) -> tuple[str, ...]:
         """The operator's tensors, inputs then outputs: the kernel entry's GM parameters."""
-        return self.inputs + self.outputs
+        return self.inputs + self._counts + self.outputs
+
+    @property
+    def _counts(self) -> tuple[str, ...]:
+        return (self.counts,) if self.counts else ()
 
     @property
     def kernel_arguments(self) -> tuple[str, ...]:
         """The kernel class's GM arguments, in order: what `hsg.launch` passes (an input
         read through several of them passed to each: `x, x, y`)."""
         inputs = tuple(self.inputs[i] for i in self.reads) if self.reads else self.inputs
-        return inputs + self.outputs
+        return inputs + self._counts + self.outputs
 
     def key_macro(self, dtype: str, variant: int | None = None) -> str:
         """The schMode macro of a dtype's kernel, as ops-nn names it (of variant v of a run-time

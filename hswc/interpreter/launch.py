@@ -34,7 +34,7 @@ from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.dtypes import element_name, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
-from hswc.kernel_signature import kernel_arguments, scalar_fields
+from hswc.kernel_signature import kernel_arguments, scalar_fields, tiling_fields
 from hswc.output_windows import read_output_windows
 from hswc.rows import Rows, read_rows
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
@@ -326,7 +326,9 @@ def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_d
     call that computed the launch's values, or, when the tiling was folded to constants, the
     key of the element type (the same table the tiling function returns it from).
     """
-    record: TilingRecord = {name: int(v) for name, v in zip(TILING_FIELDS, tiling, strict=False)}
+    kernel = SymbolTable.lookup_symbol(interpreter.module, op.kernel)
+    fields = tiling_fields(kernel) if isinstance(kernel, func.FuncOp) else TILING_FIELDS
+    record: TilingRecord = {name: int(v) for name, v in zip(fields, tiling, strict=False)}
     record["usedCoreNum"] = int(block_dim)
     key = TILING_KEYS.get(element_name(dtype) or "", -1)
     owner = op.block_dim.owner
