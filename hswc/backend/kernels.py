@@ -322,6 +322,9 @@ def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
             stem = _stem(op, dtype)
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
             first_output = elements[len(elements) - _outputs(op)]
+            if COUNTS_ATTR in op.attributes:  # the i64 counts are no tensor of the operator's
+                counts = len(elements) - _outputs(op) - 1
+                elements = elements[:counts] + elements[counts + 1:]
             kernels.append(Kernel(op, dtype, first_output, key, tiling, _operator(stem, op),
                                   variant, _with_booleans(module, op, elements)))
         elif not _is(op, hsg.TILING_ATTR):

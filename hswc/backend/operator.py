@@ -69,7 +69,17 @@ class Operator:
 
     @property
     def gm_arguments(self) -> tuple[str, ...]:
-        """The operator's tensors, inputs then outputs: the kernel entry's GM parameters."""
+        """The operator's tensors, inputs then outputs (its counts apart: `counts`)."""
+        return self.inputs + self.outputs
+
+    @property
+    def entry_inputs(self) -> tuple[str, ...]:
+        """The inputs the launch takes: the operator's, then the counts if any."""
+        return self.inputs + self._counts
+
+    @property
+    def entry_arguments(self) -> tuple[str, ...]:
+        """The kernel entry's GM parameters: the inputs, the counts if any, the outputs."""
         return self.inputs + self._counts + self.outputs
 
     @property
@@ -79,7 +89,8 @@ class Operator:
     @property
     def kernel_arguments(self) -> tuple[str, ...]:
         """The kernel class's GM arguments, in order: what `hsg.launch` passes (an input
-        read through several of them passed to each: `x, x, y`)."""
+        read through several of them passed to each: `x, x, y`; the counts after the
+        inputs)."""
         inputs = tuple(self.inputs[i] for i in self.reads) if self.reads else self.inputs
         return inputs + self._counts + self.outputs
 
@@ -102,12 +113,15 @@ def dtype_word(dtype: str) -> str:
 
 GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF16",
              "i8": "ge::DT_INT8", "ui8": "ge::DT_UINT8", "i16": "ge::DT_INT16",
-             "i32": "ge::DT_INT32", "i1": "ge::DT_BOOL", "ui1": "ge::DT_UINT1"}
+             "i32": "ge::DT_INT32", "i64": "ge::DT_INT64", "i1": "ge::DT_BOOL",
+             "ui1": "ge::DT_UINT1"}
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16", "i8": "ACL_INT8",
-              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i1": "ACL_BOOL",
+              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64",
+              "i1": "ACL_BOOL",
               "ui1": "ACL_UINT1"}
 DOC_DTYPES = {"f16": "FLOAT16", "f32": "FLOAT", "bf16": "BFLOAT16", "i8": "INT8", "ui8": "UINT8",
-              "i16": "INT16", "i32": "INT32", "i1": "BOOL", "ui1": "UINT1"}
+              "i16": "INT16", "i32": "INT32", "i64": "INT64", "i1": "BOOL",
+              "ui1": "UINT1"}
 """The dtype names of ops-nn's docs (i1: a kernel's output stored a byte per element, 0 or 1,
 as ops-nn's DT_BOOL; ui1: one stored packed, 8 elements a byte, as ops-nn's DT_UINT1)."""
 

@@ -52,7 +52,7 @@ def kernel_namespace_lines(kernels: list[Kernel]) -> list[str]:
 def entry_head(operator: Operator, params: str) -> list[str]:
     """A kernel entry's template head, signature and tiling read (the lines before it runs
     its kernel class), templated on `params`."""
-    gm = ", ".join(f"GM_ADDR {name}" for name in operator.gm_arguments)
+    gm = ", ".join(f"GM_ADDR {name}" for name in operator.entry_arguments)
     struct = operator.tiling_struct
     return [
         f"template <{params}>",
