@@ -308,6 +308,9 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
                              for i, f in enumerate(TILING_FIELDS))
     field_checks += "".join(f"\n    EXPECT_EQ(data.{f}, scalars[{i}]) << \"{f}\";"
                             for i, f in enumerate(op.scalar_fields))
+    if op.counts:  # the tests give no group_index: every row
+        field_checks += (f"\n    EXPECT_EQ(data.{GROUP_NUM_FIELD}, -1) << "
+                         f"\"{GROUP_NUM_FIELD} ({op.counts} absent)\";")
     tests = [line for k in kernels for case in tiling_cases(d)
              for line in [*_tiling_test(k, d, case, key), ""]]
     limits = "#include <limits>\n" if d.attributes else ""
@@ -467,7 +470,7 @@ def _counted_lines(name: str, kernel: Kernel, d: Description, size: int, element
     op = kernel.operator
     return [f"    // {name} = {{{first}, {second}}}: the first {first + second} of {rows} rows",
             f"    tiling.{GROUP_NUM_FIELD} = 2;",
-            "#ifdef HSWC_UT_EXPECT_WRITTEN  // a CPU model that checks every output byte is written",
+            "#ifdef HSWC_UT_EXPECT_WRITTEN  // a CPU model checking which output bytes are written",
             f"    HSWC_UT_EXPECT_WRITTEN({(first + second) * row} * sizeof({element}));",
             "#endif",
             f"    const std::vector<{element}> counted = LaunchKernel<{launch}>("
