@@ -3,7 +3,8 @@ packaged with group_index as an optional int64 input, as ops-nn's ClippedSwiglu 
 (activation/clipped_swiglu/op_host/clipped_swiglu_def.cpp): the op definition, the tiling
 (groupNum: the counts' number, -1 when absent), aclnn (a `const aclTensor*` that may be
 nullptr) and the kernel entry take it; the kernel unit tests pass on the CPU model, absent
-(every row bit-exact) and given (the counted rows bit-exact)."""
+(every row bit-exact) and given (the counted rows bit-exact, no other row written), for
+ClippedSwiglu (A2/A3 and 950), a softmax row kernel (950) and SwigluGroup (950: its only SoC)."""
 
 from __future__ import annotations
 
@@ -30,18 +31,28 @@ func.func @f(%x: tensor<6x96xf32>, %group_index: tensor<2xi64>) -> tensor<6x96xf
 }
 """
 """A row kernel (its tiling counts rows): its package takes group_index too."""
+SWIGLU_GROUP = """
+func.func @f(%x: tensor<16x256xbf16>, %group_index: tensor<4xi64>) -> tensor<16x128xbf16> {
+  %y = hsg.swiglu_group %x {clamp_limit = 7.0 : f32} : tensor<16x256xbf16>
+  %z = hsg.first_rows %y, %group_index : tensor<16x128xbf16>, tensor<4xi64>
+  return %z : tensor<16x128xbf16>
+}
+"""
+"""ops-nn's SwigluGroup (Ascend 950 only, its definition's one SoC) with its group_index."""
 
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, Path]:
     root = tmp_path_factory.mktemp("group_index")
     made = {}
-    for name, text, args in (("clipped", CLIPPED, ["--name", "ClippedSwiglu"]),
-                             ("softmax", SOFTMAX, [])):
+    both = ["--soc", "ascend910b", "--soc", "ascend950"]
+    for name, text, args in (("clipped", CLIPPED, ["--name", "ClippedSwiglu", *both]),
+                             ("softmax", SOFTMAX, both),
+                             ("swiglu_group", SWIGLU_GROUP,
+                              ["--name", "SwigluGroup", "--soc", "ascend950"])):
         source = root / f"{name}.mlir"
         source.write_text(text)
-        assert hswc_emit([str(source), *args, "-o", str(root / name), "--soc", "ascend910b",
-                          "--soc", "ascend950"]) == 0
+        assert hswc_emit([str(source), *args, "-o", str(root / name)]) == 0
         made[name] = root / name
     return made
 
@@ -76,7 +87,9 @@ def test_kernel_unit_tests_pass_on_the_cpu_model(packages: Mapping[str, Path],
     ut = "tests/ut/op_kernel"
     sources = {"clipped": (packages["clipped"] / ut / "test_clipped_swiglu.cpp", ()),
                "softmax_950": (packages["softmax"] / ut / "test_softmax_apt.cpp",
-                               ARCH35_UT_FLAGS)}
+                               ARCH35_UT_FLAGS),
+               "swiglu_group_950": (packages["swiglu_group"] / ut / "test_swiglu_group_apt.cpp",
+                                    ARCH35_UT_FLAGS)}
     for name, done in build_and_run_unit_tests(sources, tmp_path).items():
         assert done.stdout.splitlines()[-1:] == ["1 passed, 0 failed"], \
             f"{name}:\n{done.stdout}\n{done.stderr}"
