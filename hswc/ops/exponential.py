@@ -78,7 +78,7 @@ GELU_TAIL_FIT = (
 error below 7e-8 (tools/fit_erf_coefficients.py, which prints it)."""
 
 
-def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
+def polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
                 name: str) -> SSAValue:
     """Horner's scheme, highest power first: (c0 t + c1) t + ..."""
     p = b.addf(b.mulf(t, b.const(coefficients[0]), f"{name}_0"), b.const(coefficients[1]),
@@ -102,21 +102,30 @@ gelu_grad's cdf + x pdf cancels next to its zero (x = -0.75), where 2.7e-5 of h 
 sum, outside PyTorch's f16 tolerance, so it keeps GELU_TAIL_FIT."""
 
 
+def gelu_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(|x|, exp(-x^2 / 2), t = 4 / (4 + |x|)): what GELU's tail polynomials and gelu_grad's
+    (hswc.ops.exponential_grad) run on."""
+    a = b.math("absf", x, "abs_x")
+    gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
+                                 "minus_half_x_sq"), "gauss")
+    offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
+    return a, gauss, b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
+
+
 def gelu_tail(b: BodyBuilder, x: SSAValue, half: bool = False) -> tuple[SSAValue, SSAValue]:
     """(g, h): g = exp(-x^2 / 2) and h = erfc(|x| / sqrt 2) / 2, the normal distribution's mass
     beyond |x|, as g G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no
     erf. `half` (a result rounded to f16 or bf16): G of degree 5 on t = 4 / (4 + |x|)
     (GELU_TAIL_FIT_HALF)."""
+    if half:
+        _, gauss, t = gelu_gauss(b, x)
+        return gauss, b.mulf(gauss, polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
     a = b.math("absf", x, "abs_x")
     gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
                                  "minus_half_x_sq"), "gauss")
-    if half:
-        offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
-        t = b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
-        return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
     t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
                                _one(b), "t_denominator"), "t")
-    return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
+    return gauss, b.mulf(gauss, polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
 
 
 def gelu_cdf(b: BodyBuilder, x: SSAValue, h: SSAValue) -> SSAValue:
