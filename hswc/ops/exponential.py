@@ -90,7 +90,8 @@ def polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
 
 GELU_TAIL_HALF_OFFSET = 4.0
 """For a result rounded to f16 or bf16, GELU's tail polynomial runs on t = 4 / (4 + |x|), the
-same t as GELU_TAIL_SCALE's in one call fewer (GELU_TAIL_FIT_HALF)."""
+same t as GELU_TAIL_SCALE's in one call fewer (GELU_TAIL_FIT_HALF), and gelu_grad's
+(`gelu_gauss`)."""
 GELU_TAIL_FIT_HALF = (
     0.24889102578163147, -0.12390690296888351, 0.20124010741710663, 0.07027553766965866,
     0.103721022605896, -0.00020750011026393622,
@@ -98,8 +99,7 @@ GELU_TAIL_FIT_HALF = (
 """G(t) of degree 5, highest power first, for a result rounded to f16 or bf16: relative error
 below 2.7e-5 (2^-15; tools/fit_erf_coefficients.py, which prints it), enough for one rounding
 to half (hswc.ops.half_math's bound), in 4 Horner steps fewer than GELU_TAIL_FIT. gelu only:
-gelu_grad's cdf + x pdf cancels next to its zero (x = -0.75), where 2.7e-5 of h is 4% of the
-sum, outside PyTorch's f16 tolerance, so it keeps GELU_TAIL_FIT."""
+gelu_grad has a fit of its own (hswc.ops.exponential_grad.GELU_GRAD_FIT_HALF)."""
 
 
 def gelu_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
