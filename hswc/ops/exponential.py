@@ -102,12 +102,17 @@ to half (hswc.ops.half_math's bound), in 4 Horner steps fewer than GELU_TAIL_FIT
 gelu_grad has a fit of its own (hswc.ops.exponential_grad.GELU_GRAD_FIT_HALF)."""
 
 
-def gelu_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """(|x|, exp(-x^2 / 2), t = 4 / (4 + |x|)): what GELU's tail polynomials and gelu_grad's
-    (hswc.ops.exponential_grad) run on."""
+def _abs_and_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(|x|, exp(-x^2 / 2))."""
     a = b.math("absf", x, "abs_x")
-    gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
-                                 "minus_half_x_sq"), "gauss")
+    return a, b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
+                                   "minus_half_x_sq"), "gauss")
+
+
+def gelu_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(|x|, exp(-x^2 / 2), t = 4 / (4 + |x|)): what GELU's half tail polynomial and gelu_grad's
+    (hswc.ops.exponential_grad) run on."""
+    a, gauss = _abs_and_gauss(b, x)
     offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
     return a, gauss, b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
 
@@ -120,9 +125,7 @@ def gelu_tail(b: BodyBuilder, x: SSAValue, half: bool = False) -> tuple[SSAValue
     if half:
         _, gauss, t = gelu_gauss(b, x)
         return gauss, b.mulf(gauss, polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
-    a = b.math("absf", x, "abs_x")
-    gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
-                                 "minus_half_x_sq"), "gauss")
+    a, gauss = _abs_and_gauss(b, x)
     t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
                                _one(b), "t_denominator"), "t")
     return gauss, b.mulf(gauss, polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
