@@ -1,7 +1,8 @@
 """The shorter forms of the exponential ops whose result is rounded to f16 or bf16 (issue 38
-item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 tail): every f16 and bf16
-pattern within one ulp of the function evaluated in double and rounded once (numpy's tanh and expm1,
-math.erfc for GELU: an independent model, not hswc.reference's formula), with infinities and
+item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 tail, gelu_grad's degree-5
+factor): every f16 and bf16 pattern within one ulp of the function evaluated in double and
+rounded once (numpy's tanh and expm1, math.erfc for GELU and its derivative, a grad of 1: an
+independent model, not hswc.reference's formula), with infinities and
 NaNs at the same places, and the kernels free of the Ln the longer forms take.
 
 test_exponential_ops.py checks the same ops against PyTorch's tolerance at every level and on
@@ -33,6 +34,9 @@ EXACT = {"tanh": np.tanh, "elu": lambda x: np.where(x >= 0, x, np.expm1(x)), "ge
          "softplus": lambda x: np.where(x > 20, x, np.logaddexp(0.0, x)),
          "log_sigmoid": lambda x: -np.logaddexp(0.0, -x)}
 """The function in double (elu and softplus with their default attributes)."""
+EXACT_GRAD = {"gelu_grad": lambda x: _ERFC(-x / math.sqrt(2.0)) / 2
+              + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)}
+"""The derivative in double, for a grad of 1."""
 
 
 def ordered(y: np.ndarray) -> np.ndarray:
@@ -46,12 +50,13 @@ def kernel_of(op: str, dtype: str) -> Kernel:
 
 
 @pytest.mark.parametrize("dtype", list(HALVES))
-@pytest.mark.parametrize("op", list(EXACT))
+@pytest.mark.parametrize("op", [*EXACT, *EXACT_GRAD])
 def test_within_an_ulp_of_the_function_on_every_pattern(op: str, dtype: str) -> None:
     x = np.arange(1 << 16, dtype=np.uint16).view(HALVES[dtype])
-    got = kernel_of(op, dtype)(x)
+    got = kernel_of(op, dtype)(np.ones_like(x), x) if op in EXACT_GRAD else kernel_of(op, dtype)(x)
     with np.errstate(all="ignore"):
-        expected = np.asarray(EXACT[op](x.astype(np.float64))).astype(HALVES[dtype])
+        function = EXACT_GRAD[op] if op in EXACT_GRAD else EXACT[op]
+        expected = np.asarray(function(x.astype(np.float64))).astype(HALVES[dtype])
     nan = np.isnan(expected.astype(np.float32))
     assert (np.isnan(got.astype(np.float32)) == nan).all()
     finite = np.isfinite(expected.astype(np.float32))

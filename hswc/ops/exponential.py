@@ -78,7 +78,7 @@ GELU_TAIL_FIT = (
 error below 7e-8 (tools/fit_erf_coefficients.py, which prints it)."""
 
 
-def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
+def polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
                 name: str) -> SSAValue:
     """Horner's scheme, highest power first: (c0 t + c1) t + ..."""
     p = b.addf(b.mulf(t, b.const(coefficients[0]), f"{name}_0"), b.const(coefficients[1]),
@@ -90,7 +90,8 @@ def _polynomial(b: BodyBuilder, coefficients: Sequence[float], t: SSAValue,
 
 GELU_TAIL_HALF_OFFSET = 4.0
 """For a result rounded to f16 or bf16, GELU's tail polynomial runs on t = 4 / (4 + |x|), the
-same t as GELU_TAIL_SCALE's in one call fewer (GELU_TAIL_FIT_HALF)."""
+same t as GELU_TAIL_SCALE's in one call fewer (GELU_TAIL_FIT_HALF), and gelu_grad's
+(`gelu_gauss`)."""
 GELU_TAIL_FIT_HALF = (
     0.24889102578163147, -0.12390690296888351, 0.20124010741710663, 0.07027553766965866,
     0.103721022605896, -0.00020750011026393622,
@@ -98,8 +99,22 @@ GELU_TAIL_FIT_HALF = (
 """G(t) of degree 5, highest power first, for a result rounded to f16 or bf16: relative error
 below 2.7e-5 (2^-15; tools/fit_erf_coefficients.py, which prints it), enough for one rounding
 to half (hswc.ops.half_math's bound), in 4 Horner steps fewer than GELU_TAIL_FIT. gelu only:
-gelu_grad's cdf + x pdf cancels next to its zero (x = -0.75), where 2.7e-5 of h is 4% of the
-sum, outside PyTorch's f16 tolerance, so it keeps GELU_TAIL_FIT."""
+gelu_grad has a fit of its own (hswc.ops.exponential_grad.GELU_GRAD_FIT_HALF)."""
+
+
+def _abs_and_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(|x|, exp(-x^2 / 2))."""
+    a = b.math("absf", x, "abs_x")
+    return a, b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
+                                   "minus_half_x_sq"), "gauss")
+
+
+def gelu_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(|x|, exp(-x^2 / 2), t = 4 / (4 + |x|)): what GELU's half tail polynomial and gelu_grad's
+    (hswc.ops.exponential_grad) run on."""
+    a, gauss = _abs_and_gauss(b, x)
+    offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
+    return a, gauss, b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
 
 
 def gelu_tail(b: BodyBuilder, x: SSAValue, half: bool = False) -> tuple[SSAValue, SSAValue]:
@@ -107,16 +122,13 @@ def gelu_tail(b: BodyBuilder, x: SSAValue, half: bool = False) -> tuple[SSAValue
     beyond |x|, as g G(1 / (1 + |x| / 4)) (GELU_TAIL_FIT): one range for every x, one Exp, no
     erf. `half` (a result rounded to f16 or bf16): G of degree 5 on t = 4 / (4 + |x|)
     (GELU_TAIL_FIT_HALF)."""
-    a = b.math("absf", x, "abs_x")
-    gauss = b.math("exp", b.mulf(b.mulf(x, x, "x_sq"), b.const(-0.5, "minus_half"),
-                                 "minus_half_x_sq"), "gauss")
     if half:
-        offset = b.const(GELU_TAIL_HALF_OFFSET, "tail_offset")
-        t = b.divf(offset, b.addf(a, offset, "t_denominator"), "t")
-        return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
+        _, gauss, t = gelu_gauss(b, x)
+        return gauss, b.mulf(gauss, polynomial(b, GELU_TAIL_FIT_HALF, t, "tail_g"), "tail")
+    a, gauss = _abs_and_gauss(b, x)
     t = b.divf(_one(b), b.addf(b.mulf(a, b.const(GELU_TAIL_SCALE, "tail_scale"), "a_scaled"),
                                _one(b), "t_denominator"), "t")
-    return gauss, b.mulf(gauss, _polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
+    return gauss, b.mulf(gauss, polynomial(b, GELU_TAIL_FIT, t, "tail_g"), "tail")
 
 
 def gelu_cdf(b: BodyBuilder, x: SSAValue, h: SSAValue) -> SSAValue:

@@ -1,8 +1,9 @@
 """The exponential activations, backward: sigmoid_grad, tanh_grad, silu_grad, gelu_grad,
 elu_grad, softplus_grad, mish_grad, log_sigmoid_grad, each as PyTorch 2.14's CPU kernel
 computes it (EXPONENTIAL.md; ATen's *_backward kernels), every step one f32 operation; but
-gelu_grad (approximate = none) and mish_grad, on the forward ops' cheaper terms
-(hswc.ops.exponential.gelu_tail, mish_terms), within PyTorch's tolerance."""
+gelu_grad (approximate = none), a fitted form with its zero factored out (`gelu_grad_mirror`),
+and mish_grad, on mish's cheaper terms (hswc.ops.exponential.mish_terms), within PyTorch's
+tolerance."""
 
 from __future__ import annotations
 
@@ -11,22 +12,38 @@ from collections.abc import Mapping, Sequence
 from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import SSAValue
 
+from hswc.ops import half_math
 from hswc.ops.body import BodyBuilder
 from hswc.ops.exponential import (
     GELU_KAPPA,
     GELU_TANH_BETA,
-    SQRT1_2,
     gelu_cdf,
-    gelu_tail,
+    gelu_gauss,
     mish_terms,
+    polynomial,
     scaled_by,
     sigmoid_of,
 )
 
 Attrs = Mapping[str, SSAValue]
 F16 = Float16Type()
-GELU_PDF_SCALE = (2.0 / 3.141592653589793 ** 0.5) * SQRT1_2 * 0.5
-"""1 / sqrt(2 pi), as ATen spells it: M_2_SQRTPI * M_SQRT1_2 * 0.5."""
+GELU_GRAD_ROOT = 0.7517915246935645
+"""a0, where gelu'(-a0) = Phi(-a0) - a0 phi(a0) is 0 (mpmath.findroot, tools/
+fit_erf_coefficients.py): gelu' is 0 at x = -a0."""
+GELU_GRAD_FIT = (
+    0.02026553265750408, -0.05946614220738411, 0.015134654939174652, -0.055728211998939514,
+    -0.046725813299417496, -0.06463458389043808, -0.07498481124639511, -0.3989385962486267,
+)
+"""N(t) of degree 7, highest power first: gelu'(-a) = exp(-a^2 / 2) (a - a0) N(t), t = 4 / (4 +
+a), for every a >= 0, relative error below 4.8e-8 (tools/fit_erf_coefficients.py, which prints
+it): N is (Phi(-a) exp(a^2 / 2) - a / sqrt(2 pi)) / (a - a0), smooth in t, its zero factored out
+of the fit."""
+GELU_GRAD_FIT_HALF = (
+    -0.03945391997694969, -0.05399001017212868, -0.01987788826227188, -0.08164890110492706,
+    -0.07080725580453873, -0.39930394291877747,
+)
+"""N(t) of degree 5 for a result rounded to f16 or bf16: relative error below 6e-6 (2^-17.3,
+within hswc.ops.half_math's bound; tools/fit_erf_coefficients.py)."""
 
 
 def _wide(b: BodyBuilder, inputs: Sequence[SSAValue], second: str) -> tuple[SSAValue, SSAValue]:
@@ -65,7 +82,8 @@ def silu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
 
 
 def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
-    """none: grad * (cdf + x * pdf), cdf and pdf from gelu's tail (one Exp, no erf); tanh:
+    """none: grad * gelu'(x), gelu'(x) = cdf + x pdf as `gelu_grad_mirror` computes it (one
+    Exp, no erf, no cancellation next to its zero); tanh:
     grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)), t = tanh(beta (x + kappa
     x^3))."""
     grad, x = _wide(b, inputs, "x")
@@ -85,11 +103,21 @@ def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
         right_derivative = b.mulf(b.mulf(left, tanh_derivative), inner_derivative,
                                   "right_derivative")
         return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
-    # none: cdf = 1 - h for x >= 0, h below (h = erfc(|x| / sqrt 2) / 2), pdf = g / sqrt(2 pi)
-    gauss, h = gelu_tail(b, x)
-    cdf = gelu_cdf(b, x, h)
-    pdf = b.mulf(gauss, b.const(GELU_PDF_SCALE, "pdf_scale"), "pdf")
-    return b.mulf(grad, b.addf(cdf, b.mulf(x, pdf)), "dx")
+    mirror = gelu_grad_mirror(b, x, half_math.rounds_to_half(inputs[0]))
+    return b.mulf(grad, gelu_cdf(b, x, mirror), "dx")
+
+
+def gelu_grad_mirror(b: BodyBuilder, x: SSAValue, half: bool) -> SSAValue:
+    """gelu'(-|x|) = Phi(-a) - a phi(a), a = |x|, as exp(-a^2 / 2) (a - a0) N(t)
+    (GELU_GRAD_FIT; `half`: GELU_GRAD_FIT_HALF): its zero a0 is a factor, so there is no
+    cancellation next to it, where Phi(-a) + x phi(a) loses its digits (a - a0 is exact near
+    a0, Sterbenz). gelu'(x) = 1 - gelu'(-x) (`gelu_cdf`) for x >= 0. NaN at NaN and at +-inf
+    (0 times -inf), as ATen's cdf + x pdf."""
+    a, gauss, t = gelu_gauss(b, x)
+    fit = GELU_GRAD_FIT_HALF if half else GELU_GRAD_FIT
+    factor = b.mulf(b.addf(a, b.const(-GELU_GRAD_ROOT, "minus_root"), "a_minus_root"),
+                    polynomial(b, fit, t, "grad_n"), "root_times_n")
+    return b.mulf(gauss, factor, "mirror")
 
 
 def elu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
