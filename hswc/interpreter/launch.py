@@ -95,6 +95,12 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     shapes = [shape] * len(op.ys)
     if windows is not None:  # each result as the launch types it: a joint tensor is larger
         shapes = [tuple(y.type.get_shape()) for y in op.ys]  # type: ignore[attr-defined]
+    if rows is not None and rows.dynamic:  # its run-time length follows the tiling values
+        if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 1:
+            raise OpError(op, f"launches a row kernel of a run-time row length with tiling "
+                          f"values {[int(v) for v in tiling]}: the last must be the row "
+                          "length, at least 1")
+        rows = rows.at_length(int(tiling[-1]))
     if rows is not None:
         shapes, total = _check_row_operands(op, inputs, names, rows)
     elif broadcast is None:
@@ -112,6 +118,8 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     y_dtype = numpy_dtype(hsg.gm_element(op.y.type.get_element_type()))  # type: ignore[attr-defined]
     record = _record(interpreter, op, y_dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
+    if rows is not None and rows.dynamic:
+        record["rowLength"] = rows.length
     _check_tiling(op, record, total)
     element_loops = 0 if broadcast is None else sum(
         1 for i, s in enumerate(broadcast.strides)
