@@ -113,6 +113,12 @@ class Rows:
     def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
         """The rows operands of these element counts (inputs, then outputs when given, by
         class) hold; ValueError naming the first that disagrees."""
+        if self.length == 0:  # a run-time length of 0 (dynamic): no elements, so no rows
+            if any(size for size, kind in zip((*inputs, *outputs),
+                                              (*self.inputs, *self.outputs), strict=False)
+                   if kind != "row"):
+                raise ValueError("rows of length 0 hold no elements, but an operand has some")
+            return 0
         found: int | None = None
         operands = [*zip(("input",) * len(inputs), range(len(inputs)), inputs, self.inputs,
                          strict=True),

@@ -96,10 +96,10 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     if windows is not None:  # each result as the launch types it: a joint tensor is larger
         shapes = [tuple(y.type.get_shape()) for y in op.ys]  # type: ignore[attr-defined]
     if rows is not None and rows.dynamic:  # its run-time length follows the tiling values
-        if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 1:
+        if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 0:
             raise OpError(op, f"launches a row kernel of a run-time row length with tiling "
                           f"values {[int(v) for v in tiling]}: the last must be the row "
-                          "length, at least 1")
+                          "length")
         rows = rows.at_length(int(tiling[-1]))
     if rows is not None:
         shapes, total = _check_row_operands(op, inputs, names, rows)

@@ -84,9 +84,9 @@ class RowFunctions(MachineFunctions):
         rows = _rows_of(op)
         if length:
             values = np.unique(np.asarray(length[0]))
-            if values.size != 1 or int(values[0]) < 1:
+            if values.size != 1 or int(values[0]) < 0:
                 raise OpError(op, f"takes a run-time row length of {values.tolist()}, where "
-                              "one positive length is needed")
+                              "one length is needed")
             rows = rows.at_length(int(values[0]))
         inputs, outputs = gm[:len(op.inputs)], gm[len(op.inputs):]
         try:

@@ -411,7 +411,7 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
     to hold as many rows (a cf.assert naming it), so no core reads past a buffer."""
     a = IRArith(InsertPoint.before(op))
     row = a.const(rows.length) if length is None else \
-        a.builder.insert(arith.MaxUIOp(length, a.const(1))).result
+        a.builder.insert(arith.MaxUIOp(length, a.const(1))).result  # no rows of length 0
     spans = [(v, kind) for v, kind in zip(inputs, rows.inputs, strict=True) if kind != "column"]
     names = [v.name_hint or f"input {i + 1}" for i, v in enumerate(inputs)]
 
@@ -649,7 +649,7 @@ class RowTiler:
             ("row kernel", op_name, dtype, rows, plan, schedule.describe(), text),
             build, first)
         length = _run_time_length(last, rows, inputs, reduced) if rows.dynamic else None
-        values = self._host_tiling(last, rows, count if count is not None
+        values = self._host_tiling(last, rows, count if count is not None and length is None
                                    else _run_time_rows(last, rows, inputs, kernel_name, length),
                                    dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
