@@ -95,12 +95,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     shapes = [shape] * len(op.ys)
     if windows is not None:  # each result as the launch types it: a joint tensor is larger
         shapes = [tuple(y.type.get_shape()) for y in op.ys]  # type: ignore[attr-defined]
-    if rows is not None and rows.dynamic:  # its run-time length follows the tiling values
-        if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 0:
-            raise OpError(op, f"launches a row kernel of a run-time row length with tiling "
-                          f"values {[int(v) for v in tiling]}: the last must be the row "
-                          "length")
-        rows = rows.at_length(int(tiling[-1]))
+    rows = _at_run_time_length(op, rows, tiling)
     if rows is not None:
         shapes, total = _check_row_operands(op, inputs, names, rows)
     elif broadcast is None:
@@ -234,6 +229,18 @@ def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequenc
         if value.dtype != wanted:
             raise OpError(op, f"{name} is {value.dtype} at run time, where the launch takes "
                           f"{wanted}")
+
+
+def _at_run_time_length(op: hsg.LaunchOp, rows: Rows | None, tiling: Sequence[Any]
+                        ) -> Rows | None:
+    """A row kernel's rows at the run-time length its launch passes after the tiling values
+    (hswc.rows `dynamic`); any other rows as they are."""
+    if rows is None or not rows.dynamic:
+        return rows
+    if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 0:
+        raise OpError(op, f"launches a row kernel of a run-time row length with tiling values "
+                      f"{[int(v) for v in tiling]}: the last must be the row length")
+    return rows.at_length(int(tiling[-1]))
 
 
 def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str],

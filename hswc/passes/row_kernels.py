@@ -58,7 +58,6 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f32,
 )
-from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -410,20 +409,25 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
     `length`, hswc.rows `dynamic`, of 0 counts no rows); then each other such input checked
     to hold as many rows (a cf.assert naming it), so no core reads past a buffer."""
     a = IRArith(InsertPoint.before(op))
-    row = a.const(rows.length) if length is None else \
-        a.builder.insert(arith.MaxUIOp(length, a.const(1))).result  # no rows of length 0
+    made: list[SSAValue] = []
+
+    def row() -> SSAValue:  # made at its first use, after the first hsg.num_elements
+        if not made:
+            made.append(a.const(rows.length) if length is None else a.builder.insert(
+                arith.MaxUIOp(length, a.const(1))).result)  # no rows of length 0
+        return made[0]
     spans = [(v, kind) for v, kind in zip(inputs, rows.inputs, strict=True) if kind != "column"]
     names = [v.name_hint or f"input {i + 1}" for i, v in enumerate(inputs)]
 
     def count(value: SSAValue, kind: str) -> SSAValue:
         n = a.builder.insert(hsg.NumElementsOp(value)).result
-        return n if kind == "row" else a.floor_div(n, row)
+        return n if kind == "row" else a.floor_div(n, row())
 
     first, first_kind = spans[0]
     total = count(first, first_kind)
     for value, kind in spans[1:]:
         size = a.builder.insert(hsg.NumElementsOp(value)).result
-        wanted = total if kind == "row" else a.mul(total, row)
+        wanted = total if kind == "row" else a.mul(total, row())
         name = names[inputs.index(value)]
         what = "(a row operand) must hold one value for each row" if kind == "row" else \
             f"(an element operand) must hold as many rows of {rows.length} as there are rows"

@@ -77,7 +77,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import FloatAttr, Float32Type, IndexType
+from xdsl.dialects.builtin import Float32Type, FloatAttr, IndexType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -460,7 +460,7 @@ class RowChunkEmitter:
         """A segment's part of each column input it reads, copied in with the pipes idle
         before (the previous segment's calls read the buffer) and after."""
         assert self.segment is not None
-        e, a = self.e, self.e.a
+        e = self.e
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
         for b in self.wanted_columns():
             val = self.h.column_vals[b]
