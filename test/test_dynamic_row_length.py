@@ -18,6 +18,7 @@ import pytest
 from test_dynamic_rows import ALL_LEVELS, ATTRIBUTES, _text
 from test_row_kernels import _named_inputs, _reference, _row_kernels
 
+from hswc.reduction_order import padded, reduce_rows
 from hswc.reference import compare_tolerance
 from hswc.runner import compile_text
 
@@ -136,3 +137,17 @@ def test_long_run_time_rows_within_tolerance(op: str, length: int, dtype: str) -
     assert _row_kernels(kernel) == 1
     within = compare_tolerance(kernel.run(*inputs).outputs[0], _reference(op, inputs, -1))
     assert within.equal, within.summary()
+
+
+def test_padding_with_the_identity_changes_no_value() -> None:
+    """hswc.reduction_order.padded: the row's values, then the identity (-0.0 for a sum, -inf
+    for a maximum) to whole segments; reduced so, a row of small integers sums exactly and its
+    maximum is its maximum, whatever the length against the segment."""
+    assert padded(np.array([[1, 2, 3]], np.float32), "addf", 4).tolist() == [[1, 2, 3, 0]]
+    assert np.signbit(padded(np.ones((1, 3), np.float32), "addf", 4)[0, 3])
+    rng = np.random.default_rng(4)
+    for length in (1, 63, 64, 65, 1000):
+        x = rng.integers(-50, 50, (2, length)).astype(np.float32)
+        for combiner, want in (("addf", x.sum(-1)), ("maximumf", x.max(-1))):
+            got = reduce_rows(padded(x, combiner, 256), combiner, segment=256)
+            assert got.tolist() == want.tolist(), (length, combiner)
