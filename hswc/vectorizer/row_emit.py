@@ -1254,22 +1254,11 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
     if h.row_length is not None:
         _emit_run_time_segments(e, plan, h, chunk_offset, rows_now, source, online)
         return
-    passes: list[tuple[Instr, ...]] = [
-        (i, *(s for s, peak in online.items() if peak is i))
-        for i in plan.instrs() if i.api == "Reduce" and i not in online]
-    for targets in [*passes, ()]:
-        needed = frozenset().union(*(pass_values(plan, t) for t in targets)) if targets \
-            else pass_values(plan, None)
+    for targets, needed in _segment_passes(plan, online):
         if full > 1:
-            body = Block(arg_types=[IndexType()])
-            body.args[0].name_hint = "segment"
-            e.op(scf.ForOp(a.const(0), a.const(full), a.const(1), [], Region(body)))
-            inner = Emitter(InsertPoint.at_end(body))
-            start = inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)),
-                                 "segment_start")
-            RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
-                            Segment(start, step, targets, needed, online)).emit()
-            inner.op(scf.YieldOp())
+            _segment_loop(e, a.const(full), step, lambda inner, start, t=targets, n=needed:
+                          RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
+                                          Segment(start, step, t, n, online)).emit())
         else:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
                             Segment(a.const(0), step, targets, needed, online)).emit()
@@ -1290,19 +1279,33 @@ def _emit_run_time_segments(e: Emitter, plan: KernelPlan, h: RowHandles,
                   "full_segments")
     last = a.name(a.mul(full, a.const(step)), "last_segment_start")
     valid = a.name(a.sub(h.row_length, last), "last_segment_length")
+    for targets, needed in _segment_passes(plan, online):
+        _segment_loop(e, full, step, lambda inner, start, t=targets, n=needed:
+                      RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
+                                      Segment(start, step, t, n, online)).emit())
+        RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
+                        Segment(last, step, targets, needed, online, valid)).emit()
+
+
+def _segment_passes(plan: KernelPlan, online: Mapping[Instr, Instr]
+                    ) -> list[tuple[tuple[Instr, ...], frozenset[int]]]:
+    """Each pass over a row in segments: its reductions (a maximum with the sums it takes
+    online; none: the outputs' pass, last) and the values it needs (pass_values)."""
     passes: list[tuple[Instr, ...]] = [
         (i, *(s for s, peak in online.items() if peak is i))
         for i in plan.instrs() if i.api == "Reduce" and i not in online]
-    for targets in [*passes, ()]:
-        needed = frozenset().union(*(pass_values(plan, t) for t in targets)) if targets \
-            else pass_values(plan, None)
-        body = Block(arg_types=[IndexType()])
-        body.args[0].name_hint = "segment"
-        e.op(scf.ForOp(a.const(0), full, a.const(1), [], Region(body)))
-        inner = Emitter(InsertPoint.at_end(body))
-        start = inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)), "segment_start")
-        RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
-                        Segment(start, step, targets, needed, online)).emit()
-        inner.op(scf.YieldOp())
-        RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
-                        Segment(last, step, targets, needed, online, valid)).emit()
+    return [(targets, frozenset().union(*(pass_values(plan, t) for t in targets)) if targets
+             else pass_values(plan, None)) for targets in [*passes, ()]]
+
+
+def _segment_loop(e: Emitter, count: SSAValue, step: int,
+                  emit: Callable[[Emitter, SSAValue], None]) -> None:
+    """An scf.for over `count` segments of `step` elements, `emit` making each one's calls at
+    its start (`segment_start`)."""
+    a = e.a
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = "segment"
+    e.op(scf.ForOp(a.const(0), count, a.const(1), [], Region(body)))
+    inner = Emitter(InsertPoint.at_end(body))
+    emit(inner, inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)), "segment_start"))
+    inner.op(scf.YieldOp())
