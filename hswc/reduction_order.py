@@ -75,6 +75,11 @@ vector work (9 calls per fold level where the plain tree has 1, two Brcb, the la
 CompareScalar and Select) is in the cost model, being calls the kernel makes, and its buffers
 (half a row of f32 three times, 6 KiB of lanes, Select's temporary space) in the UB plan
 (hswc.vectorizer.plan.Compensation).
+A run-time row length (hswc.rows `dynamic`) is combined as a row of whole segments: the row's
+values padded with the combiner's identity to a multiple of the segment (`padded`; the kernel
+writes the identity over its last segment's lanes past the row), then in segments as above.
+The identity changes no partial it meets (x + -0.0 is x, -0.0 included; maximumf(x, -inf) is
+x), so the padding changes the tree's shape only, and the order is a function of the length.
 """
 
 from __future__ import annotations
@@ -109,8 +114,23 @@ LOWEST = -3.4028234663852886e38
 """The lowest finite f32: the clamp of the online sum's running maximum."""
 
 
-def online_sum(a: np.ndarray, b: np.ndarray, segment: int) -> np.ndarray:
-    """The online sum of exp(b - max(a)) of each row of f32 `a` and `b` (module docstring)."""
+def padded(values: np.ndarray, combiner: str, segment: int) -> np.ndarray:
+    """Each row (the last axis) of f32 `values` padded with the combiner's identity to a
+    multiple of `segment` values, at least one (module docstring: a run-time row length)."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float32)
+    length = values.shape[-1]
+    whole = max(1, -(-length // segment)) * segment
+    out = np.full((*values.shape[:-1], whole), IDENTITY[combiner], dtype=np.float32)
+    out[..., :length] = values
+    return out
+
+
+def online_sum(a: np.ndarray, b: np.ndarray, segment: int, pad: bool = False) -> np.ndarray:
+    """The online sum of exp(b - max(a)) of each row of f32 `a` and `b` (module docstring);
+    where `pad`, in whole segments: a padded with -inf, the sum's terms past the row with
+    -0.0 (a run-time row length)."""
     import numpy as np
 
     from hswc import arith_semantics as sem
@@ -118,6 +138,9 @@ def online_sum(a: np.ndarray, b: np.ndarray, segment: int) -> np.ndarray:
 
     a = np.asarray(a, dtype=np.float32)
     b = np.asarray(b, dtype=np.float32)
+    length = a.shape[-1]
+    if pad:
+        a, b = padded(a, "maximumf", segment), padded(b, "maximumf", segment)
     shape = a.shape[:-1]
     running = np.full(shape, IDENTITY["maximumf"], dtype=np.float32)
     clamp = np.full(shape, LOWEST, dtype=np.float32)
@@ -127,7 +150,9 @@ def online_sum(a: np.ndarray, b: np.ndarray, segment: int) -> np.ndarray:
             part = reduce_rows(a[..., start:start + segment], "maximumf")
             running = combine("maximumf", running, part)
             now = combine("maximumf", running, np.full(shape, LOWEST, dtype=np.float32))
-            terms = exp(sem.binary("arith.subf", b[..., start:start + segment], now[..., None]))
+            terms = np.array(exp(sem.binary("arith.subf", b[..., start:start + segment],
+                                            now[..., None])), dtype=np.float32)
+            terms[..., max(0, length - start):] = IDENTITY["addf"]
             partial = reduce_rows(np.asarray(terms, dtype=np.float32), "addf")
             scale = exp(sem.binary("arith.subf", clamp, now))
             total = combine("addf", np.asarray(sem.binary("arith.mulf", total, scale),

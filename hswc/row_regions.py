@@ -50,7 +50,8 @@ class Space:
     """The rows x length elements a region iterates: the kept dims [lead, rank) are the rows',
     the dims before `lead` and from `rank` on the reduced ones (a reduction over leading dims
     when `lead` > 0: hswc.rows' runs). The row dims may be dynamic (negative: the row count is
-    known at run time) where `lead` is 0; the reduced dims (the row length) are static."""
+    known at run time) where `lead` is 0; so may the reduced dims there (the row length known
+    at run time: `dynamic`, hswc.rows)."""
 
     shape: tuple[int, ...]
     rank: int
@@ -65,7 +66,15 @@ class Space:
         return None if any(d < 0 for d in dims) else math.prod(dims)
 
     @property
+    def dynamic(self) -> bool:
+        """Whether the row length is known at run time only (a reduced dim dynamic)."""
+        return any(d < 0 for d in self.shape[:self.lead] + self.shape[self.rank:])
+
+    @property
     def length(self) -> int:
+        """The row length; -1 where it is `dynamic`."""
+        if self.dynamic:
+            return -1
         return math.prod(self.shape[:self.lead]) * math.prod(self.shape[self.rank:])
 
     @property
@@ -144,8 +153,6 @@ def as_reduction(op: GenericOp) -> Reduction | None:
     if first is None or len(first.get_shape()) != len(kinds):
         return None
     shape = first.get_shape()
-    if any(d < 0 for d in shape[:lead] + shape[rank:]):
-        return None  # a dynamic row length: hswc.passes.row_kernels says so
     if lead > 0 and any(d < 0 for d in shape):
         return None  # strided runs (hswc.rows) need every dim static
     space = Space(tuple(shape), rank, lead)
@@ -160,19 +167,6 @@ def as_reduction(op: GenericOp) -> Reduction | None:
             return None
     combiners = _combiners(op)
     return None if combiners is None else Reduction(op, space, combiners)
-
-
-def dynamic_row_length(op: GenericOp) -> bool:
-    """Whether the generic reduces along its trailing dims as a row reduction does, but some
-    reduced dim has a run-time size: a row length a row kernel cannot take (it stays on the
-    host, hswc.passes.row_kernels says so)."""
-    kinds = [str(it.data.value) for it in op.iterator_types]
-    if "reduction" not in kinds or not op.inputs:
-        return False
-    rank = kinds.index("reduction")
-    first = _ranked(op.inputs[0].type)
-    return rank > 0 and all(k == "reduction" for k in kinds[rank:]) and first is not None \
-        and len(first.get_shape()) == len(kinds) and any(d < 0 for d in first.get_shape()[rank:])
 
 
 def _combiners(op: GenericOp) -> tuple[str, ...] | None:
@@ -542,7 +536,8 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
     space = region.space
     for op in block.ops:
         if isinstance(op, ReduceOp) and op.combiner.data == "addf" \
-                and not nonnegative(op.value) and not averaged(op.result, space.length):
+                and not nonnegative(op.value) \
+                and (space.dynamic or not averaged(op.result, space.length)):
             op.properties["signed"] = UnitAttr()
     runs, count = space.runs, space.rows
     stride = 0
@@ -550,7 +545,8 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
         assert count is not None  # strided runs have static dims (as_reduction)
         stride = count * (space.length // runs)
     rows = Rows(space.length, tuple(kind for _, kind in inputs),
-                tuple(region.level[v] for v in outputs), runs, stride)
+                tuple(region.level[v] for v in outputs), runs, stride,
+                dynamic=space.dynamic)
     return block, [v for v, _ in inputs], rows
 
 

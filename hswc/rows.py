@@ -26,12 +26,18 @@ the later passes read as the row's value; with `online` as well, a maximum m's p
 exp(b - m) with the running maximum, rescaling the sum as the maximum grows
 (hswc.reduction_order.online_sum: softmax's max and sum in one pass over the row instead of
 two). A row in segments is contiguous (runs = 1).
+A row length known only at run time (`dynamic`: a reduced dim `?`) is the kernel's
+`row_length` operand; every row is then worked on in segments of the compile-time `segment` S
+(`length` is S too: what a chunk's buffers are planned for), the last one of 1 to S elements
+padded to S with each reduction's identity (hswc.reduction_order.padded), so one kernel takes
+every length and its order of combination is a function of the length (Rows.at_length: the
+description for one run-time length).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from xdsl.dialects.builtin import (
@@ -72,6 +78,14 @@ class Rows:
     implies one_per_chunk); None: whole rows."""
     online: bool = False
     """A row in segments sums exp(b - max) in the max's pass (module docstring)."""
+    dynamic: bool = False
+    """The row length is the kernel's run-time `row_length` (module docstring); `length` and
+    `segment` are then the segment's, or, once at_length gave it, the run-time length."""
+
+    def at_length(self, length: int) -> Rows:
+        """A dynamic description at one run-time row length (its segment kept)."""
+        assert self.dynamic
+        return replace(self, length=length)
 
     @property
     def chunk_length(self) -> int:
@@ -99,6 +113,12 @@ class Rows:
     def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
         """The rows operands of these element counts (inputs, then outputs when given, by
         class) hold; ValueError naming the first that disagrees."""
+        if self.length == 0:  # a run-time length of 0 (dynamic): no elements, so no rows
+            if any(size for size, kind in zip((*inputs, *outputs),
+                                              (*self.inputs, *self.outputs), strict=False)
+                   if kind != "row"):
+                raise ValueError("rows of length 0 hold no elements, but an operand has some")
+            return 0
         found: int | None = None
         operands = [*zip(("input",) * len(inputs), range(len(inputs)), inputs, self.inputs,
                          strict=True),
@@ -138,6 +158,8 @@ class Rows:
             fields["segment"] = IntegerAttr(self.segment, i64)
         if self.online:
             fields["online"] = UnitAttr()
+        if self.dynamic:
+            fields["dynamic"] = UnitAttr()
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -155,18 +177,24 @@ class Rows:
         inputs = _classes(data.get("inputs"), "inputs")
         outputs = _classes(data.get("outputs"), "outputs")
         segment = data.get("segment")
-        if segment is not None and (not isinstance(segment, IntegerAttr)
-                                    or not 0 < segment.value.data < length.value.data
-                                    or one is None):
+        dynamic = data.get("dynamic")
+        if dynamic is not None and (not isinstance(dynamic, UnitAttr) or segment is None
+                                    or data.get("runs") is not None):
+            raise ValueError(f"{ROWS_ATTR} `dynamic` must be a unit attribute, with a segment "
+                             f"and contiguous rows, got {dynamic}")
+        if segment is not None and (not isinstance(segment, IntegerAttr) or one is None
+                                    or not 0 < segment.value.data < length.value.data + (
+                                        dynamic is not None)):
             raise ValueError(f"{ROWS_ATTR} `segment` must be a positive integer below the "
-                             f"length, with one_per_chunk, got {segment}")
+                             f"length (at most it, of a dynamic length), with one_per_chunk, "
+                             f"got {segment}")
         online = data.get("online")
         if online is not None and (not isinstance(online, UnitAttr) or segment is None):
             raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
                              f"got {online}")
         pieces = {"one_per_chunk": one is not None,
                   "segment": None if segment is None else segment.value.data,
-                  "online": online is not None}
+                  "online": online is not None, "dynamic": dynamic is not None}
         runs, stride = data.get("runs"), data.get("stride")
         if runs is None and stride is None:
             return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]

@@ -2,11 +2,13 @@
 
 A dynamic reduced dim decomposes as a static one does, with the row length n read from x's
 shape at run time (tensor.dim, converted once to f32 for the means) and each weight's and
-bias's length asserted equal to it on the host; the generics then stay on the host (no row
-kernel takes a run-time row length yet: hswc.passes.row_kernels remarks it). Checked against
-the independent float64 model (hswc.reference_norms) within PyTorch's tolerance at every level,
-one compiled module at several row lengths, against the static compile of the same shape bit
-for bit, and on bad input (an empty row, a weight of another length).
+bias's length asserted equal to it on the host; the generics then become one row kernel that
+takes n after its tiling values (hswc.rows `dynamic`: rows in segments of a compile-time
+length, the last one padded with each combiner's identity). Checked against the independent
+float64 model (hswc.reference_norms) within PyTorch's tolerance at every level, one compiled
+module at several row lengths, the kernel's levels (the tiled and blocked interpreters of
+hswc.reduction_order, the ascend level's calls) bit for bit with each other, and on bad input
+(an empty row, a weight of another length).
 """
 
 from __future__ import annotations
@@ -16,11 +18,17 @@ import pytest
 from test_dynamic_rows import ALL_LEVELS, ATTRIBUTES, _text
 from test_row_kernels import _named_inputs, _reference, _row_kernels
 
+from hswc.reduction_order import padded, reduce_rows
 from hswc.reference import compare_tolerance
 from hswc.runner import compile_text
 
-LENGTHS = (1, 7, 64)
+LENGTHS = (1, 7, 64, 1000)
 """Row lengths one compiled module runs in the default suite (the sweep adds the long ones)."""
+KERNEL_LEVELS = ("tiled", "blocked", "ascend")
+"""The levels that run the row kernel (hsg and linalg run the generics)."""
+HOST_WITHIN = 64
+"""The longest of LENGTHS the generics' levels (MLIR's sequential f32 loop) are held to
+PyTorch's tolerance at: log_softmax_grad at 1000 is 743 ulp off there (docs/accuracy.md)."""
 
 
 def _inputs(op: str, rows: int, length: int, dtype: str) -> list[np.ndarray]:
@@ -29,42 +37,44 @@ def _inputs(op: str, rows: int, length: int, dtype: str) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("op", list(ATTRIBUTES))
 def test_one_module_of_a_run_time_row_length_runs_every_length_at_every_level(op: str) -> None:
-    """x `?x?` (the weights `?`): each level's one module run at rows of 1, 7 and 64, within
-    tolerance of the float64 model, the same bits at every level below hsg (the same host
-    generics) and the same bits as the static compile of each shape."""
+    """x `?x?` (the weights `?`): each level's one module run at rows of 1, 7, 64 and 1000
+    (one segment, padded), within tolerance of the float64 model (the generics' levels up to
+    HOST_WITHIN); the row kernel's three levels give the same bits."""
     text = _text(op, _inputs(op, 3, 8, "f32"), "f32", (0, 1))
     text = text.replace("tensor<8xf32>", "tensor<?xf32>")
     assert "tensor<?x?xf32>" in text and "tensor<8x" not in text
     kernels = {level: compile_text(text, level=level) for level in ALL_LEVELS}
-    assert _row_kernels(kernels["ascend"]) == 0
+    assert _row_kernels(kernels["ascend"]) == 1
     for length in LENGTHS:
         inputs = _inputs(op, 3, length, "f32")
         want = _reference(op, inputs, -1)
-        static = _text(op, inputs, "f32", ())
-        same = compile_text(static, level="linalg").run(*inputs).outputs[0]
+        kernel_bits = set()
         for level, kernel in kernels.items():
             got = kernel.run(*inputs).outputs[0]
             assert got.shape == inputs[0].shape
             within = compare_tolerance(got, want)
-            assert within.equal, f"{level}, rows of {length}: {within.summary()}"
-            if level != "hsg":
-                assert got.tobytes() == same.tobytes(), f"{level}, rows of {length}"
+            assert within.equal or (level not in KERNEL_LEVELS and length > HOST_WITHIN), \
+                f"{level}, rows of {length}: {within.summary()}"
+            if level in KERNEL_LEVELS:
+                kernel_bits.add(got.tobytes())
+        assert len(kernel_bits) == 1, f"rows of {length}: the kernel's levels differ"
 
 
 @pytest.mark.parametrize(("op", "dtype"), [("hsg.softmax", "f16"), ("hsg.layer_norm", "bf16")])
 def test_half_types_of_a_run_time_row_length(op: str, dtype: str) -> None:
-    """A sample of f16 and bf16 (accumulated in f32, rounded once): one module at rows of 1, 7
-    and 64, within tolerance and equal to each shape's static compile."""
+    """A sample of f16 and bf16 (accumulated in f32, rounded once): one module at rows of 1, 7,
+    64 and 1000, within tolerance, the ascend level's bits the tiled level's."""
     text = _text(op, _inputs(op, 3, 8, dtype), dtype, (0, 1))
     text = text.replace(f"tensor<8x{dtype}>", f"tensor<?x{dtype}>")
     kernel = compile_text(text, level="ascend")
+    tiled = compile_text(text, level="tiled")
     for length in LENGTHS:
         inputs = _inputs(op, 3, length, dtype)
         got = kernel.run(*inputs).outputs[0]
         within = compare_tolerance(got, _reference(op, inputs, -1))
         assert within.equal, f"rows of {length}: {within.summary()}"
-        same = compile_text(_text(op, inputs, dtype, ()), level="linalg").run(*inputs)
-        assert got.tobytes() == same.outputs[0].tobytes(), f"rows of {length}"
+        same = tiled.run(*inputs).outputs[0]
+        assert got.tobytes() == same.tobytes(), f"rows of {length}"
 
 
 @pytest.mark.parametrize("dim", [0, 1, 2])
@@ -86,7 +96,7 @@ def test_a_row_length_of_zero_gives_an_empty_result(op: str) -> None:
     inputs = _inputs(op, 3, 0, "f32")
     text = _text(op, _inputs(op, 3, 8, "f32"), "f32", (0, 1))
     text = text.replace("tensor<8xf32>", "tensor<?xf32>")
-    for level in ("linalg", "ascend"):
+    for level in ("linalg", "tiled", "ascend"):
         got = compile_text(text, level=level).run(*inputs).outputs[0]
         assert got.shape == (3, 0) and got.dtype == np.float32, level
 
@@ -108,29 +118,36 @@ def test_a_weight_of_another_length_than_the_run_time_row_stops_the_host(op: str
             kernel.run(*args)
 
 
-HOST_LOOP_OUTSIDE = {("hsg.softmax_grad", 8192, "f32"), ("hsg.log_softmax_grad", 8192, "f32"),
-                     ("hsg.softmax_grad", 60000, "f32"), ("hsg.log_softmax_grad", 60000, "f32"),
-                     ("hsg.rms_norm", 60000, "f32"), ("hsg.layer_norm", 60000, "f16")}
-"""Measured outside PyTorch's tolerance (41 to 455 ulp): an f32 sum of thousands of terms in
-MLIR's sequential loop on the host (layer_norm f16: its mean's error, amplified where x - mean
-is near 0), where a static row kernel's tree (or compensated sum) is within it.
-They pass once a row kernel takes a run-time row length (strict: then this set must go)."""
-
-
-def _long_cases() -> list[object]:
-    return [pytest.param(op, length, dtype, marks=pytest.mark.xfail(
-        strict=True, reason="the host's sequential f32 sum: no row kernel takes a run-time "
-        "row length yet")) if (op, length, dtype) in HOST_LOOP_OUTSIDE else (op, length, dtype)
-        for dtype in ("f32", "f16", "bf16") for length in (1000, 8192, 60000)
-        for op in ATTRIBUTES]
+LONG_CASES = [(op, length, dtype) for dtype in ("f32", "f16", "bf16")
+              for length in (8192, 12345, 60000) for op in ATTRIBUTES]
+"""The long rows of the issue. On the host (MLIR's sequential loop, before the row kernel took a
+run-time length) six were outside PyTorch's tolerance (41 to 455 ulp: softmax_grad and
+log_softmax_grad f32 at 8192 and 60,000, rms_norm f32 and layer_norm f16 at 60,000)."""
 
 
 @pytest.mark.sweep
-@pytest.mark.parametrize(("op", "length", "dtype"), _long_cases())
+@pytest.mark.parametrize(("op", "length", "dtype"), LONG_CASES)
 def test_long_run_time_rows_within_tolerance(op: str, length: int, dtype: str) -> None:
-    """The long rows of the issue, on the host at the ascend level (every level below hsg runs
-    the same generics: the default test above); a minute a case at 60,000."""
+    """The long rows of the issue, in several segments (one full at 8192, the last padded),
+    in the row kernel at the ascend level, within PyTorch's tolerance."""
     inputs = _inputs(op, 2, length, dtype)
-    kernel = compile_text(_text(op, inputs, dtype, (0, 1)), level="ascend")
+    text = _text(op, inputs, dtype, (0, 1)).replace(f"tensor<{length}x{dtype}>",
+                                                     f"tensor<?x{dtype}>")
+    kernel = compile_text(text, level="ascend")
+    assert _row_kernels(kernel) == 1
     within = compare_tolerance(kernel.run(*inputs).outputs[0], _reference(op, inputs, -1))
     assert within.equal, within.summary()
+
+
+def test_padding_with_the_identity_changes_no_value() -> None:
+    """hswc.reduction_order.padded: the row's values, then the identity (-0.0 for a sum, -inf
+    for a maximum) to whole segments; reduced so, a row of small integers sums exactly and its
+    maximum is its maximum, whatever the length against the segment."""
+    assert padded(np.array([[1, 2, 3]], np.float32), "addf", 4).tolist() == [[1, 2, 3, 0]]
+    assert np.signbit(padded(np.ones((1, 3), np.float32), "addf", 4)[0, 3])
+    rng = np.random.default_rng(4)
+    for length in (1, 63, 64, 65, 1000):
+        x = rng.integers(-50, 50, (2, length)).astype(np.float32)
+        for combiner, want in (("addf", x.sum(-1)), ("maximumf", x.max(-1))):
+            got = reduce_rows(padded(x, combiner, 256), combiner, segment=256)
+            assert got.tolist() == want.tolist(), (length, combiner)

@@ -47,6 +47,7 @@ from hswc.dialects.ascend import constant_index, element_type_name
 from hswc.kernel_dtypes import kernel_dtype
 from hswc.kernel_signature import kernel_arguments, scalar_fields, tiling_fields
 from hswc.ops.definition import camel
+from hswc.rows import read_rows
 from hswc.tiling import RESULT_NAMES, TILING_FIELDS, TPL_DTYPE_BITS
 
 HOST_OPS: tuple[type[Operation], ...] = (
@@ -135,6 +136,12 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
     y: memref<?xT>, totalNum, blockFactor, ubFactor: index, scalars...: f32)
     (hswc.kernel_signature)."""
     args = kernel_arguments(fn)
+    rows = read_rows(fn)
+    if rows is not None and rows.dynamic:
+        raise OpError(fn, "is a row kernel of a run-time row length (a dynamic reduced dim), "
+                      "whose C++ emission (the row length a tiling field) is not built yet: "
+                      "hswc-run runs it at every level; give the row length statically to "
+                      "emit AscendC")
     expected = (f"(inputs..., y: memref<?xT>, {', '.join(TILING_FIELDS)}: index, "
                 "scalars...: f32)")
     if (

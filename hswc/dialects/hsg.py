@@ -1273,7 +1273,7 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(f"{self.name}: a row kernel's operands are ranked tensors")
         if not all(t.has_static_shape() for t in (*inputs, *results)):  # type: ignore[attr-defined]
             for i, (t, kind) in enumerate(zip(inputs, rows.inputs, strict=True)):
-                if kind == "column" and (not t.has_static_shape()  # type: ignore[attr-defined]
+                if kind == "column" and not rows.dynamic and (not t.has_static_shape()  # type: ignore[attr-defined]
                                          or t.element_count() != rows.length):  # type: ignore[attr-defined]
                     raise VerifyException(f"{self.name}: input {i + 1} (a column operand) has "
                                           f"type {t}, not {rows.length} elements")

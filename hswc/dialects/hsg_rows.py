@@ -24,6 +24,7 @@ from xdsl.irdl import (
     VarConstraint,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -95,6 +96,9 @@ def _verify_rows(op: RowSliceOp | RowChunkOp) -> None:
                               f"and {len(op.outputs)} outputs")
     if not op.outputs:
         raise VerifyException(f"{op.name}: at least one output is needed")
+    if rows.dynamic != (op.row_length is not None):
+        raise VerifyException(f"{op.name}: a row_length operand goes with a dynamic row "
+                              "length (hsg.rows `dynamic`), and only there")
     for value in (*op.inputs, *op.outputs):
         t = value.type
         if not isinstance(t, MemRefType) or t.get_num_dims() != 1:
@@ -131,19 +135,22 @@ class RowSliceOp(IRDLOperation):
     offset = operand_def(IndexType)
     size = operand_def(IndexType)
     ub_factor = operand_def(IndexType)
+    row_length = opt_operand_def(IndexType)
+    """The run-time row length, of a `dynamic` row description (hswc.rows) only."""
     rows = prop_def(DictionaryAttr)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $outputs `:` type($outputs) `)` "
-        "`[` $offset `,` $size `]` `ub_factor` $ub_factor `rows` $rows attr-dict-with-keyword "
-        "$body"
+        "`[` $offset `,` $size `]` `ub_factor` $ub_factor (`row_length` $row_length^)? "
+        "`rows` $rows attr-dict-with-keyword $body"
     )
 
     def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
                  offset: SSAValue, size: SSAValue, ub_factor: SSAValue, rows: Rows,
-                 body: Region):
-        super().__init__(operands=[list(inputs), list(outputs), offset, size, ub_factor],
+                 body: Region, row_length: SSAValue | None = None):
+        super().__init__(operands=[list(inputs), list(outputs), offset, size, ub_factor,
+                                   [row_length] if row_length is not None else []],
                          properties={"rows": rows.to_attr()}, regions=[body])
 
     def verify_(self) -> None:
@@ -167,21 +174,25 @@ class RowChunkOp(IRDLOperation):
     chunk_offset = operand_def(IndexType)
     chunk_size = operand_def(IndexType)
     ub_factor = operand_def(IndexType)
+    row_length = opt_operand_def(IndexType)
+    """The run-time row length, of a `dynamic` row description (hswc.rows) only."""
     rows = prop_def(DictionaryAttr)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $outputs `:` type($outputs) `)` "
         "`slice` ` ` `[` $slice_offset `,` $slice_size `]` `chunk` ` ` `[` $chunk_offset `,` "
-        "$chunk_size `]` `ub_factor` $ub_factor `rows` $rows attr-dict-with-keyword $body"
+        "$chunk_size `]` `ub_factor` $ub_factor (`row_length` $row_length^)? `rows` $rows "
+        "attr-dict-with-keyword $body"
     )
 
     def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
                  slice_offset: SSAValue, slice_size: SSAValue, chunk_offset: SSAValue,
-                 chunk_size: SSAValue, ub_factor: SSAValue, rows: Attribute, body: Region):
+                 chunk_size: SSAValue, ub_factor: SSAValue, rows: Attribute, body: Region,
+                 row_length: SSAValue | None = None):
         super().__init__(
             operands=[list(inputs), list(outputs), slice_offset, slice_size, chunk_offset,
-                      chunk_size, ub_factor],
+                      chunk_size, ub_factor, [row_length] if row_length is not None else []],
             properties={"rows": rows}, regions=[body],
         )
 

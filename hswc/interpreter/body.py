@@ -34,7 +34,7 @@ from hswc.dialects.hsg_rows import ReduceOp, compensated
 from hswc.interpreter.body_ops import Iteration, constant, run_more
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
-from hswc.reduction_order import online_sum, reduce_rows
+from hswc.reduction_order import online_sum, padded, reduce_rows
 from hswc.rows import read_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
@@ -206,14 +206,15 @@ def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             for value, v, shape in zip(found, last.operands, wanted, strict=True)]
 
 
-def _segment(op: ReduceOp) -> tuple[int | None, bool, bool]:
+def _segment(op: ReduceOp) -> tuple[int | None, bool, bool, bool]:
     """The segment the row kernel around `op` works its rows in (hswc.rows), if any, whether
-    it sums online, and whether it sums `op` compensated (hswc.dialects.hsg_rows)."""
+    it sums online, whether it sums `op` compensated (hswc.dialects.hsg_rows), and whether
+    its last segment is padded (a run-time row length: hswc.reduction_order.padded)."""
     parent = op.parent_op()
     rows = read_rows(parent) if parent is not None else None
     if rows is None:
-        return None, False, False
-    return rows.segment, rows.online, compensated(op, rows)
+        return None, False, False, False
+    return rows.segment, rows.online, compensated(op, rows), rows.dynamic
 
 
 def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
@@ -254,12 +255,14 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
     wide = np.broadcast_to(value, full).astype(np.float32)
     if wide.shape[-1] == 0:
         raise OpError(op, "reduces a row of no elements")
-    segment, online, exact = _segment(op)
+    segment, online, exact, pad = _segment(op)
     pair = online_operands(op) if online else None
     if segment is not None and pair is not None:
         a, b = (np.broadcast_to(values[v], full).astype(np.float32) for v in pair)
-        reduced = online_sum(a, b, segment)[..., None]
+        reduced = online_sum(a, b, segment, pad)[..., None]
     else:
+        if pad and segment is not None:
+            wide = padded(wide, op.combiner.data, segment)
         reduced = reduce_rows(wide, op.combiner.data, segment=segment,
                               compensated=exact)[..., None]
     return sem.convert(reduced, _dtype(op, op.result.type))

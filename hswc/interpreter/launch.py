@@ -95,6 +95,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     shapes = [shape] * len(op.ys)
     if windows is not None:  # each result as the launch types it: a joint tensor is larger
         shapes = [tuple(y.type.get_shape()) for y in op.ys]  # type: ignore[attr-defined]
+    rows = _at_run_time_length(op, rows, tiling)
     if rows is not None:
         shapes, total = _check_row_operands(op, inputs, names, rows)
     elif broadcast is None:
@@ -112,6 +113,8 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     y_dtype = numpy_dtype(hsg.gm_element(op.y.type.get_element_type()))  # type: ignore[attr-defined]
     record = _record(interpreter, op, y_dtype, block_dim, tiling,
                      dict(zip(fields, scalars, strict=False)))
+    if rows is not None and rows.dynamic:
+        record["rowLength"] = rows.length
     _check_tiling(op, record, total)
     element_loops = 0 if broadcast is None else sum(
         1 for i, s in enumerate(broadcast.strides)
@@ -228,6 +231,18 @@ def _check_launch_dtypes(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequenc
         if value.dtype != wanted:
             raise OpError(op, f"{name} is {value.dtype} at run time, where the launch takes "
                           f"{wanted}")
+
+
+def _at_run_time_length(op: hsg.LaunchOp, rows: Rows | None, tiling: Sequence[Any]
+                        ) -> Rows | None:
+    """A row kernel's rows at the run-time length its launch passes after the tiling values
+    (hswc.rows `dynamic`); any other rows as they are."""
+    if rows is None or not rows.dynamic:
+        return rows
+    if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 0:
+        raise OpError(op, f"launches a row kernel of a run-time row length with tiling values "
+                      f"{[int(v) for v in tiling]}: the last must be the row length")
+    return rows.at_length(int(tiling[-1]))
 
 
 def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str],

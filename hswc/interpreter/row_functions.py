@@ -62,24 +62,32 @@ class RowFunctions(MachineFunctions):
     def run_row_slice(self, interpreter: Interpreter, op: hsg.RowSliceOp,
                       args: PythonValues) -> PythonValues:
         count = len(op.inputs) + len(op.outputs)
-        gm, (offset, size, _ub_factor) = args[:count], args[count:]
-        self._per_core(interpreter, op, list(gm), offset, size, None)
+        gm, (offset, size, _ub_factor, *length) = args[:count], args[count:]
+        self._per_core(interpreter, op, list(gm), offset, size, None, length)
         return ()
 
     @impl(hsg.RowChunkOp)
     def run_row_chunk(self, interpreter: Interpreter, op: hsg.RowChunkOp,
                       args: PythonValues) -> PythonValues:
         count = len(op.inputs) + len(op.outputs)
-        gm, (offset, size, chunk_offset, chunk_size, ub_factor) = args[:count], args[count:]
+        gm, (offset, size, chunk_offset, chunk_size, ub_factor, *length) = \
+            args[:count], args[count:]
         self._per_core(interpreter, op, list(gm), offset, size,
-                       (chunk_offset, chunk_size, ub_factor))
+                       (chunk_offset, chunk_size, ub_factor), length)
         return ()
 
     def _per_core(self, interpreter: Interpreter, op: hsg.RowSliceOp | hsg.RowChunkOp,
                   gm: list[np.ndarray], offset: Any, size: Any,
-                  chunk: tuple[Any, Any, Any] | None) -> None:
-        """outputs[rows] = body(inputs[rows]) for each active core's rows."""
+                  chunk: tuple[Any, Any, Any] | None, length: list[Any]) -> None:
+        """outputs[rows] = body(inputs[rows]) for each active core's rows (`length`: the
+        run-time row length of a dynamic one, the same on every core)."""
         rows = _rows_of(op)
+        if length:
+            values = np.unique(np.asarray(length[0]))
+            if values.size != 1 or int(values[0]) < 0:
+                raise OpError(op, f"takes a run-time row length of {values.tolist()}, where "
+                              "one length is needed")
+            rows = rows.at_length(int(values[0]))
         inputs, outputs = gm[:len(op.inputs)], gm[len(op.inputs):]
         try:
             total = rows.count_rows([a.size for a in inputs], [a.size for a in outputs])

@@ -87,7 +87,7 @@ class BlockRowSliceIntoChunks(RewritePattern):
     def match_and_rewrite(self, op: hsg.RowSliceOp, rewriter: PatternRewriter) -> None:
         def chunk(offset: SSAValue, size: SSAValue) -> Operation:
             return hsg.RowChunkOp(op.inputs, op.outputs, op.offset, op.size, offset, size,
-                                  op.ub_factor, op.rows, op.body.clone())
+                                  op.ub_factor, op.rows, op.body.clone(), op.row_length)
 
         rewriter.replace(op, _chunk_loop(op, chunk))
 

@@ -69,7 +69,8 @@ def convert_row_chunk(chunk: hsg.RowChunkOp, plan: KernelPlan) -> None:
     before_loop, before_chunk = loop.prev_op, chunk.prev_op
     emit_row_chunk(InsertPoint.before(loop), InsertPoint.before(chunk), plan,
                    list(chunk.inputs), list(chunk.outputs), chunk.slice_offset, chunk.slice_size,
-                   chunk.ub_factor, chunk.chunk_offset, chunk.chunk_size, chunk)
+                   chunk.ub_factor, chunk.chunk_offset, chunk.chunk_size, chunk,
+                   chunk.row_length)
     copy_location(chunk, ops_between(before_loop, loop))
     copy_location(chunk, ops_between(before_chunk, chunk))
     Rewriter.erase_op(chunk)

@@ -4,8 +4,10 @@ Input: a block after hsg-fuse-elementwise, holding generics that reduce along th
 dims and the elementwise generics around them (the row length static; the rows' dims static or
 dynamic: then the host code before the tiling call counts the rows, `hsg.num_elements` of the
 first input that is not a column over the row length, and asserts every other row or element
-input holds as many, so the count is known at run time only; a dynamic row length is remarked
-and stays on the host).
+input holds as many, so the count is known at run time only; or the row length dynamic: then
+the host reads it from the first element input's reduced dims and passes it to the kernel
+after its tiling values, `row_length`, and the kernel works every row in segments of a
+compile-time length, the last one padded: hswc.rows `dynamic`).
 Output, per region whose kernel can be built: host code in place of its generics (the tiling,
 folded to constants when the platform is named, else a call of the tiling function, then
 `hsg.launch`), and in the module
@@ -56,7 +58,6 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f32,
 )
-from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -94,7 +95,7 @@ from hswc.passes.schedule_options import (
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reduction_order import LANES_F32
 from hswc.remarks import remark, warn
-from hswc.row_regions import RowRegion, dynamic_row_length, row_body, row_regions
+from hswc.row_regions import RowRegion, row_body, row_regions
 from hswc.rows import ROWS_ATTR, Rows
 from hswc.tiling import (
     ELEMENT_BYTES,
@@ -173,6 +174,8 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
     repeat stride between rows reaches), which the caller checks as it checks the other; a
     row too long for one chunk in segments (segmented_plan, summing online where `online`)."""
+    if rows.dynamic:
+        return dynamic_plan(body, rows, schedule, dtype, names, ub_size, online)
     plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
     if refusal(plan) is None and _fits(plan, dtype, ub_size):
         return plan
@@ -207,6 +210,32 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
         return None
     assert probe.rows is not None
     return replace(probe, rows=replace(probe.rows, segment=segment))
+
+
+DYNAMIC_SEGMENT = 4096
+"""The longest segment a row of a run-time length is worked on in (assumed, not modelled: the
+cost model has no row length to time; every row pays for one padded segment, so the segment
+trades short rows' padding against long rows' passes)."""
+
+
+def dynamic_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str, names: list[str],
+                 ub_size: int, online: bool = True) -> KernelPlan:
+    """The plan of a row of a run-time length (hswc.rows `dynamic`): one row a chunk, in
+    segments of the most elements a chunk holds, a multiple of SEGMENT_ALIGN and at most
+    DYNAMIC_SEGMENT, summing online where `online` and the body has a sum of exp(b - max);
+    NotARowKernel where not even one such segment fits."""
+    probe_rows = replace(rows, length=SEGMENT_ALIGN, one_per_chunk=True, segment=SEGMENT_ALIGN)
+    probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
+    if online and online_sums(probe):
+        probe_rows = replace(probe_rows, online=True)
+        probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
+    segment = min(longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN,
+                  DYNAMIC_SEGMENT)
+    if segment == 0:
+        raise NotARowKernel(f"not even a segment of {SEGMENT_ALIGN} elements of its rows fits "
+                            f"{ub_size} bytes of UB")
+    return row_kernel_plan(body, replace(probe_rows, length=segment, segment=segment),
+                           schedule, dtype, names)
 
 
 def _fits(plan: KernelPlan, dtype: str, ub_size: int) -> bool:
@@ -247,16 +276,18 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     gm = [MemRefType(v.type.get_element_type(), [DYNAMIC_INDEX])  # type: ignore[attr-defined]
           for v in (*inputs, *outputs)]
     scalars = kernel_scalars(body)
-    block = Block(arg_types=[*gm, *[index] * len(TILING_FIELDS), *[f32] * len(scalars)])
+    fields = len(TILING_FIELDS) + rows.dynamic  # a run-time row length after the tiling
+    block = Block(arg_types=[*gm, *[index] * fields, *[f32] * len(scalars)])
     names = [*(a.name_hint or f"in{i}" for i, a in enumerate(body.args)),
              *output_names(outputs), "total_num", "block_factor", "ub_factor",
-             *scalar_names(scalars)]
+             *(["row_length"] if rows.dynamic else []), *scalar_names(scalars)]
     for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
     count = len(inputs)
     written = len(outputs)
-    tiling_end = count + written + len(TILING_FIELDS)
-    total_num, block_factor, ub_factor = block.args[count + written:tiling_end]
+    tiling_end = count + written + fields
+    total_num, block_factor, ub_factor = block.args[count + written:count + written + 3]
+    row_length = block.args[tiling_end - 1] if rows.dynamic else None
     builder = Builder(InsertPoint.at_end(block))
     for host, arg in zip(scalars, block.args[tiling_end:], strict=True):
         value: SSAValue = arg  # the host widened it to f32 (host_scalars): narrowed exactly
@@ -272,7 +303,7 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     offset.name_hint, length.name_hint = "block_offset", "block_length"
     region = Region(body)
     a.builder.insert(hsg.RowSliceOp(block.args[:count], block.args[count:count + written],
-                                    offset, length, ub_factor, rows, region))
+                                    offset, length, ub_factor, rows, region, row_length))
     a.builder.insert(func.ReturnOp())
     fn = func.FuncOp(name, (tuple(block.arg_types), ()), Region(block))
     fn.attributes[hsg.KERNEL_ATTR] = UnitAttr()
@@ -354,25 +385,49 @@ def _erase_unused_fills(block: Block) -> None:
             _erase_dead(op)
 
 
-def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: str) -> SSAValue:
+def _run_time_length(op: Operation, rows: Rows, inputs: list[SSAValue],
+                     reduced: tuple[int, ...]) -> SSAValue:
+    """Host code before `op` computing a dynamic row length (hswc.rows `dynamic`): the product
+    of the first element input's `reduced` dims (tensor.dim)."""
+    a = IRArith(InsertPoint.before(op))
+    rank = max(reduced) + 1
+    first = next(v for v, kind in zip(inputs, rows.inputs, strict=True) if kind == "element"
+                 and len(v.type.get_shape()) == rank)  # type: ignore[attr-defined]
+    length: SSAValue | None = None
+    for d in reduced:
+        dim = a.builder.insert(tensor.DimOp(first, a.const(d))).result
+        length = dim if length is None else a.mul(length, dim)
+    assert length is not None
+    return a.name(length, "row_length")
+
+
+def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: str,
+                   length: SSAValue | None = None) -> SSAValue:
     """Host code before `op` computing a region's run-time row count (its row dims dynamic):
     the elements of its first input that is not a column, over the row length if it is an
-    element operand (whose static dims hold the row, so the division is exact); then each
-    other such input checked to hold as many rows (a cf.assert naming it), so no core reads
-    past a buffer."""
+    element operand (whose static dims hold the row, so the division is exact; a run-time
+    `length`, hswc.rows `dynamic`, of 0 counts no rows); then each other such input checked
+    to hold as many rows (a cf.assert naming it), so no core reads past a buffer."""
     a = IRArith(InsertPoint.before(op))
+    made: list[SSAValue] = []
+
+    def row() -> SSAValue:  # made at its first use, after the first hsg.num_elements
+        if not made:
+            made.append(a.const(rows.length) if length is None else a.builder.insert(
+                arith.MaxUIOp(length, a.const(1))).result)  # no rows of length 0
+        return made[0]
     spans = [(v, kind) for v, kind in zip(inputs, rows.inputs, strict=True) if kind != "column"]
     names = [v.name_hint or f"input {i + 1}" for i, v in enumerate(inputs)]
 
     def count(value: SSAValue, kind: str) -> SSAValue:
         n = a.builder.insert(hsg.NumElementsOp(value)).result
-        return n if kind == "row" else a.floor_div(n, a.const(rows.length))
+        return n if kind == "row" else a.floor_div(n, row())
 
     first, first_kind = spans[0]
     total = count(first, first_kind)
     for value, kind in spans[1:]:
         size = a.builder.insert(hsg.NumElementsOp(value)).result
-        wanted = total if kind == "row" else a.mul(total, a.const(rows.length))
+        wanted = total if kind == "row" else a.mul(total, row())
         name = names[inputs.index(value)]
         what = "(a row operand) must hold one value for each row" if kind == "row" else \
             f"(an element operand) must hold as many rows of {rows.length} as there are rows"
@@ -406,12 +461,6 @@ class RowTiler:
             if hsg.is_kernel(fn) or not fn.body.blocks:
                 continue
             made = False
-            for op in fn.body.block.ops:
-                if isinstance(op, GenericOp) and dynamic_row_length(op):
-                    remark(op, "is no row kernel: it reduces rows whose length is known only at "
-                           "run time (a dynamic reduced dim); a row kernel needs a static row "
-                           "length (its rows' count may be dynamic), so the host sums it in "
-                           "MLIR's loop order")
             for region in row_regions(fn.body.block):
                 table = module_functions(functions, module)
                 try:
@@ -434,6 +483,10 @@ class RowTiler:
         sizes = [ELEMENT_BYTES[_element(v)] for v, kind in zip(
             (*inputs, *outputs), (*rows.inputs, *rows.outputs), strict=True)
             if kind == "element"]
+        if rows.dynamic and "row" in rows.outputs:
+            raise NotARowKernel("it writes a value per row of a run-time row length, which a "
+                                "length of 0 leaves at its initial value (no kernel writes it)")
+        reduced = tuple(range(region.space.rank, len(region.space.shape)))
         strided = runs_refusal(rows, sizes)
         if strided is not None:
             raise NotARowKernel(f"its row kernel {strided}")
@@ -443,7 +496,8 @@ class RowTiler:
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         before = first.prev_op
         count = region.space.rows
-        parts = 1 if count is None else split_parts(rows, count, sizes, self.target_cores)
+        parts = 1 if count is None or rows.dynamic else \
+            split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
         if isinstance(split, Split) and self.choose_on is not None:
             assert count is not None  # a split needs a static row count (parts above)
@@ -454,7 +508,7 @@ class RowTiler:
             raise NotARowKernel(f"its row kernel {overlong}")
         if not isinstance(split, Split):
             results = self._launch(body, inputs, outputs, rows, count, op_name, first, last,
-                                   table)
+                                   table, reduced=reduced)
             how = ""
             if split is not None:
                 remark(last, f"gives {count} of the {self.target_cores} cores a row: not split "
@@ -486,7 +540,8 @@ class RowTiler:
         runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{how})" \
             if rows.runs > 1 else ""
         remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "
-               f"reduction{'s' if reductions != 1 else ''} along rows of {rows.length}{runs}"
+               f"reduction{'s' if reductions != 1 else ''} along rows of "
+               f"{'a run-time length' if rows.dynamic else rows.length}{runs}"
                f"{joined})")
         _erase_members(region)
 
@@ -542,11 +597,12 @@ class RowTiler:
 
     def _launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int | None, op_name: str, first: Operation,
-                last: Operation, table: KernelFunctions, partial: bool = False
-                ) -> list[SSAValue]:
+                last: Operation, table: KernelFunctions, partial: bool = False,
+                reduced: tuple[int, ...] = ()) -> list[SSAValue]:
         """The row kernel computing `body` over `count` rows (None: counted at run time; built
         once per module), and its launch before `last`: its results, one per output
-        (`partial`: the first of a split's two kernels, marked so)."""
+        (`partial`: the first of a split's two kernels, marked so; `reduced`: the dims of a
+        run-time row length, hswc.rows `dynamic`)."""
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
         ub_size = self.ub
@@ -556,12 +612,13 @@ class RowTiler:
             raise NotARowKernel(f"its row body {error.message}") from None
         text = _body_text(body)
         scalars = kernel_scalars(body)  # before the kernel takes the body in
-        choice = self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
+        choice = None if rows.dynamic else \
+            self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size, choice.online)
         assert kernel.rows is not None
-        if kernel.rows.segment is not None:
+        if kernel.rows.segment is not None and not rows.dynamic:
             longest = kernel
             kernel = choose_segment(
                 longest, lambda: _kernel_function("choice", _copy_of(body), inputs, outputs,
@@ -595,12 +652,14 @@ class RowTiler:
         kernel_name = table.ensure_built(
             ("row kernel", op_name, dtype, rows, plan, schedule.describe(), text),
             build, first)
-        values = self._host_tiling(last, rows, count if count is not None
-                                   else _run_time_rows(last, rows, inputs, kernel_name),
+        length = _run_time_length(last, rows, inputs, reduced) if rows.dynamic else None
+        values = self._host_tiling(last, rows, count if count is not None and length is None
+                                   else _run_time_rows(last, rows, inputs, kernel_name, length),
                                    dtype, plan, tiling_name)
         builder = Builder(InsertPoint.before(last))
         launch = builder.insert(hsg.LaunchOp(kernel_name, values[3], inputs,
-                                             values[:len(TILING_FIELDS)],
+                                             [*values[:len(TILING_FIELDS)],
+                                              *([length] if length is not None else [])],
                                              host_scalars(builder, scalars),
                                              [v.type for v in outputs]))
         for output, result in zip(outputs, launch.ys, strict=True):

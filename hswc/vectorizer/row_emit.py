@@ -59,6 +59,13 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   maximum's pass also takes the sums of exp(b - it) (online_sums): after the maximum's
   segment value, running_maximum, and after each such sum's, rescaled_sum
   (hswc.reduction_order.online_sum).
+- A run-time row length n (hswc.rows `dynamic`: the chunk op's row_length): the GM offsets
+  are n per row, each pass an scf.for over the (n - 1) // S full segments, then the last
+  segment, of v = n - that many * S elements (1 to S): its copies move v elements, its calls
+  work on all S, and each reduction's source has its lanes from v on set to the combiner's
+  identity before its fold (pad_tail: SetValue for the lanes up to the next 32-byte block,
+  between PIPE_ALL barriers, then one Duplicate from that block on), so it folds as a full
+  segment in hswc.reduction_order.padded's order.
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
@@ -69,8 +76,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import Float32Type, FloatAttr, IndexType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -211,6 +218,9 @@ class Segment:
     needed: frozenset[int]
     online: Mapping[Instr, Instr]
     """The row's online sums, to their maxima (online_sums; empty when it sums in passes)."""
+    valid: SSAValue | None = None
+    """The last segment of a run-time row length: its elements in the row (1 to `length`),
+    the rest padded (module docstring); None: all `length` of them."""
 
 
 def online_sums(plan: KernelPlan) -> dict[Instr, Instr]:
@@ -281,6 +291,8 @@ class RowHandles:
     """A row in segments: each reduction's accumulator tensor (KernelPlan.accumulators)."""
     low_accumulators: dict[Instr, SSAValue] = field(default_factory=dict)
     """A row in segments: each compensated sum's accumulator of lo (Compensation)."""
+    row_length: SSAValue | None = None
+    """A run-time row length (hswc.rows `dynamic`); None: the static `length`."""
 
 
 def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
@@ -318,7 +330,8 @@ def _buffer_bytes(plan: KernelPlan, b: Buffer, ub_factor: SSAValue, e: Emitter) 
 
 
 def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[SSAValue],
-                    outputs: Sequence[SSAValue], offset: SSAValue, size: SSAValue
+                    outputs: Sequence[SSAValue], offset: SSAValue, size: SSAValue,
+                    row_length: SSAValue | None
                     ) -> tuple[dict[Val, SSAValue], list[tuple[Val, str]]]:
     """A GlobalTensor per input and output: an element operand over the core's rows x
     length elements, a row operand over its rows, a column whole; and each input's class."""
@@ -327,7 +340,7 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
     wanted = [(v, inputs[v.input or 0], rows.inputs[v.input or 0])
               for v in plan.selection.inputs]
     wanted += zip(plan.outputs, outputs, rows.outputs, strict=True)
-    length = a.const(rows.length)
+    length = a.const(rows.length) if row_length is None else row_length
     for val, memref, kind in wanted:
         if kind == "column":
             start, count = a.const(0), length
@@ -359,12 +372,12 @@ def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
 
 def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
                   outputs: Sequence[SSAValue], offset: SSAValue, size: SSAValue,
-                  ub_factor: SSAValue) -> RowHandles:
+                  ub_factor: SSAValue, row_length: SSAValue | None = None) -> RowHandles:
     """GlobalTensors over the core's rows, the TPipe, queues and TBufs, the constants, the
-    column inputs copied in (module docstring)."""
+    column inputs copied in (module docstring; `row_length`: a run-time one)."""
     rows = plan.rows
     assert rows is not None
-    gm, kinds = _global_tensors(e, plan, rows, inputs, outputs, offset, size)
+    gm, kinds = _global_tensors(e, plan, rows, inputs, outputs, offset, size, row_length)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = _buffers(e, plan, pipe, ub_factor)
     uniforms = fill_constants(e, plan, objects,
@@ -383,7 +396,7 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
-    return RowHandles(gm, objects, uniforms, columns, column_vals)
+    return RowHandles(gm, objects, uniforms, columns, column_vals, row_length=row_length)
 
 
 class RowChunkEmitter:
@@ -449,16 +462,51 @@ class RowChunkEmitter:
         """A segment's part of each column input it reads, copied in with the pipes idle
         before (the previous segment's calls read the buffer) and after."""
         assert self.segment is not None
-        e, a = self.e, self.e.a
+        e = self.e
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
         for b in self.wanted_columns():
             val = self.h.column_vals[b]
             at = e.value(ascend.GlobalAtOp(self.h.gm[val], self.segment.start),
                          f"{val.name}_gm_at")
             e.op(ascend.DataCopyPadOp(self.tensors[b], at,
-                                      a.const(self.length * ELEMENT_BYTES[val.dtype])))
+                                      self.copied_bytes(ELEMENT_BYTES[val.dtype])))
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
         self.pending = False
+
+    def copied_bytes(self, size: int) -> SSAValue:
+        """The bytes of a row's elements this chunk copies (elements of `size` bytes): the
+        length's, or the valid elements' of a padded last segment."""
+        a = self.e.a
+        valid = self.segment.valid if self.segment is not None else None
+        return a.const(self.length * size) if valid is None else a.mul(valid, a.const(size))
+
+    def pad_tail(self, work: SSAValue, combiner: str) -> None:
+        """A padded last segment's lanes from its valid count on set to the combiner's
+        identity in the f32 `work` (module docstring)."""
+        valid = self.segment.valid if self.segment is not None else None
+        if valid is None:
+            return
+        e, a = self.e, self.e.a
+        block = UB_BLOCK_BYTES // 4
+        end = a.name(a.mul(a.ceil_div(valid, a.const(block)), a.const(block)), "padded_from")
+        identity = e.value(arith.ConstantOp(FloatAttr(IDENTITY[combiner], Float32Type())),
+                           "identity")
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # the vector calls wrote `work`
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "lane"
+        e.op(scf.ForOp(valid, end, a.const(1), [], Region(body)))
+        inner = Emitter(InsertPoint.at_end(body))
+        inner.op(ascend.SetValueOp(work, body.args[0], identity))
+        inner.op(scf.YieldOp())
+        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # the scalar writes done
+        then = Block()
+        e.op(scf.IfOp(a.gt(a.const(self.length), end), [], Region(then)))
+        inside = Emitter(InsertPoint.at_end(then))
+        rest = inside.value(ascend.LocalAtOp(work, end), "padded")
+        inside.op(ascend.DuplicateOp(rest, scalar_attr(IDENTITY[combiner], work),
+                                     inside.a.sub(inside.a.const(self.length), end)))
+        inside.op(scf.YieldOp())
+        self.pending = True
 
     # region copies
 
@@ -473,7 +521,9 @@ class RowChunkEmitter:
             if run:
                 at = a.add(at, a.const(run * self.rows.stride))
         else:
-            at = a.mul(self.chunk_offset, a.const(self.rows.length))
+            length = self.h.row_length if self.h.row_length is not None \
+                else a.const(self.rows.length)
+            at = a.mul(self.chunk_offset, length)
             if self.segment is not None:
                 at = a.add(at, self.segment.start)
         name = f"{val.name}_gm_at" if not run else f"{val.name}_gm_at_run{run}"
@@ -502,7 +552,7 @@ class RowChunkEmitter:
             return
         gap = _gap_blocks(self.length, self.plan.pitch, size)
         self.e.op(ascend.DataCopyPadOp(
-            dst, src, a.const(self.length * size), self.rows_now,
+            dst, src, self.copied_bytes(size), self.rows_now,
             dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
 
     def copy_in(self) -> None:
@@ -885,6 +935,7 @@ class RowChunkEmitter:
         a = self.e.a
         work = self.tensor(src)
         if tree_levels(self.length) is not None and not compensated(instr.source, self.rows):
+            self.pad_tail(work, combiner)
             self.tree_reduce(combiner, work, self.tensor(instr.dst))
             return
         levels = fold_plan(self.length)
@@ -895,6 +946,7 @@ class RowChunkEmitter:
             self.e.op(ascend.DataCopyOp(work, self.tensor(src),
                                         self.count("element", "cur")))
             self.pending = True
+        self.pad_tail(work, combiner)
         if compensated(instr.source, self.rows):
             self.compensated_reduce(instr, work)
             return
@@ -1163,10 +1215,12 @@ class RowChunkEmitter:
 def emit_row_chunk(point_before_loop: InsertPoint, point_at_chunk: InsertPoint,
                    plan: KernelPlan, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
                    slice_offset: SSAValue, slice_size: SSAValue, ub_factor: SSAValue,
-                   chunk_offset: SSAValue, chunk_size: SSAValue, source: Operation) -> None:
-    """Init before the chunk loop, the chunk's calls at the chunk (module docstring)."""
+                   chunk_offset: SSAValue, chunk_size: SSAValue, source: Operation,
+                   row_length: SSAValue | None = None) -> None:
+    """Init before the chunk loop, the chunk's calls at the chunk (module docstring;
+    `row_length`: a run-time one)."""
     handles = emit_row_init(Emitter(point_before_loop), plan, inputs, outputs, slice_offset,
-                            slice_size, ub_factor)
+                            slice_size, ub_factor, row_length)
     assert plan.rows is not None
     if plan.rows.segment is None:
         RowChunkEmitter(Emitter(point_at_chunk), plan, handles, chunk_offset, chunk_size,
@@ -1199,25 +1253,61 @@ def _emit_segmented_row(e: Emitter, plan: KernelPlan, h: RowHandles, chunk_offse
     step = rows.segment
     full, rest = divmod(rows.length, step)
     online = online_sums(plan) if rows.online else {}
-    passes: list[tuple[Instr, ...]] = [
-        (i, *(s for s, peak in online.items() if peak is i))
-        for i in plan.instrs() if i.api == "Reduce" and i not in online]
-    for targets in [*passes, ()]:
-        needed = frozenset().union(*(pass_values(plan, t) for t in targets)) if targets \
-            else pass_values(plan, None)
+    if h.row_length is not None:
+        _emit_run_time_segments(e, plan, h, chunk_offset, rows_now, source, online)
+        return
+    for targets, needed in _segment_passes(plan, online):
         if full > 1:
-            body = Block(arg_types=[IndexType()])
-            body.args[0].name_hint = "segment"
-            e.op(scf.ForOp(a.const(0), a.const(full), a.const(1), [], Region(body)))
-            inner = Emitter(InsertPoint.at_end(body))
-            start = inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)),
-                                 "segment_start")
-            RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
-                            Segment(start, step, targets, needed, online)).emit()
-            inner.op(scf.YieldOp())
+            _segment_loop(e, a.const(full), step, lambda inner, start, t=targets, n=needed:
+                          RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
+                                          Segment(start, step, t, n, online)).emit())
         else:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
                             Segment(a.const(0), step, targets, needed, online)).emit()
         if rest:
             RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
                             Segment(a.const(full * step), rest, targets, needed, online)).emit()
+
+
+def _emit_run_time_segments(e: Emitter, plan: KernelPlan, h: RowHandles,
+                            chunk_offset: SSAValue, rows_now: SSAValue, source: Operation,
+                            online: Mapping[Instr, Instr]) -> None:
+    """The passes over a row of a run-time length (module docstring): each an scf.for over
+    the full segments, then the padded last one."""
+    rows = plan.rows
+    assert rows is not None and rows.segment is not None and h.row_length is not None
+    a, step = e.a, rows.segment
+    full = a.name(a.floor_div(a.sub(h.row_length, a.const(1)), a.const(step)),
+                  "full_segments")
+    last = a.name(a.mul(full, a.const(step)), "last_segment_start")
+    valid = a.name(a.sub(h.row_length, last), "last_segment_length")
+    for targets, needed in _segment_passes(plan, online):
+        _segment_loop(e, full, step, lambda inner, start, t=targets, n=needed:
+                      RowChunkEmitter(inner, plan, h, chunk_offset, rows_now, source,
+                                      Segment(start, step, t, n, online)).emit())
+        RowChunkEmitter(e, plan, h, chunk_offset, rows_now, source,
+                        Segment(last, step, targets, needed, online, valid)).emit()
+
+
+def _segment_passes(plan: KernelPlan, online: Mapping[Instr, Instr]
+                    ) -> list[tuple[tuple[Instr, ...], frozenset[int]]]:
+    """Each pass over a row in segments: its reductions (a maximum with the sums it takes
+    online; none: the outputs' pass, last) and the values it needs (pass_values)."""
+    passes: list[tuple[Instr, ...]] = [
+        (i, *(s for s, peak in online.items() if peak is i))
+        for i in plan.instrs() if i.api == "Reduce" and i not in online]
+    return [(targets, frozenset().union(*(pass_values(plan, t) for t in targets)) if targets
+             else pass_values(plan, None)) for targets in [*passes, ()]]
+
+
+def _segment_loop(e: Emitter, count: SSAValue, step: int,
+                  emit: Callable[[Emitter, SSAValue], None]) -> None:
+    """An scf.for over `count` segments of `step` elements, `emit` making each one's calls at
+    its start (`segment_start`)."""
+    a = e.a
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = "segment"
+    e.op(scf.ForOp(a.const(0), count, a.const(1), [], Region(body)))
+    inner = Emitter(InsertPoint.at_end(body))
+    emit(inner, inner.a.name(inner.a.mul(body.args[0], inner.a.const(step)), "segment_start"))
+    inner.op(scf.YieldOp())
