@@ -158,10 +158,29 @@ def _same_or_both_nan(a: np.ndarray, b: np.ndarray) -> bool:
                 and np.array_equal(_bits(a)[~nan], _bits(b)[~nan]))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHAINS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+"""The sweep's number of random chains; the default suite's is SAMPLED_CHAINS'."""
+SAMPLED_CHAINS = settings(CHAINS, max_examples=10)
+
+
+@SAMPLED_CHAINS
 @given(chains(), st.integers(0, 2**32 - 1))
 def test_random_chains_fuse_to_the_same_bits(chain: tuple[list[Step], int, str],
                                               seed: int) -> None:
+    _fuse_to_the_same_bits(chain, seed)
+
+
+@pytest.mark.sweep
+@CHAINS
+@given(chains(), st.integers(0, 2**32 - 1))
+def test_more_random_chains_fuse_to_the_same_bits(chain: tuple[list[Step], int, str],
+                                                  seed: int) -> None:
+    _fuse_to_the_same_bits(chain, seed)
+
+
+def _fuse_to_the_same_bits(chain: tuple[list[Step], int, str], seed: int) -> None:
+    """The chain unfused (and, without NaN-producing steps, the reference), then fused at every
+    level: the same bits."""
     steps, count, dtype = chain
     text = chain_text(steps, count, dtype)
     inputs = _inputs(np.random.default_rng(seed), count, DTYPES[dtype])
