@@ -158,24 +158,20 @@ def _same_or_both_nan(a: np.ndarray, b: np.ndarray) -> bool:
                 and np.array_equal(_bits(a)[~nan], _bits(b)[~nan]))
 
 
-CHAINS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-"""The sweep's number of random chains; the default suite's is SAMPLED_CHAINS'."""
-SAMPLED_CHAINS = settings(CHAINS, max_examples=10)
+CHAINS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@SAMPLED_CHAINS
-@given(chains(), st.integers(0, 2**32 - 1))
-def test_random_chains_fuse_to_the_same_bits(chain: tuple[list[Step], int, str],
-                                              seed: int) -> None:
-    _fuse_to_the_same_bits(chain, seed)
+@pytest.mark.parametrize("examples", [pytest.param(10, id="sample"),
+                                      pytest.param(30, id="more", marks=pytest.mark.sweep)])
+def test_random_chains_fuse_to_the_same_bits(examples: int) -> None:
+    """10 random chains by default, 30 in the sweep."""
 
+    @settings(CHAINS, max_examples=examples)
+    @given(chains(), st.integers(0, 2**32 - 1))
+    def check(chain: tuple[list[Step], int, str], seed: int) -> None:
+        _fuse_to_the_same_bits(chain, seed)
 
-@pytest.mark.sweep
-@CHAINS
-@given(chains(), st.integers(0, 2**32 - 1))
-def test_more_random_chains_fuse_to_the_same_bits(chain: tuple[list[Step], int, str],
-                                                  seed: int) -> None:
-    _fuse_to_the_same_bits(chain, seed)
+    check()
 
 
 def _fuse_to_the_same_bits(chain: tuple[list[Step], int, str], seed: int) -> None:
