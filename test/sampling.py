@@ -29,11 +29,14 @@ def sampled(values: Iterable[object], sample: Collection[object],
 
 
 def selected(request: pytest.FixtureRequest, argname: str) -> set[object]:
-    """The values of `argname` among this module's tests that the session runs."""
+    """The values of `argname` among the session's tests of this module that use the fixture
+    asking (not those of its other tests: their `argname` may range wider than the fixture's
+    sample)."""
     found = set()
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
         if item.module is request.module and callspec is not None \
+                and request.fixturename in getattr(item, "fixturenames", ()) \
                 and argname in callspec.params:
             found.add(callspec.params[argname])
     return found

@@ -321,7 +321,7 @@ def test_build_errors_name_the_unmodelled_mask_repeat_form(tmp_path: Path) -> No
     import shutil
     import subprocess
 
-    from hswc.checker.build import C_LOCALE, MODEL, summarise_errors
+    from hswc.checker.build import MODEL, c_locale, summarise_errors
 
     cxx = shutil.which("g++")
     if cxx is None:
@@ -333,7 +333,7 @@ def test_build_errors_name_the_unmodelled_mask_repeat_form(tmp_path: Path) -> No
         "    Compares(m, t, 0.0f, CMPMODE::GT, uint64_t{64}, 1, UnaryRepeatParams{1, 1, 8, 8});\n"
         "    Adds(t, t, 1.0f, uint64_t{64}, 1, UnaryRepeatParams{});\n}\n")
     run = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", f"-I{MODEL}", str(source)],
-                         capture_output=True, text=True, env=C_LOCALE, check=False)
+                         capture_output=True, text=True, env=c_locale(), check=False)
     assert run.returncode != 0
     lines = summarise_errors(run.stdout + run.stderr)
     assert lines[0] == ("the kernel calls a mask/repeat (level-0) form of Adds, which "

@@ -215,17 +215,22 @@ def check_every_level(body: Body, inputs: Sequence[np.ndarray],
 
 PROPERTY = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-"""Reproducible (derandomized, no example database) and within the file's time budget."""
+"""Reproducible (derandomized, no example database)."""
 
 
-@PROPERTY
-@given(case=cases(), schedule=flag_combinations())
-def test_every_level_and_schedule_matches_the_evaluator(
-    case: tuple[Body, list[np.ndarray]], schedule: Schedule,
-) -> None:
-    body, inputs = case
-    check_every_level(body, inputs, (REFERENCE, FAST, schedule))
+@pytest.mark.parametrize("examples", [pytest.param(12, id="sample"),
+                                      pytest.param(40, id="more", marks=pytest.mark.sweep)])
+def test_every_level_and_schedule_matches_the_evaluator(examples: int) -> None:
+    """On 12 bodies by default (each is lowered through every level and schedule), 40 in the
+    sweep."""
 
+    @settings(PROPERTY, max_examples=examples)
+    @given(case=cases(), schedule=flag_combinations())
+    def check(case: tuple[Body, list[np.ndarray]], schedule: Schedule) -> None:
+        body, inputs = case
+        check_every_level(body, inputs, (REFERENCE, FAST, schedule))
+
+    check()
 
 
 # region every op on every pair of special values

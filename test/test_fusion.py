@@ -158,10 +158,25 @@ def _same_or_both_nan(a: np.ndarray, b: np.ndarray) -> bool:
                 and np.array_equal(_bits(a)[~nan], _bits(b)[~nan]))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(chains(), st.integers(0, 2**32 - 1))
-def test_random_chains_fuse_to_the_same_bits(chain: tuple[list[Step], int, str],
-                                              seed: int) -> None:
+CHAINS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("examples", [pytest.param(10, id="sample"),
+                                      pytest.param(30, id="more", marks=pytest.mark.sweep)])
+def test_random_chains_fuse_to_the_same_bits(examples: int) -> None:
+    """10 random chains by default, 30 in the sweep."""
+
+    @settings(CHAINS, max_examples=examples)
+    @given(chains(), st.integers(0, 2**32 - 1))
+    def check(chain: tuple[list[Step], int, str], seed: int) -> None:
+        _fuse_to_the_same_bits(chain, seed)
+
+    check()
+
+
+def _fuse_to_the_same_bits(chain: tuple[list[Step], int, str], seed: int) -> None:
+    """The chain unfused (and, without NaN-producing steps, the reference), then fused at every
+    level: the same bits."""
     steps, count, dtype = chain
     text = chain_text(steps, count, dtype)
     inputs = _inputs(np.random.default_rng(seed), count, DTYPES[dtype])

@@ -106,11 +106,11 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
 def _compile(command: list[str], what: str) -> None:
     limit = time_limits.build_limit()
     try:
-        key = build_cache.build_key(command, builder.C_LOCALE)
+        key = build_cache.build_key(command, builder.c_locale())
         output = build_cache.output_of(command)
         if output is not None and build_cache.restore(key, output):
             return
-        done = time_limits.run(command, limit, builder.C_LOCALE)
+        done = time_limits.run(command, limit, builder.c_locale())
     except time_limits.TimedOut:
         raise builder.BuildTimedOut(what, limit) from None
     if done.returncode == 0 and output is not None:

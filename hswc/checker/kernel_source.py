@@ -205,11 +205,11 @@ def _gm_arguments(name: str, params: str, source: Path, gm_only: bool = False
 def _compiler_step(command: list[str], source: Path) -> subprocess.CompletedProcess[str] | None:
     """g++ reading `source` within the build limit (hswc.checker.time_limits); None when it
     cannot start; a CheckError when it hangs (a source including a FIFO or a device)."""
-    from hswc.checker.build import C_LOCALE, BuildTimedOut
+    from hswc.checker.build import BuildTimedOut, c_locale
 
     limit = time_limits.build_limit()
     try:
-        return time_limits.run(command, limit, C_LOCALE)
+        return time_limits.run(command, limit, c_locale())
     except time_limits.TimedOut:
         raise BuildTimedOut(source, limit, "preprocessing") from None
     except OSError:
