@@ -38,8 +38,8 @@ def _inputs(op: str, rows: int, length: int, dtype: str) -> list[np.ndarray]:
 @pytest.mark.parametrize("op", list(ATTRIBUTES))
 def test_one_module_of_a_run_time_row_length_runs_every_length_at_every_level(op: str) -> None:
     """x `?x?` (the weights `?`): each level's one module run at rows of 1, 7, 64 and 1000
-    (one segment, padded), within tolerance of the float64 model (the generics' levels up to
-    HOST_WITHIN); the row kernel's three levels give the same bits."""
+    (one segment, padded), within tolerance of the float64 model (the generics' levels run up
+    to HOST_WITHIN only); the row kernel's three levels give the same bits."""
     text = _text(op, _inputs(op, 3, 8, "f32"), "f32", (0, 1))
     text = text.replace("tensor<8xf32>", "tensor<?xf32>")
     assert "tensor<?x?xf32>" in text and "tensor<8x" not in text
@@ -50,11 +50,12 @@ def test_one_module_of_a_run_time_row_length_runs_every_length_at_every_level(op
         want = _reference(op, inputs, -1)
         kernel_bits = set()
         for level, kernel in kernels.items():
+            if level not in KERNEL_LEVELS and length > HOST_WITHIN:
+                continue  # MLIR's loop, interpreted element by element: slow, and not held
             got = kernel.run(*inputs).outputs[0]
             assert got.shape == inputs[0].shape
             within = compare_tolerance(got, want)
-            assert within.equal or (level not in KERNEL_LEVELS and length > HOST_WITHIN), \
-                f"{level}, rows of {length}: {within.summary()}"
+            assert within.equal, f"{level}, rows of {length}: {within.summary()}"
             if level in KERNEL_LEVELS:
                 kernel_bits.add(got.tobytes())
         assert len(kernel_bits) == 1, f"rows of {length}: the kernel's levels differ"
