@@ -185,3 +185,29 @@ def test_attributes_it_does_not_compute_are_refused(attr: dict[str, str], said: 
     with pytest.raises(CheckError) as error:
         from_quantized("gelu_quant", attr)
     assert said in str(error.value)
+
+
+def test_the_bench_table_names_and_replaces_the_variants(tmp_path: Path) -> None:
+    """bench/check_kernel_ops_nn.py: a variant's row shows its attributes, and a sweep of the
+    folder with --folders replaces the variants' rows with the folder's."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "check_kernel_ops_nn", Path(__file__).parents[1] / "bench" / "check_kernel_ops_nn.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ops_nn = Path("/ops-nn")
+    assert bench._maps_to(ops_nn, "activation/gelu_quant:static-tensor") == (
+        "gelu_quant quant_mode=static scales=tensor")
+    assert bench._maps_to(ops_nn, "activation/gelu_quant") == "gelu_quant"
+    old = [("activation/gelu_quant", "ascend910b", "f16", "differing (old)"),
+           ("activation/gelu_quant:static", "ascend910b", "f16", "differing (old)"),
+           ("activation/gelu", "ascend910b", "f16", "bit-exact (3 runs)")]
+    out = tmp_path / "table.md"
+    out.write_text(bench.markdown(old, [], ops_nn, "c0", "c1"))
+    new = [("activation/gelu_quant:static", "ascend910b", "f16", "bit-exact (19 runs)")]
+    rows, _ = bench._merged(out, ["activation/gelu_quant"], new, [])
+    assert [(r[0], r[3]) for r in rows] == [("activation/gelu", "bit-exact (3 runs)"),
+                                            ("activation/gelu_quant:static",
+                                             "bit-exact (19 runs)")]
