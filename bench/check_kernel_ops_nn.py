@@ -163,8 +163,10 @@ def _merged(out: Path, names: list[str], rows: list[Row], rules: list[SyncRule]
     """The rows and rules of `out`'s table, those of the `names` folders replaced."""
     kept_rows, kept_rules = _from_markdown(out.read_text()) if out.is_file() else ([], [])
     chosen = set(names)
-    rows = sorted([r for r in kept_rows if r[0] not in chosen] + rows, key=lambda r: r[0])
-    rules = sorted([r for r in kept_rules if r[0] not in chosen] + rules, key=lambda r: r[0])
+    rows = sorted([r for r in kept_rows if _folder(r[0]) not in chosen] + rows,
+                  key=lambda r: r[0])
+    rules = sorted([r for r in kept_rules if _folder(r[0]) not in chosen] + rules,
+                   key=lambda r: r[0])
     return rows, rules
 
 
@@ -185,13 +187,21 @@ def _unordered(rules: list[SyncRule], kernel: str, soc: str, dtype: str) -> str:
     return f"{count} unordered pair{'s' * (count != 1)}" if count else "ordered"
 
 
-def _maps_to(ops_nn: Path, kernel: str) -> str:
-    from hswc.checker.sweep import blocked, mapping
+def _folder(kernel: str) -> str:
+    """The op folder of a row's kernel (`activation/gelu_quant:static` is a variant of
+    activation/gelu_quant: hswc.checker.sweep.VARIANTS)."""
+    return kernel.partition(":")[0]
 
-    found = mapping(ops_nn / kernel)
+
+def _maps_to(ops_nn: Path, kernel: str) -> str:
+    from hswc.checker.sweep import VARIANTS, blocked, mapping
+
+    folder, _, variant = kernel.partition(":")
+    found = mapping(ops_nn / folder)
     if found is None:
-        return "- (not expressible)" if blocked(ops_nn / kernel) else "-"
+        return "- (not expressible)" if blocked(ops_nn / folder) else "-"
     op, attrs, _ = found
+    attrs = {**attrs, **dict(VARIANTS.get(Path(folder).name, ())).get(variant, {})}
     return op + "".join(f" {k}={v}" for k, v in attrs.items())
 
 
