@@ -7,8 +7,6 @@ one located message that keeps such a generic on the host on both SoCs (no kerne
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import ml_dtypes
 import numpy as np
 import pytest

@@ -31,8 +31,9 @@ every value that is not NaN (`odd_then_rint`, tested against it): half keeps 11 
 bits, so below 512 in magnitude (half's spacing 1/4 or finer) round-to-odd keeps two bits or
 more below the integer grid, enough for the second rounding to see the first's direction (a
 tie stays a tie only where it was exact); beyond 128 both saturate (round-to-odd is monotone
-and 128 is a half, so nothing crosses it), an inf stays inf and saturates. A definition with round-to-nearest in the first Cast would round twice:
-2.5000002 to half is 2.5, then to 2, where one rounding gives 3.
+and 128 is a half, so nothing crosses it), an inf stays inf and saturates. A definition with
+round-to-nearest in the first Cast would round twice: 2.5000002 to half is 2.5, then to 2,
+where one rounding gives 3.
 
 Inputs are drawn as for every check, then made such that each row's quantization is defined
 (`defined`): an inf or NaN makes a row's out_scale inf or NaN, whose quantization neither the
@@ -157,6 +158,29 @@ def _gelu(x: str, approximate: str) -> str:
       %gelu = arith.mulf %half_x, %one_t : f32"""
 
 
+_CONSTANTS = f"""  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %rsqrt2 = arith.constant 0.707106769 : f32
+  %kappa = arith.constant 0.044715 : f32
+  %sqrt2pi = arith.constant 0.797884583 : f32
+  %max_q = arith.constant {INT8_MAX} : f32
+  %lo = arith.constant -128.0 : f32
+"""
+"""The f32 constants both modes' bodies use (GELU's, int8's range)."""
+
+
+def _to_int8(value: str) -> str:
+    """Body lines rounding the f32 `value` half to even, saturating it to int8 and yielding
+    it."""
+    return f"""      %r = math.roundeven {value} : f32
+      %below = arith.cmpf ult, %r, %lo : f32
+      %r1 = arith.select %below, %lo, %r : f32
+      %above = arith.cmpf ugt, %r1, %max_q : f32
+      %r2 = arith.select %above, %max_q, %r1 : f32
+      %i = arith.fptosi %r2 : f32 to i8
+      linalg.yield %i : i8"""
+
+
 def _widened(name: str, element: str) -> tuple[str, str]:
     """(a line extending block argument `name` to f32 or nothing, the f32 value's name)."""
     if element == "f32":
@@ -176,14 +200,7 @@ def module_text(rows: int, length: int, dtype: str, approximate: str) -> str:
 #one = affine_map<(d0) -> (d0)>
 func.func @gelu_quant(%x: tensor<{m}x{t}>, %input_scale: tensor<{v}x{t}>)
     -> (tensor<{i8}>, tensor<{rows}xf32>) {{
-  %one = arith.constant 1.0 : f32
-  %half = arith.constant 0.5 : f32
-  %rsqrt2 = arith.constant 0.707106769 : f32
-  %kappa = arith.constant 0.044715 : f32
-  %sqrt2pi = arith.constant 0.797884583 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %max_q = arith.constant {INT8_MAX} : f32
-  %lo = arith.constant -128.0 : f32
+{_CONSTANTS}  %ninf = arith.constant 0xFF800000 : f32
   %e = tensor.empty() : tensor<{m}xf32>
   %g = linalg.generic {{indexing_maps = [#id, #col, #id],
       iterator_types = ["parallel", "parallel"]}}
@@ -215,13 +232,7 @@ func.func @gelu_quant(%x: tensor<{m}x{t}>, %input_scale: tensor<{v}x{t}>)
       ins(%g, %scale : tensor<{m}xf32>, tensor<{rows}xf32>) outs(%ye : tensor<{i8}>) {{
     ^bb0(%in: f32, %s: f32, %o: i8):
       %q = arith.divf %in, %s : f32
-      %r = math.roundeven %q : f32
-      %below = arith.cmpf ult, %r, %lo : f32
-      %r1 = arith.select %below, %lo, %r : f32
-      %above = arith.cmpf ugt, %r1, %max_q : f32
-      %r2 = arith.select %above, %max_q, %r1 : f32
-      %i = arith.fptosi %r2 : f32 to i8
-      linalg.yield %i : i8
+{_to_int8("%q")}
   }} -> tensor<{i8}>
   return %y, %scale : tensor<{i8}>, tensor<{rows}xf32>
 }}
@@ -242,14 +253,7 @@ def static_module_text(rows: int, length: int, dtype: str, approximate: str,
 #col = affine_map<(d0, d1) -> {col}>
 func.func @gelu_quant(%x: tensor<{m}x{t}>, %input_scale: tensor<{v}x{t}>,
     %input_offset: tensor<{v}x{t}>) -> tensor<{i8}> {{
-  %one = arith.constant 1.0 : f32
-  %half = arith.constant 0.5 : f32
-  %rsqrt2 = arith.constant 0.707106769 : f32
-  %kappa = arith.constant 0.044715 : f32
-  %sqrt2pi = arith.constant 0.797884583 : f32
-  %max_q = arith.constant {INT8_MAX} : f32
-  %lo = arith.constant -128.0 : f32
-  %ye = tensor.empty() : tensor<{i8}>
+{_CONSTANTS}  %ye = tensor.empty() : tensor<{i8}>
   %y = linalg.generic {{indexing_maps = [#id, #col, #col, #id],
       iterator_types = ["parallel", "parallel"]}}
       ins(%x, %input_scale, %input_offset : tensor<{m}x{t}>, tensor<{v}x{t}>, tensor<{v}x{t}>)
@@ -258,13 +262,7 @@ func.func @gelu_quant(%x: tensor<{m}x{t}>, %input_scale: tensor<{v}x{t}>,
 {xw}{sw}{ow}{_gelu(xf, approximate)}
       %scaled = arith.mulf %gelu, {sf} : f32
       %shifted = arith.addf %scaled, {of} : f32
-      %r = math.roundeven %shifted : f32
-      %below = arith.cmpf ult, %r, %lo : f32
-      %r1 = arith.select %below, %lo, %r : f32
-      %above = arith.cmpf ugt, %r1, %max_q : f32
-      %r2 = arith.select %above, %max_q, %r1 : f32
-      %i = arith.fptosi %r2 : f32 to i8
-      linalg.yield %i : i8
+{_to_int8("%shifted")}
   }} -> tensor<{i8}>
   return %y : tensor<{i8}>
 }}
