@@ -152,7 +152,8 @@ class DimCheck:
 _NO_FP8 = ("which no kernel writes: Atlas A2/A3's Cast converts to no 8-bit float (asc-devkit "
            "Cast.md: its A2/A3 tables), and Ascend 950's Cast from float to {c} (CAST_RINT "
            "alone: Cast.md's Ascend 950 table) saturates on overflow (precision_conversion.md's "
-           "default; to {m}, the largest finite value, assumed) where arith.truncf gives {o}, "
+           "default, which ops-nn's Ascend 950 GeluQuant sets with SetCtrlSpr; to {m}, the "
+           "largest finite value, assumed) where arith.truncf gives {o}, "
            "so hswc emits it on "
            "neither SoC yet (the interpreter runs it)")
 FLOAT8_CASTS = {
