@@ -211,3 +211,22 @@ def test_the_bench_table_names_and_replaces_the_variants(tmp_path: Path) -> None
     assert [(r[0], r[3]) for r in rows] == [("activation/gelu", "bit-exact (3 runs)"),
                                             ("activation/gelu_quant:static",
                                              "bit-exact (19 runs)")]
+
+
+@pytest.mark.parametrize("bad", ["0.0", "0x7FC00000"])
+def test_a_constant_scale_of_zero_or_nan_is_one_located_warning(bad: str) -> None:
+    """The static generic with its scale a constant zero or NaN: the generic stays on the host
+    with one warning at it, naming the scaling op's line (every element would be one value)."""
+    from hswc.remarks import collecting
+    from hswc.runner import compile_text
+
+    text = quantized.static_module_text(4, 64, "f32", "none", per_tensor=False).replace(
+        "%scaled = arith.mulf %gelu, %w : f32",
+        f"%bad = arith.constant {bad} : f32\n      %scaled = arith.mulf %gelu, %bad : f32")
+    line = next(k for k, t in enumerate(text.splitlines(), 1) if "%scaled = arith.mulf" in t)
+    with collecting() as said:
+        compile_text(text, name="z.mlir", level="tiled", soc="ascend910b")
+    assert len(said) == 1 and said[0].severity == "warning", said
+    assert said[0].where == "z.mlir:13:3"
+    assert f"'arith.mulf' at z.mlir:{line}:7 scales by" in said[0].text
+    assert "a quantization scale of zero or NaN" in said[0].text
