@@ -387,9 +387,10 @@ what each kernel computes.
   clamps the same way (`:385`). hswc writes it as `hsg.first_rows %y, %group_index` (a kernel
   reading its row count from the tensor in GM; a negative sum is 0 rows), but the checker does
   not pass group_index to ops-nn's kernel yet (an int64 input beside the float ones: the
-  checker's inputs are drawn in the run's dtype), so clipped_swiglu is checked without it, and
-  clipped_swiglu_grad, swiglu_group, swiglu_group_quant and swiglu_group_quant_grad stay not
-  expressible.
+  checker's inputs are drawn in the run's dtype), so clipped_swiglu and swiglu_group
+  (`hsg.swiglu_group`, without its optional weight) are checked without it, and
+  clipped_swiglu_grad, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
+  hswc-emit packages such a kernel with group_index as the same optional int64 input.
 - **ClippedSwiglu (A2/A3) now builds and runs.** Its tiling includes its prototype header
   (`op_host/clipped_swiglu_tiling.h:25`, `graph/operator_reg.h`'s REG_OP macros, which the
   CPU model of the tiling context now has); its kernel picks its element type by

@@ -31,6 +31,21 @@ COUNTS_ATTR = "hsg.first_rows"
 after its inputs) sums to; the value is the elements per row of its iteration (an i64)."""
 
 
+GROUP_NUM_FIELD = "groupNum"
+"""The tiling struct's field a kernel with counts reads after ubFactor: how many counts to read
+(ops-nn's groupNum); a negative one says no counts were given (an absent group_index: ops-nn's
+isGroup = 0), and the kernel computes every row."""
+
+
+GROUP_INDEX = "group_index"
+"""The counts as a package names them: ops-nn's optional int64 input (ClippedSwiglu,
+SwigluGroup), after the operator's other inputs."""
+GROUP_INDEX_DOC = ("optional int64 counts of rank 1, one per group: the leading rows to "
+                   "compute are their sum, clamped to [0, rows]; the rows past it are not "
+                   "written (absent: every row)")
+"""What a package's docs and parameter lists say of it."""
+
+
 def counted_rows(counts: np.ndarray, rows: int) -> int:
     """The rows a kernel computes: the int64 sum of `counts`, at least 0, at most `rows`."""
     import numpy as np

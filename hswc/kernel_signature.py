@@ -19,6 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import BlockArgument, SSAValue
 
+from hswc.counted_rows import COUNTS_ATTR, GROUP_NUM_FIELD
 from hswc.cpp_identifiers import CPP_KEYWORDS, RESERVED, lower_camel
 from hswc.tiling import TILING_FIELDS
 
@@ -47,6 +48,12 @@ def kernel_arguments(fn: func.FuncOp) -> KernelArguments:
     return KernelArguments(args[:gm], args[gm:gm + tiling], args[gm + tiling:])
 
 
+def tiling_fields(fn: func.FuncOp) -> tuple[str, ...]:
+    """The int64 fields of the kernel's tiling struct, in argument order: TILING_FIELDS, then,
+    of a kernel reading counts (hsg.first_rows), their number (hswc.counted_rows)."""
+    return (*TILING_FIELDS, GROUP_NUM_FIELD) if COUNTS_ATTR in fn.attributes else TILING_FIELDS
+
+
 def _prefix(args: Sequence[BlockArgument], kind: type) -> int:
     """How many of the first `args` have a type of `kind`."""
     count = 0
@@ -60,7 +67,7 @@ def scalar_fields(scalars: Sequence[SSAValue]) -> tuple[str, ...]:
     (`negative_slope` -> `negativeSlope`), or `scalar<i>` (i its position among the scalars)
     when it has no hint, or one that an int64 field, an earlier scalar, a C++ keyword or an
     AscendC identifier already owns."""
-    taken = {*TILING_FIELDS, *CPP_KEYWORDS, *RESERVED}
+    taken = {*TILING_FIELDS, GROUP_NUM_FIELD, *CPP_KEYWORDS, *RESERVED}
     names: list[str] = []
     for i, value in enumerate(scalars):
         candidates = [lower_camel(value.name_hint or ""), f"{SCALAR_FALLBACK}{i}"]

@@ -144,6 +144,15 @@ def swiglu_clamp(x: np.ndarray, limit: float = 7.0) -> np.ndarray:
     return np.minimum(a * _sigmoid(a), limit) * _clip(b, limit)
 
 
+def swiglu_group(x: np.ndarray, clamp_limit: float = -1.0) -> np.ndarray:
+    """SwigluGroup's README formula: silu(A) * B, A and B clamped first when clamp_limit is
+    not -1.0 (the default, no clamp)."""
+    a, b = _halves(x, -1)
+    if clamp_limit != -1.0:
+        a, b = np.minimum(a, clamp_limit), _clip(b, clamp_limit)
+    return a * _sigmoid(a) * b
+
+
 def clipped_swiglu(x: np.ndarray, dim: int = -1, alpha: float = 1.702, limit: float = 7.0,
                    bias: float = 1.0, interleaved: bool = True, clamp_mode: int = 0
                    ) -> np.ndarray:
@@ -202,6 +211,7 @@ def ge_glu_grad_v2(grad: np.ndarray, x: np.ndarray, gelu: np.ndarray, dim: int =
 VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray | tuple[np.ndarray, ...]]] = {
     "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
     "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
+    "hsg.swiglu_group": swiglu_group,
     "hsg.situ_glu_grad": situ_glu_grad, "hsg.ge_glu_grad_v2": ge_glu_grad_v2,
     "hsg.ge_glu_v2": ge_glu_v2,
 }

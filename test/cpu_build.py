@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from hswc.checker.build import HARNESS, MODEL
+from hswc.counted_rows import GROUP_NUM_FIELD
 from hswc.diagnostics import LocatingParser
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
@@ -174,8 +175,9 @@ def tiling_bytes(record: Mapping[str, object]) -> bytes:
     fields, then the float scalars in order, padded to a multiple of 8 bytes (the struct's
     sizeof, as its int64 fields align it)."""
     floats = [float(v) for v in record.values() if isinstance(v, float)]  # type: ignore[arg-type]
-    data = struct.pack(f"<{len(TILING_FIELDS)}q{len(floats)}f",
-                       *(int(record[k]) for k in TILING_FIELDS), *floats)  # type: ignore[call-overload]
+    fields = [*TILING_FIELDS, *((GROUP_NUM_FIELD,) if GROUP_NUM_FIELD in record else ())]
+    data = struct.pack(f"<{len(fields)}q{len(floats)}f",
+                       *(int(record[k]) for k in fields), *floats)  # type: ignore[call-overload]
     return data + bytes(-len(data) % 8)
 
 

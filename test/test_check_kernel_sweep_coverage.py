@@ -46,10 +46,10 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
         kind = "blocked" if found is None else \
             "generic" if found[0].startswith("generic ") else "named"
         kinds[kind].append(name)
-    # named: 112 (GeGluV2, GeGluGradV2 and SituGluGrad among them) + the softmax family's 7
-    # folders (ROW_FOLDERS) + gelu_quant (QUANTIZED_FOLDERS) + the 4 reductions of
+    # named: 113 (GeGluV2, GeGluGradV2, SituGluGrad and SwigluGroup among them) + the softmax
+    # family's 7 folders (ROW_FOLDERS) + gelu_quant (QUANTIZED_FOLDERS) + the 4 reductions of
     # hswc.checker.row_generics (ROW_GENERIC_FOLDERS)
-    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [124, 17, 5]
+    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [125, 17, 4]
     assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
     assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
 
@@ -70,6 +70,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     ("activation/swi_glu_grad", ("hsg.swi_glu_grad", {})),
     ("activation/fatrelu_mul", ("hsg.fatrelu_mul", {})),
     ("activation/clipped_swiglu", ("hsg.clipped_swiglu", {})),  # group_index left out
+    ("activation/swiglu_group", ("hsg.swiglu_group", {})),  # weight, group_index left out
     ("experimental/activation/swiglu_clamp", ("hsg.swiglu_clamp", {})),
     ("activation/softmax_grad_ext", ("softmax_grad_ext", {})),  # hswc.checker.row_generics
     ("activation/p_relu_grad_reduce", ("p_relu_grad_reduce", {})),
@@ -85,22 +86,22 @@ def test_folders_map_to_named_ops_with_their_attributes_or_generics(
 
 @pytest.mark.parametrize(("name", "reason"), [
     ("activation/clipped_swiglu_grad", BLOCKED["clipped_swiglu_grad"]),
-    ("activation/swiglu_group", BLOCKED["swiglu_group"]),
+    ("activation/swiglu_group_quant", BLOCKED["swiglu_group_quant"]),
 ])
 def test_blocked_folders_say_why(name: str, reason: str) -> None:
     assert mapping(Path(name)) is None and blocked(Path(name)) == reason
 
 
 def test_a_blocked_folder_is_a_row_on_each_configured_soc(tmp_path: Path) -> None:
-    folder = tmp_path / "activation" / "swiglu_group"
+    folder = tmp_path / "activation" / "swiglu_group_quant"
     (folder / "op_kernel").mkdir(parents=True)
     (folder / "op_host").mkdir()
-    (folder / "op_host" / "swiglu_group_def.cpp").write_text(
+    (folder / "op_host" / "swiglu_group_quant_def.cpp").write_text(
         'this->AICore().AddConfig("ascend910b", c);\nthis->AICore().AddConfig("ascend950", c);\n')
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
-    why = f"not expressible: {BLOCKED['swiglu_group']}"
-    assert rows == [Row("activation/swiglu_group", "ascend910b", "-", why),
-                    Row("activation/swiglu_group", "ascend950", "-", why)]
+    why = f"not expressible: {BLOCKED['swiglu_group_quant']}"
+    assert rows == [Row("activation/swiglu_group_quant", "ascend910b", "-", why),
+                    Row("activation/swiglu_group_quant", "ascend950", "-", why)]
     assert table(rows).splitlines()[-1] == "2 rows: not expressible 2"
 
 

@@ -1,6 +1,7 @@
 """Kernels reading their row count from a tensor (hsg.first_rows, hswc.counted_rows) in C++:
 one kernel built per case (Atlas A2: ClippedSwiglu's halves, elements tiled; Ascend 950's
-column of the CPU model: a softmax row kernel of a run-time row count), launched with the
+column of the CPU model: a softmax row kernel of a run-time row count, and SwigluGroup, an
+Ascend 950 operator), launched with the
 tiling the host computed and several counts. The harness's fresh output bytes are the
 interpreter's, and it checks that exactly the counted rows' bytes are written
 (--written-bytes): bit for bit what the interpreter gives at the ascend level."""
@@ -19,11 +20,20 @@ from test_first_rows import SOFTMAX, SWIGLU
 from hswc import runner
 from hswc.interpreter.launch import FRESH_GM_BYTE
 
+SWIGLU_GROUP = """
+func.func @f(%x: tensor<8x128xbf16>, %g: tensor<2xi64>) -> tensor<8x64xbf16> {
+  %y = hsg.swiglu_group %x {clamp_limit = 7.0 : f32} : tensor<8x128xbf16>
+  %z = hsg.first_rows %y, %g : tensor<8x64xbf16>, tensor<2xi64>
+  return %z : tensor<8x64xbf16>
+}
+"""
 CASES = {  # case: (module, SoC, GM inputs with the counts, x's shapes, counts per run)
     "swiglu_f16": (SWIGLU, "ascend910b", 3, [(8, 128)] * 4,
                    [[2, 1, 2], [6, 0, 9], [0, 0, 0], [3, -9, 1]]),
     "softmax_bf16_950": (SOFTMAX, "ascend950", 2, [(37, 64), (5, 64), (120, 64)],
                          [[20, 5], [1, 0], [64, 56]]),
+    "swiglu_group_bf16_950": (SWIGLU_GROUP, "ascend950", 3, [(8, 128)] * 3,
+                              [[3, 2], [4, 9], [-1, 0]]),
 }
 CORES = 4
 UB = 16384

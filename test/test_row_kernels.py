@@ -490,6 +490,46 @@ def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dty
     assert "hsg.schedule" not in given and "!ascend.tque<vecin, 1>" in given
 
 
+def _l2_hints(lowered: str) -> list[str]:
+    return re.findall(r"ascend\.set_l2_cache_hint %(\w+), \"disable\"", lowered)
+
+
+@pytest.mark.parametrize(("soc", "rows", "hinted"), [
+    ("ascend910b", 4096, True),  # 8 MiB in, 8 MiB out: HBM-bound without the hint
+    ("ascend910b", 64, False),  # 128 KiB each way: the hint gains nothing the model sees
+    ("ascend950", 4096, False)])  # the model times both alike there
+def test_a_row_kernels_streamed_input_bypasses_l2_where_the_model_says_it_gains(
+        soc: str, rows: int, hinted: bool) -> None:
+    """softmax f16 over rows of 1024: the cost model's row choice hints x (a0) past L2 (as the
+    elementwise choice does) only where that models faster: on Atlas A2 at 4096 rows, where
+    without it every byte crosses the HBM (16 MiB at 1.6 TB/s, 10.5 us) and with it the
+    output's writes stay in L2 (hswc.platform.COST_FIGURES); the values are the same."""
+    inputs = _named_inputs("hsg.softmax", (rows, 1024), "f16")
+    text = _named("hsg.softmax", inputs, "f16", -1)
+    lowered = str(compile_text(text, level="ascend", soc=soc).module)
+    assert _l2_hints(lowered) == (["a0_gm"] if hinted else [])
+    assert ("l2-bypass=true" in lowered) == hinted
+
+
+def test_a_row_kernel_given_l2_bypass_hints_its_element_inputs_only() -> None:
+    """`l2-bypass=true` given to a row kernel (it was ignored there): rms_norm's x (a0), read
+    once, bypasses L2; its weight (a1), read by every core, does not; the bits are those
+    without it."""
+    from cpu_build import lower
+
+    inputs = _named_inputs("hsg.rms_norm", (64, 256), "f16")
+    text = _named("hsg.rms_norm", inputs, "f16", -1)
+    runs = []
+    for flag in ("true", "false"):
+        pipeline = (f"hsg-decompose,hsg-fuse-elementwise,hsg-tile-on-cores{{rows=true "
+                    f"l2-bypass={flag}}},hsg-block-into-ub,convert-hsg-to-ascend{{"
+                    f"l2-bypass={flag}}}")
+        lowered = str(lower(text, pipeline))
+        assert _l2_hints(lowered) == (["a0_gm"] if flag == "true" else [])
+        runs.append(compile_text(lowered).run(*inputs).outputs[0].tobytes())
+    assert runs[0] == runs[1]
+
+
 def test_hswc_emit_packages_a_row_kernel_given_lowered(tmp_path: Path) -> None:
     """A module lowered with rows=true is packaged as it is: its tiling counts the rows
     (test_emit_rows packages the named ops and runs their kernels)."""

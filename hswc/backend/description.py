@@ -32,6 +32,7 @@ from hswc.backend.kernels import Kernel
 from hswc.backend.operator import Operator, snake_case
 from hswc.backend.run_time_shapes import RunTimeShapes, row_run_time_shapes, run_time_shapes
 from hswc.broadcast import BROADCAST_ATTR, DYNAMIC_DIM, Broadcast, read_broadcast
+from hswc.counted_rows import GROUP_INDEX
 from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
 from hswc.dialects import hsg
@@ -43,6 +44,11 @@ from hswc.rows import read_rows
 
 Golden = Callable[[Kernel, Sequence[np.ndarray]], tuple[np.ndarray, ...]]
 """A kernel's outputs (one array each, flat) on the given inputs."""
+
+
+def _counts(kernel: Kernel) -> str | None:
+    """The package's name of the kernel's counts (group_index), or None: it reads none."""
+    return GROUP_INDEX if kernel.operator.counts else None
 
 
 def as_outputs(result: object) -> tuple[np.ndarray, ...]:
@@ -594,7 +600,8 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
         return as_outputs(reference(*data, **values[kernel.dtype]))
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
-                        first.operator.scalar_fields, docs.op_type, first.operator.reads)
+                        first.operator.scalar_fields, docs.op_type, first.operator.reads,
+                        _counts(first))
     return Description(
         operator=operator, summary=docs.summary, formula=computation.formula, body=(),
         notes=computation.notes, nan_x=computation.nan_x,
@@ -700,7 +707,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         body = (f"// The body of the {first.dtype} kernel; the other kernels compute it on their "
                 "own dtype.", *body)
     operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}", fields,
-                        request.name, first.operator.reads)
+                        request.name, first.operator.reads, _counts(first))
     parameters = {**{n: f"input {i + 1} of the body" for i, n in enumerate(inputs)},
                   **{n: "the body's result" if len(outputs) == 1 else
                      f"result {i + 1} of the body" for i, n in enumerate(outputs)}}

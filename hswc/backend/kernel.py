@@ -33,7 +33,6 @@ from hswc.broadcast import BROADCAST_COPY_ATTR
 from hswc.cpp_identifiers import lower_camel
 from hswc.diagnostics import OpError
 from hswc.kernel_signature import kernel_arguments
-from hswc.tiling import TILING_FIELDS
 
 KERNEL_EXPRESSIONS = {**EXPRESSIONS, **ascend_ops.EXPRESSIONS}
 QUALIFIERS = "__aicore__ inline"
@@ -91,7 +90,8 @@ class KernelPrinter:
         args = kernel_arguments(self.kernel.func)
         gm_args = args.gm
         fields = zip((*args.tiling, *args.scalars),
-                     (*TILING_FIELDS, *self.kernel.operator.scalar_fields), strict=True)
+                     (*self.kernel.operator.int_fields, *self.kernel.operator.scalar_fields),
+                     strict=True)
         copies: list[tuple[SSAValue, str]] = []
 
         def params() -> list[str]:

@@ -45,7 +45,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.ascend import constant_index, element_type_name
 from hswc.kernel_dtypes import kernel_dtype
-from hswc.kernel_signature import kernel_arguments, scalar_fields
+from hswc.kernel_signature import kernel_arguments, scalar_fields, tiling_fields
 from hswc.ops.definition import camel
 from hswc.tiling import RESULT_NAMES, TILING_FIELDS, TPL_DTYPE_BITS
 
@@ -139,7 +139,7 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
                 "scalars...: f32)")
     if (
         len(args.gm) < 2
-        or len(args.tiling) != len(TILING_FIELDS)
+        or len(args.tiling) != len(tiling_fields(fn))
         or not all(isinstance(a.type, Float32Type) for a in args.scalars)
         or fn.function_type.outputs.data
     ):
@@ -225,7 +225,10 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
     definition = OPS.get(stem)
     aclnn = definition.aclnn if definition is not None else f"aclnn{camel(stem)}"
     outputs = _outputs(fn)
-    return Operator(stem, names[:-outputs], names[-outputs:], aclnn, fields)
+    inputs = names[:-outputs]
+    if COUNTS_ATTR in fn.attributes:  # the counts: after the inputs, an operand of their own
+        return Operator(stem, inputs[:-1], names[-outputs:], aclnn, fields, counts=inputs[-1])
+    return Operator(stem, inputs, names[-outputs:], aclnn, fields)
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,
@@ -319,6 +322,9 @@ def collect_kernels(module: ModuleOp, by_stem: bool = True) -> list[Kernel]:
             stem = _stem(op, dtype)
             key, tiling, variant = _tiling_key(module, op, stem, dtype)
             first_output = elements[len(elements) - _outputs(op)]
+            if COUNTS_ATTR in op.attributes:  # the i64 counts are no tensor of the operator's
+                counts = len(elements) - _outputs(op) - 1
+                elements = elements[:counts] + elements[counts + 1:]
             kernels.append(Kernel(op, dtype, first_output, key, tiling, _operator(stem, op),
                                   variant, _with_booleans(module, op, elements)))
         elif not _is(op, hsg.TILING_ATTR):

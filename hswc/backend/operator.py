@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hswc.counted_rows import GROUP_NUM_FIELD
 from hswc.kernel_dtypes import BOUNDARY
 from hswc.ops.definition import camel
+from hswc.tiling import TILING_FIELDS
 
 DTYPE_WORDS = {"f16": "FP16", "f32": "FP32", "bf16": "BF16"}
 
@@ -35,6 +37,14 @@ class Operator:
     """Of a kernel reading one input through several GM arguments (a gated op's two halves of
     x, each at its own offset): for each of the kernel's GM inputs, the index in `inputs` of
     the tensor it reads. Empty: each GM input is an input of its own."""
+    counts: str | None = None
+    """Of a kernel reading counts (hsg.first_rows: ops-nn's group_index), their GM argument,
+    after the inputs: an optional int64 input of the operator, not among `inputs`."""
+
+    @property
+    def int_fields(self) -> tuple[str, ...]:
+        """The int64 fields of the tiling struct (hswc.kernel_signature.tiling_fields)."""
+        return (*TILING_FIELDS, GROUP_NUM_FIELD) if self.counts else TILING_FIELDS
 
     @property
     def op_type(self) -> str:
@@ -59,15 +69,30 @@ class Operator:
 
     @property
     def gm_arguments(self) -> tuple[str, ...]:
-        """The operator's tensors, inputs then outputs: the kernel entry's GM parameters."""
+        """The operator's tensors, inputs then outputs (its counts apart: `counts`)."""
         return self.inputs + self.outputs
+
+    @property
+    def entry_inputs(self) -> tuple[str, ...]:
+        """The inputs the launch takes: the operator's, then the counts if any."""
+        return self.inputs + self._counts
+
+    @property
+    def entry_arguments(self) -> tuple[str, ...]:
+        """The kernel entry's GM parameters: the inputs, the counts if any, the outputs."""
+        return self.inputs + self._counts + self.outputs
+
+    @property
+    def _counts(self) -> tuple[str, ...]:
+        return (self.counts,) if self.counts else ()
 
     @property
     def kernel_arguments(self) -> tuple[str, ...]:
         """The kernel class's GM arguments, in order: what `hsg.launch` passes (an input
-        read through several of them passed to each: `x, x, y`)."""
+        read through several of them passed to each: `x, x, y`; the counts after the
+        inputs)."""
         inputs = tuple(self.inputs[i] for i in self.reads) if self.reads else self.inputs
-        return inputs + self.outputs
+        return inputs + self._counts + self.outputs
 
     def key_macro(self, dtype: str, variant: int | None = None) -> str:
         """The schMode macro of a dtype's kernel, as ops-nn names it (of variant v of a run-time
@@ -88,12 +113,15 @@ def dtype_word(dtype: str) -> str:
 
 GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF16",
              "i8": "ge::DT_INT8", "ui8": "ge::DT_UINT8", "i16": "ge::DT_INT16",
-             "i32": "ge::DT_INT32", "i1": "ge::DT_BOOL", "ui1": "ge::DT_UINT1"}
+             "i32": "ge::DT_INT32", "i64": "ge::DT_INT64", "i1": "ge::DT_BOOL",
+             "ui1": "ge::DT_UINT1"}
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16", "i8": "ACL_INT8",
-              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i1": "ACL_BOOL",
+              "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64",
+              "i1": "ACL_BOOL",
               "ui1": "ACL_UINT1"}
 DOC_DTYPES = {"f16": "FLOAT16", "f32": "FLOAT", "bf16": "BFLOAT16", "i8": "INT8", "ui8": "UINT8",
-              "i16": "INT16", "i32": "INT32", "i1": "BOOL", "ui1": "UINT1"}
+              "i16": "INT16", "i32": "INT32", "i64": "INT64", "i1": "BOOL",
+              "ui1": "UINT1"}
 """The dtype names of ops-nn's docs (i1: a kernel's output stored a byte per element, 0 or 1,
 as ops-nn's DT_BOOL; ui1: one stored packed, 8 elements a byte, as ops-nn's DT_UINT1)."""
 

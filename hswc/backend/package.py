@@ -68,7 +68,6 @@ from hswc.backend.package_tests import (
     picked,
     test_files,
 )
-from hswc.counted_rows import COUNTS_ATTR
 from hswc.diagnostics import LISTED_SYMBOLS, OpError, symbol_list
 from hswc.dialects.hsg import KERNEL_INTEGER_TYPES
 from hswc.passes.row_split import PARTIAL_ATTR
@@ -141,13 +140,6 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
             "reads), which a package of one kernel cannot hold: give hswc-emit the module "
             "before lowering (it packages the reduction as one kernel), or lower it with "
             "hswc-opt -p 'hsg-tile-on-cores{split=false}' --lower-to-ascend")
-    counted = [k for _, ks in groups for k in ks if COUNTS_ATTR in k.func.attributes]
-    if counted:
-        raise PackageRefused(
-            f"@{counted[0].func.sym_name.data} reads its row count from a tensor "
-            "(hsg.first_rows: ops-nn's group_index), which hswc-emit does not package yet (an "
-            "optional int64 input of the op definition); hswc-opt -t ascendc prints the "
-            "kernel, hswc-run runs it")
     if len(groups) > 1:
         listed = "; ".join(_shown(module, op.stem, ks, request)
                            for op, ks in groups[:LISTED_SYMBOLS])

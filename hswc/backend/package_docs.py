@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hswc.backend import package_counts as counts
 from hswc.backend.cpp_types import float_literal
 from hswc.backend.description import Attribute, Description, shape_text
 from hswc.backend.ir_tiling import ir_tiling
@@ -24,6 +25,7 @@ from hswc.backend.package_example import example_kernel, example_path
 from hswc.backend.package_op_api import RUN_PARAMETERS, call_arguments, workspace_parameters
 from hswc.backend.source import generated_note
 from hswc.backend.writer import wrapped
+from hswc.counted_rows import GROUP_INDEX_DOC
 from hswc.dialects.hsg import MAX_RANK
 from hswc.ops.docs import Formula
 from hswc.platform import PLATFORMS
@@ -247,6 +249,8 @@ def readme(kernels: list[Kernel], d: Description, socs: list[str],
     example, doc = example_path(d), aclnn_doc_path(d)
     params = [(f"`{n}`", "input", d.parameters[n], _tensor_dtypes(kernels, i, first), "ND")
               for i, n in enumerate(inputs)]
+    params += [(f"`{c}`", "optional input", GROUP_INDEX_DOC, "INT64", "ND")
+               for c in d.operator.entry_inputs[len(inputs):]]
     params += [(f"`{a.name}`", "attribute", a.description, "INT64" if a.integer else "FLOAT",
                 "-") for a in d.attributes]
     params += [(f"`{output}`", "output", d.parameters[output],
@@ -316,6 +320,9 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     rows = [(f"`{names[n]}`", "input", d.parameters[n],
              _tensor_dtypes(kernels, i, first), "ND", shape(i, n))
             for i, n in enumerate(inputs)]
+    optional = counts.aclnn_name(d.operator)
+    rows += [(f"`{optional}`", "input", f"{GROUP_INDEX_DOC}; nullptr: absent", "INT64", "ND",
+              "rank 1") for _ in [optional] if optional]
     rows += [(f"`{a.aclnn}`", "input", a.description, "INT64 (an int64_t)" if a.integer else
               "FLOAT (a host aclScalar)", "-", "-") for a in d.aclnn_attributes]
     rows += [(f"`{flag.name}`", "input", flag.description, "BOOL", "-", "-") for flag in d.flags]

@@ -22,6 +22,7 @@ from hswc.backend.cpp_types import non_finite_float
 from hswc.backend.description import Description
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import ACL_DTYPES
+from hswc.backend.package_counts import aclnn_name
 from hswc.backend.package_kernel import generated
 from hswc.backend.package_op_api import aclnn_h, call_arguments
 from hswc.interpreter.dtypes import numpy_dtype
@@ -275,7 +276,8 @@ def example_cpp(kernels: list[Kernel], d: Description) -> str:
     given = {**{a: f"{n}.tensor" for a, n in zip(d.aclnn_inputs, names, strict=True)},
              **{a: f"{o}.tensor" for a, o in zip(d.aclnn_outputs, outputs, strict=True)},
              **{a.aclnn: f"{_scalar(a.aclnn)}.scalar" for a in scalars},
-             **{a.aclnn: str(int(values[a.name])) for a in d.aclnn_attributes if a.integer}}
+             **{a.aclnn: str(int(values[a.name])) for a in d.aclnn_attributes if a.integer},
+             **{c: "nullptr" for c in [aclnn_name(d.operator)] if c}}  # absent: every row
     arguments = ", ".join(given.get(a, a) for a in call_arguments(d, flags="false"))
     golden = "hswc-run's run of the kernel" if d.generated else "the bit-exact model of the kernel"
     host_scalar = HOST_SCALAR if scalars else ""

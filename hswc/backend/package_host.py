@@ -27,6 +27,8 @@ from hswc.backend.package_attributes import (
     needs_largest,
     served_checks,
 )
+from hswc.backend.package_counts import def_lines as counts_def_lines
+from hswc.backend.package_counts import tiling_lines as counts_tiling_lines
 from hswc.backend.package_kernel import generated, guarded, tiling_data_h, tiling_key_h
 from hswc.backend.run_time_shapes import RunTimeShapes
 from hswc.broadcast import DYNAMIC_DIM
@@ -316,7 +318,8 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     OP_CHECK_IF(!computeTiling({_tiled_count(d)}, coreNum,
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
-{_attribute_copies(d)}    context->SetBlockDim(static_cast<uint32_t>(blockDim));
+{_attribute_copies(d)}{counts_tiling_lines(operator)}\
+    context->SetBlockDim(static_cast<uint32_t>(blockDim));
 {set_key}    return ge::GRAPH_SUCCESS;
 }}
 
@@ -378,6 +381,8 @@ def def_cpp(kernels: list[Kernel], d: Description, socs: list[str],
             f"            .Format({{{formats}}})",
             f"            .UnknownShapeFormat({{{formats}}});",
         ]
+        if kind == "Input" and name == operator.inputs[-1]:
+            lines += counts_def_lines(operator, len(firsts), formats)
     lines += _attribute_defs(d)
     lines += [f'        this->AICore().AddConfig("{soc}");' for soc in socs_for(kernels, socs)]
     lines += configs

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from hswc.backend import package_counts as counts
 from hswc.backend.cpp_types import float_literal
 from hswc.backend.description import Attribute, Description, shape_said, shape_text
 from hswc.backend.kernels import Kernel
@@ -66,7 +67,7 @@ def _tensors(names: tuple[str, ...], const: bool) -> list[str]:
 def workspace_parameters(d: Description) -> list[str]:
     """Phase 1's parameters: the inputs, the attributes and flags, the output, then where the
     plan goes."""
-    return [*_tensors(d.aclnn_inputs, True),
+    return [*_tensors(d.aclnn_inputs, True), *counts.aclnn_parameters(d.operator),
             *(aclnn_parameter(a) for a in d.aclnn_attributes),
             *(f"bool {flag.name}" for flag in d.flags),
             *_tensors(d.aclnn_outputs, False),
@@ -75,7 +76,9 @@ def workspace_parameters(d: Description) -> list[str]:
 
 def call_arguments(d: Description, flags: str = "") -> list[str]:
     """Phase 1's arguments as the names of its parameters (`flags`: a value for every flag)."""
-    return [*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
+    optional = counts.aclnn_name(d.operator)
+    return [*d.aclnn_inputs, *([optional] if optional else []),
+            *(a.aclnn for a in d.aclnn_attributes),
             *(flags or flag.name for flag in d.flags), *d.aclnn_outputs]
 
 
@@ -238,7 +241,7 @@ bool CheckDtypes({params})
 {{
 {_indent(shapes)}
     return true;
-}}{_attribute_check_function(kernels, d)}"""
+}}{_attribute_check_function(kernels, d)}{counts.aclnn_check_function(d.operator)}"""
 
 
 def _run_time_shape_checks(d: Description, run_time: RunTimeShapes,
@@ -298,7 +301,9 @@ def _launch_body(d: Description) -> list[str]:
         lines += [f"const aclTensor* {_contiguous(name)} = l0op::Contiguous({name}, "
                   "uniqueExecutor.get());",
                   f"CHECK_RET({_contiguous(name)} != nullptr, ACLNN_ERR_INNER_NULLPTR);"]
-    args = ", ".join([*(_contiguous(n) for n in d.aclnn_inputs),
+    made, given = counts.aclnn_launch_lines(d.operator)
+    lines += made
+    args = ", ".join([*(_contiguous(n) for n in d.aclnn_inputs), *given,
                       *(_value(a) for a in d.attributes), "uniqueExecutor.get()"])
     if len(d.aclnn_outputs) > 1:
         return lines + _launch_several(d, args)
@@ -334,7 +339,9 @@ def aclnn_cpp_text(kernels: list[Kernel], d: Description) -> str:
     not_null = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes
                                               if not a.integer),
                           *d.aclnn_outputs))
-    inputs = ", ".join((*d.aclnn_inputs, *(a.aclnn for a in d.aclnn_attributes),
+    optional = counts.aclnn_name(d.operator)
+    inputs = ", ".join((*d.aclnn_inputs, *([optional] if optional else []),
+                        *(a.aclnn for a in d.aclnn_attributes),
                         *(flag.name for flag in d.flags)))
     empty = " || ".join(f"{name}->IsEmpty()" for name in d.aclnn_inputs)
     cmath = "#include <cmath>\n\n" if float_attributes(d) else ""
@@ -375,7 +382,7 @@ extern "C" {{
     CHECK_RET(CheckNotNull({not_null}), ACLNN_ERR_PARAM_NULLPTR);
     CHECK_RET(CheckDtypes({tensors}), ACLNN_ERR_PARAM_INVALID);
     CHECK_RET(CheckShapes({tensors}), ACLNN_ERR_PARAM_INVALID);
-{_attribute_reads(d)}
+{counts.aclnn_check_call(d.operator)}{_attribute_reads(d)}
     // An empty tensor launches nothing and needs no workspace.
     if ({empty}) {{
         *workspaceSize = 0;
@@ -410,7 +417,7 @@ def l0op_result(d: Description) -> str:
 
 
 def l0op_signature(d: Description) -> str:
-    params = ", ".join([*(f"const aclTensor* {name}" for name in d.operator.inputs),
+    params = ", ".join([*(f"const aclTensor* {name}" for name in d.operator.entry_inputs),
                         *(f"{cpp_type(a)} {a.field}" for a in d.attributes)])
     return f"{l0op_result(d)} {d.op_type}({params}, aclOpExecutor* executor)"
 
@@ -465,7 +472,8 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
             + ", ".join(t.split('::')[-1] for t in dtypes)
     attrs = [a.field for a in d.attributes]
     op_attr = f", OP_ATTR({', '.join(attrs)})" if attrs else ""
-    launch = (f"ADD_TO_LAUNCHER_LIST_AICORE({d.op_type}, OP_INPUT({', '.join(inputs)}), "
+    launch = (f"ADD_TO_LAUNCHER_LIST_AICORE({d.op_type}, "
+              f"OP_INPUT({', '.join(d.operator.entry_inputs)}), "
               f"OP_OUTPUT({', '.join(outputs)}){op_attr});")
     if len(outputs) > 1:
         return _l0op_several_text(kernels, d, allocated, dtypes, gets, launch)
@@ -488,7 +496,7 @@ OP_TYPE_REGISTER({d.op_type});
 
 {l0op_signature(d)}
 {{
-    L0_DFX({d.op_type}, {", ".join([*inputs, *attrs])});
+    L0_DFX({d.op_type}, {", ".join([*d.operator.entry_inputs, *attrs])});
     aclTensor* {output} =
         executor->AllocTensor({allocated}, {dtype});
     CHECK_RET({output} != nullptr, nullptr);
@@ -508,7 +516,7 @@ def _l0op_several_text(kernels: list[Kernel], d: Description, allocated: str,
                        dtypes: list[str], gets: str, launch: str) -> str:
     """The l0op launcher of an operator of several outputs: each allocated, then the launch;
     it returns them as a tuple (of nullptrs when one fails), as ops-nn's GeGluV2 does."""
-    outputs, inputs = d.operator.outputs, d.operator.inputs
+    outputs = d.operator.outputs
     attrs = [a.field for a in d.attributes]
     own = [f"op::Shape({shape_text(s)})" if s else "op::Shape()"
            for s in d.output_shapes or ()] or [allocated for _ in outputs]
@@ -533,7 +541,7 @@ OP_TYPE_REGISTER({d.op_type});
 
 {l0op_signature(d)}
 {{
-    L0_DFX({d.op_type}, {", ".join([*inputs, *attrs])});
+    L0_DFX({d.op_type}, {", ".join([*d.operator.entry_inputs, *attrs])});
 {allocs}
     if ({" || ".join(f"{o} == nullptr" for o in outputs)}) {{
         return {{}};  // nullptrs

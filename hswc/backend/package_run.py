@@ -18,6 +18,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
     Float32Type,
     FloatAttr,
     IndexType,
@@ -58,9 +59,14 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
                                 [IndexType()] * len(RESULT_NAMES)))
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
     reads = kernel.operator.reads or tuple(range(count))  # an input read through several
+    tiling, counts = list(call.results[:len(TILING_FIELDS)]), None
+    if kernel.operator.counts:  # run as a package without group_index: groupNum -1, every row
+        tiling.append(b.insert(arith.ConstantOp(IntegerAttr(-1, IndexType()))).result)
+        counts = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
+            TensorType(IntegerType(64), [0]), []))).result
     launch = b.insert(hsg.LaunchOp(kernel.func.sym_name.data, call.results[3],
-                                   [block.args[i] for i in reads],
-                                   call.results[:len(TILING_FIELDS)], values, types[count:]))
+                                   [block.args[i] for i in reads], tiling, values,
+                                   types[count:], counts))
     b.insert(func.ReturnOp(*launch.ys))
     return func.FuncOp(RUNNER, (types[:count], types[count:]), Region(block))
 

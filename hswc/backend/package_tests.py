@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from xdsl.dialects.builtin import IntegerAttr
 
 from hswc.backend.cpp_types import float_literal
 from hswc.backend.description import Description
@@ -34,6 +35,7 @@ from hswc.backend.package_example import example_arrays
 from hswc.backend.package_kernel import generated, kernel_cpp, tiling_data_h
 from hswc.backend.run_time_shapes import RUN_TIME_SIZES
 from hswc.backend.writer import wrapped
+from hswc.counted_rows import COUNTS_ATTR, GROUP_NUM_FIELD
 from hswc.dialects.hsg import MAX_RANK
 from hswc.platform import PLATFORMS, Platform
 from hswc.tiling import GE_DATA_TYPES, TILING_FIELDS, Tiling
@@ -306,6 +308,9 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
                              for i, f in enumerate(TILING_FIELDS))
     field_checks += "".join(f"\n    EXPECT_EQ(data.{f}, scalars[{i}]) << \"{f}\";"
                             for i, f in enumerate(op.scalar_fields))
+    if op.counts:  # the tests give no group_index: every row
+        field_checks += (f"\n    EXPECT_EQ(data.{GROUP_NUM_FIELD}, -1) << "
+                         f"\"{GROUP_NUM_FIELD} ({op.counts} absent)\";")
     tests = [line for k in kernels for case in tiling_cases(d)
              for line in [*_tiling_test(k, d, case, key), ""]]
     limits = "#include <limits>\n" if d.attributes else ""
@@ -425,12 +430,15 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
               zip(TILING_FIELDS, (tiling.total_num, tiling.block_factor,
                                   tiling.ub_factor), strict=True)]
     lines += [f"    tiling.{f} = {_float(given[by_field[f].name])};" for f in op.scalar_fields]
+    if op.counts:  # group_index absent (groupNum -1): every row
+        lines += [f"    tiling.{GROUP_NUM_FIELD} = -1;",
+                  f"    const std::vector<int64_t> {op.counts};"]
     launch = (f"{arch35_key(kernel, kernel.tiling_key)}, {kernel.template_arguments}"
               if arch35 else str(tiling.tiling_key))
     if several:
         lines += [f"    std::vector<{bits}> actual_{name};"
                   for name, bits in zip(op.outputs, own[len(op.inputs):], strict=True)]
-        lines += [f"    LaunchKernel<{launch}>({', '.join(op.inputs)}, tiling, "
+        lines += [f"    LaunchKernel<{launch}>({', '.join(op.entry_inputs)}, tiling, "
                   f"{tiling.used_core_num}, {', '.join(f'actual_{o}' for o in op.outputs)});"]
         for name in op.outputs:
             lines += [f"    ASSERT_EQ(actual_{name}.size(), expected_{name}.size());",
@@ -439,12 +447,37 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
                       f'"{name} element " << i;', "    }"]
         return [*lines, "}"]
     lines += [f"    const std::vector<{element}> actual = LaunchKernel<{launch}>("
-              f"{', '.join(op.inputs)}, tiling, {tiling.used_core_num});",
+              f"{', '.join(op.entry_inputs)}, tiling, {tiling.used_core_num});",
               "    ASSERT_EQ(actual.size(), expected.size());",
               "    for (size_t i = 0; i < actual.size(); ++i) {",
               '        EXPECT_EQ(actual[i], expected[i]) << "element " << i;',
-              "    }", "}"]
-    return lines
+              "    }"]
+    if op.counts:
+        lines += _counted_lines(op.counts, kernel, d, expected.size, element, launch,
+                                tiling.used_core_num)
+    return [*lines, "}"]
+
+
+def _counted_lines(name: str, kernel: Kernel, d: Description, size: int, element: str,
+                   launch: str, cores: int) -> list[str]:
+    """The same launch given a group_index of two counts summing to half the rows: the
+    counted rows are the golden ones (the rest are not written: not compared)."""
+    per_row = kernel.func.attributes[COUNTS_ATTR]
+    assert isinstance(per_row, IntegerAttr)
+    row = per_row.value.data if per_row.value.data > 1 else (d.output_per_row or 1)
+    rows = size // row
+    first, second = rows // 4, rows // 2 - rows // 4
+    op = kernel.operator
+    return [f"    // {name} = {{{first}, {second}}}: the first {first + second} of {rows} rows",
+            f"    tiling.{GROUP_NUM_FIELD} = 2;",
+            "#ifdef HSWC_UT_EXPECT_WRITTEN  // a CPU model checking which output bytes are written",
+            f"    HSWC_UT_EXPECT_WRITTEN({(first + second) * row} * sizeof({element}));",
+            "#endif",
+            f"    const std::vector<{element}> counted = LaunchKernel<{launch}>("
+            f"{', '.join(op.inputs)}, {{{first}, {second}}}, tiling, {cores});",
+            f"    for (size_t i = 0; i < {(first + second) * row}; ++i) {{",
+            '        EXPECT_EQ(counted[i], expected[i]) << "counted element " << i;',
+            "    }"]
 
 
 def picked(kernels: list[Kernel], d: Description, platform: Platform) -> list[Kernel]:
@@ -496,13 +529,16 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     boundary = kernels[0].mixed  # one kernel, each tensor of its own type
     types = dict(zip(op.gm_arguments, (_bits_type(dt) for dt in kernels[0].gm_dtypes),
                      strict=True)) if boundary else {n: "Bits" for n in op.gm_arguments}
-    params = [*(f"const std::vector<{types[name]}>& {name}" for name in inputs),
+    counted = list(op.entry_inputs[len(inputs):])  # group_index, which a test may leave empty
+    types |= {c: "int64_t" for c in counted}
+    params = [*(f"const std::vector<{types[name]}>& {name}" for name in (*inputs, *counted)),
               f"const {op.tiling_struct}& tilingData", "uint32_t blockDim",
               *(f"std::vector<{types[o]}>& {o}Result" for o in outputs if several)]
-    gm = [*inputs, *outputs]
+    gm = [*inputs, *counted, *outputs]
     own = d.shapes is not None  # inputs of their own sizes: y has the tiling's totalNum
     size = {name: f"{name}.size() * sizeof({types[name]})"
             if own or several or types[name] != types[output] else "bytes" for name in inputs}
+    size |= {c: f"({c}.size() + 1) * sizeof(int64_t)" for c in counted}  # never 0 bytes
     counts = {o: f"{first}.size()" if not own else "tilingData.totalNum" if
               per_row in (None, 1) else f"tilingData.totalNum * {per_row}"
               for o, per_row in zip(outputs, d.each_output_per_row(), strict=True)}
@@ -515,8 +551,10 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     allocs = "\n".join(
         f"    uint8_t* {name}Gm = static_cast<uint8_t*>(AscendC::GmAlloc({size[name]}));"
         for name in gm)
-    copies = "\n".join(f"    std::memcpy({name}Gm, {name}.data(), {size[name]});"
-                       for name in inputs)
+    copies = "\n".join([*(f"    std::memcpy({name}Gm, {name}.data(), {size[name]});"
+                          for name in inputs),
+                        *(f"    std::memcpy({c}Gm, {c}.data(), {c}.size() * sizeof(int64_t));"
+                          for c in counted)])
     frees = "\n".join(f"    AscendC::GmFree({name}Gm);" for name in [*gm, "workspace", "tiling"])
     args = ", ".join([*(f"{name}Gm" for name in gm), "workspaceGm", "tilingGm"])
     tested = picked(kernels, d, ARCH35_UT_PLATFORM) if arch35 else kernels

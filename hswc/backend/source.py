@@ -13,7 +13,6 @@ from hswc.backend.kernel import QUALIFIERS, KernelPrinter
 from hswc.backend.kernels import Kernel, by_operator, collect_kernels
 from hswc.backend.names import TILING_PARAM
 from hswc.backend.operator import Operator
-from hswc.tiling import TILING_FIELDS
 
 
 def generated_note(operators: list[Operator]) -> str:
@@ -31,7 +30,7 @@ def tiling_struct_lines(operator: Operator) -> list[str]:
     """<Op>TilingData: what the host tiling writes and the kernel reads; the operator's float
     scalars after the int64 fields."""
     lines = [f"struct {operator.tiling_struct} {{"]
-    lines += [f"    int64_t {field} = 0;" for field in TILING_FIELDS]
+    lines += [f"    int64_t {field} = 0;" for field in operator.int_fields]
     lines += [f"    float {field} = 0;" for field in operator.scalar_fields]
     return [*lines, "};"]
 
@@ -53,7 +52,7 @@ def kernel_namespace_lines(kernels: list[Kernel]) -> list[str]:
 def entry_head(operator: Operator, params: str) -> list[str]:
     """A kernel entry's template head, signature and tiling read (the lines before it runs
     its kernel class), templated on `params`."""
-    gm = ", ".join(f"GM_ADDR {name}" for name in operator.gm_arguments)
+    gm = ", ".join(f"GM_ADDR {name}" for name in operator.entry_arguments)
     struct = operator.tiling_struct
     return [
         f"template <{params}>",

@@ -16,9 +16,11 @@ decomposition (hswc.ops.gated_variants) and, independently, their golden model
     %y = hsg.situ_glu %x {dim = 0 : i64, beta = 2.0 : f32, linear_beta = 0.5 : f32} : tensor<8x64xf32>
     %y = hsg.swiglu_clamp %x {limit = 7.0 : f32} : tensor<4x128xf16>
     %y = hsg.clipped_swiglu %x {interleaved = false} : tensor<4x128xf16>
+    %y = hsg.swiglu_group %x {clamp_limit = 7.0 : f32} : tensor<4x128xbf16>
 
 ops-nn's row count read from a tensor (clipped_swiglu's and swiglu_group's group_index) is
-hsg.first_rows after the op (hswc.dialects.hsg_first_rows); the variants writing quantized
+hsg.first_rows after the op (hswc.dialects.hsg_first_rows), and packages of the two take it as
+their optional input (hswc.backend.package_counts); the variants writing quantized
 outputs (swiglu_group_quant) are not these ops: the checker says so for their folders
 (hswc.checker.sweep).
 """
@@ -48,6 +50,8 @@ from xdsl.utils.exceptions import VerifyException
 from hswc.dialects.hsg_gated_ops import APPROXIMATIONS, GatedOp, half_type
 
 AttrValue = float | bool | int | str
+NO_CLAMP_LIMIT = -1.0
+"""SwigluGroup's default clamp_limit: no clamp (op_host/swiglu_group_def.cpp)."""
 
 
 class GatedVariantOp(GatedOp):
@@ -69,6 +73,7 @@ class GatedVariantOp(GatedOp):
     bias = opt_prop_def(Attribute)
     interleaved = opt_prop_def(Attribute)
     clamp_mode = opt_prop_def(Attribute)
+    clamp_limit = opt_prop_def(Attribute)
 
     def __init__(self, *inputs: SSAValue, **attributes: AttrValue):
         unknown = sorted(set(attributes) - set(self.DEFAULTS))
@@ -421,6 +426,34 @@ class GeGluGradV2Op(GatedVariantGradOp):
         "dim": -1, "approximate": "tanh", "activate_left": False}
 
 
+@irdl_op_definition
+class SwigluGroupOp(GatedVariantOp):
+    """ops-nn's SwigluGroup (activation/swiglu_group, Ascend 950 only) without weight and
+    group_index: (a, b) the halves of the last dim; with clamp_limit L (not the default -1.0,
+    which says "no clamp": op_host/arch35/swiglu_group_tiling.cpp:94-102) a = min(a, L) and
+    b = clamp(b, -L, L) first; then a / (1 + exp(-a)) * b (op_kernel/arch35/
+    swiglu_group_base.h:88-96, 117-122: Muls -1, Exp, Adds 1, Div, Mul), in f32 rounded once.
+    L is -1.0 or > 0 (the tiling refuses any other)."""
+
+    name = "hsg.swiglu_group"
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    TORCH: ClassVar[str] = "ops-nn's SwigluGroup"
+    OPSNN: ClassVar[str] = "swiglu_group"
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {"clamp_limit": NO_CLAMP_LIMIT}
+    REFUSED: ClassVar[str] = (
+        "ops-nn's weight (an f32 per row, multiplied into the result), which hsg.swiglu_group "
+        "does not take; its group_index is `hsg.first_rows %y, %group_index` on its result")
+
+    def clamped(self) -> bool:
+        return float(self.value("clamp_limit")) != NO_CLAMP_LIMIT
+
+    def verify_values(self) -> None:
+        limit = float(self.value("clamp_limit"))
+        if limit != NO_CLAMP_LIMIT and not limit > 0:
+            raise VerifyException(f"{self.name}: clamp_limit must be > 0, or -1.0 (no clamp), "
+                                  f"got {limit}")
+
+
 GATED_VARIANTS: tuple[type[GatedVariantOp], ...] = (GeluMulOp, FatreluMulOp, SituGluOp,
                                                     SwigluClampOp, ClippedSwigluOp, GeGluV2Op,
-                                                    SituGluGradOp, GeGluGradV2Op)
+                                                    SituGluGradOp, GeGluGradV2Op, SwigluGroupOp)

@@ -34,7 +34,7 @@ from hswc.dialects import hsg
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.dtypes import element_name, numpy_dtype
 from hswc.interpreter.machine import Machine, TilingRecord
-from hswc.kernel_signature import kernel_arguments, scalar_fields
+from hswc.kernel_signature import kernel_arguments, scalar_fields, tiling_fields
 from hswc.output_windows import read_output_windows
 from hswc.rows import Rows, read_rows
 from hswc.tiling import TILING_FIELDS, TILING_KEYS
@@ -123,7 +123,7 @@ def run_launch(machine: Machine, interpreter: Interpreter, op: hsg.LaunchOp,
     elements = [y.type.get_element_type() for y in op.ys]  # type: ignore[attr-defined]
     packed = _packed(kernel, count + len(counted), elements)
     sizes = [int(np.prod(s, dtype=np.int64)) for s in shapes]
-    written = [size * _counted_share(op, kernel, counted, total) for size in sizes]
+    written = [size * _counted_share(op, kernel, counted, total, tiling) for size in sizes]
     outputs = _run_cores(machine, interpreter, op, kernel, block_dim,
                          [a.reshape(-1) for a in (*inputs, *counted)],
                          [numpy_dtype(hsg.gm_element(t, p)) for t, p in zip(elements, packed,
@@ -149,10 +149,12 @@ def _packed(kernel: func.FuncOp, before: int, elements: Sequence[Any]) -> list[b
 
 
 def _counted_share(op: hsg.LaunchOp, kernel: func.FuncOp, counted: Sequence[Any],
-                   total: int) -> Fraction:
+                   total: int, tiling: Sequence[Any]) -> Fraction:
     """The share of each output the kernel writes: all of it, or, launched with counts
-    (hswc.counted_rows), its leading rows the counts sum to, of the total / per-row rows."""
-    if not counted:
+    (hswc.counted_rows), its leading rows the counts sum to, of the total / per-row rows
+    (all of it too where its groupNum, the tiling value after the others, is negative: no
+    counts given)."""
+    if not counted or (len(tiling) > len(TILING_FIELDS) and int(tiling[len(TILING_FIELDS)]) < 0):
         return Fraction(1)
     counts = np.asarray(counted[0])
     if counts.ndim != 1 or counts.dtype != np.int64:
@@ -326,7 +328,9 @@ def _record(interpreter: Interpreter, op: hsg.LaunchOp, dtype: np.dtype, block_d
     call that computed the launch's values, or, when the tiling was folded to constants, the
     key of the element type (the same table the tiling function returns it from).
     """
-    record: TilingRecord = {name: int(v) for name, v in zip(TILING_FIELDS, tiling, strict=False)}
+    kernel = SymbolTable.lookup_symbol(interpreter.module, op.kernel)
+    fields = tiling_fields(kernel) if isinstance(kernel, func.FuncOp) else TILING_FIELDS
+    record: TilingRecord = {name: int(v) for name, v in zip(fields, tiling, strict=False)}
     record["usedCoreNum"] = int(block_dim)
     key = TILING_KEYS.get(element_name(dtype) or "", -1)
     owner = op.block_dim.owner

@@ -10,6 +10,8 @@ kernels compute, the result rounded once to x's type:
                     activate_left
     swiglu_clamp    min(silu(a), limit) * min(max(b, -limit), limit)
     ge_glu_v2       y: ge_glu's body ([gelu(g)] * o); gelu: [gelu(g)] (two generics, two results)
+    swiglu_group    a' / (1 + exp(-a')) * b', (a', b') = (min(a, L), min(max(b, -L), L)) with a
+                    clamp_limit L, else (a, b)
     clipped_swiglu  clamp_mode 0: a' = min(a, limit); a' / (1 + exp(-alpha * a')) *
                     (min(max(b, -limit), limit) + bias); clamp_mode 1: min(silu(a), limit) *
                     min(max(b, -limit), limit)
@@ -86,6 +88,23 @@ def _swiglu_clamp(d: Decomposer) -> SSAValue:
     def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
         gate = bb.minimumf(silu(bb, [a[0]], {}), bb.const(limit, "limit"), "silu_clamped")
         return bb.mulf(gate, _clamp(bb, a[1], limit, "up_clamped"), "swiglu_clamp")
+
+    return d.generic(body, None, "y")
+
+
+def _swiglu_group(d: Decomposer) -> SSAValue:
+    op = d.op
+    assert isinstance(op, ops.SwigluGroupOp)
+    limit = _f32(op, "clamp_limit")
+
+    def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        gate, up = a[0], a[1]
+        if op.clamped():
+            gate = bb.minimumf(gate, bb.const(limit, "limit"), "a_clamped")
+            up = _clamp(bb, up, limit, "b_clamped")
+        e = bb.math("exp", bb.mulf(gate, bb.const(-1.0, "minus_one"), "negated"), "exp_negated")
+        glu = bb.divf(gate, bb.addf(e, bb.const(1.0, "one"), "denominator"), "silu")
+        return bb.mulf(glu, up, "swiglu_group")
 
     return d.generic(body, None, "y")
 
@@ -189,6 +208,7 @@ DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Decomposition] = {
     ops.SituGluOp: _situ_glu,
     ops.SwigluClampOp: _swiglu_clamp,
     ops.ClippedSwigluOp: _clipped_swiglu,
+    ops.SwigluGroupOp: _swiglu_group,
     ops.GeGluV2Op: _ge_glu_v2,
     ops.SituGluGradOp: _situ_glu_grad,
     ops.GeGluGradV2Op: _ge_glu_grad_v2,

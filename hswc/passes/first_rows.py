@@ -3,12 +3,16 @@ its row count from a tensor in GM at run time (ops-nn's group_index; hswc.counte
 
 Input (hsg-tile-on-cores, after the launches are made): `%z = hsg.first_rows %y, %counts`
 where `%y` is the one result of an hsg.launch, read by nothing else.
-Output: the launch takes `counts(%counts : tensor<Gxi64>)` and returns z; its kernel (a copy,
-when another launch shares it) takes the counts' GM buffer after its inputs, is marked
-`hsg.first_rows = P` (the elements of its iteration per row: 1 for a row kernel, whose
-totalNum counts rows) and begins, before it finds its core's slice, with
+Output: the launch takes `counts(%counts : tensor<Gxi64>)` and a fourth tiling value, G (the
+tiling struct's `groupNum`, hswc.counted_rows.GROUP_NUM_FIELD), and returns z; its kernel (a
+copy, when another launch shares it) takes the counts' GM buffer after its inputs and groupNum
+after ubFactor, is marked `hsg.first_rows = P` (the elements of its iteration per row: 1 for a
+row kernel, whose totalNum counts rows) and begins, before it finds its core's slice, with
 
-    totalNum = min(max(sum of the G counts, 0), totalNum / P) * P
+    totalNum = groupNum < 0 ? totalNum : min(max(sum of the groupNum counts, 0), totalNum / P) * P
+
+(a negative groupNum: no counts given, every row; ops-nn's tiling sets isGroup = 0 then. hswc's
+launches always pass G; a package's host tiling passes -1 when group_index is absent.)
 
 the counts read one by one by the scalar unit (GlobalTensor::GetValue, as a broadcast operand
 is read: hswc.dialects.ascend_scalar_access). Every later step is the kernel's as it was: the
@@ -82,10 +86,14 @@ def _fold(module: ModuleOp, op: hsg.FirstRowsOp) -> str | None:
             if isinstance(o, hsg.LaunchOp) and o.kernel == launch.kernel]
     if len(uses) > 1:  # another launch keeps the kernel as it is
         kernel = _copy(module, kernel)
-    _read_counts(kernel, len(launch.inputs), counts.get_shape()[0], per_row)
-    new = hsg.LaunchOp(kernel.sym_name.data, launch.block_dim, launch.inputs, launch.tiling,
-                       launch.scalars, [op.result.type], counts=op.counts)
-    Rewriter.insert_op(new, InsertPoint.after(op))
+    _read_counts(kernel, len(launch.inputs), per_row)
+    groups = arith.ConstantOp.from_int_and_width(counts.get_shape()[0], IndexType())
+    groups.result.name_hint = "group_num"
+    new = hsg.LaunchOp(kernel.sym_name.data, launch.block_dim, launch.inputs,
+                       [*launch.tiling, groups.result], launch.scalars, [op.result.type],
+                       counts=op.counts)
+    Rewriter.insert_op(groups, InsertPoint.after(op))
+    Rewriter.insert_op(new, InsertPoint.after(groups))
     new.ys[0].name_hint = op.result.name_hint or op.y.name_hint
     op.result.replace_all_uses_with(new.ys[0])
     Rewriter.erase_op(op)
@@ -126,13 +134,17 @@ def _copy(module: ModuleOp, kernel: func.FuncOp) -> func.FuncOp:
     return made
 
 
-def _read_counts(kernel: func.FuncOp, at: int, groups: int, per_row: int) -> None:
-    """The counts' GM buffer inserted as argument `at`, and the kernel's totalNum cut to the
-    rows they sum to before anything reads it (module docstring)."""
+def _read_counts(kernel: func.FuncOp, at: int, per_row: int) -> None:
+    """The counts' GM buffer inserted as argument `at`, their number (groupNum) after the
+    tiling values, and the kernel's totalNum cut to the rows they sum to before anything reads
+    it (module docstring)."""
     block = kernel.body.block
-    total = kernel_arguments(kernel).tiling[0]
+    tiling = kernel_arguments(kernel).tiling
+    total = tiling[0]
     counts = block.insert_arg(MemRefType(IntegerType(64), [DYNAMIC_INDEX]), at)
     counts.name_hint = "counts"
+    groups = block.insert_arg(IndexType(), tiling[-1].index + 1)
+    groups.name_hint = "group_num"
     kernel.function_type = FunctionType.from_lists(
         [a.type for a in block.args], list(kernel.function_type.outputs.data))
     kernel.attributes[COUNTS_ATTR] = IntegerAttr(per_row, i64)
@@ -140,7 +152,8 @@ def _read_counts(kernel: func.FuncOp, at: int, groups: int, per_row: int) -> Non
     assert first is not None
     a = IRArith(InsertPoint.before(first))
     zero = a.const(0)
-    gm = a.builder.insert(ascend.SetGlobalBufferOp(counts, zero, a.const(groups))).result
+    given = a.name(a.max(groups, zero), "groups_read")
+    gm = a.builder.insert(ascend.SetGlobalBufferOp(counts, zero, given)).result
     gm.name_hint = "counts_gm"
     body = Block(arg_types=[IndexType(), IndexType()])
     index, partial = body.args
@@ -148,11 +161,13 @@ def _read_counts(kernel: func.FuncOp, at: int, groups: int, per_row: int) -> Non
     count = arith.IndexCastOp(read.result, IndexType())
     added = arith.AddiOp(partial, count.result)
     body.add_ops([read, count, added, scf.YieldOp(added.result)])
-    loop = a.builder.insert(scf.ForOp(zero, a.const(groups), a.const(1), [zero], Region(body)))
+    loop = a.builder.insert(scf.ForOp(zero, given, a.const(1), [zero], Region(body)))
     loop.results[0].name_hint = "counted"
     rows = a.floor_div(total, a.const(per_row))
     limited = a.mul(a.min(a.max(loop.results[0], zero), rows), a.const(per_row))
-    limited = a.name(a.min(total, limited), "counted_num")
+    limited = a.min(total, limited)
+    read = a.name_bool(a.gt(groups, a.const(-1)), "group_given")
+    limited = a.name(a.select(read, limited, total), "counted_num")
     inserted: set[Operation] = set()
     for made in block.ops:
         if made is first:

@@ -14,7 +14,9 @@ hsg-block-into-ub, convert-hsg-to-ascend's lowering of its row chunk; the kernel
 for all candidates), tiled by its own UB plan and modelled
 (hswc.passes.schedule_choice.modelled_time) for one launch of the region's rows, at most
 CHOICE_ELEMENTS elements' worth. A tie (within schedule_choice.TIE) goes to the earlier
-candidate. Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
+candidate. The winner's streamed inputs are then hinted past L2 where the model times that
+faster, at those rows and at LARGE_ELEMENTS' worth (`_hinted`), as the elementwise choice does.
+Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
 and several with the reference, or leave only the reference.
 
 A choice (its schedule and whether it sums online) is kept, as the elementwise kernels' are
@@ -61,10 +63,13 @@ class RowCandidate:
         return f"{self.schedule.describe()}, {'online' if self.online else 'in passes'}"
 
 
-CANDIDATES = (RowCandidate(FAST), RowCandidate(REFERENCE), RowCandidate(FAST, online=False),
-              RowCandidate(REFERENCE, online=False))
+_UNHINTED = (RowCandidate(FAST), RowCandidate(REFERENCE), RowCandidate(FAST, online=False),
+             RowCandidate(REFERENCE, online=False))
+CANDIDATES = (*_UNHINTED, *(replace(c, schedule=replace(c.schedule, l2_bypass=True))
+                            for c in _UNHINTED))
 """In tie-break order; the first two are what a store's index 0 and 1 meant before the
-choice of online was modelled (module docstring)."""
+choice of online was modelled (module docstring). The last four are the first four with
+their streamed inputs hinted past L2 (`_hinted`: never searched, only tried on the winner)."""
 
 PlanOf = Callable[[RowCandidate], KernelPlan]
 """The row kernel's plan of a candidate (hswc.passes.row_kernels.fitted_row_plan)."""
@@ -149,7 +154,8 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
         best = None
         kernel: func.FuncOp | None = None
         sums_online: dict[Schedule, bool] = {}
-        for candidate in candidates:
+        winner: tuple[RowCandidate, KernelPlan] | None = None
+        for candidate in candidates[:len(_UNHINTED)]:
             if not candidate.online and not sums_online.get(candidate.schedule, True):
                 continue  # the same kernel as its online sibling's
             plan = _plan_if_taken(candidate, plan_of, dtype, platform)
@@ -163,11 +169,56 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
                 seconds = modelled_time(lowered_kernel(kernel, plan), plan, platform, count)
             except (OpError, TilingError, ValueError):
                 continue
-            if best is None or seconds < best.seconds - TIE:
+            if best is None or seconds * (1 + TIE) < best.seconds:
                 best = RowChoice(candidate.schedule, seconds, count, candidate.online)
+                winner = (candidate, plan)
+        if best is not None and winner is not None and kernel is not None:
+            best = _hinted(best, winner, candidates, kernel, plan_of, dtype, platform,
+                           _large_rows(row_count, rows, count))
         if best is not None:
             record(key, (RowCandidate(best.schedule, best.online), best.seconds), candidates)
     _chosen[key] = best
+    return best
+
+
+def _large_rows(row_count: int | None, rows: Rows, count: int) -> int | None:
+    """The rows of the second launch size the L2 hint is modelled at
+    (hswc.passes.schedule_choice.LARGE_ELEMENTS' worth, at most the launch's own rows); None
+    when that is no more than the choice's `count`."""
+    from hswc.passes.schedule_choice import LARGE_ELEMENTS
+
+    large = max(1, LARGE_ELEMENTS // rows.length)
+    if row_count is not None:
+        large = min(large, row_count)
+    return large if large > count else None
+
+
+def _hinted(best: RowChoice, winner: tuple[RowCandidate, KernelPlan],
+            candidates: list[RowCandidate], kernel: func.FuncOp, plan_of: PlanOf, dtype: str,
+            platform: Platform, large: int | None) -> RowChoice:
+    """`best` with its streamed inputs hinted past L2 (an element operand's
+    `SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE)`: hswc.vectorizer.row_emit) where the
+    model times that no slower at the choice's rows and at `large` rows, and faster (beyond
+    TIE) at one of them, as hswc.passes.schedule_choice._hinted decides for elementwise
+    kernels; a row read in several passes re-reads it from HBM then, which the model weighs."""
+    from hswc.passes.schedule_choice import TIE, modelled_time
+
+    plain, plain_plan = winner
+    hinted = candidates[len(_UNHINTED) + candidates.index(plain)]
+    hinted_plan = _plan_if_taken(hinted, plan_of, dtype, platform)
+    if hinted_plan is None:
+        return best
+    sizes = [best.rows] if large is None else [best.rows, large]
+    try:
+        with_hint = [modelled_time(lowered_kernel(kernel, hinted_plan), hinted_plan, platform, n)
+                     for n in sizes]
+        without = [best.seconds, *(modelled_time(lowered_kernel(kernel, plain_plan), plain_plan,
+                                                 platform, n) for n in sizes[1:])]
+    except (OpError, TilingError, ValueError):
+        return best
+    pairs = list(zip(without, with_hint, strict=True))
+    if all(h <= p * (1 + TIE) for p, h in pairs) and any(h * (1 + TIE) < p for p, h in pairs):
+        return RowChoice(hinted.schedule, with_hint[0], best.rows, best.online)
     return best
 
 

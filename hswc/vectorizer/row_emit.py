@@ -340,6 +340,8 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
         else:
             start, count = a.mul(offset, length), a.mul(size, length)
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, count), f"{val.name}_gm")
+        if plan.schedule.l2_bypass and kind == "element" and val in plan.selection.inputs:
+            e.op(ascend.SetL2CacheHintOp(gm[val], "disable"))  # streamed: as emit's inputs
     return gm, [(val, kind) for val, _memref, kind in wanted[:len(wanted) - len(outputs)]]
 
 

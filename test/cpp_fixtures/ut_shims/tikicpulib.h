@@ -3,7 +3,10 @@
 // model of AscendC (hswc/checker/ascendc_cpu) so that the test runs here. Test-only. ICPU_RUN_KF runs
 // the kernel on blocks 0..n-1 in turn, each with a fresh UB of HSWC_UT_UB_BYTES bytes, every
 // GmAlloc'd buffer registered as GM, and fails (exit 3, as the model does) when a byte of the
-// buffer passed third from the end (the output, before workspace and tiling) is never written.
+// buffer passed third from the end (the output, before workspace and tiling) is never written
+// (when the test says HSWC_UT_EXPECT_WRITTEN(bytes) before the launch: a byte of the first
+// `bytes` is never written, or one past them is: a kernel computing only the rows a
+// group_index counts writes those and leaves the others alone).
 #ifndef HSWC_UT_SHIM_TIKICPULIB_H
 #define HSWC_UT_SHIM_TIKICPULIB_H
 
@@ -48,6 +51,13 @@ inline void GmFree(void* p)
 
 inline void SetKernelMode(KernelMode) {}
 
+/// The bytes of the output the next launch must write (SIZE_MAX: all of them).
+inline size_t& ExpectedWritten()
+{
+    static size_t bytes = SIZE_MAX;
+    return bytes;
+}
+
 template <typename Kernel, typename... Args>
 void RunKernelFunctionOnCpu(Kernel kernel, const char* name, uint32_t blocks, Args... args)
 {
@@ -66,9 +76,15 @@ void RunKernelFunctionOnCpu(Kernel kernel, const char* name, uint32_t blocks, Ar
         ascendc_cpu::EndBlock();
     }
     const ascendc_cpu::GmRegion* y = ascendc_cpu::FindGm("y");
+    const size_t expected = ExpectedWritten();
+    ExpectedWritten() = SIZE_MAX;
     for (size_t i = 0; y != nullptr && i < y->writer.size(); ++i) {
-        if (y->writer[i] == 0) {
+        if (y->writer[i] == 0 && i < expected) {
             ascendc_cpu::Fail(name, ascendc_cpu::Msg("byte ", i, " of the output was never written"));
+        }
+        if (y->writer[i] != 0 && i >= expected) {
+            ascendc_cpu::Fail(name, ascendc_cpu::Msg("byte ", i, " of the output was written, past the ",
+                expected, " bytes the kernel should write"));
         }
     }
 }
@@ -76,6 +92,7 @@ void RunKernelFunctionOnCpu(Kernel kernel, const char* name, uint32_t blocks, Ar
 }  // namespace AscendC
 
 #define ICPU_SET_TILING_KEY(key) ((void)(key))
+#define HSWC_UT_EXPECT_WRITTEN(bytes) (::AscendC::ExpectedWritten() = (bytes))
 #define ICPU_RUN_KF(func, blocks, ...) ::AscendC::RunKernelFunctionOnCpu(func, #func, blocks, __VA_ARGS__)
 
 #endif  // HSWC_UT_SHIM_TIKICPULIB_H
