@@ -163,8 +163,10 @@ def _merged(out: Path, names: list[str], rows: list[Row], rules: list[SyncRule]
     """The rows and rules of `out`'s table, those of the `names` folders replaced."""
     kept_rows, kept_rules = _from_markdown(out.read_text()) if out.is_file() else ([], [])
     chosen = set(names)
-    rows = sorted([r for r in kept_rows if r[0] not in chosen] + rows, key=lambda r: r[0])
-    rules = sorted([r for r in kept_rules if r[0] not in chosen] + rules, key=lambda r: r[0])
+    rows = sorted([r for r in kept_rows if _folder(r[0]) not in chosen] + rows,
+                  key=lambda r: r[0])
+    rules = sorted([r for r in kept_rules if _folder(r[0]) not in chosen] + rules,
+                   key=lambda r: r[0])
     return rows, rules
 
 
@@ -185,13 +187,21 @@ def _unordered(rules: list[SyncRule], kernel: str, soc: str, dtype: str) -> str:
     return f"{count} unordered pair{'s' * (count != 1)}" if count else "ordered"
 
 
-def _maps_to(ops_nn: Path, kernel: str) -> str:
-    from hswc.checker.sweep import blocked, mapping
+def _folder(kernel: str) -> str:
+    """The op folder of a row's kernel (`activation/gelu_quant:static` is a variant of
+    activation/gelu_quant: hswc.checker.sweep.VARIANTS)."""
+    return kernel.partition(":")[0]
 
-    found = mapping(ops_nn / kernel)
+
+def _maps_to(ops_nn: Path, kernel: str) -> str:
+    from hswc.checker.sweep import VARIANTS, blocked, mapping
+
+    folder, _, variant = kernel.partition(":")
+    found = mapping(ops_nn / folder)
     if found is None:
-        return "- (not expressible)" if blocked(ops_nn / kernel) else "-"
+        return "- (not expressible)" if blocked(ops_nn / folder) else "-"
     op, attrs, _ = found
+    attrs = {**attrs, **dict(VARIANTS.get(Path(folder).name, ())).get(variant, {})}
     return op + "".join(f" {k}={v}" for k, v in attrs.items())
 
 
@@ -291,7 +301,13 @@ what each kernel computes.
   (sizes up to 65536, all runs) y is equal in f16 (298624 values), 13 of 298922 bf16 values
   differ by one step, 31 of 236174 f32 values (up to 127 steps: below); out_scale differs in
   8451 of 69606 rows in f16 (up to 41810 ulps), 5238 of 70732 in bf16 (up to 6 ulps), 22811 of
-  71435 in f32. Read in the kernel: (1) its GELU is not the README's erf form:
+  71435 in f32. **Not an hswc bug: the kernel does not compute its README's formula.** The f16
+  rows, classified with the reference's own g and row max (hswc's interpreter) beside the
+  kernel's out_scale: 6686 of the 8451 are exactly `1 / (127 / max)` rounded twice where the
+  README has `max / 127` rounded once (`op_kernel/gelu_dynamic_quant.h:257`: `scale = 127 /
+  max`, `:258`: `out_scale = 1 / scale`), one ulp each; the other 1765 are rows whose maximum
+  the kernel itself computes differently, 1674 of them by at most 11 ulps and 91 at a
+  negative x (up to 41810 ulps), because (1) its GELU is not the README's erf form:
   `x / (1 + exp(x * P(x^2)))` with a degree-6 polynomial P on x clamped to [-13.15, 5.75]
   (`op_kernel/gelu_quant_base.h:101-153`, its Maxs at `:102` writing the clamped x back as the
   numerator too); (2) where a row's largest |g| comes from a negative x, the README's
@@ -300,26 +316,67 @@ what each kernel computes.
   about -5.5, where it is -0), while the kernel's form keeps it: the large ulp figures and the
   f32 y differences of up to 127 steps are rows whose maximum is such an element (one f32 row:
   y 0 against -127 at x = -5.9, where the reference's g is -0 and the kernel's -3.2e-8), so
-  there the kernel is the more accurate; (3) it divides the other way round: `scale = 127 /
-  max` (`op_kernel/gelu_dynamic_quant.h:257`), `out_scale = 1 / scale` (`:258`: two roundings
-  where the README has one), y = `Muls(g, scale)` (`:259`), then Cast f32 -> half CAST_ODD
-  (`:262`) and half -> int8 CAST_RINT (`:265`), which together round the product correctly to
-  an integer (round to odd keeps the second rounding exact at |y| <= 127): the one-step y
-  differences of bf16 are such quotients at a rounding boundary. Beyond values: the kernel calls
-  `WholeReduceMax(tempRes, tempRes, ...)` (`op_kernel/gelu_quant_base.h:202`), its one result
-  written over the first lanes of its own source, which the general overlap rule forbids
-  within a repeat (通用地址重叠约束: source and destination overlap completely or not at all;
-  the docs leave the result open; the model computes it from the sources read first and goes
-  on under --record-rules); and a row max below 127 / FLT_MAX (about 3.7e-37) makes `127 / max`
-  inf and the row's quotients NaN, which the README's max / 127 does not (the inputs are drawn
-  so that every row has an element of x >= 1/16: hswc.checker.quantized).
+  there the kernel is the more accurate. y itself is Muls(g, 127 / max) (`:259`), then Cast f32
+  -> half CAST_ODD (`:262`) and half -> int8 CAST_RINT (`:265`), which together round the
+  product correctly to an integer (the static mode below): the one-step y differences of bf16
+  are such products at a rounding boundary, where the README divides.
+  **"rule broken (API misuse)" is the kernel's, by the documentation, and harmless in
+  practice.** ComputeReduceMax ends in `WholeReduceMax(tempRes, tempRes, ...)`
+  (`op_kernel/gelu_quant_base.h:202`): its one result is written over the first lanes of its
+  own source within the one repeat, a partial overlap that asc-devkit's general overlap rule
+  forbids (docs/zh/api/SIMD-API/通用说明和约束.md:70: within one repeat source and destination
+  must overlap completely, never partly; ReduceRepeat.md:162 refers WholeReduceMax to it; `:78`:
+  an API stating no
+  overlap rule of its own does not support one, and its result may not be what is expected).
+  The model computes every result from the sources read first (assumed: a reduction reads its
+  repeat before it writes) and goes on under --record-rules; the values above are not from
+  it. The same in-place WholeReduce is in ops-nn's norm kernels too
+  (`norm/rms_norm/op_kernel/reduce_common.h:169-174`,
+  `norm/add_rms_norm_dynamic_quant_v2/op_kernel/add_rms_norm_dynamic_quant_v2_helper.h:94`), so
+  it presumably works on the hardware, but no document says so. A row max below 127 / FLT_MAX
+  (about 3.7e-37) makes `127 / max` inf and the row's quotients NaN, which the README's
+  max / 127 does not (the inputs are drawn so that every row has an element of x >= 1/16:
+  hswc.checker.quantized).
   On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) does not build on the
   CPU model: it uses hifloat8_t, fp8_e4m3fn_t and SetCtrlSpr
-  (`arch35/gelu_quant_base_regbase.h:85-87`, `:287`), which the model lacks; its tiling reads
-  dst_type through `GetAttrPointer<int32_t>` (`op_host/gelu_quant_tiling_arch35.cpp:117`),
-  which the model of the tiling context now answers as metadef does (the int64 attribute's
-  low half). The static mode (y = round(g * input_scale + input_offset)) and approximate =
-  tanh are not swept (`--op gelu_quant --attr approximate=tanh` checks the latter).
+  (`arch35/gelu_quant_base_regbase.h:85-87`: FLOAT_OVERFLOW_MODE_SATURATE for those outputs,
+  `:287`) and MicroAPI Casts to them (`arch35/gelu_dynamic_quant_regbase.h:217-223`,
+  `:331-342`), which the model lacks (hswc's
+  interpreter runs f8E4M3FN and f8E5M2 outputs, no kernel writes them yet: docs/operators.md);
+  its tiling reads dst_type through `GetAttrPointer<int32_t>`
+  (`op_host/gelu_quant_tiling_arch35.cpp:117`), which the model of the tiling context answers
+  as metadef does (the int64 attribute's low half). approximate = tanh is not swept
+  (`--op gelu_quant --attr approximate=tanh` checks it).
+- **GeluQuant's static mode (rows `activation/gelu_quant:static` and `:static-tensor`).**
+  `--attr quant_mode=static`: y = round half to even of gelu(x) * input_scale + input_offset,
+  saturated to int8 (README.md), input_scale and input_offset of [L] (per channel, the tiling's
+  StaticQuantBlock / GeluQuant templates, `op_kernel/gelu_static_quant_block.h`,
+  `gelu_static_quant.h`) or of one element (`--attr scales=tensor`, the checker's own:
+  StaticQuantPerTensor, `gelu_static_quant_per_tensor.h`), out_scale passed as a null address
+  (docs/aclnnGeluQuant.md:215 asks the caller for one in this mode; a buffer there is reported
+  "never written"). The kernels multiply and add in f32 (`gelu_static_quant.h:229`, `:234`),
+  then Cast f32 -> half CAST_ODD and half -> int8 CAST_RINT (`:241-243`;
+  `gelu_static_quant_per_tensor.h:240-242`, `gelu_static_quant_block.h:268-270`). That chain is
+  the README's one rounding for every value that is not NaN (round-to-odd keeps two bits below
+  the integer grid wherever half's spacing is 1/4 or finer, below 512, and both saturate beyond
+  128; `test/test_check_kernel_quantized.py` checks it against one rounding over every tie of
+  [-300, 300] and its f32 neighbours); round-to-nearest first would round twice (2.5000002 ->
+  2.5 -> 2, not 3). On Atlas A2/A3 (sizes up to 65536, all runs) y is bit-exact in f16
+  per channel and per tensor; per channel 7 bf16 and 63 f32 values differ (per tensor 3 and
+  4). **Not an hswc bug, and neither side is right there.** Every one (per channel, classified
+  against the exact value in float64) has |input_scale| of about 2^32 (the inputs' clip,
+  hswc.checker.quantized), which turns GELU's tiny values into whole steps: 66 are at x < -5,
+  GELU's deep tail, where the README's f32 erf form is -0 (so y = round(offset)) and the
+  kernel's exp form keeps a value but not its exact one (x = -5.84, bf16: exact -64.05,
+  kernel -13, reference 0); 4 are at |x| < 1e-6 where g * scale lies within 1e-5 of a
+  half-integer, and the reference rounds it as the exact value does (x = -3.8e-8: exact
+  81.499998, reference 81, kernel 82). The per-tensor ones are GELU's tail too, at x of -5.5
+  to -5.6 with g * scale + offset within 2e-7 of a half-integer: 3 bf16 the kernel rounds as
+  the exact value does (scale 2, offset -0.5: exact -0.50000013, kernel -1, reference 0, its
+  g being -0), 4 f32 the reference does (exact 0.50000008, reference 1, kernel 0). Away
+  from GELU's tail and such scales the static kernels give the reference's y bit for bit, and
+  they broke no rule (no WholeReduceMax in this mode). On Ascend 950 the kernel does not build
+  (above).
 - **group_index: what the kernels do with it.** ClippedSwiglu's A2/A3 kernel reads the int64
   counts on the device, converts them to float in place (`op_kernel/clipped_swiglu.hpp:121`,
   Cast CAST_RINT onto a ReinterpretCast of its own int64 buffer: exact up to 2^24 only, and
@@ -481,10 +538,13 @@ what each kernel computes.
   (`:44`), whose tiling includes `tiling/template_argument.h`
   (`op_kernel/arch35/glu_grad_tiling_key.h:14`): not checkable. (hswc's own GluGrad package
   writes the halves as two outputs, joined on the host: not ops-nn's signature.)
-- **ReluV2's mask** (`op_host/relu_v2_def.cpp`, output `mask`, DT_UINT1) is compared bit for
-  bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits too" in its rows. hswc
-  writes such a mask itself for an i1 result marked `hsg.storage = "bits"`
-  (docs/operators.md); test/test_packed_outputs.py checks its bytes are this layout.
+- **ReluV2's and ReluV3's masks** (`activation/relu_v2/op_host/relu_v2_def.cpp`, output
+  `mask`, DT_UINT1; experimental `relu_v3_def.cpp`, output `mask`, DT_UINT8 of (d + 7) / 8
+  bytes) are compared bit for bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits
+  too" in their rows. Both folders (and experimental/activation/relu_v2, y only) map to
+  `hsg.relu_mask`, whose golden model gives y and the mask; hswc compiles the op to one kernel
+  writing y and the mask packed for an i1 result marked `hsg.storage = "bits"`
+  (docs/operators.md, test/test_relu_mask.py).
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

@@ -277,11 +277,13 @@ def _reference(o: CheckOptions, opdir: OpDir | None
         return reference(o), {}, {}, {}, frozenset(), NO_MASKS
     if o.op is None or quantized.is_quantized(o.op) or row_generics.is_row_generic(o.op):
         # A --reference module (and a row generic) holds its values: every --attr is the
-        # tiling's; a quantized op's attributes are both the reference's and the tiling's.
+        # tiling's; a quantized op's attributes are both the reference's and the tiling's (but
+        # the checker's own: how its scales are shaped).
         keep = o.op is not None and quantized.is_quantized(o.op)
         ref = reference(o if keep else replace(o, attrs={}))
-        return (ref, opdir.tiling_attributes(o.attrs), {}, {}, opdir.absent_inputs(ref.input_names),
-                NO_MASKS)
+        tiling = quantized.tiling_attributes(o.attrs) if keep else o.attrs
+        return (ref, opdir.tiling_attributes(tiling), {}, {},
+                opdir.absent_inputs(ref.input_names), NO_MASKS)
     semantic, tiling_attrs = opdir.split_attributes(o.op, o.attrs)
     shaped = expected.gated_op(o.op) or expected.row_op(o.op)  # tensors in rows
     if shaped is not None:

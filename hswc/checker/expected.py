@@ -445,30 +445,32 @@ def from_row_op(name: str, attrs: Mapping[str, str]) -> Reference:
 
 def from_quantized(name: str, attrs: Mapping[str, str]) -> Reference:
     """The reference of `--op gelu_quant`: the generic of hswc.checker.quantized run by hswc's
-    interpreter on x of [rows, L] and the smooth scales of [L]; y (int8) and out_scale (f32)
-    compared bit for bit."""
+    interpreter on x of [rows, L] and the smooth scales of [L] (the static mode: input_scale
+    and input_offset of [L] or of one element); y (int8) and out_scale (f32) compared bit for
+    bit (the static mode: y alone, out_scale a null address)."""
     from hswc.checker import quantized
 
     values = quantized.attributes(attrs)
-    halves = Halves(dict(quantized.KINDS), "x", outputs=quantized.OUTPUT_KINDS)
+    names = quantized.input_names(values)
+    halves = Halves(quantized.kinds(values), "x", outputs=quantized.output_kinds(values))
+    static = quantized.is_static(values)
 
     def compute(dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
         return quantized.outputs(dtype, args, values)
 
-    def left_out(wanted: Sequence[np.ndarray]) -> list[np.ndarray]:
-        rows = quantized.undefined_rows(wanted[1])
-        length = wanted[0].size // max(rows.size, 1)
-        return [np.repeat(rows, length), rows]
+    def prepare(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return quantized.defined(args, args[0].size // args[1].size, static)
 
     shown = ", ".join(f"{k} = {v}" for k, v in values.items())
-    return Reference(f"{name} {{{shown}}}: hswc.checker.quantized's generic (gelu, times "
-                     "input_scale, max |g| / 127 per row, round half to even to int8), x of "
-                     "[rows, L]", quantized.INPUTS, len(quantized.OUTPUT_DTYPES), compute,
+    how = ("gelu, times input_scale, plus input_offset, round half to even to int8; "
+           "out_scale a null address" if static else
+           "gelu, times input_scale, max |g| / 127 per row, round half to even to int8")
+    return Reference(f"{name} {{{shown}}}: hswc.checker.quantized's generic ({how}), x of "
+                     "[rows, L]", names, len(quantized.OUTPUT_DTYPES), compute,
                      dict.fromkeys(DTYPES), (-3.0, -1.0, 0.0, 1.0, 3.0), name, exact=True,
                      halves=halves, attributes=dict(values),
-                     output_dtypes=quantized.OUTPUT_DTYPES,
-                     prepare=lambda args: quantized.defined(args, args[0].size // args[1].size),
-                     left_out=left_out)
+                     output_dtypes=quantized.OUTPUT_DTYPES, prepare=prepare,
+                     left_out=lambda wanted: quantized.left_out(values, wanted))
 
 
 # endregion

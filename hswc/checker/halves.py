@@ -15,10 +15,12 @@ kernels split by default (`dim = -1`); the op's tiling is given those shapes
 
 Kinds of tensor: "x" (rows x 2H), "half" (rows x H), "one" (a single element, its value fixed
 by the reference: FatreluMul's threshold), "column" (2H: a value per element of x's rows,
-GeluQuant's smooth scales), "row" (rows: a value per row, GeluQuant's out_scale) and "x4" (x as
+GeluQuant's smooth scales), "row" (rows: a value per row, GeluQuant's out_scale), "x4" (x as
 4-d, [1, 1, rows, 2H], for a reduction whose tiling takes 4-d tensors alone: experimental/
 activation/softmax_v2's, whose README says "维度为4维" and whose tiling indexes its dims by `dim`
-in [0, 3]).
+in [0, 3]) and "none" (no elements: an output the caller passes as a null address, GeluQuant's
+out_scale in its static mode, docs/aclnnGeluQuant.md:215: in the static mode outScaleOptional
+is to be a null pointer).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 
 MAX_HALF = 1 << 9
 """The longest half row (512 elements: x's last dim 1024, GeluMul's largest)."""
-KINDS = ("x", "half", "one", "column", "row", "x4")
+KINDS = ("x", "half", "one", "column", "row", "x4", "none")
 WHOLE = ("x", "x4")
 """The kinds of x's whole size (a reduction's tensors)."""
 
@@ -53,7 +55,7 @@ def shape(kind: str, n: int) -> tuple[int, ...]:
     """The shape of a tensor of `kind` in a run of size n."""
     rows, h = rows_and_half(n)
     return {"x": (rows, 2 * h), "half": (rows, h), "one": (1,), "column": (2 * h,),
-            "row": (rows,), "x4": (1, 1, rows, 2 * h)}[kind]
+            "row": (rows,), "x4": (1, 1, rows, 2 * h), "none": (0,)}[kind]
 
 
 @dataclass(frozen=True)

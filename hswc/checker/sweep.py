@@ -193,6 +193,14 @@ QUANTIZED_FOLDERS = ("gelu_quant",)
 """Folders checked against a generic of hswc.checker.quantized (`--op gelu_quant`): GeluQuant's
 dynamic mode, its definition's default, x of [rows, L] and its smooth scales of [L] (the
 optional input_scale), y int8 and out_scale f32 per row."""
+VARIANTS: Mapping[str, tuple[tuple[str, Mapping[str, str]], ...]] = {
+    "gelu_quant": (("static", {"quant_mode": "static"}),
+                   ("static-tensor", {"quant_mode": "static", "scales": "tensor"})),
+}
+"""Folders checked again with other attributes, each a row of its own named
+`<folder>:<variant>`: GeluQuant's static mode with input_scale and input_offset of [L] (per
+channel: its tiling's StaticQuantBlock or GeluQuant templates) and of one element (per tensor:
+StaticQuantPerTensor), hswc.checker.quantized."""
 ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
 """ROW_FOLDERS whose tiling takes another spelling of the last dim: experimental/activation/
 softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
@@ -385,6 +393,9 @@ def check_folder(folder: Path, name: str, base: CheckOptions, socs: tuple[str, .
         if progress is not None:
             progress.working_on(f"{name} on {soc}")
         rows += _check_on(folder, name, base, soc, *mapped[:2])
+        for variant, attrs in VARIANTS.get(folder.name, ()):
+            rows += _check_on(folder, f"{name}:{variant}", base, soc, mapped[0],
+                              {**mapped[1], **attrs})
     return rows
 
 

@@ -1,7 +1,9 @@
 """numpy dtypes of the IR's element types (bf16 is ml_dtypes.bfloat16; masks ui8 as uint8; the
 bitwise instructions' ui16 / i16 are uint16 / int16; f64, i1 (bool), the other integers and
 index as exporters' IR holds them: a signless or signed iN as numpy's intN, an unsigned one as
-uintN, index as int64)."""
+uintN, index as int64; f8E4M3FN and f8E5M2, a quantization's outputs, as ml_dtypes'
+float8_e4m3fn and float8_e5m2, whose conversions from wider floats round to nearest even and
+overflow to NaN (E4M3FN, which has no inf) or inf (E5M2), as MLIR's APFloat does)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -27,6 +31,8 @@ U8 = np.dtype(np.uint8)
 U16 = np.dtype(np.uint16)
 I16 = np.dtype(np.int16)
 I64 = np.dtype(np.int64)
+F8E4M3FN = np.dtype(ml_dtypes.float8_e4m3fn)
+F8E5M2 = np.dtype(ml_dtypes.float8_e5m2)
 
 NAMES = {F16: "f16", F32: "f32", BF16: "bf16"}
 
@@ -41,6 +47,10 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return BF16
     if isinstance(t, Float64Type):
         return F64
+    if isinstance(t, Float8E4M3FNType):
+        return F8E4M3FN
+    if isinstance(t, Float8E5M2Type):
+        return F8E5M2
     if isinstance(t, IntegerType) and t.width.data == 1:
         return BOOL
     if isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64):

@@ -48,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
                         "report those hswc cannot express yet, and print one table")
     ref = p.add_argument_group("the reference")
     ref.add_argument("--op", metavar="hsg.OP", help="a named op of the family (FAMILY.md), or "
-                     "gelu_quant (ops-nn's GeluQuant, dynamic mode: hswc.checker.quantized)")
+                     "gelu_quant (ops-nn's GeluQuant: hswc.checker.quantized; its static "
+                     "mode with --attr quant_mode=static, per tensor with scales=tensor)")
     ref.add_argument("--attr", action="append", default=[], metavar="NAME=VALUE",
                      help="an attribute of --op; with --reference, of the op folder's "
                           "definition, for its tiling (repeat for each)")
