@@ -26,6 +26,15 @@ the later passes read as the row's value; with `online` as well, a maximum m's p
 exp(b - m) with the running maximum, rescaling the sum as the maximum grows
 (hswc.reduction_order.online_sum: softmax's max and sum in one pass over the row instead of
 two). A row in segments is contiguous (runs = 1).
+
+Lanes (`lanes = L`): a reduction over a dim that is not the innermost (softmax over dim 0 of
+[R, C]) whose runs would be single elements is described by rows of L adjacent columns each:
+row r holds `runs` = R runs of `run` = L elements (`stride` = C apart), and reduces each of its
+L lanes apart: hsg.reduce combines element a * L + b over a for each lane b, in
+hswc.reduction_order's lane order (reduce_lanes), so a row value is L values, not one (a row
+operand holds L values a row, contiguous: column block r's). A row kernel reads each row as
+its runs, as above; its reduction folds whole runs into the first (level-0 calls over L lanes),
+and an element step reading a row value reads its L values for every run.
 """
 
 from __future__ import annotations
@@ -72,6 +81,9 @@ class Rows:
     implies one_per_chunk); None: whole rows."""
     online: bool = False
     """A row in segments sums exp(b - max) in the max's pass (module docstring)."""
+    lanes: int = 1
+    """Values a row's reduction keeps, each of its lanes reduced apart (module docstring:
+    Lanes; `run` = lanes); 1: one value a row."""
 
     @property
     def chunk_length(self) -> int:
@@ -82,6 +94,13 @@ class Rows:
     def run(self) -> int:
         """The contiguous elements of one run of a row."""
         return self.length // self.runs
+
+    def in_lanes(self, lanes: int) -> Rows:
+        """These rows, each a single strided column (runs of one element), as rows of `lanes`
+        adjacent columns reduced lane by lane (module docstring: Lanes), one a chunk."""
+        assert self.run == 1 and self.runs > 1
+        return Rows(self.runs * lanes, self.inputs, self.outputs, self.runs, self.stride,
+                    one_per_chunk=True, lanes=lanes)
 
     def element_indices(self, start: int, count: int) -> np.ndarray:
         """The flat indices, in an element operand, of rows [start, +count)'s elements, row by
@@ -94,7 +113,8 @@ class Rows:
 
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""
-        return {"element": rows * self.length, "row": rows, "column": self.length}[kind]
+        return {"element": rows * self.length, "row": rows * self.lanes,
+                "column": self.length}[kind]
 
     def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
         """The rows operands of these element counts (inputs, then outputs when given, by
@@ -113,7 +133,7 @@ class Rows:
             if kind == "element" and size % self.length:
                 raise ValueError(f"{what} {i + 1} holds {size} elements, not whole rows of "
                                  f"{self.length}")
-            count = size // self.length if kind == "element" else size
+            count = size // self.length if kind == "element" else size // self.lanes
             if found is not None and count != found:
                 raise ValueError(f"{what} {i + 1} ({kind}) holds {count} rows where the "
                                  f"operands before it hold {found}")
@@ -138,6 +158,8 @@ class Rows:
             fields["segment"] = IntegerAttr(self.segment, i64)
         if self.online:
             fields["online"] = UnitAttr()
+        if self.lanes != 1:
+            fields["lanes"] = IntegerAttr(self.lanes, i64)
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -164,9 +186,16 @@ class Rows:
         if online is not None and (not isinstance(online, UnitAttr) or segment is None):
             raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
                              f"got {online}")
+        lanes = data.get("lanes")
+        if lanes is not None and (not isinstance(lanes, IntegerAttr) or lanes.value.data < 2
+                                  or data.get("runs") is None or length.value.data
+                                  != lanes.value.data * data["runs"].value.data):  # type: ignore[attr-defined]
+            raise ValueError(f"{ROWS_ATTR} `lanes` must be an integer of at least 2, with runs "
+                             f"of that many elements, got {lanes}")
         pieces = {"one_per_chunk": one is not None,
                   "segment": None if segment is None else segment.value.data,
-                  "online": online is not None}
+                  "online": online is not None,
+                  "lanes": 1 if lanes is None else lanes.value.data}
         runs, stride = data.get("runs"), data.get("stride")
         if runs is None and stride is None:
             return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]

@@ -173,9 +173,11 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     chunk (Rows.one_per_chunk: a row longer than MIN_CHUNK_ROWS of them hold, or than a level-0
     repeat stride between rows reaches), which the caller checks as it checks the other; a
     row too long for one chunk in segments (segmented_plan, summing online where `online`)."""
-    plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
-    if refusal(plan) is None and _fits(plan, dtype, ub_size):
-        return plan
+    if rows.lanes == 1:  # rows of lanes are one a chunk (hswc.rows)
+        plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype,
+                               names)
+        if refusal(plan) is None and _fits(plan, dtype, ub_size):
+            return plan
     one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
     if _fits(one, dtype, ub_size):
         return one
@@ -381,6 +383,29 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
     return total
 
 
+LANES = LANES_F32
+"""The adjacent columns one row of a reduction over a dim that is not the innermost holds
+(hswc.rows: Lanes): an f32 vector repeat, so its folds are whole repeats and a row value is read
+as one repeat for every run."""
+
+
+def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
+    """Rows whose runs are single elements (a softmax over dim 0) as rows of LANES columns
+    (Rows.in_lanes) and their count; NotARowKernel (saying why, after `strided`, the reason
+    the runs cannot be copied as they are) where that cannot be."""
+    why = None
+    if rows.run != 1 or count is None:
+        why = ""
+    elif count % LANES:
+        why = f"; as rows of {LANES} adjacent columns, the {count} columns are not whole rows"
+    elif any(kind != "element" for kind in (*rows.inputs, *rows.outputs)):
+        why = (f"; as rows of {LANES} adjacent columns, it reads or writes a value a row or a "
+               "column, which such a kernel does not take yet")
+    if why is not None:
+        raise NotARowKernel(f"its row kernel {strided}{why}")
+    return rows.in_lanes(LANES), count // LANES
+
+
 @dataclass(frozen=True)
 class RowTiler:
     """What hsg-tile-on-cores' options say of row kernels: the platform to fold, the schedule,
@@ -434,16 +459,17 @@ class RowTiler:
         sizes = [ELEMENT_BYTES[_element(v)] for v, kind in zip(
             (*inputs, *outputs), (*rows.inputs, *rows.outputs), strict=True)
             if kind == "element"]
+        count = region.space.rows
         strided = runs_refusal(rows, sizes)
         if strided is not None:
-            raise NotARowKernel(f"its row kernel {strided}")
+            rows, count = _in_lanes(rows, count, strided)
         _captured_constants(body)
         _name_args(body, inputs)
         first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         before = first.prev_op
-        count = region.space.rows
-        parts = 1 if count is None else split_parts(rows, count, sizes, self.target_cores)
+        parts = 1 if count is None or rows.lanes > 1 else \
+            split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
         if isinstance(split, Split) and self.choose_on is not None:
             assert count is not None  # a split needs a static row count (parts above)

@@ -146,9 +146,15 @@ def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
         combiner = instr.mode or ""
         if src.dtype != "f32" or src.level != "element" or combiner not in FOLDS:
             return f"reduces {src.dtype} {src.level} values by {combiner}"
+        if plan.rows is not None and plan.rows.lanes not in (1, VECTOR_REPEAT_BYTES // 4):
+            return f"reduces rows of {plan.rows.lanes} lanes (a row kernel folds 64)"
         dtype = "f32"
     elif instr.dst.level == "element" and {v.level for v in instr.srcs} & {"row", "column"}:
         dtype = instr.dst.dtype
+        if plan.rows is not None and plan.rows.lanes > 1 and (
+                dtype != "f32" or any(v.level == "column" for v in instr.srcs)):
+            return (f"is {instr.api} on {dtype} with a row value of {plan.rows.lanes} lanes "
+                    "or a column operand (only f32 steps read a row of lanes)")
         arity = 1 if instr.api == "Broadcast" else 2
         if instr.api not in REPEAT_FORMS or len(instr.srcs) != arity \
                 or dtype not in ("f32", "f16") or any(v.dtype != dtype for v in instr.srcs):
@@ -293,7 +299,10 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
     assert isinstance(ub_factor, SSAValue)
     if b.level == "row":
         lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
-        return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
+        assert plan.rows is not None
+        values = a.mul(ub_factor, a.const(plan.rows.lanes)) if plan.rows.lanes > 1 \
+            else ub_factor
+        return a.mul(a.ceil_div(values, a.const(lanes)), a.const(lanes))
     if b.level == "lanes":
         return a.const(LANES_BUFFER_ELEMENTS)
     if b.level == "half":
@@ -654,10 +663,20 @@ class RowChunkEmitter:
         key = f"row:{instr.count}:{lanes}"
         if key not in self.counts:
             a = self.e.a
-            value = a.mul(a.ceil_div(self.rows_now, a.const(lanes)), a.const(lanes))
+            value = a.mul(a.ceil_div(self.row_values, a.const(lanes)), a.const(lanes))
             if instr.count == "words":
                 value = a.ceil_div(value, a.const(MASK_WORD_BITS))
             self.counts[key] = value
+        return self.counts[key]
+
+    @property
+    def row_values(self) -> SSAValue:
+        """The values the chunk's row buffers hold: a value a row, or its lanes (hswc.rows)."""
+        if self.rows.lanes == 1:
+            return self.rows_now
+        key = "row values"
+        if key not in self.counts:
+            self.counts[key] = self.e.a.mul(self.rows_now, self.e.a.const(self.rows.lanes))
         return self.counts[key]
 
     def count(self, level: str, kind: str) -> SSAValue:
@@ -667,7 +686,7 @@ class RowChunkEmitter:
         if key not in self.counts:
             a = self.e.a
             if level == "row":
-                value = self.rows_now
+                value = self.row_values
             elif level == "column":
                 value = a.const(self.plan.pitch)
             elif kind == "cur":
@@ -773,7 +792,8 @@ class RowChunkEmitter:
         size = ELEMENT_BYTES[instr.dst.dtype]
         pitch_blocks = self.plan.pitch * size // UB_BLOCK_BYTES
         srcs = instr.srcs * 2 if instr.api == "Broadcast" else instr.srcs
-        sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in srcs]
+        sources = [self.spread(v) if v.level == "row" and self.rows.lanes == 1
+                   else self.tensor(v) for v in srcs]
         self.barrier()
         wide = self.plan.wide_columns
         if instr.api != "Broadcast" and all(v.level == "element" or self.buffer(v) in wide
@@ -846,9 +866,9 @@ class RowChunkEmitter:
             operands: list[SSAValue] = []
             strides: list[tuple[int, int]] = []
             for v, t in srcs:
-                if v.level == "row":
+                if v.level == "row":  # its spread block, or its lanes: one repeat, every run
                     operands.append(t)
-                    strides.append((0, 0))
+                    strides.append((0, 0) if self.rows.lanes == 1 else (1, 0))
                 else:
                     operands.append(self.at(t, start))
                     strides.append((1, group_blocks))
@@ -882,7 +902,9 @@ class RowChunkEmitter:
         pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
         a = self.e.a
         work = self.tensor(src)
-        if tree_levels(self.length) is not None and not compensated(instr.source, self.rows):
+        lanes_apart = self.rows.lanes > 1
+        if not lanes_apart and tree_levels(self.length) is not None \
+                and not compensated(instr.source, self.rows):
             self.tree_reduce(combiner, work, self.tensor(instr.dst))
             return
         levels = fold_plan(self.length)
@@ -910,6 +932,11 @@ class RowChunkEmitter:
                                           a.const(fold.lanes), self.rows_now, params))
             self.pending = True
         self.barrier()
+        if lanes_apart:  # the first run's lanes are the row's values (reduce_lanes)
+            self.e.op(ascend.DataCopyOp(self.tensor(instr.dst), work,
+                                        a.const(self.rows.lanes)))
+            self.pending = True
+            return
         self.e.op(WHOLE[combiner](self.tensor(instr.dst), work,
                                   a.const(min(self.length, lanes)), self.rows_now,
                                   dst_rep_stride=1, src_blk_stride=1,
