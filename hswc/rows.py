@@ -102,12 +102,20 @@ class Rows:
         return Rows(self.runs * lanes, self.inputs, self.outputs, self.runs, self.stride,
                     one_per_chunk=True, lanes=lanes)
 
+    def row_start(self, row: np.ndarray) -> np.ndarray:
+        """Where each row's first run starts in an element operand: row r at r * run, the rows
+        of one group (stride / run of them) side by side; a row index past a group continues
+        in the next group, `runs` * stride elements on (a reduction over a middle dim: the
+        rows of [A, R, C] over dim 1 are A groups of C / lanes)."""
+        group = self.stride // self.run
+        return row // group * (self.runs * self.stride) + row % group * self.run
+
     def element_indices(self, start: int, count: int) -> np.ndarray:
         """The flat indices, in an element operand, of rows [start, +count)'s elements, row by
         row (C order of the rows x length view)."""
         import numpy as np  # here, not at module level: hswc-opt's startup does not need it
 
-        rows = np.arange(start, start + count, dtype=np.int64)[:, None, None] * self.run
+        rows = self.row_start(np.arange(start, start + count, dtype=np.int64))[:, None, None]
         runs = np.arange(self.runs, dtype=np.int64)[None, :, None] * self.stride
         return (rows + runs + np.arange(self.run, dtype=np.int64)[None, None, :]).reshape(-1)
 
@@ -138,7 +146,8 @@ class Rows:
                 raise ValueError(f"{what} {i + 1} ({kind}) holds {count} rows where the "
                                  f"operands before it hold {found}")
             found = count
-        if found is not None and self.runs > 1 and found * self.run != self.stride:
+        if found is not None and self.runs > 1 and found * self.run != self.stride \
+                and not (self.lanes > 1 and found % (self.stride // self.run) == 0):
             raise ValueError(f"the operands hold {found} rows, but runs {self.stride} elements "
                              f"apart are those of {self.stride // self.run} rows")
         return found or 0

@@ -51,8 +51,10 @@ def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: in
     (offset, count) ranges of elements written."""
     if kind == "element" and rows.runs > 1:
         gm.reshape(-1)[rows.element_indices(start, count)] = np.asarray(value).reshape(-1)
-        return [(a * rows.stride + start * rows.run, count * rows.run)
-                for a in range(rows.runs)]
+        firsts = rows.row_start(np.arange(start, start + count, dtype=np.int64)).tolist()
+        return [(first + a * rows.stride, rows.run) for first in firsts
+                for a in range(rows.runs)] if rows.lanes > 1 else \
+            [(a * rows.stride + start * rows.run, count * rows.run) for a in range(rows.runs)]
     _window(kind, gm, rows, start, count)[...] = value
     width = rows.length if kind == "element" else rows.lanes
     return [(start * width, count * width)]

@@ -396,8 +396,9 @@ def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
     why = None
     if rows.run != 1 or count is None:
         why = ""
-    elif count % LANES:
-        why = f"; as rows of {LANES} adjacent columns, the {count} columns are not whole rows"
+    elif rows.stride % LANES:
+        why = (f"; as rows of {LANES} adjacent columns, the {rows.stride} columns a run spans "
+               "are not whole rows")
     elif any(kind != "element" for kind in (*rows.inputs, *rows.outputs)):
         why = (f"; as rows of {LANES} adjacent columns, it reads or writes a value a row or a "
                "column, which such a kernel does not take yet")

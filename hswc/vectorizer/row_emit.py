@@ -78,6 +78,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import UINT8_MAX, BinaryRepeatOp, BinaryRepeatParams
 from hswc.dialects.hsg_rows import compensated
+from hswc.index_arith import IRArith
 from hswc.platform import (
     DATA_COPY_PAD_MAX_BYTES,
     MAX_REPEAT_TIMES,
@@ -287,6 +288,9 @@ class RowHandles:
     """A row in segments: each reduction's accumulator tensor (KernelPlan.accumulators)."""
     low_accumulators: dict[Instr, SSAValue] = field(default_factory=dict)
     """A row in segments: each compensated sum's accumulator of lo (Compensation)."""
+    first_row: SSAValue | None = None
+    """Rows of lanes (hswc.rows): the core's first row, whose runs' place (Rows.row_start:
+    rows come in groups) its element GlobalTensors start at."""
 
 
 def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
@@ -342,6 +346,11 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
             start, count = a.const(0), length
         elif kind == "row":
             start, count = offset, size
+        elif rows.lanes > 1:  # from the first row's first run to the last row's last
+            start = _row_start(a, rows, offset)
+            last = _row_start(a, rows, a.sub(a.add(offset, a.max(size, a.const(1))),
+                                             a.const(1)))
+            count = a.sub(a.add(last, a.const((rows.runs - 1) * rows.stride + rows.run)), start)
         elif rows.runs > 1:  # the core's rows' runs, the last run's end included
             run = a.const(rows.run)
             start = a.mul(offset, run)
@@ -350,6 +359,13 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
             start, count = a.mul(offset, length), a.mul(size, length)
         gm[val] = e.value(ascend.SetGlobalBufferOp(memref, start, count), f"{val.name}_gm")
     return gm, [(val, kind) for val, _memref, kind in wanted[:len(wanted) - len(outputs)]]
+
+
+def _row_start(a: IRArith, rows: Rows, row: SSAValue) -> SSAValue:
+    """Rows.row_start in index arithmetic: where row `row`'s first run starts."""
+    group = rows.stride // rows.run
+    return a.add(a.mul(a.floor_div(row, a.const(group)), a.const(rows.runs * rows.stride)),
+                 a.mul(a.rem(row, a.const(group)), a.const(rows.run)))
 
 
 def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
@@ -390,7 +406,8 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
-    return RowHandles(gm, objects, uniforms, columns, column_vals)
+    return RowHandles(gm, objects, uniforms, columns, column_vals,
+                      first_row=offset if rows.lanes > 1 else None)
 
 
 class RowChunkEmitter:
@@ -475,6 +492,12 @@ class RowChunkEmitter:
         a = self.e.a
         if kind == "row":
             at = self.chunk_offset
+        elif self.h.first_row is not None:  # rows of lanes, in groups (Rows.row_start)
+            first = self.h.first_row
+            at = a.sub(_row_start(a, self.rows, a.add(first, self.chunk_offset)),
+                       _row_start(a, self.rows, first))
+            if run:
+                at = a.add(at, a.const(run * self.rows.stride))
         elif self.rows.runs > 1:
             at = a.mul(self.chunk_offset, a.const(self.rows.run))
             if run:
