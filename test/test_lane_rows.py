@@ -133,6 +133,22 @@ def test_columns_that_are_not_whole_rows_of_lanes_stay_on_the_host_with_a_remark
                              run_reference("hsg.softmax", [x], dim=0)).equal
 
 
+def test_columns_over_more_runs_than_a_chunk_holds_stay_on_the_host_with_a_warning() -> None:
+    """Softmax f16 over dim 0 of (191, 64): a row of 64 lanes of 191 runs does not fit one
+    chunk of A2's UB (190 runs do): a warning naming the most runs that fit, and the host's
+    result."""
+    shape = (191, 64)
+    (x,) = inputs("softmax", shape, 0, "f16")
+    with collecting() as said:
+        kernel = runner.compile_text(module("softmax", shape, 0, "f16"), level="ascend")
+    assert not _lane_rows(kernel)
+    assert any(r.severity == "warning" and "reduces each column over 191 runs, 64 columns a "
+               "row of lanes (12224 elements)" in r.text and "the most runs that fit: 190"
+               in r.text for r in said), said
+    assert compare_tolerance(kernel.run(x).outputs[0],
+                             run_reference("hsg.softmax", [x], dim=0)).equal
+
+
 CPU = {  # case: op, shape, dim, dtype, SoC
     "softmax_dim0_f16": ("softmax", (16, 256), 0, "f16", "ascend910b"),
     "log_softmax_grad_dim1_f32_950": ("log_softmax_grad", (3, 6, 192), 1, "f32", "ascend950"),

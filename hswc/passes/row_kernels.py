@@ -510,7 +510,8 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         reductions = len(region.reductions)
-        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{how})" \
+        lanes = f", its {rows.lanes} lanes reduced apart" if rows.lanes > 1 else ""
+        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{lanes}{how})" \
             if rows.runs > 1 else ""
         remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "
                f"reduction{'s' if reductions != 1 else ''} along rows of {rows.length}{runs}"
@@ -679,6 +680,12 @@ class RowTiler:
             return
         except TilingError:
             longest = longest_row(kernel, ub_size)
+        if rows.lanes > 1:
+            warn(op, f"reduces each column over {rows.runs} runs, {rows.lanes} columns a row of "
+                 f"lanes ({rows.length} elements), more than a chunk of one such row of its row "
+                 f"kernel holds in {ub_size} bytes of UB (the most runs that fit: "
+                 f"{longest // rows.lanes}); it stays on the host")
+            raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
         warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of one row "
              f"of its row kernel holds in {ub_size} bytes of UB (the longest row that fits: "
              f"{longest} elements), and not even a segment of {SEGMENT_ALIGN} elements of "
