@@ -196,11 +196,15 @@ class Rows:
             raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
                              f"got {online}")
         lanes = data.get("lanes")
-        if lanes is not None and (not isinstance(lanes, IntegerAttr) or lanes.value.data < 2
-                                  or data.get("runs") is None or length.value.data
-                                  != lanes.value.data * data["runs"].value.data):  # type: ignore[attr-defined]
+        runs_attr = data.get("runs")
+        if lanes is not None and (
+                not isinstance(lanes, IntegerAttr) or lanes.value.data < 2 or one is None
+                or not isinstance(runs_attr, IntegerAttr)
+                or length.value.data != lanes.value.data * runs_attr.value.data
+                or "column" in (*inputs, *outputs)):
             raise ValueError(f"{ROWS_ATTR} `lanes` must be an integer of at least 2, with runs "
-                             f"of that many elements, got {lanes}")
+                             f"of that many elements, one_per_chunk and no column operand, got "
+                             f"{lanes}")
         pieces = {"one_per_chunk": one is not None,
                   "segment": None if segment is None else segment.value.data,
                   "online": online is not None,

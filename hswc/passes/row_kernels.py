@@ -393,10 +393,10 @@ def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
     """Rows whose runs are single elements (a softmax over dim 0) as rows of LANES columns
     (Rows.in_lanes) and their count; NotARowKernel (saying why, after `strided`, the reason
     the runs cannot be copied as they are) where that cannot be."""
-    why = None
     if rows.run != 1 or count is None:
-        why = ""
-    elif rows.stride % LANES:
+        raise NotARowKernel(f"its row kernel {strided}")
+    why = None
+    if rows.stride % LANES:
         why = (f"; as rows of {LANES} adjacent columns, the {rows.stride} columns a run spans "
                "are not whole rows")
     elif any(kind != "element" for kind in (*rows.inputs, *rows.outputs)):
