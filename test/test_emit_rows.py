@@ -18,7 +18,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import DTYPES, MODEL, REPO, Build, build, compiler
+from cpu_build import (
+    ARCH35_UT_FLAGS,
+    DTYPES,
+    MODEL,
+    REPO,
+    Build,
+    build,
+    build_and_run_unit_tests,
+    compiler,
+)
 from family_packages import run_on_cpu, unit_test_array
 from sampling import halves
 
@@ -468,14 +477,12 @@ def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(soc: str, tmp_p
     64 columns of 12 runs): hswc-emit packages it as Softmax; its host tiling counts those two
     rows (x's elements over 12 * 64); the unit test's goldens, hswc-run's, meet the float64 model
     within PyTorch's tolerance, and the unit test passes on the CPU model (one test a dtype)."""
-    from hswc.platform import PLATFORMS
-
     shape = (12, 128)
+    functions = {dt: f"func.func @softmax_{dt}(%x: tensor<12x128x{dt}>) -> tensor<12x128x{dt}> "
+                     f"{{\n  %y = hsg.softmax %x {{dim = 0 : i64}} : tensor<12x128x{dt}>\n"
+                     f"  func.return %y : tensor<12x128x{dt}>\n}}\n" for dt in PACKAGE_DTYPES}
     source = tmp_path / "softmax0.mlir"
-    source.write_text("".join(
-        f"func.func @softmax_{dt}(%x: tensor<12x128x{dt}>) -> tensor<12x128x{dt}> {{\n"
-        f"  %y = hsg.softmax %x {{dim = 0 : i64}} : tensor<12x128x{dt}>\n"
-        f"  func.return %y : tensor<12x128x{dt}>\n}}\n" for dt in PACKAGE_DTYPES))
+    source.write_text("".join(functions.values()))
     out = tmp_path / "package"
     assert main([str(source), "--soc", soc, "-o", str(out)]) == 0
     (tiling_source,) = (out / "op_host").rglob("softmax_tiling*.cpp")
@@ -487,16 +494,13 @@ def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(soc: str, tmp_p
         test = text[text.index(f"KernelTest, {dtype}_kernel)"):]
         x = unit_test_array(test, "x", dtype).reshape(shape)
         expected = unit_test_array(test, "expected", dtype)
+        y = np.asarray(runner.compile_text(functions[dtype], soc=soc)(x))
+        np.testing.assert_array_equal(y.reshape(-1).view(np.uint8), expected.view(np.uint8))
         within = compare_tolerance(expected, run_reference("hsg.softmax", [x], dim=0)
                                    .reshape(-1))
         assert within.equal, f"{dtype}: {within.summary()}"
-    arch35 = ("-DASCENDC_CPU_DAV_3510", f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
-    built = subprocess.run([compiler(), *STRICT, *(arch35 if soc == "ascend950" else ()),
-                            f"-I{SHIMS}", f"-I{MODEL}", str(unit), "-o", str(tmp_path / "ut")],
-                           capture_output=True, text=True, check=False)
-    assert built.returncode == 0, built.stdout + built.stderr
-    done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
-                          check=False)
+    flags = ARCH35_UT_FLAGS if soc == "ascend950" else ()
+    done = build_and_run_unit_tests({"ut": (unit, flags)}, tmp_path)["ut"]
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == f"{len(PACKAGE_DTYPES)} passed, 0 failed"
 
