@@ -3,7 +3,8 @@
 `row_regions(block)` finds, after elementwise fusion, each `linalg.generic` that reduces along
 its trailing dims (parallel iterators, then reduction iterators; or, as a sum over N, H and W
 keeping C, reduction iterators around one block of parallel ones: its rows are then strided,
-hswc.rows' runs; its inputs read whole; its
+hswc.rows' runs; or parallel, reduction and parallel iterators, a reduction over a middle dim,
+its rows in groups: Space.outer; its inputs read whole; its
 outputs the parallel dims; each output's body `combiner(value, out)` with combiner addf,
 maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of softmax), and grows a
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its

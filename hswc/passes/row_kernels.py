@@ -15,6 +15,9 @@ folded to constants when the platform is named, else a call of the tiling functi
   A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
   kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
   of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
+  one whose runs would be single elements (softmax over dim 0, or over a middle dim) a row
+  kernel of lanes: rows of LANES adjacent columns, each lane reduced apart (hswc.rows: Lanes;
+  its columns whole rows of LANES, its operands element ones, its runs one chunk);
 - `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor, scalars...)`
   (the float scalars its body reads from outside, f32 as an elementwise kernel takes them:
   values the host computes, and a named op's attribute its decomposition marks

@@ -13,7 +13,11 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   DataCopyPad per run index a: `rows` blocks of `run * sizeof(T)` bytes from GM a * stride on
   (the chunk's rows' a-th runs lie one after the other there) into UB a * run elements into
   each row (dstStride: the pitch less one run), which needs whole 32-byte runs
-  (runs_refusal).
+  (runs_refusal). A row of lanes (hswc.rows: Lanes; one a chunk) is one DataCopyPad of its
+  `runs` blocks of a run, stride apart in GM (the GM stride in bytes, at most a uint16), one
+  after the other in UB; its reduction is the fold tree over whole runs, run 0's lanes copied
+  into the row buffer (no WholeReduce), and an element step reads a row value's lanes as one
+  repeat for every run (block stride 1, repeat stride 0).
 - Compute, per instruction of the plan:
   - on elements or rows alone: the level-2 call over the chunk (`rows * pitch` elements, rounded
     up to the plan's alignment, or `rows` values); the pad lanes of each row are computed and
@@ -513,6 +517,16 @@ class RowChunkEmitter:
         """One DataCopyPad per run index of the chunk's strided rows (module docstring)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         run = self.rows.run
+        between = (self.rows.stride - run) * size
+        if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
+            # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
+            # `between` bytes apart in GM, one after the other in UB
+            gm = self._gm_at(val, "element")
+            dst, src = (local, gm) if inbound else (gm, local)
+            self.e.op(ascend.DataCopyPadOp(
+                dst, src, a.const(run * size), a.const(self.rows.runs),
+                src_stride=between if inbound else 0, dst_stride=0 if inbound else between))
+            return
         gap = (self.plan.pitch - run) * size // UB_BLOCK_BYTES
         for index in range(self.rows.runs):
             gm = self._gm_at(val, "element", index)
