@@ -29,6 +29,10 @@ segment's sum s'_k of exp(b - c_k) in the tree order, and s_k = s_{k-1} * exp(c_
 s'_k (s_0 = -0.0; each step rounded once in f32). Where m is finite, s is the sum of
 exp(b - m) up to those roundings; the later passes read m itself.
 
+Lanes (hswc.rows: a reduction over a dim that is not the innermost, softmax over dim 0): a row
+of `runs` runs of `lanes` values combines each lane apart by the same fold tree over whole runs,
+and keeps the first run's lanes (reduce_lanes): no WholeReduce, the lanes being the result.
+
 Tree of WholeReduces (tree_levels): a row (or segment) whose length is a multiple of the lanes,
 more than one repeat long, and whose count of values stays a multiple of the lanes at every
 level until at most one repeat is left (1024 f32: 1024 -> 16; 8192: 8192 -> 128 -> 2) is
@@ -323,6 +327,25 @@ def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
                 work[..., fold.dst, :n] = combine(combiner, work[..., fold.dst, :n],
                                                   work[..., fold.src, :n])
         return whole_reduce(work[..., 0, :min(length, lanes)], combiner)
+
+
+def reduce_lanes(values: np.ndarray, combiner: str) -> np.ndarray:
+    """Each row's lanes combined apart (hswc.rows: Lanes): f32 `values` of shape
+    (..., runs, lanes) folded over the runs axis by fold_plan's tree, whole runs at a time (run
+    g + keep into run g, level by level, until run 0 is left: what a row kernel's level-0 folds
+    over a row of `runs` repeats do, with no WholeReduce after them); shape (..., lanes)."""
+    import numpy as np
+
+    work = np.array(values, dtype=np.float32)
+    runs, lanes = work.shape[-2:]
+    if runs == 0:
+        raise ValueError("a row of no elements has no combined value")
+    with np.errstate(all="ignore"):
+        for level in fold_plan(runs * lanes, lanes):
+            for fold in level:
+                work[..., fold.dst, :] = combine(combiner, work[..., fold.dst, :],
+                                                 work[..., fold.src, :])
+    return work[..., 0, :]
 
 
 def tree_levels(length: int, lanes: int = LANES_F32) -> list[int] | None:

@@ -3,7 +3,8 @@
 `row_regions(block)` finds, after elementwise fusion, each `linalg.generic` that reduces along
 its trailing dims (parallel iterators, then reduction iterators; or, as a sum over N, H and W
 keeping C, reduction iterators around one block of parallel ones: its rows are then strided,
-hswc.rows' runs; its inputs read whole; its
+hswc.rows' runs; or parallel, reduction and parallel iterators, a reduction over a middle dim,
+its rows in groups: Space.outer; its inputs read whole; its
 outputs the parallel dims; each output's body `combiner(value, out)` with combiner addf,
 maximumf or minimumf, as torch-mlir writes sums, means, amax and the max of softmax), and grows a
 region around it (hswc.rows): the elementwise generics that compute its inputs or read its
@@ -58,34 +59,46 @@ class Space:
     """Where the rows' dims end."""
     lead: int = 0
     """Where the rows' dims start (the leading reduced dims before)."""
+    outer: int = 0
+    """The row dims before the reduced ones (a reduction over a middle dim: softmax over dim
+    1 of [A, R, C] keeps dims [0, outer) and [lead, rank), reduces [outer, lead)): the rows
+    come in A groups (hswc.rows: a row index past one group's continues in the next)."""
 
     @property
     def rows(self) -> int | None:
         """The row count; None when a row dim is dynamic."""
-        dims = self.shape[self.lead:self.rank]
+        dims = self.kept
         return None if any(d < 0 for d in dims) else math.prod(dims)
 
     @property
     def dynamic(self) -> bool:
         """Whether the row length is known at run time only (a reduced dim dynamic)."""
-        return any(d < 0 for d in self.shape[:self.lead] + self.shape[self.rank:])
+        return any(d < 0 for d in self.shape[self.outer:self.lead] + self.shape[self.rank:])
 
     @property
     def length(self) -> int:
         """The row length; -1 where it is `dynamic`."""
         if self.dynamic:
             return -1
-        return math.prod(self.shape[:self.lead]) * math.prod(self.shape[self.rank:])
+        return math.prod(self.shape[self.outer:self.lead]) * math.prod(self.shape[self.rank:])
 
     @property
     def runs(self) -> int:
         """How many contiguous runs of a row an element operand holds (hswc.rows)."""
-        return math.prod(self.shape[:self.lead]) if self.rows else 1
+        return math.prod(self.shape[self.outer:self.lead]) if self.rows else 1
+
+    @property
+    def stride(self) -> int:
+        """The elements between the starts of two runs of a row."""
+        return math.prod(self.shape[self.lead:])
 
     @property
     def kept(self) -> tuple[int, ...]:
         """The sizes of the rows' dims."""
-        return self.shape[self.lead:self.rank]
+        return self.shape[:self.outer] + self.shape[self.lead:self.rank]
+
+    def _kept_dims(self) -> list[int]:
+        return [*range(self.outer), *range(self.lead, self.rank)]
 
     def class_of(self, t: TensorType, m: AffineMap) -> OperandClass | None:
         """Which part of the space a tensor read through `m` spans, None for other reads."""
@@ -102,13 +115,13 @@ class Space:
             return None
         if any(shape[i] != self.shape[d] for i, d in enumerate(dims) if d is not None):
             return None
-        reduced = [*range(self.lead), *range(self.rank, full)]
+        reduced = [*range(self.outer, self.lead), *range(self.rank, full)]
         for span in (kept, [d for d in kept if self.shape[d] != 1]):
             # then with the dims of extent 1 left out: a row value of (4,) read over the rows
             # of a (4, 1) generic, as torch-mlir's keepdim leaves them (`amax / 127`)
             if span == self._span(range(full), span is kept):
                 return "element"
-            if span == self._span(range(self.lead, self.rank), span is kept):
+            if span == self._span(self._kept_dims(), span is kept):
                 return "row"
             if span == self._span(reduced, span is kept):
                 return "column"
@@ -142,11 +155,18 @@ def as_reduction(op: GenericOp) -> Reduction | None:
     kinds = [str(it.data.value) for it in op.iterator_types]
     if "reduction" not in kinds or "parallel" not in kinds:
         return None
+    outer = 0
+    first = kinds.index("reduction")
+    if first > 0 and "parallel" in kinds[first:]:  # a middle dim: P..P R..R P..P
+        outer, kinds = first, kinds[first:]
     lead = kinds.index("parallel")
     rank = kinds.index("reduction", lead) if "reduction" in kinds[lead:] else len(kinds)
     if any(k != "parallel" for k in kinds[lead:rank]) \
-            or any(k != "reduction" for k in kinds[:lead] + kinds[rank:]):
+            or any(k != "reduction" for k in kinds[:lead] + kinds[rank:]) \
+            or (outer and rank != len(kinds)):
         return None
+    lead, rank = lead + outer, rank + outer
+    kinds = [str(it.data.value) for it in op.iterator_types]
     if len(op.outputs) != len(op.res):
         return None
     first = _ranked(op.inputs[0].type) if op.inputs else None
@@ -155,7 +175,7 @@ def as_reduction(op: GenericOp) -> Reduction | None:
     shape = first.get_shape()
     if lead > 0 and any(d < 0 for d in shape):
         return None  # strided runs (hswc.rows) need every dim static
-    space = Space(tuple(shape), rank, lead)
+    space = Space(tuple(shape), rank, lead, outer)
     maps = _maps(op)
     for value, m in zip(op.inputs, maps, strict=False):
         t = _ranked(value.type)
@@ -539,11 +559,8 @@ def row_body(region: RowRegion) -> tuple[Block, list[SSAValue], Rows]:
                 and not nonnegative(op.value) \
                 and (space.dynamic or not averaged(op.result, space.length)):
             op.properties["signed"] = UnitAttr()
-    runs, count = space.runs, space.rows
-    stride = 0
-    if runs > 1:
-        assert count is not None  # strided runs have static dims (as_reduction)
-        stride = count * (space.length // runs)
+    runs = space.runs
+    stride = space.stride if runs > 1 else 0
     rows = Rows(space.length, tuple(kind for _, kind in inputs),
                 tuple(region.level[v] for v in outputs), runs, stride,
                 dynamic=space.dynamic)

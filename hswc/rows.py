@@ -32,6 +32,15 @@ A row length known only at run time (`dynamic`: a reduced dim `?`) is the kernel
 padded to S with each reduction's identity (hswc.reduction_order.padded), so one kernel takes
 every length and its order of combination is a function of the length (Rows.at_length: the
 description for one run-time length).
+
+Lanes (`lanes = L`): a reduction over a dim that is not the innermost (softmax over dim 0 of
+[R, C]) whose runs would be single elements is described by rows of L adjacent columns each:
+row r holds `runs` = R runs of `run` = L elements (`stride` = C apart), and reduces each of its
+L lanes apart: hsg.reduce combines element a * L + b over a for each lane b, in
+hswc.reduction_order's lane order (reduce_lanes), so a row value is L values, not one (a row
+operand holds L values a row, contiguous: column block r's). A row kernel reads each row as
+its runs, as above; its reduction folds whole runs into the first (level-0 calls over L lanes),
+and an element step reading a row value reads its L values for every run.
 """
 
 from __future__ import annotations
@@ -81,6 +90,9 @@ class Rows:
     dynamic: bool = False
     """The row length is the kernel's run-time `row_length` (module docstring); `length` and
     `segment` are then the segment's, or, once at_length gave it, the run-time length."""
+    lanes: int = 1
+    """Values a row's reduction keeps, each of its lanes reduced apart (module docstring:
+    Lanes; `run` = lanes); 1: one value a row."""
 
     def at_length(self, length: int) -> Rows:
         """A dynamic description at one run-time row length (its segment kept)."""
@@ -97,18 +109,34 @@ class Rows:
         """The contiguous elements of one run of a row."""
         return self.length // self.runs
 
+    def in_lanes(self, lanes: int) -> Rows:
+        """These rows, each a single strided column (runs of one element), as rows of `lanes`
+        adjacent columns reduced lane by lane (module docstring: Lanes), one a chunk."""
+        assert self.run == 1 and self.runs > 1
+        return Rows(self.runs * lanes, self.inputs, self.outputs, self.runs, self.stride,
+                    one_per_chunk=True, lanes=lanes)
+
+    def row_start(self, row: np.ndarray) -> np.ndarray:
+        """Where each row's first run starts in an element operand: row r at r * run, the rows
+        of one group (stride / run of them) side by side; a row index past a group continues
+        in the next group, `runs` * stride elements on (a reduction over a middle dim: the
+        rows of [A, R, C] over dim 1 are A groups of C / lanes)."""
+        group = self.stride // self.run
+        return row // group * (self.runs * self.stride) + row % group * self.run
+
     def element_indices(self, start: int, count: int) -> np.ndarray:
         """The flat indices, in an element operand, of rows [start, +count)'s elements, row by
         row (C order of the rows x length view)."""
         import numpy as np  # here, not at module level: hswc-opt's startup does not need it
 
-        rows = np.arange(start, start + count, dtype=np.int64)[:, None, None] * self.run
+        rows = self.row_start(np.arange(start, start + count, dtype=np.int64))[:, None, None]
         runs = np.arange(self.runs, dtype=np.int64)[None, :, None] * self.stride
         return (rows + runs + np.arange(self.run, dtype=np.int64)[None, None, :]).reshape(-1)
 
     def operand_size(self, kind: OperandClass, rows: int) -> int:
         """How many elements an operand of this class holds for `rows` rows."""
-        return {"element": rows * self.length, "row": rows, "column": self.length}[kind]
+        return {"element": rows * self.length, "row": rows * self.lanes,
+                "column": self.length}[kind]
 
     def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
         """The rows operands of these element counts (inputs, then outputs when given, by
@@ -133,12 +161,13 @@ class Rows:
             if kind == "element" and size % self.length:
                 raise ValueError(f"{what} {i + 1} holds {size} elements, not whole rows of "
                                  f"{self.length}")
-            count = size // self.length if kind == "element" else size
+            count = size // self.length if kind == "element" else size // self.lanes
             if found is not None and count != found:
                 raise ValueError(f"{what} {i + 1} ({kind}) holds {count} rows where the "
                                  f"operands before it hold {found}")
             found = count
-        if found is not None and self.runs > 1 and found * self.run != self.stride:
+        if found is not None and self.runs > 1 and found * self.run != self.stride \
+                and not (self.lanes > 1 and found % (self.stride // self.run) == 0):
             raise ValueError(f"the operands hold {found} rows, but runs {self.stride} elements "
                              f"apart are those of {self.stride // self.run} rows")
         return found or 0
@@ -160,6 +189,8 @@ class Rows:
             fields["online"] = UnitAttr()
         if self.dynamic:
             fields["dynamic"] = UnitAttr()
+        if self.lanes != 1:
+            fields["lanes"] = IntegerAttr(self.lanes, i64)
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -192,9 +223,20 @@ class Rows:
         if online is not None and (not isinstance(online, UnitAttr) or segment is None):
             raise ValueError(f"{ROWS_ATTR} `online` must be a unit attribute, with a segment, "
                              f"got {online}")
+        lanes = data.get("lanes")
+        runs_attr = data.get("runs")
+        if lanes is not None and (
+                not isinstance(lanes, IntegerAttr) or lanes.value.data < 2 or one is None
+                or not isinstance(runs_attr, IntegerAttr)
+                or length.value.data != lanes.value.data * runs_attr.value.data
+                or "column" in (*inputs, *outputs)):
+            raise ValueError(f"{ROWS_ATTR} `lanes` must be an integer of at least 2, with runs "
+                             f"of that many elements, one_per_chunk and no column operand, got "
+                             f"{lanes}")
         pieces = {"one_per_chunk": one is not None,
                   "segment": None if segment is None else segment.value.data,
-                  "online": online is not None, "dynamic": dynamic is not None}
+                  "online": online is not None, "dynamic": dynamic is not None,
+                  "lanes": 1 if lanes is None else lanes.value.data}
         runs, stride = data.get("runs"), data.get("stride")
         if runs is None and stride is None:
             return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]

@@ -18,7 +18,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import DTYPES, MODEL, REPO, Build, build, compiler
+from cpu_build import (
+    ARCH35_UT_FLAGS,
+    DTYPES,
+    MODEL,
+    REPO,
+    Build,
+    build,
+    build_and_run_unit_tests,
+    compiler,
+)
 from family_packages import run_on_cpu, unit_test_array
 from sampling import halves
 
@@ -461,20 +470,55 @@ def test_a_row_op_package_is_named_after_the_op_without_name(
     assert "not a named op: give its package an op type with --name" in capsys.readouterr().err
 
 
-def test_a_softmax_over_a_leading_dim_is_no_package(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A softmax over dim 0 is no row kernel (its rows would be runs of one element): its max
-    and sum stay on the host and only the last step is a kernel. Packaged as Softmax (the
-    name hswc-emit gives a single row op), that kernel would be an operator taking x, max and
-    sum; hswc-emit refuses it with one message and writes nothing. (With --name, a kernel of a
-    file is packaged alone, as a model's are: test_emit_leading.)"""
-    name: list[str] = []
+@pytest.mark.parametrize("soc", [pytest.param("ascend910b"),
+                                 pytest.param("ascend950", marks=pytest.mark.sweep)])
+def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(soc: str, tmp_path: Path) -> None:
+    """Softmax over dim 0 of (12, 128) is a row kernel of lanes (hswc.rows: Lanes, two rows of
+    64 columns of 12 runs): hswc-emit packages it as Softmax; its host tiling counts those two
+    rows (x's elements over 12 * 64); the unit test's goldens, hswc-run's, meet the float64 model
+    within PyTorch's tolerance, and the unit test passes on the CPU model (one test a dtype)."""
+    shape = (12, 128)
+    functions = {dt: f"func.func @softmax_{dt}(%x: tensor<12x128x{dt}>) -> tensor<12x128x{dt}> "
+                     f"{{\n  %y = hsg.softmax %x {{dim = 0 : i64}} : tensor<12x128x{dt}>\n"
+                     f"  func.return %y : tensor<12x128x{dt}>\n}}\n" for dt in PACKAGE_DTYPES}
     source = tmp_path / "softmax0.mlir"
-    source.write_text("func.func @f(%x: tensor<64x128xf16>) -> tensor<64x128xf16> {\n"
-                      "  %y = hsg.softmax %x {dim = 0 : i64} : tensor<64x128xf16>\n"
-                      "  func.return %y : tensor<64x128xf16>\n}\n")
+    source.write_text("".join(functions.values()))
     out = tmp_path / "package"
-    assert main([str(source), *name, "-o", str(out)]) == 1
+    assert main([str(source), "--soc", soc, "-o", str(out)]) == 0
+    (tiling_source,) = (out / "op_host").rglob("softmax_tiling*.cpp")
+    tiling = tiling_source.read_text()
+    assert "shape.GetShapeSize() / 768" in tiling, tiling
+    unit = out / _unit_test("softmax", soc)
+    text = unit.read_text()
+    for dtype in PACKAGE_DTYPES:
+        test = text[text.index(f"KernelTest, {dtype}_kernel)"):]
+        x = unit_test_array(test, "x", dtype).reshape(shape)
+        expected = unit_test_array(test, "expected", dtype)
+        y = np.asarray(runner.compile_text(functions[dtype], soc=soc)(x))
+        np.testing.assert_array_equal(y.reshape(-1).view(np.uint8), expected.view(np.uint8))
+        within = compare_tolerance(expected, run_reference("hsg.softmax", [x], dim=0)
+                                   .reshape(-1))
+        assert within.equal, f"{dtype}: {within.summary()}"
+    flags = ARCH35_UT_FLAGS if soc == "ascend950" else ()
+    done = build_and_run_unit_tests({"ut": (unit, flags)}, tmp_path)["ut"]
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"{len(PACKAGE_DTYPES)} passed, 0 failed"
+
+
+def test_a_softmax_whose_columns_are_no_rows_of_lanes_is_no_package(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A softmax over dim 0 of (64, 100): 100 columns are not whole rows of 64 lanes
+    (hswc.rows: Lanes), so its max and sum stay on the host and only the last step is a
+    kernel. Packaged as Softmax (the name hswc-emit gives a single row op), that kernel would
+    be an operator taking x, max and sum; hswc-emit refuses it with one message and writes
+    nothing. (With --name, a kernel of a file is packaged alone, as a model's are:
+    test_emit_leading.)"""
+    source = tmp_path / "softmax0.mlir"
+    source.write_text("func.func @f(%x: tensor<64x100xf16>) -> tensor<64x100xf16> {\n"
+                      "  %y = hsg.softmax %x {dim = 0 : i64} : tensor<64x100xf16>\n"
+                      "  func.return %y : tensor<64x100xf16>\n}\n")
+    out = tmp_path / "package"
+    assert main([str(source), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert ("the operator Softmax keeps 2 computations (linalg.generic) on the host besides "

@@ -34,7 +34,7 @@ from hswc.dialects.hsg_rows import ReduceOp, compensated
 from hswc.interpreter.body_ops import Iteration, constant, run_more
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
-from hswc.reduction_order import online_sum, padded, reduce_rows
+from hswc.reduction_order import online_sum, padded, reduce_lanes, reduce_rows
 from hswc.rows import read_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
@@ -217,6 +217,13 @@ def _segment(op: ReduceOp) -> tuple[int | None, bool, bool, bool]:
     return rows.segment, rows.online, compensated(op, rows), rows.dynamic
 
 
+def _lanes(op: ReduceOp) -> int:
+    """The lanes of the row kernel around `op` (hswc.rows), 1 outside one."""
+    parent = op.parent_op()
+    rows = read_rows(parent) if parent is not None else None
+    return 1 if rows is None else rows.lanes
+
+
 def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
     """(a, b) of a sum of exp(b - m) where m is the maximum of a and b reads no reduction
     after it (hswc.reduction_order's online sum); None for any other reduction."""
@@ -257,7 +264,9 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
         raise OpError(op, "reduces a row of no elements")
     segment, online, exact, pad = _segment(op)
     pair = online_operands(op) if online else None
-    if segment is not None and pair is not None:
+    if _lanes(op) > 1:  # each lane apart over the runs (hswc.rows: Lanes)
+        reduced = reduce_lanes(wide, op.combiner.data)[..., None, :]
+    elif segment is not None and pair is not None:
         a, b = (np.broadcast_to(values[v], full).astype(np.float32) for v in pair)
         reduced = online_sum(a, b, segment, pad)[..., None]
     else:

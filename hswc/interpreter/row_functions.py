@@ -2,8 +2,9 @@
 chunk of them (hsg.row_chunk), each running its body (hswc.interpreter.body) on exactly the GM
 rows it names, for each active core: element operands as rows x length, row operands as
 rows x 1, column operands as 1 x length (hswc.rows; a row of `runs` runs gathered from its
-strided places); hsg.reduce combines along each row in the
-kernel's order (hswc.reduction_order).
+strided places; with `lanes`, element operands as rows x runs x lanes and row operands as
+rows x 1 x lanes); hsg.reduce combines along each row (each lane apart) in the kernel's order
+(hswc.reduction_order).
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ def _window(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: i
     if kind == "column":
         return gm.reshape(1, length)
     if kind == "row":
-        return gm.reshape(-1, 1)[start:start + count]
+        return gm.reshape(-1, 1, rows.lanes)[start:start + count] if rows.lanes > 1 \
+            else gm.reshape(-1, 1)[start:start + count]
     if rows.runs > 1:
-        return gm.reshape(-1)[rows.element_indices(start, count)].reshape(count, length)
+        shape = (count, rows.runs, rows.lanes) if rows.lanes > 1 else (count, length)
+        return gm.reshape(-1)[rows.element_indices(start, count)].reshape(shape)
     return gm.reshape(-1, length)[start:start + count]
 
 
@@ -48,11 +51,20 @@ def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: in
     (offset, count) ranges of elements written."""
     if kind == "element" and rows.runs > 1:
         gm.reshape(-1)[rows.element_indices(start, count)] = np.asarray(value).reshape(-1)
-        return [(a * rows.stride + start * rows.run, count * rows.run)
-                for a in range(rows.runs)]
+        firsts = rows.row_start(np.arange(start, start + count, dtype=np.int64)).tolist()
+        return [(first + a * rows.stride, rows.run) for first in firsts
+                for a in range(rows.runs)] if rows.lanes > 1 else \
+            [(a * rows.stride + start * rows.run, count * rows.run) for a in range(rows.runs)]
     _window(kind, gm, rows, start, count)[...] = value
-    width = rows.length if kind == "element" else 1
+    width = rows.length if kind == "element" else rows.lanes
     return [(start * width, count * width)]
+
+
+def _shape(kind: OperandClass, rows: Rows, count: int) -> tuple[int, ...]:
+    """The shape the body yields an output of this class in, for `count` rows."""
+    if rows.lanes > 1:
+        return (count, rows.runs, rows.lanes) if kind == "element" else (count, 1, rows.lanes)
+    return (count, rows.length) if kind == "element" else (count, 1)
 
 
 class RowFunctions(MachineFunctions):
@@ -103,8 +115,7 @@ class RowFunctions(MachineFunctions):
                                       "rows")
             if count == 0:
                 continue
-            shapes = [(count, rows.length) if kind == "element" else (count, 1)
-                      for kind in rows.outputs]
+            shapes = [_shape(kind, rows, count) for kind in rows.outputs]
             values = run_body_values(
                 op.body.block,
                 [_window(kind, a, rows, start, count)

@@ -17,6 +17,9 @@ folded to constants when the platform is named, else a call of the tiling functi
   A reduction over leading dims (sum over N, H, W keeping C) is a row kernel whose rows (the
   kept dims, C) are strided runs (hswc.rows): each core owns a set of channels and reduces all
   of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
+  one whose runs would be single elements (softmax over dim 0, or over a middle dim) a row
+  kernel of lanes: rows of LANES adjacent columns, each lane reduced apart (hswc.rows: Lanes;
+  its columns whole rows of LANES, its operands element ones, its runs one chunk);
 - `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor, scalars...)`
   (the float scalars its body reads from outside, f32 as an elementwise kernel takes them:
   values the host computes, and a named op's attribute its decomposition marks
@@ -176,9 +179,11 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     row too long for one chunk in segments (segmented_plan, summing online where `online`)."""
     if rows.dynamic:
         return dynamic_plan(body, rows, schedule, dtype, names, ub_size, online)
-    plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype, names)
-    if refusal(plan) is None and _fits(plan, dtype, ub_size):
-        return plan
+    if rows.lanes == 1:  # rows of lanes are one a chunk (hswc.rows)
+        plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype,
+                               names)
+        if refusal(plan) is None and _fits(plan, dtype, ub_size):
+            return plan
     one = row_kernel_plan(body, replace(rows, one_per_chunk=True), schedule, dtype, names)
     if _fits(one, dtype, ub_size):
         return one
@@ -436,6 +441,30 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
     return total
 
 
+LANES = LANES_F32
+"""The adjacent columns one row of a reduction over a dim that is not the innermost holds
+(hswc.rows: Lanes): an f32 vector repeat, so its folds are whole repeats and a row value is read
+as one repeat for every run."""
+
+
+def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
+    """Rows whose runs are single elements (a softmax over dim 0) as rows of LANES columns
+    (Rows.in_lanes) and their count; NotARowKernel (saying why, after `strided`, the reason
+    the runs cannot be copied as they are) where that cannot be."""
+    if rows.run != 1 or count is None:
+        raise NotARowKernel(f"its row kernel {strided}")
+    why = None
+    if rows.stride % LANES:
+        why = (f"; as rows of {LANES} adjacent columns, the {rows.stride} columns a run spans "
+               "are not whole rows")
+    elif any(kind != "element" for kind in (*rows.inputs, *rows.outputs)):
+        why = (f"; as rows of {LANES} adjacent columns, it reads or writes a value a row or a "
+               "column, which such a kernel does not take yet")
+    if why is not None:
+        raise NotARowKernel(f"its row kernel {strided}{why}")
+    return rows.in_lanes(LANES), count // LANES
+
+
 @dataclass(frozen=True)
 class RowTiler:
     """What hsg-tile-on-cores' options say of row kernels: the platform to fold, the schedule,
@@ -487,16 +516,16 @@ class RowTiler:
             raise NotARowKernel("it writes a value per row of a run-time row length, which a "
                                 "length of 0 leaves at its initial value (no kernel writes it)")
         reduced = tuple(range(region.space.rank, len(region.space.shape)))
+        count = region.space.rows
         strided = runs_refusal(rows, sizes)
         if strided is not None:
-            raise NotARowKernel(f"its row kernel {strided}")
+            rows, count = _in_lanes(rows, count, strided)
         _captured_constants(body)
         _name_args(body, inputs)
         first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         before = first.prev_op
-        count = region.space.rows
-        parts = 1 if count is None or rows.dynamic else \
+        parts = 1 if count is None or rows.dynamic or rows.lanes > 1 else \
             split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
         if isinstance(split, Split) and self.choose_on is not None:
@@ -537,7 +566,8 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         reductions = len(region.reductions)
-        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{how})" \
+        lanes = f", its {rows.lanes} lanes reduced apart" if rows.lanes > 1 else ""
+        runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{lanes}{how})" \
             if rows.runs > 1 else ""
         remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "
                f"reduction{'s' if reductions != 1 else ''} along rows of "
@@ -711,6 +741,12 @@ class RowTiler:
             return
         except TilingError:
             longest = longest_row(kernel, ub_size)
+        if rows.lanes > 1:
+            warn(op, f"reduces each column over {rows.runs} runs, {rows.lanes} columns a row of "
+                 f"lanes ({rows.length} elements), more than a chunk of one such row of its row "
+                 f"kernel holds in {ub_size} bytes of UB (the most runs that fit: "
+                 f"{longest // rows.lanes}); it stays on the host")
+            raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
         warn(op, f"reduces rows of {rows.length} elements, longer than a chunk of one row "
              f"of its row kernel holds in {ub_size} bytes of UB (the longest row that fits: "
              f"{longest} elements), and not even a segment of {SEGMENT_ALIGN} elements of "

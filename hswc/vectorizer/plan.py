@@ -287,7 +287,7 @@ class KernelPlan:
             if b.level == "column" and b not in wide:
                 reserve += -(-pitch * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
             elif b.level == "row":
-                per_row += b.depth * size
+                per_row += b.depth * size * (self.rows.lanes if self.rows else 1)
                 reserve += b.depth * VECTOR_REPEAT_BYTES
             elif b.level == "spread":
                 per_row += self.spread_blocks * UB_BLOCK_BYTES
@@ -610,7 +610,8 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
     reduction's source is read after it (the fold overwrites what it folds)."""
     instrs = plan.instrs()
     spread: dict[Val, Buffer] = {}
-    for instr in instrs:
+    lanes = plan.rows is not None and plan.rows.lanes > 1  # read as they are (hswc.rows)
+    for instr in [] if lanes else instrs:
         if instr.dst.level != "element" or instr.api == "Reduce":
             continue
         for src in instr.srcs:
@@ -630,10 +631,10 @@ def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:
     # segment after its buffers.
     segmented = plan.rows is not None and plan.rows.segment is not None
     reduces = any(isinstance(i, Instr) and i.api == "Reduce" for i in plan.items)
-    if reduces and partial_width(plan):
+    if reduces and not lanes and partial_width(plan):
         plan.partials = alloc.new(Val("temp", "f32", "partials"), "temp", "f32",
                                   level="partials")
-    if not segmented and plan.compensation is None \
+    if not segmented and plan.compensation is None and not lanes \
             and all(tree_levels(n) is not None for n in plan.reduced_lengths()):
         return  # no fold overwrites what it reduces
     last = _last_uses(plan.items, plan.outputs)

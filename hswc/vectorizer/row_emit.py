@@ -13,7 +13,11 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   DataCopyPad per run index a: `rows` blocks of `run * sizeof(T)` bytes from GM a * stride on
   (the chunk's rows' a-th runs lie one after the other there) into UB a * run elements into
   each row (dstStride: the pitch less one run), which needs whole 32-byte runs
-  (runs_refusal).
+  (runs_refusal). A row of lanes (hswc.rows: Lanes; one a chunk) is one DataCopyPad of its
+  `runs` blocks of a run, stride apart in GM (the GM stride in bytes, at most a uint16), one
+  after the other in UB; its reduction is the fold tree over whole runs, run 0's lanes copied
+  into the row buffer (no WholeReduce), and an element step reads a row value's lanes as one
+  repeat for every run (block stride 1, repeat stride 0).
 - Compute, per instruction of the plan:
   - on elements or rows alone: the level-2 call over the chunk (`rows * pitch` elements, rounded
     up to the plan's alignment, or `rows` values); the pad lanes of each row are computed and
@@ -85,6 +89,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.dialects.ascend_repeat import UINT8_MAX, BinaryRepeatOp, BinaryRepeatParams
 from hswc.dialects.hsg_rows import compensated
+from hswc.index_arith import IRArith
 from hswc.platform import (
     DATA_COPY_PAD_MAX_BYTES,
     MAX_REPEAT_TIMES,
@@ -153,9 +158,15 @@ def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
         combiner = instr.mode or ""
         if src.dtype != "f32" or src.level != "element" or combiner not in FOLDS:
             return f"reduces {src.dtype} {src.level} values by {combiner}"
+        if plan.rows is not None and plan.rows.lanes not in (1, VECTOR_REPEAT_BYTES // 4):
+            return f"reduces rows of {plan.rows.lanes} lanes (a row kernel folds 64)"
         dtype = "f32"
     elif instr.dst.level == "element" and {v.level for v in instr.srcs} & {"row", "column"}:
         dtype = instr.dst.dtype
+        if plan.rows is not None and plan.rows.lanes > 1 and (
+                dtype != "f32" or any(v.level == "column" for v in instr.srcs)):
+            return (f"is {instr.api} on {dtype} with a row value of {plan.rows.lanes} lanes "
+                    "or a column operand (only f32 steps read a row of lanes)")
         arity = 1 if instr.api == "Broadcast" else 2
         if instr.api not in REPEAT_FORMS or len(instr.srcs) != arity \
                 or dtype not in ("f32", "f16") or any(v.dtype != dtype for v in instr.srcs):
@@ -293,6 +304,9 @@ class RowHandles:
     """A row in segments: each compensated sum's accumulator of lo (Compensation)."""
     row_length: SSAValue | None = None
     """A run-time row length (hswc.rows `dynamic`); None: the static `length`."""
+    first_row: SSAValue | None = None
+    """Rows of lanes (hswc.rows): the core's first row, whose runs' place (Rows.row_start:
+    rows come in groups) its element GlobalTensors start at."""
 
 
 def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
@@ -305,7 +319,10 @@ def _buffer_elements(plan: KernelPlan, b: Buffer, ub_factor: int | SSAValue,
     assert isinstance(ub_factor, SSAValue)
     if b.level == "row":
         lanes = VECTOR_REPEAT_BYTES // ELEMENT_BYTES[b.dtype]
-        return a.mul(a.ceil_div(ub_factor, a.const(lanes)), a.const(lanes))
+        assert plan.rows is not None
+        values = a.mul(ub_factor, a.const(plan.rows.lanes)) if plan.rows.lanes > 1 \
+            else ub_factor
+        return a.mul(a.ceil_div(values, a.const(lanes)), a.const(lanes))
     if b.level == "lanes":
         return a.const(LANES_BUFFER_ELEMENTS)
     if b.level == "half":
@@ -346,6 +363,11 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
             start, count = a.const(0), length
         elif kind == "row":
             start, count = offset, size
+        elif rows.lanes > 1:  # from the first row's first run to the last row's last
+            start = _row_start(a, rows, offset)
+            last = _row_start(a, rows, a.sub(a.add(offset, a.max(size, a.const(1))),
+                                             a.const(1)))
+            count = a.sub(a.add(last, a.const((rows.runs - 1) * rows.stride + rows.run)), start)
         elif rows.runs > 1:  # the core's rows' runs, the last run's end included
             run = a.const(rows.run)
             start = a.mul(offset, run)
@@ -356,6 +378,13 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
         if plan.schedule.l2_bypass and kind == "element" and val in plan.selection.inputs:
             e.op(ascend.SetL2CacheHintOp(gm[val], "disable"))  # streamed: as emit's inputs
     return gm, [(val, kind) for val, _memref, kind in wanted[:len(wanted) - len(outputs)]]
+
+
+def _row_start(a: IRArith, rows: Rows, row: SSAValue) -> SSAValue:
+    """Rows.row_start in index arithmetic: where row `row`'s first run starts."""
+    group = rows.stride // rows.run
+    return a.add(a.mul(a.floor_div(row, a.const(group)), a.const(rows.runs * rows.stride)),
+                 a.mul(a.rem(row, a.const(group)), a.const(rows.run)))
 
 
 def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
@@ -396,7 +425,8 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
-    return RowHandles(gm, objects, uniforms, columns, column_vals, row_length=row_length)
+    return RowHandles(gm, objects, uniforms, columns, column_vals, row_length=row_length,
+                      first_row=offset if rows.lanes > 1 else None)
 
 
 class RowChunkEmitter:
@@ -516,6 +546,12 @@ class RowChunkEmitter:
         a = self.e.a
         if kind == "row":
             at = self.chunk_offset
+        elif self.h.first_row is not None:  # rows of lanes, in groups (Rows.row_start)
+            first = self.h.first_row
+            at = a.sub(_row_start(a, self.rows, a.add(first, self.chunk_offset)),
+                       _row_start(a, self.rows, first))
+            if run:
+                at = a.add(at, a.const(run * self.rows.stride))
         elif self.rows.runs > 1:
             at = a.mul(self.chunk_offset, a.const(self.rows.run))
             if run:
@@ -533,6 +569,16 @@ class RowChunkEmitter:
         """One DataCopyPad per run index of the chunk's strided rows (module docstring)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         run = self.rows.run
+        between = (self.rows.stride - run) * size
+        if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
+            # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
+            # `between` bytes apart in GM, one after the other in UB
+            gm = self._gm_at(val, "element")
+            dst, src = (local, gm) if inbound else (gm, local)
+            self.e.op(ascend.DataCopyPadOp(
+                dst, src, a.const(run * size), a.const(self.rows.runs),
+                src_stride=between if inbound else 0, dst_stride=0 if inbound else between))
+            return
         gap = (self.plan.pitch - run) * size // UB_BLOCK_BYTES
         for index in range(self.rows.runs):
             gm = self._gm_at(val, "element", index)
@@ -706,10 +752,20 @@ class RowChunkEmitter:
         key = f"row:{instr.count}:{lanes}"
         if key not in self.counts:
             a = self.e.a
-            value = a.mul(a.ceil_div(self.rows_now, a.const(lanes)), a.const(lanes))
+            value = a.mul(a.ceil_div(self.row_values, a.const(lanes)), a.const(lanes))
             if instr.count == "words":
                 value = a.ceil_div(value, a.const(MASK_WORD_BITS))
             self.counts[key] = value
+        return self.counts[key]
+
+    @property
+    def row_values(self) -> SSAValue:
+        """The values the chunk's row buffers hold: a value a row, or its lanes (hswc.rows)."""
+        if self.rows.lanes == 1:
+            return self.rows_now
+        key = "row values"
+        if key not in self.counts:
+            self.counts[key] = self.e.a.mul(self.rows_now, self.e.a.const(self.rows.lanes))
         return self.counts[key]
 
     def count(self, level: str, kind: str) -> SSAValue:
@@ -719,7 +775,7 @@ class RowChunkEmitter:
         if key not in self.counts:
             a = self.e.a
             if level == "row":
-                value = self.rows_now
+                value = self.row_values
             elif level == "column":
                 value = a.const(self.plan.pitch)
             elif kind == "cur":
@@ -825,7 +881,8 @@ class RowChunkEmitter:
         size = ELEMENT_BYTES[instr.dst.dtype]
         pitch_blocks = self.plan.pitch * size // UB_BLOCK_BYTES
         srcs = instr.srcs * 2 if instr.api == "Broadcast" else instr.srcs
-        sources = [self.spread(v) if v.level == "row" else self.tensor(v) for v in srcs]
+        sources = [self.spread(v) if v.level == "row" and self.rows.lanes == 1
+                   else self.tensor(v) for v in srcs]
         self.barrier()
         wide = self.plan.wide_columns
         if instr.api != "Broadcast" and all(v.level == "element" or self.buffer(v) in wide
@@ -898,9 +955,9 @@ class RowChunkEmitter:
             operands: list[SSAValue] = []
             strides: list[tuple[int, int]] = []
             for v, t in srcs:
-                if v.level == "row":
+                if v.level == "row":  # its spread block, or its lanes: one repeat, every run
                     operands.append(t)
-                    strides.append((0, 0))
+                    strides.append((0, 0) if self.rows.lanes == 1 else (1, 0))
                 else:
                     operands.append(self.at(t, start))
                     strides.append((1, group_blocks))
@@ -934,7 +991,9 @@ class RowChunkEmitter:
         pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
         a = self.e.a
         work = self.tensor(src)
-        if tree_levels(self.length) is not None and not compensated(instr.source, self.rows):
+        lanes_apart = self.rows.lanes > 1
+        if not lanes_apart and tree_levels(self.length) is not None \
+                and not compensated(instr.source, self.rows):
             self.pad_tail(work, combiner)
             self.tree_reduce(combiner, work, self.tensor(instr.dst))
             return
@@ -964,6 +1023,11 @@ class RowChunkEmitter:
                                           a.const(fold.lanes), self.rows_now, params))
             self.pending = True
         self.barrier()
+        if lanes_apart:  # the first run's lanes are the row's values (reduce_lanes)
+            self.e.op(ascend.DataCopyOp(self.tensor(instr.dst), work,
+                                        a.const(self.rows.lanes)))
+            self.pending = True
+            return
         self.e.op(WHOLE[combiner](self.tensor(instr.dst), work,
                                   a.const(min(self.length, lanes)), self.rows_now,
                                   dst_rep_stride=1, src_blk_stride=1,
