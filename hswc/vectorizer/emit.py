@@ -50,12 +50,13 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from hswc.broadcast import Broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
+from hswc.dialects.int_attrs import int_attr
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
 from hswc.vectorizer.broadcast_copy import (
@@ -179,6 +180,28 @@ def buffer_objects(e: Emitter, plan: KernelPlan,
             position = ascend.TPosition.VECCALC if tbuf_position is None else tbuf_position(b)
             objects[b] = e.value(ascend.TBufOp(position), object_name(b))
     return objects
+
+
+def with_queue_depths(kernel: Operation, plan: KernelPlan) -> None:
+    """Give `kernel`, built by this module from a plan that equals `plan` but for its queues'
+    depths, `plan`'s depths. A depth shows in a kernel only where buffer_objects and emit_init
+    put it: its queue's TQue type and that queue's InitBuffer `num` (which must equal it); so
+    each TQue of another depth is rebuilt at `plan`'s (its name, location and uses kept) and
+    each queue's InitBuffer takes its queue's depth. The schedule choice times such
+    candidates (double-buffer on and off) from one build (hswc.passes.schedule_choice)."""
+    depths = {object_name(b): b.depth for b in plan.buffers if b.is_queue}
+    for op in list(kernel.walk()):
+        if isinstance(op, ascend.TQueOp) and op.result.name_hint in depths:
+            queue = op.result.type
+            assert isinstance(queue, ascend.TQueType)
+            depth = depths[op.result.name_hint]
+            if queue.depth.data != depth:
+                new = ascend.TQueOp(queue.position.data, depth)
+                new.location = op.location
+                new.result.name_hint = op.result.name_hint
+                Rewriter.replace_op(op, new)
+        elif isinstance(op, ascend.InitBufferOp) and isinstance(op.buffer.type, ascend.TQueType):
+            op.properties["num"] = int_attr(op.buffer.type.depth.data, 32)
 
 
 def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue],
