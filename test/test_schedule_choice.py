@@ -289,8 +289,8 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """One choice (schedule_choice.Models) builds the blocked kernel once and lowers each
     distinct candidate kernel at most once (one differing from another only in its queues'
-    depths not at all: copied), the L2 hint's plain kernel not again, and comes out as the
-    steps made apart (each with kernels of its own) come out."""
+    depths or its L2 hint not at all: requeued), the L2 hint's plain and hinted kernels not
+    again, and comes out as the steps made apart (each with kernels of its own) come out."""
     ew = generic(stem, dtype)
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
@@ -324,20 +324,21 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     schedule_choice._chosen.clear()
     assert (choice.schedule, choice.time) == apart
     assert len(blocked) == 1
-    # a candidate differing from one lowered before only in its queues' depths is copied
-    assert len(built) == len({schedule_choice._depthless(k) for k in distinct}) + 1
-    assert len({schedule_choice._depthless(k) for k in distinct}) < len(distinct)
+    # a candidate differing from one lowered before only in its queues' depths or its L2
+    # hint (the winner's hint among them) is that kernel requeued
+    assert len(built) == len({schedule_choice._depthless(k) for k in distinct})
+    assert len(built) < len(distinct)
 
 
 @pytest.mark.parametrize(("source", "dtype"), [("hard_sigmoid_grad", "f16"),
                                                ("torch_bias_add.mlir", "f32")])
-def test_a_candidate_differing_only_in_queue_depths_is_requeued_as_its_own_build(
+def test_a_candidate_differing_only_in_queue_depths_or_hint_is_requeued_as_its_own_build(
         source: str, dtype: str) -> None:
     """The choice makes a candidate whose plan differs from one lowered before only in its
-    queues' depths from that kernel (schedule_choice.requeue, in place): it then prints as
-    the candidate's own lowering does and models alike, and back again as the first, for
-    every such pair of the 32 combinations (a broadcast body among them: its UB plan's
-    broadcast rows)."""
+    queues' depths or L2 hint from that kernel (schedule_choice.requeue, in place): it then
+    prints as the candidate's own lowering does and models alike, and back again as the
+    first, for every such pair of the 32 combinations and their hinted twins (a broadcast
+    body among them: its UB plan's broadcast rows, and its broadcast input left unhinted)."""
     from xdsl.printer import Printer
 
     from hswc.passes.schedule_choice import (
@@ -365,10 +366,12 @@ def test_a_candidate_differing_only_in_queue_depths_is_requeued_as_its_own_build
         Printer(stream=out).print_op(kernel)
         return out.getvalue()
 
+    every = (*EVERY, *(replace(s, l2_bypass=True) for s in EVERY))
     plans = {_signature(plan): plan
-             for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api, EVERY)}
+             for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api, every)}
     pairs = [(a, b) for a in plans for b in plans if a != b and _depthless(a) == _depthless(b)]
-    assert pairs  # double-buffer on and off, at least
+    assert {a[-1] for a, b in pairs if a[-1] != b[-1]} == {False, True}  # hint on, off
+    assert any(a[1] != b[1] and a[-1] == b[-1] for a, b in pairs)  # depths alone
     size = choice_size(None)
     for a, b in pairs:
         first, fresh = (candidate_kernel(blocked, plans[k]) for k in (a, b))

@@ -26,8 +26,8 @@ a chain of launches loses nothing by it; the model times one launch and cannot t
 
 Each distinct candidate's kernel is built as the passes build it (the tiled kernel,
 hsg-block-into-ub, convert-hsg-to-ascend's lowering of its chunk; a candidate that differs
-from one lowered before only in its queues' depths, as double-buffer on and off do, is that
-kernel with its depths changed, `requeue`), tiled by its own UB plan (so
+from one lowered before only in its queues' depths and L2 hint, as double-buffer on and off
+do, is that kernel with its depths and hints changed, `requeue`), tiled by its own UB plan (so
 its ubFactor is the largest its buffers allow) and modelled by hswc.cost_model's streams and
 scheduler for one launch of `CHOICE_ELEMENTS` (or the launch's own count when the shape is
 static and smaller) on the target platform; cores with slices of one length share one stream
@@ -129,13 +129,15 @@ def candidate_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
 
 def requeue(kernel: func.FuncOp, plan: KernelPlan, broadcast: Broadcast | None) -> None:
     """Make `kernel`, a candidate kernel of the same body whose plan equals `plan` but for its
-    queues' depths (equal `_depthless` signatures), the kernel of `plan`, in place: `plan`'s
-    depths (hswc.vectorizer.emit.with_queue_depths) and its UB plan recorded (`broadcast`: the
-    chunk's). It then prints as candidate_kernel's build of `plan` does
-    (test/test_schedule_choice.py), at the cost of a walk instead of a lowering."""
-    from hswc.vectorizer.emit import with_queue_depths
+    queues' depths and its L2 hint (equal `_depthless` signatures), the kernel of `plan`, in
+    place: `plan`'s depths and hints (hswc.vectorizer.emit.with_queue_depths, with_l2_hints;
+    `broadcast`: the chunk's) and its UB plan recorded. It then prints as candidate_kernel's
+    build of `plan` does (test/test_schedule_choice.py), at the cost of a walk instead of a
+    lowering."""
+    from hswc.vectorizer.emit import with_l2_hints, with_queue_depths
 
     with_queue_depths(kernel, plan)
+    with_l2_hints(kernel, plan, broadcast)
     _record_plan(kernel, plan, broadcast)
 
 
@@ -231,11 +233,11 @@ def _signature(plan: KernelPlan) -> tuple[object, ...]:
 
 
 def _depthless(key: tuple[object, ...]) -> tuple[object, ...]:
-    """A `_signature` without its buffers' depths and the UB plan they size: equal for plans
-    whose kernels differ only in their queues' depths (`requeue`)."""
-    items, buffers, frees, align, _, l2_bypass = key
-    return (items, tuple(b[:3] + b[4:] for b in buffers),  # type: ignore[attr-defined]
-            frees, align, l2_bypass)
+    """A `_signature` without its buffers' depths, the UB plan they size and the L2 hint:
+    equal for plans whose kernels differ only in their queues' depths and hints
+    (`requeue`)."""
+    items, buffers, frees, align, _, _ = key
+    return items, tuple(b[:3] + b[4:] for b in buffers), frees, align  # type: ignore[attr-defined]
 
 
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
@@ -252,10 +254,11 @@ class Models:
     (the L2 hint of the winner, `_hinted`) builds and models nothing twice: the blocked kernel,
     built once; each distinct candidate kernel's (by `_signature`) modelled seconds at each
     size; and the first kernel lowered of each `_depthless` signature, which becomes the
-    kernel of any candidate that differs from it only in its queues' depths (`requeue`, in
-    place) rather than that candidate being lowered again: double-buffer on and off are one
-    lowering. Every number is the one a fresh build and model gives (the model is
-    deterministic and reads the kernel only). `close` erases what it holds."""
+    kernel of any candidate that differs from it only in its queues' depths and L2 hint
+    (`requeue`, in place) rather than that candidate being lowered again: double-buffer on and
+    off, and the L2 hint of the winner, are one lowering. Every number is the one a fresh
+    build and model gives (the model is deterministic and reads the kernel only). `close`
+    erases what it holds."""
 
     def __init__(self, build: KernelBuilder):
         self._build = build
@@ -433,9 +436,9 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     (bench/bench_default_schedule.py). The hint is not: it changes only which bytes cross the
     HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
     and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both.
-    That costs a body's first choice one kernel and three models more (`models`, the choice's
-    so far, holds `found`'s kernel and its time at the choice size; a kept choice,
-    hswc.choice_store, costs nothing)."""
+    That costs a body's first choice at most three models more (`models`, the choice's so far,
+    holds `found`'s kernel, which becomes the hinted one in place, and its time at the choice
+    size; a kept choice, hswc.choice_store, costs nothing)."""
     plain, hinted = found[0], replace(found[0], l2_bypass=True)
     sizes = hint_sizes(elements, platform)
     pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted),

@@ -182,6 +182,9 @@ def buffer_objects(e: Emitter, plan: KernelPlan,
     return objects
 
 
+_QUEUE_OPS = (ascend.TQueOp, ascend.InitBufferOp)
+
+
 def with_queue_depths(kernel: Operation, plan: KernelPlan) -> None:
     """Give `kernel`, built by this module from a plan that equals `plan` but for its queues'
     depths, `plan`'s depths. A depth shows in a kernel only where buffer_objects and emit_init
@@ -190,7 +193,7 @@ def with_queue_depths(kernel: Operation, plan: KernelPlan) -> None:
     each queue's InitBuffer takes its queue's depth. The schedule choice times such
     candidates (double-buffer on and off) from one build (hswc.passes.schedule_choice)."""
     depths = {object_name(b): b.depth for b in plan.buffers if b.is_queue}
-    for op in list(kernel.walk()):
+    for op in [o for o in kernel.walk() if type(o) in _QUEUE_OPS]:  # not isinstance: ABCs
         if isinstance(op, ascend.TQueOp) and op.result.name_hint in depths:
             queue = op.result.type
             assert isinstance(queue, ascend.TQueType)
@@ -202,6 +205,27 @@ def with_queue_depths(kernel: Operation, plan: KernelPlan) -> None:
                 Rewriter.replace_op(op, new)
         elif isinstance(op, ascend.InitBufferOp) and isinstance(op.buffer.type, ascend.TQueType):
             op.properties["num"] = int_attr(op.buffer.type.depth.data, 32)
+
+
+def with_l2_hints(kernel: Operation, plan: KernelPlan, broadcast: Broadcast | None) -> None:
+    """Give `kernel`, built by this module from a plan that equals `plan` but perhaps for its
+    schedule's `l2_bypass`, `plan`'s hints. A hint shows in a kernel only where
+    _global_tensors puts it: a SetL2CacheHint right after each streamed input's
+    SetGlobalBuffer (the first of the kernel's, one per input then per output, in the plan's
+    order), with that op's location; so each is added or erased to match `plan`."""
+    vals = [*plan.inputs, *plan.outputs]
+    tensors = [op for op in kernel.walk() if type(op) is ascend.SetGlobalBufferOp]
+    for val, op in zip(vals, tensors[:len(vals)], strict=True):
+        assert op.result.name_hint == f"{val.name}_gm"
+        hint = op.next_op if isinstance(op.next_op, ascend.SetL2CacheHintOp) else None
+        wanted = plan.schedule.l2_bypass and val in plan.inputs and not _broadcast(broadcast,
+                                                                                   val)
+        if wanted and hint is None:
+            new = ascend.SetL2CacheHintOp(op.result, "disable")
+            new.location = op.location
+            Rewriter.insert_op(new, InsertPoint.after(op))
+        elif hint is not None and not wanted:
+            Rewriter.erase_op(hint)
 
 
 def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue],
