@@ -267,6 +267,7 @@ class Models:
         self._times: dict[tuple[object, ...], dict[int, float | None]] = {}
         self._lowered: dict[tuple[object, ...], tuple[func.FuncOp, tuple[object, ...]]] = {}
         """Each `_depthless` signature's kernel, and the signature of the plan it is now of."""
+        self._fastest: float | None = None
 
     def blocked(self) -> func.FuncOp:
         """The body's tiled kernel as hsg-block-into-ub makes it, built on first use."""
@@ -313,9 +314,29 @@ class Models:
                         known[size] = modelled_time(kernel, plan, platform, size)
                     except (ValueError, CostModelError):
                         known[size] = None  # not tileable on this platform
+                self._let_go(_depthless(key), known[sizes[0]])
                 del kernel
         found = tuple(known[size] for size in sizes)
         return None if None in found else found  # type: ignore[return-value]
+
+    def _let_go(self, current: tuple[object, ...], time: float | None) -> None:
+        """The lowered kernels erased that can no longer be chosen (their every candidate's
+        time at its first size beyond TIE of the fastest so far), but the `current` one's:
+        what a long body's choice holds stays the kernels that may still win, for the L2
+        hint's models of the winner (a kernel let go and asked for again is lowered again)."""
+        if time is not None and (self._fastest is None or time < self._fastest):
+            self._fastest = time
+        if self._fastest is None:
+            return
+        bound = self._fastest * (1 + TIE)
+        firsts: dict[tuple[object, ...], list[float]] = {}
+        for key, times in self._times.items():
+            first = next(iter(times.values()), None)
+            if first is not None:
+                firsts.setdefault(_depthless(key), []).append(first)
+        for shape in [s for s in self._lowered if s != current
+                      and all(t > bound for t in firsts.get(s, []))]:
+            _drop(self._lowered.pop(shape)[0])
 
     def close(self) -> None:
         with collector.paused():
@@ -343,7 +364,7 @@ def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | 
     found_models = Models(build) if models is None else models
     times: list[tuple[Schedule, tuple[float, ...]]] = []
     try:
-        for schedule in candidates:
+        for schedule in _twins_together(candidates):
             # One candidate's plan at a time, each let go once modelled: a long body's plans
             # are some 3 KB per body op each, and only their signatures find equal ones.
             with collector.paused():
@@ -359,7 +380,20 @@ def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | 
     finally:
         if own:
             found_models.close()
-    return times
+    return sorted(times, key=lambda found: candidates.index(found[0]))
+
+
+def _twins_together(candidates: tuple[Schedule, ...]) -> list[Schedule]:
+    """`candidates` in the order they are modelled in: each next to those that differ from it
+    only in `double_buffer` and `l2_bypass` (whose kernels are one lowering, Models.kernel),
+    so that the lowering of one is let go once its twins are modelled (Models: only the
+    kernels that may still be chosen are held). The times are given back in `candidates`'
+    order, which decides ties."""
+    def group(schedule: Schedule) -> Schedule:
+        return replace(schedule, double_buffer=False, l2_bypass=False)
+
+    firsts = list(dict.fromkeys(group(s) for s in candidates))
+    return sorted(candidates, key=lambda s: firsts.index(group(s)))
 
 
 _chosen: dict[tuple[object, ...], tuple[Schedule, float]] = {}
