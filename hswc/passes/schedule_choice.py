@@ -290,6 +290,7 @@ class Models:
         shape = _depthless(key)
         found = self._lowered.get(shape)
         if found is None:
+            self._let_go(None, None)  # the losers first: at most the winners and this held
             kernel = candidate_kernel(self.blocked(), plan)
         else:
             kernel, now = found
@@ -319,7 +320,7 @@ class Models:
         found = tuple(known[size] for size in sizes)
         return None if None in found else found  # type: ignore[return-value]
 
-    def _let_go(self, current: tuple[object, ...], time: float | None) -> None:
+    def _let_go(self, current: tuple[object, ...] | None, time: float | None) -> None:
         """The lowered kernels erased that can no longer be chosen (their every candidate's
         time at its first size beyond TIE of the fastest so far), but the `current` one's:
         what a long body's choice holds stays the kernels that may still win, for the L2
