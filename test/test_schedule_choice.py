@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from io import StringIO
 from itertools import product
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -42,6 +44,7 @@ from hswc.profiling import lower
 from hswc.tiling import compute_tiling
 from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
 
+REPO = Path(__file__).resolve().parent.parent
 ALL_FLAGS = (*TRADED_FLAGS, "early_free", "x_first")
 EVERY = tuple(Schedule(**dict(zip(ALL_FLAGS, flags, strict=True)))
               for flags in product((False, True), repeat=len(ALL_FLAGS)))
@@ -284,9 +287,10 @@ def test_a_run_for_the_950_chooses_with_the_950s_figures() -> None:
 @pytest.mark.parametrize(("stem", "dtype"), [("leaky_relu", "f16"), ("hard_sigmoid_grad", "f32")])
 def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """One choice (schedule_choice.Models) builds the blocked kernel once and each distinct
-    candidate kernel once, the L2 hint's plain kernel not again, and comes out as the steps
-    made apart (each with kernels of its own) come out."""
+    """One choice (schedule_choice.Models) builds the blocked kernel once and lowers each
+    distinct candidate kernel at most once (one differing from another only in its queues'
+    depths or its L2 hint not at all: requeued), the L2 hint's plain and hinted kernels not
+    again, and comes out as the steps made apart (each with kernels of its own) come out."""
     ew = generic(stem, dtype)
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
@@ -320,4 +324,63 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     schedule_choice._chosen.clear()
     assert (choice.schedule, choice.time) == apart
     assert len(blocked) == 1
-    assert len(built) == len(distinct) + 1  # and the winner with the hint
+    # a candidate differing from one lowered before only in its queues' depths or its L2
+    # hint (the winner's hint among them) is that kernel requeued
+    assert len(built) == len({schedule_choice._depthless(k) for k in distinct})
+    assert len(built) < len(distinct)
+
+
+@pytest.mark.parametrize(("source", "dtype"), [("hard_sigmoid_grad", "f16"),
+                                               ("torch_bias_add.mlir", "f32")])
+def test_a_candidate_differing_only_in_queue_depths_or_hint_is_requeued_as_its_own_build(
+        source: str, dtype: str) -> None:
+    """The choice makes a candidate whose plan differs from one lowered before only in its
+    queues' depths or L2 hint from that kernel (schedule_choice.requeue, in place): it then
+    prints as the candidate's own lowering does and models alike, and back again as the
+    first, for every such pair of the 32 combinations and their hinted twins (a broadcast
+    body among them: its UB plan's broadcast rows, and its broadcast input left unhinted)."""
+    from xdsl.printer import Printer
+
+    from hswc.passes.schedule_choice import (
+        Models,
+        _depthless,
+        _signature,
+        candidate_kernel,
+        modelled_time,
+        requeue,
+    )
+
+    if source.endswith(".mlir"):
+        m = parse_text((REPO / "examples" / source).read_text(), source)
+        HsgDecomposePass().apply(Context(), m)
+        ew = elementwise(next(op for op in m.walk() if isinstance(op, GenericOp)))
+        assert ew.broadcast is not None
+    else:
+        ew = generic(source, dtype)
+    platform = get_platform("ascend910b")
+    models = Models(lambda: _build_kernel_function("q_kernel_" + dtype, ew))
+    blocked = models.blocked()
+
+    def text(kernel: FuncOp) -> str:
+        out = StringIO()
+        Printer(stream=out).print_op(kernel)
+        return out.getvalue()
+
+    every = (*EVERY, *(replace(s, l2_bypass=True) for s in EVERY))
+    plans = {_signature(plan): plan
+             for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api, every)}
+    pairs = [(a, b) for a in plans for b in plans if a != b and _depthless(a) == _depthless(b)]
+    assert {a[-1] for a, b in pairs if a[-1] != b[-1]} == {False, True}  # hint on, off
+    assert any(a[1] != b[1] and a[-1] == b[-1] for a, b in pairs)  # depths alone
+    size = choice_size(None)
+    for a, b in pairs:
+        first, fresh = (candidate_kernel(blocked, plans[k]) for k in (a, b))
+        assert text(first) != text(fresh)
+        kernel = candidate_kernel(blocked, plans[a])
+        requeue(kernel, plans[b], ew.broadcast)
+        assert text(kernel) == text(fresh)
+        assert modelled_time(kernel, plans[b], platform, size) == modelled_time(
+            fresh, plans[b], platform, size)
+        requeue(kernel, plans[a], ew.broadcast)
+        assert text(kernel) == text(first)
+    models.close()

@@ -25,7 +25,9 @@ time with it. Assumed: a hinted read is still served by the lines a previous lau
 a chain of launches loses nothing by it; the model times one launch and cannot tell.
 
 Each distinct candidate's kernel is built as the passes build it (the tiled kernel,
-hsg-block-into-ub, convert-hsg-to-ascend's lowering of its chunk), tiled by its own UB plan (so
+hsg-block-into-ub, convert-hsg-to-ascend's lowering of its chunk; a candidate that differs
+from one lowered before only in its queues' depths and L2 hint, as double-buffer on and off
+do, is that kernel with its depths and hints changed, `requeue`), tiled by its own UB plan (so
 its ubFactor is the largest its buffers allow) and modelled by hswc.cost_model's streams and
 scheduler for one launch of `CHOICE_ELEMENTS` (or the launch's own count when the shape is
 static and smaller) on the target platform; cores with slices of one length share one stream
@@ -116,15 +118,35 @@ def candidate_kernel(blocked: func.FuncOp, plan: KernelPlan) -> func.FuncOp:
     """The kernel of `plan`: a copy of the blocked kernel with its chunk lowered as
     convert-hsg-to-ascend lowers it, recording the UB plan it is tiled by."""
     from hswc.passes.convert_hsg_to_ascend import convert_chunk
-    from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
 
     kernel = blocked.clone()
     chunk = next(op for op in kernel.walk() if isinstance(op, hsg.ElementwiseChunkOp))
     broadcast = read_broadcast(chunk)
     convert_chunk(chunk, plan)
+    _record_plan(kernel, plan, broadcast)
+    return kernel
+
+
+def requeue(kernel: func.FuncOp, plan: KernelPlan, broadcast: Broadcast | None) -> None:
+    """Make `kernel`, a candidate kernel of the same body whose plan equals `plan` but for its
+    queues' depths and its L2 hint (equal `_depthless` signatures), the kernel of `plan`, in
+    place: `plan`'s depths and hints (hswc.vectorizer.emit.with_queue_depths, with_l2_hints;
+    `broadcast`: the chunk's) and its UB plan recorded. It then prints as candidate_kernel's
+    build of `plan` does (test/test_schedule_choice.py), at the cost of a walk instead of a
+    lowering."""
+    from hswc.vectorizer.emit import with_l2_hints, with_queue_depths
+
+    with_queue_depths(kernel, plan)
+    with_l2_hints(kernel, plan, broadcast)
+    _record_plan(kernel, plan, broadcast)
+
+
+def _record_plan(kernel: func.FuncOp, plan: KernelPlan, broadcast: Broadcast | None) -> None:
+    """The UB plan `kernel` is tiled by, its broadcast rows included, recorded on it."""
+    from hswc.passes.schedule_options import UB_PLAN_ATTR, plan_attribute
+
     kernel.attributes[UB_PLAN_ATTR] = plan_attribute(broadcast_plan(plan.ub_plan(), broadcast,
                                                                   plan.input_dtypes))
-    return kernel
 
 
 def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
@@ -210,6 +232,14 @@ def _signature(plan: KernelPlan) -> tuple[object, ...]:
     return items, buffers, frees, plan.align, plan.ub_plan(), plan.schedule.l2_bypass
 
 
+def _depthless(key: tuple[object, ...]) -> tuple[object, ...]:
+    """A `_signature` without its buffers' depths, the UB plan they size and the L2 hint:
+    equal for plans whose kernels differ only in their queues' depths and hints
+    (`requeue`)."""
+    items, buffers, frees, align, _, _ = key
+    return items, tuple(b[:3] + b[4:] for b in buffers), frees, align  # type: ignore[attr-defined]
+
+
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
                    platform: Platform, elements: int, candidates: tuple[Schedule, ...] = CANDIDATES,
                    models: Models | None = None) -> list[tuple[Schedule, float]]:
@@ -223,16 +253,20 @@ class Models:
     """What one body's choice has modelled (choose_schedule), so that a later step of it
     (the L2 hint of the winner, `_hinted`) builds and models nothing twice: the blocked kernel,
     built once; each distinct candidate kernel's (by `_signature`) modelled seconds at each
-    size; and the kernels that may still be chosen, those within TIE of the fastest so far at
-    the first size asked (the winner is among them), to model at another size. Every number is
-    the one a fresh build and model gives (the model is deterministic and reads the kernel
-    only). `close` erases what it holds."""
+    size; and the first kernel lowered of each `_depthless` signature, which becomes the
+    kernel of any candidate that differs from it only in its queues' depths and L2 hint
+    (`requeue`, in place) rather than that candidate being lowered again: double-buffer on and
+    off, and the L2 hint of the winner, are one lowering. Every number is the one a fresh
+    build and model gives (the model is deterministic and reads the kernel only). `close`
+    erases what it holds."""
 
     def __init__(self, build: KernelBuilder):
         self._build = build
         self._blocked: func.FuncOp | None = None
+        self._broadcast: Broadcast | None = None
         self._times: dict[tuple[object, ...], dict[int, float | None]] = {}
-        self._kernels: dict[tuple[object, ...], func.FuncOp] = {}
+        self._lowered: dict[tuple[object, ...], tuple[func.FuncOp, tuple[object, ...]]] = {}
+        """Each `_depthless` signature's kernel, and the signature of the plan it is now of."""
         self._fastest: float | None = None
 
     def blocked(self) -> func.FuncOp:
@@ -245,7 +279,25 @@ class Models:
                 HsgBlockIntoUbPass().apply(Context(), module)
                 self._blocked = next(op for op in module.body.block.ops
                                      if isinstance(op, func.FuncOp))
+                self._broadcast = read_broadcast(next(
+                    op for op in self._blocked.walk() if isinstance(op, hsg.ElementwiseChunkOp)))
         return self._blocked
+
+    def kernel(self, key: tuple[object, ...], plan: KernelPlan) -> func.FuncOp:
+        """The candidate kernel of `plan` (signature `key`): the one lowered for its
+        `_depthless` signature, requeued to `plan`'s depths where it is of another plan; else
+        lowered."""
+        shape = _depthless(key)
+        found = self._lowered.get(shape)
+        if found is None:
+            self._let_go(None, None)  # the losers first: at most the winners and this held
+            kernel = candidate_kernel(self.blocked(), plan)
+        else:
+            kernel, now = found
+            if now != key:
+                requeue(kernel, plan, self._broadcast)
+        self._lowered[shape] = kernel, key
+        return kernel
 
     def times(self, key: tuple[object, ...], plan: KernelPlan, platform: Platform,
               sizes: tuple[int, ...]) -> tuple[float, ...] | None:
@@ -256,41 +308,42 @@ class Models:
         known = self._times.setdefault(key, {})
         missing = [size for size in sizes if size not in known]
         if missing:
-            with collector.paused():  # a candidate's IR is garbage once modelled
-                kernel = self._kernels.pop(key, None)
-                if kernel is None:
-                    kernel = candidate_kernel(self.blocked(), plan)
+            with collector.paused():  # what a requeue or a model leaves is garbage
+                kernel = self.kernel(key, plan)
                 for size in missing:
                     try:
                         known[size] = modelled_time(kernel, plan, platform, size)
                     except (ValueError, CostModelError):
                         known[size] = None  # not tileable on this platform
-                self._keep(key, kernel, known[sizes[0]])
-                del kernel  # so the collection that ends the block frees a dropped one
+                self._let_go(_depthless(key), known[sizes[0]])
+                del kernel
         found = tuple(known[size] for size in sizes)
         return None if None in found else found  # type: ignore[return-value]
 
-    def _keep(self, key: tuple[object, ...], kernel: func.FuncOp, time: float | None) -> None:
-        """`kernel` kept while it may still be the choice; the others dropped."""
+    def _let_go(self, current: tuple[object, ...] | None, time: float | None) -> None:
+        """The lowered kernels erased that can no longer be chosen (their every candidate's
+        time at its first size beyond TIE of the fastest so far), but the `current` one's:
+        what a long body's choice holds stays the kernels that may still win, for the L2
+        hint's models of the winner (a kernel let go and asked for again is lowered again)."""
         if time is not None and (self._fastest is None or time < self._fastest):
             self._fastest = time
-            for other in [k for k, kept in self._kernels.items()
-                          if self._first(k) > time * (1 + TIE)]:
-                _drop(self._kernels.pop(other))
-        if time is not None and time <= self._fastest * (1 + TIE):  # type: ignore[operator]
-            self._kernels[key] = kernel
-        else:
-            _drop(kernel)
-
-    def _first(self, key: tuple[object, ...]) -> float:
-        """The kept kernel's seconds at the first size it was modelled at."""
-        return next(t for t in self._times[key].values() if t is not None)
+        if self._fastest is None:
+            return
+        bound = self._fastest * (1 + TIE)
+        firsts: dict[tuple[object, ...], list[float]] = {}
+        for key, times in self._times.items():
+            first = next(iter(times.values()), None)
+            if first is not None:
+                firsts.setdefault(_depthless(key), []).append(first)
+        for shape in [s for s in self._lowered if s != current
+                      and all(t > bound for t in firsts.get(s, []))]:
+            _drop(self._lowered.pop(shape)[0])
 
     def close(self) -> None:
         with collector.paused():
-            for kernel in self._kernels.values():
+            for kernel, _ in self._lowered.values():
                 _drop(kernel)
-            self._kernels.clear()
+            self._lowered.clear()
             self._blocked = None
 
 
@@ -312,7 +365,7 @@ def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | 
     found_models = Models(build) if models is None else models
     times: list[tuple[Schedule, tuple[float, ...]]] = []
     try:
-        for schedule in candidates:
+        for schedule in _twins_together(candidates):
             # One candidate's plan at a time, each let go once modelled: a long body's plans
             # are some 3 KB per body op each, and only their signatures find equal ones.
             with collector.paused():
@@ -328,7 +381,20 @@ def modelled_times_at(build: KernelBuilder, dag: Dag, dtype: str, output: str | 
     finally:
         if own:
             found_models.close()
-    return times
+    return sorted(times, key=lambda found: candidates.index(found[0]))
+
+
+def _twins_together(candidates: tuple[Schedule, ...]) -> list[Schedule]:
+    """`candidates` in the order they are modelled in: each next to those that differ from it
+    only in `double_buffer` and `l2_bypass` (whose kernels are one lowering, Models.kernel),
+    so that the lowering of one is let go once its twins are modelled (Models: only the
+    kernels that may still be chosen are held). The times are given back in `candidates`'
+    order, which decides ties."""
+    def group(schedule: Schedule) -> Schedule:
+        return replace(schedule, double_buffer=False, l2_bypass=False)
+
+    firsts = list(dict.fromkeys(group(s) for s in candidates))
+    return sorted(candidates, key=lambda s: firsts.index(group(s)))
 
 
 _chosen: dict[tuple[object, ...], tuple[Schedule, float]] = {}
@@ -405,9 +471,9 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     (bench/bench_default_schedule.py). The hint is not: it changes only which bytes cross the
     HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
     and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both.
-    That costs a body's first choice one kernel and three models more (`models`, the choice's
-    so far, holds `found`'s kernel and its time at the choice size; a kept choice,
-    hswc.choice_store, costs nothing)."""
+    That costs a body's first choice at most three models more (`models`, the choice's so far,
+    holds `found`'s kernel, which becomes the hinted one in place, and its time at the choice
+    size; a kept choice, hswc.choice_store, costs nothing)."""
     plain, hinted = found[0], replace(found[0], l2_bypass=True)
     sizes = hint_sizes(elements, platform)
     pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted),

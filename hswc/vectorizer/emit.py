@@ -50,12 +50,13 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from hswc.broadcast import Broadcast
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
+from hswc.dialects.int_attrs import int_attr
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
 from hswc.vectorizer.broadcast_copy import (
@@ -179,6 +180,52 @@ def buffer_objects(e: Emitter, plan: KernelPlan,
             position = ascend.TPosition.VECCALC if tbuf_position is None else tbuf_position(b)
             objects[b] = e.value(ascend.TBufOp(position), object_name(b))
     return objects
+
+
+_QUEUE_OPS = (ascend.TQueOp, ascend.InitBufferOp)
+
+
+def with_queue_depths(kernel: Operation, plan: KernelPlan) -> None:
+    """Give `kernel`, built by this module from a plan that equals `plan` but for its queues'
+    depths, `plan`'s depths. A depth shows in a kernel only where buffer_objects and emit_init
+    put it: its queue's TQue type and that queue's InitBuffer `num` (which must equal it); so
+    each TQue of another depth is rebuilt at `plan`'s (its name, location and uses kept) and
+    each queue's InitBuffer takes its queue's depth. The schedule choice times such
+    candidates (double-buffer on and off) from one build (hswc.passes.schedule_choice)."""
+    depths = {object_name(b): b.depth for b in plan.buffers if b.is_queue}
+    for op in [o for o in kernel.walk() if type(o) in _QUEUE_OPS]:  # not isinstance: ABCs
+        if isinstance(op, ascend.TQueOp) and op.result.name_hint in depths:
+            queue = op.result.type
+            assert isinstance(queue, ascend.TQueType)
+            depth = depths[op.result.name_hint]
+            if queue.depth.data != depth:
+                new = ascend.TQueOp(queue.position.data, depth)
+                new.location = op.location
+                new.result.name_hint = op.result.name_hint
+                Rewriter.replace_op(op, new)
+        elif isinstance(op, ascend.InitBufferOp) and isinstance(op.buffer.type, ascend.TQueType):
+            op.properties["num"] = int_attr(op.buffer.type.depth.data, 32)
+
+
+def with_l2_hints(kernel: Operation, plan: KernelPlan, broadcast: Broadcast | None) -> None:
+    """Give `kernel`, built by this module from a plan that equals `plan` but perhaps for its
+    schedule's `l2_bypass`, `plan`'s hints. A hint shows in a kernel only where
+    _global_tensors puts it: a SetL2CacheHint right after each streamed input's
+    SetGlobalBuffer (the first of the kernel's, one per input then per output, in the plan's
+    order), with that op's location; so each is added or erased to match `plan`."""
+    vals = [*plan.inputs, *plan.outputs]
+    tensors = [op for op in kernel.walk() if type(op) is ascend.SetGlobalBufferOp]
+    for val, op in zip(vals, tensors[:len(vals)], strict=True):
+        assert op.result.name_hint == f"{val.name}_gm"
+        hint = op.next_op if isinstance(op.next_op, ascend.SetL2CacheHintOp) else None
+        wanted = plan.schedule.l2_bypass and val in plan.inputs and not _broadcast(broadcast,
+                                                                                   val)
+        if wanted and hint is None:
+            new = ascend.SetL2CacheHintOp(op.result, "disable")
+            new.location = op.location
+            Rewriter.insert_op(new, InsertPoint.after(op))
+        elif hint is not None and not wanted:
+            Rewriter.erase_op(hint)
 
 
 def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue],
