@@ -555,8 +555,8 @@ def test_the_rows_attribute_carries_a_segment_and_refuses_a_bad_one() -> None:
     assert rows.chunk_length == 9664 and Rows(64, ("element",), ("row",)).chunk_length == 64
     for bad in (Rows(100, ("element",), ("element",), one_per_chunk=True, segment=100),
                 Rows(100, ("element",), ("element",), segment=64)):
-        with pytest.raises(ValueError, match="`segment` must be a positive integer below the "
-                           "length, with one_per_chunk"):
+        with pytest.raises(ValueError, match=r"`segment` must be a positive integer below the "
+                           r"length \(at most it, of a dynamic length\), with one_per_chunk"):
             Rows.from_attr(bad.to_attr())
 
 
