@@ -92,6 +92,8 @@ def test_group_index_runs_compare_the_counted_rows_and_check_the_rest_unwritten(
         "group_index [1, 0, 3]: 4 of 4 rows compared, the rest checked unwritten",
         "group_index [4, 3]: 4 of 4 rows compared, the rest checked unwritten"]
     assert len(report.outcomes) == 5
+    assert "group_index <- none (an optional input left out: a null address; its int64 counts " \
+           "in the group_index runs)" in report.arguments
 
 
 def test_a_kernel_ignoring_group_index_is_caught() -> None:
@@ -105,3 +107,15 @@ def test_a_kernel_ignoring_group_index_is_caught() -> None:
         "group_index [2]: 2 of 4 rows compared, the rest checked unwritten"]
     assert failed[0].violations and "written past" in str(failed[0].violations[0]), \
         report.format()
+
+
+def test_only_an_optional_int64_group_index_is_given_counts() -> None:
+    from hswc.checker.counts import counts_input, drawn, written
+
+    inputs = [("x", (1, 27, 0)), ("group_index", (9, 9, 9))]
+    assert counts_input(inputs, {1}) == 1
+    assert counts_input(inputs, set()) is None  # required: not a count the checker may leave out
+    assert counts_input([("x", (1,)), ("group_index", (3,))], {1}) is None  # int32: not ops-nn's
+    assert drawn(5) == [(2,), (1, 0, 4), (5, 3)]  # sums 2, 5 and 8 of 5 rows
+    assert written((2,), 4096, [2048]) == [1024]  # 2 of 4 rows of 512
+    assert written((-3,), 4096, [2048]) == [0]  # a negative sum: 0 rows (hsg.first_rows)

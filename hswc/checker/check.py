@@ -211,7 +211,7 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
             scalars: dict[int, tuple[str, str]],
             forward: dict[int, expected.Reference],
             absent: frozenset[int] = frozenset(), masks: Masks = NO_MASKS,
-            o_kernel: str = "") -> CheckReport:
+            o_kernel: str = "", counted: int | None = None) -> CheckReport:
     entry = sources.entry
     kernel = f"{entry.source.name}: the device part of {o_kernel}" if entry.gm_only else str(
         entry.source)
@@ -223,7 +223,8 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
         if k in mask_in:
             return masks.describe(mask_in[k])
         if k in absent:
-            return "none (an optional input left out: a null address)"
+            given = "; its int64 counts in the group_index runs" if k == counted else ""
+            return f"none (an optional input left out: a null address{given})"
         if k in scalars:
             return f"{scalars[k][0]} = {scalars[k][1]} (one element)"
         if k in forward:
@@ -558,7 +559,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir, count_in, ref.result_count + len(mask_out))
     report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent,
-                     masks, o.kernel)
+                     masks, o.kernel, counted)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         renamed = opdir.folder.op_type not in (None, opdir.op.name)
