@@ -77,3 +77,45 @@ def test_a_split_dim_other_than_the_last_is_refused() -> None:
         from_gated_op("hsg.situ_glu", {"dim": "0"})
     with pytest.raises(CheckError, match=r"--attr beta=x: hsg\.situ_glu's beta is float"):
         from_gated_op("hsg.situ_glu", {"beta": "x"})
+
+
+def test_group_index_runs_compare_the_counted_rows_and_check_the_rest_unwritten() -> None:
+    """The fixture's definition takes an optional int64 group_index (as ClippedSwiglu's): besides
+    the runs without it, one size gets counts summing below, at and above its rows (4096
+    elements: 4 rows of 2 x 512), each a pass only if the counted rows match and no other row
+    is written."""
+    report = check(BASE.__class__(**{**BASE.__dict__, "dtypes": ("f32",)}))
+    assert report.passed, report.format()
+    counted = [o.counted for o in report.outcomes if o.counted is not None]
+    assert counted == [
+        "group_index [2]: 2 of 4 rows compared, the rest checked unwritten",
+        "group_index [1, 0, 3]: 4 of 4 rows compared, the rest checked unwritten",
+        "group_index [4, 3]: 4 of 4 rows compared, the rest checked unwritten"]
+    assert len(report.outcomes) == 5
+    assert "group_index <- none (an optional input left out: a null address; its int64 counts " \
+           "in the group_index runs)" in report.arguments
+
+
+def test_a_kernel_ignoring_group_index_is_caught() -> None:
+    """-DSEEDED_ALL_ROWS: the counts are ignored, every row written; the run counting 2 of 4
+    rows reports the rows written past them (the harness's --written-bytes), the others pass."""
+    report = check(BASE.__class__(**{**BASE.__dict__, "dtypes": ("f32",),
+                                     "defines": {None: ("SEEDED_ALL_ROWS",)}}))
+    assert not report.passed
+    failed = [o for o in report.outcomes if not o.passed]
+    assert [o.counted for o in failed] == [
+        "group_index [2]: 2 of 4 rows compared, the rest checked unwritten"]
+    assert failed[0].violations and "written past" in str(failed[0].violations[0]), \
+        report.format()
+
+
+def test_only_an_optional_int64_group_index_is_given_counts() -> None:
+    from hswc.checker.counts import counts_input, drawn, written
+
+    inputs = [("x", (1, 27, 0)), ("group_index", (9, 9, 9))]
+    assert counts_input(inputs, {1}) == 1
+    assert counts_input(inputs, set()) is None  # required: not a count the checker may leave out
+    assert counts_input([("x", (1,)), ("group_index", (3,))], {1}) is None  # int32: not ops-nn's
+    assert drawn(5) == [(2,), (1, 0, 4), (5, 3)]  # sums 2, 5 and 8 of 5 rows
+    assert written((2,), 4096, [2048]) == [1024]  # 2 of 4 rows of 512
+    assert written((-3,), 4096, [2048]) == [0]  # a negative sum: 0 rows (hsg.first_rows)

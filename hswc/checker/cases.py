@@ -42,6 +42,8 @@ class Case:
     launch: Launch
     instance: int | None
     user_inputs: tuple[np.ndarray, ...] | None = None
+    counts: tuple[int, ...] | None = None
+    """group_index given (hswc.checker.counts); None: left out, every row."""
 
 
 def default_template_args(entry: kernel_source.Entry) -> str:

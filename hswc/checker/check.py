@@ -25,6 +25,7 @@ import numpy as np
 
 from hswc.checker import (
     asc_source,
+    counts,
     expected,
     host_tiling,
     inputs,
@@ -38,7 +39,7 @@ from hswc.checker import build as builder
 from hswc.checker.cases import Case, build_specs, make_cases
 from hswc.checker.dtypes import NUMPY
 from hswc.checker.errors import CheckError
-from hswc.checker.halves import Halves
+from hswc.checker.halves import Halves, rows_and_half
 from hswc.checker.masks import MASK_RULES, MaskRule, MaskTensor
 from hswc.checker.masks import compare as compare_masks
 from hswc.checker.op_dir import OpDir, open_op_dir
@@ -147,6 +148,8 @@ class Plan:
     """The kernel's mask inputs and outputs (ReluV2's mask, ReluGradV2's)."""
     ub_physical: int = 0
     """The whole UB, for a kernel laying out its own buffers (Platform.ub_physical)."""
+    counts_input: int | None = None
+    """The absent input the runs with counts give (group_index: hswc.checker.counts)."""
 
     def cleanup(self) -> None:
         if self.temporary:
@@ -208,7 +211,7 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
             scalars: dict[int, tuple[str, str]],
             forward: dict[int, expected.Reference],
             absent: frozenset[int] = frozenset(), masks: Masks = NO_MASKS,
-            o_kernel: str = "") -> CheckReport:
+            o_kernel: str = "", counted: int | None = None) -> CheckReport:
     entry = sources.entry
     kernel = f"{entry.source.name}: the device part of {o_kernel}" if entry.gm_only else str(
         entry.source)
@@ -220,7 +223,8 @@ def _report(sources: kernel_source.KernelSources, ref: expected.Reference, order
         if k in mask_in:
             return masks.describe(mask_in[k])
         if k in absent:
-            return "none (an optional input left out: a null address)"
+            given = "; its int64 counts in the group_index runs" if k == counted else ""
+            return f"none (an optional input left out: a null address{given})"
         if k in scalars:
             return f"{scalars[k][0]} = {scalars[k][1]} (one element)"
         if k in forward:
@@ -463,6 +467,23 @@ def _output_dtypes(ref: expected.Reference, outputs: int) -> dict[tuple[str, int
                                                                    len(ref.output_dtypes)))}
 
 
+def _counted(opdir: OpDir | None, host: host_tiling.HostTiling | None, ref: expected.Reference,
+             absent: frozenset[int], cases: list[Case], platform: Platform, notes: list[str]
+             ) -> int | None:
+    """A gated op folder's optional group_index left out (hswc.checker.counts): its position,
+    and the runs given it added to `cases`."""
+    if opdir is None or host is None or ref.halves is None:
+        return None
+    counted = counts.counts_input(opdir.op.inputs, opdir.op.optional_inputs)
+    if counted is None or counted not in absent:
+        return None
+    cases += counts.counted_cases(cases, host, counted, platform.core_num, platform.ub_size)
+    notes.append(f"{opdir.op.name}'s optional group_index (int64 counts): runs without it (every "
+                 "row) and with counts summing below, at and above x's rows, each comparing the "
+                 "counted rows and checking the rest unwritten")
+    return counted
+
+
 def _plan(o: CheckOptions, workdir: Path) -> Plan:
     include_dirs = tuple(Path(d) for d in o.include_dirs)
     opdir = None
@@ -505,6 +526,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     source = tiling_source(o)
     dtypes = dtypes_to_check(o, ref, user)
     notes = []
+    host: host_tiling.HostTiling | None = None
     if opdir is not None:
         entry = sources.entry
         template = None if entry.template is None else [(t.name, t.is_type)
@@ -529,6 +551,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
                                   8 if masks.packed else HALVES_GRANULE if ref.halves else 1,
                                   notes)
+    counted = _counted(opdir, host, ref, absent, cases, platform, notes)
     known = {f.name for f in fields}
     for case in cases:
         unknown = sorted(set(case.launch.fields) - known)
@@ -538,7 +561,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     builds, shown = build_specs(o, sources, ref, cases, instances, struct, fields, include_dirs,
                                 workdir, count_in, ref.result_count + len(mask_out))
     report = _report(sources, ref, order, platform, struct, shown, scalars, forward, absent,
-                     masks, o.kernel)
+                     masks, o.kernel, counted)
     if opdir is not None:
         files = ", ".join(str(f) for f in opdir.folder.tiling_files)
         renamed = opdir.folder.op_type not in (None, opdir.op.name)
@@ -551,7 +574,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     return Plan(o, sources, ref, order, fields, struct, cases, builds, platform.ub_size,
                 report, workdir, o.work_dir is None, tolerance=tolerance,
                 attribute_inputs=scalars, forward_inputs=forward, absent_inputs=absent,
-                masks=masks, ub_physical=platform.ub_physical if o.ub_size is None else 0)
+                masks=masks, ub_physical=platform.ub_physical if o.ub_size is None else 0,
+                counts_input=counted)
 
 
 def build_plans(plans: Sequence[Plan]) -> None:
@@ -650,6 +674,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         with _REFERENCE_LOCK:
             extra |= {k: f.outputs(case.dtype, [x])[0] for k, f in p.forward_inputs.items()}
     extra |= {k: np.empty(0, dtype) for k in p.absent_inputs}  # the harness passes null
+    written = _given_counts(p, case, extra)
     bits = p.masks.bits(ref, values)
     extra |= {k: m.pack(bits) for k, m in p.masks.inputs.items()}
     for k in sorted(extra):
@@ -664,12 +689,14 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
                      case.launch.tiling_key, case.instance, p.ub_size,
                      p.sources.entry.gm_arguments, o.timeout, o.record_gm_reads, o.record_rules,
                      o.auto_sync, _kernel_folder(o), profile, p.ub_physical,
-                     case.launch.workspace)
+                     case.launch.workspace, written)
     outcome = RunOutcome(
         case.dtype, case.size, case.launch.block_dim, case.launch.fields,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
         violations=result.violations, failure=result.failure, timed_out=result.timed_out,
-        all_patterns=case.user_inputs is None and dtype.itemsize == 2 and case.size == 1 << 16)
+        all_patterns=case.user_inputs is None and dtype.itemsize == 2 and case.size == 1 << 16,
+        counted=None if case.counts is None else counts.describe(case.counts,
+                                                                 rows_and_half(case.size)[0]))
     if result.outputs is None:
         return outcome
     with _REFERENCE_LOCK:
@@ -682,6 +709,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     undefined = ref.left_out(wanted) if ref.left_out is not None else None
     if undefined is not None:
         outcome.ignored = int(undefined[0].sum())
+    undefined = counts.past(wanted, written, undefined)
     outcome.comparisons, outcome.differences = [], []
     shown = _shown_inputs(p, values, kernel_inputs, bits) if halves is None else \
         halves.aligned(ref.input_names, values, case.size)
@@ -704,6 +732,18 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         outcome.differences.append(first_differences(shown, actual, expected_values,
                                                      comparison, o.first))
     return outcome
+
+
+def _given_counts(p: Plan, case: Case, extra: dict[int, np.ndarray]) -> list[int] | None:
+    """A run given group_index (hswc.checker.counts): its counts put in `extra` at the absent
+    input's place, and per output the leading elements the kernel writes; None otherwise."""
+    if case.counts is None:
+        return None
+    assert p.counts_input is not None
+    extra[p.counts_input] = np.array(case.counts, np.int64)
+    ref = p.reference
+    return counts.written(case.counts, case.size, [_output_size(ref, k, case.size)
+                                                   for k in range(ref.result_count)])
 
 
 def _output_size(ref: expected.Reference, k: int, n: int) -> int:

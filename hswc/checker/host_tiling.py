@@ -187,7 +187,8 @@ class HostTiling:
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
-    _cache: dict[tuple[int, str, int, int], Launch] = field(default_factory=dict)
+    _cache: dict[tuple[int, str, int, int, tuple[int, int] | None], Launch] = field(
+        default_factory=dict)
     _checked: bool = False
 
     @property
@@ -196,37 +197,48 @@ class HostTiling:
         (op_folder.binary_op_type says why)."""
         return self.folder.op_type or self.op.name
 
-    def launch(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
-        key = (total, dtype, core_num, ub_size)
+    def launch(self, total: int, dtype: str, core_num: int, ub_size: int,
+               counted: tuple[int, int] | None = None) -> Launch:
+        """`counted`: (position of an absent optional input, G): that input given instead, an
+        int64 tensor of [G] (group_index: hswc.checker.counts)."""
+        key = (total, dtype, core_num, ub_size, counted)
         if key not in self._cache:
-            self._cache[key] = self._run(total, dtype, core_num, ub_size)
+            self._cache[key] = self._run(total, dtype, core_num, ub_size, counted)
         return self._cache[key]
 
-    def _run(self, total: int, dtype: str, core_num: int, ub_size: int) -> Launch:
+    def _tensor(self, direction: str, k: int, total: int, ge: int) -> str:
+        """The harness's words for tensor k of `direction` in a run of `total` elements."""
+        mask = self.masks.get((direction, k))
+        if mask is not None:
+            return mask.tiling_tensor(total)
+        kind = self.kinds.get((direction, k))
+        own = self.dtypes.get((direction, k))
+        number = ge if own is None else NUMPY_GE[own]
+        if kind is not None:
+            sized = channels.shape if kind in channels.KINDS else halves.shape
+            return f"{number}:{'x'.join(map(str, sized(kind, total)))}"
+        return f"{number}:{1 if direction == 'input' and k in self.one_element else total}"
+
+    def _input(self, k: int, total: int, ge: int, counted: tuple[int, int] | None) -> str:
+        if counted is not None and k == counted[0]:
+            return f"{NUMPY_GE['int64']}:{counted[1]}"
+        return "none" if k in self.absent else self._tensor("input", k, total, ge)
+
+    def _run(self, total: int, dtype: str, core_num: int, ub_size: int,
+             counted: tuple[int, int] | None = None) -> Launch:
         ge = GE_DTYPES[dtype]
         command = [str(self.executable), "--op", self.op_type, "--soc", self.soc, "--core-num",
                    str(core_num), "--ub-size", str(ub_size)]
-        def tensor(direction: str, k: int) -> str:
-            mask = self.masks.get((direction, k))
-            if mask is not None:
-                return mask.tiling_tensor(total)
-            kind = self.kinds.get((direction, k))
-            own = self.dtypes.get((direction, k))
-            number = ge if own is None else NUMPY_GE[own]
-            if kind is not None:
-                sized = channels.shape if kind in channels.KINDS else halves.shape
-                return f"{number}:{'x'.join(map(str, sized(kind, total)))}"
-            return f"{number}:{1 if direction == 'input' and k in self.one_element else total}"
-
         command += [a for k, _ in enumerate(self.op.inputs)
-                    for a in ("--input", "none" if k in self.absent else tensor("input", k))]
+                    for a in ("--input", self._input(k, total, ge, counted))]
         command += [a for k, _ in enumerate(self.op.outputs)
-                    for a in ("--output", tensor("output", k))]
+                    for a in ("--output", self._tensor("output", k, total, ge))]
         command += [a for value in self.attributes for a in ("--attr", value)]
         if self.fields_of is not None:
             command += ["--fields-of", self.fields_of]
         where = (f"{self.op_type}'s tiling ({', '.join(str(p) for p in self.folder.tiling_files)})"
-                 f" for {total} {dtype} elements")
+                 f" for {total} {dtype} elements"
+                 + ("" if counted is None else f" and {counted[1]} counts"))
         done = _run_step(command, where)
         if done.returncode == 2:
             raise CheckError(f"{where}: {done.stderr.strip()}")

@@ -98,6 +98,8 @@ class RunOutcome:
     """The run did not end within --timeout."""
     skipped: bool = False
     """Not run: its configuration timed out at another size (the failure says where)."""
+    counted: str | None = None
+    """A run given group_index: its counts and the rows compared (hswc.checker.counts)."""
 
     @property
     def passed(self) -> bool:
@@ -109,6 +111,8 @@ class RunOutcome:
 
     def line(self, rule_number: Mapping[str, int]) -> str:
         head = f"  n={self.size:<9} blocks={self.block_dim:<4}"
+        if self.counted is not None:
+            head += f" {self.counted}:"
         if self.failure is not None:
             return f"{head} FAILED: {self.failure}"
         parts = []

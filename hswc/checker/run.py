@@ -43,7 +43,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
             timeout: float = DEFAULT_TIMEOUT, record_gm_reads: bool = False,
             record_rules: bool = False, auto_sync: bool = True,
             root: Path | None = None, profile: Path | None = None,
-            ub_physical: int = 0, workspace: int = 0) -> Execution:
+            ub_physical: int = 0, workspace: int = 0,
+            written: Sequence[int] | None = None) -> Execution:
     """One run; `outputs_of` gives each output's dtype and element count (a packed mask:
     uint8 and its bytes), which is the GM tensor the kernel gets and what is read back;
     `names` are the kernel's GM arguments (inputs, then outputs), which the messages use
@@ -55,7 +56,9 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     core's call stream there (ascendc_cpu_record.h). `ub_physical`: the whole UB, where a
     kernel laying out its own buffers may use more than `ub_size` (Ascend 950). `workspace`:
     the bytes of GM workspace the entry gets (the op's tiling's GetWorkspaceSizes; 0: a
-    workspace of no bytes, never nullptr: hswc/checker/ascendc_cpu/harness.cpp)."""
+    workspace of no bytes, never nullptr: hswc/checker/ascendc_cpu/harness.cpp). `written`: per
+    output, the leading elements the kernel must write; it must leave the rest (--written-bytes:
+    a kernel reading its row count from a tensor)."""
     workdir.mkdir(parents=True, exist_ok=True)
     tiling_file = workdir / "tiling.bin"
     tiling_file.write_bytes(tiling)
@@ -76,6 +79,8 @@ def execute(executable: Path, workdir: Path, inputs: Sequence[np.ndarray],
     for path, (dtype, count) in zip(outputs, outputs_of, strict=True):
         path.unlink(missing_ok=True)
         command += ["--output", str(path), "--output-bytes", str(count * dtype.itemsize)]
+    for (dtype, _), elements in zip(outputs_of, written or [], strict=written is not None):
+        command += ["--written-bytes", str(elements * dtype.itemsize)]
     try:
         done = subprocess.run(command, capture_output=True, text=True, errors="replace",
                               timeout=timeout, check=False)

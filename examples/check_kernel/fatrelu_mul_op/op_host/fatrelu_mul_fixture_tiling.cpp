@@ -1,6 +1,7 @@
 // fatrelu_mul_fixture_tiling.cpp - the fixture's tiling: x's last dim 2H split in halves, the
 // rows before it over the cores (CeilDiv(rows, cores) each); H at most 1024, so that one row's
-// halves and result fit the UB in one pass. The tiling key: 1 f16, 2 bf16, 0 f32.
+// halves and result fit the UB in one pass. The tiling key: 1 f16, 2 bf16, 0 f32. groupNum: the
+// optional group_index's counts (its rank-1 shape), -1 when it is absent (every row).
 #include "register/op_def_registry.h"
 #include "op_common/log/log.h"
 #include "op_common/op_host/util/math_util.h"
@@ -30,6 +31,8 @@ static ge::graphStatus FatreluMulFixtureTilingFunc(gert::TilingContext* context)
     tiling->rows = rows;
     tiling->half = last / 2;
     tiling->rowsPerCore = Ops::Base::CeilDiv(rows, cores);
+    const gert::StorageShape* groups = context->GetOptionalInputShape(2);
+    tiling->groupNum = groups == nullptr ? -1 : groups->GetStorageShape().GetDim(0);
     context->SetBlockDim(static_cast<uint32_t>(Ops::Base::CeilDiv(rows, tiling->rowsPerCore)));
     context->SetTilingKey(dtype == ge::DT_FLOAT16 ? 1 : dtype == ge::DT_BF16 ? 2 : 0);
     size_t* workspace = context->GetWorkspaceSizes(1);

@@ -7,6 +7,7 @@ struct __attribute__((aligned(8))) FatreluMulFixtureTiling {
     int64_t rows = 0;
     int64_t half = 0;
     int64_t rowsPerCore = 0;
+    int64_t groupNum = -1;
 };
 
 #endif
