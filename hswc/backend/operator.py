@@ -115,6 +115,10 @@ GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF1
              "i8": "ge::DT_INT8", "ui8": "ge::DT_UINT8", "i16": "ge::DT_INT16",
              "i32": "ge::DT_INT32", "i64": "ge::DT_INT64", "i1": "ge::DT_BOOL",
              "ui1": "ge::DT_UINT1"}
+KERNEL_TENSOR_DTYPES = tuple(t for t in GE_DTYPES if t != "i64")
+"""The element types a packaged kernel's own tensors may have: int64 only as group_index's
+counts (hswc.backend.package_counts), which no kernel computes with (hswc.dialects.hsg:
+Atlas A2/A3 has no int64_t Add, Mul or Compare)."""
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16", "i8": "ACL_INT8",
               "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64",
               "i1": "ACL_BOOL",

@@ -46,7 +46,7 @@ from hswc.backend.description import (
 )
 from hswc.backend.ir_tiling import check_ub_plan
 from hswc.backend.kernels import Kernel, by_operator, collect_kernels, with_shared_inputs
-from hswc.backend.operator import GE_DTYPES
+from hswc.backend.operator import GE_DTYPES, KERNEL_TENSOR_DTYPES
 from hswc.backend.package_build import build_files
 from hswc.backend.package_docs import Arch35Docs, doc_files
 from hswc.backend.package_example import example_arrays, example_files
@@ -152,12 +152,12 @@ def operator_kernels(module: ModuleOp, request: PackageRequest) -> list[Kernel]:
                              f"holds one: {hint}")
     kernels = [with_shared_inputs(module, k) for k in groups[0][1]]
     unpackaged = sorted({t for k in kernels for t in k.dtype.replace("_to_", "_").split("_")
-                         if t in KERNEL_INTEGER_TYPES and t not in GE_DTYPES})
+                         if t in KERNEL_INTEGER_TYPES and t not in KERNEL_TENSOR_DTYPES})
     if unpackaged:
         raise PackageRefused(
             f"@{kernels[0].func.sym_name.data} reads or writes {', '.join(unpackaged)} tensors: "
-            f"packages hold {', '.join(GE_DTYPES)} tensors (ops-nn's "
-            f"{', '.join(t.removeprefix('ge::') for t in GE_DTYPES.values())}); "
+            f"packages hold {', '.join(KERNEL_TENSOR_DTYPES)} tensors (ops-nn's "
+            f"{', '.join(GE_DTYPES[t].removeprefix('ge::') for t in KERNEL_TENSOR_DTYPES)}); "
             "hswc-opt -t ascendc prints the kernel, hswc-run runs it")
     return kernels
 
