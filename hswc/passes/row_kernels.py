@@ -206,11 +206,9 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     the rows are strided runs."""
     if rows.runs > 1:
         return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
-    probe_rows = replace(rows, one_per_chunk=True, segment=rows.length)
-    probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
-    if online and online_sums(probe):
-        probe = row_kernel_plan(body, replace(probe_rows, online=True), schedule, dtype, names)
-    segment = longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
+    probe, segment = _longest_segment(body, replace(rows, one_per_chunk=True,
+                                                    segment=rows.length),
+                                      schedule, dtype, names, ub_size, online)
     if segment == 0 or segment >= rows.length:
         return None
     assert probe.rows is not None
@@ -229,18 +227,27 @@ def dynamic_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str, names:
     segments of the most elements a chunk holds, a multiple of SEGMENT_ALIGN and at most
     DYNAMIC_SEGMENT, summing online where `online` and the body has a sum of exp(b - max);
     NotARowKernel where not even one such segment fits."""
-    probe_rows = replace(rows, length=SEGMENT_ALIGN, one_per_chunk=True, segment=SEGMENT_ALIGN)
-    probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
-    if online and online_sums(probe):
-        probe_rows = replace(probe_rows, online=True)
-        probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
-    segment = min(longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN,
-                  DYNAMIC_SEGMENT)
+    probe, longest = _longest_segment(body, replace(rows, length=SEGMENT_ALIGN,
+                                                    one_per_chunk=True, segment=SEGMENT_ALIGN),
+                                      schedule, dtype, names, ub_size, online)
+    segment = min(longest, DYNAMIC_SEGMENT)
     if segment == 0:
         raise NotARowKernel(f"not even a segment of {SEGMENT_ALIGN} elements of its rows fits "
                             f"{ub_size} bytes of UB")
-    return row_kernel_plan(body, replace(probe_rows, length=segment, segment=segment),
+    assert probe.rows is not None
+    return row_kernel_plan(body, replace(probe.rows, length=segment, segment=segment),
                            schedule, dtype, names)
+
+
+def _longest_segment(body: Block, probe_rows: Rows, schedule: Schedule, dtype: str,
+                     names: list[str], ub_size: int, online: bool) -> tuple[KernelPlan, int]:
+    """The plan of rows in segments `probe_rows`, summing online where `online` and the body
+    has a sum of exp(b - max), and the most elements of a segment one chunk of it holds in
+    `ub_size` bytes, a multiple of SEGMENT_ALIGN (0: not even one)."""
+    probe = row_kernel_plan(body, probe_rows, schedule, dtype, names)
+    if online and online_sums(probe):
+        probe = row_kernel_plan(body, replace(probe_rows, online=True), schedule, dtype, names)
+    return probe, longest_row(probe, ub_size) // SEGMENT_ALIGN * SEGMENT_ALIGN
 
 
 def _fits(plan: KernelPlan, dtype: str, ub_size: int) -> bool:
@@ -291,7 +298,8 @@ def _kernel_function(name: str, body: Block, inputs: list[SSAValue], outputs: li
     count = len(inputs)
     written = len(outputs)
     tiling_end = count + written + fields
-    total_num, block_factor, ub_factor = block.args[count + written:count + written + 3]
+    total_num, block_factor, ub_factor = block.args[count + written:count + written
+                                                    + len(TILING_FIELDS)]
     row_length = block.args[tiling_end - 1] if rows.dynamic else None
     builder = Builder(InsertPoint.at_end(block))
     for host, arg in zip(scalars, block.args[tiling_end:], strict=True):
