@@ -385,12 +385,27 @@ what each kernel computes.
   rows past it are not written (y keeps what it held: not zeroed). SwigluGroup's Ascend 950
   kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
   clamps the same way (`:385`). hswc writes it as `hsg.first_rows %y, %group_index` (a kernel
-  reading its row count from the tensor in GM; a negative sum is 0 rows), but the checker does
-  not pass group_index to ops-nn's kernel yet (an int64 input beside the float ones: the
-  checker's inputs are drawn in the run's dtype), so clipped_swiglu and swiglu_group
-  (`hsg.swiglu_group`, without its optional weight) are checked without it, and
-  clipped_swiglu_grad, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
-  hswc-emit packages such a kernel with group_index as the same optional int64 input.
+  reading its row count from the tensor in GM; a negative sum is 0 rows); the checker gives
+  the kernels group_index in runs of their own (hswc.checker.counts), and swiglu_group_quant
+  and swiglu_group_quant_grad stay not expressible. hswc-emit packages such a kernel with
+  group_index as the same optional int64 input. ClippedSwigluGrad zeroes the rows past the
+  count instead (`activation/clipped_swiglu_grad/op_kernel/clipped_swiglu_grad.h:652-690`,
+  ZeroInvalidRows), which its group_index runs compare.
+- **ClippedSwigluGrad** (hsg.clipped_swiglu_grad, the A2/A3 kernel's steps
+  `op_kernel/clipped_swiglu_grad.h:461-553`, checked against a float64 model of the derivative
+  of ClippedSwiglu's clamp_mode 0). It runs once the CPU model follows Copy's counter mode (the
+  count is each repeat's elements: `Copy<float, false>` at `:518-522`). Within PyTorch's
+  tolerance but where f32 overflows: for |a| beyond about 2e38 / alpha, `Muls(-alpha)` or the
+  product `(1 - s) * A * alpha` (`:480`, `:540-542`) overflows to inf and meets s = 0, giving
+  NaN where the derivative is 0 (the rows' misplaced NaN); and for a below about -52
+  (exp(-alpha * a) past f32's range, `:482`) s is 0, so da and db are 0 where the exact values
+  are tiny (within the tolerance's atol). A real misuse on every SoC: `CompareScalar` on
+  `alignedCount`, calPairNum_ rounded up to 64 (`:467-470`, `:503-504`; arch35
+  `clipped_swiglu_grad_kernel.h:541-549`), reads past the end of the last chunk's buffer half
+  (8192 of its 8000 bytes at 2000 pairs a chunk); the mask bits it makes there are not used.
+  The Ascend 950 kernel multiplies db as (dy * A) * s (`arch35/clipped_swiglu_grad_kernel.h:
+  516-517`), within 1 ulp of the A2 order; its NaN where the reference has 0 in bf16 and f32
+  (at pairs with a near -3.4e38) is not yet traced.
 - **ClippedSwiglu (A2/A3) now builds and runs.** Its tiling includes its prototype header
   (`op_host/clipped_swiglu_tiling.h:25`, `graph/operator_reg.h`'s REG_OP macros, which the
   CPU model of the tiling context now has); its kernel picks its element type by
