@@ -413,8 +413,9 @@ what each kernel computes.
   `clipped_swiglu_grad_kernel.h:541-549`), reads past the end of the last chunk's buffer half
   (8192 of its 8000 bytes at 2000 pairs a chunk); the mask bits it makes there are not used.
   The Ascend 950 kernel multiplies db as (dy * A) * s (`arch35/clipped_swiglu_grad_kernel.h:
-  516-517`), within 1 ulp of the A2 order; its NaN where the reference has 0 in bf16 and f32
-  (some at pairs whose a is near -3.4e38) is not yet traced.
+  516-517`), within 1 ulp of the A2 order where nothing overflows; where a is near -3.4e38,
+  dy * A overflows to inf before it meets s = 0 (NaN), where the A2 order's A * s is -0 first:
+  read from the source, not traced run by run, so the 950's bf16 and f32 NaN are counted apart.
 - **ClippedSwiglu (A2/A3) now builds and runs.** Its tiling includes its prototype header
   (`op_host/clipped_swiglu_tiling.h:25`, `graph/operator_reg.h`'s REG_OP macros, which the
   CPU model of the tiling context now has); its kernel picks its element type by
