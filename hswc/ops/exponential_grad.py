@@ -17,8 +17,9 @@ from hswc.ops.body import BodyBuilder
 from hswc.ops.exponential import (
     GELU_KAPPA,
     GELU_TANH_BETA,
+    abs_and_gauss,
+    fitted,
     gelu_cdf,
-    gelu_gauss,
     mish_terms,
     polynomial,
     scaled_by,
@@ -110,23 +111,31 @@ def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
         right_derivative = b.mulf(b.mulf(left, tanh_derivative), inner_derivative,
                                   "right_derivative")
         return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
-    fit = HALF_FITS.get(type(inputs[0].type), (4.0, GELU_GRAD_FIT))
-    mirror = gelu_grad_mirror(b, x, fit)
+    mirror = gelu_grad_mirror(b, x, HALF_FITS.get(type(inputs[0].type)))
     return b.mulf(grad, gelu_cdf(b, x, mirror), "dx")
 
 
 def gelu_grad_mirror(b: BodyBuilder, x: SSAValue,
-                     fit: tuple[float, Sequence[float]]) -> SSAValue:
-    """gelu'(-|x|) = Phi(-a) - a phi(a), a = |x|, as exp(-a^2 / 2) (a - a0) N(c / (c + a)),
-    `fit` = (c, N): GELU_GRAD_FIT for f32, GELU_GRAD_FIT_F16 and _BF16 for results rounded to
-    half; its zero a0 is a factor, so there is no cancellation next to it, where Phi(-a) +
-    x phi(a) loses its digits (a - a0 is exact near a0, Sterbenz). gelu'(x) = 1 - gelu'(-x)
-    (`gelu_cdf`) for x >= 0. NaN at NaN and at +-inf (0 times -inf), as ATen's cdf + x pdf."""
-    offset, coefficients = fit
-    a, gauss, t = gelu_gauss(b, x, offset)
-    factor = b.mulf(b.addf(a, b.const(-GELU_GRAD_ROOT, "minus_root"), "a_minus_root"),
-                    polynomial(b, coefficients, t, "grad_n"), "root_times_n")
-    return b.mulf(gauss, factor, "mirror")
+                     half_fit: tuple[float, Sequence[float]] | None) -> SSAValue:
+    """gelu'(-|x|) = Phi(-a) - a phi(a), a = |x|, as exp(-a^2 / 2) (a - a0) N(c / (c + a)):
+    GELU_GRAD_FIT on c = 4 for f32 (Horner on t), and for a result rounded to half its
+    `half_fit` (c, N), GELU_GRAD_FIT_F16 or _BF16 (`fitted`; (a0 - a) (-N) where N's leading
+    coefficient is negative, as `fitted` wants it positive). Its zero a0 is a factor, so there
+    is no cancellation next to it, where Phi(-a) + x phi(a) loses its digits (a - a0 is exact
+    near a0, Sterbenz). gelu'(x) = 1 - gelu'(-x) (`gelu_cdf`) for x >= 0. NaN at NaN and at
+    +-inf (0 times -inf), as ATen's cdf + x pdf."""
+    a, gauss = abs_and_gauss(b, x)
+    root = b.const(GELU_GRAD_ROOT, "root")
+    if half_fit is None:
+        c = b.const(4.0, "tail_offset")
+        t = b.divf(c, b.addf(a, c, "t_denominator"), "t")
+        distance, n = b.subf(a, root, "a_minus_root"), polynomial(b, GELU_GRAD_FIT, t, "grad_n")
+    elif half_fit[1][0] < 0:
+        distance = b.subf(root, a, "root_minus_a")
+        n = fitted(b, a, half_fit[0], tuple(-c for c in half_fit[1]), "grad_n")
+    else:
+        distance, n = b.subf(a, root, "a_minus_root"), fitted(b, a, *half_fit, "grad_n")
+    return b.mulf(gauss, b.mulf(distance, n, "root_times_n"), "mirror")
 
 
 def elu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
