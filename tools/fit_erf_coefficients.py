@@ -13,7 +13,8 @@ points of [0, 14.5] (beyond, exp(-x^2 / 2) is 0 in f32): its relative error, coe
 rounded to f32, is below 7e-8 (printed).
 
 For a GELU rounded to f16 or bf16, G has degree 4 on t = 3.5 / (3.5 + |x|)
-(GELU_TAIL_FIT_HALF), fitted to the smallest largest weighted relative error by Lawson's
+(GELU_TAIL_FIT_HALF), at 4,000 points of [0, 14.5] and 600 spread geometrically over [1e-6, 1],
+fitted to the smallest largest weighted relative error by Lawson's
 iteration (least squares reweighted by each point's error, 600 rounds; the best rounded-to-f32
 coefficients kept). The weight asks (0.02 + |x|) / 1.02 of the error near 0 (`NEAR_ZERO`): half
 patterns crowd there (a binade of 1,024 f16 patterns for each power of two), and gelu(x) = x / 2
@@ -25,7 +26,8 @@ a = |x|, t = c / (c + a), a0 its zero (GELU_GRAD_ROOT, found here), and 1 - gelu
 x = a >= 0: N = (h(a) exp(a^2 / 2) - a / sqrt(2 pi)) / (a - a0) is fitted the same way at 7,000
 points of [0, 14.5] (1,000 of them in [0, 2], around a0): degree 7 on c = 4 (GELU_GRAD_FIT,
 below 4.8e-8, unweighted), degree 4 on c = 4 for f16 (GELU_GRAD_FIT_F16) and degree 3 on c = 3
-for bf16, which keeps 8 bits (GELU_GRAD_FIT_BF16), both weighted as GELU's.
+for bf16, which keeps 8 bits (GELU_GRAD_FIT_BF16), both weighted as GELU's. hswc evaluates
+the half fits on a rescaled t (hswc.ops.exponential.fitted) from the coefficients printed here.
 """
 
 from __future__ import annotations
