@@ -118,6 +118,7 @@ class _Decomposer:
         del self.sizes[self.k]
         self.x_type = TensorType(self.element, self.shape)
         self.inputs[0] = self.b.insert(tensor.CastOp(self.op.inputs[0], self.x_type)).dest
+        self.inputs[0].name_hint = self.op.inputs[0].name_hint  # x still, to a package
         self.reduced = TensorType(F32, [s for d, s in enumerate(self.shape) if d != self.k])
 
     def check_weights(self) -> None:
