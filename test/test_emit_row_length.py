@@ -126,7 +126,7 @@ def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
         data = bytes.fromhex(next(line.split()[2] for line in done.stdout.splitlines()
                                   if line.startswith("tiling ")))
         total, _block, _ub, row_length = np.frombuffer(data[:32], "<i8")
-        scalar, epsilon = struct.unpack("<2f", data[32:40])  # scalar0, then epsilon
+        scalar, epsilon = struct.unpack("<2f", data[32:40])  # rowLengthF32, then epsilon
         assert (total, row_length, epsilon, scalar) == (rows, length, 0.5, length)
     done = tile((5, 1000), 999)
     assert done.returncode != 0 and "status failed" in done.stdout

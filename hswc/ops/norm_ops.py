@@ -98,7 +98,7 @@ class _Decomposer:
         if self._length is None:
             size = self.b.insert(arith.IndexCastOp(self.sizes[self.k], i64)).result
             self._length = self.b.insert(arith.SIToFPOp(size, F32)).result
-            self._length.name_hint = "row_length"
+            self._length.name_hint = "row_length_f32"  # tiling field rowLengthF32
         return self._length
 
     def join(self) -> None:
