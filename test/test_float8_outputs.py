@@ -9,6 +9,8 @@ Cast to an 8-bit float, keeps the generic on the host with one located warning."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -218,3 +220,46 @@ def test_a2_keeps_a_float8_output_on_the_host_with_one_located_warning(name: str
     x = np.linspace(-500, 500, 64, dtype=np.float32)
     y = np.asarray(kernel.run(x, np.ones(64, np.float32)).outputs[0])
     assert np.array_equal(y.view(np.uint8), x.astype(FORMATS[name][2]).view(np.uint8))
+
+
+def test_hswc_run_checks_and_writes_a_float8_result(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """hswc-run --soc ascend950 --check compares the kernel's f8 result bit for bit with the
+    host's, and writes it as numpy saves an ml_dtypes float8 array (`|V1`)."""
+    from hswc.tools.hswc_run import main
+
+    source = tmp_path / "q.mlir"
+    source.write_text(_module("f8E5M2", 64))
+    x = np.linspace(-7e4, 7e4, 64, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "s.npy", np.ones(64, np.float32))
+    out = tmp_path / "y.npy"
+    assert main([str(source), "--soc", "ascend950", "--input", str(tmp_path / "x.npy"),
+                 "--input", str(tmp_path / "s.npy"), "--output", str(out), "--check"]) == 0
+    assert "bit-exact: all 64 float8_e5m2 elements match" in capsys.readouterr().out
+    y = np.load(out).view(ml_dtypes.float8_e5m2)
+    assert np.array_equal(y.view(np.uint8), _model(x, "f8E5M2"))
+
+
+def test_hswc_emit_packages_a_float8_kernel_for_950_only(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The 950 package declares y DT_FLOAT8_E5M2 (op definition, aclnn check, tiling) and its
+    kernel sets the non-saturating mode; for Atlas A2/A3 hswc-emit writes nothing and says why
+    (the generic's warning, then one error)."""
+    from hswc.tools.hswc_emit import main
+
+    source = tmp_path / "q.mlir"
+    source.write_text(_module("f8E5M2", 64))
+    out = tmp_path / "pkg"
+    assert main([str(source), "--soc", "ascend950", "--name", "QuantF8", "-o", str(out)]) == 0
+    assert ".DataType({ge::DT_FLOAT8_E5M2})" in (out / "op_host" / "quant_f8_def.cpp").read_text()
+    assert "op::DataType::DT_FLOAT8_E5M2" in \
+        (out / "op_host" / "op_api" / "aclnn_quant_f8.cpp").read_text()
+    kernel = (out / "op_kernel" / "arch35" / "quant_f8.h").read_text()
+    assert "AscendC::SetCtrlSpr<48, 48>(1);" in kernel and "fp8_e5m2_t" in kernel
+    capsys.readouterr()
+    assert main([str(source), "--name", "QuantF8", "-o", str(tmp_path / "a2")]) == 1
+    err = capsys.readouterr().err
+    assert "warning: 'linalg.generic' stays on the host" in err and "Atlas A2/A3's Cast" in err
+    assert "error: the module holds no kernel to package" in err
+    assert not (tmp_path / "a2").exists()
