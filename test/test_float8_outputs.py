@@ -263,3 +263,44 @@ def test_hswc_emit_packages_a_float8_kernel_for_950_only(
     assert "warning: 'linalg.generic' stays on the host" in err and "Atlas A2/A3's Cast" in err
     assert "error: the module holds no kernel to package" in err
     assert not (tmp_path / "a2").exists()
+
+
+ROW_QUANT = """#x = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+func.func @q(%x: tensor<8x256xf32>) -> tensor<8x256xf8E4M3FN> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e0 = tensor.empty() : tensor<8xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [#x, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x256xf32>) outs(%m0 : tensor<8xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %v = arith.maximumf %a, %acc : f32
+      linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %e = tensor.empty() : tensor<8x256xf8E4M3FN>
+  %y = linalg.generic {indexing_maps = [#x, #r, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x256xf32>, tensor<8xf32>) outs(%e : tensor<8x256xf8E4M3FN>) {
+    ^bb0(%a: f32, %mx: f32, %o: f8E4M3FN):
+      %d = arith.divf %a, %mx : f32
+      %c = arith.constant 1.0e+3 : f32
+      %s = arith.mulf %d, %c : f32
+      %t = arith.truncf %s : f32 to f8E4M3FN
+      linalg.yield %t : f8E4M3FN
+  } -> tensor<8x256xf8E4M3FN>
+  return %y : tensor<8x256xf8E4M3FN>
+}
+"""
+"""A dynamic per-row quantization to f8E4M3FN: x / (the row's max) * 1000, beyond 448 for many."""
+
+
+def test_a_row_kernel_writing_float8_sets_the_mode_too() -> None:
+    """The row kernel (a reduction, then the quantizing body) sets CTRL[48] as the elementwise
+    one does, so its NaNs beyond 464 are truncf's at every level."""
+    x = np.random.default_rng(1).standard_normal((8, 256)).astype(np.float32)
+    outs = {}
+    for level in ("linalg", "tiled", "ascend"):
+        kernel = compile_text(ROW_QUANT, name="r.mlir", level=level, soc="ascend950", core_num=3)
+        outs[level] = np.asarray(kernel.run(x).outputs[0]).view(np.uint8)
+    assert "ascend.set_ctrl_spr" in str(kernel.module)
+    assert all(np.array_equal(o, outs["linalg"]) for o in outs.values())
+    assert np.isnan(outs["linalg"].view(ml_dtypes.float8_e4m3fn).astype(np.float32)).sum() > 100

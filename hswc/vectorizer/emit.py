@@ -255,6 +255,13 @@ def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue]
     return uniforms
 
 
+def set_float8_mode(e: Emitter, plan: KernelPlan) -> None:
+    """SetCtrlSpr<48, 48>(1) in a kernel that writes an 8-bit float: its Casts to fp8 then keep
+    NaN and inf as arith.truncf does (hswc.float8_casts), once for the whole kernel."""
+    if any(b.dtype in FLOAT8_DTYPES for b in plan.buffers):
+        e.op(ascend.SetCtrlSprOp(*NON_SATURATING))
+
+
 def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
               outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
               ub_factor: SSAValue, broadcast: Broadcast | None = None,
@@ -270,8 +277,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         key = _length_key(plan, b)
         num = b.depth if b.is_queue else None
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
-    if any(b.dtype in FLOAT8_DTYPES for b in plan.buffers):
-        e.op(ascend.SetCtrlSprOp(*NON_SATURATING))  # Casts to fp8 as truncf converts
+    set_float8_mode(e, plan)
     uniforms = fill_constants(e, plan, objects, lambda _: ub_factor)
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
             for v in plan.inputs
