@@ -242,44 +242,32 @@ inline uint8_t FloatToHif8Round(double x, bool saturate)
 
 }  // namespace ascendc_cpu
 
-/// Ascend 950's fp8_e4m3fn_t (1-4-3, no inf), modelled as its bit pattern.
-struct fp8_e4m3fn_t {
-    fp8_e4m3fn_t() = default;
-    operator float() const { return ascendc_cpu::Fp8ToFloat(bits_, ascendc_cpu::kE4M3FN); }  // NOLINT
-    static constexpr fp8_e4m3fn_t FromBits(uint8_t bits) { return fp8_e4m3fn_t(bits, Raw{}); }
+namespace ascendc_cpu {
+
+inline float E4M3FNToFloat(uint8_t bits) { return Fp8ToFloat(bits, kE4M3FN); }
+inline float E5M2ToFloat(uint8_t bits) { return Fp8ToFloat(bits, kE5M2); }
+
+/// An 8-bit float of Ascend 950, modelled as its bit pattern, read as float by `Decode`.
+template <float (*Decode)(uint8_t)>
+struct Float8 {
+    Float8() = default;
+    operator float() const { return Decode(bits_); }  // NOLINT(google-explicit-constructor)
+    static constexpr Float8 FromBits(uint8_t bits) { return Float8(bits, Raw{}); }
     constexpr uint8_t ToBits() const { return bits_; }
 
 private:
     struct Raw {};
-    constexpr fp8_e4m3fn_t(uint8_t bits, Raw) : bits_(bits) {}
+    constexpr Float8(uint8_t bits, Raw) : bits_(bits) {}
     uint8_t bits_;
 };
 
-/// Ascend 950's fp8_e5m2_t (1-5-2), modelled as its bit pattern.
-struct fp8_e5m2_t {
-    fp8_e5m2_t() = default;
-    operator float() const { return ascendc_cpu::Fp8ToFloat(bits_, ascendc_cpu::kE5M2); }  // NOLINT
-    static constexpr fp8_e5m2_t FromBits(uint8_t bits) { return fp8_e5m2_t(bits, Raw{}); }
-    constexpr uint8_t ToBits() const { return bits_; }
+}  // namespace ascendc_cpu
 
-private:
-    struct Raw {};
-    constexpr fp8_e5m2_t(uint8_t bits, Raw) : bits_(bits) {}
-    uint8_t bits_;
-};
-
-/// Ascend 950's hifloat8_t (a dot field choosing the exponent and mantissa widths).
-struct hifloat8_t {
-    hifloat8_t() = default;
-    operator float() const { return ascendc_cpu::Hif8ToFloat(bits_); }  // NOLINT
-    static constexpr hifloat8_t FromBits(uint8_t bits) { return hifloat8_t(bits, Raw{}); }
-    constexpr uint8_t ToBits() const { return bits_; }
-
-private:
-    struct Raw {};
-    constexpr hifloat8_t(uint8_t bits, Raw) : bits_(bits) {}
-    uint8_t bits_;
-};
+/// fp8_e4m3fn_t (1-4-3, no inf), fp8_e5m2_t (1-5-2), hifloat8_t (a dot field choosing the
+/// exponent and mantissa widths): three distinct types.
+using fp8_e4m3fn_t = ascendc_cpu::Float8<ascendc_cpu::E4M3FNToFloat>;
+using fp8_e5m2_t = ascendc_cpu::Float8<ascendc_cpu::E5M2ToFloat>;
+using hifloat8_t = ascendc_cpu::Float8<ascendc_cpu::Hif8ToFloat>;
 
 static_assert(sizeof(fp8_e4m3fn_t) == 1 && std::is_trivially_copyable<fp8_e4m3fn_t>::value,
     "fp8_e4m3fn_t must be a 1-byte POD");
