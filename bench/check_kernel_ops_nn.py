@@ -338,12 +338,16 @@ what each kernel computes.
   max / 127 does not (the inputs are drawn so that every row has an element of x >= 1/16:
   hswc.checker.quantized).
   On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) does not build on the
-  CPU model: it uses hifloat8_t, fp8_e4m3fn_t and SetCtrlSpr
-  (`arch35/gelu_quant_base_regbase.h:85-87`: FLOAT_OVERFLOW_MODE_SATURATE for those outputs,
-  `:287`) and MicroAPI Casts to them (`arch35/gelu_dynamic_quant_regbase.h:217-223`,
-  `:331-342`), which the model lacks (hswc's
-  interpreter runs f8E4M3FN and f8E5M2 outputs, no kernel writes them yet: docs/operators.md);
-  its tiling reads dst_type through `GetAttrPointer<int32_t>`
+  CPU model. Its 8-bit floats are modelled now (hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t, the
+  DT_HIFLOAT8 / DT_FLOAT8_* macros, SetCtrlSpr: `ascendc_cpu_float8.h`, `ascendc_cpu_ctrl.h`;
+  hswc's own 950 kernels write f8E4M3FN and f8E5M2: docs/operators.md); the build now stops at
+  SetSysWorkspace (`op_kernel/gelu_quant_apt.cpp:112`) and at MicroAPI calls the model lacks:
+  Reduce with a ReduceType (`arch35/gelu_dynamic_quant_regbase.h:315`), LocalMemBar with
+  MemType (`:321-322`), UnalignRegForLoad (`arch35/gelu_dynamic_quant_workspace_regbase.h:374`)
+  and Divs by a LocalTensor scalar (`:328`). Past those, its MicroAPI Casts to fp8 and
+  hifloat8_t take SatMode::SAT under CTRL[60] = 0 (`arch35/gelu_quant_base_regbase.h:87`,
+  `:122-130`), which the model's MicroAPI Cast refuses, and hifloat8's CAST_HYBRID is random
+  rounding (not modelled); its tiling reads dst_type through `GetAttrPointer<int32_t>`
   (`op_host/gelu_quant_tiling_arch35.cpp:117`), which the model of the tiling context answers
   as metadef does (the int64 attribute's low half). approximate = tanh is not swept
   (`--op gelu_quant --attr approximate=tanh` checks it).

@@ -888,11 +888,13 @@ class Comparison:
                 f"expected 0x{expected:0{width}x} ({_value_of(expected, self.dtype)!r})")
 
 
+FLOAT8_DTYPES: tuple[np.dtype, ...] = (np.dtype(ml_dtypes.float8_e4m3fn),
+                                       np.dtype(ml_dtypes.float8_e5m2))
 COMPARABLE_DTYPES: tuple[np.dtype, ...] = (
-    *SUPPORTED_DTYPES, np.dtype(np.float64), np.dtype(np.bool_),
+    *SUPPORTED_DTYPES, np.dtype(np.float64), np.dtype(np.bool_), *FLOAT8_DTYPES,
     *(np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8)))
 """What compare_bitwise compares: the golden models' dtypes, and f64, integers and bools (the
-results of a whole model file)."""
+results of a whole model file), and a quantization's 8-bit floats."""
 _DTYPES_BY_NAME = {str(d): d for d in COMPARABLE_DTYPES}
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -932,7 +934,8 @@ def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
         raise ValueError(f"unsupported dtype {actual.dtype}")
     uint = _UINT_OF_SIZE[actual.dtype.itemsize]
     abits, ebits = actual.view(uint), expected.view(uint)
-    floats = actual.dtype.kind == "f" or actual.dtype == ml_dtypes.bfloat16
+    floats = actual.dtype.kind == "f" or actual.dtype == ml_dtypes.bfloat16 \
+        or actual.dtype in FLOAT8_DTYPES
     if not floats:
         return _compare_integers(actual, expected, abits, ebits)
     anan, enan = np.isnan(actual), np.isnan(expected)

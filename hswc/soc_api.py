@@ -34,7 +34,8 @@ CPP_DEFINES: Final = {"dav_c220": (), "dav_3510": ("ASCENDC_CPU_DAV_3510",)}
 """The -D flags that build the CPU model (hswc/checker/ascendc_cpu) for a family."""
 IR_TYPES: Final = {"half": "f16", "bfloat16_t": "bf16", "float": "f32", "int8_t": "i8",
                    "uint8_t": "ui8", "int16_t": "i16", "uint16_t": "ui16", "int32_t": "i32",
-                   "uint32_t": "ui32", "int64_t": "i64"}
+                   "uint32_t": "ui32", "int64_t": "i64", "fp8_e4m3fn_t": "f8E4M3FN",
+                   "fp8_e5m2_t": "f8E5M2"}
 """AscendC element type -> the IR's spelling."""
 ALIASES: Final = {"Compares": "CompareScalar"}
 EQ_ONLY_COMPARES: Final = {"dav_c220": ("i32",), "dav_3510": ()}

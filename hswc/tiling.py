@@ -61,7 +61,7 @@ class Budget:
 
 
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "ui8": 1, "i16": 2, "ui16": 2, "i32": 4,
-                 "ui32": 4, "i64": 8}
+                 "ui32": 4, "i64": 8, "f8E4M3FN": 1, "f8E5M2": 1}
 
 
 def overlong_chunk(ub_factor: int, dtype: str) -> int | None:
@@ -81,14 +81,16 @@ def mask_length(a: TilingArith[V, B], ub_factor: V) -> V:
     return a.name(a.max(roundup, a.const(MASK_MIN_BYTES)), "mask_bytes")
 
 
-TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2, "i8": 3, "ui8": 4, "i16": 5, "i32": 6, "i64": 7}
+TILING_KEYS = {"f16": 0, "f32": 1, "bf16": 2, "i8": 3, "ui8": 4, "i16": 5, "i32": 6, "i64": 7,
+               "f8E4M3FN": 8, "f8E5M2": 9}
 """schMode of the kernel entry, by dtype: <OP>_TPL_SCH_MODE_FP16 / FP32 / BF16 / INT8 / UINT8 /
-INT16 / INT32 / INT64."""
+INT16 / INT32 / INT64 / FLOAT8_E4M3FN / FLOAT8_E5M2."""
 
 GE_DATA_TYPES = {"f32": 0, "f16": 1, "bf16": 27, "i8": 2, "ui8": 4, "i16": 6, "i32": 3,
-                 "i64": 9, "i1": 12}
+                 "i64": 9, "i1": 12, "f8E5M2": 35, "f8E4M3FN": 36}
 """ge::DataType of each dtype: DT_FLOAT, DT_FLOAT16, DT_BF16, DT_INT8, DT_UINT8, DT_INT16,
-DT_INT32, DT_INT64, DT_BOOL (an i1 output, a byte per element) (graph/types.h)."""
+DT_INT32, DT_INT64, DT_BOOL (an i1 output, a byte per element), DT_FLOAT8_E5M2,
+DT_FLOAT8_E4M3FN (graph/types.h)."""
 TPL_DTYPE_BITS = 8
 """Bits of an ASCENDC_TPL_DATATYPE_DECL parameter in a tiling key (asc-devkit
 template_argument.h: ASCENDC_TPL_8_BW)."""

@@ -538,7 +538,7 @@ def test_hswc_emit_refuses_to_package_an_i64_kernel(
     source.write_text(generic(["i32"], "i64", "    %r = arith.extsi %a : i32 to i64"))
     assert main([str(source), "--name", "Widen", "-o", str(tmp_path / "q")]) == 1
     assert "reads or writes i64 tensors: packages hold f16, f32, bf16, i8, ui8, i16, i32, i1, " \
-        "ui1 tensors" in capsys.readouterr().err
+        "ui1, f8E4M3FN, f8E5M2 tensors" in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
 
 

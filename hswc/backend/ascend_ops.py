@@ -204,6 +204,13 @@ def _set_l2_cache_hint(ctx: CppContext, op: Operation) -> None:
                     [f"AscendC::CacheMode::{mode}"])
 
 
+def _set_ctrl_spr(ctx: CppContext, op: Operation) -> None:
+    """`AscendC::SetCtrlSpr<48, 48>(1);`"""
+    assert isinstance(op, ascend.SetCtrlSprOp)
+    start, end, value = op.bits
+    ctx.writer.call(f"AscendC::SetCtrlSpr<{start}, {end}>", [str(value)])
+
+
 def element_view(ctx: CppContext, op: Operation) -> Expr:
     """`tensor[offset]`: GlobalTensor's or LocalTensor's operator[]."""
     assert isinstance(op, ascend.GlobalAtOp | ascend.LocalAtOp)
@@ -314,6 +321,7 @@ RULES: dict[type[Operation], Rule] = {
     **dict.fromkeys(CORE_QUERIES, _core_query),
     ascend.SetGlobalBufferOp: _set_global_buffer,
     ascend.SetL2CacheHintOp: _set_l2_cache_hint,
+    ascend.SetCtrlSprOp: _set_ctrl_spr,
     ascend.TPipeOp: _declaration,
     ascend.TQueOp: _declaration,
     ascend.TBufOp: _declaration,

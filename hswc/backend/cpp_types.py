@@ -28,6 +28,7 @@ from hswc.dialects.ascend import (
     TPipeType,
     TQueType,
 )
+from hswc.float8_casts import FLOAT8_CPP
 from hswc.float_formats import f32_bits, float_bits, round_float, shortest_f32
 
 ELEMENT_TYPES: dict[type[Attribute], str] = {
@@ -75,6 +76,8 @@ def element_cpp(t: Attribute) -> str:
             return f"{'u' if unsigned else ''}int{width}_t"
     if isinstance(t, IndexType):
         return "int64_t"
+    if str(t) in FLOAT8_CPP:
+        return FLOAT8_CPP[str(t)]
     raise UnprintableType(t)
 
 

@@ -148,9 +148,10 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
     elements = [a.type.get_element_type() for a in args.gm if isinstance(a.type, MemRefType)]
     for element in elements:
         if not isinstance(element, hsg.SUPPORTED_ELEMENT_TYPES) \
-                and str(element) not in hsg.KERNEL_INTEGER_TYPES:
+                and str(element) not in (*hsg.KERNEL_INTEGER_TYPES, *hsg.KERNEL_FLOAT8_TYPES):
             raise OpError(fn, f"is a kernel on {element}; kernels take f16, f32, bf16, "
-                          f"{', '.join(hsg.KERNEL_INTEGER_TYPES)} tensors")
+                          f"{', '.join(hsg.KERNEL_INTEGER_TYPES)} tensors (and write "
+                          f"{', '.join(hsg.KERNEL_FLOAT8_TYPES)})")
     names = [element_type_name(e) for e in elements]
     outputs = _outputs(fn)
     if outputs >= len(elements):

@@ -15,7 +15,8 @@ from hswc.kernel_dtypes import BOUNDARY
 from hswc.kernel_signature import int_fields
 from hswc.ops.definition import camel
 
-DTYPE_WORDS = {"f16": "FP16", "f32": "FP32", "bf16": "BF16"}
+DTYPE_WORDS = {"f16": "FP16", "f32": "FP32", "bf16": "BF16", "f8E4M3FN": "FLOAT8_E4M3FN",
+               "f8E5M2": "FLOAT8_E5M2"}
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,8 @@ def dtype_word(dtype: str) -> str:
 GE_DTYPES = {"f16": "ge::DT_FLOAT16", "f32": "ge::DT_FLOAT", "bf16": "ge::DT_BF16",
              "i8": "ge::DT_INT8", "ui8": "ge::DT_UINT8", "i16": "ge::DT_INT16",
              "i32": "ge::DT_INT32", "i64": "ge::DT_INT64", "i1": "ge::DT_BOOL",
-             "ui1": "ge::DT_UINT1"}
+             "ui1": "ge::DT_UINT1", "f8E4M3FN": "ge::DT_FLOAT8_E4M3FN",
+             "f8E5M2": "ge::DT_FLOAT8_E5M2"}
 KERNEL_TENSOR_DTYPES = tuple(t for t in GE_DTYPES if t != "i64")
 """The element types a packaged kernel's own tensors may have: int64 only as group_index's
 counts (hswc.backend.package_counts), which no kernel computes with (hswc.dialects.hsg:
@@ -124,10 +126,10 @@ Atlas A2/A3 has no int64_t Add, Mul or Compare)."""
 ACL_DTYPES = {"f16": "ACL_FLOAT16", "f32": "ACL_FLOAT", "bf16": "ACL_BF16", "i8": "ACL_INT8",
               "ui8": "ACL_UINT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64",
               "i1": "ACL_BOOL",
-              "ui1": "ACL_UINT1"}
+              "ui1": "ACL_UINT1", "f8E4M3FN": "ACL_FLOAT8_E4M3FN", "f8E5M2": "ACL_FLOAT8_E5M2"}
 DOC_DTYPES = {"f16": "FLOAT16", "f32": "FLOAT", "bf16": "BFLOAT16", "i8": "INT8", "ui8": "UINT8",
               "i16": "INT16", "i32": "INT32", "i64": "INT64", "i1": "BOOL",
-              "ui1": "UINT1"}
+              "ui1": "UINT1", "f8E4M3FN": "FLOAT8_E4M3FN", "f8E5M2": "FLOAT8_E5M2"}
 """The dtype names of ops-nn's docs (i1: a kernel's output stored a byte per element, 0 or 1,
 as ops-nn's DT_BOOL; ui1: one stored packed, 8 elements a byte, as ops-nn's DT_UINT1)."""
 

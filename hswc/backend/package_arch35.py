@@ -37,7 +37,8 @@ ARCH35 = "arch35"
 DTYPE_PARAM = "D_T_X"
 VARIANT_PARAM = "BUFFER_MODE"
 C_DTYPES = {"f32": "C_DT_FLOAT", "f16": "C_DT_FLOAT16", "bf16": "C_DT_BF16", "i8": "C_DT_INT8",
-            "ui8": "C_DT_UINT8", "i16": "C_DT_INT16", "i32": "C_DT_INT32"}
+            "ui8": "C_DT_UINT8", "i16": "C_DT_INT16", "i32": "C_DT_INT32",
+            "f8E4M3FN": "C_DT_FLOAT8_E4M3FN", "f8E5M2": "C_DT_FLOAT8_E5M2"}
 """The template machinery's names of the ge::DataTypes."""
 
 

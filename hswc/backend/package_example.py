@@ -40,10 +40,25 @@ _TO_FLOAT = {
 _TO_FLOAT.update({dt: ["float ToFloat(Element value)", "{",
                        "    return static_cast<float>(value);", "}"]
                   for dt in ("i8", "ui8", "i16", "i32", "i1", "ui1")})
+for dt, (bits, bias, top) in {"f8E4M3FN": (3, 7, "exponent == 15 && mantissa == 7"),
+                              "f8E5M2": (2, 15, "exponent == 31")}.items():
+    _TO_FLOAT[dt] = [
+        "float ToFloat(Element bits)", "{",
+        f"    // sign, {7 - bits} exponent bits (bias {bias}), {bits} mantissa bits",
+        f"    const int exponent = (bits >> {bits}) & {(1 << (7 - bits)) - 1};",
+        f"    const int mantissa = bits & {(1 << bits) - 1};",
+        f"    float value = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), "
+        f"{1 - bias - bits})",
+        f"        : std::ldexp(static_cast<float>({1 << bits} + mantissa), exponent - "
+        f"{bias + bits});",
+        f"    if ({top}) {{",
+        "        value = " + ("NAN;" if dt == "f8E4M3FN" else "mantissa == 0 ? INFINITY : NAN;"),
+        "    }", "    return (bits & 0x80) != 0 ? -value : value;", "}"]
 """An element of y as float: f16 through ACL, bf16 by widening its bits (exact); an integer
-converted (exact up to 2^24 in magnitude, which every int8, uint8 and int16 value is)."""
+converted (exact up to 2^24 in magnitude, which every int8, uint8 and int16 value is); an 8-bit
+float decoded from its bit fields (exact)."""
 INTEGER_ELEMENTS = {"i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t",
-                    "i1": "uint8_t", "ui1": "uint8_t"}
+                    "i1": "uint8_t", "ui1": "uint8_t", "f8E4M3FN": "uint8_t", "f8E5M2": "uint8_t"}
 """The C++ type the example holds an element of an integer dtype in (i1: a bool tensor's
 bytes, 0 or 1; ui1: a packed one's bytes, 8 elements each)."""
 

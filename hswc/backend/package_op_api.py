@@ -44,7 +44,9 @@ OP_API_DTYPES = {"f16": "op::DataType::DT_FLOAT16", "f32": "op::DataType::DT_FLO
                  "bf16": "op::DataType::DT_BF16",
                  "i8": "op::DataType::DT_INT8", "ui8": "op::DataType::DT_UINT8",
                  "i16": "op::DataType::DT_INT16", "i32": "op::DataType::DT_INT32",
-                 "i1": "op::DataType::DT_BOOL", "ui1": "op::DataType::DT_UINT1"}
+                 "i1": "op::DataType::DT_BOOL", "ui1": "op::DataType::DT_UINT1",
+                 "f8E4M3FN": "op::DataType::DT_FLOAT8_E4M3FN",
+                 "f8E5M2": "op::DataType::DT_FLOAT8_E5M2"}
 
 
 def aclnn_stem(d: Description) -> str:

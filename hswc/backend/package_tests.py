@@ -400,7 +400,7 @@ _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32}
 
 def _bits_type(dtype: str) -> str:
     """The C++ type of an element's bit pattern (by its width)."""
-    if dtype in ("i8", "ui8", "i1", "ui1"):
+    if dtype in ("i8", "ui8", "i1", "ui1", "f8E4M3FN", "f8E5M2"):
         return "uint8_t"
     return "uint16_t" if dtype in ("f16", "bf16", "i16") else "uint32_t"
 

@@ -213,9 +213,9 @@ GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int
                "hsg.first_rows), which the checker does not pass to ops-nn's kernel yet")
 LOW_FLOATS = ("its y is FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT4_E2M1, FLOAT4_E1M2 or HIFLOAT8 "
               "(op_host/swiglu_group_quant_def.cpp: no int8) with FLOAT8_E8M0 block scales: "
-              "Ascend 950's Cast converts to those types (Cast.md's dav_3510 table), but hswc has "
-              "no element type for them and its CPU model no lanes (hswc/api_tables.def leaves "
-              "those Cast rows out)")
+              "Ascend 950's Cast converts to those types (Cast.md's dav_3510 table) and hswc's "
+              "950 kernels write f8E4M3FN and f8E5M2, but hswc has no element type for "
+              "FLOAT8_E8M0, the FLOAT4s and HIFLOAT8 (its CPU model has hifloat8_t's lanes)")
 BLOCKED: Mapping[str, str] = {
     "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "

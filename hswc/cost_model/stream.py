@@ -518,6 +518,9 @@ class KernelWalker:
         self.env[op.result] = _Queue(t.position.data, depth,
                                      deque(_Slot(i) for i in range(depth)))
 
+    def ctrl(self, op: ascend.SetCtrlSprOp) -> None:
+        """SetCtrlSpr: a scalar register write, no pipe time (assumed)."""
+
     def pipe_or_buf(self, op: ascend.TPipeOp | ascend.TBufOp) -> None:
         self.env[op.result] = op.result.type
 
@@ -667,6 +670,7 @@ _BY_CLASS: tuple[tuple[type | UnionType, Callable[..., None]], ...] = (
     (ascend.GetBlockNumOp, KernelWalker.block_num_op),
     (ascend.SetGlobalBufferOp, KernelWalker.global_buffer),
     (ascend.SetL2CacheHintOp, KernelWalker.l2_cache_hint),
+    (ascend.SetCtrlSprOp, KernelWalker.ctrl),
     (ascend.GlobalAtOp, KernelWalker.global_at),
     (ascend.LocalAtOp | ascend.ReinterpretCastOp, KernelWalker.local_view),
     (ascend.TQueOp, KernelWalker.tque),

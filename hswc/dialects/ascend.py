@@ -46,6 +46,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.ascend_cache import SetL2CacheHintOp
+from hswc.dialects.ascend_ctrl import SetCtrlSprOp
 from hswc.dialects.ascend_reduce import (
     REDUCE_OPS,
     ReduceCountOp,
@@ -632,6 +633,7 @@ Ascend = Dialect(
         GetBlockNumOp,
         SetGlobalBufferOp,
         SetL2CacheHintOp,
+        SetCtrlSprOp,
         GlobalAtOp,
         TPipeOp,
         TQueOp,
@@ -749,6 +751,7 @@ __all__ = [
     "SelMode",
     "SelModeAttr",
     "SelectOp",
+    "SetCtrlSprOp",
     "SetFlagOp",
     "SetGlobalBufferOp",
     "SetL2CacheHintOp",

@@ -154,17 +154,21 @@ HsgTensorType = TensorType[Attribute] | UnrankedTensorType[Attribute]
 
 KERNEL_INTEGER_TYPES = ("i8", "ui8", "i16", "i32", "i64")
 """The integer element types a kernel (an hsg.launch, not a named op) reads and writes."""
+KERNEL_FLOAT8_TYPES = ("f8E4M3FN", "f8E5M2")
+"""The 8-bit floats a kernel writes (never reads): a quantization's output on Ascend 950."""
 
 
 def verify_operator_tensor(what: str, t: Attribute, title: str = "hswc",
                            integers: bool = False, booleans: bool = False) -> None:
     """A tensor an operator accepts: f16/bf16/f32 (or, with `integers`, an integer type of
-    KERNEL_INTEGER_TYPES; with `booleans`, i1: a kernel's output stored a byte per element),
-    dense, ranked up to rank 8, or unranked."""
+    KERNEL_INTEGER_TYPES; with `booleans`, a kernel's output: also i1, stored a byte per
+    element, and the 8-bit floats of KERNEL_FLOAT8_TYPES), dense, ranked up to rank 8, or
+    unranked."""
     if not isinstance(t, TensorType | UnrankedTensorType):
         raise VerifyException(f"{what} must be a tensor, got {t}")
     elem = t.get_element_type()
-    if (integers and str(elem) in KERNEL_INTEGER_TYPES) or (booleans and str(elem) == "i1"):
+    if (integers and str(elem) in KERNEL_INTEGER_TYPES) \
+            or (booleans and str(elem) in ("i1", *KERNEL_FLOAT8_TYPES)):
         pass
     elif not isinstance(elem, SUPPORTED_ELEMENT_TYPES):
         types = f"f16, bf16, f32, {', '.join(KERNEL_INTEGER_TYPES)}" if integers \
@@ -1409,14 +1413,15 @@ def _verify_gm_buffers(op: IRDLOperation, buffers: Sequence[SSAValue], outputs: 
     names = [f"input {i + 1}" for i in range(count)] + (
         ["output"] if outputs == 1 else [f"output {i + 1}" for i in range(outputs)])
     types = [b.type for b in buffers]
-    for name, t in zip(names, types, strict=True):
+    for k, (name, t) in enumerate(zip(names, types, strict=True)):
         assert isinstance(t, MemRefType)
         elem = t.get_element_type()
+        written = KERNEL_FLOAT8_TYPES if k >= count else ()
         if t.get_num_dims() != 1 or not (isinstance(elem, SUPPORTED_ELEMENT_TYPES)
-                                         or str(elem) in KERNEL_INTEGER_TYPES):
+                                         or str(elem) in (*KERNEL_INTEGER_TYPES, *written)):
             raise VerifyException(
                 f"{op.name}: {name} must be a flat GM buffer memref<?xf16|bf16|f32|i8|ui8|i16|"
-                f"i32|i64>, got {t}"
+                f"i32|i64{''.join('|' + t for t in written)}>, got {t}"
             )
 
 

@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
+from hswc.float8_casts import set_bits
 from hswc.interpreter.batch import CoreBatch
 from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.dtypes import numpy_dtype
@@ -74,6 +75,16 @@ class AscendFunctions(MachineFunctions):
     def run_set_l2_cache_hint(self, interpreter: Interpreter, op: ascend.SetL2CacheHintOp,
                               args: PythonValues) -> PythonValues:
         return ()  # how copies use L2: no value changes (the cost model times it)
+
+    @impl(ascend.SetCtrlSprOp)
+    def run_set_ctrl_spr(self, interpreter: Interpreter, op: ascend.SetCtrlSprOp,
+                         args: PythonValues) -> PythonValues:
+        batch, rows = self.machine.kernel(op)
+        if not rows.full:
+            raise OpError(op, "writes the CTRL register on some cores of the launch only "
+                          "(the interpreter keeps one register per launch)")
+        batch.ctrl = set_bits(batch.ctrl, *op.bits)
+        return ()
 
     @impl(ascend.GlobalAtOp)
     def run_global_at(self, interpreter: Interpreter, op: ascend.GlobalAtOp,

@@ -325,6 +325,8 @@ class AscendVectorFunctions(MachineFunctions):
             takes = f"takes {', '.join(modes)}" if modes else "has no such Cast"
             raise OpError(op, f"Cast from {pair[0]} to {pair[1]} with "
                           f"{op.round_mode.data.value}: {soc} {takes}")
-        return self._vector(op, args, lambda v, n: api.cast(v[0], v[1], mode, n, family))
+        batch, _ = self.machine.kernel(op)
+        return self._vector(op, args,
+                            lambda v, n: api.cast(v[0], v[1], mode, n, family, batch.ctrl))
 
     # endregion

@@ -20,6 +20,8 @@ import numpy as np
 
 from hswc import arith_semantics as sem
 from hswc import soc_api
+from hswc.float8_casts import DEFAULT_CTRL
+from hswc.interpreter.ascendc_cast_fp8 import from_float8, to_float8
 from hswc.interpreter.ascendc_checks import (
     FLOATS,
     ApiError,
@@ -28,7 +30,7 @@ from hswc.interpreter.ascendc_checks import (
     check_operand,
     store,
 )
-from hswc.interpreter.dtypes import BF16, F16, F32
+from hswc.interpreter.dtypes import BF16, F16, F32, FLOAT8
 
 
 @dataclass(frozen=True)
@@ -146,10 +148,11 @@ def cast_modes(src: np.dtype, dst: np.dtype, family: str) -> tuple[str, ...]:
 
 
 def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int,
-         family: str = "dav_c220") -> None:
+         family: str = "dav_c220", ctrl: int = DEFAULT_CTRL) -> None:
     """Cast(dst, src, RoundMode, count) on the SoC family's pairs and modes: widening is exact,
     narrowing rounds by round_mode; to and from integers as hswc.interpreter.ascendc_cast_int
-    says."""
+    says, to and from 8-bit floats as hswc.interpreter.ascendc_cast_fp8 says (under the CTRL
+    register `ctrl`)."""
     api = "Cast"
     check_operand(api, "dst", dst)
     check_operand(api, "src", src)
@@ -165,6 +168,12 @@ def cast(dst: np.ndarray, src: np.ndarray, round_mode: str, count: int,
     if count == 0:
         return
     part = src[..., :count]
+    if dst.dtype in FLOAT8:
+        store(api, dst, to_float8(part, dst.dtype, ctrl))
+        return
+    if src.dtype in FLOAT8:
+        store(api, dst, from_float8(part))
+        return
     if src.dtype not in FLOATS or dst.dtype not in FLOATS or src.dtype == dst.dtype:
         from hswc.interpreter.ascendc_cast_int import convert
 

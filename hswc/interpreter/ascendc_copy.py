@@ -23,7 +23,7 @@ from hswc.interpreter.ascendc_checks import (
     check_operand,
     store,
 )
-from hswc.interpreter.dtypes import U8
+from hswc.interpreter.dtypes import FLOAT8, U8
 from hswc.platform import UB_BLOCK_BYTES
 
 
@@ -72,6 +72,10 @@ def _gm_window(gm: np.ndarray, offs: np.ndarray, n: int, step: int, write: bool)
     """A (cores, n) strided view of GM: row b starts at offs[0] + b*step."""
     base = gm[int(offs[0]) :]
     item = gm.strides[0]
+    if base.dtype in FLOAT8:  # as_strided rebuilds the array from its typestr, '<f1': unknown
+        bytes_ = as_strided(base.view(np.uint8), (offs.size, n), (step * item, item),
+                            writeable=write)
+        return bytes_.view(base.dtype)
     return as_strided(base, (offs.size, n), (step * item, item), writeable=write)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from hswc.float8_casts import DEFAULT_CTRL
 from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.limits import check_memory
 from hswc.interpreter.scalar_order import ScalarOrder
@@ -45,6 +46,8 @@ class CoreBatch:
         ]
         self.scalar_order = ScalarOrder(ub_size)
         """What the scalar unit may read (hswc.interpreter.scalar_order), for every core."""
+        self.ctrl = DEFAULT_CTRL
+        """The CTRL register of every core (SetCtrlSpr: hswc.float8_casts)."""
 
     @property
     def arena(self) -> np.ndarray:

@@ -33,8 +33,9 @@ I16 = np.dtype(np.int16)
 I64 = np.dtype(np.int64)
 F8E4M3FN = np.dtype(ml_dtypes.float8_e4m3fn)
 F8E5M2 = np.dtype(ml_dtypes.float8_e5m2)
+FLOAT8 = (F8E4M3FN, F8E5M2)
 
-NAMES = {F16: "f16", F32: "f32", BF16: "bf16"}
+NAMES = {F16: "f16", F32: "f32", BF16: "bf16", F8E4M3FN: "f8E4M3FN", F8E5M2: "f8E5M2"}
 
 
 def numpy_dtype(t: Attribute) -> np.dtype:
@@ -62,8 +63,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
 
 
 def element_name(dtype: np.dtype) -> str | None:
-    """The IR's spelling of a numpy dtype the vector unit holds (f16, bf16, f32, i8, ui8, i16,
-    ui16, i32, ui32, i64; hswc.soc_api's IR_TYPES), None for others."""
+    """The IR's spelling of a numpy dtype the vector unit holds (f16, bf16, f32, f8E4M3FN,
+    f8E5M2, i8, ui8, i16, ui16, i32, ui32, i64; hswc.soc_api's IR_TYPES), None for others."""
     if dtype in NAMES:
         return NAMES[dtype]
     if dtype.kind in "iu" and dtype.itemsize in (1, 2, 4, 8):

@@ -445,6 +445,21 @@ def _main(argv: Sequence[str] | None) -> int:
     return 0
 
 
+def _refuse_without_kernel(module: ModuleOp, said: list[Remark]) -> None:
+    """PackageRefused, after the warnings that say why, for a module whose ops all stay on the
+    host (an 8-bit float output on Atlas A2/A3, a reduction no row kernel takes, ...)."""
+    from hswc.backend import model_packages as mp
+    from hswc.backend.description import PackageRefused
+
+    left = mp.has_ops_left(module)
+    if left and not any(hsg.is_kernel(fn) for fn in module.ops):
+        print_remarks(said, everything=False)  # the ops that could be kernels, and why not
+        what = "its only op" if left == 1 else f"all of its {left} ops"
+        raise PackageRefused(
+            f"the module holds no kernel to package: --lower-to-ascend leaves {what} on the "
+            "host (hswc-opt --lower-to-ascend --remarks says why each stays)")
+
+
 def _emit_model(args: argparse.Namespace, op_type: str | None, lowered: Lowered,
                 said: list[Remark], socs: list[str], name: str) -> bool:
     """Write the packages of a whole model file, list them, and say how many; False (nothing
@@ -456,6 +471,7 @@ def _emit_model(args: argparse.Namespace, op_type: str | None, lowered: Lowered,
 
     if op_type is not None:
         kernels = sum(1 for fn in lowered.module.ops if hsg.is_kernel(fn))
+        _refuse_without_kernel(lowered.module, said)
         if kernels > 1 and lowered.named is not None and mp.is_whole_model(lowered.module):
             raise PackageRefused(
                 f"--name {op_type} names the one operator of a file, and this one is a whole "
@@ -501,13 +517,8 @@ def _model_files(lowered: Lowered, said: list[Remark], socs: list[str],
     from hswc.runner import RunnerError
 
     module = lowered.module
+    _refuse_without_kernel(module, said)
     left = mp.has_ops_left(module)
-    if left and not any(hsg.is_kernel(fn) for fn in module.ops):
-        print_remarks(said, everything=False)  # the ops that could be kernels, and why not
-        what = "its only op" if left == 1 else f"all of its {left} ops"
-        raise PackageRefused(
-            f"the module holds no kernel to package: --lower-to-ascend leaves {what} on the "
-            "host (hswc-opt --lower-to-ascend --remarks says why each stays)")
     if lowered.named is None or not mp.is_whole_model(module):
         return None
     print_remarks(said, everything=False)

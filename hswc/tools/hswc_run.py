@@ -130,7 +130,11 @@ def _steps(text: str) -> int:
 
 
 def _npy(value: np.ndarray) -> Callable[[BinaryIO], None]:
-    """Writes `value` as .npy to an open file: np.save given a path would add `.npy` to it."""
+    """Writes `value` as .npy to an open file: np.save given a path would add `.npy` to it. An
+    8-bit float as its bytes (`|V1`, as numpy saves float8_e4m3fn): numpy writes float8_e5m2's
+    descr as `<f1`, which np.load refuses."""
+    if value.dtype.itemsize == 1 and value.dtype.kind not in "iub":
+        value = value.view(np.dtype("V1"))
     return lambda stream: np.save(stream, value, allow_pickle=False)
 
 

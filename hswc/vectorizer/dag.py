@@ -77,6 +77,9 @@ ABSI = "math.absi"
 INTEGER_DTYPES = {"i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32", "i64": "int64"}
 """The integer element types a body may compute on (ui8: an unsigned byte tensor's element),
 and the numpy dtype holding each."""
+FLOAT8_DTYPES = {"f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2"}
+"""The 8-bit floats a body may end in (a truncf to a kernel's output, nothing computed on
+them), and the ml_dtypes type holding each."""
 SUPPORTED_OPS = ("arith.extf", "arith.truncf", "arith.addf", "arith.subf", "arith.mulf",
                  "arith.divf", "arith.minimumf", "arith.maximumf", "arith.negf", "arith.cmpf",
                  "arith.select", "arith.andi", "arith.ori", "arith.xori", "arith.constant",
@@ -107,6 +110,8 @@ def dtype_of(t: Attribute) -> str | None:
     if isinstance(t, IntegerType) and t.width.data == 1:
         return "i1"
     if isinstance(t, IntegerType) and str(t) in INTEGER_DTYPES:
+        return str(t)
+    if str(t) in FLOAT8_DTYPES:
         return str(t)
     return None
 
@@ -320,6 +325,10 @@ def numpy_dtype_of(dtype: str) -> np.dtype:
 
     if is_integer(dtype):
         return np.dtype(INTEGER_DTYPES[dtype])
+    if dtype in FLOAT8_DTYPES:
+        import ml_dtypes
+
+        return np.dtype(getattr(ml_dtypes, FLOAT8_DTYPES[dtype]))
     return sem.DTYPES[dtype]
 
 

@@ -42,6 +42,8 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     FloatAttr,
@@ -57,6 +59,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend, hsg
 from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.dialects.int_attrs import int_attr
+from hswc.float8_casts import NON_SATURATING
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
 from hswc.vectorizer.broadcast_copy import (
@@ -65,7 +68,7 @@ from hswc.vectorizer.broadcast_copy import (
     emit_resident_copy,
     resident_inputs,
 )
-from hswc.vectorizer.dag import Node
+from hswc.vectorizer.dag import FLOAT8_DTYPES, Node
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import Arrival, Buffer, KernelPlan
 from hswc.vectorizer.window_copy_out import emit_window_copy_out
@@ -74,18 +77,21 @@ ELEMENT_TYPES: dict[str, Attribute] = {
     "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "mask": MASK_ELEMENT_TYPE,
     "i8": IntegerType(8), "ui8": IntegerType(8, Signedness.UNSIGNED), "i16": IntegerType(16),
     "ui16": IntegerType(16, Signedness.UNSIGNED), "i32": IntegerType(32),
-    "ui32": IntegerType(32, Signedness.UNSIGNED), "i64": IntegerType(64)}
+    "ui32": IntegerType(32, Signedness.UNSIGNED), "i64": IntegerType(64),
+    "f8E4M3FN": Float8E4M3FNType(), "f8E5M2": Float8E5M2Type()}
 MASK_WORD = IntegerType(16, Signedness.UNSIGNED)
 """Masks are combined (And, Or, Not) as uint16 words."""
 MASK_WORD_BITS = 16
 VIEW_SUFFIX = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8", "ui8": "uint8",
-               "i16": "int16", "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64"}
+               "i16": "int16", "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64",
+               "f8E4M3FN": "fp8e4m3", "f8E5M2": "fp8e5m2"}
 LENGTH_NAMES = {"tensor": "tensor_bytes", "f32": "float_bytes", "f16": "half_bytes",
                 "i8": "byte_bytes", "ui8": "byte_bytes", "i16": "half_bytes",
                 "ui16": "half_bytes", "i32": "float_bytes", "ui32": "float_bytes",
                 "i64": "long_bytes",
-                "bf16": "half_bytes"}
-LENGTH_ORDER = ("f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32", "i64")
+                "bf16": "half_bytes", "f8E4M3FN": "byte_bytes", "f8E5M2": "byte_bytes"}
+LENGTH_ORDER = ("f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32", "i64",
+                "f8E4M3FN", "f8E5M2")
 """The order Init computes the buffers' byte lengths in (the float ones first, as always)."""
 SIZE_WORDS = {1: "byte", 2: "half", 4: "float", 8: "long"}
 """How a kernel at a dtype boundary names its copies' byte counts, by element size."""
@@ -249,6 +255,13 @@ def fill_constants(e: Emitter, plan: KernelPlan, objects: dict[Buffer, SSAValue]
     return uniforms
 
 
+def set_float8_mode(e: Emitter, plan: KernelPlan) -> None:
+    """SetCtrlSpr<48, 48>(1) in a kernel that writes an 8-bit float: its Casts to fp8 then keep
+    NaN and inf as arith.truncf does (hswc.float8_casts), once for the whole kernel."""
+    if any(b.dtype in FLOAT8_DTYPES for b in plan.buffers):
+        e.op(ascend.SetCtrlSprOp(*NON_SATURATING))
+
+
 def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
               outputs: SSAValue | Sequence[SSAValue], offset: SSAValue, length: SSAValue,
               ub_factor: SSAValue, broadcast: Broadcast | None = None,
@@ -264,6 +277,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         key = _length_key(plan, b)
         num = b.depth if b.is_queue else None
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
+    set_float8_mode(e, plan)
     uniforms = fill_constants(e, plan, objects, lambda _: ub_factor)
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
             for v in plan.inputs

@@ -65,7 +65,7 @@ from hswc import soc_api
 from hswc.diagnostics import OpError
 from hswc.kernel_dtypes import output_dtype
 from hswc.vectorizer.cast_routes import INTEGER_RANGES, NoRoute, cast_route, holds
-from hswc.vectorizer.dag import Dag, Node
+from hswc.vectorizer.dag import FLOAT8_DTYPES, Dag, Node
 from hswc.vectorizer.schedule import Schedule
 
 Role = Literal["input", "copy", "temp", "const", "mask", "output"]
@@ -312,6 +312,9 @@ Rule = Callable[[_Selector, Node], None]
 def _cast(s: _Selector, node: Node) -> None:
     (src,) = node.operands
     pair = (src.dtype, node.dtype)
+    if node.dtype in FLOAT8_DTYPES:
+        _to_float8(s, node, src)
+        return
     if pair not in (("f16", "f32"), ("bf16", "f32"), ("f32", "f16"), ("f32", "bf16")):
         raise OpError(node.source, f"converts {pair[0]} to {pair[1]}; AscendC's Cast "  # type: ignore[arg-type]
                       "converts between f32 and f16 or bf16")
@@ -320,6 +323,23 @@ def _cast(s: _Selector, node: Node) -> None:
     s.emit(Instr("Cast", dst, (s.val(src),), mode="cast_rint" if rint else "cast_none",
                  count="compute" if s.schedule.whole_repeat_casts else "cur",
                  source=node.source, conversion=dst.role == "copy"))
+
+
+def _to_float8(s: _Selector, node: Node, src: Node) -> None:
+    """truncf to an 8-bit float: Cast from float with CAST_RINT (the one mode the SoC's table
+    lists), after an exact Cast to float from half or bfloat16_t. The kernel runs it without
+    saturation (hswc.float8_casts), so it gives what truncf gives."""
+    if not s.table.cast_modes("f32", node.dtype):
+        raise OpError(node.source, f"converts {src.dtype} to {node.dtype}, which "  # type: ignore[arg-type]
+                      f"{s.table.soc_words}'s Cast does not (asc-devkit Cast.md: its table "
+                      f"has no Cast to an 8-bit float); Ascend 950's has")
+    wide = s.val(src)
+    if src.dtype != "f32":
+        wide = Val("temp", "f32", f"{src.name or 'value'}_fp32")
+        s.emit(Instr("Cast", wide, (s.val(src),), mode=_exact_mode(s, src.dtype, "f32"),
+                     count="cur", source=node.source))
+    s.emit(Instr("Cast", s.result(node), (wide,), mode="cast_rint", count="cur",
+                 source=node.source))
 
 
 def _binary(tensor_api: str, scalar_api: str | None) -> Rule:

@@ -111,6 +111,7 @@ from hswc.vectorizer.emit import (
     fill_constants,
     local_name,
     scalar_attr,
+    set_float8_mode,
 )
 from hswc.vectorizer.instructions import Instr, Val
 from hswc.vectorizer.plan import (
@@ -409,6 +410,7 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     gm, kinds = _global_tensors(e, plan, rows, inputs, outputs, offset, size, row_length)
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = _buffers(e, plan, pipe, ub_factor)
+    set_float8_mode(e, plan)
     uniforms = fill_constants(e, plan, objects,
                               lambda b: _buffer_elements(plan, b, ub_factor, e))
     columns: dict[Buffer, SSAValue] = {}

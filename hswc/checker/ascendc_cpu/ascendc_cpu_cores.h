@@ -73,6 +73,7 @@ inline void SwapCore(Runtime& saved, std::vector<uint8_t>& ub)
     std::swap(rt.vCalls, saved.vCalls);
     std::swap(rt.loopMode, saved.loopMode);
     std::swap(rt.maskCounter, saved.maskCounter);
+    std::swap(rt.ctrl, saved.ctrl);
     std::swap(rt.vectorMask, saved.vectorMask);
     std::swap(rt.maskEpoch, saved.maskEpoch);
     std::swap(rt.atomic, saved.atomic);

@@ -312,4 +312,6 @@ using float32_t = float;
 /// aliased). <cmath> and <limits>, whose newer versions name a native `__bf16`, are included first.
 #define __bf16 bfloat16_t
 
+#include "ascendc_cpu_float8.h"
+
 #endif  // ASCENDC_CPU_FLOAT_H

@@ -198,6 +198,9 @@ struct IsSameType<T, T> : std::true_type {};
 #define DT_UINT64 10
 #define DT_BOOL 12
 #define DT_BF16 27
+#define DT_HIFLOAT8 34
+#define DT_FLOAT8_E5M2 35
+#define DT_FLOAT8_E4M3FN 36
 #endif
 
 #endif  // ASCENDC_CPU_MACROS_H

@@ -35,6 +35,7 @@ constexpr int kViolationExitCode = 3;
 constexpr uint32_t kUbBlockBytes = 32;     // UB data block
 constexpr uint32_t kRepeatBytes = 256;     // one vector instruction repeat
 constexpr uint32_t kDefaultUbBytes = 196608;  // ascend910b / ascend910_93 AIV core
+constexpr uint64_t kDefaultCtrl = uint64_t{1} << 60;  // CTRL[60] = 1: global saturation mode
 /// The GM writer mark of a byte written before the last completed SyncAll, or by an atomic add
 /// (ascendc_cpu_cores.h, ascendc_cpu_atomic.h): another core's later write is ordered after it,
 /// or commutes with it.
@@ -229,6 +230,9 @@ struct Runtime {
     bool maskCounter = false;
     uint64_t vectorMask[2] = {~uint64_t{0}, ~uint64_t{0}};
     uint32_t maskEpoch = 0;
+    // The CTRL register's bits the model reads (SetCtrlSpr, ascendc_cpu_ctrl.h): at a kernel's
+    // start CTRL[60] = 1 and every other bit 0 (SetCtrlSpr(ISASI).md's defaults).
+    uint64_t ctrl = kDefaultCtrl;
 
     // GM regions and tiling size registered by the harness.
     std::vector<GmRegion> gm;
@@ -359,6 +363,7 @@ inline void BeginBlock(int64_t idx, int64_t num)
     rt.loopMode[1] = Runtime::LoopMode();
     rt.atomic = Runtime::Atomic();
     rt.maskCounter = false;
+    rt.ctrl = kDefaultCtrl;
     rt.vectorMask[0] = ~uint64_t{0};
     rt.vectorMask[1] = ~uint64_t{0};
     rt.maskEpoch = 0;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "ascendc_cpu_api.h"
+#include "ascendc_cpu_ctrl.h"
 #include "ascendc_cpu_vec_common.h"
 
 namespace ascendc_cpu {
@@ -105,6 +106,41 @@ inline double RoundToIntegral(double x, Rounding mode)
     return r == 0 ? std::copysign(0.0, x) : r;
 }
 
+template <typename T>
+constexpr bool kIsFloat8 = kIsOneOf<T, fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t>;
+
+/// The saturation of a Cast to an 8-bit float: the CTRL register's (ascendc_cpu_ctrl.h), or,
+/// from a Reg Cast (`sat`: its SatMode, -1 UNKNOWN) in the per-instruction mode, the trait's.
+inline Fp8Saturation Float8Saturation(const char* api, int sat)
+{
+    Fp8Saturation s = CtrlSaturation();
+    if (!s.known) {
+        if (sat < 0) {
+            Fail(api, "a conversion to an 8-bit float with CTRL[60] = 0 (the per-instruction saturation "
+                      "mode) and no SatMode: its saturation is not specified");
+        }
+        s.saturate = sat == 1;
+    }
+    return s;
+}
+
+/// One lane of a Cast to an 8-bit float (CAST_RINT to fp8, CAST_ROUND to hifloat8_t: the only
+/// modes the tables list besides CAST_HYBRID, which is refused) from half or float.
+template <typename T, typename U>
+inline T Float8Lane(const U& v, AscendC::RoundMode m, const Fp8Saturation& s)
+{
+    const double x = static_cast<double>(static_cast<float>(v));
+    if constexpr (std::is_same<T, hifloat8_t>::value) {
+        if (m != AscendC::RoundMode::CAST_ROUND) {
+            Fail("Cast", "hifloat8_t's CAST_HYBRID (random rounding) is not modelled");
+        }
+        return T::FromBits(FloatToHif8Round(x, s.saturate));
+    } else {
+        const Fp8Format f = std::is_same<T, fp8_e4m3fn_t>::value ? kE4M3FN : kE5M2;
+        return T::FromBits(FloatToFp8(x, f, s.saturate, s.keepNan));
+    }
+}
+
 /// One lane of Cast: `v` (a U) converted to T with rounding `r`; `index` names
 /// the element in messages.
 template <typename T, typename U>
@@ -112,7 +148,10 @@ inline T CastLane(const U& v, Rounding r, uint32_t index)
 {
     const char* api = "Cast";
     constexpr bool kSrcFloat = kIsOneOf<U, half, bfloat16_t, float>;
-    if constexpr (std::is_same<T, float>::value && kIsOneOf<U, half, bfloat16_t>) {
+    static_assert(!kIsFloat8<T>, "ascendc_cpu: a Cast to an 8-bit float goes through Float8Lane");
+    if constexpr (kIsFloat8<U>) {
+        return static_cast<T>(static_cast<float>(v));  // exact widening to half or float
+    } else if constexpr (std::is_same<T, float>::value && kIsOneOf<U, half, bfloat16_t>) {
         return static_cast<float>(v);  // exact widening, NaN payloads (even signalling) kept as they are
     } else if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value) {
         return static_cast<float>(RoundToIntegral(AsDouble(v), r));  // float -> float: to an integral value
@@ -201,8 +240,15 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
         ascendc_cpu::Access::kVecWrite);
     const ascendc_cpu::Rounding r = ascendc_cpu::ToRounding(roundMode);
     std::vector<T> out(count);
-    for (uint32_t i = 0; i < count; ++i) {
-        out[i] = ascendc_cpu::CastLane<T, U>(ascendc_cpu::Load<U>(src.cpu_.ptr + i * sizeof(U)), r, i);
+    if constexpr (ascendc_cpu::kIsFloat8<T>) {
+        const ascendc_cpu::Fp8Saturation s = ascendc_cpu::Float8Saturation(api, -1);
+        for (uint32_t i = 0; i < count; ++i) {
+            out[i] = ascendc_cpu::Float8Lane<T, U>(ascendc_cpu::Load<U>(src.cpu_.ptr + i * sizeof(U)), roundMode, s);
+        }
+    } else {
+        for (uint32_t i = 0; i < count; ++i) {
+            out[i] = ascendc_cpu::CastLane<T, U>(ascendc_cpu::Load<U>(src.cpu_.ptr + i * sizeof(U)), r, i);
+        }
     }
     std::memcpy(dst.cpu_.ptr, static_cast<const void*>(out.data()), static_cast<size_t>(count) * sizeof(T));
 }

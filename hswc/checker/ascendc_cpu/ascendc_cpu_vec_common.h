@@ -116,6 +116,12 @@ constexpr const char* TypeName()
         return "int64_t";
     } else if constexpr (std::is_same<T, uint64_t>::value) {
         return "uint64_t";
+    } else if constexpr (std::is_same<T, fp8_e4m3fn_t>::value) {
+        return "fp8_e4m3fn_t";
+    } else if constexpr (std::is_same<T, fp8_e5m2_t>::value) {
+        return "fp8_e5m2_t";
+    } else if constexpr (std::is_same<T, hifloat8_t>::value) {
+        return "hifloat8_t";
     } else {
         return "an unsupported type";
     }

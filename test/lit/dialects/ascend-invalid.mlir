@@ -414,3 +414,21 @@ func.func @init_buffer_tbuf_with_num(%p: !ascend.tpipe, %b: !ascend.tbuf<veccalc
   ascend.init_buffer %p, %b, num 1, %n : !ascend.tbuf<veccalc>
   func.return
 }
+
+// -----
+
+// SetCtrlSpr's value must fit its bits.
+func.func @set_ctrl_spr_too_wide() {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.set_ctrl_spr' 2 does not fit bits 48 to 48
+  ascend.set_ctrl_spr <48 : i64, 48 : i64> (2 : i64)
+  func.return
+}
+
+// -----
+
+// Cast to an 8-bit float takes CAST_RINT only (Ascend 950's table).
+func.func @cast_to_fp8_none(%d: !ascend.local_tensor<f8E4M3FN, vecout>, %s: !ascend.local_tensor<f32, veccalc>, %n: index) {
+  // CHECK: ascend-invalid.mlir:[[# @LINE + 1]]:3: error: 'ascend.cast' Cast from f32 to f8E4M3FN does not support cast_none (supported: cast_rint)
+  ascend.cast %d, %s, cast_none, %n : !ascend.local_tensor<f8E4M3FN, vecout>, !ascend.local_tensor<f32, veccalc>
+  func.return
+}
