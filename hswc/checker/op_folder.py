@@ -119,7 +119,8 @@ def folder(path: str | Path, soc: str) -> Folder:
     # OP_TILING_INCLUDE's order: opbase's, nlohmann/json's, then ops-nn's; then
     # add_tiling_sources's.
     depends = dependencies(root)
-    host_dirs = (*atvoss, *json_includes(), *ops_nn, *tiling_source_dirs(root),
+    host_dirs = (*atvoss, *opbase_host_includes(opbase), *json_includes(), *ops_nn,
+                 *tiling_source_dirs(root),
                  *(d for dep in depends for d in tiling_source_dirs(dep)))
     tree = kernel_tree(base, depends)
     return Folder(root, soc, defs, tuple(tilings), tuple(dict.fromkeys(host_dirs)),
@@ -288,6 +289,16 @@ def opbase_includes(opbase: Path | None) -> tuple[Path, ...]:
     dirs = (opbase / "pkg_inc" / "op_common", opbase / "pkg_inc", opbase / "include" / "op_common",
             opbase / "include")
     return tuple(d for d in dirs if d.is_dir())
+
+
+def opbase_host_includes(opbase: Path | None) -> tuple[Path, ...]:
+    """The rest of opbase's OPBASE_INC_DIRS a tiling sees (ops-nn's cmake/modules/
+    FindOPBASE.cmake:43-52): include/op_common/op_host and op_graph, through which ops-nn's
+    common/inc/op_api/runtime2_util.h reaches `util/fp16.h`."""
+    if opbase is None:
+        return ()
+    common = opbase / "include" / "op_common"
+    return tuple(d for d in (common / "op_host", common / "op_graph") if d.is_dir())
 
 
 def kernel_file(root: Path, op_name: str, op_file: str | None, soc: str,
