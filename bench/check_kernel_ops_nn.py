@@ -4,14 +4,15 @@ differing / rule broken / not checkable and why), as markdown with ops-nn's and 
 then (issue 40) the synchronisation rules each kernel broke, located at both calls.
 
     python bench/check_kernel_ops_nn.py OPS_NN_DIR [--out bench/check_kernel_ops_nn.md]
-        [--max-size N] [--table SWEEP_OUTPUT] [--folders activation/glu,...]
+        [--max-size N] [--table SWEEP_OUTPUT] [--folders activation/glu,... [--soc SOC]]
 
 It runs `hswc-check-kernel --sweep --auto-sync off` on OPS_NN_DIR's activation/ and
 experimental/activation/ (heavy: each kernel is built and run on the CPU model, one at a time;
 run it with nice), or, with --table, formats the table a sweep already printed. With --folders
 it sweeps those op folders only (named from OPS_NN_DIR) and puts their rows and rules in place
 of theirs in the --out table, keeping every other folder's as that table has them (the totals
-recounted). The verdict
+recounted); with --soc too, on that SoC only, keeping the folders' rows and rules on the other
+SoCs. The verdict
 column is what the default build (--cce-auto-sync=on) gives: a run under --auto-sync off is that
 run with the vector-order rule's reports added, so the column leaves those out, and the column
 beside it counts them; the section after the table lists every synchronisation rule broken.
@@ -87,16 +88,19 @@ def _rows_from_progress(text: str) -> list[Row]:
     return rows
 
 
-def _sweep(ops_nn: Path, max_size: int) -> tuple[list[Row], list[SyncRule]]:
-    """Both parts swept at once (two processes: the machines here have two cores)."""
+def _sweep(ops_nn: Path, max_size: int, soc: str | None = None
+           ) -> tuple[list[Row], list[SyncRule]]:
+    """Both parts swept at once (two processes: the machines here have two cores), on every
+    SoC each folder's definition configures or on `soc` alone."""
     running = []
+    only = ["--soc", soc] if soc else []
     for part in PARTS:
         root = ops_nn / part
         if root.is_dir():
             running.append((part, subprocess.Popen(
                 [sys.executable, "-m", "hswc.tools.hswc_check_kernel", "--sweep", str(root),
-                 "--max-size", str(max_size), "--auto-sync", "off"], stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True)))
+                 "--max-size", str(max_size), "--auto-sync", "off", *only],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     rows, rules = [], []
     for part, process in running:
         out, err = process.communicate()
@@ -106,7 +110,7 @@ def _sweep(ops_nn: Path, max_size: int) -> tuple[list[Row], list[SyncRule]]:
     return rows, rules
 
 
-def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
+def _sweep_folders(ops_nn: Path, names: list[str], max_size: int, soc: str | None = None
                    ) -> tuple[list[Row], list[SyncRule]]:
     """The sweep of the named op folders alone: a tree of links to them, swept as OPS_NN."""
     with tempfile.TemporaryDirectory(prefix="hswc-sweep-folders-") as scratch:
@@ -117,7 +121,7 @@ def _sweep_folders(ops_nn: Path, names: list[str], max_size: int
             link = Path(scratch) / name
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(folder.resolve(), target_is_directory=True)
-        rows, rules = _sweep(Path(scratch), max_size)
+        rows, rules = _sweep(Path(scratch), max_size, soc)
     return _relative_rows(rows, rules, (Path(scratch), ops_nn))
 
 
@@ -158,14 +162,19 @@ def _from_markdown(text: str) -> tuple[list[Row], list[SyncRule]]:
     return rows, rules
 
 
-def _merged(out: Path, names: list[str], rows: list[Row], rules: list[SyncRule]
-            ) -> tuple[list[Row], list[SyncRule]]:
-    """The rows and rules of `out`'s table, those of the `names` folders replaced."""
+def _merged(out: Path, names: list[str], rows: list[Row], rules: list[SyncRule],
+            soc: str | None = None) -> tuple[list[Row], list[SyncRule]]:
+    """The rows and rules of `out`'s table, those of the `names` folders (on `soc`, if given)
+    replaced."""
     kept_rows, kept_rules = _from_markdown(out.read_text()) if out.is_file() else ([], [])
     chosen = set(names)
-    rows = sorted([r for r in kept_rows if _folder(r[0]) not in chosen] + rows,
+
+    def replaced(kernel: str, on: str) -> bool:
+        return _folder(kernel) in chosen and soc in (None, on)
+
+    rows = sorted([r for r in kept_rows if not replaced(r[0], r[1])] + rows,
                   key=lambda r: r[0])
-    rules = sorted([r for r in kept_rules if _folder(r[0]) not in chosen] + rules,
+    rules = sorted([r for r in kept_rules if not replaced(r[0], r[1])] + rules,
                    key=lambda r: r[0])
     return rows, rules
 
@@ -610,9 +619,13 @@ def main(argv: list[str] | None = None) -> int:
                         "FILE or PART=FILE, for a sweep stopped before its table")
     p.add_argument("--folders", help="comma-separated op folders (activation/glu,...) to sweep "
                                      "again, their rows replacing theirs in --out")
+    p.add_argument("--soc", help="with --folders: sweep them on this SoC only, their rows on "
+                                 "the other SoCs kept")
     p.add_argument("--commit", help="ops-nn's commit (default: git rev-parse in OPS_NN)")
     p.add_argument("--opbase-commit", help="opbase's commit (default: git rev-parse there)")
     args = p.parse_args(argv)
+    if args.soc and not args.folders:
+        p.error("--soc needs --folders (a whole sweep covers every SoC)")
     from hswc.checker.op_folder import opbase_root
 
     if args.table or args.progress:
@@ -628,7 +641,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.folders:
         names = [n.strip().strip("/") for n in args.folders.split(",") if n.strip()]
         rows, rules = _merged(args.out, names,
-                              *_sweep_folders(args.ops_nn, names, args.max_size))
+                              *_sweep_folders(args.ops_nn, names, args.max_size, args.soc),
+                              args.soc)
     else:
         rows, rules = _sweep(args.ops_nn, args.max_size)
     rows, rules = _relative_rows(rows, rules, (args.ops_nn,))
