@@ -25,8 +25,9 @@
 //       the kernel's tiling struct CANN's kernel build generates from the tiling-data class
 //       REGISTER_TILING_DATA_CLASS(OP, CLASS) names (its nested classes first), as a header:
 //       `struct CLASS` with the class's fields, laid out as the host model lays them out (each
-//       offset and the size asserted), and a first line `// tiling-data class CLASS`; exit 3
-//       when no class is registered for OP.
+//       offset and the size asserted), then those registered for one tiling key
+//       (REGISTER_TILING_DATA_CLASS(OP_<key>, C)), and a first line `// tiling-data class CLASS`;
+//       exit 3 when no class is registered for OP.
 // DTYPE is a ge::DataType number. Exit status: 0 ok, 1 the tiling failed (its log lines on
 // stderr: `hswc_tiling: E NODE: MESSAGE`), 2 usage.
 #include <algorithm>
@@ -229,6 +230,16 @@ int TilingHeader(const std::string& op)
     std::string body;
     std::vector<std::string> done;
     StructOf(found->second, done, body);
+    // The classes registered for one tiling key of the op, REGISTER_TILING_DATA_CLASS(OP_<key>, C)
+    // (metadef's per-key form; ops-nn's SoftmaxV2 registers five): the kernel's tiling-key
+    // branches name each, and CANN's kernel build generates them all.
+    for (const auto& [type, cls] : hswc_host::TilingClassOfOp()) {
+        const std::string prefix = op + "_";
+        if (type.size() > prefix.size() && type.compare(0, prefix.size(), prefix) == 0 &&
+            type.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+            StructOf(cls, done, body);
+        }
+    }
     std::printf("// tiling-data class %s\n", found->second.c_str());
     std::printf("// The kernel's view of %s's tiling data: the struct CANN's kernel build generates from the\n"
                 "// class REGISTER_TILING_DATA_CLASS(%s, %s) registers, written by the host model\n"
