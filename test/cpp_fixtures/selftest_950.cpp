@@ -507,6 +507,18 @@ void TestMicroReduce()
     MicroAPI::MaskReg q = plt_b32(count, POST_UPDATE);
     MicroAPI::Move(x, d, q);
     CHECK(count == 0 && std::isnan(d.lane[0]) && !std::isnan(x.lane[5]) && std::isnan(x.lane[0]));
+    for (uint32_t i = 0; i < 128; ++i) {
+        i16.lane[i] = static_cast<int16_t>(i == 127 ? -3 : static_cast<int>(i) - 1);
+    }
+    MicroAPI::UnPack<int32_t, int16_t, MicroAPI::HighLowPart::LOWEST>(i32, i16);
+    CHECK(i32.lane[0] == -1 && i32.lane[63] == 62);
+    MicroAPI::UnPack<int32_t, int16_t, MicroAPI::HighLowPart::HIGHEST>(i32, i16);
+    CHECK(i32.lane[0] == 63 && i32.lane[63] == -3);
+    MicroAPI::RegTensor<uint16_t> u16;
+    MicroAPI::RegTensor<uint32_t> u32;
+    MicroAPI::Duplicate(u16, uint16_t{0xFFFF});
+    MicroAPI::UnPack<uint32_t, uint16_t, MicroAPI::HighLowPart::HIGHEST>(u32, u16);
+    CHECK(u32.lane[5] == 0xFFFFu);
 }
 
 /// Move keeps dst's lanes off (MERGING); the MaskReg Move ands the mask; MulDstAdd is fused: with

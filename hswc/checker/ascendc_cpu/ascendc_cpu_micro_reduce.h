@@ -31,6 +31,8 @@
 //                           (MulDstAdd.md:51); half, bfloat16_t, float (the page's theoretical-
 //                           performance table; its own type table's "half, half -> float" cannot
 //                           be one RegTensor type U, so it is not modelled).
+//   UnPack<T, U, HighLowPart>(d, s)  REG/数据压缩/UnPack.md:31-33: the low or high half of s's integer lanes
+//                           widened (sign- or zero-extended) into d's
 //   plt_b8 / plt_b16 / plt_b32(count, POST_UPDATE)  UpdateMask<bN>(count), which asc-devkit's
 //                           implementation is (kernel_reg_compute_maskreg_impl.h:30-56)
 //   UnalignRegForStore, StoreUnAlign(dst, s, ureg, n) and StoreUnAlignPost(dst, ureg, k)
@@ -58,6 +60,7 @@ namespace AscendC {
 namespace Reg {
 
 enum class ReduceType { SUM = 0, MAX, MIN };
+enum class HighLowPart { LOWEST, HIGHEST };
 
 /// The 32-byte unaligned store register: bytes written by StoreUnAlign and not yet in the UB.
 struct UnalignRegForStore {
@@ -271,6 +274,27 @@ inline void Move(MaskReg& dst, MaskReg& src, MaskReg& mask)
 inline void Move(MaskReg& dst, MaskReg& src)
 {
     dst = src;
+}
+
+/// The low (LOWEST) or high (HIGHEST) half of srcReg's lanes, each widened to T: sign-extended for
+/// signed, zero-extended for unsigned lanes (UnPack.md:31-33, table 3).
+template <typename T = DefaultType, typename U = DefaultType, HighLowPart part = HighLowPart::LOWEST, typename S,
+    typename V>
+inline void UnPack(S& dstReg, V& srcReg)
+{
+    ascendc_cpu::RecordRegister("MicroAPI::UnPack");
+    using D = typename S::ActualT;
+    using E = typename V::ActualT;
+    static_assert(std::is_integral<D>::value && std::is_integral<E>::value && sizeof(D) == 2 * sizeof(E) &&
+            std::is_signed<D>::value == std::is_signed<E>::value,
+        "MicroAPI::UnPack takes (int16_t, int8_t), (uint16_t, uint8_t) ... (uint64_t, uint32_t) (UnPack.md table 3)");
+    static_assert(S::REG_NUM == 1 && V::REG_NUM == 1, "ascendc_cpu: MicroAPI::UnPack is modelled for one register");
+    const uint32_t from = part == HighLowPart::HIGHEST ? V::kLanes / 2 : 0;
+    S out;
+    for (uint32_t i = 0; i < S::kLanes; ++i) {
+        out.lane[i] = static_cast<D>(srcReg.lane[from + i]);
+    }
+    dstReg = out;
 }
 
 /// dstReg = dstReg * srcReg0 + srcReg1, fused (one rounding), ZEROING.
