@@ -519,6 +519,7 @@ void TestMicroReduce()
     MicroAPI::Duplicate(u16, uint16_t{0xFFFF});
     MicroAPI::UnPack<uint32_t, uint16_t, MicroAPI::HighLowPart::HIGHEST>(u32, u16);
     CHECK(u32.lane[5] == 0xFFFFu);
+    MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();
 }
 
 /// Move keeps dst's lanes off (MERGING); the MaskReg Move ands the mask; MulDstAdd is fused: with

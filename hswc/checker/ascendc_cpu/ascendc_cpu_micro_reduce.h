@@ -33,6 +33,8 @@
 //                           be one RegTensor type U, so it is not modelled).
 //   UnPack<T, U, HighLowPart>(d, s)  REG/数据压缩/UnPack.md:31-33: the low or high half of s's integer lanes
 //                           widened (sign- or zero-extended) into d's
+//   LocalMemBar<src, dst>() REG/同步控制/LocalMemBar.md:31: nothing (the model runs a VF's accesses in
+//                           program order); a pair outside its table 3 does not compile
 //   plt_b8 / plt_b16 / plt_b32(count, POST_UPDATE)  UpdateMask<bN>(count), which asc-devkit's
 //                           implementation is (kernel_reg_compute_maskreg_impl.h:30-56)
 //   UnalignRegForStore, StoreUnAlign(dst, s, ureg, n) and StoreUnAlignPost(dst, ureg, k)
@@ -61,6 +63,24 @@ namespace Reg {
 
 enum class ReduceType { SUM = 0, MAX, MIN };
 enum class HighLowPart { LOWEST, HIGHEST };
+enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
+
+/// A barrier between a VF's UB pipelines (REG/同步控制/LocalMemBar.md:31, table 3 the pairs it
+/// takes). The model runs a VF's loads, stores and scalar accesses in program order, so it orders
+/// nothing further: a kernel missing one is not caught (not modelled).
+template <MemType src, MemType dst>
+inline void LocalMemBar()
+{
+    using M = MemType;
+    static_assert((src == M::VEC_STORE && (dst == M::VEC_LOAD || dst == M::VEC_STORE || dst == M::SCALAR_LOAD ||
+                                              dst == M::SCALAR_STORE)) ||
+            (src == M::VEC_LOAD && (dst == M::VEC_STORE || dst == M::SCALAR_STORE)) ||
+            (src == M::SCALAR_STORE && (dst == M::VEC_LOAD || dst == M::VEC_STORE)) ||
+            (src == M::SCALAR_LOAD && dst == M::VEC_STORE) ||
+            (src == M::VEC_ALL && (dst == M::VEC_ALL || dst == M::SCALAR_ALL)) ||
+            (src == M::SCALAR_ALL && dst == M::VEC_ALL),
+        "LocalMemBar: this src / dst pair is not one LocalMemBar.md's table 3 allows");
+}
 
 /// The 32-byte unaligned store register: bytes written by StoreUnAlign and not yet in the UB.
 struct UnalignRegForStore {
