@@ -392,9 +392,9 @@ def _generated_struct(o: CheckOptions, sources: kernel_source.KernelSources,
     but not declared): the one generated from the op's registered tiling-data class, force-
     included into the kernel build as CANN's build does; a kernel that reads the raw tiling
     itself keeps None. `missing`: why the struct the kernel names was not found."""
-    generated = host.tiling_data_header() if missing is not None or sources.gets_tiling_data \
-        else None
     named = o.tiling_struct or sources.tiling_struct_used
+    generated = host.tiling_data_header(named) if missing is not None or \
+        sources.gets_tiling_data else None
     if generated is None or (missing is not None and named != generated[0]):
         if missing is not None:
             raise missing

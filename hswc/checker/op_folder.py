@@ -141,9 +141,25 @@ def dependencies(root: Path) -> tuple[Path, ...]:
     a b ...) (ops-nn's cmake/func.cmake: "算子依赖"), beside it in its category folder: ops-nn
     builds every tiling into one library, so log_softmax_v2's tiling classes, which derive from
     SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19`), link with softmax_v2's sources.
-    A named folder that is not there is left out (the link then names what is missing)."""
+    A named folder that is not there is left out (the link then names what is missing). Where
+    the call is in op_host/CMakeLists.txt instead, a folder it names is linked when the op's
+    host sources include a file of that folder's op_host/ (swi_glu's tiling includes
+    `../../swi_glu_grad/op_host/swi_glu_grad_tiling_regbase.h`, whose .cpp defines what it uses;
+    glu's names sigmoid for its aclnn code alone, and sigmoid's tiling needs nlohmann/json)."""
+    found = _named_dependencies(root, root / "CMakeLists.txt")
+    host = root / "op_host"
+    named = _named_dependencies(root, host / "CMakeLists.txt")
+    if named:
+        text = "\n".join(p.read_text(encoding="utf-8", errors="replace")
+                         for p in sorted(host.rglob("*")) if p.suffix in (".cpp", ".h", ".hpp"))
+        found += tuple(d for d in named if f"{d.name}/op_host/" in text)
+    return tuple(dict.fromkeys(found))
+
+
+def _named_dependencies(root: Path, cmake: Path) -> tuple[Path, ...]:
+    """The folders `cmake`'s add_modules_sources(... DEPENDENCIES ...) names, that are there."""
     try:
-        text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+        text = cmake.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ()
     found: list[Path] = []
@@ -154,7 +170,7 @@ def dependencies(root: Path) -> tuple[Path, ...]:
             dep = root.resolve().parent / name  # beside the folder itself, not a link to it
             if dep != root and (dep / "op_host").is_dir():
                 found.append(dep)
-    return tuple(dict.fromkeys(found))
+    return tuple(found)
 
 
 def kernel_tree(ops_nn: Path | None, depends: tuple[Path, ...] = ()) -> tuple[Path, ...]:
