@@ -2,7 +2,8 @@
 -DASCENDC_CPU_DAV_3510) check themselves: test/cpp_fixtures/selftest_950.cpp, built once with g++
 -Wall -Wextra -Werror, runs each group of checks (NDDMA's multi-dimensional DataCopy with padding
 and broadcast strides, DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling,
-UB -> UB Copy, the MicroAPI calls, Axpy, the level-0 compare and select where they differ from Atlas
+UB -> UB Copy, the MicroAPI calls, Axpy, the calls of ops-nn's arch35 row kernels (Reduce, Move,
+MulDstAdd, UnPack, Div's modes, StoreUnAlign, InitOutput), the level-0 compare and select where they differ from Atlas
 A2/A3) and each of its violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
 """
 
@@ -20,7 +21,7 @@ from hswc.checker.build import MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
-GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy", "reduce", "level0")
+GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy", "rowcalls", "level0")
 
 
 @pytest.fixture(scope="module")

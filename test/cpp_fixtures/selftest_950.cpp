@@ -550,6 +550,34 @@ void TestMicroMoveMulDstAdd()
     CHECK(d.lane[0] == std::ldexp(1.0f, -24) && d.lane[2] == std::ldexp(1.0f, -24) && d.lane[3] == 0.0f);
 }
 
+/// Div<T, &mode> with precisionMode (Div.md): correctly rounded, subnormal inputs and results
+/// flushed to zero, as Div.md's table 8: 1 / -5.01923e-39 (0x8036A794) gives -inf and
+/// 1.86112e-39 / 7.70407e-39 NaN; 1e-38 / 4 (2.5e-39, subnormal) gives +0; the plain form keeps it.
+void TestMicroDivModes()
+{
+    static constexpr MicroAPI::DivSpecificMode kPrecise = {MicroAPI::MaskMergeMode::ZEROING, true};
+    auto f = [](uint32_t bits) {
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        return v;
+    };
+    MicroAPI::RegTensor<float> a, b, q;
+    MicroAPI::Duplicate(a, 1.0f);
+    MicroAPI::Duplicate(b, 3.0f);
+    a.lane[1] = 1.0f;
+    b.lane[1] = f(0x8036A794u);
+    a.lane[2] = f(0x0014440Bu);
+    b.lane[2] = f(0x0053E3CFu);
+    a.lane[3] = 1e-38f;
+    b.lane[3] = 4.0f;
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+    MicroAPI::Div<float, &kPrecise>(q, a, b, all);
+    CHECK(q.lane[0] == 1.0f / 3.0f && std::isinf(q.lane[1]) && q.lane[1] < 0 && std::isnan(q.lane[2]) &&
+          LaneBits(q.lane[3]) == 0u);
+    MicroAPI::Div(q, a, b, all);
+    CHECK(LaneBits(q.lane[1]) == 0xFF15E301u && q.lane[3] == 2.5e-39f);  // table 8's Subnormal column
+}
+
 /// StoreUnAlign writes n elements at any address and advances it; the bytes past the last 32-byte
 /// boundary wait in the UnalignRegForStore until the next store or StoreUnAlignPost.
 void TestMicroStoreUnAlign()
@@ -863,7 +891,13 @@ int main(int argc, char** argv)
         {"copy", TestCopy},
         {"micro", [] { TestMicroUnpackCastPack(); TestMicroMath(); TestMicroBitwise(); }},
         {"axpy", TestAxpy},
-        {"reduce", [] { TestMicroReduce(); TestMicroMoveMulDstAdd(); TestMicroStoreUnAlign(); TestInitOutput(); }},
+        {"rowcalls", [] {
+             TestMicroReduce();
+             TestMicroMoveMulDstAdd();
+             TestMicroDivModes();
+             TestMicroStoreUnAlign();
+             TestInitOutput();
+         }},
         {"level0", TestLevel0CmpSel},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
