@@ -546,6 +546,12 @@ void TestMicroMoveMulDstAdd()
     MicroAPI::Duplicate(d, s);
     MicroAPI::Duplicate(s0, s);
     MicroAPI::Duplicate(s1, -(1.0f + std::ldexp(1.0f, -11)));
+    MicroAPI::RegTensor<float> bc;
+    MicroAPI::Duplicate(bc, 5.0f);
+    s1.lane[0] = -2.5f;
+    MicroAPI::Duplicate(bc, s1, first3);  // Tensor mode: lane 0 to the lanes on, the rest 0
+    CHECK(bc.lane[2] == -2.5f && bc.lane[3] == 0.0f);
+    MicroAPI::Duplicate(s1, -(1.0f + std::ldexp(1.0f, -11)));
     MicroAPI::MulDstAdd(d, s0, s1, first3);
     CHECK(d.lane[0] == std::ldexp(1.0f, -24) && d.lane[2] == std::ldexp(1.0f, -24) && d.lane[3] == 0.0f);
 }

@@ -31,6 +31,7 @@
 //                           (MulDstAdd.md:51); half, bfloat16_t, float (the page's theoretical-
 //                           performance table; its own type table's "half, half -> float" cannot
 //                           be one RegTensor type U, so it is not modelled).
+//   Duplicate(d, s, mask)   REG/数据填充/Duplicate.md:31-35 (Tensor mode): s's lane 0 to the lanes on
 //   UnPack<T, U, HighLowPart>(d, s)  REG/数据压缩/UnPack.md:31-33: the low or high half of s's integer lanes
 //                           widened (sign- or zero-extended) into d's
 //   LocalMemBar<src, dst>() REG/同步控制/LocalMemBar.md:31: nothing (the model runs a VF's accesses in
@@ -294,6 +295,18 @@ inline void Move(MaskReg& dst, MaskReg& src, MaskReg& mask)
 inline void Move(MaskReg& dst, MaskReg& src)
 {
     dst = src;
+}
+
+/// Duplicate's Tensor form (REG/数据填充/Duplicate.md:31-35): srcReg's lowest lane to every lane of
+/// dstReg the mask enables, the others 0 (ZEROING) or kept (MERGING); `pos` LOWEST only.
+template <typename T = DefaultType, HighLowPart pos = HighLowPart::LOWEST, MaskMergeMode mode = MaskMergeMode::ZEROING,
+    typename S>
+inline void Duplicate(S& dstReg, S& srcReg, MaskReg& mask)
+{
+    ascendc_cpu::RecordRegister("MicroAPI::Duplicate");
+    static_assert(pos == HighLowPart::LOWEST, "MicroAPI::Duplicate: pos takes LOWEST only (Duplicate.md)");
+    const auto first = srcReg.lane[0];
+    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t) { return first; });
 }
 
 /// The low (LOWEST) or high (HIGHEST) half of srcReg's lanes, each widened to T: sign-extended for

@@ -21,12 +21,12 @@
 //       `tiling SIZE HEX`, `attrs_read I,...` and `field NAME VALUE` per struct field;
 //       with --fields-of CLASS, `field NAME VALUE` per scalar field of the tiling-data class
 //       CLASS (BEGIN_TILING_DATA_DEF) read from the bytes the tiling wrote.
-//   tiling_run --tiling-header OP [CLASS]
+//   tiling_run --tiling-header OP [CLASS...]
 //       the kernel's tiling struct CANN's kernel build generates from the tiling-data class
 //       REGISTER_TILING_DATA_CLASS(OP, CLASS) names (its nested classes first), as a header:
 //       `struct CLASS` with the class's fields, laid out as the host model lays them out (each
 //       offset and the size asserted), then those registered for one tiling key
-//       (REGISTER_TILING_DATA_CLASS(OP_<key>, C)) and CLASS if the tiling defines it; a first
+//       (REGISTER_TILING_DATA_CLASS(OP_<key>, C)) and each CLASS the tiling defines; a first
 //       line `// tiling-data class CLASS`, a second `// tiling-data classes A B ...`; exit 3 when
 //       there is none of them.
 // DTYPE is a ge::DataType number. Exit status: 0 ok, 1 the tiling failed (its log lines on
@@ -221,7 +221,7 @@ void StructOf(const std::string& name, std::vector<std::string>& done, std::stri
     }
 }
 
-int TilingHeader(const std::string& op, const std::string& wanted)
+int TilingHeader(const std::string& op, const std::vector<std::string>& wanted)
 {
     std::vector<std::string> classes;
     const auto found = hswc_host::TilingClassOfOp().find(op);
@@ -242,9 +242,10 @@ int TilingHeader(const std::string& op, const std::string& wanted)
     // A class the kernel names that the op's tiling defines without registering it for the op
     // (ConfusionSoftmaxGrad's kernel reads SoftmaxGrad's SoftmaxGradARTilingData; assumed
     // generated alike).
-    if (!wanted.empty() && hswc_host::TilingClasses().count(wanted) != 0 &&
-        std::find(classes.begin(), classes.end(), wanted) == classes.end()) {
-        classes.push_back(wanted);
+    for (const std::string& w : wanted) {
+        if (hswc_host::TilingClasses().count(w) != 0 && std::find(classes.begin(), classes.end(), w) == classes.end()) {
+            classes.push_back(w);
+        }
     }
     if (classes.empty()) {
         std::fprintf(stderr, "tiling_run: no REGISTER_TILING_DATA_CLASS for op '%s'\n", op.c_str());
@@ -429,8 +430,8 @@ int main(int argc, char** argv)
         Describe();
         return 0;
     }
-    if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--tiling-header") == 0) {
-        return TilingHeader(argv[2], argc == 4 ? argv[3] : "");
+    if (argc >= 3 && std::strcmp(argv[1], "--tiling-header") == 0) {
+        return TilingHeader(argv[2], std::vector<std::string>(argv + 3, argv + argc));
     }
     return Run(argc, argv);
 }
