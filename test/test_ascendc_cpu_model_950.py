@@ -4,7 +4,8 @@
 and broadcast strides, DataCopyPad's loop mode, the library's UB Broadcast with a BroadcastTiling,
 UB -> UB Copy, the MicroAPI calls, Axpy, the calls of ops-nn's arch35 row kernels (Reduce, Move,
 MulDstAdd, UnPack, Div's modes, StoreUnAlign, InitOutput), the level-0 compare and select where
-they differ from Atlas A2/A3) and each of its violation cases must end in one `ascendc_cpu: <API>:` line and exit 3.
+they differ from Atlas A2/A3) and each of its violation cases must end in one
+`ascendc_cpu: <API>:` line and exit 3.
 """
 
 from __future__ import annotations
