@@ -554,6 +554,45 @@ what each kernel computes.
   `hsg.relu_mask`, whose golden model gives y and the mask; hswc compiles the op to one kernel
   writing y and the mask packed for an i1 result marked `hsg.storage = "bits"`
   (docs/operators.md, test/test_relu_mask.py).
+- **Ascend 950 folders made checkable (swept again with `--folders ... --soc ascend950`, their
+  A2/A3 rows kept).** The CPU model now has the register calls ops-nn's arch35 kernels make
+  (`MicroAPI::Reduce`: a sum as the binary tree of pairs Reduce.md documents; `Move`, the fused
+  `MulDstAdd`, `UnPack`, `Duplicate`'s Tensor form, `Div<T, &DivSpecificMode>` with Div.md's
+  flush to zero, `StoreUnAlign` / `StoreUnAlignPost`, `LocalMemBar`, the `plt_b32` intrinsic),
+  `SetSysWorkspace` and `InitOutput`; a tiling sees opbase's `include/op_common/op_host` (its
+  FindOPBASE.cmake) and may `Append` to its TilingData; a kernel naming one tiling struct per
+  tiling key gets them all generated. The library's `ReduceSum<float, Pattern::Reduce::AR>`
+  (used by the softmax family's recompute and small-row paths) documents no order of summation:
+  it compiles and is refused when run, so a run that takes such a path stops there ("rule
+  broken (API misuse)": the CPU model's refusal, not the kernel's fault).
+  - **ClippedSwiglu (ascend950): rule broken in every dtype, a real bug.** `CopyOut` dequeues
+    the output and enqueues it again at once (`op_kernel/arch35/clipped_swiglu_kernel.h:506-507`),
+    then copies it out (`:520`) and frees it (`:521`) while it is enqueued: the queue rule
+    (EnQue hands the tensor to the consumer, which DeQues it before use). No run gets as far as
+    writing y.
+  - **SwishGrad (ascend950):** f16 within PyTorch's tolerance (max 1 ulp); bf16 and f32 outside.
+    The kernel forms 1 - sigmoid(x) by subtracting the float sigmoid from 1
+    (`op_kernel/arch35/swish_grad_dag.h:72` Div, `:74` Sub), which keeps none of 1 - sigmoid's
+    relative accuracy once sigmoid rounds near 1: for x of about 10 to 30, dy * sigmoid * (1 + x
+    (1 - sigmoid)) is off by tens of ulps (f32 n = 2048: 45 ulp at dy = 7.4e31); at x = +-inf it
+    multiplies inf by 0 (`:75` Mul, `:76` MulDstAdd) and gives NaN where silu'(x) is 1 or 0. A
+    sigmoid that underflows to +0 (exp(-x) overflowing, x below about -88.7 in f32) makes
+    `MulDstAdd`'s x (1 - 0) * 0 + 0 a +0 where the reference's product is -0 (signs of zero,
+    within the tolerance). bf16's 3 values outside (one run, max 254 ulp) are not traced here.
+  - **FastGelu (ascend950): outside PyTorch's tolerance only at x = +inf, which the reference
+    gets wrong.** The kernel computes x / (exp(-1.702 x) + 1) (`op_kernel/arch35/
+    fast_gelu_dag.h:47-51`) and gives +inf at x = +inf; the README's formula the sweep's generic
+    writes, x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)), takes inf - inf there (NaN). Every
+    finite x is within the tolerance (f16 max 1 ulp; f32's largest "ulp" figure is a subnormal
+    result the kernel's `Div<float, &mode>` with precisionMode flushes to 0, as Div.md says).
+    FastGeluGrad (ascend950): within the tolerance in every dtype.
+  - **ConfusionSoftmaxGrad (ascend950)** builds and runs (its tiling reads SoftmaxGrad's
+    `SoftmaxGradARTilingData`, which its kernel names: generated as SoftmaxGrad's are).
+  - **SwiGlu (every SoC)** builds: its tiling uses SwiGluGrad's `GluBaseTiling4RegBase`
+    (`op_host/swi_glu_tiling.cpp:19`, `:503`), linked as its `op_host/CMakeLists.txt` names
+    DEPENDENCIES swi_glu_grad (the link had lacked its vtable). SwiGluGrad stays not checkable:
+    its A2/A3 kernel names `GluBaseTilingData` (not generated: no tiling registers it), its 950
+    kernel stops at a call the CPU model does not have.
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 
