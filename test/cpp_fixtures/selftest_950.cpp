@@ -554,6 +554,13 @@ void TestMicroMoveMulDstAdd()
     MicroAPI::Duplicate(s1, -(1.0f + std::ldexp(1.0f, -11)));
     MicroAPI::MulDstAdd(d, s0, s1, first3);
     CHECK(d.lane[0] == std::ldexp(1.0f, -24) && d.lane[2] == std::ldexp(1.0f, -24) && d.lane[3] == 0.0f);
+    MicroAPI::Duplicate(d, -(1.0f + std::ldexp(1.0f, -11)));  // MulAddDst: s0 * s1 + d, fused
+    MicroAPI::MulAddDst(d, s0, s0, first3);
+    CHECK(d.lane[1] == std::ldexp(1.0f, -24) && d.lane[3] == 0.0f);
+    using namespace AscendC::MicroAPI;  // as ops-nn's softmax_grad calls it: unqualified
+    Duplicate(d, -(1.0f + std::ldexp(1.0f, -11)));
+    MulAddDst(d, s0, s0, first3);
+    CHECK(d.lane[2] == std::ldexp(1.0f, -24));
 }
 
 /// Div<T, &mode> with precisionMode (Div.md): correctly rounded, subnormal inputs and results

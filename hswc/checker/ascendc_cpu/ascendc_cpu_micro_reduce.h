@@ -38,6 +38,8 @@
 //                           program order); a pair outside its table 3 does not compile
 //   plt_b8 / plt_b16 / plt_b32(count, POST_UPDATE)  UpdateMask<bN>(count), which asc-devkit's
 //                           implementation is (kernel_reg_compute_maskreg_impl.h:30-56)
+//   MulAddDst(d, s0, s1, mask)  REG/复合计算/MulAddDst.md:31-35: d = s0 * s1 + d, fused (precision table
+//                           :26 "同比Fma"); ZEROING only
 //   UnalignRegForStore, StoreUnAlign(dst, s, ureg, n) and StoreUnAlignPost(dst, ureg, k)
 //                           REG/Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md:46-55, 95, 126-146, 161: the
 //                           first n elements of s go to dst (any address), dst += n; the bytes past
@@ -342,6 +344,22 @@ inline void MulDstAdd(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
     const U d = dstReg;
     ascendc_cpu::MicroLanes<mode>(dstReg, mask,
         [&](uint32_t i) { return ascendc_cpu::FusedMulAdd(d.lane[i], srcReg0.lane[i], srcReg1.lane[i]); });
+}
+
+/// dstReg = srcReg0 * srcReg1 + dstReg, fused (one rounding: the precision table's "同比Fma"),
+/// ZEROING (REG/复合计算/MulAddDst.md:31-35, 51); half, bfloat16_t, float (the integer types of its
+/// table are not modelled).
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void MulAddDst(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
+{
+    ascendc_cpu::RecordRegister("MicroAPI::MulAddDst");
+    using E = typename U::ActualT;
+    static_assert(ascendc_cpu::kIsOneOf<E, half, bfloat16_t, float>,
+        "ascendc_cpu: MicroAPI::MulAddDst is modelled for half, bfloat16_t, float (MulAddDst.md)");
+    static_assert(mode == MaskMergeMode::ZEROING, "MicroAPI::MulAddDst's MERGING mode is not supported (MulAddDst.md)");
+    const U d = dstReg;
+    ascendc_cpu::MicroLanes<mode>(dstReg, mask,
+        [&](uint32_t i) { return ascendc_cpu::FusedMulAdd(srcReg0.lane[i], srcReg1.lane[i], d.lane[i]); });
 }
 
 /// The first postUpdateStride elements of srcReg to dstAddr (any alignment), dstAddr advanced; the
