@@ -623,6 +623,9 @@ void TestMicroStoreUnAlign()
     MicroAPI::StoreUnAlign(dst, r, u, 20);
     MicroAPI::StoreUnAlignPost(dst, u, 0);
     CHECK(out.GetValue(13) == 100.0f && out.GetValue(32) == 119.0f && out.GetValue(33) == -1.0f);
+    MicroAPI::MaskReg none = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::ALLF>();
+    MicroAPI::StoreAlign<float, MicroAPI::StoreDist::DIST_FIRST_ELEMENT_B32>(base + 41, r, none);
+    CHECK(out.GetValue(41) == 100.0f && out.GetValue(42) == -1.0f);  // lane 0 alone, the mask ignored
 }
 
 /// InitOutput fills GM elements [0, size) of its tensor; SetSysWorkspace takes a workspace.

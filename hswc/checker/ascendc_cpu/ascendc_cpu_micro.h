@@ -24,7 +24,8 @@
 //                           PostLiteral::POST_MODE_UPDATE (address += stride elements after)
 //   StoreAlign / DataCopy (register -> UB), StoreDist: DIST_NORM(_B8/_B16/_B32) (the lanes on),
 //                           DIST_PACK_B16/B32/B64 (the low half of each 2/4/8-byte slot, packed),
-//                           DIST_PACK4_B32 (the low byte of each 4-byte slot, packed); a packing store
+//                           DIST_PACK4_B32 (the low byte of each 4-byte slot, packed),
+//                           DIST_FIRST_ELEMENT_B8/B16/B32 (lane 0 alone, the mask ignored); a packing store
 //                           needs the slots on to be a prefix (the docs say "stored contiguously",
 //                           which a prefix makes unambiguous); same three forms as LoadAlign
 //   CreateAddrReg<T>(i0, s0, ...)  the offset sum(i_k * s_k) elements
@@ -461,6 +462,15 @@ inline void MicroStore(const char* api, T* dstAddr, const U& srcReg, const Ascen
         for (uint32_t i = 0; i < n; ++i) {
             std::memcpy(out + i * keep, reg + i * slot, keep);
         }
+    } else if constexpr (dist == StoreDist::DIST_FIRST_ELEMENT_B8 || dist == StoreDist::DIST_FIRST_ELEMENT_B16 ||
+                         dist == StoreDist::DIST_FIRST_ELEMENT_B32) {
+        // The first element, whatever the mask, at a b-byte aligned address (StoreAlign.md table 3).
+        constexpr uint32_t b = dist == StoreDist::DIST_FIRST_ELEMENT_B8 ? 1 :
+            (dist == StoreDist::DIST_FIRST_ELEMENT_B16 ? 2 : 4);
+        static_assert(sizeof(E) == b, "StoreAlign: DIST_FIRST_ELEMENT_Bn needs an n-bit element type");
+        (void)mask;
+        MicroAccess(api, dstAddr, b, true, b);
+        std::memcpy(out, reg, b);
     } else {
         static_assert(kFalse<U>, "ascendc_cpu: this StoreAlign StoreDist is not modelled");
     }
