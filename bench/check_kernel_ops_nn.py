@@ -426,16 +426,21 @@ what each kernel computes.
   PReluGradReduce (da = sum(updates) over every dim but the channel: its tiling's axes,
   `op_host/arch35/prelu_grad_reduce_tiling_arch35.cpp:57-89`) are written as linalg.generics with
   reduction iterators (f32 accumulation, one rounding), run by hswc's interpreter, compared
-  within PyTorch's tolerance. All four are Ascend 950 only and none runs yet: ConfusionSoftmaxGrad's
-  and SoftmaxGradExt's tilings include `common/inc/op_api/runtime2_util.h`, which needs
-  `util/fp16.h` (not in the CPU model of the tiling context), and their kernels are RegBase
-  (`MicroAPI` Reduce, `op_kernel/arch35/*_ar_full_load.h`); SoftmaxCrossEntropyWithLogits's
-  kernel calls `InitOutput`; PReluGradReduce's is ATVOSS's reduce template (`REDUCE_TPL_PARAM`).
+  within PyTorch's tolerance. All four are Ascend 950 only. ConfusionSoftmaxGrad now runs (the
+  last bullet of these notes); SoftmaxGradExt's tiling includes `common/inc/op_api/
+  runtime2_util.h`, whose `util/fp16.h` it now finds (opbase's include/op_common/op_host), and
+  then `<nlohmann/json.hpp>`, not installed on the sweep's machine; SoftmaxCrossEntropyWithLogits's
+  kernel (its `InitOutput` now modelled) calls `StoreAlign<float, StoreDist::...>(...)`
+  unqualified with template arguments (`op_kernel/arch35/softmax_cross_entropy_with_logits_
+  full_load.h:398`), found by argument-dependent lookup only under C++20's rule (P0846), and
+  `unlikely` (`..._split_r.h:185`, asc-devkit's impl/basic_api/utils/kernel_utils_macros.h:33):
+  the CPU model builds with g++ -std=c++17, so not checkable yet; PReluGradReduce's is ATVOSS's
+  reduce template (`REDUCE_TPL_PARAM`).
   examples/check_kernel/confusion_softmax_grad_op (an A2 kernel of the same formula in ops-nn's
   layout) passes against the generic and fails with its seeded mistake
   (test/test_check_kernel_row_generics.py).
-- **The softmax family: mapped; experimental/activation/softmax_v2 runs, the others stop at a
-  call the CPU model lacks.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
+- **The softmax family: mapped; experimental/activation/softmax_v2 and the Ascend 950 folders
+  run.** The sweep maps softmax_v2, log_softmax_v2, softmax_grad and
   log_softmax_grad (activation/ and experimental/activation/) to hsg.softmax, log_softmax,
   softmax_grad and log_softmax_grad (dim -1, every tensor of [rows, L], within PyTorch's
   tolerance of the float64 model; `examples/check_kernel/softmax_op` is such a check passing a
@@ -457,22 +462,37 @@ what each kernel computes.
   `:298-327`), not accumulated in float as PyTorch's and ops-nn's Ascend 950 kernels do: 7 of
   its 10 f16 runs are outside PyTorch's tolerance (max 8 ulp); f32 is within it (max 57 ulp).
   The vector calls it leaves unordered with --auto-sync off are listed after the table.
-  The Ascend 950 folders' tilings now build (the host model has `kernel_tiling/kernel_tiling.h`
+  The Ascend 950 folders' tilings build (the host model has `kernel_tiling/kernel_tiling.h`
   and `GetDeterministicLevel`; log_softmax_v2's and log_softmax_grad's tiling classes derive
   from softmax_v2's and softmax_grad's, which their CMakeLists.txt names as DEPENDENCIES: the
   checker builds those folders' tiling sources with theirs, as ops-nn's one tiling library
   does, and lets `../../softmax_v2/arch35/...` reach softmax_v2's op_kernel, as ops-nn's kernel
-  tree does). Their kernels (one base per folder, e.g. `op_kernel/arch35/softmax_v2_base.h`)
-  use Reg calls the CPU model does not have. The scalar bit counts `ScalarCountLeadingZero`
-  (`:150`) and `ScalarGetCountOfValue` (`:157`) are modelled now (CountLeadingZero.md,
-  GetBitCount.md), so the four folders stop at `Reg::Move` with a merging mask (`:334`); after it
-  come `Reg::Reduce<SUM>` into an unaligned store (`UnalignRegForStore`, `StoreUnAlign`,
-  `StoreUnAlignPost`, `:461-467`; Reduce.md does not give the order of the sum), `LocalMemBar`,
-  the `plt_b32` mask builtin, `MemType`, the library's `ReduceSum<float, Pattern::Reduce::AR,
-  true>` and `TransDataTo5HD` (now modelled), and five tiling structs, one per tiling key
+  tree does), and now their kernels too: the register calls they make are modelled (below,
+  "Ascend 950 folders made checkable"), and each of the five tiling structs, one per tiling key
   (`REGISTER_TILING_DATA_CLASS(SoftmaxV2_500, ...)` to `(SoftmaxV2, ...)`,
-  `op_host/arch35/softmax_v2_tiling.h:132-136`), where the checker generates one struct per op
-  (a g++ syntax check of `op_kernel/softmax_v2_apt.cpp` lists them).
+  `op_host/arch35/softmax_v2_tiling.h:132-136`), is generated. Their rows:
+  - the runs whose tiling takes the full-load path (`op_kernel/arch35/*_ar_full_load.h`: the
+    row max and sums by `MicroAPI::Reduce`, a binary tree of pairs) are within PyTorch's
+    tolerance: softmax_v2 f16 max 1 ulp, bf16 0, f32 62 (results near 1e-35, inside atol);
+    log_softmax_v2 f16 1, bf16 and f32 0; log_softmax_grad f16 1;
+  - "rule broken (API misuse)" is the CPU model's refusal, not the kernels': the small-row and
+    recompute paths sum with the library's `ReduceSum<float, Pattern::Reduce::RA / AR>`
+    (`softmax_v2_ar_small_r.h:150`, `softmax_v2_ar_recompute.h:208`, `:223`, and their kin in the
+    other folders), whose order of summation is documented nowhere: such a run stops there
+    (softmax_v2 f32: 16 of 27 runs);
+  - "queue misuse" (log_softmax_v2, log_softmax_grad, confusion_softmax_grad): `TPipe::
+    InitBuffer` of a TBuf of 0 bytes, `InitBuffer(binaryTmpLocalBuffer_, tl_->binaryTmpSize)`
+    (`log_softmax_v2_ar_full_load.h:107`, `log_softmax_grad_ar_full_load.h:115`,
+    `confusion_softmax_grad_ar_full_load.h:106`), the tiling giving binaryTmpSize 0 for rows of
+    at most 128 floats (`softmax_grad/op_host/arch35/softmax_grad_tiling_ar_full_load.cpp:50-55`,
+    `:73`). InitBuffer.md does not say whether 0 bytes is allowed; the CPU model refuses it, so
+    this is a run not checked rather than a bug shown;
+  - log_softmax_grad bf16 and f32, "inf/NaN misplaced": at inputs outside the op's contract, in
+    the every-bit-pattern run. `output` is a log-softmax (never above 0) but is drawn as any
+    value: exp(output) overflows f32 for output above 88.7 (bf16 n = 65536: grad 2e-36,
+    output 92: the kernel's -inf against the float64 model's -6.6e8), and a row of bf16 grads
+    near their largest sums to inf in f32, times exp(output) = 0 giving NaN (output -2e26).
+    Neither happens for an output that log_softmax can give.
 - **experimental/activation/log_softmax_v2 (Atlas A2) is now checked: within PyTorch's tolerance
   in every dtype, rule broken.** It reduces each row in mask counter mode (`SetMaskCount`,
   `op_kernel/log_softmax_v2.h:220`; `SetVectorMask<float>(0, length[j])` and
@@ -586,8 +606,11 @@ what each kernel computes.
     finite x is within the tolerance (f16 max 1 ulp; f32's largest "ulp" figure is a subnormal
     result the kernel's `Div<float, &mode>` with precisionMode flushes to 0, as Div.md says).
     FastGeluGrad (ascend950): within the tolerance in every dtype.
-  - **ConfusionSoftmaxGrad (ascend950)** builds and runs (its tiling reads SoftmaxGrad's
-    `SoftmaxGradARTilingData`, which its kernel names: generated as SoftmaxGrad's are).
+  - **ConfusionSoftmaxGrad (ascend950)** builds and runs (its kernel names SoftmaxGrad's
+    `SoftmaxGradARTilingData` and kin, which its tiling defines: generated as SoftmaxGrad's are):
+    within PyTorch's tolerance in every dtype (max 0 ulp); its "queue misuse" is the TBuf of 0
+    bytes of the softmax family's bullet (`op_kernel/arch35/confusion_softmax_grad_ar_full_load.h:
+    106`).
   - **SwiGlu (every SoC)** builds: its tiling uses SwiGluGrad's `GluBaseTiling4RegBase`
     (`op_host/swi_glu_tiling.cpp:19`, `:503`), linked as its `op_host/CMakeLists.txt` names
     DEPENDENCIES swi_glu_grad (the link had lacked its vtable). SwiGluGrad stays not checkable:
