@@ -418,6 +418,13 @@ inline void StoreUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int
 }
 
 }  // namespace Reg
+
+// An unqualified `StoreAlign<float, StoreDist::...>(addr, reg, mask)` in a namespace that only says
+// `using namespace AscendC` (ops-nn's softmax_cross_entropy_with_logits_full_load.h:398) finds
+// Reg::StoreAlign by argument-dependent lookup under C++20's rule for template arguments (P0846),
+// which the device compiler applies and g++ -std=c++17 does not: the names made visible here.
+using Reg::LoadAlign;
+using Reg::StoreAlign;
 }  // namespace AscendC
 
 #endif  // ASCENDC_CPU_DAV_3510
