@@ -430,12 +430,14 @@ what each kernel computes.
   last bullet of these notes); SoftmaxGradExt's tiling includes `common/inc/op_api/
   runtime2_util.h`, whose `util/fp16.h` it now finds (opbase's include/op_common/op_host), and
   then `<nlohmann/json.hpp>`, not installed on the sweep's machine; SoftmaxCrossEntropyWithLogits's
-  kernel (its `InitOutput` now modelled) calls `StoreAlign<float, StoreDist::...>(...)`
-  unqualified with template arguments (`op_kernel/arch35/softmax_cross_entropy_with_logits_
-  full_load.h:398`), found by argument-dependent lookup only under C++20's rule (P0846), and
-  `unlikely` (`..._split_r.h:185`, asc-devkit's impl/basic_api/utils/kernel_utils_macros.h:33):
-  the CPU model builds with g++ -std=c++17, so not checkable yet; PReluGradReduce's is ATVOSS's
-  reduce template (`REDUCE_TPL_PARAM`).
+  kernel now builds (its `InitOutput` modelled; `StoreAlign<float, StoreDist::...>(...)` called
+  unqualified with template arguments, `op_kernel/arch35/softmax_cross_entropy_with_logits_
+  full_load.h:398`, which the device compiler finds by C++20's argument-dependent lookup (P0846)
+  and the CPU model now makes visible; `unlikely`, `..._split_r.h:185`, as asc-devkit's
+  impl/basic_api/utils/kernel_utils_macros.h:33 defines it), and its runs stop at the library's
+  `ReduceMax` / `ReduceSum` over a Pattern (`..._full_load.h:221`, `:237`), which the CPU model
+  refuses (no documented order): "rule broken (API misuse)" is that refusal, nothing is
+  compared yet; PReluGradReduce's is ATVOSS's reduce template (`REDUCE_TPL_PARAM`).
   examples/check_kernel/confusion_softmax_grad_op (an A2 kernel of the same formula in ops-nn's
   layout) passes against the generic and fails with its seeded mistake
   (test/test_check_kernel_row_generics.py).
