@@ -1,6 +1,7 @@
 // ascendc_cpu_micro_reduce.h - Ascend 950's MicroAPI calls ops-nn's arch35 row kernels (the
-// softmax family, ClippedSwiglu, SwishGrad) make beyond ascendc_cpu_micro.h: the register
-// reduction, Move, the fused MulDstAdd and the unaligned store.
+// softmax family, ClippedSwiglu, SwishGrad, SoftmaxCrossEntropyWithLogits) make beyond
+// ascendc_cpu_micro.h: the register reduction, Move, the fused multiply-adds, Duplicate's Tensor
+// form, UnPack, LocalMemBar, the mask intrinsics and the unaligned store.
 //
 // Part of the AscendC CPU model (see README.md); only with -DASCENDC_CPU_DAV_3510. Pages cited
 // below are under asc-devkit's docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (REG) and docs/zh/api/附录/
