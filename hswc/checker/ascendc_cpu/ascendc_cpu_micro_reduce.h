@@ -224,6 +224,20 @@ inline void MicroFlushUnaligned(const char* api, AscendC::Reg::UnalignRegForStor
     ureg.bytes = 0;
 }
 
+/// dstReg lane i = a_i * b_i + c_i with one rounding, for the lanes on (the others 0): the register
+/// multiply-adds MulDstAdd and MulAddDst, on half, bfloat16_t, float.
+template <typename U>
+inline void MicroFusedMulAdd(const char* api, U& dstReg, const U& a, const U& b, const U& c,
+    const AscendC::Reg::MaskReg& mask)
+{
+    RecordRegister(api);
+    using E = typename U::ActualT;
+    static_assert(kIsOneOf<E, half, bfloat16_t, float>,
+        "ascendc_cpu: MicroAPI::MulDstAdd / MulAddDst are modelled for half, bfloat16_t, float");
+    MicroLanes<AscendC::Reg::MaskMergeMode::ZEROING>(dstReg, mask,
+        [&](uint32_t i) { return FusedMulAdd(a.lane[i], b.lane[i], c.lane[i]); });
+}
+
 }  // namespace ascendc_cpu
 
 namespace AscendC {
@@ -337,14 +351,9 @@ inline void UnPack(S& dstReg, V& srcReg)
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void MulDstAdd(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
-    ascendc_cpu::RecordRegister("MicroAPI::MulDstAdd");
-    using E = typename U::ActualT;
-    static_assert(ascendc_cpu::kIsOneOf<E, half, bfloat16_t, float>,
-        "ascendc_cpu: MicroAPI::MulDstAdd is modelled for half, bfloat16_t, float (MulDstAdd.md)");
     static_assert(mode == MaskMergeMode::ZEROING, "MicroAPI::MulDstAdd's MERGING mode is not supported (MulDstAdd.md)");
     const U d = dstReg;
-    ascendc_cpu::MicroLanes<mode>(dstReg, mask,
-        [&](uint32_t i) { return ascendc_cpu::FusedMulAdd(d.lane[i], srcReg0.lane[i], srcReg1.lane[i]); });
+    ascendc_cpu::MicroFusedMulAdd("MicroAPI::MulDstAdd", dstReg, d, srcReg0, srcReg1, mask);
 }
 
 /// dstReg = srcReg0 * srcReg1 + dstReg, fused (one rounding: the precision table's "同比Fma"),
@@ -353,14 +362,9 @@ inline void MulDstAdd(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 inline void MulAddDst(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
-    ascendc_cpu::RecordRegister("MicroAPI::MulAddDst");
-    using E = typename U::ActualT;
-    static_assert(ascendc_cpu::kIsOneOf<E, half, bfloat16_t, float>,
-        "ascendc_cpu: MicroAPI::MulAddDst is modelled for half, bfloat16_t, float (MulAddDst.md)");
     static_assert(mode == MaskMergeMode::ZEROING, "MicroAPI::MulAddDst's MERGING mode is not supported (MulAddDst.md)");
     const U d = dstReg;
-    ascendc_cpu::MicroLanes<mode>(dstReg, mask,
-        [&](uint32_t i) { return ascendc_cpu::FusedMulAdd(srcReg0.lane[i], srcReg1.lane[i], d.lane[i]); });
+    ascendc_cpu::MicroFusedMulAdd("MicroAPI::MulAddDst", dstReg, srcReg0, srcReg1, d, mask);
 }
 
 /// The first postUpdateStride elements of srcReg to dstAddr (any alignment), dstAddr advanced; the
