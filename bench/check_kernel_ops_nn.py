@@ -302,7 +302,7 @@ what each kernel computes.
   (`op_host/clipped_swiglu_def.cpp:42`) and the README describes both modes; only the Ascend
   950 kernel reads it (`op_kernel/arch35/clipped_swiglu_kernel.h`, `clampMode`): the A2/A3 kernel
   (`op_kernel/clipped_swiglu.hpp:313-331`) clamps before the SiLU whatever the attribute says.
-  The sweep checks the default (clamp_mode 0, interleaved, no group_index).
+  The sweep checks the default (clamp_mode 0, interleaved), with and without group_index.
 - **GeluQuant (activation/gelu_quant), checked against its dynamic mode.** The sweep maps it to
   hswc.checker.quantized's generic (the README's formula: g = gelu(x) * input_scale in f32,
   out_scale = max|g| / 127 per row, y = round half to even of g / out_scale to int8), x of
@@ -394,12 +394,37 @@ what each kernel computes.
   rows past it are not written (y keeps what it held: not zeroed). SwigluGroup's Ascend 950
   kernel sums the counts in int64 (`op_kernel/arch35/swiglu_group_base.h:367-384`, exact) and
   clamps the same way (`:385`). hswc writes it as `hsg.first_rows %y, %group_index` (a kernel
-  reading its row count from the tensor in GM; a negative sum is 0 rows), but the checker does
-  not pass group_index to ops-nn's kernel yet (an int64 input beside the float ones: the
-  checker's inputs are drawn in the run's dtype), so clipped_swiglu and swiglu_group
-  (`hsg.swiglu_group`, without its optional weight) are checked without it, and
-  clipped_swiglu_grad, swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
+  reading its row count from the tensor in GM; a negative sum is 0 rows). The checker now
+  gives clipped_swiglu's kernel group_index (hswc/checker/counts.py): besides its runs without
+  it, one size per dtype (its largest of at least two rows) with counts summing below, at and
+  above x's rows, the tiling seeing int64 [G] (isGroup 1, groupNum G), the counted rows
+  compared with hsg.first_rows' and every byte of the rest checked unwritten: all within the
+  tolerance, none written past the count (20 runs per row before, 23 now). A sum of 0 is not
+  drawn: the A2/A3 kernel then divides by a zero block count (`:168-169`). The group_index path
+  adds one finding under --auto-sync off: ReduceSum (`:123`) reads the Cast's result (`:121`)
+  with no PipeBarrier<PIPE_V> between (A2/A3 kernels build with auto-sync on: no fault there).
+  swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only, not
+  checkable; swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
+  ClippedSwigluGrad zeroes the rows past the count instead (`activation/clipped_swiglu_grad/
+  op_kernel/clipped_swiglu_grad.h:652-690`, ZeroInvalidRows), which its group_index runs compare.
   hswc-emit packages such a kernel with group_index as the same optional int64 input.
+- **ClippedSwigluGrad** (hsg.clipped_swiglu_grad, the A2/A3 kernel's steps
+  `op_kernel/clipped_swiglu_grad.h:461-553`, checked against a float64 model of the derivative
+  of ClippedSwiglu's clamp_mode 0). It runs once the CPU model follows Copy's counter mode (the
+  count is each repeat's elements: `Copy<float, false>` at `:518-522`). Outside PyTorch's
+  tolerance in every dtype, mostly where f32 overflows: for |a| beyond about 2e38 / alpha,
+  `Muls(-alpha)` or the product `(1 - s) * A * alpha` (`:480`, `:540-542`) overflows to inf and
+  meets s = 0, giving NaN where the derivative is 0 (the rows' misplaced NaN; the few bf16 and
+  f32 values outside rtol/atol besides are not yet traced); and for a below about -52
+  (exp(-alpha * a) past f32's range, `:482`) s is 0, so da and db are 0 where the exact values
+  are tiny (within the tolerance's atol). A real misuse on every SoC: `CompareScalar` on
+  `alignedCount`, calPairNum_ rounded up to 64 (`:467-470`, `:503-504`; arch35
+  `clipped_swiglu_grad_kernel.h:541-549`), reads past the end of the last chunk's buffer half
+  (8192 of its 8000 bytes at 2000 pairs a chunk); the mask bits it makes there are not used.
+  The Ascend 950 kernel multiplies db as (dy * A) * s (`arch35/clipped_swiglu_grad_kernel.h:
+  516-517`), within 1 ulp of the A2 order where nothing overflows; where a is near -3.4e38,
+  dy * A overflows to inf before it meets s = 0 (NaN), where the A2 order's A * s is -0 first:
+  read from the source, not traced run by run, so the 950's bf16 and f32 NaN are counted apart.
 - **ClippedSwiglu (A2/A3) now builds and runs.** Its tiling includes its prototype header
   (`op_host/clipped_swiglu_tiling.h:25`, `graph/operator_reg.h`'s REG_OP macros, which the
   CPU model of the tiling context now has); its kernel picks its element type by
@@ -410,7 +435,7 @@ what each kernel computes.
   the registered class, as CANN's build does, not taken from `tests/ut/op_kernel/
   clipped_swiglu_tiling_def.h`, whose `#pragma pack(1)` puts ubMaxPair at byte 60 where metadef
   aligns it to 64 (read from the UT header, ubMaxPair was 0 and InitBuffer failed). Checked
-  with group_index left out (a null address, isGroup 0).
+  with group_index left out (a null address, isGroup 0) and given (see group_index above).
 - **ORIG_DTYPE_* now defined: GeGluGradV2, SituGlu and SituGluGrad swept again.** Before, the
   checker left ORIG_DTYPE_<N> undefined, so `#if ORIG_DTYPE_DY != DT_FLOAT` was false and every
   dtype built the float path (`op_kernel/ge_glu_grad_v2_tanh_base.h:140`, `:308`). Swept again,

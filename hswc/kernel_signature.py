@@ -21,6 +21,7 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from hswc.counted_rows import COUNTS_ATTR, GROUP_NUM_FIELD
 from hswc.cpp_identifiers import CPP_KEYWORDS, RESERVED, lower_camel
+from hswc.rows import ROW_LENGTH_FIELD, read_rows
 from hswc.tiling import TILING_FIELDS
 
 SCALAR_FALLBACK = "scalar"
@@ -49,9 +50,17 @@ def kernel_arguments(fn: func.FuncOp) -> KernelArguments:
 
 
 def tiling_fields(fn: func.FuncOp) -> tuple[str, ...]:
-    """The int64 fields of the kernel's tiling struct, in argument order: TILING_FIELDS, then,
-    of a kernel reading counts (hsg.first_rows), their number (hswc.counted_rows)."""
-    return (*TILING_FIELDS, GROUP_NUM_FIELD) if COUNTS_ATTR in fn.attributes else TILING_FIELDS
+    """The int64 fields of the kernel's tiling struct, in argument order (int_fields)."""
+    rows = read_rows(fn)
+    return int_fields(rows is not None and rows.dynamic, COUNTS_ATTR in fn.attributes)
+
+
+def int_fields(row_length: bool, counts: bool) -> tuple[str, ...]:
+    """The int64 fields of a tiling struct, in the kernel's argument order: TILING_FIELDS,
+    then, of a row kernel of a run-time row length, the length (hswc.rows.ROW_LENGTH_FIELD),
+    then, of a kernel reading counts (hsg.first_rows), their number (hswc.counted_rows)."""
+    return (*TILING_FIELDS, *((ROW_LENGTH_FIELD,) if row_length else ()),
+            *((GROUP_NUM_FIELD,) if counts else ()))
 
 
 def _prefix(args: Sequence[BlockArgument], kind: type) -> int:
@@ -67,7 +76,7 @@ def scalar_fields(scalars: Sequence[SSAValue]) -> tuple[str, ...]:
     (`negative_slope` -> `negativeSlope`), or `scalar<i>` (i its position among the scalars)
     when it has no hint, or one that an int64 field, an earlier scalar, a C++ keyword or an
     AscendC identifier already owns."""
-    taken = {*TILING_FIELDS, GROUP_NUM_FIELD, *CPP_KEYWORDS, *RESERVED}
+    taken = {*TILING_FIELDS, ROW_LENGTH_FIELD, GROUP_NUM_FIELD, *CPP_KEYWORDS, *RESERVED}
     names: list[str] = []
     for i, value in enumerate(scalars):
         candidates = [lower_camel(value.name_hint or ""), f"{SCALAR_FALLBACK}{i}"]

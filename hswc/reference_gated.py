@@ -153,14 +153,20 @@ def swiglu_group(x: np.ndarray, clamp_limit: float = -1.0) -> np.ndarray:
     return a * _sigmoid(a) * b
 
 
+def _pairs(x: np.ndarray, dim: int, interleaved: bool) -> tuple[np.ndarray, np.ndarray]:
+    """ClippedSwiglu's (a, b): the even and odd elements of `dim` when interleaved, else its
+    halves."""
+    if not interleaved:
+        return _halves(x, dim)
+    v = np.moveaxis(np.asarray(x).astype(np.float64), dim, -1)
+    a, b = (np.moveaxis(v[..., k::2], -1, dim) for k in (0, 1))
+    return a, b
+
+
 def clipped_swiglu(x: np.ndarray, dim: int = -1, alpha: float = 1.702, limit: float = 7.0,
                    bias: float = 1.0, interleaved: bool = True, clamp_mode: int = 0
                    ) -> np.ndarray:
-    if interleaved:
-        v = np.moveaxis(np.asarray(x).astype(np.float64), dim, -1)
-        a, b = (np.moveaxis(v[..., k::2], -1, dim) for k in (0, 1))
-    else:
-        a, b = _halves(x, dim)
+    a, b = _pairs(x, dim, interleaved)
     if clamp_mode == 1:
         return np.minimum(a * _sigmoid(a), limit) * _clip(b, limit)
     a = np.minimum(a, limit)
@@ -208,12 +214,33 @@ def ge_glu_grad_v2(grad: np.ndarray, x: np.ndarray, gelu: np.ndarray, dim: int =
     return np.concatenate(parts, axis=dim)
 
 
+def clipped_swiglu_grad(grad: np.ndarray, x: np.ndarray, dim: int = -1, alpha: float = 1.702,
+                        limit: float = 7.0, bias: float = 1.0, interleaved: bool = True
+                        ) -> np.ndarray:
+    """The derivative of clipped_swiglu's clamp_mode 0, y = A * sigmoid(alpha * A) *
+    (B + bias) with A = min(a, limit), B = clamp(b, -limit, limit): the clamps pass the
+    gradient where a <= limit and -limit <= b <= limit (ops-nn's masks, ends included), else
+    zero."""
+    a, b = _pairs(x, dim, interleaved)
+    g = np.asarray(grad).astype(np.float64)
+    big_a = np.minimum(a, limit)
+    s = _sigmoid(alpha * big_a)
+    # d/dA A * sigmoid(alpha A) = s + alpha * A * s * (1 - s)
+    d_a = np.where(a <= limit, g * (s + alpha * big_a * s * (1.0 - s)) * (_clip(b, limit) + bias),
+                   0.0)
+    d_b = np.where((b >= -limit) & (b <= limit), g * big_a * s, 0.0)
+    if not interleaved:
+        return np.concatenate([d_a, d_b], axis=dim)
+    out = np.stack([np.moveaxis(d_a, dim, -1), np.moveaxis(d_b, dim, -1)], axis=-1)
+    return np.moveaxis(out.reshape(*out.shape[:-2], -1), -1, dim)
+
+
 VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray | tuple[np.ndarray, ...]]] = {
     "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
     "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
     "hsg.swiglu_group": swiglu_group,
     "hsg.situ_glu_grad": situ_glu_grad, "hsg.ge_glu_grad_v2": ge_glu_grad_v2,
-    "hsg.ge_glu_v2": ge_glu_v2,
+    "hsg.clipped_swiglu_grad": clipped_swiglu_grad, "hsg.ge_glu_v2": ge_glu_v2,
 }
 
 

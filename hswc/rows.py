@@ -64,6 +64,11 @@ if TYPE_CHECKING:
 
 ROWS_ATTR = "hsg.rows"
 
+ROW_LENGTH_FIELD = "rowLength"
+"""The tiling struct's field a kernel of a run-time row length (Rows.dynamic) reads after
+ubFactor: its `row_length` argument, the elements of every row, which the host reads from the
+first element input's reduced dims."""
+
 OperandClass = Literal["element", "row", "column"]
 CLASSES: tuple[OperandClass, ...] = ("element", "row", "column")
 

@@ -32,10 +32,12 @@ from xdsl.passes import PassPipeline
 from hswc.checker.build import HARNESS, MODEL
 from hswc.counted_rows import GROUP_NUM_FIELD
 from hswc.diagnostics import LocatingParser
+from hswc.kernel_signature import int_fields
 from hswc.ops.hard_swish_grad import CANN_BUDGET
 from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 from hswc.platform import PLATFORMS
-from hswc.tiling import TILING_FIELDS, Plans, compute_tiling
+from hswc.rows import ROW_LENGTH_FIELD
+from hswc.tiling import Plans, compute_tiling
 from hswc.verification import verify_located
 
 REPO = Path(__file__).resolve().parents[1]
@@ -175,7 +177,7 @@ def tiling_bytes(record: Mapping[str, object]) -> bytes:
     fields, then the float scalars in order, padded to a multiple of 8 bytes (the struct's
     sizeof, as its int64 fields align it)."""
     floats = [float(v) for v in record.values() if isinstance(v, float)]  # type: ignore[arg-type]
-    fields = [*TILING_FIELDS, *((GROUP_NUM_FIELD,) if GROUP_NUM_FIELD in record else ())]
+    fields = int_fields(ROW_LENGTH_FIELD in record, GROUP_NUM_FIELD in record)
     data = struct.pack(f"<{len(fields)}q{len(floats)}f",
                        *(int(record[k]) for k in fields), *floats)  # type: ignore[call-overload]
     return data + bytes(-len(data) % 8)

@@ -119,3 +119,15 @@ def test_only_an_optional_int64_group_index_is_given_counts() -> None:
     assert drawn(5) == [(2,), (1, 0, 4), (5, 3)]  # sums 2, 5 and 8 of 5 rows
     assert written((2,), 4096, [2048]) == [1024]  # 2 of 4 rows of 512
     assert written((-3,), 4096, [2048]) == [0]  # a negative sum: 0 rows (hsg.first_rows)
+
+
+def test_a_gradients_rows_past_the_counts_are_expected_zero() -> None:
+    """ClippedSwigluGrad zeroes the rows it does not compute (counts.zeroed); a forward op's
+    expected outputs are left as they are (its rows past the count are checked unwritten)."""
+    from hswc.checker.counts import zeroed
+
+    dx = np.arange(1.0, 4097.0, dtype=np.float32)  # x of 4 rows of 1024: dx has x's size
+    kept = zeroed([dx], (3,), 4096)[0]
+    assert (kept[:3072] == dx[:3072]).all() and (kept[3072:] == 0).all()
+    assert zeroed([dx], None, 4096)[0] is dx
+    assert (dx[3072:] != 0).all()  # the input is not changed

@@ -20,6 +20,7 @@ from test_row_kernels import _named_inputs, _reference, _row_kernels
 
 from hswc.reduction_order import padded, reduce_rows
 from hswc.reference import compare_tolerance
+from hswc.rows import read_rows
 from hswc.runner import compile_text
 
 LENGTHS = (1, 7, 64, 1000)
@@ -152,3 +153,26 @@ def test_padding_with_the_identity_changes_no_value() -> None:
         for combiner, want in (("addf", x.sum(-1)), ("maximumf", x.max(-1))):
             got = reduce_rows(padded(x, combiner, 256), combiner, segment=256)
             assert got.tolist() == want.tolist(), (length, combiner)
+
+
+@pytest.mark.parametrize("op", ["hsg.rms_norm", "hsg.layer_norm"])
+def test_a_static_weight_gives_a_run_time_row_its_length(op: str) -> None:
+    """x `?x?` with a weight (and bias) of 64: the weights' static length joins the row
+    (norm_ops' _Decomposer.join: x cast to `?x64` after the host's check), so the row kernel
+    has a static length of 64 (whole rows a chunk, not a padded segment a row) and no run-time
+    length; within tolerance at the generics' and the kernel's levels; rows of 63 stop the host
+    with the check's one message."""
+    inputs = _inputs(op, 5, 64, "f32")
+    text = _text(op, inputs, "f32", (0, 1))
+    assert "tensor<?x?xf32>" in text and "tensor<64xf32>" in text
+    want = _reference(op, inputs, -1)
+    for level in ("linalg", "ascend"):
+        kernel = compile_text(text, level=level)
+        within = compare_tolerance(kernel.run(*inputs).outputs[0], want)
+        assert within.equal, f"{level}: {within.summary()}"
+    (rows,) = [read_rows(f) for f in kernel.module.walk() if read_rows(f) is not None
+               and f.name == "func.func"]
+    assert rows is not None and (rows.length, rows.dynamic, rows.segment) == (64, False, None)
+    with pytest.raises(Exception, match=rf"2:3: error: .*{op}: weight's length is not the row "
+                                        r"length \(x's dim 1\)"):
+        kernel.run(inputs[0][:, :63], *inputs[1:])

@@ -1,7 +1,8 @@
 """The shorter forms of the exponential ops whose result is rounded to f16 or bf16 (issue 38
-item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 tail, gelu_grad's degree-5
-factor): every f16 and bf16 pattern within one ulp of the function evaluated in double and
-rounded once (numpy's tanh and expm1, math.erfc for GELU and its derivative, a grad of 1: an
+item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-4 tail, gelu_grad's degree-4
+(f16) and degree-3 (bf16) factors; and mish_grad, whose two-Div form f32 shares): every f16 and
+bf16 pattern within one ulp of the function evaluated in double and rounded once (numpy's tanh,
+expm1 and logaddexp, math.erfc for GELU and its derivative, a grad of 1: an
 independent model, not hswc.reference's formula), with infinities and
 NaNs at the same places, and the kernels free of the Ln the longer forms take.
 
@@ -34,8 +35,15 @@ EXACT = {"tanh": np.tanh, "elu": lambda x: np.where(x >= 0, x, np.expm1(x)), "ge
          "softplus": lambda x: np.where(x > 20, x, np.logaddexp(0.0, x)),
          "log_sigmoid": lambda x: -np.logaddexp(0.0, -x)}
 """The function in double (elu and softplus with their default attributes)."""
+
+
+def _mish_grad(x: np.ndarray) -> np.ndarray:
+    t = np.tanh(np.logaddexp(0.0, x))
+    return t + x * (1 - t * t) / (1 + np.exp(-x))
+
+
 EXACT_GRAD = {"gelu_grad": lambda x: _ERFC(-x / math.sqrt(2.0)) / 2
-              + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)}
+              + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi), "mish_grad": _mish_grad}
 """The derivative in double, for a grad of 1."""
 
 

@@ -1,5 +1,6 @@
-"""ops-nn's gated gradients hsg.situ_glu_grad (SituGluGrad) and hsg.ge_glu_grad_v2
-(GeGluGradV2, which reads GeGluV2's gelu half): the golden model against central differences
+"""ops-nn's gated gradients hsg.situ_glu_grad (SituGluGrad), hsg.ge_glu_grad_v2
+(GeGluGradV2, which reads GeGluV2's gelu half) and hsg.clipped_swiglu_grad
+(ClippedSwigluGrad): the golden model against central differences
 of the forward golden models (themselves checked against PyTorch, test_gated_variants and
 test_gated_ops); every level against the golden model within PyTorch's tolerance; the checker's
 sizing of their tensors; what the verifier refuses.
@@ -14,7 +15,15 @@ from test_gated_ops import _type, module
 
 from hswc.checker.expected import from_gated_op
 from hswc.reference import compare_tolerance
-from hswc.reference_gated import _gelu, ge_glu, run_variant_reference, situ_glu, situ_glu_grad
+from hswc.reference_gated import (
+    _gelu,
+    clipped_swiglu,
+    clipped_swiglu_grad,
+    ge_glu,
+    run_variant_reference,
+    situ_glu,
+    situ_glu_grad,
+)
 from hswc.runner import CompileError, compile_text
 
 NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
@@ -61,6 +70,28 @@ def test_ge_glu_grad_v2_is_the_derivative_of_ge_glu(approximate: str, left: bool
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
 
 
+@pytest.mark.parametrize("interleaved", [True, False])
+def test_clipped_swiglu_grad_is_the_derivative_of_clipped_swiglu(interleaved: bool) -> None:
+    """Away from the clamps' corners (no element within the step of +-limit)."""
+    r = np.random.default_rng(7)
+    x = 4 * r.standard_normal((3, 16))
+    x[np.abs(np.abs(x) - 2.0) < 1e-3] += 0.01
+    grad = r.standard_normal((3, 8))
+    attrs = {"alpha": 1.5, "limit": 2.0, "bias": 0.5, "interleaved": interleaved}
+    got = clipped_swiglu_grad(grad, x, -1, **attrs)
+    want = _numeric_gradient(lambda v: clipped_swiglu(v, -1, **attrs), grad, x)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    assert (got[x > 2.0] == 0).any() or not (x > 2.0).any()
+
+
+def test_clipped_swiglu_grad_values_by_hand() -> None:
+    """One pair (a, b) = (0, 1), interleaved: s = 1/2, da = (1 * (1/2)) * (1 + bias) * g =
+    1.0 * g for bias 1, db = 0 * s * g = 0; a pair past the limit (a = 8 > 7) has da = 0 and
+    db = 7 * sigmoid(1.702 * 7) * g."""
+    got = clipped_swiglu_grad(np.array([[2.0, 3.0]]), np.array([[0.0, 1.0, 8.0, 1.0]]))
+    np.testing.assert_allclose(got, [[2.0, 0.0, 0.0, 3 * 7 / (1 + np.exp(-1.702 * 7))]])
+
+
 def test_ge_glu_grad_v2_takes_the_gelu_it_is_given() -> None:
     """The other half's gradient is grad * gelu, whatever gelu holds (the kernel reads it)."""
     x = np.array([[1.0, 2.0, 3.0, 4.0]])
@@ -78,9 +109,15 @@ CASES = {
     "ge_glu_grad_v2_none_left": ("hsg.ge_glu_grad_v2", '{approximate = "none", '
                                  "activate_left = true}",
                                  {"approximate": "none", "activate_left": True}),
+    "clipped_swiglu_grad": ("hsg.clipped_swiglu_grad", "", {}),
+    "clipped_swiglu_grad_halves": ("hsg.clipped_swiglu_grad", "{alpha = 1.5 : f32, limit = "
+                                   "2.0 : f32, bias = 0.5 : f32, interleaved = false}",
+                                   {"alpha": 1.5, "limit": 2.0, "bias": 0.5,
+                                    "interleaved": False}),
 }
 DEFAULT = {("situ_glu_grad", "f16"), ("ge_glu_grad_v2", "bf16"),
-           ("ge_glu_grad_v2_none_left", "f32"), ("situ_glu_grad_default", "f32")}
+           ("ge_glu_grad_v2_none_left", "f32"), ("situ_glu_grad_default", "f32"),
+           ("clipped_swiglu_grad", "bf16"), ("clipped_swiglu_grad_halves", "f16")}
 
 
 @pytest.mark.parametrize(("name", "dtype"), [
@@ -132,6 +169,11 @@ def test_checker_sizes_ge_glu_grad_v2s_tensors() -> None:
             "tensor<4x8xf16>"), "beta must not be 0"),
     (module("hsg.situ_glu_grad", "", ["tensor<4x4xf16>", "tensor<4x7xf16>"],
             "tensor<4x7xf16>"), "does not split into two halves"),
+    (module("hsg.clipped_swiglu_grad", "{limit = 0.0 : f32}",
+            ["tensor<4x4xf16>", "tensor<4x8xf16>"], "tensor<4x8xf16>"), "limit must be > 0"),
+    (module("hsg.clipped_swiglu_grad", "", ["tensor<4x4xf16>", "tensor<4x8xf16>",
+                                            "tensor<2xi64>"], "tensor<4x8xf16>"),
+     "operand 3 would be ops-nn's group_index"),
 ])
 def test_refusals(text: str, message: str) -> None:
     with pytest.raises(CompileError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -88,6 +88,16 @@ def test_ascend_950_fills_empty_blocks(tmp_path: Path) -> None:
     assert values(run(exe, "whole_counter")) == [64, 6] + [UNTOUCHED] * 14
 
 
+def test_copy_in_counter_mode_copies_the_count_in_each_repeat(a2: Path) -> None:
+    # Copy's mask-form page (UBToUB, lines 169-174): the count is each repeat's elements,
+    # repeatTime counts; 10 floats are blocks 0 and 1 (8 and 2 lanes), from src blocks 0 and 2
+    assert values(run(a2, "copy_counter")) == [*range(8), 16, 17] + [UNTOUCHED] * 6
+    # Normal mode, lanes 0 and 2 of the register, 2 repeats: dst repeat stride 1 block, src 8
+    assert values(run(a2, "copy_register")) == [0, UNTOUCHED, 2, UNTOUCHED, UNTOUCHED,
+                                                UNTOUCHED, UNTOUCHED, UNTOUCHED,
+                                                64, UNTOUCHED, 66] + [UNTOUCHED] * 5
+
+
 def test_normal_mode_reads_the_registers_lanes(a2: Path) -> None:
     # SetVectorMask(0, 0b1011): lanes 0, 1 and 3 of each of 2 repeats of src[i] = i
     assert values(run(a2, "whole_register")) == [0 + 1 + 3, 64 + 65 + 67] + [UNTOUCHED] * 14

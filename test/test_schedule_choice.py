@@ -199,6 +199,40 @@ def test_the_candidates_are_freed_once_modelled() -> None:
             if isinstance(o, func.FuncOp) and id(o) not in before] == []
 
 
+@pytest.mark.parametrize(("stem", "dtype"), [("hard_sigmoid_grad", "f32"), ("softshrink", "f16")])
+def test_a_dropped_candidate_waits_for_no_full_collection(
+        stem: str, dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A candidate kernel held past the block it was lowered in (a twin to requeue, a winner so
+    far) and then let go is freed at once (collector.unlink), not left for the collector's next
+    full collection (on a fused chain of 1000 ops that garbage was a 51 MB higher peak:
+    bench/README.md): with automatic collection off, nothing of any kernel the choice lowered
+    is alive after it. Before, every kernel held past its block was."""
+    import gc
+    import weakref
+
+    ew = generic(stem, dtype)
+    lowered: list[weakref.ref[object]] = []
+    real = schedule_choice.candidate_kernel
+
+    def recorded(*args: object) -> FuncOp:
+        kernel = real(*args)  # type: ignore[arg-type]
+        lowered.append(weakref.ref(next(op for op in kernel.walk()
+                                        if op.name == "ascend.get_block_idx")))
+        return kernel
+
+    monkeypatch.setattr(schedule_choice, "candidate_kernel", recorded)
+    gc.collect()
+    gc.disable()
+    try:
+        modelled_times(lambda: _build_kernel_function("choice_" + dtype, ew), ew.dag, dtype,
+                       ew.output_name(), get_platform("ascend910b"), choice_size(None))
+        left = sum(ref() is not None for ref in lowered)
+    finally:
+        gc.enable()
+    assert len(lowered) >= 4
+    assert left == 0
+
+
 def choose(stem: str, dtype: str, elements: int | None, soc: str = "ascend910b"
            ) -> tuple[Choice, Elementwise, Callable[[], FuncOp], Platform]:
     ew = generic(stem, dtype)

@@ -12,15 +12,22 @@ t = 1 / (1 + |x| / 4), G a degree-9 polynomial fitted the same way to h(x) exp(x
 points of [0, 14.5] (beyond, exp(-x^2 / 2) is 0 in f32): its relative error, coefficients
 rounded to f32, is below 7e-8 (printed).
 
-For a GELU rounded to f16 or bf16, G has degree 5 on t = 4 / (4 + |x|) (GELU_TAIL_FIT_HALF),
-fitted to the smallest largest relative error by Lawson's iteration (least squares reweighted
-by each point's error, 300 rounds; the best rounded-to-f32 coefficients kept): below 2.7e-5.
+For a GELU rounded to f16 or bf16, G has degree 4 on t = 3.5 / (3.5 + |x|)
+(GELU_TAIL_FIT_HALF), at 4,000 points of [0, 14.5] and 600 spread geometrically over [1e-6, 1],
+fitted to the smallest largest weighted relative error by Lawson's
+iteration (least squares reweighted by each point's error, 600 rounds; the best rounded-to-f32
+coefficients kept). The weight asks (0.02 + |x|) / 1.02 of the error near 0 (`NEAR_ZERO`): half
+patterns crowd there (a binade of 1,024 f16 patterns for each power of two), and gelu(x) = x / 2
++ x^2 / sqrt(2 pi) + ... lies next to a half-way point wherever x / 2 does, so a fit exact to
+2^-12 everywhere but loose near 0 rounds more of them the wrong way.
 
 GELU's derivative (hswc/ops/exponential_grad.py) is gelu'(-a) = exp(-a^2 / 2) (a - a0) N(t) for
-a = |x|, t = 4 / (4 + a), a0 its zero (GELU_GRAD_ROOT, found here), and 1 - gelu'(-a) for
-x = a >= 0: N = (h(a) exp(a^2 / 2) - a / sqrt(2 pi)) / (a - a0) is fitted the same way, degree 7
-(GELU_GRAD_FIT, below 4.8e-8) and degree 5 (GELU_GRAD_FIT_HALF, below 6e-6), at 7,000 points of
-[0, 14.5] (1,000 of them in [0, 2], around a0).
+a = |x|, t = c / (c + a), a0 its zero (GELU_GRAD_ROOT, found here), and 1 - gelu'(-a) for
+x = a >= 0: N = (h(a) exp(a^2 / 2) - a / sqrt(2 pi)) / (a - a0) is fitted the same way at 7,000
+points of [0, 14.5] (1,000 of them in [0, 2], around a0): degree 7 on c = 4 (GELU_GRAD_FIT,
+below 4.8e-8, unweighted), degree 4 on c = 4 for f16 (GELU_GRAD_FIT_F16) and degree 3 on c = 3
+for bf16, which keeps 8 bits (GELU_GRAD_FIT_BF16), both weighted as GELU's. hswc evaluates
+the half fits on a rescaled t (hswc.ops.exponential.fitted) from the coefficients printed here.
 """
 
 from __future__ import annotations
@@ -57,41 +64,57 @@ def gelu_tail() -> None:
     error = np.abs(np.polyval(rounded.astype(np.float64), t) / g - 1).max()
     print("GELU_TAIL_FIT = (" + ", ".join(repr(float(c)) for c in rounded) + ")")
     print(f"# largest relative error of G: {error:.3g}")
-    gelu_tail_half(x, g)
+    gelu_tail_half()
 
 
-HALF_DEGREE = 5
-HALF_OFFSET = 4.0
-"""t = 4 / (4 + |x|) (hswc.ops.exponential.GELU_TAIL_HALF_OFFSET)."""
+HALF_DEGREE = 4
+HALF_OFFSET = 3.5
+"""t = 3.5 / (3.5 + |x|) (hswc.ops.exponential.GELU_TAIL_HALF_OFFSET)."""
+NEAR_ZERO = 0.02
+"""The half fits' weight: a point at |x| is allowed min(1, (NEAR_ZERO + |x|) / (1 + NEAR_ZERO))
+of the largest error (module docstring)."""
 
 
-def gelu_tail_half(x: np.ndarray, g: np.ndarray) -> None:
+def near_zero_weight(x: np.ndarray) -> np.ndarray:
+    return np.minimum(1.0, (x + NEAR_ZERO) / (1.0 + NEAR_ZERO))
+
+
+def gelu_tail_half() -> None:
     """GELU_TAIL_FIT_HALF (module docstring), and its largest relative error."""
-    lawson("GELU_TAIL_FIT_HALF", HALF_OFFSET / (HALF_OFFSET + x), g, HALF_DEGREE)
+    x = np.concatenate([np.linspace(0.0, 14.5, 4000), np.geomspace(1e-6, 1.0, 600)])
+    g = np.array([float(mpmath.erfc(v / mpmath.sqrt(2)) * mpmath.exp(v * v / 2) / 2) for v in x])
+    lawson("GELU_TAIL_FIT_HALF", HALF_OFFSET / (HALF_OFFSET + x), g, HALF_DEGREE,
+           near_zero_weight(x))
     gelu_grad()
 
 
-def lawson(name: str, t: np.ndarray, f: np.ndarray, degree: int) -> None:
-    """Prints the polynomial in t of `degree` nearest f in largest relative error (Lawson's
-    iteration, coefficients rounded to f32), and that error."""
-    vander = np.vander(t, degree + 1) / f[:, None]
+def lawson(name: str, t: np.ndarray, f: np.ndarray, degree: int,
+           allowed: np.ndarray | None = None) -> None:
+    """Prints the polynomial in t of `degree` nearest f in largest relative error, each point's
+    divided by its `allowed` share (1 where not given) (Lawson's iteration, coefficients rounded
+    to f32), and its largest plain relative error."""
+    allowed = np.ones_like(t) if allowed is None else allowed
+    vander = np.vander(t, degree + 1) / (f * allowed)[:, None]
+    target = 1.0 / allowed
     weights = np.full(t.size, 1.0 / t.size)
     best_error, best = np.inf, np.zeros(degree + 1, np.float32)
-    for _ in range(300):
+    for _ in range(600):
         root = np.sqrt(weights)
-        coefficients, *_ = np.linalg.lstsq(vander * root[:, None], root, rcond=None)
+        coefficients, *_ = np.linalg.lstsq(vander * root[:, None], target * root, rcond=None)
         rounded = coefficients.astype(np.float32)
-        error = np.abs(np.polyval(rounded.astype(np.float64), t) / f - 1).max()
+        relative = np.abs(np.polyval(rounded.astype(np.float64), t) / f - 1)
+        error = (relative / allowed).max()
         if error < best_error:
             best_error, best = error, rounded
-        weights = weights * np.abs(vander @ coefficients - 1)
+        weights = weights * np.abs(vander @ coefficients - target) + 1e-300
         weights /= weights.sum()
+    plain = np.abs(np.polyval(best.astype(np.float64), t) / f - 1).max()
     print(f"{name} = (" + ", ".join(repr(float(c)) for c in best) + ")")
-    print(f"# largest relative error: {best_error:.3g}")
+    print(f"# largest relative error: {plain:.3g}")
 
 
 def gelu_grad() -> None:
-    """GELU_GRAD_ROOT, GELU_GRAD_FIT and GELU_GRAD_FIT_HALF (module docstring)."""
+    """GELU_GRAD_ROOT, GELU_GRAD_FIT, GELU_GRAD_FIT_F16 and _BF16 (module docstring)."""
     density = 1 / mpmath.sqrt(2 * mpmath.pi)
 
     def mirror(a: mpmath.mpf) -> mpmath.mpf:
@@ -107,10 +130,10 @@ def gelu_grad() -> None:
         return float(mirror(mpmath.mpf(a)) / (a - root))
 
     x = np.concatenate([np.linspace(0.0, 14.5, 6000), np.linspace(0.0, 2.0, 1000)])
-    t = HALF_OFFSET / (HALF_OFFSET + x)
     values = np.array([n(v) for v in x])
-    lawson("GELU_GRAD_FIT", t, values, 7)
-    lawson("GELU_GRAD_FIT_HALF", t, values, HALF_DEGREE)
+    lawson("GELU_GRAD_FIT", 4.0 / (4.0 + x), values, 7)
+    lawson("GELU_GRAD_FIT_F16", 4.0 / (4.0 + x), values, 4, near_zero_weight(x))
+    lawson("GELU_GRAD_FIT_BF16", 3.0 / (3.0 + x), values, 3, near_zero_weight(x))
 
 
 if __name__ == "__main__":

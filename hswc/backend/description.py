@@ -30,6 +30,7 @@ from xdsl.ir import Operation, SSAValue
 from hswc import arith_semantics as sem
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import Operator, snake_case
+from hswc.backend.package_row_length import RunTimeRow, run_time_row
 from hswc.backend.run_time_shapes import RunTimeShapes, row_run_time_shapes, run_time_shapes
 from hswc.broadcast import BROADCAST_ATTR, DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.counted_rows import GROUP_INDEX
@@ -164,6 +165,11 @@ class Description:
     dynamic quantization's scale per row and its int8 y): each output's static shape, the
     first of them `shapes[-1]`; None: every output has `shapes[-1]`."""
 
+    run_time_row: RunTimeRow | None = None
+    """Of a row kernel of a run-time row length (hswc.rows `dynamic`): where the host tiling
+    reads it from (hswc.backend.package_row_length); `output_per_row` is then its value at
+    the example's shape."""
+
     def tiled_count(self, elements: int) -> int:
         """The tiling's totalNum for an output of `elements` elements: its rows, of a row
         kernel; else the elements themselves."""
@@ -210,6 +216,18 @@ class Description:
 
     def by_field(self) -> dict[str, Attribute]:
         return {a.field: a for a in self.attributes}
+
+    def scalar_values(self, values: Mapping[str, float], output: tuple[int, ...] | None = None
+                      ) -> tuple[float, ...]:
+        """The tiling struct's float fields (Operator.scalar_fields) for attribute `values`
+        (by name) and outputs of shape `output` (None: the example's): an attribute's value,
+        or the row length (run_time_row.scalars: hswc.backend.package_row_length)."""
+        by_field = self.by_field()
+        row = self.run_time_row
+        length = float(self.output_per_row or 0) if row is None or output is None else \
+            float(math.prod(output[d] for d in row.dims))
+        return tuple(length if row is not None and f in row.scalars else
+                     values[by_field[f].name] for f in self.operator.scalar_fields)
 
     def tensor_shapes(self, output: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """The shape of every input, then every output's, for outputs of shape `output`
@@ -380,17 +398,27 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
     own = None if len(set(outputs)) == 1 else outputs
     if all(n >= 0 for s in (*launched, *outputs) for n in s):
         return RowShapes((*launched, outputs[0]), per_row, None, own)
+    launch = _first_launch(module, kernels[0], function)
+    row = None if launch is None else run_time_row(launch, kernels[0])
+    if row is not None and (own is not None or first.outputs[0] != "element"):
+        raise OpError(kernels[0].func, "is a row kernel of a run-time row length whose first "
+                      "output is not one of x's shape, which its package's host tiling does "
+                      "not count rows of yet: package it with a static row length")
     if own is not None:
         raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose outputs "
                       f"differ in shape ({', '.join(shape_text(s) for s in outputs)}), which "
                       "its package's host tiling does not infer yet: package it with static "
                       "shapes")
+    columns = [i for i, kind in enumerate(first.inputs) if kind == "column"]
     try:
-        run_time = row_run_time_shapes(launched, outputs[0])
+        run_time = row_run_time_shapes(launched, outputs[0], columns)
     except ValueError as error:
         raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose shapes "
                       f"its package's host tiling cannot check: {error}") from None
-    return RowShapes(run_time.resolve(run_time.example_output()), per_row, run_time, None)
+    shapes = run_time.resolve(run_time.example_output())
+    if row is not None:  # the row's length at the example's shape
+        per_row = math.prod(shapes[-1][d] for d in row.dims)
+    return RowShapes(shapes, per_row, run_time, None, row)
 
 
 @dataclass(frozen=True)
@@ -407,6 +435,9 @@ class RowShapes:
     outputs: tuple[tuple[int, ...], ...] | None
     """Each output's own shape where they differ (a row and an element output); None: all
     have the first's."""
+    row: RunTimeRow | None = None
+    """Of a run-time row length, where the host tiling reads it (`per_row` is its value at the
+    example's shape)."""
 
 
 def _launched_outputs(module: ModuleOp, kernel: Kernel, function: str | None
@@ -461,14 +492,16 @@ def _first_launch(module: ModuleOp, kernel: Kernel, function: str | None
     return None
 
 
-def launch_scalars(module: ModuleOp, kernel: Kernel, function: str | None) -> dict[str, float]:
-    """Field name -> value of the scalars the first launch of `kernel` passes; {} when nothing
-    launches it (a module of kernels only)."""
+def launch_scalars(module: ModuleOp, kernel: Kernel, function: str | None,
+                   skip: Sequence[str] = ()) -> dict[str, float]:
+    """Field name -> value of the scalars the first launch of `kernel` passes but those of
+    `skip`; {} when nothing launches it (a module of kernels only)."""
     launch = _first_launch(module, kernel, function)
     if launch is None:
         return {}
     fields = kernel.operator.scalar_fields
-    return {f: _constant(v, launch) for f, v in zip(fields, launch.scalars, strict=True)}
+    return {f: _constant(v, launch) for f, v in zip(fields, launch.scalars, strict=True)
+            if f not in skip}
 
 
 def launch_op_attributes(module: ModuleOp, kernel: Kernel, function: str | None
@@ -601,7 +634,7 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
                         first.operator.scalar_fields, docs.op_type, first.operator.reads,
-                        _counts(first))
+                        _counts(first), row_length=first.operator.row_length)
     return Description(
         operator=operator, summary=docs.summary, formula=computation.formula, body=(),
         notes=computation.notes, nan_x=computation.nan_x,
@@ -661,11 +694,14 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     assert request.name is not None
     first = kernels[0]
     inputs, outputs = first.operator.inputs, first.operator.outputs
-    fields = first.operator.scalar_fields
+    rows = row_shapes(module, kernels, request.function)
+    row = None if rows is None else rows.row
+    from_row = () if row is None else row.scalars  # set from the row length, no attributes
+    fields = tuple(f for f in first.operator.scalar_fields if f not in from_row)
     taken = set(ACLNN_TAKEN)
     aclnn_inputs = _aclnn_names(inputs, taken)
     attribute_aclnn = _aclnn_names(fields, taken)
-    by_field = {k.dtype: launch_scalars(module, k, request.function) for k in kernels}
+    by_field = {k.dtype: launch_scalars(module, k, request.function, from_row) for k in kernels}
     for kernel in kernels:
         if fields and not by_field[kernel.dtype]:
             raise OpError(kernel.func, "is launched by no host function, so the values of its "
@@ -687,7 +723,6 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
             given[DIM] = float(dim)
     platform = get_platform(request.soc or DEFAULT_SOC)
     shapes, run_time = broadcast_shapes(module, kernels, request.function)
-    rows = row_shapes(module, kernels, request.function)
     if rows is not None:
         shapes, run_time = rows.shapes, rows.run_time
     own = None if rows is None else rows.outputs
@@ -697,8 +732,8 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     per_count = rows.per_row if rows is not None else _joint_factor(first, shapes)
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
-        return run_kernel(module, kernel, data, by_field[kernel.dtype], platform, tensors,
-                          per_count)
+        given = {**by_field[kernel.dtype], **{f: float(per_count or 0) for f in from_row}}
+        return run_kernel(module, kernel, data, given, platform, tensors, per_count)
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -706,8 +741,9 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     if len(kernels) > 1 and first.func.sym_name.data in request.bodies:
         body = (f"// The body of the {first.dtype} kernel; the other kernels compute it on their "
                 "own dtype.", *body)
-    operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}", fields,
-                        request.name, first.operator.reads, _counts(first))
+    operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}",
+                        first.operator.scalar_fields, request.name, first.operator.reads,
+                        _counts(first), row_length=first.operator.row_length)
     parameters = {**{n: f"input {i + 1} of the body" for i, n in enumerate(inputs)},
                   **{n: "the body's result" if len(outputs) == 1 else
                      f"result {i + 1} of the body" for i, n in enumerate(outputs)}}
@@ -722,7 +758,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
         values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
-        output_per_row=per_count, output_shapes=own)
+        output_per_row=per_count, output_shapes=own, run_time_row=row)
 
 
 def _joint_factor(kernel: Kernel, shapes: Sequence[tuple[int, ...]] | None) -> int | None:

@@ -48,7 +48,7 @@ from hswc.kernel_dtypes import kernel_dtype
 from hswc.kernel_signature import kernel_arguments, scalar_fields, tiling_fields
 from hswc.ops.definition import camel
 from hswc.rows import read_rows
-from hswc.tiling import RESULT_NAMES, TILING_FIELDS, TPL_DTYPE_BITS
+from hswc.tiling import RESULT_NAMES, TPL_DTYPE_BITS
 
 HOST_OPS: tuple[type[Operation], ...] = (
     hsg.NumElementsOp,
@@ -136,13 +136,7 @@ def _check_signature(fn: func.FuncOp) -> tuple[str, tuple[Attribute, ...]]:
     y: memref<?xT>, totalNum, blockFactor, ubFactor: index, scalars...: f32)
     (hswc.kernel_signature)."""
     args = kernel_arguments(fn)
-    rows = read_rows(fn)
-    if rows is not None and rows.dynamic:
-        raise OpError(fn, "is a row kernel of a run-time row length (a dynamic reduced dim), "
-                      "whose C++ emission (the row length a tiling field) is not built yet: "
-                      "hswc-run runs it at every level; give the row length statically to "
-                      "emit AscendC")
-    expected = (f"(inputs..., y: memref<?xT>, {', '.join(TILING_FIELDS)}: index, "
+    expected = (f"(inputs..., y: memref<?xT>, {', '.join(tiling_fields(fn))}: index, "
                 "scalars...: f32)")
     if (
         len(args.gm) < 2
@@ -233,9 +227,12 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
     aclnn = definition.aclnn if definition is not None else f"aclnn{camel(stem)}"
     outputs = _outputs(fn)
     inputs = names[:-outputs]
+    rows = read_rows(fn)
+    row_length = rows is not None and rows.dynamic
     if COUNTS_ATTR in fn.attributes:  # the counts: after the inputs, an operand of their own
-        return Operator(stem, inputs[:-1], names[-outputs:], aclnn, fields, counts=inputs[-1])
-    return Operator(stem, inputs, names[-outputs:], aclnn, fields)
+        return Operator(stem, inputs[:-1], names[-outputs:], aclnn, fields, counts=inputs[-1],
+                        row_length=row_length)
+    return Operator(stem, inputs, names[-outputs:], aclnn, fields, row_length=row_length)
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,

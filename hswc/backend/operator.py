@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hswc.counted_rows import GROUP_NUM_FIELD
 from hswc.kernel_dtypes import BOUNDARY
+from hswc.kernel_signature import int_fields
 from hswc.ops.definition import camel
-from hswc.tiling import TILING_FIELDS
 
 DTYPE_WORDS = {"f16": "FP16", "f32": "FP32", "bf16": "BF16"}
 
@@ -40,11 +39,14 @@ class Operator:
     counts: str | None = None
     """Of a kernel reading counts (hsg.first_rows: ops-nn's group_index), their GM argument,
     after the inputs: an optional int64 input of the operator, not among `inputs`."""
+    row_length: bool = False
+    """Of a row kernel of a run-time row length (hswc.rows `dynamic`): its tiling struct has
+    the length (hswc.rows.ROW_LENGTH_FIELD), which the host tiling reads from x's shape."""
 
     @property
     def int_fields(self) -> tuple[str, ...]:
-        """The int64 fields of the tiling struct (hswc.kernel_signature.tiling_fields)."""
-        return (*TILING_FIELDS, GROUP_NUM_FIELD) if self.counts else TILING_FIELDS
+        """The int64 fields of the tiling struct (hswc.kernel_signature.int_fields)."""
+        return int_fields(self.row_length, bool(self.counts))
 
     @property
     def op_type(self) -> str:

@@ -30,6 +30,8 @@ from hswc.backend.package_attributes import (
 from hswc.backend.package_counts import def_lines as counts_def_lines
 from hswc.backend.package_counts import tiling_lines as counts_tiling_lines
 from hswc.backend.package_kernel import generated, guarded, tiling_data_h, tiling_key_h
+from hswc.backend.package_row_length import length_lines, row_count
+from hswc.backend.package_row_length import tiling_lines as row_length_lines
 from hswc.backend.run_time_shapes import RunTimeShapes
 from hswc.broadcast import DYNAMIC_DIM
 from hswc.platform import PLATFORMS
@@ -112,6 +114,7 @@ def _input_checks(operator: Operator, d: Description, kernels: list[Kernel]) -> 
             ]
     if boundary:
         lines += _boundary_dtype_checks(operator, kernels[0])
+    lines += length_lines(d.run_time_row)
     return "\n".join("    " + line for line in lines)
 
 
@@ -179,13 +182,6 @@ def _boundary_dtype_checks(operator: Operator, kernel: Kernel) -> list[str]:
     return [*lines, f"const ge::DataType dataType = {output}Desc->GetDataType();"]
 
 
-def _tiled_count(d: Description) -> str:
-    """The tiling's totalNum as C++: the output's elements, or of a row kernel its rows."""
-    if d.output_per_row in (None, 1):
-        return "shape.GetShapeSize()"
-    return f"shape.GetShapeSize() / {d.output_per_row}"
-
-
 def _attribute_pointer(a: Attribute) -> str:
     return f"{a.field}Attr"
 
@@ -222,8 +218,9 @@ def _attribute_reads(d: Description) -> str:
 def _attribute_copies(d: Description) -> str:
     """The tiling struct's float fields: the attributes, for the kernel."""
     fields = d.by_field()
+    from_row = d.run_time_row.scalars if d.run_time_row is not None else ()
     return "".join(f"    tilingData->{f} = *{_attribute_pointer(fields[f])};\n"
-                   for f in d.operator.scalar_fields)
+                   for f in d.operator.scalar_fields if f not in from_row)
 
 
 def _largest(kernels: list[Kernel], d: Description) -> str:
@@ -315,10 +312,10 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     int64_t blockDim = 0;
     int64_t tilingKey = 0;
     const char* error = "";
-    OP_CHECK_IF(!computeTiling({_tiled_count(d)}, coreNum,
+    OP_CHECK_IF(!computeTiling({row_count(d.run_time_row, d.output_per_row)}, coreNum,
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
-{_attribute_copies(d)}{counts_tiling_lines(operator)}\
+{_attribute_copies(d)}{row_length_lines(d.run_time_row)}{counts_tiling_lines(operator)}\
     context->SetBlockDim(static_cast<uint32_t>(blockDim));
 {set_key}    return ge::GRAPH_SUCCESS;
 }}

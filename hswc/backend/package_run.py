@@ -60,6 +60,9 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
     reads = kernel.operator.reads or tuple(range(count))  # an input read through several
     tiling, counts = list(call.results[:len(TILING_FIELDS)]), None
+    if kernel.operator.row_length:  # a run-time row length: the shapes' (hswc.rows `dynamic`)
+        tiling.append(b.insert(arith.ConstantOp(IntegerAttr(output_per_row or 0,
+                                                            IndexType()))).result)
     if kernel.operator.counts:  # run as a package without group_index: groupNum -1, every row
         tiling.append(b.insert(arith.ConstantOp(IntegerAttr(-1, IndexType()))).result)
         counts = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(

@@ -19,6 +19,7 @@ description's golden model (a named op's bit-exact reference; hswc-run for a gen
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from hswc.backend.writer import wrapped
 from hswc.counted_rows import COUNTS_ATTR, GROUP_NUM_FIELD
 from hswc.dialects.hsg import MAX_RANK
 from hswc.platform import PLATFORMS, Platform
+from hswc.rows import ROW_LENGTH_FIELD
 from hswc.tiling import GE_DATA_TYPES, TILING_FIELDS, Tiling
 
 UT_PLATFORM = PLATFORMS["ascend910b"]
@@ -168,11 +170,12 @@ def _tiling_test(kernel: Kernel, d: Description, case: TilingCase,
         lines += [f"    EXPECT_FALSE(Tile(tensors, {attrs}{case.core_num}, {case.ub_size}, "
                   "info));"]
     else:
+        length = (math.prod(case.shape[k] for k in d.run_time_row.dims),) \
+            if d.run_time_row is not None else ()
         fields = ", ".join(str(v) for v in (tiling.total_num, tiling.block_factor,
-                                            tiling.ub_factor))
-        by_field = d.by_field()
-        scalars = ", ".join(_float(values[by_field[f].name]) for f in op.scalar_fields)
-        expected = f", {{{scalars}}}" if d.attributes else ""
+                                            tiling.ub_factor, *length))
+        scalars = ", ".join(_float(v) for v in d.scalar_values(values, case.shape))
+        expected = f", {{{scalars}}}" if d.attributes or op.scalar_fields else ""
         lines += [f"    ASSERT_TRUE(Tile(tensors, {attrs}{case.core_num}, {case.ub_size}, info));",
                   f"    ExpectTiling(info, {key(kernel, tiling.tiling_key)}, "
                   f"{tiling.used_core_num}, "
@@ -305,7 +308,7 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
     op_type, struct = op.op_type, op.tiling_struct
     count = len(op.inputs)
     field_checks = "\n".join(f"    EXPECT_EQ(data.{f}, fields[{i}]) << \"{f}\";"
-                             for i, f in enumerate(TILING_FIELDS))
+                             for i, f in enumerate(op.int_fields) if f != GROUP_NUM_FIELD)
     field_checks += "".join(f"\n    EXPECT_EQ(data.{f}, scalars[{i}]) << \"{f}\";"
                             for i, f in enumerate(op.scalar_fields))
     if op.counts:  # the tests give no group_index: every row
@@ -318,7 +321,8 @@ def tiling_ut(kernels: list[Kernel], d: Description, kernel_dir: str = "../../..
         (INTEGER_ATTRIBUTE if any(a.integer for a in d.attributes) else "")
     attr_param = "const std::vector<Attr>& attrs, " if d.attributes else ""
     attr_arg = "attrs, " if d.attributes else ""
-    scalars_param = ",\n    const std::vector<float>& scalars" if d.attributes else ""
+    scalars_param = ",\n    const std::vector<float>& scalars" \
+        if d.attributes or op.scalar_fields else ""
     order = "in the order of the op definition; then its attributes" if d.attributes else \
         "in the order of the op definition"
     tile = (f"bool Tile(const std::vector<Desc>& tensors, {attr_param}uint64_t coreNum, "
@@ -409,7 +413,7 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
     tiling = ir_tiling(kernel, d.tiled_count(expected.size), p.core_num, p.ub_size)
     element = _bits_type(kernel.gm_dtypes[-1])
     own = [_bits_type(dt) for dt in kernel.gm_dtypes]  # a dtype boundary's: each its own
-    given, by_field = d.attribute_values(kernel), d.by_field()
+    given = d.attribute_values(kernel)
     test = kernel.dtype if kernel.variant is None else f"{kernel.dtype}_v{kernel.variant}"
     lines = [f"TEST_F({op.op_type}KernelTest, {test}_kernel)", "{",
              f"    // tiled as on {p.name}: {p.core_num} cores, {p.ub_size} bytes of UB"]
@@ -429,7 +433,10 @@ def _kernel_test(kernel: Kernel, d: Description, arch35: bool = False) -> list[s
     lines += [f"    tiling.{field} = {value};" for field, value in
               zip(TILING_FIELDS, (tiling.total_num, tiling.block_factor,
                                   tiling.ub_factor), strict=True)]
-    lines += [f"    tiling.{f} = {_float(given[by_field[f].name])};" for f in op.scalar_fields]
+    if op.row_length:  # the example's (hswc.backend.package_row_length)
+        lines += [f"    tiling.{ROW_LENGTH_FIELD} = {d.output_per_row};"]
+    lines += [f"    tiling.{f} = {_float(v)};"
+              for f, v in zip(op.scalar_fields, d.scalar_values(given), strict=True)]
     if op.counts:  # group_index absent (groupNum -1): every row
         lines += [f"    tiling.{GROUP_NUM_FIELD} = -1;",
                   f"    const std::vector<int64_t> {op.counts};"]

@@ -91,22 +91,25 @@ def run_time_shapes(broadcast: Broadcast, inputs: Sequence[Sequence[int]]) -> Ru
     return RunTimeShapes(tuple(reads), broadcast.shape, source)
 
 
-def row_run_time_shapes(inputs: Sequence[Sequence[int]], output: Sequence[int]
-                        ) -> RunTimeShapes:
-    """The run-time shapes of a row kernel (hswc.rows) of a run-time row count whose inputs
-    and output have these shapes (DYNAMIC_DIM at a run-time dim): the rows' dims lead every
-    operand that has them, so an input's run-time dim k is the output's dim k; the source is
-    the first input holding each of the output's run-time dims at its own index. ValueError,
-    saying why, where the shapes do not pair so (a run-time dim past the output's rank, or no
-    input holding the output's run-time dims)."""
+def row_run_time_shapes(inputs: Sequence[Sequence[int]], output: Sequence[int],
+                        columns: Sequence[int] = ()) -> RunTimeShapes:
+    """The run-time shapes of a row kernel (hswc.rows) of a run-time row count or length whose
+    inputs and output have these shapes (DYNAMIC_DIM at a run-time dim): the rows' dims lead
+    every operand that has them, so an input's run-time dim k is the output's dim k, but a
+    column input's (`columns`: their indices; LayerNorm's weight, one value per position in a
+    row) dims are the output's trailing ones; the source is the first input holding each of
+    the output's run-time dims at its own index. ValueError, saying why, where the shapes do
+    not pair so (a run-time dim past the output's rank, or no input holding the output's
+    run-time dims)."""
     reads: list[tuple[Read, ...]] = []
     for i, shape in enumerate(inputs):
         dims = []
+        skip = len(output) - len(shape) if i in columns else 0
         for k, n in enumerate(shape):
             if n != DYNAMIC_DIM:
                 dims.append(Read(n, None))
-            elif k < len(output) and output[k] == DYNAMIC_DIM:
-                dims.append(Read(None, k))
+            elif 0 <= k + skip < len(output) and output[k + skip] == DYNAMIC_DIM:
+                dims.append(Read(None, k + skip))
             else:
                 raise ValueError(f"input {i + 1}'s dim {k} has a run-time size where the "
                                  f"output's shape {list(output)} has none")

@@ -481,9 +481,10 @@ def _counted(opdir: OpDir | None, host: host_tiling.HostTiling | None, ref: expe
     if counted is None or counted not in absent:
         return None
     cases += counts.counted_cases(cases, host, counted, platform.core_num, platform.ub_size)
+    rest = "the rest as zeros" if ref.counted_rest_zero else "checking the rest unwritten"
     notes.append(f"{opdir.op.name}'s optional group_index (int64 counts): runs without it (every "
                  "row) and with counts summing below, at and above x's rows, each comparing the "
-                 "counted rows and checking the rest unwritten")
+                 f"counted rows and {rest}")
     return counted
 
 
@@ -698,12 +699,13 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
         None if case.instance is None or spec.instances is None else spec.instances[case.instance],
         violations=result.violations, failure=result.failure, timed_out=result.timed_out,
         all_patterns=case.user_inputs is None and dtype.itemsize == 2 and case.size == 1 << 16,
-        counted=None if case.counts is None else counts.describe(case.counts,
-                                                                 rows_and_half(case.size)[0]))
+        counted=None if case.counts is None else counts.describe(
+            case.counts, rows_and_half(case.size)[0], ref.counted_rest_zero))
     if result.outputs is None:
         return outcome
     with _REFERENCE_LOCK:
         wanted = ref.outputs(case.dtype, values)
+    wanted = counts.zeroed(wanted, case.counts if ref.counted_rest_zero else None, case.size)
     skip = np.zeros(result_size, bool)
     spread = values if ref.channels is None else ref.channels.spread(ref.input_names, values)
     for name in o.ignore_nan_inputs if ref.halves is None else ():  # refused for a gated op
@@ -745,6 +747,8 @@ def _given_counts(p: Plan, case: Case, extra: dict[int, np.ndarray]) -> list[int
     assert p.counts_input is not None
     extra[p.counts_input] = np.array(case.counts, np.int64)
     ref = p.reference
+    if ref.counted_rest_zero:
+        return None  # every row written: the rest compared as zeros (counts.zeroed)
     return counts.written(case.counts, case.size, [_output_size(ref, k, case.size)
                                                    for k in range(ref.result_count)])
 

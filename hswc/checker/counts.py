@@ -67,11 +67,28 @@ def past(wanted: Sequence[np.ndarray], written: Sequence[int] | None,
     return [u | b for u, b in zip(undefined, beyond, strict=True)]
 
 
-def describe(counts: Sequence[int], rows: int) -> str:
-    """A run's words for its counts."""
+def zeroed(wanted: Sequence[np.ndarray], counts: Sequence[int] | None, size: int
+           ) -> Sequence[np.ndarray]:
+    """The expected outputs of a gradient given `counts` (a run of `size` elements of x): its
+    rows past the counted ones zero, as ClippedSwigluGrad writes them
+    (activation/clipped_swiglu_grad/op_kernel/clipped_swiglu_grad.h:652-690, ZeroInvalidRows);
+    `wanted` itself for no counts."""
+    if counts is None:
+        return wanted
+    kept = written(counts, size, [w.size for w in wanted])
+    out = []
+    for w, n in zip(wanted, kept, strict=True):
+        flat = np.array(w).reshape(-1)
+        flat[n:] = 0
+        out.append(flat.reshape(np.shape(w)))
+    return out
+
+
+def describe(counts: Sequence[int], rows: int, zero: bool = False) -> str:
+    """A run's words for its counts (`zero`: the rest written as zeros, `zeroed`)."""
     listed = ", ".join(map(str, counts))
-    return (f"{GROUP_INDEX} [{listed}]: {rows_written(counts, rows)} of {rows} rows compared, "
-            "the rest checked unwritten")
+    rest = "the rest compared as zeros" if zero else "the rest checked unwritten"
+    return f"{GROUP_INDEX} [{listed}]: {rows_written(counts, rows)} of {rows} rows compared, {rest}"
 
 
 def counted_cases(cases: Sequence[Case], host: HostTiling, position: int, core_num: int,

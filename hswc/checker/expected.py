@@ -84,6 +84,9 @@ class Reference:
     left_out: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
     """From the expected outputs, each output's elements left out of the comparison (where the
     computation is undefined: a GeluQuant row whose scale is 0); None: none."""
+    counted_rest_zero: bool = False
+    """In a run given group_index (hswc.checker.counts), whether the rows past the counted
+    ones are written as zeros (a gradient's: ClippedSwigluGrad) rather than left unwritten."""
 
     def output_dtype(self, k: int, run: np.dtype) -> np.dtype:
         """The numpy dtype of output k in a run of dtype `run`."""
@@ -366,7 +369,8 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
     thresholds = tuple(sorted({*float_constants(linalg.module), *halves.fixed.values()}))
     return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
                      "last dim split)", op.INPUTS, op.RESULTS, compute, dict.fromkeys(DTYPES),
-                     thresholds, op.name, exact=False, halves=halves)
+                     thresholds, op.name, exact=False, halves=halves,
+                     counted_rest_zero=op.gradient())
 
 
 # endregion

@@ -168,7 +168,7 @@ for a UT entry (hswc.checker.kernel_source): defined to the dtype, as ops-nn's k
 defines it from the op's definition, so an f16 run is not the f32 kernel."""
 GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
                  "situ_glu", "situ_glu_grad", "ge_glu_v2", "ge_glu_grad_v2", "swiglu_clamp",
-                 "clipped_swiglu", "swiglu_group")
+                 "clipped_swiglu", "clipped_swiglu_grad", "swiglu_group")
 """Folders of ops-nn's gated ops checked against the hsg op of the same name
 (hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
 (hswc.checker.halves): the definitions' default dim. ClippedSwiglu's optional group_index is
@@ -217,8 +217,6 @@ LOW_FLOATS = ("its y is FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT4_E2M1, FLOAT4_E1M2 or 
               "no element type for them and its CPU model no lanes (hswc/api_tables.def leaves "
               "those Cast rows out)")
 BLOCKED: Mapping[str, str] = {
-    "clipped_swiglu_grad": "the gradient of ClippedSwiglu, which no hsg op computes; "
-                           + GROUP_INDEX,
     "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),

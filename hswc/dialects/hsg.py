@@ -1271,6 +1271,8 @@ class LaunchOp(IRDLOperation):
                                   f"with {len(inputs)} and {len(results)}")
         if not all(isinstance(t, TensorType) for t in (*inputs, *results)):
             raise VerifyException(f"{self.name}: a row kernel's operands are ranked tensors")
+        if rows.dynamic:  # rows of its run-time row_length: counted when it runs
+            return
         if not all(t.has_static_shape() for t in (*inputs, *results)):  # type: ignore[attr-defined]
             for i, (t, kind) in enumerate(zip(inputs, rows.inputs, strict=True)):
                 if kind == "column" and not rows.dynamic and (not t.has_static_shape()  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ decomposition (hswc.ops.gated_variants) and, independently, their golden model
     %y = hsg.swiglu_clamp %x {limit = 7.0 : f32} : tensor<4x128xf16>
     %y = hsg.clipped_swiglu %x {interleaved = false} : tensor<4x128xf16>
     %y = hsg.swiglu_group %x {clamp_limit = 7.0 : f32} : tensor<4x128xbf16>
+    %dx = hsg.clipped_swiglu_grad %g, %x : tensor<4x64xf16>, tensor<4x128xf16>
 
 ops-nn's row count read from a tensor (clipped_swiglu's and swiglu_group's group_index) is
 hsg.first_rows after the op (hswc.dialects.hsg_first_rows), and packages of the two take it as
@@ -427,6 +428,42 @@ class GeGluGradV2Op(GatedVariantGradOp):
 
 
 @irdl_op_definition
+class ClippedSwigluGradOp(GatedVariantGradOp):
+    """ops-nn's ClippedSwigluGrad (activation/clipped_swiglu_grad) without group_index: the
+    gradient of hsg.clipped_swiglu's clamp_mode 0 (the only mode its definition has:
+    op_host/clipped_swiglu_grad_def.cpp:37-41), as the A2/A3 kernel computes it in f32
+    (op_kernel/clipped_swiglu_grad.h:461-553): with (a, b) split as the forward splits x,
+    A = min(a, limit), s = 1 / (1 + exp(-alpha * A)),
+    db = (A * s) * grad where -limit <= b <= limit, else 0;
+    da = ((((1 - s) * A) * alpha + 1) * s) * (clamp(b, -limit, limit) + bias) * grad where
+    a <= limit, else 0; dx holds da and db where x holds a and b (the halves of `dim`, or its
+    even and odd elements when `interleaved`), rounded once to x's type. The Ascend 950's kernel
+    (op_kernel/arch35/clipped_swiglu_grad_kernel.h:503-528) multiplies db's factors in another
+    order, (grad * A) * s, and its 1 as A * 0 + 1 (NaN for an infinite A): within tolerance of
+    this op, not bit for bit. The README's formula (the same products, unordered) agrees."""
+
+    name = "hsg.clipped_swiglu_grad"
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad", "x")
+    TORCH: ClassVar[str] = "ops-nn's ClippedSwigluGrad"
+    OPSNN: ClassVar[str] = "clipped_swiglu_grad"
+    DEFAULTS: ClassVar[Mapping[str, AttrValue]] = {
+        "dim": -1, "alpha": 1.702, "limit": 7.0, "bias": 1.0, "interleaved": True}
+    REFUSED: ClassVar[str] = (
+        "ops-nn's group_index (the number of rows whose gradient is computed, the others "
+        "zeroed), which hsg.clipped_swiglu_grad does not take: it computes every row")
+
+    def verify_(self) -> None:
+        if len(self.inputs) > len(self.INPUTS):
+            raise VerifyException(f"{self.name}: operand {len(self.INPUTS) + 1} would be "
+                                  f"{self.REFUSED}")
+        super().verify_()
+
+    def verify_values(self) -> None:
+        if not float(self.value("limit")) > 0:
+            raise VerifyException(f"{self.name}: limit must be > 0, got {self.value('limit')}")
+
+
+@irdl_op_definition
 class SwigluGroupOp(GatedVariantOp):
     """ops-nn's SwigluGroup (activation/swiglu_group, Ascend 950 only) without weight and
     group_index: (a, b) the halves of the last dim; with clamp_limit L (not the default -1.0,
@@ -456,4 +493,5 @@ class SwigluGroupOp(GatedVariantOp):
 
 GATED_VARIANTS: tuple[type[GatedVariantOp], ...] = (GeluMulOp, FatreluMulOp, SituGluOp,
                                                     SwigluClampOp, ClippedSwigluOp, GeGluV2Op,
-                                                    SituGluGradOp, GeGluGradV2Op, SwigluGroupOp)
+                                                    SituGluGradOp, GeGluGradV2Op, SwigluGroupOp,
+                                                    ClippedSwigluGradOp)

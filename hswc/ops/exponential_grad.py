@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import Float16Type
+from xdsl.dialects.builtin import BFloat16Type, Float16Type
 from xdsl.ir import SSAValue
 
 from hswc.ops import half_math
@@ -17,8 +17,9 @@ from hswc.ops.body import BodyBuilder
 from hswc.ops.exponential import (
     GELU_KAPPA,
     GELU_TANH_BETA,
+    abs_and_gauss,
+    fitted,
     gelu_cdf,
-    gelu_gauss,
     mish_terms,
     polynomial,
     scaled_by,
@@ -38,12 +39,19 @@ GELU_GRAD_FIT = (
 a), for every a >= 0, relative error below 4.8e-8 (tools/fit_erf_coefficients.py, which prints
 it): N is (Phi(-a) exp(a^2 / 2) - a / sqrt(2 pi)) / (a - a0), smooth in t, its zero factored out
 of the fit."""
-GELU_GRAD_FIT_HALF = (
-    -0.03945391997694969, -0.05399001017212868, -0.01987788826227188, -0.08164890110492706,
-    -0.07080725580453873, -0.39930394291877747,
-)
-"""N(t) of degree 5 for a result rounded to f16 or bf16: relative error below 6e-6 (2^-17.3,
-within hswc.ops.half_math's bound; tools/fit_erf_coefficients.py)."""
+GELU_GRAD_FIT_F16 = (4.0, (
+    -0.17761152982711792, 0.12659846246242523, -0.16278515756130219, -0.05001763626933098,
+    -0.40126124024391174,
+))
+"""(c, N(t)) for a result rounded to f16: N of degree 4 on t = 4 / (4 + a), relative error below
+6.9e-5 (2^-13.8), and below (0.02 + a) / 1.02 of that next to 0, where half patterns crowd
+(tools/fit_erf_coefficients.py, which prints it)."""
+GELU_GRAD_FIT_BF16 = (3.0, (
+    -0.0991533100605011, -0.06699066609144211, -0.09961484372615814, -0.3993223309516907,
+))
+"""(c, N(t)) for a result rounded to bf16, which keeps 8 bits: N of degree 3 on t = 3 / (3 + a),
+relative error below 2.5e-4 (2^-12; weighted as GELU_GRAD_FIT_F16)."""
+HALF_FITS = {Float16Type: GELU_GRAD_FIT_F16, BFloat16Type: GELU_GRAD_FIT_BF16}
 
 
 def _wide(b: BodyBuilder, inputs: Sequence[SSAValue], second: str) -> tuple[SSAValue, SSAValue]:
@@ -103,21 +111,31 @@ def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
         right_derivative = b.mulf(b.mulf(left, tanh_derivative), inner_derivative,
                                   "right_derivative")
         return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
-    mirror = gelu_grad_mirror(b, x, half_math.rounds_to_half(inputs[0]))
+    mirror = gelu_grad_mirror(b, x, HALF_FITS.get(type(inputs[0].type)))
     return b.mulf(grad, gelu_cdf(b, x, mirror), "dx")
 
 
-def gelu_grad_mirror(b: BodyBuilder, x: SSAValue, half: bool) -> SSAValue:
-    """gelu'(-|x|) = Phi(-a) - a phi(a), a = |x|, as exp(-a^2 / 2) (a - a0) N(t)
-    (GELU_GRAD_FIT; `half`: GELU_GRAD_FIT_HALF): its zero a0 is a factor, so there is no
-    cancellation next to it, where Phi(-a) + x phi(a) loses its digits (a - a0 is exact near
-    a0, Sterbenz). gelu'(x) = 1 - gelu'(-x) (`gelu_cdf`) for x >= 0. NaN at NaN and at +-inf
-    (0 times -inf), as ATen's cdf + x pdf."""
-    a, gauss, t = gelu_gauss(b, x)
-    fit = GELU_GRAD_FIT_HALF if half else GELU_GRAD_FIT
-    factor = b.mulf(b.addf(a, b.const(-GELU_GRAD_ROOT, "minus_root"), "a_minus_root"),
-                    polynomial(b, fit, t, "grad_n"), "root_times_n")
-    return b.mulf(gauss, factor, "mirror")
+def gelu_grad_mirror(b: BodyBuilder, x: SSAValue,
+                     half_fit: tuple[float, Sequence[float]] | None) -> SSAValue:
+    """gelu'(-|x|) = Phi(-a) - a phi(a), a = |x|, as exp(-a^2 / 2) (a - a0) N(c / (c + a)):
+    GELU_GRAD_FIT on c = 4 for f32 (Horner on t), and for a result rounded to half its
+    `half_fit` (c, N), GELU_GRAD_FIT_F16 or _BF16 (`fitted`; (a0 - a) (-N) where N's leading
+    coefficient is negative, as `fitted` wants it positive). Its zero a0 is a factor, so there
+    is no cancellation next to it, where Phi(-a) + x phi(a) loses its digits (a - a0 is exact
+    near a0, Sterbenz). gelu'(x) = 1 - gelu'(-x) (`gelu_cdf`) for x >= 0. NaN at NaN and at
+    +-inf (0 times -inf), as ATen's cdf + x pdf."""
+    a, gauss = abs_and_gauss(b, x)
+    root = b.const(GELU_GRAD_ROOT, "root")
+    if half_fit is None:
+        c = b.const(4.0, "tail_offset")
+        t = b.divf(c, b.addf(a, c, "t_denominator"), "t")
+        distance, n = b.subf(a, root, "a_minus_root"), polynomial(b, GELU_GRAD_FIT, t, "grad_n")
+    elif half_fit[1][0] < 0:
+        distance = b.subf(root, a, "root_minus_a")
+        n = fitted(b, a, half_fit[0], tuple(-c for c in half_fit[1]), "grad_n")
+    else:
+        distance, n = b.subf(a, root, "a_minus_root"), fitted(b, a, *half_fit, "grad_n")
+    return b.mulf(gauss, b.mulf(distance, n, "root_times_n"), "mirror")
 
 
 def elu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
@@ -150,15 +168,30 @@ def mish_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
     (`mish_terms`: one Exp): t = n / d, sigmoid(x) = e / (1 + e), 1 - t^2 = 4 (n + 1) / d^2
     without cancellation (d = n + 2; d^2 overflows to +inf from x = 22.2, where 1 - t^2 is
     below 2^-126 and x sigmoid(x) (1 - t^2) within PyTorch's tolerance of 0; at x = +inf
-    +inf * 0 = NaN, as the formula gives)."""
+    +inf * 0 = NaN, as the formula gives). For a result rounded to f16 or bf16 (`_half_slope`)
+    sigmoid(x) (1 - t^2) in 5 vector calls where these take 8."""
     grad, x = _wide(b, inputs, "x")
     e, n, d = mish_terms(b, x)
-    one = b.const(1.0, "one")
     t = b.divf(n, d, "t")
+    if half_math.rounds_to_half(inputs[1]):
+        return b.mulf(grad, b.addf(t, _half_slope(b, x, e, n, d), "derivative"), "dx")
+    one = b.const(1.0, "one")
     s = b.divf(e, b.addf(e, one, "one_plus_e"), "sigmoid")
     one_minus = b.mulf(b.divf(b.addf(n, one, "n_plus_1"), b.mulf(d, d, "d_sq"), "n1_over_d_sq"),
                        b.const(4.0, "four"), "one_minus_t_sq")  # 4 (n + 1) overflows at x = 44
     return b.mulf(grad, b.addf(t, b.mulf(b.mulf(x, s, "x_sigmoid"), one_minus)), "dx")
+
+
+def _half_slope(b: BodyBuilder, x: SSAValue, e: SSAValue, n: SSAValue,
+                d: SSAValue) -> SSAValue:
+    """x sigmoid(x) (1 - t^2) = 4 x (n - e) / d^2: sigmoid(x) (1 - t^2) = 4 e (1 + e) / d^2 and
+    e (1 + e) = n - e, at least n / 2 (no cancellation). Its absolute error next to mish_grad's
+    zero (x = -1.19, where t and this term cancel) is below the f32 form's (sampled: largest
+    6.4e-8 against 9.0e-8), but its largest error in ulps over bench_exponential_accuracy's f32
+    sample is not (5.1e5 against 1.8e4, both at results next to that zero), so f32 keeps its
+    form. d^2 = +inf from x = 22.2 gives 0, and NaN at x = +inf, as `mish_grad`'s form."""
+    slope = b.divf(b.subf(n, e, "n_minus_e"), b.mulf(d, d, "d_sq"), "quarter_slope")
+    return b.mulf(b.mulf(x, slope, "x_quarter_slope"), b.const(4.0, "four"), "x_slope")
 
 
 def log_sigmoid_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:

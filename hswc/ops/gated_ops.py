@@ -126,15 +126,34 @@ class Decomposer:
         return generic.res[0]
 
     def halves(self, first: SSAValue, second: SSAValue) -> SSAValue:
-        """x's shape holding `first` then `second` along the split dim."""
-        out: SSAValue = self.b.insert(tensor.EmptyOp([], self.op.x_type)).results[0]
+        """x's shape holding `first` then `second` along the split dim (where x holds a and
+        b: when `interleaved`, the even and odd elements, inserted into the `H x 2` view at
+        pair index 0 and 1 and that view collapsed)."""
+        view = self.view.type
+        assert isinstance(view, TensorType)
+        target = view if self.interleaved else self.op.x_type
+        out: SSAValue = self.b.insert(tensor.EmptyOp([], target)).results[0]
         h = self.shape[self.k] // 2
         for part, value in enumerate((first, second)):
-            offsets = [0] * self.rank
-            offsets[self.k] = part * h
+            if self.interleaved:
+                offsets = [0] * (self.rank + 1)
+                offsets[self.k + 1] = part
+                sizes = [*self.shape[:self.k], h, 1, *self.shape[self.k + 1:]]
+            else:
+                offsets = [0] * self.rank
+                offsets[self.k] = part * h
+                sizes = list(self.half.get_shape())
             insert = tensor.InsertSliceOp.from_static_parameters(
-                value, out, offsets, list(self.half.get_shape()), [1] * self.rank)
+                value, out, offsets, sizes, [1] * len(sizes))
             out = self.b.insert(insert).results[0]
+        if self.interleaved:
+            groups = [[d] if d < self.k else [d + 1] for d in range(self.rank)]
+            groups[self.k] = [self.k, self.k + 1]
+            reassociation = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g])
+                                       for g in groups])
+            collapse = tensor.CollapseShapeOp(operands=[out], result_types=[self.op.x_type],
+                                              properties={"reassociation": reassociation})
+            out = self.b.insert(collapse).results[0]
         out.name_hint = "dx"
         return out
 

@@ -22,6 +22,9 @@ and the gradients, two generics (one per half of dx, hswc.ops.gated_ops' `halves
                     (times 1 - tanh(u * (1 / lb))^2 for lb > 0); t = tanh(g * (1 / beta)),
                     s = sigmoid(g)
     ge_glu_grad_v2  d_o = grad * gelu (the operand), d_g = gelu_backward(grad * o, g)
+    clipped_swiglu_grad  da = ((((1 - s) * A) * alpha + 1) * s) * (clamp(b) + bias) * grad
+                    where a <= limit, db = (A * s) * grad where |b| <= limit (else 0);
+                    A = min(a, limit), s = sigmoid(alpha * A); dx interleaved as x is
 """
 
 from __future__ import annotations
@@ -193,6 +196,47 @@ def _ge_glu_grad_v2(d: Decomposer) -> SSAValue:
                     d.generic(second, g, "db", halves=gelu_half))
 
 
+def _clipped_swiglu_grad(d: Decomposer) -> SSAValue:
+    """ClippedSwigluGrad's A2/A3 kernel steps (op_kernel/clipped_swiglu_grad.h:461-553), each
+    in f32; the masks compare a and b as read (NaN compares false: a zero gradient)."""
+    op = d.op
+    assert isinstance(op, ops.ClippedSwigluGradOp)
+    alpha, limit, bias = _f32(op, "alpha"), _f32(op, "limit"), _f32(op, "bias")
+
+    def clamped_sigmoid(bb: BodyBuilder, a: SSAValue) -> tuple[SSAValue, SSAValue]:
+        a_clamped = bb.minimumf(a, bb.const(limit, "limit"), "a_clamped")
+        e = bb.math("exp", bb.mulf(a_clamped, bb.const(-alpha, "minus_alpha"), "scaled"),
+                    "exp_scaled")
+        s = bb.divf(bb.const(1.0, "one"), bb.addf(e, bb.const(1.0, "one"), "denominator"),
+                    "sigmoid")
+        return a_clamped, s
+
+    def kept(bb: BodyBuilder, keep: SSAValue, v: SSAValue, name: str) -> SSAValue:
+        return bb.select(keep, v, bb.const(0.0, "zero"), name)
+
+    def d_a(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        a_clamped, s = clamped_sigmoid(bb, a[1])
+        b = bb.addf(_clamp(bb, a[2], limit, "b_clamped"), bb.const(bias, "bias"), "b_biased")
+        one_minus_s = bb.addf(bb.mulf(s, bb.const(-1.0, "minus_one"), "minus_s"),
+                              bb.const(1.0, "one"), "one_minus_s")
+        term = bb.mulf(bb.mulf(one_minus_s, a_clamped, "one_minus_s_a"),
+                       bb.const(alpha, "alpha"), "alpha_term")
+        factor = bb.mulf(bb.addf(term, bb.const(1.0, "one"), "derivative"), s, "derivative_s")
+        value = bb.mulf(bb.mulf(factor, b, "times_b"), a[0], "da_all")
+        return kept(bb, bb.cmpf("ole", a[1], bb.const(limit, "limit"), "a_in"), value, "da")
+
+    def d_b(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        a_clamped, s = clamped_sigmoid(bb, a[1])
+        value = bb.mulf(bb.mulf(a_clamped, s, "glu"), a[0], "db_all")
+        below = kept(bb, bb.cmpf("ole", a[2], bb.const(limit, "limit"), "b_below"), value,
+                     "db_below")
+        return kept(bb, bb.cmpf("oge", a[2], bb.const(-limit, "minus_limit"), "b_above"),
+                    below, "db")
+
+    g = op.inputs[0]
+    return d.halves(d.generic(d_a, g, "da"), d.generic(d_b, g, "db"))
+
+
 def _ge_glu_v2(d: Decomposer) -> tuple[SSAValue, ...]:
     """GeGluV2's y, hsg.ge_glu's body (the GeLU held in x's type times the other half), and its
     gelu: the GeLU of the gated half, rounded to x's type."""
@@ -212,6 +256,7 @@ DECOMPOSITIONS: dict[type[ops.GatedVariantOp], Decomposition] = {
     ops.GeGluV2Op: _ge_glu_v2,
     ops.SituGluGradOp: _situ_glu_grad,
     ops.GeGluGradV2Op: _ge_glu_grad_v2,
+    ops.ClippedSwigluGradOp: _clipped_swiglu_grad,
 }
 
 

@@ -77,6 +77,11 @@ class _Decomposer:
                                                  if d != self.k))
         self.column = AffineMap(self.rank, 0, (AffineDimExpr(self.rank - 1),))
         self.reduced = TensorType(F32, [s for d, s in enumerate(self.shape) if d != self.k])
+        self.inputs = list(op.inputs)
+        """The operands the generics read (x cast to the row length a weight gives: join)."""
+        self.x_type = op.x_type
+        self._checked = False
+        self.join()
 
     def _dim(self, d: int) -> SSAValue:
         index = self.b.insert(ConstantOp(IntegerAttr(d, IndexType()))).result
@@ -93,12 +98,36 @@ class _Decomposer:
         if self._length is None:
             size = self.b.insert(arith.IndexCastOp(self.sizes[self.k], i64)).result
             self._length = self.b.insert(arith.SIToFPOp(size, F32)).result
-            self._length.name_hint = "row_length"
+            self._length.name_hint = "row_length_f32"  # tiling field rowLengthF32
         return self._length
+
+    def join(self) -> None:
+        """Of a run-time row length and a weight or bias of a static length N: the weights
+        checked against the length at run time (check_weights: one error naming the op and
+        the operand), then x cast to its shape with N as the reduced dim, which the generics
+        read, so the row length is static (its row kernel has whole rows of N a chunk, not a
+        padded segment a row; decompose_norm casts the result back to the op's type)."""
+        static = [t.get_shape()[0] for t in (v.type for v in self.op.inputs[1:])
+                  if isinstance(t, TensorType) and t.get_num_dims() == 1
+                  and t.get_shape()[0] >= 0]
+        if self.n >= 0 or not static:
+            return
+        self.check_weights()
+        self.n = static[0]
+        self.shape = tuple(self.n if d == self.k else s for d, s in enumerate(self.shape))
+        del self.sizes[self.k]
+        self.x_type = TensorType(self.element, self.shape)
+        self.inputs[0] = self.b.insert(tensor.CastOp(self.op.inputs[0], self.x_type)).dest
+        self.inputs[0].name_hint = self.op.inputs[0].name_hint  # x still, to a package
+        self.reduced = TensorType(F32, [s for d, s in enumerate(self.shape) if d != self.k])
 
     def check_weights(self) -> None:
         """Host code asserting each rank-1 operand (a weight or bias) holds the run-time row
-        length's elements; the verifier checks them where both sizes are static."""
+        length's elements; the verifier checks them where both sizes are static (once: join
+        may have)."""
+        if self._checked:
+            return
+        self._checked = True
         index: SSAValue | None = None  # made where a check needs it (none: static sizes)
         for name, value in zip(self.op.INPUTS[1:], self.op.inputs[1:], strict=True):
             t = value.type
@@ -169,7 +198,7 @@ class _Decomposer:
                     body: Body, element: Attribute | None = None) -> SSAValue:
         """A tensor of x's shape and type (or `element`): `body` at each element, rounded once
         to its element type."""
-        t = self.op.x_type if element is None else TensorType(element, self.shape)
+        t = self.x_type if element is None else TensorType(element, self.shape)
         init = self.empty(t)
         return self._generic(inputs, maps, init, self.full, False, body,
                              "result" if element is None else "normalised")
@@ -180,7 +209,7 @@ def _w(bb: BodyBuilder, v: SSAValue) -> SSAValue:
 
 
 def _softmax(d: _Decomposer, log: bool) -> SSAValue:
-    x = d.op.inputs[0]
+    x = d.inputs[0]
     m = d.reduce([x], [d.full], float("-inf"), "maximumf", lambda bb, a: _w(bb, a[0]), "max")
 
     def shifted(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
@@ -196,7 +225,7 @@ def _softmax(d: _Decomposer, log: bool) -> SSAValue:
 
 
 def _softmax_grad(d: _Decomposer) -> SSAValue:
-    g, y = d.op.inputs
+    g, y = d.inputs
     s = d.reduce([g, y], [d.full, d.full], 0.0, "addf",
                  lambda bb, a: bb.mulf(_w(bb, a[0]), _w(bb, a[1])), "sum")
     return d.elementwise([g, y, s], [d.full, d.full, d.row],
@@ -204,14 +233,14 @@ def _softmax_grad(d: _Decomposer) -> SSAValue:
 
 
 def _log_softmax_grad(d: _Decomposer) -> SSAValue:
-    g, y = d.op.inputs
+    g, y = d.inputs
     s = d.reduce([g], [d.full], 0.0, "addf", lambda bb, a: _w(bb, a[0]), "sum")
     return d.elementwise([g, y, s], [d.full, d.full, d.row], lambda bb, a: bb.subf(
         _w(bb, a[0]), bb.mulf(bb.math("exp", _w(bb, a[1])), a[2])))
 
 
 def _rms_norm(d: _Decomposer) -> SSAValue:
-    x, w = d.op.inputs
+    x, w = d.inputs
     d.check_weights()
     eps = d.epsilon()
     ss = d.reduce([x], [d.full], 0.0, "addf",
@@ -226,7 +255,7 @@ def _rms_norm(d: _Decomposer) -> SSAValue:
 
 
 def _layer_norm(d: _Decomposer) -> SSAValue:
-    x, w, bias = d.op.inputs
+    x, w, bias = d.inputs
     d.check_weights()
     eps = d.epsilon()
     total = d.reduce([x], [d.full], 0.0, "addf", lambda bb, a: _w(bb, a[0]), "sum")
@@ -260,4 +289,8 @@ DECOMPOSITIONS: dict[type[ops.NormOp], Callable[[_Decomposer], SSAValue]] = {
 
 def decompose_norm(op: ops.NormOp) -> SSAValue:
     """Insert the generics of `op` before it; the result (of op's type)."""
-    return DECOMPOSITIONS[type(op)](_Decomposer(op))
+    d = _Decomposer(op)
+    result = DECOMPOSITIONS[type(op)](d)
+    if result.type == op.x_type:
+        return result
+    return d.b.insert(tensor.CastOp(result, op.x_type)).dest  # joined (_Decomposer.join)

@@ -1,5 +1,5 @@
 // level0_calls_driver.cpp - the CPU model's vector mask register (SetMaskCount, SetMaskNorm,
-// SetVectorMask), BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD, Gather and
+// SetVectorMask; Copy reading it), BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD, Gather and
 // ArithProgression on fixed
 // inputs (build with -DASCENDC_CPU_DAV_3510 for Ascend 950); test_level0_calls.py checks the
 // printed results against hand-computed values.
@@ -141,6 +141,15 @@ int main(int argc, char** argv)
         SetVectorMask<float>(0, 0xB);
         Adds(src[128], src[128], 1.0f, 64);
         WholeReduceSum<float, false>(dst, src, 1, 1, 1, 1, 8);
+    } else if (s == "copy_counter") {  // Copy's counter mode: 10 floats in each of 1 repeat,
+        SetMaskCount();                   // block j from src block 2j (srcStride 2)
+        SetVectorMask<float, MaskMode::COUNTER>(10);
+        Copy<float, false>(dst, src, MASK_PLACEHOLDER, 1, {1, 2, 8, 8});
+        SetMaskNorm();
+        ResetMask();
+    } else if (s == "copy_register") {  // Normal mode: lanes 0 and 2 of each of 2 repeats
+        SetVectorMask<float>(0, 0x5);
+        Copy<float, false>(dst, src, MASK_PLACEHOLDER, 2, {1, 1, 1, 8});
     } else if (s == "counter_set_mask") {  // counter mode and a mask argument: not modelled
         SetMaskCount();
         SetVectorMask<float>(0, 70);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ascendc_cpu_atomic.h"
+#include "ascendc_cpu_mask.h"
 #include "ascendc_cpu_tensor.h"
 
 namespace AscendC {
@@ -426,11 +427,58 @@ struct CopyRepeatParams {
     uint16_t srcRepeatSize = 8;
 };
 
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+/// Copy's mask form with isSetMask = false: the lanes the vector mask register gives
+/// (ascendc_cpu_mask.h). In Normal mode the register's bits, in each of repeatTime repeats. In
+/// Counter mode Copy differs from the other level-0 calls (asc-devkit docs/zh/api/SIMD-API/
+/// 基础API/Memory矢量计算/数据搬运/Copy（UBToUB掩码式高维数据搬运）.md:169-174): the count is the
+/// elements of EACH repeat and repeatTime counts ("Mask代表每次Repeat中处理的元素个数，迭代次数
+/// 生效"), a repeat spanning ceil(count * sizeof(T) / 32) blocks, block j at j * the block
+/// stride (its 场景3: 144 int32 of 18 rows, srcStride 8); a count of 0 copies nothing. The
+/// register must be known (set since the last other vector call), as RepeatMasks requires.
+template <typename T, typename Params>
+inline void RegisterCopy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+    uint8_t repeatTime, const Params& params)
+{
+    const char* api = "Copy";
+    Runtime& rt = Rt();
+    if (rt.maskEpoch != mask::VClock()) {
+        Fail(api, "isSetMask = false after another vector call: the vector mask register that call may "
+            "have set (掩码.md: level-2 calls and isSetMask = true calls write it) is not modelled; "
+            "SetVectorMask before the call");
+    }
+    std::vector<bool> on;
+    if (rt.maskCounter) {
+        const uint64_t count = rt.vectorMask[0];
+        if (count > rt.ubBytes / sizeof(T)) {
+            Fail(api, Msg("counter mode: the count ", count, " of SetVectorMask is more elements of ",
+                TypeName<T>(), " than the UB holds"));
+        }
+        on.assign(static_cast<size_t>(count), true);
+    } else {
+        const uint64_t words[2] = {rt.vectorMask[0], sizeof(T) == 4 ? 0 : rt.vectorMask[1]};
+        on = level0::MaskLanes<T>(api, words);
+    }
+    if (!on.empty()) {
+        CopyRepeats(dst, src, on, repeatTime, params.dstStride, params.srcStride, params.dstRepeatSize,
+            params.srcRepeatSize);
+    }
+    mask::Known();
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
 /// UB -> UB vector copy (V pipe, exact), mask/repeat forms (asc-devkit "Copy（UBToUB掩码式高维数据搬运）"):
 /// repeatTime repeats of 256 bytes (256 / sizeof(T) lanes, 8 blocks of 32 bytes), the lanes the
 /// mask enables: continuous, the first `mask` lanes (1 .. 256 / sizeof(T)); bitwise, bit k of
-/// mask[k / 64] (mask[1] only for 2-byte T). 2- and 4-byte elements (the A2/A3 list); isSetMask
-/// false (the mask set by SetVectorMask) is not modelled: a violation when it runs.
+/// mask[k / 64] (mask[1] only for 2-byte T). 2- and 4-byte elements (the A2/A3 list). With
+/// isSetMask false the mask argument is a placeholder and the register gives the lanes
+/// (RegisterCopyLanes).
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask, const uint8_t repeatTime,
     const CopyRepeatParams& repeatParams, ascendc_cpu::Site site = ascendc_cpu::Site())
@@ -438,8 +486,9 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     ascendc_cpu::CallScope call(site);
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ascendc_cpu: Copy's mask form is modelled for 2- and 4-byte T");
     constexpr uint64_t lanes = 256 / sizeof(T);
-    if (!isSetMask) {
-        ascendc_cpu::Fail("Copy", "isSetMask = false (the mask of SetVectorMask) is not modelled");
+    if constexpr (!isSetMask) {
+        ascendc_cpu::RegisterCopy(dst, src, repeatTime, repeatParams);
+        return;
     }
     ascendc_cpu::NormalMaskMode("Copy");
     if (mask == 0 || mask > lanes) {
@@ -460,8 +509,9 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     ascendc_cpu::CallScope call(site);
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ascendc_cpu: Copy's mask form is modelled for 2- and 4-byte T");
     constexpr uint32_t lanes = 256 / sizeof(T);
-    if (!isSetMask) {
-        ascendc_cpu::Fail("Copy", "isSetMask = false (the mask of SetVectorMask) is not modelled");
+    if constexpr (!isSetMask) {
+        ascendc_cpu::RegisterCopy(dst, src, repeatTime, repeatParams);
+        return;
     }
     ascendc_cpu::NormalMaskMode("Copy");
     std::vector<bool> on(lanes, false);
