@@ -46,6 +46,21 @@ def test_the_dependencies_are_the_folders_beside_it_that_cmake_names(tmp_path: P
     assert (ops / "activation" / "sm" / "op_host").resolve() in built.include_dirs
 
 
+def test_op_hosts_cmake_names_a_dependency_its_host_sources_include(tmp_path: Path) -> None:
+    """ops-nn's swi_glu names DEPENDENCIES in op_host/CMakeLists.txt; it is linked because its
+    tiling includes `../../swi_glu_grad/op_host/...` (glu names sigmoid there for its aclnn code
+    alone: not linked)."""
+    ops = _tree(tmp_path)
+    other = ops / "activation" / "other"
+    (other / "op_host" / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE other ACLNNTYPE aclnn DEPENDENCIES sm lsm)\n")
+    assert dependencies(other) == ()
+    tiling = other / "op_host" / "arch35" / "other_tiling.cpp"
+    tiling.write_text('#include "../../../sm/op_host/sm_tiling_base.h"\n')
+    assert dependencies(other) == ((ops / "activation" / "sm").resolve(),)
+
+
 def test_a_link_to_the_folder_finds_the_dependency_beside_the_folder_itself(
         tmp_path: Path) -> None:
     """The sweep of chosen folders runs on a tree of links to them (bench/

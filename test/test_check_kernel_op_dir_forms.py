@@ -159,7 +159,10 @@ def test_a_tiling_data_class_only_the_host_declares_is_the_kernels_generated_str
         # The host's layout, asserted in the header: the 2-byte flag at 28, marks at 32, 48 in all.
         for line in ("int32_t marks[3]{};", "sizeof(LeakyHostDataTilingData) == 48",
                      "offsetof(LeakyHostDataTilingData, flag) == 28",
-                     "offsetof(LeakyHostDataTilingData, marks) == 32"):
+                     "offsetof(LeakyHostDataTilingData, marks) == 32",
+                     # the class registered for tiling key 500 (LeakyHostData_500) as well
+                     "struct alignas(8) LeakyHostDataKeyTilingData {",
+                     "sizeof(LeakyHostDataKeyTilingData) == 8"):
             assert line in text
         # Not op_kernel/leaky_host_data_tiling_data.h's struct of that name (another kernel's).
         assert "smallCoreDataNum" not in {f.name for f in p.fields}

@@ -448,3 +448,27 @@ def test_an_entry_templated_on_its_tiling_key_gets_the_launchs_key() -> None:
     assert args([("tilingKey", False)], {}, 6) == "6"
     assert args([("schMode", False), ("T", True)], {"schMode": "1", "T": "1"}, 9) == "1, half"
     assert args([("schMode", False)], {}, 3) is None  # nothing chosen: the default instance
+
+
+def test_a_failed_link_names_what_it_lacks(tmp_path: Path) -> None:
+    """ld's undefined references are one sentence each before `collect2: error` (ops-nn's
+    swi_glu tiling lacked `vtable for optiling::GluBaseTiling4RegBase`, defined in a folder its
+    op_host/CMakeLists.txt names)."""
+    import shutil
+    import subprocess
+
+    from hswc.checker.build import c_locale, summarise_errors
+
+    cxx = shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler (g++)")
+    source = tmp_path / "link.cpp"
+    source.write_text("namespace optiling { struct Base { virtual ~Base(); virtual int F(); }; }\n"
+                      "int main() { optiling::Base b; return b.F(); }\n")
+    run = subprocess.run([cxx, str(source), "-o", str(tmp_path / "a.out")], capture_output=True,
+                         text=True, env=c_locale(), check=False)
+    assert run.returncode != 0
+    lines = summarise_errors(run.stdout + run.stderr)
+    assert lines[0] == ("the link lacks vtable for optiling::Base (declared, defined nowhere in "
+                        "the build)"), lines
+    assert lines[-1].endswith("ld returned 1 exit status"), lines

@@ -226,3 +226,33 @@ def test_the_ops_nn_table_names_files_from_the_swept_tree(tmp_path: Path) -> Non
                           "does not build: activation/x/op_host/x.h:18:10: fatal error; "
                           "hswc/checker/ascendc_cpu/a.h:3: error")
     assert rules[0][3] == "Adds at activation/x/op_kernel/k.h:12"
+
+
+def test_a_folders_sweep_on_one_soc_keeps_the_folders_other_socs(tmp_path: Path) -> None:
+    """bench/check_kernel_ops_nn.py --folders F --soc S: F's rows and rules on S are replaced,
+    those on the other SoCs (and every other folder's) kept as the table has them."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "check_kernel_ops_nn", FIXTURES.parents[1] / "bench" / "check_kernel_ops_nn.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    old = [("activation/swish_grad", "ascend910b", "f16", "bit-exact (4 runs)"),
+           ("activation/swish_grad", "ascend950", "-", "not checkable: MulDstAdd"),
+           ("activation/swish", "ascend950", "f16", "bit-exact (3 runs)")]
+    rule = ("activation/swish_grad", "ascend910b", "f16", "Adds at k.h:2 reads src that Muls at "
+            "k.h:1 wrote, no PipeBarrier<PIPE_V> between (read-after-write)")
+    out = tmp_path / "table.md"
+    out.write_text(bench.markdown(old, [rule], Path("/ops-nn"), "c0", "c1"))
+    new = [("activation/swish_grad", "ascend950", "f32", "within PyTorch's tolerance (4 runs)")]
+    rows, rules = bench._merged(out, ["activation/swish_grad"], new, [], "ascend950")
+    assert [(r[0], r[1], r[3]) for r in rows] == [
+        ("activation/swish", "ascend950", "bit-exact (3 runs)"),
+        ("activation/swish_grad", "ascend910b", "bit-exact (4 runs)"),
+        ("activation/swish_grad", "ascend950", "within PyTorch's tolerance (4 runs)")]
+    assert rules == [rule]
+    rows, rules = bench._merged(out, ["activation/swish_grad"], new, [])  # every SoC swept
+    assert [(r[1], r[3]) for r in rows if r[0] == "activation/swish_grad"] == [
+        ("ascend950", "within PyTorch's tolerance (4 runs)")]
+    assert rules == []

@@ -109,8 +109,9 @@ def compiler(cxx: str | None = None) -> str:
 
 
 def summarise_errors(output: str) -> list[str]:
-    """The lines of g++'s output a person needs first: the model's refusals, missing calls and
-    unmodelled mask/repeat forms as one sentence each, then the first error lines."""
+    """The lines of g++'s output a person needs first: the model's refusals, missing calls,
+    unmodelled mask/repeat forms and the linker's undefined references as one sentence each,
+    then the first error lines."""
     headline: list[str] = []
     for m in re.finditer(r"ascendc_cpu: (\w+) is not modelled: ([^\n\"]*)", output):
         line = f"the kernel calls {m.group(1)}, which the CPU model refuses: {m.group(2)}"
@@ -128,6 +129,10 @@ def summarise_errors(output: str) -> list[str]:
                 "hswc/checker/ascendc_cpu does not model (it models those of Copy, Compare, "
                 "Compares / CompareScalar, Select, Add, Sub, Mul, Div, Max, Min, Brcb and the "
                 "WholeReduce and BlockReduce calls)")
+        if line not in headline:
+            headline.append(line)
+    for m in re.finditer(r"undefined reference to [`']([^'\n]+)'", output):
+        line = f"the link lacks {m.group(1)} (declared, defined nowhere in the build)"
         if line not in headline:
             headline.append(line)
     errors = [line.strip() for line in output.splitlines()

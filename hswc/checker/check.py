@@ -389,17 +389,20 @@ def _generated_struct(o: CheckOptions, sources: kernel_source.KernelSources,
                       ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None,
                                  CheckOptions]:
     """The tiling struct of a kernel that declares none (GET_TILING_DATA, or a struct named
-    but not declared): the one generated from the op's registered tiling-data class, force-
-    included into the kernel build as CANN's build does; a kernel that reads the raw tiling
-    itself keeps None. `missing`: why the struct the kernel names was not found."""
-    generated = host.tiling_data_header() if missing is not None or sources.gets_tiling_data \
-        else None
+    but not declared, or several named, one per tiling key): the one generated from the op's
+    registered tiling-data class (with the others the header holds), force-included into the
+    kernel build as CANN's build does; a kernel that reads the raw tiling itself keeps None.
+    `missing`: why the struct the kernel names was not found."""
     named = o.tiling_struct or sources.tiling_struct_used
+    several = () if named else sources.tiling_structs_used  # one per tiling key, say
+    generated = host.tiling_data_header(*([named] if named else several)) \
+        if missing is not None or sources.gets_tiling_data or several else None
     if generated is None or (missing is not None and named != generated[0]):
         if missing is not None:
             raise missing
         return None, (), None, o
-    struct, fields, where = _struct(o, sources, include_dirs, opdir, generated)
+    chosen = replace(o, tiling_struct=generated[0]) if several else o
+    struct, fields, where = _struct(chosen, sources, include_dirs, opdir, generated)
     host.fields_of = struct
     return struct, fields, where, replace(o, forced_includes=(*o.forced_includes,
                                                               str(generated[1])))

@@ -272,19 +272,25 @@ class HostTiling:
         return Launch(fields, int(block[0]), key, self._template_args(chosen, key), raw,
                       workspace)
 
-    def tiling_data_header(self) -> tuple[str, Path] | None:
+    def tiling_data_header(self, *wanted: str) -> tuple[str, Path] | None:
         """The kernel's tiling struct as CANN's kernel build generates it from the tiling-data
         class REGISTER_TILING_DATA_CLASS names for the op type (ops-nn's kernels that say
         `GET_TILING_DATA(d, tiling)` and use `SigmoidTilingData` without declaring it get it
-        force-included): (the class, the header the harness wrote), or None when the tiling
-        registers no class for the op type. The header's folder depends on its text alone (the
-        build cache keys on the kernel build's command line, which names it)."""
-        done = _run_step([str(self.executable), "--tiling-header", self.op_type],
+        force-included), with those registered for one tiling key (`OpType_500`) and the
+        `wanted` ones (the structs the kernel names) the tiling defines: (the one wanted if the
+        header has it, else the op type's class, else the first; the header the harness wrote),
+        or None when it has none.
+        The header's folder depends on its text alone (the build cache keys on the kernel
+        build's command line, which names it)."""
+        done = _run_step([str(self.executable), "--tiling-header", self.op_type, *wanted],
                          f"{self.op_type}'s tiling-data header")
-        first = done.stdout.split("\n", 1)[0]
+        first, _, rest = done.stdout.partition("\n")
         if done.returncode != 0 or not first.startswith("// tiling-data class "):
             return None
         name = first.removeprefix("// tiling-data class ").strip()
+        listed = rest.partition("\n")[0].removeprefix("// tiling-data classes").split()
+        if len(wanted) == 1 and wanted[0] in listed:
+            name = wanted[0]
         tag = hashlib.sha256(done.stdout.encode()).hexdigest()[:16]
         directory = Path(tempfile.gettempdir()) / f"hswc-tiling-data-{os.getuid()}" / tag
         directory.mkdir(parents=True, exist_ok=True)

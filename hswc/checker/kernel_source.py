@@ -112,6 +112,8 @@ class KernelSources:
     gets_tiling_data: bool = False
     """The entry's source says `GET_TILING_DATA(d, tiling)`, naming no struct: the struct is the
     one the build generates from the op's tiling-data class."""
+    tiling_structs_used: tuple[str, ...] = ()
+    """Every struct those name (ops-nn's SoftmaxV2 names one per tiling key)."""
 
     def text(self) -> str:
         return "\n".join(strip_comments(_read(f)) for f in self.files)
@@ -431,8 +433,8 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
     orig = tuple(m for m in dtype_macros(raw) if m.startswith("ORIG_"))
     return KernelSources(directory, files, chosen,
                          tuple(sorted({*dtype_macros(text), *orig})),
-                         used.pop() if len(used) == 1 else None,
-                         _GET_TILING_DATA.search(own) is not None)
+                         next(iter(used)) if len(used) == 1 else None,
+                         _GET_TILING_DATA.search(own) is not None, tuple(sorted(used)))
 
 
 def _struct_body(text: str, name: str) -> str | None:

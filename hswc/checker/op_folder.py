@@ -119,7 +119,8 @@ def folder(path: str | Path, soc: str) -> Folder:
     # OP_TILING_INCLUDE's order: opbase's, nlohmann/json's, then ops-nn's; then
     # add_tiling_sources's.
     depends = dependencies(root)
-    host_dirs = (*atvoss, *json_includes(), *ops_nn, *tiling_source_dirs(root),
+    host_dirs = (*atvoss, *opbase_host_includes(opbase), *json_includes(), *ops_nn,
+                 *tiling_source_dirs(root),
                  *(d for dep in depends for d in tiling_source_dirs(dep)))
     tree = kernel_tree(base, depends)
     return Folder(root, soc, defs, tuple(tilings), tuple(dict.fromkeys(host_dirs)),
@@ -140,9 +141,25 @@ def dependencies(root: Path) -> tuple[Path, ...]:
     a b ...) (ops-nn's cmake/func.cmake: "算子依赖"), beside it in its category folder: ops-nn
     builds every tiling into one library, so log_softmax_v2's tiling classes, which derive from
     SoftmaxV2's (`op_host/arch35/log_softmax_v2_tiling.h:19`), link with softmax_v2's sources.
-    A named folder that is not there is left out (the link then names what is missing)."""
+    A named folder that is not there is left out (the link then names what is missing). Where
+    the call is in op_host/CMakeLists.txt instead, a folder it names is linked when the op's
+    host sources include a file of that folder's op_host/ (swi_glu's tiling includes
+    `../../swi_glu_grad/op_host/swi_glu_grad_tiling_regbase.h`, whose .cpp defines what it uses;
+    glu's names sigmoid for its aclnn code alone, and sigmoid's tiling needs nlohmann/json)."""
+    found = _named_dependencies(root, root / "CMakeLists.txt")
+    host = root / "op_host"
+    named = _named_dependencies(root, host / "CMakeLists.txt")
+    if named:
+        text = "\n".join(p.read_text(encoding="utf-8", errors="replace")
+                         for p in sorted(host.rglob("*")) if p.suffix in (".cpp", ".h", ".hpp"))
+        found += tuple(d for d in named if f"{d.name}/op_host/" in text)
+    return tuple(dict.fromkeys(found))
+
+
+def _named_dependencies(root: Path, cmake: Path) -> tuple[Path, ...]:
+    """The folders `cmake`'s add_modules_sources(... DEPENDENCIES ...) names, that are there."""
     try:
-        text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+        text = cmake.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ()
     found: list[Path] = []
@@ -153,7 +170,7 @@ def dependencies(root: Path) -> tuple[Path, ...]:
             dep = root.resolve().parent / name  # beside the folder itself, not a link to it
             if dep != root and (dep / "op_host").is_dir():
                 found.append(dep)
-    return tuple(dict.fromkeys(found))
+    return tuple(found)
 
 
 def kernel_tree(ops_nn: Path | None, depends: tuple[Path, ...] = ()) -> tuple[Path, ...]:
@@ -288,6 +305,16 @@ def opbase_includes(opbase: Path | None) -> tuple[Path, ...]:
     dirs = (opbase / "pkg_inc" / "op_common", opbase / "pkg_inc", opbase / "include" / "op_common",
             opbase / "include")
     return tuple(d for d in dirs if d.is_dir())
+
+
+def opbase_host_includes(opbase: Path | None) -> tuple[Path, ...]:
+    """The rest of opbase's OPBASE_INC_DIRS a tiling sees (ops-nn's cmake/modules/
+    FindOPBASE.cmake:43-52): include/op_common/op_host and op_graph, through which ops-nn's
+    common/inc/op_api/runtime2_util.h reaches `util/fp16.h`."""
+    if opbase is None:
+        return ()
+    common = opbase / "include" / "op_common"
+    return tuple(d for d in (common / "op_host", common / "op_graph") if d.is_dir())
 
 
 def kernel_file(root: Path, op_name: str, op_file: str | None, soc: str,

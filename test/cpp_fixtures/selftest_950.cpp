@@ -438,6 +438,211 @@ void TestAxpy()
     CHECK(fd.GetValue(3) == std::ldexp(1.0f, -12));
 }
 
+// ------------------------------------------------ MicroAPI Reduce, Move, MulDstAdd, StoreUnAlign
+
+uint32_t LaneBits(float f) { return selftest::Bits(f); }
+
+/// Reduce SUM adds as a binary tree of pairs in T (Reduce.md): 2^24 and 63 ones in f32 give 2^24 + 62
+/// (only lane 1's one is lost, rounding 2^24 + 1 to even; a sequential sum keeps 2^24); f16 2048 and
+/// 127 ones give 2048 + 126. The lanes off count as 0; int16 lanes sum into int32 past int16's range.
+/// MAX / MIN: the first index of the extremum in lane 1 (as T's bits), max(-0, +0) = +0 and
+/// min(-0, +0) = -0, the first NaN's index for NaN.
+void TestMicroReduce()
+{
+    MicroAPI::RegTensor<float> x, d;
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+    for (uint32_t i = 0; i < 64; ++i) {
+        x.lane[i] = i == 0 ? 16777216.0f : 1.0f;
+    }
+    MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(d, x, all);
+    CHECK(d.lane[0] == 16777278.0f && d.lane[1] == 0.0f && d.lane[63] == 0.0f);
+    MicroAPI::RegTensor<half> hx, hd;
+    MicroAPI::MaskReg hall = MicroAPI::CreateMask<half>();
+    for (uint32_t i = 0; i < 128; ++i) {
+        hx.lane[i] = half(i == 0 ? 2048.0f : 1.0f);
+    }
+    MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(hd, hx, hall);
+    CHECK(static_cast<float>(hd.lane[0]) == 2174.0f);
+    for (uint32_t i = 0; i < 64; ++i) {
+        x.lane[i] = static_cast<float>(i + 1);
+    }
+    MicroAPI::MaskReg first3 = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::VL3>();
+    MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(d, x, first3);
+    CHECK(d.lane[0] == 6.0f);
+    MicroAPI::RegTensor<int16_t> i16;
+    MicroAPI::RegTensor<int32_t> i32;
+    for (uint32_t i = 0; i < 128; ++i) {
+        i16.lane[i] = 300;
+    }
+    MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(i32, i16, hall);
+    CHECK(i32.lane[0] == 38400);
+    for (uint32_t i = 0; i < 64; ++i) {
+        x.lane[i] = static_cast<float>(i % 5);
+    }
+    MicroAPI::Reduce<MicroAPI::ReduceType::MAX>(d, x, all);
+    CHECK(d.lane[0] == 4.0f && LaneBits(d.lane[1]) == 4u && d.lane[2] == 0.0f);
+    MicroAPI::Reduce<MicroAPI::ReduceType::MIN>(d, x, all);
+    CHECK(d.lane[0] == 0.0f && LaneBits(d.lane[1]) == 0u);
+    MicroAPI::MaskReg m2 = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::VL2>();
+    x.lane[0] = -0.0f;
+    x.lane[1] = 0.0f;
+    MicroAPI::Reduce<MicroAPI::ReduceType::MAX>(d, x, m2);
+    CHECK(LaneBits(d.lane[0]) == 0u && LaneBits(d.lane[1]) == 1u);
+    x.lane[0] = 0.0f;
+    x.lane[1] = -0.0f;
+    MicroAPI::Reduce<MicroAPI::ReduceType::MIN>(d, x, m2);
+    CHECK(LaneBits(d.lane[0]) == 0x80000000u && LaneBits(d.lane[1]) == 1u);
+    x.lane[5] = std::numeric_limits<float>::quiet_NaN();
+    x.lane[7] = -std::numeric_limits<float>::quiet_NaN();
+    MicroAPI::Reduce<MicroAPI::ReduceType::MAX>(d, x, all);
+    CHECK(std::isnan(d.lane[0]) && LaneBits(d.lane[1]) == 5u);
+    for (uint32_t i = 0; i < 128; ++i) {
+        hx.lane[i] = half(static_cast<float>(i % 100) - 50.0f);
+    }
+    MicroAPI::Reduce<MicroAPI::ReduceType::MAX>(hd, hx, hall);
+    CHECK(static_cast<float>(hd.lane[0]) == 49.0f && hd.lane[1].ToBits() == 99u);
+    uint32_t count = 70;  // plt_b32 is UpdateMask<b32>: 64 lanes on, 6 left
+    MicroAPI::MaskReg p = plt_b32(count, POST_UPDATE);
+    MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(d, x, p);
+    MicroAPI::MaskReg q = plt_b32(count, POST_UPDATE);
+    MicroAPI::Move(x, d, q);
+    CHECK(count == 0 && std::isnan(d.lane[0]) && !std::isnan(x.lane[5]) && std::isnan(x.lane[0]));
+    for (uint32_t i = 0; i < 128; ++i) {
+        i16.lane[i] = static_cast<int16_t>(i == 127 ? -3 : static_cast<int>(i) - 1);
+    }
+    MicroAPI::UnPack<int32_t, int16_t, MicroAPI::HighLowPart::LOWEST>(i32, i16);
+    CHECK(i32.lane[0] == -1 && i32.lane[63] == 62);
+    MicroAPI::UnPack<int32_t, int16_t, MicroAPI::HighLowPart::HIGHEST>(i32, i16);
+    CHECK(i32.lane[0] == 63 && i32.lane[63] == -3);
+    MicroAPI::RegTensor<uint16_t> u16;
+    MicroAPI::RegTensor<uint32_t> u32;
+    MicroAPI::Duplicate(u16, uint16_t{0xFFFF});
+    MicroAPI::UnPack<uint32_t, uint16_t, MicroAPI::HighLowPart::HIGHEST>(u32, u16);
+    CHECK(u32.lane[5] == 0xFFFFu);
+    MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();
+}
+
+/// Move keeps dst's lanes off (MERGING); the MaskReg Move ands the mask; MulDstAdd is fused: with
+/// d = s0 = 1 + 2^-12 and s1 = -(1 + 2^-11), d * s0 + s1 = 2^-24 (0 if the product were rounded).
+void TestMicroMoveMulDstAdd()
+{
+    MicroAPI::RegTensor<float> a, b;
+    MicroAPI::Duplicate(a, 1.0f);
+    MicroAPI::Duplicate(b, 2.0f);
+    MicroAPI::MaskReg first3 = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::VL3>();
+    MicroAPI::Move<float, MicroAPI::MaskMergeMode::MERGING>(a, b, first3);
+    CHECK(a.lane[2] == 2.0f && a.lane[3] == 1.0f);
+    MicroAPI::Move(a, b);
+    CHECK(a.lane[63] == 2.0f);
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+    MicroAPI::MaskReg m;
+    MicroAPI::Move(m, all, first3);
+    MicroAPI::Select(a, b, b, m);
+    MicroAPI::Duplicate(a, 1.0f);
+    MicroAPI::Select(a, b, a, m);
+    CHECK(a.lane[2] == 2.0f && a.lane[3] == 1.0f);
+    const float s = 1.0f + std::ldexp(1.0f, -12);
+    MicroAPI::RegTensor<float> d, s0, s1;
+    MicroAPI::Duplicate(d, s);
+    MicroAPI::Duplicate(s0, s);
+    MicroAPI::Duplicate(s1, -(1.0f + std::ldexp(1.0f, -11)));
+    MicroAPI::RegTensor<float> bc;
+    MicroAPI::Duplicate(bc, 5.0f);
+    s1.lane[0] = -2.5f;
+    MicroAPI::Duplicate(bc, s1, first3);  // Tensor mode: lane 0 to the lanes on, the rest 0
+    CHECK(bc.lane[2] == -2.5f && bc.lane[3] == 0.0f);
+    MicroAPI::Duplicate(s1, -(1.0f + std::ldexp(1.0f, -11)));
+    MicroAPI::MulDstAdd(d, s0, s1, first3);
+    CHECK(d.lane[0] == std::ldexp(1.0f, -24) && d.lane[2] == std::ldexp(1.0f, -24) && d.lane[3] == 0.0f);
+    MicroAPI::Duplicate(d, -(1.0f + std::ldexp(1.0f, -11)));  // MulAddDst: s0 * s1 + d, fused
+    MicroAPI::MulAddDst(d, s0, s0, first3);
+    CHECK(d.lane[1] == std::ldexp(1.0f, -24) && d.lane[3] == 0.0f);
+    using namespace AscendC::MicroAPI;  // as ops-nn's softmax_grad calls it: unqualified
+    Duplicate(d, -(1.0f + std::ldexp(1.0f, -11)));
+    MulAddDst(d, s0, s0, first3);
+    CHECK(d.lane[2] == std::ldexp(1.0f, -24));
+}
+
+/// Div<T, &mode> with precisionMode (Div.md): correctly rounded, subnormal inputs and results
+/// flushed to zero, as Div.md's table 8: 1 / -5.01923e-39 (0x8036A794) gives -inf and
+/// 1.86112e-39 / 7.70407e-39 NaN; 1e-38 / 4 (2.5e-39, subnormal) gives +0; the plain form keeps it.
+void TestMicroDivModes()
+{
+    static constexpr MicroAPI::DivSpecificMode kPrecise = {MicroAPI::MaskMergeMode::ZEROING, true};
+    auto f = [](uint32_t bits) {
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        return v;
+    };
+    MicroAPI::RegTensor<float> a, b, q;
+    MicroAPI::Duplicate(a, 1.0f);
+    MicroAPI::Duplicate(b, 3.0f);
+    a.lane[1] = 1.0f;
+    b.lane[1] = f(0x8036A794u);
+    a.lane[2] = f(0x0014440Bu);
+    b.lane[2] = f(0x0053E3CFu);
+    a.lane[3] = 1e-38f;
+    b.lane[3] = 4.0f;
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+    MicroAPI::Div<float, &kPrecise>(q, a, b, all);
+    CHECK(q.lane[0] == 1.0f / 3.0f && std::isinf(q.lane[1]) && q.lane[1] < 0 && std::isnan(q.lane[2]) &&
+          LaneBits(q.lane[3]) == 0u);
+    MicroAPI::Div(q, a, b, all);
+    CHECK(LaneBits(q.lane[1]) == 0xFF15E301u && q.lane[3] == 2.5e-39f);  // table 8's Subnormal column
+}
+
+/// StoreUnAlign writes n elements at any address and advances it; the bytes past the last 32-byte
+/// boundary wait in the UnalignRegForStore until the next store or StoreUnAlignPost.
+void TestMicroStoreUnAlign()
+{
+    Core core;
+    selftest::Buffers<1> b(256);
+    LocalTensor<float> out = b.Get<float>(0);
+    for (int i = 0; i < 64; ++i) {
+        out.SetValue(i, -1.0f);
+    }
+    __ubuf__ float* base = (__ubuf__ float*)out.GetPhyAddr();
+    __ubuf__ float* dst = base + 3;
+    MicroAPI::UnalignRegForStore u;
+    MicroAPI::RegTensor<float> r;
+    for (int k = 0; k < 10; ++k) {
+        MicroAPI::Duplicate(r, static_cast<float>(k));
+        MicroAPI::StoreUnAlign(dst, r, u, 1);
+    }
+    CHECK(dst == base + 13);
+    CHECK(out.GetValue(7) == 4.0f && out.GetValue(8) == -1.0f);  // bytes 32..51 still in u
+    MicroAPI::StoreUnAlignPost(dst, u, 0);
+    bool same = true;
+    for (int i = 0; i < 16; ++i) {
+        same = same && out.GetValue(i) == (i >= 3 && i < 13 ? static_cast<float>(i - 3) : -1.0f);
+    }
+    CHECK(same && dst == base + 13);
+    for (uint32_t i = 0; i < 64; ++i) {
+        r.lane[i] = static_cast<float>(100 + i);
+    }
+    MicroAPI::StoreUnAlign(dst, r, u, 20);
+    MicroAPI::StoreUnAlignPost(dst, u, 0);
+    CHECK(out.GetValue(13) == 100.0f && out.GetValue(32) == 119.0f && out.GetValue(33) == -1.0f);
+    MicroAPI::MaskReg none = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::ALLF>();
+    MicroAPI::StoreAlign<float, MicroAPI::StoreDist::DIST_FIRST_ELEMENT_B32>(base + 41, r, none);
+    CHECK(out.GetValue(41) == 100.0f && out.GetValue(42) == -1.0f);  // lane 0 alone, the mask ignored
+}
+
+/// InitOutput fills GM elements [0, size) of its tensor; SetSysWorkspace takes a workspace.
+void TestInitOutput()
+{
+    Core core;
+    std::vector<float> g(8, -1.0f);
+    ascendc_cpu::RegisterGm(g.data(), g.size() * 4, "y", true);
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g.data(), 8);
+    InitOutput<float>(gt[2], 4, 1.5f);
+    CHECK(g[1] == -1.0f && g[2] == 1.5f && g[5] == 1.5f && g[6] == -1.0f);
+    uint8_t ws[32] = {};
+    SetSysWorkspace(ws);
+    CHECK(GetUserWorkspace(ws) == ws);
+}
+
 // ------------------------------------------------- level 0: Compare, Compares, Select
 
 uint8_t Byte(const LocalTensor<uint8_t>& m, uint32_t i) { return m.GetValue(i); }
@@ -650,6 +855,44 @@ selftest::Violations AllViolations()
         Compare(b.Get<uint8_t>(1), b.Get<uint16_t>(0), b.Get<uint16_t>(0), CMPMODE::EQ, uint64_t{128}, 1,
             BinaryRepeatParams{});
     }};
+    v["micro_reduce_max_no_lane"] = {"MicroAPI::Reduce", [] {
+        MicroAPI::RegTensor<float> x, d;
+        MicroAPI::MaskReg none = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::ALLF>();
+        MicroAPI::Reduce<MicroAPI::ReduceType::MAX>(d, x, none);
+    }};
+    v["micro_store_unalign_gap"] = {"MicroAPI::StoreUnAlign", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        __ubuf__ float* dst = (__ubuf__ float*)b.Get<float>(0).GetPhyAddr() + 1;
+        MicroAPI::UnalignRegForStore u;
+        MicroAPI::RegTensor<float> r;
+        MicroAPI::StoreUnAlign(dst, r, u, 1);
+        dst += 1;
+        MicroAPI::StoreUnAlign(dst, r, u, 1);
+    }};
+    v["micro_store_unalign_past_register"] = {"MicroAPI::StoreUnAlign", [] {
+        Core core;
+        selftest::Buffers<1> b(512);
+        __ubuf__ float* dst = (__ubuf__ float*)b.Get<float>(0).GetPhyAddr();
+        MicroAPI::UnalignRegForStore u;
+        MicroAPI::RegTensor<float> r;
+        MicroAPI::StoreUnAlign(dst, r, u, 65);
+    }};
+    v["init_output_past_end"] = {"InitOutput", [] {
+        Core core;
+        static std::vector<float> g(8, 0.0f);
+        ascendc_cpu::RegisterGm(g.data(), g.size() * 4, "y", true);
+        GlobalTensor<float> gt;
+        gt.SetGlobalBuffer(g.data(), 8);
+        InitOutput<float>(gt[6], 4, 1.0f);
+    }};
+    v["pattern_reduce_sum"] = {"ReduceSum", [] {
+        Core core;
+        selftest::Buffers<2> b(256);
+        uint32_t shape[] = {2, 8};
+        ReduceSum<float, Pattern::Reduce::AR, true>(b.Get<float>(1), b.Get<float>(0), shape, false);
+    }};
+    v["set_sys_workspace_null"] = {"SetSysWorkspace", [] { SetSysWorkspace(nullptr); }};
     return v;
 }
 
@@ -664,6 +907,13 @@ int main(int argc, char** argv)
         {"copy", TestCopy},
         {"micro", [] { TestMicroUnpackCastPack(); TestMicroMath(); TestMicroBitwise(); }},
         {"axpy", TestAxpy},
+        {"rowcalls", [] {
+             TestMicroReduce();
+             TestMicroMoveMulDstAdd();
+             TestMicroDivModes();
+             TestMicroStoreUnAlign();
+             TestInitOutput();
+         }},
         {"level0", TestLevel0CmpSel},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {

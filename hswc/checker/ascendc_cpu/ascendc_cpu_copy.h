@@ -599,6 +599,22 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
     });
 }
 
+/// GM [0, size) of gmWorkspaceAddr = value (the deprecated InitOutput, which has no documentation
+/// page: asc-devkit impl/basic_api/kernel_operator_common_intf_impl.h:123-160 duplicates value in a
+/// stack buffer of its own, outside the kernel's UB, and copies it out with DataCopyPad; its V -> MTE3
+/// flag is its own). The copies are the model's UB -> GM stores (bounds and other cores' bytes).
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    ascendc_cpu::CallScope call(site);
+    if (size == 0) {
+        return;
+    }
+    std::vector<T> fill(size, value);
+    ascendc_cpu::StoreGm("InitOutput", gmWorkspaceAddr, 0, size, reinterpret_cast<const uint8_t*>(fill.data()));
+}
+
 }  // namespace AscendC
 
 #include "ascendc_cpu_nddma.h"

@@ -203,4 +203,12 @@ struct IsSameType<T, T> : std::true_type {};
 #define DT_FLOAT8_E4M3FN 36
 #endif
 
+// Branch hints, as asc-devkit defines them (impl/basic_api/utils/kernel_utils_macros.h:30-33).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 #endif  // ASCENDC_CPU_MACROS_H

@@ -24,7 +24,8 @@
 //                           PostLiteral::POST_MODE_UPDATE (address += stride elements after)
 //   StoreAlign / DataCopy (register -> UB), StoreDist: DIST_NORM(_B8/_B16/_B32) (the lanes on),
 //                           DIST_PACK_B16/B32/B64 (the low half of each 2/4/8-byte slot, packed),
-//                           DIST_PACK4_B32 (the low byte of each 4-byte slot, packed); a packing store
+//                           DIST_PACK4_B32 (the low byte of each 4-byte slot, packed),
+//                           DIST_FIRST_ELEMENT_B8/B16/B32 (lane 0 alone, the mask ignored); a packing store
 //                           needs the slots on to be a prefix (the docs say "stored contiguously",
 //                           which a prefix makes unambiguous); same three forms as LoadAlign
 //   CreateAddrReg<T>(i0, s0, ...)  the offset sum(i_k * s_k) elements
@@ -32,7 +33,9 @@
 //   Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs, Mins: the level-2 calls' lane models
 //                           (ascendc_cpu_vec_common.h: one RNE rounding in T, IEEE 754-2019
 //                           maximum/minimum) and element types (hswc/api_tables.def); Div is
-//                           the basic Div's model (correctly rounded, assumed), whatever algorithm
+//                           the basic Div's model (correctly rounded, assumed); Div<T, &mode> with
+//                           a DivSpecificMode: its 0-ulp algorithms correctly rounded, with flush
+//                           to zero where Div.md says so
 //   Exp, Ln, Log, Sqrt      the basic calls' models (ascendc_cpu_vec_math.h), the same bits
 //   Abs, Neg, Relu          the sign cleared / flipped (half, bfloat16_t, float; Neg also
 //                           int16_t/int32_t, wrapping), maximum(x, +0)
@@ -260,6 +263,12 @@ inline void MicroLanes(S& dst, const AscendC::Reg::MaskReg& m, F f)
     }
 }
 
+/// A float lane whose value is subnormal as a signed zero (flush to zero, the sign kept).
+inline float FlushSubnormal(float v)
+{
+    return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+}
+
 /// A call the SoC takes on E that the model has no lanes for: refused when it runs.
 template <typename E>
 [[noreturn]] inline void MicroNotModelled(const char* api)
@@ -453,6 +462,15 @@ inline void MicroStore(const char* api, T* dstAddr, const U& srcReg, const Ascen
         for (uint32_t i = 0; i < n; ++i) {
             std::memcpy(out + i * keep, reg + i * slot, keep);
         }
+    } else if constexpr (dist == StoreDist::DIST_FIRST_ELEMENT_B8 || dist == StoreDist::DIST_FIRST_ELEMENT_B16 ||
+                         dist == StoreDist::DIST_FIRST_ELEMENT_B32) {
+        // The first element, whatever the mask, at a b-byte aligned address (StoreAlign.md table 3).
+        constexpr uint32_t b = dist == StoreDist::DIST_FIRST_ELEMENT_B8 ? 1 :
+            (dist == StoreDist::DIST_FIRST_ELEMENT_B16 ? 2 : 4);
+        static_assert(sizeof(E) == b, "StoreAlign: DIST_FIRST_ELEMENT_Bn needs an n-bit element type");
+        (void)mask;
+        MicroAccess(api, dstAddr, b, true, b);
+        std::memcpy(out, reg, b);
     } else {
         static_assert(kFalse<U>, "ascendc_cpu: this StoreAlign StoreDist is not modelled");
     }
@@ -683,19 +701,40 @@ ASCENDC_CPU_MICRO_MATH(Sqrt, CheckSqrt, ascendc_cpu::MathSqrt)
 #undef ASCENDC_CPU_MICRO_MATH
 
 /// src0 / src1 with the basic Div's model (correctly rounded, assumed; the hardware's instruction
-/// is documented within 1 ulp), Div's element types.
+/// is documented within 1 ulp), Div's element types. `mode` is a MaskMergeMode (ZEROING) or a
+/// pointer to a DivSpecificMode (REG/基础算术/Div.md, "mode"): precisionMode true, or algo
+/// DIFF_COMPENSATION / PRECISION_0ULP_FTZ_TRUE, is documented 0 ulp (correctly rounded) with
+/// subnormal inputs and results flushed to zero ("其他模式下Subnormal均被FTZ"; table 8: 1 / a
+/// subnormal -5e-39 gives -inf, so an input keeps its sign; a flushed result is assumed to keep its
+/// sign too), float only; PRECISION_0ULP_FTZ_FALSE correctly rounded with subnormals kept; the 1-ulp
+/// algorithms the basic Div's model.
 template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>
 inline void Div(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
     ascendc_cpu::RecordRegister("MicroAPI::Div");
     using E = typename U::ActualT;
-    static_assert(std::is_same<decltype(mode), MaskMergeMode>::value,
-        "ascendc_cpu: MicroAPI::Div's mode is a MaskMergeMode here (C++17)");
-    if constexpr (ascendc_cpu::api::CheckDiv<E>()) {
+    using M = decltype(mode);
+    static_assert(std::is_same<M, MaskMergeMode>::value || std::is_same<M, const DivSpecificMode*>::value,
+        "ascendc_cpu: MicroAPI::Div's mode is a MaskMergeMode or a pointer to a DivSpecificMode (Div.md)");
+    if constexpr (!ascendc_cpu::api::CheckDiv<E>()) {
+        ascendc_cpu::MicroNotModelled<E>("MicroAPI::Div");
+    } else if constexpr (std::is_same<M, MaskMergeMode>::value) {
         ascendc_cpu::MicroLanes<mode>(dstReg, mask,
             [&](uint32_t i) { return ascendc_cpu::ArithDiv(srcReg0.lane[i], srcReg1.lane[i]); });
     } else {
-        ascendc_cpu::MicroNotModelled<E>("MicroAPI::Div");
+        static_assert(mode->mrgMode == MaskMergeMode::ZEROING, "MicroAPI::Div: MERGING is not supported (Div.md)");
+        constexpr bool exact = mode->precisionMode || mode->algo == DivAlgo::DIFF_COMPENSATION ||
+            mode->algo == DivAlgo::PRECISION_0ULP_FTZ_TRUE;
+        static_assert(!exact || std::is_same<E, float>::value,
+            "MicroAPI::Div: the 0-ulp (difference-compensation) algorithm takes float only here (Div.md)");
+        ascendc_cpu::MicroLanes<MaskMergeMode::ZEROING>(dstReg, mask, [&](uint32_t i) {
+            if constexpr (exact) {
+                return ascendc_cpu::FlushSubnormal(ascendc_cpu::ArithDiv(
+                    ascendc_cpu::FlushSubnormal(srcReg0.lane[i]), ascendc_cpu::FlushSubnormal(srcReg1.lane[i])));
+            } else {
+                return ascendc_cpu::ArithDiv(srcReg0.lane[i], srcReg1.lane[i]);
+            }
+        });
     }
 }
 

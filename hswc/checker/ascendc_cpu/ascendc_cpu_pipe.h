@@ -557,6 +557,15 @@ inline uint8_t* GetUserWorkspace(uint8_t* workspace)
     }
     return workspace;
 }
+/// Sets the system workspace the library's Matmul and such use (asc-devkit docs/zh/api/SIMD-API/
+/// 基础API/资源管理/workspace/SetSysWorkSpace.md:36, 59); no modelled call reads it, so only a null
+/// pointer is refused.
+inline void SetSysWorkspace(uint8_t* workspace)
+{
+    if (workspace == nullptr) {
+        ascendc_cpu::Fail("SetSysWorkspace", "the workspace is null (the op's tiling asked for none)");
+    }
+}
 /// Resets the core's control registers (mask, ...) at a kernel's start: the model keeps no
 /// such state between calls, so nothing.
 inline void InitSocState() {}

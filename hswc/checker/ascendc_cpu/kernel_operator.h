@@ -25,7 +25,9 @@
 #include "ascendc_cpu_sync.h"
 #include "ascendc_cpu_tensor.h"
 #include "ascendc_cpu_micro.h"
+#include "ascendc_cpu_micro_reduce.h"
 #include "ascendc_cpu_vector.h"
+#include "ascendc_cpu_adv_reduce.h"
 
 // Function qualifiers of the device compiler: nothing on the CPU.
 #ifndef __global__

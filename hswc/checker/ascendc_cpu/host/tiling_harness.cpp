@@ -21,12 +21,14 @@
 //       `tiling SIZE HEX`, `attrs_read I,...` and `field NAME VALUE` per struct field;
 //       with --fields-of CLASS, `field NAME VALUE` per scalar field of the tiling-data class
 //       CLASS (BEGIN_TILING_DATA_DEF) read from the bytes the tiling wrote.
-//   tiling_run --tiling-header OP
+//   tiling_run --tiling-header OP [CLASS...]
 //       the kernel's tiling struct CANN's kernel build generates from the tiling-data class
 //       REGISTER_TILING_DATA_CLASS(OP, CLASS) names (its nested classes first), as a header:
 //       `struct CLASS` with the class's fields, laid out as the host model lays them out (each
-//       offset and the size asserted), and a first line `// tiling-data class CLASS`; exit 3
-//       when no class is registered for OP.
+//       offset and the size asserted), then those registered for one tiling key
+//       (REGISTER_TILING_DATA_CLASS(OP_<key>, C)) and each CLASS the tiling defines; a first
+//       line `// tiling-data class CLASS`, a second `// tiling-data classes A B ...`; exit 3 when
+//       there is none of them.
 // DTYPE is a ge::DataType number. Exit status: 0 ok, 1 the tiling failed (its log lines on
 // stderr: `hswc_tiling: E NODE: MESSAGE`), 2 usage.
 #include <algorithm>
@@ -219,21 +221,49 @@ void StructOf(const std::string& name, std::vector<std::string>& done, std::stri
     }
 }
 
-int TilingHeader(const std::string& op)
+int TilingHeader(const std::string& op, const std::vector<std::string>& wanted)
 {
+    std::vector<std::string> classes;
     const auto found = hswc_host::TilingClassOfOp().find(op);
-    if (found == hswc_host::TilingClassOfOp().end()) {
+    if (found != hswc_host::TilingClassOfOp().end()) {
+        classes.push_back(found->second);
+    }
+    // The classes registered for one tiling key of the op, REGISTER_TILING_DATA_CLASS(OP_<key>, C)
+    // (metadef's per-key form; ops-nn's SoftmaxV2 registers five): the kernel's tiling-key
+    // branches name each, and CANN's kernel build generates them all.
+    for (const auto& [type, cls] : hswc_host::TilingClassOfOp()) {
+        const std::string prefix = op + "_";
+        if (type.size() > prefix.size() && type.compare(0, prefix.size(), prefix) == 0 &&
+            type.find_first_not_of("0123456789", prefix.size()) == std::string::npos &&
+            std::find(classes.begin(), classes.end(), cls) == classes.end()) {
+            classes.push_back(cls);
+        }
+    }
+    // A class the kernel names that the op's tiling defines without registering it for the op
+    // (ConfusionSoftmaxGrad's kernel reads SoftmaxGrad's SoftmaxGradARTilingData; assumed
+    // generated alike).
+    for (const std::string& w : wanted) {
+        if (hswc_host::TilingClasses().count(w) != 0 && std::find(classes.begin(), classes.end(), w) == classes.end()) {
+            classes.push_back(w);
+        }
+    }
+    if (classes.empty()) {
         std::fprintf(stderr, "tiling_run: no REGISTER_TILING_DATA_CLASS for op '%s'\n", op.c_str());
         return 3;
     }
     std::string body;
     std::vector<std::string> done;
-    StructOf(found->second, done, body);
-    std::printf("// tiling-data class %s\n", found->second.c_str());
-    std::printf("// The kernel's view of %s's tiling data: the struct CANN's kernel build generates from the\n"
-                "// class REGISTER_TILING_DATA_CLASS(%s, %s) registers, written by the host model\n"
-                "// (hswc/checker/ascendc_cpu/host/tiling_harness.cpp --tiling-header) from its fields.\n",
-                op.c_str(), op.c_str(), found->second.c_str());
+    std::string names;
+    for (const std::string& cls : classes) {
+        StructOf(cls, done, body);
+        names += " " + cls;
+    }
+    std::printf("// tiling-data class %s\n", classes[0].c_str());
+    std::printf("// tiling-data classes%s\n", names.c_str());
+    std::printf("// The kernel's view of %s's tiling data: the structs CANN's kernel build generates from the\n"
+                "// classes REGISTER_TILING_DATA_CLASS registers for it, written by the host model\n"
+                "// (hswc/checker/ascendc_cpu/host/tiling_harness.cpp --tiling-header) from their fields.\n",
+                op.c_str());
     std::printf("#ifndef HSWC_GENERATED_TILING_DATA_%s\n#define HSWC_GENERATED_TILING_DATA_%s\n", op.c_str(), op.c_str());
     std::printf("#include <cstddef>\n#include <cstdint>\n%s#endif\n", body.c_str());
     return 0;
@@ -400,8 +430,8 @@ int main(int argc, char** argv)
         Describe();
         return 0;
     }
-    if (argc == 3 && std::strcmp(argv[1], "--tiling-header") == 0) {
-        return TilingHeader(argv[2]);
+    if (argc >= 3 && std::strcmp(argv[1], "--tiling-header") == 0) {
+        return TilingHeader(argv[2], std::vector<std::string>(argv + 3, argv + argc));
     }
     return Run(argc, argv);
 }

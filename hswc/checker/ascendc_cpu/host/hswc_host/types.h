@@ -371,6 +371,24 @@ public:
     size_t GetCapacity() const { return bytes_.size(); }
     size_t GetDataSize() const { return size_; }
     void SetDataSize(size_t n) { size_ = n; }
+    /// Appends `data`'s bytes after the data so far; fails past the capacity (metadef's
+    /// inc/external/exe_graph/runtime/tiling_data.h:103-131, Append and Expand).
+    template <typename T, typename std::enable_if<std::is_standard_layout<T>::value, int>::type = 0>
+    ge::graphStatus Append(const T& data)
+    {
+        return Append(&data, 1);
+    }
+    template <typename T, typename std::enable_if<std::is_standard_layout<T>::value, int>::type = 0>
+    ge::graphStatus Append(const T* data, size_t count)
+    {
+        const size_t n = sizeof(T) * count;
+        if (n > bytes_.size() - size_) {
+            return ge::GRAPH_FAILED;
+        }
+        std::memcpy(bytes_.data() + size_, static_cast<const void*>(data), n);
+        size_ += n;
+        return ge::GRAPH_SUCCESS;
+    }
 
 private:
     std::vector<uint8_t> bytes_;

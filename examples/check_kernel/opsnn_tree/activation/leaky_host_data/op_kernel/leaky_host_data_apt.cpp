@@ -12,6 +12,10 @@ using namespace AscendC;
 template <typename T>
 using LeakyHostDataOp = checker_fixture::LeakyReluBody<T, LeakyHostDataTilingData>;
 
+// The class the host registers for tiling key 500 is generated too (its tiling-key branch would
+// read it).
+static_assert(sizeof(LeakyHostDataKeyTilingData) == 8, "the per-key tiling-data class is generated");
+
 __aicore__ inline bool CameThrough(const LeakyHostDataTilingData& t)
 {
     return t.flag == 0x1234 && t.marks[0] == 1 && t.marks[1] == 2 && t.marks[2] == 3;

@@ -19,5 +19,13 @@ TILING_DATA_FIELD_DEF_ARR(int32_t, 3, marks);
 END_TILING_DATA_DEF
 
 REGISTER_TILING_DATA_CLASS(LeakyHostData, LeakyHostDataTilingData)
+
+// A class for one tiling key (metadef's OpType_<key> form, as ops-nn's SoftmaxV2 registers
+// five): the kernel build generates it too, though this tiling never writes it.
+BEGIN_TILING_DATA_DEF(LeakyHostDataKeyTilingData)
+TILING_DATA_FIELD_DEF(int64_t, keyOnly);
+END_TILING_DATA_DEF
+
+REGISTER_TILING_DATA_CLASS(LeakyHostData_500, LeakyHostDataKeyTilingData)
 }  // namespace optiling
 #endif
