@@ -34,15 +34,15 @@ def test_a_kernel_s_own_flags_do_not_change_the_object() -> None:
         "-DHSWC_KERNEL_ENTRY=leaky_relu", "-DHSWC_GM_INPUTS=1", "-DDTYPE_X=half",
         "-include/some/tiling_def.h", "-include", "/other.h", "-D", "ORIG_DTYPE_X=DT_FLOAT16",
         "-Wextra", "-fmax-errors=20", "-O0"))
-    assert kernel == ["-std=c++17", "-fmax-errors=20", "-O0"]
-    assert model_object.object_key("g++", plain) != model_object.object_key("g++", kernel)
+    assert kernel == ["-std=c++17"]  # the checker's builds share the tests' object
     soc = model_object.object_flags(_harness("-DASCENDC_CPU_DAV_3510", "-g"))
     assert soc == ["-std=c++17", "-DASCENDC_CPU_DAV_3510", "-g"]
+    assert model_object.object_key("g++", plain) != model_object.object_key("g++", soc)
 
 
 def test_only_an_unoptimised_build_of_the_harness_links_the_object() -> None:
     assert model_object.object_flags(_harness("-O2")) is None
-    assert model_object.object_flags(_harness("-O2", "-O0")) == ["-std=c++17", "-O2", "-O0"]
+    assert model_object.object_flags(_harness("-O2", "-O0")) == ["-std=c++17"]
     assert model_object.object_flags([*_harness()[:-2], "-fsyntax-only"]) is None
     other = ["g++", "-std=c++17", "selftest.cpp", "-o", "/tmp/s"]
     assert model_object.object_flags(other) is None

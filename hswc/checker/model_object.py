@@ -8,11 +8,12 @@ ascendc_cpu/model_object.cpp with -DASCENDC_CPU_OBJECT, kept in the build cache
 (hswc.checker.build_cache, $HSWC_BUILD_CACHE), a kernel's build compiles harness.cpp with
 -DASCENDC_CPU_PREBUILT (those bodies read, not compiled) and links the object.
 
-The object's flags are the harness build's, less what belongs to one kernel: its sources and
-output, its -I folders and -include files, warning flags (the kernel's build still reads and
-warns on every body), and every -D of a name the model's own preprocessor conditionals never
-test (the kernel's DTYPE_*, its tiling struct's HSWC_TILING_STRUCT, ...; the harness's
-per-kernel HSWC_KERNEL_*, HSWC_GM_* and HSWC_TILING_* macros are read by harness.cpp only).
+The object's flags are the harness build's, less what belongs to one kernel or changes no code:
+its sources and output, its -I folders and -include files, warning and error-display flags (the
+kernel's build still reads and warns on every body), the -O levels (-O0 is the default), and
+every -D of a name the model's own preprocessor conditionals never test (the kernel's DTYPE_*,
+its tiling struct's HSWC_TILING_STRUCT, ...; the harness's per-kernel HSWC_KERNEL_*, HSWC_GM_*
+and HSWC_TILING_* macros are read by harness.cpp only).
 Its key hashes those flags, the compiler (path, size, modification time) and every file of the
 model (and hswc/api_tables.def, which it includes). It is written under a name of its own and
 renamed into place, so concurrent builders (pytest's workers) never see half a file, and two
@@ -47,6 +48,11 @@ API_TABLE = MODEL.parent.parent / "api_tables.def"
 """Included by the model (ascendc_cpu_api.h), outside its folder."""
 PER_KERNEL = re.compile(r"HSWC_(KERNEL|GM|TILING)_\w*")
 """The harness's per-kernel macros (harness.cpp's header comment): never in the object."""
+NO_CODE = ("-I", "-include", "-W", "-fmax-errors", "-fdiagnostics", "-O")
+"""Flags that change no code of the object: a kernel's include folders and forced includes,
+warnings, how errors are shown, and the -O levels (the last is -O0, the default): the checker's
+builds (-O0 -w -fmax-errors=20) and the tests' (-Wall -Wextra -Werror) share one object per
+SoC."""
 _CONDITIONAL = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif)\b(.*)$", re.M)
 
 
@@ -96,7 +102,7 @@ def object_flags(command: Sequence[str]) -> list[str] | None:
         elif arg.startswith("-D"):
             if _macro(arg[2:]) in tested:
                 flags.append(arg)
-        elif arg.startswith(("-I", "-include", "-W")) or not arg.startswith("-"):
+        elif arg.startswith(NO_CODE) or not arg.startswith("-"):
             continue
         else:
             flags.append(arg)
