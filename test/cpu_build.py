@@ -29,6 +29,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
+from hswc.checker import model_object
 from hswc.checker.build import HARNESS, MODEL
 from hswc.counted_rows import GROUP_NUM_FIELD
 from hswc.diagnostics import LocatingParser
@@ -115,6 +116,7 @@ def build(builds: Sequence[Build], syntax_only: Sequence[Build] = ()) -> None:
         command = [cxx, *STRICT, *job.flags, *(f"-I{p}" for p in job.include), f"-I{MODEL}",
                    f'-DHSWC_KERNEL_SOURCE="{job.source}"', str(HARNESS)]
         command += ["-fsyntax-only"] if check_only else ["-o", str(job.output)]
+        command = command if check_only else model_object.prebuilt(command)
         running.append((job, subprocess.Popen(command, stdout=subprocess.PIPE,
                                               stderr=subprocess.STDOUT, text=True)))
     failures = []

@@ -20,12 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hswc.checker import build_cache, time_limits
+from hswc.checker import build_cache, model_object, time_limits
 from hswc.checker.errors import CheckError
+from hswc.checker.model_object import HARNESS, MODEL
 
-MODEL = Path(__file__).resolve().with_name("ascendc_cpu")
-"""The C++ CPU model of AscendC and its harness: package data, beside this module."""
-HARNESS = MODEL / "harness.cpp"
 FLAGS = ("-std=c++17", "-O0", "-w", "-fmax-errors=20")
 """Warnings off: the checker judges what the kernel does, not its style. -O0: the build is what
 costs, not the run. Measured on this model (g++ 12, build and every run of a check, CPU time of
@@ -162,12 +160,16 @@ def build_all(specs: Sequence[BuildSpec], cxx: str) -> dict[Path, list[str]]:
         if build_cache.restore(key, spec.output):
             continue
         spec.output.parent.mkdir(parents=True, exist_ok=True)
-        running.append((spec, key, time_limits.start(spec.command(cxx), c_locale(),
-                                                     merge_output=True)))
+        command = model_object.prebuilt(spec.command(cxx), c_locale())
+        running.append((spec, key, command, time_limits.start(command, c_locale(),
+                                                              merge_output=True)))
     failed: dict[Path, list[str]] = {}
-    for spec, key, process in running:
+    for spec, key, command, process in running:
         try:
             output, _ = time_limits.finish(process, max(0.0, deadline - time.monotonic()))
+            if process.returncode != 0 and model_object.link_failed(command, output):
+                process = time_limits.start(spec.command(cxx), c_locale(), merge_output=True)
+                output, _ = time_limits.finish(process, max(0.0, deadline - time.monotonic()))
         except time_limits.TimedOut:
             raise BuildTimedOut(spec.source, limit) from None
         if process.returncode != 0:

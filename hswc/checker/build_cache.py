@@ -8,7 +8,8 @@ not cached (their messages come from the compiler each time). Concurrent builder
 each write a file of their own and rename it into place, so no reader sees half a file.
 Without $HSWC_BUILD_CACHE (the default) nothing is cached. The test suite sets it to a folder of
 its own run, so that the checker tests' many builds of the same fixture op folder (its
-definition, tiling and kernel) compile once.
+definition, tiling and kernel) compile once. The CPU model's object of each flag set
+(hswc.checker.model_object) is kept in the same folder, under model/.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@
 #ifndef ASCENDC_CPU_ATOMIC_H
 #define ASCENDC_CPU_ATOMIC_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -112,13 +114,13 @@ inline void SetAtomicType()
 }
 
 /// SetAtomicNone(): later copies to GM store plainly again.
-inline void SetAtomicNone()
+ASCENDC_CPU_FN void SetAtomicNone()
 {
     ascendc_cpu::Rt().atomic.kind = ascendc_cpu::kAtomicNone;
 }
 
 /// DisableDmaAtomic(): SetAtomicNone's newer name (DisableDmaAtomic.md).
-inline void DisableDmaAtomic() { SetAtomicNone(); }
+ASCENDC_CPU_FN void DisableDmaAtomic() { SetAtomicNone(); }
 
 }  // namespace AscendC
 

@@ -6,6 +6,8 @@
 #ifndef ASCENDC_CPU_COPY_H
 #define ASCENDC_CPU_COPY_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -175,7 +177,7 @@ inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::Local
 
 /// Whether Ascend 950's loop mode (SetLoopModePara, ascendc_cpu_nddma.h) is on for a direction
 /// (toUb: GM -> UB).
-inline bool LoopModeOn(bool toUb)
+ASCENDC_CPU_FN bool LoopModeOn(bool toUb)
 {
     const Runtime::LoopMode& m = Rt().loopMode[toUb ? 1 : 0];
     return m.loop1Size != 1 || m.loop2Size != 1;
@@ -345,7 +347,7 @@ enum class PaddingMode : uint8_t {
 
 namespace ascendc_cpu {
 
-inline void CheckPaddingMode(AscendC::PaddingMode mode)
+ASCENDC_CPU_FN void CheckPaddingMode(AscendC::PaddingMode mode)
 {
     if (mode != AscendC::PaddingMode::Normal) {
         Fail("DataCopyPad", "PaddingMode::Compact is not modelled");

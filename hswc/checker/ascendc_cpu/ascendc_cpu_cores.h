@@ -29,6 +29,8 @@
 #ifndef ASCENDC_CPU_CORES_H
 #define ASCENDC_CPU_CORES_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -45,7 +47,7 @@
 namespace ascendc_cpu {
 
 /// Exchanges the per-core part of the runtime with `saved` (UB bytes through `ub`).
-inline void SwapCore(Runtime& saved, std::vector<uint8_t>& ub)
+ASCENDC_CPU_FN void SwapCore(Runtime& saved, std::vector<uint8_t>& ub)
 {
     Runtime& rt = Rt();
     std::vector<uint8_t> here(rt.arena, rt.arena + rt.ubBytes);
@@ -209,7 +211,7 @@ private:
     std::vector<std::vector<uint8_t>> ub_;
 };
 
-inline Cores& LaunchCores()
+ASCENDC_CPU_FN Cores& LaunchCores()
 {
     static Cores cores;
     return cores;

@@ -38,6 +38,8 @@
 #ifndef ASCENDC_CPU_HB_H
 #define ASCENDC_CPU_HB_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -50,7 +52,7 @@
 
 namespace ascendc_cpu {
 
-inline const char* PipeName(Pipe p)
+ASCENDC_CPU_FN const char* PipeName(Pipe p)
 {
     switch (p) {
         case Pipe::kMte2: return "MTE2 (GM->UB copy)";
@@ -62,14 +64,14 @@ inline const char* PipeName(Pipe p)
     return "?";
 }
 
-inline const char* PipeShortName(Pipe p)
+ASCENDC_CPU_FN const char* PipeShortName(Pipe p)
 {
     static const char* const kNames[] = {"MTE2", "V", "MTE3", "S", "?"};
     return kNames[static_cast<int>(p)];
 }
 
 /// How a kernel orders pipe `from` before pipe `to`.
-inline std::string SyncHint(Pipe from, Pipe to)
+ASCENDC_CPU_FN std::string SyncHint(Pipe from, Pipe to)
 {
     std::string queue;
     if (from == Pipe::kMte2 && to == Pipe::kV) {
@@ -90,7 +92,7 @@ inline std::string SyncHint(Pipe from, Pipe to)
         PipeShortName(from), "_", PipeShortName(to), "> or PipeBarrier<PIPE_ALL>");
 }
 
-inline Clock Snapshot(Pipe p)
+ASCENDC_CPU_FN Clock Snapshot(Pipe p)
 {
     return p == Pipe::kNone ? Clock() : Rt().pipeClock[static_cast<int>(p)];
 }
@@ -99,7 +101,7 @@ constexpr int kV = static_cast<int>(Pipe::kV);
 
 /// V's accesses up to V epoch `e` are complete before V's next instruction: the calls wholly
 /// before it are forgotten.
-inline void VecDoneUpTo(uint32_t e)
+ASCENDC_CPU_FN void VecDoneUpTo(uint32_t e)
 {
     Runtime& rt = Rt();
     if (e <= rt.vDone) {
@@ -112,7 +114,7 @@ inline void VecDoneUpTo(uint32_t e)
 }
 
 /// Pipe p waits for what `c` says happened (WaitFlag, DeQue, AllocTensor).
-inline void JoinInto(Pipe p, const Clock& c)
+ASCENDC_CPU_FN void JoinInto(Pipe p, const Clock& c)
 {
     if (p != Pipe::kNone) {
         Rt().pipeClock[static_cast<int>(p)].Join(c);
@@ -123,7 +125,7 @@ inline void JoinInto(Pipe p, const Clock& c)
 }
 
 /// PipeBarrier<PIPE_ALL>: every pipe waits for every other.
-inline void JoinAll()
+ASCENDC_CPU_FN void JoinAll()
 {
     Runtime& rt = Rt();
     Clock all;
@@ -137,7 +139,7 @@ inline void JoinAll()
 }
 
 /// PipeBarrier<PIPE_V>: V's next instruction waits for all its earlier ones.
-inline void VecBarrier()
+ASCENDC_CPU_FN void VecBarrier()
 {
     VecDoneUpTo(Rt().pipeClock[kV].t[kV]);
 }
@@ -147,7 +149,7 @@ inline void VecBarrier()
 /// its arguments on) keeps the outer one.
 class CallScope {
 public:
-    explicit CallScope(const Site& site)
+    ASCENDC_CPU_FN explicit CallScope(const Site& site)
     {
         Runtime& rt = Rt();
         if (rt.callDepth++ == 0) {
@@ -156,7 +158,7 @@ public:
             RecordCallBegin(site);
         }
     }
-    ~CallScope()
+    ASCENDC_CPU_FN ~CallScope()
     {
         if (--Rt().callDepth == 0) {
             RecordCallEnd();
@@ -167,7 +169,7 @@ public:
 };
 
 /// The vector call whose access took V epoch `e` (one of Rt().vCalls).
-inline const VecCall* VecCallAt(uint32_t e)
+ASCENDC_CPU_FN const VecCall* VecCallAt(uint32_t e)
 {
     const std::deque<VecCall>& calls = Rt().vCalls;
     auto it = std::upper_bound(calls.begin(), calls.end(), e,
@@ -176,7 +178,7 @@ inline const VecCall* VecCallAt(uint32_t e)
 }
 
 /// Notes a V access of the current call (--auto-sync off): the call is recorded at its first.
-inline void NoteVecCall(const char* api)
+ASCENDC_CPU_FN void NoteVecCall(const char* api)
 {
     Runtime& rt = Rt();
     if (rt.callDepth == 0) {
@@ -190,7 +192,7 @@ inline void NoteVecCall(const char* api)
 
 /// The broken rule of a V access of `operand` at UB byte `b` (write or read) that an earlier
 /// vector call's access at V epoch `earlier` (wrote or read it) is not ordered before.
-inline void ReportVecOrder(const char* api, const char* operand, uint64_t b, bool write, uint32_t earlier,
+ASCENDC_CPU_FN void ReportVecOrder(const char* api, const char* operand, uint64_t b, bool write, uint32_t earlier,
     bool earlierWrote)
 {
     const Runtime& rt = Rt();
@@ -209,7 +211,7 @@ inline void ReportVecOrder(const char* api, const char* operand, uint64_t b, boo
 /// access of a byte an earlier call wrote (RAW, WAW), or for a write read (WAR), not known
 /// complete breaks it; the last V read may be this call's own, then the one before it counts
 /// (vPrevRead, kept here). A write by any pipe leaves no earlier read.
-inline void VecOrderAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
+ASCENDC_CPU_FN void VecOrderAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
 {
     Runtime& rt = Rt();
     if (p != Pipe::kV) {
@@ -246,7 +248,7 @@ inline void VecOrderAccess(const char* api, const char* operand, Pipe p, uint64_
 
 /// One UB access of `api`'s `operand` by pipe p: bytes [off, off + bytes) of
 /// the arena, read or written. A violation if it races with an earlier access.
-inline void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
+ASCENDC_CPU_FN void HbAccess(const char* api, const char* operand, Pipe p, uint64_t off, uint64_t bytes, bool write)
 {
     Runtime& rt = Rt();
     if (bytes == 0 || off + bytes > rt.shadow.size()) {

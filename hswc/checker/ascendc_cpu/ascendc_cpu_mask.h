@@ -42,6 +42,8 @@
 #ifndef ASCENDC_CPU_MASK_H
 #define ASCENDC_CPU_MASK_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -60,18 +62,18 @@ enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 namespace ascendc_cpu {
 namespace mask {
 
-inline uint32_t VClock()
+ASCENDC_CPU_FN uint32_t VClock()
 {
     return Rt().pipeClock[static_cast<int>(Pipe::kV)].t[static_cast<int>(Pipe::kV)];
 }
 
 /// The register is known as of now (set, reset, or read by a call that leaves it as it was).
-inline void Known()
+ASCENDC_CPU_FN void Known()
 {
     Rt().maskEpoch = VClock();
 }
 
-inline void Set(uint64_t high, uint64_t low)
+ASCENDC_CPU_FN void Set(uint64_t high, uint64_t low)
 {
     Runtime& rt = Rt();
     rt.vectorMask[0] = low;
@@ -102,14 +104,14 @@ inline std::pair<uint64_t, uint64_t> ContinuousWords(int32_t len)
 namespace AscendC {
 
 /// Counter mode ([svm] SetMaskCount.md).
-inline void SetMaskCount()
+ASCENDC_CPU_FN void SetMaskCount()
 {
     ascendc_cpu::Rt().maskCounter = true;
     ascendc_cpu::mask::Known();
 }
 
 /// Normal mode, the default ([svm] SetMaskNorm.md).
-inline void SetMaskNorm()
+ASCENDC_CPU_FN void SetMaskNorm()
 {
     ascendc_cpu::Rt().maskCounter = false;
     ascendc_cpu::mask::Known();
@@ -135,7 +137,7 @@ inline void SetVectorMask(int32_t len)
 }
 
 /// Both words full ([reg] ResetMaskImpl: set_vector_mask(FULL_MASK, FULL_MASK)).
-inline void ResetMask()
+ASCENDC_CPU_FN void ResetMask()
 {
     ascendc_cpu::mask::Set(~uint64_t{0}, ~uint64_t{0});
 }

@@ -71,6 +71,8 @@
 #ifndef ASCENDC_CPU_MICRO_H
 #define ASCENDC_CPU_MICRO_H
 
+#include "ascendc_cpu_fn.h"
+
 #if defined(ASCENDC_CPU_DAV_3510)
 
 #include <cmath>
@@ -241,7 +243,7 @@ inline bool LaneOn(const AscendC::Reg::MaskReg& m, uint32_t i)
 }
 
 /// Sets (or clears) every bit of lane i of a `lanes`-lane register.
-inline void SetMaskLane(AscendC::Reg::MaskReg& m, uint32_t lanes, uint32_t i, bool v)
+ASCENDC_CPU_FN void SetMaskLane(AscendC::Reg::MaskReg& m, uint32_t lanes, uint32_t i, bool v)
 {
     const uint32_t b = MaskBitsPerLane(lanes);
     for (uint32_t k = 0; k < b; ++k) {
@@ -278,7 +280,7 @@ template <typename E>
 
 /// One UB access of a MicroAPI call: [p, p + bytes) inside the UB, aligned to `align` bytes,
 /// ordered on pipe V.
-inline void MicroAccess(const char* api, const void* p, uint64_t bytes, bool write, uint64_t align = kUbBlockBytes)
+ASCENDC_CPU_FN void MicroAccess(const char* api, const void* p, uint64_t bytes, bool write, uint64_t align = kUbBlockBytes)
 {
     const uint8_t* base = Arena();
     const uint8_t* q = static_cast<const uint8_t*>(p);

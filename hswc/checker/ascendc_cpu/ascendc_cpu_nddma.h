@@ -9,6 +9,8 @@
 #ifndef ASCENDC_CPU_NDDMA_H
 #define ASCENDC_CPU_NDDMA_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -83,7 +85,7 @@ struct LoopModeParams {
 /// documented limits are violations: sizes < 2^21; the UB side's strides < 2^21 and multiples of
 /// 32 bytes, the GM side's < 2^40. A size of 0 (which the docs allow without saying what it
 /// does) makes the next DataCopyPad of that direction a violation.
-inline void SetLoopModePara(const LoopModeParams& p, DataCopyMVType type)
+ASCENDC_CPU_FN void SetLoopModePara(const LoopModeParams& p, DataCopyMVType type)
 {
     const char* api = "SetLoopModePara";
     const bool toUb = type == DataCopyMVType::OUT_TO_UB;
@@ -114,13 +116,13 @@ inline void SetLoopModePara(const LoopModeParams& p, DataCopyMVType type)
 }
 
 /// Back to one copy per DataCopyPad (the implementation's reset: both sizes 1).
-inline void ResetLoopModePara(DataCopyMVType type)
+ASCENDC_CPU_FN void ResetLoopModePara(DataCopyMVType type)
 {
     ascendc_cpu::Rt().loopMode[static_cast<int>(type)] = ascendc_cpu::Runtime::LoopMode();
 }
 
 /// Refreshes the NDDMA cache of GM; the model reads GM directly, so nothing to do.
-inline void NdDmaDci() {}
+ASCENDC_CPU_FN void NdDmaDci() {}
 
 }  // namespace AscendC
 

@@ -6,6 +6,8 @@
 #ifndef ASCENDC_CPU_PIPE_H
 #define ASCENDC_CPU_PIPE_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -44,17 +46,17 @@ constexpr QueueRoute RouteOf(AscendC::TPosition src, AscendC::TPosition dst)
         dst == TPosition::GM || dst == TPosition::VECOUT};
 }
 
-inline Pipe Producer(const QueueRoute& r)
+ASCENDC_CPU_FN Pipe Producer(const QueueRoute& r)
 {
     return r.producerIsCopyIn ? Pipe::kMte2 : Pipe::kV;
 }
 
-inline Pipe Consumer(const QueueRoute& r)
+ASCENDC_CPU_FN Pipe Consumer(const QueueRoute& r)
 {
     return r.consumerIsCopyOut ? Pipe::kMte3 : Pipe::kV;
 }
 
-inline const char* RouteName(const QueueRoute& r)
+ASCENDC_CPU_FN const char* RouteName(const QueueRoute& r)
 {
     if (r.producerIsCopyIn) {
         return r.consumerIsCopyOut ? "MTE2 -> MTE3" : "MTE2 -> V";
@@ -77,19 +79,19 @@ constexpr AscendC::TPosition QueDst(AscendC::TPosition pos)
 /// buffers). `name` spells the queue in messages, e.g. "TQue<VECIN>".
 class QueueCore {
 public:
-    QueueCore(std::string name, QueueRoute route, int32_t depth)
+    ASCENDC_CPU_FN QueueCore(std::string name, QueueRoute route, int32_t depth)
         : name_(std::move(name)), route_(route), pos_(route.bufferPos), depth_(depth)
     {}
     QueueCore(const QueueCore&) = delete;
     QueueCore& operator=(const QueueCore&) = delete;
-    ~QueueCore()
+    ASCENDC_CPU_FN ~QueueCore()
     {
         for (uint32_t i = 0; i < num_; ++i) {
             Unregister(&slots_[i]);
         }
     }
 
-    void Init(uint8_t num, uint32_t len)
+    ASCENDC_CPU_FN void Init(uint8_t num, uint32_t len)
     {
         const char* api = "TPipe::InitBuffer";
         if (num_ != 0) {
@@ -234,7 +236,7 @@ public:
     }
 
 private:
-    BufferRecord& Own(const char* api, const UbView& v)
+    ASCENDC_CPU_FN BufferRecord& Own(const char* api, const UbView& v)
     {
         for (uint32_t i = 0; i < num_; ++i) {
             if (v.rec == &slots_[i]) {
@@ -270,14 +272,14 @@ public:
     explicit BufCore(AscendC::TPosition pos) : pos_(pos) {}
     BufCore(const BufCore&) = delete;
     BufCore& operator=(const BufCore&) = delete;
-    ~BufCore()
+    ASCENDC_CPU_FN ~BufCore()
     {
         if (rec_) {
             Unregister(rec_.get());
         }
     }
 
-    void Init(uint32_t len)
+    ASCENDC_CPU_FN void Init(uint32_t len)
     {
         const char* api = "TPipe::InitBuffer";
         if (rec_) {
@@ -336,7 +338,7 @@ class TBuf;
 /// lists every buffer). Only one TPipe may be alive per core.
 class TPipe {
 public:
-    TPipe()
+    ASCENDC_CPU_FN TPipe()
     {
         ascendc_cpu::Runtime& rt = ascendc_cpu::Rt();
         if (rt.livePipes != 0) {
@@ -352,7 +354,7 @@ public:
         }
         ascendc_cpu::MutexClocks().clear();
     }
-    ~TPipe()
+    ASCENDC_CPU_FN ~TPipe()
     {
         ascendc_cpu::Runtime& rt = ascendc_cpu::Rt();
         --rt.livePipes;
@@ -541,16 +543,16 @@ public:
 };
 
 /// Index of this core in the launch, in [0, GetBlockNum()).
-inline int64_t GetBlockIdx() { return ascendc_cpu::Rt().blockIdx; }
+ASCENDC_CPU_FN int64_t GetBlockIdx() { return ascendc_cpu::Rt().blockIdx; }
 /// Number of cores of the launch (the block dim).
-inline int64_t GetBlockNum() { return ascendc_cpu::Rt().blockNum; }
+ASCENDC_CPU_FN int64_t GetBlockNum() { return ascendc_cpu::Rt().blockNum; }
 /// The user's part of the workspace: asc-devkit's CPU-debug build returns `workspace` itself,
 /// asserting it is not null (impl/basic_api/dav_c220/kernel_operator_common_impl.h,
 /// ASCENDC_CPU_DEBUG); on the device it is the system workspace + RESERVED_WORKSPACE (16 MiB on
 /// A2/A3), which the tiling's workspace size includes. Modelled as the CPU-debug build: the
 /// harness passes a workspace of the size the op's tiling asked for (--workspace-bytes; of no
 /// bytes, never null, when it asked for none: harness.cpp).
-inline uint8_t* GetUserWorkspace(uint8_t* workspace)
+ASCENDC_CPU_FN uint8_t* GetUserWorkspace(uint8_t* workspace)
 {
     if (workspace == nullptr) {
         ascendc_cpu::Fail("GetUserWorkspace", "the workspace is null (the op's tiling asked for none)");
@@ -568,10 +570,10 @@ inline void SetSysWorkspace(uint8_t* workspace)
 }
 /// Resets the core's control registers (mask, ...) at a kernel's start: the model keeps no
 /// such state between calls, so nothing.
-inline void InitSocState() {}
+ASCENDC_CPU_FN void InitSocState() {}
 
 /// The TPipe alive on this core; a violation if there is none.
-inline TPipe* GetTPipePtr()
+ASCENDC_CPU_FN TPipe* GetTPipePtr()
 {
     void* pipe = ascendc_cpu::Rt().pipe;
     if (pipe == nullptr) {

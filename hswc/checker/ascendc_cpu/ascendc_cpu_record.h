@@ -33,6 +33,8 @@
 #ifndef ASCENDC_CPU_RECORD_H
 #define ASCENDC_CPU_RECORD_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -74,22 +76,22 @@ struct Recorder {
     std::vector<std::pair<std::string, uint64_t>> registers;
 };
 
-inline Recorder& Rec()
+ASCENDC_CPU_FN Recorder& Rec()
 {
     static Recorder r;
     return r;
 }
 
-inline bool Recording() { return Rec().out != nullptr; }
+ASCENDC_CPU_FN bool Recording() { return Rec().out != nullptr; }
 
 /// --profile FILE: opens FILE for the stream (false if it cannot be written).
-inline bool RecordTo(const char* path)
+ASCENDC_CPU_FN bool RecordTo(const char* path)
 {
     Rec().out = std::fopen(path, "w");
     return Rec().out != nullptr;
 }
 
-inline std::string RecordSite(const Site& s)
+ASCENDC_CPU_FN std::string RecordSite(const Site& s)
 {
     std::string w = Where(s);
     for (char& c : w) {
@@ -101,7 +103,7 @@ inline std::string RecordSite(const Site& s)
 }
 
 /// Writes the scalar accesses counted since the last line.
-inline void RecordFlushScalars()
+ASCENDC_CPU_FN void RecordFlushScalars()
 {
     Recorder& r = Rec();
     if (r.ubGets + r.ubSets + r.gmGets + r.gmSets == 0) {
@@ -114,7 +116,7 @@ inline void RecordFlushScalars()
 }
 
 /// Writes the register calls counted since the last line.
-inline void RecordFlushRegisters()
+ASCENDC_CPU_FN void RecordFlushRegisters()
 {
     Recorder& r = Rec();
     for (const auto& [api, count] : r.registers) {
@@ -124,7 +126,7 @@ inline void RecordFlushRegisters()
 }
 
 /// One MicroAPI call on one register (a VF function's instruction): counted by API.
-inline void RecordRegister(const char* api)
+ASCENDC_CPU_FN void RecordRegister(const char* api)
 {
     Recorder& r = Rec();
     if (r.out == nullptr) {
@@ -139,7 +141,7 @@ inline void RecordRegister(const char* api)
     r.registers.emplace_back(api, 1);
 }
 
-inline void RecordLine(const std::string& line)
+ASCENDC_CPU_FN void RecordLine(const std::string& line)
 {
     if (!Recording()) {
         return;
@@ -150,7 +152,7 @@ inline void RecordLine(const std::string& line)
     std::fputc('\n', Rec().out);
 }
 
-inline void RecordCore(int64_t block)
+ASCENDC_CPU_FN void RecordCore(int64_t block)
 {
     if (Recording()) {
         RecordFlushRegisters();
@@ -159,7 +161,7 @@ inline void RecordCore(int64_t block)
     }
 }
 
-inline void RecordFinish()
+ASCENDC_CPU_FN void RecordFinish()
 {
     if (Recording()) {
         RecordFlushRegisters();
@@ -170,7 +172,7 @@ inline void RecordFinish()
 }
 
 /// A kernel's call begins (CallScope at depth 0).
-inline void RecordCallBegin(const Site& site)
+ASCENDC_CPU_FN void RecordCallBegin(const Site& site)
 {
     Recorder& r = Rec();
     if (r.out == nullptr) {
@@ -188,7 +190,7 @@ inline void RecordCallBegin(const Site& site)
 }
 
 /// A UB access of pipe p (HbAccess): noted on the call being recorded.
-inline void RecordUb(const char* api, Pipe p, uint64_t off, uint64_t bytes, bool write)
+ASCENDC_CPU_FN void RecordUb(const char* api, Pipe p, uint64_t off, uint64_t bytes, bool write)
 {
     Recorder& r = Rec();
     if (r.out == nullptr) {
@@ -220,7 +222,7 @@ inline void RecordUb(const char* api, Pipe p, uint64_t off, uint64_t bytes, bool
 
 /// A GM access (GlobalTensor::Checked) of `bytes` (a read, or a write: the copy's pipe says which);
 /// a scalar GetValue / SetValue is counted.
-inline void RecordGm(const char* api, uint64_t bytes, int cacheMode)
+ASCENDC_CPU_FN void RecordGm(const char* api, uint64_t bytes, int cacheMode)
 {
     Recorder& r = Rec();
     if (r.out == nullptr) {
@@ -239,7 +241,7 @@ inline void RecordGm(const char* api, uint64_t bytes, int cacheMode)
 }
 
 /// A scalar LocalTensor access (GetValue: a read).
-inline void RecordUbScalar(bool write)
+ASCENDC_CPU_FN void RecordUbScalar(bool write)
 {
     Recorder& r = Rec();
     if (r.out != nullptr) {
@@ -248,7 +250,7 @@ inline void RecordUbScalar(bool write)
 }
 
 /// The call being recorded ends (CallScope at depth 0): its line, if it touched a pipe.
-inline void RecordCallEnd()
+ASCENDC_CPU_FN void RecordCallEnd()
 {
     Recorder& r = Rec();
     if (r.out == nullptr || !r.inCall) {

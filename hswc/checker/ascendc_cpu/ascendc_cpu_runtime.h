@@ -14,6 +14,8 @@
 #ifndef ASCENDC_CPU_RUNTIME_H
 #define ASCENDC_CPU_RUNTIME_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -43,10 +45,10 @@ constexpr uint16_t kGmWriteOrdered = 0xFFFF;
 constexpr size_t kGmGuardBytes = 64 * 1024;  // readable bytes the harness keeps after each GM tensor
 
 struct Runtime;
-inline Runtime& Rt();
+ASCENDC_CPU_FN Runtime& Rt();
 
 namespace detail {
-inline void AppendAll(std::ostringstream&) {}
+ASCENDC_CPU_FN void AppendAll(std::ostringstream&) {}
 template <typename A, typename... Rest>
 inline void AppendAll(std::ostringstream& os, const A& a, const Rest&... rest)
 {
@@ -64,9 +66,9 @@ inline std::string Msg(const Args&... args)
     return os.str();
 }
 
-[[noreturn]] inline void Fail(const char* api, const std::string& rule);
+[[noreturn]] ASCENDC_CPU_FN void Fail(const char* api, const std::string& rule);
 
-inline uint64_t RoundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+ASCENDC_CPU_FN uint64_t RoundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 /// Lifecycle of one UB buffer of a TQue (TBuf buffers stay kInUse).
 enum class BufState { kFree, kAllocated, kEnqueued, kDequeued };
@@ -239,13 +241,13 @@ struct Runtime {
     size_t tilingBytes = SIZE_MAX;
 };
 
-inline Runtime& Rt()
+ASCENDC_CPU_FN Runtime& Rt()
 {
     static Runtime rt;
     return rt;
 }
 
-[[noreturn]] inline void Fail(const char* api, const std::string& rule)
+[[noreturn]] ASCENDC_CPU_FN void Fail(const char* api, const std::string& rule)
 {
     std::fflush(stdout);
     const Runtime& rt = Rt();
@@ -262,7 +264,7 @@ inline Runtime& Rt()
 /// A violation after which the model's state is still sound (a race between pipes, which the
 /// CPU's program order hides). Without keepGoing it is Fail(); with it, the first one of each
 /// `key` is printed as Fail() prints it, all are counted, and the run goes on.
-inline void Defer(const char* api, const std::string& rule, const std::string& key)
+ASCENDC_CPU_FN void Defer(const char* api, const std::string& rule, const std::string& key)
 {
     Runtime& rt = Rt();
     if (!rt.keepGoing) {
@@ -282,7 +284,7 @@ inline void Defer(const char* api, const std::string& rule, const std::string& k
 
 /// A broken rule after which the model can still do what the device does: with --record-rules
 /// recorded as Defer records it, else Fail().
-inline void Broken(const char* api, const std::string& rule, const std::string& key)
+ASCENDC_CPU_FN void Broken(const char* api, const std::string& rule, const std::string& key)
 {
     if (!Rt().recordRules) {
         Fail(api, rule);
@@ -295,7 +297,7 @@ inline void Broken(const char* api, const std::string& rule, const std::string& 
 
 /// A call that takes its mask as an argument (isSetMask = true) runs in the register's Normal
 /// mode; in Counter mode (SetMaskCount: ascendc_cpu_mask.h) it is refused.
-inline void NormalMaskMode(const char* api)
+ASCENDC_CPU_FN void NormalMaskMode(const char* api)
 {
     if (Rt().maskCounter) {
         Fail(api, "counter mode (SetMaskCount) with isSetMask = true is not modelled");
@@ -303,7 +305,7 @@ inline void NormalMaskMode(const char* api)
 }
 
 /// (Re)allocates the UB arena. `ubBytes` must be a positive multiple of 32.
-inline void Configure(uint32_t ubBytes, uint8_t fillByte = 0xA5)
+ASCENDC_CPU_FN void Configure(uint32_t ubBytes, uint8_t fillByte = 0xA5)
 {
     Runtime& rt = Rt();
     if (ubBytes == 0 || ubBytes % kUbBlockBytes != 0) {
@@ -318,7 +320,7 @@ inline void Configure(uint32_t ubBytes, uint8_t fillByte = 0xA5)
     std::memset(rt.arena, fillByte, ubBytes);
 }
 
-inline uint8_t* Arena()
+ASCENDC_CPU_FN uint8_t* Arena()
 {
     Runtime& rt = Rt();
     if (rt.arena == nullptr) {
@@ -330,7 +332,7 @@ inline uint8_t* Arena()
 /// Starts core `idx` of a launch with `num` cores: fills the UB with the
 /// garbage byte (so stale lanes are visible), forgets all UB buffers and the
 /// sync checker's accesses and orderings.
-inline void BeginBlock(int64_t idx, int64_t num)
+ASCENDC_CPU_FN void BeginBlock(int64_t idx, int64_t num)
 {
     Runtime& rt = Rt();
     Arena();
@@ -370,7 +372,7 @@ inline void BeginBlock(int64_t idx, int64_t num)
 }
 
 /// Ends the current core; a TPipe still alive here is a violation.
-inline void EndBlock()
+ASCENDC_CPU_FN void EndBlock()
 {
     Runtime& rt = Rt();
     if (rt.livePipes != 0) {
@@ -381,7 +383,7 @@ inline void EndBlock()
 
 /// Registers a GM allocation. Every GM access made through GlobalTensor must
 /// then lie inside one registered region; writes to read-only regions fail.
-inline void RegisterGm(const void* base, size_t bytes, const std::string& name, bool writable)
+ASCENDC_CPU_FN void RegisterGm(const void* base, size_t bytes, const std::string& name, bool writable)
 {
     if (base == nullptr) {
         return;
@@ -397,9 +399,9 @@ inline void RegisterGm(const void* base, size_t bytes, const std::string& name, 
     Rt().gm.push_back(std::move(r));
 }
 
-inline void ClearGm() { Rt().gm.clear(); }
+ASCENDC_CPU_FN void ClearGm() { Rt().gm.clear(); }
 
-inline const GmRegion* FindGm(const std::string& name)
+ASCENDC_CPU_FN const GmRegion* FindGm(const std::string& name)
 {
     for (const GmRegion& r : Rt().gm) {
         if (r.name == name) {
@@ -411,12 +413,12 @@ inline const GmRegion* FindGm(const std::string& name)
 
 /// Size in bytes of the tiling buffer the harness passes (checked by
 /// GET_TILING_DATA_WITH_STRUCT).
-inline void SetTilingBytes(size_t bytes) { Rt().tilingBytes = bytes; }
+ASCENDC_CPU_FN void SetTilingBytes(size_t bytes) { Rt().tilingBytes = bytes; }
 
 /// Checks a GM access of `bytes` bytes at `p` against the registered regions.
 /// For writes, `src` holds the new bytes (used to detect two cores writing
 /// different values to the same byte).
-inline void CheckGm(const char* api, const void* p, size_t bytes, bool write, const void* src)
+ASCENDC_CPU_FN void CheckGm(const char* api, const void* p, size_t bytes, bool write, const void* src)
 {
     Runtime& rt = Rt();
     if (bytes == 0 || rt.gm.empty()) {

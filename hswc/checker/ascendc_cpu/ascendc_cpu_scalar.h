@@ -12,6 +12,8 @@
 #ifndef ASCENDC_CPU_SCALAR_H
 #define ASCENDC_CPU_SCALAR_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -20,11 +22,11 @@
 namespace AscendC {
 
 /// bfloat16_t -> float, exactly.
-inline float ToFloat(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
+ASCENDC_CPU_FN float ToFloat(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
 
 /// float -> bfloat16_t as the device's scalar Cast does it: round to nearest
 /// even (subnormals and overflow to inf as IEEE), but every NaN becomes 0x7FFF.
-inline bfloat16_t Cast(const float& fVal)
+ASCENDC_CPU_FN bfloat16_t Cast(const float& fVal)
 {
     if (fVal != fVal) {
         return bfloat16_t::FromBits(0x7FFFu);
@@ -33,7 +35,7 @@ inline bfloat16_t Cast(const float& fVal)
         ascendc_cpu::RoundDoubleTo(static_cast<double>(fVal), ascendc_cpu::kBF16, ascendc_cpu::Rounding::kRint)));
 }
 
-inline bfloat16_t ToBfloat16(const float& fVal) { return Cast(fVal); }
+ASCENDC_CPU_FN bfloat16_t ToBfloat16(const float& fVal) { return Cast(fVal); }
 
 /// The bits of valueIn equal to countValue (0 or 1): GetBitCount.md.
 template <int countValue>
@@ -54,7 +56,7 @@ inline int64_t ScalarGetCountOfValue(uint64_t valueIn)
 }
 
 /// The zeros above the highest 1 of valueIn, 64 for 0: CountLeadingZero.md.
-inline int64_t CountLeadingZero(uint64_t valueIn)
+ASCENDC_CPU_FN int64_t CountLeadingZero(uint64_t valueIn)
 {
     int64_t zeros = 0;
     for (uint64_t bit = uint64_t{1} << 63; bit != 0 && (valueIn & bit) == 0; bit >>= 1) {
@@ -63,7 +65,7 @@ inline int64_t CountLeadingZero(uint64_t valueIn)
     return zeros;
 }
 
-inline int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
+ASCENDC_CPU_FN int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
 
 namespace Std {
 template <typename T, typename U>

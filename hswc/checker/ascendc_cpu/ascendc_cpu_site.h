@@ -10,6 +10,8 @@
 #ifndef ASCENDC_CPU_SITE_H
 #define ASCENDC_CPU_SITE_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <string>
 
 namespace ascendc_cpu {
@@ -22,7 +24,7 @@ struct Site {
 };
 
 /// "file:line", as compilers write a location.
-inline std::string Where(const Site& s)
+ASCENDC_CPU_FN std::string Where(const Site& s)
 {
     return std::string(s.file == nullptr ? "?" : s.file) + ":" + std::to_string(s.line);
 }

@@ -20,6 +20,8 @@
 #ifndef ASCENDC_CPU_SYNC_H
 #define ASCENDC_CPU_SYNC_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -32,7 +34,7 @@
 
 namespace ascendc_cpu {
 
-inline const char* EventName(AscendC::HardEvent e)
+ASCENDC_CPU_FN const char* EventName(AscendC::HardEvent e)
 {
     static const char* const kNames[] = {"MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1", "MTE2_V", "V_MTE2",
         "MTE3_V", "V_MTE3", "M_V", "V_M", "V_V", "MTE3_MTE1", "MTE1_MTE3", "MTE1_V", "MTE2_M", "M_MTE2", "V_MTE1",
@@ -44,7 +46,7 @@ inline const char* EventName(AscendC::HardEvent e)
 
 /// The tracked pipe a name part ("MTE2", "V", "MTE3", "S") stands for; M,
 /// MTE1 and FIX (the cube side) are not tracked.
-inline Pipe PipeOfName(const std::string& n)
+ASCENDC_CPU_FN Pipe PipeOfName(const std::string& n)
 {
     if (n == "MTE2") {
         return Pipe::kMte2;
@@ -59,7 +61,7 @@ inline Pipe PipeOfName(const std::string& n)
 }
 
 /// The signalling and the waiting pipe of an event, e.g. MTE2_V -> (MTE2, V).
-inline std::pair<Pipe, Pipe> EventPipes(AscendC::HardEvent e)
+ASCENDC_CPU_FN std::pair<Pipe, Pipe> EventPipes(AscendC::HardEvent e)
 {
     const std::string name = EventName(e);
     const size_t sep = name.find('_');
@@ -70,7 +72,7 @@ inline std::pair<Pipe, Pipe> EventPipes(AscendC::HardEvent e)
 }
 
 /// The HardEvent by which pipe `from` signals pipe `to` (a queue's route), e.g. MTE2 -> V: MTE2_V.
-inline AscendC::HardEvent EventOf(Pipe from, Pipe to)
+ASCENDC_CPU_FN AscendC::HardEvent EventOf(Pipe from, Pipe to)
 {
     using AscendC::HardEvent;
     for (int e = 0; e < kEventKinds; ++e) {
@@ -83,7 +85,7 @@ inline AscendC::HardEvent EventOf(Pipe from, Pipe to)
 }
 
 /// How a message spells a flag call, e.g. "SetFlag<HardEvent::MTE3_V>(0)".
-inline std::string FlagCall(const char* call, AscendC::HardEvent e, int32_t id)
+ASCENDC_CPU_FN std::string FlagCall(const char* call, AscendC::HardEvent e, int32_t id)
 {
     return Msg(call, "<HardEvent::", EventName(e), ">(", id, ")");
 }
@@ -91,7 +93,7 @@ inline std::string FlagCall(const char* call, AscendC::HardEvent e, int32_t id)
 /// Takes (or with `take` false, as FetchEventID, only finds) the lowest id of `e` nobody holds,
 /// for `by` at `site`. All kEventIds held is a broken rule of `api`; with --record-rules an id
 /// past them is handed out.
-inline int32_t FreeEventId(const char* api, AscendC::HardEvent e, const Site& site, const std::string& by, bool take)
+ASCENDC_CPU_FN int32_t FreeEventId(const char* api, AscendC::HardEvent e, const Site& site, const std::string& by, bool take)
 {
     std::vector<HeldId>& ids = Rt().heldIds[static_cast<size_t>(e)];
     size_t i = 0;
@@ -119,7 +121,7 @@ inline int32_t FreeEventId(const char* api, AscendC::HardEvent e, const Site& si
 }
 
 /// ReleaseEventID: the id must be one AllocEventID gave (or a queue took) and still holds.
-inline void ReleaseEventId(const char* api, AscendC::HardEvent e, int32_t id, const Site& site)
+ASCENDC_CPU_FN void ReleaseEventId(const char* api, AscendC::HardEvent e, int32_t id, const Site& site)
 {
     std::vector<HeldId>& ids = Rt().heldIds[static_cast<size_t>(e)];
     if (id < 0 || static_cast<size_t>(id) >= ids.size() || !ids[static_cast<size_t>(id)].held) {
@@ -134,7 +136,7 @@ inline void ReleaseEventId(const char* api, AscendC::HardEvent e, int32_t id, co
 /// A flag of `e` and `id` set by `by` at `site` (a kernel's SetFlag, or a queue's): an id out
 /// of range, or one whose earlier flag is still pending, is a broken rule; the flag is pending
 /// until its WaitFlag (a queue's until the queue's own wait).
-inline void SetFlagAt(const char* api, AscendC::HardEvent e, int32_t id, const Site& site, const std::string& by,
+ASCENDC_CPU_FN void SetFlagAt(const char* api, AscendC::HardEvent e, int32_t id, const Site& site, const std::string& by,
     bool queue)
 {
     Runtime& rt = Rt();
@@ -159,7 +161,7 @@ inline void SetFlagAt(const char* api, AscendC::HardEvent e, int32_t id, const S
 
 /// The queue's own wait for its flag of `e` and `id` (DeQue, AllocTensor); the queue orders the
 /// pipes itself (ascendc_cpu_pipe.h), so only the pending flag goes.
-inline void QueueWaited(AscendC::HardEvent e, int32_t id)
+ASCENDC_CPU_FN void QueueWaited(AscendC::HardEvent e, int32_t id)
 {
     std::vector<PendingFlag>& flags = Rt().flags;
     for (size_t i = 0; i < flags.size(); ++i) {
@@ -172,7 +174,7 @@ inline void QueueWaited(AscendC::HardEvent e, int32_t id)
 }
 
 /// The tracked pipe of a pipe_t (PIPE_M, MTE1, FIX: the cube side, untracked).
-inline Pipe PipeOf(pipe_t p)
+ASCENDC_CPU_FN Pipe PipeOf(pipe_t p)
 {
     switch (p) {
         case PIPE_MTE2: return Pipe::kMte2;
@@ -184,7 +186,7 @@ inline Pipe PipeOf(pipe_t p)
 }
 
 /// Mutex ids: what the pipe that last unlocked each one had done by then.
-inline std::vector<std::pair<bool, Clock>>& MutexClocks()
+ASCENDC_CPU_FN std::vector<std::pair<bool, Clock>>& MutexClocks()
 {
     static std::vector<std::pair<bool, Clock>> clocks;
     return clocks;

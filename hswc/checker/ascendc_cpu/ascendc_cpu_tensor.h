@@ -7,6 +7,8 @@
 #ifndef ASCENDC_CPU_TENSOR_H
 #define ASCENDC_CPU_TENSOR_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -133,7 +135,7 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;  // bytes of one vector repeat
 
 namespace ascendc_cpu {
 
-inline const char* PositionName(AscendC::TPosition p)
+ASCENDC_CPU_FN const char* PositionName(AscendC::TPosition p)
 {
     using AscendC::TPosition;
     switch (p) {
@@ -173,7 +175,7 @@ struct UbView {
     AscendC::TPosition position = AscendC::TPosition::VECCALC;
 };
 
-inline const char* StateName(BufState s)
+ASCENDC_CPU_FN const char* StateName(BufState s)
 {
     switch (s) {
         case BufState::kFree: return "free";
@@ -188,7 +190,7 @@ inline const char* StateName(BufState s)
 /// access), at least `bytesNeeded` bytes long, its queue buffer live and not
 /// enqueued, and its first `bytesNeeded` bytes accessed without a cross-pipe
 /// race (ascendc_cpu_hb.h).
-inline void CheckUb(const char* api, const char* operand, const UbView& v, uint64_t bytesNeeded, Access access)
+ASCENDC_CPU_FN void CheckUb(const char* api, const char* operand, const UbView& v, uint64_t bytesNeeded, Access access)
 {
     if (v.ptr == nullptr) {
         Fail(api, Msg(operand, " is an empty LocalTensor (not from AllocTensor/DeQue/TBuf::Get)"));
@@ -238,7 +240,7 @@ inline void CheckUb(const char* api, const char* operand, const UbView& v, uint6
 /// tensor (sorted here); the tensor must be live, `align`-byte aligned (32 unless the call
 /// documents less, as a reduction's dst) and long enough for the last byte, and the sync
 /// checker sees each run of touched bytes as one V-pipe access.
-inline void StridedAccess(const char* api, const char* operand, const UbView& v,
+ASCENDC_CPU_FN void StridedAccess(const char* api, const char* operand, const UbView& v,
     std::vector<std::pair<uint64_t, uint64_t>>& at, bool write, uint64_t align = kUbBlockBytes)
 {
     if (at.empty()) {
@@ -275,7 +277,7 @@ inline void StridedAccess(const char* api, const char* operand, const UbView& v,
     }
 }
 
-inline void Unregister(BufferRecord* r)
+ASCENDC_CPU_FN void Unregister(BufferRecord* r)
 {
     std::vector<BufferRecord*>& v = Rt().records;
     v.erase(std::remove(v.begin(), v.end(), r), v.end());
@@ -283,7 +285,7 @@ inline void Unregister(BufferRecord* r)
 
 /// Reserves `count` buffers of `len` bytes (already 32-byte aligned) in the
 /// UB of the current core; fails with the whole layout on overflow.
-inline uint32_t AllocateUb(const char* what, uint32_t count, uint32_t len)
+ASCENDC_CPU_FN uint32_t AllocateUb(const char* what, uint32_t count, uint32_t len)
 {
     Runtime& rt = Rt();
     Arena();

@@ -20,6 +20,8 @@
 #ifndef ASCENDC_CPU_VEC_CAST_H
 #define ASCENDC_CPU_VEC_CAST_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -41,7 +43,7 @@ constexpr uint32_t CastModes()
     return api::CastTable<U, T>::value;
 }
 
-inline Rounding ToRounding(AscendC::RoundMode m)
+ASCENDC_CPU_FN Rounding ToRounding(AscendC::RoundMode m)
 {
     using AscendC::RoundMode;
     switch (m) {
@@ -57,7 +59,7 @@ inline Rounding ToRounding(AscendC::RoundMode m)
     return Rounding::kRint;
 }
 
-inline const char* RoundModeName(AscendC::RoundMode m)
+ASCENDC_CPU_FN const char* RoundModeName(AscendC::RoundMode m)
 {
     using AscendC::RoundMode;
     switch (m) {
@@ -74,7 +76,7 @@ inline const char* RoundModeName(AscendC::RoundMode m)
     return "CAST_HYBRID/CAST_EVEN/CAST_ZERO";
 }
 
-inline std::string ModeList(uint32_t modes)
+ASCENDC_CPU_FN std::string ModeList(uint32_t modes)
 {
     std::string s;
     for (uint32_t i = 0; i < 7; ++i) {
@@ -86,7 +88,7 @@ inline std::string ModeList(uint32_t modes)
 }
 
 /// x rounded to an integral value by `mode` (sign of zero kept), exactly.
-inline double RoundToIntegral(double x, Rounding mode)
+ASCENDC_CPU_FN double RoundToIntegral(double x, Rounding mode)
 {
     double r = x;
     if (std::fabs(x) < 4503599627370496.0) {  // 2^52: beyond it every double is an integer

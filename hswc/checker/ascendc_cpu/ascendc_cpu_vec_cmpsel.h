@@ -10,6 +10,8 @@
 #ifndef ASCENDC_CPU_VEC_CMPSEL_H
 #define ASCENDC_CPU_VEC_CMPSEL_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -21,7 +23,7 @@
 namespace ascendc_cpu {
 
 /// src0 OP src1 with IEEE semantics: NaN makes LT/GT/EQ/LE/GE false and NE true.
-inline bool CompareValues(double a, double b, AscendC::CMPMODE mode)
+ASCENDC_CPU_FN bool CompareValues(double a, double b, AscendC::CMPMODE mode)
 {
     using AscendC::CMPMODE;
     switch (mode) {
@@ -133,7 +135,7 @@ inline void CompareLanes(const char* api, const AscendC::LocalTensor<U>& dst, co
     std::memcpy(dst.cpu_.ptr, out.data(), out.size());
 }
 
-inline bool MaskBit(const uint8_t* mask, uint64_t i)
+ASCENDC_CPU_FN bool MaskBit(const uint8_t* mask, uint64_t i)
 {
     return ((mask[i / 8] >> (i % 8)) & 1u) != 0;
 }

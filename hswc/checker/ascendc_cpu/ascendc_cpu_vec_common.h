@@ -15,6 +15,8 @@
 #ifndef ASCENDC_CPU_VEC_COMMON_H
 #define ASCENDC_CPU_VEC_COMMON_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -310,7 +312,7 @@ inline T ArithMin(T a, T b)
     return ArithExtremum<false>(a, b);
 }
 
-inline uint32_t CheckCount(const char* api, int64_t count)
+ASCENDC_CPU_FN uint32_t CheckCount(const char* api, int64_t count)
 {
     if (count < 0) {
         Fail(api, Msg("count ", count, " is negative"));

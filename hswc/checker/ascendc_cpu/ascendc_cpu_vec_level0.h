@@ -97,6 +97,8 @@
 #ifndef ASCENDC_CPU_VEC_LEVEL0_H
 #define ASCENDC_CPU_VEC_LEVEL0_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -228,7 +230,7 @@ inline std::vector<bool> MaskLanes(const char* api, const uint64_t mask[])
     return on;
 }
 
-inline bool Any(const std::vector<bool>& on)
+ASCENDC_CPU_FN bool Any(const std::vector<bool>& on)
 {
     for (bool b : on) {
         if (b) {
@@ -239,7 +241,7 @@ inline bool Any(const std::vector<bool>& on)
 }
 
 /// repeatTime 0: true for the A2/A3 NOP (nothing touched), refused on Ascend 950 (header comment).
-inline bool NoRepeats(const char* api, uint8_t repeatTime)
+ASCENDC_CPU_FN bool NoRepeats(const char* api, uint8_t repeatTime)
 {
     if (repeatTime != 0) {
         return false;
@@ -251,14 +253,14 @@ inline bool NoRepeats(const char* api, uint8_t repeatTime)
     return true;
 }
 
-inline void CheckDstBlkStride(const char* api, uint32_t dstBlkStride)
+ASCENDC_CPU_FN void CheckDstBlkStride(const char* api, uint32_t dstBlkStride)
 {
     if (dstBlkStride == 0) {
         Fail(api, "dstBlkStride 0 is not supported (高维切分.md: undefined behaviour)");
     }
 }
 
-[[noreturn]] inline void VectorMaskNotModelled(const char* api)
+[[noreturn]] ASCENDC_CPU_FN void VectorMaskNotModelled(const char* api)
 {
     Fail(api, "isSetMask = false (the mask of SetVectorMask) is not modelled");
 }
@@ -279,7 +281,7 @@ enum class Overlap { kSameLanes, kNone };
 /// The overlap rules of [ovl] for dst against one source: no byte dst writes in repeat r may be
 /// read by the source in a later repeat, nor in repeat r but (kSameLanes) as the same lane at the
 /// same address; kNone: no byte may be both.
-inline void CheckOverlap(const char* api, const char* srcName, const std::vector<Touch>& dst,
+ASCENDC_CPU_FN void CheckOverlap(const char* api, const char* srcName, const std::vector<Touch>& dst,
     const std::vector<Touch>& src, Overlap rule, bool recordable = false)
 {
     if (dst.empty() || src.empty()) {

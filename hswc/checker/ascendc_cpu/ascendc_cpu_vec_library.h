@@ -29,6 +29,8 @@
 #ifndef ASCENDC_CPU_VEC_LIBRARY_H
 #define ASCENDC_CPU_VEC_LIBRARY_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -58,7 +60,7 @@ constexpr TanhConfig DEFAULT_TANH_CONFIG = {TanhAlgo::INTRINSIC};
 namespace ascendc_cpu {
 
 /// One float of the Pade form of Erf: clip, P(x) / Q(x).
-inline float ErfPadeLane(float x)
+ASCENDC_CPU_FN float ErfPadeLane(float x)
 {
     const float bound = static_cast<float>(3.92);
     const float c = ArithMax(ArithMin(x, bound), -bound);
@@ -86,7 +88,7 @@ inline float ErfPadeLane(float x)
 }
 
 /// One float of Ascend 950's subsection form of Erf.
-inline float ErfSubsectionLane(float x)
+ASCENDC_CPU_FN float ErfSubsectionLane(float x)
 {
     const float edge = F32FromBits(0x3F8060FEu);
     const uint32_t kLarge[] = {0x38EB4C3Au, 0xBAAE005Bu, 0x3C09919Fu, 0xBD24D99Au, 0x3E235519u, 0x3F69B4F9u,
@@ -112,7 +114,7 @@ inline float ErfSubsectionLane(float x)
 }
 
 /// One float of Tanh's exponential form: clip to [-lo, hi], e = Exp(2x), (e - 1) / (e + 1).
-inline float TanhExpLane(float x, float lo, float hi)
+ASCENDC_CPU_FN float TanhExpLane(float x, float lo, float hi)
 {
     const float c = ArithMax(ArithMin(x, hi), lo);
     const float e = MathExp(ArithMul(c, 2.0f));
@@ -120,7 +122,7 @@ inline float TanhExpLane(float x, float lo, float hi)
 }
 
 /// One float of Ascend 950's SUBSECTION_COMPENSATION Tanh.
-inline float TanhCompensationLane(float x)
+ASCENDC_CPU_FN float TanhCompensationLane(float x)
 {
     const float x2 = ArithMul(x, x);
     float o = ArithMul(x2, static_cast<float>(0.0157296831));

@@ -17,6 +17,8 @@
 #ifndef ASCENDC_CPU_VEC_MATH_H
 #define ASCENDC_CPU_VEC_MATH_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -35,7 +37,7 @@ constexpr double kExpClamp = 200.0;
 /// exp(x) in double: x = k ln2 + r (Cody and Waite), exp(r) by its Taylor
 /// polynomial to r^13 (coefficients 1/n!, each a correctly rounded quotient),
 /// times 2^k. As math_semantics.exp_double.
-inline double ExpDouble(double x)
+ASCENDC_CPU_FN double ExpDouble(double x)
 {
     if (x < -kExpClamp) {
         x = -kExpClamp;
@@ -60,7 +62,7 @@ inline double ExpDouble(double x)
 
 /// ln(x) in double for finite x > 0: x = m 2^e, m in [sqrt(1/2), sqrt(2)),
 /// e ln2 + 2 atanh((m-1)/(m+1)) by its series to z^12. As math_semantics.ln_double.
-inline double LnDouble(double x)
+ASCENDC_CPU_FN double LnDouble(double x)
 {
     int e = 0;
     double m = std::frexp(x, &e);

@@ -58,6 +58,8 @@
 #ifndef ASCENDC_CPU_VEC_REDUCE_H
 #define ASCENDC_CPU_VEC_REDUCE_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -274,7 +276,7 @@ inline T Extremum(Kind kind, const std::vector<T>& x)
     return Combine(kind, level[0], RepeatTrees(kind, tail, tail.size(), width)[0]);
 }
 
-inline const char* CallName(Kind kind)
+ASCENDC_CPU_FN const char* CallName(Kind kind)
 {
     return kind == Kind::kSum ? "ReduceSum" : kind == Kind::kMax ? "ReduceMax" : "ReduceMin";
 }
@@ -315,7 +317,7 @@ inline T Poison()
 }
 
 /// One element-sized span at `at` bytes of a tensor, as StridedAccess takes it.
-inline std::vector<std::pair<uint64_t, uint64_t>> Span(uint64_t at, uint64_t bytes)
+ASCENDC_CPU_FN std::vector<std::pair<uint64_t, uint64_t>> Span(uint64_t at, uint64_t bytes)
 {
     return {std::make_pair(at, bytes)};
 }
@@ -356,7 +358,7 @@ inline void Count(Kind kind, const AscendC::LocalTensor<T>& dst, const AscendC::
 }
 
 /// Only the lanes of repeat r of `touches`.
-inline std::vector<level0::Touch> OfRepeat(const std::vector<level0::Touch>& touches, uint32_t r)
+ASCENDC_CPU_FN std::vector<level0::Touch> OfRepeat(const std::vector<level0::Touch>& touches, uint32_t r)
 {
     std::vector<level0::Touch> out;
     for (const level0::Touch& t : touches) {
@@ -368,7 +370,7 @@ inline std::vector<level0::Touch> OfRepeat(const std::vector<level0::Touch>& tou
 }
 
 /// A NOP (repeat 0, or no lane) on A2/A3; refused on Ascend 950 (header comment).
-inline bool Nothing(const char* api, uint8_t repeatTime, const std::vector<bool>& on)
+ASCENDC_CPU_FN bool Nothing(const char* api, uint8_t repeatTime, const std::vector<bool>& on)
 {
     if (repeatTime == 0) {
         if (kDav3510) {
@@ -437,7 +439,7 @@ inline void Binary(const char* api, bool accumulates, const AscendC::LocalTensor
 
 /// A level-0 reduction with no repeat or a repeat of no lane: Nothing's NOP on A2/A3, refused on
 /// Ascend 950 (header comment; every repeat has the same lanes but in counter mode's last).
-inline bool NoRepeat(const char* api, const std::vector<std::vector<bool>>& repeats)
+ASCENDC_CPU_FN bool NoRepeat(const char* api, const std::vector<std::vector<bool>>& repeats)
 {
     if (repeats.empty()) {
         return Nothing(api, 0, {});
@@ -452,7 +454,7 @@ inline bool NoRepeat(const char* api, const std::vector<std::vector<bool>>& repe
 
 /// The range checks of a level-0 reduction's repeatTime and strides (ReduceRepeat.md,
 /// ReduceDataBlock.md: repeatTime in [0, 255], the strides in [0, 65535]).
-inline void CheckRepeatArgs(const char* api, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+ASCENDC_CPU_FN void CheckRepeatArgs(const char* api, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
     int32_t srcRepStride)
 {
     if (repeatTime < 0 || repeatTime > 255) {

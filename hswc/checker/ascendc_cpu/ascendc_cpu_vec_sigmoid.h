@@ -23,6 +23,8 @@
 #ifndef ASCENDC_CPU_VEC_SIGMOID_H
 #define ASCENDC_CPU_VEC_SIGMOID_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -45,13 +47,13 @@ inline U SigmoidLane(U x)
 }
 
 /// Whether the first `aBytes` of `a` and the first `bBytes` of `b` share a byte.
-inline bool UbOverlaps(const UbView& a, uint64_t aBytes, const UbView& b, uint64_t bBytes)
+ASCENDC_CPU_FN bool UbOverlaps(const UbView& a, uint64_t aBytes, const UbView& b, uint64_t bBytes)
 {
     return a.ptr < b.ptr + bBytes && b.ptr < a.ptr + aBytes;
 }
 
 /// The overlap rule of Sigmoid.md's 约束说明 for operands `x` and `y`.
-inline void CheckSigmoidApart(const char* xName, const UbView& x, uint64_t xBytes, const char* yName,
+ASCENDC_CPU_FN void CheckSigmoidApart(const char* xName, const UbView& x, uint64_t xBytes, const char* yName,
     const UbView& y, uint64_t yBytes)
 {
     if (xBytes > 0 && yBytes > 0 && UbOverlaps(x, xBytes, y, yBytes)) {

@@ -30,6 +30,8 @@
 #ifndef ASCENDC_CPU_VEC_TRANSPOSE_H
 #define ASCENDC_CPU_VEC_TRANSPOSE_H
 
+#include "ascendc_cpu_fn.h"
+
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -67,7 +69,7 @@ namespace transpose {
 constexpr uint32_t kBlocks = 16;
 
 /// The UB byte offset of a list entry (a host address), refused outside the UB or unaligned.
-inline uint64_t UbOffset(const char* api, const char* list, uint32_t i, uint64_t address)
+ASCENDC_CPU_FN uint64_t UbOffset(const char* api, const char* list, uint32_t i, uint64_t address)
 {
     const uint64_t base = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(Arena()));
     if (address < base || address >= base + Rt().ubBytes) {
