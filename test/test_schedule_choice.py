@@ -291,13 +291,16 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
     monkeypatch.setattr(choice_store, "store", None)
-    # apart: the traded candidates, then the hint of their winner, each step its own kernels
+    # apart: the traded candidates, then the hint of their winner (then, below, its offsets),
+    # each step its own kernels
     size = choice_size(None)
     times = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, size,
                            schedule_choice.TRADED)
     fastest = min(t for _, t in times)
-    apart = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
-                                    next(c for c in times if c[1] <= fastest * (1 + TIE)))
+    hinted = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
+                                     next(c for c in times if c[1] <= fastest * (1 + TIE)))
+    apart = schedule_choice._offset(build, ew.dag, dtype, ew.output_name(), platform, None,
+                                    hinted)
     distinct = {schedule_choice._signature(plan)
                 for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api,
                                       schedule_choice.TRADED)}
@@ -320,4 +323,8 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     schedule_choice._chosen.clear()
     assert (choice.schedule, choice.time) == apart
     assert len(blocked) == 1
-    assert len(built) == len(distinct) + 1  # and the winner with the hint
+    offset = replace(hinted[0], bank_offsets=True)
+    offsets = bool(_plans(ew.dag, dtype, ew.output_name(), platform.api, (offset,))[0][1]
+                   .bank_halves)
+    # and the winner with the hint, and with its buffers offset when the planner offsets any
+    assert len(built) == len(distinct) + 1 + offsets
