@@ -77,7 +77,7 @@ func.func @quantize(%x: tensor<?xf32>) -> tensor<?xi8> {
 }
 
 // CHECK-LABEL: __aicore__ inline void Compute(int64_t currentNum)
-// CHECK:           AscendC::Cast(qLocal, xLocal, AscendC::RoundMode::CAST_RINT, currentNum);
+// CHECK:           AscendC::Cast(qLocal, {{xLocal|mLocal}}, AscendC::RoundMode::CAST_RINT, currentNum);
 // CHECK:           AscendC::Cast(iF32Local, qLocal, AscendC::RoundMode::CAST_TRUNC, currentNum);
 // CHECK-NEXT:      AscendC::PipeBarrier<PIPE_V>();
 // CHECK-NEXT:      AscendC::Cast(iF16Local, iF32Local, AscendC::RoundMode::CAST_TRUNC, currentNum);
