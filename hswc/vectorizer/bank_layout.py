@@ -4,7 +4,10 @@ Atlas A2/A3's UB interleaves 16 bank groups of 32-byte rows, so a vector repeat'
 from offset o take the 8 groups of half (o % 512) // 256 of the span (hswc.platform
 UB_BANK_GROUP_SPAN). A call whose two sources start in the same half, or a source and its
 destination in the same half of one bank, conflicts (hswc.cost_model.stream.bank_conflict, the
-rule the cost model times by); asc-devkit's add_high_performance (examples/01_simd_cpp_api/
+rule the cost model times by; asc-devkit's guide, docs/zh/guide/算子实践参考/SIMD算子性能优化/
+内存访问/避免UB的bank冲突/, its page for NPU architecture 2201, Atlas A2/A3: read-write
+conflicts when src and dst fall in one bank, read-read when two sources fall in one bank
+group); asc-devkit's add_high_performance (examples/01_simd_cpp_api/
 05_best_practices/00_vector_compute/add_high_performance, README case 6) removes the conflicts
 of its Add by placing y 256 bytes after a 512-byte boundary where x starts at one.
 
