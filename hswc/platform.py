@@ -11,6 +11,18 @@ from dataclasses import dataclass, field, replace
 UB_BLOCK_BYTES = 32
 """The unified buffer's block: UB addresses and DataCopy lengths are multiples of it."""
 
+UB_BANK_GROUP_SPAN = 512
+"""Atlas A2/A3's UB: 16 bank groups of 32-byte rows, interleaved (asc-devkit
+add_high_performance README, 'Bank Conflict' section: 192 KB = 16 bank groups x 3 banks of
+4 KB; a vector repeat reads 8 blocks of 256 bytes, and operands offset by 256 bytes fall in
+different bank groups). So the group of UB byte b is (b // 32) % 16, and a repeat's 8 blocks
+from offset o take groups (o // 32) % 16 ... + 7: two operands whose offsets are equal modulo
+512 take the same 8 groups."""
+
+UB_BANK_BYTES = 64 * 1024
+"""Assumed: the 3 banks of a group are the UB's three 64 KB thirds (192 KB / 3); the README
+gives their size (4 KB = 128 rows of 32 bytes in each group), not which addresses they hold."""
+
 DATA_COPY_PAD_MAX_BYTES = 0xFFFF
 """The most bytes one DataCopyPad block moves: DataCopyParams.blockLen, which DataCopyPad counts
 in bytes, is a uint16_t (asc-devkit include/basic_api/kernel_struct_data_copy.h); a longer

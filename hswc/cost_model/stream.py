@@ -13,7 +13,11 @@ work on one of three pipes or into a synchronisation between them:
 - Vector instructions (every ascend.VectorOp: the arithmetic and bitwise families, Duplicate,
   Compare, CompareScalar, Select, Cast): work on V of `repeats = ceil(count * sizeof(T) / 256)`
   repeats (T the widest operand element), issued as ceil(repeats / 255) instructions; a scalar
-  source costs the same as an attribute or as a run-time value.
+  source costs the same as an attribute or as a run-time value. Its operands' UB addresses
+  (InitBuffer places buffers back to back from byte 0, each length rounded up to 32 bytes, a
+  queue's `num` buffers one after another; LocalTensor[offset] moves on) decide whether it
+  conflicts in the UB banks (`bank_conflict`: the rule a recorded call is timed by), which
+  multiplies its repeats' cycles by `bank_conflict_factor`.
 - Float scalar code (the kernel's f32 scalars, arith on them): the scalar unit, like index
   arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
 - Scalar accesses (GlobalTensor::GetValue, LocalTensor::SetValue: a broadcast operand's
@@ -33,8 +37,8 @@ work on one of three pipes or into a synchronisation between them:
   for each time the implementation waits for V so the scalar unit can read its result.
 - The mask/repeat calls (the level-0 binary arithmetic, WholeReduceSum / Max / Min, Brcb): one
   instruction of `repeat` repeats, each repeat one `cycles_per_repeat` whatever its mask and
-  strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does; UB bank
-  conflicts are not modelled).
+  strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does), UB bank
+  conflicts as a vector instruction's.
 - GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE): that tensor's copies are marked
   `l2_bypass` (hswc.cost_model.schedule: while no read that allocates in L2 moves, the writes
   stay in L2).
@@ -66,7 +70,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES
-from hswc.platform import UB_BLOCK_BYTES, CostFigures
+from hswc.platform import UB_BANK_BYTES, UB_BANK_GROUP_SPAN, UB_BLOCK_BYTES, CostFigures
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
 PIPES = (MTE2, VECTOR, MTE3)
@@ -149,6 +153,8 @@ class _Slot:
     index: int
     release: int | None = None
     """The token FreeTensor signalled for this buffer's previous tensor."""
+    addr: int = 0
+    """Its UB byte offset (InitBuffer's placement: KernelWalker.init_buffer)."""
 
 
 @dataclass
@@ -168,9 +174,18 @@ class _Queue:
 
 
 @dataclass
+class _Buf:
+    """A TBuf: where InitBuffer put it."""
+
+    addr: int = 0
+
+
+@dataclass
 class _Tensor:
     queue: _Queue | None
     slot: _Slot | None
+    addr: int = 0
+    """The UB byte offset of its first element."""
 
 
 # endregion
@@ -218,18 +233,6 @@ def copy_cycles(pipe: str, gm_bytes: int, bursts: int, figures: CostFigures) -> 
     burst-size rule would read (not modelled: see hswc.cost_model's docstring)."""
     del gm_bytes, bursts
     return figures.dma_setup_cycles if pipe == MTE2 else figures.write_setup_cycles
-
-
-UB_BANK_GROUP_SPAN = 512
-"""Atlas A2/A3's UB: 16 bank groups of 32-byte rows, interleaved (asc-devkit
-add_high_performance README, 'Bank Conflict' section: 192 KB = 16 bank groups x 3 banks of
-4 KB; a vector repeat reads 8 blocks of 256 bytes, and operands offset by 256 bytes fall in
-different bank groups). So the group of UB byte b is (b // 32) % 16, and a repeat's 8 blocks
-from offset o take groups (o // 32) % 16 ... + 7: two operands whose offsets are equal modulo
-512 take the same 8 groups."""
-UB_BANK_BYTES = 64 * 1024
-"""Assumed: the 3 banks of a group are the UB's three 64 KB thirds (192 KB / 3); the README
-gives their size (4 KB = 128 rows of 32 bytes in each group), not which addresses they hold."""
 
 
 def bank_conflict(operands: list[tuple[int, bool]]) -> bool:
@@ -461,7 +464,7 @@ class KernelWalker:
         slot = q.free.popleft()
         if slot.release is not None:
             self.emit(q.producer, Wait(slot.release))
-        self.env[result] = _Tensor(q, slot)
+        self.env[result] = _Tensor(q, slot, slot.addr)
 
     def enque(self, op: ascend.EnQueOp) -> None:
         que, tensor = self.values(op)
@@ -508,8 +511,13 @@ class KernelWalker:
         self.env[op.result] = self.env.get(op.tensor)
 
     def local_view(self, op: ascend.LocalAtOp | ascend.ReinterpretCastOp) -> None:
-        source = op.tensor if isinstance(op, ascend.LocalAtOp) else op.src
-        self.env[op.result] = self.tensor(op, source)
+        if isinstance(op, ascend.ReinterpretCastOp):
+            self.env[op.result] = self.tensor(op, op.src)
+            return
+        t = self.tensor(op, op.tensor)
+        assert isinstance(op.tensor.type, ascend.LocalTensorType)
+        size = ascend.element_size(op.tensor.type.element_type)
+        self.env[op.result] = _Tensor(t.queue, t.slot, t.addr + self.int(op.offset) * size)
 
     def tque(self, op: ascend.TQueOp) -> None:
         t = op.result.type
@@ -519,15 +527,26 @@ class KernelWalker:
                                      deque(_Slot(i) for i in range(depth)))
 
     def pipe_or_buf(self, op: ascend.TPipeOp | ascend.TBufOp) -> None:
-        self.env[op.result] = op.result.type
+        self.env[op.result] = _Buf()
 
     def init_buffer(self, op: ascend.InitBufferOp) -> None:
+        """Its buffers placed back to back after the previous InitBuffer's, as TPipe places
+        them (hswc.interpreter.core_state: the same rule): their addresses decide bank
+        conflicts."""
         num = op.num.value.data if op.num is not None else 1
         length = -(-self.int(op.length) // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+        start = self.program.ub_bytes
+        target = self.env.get(op.buffer)
+        if isinstance(target, _Queue):
+            for slot in target.free:
+                slot.addr = start + slot.index * length
+        elif isinstance(target, _Buf):
+            target.addr = start
         self.program.ub_bytes += num * length
 
     def tbuf_get(self, op: ascend.TBufGetOp) -> None:
-        self.env[op.result] = _Tensor(None, None)
+        buf = self.env.get(op.buf)
+        self.env[op.result] = _Tensor(None, None, buf.addr if isinstance(buf, _Buf) else 0)
 
     def unknown(self, op: Operation) -> None:
         raise CostModelError(op, "has no rule in the cost model")
@@ -539,8 +558,26 @@ class KernelWalker:
                                               op.count)
         lane, label, count = facts
         repeats, instructions = repeats_of(lane, self.int(count), self.figures)
-        cycles = vector_cycles(label, repeats, instructions, self.figures)
-        self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
+        conflict = self.conflicting(op)
+        cycles = vector_cycles(label, repeats, instructions, self.figures, conflict)
+        self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions,
+                               bank_conflict=conflict))
+
+    def conflicting(self, op: Operation) -> bool:
+        """Whether a vector call's UB operands conflict in the banks (`bank_conflict`, the rule
+        a recorded call is timed by): each LocalTensor operand at its address, the `dst`
+        operand written (the first operand that is it: an in-place call's source is read)."""
+        f = self.figures
+        if f.bank_conflict_factor == 1.0 and f.conflict_read_factor == 1.0:
+            return False  # (Ascend 950: no conflicts modelled)
+        dst = getattr(op, "dst", None)
+        starts: dict[tuple[int, bool], None] = {}
+        for value in op.operands:
+            if isinstance(value.type, ascend.LocalTensorType):
+                written = value is dst
+                dst = None if written else dst
+                starts[(self.tensor(op, value).addr, written)] = None
+        return bank_conflict(list(starts))
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
         ub_to_ub = all(isinstance(v.type, ascend.LocalTensorType) for v in (op.dst, op.src))
@@ -597,10 +634,12 @@ class KernelWalker:
         """A mask/repeat call: one instruction of `repeat` repeats."""
         repeats = max(self.int(op.repeat), 0)
         f = self.figures
-        cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat if repeats else 0
+        conflict = self.conflicting(op)
+        factor = f.bank_conflict_factor if conflict else 1.0
+        cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat * factor if repeats else 0
         if cycles:
             self.emit(VECTOR, Work(VECTOR, op.name.removeprefix("ascend."), self.chunk, cycles, 0,
-                                   repeats, 1))
+                                   repeats, 1, bank_conflict=conflict))
 
     def flag(self, op: ascend.FlagOp) -> None:
         """SetFlag / WaitFlag as a signal and a wait between pipes (module docstring)."""
