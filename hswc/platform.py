@@ -11,17 +11,23 @@ from dataclasses import dataclass, field, replace
 UB_BLOCK_BYTES = 32
 """The unified buffer's block: UB addresses and DataCopy lengths are multiples of it."""
 
-UB_BANK_GROUP_SPAN = 512
-"""Atlas A2/A3's UB: 16 bank groups of 32-byte rows, interleaved (asc-devkit
-add_high_performance README, 'Bank Conflict' section: 192 KB = 16 bank groups x 3 banks of
-4 KB; a vector repeat reads 8 blocks of 256 bytes, and operands offset by 256 bytes fall in
-different bank groups). So the group of UB byte b is (b // 32) % 16, and a repeat's 8 blocks
-from offset o take groups (o // 32) % 16 ... + 7: two operands whose offsets are equal modulo
-512 take the same 8 groups."""
+UB_BANK_GROUPS = 16
+"""Documented: Atlas A2/A3's 192 KB UB is 48 banks of 128 rows of 32 bytes in 16 bank groups of
+3 banks each (asc-devkit examples/01_simd_cpp_api/05_best_practices/04_memory_access/
+bank_conflict_ub/README.md:34-38). Its 18-bit address is {bank id [17:16], row [15:9], bank group
+[8:5], byte [4:0]} (ibid. :42-49), so UB byte b is in bank group (b // 32) % 16."""
+
+UB_BANK_GROUP_SPAN = UB_BANK_GROUPS * UB_BLOCK_BYTES
+"""512: the bytes after which the bank groups repeat (UB_BANK_GROUPS). A vector repeat's 8 blocks
+from offset o take groups (o // 32) % 16 ... + 7, so two operands whose offsets are equal modulo
+512 take the same 8 groups, and operands 256 bytes apart take the other 8 (asc-devkit
+add_high_performance README case 6 places its Add's y so)."""
 
 UB_BANK_BYTES = 64 * 1024
-"""Assumed: the 3 banks of a group are the UB's three 64 KB thirds (192 KB / 3); the README
-gives their size (4 KB = 128 rows of 32 bytes in each group), not which addresses they hold."""
+"""Documented: the bank id of UB byte b is b // 65536, address bits [17:16] (bank_conflict_ub
+README.md:42-49; the bank number is bank group + 16 x bank id, ibid. :37; asc-devkit's guide,
+docs/zh/guide/算子实践参考/SIMD算子性能优化/内存访问/避免UB的bank冲突/, its page for NPU
+architecture 2201, line 31: 0x10000 is bank 16, 0x10020 bank 17, 0x20020 bank 33)."""
 
 DATA_COPY_PAD_MAX_BYTES = 0xFFFF
 """The most bytes one DataCopyPad block moves: DataCopyParams.blockLen, which DataCopyPad counts
@@ -124,8 +130,10 @@ class CostFigures:
     bank_conflict_factor: float = 2.0
     """Fitted: a vector call whose operands conflict in the UB banks
     (hswc.cost_model.stream.bank_conflict) takes this many times its repeats' cycles
-    (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes).
-    Only a recorded kernel's calls, whose UB addresses are known, are checked."""
+    (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes),
+    whichever rule it breaks. asc-devkit's bank_conflict_ub example measures 1.74x for a
+    read-read conflict and 1.57x for a read-write one (README.md:78-85, 1000 Adds of 64
+    repeats): a check, not fitted (bench/bench_calibration.py)."""
     conflict_read_factor: float = 0.4
     """Fitted: while a vector call whose operands conflict in the UB banks runs, its core's
     MTE2 reads into UB move at most this fraction of the port rate (`core_gm_bytes_per_s`):

@@ -122,6 +122,26 @@ def test_a_stream_it_cannot_read_is_an_error(stream: str, message: str) -> None:
     ([(65536, False), (98048, False), (163584, True)], False),  # case 6's pong
     ([(0, False), (256, False), (512, True)], True),  # x and z: the same groups, one bank
     ([(0, False), (256, False), (65536 + 512, True)], False),  # z in the next bank
+    # asc-devkit bank_conflict_ub (README.md:78-85, measured on A2): src0, src1, dst
+    ([(0, False), (0x10100, False), (0x20000, True)], False),  # 1: apart
+    ([(0, False), (0x4000, False), (0x10000, True)], True),  # 2: sources in one bank
+    ([(0, False), (0x10000, False), (0x14100, True)], True),  # 3: sources in one group
+    ([(0, False), (0x10100, False), (0x4000, True)], False),  # 4: dst aligned with src0: delayed
+    ([(0, False), (0x10100, False), (0x4020, True)], True),  # 5: dst one group on: read-write
+    ([(0, False), (0x10100, False), (0x10100, True)], False),  # 6: in place: delayed
+    # one source: in place, or aligned in one bank (delayed); in another bank's same groups
+    ([(0x100, False), (0x100, True)], False),
+    ([(0x100, False), (0x300, True)], False),
+    ([(0, False), (0x10000, True)], False),  # the guide's overview: 0x0 and 0x10000
+    ([(0, False), (0x120, True)], True),  # one bank, groups 0-7 against 9-16: group 0 twice
+    ([(0, False), (0x100, True)], False),  # the other 8 groups
+    # a source read twice (Mul(x, x)) is one read
+    ([(0x200, False), (0x200, False), (0x8000, True)], False),
+    # the delayed in-place write meets the other source's groups in its bank
+    ([(0, False), (0x100, False), (0, True)], True),
+    ([(0, False), (0x10100, False), (0, True)], False),  # ... but not in another bank
+    # two writes in one group (write-write)
+    ([(0, False), (0x10000, True), (0x20040, True)], True),
 ])
 def test_bank_conflicts(operands: list[tuple[int, bool]], conflict: bool) -> None:
     assert bank_conflict(operands) is conflict

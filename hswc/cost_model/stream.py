@@ -58,8 +58,9 @@ An op the model has no rule for is an error naming it, never skipped.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import UnionType
 
@@ -70,7 +71,13 @@ from xdsl.ir import Block, Operation, SSAValue
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES
-from hswc.platform import UB_BANK_BYTES, UB_BANK_GROUP_SPAN, UB_BLOCK_BYTES, CostFigures
+from hswc.platform import (
+    UB_BANK_BYTES,
+    UB_BANK_GROUPS,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+    CostFigures,
+)
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
 PIPES = (MTE2, VECTOR, MTE3)
@@ -235,23 +242,63 @@ def copy_cycles(pipe: str, gm_bytes: int, bursts: int, figures: CostFigures) -> 
     return figures.dma_setup_cycles if pipe == MTE2 else figures.write_setup_cycles
 
 
-def bank_conflict(operands: list[tuple[int, bool]]) -> bool:
+def bank_conflict(operands: Iterable[tuple[int, bool]]) -> bool:
     """Whether a vector call's UB operands (start offset, written) conflict in Atlas A2/A3's UB
-    banks (a measured doubling of its repeats' time: add_high_performance cases 5 and 6): two
-    read operands in the same bank groups (a read-read conflict), or a read and the written
-    operand in the same groups of the same bank (read-write)."""
-    def groups(offset: int) -> int:
-        return (offset % UB_BANK_GROUP_SPAN) // (UB_BANK_GROUP_SPAN // 2)
+    banks; a conflicting call's repeats take `bank_conflict_factor` times as long. One rule for
+    a recorded call (hswc.cost_model.recorded) and a generated kernel's (KernelWalker).
 
+    Documented (asc-devkit examples/01_simd_cpp_api/05_best_practices/04_memory_access/
+    bank_conflict_ub/README.md, "README" below; docs/zh/guide/算子实践参考/SIMD算子性能优化/
+    内存访问/避免UB的bank冲突/, its page for NPU architecture 2201, "guide"; that
+    directory's 概述.md, "overview"):
+    - each cycle the vector unit reads or writes one row of each bank group (guide:21); a repeat
+      of a contiguous operand touches 8 blocks of 32 bytes, in 8 consecutive bank groups
+      (README:105-108), each block in the bank (bank id, group) of its address
+      (hswc.platform.UB_BANK_GROUPS, UB_BANK_BYTES);
+    - read-read: two reads in one bank group at once, whether in one bank or not (README:68,
+      366; guide:29; measured: scenarios 2 and 3, README:81-82);
+    - write-write: two writes in one bank group at once (README:69; guide:28);
+    - read-write: a read and a write in one bank at once (README:70, 367; guide:27); a read and
+      a write in one group but different banks do not conflict (README:80, scenario 1;
+      overview:32: 0x0 against 0x10000);
+    - "at once" for a repeat stream: repeat i's write goes with repeat i's reads (README:189-197,
+      235-241) unless the write's 8 blocks are in the same 8 banks as one source's (an in-place
+      call, or a destination a multiple of 512 bytes from a source in the same bank id): then the
+      hardware delays the write by one repeat, to go with repeat i + 1's reads (README:187,
+      207, 264, 367; measured: scenarios 4 and 6 run as fast as no conflict, README:83-85).
+      So an in-place call (Muls(x, x, s)) does not conflict.
+    Assumed: a source read twice by one call (the same start) is one read (the documented case
+    is a block read twice by one operand, README:368); every operand is contiguous (block
+    stride 1, repeat stride 8: a recorded call's strides are not in its stream); and the
+    call's first repeats stand for all of them (a call whose operand crosses a 64 KB bank
+    boundary part-way is judged by where it starts)."""
+    return _conflict(tuple(sorted(set(operands))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _conflict(operands: tuple[tuple[int, bool], ...]) -> bool:
     reads = [o for o, written in operands if not written]
     writes = [o for o, written in operands if written]
-    for k, a in enumerate(reads):
-        if any(groups(a) == groups(b) for b in reads[k + 1:]):
-            return True
-        if any(groups(a) == groups(w) and a // UB_BANK_BYTES == w // UB_BANK_BYTES
-               for w in writes):
-            return True
+    for repeat in (0, 1):  # the groups repeat every second repeat (UB_BANK_GROUP_SPAN)
+        for same in (reads, writes):
+            groups = [{g for _, g in _banks(o, repeat)} for o in same]
+            if any(a & b for k, a in enumerate(groups) for b in groups[k + 1:]):
+                return True
+    for w in writes:
+        delay = int(any(_banks(w, 0) == _banks(r, 0) for r in reads))
+        for repeat in (1, 2):
+            written = set(_banks(w, repeat - delay))
+            if any(written & set(_banks(r, repeat)) for r in reads):
+                return True
     return False
+
+
+def _banks(start: int, repeat: int) -> list[tuple[int, int]]:
+    """The (bank id, bank group) of each 32-byte block a contiguous repeat `repeat` of an
+    operand starting at UB byte `start` touches, in block order."""
+    base = start + repeat * VECTOR_REPEAT_BYTES
+    return [(b // UB_BANK_BYTES, (b // UB_BLOCK_BYTES) % UB_BANK_GROUPS)
+            for b in range(base, base + VECTOR_REPEAT_BYTES, UB_BLOCK_BYTES)]
 
 
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:

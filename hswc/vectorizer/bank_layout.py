@@ -2,25 +2,26 @@
 
 Atlas A2/A3's UB interleaves 16 bank groups of 32-byte rows, so a vector repeat's 256 bytes
 from offset o take the 8 groups of half (o % 512) // 256 of the span (hswc.platform
-UB_BANK_GROUP_SPAN). A call whose two sources start in the same half, or a source and its
-destination in the same half of one bank, conflicts (hswc.cost_model.stream.bank_conflict, the
-rule the cost model times by; asc-devkit's guide, docs/zh/guide/算子实践参考/SIMD算子性能优化/
-内存访问/避免UB的bank冲突/, its page for NPU architecture 2201, Atlas A2/A3: read-write
-conflicts when src and dst fall in one bank, read-read when two sources fall in one bank
-group); asc-devkit's add_high_performance (examples/01_simd_cpp_api/
-05_best_practices/00_vector_compute/add_high_performance, README case 6) removes the conflicts
-of its Add by placing y 256 bytes after a 512-byte boundary where x starts at one.
+UB_BANK_GROUP_SPAN). The cost model's rule (hswc.cost_model.stream.bank_conflict, from asc-devkit's
+bank_conflict_ub example and its guide's page for NPU architecture 2201) gives, for buffers that
+each start exactly at a half:
+- two sources of one call in one half conflict (read-read: the same 8 groups at once);
+- a call of one source never conflicts: its destination is either in the other half (other
+  groups) or in the source's half, aligned with it (in place included), when the hardware
+  delays the write by one repeat, into the other half's groups;
+- a call of two sources in different halves: its destination is aligned with one of them (two
+  halves cannot separate three operands), so its delayed write meets the other source's groups
+  and conflicts if they are in one 64 KB bank, which no choice of halves changes (the bank
+  depends on the tiling; not planned here).
+asc-devkit's add_high_performance (examples/01_simd_cpp_api/05_best_practices/00_vector_compute/
+add_high_performance, README case 6) removes the conflicts of its Add by placing y 256 bytes
+after a 512-byte boundary where x starts at one (and z in another bank).
 
 `bank_halves` takes a plan's instructions and buffers and gives each buffer that a call reads
-or writes together with another the half it should start in: the assignment that leaves the
-fewest calls with two sources in one half, then the fewest pairs of a source and the written
-operand in one half (every assignment tried for up to
-EXHAUSTIVE_BUFFERS buffers, else buffer by buffer in InitBuffer order). A pair a call reads
-together counts, and a pair it reads and writes (the model's read-write rule also asks for the
-same bank, which the planner does not know before the tiling; a written buffer in the other
-half is conflict-free in any bank). Two halves cannot separate three operands, and a call
-reading and writing one buffer (in place) conflicts whatever the layout: the cost model weighs
-what is left against the UB the gaps take (hswc.passes.schedule_choice).
+or writes together with another the half it should start in (so each starts exactly at one):
+the assignment that leaves the fewest calls with two sources in one half (every assignment
+tried for up to EXHAUSTIVE_BUFFERS buffers, else buffer by buffer in InitBuffer order). The
+cost model weighs what is left against the UB the gaps take (hswc.passes.schedule_choice).
 
 The emitter (hswc.vectorizer.emit) realises the halves with a gap before each such buffer: a
 TBuf whose length, computed in the kernel from the bytes InitBuffer placed so far, moves the
@@ -54,14 +55,15 @@ def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
     """Each buffer a conflict may involve, with the half (0 or 1) it should start in; `uses`
     are the vector calls' buffers (those it reads, the one it writes), `buffers` in InitBuffer
     order."""
-    calls: list[tuple[list[tuple[Buffer, Buffer]], list[tuple[Buffer, Buffer]]]] = []
+    calls: list[list[tuple[Buffer, Buffer]]] = []
+    paired: set[int] = set()
     for read, dst in uses:
         reads = list({id(b): b for b in read}.values())
         both = [(a, b) for k, a in enumerate(reads) for b in reads[k + 1:]]
         written = [(a, dst) for a in reads if dst is not None and a is not dst]
-        if both or written:
-            calls.append((both, written))
-    paired = {id(b) for pairs in calls for kind in pairs for pair in kind for b in pair}
+        paired.update(id(b) for pair in (*both, *written) for b in pair)
+        if both:
+            calls.append(both)
     involved = [b for b in buffers if id(b) in paired]
     if not involved:
         return {}
@@ -70,7 +72,7 @@ def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
     def masks(pairs: list[tuple[Buffer, Buffer]]) -> list[int]:
         return [(1 << index[id(a)]) | (1 << index[id(b)]) for a, b in pairs]
 
-    best = _search(len(involved), [(masks(both), masks(written)) for both, written in calls])
+    best = _search(len(involved), [masks(both) for both in calls])
     halves = {b: (best >> k) & 1 for k, b in enumerate(involved)}
     if halves.get(buffers[0]) == 0:
         del halves[buffers[0]]  # the first InitBuffer starts at byte 0, in half 0: no gap
@@ -80,19 +82,18 @@ def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
 EXHAUSTIVE_BUFFERS = 10
 """Up to this many buffers every assignment of halves is tried; past it, a greedy one."""
 
-Masks = list[tuple[list[int], list[int]]]
-"""Per call, the pairs of buffers it reads together and the pairs it reads and writes, each a
-mask of the two buffers' bits."""
+Masks = list[list[int]]
+"""Per call of two or more sources, the pairs of buffers it reads together, each a mask of the
+two buffers' bits."""
 
 
-def _cost(halves: int, calls: Masks, below: int = -1) -> tuple[int, int]:
-    """(calls with two sources in one half, read-write pairs in one half) of an assignment,
-    counting only pairs within the bits of `below` (all: -1)."""
+def _cost(halves: int, calls: Masks, below: int = -1) -> int:
+    """The calls with two sources in one half under an assignment, counting only pairs within
+    the bits of `below` (all: -1)."""
     def same(m: int) -> bool:
         return m & below == m and (halves & m) in (0, m)
 
-    return (sum(any(same(m) for m in both) for both, _ in calls),
-            sum(same(m) for _, written in calls for m in written))
+    return sum(any(same(m) for m in both) for both in calls)
 
 
 def _search(count: int, calls: Masks) -> int:
