@@ -14,7 +14,7 @@ import pytest
 
 from hswc.checker.asc_source import device_part
 from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
-from hswc.cost_model.stream import MTE2, MTE3, VECTOR, bank_conflict
+from hswc.cost_model.stream import MTE2, MTE3, VECTOR, UbOperand, bank_conflict
 from hswc.platform import COST_FIGURES, PLATFORMS, CostFigures
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycles_per_repeat=1.0,
@@ -144,6 +144,21 @@ def test_a_stream_it_cannot_read_is_an_error(stream: str, message: str) -> None:
     ([(0, False), (0x10000, True), (0x20040, True)], True),
 ])
 def test_bank_conflicts(operands: list[tuple[int, bool]], conflict: bool) -> None:
+    assert bank_conflict(operands) is conflict
+
+
+@pytest.mark.parametrize(("operands", "conflict"), [
+    # bank_conflict_ub scenarios 7 and 8 (README.md:86-87, measured): src0 reads one block a
+    # repeat (block stride 0), moving 32 bytes a repeat (7: meets src1's groups) or 256 (8: not)
+    ([UbOperand(0, False, 32, 1), UbOperand(0x10100, False), UbOperand(0x10100, True)], True),
+    ([UbOperand(0, False, 256, 1), UbOperand(0x10100, False), UbOperand(0x10100, True)], False),
+    # a Cast from f16 at 0 (128 bytes, 4 groups a repeat) to f32 256 bytes on, in one bank: its
+    # second repeat reads groups 4-7 while it writes 0-7 (a 256-byte step would read 8-15)
+    ([UbOperand(0, False, 128, 4), UbOperand(256, True)], True),
+    ([UbOperand(0, False, 128, 4), UbOperand(0x10100, True)], False),  # ... in another bank
+])
+def test_bank_conflicts_of_operands_moving_other_than_256_bytes(operands: list[UbOperand],
+                                                                 conflict: bool) -> None:
     assert bank_conflict(operands) is conflict
 
 

@@ -63,6 +63,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import UnionType
+from typing import NamedTuple
 
 from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
@@ -242,7 +243,19 @@ def copy_cycles(pipe: str, gm_bytes: int, bursts: int, figures: CostFigures) -> 
     return figures.dma_setup_cycles if pipe == MTE2 else figures.write_setup_cycles
 
 
-def bank_conflict(operands: Iterable[tuple[int, bool]]) -> bool:
+class UbOperand(NamedTuple):
+    """One UB operand of a vector call, as `bank_conflict` reads it."""
+
+    start: int
+    """Its UB byte offset."""
+    written: bool
+    step: int = VECTOR_REPEAT_BYTES
+    """Bytes from one repeat's first block to the next's."""
+    blocks: int = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+    """The consecutive 32-byte blocks a repeat touches."""
+
+
+def bank_conflict(operands: Iterable[tuple[int, bool] | UbOperand]) -> bool:
     """Whether a vector call's UB operands (start offset, written) conflict in Atlas A2/A3's UB
     banks; a conflicting call's repeats take `bank_conflict_factor` times as long. One rule for
     a recorded call (hswc.cost_model.recorded) and a generated kernel's (KernelWalker).
@@ -267,38 +280,48 @@ def bank_conflict(operands: Iterable[tuple[int, bool]]) -> bool:
       hardware delays the write by one repeat, to go with repeat i + 1's reads (README:187,
       207, 264, 367; measured: scenarios 4 and 6 run as fast as no conflict, README:83-85).
       So an in-place call (Muls(x, x, s)) does not conflict.
+    Each operand is a UbOperand: its start, whether it is written, and how its repeats move (a
+    narrower operand of a Cast moves fewer bytes a repeat; a source of block stride 0 reads one
+    block a repeat, once: README:368). The first 16 repeats are checked (every group pattern
+    repeats within them: 16 x 32 bytes is UB_BANK_GROUP_SPAN).
     Assumed: a source read twice by one call (the same start) is one read (the documented case
-    is a block read twice by one operand, README:368); every operand is contiguous (block
-    stride 1, repeat stride 8: a recorded call's strides are not in its stream); and the
-    call's first repeats stand for all of them (a call whose operand crosses a 64 KB bank
-    boundary part-way is judged by where it starts)."""
-    return _conflict(tuple(sorted(set(operands))))
+    is a block read twice by one operand, README:368); an operand's blocks in a repeat are
+    consecutive (block stride 1, or one block); a write is delayed only when its blocks and
+    step equal a source's; and the call's first 16 repeats stand for all of them (a call whose
+    operand crosses a 64 KB bank boundary later is judged by where it starts)."""
+    return _conflict(tuple(sorted({o if isinstance(o, UbOperand) else UbOperand(*o)
+                                   for o in operands})))
+
+
+BANK_CHECKED_REPEATS = UB_BANK_GROUPS
+"""The repeats `bank_conflict` checks: a repeat moves a multiple of 32 bytes, so every
+operand's bank groups repeat within 16 repeats."""
 
 
 @functools.lru_cache(maxsize=4096)
-def _conflict(operands: tuple[tuple[int, bool], ...]) -> bool:
-    reads = [o for o, written in operands if not written]
-    writes = [o for o, written in operands if written]
-    for repeat in (0, 1):  # the groups repeat every second repeat (UB_BANK_GROUP_SPAN)
+def _conflict(operands: tuple[UbOperand, ...]) -> bool:
+    reads = [o for o in operands if not o.written]
+    writes = [o for o in operands if o.written]
+    for repeat in range(BANK_CHECKED_REPEATS):
         for same in (reads, writes):
             groups = [{g for _, g in _banks(o, repeat)} for o in same]
-            if any(a & b for k, a in enumerate(groups) for b in groups[k + 1:]):
+            if any(x & y for k, x in enumerate(groups) for y in groups[k + 1:]):
                 return True
     for w in writes:
-        delay = int(any(_banks(w, 0) == _banks(r, 0) for r in reads))
-        for repeat in (1, 2):
+        delay = int(any(w.step == r.step and _banks(w, 0) == _banks(r, 0) for r in reads))
+        for repeat in range(delay, BANK_CHECKED_REPEATS + delay):
             written = set(_banks(w, repeat - delay))
             if any(written & set(_banks(r, repeat)) for r in reads):
                 return True
     return False
 
 
-def _banks(start: int, repeat: int) -> list[tuple[int, int]]:
-    """The (bank id, bank group) of each 32-byte block a contiguous repeat `repeat` of an
-    operand starting at UB byte `start` touches, in block order."""
-    base = start + repeat * VECTOR_REPEAT_BYTES
+def _banks(operand: UbOperand, repeat: int) -> list[tuple[int, int]]:
+    """The (bank id, bank group) of each 32-byte block `operand` touches in repeat `repeat`, in
+    block order."""
+    base = operand.start + repeat * operand.step
     return [(b // UB_BANK_BYTES, (b // UB_BLOCK_BYTES) % UB_BANK_GROUPS)
-            for b in range(base, base + VECTOR_REPEAT_BYTES, UB_BLOCK_BYTES)]
+            for b in range(base, base + operand.blocks * UB_BLOCK_BYTES, UB_BLOCK_BYTES)]
 
 
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
@@ -613,18 +636,38 @@ class KernelWalker:
     def conflicting(self, op: Operation) -> bool:
         """Whether a vector call's UB operands conflict in the banks (`bank_conflict`, the rule
         a recorded call is timed by): each LocalTensor operand at its address, the `dst`
-        operand written (the first operand that is it: an in-place call's source is read)."""
+        operand written (the first operand that is it: an in-place call's source is read).
+        An operand moves 256 bytes a repeat times its element's size over the widest one's
+        (a Cast's narrow side moves half); a mask/repeat call's operand moves by its repeat
+        stride and touches one block a repeat at block stride 0 (WholeReduce's destination,
+        whose repeat stride counts elements, is taken as one block a repeat)."""
         f = self.figures
         if f.bank_conflict_factor == 1.0 and f.conflict_read_factor == 1.0:
             return False  # (Ascend 950: no conflicts modelled)
         dst = getattr(op, "dst", None)
-        starts: dict[tuple[int, bool], None] = {}
-        for value in op.operands:
-            if isinstance(value.type, ascend.LocalTensorType):
-                written = value is dst
-                dst = None if written else dst
-                starts[(self.tensor(op, value).addr, written)] = None
-        return bank_conflict(list(starts))
+        locals_ = [v for v in op.operands if isinstance(v.type, ascend.LocalTensorType)]
+        sizes = [ascend.element_size(v.type.element_type)  # type: ignore[attr-defined]
+                 for v in locals_]
+        widest = max(sizes, default=1)
+        strides = {name: getattr(op, name) for name in ("dst", "src", "src0", "src1")
+                   if isinstance(op, ascend.RepeatOp) and hasattr(op, name)}
+        found: list[UbOperand] = []
+        for value, size in zip(locals_, sizes, strict=True):
+            written = value is dst
+            dst = None if written else dst
+            step = VECTOR_REPEAT_BYTES * size // widest
+            blocks = max(1, step // UB_BLOCK_BYTES)
+            name = next((n for n, v in strides.items() if v is value
+                         and (n == "dst") == written), None)
+            rep = op.properties.get(f"{name}_rep_stride") if name else None
+            if isinstance(rep, IntegerAttr) and not isinstance(op, ascend.WholeReduceOp):
+                step = rep.value.data * UB_BLOCK_BYTES
+                blk = op.properties.get(f"{name}_blk_stride")
+                blocks = 1 if isinstance(blk, IntegerAttr) and blk.value.data == 0 else 8
+            elif isinstance(rep, IntegerAttr):
+                step, blocks = rep.value.data * size, 1
+            found.append(UbOperand(self.tensor(op, value).addr, written, step, blocks))
+        return bank_conflict(found)
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
         ub_to_ub = all(isinstance(v.type, ascend.LocalTensorType) for v in (op.dst, op.src))
