@@ -131,9 +131,11 @@ class CostFigures:
     """Fitted: a vector call whose operands conflict in the UB banks
     (hswc.cost_model.stream.bank_conflict) takes this many times its repeats' cycles
     (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes),
-    whichever rule it breaks. asc-devkit's bank_conflict_ub example measures 1.74x for a
-    read-read conflict and 1.57x for a read-write one (README.md:78-85, 1000 Adds of 64
-    repeats): a check, not fitted (bench/bench_calibration.py)."""
+    whichever rule it breaks. A check, not fitted: asc-devkit's bank_conflict_ub example
+    (README.md:78-85) measures an Add of 64 repeats 1.74x as long with a read-read conflict
+    and 1.57x with a read-write one; the model gives (21 + 64 x 2) / (21 + 64) = 1.75x for
+    either (not run by bench/bench_calibration.py: its kernel times itself by GetSystemCycle,
+    in system-counter cycles)."""
     conflict_read_factor: float = 0.4
     """Fitted: while a vector call whose operands conflict in the UB banks runs, its core's
     MTE2 reads into UB move at most this fraction of the port rate (`core_gm_bytes_per_s`):

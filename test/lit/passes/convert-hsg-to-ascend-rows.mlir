@@ -5,13 +5,11 @@
 // one DataCopyPad of current_num blocks of 128 bytes, the max and the sum one WholeReduce
 // each (no fold: a row is one repeat), each row value spread by Brcb and read by a level-0
 // Sub / Div with src1 block stride 0 and repeat stride 1 (its row's 32-byte block). No
-// schedule option: the cost model chose the reference (depth-1 queues, recorded as
-// hsg.schedule; the fast preset's buffers place a call's operands in conflicting UB banks,
-// hswc.cost_model.stream.bank_conflict).
+// schedule option: the cost model chose depth-2 queues (recorded as hsg.schedule).
 // CHECK-LABEL: func.func @softmax_kernel_f16(
-// CHECK-SAME:    hsg.schedule = {options = "reference"
+// CHECK-SAME:    hsg.schedule = {options = "double-buffer=true
 // CHECK:         %x_gm = ascend.set_global_buffer %x[%{{.*}}], %{{.*}} : memref<?xf16> -> !ascend.global_tensor<f16>
-// CHECK:         %input_queue_x = ascend.tque : !ascend.tque<vecin, 1>
+// CHECK:         %input_queue_x = ascend.tque : !ascend.tque<vecin, 2>
 // CHECK:         scf.for %i = %{{.*}} to %loop_count step %{{.*}} {
 // CHECK:           ascend.data_copy_pad %x_local, %x_gm_at, %[[ROW_BYTES:.*]] blocks %current_num : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>
 // CHECK:           ascend.cast %x_fp32, %{{.*}}, cast_none, %chunk_elements
