@@ -128,14 +128,15 @@ class CostFigures:
     of 32 repeats 86 cycles in cases 1 and 2, of 128 conflicting repeats 276 in case 3, of 127
     150 in case 6; ops-nn's turbo_quant README measures about 35 on 910B4)."""
     bank_conflict_factor: float = 2.0
-    """Fitted: a vector call whose operands conflict in the UB banks
-    (hswc.cost_model.stream.bank_conflict) takes this many times its repeats' cycles
+    """Fitted: each repeat of a vector call whose operands conflict in the UB banks
+    (hswc.cost_model.stream.bank_conflict_share) takes this many times its cycles
     (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes),
     whichever rule it breaks. A check, not fitted: asc-devkit's bank_conflict_ub example
     (README.md:78-85) measures an Add of 64 repeats 1.74x as long with a read-read conflict
-    and 1.57x with a read-write one; the model gives (21 + 64 x 2) / (21 + 64) = 1.75x for
-    either (not run by bench/bench_calibration.py: its kernel times itself by GetSystemCycle,
-    in system-counter cycles)."""
+    and 1.57x with a read-write one, and 1.50x where every other repeat conflicts (scenario
+    7); the model gives (21 + 64 x 2) / (21 + 64) = 1.75x for either of the first two and
+    (21 + 64 x 1.5) / 85 = 1.38x for the third (not run by bench/bench_calibration.py: its
+    kernel times itself by GetSystemCycle, in system-counter cycles)."""
     conflict_read_factor: float = 0.4
     """Fitted: while a vector call whose operands conflict in the UB banks runs, its core's
     MTE2 reads into UB move at most this fraction of the port rate (`core_gm_bytes_per_s`):

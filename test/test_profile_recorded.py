@@ -14,7 +14,14 @@ import pytest
 
 from hswc.checker.asc_source import device_part
 from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
-from hswc.cost_model.stream import MTE2, MTE3, VECTOR, UbOperand, bank_conflict
+from hswc.cost_model.stream import (
+    MTE2,
+    MTE3,
+    VECTOR,
+    UbOperand,
+    bank_conflict,
+    bank_conflict_share,
+)
 from hswc.platform import COST_FIGURES, PLATFORMS, CostFigures
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycles_per_repeat=1.0,
@@ -160,6 +167,17 @@ def test_bank_conflicts(operands: list[tuple[int, bool]], conflict: bool) -> Non
 def test_bank_conflicts_of_operands_moving_other_than_256_bytes(operands: list[UbOperand],
                                                                  conflict: bool) -> None:
     assert bank_conflict(operands) is conflict
+
+
+def test_the_share_of_conflicting_repeats() -> None:
+    """Scenario 7 conflicts in every other repeat (README.md:320-322), as does the f16 -> f32
+    Cast in one bank above (repeats 1 and 2 of every 4: its source's groups 4-7 and 8-11
+    against its destination's 0-7 and 8-15); add_high_performance case 5's ping in every one."""
+    assert bank_conflict_share([UbOperand(0, False, 32, 1), UbOperand(0x10100, False),
+                                UbOperand(0x10100, True)]) == 0.5
+    assert bank_conflict_share([UbOperand(0, False, 128, 4), UbOperand(256, True)]) == 0.5
+    assert bank_conflict_share([(0, False), (32768, False), (65536, True)]) == 1.0
+    assert bank_conflict_share([(0x100, False), (0x100, True)]) == 0.0
 
 
 ASC = """#include "acl/acl.h"

@@ -41,7 +41,7 @@ from hswc.cost_model.stream import (
     UbOperand,
     Wait,
     Work,
-    bank_conflict,
+    bank_conflict_share,
     copy_cycles,
     repeats_of,
     vector_cycles,
@@ -125,11 +125,12 @@ class _Core:
         steps = [max(UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES * int(size) // widest // UB_BLOCK_BYTES
                      * UB_BLOCK_BYTES) if widest else VECTOR_REPEAT_BYTES
                  for _, size, _ in fields]
-        conflict = bank_conflict(UbOperand(int(off), mode == "w", step, step // UB_BLOCK_BYTES)
-                                 for (off, _, mode), step in zip(fields, steps, strict=True))
+        conflict = bank_conflict_share(
+            UbOperand(int(off), mode == "w", step, step // UB_BLOCK_BYTES)
+            for (off, _, mode), step in zip(fields, steps, strict=True))
         cycles = vector_cycles(api, repeats, instructions, self.figures, conflict)
         self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions,
-                               bank_conflict=conflict))
+                               bank_conflict=conflict > 0))
 
     def registers(self, api: str, count: int) -> None:
         cycles = count * self.figures.register_cycles_of(api)

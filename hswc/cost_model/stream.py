@@ -224,12 +224,13 @@ def repeats_of(lane: int, count: int, figures: CostFigures) -> tuple[int, int]:
 
 
 def vector_cycles(call: str, repeats: int, instructions: int, figures: CostFigures,
-                  conflict: bool = False) -> float:
+                  conflict: float = 0.0) -> float:
     """V cycles of one vector API call (`call`: its name, as the API or the `ascend` op spells
     it, any case): its instructions' issue and its repeats at the call's rate
-    (CostFigures.repeat_cycles_of), times `bank_conflict_factor` when its operands conflict in
-    the UB banks (`bank_conflict`). One rule for a generated kernel's op and a recorded call."""
-    factor = figures.bank_conflict_factor if conflict else 1.0
+    (CostFigures.repeat_cycles_of); `conflict`, the share of its repeats whose operands conflict
+    in the UB banks (`bank_conflict_share`), take `bank_conflict_factor` times as long. One rule
+    for a generated kernel's op and a recorded call."""
+    factor = 1.0 + (figures.bank_conflict_factor - 1.0) * conflict
     return (instructions * figures.vector_issue_cycles
             + repeats * figures.repeat_cycles_of(call) * factor)
 
@@ -256,9 +257,14 @@ class UbOperand(NamedTuple):
 
 
 def bank_conflict(operands: Iterable[tuple[int, bool] | UbOperand]) -> bool:
-    """Whether a vector call's UB operands (start offset, written) conflict in Atlas A2/A3's UB
-    banks; a conflicting call's repeats take `bank_conflict_factor` times as long. One rule for
-    a recorded call (hswc.cost_model.recorded) and a generated kernel's (KernelWalker).
+    """Whether any repeat of a vector call conflicts in the UB banks (`bank_conflict_share`)."""
+    return bank_conflict_share(operands) > 0
+
+
+def bank_conflict_share(operands: Iterable[tuple[int, bool] | UbOperand]) -> float:
+    """The share of a vector call's repeats whose UB operands (start offset, written) conflict
+    in Atlas A2/A3's UB banks; those repeats take `bank_conflict_factor` times as long. One rule
+    for a recorded call (hswc.cost_model.recorded) and a generated kernel's (KernelWalker).
 
     Documented (asc-devkit examples/01_simd_cpp_api/05_best_practices/04_memory_access/
     bank_conflict_ub/README.md, "README" below; docs/zh/guide/算子实践参考/SIMD算子性能优化/
@@ -282,8 +288,10 @@ def bank_conflict(operands: Iterable[tuple[int, bool] | UbOperand]) -> bool:
       So an in-place call (Muls(x, x, s)) does not conflict.
     Each operand is a UbOperand: its start, whether it is written, and how its repeats move (a
     narrower operand of a Cast moves fewer bytes a repeat; a source of block stride 0 reads one
-    block a repeat, once: README:368). The first 16 repeats are checked (every group pattern
-    repeats within them: 16 x 32 bytes is UB_BANK_GROUP_SPAN).
+    block a repeat, once: README:368). The share is that of the first 16 repeats (every group
+    pattern repeats within them: 16 x 32 bytes is UB_BANK_GROUP_SPAN). Measured, a call whose
+    every other repeat conflicts (scenario 7) pays 0.67 of a full conflict's extra time
+    (README:80-86: 3584 cycles against 2390 and 4167); the model, 0.5.
     Assumed: a source read twice by one call (the same start) is one read (the documented case
     is a block read twice by one operand, README:368); an operand's blocks in a repeat are
     consecutive (block stride 1, or one block); a write is delayed only when its blocks and
@@ -299,21 +307,26 @@ operand's bank groups repeat within 16 repeats."""
 
 
 @functools.lru_cache(maxsize=4096)
-def _conflict(operands: tuple[UbOperand, ...]) -> bool:
+def _conflict(operands: tuple[UbOperand, ...]) -> float:
     reads = [o for o in operands if not o.written]
     writes = [o for o in operands if o.written]
-    for repeat in range(BANK_CHECKED_REPEATS):
+    delays = [int(any(w.step == r.step and _banks(w, 0) == _banks(r, 0) for r in reads))
+              for w in writes]
+
+    def clashes(repeat: int) -> bool:
+        """Whether the accesses that go together with repeat `repeat`'s reads conflict."""
         for same in (reads, writes):
             groups = [{g for _, g in _banks(o, repeat)} for o in same]
             if any(x & y for k, x in enumerate(groups) for y in groups[k + 1:]):
                 return True
-    for w in writes:
-        delay = int(any(w.step == r.step and _banks(w, 0) == _banks(r, 0) for r in reads))
-        for repeat in range(delay, BANK_CHECKED_REPEATS + delay):
+        for w, delay in zip(writes, delays, strict=True):
             written = set(_banks(w, repeat - delay))
             if any(written & set(_banks(r, repeat)) for r in reads):
                 return True
-    return False
+        return False
+
+    # from repeat 1: a delayed write's repeat 0 goes with repeat 1's reads
+    return sum(map(clashes, range(1, BANK_CHECKED_REPEATS + 1))) / BANK_CHECKED_REPEATS
 
 
 def _banks(operand: UbOperand, repeat: int) -> list[tuple[int, int]]:
@@ -631,10 +644,11 @@ class KernelWalker:
         conflict = self.conflicting(op)
         cycles = vector_cycles(label, repeats, instructions, self.figures, conflict)
         self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions,
-                               bank_conflict=conflict))
+                               bank_conflict=conflict > 0))
 
-    def conflicting(self, op: Operation) -> bool:
-        """Whether a vector call's UB operands conflict in the banks (`bank_conflict`, the rule
+    def conflicting(self, op: Operation) -> float:
+        """The share of a vector call's repeats whose UB operands conflict in the banks
+        (`bank_conflict_share`, the rule
         a recorded call is timed by): each LocalTensor operand at its address, the `dst`
         operand written (the first operand that is it: an in-place call's source is read).
         An operand moves 256 bytes a repeat times its element's size over the widest one's
@@ -643,7 +657,7 @@ class KernelWalker:
         whose repeat stride counts elements, is taken as one block a repeat)."""
         f = self.figures
         if f.bank_conflict_factor == 1.0 and f.conflict_read_factor == 1.0:
-            return False  # (Ascend 950: no conflicts modelled)
+            return 0.0  # (Ascend 950: no conflicts modelled)
         dst = getattr(op, "dst", None)
         locals_ = [v for v in op.operands if isinstance(v.type, ascend.LocalTensorType)]
         sizes = [ascend.element_size(v.type.element_type)  # type: ignore[attr-defined]
@@ -667,7 +681,7 @@ class KernelWalker:
             elif isinstance(rep, IntegerAttr):
                 step, blocks = rep.value.data * size, 1
             found.append(UbOperand(self.tensor(op, value).addr, written, step, blocks))
-        return bank_conflict(found)
+        return bank_conflict_share(found)
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
         ub_to_ub = all(isinstance(v.type, ascend.LocalTensorType) for v in (op.dst, op.src))
@@ -725,11 +739,11 @@ class KernelWalker:
         repeats = max(self.int(op.repeat), 0)
         f = self.figures
         conflict = self.conflicting(op)
-        factor = f.bank_conflict_factor if conflict else 1.0
+        factor = 1.0 + (f.bank_conflict_factor - 1.0) * conflict
         cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat * factor if repeats else 0
         if cycles:
             self.emit(VECTOR, Work(VECTOR, op.name.removeprefix("ascend."), self.chunk, cycles, 0,
-                                   repeats, 1, bank_conflict=conflict))
+                                   repeats, 1, bank_conflict=conflict > 0))
 
     def flag(self, op: ascend.FlagOp) -> None:
         """SetFlag / WaitFlag as a signal and a wait between pipes (module docstring)."""
