@@ -15,9 +15,9 @@ work on one of three pipes or into a synchronisation between them:
   repeats (T the widest operand element), issued as ceil(repeats / 255) instructions; a scalar
   source costs the same as an attribute or as a run-time value. Its operands' UB addresses
   (InitBuffer places buffers back to back from byte 0, each length rounded up to 32 bytes, a
-  queue's `num` buffers one after another; LocalTensor[offset] moves on) decide whether it
-  conflicts in the UB banks (`bank_conflict`: the rule a recorded call is timed by), which
-  multiplies its repeats' cycles by `bank_conflict_factor`.
+  queue's `num` buffers one after another; LocalTensor[offset] moves on) decide which share of
+  its repeats conflicts in the UB banks (`bank_conflict_share`: the rule a recorded call is
+  timed by), whose cycles `bank_conflict_factor` multiplies.
 - Float scalar code (the kernel's f32 scalars, arith on them): the scalar unit, like index
   arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
 - Scalar accesses (GlobalTensor::GetValue, LocalTensor::SetValue: a broadcast operand's

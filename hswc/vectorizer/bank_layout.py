@@ -2,9 +2,9 @@
 
 Atlas A2/A3's UB interleaves 16 bank groups of 32-byte rows, so a vector repeat's 256 bytes
 from offset o take the 8 groups of half (o % 512) // 256 of the span (hswc.platform
-UB_BANK_GROUP_SPAN). The cost model's rule (hswc.cost_model.stream.bank_conflict, from asc-devkit's
-bank_conflict_ub example and its guide's page for NPU architecture 2201) gives, for buffers that
-each start exactly at a half:
+UB_BANK_GROUP_SPAN). The cost model's rule (hswc.cost_model.stream.bank_conflict_share, from
+asc-devkit's bank_conflict_ub example and its guide's page for NPU architecture 2201) gives, for
+buffers that each start exactly at a half:
 - two sources of one call in one half conflict (read-read: the same 8 groups at once);
 - a call of one source never conflicts: its destination is either in the other half (other
   groups) or in the source's half, aligned with it (in place included), when the hardware
