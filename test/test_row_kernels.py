@@ -472,7 +472,8 @@ def test_a_compare_with_the_row_value_is_lowered_and_equals_numpy() -> None:
 
 @pytest.mark.parametrize(("op", "length", "dtype", "chosen"), [
     ("hsg.softmax", 64, "f16", "double-buffer=true"),  # the fast preset, modelled faster
-    ("hsg.layer_norm", 900, "f32", "double-buffer=true"),
+    # the fast preset's buffers meet in the UB banks (row kernels have no bank offsets)
+    ("hsg.layer_norm", 900, "f32", "reference"),
     ("hsg.layer_norm", 6000, "f32", "reference")])  # depth-2 queues do not fit one such row
 def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dtype: str,
                                                        chosen: str) -> None:
