@@ -19,7 +19,9 @@ folded to constants when the platform is named, else a call of the tiling functi
   of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
   one whose runs would be single elements (softmax over dim 0, or over a middle dim) a row
   kernel of lanes: rows of LANES adjacent columns, each lane reduced apart (hswc.rows: Lanes;
-  its columns whole rows of LANES, its operands element ones, its runs one chunk);
+  its columns whole rows of LANES, its operands element or row ones: a row operand a value
+  per column, LANES values a row of lanes, as a bias gradient `x.sum(0)` writes; its runs one
+  chunk);
 - `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor, scalars...)`
   (the float scalars its body reads from outside, f32 as an elementwise kernel takes them:
   values the host computes, and a named op's attribute its decomposition marks
@@ -465,9 +467,9 @@ def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
     if rows.stride % LANES:
         why = (f"; as rows of {LANES} adjacent columns, the {rows.stride} columns a run spans "
                "are not whole rows")
-    elif any(kind != "element" for kind in (*rows.inputs, *rows.outputs)):
-        why = (f"; as rows of {LANES} adjacent columns, it reads or writes a value a row or a "
-               "column, which such a kernel does not take yet")
+    elif "column" in (*rows.inputs, *rows.outputs):
+        why = (f"; as rows of {LANES} adjacent columns, it reads a value per position along "
+               "the reduced dims (a column operand), which such a kernel does not take yet")
     if why is not None:
         raise NotARowKernel(f"its row kernel {strided}{why}")
     return rows.in_lanes(LANES), count // LANES

@@ -361,8 +361,9 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
     for val, memref, kind in wanted:
         if kind == "column":
             start, count = a.const(0), length
-        elif kind == "row":
-            start, count = offset, size
+        elif kind == "row":  # a value a row, or its lanes (hswc.rows: Lanes)
+            start, count = (offset, size) if rows.lanes == 1 else (
+                a.mul(offset, a.const(rows.lanes)), a.mul(size, a.const(rows.lanes)))
         elif rows.lanes > 1:  # from the first row's first run to the last row's last
             start = _row_start(a, rows, offset)
             last = _row_start(a, rows, a.sub(a.add(offset, a.max(size, a.const(1))),
@@ -545,7 +546,8 @@ class RowChunkEmitter:
         strided)."""
         a = self.e.a
         if kind == "row":
-            at = self.chunk_offset
+            at = self.chunk_offset if self.rows.lanes == 1 else \
+                a.mul(self.chunk_offset, a.const(self.rows.lanes))
         elif self.h.first_row is not None:  # rows of lanes, in groups (Rows.row_start)
             first = self.h.first_row
             at = a.sub(_row_start(a, self.rows, a.add(first, self.chunk_offset)),
@@ -594,7 +596,7 @@ class RowChunkEmitter:
         """One DataCopyPad of the chunk's rows (module docstring)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         if kind == "row":
-            self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.rows_now, a.const(size))))
+            self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.row_values, a.const(size))))
             return
         gap = _gap_blocks(self.length, self.plan.pitch, size)
         self.e.op(ascend.DataCopyPadOp(
