@@ -205,12 +205,14 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it
     reads the row once less, at more vector work a segment; the cost model chooses between
     the two: hswc.passes.row_schedule_choice); None when not even one such segment fits, or
-    the rows are strided runs."""
-    if rows.runs > 1:
+    the rows are strided runs. A row of lanes (hswc.rows: Lanes) is cut in segments of whole
+    runs (SEGMENT_ALIGN is LANES: a segment of k * 64 elements is k runs), never online."""
+    if rows.runs > 1 and rows.lanes == 1:
         return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
     probe, segment = _longest_segment(body, replace(rows, one_per_chunk=True,
                                                     segment=rows.length),
-                                      schedule, dtype, names, ub_size, online)
+                                      schedule, dtype, names, ub_size,
+                                      online and rows.lanes == 1)
     if segment == 0 or segment >= rows.length:
         return None
     assert probe.rows is not None

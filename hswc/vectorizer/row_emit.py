@@ -552,6 +552,9 @@ class RowChunkEmitter:
             first = self.h.first_row
             at = a.sub(_row_start(a, self.rows, a.add(first, self.chunk_offset)),
                        _row_start(a, self.rows, first))
+            if self.segment is not None:  # a segment of whole runs (hswc.rows: Lanes)
+                at = a.add(at, a.mul(a.floor_div(self.segment.start, a.const(self.rows.run)),
+                                     a.const(self.rows.stride)))
             if run:
                 at = a.add(at, a.const(run * self.rows.stride))
         elif self.rows.runs > 1:
@@ -571,6 +574,7 @@ class RowChunkEmitter:
         """One DataCopyPad per run index of the chunk's strided rows (module docstring)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         run = self.rows.run
+        runs = self.length // run  # the row's, or a segment's (of whole runs: lanes)
         between = (self.rows.stride - run) * size
         if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
             # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
@@ -578,11 +582,11 @@ class RowChunkEmitter:
             gm = self._gm_at(val, "element")
             dst, src = (local, gm) if inbound else (gm, local)
             self.e.op(ascend.DataCopyPadOp(
-                dst, src, a.const(run * size), a.const(self.rows.runs),
+                dst, src, a.const(run * size), a.const(runs),
                 src_stride=between if inbound else 0, dst_stride=0 if inbound else between))
             return
         gap = (self.plan.pitch - run) * size // UB_BLOCK_BYTES
-        for index in range(self.rows.runs):
+        for index in range(runs):
             gm = self._gm_at(val, "element", index)
             ub = local if not index else self.e.value(
                 ascend.LocalAtOp(local, a.const(index * run)), f"{val.name}_run{index}")
@@ -1272,7 +1276,7 @@ class RowChunkEmitter:
         self.barrier()
         acc = self.h.accumulators[instr]
         self.e.op(ACCUMULATE[instr.mode or ""](acc, acc, self.tensor(instr.dst),
-                                               self.rows_now))
+                                               self.row_values))
         self.pending = True
 
     # endregion
