@@ -252,3 +252,35 @@ func.func @f(%x: tensor<8x64xf32>, %w: tensor<8x1xf32>) -> tensor<64xf32> {
     assert any("a column operand" in r.text for r in said), said
     want = (x.astype(np.float64) * w).sum(0).astype(np.float32)
     assert compare_tolerance(kernel.run(x, w).outputs[0], want).equal
+
+
+SPLITS = {  # case: x's shape, reduced dims, dtype, SoC, (runs, stride) of each kernel's rows
+    "sum0_f16": ((4096, 128), (0,), "f16", "ascend910b", [(128, 128), (32, 128)]),
+    "sum_dim1_3d_bf16_950": ((2, 2048, 192), (1,), "bf16", "ascend950",
+                             [(128, 192), (16, 192)]),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=[] if c == "sum0_f16"
+                                               else [pytest.mark.sweep]) for c in SPLITS])
+def test_few_column_blocks_over_long_columns_are_split_in_pieces_of_runs(case: str) -> None:
+    """x.sum(0) of [4096, 128] f16 on A2's 48 cores (folded at compile time): 2 rows of lanes
+    would leave 46 cores idle, so the runs are cut in 32 pieces of 128 (hswc.passes.row_split:
+    Lanes): a partial kernel of 64 rows writing [32, 128] f32 partials, then a kernel of 2 rows
+    combining each column's 32 partials and rounding once to f16. A middle dim on the 950 (64
+    cores): [2, 2048, 192] over dim 1 as [32, 128, 192], then [2, 16, 192]. Within tolerance of
+    float64; tiled = blocked = ascend bit for bit."""
+    shape, dims, dtype, soc, expected_rows = SPLITS[case]
+    args = operands(shape, dtype)
+    want = expected(args, dims, "sum")
+    got = {}
+    for level in LEVELS:
+        with collecting() as said:
+            kernel = runner.compile_text(reduction(shape, dims, dtype), level=level, soc=soc)
+        assert [(r.runs, r.stride) for r in lane_rows(kernel)] == expected_rows, level
+        assert any("the first of two" in r.text and "runs of each of the" in r.text
+                   for r in said), said
+        got[level] = kernel.run(*args).outputs[0]
+        within = compare_tolerance(got[level], want)
+        assert within.equal, f"{level}: {within.summary()}"
+    assert got["ascend"].tobytes() == got["blocked"].tobytes() == got["tiled"].tobytes()

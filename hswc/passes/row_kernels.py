@@ -537,7 +537,7 @@ class RowTiler:
         first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         before = first.prev_op
-        parts = 1 if count is None or rows.dynamic or rows.lanes > 1 else \
+        parts = 1 if count is None or rows.dynamic else \
             split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
         if isinstance(split, Split) and self.choose_on is not None:
@@ -557,7 +557,8 @@ class RowTiler:
                        f"since {split}")
         else:
             assert count is not None  # a split needs a static row count (parts above)
-            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts * rows.lanes])
+                                       ).tensor
             workspace.name_hint = "partials"
             (partials,) = self._launch(split.partial,
                                        [inputs[i] for i in split.partial_inputs], [workspace],
@@ -567,9 +568,11 @@ class RowTiler:
                                    [partials, *(inputs[i] for i in split.combine_inputs)],
                                    outputs, split.combine_rows, count, op_name, first, last,
                                    table)
+            cut = f"each run of the {count} rows" if rows.lanes == 1 else \
+                f"the {rows.runs} runs of each of the {count} rows of {rows.lanes} lanes"
             remark(last, f"becomes a launch of the row kernel @{_callee(partials)} (the first "
-                   f"of two: {count * parts} rows of partial results, each run of the "
-                   f"{count} rows cut in {parts} pieces for the {self.target_cores} cores)")
+                   f"of two: {count * parts} rows of partial results, {cut} cut in {parts} "
+                   f"pieces for the {self.target_cores} cores)")
             how = f"; its {parts} partials a row combined"
         copy_location(last, ops_between(before, last))
         _mark_dim(region, results[0])
@@ -596,7 +599,7 @@ class RowTiler:
         workspace in GM against idle cores). Where the model cannot time one side (or one
         kernel cannot copy the runs: `sizes`, the element operands' bytes), the split (the rule
         without a model)."""
-        workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+        workspace = tensor.EmptyOp([], TensorType(f32, [count * parts * rows.lanes])).tensor
         one = None if overlong_runs(rows, sizes) is not None else \
             self._modelled_launch(body, inputs, outputs, rows, count)
         first = self._modelled_launch(split.partial, [inputs[i] for i in split.partial_inputs],
