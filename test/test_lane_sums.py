@@ -4,7 +4,9 @@ and W where H * W is 1) as row kernels of lanes (hswc.rows: Lanes): a row is 64 
 columns read as R runs of 64, each lane reduced apart (hswc.reduction_order.reduce_lanes), and
 its 64 values written as one row value a row (a row output holds 64 values a row of lanes).
 More runs than a chunk holds are reduced in segments of whole runs, each segment's lanes
-combined into a per-lane f32 accumulator in UB, so R is unbounded.
+combined into a per-lane f32 accumulator in UB, so R is unbounded; columns that are not a
+multiple of 64 make each group's last row of lanes narrower (copied that wide, its other lanes
+computed and never written).
 
 The modules are written as torch-mlir exports them (a fill of the init, a generic whose
 iterator over d0 is a reduction and whose output map is (d0, d1) -> (d1), f16 and bf16 summed
@@ -135,9 +137,16 @@ CASES = {  # case: x's shape, reduced dims, dtype, kind, x * y first, SoC
     "long_mean0_bf16_950": ((1000, 64), (0,), "bf16", "mean", False, "ascend950"),
     "long_amax_dim1_3d_f16": ((2, 700, 64), (1,), "f16", "amax", False, "ascend910b"),
     "long_product_sum0_f32_950": ((600, 128), (0,), "f32", "sum", True, "ascend950"),
+    # columns not a multiple of 64: each group's last row of lanes narrower (hswc.rows: Lanes)
+    "sum0_tail_f32": ((16, 100), (0,), "f32", "sum", False, "ascend910b"),
+    "mean_dim1_tail_f16": ((3, 5, 70), (1,), "f16", "mean", False, "ascend910b"),
+    "amax0_tail_bf16_950": ((7, 200), (0,), "bf16", "amax", False, "ascend950"),
+    "sum0_narrow_f32": ((9, 24), (0,), "f32", "sum", False, "ascend910b"),
+    "long_sum0_tail_f16": ((1000, 100), (0,), "f16", "sum", False, "ascend910b"),
 }
 DEFAULT = ("sum0_f16", "mean0_bf16", "product_sum0_f16_950", "sum_dim1_3d_f32",
-           "sum_nchw_1x1_f32", "long_sum0_f16", "long_amax_dim1_3d_f16")
+           "sum_nchw_1x1_f32", "long_sum0_f16", "long_amax_dim1_3d_f16", "sum0_tail_f32",
+           "mean_dim1_tail_f16")
 SEGMENTED = {c for c in CASES if c.startswith("long_")}
 """The cases in segments (A2 holds about 380 runs of 64 f32 of a sum's row in one chunk)."""
 
@@ -186,10 +195,12 @@ def test_the_lane_sum_is_the_fold_tree_over_the_runs_of_each_column() -> None:
     assert got[1:].tolist() == (np.arange(63) * 5.0).tolist()
 
 
-CPU = ("long_sum0_f16", "sum0_f16", "mean0_f16_950", "product_sum0_f16_950",
-       "long_mean0_bf16_950")
-"""CASES built against the CPU model: the first by default (in segments), the rest swept."""
-CPU_DEFAULT = ("long_sum0_f16",)
+CPU = ("long_sum0_tail_f16", "long_sum0_f16", "sum0_f16", "mean0_f16_950",
+       "product_sum0_f16_950", "long_mean0_bf16_950", "mean_dim1_tail_f16",
+       "amax0_tail_bf16_950")
+"""CASES built against the CPU model: the first by default (in segments, its second row of
+lanes 36 columns wide), the rest swept."""
+CPU_DEFAULT = ("long_sum0_tail_f16",)
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 
 
@@ -256,6 +267,7 @@ func.func @f(%x: tensor<8x64xf32>, %w: tensor<8x1xf32>) -> tensor<64xf32> {
 
 SPLITS = {  # case: x's shape, reduced dims, dtype, SoC, (runs, stride) of each kernel's rows
     "sum0_f16": ((4096, 128), (0,), "f16", "ascend910b", [(128, 128), (32, 128)]),
+    "sum0_tail_f16": ((4096, 100), (0,), "f16", "ascend910b", [(128, 100), (32, 100)]),
     "sum_dim1_3d_bf16_950": ((2, 2048, 192), (1,), "bf16", "ascend950",
                              [(128, 192), (16, 192)]),
 }

@@ -466,15 +466,13 @@ def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
     if rows.run != 1 or count is None:
         raise NotARowKernel(f"its row kernel {strided}")
     why = None
-    if rows.stride % LANES:
-        why = (f"; as rows of {LANES} adjacent columns, the {rows.stride} columns a run spans "
-               "are not whole rows")
-    elif "column" in (*rows.inputs, *rows.outputs):
+    if "column" in (*rows.inputs, *rows.outputs):
         why = (f"; as rows of {LANES} adjacent columns, it reads a value per position along "
                "the reduced dims (a column operand), which such a kernel does not take yet")
     if why is not None:
         raise NotARowKernel(f"its row kernel {strided}{why}")
-    return rows.in_lanes(LANES), count // LANES
+    lanes = rows.in_lanes(LANES)  # each group's last row narrower where LANES does not
+    return lanes, count // rows.stride * lanes.group  # divide its columns (hswc.rows)
 
 
 @dataclass(frozen=True)
@@ -557,8 +555,8 @@ class RowTiler:
                        f"since {split}")
         else:
             assert count is not None  # a split needs a static row count (parts above)
-            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts * rows.lanes])
-                                       ).tensor
+            workspace = tensor.EmptyOp([], TensorType(f32, [split.partial_rows.operand_size(
+                "row", count * parts)])).tensor
             workspace.name_hint = "partials"
             (partials,) = self._launch(split.partial,
                                        [inputs[i] for i in split.partial_inputs], [workspace],
@@ -599,7 +597,8 @@ class RowTiler:
         workspace in GM against idle cores). Where the model cannot time one side (or one
         kernel cannot copy the runs: `sizes`, the element operands' bytes), the split (the rule
         without a model)."""
-        workspace = tensor.EmptyOp([], TensorType(f32, [count * parts * rows.lanes])).tensor
+        workspace = tensor.EmptyOp([], TensorType(f32, [split.partial_rows.operand_size(
+            "row", count * parts)])).tensor
         one = None if overlong_runs(rows, sizes) is not None else \
             self._modelled_launch(body, inputs, outputs, rows, count)
         first = self._modelled_launch(split.partial, [inputs[i] for i in split.partial_inputs],
