@@ -4,12 +4,12 @@ Ascend 950: what hswc-run lowers by default (the cost model's schedule, segments
 split in pieces of runs where it chooses them), each kernel's rows (`1`: the row of lanes whole
 in a chunk, `seg S`: in segments of S elements, S / 64 runs), the modelled time of all its
 launches (a second launch's own cost added, CostFigures.launch_cycles, as hsg-tile-on-cores
-counts it when it chooses the split), and the fraction of the HBM roofline (x read once and the C results written once, at
-the SoC's HBM bandwidth, over that time). Before branch lanes36 every one of these reductions
-ran on the host (no kernel; the softmax family over dim 0 was a kernel up to about 190 runs on
-A2).
+counts it when it chooses the split), and the fraction of the HBM roofline (x read once and the
+C results written once, at the SoC's HBM bandwidth, over that time). Before branch lanes36
+every one of these reductions ran on the host (no kernel; the softmax family over dim 0 was a
+kernel up to about 190 runs on A2, and only over whole rows of 64 columns).
 
-    python bench/bench_lane_sums.py [--shapes 1024x1024,4096x128,8192x1024,65536x64]
+    python bench/bench_lane_sums.py [--shapes 1024x1024,4096x128,8192x1024,65536x64,4096x100]
                                     [--dtypes f16,f32] [--socs ascend910b,ascend950]
 
 The model is deterministic: the figures do not depend on the machine's load.
@@ -81,7 +81,7 @@ def row(rows: int, columns: int, dtype: str, soc: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shapes", default="1024x1024,4096x128,8192x1024,65536x64")
+    parser.add_argument("--shapes", default="1024x1024,4096x128,8192x1024,65536x64,4096x100")
     parser.add_argument("--dtypes", default="f16,f32")
     parser.add_argument("--socs", default=f"{DEFAULT_SOC},ascend950")
     args = parser.parse_args(argv)

@@ -167,15 +167,13 @@ class Rows:
     def element_indices(self, start: int, count: int) -> np.ndarray:
         """The flat indices, in an element operand, of rows [start, +count)'s elements, row by
         row (C order of the rows x length view)."""
-        import numpy as np  # here, not at module level: hswc-opt's startup does not need it
-
         return self.held_indices(start, count)[0].reshape(-1)
 
     def held_indices(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
         """element_indices shaped (count, runs, run), and which of them the rows hold (rows of
         lanes narrower than the lanes: the lanes past a row's width are not, their index
         clamped to the run's first)."""
-        import numpy as np
+        import numpy as np  # here, not at module level: hswc-opt's startup does not need it
 
         numbers = np.arange(start, start + count, dtype=np.int64)
         rows = self.row_start(numbers)[:, None, None]

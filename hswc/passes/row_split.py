@@ -144,7 +144,7 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
         combine.add_op(op.clone(value_mapper=mapping))
     combine_classes: tuple[OperandClass, ...] = ("element", *(rows.inputs[i]
                                                               for i in used_after))
-    partial_classes = tuple(rows.inputs[i] for i in used_before)
+    partial_classes: tuple[OperandClass, ...] = tuple(rows.inputs[i] for i in used_before)
     if rows.lanes > 1:  # pieces of runs; the partials [groups, parts, columns] (Lanes)
         pieces, lanes = rows.runs // parts, rows.lanes
         partial_rows = Rows(pieces * lanes, partial_classes, ("row",), pieces, rows.stride,

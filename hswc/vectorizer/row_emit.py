@@ -651,8 +651,9 @@ class RowChunkEmitter:
         """One DataCopyPad of the chunk's rows (module docstring)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         if kind == "row" and self.rows.tail:  # a row of lanes a chunk, its width's values
-            self._by_width(lambda width: self.e.op(ascend.DataCopyPadOp(
-                dst, src, self.e.a.const(width * size))))
+            def copy(width: int) -> None:
+                self.e.op(ascend.DataCopyPadOp(dst, src, self.e.a.const(width * size)))
+            self._by_width(copy)
             return
         if kind == "row":
             self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.row_values, a.const(size))))
