@@ -65,8 +65,8 @@ def row(rows: int, columns: int, dtype: str, soc: str) -> str:
         kernel = kernels[launch.kernel.root_reference.data]
         described = read_rows(kernel)
         assert described is not None
-        elements = math.prod(launch.inputs[0].type.get_shape())  # type: ignore[attr-defined]
-        count = elements // described.length
+        count = described.count_rows([math.prod(v.type.get_shape())  # type: ignore[attr-defined]
+                                      for v in launch.inputs])
         report = profile_kernel(lowered, kernel, count, platform, platform.cost)
         total += report.total_time
         chunk = f"seg {described.segment}" if described.segment is not None else "1"
