@@ -32,6 +32,9 @@ exp(b - m) up to those roundings; the later passes read m itself.
 Lanes (hswc.rows: a reduction over a dim that is not the innermost, softmax over dim 0): a row
 of `runs` runs of `lanes` values combines each lane apart by the same fold tree over whole runs,
 and keeps the first run's lanes (reduce_lanes): no WholeReduce, the lanes being the result.
+More runs than a chunk holds are combined in segments of whole runs (the last one shorter), each
+segment's lanes so, then combined in order into an accumulator of one f32 value per lane that
+starts at the identity, as a row in segments does above (a level-2 call over the lanes).
 
 Tree of WholeReduces (tree_levels): a row (or segment) whose length is a multiple of the lanes,
 more than one repeat long, and whose count of values stays a multiple of the lanes at every
@@ -329,17 +332,27 @@ def reduce_rows(values: np.ndarray, combiner: str, lanes: int = LANES_F32,
         return whole_reduce(work[..., 0, :min(length, lanes)], combiner)
 
 
-def reduce_lanes(values: np.ndarray, combiner: str) -> np.ndarray:
+def reduce_lanes(values: np.ndarray, combiner: str, segment: int | None = None
+                 ) -> np.ndarray:
     """Each row's lanes combined apart (hswc.rows: Lanes): f32 `values` of shape
     (..., runs, lanes) folded over the runs axis by fold_plan's tree, whole runs at a time (run
     g + keep into run g, level by level, until run 0 is left: what a row kernel's level-0 folds
-    over a row of `runs` repeats do, with no WholeReduce after them); shape (..., lanes)."""
+    over a row of `runs` repeats do, with no WholeReduce after them); shape (..., lanes). With
+    `segment` runs fewer than the row's, in segments of that many runs whose lanes an
+    accumulator combines in order (module docstring: Lanes)."""
     import numpy as np
 
     work = np.array(values, dtype=np.float32)
     runs, lanes = work.shape[-2:]
     if runs == 0:
         raise ValueError("a row of no elements has no combined value")
+    if segment is not None and runs > segment:
+        accumulator = np.full((*work.shape[:-2], lanes), IDENTITY[combiner], dtype=np.float32)
+        with np.errstate(all="ignore"):
+            for start in range(0, runs, segment):
+                part = reduce_lanes(work[..., start:start + segment, :], combiner)
+                accumulator = combine(combiner, accumulator, part)
+        return accumulator
     with np.errstate(all="ignore"):
         for level in fold_plan(runs * lanes, lanes):
             for fold in level:

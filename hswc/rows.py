@@ -40,7 +40,11 @@ L lanes apart: hsg.reduce combines element a * L + b over a for each lane b, in
 hswc.reduction_order's lane order (reduce_lanes), so a row value is L values, not one (a row
 operand holds L values a row, contiguous: column block r's). A row kernel reads each row as
 its runs, as above; its reduction folds whole runs into the first (level-0 calls over L lanes),
-and an element step reading a row value reads its L values for every run.
+and an element step reading a row value reads its L values for every run. Where the columns of
+a group (`stride`) are not a multiple of L, each group's last row is narrower (`tail` =
+stride % L columns): its runs are read and written `tail` elements wide, its other lanes hold
+whatever UB held and are computed but never written (each lane is reduced apart, so they never
+meet a held one), and a row operand holds `stride` values a group (Rows.value_start).
 """
 
 from __future__ import annotations
@@ -121,25 +125,75 @@ class Rows:
         return Rows(self.runs * lanes, self.inputs, self.outputs, self.runs, self.stride,
                     one_per_chunk=True, lanes=lanes)
 
+    @property
+    def group(self) -> int:
+        """The rows side by side in one group (module docstring; of lanes: the stride's columns
+        over the lanes, rounded up: the last row of a group may be narrower, `tail`)."""
+        return -(-self.stride // self.run)
+
+    @property
+    def tail(self) -> int:
+        """Rows of lanes: the columns of a group's last row, when fewer than the lanes (module
+        docstring: Lanes); 0 when every row is whole."""
+        return self.stride % self.run if self.lanes > 1 else 0
+
+    def width(self, row: np.ndarray) -> np.ndarray:
+        """The columns each row of lanes holds: the lanes, or `tail` for a group's last."""
+        import numpy as np
+
+        last = (row % self.group == self.group - 1) & (self.tail > 0)
+        return np.where(last, self.tail, self.run)
+
     def row_start(self, row: np.ndarray) -> np.ndarray:
         """Where each row's first run starts in an element operand: row r at r * run, the rows
         of one group (stride / run of them) side by side; a row index past a group continues
         in the next group, `runs` * stride elements on (a reduction over a middle dim: the
         rows of [A, R, C] over dim 1 are A groups of C / lanes)."""
-        group = self.stride // self.run
+        group = self.group
         return row // group * (self.runs * self.stride) + row % group * self.run
+
+    def value_start(self, row: np.ndarray) -> np.ndarray:
+        """Where each row's values start in a row operand: `lanes` a row, a group's `stride`
+        values side by side (a narrower last row: `tail` of them)."""
+        group = self.group
+        return row // group * self.stride + row % group * self.lanes
+
+    def value_indices(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of lanes: the flat indices, in a row operand, of rows [start, +count)'s lanes
+        (count x lanes), and which of them the rows hold (a narrower row's lanes past its
+        width are not; their index is clamped to a held one)."""
+        import numpy as np
+
+        rows = np.arange(start, start + count, dtype=np.int64)
+        lanes = np.arange(self.lanes, dtype=np.int64)[None, :]
+        held = lanes < self.width(rows)[:, None]
+        return self.value_start(rows)[:, None] + np.where(held, lanes, 0), held
 
     def element_indices(self, start: int, count: int) -> np.ndarray:
         """The flat indices, in an element operand, of rows [start, +count)'s elements, row by
         row (C order of the rows x length view)."""
+        return self.held_indices(start, count)[0].reshape(-1)
+
+    def held_indices(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """element_indices shaped (count, runs, run), and which of them the rows hold (rows of
+        lanes narrower than the lanes: the lanes past a row's width are not, their index
+        clamped to the run's first)."""
         import numpy as np  # here, not at module level: hswc-opt's startup does not need it
 
-        rows = self.row_start(np.arange(start, start + count, dtype=np.int64))[:, None, None]
+        numbers = np.arange(start, start + count, dtype=np.int64)
+        rows = self.row_start(numbers)[:, None, None]
         runs = np.arange(self.runs, dtype=np.int64)[None, :, None] * self.stride
-        return (rows + runs + np.arange(self.run, dtype=np.int64)[None, None, :]).reshape(-1)
+        within = np.arange(self.run, dtype=np.int64)[None, None, :]
+        held = np.broadcast_to(within < self.width(numbers)[:, None, None],
+                               (count, self.runs, self.run))
+        return rows + runs + np.where(held, within, 0), held
 
     def operand_size(self, kind: OperandClass, rows: int) -> int:
-        """How many elements an operand of this class holds for `rows` rows."""
+        """How many elements an operand of this class holds for `rows` rows (rows of lanes
+        with a narrower last row: whole groups of them)."""
+        if self.tail and kind != "column":
+            groups = rows // self.group
+            return groups * self.stride * (self.runs if kind == "element" else 1)
         return {"element": rows * self.length, "row": rows * self.lanes,
                 "column": self.length}[kind]
 
@@ -163,16 +217,22 @@ class Rows:
                     raise ValueError(f"{what} {i + 1} (a column operand) holds {size} elements, "
                                      f"not the row length {self.length}")
                 continue
-            if kind == "element" and size % self.length:
+            if kind == "element" and size % self.length and not self.tail:
                 raise ValueError(f"{what} {i + 1} holds {size} elements, not whole rows of "
                                  f"{self.length}")
             count = size // self.length if kind == "element" else size // self.lanes
+            if self.tail:  # whole groups of rows of lanes, the last of each narrower
+                span = self.stride * (self.runs if kind == "element" else 1)
+                if size % span:
+                    raise ValueError(f"{what} {i + 1} holds {size} elements, not whole groups "
+                                     f"of {span}")
+                count = size // span * self.group
             if found is not None and count != found:
                 raise ValueError(f"{what} {i + 1} ({kind}) holds {count} rows where the "
                                  f"operands before it hold {found}")
             found = count
         if found is not None and self.runs > 1 and found * self.run != self.stride \
-                and not (self.lanes > 1 and found % (self.stride // self.run) == 0):
+                and not (self.lanes > 1 and found % self.group == 0):
             raise ValueError(f"the operands hold {found} rows, but runs {self.stride} elements "
                              f"apart are those of {self.stride // self.run} rows")
         return found or 0
@@ -247,9 +307,11 @@ class Rows:
             return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]
         if not isinstance(runs, IntegerAttr) or not isinstance(stride, IntegerAttr) \
                 or runs.value.data < 1 or length.value.data % runs.value.data \
-                or stride.value.data < length.value.data // runs.value.data:
+                or stride.value.data < (1 if lanes is not None
+                                        else length.value.data // runs.value.data):
             raise ValueError(f"{ROWS_ATTR} needs `runs` dividing the length and a `stride` of "
-                             f"at least one run together, got runs = {runs}, stride = {stride}")
+                             f"at least one run together (of lanes, at least one column), got "
+                             f"runs = {runs}, stride = {stride}")
         return Rows(length.value.data, inputs, outputs, runs.value.data, stride.value.data,
                     **pieces)  # type: ignore[arg-type]
 

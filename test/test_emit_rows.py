@@ -505,14 +505,12 @@ def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(soc: str, tmp_p
     assert done.stdout.splitlines()[-1] == f"{len(PACKAGE_DTYPES)} passed, 0 failed"
 
 
-def test_a_softmax_whose_columns_are_no_rows_of_lanes_is_no_package(
+def test_a_softmax_whose_columns_are_no_whole_rows_of_lanes_is_no_package(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A softmax over dim 0 of (64, 100): 100 columns are not whole rows of 64 lanes
-    (hswc.rows: Lanes), so its max and sum stay on the host and only the last step is a
-    kernel. Packaged as Softmax (the name hswc-emit gives a single row op), that kernel would
-    be an operator taking x, max and sum; hswc-emit refuses it with one message and writes
-    nothing. (With --name, a kernel of a file is packaged alone, as a model's are:
-    test_emit_leading.)"""
+    """A softmax over dim 0 of (64, 100): 100 columns are a row of 64 lanes and a narrower one
+    of 36 (hswc.rows: Lanes, `tail`), a kernel hswc-run runs (test_lane_rows), but a package's
+    host tiling counts rows as x's elements over one row's, which such rows are not: hswc-emit
+    refuses it with one message and writes nothing."""
     source = tmp_path / "softmax0.mlir"
     source.write_text("func.func @f(%x: tensor<64x100xf16>) -> tensor<64x100xf16> {\n"
                       "  %y = hsg.softmax %x {dim = 0 : i64} : tensor<64x100xf16>\n"
@@ -521,6 +519,6 @@ def test_a_softmax_whose_columns_are_no_rows_of_lanes_is_no_package(
     assert main([str(source), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
-    assert ("the operator Softmax keeps 2 computations (linalg.generic) on the host besides "
-            "its kernel") in err
+    assert ("is a row kernel of 64 lanes over 100 columns a group, its last row 36 wide "
+            "(hswc.rows: Lanes), whose rows a package's host tiling does not count yet") in err
     assert not out.exists()

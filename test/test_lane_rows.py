@@ -10,7 +10,8 @@ independent of the decomposition), within PyTorch's default tolerance, at the li
 blocked and ascend levels; the ascend level equals the blocked level bit for bit (on Atlas A2 and
 Ascend 950, over several chunks a core and rows crossing groups); the lane order itself by a
 hand-checked sum; the emitted C++ on the CPU model of AscendC equals the interpreter bit for bit.
-What the kernel does not take (columns not whole blocks of 64) stays on the host, with a remark.
+More runs than a chunk holds are worked on in segments of whole runs; columns that are not a
+multiple of 64 make each group's last row narrower.
 """
 
 from __future__ import annotations
@@ -119,34 +120,47 @@ def test_the_lane_order_is_the_fold_tree_over_runs() -> None:
     assert reduce_lanes(runs[None], "maximumf").tolist() == [[1e8, 1e8]]
 
 
-def test_columns_that_are_not_whole_rows_of_lanes_stay_on_the_host_with_a_remark() -> None:
-    """100 columns are not whole blocks of 64: the reductions stay on the host, one remark
-    says why, and the result is still right."""
+def test_columns_that_are_not_whole_rows_of_lanes_make_a_narrower_last_row() -> None:
+    """100 columns are one row of 64 lanes and one of 36 (hswc.rows: Lanes, `tail`): softmax
+    f16 over dim 0 of (8, 100) is a kernel of 2 rows whose second is copied 36 columns wide;
+    within tolerance of the float64 model, tiled = blocked = ascend bit for bit."""
     shape = (8, 100)
     (x,) = inputs("softmax", shape, 0, "f16")
-    with collecting() as said:
-        kernel = runner.compile_text(module("softmax", shape, 0, "f16"), level="ascend")
-    assert not _lane_rows(kernel)
-    assert any("as rows of 64 adjacent columns, the 100 columns a run spans are not whole rows"
-               in r.text for r in said), said
-    assert compare_tolerance(kernel.run(x).outputs[0],
-                             run_reference("hsg.softmax", [x], dim=0)).equal
+    want = run_reference("hsg.softmax", [x], dim=0)
+    got = {}
+    for level in ("tiled", "blocked", "ascend"):
+        kernel = runner.compile_text(module("softmax", shape, 0, "f16"), level=level,
+                                     core_num=2)
+        (rows,) = _lane_rows(kernel)
+        assert (rows.runs, rows.stride, rows.group, rows.tail) == (8, 100, 2, 36)
+        got[level] = kernel.run(x).outputs[0]
+        assert compare_tolerance(got[level], want).equal, level
+    assert got["ascend"].tobytes() == got["blocked"].tobytes() == got["tiled"].tobytes()
 
 
-def test_columns_over_more_runs_than_a_chunk_holds_stay_on_the_host_with_a_warning() -> None:
-    """Softmax f16 over dim 0 of (191, 64): a row of 64 lanes of 191 runs does not fit one
-    chunk of A2's UB (190 runs do): a warning naming the most runs that fit, and the host's
-    result."""
-    shape = (191, 64)
-    (x,) = inputs("softmax", shape, 0, "f16")
-    with collecting() as said:
-        kernel = runner.compile_text(module("softmax", shape, 0, "f16"), level="ascend")
-    assert not _lane_rows(kernel)
-    assert any(r.severity == "warning" and "reduces each column over 191 runs, 64 columns a "
-               "row of lanes (12224 elements)" in r.text and "the most runs that fit: 190"
-               in r.text for r in said), said
-    assert compare_tolerance(kernel.run(x).outputs[0],
-                             run_reference("hsg.softmax", [x], dim=0)).equal
+@pytest.mark.parametrize(("op", "shape", "dtype", "soc"), [
+    ("softmax", (300, 128), "f16", "ascend910b"),
+    pytest.param("log_softmax_grad", (400, 64), "f32", "ascend950", marks=pytest.mark.sweep)])
+def test_columns_over_more_runs_than_a_chunk_holds_are_reduced_in_segments_of_runs(
+        op: str, shape: tuple[int, int], dtype: str, soc: str) -> None:
+    """Softmax f16 over dim 0 of (300, 128): a row of 64 lanes of 300 runs does not fit one
+    chunk of A2's UB (about 190 do; before, it stayed on the host): the row is worked on in
+    segments of whole runs, a pass each for the maximum, the sum and the outputs, each lane's
+    accumulator combining the segments in order (never online). Within tolerance of the float64
+    model; tiled = blocked = ascend bit for bit."""
+    args = inputs(op, shape, 0, dtype)
+    want = run_reference(f"hsg.{op}", args, dim=0)
+    got = {}
+    for level in ("tiled", "blocked", "ascend"):
+        kernel = runner.compile_text(module(op, shape, 0, dtype), level=level, core_num=2,
+                                     soc=soc)
+        (rows,) = _lane_rows(kernel)
+        assert rows.segment is not None and rows.segment % 64 == 0 and not rows.online
+        assert (rows.runs, rows.length) == (shape[0], shape[0] * 64)
+        got[level] = kernel.run(*args).outputs[0]
+        within = compare_tolerance(got[level], want)
+        assert within.equal, f"{level}: {within.summary()}"
+    assert got["ascend"].tobytes() == got["blocked"].tobytes() == got["tiled"].tobytes()
 
 
 CPU = {  # case: op, shape, dim, dtype, SoC
@@ -154,6 +168,9 @@ CPU = {  # case: op, shape, dim, dtype, SoC
     "log_softmax_grad_dim1_f32_950": ("log_softmax_grad", (3, 6, 192), 1, "f32", "ascend950"),
     "log_softmax_dim1_bf16": ("log_softmax", (2, 7, 128), 1, "bf16", "ascend910b"),
     "softmax_grad_dim0_f16_950": ("softmax_grad", (9, 2, 128), 0, "f16", "ascend950"),
+    "softmax_dim0_segments_f16": ("softmax", (300, 256), 0, "f16", "ascend910b"),
+    "log_softmax_dim0_segments_f32_950": ("log_softmax", (500, 256), 0, "f32", "ascend950"),
+    "softmax_grad_dim1_tail_f16": ("softmax_grad", (2, 6, 100), 1, "f16", "ascend910b"),
 }
 CPU_DEFAULT = ("softmax_dim0_f16", "log_softmax_grad_dim1_f32_950")
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}

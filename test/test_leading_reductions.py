@@ -285,7 +285,7 @@ def test_a_mobilenet_backward_block_runs_its_batchnorm_backward_in_one_kernel() 
     inputs = [data[k].view(np.float32) for k in sorted(data) if k.startswith("in")]
     with collecting() as remarks:
         kernel = compile_file(path, level="ascend")
-    assert _strided_kernels(kernel) == [
+    assert [r for r in _strided_kernels(kernel) if r.lanes == 1] == [
         Rows(128, ("element",) * 3 + ("row",) * 3, ("row", "row", "element"), 2, 512)]
     fused = [r for r in remarks if "(2 reductions along rows of 128 (2 runs of 64, 512 apart);"
              in str(r)]

@@ -108,8 +108,8 @@ def test_named_ops_equal_pytorch_with_their_reductions_in_a_row_kernel(
         name: str, dtype: str) -> None:
     """dim = -1 (and the norms' last dim) make one row kernel; so does softmax over dim 0 of
     x (3, 4, 16): a row kernel of lanes, its 64 columns one row of 64 lanes (hswc.rows: Lanes;
-    test_lane_rows). Over dim 1 its runs span 16 columns, not whole rows of 64 lanes: its
-    reductions stay on the host."""
+    test_lane_rows); and over dim 1, its runs 16 columns, each group one row of lanes 16
+    wide."""
     op, attributes, count = CASES[name]
     data = np.load(FIXTURES / f"{name}_{dtype}.npz")
     inputs = [data[f"in{i}"].view(NUMPY[dtype]) for i in range(count)]
@@ -117,7 +117,7 @@ def test_named_ops_equal_pytorch_with_their_reductions_in_a_row_kernel(
                                    for a in inputs])
     for level in LEVELS:
         kernel = compile_text(text, level=level)
-        assert _row_kernels(kernel) == (0 if name == "softmax_3d_dim1" else 1), level
+        assert _row_kernels(kernel) == 1, level
         within = compare_tolerance(kernel.run(*inputs).outputs[0],
                                    data["torch0"].view(NUMPY[dtype]))
         assert within.equal, f"{level}: {within.summary()}"
@@ -169,11 +169,12 @@ def test_named_ops_over_rows_of_each_length(op: str, length: int, dtype: str) ->
 @pytest.mark.parametrize("dim", [0, 1, 2, -1])
 @pytest.mark.parametrize("op", ["hsg.softmax", "hsg.log_softmax_grad"])
 def test_every_dim_of_a_3d_tensor(op: str, dim: int) -> None:
-    """The last dim makes a row kernel; dims 0 and 1 are reduced on the host (their
-    decomposition reduces a leading dim), every dim within PyTorch's tolerance."""
+    """Every dim makes a row kernel: the last one of rows, dims 0 and 1 one of lanes (their
+    6 columns one narrow row of lanes a group: hswc.rows: Lanes), every dim within PyTorch's
+    tolerance."""
     inputs = _named_inputs(op, (4, 5, 6), "f32")
     kernel = compile_text(_named(op, inputs, "f32", dim), level="blocked")
-    assert _row_kernels(kernel) == (1 if dim in (2, -1) else 0)
+    assert _row_kernels(kernel) == 1
     within = compare_tolerance(kernel.run(*inputs).outputs[0], _reference(op, inputs, dim))
     assert within.equal, within.summary()
 

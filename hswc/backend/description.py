@@ -389,6 +389,11 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
+    if first.tail:  # the host tiling counts rows as an output's elements over one row's
+        raise OpError(kernels[0].func, f"is a row kernel of {first.lanes} lanes over "
+                      f"{first.stride} columns a group, its last row {first.tail} wide (hswc.rows:"
+                      f" Lanes), whose rows a package's host tiling does not count yet: package "
+                      f"columns that are a multiple of {first.lanes}")
     launched = _launched_shapes(module, kernels[0], function)
     outputs = _launched_outputs(module, kernels[0], function)
     if launched is None or outputs is None:

@@ -264,8 +264,10 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
         raise OpError(op, "reduces a row of no elements")
     segment, online, exact, pad = _segment(op)
     pair = online_operands(op) if online else None
-    if _lanes(op) > 1:  # each lane apart over the runs (hswc.rows: Lanes)
-        reduced = reduce_lanes(wide, op.combiner.data)[..., None, :]
+    lanes = _lanes(op)
+    if lanes > 1:  # each lane apart over the runs (hswc.rows: Lanes), in segments of runs
+        reduced = reduce_lanes(wide, op.combiner.data,
+                               None if segment is None else segment // lanes)[..., None, :]
     elif segment is not None and pair is not None:
         a, b = (np.broadcast_to(values[v], full).astype(np.float32) for v in pair)
         reduced = online_sum(a, b, segment, pad)[..., None]

@@ -37,6 +37,8 @@ def _window(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: i
     if kind == "column":
         return gm.reshape(1, length)
     if kind == "row":
+        if rows.tail:  # groups of rows of lanes, the last narrower (hswc.rows: Lanes)
+            return gm.reshape(-1)[rows.value_indices(start, count)[0]][:, None, :]
         return gm.reshape(-1, 1, rows.lanes)[start:start + count] if rows.lanes > 1 \
             else gm.reshape(-1, 1)[start:start + count]
     if rows.runs > 1:
@@ -49,12 +51,21 @@ def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: in
            value: np.ndarray) -> list[tuple[int, int]]:
     """Rows [start, +count) of `value` written to their places in a flat GM buffer; the
     (offset, count) ranges of elements written."""
+    numbers = np.arange(start, start + count, dtype=np.int64)
     if kind == "element" and rows.runs > 1:
-        gm.reshape(-1)[rows.element_indices(start, count)] = np.asarray(value).reshape(-1)
-        firsts = rows.row_start(np.arange(start, start + count, dtype=np.int64)).tolist()
-        return [(first + a * rows.stride, rows.run) for first in firsts
+        at, held = rows.held_indices(start, count)
+        gm.reshape(-1)[at[held]] = np.broadcast_to(value, at.shape)[held]
+        firsts = rows.row_start(numbers).tolist()
+        widths = rows.width(numbers).tolist()
+        return [(first + a * rows.stride, width) for first, width in zip(firsts, widths,
+                                                                         strict=True)
                 for a in range(rows.runs)] if rows.lanes > 1 else \
             [(a * rows.stride + start * rows.run, count * rows.run) for a in range(rows.runs)]
+    if kind == "row" and rows.tail:
+        at, held = rows.value_indices(start, count)
+        gm.reshape(-1)[at[held]] = np.broadcast_to(value, (count, 1, rows.lanes))[:, 0][held]
+        return list(zip(rows.value_start(numbers).tolist(), rows.width(numbers).tolist(),
+                        strict=True))
     _window(kind, gm, rows, start, count)[...] = value
     width = rows.length if kind == "element" else rows.lanes
     return [(start * width, count * width)]

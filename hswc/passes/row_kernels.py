@@ -19,7 +19,9 @@ folded to constants when the platform is named, else a call of the tiling functi
   of their data; with fewer channels than cores, two kernels (hswc.passes.row_split);
   one whose runs would be single elements (softmax over dim 0, or over a middle dim) a row
   kernel of lanes: rows of LANES adjacent columns, each lane reduced apart (hswc.rows: Lanes;
-  its columns whole rows of LANES, its operands element ones, its runs one chunk);
+  its columns whole rows of LANES, its operands element or row ones: a row operand a value
+  per column, LANES values a row of lanes, as a bias gradient `x.sum(0)` writes; its runs one
+  chunk);
 - `@<op>_kernel_<dt>(inputs..., outputs..., totalNum, blockFactor, ubFactor, scalars...)`
   (the float scalars its body reads from outside, f32 as an elementwise kernel takes them:
   values the host computes, and a named op's attribute its decomposition marks
@@ -203,12 +205,14 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     `online` and the body has a sum of exp(b - max) (hswc.vectorizer.row_emit.online_sums: it
     reads the row once less, at more vector work a segment; the cost model chooses between
     the two: hswc.passes.row_schedule_choice); None when not even one such segment fits, or
-    the rows are strided runs."""
-    if rows.runs > 1:
+    the rows are strided runs. A row of lanes (hswc.rows: Lanes) is cut in segments of whole
+    runs (SEGMENT_ALIGN is LANES: a segment of k * 64 elements is k runs), never online."""
+    if rows.runs > 1 and rows.lanes == 1:
         return None  # strided runs are read whole (hswc.rows: a row in segments is contiguous)
     probe, segment = _longest_segment(body, replace(rows, one_per_chunk=True,
                                                     segment=rows.length),
-                                      schedule, dtype, names, ub_size, online)
+                                      schedule, dtype, names, ub_size,
+                                      online and rows.lanes == 1)
     if segment == 0 or segment >= rows.length:
         return None
     assert probe.rows is not None
@@ -462,15 +466,13 @@ def _in_lanes(rows: Rows, count: int | None, strided: str) -> tuple[Rows, int]:
     if rows.run != 1 or count is None:
         raise NotARowKernel(f"its row kernel {strided}")
     why = None
-    if rows.stride % LANES:
-        why = (f"; as rows of {LANES} adjacent columns, the {rows.stride} columns a run spans "
-               "are not whole rows")
-    elif any(kind != "element" for kind in (*rows.inputs, *rows.outputs)):
-        why = (f"; as rows of {LANES} adjacent columns, it reads or writes a value a row or a "
-               "column, which such a kernel does not take yet")
+    if "column" in (*rows.inputs, *rows.outputs):
+        why = (f"; as rows of {LANES} adjacent columns, it reads a value per position along "
+               "the reduced dims (a column operand), which such a kernel does not take yet")
     if why is not None:
         raise NotARowKernel(f"its row kernel {strided}{why}")
-    return rows.in_lanes(LANES), count // LANES
+    lanes = rows.in_lanes(LANES)  # each group's last row narrower where LANES does not
+    return lanes, count // rows.stride * lanes.group  # divide its columns (hswc.rows)
 
 
 @dataclass(frozen=True)
@@ -533,7 +535,7 @@ class RowTiler:
         first, last = region.members[0], region.members[-1]
         op_name = self.kernel_name or operator_stem(fn.sym_name.data)
         before = first.prev_op
-        parts = 1 if count is None or rows.dynamic or rows.lanes > 1 else \
+        parts = 1 if count is None or rows.dynamic else \
             split_parts(rows, count, sizes, self.target_cores)
         split = split_body(body, rows, parts) if parts > 1 else None
         if isinstance(split, Split) and self.choose_on is not None:
@@ -553,7 +555,8 @@ class RowTiler:
                        f"since {split}")
         else:
             assert count is not None  # a split needs a static row count (parts above)
-            workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+            workspace = tensor.EmptyOp([], TensorType(f32, [split.partial_rows.operand_size(
+                "row", count * parts)])).tensor
             workspace.name_hint = "partials"
             (partials,) = self._launch(split.partial,
                                        [inputs[i] for i in split.partial_inputs], [workspace],
@@ -563,9 +566,11 @@ class RowTiler:
                                    [partials, *(inputs[i] for i in split.combine_inputs)],
                                    outputs, split.combine_rows, count, op_name, first, last,
                                    table)
+            cut = f"each run of the {count} rows" if rows.lanes == 1 else \
+                f"the {rows.runs} runs of each of the {count} rows of {rows.lanes} lanes"
             remark(last, f"becomes a launch of the row kernel @{_callee(partials)} (the first "
-                   f"of two: {count * parts} rows of partial results, each run of the "
-                   f"{count} rows cut in {parts} pieces for the {self.target_cores} cores)")
+                   f"of two: {count * parts} rows of partial results, {cut} cut in {parts} "
+                   f"pieces for the {self.target_cores} cores)")
             how = f"; its {parts} partials a row combined"
         copy_location(last, ops_between(before, last))
         _mark_dim(region, results[0])
@@ -592,7 +597,8 @@ class RowTiler:
         workspace in GM against idle cores). Where the model cannot time one side (or one
         kernel cannot copy the runs: `sizes`, the element operands' bytes), the split (the rule
         without a model)."""
-        workspace = tensor.EmptyOp([], TensorType(f32, [count * parts])).tensor
+        workspace = tensor.EmptyOp([], TensorType(f32, [split.partial_rows.operand_size(
+            "row", count * parts)])).tensor
         one = None if overlong_runs(rows, sizes) is not None else \
             self._modelled_launch(body, inputs, outputs, rows, count)
         first = self._modelled_launch(split.partial, [inputs[i] for i in split.partial_inputs],

@@ -12,7 +12,18 @@ first launch has completed, which the stream's launch order guarantees):
 2. the combining kernel: C contiguous rows of `parts` partials, reduced again in the kernel's
    fold order (hswc.reduction_order), then whatever the body computes after the reduction.
 So every element is combined once in f32 in the partial kernel, and the partials in one fixed
-order; the result differs from one kernel's only in the order of combination.
+order; the result differs from one kernel's only in the order of combination. An f16 or bf16
+reduction (accumulated in f32 and rounded once in one kernel) keeps its partials in f32 (the
+partial body widens the reduced value, as the kernel's reduce would) and is rounded to its type
+once, after the combining kernel's reduction.
+
+Lanes (hswc.rows: a sum over dim 0 of [R, C] as C / 64 rows of 64 lanes, R runs each): the
+runs are cut instead, into `parts` pieces of R / parts whole runs (parts dividing R), so the
+partial kernel reduces [parts, R / parts, C] over its middle dim (rows of lanes in parts
+groups: Rows.row_start), writing a workspace of [parts, C] f32 partials (64 a row), and the
+combining kernel reduces that over dim 0 as rows of lanes again (parts runs,
+C apart). A reduction over a middle dim ([A, R, C] over dim 1) is cut alike: [A * parts,
+R / parts, C] over dim 1, then [A, parts, C] over dim 1.
 
 The split applies where the body is `element inputs -> one hsg.reduce -> row work`: the steps
 before the reduction read element operands only (a row or column operand there would need
@@ -33,7 +44,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import Float32Type, f32
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, f32
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -49,10 +61,18 @@ workspace of partials the second one reads, not a result (hswc-emit refuses to p
 def split_parts(rows: Rows, count: int, sizes: Sequence[int], cores: int) -> int:
     """How many pieces to cut each run of `count` strided rows into (module docstring): the
     fewest that give `cores` rows, each piece whole blocks of every size in `sizes` and at
-    most one DataCopyPad block (the partial kernel copies a piece as one); 1 for none."""
+    most one DataCopyPad block (the partial kernel copies a piece as one); 1 for none. Rows
+    of lanes are cut across their runs instead (module docstring: Lanes)."""
     if rows.runs == 1 or count >= cores or count == 0:
         return 1
     best = 1
+    if rows.lanes > 1:
+        for parts in range(2, rows.runs + 1):
+            if rows.runs % parts == 0:
+                best = parts
+                if count * parts >= cores:
+                    break
+        return best
     for parts in range(2, rows.run + 1):
         if rows.run % parts or any(rows.run // parts * s % UB_BLOCK_BYTES for s in sizes):
             continue
@@ -98,7 +118,12 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
     for op in body.ops:
         if op in before:
             partial.add_op(op.clone(value_mapper=mapping))
-    first = ReduceOp(reduce.combiner.data, mapping[reduce.value], reduce.signed is not None)
+    value = mapping[reduce.value]
+    if value.type != f32:  # an f16 / bf16 reduction's partials kept in f32 (module docstring)
+        widened = arith.ExtFOp(value, f32)
+        partial.add_op(widened)
+        value = widened.result
+    first = ReduceOp(reduce.combiner.data, value, reduce.signed is not None)
     partial.add_op(first)
     partial.add_op(YieldOp(first.result))
     used_after = [i for i, a in enumerate(body.args)
@@ -111,13 +136,25 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
     again = ReduceOp(reduce.combiner.data, combine.args[0], reduce.signed is not None)
     combine.add_op(again)
     mapping[reduce.result] = again.result
+    if reduce.result.type != f32:  # rounded once to the type, as one kernel rounds it
+        rounded = arith.TruncFOp(again.result, reduce.result.type)
+        combine.add_op(rounded)
+        mapping[reduce.result] = rounded.result
     for op in after:
         combine.add_op(op.clone(value_mapper=mapping))
-    run = rows.run // parts
-    partial_rows = Rows(rows.runs * run, tuple(rows.inputs[i] for i in used_before), ("row",),
-                        rows.runs, rows.stride)
     combine_classes: tuple[OperandClass, ...] = ("element", *(rows.inputs[i]
                                                               for i in used_after))
+    partial_classes: tuple[OperandClass, ...] = tuple(rows.inputs[i] for i in used_before)
+    if rows.lanes > 1:  # pieces of runs; the partials [groups, parts, columns] (Lanes)
+        pieces, lanes = rows.runs // parts, rows.lanes
+        partial_rows = Rows(pieces * lanes, partial_classes, ("row",), pieces, rows.stride,
+                            one_per_chunk=True, lanes=lanes)
+        combine_rows = Rows(parts * lanes, combine_classes, rows.outputs, parts, rows.stride,
+                            one_per_chunk=True, lanes=lanes)
+        return Split(partial, tuple(used_before), partial_rows, combine, tuple(used_after),
+                     combine_rows)
+    run = rows.run // parts
+    partial_rows = Rows(rows.runs * run, partial_classes, ("row",), rows.runs, rows.stride)
     combine_rows = Rows(parts, combine_classes, rows.outputs)
     return Split(partial, tuple(used_before), partial_rows, combine, tuple(used_after),
                  combine_rows)
@@ -126,8 +163,8 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
 def _why_not(body: Block, rows: Rows, reduce: ReduceOp, before: list[Operation],
              after: list[Operation]) -> str | None:
     """Why the body cannot be cut at `reduce` (module docstring); None: it can."""
-    if not isinstance(reduce.result.type, Float32Type):
-        return "its reduction is not in f32"
+    if not isinstance(reduce.result.type, Float32Type | Float16Type | BFloat16Type):
+        return "its reduction is not in f32, f16 or bf16"
     if any(kind != "row" for kind in rows.outputs):
         return "it writes element values, which need the rows whole"
     classes: dict[SSAValue, OperandClass] = dict(zip(body.args, rows.inputs, strict=True))

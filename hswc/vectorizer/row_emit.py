@@ -362,13 +362,18 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
     for val, memref, kind in wanted:
         if kind == "column":
             start, count = a.const(0), length
-        elif kind == "row":
+        elif kind == "row" and rows.lanes == 1:
             start, count = offset, size
+        elif kind == "row":  # its lanes, a group's `stride` values side by side (hswc.rows)
+            start = _value_start(a, rows, offset)
+            last = a.sub(a.add(offset, a.max(size, a.const(1))), a.const(1))
+            count = a.sub(a.add(_value_start(a, rows, last), _width(a, rows, last)), start)
         elif rows.lanes > 1:  # from the first row's first run to the last row's last
             start = _row_start(a, rows, offset)
-            last = _row_start(a, rows, a.sub(a.add(offset, a.max(size, a.const(1))),
-                                             a.const(1)))
-            count = a.sub(a.add(last, a.const((rows.runs - 1) * rows.stride + rows.run)), start)
+            last_row = a.sub(a.add(offset, a.max(size, a.const(1))), a.const(1))
+            last = _row_start(a, rows, last_row)
+            count = a.sub(a.add(a.add(last, a.const((rows.runs - 1) * rows.stride)),
+                                _width(a, rows, last_row)), start)
         elif rows.runs > 1:  # the core's rows' runs, the last run's end included
             run = a.const(rows.run)
             start = a.mul(offset, run)
@@ -383,9 +388,26 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
 
 def _row_start(a: IRArith, rows: Rows, row: SSAValue) -> SSAValue:
     """Rows.row_start in index arithmetic: where row `row`'s first run starts."""
-    group = rows.stride // rows.run
+    group = rows.group
     return a.add(a.mul(a.floor_div(row, a.const(group)), a.const(rows.runs * rows.stride)),
                  a.mul(a.rem(row, a.const(group)), a.const(rows.run)))
+
+
+def _value_start(a: IRArith, rows: Rows, row: SSAValue) -> SSAValue:
+    """Rows.value_start in index arithmetic: where row `row`'s lanes start in a row operand."""
+    if not rows.tail:
+        return a.mul(row, a.const(rows.lanes))
+    group = rows.group
+    return a.add(a.mul(a.floor_div(row, a.const(group)), a.const(rows.stride)),
+                 a.mul(a.rem(row, a.const(group)), a.const(rows.lanes)))
+
+
+def _width(a: IRArith, rows: Rows, row: SSAValue) -> SSAValue:
+    """Rows.width in index arithmetic: the columns row `row` of lanes holds."""
+    if not rows.tail or rows.group == 1:
+        return a.const(rows.tail or rows.run)
+    last = a.eq(a.rem(row, a.const(rows.group)), a.const(rows.group - 1))
+    return a.builder.insert(arith.SelectOp(last, a.const(rows.tail), a.const(rows.run))).result
 
 
 def _buffers(e: Emitter, plan: KernelPlan, pipe: SSAValue, ub_factor: SSAValue
@@ -546,12 +568,19 @@ class RowChunkEmitter:
         """The GM place of the chunk's first row of `val` (of its `run`-th run where rows are
         strided)."""
         a = self.e.a
-        if kind == "row":
+        if kind == "row" and self.h.first_row is not None:  # rows of lanes (hswc.rows)
+            first = self.h.first_row
+            at = a.sub(_value_start(a, self.rows, a.add(first, self.chunk_offset)),
+                       _value_start(a, self.rows, first))
+        elif kind == "row":
             at = self.chunk_offset
         elif self.h.first_row is not None:  # rows of lanes, in groups (Rows.row_start)
             first = self.h.first_row
             at = a.sub(_row_start(a, self.rows, a.add(first, self.chunk_offset)),
                        _row_start(a, self.rows, first))
+            if self.segment is not None:  # a segment of whole runs (hswc.rows: Lanes)
+                at = a.add(at, a.mul(a.floor_div(self.segment.start, a.const(self.rows.run)),
+                                     a.const(self.rows.stride)))
             if run:
                 at = a.add(at, a.const(run * self.rows.stride))
         elif self.rows.runs > 1:
@@ -567,36 +596,69 @@ class RowChunkEmitter:
         name = f"{val.name}_gm_at" if not run else f"{val.name}_gm_at_run{run}"
         return self.e.value(ascend.GlobalAtOp(self.h.gm[val], at), name)
 
+    def _by_width(self, emit: Callable[[int], None]) -> None:
+        """`emit(width)` for the chunk's row of lanes: its columns, or, where a group's last
+        row is narrower (hswc.rows: Lanes, `tail`), an scf.if on whether this row is that one,
+        each branch emitted for its width."""
+        if not self.rows.tail or self.rows.group == 1:  # every row whole, or every row narrow
+            emit(self.rows.tail or self.rows.run)
+            return
+        assert self.h.first_row is not None
+        a = self.e.a
+        group = self.rows.group
+        row = a.add(self.h.first_row, self.chunk_offset)
+        narrow = a.eq(a.rem(row, a.const(group)), a.const(group - 1))
+        then, other = Block(), Block()
+        self.e.op(scf.IfOp(narrow, [], Region(then), Region(other)))
+        outer = self.e
+        for block, width in ((then, self.rows.tail), (other, self.rows.run)):
+            self.e = Emitter(InsertPoint.at_end(block))
+            emit(width)
+            self.e.op(scf.YieldOp())
+        self.e = outer
+
     def _runs_copy(self, local: SSAValue, val: Val, inbound: bool) -> None:
         """One DataCopyPad per run index of the chunk's strided rows (module docstring)."""
+        self._by_width(lambda width: self._runs_copy_of(local, val, inbound, width))
+
+    def _runs_copy_of(self, local: SSAValue, val: Val, inbound: bool, width: int) -> None:
+        """_runs_copy of rows whose runs hold `width` elements (a row of lanes' columns; in UB
+        each run still starts a whole run after the last)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         run = self.rows.run
-        between = (self.rows.stride - run) * size
+        runs = self.length // run  # the row's, or a segment's (of whole runs: lanes)
+        between = (self.rows.stride - width) * size
         if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
             # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
-            # `between` bytes apart in GM, one after the other in UB
+            # `between` bytes apart in GM, a run apart in UB
             gm = self._gm_at(val, "element")
             dst, src = (local, gm) if inbound else (gm, local)
+            gap = _gap_blocks(width, run, size)
             self.e.op(ascend.DataCopyPadOp(
-                dst, src, a.const(run * size), a.const(self.rows.runs),
-                src_stride=between if inbound else 0, dst_stride=0 if inbound else between))
+                dst, src, a.const(width * size), a.const(runs),
+                src_stride=between if inbound else gap, dst_stride=gap if inbound else between))
             return
-        gap = (self.plan.pitch - run) * size // UB_BLOCK_BYTES
-        for index in range(self.rows.runs):
+        gap = (self.plan.pitch - width) * size // UB_BLOCK_BYTES
+        for index in range(runs):
             gm = self._gm_at(val, "element", index)
             ub = local if not index else self.e.value(
                 ascend.LocalAtOp(local, a.const(index * run)), f"{val.name}_run{index}")
             dst, src = (ub, gm) if inbound else (gm, ub)
             self.e.op(ascend.DataCopyPadOp(
-                dst, src, a.const(run * size), self.rows_now,
+                dst, src, a.const(width * size), self.rows_now,
                 dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
 
     def _row_copy(self, dst: SSAValue, src: SSAValue, val: Val, kind: str,
                   inbound: bool) -> None:
         """One DataCopyPad of the chunk's rows (module docstring)."""
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
+        if kind == "row" and self.rows.tail:  # a row of lanes a chunk, its width's values
+            def copy(width: int) -> None:
+                self.e.op(ascend.DataCopyPadOp(dst, src, self.e.a.const(width * size)))
+            self._by_width(copy)
+            return
         if kind == "row":
-            self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.rows_now, a.const(size))))
+            self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.row_values, a.const(size))))
             return
         gap = _gap_blocks(self.length, self.plan.pitch, size)
         self.e.op(ascend.DataCopyPadOp(
@@ -1272,7 +1334,7 @@ class RowChunkEmitter:
         self.barrier()
         acc = self.h.accumulators[instr]
         self.e.op(ACCUMULATE[instr.mode or ""](acc, acc, self.tensor(instr.dst),
-                                               self.rows_now))
+                                               self.row_values))
         self.pending = True
 
     # endregion
