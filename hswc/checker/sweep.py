@@ -209,8 +209,8 @@ softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "ç»´åº
 [0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
 (hswc.checker.halves' "x4") with dim = 3."""
 GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
-               "group, summed and clamped to x's rows; the rows past the sum are not written: "
-               "hsg.first_rows), which the checker does not pass to ops-nn's kernel yet")
+               "group, summed and clamped to x's rows, which hsg.first_rows expresses and the "
+               "checker passes)")
 LOW_FLOATS = ("its y is FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT4_E2M1, FLOAT4_E1M2 or HIFLOAT8 "
               "(op_host/swiglu_group_quant_def.cpp: no int8) with FLOAT8_E8M0 block scales: "
               "Ascend 950's Cast converts to those types (Cast.md's dav_3510 table) and hswc's "
