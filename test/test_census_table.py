@@ -48,3 +48,20 @@ def test_unreadable_table_is_one_message(tmp_path: Path, capsys) -> None:
     assert census_table.main(["--table", str(tmp_path / "missing.md")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("census_table: error: cannot read") and "missing.md" in err
+
+
+def test_comments_variants_and_the_checkers_generics_are_counted_apart(tmp_path: Path,
+                                                                      capsys) -> None:
+    """A `#` line of the folder list is no folder; a variant's row (gelu_quant:static) is no
+    folder of its own; a reduction the checker writes as generics is its own kind."""
+    table = tmp_path / "sweep.md"
+    table.write_text(SWEEP + (
+        "| activation/gelu_quant | gelu_quant | ascend910b | f16 | differing (3 runs) | - |\n"
+        "| activation/gelu_quant:static | gelu_quant quant_mode=static | ascend910b | f16 | "
+        "bit-exact (3 runs) | - |\n"), encoding="utf-8")
+    listing = tmp_path / "folders.txt"
+    listing.write_text("# the folders of ops-nn\nactivation/elu\nactivation/gelu_quant\n",
+                       encoding="utf-8")
+    assert census_table.main(["--table", str(table), "--folders", str(listing)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "4 folders: checker's generic 1, named op 2, not expressible 1."
