@@ -129,34 +129,36 @@ def test_dynamic_quantization_is_packaged_each_output_at_its_own_shape(
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
 
 
-def test_the_batchnorm_backward_kernel_is_packaged_in_its_model_and_alone_for_ascend950(
+def test_the_batchnorm_backward_kernel_is_packaged_in_its_model(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """MobileNet's BatchNorm backward fuses two sums a channel ({8}) and the input gradient
-    ({2, 8, 8, 8}) into one leading-axis row kernel: its whole model's package (A2/A3) and
-    the operator packaged alone for Ascend 950 give each output its own shape, and both kernel
-    unit tests pass on the CPU model (bit for bit with hswc-run's goldens)."""
+    ({2, 8, 8, 8}) into one leading-axis row kernel: its whole model's package (A2/A3) gives
+    each output its own shape, and its kernel unit test passes on the CPU model (bit for bit
+    with hswc-run's goldens)."""
     model = (REPO / "test" / "fixtures" / "torch_models" / "models"
              / "mobilenet_conv_bn_hardswish_conv_backward_f32.mlir")
     whole = tmp_path / "model"
     assert emit([str(model), "-o", str(whole)]) == 0
-    assert "no package" not in capsys.readouterr().err
+    # the second region, the convolution's weight gradient summed over the batch as 64-lane
+    # rows of 216 columns (its last group 24 wide), is not packaged yet, with the reason
+    err = capsys.readouterr().err
+    assert "no package main_r1" in err and "no package main_r0" not in err
     entries = json.loads((whole / "index.json").read_text())["packages"]
-    assert [e["not_packaged"] for e in entries] == [None]
+    assert entries[0]["not_packaged"] is None
+    assert "a multiple of 64" in entries[1]["not_packaged"]
     assert entries[0]["regions"][0]["outputs"] == ["8xf32", "8xf32", "2x8x8x8xf32"]
     stem = entries[0]["package"]
     infer = (whole / stem / "op_host" / f"{stem}_infershape.cpp").read_text()
     assert [line.strip() for line in infer.splitlines() if "Shape = gert::Shape(" in line] == [
         "*y0Shape = gert::Shape({8});", "*y1Shape = gert::Shape({8});",
         "*y2Shape = gert::Shape({2, 8, 8, 8});"]
-    alone = tmp_path / "alone"
-    assert emit([str(model), "--function", "main", "--name", "BnBackward", "--soc",
-                 "ascend950", "-o", str(alone)]) == 0
+    # Packaged alone for Ascend 950 (`--function main --name BnBackward`) no more: the file now
+    # holds two kernels, and --name names a file's one operator.
     ut = Path("tests") / "ut" / "op_kernel"
     built = tmp_path / "built"
     built.mkdir()
     ran = build_and_run_unit_tests({
-        "model": (whole / stem / ut / f"test_{stem}.cpp", ()),
-        "alone": (alone / ut / "test_bn_backward_apt.cpp", ARCH35_UT_FLAGS)}, built)
+        "model": (whole / stem / ut / f"test_{stem}.cpp", ())}, built)
     for name, done in ran.items():
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
 

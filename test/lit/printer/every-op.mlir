@@ -20,6 +20,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
   %y_gm = ascend.set_global_buffer %y[%offset], %block_factor : memref<?xf16> -> !ascend.global_tensor<f16>
   ascend.set_l2_cache_hint %x_gm, "disable" : !ascend.global_tensor<f16>
   %pipe = ascend.tpipe
+  ascend.set_ctrl_spr <48 : i64, 48 : i64> (1 : i64)
   %in_queue = ascend.tque : !ascend.tque<vecin, 2>
   %out_queue = ascend.tque : !ascend.tque<vecout, 2>
   %f32_buf = ascend.tbuf : !ascend.tbuf<veccalc>
