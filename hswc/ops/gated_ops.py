@@ -77,13 +77,16 @@ class Decomposer:
         h = self.shape[self.k] // 2
         pair = [h, 2] if self.interleaved else [2, h]
         shape = [*self.shape[:self.k], *pair, *self.shape[self.k + 1:]]
-        groups = [[d] if d < self.k else [d + 1] for d in range(self.rank)]
-        groups[self.k] = [self.k, self.k + 1]
-        reassociation = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
         t = TensorType(self.op.x_type.get_element_type(), shape)
-        view = self.b.insert(tensor.ExpandShapeOp(x, [], reassociation, shape, t)).result
+        view = self.b.insert(tensor.ExpandShapeOp(x, [], self._pair_groups(), shape, t)).result
         view.name_hint = "halves"
         return view
+
+    def _pair_groups(self) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+        """The reassociation between x and its view: the split dim k is view dims k and k + 1."""
+        groups = [[d] if d < self.k else [d + 1] for d in range(self.rank)]
+        groups[self.k] = [self.k, self.k + 1]
+        return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
 
     def half_map(self, part: int) -> AffineMap:
         """The map reading half `part` (0: a, 1: b) of the view over the result's dims."""
@@ -147,12 +150,8 @@ class Decomposer:
                 value, out, offsets, sizes, [1] * len(sizes))
             out = self.b.insert(insert).results[0]
         if self.interleaved:
-            groups = [[d] if d < self.k else [d + 1] for d in range(self.rank)]
-            groups[self.k] = [self.k, self.k + 1]
-            reassociation = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g])
-                                       for g in groups])
             collapse = tensor.CollapseShapeOp(operands=[out], result_types=[self.op.x_type],
-                                              properties={"reassociation": reassociation})
+                                              properties={"reassociation": self._pair_groups()})
             out = self.b.insert(collapse).results[0]
         out.name_hint = "dx"
         return out

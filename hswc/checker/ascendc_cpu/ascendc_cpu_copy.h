@@ -440,26 +440,17 @@ namespace ascendc_cpu {
 /// elements of EACH repeat and repeatTime counts ("Mask代表每次Repeat中处理的元素个数，迭代次数
 /// 生效"), a repeat spanning ceil(count * sizeof(T) / 32) blocks, block j at j * the block
 /// stride (its 场景3: 144 int32 of 18 rows, srcStride 8); a count of 0 copies nothing. The
-/// register must be known (set since the last other vector call), as RepeatMasks requires.
+/// register is read as by every isSetMask = false call (level0::RegisterRead).
 template <typename T, typename Params>
 inline void RegisterCopy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
     uint8_t repeatTime, const Params& params)
 {
     const char* api = "Copy";
-    Runtime& rt = Rt();
-    if (rt.maskEpoch != mask::VClock()) {
-        Fail(api, "isSetMask = false after another vector call: the vector mask register that call may "
-            "have set (掩码.md: level-2 calls and isSetMask = true calls write it) is not modelled; "
-            "SetVectorMask before the call");
-    }
+    const Runtime& rt = Rt();
+    level0::RegisterRead<T>(api);
     std::vector<bool> on;
     if (rt.maskCounter) {
-        const uint64_t count = rt.vectorMask[0];
-        if (count > rt.ubBytes / sizeof(T)) {
-            Fail(api, Msg("counter mode: the count ", count, " of SetVectorMask is more elements of ",
-                TypeName<T>(), " than the UB holds"));
-        }
-        on.assign(static_cast<size_t>(count), true);
+        on.assign(static_cast<size_t>(rt.vectorMask[0]), true);
     } else {
         const uint64_t words[2] = {rt.vectorMask[0], sizeof(T) == 4 ? 0 : rt.vectorMask[1]};
         on = level0::MaskLanes<T>(api, words);

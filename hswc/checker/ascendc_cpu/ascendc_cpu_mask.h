@@ -147,6 +147,24 @@ ASCENDC_CPU_FN void ResetMask()
 namespace ascendc_cpu {
 namespace level0 {
 
+/// The register as a call with isSetMask = false reads it (header comment): refused unless it is
+/// known (set since the last other vector call), and in Counter mode unless its count is within
+/// the UB's elements of T.
+template <typename T>
+inline void RegisterRead(const char* api)
+{
+    const Runtime& rt = Rt();
+    if (rt.maskEpoch != mask::VClock()) {
+        Fail(api, "isSetMask = false after another vector call: the vector mask register that call may "
+            "have set (掩码.md: level-2 calls and isSetMask = true calls write it) is not modelled; "
+            "SetVectorMask before the call");
+    }
+    if (rt.maskCounter && rt.vectorMask[0] > rt.ubBytes / sizeof(T)) {
+        Fail(api, Msg("counter mode: the count ", rt.vectorMask[0], " of SetVectorMask is more elements of ",
+            TypeName<T>(), " than the UB holds"));
+    }
+}
+
 /// The lanes each repeat of a level-0 call takes (header comment): one vector of lanes per
 /// repeat. repeatTime is the call's argument (its range is the caller's to check).
 template <typename T, bool isSetMask, typename Mask>
@@ -154,20 +172,13 @@ inline std::vector<std::vector<bool>> RepeatMasks(const char* api, Mask maskArg,
 {
     Runtime& rt = Rt();
     constexpr uint32_t lanes = kLanes<T>;
-    if (!isSetMask && rt.maskEpoch != mask::VClock()) {
-        Fail(api, "isSetMask = false after another vector call: the vector mask register that call may "
-            "have set (掩码.md: level-2 calls and isSetMask = true calls write it) is not modelled; "
-            "SetVectorMask before the call");
-    }
     if (isSetMask) {
         NormalMaskMode(api);
+    } else {
+        RegisterRead<T>(api);
     }
     if (rt.maskCounter) {
         const uint64_t count = rt.vectorMask[0];
-        if (count > rt.ubBytes / sizeof(T)) {
-            Fail(api, Msg("counter mode: the count ", count, " of SetVectorMask is more elements of ",
-                TypeName<T>(), " than the UB holds"));
-        }
         std::vector<std::vector<bool>> out;
         for (uint64_t start = 0; start < count; start += lanes) {
             std::vector<bool> on(lanes, false);
