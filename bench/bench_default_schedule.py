@@ -110,12 +110,12 @@ def measure(name: str, module: ModuleOp, dtype: str, sizes: list[int], soc: str,
     (streamed inputs bypass L2) in place of the default (a CANN kernel, chosen by no model,
     stays as it is)."""
     platform = get_platform(soc)
-    low = lower(module, default)
+    low = lower(module, default, soc)
     chosen = chosen_schedule(low) if default is None else default
     if l2_bypass and chosen is not None:
         chosen = replace(chosen, l2_bypass=True)
-        low = lower(module, chosen)
-    ref = lower(module, REFERENCE)
+        low = lower(module, chosen, soc)
+    ref = lower(module, REFERENCE, soc)
     ops = body_ops(module)
     return [Row(name, dtype, log2, profile(low, 1 << log2, platform=platform),
                 profile(ref, 1 << log2, platform=platform, variant=REFERENCE), chosen, ops)

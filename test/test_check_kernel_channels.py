@@ -93,3 +93,26 @@ def test_what_a_per_channel_check_refuses(tmp_path: Path) -> None:
     path.write_text(module_text("prelu"))
     with pytest.raises(CheckError, match="takes no input w "):
         reference(CheckOptions(kernel="k.cpp", reference=str(path), channels={"w": "channel"}))
+
+
+def test_prelu_grad_update_is_one_generic_of_two_results_per_channel(tmp_path: Path) -> None:
+    """activation/p_relu_grad_update: dx and update from one generic, its 1-d weights of C spread
+    over features of [N, C, L]. Hand-checked: n = 12 is [1, 3, 4]."""
+    folder = tmp_path / "p_relu_grad_update"
+    found = mapping(folder)
+    assert found is not None and found[0] == "generic prelu_grad_update"
+    o = folder_options(folder, CheckOptions(kernel=""), "ascend950", found[0], {}, tmp_path)
+    assert o.channels == {"weights_in": "channel"}
+    ref = reference(o)
+    assert ref.result_count == 2 and ref.input_names == ("grads_in", "features_in", "weights_in")
+    assert ref.channels is not None
+    n = 12
+    grads = np.full(n, 2.0, dtype=np.float32)
+    features = np.array([1, -1, 0, 3, -2, 5, -0.5, 0, -4, 1, -1, 2], dtype=np.float32)
+    g, x, w = ref.channels.sized(ref.input_names, [grads, features,
+                                                   np.arange(n, dtype=np.float32) + 10], n)
+    assert w.tolist() == [10.0, 11.0, 12.0]
+    dx, update = ref.outputs("f32", [g, x, w])
+    # channel c = i // 4: x > 0 takes grads (2), else weights[c] * 2; update x * 2 or 0
+    assert dx.tolist() == [2, 20, 20, 2, 22, 2, 22, 22, 24, 2, 24, 2]
+    assert update.tolist() == [0, -2, 0, 0, -4, 0, -1, 0, -8, 0, -2, 0]

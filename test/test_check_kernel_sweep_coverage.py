@@ -49,7 +49,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     # named: 114 (GeGluV2, GeGluGradV2, SituGluGrad, SwigluGroup and ClippedSwigluGrad among
     # them) + the softmax family's 7 folders (ROW_FOLDERS) + gelu_quant (QUANTIZED_FOLDERS) +
     # the 4 reductions of hswc.checker.row_generics (ROW_GENERIC_FOLDERS)
-    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [126, 17, 3]
+    assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [126, 18, 2]
     assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
     assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
 
@@ -78,6 +78,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     ("activation/ge_glu_grad_v2", ("hsg.ge_glu_grad_v2", {})),  # dy, x and gelu
     ("activation/situ_glu_grad", ("hsg.situ_glu_grad", {})),
     ("activation/clipped_swiglu_grad", ("hsg.clipped_swiglu_grad", {})),  # dy and x
+    ("activation/p_relu_grad_update", ("generic prelu_grad_update", {})),  # dx and update
 ])
 def test_folders_map_to_named_ops_with_their_attributes_or_generics(
         name: str, expected: tuple[str, dict[str, str]]) -> None:
@@ -182,6 +183,7 @@ FORMULAS = {
     "fused_bias_leaky_relu_grad": lambda g, f: np.where(f > 0, g, 0.2 * g) * math.sqrt(2),
     "heaviside": lambda x, v: np.where(x == 0, v, np.where(x > 0, 1.0, 0.0)),
     "prelu": lambda x, w: np.where(x > 0, x, x * w),
+    "prelu_grad_update": lambda g, x, w: (np.where(x > 0, g, w * g), np.where(x > 0, 0.0, x * g)),
     "softsign_grad": lambda g, f: g / (1 + np.abs(f)) ** 2,
     "threshold_step": lambda x: np.where(x > 0, 1.0, 0.0),
     "silu_mul": lambda x, y: x * _sig(x) * y,
@@ -200,9 +202,14 @@ def test_each_generic_is_its_formula(name: str) -> None:
     args[0][:4] = [0.0, -0.0, 0.5, -0.5]
     kernel = runner.compile_text(module_text(name, ("f32",)), level="linalg",
                                  function=f"{name}_f32")
-    got = np.asarray(kernel(*args)).reshape(-1)
-    want = np.asarray(FORMULAS[name](*[a.astype(np.float64) for a in args])).astype(np.float32)
-    if g.tolerance is None:
-        assert np.array_equal(got, want)
-    else:
-        assert compare_tolerance(got, want).equal, compare_tolerance(got, want).summary()
+    outputs = kernel.run(*args).outputs
+    wanted = FORMULAS[name](*[a.astype(np.float64) for a in args])
+    wanted = wanted if isinstance(wanted, tuple) else (wanted,)
+    assert len(outputs) == len(wanted) == len(g.results)
+    for got_k, want_k in zip(outputs, wanted, strict=True):
+        got = np.asarray(got_k).reshape(-1)
+        want = np.asarray(want_k).astype(np.float32)
+        if g.tolerance is None:
+            assert np.array_equal(got, want)
+        else:
+            assert compare_tolerance(got, want).equal, compare_tolerance(got, want).summary()

@@ -252,6 +252,12 @@ class Description:
         every tensor has the output's shape, whatever it is at run time."""
         return None if self.shapes is None else self._each_output(self.shapes)
 
+    def run_time_shapes(self) -> tuple[tuple[int, ...], ...]:
+        """Of a broadcast operator over a shape known only at run time: each input's shape as
+        compiled, then each output's (DYNAMIC_DIM at a run-time dim)."""
+        assert self.run_time is not None
+        return self._each_output(self.run_time.compiled)
+
     @property
     def output_shape(self) -> tuple[int, ...] | None:
         """The output's static shape of a broadcast operator; None: any."""

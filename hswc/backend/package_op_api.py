@@ -250,17 +250,19 @@ def _run_time_shape_checks(d: Description, run_time: RunTimeShapes,
                            tensors: Sequence[str]) -> list[str]:
     """Of a broadcast operator over a shape known only at run time: the source input's rank,
     then each tensor's dims: static ones as compiled, run-time ones as the output dim they
-    read, the output's run-time dims the source's."""
+    read, the output's run-time dims the source's (every output's: an elementwise kernel's
+    outputs share one shape, PReluGradUpdate's dx and update)."""
     source = d.aclnn_inputs[run_time.source]
     rank = len(run_time.output)
-    reads = [*run_time.inputs, tuple(Read(None if n == DYNAMIC_DIM else n, k)
-                                     for k, n in enumerate(run_time.output))]
+    outputs = len(tensors) - len(run_time.inputs)
+    output_reads = tuple(Read(None if n == DYNAMIC_DIM else n, k)
+                         for k, n in enumerate(run_time.output))
+    reads = [*run_time.inputs, *[output_reads] * outputs]
     lines = [f"OP_CHECK({source}->GetViewShape().GetDimNum() == {rank},",
              f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{source} must have rank {rank} '
              f'({shape_said(run_time.output)}), the rank its kernel was compiled for"),',
              "    return false);"]
-    for t, dims, shape in zip(tensors, reads, (*run_time.compiled[:-1], run_time.output),
-                              strict=True):
+    for t, dims, shape in zip(tensors, reads, d.run_time_shapes(), strict=True):
         expected = ", ".join(
             str(r.size) if r.size is not None else str(run_time.output[r.output_dim])
             if r.output_dim is not None and run_time.output[r.output_dim] != DYNAMIC_DIM

@@ -263,11 +263,13 @@ non-template code is in src/op_common/atvoss/<part>/*.cpp."""
 
 
 def atvoss_sources(folder: Folder) -> tuple[Path, ...]:
-    """opbase's src/op_common/atvoss/<part>/*.cpp for each ATVOSS part the op's host files
-    include (ops-nn links them from opbase's library)."""
+    """opbase's src/op_common/atvoss/<part>/*.cpp for each ATVOSS part the op's host files, or
+    the tilings of the ops it depends on, include (ops-nn links them from opbase's library):
+    PReluGradUpdate's build links PReluGradReduce's reduce tiling."""
     if folder.opbase is None:
         return ()
-    text = folder.host_text()
+    text = "\n".join([folder.host_text(), *(p.read_text(encoding="utf-8", errors="replace")
+                                             for p in folder.dependency_tilings)])
     out: list[Path] = []
     for part in ATVOSS_PARTS:
         if re.search(rf'#\s*include\s*["<](?:op_common/)?atvoss/{part}/', text) or any(

@@ -4,7 +4,8 @@ one's README (or docs/aclnn*.md) writes: the reference the sweep checks their ke
 Each `Generic` is the op's formula on f32 scalars, one step a line, its inputs named and ordered
 as the op's definition (op_host/*_def.cpp) takes them, its attributes at the definition's
 defaults (which the sweep also gives the op's tiling). `module_text` writes it as a module of
-one function per dtype: f16 and bf16 inputs widened exactly, the f32 result rounded once.
+one function per dtype: f16 and bf16 inputs widened exactly, each f32 result rounded once (an op
+of several outputs, PReluGradUpdate's dx and update, is one generic of several results).
 Formulas built on exp, log or erf are compared within PyTorch's tolerance (their ops-nn kernels
 round otherwise); the others bit for bit.
 """
@@ -22,13 +23,16 @@ class Generic:
     inputs: tuple[str, ...]
     """The definition's inputs, in its order."""
     body: str
-    """f32 arith/math lines on `%<input>`, ending in `%r`; `%zero` and `%one` are given."""
+    """f32 arith/math lines on `%<input>` defining each of `results`; `%zero` and `%one` are
+    given."""
     formula: str
     """The formula as the README writes it, for the sweep's table."""
     tolerance: str | None = "torch"
     """hswc-check-kernel --tolerance: torch for the transcendental formulas, None for bits."""
     attrs: tuple[tuple[str, str], ...] = ()
     """The definition's attributes and the values the body holds (its defaults)."""
+    results: tuple[str, ...] = ("r",)
+    """The body's values the op outputs, in the definition's order of outputs."""
 
 
 SQRT2 = "1.414213562373"
@@ -121,6 +125,15 @@ GENERICS: dict[str, Generic] = {g.name: g for g in (
     %r = arith.select %p, %x, %m : f32""",
             "x > 0: x; else weight[c] * x, c the channel (x's dim 1) of the element; a weight "
             "of one element applies to every channel", tolerance=None),
+    Generic("prelu_grad_update", ("grads", "features", "weights"), """
+    %p = arith.cmpf ogt, %features, %zero : f32
+    %wg = arith.mulf %weights, %grads : f32
+    %dx = arith.select %p, %grads, %wg : f32
+    %xg = arith.mulf %features, %grads : f32
+    %update = arith.select %p, %zero, %xg : f32""",
+            "dx = features > 0 ? grads : weights[c] * grads; update = features > 0 ? 0 : "
+            "features * grads; c the channel (features' dim 1) of the element",
+            tolerance=None, results=("dx", "update")),
     Generic("softsign_grad", ("gradients", "features"), """
     %a = math.absf %features : f32
     %d = arith.addf %a, %one : f32
@@ -213,28 +226,35 @@ _TYPES = {"f16": "f16", "bf16": "bf16", "f32": "f32"}
 
 def _function(g: Generic, dtype: str) -> str:
     t = f"tensor<?x{dtype}>"
-    n = len(g.inputs)
+    n, k = len(g.inputs), len(g.results)
     identity = "affine_map<(d0) -> (d0)>"
     wide = dtype != "f32"
     args = ", ".join(f"%{argument(name)}: {t}" for name in g.inputs)
     block = ", ".join(f"%{name}{'_e' if wide else ''}: {dtype}" for name in g.inputs)
-    lines = [f"func.func @{g.name}_{dtype}({args}) -> {t} {{",
+    outs = ", ".join(f"%out{i}: {dtype}" for i in range(k))
+    types = ", ".join([t] * k) if k == 1 else f"({', '.join([t] * k)})"
+    y = "%y" if k == 1 else f"%y:{k}"
+    inits = ", ".join(["%init"] * k)
+    lines = [f"func.func @{g.name}_{dtype}({args}) -> {types} {{",
              "  %c0 = arith.constant 0 : index",
              f"  %n = tensor.dim %{g.inputs[0]}_in, %c0 : {t}",
              f"  %init = tensor.empty(%n) : {t}",
-             f"  %y = linalg.generic {{indexing_maps = [{', '.join([identity] * (n + 1))}], "
+             f"  {y} = linalg.generic {{indexing_maps = [{', '.join([identity] * (n + k))}], "
              f"iterator_types = [\"parallel\"]}} ins({', '.join(f'%{i}_in' for i in g.inputs)} "
-             f": {', '.join([t] * n)}) outs(%init : {t}) {{",
-             f"  ^bb0({block}, %out: {dtype}):"]
+             f": {', '.join([t] * n)}) outs({inits} : {', '.join([t] * k)}) {{",
+             f"  ^bb0({block}, {outs}):"]
     if wide:
         lines += [f"    %{name} = arith.extf %{name}_e : {dtype} to f32" for name in g.inputs]
     lines += ["    %zero = arith.constant 0.0 : f32", "    %one = arith.constant 1.0 : f32"]
     lines += [line for line in g.body.strip("\n").splitlines()]
     if wide:
-        lines += [f"    %rn = arith.truncf %r : f32 to {dtype}", f"    linalg.yield %rn : {dtype}"]
+        lines += [f"    %{r}_n = arith.truncf %{r} : f32 to {dtype}" for r in g.results]
+        yielded = ", ".join(f"%{r}_n" for r in g.results)
     else:
-        lines.append("    linalg.yield %r : f32")
-    lines += [f"  }} -> {t}", f"  func.return %y : {t}", "}"]
+        yielded = ", ".join(f"%{r}" for r in g.results)
+    lines.append(f"    linalg.yield {yielded} : {', '.join([dtype] * k)}")
+    returned = "%y" if k == 1 else ", ".join(f"%y#{i}" for i in range(k))
+    lines += [f"  }} -> {types}", f"  func.return {returned} : {', '.join([t] * k)}", "}"]
     return "\n".join(lines)
 
 

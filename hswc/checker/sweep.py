@@ -33,9 +33,10 @@ generic their README writes (GENERIC_FOLDERS: hswc.checker.opsnn_generics, check
 bnll, erfinv, fast_gelu (and activation/'s fast_gelu_v2, the same formula; experimental/'s is a
 polynomial), fast_gelu_grad, fused_bias_leaky_relu and its grad, heaviside (same shapes),
 softsign_grad, squared_relu, silu_mul, threshold (a step function, `x > threshold ? 1 : 0`,
-not torch.threshold), and p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
+not torch.threshold), p_relu and experimental/'s prelu (x > 0 ? x : weight * x, run on x of
 [N, C, L] with a weight per channel as each tiling reads it: CHANNEL_FOLDERS,
-hswc.checker.channels). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
+hswc.checker.channels), and p_relu_grad_update (one generic of two results, dx and update,
+on the same tensors). The gated folders (GATED_FOLDERS: glu, swi_glu and their gradients,
 gelu_mul, fatrelu_mul, situ_glu and its gradient, ge_glu_v2 (y and gelu) and its gradient
 ge_glu_grad_v2, swiglu_clamp, clipped_swiglu) map to the hsg op of their name, run on x of
 [rows, 2H] and results of [rows, H] (a gradient's dx of [rows, 2H] from its gradient of
@@ -49,8 +50,8 @@ hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and
 per row compared bit for bit. The reductions no hsg op computes (ROW_GENERIC_FOLDERS:
 confusion_softmax_grad, softmax_grad_ext, softmax_cross_entropy_with_logits, p_relu_grad_reduce)
 map to the linalg.generics of hswc.checker.row_generics their definitions write, run by hswc's
-interpreter on [rows, L], within PyTorch's tolerance. The rest (BLOCKED: gated ops with
-group_index, several outputs or no hsg op, quantized outputs, broadcast weights) get one row per
+interpreter on [rows, L], within PyTorch's tolerance. The rest (BLOCKED: swiglu_group_quant and
+its gradient: 8-bit and 4-bit float outputs with E8M0 block scales, group_index) get one row per
 SoC, `not expressible: why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
@@ -146,6 +147,7 @@ GENERIC_FOLDERS: Mapping[str, str] = {
     "heaviside": "heaviside",
     "p_relu": "prelu",
     "prelu": "prelu",
+    "p_relu_grad_update": "prelu_grad_update",
     "softsign_grad": "softsign_grad",
     "squared_relu": "squared_relu",
     "threshold": "threshold_step",
@@ -156,11 +158,15 @@ of hswc.checker.opsnn_generics its README's formula is."""
 CHANNEL_FOLDERS: Mapping[str, Mapping[str, str]] = {
     "p_relu": {"weight": "channel_nd"},
     "prelu": {"weight": "channel"},
+    "p_relu_grad_update": {"weights": "channel"},
 }
 """Folders whose weight is per channel (hswc.checker.channels): x of [N, C, L], the weight as
 its tiling reads it: activation/p_relu's broadcast tiling (opbase's BroadcastBaseTiling)
 NumPy's way, x's rank with C at dim 1 (aclnnPrelu reshapes the weight so); experimental/
-activation/prelu's tiling a 1-d weight of x's dim 1 ("weight must be 1-D")."""
+activation/prelu's tiling a 1-d weight of x's dim 1 ("weight must be 1-D"); activation/
+p_relu_grad_update's a 1-d weights of features' dim 1, which its tiling reshapes to [1, C, 1]
+itself (op_host/arch35/prelu_grad_update_tiling_arch35.cpp:121-136; aclnnPreluBackward makes
+the weight 1-d before it)."""
 TYPE_SELECTED: Mapping[str, str] = {"prelu": "DTYPE_X"}
 """Folders whose entry picks its element type by `#ifdef DTYPE_X` inside its body (float
 otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves undefined as
@@ -220,8 +226,6 @@ BLOCKED: Mapping[str, str] = {
     "swiglu_group_quant": f"{LOW_FLOATS}; three outputs; {GROUP_INDEX}",
     "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
                                 + GROUP_INDEX),
-    "p_relu_grad_update": ("a weight broadcast per channel on dynamic shapes (issue 37 item 6) "
-                           "and two outputs (dx and update)"),
 }
 """Folder name -> what hswc cannot express yet, which the sweep reports as the folder's row."""
 _VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")

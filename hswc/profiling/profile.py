@@ -56,12 +56,18 @@ def named_schedule(variant: Schedule | str | None) -> Schedule | None:
     return variant
 
 
-def lower(module: ModuleOp, variant: Schedule | None = None) -> ModuleOp:
+def lower(module: ModuleOp, variant: Schedule | None = None, soc: str | None = None
+          ) -> ModuleOp:
     """A lowered clone of a high-level module: --lower-to-ascend with the schedule's options
-    (None: none, so every kernel gets its default schedule, hswc.passes.schedule_choice)."""
+    (None: none, so every kernel gets its default schedule, hswc.passes.schedule_choice) for
+    `soc`'s API table and cost figures (None: the passes' default, A2/A3's), as hswc-emit lowers
+    for an SoC: the platform stays unfolded."""
     from hswc.pipeline import DIALECTS, LOWER_TO_ASCEND, PASSES
 
-    flags = {} if variant is None else {name: getattr(variant, name) for name in FLAGS}
+    flags: dict[str, object] = {} if variant is None else {
+        name: getattr(variant, name) for name in FLAGS}
+    if soc is not None:
+        flags["api"] = get_platform(soc).api
     ctx = Context()
     for name, factory in DIALECTS.items():
         ctx.register_dialect(name, factory)

@@ -119,12 +119,21 @@ inline std::vector<std::pair<uint64_t, gert::TemplateChoice>>& EncodedChoices()
     return all;
 }
 
-template <typename... V>
-inline uint64_t EncodeKey(const std::vector<TplParam>& declared, V... chosen)
+// The values GET_TPL_TILING_KEY is given, taken as a braced list so that an empty last
+// argument is accepted: opbase's GEN_REDUCE_TILING_KEY(result, key) passes its own empty
+// __VA_ARGS__ on after a comma (atvoss/reduce/reduce_tiling.h), which a braced list allows and a
+// call's argument list does not. A constructor template, so no value is narrowed.
+struct TplValues {
+    std::vector<uint64_t> values;
+    template <typename... V>
+    TplValues(V... chosen) : values{static_cast<uint64_t>(chosen)...} {}
+};
+
+inline uint64_t EncodeKey(const std::vector<TplParam>& declared, const TplValues& chosen)
 {
     gert::TilingContext scratch;
     scratch.nodeName = "GET_TPL_TILING_KEY";
-    SelectValues(&scratch, declared, {static_cast<uint64_t>(chosen)...});
+    SelectValues(&scratch, declared, chosen.values);
     EncodedChoices().emplace_back(scratch.tilingKey, scratch.templateChoice);
     return scratch.tilingKey;
 }
@@ -146,7 +155,7 @@ inline void SelectTemplate(gert::TilingContext* context, const std::vector<TplPa
 #define ASCENDC_TPL_ARGS_DECL(op, ...) \
     static const std::vector<::hswc_host::TplParam> g_hswcTplDeclared{__VA_ARGS__}
 #define ASCENDC_TPL_SEL(...) static_assert(true, "ASCENDC_TPL_SEL")
-#define GET_TPL_TILING_KEY(...) ::hswc_host::EncodeKey(g_hswcTplDeclared, __VA_ARGS__)
+#define GET_TPL_TILING_KEY(...) ::hswc_host::EncodeKey(g_hswcTplDeclared, ::hswc_host::TplValues{__VA_ARGS__})
 #define ASCENDC_TPL_SEL_PARAM(context, ...) ::hswc_host::SelectTemplate(context, g_hswcTplDeclared, __VA_ARGS__)
 
 #endif  // HSWC_HOST_TEMPLATE_ARGUMENT_H
