@@ -628,6 +628,26 @@ void TestMicroStoreUnAlign()
     CHECK(out.GetValue(41) == 100.0f && out.GetValue(42) == -1.0f);  // lane 0 alone, the mask ignored
 }
 
+/// LoadUnAlign reads one register from any address; consecutive loads continue from one
+/// LoadUnAlignPre (连续非对齐搬入（LoadUnAlign）.md 图2: uint32_t data from byte 48, stride 64).
+void TestMicroLoadUnAlign()
+{
+    Core core;
+    selftest::Buffers<1> b(1024);
+    LocalTensor<uint32_t> in = b.Get<uint32_t>(0);
+    for (uint32_t i = 0; i < 256; ++i) {
+        in.SetValue(i, i);
+    }
+    __ubuf__ uint32_t* src = (__ubuf__ uint32_t*)in.GetPhyAddr() + 12;
+    MicroAPI::UnalignRegForLoad u;
+    MicroAPI::RegTensor<uint32_t> r;
+    MicroAPI::LoadUnAlignPre(u, src);
+    MicroAPI::LoadUnAlign(r, u, src, 64);
+    CHECK(r.lane[0] == 12u && r.lane[63] == 75u);
+    MicroAPI::LoadUnAlign(r, u, src, 5);
+    CHECK(r.lane[0] == 76u && r.lane[63] == 139u && src == (__ubuf__ uint32_t*)in.GetPhyAddr() + 81);
+}
+
 /// InitOutput fills GM elements [0, size) of its tensor; SetSysWorkspace takes a workspace.
 void TestInitOutput()
 {
@@ -1012,6 +1032,16 @@ selftest::Violations AllViolations()
         uint32_t shape[] = {1, 3};
         ReduceMax<float, Pattern::Reduce::AR, true>(b.Get<float>(1), b.Get<float>(0), shape, false);
     }};
+    v["load_unalign_not_continuing"] = {"MicroAPI::LoadUnAlign", [] {
+        Core core;
+        selftest::Buffers<1> b(1024);
+        __ubuf__ float* src = (__ubuf__ float*)b.Get<float>(0).GetPhyAddr() + 3;
+        MicroAPI::UnalignRegForLoad u;
+        MicroAPI::RegTensor<float> r;
+        MicroAPI::LoadUnAlignPre(u, src);
+        MicroAPI::LoadUnAlign(r, u, src, 5);  // the next load starts 5 floats on, in a block passed
+        MicroAPI::LoadUnAlign(r, u, src, 5);
+    }};
     v["set_sys_workspace_null"] = {"SetSysWorkspace", [] { SetSysWorkspace(nullptr); }};
     return v;
 }
@@ -1032,6 +1062,7 @@ int main(int argc, char** argv)
              TestMicroMoveMulDstAdd();
              TestMicroDivModes();
              TestMicroStoreUnAlign();
+             TestMicroLoadUnAlign();
              TestInitOutput();
          }},
         {"level0", TestLevel0CmpSel},
