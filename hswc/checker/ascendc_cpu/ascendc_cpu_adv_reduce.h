@@ -260,9 +260,10 @@ inline T Column(Kind kind, const std::vector<T>& x, size_t a, bool reuse)
     return y[0];
 }
 
-ASCENDC_CPU_FN bool Overlap(const UbView& a, const UbView& b)
+/// Whether the first aBytes of a and the first bBytes of b share a byte.
+ASCENDC_CPU_FN bool Overlap(const UbView& a, uint64_t aBytes, const UbView& b, uint64_t bBytes)
 {
-    return a.ptr != nullptr && b.ptr != nullptr && a.ptr < b.ptr + b.bytes && b.ptr < a.ptr + a.bytes;
+    return a.ptr != nullptr && b.ptr != nullptr && a.ptr < b.ptr + bBytes && b.ptr < a.ptr + aBytes;
 }
 
 /// ReduceSum / ReduceMax / ReduceMin over a Pattern: header comment.
@@ -288,11 +289,15 @@ inline void Run(Kind kind, const AscendC::LocalTensor<T>& dst, const AscendC::Lo
         Fail(api, Msg("srcShape {", srcShape[0], ", ", srcShape[1], "}: ", kAr ? "A or " : "",
             "R above 65535 is not modelled (the implementation's 16-bit loop counters)"));
     }
-    CheckUb(api, "src", src.cpu_, a * r * sizeof(T), Access::kVecRead);
-    CheckUb(api, "dst", dst.cpu_, a * sizeof(T), Access::kVecWrite);
-    if (Overlap(src.cpu_, dst.cpu_) || Overlap(tmp.cpu_, src.cpu_) || Overlap(tmp.cpu_, dst.cpu_)) {
-        Fail(api, Msg(Overlap(src.cpu_, dst.cpu_) ? "src and dst" : "sharedTmpBuffer and src or dst",
-            " overlap (the page's 约束说明: not supported)"));
+    const uint64_t srcBytes = a * r * sizeof(T);
+    const uint64_t dstBytes = a * sizeof(T);
+    CheckUb(api, "src", src.cpu_, srcBytes, Access::kVecRead);
+    CheckUb(api, "dst", dst.cpu_, dstBytes, Access::kVecWrite);
+    const bool srcDst = Overlap(src.cpu_, srcBytes, dst.cpu_, dstBytes);
+    if (srcDst || Overlap(tmp.cpu_, tmp.cpu_.bytes, src.cpu_, srcBytes) ||
+        Overlap(tmp.cpu_, tmp.cpu_.bytes, dst.cpu_, dstBytes)) {
+        Fail(api, Msg(srcDst ? "src's" : "sharedTmpBuffer and src's or dst's", srcDst ? " and dst's" : "",
+            " elements overlap (the page's 约束说明: not supported)"));
     }
     std::vector<T> out(a);
     std::vector<T> x(r);
