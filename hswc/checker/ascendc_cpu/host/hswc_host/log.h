@@ -33,6 +33,9 @@ inline void Log(char level, const N& node) { Log(level, node, "(no message)"); }
 }  // namespace hswc_host
 
 #define OP_LOGE(opName, ...) ::hswc_host::Log('E', opName, ##__VA_ARGS__)
+// The error-report macro ops-nn's common/inc/error_util.h calls (CANN runtime's
+// include/dfx/base/err_msg.h:66): the same one line, the error code in place of the node.
+#define REPORT_INNER_ERR_MSG(errorCode, ...) ::hswc_host::Log('E', errorCode, ##__VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(opName, ...) ::hswc_host::Log('E', opName, ##__VA_ARGS__)
 #define OP_LOGW(opName, ...) ((void)(opName))
 #define OP_LOGI(opName, ...) ((void)(opName))
