@@ -518,7 +518,7 @@ what each kernel computes.
     `confusion_softmax_grad_ar_full_load.h:106`), the tiling giving binaryTmpSize 0 for rows of
     at most 128 floats (`softmax_grad/op_host/arch35/softmax_grad_tiling_ar_full_load.cpp:50-55`,
     `:73`). InitBuffer.md does not say whether 0 bytes is allowed; asc-devkit's implementation
-    asserts len > 0 (the last bullet), so it is a rule the kernels break, and such a run stops there;
+    asserts len > 0 (the last bullet), so it is a rule the kernels break; such a run stops there;
   - log_softmax_grad bf16 and f32, "inf/NaN misplaced": at inputs outside the op's contract, in
     the every-bit-pattern run. `output` is a log-softmax (never above 0) but is drawn as any
     value: exp(output) overflows f32 for output above 88.7 (bf16 n = 65536: grad 2e-36,
