@@ -465,8 +465,8 @@ what each kernel computes.
   and the CPU model now makes visible; `unlikely`, `..._split_r.h:185`, as asc-devkit's
   impl/basic_api/utils/kernel_utils_macros.h:33 defines it), and its runs stop at the library's
   `ReduceMax` / `ReduceSum` over a Pattern (`..._full_load.h:221`, `:237`), which the CPU model
-  refuses (no documented order): "rule broken (API misuse)" is that refusal, nothing is
-  compared yet; PReluGradReduce's is ATVOSS's reduce template (`REDUCE_TPL_PARAM`).
+  then refused (no documented order; modelled since, the last bullet): "rule broken (API
+  misuse)" was that refusal; PReluGradReduce's is ATVOSS's reduce template (`REDUCE_TPL_PARAM`).
   examples/check_kernel/confusion_softmax_grad_op (an A2 kernel of the same formula in ops-nn's
   layout) passes against the generic and fails with its seeded mistake
   (test/test_check_kernel_row_generics.py).
@@ -506,18 +506,19 @@ what each kernel computes.
     row max and sums by `MicroAPI::Reduce`, a binary tree of pairs) are within PyTorch's
     tolerance: softmax_v2 f16 max 1 ulp, bf16 0, f32 62 (results near 1e-35, inside atol);
     log_softmax_v2 f16 1, bf16 and f32 0; log_softmax_grad f16 1;
-  - "rule broken (API misuse)" is the CPU model's refusal, not the kernels': the small-row and
+  - "rule broken (API misuse)" was the CPU model's refusal, not the kernels': the small-row and
     recompute paths sum with the library's `ReduceSum<float, Pattern::Reduce::RA / AR>`
     (`softmax_v2_ar_small_r.h:150`, `softmax_v2_ar_recompute.h:208`, `:223`, and their kin in the
-    other folders), whose order of summation is documented nowhere: such a run stops there
-    (softmax_v2 f32: 16 of 27 runs);
+    other folders), whose order of summation is documented nowhere: such a run stopped there
+    (softmax_v2 f32: 16 of 27 runs; they run now in the order asc-devkit implements: the last
+    bullet);
   - "queue misuse" (log_softmax_v2, log_softmax_grad, confusion_softmax_grad): `TPipe::
     InitBuffer` of a TBuf of 0 bytes, `InitBuffer(binaryTmpLocalBuffer_, tl_->binaryTmpSize)`
     (`log_softmax_v2_ar_full_load.h:107`, `log_softmax_grad_ar_full_load.h:115`,
     `confusion_softmax_grad_ar_full_load.h:106`), the tiling giving binaryTmpSize 0 for rows of
     at most 128 floats (`softmax_grad/op_host/arch35/softmax_grad_tiling_ar_full_load.cpp:50-55`,
-    `:73`). InitBuffer.md does not say whether 0 bytes is allowed; the CPU model refuses it, so
-    this is a run not checked rather than a bug shown;
+    `:73`). InitBuffer.md does not say whether 0 bytes is allowed; asc-devkit's implementation
+    asserts len > 0 (the last bullet), so it is a rule the kernels break; such a run stops there;
   - log_softmax_grad bf16 and f32, "inf/NaN misplaced": at inputs outside the op's contract, in
     the every-bit-pattern run. `output` is a log-softmax (never above 0) but is drawn as any
     value: exp(output) overflows f32 for output above 88.7 (bf16 n = 65536: grad 2e-36,
@@ -619,8 +620,9 @@ what each kernel computes.
   FindOPBASE.cmake) and may `Append` to its TilingData; a kernel naming one tiling struct per
   tiling key gets them all generated. The library's `ReduceSum<float, Pattern::Reduce::AR>`
   (used by the softmax family's recompute and small-row paths) documents no order of summation:
-  it compiles and is refused when run, so a run that takes such a path stops there ("rule
-  broken (API misuse)": the CPU model's refusal, not the kernel's fault).
+  it compiled and was refused when run, so a run that took such a path stopped there ("rule
+  broken (API misuse)": the CPU model's refusal, not the kernel's fault; it runs now, the last
+  bullet).
   - **ClippedSwiglu (ascend950): rule broken in every dtype, a real bug.** `CopyOut` dequeues
     the output and enqueues it again at once (`op_kernel/arch35/clipped_swiglu_kernel.h:506-507`),
     then copies it out (`:520`) and frees it (`:521`) while it is enqueued: the queue rule
@@ -657,6 +659,48 @@ what each kernel computes.
     SwiGluGrad stays not checkable:
     its A2/A3 kernel names `GluBaseTilingData` (not generated: no tiling registers it), its 950
     kernel stops at a call the CPU model does not have.
+- **The library's Pattern reductions run on the Ascend 950 model; a 0-byte InitBuffer is a rule
+  asc-devkit asserts (issue 36).** `ReduceSum` / `ReduceMax` / `ReduceMin` over
+  `Pattern::Reduce::AR` / `RA` now run in the order asc-devkit 82b89a15f's implementation
+  combines them (impl/adv_api/detail/reduce/: the elements past the largest power of two folded
+  onto the first ones, then trees of 16 consecutive parts or a halving tree as the shape and its
+  alignment choose, then the register `Reduce`; not documented: ReduceSum-90.md gives no order;
+  hswc/checker/ascendc_cpu/ascendc_cpu_adv_reduce.h cites each path's lines). `TPipe::InitBuffer`
+  with len 0: InitBuffer.md is silent, asc-devkit's implementation asserts `len > 0`
+  (impl/basic_api/dav_3510/kernel_tpipe_impl_c310.h:244, `:334`; A2/A3 kernel_tpipe_impl.h:269,
+  `:354`; the assert is checked in CANN's CPU-debug builds and compiled away on the device), so the
+  softmax family's `InitBuffer(binaryTmpLocalBuffer_, tl_->binaryTmpSize)` with binaryTmpSize 0
+  (above) breaks it: "queue misuse" there is the kernels', and such a run still stops at it.
+  Swept again on ascend950:
+  - softmax_v2: every run reaches its end, the small-row and recompute paths included (f16 13
+    runs, bf16 13, f32 25; none stopped), within PyTorch's tolerance (f16 max 1 ulp, bf16 0, f32
+    62 at results near 1e-35); no rule broken;
+  - log_softmax_v2: within the tolerance (f16 9 runs, bf16 9, f32 18; the large ulp figures are at
+    results inside atol); "queue misuse" the 0-byte TBuf;
+  - **softmax_cross_entropy_with_logits: rule broken in every dtype, a real bug.** Its runs get
+    past the Pattern reductions now (the full-load path's `ReduceSum` with isReuseSource false,
+    `op_kernel/arch35/softmax_cross_entropy_with_logits_full_load.h:221`, and `:237`; the split-R
+    path's `ReduceMax`, `..._split_r.h:389`). The full-load `Compute` frees the features tensor
+    twice: `featuresQueue_.FreeTensor(featuresBuf)` at `..._full_load.h:218` and again at `:246`
+    ("queue misuse": TQue::FreeTensor of a tensor already freed), and each such run stops there
+    (f32: 25 of 30 runs of a direct check); the runs that take the split-R path are within
+    PyTorch's tolerance (sweep: 4 runs a dtype, max 1 ulp; both outputs);
+  - softmax_grad and log_softmax_grad reach paths they did not (softmax_grad f32: 20 runs where
+    there were 3) and are outside the tolerance in most of them (softmax_grad f32 16 of 20,
+    log_softmax_grad f32 12 of 20), not traced. One seen: softmax_grad f32 n = 130 (65 rows of 2),
+    the small-row path, gives at every wrong element grad_output * (output - s) where the op is
+    output * (grad_output - s) (s = the row's sum of grad_output * output, right in both), while
+    n = 12 (3 rows of 4) is bit-exact: the two inputs' roles exchanged in the last product for
+    some tiles. Whether the kernel (`op_kernel/arch35/softmax_grad_ar_small_r.h:85-116`: the next
+    tile's copy-in between the sum and the output) or the CPU model (its NDDMA copy or queues)
+    does it is the next question; until then these rows show no kernel bug;
+  - confusion_softmax_grad: as before (within; the 0-byte TBuf).
+  Further (the optional extra `pip install -e '.[opsnn]'` installs nlohmann-json from the package
+  index): SoftmaxGradExt's tiling now builds (the host model has `REPORT_INNER_ERR_MSG`, which
+  ops-nn's common/inc/error_util.h calls) and its kernel stops at the device intrinsic `clz`;
+  SwiGluGrad's Ascend 950 kernel gets past the unaligned register loads (`LoadUnAlignPre` /
+  `LoadUnAlign`, now modelled) and stops at `MicroAPI::Arange`
+  (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:311`). Both stay "not checkable".
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

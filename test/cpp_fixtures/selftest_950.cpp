@@ -628,6 +628,26 @@ void TestMicroStoreUnAlign()
     CHECK(out.GetValue(41) == 100.0f && out.GetValue(42) == -1.0f);  // lane 0 alone, the mask ignored
 }
 
+/// LoadUnAlign reads one register from any address; consecutive loads continue from one
+/// LoadUnAlignPre (连续非对齐搬入（LoadUnAlign）.md 图2: uint32_t data from byte 48, stride 64).
+void TestMicroLoadUnAlign()
+{
+    Core core;
+    selftest::Buffers<1> b(1024);
+    LocalTensor<uint32_t> in = b.Get<uint32_t>(0);
+    for (uint32_t i = 0; i < 256; ++i) {
+        in.SetValue(i, i);
+    }
+    __ubuf__ uint32_t* src = (__ubuf__ uint32_t*)in.GetPhyAddr() + 12;
+    MicroAPI::UnalignRegForLoad u;
+    MicroAPI::RegTensor<uint32_t> r;
+    MicroAPI::LoadUnAlignPre(u, src);
+    MicroAPI::LoadUnAlign(r, u, src, 64);
+    CHECK(r.lane[0] == 12u && r.lane[63] == 75u);
+    MicroAPI::LoadUnAlign(r, u, src, 5);
+    CHECK(r.lane[0] == 76u && r.lane[63] == 139u && src == (__ubuf__ uint32_t*)in.GetPhyAddr() + 81);
+}
+
 /// InitOutput fills GM elements [0, size) of its tensor; SetSysWorkspace takes a workspace.
 void TestInitOutput()
 {
@@ -714,6 +734,117 @@ void TestLevel0CmpSel()
         BinaryRepeatParams{});
     CHECK(static_cast<float>(bd.GetValue(3)) == 3.0f && static_cast<float>(bd.GetValue(4)) == -1.0f);
     CHECK(static_cast<float>(bd.GetValue(123)) == 123.0f && static_cast<float>(bd.GetValue(127)) == -1.0f);
+}
+
+
+// ------------------------------------------------ the library's Pattern reductions
+
+/// ReduceSum<float, Pattern> in asc-devkit's order (ascendc_cpu_adv_reduce.h). Each case puts
+/// 2^24 and two 1s where the implementation's order adds the 1s together first (2^24 + 2, exact)
+/// or adds each to 2^24 alone (rounded back to 2^24, a tie to even); the comments give what a
+/// plain left-to-right sum and a plain tree of neighbours would give, so that an order
+/// different from the implementation's fails at least one case.
+float PatternSum(const std::vector<float>& x, uint32_t a, uint32_t r, bool ar, bool reuse = true,
+    uint32_t at = 0)
+{
+    Core core;
+    selftest::Buffers<2> b(static_cast<uint32_t>((x.size() + 63) / 64 * 256));
+    LocalTensor<float> src = b.Get<float>(0), dst = b.Get<float>(1);
+    for (size_t i = 0; i < x.size(); ++i) {
+        src.SetValue(static_cast<uint32_t>(i), x[i]);
+    }
+    uint32_t shape[2] = {ar ? a : r, ar ? r : a};
+    if (ar && reuse) {
+        ReduceSum<float, Pattern::Reduce::AR, true>(dst, src, shape, false);
+    } else if (ar) {
+        ReduceSum<float, Pattern::Reduce::AR, false>(dst, src, shape, false);
+    } else {
+        ReduceSum<float, Pattern::Reduce::RA, true>(dst, src, shape, false);
+    }
+    return dst.GetValue(at);
+}
+
+std::vector<float> Ones(size_t n, std::initializer_list<size_t> ones)
+{
+    std::vector<float> x(n, 0.0f);
+    x[0] = 16777216.0f;
+    for (size_t i : ones) {
+        x[i] = 1.0f;
+    }
+    return x;
+}
+
+void TestPatternReduceSum()
+{
+    const float big = 16777216.0f, big2 = 16777218.0f;
+    // AR, R = 128 (> 64 lanes, aligned): lane l of the two 64-element parts added, then the lanes'
+    // tree. 1s at 1 and 65 meet first: 2^24 + 2 (left to right: 2^24).
+    CHECK(PatternSum(Ones(128, {1, 65}), 1, 128, true) == big2);
+    // 1s at 64 and 65 each meet 2^24 or 0 first: 2^24 (a tree of neighbours: 2^24 + 2).
+    CHECK(PatternSum(Ones(128, {64, 65}), 1, 128, true) == big);
+    // AR, R = 16 (aligned, < 32): the second 32-byte block added to the first, then the block's
+    // tree: 1s at 1 and 9 meet first (left to right and a tree of 16 neighbours: 2^24).
+    CHECK(PatternSum(Ones(16, {1, 9}), 1, 16, true) == big2);
+    // AR, R = 2048 aligned: 32 parts of 64, runs of 16 consecutive parts first: parts 1 and 17
+    // meet last (2^24); R = 2049 (not aligned, x[2048] = 0 folded onto x[0]): parts 1 and 17
+    // meet first (halving), 2^24 + 2.
+    CHECK(PatternSum(Ones(2048, {64, 17 * 64}), 1, 2048, true) == big);
+    CHECK(PatternSum(Ones(2049, {64, 17 * 64}), 1, 2049, true) == big2);
+    // AR, R = 200 aligned: M = 128, tail 72. isReuseSource true folds x[192] onto x[64] (which
+    // holds 1: 2, then 2^24 + 2); false adds the tail's last 8 to the first part (x[0]: 2^24).
+    CHECK(PatternSum(Ones(200, {64, 192}), 1, 200, true, true) == big2);
+    CHECK(PatternSum(Ones(200, {64, 192}), 1, 200, true, false) == big);
+    // Two rows: the second row's result is its own (R = 128, stride 128).
+    std::vector<float> two = Ones(256, {1, 65});
+    two[128] = 3.0f;
+    CHECK(PatternSum(two, 2, 128, true, true, 1) == 3.0f);
+    // RA, R = 3: row 2 folded onto row 0 first: (1 + 1) + 2^24 (left to right: 2^24).
+    std::vector<float> col(3 * 8, 0.0f);
+    col[0] = 1.0f;
+    col[8] = big;
+    col[16] = 1.0f;
+    CHECK(PatternSum(col, 8, 3, false) == big2);
+    // RA, R = 32: 64 columns (grouped rows: rows 1 and 17 meet last, 2^24) and 8 columns
+    // (halving: they meet first, 2^24 + 2).
+    for (uint32_t a : {64u, 8u}) {
+        std::vector<float> rows(32 * a, 0.0f);
+        rows[0] = big;
+        rows[1 * a] = 1.0f;
+        rows[17 * a] = 1.0f;
+        CHECK(PatternSum(rows, a, 32, false) == (a == 64 ? big : big2));
+    }
+}
+
+/// ReduceMax / ReduceMin over a Pattern: exact in any order; max(-0, +0) = +0, min = -0; a NaN
+/// gives NaN; half and bfloat16_t lanes.
+void TestPatternReduceExtremum()
+{
+    Core core;
+    selftest::Buffers<2> b(1024);
+    LocalTensor<half> src = b.Get<half>(0), dst = b.Get<half>(1);
+    for (uint32_t i = 0; i < 3 * 96; ++i) {
+        src.SetValue(i, half(static_cast<float>(i % 96) - 200.0f));
+    }
+    src.SetValue(50, half(7.0f));                                            // row 0's largest
+    src.SetValue(96, half(-0.0f));                                           // row 1: -0 and +0
+    src.SetValue(97, half(0.0f));
+    for (uint32_t i = 98; i < 192; ++i) {
+        src.SetValue(i, half(-1.0f));
+    }
+    src.SetValue(192 + 95, half(std::numeric_limits<float>::quiet_NaN()));  // row 2: NaN last
+    uint32_t shape[2] = {3, 96};
+    ReduceMax<half, Pattern::Reduce::AR, true>(dst, src, shape, false);
+    CHECK(static_cast<float>(dst.GetValue(0)) == 7.0f && dst.GetValue(1).ToBits() == 0x0000 &&
+          std::isnan(static_cast<float>(dst.GetValue(2))));
+    ReduceMin<half, Pattern::Reduce::AR, true>(dst, src, shape, false);
+    CHECK(static_cast<float>(dst.GetValue(0)) == -200.0f && static_cast<float>(dst.GetValue(1)) == -1.0f);
+    LocalTensor<bfloat16_t> bs = b.Get<bfloat16_t>(0), bd = b.Get<bfloat16_t>(1);
+    for (uint32_t i = 0; i < 5 * 16; ++i) {
+        bs.SetValue(i, bfloat16_t(static_cast<float>(i)));
+    }
+    uint32_t ra[2] = {5, 16};
+    ReduceMax<bfloat16_t, Pattern::Reduce::RA, true>(bd, bs, ra, false);
+    CHECK(static_cast<float>(bd.GetValue(0)) == 64.0f && static_cast<float>(bd.GetValue(15)) == 79.0f);
 }
 
 // ------------------------------------------------------------- violations
@@ -886,11 +1017,30 @@ selftest::Violations AllViolations()
         gt.SetGlobalBuffer(g.data(), 8);
         InitOutput<float>(gt[6], 4, 1.0f);
     }};
-    v["pattern_reduce_sum"] = {"ReduceSum", [] {
+    v["pattern_reduce_sum_overlap"] = {"ReduceSum", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        uint32_t shape[] = {2, 8};
+        ReduceSum<float, Pattern::Reduce::AR, true>(b.Get<float>(0)[8], b.Get<float>(0), shape, false);
+    }};
+    v["pattern_reduce_max_all_minus_inf"] = {"ReduceMax", [] {
         Core core;
         selftest::Buffers<2> b(256);
-        uint32_t shape[] = {2, 8};
-        ReduceSum<float, Pattern::Reduce::AR, true>(b.Get<float>(1), b.Get<float>(0), shape, false);
+        for (uint32_t i = 0; i < 3; ++i) {
+            b.Get<float>(0).SetValue(i, -std::numeric_limits<float>::infinity());
+        }
+        uint32_t shape[] = {1, 3};
+        ReduceMax<float, Pattern::Reduce::AR, true>(b.Get<float>(1), b.Get<float>(0), shape, false);
+    }};
+    v["load_unalign_not_continuing"] = {"MicroAPI::LoadUnAlign", [] {
+        Core core;
+        selftest::Buffers<1> b(1024);
+        __ubuf__ float* src = (__ubuf__ float*)b.Get<float>(0).GetPhyAddr() + 3;
+        MicroAPI::UnalignRegForLoad u;
+        MicroAPI::RegTensor<float> r;
+        MicroAPI::LoadUnAlignPre(u, src);
+        MicroAPI::LoadUnAlign(r, u, src, 5);  // the next load starts 5 floats on, in a block passed
+        MicroAPI::LoadUnAlign(r, u, src, 5);
     }};
     v["set_sys_workspace_null"] = {"SetSysWorkspace", [] { SetSysWorkspace(nullptr); }};
     return v;
@@ -912,9 +1062,11 @@ int main(int argc, char** argv)
              TestMicroMoveMulDstAdd();
              TestMicroDivModes();
              TestMicroStoreUnAlign();
+             TestMicroLoadUnAlign();
              TestInitOutput();
          }},
         {"level0", TestLevel0CmpSel},
+        {"pattern", [] { TestPatternReduceSum(); TestPatternReduceExtremum(); }},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

@@ -49,6 +49,13 @@
 //                           joins them), writes them with its own up to its last boundary, and
 //                           StoreUnAlignPost writes what ureg holds (then dst += k with
 //                           POST_MODE_UPDATE). n above the register's lanes is refused.
+//   UnalignRegForLoad, LoadUnAlignPre(ureg, src), LoadUnAlign(d, ureg, src[, n])  REG/Reg数据搬入/
+//                           连续非对齐搬入（LoadUnAlign）.md:46, 65, 111, 122-138 (图1, 图2): one
+//                           register's bytes from src (any address; with n, then src += n). The
+//                           bytes before src's next 32-byte boundary come from ureg, which holds
+//                           the 32-byte block LoadUnAlignPre read, or the one holding the byte after
+//                           the previous LoadUnAlign's last: a LoadUnAlign whose src lies in
+//                           another block (never prepared, or not continuing) is refused.
 #ifndef ASCENDC_CPU_MICRO_REDUCE_H
 #define ASCENDC_CPU_MICRO_REDUCE_H
 
@@ -91,6 +98,11 @@ struct UnalignRegForStore {
     uint8_t* addr = nullptr;  ///< where the pending bytes go
     uint32_t bytes = 0;       ///< how many (fewer than 32)
     uint8_t data[32] = {};
+};
+
+/// The 32-byte unaligned load register: which 32-byte block of the UB it holds.
+struct UnalignRegForLoad {
+    const uint8_t* block = nullptr;
 };
 
 }  // namespace Reg
@@ -420,6 +432,53 @@ inline void StoreUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int
     if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) {
         dstAddr += postUpdateStride;
     }
+}
+
+/// The 32-byte block of the UB holding address p.
+inline const uint8_t* UnalignBlockOf(const void* p)
+{
+    const uint8_t* base = ascendc_cpu::Arena();
+    const uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - base);
+    return base + off / ascendc_cpu::kUbBlockBytes * ascendc_cpu::kUbBlockBytes;
+}
+
+/// The unaligned load register's 32-byte block (LoadUnAlignPre's, then each LoadUnAlign's next).
+template <typename T>
+inline void LoadUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ T* srcAddr)
+{
+    ascendc_cpu::RecordRegister("MicroAPI::LoadUnAlignPre");
+    ureg.block = UnalignBlockOf(srcAddr);
+    ascendc_cpu::MicroAccess("MicroAPI::LoadUnAlignPre", ureg.block, ascendc_cpu::kUbBlockBytes, false);
+}
+
+/// One register from srcAddr (any alignment): header comment.
+template <typename T = DefaultType, typename U>
+inline void LoadUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T* srcAddr)
+{
+    using E = typename U::ActualT;
+    static_assert(std::is_same<T, DefaultType>::value || sizeof(T) == sizeof(E),
+        "LoadUnAlign: the address's element type and the register's differ");
+    const char* api = "MicroAPI::LoadUnAlign";
+    ascendc_cpu::RecordRegister(api);
+    constexpr uint64_t kBytes = sizeof(dstReg.lane);
+    if (ureg.block == nullptr || ureg.block != UnalignBlockOf(srcAddr)) {
+        ascendc_cpu::Fail(api, ureg.block == nullptr ? std::string("the UnalignRegForLoad was never prepared "
+            "(LoadUnAlignPre first: 连续非对齐搬入（LoadUnAlign）.md:46, :111)") : ascendc_cpu::Msg("the "
+            "UnalignRegForLoad holds the 32-byte block at UB offset ", ureg.block - ascendc_cpu::Arena(),
+            ", not this load's (offset ", reinterpret_cast<const uint8_t*>(srcAddr) - ascendc_cpu::Arena(),
+            "): LoadUnAlignPre again, or load where the previous LoadUnAlign ended (the page's 图2)"));
+    }
+    ascendc_cpu::MicroAccess(api, srcAddr, kBytes, false, 1);
+    std::memcpy(reinterpret_cast<uint8_t*>(dstReg.lane), static_cast<const void*>(srcAddr), kBytes);
+    ureg.block = UnalignBlockOf(reinterpret_cast<const uint8_t*>(srcAddr) + kBytes);
+}
+
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U>
+inline void LoadUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T*& srcAddr, uint32_t postUpdateStride)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadUnAlign: POST_MODE_NORMAL is not supported");
+    LoadUnAlign<T>(dstReg, ureg, static_cast<__ubuf__ T*>(srcAddr));
+    srcAddr += postUpdateStride;
 }
 
 }  // namespace Reg

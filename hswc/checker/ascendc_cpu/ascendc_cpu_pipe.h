@@ -21,6 +21,12 @@
 
 namespace ascendc_cpu {
 
+/// Why len 0 is refused: InitBuffer.md does not say, asc-devkit 82b89a15f's implementation asserts
+/// it (ASCENDC_ASSERT, checked in its CPU debug builds).
+constexpr const char* kInitBufferLenRule =
+    "asc-devkit's TPipe::InitBuffer asserts len > 0: impl/basic_api/dav_3510/kernel_tpipe_impl_c310.h:244, "
+    ":334; Atlas A2/A3 impl/basic_api/kernel_tpipe_impl.h:269, :354; InitBuffer.md does not say";
+
 /// The pipes a queue synchronises, from its (src, dst) logical positions:
 /// (GM, VECIN) = TQue<VECIN>: MTE2 -> V; (VECOUT, GM) = TQue<VECOUT>: V -> MTE3;
 /// (VECIN, VECOUT) = TQueBind<VECIN, VECOUT>: MTE2 -> MTE3. DeQue resolves
@@ -98,7 +104,8 @@ public:
             Fail(api, "InitBuffer called twice for the same TQue");
         }
         if (num == 0 || len == 0) {
-            Fail(api, Msg("TQue needs num >= 1 and len >= 1 (got num ", static_cast<unsigned>(num), ", len ", len, ")"));
+            Fail(api, Msg("TQue needs num >= 1 and len >= 1 (got num ", static_cast<unsigned>(num), ", len ", len,
+                "; ", kInitBufferLenRule, ")"));
         }
         const uint32_t aligned = static_cast<uint32_t>(RoundUp(len, kUbBlockBytes));
         const uint32_t off = AllocateUb(name_.c_str(), num, aligned);
@@ -286,7 +293,7 @@ public:
             Fail(api, "InitBuffer called twice for the same TBuf");
         }
         if (len == 0) {
-            Fail(api, "TBuf needs len >= 1");
+            Fail(api, Msg("TBuf needs len >= 1 (got 0; ", kInitBufferLenRule, ")"));
         }
         const uint32_t aligned = static_cast<uint32_t>(RoundUp(len, kUbBlockBytes));
         const uint32_t off = AllocateUb(Msg("TBuf<", PositionName(pos_), ">").c_str(), 1, aligned);

@@ -30,15 +30,12 @@ inline void Log(char level, const N& node, const char* fmt, Args... args)
 }
 template <typename N>
 inline void Log(char level, const N& node) { Log(level, node, "(no message)"); }
-// The error manager's report (REPORT_INNER_ERR_MSG: an error code and a message for the
-// framework's error list): the model has no error manager; every macro that reports also logs
-// (opbase's OP_LOGE, ops-nn's VECTOR_INNER_ERR_REPORT_TILIING), and the log line carries the text.
-template <typename... Args>
-inline void Report(const char* /*code*/, Args&&... /*message*/) {}
 }  // namespace hswc_host
 
 #define OP_LOGE(opName, ...) ::hswc_host::Log('E', opName, ##__VA_ARGS__)
-#define REPORT_INNER_ERR_MSG(code, ...) ::hswc_host::Report(code, ##__VA_ARGS__)
+// The error-report macro ops-nn's common/inc/error_util.h calls (CANN runtime's
+// include/dfx/base/err_msg.h:66): the same one line, the error code in place of the node.
+#define REPORT_INNER_ERR_MSG(errorCode, ...) ::hswc_host::Log('E', errorCode, ##__VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(opName, ...) ::hswc_host::Log('E', opName, ##__VA_ARGS__)
 #define OP_LOGW(opName, ...) ((void)(opName))
 #define OP_LOGI(opName, ...) ((void)(opName))
