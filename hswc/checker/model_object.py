@@ -40,7 +40,7 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from hswc.checker import build_cache, time_limits
+from hswc.checker import build_cache, std_unit, time_limits
 
 LOG = logging.getLogger(__name__)
 MODEL = Path(__file__).resolve().with_name("ascendc_cpu")
@@ -139,7 +139,8 @@ def object_command(cxx: str, flags: Sequence[str], output: Path) -> list[str]:
 
 def model_object(cxx: str, flags: Sequence[str], env: dict[str, str] | None = None
                  ) -> Path | str:
-    """The cached object of `flags`, built if it is not there yet; or why there is none."""
+    """The cached object of `flags` (named by its key), built if it is not there yet; or why
+    there is none."""
     folder = build_cache.cache_folder()
     if folder is None:
         return f"no build cache (${build_cache.CACHE_VARIABLE} unset)"
@@ -167,8 +168,9 @@ def model_object(cxx: str, flags: Sequence[str], env: dict[str, str] | None = No
 
 def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[str]:
     """The harness build `command` as one that links the flag set's model object (building the
-    object into the cache first if needed), or `command` itself when it cannot (the reason in
-    the debug log)."""
+    object into the cache first if needed) and reads the standard library's headers
+    precompiled (hswc.checker.std_unit), or `command` itself when it cannot (the reason in the
+    debug log)."""
     flags = object_flags(command)
     if flags is None:
         LOG.debug("one translation unit: not a -O0 build of harness.cpp: %s", " ".join(command))
@@ -177,9 +179,13 @@ def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[
     if isinstance(found, str):
         LOG.debug("one translation unit: %s", found)
         return list(command)
+    header = std_unit.precompiled(command[0], flags, found.stem, env)
+    if isinstance(header, str):
+        LOG.debug("the standard headers parsed: %s", header)
+    first = [] if isinstance(header, str) else ["-include", str(header)]
     at = list(command).index(str(HARNESS))
-    return [*command[:at], "-DASCENDC_CPU_PREBUILT", str(HARNESS), str(found),
-            *command[at + 1:]]
+    return [command[0], *first, *command[1:at], "-DASCENDC_CPU_PREBUILT", str(HARNESS),
+            str(found), *command[at + 1:]]
 
 
 def link_failed(command: Sequence[str], output: str) -> bool:
