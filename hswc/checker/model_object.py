@@ -36,11 +36,10 @@ import logging
 import os
 import re
 import shutil
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from hswc.checker import build_cache, std_unit, time_limits
+from hswc.checker import build_cache, std_unit
 
 LOG = logging.getLogger(__name__)
 MODEL = Path(__file__).resolve().with_name("ascendc_cpu")
@@ -150,20 +149,8 @@ def model_object(cxx: str, flags: Sequence[str], env: dict[str, str] | None = No
     entry = folder / "model" / f"{key}.o"
     if entry.is_file():
         return entry
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    partial = entry.with_name(f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.part.o")
-    command = object_command(cxx, flags, partial)
-    try:
-        done = time_limits.run(command, time_limits.build_limit(), env)
-    except (OSError, time_limits.TimedOut) as error:
-        partial.unlink(missing_ok=True)
-        return f"building the model object failed: {error}"
-    if done.returncode != 0:
-        partial.unlink(missing_ok=True)
-        first = (done.stdout + done.stderr).strip().splitlines()[:3]
-        return f"the model object does not build ({' '.join(command)}): {' | '.join(first)}"
-    partial.replace(entry)
-    return entry
+    return build_cache.build_in_place(
+        entry, lambda partial: object_command(cxx, flags, partial), "the model object", env)
 
 
 def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[str]:

@@ -98,15 +98,7 @@ def precompiled(cxx: str, flags: Sequence[str], base: str,
         copy = place / f"{HEADER.name}.{tag}.part"
         shutil.copyfile(HEADER, copy)
         copy.replace(header)
-    partial = place / f"{HEADER.name}.{tag}.part.gch"
-    command = [cxx, *flags, "-w", "-x", "c++-header", str(header), "-o", str(partial)]
-    try:
-        done = time_limits.run(command, time_limits.build_limit(), env)
-    except (OSError, time_limits.TimedOut) as error:
-        partial.unlink(missing_ok=True)
-        return f"precompiling {HEADER.name} failed: {error}"
-    if done.returncode != 0:
-        partial.unlink(missing_ok=True)
-        return f"{HEADER.name} does not precompile: {(done.stdout + done.stderr).strip()[:200]}"
-    partial.replace(compiled)
-    return header
+    built = build_cache.build_in_place(
+        compiled, lambda partial: [cxx, *flags, "-w", "-x", "c++-header", str(header), "-o",
+                                   str(partial)], f"the precompiled {HEADER.name}", env)
+    return built if isinstance(built, str) else header
