@@ -1,12 +1,14 @@
 """A harness build as one translation unit against one that links the model object
-(hswc.checker.model_object), side by side.
+(hswc.checker.model_object) and against one that also loads the precompiled standard headers
+(hswc.checker.std_unit), side by side.
 
     python bench/bench_model_object.py [--runs 3] [--soc ascend910b|ascend950]
 
-Builds test/cpp_fixtures/hard_swish_grad_fixture.cpp into the harness both ways, interleaved,
-`--runs` times each, with the tests' flags (-std=c++17 -Wall -Wextra -Werror); the object once
-first, into a build cache of the run. Prints the CPU seconds (user + sys of g++) of each build,
-their means and ratio, the object's own build and its size on disk (one per flag set).
+Builds test/cpp_fixtures/hard_swish_grad_fixture.cpp into the harness the three ways,
+interleaved, `--runs` times each, with the tests' flags (-std=c++17 -Wall -Wextra -Werror); the
+object and the precompiled header once first, into a build cache of the run. Prints the CPU
+seconds (user + sys of g++) of each build, their means and ratios, the object's own build and
+its size on disk (one per flag set), and the precompiled header's.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hswc.checker import build_cache, model_object
+from hswc.checker import build_cache, model_object, std_unit
 from hswc.checker.cases import soc_flags
 from hswc.checker.model_object import HARNESS, MODEL
 
@@ -54,11 +56,21 @@ def main() -> int:
             print(f"bench_model_object: {found}", file=sys.stderr)
             return 1
         object_cpu = (end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime)
-        linked = model_object.prebuilt([*single[:-1], str(Path(folder) / "linked")])
-        times: dict[str, list[float]] = {"one unit": [], "linked": []}
+        start = resource.getrusage(resource.RUSAGE_CHILDREN)
+        header = std_unit.precompiled("g++", flags, found.stem)
+        end = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if isinstance(header, str):
+            print(f"bench_model_object: {header}", file=sys.stderr)
+            return 1
+        header_cpu = (end.ru_utime - start.ru_utime) + (end.ru_stime - start.ru_stime)
+        both = model_object.prebuilt([*single[:-1], str(Path(folder) / "linked")])
+        assert both[1:3] == ["-include", str(header)]
+        linked = [both[0], *both[3:]]
+        times: dict[str, list[float]] = {"one unit": [], "linked": [], "linked+pch": []}
         for _ in range(args.runs):
             times["one unit"].append(_cpu(single))
             times["linked"].append(_cpu(linked))
+            times["linked+pch"].append(_cpu(both))
         print(f"{'build':10} {'CPU s per run':>30} {'mean':>7}")
         for name, values in times.items():
             print(f"{name:10} {' '.join(f'{v:6.2f}' for v in values):>30} "
@@ -68,6 +80,10 @@ def main() -> int:
               f"({args.soc}): {object_cpu:.2f} CPU s once, {found.stat().st_size / 1e6:.1f} MB "
               f"(pays for itself after {object_cpu / (mean['one unit'] - mean['linked']):.1f} "
               "builds)")
+        size = Path(f"{header}.gch").stat().st_size / 1e6
+        print(f"linked+pch / linked: {mean['linked+pch'] / mean['linked']:.2f}x, / one unit: "
+              f"{mean['linked+pch'] / mean['one unit']:.2f}x; the precompiled header: "
+              f"{header_cpu:.2f} CPU s once, {size:.0f} MB")
     return 0
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from hswc.checker import time_limits
@@ -106,3 +107,25 @@ def output_of(command: Sequence[str]) -> Path | None:
     """The output path a command writes, if it names one."""
     at = _output_index(command)
     return None if at is None else Path(command[at])
+
+
+def build_in_place(entry: Path, command_for: Callable[[Path], list[str]], what: str,
+                   env: dict[str, str] | None = None) -> Path | str:
+    """Run the build `command_for(partial)` into a file of its own beside `entry` and rename it
+    into place, so that concurrent builders never see half a file and each ends with a whole
+    one; `entry`, or why there is none (`what` names the file in that sentence)."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    partial = entry.with_name(f"{entry.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.part"
+                              f"{entry.suffix}")
+    command = command_for(partial)
+    try:
+        done = time_limits.run(command, time_limits.build_limit(), env)
+    except (OSError, time_limits.TimedOut) as error:
+        partial.unlink(missing_ok=True)
+        return f"building {what} failed: {error}"
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        first = (done.stdout + done.stderr).strip().splitlines()[:3]
+        return f"{what} does not build ({' '.join(command)}): {' | '.join(first)}"
+    partial.replace(entry)
+    return entry

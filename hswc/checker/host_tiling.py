@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hswc.checker import build as builder
-from hswc.checker import build_cache, channels, halves, time_limits
+from hswc.checker import channels, halves, separate_build, time_limits
 from hswc.checker.errors import CheckError
 from hswc.checker.kernel_source import strip_comments, struct_namespace
 from hswc.checker.masks import MaskTensor
@@ -37,6 +37,8 @@ from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
 HARNESS = HOST_MODEL / "tiling_harness.cpp"
+FIELDS = HOST_MODEL / "tiling_fields.cpp"
+"""Prints the kernel's tiling struct's fields; linked with the harness when the struct is known."""
 GE_DTYPES = {"f32": 0, "f16": 1, "bf16": 27}
 """ge::DataType of each checked dtype (CANN's numbering)."""
 NUMPY_GE = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
@@ -103,18 +105,15 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
     return ops, tilings
 
 
-def _compile(command: list[str], what: str) -> None:
+def _compile(cxx: str, units: Sequence[tuple[Path, Sequence[str]]], exe: Path,
+             what: str) -> None:
+    """Build `exe` from `units` (source, flags) as separate_build does: each source's object
+    kept in the build cache, so the harness and an op's definition compile once a run."""
     limit = time_limits.build_limit()
     try:
-        key = build_cache.build_key(command, builder.c_locale())
-        output = build_cache.output_of(command)
-        if output is not None and build_cache.restore(key, output):
-            return
-        done = time_limits.run(command, limit, builder.c_locale())
+        done = separate_build.build(cxx, units, exe, limit, builder.c_locale())
     except time_limits.TimedOut:
         raise builder.BuildTimedOut(what, limit) from None
-    if done.returncode == 0 and output is not None:
-        build_cache.store(key, output)
     if done.returncode != 0 and re.search(r"fatal error: nlohmann/json\.hpp: No such file",
                                           done.stdout + done.stderr):
         raise CheckError(f"{what} needs nlohmann/json (it includes <nlohmann/json.hpp>), which "
@@ -137,8 +136,17 @@ def _run_step(command: list[str], what: str) -> subprocess.CompletedProcess[str]
 
 
 def _flags(folder: Folder) -> list[str]:
+    """The flags of the op's own sources."""
     return [*HOST_FLAGS, f"-I{HOST_MODEL}", *(f"-I{d}" for d in folder.include_dirs),
             f"-I{folder.root.resolve()}"]
+
+
+HARNESS_FLAGS = (*HOST_FLAGS, f"-I{HOST_MODEL}")
+"""The harness's flags: it includes the model's headers and the standard library's only, which
+the op's -I folders (after the model's) would not change unless one held a file named as a
+standard header; so it is the same object for every op, one compile a run. The struct's header
+goes to tiling_fields.cpp (FIELDS) with the op's flags (it may include the op's own headers);
+the op's sources never take the HSWC_TILING_* macros (the harness's own names)."""
 
 
 def describe(folder: Folder, cxx: str, workdir: Path) -> OpDefinition:
@@ -146,8 +154,8 @@ def describe(folder: Folder, cxx: str, workdir: Path) -> OpDefinition:
     exe = workdir / "op_def"
     workdir.mkdir(parents=True, exist_ok=True)
     names = ", ".join(str(p) for p in folder.def_files)
-    _compile([cxx, *_flags(folder), str(HARNESS), *map(str, folder.def_files), "-o", str(exe)],
-             f"the op definition {names}")
+    _compile(cxx, [(HARNESS, HARNESS_FLAGS), *((f, _flags(folder)) for f in folder.def_files)],
+             exe, f"the op definition {names}")
     done = _run_step([str(exe), "--describe"], f"the op definition {names}")
     ops, _ = parse_description(done.stdout)
     if not ops:
@@ -351,15 +359,17 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           dtypes: Mapping[tuple[str, int], str] | None = None) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
+    units: list[tuple[Path, Sequence[str]]] = [(HARNESS, HARNESS_FLAGS)]
     if struct_header is not None and struct is not None:
         scope = struct_namespace(strip_comments(struct_header.read_text(
             encoding="utf-8", errors="replace")), struct)
-        flags += [f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
-                  f"-DHSWC_TILING_STRUCT={scope}{struct}",
-                  "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]
+        units.append((FIELDS, [
+            *flags, f'-DHSWC_TILING_HEADER="{struct_header.resolve()}"',
+            f"-DHSWC_TILING_STRUCT={scope}{struct}",
+            "-DHSWC_TILING_FIELDS=" + " ".join(f"HSWC_TILING_FIELD({f})" for f in fields)]))
     files = (*folder.def_files, *folder.tiling_files, *folder.dependency_tilings,
              *atvoss_sources(folder))
-    _compile([cxx, *flags, str(HARNESS), *map(str, files), "-o", str(exe)],
+    _compile(cxx, [*units, *((f, flags) for f in files)], exe,
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
     return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,

@@ -36,11 +36,10 @@ import logging
 import os
 import re
 import shutil
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from hswc.checker import build_cache, time_limits
+from hswc.checker import build_cache, std_unit
 
 LOG = logging.getLogger(__name__)
 MODEL = Path(__file__).resolve().with_name("ascendc_cpu")
@@ -139,7 +138,8 @@ def object_command(cxx: str, flags: Sequence[str], output: Path) -> list[str]:
 
 def model_object(cxx: str, flags: Sequence[str], env: dict[str, str] | None = None
                  ) -> Path | str:
-    """The cached object of `flags`, built if it is not there yet; or why there is none."""
+    """The cached object of `flags` (named by its key), built if it is not there yet; or why
+    there is none."""
     folder = build_cache.cache_folder()
     if folder is None:
         return f"no build cache (${build_cache.CACHE_VARIABLE} unset)"
@@ -149,26 +149,15 @@ def model_object(cxx: str, flags: Sequence[str], env: dict[str, str] | None = No
     entry = folder / "model" / f"{key}.o"
     if entry.is_file():
         return entry
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    partial = entry.with_name(f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.part.o")
-    command = object_command(cxx, flags, partial)
-    try:
-        done = time_limits.run(command, time_limits.build_limit(), env)
-    except (OSError, time_limits.TimedOut) as error:
-        partial.unlink(missing_ok=True)
-        return f"building the model object failed: {error}"
-    if done.returncode != 0:
-        partial.unlink(missing_ok=True)
-        first = (done.stdout + done.stderr).strip().splitlines()[:3]
-        return f"the model object does not build ({' '.join(command)}): {' | '.join(first)}"
-    partial.replace(entry)
-    return entry
+    return build_cache.build_in_place(
+        entry, lambda partial: object_command(cxx, flags, partial), "the model object", env)
 
 
 def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[str]:
     """The harness build `command` as one that links the flag set's model object (building the
-    object into the cache first if needed), or `command` itself when it cannot (the reason in
-    the debug log)."""
+    object into the cache first if needed) and reads the standard library's headers
+    precompiled (hswc.checker.std_unit), or `command` itself when it cannot (the reason in the
+    debug log)."""
     flags = object_flags(command)
     if flags is None:
         LOG.debug("one translation unit: not a -O0 build of harness.cpp: %s", " ".join(command))
@@ -177,9 +166,13 @@ def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[
     if isinstance(found, str):
         LOG.debug("one translation unit: %s", found)
         return list(command)
+    header = std_unit.precompiled(command[0], flags, found.stem, env)
+    if isinstance(header, str):
+        LOG.debug("the standard headers parsed: %s", header)
+    first = [] if isinstance(header, str) else ["-include", str(header)]
     at = list(command).index(str(HARNESS))
-    return [*command[:at], "-DASCENDC_CPU_PREBUILT", str(HARNESS), str(found),
-            *command[at + 1:]]
+    return [command[0], *first, *command[1:at], "-DASCENDC_CPU_PREBUILT", str(HARNESS),
+            str(found), *command[at + 1:]]
 
 
 def link_failed(command: Sequence[str], output: str) -> bool:

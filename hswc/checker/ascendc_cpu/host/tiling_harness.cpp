@@ -1,11 +1,9 @@
 // tiling_harness.cpp - runs an op's own op_host tiling on the CPU model of the tiling context.
 //
 // Linked with the op's *_def.cpp and *_tiling*.cpp, compiled unchanged with -I of this folder
-// (hswc_host/all.h stands in for CANN's host headers). Optional macros (-D...):
-//   HSWC_TILING_HEADER   "path/to/tiling_data.h", the header declaring the kernel's tiling struct,
-//   HSWC_TILING_STRUCT / HSWC_TILING_FIELDS  that struct and its fields
-//                        ('HSWC_TILING_FIELD(a) HSWC_TILING_FIELD(b) ...'): each run then also
-//                        prints the fields' values.
+// (hswc_host/all.h stands in for CANN's host headers), and with tiling_fields.cpp when the
+// kernel's tiling struct is known: each run then also prints the struct's fields. It takes no
+// macro of the op's, so it is one object for every op.
 //
 // Usage:
 //   tiling_run --describe
@@ -41,9 +39,9 @@
 #include <vector>
 
 #include "hswc_host/all.h"
-#ifdef HSWC_TILING_HEADER
-#include HSWC_TILING_HEADER
-#endif
+
+// tiling_fields.cpp's, when it is linked (a weak reference: null otherwise).
+void HswcPrintTilingFields(const void* data, size_t capacity) __attribute__((weak));
 
 namespace Ops::Base {
 const gert::Shape& EnsureNotScalar(const gert::Shape& s)
@@ -157,32 +155,6 @@ gert::RuntimeAttrs::Value Attr(const std::string& text)
     }
     return v;
 }
-
-#if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
-template <typename F>
-void PrintField(const char* name, const F& value)
-{
-    using T = std::remove_cv_t<F>;
-    if constexpr (std::is_same<T, bool>::value) {
-        std::printf("field %s %d\n", name, value ? 1 : 0);
-    } else if constexpr (std::is_floating_point<T>::value) {
-        std::printf("field %s %.17g\n", name, static_cast<double>(value));
-    } else if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
-        std::printf("field %s %lld\n", name, static_cast<long long>(value));
-    } else if constexpr (std::is_integral<T>::value) {
-        std::printf("field %s %llu\n", name, static_cast<unsigned long long>(value));
-    }
-}
-
-void PrintFields(const gert::TilingData& data)
-{
-    HSWC_TILING_STRUCT s{};
-    std::memcpy(static_cast<void*>(&s), data.GetData(), std::min(sizeof s, data.GetCapacity()));
-#define HSWC_TILING_FIELD(f) PrintField(#f, s.f);
-    HSWC_TILING_FIELDS
-#undef HSWC_TILING_FIELD
-}
-#endif
 
 std::string KernelTypeName(const std::string& type)
 {
@@ -413,9 +385,9 @@ int Run(int argc, char** argv)
         }
     }
     std::printf("\n");
-#if defined(HSWC_TILING_STRUCT) && defined(HSWC_TILING_FIELDS)
-    PrintFields(data);
-#endif
+    if (HswcPrintTilingFields != nullptr) {
+        HswcPrintTilingFields(data.GetData(), data.GetCapacity());
+    }
     if (!fieldsOf.empty()) {
         PrintClassFields(fieldsOf, data);
     }
