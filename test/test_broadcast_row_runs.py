@@ -32,7 +32,7 @@ def _broadcast(out: tuple[int, ...], operand: tuple[int, ...], m: str) -> Broadc
     ((3, 5, 16), (5,), "d1", "f16", RowRuns(16, 0, resident=True)),
     ((3, 5, 8), (3, 8), "d0, d2", "f32", RowRuns(8, 1, resident=True)),
     ((4, 100), (100,), "d1", "f32", "400 bytes"),
-    ((6, 50), (6, 1), "d0, 0", "f32", "200 bytes"),
+    ((3, 5, 17), (3, 17), "d0, d2", "f32", "68 bytes"),  # constant rows: masked runs
     ((5, 33), (33,), "d1", "bf16", "66 bytes"),
 ])
 def test_which_inputs_are_read_in_runs(out: tuple[int, ...], operand: tuple[int, ...], m: str,
@@ -68,6 +68,9 @@ MULTI_CHUNK = {
     "long_rows_f32": ((3, 1000), (1000,), "d1", lambda b: b, "addf", "f32"),  # row > ubFactor
     "size1_dim_f16": ((30, 1, 64), (64,), "d2", lambda b: b, "mulf", "f16"),
     "row_scale_gm_f32": ((1100, 8), (1100, 1), "d0, 0", lambda b: b, "mulf", "f32"),  # 4400 B
+    # 784-byte rows: masked runs (test_broadcast_masked_runs)
+    "channel_196_f32": ((1, 20, 14, 14), (20,), "d1", lambda b: b[None, :, None, None], "mulf",
+                        "f32"),
 }
 
 

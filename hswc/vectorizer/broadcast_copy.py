@@ -93,12 +93,17 @@ class RowRuns:
     row: int
     stride: int
     resident: bool = False
+    masked: bool = False
+    """A constant run (stride 0) whose row is not whole 32-byte blocks: written by Duplicates
+    that need no block start (module docstring, "Masked runs")."""
 
     def describe(self, dtype: str) -> str:
         what = {(1, True): "DataCopy UB -> UB from the input's copy in UB",
                 (1, False): "DataCopyPad",
                 (0, True): "GetValue from the input's copy in UB + Duplicate",
                 (0, False): "GetValue + Duplicate"}[self.stride, self.resident]
+        if self.masked:
+            what += " of its lanes in the first 64 (bitwise mask), then one of the rest"
         return f"row runs of {self.row} {dtype}: one {what} per run"
 
 
@@ -121,15 +126,16 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
     if stride not in (0, 1):
         return f"element loop: the last dim is read with stride {stride}"
     nbytes = row * ELEMENT_BYTES[dtype]
-    if nbytes % UB_BLOCK_BYTES:
+    assert stride is not None
+    masked = bool(nbytes % UB_BLOCK_BYTES)
+    if masked and stride:
         return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
                 f"of {UB_BLOCK_BYTES}-byte blocks")
-    assert stride is not None
     resident = broadcast.has_static_size(i) \
         and resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
     if stride and not block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
         resident = False  # a run's source in the UB copy would start off a 32-byte block
-    return RowRuns(row, stride, resident)
+    return RowRuns(row, stride, resident, masked)
 
 
 def block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
@@ -180,11 +186,16 @@ def block_align(broadcast: Broadcast | None, dtypes: Sequence[str]) -> int:
     if broadcast is None:
         return 1
     runs = [dtypes[i] for i, s in enumerate(broadcast.strides)
-            if s is not None and _many(broadcast, i)
-            and isinstance(row_runs(broadcast, i, dtypes[i]), RowRuns)]
+            if s is not None and _many(broadcast, i) and _block_runs(broadcast, i, dtypes[i])]
     if not runs:
         return 1
     return UB_BLOCK_BYTES // min(ELEMENT_BYTES[dtype] for dtype in runs)
+
+
+def _block_runs(broadcast: Broadcast, i: int, dtype: str) -> bool:
+    """Whether input i is read in runs that must start on 32-byte blocks (not masked)."""
+    runs = row_runs(broadcast, i, dtype)
+    return isinstance(runs, RowRuns) and not runs.masked
 
 
 def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[str]) -> UbPlan:
@@ -321,7 +332,7 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                barriers: bool) -> None:
     loop = run_loop(point, broadcast, i, base, count, runs.row)
     inner, start, length, index = loop.inner, loop.start, loop.length, loop.index
-    dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
+    dst = None if runs.masked else inner.builder.insert(ascend.LocalAtOp(local, start)).result
     if runs.resident and runs.stride:  # whole blocks: the last run's tail is stale lanes
         src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
         block = inner.const(UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
@@ -335,12 +346,34 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
         read = ascend.LocalGetValueOp(gm, index) if runs.resident \
             else ascend.GlobalGetValueOp(gm, index)
         value = inner.builder.insert(read).result
-        inner.builder.insert(ascend.DuplicateOp(dst, value, length))
+        if dst is None:
+            _emit_masked_run(inner, local, start, length, value, dtype)
+        else:
+            inner.builder.insert(ascend.DuplicateOp(dst, value, length))
     loop.close(point, runs.describe(dtype))
     if (not runs.stride or runs.resident) and barriers:  # Duplicate, or DataCopy in UB: on V
         Builder(point).insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
 
 
+def _emit_masked_run(a: IRArith, local: SSAValue, start: SSAValue, length: SSAValue,
+                     value: SSAValue, dtype: str) -> None:
+    """A constant run [start, start + length) that may start and end mid-block (module
+    docstring, "Masked runs"): lanes [lane, lane + head) of the 64 from the block it starts in,
+    by Duplicate's bitwise mask, then the rest, if any, by the count form from 64 lanes on."""
+    block = UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
+    lane = a.name(a.rem(start, a.const(block)), "lane")
+    aligned = a.name(a.sub(start, lane), "block_start")
+    word = a.const(ascend.MASK_WORD_LANES)
+    head = a.name(a.min(length, a.sub(word, lane)), "head")
+    at = a.builder.insert(ascend.LocalAtOp(local, aligned)).result
+    a.builder.insert(ascend.DuplicateLanesOp(at, lane, value, head))
+    rest = a.name(a.sub(length, head), "rest")
+    then = Block()
+    b = IRArith(InsertPoint.at_end(then))
+    tail = b.builder.insert(ascend.LocalAtOp(local, b.add(aligned, word))).result
+    b.builder.insert(ascend.DuplicateOp(tail, value, rest))
+    b.builder.insert(scf.YieldOp())
+    a.builder.insert(scf.IfOp(a.gt(rest, a.const(0)), [], Region(then)))
 
 
 def _emit_elements(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
