@@ -119,13 +119,18 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
     ((8, 1024), (1024,), "d1", {"copy-in b": 8}),
     ((8, 64), (8, 1), "d0, 0", {"get_value b": 0, "get_value ub": 8, "duplicate": 8}),
     ((1024, 8), (1024, 1), "d0, 0", {"get_value b": 1024, "duplicate": 1024}),
+    # rows of 196 and 50 f32 (not whole blocks): a masked Duplicate of the run's lanes in the
+    # first 64, then (for 196) a Duplicate of the rest
+    ((8, 196), (8, 1), "d0, 0", {"get_value ub": 8, "duplicate_lanes": 8, "duplicate": 8}),
+    ((8, 50), (8, 1), "d0, 0", {"get_value ub": 8, "duplicate_lanes": 8, "duplicate": 0}),
 ])
 def test_the_cost_model_times_each_run(out: tuple[int, int], operand: tuple[int, ...], m: str,
                                        counts: dict[str, int]) -> None:
     """A launch of f32 rows on one core, one chunk: one item per row run (a small bias: one
     copy-in in Init, then a UB -> UB DataCopy on V per run; a bias of 4096 bytes: a DataCopyPad
     from GM per run; a per-row value: a GetValue, from its copy in UB or of 4096 bytes from GM,
-    on MTE2's stream and a Duplicate on V per run), no element-by-element copy."""
+    on MTE2's stream and a Duplicate on V per run; a row off 32-byte blocks: a masked
+    Duplicate, and a second for a run past its first 64 lanes), no element-by-element copy."""
     text = generic("k", out, operand, m, "f32", "addf")
     report = compile_text(text, core_num=1).profile(out[0] * out[1])
     (schedule,) = report.schedules

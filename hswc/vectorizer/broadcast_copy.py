@@ -39,8 +39,30 @@ run's first index being phase or a multiple of row, plus a window's offset: an i
 offset or row stride is not whole blocks, a slice at `d1 + 5`, reads its runs from GM), and a
 constant run's value a LocalTensor::GetValue of it, so no row reads GM again.
 
-The element loop, for every other input (a row that is not a whole number of 32-byte blocks,
-a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
+Masked runs (`RowRuns.masked`): a constant run (stride 0: a per-channel weight over H x W)
+whose row is not a whole number of 32-byte blocks (196 f32 over 14 x 14: 784 bytes) starts
+wherever the previous one ended, mid-block. Such a run [start, start + length) is written
+without a block start (so the tiling keeps CANN's blockFactor): with lane = start % (32 /
+sizeof(T)), one Duplicate in its bitwise-mask form (ascend.duplicate_lanes; asc-devkit
+docs/zh/api/SIMD-API/基础API/Memory矢量计算/数据填充/Duplicate.md:72-77, 掩码.md:113-132) at the
+block the run starts in, enabling lanes [lane, lane + head) of its 64 (mask[0]; head =
+Min(length, 64 - lane)), then, for a longer run, one count Duplicate of the rest from lane 64
+on (32-byte aligned; it writes exactly `rest` elements, 掩码.md:73-88):
+
+    lane = start % B; head = Min(length, 64 - lane);
+    uint64_t laneMask[2] = {(~0ULL >> (64 - head)) << lane, 0};
+    Duplicate(local[start - lane], value, laneMask, 1, 1, 8);
+    if (length - head > 0) Duplicate(local[start - lane + 64], value, length - head);
+
+Two runs share at most a block, and write disjoint lanes of it (the earlier run's last
+Duplicate stops at its own last element, the later run's mask starts at its first), so no
+write depends on the order of the two on the vector pipe. A run of up to 64 - lane elements
+(49 f32 over 7 x 7) is one call. Contiguous rows (stride 1) off 32-byte blocks keep the
+element loop: a masked call moves lane k to lane k, and such a row's source and destination
+lanes differ.
+
+The element loop, for every other input (a contiguous row that is not a whole number of
+32-byte blocks, a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
 tensor, then a barrier orders the scalar stores before every pipe:
 
     for (j = 0; j < count; ++j)
@@ -332,7 +354,13 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                barriers: bool) -> None:
     loop = run_loop(point, broadcast, i, base, count, runs.row)
     inner, start, length, index = loop.inner, loop.start, loop.length, loop.index
-    dst = None if runs.masked else inner.builder.insert(ascend.LocalAtOp(local, start)).result
+    if runs.masked:  # a constant run (row_runs): no block start needed
+        _emit_masked_run(inner, local, start, length, _run_value(inner, gm, index, runs), dtype)
+        loop.close(point, runs.describe(dtype))
+        if barriers:
+            Builder(point).insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+        return
+    dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
     if runs.resident and runs.stride:  # whole blocks: the last run's tail is stale lanes
         src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
         block = inner.const(UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
@@ -343,16 +371,17 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
         nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
         inner.builder.insert(ascend.DataCopyPadOp(dst, at, nbytes))
     else:
-        read = ascend.LocalGetValueOp(gm, index) if runs.resident \
-            else ascend.GlobalGetValueOp(gm, index)
-        value = inner.builder.insert(read).result
-        if dst is None:
-            _emit_masked_run(inner, local, start, length, value, dtype)
-        else:
-            inner.builder.insert(ascend.DuplicateOp(dst, value, length))
+        inner.builder.insert(ascend.DuplicateOp(dst, _run_value(inner, gm, index, runs), length))
     loop.close(point, runs.describe(dtype))
     if (not runs.stride or runs.resident) and barriers:  # Duplicate, or DataCopy in UB: on V
         Builder(point).insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+
+
+def _run_value(a: IRArith, source: SSAValue, index: SSAValue, runs: RowRuns) -> SSAValue:
+    """A constant run's value: a GetValue from the input's copy in UB, or from GM."""
+    read = ascend.LocalGetValueOp(source, index) if runs.resident \
+        else ascend.GlobalGetValueOp(source, index)
+    return a.builder.insert(read).result
 
 
 def _emit_masked_run(a: IRArith, local: SSAValue, start: SSAValue, length: SSAValue,
