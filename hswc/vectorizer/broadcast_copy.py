@@ -62,8 +62,8 @@ element loop: a masked call moves lane k to lane k, and such a row's source and 
 lanes differ.
 
 The element loop, for every other input (a contiguous row that is not a whole number of
-32-byte blocks, a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
-tensor, then a barrier orders the scalar stores before every pipe:
+32-byte blocks, a stride that is neither): the scalar unit reads each element and stores it at
+j of the VECIN tensor, then a barrier orders the scalar stores before every pipe:
 
     for (j = 0; j < count; ++j)
         local.SetValue(j, gm.GetValue(index(base + j)));
