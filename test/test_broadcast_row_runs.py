@@ -32,7 +32,7 @@ def _broadcast(out: tuple[int, ...], operand: tuple[int, ...], m: str) -> Broadc
     ((3, 5, 16), (5,), "d1", "f16", RowRuns(16, 0, resident=True)),
     ((3, 5, 8), (3, 8), "d0, d2", "f32", RowRuns(8, 1, resident=True)),
     ((4, 100), (100,), "d1", "f32", "400 bytes"),
-    ((6, 50), (6, 1), "d0, 0", "f32", "200 bytes"),
+    ((3, 5, 17), (3, 17), "d0, d2", "f32", "68 bytes"),  # constant rows: masked runs
     ((5, 33), (33,), "d1", "bf16", "66 bytes"),
 ])
 def test_which_inputs_are_read_in_runs(out: tuple[int, ...], operand: tuple[int, ...], m: str,
@@ -68,6 +68,9 @@ MULTI_CHUNK = {
     "long_rows_f32": ((3, 1000), (1000,), "d1", lambda b: b, "addf", "f32"),  # row > ubFactor
     "size1_dim_f16": ((30, 1, 64), (64,), "d2", lambda b: b, "mulf", "f16"),
     "row_scale_gm_f32": ((1100, 8), (1100, 1), "d0, 0", lambda b: b, "mulf", "f32"),  # 4400 B
+    # 784-byte rows: masked runs (test_broadcast_masked_runs)
+    "channel_196_f32": ((1, 20, 14, 14), (20,), "d1", lambda b: b[None, :, None, None], "mulf",
+                        "f32"),
 }
 
 
@@ -116,13 +119,18 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
     ((8, 1024), (1024,), "d1", {"copy-in b": 8}),
     ((8, 64), (8, 1), "d0, 0", {"get_value b": 0, "get_value ub": 8, "duplicate": 8}),
     ((1024, 8), (1024, 1), "d0, 0", {"get_value b": 1024, "duplicate": 1024}),
+    # rows of 196 and 50 f32 (not whole blocks): a masked Duplicate of the run's lanes in the
+    # first 64, then (for 196) a Duplicate of the rest
+    ((8, 196), (8, 1), "d0, 0", {"get_value ub": 8, "duplicate_lanes": 8, "duplicate": 8}),
+    ((8, 50), (8, 1), "d0, 0", {"get_value ub": 8, "duplicate_lanes": 8, "duplicate": 0}),
 ])
 def test_the_cost_model_times_each_run(out: tuple[int, int], operand: tuple[int, ...], m: str,
                                        counts: dict[str, int]) -> None:
     """A launch of f32 rows on one core, one chunk: one item per row run (a small bias: one
     copy-in in Init, then a UB -> UB DataCopy on V per run; a bias of 4096 bytes: a DataCopyPad
     from GM per run; a per-row value: a GetValue, from its copy in UB or of 4096 bytes from GM,
-    on MTE2's stream and a Duplicate on V per run), no element-by-element copy."""
+    on MTE2's stream and a Duplicate on V per run; a row off 32-byte blocks: a masked
+    Duplicate, and a second for a run past its first 64 lanes), no element-by-element copy."""
     text = generic("k", out, operand, m, "f32", "addf")
     report = compile_text(text, core_num=1).profile(out[0] * out[1])
     (schedule,) = report.schedules

@@ -1,5 +1,6 @@
 """The CPU model's vector mask register (SetMaskCount / SetMaskNorm / SetVectorMask, read by
-isSetMask = false calls), BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD,
+isSetMask = false calls), Duplicate's mask forms (ascendc_cpu_vec_fill.h), BlockReduceSum / Max,
+WholeReduceMax's index orders, TransDataTo5HD,
 Gather's count form and ArithProgression (hswc/checker/ascendc_cpu/ascendc_cpu_mask.h,
 ascendc_cpu_vec_block_reduce.h, ascendc_cpu_vec_reduce.h, ascendc_cpu_vec_transpose.h,
 ascendc_cpu_gather.h), against values computed by hand from asc-devkit's documentation (掩码.md,
@@ -96,6 +97,17 @@ def test_copy_in_counter_mode_copies_the_count_in_each_repeat(a2: Path) -> None:
     assert values(run(a2, "copy_register")) == [0, UNTOUCHED, 2, UNTOUCHED, UNTOUCHED,
                                                 UNTOUCHED, UNTOUCHED, UNTOUCHED,
                                                 64, UNTOUCHED, 66] + [UNTOUCHED] * 5
+
+
+def test_duplicate_writes_the_lanes_its_mask_enables(a2: Path) -> None:
+    # Duplicate.md:72-84, 掩码.md:113-132: mask[0] = 0x7F8 enables lanes 3..10 of one repeat
+    # (they cross the first 32-byte block); the others keep their value
+    assert values(run(a2, "duplicate_lanes")) == [UNTOUCHED] * 3 + [2.5] * 8 + [UNTOUCHED] * 5
+    # a continuous mask of 3 lanes in each of 2 repeats whose dst repeat stride is 1 block
+    assert values(run(a2, "duplicate_continuous")) == [4.0] * 3 + [UNTOUCHED] * 5 \
+        + [4.0] * 3 + [UNTOUCHED] * 5
+    assert "mask[1] is 1, not 0" in refused(a2, "duplicate_mask_high")
+    assert "dst" in refused(a2, "duplicate_past_tensor")
 
 
 def test_normal_mode_reads_the_registers_lanes(a2: Path) -> None:

@@ -313,6 +313,22 @@ def _set_value(ctx: CppContext, op: Operation) -> None:
     ctx.writer.call(f"{tensor}.SetValue", [ctx.text(op.index), ctx.text(op.value)])
 
 
+def _duplicate_lanes(ctx: CppContext, op: Operation) -> None:
+    """Duplicate's bitwise-mask form over one repeat, the mask lanes [first, first + count)
+    of mask[0] (count in [1, 64], so neither shift reaches 64 bits):
+
+        uint64_t laneMask[2] = {(~0ULL >> (64 - count)) << first, 0};
+        AscendC::Duplicate(dst, scalar, laneMask, 1, 1, 8);
+    """
+    assert isinstance(op, ascend.DuplicateLanesOp)
+    mask = ctx.scope.fresh("laneMask")
+    count = ctx.expr(op.count).at(ADDITIVE + 1)
+    first = ctx.expr(op.first).at(UNARY)
+    ctx.writer.line(f"uint64_t {mask}[2] = {{(~0ULL >> (64 - {count})) << {first}, 0}};")
+    ctx.writer.call("AscendC::Duplicate",
+                    [ctx.text(op.dst), scalar(ctx, op), mask, "1", "1", "8"])
+
+
 RULES: dict[type[Operation], Rule] = {
     **dict.fromkeys(VECTOR_CALLS, _vector_call),
     **dict.fromkeys((*REDUCE_CALLS, *REPEAT_CALLS), _reduction_call),
@@ -335,6 +351,7 @@ RULES: dict[type[Operation], Rule] = {
     ascend.GlobalGetValueOp: _global_get_value,
     ascend.LocalGetValueOp: _local_get_value,
     ascend.SetValueOp: _set_value,
+    ascend.DuplicateLanesOp: _duplicate_lanes,
 }
 """The statement of every ascend op except GlobalAt, which is an expression."""
 

@@ -27,6 +27,7 @@ from hswc.dialects.ascend import (
     DataCopyOp,
     DataCopyPadOp,
     DeQueOp,
+    DuplicateLanesOp,
     DuplicateOp,
     EnQueOp,
     GlobalTensorType,
@@ -139,7 +140,8 @@ def _stage_kind(ops: list[Operation]) -> str:
             else:
                 kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
         elif isinstance(op, VectorOp | RepeatOp):
-            kinds.add("CopyIn" if isinstance(op, DuplicateOp) and _fills_input(op)
+            kinds.add("CopyIn" if isinstance(op, DuplicateOp | DuplicateLanesOp)
+                      and _fills_input(op)
                       else "Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"
 

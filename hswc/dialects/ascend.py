@@ -101,6 +101,7 @@ from hswc.dialects.ascend_types import (
     element_type_name,
 )
 from hswc.dialects.ascend_vector import (
+    MASK_WORD_LANES,
     VECTOR_OPS,
     AbsOp,
     AddOp,
@@ -111,6 +112,7 @@ from hswc.dialects.ascend_vector import (
     CompareScalarOp,
     ComparesOp,
     DivOp,
+    DuplicateLanesOp,
     DuplicateOp,
     ExpOp,
     LnOp,
@@ -678,6 +680,7 @@ __all__ = [
     "BITWISE_ELEMENT_TYPES",
     "HALF_FLOAT",
     "MASK_ELEMENT_TYPE",
+    "MASK_WORD_LANES",
     "REDUCE_OPS",
     "REPEAT_OPS",
     "SYNC_OPS",
@@ -704,6 +707,7 @@ __all__ = [
     "DeQueOp",
     "DivOp",
     "DivRepeatOp",
+    "DuplicateLanesOp",
     "DuplicateOp",
     "EnQueOp",
     "ExpOp",

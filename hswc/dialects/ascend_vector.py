@@ -477,6 +477,50 @@ class DuplicateOp(ScalarSourceOp):
         self.verify_scalar("dst")
 
 
+MASK_WORD_LANES = 64
+"""The lanes one uint64_t word of a bitwise mask enables: mask[0]'s (掩码.md)."""
+
+
+@irdl_op_definition
+class DuplicateLanesOp(ScalarSourceOp):
+    """AscendC::Duplicate(dst, scalar, mask, 1, 1, 8), the bitwise-mask form (逐bit模式) over one
+    repeat: `uint64_t mask[2] = {bits [first, first + count), 0}`, so exactly lanes [first,
+    first + count) of dst's first repeat take the scalar and every other element is left as it
+    is (asc-devkit docs/zh/api/SIMD-API/基础API/Memory矢量计算/数据填充/Duplicate.md:72-77, the
+    prototype; .../SIMD计算说明/掩码.md:113-132, Normal mode: the mask enables lanes bit by bit).
+    dst must be 32-byte aligned, like every Duplicate's; the lanes need not start on a block:
+    this is how a row run that starts mid-block is written (hswc.vectorizer.broadcast_copy).
+    The lanes lie in mask[0]: first + count <= 64 (<= the 64 lanes of a float repeat, half
+    the 128 of a half one). count is the lanes written (a VectorOp's count); 0 is an empty mask
+    (the interpreter: a NOP on Atlas A2/A3, refused on Ascend 950, as a repeat of 0).
+
+    Example: `ascend.duplicate_lanes %t, %first, %v : f32, %n : !ascend.local_tensor<f32, vecin>`
+    """
+
+    name = "ascend.duplicate_lanes"
+    CALL: ClassVar[str] = "Duplicate"
+    dst = operand_def(LocalTensorType)
+    first = operand_def(IndexType)
+    assembly_format = (f"$dst `,` $first `,` {SCALAR_FORMAT} `,` $count attr-dict "
+                       "`:` type($dst)")
+
+    def __init__(self, dst: SSAValue, first: SSAValue, scalar: Scalar, count: SSAValue):
+        value, props = scalar_parts(scalar)
+        super().__init__(operands=[dst, first, value, count], properties=props)
+
+    def verify_(self) -> None:
+        require_element(self, "dst", soc_float_elements("Duplicate"))
+        if element_size(local(self, "dst").element_type) not in (2, 4):
+            raise VerifyException(f"{self.name}: the mask form takes 2- and 4-byte elements")
+        self.verify_scalar("dst")
+        first, count = constant_index(self.first), constant_index(self.count)
+        if first is not None and first < 0:
+            raise VerifyException(f"{self.name}: first lane {first} is negative")
+        if first is not None and count is not None and first + count > MASK_WORD_LANES:
+            raise VerifyException(f"{self.name}: lanes [{first}, {first + count}) are not all "
+                                  f"in mask[0]'s {MASK_WORD_LANES}")
+
+
 def _verify_compare_count(op: VectorOp, src: str) -> None:
     """Compare computes whole 256-byte blocks: count * sizeof(T) % 256 == 0 when it is static."""
     count = constant_index(op.count)
@@ -692,6 +736,6 @@ VECTOR_OPS: tuple[type[VectorOp], ...] = (
     AddsOp, MulsOp, MaxsOp, MinsOp,
     AbsOp, ReluOp, ExpOp, LnOp, SqrtOp, RsqrtOp,
     AndOp, OrOp, NotOp, ShiftLeftOp, ShiftRightOp,
-    DuplicateOp, CompareOp, CompareScalarOp, ComparesOp, SelectOp, CastOp,
+    DuplicateOp, DuplicateLanesOp, CompareOp, CompareScalarOp, ComparesOp, SelectOp, CastOp,
 )
 """Every vector instruction of the dialect."""

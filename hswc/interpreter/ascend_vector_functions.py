@@ -10,6 +10,7 @@ for a run-time scalar, the value of its scalar_value operand.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
@@ -21,10 +22,20 @@ from hswc.dialects import ascend
 from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.ascend_verify import api_name, local
 from hswc.interpreter import ascendc_api as api
+from hswc.interpreter import ascendc_repeat
 from hswc.interpreter.ascendc_checks import Scalar
+from hswc.interpreter.ascendc_repeat import Operand
+from hswc.interpreter.batch import CoreBatch
+from hswc.interpreter.core_state import KernelState
 from hswc.interpreter.machine import Machine, MachineFunctions
-from hswc.interpreter.on_cores import UbCall, on_ub_tensors
-from hswc.interpreter.values import Varying, uniform_on
+from hswc.interpreter.on_cores import (
+    UbCall,
+    on_cores,
+    on_ub_tensors,
+    require_count,
+    require_tensor,
+)
+from hswc.interpreter.values import Rows, Varying, uniform_on
 
 SELECT_MODES = {
     ascend.SelMode.VSEL_CMPMASK_SPR: "cmpmask_spr",
@@ -259,7 +270,34 @@ class AscendVectorFunctions(MachineFunctions):
         scalar, tensors = self._scalar(op, args)
         return self._vector(op, tensors, lambda v, n: api.duplicate(v[0], scalar, n))
 
-    def _duplicate_per_value(self, interpreter: Interpreter, op: ascend.DuplicateOp,
+    @impl(ascend.DuplicateLanesOp)
+    def run_duplicate_lanes(self, interpreter: Interpreter, op: ascend.DuplicateLanesOp,
+                            args: PythonValues) -> PythonValues:
+        """Duplicate's bitwise-mask form over one repeat (hswc.interpreter.ascendc_repeat
+        .duplicate_lanes): lanes [first, first + count) of dst."""
+        if op.scalar is None and isinstance(args[-2], Varying):
+            return self._duplicate_per_value(interpreter, op, args)
+        scalar, (tensor, first, count) = self._scalar(op, args)
+        self._check_table(op)
+        family = self.machine.platform.api
+
+        def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
+            dst = require_tensor(values[0], "Duplicate")
+            st.check_live(dst, "Duplicate")
+            lane, n = require_count(values[1], "first lane"), require_count(values[2])
+            ub = batch.ub_rows(rows)
+            written = ascendc_repeat.duplicate_lanes(
+                family, ub, Operand("dst", dst.addr, dst.nbytes, dst.dtype), scalar, lane, n,
+                ascend.MASK_WORD_LANES)
+            batch.write_back(rows, ub)
+            batch.scalar_order.write_spans("V", written, dst.dtype.itemsize, "Duplicate")
+            self.machine.emit(op, rows, written.size, written.size * dst.dtype.itemsize)
+
+        on_cores(self.machine, op, (tensor, first, count), False, body)
+        return ()
+
+    def _duplicate_per_value(self, interpreter: Interpreter,
+                             op: ascend.DuplicateOp | ascend.DuplicateLanesOp,
                              args: PythonValues) -> PythonValues:
         """Duplicate of a value each core read or computed for itself (a per-row scale's run,
         hswc.vectorizer.broadcast_copy; scalar code on the block index): each core fills with
@@ -277,7 +315,9 @@ class AscendVectorFunctions(MachineFunctions):
         for pattern in np.unique(rows.take(bits)):
             group = rows.narrow(bits == pattern)
             with self.machine.active(group):
-                self.run_duplicate(interpreter, op, (*rest, values[group.index[0]], count))
+                run = self.run_duplicate if isinstance(op, ascend.DuplicateOp) \
+                    else self.run_duplicate_lanes
+                run(interpreter, op, (*rest, values[group.index[0]], count))  # type: ignore[arg-type]
         return ()
 
     @impl(ascend.CompareOp)

@@ -1,5 +1,5 @@
 """The mask/repeat (level-0) calls over a batch of UB arenas: binary arithmetic with repeat
-parameters, WholeReduceSum / Max / Min and Brcb.
+parameters, WholeReduceSum / Max / Min, Brcb and Duplicate's bitwise-mask form over one repeat.
 
 The operands are `Operand`s: a LocalTensor's UB bytes with its block and repeat strides (in
 32-byte blocks). Lane k of repeat r is at byte (r * rep + (k * size / 32) * blk) * 32 +
@@ -28,7 +28,8 @@ import numpy as np
 
 from hswc import reduce_semantics
 from hswc.interpreter.ascendc_arith import LANE_OPS
-from hswc.interpreter.ascendc_checks import ApiError
+from hswc.interpreter.ascendc_cast import scalar_operand
+from hswc.interpreter.ascendc_checks import ApiError, Scalar
 from hswc.interpreter.dtypes import BF16, F16, F32
 from hswc.platform import MAX_REPEAT_TIMES, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 
@@ -240,6 +241,30 @@ def brcb(family: str, ub: np.ndarray, dst: Operand, src: Operand, repeat: int) -
     typed = _typed(ub, dtype)
     values = np.repeat(typed[:, read[0] // dtype.itemsize][:, :, None], per_block, axis=2)
     _store_last(typed, written // dtype.itemsize, values)
+    return written.ravel()
+
+
+def duplicate_lanes(family: str, ub: np.ndarray, dst: Operand, scalar: Scalar, first: int,
+                    count: int, word_lanes: int) -> np.ndarray:
+    """Duplicate(dst, scalar, mask, 1, 1, 8) with mask[] = {bits [first, first + count), 0} on
+    the UB rows `ub` (hswc.dialects.ascend_vector.DuplicateLanesOp): those lanes of dst's one
+    repeat take the scalar, rounded once to dst's dtype; every other element keeps its value.
+    The lanes must lie in mask[0] (`word_lanes`) and in the repeat; an empty mask is a NOP on
+    Atlas A2/A3 and refused on Ascend 950 (module docstring). The written UB byte offsets."""
+    api = "Duplicate"
+    dtype = dst.dtype
+    if dtype not in (F16, F32, BF16):
+        raise ApiError(f"{api}: dst of dtype {dtype}; float16, float32 or bfloat16 expected")
+    lanes = VECTOR_REPEAT_BYTES // dtype.itemsize
+    if first < 0 or first + count > min(lanes, word_lanes):
+        raise ApiError(f"{api}: mask lanes [{first}, {first + count}) are outside mask[0]'s "
+                       f"{min(lanes, word_lanes)} lanes of a repeat of {dtype}")
+    if not runs(api, family, 1, count, lanes):
+        return np.zeros(0, dtype=np.int64)
+    written = dst.lanes(1, np.arange(first, first + count))
+    dst.check(api, written)
+    typed = _typed(ub, dtype)
+    typed[:, written.ravel() // dtype.itemsize] = scalar_operand(scalar, dtype)
     return written.ravel()
 
 

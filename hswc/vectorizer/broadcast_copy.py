@@ -39,9 +39,31 @@ run's first index being phase or a multiple of row, plus a window's offset: an i
 offset or row stride is not whole blocks, a slice at `d1 + 5`, reads its runs from GM), and a
 constant run's value a LocalTensor::GetValue of it, so no row reads GM again.
 
-The element loop, for every other input (a row that is not a whole number of 32-byte blocks,
-a stride that is neither): the scalar unit reads each element and stores it at j of the VECIN
-tensor, then a barrier orders the scalar stores before every pipe:
+Masked runs (`RowRuns.masked`): a constant run (stride 0: a per-channel weight over H x W)
+whose row is not a whole number of 32-byte blocks (196 f32 over 14 x 14: 784 bytes) starts
+wherever the previous one ended, mid-block. Such a run [start, start + length) is written
+without a block start (so the tiling keeps CANN's blockFactor): with lane = start % (32 /
+sizeof(T)), one Duplicate in its bitwise-mask form (ascend.duplicate_lanes; asc-devkit
+docs/zh/api/SIMD-API/基础API/Memory矢量计算/数据填充/Duplicate.md:72-77, 掩码.md:113-132) at the
+block the run starts in, enabling lanes [lane, lane + head) of its 64 (mask[0]; head =
+Min(length, 64 - lane)), then, for a longer run, one count Duplicate of the rest from lane 64
+on (32-byte aligned; it writes exactly `rest` elements, 掩码.md:73-88):
+
+    lane = start % B; head = Min(length, 64 - lane);
+    uint64_t laneMask[2] = {(~0ULL >> (64 - head)) << lane, 0};
+    Duplicate(local[start - lane], value, laneMask, 1, 1, 8);
+    if (length - head > 0) Duplicate(local[start - lane + 64], value, length - head);
+
+Two runs share at most a block, and write disjoint lanes of it (the earlier run's last
+Duplicate stops at its own last element, the later run's mask starts at its first), so no
+write depends on the order of the two on the vector pipe. A run of up to 64 - lane elements
+(49 f32 over 7 x 7) is one call. Contiguous rows (stride 1) off 32-byte blocks keep the
+element loop: a masked call moves lane k to lane k, and such a row's source and destination
+lanes differ.
+
+The element loop, for every other input (a contiguous row that is not a whole number of
+32-byte blocks, a stride that is neither): the scalar unit reads each element and stores it at
+j of the VECIN tensor, then a barrier orders the scalar stores before every pipe:
 
     for (j = 0; j < count; ++j)
         local.SetValue(j, gm.GetValue(index(base + j)));
@@ -93,12 +115,17 @@ class RowRuns:
     row: int
     stride: int
     resident: bool = False
+    masked: bool = False
+    """A constant run (stride 0) whose row is not whole 32-byte blocks: written by Duplicates
+    that need no block start (module docstring, "Masked runs")."""
 
     def describe(self, dtype: str) -> str:
         what = {(1, True): "DataCopy UB -> UB from the input's copy in UB",
                 (1, False): "DataCopyPad",
                 (0, True): "GetValue from the input's copy in UB + Duplicate",
                 (0, False): "GetValue + Duplicate"}[self.stride, self.resident]
+        if self.masked:
+            what += " of its lanes in the first 64 (bitwise mask), then one of the rest"
         return f"row runs of {self.row} {dtype}: one {what} per run"
 
 
@@ -121,15 +148,16 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
     if stride not in (0, 1):
         return f"element loop: the last dim is read with stride {stride}"
     nbytes = row * ELEMENT_BYTES[dtype]
-    if nbytes % UB_BLOCK_BYTES:
+    assert stride is not None
+    masked = bool(nbytes % UB_BLOCK_BYTES)
+    if masked and stride:
         return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
                 f"of {UB_BLOCK_BYTES}-byte blocks")
-    assert stride is not None
     resident = broadcast.has_static_size(i) \
         and resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
     if stride and not block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
         resident = False  # a run's source in the UB copy would start off a 32-byte block
-    return RowRuns(row, stride, resident)
+    return RowRuns(row, stride, resident, masked)
 
 
 def block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
@@ -180,11 +208,16 @@ def block_align(broadcast: Broadcast | None, dtypes: Sequence[str]) -> int:
     if broadcast is None:
         return 1
     runs = [dtypes[i] for i, s in enumerate(broadcast.strides)
-            if s is not None and _many(broadcast, i)
-            and isinstance(row_runs(broadcast, i, dtypes[i]), RowRuns)]
+            if s is not None and _many(broadcast, i) and _block_runs(broadcast, i, dtypes[i])]
     if not runs:
         return 1
     return UB_BLOCK_BYTES // min(ELEMENT_BYTES[dtype] for dtype in runs)
+
+
+def _block_runs(broadcast: Broadcast, i: int, dtype: str) -> bool:
+    """Whether input i is read in runs that must start on 32-byte blocks (not masked)."""
+    runs = row_runs(broadcast, i, dtype)
+    return isinstance(runs, RowRuns) and not runs.masked
 
 
 def broadcast_plan(plan: UbPlan, broadcast: Broadcast | None, dtypes: Sequence[str]) -> UbPlan:
@@ -321,6 +354,12 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                barriers: bool) -> None:
     loop = run_loop(point, broadcast, i, base, count, runs.row)
     inner, start, length, index = loop.inner, loop.start, loop.length, loop.index
+    if runs.masked:  # a constant run (row_runs): no block start needed
+        _emit_masked_run(inner, local, start, length, _run_value(inner, gm, index, runs), dtype)
+        loop.close(point, runs.describe(dtype))
+        if barriers:
+            Builder(point).insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
+        return
     dst = inner.builder.insert(ascend.LocalAtOp(local, start)).result
     if runs.resident and runs.stride:  # whole blocks: the last run's tail is stale lanes
         src = inner.builder.insert(ascend.LocalAtOp(gm, index)).result
@@ -332,15 +371,38 @@ def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
         nbytes = inner.mul(length, inner.const(ELEMENT_BYTES[dtype]))
         inner.builder.insert(ascend.DataCopyPadOp(dst, at, nbytes))
     else:
-        read = ascend.LocalGetValueOp(gm, index) if runs.resident \
-            else ascend.GlobalGetValueOp(gm, index)
-        value = inner.builder.insert(read).result
-        inner.builder.insert(ascend.DuplicateOp(dst, value, length))
+        inner.builder.insert(ascend.DuplicateOp(dst, _run_value(inner, gm, index, runs), length))
     loop.close(point, runs.describe(dtype))
     if (not runs.stride or runs.resident) and barriers:  # Duplicate, or DataCopy in UB: on V
         Builder(point).insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_V))
 
 
+def _run_value(a: IRArith, source: SSAValue, index: SSAValue, runs: RowRuns) -> SSAValue:
+    """A constant run's value: a GetValue from the input's copy in UB, or from GM."""
+    read = ascend.LocalGetValueOp(source, index) if runs.resident \
+        else ascend.GlobalGetValueOp(source, index)
+    return a.builder.insert(read).result
+
+
+def _emit_masked_run(a: IRArith, local: SSAValue, start: SSAValue, length: SSAValue,
+                     value: SSAValue, dtype: str) -> None:
+    """A constant run [start, start + length) that may start and end mid-block (module
+    docstring, "Masked runs"): lanes [lane, lane + head) of the 64 from the block it starts in,
+    by Duplicate's bitwise mask, then the rest, if any, by the count form from 64 lanes on."""
+    block = UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
+    lane = a.name(a.rem(start, a.const(block)), "lane")
+    aligned = a.name(a.sub(start, lane), "block_start")
+    word = a.const(ascend.MASK_WORD_LANES)
+    head = a.name(a.min(length, a.sub(word, lane)), "head")
+    at = a.builder.insert(ascend.LocalAtOp(local, aligned)).result
+    a.builder.insert(ascend.DuplicateLanesOp(at, lane, value, head))
+    rest = a.name(a.sub(length, head), "rest")
+    then = Block()
+    b = IRArith(InsertPoint.at_end(then))
+    tail = b.builder.insert(ascend.LocalAtOp(local, b.add(aligned, word))).result
+    b.builder.insert(ascend.DuplicateOp(tail, value, rest))
+    b.builder.insert(scf.YieldOp())
+    a.builder.insert(scf.IfOp(a.gt(rest, a.const(0)), [], Region(then)))
 
 
 def _emit_elements(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,

@@ -1,5 +1,5 @@
 // level0_calls_driver.cpp - the CPU model's vector mask register (SetMaskCount, SetMaskNorm,
-// SetVectorMask; Copy reading it), BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD, Gather and
+// SetVectorMask; Copy reading it), Duplicate's mask forms, BlockReduceSum / Max, WholeReduceMax's index orders, TransDataTo5HD, Gather and
 // ArithProgression on fixed
 // inputs (build with -DASCENDC_CPU_DAV_3510 for Ascend 950); test_level0_calls.py checks the
 // printed results against hand-computed values.
@@ -141,6 +141,17 @@ int main(int argc, char** argv)
         SetVectorMask<float>(0, 0xB);
         Adds(src[128], src[128], 1.0f, 64);
         WholeReduceSum<float, false>(dst, src, 1, 1, 1, 1, 8);
+    } else if (s == "duplicate_lanes") {  // Duplicate's bitwise mask: lanes 3..10 of 1 repeat
+        uint64_t mask[2] = {0x7F8u, 0};
+        Duplicate(dst, 2.5f, mask, 1, 1, 8);
+    } else if (s == "duplicate_continuous") {  // the first 3 lanes of 2 repeats 1 block apart
+        Duplicate(dst, 4.0f, uint64_t{3}, 2, 1, 1);
+    } else if (s == "duplicate_mask_high") {  // a float's lanes are all in mask[0]
+        uint64_t mask[2] = {1, 1};
+        Duplicate(dst, 1.0f, mask, 1, 1, 8);
+    } else if (s == "duplicate_past_tensor") {  // lane 64 of a repeat at dst[56]: past 256 bytes
+        uint64_t mask[2] = {0x100u, 0};
+        Duplicate(dst[56], 1.0f, mask, 1, 1, 8);
     } else if (s == "copy_counter") {  // Copy's counter mode: 10 floats in each of 1 repeat,
         SetMaskCount();                   // block j from src block 2j (srcStride 2)
         SetVectorMask<float, MaskMode::COUNTER>(10);

@@ -1,7 +1,9 @@
 // Broadcast operands (hswc.broadcast) through the pipeline: the kernel records how each input
 // is read, its broadcast input gets a GlobalTensor over the whole operand, and CopyIn reads it
-// element by element where its rows are not whole 32-byte blocks (those are read in row runs:
-// lower-to-ascend-broadcast-runs.mlir; a one-element operand: once, then Duplicate).
+// element by element where its contiguous rows are not whole 32-byte blocks (rows of whole
+// blocks are read in row runs: lower-to-ascend-broadcast-runs.mlir; constant rows in masked
+// runs: lower-to-ascend-broadcast-masked-runs.mlir; a one-element operand: once, then
+// Duplicate).
 // RUN: hswc-opt %s --split-input-file -p hsg-tile-on-cores,hsg-block-into-ub | filecheck %s --check-prefix=TILED
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | filecheck %s --check-prefix=ASCEND
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend -t ascendc | filecheck %s --check-prefix=CPP
@@ -41,11 +43,12 @@ func.func @bias(%x: tensor<4x100xf32>, %b: tensor<100xf32>) -> tensor<4x100xf32>
 
 // -----
 
-// A per-row scale of a rank-3 tensor: (d0, d1, d2) -> (d1, 0) reads (flat / 17) % 3.
+// A per-row scale of a rank-3 tensor: (d0, d1, d2) -> (d1, 0) reads (flat / 17) % 3, once per
+// run of 17 (34 bytes: masked runs, lower-to-ascend-broadcast-masked-runs.mlir).
 // ASCEND-LABEL: func.func @rows_kernel_f16
 // ASCEND: %[[D:.*]] = arith.floordivsi %{{.*}}, %{{.*}} : index
 // ASCEND: arith.remsi %[[D]], %{{.*}} : index
-// CPP: FloorDiv(chunkStart + j, 17) % 3
+// CPP: FloorDiv(chunkStart + runStart, 17) % 3
 func.func @rows(%x: tensor<2x3x17xf16>, %s: tensor<3x1xf16>) -> tensor<2x3x17xf16> {
   %e = tensor.empty() : tensor<2x3x17xf16>
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %s : tensor<2x3x17xf16>, tensor<3x1xf16>) outs(%e : tensor<2x3x17xf16>) {
