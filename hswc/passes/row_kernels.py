@@ -90,7 +90,7 @@ from hswc.passes.row_schedule_choice import (
 )
 from hswc.passes.row_segment_choice import choose_segment
 from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
-from hswc.passes.schedule_choice import TIE
+from hswc.passes.schedule_choice import CHOICE_ELEMENTS, TIE
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
     UB_PLAN_ATTR,
@@ -656,8 +656,7 @@ class RowTiler:
             raise NotARowKernel(f"its row body {error.message}") from None
         text = _body_text(body)
         scalars = kernel_scalars(body)  # before the kernel takes the body in
-        choice = None if rows.dynamic else \
-            self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
+        choice = self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size, choice.online)
@@ -690,7 +689,7 @@ class RowTiler:
             if choice is not None:
                 built.attributes[SCHEDULE_ATTR] = schedule_attribute(
                     schedule, self.soc, self.core_num is not None and self.ub_size is not None,
-                    choice.rows * rows.length)
+                    CHOICE_ELEMENTS if rows.dynamic else choice.rows * rows.length)
             return built
 
         kernel_name = table.ensure_built(
