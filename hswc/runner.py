@@ -331,11 +331,13 @@ class Kernel:
         return profile_launches(self.module, shape, platform=self.platform,
                                 function=self.function, runs=runs)
 
-    def profile(self, shape: int | Sequence[int]) -> Any:
-        """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
+    def profile(self, shape: int | Sequence[int], row_length: int | None = None) -> Any:
+        """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report; of a
+        row kernel, `shape` counts rows, each `row_length` long where the kernel takes that
+        at run time)."""
         from hswc.profiling import profile
 
-        return profile(self.module, shape, platform=self.platform)
+        return profile(self.module, shape, platform=self.platform, row_length=row_length)
 
     def tiling(self, shape: Sequence[int], dtype: str | None = None) -> dict[str, int]:
         """The host tiling for a tensor of `shape` (dtype: 'f16', 'bf16' or 'f32', default the

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 
 from hswc.pipeline import parse_text
 from hswc.platform import get_platform
@@ -28,22 +31,24 @@ STATIC = SOFTMAX.replace("?x?", "96x1000")
 ROWS = 96
 
 
-def _kernel(module):  # type: ignore[no-untyped-def]
-    return next(f for f in module.walk() if getattr(f, "sym_name", None) is not None
+def _kernel(module: ModuleOp) -> func.FuncOp:
+    return next(f for f in module.walk() if isinstance(f, func.FuncOp)
                 and read_rows(f) is not None)
 
 
 @pytest.fixture(scope="module")
-def reference():  # type: ignore[no-untyped-def]
+def reference() -> ModuleOp:
     """`?x?` softmax lowered with the reference schedule (depth-1 queues, online: the row read
     twice from GM, a max-and-sum pass and the output's)."""
     return lower(parse_text(SOFTMAX, "<test>"), named_schedule("reference"))
 
 
 @pytest.mark.parametrize("length", [7, 1000, 4100])
-def test_a_run_time_row_length_is_timed_at_the_length_given(reference, length: int) -> None:  # type: ignore[no-untyped-def]
+def test_a_run_time_row_length_is_timed_at_the_length_given(reference: ModuleOp,
+                                                            length: int) -> None:
     kernel = _kernel(reference)
-    assert read_rows(kernel).dynamic and read_rows(kernel).online
+    rows = read_rows(kernel)
+    assert rows is not None and rows.dynamic and rows.online
     platform = get_platform("ascend910b")
     report = profile_kernel(reference, kernel, ROWS, platform, platform.cost, row_length=length)
     # By hand: online softmax reads each f16 row twice (the max-and-sum pass, the output's)
@@ -52,17 +57,15 @@ def test_a_run_time_row_length_is_timed_at_the_length_given(reference, length: i
     assert report.total_time > 0
 
 
-def test_longer_rows_take_longer(reference) -> None:  # type: ignore[no-untyped-def]
-    kernel = _kernel(reference)
-    platform = get_platform("ascend910b")
-    times = [profile_kernel(reference, kernel, ROWS, platform, platform.cost,
-                            row_length=n).total_time for n in (4000, 8000, 12000)]
+def test_longer_rows_take_longer(reference: ModuleOp) -> None:
+    times = [profile(reference, ROWS, row_length=n).total_time for n in (4000, 8000, 12000)]
     assert times[0] < times[1] < times[2]  # one, two and three segments of 4096 a row
 
 
-def test_the_row_length_is_asked_for_where_and_only_where_a_kernel_takes_one(reference) -> None:  # type: ignore[no-untyped-def]
+def test_the_row_length_is_asked_for_only_where_a_kernel_takes_one(reference: ModuleOp) -> None:
     platform = get_platform("ascend910b")
-    with pytest.raises(ValueError, match=r"takes its row length at run time: give the row length"):
+    with pytest.raises(ValueError, match=r"takes its row length at run time: give the row "
+                       "length to model it at"):
         profile_kernel(reference, _kernel(reference), ROWS, platform, platform.cost)
     with pytest.raises(ValueError, match="a row length is not negative, got -1"):
         profile_kernel(reference, _kernel(reference), ROWS, platform, platform.cost,
@@ -72,7 +75,7 @@ def test_the_row_length_is_asked_for_where_and_only_where_a_kernel_takes_one(ref
         profile(static, ROWS, row_length=1000)
 
 
-def test_hswc_run_profiles_a_run_time_row_length_at_the_run_s_own(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_hswc_run_profiles_a_run_time_row_length_at_the_run_s_own(tmp_path: Path) -> None:
     source = tmp_path / "softmax.mlir"
     source.write_text(SOFTMAX)
     x = tmp_path / "x.npy"
@@ -87,14 +90,14 @@ def test_hswc_run_profiles_a_run_time_row_length_at_the_run_s_own(tmp_path) -> N
     assert traffic % (2 * ROWS * 1000) == 0 and traffic >= 2 * 2 * ROWS * 1000
 
 
-def test_the_dynamic_kernel_s_schedule_is_chosen_and_faster_on_long_rows(reference) -> None:  # type: ignore[no-untyped-def]
+def test_the_dynamic_kernel_s_schedule_is_chosen_faster_on_long_rows(reference: ModuleOp) -> None:
     chosen = lower(parse_text(SOFTMAX, "<test>"))
     kernel = _kernel(chosen)
     assert "hsg.schedule" in kernel.attributes  # the cost model's choice, named on the kernel
     platform = get_platform("ascend910b")
     rows = (1 << 20) // 8192
 
-    def time(module) -> float:  # type: ignore[no-untyped-def]
+    def time(module: ModuleOp) -> float:
         return profile_kernel(module, _kernel(module), rows, platform, platform.cost,
                               row_length=8192).total_time
 

@@ -220,9 +220,10 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 DYNAMIC_SEGMENT = 4096
-"""The longest segment a row of a run-time length is worked on in (assumed, not modelled: the
-cost model has no row length to time; every row pays for one padded segment, so the segment
-trades short rows' padding against long rows' passes)."""
+"""The longest segment a row of a run-time length is worked on in (assumed, not a choice:
+every row pays for one padded segment, so the segment trades short rows' padding against long
+rows' passes; the schedule is the cost model's, over rows of several lengths:
+hswc.passes.row_schedule_choice.DYNAMIC_LENGTHS)."""
 
 
 def dynamic_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str, names: list[str],

@@ -218,7 +218,7 @@ def _check_row_length(kernel: func.FuncOp, row_length: int | None) -> None:
     name = kernel.sym_name.data
     if dynamic and row_length is None:
         raise ValueError(f"@{name} takes its row length at run time: give the row length "
-                         "(--row-length)")
+                         "to model it at (row_length)")
     if not dynamic and row_length is not None:
         raise ValueError(f"@{name} has no run-time row length to give {row_length} to")
     if row_length is not None and row_length < 0:
