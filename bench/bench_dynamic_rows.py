@@ -19,15 +19,14 @@ The model is deterministic: the figures do not depend on the machine's load.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from bench_rows import OPS, _chunk, lowered, module
+from bench_rows import _chunk, lowered, module, row_arguments
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from hswc.cost_model import Report
-from hswc.platform import DEFAULT_SOC, get_platform
+from hswc.platform import get_platform
 from hswc.profiling.profile import profile_kernel
 
 
@@ -81,13 +80,7 @@ def table(ops: list[str], dtypes: list[str], lengths: list[int], socs: list[str]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--log2-size", type=int, default=24)
-    parser.add_argument("--lengths", default="64,1024,8192,60000")
-    parser.add_argument("--dtypes", default="f16,f32")
-    parser.add_argument("--ops", default=",".join(OPS))
-    parser.add_argument("--socs", default=f"{DEFAULT_SOC},ascend950")
-    args = parser.parse_args(argv)
+    args = row_arguments(__doc__.split("\n\n")[0]).parse_args(argv)
     print(f"static and run-time row lengths at 2^{args.log2_size} elements (cost model)")
     table(args.ops.split(","), args.dtypes.split(","),
           [int(n) for n in args.lengths.split(",")], args.socs.split(","), 1 << args.log2_size)
