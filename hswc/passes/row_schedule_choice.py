@@ -18,6 +18,9 @@ candidate. The winner's streamed inputs are then hinted past L2 where the model 
 faster, at those rows and at LARGE_ELEMENTS' worth (`_hinted`), as the elementwise choice does.
 Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
 and several with the reference, or leave only the reference.
+A kernel of a run-time row length (hswc.rows `dynamic`) is chosen by the geometric mean of its
+modelled times at rows of each of DYNAMIC_LENGTHS (CHOICE_ELEMENTS' worth each, the kernel given
+the length it reads at run time), with no L2 hint tried; its key adds those lengths.
 
 A choice (its schedule and whether it sums online) is kept, as the elementwise kernels' are
 (hswc.passes.schedule_choice: for the process, and in hswc.choice_store's store between
