@@ -166,13 +166,19 @@ def accuracy(op: str, length: int, dtype: str, soc: str) -> str:
     return (f"| {op} | {dtype} | {length} | {where} | {within.max_ulp:.3g} | {verdict} |")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def row_arguments(description: str) -> argparse.ArgumentParser:
+    """A parser of the options the row benches share: size, lengths, dtypes, ops, SoCs."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--log2-size", type=int, default=24)
     parser.add_argument("--lengths", default="64,1024,8192,60000")
     parser.add_argument("--dtypes", default="f16,f32")
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--socs", default=f"{DEFAULT_SOC},ascend950")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = row_arguments(__doc__.split("\n\n")[0])
     parser.add_argument("--accuracy", action="store_true",
                         help="also the accuracy table (the interpreter: minutes)")
     parser.add_argument("--accuracy-lengths", default="1,7,64,1024,8192,12345,60000")

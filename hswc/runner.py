@@ -75,6 +75,7 @@ from hswc.passes.packed_outputs import packed_results
 from hswc.pipeline import LEVEL_PASSES, PASSES, context
 from hswc.platform import DEFAULT_SOC, Platform, get_platform
 from hswc.reference import OP_REFERENCES
+from hswc.rows import ROW_LENGTH_FIELD
 from hswc.source_text import SourceError, decode
 from hswc.verification import verify_located
 from hswc.verification_cache import VerifiedOps
@@ -322,18 +323,21 @@ class Kernel:
         its own elements (hswc.profiling.launches.Launches)."""
         from hswc.profiling.launches import profile_launches
 
-        runs = None
-        if result is not None and result.kernels:
-            runs = [(name, int(t["totalNum"]) if t else 0)
+        runs: list[tuple[str, int, int | None]] | None = None
+        if result is not None and result.kernels:  # each with its run-time row length, if any
+            runs = [(name, int(t["totalNum"]) if t else 0,
+                     int(t[ROW_LENGTH_FIELD]) if t and ROW_LENGTH_FIELD in t else None)
                     for name, t in zip(result.kernels, result.tilings, strict=True)]
         return profile_launches(self.module, shape, platform=self.platform,
                                 function=self.function, runs=runs)
 
-    def profile(self, shape: int | Sequence[int]) -> Any:
-        """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report)."""
+    def profile(self, shape: int | Sequence[int], row_length: int | None = None) -> Any:
+        """The cost model's estimate of one launch on `shape` (hswc.cost_model.Report; of a
+        row kernel, `shape` counts rows, each `row_length` long where the kernel takes that
+        at run time)."""
         from hswc.profiling import profile
 
-        return profile(self.module, shape, platform=self.platform)
+        return profile(self.module, shape, platform=self.platform, row_length=row_length)
 
     def tiling(self, shape: Sequence[int], dtype: str | None = None) -> dict[str, int]:
         """The host tiling for a tensor of `shape` (dtype: 'f16', 'bf16' or 'f32', default the

@@ -90,7 +90,7 @@ from hswc.passes.row_schedule_choice import (
 )
 from hswc.passes.row_segment_choice import choose_segment
 from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
-from hswc.passes.schedule_choice import TIE
+from hswc.passes.schedule_choice import CHOICE_ELEMENTS, TIE
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
     UB_PLAN_ATTR,
@@ -220,9 +220,10 @@ def segmented_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
 
 
 DYNAMIC_SEGMENT = 4096
-"""The longest segment a row of a run-time length is worked on in (assumed, not modelled: the
-cost model has no row length to time; every row pays for one padded segment, so the segment
-trades short rows' padding against long rows' passes)."""
+"""The longest segment a row of a run-time length is worked on in (assumed, not a choice:
+every row pays for one padded segment, so the segment trades short rows' padding against long
+rows' passes; the schedule is the cost model's, over rows of several lengths:
+hswc.passes.row_schedule_choice.DYNAMIC_LENGTHS)."""
 
 
 def dynamic_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str, names: list[str],
@@ -656,8 +657,7 @@ class RowTiler:
             raise NotARowKernel(f"its row body {error.message}") from None
         text = _body_text(body)
         scalars = kernel_scalars(body)  # before the kernel takes the body in
-        choice = None if rows.dynamic else \
-            self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
+        choice = self._choose(body, text, inputs, outputs, rows, count, dtype, kernel)
         schedule = self.schedule if choice is None else choice.schedule
         if choice is not None:
             kernel = fitted_row_plan(body, rows, schedule, dtype, names, ub_size, choice.online)
@@ -690,7 +690,7 @@ class RowTiler:
             if choice is not None:
                 built.attributes[SCHEDULE_ATTR] = schedule_attribute(
                     schedule, self.soc, self.core_num is not None and self.ub_size is not None,
-                    choice.rows * rows.length)
+                    CHOICE_ELEMENTS if rows.dynamic else choice.rows * rows.length)
             return built
 
         kernel_name = table.ensure_built(

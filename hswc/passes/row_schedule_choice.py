@@ -18,6 +18,9 @@ candidate. The winner's streamed inputs are then hinted past L2 where the model 
 faster, at those rows and at LARGE_ELEMENTS' worth (`_hinted`), as the elementwise choice does.
 Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
 and several with the reference, or leave only the reference.
+A kernel of a run-time row length (hswc.rows `dynamic`) is chosen by the geometric mean of its
+modelled times at rows of each of DYNAMIC_LENGTHS (CHOICE_ELEMENTS' worth each, the kernel given
+the length it reads at run time), with no L2 hint tried; its key adds those lengths.
 
 A choice (its schedule and whether it sums online) is kept, as the elementwise kernels' are
 (hswc.passes.schedule_choice: for the process, and in hswc.choice_store's store between
@@ -145,6 +148,8 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
                   for c in CANDIDATES]
     key = ("row kernel", "online or in passes", body_key, rows, dtype, *platform_key(platform),
            count)
+    if rows.dynamic:
+        key = (*key, "run-time lengths", DYNAMIC_LENGTHS)
     if key in _chosen:
         return _chosen[key]
     found = remembered(key, candidates)
@@ -166,19 +171,40 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
                 sums_online[candidate.schedule] = plan.rows.online
             kernel = blocked_kernel(tiled()) if kernel is None else kernel
             try:
-                seconds = modelled_time(lowered_kernel(kernel, plan), plan, platform, count)
+                seconds = _dynamic_time(lowered_kernel(kernel, plan), plan, platform) \
+                    if rows.dynamic else \
+                    modelled_time(lowered_kernel(kernel, plan), plan, platform, count)
             except (OpError, TilingError, ValueError):
                 continue
             if best is None or seconds * (1 + TIE) < best.seconds:
                 best = RowChoice(candidate.schedule, seconds, count, candidate.online)
                 winner = (candidate, plan)
-        if best is not None and winner is not None and kernel is not None:
+        if best is not None and winner is not None and kernel is not None \
+                and not rows.dynamic:
             best = _hinted(best, winner, candidates, kernel, plan_of, dtype, platform,
                            _large_rows(row_count, rows, count))
         if best is not None:
             record(key, (RowCandidate(best.schedule, best.online), best.seconds), candidates)
     _chosen[key] = best
     return best
+
+
+DYNAMIC_LENGTHS = (64, 1024, 8192, 60000)
+"""The row lengths a kernel of a run-time row length (hswc.rows `dynamic`) is chosen for:
+issue 36's four, short rows to rows of many segments (`_dynamic_time`)."""
+
+
+def _dynamic_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform) -> float:
+    """What a kernel of a run-time row length is chosen by: the geometric mean of its modelled
+    seconds for one launch of CHOICE_ELEMENTS' worth of rows of each of DYNAMIC_LENGTHS (at
+    least one row), so that no one length's time outweighs the others' by its size alone."""
+    from math import exp, log
+
+    from hswc.passes.schedule_choice import CHOICE_ELEMENTS, modelled_time
+
+    times = [modelled_time(kernel, plan, platform, max(1, CHOICE_ELEMENTS // n), n)
+             for n in DYNAMIC_LENGTHS]
+    return exp(sum(map(log, times)) / len(times))
 
 
 def _large_rows(row_count: int | None, rows: Rows, count: int) -> int | None:

@@ -151,10 +151,12 @@ def _record_plan(kernel: func.FuncOp, plan: KernelPlan, broadcast: Broadcast | N
 
 
 def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
-                  elements: int) -> float:
-    """The cost model's seconds for one launch of `kernel` (tiled by `plan`) on `elements`;
-    ValueError for a plan whose full chunk on `platform` is longer than one DataCopyPad moves
-    (hswc.platform.DATA_COPY_PAD_MAX_BYTES: such a kernel would copy the wrong bytes)."""
+                  elements: int, row_length: int | None = None) -> float:
+    """The cost model's seconds for one launch of `kernel` (tiled by `plan`) on `elements` (of
+    a row kernel: rows, each `row_length` long where it takes that at run time, hswc.rows
+    `dynamic`); ValueError for a plan whose full chunk on `platform` is longer than one
+    DataCopyPad moves (hswc.platform.DATA_COPY_PAD_MAX_BYTES: such a kernel would copy the
+    wrong bytes)."""
     from hswc.cost_model.report import Report
     from hswc.cost_model.schedule import CoreClass, simulate
     from hswc.cost_model.stream import core_program
@@ -167,7 +169,9 @@ def modelled_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform,
     groups: dict[int, list[int]] = {}
     for b in range(tiling.used_core_num):
         groups.setdefault(core_slice(tiling, b).length, []).append(b)
-    values = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
+    values: tuple[int, ...] = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
+    if row_length is not None:
+        values = (*values, row_length)
     classes = [CoreClass(core_program(kernel, cores[0], tiling.used_core_num, values, figures,
                                       platform.api), cores) for cores in groups.values()]
     report = Report(plan.dtype, elements, platform, figures, tiling, "", simulate(classes, figures),

@@ -112,11 +112,14 @@ def profile_launches(module: ModuleOp, shape: int | Sequence[int], dtype: object
                      platform: str | Platform = DEFAULT_SOC, *,
                      variant: Schedule | str | None = None,
                      figures: CostFigures | None = None, function: str | None = None,
-                     runs: Sequence[tuple[str, int]] | None = None) -> Launches:
+                     runs: Sequence[tuple[str, int] | tuple[str, int, int | None]] | None = None,
+                     row_length: int | None = None) -> Launches:
     """Model every launch of the module's host code (of `function`, when named) of the dtype,
-    each on `shape`; or, given `runs` ((kernel name, element count) per launch, what a run of
-    the module launched), those launches. The module may be high level (lowered here with
-    `variant`) or lowered."""
+    each on `shape`; or, given `runs` ((kernel name, element count or rows, and the run-time
+    row length of a kernel that takes one) per launch, what a run of the module launched),
+    those launches. The module may be high level (lowered here with `variant`) or lowered. A
+    kernel of a run-time row length (hswc.rows `dynamic`) is modelled at `row_length` where
+    no run gives it one (hswc.profiling.profile.profile_kernel)."""
     plat = get_platform(platform) if isinstance(platform, str) else platform
     figs = figures if figures is not None else plat.cost
     schedule = named_schedule(variant)
@@ -124,16 +127,19 @@ def profile_launches(module: ModuleOp, shape: int | Sequence[int], dtype: object
     if runs is not None:
         kernels = {op.sym_name.data: op for op in low.body.block.ops
                    if isinstance(op, func.FuncOp) and hsg.is_kernel(op)}
-        unknown = [name for name, _ in runs if name not in kernels]
+        unknown = [run[0] for run in runs if run[0] not in kernels]
         if unknown:
             raise ValueError(f"the module has no kernel @{unknown[0]}")
-        launches = [(kernels[name], total) for name, total in runs]
+        launches = [(kernels[run[0]], run[1], run[2] if len(run) > 2 else row_length)
+                    for run in runs]
     else:
-        launches = [(k, element_count(shape)) for k in launched_kernels(low, function)]
+        launches = [(k, element_count(shape), row_length)
+                    for k in launched_kernels(low, function)]
     if dtype is not None:
         dt = dtype_name(dtype)
-        launches = [(k, n) for k, n in launches if kernel_dtype(k) == dt]
+        launches = [launch for launch in launches if kernel_dtype(launch[0]) == dt]
     if not launches:
         raise ValueError("the module launches no kernel" + ("" if dtype is None else
                                                            f" of {dtype_name(dtype)}"))
-    return Launches([profile_kernel(low, k, n, plat, figs, schedule) for k, n in launches])
+    return Launches([profile_kernel(low, k, n, plat, figs, schedule, length)
+                     for k, n, length in launches])

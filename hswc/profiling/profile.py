@@ -151,13 +151,16 @@ def _tiling(module: ModuleOp | None, kernel: func.FuncOp, dtype: str, total: int
 
 
 def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures,
-                  family: str = "dav_c220") -> list[CoreClass]:
+                  family: str = "dav_c220", row_length: int | None = None) -> list[CoreClass]:
     """Cores grouped by the length of their slice; each group's stream is read from the IR for
-    its first core and checked equal for its last."""
+    its first core and checked equal for its last (`row_length`: a run-time row length's
+    kernel argument, after the tiling's three)."""
     groups: dict[int, list[int]] = {}
     for b in range(tiling.used_core_num):
         groups.setdefault(core_slice(tiling, b).length, []).append(b)
-    values = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
+    values: tuple[int, ...] = (tiling.total_num, tiling.block_factor, tiling.ub_factor)
+    if row_length is not None:
+        values = (*values, row_length)
     classes = []
     for cores in groups.values():
         program: CoreProgram = core_program(kernel, cores[0], tiling.used_core_num, values,
@@ -176,8 +179,10 @@ def _core_classes(kernel: func.FuncOp, tiling: Tiling[int], figures: CostFigures
 def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int],
             dtype: object = None, platform: str | Platform = DEFAULT_SOC, *,
             variant: Schedule | str | None = None,
-            figures: CostFigures | None = None) -> Report:
-    """Model one launch of the kernel on `shape` (an element count or a tensor shape).
+            figures: CostFigures | None = None, row_length: int | None = None) -> Report:
+    """Model one launch of the kernel on `shape` (an element count or a tensor shape; of a
+    row kernel, its rows), each row `row_length` elements long where the kernel takes its row
+    length at run time (hswc.rows `dynamic`; profile_kernel).
 
     `platform` is a SoC name or a Platform (its core count and UB size feed the tiling);
     `figures` overrides the platform's cost figures; `variant` chooses the kernel structure
@@ -198,7 +203,7 @@ def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int]
         module, kernel = None, module_or_kernel
         if not hsg.is_kernel(kernel):
             raise ValueError(f"@{kernel.sym_name.data} is not a kernel function (hsg.kernel)")
-    return profile_kernel(module, kernel, total, plat, figs, kernel_variant)
+    return profile_kernel(module, kernel, total, plat, figs, kernel_variant, row_length)
 
 
 def element_count(shape: int | Sequence[int]) -> int:
@@ -209,6 +214,23 @@ def element_count(shape: int | Sequence[int]) -> int:
     return total
 
 
+def _check_row_length(kernel: func.FuncOp, row_length: int | None) -> None:
+    """ValueError where `row_length` is missing for a kernel of a run-time row length, given
+    for any other, or negative."""
+    from hswc.rows import read_rows
+
+    rows = read_rows(kernel)
+    dynamic = rows is not None and rows.dynamic
+    name = kernel.sym_name.data
+    if dynamic and row_length is None:
+        raise ValueError(f"@{name} takes its row length at run time: give the row length "
+                         "to model it at (row_length)")
+    if not dynamic and row_length is not None:
+        raise ValueError(f"@{name} has no run-time row length to give {row_length} to")
+    if row_length is not None and row_length < 0:
+        raise ValueError(f"a row length is not negative, got {row_length}")
+
+
 def lowered(module: ModuleOp, variant: Schedule | None) -> ModuleOp:
     """The module, or a lowered clone when it is still high level (named ops, generics)."""
     if any(isinstance(op, hsg.NamedOp) or op.name == "linalg.generic" for op in module.walk()):
@@ -217,13 +239,18 @@ def lowered(module: ModuleOp, variant: Schedule | None) -> ModuleOp:
 
 
 def profile_kernel(module: ModuleOp | None, kernel: func.FuncOp, total: int, platform: Platform,
-                   figures: CostFigures, variant: Schedule | None = None) -> Report:
+                   figures: CostFigures, variant: Schedule | None = None,
+                   row_length: int | None = None) -> Report:
     """One launch of `kernel` (of the lowered `module`, whose host tiling function tiles it;
-    None: tiled by hswc.tiling) on `total` elements."""
+    None: tiled by hswc.tiling) on `total` elements (of a row kernel: rows). A kernel of a
+    run-time row length (hswc.rows `dynamic`) needs `row_length`, the elements of each row,
+    which it takes after the tiling values; any other kernel refuses one."""
     dt = kernel_dtype(kernel)
+    _check_row_length(kernel, row_length)
     label = variant.describe() if variant is not None else _describe(kernel)
     tiling = _tiling(module, kernel, dt, total, platform, figures)
-    classes = _core_classes(kernel, tiling, figures, platform.api) if total > 0 else []
+    classes = _core_classes(kernel, tiling, figures, platform.api, row_length) \
+        if total > 0 else []
     schedules = simulate(classes, figures)
     stem = kernel.sym_name.data.rpartition("_kernel_")[0] or kernel.sym_name.data
     return Report(dt, total, platform, figures, tiling, label, schedules, camel(stem))
