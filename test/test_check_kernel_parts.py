@@ -66,6 +66,20 @@ def test_scan_finds_the_entry_its_template_gm_arguments_macros_and_struct(tmp_pa
         ("totalNum", True), ("ubFactor", False), ("lambd", True), ("bias", True)]
 
 
+def test_scan_expands_a_template_parameter_list_spelt_as_a_macro(tmp_path: Path) -> None:
+    # opbase's reduce kernels write `template <REDUCE_TPL_PARAM>` (atvoss/reduce/
+    # reduce_tiling_key_decl.h:63): the parameters are the macro's, as the compiler reads them.
+    (tmp_path / "my_reduce.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        "#define MY_TPL_PARAM \\\n    bool IsContiguous, uint32_t PatternID\n"
+        "template <typename T, MY_TPL_PARAM>\n"
+        "__global__ __aicore__ void my_reduce(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, "
+        "GM_ADDR tiling) {}\n")
+    found = kernel_source.scan(tmp_path)
+    assert [(p.name, p.is_type) for p in found.entry.template or ()] == [
+        ("T", True), ("IsContiguous", False), ("PatternID", False)]
+
+
 def test_scan_finds_orig_dtype_macros_read_only_by_if_lines(tmp_path: Path) -> None:
     """CANN's kernel build defines ORIG_DTYPE_<N> (a ge::DataType name) beside DTYPE_<N>;
     kernels compare it in #if lines (ClippedSwiglu: `#if (ORIG_DTYPE_X == DT_FLOAT16)`), which

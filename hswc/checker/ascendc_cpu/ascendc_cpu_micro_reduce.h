@@ -86,6 +86,10 @@ inline void LocalMemBar()
         "LocalMemBar: this src / dst pair is not one LocalMemBar.md's table 3 allows");
 }
 
+/// The unaligned load register (REG/Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md): declared so that a
+/// kernel declaring one compiles; LoadUnAlign, which fills it, is not modelled (no such function).
+struct UnalignRegForLoad {};
+
 /// The 32-byte unaligned store register: bytes written by StoreUnAlign and not yet in the UB.
 struct UnalignRegForStore {
     uint8_t* addr = nullptr;  ///< where the pending bytes go
