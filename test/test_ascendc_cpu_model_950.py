@@ -59,7 +59,8 @@ REFUSED_950 = {
     "Axpy(t, t, 2.0f, 8, 1, t)": "ascendc_cpu: Axpy is not modelled: its mask/repeat forms",
     # An integer -> integer Cast (Cast.md table 8) is not modelled.
     "MicroAPI::RegTensor<uint8_t> d; MicroAPI::RegTensor<int16_t> s; MicroAPI::MaskReg m; "
-    "MicroAPI::Cast<uint8_t, int16_t>(d, s, m)": "MicroAPI::Cast is modelled for the Cast tables' float results",
+    "MicroAPI::Cast<uint8_t, int16_t>(d, s, m)":
+        "MicroAPI::Cast is modelled for the Cast tables' float results",
     # The level-0 Compares takes no int64_t (its count form does: a type list per form).
     "Compares(t.ReinterpretCast<uint8_t>(), i64, int64_t{0}, CMPMODE::EQ, uint64_t{32}, 1, "
     "UnaryRepeatParams{})": "CompareScalar supports (half, bfloat16_t, float, int16_t, int32_t)",
