@@ -1050,6 +1050,15 @@ selftest::Violations AllViolations()
         LocalTensor<float> t = b.Get<float>(0);
         Divs(t, t, t[8], 16);
     }};
+    v["micro_cast_widening_names_sat"] = {"MicroAPI::Cast", [] {
+        // bfloat16_t -> float's row takes SatMode::UNKNOWN (Cast.md:194); glu_grad names NO_SAT.
+        MicroAPI::RegTensor<bfloat16_t> h;
+        MicroAPI::RegTensor<float> f;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<float>();
+        static constexpr MicroAPI::CastTrait named = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+            MicroAPI::MaskMergeMode::ZEROING, RoundMode::UNKNOWN};
+        MicroAPI::Cast<float, bfloat16_t, named>(f, h, m);
+    }};
     v["micro_cast_int_unknown_sat"] = {"MicroAPI::Cast", [] {
         MicroAPI::RegTensor<half> h;
         MicroAPI::RegTensor<int8_t> q;

@@ -56,11 +56,17 @@
 //                           (RegLayout ZERO..THREE), on iff that source lane is ("mask会按照输入来筛选");
 //                           narrowing: source lane i goes to destination lane k*i + layout, every
 //                           other destination lane 0 (the docs: "目的操作数中的无效元素均为0").
-//                           SatMode::SAT on a float result, and float -> integer / integer ->
-//                           integer conversions, are refused (saturation depends on the CTRL
-//                           register, SetCtrlSpr: the per-instruction mode, CTRL[60] = 0, is assumed
-//                           for NO_SAT); a rounding mode, layout or SatMode outside the pair's row of
-//                           the tables is a run-time violation.
+//                           Float -> int8_t/uint8_t/int16_t/int32_t/int64_t (table 6): NaN -> 0,
+//                           +-inf -> the type's extremes, out of range saturated or (not
+//                           saturating) its low bits (table 4); saturating under CTRL[60] = 1 iff
+//                           CTRL[59] = 0, under CTRL[60] = 0 iff the trait names SAT (table 5).
+//                           Float -> hifloat8_t / fp8 (table 7): ascendc_cpu_float8.h's encoders,
+//                           the trait's SatMode under CTRL[60] = 0. SatMode::SAT on a half /
+//                           bfloat16_t / float result and integer -> integer conversions are
+//                           refused (the per-instruction mode, CTRL[60] = 0, is assumed for
+//                           NO_SAT); a rounding mode, layout or SatMode outside the pair's row of
+//                           the tables is a run-time violation (a SatMode named where the row has
+//                           none is recorded and the run goes on: the row has one behaviour).
 //   AscendC::CeilDivision(a, b)      (a + b - 1) / b, 0 for b == 0 (kernel_utils_ceil_oom_que.h)
 // Each call on a register (a load, a store, a computation; not the mask and address calls) is
 // counted for --profile (ascendc_cpu_record.h, RecordRegister: the `R API COUNT` lines).
@@ -1055,11 +1061,17 @@ inline void Cast(S& dstReg, V& srcReg, MaskReg& mask)
         ascendc_cpu::Fail(api, "SatMode::SAT to half, bfloat16_t or float is not modelled (whether it applies "
                                "depends on the CTRL register)");
     }
-    if (row.sat != ascendc_cpu::MicroSat::kIgnored &&
-        (trait.satMode != SatMode::UNKNOWN) != (row.sat == ascendc_cpu::MicroSat::kNamed)) {
+    if (row.sat == ascendc_cpu::MicroSat::kNamed && trait.satMode == SatMode::UNKNOWN) {
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
-            row.sat == ascendc_cpu::MicroSat::kNamed ? " names SatMode::NO_SAT or SAT" : " takes SatMode::UNKNOWN",
-            " (the Cast page's tables)"));
+            " names SatMode::NO_SAT or SAT (the Cast page's tables)"));
+    }
+    if (row.sat == ascendc_cpu::MicroSat::kUnknown && trait.satMode != SatMode::UNKNOWN) {
+        // The row has one behaviour (no saturation choice): a named mode breaks the table, and the
+        // lanes are still the row's (asc-devkit's implementation passes no SatMode for the widening
+        // pairs, kernel_reg_compute_vec_vconv_impl.h), so the run goes on.
+        ascendc_cpu::Broken(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
+            " takes SatMode::UNKNOWN (the Cast page's tables)"),
+            ascendc_cpu::Msg("MicroAPI::Cast/sat/", ascendc_cpu::TypeName<ST>(), "/", ascendc_cpu::TypeName<DT>()));
     }
     [[maybe_unused]] const int satArg = trait.satMode == SatMode::UNKNOWN ? -1 : static_cast<int>(trait.satMode);
     const ascendc_cpu::Rounding r = ascendc_cpu::ToRounding(trait.roundMode);
