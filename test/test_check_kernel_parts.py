@@ -464,6 +464,19 @@ def test_an_entry_templated_on_its_tiling_key_gets_the_launchs_key() -> None:
     assert args([("schMode", False)], {}, 3) is None  # nothing chosen: the default instance
 
 
+def test_a_missing_micro_api_call_is_named_with_its_namespace() -> None:
+    from hswc.checker.build import summarise_errors
+
+    # g++'s words for opbase's reduce_operator.h:236 and a name declared nowhere after it.
+    output = ("reduce_operator.h:236:36: error: 'MaskNot' is not a member of 'AscendC::MicroAPI'\n"
+              "reduce_operator.h:240:9: error: 'uDst' was not declared in this scope\n")
+    assert summarise_errors(output)[:2] == [
+        "the kernel uses MicroAPI::MaskNot, which hswc/checker/ascendc_cpu does not model (or the "
+        "kernel misspells it)",
+        "the kernel uses uDst, which hswc/checker/ascendc_cpu does not model (or the kernel "
+        "misspells it)"]
+
+
 def test_a_failed_link_names_what_it_lacks(tmp_path: Path) -> None:
     """ld's undefined references are one sentence each before `collect2: error` (ops-nn's
     swi_glu tiling lacked `vtable for optiling::GluBaseTiling4RegBase`, defined in a folder its
