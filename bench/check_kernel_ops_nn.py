@@ -635,8 +635,11 @@ what each kernel computes.
   lanes apart, narrow each into its lanes of a zeroed register and join them with an Add
   (`op_kernel/arch35/glu_grad_common.h:112-113`, `:140-146`), so every -0 result comes out +0
   (-0 + +0); the other f16 bits seen agree within 1 ulp. The values outside (f16 4224, bf16
-  290 and 33 inf/NaN misplaced, f32 629) are not traced here (one f16 value: the kernel inf
-  where the reference is NaN). The half and bf16 -> float Casts name SatMode::NO_SAT (`:71-76`):
+  290 and 33 inf/NaN misplaced, f32 629) are not traced value by value; read from the source,
+  b's gradient is grad * a * s * (1 - s) with 1 - s by subtraction (`:130-137`), which is 0 once
+  s = 1 / (1 + exp(-b)) rounds to 1 in f32 (b above about 17), where the exact value is about
+  grad * a * exp(-b), large for large a and grad (one f16 value seen: the kernel inf where the
+  reference is NaN). The half and bf16 -> float Casts name SatMode::NO_SAT (`:71-76`):
   bf16 -> float's row takes SatMode::UNKNOWN (Reg Cast.md:194), the bf16 rows' "rule broken
   (API misuse)", with no effect on the lanes (the row has one behaviour, and asc-devkit's
   implementation passes no SatMode for the pair); half -> float has no row in the tables.
