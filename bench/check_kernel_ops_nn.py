@@ -247,6 +247,12 @@ what each kernel computes.
   experimental's `README.md:19`) give `gradients * scale` for outputs >= 0; PyTorch's SELU
   backward (elu_backward on the result, as hsg.elu_grad {is_result = true}, which the sweep
   compares them with) takes `gradients * (outputs + scale * alpha)` for outputs <= 0.
+  activation/selu_grad's Ascend 950 kernel declares its temporaries as `TQue<VECCALC, 1>`
+  (`op_kernel/arch35/selu_grad.h:171`), which asc-devkit documents (Fma.md's example) and the
+  CPU model now runs: f16 and bf16 within PyTorch's tolerance; f32 outside only where outputs
+  is near -scale * alpha (about -1.758), where `Adds(tmp, outFp32, SCALE_ALPHA_PRODUCT_F)`
+  (`:76`) cancels: the kernel adds the product rounded to float (`:45`), the reference the
+  exact product of the float attributes, so a tiny result is off by up to 755 ulp (37 values).
 - **experimental/activation/relu_grad's README** (`README.md:15`) says `y = x >= 0 ? 1 : 0`, no
   gradient; the op (ReluGrad) and its rows are `x > 0 ? gradients : 0` (hsg.threshold_grad 0).
 - **activation/threshold, two semantics in one folder.** Its README (`README.md:16`, `:21`) and
@@ -346,19 +352,26 @@ what each kernel computes.
   (about 3.7e-37) makes `127 / max` inf and the row's quotients NaN, which the README's
   max / 127 does not (the inputs are drawn so that every row has an element of x >= 1/16:
   hswc.checker.quantized).
-  On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) does not build on the
-  CPU model. Its 8-bit floats are modelled now (hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t, the
-  DT_HIFLOAT8 / DT_FLOAT8_* macros, SetCtrlSpr: `ascendc_cpu_float8.h`, `ascendc_cpu_ctrl.h`;
-  hswc's own 950 kernels write f8E4M3FN and f8E5M2: docs/operators.md); the build now stops at
-  SetSysWorkspace (`op_kernel/gelu_quant_apt.cpp:112`) and at MicroAPI calls the model lacks:
-  Reduce with a ReduceType (`arch35/gelu_dynamic_quant_regbase.h:315`), LocalMemBar with
-  MemType (`:321-322`), UnalignRegForLoad (`arch35/gelu_dynamic_quant_workspace_regbase.h:374`)
-  and Divs by a LocalTensor scalar (`:328`). Past those, its MicroAPI Casts to fp8 and
-  hifloat8_t take SatMode::SAT under CTRL[60] = 0 (`arch35/gelu_quant_base_regbase.h:87`,
-  `:122-130`), which the model's MicroAPI Cast refuses, and hifloat8's CAST_HYBRID is random
-  rounding (not modelled); its tiling reads dst_type through `GetAttrPointer<int32_t>`
-  (`op_host/gelu_quant_tiling_arch35.cpp:117`), which the model of the tiling context answers
-  as metadef does (the int64 attribute's low half). approximate = tanh is not swept
+  On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) now runs on the CPU
+  model: its MicroAPI Casts f32 -> half CAST_ODD -> int8 CAST_RINT / CAST_ROUND
+  (`arch35/gelu_dynamic_quant_regbase.h:332-333`; Reg Cast.md table 6, saturating under the
+  kernel-start CTRL[60] = 1, CTRL[59] = 0), Divs by a tensor element
+  (`arch35/gelu_dynamic_quant_workspace_regbase.h:328`), its declared UnalignRegForLoad (`:374`,
+  unused), and its Casts to fp8 and hifloat8_t with SatMode::SAT under CTRL[60] = 0
+  (`arch35/gelu_quant_base_regbase.h:122-130`, the int8 runs do not take them; hifloat8's
+  CAST_HYBRID, random rounding, is refused when run). Static mode: bit-exact per channel in
+  f16 and bf16 and per tensor in every dtype; per channel f32 2 values of one run differ, as on
+  Atlas A2/A3 above (not traced further). Dynamic mode: differing in every dtype (f16 39275
+  values of 28 runs, bf16 40427, f32 40640), by the kernel's own formula again: out_scale is
+  `Muls(max, 1.0f / 127)` (`arch35/gelu_dynamic_quant_regbase.h:52`, `:316`), the reciprocal
+  rounded to float and then the product, where the README has max / 127 rounded once, and y is
+  g / out_scale (`Div`, `:329`) then the two Casts, so y moves by one step where the quotient
+  sits at a rounding boundary. The LocalMemBar<VEC_STORE, VEC_LOAD> between the scale's store
+  and the second loop's loads (`:321-322`) orders nothing in the CPU model (it runs a VF in
+  program order; ascendc_cpu_micro_reduce.h says why it cannot check one yet). Its tiling
+  reads dst_type through `GetAttrPointer<int32_t>` (`op_host/gelu_quant_tiling_arch35.cpp:117`),
+  which the model of the tiling context answers as metadef does (the int64 attribute's low
+  half). approximate = tanh is not swept
   (`--op gelu_quant --attr approximate=tanh` checks it).
 - **GeluQuant's static mode (rows `activation/gelu_quant:static` and `:static-tensor`).**
   `--attr quant_mode=static`: y = round half to even of gelu(x) * input_scale + input_offset,
@@ -466,7 +479,14 @@ what each kernel computes.
   impl/basic_api/utils/kernel_utils_macros.h:33 defines it), and its runs stop at the library's
   `ReduceMax` / `ReduceSum` over a Pattern (`..._full_load.h:221`, `:237`), which the CPU model
   then refused (no documented order; modelled since, the last bullet): "rule broken (API
-  misuse)" was that refusal; PReluGradReduce's is ATVOSS's reduce template (`REDUCE_TPL_PARAM`).
+  misuse)" was that refusal. PReluGradReduce's entry is ATVOSS's reduce template, its parameters spelt as a
+  macro (`template <REDUCE_TPL_PARAM>`, `op_kernel/p_relu_grad_reduce_apt.cpp:23`; opbase's
+  `atvoss/reduce/reduce_tiling_key_decl.h:63`), which the checker now expands; its tiling
+  (opbase's reduce tiling) now builds on the model of the tiling context (GEN_REDUCE_TILING_KEY's
+  trailing comma, `atvoss/reduce/reduce_tiling.h:488-491`, taken as asc-devkit's braced list;
+  REPORT_INNER_ERR_MSG); the kernel stops at the MicroAPI calls of opbase's
+  `atvoss/reduce/reduce_operator.h` the model lacks (MaskNot `:236`, Copy `:246`, MaskXor `:671`,
+  Arange `:681`, DataCopyGather `:701`): not checkable yet.
   examples/check_kernel/confusion_softmax_grad_op (an A2 kernel of the same formula in ops-nn's
   layout) passes against the generic and fails with its seeded mistake
   (test/test_check_kernel_row_generics.py).
@@ -581,8 +601,13 @@ what each kernel computes.
   950: the kernel's `static constexpr ErfConfig config` inside a member template
   (`op_kernel/arch35/ge_glu_v2_base.h:275-276`), passed to `Erf`'s `const ErfConfig&`
   template parameter, crashes g++ 12 (an internal compiler error, reproduced in ten lines of
-  C++17; by value under -std=c++20 it builds): not checkable until the CPU model is built
-  another way.
+  C++17; by value under -std=c++20 it builds). The CPU model's `Erf` is now a class template whose
+  constructors are its forms (a call reads the same), which g++ 12 compiles: f16 within 2 ulp
+  but one value outside the tolerance (a GeLU of about -0.0013 * -5420 near 3.6, 1 ulp of the
+  gelu output carried by the Mul), bf16 outside in 6 of 33 runs (10 values, up to 235 ulp), f32
+  outside in 12 of 31 (115 values, up to 1.6e7 ulp), the same kinds of difference as Atlas
+  A2/A3's rows above: the f32 GeLU's tail times a large a, and 1-ulp GeLU differences of the
+  `x / (1 + exp(-2u))` form (first differences: y 1 ulp off at a = 3.4e38, b = 0.5).
 - **GeGluGradV2** (hsg.ge_glu_grad_v2: dx from dy, x and the gelu GeGluV2 wrote, not
   recomputed: `op_kernel/ge_glu_grad_v2_tanh_fp32.h:58` `Mul(outLocalLeft, ubGelu, ubDY)`)
   splits and joins x's halves with `TransDataTo5HDImpl` on UB addresses
@@ -601,9 +626,26 @@ what each kernel computes.
   (`op_graph/situ_glu_grad_proto.h:18`).
 - **GluGrad has one output** (`op_host/glu_grad_def.cpp:29`, `out`: both halves of dx), which
   hsg.glu_grad returns (x's shape) and the sweep compares; its only configuration is Ascend 950
-  (`:44`), whose tiling includes `tiling/template_argument.h`
-  (`op_kernel/arch35/glu_grad_tiling_key.h:14`): not checkable. (hswc's own GluGrad package
-  writes the halves as two outputs, joined on the host: not ops-nn's signature.)
+  (`:44`). Its tiling includes `tiling/template_argument.h`
+  (`op_kernel/arch35/glu_grad_tiling_key.h:14`): asc-devkit's include/utils/tiling/
+  template_argument.h by its source path (the build puts asc/include/utils on the search path,
+  cmake/asc/asc_modules/CMakeASCInformation.cmake:222; impl/basic_api/CMakeLists.txt:14 installs
+  the same file as ascendc/host_api/tiling/template_argument.h), which the CPU model now maps to
+  its model of that header. Swept on Ascend 950 (sizes up to 65536): outside PyTorch's
+  tolerance in every dtype. The half and bf16 kernels compute the even and odd
+  lanes apart, narrow each into its lanes of a zeroed register and join them with an Add
+  (`op_kernel/arch35/glu_grad_common.h:112-113`, `:140-146`), so every -0 result comes out +0
+  (-0 + +0); the other f16 bits seen agree within 1 ulp. The values outside (f16 4224, bf16
+  290 and 33 inf/NaN misplaced, f32 629) are not traced value by value; read from the source,
+  b's gradient is grad * a * s * (1 - s) with 1 - s by subtraction (`:130-137`), which is 0 once
+  s = 1 / (1 + exp(-b)) rounds to 1 in f32 (b above about 17), where the exact value is about
+  grad * a * exp(-b), large for large a and grad (one f16 value seen: the kernel inf where the
+  reference is NaN). The half and bf16 -> float Casts name SatMode::NO_SAT (`:71-76`):
+  bf16 -> float's row takes SatMode::UNKNOWN (Reg Cast.md:194), the bf16 rows' "rule broken
+  (API misuse)", with no effect on the lanes (the row has one behaviour, and asc-devkit's
+  implementation passes no SatMode for the pair); half -> float has no row in the tables.
+  (hswc's own GluGrad package writes the halves as two outputs, joined on the host: not
+  ops-nn's signature.)
 - **ReluV2's and ReluV3's masks** (`activation/relu_v2/op_host/relu_v2_def.cpp`, output
   `mask`, DT_UINT1; experimental `relu_v3_def.cpp`, output `mask`, DT_UINT8 of (d + 7) / 8
   bytes) are compared bit for bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits

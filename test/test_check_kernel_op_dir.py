@@ -101,6 +101,31 @@ def test_bad_attributes_and_socs_name_the_file_and_reason(change: dict, message:
         assert "leaky_relu_fixture_def.cpp" in str(error.value)
 
 
+def test_the_other_spellings_asc_devkit_accepts_give_the_same_launch(tmp_path: Path) -> None:
+    # glu_grad includes "tiling/template_argument.h", the same header by its source path; opbase's
+    # GEN_REDUCE_TILING_KEY leaves a trailing comma in the key's list (a braced list on the
+    # device); metadef's REPORT_INNER_ERR_MSG reports an error.
+    folder = tmp_path / "spelt"
+    shutil.copytree(FOLDER, folder)
+    key = folder / "op_kernel" / "arch35" / "leaky_relu_fixture_tiling_key.h"
+    key.write_text(key.read_text().replace('"ascendc/host_api/tiling/template_argument.h"',
+                                           '"tiling/template_argument.h"'))
+    kernel = folder / "op_kernel" / "arch35" / "leaky_relu_fixture.h"
+    kernel.write_text(kernel.read_text().replace("../../../elementwise_kernel.h",
+                                                 str(FOLDER.parent / "elementwise_kernel.h")))
+    tiling = folder / "op_host" / "arch35" / "leaky_relu_fixture_tiling.cpp"
+    tiling.write_text(tiling.read_text().replace(
+        "ASCENDC_TPL_SEL_PARAM(context, code);",
+        'if (code > 100) { REPORT_INNER_ERR_MSG("E89999", "code %d", code); }\n'
+        "    ASCENDC_TPL_SEL_PARAM(context, code, );"))
+    p = plan(replace(BASE, kernel=str(folder), dtypes=("bf16",), sizes=(129,)))
+    try:
+        launch = p.cases[0].launch
+        assert (launch.template_args, launch.tiling_key) == ("bfloat16_t", 27)
+    finally:
+        p.cleanup()
+
+
 def test_a_folder_that_is_not_an_op_and_a_tiling_that_does_not_build(tmp_path: Path) -> None:
     bare = tmp_path / "bare"
     (bare / "op_host").mkdir(parents=True)

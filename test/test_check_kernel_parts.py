@@ -66,6 +66,20 @@ def test_scan_finds_the_entry_its_template_gm_arguments_macros_and_struct(tmp_pa
         ("totalNum", True), ("ubFactor", False), ("lambd", True), ("bias", True)]
 
 
+def test_scan_expands_a_template_parameter_list_spelt_as_a_macro(tmp_path: Path) -> None:
+    # opbase's reduce kernels write `template <REDUCE_TPL_PARAM>` (atvoss/reduce/
+    # reduce_tiling_key_decl.h:63): the parameters are the macro's, as the compiler reads them.
+    (tmp_path / "my_reduce.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        "#define MY_TPL_PARAM \\\n    bool IsContiguous, uint32_t PatternID\n"
+        "template <typename T, MY_TPL_PARAM>\n"
+        "__global__ __aicore__ void my_reduce(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, "
+        "GM_ADDR tiling) {}\n")
+    found = kernel_source.scan(tmp_path)
+    assert [(p.name, p.is_type) for p in found.entry.template or ()] == [
+        ("T", True), ("IsContiguous", False), ("PatternID", False)]
+
+
 def test_scan_finds_orig_dtype_macros_read_only_by_if_lines(tmp_path: Path) -> None:
     """CANN's kernel build defines ORIG_DTYPE_<N> (a ge::DataType name) beside DTYPE_<N>;
     kernels compare it in #if lines (ClippedSwiglu: `#if (ORIG_DTYPE_X == DT_FLOAT16)`), which
@@ -448,6 +462,19 @@ def test_an_entry_templated_on_its_tiling_key_gets_the_launchs_key() -> None:
     assert args([("tilingKey", False)], {}, 6) == "6"
     assert args([("schMode", False), ("T", True)], {"schMode": "1", "T": "1"}, 9) == "1, half"
     assert args([("schMode", False)], {}, 3) is None  # nothing chosen: the default instance
+
+
+def test_a_missing_micro_api_call_is_named_with_its_namespace() -> None:
+    from hswc.checker.build import summarise_errors
+
+    # g++'s words for opbase's reduce_operator.h:236 and a name declared nowhere after it.
+    output = ("reduce_operator.h:236:36: error: 'MaskNot' is not a member of 'AscendC::MicroAPI'\n"
+              "reduce_operator.h:240:9: error: 'uDst' was not declared in this scope\n")
+    assert summarise_errors(output)[:2] == [
+        "the kernel uses MicroAPI::MaskNot, which hswc/checker/ascendc_cpu does not model (or the "
+        "kernel misspells it)",
+        "the kernel uses uDst, which hswc/checker/ascendc_cpu does not model (or the kernel "
+        "misspells it)"]
 
 
 def test_a_failed_link_names_what_it_lacks(tmp_path: Path) -> None:

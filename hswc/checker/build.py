@@ -116,8 +116,9 @@ def summarise_errors(output: str) -> list[str]:
         if line not in headline:
             headline.append(line)
     for m in re.finditer(r"'(?:AscendC::)?(\w+)' (?:was not declared in this scope|is not a "
-                         r"member of 'AscendC')", output):
-        line = (f"the kernel uses {m.group(1)}, which hswc/checker/ascendc_cpu does not model (or "
+                         r"member of 'AscendC(?:::(MicroAPI|Reg))?')", output):
+        name = f"{m.group(2)}::{m.group(1)}" if m.group(2) else m.group(1)
+        line = (f"the kernel uses {name}, which hswc/checker/ascendc_cpu does not model (or "
                 "the kernel misspells it)")
         if line not in headline:
             headline.append(line)

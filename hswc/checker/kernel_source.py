@@ -173,9 +173,13 @@ def locate(kernel: str | Path) -> tuple[Path, tuple[Path, ...], Path | None]:
     return path, files, None
 
 
-def _template_parameters(spelling: str) -> tuple[TemplateParameter, ...]:
+def _template_parameters(spelling: str, macros: dict[str, str] | None = None
+                         ) -> tuple[TemplateParameter, ...]:
+    """The entry's template parameters; a parameter that is one object-like macro (opbase's
+    `template <REDUCE_TPL_PARAM>`, `atvoss/reduce/reduce_tiling_key_decl.h`) expanded to the
+    parameters it spells, as the compiler does."""
     params = []
-    for part in (p.strip() for p in spelling.split(",")):
+    for part in _expanded_parts(spelling, macros or {}, frozenset()):
         if not part:
             continue
         declaration = part.split("=", 1)[0].strip()
@@ -184,6 +188,17 @@ def _template_parameters(spelling: str) -> tuple[TemplateParameter, ...]:
             raise CheckError(f"cannot read the template parameter '{part}' of the entry")
         params.append(TemplateParameter(words[-1], words[0] in ("typename", "class"), part))
     return tuple(params)
+
+
+def _expanded_parts(spelling: str, macros: dict[str, str], active: frozenset[str]
+                    ) -> list[str]:
+    parts: list[str] = []
+    for part in (p.strip() for p in spelling.split(",")):
+        if part in macros and part not in active:
+            parts += _expanded_parts(macros[part], macros, active | {part})
+        else:
+            parts.append(part)
+    return parts
 
 
 def _gm_arguments(name: str, params: str, source: Path, gm_only: bool = False
@@ -342,7 +357,7 @@ def find_entries(files: tuple[Path, ...], include_dirs: Sequence[Path] = (),
                 continue
             template = None
             if m.group("tparams") is not None:
-                template = _template_parameters(m.group("tparams"))
+                template = _template_parameters(m.group("tparams"), macros)
             entries.append(Entry(m.group("name"), f, template,
                                  _gm_arguments(m.group("name"), m.group("params"), f,
                                                gm_only),

@@ -847,6 +847,157 @@ void TestPatternReduceExtremum()
     CHECK(static_cast<float>(bd.GetValue(0)) == 64.0f && static_cast<float>(bd.GetValue(15)) == 79.0f);
 }
 
+// ------------------------------------------------------- gelu_quant's calls
+
+constexpr MicroAPI::CastTrait kToIntRint = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+    MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+constexpr MicroAPI::CastTrait kToIntRoundSat = {MicroAPI::RegLayout::ONE, MicroAPI::SatMode::SAT,
+    MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_ROUND};
+
+/// half -> int8_t (Cast.md tables 4-6): under the kernel-start CTRL (CTRL[60] = 1, CTRL[59] = 0:
+/// global saturation) out-of-range values saturate whatever the trait names; with CTRL[60] = 0,
+/// NO_SAT keeps the low 8 bits (200 -> -56, 257 -> 1, -300 -> -44), SAT saturates; NaN -> 0 and
+/// +-inf -> +-max in both. Narrowing: source lane i lands in lane 2i + layout, the others 0.
+void TestMicroCastToInt()
+{
+    Core core;
+    const float in[8] = {2.5f, 3.5f, -2.5f, 200.0f, 257.0f, -300.0f, NAN, -INFINITY};
+    MicroAPI::RegTensor<half> h;
+    for (int i = 0; i < 8; ++i) {
+        h.lane[i] = half(in[i]);
+    }
+    h.lane[8] = half(INFINITY);
+    MicroAPI::MaskReg m = MicroAPI::CreateMask<half>();
+    MicroAPI::RegTensor<int8_t> q;
+    MicroAPI::Cast<int8_t, half, kToIntRint>(q, h, m);
+    const int8_t global[9] = {2, 4, -2, 127, 127, -128, 0, -128, 127};
+    bool same = true;
+    for (int i = 0; i < 9; ++i) {
+        same = same && q.lane[2 * i] == global[i] && q.lane[2 * i + 1] == 0;
+    }
+    CHECK(same);
+    SetCtrlSpr<60, 60>(0);
+    MicroAPI::Cast<int8_t, half, kToIntRint>(q, h, m);
+    const int8_t wrapped[9] = {2, 4, -2, -56, 1, -44, 0, -128, 127};
+    same = true;
+    for (int i = 0; i < 9; ++i) {
+        same = same && q.lane[2 * i] == wrapped[i];
+    }
+    CHECK(same);
+    MicroAPI::Cast<int8_t, half, kToIntRoundSat>(q, h, m);
+    const int8_t rounded[9] = {3, 4, -3, 127, 127, -128, 0, -128, 127};
+    same = true;
+    for (int i = 0; i < 9; ++i) {
+        same = same && q.lane[2 * i + 1] == rounded[i] && q.lane[2 * i] == 0;
+    }
+    CHECK(same);
+    ResetCtrlSpr<60, 60>();
+    // half -> float names NO_SAT in ops-nn's glu_grad: the implementation reads no SatMode for it.
+    static constexpr MicroAPI::CastTrait widen = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+        MicroAPI::MaskMergeMode::ZEROING, RoundMode::UNKNOWN};
+    MicroAPI::RegTensor<float> f;
+    MicroAPI::Cast<float, half, widen>(f, h, m);
+    CHECK(f.lane[0] == 2.5f && f.lane[1] == -2.5f);
+}
+
+/// float -> hifloat8_t (CAST_ROUND, 3 mantissa bits at exponent 0: 1.3 -> 1.25) and
+/// float -> fp8_e4m3fn_t (CAST_RINT, ties to even: 1.0625 -> 1) in the per-instruction mode
+/// (CTRL[60] = 0): SAT puts overflow at the largest finite value (2^15, 448) and NaN at 0
+/// (CTRL[50] = 0); NO_SAT gives inf (hifloat8_t) for overflow. Lane i lands in lane 4i.
+void TestMicroCastToFloat8()
+{
+    Core core;
+    SetCtrlSpr<60, 60>(0);
+    static constexpr MicroAPI::CastTrait h8Sat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::SAT,
+        MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_ROUND};
+    static constexpr MicroAPI::CastTrait h8NoSat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+        MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_ROUND};
+    static constexpr MicroAPI::CastTrait f8Sat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::SAT,
+        MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+    MicroAPI::RegTensor<float> x;
+    x.lane[0] = 1.3f;
+    x.lane[1] = 1.0e6f;
+    x.lane[2] = NAN;
+    x.lane[3] = 1.0625f;
+    x.lane[4] = 1000.0f;
+    MicroAPI::MaskReg m = MicroAPI::CreateMask<float>();
+    MicroAPI::RegTensor<hifloat8_t> h8;
+    MicroAPI::Cast<hifloat8_t, float, h8Sat>(h8, x, m);
+    CHECK(static_cast<float>(h8.lane[0]) == 1.25f && static_cast<float>(h8.lane[4]) == 32768.0f &&
+        h8.lane[8].ToBits() == 0 && h8.lane[1].ToBits() == 0);
+    MicroAPI::Cast<hifloat8_t, float, h8NoSat>(h8, x, m);
+    CHECK(std::isinf(static_cast<float>(h8.lane[4])));
+    MicroAPI::RegTensor<fp8_e4m3fn_t> e4;
+    MicroAPI::Cast<fp8_e4m3fn_t, float, f8Sat>(e4, x, m);
+    CHECK(static_cast<float>(e4.lane[12]) == 1.0f && static_cast<float>(e4.lane[16]) == 448.0f &&
+        e4.lane[8].ToBits() == 0);
+    ResetCtrlSpr<60, 60>();
+}
+
+/// Divs with the scalar a LocalTensor's element (Divs（灵活标量位置）.md): src1[0] by default,
+/// src0[0] with BinaryConfig{0}.
+void TestDivsScalarElement()
+{
+    Core core;
+    selftest::Buffers<3> b(256);
+    LocalTensor<float> dst = b.Get<float>(0), v = b.Get<float>(1), s = b.Get<float>(2);
+    for (int i = 0; i < 16; ++i) {
+        v.SetValue(i, static_cast<float>(2 * (i + 1)));
+        s.SetValue(i, 0.0f);
+    }
+    s.SetValue(0, 2.0f);
+    Divs(dst, v, s[0], 16);
+    CHECK(dst.GetValue(0) == 1.0f && dst.GetValue(15) == 16.0f);
+    static constexpr BinaryConfig left = {0};
+    Divs<BinaryDefaultType, true, left>(dst, s[0], v, 16);
+    CHECK(dst.GetValue(0) == 1.0f && dst.GetValue(3) == 0.25f);
+}
+
+/// A TQue<VECCALC> of temporaries (selu_grad's arch35 kernel; asc-devkit's Fma.md example).
+void TestVecCalcQueue()
+{
+    Core core;
+    TPipe pipe;
+    TQue<TPosition::VECCALC, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    Duplicate(t, 3.0f, 64);
+    q.EnQue(t);
+    LocalTensor<float> u = q.DeQue<float>();
+    CHECK(u.GetValue(63) == 3.0f);
+    q.FreeTensor(u);
+}
+
+constexpr ErfConfig kSubsection = {ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION};
+
+/// Erf's config named by a function-local static of a template (ge_glu_v2's arch35 kernel), which
+/// crashed g++ 12 while Erf was a function template: the same bits as a namespace-scope config.
+template <typename T>
+struct ErfLocalConfig {
+    static void Run(const LocalTensor<float>& d, const LocalTensor<float>& s, int64_t n)
+    {
+        static constexpr ErfConfig config = {ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION};
+        AscendC::Erf<float, false, config>(d, s, n);
+    }
+};
+
+void TestErfLocalConfig()
+{
+    Core core;
+    selftest::Buffers<3> b(256);
+    LocalTensor<float> a = b.Get<float>(0), c = b.Get<float>(1), x = b.Get<float>(2);
+    for (int i = 0; i < 64; ++i) {
+        x.SetValue(i, -4.0f + 0.125f * static_cast<float>(i));
+    }
+    ErfLocalConfig<half>::Run(a, x, 64);
+    Erf<float, false, kSubsection>(c, x, 64);
+    bool same = true;
+    for (int i = 0; i < 64; ++i) {
+        same = same && selftest::Bits(a.GetValue(i)) == selftest::Bits(c.GetValue(i));
+    }
+    CHECK(same && a.GetValue(32) == 0.0f);
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -1043,6 +1194,29 @@ selftest::Violations AllViolations()
         MicroAPI::LoadUnAlign(r, u, src, 5);
     }};
     v["set_sys_workspace_null"] = {"SetSysWorkspace", [] { SetSysWorkspace(nullptr); }};
+    v["divs_scalar_element_overlaps_dst"] = {"Divs", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        LocalTensor<float> t = b.Get<float>(0);
+        Divs(t, t, t[8], 16);
+    }};
+    v["micro_cast_widening_names_sat"] = {"MicroAPI::Cast", [] {
+        // bfloat16_t -> float's row takes SatMode::UNKNOWN (Cast.md:194); glu_grad names NO_SAT.
+        MicroAPI::RegTensor<bfloat16_t> h;
+        MicroAPI::RegTensor<float> f;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<float>();
+        static constexpr MicroAPI::CastTrait named = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+            MicroAPI::MaskMergeMode::ZEROING, RoundMode::UNKNOWN};
+        MicroAPI::Cast<float, bfloat16_t, named>(f, h, m);
+    }};
+    v["micro_cast_int_unknown_sat"] = {"MicroAPI::Cast", [] {
+        MicroAPI::RegTensor<half> h;
+        MicroAPI::RegTensor<int8_t> q;
+        MicroAPI::MaskReg m = MicroAPI::CreateMask<half>();
+        static constexpr MicroAPI::CastTrait noSat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::UNKNOWN,
+            MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+        MicroAPI::Cast<int8_t, half, noSat>(q, h, m);
+    }};
     return v;
 }
 
@@ -1067,6 +1241,13 @@ int main(int argc, char** argv)
          }},
         {"level0", TestLevel0CmpSel},
         {"pattern", [] { TestPatternReduceSum(); TestPatternReduceExtremum(); }},
+        {"quant", [] {
+             TestMicroCastToInt();
+             TestMicroCastToFloat8();
+             TestDivsScalarElement();
+             TestVecCalcQueue();
+             TestErfLocalConfig();
+         }},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

@@ -6,7 +6,8 @@
 // violation); ResetCtrlSpr<startBit, endBit>() writes the bits' defaults. The model keeps the
 // register per core (Runtime::ctrl, CTRL[60] = 1 and the rest 0 at a kernel's start) and reads
 // CTRL[60], CTRL[48] and CTRL[50]: the saturation of Casts to 8-bit floats
-// (ascendc_cpu_vec_cast.h, Fp8Saturation). The other bits are kept and change nothing.
+// (ascendc_cpu_vec_cast.h, Fp8Saturation); CTRL[60] and CTRL[59]: that of MicroAPI Casts to integers
+// (ascendc_cpu_micro.h, RegIntSaturates). The other bits are kept and change nothing.
 #ifndef ASCENDC_CPU_CTRL_H
 #define ASCENDC_CPU_CTRL_H
 
@@ -18,6 +19,7 @@ namespace ascendc_cpu {
 
 constexpr int kCtrlGlobalSat = 60;
 constexpr int kCtrlNoSat = 48;
+constexpr int kCtrlIntNoSat = 59;  // float -> integer and integer -> integer conversions (Reg Cast.md table 5)
 constexpr int kCtrlKeepNan = 50;
 
 /// How a Cast to an 8-bit float treats what does not fit, under the core's CTRL register.

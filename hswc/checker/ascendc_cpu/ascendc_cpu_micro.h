@@ -56,11 +56,17 @@
 //                           (RegLayout ZERO..THREE), on iff that source lane is ("mask会按照输入来筛选");
 //                           narrowing: source lane i goes to destination lane k*i + layout, every
 //                           other destination lane 0 (the docs: "目的操作数中的无效元素均为0").
-//                           SatMode::SAT on a float result, and float -> integer / integer ->
-//                           integer conversions, are refused (saturation depends on the CTRL
-//                           register, SetCtrlSpr: the per-instruction mode, CTRL[60] = 0, is assumed
-//                           for NO_SAT); a rounding mode, layout or SatMode outside the pair's row of
-//                           the tables is a run-time violation.
+//                           Float -> int8_t/uint8_t/int16_t/int32_t/int64_t (table 6): NaN -> 0,
+//                           +-inf -> the type's extremes, out of range saturated or (not
+//                           saturating) its low bits (table 4); saturating under CTRL[60] = 1 iff
+//                           CTRL[59] = 0, under CTRL[60] = 0 iff the trait names SAT (table 5).
+//                           Float -> hifloat8_t / fp8 (table 7): ascendc_cpu_float8.h's encoders,
+//                           the trait's SatMode under CTRL[60] = 0. SatMode::SAT on a half /
+//                           bfloat16_t / float result and integer -> integer conversions are
+//                           refused (the per-instruction mode, CTRL[60] = 0, is assumed for
+//                           NO_SAT); a rounding mode, layout or SatMode outside the pair's row of
+//                           the tables is a run-time violation (a SatMode named where the row has
+//                           none is recorded and the run goes on: the row has one behaviour).
 //   AscendC::CeilDivision(a, b)      (a + b - 1) / b, 0 for b == 0 (kernel_utils_ceil_oom_que.h)
 // Each call on a register (a load, a store, a computation; not the mask and address calls) is
 // counted for --profile (ascendc_cpu_record.h, RecordRegister: the `R API COUNT` lines).
@@ -888,46 +894,124 @@ inline void Relu(U& dstReg, U& srcReg, MaskReg& mask)
 
 namespace ascendc_cpu {
 
-/// The RoundModes, RegLayouts and SatModes a MicroAPI Cast from U to T takes (the Cast page's
-/// tables 6-9, the float results); kModes 0: the pair is not modelled.
-struct MicroCastRow {
-    uint32_t modes;     ///< bit i: RoundMode i; bit 7: RoundMode::UNKNOWN
-    uint32_t layouts;   ///< bit i: RegLayout i; bit 4: RegLayout::UNKNOWN
-    bool sat;           ///< NO_SAT / SAT named (else SatMode::UNKNOWN)
+/// How a MicroAPI Cast row treats its trait's SatMode.
+enum class MicroSat {
+    kUnknown,  ///< the table names SatMode::UNKNOWN
+    kNamed,    ///< the table names NO_SAT and SAT
+    kIgnored,  ///< no row in the tables; asc-devkit's implementation reads no SatMode for the pair
 };
 
-constexpr uint32_t kMicroUnknownMode = 1u << 7;
+/// The RoundModes, RegLayouts and SatModes a MicroAPI Cast from U to T takes (the Cast page's
+/// tables 6-9: Cast.md:164-236); kModes 0: the pair is not modelled.
+struct MicroCastRow {
+    uint32_t modes;     ///< bit i: RoundMode i; bit 15: RoundMode::UNKNOWN
+    uint32_t layouts;   ///< bit i: RegLayout i; bit 4: RegLayout::UNKNOWN
+    MicroSat sat;
+};
+
+constexpr uint32_t kMicroUnknownMode = 1u << 15;
 constexpr uint32_t kMicroRintToTrunc = 0x3Eu;
 constexpr uint32_t kLayoutSame = 1u << 4;
 constexpr uint32_t kLayouts2 = 0x3u;
+constexpr uint32_t kLayouts4 = 0xFu;
 
 template <typename T, typename U>
 constexpr MicroCastRow MicroCastModes()
 {
     using std::is_same;
-    if constexpr (is_same<T, float>::value && kIsOneOf<U, half, bfloat16_t>) {
-        return {kMicroUnknownMode, kLayouts2, false};
+    constexpr MicroSat unknown = MicroSat::kUnknown;
+    constexpr MicroSat named = MicroSat::kNamed;
+    if constexpr (is_same<T, float>::value && is_same<U, half>::value) {
+        // Cast.md:92 lists half -> float, tables 7-9 give it no row; kernel_reg_compute_vec_vconv_impl.h
+        // (dav_3510, its `layoutMerge` pairs) passes neither the trait's SatMode nor its RoundMode on.
+        return {kMicroUnknownMode, kLayouts2, MicroSat::kIgnored};
+    } else if constexpr (is_same<T, float>::value && is_same<U, bfloat16_t>::value) {
+        return {kMicroUnknownMode, kLayouts2, unknown};
     } else if constexpr (is_same<T, half>::value && is_same<U, float>::value) {
-        return {kMicroRintToTrunc | (1u << 6), kLayouts2, true};
+        return {kMicroRintToTrunc | (1u << 6), kLayouts2, named};
     } else if constexpr (is_same<T, bfloat16_t>::value && is_same<U, float>::value) {
-        return {kMicroRintToTrunc, kLayouts2, true};
+        return {kMicroRintToTrunc, kLayouts2, named};
     } else if constexpr (is_same<T, bfloat16_t>::value && is_same<U, half>::value) {
-        return {kMicroRintToTrunc, kLayoutSame, false};
+        return {kMicroRintToTrunc, kLayoutSame, unknown};
     } else if constexpr (is_same<T, half>::value && is_same<U, bfloat16_t>::value) {
-        return {kMicroRintToTrunc, kLayoutSame, true};
+        return {kMicroRintToTrunc, kLayoutSame, named};
     } else if constexpr (is_same<T, half>::value && kIsOneOf<U, int8_t, uint8_t>) {
-        return {kMicroUnknownMode, kLayouts2, false};
+        return {kMicroUnknownMode, kLayouts2, unknown};
     } else if constexpr (is_same<T, half>::value && is_same<U, int16_t>::value) {
-        return {kMicroRintToTrunc, kLayoutSame, false};
+        return {kMicroRintToTrunc, kLayoutSame, unknown};
     } else if constexpr (is_same<T, float>::value && is_same<U, int16_t>::value) {
-        return {kMicroUnknownMode, kLayouts2, false};
+        return {kMicroUnknownMode, kLayouts2, unknown};
     } else if constexpr (is_same<T, float>::value && is_same<U, int32_t>::value) {
-        return {kMicroRintToTrunc, kLayoutSame, false};
+        return {kMicroRintToTrunc, kLayoutSame, unknown};
     } else if constexpr (is_same<T, float>::value && is_same<U, int64_t>::value) {
-        return {kMicroRintToTrunc, kLayouts2, false};
+        return {kMicroRintToTrunc, kLayouts2, unknown};
+    } else if constexpr (kIsOneOf<T, int8_t, uint8_t> && is_same<U, half>::value) {  // table 6
+        return {kMicroRintToTrunc, kLayouts2, named};
+    } else if constexpr (is_same<T, int16_t>::value && is_same<U, half>::value) {
+        return {kMicroRintToTrunc, kLayoutSame, named};
+    } else if constexpr (is_same<T, int32_t>::value && is_same<U, half>::value) {
+        return {kMicroRintToTrunc, kLayouts2, unknown};
+    } else if constexpr (is_same<T, int32_t>::value && is_same<U, bfloat16_t>::value) {
+        return {kMicroRintToTrunc, kLayouts2, named};
+    } else if constexpr (is_same<T, int16_t>::value && is_same<U, float>::value) {
+        return {kMicroRintToTrunc, kLayouts2, named};
+    } else if constexpr (is_same<T, int32_t>::value && is_same<U, float>::value) {
+        return {kMicroRintToTrunc, kLayoutSame, named};
+    } else if constexpr (is_same<T, int64_t>::value && is_same<U, float>::value) {
+        return {kMicroRintToTrunc, kLayouts2, named};
+    } else if constexpr (is_same<T, hifloat8_t>::value && is_same<U, half>::value) {  // table 7
+        return {(1u << static_cast<uint32_t>(AscendC::RoundMode::CAST_ROUND)) |
+                    (1u << static_cast<uint32_t>(AscendC::RoundMode::CAST_HYBRID)), kLayouts2, named};
+    } else if constexpr (is_same<T, hifloat8_t>::value && is_same<U, float>::value) {
+        return {(1u << static_cast<uint32_t>(AscendC::RoundMode::CAST_ROUND)) |
+                    (1u << static_cast<uint32_t>(AscendC::RoundMode::CAST_HYBRID)), kLayouts4, named};
+    } else if constexpr (kIsOneOf<T, fp8_e4m3fn_t, fp8_e5m2_t> && is_same<U, float>::value) {
+        return {1u << static_cast<uint32_t>(AscendC::RoundMode::CAST_RINT), kLayouts4, named};
     } else {
-        return {0, 0, false};
+        return {0, 0, MicroSat::kUnknown};
     }
+}
+
+/// Whether a Reg Cast to an integer saturates (Cast.md table 5, :150-157): under CTRL[60] = 1 the
+/// global mode, CTRL[59] = 0 saturating; under CTRL[60] = 0 the trait's SatMode (`sat`: 1 SAT,
+/// 0 NO_SAT, -1 UNKNOWN: a pair whose two modes give the same results, taken as saturating).
+inline bool RegIntSaturates(int sat)
+{
+    const uint64_t ctrl = Rt().ctrl;
+    if (((ctrl >> kCtrlGlobalSat) & 1u) != 0) {
+        return ((ctrl >> kCtrlIntNoSat) & 1u) == 0;
+    }
+    return sat != 0;
+}
+
+/// One lane of a Reg Cast from a float to the integer T (Cast.md table 4, :139-140): NaN gives 0
+/// in both modes, +-inf the type's largest / smallest value; a value out of range saturates to
+/// them, or, not saturating, keeps its low bits ("截断为目标格式的数据宽度（保留最低有效位）", half
+/// 257 -> uint8_t 1).
+template <typename T>
+inline T RegFloatToIntLane(double x, Rounding r, bool saturate)
+{
+    constexpr int64_t lo = static_cast<int64_t>(std::numeric_limits<T>::min());
+    constexpr int64_t hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+    if (x != x) {
+        return T(0);
+    }
+    if (std::isinf(x)) {
+        return static_cast<T>(x < 0 ? lo : hi);
+    }
+    const double y = RoundToIntegral(x, r);
+    if (y >= static_cast<double>(lo) && y < static_cast<double>(hi) + 1.0) {
+        return static_cast<T>(static_cast<int64_t>(y));
+    }
+    if (saturate) {
+        return static_cast<T>(y < 0 ? lo : hi);
+    }
+    const double wrap = std::ldexp(1.0, 8 * static_cast<int>(sizeof(T)));
+    double m = std::fmod(y, wrap);  // exact
+    if (m < 0) {
+        m += wrap;
+    }
+    return static_cast<T>(static_cast<uint64_t>(m));
 }
 
 }  // namespace ascendc_cpu
@@ -957,12 +1041,12 @@ inline void Cast(S& dstReg, V& srcReg, MaskReg& mask)
         "MicroAPI::Cast: U is not the source register's type");
     constexpr ascendc_cpu::MicroCastRow row = ascendc_cpu::MicroCastModes<DT, ST>();
     static_assert(row.modes != 0,
-        "ascendc_cpu: MicroAPI::Cast is modelled for the float results of the Cast tables only (this pair is "
-        "not one, or converts to an integer, whose saturation depends on the CTRL register)");
+        "ascendc_cpu: MicroAPI::Cast is modelled for the Cast tables' float results, their float -> integer "
+        "rows (table 6, int4x2_t aside) and the 8-bit floats of table 7; this pair is none of them");
     static_assert(S::REG_NUM == 1 && V::REG_NUM == 1, "ascendc_cpu: MicroAPI::Cast is modelled for one register");
     const char* api = "MicroAPI::Cast";
-    const uint32_t modeBit = trait.roundMode == RoundMode::UNKNOWN ? 7u : static_cast<uint32_t>(trait.roundMode);
-    if (modeBit > 7 || ((row.modes >> modeBit) & 1u) == 0) {
+    const uint32_t modeBit = trait.roundMode == RoundMode::UNKNOWN ? 15u : static_cast<uint32_t>(trait.roundMode);
+    if (modeBit > 15 || ((row.modes >> modeBit) & 1u) == 0) {
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
             " does not take RoundMode ", ascendc_cpu::RoundModeName(trait.roundMode), " (the Cast page's tables)"));
     }
@@ -971,27 +1055,49 @@ inline void Cast(S& dstReg, V& srcReg, MaskReg& mask)
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
             " does not take RegLayout ", static_cast<int>(trait.layoutMode), " (the Cast page's tables)"));
     }
-    if (trait.satMode == SatMode::SAT) {
-        ascendc_cpu::Fail(api, "SatMode::SAT is not modelled (whether it applies depends on the CTRL register)");
+    constexpr bool kToInteger = std::is_integral<DT>::value;
+    constexpr bool kToFloat8 = ascendc_cpu::kIsFloat8<DT>;
+    if (trait.satMode == SatMode::SAT && !kToInteger && !kToFloat8 && row.sat != ascendc_cpu::MicroSat::kIgnored) {
+        ascendc_cpu::Fail(api, "SatMode::SAT to half, bfloat16_t or float is not modelled (whether it applies "
+                               "depends on the CTRL register)");
     }
-    if ((trait.satMode != SatMode::UNKNOWN) != row.sat) {
+    if (row.sat == ascendc_cpu::MicroSat::kNamed && trait.satMode == SatMode::UNKNOWN) {
         ascendc_cpu::Fail(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
-            row.sat ? " names SatMode::NO_SAT or SAT" : " takes SatMode::UNKNOWN", " (the Cast page's tables)"));
+            " names SatMode::NO_SAT or SAT (the Cast page's tables)"));
     }
+    if (row.sat == ascendc_cpu::MicroSat::kUnknown && trait.satMode != SatMode::UNKNOWN) {
+        // The row has one behaviour (no saturation choice): a named mode breaks the table, and the
+        // lanes are still the row's (asc-devkit's implementation passes no SatMode for the widening
+        // pairs, kernel_reg_compute_vec_vconv_impl.h), so the run goes on.
+        ascendc_cpu::Broken(api, ascendc_cpu::Msg(ascendc_cpu::TypeName<ST>(), " -> ", ascendc_cpu::TypeName<DT>(),
+            " takes SatMode::UNKNOWN (the Cast page's tables)"),
+            ascendc_cpu::Msg("MicroAPI::Cast/sat/", ascendc_cpu::TypeName<ST>(), "/", ascendc_cpu::TypeName<DT>()));
+    }
+    [[maybe_unused]] const int satArg = trait.satMode == SatMode::UNKNOWN ? -1 : static_cast<int>(trait.satMode);
     const ascendc_cpu::Rounding r = ascendc_cpu::ToRounding(trait.roundMode);
     const uint32_t layout = layoutBit == 4u ? 0u : layoutBit;
+    auto lane = [&](const ST& v, uint32_t i) -> DT {
+        if constexpr (kToFloat8) {
+            return ascendc_cpu::Float8Lane<DT, ST>(v, trait.roundMode, ascendc_cpu::Float8Saturation(api, satArg));
+        } else if constexpr (kToInteger) {
+            (void)i;
+            return ascendc_cpu::RegFloatToIntLane<DT>(static_cast<double>(static_cast<float>(v)), r,
+                ascendc_cpu::RegIntSaturates(satArg));
+        } else {
+            return ascendc_cpu::CastLane<DT, ST>(v, r, i);
+        }
+    };
     S out;
     if constexpr (sizeof(DT) > sizeof(ST)) {
         constexpr uint32_t k = sizeof(DT) / sizeof(ST);
         for (uint32_t i = 0; i < S::kLanes; ++i) {
             const uint32_t j = k * i + layout;
-            out.lane[i] = ascendc_cpu::LaneOn<V>(mask, j) ? ascendc_cpu::CastLane<DT, ST>(srcReg.lane[j], r, i) : DT();
+            out.lane[i] = ascendc_cpu::LaneOn<V>(mask, j) ? lane(srcReg.lane[j], i) : DT();
         }
     } else {
         constexpr uint32_t k = sizeof(ST) / sizeof(DT);
         for (uint32_t i = 0; i < V::kLanes; ++i) {
-            out.lane[k * i + layout] =
-                ascendc_cpu::LaneOn<V>(mask, i) ? ascendc_cpu::CastLane<DT, ST>(srcReg.lane[i], r, i) : DT();
+            out.lane[k * i + layout] = ascendc_cpu::LaneOn<V>(mask, i) ? lane(srcReg.lane[i], i) : DT();
         }
     }
     if constexpr (trait.mrgMode == MaskMergeMode::MERGING) {

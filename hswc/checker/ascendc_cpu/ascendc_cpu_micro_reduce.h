@@ -36,7 +36,15 @@
 //   UnPack<T, U, HighLowPart>(d, s)  REG/数据压缩/UnPack.md:31-33: the low or high half of s's integer lanes
 //                           widened (sign- or zero-extended) into d's
 //   LocalMemBar<src, dst>() REG/同步控制/LocalMemBar.md:31: nothing (the model runs a VF's accesses in
-//                           program order); a pair outside its table 3 does not compile
+//                           program order); a pair outside its table 3 does not compile. The page
+//                           says what it orders: inside one VF the UB access pipelines (VEC_STORE,
+//                           VEC_LOAD, SCALAR_*) run apart, and dst waits for every earlier src
+//                           instruction, except that accesses through the same register keep program
+//                           order (:31, 约束说明 :94). A kernel missing one is not caught yet: the model
+//                           has no VF boundary (__VEC_SCOPE__ and asc_vf_call are plain code), so "the
+//                           stores since the last barrier" has no scope. Next: a VF scope begun by both,
+//                           the UB bytes each pipeline touched since the last barrier (and the register
+//                           that carried them), a conflicting access with no barrier a broken rule.
 //   plt_b8 / plt_b16 / plt_b32(count, POST_UPDATE)  UpdateMask<bN>(count), which asc-devkit's
 //                           implementation is (kernel_reg_compute_maskreg_impl.h:30-56)
 //   MulAddDst(d, s0, s1, mask)  REG/复合计算/MulAddDst.md:31-35: d = s0 * s1 + d, fused (precision table

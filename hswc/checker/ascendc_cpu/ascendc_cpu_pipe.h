@@ -29,7 +29,10 @@ constexpr const char* kInitBufferLenRule =
 
 /// The pipes a queue synchronises, from its (src, dst) logical positions:
 /// (GM, VECIN) = TQue<VECIN>: MTE2 -> V; (VECOUT, GM) = TQue<VECOUT>: V -> MTE3;
-/// (VECIN, VECOUT) = TQueBind<VECIN, VECOUT>: MTE2 -> MTE3. DeQue resolves
+/// (VECIN, VECOUT) = TQueBind<VECIN, VECOUT>: MTE2 -> MTE3; (VECCALC, VECCALC) = TQue<VECCALC>:
+/// V -> V, a queue of temporaries (asc-devkit's Fma.md:96 and Hypot.md:111 allocate their
+/// sharedTmpBuffer from one; kernel_tquebind_impl.h:176-181 lets EnQue / DeQue name VECCALC),
+/// whose EnQue and DeQue order nothing the vector unit's program order does not. DeQue resolves
 /// the producer's hazard, AllocTensor (the free-buffer event of the previous
 /// use) the consumer's.
 struct QueueRoute {
@@ -42,7 +45,7 @@ constexpr bool IsModelledQueue(AscendC::TPosition src, AscendC::TPosition dst)
 {
     using AscendC::TPosition;
     return (src == TPosition::GM && dst == TPosition::VECIN) || (src == TPosition::VECOUT && dst == TPosition::GM) ||
-        (src == TPosition::VECIN && dst == TPosition::VECOUT);
+        (src == TPosition::VECIN && dst == TPosition::VECOUT) || (src == TPosition::VECCALC && dst == TPosition::VECCALC);
 }
 
 constexpr QueueRoute RouteOf(AscendC::TPosition src, AscendC::TPosition dst)
@@ -431,7 +434,7 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
     static_assert(depth >= 1, "TQue depth must be >= 1");
     static_assert(ascendc_cpu::IsModelledQueue(src, dst),
-        "ascendc_cpu models the vector queues only: TQue<VECIN>, TQue<VECOUT>, TQueBind<VECIN, VECOUT>");
+        "ascendc_cpu models the vector queues only: TQue<VECIN>, TQue<VECOUT>, TQue<VECCALC>, TQueBind<VECIN, VECOUT>");
 
 public:
     static constexpr bool kAscendcCpuIsQueue = true;

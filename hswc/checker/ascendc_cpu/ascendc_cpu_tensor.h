@@ -190,6 +190,12 @@ ASCENDC_CPU_FN const char* StateName(BufState s)
 /// access), at least `bytesNeeded` bytes long, its queue buffer live and not
 /// enqueued, and its first `bytesNeeded` bytes accessed without a cross-pipe
 /// race (ascendc_cpu_hb.h).
+/// Whether the first `aBytes` of `a` and the first `bBytes` of `b` share a byte.
+ASCENDC_CPU_FN bool UbOverlaps(const UbView& a, uint64_t aBytes, const UbView& b, uint64_t bBytes)
+{
+    return a.ptr < b.ptr + bBytes && b.ptr < a.ptr + aBytes;
+}
+
 ASCENDC_CPU_FN void CheckUb(const char* api, const char* operand, const UbView& v, uint64_t bytesNeeded, Access access)
 {
     if (v.ptr == nullptr) {

@@ -151,6 +151,49 @@ inline void Divs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTen
 }
 
 #if defined(ASCENDC_CPU_DAV_3510)
+/// Ascend 950's "flexible scalar position" (Divs（灵活标量位置）.md:43, :69): the scalar is one element
+/// of a LocalTensor, src1[0] (config.scalarTensorIndex 1, the default) or src0[0] (0), read by the
+/// vector unit when the call runs; the other operand is the vector. The element is 32-byte aligned
+/// as any LocalTensor operand (the page's parameter table, line 79) and must not overlap dst (its
+/// 约束说明, line 102). The division as the scalar forms above.
+struct BinaryConfig {
+    int8_t scalarTensorIndex = 1;
+};
+constexpr BinaryConfig DEFAULT_BINARY_CONFIG = {1};
+struct BinaryDefaultType {};
+
+template <typename T = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG,
+    typename E>
+inline void Divs(const LocalTensor<E>& dst, const LocalTensor<E>& src0, const LocalTensor<E>& src1,
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    ascendc_cpu::CallScope call(site);
+    static_assert(config.scalarTensorIndex == 0 || config.scalarTensorIndex == 1,
+        "Divs: BinaryConfig::scalarTensorIndex is 0 (src0[0]) or 1 (src1[0])");
+    if constexpr (ascendc_cpu::api::CheckDiv<E>()) {
+        const bool right = config.scalarTensorIndex == 1;
+        const LocalTensor<E>& element = right ? src1 : src0;
+        const LocalTensor<E>& vector = right ? src0 : src1;
+        const char* name = right ? "src1" : "src0";
+        ascendc_cpu::CheckUb("Divs", name, element.cpu_, sizeof(E), ascendc_cpu::Access::kVecRead);
+        const uint64_t dstBytes = static_cast<uint64_t>(count > 0 ? count : 0) * sizeof(E);
+        if (dstBytes > 0 && ascendc_cpu::UbOverlaps(element.cpu_, sizeof(E), dst.cpu_, dstBytes)) {
+            ascendc_cpu::Broken("Divs", ascendc_cpu::Msg("the scalar element ", name,
+                "[0] overlaps dst (Divs（灵活标量位置）.md: not supported)"), "Divs/scalar-element-overlap");
+        }
+        const E s = ascendc_cpu::Load<E>(element.cpu_.ptr);
+        if (right) {
+            ascendc_cpu::Unary("Divs", dst, vector, count, [s](E a) { return ascendc_cpu::ArithDiv(a, s); });
+        } else {
+            ascendc_cpu::Unary("Divs", dst, vector, count, [s](E a) { return ascendc_cpu::ArithDiv(s, a); });
+        }
+    } else {
+        ascendc_cpu::NotModelledType<E>("Divs");
+    }
+}
+#endif
+
+#if defined(ASCENDC_CPU_DAV_3510)
 /// Ascend 950's level-2 Axpy, dst[i] = scalarValue * src[i] + dst[i], as asc-devkit's
 /// impl/basic_api/dav_3510/kernel_operator_vec_ternary_scalar_impl.h computes it: half/half and
 /// float/float are MicroAPI Axpy, fused (one rounding: docs/zh/api/附录/Reg矢量计算接口精度标准汇总.md,

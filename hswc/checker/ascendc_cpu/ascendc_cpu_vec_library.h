@@ -209,39 +209,42 @@ inline void TanhModel(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
 namespace AscendC {
 
 /// Erf(x), elementwise (adv_api/math/erf.h): the sequence in the header comment.
+///
+/// A class template whose constructors are erf.h's four overloads, not function templates: a call
+/// `Erf<float, false, config>(dst, src, n)` reads the same (a temporary constructed), and
+/// `Erf(dst, src, n)` deduces T from the tensors (CTAD). g++ 12 crashes (internal compiler error,
+/// a segmentation fault) on a call of a *function* template whose reference template argument is
+/// a function-local `static constexpr` of another template, as ge_glu_v2's Ascend 950 kernel
+/// writes it (`arch35/ge_glu_v2_base.h:275-276`); a class template's constructor compiles.
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ascendc_cpu::Site site = ascendc_cpu::Site())
-{
-    ascendc_cpu::CallScope call(site);
-    // erf_common_impl.h: 8 (half) or 3 (float) blocks of 32 T
-    ascendc_cpu::CheckLibraryTmp<T>("Erf", sharedTmpBuffer, 8 * 32 * 2, 3 * 32 * 4);
-    ascendc_cpu::ErfModel<T, config>(dstTensor, srcTensor, calCount);
-}
+struct Erf {
+    Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+        const uint32_t calCount, ascendc_cpu::Site site = ascendc_cpu::Site())
+    {
+        ascendc_cpu::CallScope call(site);
+        // erf_common_impl.h: 8 (half) or 3 (float) blocks of 32 T
+        ascendc_cpu::CheckLibraryTmp<T>("Erf", sharedTmpBuffer, 8 * 32 * 2, 3 * 32 * 4);
+        ascendc_cpu::ErfModel<T, config>(dstTensor, srcTensor, calCount);
+    }
 
-template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    const LocalTensor<uint8_t>& sharedTmpBuffer, ascendc_cpu::Site site = ascendc_cpu::Site())
-{
-    ascendc_cpu::CallScope call(site);
-    Erf<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
-}
+    Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+        ascendc_cpu::Site site = ascendc_cpu::Site())
+        : Erf(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), site)
+    {
+    }
 
-template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
-    ascendc_cpu::Site site = ascendc_cpu::Site())
-{
-    ascendc_cpu::CallScope call(site);
-    ascendc_cpu::ErfModel<T, config>(dstTensor, srcTensor, calCount);
-}
+    Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
+        ascendc_cpu::Site site = ascendc_cpu::Site())
+    {
+        ascendc_cpu::CallScope call(site);
+        ascendc_cpu::ErfModel<T, config>(dstTensor, srcTensor, calCount);
+    }
 
-template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-    ascendc_cpu::Site site = ascendc_cpu::Site())
-{
-    ascendc_cpu::CallScope call(site);
-    Erf<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize());
-}
+    Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, ascendc_cpu::Site site = ascendc_cpu::Site())
+        : Erf(dstTensor, srcTensor, srcTensor.GetSize(), site)
+    {
+    }
+};
 
 #if defined(ASCENDC_CPU_DAV_3510)
 #define ASCENDC_CPU_TANH_TEMPLATE template <typename T, bool isReuseSource = false, const TanhConfig& config = DEFAULT_TANH_CONFIG>

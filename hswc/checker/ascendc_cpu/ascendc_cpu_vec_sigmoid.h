@@ -46,12 +46,6 @@ inline U SigmoidLane(U x)
     return ArithDiv(one, ArithAdd(e, one));
 }
 
-/// Whether the first `aBytes` of `a` and the first `bBytes` of `b` share a byte.
-ASCENDC_CPU_FN bool UbOverlaps(const UbView& a, uint64_t aBytes, const UbView& b, uint64_t bBytes)
-{
-    return a.ptr < b.ptr + bBytes && b.ptr < a.ptr + aBytes;
-}
-
 /// The overlap rule of Sigmoid.md's 约束说明 for operands `x` and `y`.
 ASCENDC_CPU_FN void CheckSigmoidApart(const char* xName, const UbView& x, uint64_t xBytes, const char* yName,
     const UbView& y, uint64_t yBytes)

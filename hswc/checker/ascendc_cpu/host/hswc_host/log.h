@@ -37,6 +37,8 @@ inline void Log(char level, const N& node) { Log(level, node, "(no message)"); }
 // include/dfx/base/err_msg.h:66): the same one line, the error code in place of the node.
 #define REPORT_INNER_ERR_MSG(errorCode, ...) ::hswc_host::Log('E', errorCode, ##__VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(opName, ...) ::hswc_host::Log('E', opName, ##__VA_ARGS__)
+// metadef's inner error report (include/dfx/base/err_msg.h:66): here one error line, the code as its node.
+#define REPORT_INNER_ERR_MSG(errorCode, ...) ::hswc_host::Log('E', errorCode, ##__VA_ARGS__)
 #define OP_LOGW(opName, ...) ((void)(opName))
 #define OP_LOGI(opName, ...) ((void)(opName))
 #define OP_LOGD(opName, ...) ((void)(opName))

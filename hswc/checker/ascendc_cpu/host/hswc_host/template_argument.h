@@ -119,17 +119,17 @@ inline std::vector<std::pair<uint64_t, gert::TemplateChoice>>& EncodedChoices()
     return all;
 }
 
-// The values GET_TPL_TILING_KEY is given, taken as a braced list so that an empty last
-// argument is accepted: opbase's GEN_REDUCE_TILING_KEY(result, key) passes its own empty
-// __VA_ARGS__ on after a comma (atvoss/reduce/reduce_tiling.h), which a braced list allows and a
-// call's argument list does not. A constructor template, so no value is narrowed.
-struct TplValues {
+/// The values a GET_TPL_TILING_KEY / ASCENDC_TPL_SEL_PARAM lists, from a braced list as
+/// asc-devkit's macros take them (`{__VA_ARGS__}`, include/utils/tiling/template_argument.h:287-288,
+/// :324-325), so a trailing comma is allowed: opbase's GEN_REDUCE_TILING_KEY(result, key) passes one
+/// (atvoss/reduce/reduce_tiling.h:488-491, its `__VA_ARGS__` empty).
+struct Chosen {
     std::vector<uint64_t> values;
     template <typename... V>
-    TplValues(V... chosen) : values{static_cast<uint64_t>(chosen)...} {}
+    Chosen(V... chosen) : values{static_cast<uint64_t>(chosen)...} {}
 };
 
-inline uint64_t EncodeKey(const std::vector<TplParam>& declared, const TplValues& chosen)
+inline uint64_t EncodeKey(const std::vector<TplParam>& declared, const Chosen& chosen)
 {
     gert::TilingContext scratch;
     scratch.nodeName = "GET_TPL_TILING_KEY";
@@ -138,10 +138,9 @@ inline uint64_t EncodeKey(const std::vector<TplParam>& declared, const TplValues
     return scratch.tilingKey;
 }
 
-template <typename... V>
-inline void SelectTemplate(gert::TilingContext* context, const std::vector<TplParam>& declared, V... chosen)
+inline void SelectTemplate(gert::TilingContext* context, const std::vector<TplParam>& declared, const Chosen& chosen)
 {
-    SelectValues(context, declared, {static_cast<uint64_t>(chosen)...});
+    SelectValues(context, declared, chosen.values);
 }
 
 }  // namespace hswc_host
@@ -155,7 +154,8 @@ inline void SelectTemplate(gert::TilingContext* context, const std::vector<TplPa
 #define ASCENDC_TPL_ARGS_DECL(op, ...) \
     static const std::vector<::hswc_host::TplParam> g_hswcTplDeclared{__VA_ARGS__}
 #define ASCENDC_TPL_SEL(...) static_assert(true, "ASCENDC_TPL_SEL")
-#define GET_TPL_TILING_KEY(...) ::hswc_host::EncodeKey(g_hswcTplDeclared, ::hswc_host::TplValues{__VA_ARGS__})
-#define ASCENDC_TPL_SEL_PARAM(context, ...) ::hswc_host::SelectTemplate(context, g_hswcTplDeclared, __VA_ARGS__)
+#define GET_TPL_TILING_KEY(...) ::hswc_host::EncodeKey(g_hswcTplDeclared, ::hswc_host::Chosen{__VA_ARGS__})
+#define ASCENDC_TPL_SEL_PARAM(context, ...) \
+    ::hswc_host::SelectTemplate(context, g_hswcTplDeclared, ::hswc_host::Chosen{__VA_ARGS__})
 
 #endif  // HSWC_HOST_TEMPLATE_ARGUMENT_H
