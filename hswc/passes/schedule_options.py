@@ -80,6 +80,8 @@ class ScheduleOptions:
     """bf16 bodies computed in f32 as written, even where the SoC has exact bf16 calls."""
     l2_bypass: bool | None = None
     """Streamed inputs' GlobalTensors set to bypass L2 (SetL2CacheHint(CACHE_MODE_DISABLE))."""
+    bank_offsets: bool | None = None
+    """Buffers offset so each vector call's UB operands start in different bank groups."""
     api: str | None = None
     """The SoC family's API table to choose calls from (hswc.soc_api: dav_c220, dav_3510);
     default: hsg-tile-on-cores' `soc`'s, or the one recorded on the kernel (hsg.api)."""

@@ -62,6 +62,7 @@ from hswc.dialects.int_attrs import int_attr
 from hswc.float8_casts import NON_SATURATING
 from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, mask_length
+from hswc.vectorizer.bank_layout import BankGaps
 from hswc.vectorizer.broadcast_copy import (
     covered_size,
     emit_broadcast_copy,
@@ -271,12 +272,15 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = buffer_objects(e, plan)
     lengths = _linear_lengths(e, plan, ub_factor)
+    placed = BankGaps(e.a, plan.bank_halves, pipe)
     for b in plan.buffers:
         if b.dtype == "mask" and "mask" not in lengths:
             lengths["mask"] = mask_length(e.a, ub_factor)
         key = _length_key(plan, b)
         num = b.depth if b.is_queue else None
+        placed.before(b)
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
+        placed.after(num or 1, lengths[key])
     set_float8_mode(e, plan)
     uniforms = fill_constants(e, plan, objects, lambda _: ub_factor)
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")

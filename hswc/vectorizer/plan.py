@@ -40,6 +40,7 @@ from hswc.platform import (
 from hswc.reduction_order import LANES_F32, tree_levels
 from hswc.rows import Rows
 from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
+from hswc.vectorizer.bank_layout import BANK_GAP_MOST, bank_halves
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
 from hswc.vectorizer.narrow import narrow_exact
@@ -154,6 +155,14 @@ class KernelPlan:
     f32 buffer of each row's values between the tree's levels (partial_widths)."""
     compensation: Compensation | None = None
     """A row kernel with a compensated sum (hswc.reduction_order): its buffers."""
+    bank_halves: dict[Buffer, int] = field(default_factory=dict)
+    """With `bank-offsets`: the half of a bank-group span each buffer after a gap starts in
+    (hswc.vectorizer.bank_layout); empty otherwise."""
+
+    @property
+    def gap_reserve(self) -> int:
+        """UB the bank-offset gaps take at most (hswc.vectorizer.bank_layout)."""
+        return BANK_GAP_MOST * len(self.bank_halves)
 
     @property
     def dtype(self) -> str:
@@ -237,9 +246,11 @@ class KernelPlan:
 
     def ub_bytes(self, ub_factor: int) -> int:
         """UB the kernel claims at this ubFactor: every InitBuffer (rounded up to 32 bytes, times
-        its count) plus Select's temporary space when it selects."""
+        its count) plus Select's temporary space when it selects, plus the bank-offset gaps at
+        their most."""
         selects = any(i.api == "Select" for i in self.instrs())
-        return (SELECT_TMP_BYTES if selects else 0) + self.buffer_bytes(ub_factor)
+        return (SELECT_TMP_BYTES if selects else 0) + self.buffer_bytes(ub_factor) \
+            + self.gap_reserve
 
     def buffer_bytes(self, ub_factor: int) -> int:
         """The InitBuffers' bytes at this ubFactor, each rounded up to 32 bytes, times its count."""
@@ -261,7 +272,8 @@ class KernelPlan:
         selects = any(i.api == "Select" for i in self.instrs())
         packed = any(v.dtype == "mask" for v in self.outputs)
         return UbPlan(bytes_per_element=linear + -(-masks // MASK_BITS_PER_BYTE),
-                      ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES,
+                      ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES
+                      + self.gap_reserve,
                       align_elements=self.align,
                       block_align=MASK_BITS_PER_BYTE if packed else 1)
 
@@ -308,7 +320,8 @@ class KernelPlan:
         most = 1 if one else MAX_CHUNK_ROWS if wide is None else \
             min(MAX_CHUNK_ROWS, MAX_REPEAT_TIMES // wide)
         return UbPlan(bytes_per_element=per_row,
-                      ub_reserve=reserve + (SELECT_TMP_BYTES if selects else 0),
+                      ub_reserve=reserve + (SELECT_TMP_BYTES if selects else 0)
+                      + self.gap_reserve,
                       align_elements=1, most=most)
 
 
@@ -600,6 +613,11 @@ def plan_kernel(dag: Dag, schedule: Schedule, dtype: str,
     plan.buffers.sort(key=lambda b: rank[b.role])  # stable: creation order within a role
     plan.frees = _frees(plan)
     plan.align = _alignment(plan)
+    if schedule.bank_offsets:
+        place = plan.place
+        plan.bank_halves = bank_halves(
+            (([place[v] for v in i.srcs if v in place], place.get(i.dst)) for i in plan.instrs()),
+            plan.buffers)
     return plan
 
 
