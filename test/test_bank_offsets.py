@@ -5,8 +5,10 @@ by, hswc.cost_model.stream.bank_conflict).
 The buffers' addresses the model reads from the IR are checked against the C++ CPU model's own
 TPipe (its recorded call stream, timed by hswc.cost_model.recorded); the offset kernel runs to
 the same bits on the interpreter (which refuses any UB overflow at InitBuffer) and on the CPU
-model; the choice takes the offsets on Atlas A2 where the model says they are faster, never on
-Ascend 950 (no conflicts there), and keeps the plain layout where the gaps would not fit.
+model, on UBs where the gaps are placed and on small ones where they are not (the kernel and
+the host tiling both decide by hswc.tiling.gapped_from); the choice takes the offsets on Atlas
+A2 where the model says they are faster, never on Ascend 950 (no conflicts there), and keeps the
+plain layout where the gaps would not pay.
 """
 
 from __future__ import annotations
@@ -30,8 +32,16 @@ from hswc.passes.schedule_options import SCHEDULE_ATTR, UB_PLAN_ATTR, read_plan
 from hswc.pipeline import parse_text
 from hswc.platform import PLATFORMS, UB_BANK_GROUP_SPAN
 from hswc.profiling import lower, profile
-from hswc.tiling import TilingError, UbPlan, compute_tiling
-from hswc.vectorizer.bank_layout import BANK_GAP_MOST, bank_halves
+from hswc.tiling import (
+    BANK_GAP_LEAST,
+    BANK_GAP_MOST,
+    TilingError,
+    UbPlan,
+    compute_tiling,
+    gap_bytes,
+    gapped_from,
+)
+from hswc.vectorizer.bank_layout import bank_halves
 from hswc.vectorizer.plan import Buffer
 from hswc.vectorizer.schedule import FAST
 
@@ -144,18 +154,45 @@ def kernel_plan(pipeline: str) -> tuple[str, UbPlan]:
 
 def test_gaps_that_do_not_fit_keep_the_plain_layout() -> None:
     """Chosen for 8 cores of 1536 bytes of UB: the winner (depth-1 queues, in place: 6 bytes an
-    element) tiles; with its buffers offset its two gaps reserve 1024 bytes, which leaves room
-    for 85 elements, under one repeat's 128, so no launch tiles: the choice keeps the plain
-    layout (on the full UB the same body takes the offsets: test_the_choice_takes_offsets...)."""
+    element) tiles; with its buffers offset, its two gaps at their most would leave room for
+    85 elements, under one repeat's 128, so the offset kernel places no gaps there (a block
+    each: 1472 bytes left, a pass of 128, below gapped_from's 1408) and the choice keeps the
+    plain layout (on the full UB the same body takes the offsets: test_the_choice_takes...)."""
     small = "hsg-tile-on-cores{soc=ascend910b core-num=8 ub-size=1536"
     chosen, plain = kernel_plan(small + "}")
     assert "bank-offsets" not in chosen
-    compute_tiling(1 << 20, 8, 1536, "f16", plain)  # tiles
+    assert compute_tiling(1 << 20, 8, 1536, "f16", plain).ub_factor == 256
     options = chosen.split('"')[1]
     _, offset = kernel_plan(f"{small} {options} bank-offsets=true}}")
-    assert offset.ub_reserve == plain.ub_reserve + 2 * BANK_GAP_MOST
-    with pytest.raises(TilingError):
-        compute_tiling(1 << 20, 8, 1536, "f16", offset)
+    assert (offset.ub_reserve, offset.bank_gaps) == (plain.ub_reserve, 2)
+    assert gapped_from(offset) == 1408  # 8 x 2 x 512 / 6 = 1366, up to a multiple of 128
+    assert compute_tiling(1 << 20, 8, 1536, "f16", offset).ub_factor == 128
+
+
+@pytest.mark.parametrize("plan", [UbPlan(6, 0, 128, bank_gaps=2), UbPlan(61, 8960, 64, bank_gaps=14),
+                                  UbPlan(10, 256, 32, block_align=16, bank_gaps=5)])
+def test_the_gapped_tiling_fits_every_ub_it_accepts(plan: UbPlan) -> None:
+    """At every UB from 1 KB to 256 KB in 32-byte steps, the tiling of a gapped plan either
+    refuses or gives a pass whose buffers and gaps (at their most where ubFactor reaches
+    gapped_from, else a block each) fit; it accepts every UB the plain plan with a block per
+    gap accepts; and it places the gaps wherever the pass that leaves room for them reaches
+    gapped_from (the three plans: scaled_relu's, i32 division's with 14 gaps, a made-up one)."""
+    plain = replace(plan, bank_gaps=0, ub_reserve=plan.ub_reserve + plan.bank_gaps * 32)
+    least = gapped_from(plan)
+    for ub in range(1024, 256 * 1024 + 1, 32):
+        try:
+            u = compute_tiling(1 << 24, 8, ub, "f16", plan).ub_factor
+        except TilingError:
+            with pytest.raises(TilingError):
+                compute_tiling(1 << 24, 8, ub, "f16", plain)
+            continue
+        assert u * plan.bytes_per_element + plan.ub_reserve + gap_bytes(plan, u) <= ub, ub
+        roomy = (ub - plan.ub_reserve - plan.bank_gaps * BANK_GAP_MOST) \
+            // plan.bytes_per_element // plan.align_elements * plan.align_elements
+        assert (u >= least) == (min(roomy, 16320) >= least), ub
+        assert u <= compute_tiling(1 << 24, 8, ub, "f16", plain).ub_factor
+    assert gap_bytes(plan, least) == plan.bank_gaps * BANK_GAP_MOST
+    assert gap_bytes(plan, least - plan.align_elements) == plan.bank_gaps * BANK_GAP_LEAST
 
 
 def test_the_model_places_buffers_where_the_cpu_model_does(tmp_path: Path) -> None:
@@ -191,4 +228,18 @@ def test_the_model_places_buffers_where_the_cpu_model_does(tmp_path: Path) -> No
 
     assert flags(walked) == flags(recorded)
     assert False in flags(walked)  # the offsets separated some calls' operands
+
+    # on a small UB the same kernel places no gaps (a block each): the CPU model, which refuses
+    # an InitBuffer past the UB, runs it to the interpreter's bits too
+    plan = read_plan(kernel, UB_PLAN_ATTR)
+    assert plan is not None and plan.bank_gaps > 0
+    done = subprocess.run(["hswc-run", "t.mlir", "--input", "a.npy", "--input", "b.npy",
+                           "--output", "y4.npy", "--core-num", "2", "--ub-size", "4096",
+                           "--tiling-json", "t4.json"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    small = json.loads((tmp_path / "t4.json").read_text())
+    assert 0 < small["ubFactor"] < gapped_from(plan) <= record["ubFactor"]
+    y = run_recorded(executable, small, [a, b], 4096, tmp_path / "run4")
+    assert np.array_equal(y.view(np.uint16), np.load(tmp_path / "y4.npy").view(np.uint16))
     assert UB_BANK_GROUP_SPAN == 512

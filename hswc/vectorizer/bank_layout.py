@@ -25,8 +25,11 @@ cost model weighs what is left against the UB the gaps take (hswc.passes.schedul
 
 The emitter (hswc.vectorizer.emit) realises the halves with a gap before each such buffer: a
 TBuf whose length, computed in the kernel from the bytes InitBuffer placed so far, moves the
-buffer's start to its half (32 to BANK_GAP_MOST bytes: never empty), so the layout holds at
-any ubFactor. The tiling reserves BANK_GAP_MOST bytes a gap (KernelPlan.ub_plan).
+buffer's start to its half (32 to hswc.tiling.BANK_GAP_MOST bytes: never empty), so the layout
+holds at any ubFactor of at least hswc.tiling.gapped_from; below it (a small UB) each gap is
+one block (BANK_GAP_LEAST) and the layout is the plain one, each buffer a block later. The host
+tiling reserves the gaps so (hswc.tiling.tiling_formula, UbPlan.bank_gaps), and the kernel
+sees which from ubFactor alone.
 """
 
 from __future__ import annotations
@@ -40,14 +43,13 @@ from hswc.dialects import ascend
 from hswc.dialects.ascend import constant_index
 from hswc.index_arith import IRArith
 from hswc.platform import UB_BANK_GROUP_SPAN, UB_BLOCK_BYTES
+from hswc.tiling import BANK_GAP_LEAST
 
 Buffer = TypeVar("Buffer")
 """A plan's buffer (hswc.vectorizer.plan.Buffer), told apart by identity."""
 
 HALF_SPAN = UB_BANK_GROUP_SPAN // 2
 """The bytes of a vector repeat, and the offset between the two halves of the span."""
-BANK_GAP_MOST = UB_BANK_GROUP_SPAN
-"""The most bytes one gap takes: 32 + ((...) % 512) of whole 32-byte blocks is at most 512."""
 
 
 def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
@@ -113,11 +115,22 @@ class BankGaps(Generic[Buffer]):
     """A gap TBuf before each buffer of `plan.bank_halves`, as InitBuffer places them: its
     length computed in the kernel from the bytes placed before it (each InitBuffer's length
     rounded up to 32 bytes, times its count, as TPipe places buffers back to back), so that the
-    buffer starts in its half of the span: 32 + ((half * 256 + 992 - used % 512) % 512) bytes.
+    buffer starts in its half of the span: 32 + ((half * 256 + 992 - used % 512) % 512) bytes
+    where `ub_factor` is at least `gapped_from` (hswc.tiling.gapped_from), else
+    BANK_GAP_LEAST bytes (none at all where ubFactor is a known constant below it).
     `before` and `after` are called around each buffer's InitBuffer, in order."""
 
-    def __init__(self, a: IRArith, halves: Mapping[Buffer, int], pipe: SSAValue):
+    def __init__(self, a: IRArith, halves: Mapping[Buffer, int], pipe: SSAValue,
+                 ub_factor: SSAValue, gapped_from: int):
+        known = constant_index(ub_factor)
+        if known is not None and known < gapped_from:
+            halves = {}  # (a static launch on a small UB) the plain layout
         self.a, self.halves, self.pipe = a, halves, pipe
+        self.ub_factor, self.gapped_from = ub_factor, gapped_from
+        self.placed: SSAValue | None = None
+        """Whether the gaps are placed at their halves (ubFactor >= gapped_from), once a gap
+        needs it; None where ubFactor is known to be at least gapped_from."""
+        self.known = known is not None
         self.used: SSAValue | None = None
         """The bytes placed before `pending` (None: none)."""
         self.pending: list[tuple[int, SSAValue]] = []
@@ -144,8 +157,13 @@ class BankGaps(Generic[Buffer]):
             return  # (a static launch) already there
         span = a.const(UB_BANK_GROUP_SPAN)
         shift = a.const(half * HALF_SPAN + 2 * UB_BANK_GROUP_SPAN - UB_BLOCK_BYTES)
-        gap = a.name(a.add(a.const(UB_BLOCK_BYTES), a.rem(a.sub(shift, a.rem(used, span)), span)),
-                     f"bank_gap{self.gaps}_bytes")
+        gap = a.add(a.const(UB_BLOCK_BYTES), a.rem(a.sub(shift, a.rem(used, span)), span))
+        if not self.known:
+            if self.placed is None:
+                self.placed = a.name_bool(
+                    a.gt(self.ub_factor, a.const(self.gapped_from - 1)), "bank_gaps_placed")
+            gap = a.select(self.placed, gap, a.const(BANK_GAP_LEAST))
+        gap = a.name(gap, f"bank_gap{self.gaps}_bytes")
         declared = ascend.TBufOp(ascend.TPosition.VECCALC)
         declared.result.name_hint = f"bank_gap{self.gaps}"
         a.builder.insert(declared)

@@ -61,7 +61,7 @@ from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.dialects.int_attrs import int_attr
 from hswc.float8_casts import NON_SATURATING
 from hswc.index_arith import IRArith
-from hswc.tiling import ELEMENT_BYTES, mask_length
+from hswc.tiling import ELEMENT_BYTES, gapped_from, mask_length
 from hswc.vectorizer.bank_layout import BankGaps
 from hswc.vectorizer.broadcast_copy import (
     covered_size,
@@ -272,7 +272,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = buffer_objects(e, plan)
     lengths = _linear_lengths(e, plan, ub_factor)
-    placed = BankGaps(e.a, plan.bank_halves, pipe)
+    placed = BankGaps(e.a, plan.bank_halves, pipe, ub_factor, gapped_from(plan.ub_plan()))
     for b in plan.buffers:
         if b.dtype == "mask" and "mask" not in lengths:
             lengths["mask"] = mask_length(e.a, ub_factor)
