@@ -169,7 +169,8 @@ def test_gaps_that_do_not_fit_keep_the_plain_layout() -> None:
     assert compute_tiling(1 << 20, 8, 1536, "f16", offset).ub_factor == 128
 
 
-@pytest.mark.parametrize("plan", [UbPlan(6, 0, 128, bank_gaps=2), UbPlan(61, 8960, 64, bank_gaps=14),
+@pytest.mark.parametrize("plan", [UbPlan(6, 0, 128, bank_gaps=2),
+                                  UbPlan(61, 8960, 64, bank_gaps=14),
                                   UbPlan(10, 256, 32, block_align=16, bank_gaps=5)])
 def test_the_gapped_tiling_fits_every_ub_it_accepts(plan: UbPlan) -> None:
     """At every UB from 1 KB to 256 KB in 32-byte steps, the tiling of a gapped plan either
