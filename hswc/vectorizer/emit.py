@@ -64,10 +64,12 @@ from hswc.index_arith import IRArith
 from hswc.tiling import ELEMENT_BYTES, gapped_from, mask_length
 from hswc.vectorizer.bank_layout import BankGaps
 from hswc.vectorizer.broadcast_copy import (
+    RowRuns,
     covered_size,
     emit_broadcast_copy,
     emit_resident_copy,
     resident_inputs,
+    row_runs,
 )
 from hswc.vectorizer.dag import FLOAT8_DTYPES, Node
 from hswc.vectorizer.instructions import Instr, Val
@@ -447,6 +449,9 @@ class ChunkEmitter:
         self.previous: list[Instr] = []
         """Until this chunk's first barrier: the previous chunk's last step (last_step)."""
         self.got = False
+        self.drained = False
+        """A PipeBarrier<PIPE_V> came before this chunk's copy-in wrote a buffer with the
+        vector pipe (`copy_one`): the previous chunk's last step is done."""
         self.freed: list[Val] = []
         self.copies: dict[Val, SSAValue] = {}
         """reuse-copies: each f32 copy's own tensor (a later copy in a reused buffer gets its
@@ -505,6 +510,14 @@ class ChunkEmitter:
             assert self.h.broadcast is not None and self.h.slice_offset is not None
             base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
                                  "chunk_start")
+            runs = row_runs(self.h.broadcast, v.input or 0, v.dtype)
+            if (not self.drained and not self.plan.schedule.no_pipe_barriers
+                    and isinstance(runs, RowRuns) and (runs.resident or runs.stride == 0)
+                    and self.touched_last(self.buffer(v))):
+                # its runs write with the vector pipe (a UB -> UB DataCopy, Duplicate) into
+                # what the previous chunk's last step may still read: wait for it
+                self.e.op(ascend.PipeBarrierOp())
+                self.drained = True
             emit_broadcast_copy(self.e.point, self.h.broadcast, v.input or 0, self.h.gm[v],
                                 local, base, self.current_num, v.dtype,
                                 not self.plan.schedule.no_pipe_barriers, self.h.resident.get(v))
@@ -534,9 +547,14 @@ class ChunkEmitter:
     # endregion
     # region Compute
 
+    def touched_last(self, b: Buffer) -> bool:
+        """Whether the body's last step (`last_step`) reads or writes buffer b."""
+        return any(b is self.buffer(s.dst) or any(b is self.buffer(v) for v in s.srcs)
+                   for s in self.last_step())
+
     def compute(self) -> None:
         plan = self.plan
-        self.previous = self.last_step()
+        self.previous = [] if self.drained else self.last_step()
         for at, item in enumerate(plan.items):
             if isinstance(item, Arrival):
                 self.arrive(item)
