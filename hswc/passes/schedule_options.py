@@ -40,7 +40,7 @@ run time)", elements = 1048576 : i64}`. convert-hsg-to-ascend without schedule o
 the kernel with it."""
 
 _PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
-_OPTIONAL_FIELDS = {"block_align": 1, "most": None}
+_OPTIONAL_FIELDS = {"block_align": 1, "most": None, "bank_gaps": 0}
 """Left out of the attribute at their default."""
 
 
