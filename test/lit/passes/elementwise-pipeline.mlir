@@ -87,7 +87,7 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // b, y and prod start in the other half of a bank-group span than the buffer before them
 // (bank-offsets: a gap TBuf before each, the three gaps' 1536 bytes reserved by the tiling).
 // DEFAULT-LABEL: func.func @scaled_relu_tiling_f32(
-// DEFAULT-SAME:      hsg.ub_plan = {bytes_per_element = 28 : i64, ub_reserve = 1536 : i64, align_elements = 64 : i64}
+// DEFAULT-SAME:      hsg.ub_plan = {bytes_per_element = 28 : i64, ub_reserve = 0 : i64, align_elements = 64 : i64, bank_gaps = 3 : i64}
 // DEFAULT-LABEL: func.func @scaled_relu_kernel_f32(
 // DEFAULT-SAME:      hsg.schedule = {options = "double-buffer=true scalar-compare=true early-free=true x-first=true l2-bypass=true bank-offsets=true", soc = "ascend910b", platform = "default (known at run time)", elements = 1048576 : i64}
 // DEFAULT:         %[[GA:.*]] = ascend.set_global_buffer
