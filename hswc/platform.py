@@ -11,6 +11,24 @@ from dataclasses import dataclass, field, replace
 UB_BLOCK_BYTES = 32
 """The unified buffer's block: UB addresses and DataCopy lengths are multiples of it."""
 
+UB_BANK_GROUPS = 16
+"""Documented: Atlas A2/A3's 192 KB UB is 48 banks of 128 rows of 32 bytes in 16 bank groups of
+3 banks each (asc-devkit examples/01_simd_cpp_api/05_best_practices/04_memory_access/
+bank_conflict_ub/README.md:34-38). Its 18-bit address is {bank id [17:16], row [15:9], bank group
+[8:5], byte [4:0]} (ibid. :42-49), so UB byte b is in bank group (b // 32) % 16."""
+
+UB_BANK_GROUP_SPAN = UB_BANK_GROUPS * UB_BLOCK_BYTES
+"""512: the bytes after which the bank groups repeat (UB_BANK_GROUPS). A vector repeat's 8 blocks
+from offset o take groups (o // 32) % 16 ... + 7, so two operands whose offsets are equal modulo
+512 take the same 8 groups, and operands 256 bytes apart take the other 8 (asc-devkit
+add_high_performance README case 6 places its Add's y so)."""
+
+UB_BANK_BYTES = 64 * 1024
+"""Documented: the bank id of UB byte b is b // 65536, address bits [17:16] (bank_conflict_ub
+README.md:42-49; the bank number is bank group + 16 x bank id, ibid. :37; asc-devkit's guide,
+docs/zh/guide/算子实践参考/SIMD算子性能优化/内存访问/避免UB的bank冲突/, its page for NPU
+architecture 2201, line 31: 0x10000 is bank 16, 0x10020 bank 17, 0x20020 bank 33)."""
+
 DATA_COPY_PAD_MAX_BYTES = 0xFFFF
 """The most bytes one DataCopyPad block moves: DataCopyParams.blockLen, which DataCopyPad counts
 in bytes, is a uint16_t (asc-devkit include/basic_api/kernel_struct_data_copy.h); a longer
@@ -110,10 +128,15 @@ class CostFigures:
     of 32 repeats 86 cycles in cases 1 and 2, of 128 conflicting repeats 276 in case 3, of 127
     150 in case 6; ops-nn's turbo_quant README measures about 35 on 910B4)."""
     bank_conflict_factor: float = 2.0
-    """Fitted: a vector call whose operands conflict in the UB banks
-    (hswc.cost_model.stream.bank_conflict) takes this many times its repeats' cycles
-    (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes).
-    Only a recorded kernel's calls, whose UB addresses are known, are checked."""
+    """Fitted: each repeat of a vector call whose operands conflict in the UB banks
+    (hswc.cost_model.stream.bank_conflict_share) takes this many times its cycles
+    (ADD_PROFILES: aiv_vec_time 12.846 us in case 5, 6.954 in case 6 after moving y 256 bytes),
+    whichever rule it breaks. A check, not fitted: asc-devkit's bank_conflict_ub example
+    (README.md:78-85) measures an Add of 64 repeats 1.74x as long with a read-read conflict
+    and 1.57x with a read-write one, and 1.50x where every other repeat conflicts (scenario
+    7); the model gives (21 + 64 x 2) / (21 + 64) = 1.75x for either of the first two and
+    (21 + 64 x 1.5) / 85 = 1.38x for the third (not run by bench/bench_calibration.py: its
+    kernel times itself by GetSystemCycle, in system-counter cycles)."""
     conflict_read_factor: float = 0.4
     """Fitted: while a vector call whose operands conflict in the UB banks runs, its core's
     MTE2 reads into UB move at most this fraction of the port rate (`core_gm_bytes_per_s`):

@@ -17,7 +17,12 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from hswc.kernel_dtypes import element_dtypes, output_dtype
-from hswc.platform import DATA_COPY_PAD_MAX_BYTES, VECTOR_REPEAT_BYTES
+from hswc.platform import (
+    DATA_COPY_PAD_MAX_BYTES,
+    UB_BANK_GROUP_SPAN,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+)
 
 V = TypeVar("V")
 B = TypeVar("B")
@@ -44,6 +49,40 @@ class UbPlan:
     """At most this many units (elements, or a row kernel's rows) per UB pass, where the
     kernel's calls bound it (a row kernel's level-0 calls repeat at most 255 times over the
     rows of a chunk); None: one DataCopyPad's bound on an elementwise chunk."""
+    bank_gaps: int = 0
+    """Gap TBufs a `bank-offsets` kernel places before its buffers (hswc.vectorizer.bank_layout),
+    not in ub_reserve: the tiling reserves each BANK_GAP_MOST bytes where the kernel places its
+    gaps (`gapped_from`), else BANK_GAP_LEAST."""
+
+
+BANK_GAP_MOST = UB_BANK_GROUP_SPAN
+"""The most bytes one bank-offset gap takes: 32 + ((...) % 512), whole 32-byte blocks, is at
+most 512 (hswc.vectorizer.bank_layout.BankGaps)."""
+BANK_GAP_LEAST = UB_BLOCK_BYTES
+"""A gap's bytes where the kernel does not place its gaps: one block, so the gap TBuf is never
+empty (whether InitBuffer takes a length of 0 is not documented)."""
+BANK_GAP_SHARE = 8
+"""Assumed: a kernel places its bank-offset gaps only where a UB pass's buffers take at least
+this many times the gaps' bytes (the cost model weighs a gapped layout at the UB it chooses for,
+where they take far less; on a small UB a shorter pass costs more than a conflict saves)."""
+
+
+def gapped_from(plan: UbPlan) -> int:
+    """The least ubFactor at which a kernel of `plan` places its bank-offset gaps (0: it has
+    none): a multiple of its alignment, at least two of them (so the plain layout below it
+    keeps a pass of one), where its buffers take BANK_GAP_SHARE times the gaps' most bytes.
+    The host tiling (`tiling_formula`) and the kernel's Init (BankGaps) both decide by it."""
+    if not plan.bank_gaps:
+        return 0
+    step = plan.align_elements
+    least = -(-BANK_GAP_SHARE * BANK_GAP_MOST * plan.bank_gaps // max(plan.bytes_per_element, 1))
+    return max(2 * step, -(-least // step) * step)
+
+
+def gap_bytes(plan: UbPlan, ub_factor: int) -> int:
+    """The most bytes a kernel of `plan`'s bank-offset gaps take at this ubFactor."""
+    gapped = plan.bank_gaps and ub_factor >= gapped_from(plan)
+    return plan.bank_gaps * (BANK_GAP_MOST if gapped else BANK_GAP_LEAST)
 
 
 @dataclass(frozen=True)
@@ -192,7 +231,9 @@ def tiling_formula(
     reach it on no Ascend SoC). With variants, the plan and the tiling key are chosen by the
     element count first (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its
     `FloorDiv(ubSize / typeSize, bufferNum)` is ubSize / (typeSize * bufferNum) for positive
-    integers).
+    integers). A `bank-offsets` kernel's gaps (UbPlan.bank_gaps) are reserved at their most
+    where the pass that leaves room for them reaches `gapped_from`; else at a block each, the
+    pass then below `gapped_from`, so the kernel, which sees only ubFactor, knows which.
 
     Fails (a.check) as the reference does: no cores, no UB, no UB left after the reserve, or a
     UB too small for one aligned pass (ops-nn's arch35 tiling does not check that last one; its
@@ -224,7 +265,20 @@ def tiling_formula(
     most = _most(plans, dtype)
     moved = (a.const(most // chosen.align * chosen.align) if isinstance(chosen.align, int)
              else a.name(a.mul(a.floor_div(a.const(most), align), align), "ub_factor_max"))
-    ub_factor = a.select(empty, zero, a.min(a.mul(a.floor_div(raw, align), align), moved))
+    ub_factor = a.min(a.mul(a.floor_div(raw, align), align), moved)
+    if chosen.gap_extra is not None and chosen.gapped_from is not None:
+        # bank-offset gaps at their most where the pass that leaves room for them is long
+        # enough (gapped_from); else each a block, the pass kept below gapped_from
+        roomy = a.name(a.floor_div(a.max(a.sub(available, value(chosen.gap_extra)), zero),
+                                   value(chosen.bytes_per_element)), "ub_factor_gapped_raw")
+        gapped = a.min(a.mul(a.floor_div(roomy, align), align), moved)
+        least, step = chosen.gapped_from, chosen.align
+        below, under = ((a.const(least - 1), a.const(least - step))
+                        if isinstance(least, int) and isinstance(step, int)
+                        else (a.sub(value(least), one), a.sub(value(least), align)))
+        placed = a.name_bool(a.gt(gapped, below), "bank_gaps_placed")
+        ub_factor = a.select(placed, gapped, a.min(ub_factor, under))
+    ub_factor = a.select(empty, zero, ub_factor)
     a.check(a.or_(empty, a.gt(ub_factor, zero)), "ubFactor is invalid")
     return Tiling(total_num, block_factor, ub_factor, used_core_num, value(chosen.key))
 
@@ -256,17 +310,32 @@ class _Chosen(Generic[V]):
 
     bytes_per_element: V | int
     reserve: V | int | None
-    """None: no variant reserves anything."""
+    """None: no variant reserves anything. Bank-offset gaps at BANK_GAP_LEAST included."""
     align: V | int
     key: V | int
+    gap_extra: V | int | None = None
+    """The bytes the bank-offset gaps take beyond `reserve`'s where the kernel places them;
+    None: no variant has gaps."""
+    gapped_from: V | int | None = None
+    """The plan's `gapped_from`; None: no variant has gaps."""
+
+
+def _gaps(plan: UbPlan) -> tuple[int, int, int]:
+    """A plan's reserve with its gaps at their least, their extra bytes at their most, and
+    the ubFactor from which the kernel places them."""
+    return (plan.ub_reserve + plan.bank_gaps * BANK_GAP_LEAST,
+            plan.bank_gaps * (BANK_GAP_MOST - BANK_GAP_LEAST), gapped_from(plan))
 
 
 def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...]) -> _Chosen[V]:
     first = variants[0]
-    reserves = any(v.plan.ub_reserve for v in variants) or len(variants) == 1
+    gapped = any(v.plan.bank_gaps for v in variants)
+    reserves = any(v.plan.ub_reserve for v in variants) or len(variants) == 1 or gapped
+    reserve, extra, least = _gaps(first.plan)
     picked: _Chosen[V] = _Chosen(first.plan.bytes_per_element,
-                                 first.plan.ub_reserve if reserves else None,
-                                 first.plan.align_elements, first.key)
+                                 reserve if reserves else None,
+                                 first.plan.align_elements, first.key,
+                                 extra if gapped else None, least if gapped else None)
     for v in variants[1:]:
         assert v.above is not None
         taken = a.name_bool(a.gt(total_num, a.const(v.above)),
@@ -278,12 +347,15 @@ def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...]) -
             old_value = a.const(old) if isinstance(old, int) else old
             return a.name(a.select(cond, a.const(new), old_value), hint)
 
+        reserve, extra, least = _gaps(v.plan)
         picked = _Chosen(
             pick(v.plan.bytes_per_element, picked.bytes_per_element, "bytes_per_element"),
-            None if picked.reserve is None else pick(v.plan.ub_reserve, picked.reserve,
-                                                     "ub_reserve"),
+            None if picked.reserve is None else pick(reserve, picked.reserve, "ub_reserve"),
             pick(v.plan.align_elements, picked.align, "align_elements"),
-            pick(v.key, picked.key, "tiling_key"))
+            pick(v.key, picked.key, "tiling_key"),
+            None if picked.gap_extra is None else pick(extra, picked.gap_extra, "gap_extra"),
+            None if picked.gapped_from is None else pick(least, picked.gapped_from,
+                                                         "gapped_from"))
     return picked
 
 

@@ -60,13 +60,13 @@ def test_the_tiling_aligns_block_factor_only_when_asked() -> None:
 
 MULTI_CHUNK = {
     # name: (output shape, operand shape, map, numpy's view of the operand, op, dtype)
-    "bias_f16": ((40, 80), (80,), "d1", lambda b: b, "addf", "f16"),
+    "bias_f16": ((80, 80), (80,), "d1", lambda b: b, "addf", "f16"),
     "bias_f32": ((60, 40), (40,), "d1", lambda b: b, "subf", "f32"),
     "row_scale_f32": ((120, 16), (120, 1), "d0, 0", lambda b: b, "mulf", "f32"),
     "row_scale_bf16": ((40, 96), (40,), "d0", lambda b: b[:, None], "mulf", "bf16"),
-    "merged_f16": ((12, 5, 48), (5, 48), "d1, d2", lambda b: b, "addf", "f16"),
+    "merged_f16": ((24, 5, 48), (5, 48), "d1, d2", lambda b: b, "addf", "f16"),
     "long_rows_f32": ((3, 1000), (1000,), "d1", lambda b: b, "addf", "f32"),  # row > ubFactor
-    "size1_dim_f16": ((30, 1, 64), (64,), "d2", lambda b: b, "mulf", "f16"),
+    "size1_dim_f16": ((100, 1, 64), (64,), "d2", lambda b: b, "mulf", "f16"),
     "row_scale_gm_f32": ((1100, 8), (1100, 1), "d0, 0", lambda b: b, "mulf", "f32"),  # 4400 B
     # 784-byte rows: masked runs (test_broadcast_masked_runs)
     "channel_196_f32": ((1, 20, 14, 14), (20,), "d1", lambda b: b[None, :, None, None], "mulf",
@@ -76,8 +76,9 @@ MULTI_CHUNK = {
 
 @pytest.mark.parametrize("case", list(MULTI_CHUNK))
 def test_runs_are_bit_exact_across_chunks_and_cores(case: str) -> None:
-    """On a 4096-byte UB (ubFactor 128 or 256) over 7 cores, chunks start mid-row; every level
-    gives numpy's broadcasting bit for bit."""
+    """On a 4096-byte UB (ubFactor 128 to 640, as the chosen schedule's buffers take it) over
+    7 cores, chunks start mid-row; every level gives numpy's broadcasting bit for bit. The
+    shapes are large enough that each core's slice takes several chunks (checked below)."""
     out, operand, m, spread, op, dtype = MULTI_CHUNK[case]
     t = DTYPES[dtype]
     x, b = _values(out, t, 5), _values(operand, t, 6)

@@ -45,9 +45,9 @@ A2_DIGESTS = {
                         [EXAMPLES / "hard_swish_grad.mlir"]),
     "leaky_relu_grad": ("9ea7b784f58a4515c15e4852de161ae49103cfb3fcf35f27e0cdb2036602ddcf",
                         [EXAMPLES / "leaky_relu_grad.mlir"]),
-    "silu": ("410d7b59d518813c8b82c9854caac572e946bc5956ad29ca15b0519591d3ee7b",
+    "silu": ("d8f704132e723bd84e8ac9cde82eb0d59d034afa714e003658d59b73dc208065",
              [EXAMPLES / "silu.mlir"]),
-    "grad_times_scale": ("b66efe5bc36ca7660b7719a982c02ea99a7584a55d080d43c609f5e3b3bc4b52",
+    "grad_times_scale": ("a3d87033d2e716962b9cab6a7cb405932c1f29f3d7203c74ddd32e3b5336bc71",
                          [EXAMPLES / "grad_times_scale.mlir", "--name", "GradTimesScale"]),
 }
 """The A2/A3 packages' digests (sorted relative path, NUL, bytes, NUL per file); last changed by
@@ -55,7 +55,10 @@ the PipeBarrier<PIPE_V> the kernels gained for --cce-auto-sync=off (hswc/vectori
 and the host tiling's cap on ubFactor (a chunk one DataCopyPad moves: `Min(..., 32704)`); silu's
 by Swish's scale attribute (ops-nn's Swish definition's, launched at 1 by aclnnSilu); all but
 HardSwishGrad's (the CANN kernel) by the L2 hint the default choice takes (SetL2CacheHint on each
-streamed input, hswc.passes.schedule_choice: the kernels otherwise byte-identical)."""
+streamed input, hswc.passes.schedule_choice: the kernels otherwise byte-identical); silu's and
+GradTimesScale's by the bank-offsets layout the A2 choice takes under the UB bank rule (gap
+TBufs in Init, placed where ubFactor reaches gapped_from, and the host tiling's gapped
+ubFactor: hswc.vectorizer.bank_layout, hswc.tiling)."""
 DTYPES = ("f16", "f32", "bf16")
 SAMPLE = ("hard_swish_grad", "hard_shrink")
 OPS_950 = tuple(OPS) if os.environ.get("HSWC_ALL_950") == "1" else SAMPLE

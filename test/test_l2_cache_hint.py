@@ -22,7 +22,7 @@ from hswc import runner
 from hswc.backend.source import kernel_source
 from hswc.dialects import ascend
 from hswc.pipeline import DIALECTS
-from hswc.platform import COST_FIGURES
+from hswc.platform import COST_FIGURES, get_platform
 from hswc.profiling import lower, profile
 from hswc.vectorizer.schedule import FAST
 
@@ -33,6 +33,10 @@ func.func @hard_swish(%x: tensor<?xf16>) -> tensor<?xf16> {
 }
 """
 BYPASS = replace(FAST, l2_bypass=True)
+A2_NO_CONFLICTS = replace(get_platform("ascend910b"), cost=replace(
+    COST_FIGURES, bank_conflict_factor=1.0, conflict_read_factor=1.0))
+"""Atlas A2 without UB bank conflicts (FAST's in-place calls conflict; test_bank_offsets.py
+times those), so the bandwidths alone bind."""
 
 
 def parse(text: str) -> ModuleOp:
@@ -75,8 +79,8 @@ def test_writes_stay_in_l2_when_the_input_bypasses_it() -> None:
     moved = 2 * n * 2
     hbm = moved / COST_FIGURES.hbm_bytes_per_s
     l2 = moved / COST_FIGURES.l2_bytes_per_s
-    plain = profile(lower(parse(HARD_SWISH), FAST), n, platform="ascend910b", variant=FAST)
-    hinted = profile(lower(parse(HARD_SWISH), BYPASS), n, platform="ascend910b",
+    plain = profile(lower(parse(HARD_SWISH), FAST), n, platform=A2_NO_CONFLICTS, variant=FAST)
+    hinted = profile(lower(parse(HARD_SWISH), BYPASS), n, platform=A2_NO_CONFLICTS,
                      variant=BYPASS)
     assert hbm * 0.97 <= plain.total_time <= hbm * 1.05
     assert l2 <= hinted.total_time <= l2 * 1.06

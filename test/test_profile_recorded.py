@@ -14,7 +14,14 @@ import pytest
 
 from hswc.checker.asc_source import device_part
 from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
-from hswc.cost_model.stream import MTE2, MTE3, VECTOR, bank_conflict
+from hswc.cost_model.stream import (
+    MTE2,
+    MTE3,
+    VECTOR,
+    UbOperand,
+    bank_conflict,
+    bank_conflict_share,
+)
 from hswc.platform import COST_FIGURES, PLATFORMS, CostFigures
 
 SIMPLE = CostFigures(clock_hz=1e9, hbm_bytes_per_s=1e9, l2_bytes_per_s=1e9, cycles_per_repeat=1.0,
@@ -122,9 +129,55 @@ def test_a_stream_it_cannot_read_is_an_error(stream: str, message: str) -> None:
     ([(65536, False), (98048, False), (163584, True)], False),  # case 6's pong
     ([(0, False), (256, False), (512, True)], True),  # x and z: the same groups, one bank
     ([(0, False), (256, False), (65536 + 512, True)], False),  # z in the next bank
+    # asc-devkit bank_conflict_ub (README.md:78-85, measured on A2): src0, src1, dst
+    ([(0, False), (0x10100, False), (0x20000, True)], False),  # 1: apart
+    ([(0, False), (0x4000, False), (0x10000, True)], True),  # 2: sources in one bank
+    ([(0, False), (0x10000, False), (0x14100, True)], True),  # 3: sources in one group
+    ([(0, False), (0x10100, False), (0x4000, True)], False),  # 4: dst aligned with src0: delayed
+    ([(0, False), (0x10100, False), (0x4020, True)], True),  # 5: dst one group on: read-write
+    ([(0, False), (0x10100, False), (0x10100, True)], False),  # 6: in place: delayed
+    # one source: in place, or aligned in one bank (delayed); in another bank's same groups
+    ([(0x100, False), (0x100, True)], False),
+    ([(0x100, False), (0x300, True)], False),
+    ([(0, False), (0x10000, True)], False),  # the guide's overview: 0x0 and 0x10000
+    ([(0, False), (0x120, True)], True),  # one bank, groups 0-7 against 9-16: group 0 twice
+    ([(0, False), (0x100, True)], False),  # the other 8 groups
+    # a source read twice (Mul(x, x)) is one read
+    ([(0x200, False), (0x200, False), (0x8000, True)], False),
+    # the delayed in-place write meets the other source's groups in its bank
+    ([(0, False), (0x100, False), (0, True)], True),
+    ([(0, False), (0x10100, False), (0, True)], False),  # ... but not in another bank
+    # two writes in one group (write-write)
+    ([(0, False), (0x10000, True), (0x20040, True)], True),
 ])
 def test_bank_conflicts(operands: list[tuple[int, bool]], conflict: bool) -> None:
     assert bank_conflict(operands) is conflict
+
+
+@pytest.mark.parametrize(("operands", "conflict"), [
+    # bank_conflict_ub scenarios 7 and 8 (README.md:86-87, measured): src0 reads one block a
+    # repeat (block stride 0), moving 32 bytes a repeat (7: meets src1's groups) or 256 (8: not)
+    ([UbOperand(0, False, 32, 1), UbOperand(0x10100, False), UbOperand(0x10100, True)], True),
+    ([UbOperand(0, False, 256, 1), UbOperand(0x10100, False), UbOperand(0x10100, True)], False),
+    # a Cast from f16 at 0 (128 bytes, 4 groups a repeat) to f32 256 bytes on, in one bank: its
+    # second repeat reads groups 4-7 while it writes 0-7 (a 256-byte step would read 8-15)
+    ([UbOperand(0, False, 128, 4), UbOperand(256, True)], True),
+    ([UbOperand(0, False, 128, 4), UbOperand(0x10100, True)], False),  # ... in another bank
+])
+def test_bank_conflicts_of_operands_moving_other_than_256_bytes(operands: list[UbOperand],
+                                                                 conflict: bool) -> None:
+    assert bank_conflict(operands) is conflict
+
+
+def test_the_share_of_conflicting_repeats() -> None:
+    """Scenario 7 conflicts in every other repeat (README.md:320-322), as does the f16 -> f32
+    Cast in one bank above (repeats 1 and 2 of every 4: its source's groups 4-7 and 8-11
+    against its destination's 0-7 and 8-15); add_high_performance case 5's ping in every one."""
+    assert bank_conflict_share([UbOperand(0, False, 32, 1), UbOperand(0x10100, False),
+                                UbOperand(0x10100, True)]) == 0.5
+    assert bank_conflict_share([UbOperand(0, False, 128, 4), UbOperand(256, True)]) == 0.5
+    assert bank_conflict_share([(0, False), (32768, False), (65536, True)]) == 1.0
+    assert bank_conflict_share([(0x100, False), (0x100, True)]) == 0.0
 
 
 ASC = """#include "acl/acl.h"

@@ -473,7 +473,8 @@ def test_a_compare_with_the_row_value_is_lowered_and_equals_numpy() -> None:
 
 @pytest.mark.parametrize(("op", "length", "dtype", "chosen"), [
     ("hsg.softmax", 64, "f16", "double-buffer=true"),  # the fast preset, modelled faster
-    ("hsg.layer_norm", 900, "f32", "double-buffer=true"),
+    # the fast preset's buffers meet in the UB banks (row kernels have no bank offsets)
+    ("hsg.layer_norm", 900, "f32", "reference"),
     ("hsg.layer_norm", 6000, "f32", "reference")])  # depth-2 queues do not fit one such row
 def test_the_cost_model_chooses_a_row_kernels_schedule(op: str, length: int, dtype: str,
                                                        chosen: str) -> None:
@@ -687,8 +688,8 @@ def _ill_conditioned() -> list[np.ndarray]:
 def test_an_ill_conditioned_row_sum_is_compensated_at_every_level() -> None:
     """log_softmax_grad f32 over rows of 12,345 (segments): the sum of grad_output (`signed`)
     is compensated (hswc.reduction_order), so every level is within PyTorch's tolerance of the
-    float64 model and bit for bit equal; the plain fold tree of the same segments, on the same
-    input, is not within it (6,609 elements outside before the compensated sum)."""
+    float64 model and bit for bit equal; a plain fold tree of segments of about that length, on
+    the same input, is not within it (6,609 elements outside before the compensated sum)."""
     from hswc.reduction_order import reduce_rows
 
     inputs = _ill_conditioned()
@@ -705,7 +706,9 @@ def test_an_ill_conditioned_row_sum_is_compensated_at_every_level() -> None:
     within = compare_tolerance(got["ascend"], want)
     assert within.equal, within.summary()
     grad, output = inputs
-    plain = reduce_rows(grad, "addf", segment=segment)[:, None]
+    # segments of 6,848 (the choice before the model charged UB bank conflicts; it now takes
+    # 6,208, whose plain fold happens to stay within the tolerance on this input)
+    plain = reduce_rows(grad, "addf", segment=6848)[:, None]
     with np.errstate(all="ignore"):
         uncompensated = (grad - np.exp(output) * plain).astype(np.float32)
     assert compare_tolerance(uncompensated, want).outside > 1000

@@ -329,13 +329,16 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
     monkeypatch.setattr(choice_store, "store", None)
-    # apart: the traded candidates, then the hint of their winner, each step its own kernels
+    # apart: the traded candidates, then the hint of their winner (then, below, its offsets),
+    # each step its own kernels
     size = choice_size(None)
     times = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, size,
                            schedule_choice.TRADED)
     fastest = min(t for _, t in times)
-    apart = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
-                                    next(c for c in times if c[1] <= fastest * (1 + TIE)))
+    hinted = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
+                                     next(c for c in times if c[1] <= fastest * (1 + TIE)))
+    apart = schedule_choice._offset(build, ew.dag, dtype, ew.output_name(), platform, None,
+                                    hinted)
     distinct = {schedule_choice._signature(plan)
                 for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api,
                                       schedule_choice.TRADED)}
@@ -359,9 +362,13 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     assert (choice.schedule, choice.time) == apart
     assert len(blocked) == 1
     # a candidate differing from one lowered before only in its queues' depths or its L2
-    # hint (the winner's hint among them) is that kernel requeued
-    assert len(built) == len({schedule_choice._depthless(k) for k in distinct})
-    assert len(built) < len(distinct)
+    # hint (the winner's hint among them) is that kernel requeued; the winner with its buffers
+    # offset is one more lowering when the planner offsets any (its gaps are InitBuffers)
+    offset = replace(hinted[0], bank_offsets=True)
+    offsets = bool(_plans(ew.dag, dtype, ew.output_name(), platform.api, (offset,))[0][1]
+                   .bank_halves)
+    assert len(built) == len({schedule_choice._depthless(k) for k in distinct}) + offsets
+    assert len(built) < len(distinct) + offsets
 
 
 @pytest.mark.parametrize(("source", "dtype"), [("hard_sigmoid_grad", "f16"),
@@ -404,8 +411,10 @@ def test_a_candidate_differing_only_in_queue_depths_or_hint_is_requeued_as_its_o
     plans = {_signature(plan): plan
              for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api, every)}
     pairs = [(a, b) for a in plans for b in plans if a != b and _depthless(a) == _depthless(b)]
-    assert {a[-1] for a, b in pairs if a[-1] != b[-1]} == {False, True}  # hint on, off
-    assert any(a[1] != b[1] and a[-1] == b[-1] for a, b in pairs)  # depths alone
+    hints = {a.l2_bypass for a, b in pairs if a.l2_bypass != b.l2_bypass}
+    assert hints == {False, True}  # hint on, off
+    # depths alone
+    assert any(a.buffers != b.buffers and a.l2_bypass == b.l2_bypass for a, b in pairs)
     size = choice_size(None)
     for a, b in pairs:
         first, fresh = (candidate_kernel(blocked, plans[k]) for k in (a, b))

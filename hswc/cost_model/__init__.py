@@ -34,11 +34,16 @@ bench/bench_calibration.py prints the model beside every published measurement i
 `hswc.cost_model.recorded` times a hand-written kernel the same way: the C++ CPU model records
 its call stream (hswc-check-kernel --profile), turned into the same pipe streams.
 
+UB bank conflicts: a generated kernel's buffers are placed as TPipe places them (InitBuffer
+after InitBuffer, as the interpreter and the CPU model do), so each vector call's operands have
+addresses, and a call is timed by the same rule (`stream.bank_conflict_share`, asc-devkit's
+documented A2 rule: read-read in one bank group, read-write in one bank, an aligned write such
+as an in-place call's delayed one repeat) as a recorded one.
+
 Not modelled: GM burst size (a copy of many short GM runs costs what one of their total does),
 GM address alignment (AscendC documents up to 30% less bandwidth for copies whose GM address is
-32- but not 512-byte aligned on A2), UB bank conflicts of a generated kernel (its UB addresses
-are not known to the stream), L2 hits of data read twice, and Ascend 950's RegBase (MicroAPI)
-register calls.
+32- but not 512-byte aligned on A2), L2 hits of data read twice, and Ascend 950's RegBase
+(MicroAPI) register calls.
 """
 
 from hswc.cost_model.report import Report

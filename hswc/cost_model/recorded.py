@@ -38,14 +38,15 @@ from hswc.cost_model.stream import (
     VECTOR,
     CoreProgram,
     Signal,
+    UbOperand,
     Wait,
     Work,
-    bank_conflict,
+    bank_conflict_share,
     copy_cycles,
     repeats_of,
     vector_cycles,
 )
-from hswc.platform import CostFigures
+from hswc.platform import UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES, CostFigures
 
 SCALAR = "S"
 """The scalar unit's stream (a recorded kernel's scalar accesses)."""
@@ -116,17 +117,20 @@ class _Core:
             self.emit(p, Wait(done))
 
     def vector(self, api: str, operands: list[str]) -> None:
-        widest = 0
-        starts: dict[tuple[int, bool], None] = {}
-        for operand in operands:
-            off, size, mode = operand.split(":")
-            widest = max(widest, int(size))
-            starts[(int(off), mode == "w")] = None
+        fields = [operand.split(":") for operand in operands]
+        widest = max((int(size) for _, size, _ in fields), default=0)
         repeats, instructions = repeats_of(1, widest, self.figures)
-        conflict = bank_conflict(list(starts))
+        # each operand moves its share of the widest's bytes a repeat (a Cast's narrow side
+        # half: hswc.cost_model.stream.KernelWalker.conflicting)
+        steps = [max(UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES * int(size) // widest // UB_BLOCK_BYTES
+                     * UB_BLOCK_BYTES) if widest else VECTOR_REPEAT_BYTES
+                 for _, size, _ in fields]
+        conflict = bank_conflict_share(
+            UbOperand(int(off), mode == "w", step, step // UB_BLOCK_BYTES)
+            for (off, _, mode), step in zip(fields, steps, strict=True))
         cycles = vector_cycles(api, repeats, instructions, self.figures, conflict)
         self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions,
-                               bank_conflict=conflict))
+                               bank_conflict=conflict > 0))
 
     def registers(self, api: str, count: int) -> None:
         cycles = count * self.figures.register_cycles_of(api)

@@ -13,7 +13,11 @@ work on one of three pipes or into a synchronisation between them:
 - Vector instructions (every ascend.VectorOp: the arithmetic and bitwise families, Duplicate,
   Compare, CompareScalar, Select, Cast): work on V of `repeats = ceil(count * sizeof(T) / 256)`
   repeats (T the widest operand element), issued as ceil(repeats / 255) instructions; a scalar
-  source costs the same as an attribute or as a run-time value.
+  source costs the same as an attribute or as a run-time value. Its operands' UB addresses
+  (InitBuffer places buffers back to back from byte 0, each length rounded up to 32 bytes, a
+  queue's `num` buffers one after another; LocalTensor[offset] moves on) decide which share of
+  its repeats conflicts in the UB banks (`bank_conflict_share`: the rule a recorded call is
+  timed by), whose cycles `bank_conflict_factor` multiplies.
 - Float scalar code (the kernel's f32 scalars, arith on them): the scalar unit, like index
   arithmetic; no pipe time, and no value is computed (nothing the model times depends on it).
 - Scalar accesses (GlobalTensor::GetValue, LocalTensor::SetValue: a broadcast operand's
@@ -33,8 +37,8 @@ work on one of three pipes or into a synchronisation between them:
   for each time the implementation waits for V so the scalar unit can read its result.
 - The mask/repeat calls (the level-0 binary arithmetic, WholeReduceSum / Max / Min, Brcb): one
   instruction of `repeat` repeats, each repeat one `cycles_per_repeat` whatever its mask and
-  strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does; UB bank
-  conflicts are not modelled).
+  strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does), UB bank
+  conflicts as a vector instruction's.
 - GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE): that tensor's copies are marked
   `l2_bypass` (hswc.cost_model.schedule: while no read that allocates in L2 moves, the writes
   stay in L2).
@@ -54,10 +58,12 @@ An op the model has no rule for is an error naming it, never skipped.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import UnionType
+from typing import NamedTuple
 
 from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
@@ -66,7 +72,13 @@ from xdsl.ir import Block, Operation, SSAValue
 from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.integer_semantics import BINARY, DIVISIONS, PREDICATES
-from hswc.platform import UB_BLOCK_BYTES, CostFigures
+from hswc.platform import (
+    UB_BANK_BYTES,
+    UB_BANK_GROUPS,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+    CostFigures,
+)
 
 MTE2, VECTOR, MTE3 = "MTE2", "V", "MTE3"
 PIPES = (MTE2, VECTOR, MTE3)
@@ -149,6 +161,8 @@ class _Slot:
     index: int
     release: int | None = None
     """The token FreeTensor signalled for this buffer's previous tensor."""
+    addr: int = 0
+    """Its UB byte offset (InitBuffer's placement: KernelWalker.init_buffer)."""
 
 
 @dataclass
@@ -168,9 +182,18 @@ class _Queue:
 
 
 @dataclass
+class _Buf:
+    """A TBuf: where InitBuffer put it."""
+
+    addr: int = 0
+
+
+@dataclass
 class _Tensor:
     queue: _Queue | None
     slot: _Slot | None
+    addr: int = 0
+    """The UB byte offset of its first element."""
 
 
 # endregion
@@ -201,12 +224,13 @@ def repeats_of(lane: int, count: int, figures: CostFigures) -> tuple[int, int]:
 
 
 def vector_cycles(call: str, repeats: int, instructions: int, figures: CostFigures,
-                  conflict: bool = False) -> float:
+                  conflict: float = 0.0) -> float:
     """V cycles of one vector API call (`call`: its name, as the API or the `ascend` op spells
     it, any case): its instructions' issue and its repeats at the call's rate
-    (CostFigures.repeat_cycles_of), times `bank_conflict_factor` when its operands conflict in
-    the UB banks (`bank_conflict`). One rule for a generated kernel's op and a recorded call."""
-    factor = figures.bank_conflict_factor if conflict else 1.0
+    (CostFigures.repeat_cycles_of); `conflict`, the share of its repeats whose operands conflict
+    in the UB banks (`bank_conflict_share`), take `bank_conflict_factor` times as long. One rule
+    for a generated kernel's op and a recorded call."""
+    factor = 1.0 + (figures.bank_conflict_factor - 1.0) * conflict
     return (instructions * figures.vector_issue_cycles
             + repeats * figures.repeat_cycles_of(call) * factor)
 
@@ -220,35 +244,97 @@ def copy_cycles(pipe: str, gm_bytes: int, bursts: int, figures: CostFigures) -> 
     return figures.dma_setup_cycles if pipe == MTE2 else figures.write_setup_cycles
 
 
-UB_BANK_GROUP_SPAN = 512
-"""Atlas A2/A3's UB: 16 bank groups of 32-byte rows, interleaved (asc-devkit
-add_high_performance README, 'Bank Conflict' section: 192 KB = 16 bank groups x 3 banks of
-4 KB; a vector repeat reads 8 blocks of 256 bytes, and operands offset by 256 bytes fall in
-different bank groups). So the group of UB byte b is (b // 32) % 16, and a repeat's 8 blocks
-from offset o take groups (o // 32) % 16 ... + 7: two operands whose offsets are equal modulo
-512 take the same 8 groups."""
-UB_BANK_BYTES = 64 * 1024
-"""Assumed: the 3 banks of a group are the UB's three 64 KB thirds (192 KB / 3); the README
-gives their size (4 KB = 128 rows of 32 bytes in each group), not which addresses they hold."""
+class UbOperand(NamedTuple):
+    """One UB operand of a vector call, as `bank_conflict` reads it."""
+
+    start: int
+    """Its UB byte offset."""
+    written: bool
+    step: int = VECTOR_REPEAT_BYTES
+    """Bytes from one repeat's first block to the next's."""
+    blocks: int = VECTOR_REPEAT_BYTES // UB_BLOCK_BYTES
+    """The consecutive 32-byte blocks a repeat touches."""
 
 
-def bank_conflict(operands: list[tuple[int, bool]]) -> bool:
-    """Whether a vector call's UB operands (start offset, written) conflict in Atlas A2/A3's UB
-    banks (a measured doubling of its repeats' time: add_high_performance cases 5 and 6): two
-    read operands in the same bank groups (a read-read conflict), or a read and the written
-    operand in the same groups of the same bank (read-write)."""
-    def groups(offset: int) -> int:
-        return (offset % UB_BANK_GROUP_SPAN) // (UB_BANK_GROUP_SPAN // 2)
+def bank_conflict(operands: Iterable[tuple[int, bool] | UbOperand]) -> bool:
+    """Whether any repeat of a vector call conflicts in the UB banks (`bank_conflict_share`)."""
+    return bank_conflict_share(operands) > 0
 
-    reads = [o for o, written in operands if not written]
-    writes = [o for o, written in operands if written]
-    for k, a in enumerate(reads):
-        if any(groups(a) == groups(b) for b in reads[k + 1:]):
-            return True
-        if any(groups(a) == groups(w) and a // UB_BANK_BYTES == w // UB_BANK_BYTES
-               for w in writes):
-            return True
-    return False
+
+def bank_conflict_share(operands: Iterable[tuple[int, bool] | UbOperand]) -> float:
+    """The share of a vector call's repeats whose UB operands (start offset, written) conflict
+    in Atlas A2/A3's UB banks; those repeats take `bank_conflict_factor` times as long. One rule
+    for a recorded call (hswc.cost_model.recorded) and a generated kernel's (KernelWalker).
+
+    Documented (asc-devkit examples/01_simd_cpp_api/05_best_practices/04_memory_access/
+    bank_conflict_ub/README.md, "README" below; docs/zh/guide/算子实践参考/SIMD算子性能优化/
+    内存访问/避免UB的bank冲突/, its page for NPU architecture 2201, "guide"; that
+    directory's 概述.md, "overview"):
+    - each cycle the vector unit reads or writes one row of each bank group (guide:21); a repeat
+      of a contiguous operand touches 8 blocks of 32 bytes, in 8 consecutive bank groups
+      (README:105-108), each block in the bank (bank id, group) of its address
+      (hswc.platform.UB_BANK_GROUPS, UB_BANK_BYTES);
+    - read-read: two reads in one bank group at once, whether in one bank or not (README:68,
+      366; guide:29; measured: scenarios 2 and 3, README:81-82);
+    - write-write: two writes in one bank group at once (README:69; guide:28);
+    - read-write: a read and a write in one bank at once (README:70, 367; guide:27); a read and
+      a write in one group but different banks do not conflict (README:80, scenario 1;
+      overview:32: 0x0 against 0x10000);
+    - "at once" for a repeat stream: repeat i's write goes with repeat i's reads (README:189-197,
+      235-241) unless the write's 8 blocks are in the same 8 banks as one source's (an in-place
+      call, or a destination a multiple of 512 bytes from a source in the same bank id): then the
+      hardware delays the write by one repeat, to go with repeat i + 1's reads (README:187,
+      207, 264, 367; measured: scenarios 4 and 6 run as fast as no conflict, README:83-85).
+      So an in-place call (Muls(x, x, s)) does not conflict.
+    Each operand is a UbOperand: its start, whether it is written, and how its repeats move (a
+    narrower operand of a Cast moves fewer bytes a repeat; a source of block stride 0 reads one
+    block a repeat, once: README:368). The share is that of the first 16 repeats (every group
+    pattern repeats within them: 16 x 32 bytes is UB_BANK_GROUP_SPAN). Measured, a call whose
+    every other repeat conflicts (scenario 7) pays 0.67 of a full conflict's extra time
+    (README:80-86: 3584 cycles against 2390 and 4167); the model, 0.5.
+    Assumed: a source read twice by one call (the same start) is one read (the documented case
+    is a block read twice by one operand, README:368); an operand's blocks in a repeat are
+    consecutive (block stride 1, or one block); a write is delayed only when its blocks and
+    step equal a source's; and the call's first 16 repeats stand for all of them (a call whose
+    operand crosses a 64 KB bank boundary later is judged by where it starts)."""
+    return _conflict(tuple(sorted({o if isinstance(o, UbOperand) else UbOperand(*o)
+                                   for o in operands})))
+
+
+BANK_CHECKED_REPEATS = UB_BANK_GROUPS
+"""The repeats `bank_conflict` checks: a repeat moves a multiple of 32 bytes, so every
+operand's bank groups repeat within 16 repeats."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _conflict(operands: tuple[UbOperand, ...]) -> float:
+    reads = [o for o in operands if not o.written]
+    writes = [o for o in operands if o.written]
+    delays = [int(any(w.step == r.step and _banks(w, 0) == _banks(r, 0) for r in reads))
+              for w in writes]
+
+    def clashes(repeat: int) -> bool:
+        """Whether the accesses that go together with repeat `repeat`'s reads conflict."""
+        for same in (reads, writes):
+            groups = [{g for _, g in _banks(o, repeat)} for o in same]
+            if any(x & y for k, x in enumerate(groups) for y in groups[k + 1:]):
+                return True
+        for w, delay in zip(writes, delays, strict=True):
+            written = set(_banks(w, repeat - delay))
+            if any(written & set(_banks(r, repeat)) for r in reads):
+                return True
+        return False
+
+    # from repeat 1: a delayed write's repeat 0 goes with repeat 1's reads
+    return sum(map(clashes, range(1, BANK_CHECKED_REPEATS + 1))) / BANK_CHECKED_REPEATS
+
+
+def _banks(operand: UbOperand, repeat: int) -> list[tuple[int, int]]:
+    """The (bank id, bank group) of each 32-byte block `operand` touches in repeat `repeat`, in
+    block order."""
+    base = operand.start + repeat * operand.step
+    return [(b // UB_BANK_BYTES, (b // UB_BLOCK_BYTES) % UB_BANK_GROUPS)
+            for b in range(base, base + operand.blocks * UB_BLOCK_BYTES, UB_BLOCK_BYTES)]
 
 
 def vector_repeats(op: ascend.VectorOp, count: int, figures: CostFigures) -> tuple[int, int]:
@@ -461,7 +547,7 @@ class KernelWalker:
         slot = q.free.popleft()
         if slot.release is not None:
             self.emit(q.producer, Wait(slot.release))
-        self.env[result] = _Tensor(q, slot)
+        self.env[result] = _Tensor(q, slot, slot.addr)
 
     def enque(self, op: ascend.EnQueOp) -> None:
         que, tensor = self.values(op)
@@ -508,8 +594,13 @@ class KernelWalker:
         self.env[op.result] = self.env.get(op.tensor)
 
     def local_view(self, op: ascend.LocalAtOp | ascend.ReinterpretCastOp) -> None:
-        source = op.tensor if isinstance(op, ascend.LocalAtOp) else op.src
-        self.env[op.result] = self.tensor(op, source)
+        if isinstance(op, ascend.ReinterpretCastOp):
+            self.env[op.result] = self.tensor(op, op.src)
+            return
+        t = self.tensor(op, op.tensor)
+        assert isinstance(op.tensor.type, ascend.LocalTensorType)
+        size = ascend.element_size(op.tensor.type.element_type)
+        self.env[op.result] = _Tensor(t.queue, t.slot, t.addr + self.int(op.offset) * size)
 
     def tque(self, op: ascend.TQueOp) -> None:
         t = op.result.type
@@ -522,15 +613,26 @@ class KernelWalker:
         """SetCtrlSpr: a scalar register write, no pipe time (assumed)."""
 
     def pipe_or_buf(self, op: ascend.TPipeOp | ascend.TBufOp) -> None:
-        self.env[op.result] = op.result.type
+        self.env[op.result] = _Buf()
 
     def init_buffer(self, op: ascend.InitBufferOp) -> None:
+        """Its buffers placed back to back after the previous InitBuffer's, as TPipe places
+        them (hswc.interpreter.core_state: the same rule): their addresses decide bank
+        conflicts."""
         num = op.num.value.data if op.num is not None else 1
         length = -(-self.int(op.length) // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+        start = self.program.ub_bytes
+        target = self.env.get(op.buffer)
+        if isinstance(target, _Queue):
+            for slot in target.free:
+                slot.addr = start + slot.index * length
+        elif isinstance(target, _Buf):
+            target.addr = start
         self.program.ub_bytes += num * length
 
     def tbuf_get(self, op: ascend.TBufGetOp) -> None:
-        self.env[op.result] = _Tensor(None, None)
+        buf = self.env.get(op.buf)
+        self.env[op.result] = _Tensor(None, None, buf.addr if isinstance(buf, _Buf) else 0)
 
     def unknown(self, op: Operation) -> None:
         raise CostModelError(op, "has no rule in the cost model")
@@ -542,8 +644,47 @@ class KernelWalker:
                                               op.count)
         lane, label, count = facts
         repeats, instructions = repeats_of(lane, self.int(count), self.figures)
-        cycles = vector_cycles(label, repeats, instructions, self.figures)
-        self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions))
+        conflict = self.conflicting(op)
+        cycles = vector_cycles(label, repeats, instructions, self.figures, conflict)
+        self.emit(VECTOR, Work(VECTOR, label, self.chunk, cycles, 0, repeats, instructions,
+                               bank_conflict=conflict > 0))
+
+    def conflicting(self, op: Operation) -> float:
+        """The share of a vector call's repeats whose UB operands conflict in the banks
+        (`bank_conflict_share`, the rule
+        a recorded call is timed by): each LocalTensor operand at its address, the `dst`
+        operand written (the first operand that is it: an in-place call's source is read).
+        An operand moves 256 bytes a repeat times its element's size over the widest one's
+        (a Cast's narrow side moves half); a mask/repeat call's operand moves by its repeat
+        stride and touches one block a repeat at block stride 0 (WholeReduce's destination,
+        whose repeat stride counts elements, is taken as one block a repeat)."""
+        f = self.figures
+        if f.bank_conflict_factor == 1.0 and f.conflict_read_factor == 1.0:
+            return 0.0  # (Ascend 950: no conflicts modelled)
+        dst = getattr(op, "dst", None)
+        locals_ = [v for v in op.operands if isinstance(v.type, ascend.LocalTensorType)]
+        sizes = [ascend.element_size(v.type.element_type)  # type: ignore[attr-defined]
+                 for v in locals_]
+        widest = max(sizes, default=1)
+        strides = {name: getattr(op, name) for name in ("dst", "src", "src0", "src1")
+                   if isinstance(op, ascend.RepeatOp) and hasattr(op, name)}
+        found: list[UbOperand] = []
+        for value, size in zip(locals_, sizes, strict=True):
+            written = value is dst
+            dst = None if written else dst
+            step = VECTOR_REPEAT_BYTES * size // widest
+            blocks = max(1, step // UB_BLOCK_BYTES)
+            name = next((n for n, v in strides.items() if v is value
+                         and (n == "dst") == written), None)
+            rep = op.properties.get(f"{name}_rep_stride") if name else None
+            if isinstance(rep, IntegerAttr) and not isinstance(op, ascend.WholeReduceOp):
+                step = rep.value.data * UB_BLOCK_BYTES
+                blk = op.properties.get(f"{name}_blk_stride")
+                blocks = 1 if isinstance(blk, IntegerAttr) and blk.value.data == 0 else 8
+            elif isinstance(rep, IntegerAttr):
+                step, blocks = rep.value.data * size, 1
+            found.append(UbOperand(self.tensor(op, value).addr, written, step, blocks))
+        return bank_conflict_share(found)
 
     def copy(self, op: ascend.DataCopyPadOp | ascend.DataCopyOp) -> None:
         ub_to_ub = all(isinstance(v.type, ascend.LocalTensorType) for v in (op.dst, op.src))
@@ -600,10 +741,12 @@ class KernelWalker:
         """A mask/repeat call: one instruction of `repeat` repeats."""
         repeats = max(self.int(op.repeat), 0)
         f = self.figures
-        cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat if repeats else 0
+        conflict = self.conflicting(op)
+        factor = 1.0 + (f.bank_conflict_factor - 1.0) * conflict
+        cycles = f.vector_issue_cycles + repeats * f.cycles_per_repeat * factor if repeats else 0
         if cycles:
             self.emit(VECTOR, Work(VECTOR, op.name.removeprefix("ascend."), self.chunk, cycles, 0,
-                                   repeats, 1))
+                                   repeats, 1, bank_conflict=conflict > 0))
 
     def flag(self, op: ascend.FlagOp) -> None:
         """SetFlag / WaitFlag as a signal and a wait between pipes (module docstring)."""

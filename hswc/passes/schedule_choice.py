@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from itertools import product
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -87,14 +87,17 @@ more than CHOICE_ELEMENTS: where the whole launch's traffic, not the pipeline's 
 def _candidates() -> tuple[Schedule, ...]:
     every = [replace(FAST, **dict(zip(TRADED_FLAGS, flags, strict=True)))
              for flags in product((True, False), repeat=len(TRADED_FLAGS))]
-    # FAST (all on) first, then fewer flags; then each again with its streamed inputs hinted
-    return (*every, *(replace(schedule, l2_bypass=True) for schedule in every))
+    # FAST (all on) first, then fewer flags; then each again with its streamed inputs hinted;
+    # then those sixteen with their buffers offset (appended: the store's indexes stay valid)
+    hinted = (*every, *(replace(schedule, l2_bypass=True) for schedule in every))
+    return (*hinted, *(replace(schedule, bank_offsets=True) for schedule in hinted))
 
 
 CANDIDATES = _candidates()
 """The schedules a choice may come out as (the order the choice store indexes them by): the
-traded flags' eight, `fast` first, then the same eight with `l2_bypass`."""
-TRADED = CANDIDATES[:len(CANDIDATES) // 2]
+traded flags' eight, `fast` first, then the same eight with `l2_bypass`, then those sixteen
+with `bank_offsets`."""
+TRADED = CANDIDATES[:len(CANDIDATES) // 4]
 """The candidates the first step models, in tie-break order: without the L2 hint."""
 
 
@@ -219,7 +222,22 @@ def _plans(dag: Dag, dtype: str, output: str | Sequence[str], api: str,
     return found
 
 
-def _signature(plan: KernelPlan) -> tuple[object, ...]:
+class Signature(NamedTuple):
+    """What the kernel built from a plan depends on beyond the body (`_signature`)."""
+
+    items: tuple[object, ...]
+    """Each arrival's and instruction's buffers and facts."""
+    buffers: tuple[tuple[object, ...], ...]
+    """Each buffer's (name, role, dtype, depth, value)."""
+    frees: tuple[object, ...]
+    align: int
+    ub_plan: UbPlan
+    l2_bypass: bool
+    bank_halves: tuple[tuple[str, int], ...]
+    """The bank-offset halves (hswc.vectorizer.bank_layout), by buffer name."""
+
+
+def _signature(plan: KernelPlan) -> Signature:
     """What the kernel built from a plan depends on beyond the body (each instruction and its
     buffers, the buffers, the frees): equal signatures, equal kernels (so one is modelled for
     all)."""
@@ -234,15 +252,17 @@ def _signature(plan: KernelPlan) -> tuple[object, ...]:
                   if isinstance(item, Arrival) else instr(item) for item in plan.items)
     buffers = tuple((b.name, b.role, b.dtype, b.depth, b.value) for b in plan.buffers)
     frees = tuple(sorted((at, tuple(name(v) for v in vals)) for at, vals in plan.frees.items()))
-    return items, buffers, frees, plan.align, plan.ub_plan(), plan.schedule.l2_bypass
+    halves = tuple((b.name, half) for b, half in plan.bank_halves.items())
+    return Signature(items, buffers, frees, plan.align, plan.ub_plan(), plan.schedule.l2_bypass,
+                     halves)
 
 
-def _depthless(key: tuple[object, ...]) -> tuple[object, ...]:
+def _depthless(key: Signature) -> tuple[object, ...]:
     """A `_signature` without its buffers' depths, the UB plan they size and the L2 hint:
     equal for plans whose kernels differ only in their queues' depths and hints
-    (`requeue`)."""
-    items, buffers, frees, align, _, _ = key
-    return items, tuple(b[:3] + b[4:] for b in buffers), frees, align  # type: ignore[attr-defined]
+    (`requeue`). The bank-offset halves stay: their gaps are other InitBuffers."""
+    return (key.items, tuple(b[:3] + b[4:] for b in key.buffers), key.frees, key.align,
+            key.bank_halves)
 
 
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
@@ -270,8 +290,8 @@ class Models:
         self._build = build
         self._blocked: func.FuncOp | None = None
         self._broadcast: Broadcast | None = None
-        self._times: dict[tuple[object, ...], dict[int, float | None]] = {}
-        self._lowered: dict[tuple[object, ...], tuple[func.FuncOp, tuple[object, ...]]] = {}
+        self._times: dict[Signature, dict[int, float | None]] = {}
+        self._lowered: dict[tuple[object, ...], tuple[func.FuncOp, Signature]] = {}
         """Each `_depthless` signature's kernel, and the signature of the plan it is now of."""
         self._fastest: float | None = None
 
@@ -289,7 +309,7 @@ class Models:
                     op for op in self._blocked.walk() if isinstance(op, hsg.ElementwiseChunkOp)))
         return self._blocked
 
-    def kernel(self, key: tuple[object, ...], plan: KernelPlan) -> func.FuncOp:
+    def kernel(self, key: Signature, plan: KernelPlan) -> func.FuncOp:
         """The candidate kernel of `plan` (signature `key`): the one lowered for its
         `_depthless` signature, requeued to `plan`'s depths where it is of another plan; else
         lowered."""
@@ -305,7 +325,7 @@ class Models:
         self._lowered[shape] = kernel, key
         return kernel
 
-    def times(self, key: tuple[object, ...], plan: KernelPlan, platform: Platform,
+    def times(self, key: Signature, plan: KernelPlan, platform: Platform,
               sizes: tuple[int, ...]) -> tuple[float, ...] | None:
         """The seconds of the kernel of `plan` (signature `key`) at each of `sizes`; None when
         it does not tile at one of them."""
@@ -497,6 +517,33 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     return found
 
 
+def _offset(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+            platform: Platform, elements: int | None,
+            found: tuple[Schedule, float], models: Models | None = None
+            ) -> tuple[Schedule, float]:
+    """`found` with `bank_offsets` on (hswc.vectorizer.bank_layout: its buffers placed so each
+    vector call's UB operands start in different bank groups, at the cost of a gap's UB each)
+    when that kernel models faster (beyond TIE) at every size of hint_sizes; `found` otherwise.
+    Not modelled where the platform's figures see no bank conflicts (Ascend 950: both factors
+    1.0), nor when the planner finds no buffers to offset: nothing could change."""
+    figures = platform.cost
+    if figures.bank_conflict_factor == 1.0 and figures.conflict_read_factor == 1.0:
+        return found
+    offset = replace(found[0], bank_offsets=True)
+    plans = _plans(dag, dtype, output, platform.api, (offset,))
+    if not plans or not plans[0][1].bank_halves:
+        return found
+    sizes = hint_sizes(elements, platform)
+    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes,
+                                  (found[0], offset), models))
+    if found[0] not in pair or offset not in pair:
+        return found
+    times = list(zip(pair[found[0]], pair[offset], strict=True))
+    if all(o * (1 + TIE) < p for p, o in times):
+        return offset, times[0][1]
+    return found
+
+
 def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
                     output: str | Sequence[str], platform: Platform, platform_known: bool,
                     elements: int | None, *, broadcast: Broadcast | None) -> Choice:
@@ -522,6 +569,7 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
             fastest = min(t for _, t in times)
             found = next(c for c in times if c[1] <= fastest * (1 + TIE))
             found = _hinted(build, dag, dtype, output, platform, elements, found, models)
+            found = _offset(build, dag, dtype, output, platform, elements, found, models)
         finally:
             models.close()
         record(key, found)

@@ -40,7 +40,7 @@ run time)", elements = 1048576 : i64}`. convert-hsg-to-ascend without schedule o
 the kernel with it."""
 
 _PLAN_FIELDS = tuple(field.name for field in fields(UbPlan))
-_OPTIONAL_FIELDS = {"block_align": 1, "most": None}
+_OPTIONAL_FIELDS = {"block_align": 1, "most": None, "bank_gaps": 0}
 """Left out of the attribute at their default."""
 
 
@@ -80,6 +80,8 @@ class ScheduleOptions:
     """bf16 bodies computed in f32 as written, even where the SoC has exact bf16 calls."""
     l2_bypass: bool | None = None
     """Streamed inputs' GlobalTensors set to bypass L2 (SetL2CacheHint(CACHE_MODE_DISABLE))."""
+    bank_offsets: bool | None = None
+    """Buffers offset so each vector call's UB operands start in different bank groups."""
     api: str | None = None
     """The SoC family's API table to choose calls from (hswc.soc_api: dav_c220, dav_3510);
     default: hsg-tile-on-cores' `soc`'s, or the one recorded on the kernel (hsg.api)."""

@@ -61,12 +61,15 @@ from hswc.dialects.ascend import MASK_ELEMENT_TYPE
 from hswc.dialects.int_attrs import int_attr
 from hswc.float8_casts import NON_SATURATING
 from hswc.index_arith import IRArith
-from hswc.tiling import ELEMENT_BYTES, mask_length
+from hswc.tiling import ELEMENT_BYTES, gapped_from, mask_length
+from hswc.vectorizer.bank_layout import BankGaps
 from hswc.vectorizer.broadcast_copy import (
+    RowRuns,
     covered_size,
     emit_broadcast_copy,
     emit_resident_copy,
     resident_inputs,
+    row_runs,
 )
 from hswc.vectorizer.dag import FLOAT8_DTYPES, Node
 from hswc.vectorizer.instructions import Instr, Val
@@ -271,12 +274,15 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     pipe = e.value(ascend.TPipeOp(), "pipe")
     objects = buffer_objects(e, plan)
     lengths = _linear_lengths(e, plan, ub_factor)
+    placed = BankGaps(e.a, plan.bank_halves, pipe, ub_factor, gapped_from(plan.ub_plan()))
     for b in plan.buffers:
         if b.dtype == "mask" and "mask" not in lengths:
             lengths["mask"] = mask_length(e.a, ub_factor)
         key = _length_key(plan, b)
         num = b.depth if b.is_queue else None
+        placed.before(b)
         e.op(ascend.InitBufferOp(pipe, objects[b], lengths[key], num=num))
+        placed.after(num or 1, lengths[key])
     set_float8_mode(e, plan)
     uniforms = fill_constants(e, plan, objects, lambda _: ub_factor)
     once = {v: e.value(ascend.GlobalGetValueOp(gm[v], e.a.const(0)), f"{v.name}_value")
@@ -443,6 +449,9 @@ class ChunkEmitter:
         self.previous: list[Instr] = []
         """Until this chunk's first barrier: the previous chunk's last step (last_step)."""
         self.got = False
+        self.drained = False
+        """A PipeBarrier<PIPE_V> came before this chunk's copy-in wrote a buffer with the
+        vector pipe (`copy_one`): the previous chunk's last step is done."""
         self.freed: list[Val] = []
         self.copies: dict[Val, SSAValue] = {}
         """reuse-copies: each f32 copy's own tensor (a later copy in a reused buffer gets its
@@ -501,6 +510,14 @@ class ChunkEmitter:
             assert self.h.broadcast is not None and self.h.slice_offset is not None
             base = self.e.a.name(self.e.a.add(self.h.slice_offset, self.chunk_offset),
                                  "chunk_start")
+            runs = row_runs(self.h.broadcast, v.input or 0, v.dtype)
+            if (not self.drained and not self.plan.schedule.no_pipe_barriers
+                    and isinstance(runs, RowRuns) and (runs.resident or runs.stride == 0)
+                    and self.touched_last(self.buffer(v))):
+                # its runs write with the vector pipe (a UB -> UB DataCopy, Duplicate) into
+                # what the previous chunk's last step may still read: wait for it
+                self.e.op(ascend.PipeBarrierOp())
+                self.drained = True
             emit_broadcast_copy(self.e.point, self.h.broadcast, v.input or 0, self.h.gm[v],
                                 local, base, self.current_num, v.dtype,
                                 not self.plan.schedule.no_pipe_barriers, self.h.resident.get(v))
@@ -530,9 +547,14 @@ class ChunkEmitter:
     # endregion
     # region Compute
 
+    def touched_last(self, b: Buffer) -> bool:
+        """Whether the body's last step (`last_step`) reads or writes buffer b."""
+        return any(b is self.buffer(s.dst) or any(b is self.buffer(v) for v in s.srcs)
+                   for s in self.last_step())
+
     def compute(self) -> None:
         plan = self.plan
-        self.previous = self.last_step()
+        self.previous = [] if self.drained else self.last_step()
         for at, item in enumerate(plan.items):
             if isinstance(item, Arrival):
                 self.arrive(item)

@@ -39,7 +39,16 @@ from hswc.platform import (
 )
 from hswc.reduction_order import LANES_F32, tree_levels
 from hswc.rows import Rows
-from hswc.tiling import ELEMENT_BYTES, MASK_MIN_BYTES, Budget, IntArith, UbPlan, mask_length
+from hswc.tiling import (
+    ELEMENT_BYTES,
+    MASK_MIN_BYTES,
+    Budget,
+    IntArith,
+    UbPlan,
+    gap_bytes,
+    mask_length,
+)
+from hswc.vectorizer.bank_layout import bank_halves
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
 from hswc.vectorizer.narrow import narrow_exact
@@ -154,6 +163,9 @@ class KernelPlan:
     f32 buffer of each row's values between the tree's levels (partial_widths)."""
     compensation: Compensation | None = None
     """A row kernel with a compensated sum (hswc.reduction_order): its buffers."""
+    bank_halves: dict[Buffer, int] = field(default_factory=dict)
+    """With `bank-offsets`: the half of a bank-group span each buffer after a gap starts in
+    (hswc.vectorizer.bank_layout); empty otherwise. Never a row kernel's."""
 
     @property
     def dtype(self) -> str:
@@ -237,9 +249,11 @@ class KernelPlan:
 
     def ub_bytes(self, ub_factor: int) -> int:
         """UB the kernel claims at this ubFactor: every InitBuffer (rounded up to 32 bytes, times
-        its count) plus Select's temporary space when it selects."""
+        its count) plus Select's temporary space when it selects, plus the bank-offset gaps at
+        their most at this ubFactor (hswc.tiling.gap_bytes)."""
         selects = any(i.api == "Select" for i in self.instrs())
-        return (SELECT_TMP_BYTES if selects else 0) + self.buffer_bytes(ub_factor)
+        gaps = gap_bytes(self.ub_plan(), ub_factor) if self.bank_halves else 0
+        return (SELECT_TMP_BYTES if selects else 0) + self.buffer_bytes(ub_factor) + gaps
 
     def buffer_bytes(self, ub_factor: int) -> int:
         """The InitBuffers' bytes at this ubFactor, each rounded up to 32 bytes, times its count."""
@@ -263,7 +277,8 @@ class KernelPlan:
         return UbPlan(bytes_per_element=linear + -(-masks // MASK_BITS_PER_BYTE),
                       ub_reserve=(SELECT_TMP_BYTES if selects else 0) + masks * MASK_MIN_BYTES,
                       align_elements=self.align,
-                      block_align=MASK_BITS_PER_BYTE if packed else 1)
+                      block_align=MASK_BITS_PER_BYTE if packed else 1,
+                      bank_gaps=len(self.bank_halves))
 
 
     def _row_ub_plan(self) -> UbPlan:
@@ -369,8 +384,9 @@ def budget_covers(budget: UbPlan, kernel: KernelPlan) -> bool:
     on a UB of SMALLEST_COVERED_UB to hswc.platform.MAX_UB_SIZE bytes (such a UB holds at least
     ubFactor * bytes_per_element + ub_reserve bytes): the InitBuffers, not Select's temporary
     space (like ops-nn's kernels, a budget need not reserve it), with ubFactor a multiple of the
-    kernel's alignment."""
-    if budget.align_elements % kernel.align:
+    kernel's alignment. Never a kernel with bank-offset gaps: a budget reserves none, and the
+    kernel decides where to place them by its own plan (hswc.tiling.gapped_from)."""
+    if budget.align_elements % kernel.align or kernel.bank_halves:
         return False
     return _covers(budget, tuple(kernel.depths_by_dtype().items()))
 
@@ -600,6 +616,11 @@ def plan_kernel(dag: Dag, schedule: Schedule, dtype: str,
     plan.buffers.sort(key=lambda b: rank[b.role])  # stable: creation order within a role
     plan.frees = _frees(plan)
     plan.align = _alignment(plan)
+    if schedule.bank_offsets and rows is None:  # (row kernels' Init places no gaps)
+        place = plan.place
+        plan.bank_halves = bank_halves(
+            (([place[v] for v in i.srcs if v in place], place.get(i.dst)) for i in plan.instrs()),
+            plan.buffers)
     return plan
 
 

@@ -72,6 +72,13 @@ class Schedule:
     """Each streamed input's GlobalTensor (read once; not a broadcast operand, read again and
     again) set to SetL2CacheHint(CACHE_MODE_DISABLE), so the output's writes keep L2 (asc-devkit
     add_high_performance's L2 bypass, hswc.dialects.ascend_cache). No value changes."""
+    bank_offsets: bool = False
+    """Buffers placed so that the UB operands of each vector call start in different bank
+    groups where the planner can (hswc.vectorizer.bank_layout: a gap TBuf before such a
+    buffer), as asc-devkit add_high_performance's last step places its Add's operands 256
+    bytes apart. Each gap costs UB (hswc.tiling.BANK_GAP_MOST bytes in the tiling's plan), so
+    a chunk holds fewer elements; on a UB too small for them to pay (hswc.tiling.gapped_from)
+    the kernel keeps the plain layout. No value changes."""
     api: str = DEFAULT_API
     """The SoC family whose API table (hswc.soc_api) the calls are chosen from."""
     double_buffer_above: int | None = None

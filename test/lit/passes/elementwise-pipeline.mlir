@@ -83,11 +83,13 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // The default: depth-2 queues (3 x 2 x 4 bytes) and the one f32 temporary, 28 bytes per
 // element, chosen by the cost model for the default SoC and recorded on the kernel; each input
 // freed right after its last use (b after Mul, a after Sub) and y taken when first written;
-// a and b, read once, bypass L2 (SetL2CacheHint, taken as it models faster at 2^24), y keeps it.
+// a and b, read once, bypass L2 (SetL2CacheHint, taken as it models faster at 2^24), y keeps it;
+// b, y and prod start in the other half of a bank-group span than the buffer before them
+// (bank-offsets: a gap TBuf before each, the three gaps' 1536 bytes reserved by the tiling).
 // DEFAULT-LABEL: func.func @scaled_relu_tiling_f32(
-// DEFAULT-SAME:      hsg.ub_plan = {bytes_per_element = 28 : i64, ub_reserve = 0 : i64, align_elements = 64 : i64}
+// DEFAULT-SAME:      hsg.ub_plan = {bytes_per_element = 28 : i64, ub_reserve = 0 : i64, align_elements = 64 : i64, bank_gaps = 3 : i64}
 // DEFAULT-LABEL: func.func @scaled_relu_kernel_f32(
-// DEFAULT-SAME:      hsg.schedule = {options = "double-buffer=true scalar-compare=true early-free=true x-first=true l2-bypass=true", soc = "ascend910b", platform = "default (known at run time)", elements = 1048576 : i64}
+// DEFAULT-SAME:      hsg.schedule = {options = "double-buffer=true scalar-compare=true early-free=true x-first=true l2-bypass=true bank-offsets=true", soc = "ascend910b", platform = "default (known at run time)", elements = 1048576 : i64}
 // DEFAULT:         %[[GA:.*]] = ascend.set_global_buffer
 // DEFAULT-NEXT:    ascend.set_l2_cache_hint %[[GA]], "disable"
 // DEFAULT-NEXT:    %[[GB:.*]] = ascend.set_global_buffer
@@ -98,6 +100,7 @@ func.func @scaled_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 // DEFAULT-NEXT:    %[[QB:.*]] = ascend.tque : !ascend.tque<vecin, 2>
 // DEFAULT-NEXT:    %[[QY:.*]] = ascend.tque : !ascend.tque<vecout, 2>
 // DEFAULT-NEXT:    ascend.tbuf : !ascend.tbuf<veccalc>
+// DEFAULT-COUNT-3: %bank_gap{{[0-9]}} = ascend.tbuf : !ascend.tbuf<veccalc>
 // DEFAULT-NOT:     ascend.tbuf :
 // DEFAULT:         scf.for
 // DEFAULT:           ascend.mul

@@ -13,7 +13,7 @@
 // TILED: %[[BF:.*]] = arith.ceildivsi %total_num, %{{.*}} : index
 // TILED: %[[BLOCKS:.*]] = arith.ceildivsi %[[BF]], %c8 : index
 // TILED-NEXT: %block_factor = arith.muli %[[BLOCKS]], %c8 : index
-// TILED: func.func @bias_kernel_f32({{.*}} hsg.ub_plan = {bytes_per_element = 24 : i64, ub_reserve = 256 : i64, align_elements = 64 : i64, block_align = 8 : i64}
+// TILED: func.func @bias_kernel_f32({{.*}} hsg.ub_plan = {bytes_per_element = 12 : i64, ub_reserve = 256 : i64, align_elements = 64 : i64, block_align = 8 : i64}
 // ASCEND-LABEL: func.func @bias_kernel_f32
 // ASCEND: %b_resident_buf = ascend.tbuf : !ascend.tbuf<vecin>
 // ASCEND-NEXT: %[[N:.*]] = arith.constant 256 : index

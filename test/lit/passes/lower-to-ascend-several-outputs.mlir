@@ -31,7 +31,7 @@ func.func @main(%arg0: tensor<4x64xf16>) -> (tensor<4x64xf16>, tensor<4x64xi1>) 
 // CHECK:           %output_queue_y0 = ascend.tque : !ascend.tque<vecout, 2>
 // CHECK-NEXT:      %output_queue_y1 = ascend.tque : !ascend.tque<vecout, 2>
 // CHECK:           ascend.init_buffer %pipe, %output_queue_y0, num 2, %half_bytes : !ascend.tque<vecout, 2>
-// CHECK-NEXT:      ascend.init_buffer %pipe, %output_queue_y1, num 2, %byte_bytes : !ascend.tque<vecout, 2>
+// CHECK:           ascend.init_buffer %pipe, %output_queue_y1, num 2, %byte_bytes : !ascend.tque<vecout, 2>
 // CHECK:             ascend.compare_scalar %[[MASK:.*]], %arg0_fp16, %{{.*}} : f16, gt, %compute_num
 // CHECK:             ascend.select %tmp_local, %[[MASK]], %const_local{{.*}}, 0.000000e+00 : f16, vsel_tensor_scalar_mode
 // CHECK:             ascend.cast %y1_local, %tmp_local, cast_trunc, %current_num : !ascend.local_tensor<i8, vecout>, !ascend.local_tensor<f16, veccalc>

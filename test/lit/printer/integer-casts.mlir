@@ -77,10 +77,10 @@ func.func @quantize(%x: tensor<?xf32>) -> tensor<?xi8> {
 }
 
 // CHECK-LABEL: __aicore__ inline void Compute(int64_t currentNum)
-// CHECK:           AscendC::Cast(qLocal, xLocal, AscendC::RoundMode::CAST_RINT, currentNum);
-// CHECK:           AscendC::Cast(iF32Local, qLocal, AscendC::RoundMode::CAST_TRUNC, currentNum);
+// CHECK:           AscendC::Cast(qLocal, {{xLocal|mLocal}}, AscendC::RoundMode::CAST_RINT, currentNum);
+// CHECK:           AscendC::Cast([[I:[a-zA-Z0-9]+]], qLocal, AscendC::RoundMode::CAST_TRUNC, currentNum);
 // CHECK-NEXT:      AscendC::PipeBarrier<PIPE_V>();
-// CHECK-NEXT:      AscendC::Cast(iF16Local, iF32Local, AscendC::RoundMode::CAST_TRUNC, currentNum);
+// CHECK-NEXT:      AscendC::Cast(iF16Local, [[I]], AscendC::RoundMode::CAST_TRUNC, currentNum);
 // CHECK-NEXT:      AscendC::PipeBarrier<PIPE_V>();
 // CHECK-NEXT:      AscendC::LocalTensor<int8_t> rLocal = outputQueueR.AllocTensor<int8_t>();
 // CHECK-NEXT:      AscendC::Cast(rLocal, iF16Local, AscendC::RoundMode::CAST_TRUNC, currentNum);

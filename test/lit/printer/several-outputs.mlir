@@ -22,7 +22,7 @@ func.func @relu_wide(%x: tensor<4x1000xf16>) -> (tensor<4x1000xf16>, tensor<4x10
 // CHECK:                   reluGm.SetGlobalBuffer((__gm__ half*)relu + blockOffset, blockLength);
 // CHECK-NEXT:              wideGm.SetGlobalBuffer((__gm__ float*)wide + blockOffset, blockLength);
 // CHECK:                   pipe.InitBuffer(outputQueueRelu, 2, halfBytes);
-// CHECK-NEXT:              pipe.InitBuffer(outputQueueWide, 2, floatBytes);
+// CHECK:                   pipe.InitBuffer(outputQueueWide, 2, floatBytes);
 // CHECK:                       CopyOut(chunkOffset, halfCopyBytes);
 // CHECK-NEXT:                  CopyOut2(chunkOffset, floatCopyBytes);
 // CHECK:           outputQueueRelu.EnQue(reluLocal);
