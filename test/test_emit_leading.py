@@ -9,7 +9,8 @@ for Atlas A2/A3 and Ascend 950; the tiling counts the channels; the unit test's 
 equal a float64 sum of its inputs rounded once (f32: within PyTorch's tolerance); the kernel
 unit test passes on the CPU model of AscendC. A row kernel whose outputs differ in shape (a row
 output and an element one: dynamic quantization, MobileNet's BatchNorm backward) is packaged
-with each output at its own shape.
+with each output at its own shape; a lane kernel whose columns are not a multiple of 64 (its
+groups' last row narrower) is packaged with its rows counted by whole groups.
 """
 
 from __future__ import annotations
@@ -129,36 +130,48 @@ def test_dynamic_quantization_is_packaged_each_output_at_its_own_shape(
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
 
 
-def test_the_batchnorm_backward_kernel_is_packaged_in_its_model(
+def test_the_batchnorm_backward_kernels_are_packaged_in_their_model(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """MobileNet's BatchNorm backward fuses two sums a channel ({8}) and the input gradient
     ({2, 8, 8, 8}) into one leading-axis row kernel: its whole model's package (A2/A3) gives
-    each output its own shape, and its kernel unit test passes on the CPU model (bit for bit
-    with hswc-run's goldens)."""
+    each output its own shape. The convolution's weight gradient summed over the batch
+    ({2, 8, 3, 3, 3} -> {8, 3, 3, 3}) is a lane kernel over 216 columns: rows of 64 lanes, 4
+    to a group, the last 24 wide (hswc.rows: Lanes, `tail`), so its host tiling counts whole
+    groups: 216 elements / 216 * 4 = 4 rows. Both kernel unit tests pass on the CPU model (bit
+    for bit with hswc-run's goldens), and the lane kernel's goldens meet a float64 sum over
+    the batch rounded once (PyTorch's tolerance)."""
     model = (REPO / "test" / "fixtures" / "torch_models" / "models"
              / "mobilenet_conv_bn_hardswish_conv_backward_f32.mlir")
     whole = tmp_path / "model"
     assert emit([str(model), "-o", str(whole)]) == 0
-    # the second region, the convolution's weight gradient summed over the batch as 64-lane
-    # rows of 216 columns (its last group 24 wide), is not packaged yet, with the reason
-    err = capsys.readouterr().err
-    assert "no package main_r1" in err and "no package main_r0" not in err
+    assert "no package" not in capsys.readouterr().err
     entries = json.loads((whole / "index.json").read_text())["packages"]
-    assert entries[0]["not_packaged"] is None
-    assert "a multiple of 64" in entries[1]["not_packaged"]
+    assert [e["not_packaged"] for e in entries] == [None, None]
     assert entries[0]["regions"][0]["outputs"] == ["8xf32", "8xf32", "2x8x8x8xf32"]
     stem = entries[0]["package"]
     infer = (whole / stem / "op_host" / f"{stem}_infershape.cpp").read_text()
     assert [line.strip() for line in infer.splitlines() if "Shape = gert::Shape(" in line] == [
         "*y0Shape = gert::Shape({8});", "*y1Shape = gert::Shape({8});",
         "*y2Shape = gert::Shape({2, 8, 8, 8});"]
-    # Packaged alone for Ascend 950 (`--function main --name BnBackward`) no more: the file now
-    # holds two kernels, and --name names a file's one operator.
+    lanes = entries[1]["package"]
+    (region,) = entries[1]["regions"]
+    assert (region["inputs"], region["outputs"]) == (["2x8x3x3x3xf32"], ["8x3x3x3xf32"])
+    assert (region["tiling"]["totalNum"], region["tiling"]["usedCoreNum"]) == (4, 4)
+    tiling = (whole / lanes / "op_host" / f"{lanes}_tiling.cpp").read_text()
+    assert "computeTiling(shape.GetShapeSize() / 216 * 4, coreNum," in tiling
     ut = Path("tests") / "ut" / "op_kernel"
+    test = (whole / lanes / ut / f"test_{lanes}.cpp").read_text()
+    assert "tiling.totalNum = 4;" in test and "tilingData.totalNum / 4 * 216" in test
+    x = unit_test_array(test, "transposed", "f32").reshape(2, 216)
+    expected = unit_test_array(test, "expected", "f32")
+    exact = x.astype(np.float64).sum(axis=0).astype(np.float32)
+    assert compare_tolerance(expected, exact).equal
+    # Packaged alone for Ascend 950 (`--function main --name BnBackward`) no more: the file
+    # holds two kernels, and --name names a file's one operator.
     built = tmp_path / "built"
     built.mkdir()
     ran = build_and_run_unit_tests({
-        "model": (whole / stem / ut / f"test_{stem}.cpp", ())}, built)
+        name: (whole / name / ut / f"test_{name}.cpp", ()) for name in (stem, lanes)}, built)
     for name, done in ran.items():
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
 

@@ -169,19 +169,26 @@ class Description:
     """Of a row kernel of a run-time row length (hswc.rows `dynamic`): where the host tiling
     reads it from (hswc.backend.package_row_length); `output_per_row` is then its value at
     the example's shape."""
+    row_group: int = 1
+    """The rows that hold `output_per_row` elements of the first output together: of rows of
+    lanes whose groups end in a narrower row (hswc.rows: Lanes, `tail`), a group's rows (the
+    tiling counts whole groups: elements / output_per_row * row_group); else 1."""
 
     def tiled_count(self, elements: int) -> int:
         """The tiling's totalNum for an output of `elements` elements: its rows, of a row
         kernel; else the elements themselves."""
-        return elements if self.output_per_row is None else elements // self.output_per_row
+        if self.output_per_row is None:
+            return elements
+        return elements // self.output_per_row * self.row_group
 
     def each_output_per_row(self) -> tuple[int | None, ...]:
-        """output_per_row of each output: a row kernel's outputs of their own shapes hold
-        their own elements per row (the row length, 1); else each the first's."""
+        """output_per_row of each output (its elements per `row_group` rows): a row kernel's
+        outputs of their own shapes hold their own elements per row (the row length, 1); else
+        each the first's."""
         if self.output_shapes is None or self.output_per_row is None:
             return tuple(self.output_per_row for _ in self.operator.outputs)
-        rows = math.prod(self.output_shapes[0]) // self.output_per_row
-        return tuple(math.prod(s) // rows for s in self.output_shapes)
+        groups = math.prod(self.output_shapes[0]) // self.output_per_row
+        return tuple(math.prod(s) // groups for s in self.output_shapes)
 
     @property
     def op_type(self) -> str:
@@ -389,20 +396,15 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
-    if first.tail:  # the host tiling counts rows as an output's elements over one row's
-        raise OpError(kernels[0].func, f"is a row kernel of {first.lanes} lanes over "
-                      f"{first.stride} columns a group, its last row {first.tail} wide (hswc.rows:"
-                      f" Lanes), whose rows a package's host tiling does not count yet: package "
-                      f"columns that are a multiple of {first.lanes}")
     launched = _launched_shapes(module, kernels[0], function)
     outputs = _launched_outputs(module, kernels[0], function)
     if launched is None or outputs is None:
         raise OpError(kernels[0].func, "is a row kernel no host function launches: package "
                       "the module with the function that launches it")
-    per_row = first.operand_size(first.outputs[0], 1)
+    per_row, group = first.counted(first.outputs[0])
     own = None if len(set(outputs)) == 1 else outputs
     if all(n >= 0 for s in (*launched, *outputs) for n in s):
-        return RowShapes((*launched, outputs[0]), per_row, None, own)
+        return RowShapes((*launched, outputs[0]), per_row, None, own, group=group)
     launch = _first_launch(module, kernels[0], function)
     row = None if launch is None else run_time_row(launch, kernels[0])
     if row is not None and (own is not None or first.outputs[0] != "element"):
@@ -423,7 +425,7 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
     shapes = run_time.resolve(run_time.example_output())
     if row is not None:  # the row's length at the example's shape
         per_row = math.prod(shapes[-1][d] for d in row.dims)
-    return RowShapes(shapes, per_row, run_time, None, row)
+    return RowShapes(shapes, per_row, run_time, None, row, group)
 
 
 @dataclass(frozen=True)
@@ -433,8 +435,8 @@ class RowShapes:
     shapes: tuple[tuple[int, ...], ...]
     """Each input's shape, then the first output's (Description.shapes)."""
     per_row: int
-    """The first output's elements per row: the row length, or 1 for an output of one value a
-    row (x.amax(-1)); its tiling counts rows."""
+    """The first output's elements per row (per `group` rows): the row length, or 1 for an
+    output of one value a row (x.amax(-1)); its tiling counts rows."""
     run_time: RunTimeShapes | None
     """Of a run-time row count, what the package checks of the shapes."""
     outputs: tuple[tuple[int, ...], ...] | None
@@ -443,6 +445,8 @@ class RowShapes:
     row: RunTimeRow | None = None
     """Of a run-time row length, where the host tiling reads it (`per_row` is its value at the
     example's shape)."""
+    group: int = 1
+    """The rows holding `per_row` elements of the first output (Description.row_group)."""
 
 
 def _launched_outputs(module: ModuleOp, kernel: Kernel, function: str | None
@@ -735,10 +739,11 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         (*shapes[:-1], *(own or (shapes[-1] for _ in outputs)))
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
     per_count = rows.per_row if rows is not None else _joint_factor(first, shapes)
+    group = 1 if rows is None else rows.group
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         given = {**by_field[kernel.dtype], **{f: float(per_count or 0) for f in from_row}}
-        return run_kernel(module, kernel, data, given, platform, tensors, per_count)
+        return run_kernel(module, kernel, data, given, platform, tensors, per_count, group)
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -763,7 +768,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
         values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
-        output_per_row=per_count, output_shapes=own, run_time_row=row)
+        output_per_row=per_count, output_shapes=own, run_time_row=row, row_group=group)
 
 
 def _joint_factor(kernel: Kernel, shapes: Sequence[tuple[int, ...]] | None) -> int | None:

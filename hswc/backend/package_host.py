@@ -312,7 +312,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     int64_t blockDim = 0;
     int64_t tilingKey = 0;
     const char* error = "";
-    OP_CHECK_IF(!computeTiling({row_count(d.run_time_row, d.output_per_row)}, coreNum,
+    OP_CHECK_IF(!computeTiling({row_count(d.run_time_row, d.output_per_row, d.row_group)}, coreNum,
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
 {_attribute_copies(d)}{row_length_lines(d.run_time_row)}{counts_tiling_lines(operator)}\
