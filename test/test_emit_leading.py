@@ -9,8 +9,9 @@ for Atlas A2/A3 and Ascend 950; the tiling counts the channels; the unit test's 
 equal a float64 sum of its inputs rounded once (f32: within PyTorch's tolerance); the kernel
 unit test passes on the CPU model of AscendC. A row kernel whose outputs differ in shape (a row
 output and an element one: dynamic quantization, MobileNet's BatchNorm backward) is packaged
-with each output at its own shape; a lane kernel whose columns are not a multiple of 64 (its
-groups' last row narrower) is packaged with its rows counted by whole groups.
+with each output at its own shape (at a run-time row count too, each run-time dim x's); a lane
+kernel whose columns are not a multiple of 64 (its groups' last row narrower) is packaged with
+its rows counted by whole groups.
 """
 
 from __future__ import annotations
@@ -176,21 +177,64 @@ def test_the_batchnorm_backward_kernels_are_packaged_in_their_model(
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
 
 
-def test_outputs_of_different_shapes_at_a_run_time_row_count_are_refused_with_one_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A keepdim row maximum (?x1) and the elements scaled by it (?x32): the host tiling does
-    not infer shapes of a run-time row count that differ between outputs yet, so hswc-emit
-    says so at the function, exit 1, nothing written."""
+def test_outputs_of_different_shapes_at_a_run_time_row_count_are_packaged(
+        tmp_path: Path) -> None:
+    """A keepdim row maximum of |x| (m, {?, 1}) and x scaled by it (y, {?, 32}) over x
+    {?, 32}: one row kernel of a run-time row count whose outputs differ in shape. InferShape,
+    the aclnn checks and the l0op launcher give each output its own shape, its run-time dim
+    x's dim 0; the host tiling counts x's rows (the first output's elements, one a row) and
+    refuses an x of another row length naming the dim. The unit test's goldens equal numpy's
+    (m = max |x| a row, y = x / m), and the kernel unit test passes on the CPU model; the host
+    tiling, unchanged, on the CPU model of the tiling context gives totalNum 1, 37 and 1000 for
+    1, 37 and 1000 rows (one row a core on 48 cores, then 21 a core)."""
     from test_dynamic_rows import TWO_OUTPUTS
+
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
 
     source = tmp_path / "two.mlir"
     source.write_text(TWO_OUTPUTS)
     out = tmp_path / "two"
-    assert emit([str(source), "--name", "TwoOut", "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "internal error" not in err, err
-    assert f"{source}:" in err
-    assert ("is a row kernel of a run-time row count whose outputs differ in shape ({?, 1}, "
-            "{?, 32}), which its package's host tiling does not infer yet: package it with "
-            "static shapes") in err, err
-    assert not out.exists()
+    assert emit([str(source), "--name", "TwoOut", "-o", str(out)]) == 0
+    infer = (out / "op_host" / "two_out_infershape.cpp").read_text()
+    assert "*mShape = gert::Shape({(*xShape).GetDim(0), 1});" in infer, infer
+    assert "*yShape = gert::Shape({(*xShape).GetDim(0), 32});" in infer, infer
+    aclnn = (out / "op_host" / "op_api" / "aclnn_two_out.cpp").read_text()
+    assert "HasShape(out0, {x->GetViewShape().GetDim(0), 1})" in aclnn, aclnn
+    assert "HasShape(out1, {x->GetViewShape().GetDim(0), 32})" in aclnn, aclnn
+    l0op = (out / "op_host" / "op_api" / "two_out.cpp").read_text()
+    assert "AllocTensor(op::Shape({x->GetViewShape().GetDim(0), 1}), " in l0op, l0op
+    tiling = (out / "op_host" / "two_out_tiling.cpp").read_text()
+    assert "const gert::Shape shape({xDims.GetDim(0), 1});" in tiling, tiling
+    assert "computeTiling(shape.GetShapeSize(), coreNum," in tiling
+    source_ut = out / "tests" / "ut" / "op_kernel" / "test_two_out.cpp"
+    test = source_ut.read_text()
+    x = unit_test_array(test, "x", "f32").reshape(-1, 32)
+    m = np.abs(x).max(axis=-1, keepdims=True)
+    assert np.array_equal(unit_test_array(test, "expected_m", "f32"), m.reshape(-1))
+    assert np.array_equal(unit_test_array(test, "expected_y", "f32"), (x / m).reshape(-1))
+    built = tmp_path / "built"
+    built.mkdir()
+    done = build_and_run_unit_tests({"two_ut": (source_ut, ())}, built)["two_ut"]
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
+    op = host_tiling.OpDefinition("TwoOut", [("x", (1,))], [("m", (1,)), ("y", (1,))])
+    tiler = host_tiling.build(folder(out, "ascend910b"), op, {}, "TwoOutTilingData", [], None,
+                              None, compiler(), tmp_path)
+
+    def tile(rows: int, length: int = 32) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(tiler.executable), "--op", "TwoOut", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608",
+                               "--input", f"0:{rows}x{length}", "--output", f"0:{rows}x1",
+                               "--output", f"0:{rows}x{length}"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    for rows, per_core in ((1, 1), (37, 1), (1000, 21)):
+        done = tile(rows)
+        assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+        hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                         if line.startswith("tiling "))
+        total, block = np.frombuffer(bytes.fromhex(hex_bytes), "<i8")[:2]
+        assert (total, block) == (rows, per_core)
+    done = tile(5, 31)
+    assert done.returncode != 0 and "status failed" in done.stdout
+    assert "TwoOut: dim 1 of x must be 32" in done.stderr, done.stderr

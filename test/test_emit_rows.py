@@ -545,6 +545,7 @@ def test_a_lane_package_counts_whole_groups_of_rows(columns: int, rows: int, wid
     assert compare_tolerance(expected, exact).equal
 
 
+@pytest.mark.sweep
 def test_a_lane_packages_host_tiling_counts_groups_and_refuses_another_shape(
         tmp_path: Path) -> None:
     """The x.sum(0) package of [100, 216] f32, its op_host tiling unchanged on the CPU model of

@@ -202,7 +202,7 @@ def _constraints(d: Description, names: Mapping[str, str], flags: bool = False,
                   "is computed as shape {1}."]
     elif d.run_time is not None:
         own = ", ".join(f"`{t}` {shape_text(s)}"
-                        for t, s in zip(tensors, d.run_time.compiled, strict=True))
+                        for t, s in zip(tensors, d.compiled_shapes(), strict=True))
         source = tensors[d.run_time.source]
         shapes = [f"- {listed} have {one} and format ND.",
                   "- Each has the rank and the static dims its kernel was compiled for, the "
