@@ -197,6 +197,13 @@ class Rows:
         return {"element": rows * self.length, "row": rows * self.lanes,
                 "column": self.length}[kind]
 
+    def counted(self, kind: OperandClass) -> tuple[int, int]:
+        """How a tiling counts rows from an operand of this class: (its elements per `rows`
+        rows, `rows`): one row's, or, of rows of lanes whose groups end in a narrower row
+        (`tail`), a whole group's, since its rows do not hold equal shares."""
+        rows = self.group if self.tail else 1
+        return self.operand_size(kind, rows), rows
+
     def count_rows(self, inputs: Sequence[int], outputs: Sequence[int] = ()) -> int:
         """The rows operands of these element counts (inputs, then outputs when given, by
         class) hold; ValueError naming the first that disagrees."""

@@ -9,7 +9,9 @@ for Atlas A2/A3 and Ascend 950; the tiling counts the channels; the unit test's 
 equal a float64 sum of its inputs rounded once (f32: within PyTorch's tolerance); the kernel
 unit test passes on the CPU model of AscendC. A row kernel whose outputs differ in shape (a row
 output and an element one: dynamic quantization, MobileNet's BatchNorm backward) is packaged
-with each output at its own shape.
+with each output at its own shape (at a run-time row count too, each run-time dim x's); a lane
+kernel whose columns are not a multiple of 64 (its groups' last row narrower) is packaged with
+its rows counted by whole groups.
 """
 
 from __future__ import annotations
@@ -129,55 +131,110 @@ def test_dynamic_quantization_is_packaged_each_output_at_its_own_shape(
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
 
 
-def test_the_batchnorm_backward_kernel_is_packaged_in_its_model(
+def test_the_batchnorm_backward_kernels_are_packaged_in_their_model(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """MobileNet's BatchNorm backward fuses two sums a channel ({8}) and the input gradient
     ({2, 8, 8, 8}) into one leading-axis row kernel: its whole model's package (A2/A3) gives
-    each output its own shape, and its kernel unit test passes on the CPU model (bit for bit
-    with hswc-run's goldens)."""
+    each output its own shape. The convolution's weight gradient summed over the batch
+    ({2, 8, 3, 3, 3} -> {8, 3, 3, 3}) is a lane kernel over 216 columns: rows of 64 lanes, 4
+    to a group, the last 24 wide (hswc.rows: Lanes, `tail`), so its host tiling counts whole
+    groups: 216 elements / 216 * 4 = 4 rows. Both kernel unit tests pass on the CPU model (bit
+    for bit with hswc-run's goldens), and the lane kernel's goldens meet a float64 sum over
+    the batch rounded once (PyTorch's tolerance)."""
     model = (REPO / "test" / "fixtures" / "torch_models" / "models"
              / "mobilenet_conv_bn_hardswish_conv_backward_f32.mlir")
     whole = tmp_path / "model"
     assert emit([str(model), "-o", str(whole)]) == 0
-    # the second region, the convolution's weight gradient summed over the batch as 64-lane
-    # rows of 216 columns (its last group 24 wide), is not packaged yet, with the reason
-    err = capsys.readouterr().err
-    assert "no package main_r1" in err and "no package main_r0" not in err
+    assert "no package" not in capsys.readouterr().err
     entries = json.loads((whole / "index.json").read_text())["packages"]
-    assert entries[0]["not_packaged"] is None
-    assert "a multiple of 64" in entries[1]["not_packaged"]
+    assert [e["not_packaged"] for e in entries] == [None, None]
     assert entries[0]["regions"][0]["outputs"] == ["8xf32", "8xf32", "2x8x8x8xf32"]
     stem = entries[0]["package"]
     infer = (whole / stem / "op_host" / f"{stem}_infershape.cpp").read_text()
     assert [line.strip() for line in infer.splitlines() if "Shape = gert::Shape(" in line] == [
         "*y0Shape = gert::Shape({8});", "*y1Shape = gert::Shape({8});",
         "*y2Shape = gert::Shape({2, 8, 8, 8});"]
-    # Packaged alone for Ascend 950 (`--function main --name BnBackward`) no more: the file now
-    # holds two kernels, and --name names a file's one operator.
+    lanes = entries[1]["package"]
+    (region,) = entries[1]["regions"]
+    assert (region["inputs"], region["outputs"]) == (["2x8x3x3x3xf32"], ["8x3x3x3xf32"])
+    assert (region["tiling"]["totalNum"], region["tiling"]["usedCoreNum"]) == (4, 4)
+    tiling = (whole / lanes / "op_host" / f"{lanes}_tiling.cpp").read_text()
+    assert "computeTiling(shape.GetShapeSize() / 216 * 4, coreNum," in tiling
     ut = Path("tests") / "ut" / "op_kernel"
+    test = (whole / lanes / ut / f"test_{lanes}.cpp").read_text()
+    assert "tiling.totalNum = 4;" in test and "tilingData.totalNum / 4 * 216" in test
+    x = unit_test_array(test, "transposed", "f32").reshape(2, 216)
+    expected = unit_test_array(test, "expected", "f32")
+    exact = x.astype(np.float64).sum(axis=0).astype(np.float32)
+    assert compare_tolerance(expected, exact).equal
+    # Packaged alone for Ascend 950 (`--function main --name BnBackward`) no more: the file
+    # holds two kernels, and --name names a file's one operator.
     built = tmp_path / "built"
     built.mkdir()
     ran = build_and_run_unit_tests({
-        "model": (whole / stem / ut / f"test_{stem}.cpp", ())}, built)
+        name: (whole / name / ut / f"test_{name}.cpp", ()) for name in (stem, lanes)}, built)
     for name, done in ran.items():
         assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", f"{name}:\n{done.stdout}"
 
 
-def test_outputs_of_different_shapes_at_a_run_time_row_count_are_refused_with_one_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A keepdim row maximum (?x1) and the elements scaled by it (?x32): the host tiling does
-    not infer shapes of a run-time row count that differ between outputs yet, so hswc-emit
-    says so at the function, exit 1, nothing written."""
+def test_outputs_of_different_shapes_at_a_run_time_row_count_are_packaged(
+        tmp_path: Path) -> None:
+    """A keepdim row maximum of |x| (m, {?, 1}) and x scaled by it (y, {?, 32}) over x
+    {?, 32}: one row kernel of a run-time row count whose outputs differ in shape. InferShape,
+    the aclnn checks and the l0op launcher give each output its own shape, its run-time dim
+    x's dim 0; the host tiling counts x's rows (the first output's elements, one a row) and
+    refuses an x of another row length naming the dim. The unit test's goldens equal numpy's
+    (m = max |x| a row, y = x / m), and the kernel unit test passes on the CPU model; the host
+    tiling, unchanged, on the CPU model of the tiling context gives totalNum 1, 37 and 1000 for
+    1, 37 and 1000 rows (one row a core on 48 cores, then 21 a core)."""
     from test_dynamic_rows import TWO_OUTPUTS
+
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
 
     source = tmp_path / "two.mlir"
     source.write_text(TWO_OUTPUTS)
     out = tmp_path / "two"
-    assert emit([str(source), "--name", "TwoOut", "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "internal error" not in err, err
-    assert f"{source}:" in err
-    assert ("is a row kernel of a run-time row count whose outputs differ in shape ({?, 1}, "
-            "{?, 32}), which its package's host tiling does not infer yet: package it with "
-            "static shapes") in err, err
-    assert not out.exists()
+    assert emit([str(source), "--name", "TwoOut", "-o", str(out)]) == 0
+    infer = (out / "op_host" / "two_out_infershape.cpp").read_text()
+    assert "*mShape = gert::Shape({(*xShape).GetDim(0), 1});" in infer, infer
+    assert "*yShape = gert::Shape({(*xShape).GetDim(0), 32});" in infer, infer
+    aclnn = (out / "op_host" / "op_api" / "aclnn_two_out.cpp").read_text()
+    assert "HasShape(out0, {x->GetViewShape().GetDim(0), 1})" in aclnn, aclnn
+    assert "HasShape(out1, {x->GetViewShape().GetDim(0), 32})" in aclnn, aclnn
+    l0op = (out / "op_host" / "op_api" / "two_out.cpp").read_text()
+    assert "AllocTensor(op::Shape({x->GetViewShape().GetDim(0), 1}), " in l0op, l0op
+    tiling = (out / "op_host" / "two_out_tiling.cpp").read_text()
+    assert "const gert::Shape shape({xDims.GetDim(0), 1});" in tiling, tiling
+    assert "computeTiling(shape.GetShapeSize(), coreNum," in tiling
+    source_ut = out / "tests" / "ut" / "op_kernel" / "test_two_out.cpp"
+    test = source_ut.read_text()
+    x = unit_test_array(test, "x", "f32").reshape(-1, 32)
+    m = np.abs(x).max(axis=-1, keepdims=True)
+    assert np.array_equal(unit_test_array(test, "expected_m", "f32"), m.reshape(-1))
+    assert np.array_equal(unit_test_array(test, "expected_y", "f32"), (x / m).reshape(-1))
+    built = tmp_path / "built"
+    built.mkdir()
+    done = build_and_run_unit_tests({"two_ut": (source_ut, ())}, built)["two_ut"]
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
+    op = host_tiling.OpDefinition("TwoOut", [("x", (1,))], [("m", (1,)), ("y", (1,))])
+    tiler = host_tiling.build(folder(out, "ascend910b"), op, {}, "TwoOutTilingData", [], None,
+                              None, compiler(), tmp_path)
+
+    def tile(rows: int, length: int = 32) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(tiler.executable), "--op", "TwoOut", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608",
+                               "--input", f"0:{rows}x{length}", "--output", f"0:{rows}x1",
+                               "--output", f"0:{rows}x{length}"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    for rows, per_core in ((1, 1), (37, 1), (1000, 21)):
+        done = tile(rows)
+        assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+        hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                         if line.startswith("tiling "))
+        total, block = np.frombuffer(bytes.fromhex(hex_bytes), "<i8")[:2]
+        assert (total, block) == (rows, per_core)
+    done = tile(5, 31)
+    assert done.returncode != 0 and "status failed" in done.stdout
+    assert "TwoOut: dim 1 of x must be 32" in done.stderr, done.stderr

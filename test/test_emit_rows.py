@@ -470,24 +470,29 @@ def test_a_row_op_package_is_named_after_the_op_without_name(
     assert "not a named op: give its package an op type with --name" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("soc", [pytest.param("ascend910b"),
-                                 pytest.param("ascend950", marks=pytest.mark.sweep)])
-def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(soc: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("soc", "shape", "counted"), [
+    pytest.param("ascend910b", (12, 128), "/ 768"),
+    pytest.param("ascend950", (12, 128), "/ 768", marks=pytest.mark.sweep),
+    pytest.param("ascend910b", (64, 100), "/ 6400 * 2", marks=pytest.mark.sweep)])
+def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(
+        soc: str, shape: tuple[int, int], counted: str, tmp_path: Path) -> None:
     """Softmax over dim 0 of (12, 128) is a row kernel of lanes (hswc.rows: Lanes, two rows of
     64 columns of 12 runs): hswc-emit packages it as Softmax; its host tiling counts those two
-    rows (x's elements over 12 * 64); the unit test's goldens, hswc-run's, meet the float64 model
-    within PyTorch's tolerance, and the unit test passes on the CPU model (one test a dtype)."""
-    shape = (12, 128)
-    functions = {dt: f"func.func @softmax_{dt}(%x: tensor<12x128x{dt}>) -> tensor<12x128x{dt}> "
-                     f"{{\n  %y = hsg.softmax %x {{dim = 0 : i64}} : tensor<12x128x{dt}>\n"
-                     f"  func.return %y : tensor<12x128x{dt}>\n}}\n" for dt in PACKAGE_DTYPES}
+    rows (x's elements over 12 * 64); of (64, 100) the rows are 64 and 36 columns wide (the
+    last narrower: `tail`), counted as whole groups (x's elements / 6400 * 2). The unit test's
+    goldens, hswc-run's, meet the float64 model within PyTorch's tolerance, and the unit test
+    passes on the CPU model (one test a dtype)."""
+    t = "x".join(map(str, shape))
+    functions = {dt: f"func.func @softmax_{dt}(%x: tensor<{t}x{dt}>) -> tensor<{t}x{dt}> "
+                     f"{{\n  %y = hsg.softmax %x {{dim = 0 : i64}} : tensor<{t}x{dt}>\n"
+                     f"  func.return %y : tensor<{t}x{dt}>\n}}\n" for dt in PACKAGE_DTYPES}
     source = tmp_path / "softmax0.mlir"
     source.write_text("".join(functions.values()))
     out = tmp_path / "package"
     assert main([str(source), "--soc", soc, "-o", str(out)]) == 0
     (tiling_source,) = (out / "op_host").rglob("softmax_tiling*.cpp")
     tiling = tiling_source.read_text()
-    assert "shape.GetShapeSize() / 768" in tiling, tiling
+    assert f"shape.GetShapeSize() {counted}, coreNum" in tiling, tiling
     unit = out / _unit_test("softmax", soc)
     text = unit.read_text()
     for dtype in PACKAGE_DTYPES:
@@ -505,20 +510,72 @@ def test_a_softmax_over_dim_0_is_a_package_whose_unit_tests_pass(soc: str, tmp_p
     assert done.stdout.splitlines()[-1] == f"{len(PACKAGE_DTYPES)} passed, 0 failed"
 
 
-def test_a_softmax_whose_columns_are_no_whole_rows_of_lanes_is_no_package(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A softmax over dim 0 of (64, 100): 100 columns are a row of 64 lanes and a narrower one
-    of 36 (hswc.rows: Lanes, `tail`), a kernel hswc-run runs (test_lane_rows), but a package's
-    host tiling counts rows as x's elements over one row's, which such rows are not: hswc-emit
-    refuses it with one message and writes nothing."""
-    source = tmp_path / "softmax0.mlir"
-    source.write_text("func.func @f(%x: tensor<64x100xf16>) -> tensor<64x100xf16> {\n"
-                      "  %y = hsg.softmax %x {dim = 0 : i64} : tensor<64x100xf16>\n"
-                      "  func.return %y : tensor<64x100xf16>\n}\n")
-    out = tmp_path / "package"
-    assert main([str(source), "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1, err
-    assert ("is a row kernel of 64 lanes over 100 columns a group, its last row 36 wide "
-            "(hswc.rows: Lanes), whose rows a package's host tiling does not count yet") in err
-    assert not out.exists()
+def _column_sum(rows: int, columns: int) -> str:
+    """torch-mlir's x.sum(0) of [rows, columns] f32 (hswc.rows: Lanes)."""
+    from test_lane_sums import reduction
+
+    return reduction((rows, columns), (0,), "f32")
+
+
+@pytest.mark.parametrize(("columns", "rows", "width"), [(216, 4, 24), (32, 1, 32)])
+def test_a_lane_package_counts_whole_groups_of_rows(columns: int, rows: int, width: int,
+                                                    tmp_path: Path) -> None:
+    """x.sum(0) of [100, C] f32 is a lane kernel: rows of 64 adjacent columns, a group's last
+    narrower where C is not a multiple of 64 (hswc.rows: Lanes, `tail`). Hand-counted: 216
+    columns are rows of 64, 64, 64 and 24 (4 rows, the last 24 wide); 32 columns one row 32
+    wide. The host tiling counts whole groups (the output's C elements / C * rows), the kernel
+    writes the last row at its width, and the unit test's goldens (hswc-run's) meet a float64
+    sum rounded once within PyTorch's tolerance. (Its unit test on the CPU model:
+    test_emit_leading's MobileNet lane kernel, 216 columns.)"""
+    source = tmp_path / "colsum.mlir"
+    source.write_text(_column_sum(100, columns))
+    out = tmp_path / "colsum"
+    assert main([str(source), "--name", "ColSum", "-o", str(out)]) == 0
+    tiling = (out / "op_host" / "col_sum_tiling.cpp").read_text()
+    counted = f"shape.GetShapeSize() / {columns}" + (f" * {rows}" if rows > 1 else "")
+    assert f"computeTiling({counted}, coreNum," in tiling, tiling
+    kernel = (out / "op_kernel" / "col_sum.h").read_text()
+    assert f"% {rows} == {rows - 1} ? {width} : 64)" in kernel if rows > 1 else \
+        f" + {width} - value2);" in kernel
+    test = (out / "tests" / "ut" / "op_kernel" / "test_col_sum.cpp").read_text()
+    assert f"tiling.totalNum = {rows};" in test
+    x = unit_test_array(test, "x", "f32").reshape(100, columns)
+    expected = unit_test_array(test, "expected", "f32")
+    exact = x.astype(np.float64).sum(axis=0).astype(np.float32)
+    assert compare_tolerance(expected, exact).equal
+
+
+@pytest.mark.sweep
+def test_a_lane_packages_host_tiling_counts_groups_and_refuses_another_shape(
+        tmp_path: Path) -> None:
+    """The x.sum(0) package of [100, 216] f32, its op_host tiling unchanged on the CPU model of
+    the tiling context: totalNum 4 (rows of 64, 64, 64, 24), one a core on 48 cores (block
+    dim 4); x of another shape is refused naming it."""
+    from hswc.checker import host_tiling
+    from hswc.checker.op_folder import folder
+
+    source = tmp_path / "colsum.mlir"
+    source.write_text(_column_sum(100, 216))
+    out = tmp_path / "colsum"
+    assert main([str(source), "--name", "ColSum", "-o", str(out)]) == 0
+    op = host_tiling.OpDefinition("ColSum", [("x", (1,))], [("y", (1,))])
+    built = host_tiling.build(folder(out, "ascend910b"), op, {}, "ColSumTilingData", [], None,
+                              None, compiler(), tmp_path)
+
+    def tile(shape: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(built.executable), "--op", "ColSum", "--soc", "ascend910b",
+                               "--core-num", "48", "--ub-size", "196608", "--input",
+                               f"0:{shape}", "--output", "0:216"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    done = tile("100x216")
+    assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
+    hex_bytes = next(line.split()[2] for line in done.stdout.splitlines()
+                     if line.startswith("tiling "))
+    total, block = np.frombuffer(bytes.fromhex(hex_bytes), "<i8")[:2]
+    assert (total, block) == (4, 1)
+    assert "block_dim 4" in done.stdout
+    done = tile("100x215")
+    assert done.returncode != 0 and "status failed" in done.stdout
+    assert ("ColSum: x must have shape {100, 216}, the shape its kernel was compiled for"
+            in done.stderr), done.stderr

@@ -162,26 +162,38 @@ class Description:
     None: the tiling counts the output's elements."""
     output_shapes: tuple[tuple[int, ...], ...] | None = None
     """Of a row kernel whose outputs differ in shape (a `row` output and an `element` one:
-    dynamic quantization's scale per row and its int8 y): each output's static shape, the
-    first of them `shapes[-1]`; None: every output has `shapes[-1]`."""
+    dynamic quantization's scale per row and its int8 y): each output's shape, the first of
+    them `shapes[-1]`, DYNAMIC_DIM at a run-time dim, which is the `run_time` source's dim of
+    the same index (compiled_shapes, tensor_shapes resolve them); None: every output has
+    `shapes[-1]`."""
 
     run_time_row: RunTimeRow | None = None
     """Of a row kernel of a run-time row length (hswc.rows `dynamic`): where the host tiling
     reads it from (hswc.backend.package_row_length); `output_per_row` is then its value at
     the example's shape."""
+    row_group: int = 1
+    """The rows that hold `output_per_row` elements of the first output together: of rows of
+    lanes whose groups end in a narrower row (hswc.rows: Lanes, `tail`), a group's rows (the
+    tiling counts whole groups: elements / output_per_row * row_group); else 1."""
 
     def tiled_count(self, elements: int) -> int:
         """The tiling's totalNum for an output of `elements` elements: its rows, of a row
         kernel; else the elements themselves."""
-        return elements if self.output_per_row is None else elements // self.output_per_row
+        if self.output_per_row is None:
+            return elements
+        return elements // self.output_per_row * self.row_group
 
     def each_output_per_row(self) -> tuple[int | None, ...]:
-        """output_per_row of each output: a row kernel's outputs of their own shapes hold
-        their own elements per row (the row length, 1); else each the first's."""
+        """output_per_row of each output (its elements per `row_group` rows): a row kernel's
+        outputs of their own shapes hold their own elements per row (the row length, 1); else
+        each the first's."""
         if self.output_shapes is None or self.output_per_row is None:
             return tuple(self.output_per_row for _ in self.operator.outputs)
-        rows = math.prod(self.output_shapes[0]) // self.output_per_row
-        return tuple(math.prod(s) // rows for s in self.output_shapes)
+        gm = self.gm_shapes()
+        assert gm is not None  # a row kernel's own shapes come with its shapes
+        shapes = gm[len(self.operator.inputs):]  # at the example's size
+        groups = math.prod(shapes[0]) // self.output_per_row
+        return tuple(math.prod(s) // groups for s in shapes)
 
     @property
     def op_type(self) -> str:
@@ -244,19 +256,26 @@ class Description:
         """The inputs' shapes and the output's (`shapes`), with the output's for each output
         (each its own, of a row kernel whose outputs differ in shape)."""
         if self.output_shapes is not None:
-            return (*shapes[:-1], *self.output_shapes)
+            return (*shapes[:-1], *(self._resolved(s, shapes) for s in self.output_shapes))
         return (*shapes[:-1], *(shapes[-1] for _ in self.operator.outputs))
+
+    def _resolved(self, output: tuple[int, ...], shapes: tuple[tuple[int, ...], ...]
+                  ) -> tuple[int, ...]:
+        """An output's own shape (output_shapes) with each run-time dim the source input's
+        dim of its index in `shapes` (a row kernel's rows lead every operand: row_shapes)."""
+        return output if self.run_time is None else \
+            own_shape(output, shapes[self.run_time.source])
+
+    def compiled_shapes(self) -> tuple[tuple[int, ...], ...]:
+        """Of run-time shapes: each input's shape, then each output's, as compiled (DYNAMIC_DIM
+        at a run-time dim)."""
+        assert self.run_time is not None
+        return self._each_output(self.run_time.compiled)
 
     def gm_shapes(self) -> tuple[tuple[int, ...], ...] | None:
         """Of a broadcast operator: each input's static shape, then each output's; None:
         every tensor has the output's shape, whatever it is at run time."""
         return None if self.shapes is None else self._each_output(self.shapes)
-
-    def run_time_shapes(self) -> tuple[tuple[int, ...], ...]:
-        """Of a broadcast operator over a shape known only at run time: each input's shape as
-        compiled, then each output's (DYNAMIC_DIM at a run-time dim)."""
-        assert self.run_time is not None
-        return self._each_output(self.run_time.compiled)
 
     @property
     def output_shape(self) -> tuple[int, ...] | None:
@@ -395,41 +414,53 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
-    if first.tail:  # the host tiling counts rows as an output's elements over one row's
-        raise OpError(kernels[0].func, f"is a row kernel of {first.lanes} lanes over "
-                      f"{first.stride} columns a group, its last row {first.tail} wide (hswc.rows:"
-                      f" Lanes), whose rows a package's host tiling does not count yet: package "
-                      f"columns that are a multiple of {first.lanes}")
     launched = _launched_shapes(module, kernels[0], function)
     outputs = _launched_outputs(module, kernels[0], function)
     if launched is None or outputs is None:
         raise OpError(kernels[0].func, "is a row kernel no host function launches: package "
                       "the module with the function that launches it")
-    per_row = first.operand_size(first.outputs[0], 1)
+    per_row, group = first.counted(first.outputs[0])
     own = None if len(set(outputs)) == 1 else outputs
     if all(n >= 0 for s in (*launched, *outputs) for n in s):
-        return RowShapes((*launched, outputs[0]), per_row, None, own)
+        return RowShapes((*launched, outputs[0]), per_row, None, own, group=group)
     launch = _first_launch(module, kernels[0], function)
     row = None if launch is None else run_time_row(launch, kernels[0])
     if row is not None and (own is not None or first.outputs[0] != "element"):
+        # hsg-tile-on-cores keeps such a region on the host (a row of length 0 would leave a
+        # row output unwritten), so only a module given lowered otherwise reaches this
         raise OpError(kernels[0].func, "is a row kernel of a run-time row length whose first "
                       "output is not one of x's shape, which its package's host tiling does "
-                      "not count rows of yet: package it with a static row length")
-    if own is not None:
-        raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose outputs "
-                      f"differ in shape ({', '.join(shape_text(s) for s in outputs)}), which "
-                      "its package's host tiling does not infer yet: package it with static "
-                      "shapes")
+                      "not count rows of: package it with a static row length")
     columns = [i for i, kind in enumerate(first.inputs) if kind == "column"]
     try:
         run_time = row_run_time_shapes(launched, outputs[0], columns)
+        if own is not None:
+            _own_run_time_dims(launched[run_time.source], outputs)
     except ValueError as error:
         raise OpError(kernels[0].func, "is a row kernel of a run-time row count whose shapes "
                       f"its package's host tiling cannot check: {error}") from None
     shapes = run_time.resolve(run_time.example_output())
     if row is not None:  # the row's length at the example's shape
         per_row = math.prod(shapes[-1][d] for d in row.dims)
-    return RowShapes(shapes, per_row, run_time, None, row)
+    return RowShapes(shapes, per_row, run_time, own, row, group)
+
+
+def own_shape(output: tuple[int, ...], source: tuple[int, ...]) -> tuple[int, ...]:
+    """A row kernel's output shape with each run-time dim the `source` input's dim of the same
+    index (the rows' dims lead every operand)."""
+    return tuple(source[k] if n == DYNAMIC_DIM else n for k, n in enumerate(output))
+
+
+def _own_run_time_dims(source: tuple[int, ...], outputs: Sequence[tuple[int, ...]]) -> None:
+    """Of a row kernel whose outputs differ in shape at a run-time row count: each output's
+    run-time dims must be the source input's dims of the same index (the rows' dims, which
+    lead every operand: Description._resolved); ValueError naming the first that is not."""
+    for i, shape in enumerate(outputs):
+        for k, n in enumerate(shape):
+            if n == DYNAMIC_DIM and not (k < len(source) and source[k] == DYNAMIC_DIM):
+                raise ValueError(f"output {i + 1}'s dim {k} has a run-time size where the "
+                                 f"input it is read from, of shape {shape_text(source)}, has "
+                                 "none")
 
 
 @dataclass(frozen=True)
@@ -439,16 +470,18 @@ class RowShapes:
     shapes: tuple[tuple[int, ...], ...]
     """Each input's shape, then the first output's (Description.shapes)."""
     per_row: int
-    """The first output's elements per row: the row length, or 1 for an output of one value a
-    row (x.amax(-1)); its tiling counts rows."""
+    """The first output's elements per row (per `group` rows): the row length, or 1 for an
+    output of one value a row (x.amax(-1)); its tiling counts rows."""
     run_time: RunTimeShapes | None
     """Of a run-time row count, what the package checks of the shapes."""
     outputs: tuple[tuple[int, ...], ...] | None
-    """Each output's own shape where they differ (a row and an element output); None: all
-    have the first's."""
+    """Each output's own shape where they differ (a row and an element output; DYNAMIC_DIM at
+    a run-time dim: Description.output_shapes); None: all have the first's."""
     row: RunTimeRow | None = None
     """Of a run-time row length, where the host tiling reads it (`per_row` is its value at the
     example's shape)."""
+    group: int = 1
+    """The rows holding `per_row` elements of the first output (Description.row_group)."""
 
 
 def _launched_outputs(module: ModuleOp, kernel: Kernel, function: str | None
@@ -483,6 +516,14 @@ def shape_text(shape: tuple[int, ...]) -> str:
     """A static shape as the package's C++ and docs write it: {4, 64}, {} for a scalar; a
     run-time dim (in docs and messages only) is `?`."""
     return "{" + ", ".join("?" if n == DYNAMIC_DIM else str(n) for n in shape) + "}"
+
+
+def dims_text(shape: tuple[int, ...], of: str) -> str:
+    """A shape as a C++ initializer list: its static dims and, at a run-time dim, that dim of
+    the source input's shape `of` (a C++ expression with GetDim: a gert::Shape, a view
+    shape); the source's dims lead every shape so read (run_time_shapes, row_shapes)."""
+    return "{" + ", ".join(f"{of}.GetDim({k})" if n == DYNAMIC_DIM else str(n)
+                           for k, n in enumerate(shape)) + "}"
 
 
 def shape_said(shape: tuple[int, ...]) -> str:
@@ -737,14 +778,17 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
     if rows is not None:
         shapes, run_time = rows.shapes, rows.run_time
     own = None if rows is None else rows.outputs
+    at_example = own if own is None or run_time is None or shapes is None else \
+        tuple(own_shape(o, shapes[run_time.source]) for o in own)  # run-time dims resolved
     tensors = None if shapes is None else \
-        (*shapes[:-1], *(own or (shapes[-1] for _ in outputs)))
+        (*shapes[:-1], *(at_example or (shapes[-1] for _ in outputs)))
     sizes = [None] * len(inputs) if shapes is None else [math.prod(s) for s in shapes[:-1]]
     per_count = rows.per_row if rows is not None else _joint_factor(first, shapes)
+    group = 1 if rows is None else rows.group
 
     def golden(kernel: Kernel, data: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         given = {**by_field[kernel.dtype], **{f: float(per_count or 0) for f in from_row}}
-        return run_kernel(module, kernel, data, given, platform, tensors, per_count)
+        return run_kernel(module, kernel, data, given, platform, tensors, per_count, group)
 
     stem = snake_case(request.name)
     body = request.bodies.get(first.func.sym_name.data) or (
@@ -769,7 +813,7 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
         kernel_test_inputs={n: _generic_sample(AROUND_3_TEST, i, sizes[i])
                             for i, n in enumerate(inputs)},
         values=values, golden=golden, generated=True, shapes=shapes, run_time=run_time,
-        output_per_row=per_count, output_shapes=own, run_time_row=row)
+        output_per_row=per_count, output_shapes=own, run_time_row=row, row_group=group)
 
 
 def _joint_factor(kernel: Kernel, shapes: Sequence[tuple[int, ...]] | None) -> int | None:

@@ -53,6 +53,7 @@ from hswc.dialects import hsg
 from hswc.elementwise import host_kind
 from hswc.platform import PLATFORMS
 from hswc.remarks import Remark
+from hswc.rows import read_rows
 from hswc.tiling import RESULT_NAMES
 
 LAUNCH = "becomes a launch of "
@@ -333,13 +334,18 @@ def refuse_arch35(socs: Sequence[str]) -> None:
 
 
 def _tiling(kernel: Kernel, launch: Launch) -> dict[str, object] | None:
-    """The launch's tiling on ascend910b (48 cores), where its shape is static."""
+    """The launch's tiling on ascend910b (48 cores), where its shape is static; a row kernel's
+    counts its rows (hswc.rows.Rows.counted), as its package's host tiling does."""
     shape = launch.output.shape
     if shape is None or any(d is None for d in shape):
         return None
     total = 1
     for d in shape:
         total *= d or 0
+    rows = read_rows(kernel.func)
+    if rows is not None:
+        per_row, group = rows.counted(rows.outputs[0])
+        total = total // per_row * group if per_row else 0
     platform = PLATFORMS["ascend910b"]
     try:
         t = ir_tiling(kernel, total, platform.core_num, platform.ub_size)

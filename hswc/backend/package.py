@@ -193,7 +193,7 @@ def check_reference(module: ModuleOp, kernels: list[Kernel], d: Description,
         values = d.attribute_values(kernel)
         scalars = {a.field: values[a.name] for a in d.attributes}
         outputs = run_kernel(module, kernel, inputs, scalars, platform, d.gm_shapes(),
-                             d.output_per_row)
+                             d.output_per_row, d.row_group)
         if not d.exact:
             models = d.model(kernel, inputs) if d.model is not None else None
             for got, model in zip(outputs, models or (), strict=False):

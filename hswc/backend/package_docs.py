@@ -202,7 +202,7 @@ def _constraints(d: Description, names: Mapping[str, str], flags: bool = False,
                   "is computed as shape {1}."]
     elif d.run_time is not None:
         own = ", ".join(f"`{t}` {shape_text(s)}"
-                        for t, s in zip(tensors, d.run_time_shapes(), strict=True))
+                        for t, s in zip(tensors, d.compiled_shapes(), strict=True))
         source = tensors[d.run_time.source]
         shapes = [f"- {listed} have {one} and format ND.",
                   "- Each has the rank and the static dims its kernel was compiled for, the "
@@ -309,7 +309,7 @@ def aclnn_doc(kernels: list[Kernel], d: Description, socs: list[str]) -> str:
     first, aclnn = d.aclnn_inputs[0], d.aclnn
     shapes = d.shapes or ()  # a broadcast operator's: each tensor's own
     if d.run_time is not None:  # `?`: a size known at run time
-        shapes = d.run_time_shapes()
+        shapes = d.compiled_shapes()
     own = d.output_shapes  # a row kernel's outputs of their own shapes
 
     def shape(i: int, n: str) -> str:

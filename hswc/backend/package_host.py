@@ -17,7 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from hswc.backend.cpp_types import float_literal
-from hswc.backend.description import Attribute, Description, shape_said, shape_text
+from hswc.backend.description import (
+    Attribute,
+    Description,
+    dims_text,
+    shape_said,
+    shape_text,
+)
 from hswc.backend.host_tiling import tiling_compute_lines
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import GE_DTYPES, Operator
@@ -121,8 +127,7 @@ def _input_checks(operator: Operator, d: Description, kernels: list[Kernel]) -> 
 def run_time_dims(name: str, run_time: RunTimeShapes, of: str) -> str:
     """The output's shape as C++ initializer list: its static dims and the run-time ones of
     the source input `name`, whose gert::Shape is `of` (a C++ expression with GetDim)."""
-    return "{" + ", ".join(f"{of}.GetDim({k})" if n == DYNAMIC_DIM else str(n)
-                           for k, n in enumerate(run_time.output)) + "}"
+    return dims_text(run_time.output, of)
 
 
 def run_time_shape_checks(operator: Operator, run_time: RunTimeShapes) -> list[str]:
@@ -312,7 +317,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     int64_t blockDim = 0;
     int64_t tilingKey = 0;
     const char* error = "";
-    OP_CHECK_IF(!computeTiling({row_count(d.run_time_row, d.output_per_row)}, coreNum,
+    OP_CHECK_IF(!computeTiling({row_count(d.run_time_row, d.output_per_row, d.row_group)}, coreNum,
         static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
 {_attribute_copies(d)}{row_length_lines(d.run_time_row)}{counts_tiling_lines(operator)}\
@@ -410,16 +415,20 @@ def infershape_cpp(kernels: list[Kernel], d: Description) -> str:
         what = "the shape its kernel was compiled for, " + ", ".join(
             f"{name} {shape_text(s)}" for name, s in zip(outputs_, d.output_shapes, strict=True))
         verb = "each get"
+        if d.run_time is not None:  # each run-time dim the source's of its index
+            givens = [f"gert::Shape({dims_text(s, f'(*{first}Shape)')})"
+                      for s in d.output_shapes]
+            what += f", each ? {first}'s dim"
     outputs = "\n".join(
         f"    gert::Shape* {name}Shape = context->GetOutputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {name}Shape);\n"
         f"    *{name}Shape = {g};" for index, (name, g) in enumerate(zip(outputs_, givens,
                                                                         strict=True)))
-    if d.run_time is not None:
+    if d.run_time is not None and d.output_shapes is None:
         what = (f"the shape {shape_text(d.run_time.output)} its inputs "
                 f"broadcast to, the run-time dims {first}'s")
     index = 0 if d.run_time is None else d.run_time.source
-    reads = "" if shape is not None else (
+    reads = "" if shape is not None and d.run_time is None else (
         f"    const gert::Shape* {first}Shape = context->GetInputShape({index});\n"
         f"    OP_CHECK_NULL_WITH_CONTEXT(context, {first}Shape);\n")
     dtypes, register = _infer_dtype(kernels[0])

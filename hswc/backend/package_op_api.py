@@ -23,7 +23,7 @@ import numpy as np
 
 from hswc.backend import package_counts as counts
 from hswc.backend.cpp_types import float_literal
-from hswc.backend.description import Attribute, Description, shape_said, shape_text
+from hswc.backend.description import Attribute, Description, dims_text, shape_said, shape_text
 from hswc.backend.kernels import Kernel
 from hswc.backend.operator import snake_case
 from hswc.backend.package_attributes import (
@@ -250,19 +250,18 @@ def _run_time_shape_checks(d: Description, run_time: RunTimeShapes,
                            tensors: Sequence[str]) -> list[str]:
     """Of a broadcast operator over a shape known only at run time: the source input's rank,
     then each tensor's dims: static ones as compiled, run-time ones as the output dim they
-    read, the output's run-time dims the source's (every output's: an elementwise kernel's
-    outputs share one shape, PReluGradUpdate's dx and update)."""
+    read, the output's run-time dims the source's."""
     source = d.aclnn_inputs[run_time.source]
     rank = len(run_time.output)
-    outputs = len(tensors) - len(run_time.inputs)
-    output_reads = tuple(Read(None if n == DYNAMIC_DIM else n, k)
-                         for k, n in enumerate(run_time.output))
-    reads = [*run_time.inputs, *[output_reads] * outputs]
+    compiled = d.compiled_shapes()
+    outputs = compiled[len(run_time.inputs):]  # each its own (a row kernel's), or the output's
+    reads = [*run_time.inputs, *(tuple(Read(None if n == DYNAMIC_DIM else n, k)
+                                       for k, n in enumerate(o)) for o in outputs)]
     lines = [f"OP_CHECK({source}->GetViewShape().GetDimNum() == {rank},",
              f'    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "{source} must have rank {rank} '
              f'({shape_said(run_time.output)}), the rank its kernel was compiled for"),',
              "    return false);"]
-    for t, dims, shape in zip(tensors, reads, d.run_time_shapes(), strict=True):
+    for t, dims, shape in zip(tensors, reads, compiled, strict=True):
         expected = ", ".join(
             str(r.size) if r.size is not None else str(run_time.output[r.output_dim])
             if r.output_dim is not None and run_time.output[r.output_dim] != DYNAMIC_DIM
@@ -455,9 +454,7 @@ def l0op_cpp_text(kernels: list[Kernel], d: Description) -> str:
     if d.run_time is not None:  # its run-time dims the source input's
         source = inputs[d.run_time.source]
         shape = d.run_time.output
-        allocated = "op::Shape({" + ", ".join(
-            f"{source}->GetViewShape().GetDim({k})" if n == DYNAMIC_DIM else str(n)
-            for k, n in enumerate(shape)) + "})"
+        allocated = f"op::Shape({dims_text(shape, f'{source}->GetViewShape()')})"
         gets = (f"the shape {shape_text(shape)} (each ? {source}'s dim) and {shape_from}'s "
                 "dtype")
     if d.output_shapes is not None:  # a row kernel's outputs of their own shapes
@@ -522,7 +519,8 @@ def _l0op_several_text(kernels: list[Kernel], d: Description, allocated: str,
     it returns them as a tuple (of nullptrs when one fails), as ops-nn's GeGluV2 does."""
     outputs = d.operator.outputs
     attrs = [a.field for a in d.attributes]
-    own = [f"op::Shape({shape_text(s)})" if s else "op::Shape()"
+    source = f"{d.operator.inputs[d.run_time.source]}->GetViewShape()" if d.run_time else ""
+    own = [f"op::Shape({dims_text(s, source)})" if s else "op::Shape()"
            for s in d.output_shapes or ()] or [allocated for _ in outputs]
     allocs = "\n".join(f"    aclTensor* {o} = executor->AllocTensor({a}, {t});"
                        for o, a, t in zip(outputs, own, dtypes, strict=True))

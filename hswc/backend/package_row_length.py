@@ -79,14 +79,15 @@ def run_time_row(launch: hsg.LaunchOp, kernel: Kernel) -> RunTimeRow | None:
     return RunTimeRow(tuple(sorted(d for _, d in dims.elements())), scalars)
 
 
-def row_count(row: RunTimeRow | None, per_row: int | None) -> str:
+def row_count(row: RunTimeRow | None, per_row: int | None, group: int = 1) -> str:
     """The tiling's totalNum as C++ (`shape` the output's): its rows of the run-time length
-    (none where that is 0), of a static per_row, or its elements."""
+    (none where that is 0), of a static per_row (held by `group` rows together: rows of lanes
+    counted in whole groups, Description.row_group), or its elements."""
     if row is not None:
         return f"({ROW_LENGTH} > 0 ? shape.GetShapeSize() / {ROW_LENGTH} : 0)"
-    if per_row in (None, 1):
+    if per_row in (None, 1) and group == 1:
         return "shape.GetShapeSize()"
-    return f"shape.GetShapeSize() / {per_row}"
+    return f"shape.GetShapeSize() / {per_row}" + ("" if group == 1 else f" * {group}")
 
 
 def length_lines(row: RunTimeRow | None) -> list[str]:

@@ -40,7 +40,8 @@ RUNNER = "hswc_emit_run"
 
 
 def _runner(kernel: Kernel, scalars: Sequence[float],
-            shapes: Sequence[tuple[int, ...]] | None, output_per_row: int | None) -> func.FuncOp:
+            shapes: Sequence[tuple[int, ...]] | None, output_per_row: int | None,
+            row_group: int = 1) -> func.FuncOp:
     count = len(kernel.operator.inputs)
     elements = [IntegerType(1) if e == PACKED_TENSOR else e  # the launch's i1, packed in GM
                 for e in kernel.gm_element_types()]  # each tensor's own (a boundary's differ)
@@ -51,8 +52,8 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
     block = Block(arg_types=types[:count])
     b = Builder(InsertPoint.at_end(block))
     total = b.insert(hsg.NumElementsOp(block.args[0])).result if shapes is None else \
-        b.insert(arith.ConstantOp(IntegerAttr(math.prod(shapes[count]) // (output_per_row or 1),
-                                              IndexType()))).result
+        b.insert(arith.ConstantOp(IntegerAttr(
+            math.prod(shapes[count]) // (output_per_row or 1) * row_group, IndexType()))).result
     cores = b.insert(hsg.GetCoreNumAivOp()).result
     ub = b.insert(hsg.GetUbSizeOp()).result
     call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
@@ -77,18 +78,20 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
 def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
                attributes: Mapping[str, float], platform: Platform,
                shapes: Sequence[tuple[int, ...]] | None = None,
-               output_per_row: int | None = None) -> tuple[np.ndarray, ...]:
+               output_per_row: int | None = None, row_group: int = 1
+               ) -> tuple[np.ndarray, ...]:
     """Each output of `kernel` (of `module`), flat, launched on the flat `inputs` on
     `platform`, its scalars taken from `attributes` by tiling-struct field name; `shapes`:
     each input's and then each output's static shape (a kernel reading broadcast inputs, a row
     kernel; outputs past those given have the last one's), None: any, the first's;
     `output_per_row`: of a row kernel, the first output's elements per row (its tiling counts
-    rows). An i1 output is a bool array (one stored packed too)."""
+    rows), per `row_group` rows (rows of lanes counted in whole groups: Description.row_group).
+    An i1 output is a bool array (one stored packed too)."""
     from hswc.runner import compile_module
 
     copy = module.clone()
     copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields],
-                                   shapes, output_per_row))
+                                   shapes, output_per_row, row_group))
     compiled = compile_module(copy, soc=platform.name, function=RUNNER,
                               core_num=platform.core_num, ub_size=platform.ub_size)
     given = [np.ascontiguousarray(a).reshape(-1 if shapes is None else shapes[i])

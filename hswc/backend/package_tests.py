@@ -523,6 +523,14 @@ def packed_values(values: np.ndarray, dtype: str) -> np.ndarray:
     return np.packbits(np.asarray(values, dtype=bool).reshape(-1), bitorder="little")
 
 
+def _elements(rows: str, per_row: int | None, group: int) -> str:
+    """An output's elements as C++, of `rows` rows (a C++ expression) holding `per_row` of
+    them every `group` rows (Description.row_group)."""
+    if per_row in (None, 1) and group == 1:
+        return rows
+    return f"{rows} * {per_row}" if group == 1 else f"{rows} / {group} * {per_row}"
+
+
 def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> str:
     """`arch35`: the kernels of the arch35 entry (op_kernel/<entry>_apt.cpp), templated on the
     element type (and the variant), tiled as on ARCH35_UT_PLATFORM: of a run-time choice, the
@@ -546,8 +554,8 @@ def kernel_ut(kernels: list[Kernel], d: Description, arch35: bool = False) -> st
     size = {name: f"{name}.size() * sizeof({types[name]})"
             if own or several or types[name] != types[output] else "bytes" for name in inputs}
     size |= {c: f"({c}.size() + 1) * sizeof(int64_t)" for c in counted}  # never 0 bytes
-    counts = {o: f"{first}.size()" if not own else "tilingData.totalNum" if
-              per_row in (None, 1) else f"tilingData.totalNum * {per_row}"
+    counts = {o: f"{first}.size()" if not own else
+              _elements("tilingData.totalNum", per_row, d.row_group)
               for o, per_row in zip(outputs, d.each_output_per_row(), strict=True)}
     packed = [o for o, dt in zip(outputs, kernels[0].gm_dtypes[len(inputs):], strict=True)
               if dt == PACKED]
