@@ -1,0 +1,157 @@
+"""hsg.swiglu_group_quant (ops-nn's SwigluGroupQuant, quant_mode 0: blocks of 128, f32 scales,
+fp8 y) at the linalg and ascend levels (Ascend 950) against an independent model written here
+from its README and kernel: SwiGLU in float64 (a / (1 + exp(-a)) * b, clamped first when
+clamp_limit is not -1.0) rounded once to f32, plus 0.0; then the f32 steps the README lists
+(each one IEEE f32 operation, so numpy's float32 computes them exactly): the block's maximum of
+the finite |s| floored at 1e-4, the scale (times the f32 nearest 1 / M), inv = M / amax, and y
+= fp8(s * inv, or s where that is not finite), ml_dtypes' round to nearest even (the Cast's
+CAST_RINT, non-saturating). The scales must meet torch's f32 tolerance; y, decoded, must equal
+the model's but where s's one f32 rounding puts s * inv on the other side of an fp8 rounding
+boundary (at most one fp8 step, and rarely). Plus hand-checked values, the types xDSL parses
+(f8E8M0FNU, f4E2M1FN) and the refusals."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from hswc.reference import compare_tolerance
+from hswc.runner import CompileError, compile_text
+
+FP8 = {"f8E4M3FN": (ml_dtypes.float8_e4m3fn, 448.0, 36),
+       "f8E5M2": (ml_dtypes.float8_e5m2, 57344.0, 35)}
+NUMPY = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
+BLOCK = 128
+
+
+def _model(x: np.ndarray, y_type: str, limit: float | None) -> tuple[np.ndarray, np.ndarray]:
+    """(y, y_scale) of the module docstring's model."""
+    fp8, top, _ = FP8[y_type]
+    v = x.astype(np.float64)
+    h = v.shape[-1] // 2
+    a, b = v[..., :h], v[..., h:]
+    if limit is not None:
+        a, b = np.minimum(a, limit), np.clip(b, -limit, limit)
+    with np.errstate(all="ignore"):
+        s = (a / (1.0 + np.exp(-a)) * b).astype(np.float32) + np.float32(0.0)
+        blocks = s.reshape(*s.shape[:-1], h // BLOCK, BLOCK)
+        finite_abs = np.where(np.isfinite(blocks), np.abs(blocks), np.float32(0.0))
+        amax = np.maximum(finite_abs.max(axis=-1), np.float32(1e-4))
+        scale = amax * np.float32(1.0 / top)  # 1 / M rounded to f32, then one f32 product
+        inv = np.float32(top) / amax
+        scaled = blocks * inv[..., None]
+        y = np.where(np.isfinite(scaled), scaled, blocks).astype(fp8)
+    return y.reshape(s.shape), scale
+
+
+def _x(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    rng = np.random.default_rng(37)
+    x = rng.normal(0.0, 3.0, shape)
+    x[0, :3] = [np.inf, 30.0, -0.0]  # an infinite s (kept out of amax, y NaN), a clamp, -0
+    x[1, : shape[1] // 2] = 0.0  # a row of zeros: amax floored at 1e-4
+    return x.astype(NUMPY[dtype])
+
+
+def _module(shape: tuple[int, ...], dtype: str, y_type: str, attributes: str) -> str:
+    lead = "x".join(map(str, shape[:-1]))
+    h = shape[-1] // 2
+    x = f"tensor<{lead}x{shape[-1]}x{dtype}>"
+    y, s = f"tensor<{lead}x{h}x{y_type}>", f"tensor<{lead}x{h // BLOCK}xf32>"
+    return f"""func.func @f(%x: {x}) -> ({y}, {s}) {{
+  %y, %s = hsg.swiglu_group_quant %x {attributes} : {x}
+  return %y, %s : {y}, {s}
+}}"""
+
+
+def _check(shape: tuple[int, ...], dtype: str, y_type: str, limit: float | None,
+           level: str) -> str:
+    x = _x(shape, dtype)
+    attrs = [f"dst_type = {FP8[y_type][2]} : i64"]
+    if limit is not None:
+        attrs.append(f"clamp_limit = {limit} : f32")
+    kernel = compile_text(_module(shape, dtype, y_type, "{" + ", ".join(attrs) + "}"),
+                          level=level, soc="ascend950", core_num=5)
+    y, scale = (np.asarray(o) for o in kernel.run(x).outputs)
+    want_y, want_scale = _model(x, y_type, limit)
+    verdict = compare_tolerance(scale, want_scale)
+    assert verdict.outside == 0 and verdict.specials_differ == 0, verdict
+    got, want = y.astype(np.float64), want_y.astype(np.float64)
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    differ = ~np.isnan(got) & (got != want)
+    step = np.abs(want_y.astype(np.float64) - np.nextafter(want, 0).astype(y.dtype).astype(
+        np.float64))  # not exact for the smallest values: bounded below by the subnormal step
+    assert differ.sum() <= 2 and np.all(np.abs(got - want)[differ] <= 2 * step[differ] + 2.0 ** -9)
+    return str(kernel.module)
+
+
+@pytest.mark.parametrize(("dtype", "y_type", "limit", "level"), [
+    ("bf16", "f8E4M3FN", None, "linalg"), ("f16", "f8E5M2", 7.0, "ascend")])
+def test_equals_the_model(dtype: str, y_type: str, limit: float | None, level: str) -> None:
+    module = _check((6, 512), dtype, y_type, limit, level)
+    if level == "ascend":  # the SwiGLU; a row kernel of the block maxima, scales and y
+        assert module.count("hsg.launch") == 2
+        assert "linalg.generic" not in module.split("func.func")[1]
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("dtype", list(NUMPY))
+@pytest.mark.parametrize("y_type", list(FP8))
+@pytest.mark.parametrize("limit", [None, 7.0])
+@pytest.mark.parametrize("level", ["linalg", "ascend"])
+def test_every_level_dtype_and_type(dtype: str, y_type: str, limit: float | None,
+                                    level: str) -> None:
+    _check((6, 768), dtype, y_type, limit, level)
+
+
+def test_hand_checked_values() -> None:
+    """A row whose second half is 0: s = +0 everywhere (-0 * 1 too: the kernel adds 0.0), so
+    amax is floored at 1e-4, the scale is 1e-4f * (1 / 448)f and y is +0 (code 0x00); a row
+    a = 0 but one element: a = 2, b = 3 gives s = 2 / (1 + e^-2) * 3 = 5.2843...; its block's
+    scale is s / 448 and that element's y is s * (448 / s) = 448 (0x7e)."""
+    x = np.zeros((2, 256), np.float16)
+    x[0, 128:] = 1.0
+    x[0, 0] = -0.0
+    x[1, 5], x[1, 133] = 2.0, 3.0
+    kernel = compile_text(_module((2, 256), "f16", "f8E4M3FN", ""), level="ascend",
+                          soc="ascend950", core_num=2)
+    y, scale = (np.asarray(o) for o in kernel.run(x).outputs)
+    assert not y.view(np.uint8)[0].any()
+    inv_448 = np.array(0x3B124925, np.uint32).view(np.float32)  # the f32 nearest 1 / 448
+    assert inv_448 == np.float32(1.0 / 448.0)
+    assert scale[0, 0] == np.float32(1e-4) * inv_448
+    s = np.float32(2.0 / (1.0 + np.exp(-2.0)) * 3.0)
+    assert abs(scale[1, 0] / s * 448.0 - 1.0) < 1e-6
+    assert y.view(np.uint8)[1, 5] == 0x7E and np.count_nonzero(y.view(np.uint8)[1]) == 1
+
+
+def test_mx_types_parse() -> None:
+    """quant_mode 1's y_scale is f8E8M0FNU [..., ceil(H / 64), 2] (xDSL 0.75 parses it) and is
+    refused at decomposition with the reason; FP4's f4E2M1FN likewise."""
+    text = """func.func @f(%x: tensor<2x256xbf16>) -> (tensor<2x128x{y}>, tensor<2x2x2xf8E8M0FNU>) {{
+  %y, %s = hsg.swiglu_group_quant %x {{quant_mode = 1 : i64, round_scale = true, dst_type = {d} : i64}} : tensor<2x256xbf16>
+  return %y, %s : tensor<2x128x{y}>, tensor<2x2x2xf8E8M0FNU>
+}}"""
+    for y, d, why in (("f8E4M3FN", 36, "arith.bitcast"), ("f4E2M1FN", 40, "FP4")):
+        with pytest.raises(CompileError, match=why):
+            compile_text(text.format(y=y, d=d), level="linalg", soc="ascend950")
+
+
+@pytest.mark.parametrize(("attributes", "shape", "message"), [
+    ("{dst_type = 41 : i64}", (2, 256), "FLOAT4_E1M2\\) has no MLIR type"),
+    ("{quant_mode = 1 : i64}", (2, 256), "needs round_scale = true"),
+    ("{block_size = 64 : i64}", (2, 256), "block_size must be 0 or 128"),
+    ("{output_origin = true}", (2, 256), "output_origin must be false in quant_mode 0"),
+    ("{clamp_limit = 0.0 : f32}", (2, 256), "clamp_limit must be > 0"),
+    ("", (2, 128), "multiple of 256"),
+    ("{quant_mode = 2 : i64}", (2, 256), "HiFloat8"),
+])
+def test_refused(attributes: str, shape: tuple[int, ...], message: str) -> None:
+    x = f"tensor<{shape[0]}x{shape[1]}xf16>"
+    results = "%y, %s, %o" if "output_origin" in attributes else "%y, %s"  # y_origin's too
+    text = f"""func.func @f(%x: {x}) {{
+  {results} = hsg.swiglu_group_quant %x {attributes} : {x}
+  return
+}}"""
+    with pytest.raises(CompileError, match=message):
+        compile_text(text, level="linalg", soc="ascend950")
