@@ -17,9 +17,17 @@ under the mask (zeroing), ReduceMax, Max of the two halves' maxima, Maxs 1e-4, M
 constant, Div for inv, Mul, the NaN test and Select, then the Cast to fp8 (CAST_RINT, NO_SAT:
 as `arith.truncf`, hswc.float8_casts). The block's maximum is exact in any order.
 
-What the bodies cannot compute yet is refused at the op: round_scale (the scale's f32 exponent
-field, which needs arith.bitcast to i32, not in hswc's bodies), so quant_mode 1 (MX, E8M0
-scales) too; FP4 (no Cast to it in hswc's tables); the HiFloat8 modes (no MLIR type).
+With round_scale (always in quant_mode 1, MX) the scale is rounded up to a power of 2
+(`ceil_pow2`: float operations, exact) and inv is its reciprocal, 1 / 2^e; quant_mode 1 reads
+blocks of 32, takes |s| whatever it is (no finite test) and casts s * inv without the NaN
+fallback (swiglu_group_quant_base.h:835-1045), and its y_scale is that power of 2 as
+f8E8M0FNU (`arith.truncf`, exact) in pairs, [..., K / 2, 2]. The conversion to E8M0 stays on
+the host (hswc's Cast tables have none to it); the rest is a kernel's. Assumed, not traced: a
+block with an inf or NaN in quant_mode 1 (the kernel's bit arithmetic on a non-finite scale
+gives code 0xff and inv -inf; here NaN and NaN).
+
+Refused at the op: FP4 (no conversion to it in hswc's bodies yet) and the HiFloat8 modes (no
+MLIR type, no conversion yet).
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from hswc.diagnostics import OpError
-from hswc.dialects.hsg_group_quant import BLOCK_SIZES, DST_NAMES, SwigluGroupQuantOp
+from hswc.dialects.hsg_group_quant import BLOCK_SIZES, DST_NAMES, E8M0, SwigluGroupQuantOp
 from hswc.dialects.linalg import FillOp
 from hswc.ops.body import BodyBuilder, f32_from_bits
 from hswc.ops.gated_ops import Decomposer
@@ -70,11 +78,23 @@ def _refusal(op: SwigluGroupQuantOp) -> str | None:
                 "conversion in hswc's bodies yet")
     if dst == 40:
         return f"dst_type {dst} ({DST_NAMES[dst]}): hswc has no conversion to FP4 yet"
-    if op.value("round_scale"):
-        return ("round_scale (and so quant_mode 1, MX) rounds the scale up to a power of 2 "
-                "from its f32 exponent field, which needs arith.bitcast to i32: hswc's "
-                "bodies do not take it yet")
     return None
+
+
+def ceil_pow2(bb: BodyBuilder, v: SSAValue) -> SSAValue:
+    """2^ceil(log2 v), exactly, for an f32 v in [2^-30, 2^121] (every scale here: amax >= 1e-4,
+    M <= 57344; amax <= the largest f32, M >= 448), from f32 operations a vector unit has:
+    Veltkamp's split (c = w * (2^23 + 1), c - (c - w), round to nearest) rounds w = v * 2^-64
+    (exact; small enough that c cannot overflow) to one significant bit, so p, that times 2^64,
+    is one of the two powers of 2 around v; the answer is p where p >= v, else 2p. That is the
+    kernel's bit arithmetic, 2^(exponent - 127 + (mantissa != 0)) (swiglu_group_quant_base.h:
+    589-603), for every such v (test/test_swiglu_group_quant.py checks it on 10^6 values)."""
+    w = bb.mulf(v, bb.const(2.0 ** -64, "down"), "scale_down")
+    c = bb.mulf(w, bb.const(2.0 ** 23 + 1, "splitter"), "split")
+    one_bit = bb.subf(c, bb.subf(c, w, "split_low"), "one_bit")
+    p = bb.mulf(one_bit, bb.const(2.0 ** 64, "up"), "near_pow2")
+    below = bb.cmpf("olt", p, v, "below")
+    return bb.select(below, bb.mulf(p, bb.const(2.0, "two"), "next_pow2"), p, "pow2_scale")
 
 
 class _Blocks:
@@ -98,6 +118,15 @@ class _Blocks:
         view = self.d.b.insert(tensor.ExpandShapeOp(s, [], self.groups, self.shape, t)).result
         view.name_hint = "blocks"
         return view
+
+    def pairs(self, scale: SSAValue, t: Attribute) -> SSAValue:
+        """The [..., K] scales viewed as [..., K / 2, 2] (MX's y_scale)."""
+        assert isinstance(t, TensorType)
+        n = len(self.lead)
+        groups = ArrayAttr([ArrayAttr([IntegerAttr(i, i64)]) for i in range(n)]
+                           + [ArrayAttr([IntegerAttr(n, i64), IntegerAttr(n + 1, i64)])])
+        op = tensor.ExpandShapeOp(scale, [], groups, t.get_shape(), t)
+        return self.d.b.insert(op).result
 
     def collapse(self, y: SSAValue, t: TensorType[Attribute]) -> SSAValue:
         op = tensor.CollapseShapeOp(operands=[y], result_types=[t],
@@ -160,9 +189,13 @@ def decompose_group_quant(op: SwigluGroupQuantOp) -> tuple[SSAValue, ...]:
     empty = blocks.empty(F32, k_shape)
     init = d.b.insert(FillOp((start,), (empty,), (TensorType(F32, k_shape),))).results[0]
 
+    mode, rounded = op.mode(), bool(op.value("round_scale"))
+
     def amax(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        magnitude = bb.select(_finite(bb, a[0], "s"), bb.math("absf", a[0], "abs"),
-                              bb.const(0.0, "zero"), "finite_abs")
+        magnitude = bb.math("absf", a[0], "abs")
+        if mode == 0:  # the finite values only
+            magnitude = bb.select(_finite(bb, a[0], "s"), magnitude, bb.const(0.0, "zero"),
+                                  "finite_abs")
         return bb.maximumf(magnitude, a[1], "amax")
 
     m = blocks.generic([view], [blocks.full], init, blocks.per_block, True, amax, "amax")
@@ -171,15 +204,25 @@ def decompose_group_quant(op: SwigluGroupQuantOp) -> tuple[SSAValue, ...]:
     def floor(bb: BodyBuilder, v: SSAValue) -> SSAValue:
         return bb.maximumf(v, bb.const(AMAX_FLOOR, "floor"), "amax_floored")
 
-    scale = blocks.generic([m], [per_k], blocks.empty(F32, k_shape), per_k, False,
-                           lambda bb, a: bb.mulf(floor(bb, a[0]), bb.const(inv_top, "inv_max"),
-                                                 "scale"), "y_scale")
-    inv = blocks.generic([m], [per_k], blocks.empty(F32, k_shape), per_k, False,
-                         lambda bb, a: bb.divf(bb.const(top, "max"), floor(bb, a[0]), "inv"),
+    def raw(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        """The scale: amax / M (times the f32 nearest 1 / M), a power of 2 when rounded."""
+        value = bb.mulf(floor(bb, a[0]), bb.const(inv_top, "inv_max"), "scale")
+        return ceil_pow2(bb, value) if rounded else value
+
+    def inverse(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
+        if rounded:  # 1 / 2^e, exact
+            return bb.divf(bb.const(1.0, "one"), raw(bb, a), "inv")
+        return bb.divf(bb.const(top, "max"), floor(bb, a[0]), "inv")
+
+    scale = blocks.generic([m], [per_k], blocks.empty(F32, k_shape), per_k, False, raw,
+                           "y_scale")
+    inv = blocks.generic([m], [per_k], blocks.empty(F32, k_shape), per_k, False, inverse,
                          "inv_scale")
 
     def quantized(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
         v = bb.mulf(a[0], a[1], "scaled")
+        if mode == 1:
+            return v
         return bb.select(_finite(bb, v, "scaled"), v, a[0], "cast_in")
 
     q = blocks.generic([view, inv], [blocks.full, blocks.per_block],
@@ -187,4 +230,9 @@ def decompose_group_quant(op: SwigluGroupQuantOp) -> tuple[SSAValue, ...]:
                        quantized, "y_blocks")
     y = blocks.collapse(q, y_type)
     y.name_hint = "y"
+    if mode == 1:  # E8M0 (exact: powers of 2), [..., K] -> [..., K / 2, 2] (K = H / 32 is
+        # even: H is a multiple of 128)
+        codes = blocks.generic([scale], [per_k], blocks.empty(E8M0, k_shape), per_k, False,
+                               lambda bb, a: a[0], "y_scale_e8m0")
+        scale = blocks.pairs(codes, op.y_scale.type)
     return y, scale
