@@ -1,21 +1,33 @@
-"""hsg.swiglu_group_quant (ops-nn's SwigluGroupQuant, quant_mode 0: blocks of 128, f32 scales,
-fp8 y) at the linalg and ascend levels (Ascend 950) against an independent model written here
-from its README and kernel: SwiGLU in float64 (a / (1 + exp(-a)) * b, clamped first when
-clamp_limit is not -1.0) rounded once to f32, plus 0.0; then the f32 steps the README lists
-(each one IEEE f32 operation, so numpy's float32 computes them exactly): the block's maximum of
-the finite |s| floored at 1e-4, the scale (times the f32 nearest 1 / M), inv = M / amax, and y
-= fp8(s * inv, or s where that is not finite), ml_dtypes' round to nearest even (the Cast's
-CAST_RINT, non-saturating). The scales must meet torch's f32 tolerance; y, decoded, must equal
-the model's but where s's one f32 rounding puts s * inv on the other side of an fp8 rounding
-boundary (at most one fp8 step, and rarely). Plus hand-checked values, the types xDSL parses
-(f8E8M0FNU, f4E2M1FN) and the refusals."""
+"""hsg.swiglu_group_quant (ops-nn's SwigluGroupQuant) at the linalg and ascend levels (Ascend
+950) against an independent model written here from its README, golden and kernel: SwiGLU in
+float64 (a / (1 + exp(-a)) * b, clamped first when clamp_limit is not -1.0) rounded once to
+f32, plus 0.0; then the f32 steps the README lists (each one IEEE f32 operation, so numpy's
+float32 computes them exactly): quant_mode 0, blocks of 128: the block's maximum of the finite
+|s| floored at 1e-4, the scale (times the f32 nearest 1 / M), inv = M / amax, y = fp8(s * inv,
+or s where that is not finite), ml_dtypes' round to nearest even (the Cast's CAST_RINT,
+non-saturating); round_scale: the scale 2^(exponent - 127 + (mantissa != 0)) from its f32 bits
+(ops-nn's golden), inv its reciprocal; quant_mode 1 (MX), blocks of 32, |s| unmasked, no NaN
+fallback, E8M0 scales in pairs. f32 scales must meet torch's f32 tolerance, E8M0 ones equal
+bit for bit; y, decoded, must equal the model's but where s's one f32 rounding puts s * inv on
+the other side of an fp8 rounding boundary (at most one fp8 step, and rarely). Plus
+hand-checked values, the CPU model running both 950 kernels bit for bit as the interpreter,
+FP4's types parsed and refused, and the verifier's refusals."""
 
 from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
 import pytest
+from cpu_build import AUTO_SYNC_OFF, Build, build, tiling_bytes
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 
+from hswc import soc_api
+from hswc.backend.source import kernel_source
 from hswc.reference import compare_tolerance
 from hswc.runner import CompileError, compile_text
 
@@ -222,3 +234,73 @@ def test_refused(attributes: str, shape: tuple[int, ...], message: str) -> None:
 }}"""
     with pytest.raises(CompileError, match=message):
         compile_text(text, level="linalg", soc="ascend950")
+
+
+def _cpu_run(made: Path, record: dict[str, object], inputs: list[np.ndarray],
+             outputs: list[tuple[str, int]], tmp_path: Path) -> list[bytes]:
+    """One launch of a built kernel on the CPU model with the tiling the interpreter recorded:
+    each output's bytes."""
+    tiling = tmp_path / "tiling.bin"
+    tiling.write_bytes(tiling_bytes(record))
+    command = [str(made), "--tiling-key", str(record["tilingKey"]), "--block-dim",
+               str(record["usedCoreNum"]), "--ub-size", str(CPU_UB), "--tiling-file",
+               str(tiling)]
+    for i, array in enumerate(inputs):
+        np.ascontiguousarray(array).tofile(tmp_path / f"in{i}.bin")
+        command += ["--input", str(tmp_path / f"in{i}.bin")]
+    for name, size in outputs:
+        command += ["--output", str(tmp_path / name), "--output-bytes", str(size)]
+    done = subprocess.run([*command, *AUTO_SYNC_OFF], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return [(tmp_path / name).read_bytes() for name, _ in outputs]
+
+
+CPU_UB = 65536
+
+
+def _only(module: ModuleOp, entry: str) -> ModuleOp:
+    """A copy of the lowered module with one kernel (and its tiling function): the others'
+    functions left out."""
+    copy = module.clone()
+    dtype = entry.split("_kernel_", 1)[1]
+    for op in list(copy.ops):
+        name = op.sym_name.data if isinstance(op, func.FuncOp) else ""
+        if ("_kernel_" in name and name != entry) or ("_tiling_" in name and not name.endswith(
+                f"_tiling_{dtype}")):
+            copy.body.block.erase_op(op)
+    return copy
+
+
+def test_the_cpu_model_runs_both_kernels(tmp_path: Path) -> None:
+    """Ascend 950's two kernels (the SwiGLU writing s in f32; the row kernel of the block
+    maxima, scales and f8E4M3FN y) printed as AscendC, built against the CPU model and run one
+    after the other with the interpreter's tilings (a small UB: several chunks a core): y and
+    y_scale bit for bit as the interpreter's."""
+    x = _x((37, 512), "f16")
+    kernel = compile_text(_module(x.shape, "f16", "f8E4M3FN", ""), soc="ascend950",
+                          core_num=3, ub_size=CPU_UB)
+    result = kernel.run(x)
+    entries = re.findall(r"hsg\.launch @(\w+)", str(kernel.module))
+    assert len(entries) == 2 and len(result.tilings) == 2
+    flags = tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])
+    made = []
+    for entry, record, inputs, outputs in ((entries[0], result.tilings[0], 2, 1),
+                                           (entries[1], result.tilings[1], 1, 2)):
+        assert record is not None
+        source = tmp_path / f"{entry}.cpp"  # one kernel a file: both are operator f's
+        source.write_text(kernel_source(_only(kernel.module, entry)))
+        made.append(Build(source, tmp_path / entry, (
+            *flags, "-DHSWC_KERNEL_ENTRY=f", f"-DHSWC_TILING_KEYS={record['tilingKey']}",
+            f"-DHSWC_GM_INPUTS={inputs}", f"-DHSWC_GM_OUTPUTS={outputs}")))
+    build(made)
+    rows, h = x.shape[0], x.shape[1] // 2
+    (s,) = _cpu_run(made[0].output, result.tilings[0], [x, x], [("s.bin", rows * h * 4)],
+                    tmp_path)
+    y_bytes, scale_bytes = _cpu_run(made[1].output, result.tilings[1],
+                                    [np.frombuffer(s, np.float32)],
+                                    [("y.bin", rows * h), ("scale.bin", rows * h // BLOCK * 4)],
+                                    tmp_path)
+    y, scale = (np.asarray(o) for o in result.outputs)
+    assert np.frombuffer(y_bytes, np.uint8).tobytes() == y.view(np.uint8).tobytes()
+    assert scale_bytes == scale.astype(np.float32).tobytes()
