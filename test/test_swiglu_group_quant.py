@@ -1,17 +1,17 @@
-"""hsg.swiglu_group_quant (ops-nn's SwigluGroupQuant) at the linalg and ascend levels (Ascend
-950) against an independent model written here from its README, golden and kernel: SwiGLU in
-float64 (a / (1 + exp(-a)) * b, clamped first when clamp_limit is not -1.0) rounded once to
-f32, plus 0.0; then the f32 steps the README lists (each one IEEE f32 operation, so numpy's
-float32 computes them exactly): quant_mode 0, blocks of 128: the block's maximum of the finite
-|s| floored at 1e-4, the scale (times the f32 nearest 1 / M), inv = M / amax, y = fp8(s * inv,
-or s where that is not finite), ml_dtypes' round to nearest even (the Cast's CAST_RINT,
-non-saturating); round_scale: the scale 2^(exponent - 127 + (mantissa != 0)) from its f32 bits
-(ops-nn's golden), inv its reciprocal; quant_mode 1 (MX), blocks of 32, |s| unmasked, no NaN
-fallback, E8M0 scales in pairs. f32 scales must meet torch's f32 tolerance, E8M0 ones equal
-bit for bit; y, decoded, must equal the model's but where s's one f32 rounding puts s * inv on
-the other side of an fp8 rounding boundary (at most one fp8 step, and rarely). Plus
-hand-checked values, the CPU model running both 950 kernels bit for bit as the interpreter,
-FP4's types parsed and refused, and the verifier's refusals."""
+"""hsg.swiglu_group_quant (ops-nn's SwigluGroupQuant) at every level (the hsg level runs its
+decomposition; the ascend level on Ascend 950) against an independent model written here from
+its README, golden and kernel: SwiGLU in float64 (a / (1 + exp(-a)) * b, clamped first when
+clamp_limit is not -1.0) rounded once to f32, plus 0.0; then the f32 steps the README lists
+(each one IEEE f32 operation, so numpy's float32 computes them exactly): quant_mode 0, blocks of
+128: the block's maximum of the finite |s| floored at 1e-4, the scale (times the f32 nearest 1 /
+M), inv = M / amax, y = fp8(s * inv, or s where that is not finite), ml_dtypes' round to nearest
+even (the Cast's CAST_RINT, non-saturating); round_scale: the scale 2^(exponent - 127 +
+(mantissa != 0)) from its f32 bits (ops-nn's golden), inv its reciprocal; quant_mode 1 (MX),
+blocks of 32, |s| unmasked, no NaN fallback, E8M0 scales in pairs. f32 scales must meet torch's
+f32 tolerance, E8M0 ones equal bit for bit; y, decoded, must equal the model's but where s's one
+f32 rounding puts s * inv on the other side of an fp8 rounding boundary (at most one fp8 step,
+and rarely). Plus hand-checked values, the CPU model running both 950 kernels bit for bit as the
+interpreter, FP4's types parsed and refused, and the verifier's refusals."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def _wide(shape: tuple[int, ...]) -> np.ndarray:
     return (rng.normal(0.0, 1.0, shape) * size).astype(ml_dtypes.bfloat16)
 
 
-@pytest.mark.parametrize(("mode", "level"), [(0, "linalg"), (1, "ascend")])
+@pytest.mark.parametrize(("mode", "level"), [(0, "hsg"), (1, "ascend")])
 def test_round_scale_and_mx(mode: int, level: str) -> None:
     """Scales rounded up to powers of 2 (round_scale; MX: E8M0 codes in pairs, blocks of 32)
     over rows of widely different sizes, bit for bit; on the 950 only the E8M0 conversion
@@ -175,7 +175,7 @@ def test_ceil_pow2_is_the_kernels_bit_arithmetic() -> None:
 @pytest.mark.parametrize("dtype", list(NUMPY))
 @pytest.mark.parametrize("y_type", list(FP8))
 @pytest.mark.parametrize("limit", [None, 7.0])
-@pytest.mark.parametrize("level", ["linalg", "ascend"])
+@pytest.mark.parametrize("level", ["hsg", "linalg", "ascend"])
 @pytest.mark.parametrize(("mode", "rounded"), [(0, False), (0, True), (1, True)])
 def test_every_level_dtype_type_and_mode(dtype: str, y_type: str, limit: float | None,
                                          level: str, mode: int, rounded: bool) -> None:

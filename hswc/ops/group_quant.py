@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import tensor
+from xdsl.dialects import func, tensor
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
     IntegerAttr,
+    ModuleOp,
     TensorType,
     i64,
 )
@@ -51,6 +52,7 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import Rewriter
 
 from hswc.diagnostics import OpError
 from hswc.dialects.hsg_group_quant import BLOCK_SIZES, DST_NAMES, E8M0, SwigluGroupQuantOp
@@ -236,3 +238,18 @@ def decompose_group_quant(op: SwigluGroupQuantOp) -> tuple[SSAValue, ...]:
                                lambda bb, a: a[0], "y_scale_e8m0")
         scale = blocks.pairs(codes, op.y_scale.type)
     return y, scale
+
+
+
+def decomposed(op: SwigluGroupQuantOp) -> ModuleOp:
+    """A module of one function, @swiglu_group_quant(x), returning `op`'s results from its
+    decomposition (the interpreter's hsg level runs it; `op` itself is left as it is)."""
+    body = Block(arg_types=[op.x_type])
+    copy = op.clone()
+    copy.operands = (body.args[0],)
+    body.add_op(copy)
+    values = decompose_group_quant(copy)
+    body.add_op(func.ReturnOp(*values))
+    Rewriter.erase_op(copy)
+    types = ([op.x_type], [r.type for r in op.results])
+    return ModuleOp([func.FuncOp("swiglu_group_quant", types, Region(body))])
