@@ -421,7 +421,9 @@ what each kernel computes.
   adds one finding under --auto-sync off: ReduceSum (`:123`) reads the Cast's result (`:121`)
   with no PipeBarrier<PIPE_V> between (A2/A3 kernels build with auto-sync on: no fault there).
   swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only, not
-  checkable; swiglu_group_quant and swiglu_group_quant_grad stay not expressible.
+  checkable; swiglu_group_quant is hsg.swiglu_group_quant (quant_mode 0 and 1, fp8 y) and not
+  checkable (fp8 and E8M0 outputs the checker does not compare, and VF_CALL, which the CPU
+  model lacks); swiglu_group_quant_grad stays not expressible.
   ClippedSwigluGrad zeroes the rows past the count instead (`activation/clipped_swiglu_grad/
   op_kernel/clipped_swiglu_grad.h:652-690`, ZeroInvalidRows), which its group_index runs compare.
   hswc-emit packages such a kernel with group_index as the same optional int64 input.

@@ -66,6 +66,7 @@ from hswc.counted_rows import COUNTS_ATTR
 from hswc.dialects.hsg_first_rows import FirstRowsOp
 from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
+from hswc.dialects.hsg_group_quant import SwigluGroupQuantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_relu_mask import ReluMaskOp
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
@@ -1588,6 +1589,7 @@ Hsg = Dialect(
         *NORM_OPS,
         *GATED_OPS,
         *GATED_VARIANTS,
+        SwigluGroupQuantOp,
         FirstRowsOp,
         ReluMaskOp,
     ],

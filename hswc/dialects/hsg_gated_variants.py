@@ -79,7 +79,7 @@ class GatedVariantOp(GatedOp):
     def __init__(self, *inputs: SSAValue, **attributes: AttrValue):
         unknown = sorted(set(attributes) - set(self.DEFAULTS))
         assert not unknown, f"{self.name} takes no {unknown}"
-        props = {k: _attribute(v) for k, v in {**self.DEFAULTS, **attributes}.items()}
+        props = {k: attribute(v) for k, v in {**self.DEFAULTS, **attributes}.items()}
         x = inputs[0].type
         assert isinstance(x, TensorType)
         k = self._dim_of(props, x.get_num_dims())
@@ -167,7 +167,7 @@ class GatedVariantOp(GatedOp):
 
     @classmethod
     def attribute_defaults(cls) -> dict[str, Attribute]:
-        return {k: _attribute(v) for k, v in cls.DEFAULTS.items()}
+        return {k: attribute(v) for k, v in cls.DEFAULTS.items()}
 
     @classmethod
     def result_type(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
@@ -185,7 +185,8 @@ class GatedVariantOp(GatedOp):
         return half_type(x, k)
 
 
-def _attribute(value: AttrValue | Attribute) -> Attribute:
+def attribute(value: AttrValue | Attribute) -> Attribute:
+    """A Python value as the attribute of its kind (module docstring of GatedVariantOp)."""
     if isinstance(value, Attribute):
         return value
     if isinstance(value, bool):
@@ -361,7 +362,7 @@ class GatedVariantGradOp(GatedVariantOp):
     def __init__(self, *inputs: SSAValue, **attributes: AttrValue):
         unknown = sorted(set(attributes) - set(self.DEFAULTS))
         assert not unknown, f"{self.name} takes no {unknown}"
-        props = {k: _attribute(v) for k, v in {**self.DEFAULTS, **attributes}.items()}
+        props = {k: attribute(v) for k, v in {**self.DEFAULTS, **attributes}.items()}
         x = inputs[self.X_INDEX].type
         assert isinstance(x, TensorType)
         super(GatedOp, self).__init__(operands=[list(inputs)], result_types=[x],

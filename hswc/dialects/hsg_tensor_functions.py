@@ -1,7 +1,7 @@
 """The named operators that are PyTorch functions of whole tensors (abstract): what the reducing
 ops (hswc.dialects.hsg_norm_ops) and the gated linear units (hswc.dialects.hsg_gated_ops)
-share: operands named by `INPUTS`, one result (or `RESULTS` of one type), attributes as properties with defaults, and the
-text form
+share: operands named by `INPUTS`, one result (or `RESULTS` of one type, or the types `parsed_result_types` gives), attributes as
+properties with defaults, and the text form
 
     %y = hsg.<op> %a, %b {attr = value : type} : type_a, type_b
 
@@ -102,6 +102,13 @@ class TensorFunctionOp(IRDLOperation):
         raise NotImplementedError
 
     @classmethod
+    def parsed_result_types(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
+                     parser: Parser, pos: int) -> list[Attribute | list[Attribute]]:
+        """Every result's type: `RESULTS` of `result_type` (an op whose results differ says
+        each, an optional one as a list: hsg.swiglu_group_quant's y, scales and y_origin)."""
+        return [cls.result_type(types, properties, parser, pos)] * cls.RESULTS
+
+    @classmethod
     def parse(cls, parser: Parser) -> TensorFunctionOp:
         pos = parser.pos
         operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
@@ -126,10 +133,10 @@ class TensorFunctionOp(IRDLOperation):
             else:
                 attributes[name] = value
         properties = {**defaults, **properties}
-        result = cls.result_type(types, properties, parser, pos)
+        results = cls.parsed_result_types(types, properties, parser, pos)
         op = cls.__new__(cls)
         IRDLOperation.__init__(op, operands=[parser.resolve_operands(operands, types, pos)],
-                               result_types=[result] * cls.RESULTS, properties=properties,
+                               result_types=results, properties=properties,
                                attributes=attributes)
         return op
 

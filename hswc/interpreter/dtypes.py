@@ -3,7 +3,9 @@ bitwise instructions' ui16 / i16 are uint16 / int16; f64, i1 (bool), the other i
 index as exporters' IR holds them: a signless or signed iN as numpy's intN, an unsigned one as
 uintN, index as int64; f8E4M3FN and f8E5M2, a quantization's outputs, as ml_dtypes'
 float8_e4m3fn and float8_e5m2, whose conversions from wider floats round to nearest even and
-overflow to NaN (E4M3FN, which has no inf) or inf (E5M2), as MLIR's APFloat does)."""
+overflow to NaN (E4M3FN, which has no inf) or inf (E5M2), as MLIR's APFloat does; f8E8M0FNU
+(MX block scales: powers of 2, 0xff NaN) and f4E2M1FN as ml_dtypes' float8_e8m0fnu and
+float4_e2m1fn (a body converts an exact power of 2 to E8M0: hswc.ops.group_quant))."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float4E2M1FNType,
     Float8E4M3FNType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -34,6 +38,8 @@ I64 = np.dtype(np.int64)
 F8E4M3FN = np.dtype(ml_dtypes.float8_e4m3fn)
 F8E5M2 = np.dtype(ml_dtypes.float8_e5m2)
 FLOAT8 = (F8E4M3FN, F8E5M2)
+F8E8M0 = np.dtype(ml_dtypes.float8_e8m0fnu)
+F4E2M1 = np.dtype(ml_dtypes.float4_e2m1fn)
 
 NAMES = {F16: "f16", F32: "f32", BF16: "bf16", F8E4M3FN: "f8E4M3FN", F8E5M2: "f8E5M2"}
 
@@ -52,6 +58,10 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return F8E4M3FN
     if isinstance(t, Float8E5M2Type):
         return F8E5M2
+    if isinstance(t, Float8E8M0FNUType):
+        return F8E8M0
+    if isinstance(t, Float4E2M1FNType):
+        return F4E2M1
     if isinstance(t, IntegerType) and t.width.data == 1:
         return BOOL
     if isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
@@ -22,6 +23,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
+from hswc.dialects.hsg_group_quant import SwigluGroupQuantOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.dialects.hsg_relu_mask import ReluMaskOp
 from hswc.interpreter.body import run_body_values
@@ -29,6 +31,7 @@ from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
+from hswc.ops.group_quant import decomposed
 from hswc.output_windows import read_output_windows
 from hswc.reference_gated import run_gated_reference, run_variant_outputs
 from hswc.reference_norms import run_reference
@@ -112,6 +115,17 @@ class HsgFunctions(MachineFunctions):
         """ReLU and its mask: the golden model (hswc.reference_relu_mask)."""
         check_operands(op, args, ("x",))
         return relu_mask(args[0])
+
+    @impl(SwigluGroupQuantOp)
+    def run_swiglu_group_quant(self, interpreter: Interpreter, op: SwigluGroupQuantOp,
+                               args: PythonValues) -> PythonValues:
+        """SwigluGroupQuant: its decomposition (hswc.ops.group_quant) run by this interpreter,
+        as the linalg level runs it; it has no golden model in hswc (its independent model is
+        test/test_swiglu_group_quant.py's)."""
+        check_operands(op, args, ("x",))
+        function = decomposed(op).ops.first
+        assert isinstance(function, func.FuncOp)
+        return tuple(interpreter.run_ssacfg_region(function.body, args, op.name))
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,

@@ -40,7 +40,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, TensorType, i64
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
@@ -96,10 +96,12 @@ class Decomposer:
 
     def generic(self, body: Body, grad: SSAValue | None, name: str,
                 scalars: Sequence[SSAValue] = (),
-                halves: Sequence[tuple[str, SSAValue]] = ()) -> SSAValue:
+                halves: Sequence[tuple[str, SSAValue]] = (),
+                element: Attribute | None = None) -> SSAValue:
         """A tensor of the result's half shape: `body` of (g,) a, b, the element of each of
         `halves` (named tensors of the half shape: GeGluGradV2's gelu) and the one element of
-        each of `scalars` at each element, in f32, rounded once."""
+        each of `scalars` at each element, in f32, rounded once to x's type (or `element`:
+        f32 for SwigluGroupQuant's value before its quantization)."""
         identity = AffineMap.identity(self.rank)
         inputs = [self.view, self.view, *(v for _, v in halves), *scalars]
         maps = [self.half_map(0), self.half_map(1), *[identity] * len(halves),
@@ -107,8 +109,10 @@ class Decomposer:
         if grad is not None:
             inputs.insert(0, grad)
             maps.insert(0, identity)
-        element = self.half.get_element_type()
-        block = Block(arg_types=[element] * (len(inputs) + 1))
+        x_element = self.half.get_element_type()
+        element = element or x_element
+        out_type = TensorType(element, self.half.get_shape())
+        block = Block(arg_types=[*[x_element] * len(inputs), element])
         scalar_names = list(self.op.INPUTS[len(self.op.INPUTS) - len(scalars):]) if scalars \
             else []
         names = (["grad"] if grad is not None else []) + ["a", "b"] + [n for n, _ in halves] \
@@ -120,10 +124,10 @@ class Decomposer:
                                                                strict=False)]
         value = body(bb, wide)
         bb.builder.insert(YieldOp(bb.narrow(value, element)))
-        init = self.b.insert(tensor.EmptyOp([], self.half)).results[0]
+        init = self.b.insert(tensor.EmptyOp([], out_type)).results[0]
         generic = GenericOp(inputs, [init], Region(block),
                             [AffineMapAttr(m) for m in (*maps, AffineMap.identity(self.rank))],
-                            [IteratorTypeAttr.parallel()] * self.rank, [self.half])
+                            [IteratorTypeAttr.parallel()] * self.rank, [out_type])
         self.b.insert(generic)
         generic.res[0].name_hint = name
         return generic.res[0]

@@ -95,21 +95,23 @@ def _swiglu_clamp(d: Decomposer) -> SSAValue:
     return d.generic(body, None, "y")
 
 
+def swiglu_group_value(bb: BodyBuilder, a: Sequence[SSAValue], limit: float | None) -> SSAValue:
+    """SwigluGroup's f32 value of the halves a[0], a[1] (clamped first by `limit` if given):
+    Muls -1, Exp, Adds 1, Div, Mul (hswc.dialects.hsg_gated_variants.SwigluGroupOp)."""
+    gate, up = a[0], a[1]
+    if limit is not None:
+        gate = bb.minimumf(gate, bb.const(limit, "limit"), "a_clamped")
+        up = _clamp(bb, up, limit, "b_clamped")
+    e = bb.math("exp", bb.mulf(gate, bb.const(-1.0, "minus_one"), "negated"), "exp_negated")
+    glu = bb.divf(gate, bb.addf(e, bb.const(1.0, "one"), "denominator"), "silu")
+    return bb.mulf(glu, up, "swiglu_group")
+
+
 def _swiglu_group(d: Decomposer) -> SSAValue:
     op = d.op
     assert isinstance(op, ops.SwigluGroupOp)
-    limit = _f32(op, "clamp_limit")
-
-    def body(bb: BodyBuilder, a: Sequence[SSAValue]) -> SSAValue:
-        gate, up = a[0], a[1]
-        if op.clamped():
-            gate = bb.minimumf(gate, bb.const(limit, "limit"), "a_clamped")
-            up = _clamp(bb, up, limit, "b_clamped")
-        e = bb.math("exp", bb.mulf(gate, bb.const(-1.0, "minus_one"), "negated"), "exp_negated")
-        glu = bb.divf(gate, bb.addf(e, bb.const(1.0, "one"), "denominator"), "silu")
-        return bb.mulf(glu, up, "swiglu_group")
-
-    return d.generic(body, None, "y")
+    limit = _f32(op, "clamp_limit") if op.clamped() else None
+    return d.generic(lambda bb, a: swiglu_group_value(bb, a, limit), None, "y")
 
 
 def _clipped_swiglu(d: Decomposer) -> SSAValue:
