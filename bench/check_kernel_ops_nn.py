@@ -481,8 +481,9 @@ what each kernel computes.
   impl/basic_api/utils/kernel_utils_macros.h:33 defines it), and its runs stop at the library's
   `ReduceMax` / `ReduceSum` over a Pattern (`..._full_load.h:221`, `:237`), which the CPU model
   then refused (no documented order; modelled since, the last bullet): "rule broken (API
-  misuse)" was that refusal. PReluGradReduce's entry is ATVOSS's reduce template, its parameters spelt as a
-  macro (`template <REDUCE_TPL_PARAM>`, `op_kernel/p_relu_grad_reduce_apt.cpp:23`; opbase's
+  misuse)" was that refusal. PReluGradReduce's entry is ATVOSS's reduce template, its
+  parameters spelt as a macro (`template <REDUCE_TPL_PARAM>`,
+  `op_kernel/p_relu_grad_reduce_apt.cpp:23`; opbase's
   `atvoss/reduce/reduce_tiling_key_decl.h:63`), which the checker now expands; its tiling
   (opbase's reduce tiling) now builds on the model of the tiling context (GEN_REDUCE_TILING_KEY's
   trailing comma, `atvoss/reduce/reduce_tiling.h:488-491`, taken as asc-devkit's braced list;
