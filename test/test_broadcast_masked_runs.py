@@ -62,11 +62,11 @@ def element_loop() -> Iterator[None]:
 
 CASES = {
     # name: (output shape, operand shape, map, numpy's view of the operand, dtype)
-    "row196_f32": ((1, 6, 14, 14), (6,), "d1", lambda b: b[None, :, None, None], "f32"),
-    "row49_f16": ((1, 60, 7, 7), (60, 1, 1), "d1, 0, 0", lambda b: b[None], "f16"),
+    "row196_f32": ((4, 6, 14, 14), (6,), "d1", lambda b: b[None, :, None, None], "f32"),
+    "row49_f16": ((4, 60, 7, 7), (60, 1, 1), "d1, 0, 0", lambda b: b[None], "f16"),
     "row9_bf16": ((300, 9), (300, 1), "d0, 0", lambda b: b, "bf16"),
-    "row7_f32": ((3, 50, 7), (50, 1), "d1, 0", lambda b: b[None], "f32"),
-    "row2_f16_gm": ((1200, 2), (1200,), "d0", lambda b: b[:, None], "f16"),  # 2400 B
+    "row7_f32": ((12, 50, 7), (50, 1), "d1, 0", lambda b: b[None], "f32"),
+    "row2_f16_gm": ((4800, 2), (4800,), "d0", lambda b: b[:, None], "f16"),  # 9600 B
     "row196_bf16": ((1, 4, 14, 14), (4,), "d1", lambda b: b[None, :, None, None], "bf16"),
     "row49_f32": ((1, 12, 7, 7), (12,), "d1", lambda b: b[None, :, None, None], "f32"),
     "row9_f16": ((2, 40, 9), (40, 1), "d1, 0", lambda b: b[None], "f16"),
@@ -83,7 +83,8 @@ def _want(x: np.ndarray, b: np.ndarray, spread: object, dtype: str) -> np.ndarra
 @pytest.mark.parametrize("case", [pytest.param(c, marks=() if c in FAST else pytest.mark.sweep)
                                   for c in CASES])
 def test_masked_runs_are_bit_exact_at_every_level(case: str) -> None:
-    """On a 4096-byte UB over 7 cores (chunks start mid-row, some pieces are one element):
+    """On a 4096-byte UB over 7 cores (chunks start mid-row, some pieces are one element; the
+    shapes large enough that a core's slice takes several chunks under the default choice):
     every level gives numpy's broadcasting bit for bit, and the ascend level what the element
     loop gave."""
     out, operand, m, spread, dtype = CASES[case]

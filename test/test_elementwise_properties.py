@@ -57,7 +57,7 @@ from hswc.passes.schedule_options import UB_PLAN_ATTR, read_plan
 from hswc.pipeline import DIALECTS, PASSES
 from hswc.platform import UB_BLOCK_BYTES, get_platform
 from hswc.reference import hard_swish_grad_cann
-from hswc.tiling import UbPlan
+from hswc.tiling import UbPlan, gap_bytes
 from hswc.vectorizer.schedule import FLAGS
 from hswc.verification import verify_located
 
@@ -108,8 +108,10 @@ def ub_plan(module: ModuleOp, dtype: str) -> UbPlan:
 
 
 def small_ub(plan: UbPlan, chunks: int) -> int:
-    """A UB size (a multiple of 32 bytes) whose ubFactor is `chunks` times the alignment."""
-    need = plan.ub_reserve + plan.bytes_per_element * plan.align_elements * chunks
+    """A UB size (a multiple of 32 bytes) whose ubFactor is `chunks` times the alignment (a
+    `bank-offsets` kernel's gaps taking what they take at that ubFactor, hswc.tiling.gap_bytes)."""
+    factor = plan.align_elements * chunks
+    need = plan.ub_reserve + gap_bytes(plan, factor) + plan.bytes_per_element * factor
     return -(-need // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
 
 
