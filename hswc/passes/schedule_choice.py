@@ -505,16 +505,27 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     That costs a body's first choice at most three models more (`models`, the choice's so far,
     holds `found`'s kernel, which becomes the hinted one in place, and its time at the choice
     size; a kept choice, hswc.choice_store, costs nothing)."""
-    plain, hinted = found[0], replace(found[0], l2_bypass=True)
-    sizes = hint_sizes(elements, platform)
-    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, hinted),
-                                  models))
-    if plain not in pair or hinted not in pair:
+    hinted = replace(found[0], l2_bypass=True)
+    times = _side_by_side(build, dag, dtype, output, platform, elements, found[0], hinted,
+                          models)
+    if times is None:
         return found  # one of them not tileable here
-    times = list(zip(pair[plain], pair[hinted], strict=True))
     if all(h <= p * (1 + TIE) for p, h in times) and any(h * (1 + TIE) < p for p, h in times):
         return hinted, times[0][1]
     return found
+
+
+def _side_by_side(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+                  platform: Platform, elements: int | None, plain: Schedule, other: Schedule,
+                  models: Models | None) -> list[tuple[float, float]] | None:
+    """(plain's, other's) modelled seconds at each size of hint_sizes, what `_hinted` and
+    `_offset` decide by; None where one of them does not tile there."""
+    sizes = hint_sizes(elements, platform)
+    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes, (plain, other),
+                                  models))
+    if plain not in pair or other not in pair:
+        return None
+    return list(zip(pair[plain], pair[other], strict=True))
 
 
 def _offset(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
@@ -533,12 +544,10 @@ def _offset(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     plans = _plans(dag, dtype, output, platform.api, (offset,))
     if not plans or not plans[0][1].bank_halves:
         return found
-    sizes = hint_sizes(elements, platform)
-    pair = dict(modelled_times_at(build, dag, dtype, output, platform, sizes,
-                                  (found[0], offset), models))
-    if found[0] not in pair or offset not in pair:
+    times = _side_by_side(build, dag, dtype, output, platform, elements, found[0], offset,
+                          models)
+    if times is None:
         return found
-    times = list(zip(pair[found[0]], pair[offset], strict=True))
     if all(o * (1 + TIE) < p for p, o in times):
         return offset, times[0][1]
     return found
