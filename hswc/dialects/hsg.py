@@ -67,6 +67,7 @@ from hswc.dialects.hsg_first_rows import FirstRowsOp
 from hswc.dialects.hsg_gated_ops import GATED_OPS
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
 from hswc.dialects.hsg_group_quant import SwigluGroupQuantOp
+from hswc.dialects.hsg_group_quant_grad import SwigluGroupQuantGradOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS
 from hswc.dialects.hsg_relu_mask import ReluMaskOp
 from hswc.dialects.hsg_rows import ROW_OPS, ReduceOp, RowChunkOp, RowSliceOp
@@ -1590,6 +1591,7 @@ Hsg = Dialect(
         *GATED_OPS,
         *GATED_VARIANTS,
         SwigluGroupQuantOp,
+        SwigluGroupQuantGradOp,
         FirstRowsOp,
         ReluMaskOp,
     ],

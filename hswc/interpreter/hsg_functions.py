@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
@@ -24,6 +25,7 @@ from hswc.dialects import hsg
 from hswc.dialects.hsg_gated_ops import GATED_OPS, GatedOp
 from hswc.dialects.hsg_gated_variants import GATED_VARIANTS, GatedVariantOp
 from hswc.dialects.hsg_group_quant import SwigluGroupQuantOp
+from hswc.dialects.hsg_group_quant_grad import SwigluGroupQuantGradOp
 from hswc.dialects.hsg_norm_ops import NORM_OPS, NormOp
 from hswc.dialects.hsg_relu_mask import ReluMaskOp
 from hswc.interpreter.body import run_body_values
@@ -31,6 +33,7 @@ from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
+from hswc.ops import group_quant_grad
 from hswc.ops.group_quant import decomposed
 from hswc.output_windows import read_output_windows
 from hswc.reference_gated import run_gated_reference, run_variant_outputs
@@ -124,6 +127,22 @@ class HsgFunctions(MachineFunctions):
         test/test_swiglu_group_quant.py's)."""
         check_operands(op, args, ("x",))
         function = decomposed(op).ops.first
+        assert isinstance(function, func.FuncOp)
+        return tuple(interpreter.run_ssacfg_region(function.body, args, op.name))
+
+    @impl(SwigluGroupQuantGradOp)
+    def run_swiglu_group_quant_grad(self, interpreter: Interpreter, op: SwigluGroupQuantGradOp,
+                                    args: PythonValues) -> PythonValues:
+        """SwigluGroupQuantGrad: its decomposition (hswc.ops.group_quant_grad) run by this
+        interpreter, as the linalg level runs it (its independent model is
+        test/test_swiglu_group_quant_grad.py's)."""
+        for name, value, operand in zip(op.INPUTS, args, op.inputs, strict=False):
+            t = operand.type
+            assert isinstance(t, TensorType)
+            if not isinstance(value, np.ndarray) or value.shape != tuple(t.get_shape()):
+                raise OpError(op, f"{name} must be a tensor of shape {tuple(t.get_shape())}, "
+                              f"got {getattr(value, 'shape', type(value).__name__)}")
+        function = group_quant_grad.decomposed(op).ops.first
         assert isinstance(function, func.FuncOp)
         return tuple(interpreter.run_ssacfg_region(function.body, args, op.name))
 

@@ -46,6 +46,7 @@ from hswc.dialects.ascend_types import element_type_name
 from hswc.dialects.hsg_gated_ops import GatedOp
 from hswc.dialects.hsg_gated_variants import GatedVariantOp
 from hswc.dialects.hsg_group_quant import SwigluGroupQuantOp
+from hswc.dialects.hsg_group_quant_grad import SwigluGroupQuantGradOp
 from hswc.dialects.hsg_norm_ops import NormOp
 from hswc.dialects.hsg_relu_mask import ReluMaskOp, mask_type
 from hswc.dialects.hsg_tensor_functions import TensorFunctionOp
@@ -54,6 +55,7 @@ from hswc.ops.body import BodyBuilder
 from hswc.ops.gated_ops import decompose_gated
 from hswc.ops.gated_variants import decompose_variant
 from hswc.ops.group_quant import decompose_group_quant
+from hswc.ops.group_quant_grad import decompose_group_quant_grad
 from hswc.ops.norm_ops import decompose_norm
 from hswc.ops.relu_mask import mask_body, y_body
 from hswc.passes.schedule_options import budget_attribute
@@ -156,7 +158,8 @@ class HsgDecomposePass(ModulePass):
             assert isinstance(norm, NormOp | GatedOp), norm.name  # the two families
             result = decompose_norm(norm) if isinstance(norm, NormOp) else \
                 decompose_group_quant(norm) if isinstance(norm, SwigluGroupQuantOp) else \
-                decompose_variant(norm) if isinstance(norm, GatedVariantOp) else \
+                decompose_group_quant_grad(norm) if isinstance(norm, SwigluGroupQuantGradOp) \
+                else decompose_variant(norm) if isinstance(norm, GatedVariantOp) else \
                 decompose_gated(norm)
             copy_location(norm, ops_between(before, norm))
             values = result if isinstance(result, tuple) else (result,)
