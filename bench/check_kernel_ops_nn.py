@@ -423,7 +423,12 @@ what each kernel computes.
   swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only, not
   checkable; swiglu_group_quant is hsg.swiglu_group_quant (quant_mode 0 and 1, fp8 y) and not
   checkable (fp8 and E8M0 outputs the checker does not compare, and VF_CALL, which the CPU
-  model lacks); swiglu_group_quant_grad stays not expressible.
+  model lacks); swiglu_group_quant_grad is hsg.swiglu_group_quant_grad and not checkable
+  (Subs, which the CPU model lacks, and grad_weight, an optional output the checker cannot leave
+  out). Read, not run: its sigmoid is exp(a) / (exp(a) + 1) (`op_kernel/
+  swiglu_group_quant_grad.h:240-246`), NaN for a above about 88.72 (exp overflows f32) where the
+  README's 1 / (1 + exp(-a)) and the gradient are finite (without clamp_limit; the op follows
+  the kernel).
   ClippedSwigluGrad zeroes the rows past the count instead (`activation/clipped_swiglu_grad/
   op_kernel/clipped_swiglu_grad.h:652-690`, ZeroInvalidRows), which its group_index runs compare.
   hswc-emit packages such a kernel with group_index as the same optional int64 input.

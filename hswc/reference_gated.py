@@ -235,23 +235,58 @@ def clipped_swiglu_grad(grad: np.ndarray, x: np.ndarray, dim: int = -1, alpha: f
     return np.moveaxis(out.reshape(*out.shape[:-2], -1), -1, dim)
 
 
+def swiglu_group_quant_grad(grad_y: np.ndarray, x: np.ndarray, weight: np.ndarray | None = None,
+                            y_origin: np.ndarray | None = None, clamp_limit: float = -1.0
+                            ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """SwigluGroupQuantGrad from its README's formulas (docs/aclnnSwigluGroupQuantGrad.md): with
+    g0 = grad_y * weight (grad_y without weight), a', b' = a, b clamped by L = clamp_limit when
+    it is not -1.0, d_a = g0 * b' * silu'(a'), d_b = g0 * silu(a'), zero where the clamp cut a
+    (a >= L) or b (outside (-L, L)); grad_weight = the row sum of grad_y * y_origin, f32.
+    silu'(a) = s (1 + a (1 - s)) with the kernel's s = e / (e + 1), e = exp(a) held in f32 (inf
+    past its largest value, so NaN there) and its masks a product (NaN times 0 stays NaN)."""
+    a, b = _halves(x, -1)
+    g = np.asarray(grad_y).astype(np.float64)
+    g0 = g * np.asarray(weight).astype(np.float64)[..., None] if weight is not None else g
+    clamped = clamp_limit != -1.0
+    if clamped:
+        a_c, b_c = np.minimum(a, clamp_limit), _clip(b, clamp_limit)
+    else:
+        a_c, b_c = a, b
+    e = np.exp(a_c)
+    e = np.where(e > float(np.finfo(np.float32).max), np.inf, e)
+    s = e / (e + 1.0)
+    d_a = g0 * b_c * (s * (1.0 + a_c * (1.0 - s)))
+    d_b = g0 * a_c * s
+    if clamped:
+        d_a = d_a * (a < clamp_limit)
+        d_b = d_b * ((-clamp_limit < b) & (b < clamp_limit))
+    dx = np.concatenate([d_a, d_b], axis=-1)
+    if weight is None or y_origin is None:
+        return dx
+    grad_weight = (g * np.asarray(y_origin).astype(np.float64)).sum(axis=-1)
+    return dx, sem.convert(grad_weight, np.dtype(np.float32))
+
+
 VARIANT_REFERENCES: dict[str, Callable[..., np.ndarray | tuple[np.ndarray, ...]]] = {
     "hsg.gelu_mul": gelu_mul, "hsg.fatrelu_mul": fatrelu_mul, "hsg.situ_glu": situ_glu,
     "hsg.swiglu_clamp": swiglu_clamp, "hsg.clipped_swiglu": clipped_swiglu,
     "hsg.swiglu_group": swiglu_group,
     "hsg.situ_glu_grad": situ_glu_grad, "hsg.ge_glu_grad_v2": ge_glu_grad_v2,
     "hsg.clipped_swiglu_grad": clipped_swiglu_grad, "hsg.ge_glu_v2": ge_glu_v2,
+    "hsg.swiglu_group_quant_grad": swiglu_group_quant_grad,
 }
 
 
 def run_variant_outputs(name: str, inputs: list[np.ndarray], **attributes: object
                         ) -> tuple[np.ndarray, ...]:
     """An ops-nn gated variant's results (GeGluV2's two), each in x's type (its first
-    operand's)."""
+    operand's) unless the model rounded it to its own (SwigluGroupQuantGrad's f32
+    grad_weight)."""
     with np.errstate(all="ignore"):
         exact = VARIANT_REFERENCES[name](*inputs, **attributes)
     dtype = np.asarray(inputs[0]).dtype
-    return tuple(sem.convert(r, dtype) for r in (exact if isinstance(exact, tuple) else (exact,)))
+    return tuple(sem.convert(r, dtype) if r.dtype == np.float64 else r
+                 for r in (exact if isinstance(exact, tuple) else (exact,)))
 
 
 def run_variant_reference(name: str, inputs: list[np.ndarray], **attributes: object

@@ -197,7 +197,8 @@ G, X, W = "tensor<4x4xf16>", "tensor<4x8xf16>", "tensor<4xf32>"
 def test_refused_at_the_op(operands: list[str], attributes: str, message: str) -> None:
     names = [f"%v{i}" for i in range(len(operands))]
     results = "%dx, %dw" if len(operands) > 2 else "%dx"
-    text = f"""func.func @f({', '.join(f'{n}: {t}' for n, t in zip(names, operands))}) {{
+    arguments = ", ".join(f"{n}: {t}" for n, t in zip(names, operands, strict=True))
+    text = f"""func.func @f({arguments}) {{
   {results} = hsg.swiglu_group_quant_grad {', '.join(names)} {attributes} : {', '.join(operands)}
   return
 }}"""

@@ -50,10 +50,11 @@ hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and
 per row compared bit for bit. The reductions no hsg op computes (ROW_GENERIC_FOLDERS:
 confusion_softmax_grad, softmax_grad_ext, softmax_cross_entropy_with_logits, p_relu_grad_reduce)
 map to the linalg.generics of hswc.checker.row_generics their definitions write, run by hswc's
-interpreter on [rows, L], within PyTorch's tolerance. swiglu_group_quant (UNCHECKABLE) maps to
-hsg.swiglu_group_quant and gets one row per SoC, `not checkable: why`, without a run. The rest
-(BLOCKED: swiglu_group_quant_grad, a gated op with group_index and a reduced second output)
-gets one row per SoC, `not expressible: why`.
+interpreter on [rows, L], within PyTorch's tolerance. swiglu_group_quant and
+swiglu_group_quant_grad (UNCHECKABLE) map to hsg.swiglu_group_quant and
+hsg.swiglu_group_quant_grad and get one row per SoC, `not checkable: why`, without a run. A
+folder hswc cannot express (BLOCKED: none left) would get one row per SoC, `not expressible:
+why`.
 
 A kernel with a mask tensor (ReluV2's and ReluV3's second output, ReluGradV2's and ReluGradV4's
 mask input; hswc.checker.masks says how one is recognised and laid out) is checked against the
@@ -215,23 +216,22 @@ ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
 softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
 [0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
 (hswc.checker.halves' "x4") with dim = 3."""
-GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int64 counts per "
-               "group, summed and clamped to x's rows, which hsg.first_rows expresses and the "
-               "checker passes)")
 UNCHECKABLE: Mapping[str, tuple[str, str]] = {
     "swiglu_group_quant": ("hsg.swiglu_group_quant", (
         "its y is an 8-bit float (f8E4M3FN by default) and y_scale f32 or f8E8M0FNU per block, "
         "outputs hswc-check-kernel does not compare (it checks f16, bf16 and f32 kernels), and "
         "its kernel calls VF_CALL (op_kernel/arch35/swiglu_group_quant_base.h), which "
         "hswc/checker/ascendc_cpu does not model")),
+    "swiglu_group_quant_grad": ("hsg.swiglu_group_quant_grad", (
+        "its kernel calls Subs (op_kernel/swiglu_group_quant_grad.h:252, 1 - sigmoid with the "
+        "scalar first), which hswc/checker/ascendc_cpu does not model, and its second output, "
+        "grad_weight, is optional, which the checker cannot leave out (it leaves out optional "
+        "inputs only)")),
 }
 """Folders hswc expresses (an hsg op) whose kernel the checker cannot run yet: folder name ->
 (the op, why), reported as `not checkable: why` on each SoC the definition configures, without
 a run (test/test_check_kernel_sweep_coverage.py checks the CPU model still lacks the call)."""
-BLOCKED: Mapping[str, str] = {
-    "swiglu_group_quant_grad": ("two outputs (grad_x and a reduced grad_weight), "
-                                + GROUP_INDEX),
-}
+BLOCKED: Mapping[str, str] = {}
 """Folder name -> what hswc cannot express yet, which the sweep reports as the folder's row."""
 _VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")
 SWEEP_LIMIT = 1 << 16

@@ -57,7 +57,10 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
     """ops-nn's SwigluGroupQuantGrad without group_index (module docstring)."""
 
     name = "hsg.swiglu_group_quant_grad"
-    INPUTS: ClassVar[tuple[str, ...]] = ("grad_y", "x", "weight", "y_origin")
+    INPUTS: ClassVar[tuple[str, ...]] = ("grad_y", "x")
+    WEIGHT_INPUTS: ClassVar[tuple[str, ...]] = ("weight", "y_origin")
+    """The optional operands after INPUTS, both or neither (the checker gives INPUTS only: the
+    kernel's path without weight)."""
     X_INDEX: ClassVar[int] = 1
     TORCH: ClassVar[str] = "ops-nn's SwigluGroupQuantGrad"
     OPSNN: ClassVar[str] = "swiglu_group_quant_grad"
@@ -79,6 +82,17 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
             x, [row_type(x)] if len(inputs) > 2 else []]
         super(GatedOp, self).__init__(operands=[list(inputs)], result_types=results,
                                       properties=props)
+
+    @classmethod
+    def gradient(cls) -> bool:
+        return True
+
+    @classmethod
+    def half_inputs(cls) -> tuple[str, ...]:
+        return ("grad_y", "y_origin")
+
+    def operand_names(self) -> tuple[str, ...]:
+        return (*self.INPUTS, *self.WEIGHT_INPUTS)[:len(self.inputs)]
 
     def weighted(self) -> bool:
         """Whether weight and y_origin are given (and grad_weight returned)."""
@@ -106,7 +120,7 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
         self._verify_split_last(x)
         half = half_type(x, x.get_num_dims() - 1)
         want: dict[str, Attribute] = {"grad_y": half, "weight": row_type(x), "y_origin": half}
-        for name, operand in zip(self.INPUTS, self.inputs, strict=False):
+        for name, operand in zip(self.operand_names(), self.inputs, strict=True):
             if name in want and operand.type != want[name]:
                 raise VerifyException(f"{self.name}: {name} has type {operand.type}; it must "
                                       f"be {want[name]}")

@@ -33,7 +33,6 @@ from hswc.interpreter.launch import FRESH_GM_BYTE, check_operands, run_launch
 from hswc.interpreter.machine import Machine, MachineFunctions
 from hswc.interpreter.values import core_range, per_row
 from hswc.ops import OPS
-from hswc.ops import group_quant_grad
 from hswc.ops.group_quant import decomposed
 from hswc.output_windows import read_output_windows
 from hswc.reference_gated import run_gated_reference, run_variant_outputs
@@ -133,18 +132,15 @@ class HsgFunctions(MachineFunctions):
     @impl(SwigluGroupQuantGradOp)
     def run_swiglu_group_quant_grad(self, interpreter: Interpreter, op: SwigluGroupQuantGradOp,
                                     args: PythonValues) -> PythonValues:
-        """SwigluGroupQuantGrad: its decomposition (hswc.ops.group_quant_grad) run by this
-        interpreter, as the linalg level runs it (its independent model is
-        test/test_swiglu_group_quant_grad.py's)."""
-        for name, value, operand in zip(op.INPUTS, args, op.inputs, strict=False):
+        """SwigluGroupQuantGrad: its golden model (hswc.reference_gated), on operands of their
+        static shapes."""
+        for name, value, operand in zip(op.operand_names(), args, op.inputs, strict=True):
             t = operand.type
             assert isinstance(t, TensorType)
             if not isinstance(value, np.ndarray) or value.shape != tuple(t.get_shape()):
                 raise OpError(op, f"{name} must be a tensor of shape {tuple(t.get_shape())}, "
                               f"got {getattr(value, 'shape', type(value).__name__)}")
-        function = group_quant_grad.decomposed(op).ops.first
-        assert isinstance(function, func.FuncOp)
-        return tuple(interpreter.run_ssacfg_region(function.body, args, op.name))
+        return run_variant_outputs(op.name, list(args), **op.values())
 
     @impl(hsg.NumElementsOp)
     def run_num_elements(self, interpreter: Interpreter, op: hsg.NumElementsOp,

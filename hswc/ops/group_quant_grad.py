@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import func, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, Float32Type, FloatAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, FloatAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.rewriter import Rewriter
 
 from hswc.dialects.hsg_group_quant_grad import SwigluGroupQuantGradOp
 from hswc.dialects.linalg import FillOp
@@ -136,18 +135,3 @@ def decompose_group_quant_grad(op: SwigluGroupQuantGradOp) -> tuple[SSAValue, ..
     grad_weight = _generic(d, [("grad", grad_y, identity), ("y_origin", op.inputs[3], identity)],
                            rows, init, per_row, True, product_sum, "grad_weight")
     return dx, grad_weight
-
-
-def decomposed(op: SwigluGroupQuantGradOp) -> ModuleOp:
-    """A module of one function, @swiglu_group_quant_grad(op's operands), returning `op`'s
-    results from its decomposition (the interpreter's hsg level runs it)."""
-    types = [v.type for v in op.inputs]
-    body = Block(arg_types=types)
-    copy = op.clone()
-    copy.operands = tuple(body.args)
-    body.add_op(copy)
-    values = decompose_group_quant_grad(copy)
-    body.add_op(func.ReturnOp(*values))
-    Rewriter.erase_op(copy)
-    signature = (types, [r.type for r in op.results])
-    return ModuleOp([func.FuncOp("swiglu_group_quant_grad", signature, Region(body))])
