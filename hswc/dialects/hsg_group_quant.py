@@ -88,6 +88,14 @@ def result_types(x: TensorType[Attribute],
             else []]
 
 
+def verify_results(op: GatedVariantOp, want: Sequence[Attribute], says: str) -> None:
+    """op's results have the types `want` (a message saying what `says` them if not)."""
+    got = [r.type for r in op.results]
+    if got != list(want):
+        raise VerifyException(f"{op.name}: the results have types {', '.join(map(str, got))}; "
+                              f"{says} {', '.join(map(str, want))}")
+
+
 @irdl_op_definition
 class SwigluGroupQuantOp(GatedVariantOp):
     """ops-nn's SwigluGroupQuant without weight, group_index and scale (module docstring)."""
@@ -137,13 +145,9 @@ class SwigluGroupQuantOp(GatedVariantOp):
                                   f"{self.REFUSED}")
         x, _ = self.verify_split()
         self._verify_x(x)
-        got = [r.type for r in self.results]
         want = [t for ts in result_types(x, self.values())
                 for t in (ts if isinstance(ts, list) else [ts])]
-        if got != want:
-            raise VerifyException(f"{self.name}: the results have types "
-                                  f"{', '.join(map(str, got))}; x and the attributes give "
-                                  f"{', '.join(map(str, want))}")
+        verify_results(self, want, "x and the attributes give")
 
     def _verify_x(self, x: TensorType[Attribute]) -> None:
         element = x.get_element_type()

@@ -40,7 +40,14 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from hswc.dialects.hsg_gated_ops import GatedOp, half_type
-from hswc.dialects.hsg_gated_variants import NO_CLAMP_LIMIT, AttrValue, GatedVariantOp, attribute
+from hswc.dialects.hsg_gated_variants import (
+    NO_CLAMP_LIMIT,
+    AttrValue,
+    GatedVariantOp,
+    SwigluGroupOp,
+    attribute,
+)
+from hswc.dialects.hsg_group_quant import verify_results
 from hswc.dialects.hsg_tensor_functions import FLOAT_TYPES
 
 F32 = Float32Type()
@@ -98,8 +105,8 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
         """Whether weight and y_origin are given (and grad_weight returned)."""
         return len(self.inputs) == 4
 
-    def clamped(self) -> bool:
-        return float(self.value("clamp_limit")) != NO_CLAMP_LIMIT
+    clamped = SwigluGroupOp.clamped  # SwigluGroup's clamp_limit and its constraint
+    verify_values = SwigluGroupOp.verify_values
 
     def verify_(self) -> None:
         n = len(self.inputs)
@@ -124,12 +131,7 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
             if name in want and operand.type != want[name]:
                 raise VerifyException(f"{self.name}: {name} has type {operand.type}; it must "
                                       f"be {want[name]}")
-        got = [r.type for r in self.results]
-        results = [x, *([row_type(x)] if self.weighted() else [])]
-        if got != results:
-            raise VerifyException(f"{self.name}: the results have types "
-                                  f"{', '.join(map(str, got))}; they must be "
-                                  f"{', '.join(map(str, results))}")
+        verify_results(self, [x, *([row_type(x)] if self.weighted() else [])], "they must be")
 
     def _verify_split_last(self, x: TensorType[Attribute]) -> None:
         """x's element type, the attributes and x's last dim (even)."""
@@ -145,12 +147,6 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
 
     def split_dim(self) -> int:
         return self.x_type.get_num_dims() - 1
-
-    def verify_values(self) -> None:
-        limit = float(self.value("clamp_limit"))
-        if limit != NO_CLAMP_LIMIT and not limit > 0:
-            raise VerifyException(f"{self.name}: clamp_limit must be > 0, or -1.0 (no clamp), "
-                                  f"got {limit}")
 
     @classmethod
     def parsed_result_types(cls, types: Sequence[Attribute], properties: dict[str, Attribute],
