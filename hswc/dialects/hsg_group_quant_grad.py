@@ -13,7 +13,8 @@ grad_y and y_origin have x's type with the last dim halved, weight is f32 of x's
 swiglu_group_quant_grad_tiling_utils.h:309). clamp_limit is -1.0 (no clamp, ops-nn's default:
 op_host/swiglu_group_quant_grad_def.cpp:57) or > 0. Results: dx (x's type) and, with weight,
 grad_weight (f32, weight's shape). As the kernel computes (op_kernel/
-swiglu_group_quant_grad.h:283-475), every step in f32 (g, a, b and y_origin widened exactly):
+swiglu_group_quant_grad.h:167-370, in ProcessTile's order, :473-514), every step in f32 (g, a,
+b and y_origin widened exactly):
 
     grad_weight = sum over the last dim of g * y_origin          (g before the weight)
     g' = g * weight (with weight, else g)
@@ -25,7 +26,10 @@ swiglu_group_quant_grad.h:283-475), every step in f32 (g, a, b and y_origin wide
 dx holds da and db where x holds a and b, rounded once to x's type (CAST_RINT). The kernel's
 sigmoid is e / (e + 1): NaN where exp(a') overflows f32 (a' above about 88.72), and its masks
 multiply (NaN and inf gradients stay NaN where masked). The README (docs/
-aclnnSwigluGroupQuantGrad.md) writes the same steps without their order.
+aclnnSwigluGroupQuantGrad.md) writes the same steps without their order, and the sigmoid as
+1 / (1 + exp(-a')), finite where the kernel's is NaN: this op follows the kernel. Its semantics
+are its decomposition (hswc.ops.group_quant_grad) and, independently, its golden model
+(hswc.reference_gated), which the hsg level runs.
 """
 
 from __future__ import annotations
@@ -66,8 +70,7 @@ class SwigluGroupQuantGradOp(GatedVariantOp):
     name = "hsg.swiglu_group_quant_grad"
     INPUTS: ClassVar[tuple[str, ...]] = ("grad_y", "x")
     WEIGHT_INPUTS: ClassVar[tuple[str, ...]] = ("weight", "y_origin")
-    """The optional operands after INPUTS, both or neither (the checker gives INPUTS only: the
-    kernel's path without weight)."""
+    """ops-nn's optional operands after INPUTS, given both or neither."""
     X_INDEX: ClassVar[int] = 1
     TORCH: ClassVar[str] = "ops-nn's SwigluGroupQuantGrad"
     OPSNN: ClassVar[str] = "swiglu_group_quant_grad"
