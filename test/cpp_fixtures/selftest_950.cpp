@@ -1096,6 +1096,37 @@ void TestVfScope()
     CHECK(ascendc_cpu::Vf().depth == 0);
 }
 
+/// TBufPool (ascendc_cpu_bufpool.h): the pool takes its bytes where the TPipe's next buffer would
+/// go, hands them out back to back in 32-byte units, and Reset starts it again at its start.
+void TestBufPool()
+{
+    Core core;
+    TPipe pipe;
+    const auto offset = [](auto t) {
+        return static_cast<long>(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) - ascendc_cpu::Arena());
+    };
+    TBuf<TPosition::VECCALC> before;
+    pipe.InitBuffer(before, 64);
+    TBufPool<TPosition::VECCALC> pool;
+    pipe.InitBufPool(pool, 1000);  // bytes [64, 1088)
+    TQue<QuePosition::VECIN, 1> q;
+    pool.InitBuffer(q, 2, 100);  // 2 x 128 at 64
+    TBuf<TPosition::VECCALC> b;
+    pool.InitBuffer(b, 32);  // at 320
+    LocalTensor<float> q0 = q.AllocTensor<float>();
+    LocalTensor<float> q1 = q.AllocTensor<float>();
+    CHECK(offset(q0) == 64 && offset(q1) == 192 && offset(b.Get<float>()) == 320);
+    q.FreeTensor(q0);
+    q.FreeTensor(q1);
+    pool.Reset();
+    TBuf<TPosition::VECCALC> c;
+    pool.InitBuffer(c, 40);  // the pool's start again
+    TBuf<TPosition::VECCALC> after;
+    pipe.InitBuffer(after, 32);  // past the pool
+    CHECK(offset(c.Get<float>()) == 64 && c.Get<float>().GetSize() == 16);
+    CHECK(offset(after.Get<float>()) == 1088);
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -1353,6 +1384,13 @@ selftest::Violations AllViolations()
             MicroAPI::StoreAlign(p + 8, r1, mask);  // overlaps the first store's bytes 32..255
         }
     }};
+    v["bufpool_past_its_end"] = {"TBufPool::InitBuffer", [] {
+        TPipe pipe;
+        TBufPool<TPosition::VECCALC> pool;
+        pipe.InitBufPool(pool, 256);
+        TQue<QuePosition::VECIN, 1> q;
+        pool.InitBuffer(q, 2, 160);  // 2 x 160 bytes: 320 > 256
+    }};
     return v;
 }
 
@@ -1385,6 +1423,7 @@ int main(int argc, char** argv)
              TestErfLocalConfig();
          }},
         {"vf", TestVfScope},
+        {"bufpool", TestBufPool},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

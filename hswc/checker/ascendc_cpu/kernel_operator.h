@@ -20,6 +20,7 @@
 #include "ascendc_cpu_float.h"
 #include "ascendc_cpu_macros.h"
 #include "ascendc_cpu_pipe.h"
+#include "ascendc_cpu_bufpool.h"
 #include "ascendc_cpu_runtime.h"
 #include "ascendc_cpu_scalar.h"
 #include "ascendc_cpu_sync.h"
