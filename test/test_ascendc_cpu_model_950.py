@@ -25,7 +25,7 @@ from hswc.checker.build import MODEL
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
 GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy", "rowcalls", "level0",
-          "pattern", "quant", "vf", "bufpool")
+          "pattern", "quant", "vf", "swiglu_group")
 
 
 @pytest.fixture(scope="module")

@@ -220,10 +220,11 @@ GROUP_INDEX = ("its row count read from a tensor on the device (group_index: int
                "checker passes)")
 UNCHECKABLE: Mapping[str, tuple[str, str]] = {
     "swiglu_group_quant": ("hsg.swiglu_group_quant", (
-        "its y is an 8-bit float (f8E4M3FN by default) and y_scale f32 or f8E8M0FNU per block, "
-        "outputs hswc-check-kernel does not compare (it checks f16, bf16 and f32 kernels), and "
-        "its kernel calls VF_CALL (op_kernel/arch35/swiglu_group_quant_base.h), which "
-        "hswc/checker/ascendc_cpu does not model")),
+        "its y is an 8-bit float (f8E4M3FN by default) and y_scale f32 per 128 elements of the "
+        "last dim (quant_mode 1: f8E8M0FNU per 32); the checker compares such outputs "
+        "(hswc.reference) but does not yet pass 8-bit float GM tensors to a kernel nor size a "
+        "run for the op (x's last dim a multiple of 256, "
+        "op_host/arch35/swiglu_group_quant_tiling.cpp:437, a y_scale per block)")),
 }
 """Folders hswc expresses (an hsg op) whose kernel the checker cannot run yet: folder name ->
 (the op, why), reported as `not checkable: why` on each SoC the definition configures, without

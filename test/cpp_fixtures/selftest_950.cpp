@@ -1127,6 +1127,28 @@ void TestBufPool()
     CHECK(offset(after.Get<float>()) == 1088);
 }
 
+/// ReduceSum / ReduceMax / ReduceMin are Reduce<SUM / MAX / MIN> by name: lanes 1..64 of a float
+/// register, the first 10 on: sum 55, max 10 (index 9 in lane 1), min 1 (index 0).
+void TestReduceNames()
+{
+    MicroAPI::RegTensor<float> s;
+    MicroAPI::RegTensor<float> d;
+    for (uint32_t i = 0; i < 64; ++i) {
+        s.lane[i] = static_cast<float>(i + 1);
+    }
+    uint32_t count = 10;
+    MicroAPI::MaskReg m = MicroAPI::UpdateMask<float>(count);
+    MicroAPI::ReduceSum(d, s, m);
+    CHECK(d.lane[0] == 55.0f);
+    MicroAPI::ReduceMax(d, s, m);
+    uint32_t index = 0;
+    std::memcpy(&index, &d.lane[1], 4);
+    CHECK(d.lane[0] == 10.0f && index == 9u);
+    MicroAPI::ReduceMin(d, s, m);
+    std::memcpy(&index, &d.lane[1], 4);
+    CHECK(d.lane[0] == 1.0f && index == 0u);
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -1423,7 +1445,7 @@ int main(int argc, char** argv)
              TestErfLocalConfig();
          }},
         {"vf", TestVfScope},
-        {"bufpool", TestBufPool},
+        {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

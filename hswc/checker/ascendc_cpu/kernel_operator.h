@@ -27,6 +27,7 @@
 #include "ascendc_cpu_tensor.h"
 #include "ascendc_cpu_micro.h"
 #include "ascendc_cpu_micro_reduce.h"
+#include "ascendc_cpu_micro_reduce_names.h"
 #include "ascendc_cpu_vector.h"
 #include "ascendc_cpu_adv_reduce.h"
 
