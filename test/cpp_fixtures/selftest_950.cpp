@@ -1149,6 +1149,34 @@ void TestReduceNames()
     CHECK(d.lane[0] == 1.0f && index == 0u);
 }
 
+/// A short row's LoadAlign reads a whole register past its 32-byte buffer into the next one, which
+/// the VF stored earlier: not a broken rule (those lanes are left off); the row's own bytes are.
+__simd_vf__ inline void OverReadVf(__ubuf__ float* a, __ubuf__ float* next, float* lane0)
+{
+    MicroAPI::RegTensor<float> r0;
+    MicroAPI::RegTensor<float> r1;
+    uint32_t eight = 8;
+    MicroAPI::MaskReg row = MicroAPI::UpdateMask<float>(eight);
+    MicroAPI::Duplicate(r0, 7.0f);
+    MicroAPI::StoreAlign(next, r0, row);
+    MicroAPI::LoadAlign(r1, a);
+    *lane0 = r1.lane[0] + r1.lane[8];
+}
+
+void TestVfOverRead()
+{
+    Core core;
+    selftest::Buffers<2> b(32);
+    LocalTensor<float> a = b.Get<float>(0);
+    LocalTensor<float> next = b.Get<float>(1);
+    for (int i = 0; i < 8; ++i) {
+        a.SetValue(i, 1.0f);
+    }
+    float sum = 0.0f;
+    VF_CALL<OverReadVf>((__ubuf__ float*)a.GetPhyAddr(), (__ubuf__ float*)next.GetPhyAddr(), &sum);
+    CHECK(sum == 8.0f);  // a[0] + the next buffer's first float, as the UB holds them
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -1444,7 +1472,7 @@ int main(int argc, char** argv)
              TestVecCalcQueue();
              TestErfLocalConfig();
          }},
-        {"vf", TestVfScope},
+        {"vf", [] { TestVfScope(); TestVfOverRead(); }},
         {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {

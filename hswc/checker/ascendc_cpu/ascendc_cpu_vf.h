@@ -28,7 +28,10 @@
 // every UB byte remembers the last vector store of it, with the register that carried it and its
 // call site. A load (RAW) or a store (WAW) of a byte stored earlier in the VF, through a different
 // register and with no LocalMemBar ordering the two pipelines between them, is a broken rule
-// naming both calls (file:line). Nothing is carried from one VF to the next: a VF is one PIPE_V
+// naming both calls (file:line). A load's bytes past the end of the buffer (TQue slot, TBuf) its
+// address lies in are not counted: a LoadAlign reads a whole register (256 bytes) whatever the
+// mask of the calls that use it, so a short row's load reaches into the next buffer, whose lanes
+// the kernel then leaves off (assumed unused: the model does not follow lanes through registers). Nothing is carried from one VF to the next: a VF is one PIPE_V
 // instruction stream (REG/概述.md:51) and PIPE_V's order between instructions is the hardware's on
 // 3510 (ascendc_cpu_hb.h's header). Assumed: a register is the RegTensor object (a C++ variable:
 // the compiler's register allocation is not known); scalar UB accesses inside a VF (a plain
@@ -149,6 +152,20 @@ ASCENDC_CPU_FN void VfReport(const VfAccessRecord& now, bool write, const VfAcce
         Msg("vfbar/", now.api, "/", VfWhere(now.site), "/", VfWhere(earlier.site)));
 }
 
+/// Of a load's bytes [off, off + bytes), those inside the TQue slot or TBuf its first byte lies in
+/// (the longest such part where buffers overlap: a TBufPool reused after its Reset); all of them
+/// where no buffer holds it.
+ASCENDC_CPU_FN uint64_t BufferPart(uint64_t off, uint64_t bytes)
+{
+    uint64_t end = 0;
+    for (const BufferRecord* r : Rt().records) {
+        if (r->offset <= off && off < static_cast<uint64_t>(r->offset) + r->length) {
+            end = std::max<uint64_t>(end, static_cast<uint64_t>(r->offset) + r->length);
+        }
+    }
+    return end == 0 ? bytes : std::min(bytes, end - off);
+}
+
 /// One UB access (bytes [off, off + bytes) of the arena) of a MicroAPI register load or store.
 ASCENDC_CPU_FN void VfAccess(const char* api, uint64_t off, uint64_t bytes, bool write)
 {
@@ -163,6 +180,9 @@ ASCENDC_CPU_FN void VfAccess(const char* api, uint64_t off, uint64_t bytes, bool
     }
     if (off + bytes > ub) {
         return;  // outside the UB: MicroAccess reports it
+    }
+    if (!write) {
+        bytes = BufferPart(off, bytes);
     }
     const VfAccessRecord me{vf.noteSite, vf.noteReg, api, ++vf.seq};
     const uint32_t barrier = write ? vf.storeToStore : vf.storeToLoad;
