@@ -6,7 +6,9 @@ UB -> UB Copy, the MicroAPI calls, Axpy, the calls of ops-nn's arch35 row kernel
 MulDstAdd, UnPack, Div's modes, StoreUnAlign, InitOutput), the level-0 compare and select where
 they differ from Atlas A2/A3, GeluQuant's calls (MicroAPI Casts to int8_t and 8-bit floats under
 the CTRL register's saturation modes, Divs by a tensor element, a TQue<VECCALC>, Erf with a
-function-local config)) and each of its violation cases must end in one
+function-local config), the vector function scope (VF_CALL, asc_vf_call, __VEC_SCOPE__) and the
+order LocalMemBar gives it, and SwigluGroup's calls (TBufPool, ReduceSum by name)) and each of its
+violation cases must end in one
 `ascendc_cpu: <API>:` line and exit 3.
 """
 
