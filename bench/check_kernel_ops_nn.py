@@ -420,12 +420,23 @@ what each kernel computes.
   drawn: the A2/A3 kernel then divides by a zero block count (`:168-169`). The group_index path
   adds one finding under --auto-sync off: ReduceSum (`:123`) reads the Cast's result (`:121`)
   with no PipeBarrier<PIPE_V> between (A2/A3 kernels build with auto-sync on: no fault there).
-  swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only, not
-  checkable; swiglu_group_quant is hsg.swiglu_group_quant (quant_mode 0 and 1, fp8 y) and not
-  checkable (fp8 and E8M0 outputs the checker does not compare, and VF_CALL, which the CPU
-  model lacks); swiglu_group_quant_grad is hsg.swiglu_group_quant_grad and not checkable
-  (Subs, which the CPU model lacks, and grad_weight, an optional output the checker cannot leave
-  out). Read, not run: its sigmoid is exp(a) / (exp(a) + 1) (`op_kernel/
+  swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only; its
+  kernel builds on the CPU model since it gained VF_CALL (a VF scope), TBufPool and MicroAPI's
+  ReduceSum by name: f16 and bf16 within the tolerance, f32 outside in 2 runs, each one NaN
+  where the reference has -inf: x0 the smallest negative subnormal, x1 inf; the kernel's f32
+  x0 / (1 + exp(-x0)) (`op_kernel/arch35/swiglu_group_base.h:90-93`) is half that subnormal,
+  -0 in f32 (a tie to even), and -0 * inf is NaN, as f32 arithmetic gives it (numpy's float32
+  x0 * sigmoid(x0) * x1 is NaN too); the reference, the exact function, keeps the sign: -inf.
+  Its group_index runs stop at MicroAPI Adds on int64 (`:208`, lanes the model lacks: API
+  misuse, a limit of the model, not of the kernel). Above the sweep's sizes (f32 n = 253954)
+  a DataCopyPad write races with an earlier vector read (not traced). No LocalMemBar rule
+  broken: its VFs store and load different bytes (a short row's whole-register LoadAlign
+  reaching past its buffer is not counted). swiglu_group_quant is hsg.swiglu_group_quant
+  (quant_mode 0 and 1, fp8 y) and not checkable: the checker now compares fp8 and E8M0 outputs,
+  but does not pass 8-bit float GM tensors to a kernel nor size its runs (x's last dim a
+  multiple of 256, a y_scale per block); swiglu_group_quant_grad is hsg.swiglu_group_quant_grad
+  and not checkable (Subs, which the CPU model lacks, and grad_weight, an optional output the
+  checker cannot leave out). Read, not run: its sigmoid is exp(a) / (exp(a) + 1) (`op_kernel/
   swiglu_group_quant_grad.h:240-246`), NaN for a above about 88.72 (exp overflows f32) where the
   README's 1 / (1 + exp(-a)) and the gradient are finite (without clamp_limit; the op follows
   the kernel).

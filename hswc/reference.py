@@ -771,8 +771,11 @@ class ToleranceComparison:
 
 
 _FORMATS = {np.dtype(np.float32): (23, -126), np.dtype(np.float16): (10, -14),
-            np.dtype(ml_dtypes.bfloat16): (7, -126), np.dtype(np.float64): (52, -1022)}
-"""(stored mantissa bits, smallest normal exponent) of each dtype."""
+            np.dtype(ml_dtypes.bfloat16): (7, -126), np.dtype(np.float64): (52, -1022),
+            np.dtype(ml_dtypes.float8_e4m3fn): (3, -6), np.dtype(ml_dtypes.float8_e5m2): (2, -14),
+            np.dtype(ml_dtypes.float8_e8m0fnu): (0, -127)}
+"""(stored mantissa bits, smallest normal exponent) of each dtype (OCP MX spec v1.0 for the
+8-bit floats: E4M3's bias 7, E5M2's 15, E8M0's 127 with no mantissa, sign or subnormals)."""
 
 
 def _spacing(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -783,6 +786,14 @@ def _spacing(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     bits, emin = _FORMATS[dtype]
     _, exponent = np.frexp(np.where(np.isfinite(values), values, 0.0))
     return np.ldexp(1.0, np.maximum(exponent - 1, emin) - bits)
+
+
+def _steps(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """How many of an 8-bit float type's values lie from expected to actual (+0 and -0 one)."""
+    abits, ebits = actual.view(np.uint8).astype(np.int64), expected.view(np.uint8).astype(np.int64)
+    if expected.dtype not in UNSIGNED_FLOATS:
+        abits, ebits = _ordered(abits, 8), _ordered(ebits, 8)
+    return np.abs(abits - ebits).astype(np.float64)
 
 
 def compare_tolerance(actual: np.ndarray, expected: np.ndarray) -> ToleranceComparison:
@@ -797,6 +808,8 @@ def compare_tolerance(actual: np.ndarray, expected: np.ndarray) -> ToleranceComp
     special = ~finite & ~((np.isnan(a64) & np.isnan(e64)) | (a64 == e64))
     with np.errstate(all="ignore"):
         ulps = np.where(finite, np.abs(a64 - e64) / _spacing(e64, e.dtype), 0.0)
+    if e.dtype in FLOAT8_DTYPES:  # steps between the two: each of the type's values one ulp
+        ulps = np.where(finite, _steps(a, e), 0.0)
     with np.errstate(all="ignore"):
         outside = finite & (np.abs(a64 - e64) > atol + rtol * np.abs(e64))
         used = np.abs(a64 - e64)[finite] / (atol + rtol * np.abs(e64[finite]))
@@ -889,7 +902,10 @@ class Comparison:
 
 
 FLOAT8_DTYPES: tuple[np.dtype, ...] = (np.dtype(ml_dtypes.float8_e4m3fn),
-                                       np.dtype(ml_dtypes.float8_e5m2))
+                                       np.dtype(ml_dtypes.float8_e5m2),
+                                       np.dtype(ml_dtypes.float8_e8m0fnu))
+UNSIGNED_FLOATS: tuple[np.dtype, ...] = (np.dtype(ml_dtypes.float8_e8m0fnu),)
+"""Floats without a sign bit (E8M0, an MX block scale): their bits are in their values' order."""
 COMPARABLE_DTYPES: tuple[np.dtype, ...] = (
     *SUPPORTED_DTYPES, np.dtype(np.float64), np.dtype(np.bool_), *FLOAT8_DTYPES,
     *(np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8)))
@@ -951,7 +967,10 @@ def compare_bitwise(actual: np.ndarray, expected: np.ndarray) -> Comparison:
         max_abs = float(np.max(np.abs(a64 - e64)))
         if actual.dtype.itemsize <= 4:
             nbits = 8 * actual.dtype.itemsize
-            ulp = np.abs(_ordered(abits[values], nbits) - _ordered(ebits[values], nbits))
+            if actual.dtype in UNSIGNED_FLOATS:
+                ulp = np.abs(abits[values].astype(np.int64) - ebits[values].astype(np.int64))
+            else:
+                ulp = np.abs(_ordered(abits[values], nbits) - _ordered(ebits[values], nbits))
             max_ulp = int(ulp.max())
         else:  # f64: its ordered bits do not fit int64 arithmetic; in its spacing instead
             with np.errstate(all="ignore"):

@@ -6,7 +6,9 @@ UB -> UB Copy, the MicroAPI calls, Axpy, the calls of ops-nn's arch35 row kernel
 MulDstAdd, UnPack, Div's modes, StoreUnAlign, InitOutput), the level-0 compare and select where
 they differ from Atlas A2/A3, GeluQuant's calls (MicroAPI Casts to int8_t and 8-bit floats under
 the CTRL register's saturation modes, Divs by a tensor element, a TQue<VECCALC>, Erf with a
-function-local config)) and each of its violation cases must end in one
+function-local config), the vector function scope (VF_CALL, asc_vf_call, __VEC_SCOPE__) and the
+order LocalMemBar gives it, and SwigluGroup's calls (TBufPool, ReduceSum by name)) and each of its
+violation cases must end in one
 `ascendc_cpu: <API>:` line and exit 3.
 """
 
@@ -25,7 +27,7 @@ from hswc.checker.build import MODEL
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
 GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy", "rowcalls", "level0",
-          "pattern", "quant")
+          "pattern", "quant", "vf", "swiglu_group")
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +135,28 @@ def test_shift_right_and_left_count_forms(tmp_path: Path, family: str) -> None:
         assert wide.returncode == 3 and wide.stderr.startswith(want), wide.stderr
     else:
         assert wide.returncode == 0 and wide.stdout.split() == ["-1", "0"], wide.stdout
+
+
+def _line_of(text: str) -> int:
+    """The line of selftest_950.cpp holding `text` (exactly once)."""
+    lines = [i for i, line in enumerate(SOURCE.read_text().splitlines(), 1) if text in line]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def test_missing_local_mem_bar_names_the_load_and_the_store(selftest: Path) -> None:
+    """LocalMemBar.md's example without its barrier: iteration 2's LoadAlign reads what iteration
+    1's StoreAlign wrote through another register; the rule names both lines, and the sweep's
+    kind of it locates both calls."""
+    from hswc.checker import rules
+    run = subprocess.run([str(selftest), "--violate", "localmembar_missing_raw"],
+                         capture_output=True, text=True, check=False)
+    (violation,) = rules.parse(run.stderr)
+    load = _line_of("MicroAPI::LoadAlign(acc, dst);")
+    store = _line_of("MicroAPI::StoreAlign(dst, sum, mask);")
+    assert violation.category == "VF pipelines unordered (LocalMemBar)"
+    assert violation.category in rules.SYNC_CATEGORIES
+    assert violation.brief == (
+        f"MicroAPI::LoadAlign at {SOURCE}:{load} loads what "
+        f"MicroAPI::StoreAlign at {SOURCE}:{store} stored in the same VF "
+        "through another register, no LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD> between")

@@ -18,6 +18,7 @@ import pytest
 from hswc import runner
 from hswc.checker import sweep as sweep_module
 from hswc.checker.check import check
+from hswc.checker.dtypes import CPP
 from hswc.checker.errors import CheckError
 from hswc.checker.opsnn_generics import GENERICS, module_text
 from hswc.checker.options import CheckOptions
@@ -123,15 +124,15 @@ def test_a_blocked_folder_is_a_row_on_each_configured_soc(
 
 
 def test_an_uncheckable_folder_says_why_on_each_configured_soc(tmp_path: Path) -> None:
-    """swiglu_group_quant: a row per SoC without a run, its reason naming the call the CPU model
-    lacks, which it still lacks (a model that gains VF_CALL makes this fail: run the folder)."""
+    """swiglu_group_quant: a row per SoC without a run, its reason naming what the checker
+    lacks, which it still lacks (a checker that can name an 8-bit float GM tensor's element
+    type for a kernel makes this fail: map the folder and run it)."""
     _folder(tmp_path, "swiglu_group_quant")
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
     why = f"not checkable: {UNCHECKABLE['swiglu_group_quant'][1]}"
     assert [r.verdict for r in rows] == [why, why]
-    model = Path(runner.__file__).resolve().parent / "checker" / "ascendc_cpu"
-    assert "VF_CALL" in why and not any("VF_CALL" in p.read_text(errors="replace")
-                                        for p in model.rglob("*.h"))
+    assert "8-bit float GM tensors" in why
+    assert not any("fp8" in cpp or "e8m0" in cpp for cpp in CPP.values())
 
 
 def test_swiglu_group_quant_grad_is_not_checkable_for_the_call_the_model_lacks(

@@ -32,9 +32,13 @@ def dtype_of_element(t: Attribute) -> str | None:
     return name if name in DTYPES else None
 
 
+UINTS: Mapping[int, type[np.unsignedinteger]] = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+"""The unsigned integer of each float's size (an 8-bit float's bits are a uint8)."""
+
+
 def bits(array: np.ndarray) -> np.ndarray:
-    """The bit patterns of an f16/bf16/f32 array (uint16 or uint32)."""
-    return np.ascontiguousarray(array).view(np.uint16 if array.itemsize == 2 else np.uint32)
+    """The bit patterns of a float array: uint8 (the 8-bit floats), uint16 or uint32."""
+    return np.ascontiguousarray(array).view(UINTS[array.itemsize])
 
 
 def hex_value(value: np.generic | np.ndarray) -> str:

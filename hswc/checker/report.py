@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hswc.checker.dtypes import hex_value
+from hswc.checker.dtypes import bits, hex_value
 from hswc.checker.rules import Violation
 from hswc.reference import Comparison, ToleranceComparison
 
@@ -63,8 +63,7 @@ def _float_kinds(actual: np.ndarray, expected: np.ndarray, comparison: Compariso
     """Where values, signs of zero and NaN classes differ (compare_bitwise's kinds)."""
     a32, e32 = actual.astype(np.float32), expected.astype(np.float32)
     a_nan, e_nan = np.isnan(a32), np.isnan(e32)
-    uint = np.uint16 if actual.itemsize == 2 else np.uint32
-    differ = (actual.view(uint) != expected.view(uint)) & ~(a_nan & e_nan)
+    differ = (bits(actual) != bits(expected)) & ~(a_nan & e_nan)
     nans = differ & (a_nan != e_nan)
     zeros = differ & (a32 == 0) & (e32 == 0)
     kinds = (differ & ~nans & ~zeros, zeros, nans)

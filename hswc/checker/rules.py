@@ -18,6 +18,7 @@ _NUMBERS = re.compile(r"([\w./+-]+\.\w+:\d+)|0x[0-9a-f]+|\d+")
 CATEGORIES: tuple[tuple[str, str], ...] = (
     ("event id reused or exhausted", r"event id"),
     ("vector calls unordered (auto-sync off)", r"no PipeBarrier<PIPE_V> between"),
+    ("VF pipelines unordered (LocalMemBar)", r"no LocalMemBar<"),
     ("UB overflow", r"UB overflow"),
     ("unsynchronised pipes", r"races with|no pending SetFlag"),
     ("GM out of bounds", r"outside the GlobalTensor bound|runs past its end|outside every GM "
@@ -31,12 +32,15 @@ CATEGORIES: tuple[tuple[str, str], ...] = (
                      r"buffers of the|does not belong|freed|TPipe"),
 )
 """Checked in order; the first pattern that matches the rule text (or API) names the kind."""
-SYNC_CATEGORIES = ("event id reused or exhausted", "vector calls unordered (auto-sync off)")
+SYNC_CATEGORIES = ("event id reused or exhausted", "vector calls unordered (auto-sync off)",
+                   "VF pipelines unordered (LocalMemBar)")
 """The kinds that locate both calls of a synchronisation rule (file:line each)."""
 UNORDERED = SYNC_CATEGORIES[1]
 """The kind --auto-sync off adds: none of it where the compiler synchronises vector calls."""
 _VECTOR_ORDER = re.compile(r"(read|write) of (\w+) \(UB byte \d+\) at (\S+) after (\w+) at (\S+) "
                            r"(wrote|read) it, .*\(a ([\w-]+) on the V pipe")
+_VF_ORDER = re.compile(r"(load|store) \(UB byte \d+\) at (\S+) after (\S+) at (\S+) stored it "
+                       r".*with no (LocalMemBar<[^>]*>) between")
 _IN_FLIGHT = re.compile(r"(.+) at (\S+) while (.+) at (\S+) is not yet waited for: event id")
 
 
@@ -70,6 +74,11 @@ class Violation:
             verb = "reads" if m.group(1) == "read" else "writes"
             return (f"{self.api} at {m.group(3)} {verb} {m.group(2)} that {m.group(4)} at "
                     f"{m.group(5)} {m.group(6)}, no PipeBarrier<PIPE_V> between ({m.group(7)})")
+        m = _VF_ORDER.match(self.rule)
+        if m is not None:
+            verb = "loads" if m.group(1) == "load" else "stores over"
+            return (f"{self.api} at {m.group(2)} {verb} what {m.group(3)} at {m.group(4)} stored "
+                    f"in the same VF through another register, no {m.group(5)} between")
         m = _IN_FLIGHT.match(self.rule)
         if m is not None:
             return (f"{m.group(1)} at {m.group(2)} while {m.group(3)} at {m.group(4)} is in "

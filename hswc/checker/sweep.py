@@ -218,10 +218,11 @@ softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "ç»´åº
 (hswc.checker.halves' "x4") with dim = 3."""
 UNCHECKABLE: Mapping[str, tuple[str, str]] = {
     "swiglu_group_quant": ("hsg.swiglu_group_quant", (
-        "its y is an 8-bit float (f8E4M3FN by default) and y_scale f32 or f8E8M0FNU per block, "
-        "outputs hswc-check-kernel does not compare (it checks f16, bf16 and f32 kernels), and "
-        "its kernel calls VF_CALL (op_kernel/arch35/swiglu_group_quant_base.h), which "
-        "hswc/checker/ascendc_cpu does not model")),
+        "its y is an 8-bit float (f8E4M3FN by default) and y_scale f32 per 128 elements of the "
+        "last dim (quant_mode 1: f8E8M0FNU per 32); the checker compares such outputs "
+        "(hswc.reference) but does not yet pass 8-bit float GM tensors to a kernel nor size a "
+        "run for the op (x's last dim a multiple of 256, "
+        "op_host/arch35/swiglu_group_quant_tiling.cpp:437, a y_scale per block)")),
     "swiglu_group_quant_grad": ("hsg.swiglu_group_quant_grad", (
         "its kernel calls Subs (op_kernel/swiglu_group_quant_grad.h:252, 1 - sigmoid with the "
         "scalar first), which hswc/checker/ascendc_cpu does not model, and its second output, "

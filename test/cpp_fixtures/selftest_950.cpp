@@ -998,6 +998,185 @@ void TestErfLocalConfig()
     CHECK(same && a.GetValue(32) == 0.0f);
 }
 
+
+// ------------------------------------------------------------------ VF scope, LocalMemBar
+
+/// LocalMemBar.md's example (:97-113): dst[i] = dst + src1[i * 64], dst the same UB as src0, so
+/// each iteration's LoadAlign reads the previous one's StoreAlign, ordered by the barrier.
+template <bool kBarrier>
+__simd_vf__ inline void AccumulateVf(__ubuf__ float* dst, __ubuf__ float* src1, uint16_t repeats)
+{
+    MicroAPI::RegTensor<float> acc;
+    MicroAPI::RegTensor<float> add;
+    MicroAPI::RegTensor<float> sum;
+    MicroAPI::MaskReg mask = MicroAPI::CreateMask<float>();
+    for (uint16_t i = 0; i < repeats; ++i) {
+        if constexpr (kBarrier) {
+            MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();
+        }
+        MicroAPI::LoadAlign(acc, dst);
+        MicroAPI::LoadAlign(add, src1 + i * 64);
+        MicroAPI::Add(sum, acc, add, mask);
+        MicroAPI::StoreAlign(dst, sum, mask);
+    }
+}
+
+/// A store then a load of the same bytes through the same register: program order, no barrier.
+__simd_vf__ inline void SameRegisterVf(__ubuf__ float* p)
+{
+    MicroAPI::RegTensor<float> r;
+    MicroAPI::MaskReg mask = MicroAPI::CreateMask<float>();
+    MicroAPI::Duplicate(r, 5.0f);
+    MicroAPI::StoreAlign(p, r, mask);
+    MicroAPI::LoadAlign(r, p);
+    MicroAPI::Adds(r, r, 1.0f, mask);
+    MicroAPI::StoreAlign(p, r, mask);
+}
+
+/// Stores through one register, loads through another (the WAR of the next store too).
+template <bool kBarrier>
+__simd_vf__ inline void StoreLoadVf(__ubuf__ float* p, float v)
+{
+    MicroAPI::RegTensor<float> a;
+    MicroAPI::RegTensor<float> b;
+    MicroAPI::MaskReg mask = MicroAPI::CreateMask<float>();
+    MicroAPI::Duplicate(a, v);
+    MicroAPI::StoreAlign(p, a, mask);
+    if constexpr (kBarrier) {
+        MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_ALL, MicroAPI::MemType::VEC_ALL>();
+    }
+    MicroAPI::LoadAlign(b, p);
+    MicroAPI::Muls(b, b, 2.0f, mask);
+    if constexpr (kBarrier) {
+        MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_LOAD, MicroAPI::MemType::VEC_STORE>();
+    }
+    MicroAPI::StoreAlign(p, b, mask);
+}
+
+/// Loads only: reading what another VF stored needs no LocalMemBar (a VF is one PIPE_V stream).
+__simd_vf__ inline void LoadOnlyVf(__ubuf__ float* p, __ubuf__ float* out)
+{
+    MicroAPI::RegTensor<float> r;
+    MicroAPI::MaskReg mask = MicroAPI::CreateMask<float>();
+    MicroAPI::LoadAlign(r, p);
+    MicroAPI::Adds(r, r, 0.5f, mask);
+    MicroAPI::StoreAlign(out, r, mask);
+}
+
+/// VF_CALL, asc_vf_call and __VEC_SCOPE__ run their VF with its arguments; LocalMemBar's orders
+/// let the documented example and its variants pass with the values computed by hand.
+void TestVfScope()
+{
+    Core core;
+    selftest::Buffers<2> b(1024);
+    LocalTensor<float> x = b.Get<float>(0);
+    LocalTensor<float> y = b.Get<float>(1);
+    for (int i = 0; i < 256; ++i) {
+        y.SetValue(i, static_cast<float>(i / 64 + 1));  // rows of 1, 2, 3, 4
+        x.SetValue(i, i < 64 ? 10.0f : 0.0f);
+    }
+    __ubuf__ float* xp = (__ubuf__ float*)x.GetPhyAddr();
+    __ubuf__ float* yp = (__ubuf__ float*)y.GetPhyAddr();
+    VF_CALL<AccumulateVf<true>>(xp, yp, uint16_t{4});
+    CHECK(x.GetValue(0) == 20.0f && x.GetValue(63) == 20.0f && x.GetValue(64) == 0.0f);  // 10+1+2+3+4
+    VF_CALL<SameRegisterVf>(xp);
+    CHECK(x.GetValue(0) == 6.0f && x.GetValue(63) == 6.0f);
+    asc_vf_call<StoreLoadVf<true>>(xp + 64, 1.5f);
+    CHECK(x.GetValue(64) == 3.0f && x.GetValue(127) == 3.0f);
+    __VEC_SCOPE__
+    {
+        StoreLoadVf<true>(xp + 128, -2.0f);
+    }
+    CHECK(x.GetValue(128) == -4.0f);
+    VF_CALL<LoadOnlyVf>(xp + 128, xp + 192);  // the previous VF's stores, in a new VF
+    CHECK(x.GetValue(192) == -3.5f && x.GetValue(255) == -3.5f);
+    // Outside any VF scope nothing is checked: the same unordered VF body runs (plain call).
+    StoreLoadVf<false>(xp, 4.0f);
+    CHECK(x.GetValue(0) == 8.0f);
+    CHECK(ascendc_cpu::Vf().depth == 0);
+}
+
+/// TBufPool (ascendc_cpu_bufpool.h): the pool takes its bytes where the TPipe's next buffer would
+/// go, hands them out back to back in 32-byte units, and Reset starts it again at its start.
+void TestBufPool()
+{
+    Core core;
+    TPipe pipe;
+    const auto offset = [](auto t) {
+        return static_cast<long>(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) - ascendc_cpu::Arena());
+    };
+    TBuf<TPosition::VECCALC> before;
+    pipe.InitBuffer(before, 64);
+    TBufPool<TPosition::VECCALC> pool;
+    pipe.InitBufPool(pool, 1000);  // bytes [64, 1088)
+    TQue<QuePosition::VECIN, 1> q;
+    pool.InitBuffer(q, 2, 100);  // 2 x 128 at 64
+    TBuf<TPosition::VECCALC> b;
+    pool.InitBuffer(b, 32);  // at 320
+    LocalTensor<float> q0 = q.AllocTensor<float>();
+    LocalTensor<float> q1 = q.AllocTensor<float>();
+    CHECK(offset(q0) == 64 && offset(q1) == 192 && offset(b.Get<float>()) == 320);
+    q.FreeTensor(q0);
+    q.FreeTensor(q1);
+    pool.Reset();
+    TBuf<TPosition::VECCALC> c;
+    pool.InitBuffer(c, 40);  // the pool's start again
+    TBuf<TPosition::VECCALC> after;
+    pipe.InitBuffer(after, 32);  // past the pool
+    CHECK(offset(c.Get<float>()) == 64 && c.Get<float>().GetSize() == 16);
+    CHECK(offset(after.Get<float>()) == 1088);
+}
+
+/// ReduceSum / ReduceMax / ReduceMin are Reduce<SUM / MAX / MIN> by name: lanes 1..64 of a float
+/// register, the first 10 on: sum 55, max 10 (index 9 in lane 1), min 1 (index 0).
+void TestReduceNames()
+{
+    MicroAPI::RegTensor<float> s;
+    MicroAPI::RegTensor<float> d;
+    for (uint32_t i = 0; i < 64; ++i) {
+        s.lane[i] = static_cast<float>(i + 1);
+    }
+    uint32_t count = 10;
+    MicroAPI::MaskReg m = MicroAPI::UpdateMask<float>(count);
+    MicroAPI::ReduceSum(d, s, m);
+    CHECK(d.lane[0] == 55.0f);
+    MicroAPI::ReduceMax(d, s, m);
+    uint32_t index = 0;
+    std::memcpy(&index, &d.lane[1], 4);
+    CHECK(d.lane[0] == 10.0f && index == 9u);
+    MicroAPI::ReduceMin(d, s, m);
+    std::memcpy(&index, &d.lane[1], 4);
+    CHECK(d.lane[0] == 1.0f && index == 0u);
+}
+
+/// A short row's LoadAlign reads a whole register past its 32-byte buffer into the next one, which
+/// the VF stored earlier: not a broken rule (those lanes are left off); the row's own bytes are.
+__simd_vf__ inline void OverReadVf(__ubuf__ float* a, __ubuf__ float* next, float* lane0)
+{
+    MicroAPI::RegTensor<float> r0;
+    MicroAPI::RegTensor<float> r1;
+    uint32_t eight = 8;
+    MicroAPI::MaskReg row = MicroAPI::UpdateMask<float>(eight);
+    MicroAPI::Duplicate(r0, 7.0f);
+    MicroAPI::StoreAlign(next, r0, row);
+    MicroAPI::LoadAlign(r1, a);
+    *lane0 = r1.lane[0] + r1.lane[8];
+}
+
+void TestVfOverRead()
+{
+    Core core;
+    selftest::Buffers<2> b(32);
+    LocalTensor<float> a = b.Get<float>(0);
+    LocalTensor<float> next = b.Get<float>(1);
+    for (int i = 0; i < 8; ++i) {
+        a.SetValue(i, 1.0f);
+    }
+    float sum = 0.0f;
+    VF_CALL<OverReadVf>((__ubuf__ float*)a.GetPhyAddr(), (__ubuf__ float*)next.GetPhyAddr(), &sum);
+    CHECK(sum == 8.0f);  // a[0] + the next buffer's first float, as the UB holds them
+}
+
 // ------------------------------------------------------------- violations
 
 std::vector<float>& Gm16()
@@ -1217,6 +1396,51 @@ selftest::Violations AllViolations()
             MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
         MicroAPI::Cast<int8_t, half, noSat>(q, h, m);
     }};
+    v["localmembar_missing_raw"] = {"MicroAPI::LoadAlign", [] {
+        // LocalMemBar.md's example without its barrier: iteration 2's load reads iteration 1's store.
+        selftest::Buffers<2> b(256);
+        VF_CALL<AccumulateVf<false>>((__ubuf__ float*)b.Get<float>(0).GetPhyAddr(),
+            (__ubuf__ float*)b.Get<float>(1).GetPhyAddr(), uint16_t{1});
+        VF_CALL<AccumulateVf<false>>((__ubuf__ float*)b.Get<float>(0).GetPhyAddr(),
+            (__ubuf__ float*)b.Get<float>(0).GetPhyAddr(), uint16_t{1});  // one iteration: no rule
+        VF_CALL<AccumulateVf<false>>((__ubuf__ float*)b.Get<float>(0).GetPhyAddr(),
+            (__ubuf__ float*)b.Get<float>(1).GetPhyAddr() - 64, uint16_t{2});
+    }};
+    v["localmembar_wrong_pair"] = {"MicroAPI::LoadAlign", [] {
+        // VEC_LOAD -> VEC_STORE does not make a load wait for the store before it.
+        selftest::Buffers<1> b(256);
+        __VEC_SCOPE__
+        {
+            __ubuf__ float* p = (__ubuf__ float*)b.Get<float>(0).GetPhyAddr();
+            MicroAPI::RegTensor<float> r0;
+            MicroAPI::RegTensor<float> r1;
+            MicroAPI::MaskReg mask = MicroAPI::CreateMask<float>();
+            MicroAPI::Duplicate(r0, 1.0f);
+            MicroAPI::StoreAlign(p + 8, r0, mask);
+            MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_LOAD, MicroAPI::MemType::VEC_STORE>();
+            MicroAPI::LoadAlign(r1, p);
+        }
+    }};
+    v["localmembar_missing_waw"] = {"MicroAPI::StoreAlign", [] {
+        selftest::Buffers<1> b(256);
+        __VEC_SCOPE__
+        {
+            __ubuf__ float* p = (__ubuf__ float*)b.Get<float>(0).GetPhyAddr();
+            MicroAPI::RegTensor<float> r0;
+            MicroAPI::RegTensor<float> r1;
+            MicroAPI::MaskReg mask = MicroAPI::CreateMask<float>();
+            MicroAPI::StoreAlign(p, r0, mask);
+            MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();
+            MicroAPI::StoreAlign(p + 8, r1, mask);  // overlaps the first store's bytes 32..255
+        }
+    }};
+    v["bufpool_past_its_end"] = {"TBufPool::InitBuffer", [] {
+        TPipe pipe;
+        TBufPool<TPosition::VECCALC> pool;
+        pipe.InitBufPool(pool, 256);
+        TQue<QuePosition::VECIN, 1> q;
+        pool.InitBuffer(q, 2, 160);  // 2 x 160 bytes: 320 > 256
+    }};
     return v;
 }
 
@@ -1248,6 +1472,8 @@ int main(int argc, char** argv)
              TestVecCalcQueue();
              TestErfLocalConfig();
          }},
+        {"vf", [] { TestVfScope(); TestVfOverRead(); }},
+        {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
     };
     if (argc == 3 && std::string(argv[1]) == "--violate") {
         const selftest::Violations v = AllViolations();

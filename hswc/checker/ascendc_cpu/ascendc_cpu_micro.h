@@ -72,8 +72,8 @@
 // counted for --profile (ascendc_cpu_record.h, RecordRegister: the `R API COUNT` lines).
 // Element types outside a call's list fail to compile; a type the SoC's call takes that the model
 // has no lanes for (int64_t, ...) compiles and is refused when the call runs (ascendc_cpu_api.h).
-// Scalars keep their C++ meaning; __VEC_SCOPE__, __simd_vf__ and __simd_callee__ are nothing on
-// the CPU.
+// Scalars keep their C++ meaning; __simd_vf__ and __simd_callee__ are nothing on the CPU;
+// __VEC_SCOPE__, VF_CALL and asc_vf_call open a VF scope (ascendc_cpu_vf.h).
 #ifndef ASCENDC_CPU_MICRO_H
 #define ASCENDC_CPU_MICRO_H
 
@@ -94,10 +94,7 @@
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"
 #include "ascendc_cpu_vec_math.h"
-
-#ifndef __VEC_SCOPE__
-#define __VEC_SCOPE__
-#endif
+#include "ascendc_cpu_vf.h"  // __VEC_SCOPE__, VF_CALL, asc_vf_call: a VF scope
 #ifndef __simd_vf__
 #define __simd_vf__
 #endif
@@ -299,6 +296,7 @@ ASCENDC_CPU_FN void MicroAccess(const char* api, const void* p, uint64_t bytes, 
         Fail(api, Msg("the UB address (offset ", off, ") is not ", align, "-byte aligned"));
     }
     HbAccess(api, write ? "dst" : "src", Pipe::kV, off, bytes, write);
+    VfAccess(api, off, bytes, write);
 }
 
 }  // namespace ascendc_cpu
@@ -490,40 +488,46 @@ namespace AscendC {
 namespace Reg {
 
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
-inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr)
+inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &dstReg);
     ascendc_cpu::MicroLoad<dist>("MicroAPI::LoadAlign", dstReg, srcAddr);
 }
 
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
-inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset)
+inline void LoadAlign(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &dstReg);
     ascendc_cpu::MicroLoad<dist>("MicroAPI::LoadAlign", dstReg, srcAddr + offset.offset);
 }
 
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
-inline void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride)
+inline void LoadAlign(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &dstReg);
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not supported");
     ascendc_cpu::MicroLoad<dist>("MicroAPI::LoadAlign", dstReg, srcAddr);
     srcAddr += postUpdateStride;
 }
 
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
-inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask)
+inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &srcReg);
     ascendc_cpu::MicroStore<dist>("MicroAPI::StoreAlign", dstAddr, srcReg, mask);
 }
 
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
-inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask)
+inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &srcReg);
     ascendc_cpu::MicroStore<dist>("MicroAPI::StoreAlign", dstAddr + offset.offset, srcReg, mask);
 }
 
 template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
-inline void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask)
+inline void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &srcReg);
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is not supported");
     ascendc_cpu::MicroStore<dist>("MicroAPI::StoreAlign", dstAddr, srcReg, mask);
     dstAddr += postUpdateStride;
@@ -532,40 +536,46 @@ inline void StoreAlign(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride
 // DataCopy: the earlier name of LoadAlign / StoreAlign (asc-devkit
 // impl/basic_api/reg_compute/kernel_reg_compute_datacopy_intf_impl.h: both call DataCopyImpl).
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
-inline void DataCopy(U& dstReg, __ubuf__ T* srcAddr)
+inline void DataCopy(U& dstReg, __ubuf__ T* srcAddr, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &dstReg);
     ascendc_cpu::MicroLoad<dist>("MicroAPI::DataCopy", dstReg, srcAddr);
 }
 
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
-inline void DataCopy(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset)
+inline void DataCopy(U& dstReg, __ubuf__ T* srcAddr, AddrReg offset, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &dstReg);
     ascendc_cpu::MicroLoad<dist>("MicroAPI::DataCopy", dstReg, srcAddr + offset.offset);
 }
 
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
-inline void DataCopy(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride)
+inline void DataCopy(U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &dstReg);
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "DataCopy: POST_MODE_NORMAL is not supported");
     ascendc_cpu::MicroLoad<dist>("MicroAPI::DataCopy", dstReg, srcAddr);
     srcAddr += postUpdateStride;
 }
 
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
-inline void DataCopy(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask)
+inline void DataCopy(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &srcReg);
     ascendc_cpu::MicroStore<dist>("MicroAPI::DataCopy", dstAddr, srcReg, mask);
 }
 
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U>
-inline void DataCopy(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask)
+inline void DataCopy(__ubuf__ T* dstAddr, U& srcReg, AddrReg offset, MaskReg& mask, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &srcReg);
     ascendc_cpu::MicroStore<dist>("MicroAPI::DataCopy", dstAddr + offset.offset, srcReg, mask);
 }
 
 template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
-inline void DataCopy(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask)
+inline void DataCopy(__ubuf__ T*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
+    const ascendc_cpu::VfNote note(site, &srcReg);
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "DataCopy: POST_MODE_NORMAL is not supported");
     ascendc_cpu::MicroStore<dist>("MicroAPI::DataCopy", dstAddr, srcReg, mask);
     dstAddr += postUpdateStride;
@@ -1015,14 +1025,6 @@ inline T RegFloatToIntLane(double x, Rounding r, bool saturate)
 }
 
 }  // namespace ascendc_cpu
-
-/// Starts a SIMD VF function (asc-devkit's asc_vf_call.md): on the CPU, a plain call of it with the
-/// arguments.
-template <auto funcPtr, typename... Args>
-inline void asc_vf_call(Args&&... args)
-{
-    funcPtr(std::forward<Args>(args)...);
-}
 
 namespace AscendC {
 namespace Reg {

@@ -35,16 +35,11 @@
 //   Duplicate(d, s, mask)   REG/数据填充/Duplicate.md:31-35 (Tensor mode): s's lane 0 to the lanes on
 //   UnPack<T, U, HighLowPart>(d, s)  REG/数据压缩/UnPack.md:31-33: the low or high half of s's integer lanes
 //                           widened (sign- or zero-extended) into d's
-//   LocalMemBar<src, dst>() REG/同步控制/LocalMemBar.md:31: nothing (the model runs a VF's accesses in
-//                           program order); a pair outside its table 3 does not compile. The page
-//                           says what it orders: inside one VF the UB access pipelines (VEC_STORE,
-//                           VEC_LOAD, SCALAR_*) run apart, and dst waits for every earlier src
-//                           instruction, except that accesses through the same register keep program
-//                           order (:31, 约束说明 :94). A kernel missing one is not caught yet: the model
-//                           has no VF boundary (__VEC_SCOPE__ and asc_vf_call are plain code), so "the
-//                           stores since the last barrier" has no scope. Next: a VF scope begun by both,
-//                           the UB bytes each pipeline touched since the last barrier (and the register
-//                           that carried them), a conflicting access with no barrier a broken rule.
+//   LocalMemBar<src, dst>() REG/同步控制/LocalMemBar.md:31: orders the VF's vector pipelines as
+//                           ascendc_cpu_vf.h says (a load, or store, of bytes an earlier store
+//                           of the same VF wrote through another register, with no barrier
+//                           between, is a broken rule); a pair outside its table 3 does not
+//                           compile; the SCALAR_* pairs order nothing the model sees.
 //   plt_b8 / plt_b16 / plt_b32(count, POST_UPDATE)  UpdateMask<bN>(count), which asc-devkit's
 //                           implementation is (kernel_reg_compute_maskreg_impl.h:30-56)
 //   MulAddDst(d, s0, s1, mask)  REG/复合计算/MulAddDst.md:31-35: d = s0 * s1 + d, fused (precision table
@@ -85,8 +80,7 @@ enum class HighLowPart { LOWEST, HIGHEST };
 enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
 
 /// A barrier between a VF's UB pipelines (REG/同步控制/LocalMemBar.md:31, table 3 the pairs it
-/// takes). The model runs a VF's loads, stores and scalar accesses in program order, so it orders
-/// nothing further: a kernel missing one is not caught (not modelled).
+/// takes): dst waits for src (ascendc_cpu_vf.h's rule; VEC_ALL both vector pipelines).
 template <MemType src, MemType dst>
 inline void LocalMemBar()
 {
@@ -99,6 +93,9 @@ inline void LocalMemBar()
             (src == M::VEC_ALL && (dst == M::VEC_ALL || dst == M::SCALAR_ALL)) ||
             (src == M::SCALAR_ALL && dst == M::VEC_ALL),
         "LocalMemBar: this src / dst pair is not one LocalMemBar.md's table 3 allows");
+    constexpr bool all = src == M::VEC_ALL && dst == M::VEC_ALL;
+    ascendc_cpu::VfBarrier(all || (src == M::VEC_STORE && dst == M::VEC_LOAD),
+        all || (src == M::VEC_STORE && dst == M::VEC_STORE));
 }
 
 /// The 32-byte unaligned store register: bytes written by StoreUnAlign and not yet in the UB.

@@ -394,6 +394,15 @@ public:
         buf.cpu_.Init(len);
         return true;
     }
+    /// A TBufPool of `len` bytes (rounded up to 32) where the next buffer would go
+    /// (ascendc_cpu_bufpool.h; Ascend 950 only).
+    template <class T>
+    bool InitBufPool(T& pool, uint32_t len)
+    {
+        static_assert(T::isTbufPool, "TPipe::InitBufPool(pool, len) needs a TBufPool");
+        pool.cpu_.Init(len);
+        return true;
+    }
 
     /// Event ids (ascendc_cpu_sync.h): AllocEventID takes the lowest free id of the HardEvent
     /// until ReleaseEventID gives it back; FetchEventID returns the lowest free one, taking
