@@ -32,8 +32,10 @@
 //   Duplicate(reg, s[, mask])       every lane (on) s converted to T
 //   Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs, Mins: the level-2 calls' lane models
 //                           (ascendc_cpu_vec_common.h: one RNE rounding in T, IEEE 754-2019
-//                           maximum/minimum) and element types (hswc/api_tables.def); Div is
-//                           the basic Div's model (correctly rounded, assumed); Div<T, &mode> with
+//                           maximum/minimum) and element types (hswc/api_tables.def), and the
+//                           uint16_t / uint32_t lanes the Reg pages add (kRegUnsigned: wrapping);
+//                           Div is the basic Div's model (correctly rounded, assumed), on 16- and
+//                           32-bit integers truncated (MicroIntDiv, assumed); Div<T, &mode> with
 //                           a DivSpecificMode: its 0-ulp algorithms correctly rounded, with flush
 //                           to zero where Div.md says so
 //   Exp, Ln, Log, Sqrt      the basic calls' models (ascendc_cpu_vec_math.h), the same bits

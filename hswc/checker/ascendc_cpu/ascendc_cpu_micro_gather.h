@@ -7,11 +7,11 @@
 // below are under asc-devkit's docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (REG); IMPL is asc-devkit's
 // impl/basic_api/reg_compute/.
 //
-//   Arange<T, order>(dstReg, s)  REG/索引操作/Arange.md:31, 45-49, 68, 72-73: lane i = s + i
+//   Arange<T, order>(dstReg, s)  REG/索引操作/Arange.md:32, 46, 69, 73: lane i = s + i
 //                           (INCREASE_ORDER) for int8_t, int16_t, int32_t (wrapping past the type's
 //                           end, :73), half, float (s + i rounded to T, ties to even: assumed, the
 //                           page gives no rounding); int64_t compiles and is refused when run.
-//                           DECREASE_ORDER ("以scalarValue的值为终止值", :32) is defined by a figure
+//                           DECREASE_ORDER ("以scalarValue的值为终止值", :32, :56) is defined by a figure
 //                           the model could not read: not modelled (a compile error).
 //   Gather(dstReg, base, index, mask), its older name DataCopyGather (IMPL/
 //                           kernel_reg_compute_datacopy_intf_impl.h:369-377: both call
@@ -22,7 +22,7 @@
 //                           inside the UB (:93) else a broken rule. The lanes off: 0 (assumed; the
 //                           page does not say, and vgather2 takes no merge mode).
 //   Scatter(base, srcReg, index, mask), DataCopyScatter  REG/Reg数据搬出/离散搬出（Scatter）.md:31, 59-61,
-//                           66-82, 90-92: base[index[i]] = lane i for the lanes on; base 32-byte
+//                           70-82, 90-92: base[index[i]] = lane i for the lanes on; base 32-byte
 //                           aligned (:90), two lanes on with one index a broken rule (:92: "必须确保
 //                           index值不重复", which element stays unspecified); 8-bit elements (only
 //                           the even source lanes, :91) are not modelled, b64 refused when run.

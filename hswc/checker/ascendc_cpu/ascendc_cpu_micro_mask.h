@@ -6,7 +6,7 @@
 // below are under asc-devkit's docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (REG); the older names are
 // asc-devkit's impl/basic_api/reg_compute/ (IMPL), which keeps them beside the new ones.
 //
-//   Not(dst, src, mask)     REG/逻辑计算/Not.md:37-39, 54-58, 84: dst bit = mask bit && !src bit, every
+//   Not(dst, src, mask)     REG/逻辑计算/Not.md:37-39, 53, 84: dst bit = mask bit && !src bit, every
 //   MaskNot(dst, src, mask)   VL/8 bit. The page says "根据mask对输入数据src执行按位取反操作" and leaves
 //                           the bits mask leaves off open: 0 assumed, as the model's And / Or / Xor
 //                           MaskReg forms (ascendc_cpu_micro.h) take them. MaskNot is Not's older
