@@ -764,9 +764,9 @@ what each kernel computes.
     multiple of 32: the gather path reads the second half from `xLocal.GetPhyAddr(colLen)`
     (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:340`) with `MicroAPI::Gather` (`:371`, `:386`)
     and writes it back with `MicroAPI::Scatter` at `outLocal.GetPhyAddr(this->colProcess_)`
-    (`:403`, `:440`, `:452`), while the pages require a 32-byte aligned base (离散搬入（Gather）.md
-    and 离散搬出（Scatter）.md, "baseAddr ... 需要32字节对齐"): a real breach of the documented rule
-    (or the pages are stricter than vgather2 / vscatter). The aligned runs are "outside" where
+    (`:403`, `:440`, `:452`), while the pages require a 32-byte aligned base (the Reg Gather
+    and Scatter pages: "baseAddr ... 需要32字节对齐"): a breach of the rule (or the pages are
+    stricter than vgather2 / vscatter). The aligned runs are "outside" where
     PyTorch's order overflows and the kernel's does not: the reference (autograd's
     silu_backward(g * b, a), g * b stored in T) gets inf * 0 = NaN when g * b overflows, where the
     kernel (`op_kernel/arch35/swi_glu_grad_base.h:187-204`: g * sigmoid(a) first) gives the exact
