@@ -503,9 +503,9 @@ what each kernel computes.
   `atvoss/reduce/reduce_tiling_key_decl.h:63`), which the checker now expands; its tiling
   (opbase's reduce tiling) now builds on the model of the tiling context (GEN_REDUCE_TILING_KEY's
   trailing comma, `atvoss/reduce/reduce_tiling.h:488-491`, taken as asc-devkit's braced list;
-  REPORT_INNER_ERR_MSG); the kernel stops at the MicroAPI calls of opbase's
-  `atvoss/reduce/reduce_operator.h` the model lacks (MaskNot `:236`, Copy `:246`, MaskXor `:671`,
-  Arange `:681`, DataCopyGather `:701`): not checkable yet.
+  REPORT_INNER_ERR_MSG); the MicroAPI calls of opbase's `atvoss/reduce/reduce_operator.h` it
+  stopped at (MaskNot `:236`, Copy `:246`, MaskXor `:671`, Arange `:681`, DataCopyGather `:701`)
+  are modelled now and it runs (its verdicts: the bullet on MicroAPI index calls below).
   examples/check_kernel/confusion_softmax_grad_op (an A2 kernel of the same formula in ops-nn's
   layout) passes against the generic and fails with its seeded mistake
   (test/test_check_kernel_row_generics.py).
@@ -760,8 +760,37 @@ what each kernel computes.
   index): SoftmaxGradExt's tiling now builds (the host model has `REPORT_INNER_ERR_MSG`, which
   ops-nn's common/inc/error_util.h calls) and its kernel stops at the device intrinsic `clz`;
   SwiGluGrad's Ascend 950 kernel gets past the unaligned register loads (`LoadUnAlignPre` /
-  `LoadUnAlign`, now modelled) and stops at `MicroAPI::Arange`
-  (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:311`). Both stay "not checkable".
+  `LoadUnAlign`, now modelled) and past `MicroAPI::Arange`
+  (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:311`, modelled since: the next bullet);
+  SoftmaxGradExt stays "not checkable".
+- **MicroAPI index calls: PReluGradReduce and SwiGluGrad run on Ascend 950.** The CPU model now
+  has MicroAPI Not / MaskNot, MaskAnd / MaskOr / MaskXor / MaskMov, Copy, Arange, Gather /
+  DataCopyGather, Scatter / DataCopyScatter, UnalignReg with the DataCopyUnAlign* names
+  (ascendc_cpu_micro_mask.h, ascendc_cpu_micro_gather.h), the Reg calls' uint16_t / uint32_t lanes
+  and integer Div (ascendc_cpu_micro.h). Verdicts:
+  - p_relu_grad_reduce: f16 within (max 1 ulp); bf16 and f32 outside in 3 runs each, no kernel bug
+    shown. Reproduced for f32 (math.fsum as the exact sum): n = 59136 (231 x 256), column 78 holds
+    nine values above 1e37 whose exact sum is 1.9991614e38; the reference's f32 sum in row order
+    gives 1.9991617e38, the kernel NaN (its partial sums in its own order overflow to both
+    infinities); column 139 holds an inf (reference inf, kernel NaN, likewise). n = 32768,
+    column 155: exact -536.16330, kernel -536.16309, reference -536.16437: the kernel is the
+    closer one, outside rtol only against the reference's order. The verdicts measure the order of
+    f32 sums on columns of cancelling values near f32's maximum, not the kernel.
+  - swi_glu_grad (950): rule broken (misalignment) in every run whose H * sizeof(T) is not a
+    multiple of 32: the gather path reads the second half from `xLocal.GetPhyAddr(colLen)`
+    (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:340`) with `MicroAPI::Gather` (`:371`, `:386`)
+    and writes it back with `MicroAPI::Scatter` at `outLocal.GetPhyAddr(this->colProcess_)`
+    (`:403`, `:440`, `:452`), while the pages require a 32-byte aligned base (the Reg Gather
+    and Scatter pages: "baseAddr ... 需要32字节对齐"): a breach of the rule (or the pages are
+    stricter than vgather2 / vscatter). The aligned runs are "outside" where
+    PyTorch's order overflows and the kernel's does not: the reference (autograd's
+    silu_backward(g * b, a), g * b stored in T) gets inf * 0 = NaN when g * b overflows, where the
+    kernel (`op_kernel/arch35/swi_glu_grad_base.h:187-204`: g * sigmoid(a) first) gives the exact
+    0 (f32 n = 4096 index 1105: a = -5.6e24, exact -0); and the kernel's g * sigmoid(a) underflows
+    where the exact result is tiny (index 2355: a = -62.2, exact -2.1e-18, kernel -0; within
+    atol). f16 n = 2048 index 813: exact 1.7505e-05, kernel 1.7524e-05, reference 2.5690e-05.
+    No value bug of the kernel shown; its Ascend 910B / 910_93 kernel stays not checkable
+    (GluBaseTilingData).
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

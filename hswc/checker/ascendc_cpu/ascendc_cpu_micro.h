@@ -32,8 +32,10 @@
 //   Duplicate(reg, s[, mask])       every lane (on) s converted to T
 //   Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs, Mins: the level-2 calls' lane models
 //                           (ascendc_cpu_vec_common.h: one RNE rounding in T, IEEE 754-2019
-//                           maximum/minimum) and element types (hswc/api_tables.def); Div is
-//                           the basic Div's model (correctly rounded, assumed); Div<T, &mode> with
+//                           maximum/minimum) and element types (hswc/api_tables.def), and the
+//                           uint16_t / uint32_t lanes the Reg pages add (kRegUnsigned: wrapping);
+//                           Div is the basic Div's model (correctly rounded, assumed), on 16- and
+//                           32-bit integers truncated (MicroIntDiv, assumed); Div<T, &mode> with
 //                           a DivSpecificMode: its 0-ulp algorithms correctly rounded, with flush
 //                           to zero where Div.md says so
 //   Exp, Ln, Log, Sqrt      the basic calls' models (ascendc_cpu_vec_math.h), the same bits
@@ -84,6 +86,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -660,13 +663,58 @@ inline void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
 
 // region arithmetic
 
+}  // namespace Reg
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+/// uint16_t and uint32_t lanes: the Reg pages list them for Add, Sub (REG/基础算术/Add.md:86,
+/// Sub.md:86), Mul (Mul.md:63), Max, Min, Mins (Max.md:63, Min.md:63, Mins.md:63), Adds, Muls, Maxs
+/// (Adds.md:64, Muls.md:64, Maxs.md:64), beyond the level-2 calls' table; wrapping integers.
+template <typename E>
+constexpr bool kRegUnsigned = kIsOneOf<E, uint16_t, uint32_t>;
+
+/// Div on int16_t, uint16_t, int32_t, uint32_t lanes (REG/基础算术/Div.md:68 lists them; the page
+/// gives dstReg_i = srcReg0_i / srcReg1_i and no rounding for them; asc-devkit's
+/// kernel_reg_compute_vec_binary_impl.h:1485 is the instruction vdiv): the quotient truncated toward
+/// zero, as C's / (assumed). A divisor of 0, or the type's minimum over -1, has no documented
+/// result: refused when run.
+template <AscendC::Reg::MaskMergeMode mode, typename U>
+inline void MicroIntDiv(U& dstReg, const U& srcReg0, const U& srcReg1, const AscendC::Reg::MaskReg& mask)
+{
+    using E = typename U::ActualT;
+    static_assert(kIsOneOf<E, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>,
+        "MicroAPI::Div supports int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t lanes (Div.md)");
+    if constexpr (sizeof(E) == 8) {
+        MicroNotModelled<E>("MicroAPI::Div");
+    } else {
+        MicroLanes<mode>(dstReg, mask, [&](uint32_t i) {
+            const E a = srcReg0.lane[i];
+            const E b = srcReg1.lane[i];
+            if (b == 0 || (std::is_signed<E>::value && b == E(-1) && a == std::numeric_limits<E>::lowest())) {
+                Fail("MicroAPI::Div", Msg("lane ", i, ": ", static_cast<int64_t>(a), " / ",
+                    static_cast<int64_t>(b), " on integers has no documented result (Div.md; not modelled)"));
+            }
+            return static_cast<E>(a / b);
+        });
+    }
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+namespace Reg {
+
 #define ASCENDC_CPU_MICRO_BINARY(Name, Check, fn)                                                      \
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>         \
     inline void Name(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)                                   \
     {                                                                                                    \
         using E = typename U::ActualT;                                                                   \
         ascendc_cpu::RecordRegister("MicroAPI::" #Name);                                                 \
-        if constexpr (ascendc_cpu::api::Check<E>()) {                                                    \
+        if constexpr (ascendc_cpu::kRegUnsigned<E>) {                                                    \
+            ascendc_cpu::MicroLanes<mode>(dstReg, mask,                                                  \
+                [&](uint32_t i) { return fn(srcReg0.lane[i], srcReg1.lane[i]); });                     \
+        } else if constexpr (ascendc_cpu::api::Check<E>()) {                                             \
             ascendc_cpu::MicroLanes<mode>(dstReg, mask,                                                  \
                 [&](uint32_t i) { return fn(srcReg0.lane[i], srcReg1.lane[i]); });                     \
         } else {                                                                                         \
@@ -680,8 +728,10 @@ inline void CompareScalar(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
     {                                                                                                    \
         using E = typename S::ActualT;                                                                   \
         ascendc_cpu::RecordRegister("MicroAPI::" #Name);                                                 \
-        if constexpr (ascendc_cpu::api::Check<E>()) {                                                    \
-            const E s = static_cast<E>(scalarValue);                                                     \
+        const E s = static_cast<E>(scalarValue);                                                         \
+        if constexpr (ascendc_cpu::kRegUnsigned<E>) {                                                    \
+            ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return fn(srcReg.lane[i], s); }); \
+        } else if constexpr (ascendc_cpu::api::Check<E>()) {                                             \
             ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return fn(srcReg.lane[i], s); }); \
         } else {                                                                                         \
             ascendc_cpu::MicroNotModelled<E>("MicroAPI::" #Name);                                        \
@@ -734,7 +784,10 @@ inline void Div(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)
     using M = decltype(mode);
     static_assert(std::is_same<M, MaskMergeMode>::value || std::is_same<M, const DivSpecificMode*>::value,
         "ascendc_cpu: MicroAPI::Div's mode is a MaskMergeMode or a pointer to a DivSpecificMode (Div.md)");
-    if constexpr (!ascendc_cpu::api::CheckDiv<E>()) {
+    if constexpr (std::is_integral<E>::value) {
+        static_assert(std::is_same<M, MaskMergeMode>::value, "MicroAPI::Div: a DivSpecificMode on integers");
+        ascendc_cpu::MicroIntDiv<mode>(dstReg, srcReg0, srcReg1, mask);
+    } else if constexpr (!ascendc_cpu::api::CheckDiv<E>()) {
         ascendc_cpu::MicroNotModelled<E>("MicroAPI::Div");
     } else if constexpr (std::is_same<M, MaskMergeMode>::value) {
         ascendc_cpu::MicroLanes<mode>(dstReg, mask,

@@ -28,6 +28,8 @@
 #include "ascendc_cpu_micro.h"
 #include "ascendc_cpu_micro_reduce.h"
 #include "ascendc_cpu_micro_reduce_names.h"
+#include "ascendc_cpu_micro_mask.h"
+#include "ascendc_cpu_micro_gather.h"
 #include "ascendc_cpu_vector.h"
 #include "ascendc_cpu_adv_reduce.h"
 
