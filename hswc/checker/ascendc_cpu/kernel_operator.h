@@ -22,6 +22,7 @@
 #include "ascendc_cpu_pipe.h"
 #include "ascendc_cpu_runtime.h"
 #include "ascendc_cpu_scalar.h"
+#include "ascendc_cpu_scalar_bits.h"
 #include "ascendc_cpu_sync.h"
 #include "ascendc_cpu_tensor.h"
 #include "ascendc_cpu_micro.h"
