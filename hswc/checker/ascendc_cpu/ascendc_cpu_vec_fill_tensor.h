@@ -27,19 +27,13 @@ template <typename T>
 inline void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
     ascendc_cpu::Site site = ascendc_cpu::Site())
 {
-    ascendc_cpu::CallScope call(site);
+    ascendc_cpu::CallScope call(site);  // the scalar form below runs inside this call
     ascendc_cpu::api::CheckDuplicate<T>();
-    const char* api = "Duplicate";
-    const uint32_t n = ascendc_cpu::CheckCount(api, count);
-    if (n == 0) {
+    if (ascendc_cpu::CheckCount("Duplicate", count) == 0) {
         return;
     }
-    ascendc_cpu::CheckUb(api, "src", src.cpu_, sizeof(T), ascendc_cpu::Access::kVecRead);
-    ascendc_cpu::CheckUb(api, "dst", dst.cpu_, static_cast<uint64_t>(n) * sizeof(T), ascendc_cpu::Access::kVecWrite);
-    const T value = ascendc_cpu::Load<T>(src.cpu_.ptr);
-    for (uint32_t i = 0; i < n; ++i) {
-        ascendc_cpu::Store<T>(dst.cpu_.ptr + i * sizeof(T), value);
-    }
+    ascendc_cpu::CheckUb("Duplicate", "src", src.cpu_, sizeof(T), ascendc_cpu::Access::kVecRead);
+    Duplicate(dst, ascendc_cpu::Load<T>(src.cpu_.ptr), count, site);
 }
 
 }  // namespace AscendC
