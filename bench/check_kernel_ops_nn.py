@@ -747,22 +747,14 @@ what each kernel computes.
     (f32: 25 of 30 runs of a direct check); the runs that take the split-R path are within
     PyTorch's tolerance (sweep: 4 runs a dtype, max 1 ulp; both outputs);
   - softmax_grad and log_softmax_grad reach paths they did not (softmax_grad f32: 20 runs where
-    there were 3) and are outside the tolerance in most of them (softmax_grad f32 16 of 20,
-    log_softmax_grad f32 12 of 20), not traced. One seen: softmax_grad f32 n = 130 (65 rows of 2),
-    the small-row path, gives at every wrong element grad_output * (output - s) where the op is
-    output * (grad_output - s) (s = the row's sum of grad_output * output, right in both), while
-    n = 12 (3 rows of 4) is bit-exact: the two inputs' roles exchanged in the last product for
-    some tiles. Whether the kernel (`op_kernel/arch35/softmax_grad_ar_small_r.h:85-116`: the next
-    tile's copy-in between the sum and the output) or the CPU model (its NDDMA copy or queues)
-    does it is the next question; until then these rows show no kernel bug;
+    there were 3); their "outside" is traced in the next bullet;
   - confusion_softmax_grad: as before (within; the 0-byte TBuf).
   Further (the optional extra `pip install -e '.[opsnn]'` installs nlohmann-json from the package
   index): SoftmaxGradExt's tiling now builds (the host model has `REPORT_INNER_ERR_MSG`, which
-  ops-nn's common/inc/error_util.h calls) and its kernel stops at the device intrinsic `clz`;
+  ops-nn's common/inc/error_util.h calls) and its kernel runs (softmax_grad_ext's bullet below);
   SwiGluGrad's Ascend 950 kernel gets past the unaligned register loads (`LoadUnAlignPre` /
   `LoadUnAlign`, now modelled) and past `MicroAPI::Arange`
-  (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:311`, modelled since: the next bullet);
-  SoftmaxGradExt stays "not checkable".
+  (`op_kernel/arch35/swi_glu_grad_ub_rearrange.h:311`, modelled since: the next bullet).
 - **MicroAPI index calls: PReluGradReduce and SwiGluGrad run on Ascend 950.** The CPU model now
   has MicroAPI Not / MaskNot, MaskAnd / MaskOr / MaskXor / MaskMov, Copy, Arange, Gather /
   DataCopyGather, Scatter / DataCopyScatter, UnalignReg with the DataCopyUnAlign* names
@@ -791,6 +783,55 @@ what each kernel computes.
     atol). f16 n = 2048 index 813: exact 1.7505e-05, kernel 1.7524e-05, reference 2.5690e-05.
     No value bug of the kernel shown; its Ascend 910B / 910_93 kernel stays not checkable
     (GluBaseTilingData).
+- **softmax_grad on Ascend 950: the checker swapped its inputs, not the kernel (issue 36).** At
+  n = 130 every wrong value was grad_output * (output - s) for output * (grad_output - s).
+  SoftmaxGrad's definition names its inputs (softmax, grad_softmax)
+  (`op_host/softmax_grad_def.cpp:23`, `:28`) and its l0op launches it so, `OP_INPUT(output,
+  gradOutput)` (`op_api/softmax_grad.cpp:28`); the checker fed hsg.softmax_grad's order
+  (grad_output, output). It now matches the gradient by name (hswc/checker/op_dir.py,
+  `OpDir.kernel_inputs`: grad_softmax takes grad_output), and the kernel's x0 * x1 - x0 * s
+  (`op_kernel/arch35/softmax_grad_ar_small_r.h:184-185`, `softmax_grad_ar_full_load.h:178-179`:
+  Neg, then MulAddDst; `README.md:22`'s formula) is the op. The f32 runs that "passed" before
+  checked nothing: every row of 4 or more of the checker's f32 draw holds a NaN or an inf * 0,
+  so every result is NaN (n = 12, 1024, 20480, 65536). Swept again, both folders stay outside the
+  tolerance, only at inputs no softmax gives:
+  - softmax_grad f16 4 of 11 runs (no value outside rtol/atol, 4 inf/NaN misplaced), bf16 6 of
+    11 (8756 inf/NaN misplaced), f32 11 of 20 (59 values, 5024 inf/NaN): where output is inf or
+    near the largest float (f32 n = 642: output inf, grad 0.001: the kernel's inf - inf = NaN
+    where output * (grad - s) is -inf), and where grad - s cancels in a row of outputs no softmax
+    has (f32 n = 2056: grad 7.357e35 at output 1.000001, s 7.3645e35, outputs -4.6e6 and -4.2e29
+    in the row: the README's x0 * x1 - x0 * s rounds x0 * x1 first, 487 ulp off -7.22e32);
+  - log_softmax_grad as before (f32 12 of 20). Traced at f32 n = 1026 (rows of 2): grads 2.3e17
+    and -0.001, outputs 249 and 1.8e-14: the f32 sum 2.3e17 absorbs -0.001, so y[1] = grad -
+    exp(output) * sum is 0 (in PyTorch's f32 too) against the float64 model's -4064; n = 322,
+    20482 and 64526 alike (a grad of 1e37 or 1e32 beside small ones in one row);
+  - bench/check_row_grads_in_contract.py runs the same check with output a real softmax (its
+    log for log_softmax_grad) of N(0, 3) rows and grads N(0, 1): every run that reaches its end
+    is within the tolerance (softmax_grad 48 of 57 runs in f16, bf16 and f32, log_softmax_grad
+    48 of 57; the other 9 stop at the 0-byte TBuf). With the checker's own grads (`--pool-grads`)
+    values stay outside only where a row's grads cancel in f32 (softmax_grad f16 n = 64542: grad
+    -29104 at output 1: the kernel's 0 against 1.9e-4, a term the f32 sum cannot hold).
+  So neither kernel shows a bug; the 0-byte TBuf (above) still stops their rows of at most 128
+  floats. That rule is asc-devkit's `ASCENDC_ASSERT`, which raises SIGABRT only in its CPU debug
+  build (ASCENDC_CPU_DEBUG) and expands to nothing for the device
+  (impl/basic_api/kernel_log.h:29-73): the NPU does not refuse len 0, it makes a 0-byte TBuf.
+- **softmax_grad_ext runs on Ascend 950 (issue 36): outside only at inputs outside its contract;
+  a copy past its buffer.** The CPU model now has the device compiler's scalar bit builtins its
+  kernel calls (`clz`, `bcnt1`: `op_kernel/arch35/softmax_grad_ext_base.h:86`, `:93`;
+  CountLeadingZero.md, GetBitCount.md, asc_clz.md, asc_popc.md), Ascend 950's `Duplicate(dst,
+  src, count)` of src[0] (`softmax_grad_ext_ar_full_load.h:496`; Duplicate.md:68, :100) and the
+  unqualified `Reduce<ReduceType::SUM>` and `Move` (`softmax_grad_ext_base.h:123`, `:144`) that
+  the device compiler finds by argument-dependent lookup. Swept: f16 6 of 18 runs outside (no
+  value outside rtol/atol, 8 inf/NaN misplaced), bf16 8 of 18 (4699 inf/NaN), f32 7 of 14 (14
+  values, 899 inf/NaN): x1, a softmax, drawn as inf or 3.4e38 (f32 n = 1026: the kernel's NaN
+  where the float64 model has +-inf). A direct check (its default sizes, past the sweep's 65536)
+  finds a rule broken at f32 n = 65538 and 131080 (32769 rows of 2, 16385 of 8): the small-row
+  copy-in pads the R loop, `loopRpSize[0] = aAligned - curTileALen`
+  (`op_kernel/arch35/softmax_grad_ext_ar_small_r.h:418`), whose dst stride is aAligned (`:414`),
+  so NDDMA writes (2 + 15) rows of 528 elements (a loop's dst size is (lp + loopSize + rp - 1) *
+  loopDstStride: the NDDMA DataCopy page, line 128) into its queue's buffer of ubFactor *
+  rAligned = 752 * 8 floats (`:113`, `:121`): "dst needs 35844 bytes but the LocalTensor has
+  24064". Padding the A loop instead would be loopRpSize[1].
 """
 """The findings written from the op folders' sources (issue 37): appended after the table."""
 

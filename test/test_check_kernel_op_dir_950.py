@@ -85,6 +85,11 @@ def test_a_backward_ops_inputs_are_matched_by_the_definitions_names() -> None:
     assert _opdir("x", "y").kernel_inputs(("grad", "x")) == ["x", "grad"]  # ReluGradV3
     assert _opdir("y", "x").kernel_inputs(("grad", "x")) == ["grad", "x"]
     assert _opdir("x").kernel_inputs(("x",)) is None  # not a backward op
+    # SoftmaxGrad's definition (softmax, grad_softmax), hsg.softmax_grad's (grad_output, output)
+    assert _opdir("softmax", "grad_softmax").kernel_inputs(("grad_output", "output")) == [
+        "output", "grad_output"]
+    assert _opdir("grad", "x").kernel_inputs(("grad_output", "output")) == [
+        "grad_output", "output"]  # LogSoftmaxGrad
 
 
 def test_the_namespace_of_a_struct_or_alias() -> None:

@@ -77,22 +77,26 @@ class OpDir:
     def kernel_inputs(self, reference_inputs: tuple[str, ...],
                       elsewhere: Collection[int] = ()) -> list[str] | None:
         """The reference input each of the definition's inputs takes, in its order, for a
-        backward op (reference inputs `grad` and one other): the definition's input named like a
-        gradient (`dy`, or containing `grad`: grads, gradients, grad_output, y_grad, ...) takes
-        `grad`, the other the forward operand; with none named so, the input named as the
-        forward operand takes it and the other `grad` (ReluGradV3's x and y, y the gradient).
+        backward op (reference inputs `grad` or `grad_output` and one other): the definition's
+        input named like a gradient (`dy`, or containing `grad`: grads, gradients, grad_output,
+        y_grad, grad_softmax, ...) takes the gradient, the other the forward operand; with none
+        named so, the input named as the forward operand takes it and the other the gradient
+        (ReluGradV3's x and y, y the gradient). SoftmaxGrad's definition names (softmax,
+        grad_softmax) the other way round from hsg.softmax_grad's (grad_output, output), as its
+        l0op launches it (`op_api/softmax_grad.cpp:28`, `OP_INPUT(output, gradOutput)`).
         Inputs at `elsewhere` (an attribute's tensor, a forward result) are left out. None when
         that does not decide it."""
         names = [n for k, (n, _) in enumerate(self.op.inputs) if k not in elsewhere]
-        if "grad" not in reference_inputs or len(names) != 2 or len(reference_inputs) != 2:
+        grad = next((r for r in ("grad", "grad_output") if r in reference_inputs), None)
+        if grad is None or len(names) != 2 or len(reference_inputs) != 2:
             return None
-        other = next(r for r in reference_inputs if r != "grad")
+        other = next(r for r in reference_inputs if r != grad)
         grads = [k for k, n in enumerate(names) if n.lower() == "dy" or "grad" in n.lower()]
         if not grads:
             grads = [k for k, n in enumerate(names) if normalised(n) != normalised(other)]
         if len(grads) != 1:
             return None
-        return ["grad" if k == grads[0] else other for k in range(len(names))]
+        return [grad if k == grads[0] else other for k in range(len(names))]
 
     def absent_inputs(self, reference_inputs: tuple[str, ...],
                       elsewhere: Collection[int] = ()) -> frozenset[int]:

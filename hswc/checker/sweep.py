@@ -191,8 +191,9 @@ ROW_FOLDERS: Mapping[str, str] = {
 }
 """Folders of ops-nn's softmax family (activation/ and experimental/activation/) checked against
 the hsg op (hswc.checker.expected.ROW_OPS), every tensor of [rows, L] reduced along L, dim -1
-(their definitions' default axes); SoftmaxGrad's (grad_softmax, softmax) and LogSoftmaxGrad's
-(grad, x) are hsg.softmax_grad's and hsg.log_softmax_grad's (grad_output, output) in order."""
+(their definitions' default axes); SoftmaxGrad's (softmax, grad_softmax) are hsg.softmax_grad's
+(output, grad_output), matched by name (hswc.checker.op_dir.OpDir.kernel_inputs), and
+LogSoftmaxGrad's (grad, x) hsg.log_softmax_grad's (grad_output, output) in order."""
 ROW_GENERIC_FOLDERS = ("confusion_softmax_grad", "softmax_grad_ext", "p_relu_grad_reduce",
                        "softmax_cross_entropy_with_logits")
 """Folders of reductions no hsg op computes, checked against the generic of their name in

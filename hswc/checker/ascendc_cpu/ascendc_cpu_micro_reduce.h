@@ -492,8 +492,15 @@ inline void LoadUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T*& srcAddr
 // `using namespace AscendC` (ops-nn's softmax_cross_entropy_with_logits_full_load.h:398) finds
 // Reg::StoreAlign by argument-dependent lookup under C++20's rule for template arguments (P0846),
 // which the device compiler applies and g++ -std=c++17 does not: the names made visible here.
+// So are `Reduce<ReduceType::SUM>(d, s, mask)` and `Move<float, MaskMergeMode::MERGING>(d, s,
+// mask)` (softmax_grad_ext_base.h:123, :144); ReduceType is AscendC's, Reg's an alias of it
+// (asc-devkit impl/utils/common_types.h:25, include/basic_api/reg_compute/
+// kernel_reg_compute_utils.h:304).
 using Reg::LoadAlign;
 using Reg::StoreAlign;
+using Reg::Move;
+using Reg::Reduce;
+using Reg::ReduceType;
 }  // namespace AscendC
 
 #endif  // ASCENDC_CPU_DAV_3510

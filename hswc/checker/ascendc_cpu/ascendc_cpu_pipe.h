@@ -22,10 +22,13 @@
 namespace ascendc_cpu {
 
 /// Why len 0 is refused: InitBuffer.md does not say, asc-devkit 82b89a15f's implementation asserts
-/// it (ASCENDC_ASSERT, checked in its CPU debug builds).
+/// it (ASCENDC_ASSERT, checked in its CPU debug builds: with ASCENDC_CPU_DEBUG it raises SIGABRT,
+/// for the device it expands to nothing, impl/basic_api/kernel_log.h:29-73, so the NPU itself does
+/// not refuse it: the device code rounds len 0 to a TBuf of 0 bytes).
 constexpr const char* kInitBufferLenRule =
     "asc-devkit's TPipe::InitBuffer asserts len > 0: impl/basic_api/dav_3510/kernel_tpipe_impl_c310.h:244, "
-    ":334; Atlas A2/A3 impl/basic_api/kernel_tpipe_impl.h:269, :354; InitBuffer.md does not say";
+    ":334; Atlas A2/A3 impl/basic_api/kernel_tpipe_impl.h:269, :354; an ASCENDC_ASSERT, which aborts its CPU "
+    "debug build and is empty in a device build: impl/basic_api/kernel_log.h:29-73; InitBuffer.md does not say";
 
 /// The pipes a queue synchronises, from its (src, dst) logical positions:
 /// (GM, VECIN) = TQue<VECIN>: MTE2 -> V; (VECOUT, GM) = TQue<VECOUT>: V -> MTE3;

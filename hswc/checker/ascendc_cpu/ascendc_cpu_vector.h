@@ -10,6 +10,7 @@
 //   ascendc_cpu_vec_reduce.h  ReduceSum, ReduceMax, ReduceMin, WholeReduceSum/Max/Min, Brcb, and the
 //                             level-0 Add, Sub, Mul, Div, Max, Min (the order of a sum as hswc's)
 //   ascendc_cpu_vec_fill.h    Duplicate's mask/repeat (level-0) forms
+//   ascendc_cpu_vec_fill_tensor.h Ascend 950's Duplicate from a LocalTensor's first element
 //   ascendc_cpu_vec_block_reduce.h BlockReduceSum, BlockReduceMax, BlockReduceMin (per 32-byte block)
 //   ascendc_cpu_mask.h        the vector mask register: SetMaskCount, SetMaskNorm, SetVectorMask
 //   ascendc_cpu_vec_cast.h    Cast
@@ -29,6 +30,7 @@
 #include "ascendc_cpu_vec_cmpsel.h"
 #include "ascendc_cpu_vec_common.h"
 #include "ascendc_cpu_vec_fill.h"
+#include "ascendc_cpu_vec_fill_tensor.h"
 #include "ascendc_cpu_vec_level0.h"
 #include "ascendc_cpu_vec_library.h"
 #include "ascendc_cpu_vec_math.h"

@@ -23,6 +23,7 @@
 #include "ascendc_cpu_bufpool.h"
 #include "ascendc_cpu_runtime.h"
 #include "ascendc_cpu_scalar.h"
+#include "ascendc_cpu_scalar_bits.h"
 #include "ascendc_cpu_sync.h"
 #include "ascendc_cpu_tensor.h"
 #include "ascendc_cpu_micro.h"
