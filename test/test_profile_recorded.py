@@ -180,6 +180,28 @@ def test_the_share_of_conflicting_repeats() -> None:
     assert bank_conflict_share([(0x100, False), (0x100, True)]) == 0.0
 
 
+def _strided_add(src0: str) -> str:
+    """bank_conflict_ub's in-place Add (src1 = dst at 0x10100, 64 repeats of f32) as the CPU
+    model records it, src0's accesses given."""
+    return f"core 0\nV Add k.cpp:1 {src0} 65792:16384:r 65792:16384:w\n"
+
+
+@pytest.mark.parametrize(("src0", "vector_ns"), [
+    # scenario 8: block stride 0, repeat stride 8: one block every 256 bytes, recorded as one
+    # access a repeat; one operand moving 256 bytes a repeat, no conflict (README.md:87, as fast
+    # as scenario 1): 64 repeats. Read as 64 operands of their own, each met the others' groups.
+    (" ".join(f"{256 * r}:32:r" for r in range(64)), 64),
+    # scenario 7: repeat stride 1, one contiguous access of 64 blocks: every other repeat
+    # conflicts (the share above): 64 x 1.5
+    ("0:2048:r", 96),
+    # 63 blocks at a stride: not one a repeat, so each is an operand of its own, as before
+    (" ".join(f"{256 * r}:32:r" for r in range(63)), 128),
+])
+def test_a_strided_operand_recorded_access_by_access(src0: str, vector_ns: float) -> None:
+    times = time_run(read_stream(_strided_add(src0), SIMPLE), SIMPLE)
+    assert times.busy[VECTOR] * 1e9 == pytest.approx(vector_ns)
+
+
 ASC = """#include "acl/acl.h"
 #include "kernel_operator.h"
 __vector__ __global__ void add_custom(__gm__ uint8_t* x, __gm__ uint8_t* y, __gm__ uint8_t* z)
