@@ -17,7 +17,11 @@ hswc.platform are set from it. Check set (never fitted): the RegBase gelu exampl
 cases 0-2, gelu_eltwise cases 0-3, f32, compared with hsg.gelu's tanh form and with the
 eltwise function), whose register calls are timed by the documented dual issue
 (CostFigures.register_cycles); data_copy's GM -> UB scenarios (A2 and 950) are listed and
-skipped with the reason (DATA_COPY_NOT_RUN). The issue's goals: every total within [0.8, 1.25] of
+skipped with the reason (DATA_COPY_NOT_RUN); bank_conflict_ub's eight UB layouts of one Add
+(Atlas A2, f32, one core: a2-bank-1 to -8), whose published figure is its Add loop's time by
+GetSystemCycle, compared with the modelled aiv_vec time (no task time: the totals' bound does
+not apply), and its before/after pairs (BANK_PAIRS) printed as measured and modelled ratios.
+The issue's goals: every total within [0.8, 1.25] of
 the measured task time, every published pipe time within [0.67, 1.5], and each SoC's cases in
 the measured order.
 
