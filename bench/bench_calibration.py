@@ -17,7 +17,11 @@ hswc.platform are set from it. Check set (never fitted): the RegBase gelu exampl
 cases 0-2, gelu_eltwise cases 0-3, f32, compared with hsg.gelu's tanh form and with the
 eltwise function), whose register calls are timed by the documented dual issue
 (CostFigures.register_cycles); data_copy's GM -> UB scenarios (A2 and 950) are listed and
-skipped with the reason (DATA_COPY_NOT_RUN). The issue's goals: every total within [0.8, 1.25] of
+skipped with the reason (DATA_COPY_NOT_RUN); bank_conflict_ub's eight UB layouts of one Add
+(Atlas A2, f32, one core: a2-bank-1 to -8), whose published figure is its Add loop's time by
+GetSystemCycle, compared with the modelled aiv_vec time (no task time: the totals' bound does
+not apply), and its before/after pairs (BANK_PAIRS) printed as measured and modelled ratios.
+The issue's goals: every total within [0.8, 1.25] of
 the measured task time, every published pipe time within [0.67, 1.5], and each SoC's cases in
 the measured order.
 
@@ -45,6 +49,11 @@ from hswc.cost_model.stream import MTE2, MTE3, VECTOR
 ADD = "examples/01_simd_cpp_api/05_best_practices/00_vector_compute/add_high_performance/add.asc"
 DATA_COPY = "examples/01_simd_cpp_api/05_best_practices/04_memory_access/data_copy/data_copy.asc"
 GELU = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_high_performance/gelu.asc"
+BANK = ("examples/01_simd_cpp_api/05_best_practices/04_memory_access/bank_conflict_ub/"
+        "bank_conflict_ub.asc")
+A2_SYSTEM_COUNTER_HZ = 50e6
+"""Documented: Atlas A2's GetSystemCycle counts at 50 MHz (asc-devkit docs/zh/api/SIMD-API/
+基础API/工具接口/系统资源与变量/GetSystemCycle(ISASI).md: time = cycles / 50 us)."""
 GELU_ELTWISE = ("examples/01_simd_cpp_api/05_best_practices/02_reg_compute/"
                 "gelu_eltwise_high_performance/gelu_eltwise.asc")
 DATA_COPY_NOT_RUN = (
@@ -100,7 +109,62 @@ func.func @gelu_eltwise(%x: tensor<?xf32>) -> tensor<?xf32> {
 """
 """gelu_eltwise_high_performance's function (its README): y = exp(-0.5 (GELU(x) + 1)^2 + 2),
 GELU in its tanh form (the kernel computes x / (1 + exp(-1.595769 (x + 0.044715 x^3))))."""
-REFERENCES = {"add": ADD_REFERENCE, "gelu-eltwise": GELU_ELTWISE_REFERENCE}
+
+
+def _accumulated(x_pattern: str, x_map: str) -> str:
+    """bank_conflict_ub scenarios 6-8 (z in place on y): its Add run 1000 times, z = z + src0,
+    each sum rounded in f32 as the example's gen_data.py computes its golden; src0 is x read as
+    the scenario's strides read it (`x_pattern` defines %xp from %x, read through `x_map`
+    over (repeat, block, element))."""
+    return f"""\
+func.func @acc(%x: tensor<4096xf32>, %y: tensor<4096xf32>) -> tensor<4096xf32> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  {x_pattern}
+  %y3 = tensor.expand_shape %y [[0, 1, 2]] output_shape [64, 8, 8]
+      : tensor<4096xf32> into tensor<64x8x8xf32>
+  %r = scf.for %k = %c0 to %c1000 step %c1 iter_args(%acc = %y3) -> (tensor<64x8x8xf32>) {{
+    %init = tensor.empty() : tensor<64x8x8xf32>
+    %s = linalg.generic {{indexing_maps = [affine_map<(r, j, e) -> {x_map}>,
+                                          affine_map<(r, j, e) -> (r, j, e)>,
+                                          affine_map<(r, j, e) -> (r, j, e)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}}
+        ins(%xp, %acc : {_pattern_type(x_map)}, tensor<64x8x8xf32>)
+        outs(%init : tensor<64x8x8xf32>) {{
+    ^bb0(%xi: f32, %ai: f32, %out: f32):
+      %t = arith.addf %xi, %ai : f32
+      linalg.yield %t : f32
+    }} -> tensor<64x8x8xf32>
+    scf.yield %s : tensor<64x8x8xf32>
+  }}
+  %z = tensor.collapse_shape %r [[0, 1, 2]] : tensor<64x8x8xf32> into tensor<4096xf32>
+  func.return %z : tensor<4096xf32>
+}}
+"""
+
+
+def _pattern_type(x_map: str) -> str:
+    return "tensor<64x8x8xf32>" if x_map == "(r, j, e)" else "tensor<64x8xf32>"
+
+
+BANK_REFERENCES = {
+    # scenario 6: src0 = x, contiguous
+    "bank-6": _accumulated("%xp = tensor.expand_shape %x [[0, 1, 2]] output_shape [64, 8, 8] "
+                           ": tensor<4096xf32> into tensor<64x8x8xf32>", "(r, j, e)"),
+    # scenario 7: block stride 0, repeat stride 1: repeat r reads block r 8 times
+    "bank-7": _accumulated("%xs = tensor.extract_slice %x[0] [512] [1] "
+                           ": tensor<4096xf32> to tensor<512xf32>\n"
+                           "  %xp = tensor.expand_shape %xs [[0, 1]] output_shape [64, 8] "
+                           ": tensor<512xf32> into tensor<64x8xf32>", "(r, e)"),
+    # scenario 8: block stride 0, repeat stride 8: repeat r reads block 8r 8 times
+    "bank-8": _accumulated("%x2 = tensor.expand_shape %x [[0, 1]] output_shape [64, 64] "
+                           ": tensor<4096xf32> into tensor<64x64xf32>\n"
+                           "  %xp = tensor.extract_slice %x2[0, 0] [64, 8] [1, 1] "
+                           ": tensor<64x64xf32> to tensor<64x8xf32>", "(r, e)"),
+}
+REFERENCES = {"add": ADD_REFERENCE, "add-f32": ADD_REFERENCE.replace("f16", "f32"),
+              "gelu-eltwise": GELU_ELTWISE_REFERENCE, **BANK_REFERENCES}
 
 
 @dataclass(frozen=True)
@@ -113,7 +177,8 @@ class Case:
     """The example's path in asc-devkit."""
     role: str
     """'fit' or 'check'."""
-    total: float
+    total: float | None
+    """The task time (None: not published; bank_conflict_ub times its Add loop alone)."""
     pipes: dict[str, float | None]
     entry: str = "add_custom"
     template_args: str = ""
@@ -153,6 +218,27 @@ def _gelu(source: str, tag: str, entry: str, reference: str, scenario: int, tota
                 dtype="f32", tolerance="torch")
 
 
+def _bank(scenario: int, system_cycles: int) -> Case:
+    """bank_conflict_ub's scenario `scenario` on Atlas A2 (its README.md:78-87): one core, 4096
+    f32, an Add of 64 repeats run 1000 times between two PipeBarrier<PIPE_ALL>, timed by
+    GetSystemCycle (`system_cycles`, 50 MHz): what it measures is the loop's V time, so it is
+    compared with the modelled aiv_vec time (its copies lie outside the timed stretch; no task
+    time is published). Check set: the model's bank term (`bank_conflict_factor`) is fitted on
+    add_high_performance cases 5-6, never on these."""
+    reference = f"bank-{scenario}" if scenario >= 6 else "add-f32"
+    return Case(f"a2-bank-{scenario}", "ascend910b", BANK, "check", None,
+                {VECTOR: system_cycles / A2_SYSTEM_COUNTER_HZ * 1e6},
+                defines=(f"SCENARIO_NUM={scenario}",), size=4096, reference=reference,
+                dtype="f32")
+
+
+BANK_PAIRS = ((2, 1, "read-read, one bank"), (3, 1, "read-read, one bank group"),
+              (5, 4, "read-write"), (7, 8, "read-read every other repeat"),
+              (4, 1, "write delayed a repeat (no conflict)"),
+              (6, 1, "in place (no conflict)"))
+"""bank_conflict_ub's before/after pairs (scenario with a conflict, the one without, what
+differs), README.md:78-87 and its analyses."""
+
 CASES = (
     _add("ascend910b", 0, 1, 4096, 1239689.1, 0.015, 1233742.494, 5916.341, 2485.465),
     _add("ascend910b", 1, 1, 4096, 6909.6, 761.65, 231.166, 6208.762, 2613.205),
@@ -186,6 +272,8 @@ CASES = (
           (1, 324.862, 125.203, 3.187, 292.819, 280.044),
           (2, 324.039, 97.184, 3.21, 292.68, 279.178),
           (3, 324.748, 94.339, 4.932, 288.144, 279.082))),
+    *(_bank(scenario, cycles) for scenario, cycles in (
+        (1, 2390), (2, 4167), (3, 4167), (4, 2389), (5, 3751), (6, 2390), (7, 3584), (8, 2389))),
 )
 
 
@@ -215,7 +303,8 @@ def run_case(case: Case, root: Path, reference: Path) -> Row:
         compared = {"reference": str(text)}
     options = CheckOptions(
         kernel=str(path), entry=case.entry, **compared,  # type: ignore[arg-type]
-        template_args={None: [case.template_args]}, defines={None: list(case.defines)},
+        template_args={None: [case.template_args]} if case.template_args else {},
+        defines={None: list(case.defines)},
         soc=case.soc, block_dim=case.block_dim, dtypes=[case.dtype], sizes=[case.size],
         max_size=case.size, profile=True, timeout=3600, tolerance=case.tolerance)
     try:
@@ -273,7 +362,8 @@ def table(rows: list[Row]) -> str:
             measured = c.pipes.get(pipe)
             shown = "-" if measured is None else f"{measured:.3f}"
             cells.append(f"{shown:>10}/{r.pipes[pipe]:>10.3f}/{_ratio(r.pipes[pipe], measured):>6}")
-        out.append(f"{c.name:<18} {c.role:<5} {c.total:>19.2f} {r.total:>10.2f} "
+        measured_total = "-" if c.total is None else f"{c.total:.2f}"
+        out.append(f"{c.name:<18} {c.role:<5} {measured_total:>19} {r.total:>10.2f} "
                    f"{_ratio(r.total, c.total):>6}  " + "  ".join(f"{x:>30}" for x in cells))
         if r.note:
             out.append(f"{'':<18} note: {r.note}")
@@ -286,8 +376,10 @@ def summary(rows: list[Row]) -> list[str]:
     failed = [r for r in rows if r.status.startswith("failed")]
     lines = [f"{len(ran)} cases run, {len(skipped)} skipped, {len(failed)} failed "
              f"(of {len(rows)})"]
-    totals = [r for r in ran if _within(r.total / r.case.total, TOTAL_BOUNDS)]
-    lines.append(f"totals within {list(TOTAL_BOUNDS)}: {len(totals)} of {len(ran)}")
+    published = [r for r in ran if r.case.total]
+    totals = [r for r in published if _within(r.total / (r.case.total or 1), TOTAL_BOUNDS)]
+    lines.append(f"published totals within {list(TOTAL_BOUNDS)}: {len(totals)} of "
+                 f"{len(published)}")
     pipes = [(r, p) for r in ran for p, m in r.case.pipes.items() if m]
     inside = [(r, p) for r, p in pipes
               if r.pipes is not None and _within(r.pipes[p] / (r.case.pipes[p] or 1), PIPE_BOUNDS)]
@@ -296,9 +388,9 @@ def summary(rows: list[Row]) -> list[str]:
     for role in ("fit", "check"):
         names = [r.case.name for r in ran if r.case.role == role]
         lines.append(f"{role} set run: {', '.join(names) or 'none'}")
-    for soc, source in dict.fromkeys((r.case.soc, r.case.source) for r in ran):
-        mine = sorted((r for r in ran if (r.case.soc, r.case.source) == (soc, source)),
-                      key=lambda r: -r.case.total)
+    for soc, source in dict.fromkeys((r.case.soc, r.case.source) for r in published):
+        mine = sorted((r for r in published if (r.case.soc, r.case.source) == (soc, source)),
+                      key=lambda r: -(r.case.total or 0))
         if len(mine) < 2:
             continue
         measured = [r.case.name for r in mine]
@@ -307,6 +399,22 @@ def summary(rows: list[Row]) -> list[str]:
         same = "same" if strictly else f"not kept: modelled {', '.join(modelled)}"
         lines.append(f"{soc} {Path(source).stem} cases, slowest first: measured "
                      f"{', '.join(measured)}; order {same}")
+    lines.extend(bank_pairs(ran))
+    return lines
+
+
+def bank_pairs(ran: list[Row]) -> list[str]:
+    """bank_conflict_ub's before/after ratios (BANK_PAIRS) of V time, measured and modelled,
+    for the pairs whose two scenarios both ran."""
+    v = {r.case.name: (r.case.pipes[VECTOR], r.pipes[VECTOR]) for r in ran
+         if r.case.source == BANK and r.pipes is not None}
+    lines = []
+    for slow, fast, what in BANK_PAIRS:
+        a, b = v.get(f"a2-bank-{slow}"), v.get(f"a2-bank-{fast}")
+        if a is None or b is None or not a[0] or not b[0] or not b[1]:
+            continue
+        lines.append(f"bank_conflict_ub scenario {slow} / {fast} ({what}): measured "
+                     f"{a[0] / b[0]:.2f}x, modelled {a[1] / b[1]:.2f}x")
     return lines
 
 

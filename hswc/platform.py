@@ -135,8 +135,9 @@ class CostFigures:
     (README.md:78-85) measures an Add of 64 repeats 1.74x as long with a read-read conflict
     and 1.57x with a read-write one, and 1.50x where every other repeat conflicts (scenario
     7); the model gives (21 + 64 x 2) / (21 + 64) = 1.75x for either of the first two and
-    (21 + 64 x 1.5) / 85 = 1.38x for the third (not run by bench/bench_calibration.py: its
-    kernel times itself by GetSystemCycle, in system-counter cycles)."""
+    (21 + 64 x 1.5) / 85 = 1.38x for the third. bench/bench_calibration.py runs its eight
+    scenarios as published (check set: cases a2-bank-1 to -8, its GetSystemCycle loop time
+    against the modelled aiv_vec time, 0.88-1.07 of it)."""
     conflict_read_factor: float = 0.4
     """Fitted: while a vector call whose operands conflict in the UB banks runs, its core's
     MTE2 reads into UB move at most this fraction of the port rate (`core_gm_bytes_per_s`):

@@ -180,6 +180,28 @@ def test_the_share_of_conflicting_repeats() -> None:
     assert bank_conflict_share([(0x100, False), (0x100, True)]) == 0.0
 
 
+def _strided_add(src0: str) -> str:
+    """bank_conflict_ub's in-place Add (src1 = dst at 0x10100, 64 repeats of f32) as the CPU
+    model records it, src0's accesses given."""
+    return f"core 0\nV Add k.cpp:1 {src0} 65792:16384:r 65792:16384:w\n"
+
+
+@pytest.mark.parametrize(("src0", "vector_ns"), [
+    # scenario 8: block stride 0, repeat stride 8: one block every 256 bytes, recorded as one
+    # access a repeat; one operand moving 256 bytes a repeat, no conflict (README.md:87, as fast
+    # as scenario 1): 64 repeats. Read as 64 operands of their own, each met the others' groups.
+    (" ".join(f"{256 * r}:32:r" for r in range(64)), 64),
+    # scenario 7: repeat stride 1, one contiguous access of 64 blocks: every other repeat
+    # conflicts (the share above): 64 x 1.5
+    ("0:2048:r", 96),
+    # 63 blocks at a stride: not one a repeat, so each is an operand of its own, as before
+    (" ".join(f"{256 * r}:32:r" for r in range(63)), 128),
+])
+def test_a_strided_operand_recorded_access_by_access(src0: str, vector_ns: float) -> None:
+    times = time_run(read_stream(_strided_add(src0), SIMPLE), SIMPLE)
+    assert times.busy[VECTOR] * 1e9 == pytest.approx(vector_ns)
+
+
 ASC = """#include "acl/acl.h"
 #include "kernel_operator.h"
 __vector__ __global__ void add_custom(__gm__ uint8_t* x, __gm__ uint8_t* y, __gm__ uint8_t* z)
@@ -220,6 +242,7 @@ __vector__ __global__ void add_custom(__gm__ uint8_t* x, __gm__ uint8_t* y, __gm
     AscendC::LocalTensor<half> yLocal(AscendC::TPosition::VECCALC, tileLength * 2, tileLength);
     AscendC::LocalTensor<half> zLocal(AscendC::TPosition::VECCALC, tileLength * 4 + 256,
                                       tileLength);
+    int64_t before = AscendC::GetSystemCycle();  // asc-devkit's measuring examples time
     for (uint32_t i = 0; i < AscendC::DivCeil(totalLength, tileLength); i++) {
         AscendC::DataCopy(xLocal, xGm[i * tileLength], tileLength);
         AscendC::DataCopy(yLocal, yGm[i * tileLength], tileLength);
@@ -232,6 +255,7 @@ __vector__ __global__ void add_custom(__gm__ uint8_t* x, __gm__ uint8_t* y, __gm
         AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(0);
         AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(0);
     }
+    AscendC::printf("[LOG] cost %ld cycles", AscendC::GetSystemCycle() - before);
 }
 int32_t main()
 {
@@ -259,7 +283,8 @@ ADD = """func.func @add(%a: tensor<?xf16>, %b: tensor<?xf16>) -> tensor<?xf16> {
 def test_check_kernel_profiles_an_asc_example(tmp_path: Path) -> None:
     """One core, 4 tiles of 2048 halves: each tile's Add is 16 repeats (x and y in the same
     bank groups: doubled) after an issue, so V is busy 4 x (21 + 2 x 16) cycles at 1.85 GHz;
-    the line follows the verdict."""
+    the line follows the verdict. The kernel times itself by GetSystemCycle and prints it, as
+    bank_conflict_ub does: neither is timed nor printed (ascendc_cpu_debug.h)."""
     (tmp_path / "add.asc").write_text(KERNEL)
     (tmp_path / "add.mlir").write_text(ADD)
     done = subprocess.run(
@@ -267,6 +292,7 @@ def test_check_kernel_profiles_an_asc_example(tmp_path: Path) -> None:
          "8192, 2048", "--block-dim", "1", "--dtypes", "f16", "--sizes", "8192", "--reference",
          "add.mlir", "--profile"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "[LOG]" not in done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert lines[-2].startswith("PASS: all 1 runs are bit-exact")
     m = re.fullmatch(r"modelled: ([\d.]+) us \(MTE2 ([\d.]+) us, V ([\d.]+) us, MTE3 ([\d.]+) "

@@ -120,14 +120,8 @@ class _Core:
         fields = [operand.split(":") for operand in operands]
         widest = max((int(size) for _, size, _ in fields), default=0)
         repeats, instructions = repeats_of(1, widest, self.figures)
-        # each operand moves its share of the widest's bytes a repeat (a Cast's narrow side
-        # half: hswc.cost_model.stream.KernelWalker.conflicting)
-        steps = [max(UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES * int(size) // widest // UB_BLOCK_BYTES
-                     * UB_BLOCK_BYTES) if widest else VECTOR_REPEAT_BYTES
-                 for _, size, _ in fields]
-        conflict = bank_conflict_share(
-            UbOperand(int(off), mode == "w", step, step // UB_BLOCK_BYTES)
-            for (off, _, mode), step in zip(fields, steps, strict=True))
+        conflict = bank_conflict_share(ub_operands(
+            [(int(off), int(size), mode == "w") for off, size, mode in fields], repeats))
         cycles = vector_cycles(api, repeats, instructions, self.figures, conflict)
         self.emit(VECTOR, Work(VECTOR, api, -1, cycles, 0, repeats, instructions,
                                bank_conflict=conflict > 0))
@@ -188,6 +182,39 @@ class _Core:
                 self.unmodelled.append(name)
         else:
             raise RecordError(f"cannot read the recorded line '{line}'")
+
+
+def ub_operands(accesses: list[tuple[int, int, bool]], repeats: int) -> list[UbOperand]:
+    """A recorded vector call's UB accesses (offset, bytes, written), in the order the recorder
+    wrote them, as the operands `bank_conflict_share` reads, for a call of `repeats` repeats.
+
+    The recorder writes a contiguous access as one span, so an operand whose repeats leave gaps
+    (a level-0 call's source of block stride 0 and repeat stride 8: one block every 256 bytes,
+    asc-devkit bank_conflict_ub scenario 8) arrives as one access a repeat. A run of `repeats`
+    such accesses of one size and mode at one stride, in the recorded order, is one operand:
+    that stride a repeat, its size in blocks. Any other access is an operand of its own, moving
+    its share of the widest access's bytes a repeat (a Cast's narrow side half:
+    hswc.cost_model.stream.KernelWalker.conflicting). Assumed: the recorder writes one
+    operand's pieces together and in repeat order (ascendc_cpu_record.h records a call's
+    accesses in the order the model makes them, operand by operand)."""
+    widest = max((size for _, size, _ in accesses), default=0)
+    operands: list[UbOperand] = []
+    k = 0
+    while k < len(accesses):
+        off, size, written = accesses[k]
+        run = accesses[k:k + repeats]
+        stride = run[1][0] - off if len(run) > 1 else 0
+        if (repeats > 1 and len(run) == repeats and size % UB_BLOCK_BYTES == 0
+                and size <= VECTOR_REPEAT_BYTES and stride >= size
+                and all(a == (off + i * stride, size, written) for i, a in enumerate(run))):
+            operands.append(UbOperand(off, written, stride, size // UB_BLOCK_BYTES))
+            k += repeats
+            continue
+        step = (max(UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES * size // widest // UB_BLOCK_BYTES
+                    * UB_BLOCK_BYTES) if widest else VECTOR_REPEAT_BYTES)
+        operands.append(UbOperand(off, written, step, step // UB_BLOCK_BYTES))
+        k += 1
+    return operands
 
 
 def read_stream(text: str, figures: CostFigures) -> RecordedRun:

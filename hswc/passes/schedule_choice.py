@@ -498,8 +498,13 @@ def _hinted(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     hint_sizes and faster (beyond TIE) at one of them; `found` otherwise.
 
     The traded flags are chosen at the choice size alone: there the pipeline's fill and the
-    chunks' lengths decide, and the same choice is within 0.1% of the fastest at 2^24
-    (bench/bench_default_schedule.py). The hint is not: it changes only which bytes cross the
+    chunks' lengths decide. On Atlas A2 the same choice was within 0.1% of the fastest at 2^24
+    (bench/bench_default_schedule.py); on Ascend 950 it is not always: its 35-cycle issue makes
+    a V-bound kernel at 2^24 pay for the smaller chunks of double buffering, where at 2^20 the
+    fill favours them (elu f16: the choice 5.53 us at 2^20 and 73.03 at 2^24, scalar-compare
+    without double buffering 5.69 and 68.99; bench/README.md, "the 950's own choice"). Modelling
+    every traded candidate at 2^24 too would cost up to 8x a first choice (gelu f16 on A2: 3.0
+    against 25.4 s), so it is not done. The hint is not: it changes only which bytes cross the
     HBM, which a launch of 2^20 elements hardly feels (a unary f16 kernel models alike with
     and without it on Atlas A2) and a launch of 2^24 does (1.41x), so it is modelled at both.
     That costs a body's first choice at most three models more (`models`, the choice's so far,

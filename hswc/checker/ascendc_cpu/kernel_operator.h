@@ -17,6 +17,7 @@
 #include "ascendc_cpu_copy.h"
 #include "ascendc_cpu_cores.h"
 #include "ascendc_cpu_ctrl.h"
+#include "ascendc_cpu_debug.h"
 #include "ascendc_cpu_float.h"
 #include "ascendc_cpu_macros.h"
 #include "ascendc_cpu_pipe.h"
