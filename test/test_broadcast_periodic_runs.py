@@ -26,12 +26,12 @@ from hswc.vectorizer.broadcast_copy import RowRuns, block_align, broadcast_plan,
 
 
 @pytest.mark.parametrize(("out", "operand", "m", "dtype", "want"), [
-    ((6, 10), (10,), "d1", "f32", RowRuns(10, 1, resident=True, period=40)),
-    ((6, 3), (3,), "d1", "f32", RowRuns(3, 1, resident=True, period=24)),
-    ((6, 10), (10,), "d1", "f16", RowRuns(10, 1, resident=True, period=80)),
-    ((6, 7), (7,), "d1", "bf16", RowRuns(7, 1, resident=True, period=112)),
-    ((2, 4, 5), (4, 5), "d1, d2", "f32", RowRuns(20, 1, resident=True, period=40)),
-    ((3, 4, 5), (1, 5), "0, d2", "f32", RowRuns(5, 1, resident=True, period=40)),
+    ((100, 10), (10,), "d1", "f32", RowRuns(10, 1, resident=True, period=40)),
+    ((200, 3), (3,), "d1", "f32", RowRuns(3, 1, resident=True, period=24)),
+    ((200, 10), (10,), "d1", "f16", RowRuns(10, 1, resident=True, period=80)),
+    ((300, 7), (7,), "d1", "bf16", RowRuns(7, 1, resident=True, period=112)),
+    ((20, 4, 5), (4, 5), "d1, d2", "f32", RowRuns(20, 1, resident=True, period=40)),
+    ((30, 4, 5), (1, 5), "0, d2", "f32", RowRuns(5, 1, resident=True, period=40)),
 ])
 def test_repeating_rows_off_blocks_are_periodic(out: tuple[int, ...], operand: tuple[int, ...],
                                                 m: str, dtype: str, want: RowRuns) -> None:
@@ -50,12 +50,20 @@ def test_repeating_rows_off_blocks_are_periodic(out: tuple[int, ...], operand: t
     ((3, 5, 17), (3, 17), "d0, d2", "f32", "rows differ along the output"),
     ((4, 1000), (1000,), "d1", "f16", "period of 2000 elements exceeds 2048 bytes"),
     ((4, 509), (509,), "d1", "f32", "period of 4072 elements exceeds 2048 bytes"),
+    # MobileNetV3-Small's classifier bias: 10 elements, 30 scalar copies to build the pattern
+    ((1, 10), (10,), "d1", "f32", "output's 10 elements are too few to pay for its pattern of 40"),
+    ((47, 10), (10,), "d1", "f32", "output's 470 elements are too few"),  # 16 * 30 = 480
 ])
 def test_rows_that_vary_or_whose_period_is_large_keep_the_element_loop(
         out: tuple[int, ...], operand: tuple[int, ...], m: str, dtype: str, why: str) -> None:
     got = row_runs(_broadcast(out, operand, m), 0, dtype)
     assert isinstance(got, str) and got.startswith("element loop") and why in got
     assert block_align(_broadcast(out, operand, m), [dtype]) == 1
+
+
+def test_periodic_runs_start_at_sixteen_outputs_a_pattern_copy() -> None:
+    assert row_runs(_broadcast((48, 10), (10,), "d1"), 0, "f32") \
+        == RowRuns(10, 1, resident=True, period=40)
 
 
 def test_rows_of_whole_blocks_stay_ordinary_row_runs() -> None:

@@ -81,8 +81,10 @@ P, so its whole blocks stay inside the pattern; only the chunk's last run rounds
 `count`, inside the tensor (ubFactor is whole blocks), into lanes nothing reads. Bounded:
 P * sizeof(T) at most RESIDENT_BYTES (2048 bytes; P <= row * 32 / sizeof(T), so every row of
 up to 64 elements fits, a longer one where its period does: a row of 1000 f16 has P = 2000,
-4000 bytes, and keeps the element loop), else the element loop. A
-row that differs along the output (a (3, 17) operand over [3, 5, 17]) keeps the element loop.
+4000 bytes, and keeps the element loop), else the element loop; and only for an output of at
+least PERIODIC_MIN_RATIO * (P - row) elements (a static one; the pattern's scalar copies must
+pay: MobileNetV3-Small's classifier bias over [1, 10] keeps the element loop). A row that
+differs along the output (a (3, 17) operand over [3, 5, 17]) keeps the element loop.
 
 The element loop, for every other input (a contiguous row off 32-byte blocks that differs
 along the output or whose period is over the bound, a stride that is neither): the scalar unit
@@ -128,6 +130,15 @@ out of the UB the tiling divides: on the smallest UB hswc tiles for (4096 bytes)
 bytes stay for the buffers, one aligned pass of a kernel of up to 2048 / alignment bytes per
 element (a bias add's 12 or 24); a larger body on so small a UB may no longer tile (the
 tiling's error, as for any reserve). Larger inputs are read from GM for every run."""
+
+
+PERIODIC_MIN_RATIO = 16
+"""Periodic runs are built only for an output of at least this many elements per scalar copy
+of its pattern (period - row; a run-time size always): the pattern costs each core period - row
+UB reads and writes (about 23 cycles each, once), the element loop a GM read and a UB write
+(about 112) per element of the core's slice, and over the 20 to 40 cores a small output is
+spread on, the pattern paid for itself from about 10 (period - row) output elements in
+bench/bench_masked_runs.py (cost model, ascend910b; README); 16 leaves a margin."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +217,9 @@ def _periodic(broadcast: Broadcast, i: int, row: int, dtype: str) -> RowRuns | s
     period = math.lcm(row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
     if period * ELEMENT_BYTES[dtype] > RESIDENT_BYTES:
         return f"{why}, and its period of {period} elements exceeds {RESIDENT_BYTES} bytes"
+    if broadcast.is_static and broadcast.total < PERIODIC_MIN_RATIO * (period - row):
+        return (f"{why}, and the output's {broadcast.total} elements are too few to pay for "
+                f"its pattern of {period}")
     return RowRuns(row, 1, resident=True, period=period)
 
 
