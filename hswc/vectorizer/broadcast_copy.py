@@ -57,13 +57,39 @@ on (32-byte aligned; it writes exactly `rest` elements, 掩码.md:73-88):
 Two runs share at most a block, and write disjoint lanes of it (the earlier run's last
 Duplicate stops at its own last element, the later run's mask starts at its first), so no
 write depends on the order of the two on the vector pipe. A run of up to 64 - lane elements
-(49 f32 over 7 x 7) is one call. Contiguous rows (stride 1) off 32-byte blocks keep the
-element loop: a masked call moves lane k to lane k, and such a row's source and destination
+(49 f32 over 7 x 7) is one call. Contiguous rows (stride 1) off 32-byte blocks cannot be
+masked runs: a masked call moves lane k to lane k, and such a row's source and destination
 lanes differ.
 
-The element loop, for every other input (a contiguous row that is not a whole number of
-32-byte blocks, a stride that is neither): the scalar unit reads each element and stores it at
-j of the VECIN tensor, then a barrier orders the scalar stores before every pipe:
+Periodic runs (`RowRuns.period`): a contiguous row (stride 1: a bias of 10 f32 over [N, 10],
+40 bytes) that is not whole 32-byte blocks, of an input every dim outside the run reads with
+stride 0 (the row repeats along the output: input element (base + j) is row element
+(base + j) % row), is a pattern of period P = lcm(row, 32 / sizeof(T)) elements, a whole
+number of blocks (row 10 f32: P = 40, 5 blocks). Init builds the pattern once per core in a
+TBuf<VECIN> of its own, of P elements (its bytes reserved in the UbPlan as a resident copy's):
+one DataCopyPad of the row to its element 0, PipeBarrier<PIPE_ALL> (MTE2's write before the
+scalar unit reads it), then elements [row, P) each a LocalTensor GetValue of the element `row`
+before it and a SetValue (P - row scalar UB accesses; the caller's PipeBarrier<PIPE_ALL>
+orders them before the vector pipe). A chunk is then runs of P output elements (the row runs
+above with row := P), each one UB -> UB DataCopy of whole blocks from the pattern at the run's
+first element's place in it, (base + start) % P: phase = base % P for the first run, 0 for the
+others. The tiling aligns blockFactor to a block (block_align), so base, phase and every run's
+start are whole blocks, as DataCopy's UB addresses and counts must be (asc-devkit
+docs/zh/api/SIMD-API/基础API/Memory矢量计算/数据搬运/, the page "DataCopy (UBToUB连续数据搬运)",
+lines 64-66 and 103-104), and a run read from phase ends at
+P, so its whole blocks stay inside the pattern; only the chunk's last run rounds up past
+`count`, inside the tensor (ubFactor is whole blocks), into lanes nothing reads. Bounded:
+P * sizeof(T) at most RESIDENT_BYTES (2048 bytes; P <= row * 32 / sizeof(T), so every row of
+up to 64 elements fits, a longer one where its period does: a row of 1000 f16 has P = 2000,
+4000 bytes, and keeps the element loop), else the element loop; and only for an output of at
+least PERIODIC_MIN_RATIO * (P - row) elements (a static one; the pattern's scalar copies must
+pay: MobileNetV3-Small's classifier bias over [1, 10] keeps the element loop). A row that
+differs along the output (a (3, 17) operand over [3, 5, 17]) keeps the element loop.
+
+The element loop, for every other input (a contiguous row off 32-byte blocks that differs
+along the output or whose period is over the bound, a stride that is neither): the scalar unit
+reads each element and stores it at j of the VECIN tensor, then a barrier orders the scalar
+stores before every pipe:
 
     for (j = 0; j < count; ++j)
         local.SetValue(j, gm.GetValue(index(base + j)));
@@ -106,6 +132,15 @@ element (a bias add's 12 or 24); a larger body on so small a UB may no longer ti
 tiling's error, as for any reserve). Larger inputs are read from GM for every run."""
 
 
+PERIODIC_MIN_RATIO = 16
+"""Periodic runs are built only for an output of at least this many elements per scalar copy
+of its pattern (period - row; a run-time size always): the pattern costs each core period - row
+UB reads and writes (about 23 cycles each, once), the element loop a GM read and a UB write
+(about 112) per element of the core's slice, and over the 20 to 40 cores a small output is
+spread on, the pattern paid for itself from about 10 (period - row) output elements in
+bench/bench_masked_runs.py (cost model, ascend910b; README); 16 leaves a margin."""
+
+
 @dataclass(frozen=True)
 class RowRuns:
     """How input i is read in runs: `row` output elements per run, read at consecutive
@@ -118,6 +153,10 @@ class RowRuns:
     masked: bool = False
     """A constant run (stride 0) whose row is not whole 32-byte blocks: written by Duplicates
     that need no block start (module docstring, "Masked runs")."""
+    period: int = 0
+    """A contiguous row (stride 1) not whole 32-byte blocks that repeats along the output:
+    read from a pattern of `period` = lcm(row, block) elements built in UB once, in runs of
+    `period` (module docstring, "Periodic runs"); 0 for any other input."""
 
     def describe(self, dtype: str) -> str:
         what = {(1, True): "DataCopy UB -> UB from the input's copy in UB",
@@ -126,6 +165,9 @@ class RowRuns:
                 (0, False): "GetValue + Duplicate"}[self.stride, self.resident]
         if self.masked:
             what += " of its lanes in the first 64 (bitwise mask), then one of the rest"
+        if self.period:
+            return (f"periodic runs of {self.period} {dtype} (rows of {self.row}): one DataCopy "
+                    "UB -> UB from the pattern in UB per run")
         return f"row runs of {self.row} {dtype}: one {what} per run"
 
 
@@ -151,13 +193,34 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
     assert stride is not None
     masked = bool(nbytes % UB_BLOCK_BYTES)
     if masked and stride:
-        return (f"element loop: a row of {row} {dtype} is {nbytes} bytes, not a whole number "
-                f"of {UB_BLOCK_BYTES}-byte blocks")
+        return _periodic(broadcast, i, row, dtype)
     resident = broadcast.has_static_size(i) \
-        and resident_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
+        and _operand_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
     if stride and not block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
         resident = False  # a run's source in the UB copy would start off a 32-byte block
     return RowRuns(row, stride, resident, masked)
+
+
+def _periodic(broadcast: Broadcast, i: int, row: int, dtype: str) -> RowRuns | str:
+    """Input i's periodic runs (module docstring, "Periodic runs"): its contiguous `row` is not
+    whole 32-byte blocks; or why it keeps the element loop."""
+    why = (f"element loop: a row of {row} {dtype} is {row * ELEMENT_BYTES[dtype]} bytes, not a "
+           f"whole number of {UB_BLOCK_BYTES}-byte blocks")
+    strides = broadcast.strides[i]
+    assert strides is not None
+    inner = 1
+    for size, s in zip(reversed(broadcast.shape), reversed(strides), strict=True):
+        if inner >= row and size != 1 and s:
+            return f"{why}, and its rows differ along the output"
+        if size != DYNAMIC_DIM:
+            inner *= size
+    period = math.lcm(row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype])
+    if period * ELEMENT_BYTES[dtype] > RESIDENT_BYTES:
+        return f"{why}, and its period of {period} elements exceeds {RESIDENT_BYTES} bytes"
+    if broadcast.is_static and broadcast.total < PERIODIC_MIN_RATIO * (period - row):
+        return (f"{why}, and the output's {broadcast.total} elements are too few to pay for "
+                f"its pattern of {period}")
+    return RowRuns(row, 1, resident=True, period=period)
 
 
 def block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
@@ -176,7 +239,16 @@ def block_starts(broadcast: Broadcast, i: int, row: int, block: int) -> bool:
 
 
 def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
-    """The UB bytes of input i's copy in UB: the whole operand, in whole 32-byte blocks."""
+    """The UB bytes of input i's copy in UB: the whole operand, in whole 32-byte blocks (a
+    periodic input's: its pattern, one period, whole blocks already)."""
+    runs = row_runs(broadcast, i, dtype)
+    if isinstance(runs, RowRuns) and runs.period:
+        return runs.period * ELEMENT_BYTES[dtype]
+    return _operand_bytes(broadcast, i, dtype)
+
+
+def _operand_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
+    """Input i's whole operand in UB, in whole 32-byte blocks."""
     nbytes = broadcast.operand_size(i) * ELEMENT_BYTES[dtype]
     return -(-nbytes // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
 
@@ -268,8 +340,9 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
 
 def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                        pipe: SSAValue, name: str, dtype: str) -> SSAValue:
-    """Init's copy of input i into UB (a TBuf<VECIN> of its own); the caller puts one
-    PipeBarrier<PIPE_ALL> after these copies, before the vector pipe reads them."""
+    """Init's copy of input i into UB (a TBuf<VECIN> of its own), or a periodic input's
+    pattern (`_emit_pattern`); the caller puts one PipeBarrier<PIPE_ALL> after these copies,
+    before the vector pipe reads them."""
     a = IRArith(point)
     buf = a.builder.insert(ascend.TBufOp(ascend.TPosition.VECIN)).result
     buf.name_hint = f"{name}_resident_buf"
@@ -278,9 +351,37 @@ def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSA
     assert isinstance(gm.type, ascend.GlobalTensorType)
     local = a.builder.insert(ascend.TBufGetOp(buf, gm.type.element_type)).result
     local.name_hint = f"{name}_resident"
+    runs = row_runs(broadcast, i, dtype)
+    if isinstance(runs, RowRuns) and runs.period:
+        _emit_pattern(a, broadcast, i, gm, local, runs, dtype)
+        return local
     nbytes = a.const(broadcast.operand_size(i) * ELEMENT_BYTES[dtype])
     a.builder.insert(ascend.DataCopyPadOp(local, gm, nbytes))
     return local
+
+
+def _emit_pattern(a: IRArith, broadcast: Broadcast, i: int, gm: SSAValue, local: SSAValue,
+                  runs: RowRuns, dtype: str) -> None:
+    """A periodic input's pattern (module docstring, "Periodic runs"): its row by one
+    DataCopyPad at element 0, a barrier (MTE2's write before the scalar unit reads it), then
+    elements [row, period) each a GetValue/SetValue of the one `row` before it."""
+    offset = broadcast.offset(i)
+    row_gm = a.builder.insert(ascend.GlobalAtOp(gm, a.const(offset))).result if offset else gm
+    nbytes = a.const(runs.row * ELEMENT_BYTES[dtype])
+    a.builder.insert(ascend.DataCopyPadOp(local, row_gm, nbytes))
+    a.builder.insert(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
+    body = Block(arg_types=[IndexType()])
+    j = body.args[0]
+    j.name_hint = "j"
+    inner = IRArith(InsertPoint.at_end(body))
+    value = inner.builder.insert(ascend.LocalGetValueOp(local, inner.sub(j, inner.const(
+        runs.row)))).result
+    inner.builder.insert(ascend.SetValueOp(local, j, value))
+    inner.builder.insert(scf.YieldOp())
+    loop = a.builder.insert(scf.ForOp(a.const(runs.row), a.const(runs.period), a.const(1), [],
+                                      Region(body)))
+    loop.attributes[BROADCAST_COPY_ATTR] = StringAttr(
+        f"pattern of {runs.period} {dtype}: rows of {runs.row} repeated")
 
 
 def emit_broadcast_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
@@ -329,9 +430,12 @@ run's first row offset, its start and its length."""
 
 
 def run_loop(point: InsertPoint, broadcast: Broadcast, i: int, base: SSAValue,
-             count: SSAValue, row: int, names: tuple[str, ...] = RUN_NAMES) -> RunLoop:
+             count: SSAValue, row: int, names: tuple[str, ...] = RUN_NAMES,
+             period: int = 0) -> RunLoop:
     """The open loop over the runs of `row` elements that elements [base, base + count) of
-    operand i make (module docstring), its bounds built at `point`."""
+    operand i make (module docstring), its bounds built at `point`; its index the operand's
+    flat index of the run's first element, or with a `period` that element's index in the
+    pattern ("Periodic runs")."""
     outer = IRArith(point)
     width = outer.const(row)
     phase = outer.name(outer.rem(base, width), names[0])
@@ -345,14 +449,17 @@ def run_loop(point: InsertPoint, broadcast: Broadcast, i: int, base: SSAValue,
     start = inner.name(inner.max(inner.sub(first, phase), zero), names[4])
     end = inner.min(inner.sub(inner.add(first, width), phase), count)
     length = inner.name(inner.sub(end, start), names[5])
-    index = operand_index(inner, broadcast, i, inner.add(base, start))
+    flat = inner.add(base, start)
+    index = inner.rem(flat, inner.const(period)) if period \
+        else operand_index(inner, broadcast, i, flat)
     return RunLoop(inner, start, length, index, body, trips, zero, one)
 
 
 def _emit_runs(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
                local: SSAValue, base: SSAValue, count: SSAValue, dtype: str, runs: RowRuns,
                barriers: bool) -> None:
-    loop = run_loop(point, broadcast, i, base, count, runs.row)
+    loop = run_loop(point, broadcast, i, base, count, runs.period or runs.row,
+                    period=runs.period)
     inner, start, length, index = loop.inner, loop.start, loop.length, loop.index
     if runs.masked:  # a constant run (row_runs): no block start needed
         _emit_masked_run(inner, local, start, length, _run_value(inner, gm, index, runs), dtype)

@@ -42,7 +42,7 @@ def window_refusal(windows: Broadcast, k: int, dtype: str, block_align: int) -> 
     runs = row_runs(windows, k, dtype)
     if not isinstance(runs, RowRuns):
         return f"output {k + 1} is written at a window of no 32-byte row runs ({runs})"
-    if not runs.stride:
+    if not runs.stride or runs.period:
         return f"output {k + 1}'s window writes one index many times"
     block = UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]
     if not block_starts(windows, k, runs.row, block):

@@ -108,8 +108,8 @@ func.func @rows(%x: tensor<6x48xf16>, %s: tensor<6x1xf16>) -> tensor<6x48xf16> {
 
 // -----
 
-// A row of 100 f32 (400 bytes, not whole 32-byte blocks): the element loop, saying why, and
-// CANN's blockFactor as it is.
+// A row of 509 f32 (2036 bytes, not whole 32-byte blocks; its period, 4072 elements, too long
+// for a pattern in UB): the element loop, saying why, and CANN's blockFactor as it is.
 // TILED-LABEL: func.func @odd_tiling_f32
 // TILED: %block_factor = arith.ceildivsi %total_num, %{{.*}} : index
 // TILED-NOT: block_align
@@ -117,19 +117,19 @@ func.func @rows(%x: tensor<6x48xf16>, %s: tensor<6x1xf16>) -> tensor<6x48xf16> {
 // ASCEND-LABEL: func.func @odd_kernel_f32
 // ASCEND: scf.for %j = %{{.*}} to %current_num step %{{.*}} {
 // ASCEND: ascend.set_value %b_local[%j]
-// ASCEND-NEXT: } {hsg.broadcast_copy = "element loop: a row of 100 f32 is 400 bytes, not a whole number of 32-byte blocks"}
+// ASCEND-NEXT: } {hsg.broadcast_copy = "element loop: a row of 509 f32 is 2036 bytes, not a whole number of 32-byte blocks, and its period of 4072 elements exceeds 2048 bytes"}
 // ASCEND-NEXT: ascend.pipe_barrier pipe_all
 // CPP-LABEL: class Odd<float> {
-// CPP: // element loop: a row of 100 f32 is 400 bytes, not a whole number of 32-byte blocks
+// CPP: // element loop: a row of 509 f32 is 2036 bytes, not a whole number of 32-byte blocks, and its period of 4072 elements exceeds 2048 bytes
 // CPP-NEXT: for (int64_t j = 0; j < currentNum; ++j) {
-func.func @odd(%x: tensor<4x100xf32>, %b: tensor<100xf32>) -> tensor<4x100xf32> {
-  %e = tensor.empty() : tensor<4x100xf32>
-  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<4x100xf32>, tensor<100xf32>) outs(%e : tensor<4x100xf32>) {
+func.func @odd(%x: tensor<4x509xf32>, %b: tensor<509xf32>) -> tensor<4x509xf32> {
+  %e = tensor.empty() : tensor<4x509xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<4x509xf32>, tensor<509xf32>) outs(%e : tensor<4x509xf32>) {
   ^bb0(%a: f32, %c: f32, %o: f32):
     %r = arith.addf %a, %c : f32
     linalg.yield %r : f32
-  } -> tensor<4x100xf32>
-  func.return %y : tensor<4x100xf32>
+  } -> tensor<4x509xf32>
+  func.return %y : tensor<4x509xf32>
 }
 
 // -----
