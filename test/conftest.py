@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cpu_build import operator_module
+from file_order import file_seconds, longest_first
 
 from hswc.checker.build_cache import CACHE_VARIABLE
 from hswc.tools.hswc_emit import main
@@ -32,6 +33,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop(CACHE_VARIABLE, None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest test files first, each file's tests together and in order (file_order.py):
+    xdist's workers then finish together."""
+    items[:] = longest_first(items, file_seconds())
 
 
 @pytest.fixture(scope="module")

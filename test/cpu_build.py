@@ -18,7 +18,7 @@ import os
 import shutil
 import struct
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,18 +60,44 @@ ARCH35_UT_FLAGS = ("-DASCENDC_CPU_DAV_3510",
 """An Ascend 950 (arch35) kernel unit test's build: the CPU model's dav_3510 API and its UB."""
 
 
+def start_unit_test_build(source: Path, output: Path, flags: Sequence[str] = ()
+                          ) -> Callable[[], tuple[int, str]]:
+    """Start building a package's tests/ut/op_kernel `source` (with its extra `flags`:
+    ARCH35_UT_FLAGS for an Ascend 950 one) against the CPU model and the UT stand-ins, linking
+    the model object with the standard headers precompiled (model_object.prebuilt) where the
+    build cache has them; the returned call waits for it and gives its exit status and output
+    (a failed link builds it again as one translation unit, as the checker does)."""
+    plain = [compiler(), *STRICT, *flags, f"-I{UT_SHIMS}", f"-I{MODEL}", str(source), "-o",
+             str(output)]
+    command = model_object.prebuilt(plain, source=source)
+    job = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def wait() -> tuple[int, str]:
+        text, _ = job.communicate()
+        if job.returncode != 0 and model_object.link_failed(command, text):
+            done = subprocess.run(plain, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, check=False)
+            return done.returncode, done.stdout
+        return job.returncode, text
+    return wait
+
+
+def build_unit_test(source: Path, output: Path, flags: Sequence[str] = ()) -> None:
+    """Build a package's kernel unit test (start_unit_test_build), asserted clean."""
+    code, text = start_unit_test_build(source, output, flags)()
+    assert code == 0, f"{source}:\n{text}"
+
+
 def build_and_run_unit_tests(sources: Mapping[str, tuple[Path, Sequence[str]]], tmp_path: Path
                              ) -> dict[str, subprocess.CompletedProcess[str]]:
     """Each package's tests/ut/op_kernel source (with its extra flags: ARCH35_UT_FLAGS for an
     Ascend 950 one) built against the CPU model and the UT stand-ins, in parallel, each build
     asserted clean; then each run: its completed process (the callers assert on its output)."""
-    jobs = {name: subprocess.Popen(
-        [compiler(), *STRICT, *flags, f"-I{UT_SHIMS}", f"-I{MODEL}", str(source), "-o",
-         str(tmp_path / name)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for name, (source, flags) in sources.items()}
-    for name, job in jobs.items():
-        output, _ = job.communicate()
-        assert job.returncode == 0, f"{name}:\n{output}"
+    jobs = {name: start_unit_test_build(source, tmp_path / name, flags)
+            for name, (source, flags) in sources.items()}
+    for name, wait in jobs.items():
+        code, output = wait()
+        assert code == 0, f"{name}:\n{output}"
     return {name: subprocess.run([str(tmp_path / name)], capture_output=True, text=True,
                                  timeout=120, check=False) for name in sources}
 

@@ -13,15 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import BITS, DTYPES, MODEL, REPO, STRICT, compiler
+from cpu_build import BITS, DTYPES, REPO, STRICT, build_unit_test, compiler
 from family_packages import family_module, same_bits
 
 from hswc import runner
 from hswc.ops.hard_swish_grad import DOCS
 from hswc.reference import hard_swish_grad_cann, hard_swish_grad_torch
 from hswc.tools.hswc_emit import main
-
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
 
 CHAIN = """
 // hard_swish_grad, times a third tensor, clamped: one fused generic with two captured scalars.
@@ -102,8 +100,7 @@ def test_a_generics_unit_test_passes_and_agrees_with_hswc_run(
         generic_package: Path, chain: Path, tmp_path: Path) -> None:
     source = generic_package / "tests/ut/op_kernel/test_scaled_grad_clamp.cpp"
     exe = tmp_path / "ut"
-    subprocess.run([compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
-                    str(exe)], check=True)
+    build_unit_test(source, exe)
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "1 passed, 0 failed"
     body = source.read_text()

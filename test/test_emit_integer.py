@@ -18,7 +18,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from cpu_build import MODEL, REPO, STRICT, Build, build, compiler, run_recorded
+from cpu_build import REPO, Build, build, build_unit_test, run_recorded
 
 from hswc import runner, soc_api
 from hswc.backend.kernels import collect_kernels
@@ -27,7 +27,6 @@ from hswc.tools.hswc_emit import main
 
 FIXTURES = REPO / "test" / "fixtures" / "torch_models"
 INDEX = {e["name"]: e for e in json.loads((FIXTURES / "index.json").read_text())["fixtures"]}
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
 PACKAGES = {"gated/where_positive_i32": ("WherePositive", "where_positive", "ge::DT_INT32"),
             "gated/clamp_i8": ("ClampInt8", "clamp_int8", "ge::DT_INT8"),
             "gated/quantize_int8_f32": ("QuantizeInt8", "quantize_int8", "ge::DT_INT8")}
@@ -65,8 +64,7 @@ def test_an_integer_package_names_its_types_and_its_unit_test_passes(name: str,
     assert f"using Element = {out_type};" in example
     source = folder / f"tests/ut/op_kernel/test_{stem}.cpp"
     exe = tmp_path / "ut"
-    subprocess.run([compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o",
-                    str(exe)], check=True)
+    build_unit_test(source, exe)
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "1 passed, 0 failed", \
         done.stdout + done.stderr
@@ -135,9 +133,8 @@ def _run_arch35_unit_test(folder: Path, ub_size: int, tmp_path: Path) -> None:
     unchanged against the CPU model of dav_3510 with Ascend 950's UB, passes."""
     (source,) = (folder / "tests/ut/op_kernel").glob("test_*_apt.cpp")
     exe = tmp_path / "ut_apt"
-    subprocess.run([compiler(), *STRICT, *(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"]),
-                    f"-DHSWC_UT_UB_BYTES={ub_size}", f"-I{SHIMS}", f"-I{MODEL}", str(source),
-                    "-o", str(exe)], check=True)
+    build_unit_test(source, exe, (*(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"]),
+                                  f"-DHSWC_UT_UB_BYTES={ub_size}"))
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "1 passed, 0 failed", \
         done.stdout + done.stderr

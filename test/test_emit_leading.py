@@ -23,7 +23,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import ARCH35_UT_FLAGS, MODEL, REPO, build_and_run_unit_tests, compiler
+from cpu_build import (
+    ARCH35_UT_FLAGS,
+    REPO,
+    build_and_run_unit_tests,
+    build_unit_test,
+    compiler,
+)
 from family_packages import unit_test_array
 
 from hswc.platform import PLATFORMS
@@ -32,8 +38,6 @@ from hswc.tools.hswc_emit import main as emit
 from hswc.tools.hswc_opt import main as opt
 
 FIXTURES = REPO / "test" / "fixtures" / "torch_models" / "reductions"
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
-STRICT = ("-std=c++17", "-Wall", "-Wextra", "-Werror")
 SHAPE = (2, 8, 4, 4)
 """The fixtures' x: 8 channels of 2 runs of 16."""
 
@@ -55,10 +59,7 @@ def test_a_sum_over_n_h_w_is_one_strided_kernel_whose_unit_test_passes(
     exact = x.astype(np.float64).sum(axis=(0, 2, 3))
     assert compare_tolerance(expected, exact.astype(expected.dtype)).equal
     arch35 = ("-DASCENDC_CPU_DAV_3510", f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
-    built = subprocess.run([compiler(), *STRICT, *(arch35 if soc == "ascend950" else ()),
-                            f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o", str(tmp_path / "ut")],
-                           capture_output=True, text=True, check=False)
-    assert built.returncode == 0, built.stdout + built.stderr
+    build_unit_test(source, tmp_path / "ut", arch35 if soc == "ascend950" else ())
     done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr

@@ -19,7 +19,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import AUTO_SYNC_OFF, MODEL, REPO, STRICT, Build, build, compiler, tiling_bytes
+from cpu_build import (
+    AUTO_SYNC_OFF,
+    REPO,
+    Build,
+    build,
+    compiler,
+    start_unit_test_build,
+    tiling_bytes,
+)
 
 from hswc.backend import model_packages
 from hswc.backend.description import PackageRequest
@@ -35,7 +43,6 @@ from hswc.rows import Rows, read_rows
 from hswc.tiling import GE_DATA_TYPES
 from hswc.tools.hswc_emit import lower, main
 
-SHIMS = REPO / "test" / "cpp_fixtures" / "ut_shims"
 LLAMA = REPO / "examples" / "llama_mlp_f16.mlir"
 MODELS = REPO / "test" / "fixtures" / "torch_models" / "models"
 RMS_NORM = MODELS / "rms_norm_f32.mlir"
@@ -172,12 +179,10 @@ def _kernel_unit_tests(folders: list[Path], workdir: Path) -> None:
         jobs = []
         for source in sources[start:start + 2]:
             exe = workdir / f"{source.parents[4].name}_{source.stem}"
-            jobs.append((source, exe, subprocess.Popen(
-                [compiler(), *STRICT, f"-I{SHIMS}", f"-I{MODEL}", str(source), "-o", str(exe)],
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
-        for source, exe, job in jobs:
-            output, _ = job.communicate()
-            assert job.returncode == 0, f"{source}:\n{output}"
+            jobs.append((source, exe, start_unit_test_build(source, exe)))
+        for source, exe, wait in jobs:
+            code, output = wait()
+            assert code == 0, f"{source}:\n{output}"
             done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300,
                                   check=False)
             assert done.returncode == 0, f"{source}:\n{done.stdout}{done.stderr}"

@@ -79,11 +79,12 @@ def _stamp(files: Sequence[Path]) -> tuple[tuple[str, int], ...]:
     return tuple((str(p), p.stat().st_mtime_ns) for p in files)
 
 
-def object_flags(command: Sequence[str]) -> list[str] | None:
+def object_flags(command: Sequence[str], source: Path = HARNESS) -> list[str] | None:
     """The flags of the model object for the harness build `command` (module docstring), or
-    None when `command` is no plain -O0 build of harness.cpp into an executable."""
+    None when `command` is no plain -O0 build of `source` (harness.cpp, or another file that
+    includes the model, such as a package's kernel unit test) into an executable."""
     args = list(command[1:])
-    if str(HARNESS) not in args or "-o" not in args:
+    if str(source) not in args or "-o" not in args:
         return None
     if any(a in ("-c", "-S", "-E", "-M", "-MM", "-fsyntax-only") for a in args):
         return None
@@ -153,14 +154,17 @@ def model_object(cxx: str, flags: Sequence[str], env: dict[str, str] | None = No
         entry, lambda partial: object_command(cxx, flags, partial), "the model object", env)
 
 
-def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[str]:
-    """The harness build `command` as one that links the flag set's model object (building the
-    object into the cache first if needed) and reads the standard library's headers
-    precompiled (hswc.checker.std_unit), or `command` itself when it cannot (the reason in the
-    debug log)."""
-    flags = object_flags(command)
+def prebuilt(command: Sequence[str], env: dict[str, str] | None = None,
+             source: Path = HARNESS) -> list[str]:
+    """The harness build `command` (of `source`: harness.cpp, or another file that includes the
+    model and defines no ASCENDC_CPU_FN function of its own) as one that links the flag set's
+    model object (building the object into the cache first if needed) and reads the standard
+    library's headers precompiled (hswc.checker.std_unit), or `command` itself when it cannot
+    (the reason in the debug log)."""
+    flags = object_flags(command, source)
     if flags is None:
-        LOG.debug("one translation unit: not a -O0 build of harness.cpp: %s", " ".join(command))
+        LOG.debug("one translation unit: not a -O0 build of %s: %s", source.name,
+                  " ".join(command))
         return list(command)
     found = model_object(command[0], flags, env)
     if isinstance(found, str):
@@ -170,8 +174,8 @@ def prebuilt(command: Sequence[str], env: dict[str, str] | None = None) -> list[
     if isinstance(header, str):
         LOG.debug("the standard headers parsed: %s", header)
     first = [] if isinstance(header, str) else ["-include", str(header)]
-    at = list(command).index(str(HARNESS))
-    return [command[0], *first, *command[1:at], "-DASCENDC_CPU_PREBUILT", str(HARNESS),
+    at = list(command).index(str(source))
+    return [command[0], *first, *command[1:at], "-DASCENDC_CPU_PREBUILT", str(source),
             str(found), *command[at + 1:]]
 
 
