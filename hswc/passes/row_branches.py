@@ -8,22 +8,23 @@ few thousand elements are read once per reduction and once more for the outputs.
 is compiled as a few branches, and the host's tiling picks one from n (its variants chosen by
 the row length: hswc.tiling.tiling_formula's `row_length`, a tiling key each, as ops-nn's
 kernels pick a compiled branch by TILING_KEY / ASCENDC_TPL_SEL_PARAM):
-- whole rows of at most W elements, W in WHOLE_LENGTHS below the longest a chunk holds and
-  that longest (a multiple of SEGMENT_ALIGN): one row a chunk, read once, its calls on W lanes,
+- whole rows of at most W elements, W in WHOLE_LENGTHS below the top and the top, the longest
+  SEGMENT_ALIGN * 2^k a chunk holds (whole_lengths): one row a chunk, read once, its calls on W lanes,
   each reduction's source padded from n to W with the combiner's identity (hswc.rows: a
   dynamic row without a segment); the smallest W >= n is taken;
 - the segmented kernel for rows longer than the longest W.
 
-Each row's order of combination: in a whole branch, the fold tree (or tree of WholeReduces) of
-W values, the row's n then the identity (hswc.reduction_order.padded with W, then reduce_rows
-of one segment-less row). At n <= min(W, S) that is the segmented kernel's order too (its one
-padded segment's tree over S values, whose lanes past W are the identity, so every fold or
-WholeReduce past them gives its other operand's bits; then the segment's value combined with
-the accumulator's identity), bit for bit, but for the compensated sum (hsg.reduce `signed`) of
-a row whose sum is -0.0, which the segmented kernel's accumulator makes +0.0, and for softmax's
-online sum of a row of -inf only (whose result is NaN in both). Where n > S (a whole branch's W
-above S, the longest), the segmented kernel would combine several segments in order where the
-whole branch combines one tree: the results differ in the last bits, each within the op's
+Each row's order of combination: in a whole branch, the tree of WholeReduces of W values
+(every W is 64 * 2^k: hswc.reduction_order.tree_levels), the row's n then the identity
+(hswc.reduction_order.padded with W, then reduce_rows of one segment-less row). At n <= min(W,
+S) that is the segmented kernel's order too (its one padded segment's tree over S = 4096
+values, whose lanes past W are the identity, so every WholeReduce past them gives its other
+operand's bits; then the segment's value combined with the accumulator's identity), and every
+other whole branch's that holds n, bit for bit, but for the compensated sum (hsg.reduce
+`signed`) of a row whose sum is -0.0, which the segmented kernel's accumulator makes +0.0, and
+for softmax's online sum of a row of -inf only (whose result is NaN in both). Where S < n <= W
+(the top branch, above S), the segmented kernel would combine several segments in order where
+the whole branch combines one tree: the results differ in the last bits, each within the op's
 tolerance (docs/accuracy.md).
 
 A branch's kernel refuses a row longer than it holds (hswc.rows.Rows.at_length: the
@@ -62,11 +63,16 @@ class Branch:
 
 
 def whole_lengths(longest: int, align: int) -> list[int]:
-    """The whole branches' W: WHOLE_LENGTHS below `longest` (the longest whole row a chunk
-    holds, rounded down to `align`), then that longest; none where not even `align` fits."""
-    top = longest // align * align
-    if top < align:
+    """The whole branches' W: WHOLE_LENGTHS below the top, then the top: the longest
+    `align` * 2^k a chunk holds (`longest`: the longest whole row it holds), so that every W
+    is reduced by a tree of WholeReduces (hswc.reduction_order.tree_levels) and a row takes
+    the same bits in each branch that holds it (module docstring); none where not even
+    `align` fits."""
+    if longest < align:
         return []
+    top = align
+    while top * 2 <= longest:
+        top *= 2
     return [w for w in WHOLE_LENGTHS if w < top] + [top]
 
 
