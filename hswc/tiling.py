@@ -233,9 +233,10 @@ def tiling_formula(
     element count first (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its
     `FloorDiv(ubSize / typeSize, bufferNum)` is ubSize / (typeSize * bufferNum) for positive
     integers); with `row_length` (the branches of a row kernel of a run-time row length:
-    hswc.passes.row_branches), by that length instead. A `bank-offsets` kernel's gaps (UbPlan.bank_gaps) are reserved at their most
-    where the pass that leaves room for them reaches `gapped_from`; else at a block each, the
-    pass then below `gapped_from`, so the kernel, which sees only ubFactor, knows which.
+    hswc.passes.row_branches), by that length instead. A `bank-offsets` kernel's gaps
+    (UbPlan.bank_gaps) are reserved at their most where the pass that leaves room for them
+    reaches `gapped_from`; else at a block each, the pass then below `gapped_from`, so the
+    kernel, which sees only ubFactor, knows which.
 
     Fails (a.check) as the reference does: no cores, no UB, no UB left after the reserve, or a
     UB too small for one aligned pass (ops-nn's arch35 tiling does not check that last one; its

@@ -103,9 +103,9 @@ def test_kernel_unit_test_of_a_run_time_row_length_passes_on_the_cpu_model(
 def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
         package: Callable[[str], Path], tmp_path: Path) -> None:
     """RmsNorm's op_host tiling on the CPU model of the tiling context: x of 5 rows of 40 and
-    of 1000 and of 3 rows of 4000 and of 4100 tile 5 and 3 rows, rowLength and the mean's scalar the length,
-    the tiling key each length's branch; a weight of 999 against rows of 1000 is refused
-    naming it."""
+    of 1000 and of 3 rows of 4000 and of 4100 tile 5 and 3 rows, rowLength and the mean's
+    scalar the length, the tiling key each length's branch; a weight of 999 against rows of
+    1000 is refused naming it."""
     from hswc.checker import host_tiling
     from hswc.checker.op_folder import folder
 
