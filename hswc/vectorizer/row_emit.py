@@ -447,10 +447,10 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
             columns[b] = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]),
                                  local_name(b))
             if rows.segment is None:  # else each segment copies its part
-                size = ELEMENT_BYTES[val.dtype]
+                nbytes = ELEMENT_BYTES[val.dtype]
                 e.op(ascend.DataCopyPadOp(columns[b], gm[val], (
-                    e.a.const(rows.length * size) if row_length is None  # a whole row's n
-                    else e.a.mul(row_length, e.a.const(size)))))
+                    e.a.const(rows.length * nbytes) if row_length is None  # a whole row's n
+                    else e.a.mul(row_length, e.a.const(nbytes)))))
     if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
