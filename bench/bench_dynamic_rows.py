@@ -7,8 +7,9 @@ hswc.passes.row_schedule_choice.DYNAMIC_LENGTHS). The dynamic kernel is modelled
 length by giving the cost model the row length it reads at run time
 (hswc.profiling.profile.profile_kernel's `row_length`). Columns: each kernel's time, how its
 chunk holds a row (`rows`: several whole rows, `1`: one row a chunk, `seg S`: one row in
-segments of S elements; every dynamic row is one a chunk in segments, its last segment padded
-to S with the combiner's identity), and dynamic / static.
+segments of S elements, its last segment padded to S with the combiner's identity; of the
+dynamic kernel, the branch its host tiling picks at the length: `whole W`, one row a chunk
+padded to W, or `seg S`: hswc.passes.row_branches), and dynamic / static.
 
     python bench/bench_dynamic_rows.py [--log2-size 24] [--lengths 64,1024,8192,60000]
                                        [--dtypes f16,f32] [--ops softmax,rms_norm]
@@ -27,7 +28,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from hswc.cost_model import Report
 from hswc.platform import get_platform
-from hswc.profiling.profile import profile_kernel
+from hswc.profiling.profile import profile_kernel, row_branch
+from hswc.rows import read_rows
 
 
 def dynamic_module(op: str, dtype: str) -> str:
@@ -45,8 +47,25 @@ def model(lowered_module: ModuleOp, rows: int, soc: str, length: int | None = No
     if not kernels:
         return None
     platform = get_platform(soc)
-    return profile_kernel(lowered_module, kernels[0], rows, platform, platform.cost,
+    kernel = kernels[0]
+    if length is not None:  # the branch the host's tiling picks at this length
+        kernel = row_branch(lowered_module, kernels, rows, length, platform,
+                            platform.cost) or kernel
+    return profile_kernel(lowered_module, kernel, rows, platform, platform.cost,
                           row_length=length)
+
+
+def _branch_chunk(lowered_module: ModuleOp, rows: int, soc: str, length: int) -> str:
+    """How the branch the tiling picks at `length` holds a row (`whole W`, `seg S`)."""
+    kernels = [f for f in lowered_module.walk() if isinstance(f, func.FuncOp)
+               and "hsg.rows" in f.attributes]
+    platform = get_platform(soc)
+    kernel = row_branch(lowered_module, kernels, rows, length, platform, platform.cost)
+    described = read_rows(kernel if kernel is not None else kernels[0])
+    assert described is not None
+    if described.segment is None:
+        return f"whole {described.length}"
+    return f"seg {described.segment}"
 
 
 def _cell(report: Report | None, chunk: str) -> str:
@@ -74,7 +93,8 @@ def table(ops: list[str], dtypes: list[str], lengths: list[int], socs: list[str]
                         if static is not None and moving is not None else "-"
                     lines.append(f"| {soc} | {op} | {dtype} | {length} | "
                                  f"{_cell(static, _chunk(static_module))} | "
-                                 f"{_cell(moving, _chunk(dynamic))} | {ratio} |")
+                                 f"{_cell(moving, _branch_chunk(dynamic, rows, soc, length))}"
+                                 f" | {ratio} |")
                     print(lines[-1], flush=True)
     return lines
 

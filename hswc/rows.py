@@ -31,7 +31,12 @@ A row length known only at run time (`dynamic`: a reduced dim `?`) is the kernel
 (`length` is S too: what a chunk's buffers are planned for), the last one of 1 to S elements
 padded to S with each reduction's identity (hswc.reduction_order.padded), so one kernel takes
 every length and its order of combination is a function of the length (Rows.at_length: the
-description for one run-time length).
+description for one run-time length). A dynamic row without a segment (`whole`, one a chunk)
+is a branch for rows of at most `length` W elements (hswc.passes.row_branches: the host's
+tiling picks it from the run-time length): the row is read once and worked whole, its calls on
+all W lanes, each reduction's source padded from n to W with the identity, so a row is combined
+as one padded segment of W is (the same bits as the segmented kernel's at n <= S, but for the
+compensated sum's sign of a zero: hswc.passes.row_branches).
 
 Lanes (`lanes = L`): a reduction over a dim that is not the innermost (softmax over dim 0 of
 [R, C]) whose runs would be single elements is described by rows of L adjacent columns each:
@@ -98,15 +103,29 @@ class Rows:
     """A row in segments sums exp(b - max) in the max's pass (module docstring)."""
     dynamic: bool = False
     """The row length is the kernel's run-time `row_length` (module docstring); `length` and
-    `segment` are then the segment's, or, once at_length gave it, the run-time length."""
+    `segment` are then the segment's (of a whole row, no segment: the most it holds), or,
+    once at_length gave it, the run-time length."""
     lanes: int = 1
     """Values a row's reduction keeps, each of its lanes reduced apart (module docstring:
     Lanes; `run` = lanes); 1: one value a row."""
 
     def at_length(self, length: int) -> Rows:
-        """A dynamic description at one run-time row length (its segment kept)."""
+        """A dynamic description at one run-time row length (its segment kept); ValueError
+        where a whole row (no segment) is longer than the branch holds."""
         assert self.dynamic
+        if self.segment is None and length > self.length:
+            raise ValueError(f"takes a run-time row length of {length}, longer than the "
+                             f"{self.length} elements its kernel's whole rows hold (the host's "
+                             "tiling picks another branch for such rows)")
         return replace(self, length=length)
+
+    @property
+    def padded_to(self) -> int | None:
+        """The elements a dynamic row's reductions combine, padded with the identity: its
+        segment, or a whole row's most (module docstring); None for a static length."""
+        if not self.dynamic:
+            return None
+        return self.segment if self.segment is not None else self.length
 
     @property
     def chunk_length(self) -> int:
@@ -281,10 +300,10 @@ class Rows:
         outputs = _classes(data.get("outputs"), "outputs")
         segment = data.get("segment")
         dynamic = data.get("dynamic")
-        if dynamic is not None and (not isinstance(dynamic, UnitAttr) or segment is None
+        if dynamic is not None and (not isinstance(dynamic, UnitAttr) or one is None
                                     or data.get("runs") is not None):
-            raise ValueError(f"{ROWS_ATTR} `dynamic` must be a unit attribute, with a segment "
-                             f"and contiguous rows, got {dynamic}")
+            raise ValueError(f"{ROWS_ATTR} `dynamic` must be a unit attribute, with "
+                             f"one_per_chunk and contiguous rows, got {dynamic}")
         if segment is not None and (not isinstance(segment, IntegerAttr) or one is None
                                     or not 0 < segment.value.data < length.value.data + (
                                         dynamic is not None)):

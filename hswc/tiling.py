@@ -219,6 +219,7 @@ RESULT_NAMES = ("total_num", "block_factor", "ub_factor", "used_core_num", "tili
 
 def tiling_formula(
     a: TilingArith[V, B], total_num: V, core_num: V, ub_size: V, dtype: str, plans: Plans,
+    row_length: V | None = None,
 ) -> Tiling[V]:
     """CANN's TilingFunc: split `total_num` elements over the cores (for a kernel that reads
     broadcast inputs in row runs, blockFactor rounded up to the plan's block_align), then into
@@ -231,9 +232,11 @@ def tiling_formula(
     reach it on no Ascend SoC). With variants, the plan and the tiling key are chosen by the
     element count first (ops-nn arch35: `useDoubleBuffer = totalNum > 1024`; its
     `FloorDiv(ubSize / typeSize, bufferNum)` is ubSize / (typeSize * bufferNum) for positive
-    integers). A `bank-offsets` kernel's gaps (UbPlan.bank_gaps) are reserved at their most
-    where the pass that leaves room for them reaches `gapped_from`; else at a block each, the
-    pass then below `gapped_from`, so the kernel, which sees only ubFactor, knows which.
+    integers); with `row_length` (the branches of a row kernel of a run-time row length:
+    hswc.passes.row_branches), by that length instead. A `bank-offsets` kernel's gaps
+    (UbPlan.bank_gaps) are reserved at their most where the pass that leaves room for them
+    reaches `gapped_from`; else at a block each, the pass then below `gapped_from`, so the
+    kernel, which sees only ubFactor, knows which.
 
     Fails (a.check) as the reference does: no cores, no UB, no UB left after the reserve, or a
     UB too small for one aligned pass (ops-nn's arch35 tiling does not check that last one; its
@@ -250,7 +253,8 @@ def tiling_formula(
         block_factor = a.mul(a.ceil_div(block_factor, step), step)
     block_factor = a.name(block_factor, "block_factor")
     used_core_num = a.select(empty, one, a.ceil_div(total_num, a.max(block_factor, one)))
-    chosen = _choose(a, total_num, variants_of(plans, dtype))
+    chosen = _choose(a, total_num if row_length is None else row_length,
+                     variants_of(plans, dtype), row_length is not None)
 
     def value(figure: V | int) -> V:
         return a.const(figure) if isinstance(figure, int) else figure
@@ -327,7 +331,8 @@ def _gaps(plan: UbPlan) -> tuple[int, int, int]:
             plan.bank_gaps * (BANK_GAP_MOST - BANK_GAP_LEAST), gapped_from(plan))
 
 
-def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...]) -> _Chosen[V]:
+def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...],
+            by_length: bool = False) -> _Chosen[V]:
     first = variants[0]
     gapped = any(v.plan.bank_gaps for v in variants)
     reserves = any(v.plan.ub_reserve for v in variants) or len(variants) == 1 or gapped
@@ -339,6 +344,7 @@ def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...]) -
     for v in variants[1:]:
         assert v.above is not None
         taken = a.name_bool(a.gt(total_num, a.const(v.above)),
+                            f"row_above_{v.above}" if by_length else
                             "use_double_buffer" if len(variants) == 2 else f"above_{v.above}")
 
         def pick(new: int, old: V | int, hint: str, cond: B = taken) -> V | int:
@@ -411,10 +417,11 @@ class IntArith:
 
 
 def compute_tiling(
-    total_num: int, core_num: int, ub_size: int, dtype: str, plans: Plans
+    total_num: int, core_num: int, ub_size: int, dtype: str, plans: Plans,
+    row_length: int | None = None,
 ) -> Tiling[int]:
     """The tiling as numbers; TilingError where the reference fails."""
-    return tiling_formula(IntArith(), total_num, core_num, ub_size, dtype, plans)
+    return tiling_formula(IntArith(), total_num, core_num, ub_size, dtype, plans, row_length)
 
 
 def block_slice(a: TilingArith[V, B], total_num: V, block_factor: V, block_idx: V) -> tuple[V, V]:

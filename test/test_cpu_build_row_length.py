@@ -18,8 +18,10 @@ from sampling import sampled, selected
 from test_cpu_build_rows import FLAGS
 from test_dynamic_rows import _text
 from test_row_kernels import _named_inputs, _reference
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
 from hswc import runner
+from hswc.dialects import hsg
 from hswc.platform import PLATFORMS
 from hswc.reference import compare_tolerance
 from hswc.rows import ROW_LENGTH_FIELD, read_rows
@@ -50,13 +52,21 @@ def _text_of(case: str) -> str:
 
 
 def _kernel(case: str) -> tuple[runner.Kernel, int]:
-    """The case compiled to the ascend level for its SoC on CORES cores, and its segment."""
+    """The case compiled to the ascend level for its SoC on CORES cores, and the segment of
+    its segmented branch (hswc.passes.row_branches: the host's tiling picks it for rows longer
+    than its whole branches hold)."""
     soc = CASES[case][2]
     kernel = runner.compile_text(_text_of(case), core_num=CORES, soc=soc)
     (rows,) = [r for op in kernel.module.walk() if op.name == "func.func"
-               and (r := read_rows(op)) is not None]
-    assert rows.dynamic and rows.segment is not None
+               and (r := read_rows(op)) is not None and r.segment is not None]
+    assert rows.dynamic
     return kernel, rows.segment
+
+
+def _keys(module: ModuleOp) -> list[int]:
+    """The tiling keys of the module's kernels: one per branch (hswc.passes.row_branches)."""
+    return [attr.value.data for op in module.walk() if op.name == "func.func"
+            and isinstance(attr := op.attributes.get(hsg.TILING_KEY_ATTR), IntegerAttr)]
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +80,13 @@ def executables(tmp_path_factory: pytest.TempPathFactory,
     for case in [c for c in CASES if c in selected(request, "case")]:
         op, dtype, soc = CASES[case]
         source = directory / f"{case}.cpp"
-        source.write_text(kernel_source(_kernel(case)[0].module))
+        module = _kernel(case)[0].module
+        source.write_text(kernel_source(module))
         inputs = len(_named_inputs(op, (1, 8), dtype))
         builds[case] = Build(source, directory / case,
                              (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={case}",
-                              f"-DHSWC_GM_INPUTS={inputs}"))
+                              f"-DHSWC_GM_INPUTS={inputs}",
+                              f"-DHSWC_TILING_KEYS={','.join(map(str, _keys(module)))}"))
     build(list(builds.values()))
     return {case: b.output for case, b in builds.items()}
 

@@ -45,7 +45,7 @@ def test_one_module_of_a_run_time_row_length_runs_every_length_at_every_level(op
     text = text.replace("tensor<8xf32>", "tensor<?xf32>")
     assert "tensor<?x?xf32>" in text and "tensor<8x" not in text
     kernels = {level: compile_text(text, level=level) for level in ALL_LEVELS}
-    assert _row_kernels(kernels["ascend"]) == 1
+    assert _row_kernels(kernels["ascend"]) >= 2  # its branches (hswc.passes.row_branches)
     for length in LENGTHS:
         inputs = _inputs(op, 3, length, "f32")
         want = _reference(op, inputs, -1)
@@ -136,7 +136,7 @@ def test_long_run_time_rows_within_tolerance(op: str, length: int, dtype: str) -
     text = _text(op, inputs, dtype, (0, 1)).replace(f"tensor<{length}x{dtype}>",
                                                      f"tensor<?x{dtype}>")
     kernel = compile_text(text, level="ascend")
-    assert _row_kernels(kernel) == 1
+    assert _row_kernels(kernel) >= 1  # its branches (hswc.passes.row_branches)
     within = compare_tolerance(kernel.run(*inputs).outputs[0], _reference(op, inputs, -1))
     assert within.equal, within.summary()
 

@@ -76,8 +76,9 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     for op in OPS for soc in SOCS])
 def test_kernel_unit_test_of_a_run_time_row_length_passes_on_the_cpu_model(
         package: Callable[[str], Path], op: str, soc: str, tmp_path: Path) -> None:
-    """tests/ut/op_kernel (Ascend 950's with its API and UB): one test per dtype, the tiling's
-    rowLength the example's, passed; the goldens meet the float64 model."""
+    """tests/ut/op_kernel (Ascend 950's with its API and UB): one test per dtype and branch
+    (hswc.passes.row_branches: each holds the example's rows), the tiling's rowLength the
+    example's, passed; the goldens meet the float64 model."""
     apt = "_apt" if soc == "ascend950" else ""
     source = package(op) / f"tests/ut/op_kernel/test_{op}{apt}.cpp"
     text = source.read_text()
@@ -85,9 +86,11 @@ def test_kernel_unit_test_of_a_run_time_row_length_passes_on_the_cpu_model(
     (done,) = build_and_run_unit_tests(
         {op: (source, ARCH35_UT_FLAGS if apt else ())}, tmp_path).values()
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines()[-1] == f"{len(DTYPES)} passed, 0 failed"
-    for dtype in DTYPES:
-        test = text[text.index(f"KernelTest, {dtype}_kernel)"):]
+    tests = text.count("TEST_F(")  # one per dtype and branch (hswc.passes.row_branches)
+    assert tests > len(DTYPES) and tests % len(DTYPES) == 0
+    assert done.stdout.splitlines()[-1] == f"{tests} passed, 0 failed"
+    for dtype in DTYPES:  # the first branch's test (each branch's goldens are the same bits)
+        test = text[text.index(f"KernelTest, {dtype}_v0_kernel)"):]
         x = unit_test_array(test, "x", dtype)
         rows = int(test.split("tiling.totalNum = ")[1].split(";")[0])
         inputs = [x.reshape(rows, -1), *(unit_test_array(test, n, dtype)
@@ -99,9 +102,10 @@ def test_kernel_unit_test_of_a_run_time_row_length_passes_on_the_cpu_model(
 
 def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
         package: Callable[[str], Path], tmp_path: Path) -> None:
-    """RmsNorm's op_host tiling, unchanged, on the CPU model of the tiling context: x of 5 rows
-    of 1000 and of 3 rows of 4100 tile 5 and 3 rows, rowLength and the mean's scalar the
-    length; a weight of 999 against rows of 1000 is refused naming it."""
+    """RmsNorm's op_host tiling on the CPU model of the tiling context: x of 5 rows of 40 and
+    of 1000 and of 3 rows of 4000 and of 4100 tile 5 and 3 rows, rowLength and the mean's
+    scalar the length, the tiling key each length's branch; a weight of 999 against rows of
+    1000 is refused naming it."""
     from hswc.checker import host_tiling
     from hswc.checker.op_folder import folder
 
@@ -120,7 +124,8 @@ def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
              f"1:{weight}", "--output", f"1:{x[0]}x{x[1]}", "--attr", "float:0.5"],
             capture_output=True, text=True, timeout=60, check=False)
 
-    for rows, length in ((5, 1000), (3, 4100)):
+    keys = []
+    for rows, length in ((5, 40), (5, 1000), (3, 4000), (3, 4100)):
         done = tile((rows, length), length)
         assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
         data = bytes.fromhex(next(line.split()[2] for line in done.stdout.splitlines()
@@ -128,6 +133,12 @@ def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
         total, _block, _ub, row_length = np.frombuffer(data[:32], "<i8")
         scalar, epsilon = struct.unpack("<2f", data[32:40])  # rowLengthF32, then epsilon
         assert (total, row_length, epsilon, scalar) == (rows, length, 0.5, length)
+        keys.append(next(line for line in done.stdout.splitlines()
+                         if line.startswith("template ")))
+    # the branch each length takes (hswc.passes.row_branches): whole rows of 64, of 1024, of
+    # 4096 (the longest 64 * 2^k RmsNorm's f16 chunk holds in the A2's UB), then in segments;
+    # the schMode of an f16 x: DT_FLOAT16 = 1, the branch above it
+    assert keys == [f"template schMode={1 | branch << 8}" for branch in (0, 1, 2, 3)], keys
     done = tile((5, 1000), 999)
     assert done.returncode != 0 and "status failed" in done.stdout
     assert ("RmsNorm: dim 0 of weight must be dim 1 of x (1000) to broadcast to the output, "

@@ -410,7 +410,8 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
     if first is None:
         return None
     for kernel, rows in described[1:]:
-        if rows is None or rows.length != first.length:
+        if rows is None or (rows.length != first.length  # branches: hswc.passes.row_branches
+                            and not (rows.dynamic and first.dynamic)):
             raise OpError(kernel.func, f"has rows of {rows.length if rows else 'no'} elements, "
                           f"@{kernels[0].func.sym_name.data} of {first.length}: a package's "
                           "kernels tile rows of one length")
@@ -686,7 +687,8 @@ def describe_named(module: ModuleOp, kernels: list[Kernel], request: PackageRequ
 
     operator = Operator(snake_case(docs.op_type), inputs, ("y",), definition.aclnn,
                         first.operator.scalar_fields, docs.op_type, first.operator.reads,
-                        _counts(first), row_length=first.operator.row_length)
+                        _counts(first), row_length=first.operator.row_length,
+                        row_branches=first.operator.row_branches)
     return Description(
         operator=operator, summary=docs.summary, formula=computation.formula, body=(),
         notes=computation.notes, nan_x=computation.nan_x,
@@ -798,7 +800,8 @@ def describe_generic(module: ModuleOp, kernels: list[Kernel], request: PackageRe
                 "own dtype.", *body)
     operator = Operator(stem, inputs, outputs, request.aclnn or f"aclnn{request.name}",
                         first.operator.scalar_fields, request.name, first.operator.reads,
-                        _counts(first), row_length=first.operator.row_length)
+                        _counts(first), row_length=first.operator.row_length,
+                        row_branches=first.operator.row_branches)
     parameters = {**{n: f"input {i + 1} of the body" for i, n in enumerate(inputs)},
                   **{n: "the body's result" if len(outputs) == 1 else
                      f"result {i + 1} of the body" for i, n in enumerate(outputs)}}

@@ -45,9 +45,10 @@ class TilingPrinter:
     def lines(self) -> list[str]:
         fn, ctx = self.kernel.tiling, self.ctx
         params = [ctx.scope.declare(arg, fallback_name(arg)) for arg in fn.body.block.args]
-        if len(params) != 3:
+        if len(params) != 3 + self.kernel.operator.row_branches:
             raise OpError(fn, "is a host tiling function without the arguments "
-                          "(totalNum, coreNum, ubSize)")
+                          "(totalNum, coreNum, ubSize" +
+                          (", rowLength)" if self.kernel.operator.row_branches else ")"))
         ctx.writer.line(f"// @{fn.sym_name.data}: the tiling of the {self.kernel.dtype} kernel.")
         operator = self.kernel.operator
         name = operator.tiling_function(self.kernel.dtype)

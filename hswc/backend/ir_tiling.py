@@ -23,6 +23,7 @@ from hswc.diagnostics import OpError
 from hswc.dialects import ascend
 from hswc.kernel_signature import kernel_arguments
 from hswc.platform import COST_FIGURES, DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES, Platform
+from hswc.rows import read_rows
 from hswc.tiling import RESULT_NAMES, Tiling, overlong_chunk
 
 
@@ -31,10 +32,16 @@ class TilingRefused(ValueError):
     ge::GRAPH_FAILED); the message is the assert's."""
 
 
-def ir_tiling(kernel: Kernel, total_num: int, core_num: int, ub_size: int) -> Tiling[int]:
-    """The kernel's host tiling function run on (totalNum, coreNum, ubSize)."""
+def ir_tiling(kernel: Kernel, total_num: int, core_num: int, ub_size: int,
+              row_length: int | None = None) -> Tiling[int]:
+    """The kernel's host tiling function run on (totalNum, coreNum, ubSize); of the branches
+    of a run-time row length (a tiling that takes rowLength: hswc.passes.row_branches), at
+    `row_length`, by default one at which the tiling picks this kernel (branch_length)."""
+    args = [total_num, core_num, ub_size]
+    if len(kernel.tiling.function_type.inputs) == len(args) + 1:
+        args.append(branch_length(kernel) if row_length is None else row_length)
     try:
-        values = evaluate_function(kernel.tiling, [total_num, core_num, ub_size], COST_FIGURES)
+        values = evaluate_function(kernel.tiling, args, COST_FIGURES)
     except CostModelError as error:
         if isinstance(error.op, cf.AssertOp):
             raise TilingRefused(error.op.msg.data) from None
@@ -42,6 +49,17 @@ def ir_tiling(kernel: Kernel, total_num: int, core_num: int, ub_size: int) -> Ti
     if len(values) != len(RESULT_NAMES):
         raise OpError(kernel.tiling, f"returns {len(values)} values, not {len(RESULT_NAMES)}")
     return Tiling(*values)
+
+
+LONGEST_ROW = 1 << 30
+"""A row length above every whole branch's (the segmented branch's, for branch_length)."""
+
+
+def branch_length(kernel: Kernel) -> int:
+    """A run-time row length at which the tiling picks `kernel` among its branches: a whole
+    branch's most (hswc.rows: a dynamic row without a segment), else LONGEST_ROW."""
+    rows = read_rows(kernel.func)
+    return rows.length if rows is not None and rows.segment is None else LONGEST_ROW
 
 
 @dataclass(frozen=True)

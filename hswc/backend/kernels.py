@@ -230,10 +230,12 @@ def _operator(stem: str, fn: func.FuncOp) -> Operator:
     inputs = names[:-outputs]
     rows = read_rows(fn)
     row_length = rows is not None and rows.dynamic
+    branches = row_length and hsg.TILING_KEY_ATTR in fn.attributes  # hswc.passes.row_branches
     if COUNTS_ATTR in fn.attributes:  # the counts: after the inputs, an operand of their own
         return Operator(stem, inputs[:-1], names[-outputs:], aclnn, fields, counts=inputs[-1],
-                        row_length=row_length)
-    return Operator(stem, inputs, names[-outputs:], aclnn, fields, row_length=row_length)
+                        row_length=row_length, row_branches=branches)
+    return Operator(stem, inputs, names[-outputs:], aclnn, fields, row_length=row_length,
+                    row_branches=branches)
 
 
 def _tiling_key(module: ModuleOp, kernel: func.FuncOp, stem: str,

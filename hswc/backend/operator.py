@@ -43,6 +43,9 @@ class Operator:
     row_length: bool = False
     """Of a row kernel of a run-time row length (hswc.rows `dynamic`): its tiling struct has
     the length (hswc.rows.ROW_LENGTH_FIELD), which the host tiling reads from x's shape."""
+    row_branches: bool = False
+    """Of one compiled as branches picked by that length (hswc.passes.row_branches): its host
+    tiling takes the length after ubSize to pick one."""
 
     @property
     def int_fields(self) -> tuple[str, ...]:

@@ -36,7 +36,7 @@ from hswc.backend.package_attributes import (
 from hswc.backend.package_counts import def_lines as counts_def_lines
 from hswc.backend.package_counts import tiling_lines as counts_tiling_lines
 from hswc.backend.package_kernel import generated, guarded, tiling_data_h, tiling_key_h
-from hswc.backend.package_row_length import length_lines, row_count
+from hswc.backend.package_row_length import ROW_LENGTH, length_lines, row_count
 from hswc.backend.package_row_length import tiling_lines as row_length_lines
 from hswc.backend.run_time_shapes import RunTimeShapes
 from hswc.broadcast import DYNAMIC_DIM
@@ -258,6 +258,8 @@ def tiling_cpp(kernels: list[Kernel], d: Description, kernel_dir: str = "../op_k
     `set_key` the line(s) that hand the tiling key to the runtime."""
     operator = kernels[0].operator
     op_type, struct = operator.op_type, operator.tiling_struct
+    lengths = "int64_t, " if operator.row_branches else ""  # the branches' pick (row_branches)
+    length_arg = f"{ROW_LENGTH}, " if operator.row_branches else ""
     cmath = "#include <cmath>\n" if d.attributes else ""
     text = f"""{generated(kernels)}
 // TilingFunc of {op_type}: platform and tensor queries around the generated tiling.
@@ -273,7 +275,7 @@ namespace optiling {{
 
 namespace {{
 
-using ComputeTiling = bool (*)(int64_t, int64_t, int64_t, {struct}*, int64_t*, int64_t*,
+using ComputeTiling = bool (*)(int64_t, int64_t, int64_t, {lengths}{struct}*, int64_t*, int64_t*,
     const char**);
 
 // The generated tiling of the kernel for each dtype the package has a kernel for.
@@ -318,7 +320,7 @@ static ge::graphStatus {op_type}TilingFunc(gert::TilingContext* context)
     int64_t tilingKey = 0;
     const char* error = "";
     OP_CHECK_IF(!computeTiling({row_count(d.run_time_row, d.output_per_row, d.row_group)}, coreNum,
-        static_cast<int64_t>(ubSize), tilingData, &blockDim, &tilingKey, &error),
+        static_cast<int64_t>(ubSize), {length_arg}tilingData, &blockDim, &tilingKey, &error),
         OP_LOGE(context, "{op_type}: tiling failed: %s", error), return ge::GRAPH_FAILED);
 {_attribute_copies(d)}{row_length_lines(d.run_time_row)}{counts_tiling_lines(operator)}\
     context->SetBlockDim(static_cast<uint32_t>(blockDim));

@@ -56,7 +56,7 @@ def tiling_data_text(kernels: list[Kernel], folder: str = "") -> str:
 def tiling_key_text(kernels: list[Kernel]) -> str:
     """schMode of each kernel, declared to the template-argument machinery of ascendc."""
     operator = kernels[0].operator
-    macros = ", ".join(operator.key_macro(k.dtype) for k in kernels)
+    macros = ", ".join(operator.key_macro(k.dtype, k.variant) for k in kernels)
     body = [
         '#include "ascendc/host_api/tiling/template_argument.h"',
         "",

@@ -56,14 +56,15 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
             math.prod(shapes[count]) // (output_per_row or 1) * row_group, IndexType()))).result
     cores = b.insert(hsg.GetCoreNumAivOp()).result
     ub = b.insert(hsg.GetUbSizeOp()).result
-    call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [total, cores, ub],
-                                [IndexType()] * len(RESULT_NAMES)))
+    length = b.insert(arith.ConstantOp(IntegerAttr(output_per_row or 0, IndexType()))).result
+    call = b.insert(func.CallOp(kernel.tiling.sym_name.data, [
+        total, cores, ub, *([length] if kernel.operator.row_branches else [])],
+        [IndexType()] * len(RESULT_NAMES)))
     values = [b.insert(arith.ConstantOp(FloatAttr(v, Float32Type()))).result for v in scalars]
     reads = kernel.operator.reads or tuple(range(count))  # an input read through several
     tiling, counts = list(call.results[:len(TILING_FIELDS)]), None
     if kernel.operator.row_length:  # a run-time row length: the shapes' (hswc.rows `dynamic`)
-        tiling.append(b.insert(arith.ConstantOp(IntegerAttr(output_per_row or 0,
-                                                            IndexType()))).result)
+        tiling.append(length)
     if kernel.operator.counts:  # run as a package without group_index: groupNum -1, every row
         tiling.append(b.insert(arith.ConstantOp(IntegerAttr(-1, IndexType()))).result)
         counts = b.insert(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
@@ -73,6 +74,23 @@ def _runner(kernel: Kernel, scalars: Sequence[float],
                                    types[count:], counts))
     b.insert(func.ReturnOp(*launch.ys))
     return func.FuncOp(RUNNER, (types[:count], types[count:]), Region(block))
+
+
+def picked_branch(module: ModuleOp, kernel: Kernel, row_length: int,
+                  platform: Platform) -> Kernel:
+    """Of the branches of a run-time row length (hswc.passes.row_branches), `kernel` with the
+    function of the one its tiling picks at `row_length`."""
+    from dataclasses import replace
+
+    from hswc.backend.ir_tiling import ir_tiling
+
+    key = ir_tiling(kernel, 1, platform.core_num, platform.ub_size, row_length).tiling_key
+    for fn in module.body.block.ops:
+        attr = fn.attributes.get(hsg.TILING_KEY_ATTR)
+        if isinstance(fn, func.FuncOp) and isinstance(attr, IntegerAttr) \
+                and attr.value.data == key and hsg.is_kernel(fn):
+            return replace(kernel, func=fn, tiling_key=key)
+    return kernel
 
 
 def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
@@ -89,6 +107,8 @@ def run_kernel(module: ModuleOp, kernel: Kernel, inputs: Sequence[np.ndarray],
     An i1 output is a bool array (one stored packed too)."""
     from hswc.runner import compile_module
 
+    if kernel.operator.row_branches:  # the branch the tiling picks at this row length
+        kernel = picked_branch(module, kernel, output_per_row or 0, platform)
     copy = module.clone()
     copy.body.block.add_op(_runner(kernel, [attributes[f] for f in kernel.operator.scalar_fields],
                                    shapes, output_per_row, row_group))

@@ -206,15 +206,16 @@ def run_body_values(block: Block, inputs: Sequence[np.ndarray], outer: Outer,
             for value, v, shape in zip(found, last.operands, wanted, strict=True)]
 
 
-def _segment(op: ReduceOp) -> tuple[int | None, bool, bool, bool]:
+def _segment(op: ReduceOp) -> tuple[int | None, bool, bool, int | None]:
     """The segment the row kernel around `op` works its rows in (hswc.rows), if any, whether
-    it sums online, whether it sums `op` compensated (hswc.dialects.hsg_rows), and whether
-    its last segment is padded (a run-time row length: hswc.reduction_order.padded)."""
+    it sums online, whether it sums `op` compensated (hswc.dialects.hsg_rows), and the
+    elements a row of a run-time length is padded to (its segments', or a whole row's most:
+    hswc.reduction_order.padded, Rows.padded_to)."""
     parent = op.parent_op()
     rows = read_rows(parent) if parent is not None else None
     if rows is None:
-        return None, False, False, False
-    return rows.segment, rows.online, compensated(op, rows), rows.dynamic
+        return None, False, False, None
+    return rows.segment, rows.online, compensated(op, rows), rows.padded_to
 
 
 def _lanes(op: ReduceOp) -> int:
@@ -270,10 +271,10 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
                                None if segment is None else segment // lanes)[..., None, :]
     elif segment is not None and pair is not None:
         a, b = (np.broadcast_to(values[v], full).astype(np.float32) for v in pair)
-        reduced = online_sum(a, b, segment, pad)[..., None]
+        reduced = online_sum(a, b, segment, pad is not None)[..., None]
     else:
-        if pad and segment is not None:
-            wide = padded(wide, op.combiner.data, segment)
+        if pad is not None:
+            wide = padded(wide, op.combiner.data, pad)
         reduced = reduce_rows(wide, op.combiner.data, segment=segment,
                               compensated=exact)[..., None]
     return sem.convert(reduced, _dtype(op, op.result.type))

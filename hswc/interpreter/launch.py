@@ -242,7 +242,10 @@ def _at_run_time_length(op: hsg.LaunchOp, rows: Rows | None, tiling: Sequence[An
     if len(tiling) != len(TILING_FIELDS) + 1 or int(tiling[-1]) < 0:
         raise OpError(op, f"launches a row kernel of a run-time row length with tiling values "
                       f"{[int(v) for v in tiling]}: the last must be the row length")
-    return rows.at_length(int(tiling[-1]))
+    try:
+        return rows.at_length(int(tiling[-1]))
+    except ValueError as error:
+        raise OpError(op, f"@{op.kernel.root_reference.data} {error}") from None
 
 
 def _check_row_operands(op: hsg.LaunchOp, inputs: Sequence[Any], names: Sequence[str],

@@ -110,7 +110,10 @@ class RowFunctions(MachineFunctions):
             if values.size != 1 or int(values[0]) < 0:
                 raise OpError(op, f"takes a run-time row length of {values.tolist()}, where "
                               "one length is needed")
-            rows = rows.at_length(int(values[0]))
+            try:
+                rows = rows.at_length(int(values[0]))
+            except ValueError as error:
+                raise OpError(op, str(error)) from None
         inputs, outputs = gm[:len(op.inputs)], gm[len(op.inputs):]
         try:
             total = rows.count_rows([a.size for a in inputs], [a.size for a in outputs])

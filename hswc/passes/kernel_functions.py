@@ -40,20 +40,25 @@ def kernel_function_name(op_name: str, dtype: str) -> str:
     return f"{op_name}_kernel_{dtype}"
 
 
-def build_tiling_function(name: str, dtype: str, plans: Plans) -> func.FuncOp:
-    """The host TilingFunc as IR: (totalNum, coreNum, ubSize) -> the tiling."""
+def build_tiling_function(name: str, dtype: str, plans: Plans,
+                          by_length: bool = False) -> func.FuncOp:
+    """The host TilingFunc as IR: (totalNum, coreNum, ubSize) -> the tiling; `by_length`:
+    (totalNum, coreNum, ubSize, rowLength), its variants picked by the row length
+    (hswc.passes.row_branches)."""
     index = IndexType()
-    block = Block(arg_types=[index] * 3)
-    for arg, arg_name in zip(block.args, ("total_num", "core_num", "ub_size"), strict=True):
+    names = ("total_num", "core_num", "ub_size", *(("row_length",) if by_length else ()))
+    block = Block(arg_types=[index] * len(names))
+    for arg, arg_name in zip(block.args, names, strict=True):
         arg.name_hint = arg_name
     a = IRArith(InsertPoint.at_end(block))
-    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plans)
+    tiling = tiling_formula(a, block.args[0], block.args[1], block.args[2], dtype, plans,
+                            block.args[3] if by_length else None)
     results = tiling.as_tuple()
     for value, result_name in zip(results, RESULT_NAMES, strict=True):
         if value.name_hint is None:
             value.name_hint = result_name
     a.builder.insert(func.ReturnOp(*results))
-    fn = func.FuncOp(name, ((index,) * 3, (index,) * 5), Region(block))
+    fn = func.FuncOp(name, ((index,) * len(names), (index,) * 5), Region(block))
     fn.attributes[hsg.TILING_ATTR] = UnitAttr()
     return fn
 

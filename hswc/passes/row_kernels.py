@@ -83,6 +83,7 @@ from hswc.passes.kernel_functions import (
     scalar_names,
     tiling_function_name,
 )
+from hswc.passes.row_branches import Branch, branches, keyed_launch, variants, whole_lengths
 from hswc.passes.row_schedule_choice import (
     RowChoice,
     choose_row_schedule,
@@ -108,6 +109,7 @@ from hswc.tiling import (
     TILING_FIELDS,
     TilingError,
     UbPlan,
+    Variant,
     block_slice,
     compute_tiling,
 )
@@ -271,6 +273,14 @@ def _tiling_function(name: str, dtype: str, plan: UbPlan) -> func.FuncOp:
     return fn
 
 
+def _branch_tiling(name: str, dtype: str, plans: UbPlan | tuple[Variant, ...]) -> func.FuncOp:
+    """The tiling of a run-time row length's kernel: of one kernel, as _tiling_function's; of
+    branches, taking the row length to pick one by (hswc.passes.row_branches)."""
+    if isinstance(plans, UbPlan):
+        return _tiling_function(name, dtype, plans)
+    return build_tiling_function(name, dtype, plans, by_length=True)
+
+
 def _body_text(body: Block) -> str:
     stream = StringIO()
     Printer(stream=stream).print_block(body)
@@ -336,15 +346,22 @@ def _mark_dim(region: RowRegion, launched: SSAValue) -> None:
     """The launch computing a named op's generics carries the dim it reduces
     (hsg.OP_DIM_ATTR), where they carry one."""
     dims = {d for d in map(hsg.read_op_dim, region.members) if d is not None}
-    if len(dims) == 1 and isinstance(launched.owner, hsg.LaunchOp):
-        launched.owner.attributes[hsg.OP_DIM_ATTR] = IntegerAttr(dims.pop(), 64)
+    owner = launched.owner
+    if len(dims) == 1 and isinstance(owner, Operation):
+        dim = IntegerAttr(dims.pop(), 64)
+        for launch in owner.walk():  # the launch, or each branch's (an scf.if)
+            if isinstance(launch, hsg.LaunchOp):
+                launch.attributes[hsg.OP_DIM_ATTR] = dim
 
 
 def _callee(launched: SSAValue) -> str:
-    """The kernel an hsg.launch's result comes from."""
+    """The kernel an hsg.launch's result comes from (of the scf.if picking a branch:
+    hswc.passes.row_branches, each kernel it launches)."""
     owner = launched.owner
-    assert isinstance(owner, hsg.LaunchOp)
-    return owner.kernel.root_reference.data
+    assert isinstance(owner, Operation)
+    names = [op.kernel.root_reference.data for op in owner.walk() if isinstance(op, hsg.LaunchOp)]
+    assert names
+    return ", @".join(names)
 
 
 def _copy_of(body: Block) -> Block:
@@ -679,6 +696,9 @@ class RowTiler:
                                 "kernel's lowering to AscendC does not take yet")
         plan = kernel.ub_plan()
         self._check_fits(first, rows, kernel, dtype)
+        if rows.dynamic:
+            return self._launch_branches(body, inputs, outputs, kernel, schedule, choice,
+                                         op_name, dtype, first, last, table, reduced)
         tiling_name = table.ensure_built(
             ("row tiling", op_name, dtype, plan),
             lambda: _tiling_function(tiling_function_name(op_name, dtype), dtype, plan), first)
@@ -709,6 +729,85 @@ class RowTiler:
         for output, result in zip(outputs, launch.ys, strict=True):
             result.name_hint = output.name_hint
         return list(launch.ys)
+
+    def _launch_branches(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                         segmented: KernelPlan, schedule: Schedule, choice: RowChoice | None,
+                         op_name: str, dtype: str, first: Operation, last: Operation,
+                         table: KernelFunctions, reduced: tuple[int, ...]) -> list[SSAValue]:
+        """The kernels of a run-time row length, one per branch (hswc.passes.row_branches),
+        the tiling picking one from the length, and their launch before `last` (an scf.if on
+        the tiling key where there are several)."""
+        names = output_names(outputs)
+        text = _body_text(body)
+        scalars = kernel_scalars(body)
+        assert segmented.rows is not None
+        whole_rows = replace(segmented.rows, segment=None, online=False)
+
+        def whole(length: int) -> KernelPlan | None:
+            plan = row_kernel_plan(body, replace(whole_rows, length=length), schedule, dtype,
+                                   names)
+            return plan if refusal(plan) is None and _fits(plan, dtype, self.ub) else None
+
+        probe = row_kernel_plan(body, replace(whole_rows, length=SEGMENT_ALIGN), schedule,
+                                dtype, names)
+        made = branches(segmented, whole, whole_lengths(longest_row(probe, self.ub),
+                                                        SEGMENT_ALIGN))
+        if len(made) == 1:
+            plans: UbPlan | tuple[Variant, ...] = segmented.ub_plan()
+            keyed: tuple[Variant, ...] = ()
+        else:
+            keyed = variants(made, dtype)
+            plans = keyed
+        tiling_name = table.ensure_built(
+            ("row tiling", op_name, dtype, plans),
+            lambda: _branch_tiling(tiling_function_name(op_name, dtype), dtype, plans), first)
+        launched: list[tuple[int, str]] = []
+        for i, branch in enumerate(made):
+            rows = branch.plan.rows
+            assert rows is not None
+            plan = branch.plan.ub_plan()
+
+            def build(i: int = i, branch: Branch = branch, rows: Rows = rows,
+                      plan: UbPlan = plan) -> func.FuncOp:
+                name = kernel_function_name(op_name, dtype) + (branch.suffix if keyed else "")
+                built = _kernel_function(name, _copy_of(body) if keyed else body, inputs,
+                                         outputs, rows, plan)
+                if keyed:
+                    built.attributes[hsg.TILING_KEY_ATTR] = IntegerAttr(keyed[i].key,
+                                                                        IndexType())
+                if choice is not None:
+                    built.attributes[SCHEDULE_ATTR] = schedule_attribute(
+                        schedule, self.soc,
+                        self.core_num is not None and self.ub_size is not None,
+                        CHOICE_ELEMENTS)
+                return built
+
+            launched.append((keyed[i].key if keyed else 0, table.ensure_built(
+                ("row kernel", op_name, dtype, rows, plan, schedule.describe(), text,
+                 bool(keyed)), build,
+                first)))
+        length = _run_time_length(last, segmented.rows, inputs, reduced)
+        kernel_name = launched[-1][1]
+        values = self._host_tiling(last, segmented.rows,
+                                   _run_time_rows(last, segmented.rows, inputs, kernel_name,
+                                                  length),
+                                   dtype, plans, tiling_name, length if keyed else None)
+        builder = Builder(InsertPoint.before(last))
+        widened = host_scalars(builder, scalars)
+
+        def launch(inner: Builder, name: str) -> list[SSAValue]:
+            made_launch = inner.insert(hsg.LaunchOp(
+                name, values[3], inputs, [*values[:len(TILING_FIELDS)], length], widened,
+                [v.type for v in outputs]))
+            for output, result in zip(outputs, made_launch.ys, strict=True):
+                result.name_hint = output.name_hint
+            return list(made_launch.ys)
+
+        results = keyed_launch(builder, launched, values[4], launch,
+                               [v.type for v in outputs])
+        for output, result in zip(outputs, results, strict=True):
+            result.name_hint = output.name_hint
+        return results
 
     def _choose(self, body: Block, text: str, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int | None, dtype: str, reference: KernelPlan
@@ -768,10 +867,12 @@ class RowTiler:
         raise NotARowKernel(f"rows of {rows.length} elements do not fit the UB")
 
     def _host_tiling(self, op: Operation, rows: Rows, count: int | SSAValue, dtype: str,
-                     plan: UbPlan, tiling_name: str) -> list[SSAValue]:
+                     plan: UbPlan | tuple[Variant, ...], tiling_name: str,
+                     row_length: SSAValue | None = None) -> list[SSAValue]:
         """The launch's tiling values: folded constants (a static row count on a named
         platform), else a call of the tiling function on the row count (`count`: a number, or
-        the host's value of a run-time count)."""
+        the host's value of a run-time count) and, where it picks a branch by the run-time
+        row length, `row_length`."""
         a = IRArith(InsertPoint.before(op))
         if isinstance(count, int) and self.core_num is not None and self.ub_size is not None:
             tiling = compute_tiling(count, self.core_num, self.ub_size, dtype, plan)
@@ -785,7 +886,9 @@ class RowTiler:
         ub = (a.const(self.ub_size, "ub_size") if self.ub_size is not None
               else builder.insert(hsg.GetUbSizeOp()).result)
         cores.name_hint, ub.name_hint = "core_num", "ub_size"
-        call = builder.insert(func.CallOp(tiling_name, [n, cores, ub], [IndexType()] * 5))
+        lengths = [] if row_length is None else [row_length]
+        call = builder.insert(func.CallOp(tiling_name, [n, cores, ub, *lengths],
+                                          [IndexType()] * 5))
         for value, name in zip(call.results, RESULT_NAMES, strict=True):
             value.name_hint = name
         return list(call.results)

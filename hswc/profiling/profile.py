@@ -85,17 +85,41 @@ def kernel_dtype(kernel: func.FuncOp) -> str:
     return element_type_name(first.get_element_type())
 
 
-def _find_kernel(module: ModuleOp, dtype: str | None) -> func.FuncOp:
+def _find_kernel(module: ModuleOp, dtype: str | None, branch: tuple[int, int, Platform,
+                 CostFigures] | None = None) -> func.FuncOp:
+    """The module's one kernel (of `dtype`), or of the branches of a kernel of a run-time row
+    length, the one its tiling picks at `branch` = (rows, row length, platform, figures)."""
     kernels = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)
                and hsg.is_kernel(op)]
     if dtype is not None:
         kernels = [k for k in kernels if kernel_dtype(k) == dtype]
+    if len(kernels) > 1 and branch is not None:
+        picked = row_branch(module, kernels, *branch)
+        kernels = kernels if picked is None else [picked]
     if len(kernels) != 1:
         what = f"{dtype} " if dtype else ""
         found = "no" if not kernels else f"{len(kernels)}"
         raise ValueError(f"the module has {found} {what}kernel functions; the cost model needs "
                          "exactly one (name the dtype)")
     return kernels[0]
+
+
+def row_branch(module: ModuleOp, kernels: Sequence[func.FuncOp], total: int, row_length: int,
+               platform: Platform, figures: CostFigures) -> func.FuncOp | None:
+    """Of `kernels`, the branch of a kernel of a run-time row length (hswc.passes.row_branches)
+    the host's tiling picks for `total` rows of `row_length` elements: the kernel whose
+    hsg.tiling_key a tiling function taking the row length returns; None where none does."""
+    keyed = {k.attributes[hsg.TILING_KEY_ATTR]: k for k in kernels
+             if hsg.TILING_KEY_ATTR in k.attributes}
+    for fn in module.body.block.ops:
+        if isinstance(fn, func.FuncOp) and hsg.TILING_ATTR in fn.attributes \
+                and len(fn.function_type.inputs) == 4:
+            values = evaluate_function(fn, [total, platform.core_num, platform.ub_size,
+                                            row_length], figures)
+            for attr, kernel in keyed.items():
+                if isinstance(attr, IntegerAttr) and attr.value.data == values[-1]:
+                    return kernel
+    return None
 
 
 def _describe(kernel: func.FuncOp) -> str:
@@ -198,7 +222,8 @@ def profile(module_or_kernel: ModuleOp | func.FuncOp, shape: int | Sequence[int]
     module: ModuleOp | None
     if isinstance(module_or_kernel, ModuleOp):
         module = lowered(module_or_kernel, kernel_variant)
-        kernel = _find_kernel(module, dt)
+        kernel = _find_kernel(module, dt, None if row_length is None
+                              else (total, row_length, plat, figs))
     else:
         module, kernel = None, module_or_kernel
         if not hsg.is_kernel(kernel):

@@ -69,7 +69,10 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   work on all S, and each reduction's source has its lanes from v on set to the combiner's
   identity before its fold (pad_tail: SetValue for the lanes up to the next 32-byte block,
   between PIPE_ALL barriers, then one Duplicate from that block on), so it folds as a full
-  segment in hswc.reduction_order.padded's order.
+  segment in hswc.reduction_order.padded's order. A whole row of a run-time length (no
+  segment: a branch for rows of at most its `length` W, hswc.passes.row_branches) is one
+  chunk as a static row is, its copies moving n elements, its calls on all W, each
+  reduction's source padded from n so.
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
@@ -444,8 +447,10 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
             columns[b] = e.value(ascend.TBufGetOp(objects[b], ELEMENT_TYPES[b.dtype]),
                                  local_name(b))
             if rows.segment is None:  # else each segment copies its part
-                e.op(ascend.DataCopyPadOp(columns[b], gm[val],
-                                          e.a.const(rows.length * ELEMENT_BYTES[val.dtype])))
+                nbytes = ELEMENT_BYTES[val.dtype]
+                e.op(ascend.DataCopyPadOp(columns[b], gm[val], (
+                    e.a.const(rows.length * nbytes) if row_length is None  # a whole row's n
+                    else e.a.mul(row_length, e.a.const(nbytes)))))
     if columns and rows.segment is None:  # MTE2's copies done before the vector pipe or the
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
@@ -531,13 +536,22 @@ class RowChunkEmitter:
         """The bytes of a row's elements this chunk copies (elements of `size` bytes): the
         length's, or the valid elements' of a padded last segment."""
         a = self.e.a
-        valid = self.segment.valid if self.segment is not None else None
+        valid = self.valid
         return a.const(self.length * size) if valid is None else a.mul(valid, a.const(size))
+
+    @property
+    def valid(self) -> SSAValue | None:
+        """The run-time count of a row's elements this chunk holds, where its calls work on
+        more (`length`): a padded last segment's, or a whole row's of a run-time length
+        (hswc.rows `dynamic` without a segment); None: all `length` of them."""
+        if self.segment is not None:
+            return self.segment.valid
+        return self.h.row_length if self.rows.dynamic else None
 
     def pad_tail(self, work: SSAValue, combiner: str) -> None:
         """A padded last segment's lanes from its valid count on set to the combiner's
-        identity in the f32 `work` (module docstring)."""
-        valid = self.segment.valid if self.segment is not None else None
+        identity in the f32 `work` (module docstring); so a whole row of a run-time length."""
+        valid = self.valid
         if valid is None:
             return
         e, a = self.e, self.e.a
