@@ -41,7 +41,7 @@ from io import StringIO
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float32Type,
@@ -87,6 +87,7 @@ from hswc.passes.kernel_functions import (
     tiling_function_name,
 )
 from hswc.passes.packed_outputs import check_packed_outputs, mark_packed_outputs
+from hswc.passes.row_branches import keyed_launch
 from hswc.passes.row_kernels import RowTiler
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
@@ -238,31 +239,21 @@ def _erase_generic(op: GenericOp) -> None:
 def _launch(builder: Builder, kernels: list[tuple[int, str]], values: list[SSAValue],
             ew: Elementwise, scalars: list[SSAValue]) -> list[SSAValue]:
     """hsg.launch of the kernel (its results: one per output); of several, the one whose key
-    the tiling returned (an scf.if on the key per kernel but the first, which runs when no
+    the tiling returned (hswc.passes.row_branches.keyed_launch: the first kernel runs when no
     other key matches)."""
-    *others, (key, name) = kernels
-    if not others:
-        inputs = [_flat_source(ew, i) for i in range(len(ew.inputs))]
-        launch = builder.insert(hsg.LaunchOp(name, values[3], inputs,
-                                             values[: len(TILING_FIELDS)], scalars,
-                                             [r.type for r in ew.results]))
-        for made, result in zip(launch.ys, ew.results, strict=True):
-            made.name_hint = result.name_hint
+    inputs = [_flat_source(ew, i) for i in range(len(ew.inputs))]
+
+    def one(inner: Builder, name: str) -> list[SSAValue]:
+        launch = inner.insert(hsg.LaunchOp(name, values[3], inputs, values[: len(TILING_FIELDS)],
+                                           scalars, [r.type for r in ew.results]))
+        for value, result in zip(launch.ys, ew.results, strict=True):
+            value.name_hint = result.name_hint
         return list(launch.ys)
-    a = IRArith(builder.insertion_point)
-    matches = a.name_bool(a.eq(values[4], a.const(key)), f"use_{name.rpartition('_')[2]}")
-    then_block, else_block = Block(), Block()
-    branches = []
-    for block, chosen in ((then_block, [(key, name)]), (else_block, others)):
-        inner = Builder(InsertPoint.at_end(block))
-        made = _launch(inner, chosen, values, ew, scalars)
-        inner.insert(scf.YieldOp(*made))
-        branches.append(Region(block))
-    branch = builder.insert(scf.IfOp(matches, [r.type for r in ew.results], branches[0],
-                                     branches[1]))
-    for made, result in zip(branch.results, ew.results, strict=True):
-        made.name_hint = result.name_hint
-    return list(branch.results)
+
+    made = keyed_launch(builder, kernels[::-1], values[4], one, [r.type for r in ew.results])
+    for value, result in zip(made, ew.results, strict=True):
+        value.name_hint = result.name_hint
+    return made
 
 
 def _replace_results(ew: Elementwise, results: list[SSAValue]) -> None:

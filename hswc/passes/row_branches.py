@@ -112,7 +112,7 @@ def keyed_launch(builder: Builder, kernels: Sequence[tuple[int, str]], key: SSAV
     if not others:
         return launch(builder, first)
     a = IRArith(builder.insertion_point)
-    matches = a.name_bool(a.eq(key, a.const(first_key)), f"use{first.rpartition('_')[2]}")
+    matches = a.name_bool(a.eq(key, a.const(first_key)), f"use_{first.rpartition('_')[2]}")
     then_block, else_block = Block(), Block()
     for block, chosen in ((then_block, [(first_key, first)]), (else_block, others)):
         inner = Builder(InsertPoint.at_end(block))
