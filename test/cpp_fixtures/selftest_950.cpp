@@ -21,6 +21,7 @@
 #include "kernel_operator.h"
 #include "adv_api/pad/broadcast.h"
 #include "selftest_common.h"
+#include "selftest_main.h"
 
 using namespace AscendC;
 
@@ -1448,7 +1449,7 @@ selftest::Violations AllViolations()
 
 int main(int argc, char** argv)
 {
-    const std::map<std::string, std::function<void()>> groups = {
+    const selftest::Groups groups = {
         {"nddma", [] { TestNdDmaPadding(); TestNdDmaBroadcast(); }},
         {"loop_mode", TestLoopMode},
         {"broadcast", TestUbBroadcast},
@@ -1475,28 +1476,5 @@ int main(int argc, char** argv)
         {"vf", [] { TestVfScope(); TestVfOverRead(); }},
         {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
     };
-    if (argc == 3 && std::string(argv[1]) == "--violate") {
-        const selftest::Violations v = AllViolations();
-        const auto it = v.find(argv[2]);
-        if (it == v.end()) {
-            std::fprintf(stderr, "unknown case %s\n", argv[2]);
-            return 2;
-        }
-        it->second.run();
-        std::fprintf(stderr, "case %s did not end the run\n", argv[2]);
-        return 0;
-    }
-    if (argc == 2 && std::string(argv[1]) == "--list-violations") {
-        for (const auto& [name, c] : AllViolations()) {
-            std::printf("%s\t%s\n", name.c_str(), c.api);
-        }
-        return 0;
-    }
-    if (argc != 2 || groups.count(argv[1]) == 0) {
-        std::fprintf(stderr, "usage: selftest_950 GROUP | --violate CASE | --list-violations\n");
-        return 2;
-    }
-    groups.at(argv[1])();
-    std::printf("%d passed, %d failed\n", selftest::g_pass, selftest::g_fail);
-    return selftest::g_fail == 0 ? 0 : 1;
+    return selftest::RunSelftest(argc, argv, "selftest_950", groups, AllViolations);
 }

@@ -18,6 +18,7 @@
 
 #include "kernel_operator.h"
 #include "selftest_common.h"
+#include "selftest_main.h"
 
 using selftest::Core;
 
@@ -136,35 +137,12 @@ selftest::Violations AllViolations() { return {}; }
 
 int main(int argc, char** argv)
 {
-    const std::map<std::string, std::function<void()>> groups = {
+    const selftest::Groups groups = {
         {"bits", TestScalarBits},
 #if defined(ASCENDC_CPU_DAV_3510)
         {"fill", TestDuplicateFromTensor},
         {"lookup", TestUnqualifiedReduceMove},
 #endif
     };
-    if (argc == 3 && std::string(argv[1]) == "--violate") {
-        const selftest::Violations v = AllViolations();
-        const auto it = v.find(argv[2]);
-        if (it == v.end()) {
-            std::fprintf(stderr, "unknown case %s\n", argv[2]);
-            return 2;
-        }
-        it->second.run();
-        std::fprintf(stderr, "case %s did not end the run\n", argv[2]);
-        return 0;
-    }
-    if (argc == 2 && std::string(argv[1]) == "--list-violations") {
-        for (const auto& [name, c] : AllViolations()) {
-            std::printf("%s\t%s\n", name.c_str(), c.api);
-        }
-        return 0;
-    }
-    if (argc != 2 || groups.count(argv[1]) == 0) {
-        std::fprintf(stderr, "usage: selftest_scalar_fill GROUP | --violate CASE | --list-violations\n");
-        return 2;
-    }
-    groups.at(argv[1])();
-    std::printf("%d passed, %d failed\n", selftest::g_pass, selftest::g_fail);
-    return selftest::g_fail == 0 ? 0 : 1;
+    return selftest::RunSelftest(argc, argv, "selftest_scalar_fill", groups, AllViolations);
 }
