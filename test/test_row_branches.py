@@ -104,7 +104,7 @@ def test_a_branch_given_a_longer_row_than_it_holds_stops_with_a_located_message(
     text = _module_text("hsg.rms_norm", "f32")
     module = compile_text(text, level="tiled").module.clone()
     (first,) = [op for op in module.walk() if isinstance(op, arith.CmpiOp)
-                and (op.result.name_hint or "").startswith("usew64")]
+                and (op.result.name_hint or "").startswith("use_w64")]
     true = arith.ConstantOp(IntegerAttr(1, i1))
     first.parent_block().insert_op_before(true, first)  # type: ignore[union-attr]
     first.result.replace_all_uses_with(true.result)

@@ -7,10 +7,21 @@
 // elements, copied in by that many bytes, each reduction's source padded from there with the
 // combiner's identity (SetValue up to the next 32-byte block, then one Duplicate) before its
 // tree of WholeReduces over all 4096 lanes.
+// The kernel is compiled as branches (hswc.passes.row_branches): whole rows of at most 64, 1024
+// and 8192 elements, then the segmented kernel; the tiling picks one by its key from the length.
 // CHECK-LABEL: func.func @softmax(
 // CHECK:         %row_length = tensor.dim %x, %{{.*}} : tensor<?x?xf32>
-// CHECK:         hsg.launch @softmax_kernel_f32 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor, %row_length)
-// CHECK-LABEL: func.func @softmax_kernel_f32(
+// CHECK:         func.call @softmax_tiling_f32(%{{.*}}, %{{.*}}, %{{.*}}, %row_length)
+// CHECK:         %use_w64 = arith.cmpi eq, %tiling_key, %{{.*}} : index
+// CHECK:         hsg.launch @softmax_kernel_f32_w64 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor, %row_length)
+// CHECK:         hsg.launch @softmax_kernel_f32_w1024 blocks
+// CHECK:         hsg.launch @softmax_kernel_f32_w8192 blocks
+// CHECK:         } else {
+// CHECK-NEXT:      hsg.launch @softmax_kernel_f32_seg4096 blocks %used_core_num (%x) tiling(%{{.*}}, %block_factor, %ub_factor, %row_length)
+// CHECK-LABEL: func.func @softmax_tiling_f32(
+// CHECK-SAME:    %row_length: index)
+// CHECK:         %tiling_key = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK-LABEL: func.func @softmax_kernel_f32_seg4096(
 // CHECK-SAME:    %ub_factor: index, %row_length: index)
 // CHECK-SAME:    hsg.rows = {length = 4096 : i64, inputs = ["element"], outputs = ["element"], one_per_chunk, segment = 4096 : i64, online, dynamic}
 // CHECK:         %[[START:.*]] = arith.muli %block_offset, %row_length : index
