@@ -192,7 +192,26 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
         assert declared is not None
         return struct, declared, generated[1]
     fields, where = kernel_source.find_struct(sources, struct, include_dirs, headers)
-    return struct, fields, where
+    return _seen_struct(o, sources, (struct, fields, where), generated)
+
+
+def _seen_struct(o: CheckOptions, sources: kernel_source.KernelSources,
+                 found: tuple[str, tuple[kernel_source.TilingField, ...], Path],
+                 generated: tuple[str, Path] | None,
+                 ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None]:
+    """`found`, the struct the op's tiling writes (GetTilingData<S>), unless the kernel says
+    GET_TILING_DATA and its build does not reach S's header: then S is another SoC's path
+    (SwiGluGrad's op_host regbase tiling, S in op_kernel/arch35/, which the A2 kernel does not
+    include), and the kernel gets the op's registered tiling-data class (`_generated_struct`;
+    none before it is known)."""
+    struct, _, where = found
+    if (struct == (o.tiling_struct or sources.tiling_struct_used) or not sources.gets_tiling_data
+            or kernel_source.reaches(sources.entry.source, where) is not False):
+        return found
+    if generated is None:
+        return None, (), None
+    return generated[0], kernel_source.declared_fields(generated[1], generated[0]) or (), \
+        generated[1]
 
 
 def _platform(o: CheckOptions) -> Platform:
