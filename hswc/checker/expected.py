@@ -520,14 +520,14 @@ def _function_dtype(fn: func.FuncOp, path: str) -> tuple[str, tuple[int, ...] | 
             raise CheckError(f"{path}: @{fn.sym_name.data} uses {t}: the kernels checked are "
                              "f16, bf16 or f32")
         dtypes.add(dtype)
-        if isinstance(t, UnrankedTensorType) or (len(t.get_shape()) == 1
-                                                  and t.get_shape()[0] < 0):
-            shapes.add(None)
+        if isinstance(t, UnrankedTensorType) or (len(t.get_shape()) in (1, 2)
+                                                  and all(d < 0 for d in t.get_shape())):
+            shapes.add(None)  # ?x?: [rows, L] as the sweep's halves give it (CheckOptions)
         elif all(d >= 0 for d in t.get_shape()):
             shapes.add(tuple(t.get_shape()))
         else:
             raise CheckError(f"{path}: @{fn.sym_name.data} uses {t}: give tensor<?xT> or "
-                             "tensor<*xT> (any size) or a static shape")
+                             "tensor<*xT> (any size), tensor<?x?xT> or a static shape")
     if len(dtypes) != 1 or len(shapes) != 1:
         raise CheckError(f"{path}: @{fn.sym_name.data} mixes element types or shapes; the "
                          "kernel's tensors share one dtype and size")

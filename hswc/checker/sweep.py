@@ -169,6 +169,11 @@ activation/prelu's tiling a 1-d weight of x's dim 1 ("weight must be 1-D"); acti
 p_relu_grad_update's a 1-d weights of features' dim 1, which its tiling reshapes to [1, C, 1]
 itself (op_host/arch35/prelu_grad_update_tiling_arch35.cpp:121-136; aclnnPreluBackward makes
 the weight 1-d before it)."""
+ROWS_GENERIC_FOLDERS = frozenset({"silu_mul"})
+"""Generic folders whose tiling takes 2-d tensors alone, run with every tensor [rows, L]
+(hswc.checker.halves' "x": L even and at most 1024): experimental/activation/silu_mul's
+(op_host/silu_mul_tiling.cpp: "Input shape dim should be no less than 2", ShapeCheck's last dim
+even and at most 1024, batch at most 200000)."""
 TYPE_SELECTED: Mapping[str, str] = {"prelu": "DTYPE_X"}
 """Folders whose entry picks its element type by `#ifdef DTYPE_X` inside its body (float
 otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves undefined as
@@ -441,12 +446,14 @@ def folder_options(folder: Path, base: CheckOptions, soc: str, op: str, attrs: d
     if op.startswith("generic "):
         generic = GENERICS[op.removeprefix("generic ")]
         path = scratch / f"{generic.name}.mlir"
-        path.write_text(module_text(generic.name))
+        rows = folder.name in ROWS_GENERIC_FOLDERS
+        path.write_text(module_text(generic.name, rank=2 if rows else 1))
         return replace(base, kernel=str(folder), op=None, reference=str(path),
                        attrs=dict(generic.attrs), soc=soc, record_gm_reads=True,
                        record_rules=True, tolerance=base.tolerance or generic.tolerance,
                        channels={argument(n): kind for n, kind in
                                  CHANNEL_FOLDERS.get(folder.name, {}).items()},
+                       halves=dict.fromkeys(map(argument, generic.inputs), "x") if rows else {},
                        defines=_type_selected(folder.name, base))
     return replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
                    record_gm_reads=True, record_rules=True,
