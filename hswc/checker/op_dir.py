@@ -112,6 +112,18 @@ class OpDir:
                     and normalised(self.op.inputs[k][0]) not in named]
         return frozenset(optional[:max(0, len(tensors) - len(reference_inputs))])
 
+    def absent_outputs(self, results: int) -> frozenset[int]:
+        """The definition's last outputs, past the reference's `results` (its results and mask
+        outputs), when each is optional: left out as the framework leaves out an optional output
+        the caller omits (the tiling sees no such output, the kernel a null GM address):
+        SwigluGroupQuantGrad's `grad_weight` (`.ParamType(OPTIONAL)`), which
+        hsg.swiglu_group_quant_grad of grad_y and x does not give. Empty when one of them is
+        required (the checker's count check then names the mismatch)."""
+        extra = range(results, len(self.op.outputs))
+        if all(k in self.op.optional_outputs for k in extra):
+            return frozenset(extra)
+        return frozenset()
+
     def forward_inputs(self, hsg_op: str, reference_inputs: tuple[str, ...],
                        elsewhere: Collection[int] = ()) -> dict[int, str]:
         """The definition's inputs that hold the forward op's result, which the backward
