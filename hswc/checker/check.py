@@ -192,21 +192,23 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
         assert declared is not None
         return struct, declared, generated[1]
     fields, where = kernel_source.find_struct(sources, struct, include_dirs, headers)
-    return _seen_struct(o, sources, (struct, fields, where), generated)
+    return _seen_struct(o, sources, (struct, fields, where), generated, opdir)
 
 
 def _seen_struct(o: CheckOptions, sources: kernel_source.KernelSources,
                  found: tuple[str, tuple[kernel_source.TilingField, ...], Path],
-                 generated: tuple[str, Path] | None,
+                 generated: tuple[str, Path] | None, opdir: OpDir | None,
                  ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None]:
     """`found`, the struct the op's tiling writes (GetTilingData<S>), unless the kernel says
-    GET_TILING_DATA and its build does not reach S's header: then S is another SoC's path
-    (SwiGluGrad's op_host regbase tiling, S in op_kernel/arch35/, which the A2 kernel does not
-    include), and the kernel gets the op's registered tiling-data class (`_generated_struct`;
-    none before it is known)."""
+    GET_TILING_DATA, its build does not reach S's header and the op registers a tiling-data
+    class: then S is another SoC's path (SwiGluGrad's op_host regbase tiling, S in
+    op_kernel/arch35/, which the A2 kernel does not include), and the kernel gets the registered
+    class (`_generated_struct`; none before it is known). Without a registered class the header
+    is the UT variant's to force-include (`_plan`)."""
     struct, _, where = found
     if (struct == (o.tiling_struct or sources.tiling_struct_used) or not sources.gets_tiling_data
-            or kernel_source.reaches(sources.entry.source, where) is not False):
+            or kernel_source.reaches(sources.entry.source, where) is not False
+            or opdir is None or not opdir.registers_tiling_class()):
         return found
     if generated is None:
         return None, (), None

@@ -99,8 +99,8 @@ def reference(o: CheckOptions) -> expected.Reference:
                          "them)")
     if o.op is not None:
         if o.channels or o.halves:
-            raise CheckError(f"{o.op}: a per-channel weight or 2-d tensors are given to a "
-                             "--reference module's inputs only")
+            raise CheckError(f"{o.op}: a per-channel weight is given to a --reference "
+                             "module's inputs only, as are 2-d tensors")
         if o.function is not None:
             raise CheckError("--function names a function of --reference FILE.mlir")
         if expected.gated_op(o.op) is not None:
