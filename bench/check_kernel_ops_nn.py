@@ -434,9 +434,25 @@ what each kernel computes.
   reaching past its buffer is not counted). swiglu_group_quant is hsg.swiglu_group_quant
   (quant_mode 0 and 1, fp8 y) and not checkable: the checker now compares fp8 and E8M0 outputs,
   but does not pass 8-bit float GM tensors to a kernel nor size its runs (x's last dim a
-  multiple of 256, a y_scale per block); swiglu_group_quant_grad is hsg.swiglu_group_quant_grad
-  and not checkable (Subs, which the CPU model lacks, and grad_weight, an optional output the
-  checker cannot leave out). Read, not run: its sigmoid is exp(a) / (exp(a) + 1) (`op_kernel/
+  multiple of 256, a y_scale per block); swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
+  run in its form without weight (the CPU model has Ascend 950's Subs, `op_kernel/
+  swiglu_group_quant_grad.h:252`; the checker leaves out the optional grad_weight output, a null
+  address, as it leaves out optional inputs): outside the tolerance in every dtype, traced:
+  - rule broken (misalignment) and values far off in every run whose x row is not whole 32-byte
+    blocks (H = 1, 4, ... in the checker's [rows, 2H]): the kernel places b at
+    `xFloatLocalTensor[tileLength]`, tileLength = tileTokens * tileH (`op_kernel/
+    swiglu_group_quant_grad_base.h:58`, `swiglu_group_quant_grad.h:148`, `:170`, `:233`) with
+    no alignment (the tiling's tileH = dimH, `op_host/swiglu_group_quant_grad_tiling_utils.h:
+    434-439`), so its vector calls and DataCopyPad get UB addresses off 32 bytes. Such H are
+    outside the op's documented sizes (`docs/aclnnSwigluGroupQuantGrad.md:368-375`: H in 512,
+    768, ..., 4096): not a bug of the kernel within its contract, but the tiling accepts them.
+  - at H = 512 (the runs of n a multiple of 1024) no rule broken; values within a few ulp but
+    where an f32 intermediate leaves f32: d_a is (g * b) first, then times silu'(a)
+    (`swiglu_group_quant_grad.h:273`, `:275`), so NaN where g * b overflows and silu'(a) is 0
+    (f32 n = 65536 index 285: g = -1.1e25, b = -1.7e14, a = -1.1e20, exact -0), and 0 where
+    exp(a) underflows (index 9483: a = -130.2, exact 5.8e-36). The 34 f32 values of that run
+    outside rtol/atol were not each traced.
+  Read, not run: its sigmoid is exp(a) / (exp(a) + 1) (`op_kernel/
   swiglu_group_quant_grad.h:240-246`), NaN for a above about 88.72 (exp overflows f32) where the
   README's 1 / (1 + exp(-a)) and the gradient are finite (without clamp_limit; the op follows
   the kernel).
@@ -716,9 +732,7 @@ what each kernel computes.
     up to about half their value (A2 f16 n = 49160: -0.00136 against -0.00268; n = 912: 2 of
     456), though the kernel computes in float and rounds once (`op_kernel/swi_glu_bf16.hpp:64-91`):
     not rounding; not traced here (which a and b the kernel paired there is the next question).
-    SwiGluGrad stays not checkable:
-    its A2/A3 kernel names `GluBaseTilingData` (not generated: no tiling registers it), its 950
-    kernel stops at a call the CPU model does not have.
+    SwiGluGrad's A2/A3 kernel runs now (its bullet below).
 - **The library's Pattern reductions run on the Ascend 950 model; a 0-byte InitBuffer is a rule
   asc-devkit asserts (issue 36).** `ReduceSum` / `ReduceMax` / `ReduceMin` over
   `Pattern::Reduce::AR` / `RA` now run in the order asc-devkit 82b89a15f's implementation
@@ -780,8 +794,25 @@ what each kernel computes.
     0 (f32 n = 4096 index 1105: a = -5.6e24, exact -0); and the kernel's g * sigmoid(a) underflows
     where the exact result is tiny (index 2355: a = -62.2, exact -2.1e-18, kernel -0; within
     atol). f16 n = 2048 index 813: exact 1.7505e-05, kernel 1.7524e-05, reference 2.5690e-05.
-    No value bug of the kernel shown; its Ascend 910B / 910_93 kernel stays not checkable
-    (GluBaseTilingData).
+    No value bug of the kernel shown.
+  - swi_glu_grad (Atlas A2/A3) runs: its kernel says GET_TILING_DATA and so gets the class its
+    tiling registers, SwiGluTilingData (`activation/swi_glu/op_host/swi_glu_tiling.h:76`, linked
+    as DEPENDENCIES swi_glu), not the `GluBaseTilingData` of the op_host regbase tiling, which
+    only the 950 kernel includes (`op_kernel/arch35/swi_glu_grad_regbase_tiling.h:17`). Outside
+    the tolerance in every dtype for the reference's order, as on the 950: f16 n = 2048 index
+    813 (the 950's case): exact 1.7505e-05, kernel 1.7524e-05 (the f16 value nearest it),
+    reference 2.5690e-05; the first eight f16 differences of that run are the exact value
+    rounded, the reference 1 ulp off; NaN misplaced where g * b overflows T in the reference
+    (index 214: g = -8960, b = -29.2, exact -0, reference NaN). The f32 kernel is within 1 ulp
+    of the exact value at its first eight differences (products in its own order,
+    `op_kernel/swi_glu_grad_float.hpp:69-104`) but multiplies b in before g, so a subnormal b
+    underflows (n = 4096 index 1031: b = 1.4e-45, g = 2.8e26, exact 2.7e-20, kernel 0).
+- **experimental relu_v2 and silu_mul on Atlas A2/A3.** relu_v2's CMakeLists.txt builds the
+  A2/A3 tiling from `op_host/ascend910b/` (SUPPORT_COMPUTE_UNIT and SUPPORT_TILING_DIR, which
+  the checker now follows, hswc/checker/op_folder.py `tiling_dirs`): bit-exact (y; it has no
+  mask output). SiluMul's tiling takes 2 dims or more, the last even and at most 1024
+  (`op_host/silu_mul_tiling.cpp:99-125`): its generic runs on [rows, L] (sweep.py
+  ROWS_GENERIC_FOLDERS), within PyTorch's tolerance in every dtype (max 2 ulp).
 - **softmax_grad on Ascend 950: the checker swapped its inputs, not the kernel (issue 36).** At
   n = 130 every wrong value was grad_output * (output - s) for output * (grad_output - s).
   SoftmaxGrad's definition names its inputs (softmax, grad_softmax)

@@ -41,7 +41,7 @@ def test_950_selftest_group_passes(selftest: Path, group: str) -> None:
 
 
 def test_950_violations_are_one_line_and_exit_3(selftest: Path) -> None:
-    assert_violations_are_one_line(selftest, 28)
+    assert_violations_are_one_line(selftest, 29)
 
 
 REFUSED_950 = {
@@ -125,6 +125,24 @@ def test_shift_right_and_left_count_forms(tmp_path: Path, family: str) -> None:
         assert wide.returncode == 3 and wide.stderr.startswith(want), wide.stderr
     else:
         assert wide.returncode == 0 and wide.stdout.split() == ["-1", "0"], wide.stdout
+
+
+def test_create_vec_index_count_form(tmp_path: Path) -> None:
+    """CreateVecIndex (CreateVecIndex.md): firstValue + i, integer lanes exact, half lanes
+    rounded once (ties to even past 2048), lanes past count untouched; an int16_t index past
+    32767 is a violation (firstValue must keep the index in range)."""
+    cxx = shutil.which("g++")
+    if cxx is None:
+        pytest.skip("no C++ compiler (g++)")
+    out = tmp_path / "vec_index_check"
+    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", f"-I{MODEL}",
+                    str(ROOT / "test" / "cpp_fixtures" / "vec_index_check.cpp"), "-o", str(out)],
+                   check=True, capture_output=True, text=True)
+    run = subprocess.run([str(out)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+    wide = subprocess.run([str(out), "--wide"], capture_output=True, text=True, check=False)
+    assert wide.returncode == 3 and wide.stderr.startswith(
+        "ascendc_cpu: CreateVecIndex: firstValue 32766 + count - 1 = 32769"), wide.stderr
 
 
 def _line_of(text: str) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     # named: 114 (GeGluV2, GeGluGradV2, SituGluGrad, SwigluGroup and ClippedSwigluGrad among
     # them) + the softmax family's 7 folders (ROW_FOLDERS) + gelu_quant (QUANTIZED_FOLDERS) +
     # the 4 reductions of hswc.checker.row_generics (ROW_GENERIC_FOLDERS) + swiglu_group_quant
-    # and swiglu_group_quant_grad (UNCHECKABLE); none blocked
+    # (UNCHECKABLE) and swiglu_group_quant_grad (GATED_FOLDERS); none blocked
     assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [128, 18, 0]
     assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
     assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
@@ -85,7 +86,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     ("activation/clipped_swiglu_grad", ("hsg.clipped_swiglu_grad", {})),  # dy and x
     ("activation/p_relu_grad_update", ("generic prelu_grad_update", {})),  # dx and update
     ("activation/swiglu_group_quant", ("hsg.swiglu_group_quant", {})),  # not checkable
-    ("activation/swiglu_group_quant_grad", ("hsg.swiglu_group_quant_grad", {})),  # so too
+    ("activation/swiglu_group_quant_grad", ("hsg.swiglu_group_quant_grad", {})),  # no weight
 ])
 def test_folders_map_to_named_ops_with_their_attributes_or_generics(
         name: str, expected: tuple[str, dict[str, str]]) -> None:
@@ -135,18 +136,32 @@ def test_an_uncheckable_folder_says_why_on_each_configured_soc(tmp_path: Path) -
     assert not any("fp8" in cpp or "e8m0" in cpp for cpp in CPP.values())
 
 
-def test_swiglu_group_quant_grad_is_not_checkable_for_the_call_the_model_lacks(
-        tmp_path: Path) -> None:
-    """Its reason names Subs (AscendC's subtraction with a scalar operand), which the CPU model
-    still lacks (a model that gains it makes this fail: then give the checker grad_weight, an
-    optional output, and run the folder)."""
-    _folder(tmp_path, "swiglu_group_quant_grad")
-    rows = sweep(tmp_path, replace(BASE, kernel=""), None)
-    why = f"not checkable: {UNCHECKABLE['swiglu_group_quant_grad'][1]}"
-    assert [r.verdict for r in rows] == [why, why]
+def test_swiglu_group_quant_grad_is_checked_without_its_optional_weight() -> None:
+    """It maps to its gated op, no longer UNCHECKABLE: the CPU model has the Subs its kernel
+    calls (op_kernel/swiglu_group_quant_grad.h:252), and the checker leaves out grad_weight, an
+    optional output (hswc.checker.op_dir.OpDir.absent_outputs)."""
+    assert "swiglu_group_quant_grad" not in UNCHECKABLE
+    found = mapping(Path("activation/swiglu_group_quant_grad"))
+    assert found is not None and found[0] == "hsg.swiglu_group_quant_grad"
     model = Path(runner.__file__).resolve().parent / "checker" / "ascendc_cpu"
-    assert "calls Subs" in why and not any(re.search(r"\bSubs\b", p.read_text(errors="replace"))
-                                           for p in model.rglob("*.h"))
+    assert re.search(r"inline void Subs\(", (model / "ascendc_cpu_vec_arith.h").read_text())
+
+
+def test_silu_mul_is_a_generic_on_rows() -> None:
+    """experimental/activation/silu_mul's tiling takes 2 dims or more, its last even (ops-nn's
+    silu_mul_tiling.cpp): the sweep gives its generic as a module of [rows, L] tensors with
+    every input of halves' kind "x"; that module is silu(x) * y elementwise."""
+    o = sweep_module.folder_options(Path("experimental/activation/silu_mul"), BASE, "ascend910b",
+                                    "generic silu_mul", {}, Path(tempfile.mkdtemp()))
+    assert dict(o.halves) == {"x_in": "x", "y_in": "x"}
+    assert o.reference is not None and "tensor<?x?xf32>" in Path(o.reference).read_text()
+    kernel = runner.compile_text(module_text("silu_mul", ("f32",), rank=2), level="linalg",
+                                 function="silu_mul_f32")
+    x = np.array([[0.0, 1.0, -2.0, 3.0], [4.0, -1.0, 0.5, 2.0]], np.float32)
+    y = np.full_like(x, 2.0)
+    got = np.asarray(kernel.run(x, y).outputs[0])
+    assert got.shape == (2, 4)
+    assert compare_tolerance(got.reshape(-1), (x * _sig(x) * y).reshape(-1)).equal
 
 
 LEAKY = """func.func @leaky_{t}(%x: tensor<?x{t}>) -> tensor<?x{t}> {{

@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -192,7 +192,28 @@ def _struct(o: CheckOptions, sources: kernel_source.KernelSources,
         assert declared is not None
         return struct, declared, generated[1]
     fields, where = kernel_source.find_struct(sources, struct, include_dirs, headers)
-    return struct, fields, where
+    return _seen_struct(o, sources, (struct, fields, where), generated, opdir)
+
+
+def _seen_struct(o: CheckOptions, sources: kernel_source.KernelSources,
+                 found: tuple[str, tuple[kernel_source.TilingField, ...], Path],
+                 generated: tuple[str, Path] | None, opdir: OpDir | None,
+                 ) -> tuple[str | None, tuple[kernel_source.TilingField, ...], Path | None]:
+    """`found`, the struct the op's tiling writes (GetTilingData<S>), unless the kernel says
+    GET_TILING_DATA, its build does not reach S's header and the op registers a tiling-data
+    class: then S is another SoC's path (SwiGluGrad's op_host regbase tiling, S in
+    op_kernel/arch35/, which the A2 kernel does not include), and the kernel gets the registered
+    class (`_generated_struct`; none before it is known). Without a registered class the header
+    is the UT variant's to force-include (`_plan`)."""
+    struct, _, where = found
+    if (struct == (o.tiling_struct or sources.tiling_struct_used) or not sources.gets_tiling_data
+            or kernel_source.reaches(sources.entry.source, where) is not False
+            or opdir is None or not opdir.registers_tiling_class()):
+        return found
+    if generated is None:
+        return None, (), None
+    return generated[0], kernel_source.declared_fields(generated[1], generated[0]) or (), \
+        generated[1]
 
 
 def _platform(o: CheckOptions) -> Platform:
@@ -488,6 +509,15 @@ def _counted(opdir: OpDir | None, host: host_tiling.HostTiling | None, ref: expe
     return counted
 
 
+def _absent_outputs(opdir: OpDir | None, ref: expected.Reference, masks: Masks
+                    ) -> expected.Reference:
+    """An op folder's reference with the definition's optional outputs past its results left
+    out (expected.with_absent_outputs; not past mask outputs, which follow the results)."""
+    if opdir is None or masks.outputs:
+        return ref
+    return expected.with_absent_outputs(ref, opdir.absent_outputs(ref.result_count))
+
+
 def _plan(o: CheckOptions, workdir: Path) -> Plan:
     include_dirs = tuple(Path(d) for d in o.include_dirs)
     opdir = None
@@ -505,6 +535,7 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
     ref, tiling_attrs, scalars, forward, absent, masks = _reference(o, opdir)
     tolerance = parse_tolerance(o.tolerance, ref.exact)
     mask_in, mask_out, hidden = masks.inputs, masks.outputs, masks.hidden
+    ref = _absent_outputs(opdir, ref, masks)
     elsewhere = {*scalars, *forward, *absent, *mask_in}
     if opdir is not None and o.kernel_inputs is None:
         o = replace(o, kernel_inputs=opdir.kernel_inputs(ref.input_names, elsewhere))
@@ -542,7 +573,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                                                                          *mask_out.values())},
                                  _tensor_kinds(ref, order, elsewhere, len(opdir.op.inputs),
                                                len(opdir.op.outputs)),
-                                 _output_dtypes(ref, len(opdir.op.outputs)))
+                                 _output_dtypes(ref, len(opdir.op.outputs)),
+                                 ref.absent_outputs)
         if struct is None:
             struct, fields, struct_file, o = _generated_struct(o, sources, include_dirs, opdir,
                                                                host, missing)
@@ -719,7 +751,7 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     shown = _shown_inputs(p, values, kernel_inputs, bits) if halves is None else \
         halves.aligned(ref.input_names, values, case.size)
     results = iter(wanted)
-    for k, actual in enumerate(result.outputs):
+    for k, actual in _given_outputs(ref, result.outputs, results):
         if k in mask_out:
             _compare_mask(p, outcome, shown, mask_out[k].unpack(actual, case.size), bits, skip)
             continue
@@ -739,6 +771,17 @@ def _run_case(p: Plan, index: int, case: Case, tiling: bytes,
     return outcome
 
 
+def _given_outputs(ref: expected.Reference, outputs: Sequence[np.ndarray],
+                   wanted: Iterator[np.ndarray]) -> Iterator[tuple[int, np.ndarray]]:
+    """The run's outputs by position, but the optional outputs left out (a null address:
+    nothing written, nothing compared), whose expected (empty) results are passed over."""
+    for k, actual in enumerate(outputs):
+        if k in ref.absent_outputs:
+            next(wanted)
+            continue
+        yield k, actual
+
+
 def _given_counts(p: Plan, case: Case, extra: dict[int, np.ndarray]) -> list[int] | None:
     """A run given group_index (hswc.checker.counts): its counts put in `extra` at the absent
     input's place, and per output the leading elements the kernel writes; None otherwise."""
@@ -756,6 +799,8 @@ def _given_counts(p: Plan, case: Case, extra: dict[int, np.ndarray]) -> list[int
 def _output_size(ref: expected.Reference, k: int, n: int) -> int:
     """Elements of output k in a run of size n."""
     sizing = ref.sizing
+    if k in ref.absent_outputs:
+        return 0
     if sizing is None:
         return n
     return sizing.output_size(k, n) if isinstance(sizing, Halves) else sizing.result_size(n)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -84,6 +84,9 @@ class Reference:
     left_out: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
     """From the expected outputs, each output's elements left out of the comparison (where the
     computation is undefined: a GeluQuant row whose scale is 0); None: none."""
+    absent_outputs: frozenset[int] = frozenset()
+    """The definition's optional outputs left out (`with_absent_outputs`): empty results, which
+    the kernel gets as null GM addresses and the tiling does not see."""
     counted_rest_zero: bool = False
     """In a run given group_index (hswc.checker.counts), whether the rows past the counted
     ones are written as zeros (a gradient's: ClippedSwigluGrad) rather than left unwritten."""
@@ -119,6 +122,23 @@ class Reference:
             raise CheckError(f"the reference failed on {inputs[0].size} {dtype} elements: "
                              f"{error}") from None
         return tuple(np.asarray(r).reshape(-1) for r in results)
+
+
+def with_absent_outputs(ref: Reference, absent: frozenset[int]) -> Reference:
+    """`ref` with the op definition's optional outputs it does not compute (OpDir.
+    absent_outputs: positions past its results) as empty results, which the run passes as null
+    GM addresses (the harness maps no memory for an output of 0 bytes)."""
+    if not absent:
+        return ref
+    inner, total = ref.compute, ref.result_count + len(absent)
+
+    def compute(dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        given = iter(inner(dtype, args))
+        return [np.empty(0, np.float32) if k in absent else next(given) for k in range(total)]
+
+    dtypes = (*ref.output_dtypes, *(["float32"] * len(absent))) if ref.output_dtypes else ()
+    return replace(ref, result_count=total, compute=compute, absent_outputs=absent,
+                   output_dtypes=dtypes)
 
 
 # region --op hsg.<name>
@@ -260,9 +280,10 @@ def gated_op(name: str) -> type[GatedOp] | None:
     """The gated op (hswc.dialects.hsg_gated_ops, hsg_gated_variants) called `name`, or None."""
     from hswc.dialects.hsg_gated_ops import GATED_OPS
     from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
+    from hswc.dialects.hsg_group_quant_grad import SwigluGroupQuantGradOp
 
     stem = name.removeprefix("hsg.")
-    for op in (*GATED_OPS, *GATED_VARIANTS):
+    for op in (*GATED_OPS, *GATED_VARIANTS, SwigluGroupQuantGradOp):
         if op.name == f"hsg.{stem}":
             return op
     return None
@@ -520,14 +541,14 @@ def _function_dtype(fn: func.FuncOp, path: str) -> tuple[str, tuple[int, ...] | 
             raise CheckError(f"{path}: @{fn.sym_name.data} uses {t}: the kernels checked are "
                              "f16, bf16 or f32")
         dtypes.add(dtype)
-        if isinstance(t, UnrankedTensorType) or (len(t.get_shape()) == 1
-                                                  and t.get_shape()[0] < 0):
-            shapes.add(None)
+        if isinstance(t, UnrankedTensorType) or (len(t.get_shape()) in (1, 2)
+                                                  and all(d < 0 for d in t.get_shape())):
+            shapes.add(None)  # ?x?: [rows, L] as the sweep's halves give it (CheckOptions)
         elif all(d >= 0 for d in t.get_shape()):
             shapes.add(tuple(t.get_shape()))
         else:
             raise CheckError(f"{path}: @{fn.sym_name.data} uses {t}: give tensor<?xT> or "
-                             "tensor<*xT> (any size) or a static shape")
+                             "tensor<*xT> (any size), tensor<?x?xT> or a static shape")
     if len(dtypes) != 1 or len(shapes) != 1:
         raise CheckError(f"{path}: @{fn.sym_name.data} mixes element types or shapes; the "
                          "kernel's tensors share one dtype and size")

@@ -68,6 +68,8 @@ class OpDefinition:
     configs: dict[str, dict[str, str]] = field(default_factory=dict)
     optional_inputs: set[int] = field(default_factory=set)
     """The inputs declared `.ParamType(OPTIONAL)`, by position."""
+    optional_outputs: set[int] = field(default_factory=set)
+    """The outputs declared `.ParamType(OPTIONAL)`, by position."""
 
     def attribute(self, name: str) -> int | None:
         for k, a in enumerate(self.attributes):
@@ -92,8 +94,8 @@ def parse_description(text: str) -> tuple[list[OpDefinition], list[str]]:
             ops.append(OpDefinition(words[1]))
         elif kind in ("input", "output") and ops:
             listed = getattr(ops[-1], f"{kind}s")
-            if kind == "input" and words[3:4] == ["optional"]:
-                ops[-1].optional_inputs.add(len(listed))
+            if words[3:4] == ["optional"]:
+                getattr(ops[-1], f"optional_{kind}s").add(len(listed))
             listed.append((words[1], _dtypes(words[2])))
         elif kind == "attr" and ops:
             ops[-1].attributes.append(Attribute(words[1], words[2],
@@ -192,6 +194,9 @@ class HostTiling:
     dtypes: Mapping[tuple[str, int], str] = field(default_factory=dict)
     """Tensors of another dtype than the run's, by (input or output, position): their numpy
     dtype name (GeluQuant's int8 y, f32 out_scale)."""
+    absent_outputs: frozenset[int] = frozenset()
+    """Optional outputs left out, the last ones (OpDir.absent_outputs): not given to the tiling,
+    whose GetOutputDesc/GetOutputShape then return null for them."""
     fields_of: str | None = None
     """The tiling-data class whose scalar fields each run reports (the kernel's struct when it
     is generated from the class: `tiling_data_header`)."""
@@ -239,7 +244,7 @@ class HostTiling:
                    str(core_num), "--ub-size", str(ub_size)]
         command += [a for k, _ in enumerate(self.op.inputs)
                     for a in ("--input", self._input(k, total, ge, counted))]
-        command += [a for k, _ in enumerate(self.op.outputs)
+        command += [a for k, _ in enumerate(self.op.outputs) if k not in self.absent_outputs
                     for a in ("--output", self._tensor("output", k, total, ge))]
         command += [a for value in self.attributes for a in ("--attr", value)]
         if self.fields_of is not None:
@@ -356,7 +361,8 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
           absent: frozenset[int] = frozenset(),
           masks: Mapping[tuple[str, int], MaskTensor] | None = None,
           kinds: Mapping[tuple[str, int], str] | None = None,
-          dtypes: Mapping[tuple[str, int], str] | None = None) -> HostTiling:
+          dtypes: Mapping[tuple[str, int], str] | None = None,
+          absent_outputs: frozenset[int] = frozenset()) -> HostTiling:
     exe = workdir / "op_tiling"
     flags = _flags(folder)
     units: list[tuple[Path, Sequence[str]]] = [(HARNESS, HARNESS_FLAGS)]
@@ -373,4 +379,5 @@ def build(folder: Folder, op: OpDefinition, given: Mapping[str, str],
              f"the tiling of {op.name} ({', '.join(str(p) for p in folder.tiling_files)})")
     attributes, names = attribute_arguments(op, given)
     return HostTiling(exe, op, folder, attributes, names, template, folder.soc, one_element,
-                      absent, dict(masks or {}), dict(kinds or {}), dict(dtypes or {}))
+                      absent, dict(masks or {}), dict(kinds or {}), dict(dtypes or {}),
+                      absent_outputs)

@@ -443,12 +443,15 @@ def scan(kernel: str | Path, entry: str | None = None, include_dirs: Sequence[Pa
     else:
         text = "\n".join(own if f == chosen.source else strip_comments(_read(f)) for f in files)
     used = set(_TILING_USE.findall(own))
+    # A struct named in a header of the kernel's own folder alone (SwigluGroupQuantGrad's
+    # GET_TILING_DATA_WITH_STRUCT in its base class, op_kernel/swiglu_group_quant_grad_base.h:41).
+    named = used or set(_TILING_USE.findall(text))
     # ORIG_DTYPE_* are read by #if lines, which preprocessing removes: from the files as written.
     raw = "\n".join(strip_comments(_read(f)) for f in files)
     orig = tuple(m for m in dtype_macros(raw) if m.startswith("ORIG_"))
     return KernelSources(directory, files, chosen,
                          tuple(sorted({*dtype_macros(text), *orig})),
-                         next(iter(used)) if len(used) == 1 else None,
+                         next(iter(named)) if len(named) == 1 else None,
                          _GET_TILING_DATA.search(own) is not None, tuple(sorted(used)))
 
 

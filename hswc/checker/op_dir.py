@@ -112,6 +112,29 @@ class OpDir:
                     and normalised(self.op.inputs[k][0]) not in named]
         return frozenset(optional[:max(0, len(tensors) - len(reference_inputs))])
 
+    def registers_tiling_class(self) -> bool:
+        """Whether the op's tiling sources (its op_host/ and its DEPENDENCIES') register a
+        tiling-data class for its op type (REGISTER_TILING_DATA_CLASS(OpType, ...): SwiGluGrad's
+        in swi_glu's `op_host/swi_glu_tiling.h:76`), which a kernel saying GET_TILING_DATA gets."""
+        op_type = re.escape(self.folder.op_type or self.op.name)
+        registered = re.compile(rf"REGISTER_TILING_DATA_CLASS\(\s*{op_type}\s*,")
+        roots = (self.folder.root, *op_folder.dependencies(self.folder.root))
+        return any(registered.search(p.read_text(encoding="utf-8", errors="replace"))
+                   for root in roots for p in sorted((root / "op_host").rglob("*"))
+                   if p.suffix in (".h", ".hpp", ".cpp"))
+
+    def absent_outputs(self, results: int) -> frozenset[int]:
+        """The definition's last outputs, past the reference's `results` (its results and mask
+        outputs), when each is optional: left out as the framework leaves out an optional output
+        the caller omits (the tiling sees no such output, the kernel a null GM address):
+        SwigluGroupQuantGrad's `grad_weight` (`.ParamType(OPTIONAL)`), which
+        hsg.swiglu_group_quant_grad of grad_y and x does not give. Empty when one of them is
+        required (the checker's count check then names the mismatch)."""
+        extra = range(results, len(self.op.outputs))
+        if all(k in self.op.optional_outputs for k in extra):
+            return frozenset(extra)
+        return frozenset()
+
     def forward_inputs(self, hsg_op: str, reference_inputs: tuple[str, ...],
                        elsewhere: Collection[int] = ()) -> dict[int, str]:
         """The definition's inputs that hold the forward op's result, which the backward

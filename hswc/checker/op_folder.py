@@ -103,7 +103,7 @@ def folder(path: str | Path, soc: str) -> Folder:
     if not defs:
         raise CheckError(f"{root}: not an ops-nn op folder this checker can read: op_host/ "
                          "holds no *_def.cpp (the op definition)")
-    dirs = ARCH_DIRS.get(soc, DEFAULT_ARCH_DIRS)
+    dirs = tiling_dirs(root, soc)
     tilings = _tiling_sources(host, dirs)
     if not tilings:
         where = ", ".join(f"op_host/{d}/" for d in dirs)
@@ -126,6 +126,28 @@ def folder(path: str | Path, soc: str) -> Folder:
     return Folder(root, soc, defs, tuple(tilings), tuple(dict.fromkeys(host_dirs)),
                   (*atvoss, *ops_nn[:1], *tree), opbase, binary_op_type(root, soc),
                   tuple(p for dep in depends for p in _tiling_sources(dep / "op_host", dirs)))
+
+
+def tiling_dirs(root: Path, soc: str) -> tuple[str, ...]:
+    """The op_host subfolder the SoC's tiling is built from: the one the folder's CMakeLists.txt
+    (or op_host's) pairs with it, `set(SUPPORT_COMPUTE_UNIT ...)` beside `set(SUPPORT_TILING_DIR
+    ...)` (ops-nn's cmake/func.cmake add_modules_sources: COMPUTE_UNIT and TILING_DIR "一一对应",
+    find_value_by_key; experimental relu_v2 builds Atlas A2/A3's from op_host/ascend910b/), else
+    ARCH_DIRS's."""
+    for cmake in (root / "CMakeLists.txt", root / "op_host" / "CMakeLists.txt"):
+        try:
+            text = cmake.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        units = re.search(r"set\(\s*SUPPORT_COMPUTE_UNIT\s+([^)]*)\)", text)
+        dirs = re.search(r"set\(\s*SUPPORT_TILING_DIR\s+([^)]*)\)", text)
+        if units is None or dirs is None:
+            continue
+        pairs = dict(zip(re.findall(r'"?([\w.]+)"?', units.group(1)),
+                         re.findall(r'"?([\w.]+)"?', dirs.group(1)), strict=False))
+        if soc in pairs:
+            return (pairs[soc],)
+    return ARCH_DIRS.get(soc, DEFAULT_ARCH_DIRS)
 
 
 def _tiling_sources(host: Path, dirs: tuple[str, ...]) -> list[Path]:

@@ -224,10 +224,13 @@ GENERICS: dict[str, Generic] = {g.name: g for g in (
 _TYPES = {"f16": "f16", "bf16": "bf16", "f32": "f32"}
 
 
-def _function(g: Generic, dtype: str) -> str:
-    t = f"tensor<?x{dtype}>"
+def _function(g: Generic, dtype: str, rank: int = 1) -> str:
+    """The generic's function for `dtype` on tensors of `rank` dims (1, or 2: [rows, L])."""
+    t = f"tensor<{'?x' * rank}{dtype}>"
     n, k = len(g.inputs), len(g.results)
-    identity = "affine_map<(d0) -> (d0)>"
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    identity = f"affine_map<({dims}) -> ({dims})>"
+    parallel = ", ".join(['"parallel"'] * rank)
     wide = dtype != "f32"
     args = ", ".join(f"%{argument(name)}: {t}" for name in g.inputs)
     block = ", ".join(f"%{name}{'_e' if wide else ''}: {dtype}" for name in g.inputs)
@@ -236,11 +239,11 @@ def _function(g: Generic, dtype: str) -> str:
     y = "%y" if k == 1 else f"%y:{k}"
     inits = ", ".join(["%init"] * k)
     lines = [f"func.func @{g.name}_{dtype}({args}) -> {types} {{",
-             "  %c0 = arith.constant 0 : index",
-             f"  %n = tensor.dim %{g.inputs[0]}_in, %c0 : {t}",
-             f"  %init = tensor.empty(%n) : {t}",
+             *(f"  %c{i} = arith.constant {i} : index" for i in range(rank)),
+             *(f"  %n{i} = tensor.dim %{g.inputs[0]}_in, %c{i} : {t}" for i in range(rank)),
+             f"  %init = tensor.empty({', '.join(f'%n{i}' for i in range(rank))}) : {t}",
              f"  {y} = linalg.generic {{indexing_maps = [{', '.join([identity] * (n + k))}], "
-             f"iterator_types = [\"parallel\"]}} ins({', '.join(f'%{i}_in' for i in g.inputs)} "
+             f"iterator_types = [{parallel}]}} ins({', '.join(f'%{i}_in' for i in g.inputs)} "
              f": {', '.join([t] * n)}) outs({inits} : {', '.join([t] * k)}) {{",
              f"  ^bb0({block}, {outs}):"]
     if wide:
@@ -263,7 +266,8 @@ def argument(name: str) -> str:
     return f"{name}_in"
 
 
-def module_text(name: str, dtypes: tuple[str, ...] = DTYPES) -> str:
-    """The module of GENERICS[name]: one function per dtype (`@<name>_<dtype>`)."""
+def module_text(name: str, dtypes: tuple[str, ...] = DTYPES, rank: int = 1) -> str:
+    """The module of GENERICS[name]: one function per dtype (`@<name>_<dtype>`), on tensors of
+    `rank` dims."""
     g = GENERICS[name]
-    return "\n\n".join(_function(g, _TYPES[d]) for d in dtypes) + "\n"
+    return "\n\n".join(_function(g, _TYPES[d], rank) for d in dtypes) + "\n"

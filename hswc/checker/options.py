@@ -17,6 +17,7 @@ from hswc.checker import expected, kernel_source, quantized, row_generics
 from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, NUMPY
 from hswc.checker.errors import CheckError
+from hswc.checker.halves import Halves
 from hswc.checker.sizes import DEFAULT_LIMIT
 from hswc.checker.tiling_values import TilingSource, load_function, parse_values
 from hswc.checker.time_limits import DEFAULT_TIMEOUT
@@ -82,6 +83,10 @@ class CheckOptions:
     """A per-channel op's inputs by name: their kind of hswc.checker.channels (x, and its
     weight "channel" or "channel_nd"), which the sweep gives PReLU's folders; empty: every
     tensor of one size."""
+    halves: Mapping[str, str] = field(default_factory=dict)
+    """A --reference module's inputs by name: their kind of hswc.checker.halves (every one "x",
+    [rows, L], for a generic on 2-d tensors: the sweep gives SiluMul's folder, whose tiling
+    takes 2 dims or more), the results of x's shape; empty: every tensor 1-d."""
 
 
 def for_dtype(values: PerDtype, dtype: str) -> list[str]:
@@ -93,9 +98,9 @@ def reference(o: CheckOptions) -> expected.Reference:
         raise CheckError("give the reference: --op hsg.<op> or --reference FILE.mlir (one of "
                          "them)")
     if o.op is not None:
-        if o.channels:
-            raise CheckError(f"{o.op}: a per-channel weight is given to a --reference module's "
-                             "inputs only")
+        if o.channels or o.halves:
+            raise CheckError(f"{o.op}: a per-channel weight is given to a --reference "
+                             "module's inputs only, as are 2-d tensors")
         if o.function is not None:
             raise CheckError("--function names a function of --reference FILE.mlir")
         if expected.gated_op(o.op) is not None:
@@ -115,13 +120,21 @@ def reference(o: CheckOptions) -> expected.Reference:
         raise CheckError("--attr sets an attribute of --op; a --reference module holds its "
                          "own values")
     assert o.reference is not None
-    ref = expected.from_file(o.reference, o.function, o.semantics)
-    if not o.channels:
-        return ref
-    unknown = sorted(set(o.channels) - set(ref.input_names))
+    return _sized(o, expected.from_file(o.reference, o.function, o.semantics))
+
+
+def _sized(o: CheckOptions, ref: expected.Reference) -> expected.Reference:
+    """A --reference module's reference with its inputs' kinds (o.halves: all [rows, L];
+    o.channels: x and a weight per channel); as it is without them."""
+    unknown = sorted({*o.halves, *o.channels} - set(ref.input_names))
     if unknown:
         raise CheckError(f"{o.reference} takes no input {unknown[0]} (its inputs: "
                          f"{', '.join(ref.input_names)})")
+    if o.halves:
+        ref = replace(ref, halves=Halves({n: o.halves.get(n, "x") for n in ref.input_names},
+                                         "x"))
+    if not o.channels:
+        return ref
     return replace(ref, channels=Channels({n: o.channels.get(n, "channel_x")
                                            for n in ref.input_names}))
 

@@ -50,9 +50,9 @@ hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and
 per row compared bit for bit. The reductions no hsg op computes (ROW_GENERIC_FOLDERS:
 confusion_softmax_grad, softmax_grad_ext, softmax_cross_entropy_with_logits, p_relu_grad_reduce)
 map to the linalg.generics of hswc.checker.row_generics their definitions write, run by hswc's
-interpreter on [rows, L], within PyTorch's tolerance. swiglu_group_quant and
-swiglu_group_quant_grad (UNCHECKABLE) map to hsg.swiglu_group_quant and
-hsg.swiglu_group_quant_grad and get one row per SoC, `not checkable: why`, without a run. A
+interpreter on [rows, L], within PyTorch's tolerance. swiglu_group_quant (UNCHECKABLE) maps
+to hsg.swiglu_group_quant and gets one row per SoC, `not checkable: why`, without a run;
+swiglu_group_quant_grad is a gated folder (its optional grad_weight output left out). A
 folder hswc cannot express (BLOCKED: none left) would get one row per SoC, `not expressible:
 why`.
 
@@ -169,6 +169,11 @@ activation/prelu's tiling a 1-d weight of x's dim 1 ("weight must be 1-D"); acti
 p_relu_grad_update's a 1-d weights of features' dim 1, which its tiling reshapes to [1, C, 1]
 itself (op_host/arch35/prelu_grad_update_tiling_arch35.cpp:121-136; aclnnPreluBackward makes
 the weight 1-d before it)."""
+ROWS_GENERIC_FOLDERS = frozenset({"silu_mul"})
+"""Generic folders whose tiling takes 2-d tensors alone, run with every tensor [rows, L]
+(hswc.checker.halves' "x": L even and at most 1024): experimental/activation/silu_mul's
+(op_host/silu_mul_tiling.cpp: "Input shape dim should be no less than 2", ShapeCheck's last dim
+even and at most 1024, batch at most 200000)."""
 TYPE_SELECTED: Mapping[str, str] = {"prelu": "DTYPE_X"}
 """Folders whose entry picks its element type by `#ifdef DTYPE_X` inside its body (float
 otherwise: experimental/activation/prelu's prelu.cpp), which the checker leaves undefined as
@@ -176,13 +181,16 @@ for a UT entry (hswc.checker.kernel_source): defined to the dtype, as ops-nn's k
 defines it from the op's definition, so an f16 run is not the f32 kernel."""
 GATED_FOLDERS = ("glu", "glu_grad", "swi_glu", "swi_glu_grad", "gelu_mul", "fatrelu_mul",
                  "situ_glu", "situ_glu_grad", "ge_glu_v2", "ge_glu_grad_v2", "swiglu_clamp",
-                 "clipped_swiglu", "clipped_swiglu_grad", "swiglu_group")
+                 "clipped_swiglu", "clipped_swiglu_grad", "swiglu_group",
+                 "swiglu_group_quant_grad")
 """Folders of ops-nn's gated ops checked against the hsg op of the same name
 (hswc.dialects.hsg_gated_ops, hsg_gated_variants), x of [rows, 2H] split along its last dim
 (hswc.checker.halves): the definitions' default dim. ClippedSwiglu's optional group_index is
 given at one size per dtype besides the runs without it (hswc.checker.counts); SwigluGroup's
 would be given so too, but its one SoC, the Ascend 950, is not checkable (its optional weight
-is left out)."""
+is left out). SwigluGroupQuantGrad is run in its form without weight: its optional weight,
+y_origin and group_index inputs and its optional grad_weight output left out (a null address,
+OpDir.absent_outputs), group_index also given as ClippedSwiglu's."""
 ROW_FOLDERS: Mapping[str, str] = {
     "softmax_v2": "softmax",
     "log_softmax_v2": "log_softmax",
@@ -224,11 +232,6 @@ UNCHECKABLE: Mapping[str, tuple[str, str]] = {
         "(hswc.reference) but does not yet pass 8-bit float GM tensors to a kernel nor size a "
         "run for the op (x's last dim a multiple of 256, "
         "op_host/arch35/swiglu_group_quant_tiling.cpp:437, a y_scale per block)")),
-    "swiglu_group_quant_grad": ("hsg.swiglu_group_quant_grad", (
-        "its kernel calls Subs (op_kernel/swiglu_group_quant_grad.h:252, 1 - sigmoid with the "
-        "scalar first), which hswc/checker/ascendc_cpu does not model, and its second output, "
-        "grad_weight, is optional, which the checker cannot leave out (it leaves out optional "
-        "inputs only)")),
 }
 """Folders hswc expresses (an hsg op) whose kernel the checker cannot run yet: folder name ->
 (the op, why), reported as `not checkable: why` on each SoC the definition configures, without
@@ -441,12 +444,14 @@ def folder_options(folder: Path, base: CheckOptions, soc: str, op: str, attrs: d
     if op.startswith("generic "):
         generic = GENERICS[op.removeprefix("generic ")]
         path = scratch / f"{generic.name}.mlir"
-        path.write_text(module_text(generic.name))
+        rows = folder.name in ROWS_GENERIC_FOLDERS
+        path.write_text(module_text(generic.name, rank=2 if rows else 1))
         return replace(base, kernel=str(folder), op=None, reference=str(path),
                        attrs=dict(generic.attrs), soc=soc, record_gm_reads=True,
                        record_rules=True, tolerance=base.tolerance or generic.tolerance,
                        channels={argument(n): kind for n, kind in
                                  CHANNEL_FOLDERS.get(folder.name, {}).items()},
+                       halves=dict.fromkeys(map(argument, generic.inputs), "x") if rows else {},
                        defines=_type_selected(folder.name, base))
     return replace(base, kernel=str(folder), op=op, attrs=attrs, soc=soc,
                    record_gm_reads=True, record_rules=True,

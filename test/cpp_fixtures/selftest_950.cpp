@@ -954,6 +954,40 @@ void TestDivsScalarElement()
     CHECK(dst.GetValue(0) == 1.0f && dst.GetValue(3) == 0.25f);
 }
 
+/// Subs (Subs（灵活标量位置）.md): the scalar after (src - s) or before (s - src), a value or a
+/// LocalTensor's element; one RNE rounding in T: 1 - 2^-25 is the tie between 1 - 2^-24 and 1,
+/// which rounds to 1 (even), and 2^-24 - 1 rounds to -(1 - 2^-24) exactly.
+void TestSubs()
+{
+    Core core;
+    selftest::Buffers<3> b(256);
+    LocalTensor<float> dst = b.Get<float>(0), v = b.Get<float>(1), s = b.Get<float>(2);
+    const float in[4] = {0.5f, 0.25f, 3.0f, -1.0f};
+    for (int i = 0; i < 16; ++i) {
+        v.SetValue(i, in[i % 4]);
+        s.SetValue(i, 0.0f);
+    }
+    v.SetValue(4, std::ldexp(1.0f, -25));
+    v.SetValue(5, std::ldexp(1.0f, -24));
+    Subs(dst, 1.0f, v, 16);
+    CHECK(dst.GetValue(0) == 0.5f && dst.GetValue(1) == 0.75f && dst.GetValue(2) == -2.0f &&
+        dst.GetValue(3) == 2.0f && dst.GetValue(4) == 1.0f && dst.GetValue(5) == 1.0f - std::ldexp(1.0f, -24));
+    Subs(dst, v, 1.0f, 16);
+    CHECK(dst.GetValue(0) == -0.5f && dst.GetValue(2) == 2.0f && dst.GetValue(3) == -2.0f &&
+        dst.GetValue(5) == -(1.0f - std::ldexp(1.0f, -24)));
+    s.SetValue(0, 4.0f);
+    Subs(dst, v, s[0], 16);
+    CHECK(dst.GetValue(0) == -3.5f && dst.GetValue(2) == -1.0f);
+    static constexpr BinaryConfig left = {0};
+    Subs<BinaryDefaultType, true, left>(dst, s[0], v, 16);
+    CHECK(dst.GetValue(0) == 3.5f && dst.GetValue(3) == 5.0f);
+    LocalTensor<half> h = b.Get<half>(1), hd = b.Get<half>(0);
+    h.SetValue(0, half(-1.0f));  // 2049 and 2051 are ties in half (spacing 2): to 2048, 2052
+    h.SetValue(1, half(-3.0f));
+    Subs(hd, half(2048.0f), h, 2);
+    CHECK(static_cast<float>(hd.GetValue(0)) == 2048.0f && static_cast<float>(hd.GetValue(1)) == 2052.0f);
+}
+
 /// A TQue<VECCALC> of temporaries (selu_grad's arch35 kernel; asc-devkit's Fma.md example).
 void TestVecCalcQueue()
 {
@@ -1380,6 +1414,12 @@ selftest::Violations AllViolations()
         LocalTensor<float> t = b.Get<float>(0);
         Divs(t, t, t[8], 16);
     }};
+    v["subs_scalar_element_overlaps_dst"] = {"Subs", [] {
+        Core core;
+        selftest::Buffers<1> b(256);
+        LocalTensor<float> t = b.Get<float>(0);
+        Subs(t, t, t[8], 16);
+    }};
     v["micro_cast_widening_names_sat"] = {"MicroAPI::Cast", [] {
         // bfloat16_t -> float's row takes SatMode::UNKNOWN (Cast.md:194); glu_grad names NO_SAT.
         MicroAPI::RegTensor<bfloat16_t> h;
@@ -1470,6 +1510,7 @@ int main(int argc, char** argv)
              TestMicroCastToInt();
              TestMicroCastToFloat8();
              TestDivsScalarElement();
+             TestSubs();
              TestVecCalcQueue();
              TestErfLocalConfig();
          }},

@@ -162,6 +162,37 @@ struct BinaryConfig {
 constexpr BinaryConfig DEFAULT_BINARY_CONFIG = {1};
 struct BinaryDefaultType {};
 
+}  // namespace AscendC
+
+namespace ascendc_cpu {
+
+/// The flexible scalar position's element form (above): the scalar is `src1[0]` (`right`) or
+/// `src0[0]`, the other operand the vector; dst[i] = lane(vector[i], s) or lane(s, vector[i]).
+template <typename E, typename F>
+inline void ScalarElement(const char* api, const AscendC::LocalTensor<E>& dst, const AscendC::LocalTensor<E>& src0,
+    const AscendC::LocalTensor<E>& src1, int32_t count, bool right, F lane)
+{
+    const AscendC::LocalTensor<E>& element = right ? src1 : src0;
+    const AscendC::LocalTensor<E>& vector = right ? src0 : src1;
+    const char* name = right ? "src1" : "src0";
+    CheckUb(api, name, element.cpu_, sizeof(E), Access::kVecRead);
+    const uint64_t dstBytes = static_cast<uint64_t>(count > 0 ? count : 0) * sizeof(E);
+    if (dstBytes > 0 && UbOverlaps(element.cpu_, sizeof(E), dst.cpu_, dstBytes)) {
+        Broken(api, Msg("the scalar element ", name, "[0] overlaps dst (", api, "（灵活标量位置）.md: not supported)"),
+            Msg(api, "/scalar-element-overlap"));
+    }
+    const E s = Load<E>(element.cpu_.ptr);
+    if (right) {
+        Unary(api, dst, vector, count, [s, lane](E a) { return lane(a, s); });
+    } else {
+        Unary(api, dst, vector, count, [s, lane](E a) { return lane(s, a); });
+    }
+}
+
+}  // namespace ascendc_cpu
+
+namespace AscendC {
+
 template <typename T = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG,
     typename E>
 inline void Divs(const LocalTensor<E>& dst, const LocalTensor<E>& src0, const LocalTensor<E>& src1,
@@ -171,24 +202,57 @@ inline void Divs(const LocalTensor<E>& dst, const LocalTensor<E>& src0, const Lo
     static_assert(config.scalarTensorIndex == 0 || config.scalarTensorIndex == 1,
         "Divs: BinaryConfig::scalarTensorIndex is 0 (src0[0]) or 1 (src1[0])");
     if constexpr (ascendc_cpu::api::CheckDiv<E>()) {
-        const bool right = config.scalarTensorIndex == 1;
-        const LocalTensor<E>& element = right ? src1 : src0;
-        const LocalTensor<E>& vector = right ? src0 : src1;
-        const char* name = right ? "src1" : "src0";
-        ascendc_cpu::CheckUb("Divs", name, element.cpu_, sizeof(E), ascendc_cpu::Access::kVecRead);
-        const uint64_t dstBytes = static_cast<uint64_t>(count > 0 ? count : 0) * sizeof(E);
-        if (dstBytes > 0 && ascendc_cpu::UbOverlaps(element.cpu_, sizeof(E), dst.cpu_, dstBytes)) {
-            ascendc_cpu::Broken("Divs", ascendc_cpu::Msg("the scalar element ", name,
-                "[0] overlaps dst (Divs（灵活标量位置）.md: not supported)"), "Divs/scalar-element-overlap");
-        }
-        const E s = ascendc_cpu::Load<E>(element.cpu_.ptr);
-        if (right) {
-            ascendc_cpu::Unary("Divs", dst, vector, count, [s](E a) { return ascendc_cpu::ArithDiv(a, s); });
-        } else {
-            ascendc_cpu::Unary("Divs", dst, vector, count, [s](E a) { return ascendc_cpu::ArithDiv(s, a); });
-        }
+        ascendc_cpu::ScalarElement("Divs", dst, src0, src1, count, config.scalarTensorIndex == 1,
+            [](E a, E b) { return ascendc_cpu::ArithDiv(a, b); });
     } else {
         ascendc_cpu::NotModelledType<E>("Divs");
+    }
+}
+
+/// Ascend 950's Subs (asc-devkit docs/zh/api/SIMD-API/基础API/Memory矢量计算/基础算术/Subs（灵活标量位置）.md:
+/// 950 only, lines 5-13; dst_i = src_i - scalar or scalar - src_i, lines 31-37; the scalar a value or
+/// a LocalTensor's element as Divs above, lines 41-44 and 69): modelled as Sub is, one RNE rounding
+/// in T (the page states no rounding: assumed, as Adds and Sub), Sub's element types (the page's
+/// 数据类型 list, line 86, is Sub's on the 950 less the 8-bit and unsigned types).
+template <typename T, bool isSetMask = true>
+inline void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    ascendc_cpu::CallScope call(site);
+    if constexpr (ascendc_cpu::api::CheckSub<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("Subs", dst, src, count, [s](T a) { return ascendc_cpu::ArithSub(a, s); });
+    } else {
+        ascendc_cpu::NotModelledType<T>("Subs");
+    }
+}
+
+template <typename T, bool isSetMask = true>
+inline void Subs(const LocalTensor<T>& dst, const T& scalarValue, const LocalTensor<T>& src, const int32_t& count,
+    ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    ascendc_cpu::CallScope call(site);
+    if constexpr (ascendc_cpu::api::CheckSub<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("Subs", dst, src, count, [s](T a) { return ascendc_cpu::ArithSub(s, a); });
+    } else {
+        ascendc_cpu::NotModelledType<T>("Subs");
+    }
+}
+
+template <typename T = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG,
+    typename E>
+inline void Subs(const LocalTensor<E>& dst, const LocalTensor<E>& src0, const LocalTensor<E>& src1,
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    ascendc_cpu::CallScope call(site);
+    static_assert(config.scalarTensorIndex == 0 || config.scalarTensorIndex == 1,
+        "Subs: BinaryConfig::scalarTensorIndex is 0 (src0[0]) or 1 (src1[0])");
+    if constexpr (ascendc_cpu::api::CheckSub<E>()) {
+        ascendc_cpu::ScalarElement("Subs", dst, src0, src1, count, config.scalarTensorIndex == 1,
+            [](E a, E b) { return ascendc_cpu::ArithSub(a, b); });
+    } else {
+        ascendc_cpu::NotModelledType<E>("Subs");
     }
 }
 #endif

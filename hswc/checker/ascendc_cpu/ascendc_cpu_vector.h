@@ -11,6 +11,7 @@
 //                             level-0 Add, Sub, Mul, Div, Max, Min (the order of a sum as hswc's)
 //   ascendc_cpu_vec_fill.h    Duplicate's mask/repeat (level-0) forms
 //   ascendc_cpu_vec_fill_tensor.h Ascend 950's Duplicate from a LocalTensor's first element
+//   ascendc_cpu_vec_index.h   CreateVecIndex (count form)
 //   ascendc_cpu_vec_block_reduce.h BlockReduceSum, BlockReduceMax, BlockReduceMin (per 32-byte block)
 //   ascendc_cpu_mask.h        the vector mask register: SetMaskCount, SetMaskNorm, SetVectorMask
 //   ascendc_cpu_vec_cast.h    Cast
@@ -31,6 +32,7 @@
 #include "ascendc_cpu_vec_common.h"
 #include "ascendc_cpu_vec_fill.h"
 #include "ascendc_cpu_vec_fill_tensor.h"
+#include "ascendc_cpu_vec_index.h"
 #include "ascendc_cpu_vec_level0.h"
 #include "ascendc_cpu_vec_library.h"
 #include "ascendc_cpu_vec_math.h"

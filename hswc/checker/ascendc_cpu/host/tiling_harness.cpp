@@ -7,7 +7,7 @@
 //
 // Usage:
 //   tiling_run --describe
-//       the op definitions: `op NAME`, `input NAME DTYPE,... [optional]`, `output NAME DTYPE,...`,
+//       the op definitions: `op NAME`, `input NAME DTYPE,... [optional]`, `output NAME DTYPE,... [optional]`,
 //       `attr NAME TYPE DEFAULT`, `config SOC KEY=VALUE ...` (and `config_input SOC NAME
 //       DTYPE,...`), then `tiling NAME` per registered tiling.
 //   tiling_run --op NAME --soc SOC --core-num N --ub-size BYTES
@@ -77,7 +77,8 @@ void Describe()
                         p->option == ops::OPTIONAL ? " optional" : "");
         }
         for (const auto& p : op->outputs) {
-            std::printf("output %s %s\n", p->name.c_str(), DtypeList(p->dtypes).c_str());
+            std::printf("output %s %s%s\n", p->name.c_str(), DtypeList(p->dtypes).c_str(),
+                        p->option == ops::OPTIONAL ? " optional" : "");
         }
         for (const auto& a : op->attrs) {
             std::printf("attr %s %s %s\n", a->name.c_str(), a->type.c_str(), a->value.empty() ? "-" : a->value.c_str());
