@@ -99,6 +99,7 @@ from hswc.passes.schedule_options import (
     read_budget,
     schedule_attribute,
 )
+from hswc.passes.shape_sharing import with_shared_shape
 from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform, soc_of_api
 from hswc.progress import Progress
 from hswc.remarks import remark, warn
@@ -412,6 +413,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if error.op is op:
                 error.name = display_name(op)
             raise
+        ew = with_shared_shape(ew)  # one kernel for every channel count, where free
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
