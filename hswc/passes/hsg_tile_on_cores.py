@@ -315,6 +315,10 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     """Cut a reduction over leading dims whose rows (the kept channels) are fewer than the
     cores into a kernel of partials and a kernel combining them (hswc.passes.row_split); false:
     one kernel, a row a core (hswc-emit lowers so: a package is one kernel)."""
+    share_shapes: bool = True
+    """Give a broadcast kernel its outermost dim at run time where that costs nothing
+    (hswc.passes.shape_sharing): one kernel for every size of it; false: every kernel of its
+    static shapes (hswc-emit lowers so: a package's example runs its kernel's own shapes)."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""
@@ -413,7 +417,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if error.op is op:
                 error.name = display_name(op)
             raise
-        ew = with_shared_shape(ew)  # one kernel for every channel count, where free
+        if self.share_shapes:  # one kernel for every channel count, where free
+            ew = with_shared_shape(ew)
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
