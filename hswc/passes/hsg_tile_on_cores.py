@@ -411,14 +411,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         if fn is None or module is None:
             raise OpError(op, "must be inside a func.func to be tiled: the launch is host code",
                           display_name(op))
-        try:
-            ew = elementwise(op)
-        except OpError as error:
-            if error.op is op:
-                error.name = display_name(op)
-            raise
-        if self.share_shapes:  # one kernel for every channel count, where free
-            ew = with_shared_shape(ew)
+        ew = self._elementwise(op)
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
@@ -471,6 +464,17 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         names = ", ".join(f"@{name}" for _, name in launched)
         remark(op, f"becomes a launch of {names}", display_name(op))
         _erase_generic(op)
+
+    def _elementwise(self, op: GenericOp) -> Elementwise:
+        """The checked generic; with `share_shapes`, of its shared broadcast where that is
+        free (one kernel for every channel count: hswc.passes.shape_sharing)."""
+        try:
+            ew = elementwise(op)
+        except OpError as error:
+            if error.op is op:
+                error.name = display_name(op)
+            raise
+        return with_shared_shape(ew) if self.share_shapes else ew
 
     def _check_static_tiling(self, ew: Elementwise, dtype: str, plans: Plans,
                              platform: tuple[int | None, int | None], title: str) -> None:
