@@ -8,8 +8,9 @@ broadcast description already allows C at run time where every dim before it is 
 script lowers a per-channel add `x[1, C, H, W] + w[C]` both ways, static C and `?`, and models
 each candidate schedule at the launch's own element count on ascend910b (the choice's
 candidates, schedule_choice.TRADED; the fastest of each kept): printed are both times, their
-ratio, and how each kernel copies its weight in (hsg.broadcast_copy). A shared kernel is only
-worth it where the ratio is at most 1 + the choice's TIE.
+ratio, how each kernel copies its weight in (hsg.broadcast_copy), and whether hsg-tile-on-cores
+shares the kernel (hswc.passes.shape_sharing's rule: only where both copy-ins are the same). A
+shared kernel is only worth it where the ratio is at most 1 + the choice's TIE.
 
     python bench/bench_shape_sharing.py [--shapes 16x56x56,72x28x28,96x14x14,576x7x7]
 """
@@ -22,10 +23,11 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import GenericOp
 
-from hswc.broadcast import BROADCAST_COPY_ATTR
+from hswc.broadcast import BROADCAST_COPY_ATTR, Broadcast
 from hswc.elementwise import elementwise
 from hswc.passes.hsg_tile_on_cores import _build_kernel_function
 from hswc.passes.schedule_choice import TRADED, Models, _plans, _signature, modelled_times
+from hswc.passes.shape_sharing import shared_broadcast
 from hswc.pipeline import parse_text
 from hswc.platform import get_platform
 
@@ -73,14 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="16x56x56,72x28x28,96x14x14,576x7x7")
     args = parser.parse_args(argv)
-    print(f"{'C x H x W':>12} {'static us':>10} {'C at run time us':>17} {'ratio':>6}  copy-in "
-          "(static | run time)")
+    print(f"{'C x H x W':>12} {'static us':>10} {'C at run time us':>17} {'ratio':>6} "
+          f"{'shared':>6}  copy-in (static | run time)")
     for shape in args.shapes.split(","):
         c, h, w = (int(n) for n in shape.split("x"))
         static, static_copy = fastest(str(c), h, w, c * h * w)
         shared, shared_copy = fastest("?", h, w, c * h * w)
-        print(f"{shape:>12} {static * 1e6:10.2f} {shared * 1e6:17.2f} {shared / static:6.3f}  "
-              f"{static_copy} | {shared_copy}")
+        shares = shared_broadcast(Broadcast((1, c, h, w), (None, (0, 1, 0, 0))),
+                                  ["f32", "f32"]) is not None
+        print(f"{shape:>12} {static * 1e6:10.2f} {shared * 1e6:17.2f} {shared / static:6.3f} "
+              f"{'yes' if shares else 'no':>6}  {static_copy} | {shared_copy}")
     return 0
 
 

@@ -484,7 +484,7 @@ def test_value_of_an_inner_region_used_after_it_is_located(tool: str, capsys: Ca
                                    "cast-rint, no-pipe-barriers, raw-queue-tensors, compares, "
                                    "widened-bf16, l2-bypass, bank-offsets, api, "
                                    "double-buffer-above, soc, "
-                                   "core-num, ub-size, kernel-name, rows, split)"),
+                                   "core-num, ub-size, kernel-name, rows, split, share-shapes)"),
     ("hsg-tile-on-cores{core-num=4,8}", "bad option 'core-num' of pass 'hsg-tile-on-cores': "
                                         "it takes an integer, got '4,8'"),
 ])

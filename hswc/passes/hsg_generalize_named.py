@@ -6,7 +6,11 @@ tensors, anywhere in the module.
 Output: each as the `linalg.generic` with the same operands, body, indexing maps and parallel
 iterators (xDSL's own generalization, `linalg-generalize-named-ops`); `linalg.broadcast`, which
 xDSL does not generalize, as the generic whose input map is the identity with the broadcast
-`dimensions` left out (`dimensions = [0]` on a 4x8 result: `(d0, d1) -> (d1)`). The generics
+`dimensions` left out (`dimensions = [0]` on a 4x8 result: `(d0, d1) -> (d1)`); one of static
+shapes whose `dimensions` are all of size 1 (a conv's bias `24` -> `1x24x1x1`) moves no element:
+it becomes the `tensor.expand_shape` of the same data (hswc.passes.unit_broadcast), a view
+that stays on the host, or folds into the maps of the generics reading it
+(hsg-fold-reshapes). The generics
 then fuse and lower like any other (hsg-fuse-elementwise). The body of each is the named op's
 own (MLIR's definition of it), so no bit changes. Named ops that are not elementwise (matmul,
 transpose, reductions, convolutions) are left as they are: hsg-tile-on-cores refuses them by
@@ -18,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.dialects.linalg import abstract_ops
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -33,6 +38,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.linalg_generalize_named_ops import GeneralizeNamedOpPattern
 
 from hswc.passes import mark_unchanged
+from hswc.passes.unit_broadcast import unit_broadcast_view
 
 
 class GeneralizeElementwise(RewritePattern):
@@ -62,12 +68,20 @@ def _feeds_generics(op: FillOp) -> bool:
 
 
 class GeneralizeBroadcast(RewritePattern):
-    """linalg.broadcast -> linalg.generic reading the input through a projection."""
+    """linalg.broadcast -> linalg.generic reading the input through a projection; one that
+    adds only dims of size 1 -> tensor.expand_shape (a view: hswc.passes.unit_broadcast)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BroadcastOp, rewriter: PatternRewriter) -> None:
         if not op.result:
             return  # on memrefs: not what hswc compiles, left to be refused
+        view = unit_broadcast_view(op)
+        if view is not None:
+            init = op.init.owner
+            rewriter.replace_op(op, view)
+            if isinstance(init, tensor.EmptyOp) and not init.tensor.uses:
+                rewriter.erase_op(init)  # the broadcast's init, which the view does not need
+            return
         rank = len(op.init.type.get_shape())  # type: ignore[attr-defined]
         dropped = set(op.dimensions.get_values())
         kept: list[AffineExpr] = [AffineExpr.dimension(d) for d in range(rank)

@@ -99,6 +99,7 @@ from hswc.passes.schedule_options import (
     read_budget,
     schedule_attribute,
 )
+from hswc.passes.shape_sharing import with_shared_shape
 from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform, soc_of_api
 from hswc.progress import Progress
 from hswc.remarks import remark, warn
@@ -314,6 +315,10 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
     """Cut a reduction over leading dims whose rows (the kept channels) are fewer than the
     cores into a kernel of partials and a kernel combining them (hswc.passes.row_split); false:
     one kernel, a row a core (hswc-emit lowers so: a package is one kernel)."""
+    share_shapes: bool = True
+    """Give a broadcast kernel its outermost dim at run time where that costs nothing
+    (hswc.passes.shape_sharing): one kernel for every size of it; false: every kernel of its
+    static shapes (hswc-emit lowers so: a package's example runs its kernel's own shapes)."""
 
     def platform(self) -> tuple[int | None, int | None]:
         """(core count, UB bytes) to fold, each None where the pass options name none."""
@@ -406,12 +411,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         if fn is None or module is None:
             raise OpError(op, "must be inside a func.func to be tiled: the launch is host code",
                           display_name(op))
-        try:
-            ew = elementwise(op)
-        except OpError as error:
-            if error.op is op:
-                error.name = display_name(op)
-            raise
+        ew = self._elementwise(op)
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
@@ -464,6 +464,17 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         names = ", ".join(f"@{name}" for _, name in launched)
         remark(op, f"becomes a launch of {names}", display_name(op))
         _erase_generic(op)
+
+    def _elementwise(self, op: GenericOp) -> Elementwise:
+        """The checked generic; with `share_shapes`, of its shared broadcast where that is
+        free (one kernel for every channel count: hswc.passes.shape_sharing)."""
+        try:
+            ew = elementwise(op)
+        except OpError as error:
+            if error.op is op:
+                error.name = display_name(op)
+            raise
+        return with_shared_shape(ew) if self.share_shapes else ew
 
     def _check_static_tiling(self, ew: Elementwise, dtype: str, plans: Plans,
                              platform: tuple[int | None, int | None], title: str) -> None:

@@ -161,10 +161,12 @@ def _pass(name: str, semantics: str | None, kernel_name: str | None,
     if name == HsgDecomposePass.name:
         return HsgDecomposePass(semantics=semantics)
     if name == HsgTileOnCoresPass.name:
-        if soc is not None:  # split=False: a package is one kernel (module docstring)
+        # split=False: a package is one kernel (module docstring); share_shapes=False: of
+        # the static shapes its example runs (a kernel shared across channel counts is not)
+        if soc is not None:
             return HsgTileOnCoresPass(kernel_name=kernel_name, split=False, variant=soc.variant,
-                                      api=soc.api)
-        return HsgTileOnCoresPass(kernel_name=kernel_name, split=False)
+                                      api=soc.api, share_shapes=False)
+        return HsgTileOnCoresPass(kernel_name=kernel_name, split=False, share_shapes=False)
     if name == ConvertHsgToAscendPass.name and soc is not None:
         return ConvertHsgToAscendPass(variant=soc.variant, api=soc.api)
     return PASSES[name]()()

@@ -57,6 +57,35 @@ func.func @bias(%b: tensor<8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// A broadcast that adds only dims of size 1 (a conv's bias to its 1xCx1x1 output) moves no
+// element: the expand_shape of the same data, a view for the host (hswc.passes.unit_broadcast).
+// A broadcast along a dim of size > 1, of a rank-0 input or of dynamic shapes stays a generic.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-NEXT: %0 = tensor.expand_shape %b {{\[}}[0 : i64, 1 : i64, 2 : i64, 3 : i64]] output_shape [1, 24, 1, 1] : tensor<24xf32> into tensor<1x24x1x1xf32>
+// CHECK-NEXT: %1 = tensor.expand_shape %m {{\[}}[0 : i64, 1 : i64], [2 : i64, 3 : i64]] output_shape [1, 3, 8, 1] : tensor<3x8xf32> into tensor<1x3x8x1xf32>
+// CHECK-NEXT: %e2 = tensor.empty()
+// CHECK-NEXT: %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:      linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-NOT:  linalg.broadcast
+func.func @unit_dims(%b: tensor<24xf32>, %m: tensor<3x8xf32>, %s: tensor<f32>, %d: tensor<?xf32>) -> (tensor<1x24x1x1xf32>, tensor<1x3x8x1xf32>, tensor<1x1xf32>, tensor<2x24x1x1xf32>, tensor<1x?xf32>) {
+  %e = tensor.empty() : tensor<1x24x1x1xf32>
+  %0 = linalg.broadcast ins(%b : tensor<24xf32>) outs(%e : tensor<1x24x1x1xf32>) dimensions = [0, 2, 3]
+  %e1 = tensor.empty() : tensor<1x3x8x1xf32>
+  %1 = linalg.broadcast ins(%m : tensor<3x8xf32>) outs(%e1 : tensor<1x3x8x1xf32>) dimensions = [0, 3]
+  %e2 = tensor.empty() : tensor<1x1xf32>
+  %2 = linalg.broadcast ins(%s : tensor<f32>) outs(%e2 : tensor<1x1xf32>) dimensions = [0, 1]
+  %e3 = tensor.empty() : tensor<2x24x1x1xf32>
+  %3 = linalg.broadcast ins(%b : tensor<24xf32>) outs(%e3 : tensor<2x24x1x1xf32>) dimensions = [0, 2, 3]
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %d, %c0 : tensor<?xf32>
+  %e4 = tensor.empty(%n) : tensor<1x?xf32>
+  %4 = linalg.broadcast ins(%d : tensor<?xf32>) outs(%e4 : tensor<1x?xf32>) dimensions = [0]
+  func.return %0, %1, %2, %3, %4 : tensor<1x24x1x1xf32>, tensor<1x3x8x1xf32>, tensor<1x1xf32>, tensor<2x24x1x1xf32>, tensor<1x?xf32>
+}
+
+// -----
+
 // A named op that is not elementwise is left for hsg-tile-on-cores to refuse.
 // CHECK-LABEL: func.func @transposed
 // CHECK: linalg.transpose
