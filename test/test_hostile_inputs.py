@@ -884,6 +884,23 @@ def test_reserved_function_and_argument_names_print_as_declarable_cpp(capsys: Ca
             "GM_ADDR workspace, GM_ADDR tiling)") in out
 
 
+def test_an_input_named_y_leaves_the_unnamed_output_a_name_of_its_own(capsys: Capsys,
+                                                                    tmp_path: Path) -> None:
+    """`%y` as an input took the output's fallback name too: `void f(GM_ADDR y, GM_ADDR x,
+    GM_ADDR y, ...)`, which C++ refuses, and `op.Init(y, x, y)` writes the input."""
+    path = tmp_path / "y_input.mlir"
+    path.write_text(
+        "func.func @f(%y: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> {\n"
+        "  %e = tensor.empty() : tensor<1024xf32>\n"
+        "  %0 = linalg.mul ins(%y, %x : tensor<1024xf32>, tensor<1024xf32>)\n"
+        "                  outs(%e : tensor<1024xf32>) -> tensor<1024xf32>\n"
+        "  return %0 : tensor<1024xf32>\n}\n")
+    code, out, err = run(capsys, "hswc-opt", "--lower-to-ascend", "-t", "ascendc", path)
+    assert (code, err) == (0, "")
+    assert "(GM_ADDR y, GM_ADDR x, GM_ADDR y_1, GM_ADDR workspace, GM_ADDR tiling)" in out
+    assert "op.Init(y, x, y_1, &" in out
+
+
 @pytest.mark.parametrize("tool", sorted(TOOLS))
 @pytest.mark.parametrize("below", [False, True])
 def test_output_into_a_symlink_loop_says_so(tool: str, below: bool, capsys: Capsys,

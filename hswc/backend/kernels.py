@@ -205,7 +205,8 @@ def _stem(fn: func.FuncOp, dtype: str) -> str:
 def _gm_names(fn: func.FuncOp, scalars: tuple[str, ...]) -> tuple[str, ...]:
     """The GM arguments' names, as C identifiers (in0, in1, ... where they have none, or one
     that a scalar field of the kernel already has: the op definition, the l0op and aclnn
-    functions take both)."""
+    functions take both), each such name suffixed `_1`, `_2`, ... past the names before it
+    (an input named `y` before an unnamed output)."""
     args = kernel_arguments(fn).gm
     inputs = len(args) - _outputs(fn)
     names: list[str] = []
@@ -215,6 +216,9 @@ def _gm_names(fn: func.FuncOp, scalars: tuple[str, ...]) -> tuple[str, ...]:
                 or name in scalars):
             name = f"in{i}" if i < inputs else "y" if len(args) == inputs + 1 else \
                 f"y{i - inputs}"
+            base, k = name, 1
+            while name in names or name in scalars or name in ENTRY_NAMES:  # `%y` came first
+                name, k = f"{base}_{k}", k + 1
         names.append(name)
     return tuple(names)
 
