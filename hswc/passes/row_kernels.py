@@ -604,7 +604,8 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         reductions = len(region.reductions)
-        lanes = f", its {rows.lanes} lanes reduced apart" if rows.lanes > 1 else ""
+        lanes = f", its {rows.lanes} lanes reduced apart" if rows.lanes > 1 else \
+            f", each padded to {rows.padded_run} in UB" if rows.padded_run is not None else ""
         runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{lanes}{how})" \
             if rows.runs > 1 else ""
         remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "
