@@ -18,9 +18,10 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   the row, and each reduction first writes its identity over every run's padding in its f32
   source (pad_runs: a masked Duplicate a run, the padding lying in one repeat). A row of
   lanes (hswc.rows: Lanes; one a chunk) is one DataCopyPad of its `runs` blocks of a run,
-  stride apart in GM (the GM stride in bytes, at most a uint16), one after the other in UB; its reduction is the fold tree over whole runs, run 0's lanes copied
-  into the row buffer (no WholeReduce), and an element step reads a row value's lanes as one
-  repeat for every run (block stride 1, repeat stride 0).
+  stride apart in GM (the GM stride in bytes, at most a uint16), one after the other in UB;
+  its reduction is the fold tree over whole runs, run 0's lanes copied into the row buffer
+  (no WholeReduce), and an element step reads a row value's lanes as one repeat for every
+  run (block stride 1, repeat stride 0).
 - Compute, per instruction of the plan:
   - on elements or rows alone: the level-2 call over the chunk (`rows * pitch` elements, rounded
     up to the plan's alignment, or `rows` values); the pad lanes of each row are computed and
