@@ -8,20 +8,29 @@ Checked: the tiled, blocked and ascend levels bit-equal to each other and within
 an independent numpy model (float64 sum rounded once; the maximum exact), for sums and maxima
 in f32, f16 and bf16 and a BatchNorm-backward sum with its producers fused; the padded copy
 and the padding's masked Duplicate in the lowered IR; what still stays on the host (element
-operands whose types pad a run to different lengths) says so in a remark."""
+operands whose types pad a run to different lengths) says so in a remark; hswc-emit packages
+such a kernel (Atlas A2; Ascend 950 in the sweep), its unit test passing on the CPU model."""
 
 from __future__ import annotations
+
+import subprocess
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
 import pytest
+from cpu_build import build_unit_test
+from family_packages import unit_test_array
 from test_leading_reductions import bn_inputs, bn_reference, bn_sums
+
+from hswc.platform import PLATFORMS
 
 from hswc.reduction_order import padded_runs
 from hswc.reference import compare_tolerance
 from hswc.remarks import collecting
 from hswc.rows import Rows
 from hswc.runner import compile_text
+from hswc.tools.hswc_emit import main as emit
 
 NUMPY = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
          "bf16": np.dtype(ml_dtypes.bfloat16)}
@@ -161,3 +170,29 @@ def test_runs_padded_to_different_lengths_in_their_types_stay_on_the_host() -> N
     g = rng.standard_normal((2, 4, 2, 3)).astype(np.float16)
     want = (x.astype(np.float64) * g).sum(axis=(0, 2, 3)).astype(np.float32)
     assert compare_tolerance(kernel.run(x, g).outputs[0], want).equal
+
+
+@pytest.mark.parametrize("soc", ["ascend910b",
+                                 pytest.param("ascend950", marks=pytest.mark.sweep)])
+def test_a_sum_of_padded_runs_is_packaged_and_its_unit_test_passes(
+        soc: str, tmp_path: Path) -> None:
+    """x.sum(dim=(0, 2, 3)) of [8, 16, 7, 7] f32 packaged by hswc-emit: the kernel copies its
+    runs padded; the unit test's goldens (hswc-run's) within tolerance of float64, and the
+    kernel unit test passes on the CPU model of AscendC (bit for bit against them)."""
+    module = tmp_path / "bn_sum.mlir"
+    module.write_text(reduction((8, 16, 7, 7), "f32", "sum"))
+    out = tmp_path / "bn_sum"
+    assert emit([str(module), "--name", "BnSum", "--soc", soc, "-o", str(out)]) == 0
+    suffix = "_apt" if soc == "ascend950" else ""
+    kernel = (out / "op_kernel" / ("arch35/" if suffix else "") / "bn_sum.h").read_text()
+    assert "AscendC::Duplicate(xLocal[FloorDiv(run, 8) * 448 + run % 8 * 56 + 48]" in kernel
+    source = out / "tests" / "ut" / "op_kernel" / f"test_bn_sum{suffix}.cpp"
+    test = source.read_text()
+    x = unit_test_array(test, "x", "f32").reshape(8, 16, 7, 7)
+    exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(np.float32)
+    assert compare_tolerance(unit_test_array(test, "expected", "f32"), exact).equal
+    arch35 = ("-DASCENDC_CPU_DAV_3510", f"-DHSWC_UT_UB_BYTES={PLATFORMS['ascend950'].ub_size}")
+    build_unit_test(source, tmp_path / "ut", arch35 if soc == "ascend950" else ())
+    done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
