@@ -24,7 +24,6 @@ from family_packages import unit_test_array
 from test_leading_reductions import bn_inputs, bn_reference, bn_sums
 
 from hswc.platform import PLATFORMS
-
 from hswc.reduction_order import padded_runs
 from hswc.reference import compare_tolerance
 from hswc.remarks import collecting
