@@ -87,6 +87,10 @@ values padded with the combiner's identity to a multiple of the segment (`padded
 writes the identity over its last segment's lanes past the row), then in segments as above.
 The identity changes no partial it meets (x + -0.0 is x, -0.0 included; maximumf(x, -inf) is
 x), so the padding changes the tree's shape only, and the order is a function of the length.
+Strided runs that are not whole 32-byte blocks (hswc.rows `padded_run` P: a sum over N, H and W
+of 7 x 7 maps) are combined alike: each run padded with the identity to P values
+(`padded_runs`), the row of runs x P values then combined as above; the kernel lays its runs so
+in UB and writes the identity over each run's padding in the reduction's source.
 """
 
 from __future__ import annotations
@@ -132,6 +136,19 @@ def padded(values: np.ndarray, combiner: str, segment: int) -> np.ndarray:
     out = np.full((*values.shape[:-1], whole), IDENTITY[combiner], dtype=np.float32)
     out[..., :length] = values
     return out
+
+
+def padded_runs(values: np.ndarray, combiner: str, runs: int, padded_run: int) -> np.ndarray:
+    """Each row (the last axis) of f32 `values`, `runs` runs of equal length, with each run
+    padded with the combiner's identity to `padded_run` values (module docstring: strided
+    runs)."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float32)
+    run = values.shape[-1] // runs
+    out = np.full((*values.shape[:-1], runs, padded_run), IDENTITY[combiner], dtype=np.float32)
+    out[..., :run] = values.reshape(*values.shape[:-1], runs, run)
+    return out.reshape(*values.shape[:-1], runs * padded_run)
 
 
 def online_sum(a: np.ndarray, b: np.ndarray, segment: int, pad: bool = False) -> np.ndarray:

@@ -11,6 +11,13 @@ trailing) dims keeping the dims between (BatchNorm's sum over N, H and W keeping
 > 1: an element operand is then `runs x rows x run` elements (run = length / runs), so row r's
 element p = a * run + b lives at a * stride + r * run + b (stride = rows * run, the distance
 between two runs of one row), and a row is read as `runs` runs of `run` contiguous elements.
+Where a run is not whole 32-byte blocks (MobileNet's 7 x 7 maps: 49 f32, 196 bytes), its
+kernel lays each run in UB padded to whole blocks (`padded_run` = P elements a run, the same P
+in every element operand's type: hswc.vectorizer.row_emit.runs_refusal): row r's run a at
+a * P, the P - run elements after it padding, so a row in UB is `runs` x P elements; each
+reduction writes its combiner's identity over the padding of its source first, so a row is
+combined as its runs each padded with the identity to P are (hswc.reduction_order.padded_runs),
+at every level.
 Its body is an elementwise body (scalar arith and math ending in linalg.yield) in which
 `hsg.reduce` combines a value over the row: what follows reads the row's one result. Its kernel
 splits the rows over the cores and a core's rows into UB chunks of whole rows; the description
@@ -108,6 +115,9 @@ class Rows:
     lanes: int = 1
     """Values a row's reduction keeps, each of its lanes reduced apart (module docstring:
     Lanes; `run` = lanes); 1: one value a row."""
+    padded_run: int | None = None
+    """Elements a run takes in UB where a run is not whole 32-byte blocks (module docstring);
+    None: `run` itself."""
 
     def at_length(self, length: int) -> Rows:
         """A dynamic description at one run-time row length (its segment kept); ValueError
@@ -129,7 +139,10 @@ class Rows:
 
     @property
     def chunk_length(self) -> int:
-        """Elements of a row one chunk's buffers hold: the segment, or the whole row."""
+        """Elements of a row one chunk's buffers hold: the segment, or the whole row (its runs
+        padded: `padded_run`)."""
+        if self.padded_run is not None:
+            return self.runs * self.padded_run
         return self.segment if self.segment is not None else self.length
 
     @property
@@ -282,6 +295,8 @@ class Rows:
             fields["dynamic"] = UnitAttr()
         if self.lanes != 1:
             fields["lanes"] = IntegerAttr(self.lanes, i64)
+        if self.padded_run is not None:
+            fields["padded_run"] = IntegerAttr(self.padded_run, i64)
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -324,10 +339,19 @@ class Rows:
             raise ValueError(f"{ROWS_ATTR} `lanes` must be an integer of at least 2, with runs "
                              f"of that many elements, one_per_chunk and no column operand, got "
                              f"{lanes}")
+        padded_run = data.get("padded_run")
+        if padded_run is not None and (
+                not isinstance(padded_run, IntegerAttr) or lanes is not None
+                or segment is not None or not isinstance(runs_attr, IntegerAttr)
+                or length.value.data % runs_attr.value.data
+                or not length.value.data // runs_attr.value.data < padded_run.value.data):
+            raise ValueError(f"{ROWS_ATTR} `padded_run` must be an integer above the run, with "
+                             f"runs and neither lanes nor a segment, got {padded_run}")
         pieces = {"one_per_chunk": one is not None,
                   "segment": None if segment is None else segment.value.data,
                   "online": online is not None, "dynamic": dynamic is not None,
-                  "lanes": 1 if lanes is None else lanes.value.data}
+                  "lanes": 1 if lanes is None else lanes.value.data,
+                  "padded_run": None if padded_run is None else padded_run.value.data}
         runs, stride = data.get("runs"), data.get("stride")
         if runs is None and stride is None:
             return Rows(length.value.data, inputs, outputs, **pieces)  # type: ignore[arg-type]

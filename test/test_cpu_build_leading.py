@@ -24,10 +24,13 @@ CASES = {  # case: (N, C, H, W), dtype, SoC, UB bytes (small enough for several 
     "bn_sums_f16": ((2, 61, 4, 4), "f16", "ascend910b", 16384),
     "bn_sums_bf16_950": ((4, 61, 2, 16), "bf16", "ascend950", 32768),
     "bn_sums_f32_one_a_chunk": ((2, 5, 16, 64), "f32", "ascend910b", 49152),
+    "bn_sums_f32_7x7_padded": ((8, 16, 7, 7), "f32", "ascend910b", 16384),
 }
 """bn_sums_f32_one_a_chunk: channels of 2 runs of 1024 f32, 256 blocks a row, more than a
 repeat stride reaches: one strided row a chunk (hsg.rows one_per_chunk), its runs copied in by
-one DataCopyPad each, its calls repeating along the row."""
+one DataCopyPad each, its calls repeating along the row. bn_sums_f32_7x7_padded: runs of 49 f32
+(196 bytes) padded to 56 in UB (hswc.rows `padded_run`), -0.0 written over each run's padding
+by a masked Duplicate before the sum (test_padded_runs)."""
 FLAGS = {"ascend910b": (), "ascend950": tuple(f"-D{d}" for d in soc_api.CPP_DEFINES["dav_3510"])}
 """The CPU model's SoC column (test_cpu_build_950)."""
 CORES = 2
@@ -68,6 +71,7 @@ def test_cpu_build_of_a_leading_axis_reduction_equals_the_interpreter(
     assert record is not None
     assert int(record["ubFactor"]) < int(record["blockFactor"]), "several chunks a core"
     assert ("one_per_chunk" in str(kernel.module)) == case.endswith("_one_a_chunk")
+    assert ("padded_run" in str(kernel.module)) == case.endswith("_padded")
     on_cpu = run_recorded(executables[case], record, inputs, ub, tmp_path,
                           shape=(shape[1],))
     want = np.asarray(result.outputs[0])

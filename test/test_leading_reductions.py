@@ -7,9 +7,8 @@ Checked against outside oracles: torch-mlir's export of `x.sum(dim=(0, 2, 3))` e
 execution (`out0`, f32) and PyTorch's (`torch0`, f32, f16, bf16) within assert_close's default
 tolerance, at the tiled, blocked and ascend levels; a BatchNorm-backward sum with its producers
 (grad * (x - mean) * invstd) and a consumer fused equals a float64 numpy model; the ascend level
-equals the blocked level bit for bit on Atlas A2 and Ascend 950. What the copy by runs cannot
-take (runs that are not whole 32-byte blocks) stays on the host with a remark, and still gives
-the right result there.
+equals the blocked level bit for bit on Atlas A2 and Ascend 950. Runs that are not whole
+32-byte blocks are padded to them in UB (test_padded_runs).
 """
 
 from __future__ import annotations
@@ -260,17 +259,17 @@ def test_the_ascend_level_on_ascend950_equals_the_blocked_level(soc: str) -> Non
     assert lowered.run(*inputs).outputs[0].tobytes() == blocked.run(*inputs).outputs[0].tobytes()
 
 
-def test_runs_that_are_not_whole_blocks_stay_on_the_host_with_a_remark() -> None:
-    """H * W = 6 f32 elements (24 bytes): no kernel, one remark saying why, and the host's
-    result is still right."""
+def test_runs_that_are_not_whole_blocks_are_a_kernel_of_padded_runs() -> None:
+    """H * W = 6 f32 elements (24 bytes): each run padded to 8 in UB (hswc.rows
+    `padded_run`; test_padded_runs), the ascend level bit-equal to the blocked one and within
+    tolerance of float64. What still stays on the host: test_padded_runs."""
     shape = (2, 3, 2, 3)
     inputs = bn_inputs(shape, "f32")
-    with collecting() as remarks:
-        kernel = compile_text(bn_sums(shape, "f32"), level="ascend")
-    assert not _strided_kernels(kernel)
-    assert any("reads each row as 2 runs of 6 elements (24 bytes), not whole 32-byte blocks"
-               in str(r) for r in remarks), remarks
-    assert compare_tolerance(kernel.run(*inputs).outputs[0], bn_reference(inputs, "f32")).equal
+    got = {level: compile_text(bn_sums(shape, "f32"), level=level) for level in LEVELS[1:]}
+    assert [r.padded_run for r in _strided_kernels(got["ascend"])] == [8]
+    blocked, lowered = (got[level].run(*inputs).outputs[0] for level in LEVELS[1:])
+    assert lowered.tobytes() == blocked.tobytes()
+    assert compare_tolerance(lowered, bn_reference(inputs, "f32")).equal
 
 
 def test_a_mobilenet_backward_block_runs_its_batchnorm_backward_in_one_kernel() -> None:

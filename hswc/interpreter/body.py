@@ -34,7 +34,7 @@ from hswc.dialects.hsg_rows import ReduceOp, compensated
 from hswc.interpreter.body_ops import Iteration, constant, run_more
 from hswc.interpreter.dtypes import numpy_dtype
 from hswc.math_decompositions import FPOWI, MATH_OPS, power
-from hswc.reduction_order import online_sum, padded, reduce_lanes, reduce_rows
+from hswc.reduction_order import online_sum, padded, padded_runs, reduce_lanes, reduce_rows
 from hswc.rows import read_rows
 from hswc.vectorizer.dag import CMPF_NAMES, dtype_of
 
@@ -225,6 +225,16 @@ def _lanes(op: ReduceOp) -> int:
     return 1 if rows is None else rows.lanes
 
 
+def _padded_runs(op: ReduceOp) -> tuple[int, int] | None:
+    """The runs of a row and the elements each takes padded (hswc.rows `padded_run`) of the
+    row kernel around `op`; None where its runs are not padded."""
+    parent = op.parent_op()
+    rows = read_rows(parent) if parent is not None else None
+    if rows is None or rows.padded_run is None:
+        return None
+    return rows.runs, rows.padded_run
+
+
 def online_operands(op: ReduceOp) -> tuple[SSAValue, SSAValue] | None:
     """(a, b) of a sum of exp(b - m) where m is the maximum of a and b reads no reduction
     after it (hswc.reduction_order's online sum); None for any other reduction."""
@@ -275,6 +285,9 @@ def _reduce(op: ReduceOp, value: np.ndarray, inputs: Sequence[np.ndarray],
     else:
         if pad is not None:
             wide = padded(wide, op.combiner.data, pad)
+        runs = _padded_runs(op)
+        if runs is not None:
+            wide = padded_runs(wide, op.combiner.data, *runs)
         reduced = reduce_rows(wide, op.combiner.data, segment=segment,
                               compensated=exact)[..., None]
     return sem.convert(reduced, _dtype(op, op.result.type))

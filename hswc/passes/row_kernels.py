@@ -115,7 +115,13 @@ from hswc.tiling import (
 )
 from hswc.vectorizer.dag import body_dag
 from hswc.vectorizer.plan import KernelPlan, chunk_rows_needed, longest_row, plan_kernel
-from hswc.vectorizer.row_emit import online_sums, overlong_runs, refusal, runs_refusal
+from hswc.vectorizer.row_emit import (
+    online_sums,
+    overlong_runs,
+    refusal,
+    runs_refusal,
+    with_padded_runs,
+)
 from hswc.vectorizer.schedule import Schedule
 
 
@@ -545,9 +551,10 @@ class RowTiler:
                                 "length of 0 leaves at its initial value (no kernel writes it)")
         reduced = tuple(range(region.space.rank, len(region.space.shape)))
         count = region.space.rows
-        strided = runs_refusal(rows, sizes)
+        strided = runs_refusal(rows, sizes, (*rows.inputs, *rows.outputs))
         if strided is not None:
             rows, count = _in_lanes(rows, count, strided)
+        rows = with_padded_runs(rows, sizes)
         _captured_constants(body)
         _name_args(body, inputs)
         first, last = region.members[0], region.members[-1]
@@ -597,7 +604,8 @@ class RowTiler:
         others = [location_of(m) or m.name for m in region.members if m is not last]
         joined = f"; with the generics at {', '.join(others)}" if others else ""
         reductions = len(region.reductions)
-        lanes = f", its {rows.lanes} lanes reduced apart" if rows.lanes > 1 else ""
+        lanes = f", its {rows.lanes} lanes reduced apart" if rows.lanes > 1 else \
+            f", each padded to {rows.padded_run} in UB" if rows.padded_run is not None else ""
         runs = f" ({rows.runs} runs of {rows.run}, {rows.stride} apart{lanes}{how})" \
             if rows.runs > 1 else ""
         remark(last, f"becomes a launch of the row kernel @{_callee(results[0])} ({reductions} "

@@ -223,11 +223,12 @@ class KernelPlan:
         return self.wide_groups or 1
 
     def reduced_lengths(self) -> list[int]:
-        """The lengths a chunk reduces: the row, or a segment and the short last one."""
+        """The lengths a chunk reduces: the row (its runs padded: hswc.rows `padded_run`), or
+        a segment and the short last one."""
         rows = self.rows
         assert rows is not None
         if rows.segment is None:
-            return [rows.length]
+            return [rows.chunk_length if rows.padded_run is not None else rows.length]
         rest = rows.length % rows.segment
         return [rows.segment, rest] if rest else [rows.segment]
 

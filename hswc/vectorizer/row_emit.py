@@ -13,11 +13,15 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   DataCopyPad per run index a: `rows` blocks of `run * sizeof(T)` bytes from GM a * stride on
   (the chunk's rows' a-th runs lie one after the other there) into UB a * run elements into
   each row (dstStride: the pitch less one run), which needs whole 32-byte runs
-  (runs_refusal). A row of lanes (hswc.rows: Lanes; one a chunk) is one DataCopyPad of its
-  `runs` blocks of a run, stride apart in GM (the GM stride in bytes, at most a uint16), one
-  after the other in UB; its reduction is the fold tree over whole runs, run 0's lanes copied
-  into the row buffer (no WholeReduce), and an element step reads a row value's lanes as one
-  repeat for every run (block stride 1, repeat stride 0).
+  (runs_refusal); a run that is not whole blocks lands padded to them (hswc.rows
+  `padded_run` P: DataCopyPad rounds each block up to 32 bytes in UB), a * P elements into
+  the row, and each reduction first writes its identity over every run's padding in its f32
+  source (pad_runs: a masked Duplicate a run, the padding lying in one repeat). A row of
+  lanes (hswc.rows: Lanes; one a chunk) is one DataCopyPad of its `runs` blocks of a run,
+  stride apart in GM (the GM stride in bytes, at most a uint16), one after the other in UB;
+  its reduction is the fold tree over whole runs, run 0's lanes copied into the row buffer
+  (no WholeReduce), and an element step reads a row value's lanes as one repeat for every
+  run (block stride 1, repeat stride 0).
 - Compute, per instruction of the plan:
   - on elements or rows alone: the level-2 call over the chunk (`rows * pitch` elements, rounded
     up to the plan's alignment, or `rows` values); the pad lanes of each row are computed and
@@ -81,7 +85,7 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import Float32Type, FloatAttr, IndexType
@@ -100,7 +104,7 @@ from hswc.platform import (
     VECTOR_REPEAT_BYTES,
 )
 from hswc.reduction_order import IDENTITY, LOWEST, TWO_SUM_STEPS, Fold, fold_plan, tree_levels
-from hswc.rows import Rows
+from hswc.rows import OperandClass, Rows
 from hswc.tiling import ELEMENT_BYTES
 from hswc.vectorizer.dag import Node
 from hswc.vectorizer.emit import (
@@ -185,19 +189,46 @@ def why_not_lowered(plan: KernelPlan, instr: Instr) -> str | None:
     return None
 
 
-def runs_refusal(rows: Rows, sizes: Sequence[int]) -> str | None:
+def runs_refusal(rows: Rows, sizes: Sequence[int],
+                 classes: Sequence[OperandClass] = ()) -> str | None:
     """Why a row kernel whose rows are strided runs (hswc.rows) has no copy here (None: it
     has one): each run must be whole 32-byte blocks in every element operand's type
-    (`sizes`: their element bytes) so each lands on a block boundary in UB."""
-    if rows.runs == 1:
+    (`sizes`: their element bytes) so each lands on a block boundary in UB, or, a run of more
+    than one element, padded to whole blocks the same number of elements in every such type
+    (padded_run), with no column operand (`classes`: the operands')."""
+    if rows.runs == 1 or all(rows.run * size % UB_BLOCK_BYTES == 0 for size in sizes):
         return None
-    for size in sizes:
-        if rows.run * size % UB_BLOCK_BYTES:
-            return (f"reads each row as {rows.runs} runs of {rows.run} "
-                    f"element{'s' if rows.run != 1 else ''} "
-                    f"({rows.run * size} bytes), not whole {UB_BLOCK_BYTES}-byte blocks, "
-                    "which its copy by runs needs")
+    size = next(s for s in sizes if rows.run * s % UB_BLOCK_BYTES)
+    why = (f"reads each row as {rows.runs} runs of {rows.run} "
+           f"element{'s' if rows.run != 1 else ''} ({rows.run * size} bytes), not whole "
+           f"{UB_BLOCK_BYTES}-byte blocks")
+    if rows.run == 1 or rows.lanes > 1:
+        return f"{why}, which its copy by runs needs"
+    if padded_run(rows.run, sizes) is None:
+        return (f"{why}, and its element operands' types pad a run to whole blocks of "
+                "different lengths")
+    if "column" in classes:
+        return (f"{why}, and it reads a value per position along the reduced dims (a column "
+                "operand), which a kernel of padded runs does not take")
     return None
+
+
+def padded_run(run: int, sizes: Sequence[int]) -> int | None:
+    """The elements a run of `run` takes in UB padded to whole 32-byte blocks, the same in
+    every element operand's type (`sizes`: their bytes); None where the types differ."""
+    found = {-(-run * size // UB_BLOCK_BYTES) * UB_BLOCK_BYTES // size for size in sizes}
+    return found.pop() if len(found) == 1 else None
+
+
+def with_padded_runs(rows: Rows, sizes: Sequence[int]) -> Rows:
+    """`rows`, its runs padded in UB where they are not whole blocks (runs_refusal must have
+    found a copy)."""
+    if rows.runs == 1 or rows.lanes > 1 or rows.run == 1:
+        return rows
+    padded = padded_run(rows.run, sizes)
+    if padded is None or padded == rows.run:
+        return rows
+    return replace(rows, padded_run=padded)
 
 
 def overlong_runs(rows: Rows, sizes: Sequence[int]) -> str | None:
@@ -469,7 +500,8 @@ class RowChunkEmitter:
         self.rows: Rows = plan.rows
         self.h = h
         self.segment = segment
-        self.length = segment.length if segment is not None else self.rows.length
+        self.length = segment.length if segment is not None else self.rows.length \
+            if self.rows.padded_run is None else self.rows.chunk_length
         """The elements of each row this chunk works on (a segment's, or the row's)."""
         self.needed = segment.needed if segment is not None else None
         self.online: Mapping[Instr, Instr] = segment.online if segment is not None else {}
@@ -576,6 +608,36 @@ class RowChunkEmitter:
         inside.op(scf.YieldOp())
         self.pending = True
 
+    def pad_runs(self, work: SSAValue, combiner: str) -> None:
+        """The combiner's identity over the padding of every run of the chunk's rows in the
+        f32 `work` (hswc.rows `padded_run`; module docstring): one masked Duplicate a run,
+        from the 32-byte block its padding starts in, an scf.for over the chunk's runs."""
+        padded = self.rows.padded_run
+        if padded is None:
+            return
+        e, a = self.e, self.e.a
+        block = UB_BLOCK_BYTES // 4
+        run, runs = self.rows.run, self.rows.runs
+        start = run // block * block
+        self.barrier()
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "run"
+        e.op(scf.ForOp(a.const(0), a.mul(self.rows_now, a.const(runs)), a.const(1), [],
+                       Region(body)))
+        inner = Emitter(InsertPoint.at_end(body))
+        index = body.args[0]
+        ia = inner.a
+        at = ia.add(ia.add(ia.mul(ia.floor_div(index, ia.const(runs)),
+                                  ia.const(self.plan.pitch)),
+                           ia.mul(ia.rem(index, ia.const(runs)), ia.const(padded))),
+                    ia.const(start))
+        place = inner.value(ascend.LocalAtOp(work, at), "run_padding")
+        inner.op(ascend.DuplicateLanesOp(place, ia.const(run - start),
+                                         scalar_attr(IDENTITY[combiner], work),
+                                         ia.const(padded - run)))
+        inner.op(scf.YieldOp())
+        self.pending = True
+
     # region copies
 
     def _gm_at(self, val: Val, kind: str, run: int = 0) -> SSAValue:
@@ -641,6 +703,8 @@ class RowChunkEmitter:
         a, size = self.e.a, ELEMENT_BYTES[val.dtype]
         run = self.rows.run
         runs = self.length // run  # the row's, or a segment's (of whole runs: lanes)
+        if self.rows.padded_run is not None:  # each run whole blocks in UB (padded_run)
+            run, runs = self.rows.padded_run, self.rows.runs
         between = (self.rows.stride - width) * size
         if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
             # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
@@ -652,7 +716,7 @@ class RowChunkEmitter:
                 dst, src, a.const(width * size), a.const(runs),
                 src_stride=between if inbound else gap, dst_stride=gap if inbound else between))
             return
-        gap = (self.plan.pitch - width) * size // UB_BLOCK_BYTES
+        gap = _gap_blocks(width, self.plan.pitch, size)  # a run's blocks, padded, in UB
         for index in range(runs):
             gm = self._gm_at(val, "element", index)
             ub = local if not index else self.e.value(
@@ -1073,6 +1137,7 @@ class RowChunkEmitter:
         if not lanes_apart and tree_levels(self.length) is not None \
                 and not compensated(instr.source, self.rows):
             self.pad_tail(work, combiner)
+            self.pad_runs(work, combiner)
             self.tree_reduce(combiner, work, self.tensor(instr.dst))
             return
         levels = fold_plan(self.length)
@@ -1084,6 +1149,7 @@ class RowChunkEmitter:
                                         self.count("element", "cur")))
             self.pending = True
         self.pad_tail(work, combiner)
+        self.pad_runs(work, combiner)
         if compensated(instr.source, self.rows):
             self.compensated_reduce(instr, work)
             return
