@@ -20,7 +20,8 @@
 //                           from 0), H/Q (the first half/quarter), ALLF (none)
 //   LoadAlign / DataCopy (UB -> register), LoadDist: DIST_NORM (VL bytes), DIST_UNPACK_B8/B16/B32
 //                           (VL/2 bytes, each element followed by a 0 element), DIST_BRC_B8/B16/B32
-//                           (one element to every lane); forms: address, address + AddrReg,
+//                           (one element to every lane), DIST_E2B_B16/B32 (VL/32 elements, each to a
+//                           32-byte block); forms: address, address + AddrReg,
 //                           PostLiteral::POST_MODE_UPDATE (address += stride elements after)
 //   StoreAlign / DataCopy (register -> UB), StoreDist: DIST_NORM(_B8/_B16/_B32) (the lanes on),
 //                           DIST_PACK_B16/B32/B64 (the low half of each 2/4/8-byte slot, packed),
@@ -414,6 +415,14 @@ inline void MicroLoad(const char* api, U& dstReg, const T* srcAddr)
         MicroAccess(api, srcAddr, b, false, b);
         for (uint32_t i = 0; i < U::kLanes; ++i) {
             std::memcpy(reg + i * b, static_cast<const void*>(srcAddr), b);
+        }
+    } else if constexpr (dist == LoadDist::DIST_E2B_B16 || dist == LoadDist::DIST_E2B_B32) {
+        // LoadAlign.md table 3: VL / 32 elements, each broadcast to one 32-byte block.
+        constexpr uint32_t b = dist == LoadDist::DIST_E2B_B16 ? 2 : 4;
+        static_assert(sizeof(E) == b && U::REG_NUM == 1, "LoadAlign: DIST_E2B_Bn loads n-bit elements, one register");
+        MicroAccess(api, srcAddr, kBytes / kUbBlockBytes * b, false);
+        for (uint32_t i = 0; i < kBytes; i += b) {
+            std::memcpy(reg + i, reinterpret_cast<const uint8_t*>(srcAddr) + i / kUbBlockBytes * b, b);
         }
     } else {
         static_assert(kFalse<U>, "ascendc_cpu: this LoadAlign LoadDist is not modelled");
