@@ -402,7 +402,8 @@ def _from_group_quant(op: type[GatedOp], attrs: Mapping[str, object]) -> Referen
                      compute, {"f16": None, "bf16": None},
                      tuple(sorted(float_constants(linalg.module))), op.name, exact=True,
                      halves=halves, attributes=dict(values),  # type: ignore[arg-type]
-                     output_dtypes=group_quant.output_dtypes(values))
+                     output_dtypes=group_quant.output_dtypes(values),
+                     left_out=lambda wanted: [np.zeros(np.asarray(w).size, bool) for w in wanted])
 
 
 # endregion
