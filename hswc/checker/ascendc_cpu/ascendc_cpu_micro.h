@@ -46,6 +46,8 @@
 //                           "结果等效于：乘累加采用高精度计算, 同比Fma(x, y, z)"); half, float
 //   Compare<T, mode>(m, a, b, mask), Compares / CompareScalar<T, mode>(m, a, s, mask):
 //                           m = mask && a <mode> b (NaN: only NE true), the level-2 calls' types
+//                           and the 8- to 32-bit integer lanes the Reg pages add (Compare.md and
+//                           Compares.md table 3)
 //   Select(d, a, b, m)      d = m ? a : b
 //   DeInterleave, Interleave  the even / odd lanes of two registers and back (order assumed)
 //   And, Or, Xor(d, a, b, m)  bitwise, lane by lane (bool, 8-32-bit integers; 64-bit refused when
@@ -630,7 +632,9 @@ inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
     ascendc_cpu::RecordRegister("MicroAPI::Compare");
     using E = typename U::ActualT;
-    if constexpr (ascendc_cpu::api::CheckCompare<E>()) {
+    // Compare.md table 3 also lists the 8- to 32-bit integer lanes (int32_t is the level-2 call's).
+    if constexpr (ascendc_cpu::kIsOneOf<E, int8_t, uint8_t, int16_t, uint16_t, uint32_t> ||
+                  ascendc_cpu::api::CheckCompare<E>()) {
         MaskReg out;
         for (uint32_t i = 0; i < U::kLanes; ++i) {
             ascendc_cpu::SetMaskLane(out, U::kLanes, i, ascendc_cpu::LaneOn<U>(mask, i) &&
@@ -648,7 +652,9 @@ inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
 {
     ascendc_cpu::RecordRegister("MicroAPI::Compares");
     using E = typename U::ActualT;
-    if constexpr (ascendc_cpu::api::CheckCompareScalar<E>()) {
+    // Compares.md table 3 also lists the 8- to 32-bit integer lanes.
+    if constexpr (ascendc_cpu::kIsOneOf<E, int8_t, uint8_t, int16_t, uint16_t, uint32_t> ||
+                  ascendc_cpu::api::CheckCompareScalar<E>()) {
         const double b = ascendc_cpu::CompareOperand(static_cast<E>(scalarValue));
         MaskReg out;
         for (uint32_t i = 0; i < U::kLanes; ++i) {

@@ -39,9 +39,10 @@
 //   Cast<uint8_t, int32_t / uint32_t, trait>(d, s, mask)  REG/类型转换/Cast.md table 3 and its row
 //                           (RegLayout ZERO..THREE, SatMode NO_SAT / SAT, ZEROING): source lane i
 //                           to destination byte lane 4i + layout, on iff source lane i is, every
-//                           other destination lane 0 ("目的操作数中的无效元素均为0"); a value in
-//                           [0, 255] is itself in either SatMode; one outside is refused when run
-//                           (which mode applies depends on the CTRL register: not modelled). The
+//                           other destination lane 0 ("目的操作数中的无效元素均为0"); a value out of
+//                           [0, 255] keeps its low byte, or saturates, as table 4's 整数转整数 row
+//                           says (int32_t 256 -> uint8_t 0 not saturating), under the mode of table
+//                           5 (RegIntSaturates: CTRL[60] and [59], else the trait's SatMode). The
 //                           trait's RoundMode is not read (the row has none).
 //   Cast (level 2) float / half -> hifloat8_t  Memory矢量计算/类型转换/Cast.md's Ascend 950 table
 //                           (CAST_ROUND / CAST_HYBRID): compiles, refused when run (not modelled).
@@ -275,17 +276,14 @@ inline void Cast(RegTensor<uint8_t, R1>& dstReg, RegTensor<E, R2>& srcReg, MaskR
     static_assert(trait.mrgMode != MaskMergeMode::MERGING, "MicroAPI::Cast: ZEROING only (the Cast page's row)");
     using Src = RegTensor<E, R2>;
     const uint32_t layout = static_cast<uint32_t>(trait.layoutMode);
+    const bool saturate = ascendc_cpu::RegIntSaturates(trait.satMode == SatMode::SAT ? 1 : (trait.satMode == SatMode::NO_SAT ? 0 : -1));
     RegTensor<uint8_t, R1> out;
     for (uint32_t i = 0; i < Src::kLanes; ++i) {
         if (!ascendc_cpu::LaneOn<Src>(mask, i)) {
             continue;
         }
         const int64_t v = static_cast<int64_t>(srcReg.lane[i]);
-        if (v < 0 || v > 255) {
-            ascendc_cpu::Fail("MicroAPI::Cast", ascendc_cpu::Msg(ascendc_cpu::TypeName<E>(), " -> uint8_t of ", v,
-                " (lane ", i, "): out of range, saturated or not as the CTRL register says (not modelled)"));
-        }
-        out.lane[4 * i + layout] = static_cast<uint8_t>(v);
+        out.lane[4 * i + layout] = !saturate ? static_cast<uint8_t>(v) : static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
     }
     dstReg = out;
 }
