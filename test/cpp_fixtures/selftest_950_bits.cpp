@@ -1,7 +1,9 @@
 // selftest_950_bits.cpp - unit tests of the CPU model's MicroAPI bit calls and per-block maximum
 // (ascendc_cpu_micro_bits.h: ShiftLefts, ShiftRights, Pack, ReduceDataBlock MAX / MIN and
-// ReduceMaxWithDataBlock) and its storage-only 8-bit types, against values worked out by hand
-// from the pages the header cites.
+// ReduceMaxWithDataBlock, the dual DINTLV and the E2B loads, Cast int32_t -> uint8_t), its
+// storage-only 8-bit types and the 64-bit integer lanes (ascendc_cpu_micro_int64.h: Add, Sub,
+// Adds, ReduceSum), against values worked out by hand from the pages and the implementation
+// lines the headers cite.
 //
 //   selftest_950_bits GROUP            run one group's checks, print "N passed, M failed"
 //   selftest_950_bits --violate CASE   run one violation case; must exit 3 with "ascendc_cpu: <API>: ..."
@@ -123,6 +125,79 @@ void TestBlockReduce()
           static_cast<float>(hd.lane[8]) == 0.0f);
 }
 
+/// int64_t / uint64_t lanes: 32 a register; Add, Sub, Adds wrap modulo 2^64, the lanes off 0;
+/// ReduceSum's lane 0 the wrapping sum of the lanes on, the others 0.
+void TestInt64Lanes()
+{
+    Core core;
+    MicroAPI::RegTensor<int64_t> a, b, d;
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<int64_t>();
+    uint32_t five = 5;
+    MicroAPI::MaskReg first5 = MicroAPI::UpdateMask<int64_t>(five);
+    MicroAPI::Duplicate(a, INT64_MAX);
+    MicroAPI::Duplicate(b, int64_t{1});
+    MicroAPI::Add(d, a, b, all);
+    CHECK(d.lane[0] == INT64_MIN && d.lane[31] == INT64_MIN);
+    MicroAPI::Sub(d, b, a, first5);  // 1 - (2^63 - 1) = -2^63 + 2
+    CHECK(d.lane[4] == INT64_MIN + 2 && d.lane[5] == 0);
+    MicroAPI::Duplicate(a, int64_t{5000000000});  // above 2^32: the carry out of the low word
+    MicroAPI::Adds(d, a, int64_t{-5000000001}, all);
+    CHECK(d.lane[0] == -1 && d.lane[31] == -1);
+    MicroAPI::Adds(d, a, 0, first5);
+    CHECK(d.lane[0] == 5000000000 && d.lane[5] == 0);
+    MicroAPI::RegTensor<uint64_t> u, s;
+    MicroAPI::MaskReg allu = MicroAPI::CreateMask<uint64_t>();
+    MicroAPI::Duplicate(u, uint64_t{0xFFFFFFFFu});
+    MicroAPI::ReduceSum(s, u, allu);
+    CHECK(s.lane[0] == 32ull * 0xFFFFFFFFull && s.lane[1] == 0);  // 0x1FFFFFFFE0
+    MicroAPI::RegTensor<int64_t> g;  // group_index counts: 21 + 0 + 43, the rest off
+    g.lane[0] = 21;
+    g.lane[1] = 0;
+    g.lane[2] = 43;
+    g.lane[3] = 1000;
+    uint32_t three = 3;
+    MicroAPI::MaskReg first3 = MicroAPI::UpdateMask<int64_t>(three);
+    MicroAPI::ReduceSum(d, g, first3);
+    CHECK(d.lane[0] == 64);
+}
+
+/// The dual load (DIST_DINTLV_B16: even elements to the first register, odd to the second, the
+/// address moved on), the E2B load (an element per 32-byte block) and Cast int32_t -> uint8_t
+/// (lane i to byte 4i + layout; NO_SAT keeps the low byte: table 4's 256 -> 0).
+void TestLoadsAndNarrowing()
+{
+    Core core;
+    selftest::Buffers<1> buf(1024);
+    __ubuf__ uint16_t* p = reinterpret_cast<__ubuf__ uint16_t*>(buf.Get<uint16_t>(0).GetPhyAddr());
+    for (uint16_t i = 0; i < 256; ++i) {
+        p[i] = i;
+    }
+    MicroAPI::RegTensor<uint16_t> even, odd;
+    __ubuf__ uint16_t* q = p;
+    MicroAPI::LoadAlign<uint16_t, MicroAPI::PostLiteral::POST_MODE_UPDATE, MicroAPI::LoadDist::DIST_DINTLV_B16>(
+        even, odd, q, 256);
+    CHECK(even.lane[0] == 0 && even.lane[1] == 2 && odd.lane[0] == 1 && odd.lane[127] == 255 && q == p + 256);
+    MicroAPI::RegTensor<uint16_t> e2b;
+    MicroAPI::LoadAlign<uint16_t, MicroAPI::LoadDist::DIST_E2B_B16>(e2b, p);
+    CHECK(e2b.lane[0] == 0 && e2b.lane[15] == 0 && e2b.lane[16] == 1 && e2b.lane[127] == 7);
+    MicroAPI::RegTensor<int32_t> codes;
+    MicroAPI::RegTensor<uint8_t> bytes;
+    MicroAPI::Duplicate(codes, 256);
+    codes.lane[1] = 127;
+    MicroAPI::MaskReg all = MicroAPI::CreateMask<int32_t>();
+    static constexpr MicroAPI::CastTrait kEven = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+        MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_NONE};
+    MicroAPI::Cast<uint8_t, int32_t, kEven>(bytes, codes, all);  // CTRL[60] = 1, [59] = 0: saturating
+    CHECK(bytes.lane[0] == 255 && bytes.lane[4] == 127 && bytes.lane[5] == 0);
+    SetCtrlSpr<60, 60>(0);  // the per-instruction mode, as SwigluGroupQuant's kernels set it
+    MicroAPI::Cast<uint8_t, int32_t, kEven>(bytes, codes, all);
+    CHECK(bytes.lane[0] == 0 && bytes.lane[4] == 127 && bytes.lane[5] == 0);
+    static constexpr MicroAPI::CastTrait kSat = {MicroAPI::RegLayout::ONE, MicroAPI::SatMode::SAT,
+        MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_NONE};
+    MicroAPI::Cast<uint8_t, int32_t, kSat>(bytes, codes, all);
+    CHECK(bytes.lane[1] == 255 && bytes.lane[5] == 127 && bytes.lane[0] == 0);
+}
+
 /// The storage-only types: one byte each, copied as bytes.
 void TestStorageTypes()
 {
@@ -161,6 +236,8 @@ int main(int argc, char** argv)
         {"pack", TestPack},
         {"blockreduce", TestBlockReduce},
         {"storage", TestStorageTypes},
+        {"int64", TestInt64Lanes},
+        {"loads", TestLoadsAndNarrowing},
     };
     return selftest::RunSelftest(argc, argv, "selftest_950_bits", groups, AllViolations);
 }
