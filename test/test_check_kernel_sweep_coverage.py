@@ -18,7 +18,6 @@ import pytest
 from hswc import runner
 from hswc.checker import sweep as sweep_module
 from hswc.checker.check import check
-from hswc.checker.dtypes import CPP
 from hswc.checker.errors import CheckError
 from hswc.checker.opsnn_generics import GENERICS, module_text
 from hswc.checker.options import CheckOptions
@@ -53,7 +52,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     # named: 114 (GeGluV2, GeGluGradV2, SituGluGrad, SwigluGroup and ClippedSwigluGrad among
     # them) + the softmax family's 7 folders (ROW_FOLDERS) + gelu_quant (QUANTIZED_FOLDERS) +
     # the 4 reductions of hswc.checker.row_generics (ROW_GENERIC_FOLDERS) + swiglu_group_quant
-    # and swiglu_group_quant_grad (UNCHECKABLE); none blocked
+    # (GROUP_QUANT_FOLDERS) and swiglu_group_quant_grad (UNCHECKABLE); none blocked
     assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [128, 18, 0]
     assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
     assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
@@ -84,8 +83,8 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     ("activation/situ_glu_grad", ("hsg.situ_glu_grad", {})),
     ("activation/clipped_swiglu_grad", ("hsg.clipped_swiglu_grad", {})),  # dy and x
     ("activation/p_relu_grad_update", ("generic prelu_grad_update", {})),  # dx and update
-    ("activation/swiglu_group_quant", ("hsg.swiglu_group_quant", {})),  # not checkable
-    ("activation/swiglu_group_quant_grad", ("hsg.swiglu_group_quant_grad", {})),  # so too
+    ("activation/swiglu_group_quant", ("hsg.swiglu_group_quant", {})),  # hswc.checker.group_quant
+    ("activation/swiglu_group_quant_grad", ("hsg.swiglu_group_quant_grad", {})),  # not checkable
 ])
 def test_folders_map_to_named_ops_with_their_attributes_or_generics(
         name: str, expected: tuple[str, dict[str, str]]) -> None:
@@ -123,22 +122,10 @@ def test_a_blocked_folder_is_a_row_on_each_configured_soc(
     assert table(rows).splitlines()[-1] == "2 rows: not expressible 2"
 
 
-def test_an_uncheckable_folder_says_why_on_each_configured_soc(tmp_path: Path) -> None:
-    """swiglu_group_quant: a row per SoC without a run, its reason naming what the checker
-    lacks, which it still lacks (a checker that can name an 8-bit float GM tensor's element
-    type for a kernel makes this fail: map the folder and run it)."""
-    _folder(tmp_path, "swiglu_group_quant")
-    rows = sweep(tmp_path, replace(BASE, kernel=""), None)
-    why = f"not checkable: {UNCHECKABLE['swiglu_group_quant'][1]}"
-    assert [r.verdict for r in rows] == [why, why]
-    assert "8-bit float GM tensors" in why
-    assert not any("fp8" in cpp or "e8m0" in cpp for cpp in CPP.values())
-
-
 def test_swiglu_group_quant_grad_is_not_checkable_for_the_call_the_model_lacks(
         tmp_path: Path) -> None:
-    """Its reason names Subs (AscendC's subtraction with a scalar operand), which the CPU model
-    still lacks (a model that gains it makes this fail: then give the checker grad_weight, an
+    """The uncheckable folder left: a row per SoC without a run. Its reason names Subs
+    (AscendC's subtraction with a scalar operand), which the CPU model still lacks (a model that gains it makes this fail: then give the checker grad_weight, an
     optional output, and run the folder)."""
     _folder(tmp_path, "swiglu_group_quant_grad")
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
