@@ -20,17 +20,19 @@ import pytest
 
 from hswc.checker.check import _output_dtypes, _tensor_kinds
 from hswc.checker.errors import CheckError
+from hswc.checker.expected import Reference
 from hswc.checker.halves import shape
 from hswc.checker.options import CheckOptions, reference
 from hswc.checker.sweep import UNCHECKABLE, VARIANTS, mapping
 
 
-def _ref(**attrs: str):  # noqa: ANN202 - expected.Reference
+def _ref(**attrs: str) -> Reference:
     return reference(CheckOptions(kernel="", op="hsg.swiglu_group_quant", attrs=attrs))
 
 
 def test_the_folder_is_mapped_and_run() -> None:
-    assert mapping(Path("activation/swiglu_group_quant"))[:2] == ("hsg.swiglu_group_quant", {})
+    found = mapping(Path("activation/swiglu_group_quant"))
+    assert found is not None and found[:2] == ("hsg.swiglu_group_quant", {})
     assert "swiglu_group_quant" not in UNCHECKABLE
     assert VARIANTS["swiglu_group_quant"] == (("mx", {"quant_mode": "1", "round_scale": "true"}),)
 
@@ -49,6 +51,7 @@ def test_the_tensors_and_their_types() -> None:
     assert _tensor_kinds(ref, (0,), {1, 2, 3}, 4, 3)[("output", 1)] == "blocks"
     mx = _ref(quant_mode="1", round_scale="true")
     assert mx.output_dtype(1, np.dtype(np.float16)) == np.dtype(ml_dtypes.float8_e8m0fnu)
+    assert mx.halves is not None
     assert shape(mx.halves.output(1), 768) == (3, 2, 2)  # 3 rows of H = 128: 4 blocks of 32
     e5m2 = _ref(dst_type="35")
     assert e5m2.output_dtype(0, np.dtype(np.float16)) == np.dtype(ml_dtypes.float8_e5m2)

@@ -125,8 +125,9 @@ def test_a_blocked_folder_is_a_row_on_each_configured_soc(
 def test_swiglu_group_quant_grad_is_not_checkable_for_the_call_the_model_lacks(
         tmp_path: Path) -> None:
     """The uncheckable folder left: a row per SoC without a run. Its reason names Subs
-    (AscendC's subtraction with a scalar operand), which the CPU model still lacks (a model that gains it makes this fail: then give the checker grad_weight, an
-    optional output, and run the folder)."""
+    (AscendC's subtraction with a scalar operand), which the CPU model still lacks (a model
+    that gains it makes this fail: then give the checker grad_weight, an optional output, and
+    run the folder)."""
     _folder(tmp_path, "swiglu_group_quant_grad")
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
     why = f"not checkable: {UNCHECKABLE['swiglu_group_quant_grad'][1]}"

@@ -569,9 +569,8 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
                              f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
-        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, {*mask_in, *absent})
-    if opdir is not None:
         o = _tensor_type_macros(o, sources, opdir, _output_dtypes(ref, len(opdir.op.outputs)))
+        dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, {*mask_in, *absent})
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
                                   8 if masks.packed else (ref.halves.granule or HALVES_GRANULE)
                                   if ref.halves else 1,
