@@ -422,7 +422,8 @@ what each kernel computes.
   with no PipeBarrier<PIPE_V> between (A2/A3 kernels build with auto-sync on: no fault there).
   swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only; its
   kernel builds on the CPU model since it gained VF_CALL (a VF scope), TBufPool and MicroAPI's
-  ReduceSum by name: f16 and bf16 within the tolerance, f32 outside in 2 runs, each one NaN
+  ReduceSum by name: f16 and bf16 within the tolerance, f32 outside in 4 runs (2 without
+  group_index and the 2 group_index runs whose counted rows hold the same element), each one NaN
   where the reference has -inf: x0 the smallest negative subnormal, x1 inf; the kernel's f32
   x0 / (1 + exp(-x0)) (`op_kernel/arch35/swiglu_group_base.h:90-93`) is half that subnormal,
   -0 in f32 (a tie to even), and -0 * inf is NaN, as f32 arithmetic gives it (numpy's float32
