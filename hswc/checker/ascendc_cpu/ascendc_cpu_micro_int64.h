@@ -47,6 +47,19 @@ inline E Wrap64(E a, E b)
     return static_cast<E>(kSub ? x - y : x + y);
 }
 
+/// dst = a + b or a - b modulo 2^64 on the lanes on, the others 0 (ZEROING).
+template <bool kSub, typename E>
+inline void Micro64Binary(const char* api, AscendC::Reg::RegTensor<E>& dstReg,
+    const AscendC::Reg::RegTensor<E>& srcReg0, const AscendC::Reg::RegTensor<E>& srcReg1,
+    const AscendC::Reg::MaskReg& mask)
+{
+    RecordRegister(api);
+    const AscendC::Reg::RegTensor<E> a = srcReg0;
+    const AscendC::Reg::RegTensor<E> b = srcReg1;
+    MicroLanes<AscendC::Reg::MaskMergeMode::ZEROING>(dstReg, mask,
+        [&](uint32_t i) { return Wrap64<kSub>(a.lane[i], b.lane[i]); });
+}
+
 }  // namespace ascendc_cpu
 
 namespace AscendC {
@@ -55,21 +68,15 @@ namespace Reg {
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename = std::enable_if_t<ascendc_cpu::kReg64<E>>>
 inline void Add(RegTensor<E>& dstReg, RegTensor<E>& srcReg0, RegTensor<E>& srcReg1, MaskReg& mask)
 {
-    ascendc_cpu::RecordRegister("MicroAPI::Add");
     static_assert(mode == MaskMergeMode::ZEROING, "MicroAPI::Add on 64-bit lanes: ZEROING only");
-    const RegTensor<E> a = srcReg0;
-    const RegTensor<E> b = srcReg1;
-    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return ascendc_cpu::Wrap64<false>(a.lane[i], b.lane[i]); });
+    ascendc_cpu::Micro64Binary<false>("MicroAPI::Add", dstReg, srcReg0, srcReg1, mask);
 }
 
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename = std::enable_if_t<ascendc_cpu::kReg64<E>>>
 inline void Sub(RegTensor<E>& dstReg, RegTensor<E>& srcReg0, RegTensor<E>& srcReg1, MaskReg& mask)
 {
-    ascendc_cpu::RecordRegister("MicroAPI::Sub");
     static_assert(mode == MaskMergeMode::ZEROING, "MicroAPI::Sub on 64-bit lanes: ZEROING only");
-    const RegTensor<E> a = srcReg0;
-    const RegTensor<E> b = srcReg1;
-    ascendc_cpu::MicroLanes<mode>(dstReg, mask, [&](uint32_t i) { return ascendc_cpu::Wrap64<true>(a.lane[i], b.lane[i]); });
+    ascendc_cpu::Micro64Binary<true>("MicroAPI::Sub", dstReg, srcReg0, srcReg1, mask);
 }
 
 template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename = std::enable_if_t<ascendc_cpu::kReg64<E>>>
