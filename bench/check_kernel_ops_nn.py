@@ -422,19 +422,38 @@ what each kernel computes.
   with no PipeBarrier<PIPE_V> between (A2/A3 kernels build with auto-sync on: no fault there).
   swiglu_group (`hsg.swiglu_group`, without its optional weight) is Ascend 950 only; its
   kernel builds on the CPU model since it gained VF_CALL (a VF scope), TBufPool and MicroAPI's
-  ReduceSum by name: f16 and bf16 within the tolerance, f32 outside in 2 runs, each one NaN
+  ReduceSum by name: f16 and bf16 within the tolerance, f32 outside in 4 runs (2 without
+  group_index and the 2 group_index runs whose counted rows hold the same element), each one NaN
   where the reference has -inf: x0 the smallest negative subnormal, x1 inf; the kernel's f32
   x0 / (1 + exp(-x0)) (`op_kernel/arch35/swiglu_group_base.h:90-93`) is half that subnormal,
   -0 in f32 (a tie to even), and -0 * inf is NaN, as f32 arithmetic gives it (numpy's float32
   x0 * sigmoid(x0) * x1 is NaN too); the reference, the exact function, keeps the sign: -inf.
-  Its group_index runs stop at MicroAPI Adds on int64 (`:208`, lanes the model lacks: API
-  misuse, a limit of the model, not of the kernel). Above the sweep's sizes (f32 n = 253954)
+  Its group_index runs have verdicts since the model has int64 lanes (MicroAPI Add, Sub, Adds,
+  ReduceSum: `hswc/checker/ascendc_cpu/ascendc_cpu_micro_int64.h`); they break one rule, as
+  swiglu_group_quant's do (below). Above the sweep's sizes (f32 n = 253954)
   a DataCopyPad write races with an earlier vector read (not traced). No LocalMemBar rule
   broken: its VFs store and load different bytes (a short row's whole-register LoadAlign
-  reaching past its buffer is not counted). swiglu_group_quant is hsg.swiglu_group_quant
-  (quant_mode 0 and 1, fp8 y) and not checkable: the checker now compares fp8 and E8M0 outputs,
-  but does not pass 8-bit float GM tensors to a kernel nor size its runs (x's last dim a
-  multiple of 256, a y_scale per block); swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
+  reaching past its buffer is not counted). swiglu_group_quant is hsg.swiglu_group_quant,
+  checked on x of [rows, 2H] with 2H a multiple of 256 (`op_host/arch35/
+  swiglu_group_quant_tiling.cpp:437`), its fp8 y and y_scale read back in their own types:
+  block FP8 (the definition's default, f8E4M3FN y, f32 scales per 128) is bit-exact in f16 and
+  bf16 on every run, every f16/bf16 bit pattern included. Its MX variant (quant_mode 1,
+  round_scale; E8M0 scales per 32) differs in NaN class only, and exactly in the blocks whose
+  SwiGLU holds a NaN (15 of 16 blocks at f16 n = 1024, 7 at bf16, counted independently): the
+  kernel takes the NaN scale's exponent field 255, adds 1 for its nonzero mantissa and casts
+  256 to uint8 without saturation (`op_kernel/arch35/swiglu_group_quant_base.h:954-964`, Cast
+  with SatMode::NO_SAT under CTRL[60] = 0, Cast.md table 4: 256 -> 0), so the scale is E8M0
+  0x00 (2^-127) and inv (127 - 129) << 23 = -1.7e38 (`:969-971`), y then -0 for s = +0 and NaN
+  or an fp8 overflow otherwise; hswc's op writes NaN (0xff) and NaN y there (an assumption its
+  docstring states). ops-nn's own golden (`tests/assets/golden.py:194-203`, _round_pow2: the
+  uint8 and 32-bit wrap) computes what the kernel does: the reference's choice, not a kernel
+  bug. A block whose SwiGLU holds an inf (and no NaN) agrees: 0xff, inv -inf. With group_index
+  (runs of their own) both variants' counted rows are bit-exact or differ as above, and the model
+  reports the x copy-in after `ProcessGroupIndexTiling`'s `tBufPool.Reset()` (`:1145`) as
+  racing `VFProcessGroupIndex`'s read of the same bytes (`:1133-1135`): the kernel orders them
+  through the scalar unit (SetFlag/WaitFlag<V_S> at `:1140-1141`, then it issues the copy), an
+  order the model's race checker does not count (V -> S -> MTE2): by that reading not a kernel
+  bug (not confirmed on a device). swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
   run in its form without weight (the CPU model has Ascend 950's Subs, `op_kernel/
   swiglu_group_quant_grad.h:252`; the checker leaves out the optional grad_weight output, a null
   address, as it leaves out optional inputs): outside the tolerance in every dtype, traced:

@@ -19,7 +19,6 @@ import pytest
 from hswc import runner
 from hswc.checker import sweep as sweep_module
 from hswc.checker.check import check
-from hswc.checker.dtypes import CPP
 from hswc.checker.errors import CheckError
 from hswc.checker.opsnn_generics import GENERICS, module_text
 from hswc.checker.options import CheckOptions
@@ -54,7 +53,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     # named: 114 (GeGluV2, GeGluGradV2, SituGluGrad, SwigluGroup and ClippedSwigluGrad among
     # them) + the softmax family's 7 folders (ROW_FOLDERS) + gelu_quant (QUANTIZED_FOLDERS) +
     # the 4 reductions of hswc.checker.row_generics (ROW_GENERIC_FOLDERS) + swiglu_group_quant
-    # (UNCHECKABLE) and swiglu_group_quant_grad (GATED_FOLDERS); none blocked
+    # (GROUP_QUANT_FOLDERS) and swiglu_group_quant_grad (GATED_FOLDERS); none blocked
     assert [len(kinds[k]) for k in ("named", "generic", "blocked")] == [128, 18, 0]
     assert "experimental/activation/glu" not in FOLDERS  # blocked names are activation's too
     assert set(BLOCKED) == {f.rsplit("/", 1)[1] for f in kinds["blocked"]}
@@ -85,7 +84,7 @@ def test_every_folder_of_the_library_maps_or_says_what_blocks_it() -> None:
     ("activation/situ_glu_grad", ("hsg.situ_glu_grad", {})),
     ("activation/clipped_swiglu_grad", ("hsg.clipped_swiglu_grad", {})),  # dy and x
     ("activation/p_relu_grad_update", ("generic prelu_grad_update", {})),  # dx and update
-    ("activation/swiglu_group_quant", ("hsg.swiglu_group_quant", {})),  # not checkable
+    ("activation/swiglu_group_quant", ("hsg.swiglu_group_quant", {})),  # hswc.checker.group_quant
     ("activation/swiglu_group_quant_grad", ("hsg.swiglu_group_quant_grad", {})),  # no weight
 ])
 def test_folders_map_to_named_ops_with_their_attributes_or_generics(
@@ -124,23 +123,23 @@ def test_a_blocked_folder_is_a_row_on_each_configured_soc(
     assert table(rows).splitlines()[-1] == "2 rows: not expressible 2"
 
 
-def test_an_uncheckable_folder_says_why_on_each_configured_soc(tmp_path: Path) -> None:
-    """swiglu_group_quant: a row per SoC without a run, its reason naming what the checker
-    lacks, which it still lacks (a checker that can name an 8-bit float GM tensor's element
-    type for a kernel makes this fail: map the folder and run it)."""
-    _folder(tmp_path, "swiglu_group_quant")
+def test_an_uncheckable_folder_says_why_on_each_configured_soc(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mechanism (no folder of the library is uncheckable now): a folder in UNCHECKABLE is
+    a row per configured SoC, `not checkable: why`, without a run."""
+    monkeypatch.setattr(sweep_module, "UNCHECKABLE", {"made_up_op": ("hsg.made_up", WHY)})
+    _folder(tmp_path, "made_up_op")
     rows = sweep(tmp_path, replace(BASE, kernel=""), None)
-    why = f"not checkable: {UNCHECKABLE['swiglu_group_quant'][1]}"
-    assert [r.verdict for r in rows] == [why, why]
-    assert "8-bit float GM tensors" in why
-    assert not any("fp8" in cpp or "e8m0" in cpp for cpp in CPP.values())
+    why = f"not checkable: {WHY}"
+    assert rows == [Row("activation/made_up_op", "ascend910b", "-", why),
+                    Row("activation/made_up_op", "ascend950", "-", why)]
 
 
 def test_swiglu_group_quant_grad_is_checked_without_its_optional_weight() -> None:
     """It maps to its gated op, no longer UNCHECKABLE: the CPU model has the Subs its kernel
     calls (op_kernel/swiglu_group_quant_grad.h:252), and the checker leaves out grad_weight, an
     optional output (hswc.checker.op_dir.OpDir.absent_outputs)."""
-    assert "swiglu_group_quant_grad" not in UNCHECKABLE
+    assert not UNCHECKABLE
     found = mapping(Path("activation/swiglu_group_quant_grad"))
     assert found is not None and found[0] == "hsg.swiglu_group_quant_grad"
     model = Path(runner.__file__).resolve().parent / "checker" / "ascendc_cpu"

@@ -37,7 +37,7 @@ from hswc.checker import (
 )
 from hswc.checker import build as builder
 from hswc.checker.cases import Case, build_specs, make_cases
-from hswc.checker.dtypes import NUMPY
+from hswc.checker.dtypes import NUMPY, TENSOR_TYPES
 from hswc.checker.errors import CheckError
 from hswc.checker.halves import Halves, rows_and_half
 from hswc.checker.masks import MASK_RULES, MaskRule, MaskTensor
@@ -488,7 +488,25 @@ def _output_dtypes(ref: expected.Reference, outputs: int) -> dict[tuple[str, int
     """The definition's outputs of another dtype than the run's (GeluQuant's int8 y and f32
     out_scale), by ("output", position): their numpy dtype names."""
     return {("output", k): ref.output_dtypes[k] for k in range(min(outputs,
-                                                                   len(ref.output_dtypes)))}
+                                                                   len(ref.output_dtypes)))
+            if ref.output_dtypes[k]}
+
+
+def _tensor_type_macros(o: CheckOptions, sources: kernel_source.KernelSources, opdir: OpDir,
+                        own: Mapping[tuple[str, int], str]) -> CheckOptions:
+    """`o` with the DTYPE_<NAME> and ORIG_DTYPE_<NAME> macros the kernel uses of the
+    definition's outputs of another dtype than the run's (SwigluGroupQuant's DTYPE_Y
+    fp8_e4m3fn_t, DTYPE_Y_SCALE float) defined to their type, as CANN's kernel build defines
+    each tensor's from the op's definition; the others stay the run's (cases.build_specs)."""
+    found = []
+    for (_, k), numpy_name in own.items():
+        name = opdir.op.outputs[k][0].upper()
+        cpp, ge = TENSOR_TYPES[numpy_name]
+        found += [f"{m}={v}" for m, v in ((f"DTYPE_{name}", cpp), (f"ORIG_DTYPE_{name}", ge))
+                  if m in sources.dtype_macros]
+    if not found:
+        return o
+    return replace(o, defines={**o.defines, None: (*o.defines.get(None, ()), *found)})
 
 
 def _counted(opdir: OpDir | None, host: host_tiling.HostTiling | None, ref: expected.Reference,
@@ -583,9 +601,11 @@ def _plan(o: CheckOptions, workdir: Path) -> Plan:
                              f"{host.op_type}'s tiling registers (REGISTER_TILING_DATA_CLASS), "
                              f"as CANN's kernel build does, and force-included ({struct_file})")
         source = replace(source, host=host.launch)
+        o = _tensor_type_macros(o, sources, opdir, _output_dtypes(ref, len(opdir.op.outputs)))
         dtypes = _defined_dtypes(o, opdir, ref, dtypes, notes, {*mask_in, *absent})
     cases, instances = make_cases(o, sources.entry, ref, dtypes, source, platform, user,
-                                  8 if masks.packed else HALVES_GRANULE if ref.halves else 1,
+                                  8 if masks.packed else (ref.halves.granule or HALVES_GRANULE)
+                                  if ref.halves else 1,
                                   notes)
     counted = _counted(opdir, host, ref, absent, cases, platform, notes)
     known = {f.name for f in fields}

@@ -25,6 +25,14 @@ GE_NAMES: Mapping[str, str] = {"f16": "DT_FLOAT16", "bf16": "DT_BF16", "f32": "D
 """The ge::DataType name of each element type (what ORIG_DTYPE_X is defined to, as CANN's
 kernel build does; the CPU model defines the names as kernel_type.h numbers them)."""
 
+TENSOR_TYPES: Mapping[str, tuple[str, str]] = {
+    "float32": ("float", "DT_FLOAT"), "int8": ("int8_t", "DT_INT8"),
+    "float8_e5m2": ("fp8_e5m2_t", "DT_FLOAT8_E5M2"),
+    "float8_e4m3fn": ("fp8_e4m3fn_t", "DT_FLOAT8_E4M3FN"),
+    "float8_e8m0fnu": ("fp8_e8m0_t", "DT_FLOAT8_E8M0")}
+"""A tensor of another dtype than the run's, by its numpy dtype name: its AscendC type and
+ge::DataType name (what its DTYPE_<NAME> and ORIG_DTYPE_<NAME> are defined to)."""
+
 
 def dtype_of_element(t: Attribute) -> str | None:
     """'f16', 'bf16' or 'f32' for those element types, else None."""

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from hswc.checker import group_quant
 from hswc.checker.channels import Channels
 from hswc.checker.dtypes import DTYPES, dtype_of_element
 from hswc.checker.errors import CheckError
@@ -77,7 +78,7 @@ class Reference:
     bench/bench_vs_opsnn.py builds hswc's own kernel of the op from; empty for a module."""
     output_dtypes: tuple[str, ...] = ()
     """Each output's numpy dtype where it is not the run's (GeluQuant's int8 y and f32
-    out_scale); empty: every output of the run's dtype."""
+    out_scale; "" for one of the run's); empty: every output of the run's dtype."""
     prepare: Callable[[Sequence[np.ndarray]], list[np.ndarray]] | None = None
     """What becomes of the drawn (and sized) inputs before a run (GeluQuant's: finite values,
     hswc.checker.quantized); None: they are run as drawn."""
@@ -93,7 +94,8 @@ class Reference:
 
     def output_dtype(self, k: int, run: np.dtype) -> np.dtype:
         """The numpy dtype of output k in a run of dtype `run`."""
-        return np.dtype(self.output_dtypes[k]) if self.output_dtypes else run
+        return np.dtype(self.output_dtypes[k]) if self.output_dtypes and self.output_dtypes[k] \
+            else run
 
     @property
     def sizing(self) -> Halves | Channels | None:
@@ -280,10 +282,11 @@ def gated_op(name: str) -> type[GatedOp] | None:
     """The gated op (hswc.dialects.hsg_gated_ops, hsg_gated_variants) called `name`, or None."""
     from hswc.dialects.hsg_gated_ops import GATED_OPS
     from hswc.dialects.hsg_gated_variants import GATED_VARIANTS
+    from hswc.dialects.hsg_group_quant import SwigluGroupQuantOp
     from hswc.dialects.hsg_group_quant_grad import SwigluGroupQuantGradOp
 
     stem = name.removeprefix("hsg.")
-    for op in (*GATED_OPS, *GATED_VARIANTS, SwigluGroupQuantGradOp):
+    for op in (*GATED_OPS, *GATED_VARIANTS, SwigluGroupQuantOp, SwigluGroupQuantGradOp):
         if op.name == f"hsg.{stem}":
             return op
     return None
@@ -368,6 +371,8 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
     op = gated_op(name)
     assert op is not None
     values = _gated_attributes(op, attrs)
+    if group_quant.is_group_quant(op.name):
+        return _from_group_quant(op, values)
     try:
         linalg = compile_module(_gated_module(op, "f32", values), level="linalg")
     except RunnerError as error:
@@ -392,6 +397,34 @@ def from_gated_op(name: str, attrs: Mapping[str, str]) -> Reference:
                      "last dim split)", op.INPUTS, op.RESULTS, compute, dict.fromkeys(DTYPES),
                      thresholds, op.name, exact=False, halves=halves,
                      counted_rest_zero=op.gradient())
+
+
+def _from_group_quant(op: type[GatedOp], attrs: Mapping[str, object]) -> Reference:
+    """The reference of `--op hsg.swiglu_group_quant` (hswc.checker.group_quant): the op as
+    hswc compiles it, run by hswc's interpreter on x of [rows, 2H]; y (8-bit floats), y_scale
+    and an empty y_origin compared bit for bit."""
+    values = {**_gated_defaults(op), **attrs}
+    halves = Halves({"x": "x"}, "half", outputs=group_quant.output_kinds(values),
+                    granule=group_quant.GRANULE)
+    from hswc.runner import compile_text
+
+    try:
+        linalg = compile_text(group_quant.module_text(2, group_quant.GRANULE, "bf16", values),
+                              level="linalg", soc="ascend950")
+    except RunnerError as error:
+        raise CheckError(f"{op.name}: {_plain(str(error))}") from None
+
+    def compute(dtype: str, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        return group_quant.outputs(dtype, args, values)
+
+    shown = ", ".join(f"{k} = {v}" for k, v in attrs.items())
+    return Reference(f"{op.name}{' {' + shown + '}' if shown else ''} (x of [rows, 2H], its "
+                     "last dim split; hswc's decomposition run by its interpreter)", ("x",), 3,
+                     compute, {"f16": None, "bf16": None},
+                     tuple(sorted(float_constants(linalg.module))), op.name, exact=True,
+                     halves=halves, attributes=dict(values),  # type: ignore[arg-type]
+                     output_dtypes=group_quant.output_dtypes(values),
+                     left_out=lambda wanted: [np.zeros(np.asarray(w).size, bool) for w in wanted])
 
 
 # endregion

@@ -18,9 +18,11 @@ by the reference: FatreluMul's threshold), "column" (2H: a value per element of 
 GeluQuant's smooth scales), "row" (rows: a value per row, GeluQuant's out_scale), "x4" (x as
 4-d, [1, 1, rows, 2H], for a reduction whose tiling takes 4-d tensors alone: experimental/
 activation/softmax_v2's, whose README says "维度为4维" and whose tiling indexes its dims by `dim`
-in [0, 3]) and "none" (no elements: an output the caller passes as a null address, GeluQuant's
+in [0, 3]), "none" (no elements: an output the caller passes as a null address, GeluQuant's
 out_scale in its static mode, docs/aclnnGeluQuant.md:215: in the static mode outScaleOptional
-is to be a null pointer).
+is to be a null pointer), "blocks" (rows x H / 128: a scale per block of 128 of a half row,
+SwigluGroupQuant's y_scale) and "mx_pairs" (rows x ceil(H / 64) x 2: a scale per block of 32,
+in pairs, its MX mode's; hswc.checker.group_quant).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import numpy as np
 
 MAX_HALF = 1 << 9
 """The longest half row (512 elements: x's last dim 1024, GeluMul's largest)."""
-KINDS = ("x", "half", "one", "column", "row", "x4", "none")
+KINDS = ("x", "half", "one", "column", "row", "x4", "none", "blocks", "mx_pairs")
 WHOLE = ("x", "x4")
 """The kinds of x's whole size (a reduction's tensors)."""
 
@@ -55,7 +57,8 @@ def shape(kind: str, n: int) -> tuple[int, ...]:
     """The shape of a tensor of `kind` in a run of size n."""
     rows, h = rows_and_half(n)
     return {"x": (rows, 2 * h), "half": (rows, h), "one": (1,), "column": (2 * h,),
-            "row": (rows,), "x4": (1, 1, rows, 2 * h), "none": (0,)}[kind]
+            "row": (rows,), "x4": (1, 1, rows, 2 * h), "none": (0,),
+            "blocks": (rows, -(-h // 128)), "mx_pairs": (rows, -(-h // 64), 2)}[kind]
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ class Halves:
     outputs: tuple[str, ...] = ()
     """Each output's kind where they differ (GeluQuant's y and out_scale); empty: every output
     of the result's kind."""
+    granule: int = 0
+    """x's sizes are multiples of it (its tiling's rule, hswc.checker.cases.Sizes); 0: the
+    gated ops' default (hswc.checker.check.HALVES_GRANULE)."""
 
     def output(self, k: int) -> str:
         """The kind of output k."""

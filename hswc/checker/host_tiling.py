@@ -42,7 +42,8 @@ FIELDS = HOST_MODEL / "tiling_fields.cpp"
 GE_DTYPES = {"f32": 0, "f16": 1, "bf16": 27}
 """ge::DataType of each checked dtype (CANN's numbering)."""
 NUMPY_GE = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
-            "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "bool": 12}
+            "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "bool": 12, "float8_e5m2": 35,
+            "float8_e4m3fn": 36, "float8_e8m0fnu": 37}
 """ge::DataType of a tensor of another dtype than the run's, by its numpy dtype name."""
 TEMPLATE_TYPES = {0: "float", 1: "half", 2: "int8_t", 3: "int32_t", 4: "uint8_t", 6: "int16_t",
                   7: "uint16_t", 8: "uint32_t", 9: "int64_t", 10: "uint64_t", 12: "bool",

@@ -50,9 +50,12 @@ hswc.checker.quantized's generic of its dynamic mode, x of [rows, L], y int8 and
 per row compared bit for bit. The reductions no hsg op computes (ROW_GENERIC_FOLDERS:
 confusion_softmax_grad, softmax_grad_ext, softmax_cross_entropy_with_logits, p_relu_grad_reduce)
 map to the linalg.generics of hswc.checker.row_generics their definitions write, run by hswc's
-interpreter on [rows, L], within PyTorch's tolerance. swiglu_group_quant (UNCHECKABLE) maps
-to hsg.swiglu_group_quant and gets one row per SoC, `not checkable: why`, without a run;
-swiglu_group_quant_grad is a gated folder (its optional grad_weight output left out). A
+interpreter on [rows, L], within PyTorch's tolerance. swiglu_group_quant (GROUP_QUANT_FOLDERS)
+maps to hsg.swiglu_group_quant as hswc.checker.group_quant runs it: x of [rows, 2H] (2H a
+multiple of 256), y (f8E4M3FN) and y_scale (f32 per 128; its MX variant f8E8M0FNU per 32)
+compared bit for bit; swiglu_group_quant_grad is a gated folder (its optional grad_weight
+output left out). A folder hswc expresses whose kernel the checker cannot run (UNCHECKABLE:
+none left) would get one row per SoC, `not checkable: why`, without a run. A
 folder hswc cannot express (BLOCKED: none left) would get one row per SoC, `not expressible:
 why`.
 
@@ -215,27 +218,26 @@ optional input_scale), y int8 and out_scale f32 per row."""
 VARIANTS: Mapping[str, tuple[tuple[str, Mapping[str, str]], ...]] = {
     "gelu_quant": (("static", {"quant_mode": "static"}),
                    ("static-tensor", {"quant_mode": "static", "scales": "tensor"})),
+    "swiglu_group_quant": (("mx", {"quant_mode": "1", "round_scale": "true"}),),
 }
 """Folders checked again with other attributes, each a row of its own named
 `<folder>:<variant>`: GeluQuant's static mode with input_scale and input_offset of [L] (per
 channel: its tiling's StaticQuantBlock or GeluQuant templates) and of one element (per tensor:
-StaticQuantPerTensor), hswc.checker.quantized."""
+StaticQuantPerTensor), hswc.checker.quantized; SwigluGroupQuant's MX mode (quant_mode 1, which
+needs round_scale: E8M0 scales per 32), hswc.checker.group_quant."""
+GROUP_QUANT_FOLDERS = ("swiglu_group_quant",)
+"""Folders checked against hsg.swiglu_group_quant (hswc.checker.group_quant): x of [rows, 2H]
+(2H a multiple of 256), y of its 8-bit float and y_scale per block, its definition's defaults
+(block FP8 to f8E4M3FN, f32 scales per 128), compared bit for bit."""
 ROW_DIMS: Mapping[str, str] = {"experimental/softmax_v2": "3"}
 """ROW_FOLDERS whose tiling takes another spelling of the last dim: experimental/activation/
 softmax_v2's takes 4-d tensors and an int `dim` in [0, 3] (its README.md: "维度为4维", dim in
 [0, 3]; its tiling's default 3 indexes the dims with it), so its tensors are [1, 1, rows, L]
 (hswc.checker.halves' "x4") with dim = 3."""
-UNCHECKABLE: Mapping[str, tuple[str, str]] = {
-    "swiglu_group_quant": ("hsg.swiglu_group_quant", (
-        "its y is an 8-bit float (f8E4M3FN by default) and y_scale f32 per 128 elements of the "
-        "last dim (quant_mode 1: f8E8M0FNU per 32); the checker compares such outputs "
-        "(hswc.reference) but does not yet pass 8-bit float GM tensors to a kernel nor size a "
-        "run for the op (x's last dim a multiple of 256, "
-        "op_host/arch35/swiglu_group_quant_tiling.cpp:437, a y_scale per block)")),
-}
+UNCHECKABLE: Mapping[str, tuple[str, str]] = {}
 """Folders hswc expresses (an hsg op) whose kernel the checker cannot run yet: folder name ->
 (the op, why), reported as `not checkable: why` on each SoC the definition configures, without
-a run (test/test_check_kernel_sweep_coverage.py checks the CPU model still lacks the call)."""
+a run (none left: swiglu_group_quant and swiglu_group_quant_grad run now)."""
 BLOCKED: Mapping[str, str] = {}
 """Folder name -> what hswc cannot express yet, which the sweep reports as the folder's row."""
 _VERSION = re.compile(r"(?:_v\d+)?(?:_d)?$")
@@ -266,6 +268,9 @@ def mapping(folder: Path) -> tuple[str, dict[str, str], str] | None:
     if folder.name in UNCHECKABLE:
         op = UNCHECKABLE[folder.name][0]
         return op, {}, f"{folder.name} = {op} (its definition's defaults)"
+    if folder.name in GROUP_QUANT_FOLDERS:
+        return ("hsg.swiglu_group_quant", {}, f"{folder.name} = hsg.swiglu_group_quant (x of "
+                "[rows, 2H]; y 8-bit, y_scale per block)")
     if folder.name in ROW_GENERIC_FOLDERS:
         from hswc.checker.row_generics import ROW_GENERICS
 

@@ -151,7 +151,7 @@ inline void CopyPadIn(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalT
 /// aligned (each block occupies blockLen rounded up to 32, plus the UB gap).
 template <typename T>
 inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t blockCount,
-    uint32_t blockLen, uint64_t srcGapBlocks, uint64_t dstGapBytes)
+    uint32_t blockLen, uint64_t srcGapBlocks, uint64_t dstGapBytes, bool compact = false)
 {
     const char* api = "DataCopyPad";
     const uint32_t es = sizeof(T);
@@ -165,7 +165,11 @@ inline void CopyPadOut(const AscendC::GlobalTensor<T>& dst, const AscendC::Local
     if (blockLen == 0) {
         return;
     }
-    const uint64_t blockUb = RoundUp(blockLen, kUbBlockBytes);
+    if (compact && srcGapBlocks != 0) {
+        Fail(api, "PaddingMode::Compact with a UB stride (srcStride) is not modelled");
+    }
+    // Compact: the blocks one after another in the UB, not each padded to 32 bytes.
+    const uint64_t blockUb = compact ? blockLen : RoundUp(blockLen, kUbBlockBytes);
     const uint64_t ubBytes = blockUb * (blockCount - 1) + srcGapBlocks * kUbBlockBytes * (blockCount - 1) + blockLen;
     CheckUb(api, "src", src.cpu_, ubBytes, Access::kCopyOut);
     const uint8_t* ub = src.cpu_.ptr;
@@ -336,8 +340,9 @@ inline uint32_t WholeBlocks(const uint32_t count)
 
 namespace AscendC {
 
-/// DataCopyPad's UB layout: Normal pads every block to 32 bytes; Compact (packed blocks) is not
-/// modelled, a run-time violation if a DataCopyPad<T, PaddingMode::Compact> runs.
+/// DataCopyPad's UB layout: Normal pads every block to 32 bytes; Compact (Ascend 950: the blocks
+/// one after another in the UB, padded to 32 bytes at the end alone; DataCopyPad（UBToGM非对齐数据
+/// 搬运）.md:96, 204) is modelled for UB -> GM without a UB stride, a run-time violation otherwise.
 enum class PaddingMode : uint8_t {
     Normal = 0,
     Compact,
@@ -556,10 +561,9 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     ascendc_cpu::Site site = ascendc_cpu::Site())
 {
     ascendc_cpu::CallScope call(site);
-    ascendc_cpu::CheckPaddingMode(mode);
     ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
         ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-            dataCopyParams.dstStride);
+            dataCopyParams.dstStride, mode == PaddingMode::Compact);
     });
 }
 
@@ -585,10 +589,9 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
     const DataCopyExtParams& dataCopyParams, ascendc_cpu::Site site = ascendc_cpu::Site())
 {
     ascendc_cpu::CallScope call(site);
-    ascendc_cpu::CheckPaddingMode(mode);
     ascendc_cpu::InLoopMode(false, src, dst, [&](const LocalTensor<T>& u, const GlobalTensor<T>& g) {
         ascendc_cpu::CopyPadOut(g, u, dataCopyParams.blockCount, dataCopyParams.blockLen, dataCopyParams.srcStride,
-            dataCopyParams.dstStride);
+            dataCopyParams.dstStride, mode == PaddingMode::Compact);
     });
 }
 

@@ -20,7 +20,8 @@
 //                           from 0), H/Q (the first half/quarter), ALLF (none)
 //   LoadAlign / DataCopy (UB -> register), LoadDist: DIST_NORM (VL bytes), DIST_UNPACK_B8/B16/B32
 //                           (VL/2 bytes, each element followed by a 0 element), DIST_BRC_B8/B16/B32
-//                           (one element to every lane); forms: address, address + AddrReg,
+//                           (one element to every lane), DIST_E2B_B16/B32 (VL/32 elements, each to a
+//                           32-byte block); forms: address, address + AddrReg,
 //                           PostLiteral::POST_MODE_UPDATE (address += stride elements after)
 //   StoreAlign / DataCopy (register -> UB), StoreDist: DIST_NORM(_B8/_B16/_B32) (the lanes on),
 //                           DIST_PACK_B16/B32/B64 (the low half of each 2/4/8-byte slot, packed),
@@ -45,6 +46,8 @@
 //                           "结果等效于：乘累加采用高精度计算, 同比Fma(x, y, z)"); half, float
 //   Compare<T, mode>(m, a, b, mask), Compares / CompareScalar<T, mode>(m, a, s, mask):
 //                           m = mask && a <mode> b (NaN: only NE true), the level-2 calls' types
+//                           and the 8- to 32-bit integer lanes the Reg pages add (Compare.md and
+//                           Compares.md table 3)
 //   Select(d, a, b, m)      d = m ? a : b
 //   DeInterleave, Interleave  the even / odd lanes of two registers and back (order assumed)
 //   And, Or, Xor(d, a, b, m)  bitwise, lane by lane (bool, 8-32-bit integers; 64-bit refused when
@@ -415,6 +418,14 @@ inline void MicroLoad(const char* api, U& dstReg, const T* srcAddr)
         for (uint32_t i = 0; i < U::kLanes; ++i) {
             std::memcpy(reg + i * b, static_cast<const void*>(srcAddr), b);
         }
+    } else if constexpr (dist == LoadDist::DIST_E2B_B16 || dist == LoadDist::DIST_E2B_B32) {
+        // LoadAlign.md table 3: VL / 32 elements, each broadcast to one 32-byte block.
+        constexpr uint32_t b = dist == LoadDist::DIST_E2B_B16 ? 2 : 4;
+        static_assert(sizeof(E) == b && U::REG_NUM == 1, "LoadAlign: DIST_E2B_Bn loads n-bit elements, one register");
+        MicroAccess(api, srcAddr, kBytes / kUbBlockBytes * b, false);
+        for (uint32_t i = 0; i < kBytes; i += b) {
+            std::memcpy(reg + i, reinterpret_cast<const uint8_t*>(srcAddr) + i / kUbBlockBytes * b, b);
+        }
     } else {
         static_assert(kFalse<U>, "ascendc_cpu: this LoadAlign LoadDist is not modelled");
     }
@@ -621,7 +632,9 @@ inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask)
 {
     ascendc_cpu::RecordRegister("MicroAPI::Compare");
     using E = typename U::ActualT;
-    if constexpr (ascendc_cpu::api::CheckCompare<E>()) {
+    // Compare.md table 3 also lists the 8- to 32-bit integer lanes (int32_t is the level-2 call's).
+    if constexpr (ascendc_cpu::kIsOneOf<E, int8_t, uint8_t, int16_t, uint16_t, uint32_t> ||
+                  ascendc_cpu::api::CheckCompare<E>()) {
         MaskReg out;
         for (uint32_t i = 0; i < U::kLanes; ++i) {
             ascendc_cpu::SetMaskLane(out, U::kLanes, i, ascendc_cpu::LaneOn<U>(mask, i) &&
@@ -639,7 +652,9 @@ inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask)
 {
     ascendc_cpu::RecordRegister("MicroAPI::Compares");
     using E = typename U::ActualT;
-    if constexpr (ascendc_cpu::api::CheckCompareScalar<E>()) {
+    // Compares.md table 3 also lists the 8- to 32-bit integer lanes.
+    if constexpr (ascendc_cpu::kIsOneOf<E, int8_t, uint8_t, int16_t, uint16_t, uint32_t> ||
+                  ascendc_cpu::api::CheckCompareScalar<E>()) {
         const double b = ascendc_cpu::CompareOperand(static_cast<E>(scalarValue));
         MaskReg out;
         for (uint32_t i = 0; i < U::kLanes; ++i) {

@@ -37,11 +37,11 @@ ASCENDC_CPU_FN bool CompareValues(double a, double b, AscendC::CMPMODE mode)
     return false;
 }
 
-/// The exact value of a compared lane (half, float or int32_t).
+/// The exact value of a compared lane (half, float or an integer of up to 32 bits).
 template <typename T>
 inline double CompareOperand(const T& v)
 {
-    if constexpr (std::is_same<T, int32_t>::value) {
+    if constexpr (std::is_integral<T>::value) {
         return static_cast<double>(v);
     } else {
         return AsDouble(v);

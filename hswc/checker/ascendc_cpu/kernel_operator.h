@@ -32,6 +32,8 @@
 #include "ascendc_cpu_micro_reduce_names.h"
 #include "ascendc_cpu_micro_mask.h"
 #include "ascendc_cpu_micro_gather.h"
+#include "ascendc_cpu_micro_bits.h"
+#include "ascendc_cpu_micro_int64.h"
 #include "ascendc_cpu_vector.h"
 #include "ascendc_cpu_adv_reduce.h"
 
