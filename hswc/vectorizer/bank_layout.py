@@ -53,10 +53,11 @@ HALF_SPAN = UB_BANK_GROUP_SPAN // 2
 
 
 def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
-                buffers: Sequence[Buffer]) -> dict[Buffer, int]:
+                buffers: Sequence[Buffer], every: bool = False) -> dict[Buffer, int]:
     """Each buffer a conflict may involve, with the half (0 or 1) it should start in; `uses`
     are the vector calls' buffers (those it reads, the one it writes), `buffers` in InitBuffer
-    order."""
+    order; `every`: the first buffer's half 0 kept too (for an order still to be chosen:
+    hswc.vectorizer.bank_order; `without_first` then drops it)."""
     calls: list[list[tuple[Buffer, Buffer]]] = []
     paired: set[int] = set()
     for read, dst in uses:
@@ -76,9 +77,12 @@ def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
 
     best = _search(len(involved), [masks(both) for both in calls])
     halves = {b: (best >> k) & 1 for k, b in enumerate(involved)}
-    if halves.get(buffers[0]) == 0:
-        del halves[buffers[0]]  # the first InitBuffer starts at byte 0, in half 0: no gap
-    return halves
+    return halves if every else without_first(halves, buffers)
+
+
+def without_first(halves: Mapping[Buffer, int], order: Sequence[Buffer]) -> dict[Buffer, int]:
+    """`halves` but the first InitBuffer's where it is half 0: it starts at byte 0, no gap."""
+    return {b: h for b, h in halves.items() if not (b is order[0] and h == 0)}
 
 
 EXHAUSTIVE_BUFFERS = 10

@@ -48,7 +48,7 @@ from hswc.tiling import (
     gap_bytes,
     mask_length,
 )
-from hswc.vectorizer.bank_layout import bank_halves
+from hswc.vectorizer.bank_order import plan_bank_layout
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
 from hswc.vectorizer.narrow import narrow_exact
@@ -166,6 +166,10 @@ class KernelPlan:
     bank_halves: dict[Buffer, int] = field(default_factory=dict)
     """With `bank-offsets`: the half of a bank-group span each buffer after a gap starts in
     (hswc.vectorizer.bank_layout); empty otherwise. Never a row kernel's."""
+    init_order: list[Buffer] = field(default_factory=list)
+    """With `bank-offsets`: the buffers in the order Init places them where it is not
+    `buffers`' (hswc.vectorizer.bank_order: conflicting operands in different 64 KB banks);
+    empty otherwise."""
 
     @property
     def dtype(self) -> str:
@@ -617,10 +621,7 @@ def plan_kernel(dag: Dag, schedule: Schedule, dtype: str,
     plan.frees = _frees(plan)
     plan.align = _alignment(plan)
     if schedule.bank_offsets and rows is None:  # (row kernels' Init places no gaps)
-        place = plan.place
-        plan.bank_halves = bank_halves(
-            (([place[v] for v in i.srcs if v in place], place.get(i.dst)) for i in plan.instrs()),
-            plan.buffers)
+        plan_bank_layout(plan)
     return plan
 
 

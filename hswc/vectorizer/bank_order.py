@@ -1,0 +1,177 @@
+"""The order a `bank-offsets` kernel's InitBuffers place its buffers in, so that the operands of
+a vector call that the halves cannot separate land in different 64 KB banks.
+
+TPipe hands out a kernel's UB in InitBuffer order, each buffer (times its count) right after
+the previous one's, its length rounded up to 32 bytes (asc-devkit's TPipe::InitBuffer, the
+buffer's bufAddr taken from the pipe's running offset: impl/kernel_tpipe_impl.h; the same rule
+the interpreter, hswc.interpreter.core_state, the C++ CPU model and the cost model place by),
+so the order alone decides which 64 KB bank (UB address bits 17:16, hswc.platform
+UB_BANK_BYTES) each buffer starts in. The halves of hswc.vectorizer.bank_layout separate the
+bank groups of two sources; what they cannot separate conflicts read-write in one bank (the
+rule: hswc.cost_model.stream.bank_conflict_share), and that a bank apart does not:
+- a Cast between a half and f32 (its narrow side moves 128 bytes a repeat, so its groups meet
+  the wide side's in half the repeats): apart, never;
+- a call of two sources whose destination, aligned with one source, meets the other's groups
+  a repeat later: apart from that source, never.
+
+`bank_order` takes the planned calls, the buffers in their planned order and the halves, and
+gives the order of least modelled conflict at `ub_factor` (the full chunk of the default SoC's
+UB: the chunk of every launch long enough to fill it; a shorter launch's chunk keeps the order,
+its banks as they fall, so it is correct at any UB and ubFactor, only timed as planned at this
+one). It scores an order by the cost model's own rule over every call's operands at the
+addresses the order gives (each queue's slots in turn, the gaps where BankGaps puts them),
+and moves one buffer at a time to the place that scores least while one does (at most
+MOVE_ROUNDS rounds): the planned order where none is better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from hswc.cost_model.stream import UbOperand, bank_conflict_share
+from hswc.platform import (
+    UB_BANK_GROUP_SPAN,
+    UB_BLOCK_BYTES,
+    VECTOR_REPEAT_BYTES,
+    get_platform,
+    soc_of_api,
+)
+from hswc.tiling import ELEMENT_BYTES, IntArith, TilingError, compute_tiling, mask_length
+
+if TYPE_CHECKING:
+    from hswc.vectorizer.plan import Buffer as PlanBuffer
+    from hswc.vectorizer.plan import KernelPlan
+
+Buffer = TypeVar("Buffer")
+"""A plan's buffer (hswc.vectorizer.plan.Buffer), told apart by identity."""
+
+Call = tuple[Sequence[Buffer], Buffer | None]
+"""A vector call's buffers: those it reads, the one it writes."""
+
+MOVE_ROUNDS = 4
+"""Rounds of single-buffer moves tried before the search stops (each round tries every buffer
+at every place)."""
+
+
+def gap_before(half: int, used: int) -> int:
+    """The bytes of the gap BankGaps places before a buffer of half `half` after `used` bytes
+    (hswc.vectorizer.bank_layout.BankGaps: 32 + ((half * 256 + 992 - used % 512) % 512)), 0
+    where nothing is placed before it and it starts in half 0."""
+    if used == 0 and half == 0:
+        return 0
+    shift = half * (UB_BANK_GROUP_SPAN // 2) + 2 * UB_BANK_GROUP_SPAN - UB_BLOCK_BYTES
+    return UB_BLOCK_BYTES + (shift - used % UB_BANK_GROUP_SPAN) % UB_BANK_GROUP_SPAN
+
+
+def starts(order: Sequence[Buffer], halves: Mapping[Buffer, int],
+           size: Callable[[Buffer], tuple[int, int]]) -> dict[Buffer, list[int]]:
+    """Each buffer's slots' UB offsets when InitBuffer places `order` (with the gaps of
+    `halves`); `size(b)` is (count, length in bytes)."""
+    used = 0
+    found: dict[Buffer, list[int]] = {}
+    for b in order:
+        if b in halves:
+            used += gap_before(halves[b], used)
+        num, length = size(b)
+        length = -(-length // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
+        found[b] = [used + k * length for k in range(num)]
+        used += num * length
+    return found
+
+
+def conflicts(calls: Sequence[Call[Buffer]], order: Sequence[Buffer],
+              halves: Mapping[Buffer, int], size: Callable[[Buffer], tuple[int, int]],
+              element_bytes: Callable[[Buffer], int]) -> float:
+    """The calls' conflicting shares summed (bank_conflict_share), each call once per slot of
+    its queues (slot k of every queue together)."""
+    placed = starts(order, halves, size)
+    total = 0.0
+    for reads, dst in calls:
+        operands = [(b, False) for b in reads] + ([(dst, True)] if dst is not None else [])
+        if any(b not in placed for b, _ in operands):
+            continue
+        widest = max(element_bytes(b) for b, _ in operands)
+        slots = max(len(placed[b]) for b, _ in operands)
+        for k in range(slots):
+            found = []
+            for b, written in operands:
+                step = VECTOR_REPEAT_BYTES * element_bytes(b) // widest
+                at = placed[b][k % len(placed[b])]
+                found.append(UbOperand(at, written, step, max(1, step // UB_BLOCK_BYTES)))
+            total += bank_conflict_share(found)
+    return total
+
+
+def bank_order(calls: Sequence[Call[Buffer]], buffers: Sequence[Buffer],
+               halves: Mapping[Buffer, int], size: Callable[[Buffer], tuple[int, int]],
+               element_bytes: Callable[[Buffer], int]) -> list[Buffer]:
+    """The order of `buffers` whose calls conflict least (`conflicts`), from `buffers`' own by
+    moves of one buffer while one lowers it; `buffers` itself where none does."""
+    order = list(buffers)
+
+    def score(o: Sequence[Buffer]) -> float:
+        return conflicts(calls, o, halves, size, element_bytes)
+
+    best = score(order)
+    for _ in range(MOVE_ROUNDS):
+        improved = False
+        for b in list(order):
+            rest = [x for x in order if x is not b]
+            for at in range(len(order)):
+                trial = [*rest[:at], b, *rest[at:]]
+                if trial == order:
+                    continue
+                s = score(trial)
+                if s < best - 1e-9:
+                    best, order, improved = s, trial, True
+                    break
+            if best == 0:
+                return order
+        if not improved:
+            break
+    return order
+
+
+def full_chunk(plan: KernelPlan) -> int | None:
+    """The ubFactor of a launch that fills every core's UB on the SoC the plan's API table is
+    timed on (hswc.platform.soc_of_api: Atlas A2 for dav_c220); None where it tiles none."""
+    platform = get_platform(soc_of_api(plan.schedule.api))
+    cores = platform.core_num
+    try:
+        return compute_tiling(cores << 24, cores, platform.ub_size, plan.dtype,
+                              plan.ub_plan()).ub_factor
+    except (TilingError, KeyError):
+        return None
+
+
+def plan_bank_layout(plan: KernelPlan) -> None:
+    """Set `plan.bank_halves` (hswc.vectorizer.bank_layout) and `plan.init_order` (its buffers
+    in the order of least conflict at `full_chunk`; left empty where that is the planned one)."""
+    from hswc.vectorizer.bank_layout import bank_halves, without_first
+
+    place = plan.place
+    calls = [([place[v] for v in i.srcs if v in place], place.get(i.dst))
+             for i in plan.instrs()]
+    halves = bank_halves(calls, plan.buffers, every=True)
+    plan.bank_halves = without_first(halves, plan.buffers)
+    order = list(plan.buffers)
+    for _ in range(2):  # again where the order's gaps change the chunk it was scored at
+        ub_factor = full_chunk(plan)
+        if not halves or ub_factor is None:
+            return
+        factor = ub_factor
+
+        def size(b: PlanBuffer) -> tuple[int, int]:
+            if b.dtype == "mask":
+                return b.depth, mask_length(IntArith(), factor)
+            return b.depth, factor * ELEMENT_BYTES[b.dtype]
+
+        def element_bytes(b: PlanBuffer) -> int:
+            return 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
+
+        order = bank_order(calls, order, halves, size, element_bytes)
+        plan.init_order = [] if order == plan.buffers else order
+        plan.bank_halves = without_first(halves, order)
+        if full_chunk(plan) == ub_factor:
+            return
