@@ -236,7 +236,8 @@ class Signature(NamedTuple):
     bank_halves: tuple[tuple[str, int], ...]
     """The bank-offset halves (hswc.vectorizer.bank_layout), by buffer name."""
     init_order: tuple[str, ...] = ()
-    """The buffers' InitBuffer order where the bank layout chose one (hswc.vectorizer.bank_order)."""
+    """The buffers' InitBuffer order where the bank layout chose one (by name:
+    hswc.vectorizer.bank_order)."""
 
 
 def _signature(plan: KernelPlan) -> Signature:

@@ -2,9 +2,10 @@
 a vector call that the halves cannot separate land in different 64 KB banks.
 
 TPipe hands out a kernel's UB in InitBuffer order, each buffer (times its count) right after
-the previous one's, its length rounded up to 32 bytes (asc-devkit's TPipe::InitBuffer, the
-buffer's bufAddr taken from the pipe's running offset: impl/kernel_tpipe_impl.h; the same rule
-the interpreter, hswc.interpreter.core_state, the C++ CPU model and the cost model place by),
+the previous one's, its length rounded up to 32 bytes (asc-devkit impl/basic_api/
+kernel_tpipe_impl.h, TPipe::InitBuffer(que, num, len): len rounded up to ONE_BLK_SIZE, each of
+the num buffers at the UB pool's maxAddr, which then grows by len; the rule the interpreter,
+hswc.interpreter.core_state, the C++ CPU model and the cost model place by),
 so the order alone decides which 64 KB bank (UB address bits 17:16, hswc.platform
 UB_BANK_BYTES) each buffer starts in. The halves of hswc.vectorizer.bank_layout separate the
 bank groups of two sources; what they cannot separate conflicts read-write in one bank (the
@@ -14,11 +15,13 @@ rule: hswc.cost_model.stream.bank_conflict_share), and that a bank apart does no
 - a call of two sources whose destination, aligned with one source, meets the other's groups
   a repeat later: apart from that source, never.
 
-`bank_order` takes the planned calls, the buffers in their planned order and the halves, and
-gives the order of least modelled conflict at `ub_factor` (the full chunk of the default SoC's
-UB: the chunk of every launch long enough to fill it; a shorter launch's chunk keeps the order,
-its banks as they fall, so it is correct at any UB and ubFactor, only timed as planned at this
-one). It scores an order by the cost model's own rule over every call's operands at the
+`bank_order` takes the planned calls, the buffers in their planned order, the halves and the
+buffers' sizes at one ubFactor, and gives the order of least modelled conflict there. The
+planner (hswc.vectorizer.plan, KernelPlan.init_order) scores at the full chunk of the UB of the
+SoC the kernel's API table is timed on (Atlas A2/A3's 192 KB for dav_c220): the chunk of every
+launch long enough to fill the UB, the choice's 2^20 and 2^24 included. A shorter launch's
+chunk, or another UB, keeps the order with its banks as they fall: the kernel is correct at any
+UB and ubFactor, only timed as planned at this one. It scores an order by the cost model's own rule over every call's operands at the
 addresses the order gives (each queue's slots in turn, the gaps where BankGaps puts them),
 and moves one buffer at a time to the place that scores least while one does (at most
 MOVE_ROUNDS rounds): the planned order where none is better.
@@ -27,21 +30,10 @@ MOVE_ROUNDS rounds): the planned order where none is better.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from hswc.cost_model.stream import UbOperand, bank_conflict_share
-from hswc.platform import (
-    UB_BANK_GROUP_SPAN,
-    UB_BLOCK_BYTES,
-    VECTOR_REPEAT_BYTES,
-    get_platform,
-    soc_of_api,
-)
-from hswc.tiling import ELEMENT_BYTES, IntArith, TilingError, compute_tiling, mask_length
-
-if TYPE_CHECKING:
-    from hswc.vectorizer.plan import Buffer as PlanBuffer
-    from hswc.vectorizer.plan import KernelPlan
+from hswc.platform import UB_BANK_GROUP_SPAN, UB_BLOCK_BYTES, VECTOR_REPEAT_BYTES
 
 Buffer = TypeVar("Buffer")
 """A plan's buffer (hswc.vectorizer.plan.Buffer), told apart by identity."""
@@ -132,46 +124,3 @@ def bank_order(calls: Sequence[Call[Buffer]], buffers: Sequence[Buffer],
             break
     return order
 
-
-def full_chunk(plan: KernelPlan) -> int | None:
-    """The ubFactor of a launch that fills every core's UB on the SoC the plan's API table is
-    timed on (hswc.platform.soc_of_api: Atlas A2 for dav_c220); None where it tiles none."""
-    platform = get_platform(soc_of_api(plan.schedule.api))
-    cores = platform.core_num
-    try:
-        return compute_tiling(cores << 24, cores, platform.ub_size, plan.dtype,
-                              plan.ub_plan()).ub_factor
-    except (TilingError, KeyError):
-        return None
-
-
-def plan_bank_layout(plan: KernelPlan) -> None:
-    """Set `plan.bank_halves` (hswc.vectorizer.bank_layout) and `plan.init_order` (its buffers
-    in the order of least conflict at `full_chunk`; left empty where that is the planned one)."""
-    from hswc.vectorizer.bank_layout import bank_halves, without_first
-
-    place = plan.place
-    calls = [([place[v] for v in i.srcs if v in place], place.get(i.dst))
-             for i in plan.instrs()]
-    halves = bank_halves(calls, plan.buffers, every=True)
-    plan.bank_halves = without_first(halves, plan.buffers)
-    order = list(plan.buffers)
-    for _ in range(2):  # again where the order's gaps change the chunk it was scored at
-        ub_factor = full_chunk(plan)
-        if not halves or ub_factor is None:
-            return
-        factor = ub_factor
-
-        def size(b: PlanBuffer) -> tuple[int, int]:
-            if b.dtype == "mask":
-                return b.depth, mask_length(IntArith(), factor)
-            return b.depth, factor * ELEMENT_BYTES[b.dtype]
-
-        def element_bytes(b: PlanBuffer) -> int:
-            return 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
-
-        order = bank_order(calls, order, halves, size, element_bytes)
-        plan.init_order = [] if order == plan.buffers else order
-        plan.bank_halves = without_first(halves, order)
-        if full_chunk(plan) == ub_factor:
-            return
