@@ -42,7 +42,6 @@ from hswc.tiling import (
     gap_bytes,
     gapped_from,
 )
-from hswc.vectorizer import bank_order as bank_order_module
 from hswc.vectorizer.bank_layout import bank_halves
 from hswc.vectorizer.bank_order import bank_order, conflicts, gap_before, starts
 from hswc.vectorizer.plan import Buffer
@@ -329,7 +328,7 @@ def test_a_reordered_kernel_runs_on_the_cpu_model_as_on_the_interpreter(
     assert walked == flags(recorded)
     schedule = read_schedule(kernel)
     assert schedule is not None and schedule.bank_offsets
-    monkeypatch.setattr(bank_order_module, "bank_order", lambda calls, buffers, *_: buffers)
+    monkeypatch.setattr("hswc.vectorizer.plan.bank_order", lambda calls, buffers, *_: buffers)
     planned = next(op for op in lower(parse_text(TANH, "t"), schedule).walk()
                    if isinstance(op, func.FuncOp) and hsg.is_kernel(op))
     assert sum(walked) < sum(flags(core_program(planned, 0, 1, tiling, figures)))

@@ -99,10 +99,19 @@ def bank_order(calls: Sequence[Call[Buffer]], buffers: Sequence[Buffer],
                halves: Mapping[Buffer, int], size: Callable[[Buffer], tuple[int, int]],
                element_bytes: Callable[[Buffer], int]) -> list[Buffer]:
     """The order of `buffers` whose calls conflict least (`conflicts`), from `buffers`' own by
-    moves of one buffer while one lowers it; `buffers` itself where none does."""
+    moves of one buffer while one lowers it; `buffers` itself where none does. Only orders of
+    no more gaps than the planned one are tried (a buffer of half 0 first needs none: each gap
+    is UB the tiling reserves)."""
     order = list(buffers)
 
+    def gaps(o: Sequence[Buffer]) -> int:
+        return len(halves) - (halves.get(o[0]) == 0)
+
+    most = gaps(order)
+
     def score(o: Sequence[Buffer]) -> float:
+        if gaps(o) > most:
+            return float("inf")
         return conflicts(calls, o, halves, size, element_bytes)
 
     best = score(order)
