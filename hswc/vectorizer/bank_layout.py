@@ -12,7 +12,8 @@ buffers that each start exactly at a half:
 - a call of two sources in different halves: its destination is aligned with one of them (two
   halves cannot separate three operands), so its delayed write meets the other source's groups
   and conflicts if they are in one 64 KB bank, which no choice of halves changes (the bank
-  depends on the tiling; not planned here).
+  depends on the tiling: the InitBuffer order, hswc.vectorizer.bank_order, puts such buffers
+  in different banks at the full chunk).
 asc-devkit's add_high_performance (examples/01_simd_cpp_api/05_best_practices/00_vector_compute/
 add_high_performance, README case 6) removes the conflicts of its Add by placing y 256 bytes
 after a 512-byte boundary where x starts at one (and z in another bank).

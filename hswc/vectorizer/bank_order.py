@@ -21,8 +21,9 @@ planner (hswc.vectorizer.plan, KernelPlan.init_order) scores at the full chunk o
 SoC the kernel's API table is timed on (Atlas A2/A3's 192 KB for dav_c220): the chunk of every
 launch long enough to fill the UB, the choice's 2^20 and 2^24 included. A shorter launch's
 chunk, or another UB, keeps the order with its banks as they fall: the kernel is correct at any
-UB and ubFactor, only timed as planned at this one. It scores an order by the cost model's own rule over every call's operands at the
-addresses the order gives (each queue's slots in turn, the gaps where BankGaps puts them),
+UB and ubFactor, only timed as planned at this one.
+
+It scores an order by the cost model's own rule over every call's operands at the addresses the order gives (each queue's slots in turn, the gaps where BankGaps puts them),
 and moves one buffer at a time to the place that scores least while one does (at most
 MOVE_ROUNDS rounds): the planned order where none is better.
 """
