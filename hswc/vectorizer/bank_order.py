@@ -23,9 +23,10 @@ launch long enough to fill the UB, the choice's 2^20 and 2^24 included. A shorte
 chunk, or another UB, keeps the order with its banks as they fall: the kernel is correct at any
 UB and ubFactor, only timed as planned at this one.
 
-It scores an order by the cost model's own rule over every call's operands at the addresses the order gives (each queue's slots in turn, the gaps where BankGaps puts them),
-and moves one buffer at a time to the place that scores least while one does (at most
-MOVE_ROUNDS rounds): the planned order where none is better.
+It scores an order by the cost model's own rule over every call's operands at the addresses
+the order gives (each queue's slots in turn, the gaps where BankGaps puts them), and moves one
+buffer at a time to the first place that scores less while one does (at most MOVE_ROUNDS
+rounds), never to an order of more gaps: the planned order where none is better.
 """
 
 from __future__ import annotations
