@@ -246,9 +246,10 @@ def bits(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array).view(BITS[dtype_name(array)])
 
 
-def build_generic_kernels(directory: Path, texts: Mapping[str, str]) -> dict[str, Path]:
-    """Each module text (one elementwise kernel of two GM inputs, named by its case) lowered by
-    hswc.runner and its kernel built against the CPU model: case -> executable."""
+def build_generic_kernels(directory: Path, texts: Mapping[str, str],
+                          gm_inputs: int = 2) -> dict[str, Path]:
+    """Each module text (one elementwise kernel of `gm_inputs` GM inputs, named by its case)
+    lowered by hswc.runner and its kernel built against the CPU model: case -> executable."""
     from hswc import runner
     from hswc.backend.source import kernel_source
 
@@ -257,6 +258,6 @@ def build_generic_kernels(directory: Path, texts: Mapping[str, str]) -> dict[str
         source = directory / f"{case}.cpp"
         source.write_text(kernel_source(runner.compile_text(text).module))
         builds[case] = Build(source, directory / case,
-                             (f"-DHSWC_KERNEL_ENTRY={case}", "-DHSWC_GM_INPUTS=2"))
+                             (f"-DHSWC_KERNEL_ENTRY={case}", f"-DHSWC_GM_INPUTS={gm_inputs}"))
     build(list(builds.values()))
     return {case: b.output for case, b in builds.items()}

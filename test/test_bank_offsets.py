@@ -27,8 +27,9 @@ from xdsl.dialects import func
 from hswc import runner
 from hswc.cost_model.recorded import read_stream
 from hswc.cost_model.stream import VECTOR, core_program
-from hswc.dialects import hsg
-from hswc.passes.schedule_options import SCHEDULE_ATTR, UB_PLAN_ATTR, read_plan
+from hswc.dialects import ascend, hsg
+from hswc.ops import OPS
+from hswc.passes.schedule_options import SCHEDULE_ATTR, UB_PLAN_ATTR, read_plan, read_schedule
 from hswc.pipeline import parse_text
 from hswc.platform import PLATFORMS, UB_BANK_GROUP_SPAN
 from hswc.profiling import lower, profile
@@ -42,6 +43,7 @@ from hswc.tiling import (
     gapped_from,
 )
 from hswc.vectorizer.bank_layout import bank_halves
+from hswc.vectorizer.bank_order import bank_order, conflicts, gap_before, starts
 from hswc.vectorizer.plan import Buffer
 from hswc.vectorizer.schedule import FAST
 
@@ -244,3 +246,89 @@ def test_the_model_places_buffers_where_the_cpu_model_does(tmp_path: Path) -> No
     y = run_recorded(executable, small, [a, b], 4096, tmp_path / "run4")
     assert np.array_equal(y.view(np.uint16), np.load(tmp_path / "y4.npy").view(np.uint16))
     assert UB_BANK_GROUP_SPAN == 512
+
+
+class _Buf:
+    """A buffer of the order tests: an element size and an InitBuffer length."""
+
+    def __init__(self, name: str, element: int, length: int) -> None:
+        self.name, self.element, self.length = name, element, length
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def test_the_order_puts_a_casts_sides_in_different_banks() -> None:
+    """Cast(w <- x), x f16 (128 bytes a repeat), w f32: planned x, w, p, TPipe places x at 0
+    and w at 40000, both in bank 0 (bits 17:16 of the address), and their groups meet in some
+    repeats (read-write in one bank); moved after w, x starts at 70016 (70000 rounded up to 32
+    bytes), bank 1, and the Cast conflicts in none. With a half, the gap BankGaps places: 32
+    + ((256 + 992 - 40000 % 512) % 512) = 192 bytes after 40000, so the buffer starts at
+    40192, 256 past a multiple of 512."""
+    x, w, p = _Buf("x", 2, 40000), _Buf("w", 4, 70000), _Buf("p", 4, 30000)
+
+    def size(b: _Buf) -> tuple[int, int]:
+        return 1, b.length
+
+    def element(b: _Buf) -> int:
+        return b.element
+
+    calls = [([x], w)]
+    planned = starts([x, w, p], {}, size)
+    assert {b.name: [a >> 16 for a in at] for b, at in planned.items()} == \
+        {"x": [0], "w": [0], "p": [1]}
+    assert conflicts(calls, [x, w, p], {}, size, element) > 0
+    order = bank_order(calls, [x, w, p], {}, size, element)
+    assert order == [w, x, p]
+    assert starts(order, {}, size) == {w: [0], x: [70016], p: [110016]}
+    assert conflicts(calls, order, {}, size, element) == 0
+    assert bank_order([([x], x)], [x, w, p], {}, size, element) == [x, w, p]  # nothing to gain
+    assert gap_before(1, 40000) == 192
+    assert starts([x, w], {w: 1}, size)[w] == [40192]
+
+
+TANH = OPS["tanh"].single_op_text("f16", attribute=0.5)
+"""hsg.tanh in f16: its f32 steps between Casts of the input and the output."""
+
+
+def test_a_reordered_kernel_runs_on_the_cpu_model_as_on_the_interpreter(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tanh in f16 on Atlas A2: the choice takes the offsets, and its buffers' order is not the
+    planned one (the input queue no longer first). Built against the C++ CPU model, the kernel
+    gives the interpreter's bits, and the CPU model's TPipe places its buffers where the cost
+    model's walk of the IR does: the same calls conflict, call for call, and fewer than with
+    the planned order."""
+    low = runner.compile_text(TANH).module
+    order = [op.buffer.name_hint for op in low.walk() if isinstance(op, ascend.InitBufferOp)]
+    assert order[0] != "input_queue_x" and "input_queue_x" in order
+    x = np.random.default_rng(5).uniform(-6, 6, 3 * 16384 + 77).astype(np.float16)
+    executable = build_generic_kernels(tmp_path, {"tanh": TANH}, gm_inputs=1)["tanh"]
+    (tmp_path / "t.mlir").write_text(TANH)
+    np.save(tmp_path / "x.npy", x)
+    done = subprocess.run(["hswc-run", "t.mlir", "--input", "x.npy", "--output", "y.npy",
+                           "--core-num", "1", "--tiling-json", "t.json"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "t.json").read_text())
+    stream = tmp_path / "stream.txt"
+    y = run_recorded(executable, record, [x], PLATFORMS["ascend910b"].ub_size, tmp_path / "run",
+                     extra=("--profile", str(stream)))
+    assert np.array_equal(y.view(np.uint16), np.load(tmp_path / "y.npy").view(np.uint16))
+
+    figures = PLATFORMS["ascend910b"].cost
+    recorded = read_stream(stream.read_text(), figures).programs[0]
+    tiling = (record["totalNum"], record["blockFactor"], record["ubFactor"])
+
+    def flags(program: object) -> list[bool]:
+        return [w.bank_conflict for w in program.work()  # type: ignore[attr-defined]
+                if w.pipe == VECTOR and w.repeats > 0]
+
+    kernel = next(op for op in low.walk() if isinstance(op, func.FuncOp) and hsg.is_kernel(op))
+    walked = flags(core_program(kernel, 0, 1, tiling, figures))
+    assert walked == flags(recorded)
+    schedule = read_schedule(kernel)
+    assert schedule is not None and schedule.bank_offsets
+    monkeypatch.setattr("hswc.vectorizer.plan.bank_order", lambda calls, buffers, *_: buffers)
+    planned = next(op for op in lower(parse_text(TANH, "t"), schedule).walk()
+                   if isinstance(op, func.FuncOp) and hsg.is_kernel(op))
+    assert sum(walked) < sum(flags(core_program(planned, 0, 1, tiling, figures)))

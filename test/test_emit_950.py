@@ -47,7 +47,7 @@ A2_DIGESTS = {
                         [EXAMPLES / "leaky_relu_grad.mlir"]),
     "silu": ("d8f704132e723bd84e8ac9cde82eb0d59d034afa714e003658d59b73dc208065",
              [EXAMPLES / "silu.mlir"]),
-    "grad_times_scale": ("a3d87033d2e716962b9cab6a7cb405932c1f29f3d7203c74ddd32e3b5336bc71",
+    "grad_times_scale": ("2245a578efabe89ad7f36e85b26c5a8c333a8ca6e66769409a9930bd7ebb7203",
                          [EXAMPLES / "grad_times_scale.mlir", "--name", "GradTimesScale"]),
 }
 """The A2/A3 packages' digests (sorted relative path, NUL, bytes, NUL per file); last changed by
@@ -58,7 +58,8 @@ HardSwishGrad's (the CANN kernel) by the L2 hint the default choice takes (SetL2
 streamed input, hswc.passes.schedule_choice: the kernels otherwise byte-identical); silu's and
 GradTimesScale's by the bank-offsets layout the A2 choice takes under the UB bank rule (gap
 TBufs in Init, placed where ubFactor reaches gapped_from, and the host tiling's gapped
-ubFactor: hswc.vectorizer.bank_layout, hswc.tiling)."""
+ubFactor: hswc.vectorizer.bank_layout, hswc.tiling); GradTimesScale's by the InitBuffer order
+of that layout (hswc.vectorizer.bank_order: the same InitBuffers in another order)."""
 DTYPES = ("f16", "f32", "bf16")
 SAMPLE = ("hard_swish_grad", "hard_shrink")
 OPS_950 = tuple(OPS) if os.environ.get("HSWC_ALL_950") == "1" else SAMPLE

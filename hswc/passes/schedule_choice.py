@@ -235,6 +235,9 @@ class Signature(NamedTuple):
     l2_bypass: bool
     bank_halves: tuple[tuple[str, int], ...]
     """The bank-offset halves (hswc.vectorizer.bank_layout), by buffer name."""
+    init_order: tuple[str, ...] = ()
+    """The buffers' InitBuffer order where the bank layout chose one (by name:
+    hswc.vectorizer.bank_order)."""
 
 
 def _signature(plan: KernelPlan) -> Signature:
@@ -254,7 +257,7 @@ def _signature(plan: KernelPlan) -> Signature:
     frees = tuple(sorted((at, tuple(name(v) for v in vals)) for at, vals in plan.frees.items()))
     halves = tuple((b.name, half) for b, half in plan.bank_halves.items())
     return Signature(items, buffers, frees, plan.align, plan.ub_plan(), plan.schedule.l2_bypass,
-                     halves)
+                     halves, tuple(b.name for b in plan.init_order))
 
 
 def _depthless(key: Signature) -> tuple[object, ...]:
@@ -262,7 +265,7 @@ def _depthless(key: Signature) -> tuple[object, ...]:
     equal for plans whose kernels differ only in their queues' depths and hints
     (`requeue`). The bank-offset halves stay: their gaps are other InitBuffers."""
     return (key.items, tuple(b[:3] + b[4:] for b in key.buffers), key.frees, key.align,
-            key.bank_halves)
+            key.bank_halves, key.init_order)
 
 
 def modelled_times(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],

@@ -12,7 +12,8 @@ buffers that each start exactly at a half:
 - a call of two sources in different halves: its destination is aligned with one of them (two
   halves cannot separate three operands), so its delayed write meets the other source's groups
   and conflicts if they are in one 64 KB bank, which no choice of halves changes (the bank
-  depends on the tiling; not planned here).
+  depends on the tiling: the InitBuffer order, hswc.vectorizer.bank_order, puts such buffers
+  in different banks at the full chunk).
 asc-devkit's add_high_performance (examples/01_simd_cpp_api/05_best_practices/00_vector_compute/
 add_high_performance, README case 6) removes the conflicts of its Add by placing y 256 bytes
 after a 512-byte boundary where x starts at one (and z in another bank).
@@ -53,10 +54,11 @@ HALF_SPAN = UB_BANK_GROUP_SPAN // 2
 
 
 def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
-                buffers: Sequence[Buffer]) -> dict[Buffer, int]:
+                buffers: Sequence[Buffer], every: bool = False) -> dict[Buffer, int]:
     """Each buffer a conflict may involve, with the half (0 or 1) it should start in; `uses`
     are the vector calls' buffers (those it reads, the one it writes), `buffers` in InitBuffer
-    order."""
+    order; `every`: the first buffer's half 0 kept too (for an order still to be chosen:
+    hswc.vectorizer.bank_order; `without_first` then drops it)."""
     calls: list[list[tuple[Buffer, Buffer]]] = []
     paired: set[int] = set()
     for read, dst in uses:
@@ -76,9 +78,12 @@ def bank_halves(uses: Iterable[tuple[Sequence[Buffer], Buffer | None]],
 
     best = _search(len(involved), [masks(both) for both in calls])
     halves = {b: (best >> k) & 1 for k, b in enumerate(involved)}
-    if halves.get(buffers[0]) == 0:
-        del halves[buffers[0]]  # the first InitBuffer starts at byte 0, in half 0: no gap
-    return halves
+    return halves if every else without_first(halves, buffers)
+
+
+def without_first(halves: Mapping[Buffer, int], order: Sequence[Buffer]) -> dict[Buffer, int]:
+    """`halves` but the first InitBuffer's where it is half 0: it starts at byte 0, no gap."""
+    return {b: h for b, h in halves.items() if not (b is order[0] and h == 0)}
 
 
 EXHAUSTIVE_BUFFERS = 10

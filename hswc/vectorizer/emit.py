@@ -275,7 +275,7 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
     objects = buffer_objects(e, plan)
     lengths = _linear_lengths(e, plan, ub_factor)
     placed = BankGaps(e.a, plan.bank_halves, pipe, ub_factor, gapped_from(plan.ub_plan()))
-    for b in plan.buffers:
+    for b in plan.init_order or plan.buffers:
         if b.dtype == "mask" and "mask" not in lengths:
             lengths["mask"] = mask_length(e.a, ub_factor)
         key = _length_key(plan, b)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from typing import Literal
 
 from hswc import soc_api
@@ -36,6 +36,8 @@ from hswc.platform import (
     SELECT_TMP_BYTES,
     UB_BLOCK_BYTES,
     VECTOR_REPEAT_BYTES,
+    get_platform,
+    soc_of_api,
 )
 from hswc.reduction_order import LANES_F32, tree_levels
 from hswc.rows import Rows
@@ -44,11 +46,14 @@ from hswc.tiling import (
     MASK_MIN_BYTES,
     Budget,
     IntArith,
+    TilingError,
     UbPlan,
+    compute_tiling,
     gap_bytes,
     mask_length,
 )
-from hswc.vectorizer.bank_layout import bank_halves
+from hswc.vectorizer.bank_layout import bank_halves, without_first
+from hswc.vectorizer.bank_order import bank_order
 from hswc.vectorizer.dag import Dag, Node
 from hswc.vectorizer.instructions import Instr, Role, Selection, Val, select_instructions
 from hswc.vectorizer.narrow import narrow_exact
@@ -166,6 +171,10 @@ class KernelPlan:
     bank_halves: dict[Buffer, int] = field(default_factory=dict)
     """With `bank-offsets`: the half of a bank-group span each buffer after a gap starts in
     (hswc.vectorizer.bank_layout); empty otherwise. Never a row kernel's."""
+    init_order: list[Buffer] = field(default_factory=list)
+    """With `bank-offsets`: the buffers in the order Init places them where it is not
+    `buffers`' (hswc.vectorizer.bank_order: conflicting operands in different 64 KB banks);
+    empty otherwise."""
 
     @property
     def dtype(self) -> str:
@@ -618,11 +627,54 @@ def plan_kernel(dag: Dag, schedule: Schedule, dtype: str,
     plan.frees = _frees(plan)
     plan.align = _alignment(plan)
     if schedule.bank_offsets and rows is None:  # (row kernels' Init places no gaps)
-        place = plan.place
-        plan.bank_halves = bank_halves(
-            (([place[v] for v in i.srcs if v in place], place.get(i.dst)) for i in plan.instrs()),
-            plan.buffers)
+        _bank_layout(plan)
     return plan
+
+
+def _full_chunk(plan: KernelPlan) -> int | None:
+    """The ubFactor of a launch that fills every core's UB on the SoC the plan's API table is
+    timed on (hswc.platform.soc_of_api: Atlas A2 for dav_c220); None where it tiles none."""
+    platform = get_platform(soc_of_api(plan.schedule.api))
+    cores = platform.core_num
+    try:
+        return compute_tiling(cores << 24, cores, platform.ub_size, plan.dtype,
+                              plan.ub_plan()).ub_factor
+    except (TilingError, KeyError):
+        return None
+
+
+def _bank_layout(plan: KernelPlan) -> None:
+    """Set `plan.bank_halves` (hswc.vectorizer.bank_layout) and `plan.init_order` (its buffers
+    in the order of least conflict at `_full_chunk`, hswc.vectorizer.bank_order; left empty
+    where that is the planned one)."""
+    place = plan.place
+    calls = [([place[v] for v in i.srcs if v in place], place.get(i.dst))
+             for i in plan.instrs()]
+    halves = bank_halves(calls, plan.buffers, every=True)
+    plan.bank_halves = without_first(halves, plan.buffers)
+    order = list(plan.buffers)
+    for _ in range(2):  # again where the order's gaps change the chunk it was scored at
+        ub_factor = _full_chunk(plan)
+        if not halves or ub_factor is None:
+            return
+        order = bank_order(calls, order, halves, partial(_buffer_size, ub_factor),
+                           _element_bytes)
+        plan.init_order = [] if order == plan.buffers else order
+        plan.bank_halves = without_first(halves, order)
+        if _full_chunk(plan) == ub_factor:
+            return
+
+
+def _buffer_size(ub_factor: int, b: Buffer) -> tuple[int, int]:
+    """A buffer's InitBuffer (count, length in bytes) at this ubFactor."""
+    if b.dtype == "mask":
+        return b.depth, mask_length(IntArith(), ub_factor)
+    return b.depth, ub_factor * ELEMENT_BYTES[b.dtype]
+
+
+def _element_bytes(b: Buffer) -> int:
+    """Bytes of a buffer's element as a vector call sees it (a mask's: one byte of bits)."""
+    return 1 if b.dtype == "mask" else ELEMENT_BYTES[b.dtype]
 
 
 def _row_scratch(plan: KernelPlan, alloc: _Allocator) -> None:

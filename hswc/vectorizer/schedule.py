@@ -78,7 +78,9 @@ class Schedule:
     buffer), as asc-devkit add_high_performance's last step places its Add's operands 256
     bytes apart. Each gap costs UB (hswc.tiling.BANK_GAP_MOST bytes in the tiling's plan), so
     a chunk holds fewer elements; on a UB too small for them to pay (hswc.tiling.gapped_from)
-    the kernel keeps the plain layout. No value changes."""
+    the kernel keeps the plain layout. Its InitBuffers come in the order that puts what the
+    halves cannot separate in different 64 KB banks at the full chunk
+    (hswc.vectorizer.bank_order). No value changes."""
     api: str = DEFAULT_API
     """The SoC family whose API table (hswc.soc_api) the calls are chosen from."""
     double_buffer_above: int | None = None
