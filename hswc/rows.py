@@ -300,10 +300,12 @@ class Rows:
         outputs = _classes(data.get("outputs"), "outputs")
         segment = data.get("segment")
         dynamic = data.get("dynamic")
-        if dynamic is not None and (not isinstance(dynamic, UnitAttr) or one is None
+        if dynamic is not None and (not isinstance(dynamic, UnitAttr)
+                                    or (one is None and data.get("segment") is not None)
                                     or data.get("runs") is not None):
             raise ValueError(f"{ROWS_ATTR} `dynamic` must be a unit attribute, with "
-                             f"one_per_chunk and contiguous rows, got {dynamic}")
+                             f"contiguous rows (one_per_chunk where in segments), got "
+                             f"{dynamic}")
         if segment is not None and (not isinstance(segment, IntegerAttr) or one is None
                                     or not 0 < segment.value.data < length.value.data + (
                                         dynamic is not None)):
