@@ -273,8 +273,8 @@ def _data_copy(ctx: CppContext, op: Operation) -> None:
 
 def _data_copy_pad(ctx: CppContext, op: Operation) -> None:
     """block_count blocks (1 when the IR gives none) of block_len bytes with the IR's strides
-    (the UB side's its run-time `ub_gap` where given); GM -> UB pads with the first element (isPad false) or, when the IR gives a pad value, with
-    that value in the tensor's dtype."""
+    (the UB side's its run-time `ub_gap` where given); GM -> UB pads with the first element
+    (isPad false) or, when the IR gives a pad value, with that value in the tensor's dtype."""
     assert isinstance(op, ascend.DataCopyPadOp)
     length = ctx.text(op.block_len)
     count = "1" if op.block_count is None else ctx.text(op.block_count)
