@@ -70,9 +70,12 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   identity before its fold (pad_tail: SetValue for the lanes up to the next 32-byte block,
   between PIPE_ALL barriers, then one Duplicate from that block on), so it folds as a full
   segment in hswc.reduction_order.padded's order. A whole row of a run-time length (no
-  segment: a branch for rows of at most its `length` W, hswc.passes.row_branches) is one
-  chunk as a static row is, its copies moving n elements, its calls on all W, each
-  reduction's source padded from n so.
+  segment: a branch for rows of at most its `length` W, hswc.passes.row_branches) is worked
+  as a static row of W is, its copies moving n elements, its calls on all W, each
+  reduction's source padded from n so; with several rows a chunk (no one_per_chunk), each
+  element copy is one DataCopyPad of the chunk's rows whose UB stride is the run-time
+  W - round32(n) blocks (ascend.data_copy_pad's `ub_gap`), and the padding is Duplicate's
+  bitwise-mask form repeated over the rows (pad_rows_tail).
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
