@@ -34,9 +34,10 @@ every length and its order of combination is a function of the length (Rows.at_l
 description for one run-time length). A dynamic row without a segment (`whole`, one or
 several a chunk) is a branch for rows of at most `length` W elements
 (hswc.passes.row_branches: the host's tiling picks it from the run-time length): the row is
-read once and worked whole, its calls on all W lanes, each reduction's source padded from n to W with the identity, so a row is combined
-as one padded segment of W is (the same bits as the segmented kernel's at n <= S, but for the
-compensated sum's sign of a zero: hswc.passes.row_branches).
+read once and worked whole, its calls on all W lanes, each reduction's source padded from n
+to W with the identity, so a row is combined as one padded segment of W is (the same bits as
+the segmented kernel's at n <= S, but for the compensated sum's sign of a zero:
+hswc.passes.row_branches).
 
 Lanes (`lanes = L`): a reduction over a dim that is not the innermost (softmax over dim 0 of
 [R, C]) whose runs would be single elements is described by rows of L adjacent columns each:
