@@ -38,12 +38,13 @@ A row length known only at run time (`dynamic`: a reduced dim `?`) is the kernel
 (`length` is S too: what a chunk's buffers are planned for), the last one of 1 to S elements
 padded to S with each reduction's identity (hswc.reduction_order.padded), so one kernel takes
 every length and its order of combination is a function of the length (Rows.at_length: the
-description for one run-time length). A dynamic row without a segment (`whole`, one a chunk)
-is a branch for rows of at most `length` W elements (hswc.passes.row_branches: the host's
-tiling picks it from the run-time length): the row is read once and worked whole, its calls on
-all W lanes, each reduction's source padded from n to W with the identity, so a row is combined
-as one padded segment of W is (the same bits as the segmented kernel's at n <= S, but for the
-compensated sum's sign of a zero: hswc.passes.row_branches).
+description for one run-time length). A dynamic row without a segment (`whole`, one or
+several a chunk) is a branch for rows of at most `length` W elements
+(hswc.passes.row_branches: the host's tiling picks it from the run-time length): the row is
+read once and worked whole, its calls on all W lanes, each reduction's source padded from n
+to W with the identity, so a row is combined as one padded segment of W is (the same bits as
+the segmented kernel's at n <= S, but for the compensated sum's sign of a zero:
+hswc.passes.row_branches).
 
 Lanes (`lanes = L`): a reduction over a dim that is not the innermost (softmax over dim 0 of
 [R, C]) whose runs would be single elements is described by rows of L adjacent columns each:
@@ -315,10 +316,12 @@ class Rows:
         outputs = _classes(data.get("outputs"), "outputs")
         segment = data.get("segment")
         dynamic = data.get("dynamic")
-        if dynamic is not None and (not isinstance(dynamic, UnitAttr) or one is None
+        if dynamic is not None and (not isinstance(dynamic, UnitAttr)
+                                    or (one is None and data.get("segment") is not None)
                                     or data.get("runs") is not None):
             raise ValueError(f"{ROWS_ATTR} `dynamic` must be a unit attribute, with "
-                             f"one_per_chunk and contiguous rows, got {dynamic}")
+                             f"contiguous rows (one_per_chunk where in segments), got "
+                             f"{dynamic}")
         if segment is not None and (not isinstance(segment, IntegerAttr) or one is None
                                     or not 0 < segment.value.data < length.value.data + (
                                         dynamic is not None)):

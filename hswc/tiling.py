@@ -13,7 +13,7 @@ slice and buffer arithmetic).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar
 
 from hswc.kernel_dtypes import element_dtypes, output_dtype
@@ -266,9 +266,10 @@ def tiling_formula(
     align = value(chosen.align)
     raw = a.name(a.floor_div(a.max(available, zero), value(chosen.bytes_per_element)),
                  "ub_factor_raw")
-    most = _most(plans, dtype)
-    moved = (a.const(most // chosen.align * chosen.align) if isinstance(chosen.align, int)
-             else a.name(a.mul(a.floor_div(a.const(most), align), align), "ub_factor_max"))
+    most = chosen.most if chosen.most is not None else _most(plans, dtype)
+    moved = (a.const(most // chosen.align * chosen.align)
+             if isinstance(chosen.align, int) and isinstance(most, int)
+             else a.name(a.mul(a.floor_div(value(most), align), align), "ub_factor_max"))
     ub_factor = a.min(a.mul(a.floor_div(raw, align), align), moved)
     if chosen.gap_extra is not None and chosen.gapped_from is not None:
         # bank-offset gaps at their most where the pass that leaves room for them is long
@@ -322,6 +323,10 @@ class _Chosen(Generic[V]):
     None: no variant has gaps."""
     gapped_from: V | int | None = None
     """The plan's `gapped_from`; None: no variant has gaps."""
+    most: V | int | None = None
+    """Variants picked by row length whose plans bound a pass differently (a whole-row
+    branch's rows a chunk: hswc.passes.row_branches): the picked plan's bound; None: the one
+    bound every variant shares (_most)."""
 
 
 def _gaps(plan: UbPlan) -> tuple[int, int, int]:
@@ -341,6 +346,10 @@ def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...],
                                  reserve if reserves else None,
                                  first.plan.align_elements, first.key,
                                  extra if gapped else None, least if gapped else None)
+    bounds = {v.plan.most for v in variants}
+    per_variant = by_length and len(bounds) > 1
+    if per_variant:
+        picked = replace(picked, most=_plan_most(first.plan))
     for v in variants[1:]:
         assert v.above is not None
         taken = a.name_bool(a.gt(total_num, a.const(v.above)),
@@ -361,8 +370,16 @@ def _choose(a: TilingArith[V, B], total_num: V, variants: tuple[Variant, ...],
             pick(v.key, picked.key, "tiling_key"),
             None if picked.gap_extra is None else pick(extra, picked.gap_extra, "gap_extra"),
             None if picked.gapped_from is None else pick(least, picked.gapped_from,
-                                                         "gapped_from"))
+                                                         "gapped_from"),
+            None if picked.most is None else pick(_plan_most(v.plan), picked.most,
+                                                  "ub_factor_most"))
     return picked
+
+
+def _plan_most(plan: UbPlan) -> int:
+    """A row-length variant's own bound on a pass (its plan's `most`)."""
+    assert plan.most is not None, "a variant picked by row length without a bound"
+    return plan.most
 
 
 class TilingError(ValueError):

@@ -39,7 +39,8 @@ and sum, a compensated signed sum, and the 950's column."""
 QUICK = {"layer_norm_f16"}
 CORES = 2
 ROWS = 5
-"""Three rows on the first core, two on the second: several chunks a core (one row a chunk)."""
+"""Three rows on the first core, two on the second: several chunks a core (one row a chunk);
+a whole branch of several rows a chunk is given two chunks a core, the last of 3 rows."""
 
 
 def _text_of(case: str) -> str:
@@ -101,6 +102,12 @@ def test_one_cpu_build_of_a_run_time_row_length_equals_the_interpreter_at_each_l
         inputs = _named_inputs(op, (ROWS, length), dtype)
         result = kernel.run(*inputs)
         (record,) = result.tilings
+        assert record is not None
+        if int(record["ubFactor"]) >= int(record["blockFactor"]):
+            # a whole branch of several rows a chunk: two chunks a core, the last of 3 rows
+            inputs = _named_inputs(op, (CORES * (int(record["ubFactor"]) + 3), length), dtype)
+            result = kernel.run(*inputs)
+            (record,) = result.tilings
         assert record is not None and record[ROW_LENGTH_FIELD] == length
         assert int(record["blockFactor"]) > int(record["ubFactor"]), "several chunks a core"
         on_cpu = run_recorded(executables[case], record, inputs, ub, tmp_path / str(length))

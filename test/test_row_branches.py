@@ -119,3 +119,121 @@ def test_a_branch_given_a_longer_row_than_it_holds_stops_with_a_located_message(
                                         r"longer than the 64 elements its kernel's whole rows "
                                         r"hold"):
         kernel.run(*_named_inputs("hsg.rms_norm", (2, 65), "f32"))
+
+
+SEVERAL = (1, 7, 63, 64, 65, 1000, 1024, 1025)
+"""Row lengths around the whole branches of 64 and 1024 (several rows a chunk) and past them."""
+CORES = 2
+
+CENTRED = """
+func.func @centred(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant -0.0 : f32
+  %e1 = tensor.empty(%n) : tensor<?xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
+  %m, %s = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>,
+                                            affine_map<(i, k) -> (i)>,
+                                            affine_map<(i, k) -> (i)>],
+                           iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<?x?xf32>) outs(%m0, %s0 : tensor<?xf32>, tensor<?xf32>) {
+  ^bb0(%a: f32, %macc: f32, %sacc: f32):
+    %t = math.absf %a : f32
+    %mr = arith.maximumf %t, %macc : f32
+    %sr = arith.addf %a, %sacc : f32
+    linalg.yield %mr, %sr : f32, f32
+  } -> (tensor<?xf32>, tensor<?xf32>)
+  %k = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %c1 = arith.constant 1 : index
+  %w = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%k, %w) : tensor<?x?xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>,
+                                        affine_map<(i, k) -> (i)>,
+                                        affine_map<(i, k) -> (i)>,
+                                        affine_map<(i, k) -> (i, k)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m, %s : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>)
+      outs(%e : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %mv: f32, %sv: f32, %o: f32):
+    %d = arith.subf %a, %sv : f32
+    %q = arith.divf %d, %mv : f32
+    linalg.yield %q : f32
+  } -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+"""
+"""(x - the row's sum) / the row's max |x| over `?x?` rows: one row kernel of two reductions,
+whose every f32 step rounds once, so numpy gives its bits from the order the whole branch of W
+combines a row in (hswc.reduction_order: the row padded to W, the tree over W)."""
+
+
+def _partial_rows(kernel: object, length: int, dtype: str, op: str) -> int:
+    """Rows that give each of the CORES cores two chunks of the branch that takes `length`,
+    the last one partial (3 rows): the branch's ubFactor read from a launch of one row."""
+    record = kernel.run(*_inputs(op, 1, length, dtype)).tilings[0]  # type: ignore[attr-defined]
+    assert record is not None
+    return CORES * (int(record["ubFactor"]) + 3)
+
+
+def _inputs(op: str, rows: int, length: int, dtype: str) -> list[np.ndarray]:
+    if op == "centred":
+        return [np.random.default_rng(length).standard_normal((rows, length))
+                .astype(np.float32)]
+    return _named_inputs(op, (rows, length), dtype)
+
+
+def test_several_rows_a_chunk_are_the_numpy_order_bit_for_bit() -> None:
+    """The whole branches of 64 and 1024 take several rows a chunk (each chunk's rows of n
+    copied W apart, their tails padded to W with each combiner's identity); at every length,
+    with two chunks a core, the last partial, every level gives numpy's bits of the row
+    padded to W and combined in reduction_order's tree (past 1024, the top branch of one row
+    a chunk: within tolerance of that order only, not bit for bit: not traced)."""
+    kernels = {level: compile_text(CENTRED, level=level, core_num=CORES)
+               for level in ("linalg", *LEVELS)}
+    (ascend,) = [kernels["ascend"]]
+    several = [r for op in ascend.module.walk() if op.name == "func.func"
+               and (r := read_rows(op)) is not None and r.segment is None
+               and not r.one_per_chunk]
+    assert sorted(r.length for r in several) == [64, 1024]
+    whole, _segment = _branches(ascend.module)
+    for length in SEVERAL:
+        rows = _partial_rows(ascend, length, "f32", "centred")
+        (x,) = _inputs("centred", rows, length, "f32")
+        width = min(w for w in whole if w >= length)  # the branch that takes it
+        m = reduce_rows(padded(np.abs(x), "maximumf", width), "maximumf")
+        s = reduce_rows(padded(x, "addf", width), "addf")
+        want = ((x - s[:, None]) / m[:, None]).astype(np.float32)
+        for level, kernel in kernels.items():
+            result = kernel.run(x)
+            if level == "ascend":
+                (record,) = result.tilings
+                assert record is not None
+                assert int(record["blockFactor"]) == int(record["ubFactor"]) + 3, length
+            got = result.outputs[0]
+            if level == "linalg" or length > 1024:
+                # MLIR's sequential loop, and the top branch (one row a chunk, not this
+                # change's): within tolerance of the numpy order
+                assert compare_tolerance(got, want).equal, (level, length)
+                continue
+            assert got.tobytes() == want.tobytes(), f"{level}, rows of {length}"
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+def test_softmax_of_several_rows_a_chunk_agrees_at_every_level(dtype: str) -> None:
+    """softmax with two chunks a core, the last partial, at each length: the tiled, blocked
+    and ascend levels give the same bits, within tolerance of the float64 model."""
+    text = _module_text("hsg.softmax", dtype)
+    kernels = {level: compile_text(text, level=level, core_num=CORES) for level in LEVELS}
+    for length in SEVERAL:
+        rows = _partial_rows(kernels["ascend"], length, dtype, "hsg.softmax")
+        inputs = _inputs("hsg.softmax", rows, length, dtype)
+        want = _reference("hsg.softmax", inputs, -1)
+        bits = set()
+        for level, kernel in kernels.items():
+            got = kernel.run(*inputs).outputs[0]
+            within = compare_tolerance(got, want)
+            assert within.equal, f"{level}, rows of {length}: {within.summary()}"
+            bits.add(got.tobytes())
+        assert len(bits) == 1, f"rows of {length}: the levels differ"

@@ -272,13 +272,19 @@ def _data_copy(ctx: CppContext, op: Operation) -> None:
 
 
 def _data_copy_pad(ctx: CppContext, op: Operation) -> None:
-    """block_count blocks (1 when the IR gives none) of block_len bytes with the IR's strides;
-    GM -> UB pads with the first element (isPad false) or, when the IR gives a pad value, with
-    that value in the tensor's dtype."""
+    """block_count blocks (1 when the IR gives none) of block_len bytes with the IR's strides
+    (the UB side's its run-time `ub_gap` where given); GM -> UB pads with the first element
+    (isPad false) or, when the IR gives a pad value, with that value in the tensor's dtype."""
     assert isinstance(op, ascend.DataCopyPadOp)
     length = ctx.text(op.block_len)
     count = "1" if op.block_count is None else ctx.text(op.block_count)
-    strides = f"{op.stride('src_stride')}, {op.stride('dst_stride')}"
+    src_stride, dst_stride = str(op.stride("src_stride")), str(op.stride("dst_stride"))
+    if op.ub_gap is not None:  # the UB side's stride a run-time value
+        if isinstance(op.dst.type, GlobalTensorType):
+            src_stride = ctx.text(op.ub_gap)
+        else:
+            dst_stride = ctx.text(op.ub_gap)
+    strides = f"{src_stride}, {dst_stride}"
     args = [ctx.text(op.dst), ctx.text(op.src)]
     if isinstance(op.dst.type, GlobalTensorType):
         args.append(f"AscendC::DataCopyParams({count}, {length}, {strides})")
@@ -329,9 +335,27 @@ def _duplicate_lanes(ctx: CppContext, op: Operation) -> None:
                     [ctx.text(op.dst), scalar(ctx, op), mask, "1", "1", "8"])
 
 
+def _duplicate_lanes_repeat(ctx: CppContext, op: Operation) -> None:
+    """Duplicate's bitwise-mask form over `repeat` repeats, dstRepStride apart, the mask lanes
+    [first, first + count) of mask[0] (count in [1, 64], as _duplicate_lanes):
+
+        uint64_t laneMask[2] = {(~0ULL >> (64 - count)) << first, 0};
+        AscendC::Duplicate(dst, scalar, laneMask, repeat, 1, dstRepStride);
+    """
+    assert isinstance(op, ascend.DuplicateLanesRepeatOp)
+    mask = ctx.scope.fresh("laneMask")
+    count = ctx.expr(op.count).at(ADDITIVE + 1)
+    first = ctx.expr(op.first).at(UNARY)
+    ctx.writer.line(f"uint64_t {mask}[2] = {{(~0ULL >> (64 - {count})) << {first}, 0}};")
+    ctx.writer.call("AscendC::Duplicate", [
+        ctx.text(op.dst), scalar_cpp(op, op.scalar), mask, ctx.text(op.repeat), "1",
+        str(op.stride("dst_rep_stride"))])
+
+
 RULES: dict[type[Operation], Rule] = {
     **dict.fromkeys(VECTOR_CALLS, _vector_call),
     **dict.fromkeys((*REDUCE_CALLS, *REPEAT_CALLS), _reduction_call),
+    ascend.DuplicateLanesRepeatOp: _duplicate_lanes_repeat,
     ascend.SetFlagOp: _flag,
     ascend.WaitFlagOp: _flag,
     **dict.fromkeys(CORE_QUERIES, _core_query),

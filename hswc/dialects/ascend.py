@@ -30,6 +30,7 @@ from xdsl.ir import (
     SSAValue,
 )
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     VarConstraint,
@@ -63,6 +64,7 @@ from hswc.dialects.ascend_repeat import (
     BinaryRepeatParams,
     BrcbOp,
     DivRepeatOp,
+    DuplicateLanesRepeatOp,
     MaskedRepeatOp,
     MaxRepeatOp,
     MinRepeatOp,
@@ -579,6 +581,10 @@ class DataCopyPadOp(IRDLOperation):
     dstStride) bytes on. asc-devkit's DataCopyPad pages (GM -> UB and UB -> GM, under
     基础API/Memory矢量计算/数据搬运/), DataCopyExtParams: blockCount in [0, 4095], the GM stride
     in bytes, the UB stride in 32-byte blocks.
+    The UB stride may be a run-time value instead (`ub_gap`: dstStride GM -> UB, srcStride UB ->
+    GM; DataCopyExtParams' strides are plain fields the kernel sets at run time, as ops-nn's
+    kernels set them from tiling data): several rows of a run-time length n landed a
+    compile-time pitch apart (hswc.vectorizer.row_emit).
 
     Example: `ascend.data_copy_pad %t, %g, %bytes blocks %rows {dst_stride = 1 : i64} : !ascend.local_tensor<f16, vecin>, !ascend.global_tensor<f16>`
     """
@@ -591,21 +597,25 @@ class DataCopyPadOp(IRDLOperation):
     pad_value = opt_prop_def(FloatAttr)
     src_stride = opt_prop_def(IntegerAttr[I64])
     dst_stride = opt_prop_def(IntegerAttr[I64])
-    irdl_options = (ParsePropInAttrDict(),)
+    ub_gap = opt_operand_def(IndexType)
+    """A run-time UB stride in 32-byte blocks (the class docstring); its property then 0."""
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
     assembly_format = (
-        "$dst `,` $src `,` $block_len (`blocks` $block_count^)? (`pad` $pad_value^)? attr-dict "
+        "$dst `,` $src `,` $block_len (`blocks` $block_count^)? (`ub_gap` $ub_gap^)? "
+        "(`pad` $pad_value^)? attr-dict "
         "`:` type($dst) `,` type($src)"
     )
 
     def __init__(self, dst: SSAValue, src: SSAValue, block_len: SSAValue,
                  block_count: SSAValue | None = None, src_stride: int = 0,
-                 dst_stride: int = 0):
+                 dst_stride: int = 0, ub_gap: SSAValue | None = None):
         properties: dict[str, Attribute] = {}
         if src_stride:
             properties["src_stride"] = IntegerAttr(src_stride, 64)
         if dst_stride:
             properties["dst_stride"] = IntegerAttr(dst_stride, 64)
-        super().__init__(operands=[dst, src, block_len, block_count], properties=properties)
+        super().__init__(operands=[dst, src, block_len, block_count, ub_gap],
+                         properties=properties)
 
     def stride(self, name: str) -> int:
         """`src_stride` or `dst_stride` (0 when not given)."""
@@ -621,6 +631,10 @@ class DataCopyPadOp(IRDLOperation):
         for name in ("src_stride", "dst_stride"):
             if self.stride(name) < 0:
                 raise VerifyException(f"{self.name}: {name} {self.stride(name)} is negative")
+        ub_side = "dst_stride" if direction == "in" else "src_stride"
+        if self.ub_gap is not None and self.stride(ub_side):
+            raise VerifyException(f"{self.name}: a run-time ub_gap with a {ub_side} of "
+                                  f"{self.stride(ub_side)} as well")
         count = None if self.block_count is None else constant_index(self.block_count)
         if count is not None and not 0 <= count <= DATA_COPY_PAD_MAX_BLOCKS:
             raise VerifyException(f"{self.name}: block count {count} is outside [0, "
@@ -708,6 +722,7 @@ __all__ = [
     "DivOp",
     "DivRepeatOp",
     "DuplicateLanesOp",
+    "DuplicateLanesRepeatOp",
     "DuplicateOp",
     "EnQueOp",
     "ExpOp",

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerAttr
+from xdsl.dialects.builtin import I64, FloatAttr, IndexType, IntegerAttr
 from xdsl.ir import SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -380,10 +380,64 @@ class BrcbOp(RepeatOp):
 
 
 # endregion
+# region Duplicate's bitwise-mask form over repeats
+
+
+DUPLICATE_MASK_LANES = 64
+"""The lanes mask[0] of a bitwise mask enables (掩码.md): the lanes a duplicate_lanes_repeat
+may name."""
+
+
+@irdl_op_definition
+class DuplicateLanesRepeatOp(RepeatOp):
+    """AscendC::Duplicate(dst, scalar, mask, repeatTime, 1, dstRepStride) with the bitwise
+    mask `uint64_t mask[2] = {bits [first, first + count), 0}` (asc-devkit
+    docs/zh/api/SIMD-API/基础API/Memory矢量计算/数据填充/Duplicate.md:72-77, the level-0
+    prototype; .../SIMD计算说明/掩码.md:113-132, the mask bit by bit): in each of `repeat`
+    repeats, `dst_rep_stride` 32-byte blocks apart, exactly lanes [first, first + count) take
+    the scalar (a constant), every other element keeps its value. first and count are run-time
+    index operands with first + count <= 64 (mask[0]'s lanes; the interpreter checks their
+    values); dstRepStride in [0, 255]. The repeat form of ascend.duplicate_lanes: a row's tail
+    set in every row of a chunk at once (hswc.vectorizer.row_emit's pad_tail).
+
+    Example: `ascend.duplicate_lanes_repeat %t, %first, %n, %rows {scalar = 0.0 : f32, dst_rep_stride = 8 : i64} : !ascend.local_tensor<f32, vecin>`
+    """
+
+    name = "ascend.duplicate_lanes_repeat"
+    CALL: ClassVar[str] = "Duplicate"
+    STRIDES: ClassVar[dict[str, tuple[int, int]]] = {"dst_rep_stride": (0, UINT8_MAX)}
+    dst = operand_def(LocalTensorType)
+    first = operand_def(IndexType)
+    count = operand_def(IndexType)
+    scalar = prop_def(FloatAttr)
+    dst_rep_stride = prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $first `,` $count `,` $repeat attr-dict `:` type($dst)")
+
+    def __init__(self, dst: SSAValue, first: SSAValue, count: SSAValue, repeat: SSAValue,
+                 scalar: FloatAttr, dst_rep_stride: int):
+        super().__init__(operands=[dst, first, count, repeat], properties={
+            "scalar": scalar, "dst_rep_stride": _stride(dst_rep_stride)})
+
+    def verify_(self) -> None:
+        require_element(self, "dst", soc_float_elements("Duplicate"))
+        if element_size(local(self, "dst").element_type) not in (2, 4):
+            raise VerifyException(f"{self.name}: the mask form takes 2- and 4-byte elements")
+        self.verify_strides()
+        self.verify_repeat()
+        first, count = constant_index(self.first), constant_index(self.count)
+        if first is not None and first < 0:
+            raise VerifyException(f"{self.name}: first lane {first} is negative")
+        if first is not None and count is not None and first + count > DUPLICATE_MASK_LANES:
+            raise VerifyException(f"{self.name}: lanes [{first}, {first + count}) are not all "
+                                  f"in mask[0]'s {DUPLICATE_MASK_LANES}")
+
+
+# endregion
 
 BINARY_REPEAT_OPS: tuple[type[BinaryRepeatOp], ...] = (
     AddRepeatOp, SubRepeatOp, MulRepeatOp, DivRepeatOp, MaxRepeatOp, MinRepeatOp)
 WHOLE_REDUCE_OPS: tuple[type[WholeReduceOp], ...] = (
     WholeReduceSumOp, WholeReduceMaxOp, WholeReduceMinOp)
-REPEAT_OPS: tuple[type[RepeatOp], ...] = (*BINARY_REPEAT_OPS, *WHOLE_REDUCE_OPS, BrcbOp)
+REPEAT_OPS: tuple[type[RepeatOp], ...] = (*BINARY_REPEAT_OPS, *WHOLE_REDUCE_OPS, BrcbOp,
+                                          DuplicateLanesRepeatOp)
 """Every mask/repeat call of the dialect."""

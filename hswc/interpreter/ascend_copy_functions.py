@@ -59,7 +59,9 @@ class AscendCopyFunctions(MachineFunctions):
     @impl(ascend.DataCopyPadOp)
     def run_data_copy_pad(self, interpreter: Interpreter, op: ascend.DataCopyPadOp,
                           args: PythonValues) -> PythonValues:
-        dst, src, block_len, *blocks = args
+        dst, src, block_len, *rest = args
+        blocks = rest[:1] if op.block_count is not None else []
+        gap = rest[-1] if op.ub_gap is not None else 0
         pad = op.pad_value.value.data if op.pad_value is not None else None
 
         def to_ub(ub: np.ndarray, gm: GlobalTensor, pos: Any, nbytes: int) -> None:
@@ -70,7 +72,8 @@ class AscendCopyFunctions(MachineFunctions):
             api.data_copy_pad_ub_to_gm(gm.gm, pos, ub, nbytes)
             self.machine.mark_written(gm.gm, pos, nbytes // gm.gm.dtype.itemsize)
 
-        self._copy(op, dst, src, block_len, True, to_ub, to_gm, blocks[0] if blocks else 1)
+        self._copy(op, dst, src, block_len, True, to_ub, to_gm, blocks[0] if blocks else 1,
+                   gap)
         return ()
 
     @impl(ascend.DataCopyOp)
@@ -97,10 +100,12 @@ class AscendCopyFunctions(MachineFunctions):
         return ()
 
     def _copy(self, op: ascend.DataCopyOp | ascend.DataCopyPadOp, dst: Any, src: Any,
-              amount: Any, in_bytes: bool, to_ub: Any, to_gm: Any, blocks: Any = 1) -> None:
+              amount: Any, in_bytes: bool, to_ub: Any, to_gm: Any, blocks: Any = 1,
+              run_time_gap: Any = 0) -> None:
         """One copy of `amount` (bytes or elements) per block; DataCopyPad's `blocks` blocks
         lie in GM (blockLen + the GM stride) bytes apart and in UB (blockLen rounded up to 32
-        bytes + the UB stride's blocks) apart (ascend.DataCopyPadOp)."""
+        bytes + the UB stride's blocks, or `run_time_gap`'s: its `ub_gap`) apart
+        (ascend.DataCopyPadOp)."""
         inbound = isinstance(op.src.type, ascend.GlobalTensorType)  # the verifier checked the pair
         api_name = type(op).__name__.removesuffix("Op")
         gm_gap, ub_gap = ((op.stride("src_stride"), op.stride("dst_stride")) if inbound
@@ -108,7 +113,7 @@ class AscendCopyFunctions(MachineFunctions):
             if isinstance(op, ascend.DataCopyPadOp) else (0, 0)
 
         def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
-            local, amount, gm, count = values
+            local, amount, gm, count, run_gap = values
             if not isinstance(gm, GlobalTensor):
                 raise RuleError(f"{api_name} needs a GlobalTensor on its GM side, got {gm!r}")
             tensor: LocalTensor = require_tensor(local, api_name)
@@ -128,6 +133,7 @@ class AscendCopyFunctions(MachineFunctions):
                                 f"{DATA_COPY_PAD_MAX_BLOCKS}")
             item = tensor.dtype.itemsize
             n = amount_ // item if in_bytes else amount_
+            gap_ = require_count(run_gap, "the UB stride") + ub_gap
             if count_ == 0 or n == 0:
                 self.machine.emit(op, rows, 0, 0)
                 return
@@ -135,7 +141,7 @@ class AscendCopyFunctions(MachineFunctions):
                 raise RuleError(f"the GM stride {gm_gap} bytes is not a multiple of the "
                                 f"{item}-byte element")
             gm_step = n + gm_gap // item
-            ub_step = (-(-n * item // UB_BLOCK_BYTES) + ub_gap) * UB_BLOCK_BYTES // item
+            ub_step = (-(-n * item // UB_BLOCK_BYTES) + gap_) * UB_BLOCK_BYTES // item
             pos = _window_check(batch, rows, gm, (count_ - 1) * gm_step + n,
                                 "read" if inbound else "write")
             ub = batch.ub_rows(rows)
@@ -156,5 +162,6 @@ class AscendCopyFunctions(MachineFunctions):
 
         # A GlobalTensor that differs between cores as a whole (not just in its offsets, which
         # stay per-core arrays inside it) splits the cores like any other operand.
-        operands = (dst, amount, src, blocks) if inbound else (src, amount, dst, blocks)
+        operands = ((dst, amount, src, blocks, run_time_gap) if inbound
+                    else (src, amount, dst, blocks, run_time_gap))
         on_cores(self.machine, op, operands, False, body)

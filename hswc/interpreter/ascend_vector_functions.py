@@ -296,6 +296,33 @@ class AscendVectorFunctions(MachineFunctions):
         on_cores(self.machine, op, (tensor, first, count), False, body)
         return ()
 
+    @impl(ascend.DuplicateLanesRepeatOp)
+    def run_duplicate_lanes_repeat(self, interpreter: Interpreter,
+                                   op: ascend.DuplicateLanesRepeatOp,
+                                   args: PythonValues) -> PythonValues:
+        """Duplicate's bitwise-mask form over `repeat` repeats (ascendc_repeat
+        .duplicate_lanes): lanes [first, first + count) of each repeat of dst."""
+        check_api_table(self.machine, op)
+        family = self.machine.platform.api
+        scalar = op.scalar.value.data
+        rep = op.stride("dst_rep_stride")
+
+        def body(batch: CoreBatch, rows: Rows, values: tuple[Any, ...], st: KernelState) -> None:
+            dst = require_tensor(values[0], "Duplicate")
+            st.check_live(dst, "Duplicate")
+            lane, n = require_count(values[1], "first lane"), require_count(values[2])
+            repeat = require_count(values[3], "repeat")
+            ub = batch.ub_rows(rows)
+            written = ascendc_repeat.duplicate_lanes(
+                family, ub, Operand("dst", dst.addr, dst.nbytes, dst.dtype, 1, rep), scalar,
+                lane, n, ascend.MASK_WORD_LANES, repeat)
+            batch.write_back(rows, ub)
+            batch.scalar_order.write_spans("V", written, dst.dtype.itemsize, "Duplicate")
+            self.machine.emit(op, rows, written.size, written.size * dst.dtype.itemsize)
+
+        on_cores(self.machine, op, args, False, body)
+        return ()
+
     def _duplicate_per_value(self, interpreter: Interpreter,
                              op: ascend.DuplicateOp | ascend.DuplicateLanesOp,
                              args: PythonValues) -> PythonValues:

@@ -245,10 +245,11 @@ def brcb(family: str, ub: np.ndarray, dst: Operand, src: Operand, repeat: int) -
 
 
 def duplicate_lanes(family: str, ub: np.ndarray, dst: Operand, scalar: Scalar, first: int,
-                    count: int, word_lanes: int) -> np.ndarray:
-    """Duplicate(dst, scalar, mask, 1, 1, 8) with mask[] = {bits [first, first + count), 0} on
-    the UB rows `ub` (hswc.dialects.ascend_vector.DuplicateLanesOp): those lanes of dst's one
-    repeat take the scalar, rounded once to dst's dtype; every other element keeps its value.
+                    count: int, word_lanes: int, repeat: int = 1) -> np.ndarray:
+    """Duplicate(dst, scalar, mask, repeat, 1, dst.rep) with mask[] = {bits [first, first +
+    count), 0} on the UB rows `ub` (hswc.dialects.ascend_vector.DuplicateLanesOp, of one
+    repeat; ascend.DuplicateLanesRepeatOp): those lanes of each of dst's repeats take the
+    scalar, rounded once to dst's dtype; every other element keeps its value.
     The lanes must lie in mask[0] (`word_lanes`) and in the repeat; an empty mask is a NOP on
     Atlas A2/A3 and refused on Ascend 950 (module docstring). The written UB byte offsets."""
     api = "Duplicate"
@@ -259,9 +260,9 @@ def duplicate_lanes(family: str, ub: np.ndarray, dst: Operand, scalar: Scalar, f
     if first < 0 or first + count > min(lanes, word_lanes):
         raise ApiError(f"{api}: mask lanes [{first}, {first + count}) are outside mask[0]'s "
                        f"{min(lanes, word_lanes)} lanes of a repeat of {dtype}")
-    if not runs(api, family, 1, count, lanes):
+    if not runs(api, family, repeat, count, lanes):
         return np.zeros(0, dtype=np.int64)
-    written = dst.lanes(1, np.arange(first, first + count))
+    written = dst.lanes(repeat, np.arange(first, first + count))
     dst.check(api, written)
     typed = _typed(ub, dtype)
     typed[:, written.ravel() // dtype.itemsize] = scalar_operand(scalar, dtype)

@@ -9,9 +9,13 @@ is compiled as a few branches, and the host's tiling picks one from n (its varia
 the row length: hswc.tiling.tiling_formula's `row_length`, a tiling key each, as ops-nn's
 kernels pick a compiled branch by TILING_KEY / ASCENDC_TPL_SEL_PARAM):
 - whole rows of at most W elements, W in WHOLE_LENGTHS below the top and the top, the
-  longest SEGMENT_ALIGN * 2^k a chunk holds (whole_lengths): one row a chunk, read once, its
-  calls on W lanes, each reduction's source padded from n to W with the combiner's identity
-  (hswc.rows: a dynamic row without a segment); the smallest W >= n is taken;
+  longest SEGMENT_ALIGN * 2^k a chunk holds (whole_lengths): each row read once, its calls
+  on W lanes, each reduction's source padded from n to W with the combiner's identity
+  (hswc.rows: a dynamic row without a segment); several rows a chunk where a chunk of them
+  fits and lowers, as a static kernel of rows of W (their copies a run-time UB stride apart,
+  every row's tail padded at once: hswc.vectorizer.row_emit), else one; the tiling bounds
+  each branch's chunk by its own plan (hswc.tiling `most` per variant); the smallest W >= n
+  is taken;
 - the segmented kernel for rows longer than the longest W.
 
 Each row's order of combination: in a whole branch, the tree of WholeReduces of W values

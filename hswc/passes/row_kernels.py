@@ -752,9 +752,12 @@ class RowTiler:
         whole_rows = replace(segmented.rows, segment=None, online=False)
 
         def whole(length: int) -> KernelPlan | None:
-            plan = row_kernel_plan(body, replace(whole_rows, length=length), schedule, dtype,
-                                   names)
-            return plan if refusal(plan) is None and _fits(plan, dtype, self.ub) else None
+            for one in (False, True):  # several rows a chunk where they fit, else one
+                plan = row_kernel_plan(body, replace(whole_rows, length=length,
+                                                     one_per_chunk=one), schedule, dtype, names)
+                if refusal(plan) is None and _fits(plan, dtype, self.ub):
+                    return plan
+            return None
 
         probe = row_kernel_plan(body, replace(whole_rows, length=SEGMENT_ALIGN), schedule,
                                 dtype, names)

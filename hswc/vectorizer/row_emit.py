@@ -74,9 +74,12 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   identity before its fold (pad_tail: SetValue for the lanes up to the next 32-byte block,
   between PIPE_ALL barriers, then one Duplicate from that block on), so it folds as a full
   segment in hswc.reduction_order.padded's order. A whole row of a run-time length (no
-  segment: a branch for rows of at most its `length` W, hswc.passes.row_branches) is one
-  chunk as a static row is, its copies moving n elements, its calls on all W, each
-  reduction's source padded from n so.
+  segment: a branch for rows of at most its `length` W, hswc.passes.row_branches) is worked
+  as a static row of W is, its copies moving n elements, its calls on all W, each
+  reduction's source padded from n so; with several rows a chunk (no one_per_chunk), each
+  element copy is one DataCopyPad of the chunk's rows whose UB stride is the run-time
+  W - round32(n) blocks (ascend.data_copy_pad's `ub_gap`), and the padding is Duplicate's
+  bitwise-mask form repeated over the rows (pad_rows_tail).
 - Barriers: PipeBarrier<PIPE_V> between every two dependent vector steps (all steps of one
   instruction's groups, or of one fold level, are independent), so the kernel is right under
   --cce-auto-sync=off; none on a schedule without barriers (Ascend 950 orders vector calls).
@@ -586,6 +589,9 @@ class RowChunkEmitter:
         valid = self.valid
         if valid is None:
             return
+        if not self.rows.one_per_chunk:
+            self.pad_rows_tail(work, combiner, valid)
+            return
         e, a = self.e, self.e.a
         block = UB_BLOCK_BYTES // 4
         end = a.name(a.mul(a.ceil_div(valid, a.const(block)), a.const(block)), "padded_from")
@@ -636,6 +642,41 @@ class RowChunkEmitter:
                                          scalar_attr(IDENTITY[combiner], work),
                                          ia.const(padded - run)))
         inner.op(scf.YieldOp())
+        self.pending = True
+
+    def pad_rows_tail(self, work: SSAValue, combiner: str, valid: SSAValue) -> None:
+        """pad_tail of several whole rows of a run-time length n a chunk, `pitch` f32 lanes
+        apart in `work`: where n < length, the lanes from n on of the 64-lane group holding
+        lane n, then every later group, set to the identity in every row at once, each a
+        Duplicate of the bitwise-mask form repeated over the chunk's rows
+        (ascend.DuplicateLanesRepeatOp: the mask [n % 64, 64), then [0, 64))."""
+        e, a = self.e, self.e.a
+        lanes = VECTOR_REPEAT_BYTES // 4
+        pitch_blocks = self.plan.pitch * 4 // UB_BLOCK_BYTES
+        identity = FloatAttr(IDENTITY[combiner], Float32Type())
+        self.barrier()
+        then = Block()
+        e.op(scf.IfOp(a.gt(a.const(self.length), valid), [], Region(then)))
+        inside = Emitter(InsertPoint.at_end(then))
+        b = inside.a
+        group = b.name(b.floor_div(valid, b.const(lanes)), "pad_group")
+        first = b.name(b.sub(valid, b.mul(group, b.const(lanes))), "pad_first")
+        at = inside.value(ascend.LocalAtOp(work, b.mul(group, b.const(lanes))), "pad_at")
+        inside.op(ascend.DuplicateLanesRepeatOp(at, first, b.sub(b.const(lanes), first),
+                                                self.rows_now, identity, pitch_blocks))
+        if self.length > lanes:  # the groups after it, whole
+            body = Block(arg_types=[IndexType()])
+            body.args[0].name_hint = "pad_rest"
+            inside.op(scf.ForOp(b.add(group, b.const(1)), b.const(self.length // lanes),
+                                b.const(1), [], Region(body)))
+            loop = Emitter(InsertPoint.at_end(body))
+            rest = loop.value(ascend.LocalAtOp(work, loop.a.mul(body.args[0],
+                                                                loop.a.const(lanes))),
+                              "pad_rest_at")
+            loop.op(ascend.DuplicateLanesRepeatOp(rest, loop.a.const(0), loop.a.const(lanes),
+                                                  self.rows_now, identity, pitch_blocks))
+            loop.op(scf.YieldOp())
+        inside.op(scf.YieldOp())
         self.pending = True
 
     # region copies
@@ -738,9 +779,17 @@ class RowChunkEmitter:
         if kind == "row":
             self.e.op(ascend.DataCopyPadOp(dst, src, a.mul(self.row_values, a.const(size))))
             return
+        copied = self.copied_bytes(size)
+        if self.valid is not None and not self.rows.one_per_chunk:
+            # several whole rows of a run-time length n a chunk: each lands `pitch` elements
+            # after the last, so the UB gap is the pitch's blocks less n's, a run-time value
+            ub_gap = a.name(a.sub(a.const(self.plan.pitch * size // UB_BLOCK_BYTES),
+                                  a.ceil_div(copied, a.const(UB_BLOCK_BYTES))), "row_gap")
+            self.e.op(ascend.DataCopyPadOp(dst, src, copied, self.rows_now, ub_gap=ub_gap))
+            return
         gap = _gap_blocks(self.length, self.plan.pitch, size)
         self.e.op(ascend.DataCopyPadOp(
-            dst, src, self.copied_bytes(size), self.rows_now,
+            dst, src, copied, self.rows_now,
             dst_stride=gap if inbound else 0, src_stride=0 if inbound else gap))
 
     def copy_in(self) -> None:

@@ -56,7 +56,7 @@ func.func @generic(%gm: memref<?xf32>, %off: index, %n: index) {
 // CHECK-NEXT:    func.return
 // GENERIC-LABEL: "func.func"() <{sym_name = "generic"
 // GENERIC:         "ascend.init_buffer"(%{{.*}}, %{{.*}}, %{{.*}}) <{num = 2 : i32}> : (!ascend.tpipe, !ascend.tque<vecin, 2>, index) -> ()
-// GENERIC:         "ascend.data_copy_pad"(%{{.*}}, %{{.*}}, %{{.*}}) <{pad_value = 0.000000e+00 : f32}> : (!ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>, index) -> ()
+// GENERIC:         "ascend.data_copy_pad"(%{{.*}}, %{{.*}}, %{{.*}}) <{pad_value = 0.000000e+00 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!ascend.local_tensor<f32, vecin>, !ascend.global_tensor<f32>, index) -> ()
 // GENERIC:         "ascend.muls"(%{{.*}}, %{{.*}}, %{{.*}}) <{scalar = 0.333333343 : f32}> : (!ascend.local_tensor<f32, veccalc>, !ascend.local_tensor<f32, vecin>, index) -> ()
 
 // The elementwise families and DataCopy UB -> UB through the generic form: operands in the order

@@ -21,6 +21,37 @@
 // CHECK-LABEL: func.func @softmax_tiling_f32(
 // CHECK-SAME:    %row_length: index)
 // CHECK:         %tiling_key = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// The whole branches of 64 and 1024 take several rows a chunk (no one_per_chunk): one
+// DataCopyPad of the chunk's rows of n elements each, landed W apart (its UB stride the run-time
+// W's blocks less n's), then each reduction's source padded from n to W in every row at once:
+// Duplicate's bitwise-mask form over the rows (lanes n % 64 to 64 of the group holding lane n,
+// then every later group whole), W * 4 / 32 blocks a repeat.
+// CHECK-LABEL: func.func @softmax_kernel_f32_w64(
+// CHECK-SAME:    hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"], dynamic}
+// CHECK-SAME:    most = 248 : i64
+// CHECK:         %[[BYTES64:.*]] = arith.muli %row_length, %{{.*}} : index
+// CHECK:         %[[N_BLOCKS:.*]] = arith.ceildivsi %[[BYTES64]], %c32 : index
+// CHECK-NEXT:    %row_gap = arith.subi %c8_1, %[[N_BLOCKS]] : index
+// CHECK-NEXT:    ascend.data_copy_pad %x_local, %x_gm_at, %[[BYTES64]] blocks %current_num ub_gap %row_gap
+// CHECK:         %[[SHORT:.*]] = arith.cmpi sgt, %c64_1, %row_length : index
+// CHECK-NEXT:    scf.if %[[SHORT]] {
+// CHECK:           %pad_group = arith.floordivsi %row_length, %{{.*}} : index
+// CHECK:           %pad_first = arith.subi %row_length, %{{.*}} : index
+// CHECK:           %pad_at = ascend.local_at %[[X64:.*]][%{{.*}}]
+// CHECK:           ascend.duplicate_lanes_repeat %pad_at, %pad_first, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 8 : i64}
+// CHECK-NEXT:    }
+// CHECK:         ascend.whole_reduce_max %{{.*}}, %[[X64]], %c64_1, %current_num
+// CHECK:         ascend.duplicate_lanes_repeat %{{.*}}, %{{.*}}, %{{.*}}, %current_num {scalar = -0.000000e+00 : f32, dst_rep_stride = 8 : i64}
+// CHECK:         ascend.whole_reduce_sum
+// CHECK:         ascend.data_copy_pad %y_gm_at{{.*}}, %{{.*}}, %{{.*}} blocks %current_num ub_gap %row_gap
+// CHECK-LABEL: func.func @softmax_kernel_f32_w1024(
+// CHECK-SAME:    most = 15 : i64
+// CHECK:           ascend.duplicate_lanes_repeat %pad_at, %pad_first, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 128 : i64}
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %pad_group, %{{.*}} : index
+// CHECK:           scf.for %pad_rest = %[[NEXT]] to %c16{{.*}} step %{{.*}} {
+// CHECK:             ascend.duplicate_lanes_repeat %pad_rest_at, %{{.*}}, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 128 : i64}
+// CHECK-LABEL: func.func @softmax_kernel_f32_w8192(
+// CHECK-SAME:    one_per_chunk, dynamic}
 // CHECK-LABEL: func.func @softmax_kernel_f32_seg4096(
 // CHECK-SAME:    %ub_factor: index, %row_length: index)
 // CHECK-SAME:    hsg.rows = {length = 4096 : i64, inputs = ["element"], outputs = ["element"], one_per_chunk, segment = 4096 : i64, online, dynamic}

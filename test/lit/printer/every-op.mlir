@@ -48,6 +48,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
     %x_back = ascend.get_value %x_part[%chunk] : !ascend.local_tensor<f16, vecin> -> f16
     ascend.set_value %x_local[%chunk], %x_back : !ascend.local_tensor<f16, vecin>, f16
     ascend.duplicate_lanes %x_local, %chunk, %x_back : f16, %chunk : !ascend.local_tensor<f16, vecin>
+    ascend.duplicate_lanes_repeat %x_local, %chunk, %chunk, %c1 {scalar = 0.0 : f16, dst_rep_stride = 8 : i64} : !ascend.local_tensor<f16, vecin>
     ascend.enque %in_queue, %x_local : !ascend.tque<vecin, 2>, !ascend.local_tensor<f16, vecin>
     %x_in = ascend.deque %in_queue : !ascend.tque<vecin, 2> -> !ascend.local_tensor<f16, vecin>
     %y_local = ascend.alloc_tensor %out_queue : !ascend.tque<vecout, 2> -> !ascend.local_tensor<f16, vecout>
@@ -155,6 +156,7 @@ func.func @hard_swish_grad_kernel_f16(%grad: memref<?xf16>, %x: memref<?xf16>, %
 // CHECK-NEXT:          xLocal.SetValue(chunk, xBack);
 // CHECK-NEXT:          uint64_t laneMask[2] = {(~0ULL >> (64 - chunk)) << chunk, 0};
 // CHECK-NEXT:          AscendC::Duplicate(xLocal, xBack, laneMask, 1, 1, 8);
+// CHECK:               AscendC::Duplicate(xLocal, static_cast<half>(0.0f), laneMask{{.*}}, 1, 1, 8);
 // CHECK:           __aicore__ inline void Compute()
 // CHECK:               AscendC::LocalTensor<half> same = xIn.ReinterpretCast<half>();
 // CHECK:               AscendC::Duplicate(yLocal, static_cast<half>(1.0f), ubFactor);
