@@ -9,10 +9,12 @@
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend | filecheck %s --check-prefix=ASCEND
 // RUN: hswc-opt %s --split-input-file --lower-to-ascend -t ascendc | filecheck %s --check-prefix=CPP
 
-// A bias: (d0, d1) -> (d1), rows of 509 f32 (a period of 4072 elements).
+// A bias: (d0, d1) -> (d1), rows of 509 f32 (a period of 4072 elements). Its copy-in is the
+// same for every count of rows, so the kernel takes the rows at run time (-1: one kernel for
+// every batch, hswc.passes.shape_sharing).
 // TILED: hsg.launch @bias_kernel_f32 blocks %{{.*}} (%x, %b) tiling({{.*}}) : tensor<4x509xf32>, tensor<509xf32> -> tensor<4x509xf32>
-// TILED: func.func @bias_kernel_f32(%x: memref<?xf32>, %b: memref<?xf32>, %y: memref<?xf32>, {{.*}} attributes {hsg.kernel, hsg.broadcast = [array<i64: 4, 509>, array<i64>, array<i64: 0, 1>]
-// TILED: hsg.elementwise_chunk ins(%x, %b : memref<?xf32>, memref<?xf32>) {{.*}} attributes {hsg.broadcast = [array<i64: 4, 509>, array<i64>, array<i64: 0, 1>]}
+// TILED: func.func @bias_kernel_f32(%x: memref<?xf32>, %b: memref<?xf32>, %y: memref<?xf32>, {{.*}} attributes {hsg.kernel, hsg.broadcast = [array<i64: -1, 509>, array<i64>, array<i64: 0, 1>]
+// TILED: hsg.elementwise_chunk ins(%x, %b : memref<?xf32>, memref<?xf32>) {{.*}} attributes {hsg.broadcast = [array<i64: -1, 509>, array<i64>, array<i64: 0, 1>]}
 // ASCEND-LABEL: func.func @bias_kernel_f32
 // ASCEND: %b_gm = ascend.set_global_buffer %b[%c0{{.*}}], %c509 : memref<?xf32> -> !ascend.global_tensor<f32>
 // ASCEND: %chunk_start = arith.addi %block_offset, %chunk_offset : index
