@@ -39,6 +39,7 @@ from hswc.dialects.ascend import (
     TQueOp,
     VectorOp,
 )
+from hswc.dialects.ascend_repeat import DuplicateLanesRepeatOp
 
 INIT = "Init"
 PROCESS = "Process"
@@ -140,7 +141,8 @@ def _stage_kind(ops: list[Operation]) -> str:
             else:
                 kinds.add("Compute")  # DataCopy UB -> UB works inside the UB
         elif isinstance(op, VectorOp | RepeatOp):
-            kinds.add("CopyIn" if isinstance(op, DuplicateOp | DuplicateLanesOp)
+            kinds.add("CopyIn" if isinstance(op, DuplicateOp | DuplicateLanesOp
+                                             | DuplicateLanesRepeatOp)
                       and _fills_input(op)
                       else "Compute")
     return kinds.pop() if len(kinds) == 1 else "Stage"

@@ -47,7 +47,7 @@
 // CHECK-LABEL: func.func @softmax_kernel_f32_w1024(
 // CHECK-SAME:    most = 15 : i64
 // CHECK:           ascend.duplicate_lanes_repeat %pad_at, %pad_first, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 128 : i64}
-// CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %pad_group, %{{.*}} : index
+// CHECK:           %[[NEXT:.*]] = arith.addi %pad_group, %{{.*}} : index
 // CHECK:           scf.for %pad_rest = %[[NEXT]] to %c16{{.*}} step %{{.*}} {
 // CHECK:             ascend.duplicate_lanes_repeat %pad_rest_at, %{{.*}}, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 128 : i64}
 // CHECK-LABEL: func.func @softmax_kernel_f32_w8192(
