@@ -148,7 +148,7 @@ def _stage_kind(ops: list[Operation]) -> str:
     return kinds.pop() if len(kinds) == 1 else "Stage"
 
 
-def _fills_input(op: DataCopyOp | DataCopyPadOp | VectorOp) -> bool:
+def _fills_input(op: DataCopyOp | DataCopyPadOp | VectorOp | RepeatOp) -> bool:
     """A Duplicate or UB -> UB copy into a VECIN tensor: a broadcast input's copy-in
     (hswc.vectorizer.broadcast_copy), part of CopyIn."""
     dst = op.operands[0].type
