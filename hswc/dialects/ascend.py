@@ -103,7 +103,6 @@ from hswc.dialects.ascend_types import (
     element_type_name,
 )
 from hswc.dialects.ascend_vector import (
-    MASK_WORD_LANES,
     VECTOR_OPS,
     AbsOp,
     AddOp,
@@ -139,6 +138,7 @@ from hswc.dialects.ascend_vector import (
     cast_rules,
 )
 from hswc.dialects.ascend_verify import (
+    MASK_WORD_LANES,
     api_name,
     constant_index,
     local,

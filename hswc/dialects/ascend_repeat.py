@@ -45,6 +45,7 @@ from hswc.dialects.ascend_verify import (
     require_same_element,
     soc_elements,
     soc_float_elements,
+    verify_duplicate_mask,
 )
 from hswc.dialects.int_attrs import int_attr
 from hswc.platform import MAX_REPEAT_TIMES, VECTOR_REPEAT_BYTES
@@ -383,11 +384,6 @@ class BrcbOp(RepeatOp):
 # region Duplicate's bitwise-mask form over repeats
 
 
-DUPLICATE_MASK_LANES = 64
-"""The lanes mask[0] of a bitwise mask enables (掩码.md): the lanes a duplicate_lanes_repeat
-may name."""
-
-
 @irdl_op_definition
 class DuplicateLanesRepeatOp(RepeatOp):
     """AscendC::Duplicate(dst, scalar, mask, repeatTime, 1, dstRepStride) with the bitwise
@@ -419,17 +415,9 @@ class DuplicateLanesRepeatOp(RepeatOp):
             "scalar": scalar, "dst_rep_stride": _stride(dst_rep_stride)})
 
     def verify_(self) -> None:
-        require_element(self, "dst", soc_float_elements("Duplicate"))
-        if element_size(local(self, "dst").element_type) not in (2, 4):
-            raise VerifyException(f"{self.name}: the mask form takes 2- and 4-byte elements")
+        verify_duplicate_mask(self, self.first, self.count)
         self.verify_strides()
         self.verify_repeat()
-        first, count = constant_index(self.first), constant_index(self.count)
-        if first is not None and first < 0:
-            raise VerifyException(f"{self.name}: first lane {first} is negative")
-        if first is not None and count is not None and first + count > DUPLICATE_MASK_LANES:
-            raise VerifyException(f"{self.name}: lanes [{first}, {first + count}) are not all "
-                                  f"in mask[0]'s {DUPLICATE_MASK_LANES}")
 
 
 # endregion

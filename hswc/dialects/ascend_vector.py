@@ -63,6 +63,7 @@ from hswc.dialects.ascend_verify import (
     require_scalar,
     soc_elements,
     soc_float_elements,
+    verify_duplicate_mask,
     with_soc_integers,
 )
 from hswc.platform import VECTOR_REPEAT_BYTES
@@ -477,10 +478,6 @@ class DuplicateOp(ScalarSourceOp):
         self.verify_scalar("dst")
 
 
-MASK_WORD_LANES = 64
-"""The lanes one uint64_t word of a bitwise mask enables: mask[0]'s (掩码.md)."""
-
-
 @irdl_op_definition
 class DuplicateLanesOp(ScalarSourceOp):
     """AscendC::Duplicate(dst, scalar, mask, 1, 1, 8), the bitwise-mask form (逐bit模式) over one
@@ -509,16 +506,8 @@ class DuplicateLanesOp(ScalarSourceOp):
         super().__init__(operands=[dst, first, value, count], properties=props)
 
     def verify_(self) -> None:
-        require_element(self, "dst", soc_float_elements("Duplicate"))
-        if element_size(local(self, "dst").element_type) not in (2, 4):
-            raise VerifyException(f"{self.name}: the mask form takes 2- and 4-byte elements")
+        verify_duplicate_mask(self, self.first, self.count)
         self.verify_scalar("dst")
-        first, count = constant_index(self.first), constant_index(self.count)
-        if first is not None and first < 0:
-            raise VerifyException(f"{self.name}: first lane {first} is negative")
-        if first is not None and count is not None and first + count > MASK_WORD_LANES:
-            raise VerifyException(f"{self.name}: lanes [{first}, {first + count}) are not all "
-                                  f"in mask[0]'s {MASK_WORD_LANES}")
 
 
 def _verify_compare_count(op: VectorOp, src: str) -> None:

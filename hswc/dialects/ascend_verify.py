@@ -22,7 +22,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from hswc.dialects.ascend_types import BITWISE_ELEMENT_TYPES, HALF_FLOAT, LocalTensorType
+from hswc.dialects.ascend_types import (
+    BITWISE_ELEMENT_TYPES,
+    HALF_FLOAT,
+    LocalTensorType,
+    element_size,
+)
 from hswc.soc_api import any_soc_types, tables
 
 
@@ -167,3 +172,22 @@ def constant_index(value: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
+
+
+MASK_WORD_LANES = 64
+"""The lanes one uint64_t word of a bitwise mask enables: mask[0]'s (掩码.md)."""
+
+
+def verify_duplicate_mask(op: Operation, first: SSAValue, count: SSAValue) -> None:
+    """Duplicate's bitwise-mask form (ascend.duplicate_lanes, duplicate_lanes_repeat): a float
+    `dst` of 2- or 4-byte elements the SoC's Duplicate takes, and the lanes [first, first +
+    count), where constant, inside mask[0]'s MASK_WORD_LANES."""
+    require_element(op, "dst", soc_float_elements("Duplicate"))
+    if element_size(local(op, "dst").element_type) not in (2, 4):
+        raise VerifyException(f"{op.name}: the mask form takes 2- and 4-byte elements")
+    lo, n = constant_index(first), constant_index(count)
+    if lo is not None and lo < 0:
+        raise VerifyException(f"{op.name}: first lane {lo} is negative")
+    if lo is not None and n is not None and lo + n > MASK_WORD_LANES:
+        raise VerifyException(f"{op.name}: lanes [{lo}, {lo + n}) are not all "
+                              f"in mask[0]'s {MASK_WORD_LANES}")
