@@ -78,7 +78,7 @@ class GeneralizeBroadcast(RewritePattern):
         view = unit_broadcast_view(op)
         if view is not None:
             init = op.init.owner
-            rewriter.replace_op(op, view)
+            rewriter.replace(op, view)
             if isinstance(init, tensor.EmptyOp) and not init.tensor.uses:
                 rewriter.erase_op(init)  # the broadcast's init, which the view does not need
             return
@@ -91,7 +91,7 @@ class GeneralizeBroadcast(RewritePattern):
         parallel = [IteratorTypeAttr.parallel()] * rank
         generic = GenericOp([op.input], [op.init], op.hidden_region.clone(), maps, parallel,
                             [r.type for r in op.result])
-        rewriter.replace_op(op, generic)
+        rewriter.replace(op, generic)
 
 
 @dataclass(frozen=True)
