@@ -28,6 +28,12 @@ def build_selftest(tmp: pytest.TempPathFactory, source: Path, *flags: str) -> Pa
     return out
 
 
+def assert_group_passes(selftest: Path, group: str) -> None:
+    """The self-test's checks of `group` run and none fails (exit 0, `, 0 failed`)."""
+    run = subprocess.run([str(selftest), group], capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and ", 0 failed" in run.stdout, run.stdout + run.stderr
+
+
 def assert_violations_are_one_line(selftest: Path, at_least: int) -> None:
     """Every seeded violation the self-test lists exits 3 with one line naming its call."""
     listing = subprocess.run([str(selftest), "--list-violations"], capture_output=True,
