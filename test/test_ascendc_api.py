@@ -19,6 +19,7 @@ from hswc.interpreter.ascendc_api import (
     data_copy_pad_gm_to_ub,
     data_copy_pad_ub_to_gm,
     data_copy_ub_to_gm,
+    div,
     duplicate,
     mul,
     muls,
@@ -340,8 +341,9 @@ def test_muls_in_f32_rounds_once() -> None:
 
 
 def test_f16_arithmetic_and_bf16_only_where_documented() -> None:
-    """bf16 Adds and Mul round the float result to bf16 (Ascend 950's documented rule; which
-    SoC has them is the API-table check); Muls has no documented bf16 rounding."""
+    """bf16 Adds, Mul and Muls round the float result to bf16 (Ascend 950's documented rule, Muls
+    a Duplicate then Mul; which SoC has them is the API-table check); Div has no documented bf16
+    rounding."""
     a = np.array([300, 2048, 1, 65504], F16)
     dst = np.zeros(4, F16)
     mul(dst, a, a, 1)
@@ -354,9 +356,12 @@ def test_f16_arithmetic_and_bf16_only_where_documented() -> None:
     assert out.tolist() == [2, 256]
     mul(out, b, b, 2)
     assert out.tolist() == [1, 65536]
+    c = np.array([1.0078125, -1.0078125], BF16)  # 1 + 2^-7, one bf16 ulp above 1
+    muls(out, c, 3.0, 2)  # 3.0234375 = 3 + 1.5 ulp (2^-6 at 3): a tie -> even, 3 + 2 ulp
+    assert out.view(np.uint16).tolist() == [0x4042, 0xC042]
     out[:] = 0
     with pytest.raises(ApiError, match="no bfloat16 arithmetic"):
-        muls(out, b, 3.0, 2)
+        div(out, b, b, 2)
     assert out.tolist() == [0, 0]
 
 

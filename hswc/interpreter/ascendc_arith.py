@@ -9,9 +9,10 @@ bitwise calls and Duplicate.
   float is numpy's native f32 arithmetic (IEEE, correctly rounded); half is
   computed in f32 and rounded to half, which is the correctly rounded result: for + - * / a
   second rounding is innocuous when the wide format has at least 2p + 2 bits (24 >= 2 * 11 + 2).
-  Add, Sub, Mul and Adds also take bfloat16, computed the same way: in f32, rounded to bfloat16
-  (RNE), which is how asc-devkit documents Ascend 950's (hswc/api_tables.def,
-  ASCENDC_ROUNDS_BF16_IN_FLOAT); A2/A3 has no such call (the table, checked before these run).
+  Add, Sub, Mul, Adds and Muls also take bfloat16, computed the same way: in f32, rounded to
+  bfloat16 (RNE), which is how asc-devkit documents Ascend 950's (hswc/api_tables.def,
+  ASCENDC_ROUNDS_BF16_IN_FLOAT; Muls is Duplicate then Mul there); A2/A3 has no such call (the
+  table, checked before these run).
 - Max, Min, Maxs, Mins, Relu: IEEE 754-2019 maximum / minimum (an assumption about the
   hardware, see ascendc_api): a NaN operand gives a NaN (src0's when both are, its quiet bit
   set), otherwise the larger / smaller value with -0 ordered below +0. Relu is maximum(x, +0).
@@ -20,7 +21,7 @@ bitwise calls and Duplicate.
 - Abs clears the sign bit; And, Or, Not work on the 16-bit patterns of uint16 / int16 lanes.
 - Duplicate fills with the scalar (half, float or bfloat16). Max, Min, Maxs and Mins also take
   bfloat16 (exact: no rounding; Ascend 950 has them, A2/A3 not: which SoC takes what is
-  hswc.soc_api's table, which the interpreter checks before it calls these). Div, Muls and the
+  hswc.soc_api's table, which the interpreter checks before it calls these). Div and the
   math calls refuse bfloat16 (its rounding is documented nowhere for them).
 
 count 0 is a no-op, elements past count are untouched, and every tensor must hold count.
@@ -74,7 +75,7 @@ def integer_or(rule: DtypeRule) -> DtypeRule:
 
 def bf16_in_float_dtype(api: str, a: np.ndarray) -> np.dtype:
     """The dtype of `a`, which must be one the call computes in: half, float, or bfloat16 for
-    the calls documented as float arithmetic rounded to bfloat16 (Add, Sub, Mul, Adds), or an
+    the calls documented as float arithmetic rounded to bfloat16 (Add, Sub, Mul, Adds, Muls), or an
     integer type."""
     if a.dtype.kind in "iu":
         return a.dtype
@@ -336,8 +337,7 @@ def adds(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
 
 def muls(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:
     """Muls(dst, src, scalar, count): dst[i] = src[i] * scalar, scalar of the tensor's dtype."""
-    _apply("Muls", integer_or(arith_dtype), _Rounded(np.multiply), dst, count, {"src": src},
-           scalar)
+    _apply("Muls", bf16_in_float_dtype, _Rounded(np.multiply), dst, count, {"src": src}, scalar)
 
 
 def maxs(dst: np.ndarray, src: np.ndarray, scalar: Scalar, count: int) -> None:

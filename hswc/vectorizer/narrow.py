@@ -12,7 +12,8 @@ widened values is the compare of the values; a select, maximum or minimum of wid
 one of them (or, for maximum / minimum of a NaN, that NaN made quiet, which is the same bf16 NaN
 after truncf, since f32's quiet bit is the top mantissa bit bf16 keeps), so truncf gives back
 the bf16 value exactly. Arithmetic (addf, mulf, ...) is left in f32: asc-devkit documents that
-Ascend 950 takes bf16 Add or Muls, but not how it rounds (hswc.soc_api). On Atlas A2/A3 the
+Ascend 950 takes bf16 Add or Muls, and documents their rounding, but the widened body's
+f32 arithmetic is kept (hswc.soc_api). On Atlas A2/A3 the
 table has no exact bf16 compare or select, so the DAG comes back as it was.
 """
 

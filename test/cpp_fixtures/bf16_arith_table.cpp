@@ -1,9 +1,9 @@
-// bf16_arith_table.cpp - the CPU model's bfloat16_t Add, Sub, Mul and Adds (Ascend 950 build,
+// bf16_arith_table.cpp - the CPU model's bfloat16_t Add, Sub, Mul, Adds and Muls (Ascend 950 build,
 // -DASCENDC_CPU_DAV_3510), run on the values of a file.
 //
-//   bf16_arith_table IN OUT   IN: n bfloat16 src0 values then n src1 values; OUT: four rows of
+//   bf16_arith_table IN OUT   IN: n bfloat16 src0 values then n src1 values; OUT: five rows of
 //                             n results: Add(src0, src1), Sub(src0, src1), Mul(src0, src1),
-//                             Adds(src0, src1[0]).
+//                             Adds(src0, src1[0]), Muls(src0, src1[1]).
 // test_bf16_arith_950.py compares the rows with asc-devkit's documented formula computed in numpy.
 #include <cstdio>
 #include <cstring>
@@ -48,6 +48,8 @@ int main(int argc, char** argv)
     Mul(d, a, b, n);
     row();
     Adds(d, a, b.GetValue(0), n);
+    row();
+    Muls(d, a, b.GetValue(1), n);
     row();
     selftest::WriteAll(argv[2], rows.data(), rows.size());
     return 0;

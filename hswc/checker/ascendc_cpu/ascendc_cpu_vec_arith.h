@@ -5,8 +5,9 @@
 // binary_scalar,unary,duplicate}_intf.h and the element types the ascend910b
 // table (ascendc_cpu_api.h: hswc/api_tables.def, the SoC's column) accepts; any
 // other element type fails to compile, and so does a rounding call on
-// bfloat16_t whose rounding is documented nowhere (Muls, Div; Ascend 950 has them: Add,
-// Sub, Mul and Adds, documented as the float result rounded to bf16, compile there). Lanes
+// bfloat16_t whose rounding is documented nowhere (Div; Ascend 950 has it: Add, Sub, Mul and
+// Adds, documented as the float result rounded to bf16, and Muls, which 950 runs as Duplicate
+// then that Mul, compile there). Lanes
 // follow ascendc_cpu_vec_common.h: one IEEE RNE rounding in T, IEEE 754-2019
 // maximum/minimum, integer lanes wrap around.
 #ifndef ASCENDC_CPU_VEC_ARITH_H
