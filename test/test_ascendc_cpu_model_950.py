@@ -7,7 +7,8 @@ MulDstAdd, UnPack, Div's modes, StoreUnAlign, InitOutput), the level-0 compare a
 they differ from Atlas A2/A3, GeluQuant's calls (MicroAPI Casts to int8_t and 8-bit floats under
 the CTRL register's saturation modes, Divs by a tensor element, a TQue<VECCALC>, Erf with a
 function-local config), the vector function scope (VF_CALL, asc_vf_call, __VEC_SCOPE__) and the
-order LocalMemBar gives it, and SwigluGroup's calls (TBufPool, ReduceSum by name)) and each of its
+order LocalMemBar gives it, SwigluGroup's calls (TBufPool, ReduceSum by name), and the activation
+calls of ops-nn's arch35 kernels (LeakyRelu)) and each of its
 violation cases must end in one
 `ascendc_cpu: <API>:` line and exit 3.
 """
@@ -26,7 +27,7 @@ from hswc.checker.build import MODEL
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "test" / "cpp_fixtures" / "selftest_950.cpp"
 GROUPS = ("nddma", "loop_mode", "broadcast", "copy", "micro", "axpy", "rowcalls", "level0",
-          "pattern", "quant", "vf", "swiglu_group")
+          "pattern", "quant", "vf", "swiglu_group", "activations")
 
 
 @pytest.fixture(scope="module")

@@ -868,6 +868,7 @@ int RunTests()
     TestFloatTypes();
     TestCompareSelect();
     TestArith();
+    selftest::TestLeakyRelu();
     TestCast();
     TestCopies();
     TestQueuesAndTensors();

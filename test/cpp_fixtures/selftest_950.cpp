@@ -1516,6 +1516,7 @@ int main(int argc, char** argv)
          }},
         {"vf", [] { TestVfScope(); TestVfOverRead(); }},
         {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
+        {"activations", [] { selftest::TestLeakyRelu(); }},
     };
     return selftest::RunSelftest(argc, argv, "selftest_950", groups, AllViolations);
 }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -135,6 +136,37 @@ void CastTests();
 void AddCastViolations(Violations& v);
 void SyncTests();
 void AddSyncViolations(Violations& v);
+
+/// LeakyRelu's count form (ascendc_cpu_vec_arith.h), run by both self-tests: x kept where not
+/// below zero, else x * s rounded once in T. f32, s = 0.2f: -3 * 0.2f = -0.6000000089... rounds to
+/// 0xBF19999A; f16, s = half(0.2) = 0x3266 (0.199951171875): -3 * s = -0.599853515625 is a tie
+/// between 1228 and 1229 ulps of 2^-11, so even: -0.599609375 = 0xB8CC. At a zero with a negative
+/// scalar the families differ: Atlas A2/A3 keeps it ("src >= 0"), Ascend 950 multiplies it
+/// ("srcReg > 0", its register page), -0 * -0.5 = +0.
+inline void TestLeakyRelu()
+{
+    Core core;
+    Buffers<4> b(256);
+    AscendC::LocalTensor<float> x = b.Get<float>(0), y = b.Get<float>(1);
+    Fill(x, std::vector<float>{2.5f, -1.0f, -3.0f, -0.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(),
+        -std::numeric_limits<float>::infinity(), 1e-45f});
+    AscendC::LeakyRelu(y, x, 0.2f, 8);
+    CHECK(y.GetValue(0) == 2.5f && Bits(y.GetValue(1)) == Bits(-0.2f) && Bits(y.GetValue(2)) == 0xBF19999Au);
+    CHECK(Bits(y.GetValue(3)) == 0x80000000u && Bits(y.GetValue(4)) == 0u && y.GetValue(5) != y.GetValue(5));
+    CHECK(y.GetValue(6) == -std::numeric_limits<float>::infinity() && y.GetValue(7) == 1e-45f);
+    AscendC::LeakyRelu(y, x, -0.5f, 5);
+    CHECK(y.GetValue(1) == 0.5f && y.GetValue(2) == 1.5f);
+#if defined(ASCENDC_CPU_DAV_3510)
+    CHECK(Bits(y.GetValue(3)) == 0u && Bits(y.GetValue(4)) == 0x80000000u);
+#else
+    CHECK(Bits(y.GetValue(3)) == 0x80000000u && Bits(y.GetValue(4)) == 0u);
+#endif
+    AscendC::LocalTensor<half> h = b.Get<half>(2), hy = b.Get<half>(3);
+    h.SetValue(0, half(-3.0f));
+    h.SetValue(1, half(7.0f));
+    AscendC::LeakyRelu(hy, h, half(0.2f), 2);
+    CHECK(hy.GetValue(0).ToBits() == 0xB8CC && static_cast<float>(hy.GetValue(1)) == 7.0f);
+}
 
 }  // namespace selftest
 

@@ -73,8 +73,8 @@ ASCENDC_CPU_UNMODELLED(Acosh)
 ASCENDC_CPU_UNMODELLED(Atanh)
 ASCENDC_CPU_UNMODELLED(Fmod)
 ASCENDC_CPU_UNMODELLED(Truncate)
-// Not modelled yet (exact, but no kernel checked so far needed them).
-ASCENDC_CPU_UNMODELLED(LeakyRelu)
+// Not modelled yet (exact, but no kernel checked so far needed them). (LeakyRelu's count form
+// is modelled: ascendc_cpu_vec_arith.h.)
 ASCENDC_CPU_UNMODELLED(Ands)
 ASCENDC_CPU_UNMODELLED(Ors)
 

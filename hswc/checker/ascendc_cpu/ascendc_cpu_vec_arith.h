@@ -121,6 +121,34 @@ ASCENDC_CPU_SCALAR(Mins, ascendc_cpu::ArithMin)
 #undef ASCENDC_CPU_BINARY
 #undef ASCENDC_CPU_SCALAR
 
+/// LeakyRelu(dst, src, scalarValue, count): dst[i] = src[i] where it is not below zero, else
+/// src[i] * scalarValue rounded once in T (half, float), as Muls (the pages state the formula,
+/// not the rounding: assumed). Atlas A2/A3: asc-devkit docs/zh/api/SIMD-API/基础API/Memory矢量计算/
+/// 基础算术/LeakyRelu.md, "src_i >= 0: src_i", so -0 stays -0. Ascend 950: the count form is the
+/// register call (impl/basic_api/dav_3510/kernel_operator_vec_binary_scalar_impl.h,
+/// RegLeakyRelu: vlrelu), whose page (Reg矢量计算/基础算术/LeakyRelu.md) says "srcReg_i > 0:
+/// srcReg_i, else srcReg_i * scalarValue", so a zero is multiplied too. The two differ only at a
+/// zero src with a negative, infinite or NaN scalar. A NaN src gives NaN * scalar: that NaN, quiet.
+template <typename T, bool isSetMask = true>
+inline void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
+    const int32_t& count, ascendc_cpu::Site site = ascendc_cpu::Site())
+{
+    ascendc_cpu::CallScope call(site);
+    if constexpr (ascendc_cpu::api::CheckLeakyRelu<T>()) {
+        const T s = scalarValue;
+        ascendc_cpu::Unary("LeakyRelu", dst, src, count, [s](T a) {
+#if defined(ASCENDC_CPU_DAV_3510)
+            const bool kept = ascendc_cpu::AsDouble(a) > 0.0;
+#else
+            const bool kept = ascendc_cpu::AsDouble(a) >= 0.0;
+#endif
+            return kept ? a : ascendc_cpu::ArithMul(a, s);
+        });
+    } else {
+        ascendc_cpu::NotModelledType<T>("LeakyRelu");
+    }
+}
+
 /// dst[i] = src[i] / scalarValue, or scalarValue / src[i] (the scalar may be either operand,
 /// asc-devkit's kernel_operator_vec_binary_scalar_intf.h): modelled as Div is, one correctly
 /// rounded IEEE division (RNE) in T, the same assumption (the docs promise no exact result), and
