@@ -117,7 +117,28 @@ def _compiler_finds_json() -> bool:
     return done.returncode == 0
 
 
-def test_a_tiling_that_needs_nlohmann_json_where_there_is_none_says_so(
+JSON_PARSE = ("#include <nlohmann/json.hpp>\n"
+              "static const bool kParsed = [] { (void)nlohmann::json::parse(\"{\\\"a\\\": [1]}\"); "
+              "return true; }();\n")
+"""What Sigmoid's arch35 tiling does with nlohmann/json: parse its compile info."""
+
+
+def test_a_tiling_that_parses_json_builds_on_the_stand_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JSON_SOURCE_PATH", raising=False)
+    monkeypatch.delenv("CANN_3RD_LIB_PATH", raising=False)
+    tree = tmp_path / "ops-nn"
+    shutil.copytree(TREE, tree)
+    tiling = tree / "activation" / "leaky_forms" / "op_host" / "arch35" / "leaky_forms_tiling.cpp"
+    tiling.write_text(JSON_PARSE + tiling.read_text())
+    kernel = tree / "activation" / "leaky_forms" / "op_kernel" / "leaky_forms_apt.cpp"
+    kernel.write_text(kernel.read_text().replace("../../../../elementwise_kernel.h",
+                                                 str(TREE.parent / "elementwise_kernel.h")))
+    p = plan(replace(BASE, kernel=str(tiling.parents[2]), sizes=(129,)))
+    assert p.struct is not None
+
+
+def test_a_tiling_that_needs_more_of_nlohmann_json_where_there_is_none_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("JSON_SOURCE_PATH", raising=False)
     monkeypatch.delenv("CANN_3RD_LIB_PATH", raising=False)
@@ -126,7 +147,8 @@ def test_a_tiling_that_needs_nlohmann_json_where_there_is_none_says_so(
     tree = tmp_path / "ops-nn"
     shutil.copytree(TREE, tree)
     tiling = tree / "activation" / "leaky_forms" / "op_host" / "arch35" / "leaky_forms_tiling.cpp"
-    tiling.write_text("#include <nlohmann/json.hpp>\n" + tiling.read_text())
+    tiling.write_text(JSON_PARSE + "static int Slope() { return nlohmann::json::parse(\"{}\")[\"s\"]; }\n"
+                      + tiling.read_text())
     kernel = tree / "activation" / "leaky_forms" / "op_kernel" / "leaky_forms_apt.cpp"
     shared = "../../../../elementwise_kernel.h"
     kernel.write_text(kernel.read_text().replace(shared, "no/such/header.h"))
@@ -139,7 +161,8 @@ def test_a_tiling_that_needs_nlohmann_json_where_there_is_none_says_so(
         plan(replace(BASE, kernel=str(tiling.parents[2])))
     text = str(error.value)
     assert text.startswith("the tiling of LeakyFormsDef (")
-    assert "needs nlohmann/json (it includes <nlohmann/json.hpp>), which is not found" in text
+    assert "uses more of nlohmann/json than hswc's stand-in for it" in text
+    assert "the library is not found" in text
     assert "$JSON_SOURCE_PATH/include" in text and "pip install nlohmann-json" in text
     assert "\n" not in text  # one line for the sweep's table
 

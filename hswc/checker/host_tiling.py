@@ -36,6 +36,9 @@ from hswc.checker.op_folder import JSON_WHERE, Folder, atvoss_sources, normalise
 from hswc.checker.tiling_values import Launch, Value
 
 HOST_MODEL = builder.MODEL / "host"
+HOST_FALLBACK = builder.MODEL / "host_fallback"
+"""Headers searched after every other (-idirafter): hswc's stand-in for nlohmann/json.hpp, which
+a real copy found on the include path (op_folder.json_includes, the system's) shadows."""
 HARNESS = HOST_MODEL / "tiling_harness.cpp"
 FIELDS = HOST_MODEL / "tiling_fields.cpp"
 """Prints the kernel's tiling struct's fields; linked with the harness when the struct is known."""
@@ -117,10 +120,12 @@ def _compile(cxx: str, units: Sequence[tuple[Path, Sequence[str]]], exe: Path,
         done = separate_build.build(cxx, units, exe, limit, builder.c_locale())
     except time_limits.TimedOut:
         raise builder.BuildTimedOut(what, limit) from None
-    if done.returncode != 0 and re.search(r"fatal error: nlohmann/json\.hpp: No such file",
-                                          done.stdout + done.stderr):
-        raise CheckError(f"{what} needs nlohmann/json (it includes <nlohmann/json.hpp>), which "
-                         f"is not found: looked in {JSON_WHERE}")
+    said = done.stdout + done.stderr
+    if done.returncode != 0 and re.search(r"host_fallback/nlohmann/json\.hpp|nlohmann::json", said):
+        raise CheckError(f"{what} uses more of nlohmann/json than hswc's stand-in for it "
+                         "(hswc/checker/ascendc_cpu/host_fallback/nlohmann/json.hpp: the type, "
+                         "parse and dump) has, and the library is not found: looked in "
+                         f"{JSON_WHERE}")
     if done.returncode != 0:
         said = [line.replace("the kernel uses", "the tiling uses").replace(
                     "hswc/checker/ascendc_cpu does", "hswc/checker/ascendc_cpu/host does")
@@ -141,7 +146,7 @@ def _run_step(command: list[str], what: str) -> subprocess.CompletedProcess[str]
 def _flags(folder: Folder) -> list[str]:
     """The flags of the op's own sources."""
     return [*HOST_FLAGS, f"-I{HOST_MODEL}", *(f"-I{d}" for d in folder.include_dirs),
-            f"-I{folder.root.resolve()}"]
+            f"-I{folder.root.resolve()}", f"-idirafter{HOST_FALLBACK}"]
 
 
 HARNESS_FLAGS = (*HOST_FLAGS, f"-I{HOST_MODEL}")
