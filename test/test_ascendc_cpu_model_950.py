@@ -8,7 +8,8 @@ they differ from Atlas A2/A3, GeluQuant's calls (MicroAPI Casts to int8_t and 8-
 the CTRL register's saturation modes, Divs by a tensor element, a TQue<VECCALC>, Erf with a
 function-local config), the vector function scope (VF_CALL, asc_vf_call, __VEC_SCOPE__) and the
 order LocalMemBar gives it, SwigluGroup's calls (TBufPool, ReduceSum by name), and the activation
-calls of ops-nn's arch35 kernels (LeakyRelu)) and each of its
+calls of ops-nn's arch35 kernels (LeakyRelu, a SIMT VF launched over a dim3 of threads)) and each
+of its
 violation cases must end in one
 `ascendc_cpu: <API>:` line and exit 3.
 """
@@ -98,11 +99,22 @@ def test_950_compile_time_refusals_and_types_refused_only_when_run(tmp_path: Pat
     assert accepted.returncode == 0, accepted.stderr[-3000:]
 
 
-def test_950_simt_kernels_fail_with_one_line(tmp_path: Path) -> None:
-    run = _syntax_check(tmp_path, "simt", ["(void)0"], head='#include "simt_api/asc_simt.h"\n')
-    assert run.returncode != 0
-    errors = [line for line in run.stderr.splitlines() if "error" in line]
-    assert len(errors) == 1 and "ascendc_cpu: SIMT is not modelled" in errors[0], run.stderr
+def test_950_simt_launches_compile_and_what_they_lack_fails_with_one_line(tmp_path: Path) -> None:
+    """A SIMT VF's launch and thread indices compile (ascendc_cpu_simt.h); a SIMT math function
+    (erfinvf, or expf, a macro over libm's) and the headers of threads that share data are one
+    error line each."""
+    simt = '#include "simt_api/asc_simt.h"\n'
+    ok = _syntax_check(tmp_path, "simt_ok", ["(void)(threadIdx.x + blockDim.y + gridDim.x)"],
+                       head=simt)
+    assert ok.returncode == 0, ok.stderr[-3000:]
+    for name, head, call, message in (
+            ("erfinvf", simt, "(void)erfinvf(0.5f)", "ascendc_cpu: erfinvf is not modelled"),
+            ("expf", simt, "(void)expf(0.5f)", "ascendc_cpu: expf is not modelled"),
+            ("sync", '#include "simt_api/device_sync_functions.h"\n', "(void)0",
+             "ascendc_cpu: SIMT is not modelled: simt_api/device_sync_functions.h")):
+        run = _syntax_check(tmp_path, name, [call], head=head)
+        errors = [line for line in run.stderr.splitlines() if "error" in line]
+        assert run.returncode != 0 and len(errors) == 1 and message in errors[0], run.stderr
 
 
 @pytest.mark.parametrize("family", ["dav_c220", "dav_3510"])

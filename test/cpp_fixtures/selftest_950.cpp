@@ -20,6 +20,7 @@
 
 #include "kernel_operator.h"
 #include "adv_api/pad/broadcast.h"
+#include "simt_api/asc_simt.h"
 #include "selftest_common.h"
 #include "selftest_main.h"
 
@@ -1228,9 +1229,62 @@ GlobalTensor<float> Gm16Tensor()
     return gt;
 }
 
+/// One SIMT thread of TestSimtLaunch: writes its flat index in the grid, and the grid's shape.
+__simt_vf__ __launch_bounds__(8) inline void SimtIndexKernel(__gm__ uint32_t* out)
+{
+    const uint32_t flat = threadIdx.x + threadIdx.y * blockDim.x;
+    const uint32_t perBlock = blockDim.x * blockDim.y * blockDim.z;
+    out[blockIdx.x * perBlock + flat] = 1000u * gridDim.x + 100u * blockIdx.x + flat;
+}
+
+/// Every core's threads write words 0..blockDim.x - 1: the core's index + 1.
+__simt_vf__ inline void SimtSameWordsKernel(__gm__ uint32_t* out)
+{
+    out[threadIdx.x] = blockIdx.x + 1;
+}
+
+/// asc_vf_call<f>(dim3(4, 2), ...) (ascendc_cpu_simt.h) runs f on 8 threads, x fastest, with
+/// blockIdx.x the core and gridDim.x the core count (2 cores, run one after the other): 16 words
+/// 2000 + 100 * core + thread, each counted as its core's GM write; a byte core 0 wrote that core 1
+/// writes with another value is the cross-core rule (the violation "simt_overwrite").
+void TestSimtLaunch()
+{
+    Core core;
+    std::vector<uint32_t> out(16, 0xA5A5A5A5u);
+    ascendc_cpu::RegisterGm(out.data(), out.size() * 4, "out", true);
+    for (int64_t c = 0; c < 2; ++c) {
+        ascendc_cpu::BeginBlock(c, 2);
+        asc_vf_call<SimtIndexKernel>(dim3(4, 2), out.data());
+    }
+    bool same = true;
+    for (uint32_t i = 0; i < 16; ++i) {
+        same = same && out[i] == 2000u + 100u * (i / 8) + (i % 8);
+    }
+    CHECK(same);
+    const ascendc_cpu::GmRegion& r = ascendc_cpu::Rt().gm.back();
+    CHECK(r.writer[0] == 1 && r.writer[31] == 1 && r.writer[32] == 2 && r.writer[63] == 2);
+    CHECK(threadIdx.x == 0 && blockDim.x == 4 && blockDim.y == 2 && blockDim.z == 1 && warpSize == 32);
+}
+
 selftest::Violations AllViolations()
 {
     selftest::Violations v;
+    v["simt_no_threads"] = {"asc_vf_call", [] {
+        std::vector<uint32_t> out(4);
+        asc_vf_call<SimtIndexKernel>(dim3(0), out.data());
+    }};
+    v["simt_too_many_threads"] = {"asc_vf_call", [] {
+        std::vector<uint32_t> out(4);
+        asc_vf_call<SimtIndexKernel>(dim3(64, 64), out.data());
+    }};
+    v["simt_overwrite"] = {"asc_vf_call", [] {
+        std::vector<uint32_t> out(8, 0);
+        ascendc_cpu::RegisterGm(out.data(), out.size() * 4, "out", true);
+        for (int64_t c = 0; c < 2; ++c) {  // both cores write words 0..7, with different values
+            ascendc_cpu::BeginBlock(c, 2);
+            asc_vf_call<SimtSameWordsKernel>(dim3(8), out.data());
+        }
+    }};
     v["nddma_overlap"] = {"DataCopy", [] {
         Core core;
         selftest::Buffers<1> b(256);
@@ -1516,7 +1570,7 @@ int main(int argc, char** argv)
          }},
         {"vf", [] { TestVfScope(); TestVfOverRead(); }},
         {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
-        {"activations", [] { selftest::TestLeakyRelu(); }},
+        {"activations", [] { selftest::TestLeakyRelu(); TestSimtLaunch(); }},
     };
     return selftest::RunSelftest(argc, argv, "selftest_950", groups, AllViolations);
 }
