@@ -22,7 +22,7 @@
 //       blockIdx.x the core's index (GetBlockIdx()) and gridDim.x the launch's core count
 //       (GetBlockNum(); 核函数配置-147.md: "gridDim.x=block_num, gridDim.y和gridDim.z均为1"),
 //       their y and z 0 and 1. warpSize is 32 (内置变量-145.md).
-//   __launch_bounds__(N), __simt_vf__, __simt_callee__   empty (核函数配置-147.md: N bounds the
+//   __launch_bounds__(N), LAUNCH_BOUND(N), __simt_vf__, __simt_callee__   empty (核函数配置-147.md: N bounds the
 //       threads a launch of the function may use; the model does not see N, so a launch above it
 //       is not caught; a launch above 2048 threads is).
 //   GM through raw __gm__ pointers   a SIMT VF reads and writes GM through plain pointers, which
@@ -49,6 +49,12 @@
 #endif
 #ifndef __launch_bounds__
 #define __launch_bounds__(...)
+#endif
+// LAUNCH_BOUND(N), __launch_bounds__'s other spelling in ops-nn's SIMT kernels: no asc-devkit
+// header defines it (the device compiler does; ops-nn's pooling kernels define it empty for their
+// __CCE_KT_TEST__ builds, max_pool_with_argmax_v3_simt.h:23-25).
+#ifndef LAUNCH_BOUND
+#define LAUNCH_BOUND(...)
 #endif
 
 #if !defined(ASCENDC_CPU_DAV_3510)
