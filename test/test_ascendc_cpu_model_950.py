@@ -100,15 +100,15 @@ def test_950_compile_time_refusals_and_types_refused_only_when_run(tmp_path: Pat
 
 
 def test_950_simt_launches_compile_and_what_they_lack_fails_with_one_line(tmp_path: Path) -> None:
-    """A SIMT VF's launch and thread indices compile (ascendc_cpu_simt.h); a SIMT math function
-    (erfinvf, or expf, a macro over libm's) and the headers of threads that share data are one
-    error line each."""
+    """A SIMT VF's launch, thread indices and erfinvf compile (ascendc_cpu_simt.h); another SIMT
+    math function (erfcinvf, or expf, a macro over libm's) and the headers of threads that share
+    data are one error line each."""
     simt = '#include "simt_api/asc_simt.h"\n'
-    ok = _syntax_check(tmp_path, "simt_ok", ["(void)(threadIdx.x + blockDim.y + gridDim.x)"],
-                       head=simt)
+    ok = _syntax_check(tmp_path, "simt_ok", ["(void)(threadIdx.x + blockDim.y + gridDim.x)",
+                                              "(void)erfinvf(0.5f)"], head=simt)
     assert ok.returncode == 0, ok.stderr[-3000:]
     for name, head, call, message in (
-            ("erfinvf", simt, "(void)erfinvf(0.5f)", "ascendc_cpu: erfinvf is not modelled"),
+            ("erfcinvf", simt, "(void)erfcinvf(0.5f)", "ascendc_cpu: erfcinvf is not modelled"),
             ("expf", simt, "(void)expf(0.5f)", "ascendc_cpu: expf is not modelled"),
             ("sync", '#include "simt_api/device_sync_functions.h"\n', "(void)0",
              "ascendc_cpu: SIMT is not modelled: simt_api/device_sync_functions.h")):

@@ -1266,6 +1266,25 @@ void TestSimtLaunch()
     CHECK(threadIdx.x == 0 && blockDim.x == 4 && blockDim.y == 2 && blockDim.z == 1 && warpSize == 32);
 }
 
+/// SIMT erfinvf (simt_api/math_functions.h: asc-devkit's sequence on the model's log2f and rsqrtf):
+/// exact at 0 (+-0 kept), +-inf at +-1, NaN beyond; both branches (log2(1 - x^2) above and below
+/// -8.2, |x| about 0.9966) within 2 ulp of erfinv's value (SciPy's: 0.5: 0.47693627620447, 0.999f
+/// = 0.99900001287460327: 2.3267563267962, and odd), 1e-30 to 0.886226925 * 1e-30 within 2 ulp (the series' first term).
+void TestSimtErfinv()
+{
+    const auto near = [](float got, double want) {
+        const double ulp = std::ldexp(1.0, std::ilogb(static_cast<float>(want)) - 23);
+        return std::fabs(static_cast<double>(got) - want) <= 2 * ulp;
+    };
+    CHECK(selftest::Bits(erfinvf(0.0f)) == 0u && selftest::Bits(erfinvf(-0.0f)) == 0x80000000u);
+    CHECK(erfinvf(1.0f) == std::numeric_limits<float>::infinity());
+    CHECK(erfinvf(-1.0f) == -std::numeric_limits<float>::infinity());
+    CHECK(std::isnan(erfinvf(1.5f)) && std::isnan(erfinvf(std::numeric_limits<float>::quiet_NaN())));
+    CHECK(near(erfinvf(0.5f), 0.47693627620447) && near(erfinvf(-0.5f), -0.47693627620447));
+    CHECK(near(erfinvf(0.999f), 2.3267563267962) && near(erfinvf(-0.999f), -2.3267563267962));
+    CHECK(near(erfinvf(1e-30f), 0.886226925452758 * static_cast<double>(1e-30f)));
+}
+
 selftest::Violations AllViolations()
 {
     selftest::Violations v;
@@ -1570,7 +1589,7 @@ int main(int argc, char** argv)
          }},
         {"vf", [] { TestVfScope(); TestVfOverRead(); }},
         {"swiglu_group", [] { TestBufPool(); TestReduceNames(); }},
-        {"activations", [] { selftest::TestLeakyRelu(); TestSimtLaunch(); }},
+        {"activations", [] { selftest::TestLeakyRelu(); TestSimtLaunch(); TestSimtErfinv(); }},
     };
     return selftest::RunSelftest(argc, argv, "selftest_950", groups, AllViolations);
 }

@@ -35,9 +35,11 @@
 //   UB through raw __ubuf__ pointers   plain memory of the core's UB, not checked (as scalar UB
 //       accesses inside a SIMD VF are not: ascendc_cpu_vf.h).
 //   math functions (simt_api/math_functions.h)   refused where called: their results are documented
-//       within 1 ulp or more at best (docs/zh/api/附录/SIMT接口精度标准汇总.md), and erfinvf and its
-//       kin are built on such functions (impl/simt_api/math_functions_impl.h: erfinvf on log2f
-//       and rsqrtf), so a bit-exact model has no result for them.
+//       within 1 ulp or more at best (docs/zh/api/附录/SIMT接口精度标准汇总.md), and erfcinvf and its
+//       kin are built on such functions (impl/simt_api/math_functions_impl.h), so a bit-exact model
+//       has no result for them. erfinvf runs as that file composes it from log2f and rsqrtf, those
+//       two taken as the double function rounded once (assumed): a kernel's erfinv is compared
+//       within a tolerance.
 #ifndef ASCENDC_CPU_SIMT_H
 #define ASCENDC_CPU_SIMT_H
 
