@@ -269,3 +269,15 @@ def test_each_generic_is_its_formula(name: str) -> None:
             assert np.array_equal(got, want)
         else:
             assert compare_tolerance(got, want).equal, compare_tolerance(got, want).summary()
+
+
+def test_erfinv_giles_has_erfinvs_poles_and_nan_beyond() -> None:
+    """erf^-1(+-1) = +-inf (torch.erfinv's; Giles' tail polynomial alone gives -inf at x = 1, its
+    leading coefficient negative), NaN for |x| > 1 and for NaN, +-0 kept."""
+    kernel = runner.compile_text(module_text("erfinv_giles", ("f32",)), level="linalg",
+                                 function="erfinv_giles_f32")
+    x = np.array([1.0, -1.0, 1.5, -2.0, np.nan, 0.0, -0.0, np.inf], np.float32)
+    got = np.asarray(kernel.run(x).outputs[0]).reshape(-1)
+    assert got[0] == np.inf and got[1] == -np.inf
+    assert np.isnan(got[2:5]).all() and np.isnan(got[7])
+    assert got[5] == 0 and not np.signbit(got[5]) and got[6] == 0 and np.signbit(got[6])

@@ -214,10 +214,16 @@ GENERICS: dict[str, Generic] = {g.name: g for g in (
     %pb8 = arith.mulf %qb7, %wb : f32
     %qb8 = arith.addf %b0, %pb8 : f32
     %p = arith.select %central, %qa8, %qb8 : f32
-    %r = arith.mulf %p, %x : f32""",
+    %px = arith.mulf %p, %x : f32
+    %ax = math.absf %x : f32
+    %end = arith.cmpf oeq, %ax, %one : f32
+    %pole = arith.divf %x, %zero : f32
+    %r = arith.select %end, %pole, %px : f32""",
             "erf^-1(x), by Giles' single-precision polynomials (\"Approximating the erfinv "
             "function\", GPU Computing Gems, 2011): w = -log((1 - x)(1 + x)), one polynomial "
-            "in w - 2.5 below 5, one in sqrt(w) - 3 above"),
+            "in w - 2.5 below 5, one in sqrt(w) - 3 above; +-inf at x = +-1 (torch.erfinv's "
+            "poles; the tail polynomial's leading coefficient is negative, so Giles' form alone "
+            "gives -inf at x = 1)"),
 )}
 """By spec name (hswc.checker.sweep maps folders to them)."""
 
