@@ -699,6 +699,64 @@ what each kernel computes.
   implementation passes no SatMode for the pair); half -> float has no row in the tables.
   (hswc's own GluGrad package writes the halves as two outputs, joined on the host: not
   ops-nn's signature.)
+- **The last "not checkable" rows (issue 37): what the CPU model lacked, and the verdicts.**
+  Swept again with `--folders ... --soc ascend950` (7 rows, one per kernel and SoC, became 17,
+  one per dtype; none is not checkable now).
+  - **SIMT (activation/threshold, activation/erfinv).** The model now runs Ascend 950's SIMT VFs:
+    `asc_vf_call<f>(dim3(n), args...)` calls f on the block's threads one after another, with
+    `threadIdx`, `blockDim`, `blockIdx.x` (the core) and `gridDim.x` (the core count) as
+    asc-devkit's mixed-programming pages define them (`ascendc_cpu_simt.h`: the result is the
+    hardware's for threads that share no data, which both kernels' loops are; GM bytes a VF
+    changes through raw pointers count as its core's writes). **threshold: bit-exact in f16,
+    bf16 and f32** (`op_kernel/arch35/threshold_simt.h:29-43`: a grid-stride loop over GM, x
+    widened to float, `> threshold ? 1 : 0`). erfinv's VF calls the SIMT `erfinvf`
+    (`op_kernel/arch35/erfinv_dag.h:40`), which asc-devkit composes from log2f and rsqrtf
+    (`impl/simt_api/math_functions_impl.h:1539-1570`), both documented to 1 ulp at best: the model
+    runs that composition with the two taken as correctly rounded (assumed), so its rows are
+    the kernel's algorithm, casts and tiling on those models, compared within PyTorch's
+    tolerance with Giles' erfinv. **erfinv: within in every dtype** (f16 1 ulp, bf16 0, f32 3)
+    once the reference has erfinv's poles: its Giles generic gave -inf at x = 1 and +inf at
+    -1 (the tail polynomial's leading coefficient is negative, and w = inf there), where the
+    kernel's +inf and -inf are torch.erfinv's (f16 n = 65536: x = 0x3c00, kernel 0x7c00,
+    reference 0xfc00; those were all of the rows' inf/NaN misplaced); hswc/checker/
+    opsnn_generics.py now selects +-inf at |x| = 1.
+  - **LeakyRelu (fused_bias_leaky_relu, both folders).** Not refused any more: its count form is
+    modelled (x where x >= 0 on Atlas A2/A3, x > 0 on Ascend 950, as each family's page writes
+    it, else x * slope rounded once, assumed as Muls). The definitions' defaults are
+    negative_slope 0.2 and scale 1.414213562373 (activation's
+    `op_host/fused_bias_leaky_relu_def.cpp:42-43`, experimental's `:40-41`),
+    which the generic holds. activation/: f16 within (max 1 ulp; the kernel computes in float
+    and narrows with CAST_ROUND, round half away from zero, `op_kernel/arch35/
+    fused_bias_leaky_relu.h:165`, where the reference rounds to even), f32 within at 0 ulp.
+    experimental/: f32 within at 0 ulp; **f16 outside**, from its own arithmetic: it adds, applies
+    LeakyRelu and scales in half (`op_kernel/arch35/fused_bias_leaky_relu.h:140-144`), with the
+    slope and scale rounded to half first (`:81-82`: 0.2 -> 0.199951171875, 1.414213562373 ->
+    1.4140625), three roundings in half against one from float: f16 n = 127 index 13, x = 0xb269
+    (-0.2003), bias = 0x0003: s = 0xb269, s * slope = 0xa920, * scale = 0xab3f (-0.056610),
+    where the reference gives 0xab41 (-0.056671), 2 ulp and outside rtol 1e-3; and x + bias
+    overflows in half where the float sum would not: x = bias = -65504 gives -inf, the
+    reference -131008 * 0.2 * 1.41421 = 0xf886 (-37056) (the rows' inf/NaN misplaced).
+  - **fast_gelu_v2 bf16 (experimental): Muls on bfloat16_t.** Ascend 950 runs the level-2 Muls
+    on bfloat16_t as a Duplicate of the scalar then the register Mul
+    (`impl/basic_api/dav_3510/kernel_operator_vec_binary_scalar_impl.h`, RegMuls::Muls), whose
+    bf16 result asc-devkit documents as the float product rounded to bf16
+    (`docs/zh/api/附录/Reg矢量计算接口精度标准汇总.md`, Mul): hswc/api_tables.def now says so,
+    and the CPU model and the interpreter compute it. **bf16 outside** (max 331 ulp), from the
+    kernel's bf16 path, not from Muls: it computes y = |x| inner + x / 2 every step in bf16
+    (`op_kernel/fast_gelu_v2.h:160-190`) with its constants rounded to bf16 (0.7071 ->
+    0.70703125, 1.769 -> 1.765625, -0.1444 -> -0.14453125). For x < 0 the two terms nearly
+    cancel: bf16 n = 18112 index 1, x = -2.125: inner = 0.490234375, |x| inner = 1.0390625, x / 2
+    = -1.0625, y = -0.0234375 where the f32 formula gives -0.021728516. For x <= -2.5 the clip
+    makes inner exactly 0.5, so y = |x| / 2 + x / 2 = +0 where the reference's x * (sgn(x) 0.5 +
+    0.5) is -0; at x = +inf the kernel's inf * 0.5 + inf = inf where the README's sgn(x) = (x +
+    1e-12) / |x + 1e-12| is inf / inf = NaN (the reference's NaN; the f16 and f32 kernels take
+    that formula and agree with it).
+  - **Sigmoid (activation/ and experimental/, Ascend 950): its tiling builds.** It parses its
+    compile info with nlohmann/json (`op_host/arch35/sigmoid_tiling_arch35.cpp:201-207`) and
+    reads nothing from it; where the library is not installed, the host build now finds hswc's
+    stand-in (`hswc/checker/ascendc_cpu/host_fallback/nlohmann/json.hpp`, written for hswc: the
+    type, parse with JSON's grammar checked, dump; searched after every real copy). Both within
+    PyTorch's tolerance (f16 1 ulp, bf16 24 ulp, f32 2 ulp), as on A2/A3.
 - **ReluV2's and ReluV3's masks** (`activation/relu_v2/op_host/relu_v2_def.cpp`, output
   `mask`, DT_UINT1; experimental `relu_v3_def.cpp`, output `mask`, DT_UINT8 of (d + 7) / 8
   bytes) are compared bit for bit beside y (bits LSB first, hswc/checker/masks.py): "mask bits

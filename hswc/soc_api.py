@@ -13,8 +13,9 @@ bit: every call of f16 and f32 (one IEEE rounding to nearest even, as on A2/A3),
 the calls that never round (Max, Min, Maxs, Mins, Compare, CompareScalar, Select, Duplicate)
 and the ASCENDC_ROUNDS_BF16_IN_FLOAT ones (Add, Sub, Mul, Adds: Ascend 950 documents their bf16
 result as the float one rounded to bf16; Muls, which its implementation runs as Duplicate then
-Mul). Ascend 950 also takes bf16 Div, ... without saying how they round: those are not exact. (hsg-widen-bf16 computes a kernel's bf16 arithmetic in f32
-on every SoC, so the compiler's kernels call none of them on bf16.)
+Mul). Ascend 950 also takes bf16 Div, ... without saying how they round: those are not exact.
+(hsg-widen-bf16 computes a kernel's bf16 arithmetic in f32 on every SoC, so the compiler's
+kernels call none of them on bf16.)
 """
 
 from __future__ import annotations

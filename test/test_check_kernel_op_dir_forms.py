@@ -147,8 +147,8 @@ def test_a_tiling_that_needs_more_of_nlohmann_json_where_there_is_none_says_so(
     tree = tmp_path / "ops-nn"
     shutil.copytree(TREE, tree)
     tiling = tree / "activation" / "leaky_forms" / "op_host" / "arch35" / "leaky_forms_tiling.cpp"
-    tiling.write_text(JSON_PARSE + "static int Slope() { return nlohmann::json::parse(\"{}\")[\"s\"]; }\n"
-                      + tiling.read_text())
+    more = 'static int Slope() { return nlohmann::json::parse("{}")["s"]; }\n'
+    tiling.write_text(JSON_PARSE + more + tiling.read_text())
     kernel = tree / "activation" / "leaky_forms" / "op_kernel" / "leaky_forms_apt.cpp"
     shared = "../../../../elementwise_kernel.h"
     kernel.write_text(kernel.read_text().replace(shared, "no/such/header.h"))
