@@ -429,8 +429,9 @@ what each kernel computes.
   -0 in f32 (a tie to even), and -0 * inf is NaN, as f32 arithmetic gives it (numpy's float32
   x0 * sigmoid(x0) * x1 is NaN too); the reference, the exact function, keeps the sign: -inf.
   Its group_index runs have verdicts since the model has int64 lanes (MicroAPI Add, Sub, Adds,
-  ReduceSum: `hswc/checker/ascendc_cpu/ascendc_cpu_micro_int64.h`); they break one rule, as
-  swiglu_group_quant's do (below). Above the sweep's sizes (f32 n = 253954)
+  ReduceSum: `hswc/checker/ascendc_cpu/ascendc_cpu_micro_int64.h`); they break no rule since the
+  race checker counts the kernel's V -> S -> MTE2 order, as swiglu_group_quant's (below). Above
+  the sweep's sizes (f32 n = 253954)
   a DataCopyPad write races with an earlier vector read (not traced). No LocalMemBar rule
   broken: its VFs store and load different bytes (a short row's whole-register LoadAlign
   reaching past its buffer is not counted). swiglu_group_quant is hsg.swiglu_group_quant,
@@ -448,12 +449,14 @@ what each kernel computes.
   docstring states). ops-nn's own golden (`tests/assets/golden.py:194-203`, _round_pow2: the
   uint8 and 32-bit wrap) computes what the kernel does: the reference's choice, not a kernel
   bug. A block whose SwiGLU holds an inf (and no NaN) agrees: 0xff, inv -inf. With group_index
-  (runs of their own) both variants' counted rows are bit-exact or differ as above, and the model
-  reports the x copy-in after `ProcessGroupIndexTiling`'s `tBufPool.Reset()` (`:1145`) as
-  racing `VFProcessGroupIndex`'s read of the same bytes (`:1133-1135`): the kernel orders them
-  through the scalar unit (SetFlag/WaitFlag<V_S> at `:1140-1141`, then it issues the copy), an
-  order the model's race checker does not count (V -> S -> MTE2): by that reading not a kernel
-  bug (not confirmed on a device). swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
+  (runs of their own) both variants' counted rows are bit-exact or differ as above, and no rule
+  is broken: the x copy-in after `ProcessGroupIndexTiling`'s `tBufPool.Reset()` (`:1145`)
+  writes the bytes `VFProcessGroupIndex` read (`:1133-1135`), ordered through the scalar unit
+  (SetFlag/WaitFlag<V_S> at `:1140-1141`, then the scalar issues the copy: V -> S -> MTE2),
+  which the race checker counts since 2026-12-07 (`ascendc_cpu_hb.h` JoinInto: a wait of S
+  orders every pipe's later instructions, our reading of asc-devkit's pages on the Scalar unit
+  and SetFlag/WaitFlag; before it, these runs reported that copy-in as a race).
+  swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
   run in its form without weight (the CPU model has Ascend 950's Subs, `op_kernel/
   swiglu_group_quant_grad.h:252`; the checker leaves out the optional grad_weight output, a null
   address, as it leaves out optional inputs): outside the tolerance in every dtype, traced:

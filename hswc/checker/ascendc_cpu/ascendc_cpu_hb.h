@@ -18,7 +18,11 @@
 // the later one is a violation (with --keep-going reported once per operand and
 // pair of pipes, and the run goes on as if the pipes had been synchronised there).
 // Accesses of one pipe are in program order.
-// Scalar GetValue/SetValue accesses are not checked.
+// Scalar GetValue/SetValue accesses are not checked, and orders only a kernel's own waits of
+// S: under --cce-auto-sync=on BiSheng also inserts V/MTE2/MTE3 <-> S syncs around GetValue and
+// SetValue (asc-devkit docs, 同步控制/核内同步/关键特性说明.md, 表3 and 多流水同步), where it
+// places them is not documented, and the model adds none, so a copy ordered after a vector call
+// by such an inserted V -> S sync alone is reported as a race.
 //
 // Vector calls among themselves (--auto-sync off, Atlas A2/A3 only): one pipe's instructions
 // are issued in order, but on NPU architecture 2201 a vector instruction that reads what an
