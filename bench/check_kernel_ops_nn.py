@@ -351,7 +351,10 @@ what each kernel computes.
   it presumably works on the hardware, but no document says so. A row max below 127 / FLT_MAX
   (about 3.7e-37) makes `127 / max` inf and the row's quotients NaN, which the README's
   max / 127 does not (the inputs are drawn so that every row has an element of x >= 1/16:
-  hswc.checker.quantized).
+  hswc.checker.quantized). Under --auto-sync off its dynamic rows are ordered: the scalar's
+  V_S wait before `tempRes.GetValue(0)` (`op_kernel/gelu_quant_base.h:205-209`) orders
+  WholeReduceMax before the Muls the scalar issues next (`gelu_dynamic_quant.h:259`; one
+  unordered pair before the race checker counted waits of the scalar unit, 2026-12-07).
   On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) now runs on the CPU
   model: its MicroAPI Casts f32 -> half CAST_ODD -> int8 CAST_RINT / CAST_ROUND
   (`arch35/gelu_dynamic_quant_regbase.h:332-333`; Reg Cast.md table 6, saturating under the
