@@ -351,7 +351,10 @@ what each kernel computes.
   it presumably works on the hardware, but no document says so. A row max below 127 / FLT_MAX
   (about 3.7e-37) makes `127 / max` inf and the row's quotients NaN, which the README's
   max / 127 does not (the inputs are drawn so that every row has an element of x >= 1/16:
-  hswc.checker.quantized).
+  hswc.checker.quantized). Under --auto-sync off its dynamic rows are ordered: the scalar's
+  V_S wait before `tempRes.GetValue(0)` (`op_kernel/gelu_quant_base.h:205-209`) orders
+  WholeReduceMax before the Muls the scalar issues next (`gelu_dynamic_quant.h:259`; one
+  unordered pair before the race checker counted waits of the scalar unit, 2026-12-07).
   On Ascend 950 the kernel (`op_kernel/gelu_quant_apt.cpp`, `arch35/`) now runs on the CPU
   model: its MicroAPI Casts f32 -> half CAST_ODD -> int8 CAST_RINT / CAST_ROUND
   (`arch35/gelu_dynamic_quant_regbase.h:332-333`; Reg Cast.md table 6, saturating under the
@@ -429,8 +432,9 @@ what each kernel computes.
   -0 in f32 (a tie to even), and -0 * inf is NaN, as f32 arithmetic gives it (numpy's float32
   x0 * sigmoid(x0) * x1 is NaN too); the reference, the exact function, keeps the sign: -inf.
   Its group_index runs have verdicts since the model has int64 lanes (MicroAPI Add, Sub, Adds,
-  ReduceSum: `hswc/checker/ascendc_cpu/ascendc_cpu_micro_int64.h`); they break one rule, as
-  swiglu_group_quant's do (below). Above the sweep's sizes (f32 n = 253954)
+  ReduceSum: `hswc/checker/ascendc_cpu/ascendc_cpu_micro_int64.h`); they break no rule since the
+  race checker counts the kernel's V -> S -> MTE2 order, as swiglu_group_quant's (below). Above
+  the sweep's sizes (f32 n = 253954)
   a DataCopyPad write races with an earlier vector read (not traced). No LocalMemBar rule
   broken: its VFs store and load different bytes (a short row's whole-register LoadAlign
   reaching past its buffer is not counted). swiglu_group_quant is hsg.swiglu_group_quant,
@@ -448,12 +452,14 @@ what each kernel computes.
   docstring states). ops-nn's own golden (`tests/assets/golden.py:194-203`, _round_pow2: the
   uint8 and 32-bit wrap) computes what the kernel does: the reference's choice, not a kernel
   bug. A block whose SwiGLU holds an inf (and no NaN) agrees: 0xff, inv -inf. With group_index
-  (runs of their own) both variants' counted rows are bit-exact or differ as above, and the model
-  reports the x copy-in after `ProcessGroupIndexTiling`'s `tBufPool.Reset()` (`:1145`) as
-  racing `VFProcessGroupIndex`'s read of the same bytes (`:1133-1135`): the kernel orders them
-  through the scalar unit (SetFlag/WaitFlag<V_S> at `:1140-1141`, then it issues the copy), an
-  order the model's race checker does not count (V -> S -> MTE2): by that reading not a kernel
-  bug (not confirmed on a device). swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
+  (runs of their own) both variants' counted rows are bit-exact or differ as above, and no rule
+  is broken: the x copy-in after `ProcessGroupIndexTiling`'s `tBufPool.Reset()` (`:1145`)
+  writes the bytes `VFProcessGroupIndex` read (`:1133-1135`), ordered through the scalar unit
+  (SetFlag/WaitFlag<V_S> at `:1140-1141`, then the scalar issues the copy: V -> S -> MTE2),
+  which the race checker counts since 2026-12-07 (`ascendc_cpu_hb.h` JoinInto: a wait of S
+  orders every pipe's later instructions, our reading of asc-devkit's pages on the Scalar unit
+  and SetFlag/WaitFlag; before it, these runs reported that copy-in as a race).
+  swiglu_group_quant_grad is hsg.swiglu_group_quant_grad,
   run in its form without weight (the CPU model has Ascend 950's Subs, `op_kernel/
   swiglu_group_quant_grad.h:252`; the checker leaves out the optional grad_weight output, a null
   address, as it leaves out optional inputs): outside the tolerance in every dtype, traced:

@@ -4,6 +4,9 @@ right kernel and each seeded mistake:
 
 - an event id reused in flight: the y buffers' MTE3_V ids from FetchEventID (both 0, each set at
   the start) are reported at both SetFlag lines, on every SoC;
+- x's next copy-in (MTE2) ordered after the vector calls that read x only through the scalar
+  unit (a V_S wait, then GetValue) is no race, on either SoC family: the scalar issues the copy
+  after its wait; with nothing ordering them it is one, named at the copy-in;
 - a vector read-after-write with no PipeBarrier<PIPE_V> (Maxs, then Mins reading its result) is
   reported at both calls under --auto-sync off on Atlas A2/A3, and not under the default
   --auto-sync on (BiSheng inserts the barrier) nor on Ascend 950 (its hardware orders them).
@@ -50,6 +53,9 @@ CASES = {
     "no_barrier_auto_sync_on": _seeded("SEEDED_NO_VECTOR_BARRIER", "f16", auto_sync=True),
     "no_barrier_950": _seeded("SEEDED_NO_VECTOR_BARRIER", "f16", soc="ascend950"),
     "fetched_ids_950": _seeded("SEEDED_FETCHED_EVENT_IDS", "f16", soc="ascend950"),
+    "scalar_order": _seeded("SCALAR_ORDERS_X_READ", "f32"),
+    "scalar_order_950": _seeded("SCALAR_ORDERS_X_READ", "f32", soc="ascend950"),
+    "unordered_x_read": _seeded("SEEDED_UNORDERED_X_READ", "f32"),
 }
 
 
@@ -138,6 +144,28 @@ def test_a_missing_vector_barrier_is_no_rule_where_something_orders_the_calls(
     in hardware (the option is taken and checks nothing more there)."""
     report = _report(plans, name)
     assert report.passed, report.format()
+
+
+@pytest.mark.parametrize("name", ["scalar_order", "scalar_order_950"])
+def test_a_scalar_wait_orders_the_vector_reads_before_the_next_copy_in(
+        plans: dict[str, Plan], name: str) -> None:
+    """V -> S -> MTE2: SetFlag / WaitFlag<V_S> and a GetValue of y, no V_MTE2 flag. At f32 2561
+    every core copies two chunks of x into one buffer, so the second copy-in writes the bytes
+    the first chunk's Maxs read; the scalar issued it after its wait for V."""
+    report = _report(plans, name)
+    assert report.passed, report.format()
+    assert {o.size for o in report.outcomes} == set(SOME)
+
+
+def test_a_copy_in_unordered_after_the_vector_reads_is_a_race(plans: dict[str, Plan]) -> None:
+    """The same kernel with no V_S wait: the second chunk's copy-in races with Maxs's read."""
+    report = _report(plans, "unordered_x_read")
+    ((rule, runs),) = report.rules_broken()
+    assert rule.api == "DataCopyPad" and rule.category == "unsynchronised pipes"
+    assert re.match(r"write of dst \(UB byte \d+\) races with an earlier read by V \(vector\): "
+                    r"V->MTE2 needs ", rule.rule), rule.rule
+    assert [o.size for o in runs] == [2561]  # at 129 every core copies one chunk
+    assert _values_exact(report) and not report.passed
 
 
 def test_the_command_line_takes_auto_sync_on_or_off(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,17 @@
 //                             result: right only where the compiler inserts it (BiSheng's
 //                             default --cce-auto-sync=on) or the hardware orders vector calls
 //                             (Ascend 950)
+//   SEEDED_UNORDERED_X_READ   nothing orders x's next copy-in (MTE2) after the vector calls that
+//                             read x: no V_MTE2 flag, no scalar wait
+// And a variant that is right: with SCALAR_ORDERS_X_READ, x's next copy-in is ordered after the
+// vector calls by the scalar unit instead of a V_MTE2 flag: SetFlag / WaitFlag<HardEvent::V_S>,
+// then the scalar reads y's first element (GetValue), as ops-nn's swiglu_group_quant does
+// before its x copy-ins; the scalar issues the next copy-in only after its wait.
+#if defined(SCALAR_ORDERS_X_READ) || defined(SEEDED_UNORDERED_X_READ)
+#define X_READ_FLAG 0  // no V_MTE2 flag orders x's copy-in after its read
+#else
+#define X_READ_FLAG 1
+#endif
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -43,7 +54,12 @@ public:
         pipe_.InitBuffer(yBuf_[0], ubFactor_ * sizeof(T));
         pipe_.InitBuffer(yBuf_[1], ubFactor_ * sizeof(T));
         xCopied_ = pipe_.AllocEventID<HardEvent::MTE2_V>();
+#if X_READ_FLAG
         xRead_ = pipe_.AllocEventID<HardEvent::V_MTE2>();
+#endif
+#if defined(SCALAR_ORDERS_X_READ)
+        vDone_ = pipe_.AllocEventID<HardEvent::V_S>();
+#endif
         yWritten_ = pipe_.AllocEventID<HardEvent::V_MTE3>();
 #if defined(SEEDED_FETCHED_EVENT_IDS)
         yCopied_[0] = pipe_.FetchEventID<HardEvent::MTE3_V>();
@@ -52,7 +68,9 @@ public:
         yCopied_[0] = pipe_.AllocEventID<HardEvent::MTE3_V>();
         yCopied_[1] = pipe_.AllocEventID<HardEvent::MTE3_V>();
 #endif
+#if X_READ_FLAG
         SetFlag<HardEvent::V_MTE2>(xRead_);  // x's buffer starts free
+#endif
         SetFlag<HardEvent::MTE3_V>(yCopied_[0]);  // and so do both of y's
         SetFlag<HardEvent::MTE3_V>(yCopied_[1]);
     }
@@ -66,7 +84,9 @@ public:
             const DataCopyExtParams params{1, static_cast<uint32_t>(cur * sizeof(T)), 0, 0, 0};
             LocalTensor<T> x = xBuf_.Get<T>();
             LocalTensor<T> y = yBuf_[i % 2].template Get<T>();
+#if X_READ_FLAG
             WaitFlag<HardEvent::V_MTE2>(xRead_);
+#endif
             DataCopyPad(x, xGm_[i * ubFactor_], params, DataCopyPadExtParams<T>{false, 0, 0, T(0)});
             SetFlag<HardEvent::MTE2_V>(xCopied_);
             WaitFlag<HardEvent::MTE2_V>(xCopied_);
@@ -76,17 +96,30 @@ public:
             PipeBarrier<PIPE_V>();
 #endif
             Mins(y, y, hi_, cur);
+#if X_READ_FLAG
             SetFlag<HardEvent::V_MTE2>(xRead_);
+#elif defined(SCALAR_ORDERS_X_READ)
+            SetFlag<HardEvent::V_S>(vDone_);
+            WaitFlag<HardEvent::V_S>(vDone_);
+            first_ = y.GetValue(0);
+#endif
             SetFlag<HardEvent::V_MTE3>(yWritten_);
             WaitFlag<HardEvent::V_MTE3>(yWritten_);
             DataCopyPad(yGm_[i * ubFactor_], y, params);
             SetFlag<HardEvent::MTE3_V>(yCopied_[i % 2]);
         }
+#if X_READ_FLAG
         WaitFlag<HardEvent::V_MTE2>(xRead_);
+#endif
         WaitFlag<HardEvent::MTE3_V>(yCopied_[0]);
         WaitFlag<HardEvent::MTE3_V>(yCopied_[1]);
         pipe_.ReleaseEventID<HardEvent::MTE2_V>(xCopied_);
+#if X_READ_FLAG
         pipe_.ReleaseEventID<HardEvent::V_MTE2>(xRead_);
+#endif
+#if defined(SCALAR_ORDERS_X_READ)
+        pipe_.ReleaseEventID<HardEvent::V_S>(vDone_);
+#endif
         pipe_.ReleaseEventID<HardEvent::V_MTE3>(yWritten_);
 #if !defined(SEEDED_FETCHED_EVENT_IDS)
         pipe_.ReleaseEventID<HardEvent::MTE3_V>(yCopied_[0]);
@@ -104,10 +137,12 @@ private:
     TEventID xRead_ = 0;
     TEventID yWritten_ = 0;
     TEventID yCopied_[2] = {0, 0};
+    TEventID vDone_ = 0;
     int64_t length_ = 0;
     int64_t ubFactor_ = 0;
     T lo_;
     T hi_;
+    T first_;  // a vector result the scalar reads (SCALAR_ORDERS_X_READ)
 };
 
 }  // namespace checker_fixture

@@ -13,11 +13,16 @@
 // every UB access ticks its pipe's own entry, and every UB byte remembers its
 // last write and the last read of each pipe. Two accesses of the same byte
 // from different pipes, at least one a write, must be ordered by
-// happens-before (transitively: V -> MTE3 -> MTE2 orders V before MTE2), or
+// happens-before (transitively: V -> MTE3 -> MTE2 orders V before MTE2, and so does a wait of
+// the scalar unit, which issues every pipe's instructions: V -> S -> MTE2, JoinInto), or
 // the later one is a violation (with --keep-going reported once per operand and
 // pair of pipes, and the run goes on as if the pipes had been synchronised there).
 // Accesses of one pipe are in program order.
-// Scalar GetValue/SetValue accesses are not checked.
+// Scalar GetValue/SetValue accesses are not checked, and orders only a kernel's own waits of
+// S: under --cce-auto-sync=on BiSheng also inserts V/MTE2/MTE3 <-> S syncs around GetValue and
+// SetValue (asc-devkit docs, 同步控制/核内同步/关键特性说明.md, 表3 and 多流水同步), where it
+// places them is not documented, and the model adds none, so a copy ordered after a vector call
+// by such an inserted V -> S sync alone is reported as a race.
 //
 // Vector calls among themselves (--auto-sync off, Atlas A2/A3 only): one pipe's instructions
 // are issued in order, but on NPU architecture 2201 a vector instruction that reads what an
@@ -113,14 +118,36 @@ ASCENDC_CPU_FN void VecDoneUpTo(uint32_t e)
     }
 }
 
-/// Pipe p waits for what `c` says happened (WaitFlag, DeQue, AllocTensor).
+/// Pipe p waits for what `c` says happened (WaitFlag, DeQue, AllocTensor, Mutex::Lock).
+///
+/// A wait of the scalar pipe S (WaitFlag<X_S>, Lock<PIPE_S>) orders X's earlier instructions
+/// before every pipe's later ones, not only S's: X -> S -> MTE2, V, MTE3. asc-devkit documents
+/// the premises: the Scalar unit issues every other instruction, in program order, into the
+/// other pipes' instruction queues (docs/zh/guide/编程指南/高级编程/硬件实现/基本架构.md,
+/// 典型的指令流: 其他指令会被Scalar单元调度到独立的分类序列, 然后再被对应的执行单元执行; and
+/// 编程模型/AI-Core-SIMD编程/抽象硬件架构.md: Scalar ... 把矢量计算、矩阵计算、数据搬运、同步指令发射给对应单元执行);
+/// SetFlag<X_S> takes effect once X's earlier reads and writes are complete, and WaitFlag<X_S>
+/// blocks S's later instructions until then (SetFlag-WaitFlag(ISASI).md, 功能说明). So an
+/// instruction the scalar issues after its wait starts after X's earlier accesses. That this
+/// order is an ordering of the other pipes is our reading of those pages: no page states it as
+/// such (核内同步能力概述.md's table lists only the direct pairs). ops-nn relies on it, e.g.
+/// swiglu_group_quant_base.h's ProcessGroupIndexTiling (a V_S wait, GetValue, then the x
+/// copy-ins into the same TBufPool bytes with no V_MTE2 flag).
 ASCENDC_CPU_FN void JoinInto(Pipe p, const Clock& c)
 {
-    if (p != Pipe::kNone) {
-        Rt().pipeClock[static_cast<int>(p)].Join(c);
-        if (p == Pipe::kV) {
-            VecDoneUpTo(c.t[kV]);
+    if (p == Pipe::kNone) {
+        return;
+    }
+    Runtime& rt = Rt();
+    if (p == Pipe::kS) {
+        for (Clock& issued : rt.pipeClock) {
+            issued.Join(c);
         }
+    } else {
+        rt.pipeClock[static_cast<int>(p)].Join(c);
+    }
+    if (p == Pipe::kV || p == Pipe::kS) {
+        VecDoneUpTo(c.t[kV]);
     }
 }
 
