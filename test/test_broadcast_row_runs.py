@@ -104,9 +104,14 @@ def test_without_the_aligned_tiling_the_interpreter_refuses_the_runs(
     core) a core's first run after a row boundary starts off a 32-byte block, and the interpreter
     refuses that DataCopyPad as the hardware would."""
     import hswc.vectorizer.broadcast_copy as broadcast_copy
+    from hswc import choice_store
+    from hswc.passes import schedule_choice
     from hswc.runner import KernelError
 
     monkeypatch.setattr(broadcast_copy, "block_align", lambda broadcast, dtypes: 1)
+    # a choice made with the alignment off is kept from the process's and the tools' stores
+    monkeypatch.setattr(choice_store, "store", None)
+    monkeypatch.setattr(schedule_choice, "_chosen", {})
     out, operand = (20, 80), (80,)
     x, b = _values(out, DTYPES["f16"], 5), _values(operand, DTYPES["f16"], 6)
     kernel = compile_text(generic("bias", out, operand, "d1", "f16", "addf"), level="ascend",

@@ -9,6 +9,7 @@ the choice is modelled again and nothing fails or prints.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -80,6 +81,7 @@ def test_a_saved_choice_is_taken_without_modelling(store: FileStore,
 def test_a_damaged_or_stale_file_is_modelled_again_and_rewritten(
         store: FileStore, damage: bytes) -> None:
     expected = _choose()
+    store.save()  # the journal merged into the file and removed, as at a run's end
     schedule_choice._chosen.clear()
     key = next(iter(store.choices))
     text = damage.replace(b"CODE", choice_cache.code_state().encode()).replace(
@@ -276,3 +278,144 @@ def test_the_row_choice_follows_the_model_and_is_kept_byte_identical(
     _edit(store, key, index)
     monkeypatch.setattr(row_schedule_choice, "lowered_kernel", _no_model)
     assert str(compile_text(LONG_SOFTMAX, level="ascend").module) == first
+
+
+# Processes running at once share their choices through the journal (hswc.tools.choice_cache).
+
+DRIVER = """
+import sys
+from pathlib import Path
+from hswc.tools.choice_cache import FileStore
+store = FileStore(Path(sys.argv[1]))
+for line in sys.stdin:
+    command, *args = line.split()
+    if command == "record":
+        store.record(args[0], int(args[1]), float(args[2]))
+    elif command == "many":
+        for n in range(int(args[1])):
+            store.record(f"{args[0]}{n}", n % 8, n / 4)
+    elif command == "save":
+        store.save()
+    print(store.lookup(args[0]) if command == "lookup" else "done", flush=True)
+"""
+"""A process keeping a FileStore, told what to do a line at a time on its standard input."""
+
+
+class _Process:
+    def __init__(self, path: Path):
+        self.process = subprocess.Popen([sys.executable, "-c", DRIVER, str(path)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+
+    def send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def reply(self) -> str:
+        assert self.process.stdout is not None
+        return self.process.stdout.readline().strip()
+
+    def ask(self, command: str) -> str:
+        self.send(command)
+        return self.reply()
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        assert self.process.wait(timeout=60) == 0
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def test_processes_running_at_once_take_each_others_choices_as_they_are_made(
+        tmp_path: Path) -> None:
+    """A choice one process records is found by another at once, before either saves; a save
+    merges the journal into the file and removes it, and a process that had read the old
+    journal still finds what was appended after its last read (in the file) and what is
+    appended to a new journal."""
+    path = tmp_path / FILE_NAME
+    first, second = _Process(path), _Process(path)
+    try:
+        assert first.ask("record alpha 3 0.5") == "done"
+        assert second.ask("lookup alpha") == "(3, 0.5)"
+        assert second.ask("record beta 1 0.25") == "done"
+        assert first.ask("lookup beta") == "(1, 0.25)"
+        assert first.ask("lookup gamma") == "None"
+        assert not path.exists()  # shared through the journal alone
+        assert first.ask("record delta 2 1.5") == "done"
+        assert first.ask("save") == "done"
+        assert not path.with_name(choice_cache.JOURNAL_NAME).exists()
+        saved = json.loads(path.read_text())["choices"]
+        assert saved == {_digest("alpha"): [3, 0.5], _digest("beta"): [1, 0.25],
+                         _digest("delta"): [2, 1.5]}
+        assert second.ask("lookup delta") == "(2, 1.5)"  # from the file
+        third = _Process(path)
+        try:
+            assert third.ask("record epsilon 0 2.0") == "done"  # a new journal
+            assert second.ask("lookup epsilon") == "(0, 2.0)"
+            assert third.ask("lookup alpha") == "(3, 0.5)"
+        finally:
+            third.close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_processes_appending_at_once_lose_and_damage_no_line(tmp_path: Path) -> None:
+    """Two processes recording 300 choices each at the same time: a third store finds all 600
+    in the journal, whose every line is whole."""
+    path = tmp_path / FILE_NAME
+    writers = [_Process(path), _Process(path)]
+    try:
+        for prefix, writer in zip("ab", writers, strict=True):
+            writer.send(f"many {prefix} 300")
+        assert [writer.reply() for writer in writers] == ["done", "done"]
+    finally:
+        for writer in writers:
+            writer.close()
+    reader = FileStore(path)
+    for prefix in "ab":
+        for n in range(300):
+            assert reader.lookup(f"{prefix}{n}") == (n % 8, n / 4)
+    lines = path.with_name(choice_cache.JOURNAL_NAME).read_bytes().split(b"\n")
+    assert lines[0].startswith(choice_cache.JOURNAL_HEADER) and lines[-1] == b""
+    assert len(choice_cache.journal_entries(b"\n".join(lines[1:]), reader._loaded())) == 600
+
+
+def test_a_journal_s_damaged_lines_and_other_code_s_are_left_out(tmp_path: Path) -> None:
+    """A damaged line, a line of another state of the code and a line not yet ended are no
+    choice; the lines around them are, and the unended line once it is ended."""
+    path = tmp_path / FILE_NAME
+    code = choice_cache.code_state()
+    journal = path.with_name(choice_cache.JOURNAL_NAME)
+    journal.write_bytes(
+        choice_cache.JOURNAL_HEADER + b"0" * 32 + b"\n"
+        + f"{code} {_digest('good')} 2 0.5\n".encode()
+        + f"{code} {_digest('bad')} two 0.5\n{code} {_digest('bad')}\n".encode()
+        + f"{'0' * 64} {_digest('other')} 2 0.5\n".encode()
+        + f"{code} {_digest('after')} 4 1e-06\n".encode()
+        + f"{code} {_digest('unended')} 5 ".encode())
+    store = FileStore(path)
+    assert store.lookup("good") == (2, 0.5) and store.lookup("after") == (4, 1e-06)
+    assert store.lookup("bad") is None and store.lookup("other") is None
+    assert store.lookup("unended") is None
+    with journal.open("ab") as out:
+        out.write(b"0.75\n")
+    assert store.lookup("unended") == (5, 0.75)
+
+
+def test_a_choice_another_process_made_is_taken_before_it_saves(
+        store: FileStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schedule choice itself: a store that read nothing of the file (there is none yet)
+    takes another store's choice from the journal without modelling a candidate."""
+    first = _choose()
+    assert not store.path.exists()
+    schedule_choice._chosen.clear()
+    other = FileStore(store.path)  # another process's store
+    monkeypatch.setattr(choice_store, "store", other)
+    monkeypatch.setattr(schedule_choice, "modelled_times", _no_model)
+    assert _choose() == first
+    assert not other.new

@@ -1150,10 +1150,11 @@ def _lowered_without_cache(*argv: str | Path) -> str:
     return off.stdout
 
 
-CACHE_FILES = ("schedule-choices.json",
+CACHE_FILES = ("schedule-choices.json", "schedule-choices.journal",
                f"dataclass-code.{sys.implementation.cache_tag}-"
                f"{importlib.util.MAGIC_NUMBER.hex()}.marshal")
-"""The tools' two cache files (hswc.tools.choice_cache, hswc.tools.dataclass_code_cache)."""
+"""The tools' cache files (hswc.tools.choice_cache's file and journal,
+hswc.tools.dataclass_code_cache)."""
 
 
 @pytest.mark.parametrize("damage", ["fifo", "dev-zero", "nested-json", "huge", "lock-fifo"])

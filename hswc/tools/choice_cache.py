@@ -14,10 +14,21 @@ every file of the hswc package and of xDSL's `__init__.py` (as Python trusts a s
 and time for its bytecode), with Python's version: any edit or reinstall makes the file's
 choices stale, and they are modelled again. The file is read at the first choice of a run and,
 when the run made new choices, merged under a lock and written atomically at exit (at most
-MAX_ENTRIES, the most recent kept: hswc.tools.cache_folder). A missing, damaged, unwritable or
-unreadable file (a FIFO, /dev/zero, JSON nested too deeply to read) only costs the time it
-saves; a kernel is the same with or without it. A choice read from the file is validated as a
-fresh one is (hswc.passes.schedule_choice), and modelled again if it fails.
+MAX_ENTRIES, the most recent kept: hswc.tools.cache_folder).
+
+Processes running at once (the test suite's xdist workers, the tools its doc blocks start, a
+build running several tools) also share their choices while they run, through a journal beside
+the file (JOURNAL_NAME): each choice made is appended to it at once, as a line of the code's
+digest, the key's digest, the candidate and its time, under the file's lock, and a key the
+process does not hold is looked for in the lines appended since it last read the journal. A
+journal's first line names it by a random token. A save at exit merges the journal's lines of
+its code into the file with its own and removes the journal; a reader that then finds another
+journal (another token) reads the file again, and the new journal from its start.
+
+A missing, damaged, unwritable or unreadable file or journal (a FIFO, /dev/zero, JSON nested
+too deeply to read, a damaged line) only costs the time it saves; a kernel is the same with or
+without it. A choice read from either is validated as a fresh one is
+(hswc.passes.schedule_choice), and modelled again if it fails.
 """
 
 from __future__ import annotations
@@ -25,7 +36,9 @@ from __future__ import annotations
 import atexit
 import hashlib
 import json
+import math
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -34,6 +47,7 @@ import xdsl
 import hswc
 from hswc import choice_store
 from hswc.tools.cache_folder import (
+    MAX_FILE_BYTES,
     cache_folder,
     merged,
     merging_lock,
@@ -42,6 +56,14 @@ from hswc.tools.cache_folder import (
 )
 
 FILE_NAME = "schedule-choices.json"
+
+JOURNAL_NAME = "schedule-choices.journal"
+"""The choices of processes still running (the module docstring), beside FILE_NAME."""
+
+JOURNAL_HEADER = b"hswc schedule choices journal "
+"""A journal's first line: this, a random token of 32 hex digits and a line break."""
+
+HEADER_BYTES = len(JOURNAL_HEADER) + 33
 
 MAX_ENTRIES = 4096
 """The file keeps at most this many choices: beyond it, a save keeps the most recent
@@ -95,26 +117,111 @@ def _digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def _hex(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def journal_entries(data: bytes, code: str) -> dict[str, Entry]:
+    """The choices of `code` in journal lines (a damaged line is left out)."""
+    found: dict[str, Entry] = {}
+    for line in data.split(b"\n"):
+        fields = line.split(b" ")
+        if len(fields) != 4 or fields[0] != code.encode():
+            continue
+        try:
+            key, candidate, time = fields[1].decode(), int(fields[2]), float(fields[3])
+        except ValueError:  # a damaged line
+            continue
+        if _hex(key) and candidate >= 0 and math.isfinite(time):
+            found[key] = (candidate, time)
+    return found
+
+
 class FileStore:
-    """hswc.choice_store.ChoiceStore over one cache file."""
+    """hswc.choice_store.ChoiceStore over one cache file and its journal."""
 
     def __init__(self, path: Path):
         self.path = path
+        self.journal = path.with_name(JOURNAL_NAME)
         self.code: str | None = None
         self.choices: dict[str, Entry] = {}
         self.used: set[str] = set()
         self.new: dict[str, Entry] = {}
+        self.header: bytes | None = None
+        """The first line of the journal last read; `offset`, how far it was read."""
+        self.offset = 0
 
     def _loaded(self) -> str:
         if self.code is None:
             self.code = code_state()
             self.choices = load(self.path, self.code)
+            self._catch_up()
         return self.code
+
+    def _catch_up(self) -> None:
+        """The choices other processes appended to the journal since it was last read (the
+        file read again first when the journal is another than the one read before)."""
+        code = self._loaded()
+        try:
+            handle = os.open(self.journal, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if self.header is not None:  # merged into the file by a save, and removed
+                self.choices.update(load(self.path, code))
+                self.header = None
+            return
+        except OSError:
+            return
+        try:
+            status = os.fstat(handle)
+            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+                return
+            header = os.pread(handle, HEADER_BYTES, 0)
+            if len(header) < HEADER_BYTES or not header.startswith(JOURNAL_HEADER):
+                return
+            if header != self.header:
+                if self.header is not None:  # merged into the file by a save, and removed
+                    self.choices.update(load(self.path, code))
+                self.header, self.offset = header, HEADER_BYTES
+            data = os.pread(handle, max(status.st_size - self.offset, 0), self.offset)
+        except OSError:
+            return
+        finally:
+            os.close(handle)
+        whole = data.rfind(b"\n") + 1  # a line still being appended is read next time
+        self.choices.update(journal_entries(data[:whole], code))
+        self.offset += whole
+
+    def _append(self, key: str, entry: Entry) -> None:
+        """`entry` appended to the journal under the file's lock (a journal that is not a
+        regular file, or is full, is left alone)."""
+        line = f"{self._loaded()} {key} {entry[0]} {entry[1]!r}\n".encode()
+        with merging_lock(self.path) as locked:
+            if not locked:
+                return
+            try:
+                handle = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT
+                                 | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            except OSError:
+                return
+            try:
+                status = os.fstat(handle)
+                if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+                    return
+                if status.st_size == 0:
+                    line = JOURNAL_HEADER + os.urandom(16).hex().encode() + b"\n" + line
+                os.write(handle, line)
+            except OSError:
+                return
+            finally:
+                os.close(handle)
 
     def lookup(self, key: str) -> Entry | None:
         self._loaded()
         digest = _digest(key)
         found = self.choices.get(digest)
+        if found is None:
+            self._catch_up()
+            found = self.choices.get(digest)
         if found is not None:
             self.used.add(digest)
         return found
@@ -124,21 +231,27 @@ class FileStore:
         digest = _digest(key)
         self.choices[digest] = self.new[digest] = (candidate, time)
         self.used.add(digest)
+        self._append(digest, (candidate, time))
 
     def save(self) -> None:
-        """Merge this run's new choices into the file, under its lock (tools saving at once
-        each keep the others' choices); errors are ignored (the next run models them
-        again)."""
+        """Merge this run's new choices and the journal's into the file, under its lock
+        (tools saving at once each keep the others' choices), then remove the journal; errors
+        are ignored (the next run models them again)."""
         if not self.new:
             return
         code = self._loaded()
         with merging_lock(self.path) as locked:
             if not locked:
                 return
-            table = merged(load(self.path, code), self.new, self.used, MAX_ENTRIES)
+            journal = read_cache_file(self.journal)
+            others = {} if journal is None else journal_entries(journal, code)
+            table = merged(load(self.path, code), {**others, **self.new}, self.used,
+                           MAX_ENTRIES)
             data = json.dumps({"code": code, "choices": {k: list(v) for k, v in table.items()}})
             try:
                 write_atomically(self.path, data.encode())
+                if journal is not None:
+                    os.unlink(self.journal)
             except OSError:
                 return
         self.new.clear()
