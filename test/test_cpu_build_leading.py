@@ -5,19 +5,23 @@ the cores (hswc.passes.row_split: f32 partials in GM, then the combining kernel)
 g++ -Wall -Wextra -Werror against the CPU model of AscendC (hswc/checker/ascendc_cpu; Atlas A2
 and Ascend 950's column) and run with --auto-sync off on every core the tiling uses, several
 chunks a core: bit for bit what the interpreter gives at the ascend level, and within
-PyTorch's tolerance of the float64 model."""
+PyTorch's tolerance of the float64 model; and a kernel writing an element output beside the
+channel sum (two GM outputs)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_build import Build, build, run_recorded
+from cpu_build import AUTO_SYNC_OFF, Build, build, run_recorded, tiling_bytes
 from test_leading_reductions import SUM_NHW, bn_inputs, bn_reference, bn_sums
+from test_padded_runs import beside, beside_expected
 
 from hswc import runner, soc_api
 from hswc.reference import compare_tolerance
+from hswc.rows import read_rows
 
 CASES = {  # case: (N, C, H, W), dtype, SoC, UB bytes (small enough for several chunks a core)
     "bn_sums_f32": ((3, 37, 4, 8), "f32", "ascend910b", 16384),
@@ -133,4 +137,75 @@ def test_cpu_build_of_a_split_reduction_equals_the_interpreter(
     assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
     exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(np.float32)
     within = compare_tolerance(on_cpu, exact)
+    assert within.equal, within.summary()
+
+
+BESIDE = {"centred_f32_7x7": ((8, 16, 7, 7), "f32", "centred"),
+          "product_f16": ((2, 61, 4, 4), "f16", "product")}
+"""An element output beside the channel sum (test_padded_runs' `beside`): x - s[c] over runs
+of 49 f32 padded to 56, x * g in f16 over runs of 16; the kernel's two GM outputs in its row
+description's order (the sum first)."""
+BESIDE_UB = 16384
+
+
+def _beside_inputs(case: str) -> tuple[list[np.ndarray], str]:
+    shape, dtype, form = BESIDE[case]
+    rng = np.random.default_rng(sum(shape))
+    inputs = [rng.standard_normal(shape).astype(np.float32).astype(
+        np.float16 if dtype == "f16" else np.float32) for _ in range(2)]
+    return inputs, beside(shape, dtype, form).replace(f"@{form}(", f"@{case}(", 1)
+
+
+@pytest.fixture(scope="module")
+def beside_executables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from hswc.backend.source import kernel_source
+
+    directory = tmp_path_factory.mktemp("beside_cpu_build")
+    builds = {}
+    for case in BESIDE:
+        _inputs, text = _beside_inputs(case)
+        source = directory / f"{case}.cpp"
+        module = runner.compile_text(text, core_num=CORES, ub_size=BESIDE_UB).module
+        source.write_text(kernel_source(module))
+        builds[case] = Build(source, directory / case, (
+            f"-DHSWC_KERNEL_ENTRY={case}", "-DHSWC_GM_INPUTS=2", "-DHSWC_GM_OUTPUTS=2"))
+    build(list(builds.values()))
+    return {case: b.output for case, b in builds.items()}
+
+
+@pytest.mark.parametrize("case", list(BESIDE))
+def test_cpu_build_of_an_element_output_beside_the_sum_equals_the_interpreter(
+        case: str, beside_executables: dict[str, Path], tmp_path: Path) -> None:
+    """Both outputs of the C++ kernel, run on 2 cores, several chunks a core, bit for bit the
+    interpreter's at the ascend level; the element output bit-equal to numpy, the sum within
+    tolerance of float64."""
+    inputs, text = _beside_inputs(case)
+    _shape, _dtype, form = BESIDE[case]
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES, ub_size=BESIDE_UB)
+    result = kernel.run(*inputs)
+    (record,) = result.tilings
+    assert record is not None
+    assert int(record["ubFactor"]) < int(record["blockFactor"]), "several chunks a core"
+    (tiling := tmp_path / "tiling.bin").write_bytes(tiling_bytes(record))
+    command = [str(beside_executables[case]), "--tiling-key", str(record["tilingKey"]),
+               "--block-dim", str(record["usedCoreNum"]), "--ub-size", str(BESIDE_UB),
+               "--tiling-file", str(tiling)]
+    for i, array in enumerate(inputs):
+        array.tofile(tmp_path / f"in{i}.bin")
+        command += ["--input", str(tmp_path / f"in{i}.bin")]
+    (rows,) = [read_rows(op) for op in kernel.module.walk()
+               if op.name == "func.func" and read_rows(op) is not None]
+    assert rows is not None and rows.outputs == ("row", "element")
+    element, total = (np.asarray(v) for v in result.outputs)
+    for i, want in enumerate((total, element)):
+        command += ["--output", str(tmp_path / f"y{i}.bin"), "--output-bytes", str(want.nbytes)]
+    done = subprocess.run([*command, *AUTO_SYNC_OFF], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    for i, want in enumerate((total, element)):
+        on_cpu = np.fromfile(tmp_path / f"y{i}.bin", dtype=want.dtype)
+        assert on_cpu.tobytes() == want.reshape(-1).tobytes(), f"{case}: output {i}"
+    want_element, want_total = beside_expected(form, *inputs, total)
+    assert element.tobytes() == want_element.tobytes()
+    within = compare_tolerance(total, want_total)
     assert within.equal, within.summary()

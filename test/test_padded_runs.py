@@ -9,7 +9,9 @@ an independent numpy model (float64 sum rounded once; the maximum exact), for su
 in f32, f16 and bf16 and a BatchNorm-backward sum with its producers fused; the padded copy
 and the padding's masked Duplicate in the lowered IR; what still stays on the host (element
 operands whose types pad a run to different lengths) says so in a remark; hswc-emit packages
-such a kernel (Atlas A2; Ascend 950 in the sweep), its unit test passing on the CPU model."""
+such a kernel (Atlas A2; Ascend 950 in the sweep), its unit test passing on the CPU model; an
+element output beside the channel sum (x * g and the sum of it, x - s[c] and s) is one kernel,
+right at every level."""
 
 from __future__ import annotations
 
@@ -195,3 +197,94 @@ def test_a_sum_of_padded_runs_is_packaged_and_its_unit_test_passes(
     done = subprocess.run([str(tmp_path / "ut")], capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed", done.stdout + done.stderr
+
+
+def beside(shape: tuple[int, int, int, int], dtype: str, form: str) -> str:
+    """An element output beside the channel sum, returned both, as torch-mlir writes them:
+    `product`: (x * g, (x * g).sum((0, 2, 3))); `centred`: (x - s[None, :, None, None], s)
+    with s = x.sum((0, 2, 3)), the element output reading the sum."""
+    n, c, h, w = shape
+    full, out = f"tensor<{n}x{c}x{h}x{w}x{dtype}>", f"tensor<{c}x{dtype}>"
+    par4 = '["parallel", "parallel", "parallel", "parallel"]'
+    head = f"""
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#ch = affine_map<(n, c, h, w) -> (c)>
+func.func @{form}(%x: {full}, %g: {full}) -> ({full}, {out}) {{
+  %z = arith.constant 0.0 : {dtype}
+  %e = tensor.empty() : {out}
+  %ef = tensor.empty() : {full}
+  %f = linalg.fill ins(%z : {dtype}) outs(%e : {out}) -> {out}
+"""
+    if form == "product":
+        return head + f"""
+  %p = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = {par4}}}
+      ins(%x, %g : {full}, {full}) outs(%ef : {full}) {{
+  ^bb0(%a: {dtype}, %b: {dtype}, %o: {dtype}):
+    %r = arith.mulf %a, %b : {dtype}
+    linalg.yield %r : {dtype}
+  }} -> {full}
+  %s = linalg.generic {{indexing_maps = [#id, #ch],
+      iterator_types = ["reduction", "parallel", "reduction", "reduction"]}}
+      ins(%p : {full}) outs(%f : {out}) {{
+  ^bb0(%a: {dtype}, %acc: {dtype}):
+    %r = arith.addf %a, %acc : {dtype}
+    linalg.yield %r : {dtype}
+  }} -> {out}
+  return %p, %s : {full}, {out}
+}}
+"""
+    return head + f"""
+  %s = linalg.generic {{indexing_maps = [#id, #id, #ch],
+      iterator_types = ["reduction", "parallel", "reduction", "reduction"]}}
+      ins(%x, %g : {full}, {full}) outs(%f : {out}) {{
+  ^bb0(%a: {dtype}, %b: {dtype}, %acc: {dtype}):
+    %r = arith.addf %a, %acc : {dtype}
+    linalg.yield %r : {dtype}
+  }} -> {out}
+  %y = linalg.generic {{indexing_maps = [#id, #ch, #id], iterator_types = {par4}}}
+      ins(%x, %s : {full}, {out}) outs(%ef : {full}) {{
+  ^bb0(%a: {dtype}, %b: {dtype}, %o: {dtype}):
+    %r = arith.subf %a, %b : {dtype}
+    linalg.yield %r : {dtype}
+  }} -> {full}
+  return %y, %s : {full}, {out}
+}}
+"""
+
+
+def beside_expected(form: str, x: np.ndarray, g: np.ndarray, s: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The element output (numpy in the type, from the kernel's own sum `s` for `centred`)
+    and the exact sum rounded once (float64)."""
+    if form == "product":
+        p = x * g
+        return p, p.astype(np.float64).sum(axis=(0, 2, 3)).astype(x.dtype)
+    return x - s[None, :, None, None], x.astype(np.float64).sum(axis=(0, 2, 3)).astype(x.dtype)
+
+
+BESIDE = [((2, 4, 4, 8), "f32", None), ((8, 16, 7, 7), "f32", 56), ((4, 8, 3, 3), "f16", 16)]
+"""Runs of 32 f32 (whole blocks), of 49 f32 padded to 56, of 9 f16 padded to 16."""
+
+
+@pytest.mark.parametrize("form", ["product", "centred"])
+@pytest.mark.parametrize(("shape", "dtype", "padded"), BESIDE)
+def test_an_element_output_beside_the_channel_sum_is_one_kernel_right_at_every_level(
+        shape: tuple[int, int, int, int], dtype: str, padded: int | None, form: str) -> None:
+    """One row kernel writing the sum (a row value) and the element output (its rows' runs
+    written back to their strided places: hswc.interpreter.row_functions `_write`, which the
+    tiled and blocked levels failed at with a numpy broadcast error): the element output
+    bit-equal to numpy, the sum within tolerance of float64, the three levels bit-equal."""
+    rng = np.random.default_rng(sum(shape))
+    x, g = (rng.standard_normal(shape).astype(NUMPY[dtype]) for _ in range(2))
+    results = {}
+    for level in LEVELS:
+        kernel = compile_text(beside(shape, dtype, form), level=level)
+        (rows,) = _strided(kernel)
+        assert (sorted(rows.outputs), rows.padded_run) == (["element", "row"], padded), level
+        element, total = kernel.run(x, g).outputs
+        want_element, want_total = beside_expected(form, x, g, total)
+        assert element.tobytes() == want_element.tobytes(), level
+        within = compare_tolerance(total, want_total)
+        assert within.equal, f"{level}: {within.summary()}"
+        results[level] = element.tobytes() + total.tobytes()
+    assert results["tiled"] == results["blocked"] == results["ascend"]

@@ -54,6 +54,8 @@ def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: in
     numbers = np.arange(start, start + count, dtype=np.int64)
     if kind == "element" and rows.runs > 1:
         at, held = rows.held_indices(start, count)
+        if rows.lanes == 1:  # the body's rows x length, each row its runs one after another
+            value = np.broadcast_to(value, (count, rows.length)).reshape(at.shape)
         gm.reshape(-1)[at[held]] = np.broadcast_to(value, at.shape)[held]
         firsts = rows.row_start(numbers).tolist()
         widths = rows.width(numbers).tolist()
