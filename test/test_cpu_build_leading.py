@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from cpu_build import AUTO_SYNC_OFF, Build, build, run_recorded, tiling_bytes
 from test_leading_reductions import SUM_NHW, bn_inputs, bn_reference, bn_sums
-from test_padded_runs import beside, beside_expected
+from test_padded_runs import NUMPY, beside, beside_expected, reduction
 
 from hswc import runner, soc_api
 from hswc.reference import compare_tolerance
@@ -208,4 +208,61 @@ def test_cpu_build_of_an_element_output_beside_the_sum_equals_the_interpreter(
     want_element, want_total = beside_expected(form, *inputs, total)
     assert element.tobytes() == want_element.tobytes()
     within = compare_tolerance(total, want_total)
+    assert within.equal, within.summary()
+
+
+PADDED_SPLIT = {"padded_split_f32": ((256, 1, 7, 7), "f32", "ascend910b"),
+                "padded_split_f16_950": ((256, 1, 14, 14), "f16", "ascend950")}
+"""One channel of 256 padded runs (49 f32 padded to 56; 196 f16 to 208), split across its runs
+(hswc.passes.row_split: Padded runs): a partial kernel of 64 grouped rows of 4 runs, then a
+kernel of one row of lanes summing the 64 partials."""
+PADDED_SPLIT_UB = 65536
+
+
+@pytest.fixture(scope="module")
+def padded_split_executables(tmp_path_factory: pytest.TempPathFactory
+                             ) -> dict[str, tuple[Path, Path]]:
+    from hswc.backend.source import kernel_source
+
+    directory = tmp_path_factory.mktemp("padded_split_cpu_build")
+    builds: dict[str, tuple[Build, Build]] = {}
+    for case, (shape, dtype, soc) in PADDED_SPLIT.items():
+        text = reduction(shape, dtype, "sum").replace("@sum_nhw(", f"@{case}(", 1)
+        source = directory / f"{case}.cpp"
+        module = runner.compile_text(text, core_num=CORES, ub_size=PADDED_SPLIT_UB,
+                                     soc=soc).module
+        source.write_text(kernel_source(module))
+        builds[case] = tuple(  # type: ignore[assignment]
+            Build(source, directory / entry, (*FLAGS[soc], f"-DHSWC_KERNEL_ENTRY={entry}",
+                                              "-DHSWC_GM_INPUTS=1"))
+            for entry in (f"{case}_partial", case))
+    build([b for pair in builds.values() for b in pair])
+    return {case: (pair[0].output, pair[1].output) for case, pair in builds.items()}
+
+
+@pytest.mark.parametrize("case", list(PADDED_SPLIT))
+def test_cpu_build_of_padded_runs_split_across_their_runs_equals_the_interpreter(
+        case: str, padded_split_executables: dict[str, tuple[Path, Path]],
+        tmp_path: Path) -> None:
+    """The partial kernel's C++ (grouped rows: each row's runs one DataCopyPad, padded in UB)
+    writes the interpreter's partials, the combining kernel's C++ (a row of lanes) reads them
+    and writes the interpreter's sum, bit for bit, within tolerance of float64."""
+    shape, dtype, soc = PADDED_SPLIT[case]
+    text = reduction(shape, dtype, "sum").replace("@sum_nhw(", f"@{case}(", 1)
+    x = np.random.default_rng(7).standard_normal(shape).astype(NUMPY[dtype])
+    kernel = runner.compile_text(text, level="ascend", core_num=CORES,
+                                 ub_size=PADDED_SPLIT_UB, soc=soc)
+    assert "grouped" in str(kernel.module)
+    result = kernel.run(x)
+    first, second = result.tilings
+    assert first is not None and second is not None
+    partial_exe, combine_exe = padded_split_executables[case]
+    partials = run_recorded(partial_exe, first, [x], PADDED_SPLIT_UB, tmp_path / "partial",
+                            output=np.dtype(np.float32), shape=(int(first["totalNum"]),))
+    on_cpu = run_recorded(combine_exe, second, [partials], PADDED_SPLIT_UB,
+                          tmp_path / "combine", output=x.dtype, shape=(shape[1],))
+    want = np.asarray(result.outputs[0])
+    assert on_cpu.tobytes() == want.tobytes(), f"{case}: C++ != interpreter"
+    exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(x.dtype)
+    within = compare_tolerance(on_cpu, exact)
     assert within.equal, within.summary()

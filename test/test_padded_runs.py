@@ -16,6 +16,7 @@ right at every level."""
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import ml_dtypes
@@ -26,7 +27,7 @@ from family_packages import unit_test_array
 from test_leading_reductions import bn_inputs, bn_reference, bn_sums
 
 from hswc.platform import PLATFORMS
-from hswc.reduction_order import padded_runs
+from hswc.reduction_order import padded_runs, reduce_lanes, reduce_rows
 from hswc.reference import compare_tolerance
 from hswc.remarks import collecting
 from hswc.rows import Rows
@@ -288,3 +289,68 @@ def test_an_element_output_beside_the_channel_sum_is_one_kernel_right_at_every_l
         assert within.equal, f"{level}: {within.summary()}"
         results[level] = element.tobytes() + total.tobytes()
     assert results["tiled"] == results["blocked"] == results["ascend"]
+
+
+def _two_stage(x: np.ndarray, parts: int, padded: int) -> np.ndarray:
+    """The sum over N, H, W split across the runs (hswc.reduction_order, the split's two
+    stages), independently of the kernels: piece p of channel c is runs [p * N / parts,
+    +N / parts), each padded with -0.0 to `padded`, summed as a row (reduce_rows); channel c's
+    `parts` partials then summed lane by lane (reduce_lanes), rounded once to x's type."""
+    n, c, h, w = x.shape
+    pieces = x.astype(np.float32).reshape(parts, n // parts, c, h * w).transpose(0, 2, 1, 3)
+    rows = padded_runs(pieces.reshape(parts, c, -1), "addf", n // parts, padded)
+    partials = reduce_rows(rows, "addf")  # (parts, c)
+    return reduce_lanes(partials, "addf").astype(x.dtype)
+
+
+SPLITS = [((128, 2, 7, 7), "f32", 32, 56), ((128, 4, 14, 14), "f16", 16, 208)]
+"""Shape, type, pieces of each row's runs, a run's elements in UB: 2 channels of 128 runs of
+49 f32 on 48 cores in 32 pieces of 4 runs (64 rows); 4 channels of 128 runs of 196 f16 in 16
+pieces of 8 runs."""
+
+
+@pytest.mark.parametrize(("shape", "dtype", "parts", "padded"), SPLITS)
+def test_padded_runs_of_too_few_channels_are_split_across_their_runs_where_the_model_gains(
+        shape: tuple[int, int, int, int], dtype: str, parts: int, padded: int) -> None:
+    """A partial kernel of grouped rows (hswc.rows: each row `runs` / parts whole runs, padded
+    as one kernel's, copied by one DataCopyPad) writing [parts, C] f32 partials, then a kernel
+    of rows of lanes summing each channel's column of them (hswc.passes.row_split: Padded
+    runs): every level bit-equal to the two-stage order's numpy model and within tolerance of
+    float64."""
+    n, c, h, w = shape
+    x = np.random.default_rng(n + c).standard_normal(shape).astype(NUMPY[dtype])
+    want = _two_stage(x, parts, padded)
+    exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(NUMPY[dtype])
+    for level in LEVELS:
+        with collecting() as remarks:
+            kernel = compile_text(reduction(shape, dtype, "sum"), level=level)
+        partial, combining = _strided(kernel)
+        assert partial == Rows(n // parts * h * w, ("element",), ("row",), n // parts,
+                               c * h * w, one_per_chunk=True, padded_run=padded,
+                               grouped=True), level
+        assert (combining.runs, combining.stride, combining.lanes) == (parts, c, 64), level
+        assert any(f"the {n} runs of each of the {c} rows cut in {parts} pieces" in str(r)
+                   for r in remarks), remarks
+        got = kernel.run(x).outputs[0]
+        assert got.tobytes() == want.tobytes(), level
+        within = compare_tolerance(got, exact)
+        assert within.equal, f"{level}: {within.summary()}"
+
+
+def test_padded_runs_stay_one_kernel_where_the_second_launch_costs_more_than_it_gains() -> None:
+    """[8, 16, 7, 7] f32 (16 channels on 48 cores): the split in 4 pieces of 2 runs is timed
+    faster than one kernel but for the second launch (hswc.cost_model: launch_cycles), so it
+    stays one kernel, a remark naming both modelled times."""
+    with collecting() as remarks:
+        kernel = compile_text(reduction((8, 16, 7, 7), "f32", "sum"), level="tiled")
+    assert [r.padded_run for r in _strided(kernel)] == [56]
+    said = [str(r) for r in remarks if "the cost model times one kernel at" in str(r)]
+    assert len(said) == 1 and "the two launches of 4 pieces of its runs at" in said[0], remarks
+
+
+def test_a_grouped_rows_attribute_needs_one_per_chunk_and_runs() -> None:
+    rows = Rows(98, ("element",), ("row",), 2, 784, one_per_chunk=True, padded_run=56,
+                grouped=True)
+    assert Rows.from_attr(rows.to_attr()) == rows
+    with pytest.raises(ValueError, match="`grouped` must be a unit attribute"):
+        Rows.from_attr(replace(rows, one_per_chunk=False).to_attr())

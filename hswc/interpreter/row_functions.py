@@ -61,7 +61,7 @@ def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: in
         widths = rows.width(numbers).tolist()
         return [(first + a * rows.stride, width) for first, width in zip(firsts, widths,
                                                                          strict=True)
-                for a in range(rows.runs)] if rows.lanes > 1 else \
+                for a in range(rows.runs)] if rows.lanes > 1 or rows.grouped else \
             [(a * rows.stride + start * rows.run, count * rows.run) for a in range(rows.runs)]
     if kind == "row" and rows.tail:
         at, held = rows.value_indices(start, count)

@@ -405,7 +405,7 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
             start = _value_start(a, rows, offset)
             last = a.sub(a.add(offset, a.max(size, a.const(1))), a.const(1))
             count = a.sub(a.add(_value_start(a, rows, last), _width(a, rows, last)), start)
-        elif rows.lanes > 1:  # from the first row's first run to the last row's last
+        elif rows.lanes > 1 or rows.grouped:  # from the first row's first run to the last's
             start = _row_start(a, rows, offset)
             last_row = a.sub(a.add(offset, a.max(size, a.const(1))), a.const(1))
             last = _row_start(a, rows, last_row)
@@ -489,7 +489,7 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
     return RowHandles(gm, objects, uniforms, columns, column_vals, row_length=row_length,
-                      first_row=offset if rows.lanes > 1 else None)
+                      first_row=offset if rows.lanes > 1 or rows.grouped else None)
 
 
 class RowChunkEmitter:
@@ -747,9 +747,10 @@ class RowChunkEmitter:
         if self.rows.padded_run is not None:  # each run whole blocks in UB (padded_run)
             run, runs = self.rows.padded_run, self.rows.runs
         between = (self.rows.stride - width) * size
-        if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
-            # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
-            # `between` bytes apart in GM, a run apart in UB
+        if (self.rows.lanes > 1 or self.rows.grouped) and between <= DATA_COPY_PAD_MAX_BYTES:
+            # a row of lanes (or a grouped row) is one a chunk: its runs are one DataCopyPad of
+            # `runs` blocks, `between` bytes apart in GM, a run (padded: `padded_run`) apart
+            # in UB
             gm = self._gm_at(val, "element")
             dst, src = (local, gm) if inbound else (gm, local)
             gap = _gap_blocks(width, run, size)
