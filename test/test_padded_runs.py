@@ -122,14 +122,16 @@ def test_a_batchnorm_backward_sum_of_7x7_maps_with_its_producers_is_one_kernel()
 
 def test_the_lowered_kernel_copies_each_run_padded_and_writes_the_identity_over_it() -> None:
     """Each of the 8 runs is one DataCopyPad of 196 bytes a row, 56 f32 apart in UB; the max's
-    padding (lanes 49 to 55: lane 1 of the block at 48, 7 lanes) takes -inf."""
+    padding (lanes 49 to 55: lane 1 of the block at 48, 7 lanes) takes -inf, one Duplicate a
+    row repeated over its 8 runs, 7 blocks apart."""
     text = str(compile_text(reduction((8, 16, 7, 7), "f32", "max"), level="ascend").module)
     copies = [line for line in text.splitlines() if "ascend.data_copy_pad" in line
               and "%c196 blocks" in line]
     assert len(copies) == 8, copies
     assert "ascend.local_at %x_local[%c392" in text  # the 8th run at 7 * 56
-    pads = [line for line in text.splitlines() if "ascend.duplicate_lanes" in line]
+    pads = [line for line in text.splitlines() if "ascend.duplicate_lanes_repeat" in line]
     assert len(pads) == 1 and "0xff800000" in pads[0], pads  # -inf
+    assert "dst_rep_stride = 7" in pads[0], pads
 
 
 def test_padded_runs_pads_each_run_with_the_identity() -> None:
@@ -187,7 +189,8 @@ def test_a_sum_of_padded_runs_is_packaged_and_its_unit_test_passes(
     assert emit([str(module), "--name", "BnSum", "--soc", soc, "-o", str(out)]) == 0
     suffix = "_apt" if soc == "ascend950" else ""
     kernel = (out / "op_kernel" / ("arch35/" if suffix else "") / "bn_sum.h").read_text()
-    assert "AscendC::Duplicate(xLocal[FloorDiv(run, 8) * 448 + run % 8 * 56 + 48]" in kernel
+    assert "AscendC::Duplicate(xLocal[paddedRow * 448 + 48], -0.0f, laneMask, 8, 1, 7);" \
+        in kernel  # a row's 8 paddings, 7 blocks apart
     source = out / "tests" / "ut" / "op_kernel" / f"test_bn_sum{suffix}.cpp"
     test = source.read_text()
     x = unit_test_array(test, "x", "f32").reshape(8, 16, 7, 7)
@@ -303,9 +306,9 @@ def _two_stage(x: np.ndarray, parts: int, padded: int) -> np.ndarray:
     return reduce_lanes(partials, "addf").astype(x.dtype)
 
 
-SPLITS = [((128, 2, 7, 7), "f32", 32, 56), ((128, 4, 14, 14), "f16", 16, 208)]
-"""Shape, type, pieces of each row's runs, a run's elements in UB: 2 channels of 128 runs of
-49 f32 on 48 cores in 32 pieces of 4 runs (64 rows); 4 channels of 128 runs of 196 f16 in 16
+SPLITS = [((256, 2, 7, 7), "f32", 32, 56), ((128, 4, 14, 14), "f16", 16, 208)]
+"""Shape, type, pieces of each row's runs, a run's elements in UB: 2 channels of 256 runs of
+49 f32 on 48 cores in 32 pieces of 8 runs (64 rows); 4 channels of 128 runs of 196 f16 in 16
 pieces of 8 runs."""
 
 
