@@ -134,6 +134,22 @@ def test_the_lowered_kernel_copies_each_run_padded_and_writes_the_identity_over_
     assert "dst_rep_stride = 7" in pads[0], pads
 
 
+def test_runs_padded_further_apart_than_a_repeat_stride_take_a_duplicate_each() -> None:
+    """47 x 47 maps: runs of 2209 f32 padded to 2216, 277 blocks apart, past a repeat's
+    uint8 stride: one masked Duplicate a run (row_emit._pad_each_run), not one repeated a row;
+    the ascend level bit-equal to the blocked one and within tolerance of float64."""
+    shape = (2, 4, 47, 47)
+    x = np.random.default_rng(47).standard_normal(shape).astype(np.float32)
+    lowered, blocked = (compile_text(reduction(shape, "f32", "sum"), level=level)
+                        for level in ("ascend", "blocked"))
+    pads = [line for line in str(lowered.module).splitlines() if "ascend.duplicate_lanes" in line]
+    assert len(pads) == 1 and "duplicate_lanes_repeat" not in pads[0], pads
+    got = lowered.run(x).outputs[0]
+    assert got.tobytes() == blocked.run(x).outputs[0].tobytes()
+    exact = x.astype(np.float64).sum(axis=(0, 2, 3)).astype(np.float32)
+    assert compare_tolerance(got, exact).equal
+
+
 def test_padded_runs_pads_each_run_with_the_identity() -> None:
     values = np.arange(6, dtype=np.float32).reshape(1, 6)
     got = padded_runs(values, "maximumf", 2, 4)
