@@ -91,6 +91,14 @@ Strided runs that are not whole 32-byte blocks (hswc.rows `padded_run` P: a sum 
 of 7 x 7 maps) are combined alike: each run padded with the identity to P values
 (`padded_runs`), the row of runs x P values then combined as above; the kernel lays its runs so
 in UB and writes the identity over each run's padding in the reduction's source.
+A reduction over leading dims split in two kernels (hswc.passes.row_split) is combined in two
+stages, each as above: every piece of a row is a row of the first kernel, combined into one f32
+partial, and a row's partials are then a row of the second. Pieces of each run (runs of whole
+blocks): the row's `parts` partials are contiguous, combined as a row of `parts` values. Pieces
+of whole runs (padded runs, and rows of lanes): piece p of channel c is runs [p * N / parts,
++N / parts), each padded to P as above; the partials are a [parts, C] workspace whose column
+c is combined as a row of lanes of `parts` runs (reduce_lanes: the fold tree over whole runs,
+lane by lane). The f32 result is rounded to the output's type once, after the second stage.
 """
 
 from __future__ import annotations

@@ -58,6 +58,13 @@ a group (`stride`) are not a multiple of L, each group's last row is narrower (`
 stride % L columns): its runs are read and written `tail` elements wide, its other lanes hold
 whatever UB held and are computed but never written (each lane is reduced apart, so they never
 meet a held one), and a row operand holds `stride` values a group (Rows.value_start).
+
+Grouped rows (`grouped`, one a chunk): rows of strided runs, one value a row, that come in
+groups as rows of lanes do (Rows.row_start: `stride` / run rows side by side, each group's runs
+`runs` * stride elements after the last group's): the first kernel of a reduction over leading
+dims split across its runs (hswc.passes.row_split), row p * C + c the p-th piece of `runs`
+whole runs of channel c. A chunk's row is copied by its runs, stride apart in GM, as a row of
+lanes is; a row operand holds one value a row, contiguous (the pieces' partials [parts, C]).
 """
 
 from __future__ import annotations
@@ -119,6 +126,9 @@ class Rows:
     padded_run: int | None = None
     """Elements a run takes in UB where a run is not whole 32-byte blocks (module docstring);
     None: `run` itself."""
+    grouped: bool = False
+    """The rows come in groups of stride / run (module docstring: Grouped rows; implies
+    one_per_chunk); rows of lanes are in groups without it."""
 
     def at_length(self, length: int) -> Rows:
         """A dynamic description at one run-time row length (its segment kept); ValueError
@@ -272,7 +282,7 @@ class Rows:
                                  f"operands before it hold {found}")
             found = count
         if found is not None and self.runs > 1 and found * self.run != self.stride \
-                and not (self.lanes > 1 and found % self.group == 0):
+                and not ((self.lanes > 1 or self.grouped) and found % self.group == 0):
             raise ValueError(f"the operands hold {found} rows, but runs {self.stride} elements "
                              f"apart are those of {self.stride // self.run} rows")
         return found or 0
@@ -298,6 +308,8 @@ class Rows:
             fields["lanes"] = IntegerAttr(self.lanes, i64)
         if self.padded_run is not None:
             fields["padded_run"] = IntegerAttr(self.padded_run, i64)
+        if self.grouped:
+            fields["grouped"] = UnitAttr()
         return DictionaryAttr(fields)
 
     @staticmethod
@@ -350,7 +362,15 @@ class Rows:
                 or not length.value.data // runs_attr.value.data < padded_run.value.data):
             raise ValueError(f"{ROWS_ATTR} `padded_run` must be an integer above the run, with "
                              f"runs and neither lanes nor a segment, got {padded_run}")
-        pieces = {"one_per_chunk": one is not None,
+        grouped = data.get("grouped")
+        if grouped is not None and (
+                not isinstance(grouped, UnitAttr) or one is None or lanes is not None
+                or segment is not None or dynamic is not None
+                or not isinstance(runs_attr, IntegerAttr) or runs_attr.value.data < 2):
+            raise ValueError(f"{ROWS_ATTR} `grouped` must be a unit attribute, with runs and "
+                             f"one_per_chunk and neither lanes, a segment nor a run-time "
+                             f"length, got {grouped}")
+        pieces = {"one_per_chunk": one is not None, "grouped": grouped is not None,
                   "segment": None if segment is None else segment.value.data,
                   "online": online is not None, "dynamic": dynamic is not None,
                   "lanes": 1 if lanes is None else lanes.value.data,

@@ -54,12 +54,14 @@ def _write(kind: OperandClass, gm: np.ndarray, rows: Rows, start: int, count: in
     numbers = np.arange(start, start + count, dtype=np.int64)
     if kind == "element" and rows.runs > 1:
         at, held = rows.held_indices(start, count)
+        if rows.lanes == 1:  # the body's rows x length, each row its runs one after another
+            value = np.broadcast_to(value, (count, rows.length)).reshape(at.shape)
         gm.reshape(-1)[at[held]] = np.broadcast_to(value, at.shape)[held]
         firsts = rows.row_start(numbers).tolist()
         widths = rows.width(numbers).tolist()
         return [(first + a * rows.stride, width) for first, width in zip(firsts, widths,
                                                                          strict=True)
-                for a in range(rows.runs)] if rows.lanes > 1 else \
+                for a in range(rows.runs)] if rows.lanes > 1 or rows.grouped else \
             [(a * rows.stride + start * rows.run, count * rows.run) for a in range(rows.runs)]
     if kind == "row" and rows.tail:
         at, held = rows.value_indices(start, count)

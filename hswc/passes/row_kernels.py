@@ -90,7 +90,7 @@ from hswc.passes.row_schedule_choice import (
     modelled_row_launch,
 )
 from hswc.passes.row_segment_choice import choose_segment
-from hswc.passes.row_split import PARTIAL_ATTR, Split, split_body, split_parts
+from hswc.passes.row_split import PARTIAL_ATTR, Split, across_runs, split_body, split_parts
 from hswc.passes.schedule_choice import CHOICE_ELEMENTS, TIE
 from hswc.passes.schedule_options import (
     SCHEDULE_ATTR,
@@ -189,7 +189,7 @@ def fitted_row_plan(body: Block, rows: Rows, schedule: Schedule, dtype: str,
     row too long for one chunk in segments (segmented_plan, summing online where `online`)."""
     if rows.dynamic:
         return dynamic_plan(body, rows, schedule, dtype, names, ub_size, online)
-    if rows.lanes == 1:  # rows of lanes are one a chunk (hswc.rows)
+    if rows.lanes == 1 and not rows.grouped:  # rows of lanes, grouped rows: one a chunk
         plan = row_kernel_plan(body, replace(rows, one_per_chunk=False), schedule, dtype,
                                names)
         if refusal(plan) is None and _fits(plan, dtype, ub_size):
@@ -562,7 +562,8 @@ class RowTiler:
         before = first.prev_op
         parts = 1 if count is None or rows.dynamic else \
             split_parts(rows, count, sizes, self.target_cores)
-        split = split_body(body, rows, parts) if parts > 1 else None
+        split = split_body(body, rows, parts, count, sizes) if parts > 1 and count is not None \
+            else None
         if isinstance(split, Split) and self.choose_on is not None:
             assert count is not None  # a split needs a static row count (parts above)
             split = self._split_if_faster(split, body, inputs, outputs, rows, count, parts,
@@ -589,10 +590,11 @@ class RowTiler:
                                        f"{op_name}_partial", first, last, table, partial=True)
             results = self._launch(split.combine,
                                    [partials, *(inputs[i] for i in split.combine_inputs)],
-                                   outputs, split.combine_rows, count, op_name, first, last,
-                                   table)
-            cut = f"each run of the {count} rows" if rows.lanes == 1 else \
-                f"the {rows.runs} runs of each of the {count} rows of {rows.lanes} lanes"
+                                   outputs, split.combine_rows, split.combine_count, op_name,
+                                   first, last, table)
+            cut = f"each run of the {count} rows" if not across_runs(rows) else \
+                f"the {rows.runs} runs of each of the {count} rows" + (
+                    f" of {rows.lanes} lanes" if rows.lanes > 1 else "")
             remark(last, f"becomes a launch of the row kernel @{_callee(partials)} (the first "
                    f"of two: {count * parts} rows of partial results, {cut} cut in {parts} "
                    f"pieces for the {self.target_cores} cores)")
@@ -631,7 +633,7 @@ class RowTiler:
                                       [workspace], split.partial_rows, count * parts)
         second = self._modelled_launch(split.combine,
                                        [workspace, *(inputs[i] for i in split.combine_inputs)],
-                                       outputs, split.combine_rows, count)
+                                       outputs, split.combine_rows, split.combine_count)
         assert self.choose_on is not None  # asked only where the cost model chooses
         if one is None or first is None or second is None:
             return split
@@ -640,7 +642,8 @@ class RowTiler:
         if two < one * (1 - TIE):
             return split
         return (f"the cost model times one kernel at {one * 1e6:.2f} us and the two launches "
-                f"of {parts} pieces a run at {two * 1e6:.2f} us (the second launch's "
+                f"of {parts} pieces {'of its runs' if across_runs(rows) else 'a run'} at "
+                f"{two * 1e6:.2f} us (the second launch's "
                 f"{figures.seconds(figures.launch_cycles) * 1e6:.2f} us included)")
 
     def _modelled_launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],

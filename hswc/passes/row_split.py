@@ -25,6 +25,17 @@ combining kernel reduces that over dim 0 as rows of lanes again (parts runs,
 C apart). A reduction over a middle dim ([A, R, C] over dim 1) is cut alike: [A * parts,
 R / parts, C] over dim 1, then [A, parts, C] over dim 1.
 
+Padded runs (hswc.rows `padded_run`: MobileNet's 7 x 7 maps, 49 f32) cannot be cut in pieces of
+whole blocks, and a piece of a run would leave each core as many copies as one kernel's (one a
+run index): their runs are cut instead, into `parts` pieces of N / parts whole runs (parts
+dividing N), so the partial kernel's row p * C + c is runs [p * N / parts, +N / parts) of
+channel c (hswc.rows: Grouped rows, one a chunk, its runs copied by one DataCopyPad and padded
+in UB as one kernel's are; at least two runs a piece), writing a workspace of
+[parts, C] f32 partials, and the combining kernel reduces that over dim 0 as rows of lanes
+(parts runs, C apart), as above. Each partial is a row of whole padded runs combined in
+hswc.reduction_order's order (padded_runs, then the fold tree), the parts of a channel then
+combined in its lane order (reduce_lanes): every level and the C++ model agree bit for bit.
+
 The split applies where the body is `element inputs -> one hsg.reduce -> row work`: the steps
 before the reduction read element operands only (a row or column operand there would need
 repeating for each piece), and nothing after it reads an element value; the combining kernel
@@ -51,7 +62,9 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from hswc.dialects.hsg_rows import ReduceOp
 from hswc.platform import DATA_COPY_PAD_MAX_BYTES, UB_BLOCK_BYTES
+from hswc.reduction_order import LANES_F32
 from hswc.rows import OperandClass, Rows
+from hswc.vectorizer.row_emit import with_padded_runs
 
 PARTIAL_ATTR = "hsg.partial"
 """Marks the first of the two kernels (a unit attribute on its func.func): what it writes is a
@@ -62,12 +75,13 @@ def split_parts(rows: Rows, count: int, sizes: Sequence[int], cores: int) -> int
     """How many pieces to cut each run of `count` strided rows into (module docstring): the
     fewest that give `cores` rows, each piece whole blocks of every size in `sizes` and at
     most one DataCopyPad block (the partial kernel copies a piece as one); 1 for none. Rows
-    of lanes are cut across their runs instead (module docstring: Lanes)."""
+    of lanes and padded runs are cut across their runs instead (module docstring: Lanes,
+    Padded runs), a padded piece at least two runs (a grouped row has runs)."""
     if rows.runs == 1 or count >= cores or count == 0:
         return 1
     best = 1
-    if rows.lanes > 1:
-        for parts in range(2, rows.runs + 1):
+    if across_runs(rows):
+        for parts in range(2, rows.runs // (1 if rows.lanes > 1 else 2) + 1):
             if rows.runs % parts == 0:
                 best = parts
                 if count * parts >= cores:
@@ -83,6 +97,12 @@ def split_parts(rows: Rows, count: int, sizes: Sequence[int], cores: int) -> int
     return best
 
 
+def across_runs(rows: Rows) -> bool:
+    """Whether a split cuts the runs of each row (rows of lanes, padded runs) rather than each
+    run (module docstring)."""
+    return rows.lanes > 1 or rows.padded_run is not None
+
+
 @dataclass(frozen=True)
 class Split:
     """The two kernels' bodies, the indices of the region's inputs each reads, and their rows
@@ -95,10 +115,15 @@ class Split:
     combine_inputs: tuple[int, ...]
     """The region inputs the combining kernel reads after the partials (its first input)."""
     combine_rows: Rows
+    combine_count: int
+    """The combining kernel's rows (of lanes where the runs were cut: module docstring)."""
 
 
-def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
-    """The body cut at its one reduction (module docstring); where it cannot be, why not."""
+def split_body(body: Block, rows: Rows, parts: int, count: int, sizes: Sequence[int] = ()
+               ) -> Split | str:
+    """The body of `count` rows cut at its one reduction (module docstring; `sizes`: the
+    element operands' bytes, which pad a partial row's runs as one kernel's); where it cannot
+    be, why not."""
     reduces = [op for op in body.ops if isinstance(op, ReduceOp)]
     if len(reduces) != 1:
         return f"it has {len(reduces)} reductions, not one"
@@ -152,12 +177,21 @@ def split_body(body: Block, rows: Rows, parts: int) -> Split | str:
         combine_rows = Rows(parts * lanes, combine_classes, rows.outputs, parts, rows.stride,
                             one_per_chunk=True, lanes=lanes)
         return Split(partial, tuple(used_before), partial_rows, combine, tuple(used_after),
-                     combine_rows)
+                     combine_rows, count)
+    if rows.padded_run is not None:  # pieces of whole runs, [parts, C] partials (Padded runs)
+        pieces, channels = rows.runs // parts, rows.stride // rows.run
+        partial_rows = with_padded_runs(Rows(pieces * rows.run, partial_classes, ("row",),
+                                             pieces, rows.stride, one_per_chunk=True,
+                                             grouped=True), sizes)
+        combine_rows = Rows(parts, combine_classes, rows.outputs, parts, channels).in_lanes(
+            LANES_F32)
+        return Split(partial, tuple(used_before), partial_rows, combine, tuple(used_after),
+                     combine_rows, -(-channels // LANES_F32))
     run = rows.run // parts
     partial_rows = Rows(rows.runs * run, partial_classes, ("row",), rows.runs, rows.stride)
     combine_rows = Rows(parts, combine_classes, rows.outputs)
     return Split(partial, tuple(used_before), partial_rows, combine, tuple(used_after),
-                 combine_rows)
+                 combine_rows, count)
 
 
 def _why_not(body: Block, rows: Rows, reduce: ReduceOp, before: list[Operation],

@@ -16,9 +16,10 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   (runs_refusal); a run that is not whole blocks lands padded to them (hswc.rows
   `padded_run` P: DataCopyPad rounds each block up to 32 bytes in UB), a * P elements into
   the row, and each reduction first writes its identity over every run's padding in its f32
-  source (pad_runs: a masked Duplicate a run, the padding lying in one repeat). A row of
-  lanes (hswc.rows: Lanes; one a chunk) is one DataCopyPad of its `runs` blocks of a run,
-  stride apart in GM (the GM stride in bytes, at most a uint16), one after the other in UB;
+  source (pad_runs: a masked Duplicate a row repeated over its runs, each run's padding in one
+  repeat). A row of lanes (hswc.rows: Lanes; one a chunk) and a grouped row (Grouped rows) are
+  one DataCopyPad of its `runs` blocks of a run, stride apart in GM (the GM stride in bytes, at
+  most a uint16), one after the other in UB (a grouped row's padded);
   its reduction is the fold tree over whole runs, run 0's lanes copied into the row buffer
   (no WholeReduce), and an element step reads a row value's lanes as one repeat for every
   run (block stride 1, repeat stride 0).
@@ -405,7 +406,7 @@ def _global_tensors(e: Emitter, plan: KernelPlan, rows: Rows, inputs: Sequence[S
             start = _value_start(a, rows, offset)
             last = a.sub(a.add(offset, a.max(size, a.const(1))), a.const(1))
             count = a.sub(a.add(_value_start(a, rows, last), _width(a, rows, last)), start)
-        elif rows.lanes > 1:  # from the first row's first run to the last row's last
+        elif rows.lanes > 1 or rows.grouped:  # from the first row's first run to the last's
             start = _row_start(a, rows, offset)
             last_row = a.sub(a.add(offset, a.max(size, a.const(1))), a.const(1))
             last = _row_start(a, rows, last_row)
@@ -489,7 +490,7 @@ def emit_row_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # scalar unit reads them
     fill_wide_columns(e, plan, objects, columns, uniforms, ub_factor)
     return RowHandles(gm, objects, uniforms, columns, column_vals, row_length=row_length,
-                      first_row=offset if rows.lanes > 1 else None)
+                      first_row=offset if rows.lanes > 1 or rows.grouped else None)
 
 
 class RowChunkEmitter:
@@ -616,11 +617,44 @@ class RowChunkEmitter:
 
     def pad_runs(self, work: SSAValue, combiner: str) -> None:
         """The combiner's identity over the padding of every run of the chunk's rows in the
-        f32 `work` (hswc.rows `padded_run`; module docstring): one masked Duplicate a run,
-        from the 32-byte block its padding starts in, an scf.for over the chunk's runs."""
+        f32 `work` (hswc.rows `padded_run`; module docstring): from the 32-byte block a run's
+        padding starts in, one masked Duplicate repeated over a row's runs (the repeats a padded
+        run apart: ascend.DuplicateLanesRepeatOp, at most MAX_REPEATS runs a call), an scf.for
+        over the chunk's rows."""
         padded = self.rows.padded_run
         if padded is None:
             return
+        e, a = self.e, self.e.a
+        block = UB_BLOCK_BYTES // 4
+        run, runs = self.rows.run, self.rows.runs
+        start = run // block * block
+        stride = padded * 4 // UB_BLOCK_BYTES
+        if stride > UINT8_MAX:  # beyond a repeat stride: one Duplicate a run
+            self._pad_each_run(work, combiner)
+            return
+        identity = FloatAttr(IDENTITY[combiner], Float32Type())
+        self.barrier()
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "padded_row"
+        e.op(scf.ForOp(a.const(0), self.rows_now, a.const(1), [], Region(body)))
+        inner = Emitter(InsertPoint.at_end(body))
+        ia = inner.a
+        row = ia.mul(body.args[0], ia.const(self.plan.pitch))
+        for first in range(0, runs, MAX_REPEATS):
+            repeats = min(MAX_REPEATS, runs - first)
+            place = inner.value(ascend.LocalAtOp(work, ia.add(row, ia.const(
+                first * padded + start))), "run_padding")
+            inner.op(ascend.DuplicateLanesRepeatOp(
+                place, ia.const(run - start), ia.const(padded - run), ia.const(repeats),
+                identity, stride))
+        inner.op(scf.YieldOp())
+        self.pending = True
+
+    def _pad_each_run(self, work: SSAValue, combiner: str) -> None:
+        """pad_runs of runs padded further apart than a repeat stride reaches: one masked
+        Duplicate a run, an scf.for over the chunk's runs."""
+        padded = self.rows.padded_run
+        assert padded is not None
         e, a = self.e, self.e.a
         block = UB_BLOCK_BYTES // 4
         run, runs = self.rows.run, self.rows.runs
@@ -747,9 +781,10 @@ class RowChunkEmitter:
         if self.rows.padded_run is not None:  # each run whole blocks in UB (padded_run)
             run, runs = self.rows.padded_run, self.rows.runs
         between = (self.rows.stride - width) * size
-        if self.rows.lanes > 1 and between <= DATA_COPY_PAD_MAX_BYTES:
-            # a row of lanes is one a chunk: its runs are one DataCopyPad of `runs` blocks,
-            # `between` bytes apart in GM, a run apart in UB
+        if (self.rows.lanes > 1 or self.rows.grouped) and between <= DATA_COPY_PAD_MAX_BYTES:
+            # a row of lanes (or a grouped row) is one a chunk: its runs are one DataCopyPad of
+            # `runs` blocks, `between` bytes apart in GM, a run (padded: `padded_run`) apart
+            # in UB
             gm = self._gm_at(val, "element")
             dst, src = (local, gm) if inbound else (gm, local)
             gap = _gap_blocks(width, run, size)

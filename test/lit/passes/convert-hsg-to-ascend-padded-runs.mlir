@@ -22,22 +22,23 @@
 // CHECK:         %x_run7 = ascend.local_at %x_local[%{{.*}}]
 // CHECK-NEXT:    ascend.data_copy_pad %x_run7, %x_gm_at_run7, %[[BYTES]] blocks %current_num {dst_stride = 49 : i64}
 // Before the sum, -0.0 over each run's padding: lanes 49 to 55 are lanes 1 to 7 of the block
-// at 48, one masked Duplicate a run of the chunk's rows; then the tree of WholeReduceSums over
-// the padded row (448 -> 7 -> 1), rows 56 blocks apart.
-// CHECK:         %[[RUNS:.*]] = arith.muli %current_num, %{{.*}} : index
-// CHECK:         scf.for %run = %{{.*}} to %[[RUNS]] step
+// at 48, one masked Duplicate a row of the chunk, repeated over its 8 runs 7 blocks (56 f32)
+// apart; then the tree of WholeReduceSums over the padded row (448 -> 7 -> 1), rows 56 blocks
+// apart.
+// CHECK:         scf.for %padded_row = %{{.*}} to %current_num step
 // CHECK:           %[[BLOCK:.*]] = arith.constant 48 : index
 // CHECK-NEXT:      %[[AT:.*]] = arith.addi %{{.*}}, %[[BLOCK]] : index
 // CHECK-NEXT:      %run_padding = ascend.local_at %x_local_1[%[[AT]]]
 // CHECK-NEXT:      %[[FIRST:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[COUNT:.*]] = arith.constant 7 : index
-// CHECK-NEXT:      ascend.duplicate_lanes %run_padding, %[[FIRST]], -0.000000e+00 : f32, %[[COUNT]]
+// CHECK-NEXT:      %[[REPEATS:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      ascend.duplicate_lanes_repeat %run_padding, %[[FIRST]], %[[COUNT]], %[[REPEATS]] {scalar = -0.000000e+00 : f32, dst_rep_stride = 7 : i64}
 // CHECK:         ascend.whole_reduce_sum %partials_local, %x_local_1, %{{.*}}, %current_num {dst_rep_stride = 8 : i64, src_blk_stride = 1 : i64, src_rep_stride = 56 : i64}
 // CPP:           AscendC::DataCopyPad(xLocal[56], xGm[chunkOffset * 49 + 784],
 // CPP-NEXT:          AscendC::DataCopyParams(currentNum, 196, 0, 49),
-// CPP:           for (int64_t run = 0; run < currentNum * 8; ++run) {
+// CPP:           for (int64_t paddedRow = 0; paddedRow < currentNum; ++paddedRow) {
 // CPP-NEXT:          uint64_t laneMask[2] = {(~0ULL >> (64 - 7)) << 1, 0};
-// CPP-NEXT:          AscendC::Duplicate(xLocal[FloorDiv(run, 8) * 448 + run % 8 * 56 + 48], -0.0f, laneMask,
+// CPP-NEXT:          AscendC::Duplicate(xLocal[paddedRow * 448 + 48], -0.0f, laneMask, 8, 1, 7);
 // REMARK: convert-hsg-to-ascend-padded-runs.mlir:[[# @LINE + 5]]:3: remark: 'linalg.generic' becomes a launch of the row kernel @sum_nhw_kernel_f32 (1 reduction along rows of 392 (8 runs of 49, 784 apart, each padded to 56 in UB)
 func.func @sum_nhw(%x: tensor<8x16x7x7xf32>) -> tensor<16xf32> {
   %zero = arith.constant 0.0 : f32
