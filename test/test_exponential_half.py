@@ -110,3 +110,19 @@ def test_f16_gelu_takes_no_select_and_bf16_keeps_its_tail() -> None:
             "AscendC::LocalTensor") - body.count("AscendC::RoundMode") - body.count(
             "AscendC::CMPMODE") - body.count("AscendC::SELMODE")
     assert calls(f16) == 18 and calls(bf16) == 20, (calls(f16), calls(bf16))
+
+
+def test_f16_gelu_fit_stays_within_its_budget() -> None:
+    """GELU_LOGIT_FIT_F16 against logit(Phi(x)) / -x in double (math.erfc, not the fitting
+    tool's mpmath): |x| times r's error stays below 2^-12 of gelu(-x), or 2^-25 where that is an
+    f16 subnormal, over |x| <= 5.75 (its docstring: 0.786 of that at most), and r at the cap
+    keeps exp(x r) below 2^-25 for every f16 x above 5.75 (the result rounds to x)."""
+    from hswc.ops.exponential import GELU_LOGIT_CAP, GELU_LOGIT_FIT_F16
+    x = np.linspace(1e-3, 5.75, 4000)
+    tail = _ERFC(x / math.sqrt(2.0)) / 2
+    r = np.log(tail / (1 - tail)) / x
+    fit = np.polyval(np.array(GELU_LOGIT_FIT_F16, np.float32).astype(np.float64), x * x)
+    allowed = np.maximum(2.0 ** -12, 2.0 ** -25 / (x * tail)) / x
+    assert (np.abs(fit - r) / allowed).max() < 0.8
+    at_cap = float(np.polyval(GELU_LOGIT_FIT_F16, GELU_LOGIT_CAP))
+    assert 5.75 * at_cap < -18  # x = 5.75: exp(x r) < 2^-25; beyond, smaller still

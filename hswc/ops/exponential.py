@@ -117,8 +117,9 @@ function, 1.99% of them one off (test/test_exponential_half.py). Not for bf16: e
 overflows f32 from about x = -13.2, where gelu is still a bf16 number (down to x = -13.56)."""
 GELU_LOGIT_CAP = 33.0625
 """y = min(x^2, 5.75^2): r(y) of degree 5 turns upwards beyond its range, and at the cap it is
--3.26, so exp(x r) is 0 (the result x) or overflows (-0) for every f16 x beyond 5.75, as the
-function rounds there; +inf at +inf, NaN at -inf (-inf / +inf) and at NaN."""
+-3.26, so for every f16 x beyond 5.75 exp(x r) is below 2^-27 (the result rounds to x) or above
+1.4e8 (the result within an ulp of the function's -0, and -0 itself from |x| = 5.9 on); +inf at
++inf, NaN at -inf (-inf / +inf) and at NaN."""
 
 
 def gelu_logistic_f16(b: BodyBuilder, x: SSAValue) -> SSAValue:
