@@ -2,8 +2,8 @@
 elu_grad, softplus_grad, mish_grad, log_sigmoid_grad, each as PyTorch 2.14's CPU kernel
 computes it (EXPONENTIAL.md; ATen's *_backward kernels), every step one f32 operation; but
 gelu_grad (approximate = none), a fitted form with its zero factored out (`gelu_grad_mirror`),
-and mish_grad, on mish's cheaper terms (hswc.ops.exponential.mish_terms), within PyTorch's
-tolerance."""
+its tanh form through a sigmoid (`gelu_grad_tanh`), and mish_grad, on mish's cheaper terms
+(hswc.ops.exponential.mish_terms), within PyTorch's tolerance."""
 
 from __future__ import annotations
 
