@@ -106,9 +106,10 @@ def gelu_grad_tanh(b: BodyBuilder, x: SSAValue) -> SSAValue:
     1 - t^2 = 4 s (1 - s), so it is s + s (1 - s) x (2u)', (2u)' = 2 beta (1 + 3 kappa x^2).
     1 - s cancels as s nears 1 (x above 2): its absolute error, 2^-24, times x (2u)' stays
     below 2.1e-6, inside PyTorch's f32 tolerance (atol 1e-5), and f16 and bf16 round it away.
-    Its order, s (1 - s) first, gives ATen's values where its terms leave the f32 range: 0 where
-    exp(-2u) is 0 or +inf but x (2u)' finite (|x| from 10 to 1.8e19; an x (1 - s) (2u)' first
-    would give -inf * 0 = NaN below x = -1e13), NaN where (2u)' overflows, at +-inf and NaN."""
+    Its order, s (1 - s) first, gives ATen's values where its terms leave the f32 range: 1 and 0
+    where exp(-2u) is 0 or +inf but x (2u)' finite (|x| from about 10 to 1.8e19; an x (1 - s)
+    (2u)' first would give -inf * 0 = NaN below x = -1e13), NaN where (2u)' overflows, at +-inf
+    and NaN."""
     one = b.const(1.0, "one")
     square = b.mulf(x, x, "x_sq")
     slope = b.addf(b.mulf(square, b.const(-2.0 * GELU_TANH_BETA * GELU_KAPPA, "kappa2"),
