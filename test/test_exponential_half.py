@@ -98,7 +98,7 @@ def test_compare_tolerance_reports_the_share_of_the_tolerance_used() -> None:
 
 def test_f16_gelu_takes_no_select_and_bf16_keeps_its_tail() -> None:
     """f16's logistic form needs no sign split (one polynomial in x^2 for both signs): no
-    CompareScalar, Select or Abs, and two vector calls fewer than bf16's tail form."""
+    CompareScalar, Select or Abs, and fewer vector calls than bf16's tail form."""
     f16, bf16 = (kernel_source(kernel_of("gelu", dt).module) for dt in HALVES)
     for call in ("Select(", "CompareScalar(", "Abs("):
         assert f"AscendC::{call}" not in f16
@@ -109,7 +109,7 @@ def test_f16_gelu_takes_no_select_and_bf16_keeps_its_tail() -> None:
         return body.count("AscendC::") - body.count("AscendC::PipeBarrier") - body.count(
             "AscendC::LocalTensor") - body.count("AscendC::RoundMode") - body.count(
             "AscendC::CMPMODE") - body.count("AscendC::SELMODE")
-    assert calls(f16) == 18 and calls(bf16) == 20, (calls(f16), calls(bf16))
+    assert calls(f16) < calls(bf16), (calls(f16), calls(bf16))  # 18 and 20 today
 
 
 def test_f16_gelu_fit_stays_within_its_budget() -> None:
