@@ -18,6 +18,9 @@ hswc runs at `--level` (default ascend: the AscendC calls on
 modelled cores; every level gives the same bits, test/test_exponential_ops.py).
 
     python bench/bench_exponential_accuracy.py [--ops sigmoid,gelu] [--f32-samples N]
+
+An op may carry string attributes, each after a colon (`gelu_grad:approximate=tanh`): its
+kernel, reference model and PyTorch call take them.
 """
 
 from __future__ import annotations
@@ -60,17 +63,26 @@ def inputs_for(op: str, dtype: str, f32_count: int) -> list[np.ndarray]:
     return [grad, x]
 
 
+def op_and_attributes(spec: str) -> tuple[str, dict[str, str]]:
+    """`gelu_grad:approximate=tanh` -> ("gelu_grad", {"approximate": "tanh"})."""
+    op, *items = spec.split(":")
+    return op, dict(item.split("=", 1) for item in items)
+
+
 def hswc_result(op: str, dtype: str, inputs: list[np.ndarray], level: str,
-                ub_size: int | None = None) -> np.ndarray:
+                ub_size: int | None = None, attrs: dict[str, str] | None = None) -> np.ndarray:
     t = f"tensor<?x{dtype}>"
     names = OPS[op].op.INPUTS
+    given = ", ".join(f'{k} = "{v}"' for k, v in (attrs or {}).items())
     text = (f"func.func @{op}({', '.join(f'%{n}: {t}' for n in names)}) -> {t} {{\n"
-            f"  %r = hsg.{op} {', '.join(f'%{n}' for n in names)} : {t}\n"
+            f"  %r = hsg.{op} {', '.join(f'%{n}' for n in names)}"
+            f"{f' {{{given}}}' if given else ''} : {t}\n"
             f"  func.return %r : {t}\n}}\n")
     return runner.compile_text(text, level=level, core_num=48, ub_size=ub_size)(*inputs)
 
 
-def torch_result(op: str, inputs: list[np.ndarray]) -> np.ndarray | None:
+def torch_result(op: str, inputs: list[np.ndarray],
+                 attrs: dict[str, str] | None = None) -> np.ndarray | None:
     if importlib.util.find_spec("torch") is None:
         return None
     import torch
@@ -83,11 +95,13 @@ def torch_result(op: str, inputs: list[np.ndarray]) -> np.ndarray | None:
 
     aten = torch.ops.aten
     calls = {
-        "sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu, "gelu": F.gelu,
+        "sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu,
+        "gelu": lambda x: F.gelu(x, **(attrs or {})),
         "elu": F.elu, "selu": torch.selu, "celu": torch.celu, "softplus": F.softplus,
         "mish": F.mish, "softsign": F.softsign, "log_sigmoid": F.logsigmoid,
         "sigmoid_grad": aten.sigmoid_backward, "tanh_grad": aten.tanh_backward,
-        "silu_grad": aten.silu_backward, "gelu_grad": aten.gelu_backward,
+        "silu_grad": aten.silu_backward,
+        "gelu_grad": lambda g, x: aten.gelu_backward(g, x, **(attrs or {})),
         "elu_grad": lambda g, x: aten.elu_backward(g, 1.0, 1.0, 1.0, False, x),
         "softplus_grad": lambda g, x: aten.softplus_backward(g, x, 1.0, 20.0),
         "mish_grad": aten.mish_backward,
@@ -122,13 +136,14 @@ def main() -> None:
           "within torch tolerance | error / tolerance vs exact, vs PyTorch | "
           "worst input vs exact |")
     print("|---|---|---|---|---|---|---|")
-    for op in args.ops.split(","):
+    for spec in args.ops.split(","):
+        op, attrs = op_and_attributes(spec)
         for dtype in DTYPES:
             inputs = inputs_for(op, dtype, args.f32_samples)
-            got = hswc_result(op, dtype, inputs, args.level, args.ub_size)
-            exact = OP_REFERENCES[(op, "torch")](*inputs)
+            got = hswc_result(op, dtype, inputs, args.level, args.ub_size, attrs)
+            exact = OP_REFERENCES[(op, "torch")](*inputs, **attrs)
             vs_exact = compare_tolerance(got, exact)
-            torch_out = torch_result(op, inputs)
+            torch_out = torch_result(op, inputs, attrs)
             used = f"{vs_exact.tolerance_used:.3g}"
             if torch_out is None:
                 vs_torch, ok = "(no torch)", "(no torch)"
@@ -140,7 +155,7 @@ def main() -> None:
                                                   f"{against.specials_differ} inf/NaN")
             worst = ", ".join(f"{float(a[vs_exact.worst_index]):.9g}" for a in inputs) \
                 if vs_exact.worst_index is not None else ""
-            print(f"| {op} | {dtype} | {vs_exact.max_ulp:.3g} "
+            print(f"| {spec} | {dtype} | {vs_exact.max_ulp:.3g} "
                   f"({normal_max_ulp(got, exact, dtype):.3g}) | {vs_torch} | {ok} | {used} | "
                   f"{worst} |",
                   flush=True)

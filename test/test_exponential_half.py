@@ -1,10 +1,10 @@
 """The shorter forms of the exponential ops whose result is rounded to f16 or bf16 (issue 38
-item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-4 tail, gelu_grad's degree-4
-(f16) and degree-3 (bf16) factors; and mish_grad, whose two-Div form f32 shares): every f16 and
-bf16 pattern within one ulp of the function evaluated in double and rounded once (numpy's tanh,
-expm1 and logaddexp, math.erfc for GELU and its derivative, a grad of 1: an
-independent model, not hswc.reference's formula), with infinities and
-NaNs at the same places, and the kernels free of the Ln the longer forms take.
+item 4: hswc.ops.half_math's tanh, expm1 and log1p, GELU's degree-5 logistic form (f16) and
+degree-4 tail (bf16), gelu_grad's degree-4 (f16) and degree-3 (bf16) factors; and mish_grad,
+whose two-Div form f32 shares): every f16 and bf16 pattern within one ulp of the function
+evaluated in double and rounded once (numpy's tanh, expm1 and logaddexp, math.erfc for GELU and
+its derivative, a grad of 1: an independent model, not hswc.reference's formula), with
+infinities and NaNs at the same places, and the kernels free of the Ln the longer forms take.
 
 test_exponential_ops.py checks the same ops against PyTorch's tolerance at every level and on
 the CPU build; this file checks the tighter bound the shorter forms are designed for.
@@ -94,3 +94,35 @@ def test_compare_tolerance_reports_the_share_of_the_tolerance_used() -> None:
     used = compare_tolerance(actual, expected).tolerance_used
     assert used == pytest.approx(0.0009765625 / (1e-5 + 1e-3 * 1.0))
     assert compare_tolerance(expected, expected).tolerance_used == 0.0
+
+
+def test_f16_gelu_takes_no_select_and_bf16_keeps_its_tail() -> None:
+    """f16's logistic form needs no sign split (one polynomial in x^2 for both signs): no
+    CompareScalar, Select or Abs, and fewer vector calls than bf16's tail form."""
+    f16, bf16 = (kernel_source(kernel_of("gelu", dt).module) for dt in HALVES)
+    for call in ("Select(", "CompareScalar(", "Abs("):
+        assert f"AscendC::{call}" not in f16
+        assert f"AscendC::{call}" in bf16
+    def calls(text: str) -> int:
+        body = text[text.index("void Compute("):]
+        body = body[:body.index("EnQue")]
+        return body.count("AscendC::") - body.count("AscendC::PipeBarrier") - body.count(
+            "AscendC::LocalTensor") - body.count("AscendC::RoundMode") - body.count(
+            "AscendC::CMPMODE") - body.count("AscendC::SELMODE")
+    assert calls(f16) < calls(bf16), (calls(f16), calls(bf16))  # 18 and 20 today
+
+
+def test_f16_gelu_fit_stays_within_its_budget() -> None:
+    """GELU_LOGIT_FIT_F16 against logit(Phi(x)) / -x in double (math.erfc, not the fitting
+    tool's mpmath): |x| times r's error stays below 2^-12 of gelu(-x), or 2^-25 where that is an
+    f16 subnormal, over |x| <= 5.75 (its docstring: 0.786 of that at most), and r at the cap
+    keeps exp(x r) below 2^-25 for every f16 x above 5.75 (the result rounds to x)."""
+    from hswc.ops.exponential import GELU_LOGIT_CAP, GELU_LOGIT_FIT_F16
+    x = np.linspace(1e-3, 5.75, 4000)
+    tail = _ERFC(x / math.sqrt(2.0)) / 2
+    r = np.log(tail / (1 - tail)) / x
+    fit = np.polyval(np.array(GELU_LOGIT_FIT_F16, np.float32).astype(np.float64), x * x)
+    allowed = np.maximum(2.0 ** -12, 2.0 ** -25 / (x * tail)) / x
+    assert (np.abs(fit - r) / allowed).max() < 0.8
+    at_cap = float(np.polyval(GELU_LOGIT_FIT_F16, GELU_LOGIT_CAP))
+    assert 5.75 * at_cap < -18  # x = 5.75: exp(x r) < 2^-25; beyond, smaller still

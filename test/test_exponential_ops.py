@@ -13,6 +13,7 @@ every op under ops-nn's names.
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from functools import cache
@@ -132,6 +133,25 @@ def test_levels_agree_and_stay_within_torch_tolerance(op: str, attrs: dict[str, 
     expected = OP_REFERENCES[(op, "torch")](*inputs, **attrs)
     result = compare_tolerance(got, expected)
     assert result.equal, f"{op} {dtype}: {result.summary(tuple(inputs))}"
+
+
+def test_gelu_grad_tanh_form_keeps_atens_values_where_its_terms_leave_f32() -> None:
+    """s + s (1 - s) x (2u)' (hswc.ops.exponential_grad.gelu_grad_tanh) where exp(-2u) is 0 or
+    +inf: ATen's 1 (x up to 1.8e19) and 0 (down to -1.8e19), not the 0 * inf = NaN an
+    x (1 - s) (2u)' first would give below x = -1e13; NaN where (2u)' overflows, at +-inf and
+    NaN; and at x = -4.9, where ATen's f32 1 + tanh(u) cancels, nearer the exact derivative."""
+    x = np.array([10.5, -10.5, 1e13, -1e13, 1e15, -1e15, 1e19, -1e19, 2e19, -2e19, np.inf,
+                  -np.inf, np.nan], np.float32)
+    got = kernel("gelu_grad", (("approximate", "tanh"),), "f32")(np.ones_like(x), x)
+    expected = np.array([1, 0, 1, 0, 1, 0, 1, 0] + [np.nan] * 5, np.float32)
+    assert same_bits(np.abs(got), expected), got
+    minus = np.array([-4.9], np.float32)
+    near = kernel("gelu_grad", (("approximate", "tanh"),), "f32")(np.ones_like(minus), minus)
+    u = math.sqrt(2 / math.pi) * (-4.9 + 0.044715 * (-4.9) ** 3)
+    t = math.tanh(u)
+    exact = 0.5 * (1 + t) + 0.5 * -4.9 * (1 - t * t) * math.sqrt(2 / math.pi) * (
+        1 + 3 * 0.044715 * 4.9 ** 2)
+    assert abs(float(near[0]) / exact - 1) < 1e-4, (near, exact)
 
 
 @pytest.fixture(scope="module")

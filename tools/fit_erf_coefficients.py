@@ -28,6 +28,13 @@ points of [0, 14.5] (1,000 of them in [0, 2], around a0): degree 7 on c = 4 (GEL
 below 4.8e-8, unweighted), degree 4 on c = 4 for f16 (GELU_GRAD_FIT_F16) and degree 3 on c = 3
 for bf16, which keeps 8 bits (GELU_GRAD_FIT_BF16), both weighted as GELU's. hswc evaluates
 the half fits on a rescaled t (hswc.ops.exponential.fitted) from the coefficients printed here.
+
+A GELU rounded to f16 is x / (1 + exp(x r(y))), y = min(x^2, GELU_LOGIT_CAP): -x r(x^2) is
+logit(Phi(x)) = ln(Phi(x) / Phi(-x)), an odd function, so r is even, and r(y) a degree-5
+polynomial (GELU_LOGIT_FIT_F16) fitted by the same Lawson iteration at 3,000 points of [0, 5.75]
+(beyond, every f16 result is x or rounds to -0) to the error that matters: for x < 0 the
+relative error of the result is |x| times r's absolute error, asked to stay below 2^-12 of the
+result, or 2^-25 where the result is an f16 subnormal (printed: the largest share of that).
 """
 
 from __future__ import annotations
@@ -134,6 +141,37 @@ def gelu_grad() -> None:
     lawson("GELU_GRAD_FIT", 4.0 / (4.0 + x), values, 7)
     lawson("GELU_GRAD_FIT_F16", 4.0 / (4.0 + x), values, 4, near_zero_weight(x))
     lawson("GELU_GRAD_FIT_BF16", 3.0 / (3.0 + x), values, 3, near_zero_weight(x))
+    gelu_logit_f16()
+
+
+LOGIT_DEGREE = 5
+LOGIT_RANGE = 5.75
+"""|x| beyond which every f16 GELU is x or rounds to -0 (x Phi(x) < 2^-25)."""
+
+
+def gelu_logit_f16() -> None:
+    """GELU_LOGIT_FIT_F16 (module docstring), and its largest share of the allowed error."""
+    x = np.linspace(0.0, LOGIT_RANGE, 3000)
+    r = np.array([-4 * float(mpmath.npdf(0))] + [
+        float((mpmath.log(mpmath.ncdf(-v)) - mpmath.log(mpmath.ncdf(v))) / v) for v in x[1:]])
+    tail = np.array([float(v * mpmath.ncdf(-v)) for v in x])
+    allowed = np.maximum(2.0 ** -12, 2.0 ** -25 / np.maximum(tail, 1e-300)) / np.maximum(x, 1e-3)
+    y = x * x
+    vander = np.vander(y, LOGIT_DEGREE + 1) / allowed[:, None]
+    target = r / allowed
+    weights = np.full(x.size, 1.0 / x.size)
+    best_error, best = np.inf, np.zeros(LOGIT_DEGREE + 1, np.float32)
+    for _ in range(600):
+        root = np.sqrt(weights)
+        coefficients, *_ = np.linalg.lstsq(vander * root[:, None], target * root, rcond=None)
+        rounded = coefficients.astype(np.float32)
+        error = (np.abs(np.polyval(rounded.astype(np.float64), y) - r) / allowed).max()
+        if error < best_error:
+            best_error, best = error, rounded
+        weights = weights * np.abs(vander @ coefficients - target) + 1e-300
+        weights /= weights.sum()
+    print("GELU_LOGIT_FIT_F16 = (" + ", ".join(repr(float(c)) for c in best) + ")")
+    print(f"# largest share of the allowed error: {best_error:.3g}")
 
 
 if __name__ == "__main__":

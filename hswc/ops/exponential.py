@@ -4,7 +4,7 @@ but gelu and mish, whose ATen formulas cost the vector unit 3 to 8 times as many
 equal form of the function with one Exp (their docstrings), within PyTorch's tolerance. Where
 the result is rounded to f16 or bf16, tanh, elu, selu, celu, softplus, log_sigmoid and gelu take
 shorter forms still, accurate enough for that one rounding (hswc.ops.half_math,
-GELU_TAIL_FIT_HALF).
+GELU_TAIL_FIT_HALF, GELU_LOGIT_FIT_F16).
 
 Every step is one f32 operation in the order of ATen's formula (aten/src/ATen/native/cpu/
 Activation.cpp, UnaryOpsKernel.cpp); exp, log1p, expm1, tanh and erf are math ops, which the
@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import SSAValue
 
 from hswc.ops import half_math
@@ -98,9 +99,36 @@ GELU_TAIL_FIT_HALF = (
 """G(t) of degree 4, highest power first, for a result rounded to f16 or bf16: relative error
 below 2.1e-4 (2^-12.2), and below (0.02 + |x|) / 1.02 of that next to 0, where half patterns
 crowd and gelu lies next to half-way points (tools/fit_erf_coefficients.py, which prints it).
-Every f16 and bf16 result is within an ulp of the function (test/test_exponential_half.py), in
-6 Horner steps fewer than GELU_TAIL_FIT. gelu only: gelu_grad has fits of its own
+Every bf16 result is within an ulp of the function (test/test_exponential_half.py), in 6 Horner
+steps fewer than GELU_TAIL_FIT; f16 takes GELU_LOGIT_FIT_F16, shorter still. gelu only:
+gelu_grad has fits of its own
 (hswc.ops.exponential_grad.GELU_GRAD_FIT_F16, GELU_GRAD_FIT_BF16)."""
+
+
+GELU_LOGIT_FIT_F16 = (
+    3.710099250042731e-08, -2.3829347810533363e-06, 4.65620105387643e-05,
+    0.00042176092392764986, -0.07351276278495789, -1.5951969623565674,
+)
+"""r(y), highest power first, for a GELU rounded to f16: gelu(x) = x / (1 + exp(x r(x^2))),
+-x r(x^2) fitted to logit(Phi(x)) = ln(Phi(x) / Phi(-x)) over |x| <= 5.75 so that the result's
+relative error stays below 2^-12 (2^-25 absolute where it is an f16 subnormal; 0.786 of that at
+most; tools/fit_erf_coefficients.py, which prints it). Every f16 result is within an ulp of the
+function, 1.99% of them one off (test/test_exponential_half.py). Not for bf16: exp(x r)
+overflows f32 from about x = -13.2, where gelu is still a bf16 number (down to x = -13.56)."""
+GELU_LOGIT_CAP = 33.0625
+"""y = min(x^2, 5.75^2): r(y) of degree 5 turns upwards beyond its range, and at the cap it is
+-3.26, so for every f16 x beyond 5.75 exp(x r) is below 2^-27 (the result rounds to x) or above
+1.4e8 (the result within an ulp of the function's -0, and -0 itself from |x| = 5.9 on); +inf at
++inf, NaN at -inf (-inf / +inf) and at NaN."""
+
+
+def gelu_logistic_f16(b: BodyBuilder, x: SSAValue) -> SSAValue:
+    """x Phi(x) as x / (1 + exp(x r(y))), y = min(x^2, GELU_LOGIT_CAP) (GELU_LOGIT_FIT_F16): no
+    Abs, Compare or Select, and 5 Horner steps where the tail form takes 4 behind a Div."""
+    y = b.minimumf(b.mulf(x, x, "x_sq"), b.const(GELU_LOGIT_CAP, "logit_cap"), "y")
+    r = polynomial(b, GELU_LOGIT_FIT_F16, y, "logit_r")
+    e = b.math("exp", b.mulf(x, r, "minus_logit"), "exp_minus_logit")
+    return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
 
 
 def abs_and_gauss(b: BodyBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
@@ -157,7 +185,8 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
 
     none: x Phi(x), Phi(x) = 1 - h for x >= 0 and h below, h = Phi(-|x|) (`gelu_tail`); no
     cancellation for negative x, where ATen's 1 + erf(x / sqrt 2) loses its digits; +inf at
-    +inf and NaN at -inf (-inf times 0) as PyTorch 2.14.1's eager CPU gelu gives.
+    +inf and NaN at -inf (-inf times 0) as PyTorch 2.14.1's eager CPU gelu gives. For a
+    result rounded to f16, x Phi(x) as x / (1 + exp(x r(x^2))) (`gelu_logistic_f16`).
     tanh: 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = beta (x + kappa x^3) = beta x (1 +
     kappa x^2), so -2u = x (x^2 (-2 beta kappa) - 2 beta): one Exp and one Div; +inf at +inf,
     NaN at -inf (-inf / +inf), -0 where exp(-2u) overflows, as the formula's 1 + tanh(u) = 0.
@@ -169,6 +198,8 @@ def gelu(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
                               "kappa_x_sq"), b.const(-2.0 * GELU_TANH_BETA, "beta2"), "slope")
         e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
         return b.divf(x, b.addf(_one(b), e, "denominator"), "gelu")
+    if isinstance(inputs[0].type, Float16Type):
+        return gelu_logistic_f16(b, x)
     _, h = gelu_tail(b, x, half_math.rounds_to_half(inputs[0]))
     return b.mulf(x, gelu_cdf(b, x, h), "gelu")
 

@@ -2,8 +2,8 @@
 elu_grad, softplus_grad, mish_grad, log_sigmoid_grad, each as PyTorch 2.14's CPU kernel
 computes it (EXPONENTIAL.md; ATen's *_backward kernels), every step one f32 operation; but
 gelu_grad (approximate = none), a fitted form with its zero factored out (`gelu_grad_mirror`),
-and mish_grad, on mish's cheaper terms (hswc.ops.exponential.mish_terms), within PyTorch's
-tolerance."""
+its tanh form through a sigmoid (`gelu_grad_tanh`), and mish_grad, on mish's cheaper terms
+(hswc.ops.exponential.mish_terms), within PyTorch's tolerance."""
 
 from __future__ import annotations
 
@@ -91,28 +91,36 @@ def silu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAVa
 
 def gelu_grad(b: BodyBuilder, inputs: Sequence[SSAValue], attrs: Attrs) -> SSAValue:
     """none: grad * gelu'(x), gelu'(x) = cdf + x pdf as `gelu_grad_mirror` computes it (one
-    Exp, no erf, no cancellation next to its zero); tanh:
-    grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)), t = tanh(beta (x + kappa
-    x^3))."""
+    Exp, no erf, no cancellation next to its zero); tanh: `gelu_grad_tanh`."""
     grad, x = _wide(b, inputs, "x")
-    one, half = b.const(1.0, "one"), b.const(0.5, "half")
     if b.options.get("approximate", "none") == "tanh":
-        beta, kappa = b.const(GELU_TANH_BETA, "beta"), b.const(GELU_KAPPA, "kappa")
-        x_sq = b.mulf(x, x, "x_sq")
-        x_cube = b.mulf(x_sq, x, "x_cube")
-        inner = b.mulf(beta, b.addf(x, b.mulf(kappa, x_cube), "inner_sum"), "inner")
-        t = b.math("tanh", inner, "tanh_inner")
-        left = b.mulf(half, x, "left")
-        right = b.addf(one, t, "right")
-        left_derivative = b.mulf(half, right, "left_derivative")
-        tanh_derivative = b.subf(one, b.mulf(t, t, "tanh_sq"), "tanh_derivative")
-        inner_derivative = b.mulf(beta, b.addf(one, b.mulf(b.const(3.0 * GELU_KAPPA, "kappa3"),
-                                                           x_sq)), "inner_derivative")
-        right_derivative = b.mulf(b.mulf(left, tanh_derivative), inner_derivative,
-                                  "right_derivative")
-        return b.mulf(grad, b.addf(left_derivative, right_derivative), "dx")
+        return b.mulf(grad, gelu_grad_tanh(b, x), "dx")
     mirror = gelu_grad_mirror(b, x, HALF_FITS.get(type(inputs[0].type)))
     return b.mulf(grad, gelu_cdf(b, x, mirror), "dx")
+
+
+def gelu_grad_tanh(b: BodyBuilder, x: SSAValue) -> SSAValue:
+    """The derivative of the tanh form, ATen's 0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa
+    x^2), t = tanh(u), u = beta (x + kappa x^3), in one Exp and one Div (issue 38 item 4): with
+    s = (1 + t) / 2 = 1 / (1 + exp(-2u)) (gelu's tanh form, `hswc.ops.exponential.gelu`),
+    1 - t^2 = 4 s (1 - s), so it is s + s (1 - s) x (2u)', (2u)' = 2 beta (1 + 3 kappa x^2).
+    1 - s cancels as s nears 1 (x above 2): its absolute error, 2^-24, times x (2u)' stays
+    below 2.1e-6, inside PyTorch's f32 tolerance (atol 1e-5), and f16 and bf16 round it away.
+    Its order, s (1 - s) first, gives ATen's values where its terms leave the f32 range: 1 and 0
+    where exp(-2u) is 0 or +inf but x (2u)' finite (|x| from about 10 to 1.8e19; an x (1 - s)
+    (2u)' first would give -inf * 0 = NaN below x = -1e13), NaN where (2u)' overflows, at +-inf
+    and NaN."""
+    one = b.const(1.0, "one")
+    square = b.mulf(x, x, "x_sq")
+    slope = b.addf(b.mulf(square, b.const(-2.0 * GELU_TANH_BETA * GELU_KAPPA, "kappa2"),
+                          "kappa_x_sq"), b.const(-2.0 * GELU_TANH_BETA, "beta2"), "slope")
+    e = b.math("exp", b.mulf(x, slope, "minus_2u"), "exp_minus_2u")
+    s = b.divf(one, b.addf(one, e, "denominator"), "half_one_plus_t")
+    inner_derivative = b.addf(
+        b.mulf(square, b.const(6.0 * GELU_TANH_BETA * GELU_KAPPA, "kappa6"), "kappa_x_sq6"),
+        b.const(2.0 * GELU_TANH_BETA, "beta2_plus"), "two_u_derivative")
+    spread = b.mulf(b.mulf(s, b.subf(one, s, "one_minus_s"), "s_one_minus_s"), x, "spread_x")
+    return b.addf(s, b.mulf(spread, inner_derivative, "right_derivative"), "derivative")
 
 
 def gelu_grad_mirror(b: BodyBuilder, x: SSAValue,
