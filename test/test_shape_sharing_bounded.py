@@ -20,6 +20,7 @@ from xdsl.dialects import func
 from hswc.broadcast import DYNAMIC_DIM, Broadcast, read_broadcast
 from hswc.checker import host_tiling
 from hswc.checker.op_folder import folder
+from hswc.dialects import hsg
 from hswc.passes.shape_sharing import shared_broadcast
 from hswc.pipeline import parse_text
 from hswc.vectorizer.broadcast_copy import RowRuns, row_runs
@@ -72,8 +73,8 @@ def test_weights_in_ub_share_one_kernel_bounded_by_the_largest(lowered: Path) ->
     module = parse_text((lowered / "share.ascend.mlir").read_text(), "lowered.mlir")
     main = next(op for op in module.walk() if isinstance(op, func.FuncOp)
                 and op.sym_name.data == "main")
-    names = [getattr(k, "root_reference", k).data for k in
-             (op.properties["kernel"] for op in main.walk() if op.name == "hsg.launch")]
+    names = [op.kernel.root_reference.data for op in main.walk()
+             if isinstance(op, hsg.LaunchOp)]
     assert len(names) == 6
     assert names[0] == names[1] == names[2] != names[3] == names[4] != names[5]
     kernels = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)
