@@ -28,7 +28,10 @@ and dtypes, each taking the largest count of its group for which the rule holds)
 kernel reserves UB for the bound's weight and copies the core's part of its run-time weight
 into it in Init, so its runs are the static kernel's (`row_runs` at the bound: resident), and
 a launch whose run-time shape exceeds the bound is refused (Broadcast.resolve: the
-interpreter's launch, the package's host tiling). A group of one size stays static.
+interpreter's launch, the package's host tiling). A group of one size stays static. The cost
+model times the bounded kernel at most as the static one at the same C (Init copies the
+core's part of the weight, not the whole; a bound above C leaves the chunks a little less
+UB: bench/README.md, test/test_shape_sharing_bounded.py).
 
 Only the outermost dim of a size > 1 is made run-time (the channels of `[1, C, H, W]`, the
 batch of `[N, C, H, W]`), and only where some input is read at the output's index (the
