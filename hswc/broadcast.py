@@ -56,6 +56,10 @@ if TYPE_CHECKING:
 DYNAMIC_DIM = -1
 """A dim of the output's shape known only at run time, in `hsg.broadcast`."""
 BROADCAST_ATTR = "hsg.broadcast"
+BOUND_ATTR = "hsg.broadcast_bound"
+"""Beside hsg.broadcast on a kernel (and its slice and chunks) of a shared shape: per output
+dim, the largest size it may take at run time (a static dim's own size); the kernel keeps its
+run-time-sized inputs in UB sized for these (hswc.passes.shape_sharing, "Bounded")."""
 BROADCAST_COPY_ATTR = "hsg.broadcast_copy"
 """On a broadcast input's copy-in loop: how it reads the input (row runs, or why the element
 loop; hswc.vectorizer.broadcast_copy). The C++ printer shows it as a comment."""
@@ -70,6 +74,24 @@ class Broadcast:
     strides: tuple[tuple[int, ...] | None, ...]
     windows: tuple[Window | None, ...] = ()
     """Per input (or empty: none), where it is read inside a larger tensor."""
+    bounds: tuple[int, ...] = ()
+    """Per output dim (or empty: none), the largest size it takes at run time: a dynamic dim's
+    bound, a static dim's own size (BOUND_ATTR). A shape above it is refused (`resolve`)."""
+
+    def bounded(self) -> Broadcast | None:
+        """This description at its bounds (a static one: every input of its largest size),
+        None without bounds."""
+        if not self.bounds:
+            return None
+        return Broadcast(self.bounds, self.strides, self.windows)
+
+    def bounded_size(self, i: int) -> int | None:
+        """Input i's element count at the bounds where it depends on the run-time shape; its
+        own where static; None where neither is known."""
+        if self.has_static_size(i):
+            return self.operand_size(i)
+        bounded = self.bounded()
+        return None if bounded is None else bounded.operand_size(i)
 
     def window(self, i: int) -> Window | None:
         return self.windows[i] if self.windows else None
@@ -124,6 +146,11 @@ class Broadcast:
                 n != DYNAMIC_DIM and n != m for n, m in zip(self.shape, shape, strict=True)):
             raise ValueError(f"shape {list(shape)} is not the kernel's output shape "
                              f"{_shown_shape(self.shape)}")
+        for k, (m, most) in enumerate(zip(shape, self.bounds, strict=False)):
+            if m > most:
+                raise ValueError(f"shape {list(shape)} has {m} in dim {k}, above the kernel's "
+                                 f"bound of {most} (its inputs of a run-time size are kept in "
+                                 f"UB sized for at most {list(self.bounds)})")
         return replace(self, shape=tuple(int(m) for m in shape))
 
     def dynamic_refusal(self, role: str = "input") -> str | None:
@@ -198,6 +225,20 @@ class Broadcast:
             arrays.append(DenseArrayBase.from_list(i64, [*(s or ()), *tail]))
         return ArrayAttr(arrays)
 
+    def with_bounds(self, attr: Attribute) -> Broadcast:
+        """This description with the bounds in `attr` (BOUND_ATTR); ValueError when they are
+        not one per dim, each a static dim's size or, of a dynamic dim, a positive number."""
+        if not isinstance(attr, DenseArrayBase):
+            raise ValueError(f"{BOUND_ATTR} must be an i64 array, got {attr}")
+        bounds = tuple(int(v) for v in attr.get_values())  # type: ignore[arg-type]
+        if len(bounds) != len(self.shape) or any(
+                (b < 1) if n == DYNAMIC_DIM else b != n
+                for n, b in zip(self.shape, bounds, strict=True)):
+            raise ValueError(f"{BOUND_ATTR} {list(bounds)} does not bound {BROADCAST_ATTR}'s "
+                             f"shape {_shown_shape(self.shape)}: one size per dim, a static "
+                             "dim's own, a run-time dim's largest")
+        return replace(self, bounds=bounds)
+
     @staticmethod
     def from_attr(attr: Attribute, role: str = "input") -> Broadcast:
         """The description in `attr`; ValueError when it is not one (`role`: what its arrays
@@ -244,9 +285,22 @@ class Window:
 
 
 def read_broadcast(op: Operation) -> Broadcast | None:
-    """The `hsg.broadcast` of an op (kernel, slice or chunk), None without one."""
+    """The `hsg.broadcast` of an op (kernel, slice or chunk), with its bounds
+    (`hsg.broadcast_bound`), None without one."""
     attr = op.attributes.get(BROADCAST_ATTR)
-    return None if attr is None else Broadcast.from_attr(attr)
+    if attr is None:
+        return None
+    found = Broadcast.from_attr(attr)
+    bound = op.attributes.get(BOUND_ATTR)
+    return found if bound is None else found.with_bounds(bound)
+
+
+def write_broadcast(broadcast: Broadcast, *ops: Operation) -> None:
+    """`broadcast` as `hsg.broadcast` (and its bounds as `hsg.broadcast_bound`) on `ops`."""
+    for op in ops:
+        op.attributes[BROADCAST_ATTR] = broadcast.to_attr()
+        if broadcast.bounds:
+            op.attributes[BOUND_ATTR] = DenseArrayBase.from_list(i64, list(broadcast.bounds))
 
 
 def is_projection(m: AffineMap) -> bool:

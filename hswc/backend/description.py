@@ -360,7 +360,8 @@ def _kernel_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | 
         return None, None
     launched = _launched_shapes(module, kernels[0], function)
     if not first.is_static:
-        inputs = launched or tuple(first.shape if s is None else tuple(
+        inputs = _at_run_time(first, launched) if launched else tuple(
+            first.shape if s is None else tuple(
             n if k else 1 for n, k in zip(first.shape, s, strict=True)) for s in first.strides)
         try:
             run_time = run_time_shapes(first, inputs)
@@ -497,6 +498,30 @@ def _launched_outputs(module: ModuleOp, kernel: Kernel, function: str | None
                 return tuple(tuple(DYNAMIC_DIM if n < 0 else n for n in t.get_shape())  # type: ignore
                              for t in types)
     return None
+
+
+def _at_run_time(broadcast: Broadcast, launched: tuple[tuple[int, ...], ...]
+                 ) -> tuple[tuple[int, ...], ...]:
+    """The launched shapes with DYNAMIC_DIM at each dim the kernel takes at run time: a kernel
+    shared across the sizes of a dim (hswc.passes.shape_sharing) is launched on static tensors,
+    each of one size. An input read at the output's index has the output's dims; a broadcast
+    input's dims of a size other than 1 read, in order, the output dims of a non-zero stride
+    (hswc.backend.run_time_shapes); shapes that do not pair so are left as launched."""
+    found = []
+    for shape, strides in zip(launched, broadcast.strides, strict=False):
+        if strides is None:
+            reads = list(range(len(shape))) if len(shape) == len(broadcast.shape) else []
+            own = reads
+        else:
+            reads = [d for d, s in enumerate(strides) if s]
+            own = [k for k, n in enumerate(shape) if n != 1]
+        if len(own) != len(reads):
+            found.append(shape)
+            continue
+        dynamic = {k for k, d in zip(own, reads, strict=True)
+                   if broadcast.shape[d] == DYNAMIC_DIM}
+        found.append(tuple(DYNAMIC_DIM if k in dynamic else n for k, n in enumerate(shape)))
+    return tuple(found)
 
 
 def _launched_shapes(module: ModuleOp, kernel: Kernel, function: str | None

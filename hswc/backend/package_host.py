@@ -146,6 +146,12 @@ def run_time_shape_checks(operator: Operator, run_time: RunTimeShapes) -> list[s
                   f'({shape_said(shape)}), the rank its kernel was compiled for, not %zu",',
                   f"        {name}Dims.GetDimNum()), return ge::GRAPH_FAILED);"]
     lines.append(f"const gert::Shape shape({run_time_dims(source, run_time, source + 'Dims')});")
+    for d, most in enumerate(run_time.bounds):
+        if run_time.output[d] == DYNAMIC_DIM:  # a shared kernel's UB holds at most `most`
+            lines += [f"OP_CHECK_IF(shape.GetDim({d}) > {most},",
+                      f'    OP_LOGE(context, "{op_type}: dim {d} of {source} must be at most '
+                      f'{most}, the largest its kernel keeps its inputs in UB for, not %ld",',
+                      f"        static_cast<long>(shape.GetDim({d}))), return ge::GRAPH_FAILED);"]
     for i, (name, reads) in enumerate(zip(inputs, run_time.inputs, strict=True)):
         for k, read in enumerate(reads):
             if read.size is not None:

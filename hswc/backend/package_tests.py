@@ -34,7 +34,6 @@ from hswc.backend.kernels import Kernel
 from hswc.backend.operator import GE_DTYPES, Operator
 from hswc.backend.package_example import example_arrays
 from hswc.backend.package_kernel import generated, kernel_cpp, tiling_data_h
-from hswc.backend.run_time_shapes import RUN_TIME_SIZES
 from hswc.backend.writer import wrapped
 from hswc.counted_rows import COUNTS_ATTR, GROUP_NUM_FIELD
 from hswc.dialects.hsg import MAX_RANK
@@ -98,7 +97,8 @@ COMPILED_SHAPE_CASES = (
     TilingCase("ub_of_2048_bytes", (), 64, 2048),
 )
 """Of a broadcast operator, whose kernels take one shape (the output's, put in for `()`); of
-a run-time shape, at its example size and at RUN_TIME_SIZES of its first run-time dim."""
+a run-time shape, at its example size and at RUN_TIME_SIZES of its first run-time dim (at
+most its bound: RunTimeShapes.run_time_sizes)."""
 
 
 def tiling_cases(d: Description) -> tuple[TilingCase, ...]:
@@ -111,7 +111,7 @@ def tiling_cases(d: Description) -> tuple[TilingCase, ...]:
     if d.run_time is None:
         return cases
     return (*cases, *(TilingCase(f"run_time_dim_{n}", d.run_time.example_output(n), 48, 196608)
-                      for n in RUN_TIME_SIZES))
+                      for n in d.run_time.run_time_sizes()))
 
 
 def _tensor_list(descs: list[str]) -> list[str]:

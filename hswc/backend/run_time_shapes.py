@@ -42,6 +42,16 @@ class RunTimeShapes:
     inputs: tuple[tuple[Read, ...], ...]
     output: tuple[int, ...]
     source: int
+    bounds: tuple[int, ...] = ()
+    """Per output dim (or empty: none), the largest size the kernel takes (a shared kernel's
+    bound: hswc.broadcast.Broadcast.bounds); the host tiling refuses a larger one."""
+
+    def run_time_sizes(self) -> tuple[int, ...]:
+        """The sizes of the first run-time dim the tiling unit test tiles: RUN_TIME_SIZES, those
+        above the bound replaced by the bound itself."""
+        dynamic = [k for k, n in enumerate(self.output) if n == DYNAMIC_DIM]
+        most = self.bounds[dynamic[0]] if dynamic and self.bounds else None
+        return tuple(dict.fromkeys(n if most is None else min(n, most) for n in RUN_TIME_SIZES))
 
     @property
     def compiled(self) -> tuple[tuple[int, ...], ...]:
@@ -88,7 +98,7 @@ def run_time_shapes(broadcast: Broadcast, inputs: Sequence[Sequence[int]]) -> Ru
         by_dim = dict(zip(own, read_dims, strict=True))
         reads.append(tuple(Read(None if n == DYNAMIC_DIM else n, by_dim.get(k))
                            for k, n in enumerate(shape)))
-    return RunTimeShapes(tuple(reads), broadcast.shape, source)
+    return RunTimeShapes(tuple(reads), broadcast.shape, source, broadcast.bounds)
 
 
 def row_run_time_shapes(inputs: Sequence[Sequence[int]], output: Sequence[int],

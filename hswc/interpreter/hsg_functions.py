@@ -335,7 +335,10 @@ def _at_size(op: Operation, broadcast: Broadcast, total: int) -> Broadcast:
                       f"{rest} of hsg.broadcast's static dims")
     shape = list(broadcast.shape)
     shape[dynamic[0]] = total // rest
-    return broadcast.resolve(shape)
+    try:
+        return broadcast.resolve(shape)
+    except ValueError as error:  # above the kernel's bound (hswc.broadcast.Broadcast.bounds)
+        raise OpError(op, f"the output holds {total} elements: {error}") from None
 
 
 def _named_impl(op_type: type[hsg.NamedOp]) -> Callable[..., PythonValues]:

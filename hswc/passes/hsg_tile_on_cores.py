@@ -60,7 +60,7 @@ from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from hswc.broadcast import BROADCAST_ATTR
+from hswc.broadcast import write_broadcast
 from hswc.cpp_identifiers import operator_stem, unusable
 from hswc.diagnostics import OpError, copy_location, location_of, ops_between
 from hswc.dialects import ascend, hsg
@@ -99,7 +99,7 @@ from hswc.passes.schedule_options import (
     read_budget,
     schedule_attribute,
 )
-from hswc.passes.shape_sharing import with_shared_shape
+from hswc.passes.shape_sharing import SizeGroups, with_shared_shape
 from hswc.platform import MAX_CORE_NUM, MAX_UB_SIZE, get_platform, soc_of_api
 from hswc.progress import Progress
 from hswc.remarks import remark, warn
@@ -177,8 +177,7 @@ def _build_kernel_function(name: str, ew: Elementwise) -> func.FuncOp:
     if len(ew.outputs) > 1:  # how many GM buffers are outputs (the printer's, the emitter's)
         fn.attributes[hsg.OUTPUTS_ATTR] = IntegerAttr(len(ew.outputs), 64)
     if ew.broadcast is not None:  # how its broadcast inputs are read (hswc.broadcast)
-        fn.attributes[BROADCAST_ATTR] = sliced.attributes[BROADCAST_ATTR] = \
-            ew.broadcast.to_attr()
+        write_broadcast(ew.broadcast, fn, sliced)
     return fn
 
 
@@ -371,6 +370,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                      soc, cores).tile_module(op, functions)
         found_ops = list(op.walk())
         generics = sum(1 for o in found_ops if isinstance(o, GenericOp))
+        sizes = self._size_groups(found_ops)
         # A whole model's partition takes a while: on a terminal, one line of how far it is.
         host: list[tuple[Operation, str]] = []
         with Progress(generics, self.name) as progress:
@@ -382,7 +382,7 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
                         host.append((found, kind))
                     continue
                 progress.working_on(location_of(found) or found.name)
-                self._partition(found, schedule, platform, functions)
+                self._partition(found, schedule, platform, functions, sizes)
                 progress.advance()
         join_outputs(op)  # results inserted into one tensor: one output (joint_outputs)
         fold_first_rows(op)  # a row count read from a tensor (hsg.first_rows)
@@ -391,27 +391,44 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
             if found.parent is not None:
                 remark(found, f"stays on the host ({kind})")
 
+    def _size_groups(self, found_ops: list[Operation]) -> SizeGroups | None:
+        """With `share_shapes`, the run-time sizes each shared description takes in the
+        module (hswc.passes.shape_sharing.SizeGroups), of every generic to be tiled."""
+        if not self.share_shapes:
+            return None
+        sizes = SizeGroups()
+        for found in found_ops:
+            if isinstance(found, GenericOp) and (OP_NAME in found.attributes
+                                                 or generic_kind(found) is None):
+                try:
+                    sizes.add(elementwise(found))
+                except (OpError, ValueError):
+                    continue  # stays on the host, or fails in _tile with its message
+        return sizes
+
     def _partition(self, found: GenericOp, schedule: Schedule,
                    platform: tuple[int | None, int | None],
-                   functions: dict[Operation, KernelFunctions]) -> None:
+                   functions: dict[Operation, KernelFunctions],
+                   sizes: SizeGroups | None = None) -> None:
         """A generic made a kernel, or left on the host with a remark or a warning."""
         if OP_NAME not in found.attributes and (kind := generic_kind(found)) is not None:
             remark(found, f"stays on the host ({kind})")
             return
         try:
-            self._tile(found, schedule, platform, functions)
+            self._tile(found, schedule, platform, functions, sizes)
         except OpError as error:
             _stay_on_host(found, error)
 
     def _tile(self, op: GenericOp, schedule: Schedule,
               platform: tuple[int | None, int | None],
-              functions: dict[Operation, KernelFunctions]) -> None:
+              functions: dict[Operation, KernelFunctions],
+              sizes: SizeGroups | None = None) -> None:
         fn = enclosing(op, func.FuncOp)
         module = enclosing(op, ModuleOp)
         if fn is None or module is None:
             raise OpError(op, "must be inside a func.func to be tiled: the launch is host code",
                           display_name(op))
-        ew = self._elementwise(op)
+        ew = self._elementwise(op, sizes)
         dtype = ew.dtype
         assert isinstance(fn, func.FuncOp) and isinstance(module, ModuleOp)
         op_name = ew.op_name or self.kernel_name or operator_stem(fn.sym_name.data)
@@ -465,16 +482,19 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         remark(op, f"becomes a launch of {names}", display_name(op))
         _erase_generic(op)
 
-    def _elementwise(self, op: GenericOp) -> Elementwise:
+    def _elementwise(self, op: GenericOp, sizes: SizeGroups | None = None) -> Elementwise:
         """The checked generic; with `share_shapes`, of its shared broadcast where that is
-        free (one kernel for every channel count: hswc.passes.shape_sharing)."""
+        free (one kernel for every channel count, bounded by the largest of `sizes`' group:
+        hswc.passes.shape_sharing)."""
         try:
             ew = elementwise(op)
         except OpError as error:
             if error.op is op:
                 error.name = display_name(op)
             raise
-        return with_shared_shape(ew) if self.share_shapes else ew
+        if not self.share_shapes:
+            return ew
+        return with_shared_shape(ew) if sizes is None else sizes.shared(ew)
 
     def _check_static_tiling(self, ew: Elementwise, dtype: str, plans: Plans,
                              platform: tuple[int | None, int | None], title: str) -> None:

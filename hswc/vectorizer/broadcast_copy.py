@@ -107,7 +107,7 @@ alignment rule applies; the cost is one scalar load and store per element.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from xdsl.builder import Builder
@@ -194,7 +194,7 @@ def row_runs(broadcast: Broadcast, i: int, dtype: str) -> RowRuns | str:
     masked = bool(nbytes % UB_BLOCK_BYTES)
     if masked and stride:
         return _periodic(broadcast, i, row, dtype)
-    resident = broadcast.has_static_size(i) \
+    resident = broadcast.bounded_size(i) is not None \
         and _operand_bytes(broadcast, i, dtype) <= RESIDENT_BYTES
     if stride and not block_starts(broadcast, i, row, UB_BLOCK_BYTES // ELEMENT_BYTES[dtype]):
         resident = False  # a run's source in the UB copy would start off a 32-byte block
@@ -248,8 +248,11 @@ def resident_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
 
 
 def _operand_bytes(broadcast: Broadcast, i: int, dtype: str) -> int:
-    """Input i's whole operand in UB, in whole 32-byte blocks."""
-    nbytes = broadcast.operand_size(i) * ELEMENT_BYTES[dtype]
+    """Input i's whole operand in UB, in whole 32-byte blocks; of a run-time size, at the
+    description's bounds (hswc.broadcast.Broadcast.bounds)."""
+    size = broadcast.bounded_size(i)
+    assert size is not None, "an input of a run-time size without a bound is never in UB"
+    nbytes = size * ELEMENT_BYTES[dtype]
     return -(-nbytes // UB_BLOCK_BYTES) * UB_BLOCK_BYTES
 
 
@@ -339,10 +342,13 @@ def operand_index(a: IRArith, broadcast: Broadcast, i: int, flat: SSAValue) -> S
 
 
 def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSAValue,
-                       pipe: SSAValue, name: str, dtype: str) -> SSAValue:
+                       pipe: SSAValue, name: str, dtype: str,
+                       end: Callable[[], SSAValue]) -> SSAValue:
     """Init's copy of input i into UB (a TBuf<VECIN> of its own), or a periodic input's
     pattern (`_emit_pattern`); the caller puts one PipeBarrier<PIPE_ALL> after these copies,
-    before the vector pipe reads them."""
+    before the vector pipe reads them. An input of a run-time size below its bound (a shared
+    kernel's per-channel weight) copies what the core's output elements [0, end) read of it
+    (`covered_size`; `end` builds it), into a buffer of the bound's bytes."""
     a = IRArith(point)
     buf = a.builder.insert(ascend.TBufOp(ascend.TPosition.VECIN)).result
     buf.name_hint = f"{name}_resident_buf"
@@ -355,7 +361,10 @@ def emit_resident_copy(point: InsertPoint, broadcast: Broadcast, i: int, gm: SSA
     if isinstance(runs, RowRuns) and runs.period:
         _emit_pattern(a, broadcast, i, gm, local, runs, dtype)
         return local
-    nbytes = a.const(broadcast.operand_size(i) * ELEMENT_BYTES[dtype])
+    if broadcast.has_static_size(i):
+        nbytes = a.const(broadcast.operand_size(i) * ELEMENT_BYTES[dtype])
+    else:
+        nbytes = a.mul(covered_size(a, broadcast, i, end()), a.const(ELEMENT_BYTES[dtype]))
     a.builder.insert(ascend.DataCopyPadOp(local, gm, nbytes))
     return local
 

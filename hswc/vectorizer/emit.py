@@ -290,20 +290,22 @@ def emit_init(e: Emitter, plan: KernelPlan, inputs: Sequence[SSAValue],
             if broadcast is not None and _broadcast(broadcast, v)
             and broadcast.has_static_size(v.input or 0)
             and broadcast.operand_size(v.input or 0) == 1}
-    resident = _resident_copies(e, plan, broadcast, gm, pipe)
+    resident = _resident_copies(e, plan, broadcast, gm, pipe, lambda: e.a.add(offset, length))
     return Handles(gm, objects, uniforms, broadcast, offset, once, resident, windows)
 
 
 def _resident_copies(e: Emitter, plan: KernelPlan, broadcast: Broadcast | None,
-                     gm: dict[Val, SSAValue], pipe: SSAValue) -> dict[Val, SSAValue]:
+                     gm: dict[Val, SSAValue], pipe: SSAValue,
+                     end: Callable[[], SSAValue]) -> dict[Val, SSAValue]:
     """The broadcast inputs copied into UB once (hswc.vectorizer.broadcast_copy), then a
-    barrier: MTE2's copies finish before the vector pipe's first read of them."""
+    barrier: MTE2's copies finish before the vector pipe's first read of them; `end`: one past
+    the core's last output element, built where needed."""
     resident: dict[Val, SSAValue] = {}
     copied = resident_inputs(broadcast, plan.input_dtypes)
     for v in plan.inputs:
         if broadcast is not None and _broadcast(broadcast, v) and (v.input or 0) in copied:
             resident[v] = emit_resident_copy(e.point, broadcast, v.input or 0, gm[v], pipe,
-                                             v.name or f"in{v.input or 0}", v.dtype)
+                                             v.name or f"in{v.input or 0}", v.dtype, end)
     if resident:
         e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))
     return resident
