@@ -38,7 +38,7 @@ from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
 from hswc.profiling import lower, profile
 from hswc.tiling import compute_tiling
-from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
+from hswc.vectorizer.schedule import FAST, FAST_PRESET, REFERENCE, Schedule
 
 hsg_plan = partial(op_ub_plan, "hard_swish_grad")
 """The UB plan of HardSwishGrad's kernel for a dtype and a schedule."""
@@ -374,9 +374,9 @@ def test_kernel_alone_uses_its_recorded_plan() -> None:
 
 def test_high_level_module_is_lowered_with_the_variant() -> None:
     direct = profile(module("f32"), 1 << 18, variant="fast")
-    assert direct.variant == FAST.describe()
+    assert direct.variant == FAST_PRESET.describe()
     assert direct.total_time == pytest.approx(
-        profile(lowered("f32", FAST), 1 << 18).total_time)
+        profile(lowered("f32", FAST_PRESET), 1 << 18).total_time)
     described = profile(lowered("f32", FAST), 1 << 18)
     assert described.variant == "TQue depth 2, CompareScalar, 2 TBufs"
 
