@@ -7,10 +7,14 @@ example's output is checked against an Add reference, and its modelled times are
 the measured ones with their ratio (modelled / measured).
 
     python bench/bench_calibration.py [ASC_DEVKIT_DIR] [--cases a2-add-6,950-add-5]
+        [--keep-streams DIR] [--streams DIR]
 
 ASC_DEVKIT_DIR is a checkout of asc-devkit (default: $ASC_DEVKIT_SOURCE_PATH); nothing is read
 from the network. A case whose source file is missing is printed as skipped, with the path, and
 counted; so is a published measurement this bench cannot run yet, with the reason.
+--keep-streams DIR copies each case's recorded call stream to DIR/CASE.stream; --streams DIR
+times a case from that file when it is there, without running the CPU model (the cost model
+alone: re-timing a model change in seconds, where a run takes minutes).
 
 Fit set: add_high_performance (Atlas A2, cases 0-6; Ascend 950, cases 0-5), the figures of
 hswc.platform are set from it. Check set (never fitted): the RegBase gelu examples (950: gelu
@@ -43,8 +47,10 @@ from hswc.checker.check import build_plans, plan, run_plan
 from hswc.checker.errors import CheckError
 from hswc.checker.options import CheckOptions
 from hswc.checker.report import CheckReport
-from hswc.cost_model.recorded import SCALAR
+from hswc.cost_model.recorded import SCALAR, RecordError, read_stream, time_run
+from hswc.cost_model.schedule import ScheduleError
 from hswc.cost_model.stream import MTE2, MTE3, VECTOR
+from hswc.platform import get_platform
 
 ADD = "examples/01_simd_cpp_api/05_best_practices/00_vector_compute/add_high_performance/add.asc"
 DATA_COPY = "examples/01_simd_cpp_api/05_best_practices/04_memory_access/data_copy/data_copy.asc"
@@ -288,8 +294,24 @@ class Row:
     """What to know about a timed case (a rule the CPU model found broken)."""
 
 
-def run_case(case: Case, root: Path, reference: Path) -> Row:
-    """One case run and timed; `reference` is a scratch folder for the reference modules."""
+def retime_case(case: Case, stream: Path) -> Row:
+    """A case timed from its call stream recorded before (`--streams`): the model only, no
+    CPU-model run and no comparison (the stream is the one a compared run recorded)."""
+    figures = get_platform(case.soc).cost
+    try:
+        run = read_stream(stream.read_text(), figures)
+        if run.unmodelled:
+            return Row(case, f"failed: no rule for {', '.join(run.unmodelled)}")
+        times = time_run(run, figures)
+    except (RecordError, ScheduleError) as error:
+        return Row(case, f"failed: {stream}: {error}")
+    us = {k: v * 1e6 for k, v in times.busy.items()}
+    return Row(case, "ok", times.total * 1e6, us, f"re-timed from {stream}")
+
+
+def run_case(case: Case, root: Path, reference: Path, keep: Path | None = None) -> Row:
+    """One case run and timed; `reference` is a scratch folder for the reference modules;
+    `keep`: a folder the recorded call stream is copied into (`CASE.stream`)."""
     path = root / case.source
     if not path.is_file():
         return Row(case, f"skipped: {path} is missing")
@@ -306,7 +328,8 @@ def run_case(case: Case, root: Path, reference: Path) -> Row:
         template_args={None: [case.template_args]} if case.template_args else {},
         defines={None: list(case.defines)},
         soc=case.soc, block_dim=case.block_dim, dtypes=[case.dtype], sizes=[case.size],
-        max_size=case.size, profile=True, timeout=3600, tolerance=case.tolerance)
+        max_size=case.size, profile=True, timeout=3600, tolerance=case.tolerance,
+        keep_stream=None if keep is None else str(keep / f"{case.name}.stream"))
     try:
         p = plan(options)
         try:
@@ -423,14 +446,28 @@ def main() -> int:
     parser.add_argument("root", nargs="?", default=os.environ.get("ASC_DEVKIT_SOURCE_PATH"),
                         help="an asc-devkit checkout (default $ASC_DEVKIT_SOURCE_PATH)")
     parser.add_argument("--cases", help="only these cases (comma-separated names)")
+    parser.add_argument("--keep-streams", metavar="DIR", type=Path,
+                        help="copy each run case's recorded call stream to DIR/CASE.stream")
+    parser.add_argument("--streams", metavar="DIR", type=Path,
+                        help="time a case from DIR/CASE.stream when it is there (the cost "
+                             "model only: no CPU-model run, no comparison); the others run")
     args = parser.parse_args()
-    if not args.root:
+    if not args.root and args.streams is None:
         parser.error("give the asc-devkit checkout (or set ASC_DEVKIT_SOURCE_PATH)")
+    for folder in (args.keep_streams, args.streams):
+        if folder is not None and not folder.is_dir():
+            parser.error(f"{folder}: no such folder")
     chosen = [c for c in CASES if not args.cases or c.name in args.cases.split(",")]
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         for case in chosen:
-            rows.append(run_case(case, Path(args.root), Path(scratch)))
+            kept = None if args.streams is None else args.streams / f"{case.name}.stream"
+            if kept is not None and kept.is_file():
+                rows.append(retime_case(case, kept))
+            elif not args.root:
+                rows.append(Row(case, f"skipped: no {kept} and no asc-devkit checkout"))
+            else:
+                rows.append(run_case(case, Path(args.root), Path(scratch), args.keep_streams))
             print("\n".join(table(rows[-1:]).splitlines()[1:]), file=sys.stderr, flush=True)
     print(table(rows))
     print()

@@ -41,7 +41,7 @@ from hswc.passes.schedule_options import SCHEDULE_ATTR, read_schedule
 from hswc.pipeline import parse_text
 from hswc.platform import DEFAULT_SOC, PLATFORMS, get_platform
 from hswc.profiling import lower, profile
-from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
+from hswc.vectorizer.schedule import FAST_PRESET, REFERENCE, Schedule
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_fusion import chain
@@ -128,7 +128,7 @@ def table(rows: list[Row]) -> str:
     lines = [head, "-" * len(head)]
     for r in rows:
         name = ("CANN kernel (reference)" if r.chosen is None else
-                "fast" if r.chosen == FAST else r.chosen.describe())
+                "fast" if r.chosen == FAST_PRESET else r.chosen.describe())
         lines.append(
             f"{r.name:<20} {r.dtype:<5} {'2^' + str(r.log2):>5} {r.ops:>3} | "
             f"{r.default.total_time * 1e6:10.3f} {r.default.roofline_fraction:6.1%} | "
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                             l2_bypass=args.l2_bypass)
     for dtype in dtypes:
         fast = measure("hard_swish_grad fast", op_module("hard_swish_grad", dtype), dtype,
-                       sizes, args.soc, FAST, args.l2_bypass)
+                       sizes, args.soc, FAST_PRESET, args.l2_bypass)
         for r in fast:
             r.fixed_goal = GOAL_SHORT  # the goal for it, whatever its body
         rows += fast

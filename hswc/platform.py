@@ -69,6 +69,7 @@ FIGURE_STATUS = {
     "clock_hz": "documented",
     "hbm_bytes_per_s": "documented, a parameter",
     "l2_bytes_per_s": "fitted",
+    "l2_cache_bytes": "documented",
     "repeat_bytes": "documented",
     "max_repeats_per_instruction": "documented",
     "cycles_per_repeat": "documented",
@@ -109,13 +110,20 @@ class CostFigures:
     ops-nn's cross-platform migration guide gives 1.8 GHz for the product line."""
     hbm_bytes_per_s: float = 1.6e12
     """Documented: Atlas A2 memory bandwidth 1.6 TB/s (ops-nn's migration guide), shared by
-    every core's reads (and its writes while reads allocate in L2: hswc.cost_model.schedule).
+    every core's reads and the write-back of written lines (hswc.cost_model.schedule: a write
+    goes into L2 at its port's rate unless the launch writes more than `l2_cache_bytes`).
     Consistent with the measured Add: 1.456 TB/s of reads alone (case 3), 402 MB read and
     written in 257 us (case 4). A parameter: `replace(figures, hbm_bytes_per_s=...)`."""
     l2_bytes_per_s: float = 2.4e12
     """Fitted: what every core's reads and writes reach together through L2 when the writes
     stay in L2 (ADD_PROFILES case 5: 268 MB read and 134 MB written at 2.28 TB/s, each core's
     MTE3 at 17.5 GB/s while its MTE2 reads at 33 GB/s; case 3: the writes alone, 2.36 TB/s)."""
+    l2_cache_bytes: int = 192 * 2**20
+    """Documented: Atlas A2/A3 (NPU architecture 2201) have 192 MB of L2 cache, shared by every
+    core (asc-devkit docs/zh/guide/编程指南/高级编程/内存模型/缓存一致性.md:31); a line replaced in
+    it is written back to GM first, on GM's bandwidth, before the new data enters (the same
+    docs' 设置合理的L2-CacheMode.md). hswc.cost_model.schedule: a launch that writes more than
+    this cannot keep its written lines in L2, and its writes share the HBM."""
     repeat_bytes: int = VECTOR_REPEAT_BYTES
     """Documented (AscendC API docs): one vector repeat processes 256 bytes (8 blocks of 32)."""
     max_repeats_per_instruction: int = MAX_REPEAT_TIMES
@@ -247,6 +255,7 @@ ASCEND950_COST_FIGURES = replace(
     scalar_ub_read_cycles=10,
     scalar_ub_write_cycles=10,
     launch_cycles=8250,
+    l2_cache_bytes=128 * 2**20,
     status=(("clock_hz", "documented: 1.65 GHz (ADD_PROFILES, Ascend 950)"),
             ("cycles_per_repeat", "fitted: an Add of 32 repeats takes 100 cycles, of 170 "
                                   "374 (ADD_PROFILES 950 cases 2 and 3): 2 cycles a repeat "
@@ -261,6 +270,8 @@ ASCEND950_COST_FIGURES = replace(
             ("launch_cycles", "fitted: 5 us, as on A2"),
             ("hbm_bytes_per_s", "documented: Ascend 950PR, HiBL 1.0 at 1.6 TB/s (Huawei "
                                 "Connect 2025); 950DT has 4 TB/s, a parameter"),
+            ("l2_cache_bytes", "documented: 128 MB (asc-devkit docs/zh/guide/编程指南/"
+                               "高级编程/内存模型/缓存一致性.md:18, NPU arch 3510)"),
             ("repeat_bytes", "documented: 256 bytes per cycle (asc-devkit, NPU arch 3510)"),
             ("core_gm_bytes_per_s", "assumption: the A2 figure")),
 )

@@ -38,7 +38,7 @@ from hswc.pipeline import DIALECTS
 from hswc.platform import COST_FIGURES, CostFigures, Platform, get_platform
 from hswc.profiling import lower, profile
 from hswc.tiling import compute_tiling
-from hswc.vectorizer.schedule import FAST, REFERENCE, Schedule
+from hswc.vectorizer.schedule import FAST, FAST_PRESET, REFERENCE, Schedule
 
 hsg_plan = partial(op_ub_plan, "hard_swish_grad")
 """The UB plan of HardSwishGrad's kernel for a dtype and a schedule."""
@@ -151,15 +151,17 @@ def test_instructions_split_at_255_repeats() -> None:
 
 def test_depth_one_schedule_by_hand() -> None:
     """f32 reference, 1 core, ubFactor 64, two chunks of 256-byte copies, 1 byte/ns:
-    x0 0-256, grad0 256-512, compute 512-519 (7 repeats); then y0 out and x1 in share the
-    port 519-1031, grad1 1031-1287, compute 1287-1294, y1 out 1294-1550."""
+    x0 0-256, grad0 256-512, compute 512-519 (7 repeats); then y0 goes out into L2 at its
+    port's rate (519-775) while x1 comes in at half the HBM (each byte it brings evicts a
+    written one), and on at half until the 256 written bytes are paid back (1031); grad1
+    1031-1287, compute 1287-1294, y1 out 1294-1550."""
     report = profile(lowered("f32", REFERENCE), 128, platform=platform(1, 4096, SIMPLE))
     assert report.tiling.ub_factor == 64
     assert report.total_time == pytest.approx(1550e-9, rel=1e-9)
     spans = {(i.work.label, i.work.chunk): (i.start * 1e9, i.end * 1e9)
              for s in report.schedules for i in s.intervals if i.work.pipe != VECTOR}
     expected = {("copy-in x", 0): (0, 256), ("copy-in grad", 0): (256, 512),
-                ("copy-out y", 0): (519, 1031), ("copy-in x", 1): (519, 1031),
+                ("copy-out y", 0): (519, 775), ("copy-in x", 1): (519, 1031),
                 ("copy-in grad", 1): (1031, 1287), ("copy-out y", 1): (1294, 1550)}
     for key, (start, end) in expected.items():
         assert spans[key] == (pytest.approx(start), pytest.approx(end)), key
@@ -169,7 +171,8 @@ def test_depth_one_schedule_by_hand() -> None:
 
 def test_double_buffered_x_first_schedule_by_hand() -> None:
     """f32 fast, same figures: the slope of chunk 0 (6 repeats) runs while grad0 is copied;
-    x1 starts as soon as grad0 is in (512) and shares the port with y0's copy-out (513-1025):
+    x1 starts as soon as grad0 is in (512); y0's copy-out goes into L2 at its port's rate
+    (513-769) while x1 moves at half the HBM, evicting written lines, until they are paid back:
     x1 ends 1023, grad1 1023-1280, its product 1280-1281, y1 out 1281-1537."""
     report = profile(lowered("f32", FAST), 128, platform=platform(1, 10304, SIMPLE))
     assert report.tiling.ub_factor == 64
@@ -178,7 +181,7 @@ def test_double_buffered_x_first_schedule_by_hand() -> None:
         spans.setdefault((i.work.label, i.work.chunk), (i.start * 1e9, i.end * 1e9))
     assert spans[("compare_scalar", 0)][0] == pytest.approx(256)  # x0 in, grad0 coming
     assert spans[("copy-in x", 1)] == (pytest.approx(512), pytest.approx(1023))
-    assert spans[("copy-out y", 0)] == (pytest.approx(513), pytest.approx(1025))
+    assert spans[("copy-out y", 0)] == (pytest.approx(513), pytest.approx(769))
     assert spans[("copy-in grad", 1)] == (pytest.approx(1023), pytest.approx(1280))
     assert spans[("mul", 1)] == (pytest.approx(1280), pytest.approx(1281))
     assert report.total_time == pytest.approx(1537e-9, rel=1e-9)
@@ -186,15 +189,16 @@ def test_double_buffered_x_first_schedule_by_hand() -> None:
 
 def test_a_run_of_vector_work_is_timed_back_to_back() -> None:
     """Hand-built streams, 1 ns a cycle, a 1 byte/ns port: V runs 10 + 20 cycles, signals,
-    then 5 more; MTE3 waits for the signal (30) and then shares the port with MTE2's 100-byte
-    copy-in: MTE2 moved 30 bytes alone, both move at 0.5 byte/ns until MTE3's 50 bytes are
-    out (130), MTE2's last 20 bytes alone (150)."""
+    then 5 more; MTE3 waits for the signal (30) and writes its 50 bytes into L2 at its port's
+    rate (30-80) while MTE2's 100-byte copy-in, 30 bytes in, moves at half the 1 byte/ns HBM
+    (each byte evicts a written one) until the 50 written bytes are paid back (130), then its
+    last 20 bytes at the full rate (150)."""
     v = [Work(VECTOR, "a", 0, 10), Work(VECTOR, "b", 0, 20), Signal(1), Work(VECTOR, "c", 0, 5)]
     program = CoreProgram({MTE2: [Work(MTE2, "in", 0, 0, 100)], VECTOR: v,
                            MTE3: [Wait(1), Work(MTE3, "out", 0, 0, 50)]})
     [schedule] = simulate([CoreClass(program, [0])], SIMPLE)
     spans = {i.work.label: (i.start * 1e9, i.end * 1e9) for i in schedule.intervals}
-    expected = {"a": (0, 10), "b": (10, 30), "c": (30, 35), "out": (30, 130), "in": (0, 150)}
+    expected = {"a": (0, 10), "b": (10, 30), "c": (30, 35), "out": (30, 80), "in": (0, 150)}
     assert spans == {k: (pytest.approx(a), pytest.approx(b)) for k, (a, b) in expected.items()}
 
 
@@ -210,26 +214,42 @@ def test_hbm_is_shared_by_the_cores() -> None:
     assert two.imbalance == pytest.approx(0.0)
 
 
-def _read_and_write(bypass: bool) -> dict[str, float]:
+def _read_and_write(bypass: bool, l2_cache_bytes: int = COST_FIGURES.l2_cache_bytes,
+                    ) -> dict[str, float]:
     """Two cores, each reading 100 bytes on MTE2 while writing 100 on MTE3, 1 byte/ns ports,
-    a 1 byte/ns HBM, a 3 byte/ns L2: when each copy ends (ns)."""
-    figures = replace(SIMPLE, l2_bytes_per_s=3e9)
+    a 1 byte/ns HBM, a 3 byte/ns L2 of `l2_cache_bytes`: when each copy ends (ns)."""
+    figures = replace(SIMPLE, l2_bytes_per_s=3e9, l2_cache_bytes=l2_cache_bytes)
     program = CoreProgram({MTE2: [Work(MTE2, "in", 0, 0, 100, l2_bypass=bypass)], VECTOR: [],
                            MTE3: [Work(MTE3, "out", 0, 0, 100)]})
     [schedule] = simulate([CoreClass(program, [0, 1])], figures)
     return {i.work.label: i.end * 1e9 for i in schedule.intervals}
 
 
-def test_writes_share_the_hbm_with_reads_that_allocate_in_l2() -> None:
-    """CACHE_MODE_NORMAL reads evict the written lines: all four copies share the 1 byte/ns
-    HBM, 0.25 byte/ns each, 400 ns."""
-    assert _read_and_write(bypass=False) == {"in": pytest.approx(400), "out": pytest.approx(400)}
+def test_reads_that_allocate_in_l2_write_the_written_lines_back() -> None:
+    """CACHE_MODE_NORMAL reads evict the written lines: the writes go into L2 at their ports'
+    rate (100 ns), each read byte costs the 1 byte/ns HBM two (0.25 byte/ns a read) while
+    written bytes are owed: the reads end at 400 ns, when the 200 written bytes are paid back."""
+    assert _read_and_write(bypass=False) == {"in": pytest.approx(400), "out": pytest.approx(100)}
 
 
 def test_writes_stay_in_l2_beside_reads_that_bypass_it() -> None:
     """Bypassing reads share the HBM (0.5 byte/ns each); the writes take what L2 has left
     (3 - 1 bytes/ns), held to their ports: 100 ns; then the reads' last 50 bytes, 200 ns."""
     assert _read_and_write(bypass=True) == {"in": pytest.approx(200), "out": pytest.approx(100)}
+
+
+def test_writes_that_fit_in_l2_go_into_it() -> None:
+    """The launch writes 200 bytes into an L2 of exactly 200: they fit, as above."""
+    assert _read_and_write(bypass=False, l2_cache_bytes=200) == {
+        "in": pytest.approx(400), "out": pytest.approx(100)}
+
+
+@pytest.mark.parametrize("bypass", [False, True])
+def test_writes_beyond_the_l2_share_the_hbm(bypass: bool) -> None:
+    """The launch writes 200 bytes, more than an L2 of 199 holds: the writes share the 1 byte/ns
+    HBM with the reads, whatever the reads' cache mode: four copies at 0.25 byte/ns, 400 ns."""
+    assert _read_and_write(bypass=bypass, l2_cache_bytes=199) == {
+        "in": pytest.approx(400), "out": pytest.approx(400)}
 
 
 def test_writes_alone_are_held_by_their_ports_only() -> None:
@@ -354,9 +374,9 @@ def test_kernel_alone_uses_its_recorded_plan() -> None:
 
 def test_high_level_module_is_lowered_with_the_variant() -> None:
     direct = profile(module("f32"), 1 << 18, variant="fast")
-    assert direct.variant == FAST.describe()
+    assert direct.variant == FAST_PRESET.describe()
     assert direct.total_time == pytest.approx(
-        profile(lowered("f32", FAST), 1 << 18).total_time)
+        profile(lowered("f32", FAST_PRESET), 1 << 18).total_time)
     described = profile(lowered("f32", FAST), 1 << 18)
     assert described.variant == "TQue depth 2, CompareScalar, 2 TBufs"
 

@@ -175,7 +175,11 @@ def test_no_candidate_copies_more_than_one_data_copy_pad_moves() -> None:
                           else min(16320, factor))
     choice = choose_schedule(_body_key(ew), build, ew.dag, "f32", ew.output_name(), platform,
                              False, None, broadcast=ew.broadcast)
-    assert choice.schedule.double_buffer
+    # The cut candidates compete as modelled; ranked with the L2 hint (as the chosen kernel
+    # runs), the double-buffered one wins at 2^20. Without the hint a cut single-buffered one
+    # would: its reads pay the write-back of the lines they evict (hswc.cost_model.schedule).
+    assert choice.schedule.double_buffer and choice.schedule.l2_bypass
+    assert not min(every, key=lambda found: found[1])[0].double_buffer  # EVERY: unhinted
 
 
 def test_the_candidates_are_freed_once_modelled() -> None:
@@ -329,16 +333,27 @@ def test_a_choice_builds_each_distinct_kernel_once(stem: str, dtype: str,
     platform = get_platform("ascend910b")
     build = lambda: _build_kernel_function("t_kernel_" + dtype, ew)  # noqa: E731
     monkeypatch.setattr(choice_store, "store", None)
-    # apart: the traded candidates, then the hint of their winner (then, below, its offsets),
-    # each step its own kernels
+    # apart: the traded candidates hinted, then the hint of their winner (the plain ones
+    # ranked instead if it is not taken; then, below, its offsets), each step its own kernels
     size = choice_size(None)
-    times = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, size,
-                           schedule_choice.TRADED)
-    fastest = min(t for _, t in times)
+
+    def fastest_of(candidates: tuple[Schedule, ...]) -> tuple[Schedule, float]:
+        times = modelled_times(build, ew.dag, dtype, ew.output_name(), platform, size,
+                               candidates)
+        fastest = min(t for _, t in times)
+        return next(c for c in times if c[1] <= fastest * (1 + TIE))
+
+    ranked = fastest_of(schedule_choice.TRADED_HINTED)
     hinted = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
-                                     next(c for c in times if c[1] <= fastest * (1 + TIE)))
+                                     (replace(ranked[0], l2_bypass=False), ranked[1]))
+    if not hinted[0].l2_bypass:
+        hinted = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform,
+                                         None, fastest_of(schedule_choice.TRADED))
     apart = schedule_choice._offset(build, ew.dag, dtype, ew.output_name(), platform, None,
                                     hinted)
+    if apart[0].bank_offsets and not apart[0].l2_bypass:
+        apart = schedule_choice._hinted(build, ew.dag, dtype, ew.output_name(), platform, None,
+                                        apart)
     distinct = {schedule_choice._signature(plan)
                 for _, plan in _plans(ew.dag, dtype, ew.output_name(), platform.api,
                                       schedule_choice.TRADED)}
@@ -427,3 +442,29 @@ def test_a_candidate_differing_only_in_queue_depths_or_hint_is_requeued_as_its_o
         requeue(kernel, plans[a], ew.broadcast)
         assert text(kernel) == text(first)
     models.close()
+
+
+def test_the_hint_is_tried_again_once_the_offsets_are_taken(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tanh f16 on Atlas A2: without bank offsets its vector calls' conflicts bind it and the
+    L2 hint changes nothing (so the first try keeps it off); with the offsets the HBM matters
+    at 2^24, where the hinted kernel models faster (its reads no longer pay the write-back of
+    y's lines): the choice takes both, and each is faster, not a tie."""
+    ew = generic("tanh", "f16")
+    platform = get_platform("ascend910b")
+    build = lambda: _build_kernel_function("t_kernel_f16", ew)  # noqa: E731
+    monkeypatch.setattr(choice_store, "store", None)
+    schedule_choice._chosen.clear()
+    choice = choose_schedule(("tanh-hint", "f16"), build, ew.dag, "f16", ew.output_name(),
+                             platform, False, None, broadcast=ew.broadcast)
+    schedule_choice._chosen.clear()
+    assert choice.schedule.bank_offsets and choice.schedule.l2_bypass
+    plain = replace(choice.schedule, l2_bypass=False)
+    times = dict(schedule_choice.modelled_times_at(
+        build, ew.dag, "f16", ew.output_name(), platform, (choice_size(None), 1 << 24),
+        (plain, choice.schedule, replace(plain, bank_offsets=False),
+         replace(choice.schedule, bank_offsets=False))))
+    assert times[choice.schedule][0] <= times[plain][0] * (1 + TIE)
+    assert times[choice.schedule][1] < times[plain][1] * 0.97
+    unoffset = replace(plain, bank_offsets=False)
+    assert times[replace(unoffset, l2_bypass=True)] == pytest.approx(times[unoffset])

@@ -695,6 +695,8 @@ def _modelled(p: Plan, outcome: RunOutcome) -> str:
     if outcome.failure is not None or not path.is_file():
         return "modelled: not timed: the profiled run did not finish"
     figures = get_platform(p.options.soc).cost
+    if p.options.keep_stream is not None:
+        shutil.copyfile(path, p.options.keep_stream)
     try:
         run = read_stream(path.read_text(), figures)
         if run.unmodelled:

@@ -77,6 +77,9 @@ class CheckOptions:
     profile: bool = False
     """--profile: the largest run of the first dtype records its call stream, and the report
     gives its time in the cost model (hswc.cost_model.recorded)."""
+    keep_stream: str | None = None
+    """--profile: the recorded call stream is also copied to this file (bench_calibration's
+    --keep-streams: a stream recorded once is re-timed without the CPU model)."""
     cxx: str | None = None
     work_dir: str | None = None
     channels: Mapping[str, str] = field(default_factory=dict)

@@ -11,10 +11,28 @@ under three kinds of limit, each fitted on asc-devkit's measured add_high_perfor
   MTE2's writes into UB wait for the banks that call holds);
 - L2, `l2_bytes_per_s`, shared by every DMA: what every core's reads and writes together reach
   (2.4 TB/s read and written at once on A2, above the HBM's 1.6 TB/s);
-- the HBM, `hbm_bytes_per_s`, shared by the reads, and by the writes too while a read that
-  allocates in L2 moves (CACHE_MODE_NORMAL: its lines evict the written ones, which then go to
-  HBM within the launch); otherwise the writes stay in L2 (the measured case 5 against case 4:
-  the inputs bypassing L2 took the Add from 264 to 188 us).
+- the HBM, `hbm_bytes_per_s`, shared by the reads and by the write-back of written lines. A
+  write lands in L2 (a write-back cache): its own rate is held by its port and L2 only. In a
+  launch with reads that allocate in L2 (CACHE_MODE_NORMAL), those allocations evict the
+  written lines within the launch: every written byte is owed to the HBM, and while bytes are
+  owed or being written, each byte an allocating read moves evicts a written one: it costs the
+  HBM two bytes (its own and the write-back) and pays one owed byte back. In a launch whose
+  reads all bypass L2 nothing is owed: the writes stay in L2 (the measured case 5 against case
+  4: the inputs bypassing L2 took the Add from 264 to 188 us).
+  Why the reads pay and the writes do not wait: A2 cases 2 and 3 (one buffer a tensor, 48
+  cores, HBM-bound) measured aiv_mte3_time at 54-57 us, each core's writes at 49-51 GB/s as
+  one core's alone (case 1), while the launch took what its reads and writes together need of
+  the HBM (384 MB in 268 us). A model that held the writes to the HBM beside the reads timed
+  their MTE3 at 145-161 us (2.7-2.8 times the measured); one that let the reads evict only
+  after the writes ended (the evictions lagging) broke cases 3 and 4's measured order.
+  A launch that writes more than L2 holds (`l2_cache_bytes`, documented: 192 MB on A2, 128 MB
+  on Ascend 950) cannot keep its written lines there: a line replaced in L2 is written back
+  before the new data enters it (asc-devkit's 设置合理的L2-CacheMode guide), so its writes wait
+  for the write-back and share the HBM with the reads, each written byte one HBM byte, whatever
+  the reads' cache mode. Checked, not fitted: asc-devkit's 950 gelu examples write 256 MB
+  (8192 x 8192 f32) through a 128 MB L2, and their aiv_mte3_time was measured stretched over
+  the whole kernel, at the reads' rate (304-315 of 345-352 us), as this gives; A2's Add writes
+  128 MB into 192 MB.
 Rates are recomputed at every event.
 
 Cores whose streams are equal run as one class with a multiplicity: they start together and
@@ -31,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hswc.cost_model.stream import MTE2, VECTOR, CoreProgram, Signal, Wait, Work
+from hswc.cost_model.stream import MTE2, MTE3, VECTOR, CoreProgram, Signal, Wait, Work
 from hswc.platform import CostFigures
 
 _EPS_BYTES = 1e-6
@@ -92,29 +110,36 @@ class _Pipe:
 
 
 def _fair_rates(weight: list[int], cap: list[float],
-                pools: list[tuple[list[int], float]]) -> list[float]:
+                pools: list[tuple[list[float], float]]) -> list[float]:
     """Max-min fair rates (progressive filling): every transfer's rate rises at the same pace
-    until its own `cap` or a pool it is in (members, bytes per second; transfer i counts
-    `weight[i]` times: the cores of its class) is full."""
+    until its own `cap` or a pool it is in is full. A pool is (cost, bytes per second): transfer
+    i uses `cost[i]` bytes of it for each byte it moves (0: not in it), and counts `weight[i]`
+    times (the cores of its class)."""
     rate = [0.0] * len(cap)
     active = set(range(len(cap)))
+    costs = [cost for cost, _ in pools]
+    pools_ = [([i for i, c in enumerate(cost) if c], total) for cost, total in pools]
     while active:
         step = min(cap[i] - rate[i] for i in active)
-        for members, total in pools:
-            moving = sum(weight[i] for i in members if i in active)
+        for (members, total), cost in zip(pools_, costs, strict=True):
+            moving = sum(weight[i] * cost[i] for i in members if i in active)
             if moving:
-                used = sum(weight[i] * rate[i] for i in members)
+                used = sum(weight[i] * cost[i] * rate[i] for i in members)
                 step = min(step, max(0.0, total - used) / moving)
         for i in active:
             rate[i] += step
         full = {i for i in active if rate[i] >= cap[i] * (1 - 1e-12)}
-        for members, total in pools:
-            if sum(weight[i] * rate[i] for i in members) >= total * (1 - 1e-12):
+        for (members, total), cost in zip(pools_, costs, strict=True):
+            if sum(weight[i] * cost[i] * rate[i] for i in members) >= total * (1 - 1e-12):
                 full |= {i for i in members if i in active}
         if not full:  # rounding: nothing reached its limit exactly
             full = set(active)
         active -= full
     return rate
+
+
+def _bypass(work: object) -> bool:
+    return isinstance(work, Work) and work.l2_bypass
 
 
 class _Simulation:
@@ -126,6 +151,17 @@ class _Simulation:
         self.tokens: set[tuple[int, int]] = set()
         self.schedules = [ClassSchedule(cls.cores, cls.program) for cls in classes]
         self.now = 0.0
+        self.allocating = any(isinstance(w, Work) and w.pipe == MTE2 and not w.l2_bypass
+                              for cls in classes for w in cls.program.pipes.get(MTE2, ()))
+        """The launch has reads that allocate in L2: its written lines are evicted within it."""
+        written = sum(len(cls.cores) * w.bytes for cls in classes
+                      for w in cls.program.pipes.get(MTE3, ()) if isinstance(w, Work))
+        self.overflowing = written > figures.l2_cache_bytes
+        """The launch writes more than L2 holds: its writes share the HBM (module docstring)."""
+        self.owed = 0.0
+        """Written bytes not yet written back to the HBM (module docstring)."""
+        self.evicting = False
+        """Allocating reads evict written lines now (set by `set_rates`)."""
 
     def start_ready(self) -> None:
         """Let every idle pipe run its signals and satisfied waits and start its next work."""
@@ -167,22 +203,39 @@ class _Simulation:
         moving = [p for p in self.pipes if p.phase == "transfer"]
         works = [p.items[p.index] for p in moving]
         reads = [isinstance(w, Work) and w.pipe == MTE2 for w in works]
-        allocating = any(r and isinstance(w, Work) and not w.l2_bypass
-                         for r, w in zip(reads, works, strict=True))
         weight = [len(self.classes[p.cls].cores) for p in moving]
         f = self.figures
-        everyone = list(range(len(moving)))
-        on_hbm = [i for i in everyone if reads[i] or allocating]
+        # While written lines are owed, or written now in a launch whose reads allocate in L2,
+        # an allocating read's line evicts a written one: two bytes of HBM a byte it moves.
+        self.evicting = not self.overflowing and (
+            self.owed > _EPS_BYTES or (self.allocating and not all(reads)))
+        hbm_cost = [(1.0 if self.overflowing else 0.0) if not read
+                    else 2.0 if self.evicting and not _bypass(w) else 1.0
+                    for read, w in zip(reads, works, strict=True)]
         conflicting = {p.cls for p in self.pipes if p.name == VECTOR and p.phase == "fixed"
                        and getattr(p.items[p.index], "bank_conflict", False)}
         caps = [f.core_gm_bytes_per_s * (f.conflict_read_factor
                                          if read and p.cls in conflicting else 1.0)
                 for p, read in zip(moving, reads, strict=True)]
         rates = _fair_rates(weight, caps,
-                            [(on_hbm, f.hbm_bytes_per_s), (everyone, f.l2_bytes_per_s)])
+                            [(hbm_cost, f.hbm_bytes_per_s),
+                             ([1.0] * len(moving), f.l2_bytes_per_s)])
         for p, rate in zip(moving, rates, strict=True):
             p.rate = rate
         return moving
+
+    def owed_change(self, moving: list[_Pipe]) -> tuple[float, float]:
+        """Bytes a second the writes add to `owed`, and the reads that evict pay back."""
+        added = paid = 0.0
+        for p in moving:
+            work = p.items[p.index]
+            assert isinstance(work, Work)
+            flow = p.rate * len(self.classes[p.cls].cores)
+            if work.pipe != MTE2:
+                added += flow if self.allocating and not self.overflowing else 0.0
+            elif not work.l2_bypass and self.evicting:
+                paid += flow
+        return added, paid
 
     def finish_work(self, p: _Pipe) -> None:
         work = p.items[p.index]
@@ -211,6 +264,9 @@ class _Simulation:
             moving = self.set_rates()
             ends = [p.end for p in self.pipes if p.phase in ("fixed", "setup")]
             ends += [self.now + p.remaining / p.rate for p in moving if p.rate > 0]
+            added, paid = self.owed_change(moving)
+            if self.owed > _EPS_BYTES and paid > added:  # when the last owed byte is paid
+                ends.append(self.now + self.owed / (paid - added))
             if not ends:
                 if all(p.done for p in self.pipes):
                     return self.schedules
@@ -220,6 +276,7 @@ class _Simulation:
             self.now = min(ends)
             for p in moving:
                 p.remaining = max(0.0, p.remaining - p.rate * step)
+            self.owed = max(0.0, self.owed + (added - paid) * step)
             self.advance()
 
     def advance(self) -> None:

@@ -40,8 +40,8 @@ work on one of three pipes or into a synchronisation between them:
   strides (an assumption: a strided repeat touches 8 blocks as a contiguous one does), UB bank
   conflicts as a vector instruction's.
 - GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE): that tensor's copies are marked
-  `l2_bypass` (hswc.cost_model.schedule: while no read that allocates in L2 moves, the writes
-  stay in L2).
+  `l2_bypass` (hswc.cost_model.schedule: in a launch whose reads all bypass L2, the written
+  lines stay in L2; otherwise the allocating reads evict them to the HBM).
 - SetFlag / WaitFlag<A_B>: a Signal on A's stream, a Wait on B's; the scalar unit is no stream
   of its own: a wait on S (V_S, MTE2_S, MTE3_S) holds every pipe (the scalar unit stops issuing
   until it returns), a signal from S (S_V, ...) is there at once (program order).

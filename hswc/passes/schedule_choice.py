@@ -15,9 +15,20 @@ Candidates whose plans come out equal (a body without compares has nothing for `
 to change) are modelled once.
 
 Then the L2 hint (`l2_bypass`: each streamed input's GlobalTensor set to
-SetL2CacheHint(CACHE_MODE_DISABLE), so the output's writes keep L2): the chosen kernel with it
-is modelled at the choice size and, when the launch may be larger, at `LARGE_ELEMENTS`, and
-taken when it is no slower at either and faster at one (`_hinted`). asc-devkit's guide
+SetL2CacheHint(CACHE_MODE_DISABLE), so the output's writes keep L2). The traded flags are
+ranked as the kernels will run: with the hint (`TRADED_HINTED`), at the choice size; the
+fastest one's kernel without the hint is modelled beside it at the choice size and, when the
+launch may be larger, at `LARGE_ELEMENTS`, and the hint is taken when it is no slower at
+either and faster at one (`_hinted`). When it is not, the plain candidates (`TRADED`) are
+ranked instead and their fastest given the same test; and, when the bank offsets are then
+taken, the hint is tried again on the offset kernel (Tanh f16 on Atlas A2 is bound by its
+vector calls' conflicts without the offsets, where the hint changes nothing; with them, at
+2^24, 47.36 us plain, 44.75 hinted). Why not rank the plain ones first: the
+model has an unhinted launch's reads pay the write-back of the written lines they evict
+(hswc.cost_model.schedule), so the plain ranking favours what saves read bytes (single
+buffers, the larger chunks of in-place), which the hinted kernel does not need (scaled_relu
+f32 on Atlas A2: single-buffered in place, hinted, 7.14 / 109.5 us at 2^20 / 2^24, where the
+double-buffered one, hinted, takes 6.64 / 100.7). asc-devkit's guide
 (docs/zh/guide/算子实践参考/SIMD算子性能优化/内存访问/设置合理的L2-CacheMode.md, priority
 high, Atlas A2/A3 and Ascend 950) asks for it on data read once, and its Add measured 29% less
 time with it. Assumed: a hinted read is still served by the lines a previous launch left in L2
@@ -98,7 +109,9 @@ CANDIDATES = _candidates()
 traded flags' eight, `fast` first, then the same eight with `l2_bypass`, then those sixteen
 with `bank_offsets`."""
 TRADED = CANDIDATES[:len(CANDIDATES) // 4]
-"""The candidates the first step models, in tie-break order: without the L2 hint."""
+"""The traded candidates without the L2 hint, in tie-break order."""
+TRADED_HINTED = CANDIDATES[len(CANDIDATES) // 4:len(CANDIDATES) // 2]
+"""The same with the L2 hint: what the first step ranks (`_traded`)."""
 
 
 @dataclass(frozen=True)
@@ -561,6 +574,18 @@ def _offset(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[s
     return found
 
 
+def _traded(build: KernelBuilder, dag: Dag, dtype: str, output: str | Sequence[str],
+            platform: Platform, size: int, candidates: tuple[Schedule, ...],
+            models: Models) -> tuple[Schedule, float]:
+    """The fastest of `candidates` at `size` (a tie to the earlier); ValueError when the
+    planner can build none of them."""
+    times = modelled_times(build, dag, dtype, output, platform, size, candidates, models)
+    if not times:
+        raise ValueError("the planner can build no schedule for this body")
+    fastest = min(t for _, t in times)
+    return next(c for c in times if c[1] <= fastest * (1 + TIE))
+
+
 def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag, dtype: str,
                     output: str | Sequence[str], platform: Platform, platform_known: bool,
                     elements: int | None, *, broadcast: Broadcast | None) -> Choice:
@@ -580,13 +605,15 @@ def choose_schedule(body_key: tuple[object, ...], build: KernelBuilder, dag: Dag
     if found is None:
         models = Models(build)
         try:
-            times = modelled_times(build, dag, dtype, output, platform, size, TRADED, models)
-            if not times:
-                raise ValueError("the planner can build no schedule for this body")
-            fastest = min(t for _, t in times)
-            found = next(c for c in times if c[1] <= fastest * (1 + TIE))
-            found = _hinted(build, dag, dtype, output, platform, elements, found, models)
+            found = _traded(build, dag, dtype, output, platform, size, TRADED_HINTED, models)
+            found = _hinted(build, dag, dtype, output, platform, elements,
+                            (replace(found[0], l2_bypass=False), found[1]), models)
+            if not found[0].l2_bypass:  # the hint not taken: ranked as they will run
+                found = _traded(build, dag, dtype, output, platform, size, TRADED, models)
+                found = _hinted(build, dag, dtype, output, platform, elements, found, models)
             found = _offset(build, dag, dtype, output, platform, elements, found, models)
+            if found[0].bank_offsets and not found[0].l2_bypass:  # V-bound before the offsets
+                found = _hinted(build, dag, dtype, output, platform, elements, found, models)
         finally:
             models.close()
         record(key, found)

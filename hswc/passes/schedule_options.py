@@ -51,7 +51,7 @@ class ScheduleOptions:
     Keyword-only, so the passes' own options keep their positions."""
 
     variant: str | None = None
-    """A preset: reference or fast (every flag on)."""
+    """A preset (hswc.vectorizer.schedule.PRESETS): reference, fast or arch35."""
     double_buffer: bool | None = None
     """TQue depth 2 for the inputs and the output."""
     scalar_compare: bool | None = None

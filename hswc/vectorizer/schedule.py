@@ -141,5 +141,12 @@ ARCH35 = Schedule(scalar_compare=True, argument_order=True, reuse_copies=True,
                   whole_repeat_casts=True, cast_rint=True, no_pipe_barriers=True,
                   raw_queue_tensors=True, compares=True, widened_bf16=True,
                   double_buffer_above=DOUBLE_BUFFER_ABOVE)
-PRESETS = {"reference": REFERENCE, "fast": FAST, "arch35": ARCH35}
+FAST_PRESET = replace(FAST, l2_bypass=True)
+"""The `fast` preset: FAST with its streamed inputs set to bypass L2. The cost model has an
+unhinted launch's reads pay the write-back of the written lines they evict
+(hswc.cost_model.schedule), which left HardSwishGrad under FAST at 92.4% (f16, bf16) and
+93.6% (f32) of the HBM roofline at 2^24 on Atlas A2; hinted, 114.9% and 118.5%
+(bench/bench_default_schedule.py). FAST itself, unhinted, is what the schedule choice's
+candidates are built from (hswc.passes.schedule_choice)."""
+PRESETS = {"reference": REFERENCE, "fast": FAST_PRESET, "arch35": ARCH35}
 """Named schedules of the `variant` pass option."""
