@@ -884,12 +884,19 @@ class RowTiler:
         longest = max(longest_row(row_kernel_plan(body, probe, s, dtype, names), self.ub)
                       for s in schedules)
 
+        planned_with: dict[int, Schedule] = {}  # each whole branch's W: the schedule it holds
+
         def whole(length: int) -> KernelPlan | None:
-            return next((p for p in (whole_with(s, length) for s in schedules)
-                         if p is not None), None)
+            for s in schedules:
+                plan = whole_with(s, length)
+                if plan is not None:
+                    planned_with[length] = s
+                    return plan
+            return None
 
         made = branches(segmented, whole, whole_lengths(longest, SEGMENT_ALIGN))
-        chosen = [schedule] * len(made)
+        chosen = [schedule if b.plan is segmented or b.plan.rows is None
+                  else planned_with[b.plan.rows.length] for b in made]
         if choice is not None and len(made) > 1:
             for i, branch in enumerate(made):
                 mine = self._choose_branch(body, inputs, outputs, branch, dtype, text,

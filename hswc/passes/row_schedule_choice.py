@@ -78,6 +78,7 @@ CANDIDATES = (*_UNHINTED, *(replace(c, schedule=replace(c.schedule, l2_bypass=Tr
 choice of online was modelled (module docstring). The last four are the first four with
 their streamed inputs hinted past L2 (`_hinted`: never searched, only tried on the winner)."""
 
+
 def candidate_schedules(platform: Platform) -> list[Schedule]:
     """The distinct schedules of the candidates not hinted, for `platform`'s API table, in
     tie-break order."""
