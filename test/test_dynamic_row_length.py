@@ -13,6 +13,8 @@ hswc.reduction_order, the ascend level's calls) bit for bit with each other, and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from test_dynamic_rows import ALL_LEVELS, ATTRIBUTES, _text
@@ -176,3 +178,37 @@ def test_a_static_weight_gives_a_run_time_row_its_length(op: str) -> None:
     with pytest.raises(Exception, match=rf"2:3: error: .*{op}: weight's length is not the row "
                                         r"length \(x's dim 1\)"):
         kernel.run(inputs[0][:, :63], *inputs[1:])
+
+
+AMAX = Path(__file__).parent / "data" / "amax_rows_dynamic_f32.mlir"
+"""`x.amax(-1)` of a `?x?` f32 x as torch-mlir writes it (test/fixtures/torch_models/
+reductions/amax_rows64_f32.mlir, written by hand with its dims dynamic, each init a
+tensor.empty of x's dim 0): the two-result max generic, its index result unused."""
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+def test_amax_of_a_run_time_row_length_at_every_level(dtype: str) -> None:
+    """One module at rows of 0, 1, 7, 64, 1000 and 1025 (the whole branches of W = 64, 1024 and
+    the top one: hswc.passes.row_branches), at every level, equal to numpy's maximum
+    (NaN in a row gives NaN, a row of -inf gives -inf); a length of 0 gives MLIR's answer,
+    the init -inf (PyTorch refuses an amax over no elements), computed by the host
+    (hswc.passes.row_kernels: an scf.if on the length) while longer rows run the row kernel.
+    f16 runs the kernel's levels only."""
+    np_type = {"f32": np.float32, "f16": np.float16}[dtype]
+    text = AMAX.read_text()
+    if dtype == "f16":
+        text = text.replace("f32", "f16").replace("0xFF800000", "0xFC00")
+    levels = ALL_LEVELS if dtype == "f32" else KERNEL_LEVELS
+    kernels = {level: compile_text(text, level=level) for level in levels}
+    assert _row_kernels(kernels["ascend"]) >= 2  # its branches (hswc.passes.row_branches)
+    rng = np.random.default_rng(36)
+    for length in (0, 1, 7, 64, 1000, 1025):
+        x = (100 * rng.standard_normal((3, length))).astype(np_type)
+        if length >= 7:
+            x[1, length // 2] = np.nan
+            x[2] = -np.inf
+        want = x.max(-1) if length else np.full(3, -np.inf, np_type)
+        for level, kernel in kernels.items():
+            got = kernel.run(x).outputs[0]
+            assert got.dtype == np_type and got.shape == (3,), level
+            np.testing.assert_array_equal(got, want, f"{level}, rows of {length}")

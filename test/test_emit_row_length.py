@@ -143,3 +143,15 @@ def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
     assert done.returncode != 0 and "status failed" in done.stdout
     assert ("RmsNorm: dim 0 of weight must be dim 1 of x (1000) to broadcast to the output, "
             "not 999") in done.stderr, done.stderr
+
+
+def test_a_run_time_row_length_writing_a_value_per_row_is_refused_with_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """x.amax(-1) of `?x?` is a row kernel (the host computes a length of 0), which a package's
+    host tiling does not hold: one located message and status 1, no internal error."""
+    source = Path(__file__).parent / "data" / "amax_rows_dynamic_f32.mlir"
+    assert main([str(source), "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    assert "amax_rows_dynamic_f32.mlir:12:5: error: 'func.func' is a row kernel of a run-time " \
+        "row length whose first output is not one of x's shape" in err

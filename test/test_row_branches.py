@@ -13,6 +13,8 @@ message.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from test_dynamic_rows import _text
@@ -237,3 +239,38 @@ def test_softmax_of_several_rows_a_chunk_agrees_at_every_level(dtype: str) -> No
             assert within.equal, f"{level}, rows of {length}: {within.summary()}"
             bits.add(got.tobytes())
         assert len(bits) == 1, f"rows of {length}: the levels differ"
+
+
+def test_the_host_gives_the_whole_branches_their_rows_a_chunk_as_counted_by_hand() -> None:
+    """k, the rows a chunk of the W = 64 and 1024 branches, as the host's tiling function
+    computes it from the run-time length (x.amax(-1) of `?x?` f32, the reference schedule:
+    depth-1 queues), at a UB of 16384 bytes given by hand and at Atlas A2's 196608.
+
+    Counted from the kernels' buffers (hswc.vectorizer.plan._row_ub_plan): a row of W f32
+    values of x (4 W bytes), and one f32 a row each of the init row, the output and the max's
+    temporary (12 bytes); W = 1024 also 16 f32 of fold partials a row (64 bytes): 268 and 4172
+    bytes a row. Reserved: the three row buffers rounded up to 64 values (3 * 256 bytes) and
+    x's up to its alignment (64 f32, 256 bytes): 1024. A chunk's level-0 calls repeat at most
+    255 times over its rows: at most 248 rows (whole 8-row blocks of row values) at W = 64,
+    255 // 16 repeats a row = 15 at W = 1024. So k = min((UB - 1024) // bytes, bound):
+    16384: 15360 // 268 = 57 and 15360 // 4172 = 3; 196608: 195584 // 268 = 729 -> 248 and
+    195584 // 4172 = 46 -> 15. Rows past 1024 take one a chunk (the top W), the tiling key
+    each branch's (its index * 256: hswc.tiling.template_tiling_key)."""
+    from cpu_build import lower
+
+    text = (Path(__file__).parent / "data" / "amax_rows_dynamic_f32.mlir").read_text()
+    want = {16384: {1: (57, 0), 64: (57, 0), 65: (3, 256), 1024: (3, 256), 1025: (1, 512)},
+            196608: {1: (248, 0), 64: (248, 0), 65: (15, 256), 1024: (15, 256),
+                     1025: (1, 512)}}
+    for ub, by_length in want.items():
+        module = lower(text, "hsg-generalize-named,hsg-decompose,hsg-fuse-elementwise,"
+                             f"hsg-tile-on-cores{{soc=ascend910b rows=true variant=reference "
+                             f"core-num=2 ub-size={ub}}}")
+        kernel = compile_module(module, level="tiled", core_num=2, ub_size=ub)
+        for length, (k, key) in by_length.items():
+            x = np.random.default_rng(length).standard_normal((300, length)).astype(np.float32)
+            run = kernel.run(x)
+            (tiling,) = run.tilings
+            assert tiling is not None
+            assert (tiling["ubFactor"], tiling["tilingKey"]) == (k, key), (ub, length, tiling)
+            assert run.outputs[0].tobytes() == x.max(-1).tobytes(), (ub, length)

@@ -426,13 +426,13 @@ def row_shapes(module: ModuleOp, kernels: Sequence[Kernel], function: str | None
     if all(n >= 0 for s in (*launched, *outputs) for n in s):
         return RowShapes((*launched, outputs[0]), per_row, None, own, group=group)
     launch = _first_launch(module, kernels[0], function)
-    row = None if launch is None else run_time_row(launch, kernels[0])
-    if row is not None and (own is not None or first.outputs[0] != "element"):
-        # hsg-tile-on-cores keeps such a region on the host (a row of length 0 would leave a
-        # row output unwritten), so only a module given lowered otherwise reaches this
+    if first.dynamic and (own is not None or first.outputs[0] != "element"):
+        # hsg-tile-on-cores makes such a region a kernel with the host's branch for a length
+        # of 0 (hswc.passes.row_kernels: x.amax(-1) of `?x?`), which a package does not hold
         raise OpError(kernels[0].func, "is a row kernel of a run-time row length whose first "
                       "output is not one of x's shape, which its package's host tiling does "
                       "not count rows of: package it with a static row length")
+    row = None if launch is None else run_time_row(launch, kernels[0])
     columns = [i for i, kind in enumerate(first.inputs) if kind == "column"]
     try:
         run_time = row_run_time_shapes(launched, outputs[0], columns)

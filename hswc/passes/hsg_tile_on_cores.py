@@ -88,7 +88,7 @@ from hswc.passes.kernel_functions import (
 )
 from hswc.passes.packed_outputs import check_packed_outputs, mark_packed_outputs
 from hswc.passes.row_branches import keyed_launch
-from hswc.passes.row_kernels import RowTiler
+from hswc.passes.row_kernels import AT_ZERO_ATTR, RowTiler
 from hswc.passes.schedule_choice import Choice, choose_schedule
 from hswc.passes.schedule_options import (
     API_ATTR,
@@ -375,8 +375,8 @@ class HsgTileOnCoresPass(ScheduleOptions, ModulePass):
         host: list[tuple[Operation, str]] = []
         with Progress(generics, self.name) as progress:
             for found in found_ops:
-                if found.parent is None:  # erased with the generic it was in
-                    continue
+                if found.parent is None or AT_ZERO_ATTR in found.attributes:
+                    continue  # erased with the generic it was in; a row region's copy
                 if not isinstance(found, GenericOp):
                     if (kind := host_kind(found)) is not None:
                         host.append((found, kind))

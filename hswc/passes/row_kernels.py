@@ -45,11 +45,13 @@ and the longest row that fits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from io import StringIO
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
@@ -85,9 +87,12 @@ from hswc.passes.kernel_functions import (
 )
 from hswc.passes.row_branches import Branch, branches, keyed_launch, variants, whole_lengths
 from hswc.passes.row_schedule_choice import (
+    RowCandidate,
     RowChoice,
+    candidate_schedules,
     choose_row_schedule,
     modelled_row_launch,
+    served_lengths,
 )
 from hswc.passes.row_segment_choice import choose_segment
 from hswc.passes.row_split import PARTIAL_ATTR, Split, across_runs, split_body, split_parts
@@ -388,6 +393,26 @@ def _name_args(body: Block, inputs: list[SSAValue]) -> None:
         arg.name_hint = name
 
 
+AT_ZERO_ATTR = "hsg.at_zero_length"
+"""Marks the copies _host_copy makes: hsg-tile-on-cores leaves them on the host unremarked
+(the region they copy became a kernel, and has its remark)."""
+
+AtZero = Callable[[Builder], list[SSAValue]]
+"""Builds the outputs of a region of a run-time row length at a length of 0 (_host_copy)."""
+
+
+def _host_copy(builder: Builder, members: list[Operation], outputs: list[SSAValue]
+               ) -> list[SSAValue]:
+    """The region's generics copied in order at `builder` (they stay on the host: MLIR's own
+    semantics), and its outputs' copies."""
+    mapping: dict[SSAValue, SSAValue] = {}
+    for member in members:
+        copy = builder.insert(member.clone(mapping))
+        copy.attributes[AT_ZERO_ATTR] = UnitAttr()
+        mapping.update(zip(member.results, copy.results, strict=True))
+    return [mapping[v] for v in outputs]
+
+
 def _erase_members(region: RowRegion) -> None:
     """The region's generics erased, last first, with the inits (and fills) only they used."""
     for member in reversed(region.members):
@@ -546,9 +571,9 @@ class RowTiler:
         sizes = [ELEMENT_BYTES[_element(v)] for v, kind in zip(
             (*inputs, *outputs), (*rows.inputs, *rows.outputs), strict=True)
             if kind == "element"]
-        if rows.dynamic and "row" in rows.outputs:
-            raise NotARowKernel("it writes a value per row of a run-time row length, which a "
-                                "length of 0 leaves at its initial value (no kernel writes it)")
+        at_zero = None
+        if rows.dynamic and "row" in rows.outputs:  # a length of 0: no row for a kernel
+            at_zero = partial(_host_copy, members=list(region.members), outputs=outputs)
         reduced = tuple(range(region.space.rank, len(region.space.shape)))
         count = region.space.rows
         strided = runs_refusal(rows, sizes, (*rows.inputs, *rows.outputs))
@@ -573,7 +598,7 @@ class RowTiler:
             raise NotARowKernel(f"its row kernel {overlong}")
         if not isinstance(split, Split):
             results = self._launch(body, inputs, outputs, rows, count, op_name, first, last,
-                                   table, reduced=reduced)
+                                   table, reduced=reduced, at_zero=at_zero)
             how = ""
             if split is not None:
                 remark(last, f"gives {count} of the {self.target_cores} cores a row: not split "
@@ -671,11 +696,13 @@ class RowTiler:
     def _launch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int | None, op_name: str, first: Operation,
                 last: Operation, table: KernelFunctions, partial: bool = False,
-                reduced: tuple[int, ...] = ()) -> list[SSAValue]:
+                reduced: tuple[int, ...] = (), at_zero: AtZero | None = None
+                ) -> list[SSAValue]:
         """The row kernel computing `body` over `count` rows (None: counted at run time; built
         once per module), and its launch before `last`: its results, one per output
         (`partial`: the first of a split's two kernels, marked so; `reduced`: the dims of a
-        run-time row length, hswc.rows `dynamic`)."""
+        run-time row length, hswc.rows `dynamic`; `at_zero`: the outputs the host computes
+        where that length is 0, _launch_branches)."""
         dtype = kernel_dtype([_element(v) for v in inputs], [_element(v) for v in outputs])
         names = output_names(outputs)
         ub_size = self.ub
@@ -709,7 +736,8 @@ class RowTiler:
         self._check_fits(first, rows, kernel, dtype)
         if rows.dynamic:
             return self._launch_branches(body, inputs, outputs, kernel, schedule, choice,
-                                         op_name, dtype, first, last, table, reduced)
+                                         op_name, dtype, first, last, table, reduced,
+                                         at_zero)
         tiling_name = table.ensure_built(
             ("row tiling", op_name, dtype, plan),
             lambda: _tiling_function(tiling_function_name(op_name, dtype), dtype, plan), first)
@@ -744,30 +772,23 @@ class RowTiler:
     def _launch_branches(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
                          segmented: KernelPlan, schedule: Schedule, choice: RowChoice | None,
                          op_name: str, dtype: str, first: Operation, last: Operation,
-                         table: KernelFunctions, reduced: tuple[int, ...]) -> list[SSAValue]:
+                         table: KernelFunctions, reduced: tuple[int, ...],
+                         at_zero: AtZero | None = None) -> list[SSAValue]:
         """The kernels of a run-time row length, one per branch (hswc.passes.row_branches),
         the tiling picking one from the length, and their launch before `last` (an scf.if on
-        the tiling key where there are several)."""
-        names = output_names(outputs)
+        the tiling key where there are several). With `at_zero` (the region writes a value per
+        row), an scf.if on the length being 0 first: then no element is read and the kernel
+        has no row to write (its row count is the elements over the length at least 1, so 0),
+        so the host computes the outputs as MLIR does (`at_zero`: the region's generics run
+        on the host, each row value its init combined with nothing, as a torch-mlir export's
+        `x.amax(-1)` of no columns gives -inf); else the launch."""
         text = _body_text(body)
         scalars = kernel_scalars(body)
         assert segmented.rows is not None
-        whole_rows = replace(segmented.rows, segment=None, online=False)
-
-        def whole(length: int) -> KernelPlan | None:
-            for one in (False, True):  # several rows a chunk where they fit, else one
-                plan = row_kernel_plan(body, replace(whole_rows, length=length,
-                                                     one_per_chunk=one), schedule, dtype, names)
-                if refusal(plan) is None and _fits(plan, dtype, self.ub):
-                    return plan
-            return None
-
-        probe = row_kernel_plan(body, replace(whole_rows, length=SEGMENT_ALIGN), schedule,
-                                dtype, names)
-        made = branches(segmented, whole, whole_lengths(longest_row(probe, self.ub),
-                                                        SEGMENT_ALIGN))
+        made, chosen = self._chosen_branches(body, inputs, outputs, segmented, schedule,
+                                             choice, dtype, text)
         if len(made) == 1:
-            plans: UbPlan | tuple[Variant, ...] = segmented.ub_plan()
+            plans: UbPlan | tuple[Variant, ...] = made[0].plan.ub_plan()
             keyed: tuple[Variant, ...] = ()
         else:
             keyed = variants(made, dtype)
@@ -791,15 +812,17 @@ class RowTiler:
                                                                         IndexType())
                 if choice is not None:
                     built.attributes[SCHEDULE_ATTR] = schedule_attribute(
-                        schedule, self.soc,
+                        chosen[i], self.soc,
                         self.core_num is not None and self.ub_size is not None,
                         CHOICE_ELEMENTS)
                 return built
 
             launched.append((keyed[i].key if keyed else 0, table.ensure_built(
-                ("row kernel", op_name, dtype, rows, plan, schedule.describe(), text,
+                ("row kernel", op_name, dtype, rows, plan, chosen[i].describe(), text,
                  bool(keyed)), build,
                 first)))
+        segmented = made[-1].plan
+        assert segmented.rows is not None
         length = _run_time_length(last, segmented.rows, inputs, reduced)
         kernel_name = launched[-1][1]
         values = self._host_tiling(last, segmented.rows,
@@ -817,11 +840,109 @@ class RowTiler:
                 result.name_hint = output.name_hint
             return list(made_launch.ys)
 
-        results = keyed_launch(builder, launched, values[4], launch,
-                               [v.type for v in outputs])
+        types = [v.type for v in outputs]
+        results: list[SSAValue]
+        if at_zero is None:
+            results = keyed_launch(builder, launched, values[4], launch, types)
+        else:
+            empty, full = Block(), Block()
+            for block, made_values in (
+                    (empty, at_zero), (full, lambda inner: keyed_launch(
+                        inner, launched, values[4], launch, types))):
+                inner = Builder(InsertPoint.at_end(block))
+                inner.insert(scf.YieldOp(*made_values(inner)))
+            a = IRArith(builder.insertion_point)
+            if_empty = builder.insert(scf.IfOp(
+                a.name_bool(a.eq(length, a.const(0)), "no_columns"), types, Region(empty),
+                Region(full)))
+            results = list(if_empty.results)
         for output, result in zip(outputs, results, strict=True):
             result.name_hint = output.name_hint
         return results
+
+    def _chosen_branches(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                         segmented: KernelPlan, schedule: Schedule, choice: RowChoice | None,
+                         dtype: str, text: str) -> tuple[list[Branch], list[Schedule]]:
+        """The branches of a kernel of a run-time row length (hswc.passes.row_branches) and
+        each one's schedule: `schedule` (the options', or the cost model's for the kernel as a
+        whole), or where the cost model chooses, each branch's own (`_choose_branch`); the
+        ladder of whole lengths then reaches the longest whole row a chunk holds with any
+        schedule the choice may take, and each whole branch is planned with the first that
+        holds it before its own choice."""
+        names = output_names(outputs)
+        assert segmented.rows is not None
+        whole_rows = replace(segmented.rows, segment=None, online=False)
+
+        def whole_with(chosen: Schedule, length: int) -> KernelPlan | None:
+            for one in (False, True):  # several rows a chunk where they fit, else one
+                plan = row_kernel_plan(body, replace(whole_rows, length=length,
+                                                     one_per_chunk=one), chosen, dtype, names)
+                if refusal(plan) is None and _fits(plan, dtype, self.ub):
+                    return plan
+            return None
+
+        schedules = [schedule] if choice is None else \
+            [schedule, *(s for s in candidate_schedules(self.model_platform()) if s != schedule)]
+        probe = replace(whole_rows, length=SEGMENT_ALIGN)
+        longest = max(longest_row(row_kernel_plan(body, probe, s, dtype, names), self.ub)
+                      for s in schedules)
+
+        planned_with: dict[int, Schedule] = {}  # each whole branch's W: the schedule it holds
+
+        def whole(length: int) -> KernelPlan | None:
+            for s in schedules:
+                plan = whole_with(s, length)
+                if plan is not None:
+                    planned_with[length] = s
+                    return plan
+            return None
+
+        made = branches(segmented, whole, whole_lengths(longest, SEGMENT_ALIGN))
+        chosen = [schedule if b.plan is segmented or b.plan.rows is None
+                  else planned_with[b.plan.rows.length] for b in made]
+        if choice is not None and len(made) > 1:
+            for i, branch in enumerate(made):
+                mine = self._choose_branch(body, inputs, outputs, branch, dtype, text,
+                                           whole_with, segmented)
+                if mine is not None:
+                    made[i], chosen[i] = mine
+        return made, chosen
+
+    def _choose_branch(self, body: Block, inputs: list[SSAValue], outputs: list[SSAValue],
+                       branch: Branch, dtype: str, text: str,
+                       whole_with: Callable[[Schedule, int], KernelPlan | None],
+                       segmented: KernelPlan) -> tuple[Branch, Schedule] | None:
+        """The cost model's schedule for one branch of a kernel of a run-time row length
+        (hswc.passes.row_schedule_choice: chosen for the lengths of DYNAMIC_LENGTHS it serves,
+        the L2 hint tried), and the branch planned with it; None where no candidate builds.
+        A whole branch keeps its W (`whole_with` plans it with a schedule); the segmented one
+        (the last) its segment's rule (dynamic_plan)."""
+        assert self.choose_on is not None and branch.plan.rows is not None
+        rows = branch.plan.rows
+        names = output_names(outputs)
+        ub_size = self.ub
+        longest = None if rows.segment is not None else rows.length
+
+        def plan_of(c: RowCandidate) -> KernelPlan:
+            if longest is None:
+                assert segmented.rows is not None
+                return dynamic_plan(body, replace(segmented.rows, online=False), c.schedule,
+                                    dtype, names, ub_size, c.online)
+            plan = whole_with(c.schedule, longest)
+            if plan is None:
+                raise ValueError(f"no chunk of rows of {longest} fits")
+            return plan
+
+        choice = choose_row_schedule(
+            lambda: _kernel_function("choice", _copy_of(body), inputs, outputs, rows,
+                                     branch.plan.ub_plan()),
+            plan_of, rows, None, dtype, self.choose_on,
+            self._body_key(text, inputs, outputs, names),
+            served_lengths(branch.above, longest))
+        if choice is None:
+            return None
+        plan = plan_of(RowCandidate(choice.schedule, choice.online))
+        return replace(branch, plan=plan), choice.schedule
 
     def _choose(self, body: Block, text: str, inputs: list[SSAValue], outputs: list[SSAValue],
                 rows: Rows, count: int | None, dtype: str, reference: KernelPlan

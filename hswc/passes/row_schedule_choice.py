@@ -19,8 +19,12 @@ faster, at those rows and at LARGE_ELEMENTS' worth (`_hinted`), as the elementwi
 Depth-2 queues fit fewer whole rows: a long row may be one row a chunk with them
 and several with the reference, or leave only the reference.
 A kernel of a run-time row length (hswc.rows `dynamic`) is chosen by the geometric mean of its
-modelled times at rows of each of DYNAMIC_LENGTHS (CHOICE_ELEMENTS' worth each, the kernel given
-the length it reads at run time), with no L2 hint tried; its key adds those lengths.
+modelled times at rows of each of the lengths it serves (CHOICE_ELEMENTS' worth each, the kernel
+given the length it reads at run time): DYNAMIC_LENGTHS for a kernel of every length, the ones
+in its range for a branch of hswc.passes.row_branches (`served_lengths`: each branch is chosen
+apart, as hswc.passes.row_kernels does); the L2 hint is tried on its winner as on a static
+kernel's, by the same geometric mean at CHOICE_ELEMENTS' and LARGE_ELEMENTS' worth of rows of
+each length; its key adds those lengths.
 
 A choice (its schedule and whether it sums online) is kept, as the elementwise kernels' are
 (hswc.passes.schedule_choice: for the process, and in hswc.choice_store's store between
@@ -73,6 +77,18 @@ CANDIDATES = (*_UNHINTED, *(replace(c, schedule=replace(c.schedule, l2_bypass=Tr
 """In tie-break order; the first two are what a store's index 0 and 1 meant before the
 choice of online was modelled (module docstring). The last four are the first four with
 their streamed inputs hinted past L2 (`_hinted`: never searched, only tried on the winner)."""
+
+
+def candidate_schedules(platform: Platform) -> list[Schedule]:
+    """The distinct schedules of the candidates not hinted, for `platform`'s API table, in
+    tie-break order."""
+    made: list[Schedule] = []
+    for c in _UNHINTED:
+        schedule = replace(c.schedule, api=platform.api)
+        if schedule not in made:
+            made.append(schedule)
+    return made
+
 
 PlanOf = Callable[[RowCandidate], KernelPlan]
 """The row kernel's plan of a candidate (hswc.passes.row_kernels.fitted_row_plan)."""
@@ -128,15 +144,17 @@ def _plan_if_taken(candidate: RowCandidate, plan_of: PlanOf, dtype: str,
 
 def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows: Rows,
                         row_count: int | None, dtype: str, platform: Platform,
-                        body_key: tuple[object, ...]) -> RowChoice | None:
+                        body_key: tuple[object, ...],
+                        lengths: tuple[int, ...] = ()) -> RowChoice | None:
     """The fastest candidate (module docstring) for `row_count` rows (None: a count known at
     run time, chosen for CHOICE_ELEMENTS' worth); None when no candidate can be built.
     `tiled` builds the tiled kernel (only when the choice is modelled); `body_key` is what
-    the kernel and the plans depend on but the rows, dtype and platform (module docstring)."""
+    the kernel and the plans depend on but the rows, dtype and platform (module docstring).
+    `lengths`: the run-time row lengths a kernel of a run-time length is chosen for (empty:
+    DYNAMIC_LENGTHS)."""
     from hswc.passes.schedule_choice import (
         CHOICE_ELEMENTS,
         TIE,
-        modelled_time,
         platform_key,
         record,
         remembered,
@@ -149,7 +167,8 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
     key = ("row kernel", "online or in passes", body_key, rows, dtype, *platform_key(platform),
            count)
     if rows.dynamic:
-        key = (*key, "run-time lengths", DYNAMIC_LENGTHS)
+        lengths = lengths or DYNAMIC_LENGTHS
+        key = (*key, "run-time lengths", lengths)
     if key in _chosen:
         return _chosen[key]
     found = remembered(key, candidates)
@@ -171,18 +190,18 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
                 sums_online[candidate.schedule] = plan.rows.online
             kernel = blocked_kernel(tiled()) if kernel is None else kernel
             try:
-                seconds = _dynamic_time(lowered_kernel(kernel, plan), plan, platform) \
-                    if rows.dynamic else \
-                    modelled_time(lowered_kernel(kernel, plan), plan, platform, count)
+                seconds = _launch_time(lowered_kernel(kernel, plan), plan, platform, count,
+                                       lengths)
             except (OpError, TilingError, ValueError):
                 continue
             if best is None or seconds * (1 + TIE) < best.seconds:
                 best = RowChoice(candidate.schedule, seconds, count, candidate.online)
                 winner = (candidate, plan)
-        if best is not None and winner is not None and kernel is not None \
-                and not rows.dynamic:
-            best = _hinted(best, winner, candidates, kernel, plan_of, dtype, platform,
-                           _large_rows(row_count, rows, count))
+        if best is not None and winner is not None and kernel is not None:
+            large = _large_rows(row_count, rows, count) if not rows.dynamic else \
+                _large_elements(platform)
+            best = _hinted(best, winner, candidates, kernel, plan_of, dtype, platform, large,
+                           lengths)
         if best is not None:
             record(key, (RowCandidate(best.schedule, best.online), best.seconds), candidates)
     _chosen[key] = best
@@ -191,20 +210,46 @@ def choose_row_schedule(tiled: Callable[[], func.FuncOp], plan_of: PlanOf, rows:
 
 DYNAMIC_LENGTHS = (64, 1024, 8192, 60000)
 """The row lengths a kernel of a run-time row length (hswc.rows `dynamic`) is chosen for:
-issue 36's four, short rows to rows of many segments (`_dynamic_time`)."""
+issue 36's four, short rows to rows of many segments (`_launch_time`)."""
 
 
-def _dynamic_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform) -> float:
-    """What a kernel of a run-time row length is chosen by: the geometric mean of its modelled
-    seconds for one launch of CHOICE_ELEMENTS' worth of rows of each of DYNAMIC_LENGTHS (at
-    least one row), so that no one length's time outweighs the others' by its size alone."""
+def served_lengths(above: int | None, most: int | None) -> tuple[int, ...]:
+    """The lengths of DYNAMIC_LENGTHS a branch taking rows longer than `above` (None: from 1)
+    and at most `most` elements (None: any) is chosen for; `most` itself where none of them
+    is in its range, else (a branch past them all) the longest of them."""
+    served = tuple(n for n in DYNAMIC_LENGTHS if (above is None or n > above)
+                   and (most is None or n <= most))
+    if served:
+        return served
+    return (most,) if most is not None else (DYNAMIC_LENGTHS[-1],)
+
+
+def _launch_time(kernel: func.FuncOp, plan: KernelPlan, platform: Platform, count: int,
+                 lengths: tuple[int, ...], elements: int | None = None) -> float:
+    """What a candidate is chosen by: its modelled seconds for one launch of `count` rows; of
+    a kernel of a run-time row length (`lengths` not empty), the geometric mean of its
+    modelled seconds for one launch of `elements` (default CHOICE_ELEMENTS) worth of rows of
+    each of `lengths` (at least one row), so that no one length's time outweighs the others'
+    by its size alone."""
     from math import exp, log
 
     from hswc.passes.schedule_choice import CHOICE_ELEMENTS, modelled_time
 
-    times = [modelled_time(kernel, plan, platform, max(1, CHOICE_ELEMENTS // n), n)
-             for n in DYNAMIC_LENGTHS]
+    if not lengths:
+        return modelled_time(kernel, plan, platform, count)
+    worth = CHOICE_ELEMENTS if elements is None else elements
+    times = [modelled_time(kernel, plan, platform, max(1, worth // n), n) for n in lengths]
     return exp(sum(map(log, times)) / len(times))
+
+
+def _large_elements(platform: Platform) -> int | None:
+    """The elements' worth of rows a kernel of a run-time row length's L2 hint is also
+    modelled at: hswc.passes.schedule_choice.hint_sizes' large size (None: no more than the
+    choice's)."""
+    from hswc.passes.schedule_choice import hint_sizes
+
+    sizes = hint_sizes(None, platform)
+    return sizes[1] if len(sizes) > 1 else None
 
 
 def _large_rows(row_count: int | None, rows: Rows, count: int) -> int | None:
@@ -221,25 +266,30 @@ def _large_rows(row_count: int | None, rows: Rows, count: int) -> int | None:
 
 def _hinted(best: RowChoice, winner: tuple[RowCandidate, KernelPlan],
             candidates: list[RowCandidate], kernel: func.FuncOp, plan_of: PlanOf, dtype: str,
-            platform: Platform, large: int | None) -> RowChoice:
+            platform: Platform, large: int | None, lengths: tuple[int, ...] = ()
+            ) -> RowChoice:
     """`best` with its streamed inputs hinted past L2 (an element operand's
     `SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE)`: hswc.vectorizer.row_emit) where the
     model times that no slower at the choice's rows and at `large` rows, and faster (beyond
     TIE) at one of them, as hswc.passes.schedule_choice._hinted decides for elementwise
-    kernels; a row read in several passes re-reads it from HBM then, which the model weighs."""
-    from hswc.passes.schedule_choice import TIE, modelled_time
+    kernels; a row read in several passes re-reads it from HBM then, which the model weighs.
+    Of a kernel of a run-time row length (`lengths`), `large` is elements' worth of rows of
+    each length, timed as the choice is (`_launch_time`)."""
+    from hswc.passes.schedule_choice import TIE
 
     plain, plain_plan = winner
     hinted = candidates[len(_UNHINTED) + candidates.index(plain)]
     hinted_plan = _plan_if_taken(hinted, plan_of, dtype, platform)
     if hinted_plan is None:
         return best
-    sizes = [best.rows] if large is None else [best.rows, large]
+    sizes: list[int | None] = [None] if large is None else [None, large]
+
+    def time(plan: KernelPlan, size: int | None) -> float:
+        rows = best.rows if size is None or lengths else size
+        return _launch_time(lowered_kernel(kernel, plan), plan, platform, rows, lengths, size)
     try:
-        with_hint = [modelled_time(lowered_kernel(kernel, hinted_plan), hinted_plan, platform, n)
-                     for n in sizes]
-        without = [best.seconds, *(modelled_time(lowered_kernel(kernel, plain_plan), plain_plan,
-                                                 platform, n) for n in sizes[1:])]
+        with_hint = [time(hinted_plan, n) for n in sizes]
+        without = [best.seconds, *(time(plain_plan, n) for n in sizes[1:])]
     except (OpError, TilingError, ValueError):
         return best
     pairs = list(zip(without, with_hint, strict=True))

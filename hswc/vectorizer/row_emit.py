@@ -72,11 +72,12 @@ block per row (Brcb); a column input its `length` elements once, copied in Init.
   are n per row, each pass an scf.for over the (n - 1) // S full segments, then the last
   segment, of v = n - that many * S elements (1 to S): its copies move v elements, its calls
   work on all S, and each reduction's source has its lanes from v on set to the combiner's
-  identity before its fold (pad_tail: SetValue for the lanes up to the next 32-byte block,
-  between PIPE_ALL barriers, then one Duplicate from that block on), so it folds as a full
-  segment in hswc.reduction_order.padded's order. A whole row of a run-time length (no
-  segment: a branch for rows of at most its `length` W, hswc.passes.row_branches) is worked
-  as a static row of W is, its copies moving n elements, its calls on all W, each
+  identity before its fold (pad_tail, where v < S: Duplicate's bitwise-mask form for the
+  lanes from v on of the 64-lane group holding v, then one Duplicate from the next group on;
+  vector calls only, no PIPE_ALL barrier), so it folds as a full segment in
+  hswc.reduction_order.padded's order. A whole row of a run-time length (no segment: a
+  branch for rows of at most its `length` W, hswc.passes.row_branches) is worked as a
+  static row of W is, its copies moving n elements, its calls on all W, each
   reduction's source padded from n so; with several rows a chunk (no one_per_chunk), each
   element copy is one DataCopyPad of the chunk's rows whose UB stride is the run-time
   W - round32(n) blocks (ascend.data_copy_pad's `ub_gap`), and the padding is Duplicate's
@@ -586,7 +587,11 @@ class RowChunkEmitter:
 
     def pad_tail(self, work: SSAValue, combiner: str) -> None:
         """A padded last segment's lanes from its valid count on set to the combiner's
-        identity in the f32 `work` (module docstring); so a whole row of a run-time length."""
+        identity in the f32 `work` (module docstring); so a whole row of a run-time length.
+        Vector calls only, where the row is short of its length: the lanes from the valid
+        count on of the 64-lane group holding it by Duplicate's bitwise-mask form, the groups
+        after it by one Duplicate; so nothing is issued at a full row and no PIPE_ALL barrier
+        stops the pipes (scalar SetValues would need two: bench/README.md, "dynrow36")."""
         valid = self.valid
         if valid is None:
             return
@@ -594,24 +599,27 @@ class RowChunkEmitter:
             self.pad_rows_tail(work, combiner, valid)
             return
         e, a = self.e, self.e.a
-        block = UB_BLOCK_BYTES // 4
-        end = a.name(a.mul(a.ceil_div(valid, a.const(block)), a.const(block)), "padded_from")
-        identity = e.value(arith.ConstantOp(FloatAttr(IDENTITY[combiner], Float32Type())),
-                           "identity")
-        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # the vector calls wrote `work`
-        body = Block(arg_types=[IndexType()])
-        body.args[0].name_hint = "lane"
-        e.op(scf.ForOp(valid, end, a.const(1), [], Region(body)))
-        inner = Emitter(InsertPoint.at_end(body))
-        inner.op(ascend.SetValueOp(work, body.args[0], identity))
-        inner.op(scf.YieldOp())
-        e.op(ascend.PipeBarrierOp(ascend.Pipe.PIPE_ALL))  # the scalar writes done
+        lanes = ascend.MASK_WORD_LANES
+        assert self.length % lanes == 0  # whole groups: SEGMENT_ALIGN, or W = 64 * 2^k
+        identity = scalar_attr(IDENTITY[combiner], work)
+        self.barrier()
         then = Block()
-        e.op(scf.IfOp(a.gt(a.const(self.length), end), [], Region(then)))
+        e.op(scf.IfOp(a.gt(a.const(self.length), valid), [], Region(then)))
         inside = Emitter(InsertPoint.at_end(then))
-        rest = inside.value(ascend.LocalAtOp(work, end), "padded")
-        inside.op(ascend.DuplicateOp(rest, scalar_attr(IDENTITY[combiner], work),
-                                     inside.a.sub(inside.a.const(self.length), end)))
+        b = inside.a
+        group = b.name(b.mul(b.floor_div(valid, b.const(lanes)), b.const(lanes)), "pad_group")
+        first = b.name(b.sub(valid, group), "pad_first")
+        at = inside.value(ascend.LocalAtOp(work, group), "padded")
+        inside.op(ascend.DuplicateLanesOp(at, first, identity, b.sub(b.const(lanes), first)))
+        if self.length > lanes:  # the groups after it, whole
+            rest = b.name(b.add(group, b.const(lanes)), "padded_from")
+            more = Block()
+            inside.op(scf.IfOp(b.gt(b.const(self.length), rest), [], Region(more)))
+            tail = Emitter(InsertPoint.at_end(more))
+            after = tail.value(ascend.LocalAtOp(work, rest), "padded")
+            tail.op(ascend.DuplicateOp(after, identity, tail.a.sub(tail.a.const(self.length),
+                                                                   rest)))
+            tail.op(scf.YieldOp())
         inside.op(scf.YieldOp())
         self.pending = True
 

@@ -5,10 +5,15 @@
 // of 4096 (online: the max and the sum in one pass, then the outputs' pass), each pass an
 // scf.for over the (n - 1) / 4096 full segments and then the last one of n - that * 4096
 // elements, copied in by that many bytes, each reduction's source padded from there with the
-// combiner's identity (SetValue up to the next 32-byte block, then one Duplicate) before its
-// tree of WholeReduces over all 4096 lanes.
+// combiner's identity where it is short of 4096 (vector calls only, no PIPE_ALL barrier:
+// Duplicate's bitwise-mask form for the lanes from there of the 64-lane group holding it, then
+// one Duplicate of the groups after it) before its tree of WholeReduces over all 4096 lanes.
 // The kernel is compiled as branches (hswc.passes.row_branches): whole rows of at most 64, 1024
 // and 8192 elements, then the segmented kernel; the tiling picks one by its key from the length.
+// Each branch's schedule is the cost model's for the lengths it serves (64; 1024; 8192; 60000:
+// hswc.passes.row_schedule_choice.served_lengths), the L2 hint tried on each: every one here
+// takes the fast preset with its input hinted past L2, as the static kernels of those lengths
+// do (bench/README.md, "dynrow36").
 // CHECK-LABEL: func.func @softmax(
 // CHECK:         %row_length = tensor.dim %x, %{{.*}} : tensor<?x?xf32>
 // CHECK:         func.call @softmax_tiling_f32(%{{.*}}, %{{.*}}, %{{.*}}, %row_length)
@@ -29,6 +34,7 @@
 // CHECK-LABEL: func.func @softmax_kernel_f32_w64(
 // CHECK-SAME:    hsg.rows = {length = 64 : i64, inputs = ["element"], outputs = ["element"], dynamic}
 // CHECK-SAME:    most = 248 : i64
+// CHECK-SAME:    hsg.schedule = {options = "double-buffer=true scalar-compare=true in-place=true early-free=true x-first=true l2-bypass=true"
 // CHECK:         %[[BYTES64:.*]] = arith.muli %row_length, %{{.*}} : index
 // CHECK:         %[[N_BLOCKS:.*]] = arith.ceildivsi %[[BYTES64]], %c32 : index
 // CHECK-NEXT:    %row_gap = arith.subi %c8_1, %[[N_BLOCKS]] : index
@@ -46,15 +52,18 @@
 // CHECK:         ascend.data_copy_pad %y_gm_at{{.*}}, %{{.*}}, %{{.*}} blocks %current_num ub_gap %row_gap
 // CHECK-LABEL: func.func @softmax_kernel_f32_w1024(
 // CHECK-SAME:    most = 15 : i64
+// CHECK-SAME:    l2-bypass=true
 // CHECK:           ascend.duplicate_lanes_repeat %pad_at, %pad_first, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 128 : i64}
 // CHECK:           %[[NEXT:.*]] = arith.addi %pad_group, %{{.*}} : index
 // CHECK:           scf.for %pad_rest = %[[NEXT]] to %c16{{.*}} step %{{.*}} {
 // CHECK:             ascend.duplicate_lanes_repeat %pad_rest_at, %{{.*}}, %{{.*}}, %current_num {scalar = 0xff800000 : f32, dst_rep_stride = 128 : i64}
 // CHECK-LABEL: func.func @softmax_kernel_f32_w8192(
 // CHECK-SAME:    one_per_chunk, dynamic}
+// CHECK-SAME:    l2-bypass=true
 // CHECK-LABEL: func.func @softmax_kernel_f32_seg4096(
 // CHECK-SAME:    %ub_factor: index, %row_length: index)
 // CHECK-SAME:    hsg.rows = {length = 4096 : i64, inputs = ["element"], outputs = ["element"], one_per_chunk, segment = 4096 : i64, online, dynamic}
+// CHECK-SAME:    l2-bypass=true
 // CHECK:         %[[START:.*]] = arith.muli %block_offset, %row_length : index
 // CHECK:         %full_segments = arith.floordivsi %{{.*}}, %{{.*}} : index
 // CHECK:         %last_segment_start = arith.muli %full_segments, %{{.*}} : index
@@ -66,17 +75,20 @@
 // CHECK:         }
 // CHECK:         %[[BYTES:.*]] = arith.muli %last_segment_length, %{{.*}} : index
 // CHECK:         ascend.data_copy_pad %{{.*}}, %{{.*}}, %[[BYTES]] blocks %current_num
-// CHECK:         %padded_from = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK:         %identity = arith.constant 0xff800000 : f32
-// CHECK:         ascend.pipe_barrier pipe_all
-// CHECK-NEXT:    scf.for %lane = %last_segment_length to %padded_from step %{{.*}} {
-// CHECK-NEXT:      ascend.set_value %[[X:.*]][%lane], %identity
-// CHECK:         ascend.pipe_barrier pipe_all
-// CHECK:           %padded = ascend.local_at %[[X]][%padded_from]
-// CHECK:           ascend.duplicate %padded, 0xff800000 : f32
+// CHECK-NOT:     pipe_all
+// CHECK:         %[[SHORT_SEG:.*]] = arith.cmpi sgt, %c4096{{.*}}, %last_segment_length : index
+// CHECK-NEXT:    scf.if %[[SHORT_SEG]] {
+// CHECK:           %pad_group = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      %pad_first = arith.subi %last_segment_length, %pad_group : index
+// CHECK-NEXT:      %padded = ascend.local_at %[[X:.*]][%pad_group]
+// CHECK:           ascend.duplicate_lanes %padded, %pad_first, 0xff800000 : f32
+// CHECK:           %padded_from = arith.addi %pad_group, %{{.*}} : index
+// CHECK:           scf.if %{{.*}} {
+// CHECK-NEXT:        %padded_1 = ascend.local_at %[[X]][%padded_from]
+// CHECK:             ascend.duplicate %padded_1, 0xff800000 : f32
+// CHECK-NOT:     pipe_all
 // CHECK:         ascend.whole_reduce_max %{{.*}}, %[[X]], %c64
-// CHECK:         %identity_1 = arith.constant -0.000000e+00 : f32
-// CHECK:           ascend.duplicate %padded_1, -0.000000e+00 : f32
+// CHECK:           ascend.duplicate_lanes %{{.*}}, %{{.*}}, -0.000000e+00 : f32
 // CHECK:         ascend.whole_reduce_sum
 // CHECK:         scf.for %segment_1 = %{{.*}} to %full_segments step %{{.*}} {
 func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
