@@ -103,7 +103,7 @@ def test_kernel_unit_test_of_a_run_time_row_length_passes_on_the_cpu_model(
 def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
         package: Callable[[str], Path], tmp_path: Path) -> None:
     """RmsNorm's op_host tiling on the CPU model of the tiling context: x of 5 rows of 40 and
-    of 1000 and of 3 rows of 4000 and of 4100 tile 5 and 3 rows, rowLength and the mean's
+    of 1000 and of 3 rows of 4000 and of 8200 tile 5 and 3 rows, rowLength and the mean's
     scalar the length, the tiling key each length's branch; a weight of 999 against rows of
     1000 is refused naming it."""
     from hswc.checker import host_tiling
@@ -125,7 +125,7 @@ def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
             capture_output=True, text=True, timeout=60, check=False)
 
     keys = []
-    for rows, length in ((5, 40), (5, 1000), (3, 4000), (3, 4100)):
+    for rows, length in ((5, 40), (5, 1000), (3, 4000), (3, 8200)):
         done = tile((rows, length), length)
         assert done.returncode == 0 and "status ok" in done.stdout, done.stderr
         data = bytes.fromhex(next(line.split()[2] for line in done.stdout.splitlines()
@@ -136,7 +136,8 @@ def test_the_host_tiling_reads_the_row_length_and_checks_the_weight(
         keys.append(next(line for line in done.stdout.splitlines()
                          if line.startswith("template ")))
     # the branch each length takes (hswc.passes.row_branches): whole rows of 64, of 1024, of
-    # 4096 (the longest 64 * 2^k RmsNorm's f16 chunk holds in the A2's UB), then in segments;
+    # 8192 (the longest row any of RmsNorm's f16 candidate schedules holds in the A2's UB:
+    # row_schedule_choice), then in segments;
     # the schMode of an f16 x: DT_FLOAT16 = 1, the branch above it
     assert keys == [f"template schMode={1 | branch << 8}" for branch in (0, 1, 2, 3)], keys
     done = tile((5, 1000), 999)

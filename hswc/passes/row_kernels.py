@@ -473,7 +473,9 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
     the elements of its first input that is not a column, over the row length if it is an
     element operand (whose static dims hold the row, so the division is exact; a run-time
     `length`, hswc.rows `dynamic`, of 0 counts no rows); then each other such input checked
-    to hold as many rows (a cf.assert naming it), so no core reads past a buffer."""
+    to hold as many rows (a cf.assert naming it), so no core reads past a buffer (at a run-time
+    length of 0, which reads no row and whose row count x's elements cannot tell, nothing is
+    checked)."""
     a = IRArith(InsertPoint.before(op))
     made: list[SSAValue] = []
 
@@ -497,7 +499,10 @@ def _run_time_rows(op: Operation, rows: Rows, inputs: list[SSAValue], kernel: st
         name = names[inputs.index(value)]
         what = "(a row operand) must hold one value for each row" if kind == "row" else \
             f"(an element operand) must hold as many rows of {rows.length} as there are rows"
-        a.check(a.eq(size, wanted), f"@{kernel}: input {name} {what} of "
+        ok = a.eq(size, wanted)
+        if length is not None:  # a length of 0 reads no row: the rows' count is not known
+            ok = a.or_(ok, a.eq(length, a.const(0)))
+        a.check(ok, f"@{kernel}: input {name} {what} of "
                 f"{names[inputs.index(first)]} at run time")
     return total
 
