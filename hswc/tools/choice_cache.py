@@ -137,6 +137,15 @@ def journal_entries(data: bytes, code: str) -> dict[str, Entry]:
     return found
 
 
+def _regular_size(handle: int) -> int | None:
+    """The size of the open journal `handle`, None where it is not a regular file or is over
+    MAX_FILE_BYTES (a FIFO, a device, a runaway journal: left alone)."""
+    status = os.fstat(handle)
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+        return None
+    return status.st_size
+
+
 class FileStore:
     """hswc.choice_store.ChoiceStore over one cache file and its journal."""
 
@@ -172,8 +181,8 @@ class FileStore:
         except OSError:
             return
         try:
-            status = os.fstat(handle)
-            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+            size = _regular_size(handle)
+            if size is None:
                 return
             header = os.pread(handle, HEADER_BYTES, 0)
             if len(header) < HEADER_BYTES or not header.startswith(JOURNAL_HEADER):
@@ -182,7 +191,7 @@ class FileStore:
                 if self.header is not None:  # merged into the file by a save, and removed
                     self.choices.update(load(self.path, code))
                 self.header, self.offset = header, HEADER_BYTES
-            data = os.pread(handle, max(status.st_size - self.offset, 0), self.offset)
+            data = os.pread(handle, max(size - self.offset, 0), self.offset)
         except OSError:
             return
         finally:
@@ -204,10 +213,10 @@ class FileStore:
             except OSError:
                 return
             try:
-                status = os.fstat(handle)
-                if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+                size = _regular_size(handle)
+                if size is None:
                     return
-                if status.st_size == 0:
+                if size == 0:
                     line = JOURNAL_HEADER + os.urandom(16).hex().encode() + b"\n" + line
                 os.write(handle, line)
             except OSError:
